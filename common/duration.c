@@ -1,0 +1,113 @@
+/* duration.c: parse and print time limits (min, min:sec, h:m:s, d-h:m:s). */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "common/duration.h"
+
+/* A limit above 365 days is a typo, not a plan. */
+#define DURATION_MAX	(365ULL * 86400)
+
+static const char duration_forms[] =
+    "expected minutes, minutes:seconds, hours:minutes:seconds or "
+    "days-hours[:minutes[:seconds]]";
+
+/* Reads up to max unsigned decimal fields separated by ':'; returns how
+ * many, or -1 on anything that is not digits and colons. */
+static int
+duration_fields(const char *s, uint64_t *v, int max)
+{
+	int	n = 0;
+	char	*end;
+
+	for (;;) {
+		if (n == max || !isdigit((unsigned char)*s))
+			return (-1);
+		errno = 0;
+		v[n++] = strtoull(s, &end, 10);
+		if (errno != 0 || v[n - 1] > DURATION_MAX)
+			return (-1);
+		if (*end == '\0')
+			return (n);
+		if (*end != ':')
+			return (-1);
+		s = end + 1;
+	}
+}
+
+int
+duration_parse(const char *s, uint64_t *secs, char *err, size_t errlen)
+{
+	uint64_t	 v[3], days = 0, t;
+	const char	*dash, *rest = s;
+	char		*end;
+	int		 n;
+
+	if (strcasecmp(s, "unlimited") == 0 || strcasecmp(s, "infinite") == 0) {
+		*secs = 0;
+		return (0);
+	}
+	if ((dash = strchr(s, '-')) != NULL) {
+		if (dash == s || !isdigit((unsigned char)*s))
+			goto bad;
+		errno = 0;
+		days = strtoull(s, &end, 10);
+		if (errno != 0 || end != dash || days > 365)
+			goto bad;
+		rest = dash + 1;
+	}
+	if ((n = duration_fields(rest, v, 3)) == -1)
+		goto bad;
+	if (dash != NULL) {
+		/* d-h, d-h:m, d-h:m:s */
+		t = v[0] * 3600;
+		if (n > 1)
+			t += v[1] * 60;
+		if (n > 2)
+			t += v[2];
+		if ((n > 1 && v[1] > 59) || (n > 2 && v[2] > 59))
+			goto bad;
+	} else if (n == 1)
+		t = v[0] * 60;
+	else if (n == 2) {
+		if (v[1] > 59)
+			goto bad;
+		t = v[0] * 60 + v[1];
+	} else {
+		if (v[1] > 59 || v[2] > 59)
+			goto bad;
+		t = v[0] * 3600 + v[1] * 60 + v[2];
+	}
+	t += days * 86400;
+	if (t > DURATION_MAX) {
+		snprintf(err, errlen, "time \"%s\" is longer than 365 days", s);
+		return (-1);
+	}
+	*secs = t;
+	return (0);
+bad:
+	snprintf(err, errlen, "%s, got \"%s\"", duration_forms, s);
+	return (-1);
+}
+
+char *
+duration_format(uint64_t secs, char *buf, size_t len)
+{
+	uint64_t	d = secs / 86400, h = secs / 3600 % 24;
+	uint64_t	m = secs / 60 % 60, s = secs % 60;
+
+	if (d > 0)
+		snprintf(buf, len, "%llu-%02llu:%02llu:%02llu",
+		    (unsigned long long)d, (unsigned long long)h,
+		    (unsigned long long)m, (unsigned long long)s);
+	else if (h > 0)
+		snprintf(buf, len, "%llu:%02llu:%02llu", (unsigned long long)h,
+		    (unsigned long long)m, (unsigned long long)s);
+	else
+		snprintf(buf, len, "%llu:%02llu", (unsigned long long)m,
+		    (unsigned long long)s);
+	return (buf);
+}

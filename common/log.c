@@ -1,0 +1,89 @@
+/* log.c: stderr (foreground) or syslog logging for the daemons. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <syslog.h>
+#include <time.h>
+
+#include "common/log.h"
+
+static const char	*log_ident = "gbatch";
+static int		 log_syslog;
+static enum log_level	 log_level = LOG_LEVEL_INFO;
+
+void
+log_open(const char *ident, int to_syslog, enum log_level level)
+{
+	log_ident = ident;
+	log_syslog = to_syslog;
+	log_level = level;
+	if (log_syslog)
+		openlog(ident, LOG_PID | LOG_NDELAY, LOG_DAEMON);
+}
+
+void
+log_set_level(enum log_level level)
+{
+	log_level = level;
+}
+
+int
+log_level_parse(const char *s, enum log_level *out)
+{
+	static const char *names[] = { "error", "warn", "info", "debug" };
+	size_t	i;
+
+	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+		if (strcmp(s, names[i]) == 0) {
+			*out = (enum log_level)i;
+			return (0);
+		}
+	}
+	return (-1);
+}
+
+void
+log_close(void)
+{
+	if (log_syslog)
+		closelog();
+}
+
+static void
+log_vwrite(enum log_level level, const char *fmt, va_list ap)
+{
+	static const int	 prio[] = { LOG_ERR, LOG_WARNING, LOG_INFO, LOG_DEBUG };
+	static const char	*tag[] = { "error", "warn", "info", "debug" };
+	struct timespec		 ts;
+	struct tm		 tm;
+	char			 when[32];
+
+	if (level > log_level)
+		return;
+	if (log_syslog) {
+		vsyslog(prio[level], fmt, ap);
+		return;
+	}
+	clock_gettime(CLOCK_REALTIME, &ts);
+	localtime_r(&ts.tv_sec, &tm);
+	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm);
+	fprintf(stderr, "%s.%03ld %s %s: ", when, ts.tv_nsec / 1000000,
+	    log_ident, tag[level]);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+#define LOG_FN(name, level)					\
+void								\
+name(const char *fmt, ...)					\
+{								\
+	va_list	ap;						\
+								\
+	va_start(ap, fmt);					\
+	log_vwrite(level, fmt, ap);				\
+	va_end(ap);						\
+}
+LOG_FN(log_error, LOG_LEVEL_ERROR)
+LOG_FN(log_warn, LOG_LEVEL_WARN)
+LOG_FN(log_info, LOG_LEVEL_INFO)
+LOG_FN(log_debug, LOG_LEVEL_DEBUG)

@@ -1,0 +1,62 @@
+/* proto.h: the one protocol header (docs/protocol.md). Message types are
+ * numbered in ranges: 100s hello and admin, 200s jobs, 300s nodes. Add new
+ * numbers; never renumber. */
+#ifndef GB_PROTO_H
+#define GB_PROTO_H
+
+#include <jansson.h>
+
+/* Checked on the first message of every connection (MSG_HELLO). */
+#define PROTO_VERSION		1
+
+enum msg_type {
+	MSG_HELLO = 100,	/* first message: version, role */
+	MSG_PING = 101,		/* gctl ping */
+	MSG_SHUTDOWN = 102,	/* gctl shutdown (operators) */
+
+	MSG_JOB_SUBMIT = 200,
+	MSG_JOB_LIST = 201,
+	MSG_JOB_CANCEL = 202,
+
+	MSG_NODE_LIST = 300,
+	MSG_NODE_HEARTBEAT = 301,	/* node -> controller */
+	MSG_JOB_LAUNCH = 310,		/* controller -> node */
+	MSG_JOB_SIGNAL = 311,		/* controller -> node */
+	MSG_JOB_STARTED = 312,		/* node -> controller */
+	MSG_JOB_ENDED = 313,		/* node -> controller */
+	MSG_JOB_ENDED_ACK = 314,	/* controller -> node */
+};
+
+/* Stable error codes carried in replies ("code"); each maps to one exit
+ * status of the commands. */
+#define PROTO_E_BAD_REQUEST	"bad_request"	/* malformed or unknown message */
+#define PROTO_E_VERSION		"version"	/* protocol version mismatch */
+#define PROTO_E_INVALID		"invalid"	/* a value is out of range */
+#define PROTO_E_NOT_FOUND	"not_found"	/* no such job or node */
+#define PROTO_E_PERMISSION	"permission"	/* not yours / operators only */
+#define PROTO_E_UNSATISFIABLE	"unsatisfiable"	/* no node could ever run it */
+#define PROTO_E_INTERNAL	"internal"	/* controller failure (store) */
+#define PROTO_E_SHUTTING_DOWN	"shutting_down"
+
+/* Exit statuses shared by every command (man/gbatch-exit-status in each
+ * page's EXIT STATUS). */
+#define EXIT_OK			0
+#define EXIT_REFUSED		1	/* the controller refused the request */
+#define EXIT_USAGE		2	/* bad option or argument */
+#define EXIT_UNREACHABLE	3	/* cannot reach or talk to gbatchd */
+#define EXIT_PERMISSION		4	/* not allowed */
+
+/* Maps a reply's code to the exit status above. */
+int		 proto_exit_status(const char *code);
+
+/* Builds {"type": type} (a new reference). */
+json_t		*proto_msg(enum msg_type type);
+/* Builds the reply to req: {"re": type, "seq": seq, "ok": true}. */
+json_t		*proto_reply_ok(const json_t *req);
+/* Builds an error reply: ok false, code and a one-line message. */
+json_t		*proto_reply_error(const json_t *req, const char *code,
+		    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Returns the message's type or -1 when it has none. */
+int		 proto_type(const json_t *msg);
+
+#endif

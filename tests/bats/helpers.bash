@@ -1,0 +1,125 @@
+# helpers.bash: a throwaway local cluster for each test: gbatchd and gnoded
+# started the way a user starts them, on a private socket, database and state
+# directory, all under one temporary directory that teardown removes.
+#
+# Use:  load helpers; setup() { gb_setup; gb_start_cluster; }; teardown() { gb_teardown; }
+
+B=${GBATCH_BUILDDIR:?run the suite through make check, or set GBATCH_BUILDDIR}
+S=${GBATCH_SRCDIR:-$B}
+export PATH="$B/bin:$B/daemon/controller:$B/daemon/node:$PATH"
+
+# gb_setup: make the private directory and point the commands at it.
+gb_setup() {
+	# Short path: a Unix socket path must fit in 108 bytes.
+	GB_DIR=$(mktemp -d /tmp/gbt.XXXXXX)
+	export GB_DIR
+	export GBATCH_SOCKET="$GB_DIR/gbatchd.sock"
+	export GBATCH_CONF="$GB_DIR/gbatch.conf"
+	GB_NODE_PIDS=()
+	gb_write_conf
+}
+
+# gb_write_conf [extra controller keys] [extra node keys]
+gb_write_conf() {
+	cat >"$GBATCH_CONF" <<CONF
+controller = {
+  socket = "$GB_DIR/gbatchd.sock";
+  listen = "127.0.0.1:0";
+  state_dir = "$GB_DIR/ctl";
+  node_timeout = ${GB_NODE_TIMEOUT:-5};
+  allow_root_jobs = true;
+  log_level = "debug";
+  ${1:-}
+};
+node = {
+  state_dir = "$GB_DIR/node";
+  heartbeat_interval = 1;
+  kill_wait = ${GB_KILL_WAIT:-2};
+  allow_root_jobs = true;
+  log_level = "debug";
+  ${2:-}
+};
+CONF
+}
+
+# gb_wait TIMEOUT_S CMD...: poll CMD every 20 ms until it succeeds; fail
+# (and print what it saw last) once the deadline passes.
+gb_wait() {
+	local limit=$1; shift
+	local deadline=$((SECONDS + limit))
+	while ! "$@" >/dev/null 2>&1; do
+		if ((SECONDS >= deadline)); then
+			echo "gb_wait: timed out after ${limit}s waiting for: $*" >&2
+			"$@" >&2 || true
+			return 1
+		fi
+		sleep 0.02
+	done
+}
+
+gb_start_controller() {
+	gbatchd -D -f "$GBATCH_CONF" -L "$GB_DIR/gbatchd.log" "$@" &
+	GB_CTL_PID=$!
+	gb_wait 10 gctl ping
+	gb_wait 10 test -s "$GB_DIR/ctl/gbatchd.addr"
+	GB_CTL_ADDR=$(cat "$GB_DIR/ctl/gbatchd.addr")
+}
+
+# gb_start_node NAME GPUS
+gb_start_node() {
+	local name=$1 gpus=$2
+	gnoded -D -f "$GBATCH_CONF" -n "$name" -g "$gpus" -c "$GB_CTL_ADDR" \
+	    -d "$GB_DIR/node-$name" -L "$GB_DIR/gnoded-$name.log" &
+	GB_NODE_PIDS+=($!)
+	eval "GB_NODE_PID_$name=$!"
+	gb_wait 10 gb_node_is_up "$name"
+}
+
+gb_node_is_up() {
+	gnodes --noheader | awk -v n="$1" '$1 == n && $2 != "down" { f = 1 } END { exit !f }'
+}
+
+# The local cluster of the README: a controller and two 4-GPU nodes.
+gb_start_cluster() {
+	gb_start_controller
+	gb_start_node n1 4
+	gb_start_node n2 4
+}
+
+# gb_state ID: the job's state, whatever it is.
+gb_state() {
+	gq -j "$1" --noheader -o state
+}
+
+gb_state_is() {
+	[ "$(gb_state "$1")" = "$2" ]
+}
+
+# gb_wait_state ID STATE [TIMEOUT_S]
+gb_wait_state() {
+	gb_wait "${3:-10}" gb_state_is "$1" "$2"
+}
+
+# gb_submit ARGS...: submit, echo the job id.
+gb_submit() {
+	gsub --parsable "$@"
+}
+
+gb_teardown() {
+	local pid
+	[ -n "${GB_DIR:-}" ] || return 0
+	if [ -n "${GB_CTL_PID:-}" ]; then
+		kill -TERM "$GB_CTL_PID" 2>/dev/null || true
+	fi
+	for pid in "${GB_NODE_PIDS[@]}"; do
+		kill -TERM "$pid" 2>/dev/null || true
+	done
+	# Jobs outlive their daemons by design; end whatever this test left.
+	pkill -KILL -f "$GB_DIR/" 2>/dev/null || true
+	for pid in ${GB_CTL_PID:-} "${GB_NODE_PIDS[@]}"; do
+		wait "$pid" 2>/dev/null || true
+	done
+	if [ -n "${BATS_TEST_COMPLETED:-}" ] || [ -z "${GB_KEEP:-}" ]; then
+		rm -rf "$GB_DIR"
+	fi
+}
