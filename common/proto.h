@@ -20,6 +20,7 @@ enum msg_type {
 
 	MSG_NODE_LIST = 300,
 	MSG_NODE_HEARTBEAT = 301,	/* node -> controller */
+	MSG_NODE_UPDATE = 302,		/* gctl drain/resume (operators) */
 	MSG_JOB_LAUNCH = 310,		/* controller -> node */
 	MSG_JOB_SIGNAL = 311,		/* controller -> node */
 	MSG_JOB_STARTED = 312,		/* node -> controller */

@@ -37,6 +37,17 @@ struct sched_start {
 	uint64_t	gpu_mask;
 };
 
+/* Returns the number of GPUs set in mask. */
+unsigned	sched_mask_count(uint64_t mask);
+
+/* Returns the mask of the n lowest GPUs set in avail, or 0 when avail holds
+ * fewer than n (or n is 0). */
+uint64_t	sched_mask_lowest(uint64_t avail, uint32_t n);
+
+/* Returns the mask of a node's usable free GPUs: free_mask limited to the
+ * gpus_total lowest indices, and 0 when the node is not schedulable. */
+uint64_t	sched_node_free(const struct sched_node *);
+
 /* Strict FIFO with gang allocation of whole GPUs on one node. Walks jobs in
  * order; each job that fits on a schedulable node starts there (best fit: the
  * node with the fewest free GPUs that still has enough, then the lowest node
@@ -44,7 +55,15 @@ struct sched_start {
  * SCHED_REASON_RESOURCES and blocks every job behind it
  * (SCHED_REASON_PRIORITY). nodes' free_mask is updated for each start.
  * Writes at most max starts to out and one reason per job to reasons (njobs
- * entries). Returns the number of starts. Never blocks or allocates. */
+ * entries). Returns the number of starts. Never blocks or allocates.
+ * A job asking for 0 GPUs or more than any schedulable node has free does not
+ * fit, so it waits with Resources like any other. Once max starts are
+ * written, the jobs not yet examined get Priority: they wait behind the
+ * jobs just started and the next pass looks at them. Only bits below a
+ * node's gpus_total count as free, and a node that is not schedulable is
+ * never chosen. Cost: one walk over the nodes, a look-up per job, and per
+ * start a walk on to the next node with the same number of free GPUs; jobs
+ * behind a blocked one cost only their reason. */
 size_t	sched_fifo_pass(const struct sched_job *jobs, size_t njobs,
 	    struct sched_node *nodes, size_t nnodes, struct sched_start *out,
 	    size_t max, enum sched_reason *reasons);

@@ -105,6 +105,14 @@ gb_submit() {
 	gsub --parsable "$@"
 }
 
+gb_kill_sessions() {
+	local self sid
+	self=$(ps -o sid= -p $$ | tr -d ' ')
+	for sid in $(ps -eo sid=,args= | awk -v d="$GB_DIR/" 'index($0, d) { print $1 }' | sort -u); do
+		[ "$sid" = "$self" ] || [ "$sid" -le 1 ] || pkill -KILL -s "$sid" 2>/dev/null || true
+	done
+}
+
 gb_teardown() {
 	local pid
 	[ -n "${GB_DIR:-}" ] || return 0
@@ -114,8 +122,10 @@ gb_teardown() {
 	for pid in "${GB_NODE_PIDS[@]}"; do
 		kill -TERM "$pid" 2>/dev/null || true
 	done
-	# Jobs outlive their daemons by design; end whatever this test left.
-	pkill -KILL -f "$GB_DIR/" 2>/dev/null || true
+	# Jobs outlive their daemons by design (each has its own session);
+	# end every session that has a process of this test in it, children
+	# of jobs included, but never our own.
+	gb_kill_sessions
 	for pid in ${GB_CTL_PID:-} "${GB_NODE_PIDS[@]}"; do
 		wait "$pid" 2>/dev/null || true
 	done

@@ -1,0 +1,315 @@
+/* submit-pipelined.c (bench): the controller's submit throughput without
+ * process start-up in the way. One connection to gbatchd's Unix socket,
+ * HELLO, then N JOB_SUBMIT frames written back to back while the replies
+ * are read as they come (docs/protocol.md allows pipelining; replies come
+ * in order, each only after its job is committed). Prints jobs/s. */
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "common/frame.h"
+#include "common/proto.h"
+#include "common/xmalloc.h"
+
+/* A growable byte buffer; data lives in [off, len). */
+struct bench_buf {
+	uint8_t	*data;
+	size_t	 off, len, size;
+};
+
+static const char *bench_usage =
+    "usage: submit-pipelined [-H] [-n JOBS] [-w WINDOW] [-s SOCKET]\n"
+    "  -n JOBS    jobs to submit (default 20000)\n"
+    "  -w WINDOW  most requests in flight at once (default 1024)\n"
+    "  -H         submit the jobs held, so they do not run\n"
+    "  -s SOCKET  gbatchd's socket (default $GBATCH_SOCKET)\n"
+    "Prints one line: jobs, seconds, jobs/s. Exits 1 if any reply is not ok.\n";
+
+static double
+bench_now(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((double)ts.tv_sec + (double)ts.tv_nsec / 1e9);
+}
+
+static void
+bench_buf_add(struct bench_buf *b, const uint8_t *p, size_t n)
+{
+	if (b->off > 0 && b->off == b->len)
+		b->off = b->len = 0;
+	if (b->len + n > b->size) {
+		if (b->off > 0) {
+			memmove(b->data, b->data + b->off, b->len - b->off);
+			b->len -= b->off;
+			b->off = 0;
+		}
+		while (b->len + n > b->size)
+			b->size = b->size == 0 ? 65536 : b->size * 2;
+		b->data = xrealloc(b->data, b->size);
+	}
+	memcpy(b->data + b->len, p, n);
+	b->len += n;
+}
+
+static void
+bench_queue(struct bench_buf *b, json_t *msg)
+{
+	uint8_t	*f;
+	size_t	 n;
+
+	if ((f = frame_pack(msg, FRAME_MAX_REQUEST, &n)) == NULL) {
+		fprintf(stderr, "submit-pipelined: cannot encode a request\n");
+		exit(1);
+	}
+	bench_buf_add(b, f, n);
+	free(f);
+	json_decref(msg);
+}
+
+extern char **environ;
+
+/* The job every request carries: what `gsub --wrap true` sends, the whole
+ * environment included, so the frames are as large as real ones. */
+static json_t *
+bench_job(int hold, const char *cwd)
+{
+	json_t		 *env;
+	char		**e;
+	const char	 *eq;
+	char		 *key;
+
+	env = json_object();
+	for (e = environ; *e != NULL; e++) {
+		if ((eq = strchr(*e, '=')) == NULL || eq == *e)
+			continue;
+		/* json_string() refuses values that are not UTF-8; the
+		 * job simply goes without them. */
+		key = xstrndup(*e, (size_t)(eq - *e));
+		json_object_set_new(env, key, json_string(eq + 1));
+		free(key);
+	}
+	return (json_pack("{s:s,s:s,s:s,s:[],s:s,s:s,s:s,s:i,s:i,"
+	    "s:o,s:b}",
+	    "name", "bench",
+	    "script", "#!/bin/sh\ntrue\n",
+	    "command", "true",
+	    "argv",
+	    "workdir", cwd,
+	    "stdout", "/dev/null",
+	    "stderr", "/dev/null",
+	    "gpus", 1,
+	    "time_limit", 0,
+	    "env", env,
+	    "hold", hold));
+}
+
+/* Checks one reply; exits on anything but the ok reply to seq. */
+static void
+bench_check(json_t *reply, long long seq)
+{
+	json_t		*okv, *s;
+	const char	*code, *msg;
+
+	okv = json_object_get(reply, "ok");
+	s = json_object_get(reply, "seq");
+	if (!json_is_true(okv)) {
+		code = json_string_value(json_object_get(reply, "code"));
+		msg = json_string_value(json_object_get(reply, "message"));
+		if (seq == 0)
+			fprintf(stderr, "submit-pipelined: HELLO refused: %s "
+			    "(%s)\n", msg ? msg : "no message",
+			    code ? code : "no code");
+		else
+			fprintf(stderr, "submit-pipelined: request %lld refused: "
+			    "%s (%s)\n", seq, msg ? msg : "no message",
+			    code ? code : "no code");
+		exit(1);
+	}
+	if (seq > 0 && (!json_is_integer(s) || json_integer_value(s) != seq)) {
+		fprintf(stderr, "submit-pipelined: reply out of order: expected "
+		    "seq %lld\n", seq);
+		exit(1);
+	}
+	if (seq > 0 && !json_is_integer(json_object_get(reply, "job_id"))) {
+		fprintf(stderr, "submit-pipelined: reply %lld has no job_id\n",
+		    seq);
+		exit(1);
+	}
+}
+
+static int
+bench_connect(const char *path)
+{
+	struct sockaddr_un	sun;
+	int			fd;
+
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof sun.sun_path) {
+		fprintf(stderr, "submit-pipelined: socket path too long: %s\n",
+		    path);
+		exit(2);
+	}
+	strcpy(sun.sun_path, path);
+	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1 ||
+	    connect(fd, (struct sockaddr *)&sun, sizeof sun) == -1) {
+		fprintf(stderr, "submit-pipelined: %s: %s\n", path,
+		    strerror(errno));
+		exit(3);
+	}
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) == -1) {
+		fprintf(stderr, "submit-pipelined: fcntl: %s\n", strerror(errno));
+		exit(3);
+	}
+	return (fd);
+}
+
+static long
+bench_number(const char *opt, const char *s, long lo, long hi)
+{
+	char	*end;
+	long	 v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (*s == '\0' || *end != '\0' || errno != 0 || v < lo || v > hi) {
+		fprintf(stderr, "submit-pipelined: %s: expected a whole number "
+		    "%ld-%ld, got \"%s\"\n", opt, lo, hi, s);
+		exit(2);
+	}
+	return (v);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct bench_buf	 out = { 0 }, in = { 0 };
+	struct pollfd		 pfd;
+	json_t			*msg, *job;
+	const char		*path = getenv("GBATCH_SOCKET");
+	char			 cwd[PATH_MAX], err[256];
+	uint8_t			 rbuf[65536];
+	long			 njobs = 20000, window = 1024;
+	long long		 sent = 0, answered = 0;
+	int			 fd, ch, hold = 0, hello_done = 0, r;
+	size_t			 used;
+	ssize_t			 n;
+	double			 t0, t;
+
+	while ((ch = getopt(argc, argv, "Hhn:s:w:")) != -1) {
+		switch (ch) {
+		case 'H':
+			hold = 1;
+			break;
+		case 'n':
+			njobs = bench_number("-n", optarg, 1, 100000000);
+			break;
+		case 's':
+			path = optarg;
+			break;
+		case 'w':
+			window = bench_number("-w", optarg, 1, 1000000);
+			break;
+		case 'h':
+			fputs(bench_usage, stdout);
+			return (0);
+		default:
+			fputs(bench_usage, stderr);
+			return (2);
+		}
+	}
+	if (optind != argc || path == NULL || *path == '\0') {
+		fputs(bench_usage, stderr);
+		return (2);
+	}
+	if (getcwd(cwd, sizeof cwd) == NULL)
+		strcpy(cwd, "/tmp");
+
+	fd = bench_connect(path);
+	msg = json_pack("{s:i,s:i,s:s}", "type", MSG_HELLO, "version",
+	    PROTO_VERSION, "role", "client");
+	bench_queue(&out, msg);
+	job = bench_job(hold, cwd);
+
+	t0 = bench_now();
+	while (answered < njobs) {
+		/* Keep the window full, a few hundred frames at a time so the
+		 * output buffer stays small. */
+		while (sent < njobs && sent - answered < window &&
+		    out.len - out.off < 256 * 1024) {
+			msg = json_pack("{s:i,s:I,s:O}", "type", MSG_JOB_SUBMIT,
+			    "seq", (json_int_t)(sent + 1), "job", job);
+			bench_queue(&out, msg);
+			sent++;
+		}
+		pfd.fd = fd;
+		pfd.events = POLLIN | (out.len > out.off ? POLLOUT : 0);
+		if (poll(&pfd, 1, 30000) <= 0) {
+			fprintf(stderr, "submit-pipelined: no progress for 30 s "
+			    "(%lld sent, %lld answered)\n", sent, answered);
+			return (3);
+		}
+		if ((pfd.revents & POLLOUT) && out.len > out.off) {
+			n = write(fd, out.data + out.off, out.len - out.off);
+			if (n == -1 && errno != EAGAIN && errno != EINTR) {
+				fprintf(stderr, "submit-pipelined: write: %s\n",
+				    strerror(errno));
+				return (3);
+			}
+			if (n > 0)
+				out.off += (size_t)n;
+		}
+		if (pfd.revents & (POLLIN | POLLHUP | POLLERR)) {
+			n = read(fd, rbuf, sizeof rbuf);
+			if (n == 0 || (n == -1 && errno != EAGAIN &&
+			    errno != EINTR)) {
+				fprintf(stderr, "submit-pipelined: gbatchd closed "
+				    "the connection after %lld replies\n",
+				    answered);
+				return (3);
+			}
+			if (n > 0)
+				bench_buf_add(&in, rbuf, (size_t)n);
+		}
+		for (;;) {
+			r = frame_parse(in.data + in.off, in.len - in.off,
+			    FRAME_MAX_REPLY, &used, &msg, err, sizeof err);
+			if (r == 0)
+				break;
+			if (r == -1) {
+				fprintf(stderr, "submit-pipelined: bad reply: "
+				    "%s\n", err);
+				return (3);
+			}
+			in.off += used;
+			if (!hello_done) {
+				bench_check(msg, 0);
+				hello_done = 1;
+			} else
+				bench_check(msg, ++answered);
+			json_decref(msg);
+		}
+	}
+	t = bench_now() - t0;
+	printf("%ld jobs in %.3f s: %.0f jobs/s\n", njobs, t, njobs / t);
+	json_decref(job);
+	free(out.data);
+	free(in.data);
+	close(fd);
+	return (0);
+}

@@ -1,0 +1,245 @@
+/* gcancel: cancel or signal jobs (scancel's counterpart). */
+#include <sys/types.h>
+
+#include <getopt.h>
+#include <pwd.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "client/client.h"
+#include "client/cmd.h"
+#include "common/job-state.h"
+#include "common/proto.h"
+
+static const struct option gcancel_longopts[] = {
+	{ "user", required_argument, NULL, 'u' },
+	{ "state", required_argument, NULL, 't' },
+	{ "states", required_argument, NULL, 't' },
+	{ "signal", required_argument, NULL, 's' },
+	{ "name", required_argument, NULL, 'n' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static void
+gcancel_usage(void)
+{
+	printf(
+"usage: gcancel [options] [ID...]\n"
+"Cancel jobs (SIGTERM, then SIGKILL after a grace period), or signal them.\n"
+"Jobs are chosen by id, or by every selector given.\n"
+"\n"
+"  -u, --user USER       jobs of USER\n"
+"  -t, --state STATE[,STATE]  jobs in these states: PENDING (PD), HELD (H),\n"
+"                        RUNNING (R), PREEMPTING (PR)\n"
+"  -n, --name NAME       jobs named NAME (your own unless -u is given)\n"
+"  -s, --signal SIG      send SIG (USR1, SIGUSR1, 10, ...) to running jobs\n"
+"                        instead of cancelling\n"
+"  -h, --help            this help\n"
+"  -V, --version         print the version\n"
+"\n"
+"Exit status: 0 ok, 1 refused by gbatchd (unknown job), 2 usage error,\n"
+"3 cannot reach gbatchd, 4 permission denied (not your job).\n");
+}
+
+static int
+gcancel_add_state(const char *item, void *arg, char *err, size_t errlen)
+{
+	enum job_state	s;
+
+	if (job_state_parse(item, &s) == -1 || job_state_is_terminal(s)) {
+		snprintf(err, errlen, "--state: \"%s\" is not a state a job can "
+		    "be cancelled in; accepted: PENDING (PD), HELD (H), RUNNING "
+		    "(R), PREEMPTING (PR)", item);
+		return (-1);
+	}
+	json_array_append_new(arg, json_string(job_state_name(s)));
+	return (0);
+}
+
+/* Prints each per-job failure; returns the worst exit status among them. */
+static int
+gcancel_results(const json_t *reply)
+{
+	json_t		*res;
+	const char	*msg;
+	size_t		 i;
+	int		 r = EXIT_OK, e;
+
+	json_array_foreach(json_object_get(reply, "results"), i, res) {
+		if (json_is_true(json_object_get(res, "ok")))
+			continue;
+		msg = json_string_value(json_object_get(res, "message"));
+		fprintf(stderr, "gcancel: job %lld: %s\n", (long long)
+		    json_integer_value(json_object_get(res, "id")),
+		    msg != NULL ? msg : "refused");
+		e = proto_exit_status(json_string_value(json_object_get(res,
+		    "code")));
+		if (e > r)
+			r = e;
+	}
+	return (r);
+}
+
+/* --name: the protocol selects by id, user and state; names are matched
+ * here on a listing, then cancelled by id on the same connection. */
+static int
+gcancel_by_name(struct client *c, json_t *req, const char *name,
+    const char *user, char *err, size_t errlen)
+{
+	json_t		*list, *reply, *job, *ids;
+	const char	*jname;
+	size_t		 i;
+	int		 r;
+
+	list = proto_msg(MSG_JOB_LIST);
+	if (json_object_get(req, "states") != NULL)
+		json_object_set(list, "states", json_object_get(req, "states"));
+	if (user != NULL)
+		json_object_set_new(list, "user", json_string(user));
+	r = client_call(c, list, &reply, err, errlen);
+	json_decref(list);
+	if (r != 0)
+		return (r);
+	ids = json_array();
+	json_array_foreach(json_object_get(reply, "jobs"), i, job) {
+		jname = json_string_value(json_object_get(job, "name"));
+		if (jname != NULL && strcmp(jname, name) == 0)
+			json_array_append(ids, json_object_get(job, "id"));
+	}
+	json_decref(reply);
+	json_object_set_new(req, "ids", ids);
+	json_object_del(req, "user");
+	json_object_del(req, "states");
+	return (0);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct client	*c = NULL;
+	struct passwd	*pw;
+	json_t		*req, *reply, *ids, *states = NULL;
+	const char	*user = NULL, *name = NULL;
+	char		 err[1024], serr[768];
+	uint64_t	 id;
+	int		 ch, sig = 0, r = EXIT_USAGE;
+
+	req = proto_msg(MSG_JOB_CANCEL);
+	ids = json_array();
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":u:t:s:n:hV", gcancel_longopts,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'u':
+			if (*optarg == '\0' || getpwnam(optarg) == NULL) {
+				snprintf(err, sizeof err, "--user: no such user "
+				    "\"%s\"", optarg);
+				goto usage;
+			}
+			user = optarg;
+			break;
+		case 't':
+			json_decref(states);
+			states = json_array();
+			if (cmd_split(optarg, "--state", gcancel_add_state,
+			    states, err, sizeof err) == -1)
+				goto usage;
+			break;
+		case 's':
+			if (cmd_parse_signal(optarg, &sig, serr,
+			    sizeof serr) == -1) {
+				snprintf(err, sizeof err, "--signal: %s", serr);
+				goto usage;
+			}
+			break;
+		case 'n':
+			if (*optarg == '\0') {
+				snprintf(err, sizeof err, "--name: expected a "
+				    "job name, got \"\"");
+				goto usage;
+			}
+			name = optarg;
+			break;
+		case 'h':
+			gcancel_usage();
+			r = EXIT_OK;
+			goto out;
+		case 'V':
+			cmd_version("gcancel");
+			r = EXIT_OK;
+			goto out;
+		default:
+			cmd_option_error(ch, argv, gcancel_longopts, err,
+			    sizeof err);
+			goto usage;
+		}
+	}
+	for (; optind < argc; optind++) {
+		if (cmd_parse_id(argv[optind], &id, err, sizeof err) == -1)
+			goto usage;
+		json_array_append_new(ids, json_integer((json_int_t)id));
+	}
+	if (json_array_size(ids) == 0 && user == NULL && states == NULL &&
+	    name == NULL) {
+		snprintf(err, sizeof err, "nothing to cancel: give job ids, or "
+		    "select jobs with --user, --state or --name");
+		goto usage;
+	}
+	if (json_array_size(ids) > 0 && (user != NULL || states != NULL ||
+	    name != NULL)) {
+		snprintf(err, sizeof err, "give job ids or selectors (--user, "
+		    "--state, --name), not both");
+		goto usage;
+	}
+	if (json_array_size(ids) > 0)
+		json_object_set(req, "ids", ids);
+	if (user != NULL)
+		json_object_set_new(req, "user", json_string(user));
+	if (states != NULL)
+		json_object_set(req, "states", states);
+	if (sig != 0)
+		json_object_set_new(req, "signal", json_integer(sig));
+
+	if ((c = client_open(err, sizeof err)) == NULL) {
+		fprintf(stderr, "gcancel: %s\n", err);
+		r = EXIT_UNREACHABLE;
+		goto out;
+	}
+	if (name != NULL) {
+		/* Without -u, a user means their own jobs, as they would
+		 * expect; the controller would refuse the others anyway. */
+		if (user == NULL && (pw = getpwuid(getuid())) != NULL)
+			user = pw->pw_name;
+		if ((r = gcancel_by_name(c, req, name, user, err,
+		    sizeof err)) != 0) {
+			fprintf(stderr, "gcancel: %s\n", err);
+			goto out;
+		}
+		if (json_array_size(json_object_get(req, "ids")) == 0) {
+			r = EXIT_OK;
+			goto out;
+		}
+	}
+	if ((r = client_call(c, req, &reply, err, sizeof err)) != 0) {
+		fprintf(stderr, "gcancel: %s\n", err);
+		goto out;
+	}
+	r = gcancel_results(reply);
+	json_decref(reply);
+	goto out;
+
+usage:
+	fprintf(stderr, "gcancel: %s\nTry 'gcancel --help' for more "
+	    "information.\n", err);
+out:
+	client_free(c);
+	json_decref(req);
+	json_decref(ids);
+	json_decref(states);
+	return (r);
+}

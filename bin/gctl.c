@@ -1,0 +1,251 @@
+/* gctl: administer gbatchd (scontrol's counterpart): ping, shutdown,
+ * drain and resume nodes. One verb per invocation. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "client/client.h"
+#include "client/cmd.h"
+#include "common/duration.h"
+#include "common/proto.h"
+
+struct gctl_verb {
+	const char	*name;
+	const char	*args;
+	const char	*help;
+	int		(*run)(int argc, char **argv);
+};
+
+static int	gctl_ping(int, char **);
+static int	gctl_shutdown(int, char **);
+static int	gctl_drain(int, char **);
+static int	gctl_resume(int, char **);
+static int	gctl_help(int, char **);
+
+static const struct gctl_verb gctl_verbs[] = {
+	{ "ping", "", "is gbatchd up? version, uptime, jobs and nodes",
+	    gctl_ping },
+	{ "shutdown", "", "stop gbatchd (operators); running jobs keep "
+	    "running", gctl_shutdown },
+	{ "drain", "NODE [--reason TEXT]", "let NODE finish its jobs and "
+	    "give it no new ones (operators)", gctl_drain },
+	{ "resume", "NODE", "give NODE jobs again (operators)", gctl_resume },
+	{ "help", "", "this help", gctl_help },
+};
+#define GCTL_NVERBS	(sizeof gctl_verbs / sizeof gctl_verbs[0])
+
+static void
+gctl_usage(FILE *f)
+{
+	size_t	i;
+
+	fprintf(f, "usage: gctl [-h|--help] [-V|--version] COMMAND [ARGS]\n"
+	    "Administer gbatchd.\n\n");
+	for (i = 0; i < GCTL_NVERBS; i++) {
+		fprintf(f, "  %s%s%-*s %s\n", gctl_verbs[i].name,
+		    *gctl_verbs[i].args != '\0' ? " " : "",
+		    (int)(28 - strlen(gctl_verbs[i].name) -
+		    (*gctl_verbs[i].args != '\0' ? 1 : 0)),
+		    gctl_verbs[i].args, gctl_verbs[i].help);
+	}
+	fprintf(f, "\nExit status: 0 ok, 1 refused by gbatchd (unknown node), "
+	    "2 usage error,\n3 cannot reach gbatchd, 4 permission denied "
+	    "(operators only).\n");
+}
+
+static int
+gctl_help(int argc, char **argv)
+{
+	gctl_usage(stdout);
+	return (EXIT_OK);
+}
+
+static int
+gctl_bad(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "gctl: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry 'gctl help' for more information.\n");
+	return (EXIT_USAGE);
+}
+
+/* Sends req (consumed) and returns the exit status; *reply when wanted. */
+static int
+gctl_call(json_t *req, json_t **reply)
+{
+	struct client	*c;
+	json_t		*rep = NULL;
+	char		 err[1024];
+	int		 r;
+
+	if ((c = client_open(err, sizeof err)) == NULL) {
+		fprintf(stderr, "gctl: %s\n", err);
+		json_decref(req);
+		return (EXIT_UNREACHABLE);
+	}
+	r = client_call(c, req, &rep, err, sizeof err);
+	json_decref(req);
+	client_free(c);
+	if (r != 0) {
+		fprintf(stderr, "gctl: %s\n", err);
+		return (r);
+	}
+	if (reply != NULL)
+		*reply = rep;
+	else
+		json_decref(rep);
+	return (EXIT_OK);
+}
+
+static int
+gctl_ping(int argc, char **argv)
+{
+	json_t		*reply;
+	const char	*server;
+	char		 up[64];
+	json_int_t	 uptime;
+	int		 r;
+
+	if (argc > 1)
+		return (gctl_bad("ping: unexpected argument \"%s\"", argv[1]));
+	if ((r = gctl_call(proto_msg(MSG_PING), &reply)) != 0)
+		return (r);
+	server = json_string_value(json_object_get(reply, "server"));
+	uptime = json_integer_value(json_object_get(reply, "uptime"));
+	printf("%s (protocol %lld, pid %lld) up %s\n",
+	    server != NULL ? server : "gbatchd",
+	    (long long)json_integer_value(json_object_get(reply, "version")),
+	    (long long)json_integer_value(json_object_get(reply, "pid")),
+	    duration_format(uptime > 0 ? (uint64_t)uptime : 0, up, sizeof up));
+	printf("jobs: %lld pending, %lld running\n",
+	    (long long)json_integer_value(json_object_get(
+	    json_object_get(reply, "jobs"), "pending")),
+	    (long long)json_integer_value(json_object_get(
+	    json_object_get(reply, "jobs"), "running")));
+	printf("nodes: %lld up, %lld down\n",
+	    (long long)json_integer_value(json_object_get(
+	    json_object_get(reply, "nodes"), "up")),
+	    (long long)json_integer_value(json_object_get(
+	    json_object_get(reply, "nodes"), "down")));
+	json_decref(reply);
+	return (EXIT_OK);
+}
+
+static int
+gctl_shutdown(int argc, char **argv)
+{
+	int	r;
+
+	if (argc > 1)
+		return (gctl_bad("shutdown: unexpected argument \"%s\"",
+		    argv[1]));
+	if ((r = gctl_call(proto_msg(MSG_SHUTDOWN), NULL)) == 0)
+		printf("gbatchd is shutting down\n");
+	return (r);
+}
+
+static int
+gctl_node_update(int argc, char **argv, const char *action)
+{
+	static const struct option longopts[] = {
+		{ "reason", required_argument, NULL, 'r' },
+		{ NULL, 0, NULL, 0 }
+	};
+	json_t		*req;
+	const char	*reason = NULL;
+	char		 err[512];
+	int		 ch, drain = strcmp(action, "drain") == 0;
+
+	optind = 0;
+	opterr = 0;
+	/* "+": the node name may come before --reason, as the usage shows,
+	 * so permute (GNU default) but stop at nothing. */
+	while ((ch = getopt_long(argc, argv, drain ? ":r:" : ":", longopts,
+	    NULL)) != -1) {
+		if (ch == 'r' && drain) {
+			if (*optarg == '\0')
+				return (gctl_bad("drain: --reason: expected "
+				    "text, got \"%s\"", optarg));
+			reason = optarg;
+			continue;
+		}
+		cmd_option_error(ch, argv, longopts, err, sizeof err);
+		if (!drain && ch == '?' && optind > 0 &&
+		    strncmp(argv[optind - 1], "--reason", 8) == 0)
+			snprintf(err, sizeof err, "--reason is for drain only");
+		fprintf(stderr, "gctl: %s: %s\nTry 'gctl help' for more "
+		    "information.\n", action, err);
+		return (EXIT_USAGE);
+	}
+	if (optind == argc) {
+		fprintf(stderr, "gctl: %s: expected a node name\nTry 'gctl help' "
+		    "for more information.\n", action);
+		return (EXIT_USAGE);
+	}
+	if (argc - optind > 1)
+		return (gctl_bad("unexpected argument \"%s\"; one node at a "
+		    "time", argv[optind + 1]));
+	req = proto_msg(MSG_NODE_UPDATE);
+	json_object_set_new(req, "node", json_string(argv[optind]));
+	json_object_set_new(req, "action", json_string(action));
+	if (reason != NULL)
+		json_object_set_new(req, "reason", json_string(reason));
+	if (json_object_get(req, "node") == NULL ||
+	    (reason != NULL && json_object_get(req, "reason") == NULL)) {
+		json_decref(req);
+		return (gctl_bad("%s: the node name and reason must be UTF-8 "
+		    "text", action));
+	}
+	return (gctl_call(req, NULL));
+}
+
+static int
+gctl_drain(int argc, char **argv)
+{
+	return (gctl_node_update(argc, argv, "drain"));
+}
+
+static int
+gctl_resume(int argc, char **argv)
+{
+	return (gctl_node_update(argc, argv, "resume"));
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	char	 err[512];
+	size_t	 i;
+	int	 ch;
+
+	opterr = 0;
+	/* "+": options after the verb belong to the verb. */
+	while ((ch = getopt_long(argc, argv, "+:hV", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'h':
+			gctl_usage(stdout);
+			return (EXIT_OK);
+		case 'V':
+			cmd_version("gctl");
+			return (EXIT_OK);
+		default:
+			cmd_option_error(ch, argv, longopts, err, sizeof err);
+			return (gctl_bad("%s", err));
+		}
+	}
+	if (optind == argc)
+		return (gctl_bad("%s", "no command given; expected one of: "
+		    "ping, shutdown, drain, resume, help"));
+	for (i = 0; i < GCTL_NVERBS; i++) {
+		if (strcmp(argv[optind], gctl_verbs[i].name) == 0)
+			return (gctl_verbs[i].run(argc - optind, argv + optind));
+	}
+	return (gctl_bad("unknown command \"%s\"; expected one of: ping, "
+	    "shutdown, drain, resume, help", argv[optind]));
+}

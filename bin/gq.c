@@ -1,0 +1,458 @@
+/* gq: list jobs (squeue's counterpart). */
+#include <sys/types.h>
+
+#include <getopt.h>
+#include <pwd.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "client/client.h"
+#include "client/cmd.h"
+#include "client/job-row.h"
+#include "client/jscan.h"
+#include "client/table.h"
+#include "common/job-state.h"
+#include "common/proto.h"
+#include "common/xmalloc.h"
+
+#define GQ_MAX_USERS	64
+
+enum {
+	GQ_OPT_ME = 256,
+	GQ_OPT_JSON,
+	GQ_OPT_HELP,
+};
+
+static const struct option gq_longopts[] = {
+	{ "user", required_argument, NULL, 'u' },
+	{ "me", no_argument, NULL, GQ_OPT_ME },
+	{ "states", required_argument, NULL, 't' },
+	{ "state", required_argument, NULL, 't' },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "format", required_argument, NULL, 'o' },
+	{ "noheader", no_argument, NULL, 'h' },
+	{ "json", no_argument, NULL, GQ_OPT_JSON },
+	{ "long", required_argument, NULL, 'l' },
+	{ "help", no_argument, NULL, GQ_OPT_HELP },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+struct gq {
+	json_t		*ids;
+	json_t		*states;	/* names, or NULL for the default */
+	bool		 state_set[JOB_STATE_COUNT];
+	char		*users[GQ_MAX_USERS];
+	int		 nusers;
+	const char	*format;
+	bool		 noheader;
+	bool		 json;
+	uint64_t	 long_id;
+};
+
+static void
+gq_usage(FILE *f)
+{
+	char	*fields = table_field_names(job_row_cols, job_row_ncols);
+
+	fprintf(f,
+"usage: gq [options]\n"
+"List pending and running jobs (all states with -t all or -j).\n"
+"\n"
+"  -u, --user USER[,USER]    only these users' jobs\n"
+"      --me                  only my jobs\n"
+"  -t, --states STATE[,...]  only jobs in these states (names or short\n"
+"                            forms: PD, H, R, PR, CD, F, TO, CA, NF), or all\n"
+"  -j, --jobs ID[,ID]        only these jobs, whatever their state\n"
+"  -o, --format FIELD[:WIDTH][,...]  columns to print (default:\n"
+"                            " JOB_ROW_DEFAULT ")\n"
+"  -h, --noheader            no header line (as squeue -h)\n"
+"      --json                print the controller's reply as JSON\n"
+"  -l, --long ID             every field of one job, one per line\n"
+"      --help                this help\n"
+"  -V, --version             print the version\n"
+"\n"
+"Fields: %s\n"
+"\n"
+"Exit status: 0 ok, 1 refused by gbatchd (unknown job), 2 usage error,\n"
+"3 cannot reach gbatchd, 4 permission denied.\n", fields);
+	free(fields);
+}
+
+static int
+gq_add_state(const char *item, void *arg, char *err, size_t errlen)
+{
+	struct gq	*gq = arg;
+	enum job_state	 s;
+	int		 i;
+
+	if (strcasecmp(item, "all") == 0) {
+		for (i = 0; i < JOB_STATE_COUNT; i++)
+			gq->state_set[i] = true;
+		return (0);
+	}
+	if (job_state_parse(item, &s) == -1) {
+		snprintf(err, errlen, "--states: unknown state \"%s\"; accepted: "
+		    "PENDING (PD), HELD (H), RUNNING (R), PREEMPTING (PR), "
+		    "COMPLETED (CD), FAILED (F), TIMEOUT (TO), CANCELLED (CA), "
+		    "NODE_FAIL (NF), or all", item);
+		return (-1);
+	}
+	gq->state_set[s] = true;
+	return (0);
+}
+
+static int
+gq_add_id(const char *item, void *arg, char *err, size_t errlen)
+{
+	struct gq	*gq = arg;
+	uint64_t	 id;
+	char		 ierr[128];
+
+	if (cmd_parse_id(item, &id, ierr, sizeof ierr) == -1) {
+		snprintf(err, errlen, "--jobs: %s", ierr);
+		return (-1);
+	}
+	json_array_append_new(gq->ids, json_integer((json_int_t)id));
+	return (0);
+}
+
+static int
+gq_add_user(const char *item, void *arg, char *err, size_t errlen)
+{
+	struct gq	*gq = arg;
+
+	if (gq->nusers == GQ_MAX_USERS) {
+		snprintf(err, errlen, "--user: more than %d users", GQ_MAX_USERS);
+		return (-1);
+	}
+	if (getpwnam(item) == NULL) {
+		snprintf(err, errlen, "--user: no such user \"%s\"", item);
+		return (-1);
+	}
+	gq->users[gq->nusers++] = xstrdup(item);
+	return (0);
+}
+
+/* Whether a job passes the filters the controller could not apply: more
+ * than one user, and states together with ids. */
+static bool
+gq_wanted(const struct gq *gq, const struct job_row *row)
+{
+	enum job_state	s;
+	char		buf[256];
+	int		i;
+
+	if (gq->nusers > 1) {
+		jscan_string(&row->v[JOB_ROW_USER], buf, sizeof buf);
+		for (i = 0; i < gq->nusers; i++) {
+			if (strcmp(buf, gq->users[i]) == 0)
+				break;
+		}
+		if (i == gq->nusers)
+			return (false);
+	}
+	if (gq->states != NULL) {
+		jscan_string(&row->v[JOB_ROW_STATE], buf, sizeof buf);
+		if (job_state_parse(buf, &s) == -1 || !gq->state_set[s])
+			return (false);
+	}
+	return (true);
+}
+
+static json_t *
+gq_request(const struct gq *gq)
+{
+	json_t	*req = proto_msg(MSG_JOB_LIST);
+
+	if (json_array_size(gq->ids) > 0)
+		json_object_set(req, "ids", gq->ids);
+	if (gq->states != NULL)
+		json_object_set(req, "states", gq->states);
+	if (gq->nusers == 1)
+		json_object_set_new(req, "user", json_string(gq->users[0]));
+	return (req);
+}
+
+/* Reports ids the controller did not find; returns how many. */
+static int
+gq_missing(const struct jscan_val *missing)
+{
+	struct jscan_val	v;
+	size_t			pos = 0;
+	int			n = 0;
+
+	while (jscan_element(missing, &pos, &v) == 1) {
+		fprintf(stderr, "gq: job %.*s: not found\n", (int)v.n, v.p);
+		n++;
+	}
+	return (n);
+}
+
+static void
+gq_print_long(const struct job_row *row)
+{
+	struct jscan_val	 key, val;
+	char			 buf[8192];
+	const char		*s;
+	size_t			 i, w = 0, pos = 0;
+
+	for (i = 0; i < job_row_ncols; i++) {
+		if (strlen(job_row_cols[i].name) > w)
+			w = strlen(job_row_cols[i].name);
+	}
+	for (i = 0; i < job_row_ncols; i++) {
+		buf[0] = '\0';
+		s = job_row_cols[i].get(row, NULL, buf, sizeof buf);
+		printf("%s:%*s %s\n", job_row_cols[i].name,
+		    (int)(w - strlen(job_row_cols[i].name)), "",
+		    s == NULL || *s == '\0' ? "-" : s);
+	}
+	/* Anything newer controllers send that this gq has no field for. */
+	while (jscan_member(&row->obj, &pos, &key, &val) == 1) {
+		if (job_row_knows(&key))
+			continue;
+		jscan_string(&key, buf, sizeof buf);
+		printf("%s:%*s %.*s\n", buf, (int)(w > strlen(buf) ? w -
+		    strlen(buf) : 0), "", (int)val.n, val.p);
+	}
+}
+
+static int
+gq_table(struct client *c, struct gq *gq, struct table *t)
+{
+	struct jscan_val	 top, key, val, jobs, missing, job;
+	struct job_row		 row;
+	char			*body, err[1024];
+	size_t			 len, pos = 0, jpos = 0;
+	json_t			*req = gq_request(gq);
+	int			 r, nmissing, found = 0;
+
+	r = client_call_raw(c, req, &body, &len, err, sizeof err);
+	json_decref(req);
+	if (r != 0) {
+		fprintf(stderr, "gq: %s\n", err);
+		return (r);
+	}
+	/* One walk over the reply: a listing can be megabytes. */
+	jobs.type = missing.type = JSCAN_NONE;
+	if (jscan_open(body, len, &top) == -1)
+		goto bad;
+	while ((r = jscan_member(&top, &pos, &key, &val)) == 1) {
+		if (jscan_key_is(&key, "jobs"))
+			jobs = val;
+		else if (jscan_key_is(&key, "missing"))
+			missing = val;
+	}
+	if (r == -1 || jobs.type != JSCAN_ARRAY)
+		goto bad;
+	while ((r = jscan_element(&jobs, &jpos, &job)) == 1) {
+		if (job.type != JSCAN_OBJECT || job_row_scan(&job, &row) == -1)
+			goto bad;
+		if (!gq_wanted(gq, &row))
+			continue;
+		found++;
+		if (gq->long_id != 0) {
+			gq_print_long(&row);
+			break;
+		}
+		table_add(t, &row, NULL);
+	}
+	if (r == -1)
+		goto bad;
+	if (gq->long_id == 0)
+		table_print(t, stdout, !gq->noheader);
+	nmissing = gq_missing(&missing);
+	free(body);
+	if (gq->long_id != 0 && found == 0 && nmissing == 0) {
+		fprintf(stderr, "gq: job %llu: not found\n",
+		    (unsigned long long)gq->long_id);
+		return (EXIT_REFUSED);
+	}
+	return (nmissing > 0 ? EXIT_REFUSED : EXIT_OK);
+
+bad:
+	fprintf(stderr, "gq: bad reply from gbatchd at %s: not a job list\n",
+	    client_socket_path());
+	free(body);
+	return (EXIT_UNREACHABLE);
+}
+
+static int
+gq_json(struct client *c, struct gq *gq)
+{
+	json_t	*req = gq_request(gq), *reply, *jobs, *keep, *job;
+	char	 err[1024];
+	size_t	 i;
+	int	 r;
+
+	r = client_call(c, req, &reply, err, sizeof err);
+	json_decref(req);
+	if (r != 0) {
+		fprintf(stderr, "gq: %s\n", err);
+		return (r);
+	}
+	if (gq->nusers > 1 || gq->states != NULL) {
+		jobs = json_object_get(reply, "jobs");
+		keep = json_array();
+		json_array_foreach(jobs, i, job) {
+			const char	*u = json_string_value(json_object_get(job,
+					    "user"));
+			const char	*st = json_string_value(json_object_get(
+					    job, "state"));
+			enum job_state	 s;
+			int		 k;
+
+			if (gq->nusers > 1) {
+				for (k = 0; k < gq->nusers; k++) {
+					if (u != NULL && strcmp(u,
+					    gq->users[k]) == 0)
+						break;
+				}
+				if (k == gq->nusers)
+					continue;
+			}
+			if (gq->states != NULL && (st == NULL ||
+			    job_state_parse(st, &s) == -1 || !gq->state_set[s]))
+				continue;
+			json_array_append(keep, job);
+		}
+		json_object_set_new(reply, "jobs", keep);
+	}
+	json_dumpf(reply, stdout, JSON_INDENT(2));
+	fputc('\n', stdout);
+	r = json_array_size(json_object_get(reply, "missing")) > 0 ?
+	    EXIT_REFUSED : EXIT_OK;
+	json_decref(reply);
+	return (r);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct gq	 gq;
+	struct client	*c = NULL;
+	struct table	*t;
+	struct passwd	*pw;
+	char		 err[1024], serr[768];
+	int		 ch, i, r = EXIT_USAGE;
+
+	memset(&gq, 0, sizeof gq);
+	gq.ids = json_array();
+	t = table_create(job_row_cols, job_row_ncols, JOB_ROW_DEFAULT);
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":u:t:j:o:hl:V", gq_longopts,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'u':
+			if (cmd_split(optarg, "--user", gq_add_user, &gq, err,
+			    sizeof err) == -1)
+				goto usage;
+			break;
+		case GQ_OPT_ME:
+			if ((pw = getpwuid(getuid())) == NULL) {
+				snprintf(err, sizeof err, "--me: uid %u has no "
+				    "user name", (unsigned)getuid());
+				goto usage;
+			}
+			if (gq_add_user(pw->pw_name, &gq, err,
+			    sizeof err) == -1)
+				goto usage;
+			break;
+		case 't':
+			if (cmd_split(optarg, "--states", gq_add_state, &gq,
+			    err, sizeof err) == -1)
+				goto usage;
+			json_decref(gq.states);
+			gq.states = json_array();
+			for (i = 0; i < JOB_STATE_COUNT; i++) {
+				if (gq.state_set[i])
+					json_array_append_new(gq.states,
+					    json_string(job_state_name(i)));
+			}
+			break;
+		case 'j':
+			if (cmd_split(optarg, "--jobs", gq_add_id, &gq, err,
+			    sizeof err) == -1)
+				goto usage;
+			break;
+		case 'o':
+			if (table_select(t, optarg, serr, sizeof serr) == -1) {
+				snprintf(err, sizeof err, "--format: %s", serr);
+				goto usage;
+			}
+			gq.format = optarg;
+			break;
+		case 'h':
+			gq.noheader = true;
+			break;
+		case GQ_OPT_JSON:
+			gq.json = true;
+			break;
+		case 'l':
+			if (cmd_parse_id(optarg, &gq.long_id, serr,
+			    sizeof serr) == -1) {
+				snprintf(err, sizeof err, "--long: %s", serr);
+				goto usage;
+			}
+			break;
+		case GQ_OPT_HELP:
+			gq_usage(stdout);
+			r = EXIT_OK;
+			goto out;
+		case 'V':
+			cmd_version("gq");
+			r = EXIT_OK;
+			goto out;
+		default:
+			cmd_option_error(ch, argv, gq_longopts, err,
+			    sizeof err);
+			goto usage;
+		}
+	}
+	if (optind < argc) {
+		snprintf(err, sizeof err, "unexpected argument \"%s\"; gq takes "
+		    "options only (jobs with -j ID)", argv[optind]);
+		goto usage;
+	}
+	if (gq.long_id != 0) {
+		if (json_array_size(gq.ids) > 0 || gq.json) {
+			snprintf(err, sizeof err, "--long shows one job; it "
+			    "cannot be combined with --jobs or --json");
+			goto usage;
+		}
+		json_array_append_new(gq.ids, json_integer(
+		    (json_int_t)gq.long_id));
+	}
+
+	/* The whole listing goes out in large writes: at 10,000 jobs a line
+	 * buffer would mean 10,000 system calls. */
+	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
+	if ((c = client_open(err, sizeof err)) == NULL) {
+		fprintf(stderr, "gq: %s\n", err);
+		r = EXIT_UNREACHABLE;
+		goto out;
+	}
+	r = gq.json ? gq_json(c, &gq) : gq_table(c, &gq, t);
+	if (fflush(stdout) == EOF && r == EXIT_OK) {
+		perror("gq: stdout");
+		r = EXIT_USAGE;
+	}
+	goto out;
+
+usage:
+	fprintf(stderr, "gq: %s\nTry 'gq --help' for more information.\n",
+	    err);
+out:
+	client_free(c);
+	table_free(t);
+	json_decref(gq.ids);
+	json_decref(gq.states);
+	for (i = 0; i < gq.nusers; i++)
+		free(gq.users[i]);
+	return (r);
+}

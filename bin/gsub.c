@@ -1,0 +1,136 @@
+/* gsub: submit a batch job (sbatch's counterpart). */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "client/client.h"
+#include "client/cmd.h"
+#include "client/jobspec.h"
+#include "common/proto.h"
+
+extern char **environ;
+
+static void
+gsub_usage(void)
+{
+	fputs(
+"usage: gsub [options] script [args...]\n"
+"       gsub [options] --wrap \"command\"\n"
+"Submit a batch job. Options may also be given in #GSUB lines at the top of\n"
+"the script; the command line wins.\n"
+"\n"
+"  -G, --gpus N            GPUs, all on one node (default 1)\n"
+"  -J, --job-name NAME     job name (default: the script's file name, or wrap)\n"
+"  -o, --output PATTERN    stdout file (default " JOBSPEC_DEFAULT_OUTPUT "); %j job id,\n"
+"                          %x job name, %u user, %% a percent sign\n"
+"  -e, --error PATTERN     stderr file (default: the same as --output)\n"
+"  -D, --chdir DIR         working directory (default: the current one)\n"
+"  -t, --time LIMIT        time limit: M, M:S, H:M:S, D-H, D-H:M, D-H:M:S\n"
+"      --export=WHAT       ALL (default), NONE, or NAME[=VALUE][,...];\n"
+"                          ALL,NAME=VALUE adds to the whole environment\n"
+"  -H, --hold              submit held; it waits until released\n"
+"      --parsable          print only the job id\n"
+"      --wrap \"command\"    run command with /bin/sh instead of a script\n"
+"  -h, --help              this help\n"
+"  -V, --version           print the version\n"
+"\n"
+"Exit status: 0 submitted, 1 refused by gbatchd, 2 usage error,\n"
+"3 cannot reach gbatchd, 4 permission denied.\n", stdout);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct jobspec		*js;
+	struct client		*c = NULL;
+	enum jobspec_action	 action;
+	struct stat		 sb;
+	json_t			*job = NULL, *req, *reply;
+	const char		*dir;
+	char			 cwd[PATH_MAX], err[2048];
+	int			 r = EXIT_USAGE;
+
+	js = jobspec_create();
+	if (jobspec_parse_args(js, argc, argv, &action, err, sizeof err) == -1)
+		goto usage;
+	if (action == JOBSPEC_HELP) {
+		gsub_usage();
+		r = EXIT_OK;
+		goto out;
+	}
+	if (action == JOBSPEC_VERSION) {
+		cmd_version("gsub");
+		r = EXIT_OK;
+		goto out;
+	}
+	if (jobspec_load_script(js, err, sizeof err) == -1)
+		goto fail;
+	if (getcwd(cwd, sizeof cwd) == NULL) {
+		snprintf(err, sizeof err, "cannot find the current directory: "
+		    "%s", strerror(errno));
+		goto fail;
+	}
+	if ((job = jobspec_build(js, environ, cwd, err, sizeof err)) == NULL)
+		goto fail;
+	/* Caught here rather than as a failed job minutes later; on a
+	 * cluster the working directory is on a shared file system. */
+	dir = json_string_value(json_object_get(job, "workdir"));
+	if (stat(dir, &sb) == -1) {
+		snprintf(err, sizeof err, "working directory %s: %s", dir,
+		    strerror(errno));
+		goto fail;
+	}
+	if (!S_ISDIR(sb.st_mode)) {
+		snprintf(err, sizeof err, "working directory %s: not a "
+		    "directory", dir);
+		goto fail;
+	}
+
+	if ((c = client_open(err, sizeof err)) == NULL) {
+		fprintf(stderr, "gsub: %s\n", err);
+		r = EXIT_UNREACHABLE;
+		goto out;
+	}
+	req = proto_msg(MSG_JOB_SUBMIT);
+	json_object_set(req, "job", job);
+	r = client_call(c, req, &reply, err, sizeof err);
+	json_decref(req);
+	if (r != 0) {
+		fprintf(stderr, "gsub: %s\n", err);
+		goto out;
+	}
+	if (!json_is_integer(json_object_get(reply, "job_id"))) {
+		fprintf(stderr, "gsub: bad reply from gbatchd at %s: no job_id\n",
+		    client_socket_path());
+		json_decref(reply);
+		r = EXIT_UNREACHABLE;
+		goto out;
+	}
+	if (jobspec_parsable(js))
+		printf("%lld\n", (long long)json_integer_value(
+		    json_object_get(reply, "job_id")));
+	else
+		printf("Submitted job %lld\n", (long long)json_integer_value(
+		    json_object_get(reply, "job_id")));
+	json_decref(reply);
+	r = EXIT_OK;
+	goto out;
+
+usage:
+	fprintf(stderr, "gsub: %s\nTry 'gsub --help' for more information.\n",
+	    err);
+	goto out;
+fail:
+	fprintf(stderr, "gsub: %s\n", err);
+	r = EXIT_USAGE;
+out:
+	client_free(c);
+	json_decref(job);
+	jobspec_free(js);
+	return (r);
+}

@@ -1,0 +1,324 @@
+/* client.c: a command's connection to gbatchd (blocking Unix socket). */
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/un.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "client/client.h"
+#include "client/jscan.h"
+#include "common/frame.h"
+#include "common/proto.h"
+#include "common/xmalloc.h"
+
+/* A controller that takes longer than this to answer one request is stuck;
+ * the command says so instead of hanging a user's shell or a cron job. */
+#define CLIENT_TIMEOUT_S	120
+
+struct client {
+	int		 fd;
+	char		*path;
+	json_t		*hello;		/* the controller's HELLO reply */
+	int		 said_hello;
+};
+
+static const char client_hint[] =
+    "is it running? Start it with 'gbatchd', or set GBATCH_SOCKET";
+
+const char *
+client_socket_path(void)
+{
+	const char	*s;
+
+	if ((s = getenv("GBATCH_SOCKET")) != NULL && *s != '\0')
+		return (s);
+	return (RUNSTATEDIR "/gbatch/gbatchd.sock");
+}
+
+struct client *
+client_open(char *err, size_t errlen)
+{
+	struct client		*c;
+	struct sockaddr_un	 sun;
+	struct timeval		 tv = { CLIENT_TIMEOUT_S, 0 };
+	const char		*path = client_socket_path();
+	int			 fd;
+
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof sun.sun_path) {
+		snprintf(err, errlen, "cannot reach gbatchd at %s: the path is "
+		    "longer than %zu bytes, the limit for a Unix socket; set "
+		    "GBATCH_SOCKET to a shorter path", path,
+		    sizeof sun.sun_path - 1);
+		return (NULL);
+	}
+	memcpy(sun.sun_path, path, strlen(path) + 1);
+	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1) {
+		snprintf(err, errlen, "cannot reach gbatchd at %s: socket: %s",
+		    path, strerror(errno));
+		return (NULL);
+	}
+	if (connect(fd, (struct sockaddr *)&sun, sizeof sun) == -1) {
+		snprintf(err, errlen, "cannot reach gbatchd at %s: %s; %s",
+		    path, strerror(errno), client_hint);
+		close(fd);
+		return (NULL);
+	}
+	(void)setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+	(void)setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+
+	c = xcalloc(1, sizeof *c);
+	c->fd = fd;
+	c->path = xstrdup(path);
+	return (c);
+}
+
+void
+client_free(struct client *c)
+{
+	if (c == NULL)
+		return;
+	close(c->fd);
+	json_decref(c->hello);
+	free(c->path);
+	free(c);
+}
+
+const json_t *
+client_hello(struct client *c)
+{
+	return (c->hello);
+}
+
+static int
+client_io_error(struct client *c, const char *what, int error, char *err,
+    size_t errlen)
+{
+	if (error == EAGAIN || error == EWOULDBLOCK)
+		snprintf(err, errlen, "gbatchd at %s did not answer within %d "
+		    "seconds", c->path, CLIENT_TIMEOUT_S);
+	else if (error == 0)
+		snprintf(err, errlen, "gbatchd at %s closed the connection "
+		    "before replying", c->path);
+	else
+		snprintf(err, errlen, "%s gbatchd at %s: %s", what, c->path,
+		    strerror(error));
+	return (EXIT_UNREACHABLE);
+}
+
+static int
+client_write(struct client *c, const uint8_t *buf, size_t len, char *err,
+    size_t errlen)
+{
+	ssize_t	n;
+
+	while (len > 0) {
+		/* MSG_NOSIGNAL: a controller that goes away is an error to
+		 * report, not a SIGPIPE that kills the command silently. */
+		n = send(c->fd, buf, len, MSG_NOSIGNAL);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1) {
+			/* The controller may have refused the HELLO and
+			 * closed; its reply, if any, says why. */
+			if (errno == EPIPE || errno == ECONNRESET)
+				return (0);
+			return (client_io_error(c, "cannot write to", errno,
+			    err, errlen));
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	return (0);
+}
+
+static int
+client_read_full(struct client *c, uint8_t *buf, size_t len, char *err,
+    size_t errlen)
+{
+	ssize_t	n;
+
+	while (len > 0) {
+		n = read(c->fd, buf, len);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return (client_io_error(c, "cannot read from",
+			    n == 0 ? 0 : errno, err, errlen));
+		buf += n;
+		len -= (size_t)n;
+	}
+	return (0);
+}
+
+/* Reads one frame's body: a NUL-terminated buffer the caller frees. */
+static int
+client_read_frame(struct client *c, char **body, size_t *len, char *err,
+    size_t errlen)
+{
+	uint8_t	 hdr[FRAME_HEADER];
+	char	 ferr[256];
+	long	 n;
+	int	 r;
+
+	if ((r = client_read_full(c, hdr, sizeof hdr, err, errlen)) != 0)
+		return (r);
+	if ((n = frame_header(hdr, FRAME_MAX_REPLY, ferr, sizeof ferr)) == -1) {
+		snprintf(err, errlen, "bad reply from gbatchd at %s: %s",
+		    c->path, ferr);
+		return (EXIT_UNREACHABLE);
+	}
+	*body = xmalloc((size_t)n + 1);
+	if ((r = client_read_full(c, (uint8_t *)*body, (size_t)n, err,
+	    errlen)) != 0) {
+		free(*body);
+		*body = NULL;
+		return (r);
+	}
+	(*body)[n] = '\0';
+	*len = (size_t)n;
+	return (0);
+}
+
+/* Turns a reply with "ok": false into the command's exit status. */
+static int
+client_reply_error(const char *code, const char *message, char *err,
+    size_t errlen)
+{
+	snprintf(err, errlen, "%s", message != NULL && *message != '\0' ?
+	    message : "gbatchd refused the request without saying why");
+	return (proto_exit_status(code));
+}
+
+/* Sends HELLO (on the first call) and req in one write. */
+static int
+client_send(struct client *c, json_t *req, char *err, size_t errlen)
+{
+	json_t	*hello;
+	uint8_t	*h = NULL, *r, *both;
+	size_t	 hlen = 0, rlen;
+	int	 ret;
+
+	if ((r = frame_pack(req, FRAME_MAX_REQUEST, &rlen)) == NULL) {
+		snprintf(err, errlen, "the request is larger than the %u bytes "
+		    "gbatchd accepts", FRAME_MAX_REQUEST);
+		return (EXIT_USAGE);
+	}
+	if (!c->said_hello) {
+		hello = json_pack("{s:i,s:i,s:s}", "type", MSG_HELLO,
+		    "version", PROTO_VERSION, "role", "client");
+		h = frame_pack(hello, FRAME_MAX_REQUEST, &hlen);
+		json_decref(hello);
+	}
+	both = xmalloc(hlen + rlen);
+	if (h != NULL)
+		memcpy(both, h, hlen);
+	memcpy(both + hlen, r, rlen);
+	ret = client_write(c, both, hlen + rlen, err, errlen);
+	free(both);
+	free(r);
+	free(h);
+	return (ret);
+}
+
+/* Reads the HELLO reply once; a refusal (version mismatch) is fatal. */
+static int
+client_read_hello(struct client *c, char *err, size_t errlen)
+{
+	char		*body;
+	char		 ferr[256];
+	size_t		 len;
+	json_t		*msg;
+	int		 r;
+
+	if (c->said_hello)
+		return (0);
+	c->said_hello = 1;
+	if ((r = client_read_frame(c, &body, &len, err, errlen)) != 0)
+		return (r);
+	msg = frame_body((uint8_t *)body, len, ferr, sizeof ferr);
+	free(body);
+	if (msg == NULL) {
+		snprintf(err, errlen, "bad reply from gbatchd at %s: %s",
+		    c->path, ferr);
+		return (EXIT_UNREACHABLE);
+	}
+	if (!json_is_true(json_object_get(msg, "ok"))) {
+		r = client_reply_error(json_string_value(json_object_get(msg,
+		    "code")), json_string_value(json_object_get(msg,
+		    "message")), err, errlen);
+		json_decref(msg);
+		/* A refused HELLO means this client cannot talk to this
+		 * controller at all, whatever the code. */
+		return (r == EXIT_PERMISSION ? r : EXIT_UNREACHABLE);
+	}
+	c->hello = msg;
+	return (0);
+}
+
+int
+client_call_raw(struct client *c, json_t *req, char **body, size_t *len,
+    char *err, size_t errlen)
+{
+	struct jscan_val	 top, ok, code, message;
+	char			 codebuf[64], msgbuf[1024];
+	int			 r;
+
+	*body = NULL;
+	if ((r = client_send(c, req, err, errlen)) != 0)
+		return (r);
+	if ((r = client_read_hello(c, err, errlen)) != 0)
+		return (r);
+	if ((r = client_read_frame(c, body, len, err, errlen)) != 0)
+		return (r);
+	if (jscan_open(*body, *len, &top) == -1) {
+		snprintf(err, errlen, "bad reply from gbatchd at %s: not a "
+		    "JSON object", c->path);
+		r = EXIT_UNREACHABLE;
+		goto fail;
+	}
+	jscan_get(&top, "ok", &ok);
+	if (!jscan_true(&ok)) {
+		jscan_get(&top, "code", &code);
+		jscan_get(&top, "message", &message);
+		jscan_string(&code, codebuf, sizeof codebuf);
+		jscan_string(&message, msgbuf, sizeof msgbuf);
+		r = client_reply_error(code.type == JSCAN_STRING ? codebuf :
+		    NULL, msgbuf, err, errlen);
+		goto fail;
+	}
+	return (0);
+
+fail:
+	free(*body);
+	*body = NULL;
+	return (r);
+}
+
+int
+client_call(struct client *c, json_t *req, json_t **reply, char *err,
+    size_t errlen)
+{
+	char	*body;
+	char	 ferr[256];
+	size_t	 len;
+	int	 r;
+
+	*reply = NULL;
+	if ((r = client_call_raw(c, req, &body, &len, err, errlen)) != 0)
+		return (r);
+	*reply = frame_body((uint8_t *)body, len, ferr, sizeof ferr);
+	free(body);
+	if (*reply == NULL) {
+		snprintf(err, errlen, "bad reply from gbatchd at %s: %s",
+		    c->path, ferr);
+		return (EXIT_UNREACHABLE);
+	}
+	return (0);
+}

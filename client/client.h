@@ -1,0 +1,42 @@
+/* client.h: one connection from a command to gbatchd's Unix socket. The
+ * commands must start fast, so this is plain blocking I/O: no libevent, no
+ * TLS. HELLO and the first request leave in one write (docs/protocol.md
+ * allows it), so a simple command costs one round trip. */
+#ifndef GB_CLIENT_H
+#define GB_CLIENT_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+struct client;
+
+/* Returns the socket path the commands use: $GBATCH_SOCKET, or the
+ * built-in default. Borrowed; valid until the environment changes. */
+const char	*client_socket_path(void);
+
+/* Connects to gbatchd. Sends nothing yet. Returns a new client, or NULL
+ * with err saying where it looked and how to start gbatchd. Blocks for the
+ * connect only (a Unix socket: no network wait). */
+struct client	*client_open(char *err, size_t errlen);
+void		 client_free(struct client *);
+
+/* Sends req (HELLO first, on the first call) and waits for its reply.
+ * Returns 0 with *reply (a new reference, "ok" true), or the exit status of
+ * the commands (proto.h: EXIT_REFUSED, EXIT_PERMISSION, EXIT_UNREACHABLE,
+ * EXIT_USAGE when req is too large to send) with err set to the
+ * controller's message or what went wrong. Blocks up to the client timeout. */
+int		 client_call(struct client *, json_t *req, json_t **reply,
+		     char *err, size_t errlen);
+
+/* As client_call, but hands back the reply's raw JSON text (a buffer the
+ * caller frees, NUL-terminated, *len bytes) for callers that decode large
+ * replies themselves (gq). The reply's "ok" is checked here. */
+int		 client_call_raw(struct client *, json_t *req, char **body,
+		     size_t *len, char *err, size_t errlen);
+
+/* The controller's HELLO reply once a call has been made, else NULL.
+ * Borrowed; holds "user", "uid", "operator", "server". */
+const json_t	*client_hello(struct client *);
+
+#endif

@@ -1,0 +1,151 @@
+/* cmd.c: option errors, ids, signals and lists shared by the commands. */
+#include <ctype.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "client/cmd.h"
+#include "common/xmalloc.h"
+
+/* Job ids are positive and fit the controller's 63-bit integers. */
+#define CMD_MAX_ID	((uint64_t)INT64_MAX)
+
+void
+cmd_version(const char *prog)
+{
+	printf("%s (gbatch) %s\n", prog, PACKAGE_VERSION);
+}
+
+static const struct option *
+cmd_option_find(const struct option *longopts, int val)
+{
+	for (; longopts->name != NULL; longopts++) {
+		if (longopts->val == val)
+			return (longopts);
+	}
+	return (NULL);
+}
+
+void
+cmd_option_error(int c, char **argv, const struct option *longopts,
+    char *err, size_t errlen)
+{
+	const struct option	*o = cmd_option_find(longopts, optopt);
+	const char		*tok = optind > 0 ? argv[optind - 1] : "";
+	int			 islong = strncmp(tok, "--", 2) == 0;
+
+	if (c == ':') {
+		if (o != NULL && optopt < 256 && isalpha(optopt))
+			snprintf(err, errlen, "option -%c/--%s needs a value",
+			    optopt, o->name);
+		else if (o != NULL)
+			snprintf(err, errlen, "option --%s needs a value",
+			    o->name);
+		else
+			snprintf(err, errlen, "option -%c needs a value",
+			    optopt);
+		return;
+	}
+	if (islong && o != NULL && o->has_arg == no_argument)
+		snprintf(err, errlen, "option --%s takes no value", o->name);
+	else if (islong)
+		snprintf(err, errlen, "unknown or ambiguous option \"%s\"", tok);
+	else if (optopt != 0 && isprint(optopt))
+		snprintf(err, errlen, "unknown option -%c", optopt);
+	else
+		snprintf(err, errlen, "unknown option \"%s\"", tok);
+}
+
+int
+cmd_parse_id(const char *s, uint64_t *id, char *err, size_t errlen)
+{
+	unsigned long long	 v;
+	const char		*p;
+
+	for (p = s; *p != '\0'; p++) {
+		if (!isdigit((unsigned char)*p))
+			break;
+	}
+	errno = 0;
+	v = strtoull(s, NULL, 10);
+	if (*s == '\0' || *p != '\0' || errno != 0 || v < 1 ||
+	    v > CMD_MAX_ID) {
+		snprintf(err, errlen, "\"%s\" is not a job id; expected a whole "
+		    "number >= 1", s);
+		return (-1);
+	}
+	*id = v;
+	return (0);
+}
+
+static const struct {
+	const char	*name;
+	int		 sig;
+} cmd_signals[] = {
+	{ "HUP", SIGHUP }, { "INT", SIGINT }, { "QUIT", SIGQUIT },
+	{ "ABRT", SIGABRT }, { "KILL", SIGKILL }, { "USR1", SIGUSR1 },
+	{ "USR2", SIGUSR2 }, { "ALRM", SIGALRM }, { "TERM", SIGTERM },
+	{ "CONT", SIGCONT }, { "STOP", SIGSTOP }, { "TSTP", SIGTSTP },
+	{ "TTIN", SIGTTIN }, { "TTOU", SIGTTOU }, { "URG", SIGURG },
+	{ "XCPU", SIGXCPU }, { "XFSZ", SIGXFSZ }, { "VTALRM", SIGVTALRM },
+	{ "PROF", SIGPROF }, { "WINCH", SIGWINCH }, { "PWR", SIGPWR },
+	{ "SYS", SIGSYS },
+};
+
+int
+cmd_parse_signal(const char *s, int *sig, char *err, size_t errlen)
+{
+	const char	*name = s, *p;
+	size_t		 i;
+	long		 v;
+
+	for (p = s; *p != '\0' && isdigit((unsigned char)*p); p++)
+		/* nothing */;
+	if (*s != '\0' && *p == '\0' && p - s <= 2) {
+		v = strtol(s, NULL, 10);
+		if (v >= 1 && v <= 64) {
+			*sig = (int)v;
+			return (0);
+		}
+	}
+	if (strncasecmp(name, "SIG", 3) == 0)
+		name += 3;
+	for (i = 0; i < sizeof cmd_signals / sizeof cmd_signals[0]; i++) {
+		if (strcasecmp(name, cmd_signals[i].name) == 0) {
+			*sig = cmd_signals[i].sig;
+			return (0);
+		}
+	}
+	snprintf(err, errlen, "unknown signal \"%s\"; expected a number from 1 "
+	    "to 64 or a name such as USR1, USR2, TERM, INT, HUP, KILL, CONT, "
+	    "STOP", s);
+	return (-1);
+}
+
+int
+cmd_split(const char *list, const char *what,
+    int (*fn)(const char *, void *, char *, size_t), void *arg, char *err,
+    size_t errlen)
+{
+	char	*copy, *item, *next;
+	int	 r = 0;
+
+	copy = xstrdup(list);
+	for (item = copy; item != NULL; item = next) {
+		if ((next = strchr(item, ',')) != NULL)
+			*next++ = '\0';
+		if (*item == '\0') {
+			snprintf(err, errlen, "%s: empty item in \"%s\"", what,
+			    list);
+			r = -1;
+			break;
+		}
+		if ((r = fn(item, arg, err, errlen)) != 0)
+			break;
+	}
+	free(copy);
+	return (r);
+}

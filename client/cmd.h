@@ -1,0 +1,31 @@
+/* cmd.h: what every command does the same way: --version, messages for
+ * bad options, lists of ids and names, signal names. */
+#ifndef GB_CMD_H
+#define GB_CMD_H
+
+#include <getopt.h>
+#include <stdint.h>
+#include <stddef.h>
+
+/* Prints "PROG (gbatch) VERSION" to stdout. */
+void	cmd_version(const char *prog);
+
+/* Describes the getopt_long() failure just seen (c is '?' or ':'), naming
+ * the option, into err. argv and longopts are what getopt_long() had. */
+void	cmd_option_error(int c, char **argv, const struct option *longopts,
+	    char *err, size_t errlen);
+
+/* Parses a job id: a whole number >= 1. Returns 0 or -1 with err. */
+int	cmd_parse_id(const char *, uint64_t *, char *err, size_t errlen);
+
+/* Parses a signal: a name with or without SIG (USR1, SIGUSR1, any case)
+ * or a number from 1 to 64. Returns 0 or -1 with err listing names. */
+int	cmd_parse_signal(const char *, int *, char *err, size_t errlen);
+
+/* Splits a comma-separated list: calls fn for every non-empty item.
+ * Returns 0, -1 when fn fails (err set by fn) or an item is empty. */
+int	cmd_split(const char *list, const char *what,
+	    int (*fn)(const char *item, void *arg, char *err, size_t errlen),
+	    void *arg, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,58 @@
+/* job-row.h: one job of a JOB_LIST reply, as gq and gtop show it. A row
+ * points into the reply's text (jscan), so a listing of 10,000 jobs is one
+ * buffer and one array, and the fields are formatted only when printed. */
+#ifndef GB_JOB_ROW_H
+#define GB_JOB_ROW_H
+
+#include <stddef.h>
+
+#include "client/jscan.h"
+#include "client/table.h"
+
+enum job_row_key {
+	JOB_ROW_ID = 0,
+	JOB_ROW_NAME,
+	JOB_ROW_USER,
+	JOB_ROW_UID,
+	JOB_ROW_STATE,
+	JOB_ROW_REASON,
+	JOB_ROW_GPUS,
+	JOB_ROW_ALLOC,
+	JOB_ROW_NODES,
+	JOB_ROW_TIME_LIMIT,
+	JOB_ROW_SUBMIT_TIME,
+	JOB_ROW_START_TIME,
+	JOB_ROW_END_TIME,
+	JOB_ROW_ELAPSED,
+	JOB_ROW_EXIT_CODE,
+	JOB_ROW_SIGNAL,
+	JOB_ROW_WORKDIR,
+	JOB_ROW_STDOUT,
+	JOB_ROW_STDERR,
+	JOB_ROW_COMMAND,
+	JOB_ROW_ARGV,
+	JOB_ROW_MESSAGE,
+	JOB_ROW_COUNT,
+};
+
+/* The members of one job object; a member the reply lacks has type
+ * JSCAN_NONE. */
+struct job_row {
+	struct jscan_val	v[JOB_ROW_COUNT];
+	struct jscan_val	obj;		/* the whole object */
+};
+
+/* Fills row from a job object. Returns 0, or -1 when obj is malformed. */
+int	job_row_scan(const struct jscan_val *obj, struct job_row *row);
+
+/* Whether key (a member name of a job object) is one job_row knows. */
+int	job_row_knows(const struct jscan_val *key);
+
+/* The fields gq -o accepts, in the order gq -l prints them. */
+extern const struct table_col	job_row_cols[];
+extern const size_t		job_row_ncols;
+
+/* gq's default columns. */
+#define JOB_ROW_DEFAULT	"id,user,name,state,gpus,nodes,time,reason"
+
+#endif

@@ -1,0 +1,778 @@
+/* jobspec.c: gsub's options, #GSUB directives and the JOB_SUBMIT body. */
+#include <sys/stat.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "client/cmd.h"
+#include "client/jobspec.h"
+#include "common/duration.h"
+#include "common/xmalloc.h"
+
+/* Far beyond any node today; above it the number is a typo. The
+ * controller still refuses what no node can hold. */
+#define JOBSPEC_MAX_GPUS	65536
+#define JOBSPEC_MAX_NAME	200
+#define JOBSPEC_MAX_PATTERN	4096
+/* Words on one #GSUB line; a line holds a few options. */
+#define JOBSPEC_MAX_WORDS	64
+
+enum jobspec_opt {
+	JOBSPEC_OPT_EXPORT = 256,
+	JOBSPEC_OPT_PARSABLE,
+	JOBSPEC_OPT_WRAP,
+};
+
+/* Where a value came from: a directive never overrides the command line. */
+enum jobspec_src {
+	JOBSPEC_SRC_NONE = 0,
+	JOBSPEC_SRC_DIRECTIVE,
+	JOBSPEC_SRC_CMDLINE,
+};
+
+enum jobspec_field {
+	JOBSPEC_F_GPUS = 0,
+	JOBSPEC_F_NAME,
+	JOBSPEC_F_OUTPUT,
+	JOBSPEC_F_ERROR,
+	JOBSPEC_F_CHDIR,
+	JOBSPEC_F_TIME,
+	JOBSPEC_F_EXPORT,
+	JOBSPEC_F_HOLD,
+	JOBSPEC_F_PARSABLE,
+	JOBSPEC_F_COUNT,
+};
+
+struct jobspec {
+	enum jobspec_src	 src[JOBSPEC_F_COUNT];
+	long			 gpus;
+	char			*name;
+	char			*output;
+	char			*error;
+	char			*chdir;
+	uint64_t		 time_limit;
+	char			*export;
+	bool			 hold;
+	bool			 parsable;
+
+	char			*wrap;		/* --wrap command */
+	char			*script_path;	/* as given */
+	char			*script;	/* its text */
+	char			**argv;		/* the script's arguments */
+	int			 argc;
+};
+
+static const char jobspec_optstring[] = "+:G:J:o:e:D:t:HhV";
+static const struct option jobspec_longopts[] = {
+	{ "gpus", required_argument, NULL, 'G' },
+	{ "job-name", required_argument, NULL, 'J' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "error", required_argument, NULL, 'e' },
+	{ "chdir", required_argument, NULL, 'D' },
+	{ "time", required_argument, NULL, 't' },
+	{ "export", required_argument, NULL, JOBSPEC_OPT_EXPORT },
+	{ "hold", no_argument, NULL, 'H' },
+	{ "parsable", no_argument, NULL, JOBSPEC_OPT_PARSABLE },
+	{ "wrap", required_argument, NULL, JOBSPEC_OPT_WRAP },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* Variables a job gets even with --export=NONE or a plain list: without
+ * them a shell script cannot find its programs or its home. */
+static const char *const jobspec_essential_env[] = {
+	"HOME", "LOGNAME", "PATH", "SHELL", "USER",
+};
+
+struct jobspec *
+jobspec_create(void)
+{
+	struct jobspec	*js;
+
+	js = xcalloc(1, sizeof *js);
+	js->gpus = 1;
+	return (js);
+}
+
+void
+jobspec_free(struct jobspec *js)
+{
+	int	i;
+
+	if (js == NULL)
+		return;
+	free(js->name);
+	free(js->output);
+	free(js->error);
+	free(js->chdir);
+	free(js->export);
+	free(js->wrap);
+	free(js->script_path);
+	free(js->script);
+	for (i = 0; i < js->argc; i++)
+		free(js->argv[i]);
+	free(js->argv);
+	free(js);
+}
+
+bool
+jobspec_parsable(const struct jobspec *js)
+{
+	return (js->parsable);
+}
+
+/* Whether s is valid UTF-8 (JSON carries nothing else). */
+static bool
+jobspec_is_text(const char *s)
+{
+	json_t	*j;
+
+	if ((j = json_string(s)) == NULL)
+		return (false);
+	json_decref(j);
+	return (true);
+}
+
+/* Whether s is valid UTF-8 without control characters (what a name or a
+ * file pattern may hold). jansson checks the encoding for us. */
+static bool
+jobspec_printable(const char *s)
+{
+	const char	*p;
+
+	for (p = s; *p != '\0'; p++) {
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return (false);
+	}
+	return (jobspec_is_text(s));
+}
+
+static int
+jobspec_check_pattern(const char *opt, const char *s, char *err,
+    size_t errlen)
+{
+	const char	*p;
+
+	if (*s == '\0' || strlen(s) > JOBSPEC_MAX_PATTERN ||
+	    !jobspec_printable(s)) {
+		snprintf(err, errlen, "--%s: expected a file name pattern of 1 "
+		    "to %d printable characters, got \"%s\"", opt,
+		    JOBSPEC_MAX_PATTERN, s);
+		return (-1);
+	}
+	for (p = s; (p = strchr(p, '%')) != NULL; p += 2) {
+		if (p[1] == '\0' || strchr("jxu%", p[1]) == NULL) {
+			snprintf(err, errlen, "--%s: unknown \"%%%.1s\" in \"%s\"; "
+			    "accepted: %%j (job id), %%x (job name), %%u (user), "
+			    "%%%% (a percent sign)", opt, p[1] == '\0' ? "" :
+			    p + 1, s);
+			return (-1);
+		}
+	}
+	return (0);
+}
+
+static bool
+jobspec_is_var_name(const char *s, size_t n)
+{
+	size_t	i;
+
+	if (n == 0 || isdigit((unsigned char)s[0]))
+		return (false);
+	for (i = 0; i < n; i++) {
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
+			return (false);
+	}
+	return (true);
+}
+
+struct jobspec_export {
+	bool	all;
+	bool	none;
+};
+
+static int
+jobspec_export_item(const char *item, void *arg, char *err, size_t errlen)
+{
+	struct jobspec_export	*ex = arg;
+	const char		*eq = strchr(item, '=');
+	size_t			 n = eq != NULL ? (size_t)(eq - item) :
+				    strlen(item);
+
+	if (strcmp(item, "ALL") == 0)
+		ex->all = true;
+	else if (strcmp(item, "NONE") == 0)
+		ex->none = true;
+	else if (!jobspec_is_var_name(item, n)) {
+		snprintf(err, errlen, "--export: \"%.*s\" is not a variable "
+		    "name; expected ALL, NONE or NAME[=VALUE] items separated "
+		    "by commas", (int)n, item);
+		return (-1);
+	} else if (eq != NULL && !jobspec_is_text(eq + 1)) {
+		snprintf(err, errlen, "--export: the value of %.*s is not "
+		    "printable text", (int)n, item);
+		return (-1);
+	}
+	if (ex->all && ex->none) {
+		snprintf(err, errlen, "--export: ALL and NONE exclude each "
+		    "other");
+		return (-1);
+	}
+	return (0);
+}
+
+/* Validates one option's value and stores it unless the command line set
+ * it already. err gets "--OPTION: what was wrong". */
+static int
+jobspec_set(struct jobspec *js, int opt, const char *arg,
+    enum jobspec_src src, char *err, size_t errlen)
+{
+	struct jobspec_export	 ex = { false, false };
+	enum jobspec_field	 f;
+	char			 derr[256], **str = NULL;
+	const char		*p;
+	long			 gpus = 0;
+	uint64_t		 secs = 0;
+
+	switch (opt) {
+	case 'G':
+		f = JOBSPEC_F_GPUS;
+		for (p = arg; isdigit((unsigned char)*p); p++) {
+			gpus = gpus * 10 + (*p - '0');
+			if (gpus > JOBSPEC_MAX_GPUS)
+				break;
+		}
+		if (*arg == '\0' || *p != '\0' || gpus < 1) {
+			snprintf(err, errlen, "--gpus: expected a whole number "
+			    ">= 1, got \"%s\"", arg);
+			return (-1);
+		}
+		if (gpus > JOBSPEC_MAX_GPUS) {
+			snprintf(err, errlen, "--gpus: expected a whole number "
+			    "from 1 to %d, got \"%s\"", JOBSPEC_MAX_GPUS, arg);
+			return (-1);
+		}
+		break;
+	case 'J':
+		f = JOBSPEC_F_NAME;
+		str = &js->name;
+		if (*arg == '\0' || strlen(arg) > JOBSPEC_MAX_NAME ||
+		    !jobspec_printable(arg)) {
+			snprintf(err, errlen, "--job-name: expected 1 to %d "
+			    "printable characters, got \"%s\"",
+			    JOBSPEC_MAX_NAME, arg);
+			return (-1);
+		}
+		break;
+	case 'o':
+	case 'e':
+		f = opt == 'o' ? JOBSPEC_F_OUTPUT : JOBSPEC_F_ERROR;
+		str = opt == 'o' ? &js->output : &js->error;
+		if (jobspec_check_pattern(opt == 'o' ? "output" : "error", arg,
+		    err, errlen) == -1)
+			return (-1);
+		break;
+	case 'D':
+		f = JOBSPEC_F_CHDIR;
+		str = &js->chdir;
+		if (*arg == '\0' || strlen(arg) >= PATH_MAX ||
+		    !jobspec_printable(arg)) {
+			snprintf(err, errlen, "--chdir: expected a directory, "
+			    "got \"%s\"", arg);
+			return (-1);
+		}
+		break;
+	case 't':
+		f = JOBSPEC_F_TIME;
+		if (duration_parse(arg, &secs, derr, sizeof derr) == -1) {
+			snprintf(err, errlen, "--time: %s", derr);
+			return (-1);
+		}
+		break;
+	case JOBSPEC_OPT_EXPORT:
+		f = JOBSPEC_F_EXPORT;
+		str = &js->export;
+		if (cmd_split(arg, "--export", jobspec_export_item, &ex, err,
+		    errlen) == -1)
+			return (-1);
+		break;
+	case 'H':
+		f = JOBSPEC_F_HOLD;
+		break;
+	case JOBSPEC_OPT_PARSABLE:
+		f = JOBSPEC_F_PARSABLE;
+		break;
+	default:
+		snprintf(err, errlen, "option %d is not a job option", opt);
+		return (-1);
+	}
+	if (src < js->src[f])
+		return (0);
+	js->src[f] = src;
+	switch (f) {
+	case JOBSPEC_F_GPUS:
+		js->gpus = gpus;
+		break;
+	case JOBSPEC_F_TIME:
+		js->time_limit = secs;
+		break;
+	case JOBSPEC_F_HOLD:
+		js->hold = true;
+		break;
+	case JOBSPEC_F_PARSABLE:
+		js->parsable = true;
+		break;
+	default:
+		free(*str);
+		*str = xstrdup(arg);
+		break;
+	}
+	return (0);
+}
+
+int
+jobspec_parse_args(struct jobspec *js, int argc, char **argv,
+    enum jobspec_action *action, char *err, size_t errlen)
+{
+	int	c, i;
+
+	*action = JOBSPEC_SUBMIT;
+	optind = 0;	/* GNU: start afresh, whatever ran before */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, jobspec_optstring,
+	    jobspec_longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			*action = JOBSPEC_HELP;
+			return (0);
+		case 'V':
+			*action = JOBSPEC_VERSION;
+			return (0);
+		case JOBSPEC_OPT_WRAP:
+			if (*optarg == '\0' || !jobspec_is_text(optarg)) {
+				snprintf(err, errlen, "--wrap: expected a "
+				    "command line of text, got \"%s\"", optarg);
+				return (-1);
+			}
+			free(js->wrap);
+			js->wrap = xstrdup(optarg);
+			break;
+		case '?':
+		case ':':
+			cmd_option_error(c, argv, jobspec_longopts, err,
+			    errlen);
+			return (-1);
+		default:
+			if (jobspec_set(js, c, optarg, JOBSPEC_SRC_CMDLINE, err,
+			    errlen) == -1)
+				return (-1);
+			break;
+		}
+	}
+	if (js->wrap != NULL && optind < argc) {
+		snprintf(err, errlen, "--wrap and a script (\"%s\") exclude each "
+		    "other; give one", argv[optind]);
+		return (-1);
+	}
+	if (js->wrap == NULL && optind == argc) {
+		snprintf(err, errlen, "no script given; expected a script path "
+		    "or --wrap \"command\"");
+		return (-1);
+	}
+	if (js->wrap != NULL)
+		return (0);
+	js->script_path = xstrdup(argv[optind++]);
+	js->argc = argc - optind;
+	js->argv = xcalloc((size_t)js->argc + 1, sizeof *js->argv);
+	for (i = 0; i < js->argc; i++) {
+		if (!jobspec_is_text(argv[optind + i])) {
+			snprintf(err, errlen, "script argument %d is not text",
+			    i + 1);
+			return (-1);
+		}
+		js->argv[i] = xstrdup(argv[optind + i]);
+	}
+	return (0);
+}
+
+/* Splits a directive line into words as a shell would for simple cases:
+ * blanks separate, '...' and "..." quote, a backslash escapes, and an
+ * unquoted # starts a comment. Words are written into buf (in place).
+ * Returns the number of words, or -1 with err set. */
+static int
+jobspec_words(char *buf, char **words, int max, char *err, size_t errlen)
+{
+	char	*r = buf, *w = buf, quote;
+	int	 n = 0;
+
+	for (;;) {
+		while (*r == ' ' || *r == '\t')
+			r++;
+		if (*r == '\0' || *r == '#')
+			return (n);
+		if (n == max) {
+			snprintf(err, errlen, "more than %d words on one line",
+			    max);
+			return (-1);
+		}
+		words[n++] = w;
+		quote = '\0';
+		for (; *r != '\0'; r++) {
+			if (quote == '\0' && (*r == ' ' || *r == '\t'))
+				break;
+			if (quote == '\0' && (*r == '\'' || *r == '"')) {
+				quote = *r;
+				continue;
+			}
+			if (quote != '\0' && *r == quote) {
+				quote = '\0';
+				continue;
+			}
+			if (*r == '\\' && quote != '\'' && r[1] != '\0')
+				r++;
+			*w++ = *r;
+		}
+		if (quote != '\0') {
+			snprintf(err, errlen, "unterminated %c quote", quote);
+			return (-1);
+		}
+		if (*r != '\0')
+			r++;
+		*w++ = '\0';
+	}
+}
+
+/* Applies one #GSUB line (the text after "#GSUB"). */
+static int
+jobspec_directive(struct jobspec *js, char *line, char *err, size_t errlen)
+{
+	char	*words[JOBSPEC_MAX_WORDS + 2];
+	char	 werr[256];
+	int	 n, c;
+
+	words[0] = (char *)"#GSUB";
+	if ((n = jobspec_words(line, words + 1, JOBSPEC_MAX_WORDS, werr,
+	    sizeof werr)) == -1) {
+		snprintf(err, errlen, "#GSUB: %s", werr);
+		return (-1);
+	}
+	if (n == 0) {
+		snprintf(err, errlen, "#GSUB: no option given");
+		return (-1);
+	}
+	words[n + 1] = NULL;
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(n + 1, words, jobspec_optstring,
+	    jobspec_longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+		case 'V':
+		case JOBSPEC_OPT_WRAP:
+			snprintf(err, errlen, "#GSUB %s: not allowed in a "
+			    "script", words[optind - 1]);
+			return (-1);
+		case '?':
+		case ':':
+			cmd_option_error(c, words, jobspec_longopts, werr,
+			    sizeof werr);
+			snprintf(err, errlen, "#GSUB: %s", werr);
+			return (-1);
+		default:
+			if (jobspec_set(js, c, optarg, JOBSPEC_SRC_DIRECTIVE,
+			    werr, sizeof werr) == -1) {
+				snprintf(err, errlen, "#GSUB %s", werr);
+				return (-1);
+			}
+			break;
+		}
+	}
+	if (optind <= n) {
+		snprintf(err, errlen, "#GSUB: unexpected \"%s\"; a #GSUB line "
+		    "holds options only", words[optind]);
+		return (-1);
+	}
+	return (0);
+}
+
+int
+jobspec_parse_directives(struct jobspec *js, const char *text,
+    const char *name, char *err, size_t errlen)
+{
+	const char	*p = text, *nl;
+	char		*line, derr[512];
+	size_t		 len;
+	int		 lineno = 0, r;
+
+	for (; *p != '\0'; p = nl != NULL ? nl + 1 : p + len) {
+		nl = strchr(p, '\n');
+		len = nl != NULL ? (size_t)(nl - p) : strlen(p);
+		lineno++;
+		if (len > 0 && p[len - 1] == '\r')
+			len--;
+		if (lineno == 1 && len >= 2 && p[0] == '#' && p[1] == '!')
+			continue;
+		if (len > 5 && strncmp(p, "#GSUB", 5) == 0 &&
+		    (p[5] == ' ' || p[5] == '\t')) {
+			line = xstrndup(p + 5, len - 5);
+			r = jobspec_directive(js, line, derr, sizeof derr);
+			free(line);
+			if (r == -1) {
+				snprintf(err, errlen, "%s:%d: %s", name, lineno,
+				    derr);
+				return (-1);
+			}
+			continue;
+		}
+		if (len == 5 && strncmp(p, "#GSUB", 5) == 0) {
+			snprintf(err, errlen, "%s:%d: #GSUB: no option given",
+			    name, lineno);
+			return (-1);
+		}
+		while (len > 0 && (*p == ' ' || *p == '\t')) {
+			p++;
+			len--;
+		}
+		/* sbatch's rule: the directives end at the first line that
+		 * is neither blank nor a comment. */
+		if (len > 0 && *p != '#')
+			break;
+	}
+	return (0);
+}
+
+int
+jobspec_load_script(struct jobspec *js, char *err, size_t errlen)
+{
+	struct stat	 sb;
+	const char	*path = js->script_path;
+	char		*text = NULL;
+	ssize_t		 n;
+	size_t		 len = 0;
+	int		 fd;
+
+	if (js->wrap != NULL)
+		return (0);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+		snprintf(err, errlen, "%s: cannot read the script: %s", path,
+		    strerror(errno));
+		return (-1);
+	}
+	if (fstat(fd, &sb) == -1) {
+		snprintf(err, errlen, "%s: cannot read the script: %s", path,
+		    strerror(errno));
+		goto fail;
+	}
+	if (S_ISDIR(sb.st_mode)) {
+		snprintf(err, errlen, "%s: is a directory, not a script", path);
+		goto fail;
+	}
+	text = xmalloc(JOBSPEC_MAX_SCRIPT + 1);
+	for (;;) {
+		n = read(fd, text + len, JOBSPEC_MAX_SCRIPT + 1 - len);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1) {
+			snprintf(err, errlen, "%s: cannot read the script: %s",
+			    path, strerror(errno));
+			goto fail;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+		if (len > JOBSPEC_MAX_SCRIPT) {
+			snprintf(err, errlen, "%s: the script is larger than "
+			    "%u KiB; keep data in files the script reads", path,
+			    JOBSPEC_MAX_SCRIPT / 1024);
+			goto fail;
+		}
+	}
+	close(fd);
+	fd = -1;
+	text[len] = '\0';
+	if (len == 0) {
+		snprintf(err, errlen, "%s: the script is empty", path);
+		goto fail;
+	}
+	if (memchr(text, '\0', len) != NULL || !jobspec_is_text(text)) {
+		snprintf(err, errlen, "%s: not a text script (binary data); "
+		    "give a script, or run a program with --wrap \"command\"",
+		    path);
+		goto fail;
+	}
+	if (len < 2 || text[0] != '#' || text[1] != '!') {
+		snprintf(err, errlen, "%s: the first line must name an "
+		    "interpreter, e.g. #!/bin/sh", path);
+		goto fail;
+	}
+	js->script = text;
+	return (jobspec_parse_directives(js, text, path, err, errlen));
+
+fail:
+	if (fd != -1)
+		close(fd);
+	free(text);
+	return (-1);
+}
+
+/* Makes path absolute against cwd. Returns a new string. */
+static char *
+jobspec_absolute(const char *path, const char *cwd)
+{
+	if (*path == '/')
+		return (xstrdup(path));
+	if (strcmp(path, ".") == 0)
+		return (xstrdup(cwd));
+	if (strncmp(path, "./", 2) == 0)
+		path += 2;
+	return (xasprintf("%s%s%s", cwd, cwd[strlen(cwd) - 1] == '/' ? "" :
+	    "/", path));
+}
+
+/* Copies NAME=VALUE from env when its name is name (or any valid name
+ * when name is NULL). Variables that are not UTF-8 cannot travel in JSON
+ * and are left out. */
+static void
+jobspec_env_copy(json_t *out, char *const *env, const char *name)
+{
+	const char	*eq;
+	char		*key;
+	json_t		*v;
+	size_t		 n;
+
+	for (; *env != NULL; env++) {
+		if ((eq = strchr(*env, '=')) == NULL)
+			continue;
+		n = (size_t)(eq - *env);
+		if (name != NULL && (strlen(name) != n ||
+		    strncmp(*env, name, n) != 0))
+			continue;
+		if (!jobspec_is_var_name(*env, n))
+			continue;
+		if ((v = json_string(eq + 1)) == NULL)
+			continue;
+		key = xstrndup(*env, n);
+		json_object_set_new(out, key, v);
+		free(key);
+		if (name != NULL)
+			return;
+	}
+}
+
+static json_t *
+jobspec_env(const struct jobspec *js, char *const *env)
+{
+	json_t		*out = json_object();
+	char		*copy, *item, *next, *eq;
+	const char	*list = js->export != NULL ? js->export : "ALL";
+	bool		 all = false;
+	size_t		 i;
+
+	copy = xstrdup(list);
+	for (item = copy; item != NULL; item = next) {
+		if ((next = strchr(item, ',')) != NULL)
+			*next++ = '\0';
+		if (strcmp(item, "ALL") == 0)
+			all = true;
+	}
+	free(copy);
+	if (all)
+		jobspec_env_copy(out, env, NULL);
+	else {
+		for (i = 0; i < sizeof jobspec_essential_env /
+		    sizeof jobspec_essential_env[0]; i++)
+			jobspec_env_copy(out, env, jobspec_essential_env[i]);
+	}
+
+	/* Validated when set: every item is ALL, NONE, NAME or NAME=VALUE. */
+	copy = xstrdup(list);
+	for (item = copy; item != NULL; item = next) {
+		if ((next = strchr(item, ',')) != NULL)
+			*next++ = '\0';
+		if (strcmp(item, "ALL") == 0 || strcmp(item, "NONE") == 0)
+			continue;
+		if ((eq = strchr(item, '=')) != NULL) {
+			*eq = '\0';
+			json_object_set_new(out, item, json_string(eq + 1));
+		} else if (!all)
+			jobspec_env_copy(out, env, item);
+	}
+	free(copy);
+	return (out);
+}
+
+json_t *
+jobspec_build(const struct jobspec *js, char *const *env, const char *cwd,
+    char *err, size_t errlen)
+{
+	json_t		*job, *argv;
+	const char	*base, *output;
+	char		*workdir, *command, *script;
+	int		 i;
+
+	if (*cwd != '/') {
+		snprintf(err, errlen, "the current directory \"%s\" is not an "
+		    "absolute path", cwd);
+		return (NULL);
+	}
+	if (js->wrap == NULL && js->script == NULL) {
+		snprintf(err, errlen, "no script loaded");
+		return (NULL);
+	}
+	workdir = jobspec_absolute(js->chdir != NULL ? js->chdir : ".", cwd);
+	if (js->wrap != NULL) {
+		command = xstrdup(js->wrap);
+		script = xasprintf("#!/bin/sh\n%s\n", js->wrap);
+		base = "wrap";
+	} else {
+		command = jobspec_absolute(js->script_path, cwd);
+		script = xstrdup(js->script);
+		base = strrchr(js->script_path, '/');
+		base = base != NULL ? base + 1 : js->script_path;
+		if (*base == '\0')
+			base = "script";
+	}
+	output = js->output != NULL ? js->output : JOBSPEC_DEFAULT_OUTPUT;
+
+	argv = json_array();
+	for (i = 0; i < js->argc; i++)
+		json_array_append_new(argv, json_string(js->argv[i]));
+	job = json_object();
+	json_object_set_new(job, "name", json_string(js->name != NULL ?
+	    js->name : base));
+	json_object_set_new(job, "script", json_string(script));
+	json_object_set_new(job, "command", json_string(command));
+	json_object_set_new(job, "argv", argv);
+	json_object_set_new(job, "workdir", json_string(workdir));
+	json_object_set_new(job, "stdout", json_string(output));
+	json_object_set_new(job, "stderr", json_string(js->error != NULL ?
+	    js->error : output));
+	json_object_set_new(job, "gpus", json_integer(js->gpus));
+	json_object_set_new(job, "time_limit",
+	    json_integer((json_int_t)js->time_limit));
+	json_object_set_new(job, "env", jobspec_env(js, env));
+	json_object_set_new(job, "hold", json_boolean(js->hold));
+	free(script);
+	free(command);
+	free(workdir);
+
+	/* A name from the script's file name may not be valid UTF-8, and the
+	 * working directory may not be either. */
+	if (json_object_get(job, "name") == NULL ||
+	    json_object_get(job, "command") == NULL ||
+	    json_object_get(job, "workdir") == NULL) {
+		snprintf(err, errlen, "the script path or working directory is "
+		    "not valid UTF-8 text; rename it, or give -J and -D");
+		json_decref(job);
+		return (NULL);
+	}
+	return (job);
+}

@@ -1,0 +1,59 @@
+/* jobspec.h: what gsub submits, from its command line and from the #GSUB
+ * directives at the top of the script (as sbatch reads #SBATCH). Both go
+ * through one option table and one validator, so a directive accepts what
+ * the command line accepts and says so the same way; the command line wins
+ * over a directive. */
+#ifndef GB_JOBSPEC_H
+#define GB_JOBSPEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
+/* The default output file, like sbatch's slurm-%j.out. */
+#define JOBSPEC_DEFAULT_OUTPUT	"gbatch-%j.out"
+/* A script larger than this is data, not a job script; it also keeps the
+ * request well inside the 1 MiB frame limit with a large environment. */
+#define JOBSPEC_MAX_SCRIPT	(512U * 1024)
+
+enum jobspec_action {
+	JOBSPEC_SUBMIT = 0,
+	JOBSPEC_HELP,
+	JOBSPEC_VERSION,
+};
+
+struct jobspec;
+
+struct jobspec	*jobspec_create(void);
+void		 jobspec_free(struct jobspec *);
+
+/* Parses gsub's command line (options, then the script and its
+ * arguments). Sets *action for --help and --version. Returns 0, or -1 with
+ * err naming the bad option or value. Uses getopt_long(). */
+int		 jobspec_parse_args(struct jobspec *, int argc, char **argv,
+		     enum jobspec_action *action, char *err, size_t errlen);
+
+/* Reads the script named on the command line (nothing with --wrap), checks
+ * it is a non-empty text script starting with #!, and applies its #GSUB
+ * directives. Returns 0, or -1 with err naming the path and what is
+ * wrong (or PATH:LINE for a bad directive). */
+int		 jobspec_load_script(struct jobspec *, char *err, size_t errlen);
+
+/* Applies the #GSUB directives of script text (name is how errors call
+ * it): the block of comments and blank lines after the #! line, up to the
+ * first other line. Options already given on the command line keep their
+ * value, but a bad directive is an error all the same. Returns 0 or -1. */
+int		 jobspec_parse_directives(struct jobspec *, const char *text,
+		     const char *name, char *err, size_t errlen);
+
+/* Builds the "job" object of JOB_SUBMIT (docs/protocol.md): env is the
+ * environment to export from (environ), cwd the directory relative paths
+ * start from. Returns a new reference, or NULL with err set. */
+json_t		*jobspec_build(const struct jobspec *, char *const *env,
+		     const char *cwd, char *err, size_t errlen);
+
+/* --parsable: print only the job id. */
+bool		 jobspec_parsable(const struct jobspec *);
+
+#endif

@@ -1,0 +1,424 @@
+/* jscan.c: an in-place JSON scanner (see jscan.h for why). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "client/jscan.h"
+
+/* Deeper nesting than this is no reply of ours; refusing it bounds the
+ * bracket stack without allocating. */
+#define JSCAN_MAX_DEPTH	64
+
+static size_t
+jscan_ws(const char *b, size_t len, size_t i)
+{
+	while (i < len && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' ||
+	    b[i] == '\r'))
+		i++;
+	return (i);
+}
+
+/* Moves past a string whose opening quote is at i. Returns the index after
+ * the closing quote, or 0 on an unterminated string. memchr() makes this
+ * the fast path of the whole scanner; escapes are checked when
+ * jscan_string() decodes a value, and control characters are the
+ * printer's business (table.c). */
+static size_t
+jscan_skip_string(const char *b, size_t len, size_t i)
+{
+	const char	*q;
+	size_t		 k, bs;
+
+	for (i++; i < len; i = k + 1) {
+		if ((q = memchr(b + i, '"', len - i)) == NULL)
+			return (0);
+		k = (size_t)(q - b);
+		for (bs = 0; k - bs > i && b[k - bs - 1] == '\\'; bs++)
+			/* count the backslashes before the quote */;
+		if (bs % 2 == 0)
+			return (k + 1);
+	}
+	return (0);
+}
+
+static size_t
+jscan_skip_scalar(const char *b, size_t len, size_t i, enum jscan_type *t)
+{
+	static const struct {
+		const char	*word;
+		enum jscan_type	 type;
+	} words[] = {
+		{ "true", JSCAN_BOOL }, { "false", JSCAN_BOOL },
+		{ "null", JSCAN_NULL },
+	};
+	size_t	k, w, digits = 0;
+
+	if (b[i] == '-' || (b[i] >= '0' && b[i] <= '9')) {
+		for (; i < len && ((b[i] >= '0' && b[i] <= '9') ||
+		    b[i] == '-' || b[i] == '+' || b[i] == '.' || b[i] == 'e' ||
+		    b[i] == 'E'); i++) {
+			if (b[i] >= '0' && b[i] <= '9')
+				digits++;
+		}
+		if (digits == 0)
+			return (0);
+		*t = JSCAN_NUMBER;
+		return (i);
+	}
+	for (k = 0; k < sizeof words / sizeof words[0]; k++) {
+		w = strlen(words[k].word);
+		if (len - i >= w && memcmp(b + i, words[k].word, w) == 0) {
+			*t = words[k].type;
+			return (i + w);
+		}
+	}
+	return (0);
+}
+
+/* Moves past an array or object opening at i, checking that brackets pair
+ * up and strings and scalars are well formed. The grammar between them
+ * (commas, colons) is checked when jscan_member/jscan_element walk it. */
+static size_t
+jscan_skip_container(const char *b, size_t len, size_t i)
+{
+	char		stack[JSCAN_MAX_DEPTH];
+	int		depth = 0;
+	enum jscan_type	t;
+
+	while (i < len) {
+		switch (b[i]) {
+		case '{':
+		case '[':
+			if (depth == JSCAN_MAX_DEPTH)
+				return (0);
+			stack[depth++] = b[i] == '{' ? '}' : ']';
+			i++;
+			break;
+		case '}':
+		case ']':
+			if (depth == 0 || stack[depth - 1] != b[i])
+				return (0);
+			i++;
+			if (--depth == 0)
+				return (i);
+			break;
+		case '"':
+			if ((i = jscan_skip_string(b, len, i)) == 0)
+				return (0);
+			break;
+		case ' ': case '\t': case '\n': case '\r': case ',': case ':':
+			i++;
+			break;
+		default:
+			if ((i = jscan_skip_scalar(b, len, i, &t)) == 0)
+				return (0);
+			break;
+		}
+	}
+	return (0);
+}
+
+int
+jscan_value(const char *buf, size_t len, size_t *pos, struct jscan_val *v)
+{
+	size_t	i, end;
+
+	v->type = JSCAN_NONE;
+	i = jscan_ws(buf, len, *pos);
+	if (i >= len)
+		return (-1);
+	switch (buf[i]) {
+	case '"':
+		if ((end = jscan_skip_string(buf, len, i)) == 0)
+			return (-1);
+		v->type = JSCAN_STRING;
+		v->p = buf + i + 1;
+		v->n = end - i - 2;
+		break;
+	case '{':
+	case '[':
+		if ((end = jscan_skip_container(buf, len, i)) == 0)
+			return (-1);
+		v->type = buf[i] == '{' ? JSCAN_OBJECT : JSCAN_ARRAY;
+		v->p = buf + i;
+		v->n = end - i;
+		break;
+	default:
+		if ((end = jscan_skip_scalar(buf, len, i, &v->type)) == 0)
+			return (-1);
+		v->p = buf + i;
+		v->n = end - i;
+		break;
+	}
+	*pos = end;
+	return (0);
+}
+
+int
+jscan_open(const char *buf, size_t len, struct jscan_val *v)
+{
+	size_t	i = jscan_ws(buf, len, 0);
+
+	while (len > i && (buf[len - 1] == ' ' || buf[len - 1] == '\n' ||
+	    buf[len - 1] == '\t' || buf[len - 1] == '\r'))
+		len--;
+	v->type = JSCAN_NONE;
+	if (len - i < 2 || buf[i] != '{' || buf[len - 1] != '}')
+		return (-1);
+	v->type = JSCAN_OBJECT;
+	v->p = buf + i;
+	v->n = len - i;
+	return (0);
+}
+
+/* Consumes the separator after an item: ',' (more follow) or the closing
+ * bracket (the walk ends, *pos set past the end). */
+static int
+jscan_next_sep(const struct jscan_val *c, size_t *pos, char close)
+{
+	size_t	i = jscan_ws(c->p, c->n, *pos);
+
+	if (i >= c->n)
+		return (-1);
+	if (c->p[i] == ',') {
+		*pos = i + 1;
+		return (0);
+	}
+	if (c->p[i] == close && i == c->n - 1) {
+		*pos = c->n;
+		return (0);
+	}
+	return (-1);
+}
+
+/* Starts a walk (*pos == 0) or checks one is still going. Returns 1 when an
+ * item follows, 0 at the end, -1 on bad syntax. */
+static int
+jscan_walk(const struct jscan_val *c, size_t *pos, char open, char close)
+{
+	size_t	i;
+
+	if (c->n < 2 || c->p[0] != open)
+		return (-1);
+	if (*pos >= c->n)
+		return (0);
+	if (*pos == 0) {
+		i = jscan_ws(c->p, c->n, 1);
+		if (c->p[i] == close) {
+			if (i != c->n - 1)
+				return (-1);
+			*pos = c->n;
+			return (0);
+		}
+		*pos = 1;
+	}
+	return (1);
+}
+
+int
+jscan_member(const struct jscan_val *obj, size_t *pos, struct jscan_val *key,
+    struct jscan_val *val)
+{
+	size_t	i;
+	int	r;
+
+	if (obj->type != JSCAN_OBJECT)
+		return (-1);
+	if ((r = jscan_walk(obj, pos, '{', '}')) != 1)
+		return (r);
+	if (jscan_value(obj->p, obj->n, pos, key) == -1 ||
+	    key->type != JSCAN_STRING)
+		return (-1);
+	i = jscan_ws(obj->p, obj->n, *pos);
+	if (i >= obj->n || obj->p[i] != ':')
+		return (-1);
+	*pos = i + 1;
+	if (jscan_value(obj->p, obj->n, pos, val) == -1)
+		return (-1);
+	if (jscan_next_sep(obj, pos, '}') == -1)
+		return (-1);
+	return (1);
+}
+
+int
+jscan_element(const struct jscan_val *arr, size_t *pos, struct jscan_val *val)
+{
+	int	r;
+
+	if (arr->type != JSCAN_ARRAY)
+		return (-1);
+	if ((r = jscan_walk(arr, pos, '[', ']')) != 1)
+		return (r);
+	if (jscan_value(arr->p, arr->n, pos, val) == -1)
+		return (-1);
+	if (jscan_next_sep(arr, pos, ']') == -1)
+		return (-1);
+	return (1);
+}
+
+bool
+jscan_key_is(const struct jscan_val *key, const char *s)
+{
+	size_t	n = strlen(s);
+
+	/* Our keys never need escapes; an escaped key never matches. */
+	return (key->n == n && memcmp(key->p, s, n) == 0);
+}
+
+int
+jscan_get(const struct jscan_val *obj, const char *key, struct jscan_val *val)
+{
+	struct jscan_val	k;
+	size_t			pos = 0;
+	int			r;
+
+	while ((r = jscan_member(obj, &pos, &k, val)) == 1) {
+		if (jscan_key_is(&k, key))
+			return (0);
+	}
+	val->type = JSCAN_NONE;
+	return (-1);
+}
+
+static int
+jscan_hex4(const char *p, size_t left, unsigned *out)
+{
+	size_t		i;
+	unsigned	v = 0;
+
+	if (left < 4)
+		return (-1);
+	for (i = 0; i < 4; i++) {
+		v <<= 4;
+		if (p[i] >= '0' && p[i] <= '9')
+			v |= (unsigned)(p[i] - '0');
+		else if (p[i] >= 'a' && p[i] <= 'f')
+			v |= (unsigned)(p[i] - 'a' + 10);
+		else if (p[i] >= 'A' && p[i] <= 'F')
+			v |= (unsigned)(p[i] - 'A' + 10);
+		else
+			return (-1);
+	}
+	*out = v;
+	return (0);
+}
+
+static size_t
+jscan_put(char *out, size_t outlen, size_t n, const char *s, size_t k)
+{
+	size_t	i;
+
+	for (i = 0; i < k; i++, n++) {
+		if (n + 1 < outlen)
+			out[n] = s[i];
+	}
+	return (n);
+}
+
+size_t
+jscan_string(const struct jscan_val *v, char *out, size_t outlen)
+{
+	const char	*p = v->p, *end = v->p + v->n;
+	size_t		 n = 0;
+	unsigned	 cp, lo;
+	char		 u[4], c;
+
+	if (v->type == JSCAN_NONE) {
+		if (outlen > 0)
+			out[0] = '\0';
+		return (0);
+	}
+	if (v->type != JSCAN_STRING) {
+		n = jscan_put(out, outlen, 0, v->p, v->n);
+		if (outlen > 0)
+			out[n < outlen ? n : outlen - 1] = '\0';
+		return (n);
+	}
+	while (p < end) {
+		if (*p != '\\') {
+			const char *q = memchr(p, '\\', (size_t)(end - p));
+
+			if (q == NULL)
+				q = end;
+			n = jscan_put(out, outlen, n, p, (size_t)(q - p));
+			p = q;
+			continue;
+		}
+		p++;
+		switch (*p) {
+		case 'b': c = '\b'; break;
+		case 'f': c = '\f'; break;
+		case 'n': c = '\n'; break;
+		case 'r': c = '\r'; break;
+		case 't': c = '\t'; break;
+		case 'u':
+			if (jscan_hex4(p + 1, (size_t)(end - p - 1), &cp) == -1)
+				cp = 0xfffd;
+			else
+				p += 4;
+			if (cp >= 0xd800 && cp < 0xdc00 && end - p > 6 &&
+			    p[1] == '\\' && p[2] == 'u' &&
+			    jscan_hex4(p + 3, (size_t)(end - p - 3), &lo) == 0 &&
+			    lo >= 0xdc00 && lo < 0xe000) {
+				cp = 0x10000 + ((cp - 0xd800) << 10) +
+				    (lo - 0xdc00);
+				p += 6;
+			} else if (cp >= 0xd800 && cp < 0xe000)
+				cp = 0xfffd;
+			if (cp < 0x80) {
+				u[0] = (char)cp;
+				n = jscan_put(out, outlen, n, u, 1);
+			} else if (cp < 0x800) {
+				u[0] = (char)(0xc0 | cp >> 6);
+				u[1] = (char)(0x80 | (cp & 0x3f));
+				n = jscan_put(out, outlen, n, u, 2);
+			} else if (cp < 0x10000) {
+				u[0] = (char)(0xe0 | cp >> 12);
+				u[1] = (char)(0x80 | (cp >> 6 & 0x3f));
+				u[2] = (char)(0x80 | (cp & 0x3f));
+				n = jscan_put(out, outlen, n, u, 3);
+			} else {
+				u[0] = (char)(0xf0 | cp >> 18);
+				u[1] = (char)(0x80 | (cp >> 12 & 0x3f));
+				u[2] = (char)(0x80 | (cp >> 6 & 0x3f));
+				u[3] = (char)(0x80 | (cp & 0x3f));
+				n = jscan_put(out, outlen, n, u, 4);
+			}
+			p++;
+			continue;
+		default:
+			c = *p;	/* \" \\ \/ */
+			break;
+		}
+		n = jscan_put(out, outlen, n, &c, 1);
+		p++;
+	}
+	if (outlen > 0)
+		out[n < outlen ? n : outlen - 1] = '\0';
+	return (n);
+}
+
+int
+jscan_int(const struct jscan_val *v, long long *out)
+{
+	char		 tmp[32];
+	char		*end;
+	long long	 x;
+
+	if (v->type != JSCAN_NUMBER || v->n == 0 || v->n >= sizeof tmp)
+		return (-1);
+	memcpy(tmp, v->p, v->n);
+	tmp[v->n] = '\0';
+	errno = 0;
+	x = strtoll(tmp, &end, 10);
+	if (errno != 0 || *end != '\0')
+		return (-1);
+	*out = x;
+	return (0);
+}
+
+bool
+jscan_true(const struct jscan_val *v)
+{
+	return (v->type == JSCAN_BOOL && v->n == 4);
+}

@@ -1,0 +1,299 @@
+/* table.c: field selection, column widths and row printing. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "client/table.h"
+#include "common/xmalloc.h"
+
+/* Wider than any terminal; a width beyond it is a typo. */
+#define TABLE_MAX_WIDTH	1000
+#define TABLE_MAX_SEL	64
+
+struct table_sel {
+	const struct table_col	*col;
+	size_t			 fixed;		/* 0: size to content */
+	size_t			 width;		/* widest cell seen */
+	size_t			 hwidth;	/* the header's width */
+};
+
+struct table_cell {
+	uint32_t	off;
+	uint32_t	len;
+};
+
+struct table {
+	const struct table_col	*cols;
+	size_t			 ncols;
+	struct table_sel	 sel[TABLE_MAX_SEL];
+	size_t			 nsel;
+
+	char			*text;		/* every cell, back to back */
+	size_t			 textlen;
+	size_t			 textsize;
+	struct table_cell	*cells;		/* nrows x nsel */
+	size_t			 nrows;
+	size_t			 rowsize;	/* rows room in cells */
+};
+
+struct table *
+table_create(const struct table_col *cols, size_t ncols, const char *defaults)
+{
+	struct table	*t;
+	char		 err[256];
+
+	t = xcalloc(1, sizeof *t);
+	t->cols = cols;
+	t->ncols = ncols;
+	t->textsize = 65536;
+	t->text = xmalloc(t->textsize);
+	if (table_select(t, defaults, err, sizeof err) == -1) {
+		/* The defaults are ours: a bad one is a programmer error. */
+		fprintf(stderr, "table: bad default fields: %s\n", err);
+		abort();
+	}
+	return (t);
+}
+
+void
+table_free(struct table *t)
+{
+	if (t == NULL)
+		return;
+	free(t->text);
+	free(t->cells);
+	free(t);
+}
+
+char *
+table_field_names(const struct table_col *cols, size_t ncols)
+{
+	size_t	 i, len = 1;
+	char	*s;
+
+	for (i = 0; i < ncols; i++)
+		len += strlen(cols[i].name) + 2;
+	s = xmalloc(len);
+	*s = '\0';
+	for (i = 0; i < ncols; i++) {
+		if (i > 0)
+			strcat(s, ", ");
+		strcat(s, cols[i].name);
+	}
+	return (s);
+}
+
+/* Display width of UTF-8 text: one column per code point. */
+static size_t
+table_width(const char *s, size_t len)
+{
+	size_t	i, w = 0;
+
+	for (i = 0; i < len; i++) {
+		if (((unsigned char)s[i] & 0xc0) != 0x80)
+			w++;
+	}
+	return (w);
+}
+
+/* Bytes of s (len bytes) that fit in width columns. */
+static size_t
+table_cut(const char *s, size_t len, size_t width)
+{
+	size_t	i, w = 0;
+
+	for (i = 0; i < len; i++) {
+		if (((unsigned char)s[i] & 0xc0) != 0x80 && w++ == width)
+			return (i);
+	}
+	return (len);
+}
+
+int
+table_select(struct table *t, const char *format, char *err, size_t errlen)
+{
+	struct table_sel	 sel[TABLE_MAX_SEL];
+	size_t			 nsel = 0, i, namelen;
+	const char		*p = format, *end, *colon;
+	char			*names, *e;
+	unsigned long		 w;
+
+	if (*format == '\0') {
+		names = table_field_names(t->cols, t->ncols);
+		snprintf(err, errlen, "no fields given; accepted: %s", names);
+		free(names);
+		return (-1);
+	}
+	for (;;) {
+		end = strchr(p, ',');
+		if (end == NULL)
+			end = p + strlen(p);
+		colon = memchr(p, ':', (size_t)(end - p));
+		namelen = (size_t)((colon != NULL ? colon : end) - p);
+		for (i = 0; i < t->ncols; i++) {
+			if (strlen(t->cols[i].name) == namelen &&
+			    strncasecmp(t->cols[i].name, p, namelen) == 0)
+				break;
+		}
+		if (i == t->ncols) {
+			names = table_field_names(t->cols, t->ncols);
+			snprintf(err, errlen, "unknown field \"%.*s\"; accepted: "
+			    "%s", (int)namelen, p, names);
+			free(names);
+			return (-1);
+		}
+		if (nsel == TABLE_MAX_SEL) {
+			snprintf(err, errlen, "more than %d fields",
+			    TABLE_MAX_SEL);
+			return (-1);
+		}
+		sel[nsel].col = &t->cols[i];
+		sel[nsel].fixed = 0;
+		if (colon != NULL) {
+			errno = 0;
+			w = strtoul(colon + 1, &e, 10);
+			if (colon + 1 == end || e != end || errno != 0 ||
+			    w < 1 || w > TABLE_MAX_WIDTH || colon[1] == '-' ||
+			    colon[1] == '+' || colon[1] == ' ') {
+				snprintf(err, errlen, "field \"%.*s\": expected "
+				    "a width from 1 to %d after ':', got "
+				    "\"%.*s\"", (int)namelen, p, TABLE_MAX_WIDTH,
+				    (int)(end - colon - 1), colon + 1);
+				return (-1);
+			}
+			sel[nsel].fixed = w;
+		}
+		nsel++;
+		if (*end == '\0')
+			break;
+		p = end + 1;
+	}
+	for (i = 0; i < nsel; i++) {
+		sel[i].width = sel[i].fixed;
+		sel[i].hwidth = table_width(sel[i].col->header,
+		    strlen(sel[i].col->header));
+	}
+	memcpy(t->sel, sel, nsel * sizeof sel[0]);
+	t->nsel = nsel;
+	return (0);
+}
+
+static void
+table_append(struct table *t, const char *s, size_t len)
+{
+	size_t	i;
+
+	if (t->textlen + len > t->textsize) {
+		while (t->textlen + len > t->textsize)
+			t->textsize *= 2;
+		t->text = xrealloc(t->text, t->textsize);
+	}
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		t->text[t->textlen++] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
+	}
+}
+
+void
+table_add(struct table *t, const void *row, const void *ctx)
+{
+	struct table_cell	*cell;
+	struct table_sel	*s;
+	const char		*v;
+	char			 buf[8192];
+	size_t			 i, len, w;
+
+	if (t->nrows == t->rowsize) {
+		t->rowsize = t->rowsize == 0 ? 256 : t->rowsize * 2;
+		t->cells = xreallocarray(t->cells, t->rowsize * t->nsel,
+		    sizeof *t->cells);
+	}
+	cell = &t->cells[t->nrows * t->nsel];
+	for (i = 0; i < t->nsel; i++) {
+		s = &t->sel[i];
+		buf[0] = '\0';
+		v = s->col->get(row, ctx, buf, sizeof buf);
+		/* An empty cell prints as "-" so every row has every column
+		 * and awk's $N still finds the field. */
+		if (v == NULL || *v == '\0')
+			v = "-";
+		len = strlen(v);
+		/* The arena holds offsets in 32 bits; a cell cannot reach
+		 * that, and a listing that large is cut rather than wrapped. */
+		if (t->textlen + len >= UINT32_MAX)
+			len = 0;
+		if (s->fixed != 0)
+			len = table_cut(v, len, s->fixed);
+		cell[i].off = (uint32_t)t->textlen;
+		cell[i].len = (uint32_t)len;
+		table_append(t, v, len);
+		if (s->fixed == 0 && (w = table_width(v, len)) > s->width)
+			s->width = w;
+	}
+	t->nrows++;
+}
+
+static void
+table_pad(FILE *f, size_t n)
+{
+	static const char	spaces[] = "                                ";
+
+	while (n > 0) {
+		size_t k = n < sizeof spaces - 1 ? n : sizeof spaces - 1;
+
+		fwrite(spaces, 1, k, f);
+		n -= k;
+	}
+}
+
+static void
+table_print_cell(struct table *t, FILE *f, size_t i, const char *s,
+    size_t len)
+{
+	struct table_sel	*sel = &t->sel[i];
+	size_t			 w = table_width(s, len);
+	size_t			 pad = sel->width > w ? sel->width - w : 0;
+	int			 last = i == t->nsel - 1;
+
+	if (i > 0)
+		fwrite("  ", 1, 2, f);
+	if (sel->col->right)
+		table_pad(f, pad);
+	fwrite(s, 1, len, f);
+	if (!sel->col->right && !last)
+		table_pad(f, pad);
+}
+
+void
+table_print(struct table *t, FILE *f, bool header)
+{
+	struct table_cell	*cell;
+	const char		*h;
+	size_t			 r, i;
+
+	/* Without a header, columns fit their cells alone: "gq -h -o id"
+	 * prints bare ids, ready for a script. */
+	for (i = 0; header && i < t->nsel; i++) {
+		if (t->sel[i].fixed == 0 && t->sel[i].hwidth > t->sel[i].width)
+			t->sel[i].width = t->sel[i].hwidth;
+	}
+	if (header) {
+		for (i = 0; i < t->nsel; i++) {
+			h = t->sel[i].col->header;
+			table_print_cell(t, f, i, h, table_cut(h, strlen(h),
+			    t->sel[i].width));
+		}
+		fputc('\n', f);
+	}
+	for (r = 0; r < t->nrows; r++) {
+		cell = &t->cells[r * t->nsel];
+		for (i = 0; i < t->nsel; i++) {
+			table_print_cell(t, f, i, t->text + cell[i].off,
+			    cell[i].len);
+		}
+		fputc('\n', f);
+	}
+}

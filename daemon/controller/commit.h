@@ -1,0 +1,28 @@
+/* commit.h: group commit. Handlers write inside one lazily begun
+ * transaction and their replies wait in a queue; once per loop pass, after
+ * the read callbacks that were ready, one event runs the scheduling pass,
+ * commits (one fsync for the lot), writes the queued frames and frees dead
+ * peers. */
+#ifndef GB_CTL_COMMIT_H
+#define GB_CTL_COMMIT_H
+
+#include <stdbool.h>
+
+#include <event2/event.h>
+#include <event2/buffer.h>
+
+struct peer;
+
+void	commit_init(struct event_base *);
+void	commit_free(void);
+/* Makes the end-of-pass event run this pass (cheap; idempotent). */
+void	commit_want(void);
+/* Whether frames must wait for a commit: a transaction is open or frames
+ * already wait (so later ones keep their order). */
+bool	commit_pending(void);
+/* Queues frame (drained into the queue) for peer until the commit. */
+void	commit_queue(struct peer *, struct evbuffer *frame);
+/* Runs the end-of-pass work now (shutdown). */
+void	commit_run(void);
+
+#endif

@@ -1,0 +1,222 @@
+/* conf.c: the controller group of gbatch.conf. Every key is checked here so
+ * a typo stops gbatchd at start with the line that holds it, instead of
+ * surfacing later as odd behaviour. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <libconfig.h>
+
+#include "common/xmalloc.h"
+#include "daemon/controller/conf.h"
+
+void
+conf_set(char **slot, const char *value)
+{
+	free(*slot);
+	*slot = xstrdup(value);
+}
+
+void
+conf_defaults(struct conf *c)
+{
+	memset(c, 0, sizeof *c);
+	c->socket = xstrdup(RUNSTATEDIR "/gbatch/gbatchd.sock");
+	c->listen = xstrdup("0.0.0.0:6820");
+	c->state_dir = xstrdup(LOCALSTATEDIR "/lib/gbatch");
+	c->node_timeout = 30;
+	c->log_level = LOG_LEVEL_INFO;
+	c->sync_full = true;
+}
+
+/* Reads an optional string key; -1 with err when it is not a string. */
+static int
+conf_string(const config_setting_t *g, const char *key, char **slot,
+    char *err, size_t errlen)
+{
+	config_setting_t	*s;
+	const char		*v;
+
+	if ((s = config_setting_get_member(g, key)) == NULL)
+		return (0);
+	if ((v = config_setting_get_string(s)) == NULL || *v == '\0') {
+		snprintf(err, errlen, "line %d: controller.%s: expected a "
+		    "non-empty string", config_setting_source_line(s), key);
+		return (-1);
+	}
+	conf_set(slot, v);
+	return (0);
+}
+
+static int
+conf_operators(struct conf *c, const config_setting_t *g, char *err,
+    size_t errlen)
+{
+	config_setting_t	*s, *e;
+	const char		*v;
+	int			 i, n;
+
+	if ((s = config_setting_get_member(g, "operators")) == NULL)
+		return (0);
+	if (!config_setting_is_aggregate(s)) {
+		snprintf(err, errlen, "line %d: controller.operators: expected "
+		    "a list of user names, as [ \"alice\", \"bob\" ]",
+		    config_setting_source_line(s));
+		return (-1);
+	}
+	n = config_setting_length(s);
+	for (i = 0; i < n; i++) {
+		e = config_setting_get_elem(s, (unsigned)i);
+		if ((v = config_setting_get_string(e)) == NULL || *v == '\0') {
+			snprintf(err, errlen, "line %d: controller.operators: "
+			    "element %d is not a user name (a string)",
+			    config_setting_source_line(s), i + 1);
+			return (-1);
+		}
+		c->operators = xreallocarray(c->operators, c->noperators + 1,
+		    sizeof *c->operators);
+		c->operators[c->noperators++] = xstrdup(v);
+	}
+	return (0);
+}
+
+static int
+conf_group(struct conf *c, const config_setting_t *g, char *err,
+    size_t errlen)
+{
+	config_setting_t	*s;
+	char			*v = NULL;
+	int			 line;
+
+	if (conf_string(g, "socket", &c->socket, err, errlen) != 0 ||
+	    conf_string(g, "listen", &c->listen, err, errlen) != 0 ||
+	    conf_string(g, "state_dir", &c->state_dir, err, errlen) != 0)
+		return (-1);
+	if ((s = config_setting_get_member(g, "node_timeout")) != NULL) {
+		line = config_setting_source_line(s);
+		if (config_setting_type(s) != CONFIG_TYPE_INT ||
+		    config_setting_get_int(s) < 1 ||
+		    config_setting_get_int(s) > 86400) {
+			snprintf(err, errlen, "line %d: controller.node_timeout: "
+			    "expected seconds, a whole number from 1 to 86400",
+			    line);
+			return (-1);
+		}
+		c->node_timeout = config_setting_get_int(s);
+	}
+	if (conf_operators(c, g, err, errlen) != 0)
+		return (-1);
+	if ((s = config_setting_get_member(g, "allow_root_jobs")) != NULL) {
+		if (config_setting_type(s) != CONFIG_TYPE_BOOL) {
+			snprintf(err, errlen, "line %d: controller."
+			    "allow_root_jobs: expected true or false",
+			    config_setting_source_line(s));
+			return (-1);
+		}
+		c->allow_root_jobs = config_setting_get_bool(s);
+	}
+	if (conf_string(g, "log_level", &v, err, errlen) != 0)
+		return (-1);
+	if (v != NULL && log_level_parse(v, &c->log_level) != 0) {
+		snprintf(err, errlen, "line %d: controller.log_level: expected "
+		    "\"error\", \"warn\", \"info\" or \"debug\", got \"%s\"",
+		    config_setting_source_line(config_setting_get_member(g,
+		    "log_level")), v);
+		free(v);
+		return (-1);
+	}
+	free(v);
+	v = NULL;
+	if (conf_string(g, "sync", &v, err, errlen) != 0)
+		return (-1);
+	if (v != NULL) {
+		if (strcmp(v, "full") == 0)
+			c->sync_full = true;
+		else if (strcmp(v, "normal") == 0)
+			c->sync_full = false;
+		else {
+			snprintf(err, errlen, "line %d: controller.sync: "
+			    "expected \"full\" or \"normal\", got \"%s\"",
+			    config_setting_source_line(
+			    config_setting_get_member(g, "sync")), v);
+			free(v);
+			return (-1);
+		}
+		free(v);
+	}
+	return (0);
+}
+
+int
+conf_load(struct conf *c, const char *path, bool must_exist, char *err,
+    size_t errlen)
+{
+	config_t		 cf;
+	config_setting_t	*g;
+	char			 detail[512];
+	int			 rc = -1;
+
+	if (access(path, F_OK) != 0) {
+		if (errno == ENOENT && !must_exist)
+			return (0);
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return (-1);
+	}
+	config_init(&cf);
+	if (config_read_file(&cf, path) != CONFIG_TRUE) {
+		if (config_error_type(&cf) == CONFIG_ERR_FILE_IO)
+			snprintf(err, errlen, "%s: cannot read the file", path);
+		else
+			snprintf(err, errlen, "%s:%d: %s", path,
+			    config_error_line(&cf), config_error_text(&cf));
+		goto fail;
+	}
+	if ((g = config_lookup(&cf, "controller")) == NULL) {
+		rc = 0;
+		goto fail;
+	}
+	if (!config_setting_is_group(g)) {
+		snprintf(err, errlen, "%s:%d: controller: expected a group, "
+		    "as controller = { ... };", path,
+		    config_setting_source_line(g));
+		goto fail;
+	}
+	if (conf_group(c, g, detail, sizeof detail) != 0) {
+		snprintf(err, errlen, "%s: %s", path, detail);
+		goto fail;
+	}
+	rc = 0;
+fail:
+	config_destroy(&cf);
+	return (rc);
+}
+
+bool
+conf_is_operator(const struct conf *c, uid_t uid, const char *user)
+{
+	size_t	i;
+
+	if (uid == 0)
+		return (true);
+	for (i = 0; i < c->noperators; i++) {
+		if (user != NULL && strcmp(c->operators[i], user) == 0)
+			return (true);
+	}
+	return (false);
+}
+
+void
+conf_clear(struct conf *c)
+{
+	size_t	i;
+
+	free(c->socket);
+	free(c->listen);
+	free(c->state_dir);
+	for (i = 0; i < c->noperators; i++)
+		free(c->operators[i]);
+	free(c->operators);
+	memset(c, 0, sizeof *c);
+}

@@ -1,0 +1,394 @@
+/* gbatchd.c: the controller's main(): options, settings, start-up in order
+ * (store, memory, listeners), the loop, and a clean stop. */
+#include <sys/types.h>
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "common/log.h"
+#include "common/proto.h"
+#include "common/xmalloc.h"
+#include "daemon/controller/commit.h"
+#include "daemon/controller/conf.h"
+#include "daemon/controller/gbatchd.h"
+#include "daemon/controller/job.h"
+#include "daemon/controller/listener.h"
+#include "daemon/controller/node-health.h"
+#include "daemon/controller/node.h"
+#include "daemon/controller/peer.h"
+#include "daemon/controller/recover.h"
+#include "daemon/controller/req.h"
+#include "daemon/controller/schedule.h"
+#include "daemon/controller/store.h"
+
+/* Longest a stop waits for replies to drain to slow peers. */
+#define GBATCHD_STOP_WAIT	3
+
+static struct conf		 gbatchd_settings;
+static struct event_base	*gbatchd_base;
+static int64_t			 gbatchd_start;
+static bool			 gbatchd_stopping;
+static struct event		*gbatchd_stop_ev;
+static const char		*gbatchd_logfile;
+static int			 gbatchd_ready_fd = -1;
+
+static const struct option gbatchd_longopts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static void
+gbatchd_usage(FILE *f)
+{
+	fprintf(f,
+"usage: gbatchd [-Dv] [-f FILE] [-s SOCKET] [-l HOST:PORT] [-d STATE_DIR]\n"
+"               [-L LOGFILE] [-P PIDFILE]\n"
+"The gbatch controller: keeps the job queue, schedules jobs onto node\n"
+"daemons (gnoded) and answers the commands (gsub, gq, gcancel, ...).\n"
+"\n"
+"  -D             stay in the foreground and log to stderr (or -L)\n"
+"  -f FILE        configuration file (default $GBATCH_CONF, else\n"
+"                 " SYSCONFDIR "/gbatch/gbatch.conf)\n"
+"  -s SOCKET      Unix socket for commands (controller.socket)\n"
+"  -l HOST:PORT   TCP address for node daemons (controller.listen)\n"
+"  -d STATE_DIR   directory of the job database (controller.state_dir)\n"
+"  -L LOGFILE     log to this file instead of stderr or syslog\n"
+"  -P PIDFILE     write the daemon's process id here\n"
+"  -v             log debug messages\n"
+"  -h, --help     show this help and exit\n"
+"  -V, --version  show the version and exit\n"
+"\n"
+"Exit status: 0 after a clean stop, 1 when start-up fails, 2 on a usage\n"
+"error. See gbatchd(8).\n");
+}
+
+const struct conf *gbatchd_conf(void) { return (&gbatchd_settings); }
+int64_t gbatchd_started(void) { return (gbatchd_start); }
+
+int64_t
+gbatchd_now(void)
+{
+	return ((int64_t)time(NULL));
+}
+
+/* Reports a start-up failure where the user sees it: stderr, or through
+ * the pipe to the parent that waits for the daemon to be ready. */
+static void __attribute__((noreturn))
+gbatchd_fatal(const char *err)
+{
+	log_error("%s", err);
+	if (gbatchd_ready_fd != -1)
+		(void)write(gbatchd_ready_fd, err, strlen(err));
+	else if (gbatchd_logfile != NULL || gbatchd_ready_fd == -1)
+		fprintf(stderr, "gbatchd: %s\n", err);
+	exit(EXIT_FAILURE);
+}
+
+static void
+gbatchd_stop_cb(evutil_socket_t fd, short what, void *arg)
+{
+	log_warn("gbatchd: peers did not read their replies within %d s",
+	    GBATCHD_STOP_WAIT);
+	event_base_loopbreak(gbatchd_base);
+}
+
+void
+gbatchd_stop(const char *why)
+{
+	struct timeval	tv = { GBATCHD_STOP_WAIT, 0 };
+
+	if (gbatchd_stopping)
+		return;
+	gbatchd_stopping = true;
+	log_info("gbatchd: stopping (%s); running jobs keep running", why);
+	req_stopping = true;
+	listener_disable();
+	peer_stop_reading_all();
+	gbatchd_stop_ev = evtimer_new(gbatchd_base, gbatchd_stop_cb, NULL);
+	evtimer_add(gbatchd_stop_ev, &tv);
+	commit_want();
+}
+
+void
+gbatchd_check_stop(void)
+{
+	if (gbatchd_stopping && !commit_pending() && peer_all_flushed())
+		event_base_loopbreak(gbatchd_base);
+}
+
+static int
+gbatchd_open_log(const char *path)
+{
+	int	fd;
+
+	if ((fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
+	    0640)) == -1)
+		return (-1);
+	if (fd != STDERR_FILENO) {
+		dup2(fd, STDERR_FILENO);
+		close(fd);
+	}
+	return (0);
+}
+
+static void
+gbatchd_signal_cb(evutil_socket_t sig, short what, void *arg)
+{
+	switch (sig) {
+	case SIGHUP:
+		/* Log rotation; settings reload comes in a later version. */
+		if (gbatchd_logfile != NULL &&
+		    gbatchd_open_log(gbatchd_logfile) != 0)
+			log_error("gbatchd: reopening %s: %s", gbatchd_logfile,
+			    strerror(errno));
+		log_info("gbatchd: SIGHUP: log reopened");
+		break;
+	case SIGTERM:
+		gbatchd_stop("SIGTERM");
+		break;
+	case SIGINT:
+		gbatchd_stop("SIGINT");
+		break;
+	}
+}
+
+/* mkdir -p, for the state directory. */
+static int
+gbatchd_mkdirs(const char *path, char *err, size_t errlen)
+{
+	char	*copy = xstrdup(path), *p;
+
+	for (p = copy + 1; ; p++) {
+		if (*p != '/' && *p != '\0')
+			continue;
+		*p = '\0';
+		if (mkdir(copy, 0755) != 0 && errno != EEXIST) {
+			snprintf(err, errlen, "state_dir %s: cannot create %s: "
+			    "%s", path, copy, strerror(errno));
+			free(copy);
+			return (-1);
+		}
+		if (p[0] == '\0' && path[p - copy] == '\0')
+			break;
+		*p = '/';
+	}
+	free(copy);
+	return (0);
+}
+
+/* Forks; the parent waits until the child is ready or failed, so that
+ * `gbatchd` returns 0 only when the daemon is serving. */
+static void
+gbatchd_daemonize(void)
+{
+	char	buf[1024];
+	ssize_t	n;
+	size_t	got = 0;
+	int	fds[2], devnull;
+	pid_t	pid;
+
+	if (pipe(fds) != 0) {
+		fprintf(stderr, "gbatchd: pipe: %s\n", strerror(errno));
+		exit(EXIT_FAILURE);
+	}
+	if ((pid = fork()) == -1) {
+		fprintf(stderr, "gbatchd: fork: %s\n", strerror(errno));
+		exit(EXIT_FAILURE);
+	}
+	if (pid != 0) {
+		close(fds[1]);
+		while (got < sizeof buf - 1 && (n = read(fds[0], buf + got,
+		    sizeof buf - 1 - got)) != 0) {
+			if (n == -1 && errno == EINTR)
+				continue;
+			if (n == -1)
+				break;
+			got += (size_t)n;
+		}
+		if (got == 0)
+			_exit(EXIT_SUCCESS);
+		buf[got] = '\0';
+		fprintf(stderr, "gbatchd: %s\n", buf);
+		_exit(EXIT_FAILURE);
+	}
+	close(fds[0]);
+	gbatchd_ready_fd = fds[1];
+	setsid();
+	if ((devnull = open("/dev/null", O_RDWR)) != -1) {
+		dup2(devnull, STDIN_FILENO);
+		dup2(devnull, STDOUT_FILENO);
+		if (gbatchd_logfile == NULL)
+			dup2(devnull, STDERR_FILENO);
+		if (devnull > STDERR_FILENO)
+			close(devnull);
+	}
+}
+
+static void
+gbatchd_pidfile(const char *path)
+{
+	FILE	*f;
+	char	 err[512];
+
+	if ((f = fopen(path, "w")) == NULL) {
+		snprintf(err, sizeof err, "pid file %s: %s", path,
+		    strerror(errno));
+		gbatchd_fatal(err);
+	}
+	fprintf(f, "%ld\n", (long)getpid());
+	fclose(f);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct conf	*c = &gbatchd_settings;
+	struct event	*sigs[3];
+	const char	*conf_path, *opt_socket = NULL, *opt_listen = NULL;
+	const char	*opt_dir = NULL, *pidfile = NULL;
+	char		 err[1024], *addr_file;
+	bool		 foreground = false, debug = false, must_exist = false;
+	int		 ch, i;
+	static const int signums[] = { SIGTERM, SIGINT, SIGHUP };
+
+	conf_path = NULL;
+	while ((ch = getopt_long(argc, argv, ":Df:s:l:d:L:P:vhV",
+	    gbatchd_longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'D': foreground = true; break;
+		case 'f': conf_path = optarg; must_exist = true; break;
+		case 's': opt_socket = optarg; break;
+		case 'l': opt_listen = optarg; break;
+		case 'd': opt_dir = optarg; break;
+		case 'L': gbatchd_logfile = optarg; break;
+		case 'P': pidfile = optarg; break;
+		case 'v': debug = true; break;
+		case 'h':
+			gbatchd_usage(stdout);
+			return (EXIT_OK);
+		case 'V':
+			printf("gbatchd %s (protocol %d)\n", PACKAGE_VERSION,
+			    PROTO_VERSION);
+			return (EXIT_OK);
+		case ':':
+			fprintf(stderr, "gbatchd: option -%c needs a value\n",
+			    optopt);
+			gbatchd_usage(stderr);
+			return (EXIT_USAGE);
+		default:
+			if (optopt != 0)
+				fprintf(stderr, "gbatchd: unknown option -%c\n",
+				    optopt);
+			else
+				fprintf(stderr, "gbatchd: unknown option %s\n",
+				    argv[optind - 1]);
+			gbatchd_usage(stderr);
+			return (EXIT_USAGE);
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, "gbatchd: unexpected argument \"%s\"; gbatchd "
+		    "takes options only\n", argv[optind]);
+		gbatchd_usage(stderr);
+		return (EXIT_USAGE);
+	}
+	if (conf_path == NULL && (conf_path = getenv("GBATCH_CONF")) != NULL &&
+	    *conf_path != '\0')
+		must_exist = true;
+	if (conf_path == NULL || *conf_path == '\0')
+		conf_path = SYSCONFDIR "/gbatch/gbatch.conf";
+
+	conf_defaults(c);
+	if (conf_load(c, conf_path, must_exist, err, sizeof err) != 0) {
+		fprintf(stderr, "gbatchd: %s\n", err);
+		return (EXIT_FAILURE);
+	}
+	if (opt_socket != NULL)
+		conf_set(&c->socket, opt_socket);
+	if (opt_listen != NULL)
+		conf_set(&c->listen, opt_listen);
+	if (opt_dir != NULL)
+		conf_set(&c->state_dir, opt_dir);
+	if (debug)
+		c->log_level = LOG_LEVEL_DEBUG;
+
+	if (gbatchd_logfile != NULL && gbatchd_open_log(gbatchd_logfile) != 0) {
+		fprintf(stderr, "gbatchd: log file %s: %s\n", gbatchd_logfile,
+		    strerror(errno));
+		return (EXIT_FAILURE);
+	}
+	if (!foreground)
+		gbatchd_daemonize();
+	log_open("gbatchd", !foreground && gbatchd_logfile == NULL,
+	    c->log_level);
+	signal(SIGPIPE, SIG_IGN);
+	gbatchd_start = gbatchd_now();
+
+	if (gbatchd_mkdirs(c->state_dir, err, sizeof err) != 0)
+		gbatchd_fatal(err);
+	if ((gbatchd_base = event_base_new()) == NULL)
+		gbatchd_fatal("cannot create the event loop");
+	commit_init(gbatchd_base);
+	if (store_open(c->state_dir, c->sync_full, commit_want, err,
+	    sizeof err) != 0)
+		gbatchd_fatal(err);
+	if (recover_load() != 0)
+		gbatchd_fatal("cannot read the job database; see the log");
+	if (listener_unix(gbatchd_base, c->socket, err, sizeof err) != 0)
+		gbatchd_fatal(err);
+	addr_file = xasprintf("%s/gbatchd.addr", c->state_dir);
+	if (listener_tcp(gbatchd_base, c->listen, addr_file, err,
+	    sizeof err) != 0)
+		gbatchd_fatal(err);
+	node_health_init(gbatchd_base);
+	for (i = 0; i < 3; i++) {
+		sigs[i] = evsignal_new(gbatchd_base, signums[i],
+		    gbatchd_signal_cb, NULL);
+		evsignal_add(sigs[i], NULL);
+	}
+	if (pidfile != NULL)
+		gbatchd_pidfile(pidfile);
+	log_info("gbatchd %s: serving clients on %s, nodes on %s, store in "
+	    "%s", PACKAGE_VERSION, c->socket, c->listen, c->state_dir);
+	if (gbatchd_ready_fd != -1) {
+		close(gbatchd_ready_fd);
+		gbatchd_ready_fd = -1;
+	}
+	schedule_mark_dirty();
+
+	event_base_dispatch(gbatchd_base);
+
+	commit_run();
+	listener_free();
+	peer_free_all();
+	commit_free();
+	node_health_free();
+	store_close();
+	for (i = 0; i < 3; i++)
+		event_free(sigs[i]);
+	if (gbatchd_stop_ev != NULL)
+		event_free(gbatchd_stop_ev);
+	schedule_free();
+	job_free_all();
+	node_free_all();
+	event_base_free(gbatchd_base);
+	if (pidfile != NULL)
+		unlink(pidfile);
+	unlink(addr_file);
+	free(addr_file);
+	log_info("gbatchd: stopped");
+	log_close();
+	conf_clear(c);
+	return (EXIT_OK);
+}

@@ -1,0 +1,36 @@
+/* job-change.h: the one place that changes a job's state. */
+#ifndef GB_CTL_JOB_CHANGE_H
+#define GB_CTL_JOB_CHANGE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/job-state.h"
+
+struct job;
+struct node;
+
+/* What a transition needs besides the new state; zero what does not
+ * apply. */
+struct job_change {
+	struct node	*node;		/* to RUNNING: where */
+	uint64_t	 mask;		/* to RUNNING: its GPUs */
+	int64_t		 start_time;	/* to RUNNING: 0 means now */
+	bool		 has_exit;	/* to a finished state */
+	int		 exit_code;
+	int		 signal;
+	int64_t		 end_time;	/* to a finished state: 0 means now */
+	const char	*message;	/* shown by gq -l */
+	const char	*reason;	/* to PENDING: why (a job_reason name) */
+	const char	*detail;	/* event log and log line */
+};
+
+/* Moves job to state to: checks job_state_is_legal(), updates memory and
+ * the node's GPUs, writes the job's row and a job_events row in the open
+ * transaction and logs the change once. A job that finishes is freed: the
+ * caller must not use it afterwards. Returns 0, or -1 (illegal or the
+ * store failed; nothing changed in memory). */
+int	job_change_state(struct job *, enum job_state to,
+	    const struct job_change *how);
+
+#endif

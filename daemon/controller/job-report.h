@@ -1,0 +1,21 @@
+/* job-report.h: what node daemons report about their jobs (in HELLO and
+ * JOB_ENDED), reconciled with what the controller believes. */
+#ifndef GB_CTL_JOB_REPORT_H
+#define GB_CTL_JOB_REPORT_H
+
+#include <jansson.h>
+
+struct node;
+struct peer;
+
+/* A job report of state RUNNING from node: re-adopts the job, or tells the
+ * node to stop a job the controller no longer runs there. */
+void	job_report_running(struct node *, struct peer *, const json_t *report);
+/* A report of a finished job: records the end (committed before the ACK
+ * goes out, since the ACK waits in the commit queue) and acknowledges it. */
+void	job_report_ended(struct node *, struct peer *, const json_t *report);
+/* Requeues the jobs the controller has running on node that are not in
+ * the HELLO's report list. */
+void	job_report_missing(struct node *, const json_t *reports);
+
+#endif

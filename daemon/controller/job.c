@@ -1,0 +1,365 @@
+/* job.c: the in-memory job table. A hash by id, a list of active jobs in id
+ * order (listings) and the pending queue in id order (FIFO; a requeued job
+ * keeps its place by id). */
+#include <sys/queue.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/xmalloc.h"
+#include "daemon/controller/job.h"
+
+struct job {
+	uint64_t		 id;
+	char			*name;
+	char			*user;
+	uint32_t		 uid;
+	uint32_t		 gid;
+	enum job_state		 state;
+	const char		*reason;
+	uint32_t		 gpus;
+	uint64_t		 time_limit;
+	char			*command;
+	char			*argv;		/* JSON text, small: listings show it */
+	char			*workdir;
+	char			*stdout_path;
+	char			*stderr_path;
+	char			*message;
+	int64_t			 submit_time;
+	int64_t			 start_time;
+	int64_t			 end_time;
+	bool			 has_exit;
+	int			 exit_code;
+	int			 signal;
+	struct node		*node;
+	uint64_t		 gpu_mask;
+	uint32_t		 restarts;
+	bool			 cancel_requested;
+
+	struct job		*hnext;
+	TAILQ_ENTRY(job)	 all;
+	TAILQ_ENTRY(job)	 queue;
+	bool			 queued;
+};
+TAILQ_HEAD(job_list, job);
+
+static struct job_list	  job_all = TAILQ_HEAD_INITIALIZER(job_all);
+static struct job_list	  job_queue = TAILQ_HEAD_INITIALIZER(job_queue);
+static struct job	**job_hash;
+static size_t		  job_hash_size;	/* buckets, a power of two */
+static size_t		  job_total;
+static size_t		  job_counts[JOB_STATE_COUNT];
+
+/* Reasons as stored; anything else read back from the store becomes
+ * "None" rather than a string each job would own. */
+static const char *const job_reasons[] = {
+	"None", "Resources", "Priority", "Held", "NodeLost", "NodeDown",
+	"Requeued",
+};
+
+const char *
+job_reason_intern(const char *s)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof job_reasons / sizeof job_reasons[0]; i++) {
+		if (s != NULL && strcmp(s, job_reasons[i]) == 0)
+			return (job_reasons[i]);
+	}
+	return (job_reasons[0]);
+}
+
+static size_t
+job_bucket(uint64_t id)
+{
+	/* Ids are sequential, so the low bits already spread well. */
+	return ((size_t)(id * 0x9E3779B97F4A7C15ULL >> 20) &
+	    (job_hash_size - 1));
+}
+
+static void
+job_hash_grow(void)
+{
+	struct job	**old = job_hash, *j, *next;
+	size_t		  oldsize = job_hash_size, i, b;
+
+	job_hash_size = oldsize == 0 ? 1024 : oldsize * 2;
+	job_hash = xcalloc(job_hash_size, sizeof *job_hash);
+	for (i = 0; i < oldsize; i++) {
+		for (j = old[i]; j != NULL; j = next) {
+			next = j->hnext;
+			b = job_bucket(j->id);
+			j->hnext = job_hash[b];
+			job_hash[b] = j;
+		}
+	}
+	free(old);
+}
+
+struct job *
+job_find(uint64_t id)
+{
+	struct job	*j;
+
+	if (job_hash_size == 0)
+		return (NULL);
+	for (j = job_hash[job_bucket(id)]; j != NULL; j = j->hnext) {
+		if (j->id == id)
+			return (j);
+	}
+	return (NULL);
+}
+
+static char *
+job_dup(const char *s)
+{
+	return (xstrdup(s != NULL ? s : ""));
+}
+
+/* Inserts j into the queue at its place by id: new jobs go to the tail in
+ * one step, a requeued job walks back to where it was submitted. */
+static void
+job_queue_insert(struct job *j)
+{
+	struct job	*at;
+
+	TAILQ_FOREACH_REVERSE(at, &job_queue, job_list, queue) {
+		if (at->id < j->id)
+			break;
+	}
+	if (at == NULL)
+		TAILQ_INSERT_HEAD(&job_queue, j, queue);
+	else
+		TAILQ_INSERT_AFTER(&job_queue, at, j, queue);
+	j->queued = true;
+}
+
+static void
+job_queue_remove(struct job *j)
+{
+	if (j->queued) {
+		TAILQ_REMOVE(&job_queue, j, queue);
+		j->queued = false;
+	}
+}
+
+struct job *
+job_create(const struct store_job *r)
+{
+	struct job	*j, *at;
+	size_t		 b;
+
+	j = xcalloc(1, sizeof *j);
+	j->id = r->id;
+	j->name = job_dup(r->name);
+	j->user = job_dup(r->user);
+	j->uid = r->uid;
+	j->gid = r->gid;
+	j->state = r->state;
+	j->reason = job_reason_intern(r->reason);
+	j->gpus = r->gpus;
+	j->time_limit = r->time_limit;
+	j->command = job_dup(r->command);
+	j->argv = job_dup(r->argv != NULL ? r->argv : "[]");
+	j->workdir = job_dup(r->workdir);
+	j->stdout_path = job_dup(r->stdout_path);
+	j->stderr_path = job_dup(r->stderr_path);
+	j->message = job_dup(r->message);
+	j->submit_time = r->submit_time;
+	j->start_time = r->start_time;
+	j->end_time = r->end_time;
+	j->has_exit = r->has_exit;
+	j->exit_code = r->exit_code;
+	j->signal = r->signal;
+	j->gpu_mask = r->gpu_mask;
+	j->restarts = r->restarts;
+
+	if (job_total + 1 > job_hash_size)
+		job_hash_grow();
+	b = job_bucket(j->id);
+	j->hnext = job_hash[b];
+	job_hash[b] = j;
+	job_total++;
+	job_counts[j->state]++;
+
+	/* Ids grow, so this is the tail except when loading out of order. */
+	TAILQ_FOREACH_REVERSE(at, &job_all, job_list, all) {
+		if (at->id < j->id)
+			break;
+	}
+	if (at == NULL)
+		TAILQ_INSERT_HEAD(&job_all, j, all);
+	else
+		TAILQ_INSERT_AFTER(&job_all, at, j, all);
+	if (j->state == JOB_PENDING)
+		job_queue_insert(j);
+	return (j);
+}
+
+void
+job_free(struct job *j)
+{
+	struct job	**p;
+
+	if (j == NULL)
+		return;
+	for (p = &job_hash[job_bucket(j->id)]; *p != NULL; p = &(*p)->hnext) {
+		if (*p == j) {
+			*p = j->hnext;
+			break;
+		}
+	}
+	job_total--;
+	job_counts[j->state]--;
+	TAILQ_REMOVE(&job_all, j, all);
+	job_queue_remove(j);
+	free(j->name);
+	free(j->user);
+	free(j->command);
+	free(j->argv);
+	free(j->workdir);
+	free(j->stdout_path);
+	free(j->stderr_path);
+	free(j->message);
+	free(j);
+}
+
+void
+job_free_all(void)
+{
+	while (!TAILQ_EMPTY(&job_all))
+		job_free(TAILQ_FIRST(&job_all));
+	free(job_hash);
+	job_hash = NULL;
+	job_hash_size = 0;
+}
+
+struct job *
+job_first(void)
+{
+	return (TAILQ_FIRST(&job_all));
+}
+
+struct job *
+job_next(const struct job *j)
+{
+	return (TAILQ_NEXT(j, all));
+}
+
+struct job *
+job_pending_first(void)
+{
+	return (TAILQ_FIRST(&job_queue));
+}
+
+struct job *
+job_pending_next(const struct job *j)
+{
+	return (TAILQ_NEXT(j, queue));
+}
+
+size_t
+job_count(enum job_state s)
+{
+	return (job_counts[s]);
+}
+
+void
+job_to_row(const struct job *j, struct store_job *r)
+{
+	memset(r, 0, sizeof *r);
+	r->id = j->id;
+	r->name = j->name;
+	r->user = j->user;
+	r->uid = j->uid;
+	r->gid = j->gid;
+	r->state = j->state;
+	r->reason = j->reason;
+	r->gpus = j->gpus;
+	r->time_limit = j->time_limit;
+	r->command = j->command;
+	r->argv = j->argv;
+	r->workdir = j->workdir;
+	r->stdout_path = j->stdout_path;
+	r->stderr_path = j->stderr_path;
+	r->submit_time = j->submit_time;
+	r->start_time = j->start_time;
+	r->end_time = j->end_time;
+	r->has_exit = j->has_exit;
+	r->exit_code = j->exit_code;
+	r->signal = j->signal;
+	r->message = j->message;
+	r->gpu_mask = j->gpu_mask;
+	r->restarts = j->restarts;
+}
+
+uint64_t	 job_id(const struct job *j) { return (j->id); }
+enum job_state	 job_state(const struct job *j) { return (j->state); }
+const char	*job_name(const struct job *j) { return (j->name); }
+const char	*job_user(const struct job *j) { return (j->user); }
+uint32_t	 job_uid(const struct job *j) { return (j->uid); }
+uint32_t	 job_gpus(const struct job *j) { return (j->gpus); }
+uint64_t	 job_time_limit(const struct job *j) { return (j->time_limit); }
+struct node	*job_node(const struct job *j) { return (j->node); }
+uint64_t	 job_gpu_mask(const struct job *j) { return (j->gpu_mask); }
+int64_t		 job_start_time(const struct job *j) { return (j->start_time); }
+const char	*job_reason(const struct job *j) { return (j->reason); }
+bool		 job_cancel_requested(const struct job *j)
+		     { return (j->cancel_requested); }
+
+void
+job_set_reason(struct job *j, const char *reason)
+{
+	j->reason = reason;
+}
+
+void
+job_set_cancel_requested(struct job *j, bool on)
+{
+	j->cancel_requested = on;
+}
+
+void
+job_set_state(struct job *j, enum job_state s)
+{
+	job_counts[j->state]--;
+	job_counts[s]++;
+	if (j->state == JOB_PENDING)
+		job_queue_remove(j);
+	j->state = s;
+	if (s == JOB_PENDING)
+		job_queue_insert(j);
+}
+
+void
+job_set_run(struct job *j, struct node *n, uint64_t mask, int64_t start)
+{
+	j->node = n;
+	j->gpu_mask = mask;
+	if (start != 0)
+		j->start_time = start;
+}
+
+void
+job_set_end(struct job *j, int64_t end, bool has_exit, int exit_code,
+    int sig, const char *message)
+{
+	j->end_time = end;
+	j->has_exit = has_exit;
+	j->exit_code = exit_code;
+	j->signal = sig;
+	if (message != NULL) {
+		free(j->message);
+		j->message = xstrdup(message);
+	}
+}
+
+void
+job_set_requeued(struct job *j)
+{
+	j->node = NULL;
+	j->gpu_mask = 0;
+	j->start_time = 0;
+	j->restarts++;
+	j->cancel_requested = false;
+}

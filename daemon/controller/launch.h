@@ -1,0 +1,17 @@
+/* launch.h: JOB_LAUNCH and JOB_SIGNAL to node daemons. */
+#ifndef GB_CTL_LAUNCH_H
+#define GB_CTL_LAUNCH_H
+
+#include <stdbool.h>
+
+struct job;
+
+/* Sends the RUNNING job to its node. The script, argv and environment come
+ * from the store (they are not kept in memory). When that fails the job
+ * ends FAILED (and is freed). */
+void	launch_job(struct job *);
+/* Sends JOB_SIGNAL for a running job; returns -1 when its node is not
+ * connected. */
+int	launch_signal(struct job *, int signal, bool cancel);
+
+#endif

@@ -1,0 +1,296 @@
+/* listener.c: accepting connections. */
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <arpa/inet.h>
+
+#include <errno.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event2/listener.h>
+
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "daemon/controller/listener.h"
+#include "daemon/controller/peer.h"
+
+struct listener {
+	struct evconnlistener	*lev;
+	struct event		*backoff;
+	int			 local;
+	char			*path;		/* Unix socket, unlinked at exit */
+};
+
+static struct listener	listener_all[2];
+
+static void
+listener_backoff_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct listener	*l = arg;
+
+	evconnlistener_enable(l->lev);
+}
+
+static void
+listener_error_cb(struct evconnlistener *lev, void *arg)
+{
+	struct listener	*l = arg;
+	struct timeval	 tv = { 1, 0 };
+	int		 e = EVUTIL_SOCKET_ERROR();
+
+	if (e == EMFILE || e == ENFILE || e == ENOBUFS || e == ENOMEM) {
+		log_warn("accept: %s; not accepting for a second",
+		    strerror(e));
+		evconnlistener_disable(lev);
+		evtimer_add(l->backoff, &tv);
+		return;
+	}
+	log_warn("accept: %s", strerror(e));
+}
+
+static void
+listener_accept_cb(struct evconnlistener *lev, evutil_socket_t fd,
+    struct sockaddr *sa, int salen, void *arg)
+{
+	struct listener		*l = arg;
+	struct event_base	*base = evconnlistener_get_base(lev);
+	struct ucred		 cred;
+	socklen_t		 len = sizeof cred;
+	char			 host[NI_MAXHOST], port[NI_MAXSERV];
+	char			 addr[NI_MAXHOST + NI_MAXSERV + 4];
+	int			 one = 1;
+
+	if (l->local) {
+		/* The kernel's word, never the client's. */
+		if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) {
+			log_warn("accept: SO_PEERCRED: %s", strerror(errno));
+			evutil_closesocket(fd);
+			return;
+		}
+		(void)peer_create(base, fd, 1, cred.uid, cred.gid, NULL);
+		return;
+	}
+	if (getnameinfo(sa, (socklen_t)salen, host, sizeof host, port,
+	    sizeof port, NI_NUMERICHOST | NI_NUMERICSERV) != 0)
+		snprintf(addr, sizeof addr, "tcp:?");
+	else if (sa->sa_family == AF_INET6)
+		snprintf(addr, sizeof addr, "[%s]:%s", host, port);
+	else
+		snprintf(addr, sizeof addr, "%s:%s", host, port);
+	(void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	(void)peer_create(base, fd, 0, (uid_t)-1, (gid_t)-1, addr);
+}
+
+static int
+listener_start(struct event_base *base, struct listener *l, int fd,
+    char *err, size_t errlen)
+{
+	l->lev = evconnlistener_new(base, listener_accept_cb, l,
+	    LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, 128, fd);
+	if (l->lev == NULL) {
+		snprintf(err, errlen, "cannot listen: %s",
+		    strerror(EVUTIL_SOCKET_ERROR()));
+		close(fd);
+		return (-1);
+	}
+	evconnlistener_set_error_cb(l->lev, listener_error_cb);
+	l->backoff = evtimer_new(base, listener_backoff_cb, l);
+	return (0);
+}
+
+int
+listener_unix(struct event_base *base, const char *path, char *err,
+    size_t errlen)
+{
+	struct listener		*l = &listener_all[0];
+	struct sockaddr_un	 sun;
+	int			 fd;
+
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof sun.sun_path) {
+		snprintf(err, errlen, "socket %s: the path is longer than %zu "
+		    "bytes, the limit for a Unix socket", path,
+		    sizeof sun.sun_path - 1);
+		return (-1);
+	}
+	memcpy(sun.sun_path, path, strlen(path) + 1);
+	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1) {
+		snprintf(err, errlen, "socket %s: %s", path, strerror(errno));
+		return (-1);
+	}
+	/* A socket file nobody answers on is left by a crash: replace it.
+	 * One that answers belongs to a running gbatchd: leave it be. */
+	if (connect(fd, (struct sockaddr *)&sun, sizeof sun) == 0) {
+		snprintf(err, errlen, "socket %s: another gbatchd is already "
+		    "listening there", path);
+		close(fd);
+		return (-1);
+	}
+	if (unlink(path) != 0 && errno != ENOENT) {
+		snprintf(err, errlen, "socket %s: cannot remove the stale "
+		    "socket: %s", path, strerror(errno));
+		close(fd);
+		return (-1);
+	}
+	if (bind(fd, (struct sockaddr *)&sun, sizeof sun) != 0) {
+		snprintf(err, errlen, "socket %s: %s", path, strerror(errno));
+		close(fd);
+		return (-1);
+	}
+	if (chmod(path, 0666) != 0) {
+		snprintf(err, errlen, "socket %s: chmod: %s", path,
+		    strerror(errno));
+		close(fd);
+		return (-1);
+	}
+	evutil_make_socket_nonblocking(fd);
+	l->local = 1;
+	l->path = xstrdup(path);
+	return (listener_start(base, l, fd, err, errlen));
+}
+
+/* Splits "HOST:PORT" ("[::1]:6820" for IPv6). */
+static int
+listener_split(const char *hostport, char *host, size_t hostlen, char *port,
+    size_t portlen)
+{
+	const char	*colon = strrchr(hostport, ':');
+	size_t		 n;
+
+	if (colon == NULL || colon == hostport || colon[1] == '\0')
+		return (-1);
+	n = (size_t)(colon - hostport);
+	if (hostport[0] == '[' && colon[-1] == ']') {
+		hostport++;
+		n -= 2;
+	}
+	if (n >= hostlen || strlen(colon + 1) >= portlen)
+		return (-1);
+	memcpy(host, hostport, n);
+	host[n] = '\0';
+	snprintf(port, portlen, "%s", colon + 1);
+	return (0);
+}
+
+static int
+listener_write_addr(const char *file, const struct sockaddr *sa,
+    socklen_t salen, char *err, size_t errlen)
+{
+	char	 host[NI_MAXHOST], port[NI_MAXSERV], *tmp;
+	FILE	*f;
+	int	 rc;
+
+	if ((rc = getnameinfo(sa, salen, host, sizeof host, port, sizeof port,
+	    NI_NUMERICHOST | NI_NUMERICSERV)) != 0) {
+		snprintf(err, errlen, "listen: %s", gai_strerror(rc));
+		return (-1);
+	}
+	/* Written whole and renamed, so a reader never sees half. */
+	tmp = xasprintf("%s.tmp", file);
+	if ((f = fopen(tmp, "w")) == NULL) {
+		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+		free(tmp);
+		return (-1);
+	}
+	if (sa->sa_family == AF_INET6)
+		fprintf(f, "[%s]:%s\n", host, port);
+	else
+		fprintf(f, "%s:%s\n", host, port);
+	if (fclose(f) != 0 || rename(tmp, file) != 0) {
+		snprintf(err, errlen, "%s: %s", file, strerror(errno));
+		unlink(tmp);
+		free(tmp);
+		return (-1);
+	}
+	free(tmp);
+	return (0);
+}
+
+int
+listener_tcp(struct event_base *base, const char *hostport,
+    const char *addr_file, char *err, size_t errlen)
+{
+	struct listener		*l = &listener_all[1];
+	struct addrinfo		 hints, *res = NULL;
+	struct sockaddr_storage	 ss;
+	socklen_t		 sslen = sizeof ss;
+	char			 host[NI_MAXHOST], port[NI_MAXSERV];
+	int			 fd = -1, rc, one = 1;
+
+	if (listener_split(hostport, host, sizeof host, port,
+	    sizeof port) != 0) {
+		snprintf(err, errlen, "listen: expected HOST:PORT (as "
+		    "0.0.0.0:6820), got \"%s\"", hostport);
+		return (-1);
+	}
+	memset(&hints, 0, sizeof hints);
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+	if ((rc = getaddrinfo(host, port, &hints, &res)) != 0) {
+		snprintf(err, errlen, "listen %s: %s", hostport,
+		    gai_strerror(rc));
+		return (-1);
+	}
+	fd = socket(res->ai_family, res->ai_socktype | SOCK_CLOEXEC, 0);
+	if (fd == -1 ||
+	    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
+	    bind(fd, res->ai_addr, res->ai_addrlen) != 0 ||
+	    getsockname(fd, (struct sockaddr *)&ss, &sslen) != 0) {
+		snprintf(err, errlen, "listen %s: %s", hostport,
+		    strerror(errno));
+		if (fd != -1)
+			close(fd);
+		freeaddrinfo(res);
+		return (-1);
+	}
+	freeaddrinfo(res);
+	evutil_make_socket_nonblocking(fd);
+	if (listener_start(base, l, fd, err, errlen) != 0)
+		return (-1);
+	if (listener_write_addr(addr_file, (struct sockaddr *)&ss, sslen, err,
+	    errlen) != 0)
+		return (-1);
+	return (0);
+}
+
+void
+listener_disable(void)
+{
+	size_t	i;
+
+	for (i = 0; i < 2; i++) {
+		if (listener_all[i].lev != NULL)
+			evconnlistener_disable(listener_all[i].lev);
+		if (listener_all[i].backoff != NULL)
+			evtimer_del(listener_all[i].backoff);
+	}
+}
+
+void
+listener_free(void)
+{
+	struct listener	*l;
+	size_t		 i;
+
+	for (i = 0; i < 2; i++) {
+		l = &listener_all[i];
+		if (l->lev != NULL)
+			evconnlistener_free(l->lev);
+		if (l->backoff != NULL)
+			event_free(l->backoff);
+		if (l->path != NULL) {
+			unlink(l->path);
+			free(l->path);
+		}
+		memset(l, 0, sizeof *l);
+	}
+}

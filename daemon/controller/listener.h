@@ -1,0 +1,23 @@
+/* listener.h: the Unix socket for clients and the TCP listener for node
+ * daemons. When accept runs out of descriptors the listener pauses for a
+ * second instead of spinning (tmux does the same). */
+#ifndef GB_CTL_LISTENER_H
+#define GB_CTL_LISTENER_H
+
+#include <stddef.h>
+
+#include <event2/event.h>
+
+/* Binds path (mode 0666; the kernel tells who connects). Refuses when
+ * another gbatchd answers there. Returns 0 or -1 with err set. */
+int	listener_unix(struct event_base *, const char *path, char *err,
+	    size_t errlen);
+/* Binds "HOST:PORT" and writes the address it got ("HOST:PORT\n") to
+ * addr_file. Returns 0 or -1 with err set. */
+int	listener_tcp(struct event_base *, const char *hostport,
+	    const char *addr_file, char *err, size_t errlen);
+/* Stops accepting (shutdown). */
+void	listener_disable(void);
+void	listener_free(void);
+
+#endif

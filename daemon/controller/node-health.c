@@ -1,0 +1,93 @@
+/* node-health.c: the once-a-second check of node heartbeats. */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "common/log.h"
+#include "daemon/controller/gbatchd.h"
+#include "daemon/controller/job-change.h"
+#include "daemon/controller/job.h"
+#include "daemon/controller/node-health.h"
+#include "daemon/controller/node.h"
+#include "daemon/controller/peer.h"
+
+static struct event	*node_health_ev;
+static bool		 node_health_recovered;
+
+static void
+node_health_requeue(struct node *n, const char *detail)
+{
+	struct job_change	 how = { 0 };
+	struct job		*j, *next;
+
+	how.reason = "NodeLost";
+	how.detail = detail;
+	for (j = job_first(); j != NULL; j = next) {
+		next = job_next(j);
+		if (job_node(j) == n && (job_state(j) == JOB_RUNNING ||
+		    job_state(j) == JOB_PREEMPTING))
+			(void)job_change_state(j, JOB_PENDING, &how);
+	}
+}
+
+void
+node_health_down(struct node *n, const char *why)
+{
+	char	detail[256];
+
+	log_warn("node %s: down: %s", node_name(n), why);
+	if (node_peer(n) != NULL)
+		peer_close(node_peer(n), "its node was marked down");
+	node_set_down(n);
+	(void)node_save(n);
+	snprintf(detail, sizeof detail, "node %s %s", node_name(n), why);
+	node_health_requeue(n, detail);
+}
+
+static void
+node_health_cb(evutil_socket_t fd, short what, void *arg)
+{
+	const struct conf	*c = gbatchd_conf();
+	struct node		*n;
+	int64_t			 now = gbatchd_now();
+	char			 why[128];
+
+	for (n = node_first(); n != NULL; n = node_next(n)) {
+		if (node_is_up(n) && now - node_last_seen(n) > c->node_timeout) {
+			snprintf(why, sizeof why, "silent for %" PRId64 " s "
+			    "(node_timeout %d s)", now - node_last_seen(n),
+			    c->node_timeout);
+			node_health_down(n, why);
+		}
+	}
+	/* After a restart, give every node node_timeout to come back before
+	 * its jobs are declared lost: a restart never kills a job. */
+	if (!node_health_recovered &&
+	    now - gbatchd_started() >= c->node_timeout) {
+		node_health_recovered = true;
+		for (n = node_first(); n != NULL; n = node_next(n)) {
+			if (node_seen_since_start(n))
+				continue;
+			snprintf(why, sizeof why, "node %s did not "
+			    "re-register after the controller restarted",
+			    node_name(n));
+			node_health_requeue(n, why);
+		}
+	}
+}
+
+void
+node_health_init(struct event_base *base)
+{
+	struct timeval	tv = { 1, 0 };
+
+	node_health_ev = event_new(base, -1, EV_PERSIST, node_health_cb, NULL);
+	event_add(node_health_ev, &tv);
+}
+
+void
+node_health_free(void)
+{
+	if (node_health_ev != NULL)
+		event_free(node_health_ev);
+	node_health_ev = NULL;
+}

@@ -1,0 +1,292 @@
+/* node.c: the node table. A handful to thousands of nodes: a sorted list is
+ * plenty, and a scheduling pass reads them in this order. */
+#include <sys/queue.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/xmalloc.h"
+#include "daemon/controller/node.h"
+#include "daemon/controller/store.h"
+#include "policy/sched.h"
+
+struct node {
+	char			*name;
+	uint32_t		 gpus_total;
+	uint64_t		 alloc_mask;
+	uint64_t		 gpu_job[SCHED_MAX_GPUS_PER_NODE];
+	bool			 up;
+	bool			 seen;		/* HELLO since start */
+	bool			 drained;
+	char			*reason;
+	char			*addr;
+	char			*gpu_source;
+	json_t			*gpus;		/* HELLO's GPU descriptions */
+	struct peer		*peer;
+	int64_t			 last_seen;
+	TAILQ_ENTRY(node)	 entry;
+};
+TAILQ_HEAD(node_list, node);
+
+static struct node_list	node_all = TAILQ_HEAD_INITIALIZER(node_all);
+static size_t		node_total;
+
+struct node *
+node_find(const char *name)
+{
+	struct node	*n;
+
+	TAILQ_FOREACH(n, &node_all, entry) {
+		if (strcmp(n->name, name) == 0)
+			return (n);
+	}
+	return (NULL);
+}
+
+struct node *
+node_get(const char *name)
+{
+	struct node	*n, *at;
+
+	if ((n = node_find(name)) != NULL)
+		return (n);
+	n = xcalloc(1, sizeof *n);
+	n->name = xstrdup(name);
+	n->reason = xstrdup("");
+	n->addr = xstrdup("");
+	n->gpu_source = xstrdup("");
+	TAILQ_FOREACH(at, &node_all, entry) {
+		if (strcmp(at->name, name) > 0)
+			break;
+	}
+	if (at == NULL)
+		TAILQ_INSERT_TAIL(&node_all, n, entry);
+	else
+		TAILQ_INSERT_BEFORE(at, n, entry);
+	node_total++;
+	return (n);
+}
+
+void
+node_free_all(void)
+{
+	struct node	*n;
+
+	while ((n = TAILQ_FIRST(&node_all)) != NULL) {
+		TAILQ_REMOVE(&node_all, n, entry);
+		free(n->name);
+		free(n->reason);
+		free(n->addr);
+		free(n->gpu_source);
+		json_decref(n->gpus);
+		free(n);
+	}
+	node_total = 0;
+}
+
+struct node *node_first(void) { return (TAILQ_FIRST(&node_all)); }
+struct node *node_next(const struct node *n) { return (TAILQ_NEXT(n, entry)); }
+const char *node_name(const struct node *n) { return (n->name); }
+uint32_t node_gpus_total(const struct node *n) { return (n->gpus_total); }
+uint64_t node_alloc_mask(const struct node *n) { return (n->alloc_mask); }
+bool node_is_up(const struct node *n) { return (n->up); }
+bool node_is_drained(const struct node *n) { return (n->drained); }
+struct peer *node_peer(const struct node *n) { return (n->peer); }
+int64_t node_last_seen(const struct node *n) { return (n->last_seen); }
+bool node_seen_since_start(const struct node *n) { return (n->seen); }
+const char *node_drain_reason(const struct node *n) { return (n->reason); }
+size_t node_count(void) { return (node_total); }
+
+static uint64_t
+node_all_mask(const struct node *n)
+{
+	if (n->gpus_total >= 64)
+		return (UINT64_MAX);
+	return ((UINT64_C(1) << n->gpus_total) - 1);
+}
+
+uint64_t
+node_free_mask(const struct node *n)
+{
+	return (node_all_mask(n) & ~n->alloc_mask);
+}
+
+bool
+node_is_schedulable(const struct node *n)
+{
+	return (n->up && n->peer != NULL && !n->drained);
+}
+
+const char *
+node_state_name(const struct node *n)
+{
+	if (!n->up)
+		return ("down");
+	if (n->drained)
+		return ("drained");
+	if (n->alloc_mask == 0)
+		return ("idle");
+	if ((n->alloc_mask & node_all_mask(n)) == node_all_mask(n))
+		return ("allocated");
+	return ("mixed");
+}
+
+uint32_t
+node_largest(void)
+{
+	struct node	*n;
+	uint32_t	 most = 0;
+
+	TAILQ_FOREACH(n, &node_all, entry) {
+		if (n->gpus_total > most)
+			most = n->gpus_total;
+	}
+	return (most);
+}
+
+size_t
+node_count_up(void)
+{
+	struct node	*n;
+	size_t		 up = 0;
+
+	TAILQ_FOREACH(n, &node_all, entry) {
+		if (n->up)
+			up++;
+	}
+	return (up);
+}
+
+void
+node_set_known(struct node *n, uint32_t gpus, bool drained,
+    const char *reason, int64_t last_seen)
+{
+	n->gpus_total = gpus > SCHED_MAX_GPUS_PER_NODE ?
+	    SCHED_MAX_GPUS_PER_NODE : gpus;
+	n->drained = drained;
+	free(n->reason);
+	n->reason = xstrdup(reason != NULL ? reason : "");
+	n->last_seen = last_seen;
+}
+
+void
+node_set_up(struct node *n, struct peer *peer, const char *addr,
+    const char *gpu_source, json_t *gpus, int64_t now)
+{
+	size_t	count = json_array_size(gpus);
+
+	n->gpus_total = count > SCHED_MAX_GPUS_PER_NODE ?
+	    SCHED_MAX_GPUS_PER_NODE : (uint32_t)count;
+	n->alloc_mask &= node_all_mask(n);
+	n->up = true;
+	n->seen = true;
+	n->peer = peer;
+	free(n->addr);
+	n->addr = xstrdup(addr != NULL ? addr : "");
+	free(n->gpu_source);
+	n->gpu_source = xstrdup(gpu_source != NULL ? gpu_source : "");
+	json_decref(n->gpus);
+	n->gpus = json_incref(gpus);
+	n->last_seen = now;
+}
+
+void
+node_set_down(struct node *n)
+{
+	n->up = false;
+	n->peer = NULL;
+}
+
+void
+node_peer_gone(struct node *n, struct peer *peer)
+{
+	if (n->peer == peer)
+		n->peer = NULL;
+}
+
+void
+node_touch(struct node *n, int64_t now)
+{
+	n->last_seen = now;
+}
+
+void
+node_set_drain(struct node *n, bool drained, const char *reason)
+{
+	n->drained = drained;
+	free(n->reason);
+	n->reason = xstrdup(reason != NULL ? reason : "");
+}
+
+void
+node_alloc(struct node *n, uint64_t mask, uint64_t job)
+{
+	unsigned	i;
+
+	n->alloc_mask |= mask;
+	for (i = 0; i < SCHED_MAX_GPUS_PER_NODE; i++) {
+		if (mask & (UINT64_C(1) << i))
+			n->gpu_job[i] = job;
+	}
+}
+
+void
+node_release(struct node *n, uint64_t mask)
+{
+	unsigned	i;
+
+	n->alloc_mask &= ~mask;
+	for (i = 0; i < SCHED_MAX_GPUS_PER_NODE; i++) {
+		if (mask & (UINT64_C(1) << i))
+			n->gpu_job[i] = 0;
+	}
+}
+
+void
+node_describe(const struct node *n, json_t *array)
+{
+	json_t		*o, *gpus, *g, *src;
+	uint32_t	 i;
+	json_int_t	 index;
+
+	gpus = json_array();
+	for (i = 0; i < n->gpus_total; i++) {
+		src = json_array_get(n->gpus, i);
+		g = json_object();
+		index = i;
+		if (json_is_integer(json_object_get(src, "index")))
+			index = json_integer_value(json_object_get(src, "index"));
+		json_object_set_new(g, "index", json_integer(index));
+		json_object_set_new(g, "name", json_string(
+		    json_string_value(json_object_get(src, "name")) != NULL ?
+		    json_string_value(json_object_get(src, "name")) : ""));
+		json_object_set_new(g, "uuid", json_string(
+		    json_string_value(json_object_get(src, "uuid")) != NULL ?
+		    json_string_value(json_object_get(src, "uuid")) : ""));
+		json_object_set_new(g, "memory_mb", json_integer(
+		    json_integer_value(json_object_get(src, "memory_mb"))));
+		json_object_set_new(g, "job", n->gpu_job[i] != 0 ?
+		    json_integer((json_int_t)n->gpu_job[i]) : json_null());
+		json_array_append_new(gpus, g);
+	}
+	o = json_pack("{s:s,s:s,s:s,s:s,s:s,s:i,s:i,s:I,s:o}",
+	    "name", n->name, "state", node_state_name(n), "reason", n->reason,
+	    "addr", n->addr, "gpu_source", n->gpu_source,
+	    "gpus_total", (int)n->gpus_total,
+	    "gpus_alloc", __builtin_popcountll(n->alloc_mask),
+	    "last_seen", (json_int_t)n->last_seen, "gpus", gpus);
+	json_array_append_new(array, o);
+}
+
+int
+node_save(const struct node *n)
+{
+	struct store_node	row;
+
+	row.name = n->name;
+	row.gpus = n->gpus_total;
+	row.drained = n->drained;
+	row.reason = n->reason;
+	row.last_seen = n->last_seen;
+	return (store_node_save(&row));
+}

@@ -1,0 +1,68 @@
+/* node.h: the GPU servers the controller knows: registered ones and those
+ * remembered from the store (down until they say HELLO again). Each node
+ * tracks which job holds each of its GPUs. */
+#ifndef GB_CTL_NODE_H
+#define GB_CTL_NODE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+struct node;
+struct peer;
+
+/* Returns the node called name, creating it (down, no GPUs) if needed. The
+ * node list owns it. */
+struct node	*node_get(const char *name);
+struct node	*node_find(const char *name);
+/* Nodes in name order. */
+struct node	*node_first(void);
+struct node	*node_next(const struct node *);
+void		 node_free_all(void);
+
+const char	*node_name(const struct node *);
+uint32_t	 node_gpus_total(const struct node *);
+uint64_t	 node_alloc_mask(const struct node *);
+uint64_t	 node_free_mask(const struct node *);
+bool		 node_is_up(const struct node *);
+bool		 node_is_drained(const struct node *);
+/* Up, connected and not drained: the scheduler may start jobs there. */
+bool		 node_is_schedulable(const struct node *);
+/* "idle", "mixed", "allocated", "down" or "drained". */
+const char	*node_state_name(const struct node *);
+struct peer	*node_peer(const struct node *);
+int64_t		 node_last_seen(const struct node *);
+/* Whether the node said HELLO since gbatchd started. */
+bool		 node_seen_since_start(const struct node *);
+/* The most GPUs any known node has (0 when none is known). */
+uint32_t	 node_largest(void);
+size_t		 node_count_up(void);
+size_t		 node_count(void);
+
+/* Sets the GPU count remembered from the store (the node stays down). */
+void		 node_set_known(struct node *, uint32_t gpus, bool drained,
+		     const char *reason, int64_t last_seen);
+/* Registers node as up on peer with the GPUs of its HELLO (gpus is the
+ * HELLO's array; the node keeps a reference). */
+void		 node_set_up(struct node *, struct peer *, const char *addr,
+		     const char *gpu_source, json_t *gpus, int64_t now);
+/* Marks node down; its jobs are the caller's business (node-health.c). */
+void		 node_set_down(struct node *);
+/* Forgets peer when it is the node's connection (the peer is closing). */
+void		 node_peer_gone(struct node *, struct peer *);
+void		 node_touch(struct node *, int64_t now);
+void		 node_set_drain(struct node *, bool drained, const char *reason);
+const char	*node_drain_reason(const struct node *);
+
+/* Marks the GPUs in mask as held by job id (0 releases them). */
+void		 node_alloc(struct node *, uint64_t mask, uint64_t job);
+void		 node_release(struct node *, uint64_t mask);
+
+/* Appends the node's NODE_LIST entry to array. */
+void		 node_describe(const struct node *, json_t *array);
+/* Saves the node's row (GPUs, drain state) in the open transaction. */
+int		 node_save(const struct node *);
+
+#endif

@@ -1,0 +1,335 @@
+/* peer.c: connections. Input is cut into frames here; each message goes to
+ * req_dispatch. A peer that stops reading its replies stops being read
+ * (backpressure), so one slow client cannot grow gbatchd without bound. */
+#include <sys/queue.h>
+#include <sys/types.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event2/bufferevent.h>
+
+#include "common/frame.h"
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "daemon/controller/commit.h"
+#include "daemon/controller/node.h"
+#include "daemon/controller/peer.h"
+#include "daemon/controller/req.h"
+#include "daemon/controller/user.h"
+
+/* Stop reading a peer whose unread replies pass this, resume below the low
+ * mark. A 10,000-job listing is a few MB, so this only bites on a client
+ * that pipelines without reading. */
+#define PEER_OUT_HIGH	(16U << 20)
+#define PEER_OUT_LOW	(1U << 20)
+/* Read in large gulps: a pipelined client's requests of one pass then
+ * share one commit. */
+#define PEER_READ_MAX	(256U << 10)
+
+struct peer {
+	struct bufferevent	*bev;
+	enum peer_role		 role;
+	bool			 local;
+	bool			 dead;
+	bool			 closing;	/* close once output is written */
+	bool			 paused;	/* backpressure */
+	bool			 stopped;	/* shutdown: read nothing more */
+	bool			 operator;
+	uid_t			 uid;
+	gid_t			 gid;
+	char			 user[64];
+	char			*addr;
+	char			*host;
+	struct node		*node;
+	TAILQ_ENTRY(peer)	 entry;
+};
+TAILQ_HEAD(peer_list, peer);
+
+static struct peer_list	peer_live = TAILQ_HEAD_INITIALIZER(peer_live);
+static struct peer_list	peer_dead = TAILQ_HEAD_INITIALIZER(peer_dead);
+
+static void	peer_read_cb(struct bufferevent *, void *);
+static void	peer_write_cb(struct bufferevent *, void *);
+static void	peer_event_cb(struct bufferevent *, short, void *);
+
+struct peer *
+peer_create(struct event_base *base, evutil_socket_t fd, bool local,
+    uid_t uid, gid_t gid, const char *addr)
+{
+	struct peer	*p;
+	char		*colon;
+
+	p = xcalloc(1, sizeof *p);
+	p->local = local;
+	p->uid = uid;
+	p->gid = gid;
+	if (local) {
+		user_name(uid, p->user, sizeof p->user);
+		p->addr = xasprintf("unix:%s", p->user);
+		p->host = xstrdup("localhost");
+	} else {
+		snprintf(p->user, sizeof p->user, "-");
+		p->addr = xstrdup(addr);
+		p->host = xstrdup(addr);
+		/* Cut the port: "10.0.0.7:51234", "[::1]:51234". */
+		if ((colon = strrchr(p->host, ':')) != NULL)
+			*colon = '\0';
+	}
+	p->bev = bufferevent_socket_new(base, fd, BEV_OPT_CLOSE_ON_FREE);
+	if (p->bev == NULL) {
+		log_warn("peer %s: cannot set up the connection", p->addr);
+		evutil_closesocket(fd);
+		free(p->addr);
+		free(p->host);
+		free(p);
+		return (NULL);
+	}
+	bufferevent_set_max_single_read(p->bev, PEER_READ_MAX);
+	bufferevent_setcb(p->bev, peer_read_cb, peer_write_cb, peer_event_cb,
+	    p);
+	bufferevent_enable(p->bev, EV_READ | EV_WRITE);
+	TAILQ_INSERT_TAIL(&peer_live, p, entry);
+	log_debug("peer %s: connected", p->addr);
+	return (p);
+}
+
+enum peer_role peer_role(const struct peer *p) { return (p->role); }
+void peer_set_role(struct peer *p, enum peer_role r) { p->role = r; }
+bool peer_is_dead(const struct peer *p) { return (p->dead); }
+bool peer_is_local(const struct peer *p) { return (p->local); }
+uid_t peer_uid(const struct peer *p) { return (p->uid); }
+gid_t peer_gid(const struct peer *p) { return (p->gid); }
+const char *peer_user(const struct peer *p) { return (p->user); }
+bool peer_is_operator(const struct peer *p) { return (p->operator); }
+void peer_set_operator(struct peer *p, bool on) { p->operator = on; }
+const char *peer_addr(const struct peer *p) { return (p->addr); }
+const char *peer_host(const struct peer *p) { return (p->host); }
+struct node *peer_node(const struct peer *p) { return (p->node); }
+void peer_set_node(struct peer *p, struct node *n) { p->node = n; }
+
+void
+peer_close(struct peer *p, const char *why)
+{
+	if (p->dead)
+		return;
+	if (why != NULL)
+		log_info("peer %s: closing: %s", p->addr, why);
+	else
+		log_debug("peer %s: closed", p->addr);
+	p->dead = true;
+	if (p->node != NULL)
+		node_peer_gone(p->node, p);
+	bufferevent_free(p->bev);
+	p->bev = NULL;
+	TAILQ_REMOVE(&peer_live, p, entry);
+	TAILQ_INSERT_TAIL(&peer_dead, p, entry);
+	commit_want();
+}
+
+void
+peer_close_after_flush(struct peer *p, const char *why)
+{
+	if (p->dead || p->closing)
+		return;
+	log_info("peer %s: closing: %s", p->addr, why);
+	p->closing = true;
+	bufferevent_disable(p->bev, EV_READ);
+	/* Queued frames reach the output at the commit; the write callback
+	 * closes once they are written. */
+	if (!commit_pending() &&
+	    evbuffer_get_length(bufferevent_get_output(p->bev)) == 0)
+		peer_close(p, NULL);
+}
+
+void
+peer_close_flushed(void)
+{
+	struct peer	*p, *next;
+
+	for (p = TAILQ_FIRST(&peer_live); p != NULL; p = next) {
+		next = TAILQ_NEXT(p, entry);
+		if (p->closing &&
+		    evbuffer_get_length(bufferevent_get_output(p->bev)) == 0)
+			peer_close(p, NULL);
+	}
+}
+
+void
+peer_reap(void)
+{
+	struct peer	*p;
+
+	while ((p = TAILQ_FIRST(&peer_dead)) != NULL) {
+		TAILQ_REMOVE(&peer_dead, p, entry);
+		free(p->addr);
+		free(p->host);
+		free(p);
+	}
+}
+
+void
+peer_free_all(void)
+{
+	while (!TAILQ_EMPTY(&peer_live))
+		peer_close(TAILQ_FIRST(&peer_live), NULL);
+	peer_reap();
+}
+
+void
+peer_stop_reading_all(void)
+{
+	struct peer	*p;
+
+	TAILQ_FOREACH(p, &peer_live, entry) {
+		p->stopped = true;
+		bufferevent_disable(p->bev, EV_READ);
+	}
+}
+
+bool
+peer_all_flushed(void)
+{
+	struct peer	*p;
+
+	TAILQ_FOREACH(p, &peer_live, entry) {
+		if (evbuffer_get_length(bufferevent_get_output(p->bev)) != 0)
+			return (false);
+	}
+	return (true);
+}
+
+void
+peer_write_now(struct peer *p, struct evbuffer *frame)
+{
+	if (p->dead) {
+		evbuffer_drain(frame, evbuffer_get_length(frame));
+		return;
+	}
+	bufferevent_write_buffer(p->bev, frame);
+}
+
+void
+peer_send_frame(struct peer *p, struct evbuffer *frame)
+{
+	if (p->dead) {
+		evbuffer_drain(frame, evbuffer_get_length(frame));
+		return;
+	}
+	if (commit_pending())
+		commit_queue(p, frame);
+	else
+		bufferevent_write_buffer(p->bev, frame);
+}
+
+void
+peer_send(struct peer *p, const json_t *msg)
+{
+	struct evbuffer	*frame;
+	uint8_t		*buf;
+	size_t		 len;
+
+	if (p->dead)
+		return;
+	if ((buf = frame_pack(msg, FRAME_MAX_REPLY, &len)) == NULL) {
+		log_error("peer %s: cannot encode a reply", p->addr);
+		peer_close(p, "reply too large to encode");
+		return;
+	}
+	frame = evbuffer_new();
+	evbuffer_add(frame, buf, len);
+	free(buf);
+	peer_send_frame(p, frame);
+	evbuffer_free(frame);
+}
+
+/* Cuts whole frames off the input and dispatches them, until the input
+ * holds less than a frame or the peer is closed, paused or stopped. */
+static void
+peer_read_cb(struct bufferevent *bev, void *arg)
+{
+	struct peer	*p = arg;
+	struct evbuffer	*in = bufferevent_get_input(bev);
+	uint8_t		 hdr[FRAME_HEADER], *data;
+	char		 err[256], why[300];
+	json_t		*msg;
+	long		 n;
+
+	while (!p->dead && !p->paused && !p->closing && !p->stopped) {
+		if (evbuffer_copyout(in, hdr, sizeof hdr) < (ssize_t)sizeof hdr)
+			return;
+		if ((n = frame_header(hdr, FRAME_MAX_REQUEST, err,
+		    sizeof err)) == -1) {
+			snprintf(why, sizeof why, "bad frame: %s", err);
+			peer_close(p, why);
+			return;
+		}
+		if (evbuffer_get_length(in) < FRAME_HEADER + (size_t)n)
+			return;
+		data = evbuffer_pullup(in, FRAME_HEADER + n);
+		msg = frame_body(data + FRAME_HEADER, (size_t)n, err,
+		    sizeof err);
+		evbuffer_drain(in, FRAME_HEADER + n);
+		if (msg == NULL) {
+			snprintf(why, sizeof why, "bad frame: %s", err);
+			peer_close(p, why);
+			return;
+		}
+		req_dispatch(p, msg);
+		json_decref(msg);
+		if (!p->dead && evbuffer_get_length(bufferevent_get_output(bev)) >
+		    PEER_OUT_HIGH) {
+			p->paused = true;
+			bufferevent_disable(bev, EV_READ);
+			bufferevent_setwatermark(bev, EV_WRITE, PEER_OUT_LOW, 0);
+			log_debug("peer %s: paused until it reads its replies",
+			    p->addr);
+		}
+	}
+}
+
+static void
+peer_write_cb(struct bufferevent *bev, void *arg)
+{
+	struct peer	*p = arg;
+	size_t		 left = evbuffer_get_length(bufferevent_get_output(bev));
+
+	if (p->closing && left == 0 && !commit_pending()) {
+		peer_close(p, NULL);
+		return;
+	}
+	if (p->paused) {
+		p->paused = false;
+		bufferevent_setwatermark(bev, EV_WRITE, 0, 0);
+		if (!p->stopped && !p->closing) {
+			bufferevent_enable(bev, EV_READ);
+			peer_read_cb(bev, p);
+		}
+	}
+	if (left == 0 && p->stopped)
+		commit_want();
+}
+
+static void
+peer_event_cb(struct bufferevent *bev, short what, void *arg)
+{
+	struct peer	*p = arg;
+	char		 why[128];
+	size_t		 left = evbuffer_get_length(bufferevent_get_input(bev));
+
+	if (what & BEV_EVENT_EOF) {
+		if (left != 0) {
+			snprintf(why, sizeof why, "connection closed in the "
+			    "middle of a frame (%zu bytes unread)", left);
+			peer_close(p, why);
+		} else if (p->role == PEER_NODE)
+			peer_close(p, "node daemon disconnected");
+		else
+			peer_close(p, NULL);
+	} else if (what & BEV_EVENT_ERROR) {
+		snprintf(why, sizeof why, "connection error: %s",
+		    evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()));
+		peer_close(p, why);
+	}
+}

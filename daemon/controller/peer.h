@@ -1,0 +1,72 @@
+/* peer.h: one connection to gbatchd, a client on the Unix socket or a node
+ * daemon on TCP, over a bufferevent (so TLS can slot in underneath later).
+ * The peer splits its input into frames and hands each message to req.c.
+ * A peer that misbehaves is closed alone: marked dead at once and freed at
+ * the end of the loop pass, so callbacks up the stack never see it freed. */
+#ifndef GB_CTL_PEER_H
+#define GB_CTL_PEER_H
+
+#include <sys/types.h>
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <event2/event.h>
+#include <event2/buffer.h>
+#include <jansson.h>
+
+enum peer_role {
+	PEER_NEW,	/* no HELLO yet */
+	PEER_CLIENT,
+	PEER_NODE,
+};
+
+struct peer;
+struct node;
+
+/* Wraps fd (the peer owns it from here). local: the Unix socket, with uid
+ * and gid from SO_PEERCRED; addr: how to name the peer in logs. */
+struct peer	*peer_create(struct event_base *, evutil_socket_t fd,
+		     bool local, uid_t uid, gid_t gid, const char *addr);
+
+/* Sends msg (not stolen). While a commit is pending the frame waits in the
+ * commit queue, so nothing reaches a peer before what it reports is on
+ * disk, and replies keep request order. */
+void		 peer_send(struct peer *, const json_t *msg);
+/* Same for an already packed frame; frame is drained. */
+void		 peer_send_frame(struct peer *, struct evbuffer *frame);
+/* Writes a frame now, bypassing the commit queue (commit.c's flush). */
+void		 peer_write_now(struct peer *, struct evbuffer *frame);
+
+/* Closes the peer now (why is logged); it is freed by peer_reap. */
+void		 peer_close(struct peer *, const char *why);
+/* Stops reading and closes once what was sent has been written. */
+void		 peer_close_after_flush(struct peer *, const char *why);
+/* Closes the closing peers whose output is all written (after a flush). */
+void		 peer_close_flushed(void);
+/* Frees dead peers; call only when no frame for them is queued. */
+void		 peer_reap(void);
+/* Stops reading from every peer (shutdown). */
+void		 peer_stop_reading_all(void);
+/* Whether every peer's output has been written. */
+bool		 peer_all_flushed(void);
+void		 peer_free_all(void);
+
+enum peer_role	 peer_role(const struct peer *);
+void		 peer_set_role(struct peer *, enum peer_role);
+bool		 peer_is_dead(const struct peer *);
+bool		 peer_is_local(const struct peer *);
+uid_t		 peer_uid(const struct peer *);
+gid_t		 peer_gid(const struct peer *);
+/* The user's name, or the uid in decimal when it has none. */
+const char	*peer_user(const struct peer *);
+bool		 peer_is_operator(const struct peer *);
+void		 peer_set_operator(struct peer *, bool);
+/* "unix:alice" or "10.0.0.7:51234". */
+const char	*peer_addr(const struct peer *);
+/* The host part of a TCP peer's address. */
+const char	*peer_host(const struct peer *);
+struct node	*peer_node(const struct peer *);
+void		 peer_set_node(struct peer *, struct node *);
+
+#endif

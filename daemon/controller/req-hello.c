@@ -1,0 +1,170 @@
+/* req-hello.c: HELLO, the first message of every connection. Clients learn
+ * who the controller thinks they are; node daemons register, list their
+ * jobs and get them reconciled. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/log.h"
+#include "common/proto.h"
+#include "daemon/controller/gbatchd.h"
+#include "daemon/controller/job-report.h"
+#include "daemon/controller/node.h"
+#include "daemon/controller/peer.h"
+#include "daemon/controller/req.h"
+#include "daemon/controller/schedule.h"
+#include "policy/sched.h"
+
+/* Node names go into logs, file names and tables: keep them plain. */
+static int
+req_hello_name_ok(const char *s)
+{
+	size_t	i, len = strlen(s);
+
+	if (len == 0 || len > 64)
+		return (0);
+	for (i = 0; i < len; i++) {
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' &&
+		    s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9') ||
+		    s[i] == '-' || s[i] == '_' || s[i] == '.'))
+			return (0);
+	}
+	return (1);
+}
+
+static void
+req_hello_client(struct peer *p, const json_t *msg)
+{
+	const struct conf	*c = gbatchd_conf();
+	json_t			*reply;
+
+	peer_set_role(p, PEER_CLIENT);
+	peer_set_operator(p, conf_is_operator(c, peer_uid(p), peer_user(p)));
+	reply = proto_reply_ok(msg);
+	json_object_set_new(reply, "version", json_integer(PROTO_VERSION));
+	json_object_set_new(reply, "server", json_string(GBATCHD_SERVER));
+	json_object_set_new(reply, "user", json_string(peer_user(p)));
+	json_object_set_new(reply, "uid", json_integer(peer_uid(p)));
+	json_object_set_new(reply, "operator",
+	    json_boolean(peer_is_operator(p)));
+	peer_send(p, reply);
+	json_decref(reply);
+}
+
+static void
+req_hello_node(struct peer *p, const json_t *msg)
+{
+	const struct conf	*c = gbatchd_conf();
+	struct node		*n;
+	const char		*name, *state;
+	json_t			*gpus, *jobs, *reply, *r;
+	size_t			 i;
+	int			 interval;
+
+	name = json_string_value(json_object_get(msg, "name"));
+	gpus = json_object_get(msg, "gpus");
+	jobs = json_object_get(msg, "jobs");
+	if (name == NULL || !req_hello_name_ok(name)) {
+		req_error(p, msg, PROTO_E_INVALID, "name: expected 1-64 "
+		    "letters, digits, '-', '_' or '.'");
+		peer_close_after_flush(p, "node HELLO with a bad name");
+		return;
+	}
+	if (!json_is_array(gpus) ||
+	    json_array_size(gpus) > SCHED_MAX_GPUS_PER_NODE) {
+		req_error(p, msg, PROTO_E_INVALID, "gpus: expected an array of "
+		    "at most %d GPUs", SCHED_MAX_GPUS_PER_NODE);
+		peer_close_after_flush(p, "node HELLO with bad gpus");
+		return;
+	}
+	if (jobs != NULL && !json_is_array(jobs)) {
+		req_error(p, msg, PROTO_E_INVALID, "jobs: expected an array "
+		    "of job reports");
+		peer_close_after_flush(p, "node HELLO with bad jobs");
+		return;
+	}
+
+	n = node_get(name);
+	if (node_peer(n) != NULL && node_peer(n) != p) {
+		log_info("node %s: new connection from %s replaces %s", name,
+		    peer_addr(p), peer_addr(node_peer(n)));
+		peer_close(node_peer(n), "replaced by the node's new "
+		    "connection");
+	}
+	peer_set_role(p, PEER_NODE);
+	peer_set_node(p, n);
+	node_set_up(n, p, peer_host(p),
+	    json_string_value(json_object_get(msg, "gpu_source")), gpus,
+	    gbatchd_now());
+	(void)node_save(n);
+	log_info("node %s: up from %s with %zu GPUs, %zu job reports", name,
+	    peer_addr(p), json_array_size(gpus), json_array_size(jobs));
+
+	/* The reply goes first: the ACKs and signals below follow it. */
+	interval = c->node_timeout / 3;
+	if (interval < 1)
+		interval = 1;
+	if (interval > 5)
+		interval = 5;
+	reply = proto_reply_ok(msg);
+	json_object_set_new(reply, "version", json_integer(PROTO_VERSION));
+	json_object_set_new(reply, "heartbeat_interval",
+	    json_integer(interval));
+	peer_send(p, reply);
+	json_decref(reply);
+
+	/* Ends first, so a finished job is not taken for a missing one. */
+	json_array_foreach(jobs, i, r) {
+		state = json_string_value(json_object_get(r, "state"));
+		if (state != NULL && strcmp(state, "RUNNING") != 0)
+			job_report_ended(n, p, r);
+	}
+	json_array_foreach(jobs, i, r) {
+		state = json_string_value(json_object_get(r, "state"));
+		if (state != NULL && strcmp(state, "RUNNING") == 0)
+			job_report_running(n, p, r);
+	}
+	job_report_missing(n, jobs);
+	schedule_mark_dirty();
+}
+
+static void
+req_hello(struct peer *p, const json_t *msg)
+{
+	const char	*role;
+	json_t		*v = json_object_get(msg, "version");
+
+	if (!json_is_integer(v) || json_integer_value(v) != PROTO_VERSION) {
+		req_error(p, msg, PROTO_E_VERSION, "protocol version %s; this "
+		    "gbatchd speaks version %d", json_is_integer(v) ?
+		    "mismatch" : "missing", PROTO_VERSION);
+		peer_close_after_flush(p, "protocol version mismatch");
+		return;
+	}
+	role = json_string_value(json_object_get(msg, "role"));
+	if (role != NULL && strcmp(role, "client") == 0) {
+		if (!peer_is_local(p)) {
+			req_error(p, msg, PROTO_E_PERMISSION, "clients must "
+			    "use the controller's Unix socket");
+			peer_close_after_flush(p, "client on the TCP listener");
+			return;
+		}
+		req_hello_client(p, msg);
+	} else if (role != NULL && strcmp(role, "node") == 0) {
+		if (peer_is_local(p)) {
+			req_error(p, msg, PROTO_E_PERMISSION, "node daemons "
+			    "must use the controller's TCP listener");
+			peer_close_after_flush(p, "node on the Unix socket");
+			return;
+		}
+		req_hello_node(p, msg);
+	} else {
+		req_error(p, msg, PROTO_E_BAD_REQUEST, "role: expected "
+		    "\"client\" or \"node\"");
+		peer_close_after_flush(p, "HELLO with a bad role");
+	}
+}
+
+const struct req_entry req_hello_entry = {
+	MSG_HELLO, "HELLO", REQ_CLIENT | REQ_NODE, false, true, req_hello
+};

@@ -1,0 +1,200 @@
+/* req-job-cancel.c: JOB_CANCEL. Pending and held jobs are cancelled at
+ * once; running ones are signalled through their node and become CANCELLED
+ * when the node reports the end. With "signal" the signal is only relayed. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/proto.h"
+#include "common/xmalloc.h"
+#include "daemon/controller/job-change.h"
+#include "daemon/controller/job.h"
+#include "daemon/controller/launch.h"
+#include "daemon/controller/peer.h"
+#include "daemon/controller/req.h"
+#include "daemon/controller/store.h"
+
+struct req_job_cancel {
+	struct peer	*peer;
+	json_t		*results;
+	int		 signal;	/* 0: cancel */
+};
+
+static void
+req_job_cancel_result(struct req_job_cancel *c, uint64_t id,
+    const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void
+req_job_cancel_result(struct req_job_cancel *c, uint64_t id,
+    const char *code, const char *fmt, ...)
+{
+	json_t	*r;
+	va_list	 ap;
+	char	 text[256];
+
+	r = json_pack("{s:I,s:b}", "id", (json_int_t)id, "ok", code == NULL);
+	if (code != NULL) {
+		va_start(ap, fmt);
+		vsnprintf(text, sizeof text, fmt, ap);
+		va_end(ap);
+		json_object_set_new(r, "code", json_string(code));
+		json_object_set_new(r, "message", json_string(text));
+	}
+	json_array_append_new(c->results, r);
+}
+
+/* Acts on one job the caller may see. */
+static void
+req_job_cancel_one(struct req_job_cancel *c, struct job *j)
+{
+	struct job_change	 how = { 0 };
+	uint64_t		 id = job_id(j);
+	enum job_state		 s = job_state(j);
+	char			 detail[128];
+
+	if (job_uid(j) != peer_uid(c->peer) && !peer_is_operator(c->peer)) {
+		req_job_cancel_result(c, id, PROTO_E_PERMISSION, "job %" PRIu64
+		    " belongs to %s; you may cancel only your own jobs", id,
+		    job_user(j));
+		return;
+	}
+	if (c->signal != 0) {
+		if (s != JOB_RUNNING && s != JOB_PREEMPTING)
+			req_job_cancel_result(c, id, PROTO_E_INVALID, "job %"
+			    PRIu64 " is %s; only running jobs can be "
+			    "signalled", id, job_state_name(s));
+		else if (launch_signal(j, c->signal, false) != 0)
+			req_job_cancel_result(c, id, PROTO_E_INVALID, "job %"
+			    PRIu64 ": its node is not connected", id);
+		else
+			req_job_cancel_result(c, id, NULL, NULL);
+		return;
+	}
+	snprintf(detail, sizeof detail, "cancelled by %s",
+	    peer_user(c->peer));
+	how.detail = detail;
+	how.message = detail;
+	if (s == JOB_PENDING || s == JOB_HELD) {
+		if (job_change_state(j, JOB_CANCELLED, &how) != 0) {
+			req_job_cancel_result(c, id, PROTO_E_INTERNAL, "job %"
+			    PRIu64 ": the store failed", id);
+			return;
+		}
+	} else if (launch_signal(j, 15, true) != 0) {
+		/* Its node is away: record the cancel now; should the node
+		 * come back with the job, it is told to stop it. */
+		if (job_change_state(j, JOB_CANCELLED, &how) != 0) {
+			req_job_cancel_result(c, id, PROTO_E_INTERNAL, "job %"
+			    PRIu64 ": the store failed", id);
+			return;
+		}
+	} else
+		job_set_cancel_requested(j, true);
+	req_job_cancel_result(c, id, NULL, NULL);
+}
+
+static void
+req_job_cancel(struct peer *p, const json_t *msg)
+{
+	struct req_job_cancel	 c;
+	struct store_job	 row;
+	struct job		*j, *next;
+	json_t			*ids, *states, *v, *reply;
+	const char		*user;
+	bool			 want[JOB_STATE_COUNT] = { false };
+	unsigned long long	 sig = 0;
+	enum job_state		 s;
+	char			 err[256];
+	size_t			 i;
+	uint64_t		 id;
+
+	ids = json_object_get(msg, "ids");
+	states = json_object_get(msg, "states");
+	v = json_object_get(msg, "user");
+	user = json_string_value(v);
+	if ((v != NULL && !json_is_null(v) && user == NULL) ||
+	    (ids != NULL && !json_is_array(ids)) ||
+	    (states != NULL && !json_is_array(states))) {
+		req_error(p, msg, PROTO_E_INVALID, "expected ids (array of job "
+		    "ids), user (a name) and/or states (array of names)");
+		return;
+	}
+	if (json_array_size(ids) == 0 && user == NULL &&
+	    json_array_size(states) == 0) {
+		req_error(p, msg, PROTO_E_INVALID, "no job selected: give ids, "
+		    "a user or states");
+		return;
+	}
+	if (req_get_uint(msg, "signal", 64, &sig, err, sizeof err) != 0) {
+		req_error(p, msg, PROTO_E_INVALID, "%s", err);
+		return;
+	}
+	if (json_object_get(msg, "signal") != NULL && sig == 0) {
+		req_error(p, msg, PROTO_E_INVALID, "signal: expected a signal "
+		    "number from 1 to 64, got 0");
+		return;
+	}
+	json_array_foreach(ids, i, v) {
+		if (!json_is_integer(v) || json_integer_value(v) <= 0) {
+			req_error(p, msg, PROTO_E_INVALID, "ids: element %zu "
+			    "is not a job id (a whole number >= 1)", i + 1);
+			return;
+		}
+	}
+	json_array_foreach(states, i, v) {
+		if (!json_is_string(v) ||
+		    job_state_parse(json_string_value(v), &s) != 0) {
+			req_error(p, msg, PROTO_E_INVALID, "states: element "
+			    "%zu is not a job state (PENDING, RUNNING, ...)",
+			    i + 1);
+			return;
+		}
+		want[s] = true;
+	}
+
+	c.peer = p;
+	c.results = json_array();
+	c.signal = (int)sig;
+	if (json_array_size(ids) > 0) {
+		json_array_foreach(ids, i, v) {
+			id = (uint64_t)json_integer_value(v);
+			if ((j = job_find(id)) != NULL) {
+				req_job_cancel_one(&c, j);
+				continue;
+			}
+			if (store_job_get(id, &row) == 1) {
+				req_job_cancel_result(&c, id, PROTO_E_INVALID,
+				    "job %" PRIu64 " already finished (%s)",
+				    id, job_state_name(row.state));
+				store_job_done();
+			} else
+				req_job_cancel_result(&c, id,
+				    PROTO_E_NOT_FOUND, "no job %" PRIu64, id);
+		}
+	} else {
+		for (j = job_first(); j != NULL; j = next) {
+			next = job_next(j);
+			if (user != NULL && strcmp(job_user(j), user) != 0)
+				continue;
+			if (json_array_size(states) > 0 && !want[job_state(j)])
+				continue;
+			/* Selecting by state or user never reaches other
+			 * users' jobs unless the caller is an operator. */
+			if (job_uid(j) != peer_uid(p) && !peer_is_operator(p) &&
+			    user == NULL)
+				continue;
+			req_job_cancel_one(&c, j);
+		}
+	}
+	reply = proto_reply_ok(msg);
+	json_object_set_new(reply, "results", c.results);
+	peer_send(p, reply);
+	json_decref(reply);
+}
+
+const struct req_entry req_job_cancel_entry = {
+	MSG_JOB_CANCEL, "JOB_CANCEL", REQ_CLIENT, false, true, req_job_cancel
+};

@@ -1,0 +1,214 @@
+/* req-job-list.c: JOB_LIST. Jobs not yet finished come from memory;
+ * finished ones (asked by id or by state) from the store. The reply is
+ * written as text (job-list.c), not built as a jansson tree. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <event2/buffer.h>
+
+#include "common/frame.h"
+#include "common/proto.h"
+#include "common/xmalloc.h"
+#include "daemon/controller/gbatchd.h"
+#include "daemon/controller/job-list.h"
+#include "daemon/controller/job.h"
+#include "daemon/controller/node.h"
+#include "daemon/controller/peer.h"
+#include "daemon/controller/req.h"
+#include "daemon/controller/store.h"
+
+/* Leave room for the reply's tail under the client's frame limit. */
+#define REQ_JOB_LIST_MAX	(FRAME_MAX_REPLY - (1U << 20))
+
+struct req_job_list {
+	struct job_list_buf	 out;
+	const char	*user;
+	bool		 states[JOB_STATE_COUNT];
+	bool		 any_state;
+	int64_t		 now;
+	size_t		 count;
+	bool		 truncated;
+};
+
+static bool
+req_job_list_wanted(const struct req_job_list *l, const struct store_job *r)
+{
+	if (l->user != NULL && (r->user == NULL || strcmp(r->user,
+	    l->user) != 0))
+		return (false);
+	if (l->any_state && !l->states[r->state])
+		return (false);
+	return (true);
+}
+
+static void
+req_job_list_add(const struct store_job *r, void *arg)
+{
+	struct req_job_list	*l = arg;
+
+	if (!req_job_list_wanted(l, r))
+		return;
+	if (l->out.len > REQ_JOB_LIST_MAX) {
+		l->truncated = true;
+		return;
+	}
+	if (l->count++ != 0)
+		job_list_add(&l->out, ",", 1);
+	job_list_row(&l->out, r, l->now);
+}
+
+static void
+req_job_list_memory(struct req_job_list *l, struct job *j)
+{
+	struct store_job	row;
+
+	job_to_row(j, &row);
+	row.node = job_node(j) != NULL ? node_name(job_node(j)) : NULL;
+	req_job_list_add(&row, l);
+}
+
+static int
+req_job_list_parse(struct req_job_list *l, const json_t *msg, char *err,
+    size_t errlen)
+{
+	json_t		*v;
+	enum job_state	 s;
+	size_t		 i;
+
+	v = json_object_get(msg, "user");
+	if (v != NULL && !json_is_null(v)) {
+		if ((l->user = json_string_value(v)) == NULL) {
+			snprintf(err, errlen, "user: expected a user name");
+			return (-1);
+		}
+	}
+	v = json_object_get(msg, "states");
+	if (v != NULL && !json_is_null(v)) {
+		if (!json_is_array(v)) {
+			snprintf(err, errlen, "states: expected an array of "
+			    "state names");
+			return (-1);
+		}
+		l->any_state = true;
+		for (i = 0; i < json_array_size(v); i++) {
+			if (!json_is_string(json_array_get(v, i)) ||
+			    job_state_parse(json_string_value(
+			    json_array_get(v, i)), &s) != 0) {
+				snprintf(err, errlen, "states: element %zu is "
+				    "not a job state (PENDING, RUNNING, "
+				    "COMPLETED, ...)", i + 1);
+				return (-1);
+			}
+			l->states[s] = true;
+		}
+	}
+	v = json_object_get(msg, "ids");
+	if (v != NULL && !json_is_null(v)) {
+		if (!json_is_array(v)) {
+			snprintf(err, errlen, "ids: expected an array of job "
+			    "ids");
+			return (-1);
+		}
+		for (i = 0; i < json_array_size(v); i++) {
+			if (!json_is_integer(json_array_get(v, i)) ||
+			    json_integer_value(json_array_get(v, i)) <= 0) {
+				snprintf(err, errlen, "ids: element %zu is not "
+				    "a job id (a whole number >= 1)", i + 1);
+				return (-1);
+			}
+		}
+	}
+	return (0);
+}
+
+static void
+req_job_list(struct peer *p, const json_t *msg)
+{
+	struct req_job_list	 l;
+	struct store_job	 row;
+	struct evbuffer		*frame;
+	struct job		*j;
+	struct timespec		 t0, t1;
+	json_t			*ids, *seq;
+	char			 err[256], *text;
+	uint8_t			 hdr[FRAME_HEADER];
+	size_t			 i, len, nmissing = 0;
+	uint64_t		 id, *missing = NULL;
+	int			 s;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	memset(&l, 0, sizeof l);
+	if (req_job_list_parse(&l, msg, err, sizeof err) != 0) {
+		req_error(p, msg, PROTO_E_INVALID, "%s", err);
+		return;
+	}
+	l.now = gbatchd_now();
+	frame = evbuffer_new();
+	ids = json_object_get(msg, "ids");
+
+	evbuffer_add_printf(frame, "{\"re\":%d", MSG_JOB_LIST);
+	if ((seq = json_object_get(msg, "seq")) != NULL &&
+	    (text = json_dumps(seq, JSON_ENCODE_ANY | JSON_COMPACT)) != NULL) {
+		evbuffer_add_printf(frame, ",\"seq\":%s", text);
+		free(text);
+	}
+	evbuffer_add_printf(frame, ",\"ok\":true,\"now\":%lld,\"jobs\":[",
+	    (long long)l.now);
+
+	if (json_array_size(ids) > 0) {
+		for (i = 0; i < json_array_size(ids); i++) {
+			id = (uint64_t)json_integer_value(json_array_get(ids,
+			    i));
+			if ((j = job_find(id)) != NULL)
+				req_job_list_memory(&l, j);
+			else if (store_job_get(id, &row) == 1) {
+				req_job_list_add(&row, &l);
+				store_job_done();
+			} else {
+				missing = xreallocarray(missing, nmissing + 1,
+				    sizeof *missing);
+				missing[nmissing++] = id;
+			}
+		}
+	} else {
+		for (j = job_first(); j != NULL; j = job_next(j)) {
+			if (!l.any_state && job_state_is_terminal(job_state(j)))
+				continue;
+			req_job_list_memory(&l, j);
+		}
+		for (s = 0; l.any_state && s < JOB_STATE_COUNT; s++) {
+			if (l.states[s] && job_state_is_terminal(s))
+				(void)store_job_each_in_state(s, l.user,
+				    req_job_list_add, &l);
+		}
+	}
+	evbuffer_add(frame, l.out.buf, l.out.len);
+	evbuffer_add(frame, "],\"missing\":[", 13);
+	for (i = 0; i < nmissing; i++)
+		evbuffer_add_printf(frame, i != 0 ? ",%" PRIu64 : "%" PRIu64,
+		    missing[i]);
+	free(missing);
+	evbuffer_add_printf(frame, "]%s}", l.truncated ?
+	    ",\"truncated\":true" : "");
+
+	len = evbuffer_get_length(frame);
+	hdr[0] = (uint8_t)(len >> 24);
+	hdr[1] = (uint8_t)(len >> 16);
+	hdr[2] = (uint8_t)(len >> 8);
+	hdr[3] = (uint8_t)len;
+	evbuffer_prepend(frame, hdr, sizeof hdr);
+	peer_send_frame(p, frame);
+	evbuffer_free(frame);
+	free(l.out.buf);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	log_debug("peer %s: JOB_LIST: %zu jobs, %zu bytes in %.1f ms",
+	    peer_addr(p), l.count, len, (t1.tv_sec - t0.tv_sec) * 1e3 +
+	    (t1.tv_nsec - t0.tv_nsec) / 1e6);
+}
+
+const struct req_entry req_job_list_entry = {
+	MSG_JOB_LIST, "JOB_LIST", REQ_CLIENT, false, true, req_job_list
+};

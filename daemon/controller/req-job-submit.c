@@ -1,0 +1,264 @@
+/* req-job-submit.c: JOB_SUBMIT. Every field is checked here with a message
+ * that names it and what is accepted; the reply with the id leaves only
+ * after the commit that holds the job (the commit queue sees to that). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/log.h"
+#include "common/proto.h"
+#include "daemon/controller/gbatchd.h"
+#include "daemon/controller/job.h"
+#include "daemon/controller/node.h"
+#include "daemon/controller/peer.h"
+#include "daemon/controller/req.h"
+#include "daemon/controller/schedule.h"
+#include "daemon/controller/store.h"
+#include "policy/sched.h"
+
+#define REQ_SUBMIT_NAME_MAX	256
+#define REQ_SUBMIT_PATH_MAX	4096
+
+/* Reads an optional string member into *out; -1 with err when present and
+ * not a string, or longer than max, or holding control characters. */
+static int
+req_job_submit_string(const json_t *job, const char *key, size_t max,
+    const char **out, char *err, size_t errlen)
+{
+	json_t		*v = json_object_get(job, key);
+	const char	*s;
+	size_t		 i, len;
+
+	if (v == NULL || json_is_null(v))
+		return (0);
+	if ((s = json_string_value(v)) == NULL) {
+		snprintf(err, errlen, "%s: expected a string", key);
+		return (-1);
+	}
+	len = json_string_length(v);
+	if (len > max) {
+		snprintf(err, errlen, "%s: longer than %zu bytes", key, max);
+		return (-1);
+	}
+	if (strlen(s) != len) {
+		snprintf(err, errlen, "%s: holds a NUL byte", key);
+		return (-1);
+	}
+	if (max != SIZE_MAX) {
+		for (i = 0; i < len; i++) {
+			if ((unsigned char)s[i] < 0x20) {
+				snprintf(err, errlen, "%s: holds a control "
+				    "character", key);
+				return (-1);
+			}
+		}
+	}
+	*out = s;
+	return (0);
+}
+
+/* Output patterns know %j (id), %x (name), %u (user) and %%. */
+static int
+req_job_submit_pattern(const char *key, const char *s, char *err,
+    size_t errlen)
+{
+	const char	*p;
+
+	if (*s == '\0') {
+		snprintf(err, errlen, "%s: expected a file name pattern, got "
+		    "an empty string", key);
+		return (-1);
+	}
+	for (p = s; (p = strchr(p, '%')) != NULL; p += 2) {
+		if (p[1] != 'j' && p[1] != 'x' && p[1] != 'u' && p[1] != '%') {
+			snprintf(err, errlen, "%s: unknown pattern \"%%%.1s\" "
+			    "in \"%s\"; accepted: %%j (job id), %%x (name), "
+			    "%%u (user), %%%%", key, p[1] != '\0' ? p + 1 : "",
+			    s);
+			return (-1);
+		}
+	}
+	return (0);
+}
+
+static int
+req_job_submit_argv(const json_t *argv, char *err, size_t errlen)
+{
+	json_t	*v;
+	size_t	 i;
+
+	if (argv != NULL && !json_is_array(argv)) {
+		snprintf(err, errlen, "argv: expected an array of strings");
+		return (-1);
+	}
+	json_array_foreach(argv, i, v) {
+		if (!json_is_string(v)) {
+			snprintf(err, errlen, "argv: element %zu is not a "
+			    "string", i + 1);
+			return (-1);
+		}
+	}
+	return (0);
+}
+
+static int
+req_job_submit_env(const json_t *env, char *err, size_t errlen)
+{
+	const char	*key;
+	json_t		*v;
+
+	if (env == NULL)
+		return (0);
+	if (!json_is_object(env)) {
+		snprintf(err, errlen, "env: expected an object of strings, as "
+		    "{\"PATH\": \"/usr/bin\"}");
+		return (-1);
+	}
+	json_object_foreach((json_t *)env, key, v) {
+		if (!json_is_string(v)) {
+			snprintf(err, errlen, "env: %s: expected a string",
+			    key);
+			return (-1);
+		}
+		if (*key == '\0' || strchr(key, '=') != NULL) {
+			snprintf(err, errlen, "env: \"%s\" is not a variable "
+			    "name", key);
+			return (-1);
+		}
+	}
+	return (0);
+}
+
+static void
+req_job_submit(struct peer *p, const json_t *msg)
+{
+	const struct conf	*c = gbatchd_conf();
+	struct store_job	 row;
+	json_t			*job, *v, *reply;
+	const char		*base;
+	char			 err[512], *argv = NULL, *env = NULL;
+	unsigned long long	 gpus = 1, limit = 0;
+	uint32_t		 largest;
+
+	if (peer_uid(p) == 0 && !c->allow_root_jobs) {
+		req_error(p, msg, PROTO_E_PERMISSION, "root may not submit "
+		    "jobs (controller.allow_root_jobs is false); submit as "
+		    "the user the job should run as");
+		return;
+	}
+	if (!json_is_object(job = json_object_get(msg, "job"))) {
+		req_error(p, msg, PROTO_E_INVALID, "job: expected an object "
+		    "describing the job");
+		return;
+	}
+	memset(&row, 0, sizeof row);
+	if (req_job_submit_string(job, "script", SIZE_MAX, &row.script, err,
+	    sizeof err) != 0 ||
+	    req_job_submit_string(job, "name", REQ_SUBMIT_NAME_MAX, &row.name,
+	    err, sizeof err) != 0 ||
+	    req_job_submit_string(job, "command", REQ_SUBMIT_PATH_MAX,
+	    &row.command, err, sizeof err) != 0 ||
+	    req_job_submit_string(job, "workdir", REQ_SUBMIT_PATH_MAX,
+	    &row.workdir, err, sizeof err) != 0 ||
+	    req_job_submit_string(job, "stdout", REQ_SUBMIT_PATH_MAX,
+	    &row.stdout_path, err, sizeof err) != 0 ||
+	    req_job_submit_string(job, "stderr", REQ_SUBMIT_PATH_MAX,
+	    &row.stderr_path, err, sizeof err) != 0 ||
+	    req_get_uint(job, "gpus", SCHED_MAX_GPUS_PER_NODE, &gpus, err,
+	    sizeof err) != 0 ||
+	    req_get_uint(job, "time_limit", 100ULL * 365 * 86400, &limit, err,
+	    sizeof err) != 0 ||
+	    req_job_submit_argv(json_object_get(job, "argv"), err,
+	    sizeof err) != 0 ||
+	    req_job_submit_env(json_object_get(job, "env"), err,
+	    sizeof err) != 0)
+		goto invalid;
+	if (row.script == NULL || *row.script == '\0') {
+		snprintf(err, sizeof err, "script: missing; expected the job "
+		    "script's text");
+		goto invalid;
+	}
+	if (row.workdir == NULL || row.workdir[0] != '/') {
+		snprintf(err, sizeof err, "workdir: expected an absolute path, "
+		    "got \"%s\"", row.workdir != NULL ? row.workdir : "");
+		goto invalid;
+	}
+	if (gpus < 1) {
+		snprintf(err, sizeof err, "gpus: expected a whole number from "
+		    "1 to %d, got 0", SCHED_MAX_GPUS_PER_NODE);
+		goto invalid;
+	}
+	v = json_object_get(job, "hold");
+	if (v != NULL && !json_is_boolean(v)) {
+		snprintf(err, sizeof err, "hold: expected true or false");
+		goto invalid;
+	}
+	if (row.stdout_path == NULL)
+		row.stdout_path = "gbatch-%j.out";
+	if (row.stderr_path == NULL)
+		row.stderr_path = row.stdout_path;
+	if (req_job_submit_pattern("stdout", row.stdout_path, err,
+	    sizeof err) != 0 || req_job_submit_pattern("stderr",
+	    row.stderr_path, err, sizeof err) != 0)
+		goto invalid;
+	if (row.command == NULL)
+		row.command = "";
+	if (row.name == NULL || *row.name == '\0') {
+		base = strrchr(row.command, '/');
+		base = base != NULL ? base + 1 : row.command;
+		row.name = *base != '\0' ? base : "wrap";
+	}
+	largest = node_largest();
+	if (largest != 0 && gpus > largest) {
+		req_error(p, msg, PROTO_E_UNSATISFIABLE, "--gpus %llu: the "
+		    "largest node has %u GPU%s", gpus, largest,
+		    largest == 1 ? "" : "s");
+		return;
+	}
+
+	argv = json_object_get(job, "argv") != NULL ?
+	    json_dumps(json_object_get(job, "argv"), JSON_COMPACT) : NULL;
+	env = json_object_get(job, "env") != NULL ?
+	    json_dumps(json_object_get(job, "env"), JSON_COMPACT) : NULL;
+	row.argv = argv != NULL ? argv : "[]";
+	row.env = env != NULL ? env : "{}";
+	row.id = store_job_next_id();
+	row.user = peer_user(p);
+	row.uid = peer_uid(p);
+	row.gid = peer_gid(p);
+	row.gpus = (uint32_t)gpus;
+	row.time_limit = limit;
+	row.submit_time = gbatchd_now();
+	row.state = json_is_true(v) ? JOB_HELD : JOB_PENDING;
+	row.reason = json_is_true(v) ? "Held" : "None";
+	if (store_job_insert(&row) != 0 ||
+	    store_event_insert(row.id, row.submit_time, "",
+	    job_state_name(row.state), "submitted") != 0) {
+		req_error(p, msg, PROTO_E_INTERNAL, "the job store failed; "
+		    "see gbatchd's log");
+		goto out;
+	}
+	row.script = row.env = NULL;
+	(void)job_create(&row);
+	log_info("job %" PRIu64 ": submitted by %s, %u GPU%s, %s", row.id,
+	    row.user, row.gpus, row.gpus == 1 ? "" : "s",
+	    job_state_name(row.state));
+	if (row.state == JOB_PENDING)
+		schedule_mark_dirty();
+
+	reply = proto_reply_ok(msg);
+	json_object_set_new(reply, "job_id", json_integer((json_int_t)row.id));
+	peer_send(p, reply);
+	json_decref(reply);
+out:
+	free(argv);
+	free(env);
+	return;
+invalid:
+	req_error(p, msg, PROTO_E_INVALID, "%s", err);
+}
+
+const struct req_entry req_job_submit_entry = {
+	MSG_JOB_SUBMIT, "JOB_SUBMIT", REQ_CLIENT, false, true, req_job_submit
+};

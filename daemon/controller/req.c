@@ -1,0 +1,137 @@
+/* req.c: the list of requests and the dispatcher. To add a request, write
+ * req-<name>.c and add its entry here. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/log.h"
+#include "common/proto.h"
+#include "daemon/controller/peer.h"
+#include "daemon/controller/req.h"
+
+extern const struct req_entry	req_hello_entry;
+extern const struct req_entry	req_ping_entry;
+extern const struct req_entry	req_shutdown_entry;
+extern const struct req_entry	req_job_submit_entry;
+extern const struct req_entry	req_job_list_entry;
+extern const struct req_entry	req_job_cancel_entry;
+extern const struct req_entry	req_node_list_entry;
+extern const struct req_entry	req_node_update_entry;
+extern const struct req_entry	req_node_heartbeat_entry;
+extern const struct req_entry	req_job_started_entry;
+extern const struct req_entry	req_job_ended_entry;
+
+static const struct req_entry *const req_table[] = {
+	&req_hello_entry,
+	&req_ping_entry,
+	&req_shutdown_entry,
+	&req_job_submit_entry,
+	&req_job_list_entry,
+	&req_job_cancel_entry,
+	&req_node_list_entry,
+	&req_node_update_entry,
+	&req_node_heartbeat_entry,
+	&req_job_started_entry,
+	&req_job_ended_entry,
+};
+
+bool	req_stopping;
+
+void
+req_error(struct peer *p, const json_t *msg, const char *code,
+    const char *fmt, ...)
+{
+	json_t	*reply;
+	va_list	 ap;
+	char	 text[512];
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof text, fmt, ap);
+	va_end(ap);
+	reply = proto_reply_error(msg, code, "%s", text);
+	peer_send(p, reply);
+	json_decref(reply);
+}
+
+int
+req_get_uint(const json_t *obj, const char *key, unsigned long long max,
+    unsigned long long *out, char *err, size_t errlen)
+{
+	json_t		*v = json_object_get(obj, key);
+	json_int_t	 n;
+
+	if (v == NULL)
+		return (0);
+	if (!json_is_integer(v) || (n = json_integer_value(v)) < 0 ||
+	    (unsigned long long)n > max) {
+		snprintf(err, errlen, "%s: expected a whole number from 0 to "
+		    "%llu", key, max);
+		return (-1);
+	}
+	*out = (unsigned long long)n;
+	return (0);
+}
+
+static const struct req_entry *
+req_find(int type)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof req_table / sizeof req_table[0]; i++) {
+		if (req_table[i]->type == type)
+			return (req_table[i]);
+	}
+	return (NULL);
+}
+
+void
+req_dispatch(struct peer *p, const json_t *msg)
+{
+	const struct req_entry	*re;
+	enum peer_role		 role = peer_role(p);
+	char			 why[128];
+	int			 type = proto_type(msg);
+
+	if ((re = req_find(type)) == NULL) {
+		req_error(p, msg, PROTO_E_BAD_REQUEST, "unknown message type "
+		    "%d", type);
+		if (role == PEER_NEW)
+			peer_close_after_flush(p, "unknown first message");
+		return;
+	}
+	if (role == PEER_NEW && type != MSG_HELLO) {
+		req_error(p, msg, PROTO_E_BAD_REQUEST, "the first message must "
+		    "be HELLO (type %d), got %s", MSG_HELLO, re->name);
+		peer_close_after_flush(p, "no HELLO first");
+		return;
+	}
+	if (role != PEER_NEW && type == MSG_HELLO) {
+		req_error(p, msg, PROTO_E_BAD_REQUEST, "HELLO was already "
+		    "received on this connection");
+		return;
+	}
+	if ((role == PEER_CLIENT && (re->roles & REQ_CLIENT) == 0) ||
+	    (role == PEER_NODE && (re->roles & REQ_NODE) == 0)) {
+		snprintf(why, sizeof why, "%s message %s from a %s",
+		    role == PEER_CLIENT ? "node" : "client", re->name,
+		    role == PEER_CLIENT ? "client" : "node");
+		if (role == PEER_CLIENT)
+			req_error(p, msg, PROTO_E_BAD_REQUEST, "%s is not a "
+			    "client request", re->name);
+		peer_close_after_flush(p, why);
+		return;
+	}
+	if (req_stopping && type != MSG_HELLO && re->reply) {
+		req_error(p, msg, PROTO_E_SHUTTING_DOWN, "gbatchd is shutting "
+		    "down");
+		return;
+	}
+	if (re->operator && !peer_is_operator(p)) {
+		req_error(p, msg, PROTO_E_PERMISSION, "%s: only operators may "
+		    "do this (root and controller.operators); you are %s",
+		    re->name, peer_user(p));
+		return;
+	}
+	log_debug("peer %s: %s", peer_addr(p), re->name);
+	re->handler(p, msg);
+}

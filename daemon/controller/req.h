@@ -1,0 +1,43 @@
+/* req.h: the request table, in the manner of tmux's command table: each
+ * req-<name>.c defines one entry; req.c only lists them and dispatches. */
+#ifndef GB_CTL_REQ_H
+#define GB_CTL_REQ_H
+
+#include <stdbool.h>
+
+#include <jansson.h>
+
+struct peer;
+
+/* Who may send a message. */
+#define REQ_CLIENT	0x1
+#define REQ_NODE	0x2
+
+struct req_entry {
+	int		  type;		/* enum msg_type */
+	const char	 *name;
+	int		  roles;	/* REQ_CLIENT | REQ_NODE */
+	bool		  operator;	/* clients: operators only */
+	bool		  reply;	/* the sender expects a reply */
+	/* Handles msg from peer. Sends the reply itself (peer_send) when
+	 * reply is set. May close the peer. */
+	void		(*handler)(struct peer *, const json_t *msg);
+};
+
+/* Checks msg's type against the table and peer's role, then runs its
+ * handler. Closes the peer on a protocol violation. */
+void	req_dispatch(struct peer *, const json_t *msg);
+
+/* Whether gbatchd is stopping: requests then get shutting_down. */
+extern bool	req_stopping;
+
+/* Helpers for handlers. */
+/* Replies to msg with ok false; code and message as in proto.h. */
+void	req_error(struct peer *, const json_t *msg, const char *code,
+	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Reads an optional unsigned integer member. Returns 0 (absent: *out
+ * untouched), or -1 with err set when it is not one. */
+int	req_get_uint(const json_t *obj, const char *key, unsigned long long max,
+	    unsigned long long *out, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,368 @@
+/* gnoded.c: the node daemon's main(): options, configuration, daemon
+ * setup, then the event loop. See gnoded(8). */
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "common/log.h"
+#include "common/proto.h"
+#include "common/xmalloc.h"
+#include "daemon/node/node-conf.h"
+#include "daemon/node/node-gpu.h"
+#include "daemon/node/node-record.h"
+#include "daemon/node/node-session.h"
+
+struct gnoded_opts {
+	int		 foreground;
+	int		 verbose;
+	const char	*conf_file;
+	const char	*name;
+	const char	*controller;
+	const char	*state_dir;
+	const char	*gpus;
+	const char	*log_file;
+	const char	*pid_file;
+};
+
+static void
+gnoded_usage(FILE *f)
+{
+	fprintf(f,
+"usage: gnoded [-D] [-f FILE] [-n NAME] [-c HOST:PORT] [-d STATE_DIR]\n"
+"              [-g GPUS] [-L LOGFILE] [-P PIDFILE] [-v] [-h] [-V]\n"
+"\n"
+"The gbatch node daemon: registers this host's GPUs with gbatchd and runs\n"
+"the jobs it is given, each under its own shepherd process.\n"
+"\n"
+"  -D, --foreground        stay in the foreground, log to stderr (or -L)\n"
+"  -f, --config FILE       configuration file (default $GBATCH_CONF, else\n"
+"                          " SYSCONFDIR "/gbatch/gbatch.conf)\n"
+"  -n, --name NAME         node name (default: the host name)\n"
+"  -c, --controller H:P    gbatchd's node address (default 127.0.0.1:6820)\n"
+"  -d, --state-dir DIR     job records (default " LOCALSTATEDIR
+    "/lib/gbatch/node)\n"
+"  -g, --gpus N            offer N simulated GPUs instead of NVML's\n"
+"  -L, --log-file FILE     log to FILE instead of stderr or syslog\n"
+"  -P, --pid-file FILE     write the daemon's pid to FILE\n"
+"  -v, --verbose           log debug messages\n"
+"  -h, --help              show this help and exit\n"
+"  -V, --version           show the version and exit\n"
+"\n"
+"SIGTERM or SIGINT stops gnoded; running jobs keep running and are\n"
+"re-attached when it starts again.\n");
+}
+
+static int
+gnoded_parse(int argc, char **argv, struct gnoded_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "foreground", no_argument, NULL, 'D' },
+		{ "config", required_argument, NULL, 'f' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "controller", required_argument, NULL, 'c' },
+		{ "state-dir", required_argument, NULL, 'd' },
+		{ "gpus", required_argument, NULL, 'g' },
+		{ "log-file", required_argument, NULL, 'L' },
+		{ "pid-file", required_argument, NULL, 'P' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int	ch;
+
+	memset(o, 0, sizeof *o);
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":Df:n:c:d:g:L:P:vhV", longopts,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'D':
+			o->foreground = 1;
+			break;
+		case 'f':
+			o->conf_file = optarg;
+			break;
+		case 'n':
+			o->name = optarg;
+			break;
+		case 'c':
+			o->controller = optarg;
+			break;
+		case 'd':
+			o->state_dir = optarg;
+			break;
+		case 'g':
+			o->gpus = optarg;
+			break;
+		case 'L':
+			o->log_file = optarg;
+			break;
+		case 'P':
+			o->pid_file = optarg;
+			break;
+		case 'v':
+			o->verbose = 1;
+			break;
+		case 'h':
+			gnoded_usage(stdout);
+			exit(EXIT_OK);
+		case 'V':
+			printf("gnoded %s\n", PACKAGE_VERSION);
+			exit(EXIT_OK);
+		case ':':
+			fprintf(stderr, "gnoded: %s needs an argument\n",
+			    argv[optind - 1]);
+			return (-1);
+		default:
+			if (optopt != 0)
+				fprintf(stderr, "gnoded: unknown option -%c\n",
+				    optopt);
+			else
+				fprintf(stderr, "gnoded: unknown option %s\n",
+				    argv[optind - 1]);
+			return (-1);
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, "gnoded: unexpected argument \"%s\"\n",
+		    argv[optind]);
+		return (-1);
+	}
+	return (0);
+}
+
+/* Applies the file, then the flags, to conf. */
+static int
+gnoded_configure(const struct gnoded_opts *o, struct node_conf *conf)
+{
+	char	err[1024], *host, *port;
+
+	node_conf_defaults(conf);
+	if (node_conf_load(conf, o->conf_file, err, sizeof err) == -1) {
+		fprintf(stderr, "gnoded: %s\n", err);
+		return (-1);
+	}
+	if (o->name != NULL) {
+		if (*o->name == '\0') {
+			fprintf(stderr, "gnoded: -n: expected a node name\n");
+			return (-1);
+		}
+		free(conf->name);
+		conf->name = xstrdup(o->name);
+	}
+	if (o->controller != NULL) {
+		free(conf->controller);
+		conf->controller = xstrdup(o->controller);
+	}
+	if (o->state_dir != NULL) {
+		if (*o->state_dir == '\0') {
+			fprintf(stderr, "gnoded: -d: expected a directory\n");
+			return (-1);
+		}
+		free(conf->state_dir);
+		conf->state_dir = xstrdup(o->state_dir);
+	}
+	if (o->gpus != NULL) {
+		if (node_conf_parse_uint(o->gpus, 0, 64, &conf->gpus) == -1) {
+			fprintf(stderr, "gnoded: -g: expected a whole number "
+			    "0-64, got \"%s\"\n", o->gpus);
+			return (-1);
+		}
+		conf->gpu_source = NODE_GPU_SIMULATED;
+	}
+	if (o->verbose)
+		conf->log_level = LOG_LEVEL_DEBUG;
+	if (node_conf_split_addr(conf->controller, &host, &port, err,
+	    sizeof err) == -1) {
+		fprintf(stderr, "gnoded: controller: %s\n", err);
+		return (-1);
+	}
+	free(host);
+	free(port);
+	return (0);
+}
+
+static int
+gnoded_daemonize(void)
+{
+	pid_t	pid;
+	int	fd;
+
+	if ((pid = fork()) == -1)
+		return (-1);
+	if (pid != 0)
+		_exit(0);
+	if (setsid() == -1)
+		return (-1);
+	if ((pid = fork()) == -1)
+		return (-1);
+	if (pid != 0)
+		_exit(0);
+	if (chdir("/") == -1)
+		return (-1);
+	if ((fd = open("/dev/null", O_RDWR)) == -1)
+		return (-1);
+	dup2(fd, 0);
+	dup2(fd, 1);
+	dup2(fd, 2);
+	if (fd > 2)
+		close(fd);
+	return (0);
+}
+
+/* One gnoded per state directory: two would both claim the same jobs. The
+ * lock dies with the process, so a kill -9 never leaves it stale. */
+static int
+gnoded_lock(const char *state_dir)
+{
+	char	*path;
+	int	 fd;
+
+	path = xasprintf("%s/gnoded.lock", state_dir);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd == -1) {
+		fprintf(stderr, "gnoded: %s: %s\n", path, strerror(errno));
+		free(path);
+		return (-1);
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) == -1) {
+		fprintf(stderr, "gnoded: %s: %s\n", path, errno == EWOULDBLOCK ?
+		    "another gnoded uses this state directory" :
+		    strerror(errno));
+		close(fd);
+		free(path);
+		return (-1);
+	}
+	free(path);
+	return (fd);
+}
+
+static int
+gnoded_pidfile(const char *path)
+{
+	FILE	*f;
+
+	if ((f = fopen(path, "w")) == NULL) {
+		log_error("pid file %s: %s", path, strerror(errno));
+		return (-1);
+	}
+	fprintf(f, "%ld\n", (long)getpid());
+	if (fclose(f) == EOF) {
+		log_error("pid file %s: %s", path, strerror(errno));
+		return (-1);
+	}
+	return (0);
+}
+
+static void
+gnoded_signal_cb(evutil_socket_t sig, short what, void *arg)
+{
+	struct event_base	*base = arg;
+
+	log_info("signal %d: stopping; jobs keep running", (int)sig);
+	event_base_loopbreak(base);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct gnoded_opts	 o;
+	struct node_conf	 conf;
+	struct node_gpus	*gpus = NULL;
+	struct node_session	*session = NULL;
+	struct event_base	*base = NULL;
+	struct event		*ev_term = NULL, *ev_int = NULL;
+	char			 err[1024];
+	int			 lockfd = -1, logfd = -1, rc = 1;
+
+	if (gnoded_parse(argc, argv, &o) == -1) {
+		fprintf(stderr, "Try 'gnoded --help' for more information.\n");
+		return (EXIT_USAGE);
+	}
+	if (gnoded_configure(&o, &conf) == -1)
+		return (EXIT_USAGE);
+	if (node_record_init(conf.state_dir, err, sizeof err) == -1) {
+		fprintf(stderr, "gnoded: state_dir: %s\n", err);
+		goto out;
+	}
+	if ((lockfd = gnoded_lock(conf.state_dir)) == -1)
+		goto out;
+	if (o.log_file != NULL) {
+		logfd = open(o.log_file, O_WRONLY | O_CREAT | O_APPEND |
+		    O_CLOEXEC, 0640);
+		if (logfd == -1) {
+			fprintf(stderr, "gnoded: -L %s: %s\n", o.log_file,
+			    strerror(errno));
+			goto out;
+		}
+	}
+	if (!o.foreground && gnoded_daemonize() == -1) {
+		fprintf(stderr, "gnoded: cannot become a daemon: %s\n",
+		    strerror(errno));
+		goto out;
+	}
+	if (o.log_file != NULL) {
+		dup2(logfd, 2);
+		close(logfd);
+		setvbuf(stderr, NULL, _IOLBF, 0);
+	}
+	conf.log_syslog = !o.foreground && o.log_file == NULL;
+	log_open("gnoded", conf.log_syslog, conf.log_level);
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+
+	if ((gpus = node_gpu_discover(&conf, err, sizeof err)) == NULL) {
+		log_error("node %s: %s", conf.name, err);
+		if (o.foreground && o.log_file != NULL)
+			fprintf(stderr, "gnoded: %s\n", err);
+		goto out;
+	}
+	if (o.pid_file != NULL && gnoded_pidfile(o.pid_file) == -1)
+		goto out;
+
+	base = event_base_new();
+	if (base == NULL) {
+		log_error("cannot create the event loop");
+		goto out;
+	}
+	ev_term = evsignal_new(base, SIGTERM, gnoded_signal_cb, base);
+	ev_int = evsignal_new(base, SIGINT, gnoded_signal_cb, base);
+	event_add(ev_term, NULL);
+	event_add(ev_int, NULL);
+	if ((session = node_session_create(base, &conf, gpus, err,
+	    sizeof err)) == NULL) {
+		log_error("node %s: %s", conf.name, err);
+		goto out;
+	}
+	log_info("node %s: gnoded %s started, controller %s, state %s",
+	    conf.name, PACKAGE_VERSION, conf.controller, conf.state_dir);
+	event_base_dispatch(base);
+	rc = 0;
+out:
+	node_session_free(session);
+	if (ev_term != NULL)
+		event_free(ev_term);
+	if (ev_int != NULL)
+		event_free(ev_int);
+	if (base != NULL)
+		event_base_free(base);
+	node_gpu_free(gpus);
+	if (o.pid_file != NULL && rc == 0)
+		unlink(o.pid_file);
+	if (lockfd != -1)
+		close(lockfd);
+	node_conf_clear(&conf);
+	log_close();
+	return (rc);
+}

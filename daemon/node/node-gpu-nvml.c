@@ -1,0 +1,155 @@
+/* node-gpu-nvml.c: real GPUs through NVML, loaded with dlopen() so neither
+ * the build nor the tests need NVIDIA's libraries. The few NVML types used
+ * are declared here from the documented ABI. */
+#include <dlfcn.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/xmalloc.h"
+#include "daemon/node/node-gpu.h"
+
+typedef int			 nvmlReturn_t;	/* NVML_SUCCESS is 0 */
+typedef struct nvmlDevice_st	*nvmlDevice_t;
+typedef struct {
+	unsigned long long	total;		/* bytes */
+	unsigned long long	free;
+	unsigned long long	used;
+} nvmlMemory_t;
+
+#define NODE_NVML_SUCCESS	0
+#define NODE_NVML_NAME_LEN	96
+#define NODE_NVML_UUID_LEN	96
+#define NODE_NVML_MAX_GPUS	64
+
+struct node_gpu_nvml {
+	void		*lib;
+	nvmlReturn_t	(*init)(void);
+	nvmlReturn_t	(*shutdown)(void);
+	nvmlReturn_t	(*count)(unsigned int *);
+	nvmlReturn_t	(*handle)(unsigned int, nvmlDevice_t *);
+	nvmlReturn_t	(*name)(nvmlDevice_t, char *, unsigned int);
+	nvmlReturn_t	(*uuid)(nvmlDevice_t, char *, unsigned int);
+	nvmlReturn_t	(*memory)(nvmlDevice_t, nvmlMemory_t *);
+	const char	*(*error)(nvmlReturn_t);
+};
+
+static const char *
+node_gpu_nvml_strerror(struct node_gpu_nvml *nv, nvmlReturn_t rc)
+{
+	static char	buf[32];
+
+	if (nv->error != NULL)
+		return (nv->error(rc));
+	snprintf(buf, sizeof buf, "NVML error %d", rc);
+	return (buf);
+}
+
+static int
+node_gpu_nvml_load(struct node_gpu_nvml *nv, char *err, size_t errlen)
+{
+	static const struct {
+		const char	*sym;
+		size_t		 off;
+	} syms[] = {
+		{ "nvmlInit_v2", offsetof(struct node_gpu_nvml, init) },
+		{ "nvmlShutdown", offsetof(struct node_gpu_nvml, shutdown) },
+		{ "nvmlDeviceGetCount_v2",
+		    offsetof(struct node_gpu_nvml, count) },
+		{ "nvmlDeviceGetHandleByIndex_v2",
+		    offsetof(struct node_gpu_nvml, handle) },
+		{ "nvmlDeviceGetName", offsetof(struct node_gpu_nvml, name) },
+		{ "nvmlDeviceGetUUID", offsetof(struct node_gpu_nvml, uuid) },
+		{ "nvmlDeviceGetMemoryInfo",
+		    offsetof(struct node_gpu_nvml, memory) },
+	};
+	const char	*why;
+	void		*fn;
+	size_t		 i;
+
+	memset(nv, 0, sizeof *nv);
+	if ((nv->lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL)) ==
+	    NULL) {
+		why = dlerror();
+		snprintf(err, errlen, "cannot load libnvidia-ml.so.1: %s",
+		    why != NULL ? why : "not found");
+		return (-1);
+	}
+	for (i = 0; i < sizeof syms / sizeof syms[0]; i++) {
+		if ((fn = dlsym(nv->lib, syms[i].sym)) == NULL) {
+			snprintf(err, errlen, "libnvidia-ml.so.1 has no %s",
+			    syms[i].sym);
+			dlclose(nv->lib);
+			return (-1);
+		}
+		/* POSIX guarantees data and function pointers convert. */
+		memcpy((char *)nv + syms[i].off, &fn, sizeof fn);
+	}
+	fn = dlsym(nv->lib, "nvmlErrorString");
+	memcpy(&nv->error, &fn, sizeof fn);
+	return (0);
+}
+
+static int
+node_gpu_nvml_discover(const struct node_conf *conf, struct node_gpu **out,
+    size_t *n, char *err, size_t errlen)
+{
+	struct node_gpu_nvml	 nv;
+	struct node_gpu		*v = NULL;
+	nvmlDevice_t		 dev;
+	nvmlMemory_t		 mem;
+	nvmlReturn_t		 rc;
+	unsigned int		 count, i;
+
+	if (node_gpu_nvml_load(&nv, err, errlen) == -1)
+		return (-1);
+	if ((rc = nv.init()) != NODE_NVML_SUCCESS) {
+		snprintf(err, errlen, "nvmlInit: %s",
+		    node_gpu_nvml_strerror(&nv, rc));
+		dlclose(nv.lib);
+		return (-1);
+	}
+	if ((rc = nv.count(&count)) != NODE_NVML_SUCCESS) {
+		snprintf(err, errlen, "nvmlDeviceGetCount: %s",
+		    node_gpu_nvml_strerror(&nv, rc));
+		goto fail;
+	}
+	/* The controller tracks a node's GPUs as a 64-bit mask. */
+	if (count > NODE_NVML_MAX_GPUS)
+		count = NODE_NVML_MAX_GPUS;
+	v = xcalloc(count == 0 ? 1 : count, sizeof *v);
+	for (i = 0; i < count; i++) {
+		v[i].index = i;
+		if ((rc = nv.handle(i, &dev)) != NODE_NVML_SUCCESS) {
+			snprintf(err, errlen, "GPU %u: nvmlDeviceGetHandle"
+			    "ByIndex: %s", i, node_gpu_nvml_strerror(&nv, rc));
+			goto fail;
+		}
+		if (nv.name(dev, v[i].name, NODE_NVML_NAME_LEN) !=
+		    NODE_NVML_SUCCESS)
+			snprintf(v[i].name, sizeof v[i].name, "unknown");
+		if (nv.uuid(dev, v[i].uuid, NODE_NVML_UUID_LEN) !=
+		    NODE_NVML_SUCCESS)
+			snprintf(v[i].uuid, sizeof v[i].uuid, "GPU-%s-%u",
+			    conf->name, i);
+		if (nv.memory(dev, &mem) == NODE_NVML_SUCCESS)
+			v[i].memory_mb = mem.total / (1024 * 1024);
+	}
+	nv.shutdown();
+	dlclose(nv.lib);
+	*out = v;
+	*n = count;
+	return (0);
+fail:
+	free(v);
+	nv.shutdown();
+	dlclose(nv.lib);
+	return (-1);
+}
+
+const struct node_gpu_ops node_gpu_nvml_ops = {
+	.name = "nvml",
+	.source = "nvml",
+	.discover = node_gpu_nvml_discover,
+};

@@ -1,0 +1,115 @@
+/* node-gpu.c: choosing a GPU backend. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "daemon/node/node-gpu.h"
+
+/* In the order auto tries them. */
+static const struct node_gpu_ops *node_gpu_backends[] = {
+	&node_gpu_nvml_ops,
+	&node_gpu_sim_ops,
+};
+#define NODE_GPU_NBACKENDS \
+	(sizeof node_gpu_backends / sizeof node_gpu_backends[0])
+
+struct node_gpus {
+	const struct node_gpu_ops	*ops;
+	struct node_gpu			*v;
+	size_t				 n;
+};
+
+static int
+node_gpu_try(const struct node_gpu_ops *ops, const struct node_conf *conf,
+    struct node_gpus *g, char *err, size_t errlen)
+{
+	if (ops->discover(conf, &g->v, &g->n, err, errlen) == -1)
+		return (-1);
+	g->ops = ops;
+	return (0);
+}
+
+struct node_gpus *
+node_gpu_discover(const struct node_conf *conf, char *err, size_t errlen)
+{
+	struct node_gpus	*g;
+	char			 why[512];
+	size_t			 i;
+
+	g = xcalloc(1, sizeof *g);
+	switch (conf->gpu_source) {
+	case NODE_GPU_NVML:
+		if (node_gpu_try(&node_gpu_nvml_ops, conf, g, why,
+		    sizeof why) == -1) {
+			snprintf(err, errlen, "gpu_source nvml: %s", why);
+			goto fail;
+		}
+		break;
+	case NODE_GPU_SIMULATED:
+		if (node_gpu_try(&node_gpu_sim_ops, conf, g, err,
+		    errlen) == -1)
+			goto fail;
+		break;
+	case NODE_GPU_AUTO:
+		for (i = 0; i < NODE_GPU_NBACKENDS; i++) {
+			if (node_gpu_try(node_gpu_backends[i], conf, g, why,
+			    sizeof why) == 0)
+				break;
+			if (node_gpu_backends[i] == &node_gpu_nvml_ops)
+				log_info("node %s: no NVML (%s); using %u "
+				    "configured GPUs", conf->name, why,
+				    conf->gpus);
+		}
+		if (g->ops == NULL) {
+			snprintf(err, errlen, "no GPU backend works: %s", why);
+			goto fail;
+		}
+		break;
+	}
+	for (i = 0; i < g->n; i++)
+		log_info("node %s: GPU %u: %s, %s, %llu MiB", conf->name,
+		    g->v[i].index, g->v[i].name, g->v[i].uuid,
+		    (unsigned long long)g->v[i].memory_mb);
+	return (g);
+fail:
+	node_gpu_free(g);
+	return (NULL);
+}
+
+size_t
+node_gpu_count(const struct node_gpus *g)
+{
+	return (g->n);
+}
+
+const char *
+node_gpu_source(const struct node_gpus *g)
+{
+	return (g->ops->source);
+}
+
+json_t *
+node_gpu_json(const struct node_gpus *g)
+{
+	json_t	*a;
+	size_t	 i;
+
+	a = json_array();
+	for (i = 0; i < g->n; i++)
+		json_array_append_new(a, json_pack("{s:i,s:s,s:s,s:I}",
+		    "index", (int)g->v[i].index, "name", g->v[i].name,
+		    "uuid", g->v[i].uuid,
+		    "memory_mb", (json_int_t)g->v[i].memory_mb));
+	return (a);
+}
+
+void
+node_gpu_free(struct node_gpus *g)
+{
+	if (g == NULL)
+		return;
+	free(g->v);
+	free(g);
+}

@@ -1,0 +1,46 @@
+/* node-gpu.h: the GPUs this node offers. Each backend is a const ops table
+ * (nvtop's struct gpu_vendor); node-gpu.c lists them in one array. */
+#ifndef GB_NODE_GPU_H
+#define GB_NODE_GPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "daemon/node/node-conf.h"
+
+struct node_gpu {
+	unsigned	index;
+	char		name[96];
+	char		uuid[96];
+	uint64_t	memory_mb;
+};
+
+struct node_gpu_ops {
+	const char	*name;		/* gpu_source value, for messages */
+	const char	*source;	/* "gpu_source" in HELLO */
+	/* Fills a new array (caller frees) and its length. Returns 0, or -1
+	 * with err set when this backend cannot serve the node. */
+	int		(*discover)(const struct node_conf *, struct node_gpu **,
+			    size_t *, char *err, size_t errlen);
+};
+
+extern const struct node_gpu_ops node_gpu_nvml_ops;
+extern const struct node_gpu_ops node_gpu_sim_ops;
+
+struct node_gpus;
+
+/* Finds the node's GPUs as conf->gpu_source says. Logs "no NVML" when auto
+ * falls back to the configured count. Returns a new list or NULL with err
+ * set. May block briefly (NVML initialisation). */
+struct node_gpus	*node_gpu_discover(const struct node_conf *, char *err,
+			     size_t errlen);
+size_t			 node_gpu_count(const struct node_gpus *);
+/* "nvml" or "config". Borrowed. */
+const char		*node_gpu_source(const struct node_gpus *);
+/* The "gpus" array of HELLO (a new reference). */
+json_t			*node_gpu_json(const struct node_gpus *);
+void			 node_gpu_free(struct node_gpus *);
+
+#endif

@@ -1,0 +1,665 @@
+/* node-job.c: the node's job table and its shepherds. */
+#include <sys/queue.h>
+#include <sys/types.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "daemon/node/node-job.h"
+#include "daemon/node/node-launch.h"
+#include "daemon/node/node-proc.h"
+#include "daemon/node/node-record.h"
+#include "daemon/node/node-shepherd.h"
+
+#ifndef TAILQ_FOREACH_SAFE
+#define TAILQ_FOREACH_SAFE(var, head, field, tvar)			\
+	for ((var) = TAILQ_FIRST(head);					\
+	    (var) != NULL && ((tvar) = TAILQ_NEXT(var, field), 1);	\
+	    (var) = (tvar))
+#endif
+
+/* How often shepherds without a pidfd are looked at (old kernels only). */
+#define NODE_JOB_CHECK_S	1
+
+enum node_job_state {
+	NODE_JOB_STARTING,	/* shepherd forked, job not yet exec'd */
+	NODE_JOB_RUNNING,
+	NODE_JOB_ENDED,		/* waiting for JOB_ENDED_ACK */
+};
+
+struct node_job {
+	TAILQ_ENTRY(node_job)	 entry;
+	struct node_jobs	*jobs;
+	uint64_t		 id;
+	enum node_job_state	 state;
+	json_t			*gpus;		/* array of indices */
+	uint64_t		 gpu_mask;
+
+	pid_t			 shep_pid;
+	uint64_t		 shep_ticks;
+	int			 pidfd;		/* -1 if none */
+	struct event		*pid_ev;
+	int			 sock;		/* -1 when re-attached */
+	struct event		*sock_ev;
+	char			 line[128];
+	size_t			 linelen;
+
+	pid_t			 pid;		/* the job; 0 until started */
+	time_t			 start_time;
+	json_t			*end;		/* the end report */
+};
+TAILQ_HEAD(node_job_list, node_job);
+
+struct node_jobs {
+	struct event_base		*base;
+	const struct node_conf		*conf;
+	size_t				 ngpus;
+	const struct node_jobs_cb	*cb;
+	void				*arg;
+	struct node_job_list		 list;
+	struct event			*check;		/* pidfd fallback */
+};
+
+static void	node_job_sock_cb(evutil_socket_t, short, void *);
+static void	node_job_pid_cb(evutil_socket_t, short, void *);
+
+static struct node_job *
+node_job_find(struct node_jobs *jobs, uint64_t id)
+{
+	struct node_job	*job;
+
+	TAILQ_FOREACH(job, &jobs->list, entry) {
+		if (job->id == id)
+			return (job);
+	}
+	return (NULL);
+}
+
+static struct node_job *
+node_job_new(struct node_jobs *jobs, uint64_t id)
+{
+	struct node_job	*job;
+
+	job = xcalloc(1, sizeof *job);
+	job->jobs = jobs;
+	job->id = id;
+	job->pidfd = -1;
+	job->sock = -1;
+	job->gpus = json_array();
+	TAILQ_INSERT_TAIL(&jobs->list, job, entry);
+	return (job);
+}
+
+/* Releases what watches the shepherd: the job has ended. */
+static void
+node_job_unwatch(struct node_job *job)
+{
+	if (job->pid_ev != NULL) {
+		event_free(job->pid_ev);
+		job->pid_ev = NULL;
+	}
+	if (job->pidfd != -1) {
+		close(job->pidfd);
+		job->pidfd = -1;
+	}
+	if (job->sock_ev != NULL) {
+		event_free(job->sock_ev);
+		job->sock_ev = NULL;
+	}
+	if (job->sock != -1) {
+		close(job->sock);
+		job->sock = -1;
+	}
+}
+
+static void
+node_job_free(struct node_job *job)
+{
+	TAILQ_REMOVE(&job->jobs->list, job, entry);
+	node_job_unwatch(job);
+	json_decref(job->gpus);
+	json_decref(job->end);
+	free(job);
+}
+
+static void
+node_job_set_gpus(struct node_job *job, const json_t *gpus)
+{
+	json_t	*v;
+	size_t	 i;
+
+	json_decref(job->gpus);
+	job->gpus = json_array();
+	job->gpu_mask = 0;
+	json_array_foreach(gpus, i, v) {
+		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+		    json_integer_value(v) >= 64)
+			continue;
+		json_array_append(job->gpus, v);
+		job->gpu_mask |= 1ULL << json_integer_value(v);
+	}
+}
+
+/* Records and reports the end; the job then waits for its ACK. */
+static void
+node_job_finish(struct node_job *job, json_t *report)
+{
+	struct node_jobs	*jobs = job->jobs;
+	const char		*msg;
+
+	node_job_unwatch(job);
+	json_decref(job->end);
+	job->end = report;
+	job->state = NODE_JOB_ENDED;
+	job->gpu_mask = 0;
+	msg = json_string_value(json_object_get(report, "message"));
+	log_info("job %llu: ended %s%s%s", (unsigned long long)job->id,
+	    json_string_value(json_object_get(report, "state")),
+	    msg != NULL && *msg != '\0' ? ": " : "",
+	    msg != NULL ? msg : "");
+	jobs->cb->ended(report, jobs->arg);
+}
+
+/* Ends a job that never reached a shepherd, or whose shepherd vanished. */
+static void
+node_job_fail(struct node_job *job, const char *message)
+{
+	json_t	*report;
+	char	 err[512];
+
+	report = json_pack("{s:I,s:s,s:i,s:i,s:I,s:I,s:s}",
+	    "id", (json_int_t)job->id, "state", "FAILED", "exit_code", 1,
+	    "signal", 0, "start_time", (json_int_t)job->start_time,
+	    "end_time", (json_int_t)time(NULL), "message", message);
+	if (node_record_write(job->jobs->conf->state_dir, job->id,
+	    NODE_RECORD_END, report, err, sizeof err) == -1)
+		log_error("job %llu: %s", (unsigned long long)job->id, err);
+	node_job_finish(job, report);
+}
+
+static void
+node_job_started(struct node_job *job, const char *line)
+{
+	long long	pid, start;
+
+	if (sscanf(line, "started %lld %lld", &pid, &start) != 2 || pid <= 0) {
+		log_warn("job %llu: shepherd %ld said \"%s\"",
+		    (unsigned long long)job->id, (long)job->shep_pid, line);
+		return;
+	}
+	if (job->state != NODE_JOB_STARTING)
+		return;
+	job->pid = (pid_t)pid;
+	job->start_time = (time_t)start;
+	job->state = NODE_JOB_RUNNING;
+	log_info("job %llu: started, pid %ld", (unsigned long long)job->id,
+	    (long)job->pid);
+	job->jobs->cb->started(job->id, job->pid, job->start_time,
+	    job->jobs->arg);
+}
+
+/* Reads what the shepherd wrote. Returns 1 at end of file, else 0. */
+static int
+node_job_read_sock(struct node_job *job)
+{
+	char	*nl;
+	ssize_t	 n;
+
+	for (;;) {
+		n = read(job->sock, job->line + job->linelen,
+		    sizeof job->line - 1 - job->linelen);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1)
+			return (errno == EAGAIN ? 0 : 1);
+		if (n == 0)
+			return (1);
+		job->linelen += (size_t)n;
+		job->line[job->linelen] = '\0';
+		while ((nl = strchr(job->line, '\n')) != NULL) {
+			*nl = '\0';
+			node_job_started(job, job->line);
+			job->linelen -= (size_t)(nl + 1 - job->line);
+			memmove(job->line, nl + 1, job->linelen + 1);
+		}
+		if (job->linelen == sizeof job->line - 1)
+			job->linelen = 0;	/* not ours: drop it */
+	}
+}
+
+/* The shepherd is gone: collect the end it recorded. */
+static void
+node_job_reap(struct node_job *job)
+{
+	const char	*state_dir = job->jobs->conf->state_dir;
+	json_t		*report, *run;
+	json_int_t	 pid, ticks;
+	char		 err[512], msg[512];
+
+	if (job->sock != -1)
+		node_job_read_sock(job);
+	report = node_record_read(state_dir, job->id, NODE_RECORD_END, err,
+	    sizeof err);
+	if (report != NULL &&
+	    json_is_string(json_object_get(report, "state"))) {
+		node_job_finish(job, report);
+		return;
+	}
+	json_decref(report);
+	/* Killed (kill -9?) before it could record anything: what it left
+	 * of the job must not run on, unaccounted, on GPUs we give away. */
+	run = node_record_read(state_dir, job->id, NODE_RECORD_RUN, err,
+	    sizeof err);
+	pid = json_integer_value(json_object_get(run, "pid"));
+	ticks = json_integer_value(json_object_get(run, "pid_start"));
+	if (pid > 0 && node_proc_matches((pid_t)pid, (uint64_t)ticks))
+		kill(-(pid_t)pid, SIGKILL);
+	json_decref(run);
+	snprintf(msg, sizeof msg, "shepherd %ld ended without recording the "
+	    "job's end", (long)job->shep_pid);
+	log_warn("job %llu: %s", (unsigned long long)job->id, msg);
+	node_job_fail(job, msg);
+}
+
+static void
+node_job_sock_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct node_job	*job = arg;
+
+	if (node_job_read_sock(job) == 0)
+		return;
+	event_free(job->sock_ev);
+	job->sock_ev = NULL;
+	close(job->sock);
+	job->sock = -1;
+	/* Without a pidfd, the end of the socket is the end of the shepherd
+	 * (neither the job nor anyone else holds its end). */
+	if (job->pidfd == -1)
+		node_job_reap(job);
+}
+
+static void
+node_job_pid_cb(evutil_socket_t fd, short what, void *arg)
+{
+	node_job_reap(arg);
+}
+
+static void
+node_job_check_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct node_jobs	*jobs = arg;
+	struct node_job		*job, *next;
+
+	TAILQ_FOREACH_SAFE(job, &jobs->list, entry, next) {
+		if (job->state == NODE_JOB_ENDED || job->pidfd != -1 ||
+		    job->sock != -1)
+			continue;
+		if (!node_proc_matches(job->shep_pid, job->shep_ticks))
+			node_job_reap(job);
+	}
+}
+
+/* Watches the shepherd: a pidfd when the kernel has them, else the socket
+ * (new shepherds) or the periodic check (re-attached ones). */
+static void
+node_job_watch(struct node_job *job)
+{
+	struct node_jobs	*jobs = job->jobs;
+	struct timeval		 tv = { NODE_JOB_CHECK_S, 0 };
+
+	if (job->pidfd != -1) {
+		job->pid_ev = event_new(jobs->base, job->pidfd, EV_READ,
+		    node_job_pid_cb, job);
+		event_add(job->pid_ev, NULL);
+	}
+	if (job->sock != -1) {
+		job->sock_ev = event_new(jobs->base, job->sock,
+		    EV_READ | EV_PERSIST, node_job_sock_cb, job);
+		event_add(job->sock_ev, NULL);
+	}
+	if (job->pidfd == -1 && job->sock == -1 &&
+	    !evtimer_pending(jobs->check, NULL))
+		event_add(jobs->check, &tv);
+}
+
+static uint64_t
+node_jobs_busy(struct node_jobs *jobs)
+{
+	struct node_job	*job;
+	uint64_t	 mask = 0;
+
+	TAILQ_FOREACH(job, &jobs->list, entry)
+		mask |= job->gpu_mask;
+	return (mask);
+}
+
+/* Checks what gnoded itself can refuse before forking anything. */
+static int
+node_jobs_check(struct node_jobs *jobs, const struct node_launch *l,
+    char *err, size_t errlen)
+{
+	struct node_job	*job;
+	uint64_t	 busy = node_jobs_busy(jobs), mine = 0;
+	size_t		 i;
+
+	for (i = 0; i < l->ngpus; i++) {
+		if (l->gpus[i] >= jobs->ngpus) {
+			snprintf(err, errlen, "GPU %u does not exist on node "
+			    "%s (it has %zu)", l->gpus[i], jobs->conf->name,
+			    jobs->ngpus);
+			return (-1);
+		}
+		if (mine & (1ULL << l->gpus[i])) {
+			snprintf(err, errlen, "GPU %u is listed twice",
+			    l->gpus[i]);
+			return (-1);
+		}
+		mine |= 1ULL << l->gpus[i];
+		if (busy & (1ULL << l->gpus[i])) {
+			TAILQ_FOREACH(job, &jobs->list, entry) {
+				if (job->gpu_mask & (1ULL << l->gpus[i]))
+					break;
+			}
+			snprintf(err, errlen, "GPU %u on node %s is busy with "
+			    "job %llu", l->gpus[i], jobs->conf->name,
+			    job != NULL ? (unsigned long long)job->id : 0ULL);
+			return (-1);
+		}
+	}
+	if (l->uid == 0 && !jobs->conf->allow_root_jobs) {
+		snprintf(err, errlen, "root jobs are not allowed on node %s "
+		    "(node.allow_root_jobs is false)", jobs->conf->name);
+		return (-1);
+	}
+	if (geteuid() != 0 && l->uid != geteuid()) {
+		snprintf(err, errlen, "gnoded on node %s runs as uid %lu and "
+		    "cannot run a job as %s (uid %lu); run gnoded as root",
+		    jobs->conf->name, (unsigned long)geteuid(), l->user,
+		    (unsigned long)l->uid);
+		return (-1);
+	}
+	return (0);
+}
+
+static json_t *
+node_jobs_run_record(const struct node_job *job)
+{
+	return (json_pack("{s:I,s:s,s:O,s:i,s:I,s:I,s:i,s:I}",
+	    "id", (json_int_t)job->id, "state", "RUNNING", "gpus", job->gpus,
+	    "pid", 0, "pid_start", (json_int_t)0, "start_time", (json_int_t)0,
+	    "shepherd_pid", (int)job->shep_pid,
+	    "shepherd_start", (json_int_t)job->shep_ticks));
+}
+
+int
+node_jobs_launch(struct node_jobs *jobs, const json_t *msg, char *err,
+    size_t errlen)
+{
+	struct node_launch	*l;
+	struct node_job		*job;
+	json_t			*gpus, *rec;
+	char			 why[1024];
+	size_t			 i;
+	uint64_t		 id;
+	pid_t			 pid;
+	int			 sock = -1;
+
+	if (node_launch_id(msg, &id) == -1) {
+		snprintf(err, errlen, "JOB_LAUNCH without a job id");
+		return (-1);
+	}
+	if ((job = node_job_find(jobs, id)) != NULL) {
+		if (job->state != NODE_JOB_ENDED) {
+			log_warn("job %llu: launched again while it runs; "
+			    "ignored", (unsigned long long)id);
+			return (0);
+		}
+		/* Relaunched (requeued) before the old end was acked. */
+		node_record_remove(jobs->conf->state_dir, id);
+		node_job_free(job);
+	}
+	job = node_job_new(jobs, id);
+	if ((l = node_launch_parse(msg, why, sizeof why)) == NULL) {
+		log_warn("job %llu: bad JOB_LAUNCH: %s",
+		    (unsigned long long)id, why);
+		node_job_fail(job, why);
+		return (0);
+	}
+	if (node_jobs_check(jobs, l, why, sizeof why) == -1) {
+		log_warn("job %llu: refused: %s", (unsigned long long)id, why);
+		node_job_fail(job, why);
+		goto out;
+	}
+	gpus = json_array();
+	for (i = 0; i < l->ngpus; i++)
+		json_array_append_new(gpus, json_integer(l->gpus[i]));
+	node_job_set_gpus(job, gpus);
+	json_decref(gpus);
+
+	if ((pid = node_shepherd_start(jobs->conf, l, &sock, why,
+	    sizeof why)) == -1) {
+		log_error("job %llu: cannot start its shepherd: %s",
+		    (unsigned long long)id, why);
+		node_job_fail(job, why);
+		goto out;
+	}
+	/* The shepherd waits for our go, so it is alive: the pidfd and the
+	 * start time are its own, not a reused pid's. */
+	job->shep_pid = pid;
+	job->shep_ticks = node_proc_start_ticks(pid);
+	job->pidfd = node_proc_pidfd_open(pid);
+	job->sock = sock;
+	job->state = NODE_JOB_STARTING;
+	rec = node_jobs_run_record(job);
+	if (node_record_write(jobs->conf->state_dir, id, NODE_RECORD_RUN, rec,
+	    why, sizeof why) == -1) {
+		json_decref(rec);
+		log_error("job %llu: %s", (unsigned long long)id, why);
+		/* Closing the socket without a go makes the shepherd exit. */
+		node_job_fail(job, why);
+		goto out;
+	}
+	json_decref(rec);
+	if (write(sock, "g", 1) != 1) {
+		snprintf(why, sizeof why, "cannot start the shepherd: %s",
+		    strerror(errno));
+		node_job_fail(job, why);
+		goto out;
+	}
+	node_job_watch(job);
+	log_debug("job %llu: shepherd %ld", (unsigned long long)id,
+	    (long)pid);
+out:
+	node_launch_free(l);
+	return (0);
+}
+
+void
+node_jobs_signal(struct node_jobs *jobs, uint64_t id, int sig, bool cancel)
+{
+	struct node_job	*job;
+	int		 rc;
+
+	if ((job = node_job_find(jobs, id)) == NULL ||
+	    job->state == NODE_JOB_ENDED) {
+		log_info("job %llu: %s for a job not running here; ignored",
+		    (unsigned long long)id, cancel ? "cancel" : "signal");
+		return;
+	}
+	if (job->pidfd == -1 &&
+	    !node_proc_matches(job->shep_pid, job->shep_ticks)) {
+		node_job_reap(job);
+		return;
+	}
+	if (cancel) {
+		log_info("job %llu: cancelling", (unsigned long long)id);
+		rc = node_proc_signal(job->pidfd, job->shep_pid, SIGTERM);
+	} else {
+		log_info("job %llu: sending signal %d", (unsigned long long)id,
+		    sig);
+		rc = node_proc_queue(job->pidfd, job->shep_pid,
+		    NODE_SHEPHERD_SIGFWD, sig);
+	}
+	if (rc == -1)
+		log_warn("job %llu: cannot signal shepherd %ld: %s",
+		    (unsigned long long)id, (long)job->shep_pid,
+		    strerror(errno));
+}
+
+void
+node_jobs_ack(struct node_jobs *jobs, uint64_t id)
+{
+	struct node_job	*job;
+
+	if ((job = node_job_find(jobs, id)) == NULL ||
+	    job->state != NODE_JOB_ENDED) {
+		log_debug("job %llu: end acknowledged, but it has none",
+		    (unsigned long long)id);
+		return;
+	}
+	node_record_remove(jobs->conf->state_dir, id);
+	node_job_free(job);
+}
+
+json_t *
+node_jobs_report(struct node_jobs *jobs)
+{
+	struct node_job	*job;
+	json_t		*a;
+
+	a = json_array();
+	TAILQ_FOREACH(job, &jobs->list, entry) {
+		if (job->state == NODE_JOB_ENDED) {
+			json_array_append(a, job->end);
+			continue;
+		}
+		json_array_append_new(a, json_pack("{s:I,s:s,s:O,s:i,s:I}",
+		    "id", (json_int_t)job->id, "state", "RUNNING",
+		    "gpus", job->gpus, "pid", (int)job->pid,
+		    "start_time", (json_int_t)job->start_time));
+	}
+	return (a);
+}
+
+json_t *
+node_jobs_running(struct node_jobs *jobs)
+{
+	struct node_job	*job;
+	json_t		*a;
+
+	a = json_array();
+	TAILQ_FOREACH(job, &jobs->list, entry) {
+		if (job->state != NODE_JOB_ENDED)
+			json_array_append_new(a, json_integer(
+			    (json_int_t)job->id));
+	}
+	return (a);
+}
+
+/* Re-attaches to the job's shepherd from its run record, or ends the job
+ * when the shepherd is gone. */
+static void
+node_jobs_reattach(struct node_jobs *jobs, struct node_job *job, json_t *run)
+{
+	json_int_t	pid, ticks;
+
+	node_job_set_gpus(job, json_object_get(run, "gpus"));
+	pid = json_integer_value(json_object_get(run, "shepherd_pid"));
+	ticks = json_integer_value(json_object_get(run, "shepherd_start"));
+	job->shep_pid = (pid_t)pid;
+	job->shep_ticks = (uint64_t)ticks;
+	job->pid = (pid_t)json_integer_value(json_object_get(run, "pid"));
+	job->start_time = (time_t)json_integer_value(json_object_get(run,
+	    "start_time"));
+	job->state = job->pid > 0 ? NODE_JOB_RUNNING : NODE_JOB_STARTING;
+	if (pid > 0 && node_proc_matches(job->shep_pid, job->shep_ticks)) {
+		job->pidfd = node_proc_pidfd_open(job->shep_pid);
+		/* Checked again with the pidfd held: it cannot now come to
+		 * mean another process. */
+		if (node_proc_matches(job->shep_pid, job->shep_ticks)) {
+			log_info("job %llu: re-attached to shepherd %ld",
+			    (unsigned long long)job->id, (long)job->shep_pid);
+			node_job_watch(job);
+			return;
+		}
+	}
+	node_job_reap(job);
+}
+
+int
+node_jobs_recover(struct node_jobs *jobs, char *err, size_t errlen)
+{
+	const char	*state_dir = jobs->conf->state_dir;
+	struct node_job	*job;
+	uint64_t	*ids;
+	json_t		*rec;
+	size_t		 n, i;
+	char		 why[512];
+
+	if (node_record_scan(state_dir, &ids, &n, err, errlen) == -1)
+		return (-1);
+	for (i = 0; i < n; i++) {
+		job = node_job_new(jobs, ids[i]);
+		rec = node_record_read(state_dir, ids[i], NODE_RECORD_END, why,
+		    sizeof why);
+		if (rec != NULL &&
+		    json_is_string(json_object_get(rec, "state"))) {
+			job->state = NODE_JOB_ENDED;
+			job->end = rec;
+			log_info("job %llu: ended %s while gnoded was away",
+			    (unsigned long long)job->id,
+			    json_string_value(json_object_get(rec, "state")));
+			continue;
+		}
+		json_decref(rec);
+		rec = node_record_read(state_dir, ids[i], NODE_RECORD_RUN, why,
+		    sizeof why);
+		if (rec == NULL) {
+			log_warn("job %llu: unreadable record, dropped: %s",
+			    (unsigned long long)job->id, why);
+			node_record_remove(state_dir, ids[i]);
+			node_job_free(job);
+			continue;
+		}
+		node_jobs_reattach(jobs, job, rec);
+		json_decref(rec);
+	}
+	free(ids);
+	return (0);
+}
+
+struct node_jobs *
+node_jobs_create(struct event_base *base, const struct node_conf *conf,
+    size_t ngpus, const struct node_jobs_cb *cb, void *arg)
+{
+	struct node_jobs	*jobs;
+
+	jobs = xcalloc(1, sizeof *jobs);
+	jobs->base = base;
+	jobs->conf = conf;
+	jobs->ngpus = ngpus;
+	jobs->cb = cb;
+	jobs->arg = arg;
+	TAILQ_INIT(&jobs->list);
+	jobs->check = event_new(base, -1, EV_PERSIST, node_job_check_cb, jobs);
+	return (jobs);
+}
+
+void
+node_jobs_free(struct node_jobs *jobs)
+{
+	struct node_job	*job;
+
+	if (jobs == NULL)
+		return;
+	while ((job = TAILQ_FIRST(&jobs->list)) != NULL)
+		node_job_free(job);
+	event_free(jobs->check);
+	free(jobs);
+}

@@ -1,0 +1,68 @@
+/* node-job.h: the jobs this node knows: starting, running (each under its
+ * shepherd) and ended but not yet acknowledged by the controller. Events
+ * come from the shepherds (socket and pidfd), never from polling, except
+ * the once-a-second check of re-attached shepherds on kernels without
+ * pidfd_open(). */
+#ifndef GB_NODE_JOB_H
+#define GB_NODE_JOB_H
+
+#include <sys/types.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include <event2/event.h>
+#include <jansson.h>
+
+#include "daemon/node/node-conf.h"
+
+struct node_jobs;
+
+struct node_jobs_cb {
+	/* The job has exec'd under its shepherd. */
+	void	(*started)(uint64_t id, pid_t pid, time_t start_time,
+		    void *arg);
+	/* The job ended, or could not start: report (borrowed) is the
+	 * JOB_ENDED body without "type". Kept until node_jobs_ack(). */
+	void	(*ended)(const json_t *report, void *arg);
+};
+
+/* ngpus: how many GPUs the node has (indices 0 to ngpus-1). */
+struct node_jobs	*node_jobs_create(struct event_base *,
+			     const struct node_conf *, size_t ngpus,
+			     const struct node_jobs_cb *, void *arg);
+
+/* Reads the state directory after a (re)start: re-attaches to live
+ * shepherds and loads ends not yet acknowledged; a shepherd that died
+ * without recording an end gives a FAILED end. Returns 0 or -1 with err
+ * set. */
+int			 node_jobs_recover(struct node_jobs *, char *err,
+			     size_t errlen);
+
+/* Carries out a JOB_LAUNCH. A launch that cannot be carried out (GPU busy
+ * or out of range, root job not allowed, bad field) ends FAILED through the
+ * ended callback. Returns -1 with err set only when msg names no job id at
+ * all (nothing can be answered: a protocol error). */
+int			 node_jobs_launch(struct node_jobs *, const json_t *msg,
+			     char *err, size_t errlen);
+
+/* JOB_SIGNAL: cancel (SIGTERM, kill_wait, SIGKILL; ends CANCELLED) or
+ * deliver sig to the job's process group. Unknown or ended jobs are
+ * ignored (logged). */
+void			 node_jobs_signal(struct node_jobs *, uint64_t id,
+			     int sig, bool cancel);
+
+/* JOB_ENDED_ACK: forgets the job and removes its records. */
+void			 node_jobs_ack(struct node_jobs *, uint64_t id);
+
+/* The "jobs" array of HELLO (a new reference). */
+json_t			*node_jobs_report(struct node_jobs *);
+/* The ids of starting and running jobs, for NODE_HEARTBEAT (new ref). */
+json_t			*node_jobs_running(struct node_jobs *);
+
+/* Frees the table. Jobs keep running under their shepherds. */
+void			 node_jobs_free(struct node_jobs *);
+
+#endif

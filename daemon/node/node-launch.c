@@ -1,0 +1,277 @@
+/* node-launch.c: decoding JOB_LAUNCH and expanding output patterns. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/xmalloc.h"
+#include "daemon/node/node-launch.h"
+
+/* Caps on what a controller may ask for, so a bad message costs little. */
+#define NODE_LAUNCH_MAX_GPUS	64
+
+int
+node_launch_id(const json_t *msg, uint64_t *id)
+{
+	json_t	*v;
+
+	v = json_object_get(json_object_get(msg, "job"), "id");
+	if (!json_is_integer(v) || json_integer_value(v) <= 0)
+		return (-1);
+	*id = (uint64_t)json_integer_value(v);
+	return (0);
+}
+
+static int
+node_launch_str(const json_t *job, const char *key, int required, char **out,
+    char *err, size_t errlen)
+{
+	json_t		*v;
+	const char	*s;
+
+	v = json_object_get(job, key);
+	if (v == NULL && !required) {
+		*out = xstrdup("");
+		return (0);
+	}
+	if (!json_is_string(v)) {
+		snprintf(err, errlen, "job.%s: expected a string", key);
+		return (-1);
+	}
+	s = json_string_value(v);
+	if (strlen(s) != json_string_length(v)) {
+		snprintf(err, errlen, "job.%s: holds a NUL byte", key);
+		return (-1);
+	}
+	*out = xstrdup(s);
+	return (0);
+}
+
+static int
+node_launch_uint(const json_t *job, const char *key, int required,
+    json_int_t max, json_int_t *out, char *err, size_t errlen)
+{
+	json_t	*v;
+
+	v = json_object_get(job, key);
+	if (v == NULL && !required) {
+		*out = 0;
+		return (0);
+	}
+	if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+	    json_integer_value(v) > max) {
+		snprintf(err, errlen, "job.%s: expected a whole number 0-%lld",
+		    key, (long long)max);
+		return (-1);
+	}
+	*out = json_integer_value(v);
+	return (0);
+}
+
+static int
+node_launch_lists(struct node_launch *l, const json_t *job, char *err,
+    size_t errlen)
+{
+	json_t		*v, *e;
+	const char	*k;
+	size_t		 i, n;
+
+	v = json_object_get(job, "argv");
+	if (v != NULL && !json_is_array(v)) {
+		snprintf(err, errlen, "job.argv: expected an array of strings");
+		return (-1);
+	}
+	n = json_array_size(v);
+	l->argv = xcalloc(n + 1, sizeof *l->argv);
+	json_array_foreach(v, i, e) {
+		if (!json_is_string(e) ||
+		    strlen(json_string_value(e)) != json_string_length(e)) {
+			snprintf(err, errlen, "job.argv[%zu]: expected a string",
+			    i);
+			return (-1);
+		}
+		l->argv[i] = xstrdup(json_string_value(e));
+	}
+
+	v = json_object_get(job, "env");
+	if (v != NULL && !json_is_object(v)) {
+		snprintf(err, errlen, "job.env: expected an object of strings");
+		return (-1);
+	}
+	l->env = xcalloc(json_object_size(v) + 1, sizeof *l->env);
+	i = 0;
+	json_object_foreach(v, k, e) {
+		if (!json_is_string(e) || *k == '\0' || strchr(k, '=') != NULL ||
+		    strlen(json_string_value(e)) != json_string_length(e)) {
+			snprintf(err, errlen, "job.env.%s: expected a variable "
+			    "name without '=' and a string value", k);
+			return (-1);
+		}
+		l->env[i++] = xasprintf("%s=%s", k, json_string_value(e));
+	}
+
+	v = json_object_get(job, "gpus");
+	if (!json_is_array(v) || json_array_size(v) > NODE_LAUNCH_MAX_GPUS) {
+		snprintf(err, errlen, "job.gpus: expected an array of at most "
+		    "%d GPU indices", NODE_LAUNCH_MAX_GPUS);
+		return (-1);
+	}
+	l->ngpus = json_array_size(v);
+	l->gpus = xcalloc(l->ngpus + 1, sizeof *l->gpus);
+	json_array_foreach(v, i, e) {
+		if (!json_is_integer(e) || json_integer_value(e) < 0 ||
+		    json_integer_value(e) >= NODE_LAUNCH_MAX_GPUS) {
+			snprintf(err, errlen, "job.gpus[%zu]: expected a GPU "
+			    "index 0-%d", i, NODE_LAUNCH_MAX_GPUS - 1);
+			return (-1);
+		}
+		l->gpus[i] = (unsigned)json_integer_value(e);
+	}
+	return (0);
+}
+
+struct node_launch *
+node_launch_parse(const json_t *msg, char *err, size_t errlen)
+{
+	struct node_launch	*l;
+	const json_t		*job;
+	json_int_t		 v;
+
+	job = json_object_get(msg, "job");
+	if (!json_is_object(job)) {
+		snprintf(err, errlen, "job: expected an object");
+		return (NULL);
+	}
+	l = xcalloc(1, sizeof *l);
+	if (node_launch_uint(job, "id", 1, INT64_MAX, &v, err, errlen) == -1)
+		goto fail;
+	l->id = (uint64_t)v;
+	if (l->id == 0) {
+		snprintf(err, errlen, "job.id: expected a whole number >= 1");
+		goto fail;
+	}
+	if (node_launch_uint(job, "uid", 1, UINT32_MAX - 1, &v, err,
+	    errlen) == -1)
+		goto fail;
+	l->uid = (uid_t)v;
+	if (node_launch_uint(job, "gid", 1, UINT32_MAX - 1, &v, err,
+	    errlen) == -1)
+		goto fail;
+	l->gid = (gid_t)v;
+	if (node_launch_uint(job, "time_limit", 0, INT32_MAX, &v, err,
+	    errlen) == -1)
+		goto fail;
+	l->time_limit = (uint64_t)v;
+	if (node_launch_uint(job, "num_nodes", 0, 100000, &v, err,
+	    errlen) == -1)
+		goto fail;
+	l->num_nodes = v == 0 ? 1 : (unsigned)v;
+	if (node_launch_uint(job, "node_rank", 0, 100000, &v, err,
+	    errlen) == -1)
+		goto fail;
+	l->node_rank = (unsigned)v;
+
+	if (node_launch_str(job, "name", 0, &l->name, err, errlen) == -1 ||
+	    node_launch_str(job, "user", 1, &l->user, err, errlen) == -1 ||
+	    node_launch_str(job, "workdir", 1, &l->workdir, err, errlen) == -1 ||
+	    node_launch_str(job, "stdout", 0, &l->out, err, errlen) == -1 ||
+	    node_launch_str(job, "stderr", 0, &l->err, err, errlen) == -1 ||
+	    node_launch_str(job, "script", 1, &l->script, err, errlen) == -1 ||
+	    node_launch_str(job, "nodelist", 0, &l->nodelist, err,
+	    errlen) == -1)
+		goto fail;
+	if (l->workdir[0] != '/') {
+		snprintf(err, errlen, "job.workdir: expected an absolute path, "
+		    "got \"%s\"", l->workdir);
+		goto fail;
+	}
+	if (*l->out == '\0') {
+		free(l->out);
+		l->out = xstrdup("gbatch-%j.out");
+	}
+	if (*l->err == '\0') {
+		free(l->err);
+		l->err = xstrdup(l->out);
+	}
+	if (node_launch_lists(l, job, err, errlen) == -1)
+		goto fail;
+	return (l);
+fail:
+	node_launch_free(l);
+	return (NULL);
+}
+
+static void
+node_launch_free_list(char **v)
+{
+	size_t	i;
+
+	if (v == NULL)
+		return;
+	for (i = 0; v[i] != NULL; i++)
+		free(v[i]);
+	free(v);
+}
+
+void
+node_launch_free(struct node_launch *l)
+{
+	if (l == NULL)
+		return;
+	free(l->name);
+	free(l->user);
+	free(l->workdir);
+	free(l->out);
+	free(l->err);
+	free(l->script);
+	free(l->nodelist);
+	free(l->gpus);
+	node_launch_free_list(l->argv);
+	node_launch_free_list(l->env);
+	free(l);
+}
+
+char *
+node_launch_expand(const struct node_launch *l, const char *pattern)
+{
+	char		*out, num[32];
+	const char	*add, *p;
+	size_t		 len = 0, cap, n;
+
+	cap = strlen(pattern) + 64;
+	out = xmalloc(cap);
+	for (p = pattern; *p != '\0'; p++) {
+		add = NULL;
+		n = 1;
+		if (p[0] == '%') {
+			switch (p[1]) {
+			case 'j':
+				snprintf(num, sizeof num, "%llu",
+				    (unsigned long long)l->id);
+				add = num;
+				break;
+			case 'x':
+				add = l->name;
+				break;
+			case 'u':
+				add = l->user;
+				break;
+			case '%':
+				add = "%";
+				break;
+			}
+		}
+		if (add != NULL) {
+			p++;
+			n = strlen(add);
+		} else
+			add = p;
+		if (len + n + 1 > cap) {
+			cap = (len + n + 1) * 2;
+			out = xrealloc(out, cap);
+		}
+		memcpy(out + len, add, n);
+		len += n;
+	}
+	out[len] = '\0';
+	return (out);
+}

@@ -1,0 +1,47 @@
+/* node-launch.h: the job of a JOB_LAUNCH message (docs/protocol.md), checked
+ * and decoded once in gnoded so the shepherd works on plain C values. */
+#ifndef GB_NODE_LAUNCH_H
+#define GB_NODE_LAUNCH_H
+
+#include <sys/types.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+struct node_launch {
+	uint64_t	  id;
+	char		 *name;
+	char		 *user;
+	uid_t		  uid;
+	gid_t		  gid;
+	char		 *workdir;	/* absolute */
+	char		 *out;		/* patterns, relative to workdir */
+	char		 *err;
+	char		 *script;	/* the script's text */
+	char		**argv;		/* NULL-terminated, without argv[0] */
+	char		**env;		/* NULL-terminated "KEY=VALUE" */
+	unsigned	 *gpus;		/* GPU indices on this node */
+	size_t		  ngpus;
+	uint64_t	  time_limit;	/* seconds, 0 = none */
+	char		 *nodelist;
+	unsigned	  num_nodes;
+	unsigned	  node_rank;
+};
+
+/* Reads only the job id of msg's "job" (so even a launch that cannot be
+ * decoded can be answered). Returns 0, or -1 when there is none. */
+int	node_launch_id(const json_t *msg, uint64_t *id);
+
+/* Decodes msg's "job". Returns a new launch the caller frees, or NULL with
+ * err naming the field and what it accepts. */
+struct node_launch	*node_launch_parse(const json_t *msg, char *err,
+			     size_t errlen);
+void			 node_launch_free(struct node_launch *);
+
+/* Expands an output pattern: %j id, %x name, %u user, %% a percent sign;
+ * any other % sequence is kept as written. Returns a new string. */
+char	*node_launch_expand(const struct node_launch *, const char *pattern);
+
+#endif

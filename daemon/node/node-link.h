@@ -1,0 +1,41 @@
+/* node-link.h: gnoded's connection to gbatchd: one TCP bufferevent carrying
+ * frames (common/frame.h), reconnecting with exponential backoff and jitter
+ * (100 ms doubling to 5 s). The only file that knows about sockets, so TLS
+ * (bufferevent_openssl) slots in here. */
+#ifndef GB_NODE_LINK_H
+#define GB_NODE_LINK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <event2/event.h>
+#include <jansson.h>
+
+struct node_link;
+
+struct node_link_cb {
+	/* Connected: the first thing sent must be HELLO. */
+	void	(*up)(void *arg);
+	/* One decoded message (borrowed). May call node_link_reset(). */
+	void	(*message)(const json_t *msg, void *arg);
+	/* The connection is gone; a reconnect is scheduled. */
+	void	(*down)(void *arg);
+};
+
+/* addr is "HOST:PORT". Returns a new link (not yet connecting) or NULL
+ * with err set. */
+struct node_link	*node_link_create(struct event_base *, const char *addr,
+			     const struct node_link_cb *, void *arg, char *err,
+			     size_t errlen);
+/* Starts connecting now. Never blocks. */
+void			 node_link_start(struct node_link *);
+/* Queues msg. Returns 0, or -1 when not connected (nothing is sent). */
+int			 node_link_send(struct node_link *, const json_t *msg);
+bool			 node_link_is_up(const struct node_link *);
+/* Closes the connection (logging why) and schedules a reconnect. */
+void			 node_link_reset(struct node_link *, const char *why);
+/* The controller accepted us: the next reconnect starts at 100 ms again. */
+void			 node_link_backoff_reset(struct node_link *);
+void			 node_link_free(struct node_link *);
+
+#endif

@@ -1,0 +1,46 @@
+/* node-record.h: the node's state directory, which is what lets jobs
+ * outlive gnoded. Layout (gnoded(8), FILES):
+ *
+ *	STATE/jobs/ID.run	the job's shepherd and process group (JSON)
+ *	STATE/jobs/ID.end	how the job ended, kept until JOB_ENDED_ACK
+ *	STATE/scripts/ID/script	the job script, owned by the job's user
+ *
+ * Records are job reports as docs/protocol.md writes them, plus private
+ * fields ("shepherd_pid", "shepherd_start", "pid_start"). Every write is a
+ * temporary file renamed into place, so a reader sees a whole record or
+ * none. */
+#ifndef GB_NODE_RECORD_H
+#define GB_NODE_RECORD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+enum node_record_kind {
+	NODE_RECORD_RUN,
+	NODE_RECORD_END,
+};
+
+/* Creates STATE, STATE/jobs (0700) and STATE/scripts (0711) as needed and
+ * removes leftover temporary files. Returns 0 or -1 with err set. */
+int	 node_record_init(const char *state_dir, char *err, size_t errlen);
+
+/* Atomically replaces the record. Returns 0 or -1 with err set. */
+int	 node_record_write(const char *state_dir, uint64_t id,
+	     enum node_record_kind, const json_t *, char *err, size_t errlen);
+
+/* Returns the record (a new reference), or NULL with err set; errno is
+ * ENOENT when there is none. */
+json_t	*node_record_read(const char *state_dir, uint64_t id,
+	     enum node_record_kind, char *err, size_t errlen);
+
+/* Removes both records of the job; missing ones are fine. */
+void	 node_record_remove(const char *state_dir, uint64_t id);
+
+/* Lists the ids that have a record, each once, in a new array the caller
+ * frees. Returns 0 or -1 with err set. */
+int	 node_record_scan(const char *state_dir, uint64_t **ids, size_t *n,
+	     char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,256 @@
+/* node-session.c: HELLO, heartbeats and the controller's requests. */
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/log.h"
+#include "common/proto.h"
+#include "common/xmalloc.h"
+#include "daemon/node/node-job.h"
+#include "daemon/node/node-link.h"
+#include "daemon/node/node-session.h"
+
+struct node_session {
+	struct event_base		*base;
+	const struct node_conf		*conf;
+	const struct node_gpus		*gpus;
+	struct node_link		*link;
+	struct node_jobs		*jobs;
+	struct event			*heartbeat;
+	bool				 welcomed;	/* HELLO accepted */
+};
+
+static void
+node_session_send(struct node_session *s, json_t *msg)
+{
+	node_link_send(s->link, msg);
+	json_decref(msg);
+}
+
+static void
+node_session_up(void *arg)
+{
+	struct node_session	*s = arg;
+	struct timeval		 tv = { (time_t)s->conf->heartbeat_interval, 0 };
+	json_t			*msg;
+
+	s->welcomed = false;
+	msg = proto_msg(MSG_HELLO);
+	json_object_set_new(msg, "version", json_integer(PROTO_VERSION));
+	json_object_set_new(msg, "role", json_string("node"));
+	json_object_set_new(msg, "name", json_string(s->conf->name));
+	json_object_set_new(msg, "gpu_source",
+	    json_string(node_gpu_source(s->gpus)));
+	json_object_set_new(msg, "gpus", node_gpu_json(s->gpus));
+	json_object_set_new(msg, "jobs", node_jobs_report(s->jobs));
+	node_session_send(s, msg);
+	event_add(s->heartbeat, &tv);
+}
+
+static void
+node_session_down(void *arg)
+{
+	struct node_session	*s = arg;
+
+	s->welcomed = false;
+	event_del(s->heartbeat);
+}
+
+static void
+node_session_heartbeat_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct node_session	*s = arg;
+	json_t			*msg;
+
+	msg = proto_msg(MSG_NODE_HEARTBEAT);
+	json_object_set_new(msg, "running", node_jobs_running(s->jobs));
+	node_session_send(s, msg);
+}
+
+static void
+node_session_hello_reply(struct node_session *s, const json_t *msg)
+{
+	const char	*message;
+	json_t		*v;
+	char		 why[512];
+
+	if (!json_is_true(json_object_get(msg, "ok"))) {
+		message = json_string_value(json_object_get(msg, "message"));
+		snprintf(why, sizeof why, "HELLO refused: %s (%s)",
+		    message != NULL ? message : "no message",
+		    json_string_value(json_object_get(msg, "code")) != NULL ?
+		    json_string_value(json_object_get(msg, "code")) : "no code");
+		log_error("node %s: %s", s->conf->name, why);
+		node_link_reset(s->link, why);
+		return;
+	}
+	v = json_object_get(msg, "version");
+	if (v != NULL && (!json_is_integer(v) ||
+	    json_integer_value(v) != PROTO_VERSION)) {
+		node_link_reset(s->link, "controller speaks another protocol "
+		    "version");
+		return;
+	}
+	s->welcomed = true;
+	node_link_backoff_reset(s->link);
+	log_info("node %s: registered with %zu GPUs (%s)", s->conf->name,
+	    node_gpu_count(s->gpus), node_gpu_source(s->gpus));
+}
+
+static int
+node_session_id(const json_t *msg, uint64_t *id)
+{
+	json_t	*v = json_object_get(msg, "id");
+
+	if (!json_is_integer(v) || json_integer_value(v) <= 0)
+		return (-1);
+	*id = (uint64_t)json_integer_value(v);
+	return (0);
+}
+
+static void
+node_session_signal(struct node_session *s, const json_t *msg)
+{
+	json_t		*v;
+	uint64_t	 id;
+	int		 sig = SIGTERM;
+	bool		 cancel;
+
+	if (node_session_id(msg, &id) == -1) {
+		node_link_reset(s->link, "JOB_SIGNAL without a job id");
+		return;
+	}
+	cancel = json_is_true(json_object_get(msg, "cancel"));
+	v = json_object_get(msg, "signal");
+	if (v != NULL) {
+		if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+		    json_integer_value(v) >= NSIG) {
+			node_link_reset(s->link, "JOB_SIGNAL with a signal "
+			    "number out of range");
+			return;
+		}
+		sig = (int)json_integer_value(v);
+	} else if (!cancel) {
+		node_link_reset(s->link, "JOB_SIGNAL without a signal");
+		return;
+	}
+	node_jobs_signal(s->jobs, id, sig, cancel);
+}
+
+static void
+node_session_message(const json_t *msg, void *arg)
+{
+	struct node_session	*s = arg;
+	uint64_t		 id;
+	char			 why[512];
+	int			 type;
+
+	if (json_object_get(msg, "re") != NULL) {
+		if (json_integer_value(json_object_get(msg, "re")) ==
+		    MSG_HELLO && !s->welcomed)
+			node_session_hello_reply(s, msg);
+		else
+			log_debug("node %s: ignoring a reply to %lld",
+			    s->conf->name, (long long)json_integer_value(
+			    json_object_get(msg, "re")));
+		return;
+	}
+	type = proto_type(msg);
+	switch (type) {
+	case MSG_JOB_LAUNCH:
+		if (node_jobs_launch(s->jobs, msg, why, sizeof why) == -1)
+			node_link_reset(s->link, why);
+		break;
+	case MSG_JOB_SIGNAL:
+		node_session_signal(s, msg);
+		break;
+	case MSG_JOB_ENDED_ACK:
+		if (node_session_id(msg, &id) == -1) {
+			node_link_reset(s->link, "JOB_ENDED_ACK without a job "
+			    "id");
+			break;
+		}
+		node_jobs_ack(s->jobs, id);
+		break;
+	default:
+		snprintf(why, sizeof why, "unexpected message type %d from "
+		    "the controller", type);
+		node_link_reset(s->link, why);
+		break;
+	}
+}
+
+static void
+node_session_started(uint64_t id, pid_t pid, time_t start_time, void *arg)
+{
+	struct node_session	*s = arg;
+
+	node_session_send(s, json_pack("{s:i,s:I,s:i,s:I}",
+	    "type", MSG_JOB_STARTED, "id", (json_int_t)id, "pid", (int)pid,
+	    "start_time", (json_int_t)start_time));
+}
+
+static void
+node_session_ended(const json_t *report, void *arg)
+{
+	struct node_session	*s = arg;
+	json_t			*msg;
+
+	/* When the link is down the end goes out in the next HELLO. */
+	if (!node_link_is_up(s->link))
+		return;
+	msg = json_copy((json_t *)report);
+	json_object_set_new(msg, "type", json_integer(MSG_JOB_ENDED));
+	node_session_send(s, msg);
+}
+
+static const struct node_link_cb node_session_link_cb = {
+	.up = node_session_up,
+	.message = node_session_message,
+	.down = node_session_down,
+};
+
+static const struct node_jobs_cb node_session_jobs_cb = {
+	.started = node_session_started,
+	.ended = node_session_ended,
+};
+
+struct node_session *
+node_session_create(struct event_base *base, const struct node_conf *conf,
+    const struct node_gpus *gpus, char *err, size_t errlen)
+{
+	struct node_session	*s;
+
+	s = xcalloc(1, sizeof *s);
+	s->base = base;
+	s->conf = conf;
+	s->gpus = gpus;
+	s->heartbeat = event_new(base, -1, EV_PERSIST,
+	    node_session_heartbeat_cb, s);
+	s->link = node_link_create(base, conf->controller,
+	    &node_session_link_cb, s, err, errlen);
+	if (s->link == NULL)
+		goto fail;
+	s->jobs = node_jobs_create(base, conf, node_gpu_count(gpus),
+	    &node_session_jobs_cb, s);
+	if (node_jobs_recover(s->jobs, err, errlen) == -1)
+		goto fail;
+	node_link_start(s->link);
+	return (s);
+fail:
+	node_session_free(s);
+	return (NULL);
+}
+
+void
+node_session_free(struct node_session *s)
+{
+	if (s == NULL)
+		return;
+	node_jobs_free(s->jobs);
+	node_link_free(s->link);
+	event_free(s->heartbeat);
+	free(s);
+}

@@ -1,0 +1,372 @@
+/* node-shepherd.c: the shepherd: start the job, watch it, record its end. */
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/duration.h"
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "daemon/node/node-proc.h"
+#include "daemon/node/node-record.h"
+#include "daemon/node/node-shepherd.h"
+#include "daemon/node/node-spawn.h"
+
+/* The shepherd's end of the socket pair, after descriptors are tidied. */
+#define NODE_SHEPHERD_FD	3
+
+/* How often to look again at a process group whose leader is gone: its
+ * other members need not be our children, so no SIGCHLD may come. */
+#define NODE_SHEPHERD_POLL_MS	100
+
+enum node_shepherd_ending {
+	NODE_SHEPHERD_RUNNING = 0,
+	NODE_SHEPHERD_CANCEL,
+	NODE_SHEPHERD_TIMEOUT,
+};
+
+struct node_shepherd {
+	const struct node_conf		*conf;
+	const struct node_launch	*l;
+	pid_t				 pgid;		/* the job */
+	time_t				 start_time;
+	uint64_t			 limit_at;	/* monotonic ms, 0 none */
+	uint64_t			 kill_at;	/* monotonic ms, 0 none */
+	enum node_shepherd_ending	 ending;
+	bool				 leader_done;
+	int				 status;	/* the leader's */
+};
+
+static uint64_t
+node_shepherd_now_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000);
+}
+
+static json_t *
+node_shepherd_gpus(const struct node_launch *l)
+{
+	json_t	*a;
+	size_t	 i;
+
+	a = json_array();
+	for (i = 0; i < l->ngpus; i++)
+		json_array_append_new(a, json_integer(l->gpus[i]));
+	return (a);
+}
+
+static void
+node_shepherd_end(struct node_shepherd *sh, const char *state, int code,
+    int sig, const char *msg)
+{
+	json_t	*rec;
+	char	 err[512];
+
+	rec = json_pack("{s:I,s:s,s:i,s:i,s:I,s:I,s:s,s:o}",
+	    "id", (json_int_t)sh->l->id, "state", state, "exit_code", code,
+	    "signal", sig, "start_time", (json_int_t)sh->start_time,
+	    "end_time", (json_int_t)time(NULL), "message", msg,
+	    "gpus", node_shepherd_gpus(sh->l));
+	if (node_record_write(sh->conf->state_dir, sh->l->id, NODE_RECORD_END,
+	    rec, err, sizeof err) == -1)
+		log_error("job %llu: cannot record its end (%s): %s",
+		    (unsigned long long)sh->l->id, state, err);
+	json_decref(rec);
+}
+
+static void
+node_shepherd_record_run(struct node_shepherd *sh, pid_t pid)
+{
+	json_t	*rec;
+	char	 err[512];
+
+	rec = json_pack("{s:I,s:s,s:o,s:i,s:I,s:I,s:i,s:I}",
+	    "id", (json_int_t)sh->l->id, "state", "RUNNING",
+	    "gpus", node_shepherd_gpus(sh->l), "pid", (int)pid,
+	    "pid_start", (json_int_t)node_proc_start_ticks(pid),
+	    "start_time", (json_int_t)sh->start_time,
+	    "shepherd_pid", (int)getpid(),
+	    "shepherd_start", (json_int_t)node_proc_start_ticks(getpid()));
+	if (node_record_write(sh->conf->state_dir, sh->l->id, NODE_RECORD_RUN,
+	    rec, err, sizeof err) == -1)
+		log_error("job %llu: cannot record its start: %s",
+		    (unsigned long long)sh->l->id, err);
+	json_decref(rec);
+}
+
+static void
+node_shepherd_kill(struct node_shepherd *sh, int sig)
+{
+	if (kill(-sh->pgid, sig) == -1 && errno != ESRCH)
+		log_warn("job %llu: cannot send signal %d to process group "
+		    "%ld: %s", (unsigned long long)sh->l->id, sig,
+		    (long)sh->pgid, strerror(errno));
+}
+
+/* Starts the end of the job: SIGTERM now, SIGKILL kill_wait later. */
+static void
+node_shepherd_stop(struct node_shepherd *sh, enum node_shepherd_ending why)
+{
+	if (sh->ending != NODE_SHEPHERD_RUNNING)
+		return;
+	sh->ending = why;
+	if (sh->conf->kill_wait == 0) {
+		node_shepherd_kill(sh, SIGKILL);
+		return;
+	}
+	node_shepherd_kill(sh, SIGTERM);
+	sh->kill_at = node_shepherd_now_ms() + sh->conf->kill_wait * 1000ULL;
+}
+
+static void
+node_shepherd_reap(struct node_shepherd *sh)
+{
+	pid_t	pid;
+	int	status;
+
+	/* As a subreaper we also collect the job's orphaned descendants. */
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+		if (pid != sh->pgid)
+			continue;
+		sh->leader_done = true;
+		sh->status = status;
+		/* A job ends with its script: what it left behind goes
+		 * too, unless a cancel or timeout is still giving it the
+		 * kill_wait grace. */
+		if (sh->ending == NODE_SHEPHERD_RUNNING)
+			node_shepherd_kill(sh, SIGKILL);
+	}
+}
+
+static bool
+node_shepherd_group_gone(struct node_shepherd *sh)
+{
+	return (kill(-sh->pgid, 0) == -1 && errno == ESRCH);
+}
+
+static void
+node_shepherd_wait(struct node_shepherd *sh, const sigset_t *set)
+{
+	struct timespec	ts, *tsp;
+	siginfo_t	info;
+	uint64_t	now, next;
+	int		sig;
+
+	for (;;) {
+		if (sh->leader_done && node_shepherd_group_gone(sh))
+			return;
+		now = node_shepherd_now_ms();
+		next = 0;
+		if (sh->ending == NODE_SHEPHERD_RUNNING && sh->limit_at != 0)
+			next = sh->limit_at;
+		if (sh->kill_at != 0 && (next == 0 || sh->kill_at < next))
+			next = sh->kill_at;
+		if (sh->leader_done &&
+		    (next == 0 || now + NODE_SHEPHERD_POLL_MS < next))
+			next = now + NODE_SHEPHERD_POLL_MS;
+		tsp = NULL;
+		if (next != 0) {
+			next = next > now ? next - now : 0;
+			ts.tv_sec = (time_t)(next / 1000);
+			ts.tv_nsec = (long)(next % 1000) * 1000000;
+			tsp = &ts;
+		}
+		sig = sigtimedwait(set, &info, tsp);
+		if (sig == SIGCHLD)
+			node_shepherd_reap(sh);
+		else if (sig == SIGTERM || sig == SIGINT)
+			node_shepherd_stop(sh, NODE_SHEPHERD_CANCEL);
+		else if (sig == NODE_SHEPHERD_SIGFWD) {
+			if (info.si_value.sival_int > 0 &&
+			    info.si_value.sival_int < NSIG)
+				node_shepherd_kill(sh, info.si_value.sival_int);
+		}
+		now = node_shepherd_now_ms();
+		if (sh->ending == NODE_SHEPHERD_RUNNING && sh->limit_at != 0 &&
+		    now >= sh->limit_at)
+			node_shepherd_stop(sh, NODE_SHEPHERD_TIMEOUT);
+		if (sh->kill_at != 0 && now >= sh->kill_at) {
+			sh->kill_at = 0;
+			node_shepherd_kill(sh, SIGKILL);
+		}
+	}
+}
+
+static void
+node_shepherd_finish(struct node_shepherd *sh)
+{
+	const char	*state = "COMPLETED";
+	char		 msg[256], limit[32];
+	int		 code = 0, sig = 0;
+
+	msg[0] = '\0';
+	if (WIFEXITED(sh->status))
+		code = WEXITSTATUS(sh->status);
+	else if (WIFSIGNALED(sh->status))
+		sig = WTERMSIG(sh->status);
+	switch (sh->ending) {
+	case NODE_SHEPHERD_TIMEOUT:
+		state = "TIMEOUT";
+		snprintf(msg, sizeof msg, "time limit of %s reached",
+		    duration_format(sh->l->time_limit, limit, sizeof limit));
+		break;
+	case NODE_SHEPHERD_CANCEL:
+		state = "CANCELLED";
+		break;
+	case NODE_SHEPHERD_RUNNING:
+		if (sig != 0) {
+			state = "FAILED";
+			snprintf(msg, sizeof msg, "killed by signal %d (%s)",
+			    sig, strsignal(sig));
+		} else if (code != 0) {
+			state = "FAILED";
+			snprintf(msg, sizeof msg, "exited with status %d", code);
+		}
+		break;
+	}
+	node_shepherd_end(sh, state, code, sig, msg);
+}
+
+/* Points stdin and stdout at /dev/null: gnoded's may be a terminal or a
+ * pipe that someone waits on to close. stderr stays, it is the log. */
+static void
+node_shepherd_stdio(void)
+{
+	int	fd;
+
+	if ((fd = open("/dev/null", O_RDWR)) == -1)
+		return;
+	dup2(fd, 0);
+	dup2(fd, 1);
+	if (fd > 2)
+		close(fd);
+}
+
+/* The shepherd proper, in its own session. Never returns. */
+static void __attribute__((noreturn))
+node_shepherd_main(const struct node_conf *conf, const struct node_launch *l)
+{
+	struct node_shepherd	 sh;
+	struct node_spawn	*sp;
+	struct sigaction	 sa;
+	sigset_t		 set;
+	char			 err[1024], line[128];
+	ssize_t			 n;
+	pid_t			 pid;
+	char			 go;
+	int			 len;
+
+	memset(&sh, 0, sizeof sh);
+	sh.conf = conf;
+	sh.l = l;
+	setsid();
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, NODE_SHEPHERD_SIGFWD);
+	sigprocmask(SIG_SETMASK, &set, NULL);
+
+	/* No go means gnoded died before it recorded us: nobody would ever
+	 * report this job, so do not start it (the controller requeues it). */
+	do
+		n = read(NODE_SHEPHERD_FD, &go, 1);
+	while (n == -1 && errno == EINTR);
+	if (n != 1)
+		_exit(0);
+
+	if ((sp = node_spawn_prepare(conf, l, err, sizeof err)) == NULL ||
+	    (pid = node_spawn_start(sp, err, sizeof err)) == -1) {
+		log_warn("job %llu: cannot start: %s",
+		    (unsigned long long)l->id, err);
+		node_shepherd_end(&sh, "FAILED", 1, 0, err);
+		node_spawn_cleanup(sp);
+		_exit(0);
+	}
+	sh.pgid = pid;
+	sh.start_time = time(NULL);
+	if (l->time_limit != 0)
+		sh.limit_at = node_shepherd_now_ms() + l->time_limit * 1000;
+	node_shepherd_record_run(&sh, pid);
+	len = snprintf(line, sizeof line, "started %ld %lld\n", (long)pid,
+	    (long long)sh.start_time);
+	(void)!write(NODE_SHEPHERD_FD, line, (size_t)len);
+
+	node_shepherd_wait(&sh, &set);
+	node_spawn_cleanup(sp);
+	node_shepherd_finish(&sh);
+	_exit(0);
+}
+
+pid_t
+node_shepherd_start(const struct node_conf *conf, const struct node_launch *l,
+    int *sock, char *err, size_t errlen)
+{
+	pid_t	mid, pid;
+	ssize_t	n;
+	int	sv[2], status;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == -1) {
+		snprintf(err, errlen, "socketpair: %s", strerror(errno));
+		return (-1);
+	}
+	if ((mid = fork()) == -1) {
+		snprintf(err, errlen, "fork: %s", strerror(errno));
+		close(sv[0]);
+		close(sv[1]);
+		return (-1);
+	}
+	if (mid == 0) {
+		/* The intermediate child: fork the shepherd, tell gnoded its
+		 * pid, exit so the shepherd is reparented away from gnoded. */
+		if ((pid = fork()) == 0) {
+			/* The job must not inherit gnoded's socket. */
+			if (dup2(sv[1], NODE_SHEPHERD_FD) == -1 ||
+			    fcntl(NODE_SHEPHERD_FD, F_SETFD, FD_CLOEXEC) == -1)
+				_exit(1);
+			node_proc_close_from(NODE_SHEPHERD_FD + 1);
+			node_shepherd_stdio();
+			log_open("gnoded-shepherd", conf->log_syslog,
+			    conf->log_level);
+			node_shepherd_main(conf, l);
+		}
+		(void)!write(sv[1], &pid, sizeof pid);
+		_exit(pid == -1);
+	}
+	close(sv[1]);
+	while (waitpid(mid, &status, 0) == -1 && errno == EINTR)
+		;
+	do
+		n = read(sv[0], &pid, sizeof pid);
+	while (n == -1 && errno == EINTR);
+	if (n != sizeof pid || pid <= 0) {
+		snprintf(err, errlen, "cannot fork the shepherd");
+		close(sv[0]);
+		return (-1);
+	}
+	if (fcntl(sv[0], F_SETFL, O_NONBLOCK) == -1) {
+		snprintf(err, errlen, "fcntl: %s", strerror(errno));
+		close(sv[0]);
+		return (-1);
+	}
+	*sock = sv[0];
+	return (pid);
+}

@@ -1,0 +1,33 @@
+/* node-shepherd.h: one shepherd process per job. gnoded forks it twice, so
+ * it belongs to init (or a subreaper) and outlives gnoded. The shepherd
+ * starts the job, enforces its time limit, carries out cancels, waits until
+ * the job's process group is gone and records the end in the state
+ * directory. gnoded watches it through a pidfd, never as its parent.
+ *
+ * Between gnoded and a shepherd it launched there is a socket pair: gnoded
+ * writes one byte ("go") once it has recorded the shepherd; the shepherd
+ * writes "started PID START_TIME\n" once the job has exec'd. Signals from
+ * gnoded to the shepherd: SIGTERM cancels the job; NODE_SHEPHERD_SIGFWD with
+ * a queued value delivers that signal to the job's process group. */
+#ifndef GB_NODE_SHEPHERD_H
+#define GB_NODE_SHEPHERD_H
+
+#include <sys/types.h>
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "daemon/node/node-conf.h"
+#include "daemon/node/node-launch.h"
+
+#define NODE_SHEPHERD_SIGFWD	(SIGRTMIN + 1)
+
+/* Forks the shepherd of l (double fork, new session). Returns its pid and
+ * sets *sock to gnoded's end of the socket pair (non-blocking, close on
+ * exec), or -1 with err set. Blocks only while the intermediate child
+ * exits, which it does at once. */
+pid_t	node_shepherd_start(const struct node_conf *,
+	    const struct node_launch *, int *sock, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,331 @@
+/* node-spawn.c: the job process: script, identity, environment, files. */
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/xmalloc.h"
+#include "daemon/node/node-spawn.h"
+
+struct node_spawn {
+	const struct node_launch	*l;
+	bool				 as_root;	/* switch ids */
+	char				*dir;		/* STATE/scripts/ID-PID */
+	char				*path;		/* dir/script */
+	char				**argv;
+	char				**env;
+	size_t				 nenv;
+};
+
+static void
+node_spawn_setenv(struct node_spawn *sp, const char *key, const char *value)
+{
+	size_t	klen = strlen(key), i;
+
+	/* Ours win over a variable of the same name in the job's env. */
+	for (i = 0; i < sp->nenv; i++) {
+		if (strncmp(sp->env[i], key, klen) == 0 &&
+		    sp->env[i][klen] == '=') {
+			free(sp->env[i]);
+			sp->env[i] = xasprintf("%s=%s", key, value);
+			return;
+		}
+	}
+	sp->env = xreallocarray(sp->env, sp->nenv + 2, sizeof *sp->env);
+	sp->env[sp->nenv++] = xasprintf("%s=%s", key, value);
+	sp->env[sp->nenv] = NULL;
+}
+
+static void
+node_spawn_env(struct node_spawn *sp)
+{
+	const struct node_launch	*l = sp->l;
+	char				*devs, num[32];
+	size_t				 i, len = 0;
+
+	for (sp->nenv = 0; l->env[sp->nenv] != NULL; sp->nenv++)
+		;
+	sp->env = xcalloc(sp->nenv + 1, sizeof *sp->env);
+	for (i = 0; i < sp->nenv; i++)
+		sp->env[i] = xstrdup(l->env[i]);
+
+	devs = xmalloc(l->ngpus * 4 + 1);
+	devs[0] = '\0';
+	for (i = 0; i < l->ngpus; i++)
+		len += (size_t)sprintf(devs + len, "%s%u", i == 0 ? "" : ",",
+		    l->gpus[i]);
+	node_spawn_setenv(sp, "CUDA_VISIBLE_DEVICES", devs);
+	free(devs);
+	snprintf(num, sizeof num, "%llu", (unsigned long long)l->id);
+	node_spawn_setenv(sp, "GBATCH_JOB_ID", num);
+	node_spawn_setenv(sp, "GBATCH_JOB_NAME", l->name);
+	snprintf(num, sizeof num, "%zu", l->ngpus);
+	node_spawn_setenv(sp, "GBATCH_GPUS", num);
+	node_spawn_setenv(sp, "GBATCH_NODELIST", l->nodelist);
+	snprintf(num, sizeof num, "%u", l->num_nodes);
+	node_spawn_setenv(sp, "GBATCH_NUM_NODES", num);
+	snprintf(num, sizeof num, "%u", l->node_rank);
+	node_spawn_setenv(sp, "GBATCH_NODE_RANK", num);
+	node_spawn_setenv(sp, "GBATCH_SUBMIT_DIR", l->workdir);
+}
+
+static void
+node_spawn_argv(struct node_spawn *sp)
+{
+	const struct node_launch	*l = sp->l;
+	size_t				 n, i = 0;
+
+	for (n = 0; l->argv[n] != NULL; n++)
+		;
+	sp->argv = xcalloc(n + 3, sizeof *sp->argv);
+	/* The kernel only runs a script by itself when it starts with #!. */
+	if (strncmp(l->script, "#!", 2) != 0)
+		sp->argv[i++] = xstrdup("/bin/sh");
+	sp->argv[i++] = xstrdup(sp->path);
+	for (n = 0; l->argv[n] != NULL; n++)
+		sp->argv[i++] = xstrdup(l->argv[n]);
+	sp->argv[i] = NULL;
+}
+
+static int
+node_spawn_script(struct node_spawn *sp, const char *state_dir, char *err,
+    size_t errlen)
+{
+	const struct node_launch	*l = sp->l;
+	size_t				 len = strlen(l->script), off = 0;
+	ssize_t				 n;
+	int				 fd;
+
+	sp->dir = xasprintf("%s/scripts/%llu-%ld", state_dir,
+	    (unsigned long long)l->id, (long)getpid());
+	sp->path = xasprintf("%s/script", sp->dir);
+	if (mkdir(sp->dir, 0700) == -1) {
+		snprintf(err, errlen, "%s: cannot create: %s", sp->dir,
+		    strerror(errno));
+		free(sp->dir);
+		sp->dir = NULL;
+		return (-1);
+	}
+	fd = open(sp->path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+	    O_CLOEXEC, 0700);
+	if (fd == -1)
+		goto fail;
+	while (off < len) {
+		if ((n = write(fd, l->script + off, len - off)) == -1) {
+			if (errno == EINTR)
+				continue;
+			close(fd);
+			goto fail;
+		}
+		off += (size_t)n;
+	}
+	/* The job runs as its user, who must be able to read the script
+	 * and no one else. */
+	if (sp->as_root && (fchown(fd, l->uid, l->gid) == -1 ||
+	    chown(sp->dir, l->uid, l->gid) == -1)) {
+		close(fd);
+		goto fail;
+	}
+	if (close(fd) == -1)
+		goto fail;
+	return (0);
+fail:
+	snprintf(err, errlen, "%s: cannot write the job script: %s", sp->path,
+	    strerror(errno));
+	return (-1);
+}
+
+static int
+node_spawn_user(struct node_spawn *sp, char *err, size_t errlen)
+{
+	const struct node_launch	*l = sp->l;
+	struct passwd			*pw;
+
+	if (!sp->as_root)
+		return (0);
+	errno = 0;
+	if ((pw = getpwnam(l->user)) == NULL) {
+		snprintf(err, errlen, "unknown user \"%s\" on this node%s%s",
+		    l->user, errno != 0 ? ": " : "",
+		    errno != 0 ? strerror(errno) : "");
+		return (-1);
+	}
+	if (pw->pw_uid != l->uid) {
+		snprintf(err, errlen, "user \"%s\" has uid %lu on this node, "
+		    "not %lu as on the controller", l->user,
+		    (unsigned long)pw->pw_uid, (unsigned long)l->uid);
+		return (-1);
+	}
+	return (0);
+}
+
+struct node_spawn *
+node_spawn_prepare(const struct node_conf *conf, const struct node_launch *l,
+    char *err, size_t errlen)
+{
+	struct node_spawn	*sp;
+
+	sp = xcalloc(1, sizeof *sp);
+	sp->l = l;
+	sp->as_root = geteuid() == 0;
+	if (node_spawn_user(sp, err, errlen) == -1 ||
+	    node_spawn_script(sp, conf->state_dir, err, errlen) == -1) {
+		node_spawn_cleanup(sp);
+		node_spawn_free(sp);
+		return (NULL);
+	}
+	node_spawn_argv(sp);
+	node_spawn_env(sp);
+	return (sp);
+}
+
+/* Writes why the child failed to the shepherd and exits. */
+static void __attribute__((noreturn))
+node_spawn_die(int fd, const char *what, const char *path)
+{
+	char	msg[1024];
+	int	len;
+
+	len = snprintf(msg, sizeof msg, "%s%s%s: %s", what,
+	    path != NULL ? " " : "", path != NULL ? path : "", strerror(errno));
+	if (len > 0)
+		(void)!write(fd, msg, (size_t)len < sizeof msg ? (size_t)len :
+		    sizeof msg - 1);
+	_exit(127);
+}
+
+static int
+node_spawn_open(const char *path)
+{
+	return (open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOCTTY | O_CLOEXEC,
+	    0644));
+}
+
+/* In the child: never returns. */
+static void __attribute__((noreturn))
+node_spawn_child(struct node_spawn *sp, int fd)
+{
+	const struct node_launch	*l = sp->l;
+	struct sigaction		 sa;
+	sigset_t			 all;
+	char				*out, *errf;
+	int				 sig, ofd, efd, nfd;
+
+	setsid();
+	/* The shepherd blocks and ignores signals; the job starts clean. */
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_DFL;
+	for (sig = 1; sig < NSIG; sig++)
+		sigaction(sig, &sa, NULL);
+	sigemptyset(&all);
+	sigprocmask(SIG_SETMASK, &all, NULL);
+
+	if (sp->as_root) {
+		if (initgroups(l->user, l->gid) == -1)
+			node_spawn_die(fd, "cannot set the groups of", l->user);
+		if (setgid(l->gid) == -1)
+			node_spawn_die(fd, "cannot set gid for", l->user);
+		if (setuid(l->uid) == -1)
+			node_spawn_die(fd, "cannot set uid for", l->user);
+	}
+	if (chdir(l->workdir) == -1)
+		node_spawn_die(fd, "workdir", l->workdir);
+	umask(022);
+
+	if ((nfd = open("/dev/null", O_RDONLY | O_CLOEXEC)) == -1)
+		node_spawn_die(fd, "stdin", "/dev/null");
+	out = node_launch_expand(l, l->out);
+	errf = node_launch_expand(l, l->err);
+	if ((ofd = node_spawn_open(out)) == -1)
+		node_spawn_die(fd, "stdout", out);
+	if (strcmp(out, errf) == 0)
+		efd = ofd;
+	else if ((efd = node_spawn_open(errf)) == -1)
+		node_spawn_die(fd, "stderr", errf);
+	if (dup2(nfd, 0) == -1 || dup2(ofd, 1) == -1 || dup2(efd, 2) == -1)
+		node_spawn_die(fd, "cannot set up stdio for", out);
+
+	execve(sp->argv[0], sp->argv, sp->env);
+	node_spawn_die(fd, "cannot run", sp->argv[0]);
+}
+
+pid_t
+node_spawn_start(struct node_spawn *sp, char *err, size_t errlen)
+{
+	pid_t	pid;
+	ssize_t	n;
+	size_t	len = 0;
+	int	fds[2], status;
+
+	if (pipe2(fds, O_CLOEXEC) == -1) {
+		snprintf(err, errlen, "cannot start the job: pipe: %s",
+		    strerror(errno));
+		return (-1);
+	}
+	if ((pid = fork()) == -1) {
+		snprintf(err, errlen, "cannot start the job: fork: %s",
+		    strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		return (-1);
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		node_spawn_child(sp, fds[1]);
+	}
+	close(fds[1]);
+	/* The pipe closes on a successful exec (O_CLOEXEC); a message means
+	 * the child failed before it. */
+	while (len < errlen - 1) {
+		n = read(fds[0], err + len, errlen - 1 - len);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fds[0]);
+	err[len] = '\0';
+	if (len == 0)
+		return (pid);
+	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
+		;
+	return (-1);
+}
+
+void
+node_spawn_cleanup(struct node_spawn *sp)
+{
+	if (sp == NULL || sp->dir == NULL)
+		return;
+	unlink(sp->path);
+	rmdir(sp->dir);
+}
+
+void
+node_spawn_free(struct node_spawn *sp)
+{
+	size_t	i;
+
+	if (sp == NULL)
+		return;
+	for (i = 0; sp->argv != NULL && sp->argv[i] != NULL; i++)
+		free(sp->argv[i]);
+	free(sp->argv);
+	for (i = 0; i < sp->nenv; i++)
+		free(sp->env[i]);
+	free(sp->env);
+	free(sp->dir);
+	free(sp->path);
+	free(sp);
+}

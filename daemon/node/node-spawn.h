@@ -1,0 +1,35 @@
+/* node-spawn.h: turning a launch into the job's process, inside the
+ * shepherd: the script file, the user's identity, the environment, output
+ * files, exec. Everything that can fail for a user's reason fails here with
+ * a one-line message that ends up in the job's JOB_ENDED. */
+#ifndef GB_NODE_SPAWN_H
+#define GB_NODE_SPAWN_H
+
+#include <sys/types.h>
+
+#include <stddef.h>
+
+#include "daemon/node/node-conf.h"
+#include "daemon/node/node-launch.h"
+
+struct node_spawn;
+
+/* Resolves the user, writes the script under STATE/scripts and builds the
+ * argv and environment. Blocks (NSS lookups, disk). Returns a new spawn the
+ * caller frees, or NULL with err set. */
+struct node_spawn	*node_spawn_prepare(const struct node_conf *,
+			     const struct node_launch *, char *err,
+			     size_t errlen);
+
+/* Forks the job: own session and process group, the user's ids, workdir,
+ * stdin /dev/null, stdout and stderr to the job's files. Returns the job's
+ * pid once it has exec'd, or -1 with err set when it could not start (the
+ * child is reaped then). Blocks until the exec succeeds or fails. */
+pid_t			 node_spawn_start(struct node_spawn *, char *err,
+			     size_t errlen);
+
+/* Removes the script and its directory. */
+void			 node_spawn_cleanup(struct node_spawn *);
+void			 node_spawn_free(struct node_spawn *);
+
+#endif

@@ -1,0 +1,61 @@
+/* sched.c: what every scheduling policy shares: GPU masks and reason names. */
+#include "policy/sched.h"
+
+static const char *const sched_reason_names[] = {
+	[SCHED_REASON_NONE] = "None",
+	[SCHED_REASON_RESOURCES] = "Resources",
+	[SCHED_REASON_PRIORITY] = "Priority",
+};
+
+const char *
+sched_reason_name(enum sched_reason r)
+{
+	/* The controller stores reasons as numbers; a value from a newer
+	 * build must still print as something. */
+	if ((unsigned)r >= sizeof sched_reason_names / sizeof *sched_reason_names)
+		return ("Unknown");
+	return (sched_reason_names[r]);
+}
+
+unsigned
+sched_mask_count(uint64_t mask)
+{
+#if defined(__GNUC__)
+	return ((unsigned)__builtin_popcountll(mask));
+#else
+	unsigned	n = 0;
+
+	for (; mask != 0; mask &= mask - 1)
+		n++;
+	return (n);
+#endif
+}
+
+uint64_t
+sched_mask_lowest(uint64_t avail, uint32_t n)
+{
+	uint64_t	mask = 0, bit;
+
+	if (n == 0 || sched_mask_count(avail) < n)
+		return (0);
+	while (n-- > 0) {
+		bit = avail & (~avail + 1);	/* lowest set bit */
+		mask |= bit;
+		avail &= ~bit;
+	}
+	return (mask);
+}
+
+uint64_t
+sched_node_free(const struct sched_node *node)
+{
+	uint64_t	valid;
+
+	if (!node->schedulable || node->gpus_total == 0)
+		return (0);
+	if (node->gpus_total >= SCHED_MAX_GPUS_PER_NODE)
+		valid = UINT64_MAX;
+	else
+		valid = (UINT64_C(1) << node->gpus_total) - 1;
+	return (node->free_mask & valid);
+}

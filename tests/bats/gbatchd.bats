@@ -1,0 +1,234 @@
+#!/usr/bin/env bats
+# gbatchd: options, configuration errors, hostile peers, restart safety.
+
+load helpers
+
+setup() {
+	gb_setup
+	# Jobs write their output files here, not into the source tree.
+	cd "$GB_DIR"
+}
+
+teardown() {
+	gb_teardown
+}
+
+# rawsend PERL_EXPR: connects to the controller's socket, writes the bytes
+# the Perl expression gives, closes. perl-base has IO::Socket::UNIX.
+rawsend() {
+	perl -MIO::Socket::UNIX -e '
+		my $s = IO::Socket::UNIX->new(Type => SOCK_STREAM(),
+		    Peer => $ENV{GBATCH_SOCKET}) or die "connect: $!\n";
+		print $s eval($ARGV[0]); die $@ if $@;
+		shutdown($s, 1); my $buf; while (sysread($s, $buf, 65536)) {}
+		close $s;' "$1"
+}
+
+# rawframes JSON...: connects and sends each JSON text as one frame.
+rawframes() {
+	perl -MIO::Socket::UNIX -e '
+		my $s = IO::Socket::UNIX->new(Type => SOCK_STREAM(),
+		    Peer => $ENV{GBATCH_SOCKET}) or die "connect: $!\n";
+		print $s pack("N", length($_)) . $_ for @ARGV;
+		shutdown($s, 1); my $buf; while (sysread($s, $buf, 65536)) {}
+		close $s;' "$@"
+}
+
+# runs_elsewhere ID NODE: the job runs, on another node than NODE.
+runs_elsewhere() {
+	gb_state_is "$1" RUNNING &&
+	    [ "$(gq -j "$1" --noheader -o nodes)" != "$2" ]
+}
+
+@test "gbatchd --help prints usage and exits 0" {
+	run gbatchd --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"usage: gbatchd"* ]]
+	[[ "$output" == *"-D"* ]]
+}
+
+@test "gbatchd --version prints the version" {
+	run gbatchd --version
+	[ "$status" -eq 0 ]
+	[[ "$output" == "gbatchd "[0-9]* ]]
+}
+
+@test "gbatchd with an unknown option exits 2 and names it" {
+	run gbatchd --bogus
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--bogus"* ]]
+	run gbatchd -D -x
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"-x"* ]]
+}
+
+@test "gbatchd with a stray argument exits 2" {
+	run gbatchd -D extra
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"extra"* ]]
+}
+
+@test "gbatchd -f with a missing file exits 1 and names it" {
+	run gbatchd -D -f "$GB_DIR/nope.conf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"$GB_DIR/nope.conf"* ]]
+}
+
+@test "gbatchd with a config syntax error names file and line" {
+	printf 'controller = {\n  node_timeout = ;\n};\n' >"$GB_DIR/bad.conf"
+	run gbatchd -D -f "$GB_DIR/bad.conf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"$GB_DIR/bad.conf:2"* ]]
+}
+
+@test "gbatchd with a bad config value names the key and what is accepted" {
+	gb_write_conf 'sync = "sometimes";'
+	run gbatchd -D
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"controller.sync"* ]]
+	[[ "$output" == *"normal"* ]]
+	gb_write_conf 'operators = "alice";'
+	run gbatchd -D
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"controller.operators"* ]]
+	[[ "$output" == *"list of user names"* ]]
+}
+
+@test "gbatchd refuses a second instance on the same socket" {
+	gb_start_controller
+	run gbatchd -D -f "$GBATCH_CONF" -d "$GB_DIR/other"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"another gbatchd"* ]]
+	gctl ping
+}
+
+@test "gbatchd daemonizes, writes its pid file and stops on SIGTERM" {
+	run gbatchd -f "$GBATCH_CONF" -P "$GB_DIR/gbatchd.pid" \
+	    -L "$GB_DIR/gbatchd.log"
+	[ "$status" -eq 0 ]
+	gb_wait 10 gctl ping
+	pid=$(cat "$GB_DIR/gbatchd.pid")
+	kill -0 "$pid"
+	kill -TERM "$pid"
+	gb_wait 10 sh -c "! kill -0 $pid"
+	[ ! -e "$GB_DIR/gbatchd.pid" ]
+}
+
+@test "the job database is private (mode 0600)" {
+	gb_start_controller
+	[ "$(stat -c %a "$GB_DIR/ctl/gbatch.db")" = 600 ]
+	[ "$(stat -c %a "$GBATCH_SOCKET")" = 666 ]
+}
+
+@test "garbage on the socket closes that peer only" {
+	gb_start_controller
+	rawsend '"\x01\x02garbage, not a frame at all\xff\xfe" x 100'
+	gctl ping
+	# A length header over the 1 MiB limit.
+	rawsend 'pack("N", 64 << 20) . "x" x 100'
+	gctl ping
+	# Half a frame, then the connection closes.
+	rawsend 'pack("N", 1000) . "{\"type\":"'
+	gctl ping
+	# An empty frame, a JSON array, invalid JSON.
+	rawsend 'pack("N", 0)'
+	rawframes '[1,2,3]'
+	rawframes '{"type":'
+	rawframes '"just a string"'
+	gctl ping
+	grep -q "exceeds the limit" "$GB_DIR/gbatchd.log"
+	grep -q "middle of a frame" "$GB_DIR/gbatchd.log"
+	kill -0 "$GB_CTL_PID"
+}
+
+@test "a node message from a client is rejected and the peer closed" {
+	gb_start_controller
+	rawframes '{"type":100,"version":1,"role":"client"}' \
+	    '{"type":313,"id":1,"state":"COMPLETED"}'
+	grep -q "node message JOB_ENDED from a client" "$GB_DIR/gbatchd.log"
+	# No HELLO first, a wrong version, a node on the Unix socket.
+	rawframes '{"type":101}'
+	rawframes '{"type":100,"version":99,"role":"client"}'
+	rawframes '{"type":100,"version":1,"role":"node","name":"x","gpus":[]}'
+	gctl ping
+	run gnodes --noheader
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"x "* ]]
+}
+
+@test "many clients at once all get answers" {
+	gb_start_controller
+	local i pids=()
+	for i in $(seq 1 20); do
+		gctl ping >/dev/null & pids+=($!)
+	done
+	for i in "${pids[@]}"; do
+		wait "$i"
+	done
+	gctl ping
+}
+
+@test "SHUTDOWN from an operator stops gbatchd; jobs stay queued" {
+	gb_start_controller
+	id=$(gb_submit -G 1 --wrap 'true')
+	gctl shutdown
+	gb_wait 10 sh -c "! kill -0 $GB_CTL_PID"
+	gb_start_controller -l "$GB_CTL_ADDR"
+	gb_state_is "$id" PENDING
+}
+
+@test "a job asking more GPUs than any node has is refused" {
+	gb_start_cluster
+	run gsub -G 9 --wrap 'true'
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"largest node has 4 GPUs"* ]]
+}
+
+@test "kill -9 of gbatchd loses no job and kills no running job" {
+	gb_start_cluster
+	# Fill both nodes, so the next two jobs stay pending.
+	r1=$(gb_submit -G 4 --wrap "sleep 3; exit 7")
+	r2=$(gb_submit -G 4 --wrap "sleep 3")
+	gb_wait_state "$r1" RUNNING
+	gb_wait_state "$r2" RUNNING
+	p1=$(gb_submit -G 4 --wrap 'true')
+	p2=$(gb_submit -G 2 --wrap 'true')
+	gb_wait_state "$p1" PENDING
+	kill -KILL "$GB_CTL_PID"
+	wait "$GB_CTL_PID" 2>/dev/null || true
+	# The same port, so the nodes find the new controller.
+	gb_start_controller -l "$GB_CTL_ADDR"
+	# Same ids, same states, nothing lost.
+	gb_state_is "$p1" PENDING
+	gb_state_is "$p2" PENDING
+	run gb_state "$r1"
+	[ "$output" = RUNNING ]
+	# The running jobs were not killed: r1 finishes with its own status.
+	gb_wait_state "$r1" FAILED 20
+	run gq -j "$r1" --noheader -o exit_code
+	[ "$output" = 7 ]
+	gb_wait_state "$r2" COMPLETED 20
+	gb_wait_state "$p1" COMPLETED 20
+	gb_wait_state "$p2" COMPLETED 20
+	# Ids keep growing after the restart.
+	n=$(gb_submit -G 1 --wrap 'true')
+	[ "$n" -gt "$p2" ]
+}
+
+@test "a job whose node never comes back is requeued after node_timeout" {
+	GB_NODE_TIMEOUT=2 gb_write_conf
+	gb_start_cluster
+	# Short sleeps: the shell (named after its script under $GB_DIR) is
+	# what teardown can find and kill; a long sleep would outlive it.
+	id=$(gb_submit -G 4 --wrap 'for i in $(seq 300); do sleep 0.1; done')
+	gb_wait_state "$id" RUNNING
+	node=$(gq -j "$id" --noheader -o nodes)
+	kill -KILL "$GB_CTL_PID"
+	wait "$GB_CTL_PID" 2>/dev/null || true
+	eval "kill -KILL \$GB_NODE_PID_$node"
+	gb_start_controller -l "$GB_CTL_ADDR"
+	# It keeps its place on the dead node until node_timeout passes.
+	gb_state_is "$id" RUNNING
+	gb_wait 15 runs_elsewhere "$id" "$node"
+	grep -q "job $id: RUNNING -> PENDING" "$GB_DIR/gbatchd.log"
+}

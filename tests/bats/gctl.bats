@@ -1,0 +1,87 @@
+#!/usr/bin/env bats
+# gctl: ping, shutdown, drain, resume, help; exit statuses.
+
+load helpers
+
+setup() {
+	bats_require_minimum_version 1.5.0
+	gb_setup
+	gb_start_cluster
+	cd "$GB_DIR"
+}
+
+teardown() {
+	gb_teardown
+}
+
+@test "gctl --help and gctl help list every command" {
+	for h in --help help -h; do
+		run -0 gctl $h
+		for v in ping shutdown drain resume help --reason; do
+			[[ "$output" == *"$v"* ]] || { echo "missing $v"; false; }
+		done
+	done
+}
+
+@test "gctl --version names the program and package" {
+	run -0 gctl --version
+	[[ "$output" =~ ^gctl\ \(gbatch\)\ [0-9]+\.[0-9]+ ]]
+}
+
+@test "gctl with an unknown command, option or no command is a usage error" {
+	run -2 gctl frobnicate
+	[[ "$output" == *'"frobnicate"'*ping*shutdown*drain*resume* ]]
+	run -2 gctl --frobnicate
+	[[ "$output" == *"--frobnicate"* ]]
+	run -2 gctl
+	run -2 gctl ping extra
+	run -2 gctl drain
+	[[ "$output" == *"node name"* ]]
+	run -2 gctl resume n1 n2
+	run -2 gctl resume n1 --reason x
+}
+
+@test "gctl ping reports version, uptime, jobs and nodes" {
+	gb_submit -H --wrap true >/dev/null
+	run -0 gctl ping
+	[[ "${lines[0]}" == gbatchd* ]]
+	[[ "$output" == *"jobs: 1 pending, 0 running"* ]]
+	[[ "$output" == *"nodes: 2 up, 0 down"* ]]
+}
+
+@test "gctl ping exits 3 when gbatchd is unreachable" {
+	GBATCH_SOCKET=$GB_DIR/nosuch.sock run -3 gctl ping
+	[[ "$output" == *"cannot reach gbatchd at $GB_DIR/nosuch.sock"* ]]
+}
+
+@test "gctl drain and resume change a node's state" {
+	run -0 gctl drain n1 --reason "disk swap"
+	gb_wait 10 sh -c 'gnodes -h -N n1 -o state | grep -qx drained'
+	run -0 gnodes -h -N n1 -o reason
+	[ "$output" = "disk swap" ]
+	# A drained node gets no new jobs: 4 GPUs fit only on n2 now.
+	a=$(gb_submit -G 4 --wrap 'sleep 60')
+	gb_wait_state "$a" RUNNING 20
+	[ "$(gq -h -j "$a" -o nodes)" = n2 ]
+	run -0 gctl resume n1
+	gb_wait 10 sh -c 'gnodes -h -N n1 -o state | grep -qx idle'
+}
+
+@test "gctl drain of an unknown node exits 1" {
+	run -1 gctl drain nosuch
+	[[ "$output" == *nosuch* ]]
+}
+
+@test "gctl shutdown stops gbatchd" {
+	run -0 gctl shutdown
+	gb_wait 10 sh -c '! kill -0 '"$GB_CTL_PID"' 2>/dev/null'
+	run -3 gctl ping
+}
+
+@test "gctl shutdown and drain are for operators only" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to run as another user"
+	chmod 711 "$GB_DIR"
+	run -4 su -s /bin/sh nobody -c "GBATCH_SOCKET='$GBATCH_SOCKET' '$B/bin/gctl' shutdown"
+	run -4 su -s /bin/sh nobody -c "GBATCH_SOCKET='$GBATCH_SOCKET' '$B/bin/gctl' drain n1"
+	run -0 gctl ping
+}

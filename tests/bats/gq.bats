@@ -1,0 +1,156 @@
+#!/usr/bin/env bats
+# gq: columns, filters, formats, the long view, exit statuses.
+
+load helpers
+
+setup() {
+	bats_require_minimum_version 1.5.0
+	gb_setup
+	gb_start_cluster
+	cd "$GB_DIR"
+}
+
+teardown() {
+	gb_teardown
+}
+
+@test "gq --help lists every option and field" {
+	run -0 gq --help
+	for o in --user --me --states --jobs --format --noheader --json \
+	    --long --help --version; do
+		[[ "$output" == *"$o"* ]] || { echo "missing $o"; false; }
+	done
+	for f in id user name state gpus nodes time reason time_limit \
+	    submit_time start_time end_time exit_code workdir command stdout \
+	    stderr gpu_ids; do
+		[[ "$output" == *"$f"* ]] || { echo "missing field $f"; false; }
+	done
+}
+
+@test "gq --version names the program and package" {
+	run -0 gq --version
+	[[ "$output" =~ ^gq\ \(gbatch\)\ [0-9]+\.[0-9]+ ]]
+}
+
+@test "gq with an unknown option or stray argument is a usage error" {
+	run -2 gq --frobnicate
+	[[ "$output" == *"--frobnicate"* ]]
+	run -2 gq 42
+	[[ "$output" == *"42"* ]]
+}
+
+@test "gq shows running and pending jobs with their nodes and reasons" {
+	a=$(gb_submit -G 4 --wrap 'sleep 60')
+	b=$(gb_submit -G 4 --wrap 'sleep 60')
+	c=$(gb_submit -G 4 -J waiter --wrap 'sleep 60')
+	gb_wait_state "$a" RUNNING 20
+	gb_wait_state "$b" RUNNING 20
+	run -0 gq
+	read -r -a head <<<"${lines[0]}"
+	[ "${head[*]}" = "JOBID USER NAME STATE GPUS NODES TIME REASON" ]
+	[ "${#lines[@]}" -eq 4 ]
+	run -0 gq -h -j "$a"
+	read -r id user name state gpus nodes time reason <<<"$output"
+	[ "$id" = "$a" ]
+	[ "$user" = "$(id -un)" ]
+	[ "$state" = RUNNING ]
+	[ "$gpus" = 4 ]
+	[[ "$nodes" == n1 || "$nodes" == n2 ]]
+	[[ "$time" =~ ^[0-9]+:[0-5][0-9]$ ]]
+	run -0 gq -h -j "$c"
+	read -r id user name state gpus nodes time reason <<<"$output"
+	[ "$name" = waiter ]
+	[ "$state" = PENDING ]
+	[ "$nodes" = - ]
+	[ "$time" = 0:00 ]
+	[ "$reason" != - ]
+}
+
+@test "gq --noheader and -h print no header" {
+	gb_submit -H --wrap true >/dev/null
+	run -0 gq --noheader
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "${lines[0]}" != *JOBID* ]]
+	run -0 gq -h
+	[ "${#lines[@]}" -eq 1 ]
+}
+
+@test "gq -o picks fields and widths, and refuses an unknown field" {
+	id=$(gb_submit -H -J abcdefgh -t 90 --wrap true)
+	run -0 gq -h -j "$id" -o id,name:3,time_limit,gpus
+	read -r f1 f2 f3 f4 <<<"$output"
+	[ "$f1" = "$id" ]
+	[ "$f2" = abc ]
+	[ "$f3" = 1:30:00 ]
+	[ "$f4" = 1 ]
+	run -2 gq -o id,bogus
+	[[ "$output" == *'"bogus"'* && "$output" == *"accepted:"*"time_limit"* ]]
+	run -2 gq -o id:0
+	[[ "$output" == *"width"* ]]
+}
+
+@test "gq -t filters by state and refuses an unknown state" {
+	held=$(gb_submit -H --wrap true)
+	done_=$(gb_submit --wrap true)
+	gb_wait_state "$done_" COMPLETED 20
+	run -0 gq -h -o id
+	[ "$output" = "$held" ]
+	run -0 gq -h -o id -t CD
+	[ "$output" = "$done_" ]
+	run -0 gq -h -o id -t all
+	[ "${#lines[@]}" -eq 2 ]
+	run -0 gq -h -o id -t held,completed
+	[ "${#lines[@]}" -eq 2 ]
+	run -2 gq -t SLEEPING
+	[[ "$output" == *'"SLEEPING"'* && "$output" == *PENDING*RUNNING* ]]
+}
+
+@test "gq -j finds a finished job and reports an unknown one" {
+	id=$(gb_submit --wrap 'exit 3')
+	gb_wait_state "$id" FAILED 20
+	run -0 gq -h -j "$id" -o state,exit_code
+	[ "$output" = "FAILED  3" ]
+	run -1 gq -j 987654
+	[[ "$output" == *"job 987654: not found"* ]]
+	run -2 gq -j abc
+	[[ "$output" == *'"abc"'*"job id"* ]]
+}
+
+@test "gq -u and --me select by user" {
+	id=$(gb_submit -H --wrap true)
+	run -0 gq -h -o id -u "$(id -un)"
+	[ "$output" = "$id" ]
+	run -0 gq -h -o id --me
+	[ "$output" = "$id" ]
+	other=$(getent passwd | awk -F: -v me="$(id -un)" '$1 != me { print $1; exit }')
+	run -0 gq -h -o id -u "$other"
+	[ -z "$output" ]
+	run -2 gq -u no-such-user-xyz
+	[[ "$output" == *"no-such-user-xyz"* ]]
+}
+
+@test "gq --json prints the reply as JSON" {
+	id=$(gb_submit -H -J jj --wrap true)
+	run -0 gq --json
+	python3 -c 'import json,sys; d=json.loads(sys.argv[1]); assert d["ok"] is True; assert [j["name"] for j in d["jobs"]] == ["jj"], d' "$output"
+}
+
+@test "gq -l shows every field of one job" {
+	id=$(gb_submit -H -J longview -t 5 --wrap 'echo hi')
+	run -0 gq -l "$id"
+	[[ "$output" == *"id:"*"$id"* ]]
+	grep -Eq '^name: +longview$' <<<"$output"
+	grep -Eq '^state: +HELD$' <<<"$output"
+	grep -Eq '^time_limit: +5:00$' <<<"$output"
+	grep -Eq "^workdir: +$GB_DIR\$" <<<"$output"
+	grep -Eq '^command: +echo hi$' <<<"$output"
+	run -1 gq -l 987654
+	[[ "$output" == *"987654"*"not found"* ]]
+	run -2 gq -l x
+}
+
+@test "gq says where it looked when gbatchd is unreachable" {
+	GBATCH_SOCKET=$GB_DIR/nosuch.sock run -3 gq
+	[[ "$output" == *"cannot reach gbatchd at $GB_DIR/nosuch.sock"* ]]
+	[[ "$output" == *"Start it with 'gbatchd'"* ]]
+}

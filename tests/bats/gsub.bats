@@ -1,0 +1,184 @@
+#!/usr/bin/env bats
+# gsub: options, #GSUB directives, scripts, exit statuses.
+
+load helpers
+
+setup() {
+	bats_require_minimum_version 1.5.0
+	gb_setup
+	gb_start_cluster
+	cd "$GB_DIR"
+}
+
+teardown() {
+	gb_teardown
+}
+
+script() {
+	# script FILE LINES...: a job script with a shebang.
+	local f=$1; shift
+	{ echo '#!/bin/sh'; printf '%s\n' "$@"; } >"$f"
+}
+
+@test "gsub --help lists every option" {
+	run -0 gsub --help
+	for o in --gpus --job-name --output --error --chdir --time --export \
+	    --hold --parsable --wrap --help --version; do
+		[[ "$output" == *"$o"* ]] || { echo "missing $o"; false; }
+	done
+}
+
+@test "gsub --version names the program and package" {
+	run -0 gsub --version
+	[[ "$output" =~ ^gsub\ \(gbatch\)\ [0-9]+\.[0-9]+ ]]
+}
+
+@test "gsub with an unknown option is a usage error" {
+	run -2 gsub --frobnicate x.sh
+	[[ "$output" == *"--frobnicate"* ]]
+}
+
+@test "gsub submits a script, it runs, and its output lands in gbatch-ID.out" {
+	script job.sh 'echo "hello from $GBATCH_JOB_ID"'
+	run -0 gsub job.sh
+	[[ "$output" =~ ^Submitted\ job\ ([0-9]+)$ ]]
+	id=${BASH_REMATCH[1]}
+	gb_wait_state "$id" COMPLETED 20
+	grep -qx "hello from $id" "gbatch-$id.out"
+}
+
+@test "gsub --parsable prints only the id" {
+	run -0 gsub --parsable --wrap true
+	[[ "$output" =~ ^[0-9]+$ ]]
+}
+
+@test "gsub --gpus refuses 0, -1 and two locally" {
+	for v in 0 -1 two; do
+		run -2 gsub --gpus "$v" --wrap true
+		[[ "$output" == *"--gpus: expected a whole number >= 1"*"\"$v\""* ]]
+	done
+	run -0 gq --noheader -t all
+	[ -z "$output" ]
+}
+
+@test "gsub with more GPUs than any node has is refused by gbatchd" {
+	run -1 gsub -G 5 --wrap true
+	[ -n "$output" ]
+}
+
+@test "gsub names a missing script and the errno text" {
+	run -2 gsub nosuch.sh
+	[[ "$output" == *"nosuch.sh"*"No such file or directory"* ]]
+}
+
+@test "gsub refuses an empty script, a binary and one without #!" {
+	: >empty.sh
+	run -2 gsub empty.sh
+	[[ "$output" == *"empty.sh"*"empty"* ]]
+	printf '\177ELF\0\1\2' >bin.sh
+	run -2 gsub bin.sh
+	[[ "$output" == *"bin.sh"*"binary"* ]]
+	echo 'echo hi' >plain.sh
+	run -2 gsub plain.sh
+	[[ "$output" == *"plain.sh"*"#!"* ]]
+}
+
+@test "gsub reports a bad #GSUB value with the script line" {
+	script train.sh '# comment' '#GSUB --gpus x' 'echo hi'
+	run -2 gsub train.sh
+	[[ "$output" == *'train.sh:3: #GSUB --gpus: expected a whole number >= 1, got "x"'* ]]
+}
+
+@test "gsub refuses an unknown #GSUB option" {
+	script train.sh '#GSUB --bogus 1' 'echo hi'
+	run -2 gsub train.sh
+	[[ "$output" == *"train.sh:2:"*"--bogus"* ]]
+}
+
+@test "gsub applies #GSUB directives and the command line wins" {
+	script d.sh '#GSUB -J dname' '#GSUB -G 2' '#GSUB -t 7' 'sleep 0' \
+	    '#GSUB -t 9'
+	id=$(gsub --parsable -G 1 -H d.sh)
+	run -0 gq -j "$id" --noheader -o name,gpus,time_limit
+	read -r name gpus limit <<<"$output"
+	[ "$name" = dname ]
+	[ "$gpus" = 1 ]
+	[ "$limit" = 7:00 ]
+}
+
+@test "gsub --wrap runs a command line" {
+	id=$(gsub --parsable --wrap 'echo wrapped-$((40 + 2))')
+	gb_wait_state "$id" COMPLETED 20
+	grep -qx wrapped-42 "gbatch-$id.out"
+	[ "$(gb_state "$id")" = COMPLETED ]
+	run -0 gq -j "$id" --noheader -o name
+	[ "$output" = wrap ]
+}
+
+@test "gsub -o and -e patterns expand %j and %x" {
+	id=$(gsub --parsable -J pat -o 'o-%x-%j.txt' -e 'e-%j.txt' \
+	    --wrap 'echo out; echo err >&2')
+	gb_wait_state "$id" COMPLETED 20
+	grep -qx out "o-pat-$id.txt"
+	grep -qx err "e-$id.txt"
+}
+
+@test "gsub refuses an unknown % in an output pattern" {
+	run -2 gsub -o 'x-%q' --wrap true
+	[[ "$output" == *"--output"*"%q"* ]]
+}
+
+@test "gsub --export=NONE,FOO=1 exports only FOO and the essentials" {
+	export BAR=leak
+	id=$(gsub --parsable --export=NONE,FOO=1 \
+	    --wrap 'echo "FOO=$FOO BAR=$BAR"')
+	gb_wait_state "$id" COMPLETED 20
+	grep -qx "FOO=1 BAR=" "gbatch-$id.out"
+}
+
+@test "gsub --export=ALL passes the environment" {
+	export BAR=passed
+	id=$(gsub --parsable --wrap 'echo "BAR=$BAR"')
+	gb_wait_state "$id" COMPLETED 20
+	grep -qx "BAR=passed" "gbatch-$id.out"
+}
+
+@test "gsub --export refuses a bad variable name" {
+	run -2 gsub --export=1X --wrap true
+	[[ "$output" == *"--export"*"1X"* ]]
+}
+
+@test "gsub -H submits a held job" {
+	id=$(gsub --parsable -H --wrap true)
+	[ "$(gb_state "$id")" = HELD ]
+}
+
+@test "gsub -t takes Slurm time forms and refuses others" {
+	id=$(gsub --parsable -H -t 1-02:03:04 --wrap true)
+	run -0 gq -j "$id" --noheader -o time_limit
+	[ "$output" = 1-02:03:04 ]
+	run -2 gsub -t 1:99 --wrap true
+	[[ "$output" == *"--time"*"1:99"* ]]
+}
+
+@test "gsub -D runs the job in that directory and refuses a missing one" {
+	mkdir sub
+	id=$(gsub --parsable -D sub --wrap pwd)
+	gb_wait_state "$id" COMPLETED 20
+	grep -qx "$GB_DIR/sub" "sub/gbatch-$id.out"
+	run -2 gsub -D nowhere --wrap true
+	[[ "$output" == *"nowhere"*"No such file or directory"* ]]
+}
+
+@test "gsub passes script arguments" {
+	script args.sh 'echo "args: $*"'
+	id=$(gsub --parsable args.sh --lr 0.1)
+	gb_wait_state "$id" COMPLETED 20
+	grep -qx "args: --lr 0.1" "gbatch-$id.out"
+}
+
+@test "gsub says where it looked when gbatchd is unreachable" {
+	GBATCH_SOCKET=$GB_DIR/nosuch.sock run -3 gsub --wrap true
+	[[ "$output" == *"cannot reach gbatchd at $GB_DIR/nosuch.sock"* ]]
+	[[ "$output" == *"GBATCH_SOCKET"* ]]
+}

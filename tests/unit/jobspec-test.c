@@ -1,0 +1,385 @@
+/* jobspec-test.c: gsub's options and #GSUB directives: precedence, where
+ * the directive block ends, bad values with their line, --export, output
+ * patterns, and the JOB_SUBMIT body built from them. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "client/jobspec.h"
+#include "tests/unit/tap.h"
+
+static char *test_env[] = {
+	"PATH=/usr/bin:/bin", "HOME=/home/alice", "USER=alice",
+	"LOGNAME=alice", "SHELL=/bin/sh", "FOO=foo", "BAR=bar", "NOEQUALS",
+	NULL
+};
+
+/* Parses argv (NULL-terminated, without "gsub") into a new jobspec. */
+static struct jobspec *
+parse(char *err, size_t errlen, int *ret, ...)
+{
+	struct jobspec		*js = jobspec_create();
+	enum jobspec_action	 action;
+	char			*argv[32];
+	int			 argc = 0;
+	va_list			 ap;
+
+	argv[argc++] = "gsub";
+	va_start(ap, ret);
+	while ((argv[argc] = va_arg(ap, char *)) != NULL)
+		argc++;
+	va_end(ap);
+	err[0] = '\0';
+	*ret = jobspec_parse_args(js, argc, argv, &action, err, errlen);
+	return (js);
+}
+
+static json_t *
+build(struct jobspec *js)
+{
+	char	err[512];
+
+	return (jobspec_build(js, test_env, "/home/alice/work", err,
+	    sizeof err));
+}
+
+static const char *
+str(json_t *job, const char *key)
+{
+	return (json_string_value(json_object_get(job, key)));
+}
+
+static long long
+num(json_t *job, const char *key)
+{
+	return ((long long)json_integer_value(json_object_get(job, key)));
+}
+
+static void
+test_defaults(void)
+{
+	struct jobspec	*js;
+	json_t		*job;
+	char		 err[512];
+	int		 r;
+
+	js = parse(err, sizeof err, &r, "--wrap", "echo hi", NULL);
+	is_int(r, 0, "--wrap parses");
+	job = build(js);
+	ok(job != NULL, "wrap job builds");
+	is_str(str(job, "name"), "wrap", "wrap job is named wrap");
+	is_str(str(job, "script"), "#!/bin/sh\necho hi\n",
+	    "wrap script runs the command with /bin/sh");
+	is_str(str(job, "command"), "echo hi", "wrap command is shown");
+	is_int(num(job, "gpus"), 1, "one GPU by default");
+	is_int(num(job, "time_limit"), 0, "no time limit by default");
+	is_str(str(job, "stdout"), "gbatch-%j.out", "default stdout pattern");
+	is_str(str(job, "stderr"), "gbatch-%j.out",
+	    "stderr goes with stdout by default");
+	is_str(str(job, "workdir"), "/home/alice/work",
+	    "workdir is the current directory");
+	ok(json_is_false(json_object_get(job, "hold")), "not held");
+	is_int(json_object_size(json_object_get(job, "env")), 7,
+	    "--export=ALL by default: every NAME=VALUE variable");
+	json_decref(job);
+	jobspec_free(js);
+}
+
+static void
+test_options(void)
+{
+	struct jobspec	*js;
+	json_t		*job;
+	char		 err[512];
+	int		 r;
+
+	js = parse(err, sizeof err, &r, "-G", "4", "-J", "resnet", "-o",
+	    "out-%x-%j.log", "-t", "1-02:03:04", "-D", "sub", "-H",
+	    "--parsable", "--wrap", "true", NULL);
+	is_int(r, 0, "options parse");
+	job = build(js);
+	is_int(num(job, "gpus"), 4, "-G 4");
+	is_str(str(job, "name"), "resnet", "-J");
+	is_str(str(job, "stdout"), "out-%x-%j.log", "-o");
+	is_str(str(job, "stderr"), "out-%x-%j.log", "-o without -e: stderr "
+	    "follows");
+	is_int(num(job, "time_limit"), 86400 + 2 * 3600 + 3 * 60 + 4,
+	    "-t d-h:m:s");
+	is_str(str(job, "workdir"), "/home/alice/work/sub",
+	    "-D relative is made absolute");
+	ok(json_is_true(json_object_get(job, "hold")), "-H holds");
+	ok(jobspec_parsable(js), "--parsable");
+	json_decref(job);
+	jobspec_free(js);
+
+	js = parse(err, sizeof err, &r, "-e", "err.%u", "-o", "out", "-D",
+	    "/scratch", "/x/train.sh", "--lr", "0.1", NULL);
+	is_int(r, 0, "options before the script, arguments after");
+	jobspec_free(js);
+}
+
+static void
+test_bad_options(void)
+{
+	static const struct {
+		const char	*opt, *val, *want;
+	} bad[] = {
+		{ "--gpus", "0", "--gpus: expected a whole number >= 1, got "
+		    "\"0\"" },
+		{ "--gpus", "-1", "--gpus: expected a whole number >= 1, got "
+		    "\"-1\"" },
+		{ "--gpus", "two", "--gpus: expected a whole number >= 1, got "
+		    "\"two\"" },
+		{ "--gpus", "", "--gpus: expected a whole number >= 1, got "
+		    "\"\"" },
+		{ "--gpus", "2x", "--gpus: expected a whole number >= 1, got "
+		    "\"2x\"" },
+		{ "--time", "abc", "--time: " },
+		{ "--output", "%q", "--output: unknown \"%q\"" },
+		{ "--output", "a%", "--output: unknown \"%\"" },
+		{ "--error", "", "--error: expected a file name pattern" },
+		{ "--job-name", "", "--job-name: expected 1 to" },
+		{ "--job-name", "a\tb", "--job-name: expected 1 to" },
+		{ "--export", "1X", "--export: \"1X\" is not a variable name" },
+		{ "--export", "ALL,NONE", "--export: ALL and NONE" },
+		{ "--export", "A,,B", "--export: empty item" },
+		{ "--bogus", NULL, "unknown or ambiguous option \"--bogus\"" },
+		{ "--hold=yes", NULL, "option --hold takes no value" },
+		{ "-G", NULL, "option -G/--gpus needs a value" },
+	};
+	struct jobspec	*js;
+	char		 err[512];
+	size_t		 i;
+	int		 r;
+
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		if (bad[i].val != NULL)
+			js = parse(err, sizeof err, &r, bad[i].opt, bad[i].val,
+			    "--wrap", "true", NULL);
+		else
+			js = parse(err, sizeof err, &r, bad[i].opt, NULL);
+		is_int(r, -1, "%s %s is refused", bad[i].opt,
+		    bad[i].val != NULL ? bad[i].val : "");
+		if (!ok(strncmp(err, bad[i].want, strlen(bad[i].want)) == 0,
+		    "%s: message names the option", bad[i].opt))
+			printf("#   got \"%s\"\n", err);
+		jobspec_free(js);
+	}
+	js = parse(err, sizeof err, &r, NULL);
+	is_int(r, -1, "no script and no --wrap is refused");
+	ok(strstr(err, "no script given") != NULL, "and says so");
+	jobspec_free(js);
+	js = parse(err, sizeof err, &r, "--wrap", "true", "x.sh", NULL);
+	is_int(r, -1, "--wrap with a script is refused");
+	jobspec_free(js);
+}
+
+static void
+test_directives(void)
+{
+	struct jobspec	*js;
+	json_t		*job;
+	char		 err[512];
+	int		 r;
+
+	js = parse(err, sizeof err, &r, "-G", "2", "--wrap", "x", NULL);
+	r = jobspec_parse_directives(js,
+	    "#!/bin/bash\n"
+	    "# a comment\n"
+	    "\n"
+	    "#GSUB -G 8\n"
+	    "#GSUB --job-name 'my job' -t 10   # ten minutes\n"
+	    "  # indented comment\n"
+	    "#GSUB\t--output=\"o %j\"\n"
+	    "#SBATCH --whatever\n"
+	    "echo start\n"
+	    "#GSUB -t 99\n"
+	    "#GSUB --bogus\n", "train.sh", err, sizeof err);
+	is_int(r, 0, "directives parse");
+	job = build(js);
+	is_int(num(job, "gpus"), 2, "the command line wins over #GSUB -G");
+	is_str(str(job, "name"), "my job", "quoted directive value");
+	is_int(num(job, "time_limit"), 600,
+	    "directives after the first command are ignored");
+	is_str(str(job, "stdout"), "o %j", "--output=VALUE in a directive");
+	json_decref(job);
+	jobspec_free(js);
+
+	js = parse(err, sizeof err, &r, "--wrap", "x", NULL);
+	r = jobspec_parse_directives(js, "#!/bin/sh\n#GSUB -G 1\n\n#GSUB "
+	    "--gpus x\n", "train.sh", err, sizeof err);
+	is_int(r, -1, "bad directive value is refused");
+	is_str(err, "train.sh:4: #GSUB --gpus: expected a whole number >= 1, "
+	    "got \"x\"", "and names the script line");
+	jobspec_free(js);
+
+	js = parse(err, sizeof err, &r, "-G", "3", "--wrap", "x", NULL);
+	r = jobspec_parse_directives(js, "#!/bin/sh\n#GSUB -G x\n", "t.sh",
+	    err, sizeof err);
+	is_int(r, -1, "a bad directive is refused even when the command line "
+	    "overrides it");
+	jobspec_free(js);
+
+	js = parse(err, sizeof err, &r, "--wrap", "x", NULL);
+	r = jobspec_parse_directives(js, "#!/bin/sh\n#GSUB --frobnicate\n",
+	    "t.sh", err, sizeof err);
+	is_int(r, -1, "unknown directive option is refused");
+	is_str(err, "t.sh:2: #GSUB: unknown or ambiguous option "
+	    "\"--frobnicate\"", "and names it with its line");
+	jobspec_free(js);
+
+	js = parse(err, sizeof err, &r, "--wrap", "x", NULL);
+	r = jobspec_parse_directives(js, "#!/bin/sh\n#GSUB --wrap ls\n",
+	    "t.sh", err, sizeof err);
+	is_int(r, -1, "--wrap in a directive is refused");
+	jobspec_free(js);
+
+	js = parse(err, sizeof err, &r, "--wrap", "x", NULL);
+	r = jobspec_parse_directives(js, "#!/bin/sh\n#GSUB -G 2 stray\n",
+	    "t.sh", err, sizeof err);
+	is_int(r, -1, "a stray word in a directive is refused");
+	ok(strstr(err, "t.sh:2: #GSUB: unexpected \"stray\"") != NULL,
+	    "and named: %s", err);
+	jobspec_free(js);
+
+	js = parse(err, sizeof err, &r, "--wrap", "x", NULL);
+	r = jobspec_parse_directives(js, "#!/bin/sh\n#GSUB -J 'open\n",
+	    "t.sh", err, sizeof err);
+	is_int(r, -1, "an unterminated quote is refused");
+	jobspec_free(js);
+
+	js = parse(err, sizeof err, &r, "--wrap", "x", NULL);
+	r = jobspec_parse_directives(js, "#!/bin/sh\r\n#GSUB -G 5\r\n",
+	    "t.sh", err, sizeof err);
+	is_int(r, 0, "CRLF lines parse");
+	job = build(js);
+	is_int(num(job, "gpus"), 5, "CRLF directive applies");
+	json_decref(job);
+	jobspec_free(js);
+}
+
+static void
+test_export(void)
+{
+	struct jobspec	*js;
+	json_t		*job, *env;
+	char		 err[512];
+	int		 r;
+
+	js = parse(err, sizeof err, &r, "--export=NONE", "--wrap", "x", NULL);
+	job = build(js);
+	env = json_object_get(job, "env");
+	ok(json_object_get(env, "FOO") == NULL, "NONE: FOO not exported");
+	is_str(json_string_value(json_object_get(env, "PATH")), "/usr/bin:/bin",
+	    "NONE: PATH still exported (the job needs it)");
+	is_int(json_object_size(env), 5, "NONE: only the essentials");
+	json_decref(job);
+	jobspec_free(js);
+
+	js = parse(err, sizeof err, &r, "--export=FOO,BAZ=1,MISSING",
+	    "--wrap", "x", NULL);
+	job = build(js);
+	env = json_object_get(job, "env");
+	is_str(json_string_value(json_object_get(env, "FOO")), "foo",
+	    "list: FOO from the environment");
+	is_str(json_string_value(json_object_get(env, "BAZ")), "1",
+	    "list: BAZ=1 set");
+	ok(json_object_get(env, "BAR") == NULL, "list: BAR not exported");
+	ok(json_object_get(env, "MISSING") == NULL,
+	    "list: an unset variable is skipped");
+	ok(json_object_get(env, "HOME") != NULL, "list: essentials kept");
+	json_decref(job);
+	jobspec_free(js);
+
+	js = parse(err, sizeof err, &r, "--export=ALL,FOO=override,NEW=x",
+	    "--wrap", "x", NULL);
+	job = build(js);
+	env = json_object_get(job, "env");
+	is_str(json_string_value(json_object_get(env, "FOO")), "override",
+	    "ALL,FOO=v overrides");
+	is_str(json_string_value(json_object_get(env, "NEW")), "x",
+	    "ALL,NEW=x adds");
+	ok(json_object_get(env, "BAR") != NULL, "ALL keeps the rest");
+	ok(json_object_get(env, "NOEQUALS") == NULL,
+	    "an environment entry without = is skipped");
+	json_decref(job);
+	jobspec_free(js);
+}
+
+static void
+test_script(void)
+{
+	static const struct {
+		const char	*text;
+		size_t		 len;
+		const char	*want;
+	} bad[] = {
+		{ "", 0, "the script is empty" },
+		{ "#!/bin/sh\n\0\1", 12, "not a text script" },
+		{ "echo hi\n", 8, "the first line must name an interpreter" },
+	};
+	struct jobspec	*js;
+	json_t		*job;
+	char		 path[] = "/tmp/jobspec-test.XXXXXX", err[512];
+	size_t		 i;
+	int		 fd, r;
+
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		fd = mkstemp(path);
+		ok(write(fd, bad[i].text, bad[i].len) == (ssize_t)bad[i].len,
+		    "script %zu written", i);
+		close(fd);
+		js = parse(err, sizeof err, &r, path, NULL);
+		r = jobspec_load_script(js, err, sizeof err);
+		is_int(r, -1, "bad script %zu refused", i);
+		ok(strstr(err, bad[i].want) != NULL && strstr(err, path) != NULL,
+		    "message names the path and the problem: %s", err);
+		jobspec_free(js);
+		unlink(path);
+		strcpy(path, "/tmp/jobspec-test.XXXXXX");
+	}
+
+	js = parse(err, sizeof err, &r, "/nonexistent/x.sh", NULL);
+	is_int(jobspec_load_script(js, err, sizeof err), -1,
+	    "missing script refused");
+	is_str(err, "/nonexistent/x.sh: cannot read the script: No such file "
+	    "or directory", "with the errno text");
+	jobspec_free(js);
+
+	fd = mkstemp(path);
+	ok(write(fd, "#!/bin/sh\n#GSUB -G 3\n#GSUB -J fromdirective\necho\n", 48) == 48,
+	    "script written");
+	close(fd);
+	js = parse(err, sizeof err, &r, "-J", "cli", path, "a", "b", NULL);
+	r = jobspec_load_script(js, err, sizeof err);
+	is_int(r, 0, "script loads");
+	job = build(js);
+	is_int(num(job, "gpus"), 3, "directive from the file applies");
+	is_str(str(job, "name"), "cli", "command-line name wins");
+	is_str(str(job, "command"), path, "command is the absolute path");
+	is_int(json_array_size(json_object_get(job, "argv")), 2,
+	    "script arguments travel");
+	json_decref(job);
+	jobspec_free(js);
+
+	js = parse(err, sizeof err, &r, path, NULL);
+	jobspec_load_script(js, err, sizeof err);
+	job = build(js);
+	is_str(str(job, "name"), "fromdirective", "directive name applies");
+	json_decref(job);
+	jobspec_free(js);
+	unlink(path);
+}
+
+int
+main(void)
+{
+	test_defaults();
+	test_options();
+	test_bad_options();
+	test_directives();
+	test_export();
+	test_script();
+	return (tap_done());
+}

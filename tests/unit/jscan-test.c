@@ -1,0 +1,124 @@
+/* jscan-test.c: the in-place JSON scanner: values, walks, strings with
+ * escapes, and malformed input refused rather than misread. */
+#include <string.h>
+
+#include "client/jscan.h"
+#include "tests/unit/tap.h"
+
+static int
+scan(const char *s, struct jscan_val *v)
+{
+	size_t	pos = 0;
+
+	return (jscan_value(s, strlen(s), &pos, v));
+}
+
+static void
+test_values(void)
+{
+	struct jscan_val	v;
+	long long		i;
+	char			buf[64];
+
+	is_int(scan(" 42 ", &v), 0, "number");
+	is_int(v.type, JSCAN_NUMBER, "number type");
+	ok(jscan_int(&v, &i) == 0 && i == 42, "number value");
+	is_int(scan("-7", &v), 0, "negative");
+	ok(jscan_int(&v, &i) == 0 && i == -7, "negative value");
+	is_int(scan("1.5", &v), 0, "fraction parses");
+	is_int(jscan_int(&v, &i), -1, "but is not an integer");
+	is_int(scan("true", &v), 0, "true");
+	ok(jscan_true(&v), "true is true");
+	is_int(scan("false", &v), 0, "false");
+	ok(!jscan_true(&v), "false is not true");
+	is_int(scan("null", &v), 0, "null");
+	is_int(v.type, JSCAN_NULL, "null type");
+	is_int(scan("\"a\\\"b\\\\c\\n\\u00e9\\ud83d\\ude00\"", &v), 0,
+	    "string with escapes");
+	jscan_string(&v, buf, sizeof buf);
+	is_str(buf, "a\"b\\c\n\xc3\xa9\xf0\x9f\x98\x80", "escapes decoded");
+	is_int(jscan_string(&v, buf, 3), 12, "truncation reports full length");
+	is_str(buf, "a\"", "and truncates with a NUL");
+}
+
+static void
+test_walks(void)
+{
+	const char		*s = "{\"a\": 1, \"b\": [1, {\"x\": \"]\"}, 3], "
+				    "\"c\": {}, \"d\": []}";
+	struct jscan_val	 obj, key, val, el;
+	size_t			 pos = 0;
+	int			 n = 0;
+
+	is_int(scan(s, &obj), 0, "object");
+	is_int(obj.type, JSCAN_OBJECT, "object type");
+	while (jscan_member(&obj, &pos, &key, &val) == 1)
+		n++;
+	is_int(n, 4, "four members");
+	is_int(jscan_get(&obj, "b", &val), 0, "get b");
+	pos = 0;
+	n = 0;
+	while (jscan_element(&val, &pos, &el) == 1)
+		n++;
+	is_int(n, 3, "three elements, a ] inside a string is not an end");
+	is_int(jscan_get(&obj, "zz", &val), -1, "absent key");
+	is_int(val.type, JSCAN_NONE, "absent key has no type");
+	is_int(jscan_get(&obj, "c", &val), 0, "empty object member");
+	pos = 0;
+	is_int(jscan_member(&val, &pos, &key, &el), 0, "empty object walk");
+	is_int(jscan_open(" {\"ok\": true} \n", 15, &obj), 0, "open");
+	is_int(jscan_get(&obj, "ok", &val), 0, "open: get");
+	ok(jscan_true(&val), "open: value");
+}
+
+static void
+test_bad(void)
+{
+	static const char *bad[] = {
+		"", "{", "[1, 2", "\"abc", "{\"a\" 1}", "{\"a\": }",
+		"[1 2]", "[1,]", "{\"a\":1,}", "{1: 2}", "tru", "-", "[}",
+		"{\"a\": [1, }", "nul", "[\"\\",
+	};
+	struct jscan_val	v, key, val;
+	size_t			i, pos;
+	int			r, guard;
+
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		r = scan(bad[i], &v);
+		if (r == 0 && (v.type == JSCAN_OBJECT ||
+		    v.type == JSCAN_ARRAY)) {
+			pos = 0;
+			guard = 0;
+			while ((r = v.type == JSCAN_OBJECT ?
+			    jscan_member(&v, &pos, &key, &val) :
+			    jscan_element(&v, &pos, &val)) == 1 && guard++ < 10)
+				;
+		}
+		is_int(r, -1, "malformed \"%s\" refused", bad[i]);
+	}
+	is_int(jscan_open("[1]", 3, &v), -1, "open refuses an array");
+	is_int(jscan_open("{\"a\":1} x", 9, &v), -1,
+	    "open refuses trailing text");
+}
+
+static void
+test_deep(void)
+{
+	char			buf[300];
+	struct jscan_val	v;
+
+	memset(buf, '[', 200);
+	memset(buf + 200, ']', 99);
+	buf[299] = '\0';
+	is_int(scan(buf, &v), -1, "nesting beyond the limit refused");
+}
+
+int
+main(void)
+{
+	test_values();
+	test_walks();
+	test_bad();
+	test_deep();
+	return (tap_done());
+}
