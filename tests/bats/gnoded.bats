@@ -1,0 +1,226 @@
+#!/usr/bin/env bats
+# gnoded: the node daemon. Each test runs a throwaway cluster (helpers.bash):
+# a controller and two 4-GPU simulated nodes, n1 and n2.
+
+load helpers
+
+setup() {
+	gb_setup
+}
+
+teardown() {
+	gb_teardown
+}
+
+# gb_job_out ID: the job's output file (gbatch-ID.out in the test dir).
+gb_job_out() {
+	echo "$GB_DIR/work/gbatch-$1.out"
+}
+
+gb_cluster() {
+	gb_start_cluster
+	mkdir -p "$GB_DIR/work"
+	cd "$GB_DIR/work"
+}
+
+# gb_pid_gone PID: the process no longer exists (zombies count as gone).
+gb_pid_gone() {
+	local st
+	st=$(ps -o stat= -p "$1" 2>/dev/null) || return 0
+	[[ -z "$st" || "$st" == Z* ]]
+}
+
+@test "gnoded --help prints usage and exits 0" {
+	run gnoded --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"usage: gnoded"* ]]
+	[[ "$output" == *"--gpus N"* ]]
+}
+
+@test "gnoded --version prints the version" {
+	run gnoded --version
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ ^gnoded\ [0-9]+\.[0-9]+ ]]
+}
+
+@test "gnoded rejects an unknown flag with exit 2" {
+	run gnoded --bogus
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"unknown option --bogus"* ]]
+}
+
+@test "gnoded -g rejects a count that is not a number" {
+	run gnoded -D -g two -d "$GB_DIR/node-x"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *'-g: expected a whole number 0-64, got "two"'* ]]
+}
+
+@test "gnoded rejects a malformed controller address" {
+	run gnoded -D -g 1 -c nowhere -d "$GB_DIR/node-x"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *'expected HOST:PORT'* ]]
+}
+
+@test "gnoded refuses a second daemon on the same state directory" {
+	gb_start_controller
+	gb_start_node n1 2
+	run gnoded -D -n n1 -g 2 -c "$GB_CTL_ADDR" -d "$GB_DIR/node-n1"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"another gnoded uses this state directory"* ]]
+}
+
+@test "registered nodes show in gnodes with their GPUs" {
+	gb_cluster
+	run gnodes --noheader
+	[ "$status" -eq 0 ]
+	[[ "$output" == *n1* ]]
+	[[ "$output" == *n2* ]]
+	run gnodes --json
+	[ "$status" -eq 0 ]
+	[[ "$output" == *'"GPU-sim-n1-3"'* ]]
+	[[ "$output" != *'"GPU-sim-n1-4"'* ]]
+}
+
+@test "a job gets CUDA_VISIBLE_DEVICES and the GBATCH_* variables" {
+	gb_cluster
+	id=$(gb_submit -G 2 -J envjob --export=NONE,MYVAR=hello \
+	    --wrap 'env | sort; echo "args=$#"; pwd')
+	gb_wait_state "$id" COMPLETED
+	out=$(cat "$(gb_job_out "$id")")
+	echo "$out"
+	[[ "$out" =~ CUDA_VISIBLE_DEVICES=[0-3],[0-3] ]]
+	[[ "$out" == *"GBATCH_JOB_ID=$id"* ]]
+	[[ "$out" == *"GBATCH_JOB_NAME=envjob"* ]]
+	[[ "$out" == *"GBATCH_GPUS=2"* ]]
+	[[ "$out" =~ GBATCH_NODELIST=n[12] ]]
+	[[ "$out" == *"GBATCH_NUM_NODES=1"* ]]
+	[[ "$out" == *"GBATCH_NODE_RANK=0"* ]]
+	[[ "$out" == *"GBATCH_SUBMIT_DIR=$GB_DIR/work"* ]]
+	[[ "$out" == *"MYVAR=hello"* ]]
+	[[ "$out" == *"$GB_DIR/work"* ]]
+}
+
+@test "output patterns expand %j %x %u %% and stderr may be its own file" {
+	gb_cluster
+	user=$(id -un)
+	id=$(gb_submit -J pat -o 'o-%j-%x-%u-%%.txt' -e 'e-%j.txt' \
+	    --wrap 'echo to-out; echo to-err >&2')
+	gb_wait_state "$id" COMPLETED
+	[ "$(cat "o-$id-pat-$user-%.txt")" = to-out ]
+	[ "$(cat "e-$id.txt")" = to-err ]
+	[ "$(stat -c %a "o-$id-pat-$user-%.txt")" = 644 ]
+}
+
+@test "stdout and stderr naming one file share it" {
+	gb_cluster
+	id=$(gb_submit -o both.txt -e both.txt \
+	    --wrap 'echo one; echo two >&2; echo three')
+	gb_wait_state "$id" COMPLETED
+	[ "$(cat both.txt)" = "$(printf 'one\ntwo\nthree')" ]
+}
+
+@test "a non-zero exit is FAILED with its exit code" {
+	gb_cluster
+	id=$(gb_submit --wrap 'exit 7')
+	gb_wait_state "$id" FAILED
+	run gq -j "$id" --json
+	[[ "$output" == *'"exit_code":7'* || "$output" == *'"exit_code": 7'* ]]
+}
+
+@test "a job that cannot start (bad workdir) fails with a message" {
+	gb_cluster
+	# Hold every GPU so the job waits while its workdir disappears.
+	b1=$(gb_submit -G 4 --wrap 'sleep 300')
+	b2=$(gb_submit -G 4 --wrap 'sleep 300')
+	gb_wait_state "$b1" RUNNING
+	gb_wait_state "$b2" RUNNING
+	mkdir "$GB_DIR/gone"
+	id=$(gb_submit -D "$GB_DIR/gone" --wrap true)
+	rmdir "$GB_DIR/gone"
+	gcancel "$b1" "$b2"
+	gb_wait_state "$id" FAILED 10
+	run gq -j "$id" --json
+	[[ "$output" == *"workdir $GB_DIR/gone: No such file or directory"* ]]
+}
+
+@test "a job past its time limit is TIMEOUT, group killed" {
+	gb_cluster
+	id=$(gb_submit -t 0:01 --wrap 'sleep 300 & echo $! > tl.pid; wait')
+	gb_wait_state "$id" RUNNING
+	gb_wait 5 test -s tl.pid
+	gb_wait_state "$id" TIMEOUT 10
+	gb_wait 5 gb_pid_gone "$(cat tl.pid)"
+}
+
+@test "cancel kills the whole process group, even a child ignoring SIGTERM" {
+	gb_cluster
+	id=$(gb_submit --wrap '(trap "" TERM; echo $BASHPID > child.pid; exec sleep 300) & wait')
+	gb_wait_state "$id" RUNNING
+	gb_wait 5 test -s child.pid
+	child=$(cat child.pid)
+	leader=$(gq -j "$id" --json | grep -o '"pid": *[0-9]*' | grep -o '[0-9]*$' || true)
+	run gcancel "$id"
+	[ "$status" -eq 0 ]
+	# SIGTERM leaves the child; only SIGKILL after kill_wait (2 s) ends it.
+	sleep 0.5
+	! gb_pid_gone "$child"
+	gb_wait_state "$id" CANCELLED 10
+	gb_pid_gone "$child"
+}
+
+@test "gcancel -s USR1 delivers the signal and the job keeps running" {
+	gb_cluster
+	id=$(gb_submit --wrap 'trap "echo got-usr1" USR1; touch ready; while :; do sleep 0.05; done')
+	gb_wait_state "$id" RUNNING
+	gb_wait 5 test -e ready
+	run gcancel -s USR1 "$id"
+	[ "$status" -eq 0 ]
+	gb_wait 5 grep -q got-usr1 "$(gb_job_out "$id")"
+	gb_state_is "$id" RUNNING
+	run gcancel "$id"
+	gb_wait_state "$id" CANCELLED 10
+}
+
+@test "jobs survive gnoded kill -9 and restart; the end is reported" {
+	gb_cluster
+	id=$(gb_submit -G 4 --wrap 'touch started; while [ ! -e release ]; do sleep 0.05; done; exit 3')
+	gb_wait_state "$id" RUNNING
+	gb_wait 5 test -e started
+	node=$(gq -j "$id" --noheader -o nodelist 2>/dev/null || true)
+	[ -n "$node" ] || node=$(gq -j "$id" --json | grep -o '"nodes": *"n[12]"' | grep -o 'n[12]')
+	eval "pid=\$GB_NODE_PID_$node"
+	kill -9 "$pid"
+	wait "$pid" 2>/dev/null || true
+	touch release
+	# The job ends while its gnoded is away; the restarted one reports it.
+	gnoded -D -f "$GBATCH_CONF" -n "$node" -g 4 -c "$GB_CTL_ADDR" \
+	    -d "$GB_DIR/node-$node" -L "$GB_DIR/gnoded-$node.log" &
+	GB_NODE_PIDS+=($!)
+	gb_wait_state "$id" FAILED 15
+	run gq -j "$id" --json
+	echo "$output"
+	[[ "$output" == *'"exit_code":3'* || "$output" == *'"exit_code": 3'* ]]
+}
+
+@test "a job keeps running across a gnoded restart and then COMPLETES" {
+	gb_cluster
+	id=$(gb_submit --wrap 'touch started; while [ ! -e release ]; do sleep 0.05; done')
+	gb_wait_state "$id" RUNNING
+	gb_wait 5 test -e started
+	for n in n1 n2; do
+		eval "pid=\$GB_NODE_PID_$n"
+		kill -TERM "$pid"
+		wait "$pid" 2>/dev/null || true
+	done
+	gnoded -D -f "$GBATCH_CONF" -n n1 -g 4 -c "$GB_CTL_ADDR" \
+	    -d "$GB_DIR/node-n1" -L "$GB_DIR/gnoded-n1.log" &
+	GB_NODE_PIDS+=($!)
+	gnoded -D -f "$GBATCH_CONF" -n n2 -g 4 -c "$GB_CTL_ADDR" \
+	    -d "$GB_DIR/node-n2" -L "$GB_DIR/gnoded-n2.log" &
+	GB_NODE_PIDS+=($!)
+	gb_wait 10 gb_node_is_up n1
+	gb_wait 10 gb_node_is_up n2
+	gb_state_is "$id" RUNNING
+	touch release
+	gb_wait_state "$id" COMPLETED 10
+}
