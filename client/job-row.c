@@ -259,3 +259,29 @@ const struct table_col job_row_cols[] = {
 	{ "message", "MESSAGE", false, job_row_get_message },
 };
 const size_t job_row_ncols = sizeof job_row_cols / sizeof job_row_cols[0];
+
+void
+job_row_wire_fields(const char *col, json_t *fields)
+{
+	/* Columns computed from members of another name; the others read
+	 * the member they are named after. */
+	static const struct {
+		const char	*col;
+		const char	*keys[2];
+	} derived[] = {
+		{ "gpu_ids", { "alloc", NULL } },
+		{ "time", { "elapsed", NULL } },
+		{ "reason", { "reason", "state" } },
+	};
+	size_t	i, k;
+
+	for (i = 0; i < sizeof derived / sizeof derived[0]; i++) {
+		if (strcmp(col, derived[i].col) != 0)
+			continue;
+		for (k = 0; k < 2 && derived[i].keys[k] != NULL; k++)
+			json_array_append_new(fields,
+			    json_string(derived[i].keys[k]));
+		return;
+	}
+	json_array_append_new(fields, json_string(col));
+}

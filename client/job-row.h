@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include "client/jscan.h"
 #include "client/table.h"
 
@@ -44,6 +46,10 @@ struct job_row {
 
 /* Fills row from a job object. Returns 0, or -1 when obj is malformed. */
 int	job_row_scan(const struct jscan_val *obj, struct job_row *row);
+
+/* Appends to fields (a JSON array) the job members column col reads, so a
+ * listing can ask the controller for just those (JOB_LIST "fields"). */
+void	job_row_wire_fields(const char *col, json_t *fields);
 
 /* Whether key (a member name of a job object) is one job_row knows. */
 int	job_row_knows(const struct jscan_val *key);

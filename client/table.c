@@ -297,3 +297,15 @@ table_print(struct table *t, FILE *f, bool header)
 		fputc('\n', f);
 	}
 }
+
+size_t
+table_nselected(const struct table *t)
+{
+	return (t->nsel);
+}
+
+const struct table_col *
+table_selected(const struct table *t, size_t i)
+{
+	return (i < t->nsel ? t->sel[i].col : NULL);
+}

@@ -44,6 +44,9 @@ void		 table_add(struct table *, const void *row, const void *ctx);
  * separated by two spaces, no trailing blanks. */
 void		 table_print(struct table *, FILE *, bool header);
 
+/* The selected columns, in order: how many, and the i-th (borrowed). */
+size_t		 table_nselected(const struct table *);
+const struct table_col *table_selected(const struct table *, size_t i);
 /* Returns the field names as "a, b, c" (a new string the caller frees). */
 char		*table_field_names(const struct table_col *, size_t);
 

@@ -22,6 +22,8 @@ void	commit_want(void);
 bool	commit_pending(void);
 /* Queues frame (drained into the queue) for peer until the commit. */
 void	commit_queue(struct peer *, struct evbuffer *frame);
+/* Same for len bytes of packed frames at data (copied). */
+void	commit_queue_bytes(struct peer *, const void *data, size_t len);
 /* Runs the end-of-pass work now (shutdown). */
 void	commit_run(void);
 

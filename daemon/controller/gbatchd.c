@@ -373,6 +373,8 @@ main(int argc, char **argv)
 	listener_free();
 	peer_free_all();
 	commit_free();
+	/* After the last frame that could refer to it is gone. */
+	req_job_list_free();
 	node_health_free();
 	store_close();
 	for (i = 0; i < 3; i++)

@@ -1,6 +1,11 @@
 /* job-list.c: the JOB_LIST record writer (docs/protocol.md, 201). The
  * strings come from jansson (submit) or the store, so they are valid UTF-8
- * and only need JSON escaping. */
+ * and only need JSON escaping.
+ *
+ * 10,000 records are 3.4 MB, and the listing must take a few milliseconds,
+ * so the writer makes room once per record (an upper bound from the string
+ * lengths) and then copies without checking, formats integers by hand, and
+ * the caller sizes the buffer from the previous reply so it rarely grows. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,12 +14,50 @@
 #include "daemon/controller/job-list.h"
 #include "daemon/controller/store.h"
 
-static void
+static const char *const job_list_names[JOB_LIST_NFIELDS] = {
+	[JOB_LIST_ID] = "id",
+	[JOB_LIST_NAME] = "name",
+	[JOB_LIST_USER] = "user",
+	[JOB_LIST_UID] = "uid",
+	[JOB_LIST_STATE] = "state",
+	[JOB_LIST_REASON] = "reason",
+	[JOB_LIST_GPUS] = "gpus",
+	[JOB_LIST_ALLOC] = "alloc",
+	[JOB_LIST_NODES] = "nodes",
+	[JOB_LIST_TIME_LIMIT] = "time_limit",
+	[JOB_LIST_SUBMIT_TIME] = "submit_time",
+	[JOB_LIST_START_TIME] = "start_time",
+	[JOB_LIST_END_TIME] = "end_time",
+	[JOB_LIST_ELAPSED] = "elapsed",
+	[JOB_LIST_EXIT_CODE] = "exit_code",
+	[JOB_LIST_SIGNAL] = "signal",
+	[JOB_LIST_WORKDIR] = "workdir",
+	[JOB_LIST_STDOUT] = "stdout",
+	[JOB_LIST_STDERR] = "stderr",
+	[JOB_LIST_COMMAND] = "command",
+	[JOB_LIST_ARGV] = "argv",
+	[JOB_LIST_MESSAGE] = "message",
+};
+
+/* Room for a record besides its strings: member names, integers, 64 GPU
+ * indexes. */
+#define JOB_LIST_ROW_FIXED	1024
+
+void
+job_list_init(struct job_list_buf *b, size_t size)
+{
+	b->len = 0;
+	b->size = size < 4096 ? 4096 : size;
+	b->buf = xmalloc(b->size);
+}
+
+void
 job_list_reserve(struct job_list_buf *b, size_t n)
 {
 	if (b->len + n <= b->size)
 		return;
-	b->size = b->size == 0 ? 65536 : b->size;
+	if (b->size == 0)
+		b->size = 65536;
 	while (b->len + n > b->size)
 		b->size *= 2;
 	b->buf = xrealloc(b->buf, b->size);
@@ -28,10 +71,18 @@ job_list_add(struct job_list_buf *b, const char *s, size_t n)
 	b->len += n;
 }
 
-#define JOB_LIST_LIT(b, s)	job_list_add(b, s, sizeof s - 1)
+/* The appends below assume job_list_reserve made room. */
+static void
+job_list_put(struct job_list_buf *b, const char *s, size_t n)
+{
+	memcpy(b->buf + b->len, s, n);
+	b->len += n;
+}
 
-void
-job_list_int(struct job_list_buf *b, int64_t v)
+#define JOB_LIST_LIT(b, s)	job_list_put(b, s, sizeof s - 1)
+
+static void
+job_list_put_int(struct job_list_buf *b, int64_t v)
 {
 	char		tmp[24];
 	size_t		i = sizeof tmp;
@@ -43,52 +94,164 @@ job_list_int(struct job_list_buf *b, int64_t v)
 	} while (u != 0);
 	if (v < 0)
 		tmp[--i] = '-';
-	job_list_add(b, tmp + i, sizeof tmp - i);
+	job_list_put(b, tmp + i, sizeof tmp - i);
+}
+
+void
+job_list_int(struct job_list_buf *b, int64_t v)
+{
+	job_list_reserve(b, 24);
+	job_list_put_int(b, v);
+}
+
+/* Writes s (len bytes) as a JSON string; needs room for 6 * len + 2. */
+static void
+job_list_put_string(struct job_list_buf *b, const char *s, size_t len)
+{
+	static const char	 hex[] = "0123456789abcdef";
+	const char		*end = s + len, *run;
+	unsigned char		 c;
+	char			*o;
+
+	b->buf[b->len++] = '"';
+	for (run = s; s < end; s++) {
+		c = (unsigned char)*s;
+		if (c >= 0x20 && c != '"' && c != '\\')
+			continue;
+		job_list_put(b, run, (size_t)(s - run));
+		o = b->buf + b->len;
+		o[0] = '\\';
+		switch (c) {
+		case '"':
+		case '\\':
+			o[1] = (char)c;
+			b->len += 2;
+			break;
+		case '\n':
+			o[1] = 'n';
+			b->len += 2;
+			break;
+		case '\t':
+			o[1] = 't';
+			b->len += 2;
+			break;
+		default:
+			memcpy(o + 1, "u00", 3);
+			o[4] = hex[c >> 4];
+			o[5] = hex[c & 0xf];
+			b->len += 6;
+			break;
+		}
+		run = s + 1;
+	}
+	job_list_put(b, run, (size_t)(s - run));
+	b->buf[b->len++] = '"';
 }
 
 void
 job_list_string(struct job_list_buf *b, const char *s)
 {
-	const char	*run;
-	char		 esc[8];
+	size_t	len;
 
 	if (s == NULL)
 		s = "";
-	JOB_LIST_LIT(b, "\"");
-	for (run = s; *s != '\0'; s++) {
-		if ((unsigned char)*s >= 0x20 && *s != '"' && *s != '\\')
-			continue;
-		job_list_add(b, run, (size_t)(s - run));
-		switch (*s) {
-		case '"':
-			JOB_LIST_LIT(b, "\\\"");
-			break;
-		case '\\':
-			JOB_LIST_LIT(b, "\\\\");
-			break;
-		case '\n':
-			JOB_LIST_LIT(b, "\\n");
-			break;
-		case '\t':
-			JOB_LIST_LIT(b, "\\t");
-			break;
-		default:
-			snprintf(esc, sizeof esc, "\\u%04x", (unsigned char)*s);
-			job_list_add(b, esc, 6);
-			break;
-		}
-		run = s + 1;
-	}
-	job_list_add(b, run, (size_t)(s - run));
-	JOB_LIST_LIT(b, "\"");
+	len = strlen(s);
+	job_list_reserve(b, 6 * len + 2);
+	job_list_put_string(b, s, len);
 }
 
-void
-job_list_row(struct job_list_buf *b, const struct store_job *r, int64_t now)
+int
+job_list_fields(const json_t *names, uint32_t *fields, char *err,
+    size_t errlen)
 {
-	int64_t		elapsed = 0;
-	unsigned	i;
-	int		first = 1;
+	const char	*name;
+	size_t		 i, off;
+	int		 f;
+
+	if (names == NULL || json_is_null(names)) {
+		*fields = JOB_LIST_ALL;
+		return (0);
+	}
+	if (!json_is_array(names))
+		goto bad;
+	*fields = UINT32_C(1) << JOB_LIST_ID;
+	for (i = 0; i < json_array_size(names); i++) {
+		if ((name = json_string_value(json_array_get(names, i))) ==
+		    NULL)
+			goto bad;
+		for (f = 0; f < JOB_LIST_NFIELDS; f++) {
+			if (strcmp(name, job_list_names[f]) == 0)
+				break;
+		}
+		if (f == JOB_LIST_NFIELDS) {
+			off = (size_t)snprintf(err, errlen, "fields: unknown "
+			    "field \"%s\"; accepted:", name);
+			goto names;
+		}
+		*fields |= UINT32_C(1) << f;
+	}
+	return (0);
+bad:
+	off = (size_t)snprintf(err, errlen, "fields: expected an array of "
+	    "field names; accepted:");
+names:
+	for (f = 0; f < JOB_LIST_NFIELDS && off < errlen; f++)
+		off += (size_t)snprintf(err + off, errlen - off, " %s",
+		    job_list_names[f]);
+	return (-1);
+}
+
+/* Writes the member name of field f: a comma unless it is the first. */
+static void
+job_list_key(struct job_list_buf *b, int f, int *first)
+{
+	if (!*first)
+		b->buf[b->len++] = ',';
+	*first = 0;
+	b->buf[b->len++] = '"';
+	job_list_put(b, job_list_names[f], strlen(job_list_names[f]));
+	b->buf[b->len++] = '"';
+	b->buf[b->len++] = ':';
+}
+
+#define JOB_LIST_WANT(fields, f)	(((fields) >> (f)) & 1)
+
+void
+job_list_row(struct job_list_buf *b, const struct store_job *r, int64_t now,
+    uint32_t fields)
+{
+	const char	*s[JOB_LIST_NFIELDS] = { NULL };
+	size_t		 n[JOB_LIST_NFIELDS] = { 0 }, room = JOB_LIST_ROW_FIXED;
+	const char	*node;
+	int64_t		 elapsed = 0;
+	unsigned	 i;
+	int		 f, first = 1, gfirst = 1;
+
+	node = r->node != NULL && r->gpu_mask != 0 ? r->node : "";
+	s[JOB_LIST_NAME] = r->name;
+	s[JOB_LIST_USER] = r->user;
+	s[JOB_LIST_STATE] = job_state_name(r->state);
+	s[JOB_LIST_REASON] = r->reason != NULL && *r->reason != '\0' ?
+	    r->reason : "None";
+	s[JOB_LIST_ALLOC] = node;
+	s[JOB_LIST_NODES] = node;
+	s[JOB_LIST_WORKDIR] = r->workdir;
+	s[JOB_LIST_STDOUT] = r->stdout_path;
+	s[JOB_LIST_STDERR] = r->stderr_path;
+	s[JOB_LIST_COMMAND] = r->command;
+	s[JOB_LIST_MESSAGE] = r->message;
+	/* argv is JSON text already, checked at submit. */
+	s[JOB_LIST_ARGV] = r->argv != NULL && *r->argv != '\0' ? r->argv :
+	    "[]";
+	for (f = 0; f < JOB_LIST_NFIELDS; f++) {
+		if (!JOB_LIST_WANT(fields, f))
+			continue;
+		if (s[f] == NULL)
+			s[f] = "";
+		n[f] = strlen(s[f]);
+		room += 6 * n[f] + 2;
+	}
+	job_list_reserve(b, room);
 
 	if (r->start_time != 0) {
 		if (r->end_time != 0)
@@ -98,71 +261,70 @@ job_list_row(struct job_list_buf *b, const struct store_job *r, int64_t now)
 		if (elapsed < 0)
 			elapsed = 0;
 	}
-	JOB_LIST_LIT(b, "{\"id\":");
-	job_list_int(b, (int64_t)r->id);
-	JOB_LIST_LIT(b, ",\"name\":");
-	job_list_string(b, r->name);
-	JOB_LIST_LIT(b, ",\"user\":");
-	job_list_string(b, r->user);
-	JOB_LIST_LIT(b, ",\"uid\":");
-	job_list_int(b, r->uid);
-	JOB_LIST_LIT(b, ",\"state\":");
-	job_list_string(b, job_state_name(r->state));
-	JOB_LIST_LIT(b, ",\"reason\":");
-	job_list_string(b, r->reason != NULL && *r->reason != '\0' ?
-	    r->reason : "None");
-	JOB_LIST_LIT(b, ",\"gpus\":");
-	job_list_int(b, r->gpus);
-	JOB_LIST_LIT(b, ",\"alloc\":[");
-	if (r->node != NULL && r->gpu_mask != 0) {
-		JOB_LIST_LIT(b, "{\"node\":");
-		job_list_string(b, r->node);
-		JOB_LIST_LIT(b, ",\"gpus\":[");
-		for (i = 0; i < 64; i++) {
-			if ((r->gpu_mask & (UINT64_C(1) << i)) == 0)
-				continue;
-			if (!first)
-				JOB_LIST_LIT(b, ",");
-			job_list_int(b, i);
-			first = 0;
+	b->buf[b->len++] = '{';
+	for (f = 0; f < JOB_LIST_NFIELDS; f++) {
+		if (!JOB_LIST_WANT(fields, f))
+			continue;
+		job_list_key(b, f, &first);
+		switch (f) {
+		case JOB_LIST_ID:
+			job_list_put_int(b, (int64_t)r->id);
+			break;
+		case JOB_LIST_UID:
+			job_list_put_int(b, r->uid);
+			break;
+		case JOB_LIST_GPUS:
+			job_list_put_int(b, r->gpus);
+			break;
+		case JOB_LIST_ALLOC:
+			b->buf[b->len++] = '[';
+			if (*node == '\0') {
+				b->buf[b->len++] = ']';
+				break;
+			}
+			JOB_LIST_LIT(b, "{\"node\":");
+			job_list_put_string(b, node, n[f]);
+			JOB_LIST_LIT(b, ",\"gpus\":[");
+			for (i = 0; i < 64; i++) {
+				if ((r->gpu_mask & (UINT64_C(1) << i)) == 0)
+					continue;
+				if (!gfirst)
+					b->buf[b->len++] = ',';
+				job_list_put_int(b, i);
+				gfirst = 0;
+			}
+			JOB_LIST_LIT(b, "]}]");
+			break;
+		case JOB_LIST_TIME_LIMIT:
+			job_list_put_int(b, (int64_t)r->time_limit);
+			break;
+		case JOB_LIST_SUBMIT_TIME:
+			job_list_put_int(b, r->submit_time);
+			break;
+		case JOB_LIST_START_TIME:
+			job_list_put_int(b, r->start_time);
+			break;
+		case JOB_LIST_END_TIME:
+			job_list_put_int(b, r->end_time);
+			break;
+		case JOB_LIST_ELAPSED:
+			job_list_put_int(b, elapsed);
+			break;
+		case JOB_LIST_EXIT_CODE:
+		case JOB_LIST_SIGNAL:
+			if (!r->has_exit)
+				JOB_LIST_LIT(b, "null");
+			else
+				job_list_put_int(b, f == JOB_LIST_SIGNAL ?
+				    r->signal : r->exit_code);
+			break;
+		case JOB_LIST_ARGV:
+			job_list_put(b, s[f], n[f]);
+			break;
+		default:
+			job_list_put_string(b, s[f], n[f]);
+			break;
 		}
-		JOB_LIST_LIT(b, "]}");
 	}
-	JOB_LIST_LIT(b, "],\"nodes\":");
-	job_list_string(b, r->node != NULL && r->gpu_mask != 0 ?
-	    r->node : "");
-	JOB_LIST_LIT(b, ",\"time_limit\":");
-	job_list_int(b, (int64_t)r->time_limit);
-	JOB_LIST_LIT(b, ",\"submit_time\":");
-	job_list_int(b, r->submit_time);
-	JOB_LIST_LIT(b, ",\"start_time\":");
-	job_list_int(b, r->start_time);
-	JOB_LIST_LIT(b, ",\"end_time\":");
-	job_list_int(b, r->end_time);
-	JOB_LIST_LIT(b, ",\"elapsed\":");
-	job_list_int(b, elapsed);
-	if (r->has_exit) {
-		JOB_LIST_LIT(b, ",\"exit_code\":");
-		job_list_int(b, r->exit_code);
-		JOB_LIST_LIT(b, ",\"signal\":");
-		job_list_int(b, r->signal);
-	} else
-		JOB_LIST_LIT(b, ",\"exit_code\":null,\"signal\":null");
-	JOB_LIST_LIT(b, ",\"workdir\":");
-	job_list_string(b, r->workdir);
-	JOB_LIST_LIT(b, ",\"stdout\":");
-	job_list_string(b, r->stdout_path);
-	JOB_LIST_LIT(b, ",\"stderr\":");
-	job_list_string(b, r->stderr_path);
-	JOB_LIST_LIT(b, ",\"command\":");
-	job_list_string(b, r->command);
-	/* argv is JSON text already, checked at submit. */
-	JOB_LIST_LIT(b, ",\"argv\":");
-	if (r->argv != NULL && *r->argv != '\0')
-		job_list_add(b, r->argv, strlen(r->argv));
-	else
-		JOB_LIST_LIT(b, "[]");
-	JOB_LIST_LIT(b, ",\"message\":");
-	job_list_string(b, r->message);
-	JOB_LIST_LIT(b, "}");
+	b->buf[b->len++] = '}';
 }

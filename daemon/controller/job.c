@@ -25,6 +25,7 @@ struct job {
 	char			*stdout_path;
 	char			*stderr_path;
 	char			*message;
+	char			*message_inline; /* the one allocated with j */
 	int64_t			 submit_time;
 	int64_t			 start_time;
 	int64_t			 end_time;
@@ -110,10 +111,16 @@ job_find(uint64_t id)
 	return (NULL);
 }
 
+/* Copies s (NULL: "") to *at and moves *at past it. */
 static char *
-job_dup(const char *s)
+job_put(char **at, const char *s, size_t len)
 {
-	return (xstrdup(s != NULL ? s : ""));
+	char	*p = *at;
+
+	memcpy(p, s != NULL ? s : "", len);
+	p[len] = '\0';
+	*at += len + 1;
+	return (p);
 }
 
 /* Inserts j into the queue at its place by id: new jobs go to the tail in
@@ -147,24 +154,39 @@ struct job *
 job_create(const struct store_job *r)
 {
 	struct job	*j, *at;
-	size_t		 b;
+	const char	*argv = r->argv != NULL ? r->argv : "[]";
+	size_t		 b, lname, luser, lcmd, largv, lwd, lout, lerr, lmsg;
+	char		*str;
 
-	j = xcalloc(1, sizeof *j);
+	/* One allocation for the job and its strings: a listing walks every
+	 * job, and strings next to their job cost no extra cache misses. */
+	lname = r->name != NULL ? strlen(r->name) : 0;
+	luser = r->user != NULL ? strlen(r->user) : 0;
+	lcmd = r->command != NULL ? strlen(r->command) : 0;
+	largv = strlen(argv);
+	lwd = r->workdir != NULL ? strlen(r->workdir) : 0;
+	lout = r->stdout_path != NULL ? strlen(r->stdout_path) : 0;
+	lerr = r->stderr_path != NULL ? strlen(r->stderr_path) : 0;
+	lmsg = r->message != NULL ? strlen(r->message) : 0;
+	j = xcalloc(1, sizeof *j + lname + luser + lcmd + largv + lwd + lout +
+	    lerr + lmsg + 8);
+	str = (char *)(j + 1);
 	j->id = r->id;
-	j->name = job_dup(r->name);
-	j->user = job_dup(r->user);
+	j->name = job_put(&str, r->name, lname);
+	j->user = job_put(&str, r->user, luser);
+	j->command = job_put(&str, r->command, lcmd);
+	j->argv = job_put(&str, argv, largv);
+	j->workdir = job_put(&str, r->workdir, lwd);
+	j->stdout_path = job_put(&str, r->stdout_path, lout);
+	j->stderr_path = job_put(&str, r->stderr_path, lerr);
+	j->message = job_put(&str, r->message, lmsg);
+	j->message_inline = j->message;
 	j->uid = r->uid;
 	j->gid = r->gid;
 	j->state = r->state;
 	j->reason = job_reason_intern(r->reason);
 	j->gpus = r->gpus;
 	j->time_limit = r->time_limit;
-	j->command = job_dup(r->command);
-	j->argv = job_dup(r->argv != NULL ? r->argv : "[]");
-	j->workdir = job_dup(r->workdir);
-	j->stdout_path = job_dup(r->stdout_path);
-	j->stderr_path = job_dup(r->stderr_path);
-	j->message = job_dup(r->message);
 	j->submit_time = r->submit_time;
 	j->start_time = r->start_time;
 	j->end_time = r->end_time;
@@ -213,14 +235,8 @@ job_free(struct job *j)
 	job_counts[j->state]--;
 	TAILQ_REMOVE(&job_all, j, all);
 	job_queue_remove(j);
-	free(j->name);
-	free(j->user);
-	free(j->command);
-	free(j->argv);
-	free(j->workdir);
-	free(j->stdout_path);
-	free(j->stderr_path);
-	free(j->message);
+	if (j->message != j->message_inline)
+		free(j->message);
 	free(j);
 }
 
@@ -349,7 +365,8 @@ job_set_end(struct job *j, int64_t end, bool has_exit, int exit_code,
 	j->exit_code = exit_code;
 	j->signal = sig;
 	if (message != NULL) {
-		free(j->message);
+		if (j->message != j->message_inline)
+			free(j->message);
 		j->message = xstrdup(message);
 	}
 }

@@ -2,8 +2,10 @@
  * req_dispatch. A peer that stops reading its replies stops being read
  * (backpressure), so one slow client cannot grow gbatchd without bound. */
 #include <sys/queue.h>
+#include <sys/socket.h>
 #include <sys/types.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +16,7 @@
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "daemon/controller/commit.h"
+#include "daemon/controller/job-env.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/req.h"
@@ -25,8 +28,15 @@
 #define PEER_OUT_HIGH	(16U << 20)
 #define PEER_OUT_LOW	(1U << 20)
 /* Read in large gulps: a pipelined client's requests of one pass then
- * share one commit. */
+ * share one commit. libevent 2.1 reads at most 4 KiB per callback whatever
+ * bufferevent_set_max_single_read says (about two JOB_SUBMIT frames), so
+ * peer_read_more reads a local peer's socket itself, up to this much per
+ * callback so that one busy client cannot starve the others. */
 #define PEER_READ_MAX	(256U << 10)
+#define PEER_READ_CHUNK	(64U << 10)
+/* Frames smaller than this are decoded whole: finding their environment
+ * would save nothing worth the second pass. */
+#define PEER_ENV_CUT_MIN	1024
 
 struct peer {
 	struct bufferevent	*bev;
@@ -43,6 +53,10 @@ struct peer {
 	char			*addr;
 	char			*host;
 	struct node		*node;
+	/* While a message is dispatched: its job.env text, cut out of the
+	 * frame (job-env.h), in an allocation the peer owns; else NULL. */
+	char			*cut;
+	const char		*frame_env;
 	TAILQ_ENTRY(peer)	 entry;
 };
 TAILQ_HEAD(peer_list, peer);
@@ -53,6 +67,7 @@ static struct peer_list	peer_dead = TAILQ_HEAD_INITIALIZER(peer_dead);
 static void	peer_read_cb(struct bufferevent *, void *);
 static void	peer_write_cb(struct bufferevent *, void *);
 static void	peer_event_cb(struct bufferevent *, short, void *);
+static void	peer_decode_done(struct peer *);
 
 struct peer *
 peer_create(struct event_base *base, evutil_socket_t fd, bool local,
@@ -107,6 +122,7 @@ void peer_set_operator(struct peer *p, bool on) { p->operator = on; }
 const char *peer_addr(const struct peer *p) { return (p->addr); }
 const char *peer_host(const struct peer *p) { return (p->host); }
 struct node *peer_node(const struct peer *p) { return (p->node); }
+const char *peer_frame_env(const struct peer *p) { return (p->frame_env); }
 void peer_set_node(struct peer *p, struct node *n) { p->node = n; }
 
 void
@@ -224,6 +240,17 @@ peer_send_frame(struct peer *p, struct evbuffer *frame)
 }
 
 void
+peer_send_bytes(struct peer *p, const void *data, size_t len)
+{
+	if (p->dead)
+		return;
+	if (commit_pending())
+		commit_queue_bytes(p, data, len);
+	else
+		bufferevent_write(p->bev, data, len);
+}
+
+void
 peer_send(struct peer *p, const json_t *msg)
 {
 	struct evbuffer	*frame;
@@ -244,8 +271,85 @@ peer_send(struct peer *p, const json_t *msg)
 	evbuffer_free(frame);
 }
 
+/* Reads what the socket of a local peer holds into its input, at most
+ * *budget bytes. Returns whether anything was read. End of file and errors
+ * are left in the socket: the bufferevent's own read sees them on the next
+ * pass and reports them through peer_event_cb as usual. TCP peers are left
+ * to the bufferevent, which TLS will sit under. */
+static bool
+peer_read_more(struct peer *p, size_t *budget)
+{
+	struct evbuffer		*in = bufferevent_get_input(p->bev);
+	struct evbuffer_iovec	 v;
+	ssize_t			 n;
+	size_t			 want;
+
+	if (!p->local || *budget == 0)
+		return (false);
+	want = *budget < PEER_READ_CHUNK ? *budget : PEER_READ_CHUNK;
+	/* The bufferevent freezes the end of its input between its own
+	 * reads; thaw it for this one. */
+	evbuffer_unfreeze(in, 0);
+	if (evbuffer_reserve_space(in, (ev_ssize_t)want, &v, 1) < 1) {
+		evbuffer_freeze(in, 0);
+		return (false);
+	}
+	if (v.iov_len > want)
+		v.iov_len = want;
+	do
+		n = recv(bufferevent_getfd(p->bev), v.iov_base, v.iov_len, 0);
+	while (n == -1 && errno == EINTR);
+	v.iov_len = n > 0 ? (size_t)n : 0;
+	evbuffer_commit_space(in, &v, 1);
+	evbuffer_freeze(in, 0);
+	if (n <= 0)
+		return (false);
+	*budget -= (size_t)n;
+	return (true);
+}
+
+/* Decodes a frame body of n bytes. A local client's JOB_SUBMIT is decoded
+ * with "{}" in place of its job.env when job_env_find vouches for that
+ * text, which is kept for the handler (peer_frame_env). */
+static json_t *
+peer_decode(struct peer *p, const uint8_t *body, size_t n, char *err,
+    size_t errlen)
+{
+	json_t	*msg;
+	size_t	 off, len, m;
+
+	if (!p->local || n < PEER_ENV_CUT_MIN ||
+	    job_env_find((const char *)body, n, &off, &len) != 1)
+		return (frame_body(body, n, err, errlen));
+	/* One allocation: the frame without its env, then the env. */
+	m = n - len + 2;
+	p->cut = xmalloc(m + 1 + len + 1);
+	memcpy(p->cut, body, off);
+	memcpy(p->cut + off, "{}", 2);
+	memcpy(p->cut + off + 2, body + off + len, n - off - len);
+	p->cut[m] = '\0';
+	memcpy(p->cut + m + 1, body + off, len);
+	p->cut[m + 1 + len] = '\0';
+	if ((msg = frame_body((uint8_t *)p->cut, m, err, errlen)) == NULL) {
+		/* Say what is wrong with the frame the client sent. */
+		peer_decode_done(p);
+		return (frame_body(body, n, err, errlen));
+	}
+	p->frame_env = p->cut + m + 1;
+	return (msg);
+}
+
+static void
+peer_decode_done(struct peer *p)
+{
+	free(p->cut);
+	p->cut = NULL;
+	p->frame_env = NULL;
+}
+
 /* Cuts whole frames off the input and dispatches them, until the input
- * holds less than a frame or the peer is closed, paused or stopped. */
+ * holds less than a frame (and the socket has nothing more this pass) or
+ * the peer is closed, paused or stopped. */
 static void
 peer_read_cb(struct bufferevent *bev, void *arg)
 {
@@ -255,20 +359,27 @@ peer_read_cb(struct bufferevent *bev, void *arg)
 	char		 err[256], why[300];
 	json_t		*msg;
 	long		 n;
+	size_t		 budget = PEER_READ_MAX;
 
 	while (!p->dead && !p->paused && !p->closing && !p->stopped) {
-		if (evbuffer_copyout(in, hdr, sizeof hdr) < (ssize_t)sizeof hdr)
+		if (evbuffer_copyout(in, hdr, sizeof hdr) < (ssize_t)sizeof hdr) {
+			if (peer_read_more(p, &budget))
+				continue;
 			return;
+		}
 		if ((n = frame_header(hdr, FRAME_MAX_REQUEST, err,
 		    sizeof err)) == -1) {
 			snprintf(why, sizeof why, "bad frame: %s", err);
 			peer_close(p, why);
 			return;
 		}
-		if (evbuffer_get_length(in) < FRAME_HEADER + (size_t)n)
+		if (evbuffer_get_length(in) < FRAME_HEADER + (size_t)n) {
+			if (peer_read_more(p, &budget))
+				continue;
 			return;
+		}
 		data = evbuffer_pullup(in, FRAME_HEADER + n);
-		msg = frame_body(data + FRAME_HEADER, (size_t)n, err,
+		msg = peer_decode(p, data + FRAME_HEADER, (size_t)n, err,
 		    sizeof err);
 		evbuffer_drain(in, FRAME_HEADER + n);
 		if (msg == NULL) {
@@ -278,6 +389,7 @@ peer_read_cb(struct bufferevent *bev, void *arg)
 		}
 		req_dispatch(p, msg);
 		json_decref(msg);
+		peer_decode_done(p);
 		if (!p->dead && evbuffer_get_length(bufferevent_get_output(bev)) >
 		    PEER_OUT_HIGH) {
 			p->paused = true;

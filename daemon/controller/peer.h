@@ -35,6 +35,8 @@ struct peer	*peer_create(struct event_base *, evutil_socket_t fd,
 void		 peer_send(struct peer *, const json_t *msg);
 /* Same for an already packed frame; frame is drained. */
 void		 peer_send_frame(struct peer *, struct evbuffer *frame);
+/* Same for len bytes of packed frames at data (copied). */
+void		 peer_send_bytes(struct peer *, const void *data, size_t len);
 /* Writes a frame now, bypassing the commit queue (commit.c's flush). */
 void		 peer_write_now(struct peer *, struct evbuffer *frame);
 
@@ -67,6 +69,11 @@ const char	*peer_addr(const struct peer *);
 /* The host part of a TCP peer's address. */
 const char	*peer_host(const struct peer *);
 struct node	*peer_node(const struct peer *);
+/* While a JOB_SUBMIT is dispatched: its job.env as the JSON text the client
+ * sent, already checked (job-env.h), when peer.c decoded the frame with
+ * "{}" in its place; NULL when the message holds env as sent. Borrowed
+ * until the handler returns. */
+const char	*peer_frame_env(const struct peer *);
 void		 peer_set_node(struct peer *, struct node *);
 
 #endif

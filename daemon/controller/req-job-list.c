@@ -1,7 +1,11 @@
 /* req-job-list.c: JOB_LIST. Jobs not yet finished come from memory;
  * finished ones (asked by id or by state) from the store. The reply is
- * written as text (job-list.c), not built as a jansson tree. */
+ * written as text (job-list.c), not built as a jansson tree, into one
+ * buffer that holds the whole frame, header included: the output takes it
+ * by reference, without a copy, and gives it back when it is written, so
+ * the next listing reuses it rather than growing a new one by doubling. */
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +29,7 @@
 
 struct req_job_list {
 	struct job_list_buf	 out;
+	uint32_t	 fields;
 	const char	*user;
 	bool		 states[JOB_STATE_COUNT];
 	bool		 any_state;
@@ -57,7 +62,7 @@ req_job_list_add(const struct store_job *r, void *arg)
 	}
 	if (l->count++ != 0)
 		job_list_add(&l->out, ",", 1);
-	job_list_row(&l->out, r, l->now);
+	job_list_row(&l->out, r, l->now, l->fields);
 }
 
 static void
@@ -105,6 +110,9 @@ req_job_list_parse(struct req_job_list *l, const json_t *msg, char *err,
 			l->states[s] = true;
 		}
 	}
+	if (job_list_fields(json_object_get(msg, "fields"), &l->fields, err,
+	    errlen) != 0)
+		return (-1);
 	v = json_object_get(msg, "ids");
 	if (v != NULL && !json_is_null(v)) {
 		if (!json_is_array(v)) {
@@ -124,6 +132,44 @@ req_job_list_parse(struct req_job_list *l, const json_t *msg, char *err,
 	return (0);
 }
 
+/* The buffer of the last listing, once written, kept for the next one:
+ * listings of the same queue come out the same size. */
+static char	*req_job_list_spare;
+static size_t	 req_job_list_spare_size;
+static size_t	 req_job_list_last_len;
+
+static void
+req_job_list_give_back(const void *data, size_t len, void *arg)
+{
+	size_t	size = (size_t)(uintptr_t)arg;
+
+	if (req_job_list_spare == NULL || size > req_job_list_spare_size) {
+		free(req_job_list_spare);
+		req_job_list_spare = (char *)data;
+		req_job_list_spare_size = size;
+	} else
+		free((void *)data);
+}
+
+/* Starts l->out with room for about the last listing (plus a margin), or
+ * little when only a few ids are asked for. */
+static void
+req_job_list_start(struct req_job_list *l, size_t nids)
+{
+	size_t	want = nids > 0 ? 4096 + 2048 * nids :
+	    req_job_list_last_len + req_job_list_last_len / 8;
+
+	if (req_job_list_spare != NULL && (want <= req_job_list_spare_size ||
+	    nids == 0)) {
+		l->out.buf = req_job_list_spare;
+		l->out.size = req_job_list_spare_size;
+		l->out.len = 0;
+		req_job_list_spare = NULL;
+		job_list_reserve(&l->out, want);
+	} else
+		job_list_init(&l->out, want);
+}
+
 static void
 req_job_list(struct peer *p, const json_t *msg)
 {
@@ -133,8 +179,7 @@ req_job_list(struct peer *p, const json_t *msg)
 	struct job		*j;
 	struct timespec		 t0, t1;
 	json_t			*ids, *seq;
-	char			 err[256], *text;
-	uint8_t			 hdr[FRAME_HEADER];
+	char			 err[512], *text;
 	size_t			 i, len, nmissing = 0;
 	uint64_t		 id, *missing = NULL;
 	int			 s;
@@ -146,17 +191,22 @@ req_job_list(struct peer *p, const json_t *msg)
 		return;
 	}
 	l.now = gbatchd_now();
-	frame = evbuffer_new();
 	ids = json_object_get(msg, "ids");
+	req_job_list_start(&l, json_array_size(ids));
 
-	evbuffer_add_printf(frame, "{\"re\":%d", MSG_JOB_LIST);
+	/* The frame header goes in front once the length is known. */
+	l.out.len = FRAME_HEADER;
+	job_list_add(&l.out, "{\"re\":", 6);
+	job_list_int(&l.out, MSG_JOB_LIST);
 	if ((seq = json_object_get(msg, "seq")) != NULL &&
 	    (text = json_dumps(seq, JSON_ENCODE_ANY | JSON_COMPACT)) != NULL) {
-		evbuffer_add_printf(frame, ",\"seq\":%s", text);
+		job_list_add(&l.out, ",\"seq\":", 7);
+		job_list_add(&l.out, text, strlen(text));
 		free(text);
 	}
-	evbuffer_add_printf(frame, ",\"ok\":true,\"now\":%lld,\"jobs\":[",
-	    (long long)l.now);
+	job_list_add(&l.out, ",\"ok\":true,\"now\":", 17);
+	job_list_int(&l.out, l.now);
+	job_list_add(&l.out, ",\"jobs\":[", 9);
 
 	if (json_array_size(ids) > 0) {
 		for (i = 0; i < json_array_size(ids); i++) {
@@ -185,28 +235,45 @@ req_job_list(struct peer *p, const json_t *msg)
 				    req_job_list_add, &l);
 		}
 	}
-	evbuffer_add(frame, l.out.buf, l.out.len);
-	evbuffer_add(frame, "],\"missing\":[", 13);
-	for (i = 0; i < nmissing; i++)
-		evbuffer_add_printf(frame, i != 0 ? ",%" PRIu64 : "%" PRIu64,
-		    missing[i]);
+	job_list_add(&l.out, "],\"missing\":[", 13);
+	for (i = 0; i < nmissing; i++) {
+		if (i != 0)
+			job_list_add(&l.out, ",", 1);
+		job_list_int(&l.out, (int64_t)missing[i]);
+	}
 	free(missing);
-	evbuffer_add_printf(frame, "]%s}", l.truncated ?
-	    ",\"truncated\":true" : "");
+	if (l.truncated)
+		job_list_add(&l.out, "],\"truncated\":true}", 19);
+	else
+		job_list_add(&l.out, "]}", 2);
 
-	len = evbuffer_get_length(frame);
-	hdr[0] = (uint8_t)(len >> 24);
-	hdr[1] = (uint8_t)(len >> 16);
-	hdr[2] = (uint8_t)(len >> 8);
-	hdr[3] = (uint8_t)len;
-	evbuffer_prepend(frame, hdr, sizeof hdr);
+	len = l.out.len - FRAME_HEADER;
+	l.out.buf[0] = (char)(len >> 24);
+	l.out.buf[1] = (char)(len >> 16);
+	l.out.buf[2] = (char)(len >> 8);
+	l.out.buf[3] = (char)len;
+	req_job_list_last_len = l.out.len;
+	frame = evbuffer_new();
+	if (evbuffer_add_reference(frame, l.out.buf, l.out.len,
+	    req_job_list_give_back, (void *)(uintptr_t)l.out.size) != 0) {
+		evbuffer_add(frame, l.out.buf, l.out.len);
+		free(l.out.buf);
+	}
 	peer_send_frame(p, frame);
 	evbuffer_free(frame);
-	free(l.out.buf);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	log_debug("peer %s: JOB_LIST: %zu jobs, %zu bytes in %.1f ms",
 	    peer_addr(p), l.count, len, (t1.tv_sec - t0.tv_sec) * 1e3 +
 	    (t1.tv_nsec - t0.tv_nsec) / 1e6);
+}
+
+/* Frees the kept buffer (at exit, for leak checkers). */
+void
+req_job_list_free(void)
+{
+	free(req_job_list_spare);
+	req_job_list_spare = NULL;
+	req_job_list_spare_size = 0;
 }
 
 const struct req_entry req_job_list_entry = {

@@ -1,7 +1,13 @@
 /* store.c: the SQLite store. WAL mode, synchronous FULL by default: a job is
  * acknowledged only after the commit that holds it reached the disk.
- * Writes open one transaction lazily; commit.c commits it once per loop pass,
- * so requests that arrive together share one fsync (group commit). */
+ * Writes open one transaction lazily; commit.c decides when to commit it, so
+ * requests that arrive together share one fsync (group commit).
+ *
+ * A job's script and environment are most of its bytes (a gsub environment
+ * is about 1.5 KB) and are read once, at launch. They live in job_texts,
+ * out of the jobs rows, and a user's jobs that carry the same text share
+ * one row of it: a sweep of 1,000 jobs from one shell stores its
+ * environment once, which is most of the pages each submit would write. */
 #include <sys/stat.h>
 
 #include <errno.h>
@@ -46,6 +52,11 @@ static const char *const store_migrations[] = {
 	" name TEXT PRIMARY KEY, gpus INTEGER NOT NULL,"
 	" drained INTEGER NOT NULL DEFAULT 0, reason TEXT NOT NULL DEFAULT '',"
 	" last_seen INTEGER NOT NULL DEFAULT 0);",
+	/* 2: scripts and environments out of the rows, shared (see above).
+	 * Rows of version 1 keep their text inline, with ids 0. */
+	"CREATE TABLE job_texts (id INTEGER PRIMARY KEY, text TEXT NOT NULL);"
+	"ALTER TABLE jobs ADD COLUMN script_id INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE jobs ADD COLUMN env_id INTEGER NOT NULL DEFAULT 0;",
 };
 #define STORE_NMIGRATIONS \
 	((int)(sizeof store_migrations / sizeof store_migrations[0]))
@@ -54,7 +65,17 @@ static const char *const store_migrations[] = {
 	"id, name, user, uid, gid, state, reason, gpus, time_limit, script," \
 	" command, argv, env, workdir, stdout, stderr, submit_time," \
 	" start_time, end_time, exit_code, signal, message, node, gpu_mask," \
-	" restarts"
+	" restarts, script_id, env_id"
+/* The same columns read back, script and env from job_texts (a job of
+ * schema 1 has them inline), or '' where the reader needs neither. */
+#define STORE_JOB_SELECT(script, env) \
+	"SELECT id, name, user, uid, gid, state, reason, gpus, time_limit, " \
+	script ", command, argv, " env ", workdir, stdout, stderr," \
+	" submit_time, start_time, end_time, exit_code, signal, message, node," \
+	" gpu_mask, restarts FROM jobs"
+#define STORE_JOB_TEXT(col) \
+	"CASE WHEN " col "_id = 0 THEN " col " ELSE (SELECT text FROM" \
+	" job_texts WHERE job_texts.id = " col "_id) END"
 
 enum store_stmt {
 	STORE_BEGIN,
@@ -68,6 +89,7 @@ enum store_stmt {
 	STORE_JOB_IN_STATE,
 	STORE_JOB_GET,
 	STORE_NODE_ALL,
+	STORE_TEXT_INSERT,
 	STORE_NSTMTS
 };
 
@@ -77,7 +99,7 @@ static const char *const store_sql[STORE_NSTMTS] = {
 	[STORE_ROLLBACK] = "ROLLBACK",
 	[STORE_JOB_INSERT] = "INSERT INTO jobs (" STORE_JOB_COLUMNS ") VALUES"
 	    " (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,"
-	    " ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)",
+	    " ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27)",
 	[STORE_JOB_UPDATE] = "UPDATE jobs SET state = ?6, reason = ?7,"
 	    " start_time = ?18, end_time = ?19, exit_code = ?20, signal = ?21,"
 	    " message = ?22, node = ?23, gpu_mask = ?24, restarts = ?25"
@@ -87,15 +109,38 @@ static const char *const store_sql[STORE_NSTMTS] = {
 	[STORE_NODE_SAVE] = "INSERT INTO nodes (name, gpus, drained, reason,"
 	    " last_seen) VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (name) DO"
 	    " UPDATE SET gpus = ?2, drained = ?3, reason = ?4, last_seen = ?5",
-	[STORE_JOB_ACTIVE] = "SELECT " STORE_JOB_COLUMNS " FROM jobs WHERE"
+	/* Memory and listings keep neither script nor environment. */
+	[STORE_JOB_ACTIVE] = STORE_JOB_SELECT("''", "''") " WHERE"
 	    " state IN ('PENDING', 'HELD', 'RUNNING', 'PREEMPTING')"
 	    " ORDER BY id",
-	[STORE_JOB_IN_STATE] = "SELECT " STORE_JOB_COLUMNS " FROM jobs WHERE"
+	[STORE_JOB_IN_STATE] = STORE_JOB_SELECT("''", "''") " WHERE"
 	    " state = ?1 AND (?2 IS NULL OR user = ?2) ORDER BY id",
-	[STORE_JOB_GET] = "SELECT " STORE_JOB_COLUMNS " FROM jobs WHERE id = ?",
+	[STORE_JOB_GET] = STORE_JOB_SELECT(STORE_JOB_TEXT("script"),
+	    STORE_JOB_TEXT("env")) " WHERE id = ?",
 	[STORE_NODE_ALL] = "SELECT name, gpus, drained, reason, last_seen FROM"
 	    " nodes ORDER BY name",
+	[STORE_TEXT_INSERT] = "INSERT INTO job_texts (text) VALUES (?)",
 };
+
+/* The texts written lately, so the next job of the same user with the same
+ * script or environment points at the same row. Compared byte for byte,
+ * never by a hash alone: a collision would hand one user's environment to
+ * another's job. Rows exist only once committed, so a failed commit
+ * forgets them all. */
+#define STORE_TEXT_CACHE	16
+/* Larger texts are stored each time rather than held in memory. */
+#define STORE_TEXT_CACHE_MAX	(64U << 10)
+
+struct store_text {
+	char		*text;
+	size_t		 len;
+	uint32_t	 uid;
+	int64_t		 id;
+};
+static struct store_text	store_texts[STORE_TEXT_CACHE];
+static unsigned			store_text_next;
+
+static void	store_text_forget(void);
 
 static sqlite3		*store_db;
 static sqlite3_stmt	*store_stmts[STORE_NSTMTS];
@@ -234,6 +279,7 @@ store_close(void)
 		sqlite3_finalize(store_stmts[i]);
 		store_stmts[i] = NULL;
 	}
+	store_text_forget();
 	sqlite3_close(store_db);
 	store_db = NULL;
 }
@@ -294,6 +340,7 @@ store_commit(char *err, size_t errlen)
 		return (0);
 	}
 	snprintf(err, errlen, "commit: %s", sqlite3_errmsg(store_db));
+	store_text_forget();
 	if (sqlite3_get_autocommit(store_db) == 0) {
 		sqlite3_step(store_stmts[STORE_ROLLBACK]);
 		sqlite3_reset(store_stmts[STORE_ROLLBACK]);
@@ -309,6 +356,48 @@ store_bind_text(sqlite3_stmt *st, int i, const char *s)
 		sqlite3_bind_null(st, i);
 	else
 		sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
+}
+
+static void
+store_text_forget(void)
+{
+	unsigned	i;
+
+	for (i = 0; i < STORE_TEXT_CACHE; i++) {
+		free(store_texts[i].text);
+		memset(&store_texts[i], 0, sizeof store_texts[i]);
+	}
+}
+
+/* Returns the id of the job_texts row holding text for uid, inserting it
+ * unless a recent one matches; -1 on failure (logged). */
+static int64_t
+store_text_id(uint32_t uid, const char *text)
+{
+	sqlite3_stmt		*st = store_stmts[STORE_TEXT_INSERT];
+	struct store_text	*t;
+	size_t			 len = strlen(text);
+	unsigned		 i;
+
+	for (i = 0; i < STORE_TEXT_CACHE; i++) {
+		t = &store_texts[i];
+		if (t->text != NULL && t->uid == uid && t->len == len &&
+		    memcmp(t->text, text, len) == 0)
+			return (t->id);
+	}
+	sqlite3_bind_text(st, 1, text, (int)len, SQLITE_STATIC);
+	if (store_step_done(st, "insert job text") != 0)
+		return (-1);
+	if (len > STORE_TEXT_CACHE_MAX)
+		return (sqlite3_last_insert_rowid(store_db));
+	t = &store_texts[store_text_next++ % STORE_TEXT_CACHE];
+	free(t->text);
+	t->text = xmalloc(len + 1);
+	memcpy(t->text, text, len + 1);
+	t->len = len;
+	t->uid = uid;
+	t->id = sqlite3_last_insert_rowid(store_db);
+	return (t->id);
 }
 
 /* Binds every column of row under the numbering of STORE_JOB_COLUMNS;
@@ -353,10 +442,19 @@ int
 store_job_insert(const struct store_job *r)
 {
 	sqlite3_stmt	*st = store_stmts[STORE_JOB_INSERT];
+	int64_t		 script, env;
 
 	if (store_begin() != 0)
 		return (-1);
+	if ((script = store_text_id(r->uid, r->script != NULL ? r->script :
+	    "")) == -1 || (env = store_text_id(r->uid, r->env != NULL ?
+	    r->env : "{}")) == -1)
+		return (-1);
 	store_job_bind(st, r);
+	sqlite3_bind_text(st, 10, "", 0, SQLITE_STATIC);
+	sqlite3_bind_text(st, 13, "", 0, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 26, script);
+	sqlite3_bind_int64(st, 27, env);
 	return (store_step_done(st, "insert job"));
 }
 

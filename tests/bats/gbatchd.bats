@@ -34,6 +34,28 @@ rawframes() {
 		close $s;' "$@"
 }
 
+# rawask JSON...: says HELLO, sends each JSON text as one frame and prints
+# each reply but HELLO's on its own line.
+rawask() {
+	python3 -c '
+import json, socket, struct, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+def rd(n):
+    b = b""
+    while len(b) < n:
+        c = s.recv(n - len(b))
+        if not c:
+            sys.exit("gbatchd closed the connection")
+        b += c
+    return b
+for i, text in enumerate(["{\"type\":100,\"version\":1,\"role\":\"client\"}"] + sys.argv[2:]):
+    s.sendall(struct.pack(">I", len(text.encode())) + text.encode())
+    reply = rd(struct.unpack(">I", rd(4))[0])
+    if i > 0:
+        print(reply.decode())' "$GBATCH_SOCKET" "$@"
+}
+
 # runs_elsewhere ID NODE: the job runs, on another node than NODE.
 runs_elsewhere() {
 	gb_state_is "$1" RUNNING &&
@@ -231,4 +253,75 @@ runs_elsewhere() {
 	gb_state_is "$id" RUNNING
 	gb_wait 15 runs_elsewhere "$id" "$node"
 	grep -q "job $id: RUNNING -> PENDING" "$GB_DIR/gbatchd.log"
+}
+
+@test "JOB_LIST with fields sends those members and id, nothing else" {
+	gb_start_controller
+	gb_submit -H --wrap 'true' >/dev/null
+	gb_submit -H -G 2 --wrap 'true' >/dev/null
+	run rawask '{"type":201,"fields":["state","gpus"]}' '{"type":201}'
+	[ "$status" -eq 0 ]
+	python3 -c '
+import json, sys
+few, every = (json.loads(l) for l in sys.argv[1].splitlines())
+assert few["ok"] is True and len(few["jobs"]) == 2, few
+for j in few["jobs"]:
+    assert sorted(j) == ["gpus", "id", "state"], j
+    assert j["state"] == "HELD", j
+assert [j["gpus"] for j in few["jobs"]] == [1, 2], few
+assert [j["id"] for j in few["jobs"]] == [j["id"] for j in every["jobs"]]
+assert len(every["jobs"][0]) == 22, every["jobs"][0]' "$output"
+}
+
+@test "JOB_LIST with an unknown field is refused, naming the accepted ones" {
+	gb_start_controller
+	run rawask '{"type":201,"fields":["state","colour"]}' \
+	    '{"type":201,"fields":"state"}'
+	[ "$status" -eq 0 ]
+	python3 -c '
+import json, sys
+for l in sys.argv[1].splitlines():
+    r = json.loads(l)
+    assert r["ok"] is False and r["code"] == "invalid", r
+    assert "accepted" in r["message"] and "submit_time" in r["message"], r
+assert "colour" in sys.argv[1]' "$output"
+}
+
+@test "jobs get the environment they were submitted with, across a restart" {
+	gb_start_controller
+	# Big environments (as gsub sends them) go the fast path; a value
+	# that is not ASCII makes its frame take the general one.
+	GBT_PAD=$(head -c 1500 /dev/zero | tr '\0' p)
+	export GBT_PAD
+	a=$(GBT_VAR='plain' gb_submit -o a.out --wrap 'echo "$GBT_VAR"')
+	b=$(GBT_VAR='quote " backslash \ tab	end' gb_submit -o b.out \
+	    --wrap 'echo "$GBT_VAR"')
+	c=$(GBT_VAR=$'caf\xc3\xa9' gb_submit -o c.out --wrap 'echo "$GBT_VAR"')
+	d=$(GBT_VAR='plain' gb_submit -o d.out --wrap 'echo "$GBT_VAR"')
+	e=$(env -u GBT_VAR gsub --parsable -o e.out \
+	    --wrap 'echo "${GBT_VAR-unset}"')
+	# Read back from the database, not from memory.
+	kill -KILL "$GB_CTL_PID"
+	wait "$GB_CTL_PID" 2>/dev/null || true
+	gb_start_controller -l "$GB_CTL_ADDR"
+	gb_start_node n1 4
+	for id in "$a" "$b" "$c" "$d" "$e"; do
+		gb_wait_state "$id" COMPLETED 20
+	done
+	[ "$(cat a.out)" = plain ]
+	[ "$(cat b.out)" = 'quote " backslash \ tab	end' ]
+	[ "$(cat c.out)" = $'caf\xc3\xa9' ]
+	[ "$(cat d.out)" = plain ]
+	[ "$(cat e.out)" = unset ]
+}
+
+@test "an environment with a duplicate name closes that peer, no job made" {
+	gb_start_controller
+	pad=$(head -c 2000 /dev/zero | tr '\0' x)
+	rawframes '{"type":100,"version":1,"role":"client"}' \
+	    '{"type":200,"job":{"script":"true","workdir":"/tmp","env":{"A":"'"$pad"'","A":"b"}}}'
+	gb_wait 10 grep -q "bad frame" "$GB_DIR/gbatchd.log"
+	run gctl ping
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"jobs: 0 pending, 0 running"* ]]
 }

@@ -66,6 +66,21 @@ teardown() {
 	[ "$reason" != - ]
 }
 
+@test "gq columns computed from other members (gpu_ids, time, reason) are filled" {
+	a=$(gb_submit -G 3 -t 2:00:00 --wrap 'sleep 60')
+	b=$(gb_submit -G 4 --wrap 'sleep 60')
+	c=$(gb_submit -G 4 --wrap 'sleep 60')
+	gb_wait_state "$a" RUNNING 20
+	gb_wait_state "$b" RUNNING 20
+	run -0 gq -h -j "$a" -o gpu_ids,time,time_limit
+	read -r gpu_ids time limit <<<"$output"
+	[[ "$gpu_ids" =~ ^n[12]:[0-3],[0-3],[0-3]$ ]]
+	[[ "$time" =~ ^[0-9]+:[0-5][0-9]$ ]]
+	[ "$limit" = 2:00:00 ]
+	run -0 gq -h -j "$c" -o reason
+	[ "$output" = Resources ]
+}
+
 @test "gq --noheader and -h print no header" {
 	gb_submit -H --wrap true >/dev/null
 	run -0 gq --noheader
