@@ -290,8 +290,10 @@ main(int argc, char **argv)
 		fprintf(stderr, "Try 'gnoded --help' for more information.\n");
 		return (EXIT_USAGE);
 	}
-	if (gnoded_configure(&o, &conf) == -1)
+	if (gnoded_configure(&o, &conf) == -1) {
+		node_conf_clear(&conf);
 		return (EXIT_USAGE);
+	}
 	if (node_record_init(conf.state_dir, err, sizeof err) == -1) {
 		fprintf(stderr, "gnoded: state_dir: %s\n", err);
 		goto out;

@@ -229,7 +229,8 @@ node_record_scan(const char *state_dir, uint64_t **ids, size_t *n, char *err,
 		v[count++] = id;
 	}
 	closedir(d);
-	qsort(v, count, sizeof *v, node_record_cmp);
+	if (count > 1)
+		qsort(v, count, sizeof *v, node_record_cmp);
 	for (i = 0, out = 0; i < count; i++) {
 		if (out == 0 || v[out - 1] != v[i])
 			v[out++] = v[i];
