@@ -84,11 +84,10 @@ teardown() {
 }
 
 @test "gcancel -s delivers a signal without cancelling" {
-	id=$(gb_submit --wrap 'trap "echo got-usr1" USR1; i=0; while [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done')
+	id=$(gb_submit --wrap 'trap "echo got-usr1" USR1; echo trap-set; i=0; while [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done')
 	gb_wait_state "$id" RUNNING 20
 	# The shell must have set its trap before the signal comes.
-	gb_wait 10 test -e "gbatch-$id.out"
-	sleep 0.5
+	gb_wait 10 grep -q trap-set "gbatch-$id.out"
 	run -0 gcancel -s USR1 "$id"
 	gb_wait 10 grep -q got-usr1 "gbatch-$id.out"
 	[ "$(gb_state "$id")" = RUNNING ]

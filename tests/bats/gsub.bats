@@ -71,6 +71,19 @@ script() {
 	[[ "$output" == *"nosuch.sh"*"No such file or directory"* ]]
 }
 
+@test "gsub refuses an unreadable script and a directory" {
+	run -2 gsub "$GB_DIR"
+	[[ "$output" == *"$GB_DIR: is a directory"* ]]
+	[ "$(id -u)" -eq 0 ] || skip "needs root to run gsub as another user"
+	chmod 711 "$GB_DIR"
+	printf '#!/bin/sh\ntrue\n' >secret.sh
+	chmod 600 secret.sh
+	run -2 su -s /bin/sh nobody -c "GBATCH_SOCKET='$GBATCH_SOCKET' '$B/bin/gsub' '$GB_DIR/secret.sh'"
+	[[ "$output" == *"secret.sh: cannot read the script: Permission denied"* ]]
+	run -0 gq --noheader -t all
+	[ -z "$output" ]
+}
+
 @test "gsub refuses an empty script, a binary and one without #!" {
 	: >empty.sh
 	run -2 gsub empty.sh
