@@ -210,18 +210,6 @@ test_back_to_back(void)
 	json_decref(b);
 }
 
-/* A deterministic generator (xorshift), so a failure reproduces. */
-static uint32_t t_seed = 2463534242U;
-
-static uint32_t
-t_rand(void)
-{
-	t_seed ^= t_seed << 13;
-	t_seed ^= t_seed >> 17;
-	t_seed ^= t_seed << 5;
-	return (t_seed);
-}
-
 static void
 test_fuzz(void)
 {
@@ -240,7 +228,7 @@ test_fuzz(void)
 		/* Half start from a valid frame and flip bytes, half are
 		 * random bytes with a plausible length. */
 		if (iter % 2 == 0) {
-			const char *s = seeds[t_rand() % 3];
+			const char *s = seeds[tap_rand() % 3];
 
 			n = strlen(s);
 			buf[0] = buf[1] = 0;
@@ -248,22 +236,22 @@ test_fuzz(void)
 			buf[3] = (uint8_t)n;
 			memcpy(buf + FRAME_HEADER, s, n);
 			len = FRAME_HEADER + n;
-			for (j = t_rand() % 4 + 1; j > 0; j--)
-				buf[t_rand() % len] = (uint8_t)t_rand();
+			for (j = tap_rand() % 4 + 1; j > 0; j--)
+				buf[tap_rand() % len] = (uint8_t)tap_rand();
 		} else {
-			len = t_rand() % sizeof buf;
+			len = tap_rand() % sizeof buf;
 			for (i = 0; i < len; i++)
-				buf[i] = (uint8_t)t_rand();
-			if (len >= FRAME_HEADER && t_rand() % 2 == 0) {
-				n = t_rand() % (len - FRAME_HEADER + 8);
+				buf[i] = (uint8_t)tap_rand();
+			if (len >= FRAME_HEADER && tap_rand() % 2 == 0) {
+				n = tap_rand() % (len - FRAME_HEADER + 8);
 				buf[0] = buf[1] = 0;
 				buf[2] = (uint8_t)(n >> 8);
 				buf[3] = (uint8_t)n;
 			}
 		}
 		/* Sometimes cut it short, as a read would. */
-		if (t_rand() % 4 == 0)
-			len = t_rand() % (len + 1);
+		if (tap_rand() % 4 == 0)
+			len = tap_rand() % (len + 1);
 		r = t_parse(buf, len, &used, &out, err, sizeof err);
 		if (r == 1) {
 			decoded++;

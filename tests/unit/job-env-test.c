@@ -142,18 +142,6 @@ t_chosen(void)
 	}
 }
 
-/* xorshift: the same mutations on every run. */
-static uint32_t t_seed = 2463534242U;
-
-static uint32_t
-t_rand(void)
-{
-	t_seed ^= t_seed << 13;
-	t_seed ^= t_seed >> 17;
-	t_seed ^= t_seed << 5;
-	return (t_seed);
-}
-
 static void
 t_mutations(void)
 {
@@ -171,9 +159,9 @@ t_mutations(void)
 	ok(t_promise(base, n, &f) && f, "the unmutated frame is vouched for");
 	for (i = 0; i < 20000; i++) {
 		memcpy(frame, base, sizeof base);
-		for (k = 0; k < 1 + (int)(t_rand() % 3); k++) {
-			pos = t_rand() % n;
-			frame[pos] = bytes[t_rand() % (sizeof bytes - 1)];
+		for (k = 0; k < 1 + (int)(tap_rand() % 3); k++) {
+			pos = tap_rand() % n;
+			frame[pos] = bytes[tap_rand() % (sizeof bytes - 1)];
 		}
 		if (!t_promise(frame, n, &f)) {
 			if (broken++ == 0)

@@ -334,17 +334,6 @@ t_reference(const struct sched_job *jobs, size_t njobs,
 	return (n);
 }
 
-static uint32_t t_seed = 2463534242U;
-
-static uint32_t
-t_rand(void)
-{
-	t_seed ^= t_seed << 13;
-	t_seed ^= t_seed >> 17;
-	t_seed ^= t_seed << 5;
-	return (t_seed);
-}
-
 static void
 test_random(void)
 {
@@ -358,21 +347,21 @@ test_random(void)
 	static const uint32_t	totals[] = { 1, 2, 4, 8, 8, 8, 16, 64 };
 
 	for (iter = 0; iter < 3000; iter++) {
-		nj = t_rand() % (RJOBS + 1);
-		nn = t_rand() % (RNODES + 1);
-		max = t_rand() % 4 == 0 ? t_rand() % (RJOBS + 1) : RJOBS;
+		nj = tap_rand() % (RJOBS + 1);
+		nn = tap_rand() % (RNODES + 1);
+		max = tap_rand() % 4 == 0 ? tap_rand() % (RJOBS + 1) : RJOBS;
 		for (i = 0; i < nj; i++) {
 			jobs[i].id = i;
-			jobs[i].gpus = t_rand() % 10 == 0 ? t_rand() % 70 :
-			    1U << (t_rand() % 4);
+			jobs[i].gpus = tap_rand() % 10 == 0 ? tap_rand() % 70 :
+			    1U << (tap_rand() % 4);
 		}
 		for (i = 0; i < nn; i++) {
-			a[i].gpus_total = totals[t_rand() % 8];
+			a[i].gpus_total = totals[tap_rand() % 8];
 			/* Random masks, stray bits above the total included. */
-			a[i].free_mask = (uint64_t)t_rand() << 32 | t_rand();
-			if (t_rand() % 3 == 0)
+			a[i].free_mask = (uint64_t)tap_rand() << 32 | tap_rand();
+			if (tap_rand() % 3 == 0)
 				a[i].free_mask = UINT64_MAX;
-			a[i].schedulable = t_rand() % 8 != 0;
+			a[i].schedulable = tap_rand() % 8 != 0;
 		}
 		memcpy(b, a, sizeof a);
 		na = sched_fifo_pass(jobs, nj, a, nn, oa, max, ra);

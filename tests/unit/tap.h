@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <string.h>
 
 static int tap_n, tap_failed;
@@ -38,6 +39,19 @@ tap_ok(int pass, const char *file, int line, const char *fmt, ...)
 		printf("#   at %s:%d\n", file, line);
 	}
 	return (pass);
+}
+
+/* A deterministic generator (xorshift32) for the randomized tests, so a
+ * failure reproduces run after run. */
+static uint32_t tap_seed = 2463534242U;
+
+static uint32_t __attribute__((unused))
+tap_rand(void)
+{
+	tap_seed ^= tap_seed << 13;
+	tap_seed ^= tap_seed >> 17;
+	tap_seed ^= tap_seed << 5;
+	return (tap_seed);
 }
 
 static int __attribute__((unused))
