@@ -278,7 +278,7 @@ main(int argc, char **argv)
 			gbatchd_usage(stdout);
 			return (EXIT_OK);
 		case 'V':
-			printf("gbatchd %s (protocol %d)\n", PACKAGE_VERSION,
+			printf("gbatchd (gbatch) %s, protocol %d\n", PACKAGE_VERSION,
 			    PROTO_VERSION);
 			return (EXIT_OK);
 		case ':':

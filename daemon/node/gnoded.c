@@ -118,7 +118,8 @@ gnoded_parse(int argc, char **argv, struct gnoded_opts *o)
 			gnoded_usage(stdout);
 			exit(EXIT_OK);
 		case 'V':
-			printf("gnoded %s\n", PACKAGE_VERSION);
+			printf("gnoded (gbatch) %s, protocol %d\n", PACKAGE_VERSION,
+			    PROTO_VERSION);
 			exit(EXIT_OK);
 		case ':':
 			fprintf(stderr, "gnoded: %s needs an argument\n",

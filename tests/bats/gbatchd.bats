@@ -72,7 +72,7 @@ runs_elsewhere() {
 @test "gbatchd --version prints the version" {
 	run gbatchd --version
 	[ "$status" -eq 0 ]
-	[[ "$output" == "gbatchd "[0-9]* ]]
+	[[ "$output" == "gbatchd (gbatch) "[0-9]* ]]
 }
 
 @test "gbatchd with an unknown option exits 2 and names it" {

@@ -40,7 +40,7 @@ gb_pid_gone() {
 @test "gnoded --version prints the version" {
 	run gnoded --version
 	[ "$status" -eq 0 ]
-	[[ "$output" =~ ^gnoded\ [0-9]+\.[0-9]+ ]]
+	[[ "$output" =~ ^gnoded\ \(gbatch\)\ [0-9]+\.[0-9]+ ]]
 }
 
 @test "gnoded rejects an unknown flag with exit 2" {
