@@ -66,6 +66,10 @@ node_spawn_env(struct node_spawn *sp)
 		    l->gpus[i]);
 	node_spawn_setenv(sp, "CUDA_VISIBLE_DEVICES", devs);
 	free(devs);
+	/* The indices are NVML's, which count in PCI bus order; CUDA counts
+	 * fastest first unless told otherwise, and on a machine with mixed
+	 * GPUs the two orders differ. */
+	node_spawn_setenv(sp, "CUDA_DEVICE_ORDER", "PCI_BUS_ID");
 	snprintf(num, sizeof num, "%llu", (unsigned long long)l->id);
 	node_spawn_setenv(sp, "GBATCH_JOB_ID", num);
 	node_spawn_setenv(sp, "GBATCH_JOB_NAME", l->name);

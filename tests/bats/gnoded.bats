@@ -89,6 +89,7 @@ gb_pid_gone() {
 	out=$(cat "$(gb_job_out "$id")")
 	echo "$out"
 	[[ "$out" =~ CUDA_VISIBLE_DEVICES=[0-3],[0-3] ]]
+	[[ "$out" == *"CUDA_DEVICE_ORDER=PCI_BUS_ID"* ]]
 	[[ "$out" == *"GBATCH_JOB_ID=$id"* ]]
 	[[ "$out" == *"GBATCH_JOB_NAME=envjob"* ]]
 	[[ "$out" == *"GBATCH_GPUS=2"* ]]
