@@ -209,8 +209,10 @@ runs_elsewhere() {
 @test "kill -9 of gbatchd loses no job and kills no running job" {
 	gb_start_cluster
 	# Fill both nodes, so the next two jobs stay pending.
-	r1=$(gb_submit -G 4 --wrap "sleep 3; exit 7")
-	r2=$(gb_submit -G 4 --wrap "sleep 3")
+	# They run until the test lets them go, so they surely run across
+	# the restart however slow the machine is.
+	r1=$(gb_submit -G 4 --wrap "until [ -e '$GB_DIR/go' ]; do sleep 0.05; done; exit 7")
+	r2=$(gb_submit -G 4 --wrap "until [ -e '$GB_DIR/go' ]; do sleep 0.05; done")
 	gb_wait_state "$r1" RUNNING
 	gb_wait_state "$r2" RUNNING
 	p1=$(gb_submit -G 4 --wrap 'true')
@@ -225,6 +227,8 @@ runs_elsewhere() {
 	gb_state_is "$p2" PENDING
 	run gb_state "$r1"
 	[ "$output" = RUNNING ]
+	gb_state_is "$r2" RUNNING
+	touch "$GB_DIR/go"
 	# The running jobs were not killed: r1 finishes with its own status.
 	gb_wait_state "$r1" FAILED 20
 	run gq -j "$r1" --noheader -o exit_code
