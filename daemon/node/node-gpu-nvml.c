@@ -72,8 +72,9 @@ node_gpu_nvml_load(struct node_gpu_nvml *nv, char *err, size_t errlen)
 	if ((nv->lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL)) ==
 	    NULL) {
 		why = dlerror();
-		snprintf(err, errlen, "cannot load libnvidia-ml.so.1: %s",
-		    why != NULL ? why : "not found");
+		/* dlerror() names the library already. */
+		snprintf(err, errlen, "%s", why != NULL ? why :
+		    "cannot load libnvidia-ml.so.1");
 		return (-1);
 	}
 	for (i = 0; i < sizeof syms / sizeof syms[0]; i++) {

@@ -159,7 +159,6 @@ gb_pid_gone() {
 	gb_wait_state "$id" RUNNING
 	gb_wait 5 test -s child.pid
 	child=$(cat child.pid)
-	leader=$(gq -j "$id" --json | grep -o '"pid": *[0-9]*' | grep -o '[0-9]*$' || true)
 	run gcancel "$id"
 	[ "$status" -eq 0 ]
 	# SIGTERM leaves the child; only SIGKILL after kill_wait (2 s) ends it.
