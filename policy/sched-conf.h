@@ -1,0 +1,71 @@
+/* sched-conf.h: what a scheduling policy is told to do: which policy, its
+ * queues and thresholds, starvation promotion, placement. Parsed from
+ * gbatch.conf by the controller and from flags by gsim; the names and the
+ * defaults live here so both agree. Times are milliseconds, service is
+ * GPU-milliseconds; callers convert from seconds at their edge. */
+#ifndef GB_SCHED_CONF_H
+#define GB_SCHED_CONF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SCHED_MAX_QUEUES	16
+
+enum sched_policy {
+	SCHED_FIFO = 0,		/* first come first served, no preemption */
+	SCHED_SRTF,		/* shortest remaining time first (known durations) */
+	SCHED_DLAS,		/* discretized 2D-LAS */
+	SCHED_GITTINS,		/* discretized 2D-Gittins */
+};
+
+enum sched_placement {
+	SCHED_PLACE_CONSOLIDATE = 0,	/* fewest nodes, best fit */
+	SCHED_PLACE_YARN,		/* first fit; whole idle nodes for big jobs */
+	SCHED_PLACE_SPREAD,		/* the emptiest nodes first */
+	SCHED_PLACE_RANDOM,		/* random nodes (seeded) */
+};
+
+struct sched_conf {
+	enum sched_policy	 policy;
+	/* fifo only: the first job that does not fit blocks those behind it
+	 * (as YARN's capacity scheduler does). Every other policy, and fifo
+	 * with strict false, skips a job that does not fit. */
+	bool			 strict;
+	unsigned		 nqueues;		/* K, 1..SCHED_MAX_QUEUES */
+	/* Upper threshold of queue i in GPU-ms, i < nqueues - 1, rising. */
+	uint64_t		 thresholds[SCHED_MAX_QUEUES - 1];
+	/* A pending job that has run is promoted to Q0 once it has waited
+	 * promote_knob x its executed time since it last stopped; 0: never. */
+	double			 promote_knob;
+	enum sched_placement	 placement;
+	uint64_t		 seed;			/* for random placement */
+	/* gittins: GPU-times (GPU-ms) of finished jobs, any order; borrowed
+	 * by sched_core_create, which keeps a sorted copy. */
+	const uint64_t		*samples;
+	size_t			 nsamples;
+};
+
+/* Fills conf with the defaults: dlas, 2 queues at 3,600 GPU-s (what
+ * Tiresias found works), promotion off, consolidate, strict fifo. */
+void		 sched_conf_default(struct sched_conf *);
+
+/* Parsers for a name from a user: return 0, or -1 with "expected ..., got
+ * ..." in err. */
+int		 sched_policy_parse(const char *, enum sched_policy *, char *,
+		     size_t);
+int		 sched_placement_parse(const char *, enum sched_placement *,
+		     char *, size_t);
+/* Parses "3250,7200,18000" (GPU-seconds, strictly rising, positive) into
+ * conf's thresholds and sets nqueues to their count plus one. */
+int		 sched_thresholds_parse(const char *, struct sched_conf *,
+		     char *, size_t);
+
+const char	*sched_policy_name(enum sched_policy);
+const char	*sched_placement_name(enum sched_placement);
+
+/* Checks a conf for contradictions (K out of range, thresholds not
+ * rising, gittins without samples, a negative knob). */
+int		 sched_conf_check(const struct sched_conf *, char *, size_t);
+
+#endif

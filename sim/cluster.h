@@ -1,0 +1,25 @@
+/* cluster.h: the cluster gsim simulates: switches x nodes per switch x GPUs
+ * per node, from a flag ("3x4" is 3 nodes of 4 GPUs on one switch, "2x16x8"
+ * is 2 switches of 16 nodes of 8 GPUs) or a Tiresias cluster-spec CSV
+ * (num_switch,num_node_p_switch,num_gpu_p_node,...). */
+#ifndef GB_SIM_CLUSTER_H
+#define GB_SIM_CLUSTER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct sim_cluster {
+	uint32_t	switches;		/* >= 1 */
+	uint32_t	nodes_per_switch;	/* >= 1 */
+	uint32_t	gpus_per_node;		/* 1..64 */
+};
+
+/* "NxG" or "SxNxG". Returns 0, or -1 with the reason in err. */
+int		sim_cluster_parse(const char *, struct sim_cluster *, char *,
+		    size_t);
+/* A cluster-spec CSV; errors name the file and line. */
+int		sim_cluster_load(const char *path, struct sim_cluster *, char *,
+		    size_t);
+uint64_t	sim_cluster_gpus(const struct sim_cluster *);
+
+#endif

@@ -1,0 +1,50 @@
+/* sim.h: the event-driven replay of a trace through policy/ on a virtual
+ * clock. Deterministic: the same trace, cluster, conf and seed give the same
+ * result, byte for byte. */
+#ifndef GB_SIM_SIM_H
+#define GB_SIM_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "policy/sched-conf.h"
+#include "sim/cluster.h"
+#include "sim/trace.h"
+
+/* What happened to trace job i (same index as in the trace). */
+struct sim_job_result {
+	int64_t		start_ms;	/* first start */
+	int64_t		end_ms;		/* completion */
+	uint32_t	preemptions;
+	uint32_t	promotions;
+	uint32_t	nodes;		/* nodes of its first placement */
+};
+
+struct sim_result {
+	struct sim_job_result	*jobs;		/* trace->njobs entries */
+	size_t			 njobs;
+	int64_t			 makespan_ms;	/* last end - first submit */
+	uint64_t		 busy_gpu_ms;	/* GPU-ms allocated to jobs */
+	uint64_t		 preemptions;
+	uint64_t		 promotions;
+	uint64_t		 passes;	/* scheduling passes run */
+};
+
+struct sim_opts {
+	/* Seconds a job loses on each restart after a preemption (restoring
+	 * its checkpoint), in ms; 0 matches the Tiresias simulator. */
+	int64_t		  overhead_ms;
+	/* Called now and then with jobs finished so far; may be NULL. */
+	void		(*progress)(void *, size_t done, size_t total);
+	void		 *progress_arg;
+};
+
+/* Replays trace on cluster under conf. Every job must fit the cluster (the
+ * caller checks, naming the line). Returns 0 and fills result (freed with
+ * sim_result_free), or -1 with the reason in err. */
+int	sim_run(const struct sim_trace *, const struct sim_cluster *,
+	    const struct sched_conf *, const struct sim_opts *,
+	    struct sim_result *, char *err, size_t errlen);
+void	sim_result_free(struct sim_result *);
+
+#endif

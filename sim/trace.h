@@ -1,0 +1,41 @@
+/* trace.h: the jobs gsim replays, read from a CSV trace. Two shapes are
+ * read, both with a header line and columns found by name: the Tiresias
+ * format (job_id,num_gpu,submit_time,iterations,model_name,duration,
+ * interval) and a plain one (submit_time, num_gpus or num_gpu, duration;
+ * optional job_id, name or model_name, user). Times are seconds in the file
+ * (fractions allowed) and milliseconds here. */
+#ifndef GB_SIM_TRACE_H
+#define GB_SIM_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct sim_job {
+	uint64_t	 id;		/* job_id, else the row number from 0 */
+	char		*name;		/* name / model_name, or NULL */
+	char		*user;		/* user, or NULL */
+	uint32_t	 gpus;		/* >= 1 */
+	int64_t		 submit_ms;	/* >= 0 */
+	int64_t		 duration_ms;	/* > 0: run time without interruption */
+	unsigned	 line;		/* line in the file, for messages */
+};
+
+/* Jobs sorted by submit time, file order among equals. */
+struct sim_trace {
+	struct sim_job	*jobs;
+	size_t		 njobs;
+};
+
+/* Reads path into trace. Returns 0, or -1 with "FILE:LINE: what was wrong
+ * and what is accepted" in err (a missing column names the columns the
+ * header has). The caller frees with sim_trace_free. */
+int	sim_trace_load(const char *path, struct sim_trace *, char *err,
+	    size_t errlen);
+void	sim_trace_free(struct sim_trace *);
+
+/* Reads a one-column CSV of GPU-times in GPU-seconds (header "duration",
+ * as yarn-gput1000.csv) into a malloc'd array of GPU-ms the caller frees. */
+int	sim_samples_load(const char *path, uint64_t **samples, size_t *n,
+	    char *err, size_t errlen);
+
+#endif
