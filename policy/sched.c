@@ -5,6 +5,7 @@ static const char *const sched_reason_names[] = {
 	[SCHED_REASON_NONE] = "None",
 	[SCHED_REASON_RESOURCES] = "Resources",
 	[SCHED_REASON_PRIORITY] = "Priority",
+	[SCHED_REASON_PREEMPTING] = "Preempting",
 };
 
 const char *

@@ -28,6 +28,7 @@ enum sched_reason {
 	SCHED_REASON_NONE = 0,	/* started in this pass */
 	SCHED_REASON_RESOURCES,	/* waits for GPUs to free up */
 	SCHED_REASON_PRIORITY,	/* waits behind a job ahead of it */
+	SCHED_REASON_PREEMPTING,/* waits for the jobs it preempted to stop */
 };
 
 /* One start decision: jobs[job] on nodes[node], GPUs in gpu_mask. */

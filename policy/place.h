@@ -1,0 +1,52 @@
+/* place.h: the cluster's GPUs and where a job's GPUs come from. Nodes have
+ * up to SCHED_MAX_GPUS_PER_NODE GPUs, a switch (topology label) and an up
+ * flag; a job gets whole GPUs, on one node or several. Indexes keep finding
+ * GPUs cheap on 10,000 nodes: lists of nodes by free count (best and worst
+ * fit), a max tree over node order (first fit) and free totals per switch.
+ * Pure: no I/O, no clock; random placement draws from a seeded generator. */
+#ifndef GB_PLACE_H
+#define GB_PLACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "policy/sched-conf.h"
+
+/* One node's share of a job: GPU i of node is in the job if bit i is set. */
+struct place_alloc {
+	uint32_t	node;
+	uint64_t	mask;
+};
+
+struct place_cluster;
+
+struct place_cluster	*place_cluster_create(uint64_t seed);
+void			 place_cluster_free(struct place_cluster *);
+
+/* Adds a node of gpus GPUs (1..64) under switch sw, up and idle; returns
+ * its index (nodes are numbered from 0 in the order added). */
+uint32_t	place_node_add(struct place_cluster *, uint32_t gpus,
+		    uint32_t sw);
+/* A node that is down or drained offers none of its free GPUs. */
+void		place_node_set_up(struct place_cluster *, uint32_t, bool);
+size_t		place_nodes(const struct place_cluster *);
+uint32_t	place_node_gpus(const struct place_cluster *, uint32_t);
+uint64_t	place_node_free_mask(const struct place_cluster *, uint32_t);
+/* GPUs free on up nodes, and all GPUs of up nodes. */
+uint64_t	place_free_total(const struct place_cluster *);
+uint64_t	place_gpus_total(const struct place_cluster *);
+
+/* Finds gpus GPUs under the placement (sensitive: the job insists on the
+ * fewest nodes a job of its size can have, and waits otherwise). Writes
+ * one entry per node to out (room for gpus entries) and returns how many,
+ * or 0 when the free GPUs cannot hold the job. Takes nothing. */
+size_t		place_find(struct place_cluster *, enum sched_placement,
+		    uint32_t gpus, bool sensitive, struct place_alloc *out);
+/* Marks the GPUs of allocs allocated (they must be free) or free again. */
+void		place_take(struct place_cluster *, const struct place_alloc *,
+		    size_t);
+void		place_release(struct place_cluster *,
+		    const struct place_alloc *, size_t);
+
+#endif

@@ -1,0 +1,930 @@
+/* sched-core.c: the Tiresias core: multi-level feedback queues on attained
+ * GPU-service (2D-LAS, 2D-Gittins), the FIFO and SRTF baselines, starvation
+ * promotion, gang placement and preemption. The rules, and why, are in
+ * docs/scheduling.md; this file keeps the structures that make them cheap.
+ *
+ * Every active job sits in one of two ordered trees: pending jobs in the
+ * order a pass serves them, running jobs in priority order (the lowest last,
+ * where victims are taken from). Jobs with a timer (running: the next
+ * demotion; pending: the promotion) also sit in a tree by time, so a pass
+ * finds what is due in O(log n) and the caller learns when to wake. */
+#include <sys/queue.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy/otree.h"
+#include "policy/sched-core.h"
+
+struct sched_cjob {
+	struct sched_jobspec		 spec;
+	struct sched_core		*core;
+	enum sched_cjob_state		 state;
+	unsigned			 queue;
+	uint64_t			 attained;	/* to acct_since */
+	int64_t				 executed;	/* to acct_since */
+	int64_t				 total_executed;/* to acct_since */
+	int64_t				 first_start;
+	int64_t				 last_stop;
+	int64_t				 acct_since;	/* running: last accounted */
+	int64_t				 end_key;	/* srtf: projected end */
+	double				 gindex;	/* gittins, while pending */
+	int64_t				 timer;		/* or SCHED_NEVER */
+	uint32_t			 promotions;
+	uint32_t			 preemptions;
+	enum sched_reason		 reason;
+	struct place_alloc		*alloc;
+	size_t				 nalloc;
+	/* Preemption bookkeeping: the job a victim makes room for, how many
+	 * victims a job still waits on, and the GPUs it was promised. */
+	struct sched_cjob		*waiter;
+	unsigned			 waiting;
+	struct place_alloc		*plan;
+	size_t				 nplan;
+	struct otree_node		 qnode;		/* pending or running */
+	struct otree_node		 tnode;		/* timers */
+	TAILQ_ENTRY(sched_cjob)		 pentry;	/* preempting */
+};
+TAILQ_HEAD(sched_cjobs, sched_cjob);
+
+struct sched_core {
+	struct sched_conf	 conf;
+	unsigned		 nqueues;	/* 1 for fifo and srtf */
+	struct place_cluster	*cluster;
+	struct otree		 pending;
+	struct otree		 running;
+	struct otree		 timers;
+	struct sched_cjobs	 preempting;
+	uint64_t		*samples;	/* sorted, gittins */
+	double			*prefix;	/* prefix sums of samples */
+	size_t			 nsamples;
+	uint64_t		 victim_gpus;	/* running, preemptable */
+	struct sched_action	*acts;
+	size_t			 nacts, actsize;
+	struct place_alloc	*scratch;	/* room for the largest job */
+	size_t			 scratchsize;
+	struct place_alloc	*held;		/* reservations of a pass */
+	size_t			 nheld, heldsize;
+	struct sched_cjob	**victims;
+	size_t			 victimsize;
+};
+
+static void *
+sched_core_xalloc(void *p, size_t n, size_t size)
+{
+	if (n != 0 && size > SIZE_MAX / n)
+		abort();
+	if ((p = realloc(p, n * size == 0 ? 1 : n * size)) == NULL)
+		abort();
+	return (p);
+}
+
+#define JOB_OF(n, member) otree_entry(n, struct sched_cjob, member)
+
+static int
+sched_core_cmp_i64(int64_t a, int64_t b)
+{
+	return (a < b ? -1 : a > b);
+}
+
+static int
+sched_core_cmp_tail(const struct sched_cjob *a, const struct sched_cjob *b)
+{
+	int	c;
+
+	if ((c = sched_core_cmp_i64(a->spec.submit, b->spec.submit)) != 0)
+		return (c);
+	return (a->spec.id < b->spec.id ? -1 : a->spec.id > b->spec.id);
+}
+
+static int
+sched_core_cmp_fifo(const struct otree_node *x, const struct otree_node *y)
+{
+	return (sched_core_cmp_tail(JOB_OF(x, qnode), JOB_OF(y, qnode)));
+}
+
+static int64_t
+sched_core_remaining(const struct sched_cjob *j)
+{
+	return (j->spec.duration - j->total_executed);
+}
+
+static int
+sched_core_cmp_srtf(const struct otree_node *x, const struct otree_node *y)
+{
+	const struct sched_cjob	*a = JOB_OF(x, qnode), *b = JOB_OF(y, qnode);
+	int			 c;
+
+	c = sched_core_cmp_i64(sched_core_remaining(a),
+	    sched_core_remaining(b));
+	return (c != 0 ? c : sched_core_cmp_tail(a, b));
+}
+
+/* 2D-LAS within a queue: by the time a job first started; a job that
+ * never ran by its submit time. */
+static int
+sched_core_cmp_dlas(const struct otree_node *x, const struct otree_node *y)
+{
+	const struct sched_cjob	*a = JOB_OF(x, qnode), *b = JOB_OF(y, qnode);
+	int64_t			 ka, kb;
+	int			 c;
+
+	if (a->queue != b->queue)
+		return (a->queue < b->queue ? -1 : 1);
+	ka = a->first_start != SCHED_NEVER ? a->first_start : a->spec.submit;
+	kb = b->first_start != SCHED_NEVER ? b->first_start : b->spec.submit;
+	if ((c = sched_core_cmp_i64(ka, kb)) != 0)
+		return (c);
+	return (sched_core_cmp_tail(a, b));
+}
+
+/* 2D-Gittins within a queue: the higher index first. */
+static int
+sched_core_cmp_gittins(const struct otree_node *x, const struct otree_node *y)
+{
+	const struct sched_cjob	*a = JOB_OF(x, qnode), *b = JOB_OF(y, qnode);
+
+	if (a->queue != b->queue)
+		return (a->queue < b->queue ? -1 : 1);
+	if (a->gindex != b->gindex)
+		return (a->gindex > b->gindex ? -1 : 1);
+	return (sched_core_cmp_tail(a, b));
+}
+
+/* Running jobs, highest priority first: by queue, then the earlier start.
+ * The last one is the first victim. */
+static int
+sched_core_cmp_run_queue(const struct otree_node *x,
+    const struct otree_node *y)
+{
+	const struct sched_cjob	*a = JOB_OF(x, qnode), *b = JOB_OF(y, qnode);
+	int			 c;
+
+	if (a->queue != b->queue)
+		return (a->queue < b->queue ? -1 : 1);
+	if ((c = sched_core_cmp_i64(a->first_start, b->first_start)) != 0)
+		return (c);
+	return (sched_core_cmp_tail(a, b));
+}
+
+/* srtf: the running job that ends first has the highest priority; the
+ * projected end does not move while the job runs. */
+static int
+sched_core_cmp_run_srtf(const struct otree_node *x,
+    const struct otree_node *y)
+{
+	const struct sched_cjob	*a = JOB_OF(x, qnode), *b = JOB_OF(y, qnode);
+	int			 c;
+
+	if ((c = sched_core_cmp_i64(a->end_key, b->end_key)) != 0)
+		return (c);
+	return (sched_core_cmp_tail(a, b));
+}
+
+static int
+sched_core_cmp_timer(const struct otree_node *x, const struct otree_node *y)
+{
+	const struct sched_cjob	*a = JOB_OF(x, tnode), *b = JOB_OF(y, tnode);
+	int			 c;
+
+	if ((c = sched_core_cmp_i64(a->timer, b->timer)) != 0)
+		return (c);
+	return (a->spec.id < b->spec.id ? -1 : a->spec.id > b->spec.id);
+}
+
+static int
+sched_core_cmp_u64(const void *a, const void *b)
+{
+	uint64_t	x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x < y ? -1 : x > y);
+}
+
+struct sched_core *
+sched_core_create(const struct sched_conf *conf)
+{
+	struct sched_core	*core;
+	otree_cmp		 pcmp, rcmp = sched_core_cmp_run_queue;
+	size_t			 i;
+
+	if ((core = calloc(1, sizeof *core)) == NULL)
+		abort();
+	core->conf = *conf;
+	core->conf.samples = NULL;
+	core->nqueues = conf->nqueues;
+	switch (conf->policy) {
+	case SCHED_SRTF:
+		pcmp = sched_core_cmp_srtf;
+		rcmp = sched_core_cmp_run_srtf;
+		core->nqueues = 1;
+		break;
+	case SCHED_DLAS:
+		pcmp = sched_core_cmp_dlas;
+		break;
+	case SCHED_GITTINS:
+		pcmp = sched_core_cmp_gittins;
+		break;
+	case SCHED_FIFO:
+	default:
+		pcmp = sched_core_cmp_fifo;
+		core->nqueues = 1;
+		break;
+	}
+	if (core->nqueues < 1)
+		core->nqueues = 1;
+	otree_init(&core->pending, pcmp);
+	otree_init(&core->running, rcmp);
+	otree_init(&core->timers, sched_core_cmp_timer);
+	TAILQ_INIT(&core->preempting);
+	core->cluster = place_cluster_create(conf->seed);
+	if (conf->nsamples > 0) {
+		core->nsamples = conf->nsamples;
+		core->samples = sched_core_xalloc(NULL, conf->nsamples,
+		    sizeof *core->samples);
+		memcpy(core->samples, conf->samples,
+		    conf->nsamples * sizeof *core->samples);
+		qsort(core->samples, core->nsamples, sizeof *core->samples,
+		    sched_core_cmp_u64);
+		core->prefix = sched_core_xalloc(NULL, core->nsamples + 1,
+		    sizeof *core->prefix);
+		core->prefix[0] = 0;
+		for (i = 0; i < core->nsamples; i++)
+			core->prefix[i + 1] = core->prefix[i] +
+			    (double)core->samples[i];
+	}
+	return (core);
+}
+
+static void
+sched_core_job_free(struct sched_cjob *j)
+{
+	free(j->alloc);
+	free(j->plan);
+	free(j);
+}
+
+void
+sched_core_free(struct sched_core *core)
+{
+	struct otree_node	*n;
+	struct sched_cjob	*j;
+
+	if (core == NULL)
+		return;
+	while ((n = otree_first(&core->pending)) != NULL) {
+		otree_remove(&core->pending, n);
+		sched_core_job_free(JOB_OF(n, qnode));
+	}
+	while ((n = otree_first(&core->running)) != NULL) {
+		otree_remove(&core->running, n);
+		sched_core_job_free(JOB_OF(n, qnode));
+	}
+	while ((j = TAILQ_FIRST(&core->preempting)) != NULL) {
+		TAILQ_REMOVE(&core->preempting, j, pentry);
+		sched_core_job_free(j);
+	}
+	place_cluster_free(core->cluster);
+	free(core->samples);
+	free(core->prefix);
+	free(core->acts);
+	free(core->scratch);
+	free(core->held);
+	free(core->victims);
+	free(core);
+}
+
+struct place_cluster *
+sched_core_cluster(struct sched_core *core)
+{
+	return (core->cluster);
+}
+
+/* Binary search: the first sample above v. */
+static size_t
+sched_gittins_upper(const uint64_t *s, size_t n, uint64_t v)
+{
+	size_t	lo = 0, hi = n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (s[mid] <= v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (lo);
+}
+
+double
+sched_gittins_index(const uint64_t *s, const double *prefix, size_t n,
+    uint64_t a, uint64_t delta)
+{
+	size_t	lo, hi;
+	double	done, sum, beyond, denom;
+
+	lo = sched_gittins_upper(s, n, a);
+	if (lo == n)
+		return (0);	/* older than every sample: nothing known */
+	hi = delta == 0 || a > UINT64_MAX - delta ? n :
+	    sched_gittins_upper(s, n, a + delta);
+	/* Among samples above a: those ending within delta count fully in
+	 * the probability and by their remaining service in the expectation;
+	 * the others count delta each. The common 1/|S > a| cancels. */
+	done = (double)(hi - lo);
+	sum = prefix[hi] - prefix[lo] - done * (double)a;
+	beyond = (double)(n - hi) * (double)delta;
+	denom = sum + beyond;
+	if (denom <= 0)
+		return (HUGE_VAL);
+	return (done / denom);
+}
+
+/* The queue a service level puts a job in. */
+static unsigned
+sched_core_queue_of(const struct sched_core *core, uint64_t attained)
+{
+	unsigned	q = 0;
+
+	while (q + 1 < core->nqueues && attained >= core->conf.thresholds[q])
+		q++;
+	return (q);
+}
+
+static void
+sched_core_timer_set(struct sched_core *core, struct sched_cjob *j,
+    int64_t when)
+{
+	if (j->timer != SCHED_NEVER)
+		otree_remove(&core->timers, &j->tnode);
+	j->timer = when;
+	if (when != SCHED_NEVER)
+		otree_insert(&core->timers, &j->tnode);
+}
+
+/* Running job: the moment its service reaches its queue's threshold. */
+static void
+sched_core_arm_demotion(struct sched_core *core, struct sched_cjob *j)
+{
+	uint64_t	left;
+	int64_t		ms;
+
+	if (j->queue + 1 >= core->nqueues) {
+		sched_core_timer_set(core, j, SCHED_NEVER);
+		return;
+	}
+	/* Service grows by gpus per ms: round the wait up so that at the
+	 * timer the threshold is reached, not one ms short. */
+	left = core->conf.thresholds[j->queue] - j->attained;
+	ms = (int64_t)((left + j->spec.gpus - 1) / j->spec.gpus);
+	sched_core_timer_set(core, j, j->acct_since + ms);
+}
+
+/* Pending job that has run: when starvation promotion lifts it to Q0. */
+static void
+sched_core_arm_promotion(struct sched_core *core, struct sched_cjob *j)
+{
+	double	wait;
+
+	if (core->conf.promote_knob <= 0 || j->queue == 0 ||
+	    j->executed <= 0) {
+		sched_core_timer_set(core, j, SCHED_NEVER);
+		return;
+	}
+	wait = ceil(core->conf.promote_knob * (double)j->executed);
+	if (wait > 4e18)
+		sched_core_timer_set(core, j, SCHED_NEVER);
+	else
+		sched_core_timer_set(core, j, j->last_stop + (int64_t)wait);
+}
+
+static void
+sched_core_gindex(struct sched_core *core, struct sched_cjob *j)
+{
+	uint64_t	delta = 0;
+
+	if (core->conf.policy != SCHED_GITTINS || core->nsamples == 0)
+		return;
+	/* The quantum is the service left in the job's queue: discretized
+	 * Gittins asks how likely the job is to finish before demotion. */
+	if (j->queue + 1 < core->nqueues)
+		delta = core->conf.thresholds[j->queue] - j->attained;
+	j->gindex = sched_gittins_index(core->samples, core->prefix,
+	    core->nsamples, j->attained, delta);
+}
+
+/* Makes j pending (its state already left running or new). */
+static void
+sched_core_enqueue(struct sched_core *core, struct sched_cjob *j)
+{
+	j->state = SCHED_JOB_PENDING;
+	j->reason = SCHED_REASON_RESOURCES;
+	sched_core_gindex(core, j);
+	otree_insert(&core->pending, &j->qnode);
+	sched_core_arm_promotion(core, j);
+}
+
+static struct sched_cjob *
+sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
+{
+	struct sched_cjob	*j;
+
+	if ((j = calloc(1, sizeof *j)) == NULL)
+		abort();
+	j->spec = *spec;
+	j->core = core;
+	j->attained = spec->attained;
+	j->executed = spec->executed;
+	j->total_executed = spec->total_executed;
+	j->first_start = spec->first_start;
+	j->last_stop = spec->last_stop;
+	j->timer = SCHED_NEVER;
+	j->queue = sched_core_queue_of(core, j->attained);
+	if (core->scratchsize < spec->gpus) {
+		core->scratchsize = spec->gpus;
+		core->scratch = sched_core_xalloc(core->scratch,
+		    core->scratchsize, sizeof *core->scratch);
+	}
+	return (j);
+}
+
+struct sched_cjob *
+sched_core_submit(struct sched_core *core, const struct sched_jobspec *spec,
+    int64_t now)
+{
+	struct sched_cjob	*j = sched_core_job_new(core, spec);
+
+	(void)now;
+	sched_core_enqueue(core, j);
+	return (j);
+}
+
+/* j no longer waits for victims (it started, or left): those still
+ * stopping make room for whoever comes next. */
+static void
+sched_core_forget_victims(struct sched_core *core, struct sched_cjob *j)
+{
+	struct sched_cjob	*v;
+
+	if (j->waiting == 0)
+		return;
+	TAILQ_FOREACH(v, &core->preempting, pentry) {
+		if (v->waiter == j)
+			v->waiter = NULL;
+	}
+	j->waiting = 0;
+}
+
+/* Moves a job onto its GPUs: pending (or new) to running. */
+static void
+sched_core_run(struct sched_core *core, struct sched_cjob *j,
+    const struct place_alloc *a, size_t n, int64_t now)
+{
+	j->alloc = sched_core_xalloc(j->alloc, n, sizeof *j->alloc);
+	memcpy(j->alloc, a, n * sizeof *a);
+	j->nalloc = n;
+	place_take(core->cluster, a, n);
+	j->state = SCHED_JOB_RUNNING;
+	j->reason = SCHED_REASON_NONE;
+	j->acct_since = now;
+	if (j->first_start == SCHED_NEVER)
+		j->first_start = now;
+	j->end_key = now + sched_core_remaining(j);
+	free(j->plan);
+	j->plan = NULL;
+	j->nplan = 0;
+	sched_core_forget_victims(core, j);
+	otree_insert(&core->running, &j->qnode);
+	if (!j->spec.no_preempt)
+		core->victim_gpus += j->spec.gpus;
+	sched_core_arm_demotion(core, j);
+}
+
+struct sched_cjob *
+sched_core_adopt(struct sched_core *core, const struct sched_jobspec *spec,
+    const struct place_alloc *a, size_t n, int64_t now)
+{
+	struct sched_cjob	*j = sched_core_job_new(core, spec);
+
+	sched_core_run(core, j, a, n, now);
+	return (j);
+}
+
+/* Counts service up to now for a job that holds GPUs. */
+static void
+sched_core_account(struct sched_cjob *j, int64_t now)
+{
+	int64_t	dt = now - j->acct_since;
+
+	if (dt <= 0)
+		return;
+	j->attained += (uint64_t)dt * j->spec.gpus;
+	j->executed += dt;
+	j->total_executed += dt;
+	j->acct_since = now;
+}
+
+/* Takes j off the running tree (it stops being a candidate victim). */
+static void
+sched_core_unrun(struct sched_core *core, struct sched_cjob *j)
+{
+	otree_remove(&core->running, &j->qnode);
+	if (!j->spec.no_preempt)
+		core->victim_gpus -= j->spec.gpus;
+	sched_core_timer_set(core, j, SCHED_NEVER);
+}
+
+/* Frees j's GPUs and forgets which job it made room for. */
+static void
+sched_core_unhold(struct sched_core *core, struct sched_cjob *j)
+{
+	place_release(core->cluster, j->alloc, j->nalloc);
+	free(j->alloc);
+	j->alloc = NULL;
+	j->nalloc = 0;
+	if (j->waiter != NULL) {
+		j->waiter->waiting--;
+		j->waiter = NULL;
+	}
+}
+
+static void
+sched_core_detach(struct sched_core *core, struct sched_cjob *j, int64_t now)
+{
+
+	switch (j->state) {
+	case SCHED_JOB_PENDING:
+		otree_remove(&core->pending, &j->qnode);
+		sched_core_timer_set(core, j, SCHED_NEVER);
+		sched_core_forget_victims(core, j);
+		break;
+	case SCHED_JOB_RUNNING:
+		sched_core_account(j, now);
+		sched_core_unrun(core, j);
+		sched_core_unhold(core, j);
+		break;
+	case SCHED_JOB_PREEMPTING:
+		sched_core_account(j, now);
+		TAILQ_REMOVE(&core->preempting, j, pentry);
+		sched_core_unhold(core, j);
+		break;
+	}
+}
+
+void
+sched_core_end(struct sched_core *core, struct sched_cjob *j, int64_t now)
+{
+	if (j == NULL)
+		return;
+	sched_core_detach(core, j, now);
+	sched_core_job_free(j);
+}
+
+void
+sched_core_stopped(struct sched_core *core, struct sched_cjob *j,
+    int64_t now)
+{
+	if (j->state == SCHED_JOB_PENDING)
+		return;
+	sched_core_detach(core, j, now);
+	j->queue = sched_core_queue_of(core, j->attained);
+	j->last_stop = now;
+	sched_core_enqueue(core, j);
+}
+
+/* Demotions and promotions due by now. */
+static void
+sched_core_timers(struct sched_core *core, int64_t now)
+{
+	struct otree_node	*n;
+	struct sched_cjob	*j;
+
+	while ((n = otree_first(&core->timers)) != NULL) {
+		j = JOB_OF(n, tnode);
+		if (j->timer > now)
+			break;
+		sched_core_timer_set(core, j, SCHED_NEVER);
+		if (j->state == SCHED_JOB_RUNNING) {
+			/* Demotion: new queue, new place among the running. */
+			sched_core_account(j, now);
+			otree_remove(&core->running, &j->qnode);
+			j->queue = sched_core_queue_of(core, j->attained);
+			otree_insert(&core->running, &j->qnode);
+			sched_core_arm_demotion(core, j);
+		} else if (j->state == SCHED_JOB_PENDING) {
+			/* Promotion: back to Q0 with its counters reset. */
+			otree_remove(&core->pending, &j->qnode);
+			j->queue = 0;
+			j->executed = 0;
+			j->last_stop = now;
+			j->promotions++;
+			sched_core_enqueue(core, j);
+		}
+	}
+}
+
+int64_t
+sched_core_next_wakeup(const struct sched_core *core)
+{
+	struct otree_node	*n = otree_first(&core->timers);
+
+	return (n != NULL ? JOB_OF(n, tnode)->timer : SCHED_NEVER);
+}
+
+static void
+sched_core_act(struct sched_core *core, enum sched_action_type type,
+    struct sched_cjob *j)
+{
+	if (core->nacts == core->actsize) {
+		core->actsize = core->actsize != 0 ? core->actsize * 2 : 64;
+		core->acts = sched_core_xalloc(core->acts, core->actsize,
+		    sizeof *core->acts);
+	}
+	core->acts[core->nacts].type = type;
+	core->acts[core->nacts].job = j;
+	core->nacts++;
+}
+
+/* May running job r be preempted for pending job p? Across queues only
+ * (within a queue the order decides who gets free GPUs, and preempting
+ * there would thrash); under srtf, for a job with less time left. */
+static bool
+sched_core_outranks(const struct sched_core *core, const struct sched_cjob *p,
+    const struct sched_cjob *r, int64_t now)
+{
+	switch (core->conf.policy) {
+	case SCHED_SRTF:
+		return (r->end_key - now > sched_core_remaining(p));
+	case SCHED_DLAS:
+	case SCHED_GITTINS:
+		return (r->queue > p->queue);
+	case SCHED_FIFO:
+	default:
+		return (false);
+	}
+}
+
+/* Reserves for this pass the GPUs in a that are free now, so that jobs of
+ * lower priority do not take what a waiting job was promised. */
+static void
+sched_core_reserve(struct sched_core *core, const struct place_alloc *a,
+    size_t n)
+{
+	size_t		i;
+	uint64_t	m;
+
+	for (i = 0; i < n; i++) {
+		m = a[i].mask & place_node_free_mask(core->cluster, a[i].node);
+		if (m == 0)
+			continue;
+		if (core->nheld == core->heldsize) {
+			core->heldsize = core->heldsize != 0 ?
+			    core->heldsize * 2 : 16;
+			core->held = sched_core_xalloc(core->held,
+			    core->heldsize, sizeof *core->held);
+		}
+		core->held[core->nheld].node = a[i].node;
+		core->held[core->nheld].mask = m;
+		place_take(core->cluster, &core->held[core->nheld], 1);
+		core->nheld++;
+	}
+}
+
+/* Would p fit if victims[0..n) (skipping skip) gave their GPUs back? On
+ * success the placement is in core->scratch. */
+static size_t
+sched_core_fits_with(struct sched_core *core, struct sched_cjob *p,
+    struct sched_cjob **victims, size_t n, size_t skip)
+{
+	size_t	i, got;
+
+	for (i = 0; i < n; i++) {
+		if (i != skip)
+			place_release(core->cluster, victims[i]->alloc,
+			    victims[i]->nalloc);
+	}
+	got = place_find(core->cluster, core->conf.placement, p->spec.gpus,
+	    p->spec.consolidate, core->scratch);
+	for (i = 0; i < n; i++) {
+		if (i != skip)
+			place_take(core->cluster, victims[i]->alloc,
+			    victims[i]->nalloc);
+	}
+	return (got);
+}
+
+/* Picks the fewest lowest-priority victims that make room for p: take
+ * them from the bottom until p fits, then give back any p can do without,
+ * the highest first. Running jobs from *cursor on outrank p. Returns the
+ * number of victims in core->victims (0: preemption cannot help). */
+static size_t
+sched_core_choose(struct sched_core *core, struct sched_cjob *p,
+    struct otree_node *cursor)
+{
+	struct otree_node	*n;
+	struct sched_cjob	*r;
+	uint64_t		 have = place_free_total(core->cluster);
+	size_t			 k = 0, i, fit = 0;
+
+	for (n = otree_last(&core->running); n != NULL; n = otree_prev(n)) {
+		r = JOB_OF(n, qnode);
+		if (!r->spec.no_preempt) {
+			if (k == core->victimsize) {
+				core->victimsize = k != 0 ? k * 2 : 16;
+				core->victims = sched_core_xalloc(core->victims,
+				    core->victimsize, sizeof *core->victims);
+			}
+			core->victims[k++] = r;
+			have += r->spec.gpus;
+			if (have >= p->spec.gpus &&
+			    (fit = sched_core_fits_with(core, p, core->victims,
+			    k, SIZE_MAX)) > 0)
+				break;
+		}
+		if (n == cursor)
+			break;
+	}
+	if (fit == 0)
+		return (0);
+	for (i = k; i-- > 0;) {
+		if (sched_core_fits_with(core, p, core->victims, k, i) == 0)
+			continue;
+		core->victims[i] = core->victims[--k];
+	}
+	return (k);
+}
+
+size_t
+sched_core_pass(struct sched_core *core, int64_t now,
+    const struct sched_action **acts)
+{
+	struct otree_node	*n, *next, *cursor;
+	struct sched_cjob	*p, *r;
+	uint64_t		 passed = 0, free_now;
+	size_t			 got, k, i;
+	bool			 blocked = false;
+	bool			 preempts = core->conf.policy != SCHED_FIFO;
+
+	core->nacts = 0;
+	core->nheld = 0;
+	sched_core_timers(core, now);
+	cursor = otree_first(&core->running);
+	for (n = otree_first(&core->pending); n != NULL; n = next) {
+		next = otree_next(n);
+		p = JOB_OF(n, qnode);
+		if (blocked) {
+			p->reason = SCHED_REASON_PRIORITY;
+			continue;
+		}
+		free_now = place_free_total(core->cluster);
+		got = 0;
+		if (free_now >= p->spec.gpus)
+			got = place_find(core->cluster, core->conf.placement,
+			    p->spec.gpus, p->spec.consolidate, core->scratch);
+		if (got > 0) {
+			otree_remove(&core->pending, n);
+			sched_core_timer_set(core, p, SCHED_NEVER);
+			sched_core_run(core, p, core->scratch, got, now);
+			sched_core_act(core, SCHED_ACT_START, p);
+			continue;
+		}
+		p->reason = SCHED_REASON_RESOURCES;
+		if (core->conf.policy == SCHED_FIFO && core->conf.strict) {
+			blocked = true;
+			continue;
+		}
+		if (p->waiting > 0) {
+			/* Its victims are still stopping: hold what they
+			 * were stopped for, and ask for nothing more. */
+			p->reason = SCHED_REASON_PREEMPTING;
+			sched_core_reserve(core, p->plan, p->nplan);
+			continue;
+		}
+		if (!preempts)
+			continue;
+		/* Running jobs that outrank p can never be its victims;
+		 * p's successors rank lower still, so the cursor only moves
+		 * forward. */
+		while (cursor != NULL &&
+		    !sched_core_outranks(core, p, JOB_OF(cursor, qnode), now)) {
+			if (!JOB_OF(cursor, qnode)->spec.no_preempt)
+				passed += JOB_OF(cursor, qnode)->spec.gpus;
+			cursor = otree_next(cursor);
+		}
+		if (cursor == NULL ||
+		    free_now + core->victim_gpus - passed < p->spec.gpus)
+			continue;
+		if ((k = sched_core_choose(core, p, cursor)) == 0)
+			continue;
+		/* The placement p will get once they stop. */
+		got = sched_core_fits_with(core, p, core->victims, k,
+		    SIZE_MAX);
+		p->plan = sched_core_xalloc(p->plan, got, sizeof *p->plan);
+		memcpy(p->plan, core->scratch, got * sizeof *p->plan);
+		p->nplan = got;
+		for (i = 0; i < k; i++) {
+			r = core->victims[i];
+			if (&r->qnode == cursor)
+				cursor = otree_next(cursor);
+			sched_core_unrun(core, r);
+			r->state = SCHED_JOB_PREEMPTING;
+			r->preemptions++;
+			r->waiter = p;
+			p->waiting++;
+			TAILQ_INSERT_TAIL(&core->preempting, r, pentry);
+			sched_core_act(core, SCHED_ACT_PREEMPT, r);
+		}
+		p->reason = SCHED_REASON_PREEMPTING;
+		sched_core_reserve(core, p->plan, p->nplan);
+	}
+	for (i = 0; i < core->nheld; i++)
+		place_release(core->cluster, &core->held[i], 1);
+	core->nheld = 0;
+	*acts = core->acts;
+	return (core->nacts);
+}
+
+size_t
+sched_core_pending(const struct sched_core *core)
+{
+	return (core->pending.count);
+}
+
+size_t
+sched_core_running(const struct sched_core *core)
+{
+	return (core->running.count);
+}
+
+void *
+sched_cjob_arg(const struct sched_cjob *j)
+{
+	return (j->spec.arg);
+}
+
+uint64_t
+sched_cjob_id(const struct sched_cjob *j)
+{
+	return (j->spec.id);
+}
+
+enum sched_cjob_state
+sched_cjob_state(const struct sched_cjob *j)
+{
+	return (j->state);
+}
+
+unsigned
+sched_cjob_queue(const struct sched_cjob *j)
+{
+	return (j->queue);
+}
+
+uint64_t
+sched_cjob_attained(const struct sched_cjob *j, int64_t now)
+{
+	if (j->state == SCHED_JOB_PENDING || now <= j->acct_since)
+		return (j->attained);
+	return (j->attained + (uint64_t)(now - j->acct_since) * j->spec.gpus);
+}
+
+int64_t
+sched_cjob_total_executed(const struct sched_cjob *j, int64_t now)
+{
+	if (j->state == SCHED_JOB_PENDING || now <= j->acct_since)
+		return (j->total_executed);
+	return (j->total_executed + (now - j->acct_since));
+}
+
+int64_t
+sched_cjob_executed(const struct sched_cjob *j, int64_t now)
+{
+	if (j->state == SCHED_JOB_PENDING || now <= j->acct_since)
+		return (j->executed);
+	return (j->executed + (now - j->acct_since));
+}
+
+uint32_t
+sched_cjob_promotions(const struct sched_cjob *j)
+{
+	return (j->promotions);
+}
+
+uint32_t
+sched_cjob_preemptions(const struct sched_cjob *j)
+{
+	return (j->preemptions);
+}
+
+enum sched_reason
+sched_cjob_reason(const struct sched_cjob *j)
+{
+	return (j->reason);
+}
+
+const struct place_alloc *
+sched_cjob_alloc(const struct sched_cjob *j, size_t *n)
+{
+	*n = j->nalloc;
+	return (j->alloc);
+}

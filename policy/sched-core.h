@@ -1,0 +1,127 @@
+/* sched-core.h: the Tiresias scheduling core. It holds every active job
+ * (pending, running, preempting) in order of priority and the cluster's
+ * GPUs, is told what happens (submit, end, stop, node up or down) and
+ * answers a pass with actions: start job J on these GPUs, preempt job K.
+ * gbatchd feeds it real events and gsim a trace on a virtual clock; the
+ * same code decides in both.
+ *
+ * Pure: no I/O, no clock. `now` is an argument, in milliseconds on any
+ * fixed origin; service is GPU-milliseconds. Events cost O(log n); a pass
+ * walks the pending jobs once in order and costs O(1) for a job that
+ * cannot start. See docs/scheduling.md for the rules. */
+#ifndef GB_SCHED_CORE_H
+#define GB_SCHED_CORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "policy/place.h"
+#include "policy/sched-conf.h"
+#include "policy/sched.h"
+
+#define SCHED_NEVER	INT64_MAX
+
+struct sched_core;
+struct sched_cjob;
+
+/* What the caller tells the core of a new job. A job coming back after a
+ * controller restart carries the service it had. */
+struct sched_jobspec {
+	uint64_t	 id;		/* unique; breaks every tie */
+	uint32_t	 gpus;		/* >= 1 */
+	int64_t		 submit;	/* ms */
+	int64_t		 duration;	/* ms; srtf only (0: unknown) */
+	bool		 consolidate;	/* insists on the fewest nodes */
+	bool		 no_preempt;	/* never chosen as a victim */
+	void		*arg;		/* the caller's, handed back */
+	uint64_t	 attained;	/* GPU-ms received so far */
+	int64_t		 executed;	/* ms run since the last promotion */
+	int64_t		 total_executed;/* ms run in all */
+	int64_t		 first_start;	/* ms, or SCHED_NEVER */
+	int64_t		 last_stop;	/* ms it last stopped running */
+};
+
+enum sched_action_type {
+	SCHED_ACT_START,	/* job now holds its GPUs (sched_cjob_alloc) */
+	SCHED_ACT_PREEMPT,	/* checkpoint and stop it; then sched_core_stopped */
+};
+
+struct sched_action {
+	enum sched_action_type	 type;
+	struct sched_cjob	*job;
+};
+
+struct sched_core	*sched_core_create(const struct sched_conf *);
+void			 sched_core_free(struct sched_core *);
+/* The core's cluster: add nodes and mark them up or down through it. A
+ * node going down does not free its jobs' GPUs; the caller stops or ends
+ * those jobs. */
+struct place_cluster	*sched_core_cluster(struct sched_core *);
+
+/* A job arrives (pending, in the queue its attained service puts it in).
+ * Returns the core's handle, valid until sched_core_end. */
+struct sched_cjob	*sched_core_submit(struct sched_core *,
+			     const struct sched_jobspec *, int64_t now);
+/* A job that is running already (found on a node after a restart) keeps
+ * the GPUs in alloc (n entries, which must be free). */
+struct sched_cjob	*sched_core_adopt(struct sched_core *,
+			     const struct sched_jobspec *,
+			     const struct place_alloc *, size_t n, int64_t now);
+/* The job is gone (completed, failed, cancelled, held): its GPUs, if any,
+ * are free and the handle is freed. */
+void			 sched_core_end(struct sched_core *, struct sched_cjob *,
+			     int64_t now);
+/* A running or preempting job stopped and is requeued (its checkpoint is
+ * taken, or its node was lost): GPUs free, job pending again. */
+void			 sched_core_stopped(struct sched_core *,
+			     struct sched_cjob *, int64_t now);
+
+/* Runs due demotions and promotions, then one pass: starts what fits in
+ * priority order (skipping what does not, unless fifo is strict) and
+ * preempts lower-priority running jobs for a job that needs their GPUs.
+ * Returns the number of actions; *acts points to them until the next call.
+ * A job whose victims are preempting waits with SCHED_REASON_PREEMPTING
+ * and starts in a later pass, once they have stopped. */
+size_t			 sched_core_pass(struct sched_core *, int64_t now,
+			     const struct sched_action **acts);
+/* When the core next needs a pass though nothing else happens (the next
+ * demotion or promotion), or SCHED_NEVER. */
+int64_t			 sched_core_next_wakeup(const struct sched_core *);
+
+size_t			 sched_core_pending(const struct sched_core *);
+size_t			 sched_core_running(const struct sched_core *);
+
+enum sched_cjob_state {
+	SCHED_JOB_PENDING,
+	SCHED_JOB_RUNNING,
+	SCHED_JOB_PREEMPTING,
+};
+
+void			*sched_cjob_arg(const struct sched_cjob *);
+uint64_t		 sched_cjob_id(const struct sched_cjob *);
+enum sched_cjob_state	 sched_cjob_state(const struct sched_cjob *);
+unsigned		 sched_cjob_queue(const struct sched_cjob *);
+/* Service up to now (running time counted to now). */
+uint64_t		 sched_cjob_attained(const struct sched_cjob *,
+			     int64_t now);
+int64_t			 sched_cjob_total_executed(const struct sched_cjob *,
+			     int64_t now);
+int64_t			 sched_cjob_executed(const struct sched_cjob *,
+			     int64_t now);
+uint32_t		 sched_cjob_promotions(const struct sched_cjob *);
+uint32_t		 sched_cjob_preemptions(const struct sched_cjob *);
+enum sched_reason	 sched_cjob_reason(const struct sched_cjob *);
+/* The GPUs a running or preempting job holds; borrowed. */
+const struct place_alloc *sched_cjob_alloc(const struct sched_cjob *,
+			     size_t *n);
+
+/* The Gittins index of a job with attained service a (GPU-ms) given the
+ * sorted samples and the quantum delta (GPU-ms; 0: no upper bound):
+ * P(S - a <= delta | S > a) / E[min(S - a, delta) | S > a]. Exposed for
+ * the tests. */
+double			 sched_gittins_index(const uint64_t *sorted,
+			     const double *prefix, size_t n, uint64_t a,
+			     uint64_t delta);
+
+#endif

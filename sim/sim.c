@@ -1,0 +1,262 @@
+/* sim.c: the replay. A virtual clock jumps from event to event: a job
+ * arriving, a job finishing its work, or the core's next wake-up (a
+ * demotion or promotion). At each instant the core runs a pass; preempted
+ * jobs stop at once (their checkpoint costs the overhead when they
+ * restart), and the pass runs again so the job they made room for starts
+ * at the same instant. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/xmalloc.h"
+#include "policy/sched-core.h"
+#include "sim/sim.h"
+
+struct sim_state {
+	struct sched_cjob	*cj;
+	int64_t			 left_ms;	/* work still to do */
+	int64_t			 run_since;	/* while running */
+	int64_t			 end_at;	/* while running */
+	int			 running;
+};
+
+/* Min-heap of completions by (time, job index). Entries go stale when a
+ * job is preempted; a popped entry counts only if it still matches. */
+struct sim_end {
+	int64_t		at;
+	size_t		job;
+};
+
+struct sim_heap {
+	struct sim_end	*v;
+	size_t		 n, size;
+};
+
+static int
+sim_end_less(const struct sim_end *a, const struct sim_end *b)
+{
+	return (a->at < b->at || (a->at == b->at && a->job < b->job));
+}
+
+static void
+sim_heap_push(struct sim_heap *h, int64_t at, size_t job)
+{
+	struct sim_end	e = { at, job }, t;
+	size_t		i;
+
+	if (h->n == h->size) {
+		h->size = h->size != 0 ? h->size * 2 : 256;
+		h->v = xreallocarray(h->v, h->size, sizeof *h->v);
+	}
+	i = h->n++;
+	h->v[i] = e;
+	while (i > 0 && sim_end_less(&h->v[i], &h->v[(i - 1) / 2])) {
+		t = h->v[i];
+		h->v[i] = h->v[(i - 1) / 2];
+		h->v[(i - 1) / 2] = t;
+		i = (i - 1) / 2;
+	}
+}
+
+static void
+sim_heap_pop(struct sim_heap *h)
+{
+	struct sim_end	t;
+	size_t		i = 0, c;
+
+	h->v[0] = h->v[--h->n];
+	for (;;) {
+		c = 2 * i + 1;
+		if (c >= h->n)
+			break;
+		if (c + 1 < h->n && sim_end_less(&h->v[c + 1], &h->v[c]))
+			c++;
+		if (!sim_end_less(&h->v[c], &h->v[i]))
+			break;
+		t = h->v[i];
+		h->v[i] = h->v[c];
+		h->v[c] = t;
+		i = c;
+	}
+}
+
+/* Carries out one pass's actions; returns how many preemptions it had. */
+static size_t
+sim_apply(struct sched_core *core, const struct sim_trace *trace,
+    struct sim_state *st, struct sim_heap *h, const struct sim_opts *o,
+    struct sim_result *res, int64_t now, const struct sched_action *acts,
+    size_t n)
+{
+	struct sim_state	*s;
+	size_t			 i, idx, nalloc, preempted = 0;
+
+	for (i = 0; i < n; i++) {
+		idx = (size_t)(uintptr_t)sched_cjob_arg(acts[i].job);
+		s = &st[idx];
+		if (acts[i].type == SCHED_ACT_START) {
+			s->running = 1;
+			s->run_since = now;
+			s->end_at = now + s->left_ms;
+			sim_heap_push(h, s->end_at, idx);
+			if (res->jobs[idx].start_ms < 0) {
+				res->jobs[idx].start_ms = now;
+				(void)sched_cjob_alloc(s->cj, &nalloc);
+				res->jobs[idx].nodes = (uint32_t)nalloc;
+			}
+			continue;
+		}
+		/* Preempted: the work done so far is kept (checkpoint), and
+		 * the restart will cost the overhead. */
+		s->running = 0;
+		s->left_ms -= now - s->run_since;
+		s->left_ms += o->overhead_ms;
+		res->busy_gpu_ms += (uint64_t)(now - s->run_since) *
+		    trace->jobs[idx].gpus;
+		res->jobs[idx].preemptions++;
+		res->preemptions++;
+		sched_core_stopped(core, s->cj, now);
+		preempted++;
+	}
+	return (preempted);
+}
+
+int
+sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
+    const struct sched_conf *conf, const struct sim_opts *o,
+    struct sim_result *res, char *err, size_t errlen)
+{
+	struct sched_core		*core;
+	struct place_cluster		*cl;
+	struct sim_state		*st;
+	struct sim_heap			 h = { NULL, 0, 0 };
+	struct sched_jobspec		 spec;
+	const struct sched_action	*acts;
+	const struct sim_job		*tj;
+	size_t				 next = 0, done = 0, i, n, idx, step;
+	int64_t				 now, t, wake, first_submit = 0;
+	uint32_t			 s, k;
+	int				 rounds, ret = -1;
+
+	memset(res, 0, sizeof *res);
+	if (sched_conf_check(conf, err, errlen) != 0)
+		return (-1);
+	core = sched_core_create(conf);
+	cl = sched_core_cluster(core);
+	for (s = 0; s < cluster->switches; s++) {
+		for (k = 0; k < cluster->nodes_per_switch; k++)
+			place_node_add(cl, cluster->gpus_per_node, s);
+	}
+	res->njobs = trace->njobs;
+	res->jobs = xcalloc(trace->njobs != 0 ? trace->njobs : 1,
+	    sizeof *res->jobs);
+	st = xcalloc(trace->njobs != 0 ? trace->njobs : 1, sizeof *st);
+	for (i = 0; i < trace->njobs; i++) {
+		res->jobs[i].start_ms = -1;
+		res->jobs[i].end_ms = -1;
+		st[i].left_ms = trace->jobs[i].duration_ms;
+	}
+	if (trace->njobs > 0)
+		first_submit = trace->jobs[0].submit_ms;
+	step = trace->njobs / 100 + 1;
+
+	while (done < trace->njobs) {
+		/* The next instant anything happens. */
+		while (h.n > 0 && (!st[h.v[0].job].running ||
+		    st[h.v[0].job].end_at != h.v[0].at))
+			sim_heap_pop(&h);
+		t = SCHED_NEVER;
+		if (next < trace->njobs)
+			t = trace->jobs[next].submit_ms;
+		if (h.n > 0 && h.v[0].at < t)
+			t = h.v[0].at;
+		if ((wake = sched_core_next_wakeup(core)) < t)
+			t = wake;
+		if (t == SCHED_NEVER) {
+			for (i = 0; res->jobs[i].end_ms >= 0; i++)
+				;
+			snprintf(err, errlen, "%zu of %zu jobs could never "
+			    "start: the placement never finds their GPUs "
+			    "(first: line %u, %u GPUs)", trace->njobs - done,
+			    trace->njobs, trace->jobs[i].line,
+			    trace->jobs[i].gpus);
+			goto out;
+		}
+		now = t;
+		/* Ends before arrivals at the same instant, as the Tiresias
+		 * simulator does: the GPUs are free for the newcomers. */
+		while (h.n > 0 && h.v[0].at == now) {
+			idx = h.v[0].job;
+			sim_heap_pop(&h);
+			if (!st[idx].running || st[idx].end_at != now)
+				continue;
+			st[idx].running = 0;
+			st[idx].left_ms = 0;
+			res->busy_gpu_ms += (uint64_t)(now - st[idx].run_since) *
+			    trace->jobs[idx].gpus;
+			res->jobs[idx].end_ms = now;
+			res->jobs[idx].promotions =
+			    sched_cjob_promotions(st[idx].cj);
+			sched_core_end(core, st[idx].cj, now);
+			st[idx].cj = NULL;
+			if (++done % step == 0 && o->progress != NULL)
+				o->progress(o->progress_arg, done, trace->njobs);
+		}
+		while (next < trace->njobs &&
+		    trace->jobs[next].submit_ms == now) {
+			tj = &trace->jobs[next];
+			memset(&spec, 0, sizeof spec);
+			spec.id = next;
+			spec.gpus = tj->gpus;
+			spec.submit = tj->submit_ms;
+			spec.duration = tj->duration_ms;
+			spec.arg = (void *)(uintptr_t)next;
+			spec.first_start = SCHED_NEVER;
+			spec.last_stop = tj->submit_ms;
+			st[next].cj = sched_core_submit(core, &spec, now);
+			next++;
+		}
+		/* A pass that preempted frees GPUs now: pass again so their
+		 * taker starts at this instant. Each round preempts only for
+		 * jobs that outrank their victims, so this ends; the bound is
+		 * a guard. */
+		for (rounds = 0; rounds < 1000; rounds++) {
+			n = sched_core_pass(core, now, &acts);
+			res->passes++;
+			if (sim_apply(core, trace, st, &h, o, res, now, acts,
+			    n) == 0)
+				break;
+		}
+	}
+	for (i = 0; i < trace->njobs; i++) {
+		if (res->jobs[i].end_ms - first_submit > res->makespan_ms)
+			res->makespan_ms = res->jobs[i].end_ms - first_submit;
+	}
+	res->promotions = 0;
+	for (i = 0; i < trace->njobs; i++)
+		res->promotions += res->jobs[i].promotions;
+	if (o->progress != NULL)
+		o->progress(o->progress_arg, done, trace->njobs);
+	ret = 0;
+out:
+	for (i = 0; i < trace->njobs; i++) {
+		if (st[i].cj != NULL)
+			sched_core_end(core, st[i].cj, 0);
+	}
+	if (ret != 0) {
+		free(res->jobs);
+		res->jobs = NULL;
+	}
+	free(st);
+	free(h.v);
+	sched_core_free(core);
+	return (ret);
+}
+
+void
+sim_result_free(struct sim_result *res)
+{
+	if (res == NULL)
+		return;
+	free(res->jobs);
+	res->jobs = NULL;
+}
