@@ -34,6 +34,7 @@ struct sched_cjob {
 	uint32_t			 promotions;
 	uint32_t			 preemptions;
 	enum sched_reason		 reason;
+	uint64_t			 reason_pass;	/* pass that set it */
 	struct place_alloc		*alloc;
 	size_t				 nalloc;
 	/* Preemption bookkeeping: the job a victim makes room for, how many
@@ -60,6 +61,12 @@ struct sched_core {
 	double			*prefix;	/* prefix sums of samples */
 	size_t			 nsamples;
 	uint64_t		 victim_gpus;	/* running, preemptable */
+	uint64_t		 qvictim[SCHED_MAX_QUEUES];	/* by queue */
+	/* Pending jobs by size (the last bucket: that size or more), so a
+	 * pass knows when no job left could use the GPUs still free. */
+	size_t			 psize[SCHED_MAX_GPUS_PER_NODE + 1];
+	uint64_t		 npass;
+	enum sched_reason	 tail_reason;	/* of jobs a pass did not reach */
 	struct sched_action	*acts;
 	size_t			 nacts, actsize;
 	struct place_alloc	*scratch;	/* room for the largest job */
@@ -414,14 +421,31 @@ sched_core_gindex(struct sched_core *core, struct sched_cjob *j)
 }
 
 /* Makes j pending (its state already left running or new). */
+static unsigned
+sched_core_size_bucket(const struct sched_cjob *j)
+{
+	return (j->spec.gpus < SCHED_MAX_GPUS_PER_NODE ? j->spec.gpus :
+	    SCHED_MAX_GPUS_PER_NODE);
+}
+
 static void
 sched_core_enqueue(struct sched_core *core, struct sched_cjob *j)
 {
 	j->state = SCHED_JOB_PENDING;
 	j->reason = SCHED_REASON_RESOURCES;
+	j->reason_pass = core->npass;
 	sched_core_gindex(core, j);
 	otree_insert(&core->pending, &j->qnode);
+	core->psize[sched_core_size_bucket(j)]++;
 	sched_core_arm_promotion(core, j);
+}
+
+static void
+sched_core_dequeue(struct sched_core *core, struct sched_cjob *j)
+{
+	otree_remove(&core->pending, &j->qnode);
+	core->psize[sched_core_size_bucket(j)]--;
+	sched_core_timer_set(core, j, SCHED_NEVER);
 }
 
 static struct sched_cjob *
@@ -495,8 +519,10 @@ sched_core_run(struct sched_core *core, struct sched_cjob *j,
 	j->nplan = 0;
 	sched_core_forget_victims(core, j);
 	otree_insert(&core->running, &j->qnode);
-	if (!j->spec.no_preempt)
+	if (!j->spec.no_preempt) {
 		core->victim_gpus += j->spec.gpus;
+		core->qvictim[j->queue] += j->spec.gpus;
+	}
 	sched_core_arm_demotion(core, j);
 }
 
@@ -529,8 +555,10 @@ static void
 sched_core_unrun(struct sched_core *core, struct sched_cjob *j)
 {
 	otree_remove(&core->running, &j->qnode);
-	if (!j->spec.no_preempt)
+	if (!j->spec.no_preempt) {
 		core->victim_gpus -= j->spec.gpus;
+		core->qvictim[j->queue] -= j->spec.gpus;
+	}
 	sched_core_timer_set(core, j, SCHED_NEVER);
 }
 
@@ -554,8 +582,7 @@ sched_core_detach(struct sched_core *core, struct sched_cjob *j, int64_t now)
 
 	switch (j->state) {
 	case SCHED_JOB_PENDING:
-		otree_remove(&core->pending, &j->qnode);
-		sched_core_timer_set(core, j, SCHED_NEVER);
+		sched_core_dequeue(core, j);
 		sched_core_forget_victims(core, j);
 		break;
 	case SCHED_JOB_RUNNING:
@@ -608,12 +635,16 @@ sched_core_timers(struct sched_core *core, int64_t now)
 			/* Demotion: new queue, new place among the running. */
 			sched_core_account(j, now);
 			otree_remove(&core->running, &j->qnode);
+			if (!j->spec.no_preempt)
+				core->qvictim[j->queue] -= j->spec.gpus;
 			j->queue = sched_core_queue_of(core, j->attained);
+			if (!j->spec.no_preempt)
+				core->qvictim[j->queue] += j->spec.gpus;
 			otree_insert(&core->running, &j->qnode);
 			sched_core_arm_demotion(core, j);
 		} else if (j->state == SCHED_JOB_PENDING) {
 			/* Promotion: back to Q0 with its counters reset. */
-			otree_remove(&core->pending, &j->qnode);
+			sched_core_dequeue(core, j);
 			j->queue = 0;
 			j->executed = 0;
 			j->last_stop = now;
@@ -715,11 +746,11 @@ sched_core_fits_with(struct sched_core *core, struct sched_cjob *p,
 
 /* Picks the fewest lowest-priority victims that make room for p: take
  * them from the bottom until p fits, then give back any p can do without,
- * the highest first. Running jobs from *cursor on outrank p. Returns the
+ * the highest first. The running tree is in priority order, so the jobs p
+ * outranks are a suffix of it. Returns the
  * number of victims in core->victims (0: preemption cannot help). */
 static size_t
-sched_core_choose(struct sched_core *core, struct sched_cjob *p,
-    struct otree_node *cursor)
+sched_core_choose(struct sched_core *core, struct sched_cjob *p, int64_t now)
 {
 	struct otree_node	*n;
 	struct sched_cjob	*r;
@@ -728,6 +759,8 @@ sched_core_choose(struct sched_core *core, struct sched_cjob *p,
 
 	for (n = otree_last(&core->running); n != NULL; n = otree_prev(n)) {
 		r = JOB_OF(n, qnode);
+		if (!sched_core_outranks(core, p, r, now))
+			break;
 		if (!r->spec.no_preempt) {
 			if (k == core->victimsize) {
 				core->victimsize = k != 0 ? k * 2 : 16;
@@ -741,8 +774,6 @@ sched_core_choose(struct sched_core *core, struct sched_cjob *p,
 			    k, SIZE_MAX)) > 0)
 				break;
 		}
-		if (n == cursor)
-			break;
 	}
 	if (fit == 0)
 		return (0);
@@ -754,44 +785,91 @@ sched_core_choose(struct sched_core *core, struct sched_cjob *p,
 	return (k);
 }
 
+/* GPUs of running jobs that p outranks and that may be preempted. For the
+ * queue policies a sum over the lower queues; for srtf the cursor walks the
+ * running jobs (ordered by end) past those p does not outrank, and only
+ * forward, since each pending job after p has at least p's remaining time. */
+static uint64_t
+sched_core_victims_for(struct sched_core *core, const struct sched_cjob *p,
+    struct otree_node **cursor, uint64_t *passed, int64_t now)
+{
+	struct sched_cjob	*r;
+	uint64_t		 sum = 0;
+	unsigned		 q;
+
+	switch (core->conf.policy) {
+	case SCHED_DLAS:
+	case SCHED_GITTINS:
+		for (q = p->queue + 1; q < core->nqueues; q++)
+			sum += core->qvictim[q];
+		return (sum);
+	case SCHED_SRTF:
+		while (*cursor != NULL && !sched_core_outranks(core, p,
+		    (r = JOB_OF(*cursor, qnode)), now)) {
+			if (!r->spec.no_preempt)
+				*passed += r->spec.gpus;
+			*cursor = otree_next(*cursor);
+		}
+		return (core->victim_gpus - *passed);
+	case SCHED_FIFO:
+	default:
+		return (0);
+	}
+}
+
 size_t
 sched_core_pass(struct sched_core *core, int64_t now,
     const struct sched_action **acts)
 {
 	struct otree_node	*n, *next, *cursor;
 	struct sched_cjob	*p, *r;
-	uint64_t		 passed = 0, free_now;
+	uint64_t		 passed = 0, free_now, victims;
+	size_t			 left[SCHED_MAX_GPUS_PER_NODE + 1];
 	size_t			 got, k, i;
-	bool			 blocked = false;
-	bool			 preempts = core->conf.policy != SCHED_FIFO;
+	unsigned		 minsize, b;
 
 	core->nacts = 0;
 	core->nheld = 0;
+	core->npass++;
+	core->tail_reason = SCHED_REASON_RESOURCES;
 	sched_core_timers(core, now);
+	memcpy(left, core->psize, sizeof left);
+	for (minsize = 1; minsize < SCHED_MAX_GPUS_PER_NODE &&
+	    left[minsize] == 0; minsize++)
+		;
 	cursor = otree_first(&core->running);
 	for (n = otree_first(&core->pending); n != NULL; n = next) {
 		next = otree_next(n);
 		p = JOB_OF(n, qnode);
-		if (blocked) {
-			p->reason = SCHED_REASON_PRIORITY;
-			continue;
-		}
 		free_now = place_free_total(core->cluster);
+		victims = sched_core_victims_for(core, p, &cursor, &passed,
+		    now);
+		/* Neither the free GPUs nor any job p outranks can serve p or
+		 * anything behind it (they rank lower still): stop here. */
+		if (free_now < minsize && victims == 0)
+			break;
+		p->reason_pass = core->npass;
+		b = sched_core_size_bucket(p);
+		if (--left[b] == 0 && b == minsize) {
+			while (minsize < SCHED_MAX_GPUS_PER_NODE &&
+			    left[minsize] == 0)
+				minsize++;
+		}
 		got = 0;
 		if (free_now >= p->spec.gpus)
 			got = place_find(core->cluster, core->conf.placement,
 			    p->spec.gpus, p->spec.consolidate, core->scratch);
 		if (got > 0) {
-			otree_remove(&core->pending, n);
-			sched_core_timer_set(core, p, SCHED_NEVER);
+			sched_core_dequeue(core, p);
 			sched_core_run(core, p, core->scratch, got, now);
 			sched_core_act(core, SCHED_ACT_START, p);
 			continue;
 		}
 		p->reason = SCHED_REASON_RESOURCES;
 		if (core->conf.policy == SCHED_FIFO && core->conf.strict) {
-			blocked = true;
-			continue;
+			/* Strict order: the rest wait behind p. */
+			core->tail_reason = SCHED_REASON_PRIORITY;
+			break;
 		}
 		if (p->waiting > 0) {
 			/* Its victims are still stopping: hold what they
@@ -800,21 +878,8 @@ sched_core_pass(struct sched_core *core, int64_t now,
 			sched_core_reserve(core, p->plan, p->nplan);
 			continue;
 		}
-		if (!preempts)
-			continue;
-		/* Running jobs that outrank p can never be its victims;
-		 * p's successors rank lower still, so the cursor only moves
-		 * forward. */
-		while (cursor != NULL &&
-		    !sched_core_outranks(core, p, JOB_OF(cursor, qnode), now)) {
-			if (!JOB_OF(cursor, qnode)->spec.no_preempt)
-				passed += JOB_OF(cursor, qnode)->spec.gpus;
-			cursor = otree_next(cursor);
-		}
-		if (cursor == NULL ||
-		    free_now + core->victim_gpus - passed < p->spec.gpus)
-			continue;
-		if ((k = sched_core_choose(core, p, cursor)) == 0)
+		if (victims == 0 || free_now + victims < p->spec.gpus ||
+		    (k = sched_core_choose(core, p, now)) == 0)
 			continue;
 		/* The placement p will get once they stop. */
 		got = sched_core_fits_with(core, p, core->victims, k,
@@ -919,6 +984,14 @@ sched_cjob_preemptions(const struct sched_cjob *j)
 enum sched_reason
 sched_cjob_reason(const struct sched_cjob *j)
 {
+	if (j->state != SCHED_JOB_PENDING)
+		return (SCHED_REASON_NONE);
+	if (j->waiting > 0)
+		return (SCHED_REASON_PREEMPTING);
+	/* A pass that stopped early did not reach this job: it waits for
+	 * the reason the pass stopped for. */
+	if (j->reason_pass != j->core->npass)
+		return (j->core->tail_reason);
 	return (j->reason);
 }
 
