@@ -4,7 +4,7 @@
 
 load helpers
 
-programs="bin/gsub bin/gq bin/gcancel bin/gnodes bin/gctl daemon/controller/gbatchd daemon/node/gnoded"
+programs="bin/gsub bin/gq bin/gcancel bin/gnodes bin/gctl sim/gsim daemon/controller/gbatchd daemon/node/gnoded"
 
 page_of() {
 	local name=${1##*/}

@@ -1,0 +1,524 @@
+/* gsim: replays a cluster trace through the scheduling core gbatchd uses
+ * (policy/) on a virtual clock and reports job completion times, for one
+ * policy or several side by side. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "client/cmd.h"
+#include "common/xmalloc.h"
+#include "sim/report.h"
+
+#define GSIM_EXIT_OK	0
+#define GSIM_EXIT_DATA	1	/* bad trace, cluster or samples; I/O */
+#define GSIM_EXIT_USAGE	2
+
+#define GSIM_DEFAULT_POLICIES	"fifo,dlas,gittins"
+
+enum {
+	GSIM_OPT_SPEC = 256,
+	GSIM_OPT_PROMOTE,
+	GSIM_OPT_STRICT,
+	GSIM_OPT_NO_STRICT,
+	GSIM_OPT_OVERHEAD,
+	GSIM_OPT_SEED,
+	GSIM_OPT_JSON,
+	GSIM_OPT_JOBS,
+	GSIM_OPT_PLOT,
+	GSIM_OPT_HELP,
+};
+
+static const struct option gsim_longopts[] = {
+	{ "policy", required_argument, NULL, 'p' },
+	{ "cluster", required_argument, NULL, 'c' },
+	{ "cluster-spec", required_argument, NULL, GSIM_OPT_SPEC },
+	{ "queues", required_argument, NULL, 'K' },
+	{ "thresholds", required_argument, NULL, 'T' },
+	{ "promote", required_argument, NULL, GSIM_OPT_PROMOTE },
+	{ "placement", required_argument, NULL, 'P' },
+	{ "strict", no_argument, NULL, GSIM_OPT_STRICT },
+	{ "no-strict", no_argument, NULL, GSIM_OPT_NO_STRICT },
+	{ "samples", required_argument, NULL, 'S' },
+	{ "overhead", required_argument, NULL, GSIM_OPT_OVERHEAD },
+	{ "seed", required_argument, NULL, GSIM_OPT_SEED },
+	{ "json", no_argument, NULL, GSIM_OPT_JSON },
+	{ "jobs", required_argument, NULL, GSIM_OPT_JOBS },
+	{ "plot", required_argument, NULL, GSIM_OPT_PLOT },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, GSIM_OPT_HELP },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+struct gsim {
+	const char		*policies;
+	const char		*cluster;
+	const char		*cluster_spec;
+	const char		*samples;
+	const char		*jobs;
+	const char		*plot;
+	struct sched_conf	 conf;		/* the flags; each run's base */
+	unsigned		 queues;	/* -K, 0: not given */
+	bool			 thresholds;	/* -T given */
+	bool			 placement;	/* -P given */
+	bool			 json;
+	bool			 quiet;
+	int64_t			 overhead_ms;
+
+	/* The progress bar of the run under way. */
+	const char		*label;
+	struct timespec		 started, drawn;
+	bool			 bar;
+};
+
+static void
+gsim_usage(FILE *f)
+{
+	fprintf(f,
+"usage: gsim [options] -c NODESxGPUS TRACE.csv\n"
+"Replay a job trace through gbatch's scheduler on a simulated cluster and\n"
+"report job completion times (JCT), one column per policy.\n"
+"\n"
+"  -p, --policy P[:PLACE][,...]  policies to compare: fifo, dlas, gittins,\n"
+"                            srtf (oracle); :PLACE overrides -P for one run\n"
+"                            (default: " GSIM_DEFAULT_POLICIES ")\n"
+"  -c, --cluster SPEC        NODESxGPUS (3x4) or SWITCHESxNODESxGPUS (2x16x8)\n"
+"      --cluster-spec FILE   the cluster from a Tiresias cluster-spec CSV\n"
+"  -T, --thresholds LIST     queue thresholds in GPU-seconds, rising\n"
+"                            (default: 3600, i.e. two queues)\n"
+"  -K, --queues K            number of queues; alone, thresholds are 3600\n"
+"                            GPU-s times 10 per queue (3600,36000,...)\n"
+"      --promote KNOB        promote a job to Q0 once it has waited KNOB x\n"
+"                            its executed time (default 0: never)\n"
+"  -P, --placement PLACE     consolidate (default), yarn, spread, random\n"
+"      --strict              fifo: a job that does not fit blocks the queue\n"
+"                            (the default)\n"
+"      --no-strict           fifo: skip a job that does not fit\n"
+"  -S, --samples FILE        gittins: GPU-times (GPU-s) under a \"duration\"\n"
+"                            header (default: the trace's own GPU-times)\n"
+"      --overhead SECONDS    time a preempted job loses on each restart\n"
+"                            (default 0)\n"
+"      --seed N              seed of random placement (default 1)\n"
+"      --json                print the figures as JSON\n"
+"      --jobs FILE           write one CSV line per job and policy to FILE\n"
+"      --plot FILE.png       draw the JCT CDF of each policy (gnuplot)\n"
+"  -q, --quiet               no progress bar\n"
+"      --help                this help\n"
+"  -V, --version             print the version\n"
+"\n"
+"TRACE has a header; columns found by name: submit_time, num_gpus (or\n"
+"num_gpu), duration, in seconds; optional job_id, name (or model_name),\n"
+"user. The Tiresias trace format is read as it is.\n"
+"\n"
+"Exit status: 0 ok, 1 bad trace, cluster or samples file (or an output\n"
+"that cannot be written), 2 usage error.\n");
+}
+
+static double
+gsim_elapsed(const struct timespec *a, const struct timespec *b)
+{
+	return ((double)(b->tv_sec - a->tv_sec) +
+	    (double)(b->tv_nsec - a->tv_nsec) / 1e9);
+}
+
+/* Draws the bar once a run has taken half a second, at most ten times a
+ * second; a short run draws nothing. */
+static void
+gsim_progress(void *arg, size_t done, size_t total)
+{
+	struct gsim	*g = arg;
+	struct timespec	 now;
+	int		 i, width = 30, filled;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (gsim_elapsed(&g->started, &now) < 0.5 ||
+	    (g->bar && gsim_elapsed(&g->drawn, &now) < 0.1 && done < total))
+		return;
+	g->bar = true;
+	g->drawn = now;
+	filled = total > 0 ? (int)((double)width * (double)done /
+	    (double)total) : width;
+	fprintf(stderr, "\rgsim: %-12s [", g->label);
+	for (i = 0; i < width; i++)
+		fputc(i < filled ? '#' : ' ', stderr);
+	fprintf(stderr, "] %3d%% %zu/%zu jobs", total > 0 ?
+	    (int)(100 * done / total) : 100, done, total);
+	fflush(stderr);
+}
+
+static int
+gsim_number(const char *s, const char *opt, double min, double *out,
+    char *err, size_t errlen)
+{
+	char	*end;
+	double	 v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (*s == '\0' || *end != '\0' || errno != 0 || !isfinite(v) ||
+	    v < min || v > 1e12) {
+		snprintf(err, errlen, "%s \"%s\": expected a number >= %g", opt,
+		    s, min);
+		return (-1);
+	}
+	*out = v;
+	return (0);
+}
+
+/* Adds one -p item, "POLICY[:PLACEMENT]", as a run. */
+static int
+gsim_add_run(const char *item, void *arg, char *err, size_t errlen)
+{
+	void			**a = arg;
+	struct gsim		 *g = a[0];
+	struct report		 *r = a[1];
+	struct report_run	 *run;
+	char			 *name, *place, why[256];
+	int			  ret = -1;
+
+	r->runs = xreallocarray(r->runs, r->nruns + 1, sizeof *r->runs);
+	run = &r->runs[r->nruns];
+	memset(run, 0, sizeof *run);
+	run->conf = g->conf;
+	name = xstrdup(item);
+	if ((place = strchr(name, ':')) != NULL)
+		*place++ = '\0';
+	if (sched_policy_parse(name, &run->conf.policy, why, sizeof why) != 0) {
+		snprintf(err, errlen, "--policy: %s", why);
+		goto out;
+	}
+	if (place != NULL && sched_placement_parse(place, &run->conf.placement,
+	    why, sizeof why) != 0) {
+		snprintf(err, errlen, "--policy %s: %s", item, why);
+		goto out;
+	}
+	run->label = xstrdup(item);
+	r->nruns++;
+	ret = 0;
+out:
+	free(name);
+	return (ret);
+}
+
+/* -K alone: thresholds from 3,600 GPU-s, ten times higher each queue. */
+static void
+gsim_default_thresholds(struct sched_conf *c, unsigned k)
+{
+	uint64_t	t = 3600 * 1000;
+	unsigned	i;
+
+	c->nqueues = k;
+	for (i = 0; i + 1 < k; i++, t *= 10)
+		c->thresholds[i] = t;
+}
+
+static int
+gsim_options(struct gsim *g, int argc, char **argv, char *err, size_t errlen)
+{
+	double	v;
+	int	ch;
+	char	why[512];
+
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":p:c:K:T:P:S:qV", gsim_longopts,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'p':
+			g->policies = optarg;
+			break;
+		case 'c':
+			g->cluster = optarg;
+			break;
+		case GSIM_OPT_SPEC:
+			g->cluster_spec = optarg;
+			break;
+		case 'K':
+			if (gsim_number(optarg, "--queues", 1, &v, err,
+			    errlen) != 0 || v != floor(v) ||
+			    v > SCHED_MAX_QUEUES) {
+				snprintf(err, errlen, "--queues \"%s\": expected "
+				    "a whole number from 1 to %d", optarg,
+				    SCHED_MAX_QUEUES);
+				return (-1);
+			}
+			g->queues = (unsigned)v;
+			break;
+		case 'T':
+			if (sched_thresholds_parse(optarg, &g->conf, why,
+			    sizeof why) != 0) {
+				snprintf(err, errlen, "--thresholds: %s", why);
+				return (-1);
+			}
+			g->thresholds = true;
+			break;
+		case GSIM_OPT_PROMOTE:
+			if (gsim_number(optarg, "--promote", 0,
+			    &g->conf.promote_knob, err, errlen) != 0)
+				return (-1);
+			break;
+		case 'P':
+			if (sched_placement_parse(optarg, &g->conf.placement,
+			    why, sizeof why) != 0) {
+				snprintf(err, errlen, "--placement: %s", why);
+				return (-1);
+			}
+			break;
+		case GSIM_OPT_STRICT:
+		case GSIM_OPT_NO_STRICT:
+			g->conf.strict = (ch == GSIM_OPT_STRICT);
+			break;
+		case 'S':
+			g->samples = optarg;
+			break;
+		case GSIM_OPT_OVERHEAD:
+			if (gsim_number(optarg, "--overhead", 0, &v, err,
+			    errlen) != 0)
+				return (-1);
+			g->overhead_ms = llround(v * 1000);
+			break;
+		case GSIM_OPT_SEED:
+			if (gsim_number(optarg, "--seed", 0, &v, err,
+			    errlen) != 0 || v != floor(v) || v > 9e15) {
+				snprintf(err, errlen, "--seed \"%s\": expected "
+				    "a whole number", optarg);
+				return (-1);
+			}
+			g->conf.seed = (uint64_t)v;
+			break;
+		case GSIM_OPT_JSON:
+			g->json = true;
+			break;
+		case GSIM_OPT_JOBS:
+			g->jobs = optarg;
+			break;
+		case GSIM_OPT_PLOT:
+			g->plot = optarg;
+			break;
+		case 'q':
+			g->quiet = true;
+			break;
+		case GSIM_OPT_HELP:
+			gsim_usage(stdout);
+			exit(GSIM_EXIT_OK);
+		case 'V':
+			cmd_version("gsim");
+			exit(GSIM_EXIT_OK);
+		default:
+			cmd_option_error(ch, argv, gsim_longopts, err, errlen);
+			return (-1);
+		}
+	}
+	if (optind >= argc) {
+		snprintf(err, errlen, "no trace given; expected one CSV file");
+		return (-1);
+	}
+	if (optind + 1 < argc) {
+		snprintf(err, errlen, "unexpected argument \"%s\"; gsim takes "
+		    "one trace", argv[optind + 1]);
+		return (-1);
+	}
+	if ((g->cluster == NULL) == (g->cluster_spec == NULL)) {
+		snprintf(err, errlen, "give the cluster once: -c NODESxGPUS "
+		    "or --cluster-spec FILE");
+		return (-1);
+	}
+	if (g->queues != 0 && g->thresholds &&
+	    g->queues != g->conf.nqueues) {
+		snprintf(err, errlen, "--queues %u but --thresholds gives %u "
+		    "queues (one more than its values)", g->queues,
+		    g->conf.nqueues);
+		return (-1);
+	}
+	if (g->queues != 0 && !g->thresholds)
+		gsim_default_thresholds(&g->conf, g->queues);
+	return (0);
+}
+
+/* Every job must fit the cluster, or the replay would never end. */
+static int
+gsim_check_fit(const char *path, const struct sim_trace *t,
+    const struct sim_cluster *c, char *err, size_t errlen)
+{
+	uint64_t	total = sim_cluster_gpus(c);
+	size_t		i;
+
+	for (i = 0; i < t->njobs; i++) {
+		if (t->jobs[i].gpus > total) {
+			snprintf(err, errlen, "%s:%u: job %llu asks for %u GPUs; "
+			    "the cluster has %llu", path, t->jobs[i].line,
+			    (unsigned long long)t->jobs[i].id, t->jobs[i].gpus,
+			    (unsigned long long)total);
+			return (-1);
+		}
+	}
+	return (0);
+}
+
+/* The trace's own GPU-times, for gittins when no sample file is given. */
+static uint64_t *
+gsim_trace_samples(const struct sim_trace *t)
+{
+	uint64_t	*v;
+	size_t		 i;
+
+	v = xcalloc(t->njobs, sizeof *v);
+	for (i = 0; i < t->njobs; i++)
+		v[i] = (uint64_t)t->jobs[i].gpus *
+		    (uint64_t)t->jobs[i].duration_ms;
+	return (v);
+}
+
+static int
+gsim_write_jobs(const struct report *r, const char *path, char *err,
+    size_t errlen)
+{
+	FILE	*fp;
+	int	 bad;
+
+	if ((fp = fopen(path, "w")) == NULL) {
+		snprintf(err, errlen, "--jobs %s: %s", path, strerror(errno));
+		return (-1);
+	}
+	bad = report_jobs(r, fp);
+	if (fclose(fp) != 0 || bad) {
+		snprintf(err, errlen, "--jobs %s: %s", path, strerror(errno));
+		return (-1);
+	}
+	return (0);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct gsim		 g;
+	struct report		 r;
+	struct sim_trace	 trace;
+	struct sim_opts		 so;
+	uint64_t		*samples = NULL;
+	size_t			 nsamples = 0, k;
+	void			*addarg[2];
+	char			 err[1024], why[768];
+	bool			 gittins = false;
+	int			 ret = GSIM_EXIT_USAGE;
+
+	memset(&g, 0, sizeof g);
+	memset(&r, 0, sizeof r);
+	memset(&trace, 0, sizeof trace);
+	sched_conf_default(&g.conf);
+	g.conf.seed = 1;
+	g.policies = GSIM_DEFAULT_POLICIES;
+	if (gsim_options(&g, argc, argv, err, sizeof err) != 0)
+		goto usage;
+	addarg[0] = &g;
+	addarg[1] = &r;
+	if (cmd_split(g.policies, "--policy", gsim_add_run, addarg, err,
+	    sizeof err) != 0)
+		goto usage;
+	for (k = 0; k < r.nruns; k++)
+		gittins |= (r.runs[k].conf.policy == SCHED_GITTINS);
+
+	ret = GSIM_EXIT_DATA;
+	if (g.plot != NULL && !report_can_plot()) {
+		fprintf(stderr, "gsim: --plot needs gnuplot, which is not on "
+		    "PATH (Debian: apt-get install gnuplot-nox)\n");
+		goto out;
+	}
+	r.trace_path = argv[optind];
+	r.trace = &trace;
+	r.overhead_ms = g.overhead_ms;
+	r.seed = g.conf.seed;
+	if ((g.cluster != NULL ? sim_cluster_parse(g.cluster, &r.cluster, why,
+	    sizeof why) : sim_cluster_load(g.cluster_spec, &r.cluster, why,
+	    sizeof why)) != 0) {
+		if (g.cluster != NULL) {
+			snprintf(err, sizeof err, "--cluster: %s", why);
+			ret = GSIM_EXIT_USAGE;
+			goto usage;
+		}
+		fprintf(stderr, "gsim: %s\n", why);
+		goto out;
+	}
+	if (sim_trace_load(r.trace_path, &trace, err, sizeof err) != 0 ||
+	    gsim_check_fit(r.trace_path, &trace, &r.cluster, err,
+	    sizeof err) != 0 || (gittins && g.samples != NULL &&
+	    sim_samples_load(g.samples, &samples, &nsamples, err,
+	    sizeof err) != 0)) {
+		fprintf(stderr, "gsim: %s\n", err);
+		goto out;
+	}
+	if (gittins && g.samples == NULL) {
+		samples = gsim_trace_samples(&trace);
+		nsamples = trace.njobs;
+	}
+	for (k = 0; k < r.nruns; k++) {
+		r.runs[k].conf.samples = samples;
+		r.runs[k].conf.nsamples = nsamples;
+		if (sched_conf_check(&r.runs[k].conf, why, sizeof why) != 0) {
+			snprintf(err, sizeof err, "%s: %s", r.runs[k].label,
+			    why);
+			ret = GSIM_EXIT_USAGE;
+			goto usage;
+		}
+	}
+
+	memset(&so, 0, sizeof so);
+	so.overhead_ms = g.overhead_ms;
+	if (!g.quiet && isatty(STDERR_FILENO)) {
+		so.progress = gsim_progress;
+		so.progress_arg = &g;
+	}
+	for (k = 0; k < r.nruns; k++) {
+		g.label = r.runs[k].label;
+		g.bar = false;
+		clock_gettime(CLOCK_MONOTONIC, &g.started);
+		if (sim_run(&trace, &r.cluster, &r.runs[k].conf, &so,
+		    &r.runs[k].result, err, sizeof err) != 0) {
+			if (g.bar)
+				fputs("\r\033[K", stderr);
+			fprintf(stderr, "gsim: %s: %s\n", r.runs[k].label, err);
+			goto out;
+		}
+		if (g.bar)
+			fputs("\r\033[K", stderr);
+	}
+
+	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+	if (g.json)
+		report_json(&r, stdout);
+	else
+		report_text(&r, stdout);
+	if (fflush(stdout) != 0) {
+		fprintf(stderr, "gsim: stdout: %s\n", strerror(errno));
+		goto out;
+	}
+	if (g.jobs != NULL && gsim_write_jobs(&r, g.jobs, err,
+	    sizeof err) != 0) {
+		fprintf(stderr, "gsim: %s\n", err);
+		goto out;
+	}
+	if (g.plot != NULL && report_plot(&r, g.plot, err, sizeof err) != 0) {
+		fprintf(stderr, "gsim: %s\n", err);
+		goto out;
+	}
+	ret = GSIM_EXIT_OK;
+	goto out;
+
+usage:
+	fprintf(stderr, "gsim: %s\nTry 'gsim --help' for more information.\n",
+	    err);
+out:
+	for (k = 0; k < r.nruns; k++) {
+		sim_result_free(&r.runs[k].result);
+		free(r.runs[k].label);
+	}
+	free(r.runs);
+	free(samples);
+	sim_trace_free(&trace);
+	return (ret);
+}

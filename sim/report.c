@@ -1,0 +1,264 @@
+/* report.c: gsim's figures, its table, its JSON and its per-job CSV; see
+ * report.h. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "common/xmalloc.h"
+#include "sim/report.h"
+
+static int
+report_cmp_i64(const void *a, const void *b)
+{
+	int64_t	x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x < y ? -1 : x > y);
+}
+
+/* The p-quantile (0..1) of sorted v, interpolated between neighbours
+ * (numpy's default, so the median of an even count is the mean of the
+ * middle two, as the Tiresias simulator reports it). */
+static double
+report_quantile(const int64_t *v, size_t n, double p)
+{
+	double	pos = p * (double)(n - 1), frac;
+	size_t	i = (size_t)pos;
+
+	if (i + 1 >= n)
+		return ((double)v[n - 1]);
+	frac = pos - (double)i;
+	return ((double)v[i] + frac * (double)(v[i + 1] - v[i]));
+}
+
+/* A job's JCT and wait in ms. The time it ran is its duration plus the
+ * overhead of each restart. */
+static void
+report_job_times(const struct report *r, const struct sim_job_result *jr,
+    const struct sim_job *j, int64_t *jct, int64_t *wait)
+{
+	*jct = jr->end_ms - j->submit_ms;
+	*wait = *jct - j->duration_ms - (int64_t)jr->preemptions *
+	    r->overhead_ms;
+}
+
+void
+report_figures(const struct report *r, const struct report_run *run,
+    struct report_figures *f)
+{
+	const struct sim_result	*res = &run->result;
+	int64_t			*jct, wait;
+	double			 sum = 0, sumwait = 0, capacity;
+	size_t			 i, n = r->trace->njobs;
+
+	memset(f, 0, sizeof *f);
+	jct = xcalloc(n, sizeof *jct);
+	for (i = 0; i < n; i++) {
+		report_job_times(r, &res->jobs[i], &r->trace->jobs[i], &jct[i],
+		    &wait);
+		sum += (double)jct[i];
+		sumwait += (double)wait;
+	}
+	qsort(jct, n, sizeof *jct, report_cmp_i64);
+	f->avg_jct = sum / (double)n / 1000;
+	f->avg_wait = sumwait / (double)n / 1000;
+	f->median_jct = report_quantile(jct, n, 0.5) / 1000;
+	f->p95_jct = report_quantile(jct, n, 0.95) / 1000;
+	f->p99_jct = report_quantile(jct, n, 0.99) / 1000;
+	f->makespan = (double)res->makespan_ms / 1000;
+	capacity = (double)sim_cluster_gpus(&r->cluster) *
+	    (double)res->makespan_ms;
+	f->utilization = capacity > 0 ? (double)res->busy_gpu_ms / capacity : 0;
+	f->preemptions = res->preemptions;
+	f->promotions = res->promotions;
+	free(jct);
+}
+
+static const char *const report_rows[] = { "avg JCT (s)", "median JCT (s)",
+    "p95 JCT (s)", "p99 JCT (s)", "avg queueing (s)", "makespan (s)",
+    "GPU utilization", "preemptions", "promotions" };
+
+/* Row i of the table for one run. */
+static void
+report_cell(const struct report_figures *f, size_t i, char *buf, size_t len)
+{
+	double	secs[] = { f->avg_jct, f->median_jct, f->p95_jct, f->p99_jct,
+		    f->avg_wait, f->makespan };
+
+	if (i < sizeof secs / sizeof secs[0])
+		snprintf(buf, len, "%.1f", secs[i]);
+	else if (i == 6)
+		snprintf(buf, len, "%.1f%%", 100 * f->utilization);
+	else
+		snprintf(buf, len, "%llu", (unsigned long long)(i == 7 ?
+		    f->preemptions : f->promotions));
+}
+
+void
+report_text(const struct report *r, FILE *fp)
+{
+	struct report_figures	*f;
+	size_t			 i, k, w;
+	int			 width = 10;
+	char			 cell[64];
+
+	f = xcalloc(r->nruns, sizeof *f);
+	for (k = 0; k < r->nruns; k++) {
+		report_figures(r, &r->runs[k], &f[k]);
+		if ((w = strlen(r->runs[k].label)) > (size_t)width)
+			width = (int)w;
+	}
+	fprintf(fp, "%zu jobs; %u node%s x %u GPUs = %llu GPUs on %u switch%s; "
+	    "restart overhead %.3g s\n\n", r->trace->njobs,
+	    r->cluster.switches * r->cluster.nodes_per_switch,
+	    r->cluster.switches * r->cluster.nodes_per_switch != 1 ? "s" : "",
+	    r->cluster.gpus_per_node,
+	    (unsigned long long)sim_cluster_gpus(&r->cluster),
+	    r->cluster.switches, r->cluster.switches != 1 ? "es" : "",
+	    (double)r->overhead_ms / 1000);
+	fprintf(fp, "%-18s", "");
+	for (k = 0; k < r->nruns; k++)
+		fprintf(fp, "  %*s", width, r->runs[k].label);
+	fputc('\n', fp);
+	for (i = 0; i < sizeof report_rows / sizeof report_rows[0]; i++) {
+		fprintf(fp, "%-18s", report_rows[i]);
+		for (k = 0; k < r->nruns; k++) {
+			report_cell(&f[k], i, cell, sizeof cell);
+			fprintf(fp, "  %*s", width, cell);
+		}
+		fputc('\n', fp);
+	}
+	free(f);
+}
+
+/* Seconds rounded to the millisecond, so the JSON reads 310.417. */
+static json_t *
+report_secs(double s)
+{
+	return (json_real(round(s * 1000) / 1000));
+}
+
+int
+report_json(const struct report *r, FILE *fp)
+{
+	struct report_figures	 f;
+	const struct sched_conf	*c;
+	json_t			*root, *runs, *run, *th;
+	size_t			 k, i;
+	int			 ret;
+
+	runs = json_array();
+	for (k = 0; k < r->nruns; k++) {
+		c = &r->runs[k].conf;
+		report_figures(r, &r->runs[k], &f);
+		th = json_array();
+		for (i = 0; i + 1 < c->nqueues; i++)
+			json_array_append_new(th, report_secs(
+			    (double)c->thresholds[i] / 1000));
+		run = json_pack("{s:s, s:s, s:s, s:b, s:o, s:f}",
+		    "label", r->runs[k].label,
+		    "policy", sched_policy_name(c->policy),
+		    "placement", sched_placement_name(c->placement),
+		    "strict", c->policy == SCHED_FIFO && c->strict,
+		    "thresholds", th, "promote_knob", c->promote_knob);
+		json_object_set_new(run, "avg_jct", report_secs(f.avg_jct));
+		json_object_set_new(run, "median_jct",
+		    report_secs(f.median_jct));
+		json_object_set_new(run, "p95_jct", report_secs(f.p95_jct));
+		json_object_set_new(run, "p99_jct", report_secs(f.p99_jct));
+		json_object_set_new(run, "avg_queueing",
+		    report_secs(f.avg_wait));
+		json_object_set_new(run, "makespan", report_secs(f.makespan));
+		json_object_set_new(run, "utilization",
+		    json_real(round(f.utilization * 1e6) / 1e6));
+		json_object_set_new(run, "preemptions",
+		    json_integer((json_int_t)f.preemptions));
+		json_object_set_new(run, "promotions",
+		    json_integer((json_int_t)f.promotions));
+		json_object_set_new(run, "passes",
+		    json_integer((json_int_t)r->runs[k].result.passes));
+		json_array_append_new(runs, run);
+	}
+	root = json_pack("{s:s, s:I, s:{s:I, s:I, s:I, s:I}, s:o, s:I, s:o}",
+	    "trace", r->trace_path, "jobs", (json_int_t)r->trace->njobs,
+	    "cluster", "switches", (json_int_t)r->cluster.switches,
+	    "nodes_per_switch", (json_int_t)r->cluster.nodes_per_switch,
+	    "gpus_per_node", (json_int_t)r->cluster.gpus_per_node,
+	    "gpus", (json_int_t)sim_cluster_gpus(&r->cluster),
+	    "overhead", report_secs((double)r->overhead_ms / 1000),
+	    "seed", (json_int_t)r->seed, "runs", runs);
+	ret = json_dumpf(root, fp, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
+	fputc('\n', fp);
+	json_decref(root);
+	return (ret);
+}
+
+/* Writes s as a CSV field, quoted when it holds a comma, quote or line
+ * break. */
+static void
+report_csv_str(FILE *fp, const char *s)
+{
+	if (s == NULL)
+		return;
+	if (strpbrk(s, ",\"\r\n") == NULL) {
+		fputs(s, fp);
+		return;
+	}
+	fputc('"', fp);
+	for (; *s != '\0'; s++) {
+		if (*s == '"')
+			fputc('"', fp);
+		fputc(*s, fp);
+	}
+	fputc('"', fp);
+}
+
+static void
+report_csv_secs(FILE *fp, int64_t ms)
+{
+	fprintf(fp, ",%lld.%03lld", (long long)(ms / 1000),
+	    (long long)(ms % 1000));
+}
+
+int
+report_jobs(const struct report *r, FILE *fp)
+{
+	const struct sim_job_result	*jr;
+	const struct sim_job		*j;
+	int64_t				 jct, wait;
+	size_t				 k, i;
+
+	fputs("policy,job_id,name,user,num_gpus,submit_time,duration,"
+	    "start_time,end_time,jct,queueing,preemptions,promotions,nodes\n",
+	    fp);
+	for (k = 0; k < r->nruns; k++) {
+		for (i = 0; i < r->trace->njobs; i++) {
+			j = &r->trace->jobs[i];
+			jr = &r->runs[k].result.jobs[i];
+			report_job_times(r, jr, j, &jct, &wait);
+			report_csv_str(fp, r->runs[k].label);
+			fprintf(fp, ",%llu,", (unsigned long long)j->id);
+			report_csv_str(fp, j->name);
+			fputc(',', fp);
+			report_csv_str(fp, j->user);
+			fprintf(fp, ",%u", j->gpus);
+			report_csv_secs(fp, j->submit_ms);
+			report_csv_secs(fp, j->duration_ms);
+			report_csv_secs(fp, jr->start_ms);
+			report_csv_secs(fp, jr->end_ms);
+			report_csv_secs(fp, jct);
+			report_csv_secs(fp, wait);
+			fprintf(fp, ",%u,%u,%u\n", jr->preemptions,
+			    jr->promotions, jr->nodes);
+		}
+	}
+	if (fflush(fp) != 0 || ferror(fp)) {
+		if (errno == 0)
+			errno = EIO;
+		return (-1);
+	}
+	return (0);
+}

@@ -1,0 +1,54 @@
+/* report.h: what gsim prints of a replay: per policy the JCT figures
+ * (average, median, p95, p99), queueing delay, makespan, GPU utilization,
+ * preemptions and promotions, as a table with the policies side by side or
+ * as JSON; per job a CSV row; the JCT CDFs as a gnuplot PNG. Times are
+ * seconds. */
+#ifndef GB_SIM_REPORT_H
+#define GB_SIM_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sim/sim.h"
+
+/* One replay: its label (as given with -p), conf and result. */
+struct report_run {
+	char			*label;		/* owned by the caller */
+	struct sched_conf	 conf;
+	struct sim_result	 result;
+};
+
+struct report_figures {
+	double		avg_jct, median_jct, p95_jct, p99_jct;
+	double		avg_wait;	/* JCT less the time spent running */
+	double		makespan;
+	double		utilization;	/* busy GPU-time / (GPUs x makespan) */
+	uint64_t	preemptions, promotions;
+};
+
+struct report {
+	const char		*trace_path;
+	const struct sim_trace	*trace;
+	struct sim_cluster	 cluster;
+	int64_t			 overhead_ms;
+	uint64_t		 seed;
+	struct report_run	*runs;
+	size_t			 nruns;
+};
+
+void	report_figures(const struct report *, const struct report_run *,
+	    struct report_figures *);
+/* The policies side by side, one figure per line. */
+void	report_text(const struct report *, FILE *);
+/* One JSON object with the settings and each run's figures. */
+int	report_json(const struct report *, FILE *);
+/* One CSV line per job and run. Returns 0 or -1 (errno set). */
+int	report_jobs(const struct report *, FILE *);
+/* The JCT CDF of each run into png through gnuplot. Returns 0, or -1
+ * with the reason in err. */
+int	report_plot(const struct report *, const char *png, char *, size_t);
+/* Whether gnuplot is on PATH. */
+int	report_can_plot(void);
+
+#endif

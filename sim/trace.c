@@ -1,0 +1,229 @@
+/* trace.c: reads a job trace or a file of GPU-time samples; see trace.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/xmalloc.h"
+#include "sim/csv.h"
+#include "sim/trace.h"
+
+/* Most GPUs a trace job may ask for; the cluster check comes later. */
+#define TRACE_MAX_GPUS	1000000
+
+static const char *const trace_col_submit[] = { "submit_time", NULL };
+static const char *const trace_col_gpus[] = { "num_gpus", "num_gpu", NULL };
+static const char *const trace_col_duration[] = { "duration", NULL };
+static const char *const trace_col_id[] = { "job_id", NULL };
+static const char *const trace_col_name[] = { "name", "model_name", NULL };
+static const char *const trace_col_user[] = { "user", NULL };
+static const char *const trace_col_sample[] = { "duration", "gpu_time",
+    NULL };
+
+/* Finds a column every record needs; else names what the header has. */
+static int
+trace_need(const struct csv *c, const char *const *names, const char *what,
+    int *col, char *err, size_t errlen)
+{
+	char	*have;
+
+	if ((*col = csv_column(c, names)) >= 0)
+		return (0);
+	have = csv_header(c);
+	snprintf(err, errlen, "%s:1: no %s column; the header has: %s "
+	    "(expected %s)", c->path, what, have,
+	    "submit_time, num_gpus or num_gpu, duration; optional job_id, "
+	    "name or model_name, user");
+	free(have);
+	return (-1);
+}
+
+static int
+trace_by_submit(const void *a, const void *b)
+{
+	const struct sim_job	*x = a, *y = b;
+
+	if (x->submit_ms != y->submit_ms)
+		return (x->submit_ms < y->submit_ms ? -1 : 1);
+	return (x->line < y->line ? -1 : x->line > y->line);
+}
+
+static int
+trace_by_id(const void *a, const void *b)
+{
+	const struct sim_job	*x = *(struct sim_job *const *)a;
+	const struct sim_job	*y = *(struct sim_job *const *)b;
+
+	if (x->id != y->id)
+		return (x->id < y->id ? -1 : 1);
+	return (x->line < y->line ? -1 : x->line > y->line);
+}
+
+/* Job ids name jobs in gsim's per-job output, so each must be unique. */
+static int
+trace_check_ids(const char *path, const struct sim_trace *t, char *err,
+    size_t errlen)
+{
+	const struct sim_job	**v;
+	size_t			  i;
+	int			  ret = 0;
+
+	v = xcalloc(t->njobs, sizeof *v);
+	for (i = 0; i < t->njobs; i++)
+		v[i] = &t->jobs[i];
+	qsort(v, t->njobs, sizeof *v, trace_by_id);
+	for (i = 1; i < t->njobs; i++) {
+		if (v[i]->id == v[i - 1]->id) {
+			snprintf(err, errlen, "%s:%u: job_id %llu is taken by "
+			    "line %u; each job needs its own id", path,
+			    v[i]->line, (unsigned long long)v[i]->id,
+			    v[i - 1]->line);
+			ret = -1;
+			break;
+		}
+	}
+	free(v);
+	return (ret);
+}
+
+/* Reads one record into j. */
+static int
+trace_record(const struct csv *c, const int *col, size_t row,
+    struct sim_job *j, char *err, size_t errlen)
+{
+	uint64_t	v;
+	const char	*s;
+
+	memset(j, 0, sizeof *j);
+	j->line = c->line;
+	j->id = row;
+	if (col[3] >= 0) {
+		if (csv_uint(c, col[3], "job_id", 0, UINT64_MAX, &v, err,
+		    errlen) != 0)
+			return (-1);
+		j->id = v;
+	}
+	if (csv_uint(c, col[1], c->names[col[1]], 1, TRACE_MAX_GPUS, &v, err,
+	    errlen) != 0)
+		return (-1);
+	j->gpus = (uint32_t)v;
+	if (csv_seconds(c, col[0], "submit_time", 0, &j->submit_ms, err,
+	    errlen) != 0 || csv_seconds(c, col[2], "duration", 1,
+	    &j->duration_ms, err, errlen) != 0)
+		return (-1);
+	if (col[4] >= 0 && *(s = csv_field(c, col[4])) != '\0')
+		j->name = xstrdup(s);
+	if (col[5] >= 0 && *(s = csv_field(c, col[5])) != '\0')
+		j->user = xstrdup(s);
+	return (0);
+}
+
+int
+sim_trace_load(const char *path, struct sim_trace *t, char *err,
+    size_t errlen)
+{
+	struct csv	c;
+	size_t		size = 0;
+	int		col[6], r;
+
+	memset(t, 0, sizeof *t);
+	if (csv_open(&c, path, err, errlen) != 0)
+		return (-1);
+	if (trace_need(&c, trace_col_submit, "submit_time", &col[0], err,
+	    errlen) != 0 || trace_need(&c, trace_col_gpus, "num_gpus",
+	    &col[1], err, errlen) != 0 || trace_need(&c, trace_col_duration,
+	    "duration", &col[2], err, errlen) != 0)
+		goto fail;
+	col[3] = csv_column(&c, trace_col_id);
+	col[4] = csv_column(&c, trace_col_name);
+	col[5] = csv_column(&c, trace_col_user);
+
+	while ((r = csv_next(&c, err, errlen)) == 1) {
+		if (t->njobs == size) {
+			size = size != 0 ? size * 2 : 1024;
+			t->jobs = xreallocarray(t->jobs, size, sizeof *t->jobs);
+		}
+		if (trace_record(&c, col, t->njobs, &t->jobs[t->njobs], err,
+		    errlen) != 0)
+			goto fail;
+		t->njobs++;
+	}
+	if (r < 0)
+		goto fail;
+	if (t->njobs == 0) {
+		snprintf(err, errlen, "%s: no jobs after the header", path);
+		goto fail;
+	}
+	if (trace_check_ids(path, t, err, errlen) != 0)
+		goto fail;
+	qsort(t->jobs, t->njobs, sizeof *t->jobs, trace_by_submit);
+	csv_close(&c);
+	return (0);
+
+fail:
+	csv_close(&c);
+	sim_trace_free(t);
+	return (-1);
+}
+
+void
+sim_trace_free(struct sim_trace *t)
+{
+	size_t	i;
+
+	for (i = 0; i < t->njobs; i++) {
+		free(t->jobs[i].name);
+		free(t->jobs[i].user);
+	}
+	free(t->jobs);
+	t->jobs = NULL;
+	t->njobs = 0;
+}
+
+int
+sim_samples_load(const char *path, uint64_t **samples, size_t *n, char *err,
+    size_t errlen)
+{
+	struct csv	 c;
+	uint64_t	*v = NULL;
+	size_t		 size = 0;
+	int64_t		 ms;
+	int		 col, r;
+	char		*have;
+
+	*samples = NULL;
+	*n = 0;
+	if (csv_open(&c, path, err, errlen) != 0)
+		return (-1);
+	if ((col = csv_column(&c, trace_col_sample)) < 0) {
+		have = csv_header(&c);
+		snprintf(err, errlen, "%s:1: no duration column; the header "
+		    "has: %s (expected one GPU-time in GPU-seconds per line "
+		    "under \"duration\")", path, have);
+		free(have);
+		goto fail;
+	}
+	while ((r = csv_next(&c, err, errlen)) == 1) {
+		if (csv_seconds(&c, col, "duration", 1, &ms, err, errlen) != 0)
+			goto fail;
+		if (*n == size) {
+			size = size != 0 ? size * 2 : 1024;
+			v = xreallocarray(v, size, sizeof *v);
+		}
+		v[(*n)++] = (uint64_t)ms;
+	}
+	if (r < 0)
+		goto fail;
+	if (*n == 0) {
+		snprintf(err, errlen, "%s: no samples after the header", path);
+		goto fail;
+	}
+	csv_close(&c);
+	*samples = v;
+	return (0);
+
+fail:
+	csv_close(&c);
+	free(v);
+	*n = 0;
+	return (-1);
+}
