@@ -180,7 +180,16 @@ gsim_add_run(const char *item, void *arg, char *err, size_t errlen)
 	struct report		 *r = a[1];
 	struct report_run	 *run;
 	char			 *name, *place, why[256];
+	size_t			  k;
 	int			  ret = -1;
+
+	for (k = 0; k < r->nruns; k++) {
+		if (strcmp(r->runs[k].label, item) == 0) {
+			snprintf(err, errlen, "--policy: %s is given twice",
+			    item);
+			return (-1);
+		}
+	}
 
 	r->runs = xreallocarray(r->runs, r->nruns + 1, sizeof *r->runs);
 	run = &r->runs[r->nruns];

@@ -4,6 +4,10 @@
 
 load helpers
 
+setup() {
+	bats_require_minimum_version 1.5.0
+}
+
 programs="bin/gsub bin/gq bin/gcancel bin/gnodes bin/gctl sim/gsim daemon/controller/gbatchd daemon/node/gnoded"
 
 page_of() {

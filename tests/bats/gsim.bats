@@ -1,0 +1,238 @@
+#!/usr/bin/env bats
+# gsim: its CLI, its errors (with file and line), determinism, the schedules
+# of small traces worked out by hand, and the published Tiresias figures.
+
+load helpers
+
+setup() {
+	bats_require_minimum_version 1.5.0
+	T60="$S/sim/traces/60_job.csv"
+	GB_DIR=$(mktemp -d /tmp/gbt.XXXXXX)
+	cd "$GB_DIR"
+}
+
+teardown() {
+	rm -rf "$GB_DIR"
+}
+
+# json_get FILE EXPR: prints EXPR evaluated over the JSON in FILE as j.
+json_get() {
+	python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+}
+
+@test "gsim --help lists every option and --version names the package" {
+	run -0 gsim --help
+	for o in --policy --cluster --cluster-spec --thresholds --queues \
+	    --promote --placement --strict --no-strict --samples --overhead \
+	    --seed --json --jobs --plot --quiet --help --version; do
+		[[ "$output" == *"$o"* ]] || { echo "missing $o"; false; }
+	done
+	run -0 gsim --version
+	[[ "$output" =~ ^gsim\ \(gbatch\)\ [0-9]+\.[0-9]+ ]]
+}
+
+@test "gsim matches the published Tiresias figures on 60_job.csv within 2%" {
+	run -0 gsim --json -p fifo,fifo:yarn,dlas,srtf -T 3250,7200,18000 \
+	    -c 3x4 "$T60"
+	echo "$output" >out.json
+	# label avg_jct median_jct makespan, as the public simulator reports.
+	python3 - out.json <<'PY'
+import json, sys
+want = {
+    "fifo": (423.5, 374.5, 3645),
+    "fifo:yarn": (560.8, 500, 3876),
+    "dlas": (310.4, 194, 3304),
+    "srtf": (273.5, 145, 3433),
+}
+runs = {r["label"]: r for r in json.load(open(sys.argv[1]))["runs"]}
+assert sorted(runs) == sorted(want), runs.keys()
+bad = 0
+for label, figs in want.items():
+    got = (runs[label]["avg_jct"], runs[label]["median_jct"], runs[label]["makespan"])
+    for name, g, w in zip(("avg", "median", "makespan"), got, figs):
+        if abs(g - w) > 0.02 * w:
+            print(f"{label} {name}: got {g}, published {w}")
+            bad = 1
+sys.exit(bad)
+PY
+}
+
+@test "gsim prints the policies side by side, one figure per line" {
+	run -0 gsim -p srtf,dlas,fifo -c 3x4 "$T60"
+	header=$(grep -E '^ +srtf +dlas +fifo$' <<<"$output")
+	[ -n "$header" ]
+	for row in "avg JCT (s)" "median JCT (s)" "p95 JCT (s)" "p99 JCT (s)" \
+	    "avg queueing (s)" "makespan (s)" "GPU utilization" "preemptions" \
+	    "promotions"; do
+		line=$(grep -F "$row" <<<"$output")
+		# The row's label, then three figures.
+		[ "$(wc -w <<<"${line#"$row"}")" -eq 3 ] || { echo "row: $line"; false; }
+	done
+	[[ "$output" == "60 jobs; 3 nodes x 4 GPUs = 12 GPUs on 1 switch;"* ]]
+}
+
+@test "gsim is deterministic: same input and seed, same output byte for byte" {
+	for i in 1 2; do
+		gsim -p fifo:random,dlas:random,gittins,srtf:spread -T 100,1000 \
+		    --promote 2 --overhead 5 --seed 7 -c 2x3x4 --jobs jobs$i.csv \
+		    "$T60" >out$i
+	done
+	cmp out1 out2
+	cmp jobs1.csv jobs2.csv
+	# And the seed matters to random placement: the jobs file has the
+	# nodes of each first placement.
+	gsim -p fifo:random -c 2x3x4 --seed 8 --jobs jobs3.csv "$T60" >/dev/null
+	gsim -p fifo:random -c 2x3x4 --seed 7 --jobs jobs4.csv "$T60" >/dev/null
+	grep -q '^fifo:random,' jobs3.csv
+	! cmp -s jobs3.csv jobs4.csv
+}
+
+@test "gsim on a trace worked out by hand: demotion, preemption and its overhead" {
+	# One GPU; queue 0 ends at 5 GPU-s. A (100 s) runs from 0 and drops to
+	# queue 1 at 5 s; B (3 s) arrives at 10 in queue 0 and preempts A; A
+	# resumes at 13 with 90 s to go and ends at 103. With --overhead 2 it
+	# loses 2 s on its restart and ends at 105. Under fifo B waits for A.
+	cat >hand.csv <<'CSV'
+duration,user,num_gpus,name,submit_time
+100,alice,1,long,0
+3,bob,1,"short, quick",10
+CSV
+	run -0 gsim --json -p dlas,fifo -T 5 -c 1x1 --jobs jobs.csv hand.csv
+	echo "$output" >out.json
+	[ "$(json_get out.json 'j["runs"][0]["avg_jct"]')" = 53.0 ]
+	[ "$(json_get out.json 'j["runs"][0]["preemptions"]')" = 1 ]
+	[ "$(json_get out.json 'j["runs"][0]["makespan"]')" = 103.0 ]
+	[ "$(json_get out.json 'j["runs"][1]["avg_jct"]')" = 96.5 ]
+	[ "$(json_get out.json 'j["runs"][1]["preemptions"]')" = 0 ]
+	grep -qx 'dlas,0,long,alice,1,0.000,100.000,0.000,103.000,103.000,3.000,1,0,1' jobs.csv
+	grep -qx 'dlas,1,"short, quick",bob,1,10.000,3.000,10.000,13.000,3.000,0.000,0,0,1' jobs.csv
+	grep -qx 'fifo,1,"short, quick",bob,1,10.000,3.000,100.000,103.000,93.000,90.000,0,0,1' jobs.csv
+
+	run -0 gsim --json -p dlas -T 5 --overhead 2 -c 1x1 hand.csv
+	echo "$output" >out.json
+	[ "$(json_get out.json 'j["runs"][0]["makespan"]')" = 105.0 ]
+	[ "$(json_get out.json 'j["runs"][0]["avg_queueing"]')" = 1.5 ]
+}
+
+@test "gsim places a gang across nodes and skips a job that does not fit" {
+	# Two nodes of 2 GPUs. A (1 GPU, 10 s) at 0; B (4 GPUs, 10 s) at 1
+	# needs both nodes and waits for A; C (1 GPU, 5 s) at 2 fits beside A.
+	# Strict fifo: C waits behind B (B 10..20, C 20..25). dlas and
+	# non-strict fifo skip B: C runs 2..7, B 10..20.
+	printf 'submit_time,num_gpus,duration\n0,1,10\n1,4,10\n2,1,5\n' >gang.csv
+	gsim --json -p fifo,dlas -c 2x2 --no-strict gang.csv >nostrict.json
+	gsim --json -p fifo -c 2x2 --jobs strict.csv gang.csv >strict.json
+	[ "$(json_get strict.json 'j["runs"][0]["makespan"]')" = 25.0 ]
+	grep -q '^fifo,2,,,1,2.000,5.000,20.000,25.000,' strict.csv
+	grep -q '^fifo,1,,,4,1.000,10.000,10.000,20.000,19.000,9.000,0,0,2$' strict.csv
+	[ "$(json_get nostrict.json 'j["runs"][0]["makespan"]')" = 20.0 ]
+	[ "$(json_get nostrict.json 'j["runs"][0]["strict"]')" = False ]
+	# (10 + 19 + 5) / 3
+	[ "$(json_get nostrict.json 'round(j["runs"][1]["avg_jct"], 3)')" = 11.333 ]
+}
+
+@test "gsim -K alone spaces thresholds tenfold; -T sets K" {
+	run -0 gsim --json -p dlas -K 4 -c 3x4 "$T60"
+	echo "$output" >k.json
+	[ "$(json_get k.json 'j["runs"][0]["thresholds"]')" = "[3600.0, 36000.0, 360000.0]" ]
+	run -0 gsim --json -p dlas -T 10,20 -K 3 -c 3x4 "$T60"
+	run -2 gsim -p dlas -T 10,20 -K 2 -c 3x4 "$T60"
+	[[ "$output" == *"--queues 2 but --thresholds gives 3 queues"* ]]
+}
+
+@test "gsim reads a Tiresias cluster spec and a GPU-time sample file" {
+	run -0 gsim --json -p gittins --cluster-spec "$S/sim/traces/cluster_specs/n160g8.csv" \
+	    -S "$S/sim/traces/yarn-gput1000.csv" "$T60"
+	echo "$output" >out.json
+	[ "$(json_get out.json 'j["cluster"]["gpus"]')" = 1280 ]
+	[ "$(json_get out.json 'j["cluster"]["switches"]')" = 5 ]
+	printf 'num_switch,num_node_p_switch\n1,2\n' >spec.csv
+	run -1 gsim --cluster-spec spec.csv "$T60"
+	[[ "$output" == *"spec.csv:1: the header has: num_switch, num_node_p_switch (expected"* ]]
+	printf 'duration\n121\nlots\n' >samples.csv
+	run -1 gsim -p gittins -S samples.csv -c 3x4 "$T60"
+	[[ "$output" == *'samples.csv:3: duration "lots": expected a positive number'* ]]
+}
+
+@test "gsim names the file and line of bad trace input and exits 1" {
+	printf 'job_id,num_gpu,submit_time\n1,2,3\n' >nodur.csv
+	run -1 gsim -c 3x4 nodur.csv
+	[[ "$output" == *"nodur.csv:1: no duration column; the header has: job_id, num_gpu, submit_time"* ]]
+
+	printf 'submit_time,num_gpus,duration\n0,2,10\n5,0,3\n' >zero.csv
+	run -1 gsim -c 3x4 zero.csv
+	[[ "$output" == *'zero.csv:3: num_gpus "0": expected a whole number from 1'* ]]
+
+	printf 'submit_time,num_gpus,duration\n0,2,10\n\n5,1,-3\n' >neg.csv
+	run -1 gsim -c 3x4 neg.csv
+	[[ "$output" == *'neg.csv:4: duration "-3": expected a positive number of seconds'* ]]
+
+	printf 'submit_time,num_gpus,duration\n-1,2,10\n' >negsub.csv
+	run -1 gsim -c 3x4 negsub.csv
+	[[ "$output" == *'negsub.csv:2: submit_time "-1": expected a non-negative'* ]]
+
+	printf 'job_id,submit_time,num_gpus,duration\n7,0,2,10\n8,5,13,3\n' >big.csv
+	run -1 gsim -c 3x4 big.csv
+	[[ "$output" == *"big.csv:3: job 8 asks for 13 GPUs; the cluster has 12"* ]]
+
+	printf 'job_id,submit_time,num_gpus,duration\n7,0,2,10\n7,5,1,3\n' >dup.csv
+	run -1 gsim -c 3x4 dup.csv
+	[[ "$output" == *"dup.csv:3: job_id 7 is taken by line 2"* ]]
+
+	printf 'submit_time,num_gpus,duration\n0,2,10,9\n' >wide.csv
+	run -1 gsim -c 3x4 wide.csv
+	[[ "$output" == *"wide.csv:2: 4 fields; the header names 3 columns"* ]]
+
+	printf 'submit_time,num_gpus,duration,name\n0,2,10,"open\n' >quote.csv
+	run -1 gsim -c 3x4 quote.csv
+	[[ "$output" == *"quote.csv:2: a quoted field is not closed"* ]]
+
+	printf 'submit_time,num_gpus,duration\n' >empty.csv
+	run -1 gsim -c 3x4 empty.csv
+	[[ "$output" == *"empty.csv: no jobs after the header"* ]]
+
+	run -1 gsim -c 3x4 missing.csv
+	[[ "$output" == *"missing.csv: No such file or directory"* ]]
+}
+
+@test "gsim rejects bad options with exit status 2" {
+	run -2 gsim -p fifo,lottery -c 3x4 "$T60"
+	[[ "$output" == *'--policy: expected a policy (fifo, srtf, dlas or gittins), got "lottery"'* ]]
+	run -2 gsim -p dlas:tetris -c 3x4 "$T60"
+	[[ "$output" == *"--policy dlas:tetris: expected a placement"* ]]
+	run -2 gsim -p fifo,,dlas -c 3x4 "$T60"
+	[[ "$output" == *"empty item"* ]]
+	run -2 gsim -p dlas,fifo,dlas -c 3x4 "$T60"
+	[[ "$output" == *"--policy: dlas is given twice"* ]]
+	run -2 gsim -c 3x4 -T 3600,100 "$T60"
+	[[ "$output" == *"--thresholds:"*"3600,100"* ]]
+	run -2 gsim -c 3y4 "$T60"
+	[[ "$output" == *'--cluster: cluster "3y4": expected NODESxGPUS'* ]]
+	run -2 gsim -c 3x65 "$T60"
+	[[ "$output" == *"65 GPUs per node: expected 1 to 64"* ]]
+	run -2 gsim "$T60"
+	[[ "$output" == *"give the cluster once"* ]]
+	run -2 gsim -c 3x4
+	[[ "$output" == *"no trace given"* ]]
+	run -2 gsim -c 3x4 "$T60" extra.csv
+	[[ "$output" == *'unexpected argument "extra.csv"'* ]]
+	run -2 gsim --promote -1 -c 3x4 "$T60"
+	[[ "$output" == *'--promote "-1": expected a number >= 0'* ]]
+	run -2 gsim --frobnicate -c 3x4 "$T60"
+	[[ "$output" == *"--frobnicate"* ]]
+}
+
+@test "gsim --plot draws a PNG with gnuplot, or says gnuplot is missing" {
+	run -1 env PATH=/nonexistent "$B/sim/gsim" -c 3x4 --plot cdf.png "$T60"
+	[[ "$output" == *"--plot needs gnuplot"*"gnuplot-nox"* ]]
+	[ ! -e cdf.png ]
+	command -v gnuplot >/dev/null || skip "gnuplot is not installed"
+	run -0 gsim -q -p fifo,dlas -c 3x4 --plot cdf.png "$T60"
+	[ "$(head -c 4 cdf.png | od -An -c | tr -d ' ')" = '211PNG' ]
+}
+
+@test "gsim writes nothing to stderr when it is not a terminal" {
+	run -0 --separate-stderr gsim -p dlas -c 3x4 "$T60"
+	[ -z "$stderr" ]
+	[ -n "$output" ]
+}
