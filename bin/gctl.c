@@ -1,5 +1,6 @@
 /* gctl: administer gbatchd (scontrol's counterpart): ping, shutdown,
- * drain and resume nodes. One verb per invocation. */
+ * drain and resume nodes, show and reload the configuration. One verb per
+ * invocation. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,8 @@ static int	gctl_ping(int, char **);
 static int	gctl_shutdown(int, char **);
 static int	gctl_drain(int, char **);
 static int	gctl_resume(int, char **);
+static int	gctl_show(int, char **);
+static int	gctl_reconfigure(int, char **);
 static int	gctl_help(int, char **);
 
 static const struct gctl_verb gctl_verbs[] = {
@@ -31,6 +34,10 @@ static const struct gctl_verb gctl_verbs[] = {
 	{ "drain", "NODE [--reason TEXT]", "let NODE finish its jobs and "
 	    "give it no new ones (operators)", gctl_drain },
 	{ "resume", "NODE", "give NODE jobs again (operators)", gctl_resume },
+	{ "show", "config [--json]", "the settings gbatchd has in force",
+	    gctl_show },
+	{ "reconfigure", "", "read gbatch.conf again, no restart (operators; "
+	    "also SIGHUP)", gctl_reconfigure },
 	{ "help", "", "this help", gctl_help },
 };
 #define GCTL_NVERBS	(sizeof gctl_verbs / sizeof gctl_verbs[0])
@@ -212,6 +219,100 @@ gctl_resume(int argc, char **argv)
 	return (gctl_node_update(argc, argv, "resume"));
 }
 
+/* Prints "group.key = value" per setting, values as JSON. */
+static void
+gctl_print_config(const json_t *config)
+{
+	const char	*group, *key;
+	json_t		*g, *v;
+	char		*text;
+
+	json_object_foreach((json_t *)config, group, g) {
+		json_object_foreach(g, key, v) {
+			text = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+			printf("%s.%s = %s\n", group, key,
+			    text != NULL ? text : "?");
+			free(text);
+		}
+	}
+}
+
+static int
+gctl_show(int argc, char **argv)
+{
+	json_t		*reply;
+	const char	*file;
+	int		 r, json = 0;
+
+	if (argc < 2)
+		return (gctl_bad("%s", "show: expected what to show: config"));
+	if (strcmp(argv[1], "config") != 0)
+		return (gctl_bad("show: unknown \"%s\"; expected config",
+		    argv[1]));
+	if (argc > 2 && strcmp(argv[2], "--json") == 0)
+		json = 1;
+	if (argc > 2 + json)
+		return (gctl_bad("show config: unexpected argument \"%s\"",
+		    argv[2 + json]));
+	if ((r = gctl_call(proto_msg(MSG_CONFIG_SHOW), &reply)) != 0)
+		return (r);
+	if (json) {
+		json_dumpf(json_object_get(reply, "config"), stdout,
+		    JSON_INDENT(2) | JSON_SORT_KEYS);
+		putchar('\n');
+	} else {
+		file = json_string_value(json_object_get(reply, "file"));
+		printf("# in force in gbatchd, read from %s\n",
+		    file != NULL ? file : "?");
+		gctl_print_config(json_object_get(reply, "config"));
+	}
+	json_decref(reply);
+	return (EXIT_OK);
+}
+
+/* Prints a reply's list of setting names as "a, b". */
+static void
+gctl_print_names(const json_t *list)
+{
+	json_t	*v;
+	size_t	 i;
+
+	json_array_foreach((json_t *)list, i, v)
+		printf("%s%s", i > 0 ? ", " : "", json_string_value(v));
+}
+
+static int
+gctl_reconfigure(int argc, char **argv)
+{
+	json_t		*reply, *changed, *restart;
+	const char	*file;
+	int		 r;
+
+	if (argc > 1)
+		return (gctl_bad("reconfigure: unexpected argument \"%s\"",
+		    argv[1]));
+	if ((r = gctl_call(proto_msg(MSG_RECONFIGURE), &reply)) != 0)
+		return (r);
+	file = json_string_value(json_object_get(reply, "file"));
+	changed = json_object_get(reply, "changed");
+	restart = json_object_get(reply, "restart_needed");
+	printf("gbatchd read %s again: ", file != NULL ? file : "its file");
+	if (json_array_size(changed) == 0)
+		printf("no setting changed\n");
+	else {
+		printf("changed ");
+		gctl_print_names(changed);
+		printf("\n");
+	}
+	if (json_array_size(restart) > 0) {
+		printf("changed in the file, in force after gbatchd restarts: ");
+		gctl_print_names(restart);
+		printf("\n");
+	}
+	json_decref(reply);
+	return (EXIT_OK);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -241,11 +342,12 @@ main(int argc, char **argv)
 	}
 	if (optind == argc)
 		return (gctl_bad("%s", "no command given; expected one of: "
-		    "ping, shutdown, drain, resume, help"));
+		    "ping, shutdown, drain, resume, show, reconfigure, help"));
 	for (i = 0; i < GCTL_NVERBS; i++) {
 		if (strcmp(argv[optind], gctl_verbs[i].name) == 0)
 			return (gctl_verbs[i].run(argc - optind, argv + optind));
 	}
 	return (gctl_bad("unknown command \"%s\"; expected one of: ping, "
-	    "shutdown, drain, resume, help", argv[optind]));
+	    "shutdown, drain, resume, show, reconfigure, help",
+	    argv[optind]));
 }

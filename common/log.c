@@ -27,14 +27,25 @@ log_set_level(enum log_level level)
 	log_level = level;
 }
 
+static const char *const log_level_names[] = { "error", "warn", "info",
+    "debug" };
+
+const char *
+log_level_name(enum log_level l)
+{
+	if ((unsigned)l >= sizeof log_level_names / sizeof log_level_names[0])
+		return ("info");
+	return (log_level_names[l]);
+}
+
 int
 log_level_parse(const char *s, enum log_level *out)
 {
-	static const char *names[] = { "error", "warn", "info", "debug" };
 	size_t	i;
 
-	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
-		if (strcmp(s, names[i]) == 0) {
+	for (i = 0; i < sizeof log_level_names / sizeof log_level_names[0];
+	    i++) {
+		if (strcmp(s, log_level_names[i]) == 0) {
 			*out = (enum log_level)i;
 			return (0);
 		}

@@ -15,6 +15,7 @@ void	log_open(const char *ident, int to_syslog, enum log_level);
 void	log_set_level(enum log_level);
 /* Parses "error", "warn", "info" or "debug"; returns -1 on anything else. */
 int	log_level_parse(const char *, enum log_level *);
+const char *log_level_name(enum log_level);
 void	log_close(void);
 
 void	log_error(const char *, ...) __attribute__((format(printf, 1, 2)));

@@ -13,6 +13,8 @@ enum msg_type {
 	MSG_HELLO = 100,	/* first message: version, role */
 	MSG_PING = 101,		/* gctl ping */
 	MSG_SHUTDOWN = 102,	/* gctl shutdown (operators) */
+	MSG_RECONFIGURE = 103,	/* gctl reconfigure (operators) */
+	MSG_CONFIG_SHOW = 104,	/* gctl show config */
 
 	MSG_JOB_SUBMIT = 200,
 	MSG_JOB_LIST = 201,

@@ -132,6 +132,17 @@ sched_thresholds_parse(const char *s, struct sched_conf *conf, char *err,
 	return (0);
 }
 
+void
+sched_conf_set_queues(struct sched_conf *conf, unsigned k)
+{
+	uint64_t	t = UINT64_C(3600) * 1000;
+	unsigned	i;
+
+	conf->nqueues = k;
+	for (i = 0; i + 1 < k; i++, t *= 10)
+		conf->thresholds[i] = t;
+}
+
 int
 sched_conf_check(const struct sched_conf *conf, char *err, size_t errlen)
 {

@@ -61,6 +61,11 @@ int		 sched_placement_parse(const char *, enum sched_placement *,
 int		 sched_thresholds_parse(const char *, struct sched_conf *,
 		     char *, size_t);
 
+/* Sets K queues with thresholds from 3,600 GPU-s up, ten times higher
+ * each queue (3600, 36000, ...): what K alone means in gsim -K and in
+ * gbatch.conf's scheduler.queues. k is 1..SCHED_MAX_QUEUES. */
+void		 sched_conf_set_queues(struct sched_conf *, unsigned k);
+
 const char	*sched_policy_name(enum sched_policy);
 const char	*sched_placement_name(enum sched_placement);
 

@@ -215,18 +215,6 @@ out:
 	return (ret);
 }
 
-/* -K alone: thresholds from 3,600 GPU-s, ten times higher each queue. */
-static void
-gsim_default_thresholds(struct sched_conf *c, unsigned k)
-{
-	uint64_t	t = 3600 * 1000;
-	unsigned	i;
-
-	c->nqueues = k;
-	for (i = 0; i + 1 < k; i++, t *= 10)
-		c->thresholds[i] = t;
-}
-
 static int
 gsim_options(struct gsim *g, int argc, char **argv, char *err, size_t errlen)
 {
@@ -345,7 +333,7 @@ gsim_options(struct gsim *g, int argc, char **argv, char *err, size_t errlen)
 		return (-1);
 	}
 	if (g->queues != 0 && !g->thresholds)
-		gsim_default_thresholds(&g->conf, g->queues);
+		sched_conf_set_queues(&g->conf, g->queues);
 	return (0);
 }
 

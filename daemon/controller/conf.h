@@ -10,7 +10,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include "common/log.h"
+#include "policy/sched-conf.h"
+
+/* Checkpoint grace (seconds): a job's default, and the most it may ask. */
+#define CONF_CKPT_GRACE		60
+#define CONF_MAX_CKPT_GRACE	600
 
 struct conf {
 	char		*socket;	/* Unix socket for clients */
@@ -22,12 +29,19 @@ struct conf {
 	bool		 allow_root_jobs;
 	enum log_level	 log_level;
 	bool		 sync_full;	/* fsync every commit */
+
+	/* The scheduler group: policy, queues, promotion, placement. Its
+	 * samples stay NULL here: gittins takes them from the store. */
+	struct sched_conf sched;
+	int		 ckpt_grace;	/* seconds, for jobs that name none */
+	int		 max_ckpt_grace; /* seconds, the cap on any job's */
 };
 
 /* Fills c with the built-in defaults (strings are the struct's own). */
 void	conf_defaults(struct conf *c);
 
-/* Reads the controller group of path into c over what it holds. A missing
+/* Reads the controller and scheduler groups of path into c over what it
+ * holds. A missing
  * file is fine (defaults stand) unless must_exist. Returns 0, or -1 with err
  * naming the file, the line and the key. */
 int	conf_load(struct conf *c, const char *path, bool must_exist,
@@ -38,6 +52,17 @@ void	conf_set(char **slot, const char *value);
 
 /* Whether user (uid) may act on every job: root and the operators list. */
 bool	conf_is_operator(const struct conf *c, uid_t uid, const char *user);
+
+/* The settings as {"controller": {...}, "scheduler": {...}} (a new
+ * reference), as gctl show config prints them. */
+json_t	*conf_to_json(const struct conf *c);
+
+/* Takes from fresh (a reload of the file) the settings that apply without
+ * a restart. Appends to changed the names ("scheduler.policy") of those
+ * that differ, and to restart those that differ but wait for the next
+ * start (the sockets, the state directory, sync); c keeps their values. */
+void	conf_apply(struct conf *c, const struct conf *fresh, json_t *changed,
+	    json_t *restart);
 
 /* Frees what c holds; c itself belongs to the caller. */
 void	conf_clear(struct conf *c);

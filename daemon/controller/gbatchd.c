@@ -40,6 +40,11 @@ static int64_t			 gbatchd_start;
 static bool			 gbatchd_stopping;
 static struct event		*gbatchd_stop_ev;
 static const char		*gbatchd_logfile;
+/* What a reload reads again, and the flags that stay over the file. */
+static const char		*gbatchd_conf_path;
+static bool			 gbatchd_conf_must_exist, gbatchd_debug;
+static const char		*gbatchd_opt_socket, *gbatchd_opt_listen;
+static const char		*gbatchd_opt_dir;
 static int			 gbatchd_ready_fd = -1;
 
 static const struct option gbatchd_longopts[] = {
@@ -142,17 +147,75 @@ gbatchd_open_log(const char *path)
 	return (0);
 }
 
+/* The file's settings with the command line's over them. */
+static int
+gbatchd_read_conf(struct conf *c, char *err, size_t errlen)
+{
+	conf_defaults(c);
+	if (conf_load(c, gbatchd_conf_path, gbatchd_conf_must_exist, err,
+	    errlen) != 0)
+		return (-1);
+	if (gbatchd_opt_socket != NULL)
+		conf_set(&c->socket, gbatchd_opt_socket);
+	if (gbatchd_opt_listen != NULL)
+		conf_set(&c->listen, gbatchd_opt_listen);
+	if (gbatchd_opt_dir != NULL)
+		conf_set(&c->state_dir, gbatchd_opt_dir);
+	if (gbatchd_debug)
+		c->log_level = LOG_LEVEL_DEBUG;
+	return (0);
+}
+
+const char *
+gbatchd_conf_file(void)
+{
+	return (gbatchd_conf_path);
+}
+
+int
+gbatchd_reconfigure(json_t *changed, json_t *restart, char *err,
+    size_t errlen)
+{
+	struct conf	fresh;
+	char		why[1024];
+
+	if (gbatchd_read_conf(&fresh, why, sizeof why) != 0) {
+		conf_clear(&fresh);
+		snprintf(err, errlen, "%s; the settings in force are unchanged",
+		    why);
+		log_error("gbatchd: reconfigure: %s", err);
+		return (-1);
+	}
+	conf_apply(&gbatchd_settings, &fresh, changed, restart);
+	conf_clear(&fresh);
+	log_set_level(gbatchd_settings.log_level);
+	schedule_reconfigure();
+	log_info("gbatchd: reloaded %s: %zu setting%s changed%s",
+	    gbatchd_conf_path, json_array_size(changed),
+	    json_array_size(changed) == 1 ? "" : "s",
+	    json_array_size(restart) > 0 ? "; some take effect at the next "
+	    "start" : "");
+	return (0);
+}
+
 static void
 gbatchd_signal_cb(evutil_socket_t sig, short what, void *arg)
 {
+	json_t	*changed, *restart;
+	char	 err[1024];
+
 	switch (sig) {
 	case SIGHUP:
-		/* Log rotation; settings reload comes in a later version. */
+		/* Log rotation and a reload, as most daemons do. */
 		if (gbatchd_logfile != NULL &&
 		    gbatchd_open_log(gbatchd_logfile) != 0)
 			log_error("gbatchd: reopening %s: %s", gbatchd_logfile,
 			    strerror(errno));
-		log_info("gbatchd: SIGHUP: log reopened");
+		changed = json_array();
+		restart = json_array();
+		(void)gbatchd_reconfigure(changed, restart, err, sizeof err);
+		json_decref(changed);
+		json_decref(restart);
 		break;
 	case SIGTERM:
 		gbatchd_stop("SIGTERM");
@@ -255,10 +318,9 @@ main(int argc, char **argv)
 {
 	struct conf	*c = &gbatchd_settings;
 	struct event	*sigs[3];
-	const char	*conf_path, *opt_socket = NULL, *opt_listen = NULL;
-	const char	*opt_dir = NULL, *pidfile = NULL;
+	const char	*conf_path, *pidfile = NULL;
 	char		 err[1024], *addr_file;
-	bool		 foreground = false, debug = false, must_exist = false;
+	bool		 foreground = false, must_exist = false;
 	int		 ch, i;
 	static const int signums[] = { SIGTERM, SIGINT, SIGHUP };
 
@@ -268,12 +330,12 @@ main(int argc, char **argv)
 		switch (ch) {
 		case 'D': foreground = true; break;
 		case 'f': conf_path = optarg; must_exist = true; break;
-		case 's': opt_socket = optarg; break;
-		case 'l': opt_listen = optarg; break;
-		case 'd': opt_dir = optarg; break;
+		case 's': gbatchd_opt_socket = optarg; break;
+		case 'l': gbatchd_opt_listen = optarg; break;
+		case 'd': gbatchd_opt_dir = optarg; break;
 		case 'L': gbatchd_logfile = optarg; break;
 		case 'P': pidfile = optarg; break;
-		case 'v': debug = true; break;
+		case 'v': gbatchd_debug = true; break;
 		case 'h':
 			gbatchd_usage(stdout);
 			return (EXIT_OK);
@@ -309,19 +371,13 @@ main(int argc, char **argv)
 	if (conf_path == NULL || *conf_path == '\0')
 		conf_path = SYSCONFDIR "/gbatch/gbatch.conf";
 
-	conf_defaults(c);
-	if (conf_load(c, conf_path, must_exist, err, sizeof err) != 0) {
+	gbatchd_conf_path = conf_path;
+	gbatchd_conf_must_exist = must_exist;
+	if (gbatchd_read_conf(c, err, sizeof err) != 0) {
 		fprintf(stderr, "gbatchd: %s\n", err);
+		conf_clear(c);
 		return (EXIT_FAILURE);
 	}
-	if (opt_socket != NULL)
-		conf_set(&c->socket, opt_socket);
-	if (opt_listen != NULL)
-		conf_set(&c->listen, opt_listen);
-	if (opt_dir != NULL)
-		conf_set(&c->state_dir, opt_dir);
-	if (debug)
-		c->log_level = LOG_LEVEL_DEBUG;
 
 	if (gbatchd_logfile != NULL && gbatchd_open_log(gbatchd_logfile) != 0) {
 		fprintf(stderr, "gbatchd: log file %s: %s\n", gbatchd_logfile,

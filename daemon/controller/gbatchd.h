@@ -5,12 +5,21 @@
 
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "daemon/controller/conf.h"
 
 #define GBATCHD_SERVER	"gbatchd " PACKAGE_VERSION
 
 /* The settings in force (read-only after start-up). */
 const struct conf	*gbatchd_conf(void);
+/* The configuration file read at start and by reloads. */
+const char		*gbatchd_conf_file(void);
+/* Reads the file again and applies what can change without a restart
+ * (conf_apply), then reschedules under the new settings. Returns 0, or -1
+ * with err (the file's fault; nothing changed). */
+int			 gbatchd_reconfigure(json_t *changed, json_t *restart,
+			     char *err, size_t errlen);
 /* Wall-clock seconds, as every time in the store and the protocol. */
 int64_t			 gbatchd_now(void);
 /* When gbatchd started (seconds). */

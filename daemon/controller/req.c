@@ -12,6 +12,8 @@
 extern const struct req_entry	req_hello_entry;
 extern const struct req_entry	req_ping_entry;
 extern const struct req_entry	req_shutdown_entry;
+extern const struct req_entry	req_reconfigure_entry;
+extern const struct req_entry	req_config_show_entry;
 extern const struct req_entry	req_job_submit_entry;
 extern const struct req_entry	req_job_list_entry;
 extern const struct req_entry	req_job_cancel_entry;
@@ -25,6 +27,8 @@ static const struct req_entry *const req_table[] = {
 	&req_hello_entry,
 	&req_ping_entry,
 	&req_shutdown_entry,
+	&req_reconfigure_entry,
+	&req_config_show_entry,
 	&req_job_submit_entry,
 	&req_job_list_entry,
 	&req_job_cancel_entry,

@@ -107,6 +107,12 @@ schedule_run(void)
 }
 
 void
+schedule_reconfigure(void)
+{
+	schedule_mark_dirty();
+}
+
+void
 schedule_free(void)
 {
 	free(schedule_jobs);

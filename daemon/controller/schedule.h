@@ -11,6 +11,9 @@ void	schedule_mark_dirty(void);
 bool	schedule_is_dirty(void);
 /* Runs one pass: reasons for every pending job, starts and launches. */
 void	schedule_run(void);
+/* The scheduler settings changed (gctl reconfigure): schedule under them
+ * from the next pass. */
+void	schedule_reconfigure(void);
 void	schedule_free(void);
 
 #endif

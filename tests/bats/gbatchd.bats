@@ -4,6 +4,7 @@
 load helpers
 
 setup() {
+	bats_require_minimum_version 1.5.0
 	gb_setup
 	# Jobs write their output files here, not into the source tree.
 	cd "$GB_DIR"
@@ -114,6 +115,33 @@ runs_elsewhere() {
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"controller.operators"* ]]
 	[[ "$output" == *"list of user names"* ]]
+}
+
+@test "gbatchd with a bad scheduler setting names the line, the key and what is accepted" {
+	gb_write_conf
+	printf 'scheduler = {\n  policy = "lottery";\n};\n' >>"$GBATCH_CONF"
+	run -1 gbatchd -D
+	[[ "$output" == *"gbatch.conf: line "*": scheduler.policy: expected a policy (fifo, srtf, dlas or gittins), got \"lottery\""* ]]
+	gb_write_conf
+	printf 'scheduler = {\n  policy = "srtf";\n};\n' >>"$GBATCH_CONF"
+	run -1 gbatchd -D
+	[[ "$output" == *"scheduler.policy: srtf needs every job's run time in advance"* ]]
+	gb_write_conf
+	printf 'scheduler = {\n  thresholds = [ 7200, 3600 ];\n};\n' >>"$GBATCH_CONF"
+	run -1 gbatchd -D
+	[[ "$output" == *"scheduler.thresholds: element 2: expected GPU-seconds above 0 and above the one before"* ]]
+	gb_write_conf
+	printf 'scheduler = {\n  queues = 3;\n  thresholds = [ 10 ];\n};\n' >>"$GBATCH_CONF"
+	run -1 gbatchd -D
+	[[ "$output" == *"1 values make 2 queues, but scheduler.queues is 3"* ]]
+	gb_write_conf
+	printf 'scheduler = {\n  polcy = "dlas";\n};\n' >>"$GBATCH_CONF"
+	run -1 gbatchd -D
+	[[ "$output" == *"line "*": scheduler.polcy: unknown key; expected policy,"* ]]
+	gb_write_conf
+	printf 'scheduler = {\n  ckpt_grace = 900;\n};\n' >>"$GBATCH_CONF"
+	run -1 gbatchd -D
+	[[ "$output" == *"scheduler.ckpt_grace (900 s) is above scheduler.max_ckpt_grace (600 s)"* ]]
 }
 
 @test "gbatchd refuses a second instance on the same socket" {

@@ -17,7 +17,7 @@ teardown() {
 @test "gctl --help and gctl help list every command" {
 	for h in --help help -h; do
 		run -0 gctl $h
-		for v in ping shutdown drain resume help --reason; do
+		for v in ping shutdown drain resume show reconfigure help --reason; do
 			[[ "$output" == *"$v"* ]] || { echo "missing $v"; false; }
 		done
 	done
@@ -84,4 +84,73 @@ teardown() {
 	run -4 su -s /bin/sh nobody -c "GBATCH_SOCKET='$GBATCH_SOCKET' '$B/bin/gctl' shutdown"
 	run -4 su -s /bin/sh nobody -c "GBATCH_SOCKET='$GBATCH_SOCKET' '$B/bin/gctl' drain n1"
 	run -0 gctl ping
+}
+
+@test "gctl show config prints the settings in force, defaults included" {
+	run -0 gctl show config
+	[[ "${lines[0]}" == "# in force in gbatchd, read from $GBATCH_CONF" ]]
+	grep -qx 'scheduler.policy = "dlas"' <<<"$output"
+	grep -qx 'scheduler.thresholds = \[3600\]' <<<"$output"
+	grep -qx 'scheduler.queues = 2' <<<"$output"
+	grep -qx 'scheduler.promote_knob = 0.0' <<<"$output"
+	grep -qx 'scheduler.placement = "consolidate"' <<<"$output"
+	grep -qx "controller.state_dir = \"$GB_DIR/ctl\"" <<<"$output"
+	run -0 gctl show config --json
+	[ "$(python3 -c 'import json,sys; print(json.load(sys.stdin)["scheduler"]["ckpt_grace"])' <<<"$output")" = 60 ]
+	run -2 gctl show
+	run -2 gctl show nodes
+	run -2 gctl show config extra
+}
+
+@test "gctl reconfigure applies scheduler settings and names what changed" {
+	cat >>"$GBATCH_CONF" <<'CONF'
+scheduler = {
+  policy = "fifo";
+  thresholds = [ 100.0, 1000.5 ];
+  promote_knob = 4;
+};
+CONF
+	run -0 gctl reconfigure
+	[[ "$output" == *"changed "*"scheduler.policy"* ]]
+	[[ "$output" == *"scheduler.thresholds"* ]]
+	[[ "$output" == *"scheduler.promote_knob"* ]]
+	[[ "$output" != *"scheduler.placement"* ]]
+	run -0 gctl show config
+	grep -qx 'scheduler.policy = "fifo"' <<<"$output"
+	grep -qx 'scheduler.thresholds = \[100,1000.5\]' <<<"$output"
+	grep -qx 'scheduler.queues = 3' <<<"$output"
+	run -0 gctl reconfigure
+	[[ "$output" == *"no setting changed"* ]]
+}
+
+@test "gctl reconfigure with a bad file keeps the settings in force and exits 1" {
+	printf 'scheduler = {\n  placement = "tetris";\n};\n' >>"$GBATCH_CONF"
+	run -1 gctl reconfigure
+	[[ "$output" == *"scheduler.placement: expected a placement (consolidate, yarn, spread or random), got \"tetris\"; the settings in force are unchanged"* ]]
+	run -0 gctl show config
+	grep -qx 'scheduler.placement = "consolidate"' <<<"$output"
+	gctl ping >/dev/null
+}
+
+@test "a setting that needs a restart is reported, not applied" {
+	sed -i "s|listen = \"127.0.0.1:0\";|listen = \"127.0.0.1:1\";|" "$GBATCH_CONF"
+	run -0 gctl reconfigure
+	[[ "$output" == *"in force after gbatchd restarts: controller.listen"* ]]
+	run -0 gctl show config
+	grep -qx 'controller.listen = "127.0.0.1:0"' <<<"$output"
+}
+
+@test "SIGHUP reloads the configuration too" {
+	printf 'scheduler = {\n  policy = "fifo";\n};\n' >>"$GBATCH_CONF"
+	kill -HUP "$GB_CTL_PID"
+	gb_wait 10 eval 'gctl show config | grep -qx "scheduler.policy = \"fifo\""'
+	gctl ping >/dev/null
+}
+
+@test "gctl reconfigure is for operators only" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to run as another user"
+	chmod 711 "$GB_DIR"
+	run -4 su -s /bin/sh nobody -c "GBATCH_SOCKET='$GBATCH_SOCKET' '$B/bin/gctl' reconfigure"
+	[[ "$output" == *"only operators"* ]]
+	run -0 su -s /bin/sh nobody -c "GBATCH_SOCKET='$GBATCH_SOCKET' '$B/bin/gctl' show config"
 }

@@ -1,0 +1,105 @@
+/* conf-reload.c: the settings as JSON (gctl show config) and what a reload
+ * changes (gctl reconfigure, SIGHUP). Both compare through the JSON, so the
+ * list of keys lives in one place: conf_to_json. */
+#include <stdio.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "common/xmalloc.h"
+#include "daemon/controller/conf.h"
+
+/* Keys whose new value takes effect only at the next start: the sockets
+ * are bound and the store is open. */
+static const char *const conf_restart_keys[] = {
+	"controller.socket", "controller.listen", "controller.state_dir",
+	"controller.sync",
+};
+
+static json_t *
+conf_secs(uint64_t ms)
+{
+	if (ms % 1000 == 0)
+		return (json_integer((json_int_t)(ms / 1000)));
+	return (json_real((double)ms / 1000));
+}
+
+json_t *
+conf_to_json(const struct conf *c)
+{
+	const struct sched_conf	*sc = &c->sched;
+	json_t			*ctl, *sch, *ops, *th;
+	size_t			 i;
+
+	ops = json_array();
+	for (i = 0; i < c->noperators; i++)
+		json_array_append_new(ops, json_string(c->operators[i]));
+	ctl = json_pack("{s:s, s:s, s:s, s:i, s:o, s:b, s:s, s:s}",
+	    "socket", c->socket, "listen", c->listen,
+	    "state_dir", c->state_dir, "node_timeout", c->node_timeout,
+	    "operators", ops, "allow_root_jobs", c->allow_root_jobs,
+	    "log_level", log_level_name(c->log_level),
+	    "sync", c->sync_full ? "full" : "normal");
+	th = json_array();
+	for (i = 0; i + 1 < sc->nqueues; i++)
+		json_array_append_new(th, conf_secs(sc->thresholds[i]));
+	sch = json_pack("{s:s, s:i, s:o, s:f, s:s, s:b, s:i, s:i}",
+	    "policy", sched_policy_name(sc->policy),
+	    "queues", (int)sc->nqueues, "thresholds", th,
+	    "promote_knob", sc->promote_knob,
+	    "placement", sched_placement_name(sc->placement),
+	    "strict", sc->strict, "ckpt_grace", c->ckpt_grace,
+	    "max_ckpt_grace", c->max_ckpt_grace);
+	return (json_pack("{s:o, s:o}", "controller", ctl, "scheduler", sch));
+}
+
+static bool
+conf_needs_restart(const char *key)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof conf_restart_keys / sizeof conf_restart_keys[0];
+	    i++) {
+		if (strcmp(key, conf_restart_keys[i]) == 0)
+			return (true);
+	}
+	return (false);
+}
+
+void
+conf_apply(struct conf *c, const struct conf *fresh, json_t *changed,
+    json_t *restart)
+{
+	json_t		*old = conf_to_json(c), *new = conf_to_json(fresh);
+	json_t		*og, *ng, *ov;
+	const char	*group, *key;
+	char		 name[128];
+	size_t		 i;
+
+	json_object_foreach(new, group, ng) {
+		og = json_object_get(old, group);
+		json_object_foreach(ng, key, ov) {
+			if (json_equal(json_object_get(og, key), ov))
+				continue;
+			snprintf(name, sizeof name, "%s.%s", group, key);
+			json_array_append_new(conf_needs_restart(name) ?
+			    restart : changed, json_string(name));
+		}
+	}
+	json_decref(old);
+	json_decref(new);
+
+	c->node_timeout = fresh->node_timeout;
+	for (i = 0; i < c->noperators; i++)
+		free(c->operators[i]);
+	free(c->operators);
+	c->noperators = fresh->noperators;
+	c->operators = xcalloc(c->noperators + 1, sizeof *c->operators);
+	for (i = 0; i < c->noperators; i++)
+		c->operators[i] = xstrdup(fresh->operators[i]);
+	c->allow_root_jobs = fresh->allow_root_jobs;
+	c->log_level = fresh->log_level;
+	c->sched = fresh->sched;
+	c->ckpt_grace = fresh->ckpt_grace;
+	c->max_ckpt_grace = fresh->max_ckpt_grace;
+}

@@ -1,0 +1,47 @@
+/* req-config.c: RECONFIGURE (gctl reconfigure: read gbatch.conf again) and
+ * CONFIG_SHOW (gctl show config: the settings in force). */
+#include "common/proto.h"
+#include "daemon/controller/gbatchd.h"
+#include "daemon/controller/peer.h"
+#include "daemon/controller/req.h"
+
+static void
+req_reconfigure(struct peer *p, const json_t *msg)
+{
+	json_t	*reply, *changed = json_array(), *restart = json_array();
+	char	 err[1024];
+
+	if (gbatchd_reconfigure(changed, restart, err, sizeof err) != 0) {
+		req_error(p, msg, PROTO_E_INVALID, "%s", err);
+		json_decref(changed);
+		json_decref(restart);
+		return;
+	}
+	reply = proto_reply_ok(msg);
+	json_object_set_new(reply, "file", json_string(gbatchd_conf_file()));
+	json_object_set_new(reply, "changed", changed);
+	json_object_set_new(reply, "restart_needed", restart);
+	peer_send(p, reply);
+	json_decref(reply);
+}
+
+static void
+req_config_show(struct peer *p, const json_t *msg)
+{
+	json_t	*reply = proto_reply_ok(msg);
+
+	json_object_set_new(reply, "file", json_string(gbatchd_conf_file()));
+	json_object_set_new(reply, "config", conf_to_json(gbatchd_conf()));
+	peer_send(p, reply);
+	json_decref(reply);
+}
+
+const struct req_entry req_reconfigure_entry = {
+	MSG_RECONFIGURE, "RECONFIGURE", REQ_CLIENT, true, true,
+	req_reconfigure
+};
+
+const struct req_entry req_config_show_entry = {
+	MSG_CONFIG_SHOW, "CONFIG_SHOW", REQ_CLIENT, false, true,
+	req_config_show
+};
