@@ -29,6 +29,11 @@ static const char *const job_row_keys[JOB_ROW_COUNT] = {
 	[JOB_ROW_COMMAND] = "command",
 	[JOB_ROW_ARGV] = "argv",
 	[JOB_ROW_MESSAGE] = "message",
+	[JOB_ROW_QUEUE] = "queue",
+	[JOB_ROW_ATTAINED] = "attained",
+	[JOB_ROW_RESTARTS] = "restarts",
+	[JOB_ROW_PREEMPTIONS] = "preemptions",
+	[JOB_ROW_PROMOTIONS] = "promotions",
 };
 
 static int
@@ -143,6 +148,30 @@ JOB_ROW_GET_TEXT(job_row_get_stdout, JOB_ROW_STDOUT)
 JOB_ROW_GET_TEXT(job_row_get_stderr, JOB_ROW_STDERR)
 JOB_ROW_GET_TEXT(job_row_get_command, JOB_ROW_COMMAND)
 JOB_ROW_GET_TEXT(job_row_get_message, JOB_ROW_MESSAGE)
+JOB_ROW_GET_TEXT(job_row_get_restarts, JOB_ROW_RESTARTS)
+JOB_ROW_GET_TEXT(job_row_get_preemptions, JOB_ROW_PREEMPTIONS)
+JOB_ROW_GET_TEXT(job_row_get_promotions, JOB_ROW_PROMOTIONS)
+
+/* "Q1": the scheduler's queue; none for a job it does not hold. */
+static const char *
+job_row_get_queue(const void *row, const void *ctx, char *buf, size_t len)
+{
+	long long	q;
+
+	if (jscan_int(job_row_v(row, JOB_ROW_QUEUE), &q) == -1 || q < 0)
+		return ("");
+	snprintf(buf, len, "Q%lld", q);
+	return (buf);
+}
+
+/* Attained service, GPU-seconds, as a duration: 2 GPUs for an hour read
+ * 2:00:00. */
+static const char *
+job_row_get_attained(const void *row, const void *ctx, char *buf,
+    size_t len)
+{
+	return (job_row_seconds(row, JOB_ROW_ATTAINED, buf, len, NULL));
+}
 
 static const char *
 job_row_get_reason(const void *row, const void *ctx, char *buf, size_t len)
@@ -257,6 +286,11 @@ const struct table_col job_row_cols[] = {
 	{ "stdout", "STDOUT", false, job_row_get_stdout },
 	{ "stderr", "STDERR", false, job_row_get_stderr },
 	{ "message", "MESSAGE", false, job_row_get_message },
+	{ "queue", "QUEUE", false, job_row_get_queue },
+	{ "attained", "GPU_TIME", true, job_row_get_attained },
+	{ "restarts", "RESTARTS", true, job_row_get_restarts },
+	{ "preemptions", "PREEMPTED", true, job_row_get_preemptions },
+	{ "promotions", "PROMOTED", true, job_row_get_promotions },
 };
 const size_t job_row_ncols = sizeof job_row_cols / sizeof job_row_cols[0];
 

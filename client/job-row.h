@@ -34,6 +34,11 @@ enum job_row_key {
 	JOB_ROW_COMMAND,
 	JOB_ROW_ARGV,
 	JOB_ROW_MESSAGE,
+	JOB_ROW_QUEUE,
+	JOB_ROW_ATTAINED,
+	JOB_ROW_RESTARTS,
+	JOB_ROW_PREEMPTIONS,
+	JOB_ROW_PROMOTIONS,
 	JOB_ROW_COUNT,
 };
 
@@ -59,6 +64,7 @@ extern const struct table_col	job_row_cols[];
 extern const size_t		job_row_ncols;
 
 /* gq's default columns. */
-#define JOB_ROW_DEFAULT	"id,user,name,state,gpus,nodes,time,reason"
+#define JOB_ROW_DEFAULT \
+	"id,user,name,state,gpus,nodes,time,queue,attained,restarts,reason"
 
 #endif

@@ -87,6 +87,15 @@ gbatchd_now(void)
 	return ((int64_t)time(NULL));
 }
 
+int64_t
+gbatchd_now_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ((int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
+}
+
 /* Reports a start-up failure where the user sees it: stderr, or through
  * the pipe to the parent that waits for the daemon to be ready. */
 static void __attribute__((noreturn))
@@ -408,6 +417,7 @@ main(int argc, char **argv)
 	    sizeof err) != 0)
 		gbatchd_fatal(err);
 	node_health_init(gbatchd_base);
+	schedule_init(gbatchd_base);
 	for (i = 0; i < 3; i++) {
 		sigs[i] = evsignal_new(gbatchd_base, signums[i],
 		    gbatchd_signal_cb, NULL);

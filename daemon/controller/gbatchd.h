@@ -22,6 +22,8 @@ int			 gbatchd_reconfigure(json_t *changed, json_t *restart,
 			     char *err, size_t errlen);
 /* Wall-clock seconds, as every time in the store and the protocol. */
 int64_t			 gbatchd_now(void);
+/* The same clock in milliseconds: the scheduling core's. */
+int64_t			 gbatchd_now_ms(void);
 /* When gbatchd started (seconds). */
 int64_t			 gbatchd_started(void);
 /* Asks the loop to stop once replies are written (SHUTDOWN, SIGTERM). */

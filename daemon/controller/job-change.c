@@ -70,6 +70,9 @@ job_change_state(struct job *j, enum job_state to,
 		row.reason = how->reason != NULL ? how->reason : "Requeued";
 	} else if (to == JOB_HELD)
 		row.reason = "Held";
+	else if (to == JOB_PREEMPTING)
+		row.reason = "None";
+	schedule_job_row(j, to, &row);
 	if (job_state_is_terminal(to)) {
 		row.end_time = how->end_time != 0 ? how->end_time : now;
 		row.has_exit = how->has_exit;
@@ -111,20 +114,18 @@ job_change_state(struct job *j, enum job_state to,
 	    job_state_name(to), what[0] != '\0' ? " " : "", what);
 
 	/* GPUs held in the old state go back to the node. */
-	if (from == JOB_RUNNING || from == JOB_PREEMPTING) {
-		if (node != NULL)
-			node_release(node, job_gpu_mask(j));
-		schedule_mark_dirty();
-	}
+	if ((from == JOB_RUNNING || from == JOB_PREEMPTING) &&
+	    to != JOB_PREEMPTING && node != NULL)
+		node_release(node, job_gpu_mask(j));
 	job_set_state(j, to);
 	job_set_reason(j, job_reason_intern(row.reason));
+	job_set_sched_row(j, &row);
 	if (to == JOB_RUNNING) {
 		job_set_run(j, how->node, how->mask, row.start_time);
 		node_alloc(how->node, how->mask, id);
-	} else if (to == JOB_PENDING) {
+	} else if (to == JOB_PENDING)
 		job_set_requeued(j);
-		schedule_mark_dirty();
-	}
+	schedule_job_changed(j, from, to);
 	if (job_state_is_terminal(to))
 		job_free(j);
 	return (0);

@@ -37,11 +37,16 @@ static const char *const job_list_names[JOB_LIST_NFIELDS] = {
 	[JOB_LIST_COMMAND] = "command",
 	[JOB_LIST_ARGV] = "argv",
 	[JOB_LIST_MESSAGE] = "message",
+	[JOB_LIST_QUEUE] = "queue",
+	[JOB_LIST_ATTAINED] = "attained",
+	[JOB_LIST_RESTARTS] = "restarts",
+	[JOB_LIST_PREEMPTIONS] = "preemptions",
+	[JOB_LIST_PROMOTIONS] = "promotions",
 };
 
 /* Room for a record besides its strings: member names, integers, 64 GPU
  * indexes. */
-#define JOB_LIST_ROW_FIXED	1024
+#define JOB_LIST_ROW_FIXED	1280
 
 void
 job_list_init(struct job_list_buf *b, size_t size)
@@ -320,6 +325,26 @@ job_list_row(struct job_list_buf *b, const struct store_job *r, int64_t now,
 			break;
 		case JOB_LIST_ARGV:
 			job_list_put(b, s[f], n[f]);
+			break;
+		case JOB_LIST_QUEUE:
+			/* Only jobs the scheduler holds have one. */
+			if (r->queue < 0)
+				JOB_LIST_LIT(b, "null");
+			else
+				job_list_put_int(b, r->queue);
+			break;
+		case JOB_LIST_ATTAINED:
+			/* GPU-seconds, as gbatch.conf's thresholds. */
+			job_list_put_int(b, (int64_t)(r->attained / 1000));
+			break;
+		case JOB_LIST_RESTARTS:
+			job_list_put_int(b, r->restarts);
+			break;
+		case JOB_LIST_PREEMPTIONS:
+			job_list_put_int(b, r->preemptions);
+			break;
+		case JOB_LIST_PROMOTIONS:
+			job_list_put_int(b, r->promotions);
 			break;
 		default:
 			job_list_put_string(b, s[f], n[f]);

@@ -132,6 +132,14 @@ job_report_ended(struct node *n, struct peer *p, const json_t *r)
 		how.message = json_string_value(json_object_get(r, "message"));
 		if (how.message != NULL && *how.message != '\0')
 			how.detail = how.message;
+		/* A preempted job stopped: it waits again with its service,
+		 * unless its user cancelled it meanwhile. */
+		if (job_state(j) == JOB_PREEMPTING &&
+		    !job_cancel_requested(j)) {
+			to = JOB_PENDING;
+			how.reason = "Preempted";
+			how.detail = "stopped after its preemption; requeued";
+		}
 		if (job_change_state(j, to, &how) != 0)
 			return;		/* no ACK: the node repeats it */
 	} else

@@ -36,6 +36,7 @@ struct job {
 	uint64_t		 gpu_mask;
 	uint32_t		 restarts;
 	bool			 cancel_requested;
+	struct job_sched	 sched;
 
 	struct job		*hnext;
 	TAILQ_ENTRY(job)	 all;
@@ -55,7 +56,7 @@ static size_t		  job_counts[JOB_STATE_COUNT];
  * "None" rather than a string each job would own. */
 static const char *const job_reasons[] = {
 	"None", "Resources", "Priority", "Held", "NodeLost", "NodeDown",
-	"Requeued",
+	"Requeued", "Preempted", "Preempting", "Promoted",
 };
 
 const char *
@@ -195,6 +196,16 @@ job_create(const struct store_job *r)
 	j->signal = r->signal;
 	j->gpu_mask = r->gpu_mask;
 	j->restarts = r->restarts;
+	j->sched.attained = r->attained;
+	j->sched.executed = r->executed;
+	j->sched.run_total = r->run_total;
+	j->sched.first_start = r->first_start;
+	j->sched.last_stop = r->last_stop;
+	j->sched.preemptions = r->preemptions;
+	j->sched.promotions = r->promotions;
+	j->sched.flags = r->flags;
+	j->sched.ckpt_signal = r->ckpt_signal;
+	j->sched.ckpt_grace = r->ckpt_grace;
 
 	if (job_total + 1 > job_hash_size)
 		job_hash_grow();
@@ -284,6 +295,7 @@ void
 job_to_row(const struct job *j, struct store_job *r)
 {
 	memset(r, 0, sizeof *r);
+	r->queue = -1;
 	r->id = j->id;
 	r->name = j->name;
 	r->user = j->user;
@@ -307,6 +319,16 @@ job_to_row(const struct job *j, struct store_job *r)
 	r->message = j->message;
 	r->gpu_mask = j->gpu_mask;
 	r->restarts = j->restarts;
+	r->attained = j->sched.attained;
+	r->executed = j->sched.executed;
+	r->run_total = j->sched.run_total;
+	r->first_start = j->sched.first_start;
+	r->last_stop = j->sched.last_stop;
+	r->preemptions = j->sched.preemptions;
+	r->promotions = j->sched.promotions;
+	r->flags = j->sched.flags;
+	r->ckpt_signal = j->sched.ckpt_signal;
+	r->ckpt_grace = j->sched.ckpt_grace;
 }
 
 uint64_t	 job_id(const struct job *j) { return (j->id); }
@@ -322,6 +344,11 @@ int64_t		 job_start_time(const struct job *j) { return (j->start_time); }
 const char	*job_reason(const struct job *j) { return (j->reason); }
 bool		 job_cancel_requested(const struct job *j)
 		     { return (j->cancel_requested); }
+int64_t		 job_submit_time(const struct job *j) { return (j->submit_time); }
+uint32_t	 job_restarts(const struct job *j) { return (j->restarts); }
+struct job_sched *job_sched(struct job *j) { return (&j->sched); }
+const struct job_sched *job_sched_const(const struct job *j)
+		     { return (&j->sched); }
 
 void
 job_set_reason(struct job *j, const char *reason)
@@ -379,4 +406,16 @@ job_set_requeued(struct job *j)
 	j->start_time = 0;
 	j->restarts++;
 	j->cancel_requested = false;
+}
+
+void
+job_set_sched_row(struct job *j, const struct store_job *r)
+{
+	j->sched.attained = r->attained;
+	j->sched.executed = r->executed;
+	j->sched.run_total = r->run_total;
+	j->sched.first_start = r->first_start;
+	j->sched.last_stop = r->last_stop;
+	j->sched.preemptions = r->preemptions;
+	j->sched.promotions = r->promotions;
 }

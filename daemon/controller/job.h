@@ -15,6 +15,28 @@
 
 struct job;
 struct node;
+struct sched_cjob;
+
+/* gsub flags kept in the job's row. */
+#define JOB_F_NO_REQUEUE	0x1	/* never preempted (passed over) */
+#define JOB_F_CONSOLIDATE	0x2	/* insists on the fewest nodes */
+#define JOB_F_SPREAD		0x4	/* the emptiest nodes first */
+
+/* What the scheduler keeps of a job: the store's schema 3 columns (as of
+ * the last start or stop) and the job's handle in the core. */
+struct job_sched {
+	uint64_t		 attained;	/* GPU-ms */
+	int64_t			 executed;	/* ms since the last promotion */
+	int64_t			 run_total;	/* ms */
+	int64_t			 first_start;	/* ms since the epoch, 0: never */
+	int64_t			 last_stop;	/* ms since the epoch */
+	uint32_t		 preemptions;
+	uint32_t		 promotions;
+	uint32_t		 flags;		/* JOB_F_* */
+	int			 ckpt_signal;
+	uint32_t		 ckpt_grace;	/* seconds, 0: the config's */
+	struct sched_cjob	*cjob;		/* NULL when not in the core */
+};
 
 /* Adds a job built from row (copied) to the table, the id-ordered list and,
  * when PENDING, the queue. Returns it; the table owns it. */
@@ -49,6 +71,11 @@ uint64_t	 job_gpu_mask(const struct job *);
 int64_t		 job_start_time(const struct job *);
 const char	*job_reason(const struct job *);
 bool		 job_cancel_requested(const struct job *);
+int64_t		 job_submit_time(const struct job *);
+uint32_t	 job_restarts(const struct job *);
+/* The scheduler's part of the job (schedule.c and job-change.c change it). */
+struct job_sched *job_sched(struct job *);
+const struct job_sched *job_sched_const(const struct job *);
 
 /* reason must be a string that outlives the job (a literal), or one of the
  * names job_reason_intern returns. */
@@ -64,5 +91,7 @@ void		 job_set_run(struct job *, struct node *, uint64_t mask,
 void		 job_set_end(struct job *, int64_t end_time, bool has_exit,
 		     int exit_code, int signal, const char *message);
 void		 job_set_requeued(struct job *);
+/* Takes the scheduling counters of row (as written to the store). */
+void		 job_set_sched_row(struct job *, const struct store_job *);
 
 #endif

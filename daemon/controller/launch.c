@@ -92,3 +92,12 @@ launch_signal(struct job *j, int signal, bool cancel)
 	json_decref(msg);
 	return (0);
 }
+
+int
+launch_preempt(struct job *j)
+{
+	/* Until nodes speak JOB_PREEMPT, a preemption stops the job as a
+	 * cancel does (SIGTERM, kill_wait, SIGKILL); the controller then
+	 * requeues it rather than ending it. */
+	return (launch_signal(j, 15, true));
+}

@@ -13,5 +13,8 @@ void	launch_job(struct job *);
 /* Sends JOB_SIGNAL for a running job; returns -1 when its node is not
  * connected. */
 int	launch_signal(struct job *, int signal, bool cancel);
+/* Asks the PREEMPTING job's node to stop it; its end requeues it
+ * (job-report.c). Returns -1 when its node is not connected. */
+int	launch_preempt(struct job *);
 
 #endif

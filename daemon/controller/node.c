@@ -24,6 +24,7 @@ struct node {
 	json_t			*gpus;		/* HELLO's GPU descriptions */
 	struct peer		*peer;
 	int64_t			 last_seen;
+	uint32_t		 sched_index;	/* in the scheduling core */
 	TAILQ_ENTRY(node)	 entry;
 };
 TAILQ_HEAD(node_list, node);
@@ -52,6 +53,7 @@ node_get(const char *name)
 		return (n);
 	n = xcalloc(1, sizeof *n);
 	n->name = xstrdup(name);
+	n->sched_index = NODE_NO_INDEX;
 	n->reason = xstrdup("");
 	n->addr = xstrdup("");
 	n->gpu_source = xstrdup("");
@@ -289,4 +291,16 @@ node_save(const struct node *n)
 	row.reason = n->reason;
 	row.last_seen = n->last_seen;
 	return (store_node_save(&row));
+}
+
+uint32_t
+node_sched_index(const struct node *n)
+{
+	return (n->sched_index);
+}
+
+void
+node_set_sched_index(struct node *n, uint32_t i)
+{
+	n->sched_index = i;
 }

@@ -60,6 +60,11 @@ const char	*node_drain_reason(const struct node *);
 void		 node_alloc(struct node *, uint64_t mask, uint64_t job);
 void		 node_release(struct node *, uint64_t mask);
 
+/* The node's index in the scheduling core (schedule.c), or NODE_NO_INDEX. */
+#define NODE_NO_INDEX	UINT32_MAX
+uint32_t	 node_sched_index(const struct node *);
+void		 node_set_sched_index(struct node *, uint32_t);
+
 /* Appends the node's NODE_LIST entry to array. */
 void		 node_describe(const struct node *, json_t *array);
 /* Saves the node's row (GPUs, drain state) in the open transaction. */

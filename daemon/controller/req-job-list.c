@@ -22,6 +22,7 @@
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/req.h"
+#include "daemon/controller/schedule.h"
 #include "daemon/controller/store.h"
 
 /* Leave room for the reply's tail under the client's frame limit. */
@@ -72,6 +73,7 @@ req_job_list_memory(struct req_job_list *l, struct job *j)
 
 	job_to_row(j, &row);
 	row.node = job_node(j) != NULL ? node_name(job_node(j)) : NULL;
+	schedule_job_view(j, &row);
 	req_job_list_add(&row, l);
 }
 

@@ -169,6 +169,7 @@ req_job_submit(struct peer *p, const json_t *msg)
 {
 	const struct conf	*c = gbatchd_conf();
 	struct store_job	 row;
+	struct job		*j;
 	json_t			*job, *v;
 	const char		*base;
 	char			 err[512], *argv = NULL, *env = NULL;
@@ -279,14 +280,14 @@ req_job_submit(struct peer *p, const json_t *msg)
 		goto out;
 	}
 	row.script = row.env = NULL;
-	(void)job_create(&row);
+	j = job_create(&row);
 	/* Debug only: at thousands of submits a second, a line per job
 	 * costs more than the job's row. */
 	log_debug("job %" PRIu64 ": submitted by %s, %u GPU%s, %s", row.id,
 	    row.user, row.gpus, row.gpus == 1 ? "" : "s",
 	    job_state_name(row.state));
 	if (row.state == JOB_PENDING)
-		schedule_mark_dirty();
+		schedule_job_new(j);
 
 	req_job_submit_reply(p, msg, row.id);
 out:

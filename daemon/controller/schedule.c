@@ -1,26 +1,45 @@
-/* schedule.c: snapshot, pass, starts. The snapshot arrays are kept between
- * passes so a pass allocates nothing once the queue stopped growing. A pass
- * walks the pending queue and the nodes, never the finished jobs. */
+/* schedule.c: the controller's side of the scheduling core (policy/
+ * sched-core.c, the code gsim replays). The core holds every pending and
+ * running job and the cluster's GPUs. This file keeps it in step with the
+ * jobs (job-change.c reports each transition) and the nodes (synced at the
+ * start of each pass, cheap: a flag per node), runs a pass at the end of a
+ * loop pass that changed something and when the core's wake-up comes (the
+ * next demotion or promotion: a timer, never a poll), and carries out the
+ * pass's actions: start a job on its GPUs, preempt a job.
+ *
+ * The core is rebuilt from the jobs when the settings change (gctl
+ * reconfigure) or a node appears or changes its GPU count; a rebuild costs
+ * O(jobs log jobs) and happens rarely. Times given to the core are
+ * milliseconds of the wall clock, so service survives restarts. */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include <event2/event.h>
+
+#include "common/log.h"
 #include "common/xmalloc.h"
 #include "daemon/controller/commit.h"
+#include "daemon/controller/gbatchd.h"
 #include "daemon/controller/job-change.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/launch.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/schedule.h"
-#include "policy/sched.h"
+#include "daemon/controller/store.h"
+#include "policy/sched-core.h"
 
+/* Finished jobs whose GPU-times make the Gittins distribution. */
+#define SCHEDULE_GITTINS_HISTORY	10000
+
+static struct sched_core	*schedule_core;
+static struct node		**schedule_nodes;	/* by core index */
+static size_t			 schedule_nnodes, schedule_nodes_size;
 static bool			 schedule_dirty;
-static struct sched_job		*schedule_jobs;
-static struct job		**schedule_ptrs;
-static enum sched_reason	*schedule_reasons;
-static struct sched_start	*schedule_starts;
-static size_t			 schedule_jobs_size;
-static struct sched_node	*schedule_nodes;
-static struct node		**schedule_nptrs;
-static size_t			 schedule_nodes_size;
+static bool			 schedule_stale = true;
+static struct event		*schedule_wake_ev;
+static uint64_t			*schedule_samples;
 
 void
 schedule_mark_dirty(void)
@@ -36,90 +55,383 @@ schedule_is_dirty(void)
 }
 
 static void
-schedule_grow(size_t njobs, size_t nnodes)
+schedule_wake_cb(evutil_socket_t fd, short what, void *arg)
 {
-	if (njobs > schedule_jobs_size) {
-		schedule_jobs_size = njobs + njobs / 2 + 64;
-		schedule_jobs = xreallocarray(schedule_jobs,
-		    schedule_jobs_size, sizeof *schedule_jobs);
-		schedule_ptrs = xreallocarray(schedule_ptrs,
-		    schedule_jobs_size, sizeof *schedule_ptrs);
-		schedule_reasons = xreallocarray(schedule_reasons,
-		    schedule_jobs_size, sizeof *schedule_reasons);
-		schedule_starts = xreallocarray(schedule_starts,
-		    schedule_jobs_size, sizeof *schedule_starts);
+	schedule_mark_dirty();
+}
+
+void
+schedule_init(struct event_base *base)
+{
+	schedule_wake_ev = evtimer_new(base, schedule_wake_cb, NULL);
+}
+
+static bool
+schedule_is_running(enum job_state s)
+{
+	return (s == JOB_RUNNING || s == JOB_PREEMPTING);
+}
+
+/* The core's view of a job: what it received so far, with the run under
+ * way (since start_time) added for a running job. */
+static void
+schedule_spec(struct job *j, struct sched_jobspec *spec, int64_t now)
+{
+	const struct job_sched	*s = job_sched_const(j);
+	int64_t			 run = 0;
+
+	memset(spec, 0, sizeof *spec);
+	spec->id = job_id(j);
+	spec->gpus = job_gpus(j);
+	spec->submit = job_submit_time(j) * 1000;
+	/* Until gangs span nodes, every job takes one node. */
+	spec->consolidate = true;
+	spec->no_preempt = (s->flags & JOB_F_NO_REQUEUE) != 0;
+	spec->arg = j;
+	if (schedule_is_running(job_state(j)) && job_start_time(j) > 0 &&
+	    (run = now - job_start_time(j) * 1000) < 0)
+		run = 0;
+	spec->attained = s->attained + (uint64_t)run * job_gpus(j);
+	spec->executed = s->executed + run;
+	spec->total_executed = s->run_total + run;
+	spec->first_start = s->first_start != 0 ? s->first_start : SCHED_NEVER;
+	spec->last_stop = s->last_stop != 0 ? s->last_stop : spec->submit;
+}
+
+/* Hands a running job to the core with the GPUs it holds; leaves it out
+ * (logged) when its node is unknown to the core or the GPUs are taken. */
+static void
+schedule_adopt(struct job *j, int64_t now)
+{
+	struct sched_jobspec	 spec;
+	struct place_alloc	 a;
+	struct place_cluster	*cl = sched_core_cluster(schedule_core);
+	struct node		*n = job_node(j);
+
+	if (n == NULL || (a.node = node_sched_index(n)) == NODE_NO_INDEX)
+		return;
+	a.mask = job_gpu_mask(j);
+	if (a.mask == 0 || (a.mask & ~place_node_free_mask(cl, a.node)) != 0) {
+		log_warn("job %" PRIu64 ": its GPUs on %s are not free in the "
+		    "scheduler; it runs unscheduled", job_id(j), node_name(n));
+		return;
 	}
-	if (nnodes > schedule_nodes_size) {
-		schedule_nodes_size = nnodes + 16;
-		schedule_nodes = xreallocarray(schedule_nodes,
-		    schedule_nodes_size, sizeof *schedule_nodes);
-		schedule_nptrs = xreallocarray(schedule_nptrs,
-		    schedule_nodes_size, sizeof *schedule_nptrs);
+	schedule_spec(j, &spec, now);
+	job_sched(j)->cjob = sched_core_adopt(schedule_core, &spec, &a, 1,
+	    now);
+}
+
+static void
+schedule_submit(struct job *j, int64_t now)
+{
+	struct sched_jobspec	spec;
+
+	schedule_spec(j, &spec, now);
+	job_sched(j)->cjob = sched_core_submit(schedule_core, &spec, now);
+}
+
+/* The core's settings: the config's, with the Gittins distribution from
+ * the jobs that completed (dlas order while there are none). */
+static void
+schedule_conf(struct sched_conf *c)
+{
+	size_t	n = 0;
+
+	*c = gbatchd_conf()->sched;
+	free(schedule_samples);
+	schedule_samples = NULL;
+	if (c->policy != SCHED_GITTINS)
+		return;
+	if (store_job_gpu_times(SCHEDULE_GITTINS_HISTORY, &schedule_samples,
+	    &n) != 0 || n == 0) {
+		log_warn("schedule: gittins needs the GPU-times of completed "
+		    "jobs and there are none yet; ordering as dlas until "
+		    "gctl reconfigure or a restart");
+		c->policy = SCHED_DLAS;
+		return;
 	}
+	c->samples = schedule_samples;
+	c->nsamples = n;
+	log_info("schedule: gittins index from %zu completed jobs", n);
+}
+
+static void
+schedule_rebuild(void)
+{
+	struct sched_conf	 conf;
+	struct place_cluster	*cl;
+	struct node		*n;
+	struct job		*j;
+	int64_t			 now = gbatchd_now_ms();
+	uint32_t		 gpus;
+	char			 err[256];
+
+	for (j = job_first(); j != NULL; j = job_next(j))
+		job_sched(j)->cjob = NULL;
+	sched_core_free(schedule_core);
+	schedule_conf(&conf);
+	if (sched_conf_check(&conf, err, sizeof err) != 0) {
+		/* conf.c checked it; only a bug gets here. */
+		log_error("schedule: %s; using the defaults", err);
+		sched_conf_default(&conf);
+	}
+	schedule_core = sched_core_create(&conf);
+	cl = sched_core_cluster(schedule_core);
+	schedule_nnodes = 0;
+	for (n = node_first(); n != NULL; n = node_next(n)) {
+		node_set_sched_index(n, NODE_NO_INDEX);
+		if ((gpus = node_gpus_total(n)) == 0 || gpus > 64)
+			continue;
+		if (schedule_nnodes == schedule_nodes_size) {
+			schedule_nodes_size = schedule_nodes_size * 2 + 16;
+			schedule_nodes = xreallocarray(schedule_nodes,
+			    schedule_nodes_size, sizeof *schedule_nodes);
+		}
+		node_set_sched_index(n, place_node_add(cl, gpus, 0));
+		schedule_nodes[schedule_nnodes++] = n;
+		place_node_set_up(cl, node_sched_index(n),
+		    node_is_schedulable(n));
+	}
+	for (j = job_first(); j != NULL; j = job_next(j)) {
+		if (job_state(j) == JOB_PENDING)
+			schedule_submit(j, now);
+		else if (schedule_is_running(job_state(j)))
+			schedule_adopt(j, now);
+	}
+	schedule_stale = false;
+	log_info("schedule: %s, %u queue%s, placement %s: %zu nodes, %zu "
+	    "pending, %zu running", sched_policy_name(conf.policy),
+	    conf.nqueues, conf.nqueues == 1 ? "" : "s",
+	    sched_placement_name(conf.placement), schedule_nnodes,
+	    sched_core_pending(schedule_core),
+	    sched_core_running(schedule_core));
+}
+
+/* Up, down, drained: a flag per node. A node that is new or changed its
+ * GPU count makes the core stale. */
+static void
+schedule_sync_nodes(void)
+{
+	struct place_cluster	*cl = sched_core_cluster(schedule_core);
+	struct node		*n;
+	uint32_t		 i, gpus;
+
+	for (n = node_first(); n != NULL; n = node_next(n)) {
+		i = node_sched_index(n);
+		gpus = node_gpus_total(n);
+		if (i == NODE_NO_INDEX) {
+			if (gpus != 0 && gpus <= 64) {
+				schedule_stale = true;
+				return;
+			}
+			continue;
+		}
+		if (place_node_gpus(cl, i) != gpus) {
+			schedule_stale = true;
+			return;
+		}
+		place_node_set_up(cl, i, node_is_schedulable(n));
+	}
+}
+
+/* Arms the timer for the core's next demotion or promotion. */
+static void
+schedule_arm(int64_t now)
+{
+	struct timeval	tv;
+	int64_t		at = sched_core_next_wakeup(schedule_core), ms;
+
+	evtimer_del(schedule_wake_ev);
+	if (at == SCHED_NEVER)
+		return;
+	ms = at > now ? at - now : 0;
+	tv.tv_sec = ms / 1000;
+	tv.tv_usec = (ms % 1000) * 1000;
+	evtimer_add(schedule_wake_ev, &tv);
+}
+
+static void
+schedule_start(struct job *j, int64_t now)
+{
+	struct job_change	 how = { 0 };
+	struct sched_cjob	*cj = job_sched(j)->cjob;
+	const struct place_alloc *a;
+	size_t			 na;
+
+	a = sched_cjob_alloc(cj, &na);
+	if (na != 1) {
+		log_error("job %" PRIu64 ": placed on %zu nodes; gangs across "
+		    "nodes are not launched yet", job_id(j), na);
+		sched_core_stopped(schedule_core, cj, now);
+		return;
+	}
+	how.node = schedule_nodes[a[0].node];
+	how.mask = a[0].mask;
+	if (job_change_state(j, JOB_RUNNING, &how) != 0) {
+		sched_core_stopped(schedule_core, cj, now);
+		return;
+	}
+	launch_job(j);
+}
+
+static void
+schedule_preempt(struct job *j)
+{
+	struct job_change	how = { 0 };
+	char			detail[96];
+
+	snprintf(detail, sizeof detail, "preempted in queue %u for a job of "
+	    "a higher queue", sched_cjob_queue(job_sched(j)->cjob));
+	how.detail = detail;
+	if (job_change_state(j, JOB_PREEMPTING, &how) != 0)
+		return;
+	launch_preempt(j);
 }
 
 void
 schedule_run(void)
 {
-	struct job		*j;
-	struct node		*n;
-	struct job_change	 how = { 0 };
-	size_t			 njobs, nnodes, nstarts, i;
+	const struct sched_action	*acts;
+	size_t				 n, i;
+	int64_t				 now;
 
 	schedule_dirty = false;
-	njobs = job_count(JOB_PENDING);
-	if (njobs == 0)
+	if (schedule_core != NULL && !schedule_stale)
+		schedule_sync_nodes();
+	if (schedule_core == NULL || schedule_stale) {
+		schedule_rebuild();
+		schedule_sync_nodes();
+	}
+	now = gbatchd_now_ms();
+	n = sched_core_pass(schedule_core, now, &acts);
+	for (i = 0; i < n; i++) {
+		if (acts[i].type == SCHED_ACT_START)
+			schedule_start(sched_cjob_arg(acts[i].job), now);
+		else
+			schedule_preempt(sched_cjob_arg(acts[i].job));
+	}
+	schedule_arm(now);
+}
+
+void
+schedule_job_new(struct job *j)
+{
+	if (schedule_core != NULL && !schedule_stale)
+		schedule_submit(j, gbatchd_now_ms());
+	schedule_mark_dirty();
+}
+
+void
+schedule_job_row(struct job *j, enum job_state to, struct store_job *row)
+{
+	struct sched_cjob	*cj = job_sched(j)->cjob;
+	enum job_state		 from = job_state(j);
+	int64_t			 now = gbatchd_now_ms(), run;
+
+	if (cj != NULL) {
+		row->attained = sched_cjob_attained(cj, now);
+		row->executed = sched_cjob_executed(cj, now);
+		row->run_total = sched_cjob_total_executed(cj, now);
+		row->preemptions = sched_cjob_preemptions(cj);
+		row->promotions = sched_cjob_promotions(cj);
+	} else if (schedule_is_running(from) && !schedule_is_running(to) &&
+	    job_start_time(j) > 0 && (run = now - job_start_time(j) * 1000) >
+	    0) {
+		/* A job the core did not hold still ran. */
+		row->attained += (uint64_t)run * job_gpus(j);
+		row->executed += run;
+		row->run_total += run;
+	}
+	if (to == JOB_RUNNING && row->first_start == 0)
+		row->first_start = now;
+	if (schedule_is_running(from) && !schedule_is_running(to))
+		row->last_stop = now;
+}
+
+void
+schedule_job_changed(struct job *j, enum job_state from, enum job_state to)
+{
+	struct job_sched	*s = job_sched(j);
+	int64_t			 now;
+
+	if (schedule_core == NULL || schedule_stale)
+		return;		/* the rebuild reads every job */
+	now = gbatchd_now_ms();
+	switch (to) {
+	case JOB_PENDING:
+		if (s->cjob != NULL && schedule_is_running(from))
+			sched_core_stopped(schedule_core, s->cjob, now);
+		else if (s->cjob == NULL)
+			schedule_submit(j, now);
+		schedule_mark_dirty();
+		break;
+	case JOB_RUNNING:
+		/* Started by a pass: the core knows. Re-adopted from a node
+		 * after a requeue: the core thinks it waits. */
+		if (s->cjob != NULL &&
+		    sched_cjob_state(s->cjob) == SCHED_JOB_RUNNING)
+			break;
+		if (s->cjob != NULL)
+			sched_core_end(schedule_core, s->cjob, now);
+		s->cjob = NULL;
+		schedule_adopt(j, now);
+		break;
+	case JOB_PREEMPTING:
+		break;
+	default:
+		/* Held or finished: out of the core, GPUs free. */
+		if (s->cjob != NULL) {
+			sched_core_end(schedule_core, s->cjob, now);
+			s->cjob = NULL;
+			schedule_mark_dirty();
+		}
+		break;
+	}
+}
+
+void
+schedule_job_view(const struct job *j, struct store_job *row)
+{
+	const struct sched_cjob	*cj = job_sched_const(j)->cjob;
+	int64_t			 now;
+	enum sched_reason	 r;
+
+	row->queue = -1;
+	if (cj == NULL)
 		return;
-	schedule_grow(njobs, node_count());
-
-	nnodes = 0;
-	for (n = node_first(); n != NULL; n = node_next(n)) {
-		schedule_nptrs[nnodes] = n;
-		schedule_nodes[nnodes].gpus_total = node_gpus_total(n);
-		schedule_nodes[nnodes].free_mask = node_free_mask(n);
-		schedule_nodes[nnodes].schedulable = node_is_schedulable(n);
-		nnodes++;
-	}
-	i = 0;
-	for (j = job_pending_first(); j != NULL && i < njobs;
-	    j = job_pending_next(j)) {
-		schedule_ptrs[i] = j;
-		schedule_jobs[i].id = job_id(j);
-		schedule_jobs[i].gpus = job_gpus(j);
-		i++;
-	}
-	njobs = i;
-
-	nstarts = sched_fifo_pass(schedule_jobs, njobs, schedule_nodes,
-	    nnodes, schedule_starts, njobs, schedule_reasons);
-	for (i = 0; i < njobs; i++) {
-		if (schedule_reasons[i] != SCHED_REASON_NONE)
-			job_set_reason(schedule_ptrs[i], job_reason_intern(
-			    sched_reason_name(schedule_reasons[i])));
-	}
-	for (i = 0; i < nstarts; i++) {
-		j = schedule_ptrs[schedule_starts[i].job];
-		how.node = schedule_nptrs[schedule_starts[i].node];
-		how.mask = schedule_starts[i].gpu_mask;
-		if (job_change_state(j, JOB_RUNNING, &how) == 0)
-			launch_job(j);
-	}
+	now = gbatchd_now_ms();
+	row->queue = (int)sched_cjob_queue(cj);
+	row->attained = sched_cjob_attained(cj, now);
+	row->run_total = sched_cjob_total_executed(cj, now);
+	row->preemptions = sched_cjob_preemptions(cj);
+	row->promotions = sched_cjob_promotions(cj);
+	if (job_state(j) == JOB_PENDING &&
+	    (r = sched_cjob_reason(cj)) != SCHED_REASON_NONE)
+		row->reason = sched_reason_name(r);
 }
 
 void
 schedule_reconfigure(void)
 {
+	schedule_stale = true;
 	schedule_mark_dirty();
 }
 
 void
 schedule_free(void)
 {
-	free(schedule_jobs);
-	free(schedule_ptrs);
-	free(schedule_reasons);
-	free(schedule_starts);
+	struct job	*j;
+
+	for (j = job_first(); j != NULL; j = job_next(j))
+		job_sched(j)->cjob = NULL;
+	sched_core_free(schedule_core);
+	schedule_core = NULL;
 	free(schedule_nodes);
-	free(schedule_nptrs);
-	schedule_jobs_size = schedule_nodes_size = 0;
+	schedule_nodes = NULL;
+	schedule_nnodes = schedule_nodes_size = 0;
+	free(schedule_samples);
+	schedule_samples = NULL;
+	if (schedule_wake_ev != NULL)
+		event_free(schedule_wake_ev);
+	schedule_wake_ev = NULL;
 }

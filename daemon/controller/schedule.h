@@ -1,18 +1,41 @@
-/* schedule.h: carrying out the policy. A request that may let a job start
- * marks the schedule dirty; the end-of-pass event (commit.c) then runs one
- * pass over a snapshot with the pure sched_fifo_pass() and starts what it
- * picked, in the same transaction as the requests of that pass. */
+/* schedule.h: the controller's side of the scheduling core. Requests and
+ * node reports change jobs through job-change.c, which tells this module;
+ * the end-of-pass event (commit.c) runs one pass of the core when
+ * something changed, and a timer runs one when the core asked to be woken
+ * (a demotion or promotion is due). A pass starts jobs and preempts jobs in
+ * the same transaction as the requests of that loop pass. */
 #ifndef GB_CTL_SCHEDULE_H
 #define GB_CTL_SCHEDULE_H
 
 #include <stdbool.h>
 
+#include <event2/event.h>
+
+#include "common/job-state.h"
+#include "daemon/controller/store.h"
+
+struct job;
+
+void	schedule_init(struct event_base *);
 void	schedule_mark_dirty(void);
 bool	schedule_is_dirty(void);
-/* Runs one pass: reasons for every pending job, starts and launches. */
+/* Runs one pass: starts and launches, preemptions, the next wake-up. */
 void	schedule_run(void);
-/* The scheduler settings changed (gctl reconfigure): schedule under them
- * from the next pass. */
+
+/* A job was just created pending (submitted). */
+void	schedule_job_new(struct job *);
+/* Fills row's scheduling counters (attained service, run times, first
+ * start, last stop) for j's move to state to, before it is written. */
+void	schedule_job_row(struct job *, enum job_state to, struct store_job *);
+/* j moved from one state to another (job-change.c, after the move). */
+void	schedule_job_changed(struct job *, enum job_state from,
+	    enum job_state to);
+/* Fills row's live scheduling view for a listing: queue, attained
+ * service and run time to now, and a pending job's reason. */
+void	schedule_job_view(const struct job *, struct store_job *row);
+
+/* The scheduler settings changed (gctl reconfigure): rebuild the core
+ * under them before the next pass. */
 void	schedule_reconfigure(void);
 void	schedule_free(void);
 

@@ -57,6 +57,22 @@ static const char *const store_migrations[] = {
 	"CREATE TABLE job_texts (id INTEGER PRIMARY KEY, text TEXT NOT NULL);"
 	"ALTER TABLE jobs ADD COLUMN script_id INTEGER NOT NULL DEFAULT 0;"
 	"ALTER TABLE jobs ADD COLUMN env_id INTEGER NOT NULL DEFAULT 0;",
+	/* 3: scheduling (Tiresias). Service in GPU-ms, times in ms since
+	 * the epoch as of the job's last start or stop; the per-job
+	 * checkpoint settings and flags of gsub; the nodes of a multi-node
+	 * allocation ("n1:0x0f,n2:0x0f", '' when node and gpu_mask say it).
+	 * Finished jobs' GPU-times feed the Gittins index. */
+	"ALTER TABLE jobs ADD COLUMN attained INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE jobs ADD COLUMN executed INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE jobs ADD COLUMN run_total INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE jobs ADD COLUMN first_start INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE jobs ADD COLUMN last_stop INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE jobs ADD COLUMN preemptions INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE jobs ADD COLUMN promotions INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE jobs ADD COLUMN flags INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE jobs ADD COLUMN ckpt_signal INTEGER NOT NULL DEFAULT 10;"
+	"ALTER TABLE jobs ADD COLUMN ckpt_grace INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE jobs ADD COLUMN alloc TEXT NOT NULL DEFAULT '';",
 };
 #define STORE_NMIGRATIONS \
 	((int)(sizeof store_migrations / sizeof store_migrations[0]))
@@ -65,14 +81,18 @@ static const char *const store_migrations[] = {
 	"id, name, user, uid, gid, state, reason, gpus, time_limit, script," \
 	" command, argv, env, workdir, stdout, stderr, submit_time," \
 	" start_time, end_time, exit_code, signal, message, node, gpu_mask," \
-	" restarts, script_id, env_id"
+	" restarts, script_id, env_id, attained, executed, run_total," \
+	" first_start, last_stop, preemptions, promotions, flags, ckpt_signal," \
+	" ckpt_grace, alloc"
 /* The same columns read back, script and env from job_texts (a job of
  * schema 1 has them inline), or '' where the reader needs neither. */
 #define STORE_JOB_SELECT(script, env) \
 	"SELECT id, name, user, uid, gid, state, reason, gpus, time_limit, " \
 	script ", command, argv, " env ", workdir, stdout, stderr," \
 	" submit_time, start_time, end_time, exit_code, signal, message, node," \
-	" gpu_mask, restarts FROM jobs"
+	" gpu_mask, restarts, attained, executed, run_total, first_start," \
+	" last_stop, preemptions, promotions, flags, ckpt_signal, ckpt_grace," \
+	" alloc FROM jobs"
 #define STORE_JOB_TEXT(col) \
 	"CASE WHEN " col "_id = 0 THEN " col " ELSE (SELECT text FROM" \
 	" job_texts WHERE job_texts.id = " col "_id) END"
@@ -90,6 +110,7 @@ enum store_stmt {
 	STORE_JOB_GET,
 	STORE_NODE_ALL,
 	STORE_TEXT_INSERT,
+	STORE_GPU_TIMES,
 	STORE_NSTMTS
 };
 
@@ -99,11 +120,14 @@ static const char *const store_sql[STORE_NSTMTS] = {
 	[STORE_ROLLBACK] = "ROLLBACK",
 	[STORE_JOB_INSERT] = "INSERT INTO jobs (" STORE_JOB_COLUMNS ") VALUES"
 	    " (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,"
-	    " ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27)",
+	    " ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28,"
+	    " ?29, ?30, ?31, ?32, ?33, ?34, ?35, ?36, ?37, ?38)",
 	[STORE_JOB_UPDATE] = "UPDATE jobs SET state = ?6, reason = ?7,"
 	    " start_time = ?18, end_time = ?19, exit_code = ?20, signal = ?21,"
-	    " message = ?22, node = ?23, gpu_mask = ?24, restarts = ?25"
-	    " WHERE id = ?1",
+	    " message = ?22, node = ?23, gpu_mask = ?24, restarts = ?25,"
+	    " attained = ?28, executed = ?29, run_total = ?30,"
+	    " first_start = ?31, last_stop = ?32, preemptions = ?33,"
+	    " promotions = ?34, alloc = ?38 WHERE id = ?1",
 	[STORE_EVENT_INSERT] = "INSERT INTO job_events (job_id, time,"
 	    " from_state, to_state, detail) VALUES (?, ?, ?, ?, ?)",
 	[STORE_NODE_SAVE] = "INSERT INTO nodes (name, gpus, drained, reason,"
@@ -120,6 +144,11 @@ static const char *const store_sql[STORE_NSTMTS] = {
 	[STORE_NODE_ALL] = "SELECT name, gpus, drained, reason, last_seen FROM"
 	    " nodes ORDER BY name",
 	[STORE_TEXT_INSERT] = "INSERT INTO job_texts (text) VALUES (?)",
+	/* Jobs of schema 1 and 2 have no attained service: their GPU-time
+	 * is GPUs x run time. */
+	[STORE_GPU_TIMES] = "SELECT CASE WHEN attained > 0 THEN attained ELSE"
+	    " gpus * MAX(end_time - start_time, 0) * 1000 END FROM jobs"
+	    " WHERE state = 'COMPLETED' ORDER BY id DESC LIMIT ?",
 };
 
 /* The texts written lately, so the next job of the same user with the same
@@ -400,6 +429,23 @@ store_text_id(uint32_t uid, const char *text)
 	return (t->id);
 }
 
+/* Binds the scheduling columns (schema 3) of both insert and update. */
+static void
+store_job_bind_sched(sqlite3_stmt *st, const struct store_job *r)
+{
+	sqlite3_bind_int64(st, 28, (sqlite3_int64)r->attained);
+	sqlite3_bind_int64(st, 29, r->executed);
+	sqlite3_bind_int64(st, 30, r->run_total);
+	sqlite3_bind_int64(st, 31, r->first_start);
+	sqlite3_bind_int64(st, 32, r->last_stop);
+	sqlite3_bind_int64(st, 33, r->preemptions);
+	sqlite3_bind_int64(st, 34, r->promotions);
+	sqlite3_bind_int64(st, 35, r->flags);
+	sqlite3_bind_int(st, 36, r->ckpt_signal != 0 ? r->ckpt_signal : 10);
+	sqlite3_bind_int64(st, 37, r->ckpt_grace);
+	store_bind_text(st, 38, r->alloc != NULL ? r->alloc : "");
+}
+
 /* Binds every column of row under the numbering of STORE_JOB_COLUMNS;
  * statements use the ones they name. */
 static void
@@ -436,6 +482,7 @@ store_job_bind(sqlite3_stmt *st, const struct store_job *r)
 	store_bind_text(st, 23, r->node);
 	sqlite3_bind_int64(st, 24, (sqlite3_int64)r->gpu_mask);
 	sqlite3_bind_int64(st, 25, r->restarts);
+	store_job_bind_sched(st, r);
 }
 
 int
@@ -479,6 +526,7 @@ store_job_update(const struct store_job *r)
 	store_bind_text(st, 23, r->node);
 	sqlite3_bind_int64(st, 24, (sqlite3_int64)r->gpu_mask);
 	sqlite3_bind_int64(st, 25, r->restarts);
+	store_job_bind_sched(st, r);
 	return (store_step_done(st, "update job"));
 }
 
@@ -525,6 +573,7 @@ store_job_read(sqlite3_stmt *st, struct store_job *r)
 	const char	*s;
 
 	memset(r, 0, sizeof *r);
+	r->queue = -1;
 	r->id = (uint64_t)sqlite3_column_int64(st, 0);
 	r->name = store_column_text(st, 1);
 	r->user = store_column_text(st, 2);
@@ -555,6 +604,17 @@ store_job_read(sqlite3_stmt *st, struct store_job *r)
 	r->node = store_column_text(st, 22);
 	r->gpu_mask = (uint64_t)sqlite3_column_int64(st, 23);
 	r->restarts = (uint32_t)sqlite3_column_int64(st, 24);
+	r->attained = (uint64_t)sqlite3_column_int64(st, 25);
+	r->executed = sqlite3_column_int64(st, 26);
+	r->run_total = sqlite3_column_int64(st, 27);
+	r->first_start = sqlite3_column_int64(st, 28);
+	r->last_stop = sqlite3_column_int64(st, 29);
+	r->preemptions = (uint32_t)sqlite3_column_int64(st, 30);
+	r->promotions = (uint32_t)sqlite3_column_int64(st, 31);
+	r->flags = (uint32_t)sqlite3_column_int64(st, 32);
+	r->ckpt_signal = sqlite3_column_int(st, 33);
+	r->ckpt_grace = (uint32_t)sqlite3_column_int64(st, 34);
+	r->alloc = store_column_text(st, 35);
 }
 
 static int
@@ -621,6 +681,40 @@ store_job_done(void)
 	/* A statement left on a row holds a read snapshot open, which would
 	 * keep the WAL from being checkpointed. */
 	sqlite3_reset(store_stmts[STORE_JOB_GET]);
+}
+
+int
+store_job_gpu_times(size_t max, uint64_t **out, size_t *n)
+{
+	sqlite3_stmt	*st = store_stmts[STORE_GPU_TIMES];
+	uint64_t	*v = NULL;
+	size_t		 size = 0;
+	int64_t		 t;
+	int		 rc;
+
+	*n = 0;
+	sqlite3_bind_int64(st, 1, (sqlite3_int64)max);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if ((t = sqlite3_column_int64(st, 0)) <= 0)
+			continue;
+		if (*n == size) {
+			size = size != 0 ? size * 2 : 1024;
+			v = xreallocarray(v, size, sizeof *v);
+		}
+		v[(*n)++] = (uint64_t)t;
+	}
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	*out = v;
+	if (rc != SQLITE_DONE) {
+		log_error("store: reading GPU-times: %s",
+		    sqlite3_errmsg(store_db));
+		free(v);
+		*out = NULL;
+		*n = 0;
+		return (-1);
+	}
+	return (0);
 }
 
 int

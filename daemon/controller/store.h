@@ -41,6 +41,23 @@ struct store_job {
 	const char	*node;		/* NULL when not placed */
 	uint64_t	 gpu_mask;
 	uint32_t	 restarts;
+
+	/* Scheduling, as of the job's last start or stop (schema 3):
+	 * service in GPU-ms, times in ms since the epoch (0: never). */
+	uint64_t	 attained;
+	int64_t		 executed;	/* ms run since the last promotion */
+	int64_t		 run_total;	/* ms run in all */
+	int64_t		 first_start;
+	int64_t		 last_stop;
+	uint32_t	 preemptions;
+	uint32_t	 promotions;
+	uint32_t	 flags;		/* JOB_F_* (job.h) */
+	int		 ckpt_signal;	/* 0 reads as SIGUSR1 */
+	uint32_t	 ckpt_grace;	/* seconds; 0: the config's */
+	const char	*alloc;		/* multi-node GPUs, or NULL / "" */
+
+	/* Not stored: the scheduler's queue for listings, -1 unknown. */
+	int		 queue;
 };
 
 struct store_node {
@@ -88,5 +105,8 @@ int	 store_job_get(uint64_t id, struct store_job *row);
 /* Ends the use of the strings store_job_get returned. */
 void	 store_job_done(void);
 int	 store_node_each(store_node_cb, void *);
+/* The GPU-times (GPU-ms) of the last max completed jobs, newest first,
+ * into a malloc'd array: the Gittins index's distribution. */
+int	 store_job_gpu_times(size_t max, uint64_t **out, size_t *n);
 
 #endif

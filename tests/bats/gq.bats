@@ -47,23 +47,29 @@ teardown() {
 	gb_wait_state "$b" RUNNING 20
 	run -0 gq
 	read -r -a head <<<"${lines[0]}"
-	[ "${head[*]}" = "JOBID USER NAME STATE GPUS NODES TIME REASON" ]
+	[ "${head[*]}" = "JOBID USER NAME STATE GPUS NODES TIME QUEUE GPU_TIME RESTARTS REASON" ]
 	[ "${#lines[@]}" -eq 4 ]
 	run -0 gq -h -j "$a"
-	read -r id user name state gpus nodes time reason <<<"$output"
+	read -r id user name state gpus nodes time queue attained restarts reason <<<"$output"
 	[ "$id" = "$a" ]
 	[ "$user" = "$(id -un)" ]
 	[ "$state" = RUNNING ]
 	[ "$gpus" = 4 ]
 	[[ "$nodes" == n1 || "$nodes" == n2 ]]
 	[[ "$time" =~ ^[0-9]+:[0-5][0-9]$ ]]
+	# A new job starts in the top queue; GPU_TIME is GPUs x run time.
+	[ "$queue" = Q0 ]
+	[[ "$attained" =~ ^[0-9]+:[0-5][0-9]$ ]]
+	[ "$restarts" = 0 ]
 	run -0 gq -h -j "$c"
-	read -r id user name state gpus nodes time reason <<<"$output"
+	read -r id user name state gpus nodes time queue attained restarts reason <<<"$output"
 	[ "$name" = waiter ]
 	[ "$state" = PENDING ]
 	[ "$nodes" = - ]
 	[ "$time" = 0:00 ]
-	[ "$reason" != - ]
+	[ "$queue" = Q0 ]
+	[ "$attained" = 0:00 ]
+	[ "$reason" = Resources ]
 }
 
 @test "gq columns computed from other members (gpu_ids, time, reason) are filled" {
