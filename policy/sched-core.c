@@ -462,6 +462,8 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 	j->total_executed = spec->total_executed;
 	j->first_start = spec->first_start;
 	j->last_stop = spec->last_stop;
+	j->promotions = spec->promotions;
+	j->preemptions = spec->preemptions;
 	j->timer = SCHED_NEVER;
 	j->queue = sched_core_queue_of(core, j->attained);
 	if (core->scratchsize < spec->gpus) {

@@ -40,6 +40,8 @@ struct sched_jobspec {
 	int64_t		 total_executed;/* ms run in all */
 	int64_t		 first_start;	/* ms, or SCHED_NEVER */
 	int64_t		 last_stop;	/* ms it last stopped running */
+	uint32_t	 preemptions;	/* counted so far */
+	uint32_t	 promotions;
 };
 
 enum sched_action_type {

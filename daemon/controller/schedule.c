@@ -96,6 +96,8 @@ schedule_spec(struct job *j, struct sched_jobspec *spec, int64_t now)
 	spec->total_executed = s->run_total + run;
 	spec->first_start = s->first_start != 0 ? s->first_start : SCHED_NEVER;
 	spec->last_stop = s->last_stop != 0 ? s->last_stop : spec->submit;
+	spec->preemptions = s->preemptions;
+	spec->promotions = s->promotions;
 }
 
 /* Hands a running job to the core with the GPUs it holds; leaves it out
