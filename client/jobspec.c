@@ -28,6 +28,11 @@ enum jobspec_opt {
 	JOBSPEC_OPT_EXPORT = 256,
 	JOBSPEC_OPT_PARSABLE,
 	JOBSPEC_OPT_WRAP,
+	JOBSPEC_OPT_CKPT_SIGNAL,
+	JOBSPEC_OPT_CKPT_GRACE,
+	JOBSPEC_OPT_NO_REQUEUE,
+	JOBSPEC_OPT_CONSOLIDATE,
+	JOBSPEC_OPT_SPREAD,
 };
 
 /* Where a value came from: a directive never overrides the command line. */
@@ -47,6 +52,10 @@ enum jobspec_field {
 	JOBSPEC_F_EXPORT,
 	JOBSPEC_F_HOLD,
 	JOBSPEC_F_PARSABLE,
+	JOBSPEC_F_CKPT_SIGNAL,
+	JOBSPEC_F_CKPT_GRACE,
+	JOBSPEC_F_NO_REQUEUE,
+	JOBSPEC_F_PLACEMENT,
 	JOBSPEC_F_COUNT,
 };
 
@@ -61,6 +70,11 @@ struct jobspec {
 	char			*export;
 	bool			 hold;
 	bool			 parsable;
+	int			 ckpt_signal;	/* 0: the default, SIGUSR1 */
+	uint64_t		 ckpt_grace;	/* seconds */
+	bool			 ckpt_grace_set;
+	bool			 no_requeue;
+	const char		*placement;	/* NULL, "consolidate", "spread" */
 
 	char			*wrap;		/* --wrap command */
 	char			*script_path;	/* as given */
@@ -81,6 +95,11 @@ static const struct option jobspec_longopts[] = {
 	{ "hold", no_argument, NULL, 'H' },
 	{ "parsable", no_argument, NULL, JOBSPEC_OPT_PARSABLE },
 	{ "wrap", required_argument, NULL, JOBSPEC_OPT_WRAP },
+	{ "ckpt-signal", required_argument, NULL, JOBSPEC_OPT_CKPT_SIGNAL },
+	{ "ckpt-grace", required_argument, NULL, JOBSPEC_OPT_CKPT_GRACE },
+	{ "no-requeue", no_argument, NULL, JOBSPEC_OPT_NO_REQUEUE },
+	{ "consolidate", no_argument, NULL, JOBSPEC_OPT_CONSOLIDATE },
+	{ "spread", no_argument, NULL, JOBSPEC_OPT_SPREAD },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
@@ -241,6 +260,7 @@ jobspec_set(struct jobspec *js, int opt, const char *arg,
 	const char		*p;
 	long			 gpus = 0;
 	uint64_t		 secs = 0;
+	int			 sig = 0;
 
 	switch (opt) {
 	case 'G':
@@ -310,6 +330,27 @@ jobspec_set(struct jobspec *js, int opt, const char *arg,
 	case JOBSPEC_OPT_PARSABLE:
 		f = JOBSPEC_F_PARSABLE;
 		break;
+	case JOBSPEC_OPT_CKPT_SIGNAL:
+		f = JOBSPEC_F_CKPT_SIGNAL;
+		if (cmd_parse_signal(arg, &sig, derr, sizeof derr) == -1) {
+			snprintf(err, errlen, "--ckpt-signal: %s", derr);
+			return (-1);
+		}
+		break;
+	case JOBSPEC_OPT_CKPT_GRACE:
+		f = JOBSPEC_F_CKPT_GRACE;
+		if (duration_parse(arg, &secs, derr, sizeof derr) == -1) {
+			snprintf(err, errlen, "--ckpt-grace: %s", derr);
+			return (-1);
+		}
+		break;
+	case JOBSPEC_OPT_NO_REQUEUE:
+		f = JOBSPEC_F_NO_REQUEUE;
+		break;
+	case JOBSPEC_OPT_CONSOLIDATE:
+	case JOBSPEC_OPT_SPREAD:
+		f = JOBSPEC_F_PLACEMENT;
+		break;
 	default:
 		snprintf(err, errlen, "option %d is not a job option", opt);
 		return (-1);
@@ -329,6 +370,20 @@ jobspec_set(struct jobspec *js, int opt, const char *arg,
 		break;
 	case JOBSPEC_F_PARSABLE:
 		js->parsable = true;
+		break;
+	case JOBSPEC_F_CKPT_SIGNAL:
+		js->ckpt_signal = sig;
+		break;
+	case JOBSPEC_F_CKPT_GRACE:
+		js->ckpt_grace = secs;
+		js->ckpt_grace_set = true;
+		break;
+	case JOBSPEC_F_NO_REQUEUE:
+		js->no_requeue = true;
+		break;
+	case JOBSPEC_F_PLACEMENT:
+		js->placement = opt == JOBSPEC_OPT_SPREAD ? "spread" :
+		    "consolidate";
 		break;
 	default:
 		free(*str);
@@ -760,6 +815,17 @@ jobspec_build(const struct jobspec *js, char *const *env, const char *cwd,
 	    json_integer((json_int_t)js->time_limit));
 	json_object_set_new(job, "env", jobspec_env(js, env));
 	json_object_set_new(job, "hold", json_boolean(js->hold));
+	if (js->ckpt_signal != 0)
+		json_object_set_new(job, "ckpt_signal",
+		    json_integer(js->ckpt_signal));
+	if (js->ckpt_grace_set)
+		json_object_set_new(job, "ckpt_grace",
+		    json_integer((json_int_t)js->ckpt_grace));
+	if (js->no_requeue)
+		json_object_set_new(job, "requeue", json_false());
+	if (js->placement != NULL)
+		json_object_set_new(job, "placement",
+		    json_string(js->placement));
 	free(script);
 	free(command);
 	free(workdir);

@@ -164,6 +164,54 @@ req_job_submit_reply(struct peer *p, const json_t *msg, uint64_t id)
 	peer_send_bytes(p, buf, FRAME_HEADER + (size_t)n);
 }
 
+/* The scheduling options of gsub: checkpoint signal and grace, requeue,
+ * placement. */
+static int
+req_job_submit_sched(const json_t *job, const struct conf *c,
+    struct store_job *row, char *err, size_t errlen)
+{
+	unsigned long long	 sig = 0, grace = 0;
+	const char		*place;
+	json_t			*v;
+
+	if (req_get_uint(job, "ckpt_signal", 64, &sig, err, errlen) != 0 ||
+	    req_get_uint(job, "ckpt_grace", 86400, &grace, err, errlen) != 0)
+		return (-1);
+	if (json_object_get(job, "ckpt_signal") != NULL && sig < 1) {
+		snprintf(err, errlen, "ckpt_signal: expected a signal number "
+		    "from 1 to 64");
+		return (-1);
+	}
+	if (grace > (unsigned long long)c->max_ckpt_grace) {
+		snprintf(err, errlen, "--ckpt-grace %llu s is above the "
+		    "cluster's most, scheduler.max_ckpt_grace = %d s", grace,
+		    c->max_ckpt_grace);
+		return (-1);
+	}
+	row->ckpt_signal = (int)sig;
+	row->ckpt_grace = (uint32_t)grace;
+	v = json_object_get(job, "requeue");
+	if (v != NULL && !json_is_boolean(v)) {
+		snprintf(err, errlen, "requeue: expected true or false");
+		return (-1);
+	}
+	if (json_is_false(v))
+		row->flags |= JOB_F_NO_REQUEUE;
+	if ((v = json_object_get(job, "placement")) != NULL) {
+		place = json_string_value(v);
+		if (place != NULL && strcmp(place, "consolidate") == 0)
+			row->flags |= JOB_F_CONSOLIDATE;
+		else if (place != NULL && strcmp(place, "spread") == 0)
+			row->flags |= JOB_F_SPREAD;
+		else {
+			snprintf(err, errlen, "placement: expected "
+			    "\"consolidate\" or \"spread\"");
+			return (-1);
+		}
+	}
+	return (0);
+}
+
 static void
 req_job_submit(struct peer *p, const json_t *msg)
 {
@@ -229,6 +277,8 @@ req_job_submit(struct peer *p, const json_t *msg)
 		snprintf(err, sizeof err, "hold: expected true or false");
 		goto invalid;
 	}
+	if (req_job_submit_sched(job, c, &row, err, sizeof err) != 0)
+		goto invalid;
 	if (row.stdout_path == NULL)
 		row.stdout_path = "gbatch-%j.out";
 	if (row.stderr_path == NULL)
