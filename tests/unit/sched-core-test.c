@@ -409,7 +409,8 @@ test_promotion(void)
 		    "knob 2: executed reset");
 		is_int(sched_cjob_total_executed(a, 4500), 1500,
 		    "knob 2: total kept");
-		ok(t_did(SCHED_ACT_PREEMPT, b), "knob 2: a (Q0) preempts b (Q1)");
+		ok(t_did(SCHED_ACT_PREEMPT, b),
+		    "knob 2: a (Q0) preempts b (Q1)");
 		sched_core_stopped(core, b, 4500);
 		t_pass(core, 4500);
 		ok(t_did(SCHED_ACT_START, a), "knob 2: a runs again");
