@@ -381,8 +381,11 @@ sched_core_arm_demotion(struct sched_core *core, struct sched_cjob *j)
 		return;
 	}
 	/* Service grows by gpus per ms: round the wait up so that at the
-	 * timer the threshold is reached, not one ms short. */
-	left = core->conf.thresholds[j->queue] - j->attained;
+	 * timer the threshold is reached, not one ms short. A job promoted
+	 * to Q0 may be past the threshold already: it is due at once. */
+	left = 0;
+	if (j->attained < core->conf.thresholds[j->queue])
+		left = core->conf.thresholds[j->queue] - j->attained;
 	ms = (int64_t)((left + j->spec.gpus - 1) / j->spec.gpus);
 	sched_core_timer_set(core, j, j->acct_since + ms);
 }
