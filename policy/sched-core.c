@@ -347,6 +347,17 @@ sched_gittins_index(const uint64_t *s, const double *prefix, size_t n,
 	return (done / denom);
 }
 
+/* The service that places a job in a queue: GPUs x time run since its
+ * last promotion (all its service until it is promoted). A promotion
+ * thus gives the job a fresh quantum in Q0, as in the Tiresias simulator;
+ * were its whole service kept, a promoted job would be demoted at once,
+ * preempt and be preempted back in a storm. */
+static uint64_t
+sched_core_qservice(const struct sched_cjob *j)
+{
+	return ((uint64_t)j->executed * j->spec.gpus);
+}
+
 /* The queue a service level puts a job in. */
 static unsigned
 sched_core_queue_of(const struct sched_core *core, uint64_t attained)
@@ -381,11 +392,12 @@ sched_core_arm_demotion(struct sched_core *core, struct sched_cjob *j)
 		return;
 	}
 	/* Service grows by gpus per ms: round the wait up so that at the
-	 * timer the threshold is reached, not one ms short. A job promoted
-	 * to Q0 may be past the threshold already: it is due at once. */
+	 * timer the threshold is reached, not one ms short. A job adopted
+	 * with more service than its queue allows is due at once. */
 	left = 0;
-	if (j->attained < core->conf.thresholds[j->queue])
-		left = core->conf.thresholds[j->queue] - j->attained;
+	if (sched_core_qservice(j) < core->conf.thresholds[j->queue])
+		left = core->conf.thresholds[j->queue] -
+		    sched_core_qservice(j);
 	ms = (int64_t)((left + j->spec.gpus - 1) / j->spec.gpus);
 	sched_core_timer_set(core, j, j->acct_since + ms);
 }
@@ -417,8 +429,10 @@ sched_core_gindex(struct sched_core *core, struct sched_cjob *j)
 		return;
 	/* The quantum is the service left in the job's queue: discretized
 	 * Gittins asks how likely the job is to finish before demotion. */
-	if (j->queue + 1 < core->nqueues)
-		delta = core->conf.thresholds[j->queue] - j->attained;
+	if (j->queue + 1 < core->nqueues &&
+	    sched_core_qservice(j) < core->conf.thresholds[j->queue])
+		delta = core->conf.thresholds[j->queue] -
+		    sched_core_qservice(j);
 	j->gindex = sched_gittins_index(core->samples, core->prefix,
 	    core->nsamples, j->attained, delta);
 }
@@ -468,7 +482,7 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 	j->promotions = spec->promotions;
 	j->preemptions = spec->preemptions;
 	j->timer = SCHED_NEVER;
-	j->queue = sched_core_queue_of(core, j->attained);
+	j->queue = sched_core_queue_of(core, sched_core_qservice(j));
 	if (core->scratchsize < spec->gpus) {
 		core->scratchsize = spec->gpus;
 		core->scratch = sched_core_xalloc(core->scratch,
@@ -619,7 +633,7 @@ sched_core_stopped(struct sched_core *core, struct sched_cjob *j,
 	if (j->state == SCHED_JOB_PENDING)
 		return;
 	sched_core_detach(core, j, now);
-	j->queue = sched_core_queue_of(core, j->attained);
+	j->queue = sched_core_queue_of(core, sched_core_qservice(j));
 	j->last_stop = now;
 	sched_core_enqueue(core, j);
 }
@@ -642,7 +656,8 @@ sched_core_timers(struct sched_core *core, int64_t now)
 			otree_remove(&core->running, &j->qnode);
 			if (!j->spec.no_preempt)
 				core->qvictim[j->queue] -= j->spec.gpus;
-			j->queue = sched_core_queue_of(core, j->attained);
+			j->queue = sched_core_queue_of(core,
+			    sched_core_qservice(j));
 			if (!j->spec.no_preempt)
 				core->qvictim[j->queue] += j->spec.gpus;
 			otree_insert(&core->running, &j->qnode);

@@ -135,9 +135,12 @@ test_demotion(void)
 	t_pass(core, 23334);
 	is_int(sched_cjob_queue(b), 1, "demotion: 10,002 GPU-ms is Q1");
 
-	/* A job coming back with its service sits where that puts it. */
+	/* A job coming back with its service sits where its service since
+	 * its last promotion puts it: 1 GPU for 30 s. */
 	t_spec(&spec, 3, 1, 30000);
 	spec.attained = 30000;
+	spec.executed = 30000;
+	spec.total_executed = 30000;
 	a = sched_core_submit(core, &spec, 30000);
 	is_int(sched_cjob_queue(a), 2, "restart: 30,000 GPU-ms is Q2");
 	sched_core_free(core);
@@ -414,12 +417,17 @@ test_promotion(void)
 		sched_core_stopped(core, b, 4500);
 		t_pass(core, 4500);
 		ok(t_did(SCHED_ACT_START, a), "knob 2: a runs again");
-		/* a has 6,000 GPU-ms, past Q0's 4,000: it is demoted at
-		 * once, not left in Q0. */
-		is_int(sched_core_next_wakeup(core), 4500,
-		    "knob 2: a's demotion is due now");
-		t_pass(core, 4500);
-		is_int(sched_cjob_queue(a), 1, "knob 2: a back in Q1");
+		/* a's queue follows its service since the promotion: a
+		 * fresh Q0 quantum, 4,000 GPU-ms on 4 GPUs, ends at 5,500
+		 * (not at once, for its 6,000 GPU-ms in all). */
+		is_int(sched_core_next_wakeup(core), 5500,
+		    "knob 2: a's fresh quantum ends at 5,500");
+		t_pass(core, 5499);
+		is_int(sched_cjob_queue(a), 0, "knob 2: a in Q0 at 5,499");
+		t_pass(core, 5500);
+		is_int(sched_cjob_queue(a), 1, "knob 2: a demoted at 5,500");
+		is_int(sched_cjob_attained(a, 5500), 10000,
+		    "knob 2: attained counts every run");
 		is_int(sched_core_next_wakeup(core), 10500,
 		    "knob 2: b's promotion at 4,500 + 2 x 3,000");
 		sched_core_free(core);
