@@ -23,6 +23,9 @@ static int	gctl_shutdown(int, char **);
 static int	gctl_drain(int, char **);
 static int	gctl_resume(int, char **);
 static int	gctl_show(int, char **);
+static int	gctl_hold(int, char **);
+static int	gctl_release(int, char **);
+static int	gctl_requeue(int, char **);
 static int	gctl_reconfigure(int, char **);
 static int	gctl_help(int, char **);
 
@@ -34,6 +37,10 @@ static const struct gctl_verb gctl_verbs[] = {
 	{ "drain", "NODE [--reason TEXT]", "let NODE finish its jobs and "
 	    "give it no new ones (operators)", gctl_drain },
 	{ "resume", "NODE", "give NODE jobs again (operators)", gctl_resume },
+	{ "hold", "ID...", "keep pending jobs from starting", gctl_hold },
+	{ "release", "ID...", "let held jobs start again", gctl_release },
+	{ "requeue", "ID...", "checkpoint, stop and requeue running jobs",
+	    gctl_requeue },
 	{ "show", "config [--json]", "the settings gbatchd has in force",
 	    gctl_show },
 	{ "reconfigure", "", "read gbatch.conf again, no restart (operators; "
@@ -219,6 +226,56 @@ gctl_resume(int argc, char **argv)
 	return (gctl_node_update(argc, argv, "resume"));
 }
 
+/* Sends JOB_UPDATE for each id; the exit status is the worst seen. */
+static int
+gctl_job_update(int argc, char **argv, const char *action)
+{
+	json_t		*req;
+	uint64_t	 id;
+	char		 err[256];
+	int		 i, r, worst = EXIT_OK;
+
+	if (argc < 2) {
+		fprintf(stderr, "gctl: %s: expected one or more job ids\n"
+		    "Try 'gctl help' for more information.\n", action);
+		return (EXIT_USAGE);
+	}
+	for (i = 1; i < argc; i++) {
+		if (cmd_parse_id(argv[i], &id, err, sizeof err) == -1) {
+			fprintf(stderr, "gctl: %s: %s\nTry 'gctl help' for "
+			    "more information.\n", action, err);
+			return (EXIT_USAGE);
+		}
+	}
+	for (i = 1; i < argc; i++) {
+		(void)cmd_parse_id(argv[i], &id, err, sizeof err);
+		req = proto_msg(MSG_JOB_UPDATE);
+		json_object_set_new(req, "id", json_integer((json_int_t)id));
+		json_object_set_new(req, "action", json_string(action));
+		if ((r = gctl_call(req, NULL)) > worst)
+			worst = r;
+	}
+	return (worst);
+}
+
+static int
+gctl_hold(int argc, char **argv)
+{
+	return (gctl_job_update(argc, argv, "hold"));
+}
+
+static int
+gctl_release(int argc, char **argv)
+{
+	return (gctl_job_update(argc, argv, "release"));
+}
+
+static int
+gctl_requeue(int argc, char **argv)
+{
+	return (gctl_job_update(argc, argv, "requeue"));
+}
+
 /* Prints "group.key = value" per setting, values as JSON. */
 static void
 gctl_print_config(const json_t *config)
@@ -342,12 +399,13 @@ main(int argc, char **argv)
 	}
 	if (optind == argc)
 		return (gctl_bad("%s", "no command given; expected one of: "
-		    "ping, shutdown, drain, resume, show, reconfigure, help"));
+		    "ping, shutdown, drain, resume, hold, release, requeue, show, "
+		    "reconfigure, help"));
 	for (i = 0; i < GCTL_NVERBS; i++) {
 		if (strcmp(argv[optind], gctl_verbs[i].name) == 0)
 			return (gctl_verbs[i].run(argc - optind, argv + optind));
 	}
 	return (gctl_bad("unknown command \"%s\"; expected one of: ping, "
-	    "shutdown, drain, resume, show, reconfigure, help",
-	    argv[optind]));
+	    "shutdown, drain, resume, hold, release, requeue, show, "
+	    "reconfigure, help", argv[optind]));
 }

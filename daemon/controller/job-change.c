@@ -66,7 +66,8 @@ job_change_state(struct job *j, enum job_state to,
 		row.node = NULL;
 		row.gpu_mask = 0;
 		row.start_time = 0;
-		row.restarts++;
+		if (from == JOB_RUNNING || from == JOB_PREEMPTING)
+			row.restarts++;
 		row.reason = how->reason != NULL ? how->reason : "Requeued";
 	} else if (to == JOB_HELD)
 		row.reason = "Held";
@@ -123,7 +124,8 @@ job_change_state(struct job *j, enum job_state to,
 	if (to == JOB_RUNNING) {
 		job_set_run(j, how->node, how->mask, row.start_time);
 		node_alloc(how->node, how->mask, id);
-	} else if (to == JOB_PENDING)
+	} else if (to == JOB_PENDING && (from == JOB_RUNNING ||
+	    from == JOB_PREEMPTING))
 		job_set_requeued(j);
 	schedule_job_changed(j, from, to);
 	if (job_state_is_terminal(to))

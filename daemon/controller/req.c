@@ -17,6 +17,7 @@ extern const struct req_entry	req_config_show_entry;
 extern const struct req_entry	req_job_submit_entry;
 extern const struct req_entry	req_job_list_entry;
 extern const struct req_entry	req_job_cancel_entry;
+extern const struct req_entry	req_job_update_entry;
 extern const struct req_entry	req_node_list_entry;
 extern const struct req_entry	req_node_update_entry;
 extern const struct req_entry	req_node_heartbeat_entry;
@@ -32,6 +33,7 @@ static const struct req_entry *const req_table[] = {
 	&req_job_submit_entry,
 	&req_job_list_entry,
 	&req_job_cancel_entry,
+	&req_job_update_entry,
 	&req_node_list_entry,
 	&req_node_update_entry,
 	&req_node_heartbeat_entry,

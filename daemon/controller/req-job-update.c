@@ -1,0 +1,115 @@
+/* req-job-update.c: JOB_UPDATE, gctl hold, release and requeue. A held job
+ * leaves the queues until released; a requeued running job is preempted as
+ * the scheduler would (checkpoint signal, grace, stop) and waits again with
+ * its id and its service. Users act on their own jobs, operators on all. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/proto.h"
+#include "daemon/controller/job-change.h"
+#include "daemon/controller/job.h"
+#include "daemon/controller/launch.h"
+#include "daemon/controller/peer.h"
+#include "daemon/controller/req.h"
+
+/* Acts on j; returns NULL, or the error code with why filled. */
+static const char *
+req_job_update_one(struct peer *p, struct job *j, const char *action,
+    char *why, size_t len)
+{
+	struct job_change	 how = { 0 };
+	enum job_state		 s = job_state(j), to;
+	uint64_t		 id = job_id(j);
+	char			 detail[128];
+
+	if (job_uid(j) != peer_uid(p) && !peer_is_operator(p)) {
+		snprintf(why, len, "job %" PRIu64 " belongs to %s; you may %s "
+		    "only your own jobs", id, job_user(j), action);
+		return (PROTO_E_PERMISSION);
+	}
+	snprintf(detail, sizeof detail, "%s by %s", strcmp(action,
+	    "hold") == 0 ? "held" : strcmp(action, "release") == 0 ?
+	    "released" : "requeued", peer_user(p));
+	how.detail = detail;
+	if (strcmp(action, "hold") == 0) {
+		if (s != JOB_PENDING) {
+			snprintf(why, len, "job %" PRIu64 " is %s; only a "
+			    "pending job can be held%s", id,
+			    job_state_name(s), s == JOB_RUNNING ? " (requeue "
+			    "it first)" : "");
+			return (PROTO_E_INVALID);
+		}
+		to = JOB_HELD;
+	} else if (strcmp(action, "release") == 0) {
+		if (s != JOB_HELD) {
+			snprintf(why, len, "job %" PRIu64 " is %s; only a held "
+			    "job can be released", id, job_state_name(s));
+			return (PROTO_E_INVALID);
+		}
+		to = JOB_PENDING;
+		how.reason = "None";
+	} else {
+		if (s != JOB_RUNNING) {
+			snprintf(why, len, "job %" PRIu64 " is %s; only a "
+			    "running job can be requeued", id,
+			    job_state_name(s));
+			return (PROTO_E_INVALID);
+		}
+		if (job_sched_const(j)->flags & JOB_F_NO_REQUEUE) {
+			snprintf(why, len, "job %" PRIu64 " was submitted "
+			    "with --no-requeue; cancel it instead", id);
+			return (PROTO_E_INVALID);
+		}
+		to = JOB_PREEMPTING;
+	}
+	if (job_change_state(j, to, &how) != 0) {
+		snprintf(why, len, "job %" PRIu64 ": the store failed", id);
+		return (PROTO_E_INTERNAL);
+	}
+	/* A node that is away stops the job when it comes back (its end
+	 * is then reported and requeues it) or is declared lost. */
+	if (to == JOB_PREEMPTING)
+		(void)launch_preempt(j);
+	return (NULL);
+}
+
+static void
+req_job_update(struct peer *p, const json_t *msg)
+{
+	struct job		*j;
+	json_t			*reply;
+	const char		*action, *code;
+	unsigned long long	 id = 0;
+	char			 err[256];
+
+	action = json_string_value(json_object_get(msg, "action"));
+	if (action == NULL || (strcmp(action, "hold") != 0 &&
+	    strcmp(action, "release") != 0 && strcmp(action, "requeue") != 0)) {
+		req_error(p, msg, PROTO_E_INVALID, "action: expected \"hold\", "
+		    "\"release\" or \"requeue\"");
+		return;
+	}
+	if (req_get_uint(msg, "id", INT64_MAX, &id, err, sizeof err) != 0 ||
+	    id == 0) {
+		req_error(p, msg, PROTO_E_INVALID, "id: expected a job id");
+		return;
+	}
+	if ((j = job_find(id)) == NULL) {
+		req_error(p, msg, PROTO_E_NOT_FOUND, "job %llu: no such job, "
+		    "or it has finished", id);
+		return;
+	}
+	if ((code = req_job_update_one(p, j, action, err, sizeof err)) !=
+	    NULL) {
+		req_error(p, msg, code, "%s", err);
+		return;
+	}
+	reply = proto_reply_ok(msg);
+	peer_send(p, reply);
+	json_decref(reply);
+}
+
+const struct req_entry req_job_update_entry = {
+	MSG_JOB_UPDATE, "JOB_UPDATE", REQ_CLIENT, false, true, req_job_update
+};
