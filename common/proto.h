@@ -29,6 +29,7 @@ enum msg_type {
 	MSG_JOB_STARTED = 312,		/* node -> controller */
 	MSG_JOB_ENDED = 313,		/* node -> controller */
 	MSG_JOB_ENDED_ACK = 314,	/* controller -> node */
+	MSG_JOB_PREEMPT = 315,		/* controller -> node */
 };
 
 /* Stable error codes carried in replies ("code"); each maps to one exit

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,7 @@ struct node_job {
 
 	pid_t			 pid;		/* the job; 0 until started */
 	time_t			 start_time;
+	bool			 preempted;	/* JOB_PREEMPT passed on */
 	json_t			*end;		/* the end report */
 };
 TAILQ_HEAD(node_job_list, node_job);
@@ -177,6 +179,8 @@ node_job_fail(struct node_job *job, const char *message)
 	    "id", (json_int_t)job->id, "state", "FAILED", "exit_code", 1,
 	    "signal", 0, "start_time", (json_int_t)job->start_time,
 	    "end_time", (json_int_t)time(NULL), "message", message);
+	if (job->preempted)
+		json_object_set_new(report, "preempted", json_true());
 	if (node_record_write(job->jobs->conf->state_dir, job->id,
 	    NODE_RECORD_END, report, err, sizeof err) == -1)
 		log_error("job %llu: %s", (unsigned long long)job->id, err);
@@ -256,6 +260,8 @@ node_job_reap(struct node_job *job)
 	 * of the job must not run on, unaccounted, on GPUs we give away. */
 	run = node_record_read(state_dir, job->id, NODE_RECORD_RUN, err,
 	    sizeof err);
+	if (json_is_true(json_object_get(run, "preempted")))
+		job->preempted = true;
 	pid = json_integer_value(json_object_get(run, "pid"));
 	ticks = json_integer_value(json_object_get(run, "pid_start"));
 	if (pid > 0 && node_proc_matches((pid_t)pid, (uint64_t)ticks))
@@ -513,6 +519,38 @@ node_jobs_signal(struct node_jobs *jobs, uint64_t id, int sig, bool cancel)
 }
 
 void
+node_jobs_preempt(struct node_jobs *jobs, uint64_t id)
+{
+	struct node_job	*job;
+
+	if ((job = node_job_find(jobs, id)) == NULL ||
+	    job->state == NODE_JOB_ENDED) {
+		log_debug("job %llu: preempt for a job not running here; "
+		    "ignored", (unsigned long long)id);
+		return;
+	}
+	if (job->preempted) {
+		log_debug("job %llu: already being preempted; ignored",
+		    (unsigned long long)id);
+		return;
+	}
+	if (job->pidfd == -1 &&
+	    !node_proc_matches(job->shep_pid, job->shep_ticks)) {
+		node_job_reap(job);
+		return;
+	}
+	/* The shepherd carries the sequence out and records it; the flag
+	 * here only keeps a repeated request from being passed on. */
+	job->preempted = true;
+	log_info("job %llu: preempting", (unsigned long long)id);
+	if (node_proc_signal(job->pidfd, job->shep_pid,
+	    NODE_SHEPHERD_SIGPREEMPT) == -1)
+		log_warn("job %llu: cannot signal shepherd %ld: %s",
+		    (unsigned long long)id, (long)job->shep_pid,
+		    strerror(errno));
+}
+
+void
 node_jobs_ack(struct node_jobs *jobs, uint64_t id)
 {
 	struct node_job	*job;
@@ -578,6 +616,7 @@ node_jobs_reattach(struct node_jobs *jobs, struct node_job *job, json_t *run)
 	job->start_time = (time_t)json_integer_value(json_object_get(run,
 	    "start_time"));
 	job->state = job->pid > 0 ? NODE_JOB_RUNNING : NODE_JOB_STARTING;
+	job->preempted = json_is_true(json_object_get(run, "preempted"));
 	if (pid > 0 && node_proc_matches(job->shep_pid, job->shep_ticks)) {
 		job->pidfd = node_proc_pidfd_open(job->shep_pid);
 		/* Checked again with the pidfd held: it cannot now come to

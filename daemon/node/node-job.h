@@ -54,6 +54,12 @@ int			 node_jobs_launch(struct node_jobs *, const json_t *msg,
 void			 node_jobs_signal(struct node_jobs *, uint64_t id,
 			     int sig, bool cancel);
 
+/* JOB_PREEMPT: asks the job's shepherd for the checkpoint signal, the
+ * grace, then what a cancel does; the end is reported with "preempted".
+ * Unknown or ended jobs, and jobs already being preempted, are ignored
+ * (logged): the controller's request may cross the job's end. */
+void			 node_jobs_preempt(struct node_jobs *, uint64_t id);
+
 /* JOB_ENDED_ACK: forgets the job and removes its records. */
 void			 node_jobs_ack(struct node_jobs *, uint64_t id);
 

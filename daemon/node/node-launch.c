@@ -1,4 +1,5 @@
 /* node-launch.c: decoding JOB_LAUNCH and expanding output patterns. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,11 @@
 
 /* Caps on what a controller may ask for, so a bad message costs little. */
 #define NODE_LAUNCH_MAX_GPUS	64
+#define NODE_LAUNCH_MAX_GRACE	86400
+
+/* What preemption does when the controller does not say. */
+#define NODE_LAUNCH_CKPT_SIGNAL	SIGUSR1
+#define NODE_LAUNCH_CKPT_GRACE	60
 
 int
 node_launch_id(const json_t *msg, uint64_t *id)
@@ -64,6 +70,74 @@ node_launch_uint(const json_t *job, const char *key, int required,
 		return (-1);
 	}
 	*out = json_integer_value(v);
+	return (0);
+}
+
+/* Like node_launch_uint, for optional fields whose absence means def and
+ * whose range does not start at 0. */
+static int
+node_launch_range(const json_t *job, const char *key, json_int_t min,
+    json_int_t max, json_int_t def, json_int_t *out, char *err, size_t errlen)
+{
+	json_t	*v;
+
+	if ((v = json_object_get(job, key)) == NULL) {
+		*out = def;
+		return (0);
+	}
+	if (!json_is_integer(v) || json_integer_value(v) < min ||
+	    json_integer_value(v) > max) {
+		snprintf(err, errlen, "job.%s: expected a whole number "
+		    "%lld-%lld", key, (long long)min, (long long)max);
+		return (-1);
+	}
+	*out = json_integer_value(v);
+	return (0);
+}
+
+/* The fields of a job that may be preempted and restarted, and of a
+ * torch.distributed rendezvous. All are optional: an old controller sends
+ * none of them. */
+static int
+node_launch_restart(struct node_launch *l, const json_t *job, char *err,
+    size_t errlen)
+{
+	json_int_t	v;
+
+	if (node_launch_range(job, "restarts", 0, INT32_MAX, 0, &v, err,
+	    errlen) == -1)
+		return (-1);
+	l->restarts = (unsigned)v;
+	if (node_launch_range(job, "ckpt_signal", 1, 64,
+	    NODE_LAUNCH_CKPT_SIGNAL, &v, err, errlen) == -1)
+		return (-1);
+	l->ckpt_signal = (int)v;
+	if (node_launch_range(job, "ckpt_grace", 0, NODE_LAUNCH_MAX_GRACE,
+	    NODE_LAUNCH_CKPT_GRACE, &v, err, errlen) == -1)
+		return (-1);
+	l->ckpt_grace = (unsigned)v;
+	if (node_launch_range(job, "master_port", 1, 65535, 0, &v, err,
+	    errlen) == -1)
+		return (-1);
+	l->master_port = (unsigned)v;
+
+	if (node_launch_str(job, "ckpt_dir", 0, &l->ckpt_dir, err,
+	    errlen) == -1 ||
+	    node_launch_str(job, "master_addr", 0, &l->master_addr, err,
+	    errlen) == -1)
+		return (-1);
+	if (json_object_get(job, "ckpt_dir") != NULL &&
+	    l->ckpt_dir[0] != '/') {
+		snprintf(err, errlen, "job.ckpt_dir: expected an absolute path, "
+		    "got \"%s\"", l->ckpt_dir);
+		return (-1);
+	}
+	if (json_object_get(job, "master_addr") != NULL &&
+	    l->master_addr[0] == '\0') {
+		snprintf(err, errlen, "job.master_addr: expected a host name "
+		    "or address, got \"\"");
+		return (-1);
+	}
 	return (0);
 }
 
@@ -192,7 +266,8 @@ node_launch_parse(const json_t *msg, char *err, size_t errlen)
 		free(l->err);
 		l->err = xstrdup(l->out);
 	}
-	if (node_launch_lists(l, job, err, errlen) == -1)
+	if (node_launch_restart(l, job, err, errlen) == -1 ||
+	    node_launch_lists(l, job, err, errlen) == -1)
 		goto fail;
 	return (l);
 fail:
@@ -224,6 +299,8 @@ node_launch_free(struct node_launch *l)
 	free(l->err);
 	free(l->script);
 	free(l->nodelist);
+	free(l->ckpt_dir);
+	free(l->master_addr);
 	free(l->gpus);
 	node_launch_free_list(l->argv);
 	node_launch_free_list(l->env);
@@ -254,6 +331,10 @@ node_launch_expand(const struct node_launch *l, const char *pattern)
 				break;
 			case 'u':
 				add = l->user;
+				break;
+			case 'r':
+				snprintf(num, sizeof num, "%u", l->restarts);
+				add = num;
 				break;
 			case '%':
 				add = "%";

@@ -28,6 +28,12 @@ struct node_launch {
 	char		 *nodelist;
 	unsigned	  num_nodes;
 	unsigned	  node_rank;
+	unsigned	  restarts;	/* runs before this one */
+	char		 *ckpt_dir;	/* absolute, "" = none */
+	int		  ckpt_signal;	/* sent first on preemption */
+	unsigned	  ckpt_grace;	/* seconds before SIGTERM */
+	char		 *master_addr;	/* "" = none */
+	unsigned	  master_port;	/* 0 = none */
 };
 
 /* Reads only the job id of msg's "job" (so even a launch that cannot be
@@ -40,8 +46,9 @@ struct node_launch	*node_launch_parse(const json_t *msg, char *err,
 			     size_t errlen);
 void			 node_launch_free(struct node_launch *);
 
-/* Expands an output pattern: %j id, %x name, %u user, %% a percent sign;
- * any other % sequence is kept as written. Returns a new string. */
+/* Expands an output pattern: %j id, %x name, %u user, %r restart count,
+ * %% a percent sign; any other % sequence is kept as written. Returns a new
+ * string. */
 char	*node_launch_expand(const struct node_launch *, const char *pattern);
 
 #endif

@@ -6,7 +6,8 @@
  *	STATE/scripts/ID/script	the job script, owned by the job's user
  *
  * Records are job reports as docs/protocol.md writes them, plus private
- * fields ("shepherd_pid", "shepherd_start", "pid_start"). Every write is a
+ * fields ("shepherd_pid", "shepherd_start", "pid_start"). Both records
+ * carry "preempted": true once the shepherd has begun a preemption. Every write is a
  * temporary file renamed into place, so a reader sees a whole record or
  * none. */
 #ifndef GB_NODE_RECORD_H

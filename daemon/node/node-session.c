@@ -166,6 +166,14 @@ node_session_message(const json_t *msg, void *arg)
 	case MSG_JOB_SIGNAL:
 		node_session_signal(s, msg);
 		break;
+	case MSG_JOB_PREEMPT:
+		if (node_session_id(msg, &id) == -1) {
+			node_link_reset(s->link, "JOB_PREEMPT without a job "
+			    "id");
+			break;
+		}
+		node_jobs_preempt(s->jobs, id);
+		break;
 	case MSG_JOB_ENDED_ACK:
 		if (node_session_id(msg, &id) == -1) {
 			node_link_reset(s->link, "JOB_ENDED_ACK without a job "

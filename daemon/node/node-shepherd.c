@@ -33,15 +33,19 @@ enum node_shepherd_ending {
 	NODE_SHEPHERD_RUNNING = 0,
 	NODE_SHEPHERD_CANCEL,
 	NODE_SHEPHERD_TIMEOUT,
+	NODE_SHEPHERD_PREEMPT,	/* grace over: SIGTERM sent */
 };
 
 struct node_shepherd {
 	const struct node_conf		*conf;
 	const struct node_launch	*l;
 	pid_t				 pgid;		/* the job */
+	uint64_t			 pgid_ticks;	/* its start time */
 	time_t				 start_time;
 	uint64_t			 limit_at;	/* monotonic ms, 0 none */
 	uint64_t			 kill_at;	/* monotonic ms, 0 none */
+	uint64_t			 preempt_at;	/* end of the grace */
+	bool				 preempted;
 	enum node_shepherd_ending	 ending;
 	bool				 leader_done;
 	int				 status;	/* the leader's */
@@ -80,6 +84,8 @@ node_shepherd_end(struct node_shepherd *sh, const char *state, int code,
 	    "signal", sig, "start_time", (json_int_t)sh->start_time,
 	    "end_time", (json_int_t)time(NULL), "message", msg,
 	    "gpus", node_shepherd_gpus(sh->l));
+	if (sh->preempted)
+		json_object_set_new(rec, "preempted", json_true());
 	if (node_record_write(sh->conf->state_dir, sh->l->id, NODE_RECORD_END,
 	    rec, err, sizeof err) == -1)
 		log_error("job %llu: cannot record its end (%s): %s",
@@ -87,19 +93,24 @@ node_shepherd_end(struct node_shepherd *sh, const char *state, int code,
 	json_decref(rec);
 }
 
+/* Written when the job starts and again when it is preempted, so that a
+ * gnoded that restarts meanwhile, or that finds the shepherd gone without
+ * an end record, still knows the job was being preempted. */
 static void
-node_shepherd_record_run(struct node_shepherd *sh, pid_t pid)
+node_shepherd_record_run(struct node_shepherd *sh)
 {
 	json_t	*rec;
 	char	 err[512];
 
 	rec = json_pack("{s:I,s:s,s:o,s:i,s:I,s:I,s:i,s:I}",
 	    "id", (json_int_t)sh->l->id, "state", "RUNNING",
-	    "gpus", node_shepherd_gpus(sh->l), "pid", (int)pid,
-	    "pid_start", (json_int_t)node_proc_start_ticks(pid),
+	    "gpus", node_shepherd_gpus(sh->l), "pid", (int)sh->pgid,
+	    "pid_start", (json_int_t)sh->pgid_ticks,
 	    "start_time", (json_int_t)sh->start_time,
 	    "shepherd_pid", (int)getpid(),
 	    "shepherd_start", (json_int_t)node_proc_start_ticks(getpid()));
+	if (sh->preempted)
+		json_object_set_new(rec, "preempted", json_true());
 	if (node_record_write(sh->conf->state_dir, sh->l->id, NODE_RECORD_RUN,
 	    rec, err, sizeof err) == -1)
 		log_error("job %llu: cannot record its start: %s",
@@ -120,6 +131,10 @@ node_shepherd_kill(struct node_shepherd *sh, int sig)
 static void
 node_shepherd_stop(struct node_shepherd *sh, enum node_shepherd_ending why)
 {
+	/* The preemption's SIGTERM went out already and its SIGKILL is
+	 * armed; a cancel now only says how the job ended. */
+	if (sh->ending == NODE_SHEPHERD_PREEMPT && why == NODE_SHEPHERD_CANCEL)
+		sh->ending = why;
 	if (sh->ending != NODE_SHEPHERD_RUNNING)
 		return;
 	sh->ending = why;
@@ -129,6 +144,33 @@ node_shepherd_stop(struct node_shepherd *sh, enum node_shepherd_ending why)
 	}
 	node_shepherd_kill(sh, SIGTERM);
 	sh->kill_at = node_shepherd_now_ms() + sh->conf->kill_wait * 1000ULL;
+}
+
+/* Starts a preemption: the checkpoint signal now, then, once the grace is
+ * over and unless the job has ended by itself, the cancel's SIGTERM and
+ * SIGKILL (node_shepherd_wait). A job already on its way out is left to
+ * finish as it was going to. */
+static void
+node_shepherd_preempt(struct node_shepherd *sh)
+{
+	unsigned long long	id = sh->l->id;
+
+	if (sh->preempted || sh->ending != NODE_SHEPHERD_RUNNING ||
+	    sh->leader_done) {
+		log_debug("job %llu: preempt while %s; ignored", id,
+		    sh->preempted ? "already being preempted" : "ending");
+		return;
+	}
+	sh->preempted = true;
+	node_shepherd_record_run(sh);
+	log_info("job %llu: preempting: signal %d, SIGTERM in %u s", id,
+	    sh->l->ckpt_signal, sh->l->ckpt_grace);
+	node_shepherd_kill(sh, sh->l->ckpt_signal);
+	if (sh->l->ckpt_grace == 0)
+		node_shepherd_stop(sh, NODE_SHEPHERD_PREEMPT);
+	else
+		sh->preempt_at = node_shepherd_now_ms() +
+		    sh->l->ckpt_grace * 1000ULL;
 }
 
 static void
@@ -172,6 +214,10 @@ node_shepherd_wait(struct node_shepherd *sh, const sigset_t *set)
 		next = 0;
 		if (sh->ending == NODE_SHEPHERD_RUNNING && sh->limit_at != 0)
 			next = sh->limit_at;
+		if (sh->ending == NODE_SHEPHERD_RUNNING &&
+		    sh->preempt_at != 0 &&
+		    (next == 0 || sh->preempt_at < next))
+			next = sh->preempt_at;
 		if (sh->kill_at != 0 && (next == 0 || sh->kill_at < next))
 			next = sh->kill_at;
 		if (sh->leader_done &&
@@ -193,8 +239,14 @@ node_shepherd_wait(struct node_shepherd *sh, const sigset_t *set)
 			if (info.si_value.sival_int > 0 &&
 			    info.si_value.sival_int < NSIG)
 				node_shepherd_kill(sh, info.si_value.sival_int);
-		}
+		} else if (sig == NODE_SHEPHERD_SIGPREEMPT)
+			node_shepherd_preempt(sh);
 		now = node_shepherd_now_ms();
+		if (sh->ending == NODE_SHEPHERD_RUNNING &&
+		    sh->preempt_at != 0 && now >= sh->preempt_at) {
+			sh->preempt_at = 0;
+			node_shepherd_stop(sh, NODE_SHEPHERD_PREEMPT);
+		}
 		if (sh->ending == NODE_SHEPHERD_RUNNING && sh->limit_at != 0 &&
 		    now >= sh->limit_at)
 			node_shepherd_stop(sh, NODE_SHEPHERD_TIMEOUT);
@@ -205,11 +257,14 @@ node_shepherd_wait(struct node_shepherd *sh, const sigset_t *set)
 	}
 }
 
+/* Reports the end. A preempted job's state is what its exit says, as if
+ * nothing had happened: the controller, which asked, decides what it means
+ * (a requeue, mostly), from the "preempted" flag. */
 static void
 node_shepherd_finish(struct node_shepherd *sh)
 {
 	const char	*state = "COMPLETED";
-	char		 msg[256], limit[32];
+	char		 msg[256], why[256], limit[32];
 	int		 code = 0, sig = 0;
 
 	msg[0] = '\0';
@@ -227,6 +282,7 @@ node_shepherd_finish(struct node_shepherd *sh)
 		state = "CANCELLED";
 		break;
 	case NODE_SHEPHERD_RUNNING:
+	case NODE_SHEPHERD_PREEMPT:
 		if (sig != 0) {
 			state = "FAILED";
 			snprintf(msg, sizeof msg, "killed by signal %d (%s)",
@@ -237,7 +293,24 @@ node_shepherd_finish(struct node_shepherd *sh)
 		}
 		break;
 	}
+	if (sh->preempted) {
+		snprintf(why, sizeof why, "preempted%s%s",
+		    msg[0] != '\0' ? ": " : "", msg);
+		snprintf(msg, sizeof msg, "%s", why);
+	}
 	node_shepherd_end(sh, state, code, sig, msg);
+}
+
+/* The signals the shepherd takes with sigtimedwait(). */
+static void
+node_shepherd_sigset(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGCHLD);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGINT);
+	sigaddset(set, NODE_SHEPHERD_SIGFWD);
+	sigaddset(set, NODE_SHEPHERD_SIGPREEMPT);
 }
 
 /* Points stdin and stdout at /dev/null: gnoded's may be a terminal or a
@@ -278,11 +351,7 @@ node_shepherd_main(const struct node_conf *conf, const struct node_launch *l)
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	sigemptyset(&set);
-	sigaddset(&set, SIGCHLD);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, NODE_SHEPHERD_SIGFWD);
+	node_shepherd_sigset(&set);
 	sigprocmask(SIG_SETMASK, &set, NULL);
 
 	/* No go means gnoded died before it recorded us: nobody would ever
@@ -302,10 +371,11 @@ node_shepherd_main(const struct node_conf *conf, const struct node_launch *l)
 		_exit(0);
 	}
 	sh.pgid = pid;
+	sh.pgid_ticks = node_proc_start_ticks(pid);
 	sh.start_time = time(NULL);
 	if (l->time_limit != 0)
 		sh.limit_at = node_shepherd_now_ms() + l->time_limit * 1000;
-	node_shepherd_record_run(&sh, pid);
+	node_shepherd_record_run(&sh);
 	len = snprintf(line, sizeof line, "started %ld %lld\n", (long)pid,
 	    (long long)sh.start_time);
 	(void)!write(NODE_SHEPHERD_FD, line, (size_t)len);
@@ -320,9 +390,10 @@ pid_t
 node_shepherd_start(const struct node_conf *conf, const struct node_launch *l,
     int *sock, char *err, size_t errlen)
 {
-	pid_t	mid, pid;
-	ssize_t	n;
-	int	sv[2], status;
+	sigset_t	set;
+	pid_t		mid, pid;
+	ssize_t		n;
+	int		sv[2], status;
 
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == -1) {
 		snprintf(err, errlen, "socketpair: %s", strerror(errno));
@@ -336,7 +407,12 @@ node_shepherd_start(const struct node_conf *conf, const struct node_launch *l,
 	}
 	if (mid == 0) {
 		/* The intermediate child: fork the shepherd, tell gnoded its
-		 * pid, exit so the shepherd is reparented away from gnoded. */
+		 * pid, exit so the shepherd is reparented away from gnoded.
+		 * The shepherd is born with its signals blocked: gnoded may
+		 * cancel or preempt as soon as it knows the pid, and the
+		 * default action of either signal would kill the shepherd. */
+		node_shepherd_sigset(&set);
+		sigprocmask(SIG_BLOCK, &set, NULL);
 		if ((pid = fork()) == 0) {
 			/* The job must not inherit gnoded's socket. */
 			if (dup2(sv[1], NODE_SHEPHERD_FD) == -1 ||

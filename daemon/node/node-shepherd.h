@@ -8,7 +8,10 @@
  * writes one byte ("go") once it has recorded the shepherd; the shepherd
  * writes "started PID START_TIME\n" once the job has exec'd. Signals from
  * gnoded to the shepherd: SIGTERM cancels the job; NODE_SHEPHERD_SIGFWD with
- * a queued value delivers that signal to the job's process group. */
+ * a queued value delivers that signal to the job's process group;
+ * NODE_SHEPHERD_SIGPREEMPT preempts the job: its checkpoint signal, its
+ * grace, then SIGTERM, kill_wait and SIGKILL as for a cancel. The sequence
+ * runs in the shepherd so that a gnoded restart does not interrupt it. */
 #ifndef GB_NODE_SHEPHERD_H
 #define GB_NODE_SHEPHERD_H
 
@@ -22,6 +25,7 @@
 #include "daemon/node/node-launch.h"
 
 #define NODE_SHEPHERD_SIGFWD	(SIGRTMIN + 1)
+#define NODE_SHEPHERD_SIGPREEMPT	(SIGRTMIN + 2)
 
 /* Forks the shepherd of l (double fork, new session). Returns its pid and
  * sets *sock to gnoded's end of the socket pair (non-blocking, close on

@@ -81,6 +81,16 @@ node_spawn_env(struct node_spawn *sp)
 	snprintf(num, sizeof num, "%u", l->node_rank);
 	node_spawn_setenv(sp, "GBATCH_NODE_RANK", num);
 	node_spawn_setenv(sp, "GBATCH_SUBMIT_DIR", l->workdir);
+	snprintf(num, sizeof num, "%u", l->restarts);
+	node_spawn_setenv(sp, "GBATCH_RESTART_COUNT", num);
+	if (*l->ckpt_dir != '\0')
+		node_spawn_setenv(sp, "GBATCH_CKPT_DIR", l->ckpt_dir);
+	if (*l->master_addr != '\0')
+		node_spawn_setenv(sp, "MASTER_ADDR", l->master_addr);
+	if (l->master_port != 0) {
+		snprintf(num, sizeof num, "%u", l->master_port);
+		node_spawn_setenv(sp, "MASTER_PORT", num);
+	}
 }
 
 static void
@@ -208,11 +218,53 @@ node_spawn_die(int fd, const char *what, const char *path)
 	_exit(127);
 }
 
+/* A restarted job appends, so the output of all its runs accumulates in
+ * one file instead of the last run wiping out what the others wrote. */
 static int
-node_spawn_open(const char *path)
+node_spawn_open(const char *path, unsigned restarts)
 {
-	return (open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOCTTY | O_CLOEXEC,
-	    0644));
+	int	flags = O_WRONLY | O_CREAT | O_NOCTTY | O_CLOEXEC;
+
+	flags |= restarts > 0 ? O_APPEND : O_TRUNC;
+	return (open(path, flags, 0644));
+}
+
+/* mkdir -p, in the child as the job's user: the user must own what a
+ * restarted run reads back, and may only create what the user could. The
+ * last component is private (its checkpoints are the user's data); an
+ * existing directory is used as it is. Returns 0 or -1 with errno set. */
+static int
+node_spawn_mkdirs(const char *path)
+{
+	struct stat	 st;
+	char		*copy, *p;
+	int		 rc = -1, saved;
+
+	copy = xstrdup(path);
+	for (p = copy + 1; *p != '\0'; p++) {
+		if (*p != '/' || p[-1] == '/')
+			continue;
+		*p = '\0';
+		if (mkdir(copy, 0755) == -1 && errno != EEXIST)
+			goto out;
+		*p = '/';
+	}
+	if (mkdir(copy, 0700) == -1) {
+		if (errno != EEXIST)
+			goto out;
+		if (stat(copy, &st) == -1)
+			goto out;
+		if (!S_ISDIR(st.st_mode)) {
+			errno = ENOTDIR;
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	saved = errno;
+	free(copy);
+	errno = saved;
+	return (rc);
 }
 
 /* In the child: never returns. */
@@ -246,15 +298,19 @@ node_spawn_child(struct node_spawn *sp, int fd)
 		node_spawn_die(fd, "workdir", l->workdir);
 	umask(022);
 
+	if (*l->ckpt_dir != '\0' && node_spawn_mkdirs(l->ckpt_dir) == -1)
+		node_spawn_die(fd, "cannot create checkpoint directory",
+		    l->ckpt_dir);
+
 	if ((nfd = open("/dev/null", O_RDONLY | O_CLOEXEC)) == -1)
 		node_spawn_die(fd, "stdin", "/dev/null");
 	out = node_launch_expand(l, l->out);
 	errf = node_launch_expand(l, l->err);
-	if ((ofd = node_spawn_open(out)) == -1)
+	if ((ofd = node_spawn_open(out, l->restarts)) == -1)
 		node_spawn_die(fd, "stdout", out);
 	if (strcmp(out, errf) == 0)
 		efd = ofd;
-	else if ((efd = node_spawn_open(errf)) == -1)
+	else if ((efd = node_spawn_open(errf, l->restarts)) == -1)
 		node_spawn_die(fd, "stderr", errf);
 	if (dup2(nfd, 0) == -1 || dup2(ofd, 1) == -1 || dup2(efd, 2) == -1)
 		node_spawn_die(fd, "cannot set up stdio for", out);

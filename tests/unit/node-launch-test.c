@@ -1,5 +1,6 @@
 /* node-launch-test.c: decoding JOB_LAUNCH, output patterns and the node's
  * HOST:PORT parser (daemon/node). */
+#include <signal.h>
 #include <stdlib.h>
 
 #include <jansson.h>
@@ -71,6 +72,106 @@ test_parse(void)
 	json_decref(msg);
 }
 
+/* A minimal launch plus the fields in more. */
+static json_t *
+restart_msg(const char *more)
+{
+	char	buf[1024];
+
+	snprintf(buf, sizeof buf, "{\"id\":7,\"user\":\"bob\",\"uid\":1,"
+	    "\"gid\":1,\"workdir\":\"/w\",\"script\":\"x\",\"gpus\":[0]%s%s}",
+	    *more != '\0' ? "," : "", more);
+	return (launch_msg(buf));
+}
+
+/* Parses a launch that must be refused and checks the message. */
+static void
+restart_bad(const char *more, const char *want)
+{
+	struct node_launch	*l;
+	json_t			*msg;
+	char			 err[256];
+
+	msg = restart_msg(more);
+	l = node_launch_parse(msg, err, sizeof err);
+	ok(l == NULL, "refused: %s", more);
+	if (l == NULL)
+		is_str(err, want, "the message names the field");
+	node_launch_free(l);
+	json_decref(msg);
+}
+
+static void
+test_restart(void)
+{
+	struct node_launch	*l;
+	json_t			*msg;
+	char			 err[256];
+
+	msg = restart_msg("");
+	l = node_launch_parse(msg, err, sizeof err);
+	ok(l != NULL, "a launch without the restart fields parses");
+	if (l != NULL) {
+		is_int(l->restarts, 0, "restarts defaults to 0");
+		is_str(l->ckpt_dir, "", "no ckpt_dir");
+		is_int(l->ckpt_signal, SIGUSR1, "ckpt_signal defaults to "
+		    "SIGUSR1");
+		is_int(l->ckpt_grace, 60, "ckpt_grace defaults to 60 s");
+		is_str(l->master_addr, "", "no master_addr");
+		is_int(l->master_port, 0, "no master_port");
+	}
+	node_launch_free(l);
+	json_decref(msg);
+
+	msg = restart_msg("\"restarts\":3,\"ckpt_dir\":\"/ck/7\","
+	    "\"ckpt_signal\":12,\"ckpt_grace\":0,\"master_addr\":\"n1\","
+	    "\"master_port\":29500");
+	l = node_launch_parse(msg, err, sizeof err);
+	ok(l != NULL, "a launch with every restart field parses (%s)",
+	    l == NULL ? err : "ok");
+	if (l != NULL) {
+		is_int(l->restarts, 3, "restarts");
+		is_str(l->ckpt_dir, "/ck/7", "ckpt_dir");
+		is_int(l->ckpt_signal, 12, "ckpt_signal");
+		is_int(l->ckpt_grace, 0, "a grace of 0 is kept, not defaulted");
+		is_str(l->master_addr, "n1", "master_addr");
+		is_int(l->master_port, 29500, "master_port");
+	}
+	node_launch_free(l);
+	json_decref(msg);
+
+	msg = restart_msg("\"ckpt_signal\":64,\"ckpt_grace\":86400,"
+	    "\"master_port\":65535");
+	l = node_launch_parse(msg, err, sizeof err);
+	ok(l != NULL, "the largest signal, grace and port are accepted");
+	node_launch_free(l);
+	json_decref(msg);
+
+	restart_bad("\"restarts\":-1",
+	    "job.restarts: expected a whole number 0-2147483647");
+	restart_bad("\"restarts\":\"1\"",
+	    "job.restarts: expected a whole number 0-2147483647");
+	restart_bad("\"ckpt_signal\":0",
+	    "job.ckpt_signal: expected a whole number 1-64");
+	restart_bad("\"ckpt_signal\":65",
+	    "job.ckpt_signal: expected a whole number 1-64");
+	restart_bad("\"ckpt_grace\":86401",
+	    "job.ckpt_grace: expected a whole number 0-86400");
+	restart_bad("\"ckpt_grace\":1.5",
+	    "job.ckpt_grace: expected a whole number 0-86400");
+	restart_bad("\"ckpt_dir\":\"ck\"",
+	    "job.ckpt_dir: expected an absolute path, got \"ck\"");
+	restart_bad("\"ckpt_dir\":\"\"",
+	    "job.ckpt_dir: expected an absolute path, got \"\"");
+	restart_bad("\"ckpt_dir\":5", "job.ckpt_dir: expected a string");
+	restart_bad("\"master_addr\":\"\"",
+	    "job.master_addr: expected a host name or address, got \"\"");
+	restart_bad("\"master_port\":0",
+	    "job.master_port: expected a whole number 1-65535");
+	restart_bad("\"master_port\":65536",
+	    "job.master_port: expected a whole number 1-65535");
+}
+
 static void
 test_expand(void)
 {
@@ -79,6 +180,13 @@ test_expand(void)
 
 	s = node_launch_expand(&l, "out-%j-%x-%u-%%-%q.txt");
 	is_str(s, "out-12-tr-al-%-%q.txt", "%%j %%x %%u %%%% expand, %%q stays");
+	free(s);
+	s = node_launch_expand(&l, "run-%r.txt");
+	is_str(s, "run-0.txt", "%%r is 0 on the first run");
+	free(s);
+	l.restarts = 42;
+	s = node_launch_expand(&l, "%j-%r-%%r");
+	is_str(s, "12-42-%r", "%%r is the restart count, %%%%r a literal");
 	free(s);
 	s = node_launch_expand(&l, "%");
 	is_str(s, "%", "a trailing %% stays");
@@ -111,6 +219,7 @@ int
 main(void)
 {
 	test_parse();
+	test_restart();
 	test_expand();
 	test_addr();
 	return (tap_done());
