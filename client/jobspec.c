@@ -188,11 +188,11 @@ jobspec_check_pattern(const char *opt, const char *s, char *err,
 		return (-1);
 	}
 	for (p = s; (p = strchr(p, '%')) != NULL; p += 2) {
-		if (p[1] == '\0' || strchr("jxu%", p[1]) == NULL) {
+		if (p[1] == '\0' || strchr("jxur%", p[1]) == NULL) {
 			snprintf(err, errlen, "--%s: unknown \"%%%.1s\" in \"%s\"; "
 			    "accepted: %%j (job id), %%x (job name), %%u (user), "
-			    "%%%% (a percent sign)", opt, p[1] == '\0' ? "" :
-			    p + 1, s);
+			    "%%r (restart count), %%%% (a percent sign)", opt,
+			    p[1] == '\0' ? "" : p + 1, s);
 			return (-1);
 		}
 	}

@@ -1,9 +1,12 @@
 /* launch.c: messages that make node daemons act on jobs. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "common/log.h"
 #include "common/proto.h"
+#include "common/xmalloc.h"
+#include "daemon/controller/gbatchd.h"
 #include "daemon/controller/job-change.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/launch.h"
@@ -33,6 +36,26 @@ launch_fail(struct job *j, const char *message)
 	(void)job_change_state(j, JOB_FAILED, &how);
 }
 
+/* The job's checkpoint grace: its own, else the config's, never above
+ * the config's cap. */
+static int
+launch_grace(const struct store_job *row)
+{
+	const struct conf	*c = gbatchd_conf();
+	int			 g = row->ckpt_grace != 0 ? (int)row->ckpt_grace :
+				     c->ckpt_grace;
+
+	return (g < c->max_ckpt_grace ? g : c->max_ckpt_grace);
+}
+
+/* The rendezvous port of a job (MASTER_PORT): spread by id over a range
+ * above the usual services, so jobs sharing a first node rarely meet. */
+static int
+launch_port(uint64_t id)
+{
+	return (20000 + (int)(id % 20000));
+}
+
 void
 launch_job(struct job *j)
 {
@@ -40,6 +63,7 @@ launch_job(struct job *j)
 	struct node		*n = job_node(j);
 	struct peer		*peer = node_peer(n);
 	json_t			*msg, *spec, *gpus;
+	char			*ckpt_dir;
 	unsigned		 i;
 	int			 rc;
 
@@ -52,13 +76,14 @@ launch_job(struct job *j)
 		    "cannot read its script from the store");
 		return;
 	}
+	ckpt_dir = xasprintf("%s/.gbatch/ckpt/%" PRIu64, row.workdir, row.id);
 	gpus = json_array();
 	for (i = 0; i < 64; i++) {
 		if (job_gpu_mask(j) & (UINT64_C(1) << i))
 			json_array_append_new(gpus, json_integer(i));
 	}
 	spec = json_pack("{s:I,s:s,s:s,s:I,s:I,s:s,s:s,s:s,s:s,s:o,s:o,"
-	    "s:o,s:I,s:s,s:i,s:i}",
+	    "s:o,s:I,s:s,s:i,s:i,s:I,s:s,s:i,s:i,s:s,s:i}",
 	    "id", (json_int_t)row.id, "name", row.name, "user", row.user,
 	    "uid", (json_int_t)row.uid, "gid", (json_int_t)row.gid,
 	    "workdir", row.workdir, "stdout", row.stdout_path,
@@ -66,7 +91,14 @@ launch_job(struct job *j)
 	    "argv", launch_parse(row.argv, json_array()),
 	    "env", launch_parse(row.env, json_object()),
 	    "gpus", gpus, "time_limit", (json_int_t)row.time_limit,
-	    "nodelist", node_name(n), "num_nodes", 1, "node_rank", 0);
+	    "nodelist", node_name(n), "num_nodes", 1, "node_rank", 0,
+	    "restarts", (json_int_t)row.restarts,
+	    "ckpt_dir", ckpt_dir,
+	    "ckpt_signal", row.ckpt_signal != 0 ? row.ckpt_signal : 10,
+	    "ckpt_grace", launch_grace(&row),
+	    "master_addr", *node_addr(n) != '\0' ? node_addr(n) : node_name(n),
+	    "master_port", launch_port(row.id));
+	free(ckpt_dir);
 	store_job_done();
 	if (spec == NULL) {
 		launch_fail(j, "cannot encode its launch message");
@@ -96,8 +128,14 @@ launch_signal(struct job *j, int signal, bool cancel)
 int
 launch_preempt(struct job *j)
 {
-	/* Until nodes speak JOB_PREEMPT, a preemption stops the job as a
-	 * cancel does (SIGTERM, kill_wait, SIGKILL); the controller then
-	 * requeues it rather than ending it. */
-	return (launch_signal(j, 15, true));
+	struct node	*n = job_node(j);
+	json_t		*msg;
+
+	if (n == NULL || node_peer(n) == NULL)
+		return (-1);
+	msg = json_pack("{s:i,s:I}", "type", MSG_JOB_PREEMPT,
+	    "id", (json_int_t)job_id(j));
+	peer_send(node_peer(n), msg);
+	json_decref(msg);
+	return (0);
 }

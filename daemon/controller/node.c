@@ -304,3 +304,9 @@ node_set_sched_index(struct node *n, uint32_t i)
 {
 	n->sched_index = i;
 }
+
+const char *
+node_addr(const struct node *n)
+{
+	return (n->addr);
+}

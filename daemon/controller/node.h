@@ -23,6 +23,8 @@ struct node	*node_next(const struct node *);
 void		 node_free_all(void);
 
 const char	*node_name(const struct node *);
+/* The address the node connected from ("" until it has). */
+const char	*node_addr(const struct node *);
 uint32_t	 node_gpus_total(const struct node *);
 uint64_t	 node_alloc_mask(const struct node *);
 uint64_t	 node_free_mask(const struct node *);

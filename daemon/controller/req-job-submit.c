@@ -59,7 +59,8 @@ req_job_submit_string(const json_t *job, const char *key, size_t max,
 	return (0);
 }
 
-/* Output patterns know %j (id), %x (name), %u (user) and %%. */
+/* Output patterns know %j (id), %x (name), %u (user), %r (restarts)
+ * and %%. */
 static int
 req_job_submit_pattern(const char *key, const char *s, char *err,
     size_t errlen)
@@ -72,11 +73,11 @@ req_job_submit_pattern(const char *key, const char *s, char *err,
 		return (-1);
 	}
 	for (p = s; (p = strchr(p, '%')) != NULL; p += 2) {
-		if (p[1] != 'j' && p[1] != 'x' && p[1] != 'u' && p[1] != '%') {
+		if (p[1] == '\0' || strchr("jxur%", p[1]) == NULL) {
 			snprintf(err, errlen, "%s: unknown pattern \"%%%.1s\" "
 			    "in \"%s\"; accepted: %%j (job id), %%x (name), "
-			    "%%u (user), %%%%", key, p[1] != '\0' ? p + 1 : "",
-			    s);
+			    "%%u (user), %%r (restart count), %%%%", key,
+			    p[1] != '\0' ? p + 1 : "", s);
 			return (-1);
 		}
 	}

@@ -126,3 +126,124 @@ attained_over() {
 	[ "$(field "$l2" queue)" = Q1 ]
 	[ "$(field "$l2" preemptions)" = 1 ]
 }
+
+@test "a preempted job checkpoints on the signal, is requeued and resumes from its checkpoint" {
+	sched_conf 'thresholds = [ 2.0 ];'
+	gb_start_cluster
+	train="$S/examples/train-ckpt.py --steps 30 --step-time 0.1 --every 1000"
+	l1=$(gb_submit -G 4 -J long1 -o "$GB_DIR/l1.out" $train)
+	gb_wait_state "$l1" RUNNING 20
+	l2=$(gb_submit -G 4 -J long2 -o "$GB_DIR/l2-%r.out" -e "$GB_DIR/l2.err" $train)
+	gb_wait_state "$l2" RUNNING 20
+	gb_wait 10 field_is "$l2" queue Q1
+	# Past its first steps, so the checkpoint holds work.
+	gb_wait 10 grep -q "step 3$" "$GB_DIR/l2-0.out"
+	s=$(gb_submit -G 4 -J short --wrap 'sleep 1')
+	gb_wait_state "$s" RUNNING 20
+	# long2 took the signal, saved at a step boundary and stopped.
+	grep -q "run 0: checkpointed at step" "$GB_DIR/l2-0.out"
+	saved=$(sed -n 's/^run 0: checkpointed at step \([0-9]*\);.*/\1/p' "$GB_DIR/l2-0.out")
+	[ -n "$saved" ]
+	gb_wait_state "$s" COMPLETED 20
+	gb_wait_state "$l2" COMPLETED 60
+	gb_wait_state "$l1" COMPLETED 60
+	# The second run started where the checkpoint was and repeated no
+	# step; its total is that of 30 uninterrupted steps.
+	grep -qx "run 1: starting at step $saved" "$GB_DIR/l2-1.out"
+	! grep -q "run 1: step $saved$" "$GB_DIR/l2-1.out"
+	grep -qx "run 1: step $((saved + 1))" "$GB_DIR/l2-1.out"
+	grep -qx "done: value 435" "$GB_DIR/l2-1.out"
+	grep -qx "done: value 435" "$GB_DIR/l1.out"
+	[ "$(gq -h -t all -j "$l2" -o restarts)" = 1 ]
+	[ "$(gq -h -t all -j "$l2" -o preemptions)" = 1 ]
+	[ "$(gq -h -t all -j "$l1" -o restarts)" = 0 ]
+	# The checkpoint directory is the job's own, under its working
+	# directory, and persisted across the runs.
+	[ -s "$GB_DIR/.gbatch/ckpt/$l2/state.json" ]
+}
+
+@test "a job that ignores the checkpoint signal is killed after the grace and still requeued" {
+	GB_KILL_WAIT=1 gb_write_conf
+	sched_conf 'thresholds = [ 2.0 ];' 'ckpt_grace = 1;'
+	gb_start_cluster
+	l1=$(gb_submit -G 4 --wrap 'sleep 30')
+	gb_wait_state "$l1" RUNNING 20
+	# Ignores USR1 and TERM: only SIGKILL stops it.
+	l2=$(gb_submit -G 4 -o "$GB_DIR/stubborn.out" --wrap "trap '' USR1 TERM; echo started \$GBATCH_RESTART_COUNT; while :; do sleep 0.1; done")
+	gb_wait_state "$l2" RUNNING 20
+	gb_wait 10 field_is "$l2" queue Q1
+	s=$(gb_submit -G 4 --wrap 'sleep 1')
+	gb_wait_state "$l2" PREEMPTING 10
+	gb_wait_state "$s" RUNNING 20
+	[ "$(field "$l2" restarts)" = 1 ]
+	gb_wait_state "$s" COMPLETED 20
+	# Requeued, it runs again with its restart count.
+	gb_wait_state "$l2" RUNNING 20
+	gb_wait 10 grep -q "started 1" "$GB_DIR/stubborn.out"
+	grep -q "started 0" "$GB_DIR/stubborn.out"
+}
+
+@test "a --no-requeue job is never preempted; the scheduler takes the other" {
+	sched_conf 'thresholds = [ 2.0 ];'
+	gb_start_cluster
+	l1=$(gb_submit -G 4 --wrap 'sleep 30')
+	gb_wait_state "$l1" RUNNING 20
+	l2=$(gb_submit -G 4 --no-requeue --wrap 'sleep 30')
+	gb_wait_state "$l2" RUNNING 20
+	gb_wait 10 field_is "$l2" queue Q1
+	gb_wait 10 field_is "$l1" queue Q1
+	# l2 started last, so it would be the victim; it opted out.
+	s=$(gb_submit -G 4 --wrap 'sleep 1')
+	gb_wait_state "$s" RUNNING 20
+	[ "$(gb_state "$l2")" = RUNNING ]
+	[ "$(field "$l1" preemptions)" = 1 ]
+	[ "$(field "$l2" preemptions)" = 0 ]
+}
+
+@test "gsub --ckpt-grace above the cluster's cap is refused" {
+	sched_conf 'max_ckpt_grace = 30;' 'ckpt_grace = 10;'
+	gb_start_cluster
+	run -1 gsub --ckpt-grace 1:00 --wrap true
+	[[ "$output" == *"--ckpt-grace 60 s is above the cluster's most, scheduler.max_ckpt_grace = 30 s"* ]]
+	run -0 gsub --ckpt-grace 0:30 --ckpt-signal USR2 --wrap true
+}
+
+@test "gctl hold, release and requeue" {
+	gb_start_cluster
+	a=$(gb_submit -G 4 --wrap 'sleep 30')
+	b=$(gb_submit -G 4 --wrap 'sleep 30')
+	gb_wait_state "$a" RUNNING 20
+	gb_wait_state "$b" RUNNING 20
+	c=$(gb_submit -G 4 -o "$GB_DIR/c-%r.out" --wrap 'echo run $GBATCH_RESTART_COUNT; sleep 30')
+	run -0 gctl hold "$c"
+	gb_state_is "$c" HELD
+	run -1 gctl hold "$c"
+	[[ "$output" == *"job $c is HELD; only a pending job can be held"* ]]
+	run -1 gctl release "$a"
+	[[ "$output" == *"job $a is RUNNING; only a held job can be released"* ]]
+	run -1 gctl hold 99999
+	[[ "$output" == *"99999"* ]]
+	run -2 gctl hold
+	run -2 gctl hold x1
+	gcancel "$a"
+	gb_wait_state "$a" CANCELLED 20
+	# Held, it does not take the free GPUs; released, it does.
+	[ "$(gb_state "$c")" = HELD ]
+	run -0 gctl release "$c"
+	gb_wait_state "$c" RUNNING 20
+	[ "$(field "$c" restarts)" = 0 ]
+	gb_wait 10 test -s "$GB_DIR/c-0.out"
+	run -0 gctl requeue "$c"
+	gb_wait 20 eval "[ \"\$(gq -h -j $c -o restarts)\" = 1 ]"
+	gb_wait_state "$c" RUNNING 20
+	gb_wait 10 grep -q "run 1" "$GB_DIR/c-1.out"
+	[ "$(field "$c" preemptions)" = 0 ]
+}
+
+@test "gctl requeue of a --no-requeue job is refused" {
+	gb_start_cluster
+	a=$(gb_submit -G 1 --no-requeue --wrap 'sleep 30')
+	gb_wait_state "$a" RUNNING 20
+	run -1 gctl requeue "$a"
+	[[ "$output" == *"job $a was submitted with --no-requeue; cancel it instead"* ]]
+}
