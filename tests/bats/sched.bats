@@ -247,3 +247,39 @@ attained_over() {
 	run -1 gctl requeue "$a"
 	[[ "$output" == *"job $a was submitted with --no-requeue; cancel it instead"* ]]
 }
+
+# promote_scenario KNOB: two Q1 jobs hold every GPU; a new job preempts
+# the later one (l2) and soon drops to Q1 itself. Sets l1, l2, s.
+promote_scenario() {
+	sched_conf 'thresholds = [ 2.0 ];' "promote_knob = $1;"
+	gb_start_cluster
+	l1=$(gb_submit -G 4 --wrap 'sleep 60')
+	gb_wait_state "$l1" RUNNING 20
+	l2=$(gb_submit -G 4 --wrap 'sleep 60')
+	gb_wait_state "$l2" RUNNING 20
+	gb_wait 10 field_is "$l2" queue Q1
+	s=$(gb_submit -G 4 --wrap 'sleep 60')
+	gb_wait_state "$s" RUNNING 20
+	gb_wait_state "$l2" PENDING 20
+	gb_wait 10 field_is "$s" queue Q1
+}
+
+@test "a starving job is promoted to Q0 after waiting promote_knob x its run time, and runs" {
+	promote_scenario 1
+	# l2 ran about half a second: after as long a wait it is back in Q0,
+	# where it outranks s (now in Q1) and takes its GPUs back.
+	gb_wait 15 gb_state_is "$l2" RUNNING
+	[ "$(field "$l2" promotions)" -ge 1 ]
+	[ "$(field "$s" preemptions)" -ge 1 ]
+	grep -q "job $l2: PENDING -> RUNNING" "$GB_DIR/gbatchd.log"
+}
+
+@test "with promote_knob 0 a starving job is never promoted" {
+	promote_scenario 0
+	# s runs on; long past the wait that would promote l2 with a knob of
+	# 1 (s has run over 2 s), l2 still waits in Q1.
+	gb_wait 15 attained_over "$s" 8
+	[ "$(gb_state "$l2")" = PENDING ]
+	[ "$(field "$l2" queue)" = Q1 ]
+	[ "$(field "$l2" promotions)" = 0 ]
+}
