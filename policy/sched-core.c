@@ -347,6 +347,14 @@ sched_gittins_index(const uint64_t *s, const double *prefix, size_t n,
 	return (done / denom);
 }
 
+/* The placement of a job: its own, else the cluster's. */
+static enum sched_placement
+sched_core_placement(const struct sched_core *core, const struct sched_cjob *j)
+{
+	return (j->spec.own_placement ? j->spec.placement :
+	    core->conf.placement);
+}
+
 /* The service that places a job in a queue: GPUs x time run since its
  * last promotion (all its service until it is promoted). A promotion
  * thus gives the job a fresh quantum in Q0, as in the Tiresias simulator;
@@ -754,8 +762,8 @@ sched_core_fits_with(struct sched_core *core, struct sched_cjob *p,
 			place_release(core->cluster, victims[i]->alloc,
 			    victims[i]->nalloc);
 	}
-	got = place_find(core->cluster, core->conf.placement, p->spec.gpus,
-	    p->spec.consolidate, core->scratch);
+	got = place_find(core->cluster, sched_core_placement(core, p),
+	    p->spec.gpus, p->spec.consolidate, core->scratch);
 	for (i = 0; i < n; i++) {
 		if (i != skip)
 			place_take(core->cluster, victims[i]->alloc,
@@ -877,8 +885,9 @@ sched_core_pass(struct sched_core *core, int64_t now,
 		}
 		got = 0;
 		if (free_now >= p->spec.gpus)
-			got = place_find(core->cluster, core->conf.placement,
-			    p->spec.gpus, p->spec.consolidate, core->scratch);
+			got = place_find(core->cluster,
+			    sched_core_placement(core, p), p->spec.gpus,
+			    p->spec.consolidate, core->scratch);
 		if (got > 0) {
 			sched_core_dequeue(core, p);
 			sched_core_run(core, p, core->scratch, got, now);

@@ -33,6 +33,8 @@ struct sched_jobspec {
 	int64_t		 submit;	/* ms */
 	int64_t		 duration;	/* ms; srtf only (0: unknown) */
 	bool		 consolidate;	/* insists on the fewest nodes */
+	bool		 own_placement;	/* placement below, not the conf's */
+	enum sched_placement placement;
 	bool		 no_preempt;	/* never chosen as a victim */
 	void		*arg;		/* the caller's, handed back */
 	uint64_t	 attained;	/* GPU-ms received so far */

@@ -3,9 +3,11 @@
  * never disagree. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/log.h"
+#include "common/xmalloc.h"
 #include "daemon/controller/gbatchd.h"
 #include "daemon/controller/job-change.h"
 #include "daemon/controller/job.h"
@@ -13,22 +15,38 @@
 #include "daemon/controller/schedule.h"
 #include "daemon/controller/store.h"
 
-/* Writes "0,1,3" for the GPUs of mask. */
+/* Appends "0,1,3" for the GPUs of mask to buf (len bytes in all). */
 static void
 job_change_gpus(uint64_t mask, char *buf, size_t len)
 {
-	size_t		off = 0;
+	size_t		off = strlen(buf), start = off;
 	unsigned	i;
 	int		n;
 
-	buf[0] = '\0';
 	for (i = 0; i < 64 && off < len; i++) {
 		if ((mask & (UINT64_C(1) << i)) == 0)
 			continue;
-		n = snprintf(buf + off, len - off, "%s%u", off ? "," : "", i);
+		n = snprintf(buf + off, len - off, "%s%u", off > start ? "," :
+		    "", i);
 		if (n < 0)
 			break;
 		off += (size_t)n;
+	}
+}
+
+/* "n1 GPUs 0,1, n2 GPUs 0,1" for the log and the event record. */
+static void
+job_change_where(const struct job_part *parts, size_t n, char *buf,
+    size_t len)
+{
+	size_t	i, off;
+
+	buf[0] = '\0';
+	for (i = 0; i < n; i++) {
+		off = strlen(buf);
+		snprintf(buf + off, len - off, "%s%s GPUs ", i > 0 ? ", " : "",
+		    node_name(parts[i].node));
+		job_change_gpus(parts[i].mask, buf, len);
 	}
 }
 
@@ -39,11 +57,15 @@ job_change_state(struct job *j, enum job_state to,
 	static const struct job_change	 none;
 	struct store_job		 row;
 	struct node			*node = job_node(j);
+	struct job_part			 one;
+	const struct job_part		*parts = NULL;
 	enum job_state			 from = job_state(j);
 	int64_t				 now = gbatchd_now();
-	char				 gpus[200], what[600], extra[300];
-	size_t				 len;
+	char				 gpus[600], what[900], extra[300];
+	char				*alloc = NULL;
+	size_t				 len, nparts = 0, i;
 	uint64_t			 id = job_id(j);
+	int				 rc = -1;
 
 	if (how == NULL)
 		how = &none;
@@ -58,8 +80,18 @@ job_change_state(struct job *j, enum job_state to,
 	row.state = to;
 	row.node = node != NULL ? node_name(node) : NULL;
 	if (to == JOB_RUNNING) {
-		row.node = node_name(how->node);
-		row.gpu_mask = how->mask;
+		parts = how->parts;
+		nparts = how->nparts;
+		if (nparts == 0) {
+			memset(&one, 0, sizeof one);
+			one.node = how->node;
+			one.mask = how->mask;
+			parts = &one;
+			nparts = 1;
+		}
+		row.node = node_name(parts[0].node);
+		row.gpu_mask = parts[0].mask;
+		alloc = job_alloc_text(parts, nparts);
 		row.start_time = how->start_time != 0 ? how->start_time : now;
 		row.reason = "None";
 	} else if (to == JOB_PENDING) {
@@ -73,6 +105,9 @@ job_change_state(struct job *j, enum job_state to,
 		row.reason = "Held";
 	else if (to == JOB_PREEMPTING)
 		row.reason = "None";
+	if (to != JOB_RUNNING && to != JOB_PENDING)
+		alloc = job_alloc_text(job_part_const(j, 0), job_nparts(j));
+	row.alloc = alloc;
 	schedule_job_row(j, to, &row);
 	if (job_state_is_terminal(to)) {
 		row.end_time = how->end_time != 0 ? how->end_time : now;
@@ -99,9 +134,9 @@ job_change_state(struct job *j, enum job_state to,
 		    len != 0 ? ", " : "", how->detail);
 	}
 	if (to == JOB_RUNNING) {
-		job_change_gpus(how->mask, gpus, sizeof gpus);
-		snprintf(what, sizeof what, "on %s GPUs %s%s%s%s", row.node,
-		    gpus, extra[0] != '\0' ? " (" : "", extra,
+		job_change_where(parts, nparts, gpus, sizeof gpus);
+		snprintf(what, sizeof what, "on %s%s%s%s", gpus,
+		    extra[0] != '\0' ? " (" : "", extra,
 		    extra[0] != '\0' ? ")" : "");
 	} else if (extra[0] != '\0')
 		snprintf(what, sizeof what, "(%s)", extra);
@@ -109,26 +144,33 @@ job_change_state(struct job *j, enum job_state to,
 	if (store_job_update(&row) != 0 ||
 	    store_event_insert(id, now, job_state_name(from),
 	    job_state_name(to), what) != 0)
-		return (-1);
+		goto out;
 
 	log_info("job %" PRIu64 ": %s -> %s%s%s", id, job_state_name(from),
 	    job_state_name(to), what[0] != '\0' ? " " : "", what);
 
-	/* GPUs held in the old state go back to the node. */
+	/* GPUs held in the old state go back to their nodes. */
 	if ((from == JOB_RUNNING || from == JOB_PREEMPTING) &&
-	    to != JOB_PREEMPTING && node != NULL)
-		node_release(node, job_gpu_mask(j));
+	    to != JOB_PREEMPTING) {
+		for (i = 0; i < job_nparts(j); i++)
+			node_release(job_part(j, i)->node,
+			    job_part(j, i)->mask);
+	}
 	job_set_state(j, to);
 	job_set_reason(j, job_reason_intern(row.reason));
 	job_set_sched_row(j, &row);
 	if (to == JOB_RUNNING) {
-		job_set_run(j, how->node, how->mask, row.start_time);
-		node_alloc(how->node, how->mask, id);
+		job_set_run(j, parts, nparts, row.start_time);
+		for (i = 0; i < nparts; i++)
+			node_alloc(parts[i].node, parts[i].mask, id);
 	} else if (to == JOB_PENDING && (from == JOB_RUNNING ||
 	    from == JOB_PREEMPTING))
 		job_set_requeued(j);
 	schedule_job_changed(j, from, to);
 	if (job_state_is_terminal(to))
 		job_free(j);
-	return (0);
+	rc = 0;
+out:
+	free(alloc);
+	return (rc);
 }

@@ -8,13 +8,17 @@
 #include "common/job-state.h"
 
 struct job;
+struct job_part;
 struct node;
 
 /* What a transition needs besides the new state; zero what does not
  * apply. */
 struct job_change {
-	struct node	*node;		/* to RUNNING: where */
-	uint64_t	 mask;		/* to RUNNING: its GPUs */
+	struct node	*node;		/* to RUNNING on one node: where */
+	uint64_t	 mask;		/* to RUNNING on one node: its GPUs */
+	/* To RUNNING on several nodes (or one): the parts, rank 0 first. */
+	const struct job_part *parts;
+	size_t		 nparts;
 	int64_t		 start_time;	/* to RUNNING: 0 means now */
 	bool		 has_exit;	/* to a finished state */
 	int		 exit_code;

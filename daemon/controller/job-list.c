@@ -221,18 +221,75 @@ job_list_key(struct job_list_buf *b, int f, int *first)
 
 #define JOB_LIST_WANT(fields, f)	(((fields) >> (f)) & 1)
 
+/* Writes mask's GPU indexes as a JSON array. */
+static void
+job_list_put_gpus(struct job_list_buf *b, uint64_t mask)
+{
+	unsigned	i;
+	int		first = 1;
+
+	b->buf[b->len++] = '[';
+	for (i = 0; i < 64; i++) {
+		if ((mask & (UINT64_C(1) << i)) == 0)
+			continue;
+		if (!first)
+			b->buf[b->len++] = ',';
+		job_list_put_int(b, i);
+		first = 0;
+	}
+	b->buf[b->len++] = ']';
+}
+
+/* A multi-node allocation's text ("n1:0xf,n2:0xf", store.h) as the alloc
+ * array, or (nodes) as "n1,n2". Needs room for 8 x its length plus 260
+ * per node. */
+static void
+job_list_put_alloc_text(struct job_list_buf *b, const char *text, int nodes)
+{
+	const char	*item, *colon, *end;
+	uint64_t	 mask;
+	size_t		 n = 0;
+
+	b->buf[b->len++] = nodes ? '"' : '[';
+	for (item = text; *item != '\0'; item = *end == ',' ? end + 1 : end) {
+		if ((end = strchr(item, ',')) == NULL)
+			end = item + strlen(item);
+		for (colon = end; colon > item && colon[-1] != ':'; colon--)
+			;
+		if (colon == item)
+			break;
+		mask = strtoull(colon, NULL, 16);
+		if (n++ > 0)
+			b->buf[b->len++] = ',';
+		if (nodes) {
+			job_list_put(b, item, (size_t)(colon - 1 - item));
+			continue;
+		}
+		JOB_LIST_LIT(b, "{\"node\":");
+		job_list_put_string(b, item, (size_t)(colon - 1 - item));
+		JOB_LIST_LIT(b, ",\"gpus\":");
+		job_list_put_gpus(b, mask);
+		b->buf[b->len++] = '}';
+	}
+	b->buf[b->len++] = nodes ? '"' : ']';
+}
+
 void
 job_list_row(struct job_list_buf *b, const struct store_job *r, int64_t now,
     uint32_t fields)
 {
 	const char	*s[JOB_LIST_NFIELDS] = { NULL };
 	size_t		 n[JOB_LIST_NFIELDS] = { 0 }, room = JOB_LIST_ROW_FIXED;
-	const char	*node;
+	const char	*node, *alloc;
 	int64_t		 elapsed = 0;
-	unsigned	 i;
-	int		 f, first = 1, gfirst = 1;
+	int		 f, first = 1;
 
 	node = r->node != NULL && r->gpu_mask != 0 ? r->node : "";
+	/* Node names are letters, digits, '-', '_' and '.' (req-hello.c):
+	 * the nodes list needs no escaping. */
+	alloc = r->alloc != NULL && *r->alloc != '\0' ? r->alloc : NULL;
+	if (alloc != NULL)
+		room += 8 * strlen(alloc) + 260 * (strlen(alloc) / 4 + 1);
 	s[JOB_LIST_NAME] = r->name;
 	s[JOB_LIST_USER] = r->user;
 	s[JOB_LIST_STATE] = job_state_name(r->state);
@@ -282,6 +339,10 @@ job_list_row(struct job_list_buf *b, const struct store_job *r, int64_t now,
 			job_list_put_int(b, r->gpus);
 			break;
 		case JOB_LIST_ALLOC:
+			if (alloc != NULL) {
+				job_list_put_alloc_text(b, alloc, 0);
+				break;
+			}
 			b->buf[b->len++] = '[';
 			if (*node == '\0') {
 				b->buf[b->len++] = ']';
@@ -289,16 +350,15 @@ job_list_row(struct job_list_buf *b, const struct store_job *r, int64_t now,
 			}
 			JOB_LIST_LIT(b, "{\"node\":");
 			job_list_put_string(b, node, n[f]);
-			JOB_LIST_LIT(b, ",\"gpus\":[");
-			for (i = 0; i < 64; i++) {
-				if ((r->gpu_mask & (UINT64_C(1) << i)) == 0)
-					continue;
-				if (!gfirst)
-					b->buf[b->len++] = ',';
-				job_list_put_int(b, i);
-				gfirst = 0;
-			}
-			JOB_LIST_LIT(b, "]}]");
+			JOB_LIST_LIT(b, ",\"gpus\":");
+			job_list_put_gpus(b, r->gpu_mask);
+			JOB_LIST_LIT(b, "}]");
+			break;
+		case JOB_LIST_NODES:
+			if (alloc != NULL)
+				job_list_put_alloc_text(b, alloc, 1);
+			else
+				job_list_put_string(b, s[f], n[f]);
 			break;
 		case JOB_LIST_TIME_LIMIT:
 			job_list_put_int(b, (int64_t)r->time_limit);

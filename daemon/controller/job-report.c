@@ -8,11 +8,17 @@
 
 #include "common/log.h"
 #include "common/proto.h"
+#include "common/xmalloc.h"
 #include "daemon/controller/job-change.h"
 #include "daemon/controller/job-report.h"
 #include "daemon/controller/job.h"
+#include "daemon/controller/launch.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
+
+/* How often a gang is requeued when one of its parts is killed before it
+ * is failed instead: a part the OOM killer takes every time must end. */
+#define JOB_REPORT_KILLED_REQUEUES	3
 
 static uint64_t
 job_report_id(const json_t *r)
@@ -58,7 +64,7 @@ job_report_running(struct node *n, struct peer *p, const json_t *r)
 		return;
 	}
 	if (job_state(j) == JOB_RUNNING || job_state(j) == JOB_PREEMPTING) {
-		if (job_node(j) == n) {
+		if (job_rank_on(j, n) >= 0) {
 			log_info("job %" PRIu64 ": re-adopted on %s", id,
 			    node_name(n));
 			if (job_cancel_requested(j))
@@ -71,6 +77,12 @@ job_report_running(struct node *n, struct peer *p, const json_t *r)
 	}
 	if (job_state(j) != JOB_PENDING) {
 		job_report_kill(p, id, "the job is not pending or running");
+		return;
+	}
+	/* A part of a gang cannot be taken back alone. */
+	if (json_integer_value(json_object_get(r, "num_nodes")) > 1) {
+		job_report_kill(p, id, "it is one part of a multi-node job "
+		    "that was requeued");
 		return;
 	}
 	/* Requeued while its node was away, yet still running there: take
@@ -96,15 +108,65 @@ job_report_running(struct node *n, struct peer *p, const json_t *r)
 	(void)job_change_state(j, JOB_RUNNING, &how);
 }
 
+static void
+job_report_ack(struct peer *p, uint64_t id)
+{
+	json_t	*ack;
+
+	if (p == NULL)
+		return;
+	ack = json_pack("{s:i,s:I}", "type", MSG_JOB_ENDED_ACK,
+	    "id", (json_int_t)id);
+	peer_send(p, ack);
+	json_decref(ack);
+}
+
+/* The state a gang ends in once every part has: that of the lowest rank
+ * that failed on its own (not CANCELLED: the others were stopped because
+ * of it), else of one that was cancelled, else COMPLETED. Fills how with
+ * that part's exit. */
+static enum job_state
+job_report_gang_state(struct job *j, struct job_change *how, char *detail,
+    size_t len)
+{
+	const struct job_part	*part;
+	size_t			 i, pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < job_nparts(j); i++) {
+			part = job_part_const(j, i);
+			if (part->end_state == JOB_COMPLETED ||
+			    (pass == 0 && part->end_state == JOB_CANCELLED))
+				continue;
+			how->has_exit = part->has_exit;
+			how->exit_code = part->exit_code;
+			how->signal = part->signal;
+			snprintf(detail, len, "rank %zu on %s ended %s", i,
+			    node_name(part->node),
+			    job_state_name(part->end_state));
+			how->message = detail;
+			how->detail = detail;
+			return (part->end_state);
+		}
+	}
+	how->has_exit = true;
+	return (JOB_COMPLETED);
+}
+
 void
 job_report_ended(struct node *n, struct peer *p, const json_t *r)
 {
 	struct job_change	 how = { 0 };
+	struct job_part		*part;
 	struct job		*j;
+	struct peer		**acks = NULL;
 	enum job_state		 to;
 	const char		*state;
-	json_t			*ack, *v;
+	json_t			*v;
+	char			 detail[256];
 	uint64_t		 id = job_report_id(r);
+	size_t			 i, left = 0, nacks = 0;
+	int			 rank;
 
 	if (id == 0) {
 		log_warn("node %s: ignoring a job end without an id",
@@ -120,35 +182,121 @@ job_report_ended(struct node *n, struct peer *p, const json_t *r)
 		to = JOB_FAILED;
 	}
 	j = job_find(id);
-	if (j != NULL && job_node(j) == n && (job_state(j) == JOB_RUNNING ||
-	    job_state(j) == JOB_PREEMPTING)) {
-		v = json_object_get(r, "exit_code");
-		how.has_exit = json_is_integer(v);
-		how.exit_code = (int)json_integer_value(v);
-		how.signal = (int)json_integer_value(json_object_get(r,
-		    "signal"));
-		how.end_time = json_integer_value(json_object_get(r,
-		    "end_time"));
-		how.message = json_string_value(json_object_get(r, "message"));
-		if (how.message != NULL && *how.message != '\0')
-			how.detail = how.message;
-		/* A preempted job stopped: it waits again with its service,
-		 * unless its user cancelled it meanwhile. */
-		if (job_state(j) == JOB_PREEMPTING &&
-		    !job_cancel_requested(j)) {
-			to = JOB_PENDING;
-			how.reason = "Preempted";
-			how.detail = "stopped after its preemption; requeued";
-		}
-		if (job_change_state(j, to, &how) != 0)
-			return;		/* no ACK: the node repeats it */
-	} else
+	if (j == NULL || (rank = job_rank_on(j, n)) < 0 ||
+	    (job_state(j) != JOB_RUNNING && job_state(j) != JOB_PREEMPTING)) {
 		log_debug("job %" PRIu64 ": end reported by %s already known "
 		    "or stale", id, node_name(n));
-	ack = json_pack("{s:i,s:I}", "type", MSG_JOB_ENDED_ACK,
-	    "id", (json_int_t)id);
-	peer_send(p, ack);
-	json_decref(ack);
+		job_report_ack(p, id);
+		return;
+	}
+	v = json_object_get(r, "exit_code");
+	how.has_exit = json_is_integer(v);
+	how.exit_code = (int)json_integer_value(v);
+	how.signal = (int)json_integer_value(json_object_get(r, "signal"));
+	how.end_time = json_integer_value(json_object_get(r, "end_time"));
+	how.message = json_string_value(json_object_get(r, "message"));
+	if (how.message != NULL && *how.message != '\0')
+		how.detail = how.message;
+
+	if (job_nparts(j) > 1) {
+		/* A gang ends when its last part does; until then the
+		 * node's report waits unacknowledged. */
+		part = job_part(j, (size_t)rank);
+		part->ended = true;
+		part->end_state = to;
+		part->has_exit = how.has_exit;
+		part->exit_code = how.exit_code;
+		part->signal = how.signal;
+		for (i = 0; i < job_nparts(j); i++)
+			left += !job_part_const(j, i)->ended;
+		if (left > 0) {
+			log_info("job %" PRIu64 ": rank %d on %s ended %s; %zu "
+			    "part%s left", id, rank, node_name(n),
+			    job_state_name(to), left, left == 1 ? "" : "s");
+			/* A failed part stops the others: a gang never
+			 * runs partly. A part killed from outside (SIGKILL:
+			 * the OOM killer, an admin) requeues the gang as a
+			 * lost node does, a few times at most. */
+			if (to == JOB_COMPLETED || job_state(j) != JOB_RUNNING ||
+			    job_cancel_requested(j) || job_gang_stopping(j))
+				return;
+			job_set_gang_stopping(j, true);
+			if (how.signal == 9 && job_restarts(j) <
+			    JOB_REPORT_KILLED_REQUEUES &&
+			    !(job_sched_const(j)->flags & JOB_F_NO_REQUEUE)) {
+				snprintf(detail, sizeof detail, "rank %d on %s "
+				    "was killed; stopping the others to "
+				    "requeue", rank, node_name(n));
+				how.detail = detail;
+				if (job_change_state(j, JOB_PREEMPTING,
+				    &how) != 0)
+					return;
+			}
+			(void)launch_signal(j, 15, true);
+			return;
+		}
+		to = job_report_gang_state(j, &how, detail, sizeof detail);
+		if (job_cancel_requested(j))
+			to = JOB_CANCELLED;
+		/* Every part's node is told once the job's end is written. */
+		acks = xcalloc(job_nparts(j), sizeof *acks);
+		for (i = 0; i < job_nparts(j); i++)
+			acks[nacks++] = node_peer(job_part_const(j, i)->node);
+	}
+	/* A preempted job stopped: it waits again with its service, unless
+	 * its user cancelled it meanwhile. So does a gang that lost a node
+	 * once its other parts have stopped. */
+	if (job_state(j) == JOB_PREEMPTING && !job_cancel_requested(j)) {
+		to = JOB_PENDING;
+		how.reason = "Preempted";
+		how.detail = "stopped after its preemption; requeued";
+		if (job_gang_stopping(j)) {
+			how.reason = "PartLost";
+			how.detail = "its other parts stopped after one was "
+			    "lost; requeued";
+		}
+	}
+	if (job_change_state(j, to, &how) != 0) {
+		free(acks);
+		return;		/* no ACK: the nodes repeat it */
+	}
+	if (acks == NULL)
+		job_report_ack(p, id);
+	for (i = 0; i < nacks; i++)
+		job_report_ack(acks[i], id);
+	free(acks);
+}
+
+void
+job_report_lost(struct job *j, struct node *n, const struct job_change *how)
+{
+	struct job_part	*part;
+	size_t		 i, left = 0;
+	int		 rank = job_rank_on(j, n);
+
+	if (job_nparts(j) <= 1 || rank < 0) {
+		(void)job_change_state(j, JOB_PENDING, how);
+		return;
+	}
+	/* A gang never runs partly: its other parts stop, and it is
+	 * requeued once they have (their GPUs are not free before). */
+	part = job_part(j, (size_t)rank);
+	part->ended = true;
+	part->end_state = JOB_NODE_FAIL;
+	for (i = 0; i < job_nparts(j); i++)
+		left += !job_part_const(j, i)->ended;
+	if (left == 0) {
+		(void)job_change_state(j, job_state(j) == JOB_PREEMPTING &&
+		    job_cancel_requested(j) ? JOB_CANCELLED : JOB_PENDING, how);
+		return;
+	}
+	if (job_gang_stopping(j) || job_cancel_requested(j))
+		return;
+	job_set_gang_stopping(j, true);
+	if (job_state(j) == JOB_RUNNING &&
+	    job_change_state(j, JOB_PREEMPTING, how) != 0)
+		return;
+	(void)launch_signal(j, 15, true);
 }
 
 static bool
@@ -180,11 +328,13 @@ job_report_missing(struct node *n, const json_t *reports)
 	how.detail = detail;
 	for (j = job_first(); j != NULL; j = next) {
 		next = job_next(j);
-		if (job_node(j) != n || (job_state(j) != JOB_RUNNING &&
+		if (job_rank_on(j, n) < 0 || (job_state(j) != JOB_RUNNING &&
 		    job_state(j) != JOB_PREEMPTING))
 			continue;
 		if (job_report_lists(reports, job_id(j)))
 			continue;
-		(void)job_change_state(j, JOB_PENDING, &how);
+		if (job_part_const(j, (size_t)job_rank_on(j, n))->ended)
+			continue;
+		job_report_lost(j, n, &how);
 	}
 }

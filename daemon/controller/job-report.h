@@ -5,6 +5,8 @@
 
 #include <jansson.h>
 
+struct job;
+struct job_change;
 struct node;
 struct peer;
 
@@ -17,5 +19,10 @@ void	job_report_ended(struct node *, struct peer *, const json_t *report);
 /* Requeues the jobs the controller has running on node that are not in
  * the HELLO's report list. */
 void	job_report_missing(struct node *, const json_t *reports);
+/* A running job lost node n: it is requeued as a whole. The other parts
+ * of a multi-node job are told to stop and the job waits PREEMPTING for
+ * their ends before it is requeued. */
+void	job_report_lost(struct job *, struct node *,
+	    const struct job_change *);
 
 #endif

@@ -3,11 +3,13 @@
  * keeps its place by id). */
 #include <sys/queue.h>
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/xmalloc.h"
 #include "daemon/controller/job.h"
+#include "daemon/controller/node.h"
 
 struct job {
 	uint64_t		 id;
@@ -32,10 +34,12 @@ struct job {
 	bool			 has_exit;
 	int			 exit_code;
 	int			 signal;
-	struct node		*node;
-	uint64_t		 gpu_mask;
+	struct job_part		*parts;		/* nparts; &part0 for one */
+	size_t			 nparts;
+	struct job_part		 part0;
 	uint32_t		 restarts;
 	bool			 cancel_requested;
+	bool			 gang_stopping;
 	struct job_sched	 sched;
 
 	struct job		*hnext;
@@ -56,7 +60,7 @@ static size_t		  job_counts[JOB_STATE_COUNT];
  * "None" rather than a string each job would own. */
 static const char *const job_reasons[] = {
 	"None", "Resources", "Priority", "Held", "NodeLost", "NodeDown",
-	"Requeued", "Preempted", "Preempting", "Promoted",
+	"Requeued", "Preempted", "Preempting", "Promoted", "PartLost",
 };
 
 const char *
@@ -194,7 +198,7 @@ job_create(const struct store_job *r)
 	j->has_exit = r->has_exit;
 	j->exit_code = r->exit_code;
 	j->signal = r->signal;
-	j->gpu_mask = r->gpu_mask;
+	j->parts = &j->part0;
 	j->restarts = r->restarts;
 	j->sched.attained = r->attained;
 	j->sched.executed = r->executed;
@@ -248,6 +252,8 @@ job_free(struct job *j)
 	job_queue_remove(j);
 	if (j->message != j->message_inline)
 		free(j->message);
+	if (j->parts != &j->part0)
+		free(j->parts);
 	free(j);
 }
 
@@ -317,7 +323,7 @@ job_to_row(const struct job *j, struct store_job *r)
 	r->exit_code = j->exit_code;
 	r->signal = j->signal;
 	r->message = j->message;
-	r->gpu_mask = j->gpu_mask;
+	r->gpu_mask = j->nparts > 0 ? j->parts[0].mask : 0;
 	r->restarts = j->restarts;
 	r->attained = j->sched.attained;
 	r->executed = j->sched.executed;
@@ -338,8 +344,26 @@ const char	*job_user(const struct job *j) { return (j->user); }
 uint32_t	 job_uid(const struct job *j) { return (j->uid); }
 uint32_t	 job_gpus(const struct job *j) { return (j->gpus); }
 uint64_t	 job_time_limit(const struct job *j) { return (j->time_limit); }
-struct node	*job_node(const struct job *j) { return (j->node); }
-uint64_t	 job_gpu_mask(const struct job *j) { return (j->gpu_mask); }
+struct node	*job_node(const struct job *j)
+		     { return (j->nparts > 0 ? j->parts[0].node : NULL); }
+uint64_t	 job_gpu_mask(const struct job *j)
+		     { return (j->nparts > 0 ? j->parts[0].mask : 0); }
+size_t		 job_nparts(const struct job *j) { return (j->nparts); }
+struct job_part	*job_part(struct job *j, size_t i) { return (&j->parts[i]); }
+const struct job_part *job_part_const(const struct job *j, size_t i)
+		     { return (&j->parts[i]); }
+
+int
+job_rank_on(const struct job *j, const struct node *n)
+{
+	size_t	i;
+
+	for (i = 0; i < j->nparts; i++) {
+		if (j->parts[i].node == n)
+			return ((int)i);
+	}
+	return (-1);
+}
 int64_t		 job_start_time(const struct job *j) { return (j->start_time); }
 const char	*job_reason(const struct job *j) { return (j->reason); }
 bool		 job_cancel_requested(const struct job *j)
@@ -362,6 +386,18 @@ job_set_cancel_requested(struct job *j, bool on)
 	j->cancel_requested = on;
 }
 
+bool
+job_gang_stopping(const struct job *j)
+{
+	return (j->gang_stopping);
+}
+
+void
+job_set_gang_stopping(struct job *j, bool on)
+{
+	j->gang_stopping = on;
+}
+
 void
 job_set_state(struct job *j, enum job_state s)
 {
@@ -375,10 +411,19 @@ job_set_state(struct job *j, enum job_state s)
 }
 
 void
-job_set_run(struct job *j, struct node *n, uint64_t mask, int64_t start)
+job_set_run(struct job *j, const struct job_part *parts, size_t n,
+    int64_t start)
 {
-	j->node = n;
-	j->gpu_mask = mask;
+	size_t	i;
+
+	if (j->parts != &j->part0)
+		free(j->parts);
+	j->parts = n <= 1 ? &j->part0 : xcalloc(n, sizeof *j->parts);
+	j->nparts = n;
+	for (i = 0; i < n; i++) {
+		j->parts[i] = parts[i];
+		j->parts[i].ended = false;
+	}
 	if (start != 0)
 		j->start_time = start;
 }
@@ -401,8 +446,8 @@ job_set_end(struct job *j, int64_t end, bool has_exit, int exit_code,
 void
 job_set_requeued(struct job *j)
 {
-	j->node = NULL;
-	j->gpu_mask = 0;
+	job_set_run(j, NULL, 0, 0);
+	j->gang_stopping = false;
 	j->start_time = 0;
 	j->restarts++;
 	j->cancel_requested = false;
@@ -418,4 +463,22 @@ job_set_sched_row(struct job *j, const struct store_job *r)
 	j->sched.last_stop = r->last_stop;
 	j->sched.preemptions = r->preemptions;
 	j->sched.promotions = r->promotions;
+}
+
+char *
+job_alloc_text(const struct job_part *parts, size_t n)
+{
+	char	*s = NULL, *t;
+	size_t	 i;
+
+	if (n <= 1)
+		return (NULL);
+	for (i = 0; i < n; i++) {
+		t = xasprintf("%s%s%s:0x%" PRIx64, s != NULL ? s : "",
+		    s != NULL ? "," : "", node_name(parts[i].node),
+		    parts[i].mask);
+		free(s);
+		s = t;
+	}
+	return (s);
 }

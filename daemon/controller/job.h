@@ -66,8 +66,31 @@ const char	*job_user(const struct job *);
 uint32_t	 job_uid(const struct job *);
 uint32_t	 job_gpus(const struct job *);
 uint64_t	 job_time_limit(const struct job *);
+/* Where a running job's GPUs are: one part per node, rank 0 first. A
+ * single-node job has one part; job_node and job_gpu_mask are rank 0's. */
+#define JOB_MAX_PARTS	1024
+struct job_part {
+	struct node	*node;
+	uint64_t	 mask;
+	/* Multi-node jobs: the part's process has exited, and how. Its
+	 * node's report stays unacknowledged until the whole job ends, so
+	 * a controller restart learns it again from the node's HELLO. */
+	bool		 ended;
+	enum job_state	 end_state;
+	bool		 has_exit;
+	int		 exit_code;
+	int		 signal;
+};
 struct node	*job_node(const struct job *);
 uint64_t	 job_gpu_mask(const struct job *);
+size_t		 job_nparts(const struct job *);
+struct job_part	*job_part(struct job *, size_t rank);
+const struct job_part *job_part_const(const struct job *, size_t rank);
+/* The store's text for a multi-node allocation, "n1:0xf,n2:0xf" (node
+ * and GPU mask per rank), or NULL for one part. A new string. */
+char		*job_alloc_text(const struct job_part *, size_t n);
+/* The rank of j's part on node n, or -1. */
+int		 job_rank_on(const struct job *, const struct node *);
 int64_t		 job_start_time(const struct job *);
 const char	*job_reason(const struct job *);
 bool		 job_cancel_requested(const struct job *);
@@ -82,12 +105,15 @@ const struct job_sched *job_sched_const(const struct job *);
 void		 job_set_reason(struct job *, const char *reason);
 const char	*job_reason_intern(const char *);
 void		 job_set_cancel_requested(struct job *, bool);
+/* A multi-node job one of whose parts failed: the others are stopping. */
+bool		 job_gang_stopping(const struct job *);
+void		 job_set_gang_stopping(struct job *, bool);
 
 /* For job-change.c only: the fields a transition changes. The queue and
  * counters follow the state. */
 void		 job_set_state(struct job *, enum job_state);
-void		 job_set_run(struct job *, struct node *, uint64_t mask,
-		     int64_t start_time);
+void		 job_set_run(struct job *, const struct job_part *parts,
+		     size_t nparts, int64_t start_time);
 void		 job_set_end(struct job *, int64_t end_time, bool has_exit,
 		     int exit_code, int signal, const char *message);
 void		 job_set_requeued(struct job *);

@@ -56,20 +56,53 @@ launch_port(uint64_t id)
 	return (20000 + (int)(id % 20000));
 }
 
+static json_t *
+launch_gpus(uint64_t mask)
+{
+	json_t		*gpus = json_array();
+	unsigned	 i;
+
+	for (i = 0; i < 64; i++) {
+		if (mask & (UINT64_C(1) << i))
+			json_array_append_new(gpus, json_integer(i));
+	}
+	return (gpus);
+}
+
+/* "n1,n2": the job's nodes in rank order, as GBATCH_NODELIST. */
+static char *
+launch_nodelist(const struct job *j)
+{
+	char	*s = xstrdup(""), *t;
+	size_t	 i;
+
+	for (i = 0; i < job_nparts(j); i++) {
+		t = xasprintf("%s%s%s", s, i > 0 ? "," : "",
+		    node_name(job_part_const(j, i)->node));
+		free(s);
+		s = t;
+	}
+	return (s);
+}
+
 void
 launch_job(struct job *j)
 {
 	struct store_job	 row;
-	struct node		*n = job_node(j);
-	struct peer		*peer = node_peer(n);
-	json_t			*msg, *spec, *gpus;
-	char			*ckpt_dir;
-	unsigned		 i;
+	struct node		*n, *master = job_node(j);
+	json_t			*msg, *spec, *part;
+	char			*ckpt_dir, *nodelist;
+	size_t			 i, nparts = job_nparts(j);
 	int			 rc;
 
-	if (peer == NULL) {
-		launch_fail(j, "its node disconnected before the launch");
-		return;
+	/* Every part's node must be there before any part starts: a gang
+	 * never runs partly. */
+	for (i = 0; i < nparts; i++) {
+		if (node_peer(job_part_const(j, i)->node) == NULL) {
+			launch_fail(j, "a node of its allocation disconnected "
+			    "before the launch");
+			return;
+		}
 	}
 	if ((rc = store_job_get(job_id(j), &row)) != 1) {
 		launch_fail(j, rc == 0 ? "its row is missing from the store" :
@@ -77,65 +110,77 @@ launch_job(struct job *j)
 		return;
 	}
 	ckpt_dir = xasprintf("%s/.gbatch/ckpt/%" PRIu64, row.workdir, row.id);
-	gpus = json_array();
-	for (i = 0; i < 64; i++) {
-		if (job_gpu_mask(j) & (UINT64_C(1) << i))
-			json_array_append_new(gpus, json_integer(i));
-	}
+	nodelist = launch_nodelist(j);
 	spec = json_pack("{s:I,s:s,s:s,s:I,s:I,s:s,s:s,s:s,s:s,s:o,s:o,"
-	    "s:o,s:I,s:s,s:i,s:i,s:I,s:s,s:i,s:i,s:s,s:i}",
+	    "s:I,s:s,s:I,s:I,s:s,s:i,s:i,s:s,s:i}",
 	    "id", (json_int_t)row.id, "name", row.name, "user", row.user,
 	    "uid", (json_int_t)row.uid, "gid", (json_int_t)row.gid,
 	    "workdir", row.workdir, "stdout", row.stdout_path,
 	    "stderr", row.stderr_path, "script", row.script,
 	    "argv", launch_parse(row.argv, json_array()),
 	    "env", launch_parse(row.env, json_object()),
-	    "gpus", gpus, "time_limit", (json_int_t)row.time_limit,
-	    "nodelist", node_name(n), "num_nodes", 1, "node_rank", 0,
+	    "time_limit", (json_int_t)row.time_limit,
+	    "nodelist", nodelist, "num_nodes", (json_int_t)nparts,
 	    "restarts", (json_int_t)row.restarts,
 	    "ckpt_dir", ckpt_dir,
 	    "ckpt_signal", row.ckpt_signal != 0 ? row.ckpt_signal : 10,
 	    "ckpt_grace", launch_grace(&row),
-	    "master_addr", *node_addr(n) != '\0' ? node_addr(n) : node_name(n),
+	    "master_addr", *node_addr(master) != '\0' ? node_addr(master) :
+	    node_name(master),
 	    "master_port", launch_port(row.id));
 	free(ckpt_dir);
+	free(nodelist);
 	store_job_done();
 	if (spec == NULL) {
 		launch_fail(j, "cannot encode its launch message");
 		return;
 	}
-	msg = proto_msg(MSG_JOB_LAUNCH);
-	json_object_set_new(msg, "job", spec);
-	peer_send(peer, msg);
+	/* One message per part: the same job, its rank and its GPUs. */
+	for (i = 0; i < nparts; i++) {
+		n = job_part_const(j, i)->node;
+		part = json_deep_copy(spec);
+		json_object_set_new(part, "node_rank", json_integer(
+		    (json_int_t)i));
+		json_object_set_new(part, "gpus",
+		    launch_gpus(job_part_const(j, i)->mask));
+		msg = proto_msg(MSG_JOB_LAUNCH);
+		json_object_set_new(msg, "job", part);
+		peer_send(node_peer(n), msg);
+		json_decref(msg);
+	}
+	json_decref(spec);
+}
+
+/* Sends msg to the node of every part still running; returns how many
+ * got it. */
+static size_t
+launch_to_parts(struct job *j, json_t *msg)
+{
+	const struct job_part	*part;
+	size_t			 i, sent = 0;
+
+	for (i = 0; i < job_nparts(j); i++) {
+		part = job_part_const(j, i);
+		if (part->ended || node_peer(part->node) == NULL)
+			continue;
+		peer_send(node_peer(part->node), msg);
+		sent++;
+	}
 	json_decref(msg);
+	return (sent);
 }
 
 int
 launch_signal(struct job *j, int signal, bool cancel)
 {
-	struct node	*n = job_node(j);
-	json_t		*msg;
-
-	if (n == NULL || node_peer(n) == NULL)
-		return (-1);
-	msg = json_pack("{s:i,s:I,s:i,s:b}", "type", MSG_JOB_SIGNAL,
-	    "id", (json_int_t)job_id(j), "signal", signal, "cancel", cancel);
-	peer_send(node_peer(n), msg);
-	json_decref(msg);
-	return (0);
+	return (launch_to_parts(j, json_pack("{s:i,s:I,s:i,s:b}", "type",
+	    MSG_JOB_SIGNAL, "id", (json_int_t)job_id(j), "signal", signal,
+	    "cancel", cancel)) > 0 ? 0 : -1);
 }
 
 int
 launch_preempt(struct job *j)
 {
-	struct node	*n = job_node(j);
-	json_t		*msg;
-
-	if (n == NULL || node_peer(n) == NULL)
-		return (-1);
-	msg = json_pack("{s:i,s:I}", "type", MSG_JOB_PREEMPT,
-	    "id", (json_int_t)job_id(j));
-	peer_send(node_peer(n), msg);
-	json_decref(msg);
-	return (0);
+	return (launch_to_parts(j, json_pack("{s:i,s:I}", "type",
+	    MSG_JOB_PREEMPT, "id", (json_int_t)job_id(j))) > 0 ? 0 : -1);
 }

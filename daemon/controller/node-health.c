@@ -5,6 +5,7 @@
 #include "common/log.h"
 #include "daemon/controller/gbatchd.h"
 #include "daemon/controller/job-change.h"
+#include "daemon/controller/job-report.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/node-health.h"
 #include "daemon/controller/node.h"
@@ -23,9 +24,9 @@ node_health_requeue(struct node *n, const char *detail)
 	how.detail = detail;
 	for (j = job_first(); j != NULL; j = next) {
 		next = job_next(j);
-		if (job_node(j) == n && (job_state(j) == JOB_RUNNING ||
+		if (job_rank_on(j, n) >= 0 && (job_state(j) == JOB_RUNNING ||
 		    job_state(j) == JOB_PREEMPTING))
-			(void)job_change_state(j, JOB_PENDING, &how);
+			job_report_lost(j, n, &how);
 	}
 }
 

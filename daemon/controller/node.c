@@ -146,6 +146,17 @@ node_largest(void)
 	return (most);
 }
 
+uint64_t
+node_gpus_all(void)
+{
+	struct node	*n;
+	uint64_t	 sum = 0;
+
+	TAILQ_FOREACH(n, &node_all, entry)
+		sum += n->gpus_total;
+	return (sum);
+}
+
 size_t
 node_count_up(void)
 {

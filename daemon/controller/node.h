@@ -40,6 +40,8 @@ int64_t		 node_last_seen(const struct node *);
 bool		 node_seen_since_start(const struct node *);
 /* The most GPUs any known node has (0 when none is known). */
 uint32_t	 node_largest(void);
+/* The GPUs of every known node, up or down. */
+uint64_t	 node_gpus_all(void);
 size_t		 node_count_up(void);
 size_t		 node_count(void);
 

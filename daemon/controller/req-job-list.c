@@ -70,11 +70,15 @@ static void
 req_job_list_memory(struct req_job_list *l, struct job *j)
 {
 	struct store_job	row;
+	char			*alloc;
 
 	job_to_row(j, &row);
 	row.node = job_node(j) != NULL ? node_name(job_node(j)) : NULL;
+	row.alloc = alloc = job_alloc_text(job_part_const(j, 0),
+	    job_nparts(j));
 	schedule_job_view(j, &row);
 	req_job_list_add(&row, l);
+	free(alloc);
 }
 
 static int

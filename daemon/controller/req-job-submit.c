@@ -20,6 +20,8 @@
 
 #define REQ_SUBMIT_NAME_MAX	256
 #define REQ_SUBMIT_PATH_MAX	4096
+/* A gang of up to JOB_MAX_PARTS full nodes. */
+#define REQ_SUBMIT_GPUS_MAX	65536
 
 /* Reads an optional string member into *out; -1 with err when present and
  * not a string, or longer than max, or holding control characters. */
@@ -223,7 +225,7 @@ req_job_submit(struct peer *p, const json_t *msg)
 	const char		*base;
 	char			 err[512], *argv = NULL, *env = NULL;
 	unsigned long long	 gpus = 1, limit = 0;
-	uint32_t		 largest;
+	uint64_t		 all;
 
 	if (peer_uid(p) == 0 && !c->allow_root_jobs) {
 		req_error(p, msg, PROTO_E_PERMISSION, "root may not submit "
@@ -249,7 +251,7 @@ req_job_submit(struct peer *p, const json_t *msg)
 	    &row.stdout_path, err, sizeof err) != 0 ||
 	    req_job_submit_string(job, "stderr", REQ_SUBMIT_PATH_MAX,
 	    &row.stderr_path, err, sizeof err) != 0 ||
-	    req_get_uint(job, "gpus", SCHED_MAX_GPUS_PER_NODE, &gpus, err,
+	    req_get_uint(job, "gpus", REQ_SUBMIT_GPUS_MAX, &gpus, err,
 	    sizeof err) != 0 ||
 	    req_get_uint(job, "time_limit", 100ULL * 365 * 86400, &limit, err,
 	    sizeof err) != 0 ||
@@ -270,7 +272,7 @@ req_job_submit(struct peer *p, const json_t *msg)
 	}
 	if (gpus < 1) {
 		snprintf(err, sizeof err, "gpus: expected a whole number from "
-		    "1 to %d, got 0", SCHED_MAX_GPUS_PER_NODE);
+		    "1 to %d, got 0", REQ_SUBMIT_GPUS_MAX);
 		goto invalid;
 	}
 	v = json_object_get(job, "hold");
@@ -295,11 +297,13 @@ req_job_submit(struct peer *p, const json_t *msg)
 		base = base != NULL ? base + 1 : row.command;
 		row.name = *base != '\0' ? base : "wrap";
 	}
-	largest = node_largest();
-	if (largest != 0 && gpus > largest) {
+	/* A job larger than a node spans nodes; one larger than the whole
+	 * cluster could never start. */
+	all = node_gpus_all();
+	if (all != 0 && gpus > all) {
 		req_error(p, msg, PROTO_E_UNSATISFIABLE, "--gpus %llu: the "
-		    "largest node has %u GPU%s", gpus, largest,
-		    largest == 1 ? "" : "s");
+		    "cluster has %llu GPU%s in all", gpus,
+		    (unsigned long long)all, all == 1 ? "" : "s");
 		return;
 	}
 

@@ -84,8 +84,11 @@ schedule_spec(struct job *j, struct sched_jobspec *spec, int64_t now)
 	spec->id = job_id(j);
 	spec->gpus = job_gpus(j);
 	spec->submit = job_submit_time(j) * 1000;
-	/* Until gangs span nodes, every job takes one node. */
-	spec->consolidate = true;
+	spec->consolidate = (s->flags & JOB_F_CONSOLIDATE) != 0;
+	if (s->flags & JOB_F_SPREAD) {
+		spec->own_placement = true;
+		spec->placement = SCHED_PLACE_SPREAD;
+	}
 	spec->no_preempt = (s->flags & JOB_F_NO_REQUEUE) != 0;
 	spec->arg = j;
 	if (schedule_is_running(job_state(j)) && job_start_time(j) > 0 &&
@@ -106,21 +109,30 @@ static void
 schedule_adopt(struct job *j, int64_t now)
 {
 	struct sched_jobspec	 spec;
-	struct place_alloc	 a;
+	struct place_alloc	*a;
 	struct place_cluster	*cl = sched_core_cluster(schedule_core);
-	struct node		*n = job_node(j);
+	const struct job_part	*part;
+	size_t			 n = job_nparts(j), i;
 
-	if (n == NULL || (a.node = node_sched_index(n)) == NODE_NO_INDEX)
+	if (n == 0)
 		return;
-	a.mask = job_gpu_mask(j);
-	if (a.mask == 0 || (a.mask & ~place_node_free_mask(cl, a.node)) != 0) {
-		log_warn("job %" PRIu64 ": its GPUs on %s are not free in the "
-		    "scheduler; it runs unscheduled", job_id(j), node_name(n));
-		return;
+	a = xcalloc(n, sizeof *a);
+	for (i = 0; i < n; i++) {
+		part = job_part_const(j, i);
+		a[i].node = node_sched_index(part->node);
+		a[i].mask = part->mask;
+		if (a[i].node == NODE_NO_INDEX || a[i].mask == 0 ||
+		    (a[i].mask & ~place_node_free_mask(cl, a[i].node)) != 0) {
+			log_warn("job %" PRIu64 ": its GPUs on %s are not free "
+			    "in the scheduler; it runs unscheduled", job_id(j),
+			    node_name(part->node));
+			free(a);
+			return;
+		}
 	}
 	schedule_spec(j, &spec, now);
-	job_sched(j)->cjob = sched_core_adopt(schedule_core, &spec, &a, 1,
-	    now);
+	job_sched(j)->cjob = sched_core_adopt(schedule_core, &spec, a, n, now);
+	free(a);
 }
 
 static void
@@ -258,21 +270,23 @@ schedule_start(struct job *j, int64_t now)
 	struct job_change	 how = { 0 };
 	struct sched_cjob	*cj = job_sched(j)->cjob;
 	const struct place_alloc *a;
-	size_t			 na;
+	struct job_part		*parts;
+	size_t			 na, i;
 
 	a = sched_cjob_alloc(cj, &na);
-	if (na != 1) {
-		log_error("job %" PRIu64 ": placed on %zu nodes; gangs across "
-		    "nodes are not launched yet", job_id(j), na);
-		sched_core_stopped(schedule_core, cj, now);
-		return;
+	parts = xcalloc(na, sizeof *parts);
+	for (i = 0; i < na; i++) {
+		parts[i].node = schedule_nodes[a[i].node];
+		parts[i].mask = a[i].mask;
 	}
-	how.node = schedule_nodes[a[0].node];
-	how.mask = a[0].mask;
+	how.parts = parts;
+	how.nparts = na;
 	if (job_change_state(j, JOB_RUNNING, &how) != 0) {
+		free(parts);
 		sched_core_stopped(schedule_core, cj, now);
 		return;
 	}
+	free(parts);
 	launch_job(j);
 }
 

@@ -227,11 +227,11 @@ runs_elsewhere() {
 	gb_state_is "$id" PENDING
 }
 
-@test "a job asking more GPUs than any node has is refused" {
+@test "a job asking more GPUs than the whole cluster has is refused" {
 	gb_start_cluster
 	run gsub -G 9 --wrap 'true'
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"largest node has 4 GPUs"* ]]
+	[[ "$output" == *"the cluster has 8 GPUs in all"* ]]
 }
 
 @test "kill -9 of gbatchd loses no job and kills no running job" {

@@ -61,9 +61,9 @@ script() {
 	[ -z "$output" ]
 }
 
-@test "gsub with more GPUs than any node has is refused by gbatchd" {
-	run -1 gsub -G 5 --wrap true
-	[ -n "$output" ]
+@test "gsub with more GPUs than the whole cluster has is refused by gbatchd" {
+	run -1 gsub -G 9 --wrap true
+	[[ "$output" == *"--gpus 9: the cluster has 8 GPUs in all"* ]]
 }
 
 @test "gsub names a missing script and the errno text" {

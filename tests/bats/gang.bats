@@ -1,0 +1,139 @@
+#!/usr/bin/env bats
+# Multi-node gang jobs on a real local cluster of two 4-GPU nodes: all parts
+# start at once with consistent rank variables; a part that fails or is
+# killed stops the others; a lost node requeues the whole job.
+
+load helpers
+
+setup() {
+	bats_require_minimum_version 1.5.0
+	gb_setup
+	cd "$GB_DIR"
+}
+
+teardown() {
+	gb_teardown
+}
+
+# The environment a part sees, one file per rank, written before it waits
+# for the file go (or forever).
+part_script() {
+	cat <<EOF
+#!/bin/sh
+f="$GB_DIR/part-\$GBATCH_JOB_ID-\$GBATCH_NODE_RANK"
+env | grep -E '^(GBATCH_|CUDA_VISIBLE_DEVICES|MASTER_)' | sort >"\$f.tmp"
+echo "PID=\$\$" >>"\$f.tmp"
+mv "\$f.tmp" "\$f"
+until [ -e "$GB_DIR/go" ]; do
+	[ -e "$GB_DIR/fail-\$GBATCH_NODE_RANK" ] && exit 3
+	sleep 0.05
+done
+exit \${1:-0}
+EOF
+}
+
+@test "an 8-GPU job on two 4-GPU nodes starts on both at once with consistent ranks" {
+	gb_start_cluster
+	part_script >part.sh
+	id=$(gb_submit -G 8 part.sh)
+	gb_wait_state "$id" RUNNING 20
+	gb_wait 10 test -e "part-$id-0"
+	gb_wait 10 test -e "part-$id-1"
+	[ "$(gq -h -j "$id" -o nodes)" = "n1,n2" ]
+	[ "$(gq -h -j "$id" -o gpu_ids)" = "n1:0,1,2,3;n2:0,1,2,3" ]
+	for r in 0 1; do
+		grep -qx "GBATCH_NODE_RANK=$r" "part-$id-$r"
+		grep -qx "GBATCH_NUM_NODES=2" "part-$id-$r"
+		grep -qx "GBATCH_NODELIST=n1,n2" "part-$id-$r"
+		grep -qx "CUDA_VISIBLE_DEVICES=0,1,2,3" "part-$id-$r"
+		grep -qx "GBATCH_GPUS=4" "part-$id-$r" || grep -qx "GBATCH_GPUS=8" "part-$id-$r"
+		grep -q "^MASTER_ADDR=." "part-$id-$r"
+		grep -q "^MASTER_PORT=[0-9]" "part-$id-$r"
+	done
+	# Both parts agree on the rendezvous.
+	[ "$(grep ^MASTER_ "part-$id-0")" = "$(grep ^MASTER_ "part-$id-1")" ]
+	# The gang holds every GPU: nothing else starts.
+	other=$(gb_submit -G 1 --wrap true)
+	gb_wait 10 eval "[ \"\$(gq -h -j $other -o reason)\" = Resources ]"
+	touch go
+	gb_wait_state "$id" COMPLETED 20
+	gb_wait_state "$other" COMPLETED 20
+}
+
+@test "killing one part stops the other and requeues the job, which runs again" {
+	gb_start_cluster
+	part_script >part.sh
+	id=$(gb_submit -G 8 -o "$GB_DIR/gang-%r.out" part.sh)
+	gb_wait_state "$id" RUNNING 20
+	gb_wait 10 test -e "part-$id-0"
+	gb_wait 10 test -e "part-$id-1"
+	first0=$(sed -n 's/^PID=//p' "part-$id-0")
+	rm "part-$id-0"
+	kill -KILL "$(sed -n 's/^PID=//p' "part-$id-1")"
+	# Rank 0 is stopped, and the gang starts again as a whole.
+	gb_wait 20 eval "[ \"\$(gq -h -j $id -o restarts)\" = 1 ]"
+	! kill -0 "$first0" 2>/dev/null
+	gb_wait_state "$id" RUNNING 20
+	gb_wait 10 test -e "part-$id-0"
+	grep -qx "GBATCH_RESTART_COUNT=1" "part-$id-0"
+	touch go
+	gb_wait_state "$id" COMPLETED 20
+}
+
+@test "a part that fails stops the others and the gang fails as that part did" {
+	gb_start_cluster
+	part_script >part.sh
+	id=$(gb_submit -G 8 part.sh)
+	gb_wait_state "$id" RUNNING 20
+	gb_wait 10 test -e "part-$id-0"
+	gb_wait 10 test -e "part-$id-1"
+	touch fail-1
+	gb_wait_state "$id" FAILED 30
+	run -0 gq -h -t all -j "$id" -o message,exit_code
+	[[ "$output" == *"rank 1 on n2 ended FAILED"*" 3" ]]
+	# No part runs on: every GPU is free again.
+	gb_wait 10 eval "[ \"\$(gnodes -h -o gpus | sort -u)\" = 0/4 ]"
+	! kill -0 "$(sed -n 's/^PID=//p' "part-$id-0")" 2>/dev/null
+}
+
+@test "a gang whose node is lost is requeued as a whole and runs again on both" {
+	GB_NODE_TIMEOUT=2 gb_write_conf
+	gb_start_cluster
+	gb_start_node n3 4
+	part_script >part.sh
+	id=$(gb_submit -G 8 part.sh)
+	gb_wait_state "$id" RUNNING 20
+	nodes=$(gq -h -j "$id" -o nodes)
+	gb_wait 10 test -e "part-$id-1"
+	# Rank 1's node dies (daemon and jobs alike).
+	lost=${nodes#*,}
+	eval "kill -KILL \$GB_NODE_PID_$lost"
+	kill -KILL "$(sed -n 's/^PID=//p' "part-$id-1")"
+	gb_wait 20 eval "[ \"\$(gq -h -j $id -o restarts)\" = 1 ]"
+	# Requeued as a whole: the surviving part was stopped too, and the
+	# job runs again on the two nodes left.
+	gb_wait_state "$id" RUNNING 30
+	[[ "$(gq -h -j "$id" -o nodes)" != *"$lost"* ]]
+	touch go
+	gb_wait_state "$id" COMPLETED 30
+}
+
+@test "a job spans nodes when GPUs are scattered; gsub --consolidate waits instead" {
+	gb_start_cluster
+	a=$(gb_submit -G 3 --wrap 'sleep 30')
+	gb_wait_state "$a" RUNNING 20
+	b=$(gb_submit -G 3 --wrap 'sleep 30')
+	gb_wait_state "$b" RUNNING 20
+	# One GPU is free on each node.
+	[ "$(gq -h -j "$a" -o nodes)" != "$(gq -h -j "$b" -o nodes)" ]
+	c=$(gb_submit -G 2 --consolidate --wrap 'sleep 30')
+	d=$(gb_submit -G 2 --wrap 'sleep 30')
+	gb_wait_state "$d" RUNNING 20
+	[ "$(gq -h -j "$d" -o nodes)" = "n1,n2" ]
+	[ "$(gb_state "$c")" = PENDING ]
+	[ "$(gq -h -j "$c" -o reason)" = Resources ]
+	# Once a node frees up, c gets one node to itself.
+	gcancel "$a"
+	gb_wait_state "$c" RUNNING 20
+	[[ "$(gq -h -j "$c" -o nodes)" != *,* ]]
+}
