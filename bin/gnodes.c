@@ -72,6 +72,12 @@ gnodes_get_addr(const void *row, const void *ctx, char *buf, size_t len)
 }
 
 static const char *
+gnodes_get_switch(const void *row, const void *ctx, char *buf, size_t len)
+{
+	return (gnodes_str(row, "switch"));
+}
+
+static const char *
 gnodes_get_source(const void *row, const void *ctx, char *buf, size_t len)
 {
 	return (gnodes_str(row, "gpu_source"));
@@ -150,6 +156,7 @@ static const struct table_col gnodes_cols[] = {
 	{ "gpus_alloc", "ALLOC", true, gnodes_get_alloc },
 	{ "addr", "ADDR", false, gnodes_get_addr },
 	{ "gpu_source", "SOURCE", false, gnodes_get_source },
+	{ "switch", "SWITCH", false, gnodes_get_switch },
 	{ "last_seen", "LAST_SEEN", false, gnodes_get_last_seen },
 };
 #define GNODES_DEFAULT	"name,state,gpus,jobs,reason"

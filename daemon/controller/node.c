@@ -25,6 +25,7 @@ struct node {
 	struct peer		*peer;
 	int64_t			 last_seen;
 	uint32_t		 sched_index;	/* in the scheduling core */
+	char			*switch_name;	/* topology label, "" none */
 	TAILQ_ENTRY(node)	 entry;
 };
 TAILQ_HEAD(node_list, node);
@@ -54,6 +55,7 @@ node_get(const char *name)
 	n = xcalloc(1, sizeof *n);
 	n->name = xstrdup(name);
 	n->sched_index = NODE_NO_INDEX;
+	n->switch_name = xstrdup("");
 	n->reason = xstrdup("");
 	n->addr = xstrdup("");
 	n->gpu_source = xstrdup("");
@@ -78,6 +80,7 @@ node_free_all(void)
 		TAILQ_REMOVE(&node_all, n, entry);
 		free(n->name);
 		free(n->reason);
+		free(n->switch_name);
 		free(n->addr);
 		free(n->gpu_source);
 		json_decref(n->gpus);
@@ -282,9 +285,10 @@ node_describe(const struct node *n, json_t *array)
 		    json_integer((json_int_t)n->gpu_job[i]) : json_null());
 		json_array_append_new(gpus, g);
 	}
-	o = json_pack("{s:s,s:s,s:s,s:s,s:s,s:i,s:i,s:I,s:o}",
+	o = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:i,s:i,s:I,s:o}",
 	    "name", n->name, "state", node_state_name(n), "reason", n->reason,
 	    "addr", n->addr, "gpu_source", n->gpu_source,
+	    "switch", n->switch_name,
 	    "gpus_total", (int)n->gpus_total,
 	    "gpus_alloc", __builtin_popcountll(n->alloc_mask),
 	    "last_seen", (json_int_t)n->last_seen, "gpus", gpus);
@@ -320,4 +324,17 @@ const char *
 node_addr(const struct node *n)
 {
 	return (n->addr);
+}
+
+const char *
+node_switch(const struct node *n)
+{
+	return (n->switch_name);
+}
+
+void
+node_set_switch(struct node *n, const char *label)
+{
+	free(n->switch_name);
+	n->switch_name = xstrdup(label != NULL ? label : "");
 }

@@ -64,6 +64,11 @@ const char	*node_drain_reason(const struct node *);
 void		 node_alloc(struct node *, uint64_t mask, uint64_t job);
 void		 node_release(struct node *, uint64_t mask);
 
+/* The node's topology label (gnoded's node.switch), "" for none:
+ * consolidation keeps a multi-node job under one label when it can. */
+const char	*node_switch(const struct node *);
+void		 node_set_switch(struct node *, const char *);
+
 /* The node's index in the scheduling core (schedule.c), or NODE_NO_INDEX. */
 #define NODE_NO_INDEX	UINT32_MAX
 uint32_t	 node_sched_index(const struct node *);

@@ -56,8 +56,8 @@ req_hello_node(struct peer *p, const json_t *msg)
 {
 	const struct conf	*c = gbatchd_conf();
 	struct node		*n;
-	const char		*name, *state;
-	json_t			*gpus, *jobs, *reply, *r;
+	const char		*name, *state, *sw;
+	json_t			*gpus, *jobs, *reply, *r, *v;
 	size_t			 i;
 	int			 interval;
 
@@ -75,6 +75,14 @@ req_hello_node(struct peer *p, const json_t *msg)
 		req_error(p, msg, PROTO_E_INVALID, "gpus: expected an array of "
 		    "at most %d GPUs", SCHED_MAX_GPUS_PER_NODE);
 		peer_close_after_flush(p, "node HELLO with bad gpus");
+		return;
+	}
+	v = json_object_get(msg, "switch");
+	sw = json_string_value(v);
+	if (v != NULL && (sw == NULL || !req_hello_name_ok(sw))) {
+		req_error(p, msg, PROTO_E_INVALID, "switch: expected 1-64 "
+		    "letters, digits, '-', '_' or '.'");
+		peer_close_after_flush(p, "node HELLO with a bad switch");
 		return;
 	}
 	if (jobs != NULL && !json_is_array(jobs)) {
@@ -96,6 +104,7 @@ req_hello_node(struct peer *p, const json_t *msg)
 	node_set_up(n, p, peer_host(p),
 	    json_string_value(json_object_get(msg, "gpu_source")), gpus,
 	    gbatchd_now());
+	node_set_switch(n, sw);
 	(void)node_save(n);
 	log_info("node %s: up from %s with %zu GPUs, %zu job reports", name,
 	    peer_addr(p), json_array_size(gpus), json_array_size(jobs));

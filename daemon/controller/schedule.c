@@ -35,7 +35,11 @@
 
 static struct sched_core	*schedule_core;
 static struct node		**schedule_nodes;	/* by core index */
+static uint32_t			*schedule_node_sw;	/* its switch */
 static size_t			 schedule_nnodes, schedule_nodes_size;
+/* Topology labels seen, numbered in order of appearance for the core. */
+static char			**schedule_switches;
+static size_t			 schedule_nswitches;
 static bool			 schedule_dirty;
 static bool			 schedule_stale = true;
 static struct event		*schedule_wake_ev;
@@ -144,6 +148,23 @@ schedule_submit(struct job *j, int64_t now)
 	job_sched(j)->cjob = sched_core_submit(schedule_core, &spec, now);
 }
 
+/* The core's number for a node's topology label ("" is one too). */
+static uint32_t
+schedule_switch_of(const struct node *n)
+{
+	const char	*label = node_switch(n);
+	size_t		 i;
+
+	for (i = 0; i < schedule_nswitches; i++) {
+		if (strcmp(schedule_switches[i], label) == 0)
+			return ((uint32_t)i);
+	}
+	schedule_switches = xreallocarray(schedule_switches,
+	    schedule_nswitches + 1, sizeof *schedule_switches);
+	schedule_switches[schedule_nswitches] = xstrdup(label);
+	return ((uint32_t)schedule_nswitches++);
+}
+
 /* The core's settings: the config's, with the Gittins distribution from
  * the jobs that completed (dlas order while there are none). */
 static void
@@ -200,8 +221,12 @@ schedule_rebuild(void)
 			schedule_nodes_size = schedule_nodes_size * 2 + 16;
 			schedule_nodes = xreallocarray(schedule_nodes,
 			    schedule_nodes_size, sizeof *schedule_nodes);
+			schedule_node_sw = xreallocarray(schedule_node_sw,
+			    schedule_nodes_size, sizeof *schedule_node_sw);
 		}
-		node_set_sched_index(n, place_node_add(cl, gpus, 0));
+		schedule_node_sw[schedule_nnodes] = schedule_switch_of(n);
+		node_set_sched_index(n, place_node_add(cl, gpus,
+		    schedule_node_sw[schedule_nnodes]));
 		schedule_nodes[schedule_nnodes++] = n;
 		place_node_set_up(cl, node_sched_index(n),
 		    node_is_schedulable(n));
@@ -222,7 +247,7 @@ schedule_rebuild(void)
 }
 
 /* Up, down, drained: a flag per node. A node that is new or changed its
- * GPU count makes the core stale. */
+ * GPU count or its switch makes the core stale. */
 static void
 schedule_sync_nodes(void)
 {
@@ -240,7 +265,8 @@ schedule_sync_nodes(void)
 			}
 			continue;
 		}
-		if (place_node_gpus(cl, i) != gpus) {
+		if (place_node_gpus(cl, i) != gpus ||
+		    schedule_node_sw[i] != schedule_switch_of(n)) {
 			schedule_stale = true;
 			return;
 		}
@@ -444,6 +470,12 @@ schedule_free(void)
 	schedule_core = NULL;
 	free(schedule_nodes);
 	schedule_nodes = NULL;
+	free(schedule_node_sw);
+	schedule_node_sw = NULL;
+	while (schedule_nswitches > 0)
+		free(schedule_switches[--schedule_nswitches]);
+	free(schedule_switches);
+	schedule_switches = NULL;
 	schedule_nnodes = schedule_nodes_size = 0;
 	free(schedule_samples);
 	schedule_samples = NULL;

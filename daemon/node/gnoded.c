@@ -28,6 +28,7 @@ struct gnoded_opts {
 	int		 verbose;
 	const char	*conf_file;
 	const char	*name;
+	const char	*switch_name;
 	const char	*controller;
 	const char	*state_dir;
 	const char	*gpus;
@@ -53,6 +54,7 @@ gnoded_usage(FILE *f)
 "  -d, --state-dir DIR     job records (default " LOCALSTATEDIR
     "/lib/gbatch/node)\n"
 "  -g, --gpus N            offer N simulated GPUs instead of NVML's\n"
+"  -s, --switch LABEL      the node's switch or rack, for placement\n"
 "  -L, --log-file FILE     log to FILE instead of stderr or syslog\n"
 "  -P, --pid-file FILE     write the daemon's pid to FILE\n"
 "  -v, --verbose           log debug messages\n"
@@ -73,6 +75,7 @@ gnoded_parse(int argc, char **argv, struct gnoded_opts *o)
 		{ "controller", required_argument, NULL, 'c' },
 		{ "state-dir", required_argument, NULL, 'd' },
 		{ "gpus", required_argument, NULL, 'g' },
+		{ "switch", required_argument, NULL, 's' },
 		{ "log-file", required_argument, NULL, 'L' },
 		{ "pid-file", required_argument, NULL, 'P' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -84,7 +87,7 @@ gnoded_parse(int argc, char **argv, struct gnoded_opts *o)
 
 	memset(o, 0, sizeof *o);
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":Df:n:c:d:g:L:P:vhV", longopts,
+	while ((ch = getopt_long(argc, argv, ":Df:n:c:d:g:s:L:P:vhV", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'D':
@@ -104,6 +107,9 @@ gnoded_parse(int argc, char **argv, struct gnoded_opts *o)
 			break;
 		case 'g':
 			o->gpus = optarg;
+			break;
+		case 's':
+			o->switch_name = optarg;
 			break;
 		case 'L':
 			o->log_file = optarg;
@@ -161,6 +167,16 @@ gnoded_configure(const struct gnoded_opts *o, struct node_conf *conf)
 		}
 		free(conf->name);
 		conf->name = xstrdup(o->name);
+	}
+	if (o->switch_name != NULL) {
+		if (!node_conf_label_ok(o->switch_name)) {
+			fprintf(stderr, "gnoded: --switch: expected 1-64 "
+			    "letters, digits, '-', '_' or '.', got \"%s\"\n",
+			    o->switch_name);
+			return (-1);
+		}
+		free(conf->switch_name);
+		conf->switch_name = xstrdup(o->switch_name);
 	}
 	if (o->controller != NULL) {
 		free(conf->controller);

@@ -1,4 +1,5 @@
 /* node-conf.c: the node group of gbatch.conf, read with libconfig. */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -25,6 +26,7 @@ node_conf_defaults(struct node_conf *conf)
 	conf->name = xstrdup(host);
 	conf->controller = xstrdup("127.0.0.1:6820");
 	conf->state_dir = xstrdup(LOCALSTATEDIR "/lib/gbatch/node");
+	conf->switch_name = xstrdup("");
 	conf->gpus = 0;
 	conf->gpu_source = NODE_GPU_AUTO;
 	conf->heartbeat_interval = 5;
@@ -39,6 +41,7 @@ node_conf_clear(struct node_conf *conf)
 	free(conf->name);
 	free(conf->controller);
 	free(conf->state_dir);
+	free(conf->switch_name);
 	memset(conf, 0, sizeof *conf);
 }
 
@@ -127,6 +130,39 @@ node_conf_int(config_setting_t *g, const char *key, unsigned min,
 	return (0);
 }
 
+bool
+node_conf_label_ok(const char *s)
+{
+	size_t	n = strlen(s), i;
+
+	if (n < 1 || n > 64)
+		return (false);
+	for (i = 0; i < n; i++) {
+		if (!isalnum((unsigned char)s[i]) && s[i] != '-' &&
+		    s[i] != '_' && s[i] != '.')
+			return (false);
+	}
+	return (true);
+}
+
+/* A label key (node.switch) read already: its characters. */
+static int
+node_conf_label(config_setting_t *g, const char *key, const char *v,
+    char *err, size_t errlen)
+{
+	config_setting_t	*s;
+
+	if ((s = config_setting_get_member(g, key)) == NULL)
+		return (0);
+	if (!node_conf_label_ok(v)) {
+		snprintf(err, errlen, "line %d: node.%s: expected 1-64 "
+		    "letters, digits, '-', '_' or '.', got \"%s\"",
+		    config_setting_source_line(s), key, v);
+		return (-1);
+	}
+	return (0);
+}
+
 static int
 node_conf_read(struct node_conf *conf, config_setting_t *g, char *err,
     size_t errlen)
@@ -140,6 +176,9 @@ node_conf_read(struct node_conf *conf, config_setting_t *g, char *err,
 	    errlen) == -1 ||
 	    node_conf_string(g, "state_dir", &conf->state_dir, err,
 	    errlen) == -1 ||
+	    node_conf_string(g, "switch", &conf->switch_name, err,
+	    errlen) == -1 ||
+	    node_conf_label(g, "switch", conf->switch_name, err, errlen) == -1 ||
 	    node_conf_int(g, "gpus", 0, 64, &conf->gpus, err, errlen) == -1 ||
 	    node_conf_int(g, "heartbeat_interval", 1, 3600,
 	    &conf->heartbeat_interval, err, errlen) == -1 ||

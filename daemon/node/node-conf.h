@@ -19,6 +19,7 @@ struct node_conf {
 	char			*name;		/* default: the host name */
 	char			*controller;	/* "HOST:PORT" */
 	char			*state_dir;
+	char			*switch_name;	/* topology label, "" for none */
 	unsigned		 gpus;		/* simulated GPU count */
 	enum node_gpu_source	 gpu_source;
 	unsigned		 heartbeat_interval;	/* seconds, >= 1 */
@@ -29,6 +30,10 @@ struct node_conf {
 	/* Not from the file: where gnoded logs, so shepherds log there too. */
 	int			 log_syslog;
 };
+
+/* Whether s is a label a node may carry (name, switch): 1-64 letters,
+ * digits, '-', '_' or '.'. */
+bool	node_conf_label_ok(const char *s);
 
 /* Fills conf with the built-in defaults. */
 void	node_conf_defaults(struct node_conf *);

@@ -41,6 +41,9 @@ node_session_up(void *arg)
 	json_object_set_new(msg, "version", json_integer(PROTO_VERSION));
 	json_object_set_new(msg, "role", json_string("node"));
 	json_object_set_new(msg, "name", json_string(s->conf->name));
+	if (*s->conf->switch_name != '\0')
+		json_object_set_new(msg, "switch",
+		    json_string(s->conf->switch_name));
 	json_object_set_new(msg, "gpu_source",
 	    json_string(node_gpu_source(s->gpus)));
 	json_object_set_new(msg, "gpus", node_gpu_json(s->gpus));

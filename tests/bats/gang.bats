@@ -137,3 +137,16 @@ EOF
 	gb_wait_state "$c" RUNNING 20
 	[[ "$(gq -h -j "$c" -o nodes)" != *,* ]]
 }
+
+@test "a gang is kept under one switch when one has room" {
+	gb_start_controller
+	gb_start_node n1 4 --switch rackA
+	gb_start_node n2 4 --switch rackB
+	gb_start_node n3 4 --switch rackA
+	[ "$(gnodes -h -N n2 -o switch)" = rackB ]
+	id=$(gb_submit -G 8 --wrap 'sleep 30')
+	gb_wait_state "$id" RUNNING 20
+	[ "$(gq -h -j "$id" -o nodes)" = "n1,n3" ]
+	run -2 gnoded -D -n n4 -g 1 --switch 'rack A' -c "$GB_CTL_ADDR" -d "$GB_DIR/node-n4"
+	[[ "$output" == *"--switch: expected 1-64 letters"* ]]
+}

@@ -65,11 +65,12 @@ gb_start_controller() {
 	GB_CTL_ADDR=$(cat "$GB_DIR/ctl/gbatchd.addr")
 }
 
-# gb_start_node NAME GPUS
+# gb_start_node NAME GPUS [GNODED ARGS...]
 gb_start_node() {
 	local name=$1 gpus=$2
+	shift 2
 	gnoded -D -f "$GBATCH_CONF" -n "$name" -g "$gpus" -c "$GB_CTL_ADDR" \
-	    -d "$GB_DIR/node-$name" -L "$GB_DIR/gnoded-$name.log" &
+	    -d "$GB_DIR/node-$name" -L "$GB_DIR/gnoded-$name.log" "$@" &
 	GB_NODE_PIDS+=($!)
 	eval "GB_NODE_PID_$name=$!"
 	gb_wait 10 gb_node_is_up "$name"
