@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <strings.h>
 #include <unistd.h>
 
@@ -186,6 +187,8 @@ gq_request(const struct gq *gq, const struct table *t)
 
 	if (t != NULL)
 		json_object_set_new(req, "fields", gq_fields(gq, t));
+	else
+		json_object_set_new(req, "history", json_true());
 	if (json_array_size(gq->ids) > 0)
 		json_object_set(req, "ids", gq->ids);
 	if (gq->states != NULL)
@@ -210,6 +213,39 @@ gq_missing(const struct jscan_val *missing)
 	return (n);
 }
 
+/* gq -l's history: one line per state change, "WHEN  FROM -> TO  what",
+ * so the runs of a requeued job read in order. */
+static void
+gq_print_history(const struct jscan_val *history)
+{
+	struct jscan_val	 ev, v;
+	size_t			 pos = 0;
+	long long		 when;
+	time_t			 t;
+	struct tm		 tm;
+	char			 date[32], from[64], to[64], detail[1024];
+
+	printf("history:\n");
+	while (jscan_element(history, &pos, &ev) == 1) {
+		date[0] = from[0] = to[0] = detail[0] = '\0';
+		if (jscan_get(&ev, "time", &v) == 0 && jscan_int(&v,
+		    &when) == 0) {
+			t = (time_t)when;
+			if (localtime_r(&t, &tm) != NULL)
+				strftime(date, sizeof date,
+				    "%Y-%m-%dT%H:%M:%S", &tm);
+		}
+		if (jscan_get(&ev, "from", &v) == 0)
+			jscan_string(&v, from, sizeof from);
+		if (jscan_get(&ev, "to", &v) == 0)
+			jscan_string(&v, to, sizeof to);
+		if (jscan_get(&ev, "detail", &v) == 0)
+			jscan_string(&v, detail, sizeof detail);
+		printf("  %s  %s -> %s%s%s\n", date, *from != '\0' ? from :
+		    "(new)", to, *detail != '\0' ? "  " : "", detail);
+	}
+}
+
 static void
 gq_print_long(const struct job_row *row)
 {
@@ -231,11 +267,16 @@ gq_print_long(const struct job_row *row)
 	}
 	/* Anything newer controllers send that this gq has no field for. */
 	while (jscan_member(&row->obj, &pos, &key, &val) == 1) {
-		if (job_row_knows(&key))
+		if (job_row_knows(&key) || jscan_key_is(&key, "history"))
 			continue;
 		jscan_string(&key, buf, sizeof buf);
 		printf("%s:%*s %.*s\n", buf, (int)(w > strlen(buf) ? w -
 		    strlen(buf) : 0), "", (int)val.n, val.p);
+	}
+	pos = 0;
+	while (jscan_member(&row->obj, &pos, &key, &val) == 1) {
+		if (jscan_key_is(&key, "history") && val.type == JSCAN_ARRAY)
+			gq_print_history(&val);
 	}
 }
 

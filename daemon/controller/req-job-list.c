@@ -37,6 +37,7 @@ struct req_job_list {
 	int64_t		 now;
 	size_t		 count;
 	bool		 truncated;
+	bool		 history;	/* each job's state changes too */
 };
 
 static bool
@@ -48,6 +49,25 @@ req_job_list_wanted(const struct req_job_list *l, const struct store_job *r)
 	if (l->any_state && !l->states[r->state])
 		return (false);
 	return (true);
+}
+
+static void
+req_job_list_event(int64_t when, const char *from, const char *to,
+    const char *detail, void *arg)
+{
+	struct req_job_list	*l = arg;
+
+	if (l->out.buf[l->out.len - 1] != '[')
+		job_list_add(&l->out, ",", 1);
+	job_list_add(&l->out, "{\"time\":", 8);
+	job_list_int(&l->out, when);
+	job_list_add(&l->out, ",\"from\":", 8);
+	job_list_string(&l->out, from);
+	job_list_add(&l->out, ",\"to\":", 6);
+	job_list_string(&l->out, to);
+	job_list_add(&l->out, ",\"detail\":", 10);
+	job_list_string(&l->out, detail);
+	job_list_add(&l->out, "}", 1);
 }
 
 static void
@@ -64,6 +84,13 @@ req_job_list_add(const struct store_job *r, void *arg)
 	if (l->count++ != 0)
 		job_list_add(&l->out, ",", 1);
 	job_list_row(&l->out, r, l->now, l->fields);
+	if (l->history) {
+		/* The record's closing brace moves past its history. */
+		l->out.len--;
+		job_list_add(&l->out, ",\"history\":[", 12);
+		(void)store_job_events(r->id, req_job_list_event, l);
+		job_list_add(&l->out, "]}", 2);
+	}
 }
 
 static void
@@ -119,6 +146,14 @@ req_job_list_parse(struct req_job_list *l, const json_t *msg, char *err,
 	if (job_list_fields(json_object_get(msg, "fields"), &l->fields, err,
 	    errlen) != 0)
 		return (-1);
+	v = json_object_get(msg, "history");
+	if (v != NULL && !json_is_boolean(v)) {
+		snprintf(err, errlen, "history: expected true or false");
+		return (-1);
+	}
+	/* A history is a few reads per job: only for jobs asked by id. */
+	l->history = json_is_true(v) && json_array_size(json_object_get(msg,
+	    "ids")) > 0;
 	v = json_object_get(msg, "ids");
 	if (v != NULL && !json_is_null(v)) {
 		if (!json_is_array(v)) {

@@ -111,6 +111,7 @@ enum store_stmt {
 	STORE_NODE_ALL,
 	STORE_TEXT_INSERT,
 	STORE_GPU_TIMES,
+	STORE_EVENTS_OF,
 	STORE_NSTMTS
 };
 
@@ -146,6 +147,8 @@ static const char *const store_sql[STORE_NSTMTS] = {
 	[STORE_TEXT_INSERT] = "INSERT INTO job_texts (text) VALUES (?)",
 	/* Jobs of schema 1 and 2 have no attained service: their GPU-time
 	 * is GPUs x run time. */
+	[STORE_EVENTS_OF] = "SELECT time, from_state, to_state, detail FROM"
+	    " job_events WHERE job_id = ? ORDER BY id",
 	[STORE_GPU_TIMES] = "SELECT CASE WHEN attained > 0 THEN attained ELSE"
 	    " gpus * MAX(end_time - start_time, 0) * 1000 END FROM jobs"
 	    " WHERE state = 'COMPLETED' ORDER BY id DESC LIMIT ?",
@@ -681,6 +684,26 @@ store_job_done(void)
 	/* A statement left on a row holds a read snapshot open, which would
 	 * keep the WAL from being checkpointed. */
 	sqlite3_reset(store_stmts[STORE_JOB_GET]);
+}
+
+int
+store_job_events(uint64_t id, store_event_cb cb, void *arg)
+{
+	sqlite3_stmt	*st = store_stmts[STORE_EVENTS_OF];
+	int		 rc;
+
+	sqlite3_bind_int64(st, 1, (sqlite3_int64)id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		cb(sqlite3_column_int64(st, 0), store_column_text(st, 1),
+		    store_column_text(st, 2), store_column_text(st, 3), arg);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	if (rc != SQLITE_DONE) {
+		log_error("job %" PRIu64 ": reading its events: %s", id,
+		    sqlite3_errmsg(store_db));
+		return (-1);
+	}
+	return (0);
 }
 
 int

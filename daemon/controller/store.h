@@ -70,6 +70,8 @@ struct store_node {
 
 typedef void	(*store_job_cb)(const struct store_job *, void *);
 typedef void	(*store_node_cb)(const struct store_node *, void *);
+typedef void	(*store_event_cb)(int64_t when, const char *from,
+		    const char *to, const char *detail, void *);
 
 /* Opens (creating) dir/gbatch.db, runs the pending migrations and prepares
  * the statements. begin_cb is called whenever a write opens a transaction,
@@ -105,6 +107,8 @@ int	 store_job_get(uint64_t id, struct store_job *row);
 /* Ends the use of the strings store_job_get returned. */
 void	 store_job_done(void);
 int	 store_node_each(store_node_cb, void *);
+/* A job's state changes, oldest first (its history of runs). */
+int	 store_job_events(uint64_t id, store_event_cb, void *);
 /* The GPU-times (GPU-ms) of the last max completed jobs, newest first,
  * into a malloc'd array: the Gittins index's distribution. */
 int	 store_job_gpu_times(size_t max, uint64_t **out, size_t *n);

@@ -70,6 +70,13 @@ attained_over() {
 	l2_end=$(gq -h -t all -j "$l2" -o end_time)
 	[[ "$s_end" < "$l2_end" || "$s_end" == "$l2_end" ]]
 	[ "$(gq -h -t all -j "$l2" -o restarts)" = 1 ]
+	# gq -l tells the job's runs: two starts, a preemption, a requeue.
+	run -0 gq -l "$l2"
+	[[ "$output" == *$'\nhistory:\n'* ]]
+	[ "$(grep -c -- '-> RUNNING  on ' <<<"$output")" -eq 2 ]
+	grep -q "RUNNING -> PREEMPTING  (preempted in queue 1" <<<"$output"
+	grep -q "PREEMPTING -> PENDING  (stopped after its preemption" <<<"$output"
+	grep -q "(new) -> PENDING  submitted" <<<"$output"
 }
 
 @test "fifo never preempts" {
