@@ -322,12 +322,17 @@ schedule_preempt(struct job *j)
 	struct job_change	how = { 0 };
 	char			detail[96];
 
-	snprintf(detail, sizeof detail, "preempted in queue %u for a job of "
-	    "a higher queue", sched_cjob_queue(job_sched(j)->cjob));
-	how.detail = detail;
-	if (job_change_state(j, JOB_PREEMPTING, &how) != 0)
-		return;
-	launch_preempt(j);
+	/* Preempting already (a restarted controller asks again): the
+	 * node ignores a second request, and the end requeues the job. */
+	if (job_state(j) != JOB_PREEMPTING) {
+		snprintf(detail, sizeof detail, "preempted in queue %u for a "
+		    "job of a higher queue",
+		    sched_cjob_queue(job_sched(j)->cjob));
+		how.detail = detail;
+		if (job_change_state(j, JOB_PREEMPTING, &how) != 0)
+			return;
+	}
+	(void)launch_preempt(j);
 }
 
 void

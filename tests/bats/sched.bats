@@ -290,3 +290,37 @@ promote_scenario() {
 	[ "$(field "$l2" queue)" = Q1 ]
 	[ "$(field "$l2" promotions)" = 0 ]
 }
+
+@test "a controller restart during PREEMPTING loses nothing and double-books no GPU" {
+	sched_conf 'thresholds = [ 2.0 ];' 'ckpt_grace = 30;'
+	gb_start_cluster
+	l1=$(gb_submit -G 4 --wrap 'sleep 60')
+	gb_wait_state "$l1" RUNNING 20
+	# Takes the checkpoint signal, then "writes its checkpoint" until the
+	# test lets it finish.
+	l2=$(gb_submit -G 4 --wrap "echo \$\$ >'$GB_DIR/l2.pid'; trap 'until [ -e \"$GB_DIR/saved\" ]; do sleep 0.05; done; exit 0' USR1; while :; do sleep 0.1; done")
+	gb_wait_state "$l2" RUNNING 20
+	gb_wait 10 test -s l2.pid
+	gb_wait 10 field_is "$l2" queue Q1
+	s=$(gb_submit -G 4 --wrap 'sleep 1')
+	gb_wait_state "$l2" PREEMPTING 20
+	kill -KILL "$GB_CTL_PID"
+	wait "$GB_CTL_PID" 2>/dev/null || true
+	gb_start_controller -l "$GB_CTL_ADDR"
+	gb_wait 10 gb_node_is_up n1
+	gb_wait 10 gb_node_is_up n2
+	# Still checkpointing: still preempting, its GPUs still its own.
+	gb_state_is "$l2" PREEMPTING
+	[ "$(gb_state "$s")" = PENDING ]
+	kill -0 "$(cat l2.pid)"
+	touch saved
+	gb_wait_state "$s" RUNNING 20
+	# The short job runs only once the preempted one has exited.
+	! kill -0 "$(cat l2.pid)" 2>/dev/null
+	[ "$(field "$l2" restarts)" = 1 ]
+	gb_wait_state "$s" COMPLETED 20
+	gb_wait_state "$l2" RUNNING 20
+	[ "$(gb_state "$l1")" = RUNNING ]
+	# Every GPU is held by exactly one job: 8 allocated, two jobs.
+	[ "$(gnodes -h -o gpus | paste -sd' ')" = "4/4 4/4" ]
+}
