@@ -57,6 +57,10 @@ struct sched_core {
 	struct otree		 running;
 	struct otree		 timers;
 	struct sched_cjobs	 preempting;
+	/* Preempting jobs no pending job waits for (adopted so after a
+	 * restart, or whose waiter started or left): a job that needs GPUs
+	 * takes their GPUs first rather than preempt more. */
+	size_t			 norphans;
 	uint64_t		*samples;	/* sorted, gittins */
 	double			*prefix;	/* prefix sums of samples */
 	size_t			 nsamples;
@@ -520,8 +524,10 @@ sched_core_forget_victims(struct sched_core *core, struct sched_cjob *j)
 	if (j->waiting == 0)
 		return;
 	TAILQ_FOREACH(v, &core->preempting, pentry) {
-		if (v->waiter == j)
+		if (v->waiter == j) {
 			v->waiter = NULL;
+			core->norphans++;
+		}
 	}
 	j->waiting = 0;
 }
@@ -553,6 +559,8 @@ sched_core_run(struct sched_core *core, struct sched_cjob *j,
 	sched_core_arm_demotion(core, j);
 }
 
+static void	sched_core_unrun(struct sched_core *, struct sched_cjob *);
+
 struct sched_cjob *
 sched_core_adopt(struct sched_core *core, const struct sched_jobspec *spec,
     const struct place_alloc *a, size_t n, int64_t now)
@@ -560,6 +568,13 @@ sched_core_adopt(struct sched_core *core, const struct sched_jobspec *spec,
 	struct sched_cjob	*j = sched_core_job_new(core, spec);
 
 	sched_core_run(core, j, a, n, now);
+	if (spec->preempting) {
+		/* Being stopped already: not a victim, no one waits yet. */
+		sched_core_unrun(core, j);
+		j->state = SCHED_JOB_PREEMPTING;
+		TAILQ_INSERT_TAIL(&core->preempting, j, pentry);
+		core->norphans++;
+	}
 	return (j);
 }
 
@@ -620,6 +635,8 @@ sched_core_detach(struct sched_core *core, struct sched_cjob *j, int64_t now)
 	case SCHED_JOB_PREEMPTING:
 		sched_core_account(j, now);
 		TAILQ_REMOVE(&core->preempting, j, pentry);
+		if (j->waiter == NULL)
+			core->norphans--;
 		sched_core_unhold(core, j);
 		break;
 	}
@@ -845,6 +862,46 @@ sched_core_victims_for(struct sched_core *core, const struct sched_cjob *p,
 	}
 }
 
+/* Makes p wait for preempting jobs no one waits for when their GPUs (with
+ * the free ones) can hold it: the fewest of them. Returns how many. */
+static size_t
+sched_core_take_orphans(struct sched_core *core, struct sched_cjob *p)
+{
+	struct sched_cjob	*r;
+	uint64_t		 have = place_free_total(core->cluster);
+	size_t			 k = 0, i, got;
+
+	TAILQ_FOREACH(r, &core->preempting, pentry) {
+		if (r->waiter != NULL)
+			continue;
+		if (k == core->victimsize) {
+			core->victimsize = k != 0 ? k * 2 : 16;
+			core->victims = sched_core_xalloc(core->victims,
+			    core->victimsize, sizeof *core->victims);
+		}
+		core->victims[k++] = r;
+		have += r->spec.gpus;
+	}
+	if (have < p->spec.gpus ||
+	    sched_core_fits_with(core, p, core->victims, k, SIZE_MAX) == 0)
+		return (0);
+	for (i = k; i-- > 0;) {
+		if (sched_core_fits_with(core, p, core->victims, k, i) == 0)
+			continue;
+		core->victims[i] = core->victims[--k];
+	}
+	got = sched_core_fits_with(core, p, core->victims, k, SIZE_MAX);
+	p->plan = sched_core_xalloc(p->plan, got, sizeof *p->plan);
+	memcpy(p->plan, core->scratch, got * sizeof *p->plan);
+	p->nplan = got;
+	for (i = 0; i < k; i++) {
+		core->victims[i]->waiter = p;
+		p->waiting++;
+		core->norphans--;
+	}
+	return (k);
+}
+
 size_t
 sched_core_pass(struct sched_core *core, int64_t now,
     const struct sched_action **acts)
@@ -874,7 +931,7 @@ sched_core_pass(struct sched_core *core, int64_t now,
 		    now);
 		/* Neither the free GPUs nor any job p outranks can serve p or
 		 * anything behind it (they rank lower still): stop here. */
-		if (free_now < minsize && victims == 0)
+		if (free_now < minsize && victims == 0 && core->norphans == 0)
 			break;
 		p->reason_pass = core->npass;
 		b = sched_core_size_bucket(p);
@@ -900,7 +957,8 @@ sched_core_pass(struct sched_core *core, int64_t now,
 			core->tail_reason = SCHED_REASON_PRIORITY;
 			break;
 		}
-		if (p->waiting > 0) {
+		if (p->waiting > 0 || (core->norphans > 0 &&
+		    sched_core_take_orphans(core, p) > 0)) {
 			/* Its victims are still stopping: hold what they
 			 * were stopped for, and ask for nothing more. */
 			p->reason = SCHED_REASON_PREEMPTING;

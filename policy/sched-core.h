@@ -42,6 +42,9 @@ struct sched_jobspec {
 	int64_t		 total_executed;/* ms run in all */
 	int64_t		 first_start;	/* ms, or SCHED_NEVER */
 	int64_t		 last_stop;	/* ms it last stopped running */
+	/* sched_core_adopt: the job is being preempted already (found so
+	 * after a restart); a job needing GPUs waits for it to stop. */
+	bool		 preempting;
 	uint32_t	 preemptions;	/* counted so far */
 	uint32_t	 promotions;
 };

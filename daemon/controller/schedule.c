@@ -105,6 +105,7 @@ schedule_spec(struct job *j, struct sched_jobspec *spec, int64_t now)
 	spec->last_stop = s->last_stop != 0 ? s->last_stop : spec->submit;
 	spec->preemptions = s->preemptions;
 	spec->promotions = s->promotions;
+	spec->preempting = job_state(j) == JOB_PREEMPTING;
 }
 
 /* Hands a running job to the core with the GPUs it holds; leaves it out
@@ -335,12 +336,45 @@ schedule_preempt(struct job *j)
 	(void)launch_preempt(j);
 }
 
+/* After a restart, running jobs' nodes need a moment to say HELLO again.
+ * Until they have (or node_timeout passed, when node-health.c requeues
+ * what they ran), those nodes look down and their jobs' GPUs unusable: a
+ * pass then would preempt or place around them for nothing. Returns the
+ * ms to wait, or 0 once every such node is back. */
+static int64_t
+schedule_recovering(void)
+{
+	static bool	 recovered;
+	struct job	*j;
+	size_t		 i;
+	int64_t		 left;
+
+	if (recovered)
+		return (0);
+	left = (gbatchd_started() + gbatchd_conf()->node_timeout) * 1000 -
+	    gbatchd_now_ms();
+	if (left > 0) {
+		for (j = job_first(); j != NULL; j = job_next(j)) {
+			if (!schedule_is_running(job_state(j)))
+				continue;
+			for (i = 0; i < job_nparts(j); i++) {
+				if (!node_seen_since_start(
+				    job_part_const(j, i)->node))
+					return (left);
+			}
+		}
+	}
+	recovered = true;
+	return (0);
+}
+
 void
 schedule_run(void)
 {
 	const struct sched_action	*acts;
+	struct timeval			 tv;
 	size_t				 n, i;
-	int64_t				 now;
+	int64_t				 now, wait;
 
 	schedule_dirty = false;
 	if (schedule_core != NULL && !schedule_stale)
@@ -348,6 +382,13 @@ schedule_run(void)
 	if (schedule_core == NULL || schedule_stale) {
 		schedule_rebuild();
 		schedule_sync_nodes();
+	}
+	if ((wait = schedule_recovering()) > 0) {
+		/* A HELLO marks the schedule dirty; this is the backstop. */
+		tv.tv_sec = wait / 1000;
+		tv.tv_usec = (wait % 1000) * 1000;
+		evtimer_add(schedule_wake_ev, &tv);
+		return;
 	}
 	now = gbatchd_now_ms();
 	n = sched_core_pass(schedule_core, now, &acts);

@@ -187,8 +187,10 @@ node_shepherd_reap(struct node_shepherd *sh)
 		sh->status = status;
 		/* A job ends with its script: what it left behind goes
 		 * too, unless a cancel or timeout is still giving it the
-		 * kill_wait grace. */
-		if (sh->ending == NODE_SHEPHERD_RUNNING)
+		 * kill_wait grace, or a preemption its checkpoint grace: a
+		 * batch shell without a trap dies of the checkpoint signal
+		 * while the trainer it started is saving its state. */
+		if (sh->ending == NODE_SHEPHERD_RUNNING && sh->preempt_at == 0)
 			node_shepherd_kill(sh, SIGKILL);
 	}
 }

@@ -324,3 +324,21 @@ promote_scenario() {
 	# Every GPU is held by exactly one job: 8 allocated, two jobs.
 	[ "$(gnodes -h -o gpus | paste -sd' ')" = "4/4 4/4" ]
 }
+
+@test "a --wrap job's shell dies of the checkpoint signal, yet the program it runs checkpoints and resumes" {
+	sched_conf 'thresholds = [ 2.0 ];'
+	gb_start_cluster
+	l1=$(gb_submit -G 4 --wrap 'sleep 60')
+	gb_wait_state "$l1" RUNNING 20
+	l2=$(gb_submit -G 4 -o "$GB_DIR/w.out" --wrap "python3 '$S/examples/train-ckpt.py' --steps 30 --step-time 0.1 --every 1000")
+	gb_wait_state "$l2" RUNNING 20
+	gb_wait 10 field_is "$l2" queue Q1
+	gb_wait 10 grep -q "step 3$" "$GB_DIR/w.out"
+	s=$(gb_submit -G 4 --wrap 'sleep 1')
+	gb_wait_state "$s" RUNNING 20
+	grep -q "run 0: checkpointed at step" "$GB_DIR/w.out"
+	saved=$(sed -n 's/^run 0: checkpointed at step \([0-9]*\);.*/\1/p' "$GB_DIR/w.out")
+	gb_wait_state "$l2" COMPLETED 60
+	grep -qx "run 1: starting at step $saved" "$GB_DIR/w.out"
+	grep -qx "done: value 435" "$GB_DIR/w.out"
+}

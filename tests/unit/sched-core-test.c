@@ -603,6 +603,48 @@ test_conf(void)
 	    "check: a negative knob");
 }
 
+/* A job adopted while being preempted (a controller restart): a job
+ * that needs GPUs waits for it rather than preempt another. */
+static void
+test_adopt_preempting(void)
+{
+	struct sched_conf	 conf;
+	struct sched_core	*core;
+	struct sched_jobspec	 spec;
+	struct place_alloc	 a;
+	struct sched_cjob	*x, *y, *c;
+
+	t_conf(&conf, SCHED_DLAS, 4000);
+	core = t_core(&conf, 2, 4);
+	/* x and y ran 10 s on 4 GPUs: both in Q1. x is being stopped. */
+	t_spec(&spec, 1, 4, 0);
+	spec.attained = 40000;
+	spec.executed = 10000;
+	spec.first_start = 0;
+	spec.preempting = true;
+	a.node = 0;
+	a.mask = 0xf;
+	x = sched_core_adopt(core, &spec, &a, 1, 10000);
+	t_spec(&spec, 2, 4, 0);
+	spec.attained = 40000;
+	spec.executed = 10000;
+	spec.first_start = 1;
+	a.node = 1;
+	y = sched_core_adopt(core, &spec, &a, 1, 10000);
+	is_int(sched_cjob_state(x), SCHED_JOB_PREEMPTING, "x adopted preempting");
+	is_int(sched_core_running(core), 1, "only y counts as running");
+	c = t_submit(core, 3, 4, 10000);
+	is_int(t_pass(core, 10000), 0, "c preempts nothing more");
+	ok(!t_did(SCHED_ACT_PREEMPT, y), "y is not preempted");
+	is_int(sched_cjob_reason(c), SCHED_REASON_PREEMPTING,
+	    "c waits for x to stop");
+	sched_core_stopped(core, x, 10500);
+	t_pass(core, 10500);
+	ok(t_did(SCHED_ACT_START, c), "c starts once x stopped");
+	is_int(sched_cjob_state(y), SCHED_JOB_RUNNING, "y still runs");
+	sched_core_free(core);
+}
+
 int
 main(void)
 {
@@ -613,6 +655,7 @@ main(void)
 	t_skip(SCHED_FIFO, true, "fifo, strict");
 	test_gang();
 	test_preempt();
+	test_adopt_preempting();
 	test_promotion();
 	test_gittins();
 	test_srtf();
