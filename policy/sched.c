@@ -46,17 +46,3 @@ sched_mask_lowest(uint64_t avail, uint32_t n)
 	}
 	return (mask);
 }
-
-uint64_t
-sched_node_free(const struct sched_node *node)
-{
-	uint64_t	valid;
-
-	if (!node->schedulable || node->gpus_total == 0)
-		return (0);
-	if (node->gpus_total >= SCHED_MAX_GPUS_PER_NODE)
-		valid = UINT64_MAX;
-	else
-		valid = (UINT64_C(1) << node->gpus_total) - 1;
-	return (node->free_mask & valid);
-}
