@@ -65,6 +65,7 @@ extern const size_t		job_row_ncols;
 
 /* gq's default columns. */
 #define JOB_ROW_DEFAULT \
-	"id,user,name,state,gpus,nodes,time,queue,attained,restarts,reason"
+	"id,user,name,state,gpus,nodes,time,queue,attained,restarts," \
+	"preemptions,reason"
 
 #endif

@@ -47,10 +47,10 @@ teardown() {
 	gb_wait_state "$b" RUNNING 20
 	run -0 gq
 	read -r -a head <<<"${lines[0]}"
-	[ "${head[*]}" = "JOBID USER NAME STATE GPUS NODES TIME QUEUE GPU_TIME RESTARTS REASON" ]
+	[ "${head[*]}" = "JOBID USER NAME STATE GPUS NODES TIME QUEUE GPU_TIME RESTARTS PREEMPTED REASON" ]
 	[ "${#lines[@]}" -eq 4 ]
 	run -0 gq -h -j "$a"
-	read -r id user name state gpus nodes time queue attained restarts reason <<<"$output"
+	read -r id user name state gpus nodes time queue attained restarts preempted reason <<<"$output"
 	[ "$id" = "$a" ]
 	[ "$user" = "$(id -un)" ]
 	[ "$state" = RUNNING ]
@@ -61,8 +61,9 @@ teardown() {
 	[ "$queue" = Q0 ]
 	[[ "$attained" =~ ^[0-9]+:[0-5][0-9]$ ]]
 	[ "$restarts" = 0 ]
+	[ "$preempted" = 0 ]
 	run -0 gq -h -j "$c"
-	read -r id user name state gpus nodes time queue attained restarts reason <<<"$output"
+	read -r id user name state gpus nodes time queue attained restarts preempted reason <<<"$output"
 	[ "$name" = waiter ]
 	[ "$state" = PENDING ]
 	[ "$nodes" = - ]
