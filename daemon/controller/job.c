@@ -200,13 +200,7 @@ job_create(const struct store_job *r)
 	j->signal = r->signal;
 	j->parts = &j->part0;
 	j->restarts = r->restarts;
-	j->sched.attained = r->attained;
-	j->sched.executed = r->executed;
-	j->sched.run_total = r->run_total;
-	j->sched.first_start = r->first_start;
-	j->sched.last_stop = r->last_stop;
-	j->sched.preemptions = r->preemptions;
-	j->sched.promotions = r->promotions;
+	job_set_sched_row(j, r);
 	j->sched.flags = r->flags;
 	j->sched.ckpt_signal = r->ckpt_signal;
 	j->sched.ckpt_grace = r->ckpt_grace;
