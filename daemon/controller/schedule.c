@@ -44,6 +44,10 @@ static bool			 schedule_dirty;
 static bool			 schedule_stale = true;
 static struct event		*schedule_wake_ev;
 static uint64_t			*schedule_samples;
+/* gittins: the samples the core has, and the jobs completed since. The
+ * distribution is taken again once the new ones are a tenth of it (or the
+ * first one completes): a rebuild costs a pass over the jobs. */
+static size_t			 schedule_nsamples, schedule_completed;
 
 void
 schedule_mark_dirty(void)
@@ -176,18 +180,19 @@ schedule_conf(struct sched_conf *c)
 	*c = gbatchd_conf()->sched;
 	free(schedule_samples);
 	schedule_samples = NULL;
+	schedule_nsamples = schedule_completed = 0;
 	if (c->policy != SCHED_GITTINS)
 		return;
 	if (store_job_gpu_times(SCHEDULE_GITTINS_HISTORY, &schedule_samples,
 	    &n) != 0 || n == 0) {
 		log_warn("schedule: gittins needs the GPU-times of completed "
-		    "jobs and there are none yet; ordering as dlas until "
-		    "gctl reconfigure or a restart");
+		    "jobs and there are none yet; ordering as dlas until one "
+		    "completes");
 		c->policy = SCHED_DLAS;
 		return;
 	}
 	c->samples = schedule_samples;
-	c->nsamples = n;
+	c->nsamples = schedule_nsamples = n;
 	log_info("schedule: gittins index from %zu completed jobs", n);
 }
 
@@ -467,6 +472,11 @@ schedule_job_changed(struct job *j, enum job_state from, enum job_state to)
 	case JOB_PREEMPTING:
 		break;
 	default:
+		if (to == JOB_COMPLETED &&
+		    gbatchd_conf()->sched.policy == SCHED_GITTINS &&
+		    schedule_nsamples < SCHEDULE_GITTINS_HISTORY &&
+		    ++schedule_completed > schedule_nsamples / 10)
+			schedule_stale = true;
 		/* Held or finished: out of the core, GPUs free. */
 		if (s->cjob != NULL) {
 			sched_core_end(schedule_core, s->cjob, now);

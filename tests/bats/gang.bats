@@ -150,3 +150,16 @@ EOF
 	run -2 gnoded -D -n n4 -g 1 --switch 'rack A' -c "$GB_CTL_ADDR" -d "$GB_DIR/node-n4"
 	[[ "$output" == *"--switch: expected 1-64 letters"* ]]
 }
+
+@test "gsub --spread takes the emptiest node where consolidation would pack" {
+	gb_start_cluster
+	a=$(gb_submit -G 1 --wrap 'sleep 30')
+	gb_wait_state "$a" RUNNING 20
+	b=$(gb_submit -G 1 --wrap 'sleep 30')
+	gb_wait_state "$b" RUNNING 20
+	# Best fit packs b beside a.
+	[ "$(gq -h -j "$b" -o nodes)" = "$(gq -h -j "$a" -o nodes)" ]
+	c=$(gb_submit -G 1 --spread --wrap 'sleep 30')
+	gb_wait_state "$c" RUNNING 20
+	[ "$(gq -h -j "$c" -o nodes)" != "$(gq -h -j "$a" -o nodes)" ]
+}

@@ -342,3 +342,17 @@ promote_scenario() {
 	grep -qx "run 1: starting at step $saved" "$GB_DIR/w.out"
 	grep -qx "done: value 435" "$GB_DIR/w.out"
 }
+
+@test "gittins orders as dlas until jobs complete, then takes their GPU-times" {
+	sched_conf 'policy = "gittins";'
+	gb_start_cluster
+	grep -q "gittins needs the GPU-times of completed jobs and there are none yet" "$GB_DIR/gbatchd.log"
+	a=$(gb_submit -G 2 --wrap 'sleep 0.2')
+	gb_wait_state "$a" COMPLETED 20
+	# The next pass takes the distribution from the store.
+	b=$(gb_submit -G 1 --wrap 'true')
+	gb_wait_state "$b" COMPLETED 20
+	gb_wait 10 grep -q "schedule: gittins index from [12] completed jobs" "$GB_DIR/gbatchd.log"
+	run -0 gctl show config
+	grep -qx 'scheduler.policy = "gittins"' <<<"$output"
+}
