@@ -789,6 +789,48 @@ sched_core_fits_with(struct sched_core *core, struct sched_cjob *p,
 	return (got);
 }
 
+/* Appends r to core->victims (k entries so far); returns the new count. */
+static size_t
+sched_core_victim_add(struct sched_core *core, size_t k, struct sched_cjob *r)
+{
+	if (k == core->victimsize) {
+		core->victimsize = k != 0 ? k * 2 : 16;
+		core->victims = sched_core_xalloc(core->victims,
+		    core->victimsize, sizeof *core->victims);
+	}
+	core->victims[k] = r;
+	return (k + 1);
+}
+
+/* Gives back the victims p can do without, the last taken first; the k
+ * victims must make room for p. Returns how many are left. */
+static size_t
+sched_core_victim_prune(struct sched_core *core, struct sched_cjob *p,
+    size_t k)
+{
+	size_t	i;
+
+	for (i = k; i-- > 0;) {
+		if (sched_core_fits_with(core, p, core->victims, k, i) == 0)
+			continue;
+		core->victims[i] = core->victims[--k];
+	}
+	return (k);
+}
+
+/* Records where p will run once the k victims have stopped. */
+static void
+sched_core_victim_plan(struct sched_core *core, struct sched_cjob *p,
+    size_t k)
+{
+	size_t	got;
+
+	got = sched_core_fits_with(core, p, core->victims, k, SIZE_MAX);
+	p->plan = sched_core_xalloc(p->plan, got, sizeof *p->plan);
+	memcpy(p->plan, core->scratch, got * sizeof *p->plan);
+	p->nplan = got;
+}
+
 /* Picks the fewest lowest-priority victims that make room for p: take
  * them from the bottom until p fits, then give back any p can do without,
  * the highest first. The running tree is in priority order, so the jobs p
@@ -800,19 +842,14 @@ sched_core_choose(struct sched_core *core, struct sched_cjob *p, int64_t now)
 	struct otree_node	*n;
 	struct sched_cjob	*r;
 	uint64_t		 have = place_free_total(core->cluster);
-	size_t			 k = 0, i, fit = 0;
+	size_t			 k = 0, fit = 0;
 
 	for (n = otree_last(&core->running); n != NULL; n = otree_prev(n)) {
 		r = JOB_OF(n, qnode);
 		if (!sched_core_outranks(core, p, r, now))
 			break;
 		if (!r->spec.no_preempt) {
-			if (k == core->victimsize) {
-				core->victimsize = k != 0 ? k * 2 : 16;
-				core->victims = sched_core_xalloc(core->victims,
-				    core->victimsize, sizeof *core->victims);
-			}
-			core->victims[k++] = r;
+			k = sched_core_victim_add(core, k, r);
 			have += r->spec.gpus;
 			if (have >= p->spec.gpus &&
 			    (fit = sched_core_fits_with(core, p, core->victims,
@@ -822,12 +859,7 @@ sched_core_choose(struct sched_core *core, struct sched_cjob *p, int64_t now)
 	}
 	if (fit == 0)
 		return (0);
-	for (i = k; i-- > 0;) {
-		if (sched_core_fits_with(core, p, core->victims, k, i) == 0)
-			continue;
-		core->victims[i] = core->victims[--k];
-	}
-	return (k);
+	return (sched_core_victim_prune(core, p, k));
 }
 
 /* GPUs of running jobs that p outranks and that may be preempted. For the
@@ -869,31 +901,19 @@ sched_core_take_orphans(struct sched_core *core, struct sched_cjob *p)
 {
 	struct sched_cjob	*r;
 	uint64_t		 have = place_free_total(core->cluster);
-	size_t			 k = 0, i, got;
+	size_t			 k = 0, i;
 
 	TAILQ_FOREACH(r, &core->preempting, pentry) {
 		if (r->waiter != NULL)
 			continue;
-		if (k == core->victimsize) {
-			core->victimsize = k != 0 ? k * 2 : 16;
-			core->victims = sched_core_xalloc(core->victims,
-			    core->victimsize, sizeof *core->victims);
-		}
-		core->victims[k++] = r;
+		k = sched_core_victim_add(core, k, r);
 		have += r->spec.gpus;
 	}
 	if (have < p->spec.gpus ||
 	    sched_core_fits_with(core, p, core->victims, k, SIZE_MAX) == 0)
 		return (0);
-	for (i = k; i-- > 0;) {
-		if (sched_core_fits_with(core, p, core->victims, k, i) == 0)
-			continue;
-		core->victims[i] = core->victims[--k];
-	}
-	got = sched_core_fits_with(core, p, core->victims, k, SIZE_MAX);
-	p->plan = sched_core_xalloc(p->plan, got, sizeof *p->plan);
-	memcpy(p->plan, core->scratch, got * sizeof *p->plan);
-	p->nplan = got;
+	k = sched_core_victim_prune(core, p, k);
+	sched_core_victim_plan(core, p, k);
 	for (i = 0; i < k; i++) {
 		core->victims[i]->waiter = p;
 		p->waiting++;
@@ -968,12 +988,7 @@ sched_core_pass(struct sched_core *core, int64_t now,
 		if (victims == 0 || free_now + victims < p->spec.gpus ||
 		    (k = sched_core_choose(core, p, now)) == 0)
 			continue;
-		/* The placement p will get once they stop. */
-		got = sched_core_fits_with(core, p, core->victims, k,
-		    SIZE_MAX);
-		p->plan = sched_core_xalloc(p->plan, got, sizeof *p->plan);
-		memcpy(p->plan, core->scratch, got * sizeof *p->plan);
-		p->nplan = got;
+		sched_core_victim_plan(core, p, k);
 		for (i = 0; i < k; i++) {
 			r = core->victims[i];
 			if (&r->qnode == cursor)

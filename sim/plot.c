@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -33,14 +32,6 @@ report_can_plot(void)
 	return (found);
 }
 
-static int
-plot_cmp_i64(const void *a, const void *b)
-{
-	int64_t	x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x < y ? -1 : x > y);
-}
-
 /* Writes each run's sorted JCTs with their cumulative fraction, runs
  * separated by two blank lines (gnuplot's "index"). */
 static int
@@ -49,19 +40,15 @@ plot_data(const struct report *r, FILE *fp)
 	int64_t		*jct;
 	size_t		 k, i, n = r->trace->njobs;
 
-	jct = xcalloc(n, sizeof *jct);
 	for (k = 0; k < r->nruns; k++) {
-		for (i = 0; i < n; i++)
-			jct[i] = r->runs[k].result.jobs[i].end_ms -
-			    r->trace->jobs[i].submit_ms;
-		qsort(jct, n, sizeof *jct, plot_cmp_i64);
+		jct = report_sorted_jcts(r, &r->runs[k]);
 		fprintf(fp, "# %s\n0 0\n", r->runs[k].label);
 		for (i = 0; i < n; i++)
 			fprintf(fp, "%.3f %.6f\n", (double)jct[i] / 1000,
 			    (double)(i + 1) / (double)n);
 		fputs("\n\n", fp);
+		free(jct);
 	}
-	free(jct);
 	return (fflush(fp) == 0 && !ferror(fp) ? 0 : -1);
 }
 
@@ -77,9 +64,8 @@ int
 report_plot(const struct report *r, const char *png, char *err, size_t errlen)
 {
 	FILE		*data = NULL, *gp = NULL;
-	char		 tmpl[] = "/tmp/gsim-plot.XXXXXX";
 	const char	*tmpdir;
-	char		*path = NULL, *cmd;
+	char		*path = NULL;
 	size_t		 k;
 	int		 fd, status, ret = -1;
 
@@ -99,7 +85,7 @@ report_plot(const struct report *r, const char *png, char *err, size_t errlen)
 	    plot_quotable(tmpdir))
 		path = xasprintf("%s/gsim-plot.XXXXXX", tmpdir);
 	else
-		path = xstrdup(tmpl);
+		path = xstrdup("/tmp/gsim-plot.XXXXXX");
 	if ((fd = mkstemp(path)) < 0 || (data = fdopen(fd, "w")) == NULL) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		goto out;
@@ -112,10 +98,7 @@ report_plot(const struct report *r, const char *png, char *err, size_t errlen)
 	data = NULL;
 
 	/* gnuplot's own messages go to our stderr. */
-	cmd = xstrdup("gnuplot");
-	gp = popen(cmd, "w");
-	free(cmd);
-	if (gp == NULL) {
+	if ((gp = popen("gnuplot", "w")) == NULL) {
 		snprintf(err, errlen, "cannot run gnuplot: %s", strerror(errno));
 		goto out;
 	}

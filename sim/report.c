@@ -45,24 +45,37 @@ report_job_times(const struct report *r, const struct sim_job_result *jr,
 	    r->overhead_ms;
 }
 
+int64_t *
+report_sorted_jcts(const struct report *r, const struct report_run *run)
+{
+	int64_t	*jct, wait;
+	size_t	 i, n = r->trace->njobs;
+
+	jct = xcalloc(n != 0 ? n : 1, sizeof *jct);
+	for (i = 0; i < n; i++)
+		report_job_times(r, &run->result.jobs[i], &r->trace->jobs[i],
+		    &jct[i], &wait);
+	qsort(jct, n, sizeof *jct, report_cmp_i64);
+	return (jct);
+}
+
 void
 report_figures(const struct report *r, const struct report_run *run,
     struct report_figures *f)
 {
 	const struct sim_result	*res = &run->result;
-	int64_t			*jct, wait;
+	int64_t			*jct, one, wait;
 	double			 sum = 0, sumwait = 0, capacity;
 	size_t			 i, n = r->trace->njobs;
 
 	memset(f, 0, sizeof *f);
-	jct = xcalloc(n, sizeof *jct);
 	for (i = 0; i < n; i++) {
-		report_job_times(r, &res->jobs[i], &r->trace->jobs[i], &jct[i],
+		report_job_times(r, &res->jobs[i], &r->trace->jobs[i], &one,
 		    &wait);
-		sum += (double)jct[i];
+		sum += (double)one;
 		sumwait += (double)wait;
 	}
-	qsort(jct, n, sizeof *jct, report_cmp_i64);
+	jct = report_sorted_jcts(r, run);
 	f->avg_jct = sum / (double)n / 1000;
 	f->avg_wait = sumwait / (double)n / 1000;
 	f->median_jct = report_quantile(jct, n, 0.5) / 1000;

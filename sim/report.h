@@ -39,6 +39,8 @@ struct report {
 
 void	report_figures(const struct report *, const struct report_run *,
 	    struct report_figures *);
+/* The JCTs (ms) of a run's jobs, sorted; a new array of njobs entries. */
+int64_t	*report_sorted_jcts(const struct report *, const struct report_run *);
 /* The policies side by side, one figure per line. */
 void	report_text(const struct report *, FILE *);
 /* One JSON object with the settings and each run's figures. */

@@ -1,6 +1,6 @@
-/* job.c: the in-memory job table. A hash by id, a list of active jobs in id
- * order (listings) and the pending queue in id order (FIFO; a requeued job
- * keeps its place by id). */
+/* job.c: the in-memory job table. A hash by id and a list of active jobs in
+ * id order (listings). The order pending jobs run in is the scheduling
+ * core's (schedule.c). */
 #include <sys/queue.h>
 
 #include <inttypes.h>
@@ -44,13 +44,10 @@ struct job {
 
 	struct job		*hnext;
 	TAILQ_ENTRY(job)	 all;
-	TAILQ_ENTRY(job)	 queue;
-	bool			 queued;
 };
 TAILQ_HEAD(job_list, job);
 
 static struct job_list	  job_all = TAILQ_HEAD_INITIALIZER(job_all);
-static struct job_list	  job_queue = TAILQ_HEAD_INITIALIZER(job_queue);
 static struct job	**job_hash;
 static size_t		  job_hash_size;	/* buckets, a power of two */
 static size_t		  job_total;
@@ -60,7 +57,7 @@ static size_t		  job_counts[JOB_STATE_COUNT];
  * "None" rather than a string each job would own. */
 static const char *const job_reasons[] = {
 	"None", "Resources", "Priority", "Held", "NodeLost", "NodeDown",
-	"Requeued", "Preempted", "Preempting", "Promoted", "PartLost",
+	"Requeued", "Preempted", "Preempting", "PartLost",
 };
 
 const char *
@@ -126,33 +123,6 @@ job_put(char **at, const char *s, size_t len)
 	p[len] = '\0';
 	*at += len + 1;
 	return (p);
-}
-
-/* Inserts j into the queue at its place by id: new jobs go to the tail in
- * one step, a requeued job walks back to where it was submitted. */
-static void
-job_queue_insert(struct job *j)
-{
-	struct job	*at;
-
-	TAILQ_FOREACH_REVERSE(at, &job_queue, job_list, queue) {
-		if (at->id < j->id)
-			break;
-	}
-	if (at == NULL)
-		TAILQ_INSERT_HEAD(&job_queue, j, queue);
-	else
-		TAILQ_INSERT_AFTER(&job_queue, at, j, queue);
-	j->queued = true;
-}
-
-static void
-job_queue_remove(struct job *j)
-{
-	if (j->queued) {
-		TAILQ_REMOVE(&job_queue, j, queue);
-		j->queued = false;
-	}
 }
 
 struct job *
@@ -222,8 +192,6 @@ job_create(const struct store_job *r)
 		TAILQ_INSERT_HEAD(&job_all, j, all);
 	else
 		TAILQ_INSERT_AFTER(&job_all, at, j, all);
-	if (j->state == JOB_PENDING)
-		job_queue_insert(j);
 	return (j);
 }
 
@@ -243,7 +211,6 @@ job_free(struct job *j)
 	job_total--;
 	job_counts[j->state]--;
 	TAILQ_REMOVE(&job_all, j, all);
-	job_queue_remove(j);
 	if (j->message != j->message_inline)
 		free(j->message);
 	if (j->parts != &j->part0)
@@ -271,18 +238,6 @@ struct job *
 job_next(const struct job *j)
 {
 	return (TAILQ_NEXT(j, all));
-}
-
-struct job *
-job_pending_first(void)
-{
-	return (TAILQ_FIRST(&job_queue));
-}
-
-struct job *
-job_pending_next(const struct job *j)
-{
-	return (TAILQ_NEXT(j, queue));
 }
 
 size_t
@@ -397,11 +352,7 @@ job_set_state(struct job *j, enum job_state s)
 {
 	job_counts[j->state]--;
 	job_counts[s]++;
-	if (j->state == JOB_PENDING)
-		job_queue_remove(j);
 	j->state = s;
-	if (s == JOB_PENDING)
-		job_queue_insert(j);
 }
 
 void

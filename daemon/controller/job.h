@@ -1,5 +1,5 @@
 /* job.h: the controller's in-memory jobs: every job not yet finished, found
- * by id (hash), walked in id order, and the pending ones in queue order.
+ * by id (hash) and walked in id order.
  * Finished jobs live only in the store, so nothing here grows with them.
  * Scripts and environments stay in the store too (launch reads them), which
  * keeps a pending job at a few hundred bytes. */
@@ -38,8 +38,8 @@ struct job_sched {
 	struct sched_cjob	*cjob;		/* NULL when not in the core */
 };
 
-/* Adds a job built from row (copied) to the table, the id-ordered list and,
- * when PENDING, the queue. Returns it; the table owns it. */
+/* Adds a job built from row (copied) to the table and the id-ordered list.
+ * Returns it; the table owns it. */
 struct job	*job_create(const struct store_job *row);
 /* Removes job from every list and frees it (after it finished). */
 void		 job_free(struct job *);
@@ -50,9 +50,6 @@ struct job	*job_find(uint64_t id);
 /* Active jobs in id order. */
 struct job	*job_first(void);
 struct job	*job_next(const struct job *);
-/* Pending (not held) jobs in queue order. */
-struct job	*job_pending_first(void);
-struct job	*job_pending_next(const struct job *);
 size_t		 job_count(enum job_state);
 
 /* Fills row from job; strings are borrowed from job. Script and env are

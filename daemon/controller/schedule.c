@@ -280,20 +280,26 @@ schedule_sync_nodes(void)
 	}
 }
 
+/* (Re)arms the wake-up timer for ms from now. */
+static void
+schedule_wake_in(int64_t ms)
+{
+	struct timeval	tv;
+
+	tv.tv_sec = ms / 1000;
+	tv.tv_usec = (ms % 1000) * 1000;
+	evtimer_add(schedule_wake_ev, &tv);
+}
+
 /* Arms the timer for the core's next demotion or promotion. */
 static void
 schedule_arm(int64_t now)
 {
-	struct timeval	tv;
-	int64_t		at = sched_core_next_wakeup(schedule_core), ms;
+	int64_t	at = sched_core_next_wakeup(schedule_core);
 
 	evtimer_del(schedule_wake_ev);
-	if (at == SCHED_NEVER)
-		return;
-	ms = at > now ? at - now : 0;
-	tv.tv_sec = ms / 1000;
-	tv.tv_usec = (ms % 1000) * 1000;
-	evtimer_add(schedule_wake_ev, &tv);
+	if (at != SCHED_NEVER)
+		schedule_wake_in(at > now ? at - now : 0);
 }
 
 static void
@@ -377,7 +383,6 @@ void
 schedule_run(void)
 {
 	const struct sched_action	*acts;
-	struct timeval			 tv;
 	size_t				 n, i;
 	int64_t				 now, wait;
 
@@ -390,9 +395,7 @@ schedule_run(void)
 	}
 	if ((wait = schedule_recovering()) > 0) {
 		/* A HELLO marks the schedule dirty; this is the backstop. */
-		tv.tv_sec = wait / 1000;
-		tv.tv_usec = (wait % 1000) * 1000;
-		evtimer_add(schedule_wake_ev, &tv);
+		schedule_wake_in(wait);
 		return;
 	}
 	now = gbatchd_now_ms();
