@@ -453,7 +453,7 @@ main(int argc, char **argv)
 	event_base_free(gbatchd_base);
 	if (pidfile != NULL)
 		unlink(pidfile);
-	unlink(addr_file);
+	/* The address file stays: the next start takes its port again. */
 	free(addr_file);
 	log_info("gbatchd: stopped");
 	log_close();

@@ -214,16 +214,75 @@ listener_write_addr(const char *file, const struct sockaddr *sa,
 	return (0);
 }
 
+/* The port of the address file a previous run left ("HOST:PORT\n"), or
+ * NULL. A new string. */
+static char *
+listener_old_port(const char *addr_file)
+{
+	char		 line[NI_MAXHOST + NI_MAXSERV + 8], *colon, *end;
+	FILE		*f;
+	unsigned long	 v;
+
+	if ((f = fopen(addr_file, "r")) == NULL)
+		return (NULL);
+	if (fgets(line, sizeof line, f) == NULL) {
+		fclose(f);
+		return (NULL);
+	}
+	fclose(f);
+	line[strcspn(line, "\n")] = '\0';
+	if ((colon = strrchr(line, ':')) == NULL)
+		return (NULL);
+	v = strtoul(colon + 1, &end, 10);
+	if (colon[1] == '\0' || *end != '\0' || v < 1 || v > 65535)
+		return (NULL);
+	return (xstrdup(colon + 1));
+}
+
+/* Binds host:port to a new listening socket; -1 with errno set. */
+static int
+listener_bind(const char *host, const char *port, struct sockaddr_storage *ss,
+    socklen_t *sslen, const char **what)
+{
+	struct addrinfo	 hints, *res = NULL;
+	int		 fd = -1, rc, one = 1, e;
+
+	memset(&hints, 0, sizeof hints);
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+	if ((rc = getaddrinfo(host, port, &hints, &res)) != 0) {
+		*what = gai_strerror(rc);
+		errno = 0;
+		return (-1);
+	}
+	fd = socket(res->ai_family, res->ai_socktype | SOCK_CLOEXEC, 0);
+	if (fd == -1 ||
+	    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
+	    bind(fd, res->ai_addr, res->ai_addrlen) != 0 ||
+	    getsockname(fd, (struct sockaddr *)ss, sslen) != 0) {
+		e = errno;
+		if (fd != -1)
+			close(fd);
+		freeaddrinfo(res);
+		*what = NULL;
+		errno = e;
+		return (-1);
+	}
+	freeaddrinfo(res);
+	return (fd);
+}
+
 int
 listener_tcp(struct event_base *base, const char *hostport,
     const char *addr_file, char *err, size_t errlen)
 {
 	struct listener		*l = &listener_all[1];
-	struct addrinfo		 hints, *res = NULL;
 	struct sockaddr_storage	 ss;
 	socklen_t		 sslen = sizeof ss;
-	char			 host[NI_MAXHOST], port[NI_MAXSERV];
-	int			 fd = -1, rc, one = 1;
+	char			 host[NI_MAXHOST], port[NI_MAXSERV], *old = NULL;
+	const char		*what = NULL;
+	int			 fd = -1;
 
 	if (listener_split(hostport, host, sizeof host, port,
 	    sizeof port) != 0) {
@@ -231,28 +290,28 @@ listener_tcp(struct event_base *base, const char *hostport,
 		    "0.0.0.0:6820), got \"%s\"", hostport);
 		return (-1);
 	}
-	memset(&hints, 0, sizeof hints);
-	hints.ai_family = AF_UNSPEC;
-	hints.ai_socktype = SOCK_STREAM;
-	hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
-	if ((rc = getaddrinfo(host, port, &hints, &res)) != 0) {
-		snprintf(err, errlen, "listen %s: %s", hostport,
-		    gai_strerror(rc));
-		return (-1);
+	/* Port 0 means "any free port", but node daemons keep dialling the
+	 * port they were given: a restart takes the port the last run had,
+	 * while it is free, so the nodes find the controller again. */
+	if (strcmp(port, "0") == 0 &&
+	    (old = listener_old_port(addr_file)) != NULL) {
+		sslen = sizeof ss;
+		if ((fd = listener_bind(host, old, &ss, &sslen, &what)) == -1)
+			log_warn("listen %s: the port of the last run, %s, is "
+			    "taken (%s); taking another: node daemons that "
+			    "dial %s will not find this controller", hostport,
+			    old, what != NULL ? what : strerror(errno), old);
+		free(old);
 	}
-	fd = socket(res->ai_family, res->ai_socktype | SOCK_CLOEXEC, 0);
-	if (fd == -1 ||
-	    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
-	    bind(fd, res->ai_addr, res->ai_addrlen) != 0 ||
-	    getsockname(fd, (struct sockaddr *)&ss, &sslen) != 0) {
-		snprintf(err, errlen, "listen %s: %s", hostport,
-		    strerror(errno));
-		if (fd != -1)
-			close(fd);
-		freeaddrinfo(res);
-		return (-1);
+	if (fd == -1) {
+		sslen = sizeof ss;
+		if ((fd = listener_bind(host, port, &ss, &sslen,
+		    &what)) == -1) {
+			snprintf(err, errlen, "listen %s: %s", hostport,
+			    what != NULL ? what : strerror(errno));
+			return (-1);
+		}
 	}
-	freeaddrinfo(res);
 	evutil_make_socket_nonblocking(fd);
 	if (listener_start(base, l, fd, err, errlen) != 0)
 		return (-1);

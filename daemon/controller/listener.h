@@ -13,7 +13,9 @@
 int	listener_unix(struct event_base *, const char *path, char *err,
 	    size_t errlen);
 /* Binds "HOST:PORT" and writes the address it got ("HOST:PORT\n") to
- * addr_file. Returns 0 or -1 with err set. */
+ * addr_file. With port 0, the port addr_file holds from an earlier run is
+ * taken again while it is free (node daemons keep dialling it), else any
+ * free port. Returns 0 or -1 with err set. */
 int	listener_tcp(struct event_base *, const char *hostport,
 	    const char *addr_file, char *err, size_t errlen);
 /* Stops accepting (shutdown). */

@@ -269,6 +269,52 @@ runs_elsewhere() {
 	[ "$n" -gt "$p2" ]
 }
 
+@test "a controller restarted as a user would (listen port 0, no -l) is found again by its nodes" {
+	gb_start_cluster
+	port=${GB_CTL_ADDR##*:}
+	id=$(gb_submit -G 4 --wrap "until [ -e '$GB_DIR/go' ]; do sleep 0.05; done")
+	gb_wait_state "$id" RUNNING
+	kill -TERM "$GB_CTL_PID"
+	wait "$GB_CTL_PID" 2>/dev/null || true
+	run gctl ping
+	[ "$status" -eq 3 ]
+	# Started exactly as before: the config says 127.0.0.1:0.
+	gb_start_controller
+	[ "${GB_CTL_ADDR##*:}" = "$port" ]
+	# The nodes, untouched, dial the same port and come back.
+	gb_wait 15 gb_node_is_up n1
+	gb_wait 15 gb_node_is_up n2
+	gb_state_is "$id" RUNNING
+	touch "$GB_DIR/go"
+	gb_wait_state "$id" COMPLETED 20
+	run gq -j "$id" --noheader -o restarts
+	[ "$output" = 0 ]
+	# And new work runs on them.
+	n=$(gb_submit -G 8 --wrap 'true')
+	gb_wait_state "$n" COMPLETED 20
+}
+
+@test "when the last run's port is taken, the controller takes another and says why" {
+	gb_start_controller
+	port=${GB_CTL_ADDR##*:}
+	kill -TERM "$GB_CTL_PID"
+	wait "$GB_CTL_PID" 2>/dev/null || true
+	# Someone else holds the port now.
+	python3 -c '
+import socket, sys, time
+s = socket.socket()
+s.bind(("127.0.0.1", int(sys.argv[1])))
+s.listen()
+open(sys.argv[2], "w").close()
+time.sleep(60)' "$port" "$GB_DIR/held" &
+	holder=$!
+	gb_wait 10 test -e "$GB_DIR/held"
+	gb_start_controller
+	kill "$holder"
+	[ "${GB_CTL_ADDR##*:}" != "$port" ]
+	grep -q "the port of the last run, $port, is taken" "$GB_DIR/gbatchd.log"
+}
+
 @test "a job whose node never comes back is requeued after node_timeout" {
 	GB_NODE_TIMEOUT=2 gb_write_conf
 	gb_start_cluster
