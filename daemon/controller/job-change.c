@@ -50,6 +50,26 @@ job_change_where(const struct job_part *parts, size_t n, char *buf,
 	}
 }
 
+/* Takes back from row (a job re-adopted with start_time its run's start)
+ * the restart and the service its requeue added: the run continues and
+ * its service counts again from its start. */
+static void
+job_change_readopt(struct store_job *row, uint32_t gpus)
+{
+	int64_t		credited = row->last_stop - row->start_time * 1000;
+	uint64_t	gpu_ms;
+
+	if (row->restarts > 0)
+		row->restarts--;
+	if (credited <= 0)
+		return;
+	gpu_ms = (uint64_t)credited * gpus;
+	row->attained -= gpu_ms < row->attained ? gpu_ms : row->attained;
+	row->executed -= credited < row->executed ? credited : row->executed;
+	row->run_total -= credited < row->run_total ? credited :
+	    row->run_total;
+}
+
 int
 job_change_state(struct job *j, enum job_state to,
     const struct job_change *how)
@@ -109,6 +129,8 @@ job_change_state(struct job *j, enum job_state to,
 		alloc = job_alloc_text(job_part_const(j, 0), job_nparts(j));
 	row.alloc = alloc;
 	schedule_job_row(j, to, &row);
+	if (to == JOB_RUNNING && from == JOB_PENDING && how->readopt)
+		job_change_readopt(&row, job_gpus(j));
 	if (job_state_is_terminal(to)) {
 		row.end_time = how->end_time != 0 ? how->end_time : now;
 		row.has_exit = how->has_exit;
@@ -160,6 +182,7 @@ job_change_state(struct job *j, enum job_state to,
 	job_set_reason(j, job_reason_intern(row.reason));
 	job_set_sched_row(j, &row);
 	if (to == JOB_RUNNING) {
+		job_set_restarts(j, row.restarts);
 		job_set_run(j, parts, nparts, row.start_time);
 		for (i = 0; i < nparts; i++)
 			node_alloc(parts[i].node, parts[i].mask, id);

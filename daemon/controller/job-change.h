@@ -27,6 +27,10 @@ struct job_change {
 	const char	*message;	/* shown by gq -l */
 	const char	*reason;	/* to PENDING: why (a job_reason name) */
 	const char	*detail;	/* event log and log line */
+	/* PENDING -> RUNNING: a run found still going on a node that came
+	 * back after the job was requeued for it. The requeue's restart and
+	 * the run it credited are taken back: the run never stopped. */
+	bool		 readopt;
 };
 
 /* Moves job to state to: checks job_state_is_legal(), updates memory and

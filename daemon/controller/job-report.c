@@ -15,6 +15,7 @@
 #include "daemon/controller/launch.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
+#include "daemon/controller/schedule.h"
 
 /* How often a gang is requeued when one of its parts is killed before it
  * is failed instead: a part the OOM killer takes every time must end. */
@@ -43,24 +44,102 @@ job_report_kill(struct peer *p, uint64_t id, const char *why)
 	json_decref(msg);
 }
 
+/* The GPUs a report names, as a mask; -1 when it names bad ones. */
+static int
+job_report_mask(const json_t *r, uint64_t *mask)
+{
+	json_t		*g;
+	json_int_t	 gi;
+	size_t		 i;
+
+	*mask = 0;
+	json_array_foreach(json_object_get(r, "gpus"), i, g) {
+		gi = json_integer_value(g);
+		if (!json_is_integer(g) || gi < 0 || gi >= 64)
+			return (-1);
+		*mask |= UINT64_C(1) << gi;
+	}
+	return (0);
+}
+
+/* A copy of job id that must not run on (its job was requeued, or has
+ * ended, while n was away): n is asked to stop it as it would preempt it,
+ * checkpoint signal first so its work is saved, and its GPUs stay out of
+ * reach until its end is reported (job_report_ended). A pending job waits
+ * for its stale copies (job_stale_copies). */
+static void
+job_report_stop_stale(struct node *n, struct peer *p, uint64_t id,
+    uint64_t mask, const char *why)
+{
+	struct job	*j = job_find(id);
+	json_t		*msg;
+
+	log_warn("job %" PRIu64 ": a stale copy runs on %s (%s); stopping it "
+	    "through its checkpoint signal", id, node_name(n), why);
+	if (node_stale_release(n, id) && j != NULL)
+		job_set_stale_copies(j, job_stale_copies(j) - 1);
+	if (node_stale_add(n, mask, id) && j != NULL) {
+		job_set_stale_copies(j, job_stale_copies(j) + 1);
+		if (job_state(j) == JOB_PENDING)
+			job_set_reason(j, "StaleCopy");
+	}
+	msg = json_pack("{s:i,s:I}", "type", MSG_JOB_PREEMPT,
+	    "id", (json_int_t)id);
+	peer_send(p, msg);
+	json_decref(msg);
+	schedule_job_stale_changed(j);
+}
+
+/* The stale copy of job id on n has ended (or n is gone): its GPUs are
+ * free again, and the job may run once no other copy is left. Returns
+ * whether n had a stale copy of id. */
+static bool
+job_report_stale_gone(struct node *n, uint64_t id)
+{
+	struct job	*j = job_find(id);
+
+	if (!node_stale_release(n, id))
+		return (false);
+	log_info("job %" PRIu64 ": its stale copy on %s is gone", id,
+	    node_name(n));
+	if (j != NULL && job_stale_copies(j) > 0) {
+		job_set_stale_copies(j, job_stale_copies(j) - 1);
+		if (job_stale_copies(j) == 0 && job_state(j) == JOB_PENDING)
+			job_set_reason(j, "Requeued");
+	}
+	schedule_job_stale_changed(j);
+	return (true);
+}
+
+void
+job_report_stale_forget(struct node *n)
+{
+	uint64_t	id;
+
+	while ((id = node_stale_first(n)) != 0)
+		(void)job_report_stale_gone(n, id);
+}
+
 void
 job_report_running(struct node *n, struct peer *p, const json_t *r)
 {
 	struct job_change	 how = { 0 };
 	struct job		*j;
-	json_t			*g;
-	uint64_t		 id = job_report_id(r), mask = 0;
-	size_t			 i;
-	json_int_t		 gi;
+	json_t			*v;
+	uint64_t		 id = job_report_id(r), mask;
+	char			 why[160];
 
 	if (id == 0) {
 		log_warn("node %s: ignoring a job report without an id",
 		    node_name(n));
 		return;
 	}
+	if (job_report_mask(r, &mask) != 0) {
+		job_report_kill(p, id, "its report names bad GPUs");
+		return;
+	}
 	if ((j = job_find(id)) == NULL) {
-		job_report_kill(p, id, "the controller has it finished or "
-		    "never had it");
+		job_report_stop_stale(n, p, id, mask, "the job has ended");
 		return;
 	}
 	if (job_state(j) == JOB_RUNNING || job_state(j) == JOB_PREEMPTING) {
@@ -72,39 +151,44 @@ job_report_running(struct node *n, struct peer *p, const json_t *r)
 				    "node was away");
 			return;
 		}
-		job_report_kill(p, id, "it runs on another node");
+		snprintf(why, sizeof why, "the job was requeued and runs on "
+		    "%s", node_name(job_node(j)));
+		job_report_stop_stale(n, p, id, mask, why);
 		return;
 	}
 	if (job_state(j) != JOB_PENDING) {
-		job_report_kill(p, id, "the job is not pending or running");
-		return;
-	}
-	/* A part of a gang cannot be taken back alone. */
-	if (json_integer_value(json_object_get(r, "num_nodes")) > 1) {
-		job_report_kill(p, id, "it is one part of a multi-node job "
-		    "that was requeued");
+		snprintf(why, sizeof why, "the job is %s",
+		    job_state_name(job_state(j)));
+		job_report_stop_stale(n, p, id, mask, why);
 		return;
 	}
 	/* Requeued while its node was away, yet still running there: take
-	 * it back if its GPUs are free rather than run it twice. */
-	json_array_foreach(json_object_get(r, "gpus"), i, g) {
-		gi = json_integer_value(g);
-		if (!json_is_integer(g) || gi < 0 || gi >= 64) {
-			job_report_kill(p, id, "its report names bad GPUs");
-			return;
-		}
-		mask |= UINT64_C(1) << gi;
-	}
-	if (mask == 0 || (mask & ~node_free_mask(n)) != 0 ||
+	 * it back rather than run it twice, when it is the job's last run
+	 * (a part of a gang cannot be taken back alone, nor a run older
+	 * than the last) and its GPUs are free. */
+	v = json_object_get(r, "restarts");
+	if (json_integer_value(json_object_get(r, "num_nodes")) > 1 ||
 	    (uint32_t)__builtin_popcountll(mask) != job_gpus(j)) {
-		job_report_kill(p, id, "it was requeued and its GPUs are "
-		    "taken");
+		job_report_stop_stale(n, p, id, mask, "it is one part of a "
+		    "multi-node job that was requeued");
+		return;
+	}
+	if (json_is_integer(v) &&
+	    json_integer_value(v) + 1 != (json_int_t)job_restarts(j)) {
+		job_report_stop_stale(n, p, id, mask, "it is an older run "
+		    "than the last");
+		return;
+	}
+	if (mask == 0 || (mask & ~node_free_mask(n)) != 0) {
+		job_report_stop_stale(n, p, id, mask, "its GPUs were given "
+		    "to another job");
 		return;
 	}
 	how.node = n;
 	how.mask = mask;
 	how.start_time = json_integer_value(json_object_get(r, "start_time"));
-	how.detail = "re-adopted after requeue";
+	how.detail = "re-adopted: it ran on while its node was away";
+	how.readopt = true;
 	(void)job_change_state(j, JOB_RUNNING, &how);
 }
 
@@ -171,6 +255,11 @@ job_report_ended(struct node *n, struct peer *p, const json_t *r)
 	if (id == 0) {
 		log_warn("node %s: ignoring a job end without an id",
 		    node_name(n));
+		return;
+	}
+	/* The end of a stale copy: it is gone, nothing else to record. */
+	if (job_report_stale_gone(n, id)) {
+		job_report_ack(p, id);
 		return;
 	}
 	state = json_string_value(json_object_get(r, "state"));
@@ -296,7 +385,8 @@ job_report_lost(struct job *j, struct node *n, const struct job_change *how)
 	if (job_state(j) == JOB_RUNNING &&
 	    job_change_state(j, JOB_PREEMPTING, how) != 0)
 		return;
-	(void)launch_signal(j, 15, true);
+	/* As a preemption: the parts save their work before they stop. */
+	(void)launch_preempt(j);
 }
 
 static bool

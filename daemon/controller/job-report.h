@@ -11,8 +11,12 @@ struct node;
 struct peer;
 
 /* A job report of state RUNNING from node: re-adopts the job, or tells the
- * node to stop a job the controller no longer runs there. */
+ * node to stop a copy the controller no longer runs there (a stale copy:
+ * checkpoint signal first, its GPUs kept from other jobs until it ends). */
 void	job_report_running(struct node *, struct peer *, const json_t *report);
+/* Forgets the stale copies node n was stopping (n went down, or says HELLO
+ * again and reports them anew): their jobs may run again. */
+void	job_report_stale_forget(struct node *);
 /* A report of a finished job: records the end (committed before the ACK
  * goes out, since the ACK waits in the commit queue) and acknowledges it. */
 void	job_report_ended(struct node *, struct peer *, const json_t *report);

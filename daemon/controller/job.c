@@ -40,6 +40,7 @@ struct job {
 	uint32_t		 restarts;
 	bool			 cancel_requested;
 	bool			 gang_stopping;
+	uint32_t		 stale_copies;
 	struct job_sched	 sched;
 
 	struct job		*hnext;
@@ -57,7 +58,7 @@ static size_t		  job_counts[JOB_STATE_COUNT];
  * "None" rather than a string each job would own. */
 static const char *const job_reasons[] = {
 	"None", "Resources", "Priority", "Held", "NodeLost", "NodeDown",
-	"Requeued", "Preempted", "Preempting", "PartLost",
+	"Requeued", "Preempted", "Preempting", "PartLost", "StaleCopy",
 };
 
 const char *
@@ -345,6 +346,24 @@ void
 job_set_gang_stopping(struct job *j, bool on)
 {
 	j->gang_stopping = on;
+}
+
+uint32_t
+job_stale_copies(const struct job *j)
+{
+	return (j->stale_copies);
+}
+
+void
+job_set_stale_copies(struct job *j, uint32_t n)
+{
+	j->stale_copies = n;
+}
+
+void
+job_set_restarts(struct job *j, uint32_t n)
+{
+	j->restarts = n;
 }
 
 void

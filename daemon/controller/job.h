@@ -105,6 +105,12 @@ void		 job_set_cancel_requested(struct job *, bool);
 /* A multi-node job one of whose parts failed: the others are stopping. */
 bool		 job_gang_stopping(const struct job *);
 void		 job_set_gang_stopping(struct job *, bool);
+/* Copies of the job from before a requeue still being stopped on nodes
+ * that came back (job-report.c counts them, node.c holds their GPUs). A
+ * job with any waits: its node would refuse a second copy, and the stale
+ * one's checkpoint is what the next run should resume from. */
+uint32_t	 job_stale_copies(const struct job *);
+void		 job_set_stale_copies(struct job *, uint32_t);
 
 /* For job-change.c only: the fields a transition changes. The queue and
  * counters follow the state. */
@@ -114,6 +120,8 @@ void		 job_set_run(struct job *, const struct job_part *parts,
 void		 job_set_end(struct job *, int64_t end_time, bool has_exit,
 		     int exit_code, int signal, const char *message);
 void		 job_set_requeued(struct job *);
+/* A re-adopted run takes back the requeue's restart (job-change.c). */
+void		 job_set_restarts(struct job *, uint32_t);
 /* Takes the scheduling counters of row (as written to the store). */
 void		 job_set_sched_row(struct job *, const struct store_job *);
 

@@ -40,6 +40,9 @@ node_health_down(struct node *n, const char *why)
 		peer_close(node_peer(n), "its node was marked down");
 	node_set_down(n);
 	(void)node_save(n);
+	/* Its GPUs are out of reach anyway; a stale copy there is stopped
+	 * again if the node comes back with it. */
+	job_report_stale_forget(n);
 	snprintf(detail, sizeof detail, "node %s %s", node_name(n), why);
 	node_health_requeue(n, detail);
 }

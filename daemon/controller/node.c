@@ -14,6 +14,10 @@ struct node {
 	char			*name;
 	uint32_t		 gpus_total;
 	uint64_t		 alloc_mask;
+	/* GPUs a stale copy of a job holds while it is being stopped: a
+	 * run from before a requeue found again when the node came back.
+	 * gpu_job names the job there too. */
+	uint64_t		 stale_mask;
 	uint64_t		 gpu_job[SCHED_MAX_GPUS_PER_NODE];
 	bool			 up;
 	bool			 seen;		/* HELLO since start */
@@ -31,6 +35,7 @@ struct node {
 TAILQ_HEAD(node_list, node);
 
 static struct node_list	node_all = TAILQ_HEAD_INITIALIZER(node_all);
+static void		node_gpus_name(struct node *, uint64_t, uint64_t);
 static size_t		node_total;
 
 struct node *
@@ -113,7 +118,49 @@ node_all_mask(const struct node *n)
 uint64_t
 node_free_mask(const struct node *n)
 {
-	return (node_all_mask(n) & ~n->alloc_mask);
+	return (node_all_mask(n) & ~n->alloc_mask & ~n->stale_mask);
+}
+
+uint64_t
+node_stale_mask(const struct node *n)
+{
+	return (n->stale_mask);
+}
+
+bool
+node_stale_add(struct node *n, uint64_t mask, uint64_t job)
+{
+	mask &= node_free_mask(n);
+	n->stale_mask |= mask;
+	node_gpus_name(n, mask, job);
+	return (mask != 0);
+}
+
+bool
+node_stale_release(struct node *n, uint64_t job)
+{
+	uint64_t	mask = 0;
+	unsigned	i;
+
+	for (i = 0; i < SCHED_MAX_GPUS_PER_NODE; i++) {
+		if ((n->stale_mask & (UINT64_C(1) << i)) && n->gpu_job[i] == job)
+			mask |= UINT64_C(1) << i;
+	}
+	n->stale_mask &= ~mask;
+	node_gpus_name(n, mask, 0);
+	return (mask != 0);
+}
+
+uint64_t
+node_stale_first(const struct node *n)
+{
+	unsigned	i;
+
+	for (i = 0; i < SCHED_MAX_GPUS_PER_NODE; i++) {
+		if (n->stale_mask & (UINT64_C(1) << i))
+			return (n->gpu_job[i]);
+	}
+	return (0);
 }
 
 bool
@@ -129,9 +176,10 @@ node_state_name(const struct node *n)
 		return ("down");
 	if (n->drained)
 		return ("drained");
-	if (n->alloc_mask == 0)
+	if ((n->alloc_mask | n->stale_mask) == 0)
 		return ("idle");
-	if ((n->alloc_mask & node_all_mask(n)) == node_all_mask(n))
+	if (((n->alloc_mask | n->stale_mask) & node_all_mask(n)) ==
+	    node_all_mask(n))
 		return ("allocated");
 	return ("mixed");
 }
@@ -194,6 +242,7 @@ node_set_up(struct node *n, struct peer *peer, const char *addr,
 	n->gpus_total = count > SCHED_MAX_GPUS_PER_NODE ?
 	    SCHED_MAX_GPUS_PER_NODE : (uint32_t)count;
 	n->alloc_mask &= node_all_mask(n);
+	n->stale_mask &= node_all_mask(n);
 	n->up = true;
 	n->seen = true;
 	n->peer = peer;
@@ -234,12 +283,12 @@ node_set_drain(struct node *n, bool drained, const char *reason)
 	n->reason = xstrdup(reason != NULL ? reason : "");
 }
 
-void
-node_alloc(struct node *n, uint64_t mask, uint64_t job)
+/* Names job (0: none) as the holder of the GPUs in mask. */
+static void
+node_gpus_name(struct node *n, uint64_t mask, uint64_t job)
 {
 	unsigned	i;
 
-	n->alloc_mask |= mask;
 	for (i = 0; i < SCHED_MAX_GPUS_PER_NODE; i++) {
 		if (mask & (UINT64_C(1) << i))
 			n->gpu_job[i] = job;
@@ -247,15 +296,17 @@ node_alloc(struct node *n, uint64_t mask, uint64_t job)
 }
 
 void
+node_alloc(struct node *n, uint64_t mask, uint64_t job)
+{
+	n->alloc_mask |= mask;
+	node_gpus_name(n, mask, job);
+}
+
+void
 node_release(struct node *n, uint64_t mask)
 {
-	unsigned	i;
-
 	n->alloc_mask &= ~mask;
-	for (i = 0; i < SCHED_MAX_GPUS_PER_NODE; i++) {
-		if (mask & (UINT64_C(1) << i))
-			n->gpu_job[i] = 0;
-	}
+	node_gpus_name(n, mask, 0);
 }
 
 void
@@ -290,7 +341,8 @@ node_describe(const struct node *n, json_t *array)
 	    "addr", n->addr, "gpu_source", n->gpu_source,
 	    "switch", n->switch_name,
 	    "gpus_total", (int)n->gpus_total,
-	    "gpus_alloc", __builtin_popcountll(n->alloc_mask),
+	    "gpus_alloc", __builtin_popcountll(n->alloc_mask |
+	    n->stale_mask),
 	    "last_seen", (json_int_t)n->last_seen, "gpus", gpus);
 	json_array_append_new(array, o);
 }

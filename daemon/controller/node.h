@@ -27,6 +27,7 @@ const char	*node_name(const struct node *);
 const char	*node_addr(const struct node *);
 uint32_t	 node_gpus_total(const struct node *);
 uint64_t	 node_alloc_mask(const struct node *);
+/* Neither allocated nor held by a stale copy. */
 uint64_t	 node_free_mask(const struct node *);
 bool		 node_is_up(const struct node *);
 bool		 node_is_drained(const struct node *);
@@ -63,6 +64,18 @@ const char	*node_drain_reason(const struct node *);
 /* Marks the GPUs in mask as held by job id (0 releases them). */
 void		 node_alloc(struct node *, uint64_t mask, uint64_t job);
 void		 node_release(struct node *, uint64_t mask);
+
+/* Stale copies: a run of job that the controller requeued (or finished)
+ * while the node was away, found running when the node came back, and
+ * being stopped. Its GPUs are neither free nor allocated until its end is
+ * reported: nothing else runs there meanwhile. node_stale_add takes the
+ * free GPUs of mask and says whether there were any; node_stale_release
+ * frees job's and says whether it held any; node_stale_first names a job
+ * holding some (0: none). */
+uint64_t	 node_stale_mask(const struct node *);
+bool		 node_stale_add(struct node *, uint64_t mask, uint64_t job);
+bool		 node_stale_release(struct node *, uint64_t job);
+uint64_t	 node_stale_first(const struct node *);
 
 /* The node's topology label (gnoded's node.switch), "" for none:
  * consolidation keeps a multi-node job under one label when it can. */

@@ -122,6 +122,9 @@ req_hello_node(struct peer *p, const json_t *msg)
 	peer_send(p, reply);
 	json_decref(reply);
 
+	/* Stale copies it was stopping are in its reports again, if they
+	 * still run. */
+	job_report_stale_forget(n);
 	/* Ends first, so a finished job is not taken for a missing one. */
 	json_array_foreach(jobs, i, r) {
 		state = json_string_value(json_object_get(r, "state"));

@@ -36,6 +36,8 @@
 static struct sched_core	*schedule_core;
 static struct node		**schedule_nodes;	/* by core index */
 static uint32_t			*schedule_node_sw;	/* its switch */
+/* The GPUs of stale copies (node_stale_mask) taken out of the core. */
+static uint64_t			*schedule_node_stale;
 static size_t			 schedule_nnodes, schedule_nodes_size;
 /* Topology labels seen, numbered in order of appearance for the core. */
 static char			**schedule_switches;
@@ -149,6 +151,9 @@ schedule_submit(struct job *j, int64_t now)
 {
 	struct sched_jobspec	spec;
 
+	/* A job waits out its stale copies (job-report.c). */
+	if (job_stale_copies(j) > 0)
+		return;
 	schedule_spec(j, &spec, now);
 	job_sched(j)->cjob = sched_core_submit(schedule_core, &spec, now);
 }
@@ -196,6 +201,26 @@ schedule_conf(struct sched_conf *c)
 	log_info("schedule: gittins index from %zu completed jobs", n);
 }
 
+/* Takes the GPUs of node i's stale copies out of the core, and gives
+ * back those whose copies have gone. */
+static void
+schedule_sync_stale(uint32_t i)
+{
+	struct place_cluster	*cl = sched_core_cluster(schedule_core);
+	struct place_alloc	 a;
+	uint64_t		 want = node_stale_mask(schedule_nodes[i]);
+	uint64_t		 have = schedule_node_stale[i];
+
+	if (want == have)
+		return;
+	a.node = node_sched_index(schedule_nodes[i]);
+	if ((a.mask = have & ~want) != 0)
+		place_release(cl, &a, 1);
+	if ((a.mask = want & ~have & place_node_free_mask(cl, a.node)) != 0)
+		place_take(cl, &a, 1);
+	schedule_node_stale[i] = (have & want) | a.mask;
+}
+
 static void
 schedule_rebuild(void)
 {
@@ -205,6 +230,7 @@ schedule_rebuild(void)
 	struct job		*j;
 	int64_t			 now = gbatchd_now_ms();
 	uint32_t		 gpus;
+	size_t			 i;
 	char			 err[256];
 
 	for (j = job_first(); j != NULL; j = job_next(j))
@@ -229,7 +255,11 @@ schedule_rebuild(void)
 			    schedule_nodes_size, sizeof *schedule_nodes);
 			schedule_node_sw = xreallocarray(schedule_node_sw,
 			    schedule_nodes_size, sizeof *schedule_node_sw);
+			schedule_node_stale = xreallocarray(
+			    schedule_node_stale, schedule_nodes_size,
+			    sizeof *schedule_node_stale);
 		}
+		schedule_node_stale[schedule_nnodes] = 0;
 		schedule_node_sw[schedule_nnodes] = schedule_switch_of(n);
 		node_set_sched_index(n, place_node_add(cl, gpus,
 		    schedule_node_sw[schedule_nnodes]));
@@ -243,6 +273,8 @@ schedule_rebuild(void)
 		else if (schedule_is_running(job_state(j)))
 			schedule_adopt(j, now);
 	}
+	for (i = 0; i < schedule_nnodes; i++)
+		schedule_sync_stale((uint32_t)i);
 	schedule_stale = false;
 	log_info("schedule: %s, %u queue%s, placement %s: %zu nodes, %zu "
 	    "pending, %zu running", sched_policy_name(conf.policy),
@@ -277,6 +309,7 @@ schedule_sync_nodes(void)
 			return;
 		}
 		place_node_set_up(cl, i, node_is_schedulable(n));
+		schedule_sync_stale(i);
 	}
 }
 
@@ -512,6 +545,24 @@ schedule_job_view(const struct job *j, struct store_job *row)
 }
 
 void
+schedule_job_stale_changed(struct job *j)
+{
+	struct job_sched	*s;
+
+	schedule_mark_dirty();
+	if (j == NULL || job_state(j) != JOB_PENDING || schedule_core == NULL ||
+	    schedule_stale)
+		return;
+	s = job_sched(j);
+	if (job_stale_copies(j) == 0 && s->cjob == NULL)
+		schedule_submit(j, gbatchd_now_ms());
+	else if (job_stale_copies(j) > 0 && s->cjob != NULL) {
+		sched_core_end(schedule_core, s->cjob, gbatchd_now_ms());
+		s->cjob = NULL;
+	}
+}
+
+void
 schedule_reconfigure(void)
 {
 	schedule_stale = true;
@@ -531,6 +582,8 @@ schedule_free(void)
 	schedule_nodes = NULL;
 	free(schedule_node_sw);
 	schedule_node_sw = NULL;
+	free(schedule_node_stale);
+	schedule_node_stale = NULL;
 	while (schedule_nswitches > 0)
 		free(schedule_switches[--schedule_nswitches]);
 	free(schedule_switches);

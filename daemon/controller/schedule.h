@@ -30,6 +30,10 @@ void	schedule_job_row(struct job *, enum job_state to, struct store_job *);
 /* j moved from one state to another (job-change.c, after the move). */
 void	schedule_job_changed(struct job *, enum job_state from,
 	    enum job_state to);
+/* A node's stale copies changed (job-report.c): their GPUs go out of or
+ * back into the core at the next pass, and j (NULL: none in memory), whose
+ * stale copies were counted, leaves the core or enters it again. */
+void	schedule_job_stale_changed(struct job *);
 /* Fills row's live scheduling view for a listing: queue, attained
  * service and run time to now, and a pending job's reason. */
 void	schedule_job_view(const struct job *, struct store_job *row);

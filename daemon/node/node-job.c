@@ -53,6 +53,10 @@ struct node_job {
 
 	pid_t			 pid;		/* the job; 0 until started */
 	time_t			 start_time;
+	/* Which run of which shape: the controller tells a run it may take
+	 * back from one that is stale (an older run, a part of a gang). */
+	unsigned		 restarts;
+	unsigned		 num_nodes;
 	bool			 preempted;	/* JOB_PREEMPT passed on */
 	json_t			*end;		/* the end report */
 };
@@ -396,11 +400,12 @@ node_jobs_check(struct node_jobs *jobs, const struct node_launch *l,
 static json_t *
 node_jobs_run_record(const struct node_job *job)
 {
-	return (json_pack("{s:I,s:s,s:O,s:i,s:I,s:I,s:i,s:I}",
+	return (json_pack("{s:I,s:s,s:O,s:i,s:I,s:I,s:i,s:I,s:i,s:i}",
 	    "id", (json_int_t)job->id, "state", "RUNNING", "gpus", job->gpus,
 	    "pid", 0, "pid_start", (json_int_t)0, "start_time", (json_int_t)0,
 	    "shepherd_pid", (int)job->shep_pid,
-	    "shepherd_start", (json_int_t)job->shep_ticks));
+	    "shepherd_start", (json_int_t)job->shep_ticks,
+	    "restarts", (int)job->restarts, "num_nodes", (int)job->num_nodes));
 }
 
 int
@@ -447,6 +452,8 @@ node_jobs_launch(struct node_jobs *jobs, const json_t *msg, char *err,
 		json_array_append_new(gpus, json_integer(l->gpus[i]));
 	node_job_set_gpus(job, gpus);
 	json_decref(gpus);
+	job->restarts = l->restarts;
+	job->num_nodes = l->num_nodes;
 
 	if ((pid = node_shepherd_start(jobs->conf, l, &sock, why,
 	    sizeof why)) == -1) {
@@ -577,10 +584,12 @@ node_jobs_report(struct node_jobs *jobs)
 			json_array_append(a, job->end);
 			continue;
 		}
-		json_array_append_new(a, json_pack("{s:I,s:s,s:O,s:i,s:I}",
-		    "id", (json_int_t)job->id, "state", "RUNNING",
+		json_array_append_new(a, json_pack("{s:I,s:s,s:O,s:i,s:I,s:i,"
+		    "s:i}", "id", (json_int_t)job->id, "state", "RUNNING",
 		    "gpus", job->gpus, "pid", (int)job->pid,
-		    "start_time", (json_int_t)job->start_time));
+		    "start_time", (json_int_t)job->start_time,
+		    "restarts", (int)job->restarts,
+		    "num_nodes", (int)job->num_nodes));
 	}
 	return (a);
 }
@@ -617,6 +626,10 @@ node_jobs_reattach(struct node_jobs *jobs, struct node_job *job, json_t *run)
 	    "start_time"));
 	job->state = job->pid > 0 ? NODE_JOB_RUNNING : NODE_JOB_STARTING;
 	job->preempted = json_is_true(json_object_get(run, "preempted"));
+	job->restarts = (unsigned)json_integer_value(json_object_get(run,
+	    "restarts"));
+	job->num_nodes = (unsigned)json_integer_value(json_object_get(run,
+	    "num_nodes"));
 	if (pid > 0 && node_proc_matches(job->shep_pid, job->shep_ticks)) {
 		job->pidfd = node_proc_pidfd_open(job->shep_pid);
 		/* Checked again with the pidfd held: it cannot now come to

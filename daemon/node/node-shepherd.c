@@ -102,13 +102,15 @@ node_shepherd_record_run(struct node_shepherd *sh)
 	json_t	*rec;
 	char	 err[512];
 
-	rec = json_pack("{s:I,s:s,s:o,s:i,s:I,s:I,s:i,s:I}",
+	rec = json_pack("{s:I,s:s,s:o,s:i,s:I,s:I,s:i,s:I,s:i,s:i}",
 	    "id", (json_int_t)sh->l->id, "state", "RUNNING",
 	    "gpus", node_shepherd_gpus(sh->l), "pid", (int)sh->pgid,
 	    "pid_start", (json_int_t)sh->pgid_ticks,
 	    "start_time", (json_int_t)sh->start_time,
 	    "shepherd_pid", (int)getpid(),
-	    "shepherd_start", (json_int_t)node_proc_start_ticks(getpid()));
+	    "shepherd_start", (json_int_t)node_proc_start_ticks(getpid()),
+	    "restarts", (int)sh->l->restarts,
+	    "num_nodes", (int)sh->l->num_nodes);
 	if (sh->preempted)
 		json_object_set_new(rec, "preempted", json_true());
 	if (node_record_write(sh->conf->state_dir, sh->l->id, NODE_RECORD_RUN,
