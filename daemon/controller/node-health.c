@@ -11,8 +11,29 @@
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
 
+/* The loop runs the check every second; a gap of more than this between
+ * two checks means the controller itself was not running (SIGSTOP, a disk
+ * stall in a commit), not that the nodes were silent. */
+#define NODE_HEALTH_STALL_MS	2000
+
 static struct event	*node_health_ev;
 static bool		 node_health_recovered;
+static int64_t		 node_health_tick_ms;
+/* Until then (seconds) no node is judged silent: after a stall, what the
+ * nodes sent meanwhile is still being read. */
+static int64_t		 node_health_grace_until;
+
+int
+node_health_interval(void)
+{
+	int	interval = gbatchd_conf()->node_timeout / 3;
+
+	if (interval < 1)
+		interval = 1;
+	if (interval > 5)
+		interval = 5;
+	return (interval);
+}
 
 static void
 node_health_requeue(struct node *n, const char *detail)
@@ -52,9 +73,20 @@ node_health_cb(evutil_socket_t fd, short what, void *arg)
 {
 	const struct conf	*c = gbatchd_conf();
 	struct node		*n;
-	int64_t			 now = gbatchd_now();
+	int64_t			 now = gbatchd_now(), now_ms = gbatchd_now_ms();
 	char			 why[128];
 
+	if (now_ms - node_health_tick_ms > NODE_HEALTH_STALL_MS) {
+		node_health_grace_until = now + node_health_interval();
+		log_warn("gbatchd: the controller did not run for %" PRId64
+		    " s (stopped, or stalled); nodes get %d s to be heard "
+		    "from before any is judged silent",
+		    (now_ms - node_health_tick_ms) / 1000,
+		    node_health_interval());
+	}
+	node_health_tick_ms = now_ms;
+	if (now < node_health_grace_until)
+		return;
 	for (n = node_first(); n != NULL; n = node_next(n)) {
 		if (node_is_up(n) && now - node_last_seen(n) > c->node_timeout) {
 			snprintf(why, sizeof why, "silent for %" PRId64 " s "
@@ -84,6 +116,7 @@ node_health_init(struct event_base *base)
 {
 	struct timeval	tv = { 1, 0 };
 
+	node_health_tick_ms = gbatchd_now_ms();
 	node_health_ev = event_new(base, -1, EV_PERSIST, node_health_cb, NULL);
 	event_add(node_health_ev, &tv);
 }

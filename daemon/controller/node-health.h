@@ -1,7 +1,10 @@
 /* node-health.h: nodes going silent. A node that sends nothing for
  * node_timeout seconds is marked down and its running jobs are requeued;
  * after a restart, nodes that do not come back within node_timeout get the
- * same treatment for the jobs the store says they run. */
+ * same treatment for the jobs the store says they run. Silence is judged
+ * by what arrived: when the controller itself did not run for a while
+ * (stopped, a disk stall), the nodes get one heartbeat interval for what
+ * they sent meanwhile to be read before any is judged. */
 #ifndef GB_CTL_NODE_HEALTH_H
 #define GB_CTL_NODE_HEALTH_H
 
@@ -10,6 +13,9 @@
 struct node;
 
 void	node_health_init(struct event_base *);
+/* The heartbeat interval nodes are told to keep (seconds): a third of
+ * node_timeout, 1 to 5. */
+int	node_health_interval(void);
 void	node_health_free(void);
 /* Marks node down for why, closes its connection, requeues its jobs. */
 void	node_health_down(struct node *, const char *why);

@@ -9,6 +9,7 @@
 #include "common/proto.h"
 #include "daemon/controller/gbatchd.h"
 #include "daemon/controller/job-report.h"
+#include "daemon/controller/node-health.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/req.h"
@@ -54,7 +55,6 @@ req_hello_client(struct peer *p, const json_t *msg)
 static void
 req_hello_node(struct peer *p, const json_t *msg)
 {
-	const struct conf	*c = gbatchd_conf();
 	struct node		*n;
 	const char		*name, *state, *sw;
 	json_t			*gpus, *jobs, *reply, *r, *v;
@@ -110,11 +110,7 @@ req_hello_node(struct peer *p, const json_t *msg)
 	    peer_addr(p), json_array_size(gpus), json_array_size(jobs));
 
 	/* The reply goes first: the ACKs and signals below follow it. */
-	interval = c->node_timeout / 3;
-	if (interval < 1)
-		interval = 1;
-	if (interval > 5)
-		interval = 5;
+	interval = node_health_interval();
 	reply = proto_reply_ok(msg);
 	json_object_set_new(reply, "version", json_integer(PROTO_VERSION));
 	json_object_set_new(reply, "heartbeat_interval",

@@ -156,3 +156,51 @@ assert len(again) == 2 and min(again) > stop, lines' "$GB_DIR/log" "$stale"
 	run gq -j "$id" --noheader -o restarts
 	[ "$output" = 1 ]
 }
+
+# now_past T: the clock has reached T (seconds since the epoch).
+now_past() {
+	[ "$(date +%s)" -ge "$1" ]
+}
+
+# heard_since NODE T: the controller heard from NODE at T or later.
+heard_since() {
+	gnodes -N "$1" --json | python3 -c '
+import json, sys
+n = json.load(sys.stdin)["nodes"][0]
+sys.exit(0 if n["last_seen"] >= int(sys.argv[1]) else 1)' "$2"
+}
+
+@test "a controller stopped for longer than node_timeout marks no healthy node down when it resumes" {
+	gb_start_cluster
+	id=$(submit_copy -G 4)
+	gb_wait_state "$id" RUNNING
+	# Stopped for twice node_timeout (2 s) while the nodes keep sending
+	# heartbeats into its socket buffers: the scenario is the duration.
+	kill -STOP "$GB_CTL_PID"
+	sleep 4
+	kill -CONT "$GB_CTL_PID"
+	resumed=$(date +%s)
+	gb_wait 10 grep -q "the controller did not run for" "$GB_DIR/gbatchd.log"
+	gb_wait 10 heard_since n1 "$resumed"
+	gb_wait 10 heard_since n2 "$resumed"
+	# Past the grace (one heartbeat interval, 1 s) and a check after it.
+	gb_wait 10 now_past $((resumed + 3))
+	run grep -c ": down: " "$GB_DIR/gbatchd.log"
+	[ "$output" = 0 ]
+	gb_node_is_up n1
+	gb_node_is_up n2
+	gb_state_is "$id" RUNNING
+	run gq -j "$id" --noheader -o restarts
+	[ "$output" = 0 ]
+	[ "$(starts)" = 1 ]
+}
+
+@test "a node that stays silent past node_timeout after a controller stall is still marked down" {
+	gb_start_cluster
+	kill -STOP "$GB_CTL_PID"
+	kill_node n1
+	sleep 3
+	kill -CONT "$GB_CTL_PID"
+	gb_wait 10 grep -q "node n1: down: silent" "$GB_DIR/gbatchd.log"
+	gb_node_is_up n2
+}
