@@ -120,6 +120,12 @@ main(int argc, char **argv)
 		r = EXIT_UNREACHABLE;
 		goto out;
 	}
+	/* The controller's word, made of node names it checked. */
+	if (json_is_string(json_object_get(reply, "warning")))
+		fprintf(stderr, "gsub: warning: job %lld: %s\n",
+		    (long long)json_integer_value(json_object_get(reply,
+		    "job_id")), json_string_value(json_object_get(reply,
+		    "warning")));
 	if (jobspec_parsable(js))
 		printf("%lld\n", (long long)json_integer_value(
 		    json_object_get(reply, "job_id")));

@@ -6,7 +6,29 @@ static const char *const sched_reason_names[] = {
 	[SCHED_REASON_RESOURCES] = "Resources",
 	[SCHED_REASON_PRIORITY] = "Priority",
 	[SCHED_REASON_PREEMPTING] = "Preempting",
+	[SCHED_REASON_NODES_DOWN] = "NodesDown",
+	[SCHED_REASON_NODES_DRAINED] = "NodesDrained",
 };
+
+static bool
+sched_capacity_fits(uint32_t gpus, bool consolidate, uint32_t largest,
+    const struct sched_capacity *c)
+{
+	if (c->total < gpus)
+		return (false);
+	return (!consolidate || gpus > largest || c->largest >= gpus);
+}
+
+enum sched_reason
+sched_capacity_reason(uint32_t gpus, bool consolidate, uint32_t largest,
+    const struct sched_capacity *up, const struct sched_capacity *up_drained)
+{
+	if (sched_capacity_fits(gpus, consolidate, largest, up))
+		return (SCHED_REASON_NONE);
+	if (sched_capacity_fits(gpus, consolidate, largest, up_drained))
+		return (SCHED_REASON_NODES_DRAINED);
+	return (SCHED_REASON_NODES_DOWN);
+}
 
 const char *
 sched_reason_name(enum sched_reason r)

@@ -16,7 +16,25 @@ enum sched_reason {
 	SCHED_REASON_RESOURCES,	/* waits for GPUs to free up */
 	SCHED_REASON_PRIORITY,	/* waits behind a job ahead of it */
 	SCHED_REASON_PREEMPTING,/* waits for the jobs it preempted to stop */
+	SCHED_REASON_NODES_DOWN,   /* no up node set could ever hold it */
+	SCHED_REASON_NODES_DRAINED,/* only drained nodes would make it fit */
 };
+
+/* A set of nodes' GPUs: in all, and on the largest node. */
+struct sched_capacity {
+	uint64_t	total;
+	uint32_t	largest;
+};
+
+/* Why a job of gpus GPUs could never run on the nodes that take jobs now
+ * (up), even were they idle: SCHED_REASON_NODES_DRAINED when the drained
+ * ones would make it fit (up_drained: up and drained together),
+ * SCHED_REASON_NODES_DOWN otherwise; SCHED_REASON_NONE when the up nodes
+ * could hold it. A consolidating job needs one node of its size when any
+ * node of the cluster (largest: the largest known) has that many. */
+enum sched_reason sched_capacity_reason(uint32_t gpus, bool consolidate,
+		    uint32_t largest, const struct sched_capacity *up,
+		    const struct sched_capacity *up_drained);
 
 /* Returns the number of GPUs set in mask. */
 unsigned	sched_mask_count(uint64_t mask);
@@ -25,7 +43,8 @@ unsigned	sched_mask_count(uint64_t mask);
  * fewer than n (or n is 0). */
 uint64_t	sched_mask_lowest(uint64_t avail, uint32_t n);
 
-/* Returns a display name: "None", "Resources", "Priority", "Preempting". */
+/* Returns a display name: "None", "Resources", "Priority", "Preempting",
+ * "NodesDown", "NodesDrained". */
 const char *sched_reason_name(enum sched_reason);
 
 #endif

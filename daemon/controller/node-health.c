@@ -10,6 +10,7 @@
 #include "daemon/controller/node-health.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
+#include "daemon/controller/schedule.h"
 
 /* The loop runs the check every second; a gap of more than this between
  * two checks means the controller itself was not running (SIGSTOP, a disk
@@ -64,6 +65,7 @@ node_health_down(struct node *n, const char *why)
 	/* Its GPUs are out of reach anyway; a stale copy there is stopped
 	 * again if the node comes back with it. */
 	job_report_stale_forget(n);
+	schedule_mark_dirty();
 	snprintf(detail, sizeof detail, "node %s %s", node_name(n), why);
 	node_health_requeue(n, detail);
 }

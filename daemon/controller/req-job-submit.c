@@ -9,6 +9,7 @@
 #include "common/frame.h"
 #include "common/log.h"
 #include "common/proto.h"
+#include "common/xmalloc.h"
 #include "daemon/controller/gbatchd.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/node.h"
@@ -134,20 +135,24 @@ req_job_submit_env(const json_t *env, char *err, size_t errlen)
 	return (0);
 }
 
-/* Sends {"re":200,"ok":true,"seq":...,"job_id":id}. Pipelined submits
- * send thousands a second, so the usual integer seq is written by hand
- * rather than through a JSON tree. */
+/* Sends {"re":200,"ok":true,"seq":...,"job_id":id} (and the warning, if
+ * any). Pipelined submits send thousands a second, so the usual integer
+ * seq is written by hand rather than through a JSON tree. */
 static void
-req_job_submit_reply(struct peer *p, const json_t *msg, uint64_t id)
+req_job_submit_reply(struct peer *p, const json_t *msg, uint64_t id,
+    const char *warning)
 {
 	json_t	*seq = json_object_get(msg, "seq"), *reply;
 	char	 buf[128];
 	int	 n;
 
-	if (seq != NULL && !json_is_integer(seq)) {
+	if ((seq != NULL && !json_is_integer(seq)) || warning != NULL) {
 		reply = proto_reply_ok(msg);
 		json_object_set_new(reply, "job_id", json_integer(
 		    (json_int_t)id));
+		if (warning != NULL)
+			json_object_set_new(reply, "warning",
+			    json_string(warning));
 		peer_send(p, reply);
 		json_decref(reply);
 		return;
@@ -165,6 +170,52 @@ req_job_submit_reply(struct peer *p, const json_t *msg, uint64_t id)
 	buf[2] = (char)(n >> 8);
 	buf[3] = (char)n;
 	peer_send_bytes(p, buf, FRAME_HEADER + (size_t)n);
+}
+
+/* A warning for a job of gpus GPUs that no node taking jobs now could
+ * run, even idle (it is accepted: nodes come back): which nodes it waits
+ * for. NULL when the up nodes could run it. A new string. */
+static char *
+req_job_submit_warning(uint32_t gpus, bool consolidate)
+{
+	enum sched_reason	 r = schedule_unrunnable(gpus, consolidate);
+	struct node		*n;
+	char			*list = xstrdup(""), *t;
+	size_t			 shown = 0, more = 0;
+	bool			 drained;
+
+	if (r == SCHED_REASON_NONE) {
+		free(list);
+		return (NULL);
+	}
+	drained = r == SCHED_REASON_NODES_DRAINED;
+	for (n = node_first(); n != NULL; n = node_next(n)) {
+		if (drained ? !(node_is_up(n) && node_is_drained(n)) :
+		    node_is_up(n))
+			continue;
+		if (shown == 5) {
+			more++;
+			continue;
+		}
+		t = xasprintf("%s%s%s", list, shown > 0 ? ", " : "",
+		    node_name(n));
+		free(list);
+		list = t;
+		shown++;
+	}
+	if (more > 0) {
+		t = xasprintf("%s and %zu more", list, more);
+		free(list);
+		list = t;
+	}
+	t = xasprintf("no node that takes jobs now could run its %u GPU%s%s; "
+	    "it waits until %s%s%s", gpus, gpus == 1 ? "" : "s",
+	    consolidate ? " on one node" : "", drained ?
+	    "a drained node is resumed (gctl resume)" :
+	    "nodes come back", shown > 0 ? (drained ? "; drained: " :
+	    "; down: ") : "", list);
+	free(list);
+	return (t);
 }
 
 /* The scheduling options of gsub: checkpoint signal and grace, requeue,
@@ -224,6 +275,7 @@ req_job_submit(struct peer *p, const json_t *msg)
 	json_t			*job, *v;
 	const char		*base;
 	char			 err[512], *argv = NULL, *env = NULL;
+	char			*warning = NULL;
 	unsigned long long	 gpus = 1, limit = 0;
 	uint64_t		 all;
 
@@ -341,11 +393,15 @@ req_job_submit(struct peer *p, const json_t *msg)
 	log_debug("job %" PRIu64 ": submitted by %s, %u GPU%s, %s", row.id,
 	    row.user, row.gpus, row.gpus == 1 ? "" : "s",
 	    job_state_name(row.state));
-	if (row.state == JOB_PENDING)
+	if (row.state == JOB_PENDING) {
 		schedule_job_new(j);
+		warning = req_job_submit_warning(row.gpus,
+		    (row.flags & JOB_F_CONSOLIDATE) != 0);
+	}
 
-	req_job_submit_reply(p, msg, row.id);
+	req_job_submit_reply(p, msg, row.id, warning);
 out:
+	free(warning);
 	free(argv);
 	free(env);
 	return;

@@ -43,6 +43,12 @@ static size_t			 schedule_nnodes, schedule_nodes_size;
 static char			**schedule_switches;
 static size_t			 schedule_nswitches;
 static bool			 schedule_dirty;
+/* What the nodes could hold were they idle: those that take jobs, and
+ * those with the drained ones too; the largest node known. Found again
+ * after anything changed (schedule_mark_dirty). */
+static struct sched_capacity	 schedule_cap_up, schedule_cap_drained;
+static uint32_t			 schedule_cap_largest;
+static bool			 schedule_cap_valid;
 static bool			 schedule_stale = true;
 static struct event		*schedule_wake_ev;
 static uint64_t			*schedule_samples;
@@ -55,6 +61,7 @@ void
 schedule_mark_dirty(void)
 {
 	schedule_dirty = true;
+	schedule_cap_valid = false;
 	commit_want();
 }
 
@@ -528,7 +535,7 @@ schedule_job_view(const struct job *j, struct store_job *row)
 {
 	const struct sched_cjob	*cj = job_sched_const(j)->cjob;
 	int64_t			 now;
-	enum sched_reason	 r;
+	enum sched_reason	 r, r2;
 
 	row->queue = -1;
 	if (cj == NULL)
@@ -539,8 +546,17 @@ schedule_job_view(const struct job *j, struct store_job *row)
 	row->run_total = sched_cjob_total_executed(cj, now);
 	row->preemptions = sched_cjob_preemptions(cj);
 	row->promotions = sched_cjob_promotions(cj);
-	if (job_state(j) == JOB_PENDING &&
-	    (r = sched_cjob_reason(cj)) != SCHED_REASON_NONE)
+	if (job_state(j) != JOB_PENDING)
+		return;
+	/* Waiting for GPUs that no node taking jobs could ever give is
+	 * waiting for nodes: say which kind. */
+	if ((r = sched_cjob_reason(cj)) != SCHED_REASON_PREEMPTING) {
+		r2 = schedule_unrunnable(job_gpus(j),
+		    (job_sched_const(j)->flags & JOB_F_CONSOLIDATE) != 0);
+		if (r2 != SCHED_REASON_NONE)
+			r = r2;
+	}
+	if (r != SCHED_REASON_NONE)
 		row->reason = sched_reason_name(r);
 }
 
@@ -560,6 +576,48 @@ schedule_job_stale_changed(struct job *j)
 		sched_core_end(schedule_core, s->cjob, gbatchd_now_ms());
 		s->cjob = NULL;
 	}
+}
+
+static void
+schedule_capacity_add(struct sched_capacity *c, uint32_t gpus)
+{
+	c->total += gpus;
+	if (gpus > c->largest)
+		c->largest = gpus;
+}
+
+static void
+schedule_capacity(void)
+{
+	struct node	*n;
+	uint32_t	 gpus;
+
+	if (schedule_cap_valid)
+		return;
+	memset(&schedule_cap_up, 0, sizeof schedule_cap_up);
+	memset(&schedule_cap_drained, 0, sizeof schedule_cap_drained);
+	schedule_cap_largest = 0;
+	for (n = node_first(); n != NULL; n = node_next(n)) {
+		gpus = node_gpus_total(n);
+		if (gpus > schedule_cap_largest)
+			schedule_cap_largest = gpus;
+		/* Up: a node whose connection just dropped counts until
+		 * node_timeout says otherwise (node-health.c). */
+		if (!node_is_up(n))
+			continue;
+		if (!node_is_drained(n))
+			schedule_capacity_add(&schedule_cap_up, gpus);
+		schedule_capacity_add(&schedule_cap_drained, gpus);
+	}
+	schedule_cap_valid = true;
+}
+
+enum sched_reason
+schedule_unrunnable(uint32_t gpus, bool consolidate)
+{
+	schedule_capacity();
+	return (sched_capacity_reason(gpus, consolidate, schedule_cap_largest,
+	    &schedule_cap_up, &schedule_cap_drained));
 }
 
 void

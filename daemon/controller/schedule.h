@@ -13,6 +13,7 @@
 
 #include "common/job-state.h"
 #include "daemon/controller/store.h"
+#include "policy/sched.h"
 
 struct job;
 
@@ -37,6 +38,11 @@ void	schedule_job_stale_changed(struct job *);
 /* Fills row's live scheduling view for a listing: queue, attained
  * service and run time to now, and a pending job's reason. */
 void	schedule_job_view(const struct job *, struct store_job *row);
+
+/* Whether a job of gpus GPUs could run on the nodes that take jobs now,
+ * were they idle: SCHED_REASON_NONE, or SCHED_REASON_NODES_DOWN /
+ * SCHED_REASON_NODES_DRAINED (sched_capacity_reason). */
+enum sched_reason schedule_unrunnable(uint32_t gpus, bool consolidate);
 
 /* The scheduler settings changed (gctl reconfigure): rebuild the core
  * under them before the next pass. */

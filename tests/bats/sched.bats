@@ -356,3 +356,48 @@ promote_scenario() {
 	run -0 gctl show config
 	grep -qx 'scheduler.policy = "gittins"' <<<"$output"
 }
+
+node_is_down() {
+	gnodes -N "$1" --noheader -o state | grep -qx down
+}
+
+@test "a job no up node could hold waits NodesDown, and gsub warns at submit" {
+	GB_NODE_TIMEOUT=2 gb_write_conf
+	gb_start_controller
+	gb_start_node n1 4
+	gb_start_node n2 4
+	kill -TERM "$GB_NODE_PID_n2"
+	gb_wait 15 node_is_down n2
+	# 4 GPUs fit on n1: no warning, and it runs.
+	run -0 --separate-stderr gsub -G 4 --wrap "until [ -e '$GB_DIR/go' ]; do sleep 0.05; done"
+	[ -z "$stderr" ]
+	busy=${output##* }
+	gb_wait_state "$busy" RUNNING
+	# 4 more wait for n1's GPUs: Resources, not a node problem.
+	run -0 --separate-stderr gsub --parsable -G 4 --wrap true
+	[ -z "$stderr" ]
+	res=$output
+	gb_wait 10 field_is "$res" reason Resources
+	# 8 could only run with n2 back.
+	run -0 --separate-stderr gsub --parsable -G 8 --wrap true
+	big=$output
+	[[ "$stderr" == "gsub: warning: job $big: no node that takes jobs now could run its 8 GPUs; it waits until nodes come back; down: n2" ]]
+	gb_wait 10 field_is "$big" reason NodesDown
+	# n2 back: the job can run, it waits for GPUs only.
+	gb_start_node n2 4
+	gb_wait 10 field_is "$big" reason Resources
+	touch "$GB_DIR/go"
+	gb_wait_state "$big" COMPLETED 20
+}
+
+@test "a job only a drained node could hold waits NodesDrained until the node is resumed" {
+	gb_start_controller
+	gb_start_node n1 4
+	gctl drain n1 --reason maintenance
+	run -0 --separate-stderr gsub --parsable -G 2 --wrap true
+	id=$output
+	[[ "$stderr" == "gsub: warning: job $id: no node that takes jobs now could run its 2 GPUs; it waits until a drained node is resumed (gctl resume); drained: n1" ]]
+	gb_wait 10 field_is "$id" reason NodesDrained
+	gctl resume n1
+	gb_wait_state "$id" COMPLETED 20
+}

@@ -645,9 +645,42 @@ test_adopt_preempting(void)
 	sched_core_free(core);
 }
 
+/* Which nodes could ever hold a job: the up ones, else the drained. */
+static void
+test_capacity(void)
+{
+	struct sched_capacity	none = { 0, 0 }, up4 = { 4, 4 };
+	struct sched_capacity	up8 = { 8, 4 }, up12 = { 12, 8 };
+
+	is_int(sched_capacity_reason(4, false, 8, &up8, &up8),
+	    SCHED_REASON_NONE, "4 GPUs fit 2 x 4 up");
+	is_int(sched_capacity_reason(8, false, 8, &up8, &up8),
+	    SCHED_REASON_NONE, "a gang of 8 fits 2 x 4 up");
+	is_int(sched_capacity_reason(4, false, 8, &none, &none),
+	    SCHED_REASON_NODES_DOWN, "no node up");
+	is_int(sched_capacity_reason(4, false, 8, &none, &up4),
+	    SCHED_REASON_NODES_DRAINED, "the only node is drained");
+	is_int(sched_capacity_reason(8, false, 8, &up4, &up8),
+	    SCHED_REASON_NODES_DRAINED, "the drained node would complete it");
+	is_int(sched_capacity_reason(12, false, 8, &up4, &up8),
+	    SCHED_REASON_NODES_DOWN, "drained nodes would not do either");
+	is_int(sched_capacity_reason(8, true, 8, &up8, &up8),
+	    SCHED_REASON_NODES_DOWN, "consolidate: the 8-GPU node is down");
+	is_int(sched_capacity_reason(8, true, 8, &up8, &up12),
+	    SCHED_REASON_NODES_DRAINED, "consolidate: the 8-GPU node is "
+	    "drained");
+	is_int(sched_capacity_reason(8, true, 4, &up8, &up8),
+	    SCHED_REASON_NONE, "consolidate: no node of 8 exists, 2 x 4");
+	is_str(sched_reason_name(SCHED_REASON_NODES_DOWN), "NodesDown",
+	    "name");
+	is_str(sched_reason_name(SCHED_REASON_NODES_DRAINED), "NodesDrained",
+	    "name");
+}
+
 int
 main(void)
 {
+	test_capacity();
 	test_demotion();
 	test_dlas_order();
 	t_skip(SCHED_DLAS, true, "dlas");
