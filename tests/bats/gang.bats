@@ -82,6 +82,8 @@ rank_lines_are() {
 	[ "$(head -n 1 shared.out)" = stale ]
 	# Nothing else: every other line is whole.
 	[ "$(wc -l <shared.out)" -eq 6001 ]
+	# Rank 0 removed the checkpoint directory the job left empty.
+	[ ! -e .gbatch ]
 }
 
 @test "-o with %t or %N gives every part a file of its own" {
