@@ -109,10 +109,9 @@ launch_job(struct job *j)
 		    "cannot read its script from the store");
 		return;
 	}
-	ckpt_dir = xasprintf("%s/.gbatch/ckpt/%" PRIu64, row.workdir, row.id);
 	nodelist = launch_nodelist(j);
 	spec = json_pack("{s:I,s:s,s:s,s:I,s:I,s:s,s:s,s:s,s:s,s:o,s:o,"
-	    "s:I,s:s,s:I,s:I,s:s,s:i,s:i,s:s,s:i}",
+	    "s:I,s:s,s:I,s:I,s:i,s:i,s:s,s:i}",
 	    "id", (json_int_t)row.id, "name", row.name, "user", row.user,
 	    "uid", (json_int_t)row.uid, "gid", (json_int_t)row.gid,
 	    "workdir", row.workdir, "stdout", row.stdout_path,
@@ -122,14 +121,21 @@ launch_job(struct job *j)
 	    "time_limit", (json_int_t)row.time_limit,
 	    "nodelist", nodelist, "num_nodes", (json_int_t)nparts,
 	    "restarts", (json_int_t)row.restarts,
-	    "ckpt_dir", ckpt_dir,
 	    "ckpt_signal", row.ckpt_signal != 0 ? row.ckpt_signal : 10,
 	    "ckpt_grace", launch_grace(&row),
 	    "master_addr", *node_addr(master) != '\0' ? node_addr(master) :
 	    node_name(master),
 	    "master_port", launch_port(row.id));
-	free(ckpt_dir);
 	free(nodelist);
+	/* Only a job that can be preempted gets a checkpoint directory: a
+	 * --no-requeue job never resumes, so one would only be litter in
+	 * its working directory (docs/job-files.md). */
+	if (spec != NULL && !(row.flags & JOB_F_NO_REQUEUE)) {
+		ckpt_dir = xasprintf("%s/.gbatch/ckpt/%" PRIu64, row.workdir,
+		    row.id);
+		json_object_set_new(spec, "ckpt_dir", json_string(ckpt_dir));
+		free(ckpt_dir);
+	}
 	store_job_done();
 	if (spec == NULL) {
 		launch_fail(j, "cannot encode its launch message");

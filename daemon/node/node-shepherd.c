@@ -332,6 +332,19 @@ node_shepherd_stdio(void)
 		close(fd);
 }
 
+/* Removes what the job leaves empty in its working directory. Before its
+ * end is recorded: once reported, the job may be requeued at once, and its
+ * next run must not find the directory it made removed under it. */
+static void
+node_shepherd_tidy(struct node_spawn *sp, const struct node_launch *l)
+{
+	char	err[1024];
+
+	if (node_spawn_tidy(sp, err, sizeof err) == -1)
+		log_warn("job %llu: checkpoint directory: %s",
+		    (unsigned long long)l->id, err);
+}
+
 /* The shepherd proper, in its own session. Never returns. */
 static void __attribute__((noreturn))
 node_shepherd_main(const struct node_conf *conf, const struct node_launch *l)
@@ -370,8 +383,9 @@ node_shepherd_main(const struct node_conf *conf, const struct node_launch *l)
 	    (pid = node_spawn_start(sp, err, sizeof err)) == -1) {
 		log_warn("job %llu: cannot start: %s",
 		    (unsigned long long)l->id, err);
-		node_shepherd_end(&sh, "FAILED", 1, 0, err);
+		node_shepherd_tidy(sp, l);
 		node_spawn_cleanup(sp);
+		node_shepherd_end(&sh, "FAILED", 1, 0, err);
 		_exit(0);
 	}
 	sh.pgid = pid;
@@ -385,6 +399,7 @@ node_shepherd_main(const struct node_conf *conf, const struct node_launch *l)
 	(void)!write(NODE_SHEPHERD_FD, line, (size_t)len);
 
 	node_shepherd_wait(&sh, &set);
+	node_shepherd_tidy(sp, l);
 	node_spawn_cleanup(sp);
 	node_shepherd_finish(&sh);
 	_exit(0);

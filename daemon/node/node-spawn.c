@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <limits.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -14,7 +15,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/outpat.h"
 #include "common/xmalloc.h"
+#include "daemon/node/node-ckpt.h"
 #include "daemon/node/node-spawn.h"
 
 struct node_spawn {
@@ -25,6 +28,10 @@ struct node_spawn {
 	char				**argv;
 	char				**env;
 	size_t				 nenv;
+	char				*out;		/* expanded, stdout */
+	char				*errf;		/* and stderr */
+	bool				 out_trunc;	/* else append */
+	bool				 err_trunc;
 };
 
 static void
@@ -159,6 +166,43 @@ fail:
 	return (-1);
 }
 
+/* Expands the job's output patterns for this node's part and decides
+ * whether it truncates or appends to each file (outpat_truncates). */
+static int
+node_spawn_files(struct node_spawn *sp, const struct node_conf *conf,
+    char *err, size_t errlen)
+{
+	const struct node_launch	*l = sp->l;
+	struct outpat_vars		 v;
+	char				 path[PATH_MAX], perr[256];
+
+	memset(&v, 0, sizeof v);
+	v.id = l->id;
+	v.name = l->name;
+	v.user = l->user;
+	v.restarts = l->restarts;
+	v.node = conf->name;
+	v.rank = (long)l->node_rank;
+	if (outpat_expand(l->out, &v, path, sizeof path, perr,
+	    sizeof perr) == -1) {
+		snprintf(err, errlen, "stdout: %s", perr);
+		return (-1);
+	}
+	sp->out = xstrdup(path);
+	if (outpat_expand(l->err, &v, path, sizeof path, perr,
+	    sizeof perr) == -1) {
+		snprintf(err, errlen, "stderr: %s", perr);
+		return (-1);
+	}
+	sp->errf = xstrdup(path);
+	sp->out_trunc = outpat_truncates(l->out, l->restarts, l->num_nodes);
+	sp->err_trunc = outpat_truncates(l->err, l->restarts, l->num_nodes);
+	/* One file opened once: truncated only if neither name is shared. */
+	if (strcmp(sp->out, sp->errf) == 0)
+		sp->out_trunc = sp->err_trunc = sp->out_trunc && sp->err_trunc;
+	return (0);
+}
+
 static int
 node_spawn_user(struct node_spawn *sp, char *err, size_t errlen)
 {
@@ -193,6 +237,7 @@ node_spawn_prepare(const struct node_conf *conf, const struct node_launch *l,
 	sp->l = l;
 	sp->as_root = geteuid() == 0;
 	if (node_spawn_user(sp, err, errlen) == -1 ||
+	    node_spawn_files(sp, conf, err, errlen) == -1 ||
 	    node_spawn_script(sp, conf->state_dir, err, errlen) == -1) {
 		node_spawn_cleanup(sp);
 		node_spawn_free(sp);
@@ -218,53 +263,33 @@ node_spawn_die(int fd, const char *what, const char *path)
 	_exit(127);
 }
 
-/* A restarted job appends, so the output of all its runs accumulates in
- * one file instead of the last run wiping out what the others wrote. */
+/* Always O_APPEND, truncated or not: each write lands at the end of the
+ * file, never over the lines of another writer (the other parts of a
+ * multi-node job, another job naming the same file). */
 static int
-node_spawn_open(const char *path, unsigned restarts)
+node_spawn_open(const char *path, bool truncate)
 {
-	int	flags = O_WRONLY | O_CREAT | O_NOCTTY | O_CLOEXEC;
+	int	flags = O_WRONLY | O_CREAT | O_APPEND | O_NOCTTY | O_CLOEXEC;
 
-	flags |= restarts > 0 ? O_APPEND : O_TRUNC;
+	if (truncate)
+		flags |= O_TRUNC;
 	return (open(path, flags, 0644));
 }
 
-/* mkdir -p, in the child as the job's user: the user must own what a
- * restarted run reads back, and may only create what the user could. The
- * last component is private (its checkpoints are the user's data); an
- * existing directory is used as it is. Returns 0 or -1 with errno set. */
-static int
-node_spawn_mkdirs(const char *path)
+/* In a child: takes on the job's user's identity, or dies saying why. */
+static void
+node_spawn_become(struct node_spawn *sp, int fd)
 {
-	struct stat	 st;
-	char		*copy, *p;
-	int		 rc = -1, saved;
+	const struct node_launch	*l = sp->l;
 
-	copy = xstrdup(path);
-	for (p = copy + 1; *p != '\0'; p++) {
-		if (*p != '/' || p[-1] == '/')
-			continue;
-		*p = '\0';
-		if (mkdir(copy, 0755) == -1 && errno != EEXIST)
-			goto out;
-		*p = '/';
-	}
-	if (mkdir(copy, 0700) == -1) {
-		if (errno != EEXIST)
-			goto out;
-		if (stat(copy, &st) == -1)
-			goto out;
-		if (!S_ISDIR(st.st_mode)) {
-			errno = ENOTDIR;
-			goto out;
-		}
-	}
-	rc = 0;
-out:
-	saved = errno;
-	free(copy);
-	errno = saved;
-	return (rc);
+	if (!sp->as_root)
+		return;
+	if (initgroups(l->user, l->gid) == -1)
+		node_spawn_die(fd, "cannot set the groups of", l->user);
+	if (setgid(l->gid) == -1)
+		node_spawn_die(fd, "cannot set gid for", l->user);
+	if (setuid(l->uid) == -1)
+		node_spawn_die(fd, "cannot set uid for", l->user);
 }
 
 /* In the child: never returns. */
@@ -274,7 +299,6 @@ node_spawn_child(struct node_spawn *sp, int fd)
 	const struct node_launch	*l = sp->l;
 	struct sigaction		 sa;
 	sigset_t			 all;
-	char				*out, *errf;
 	int				 sig, ofd, efd, nfd;
 
 	setsid();
@@ -286,81 +310,129 @@ node_spawn_child(struct node_spawn *sp, int fd)
 	sigemptyset(&all);
 	sigprocmask(SIG_SETMASK, &all, NULL);
 
-	if (sp->as_root) {
-		if (initgroups(l->user, l->gid) == -1)
-			node_spawn_die(fd, "cannot set the groups of", l->user);
-		if (setgid(l->gid) == -1)
-			node_spawn_die(fd, "cannot set gid for", l->user);
-		if (setuid(l->uid) == -1)
-			node_spawn_die(fd, "cannot set uid for", l->user);
-	}
+	node_spawn_become(sp, fd);
 	if (chdir(l->workdir) == -1)
 		node_spawn_die(fd, "workdir", l->workdir);
 	umask(022);
 
-	if (*l->ckpt_dir != '\0' && node_spawn_mkdirs(l->ckpt_dir) == -1)
+	/* As the job's user: the user must own what a restarted run reads
+	 * back, and may only create what the user could. */
+	if (*l->ckpt_dir != '\0' && node_ckpt_make(l->ckpt_dir) == -1)
 		node_spawn_die(fd, "cannot create checkpoint directory",
 		    l->ckpt_dir);
 
 	if ((nfd = open("/dev/null", O_RDONLY | O_CLOEXEC)) == -1)
 		node_spawn_die(fd, "stdin", "/dev/null");
-	out = node_launch_expand(l, l->out);
-	errf = node_launch_expand(l, l->err);
-	if ((ofd = node_spawn_open(out, l->restarts)) == -1)
-		node_spawn_die(fd, "stdout", out);
-	if (strcmp(out, errf) == 0)
+	if ((ofd = node_spawn_open(sp->out, sp->out_trunc)) == -1)
+		node_spawn_die(fd, "stdout", sp->out);
+	if (strcmp(sp->out, sp->errf) == 0)
 		efd = ofd;
-	else if ((efd = node_spawn_open(errf, l->restarts)) == -1)
-		node_spawn_die(fd, "stderr", errf);
+	else if ((efd = node_spawn_open(sp->errf, sp->err_trunc)) == -1)
+		node_spawn_die(fd, "stderr", sp->errf);
 	if (dup2(nfd, 0) == -1 || dup2(ofd, 1) == -1 || dup2(efd, 2) == -1)
-		node_spawn_die(fd, "cannot set up stdio for", out);
+		node_spawn_die(fd, "cannot set up stdio for", sp->out);
 
 	execve(sp->argv[0], sp->argv, sp->env);
 	node_spawn_die(fd, "cannot run", sp->argv[0]);
 }
 
-pid_t
-node_spawn_start(struct node_spawn *sp, char *err, size_t errlen)
+/* Reads what a child wrote to fd until it closes, into err; closes fd.
+ * Returns the length read, 0 when the child said nothing. */
+static size_t
+node_spawn_read_err(int fd, char *err, size_t errlen)
 {
-	pid_t	pid;
 	ssize_t	n;
 	size_t	len = 0;
-	int	fds[2], status;
 
-	if (pipe2(fds, O_CLOEXEC) == -1) {
-		snprintf(err, errlen, "cannot start the job: pipe: %s",
-		    strerror(errno));
-		return (-1);
-	}
-	if ((pid = fork()) == -1) {
-		snprintf(err, errlen, "cannot start the job: fork: %s",
-		    strerror(errno));
-		close(fds[0]);
-		close(fds[1]);
-		return (-1);
-	}
-	if (pid == 0) {
-		close(fds[0]);
-		node_spawn_child(sp, fds[1]);
-	}
-	close(fds[1]);
-	/* The pipe closes on a successful exec (O_CLOEXEC); a message means
-	 * the child failed before it. */
 	while (len < errlen - 1) {
-		n = read(fds[0], err + len, errlen - 1 - len);
+		n = read(fd, err + len, errlen - 1 - len);
 		if (n == -1 && errno == EINTR)
 			continue;
 		if (n <= 0)
 			break;
 		len += (size_t)n;
 	}
-	close(fds[0]);
+	close(fd);
 	err[len] = '\0';
-	if (len == 0)
+	return (len);
+}
+
+/* Forks a child that can write why it failed to fds[1] (close-on-exec, so
+ * an exec closes it); the parent keeps fds[0]. Returns the pid, 0 in the
+ * child, or -1 with err saying "what: ..." */
+static pid_t
+node_spawn_fork(int fds[2], const char *what, char *err, size_t errlen)
+{
+	pid_t	pid;
+
+	if (pipe2(fds, O_CLOEXEC) == -1) {
+		snprintf(err, errlen, "%s: pipe: %s", what, strerror(errno));
+		return (-1);
+	}
+	if ((pid = fork()) == -1) {
+		snprintf(err, errlen, "%s: fork: %s", what, strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		return (-1);
+	}
+	close(pid == 0 ? fds[0] : fds[1]);
+	return (pid);
+}
+
+pid_t
+node_spawn_start(struct node_spawn *sp, char *err, size_t errlen)
+{
+	pid_t	pid;
+	int	fds[2], status;
+
+	if ((pid = node_spawn_fork(fds, "cannot start the job", err,
+	    errlen)) <= 0) {
+		if (pid == 0)
+			node_spawn_child(sp, fds[1]);
+		return (-1);
+	}
+	/* The pipe closes on a successful exec (O_CLOEXEC); a message means
+	 * the child failed before it. */
+	if (node_spawn_read_err(fds[0], err, errlen) == 0)
 		return (pid);
 	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
 		;
 	return (-1);
+}
+
+int
+node_spawn_tidy(struct node_spawn *sp, char *err, size_t errlen)
+{
+	const struct node_launch	*l;
+	char				 msg[1024];
+	pid_t				 pid;
+	int				 fds[2], status;
+	size_t				 len;
+
+	if (sp == NULL)
+		return (0);
+	l = sp->l;
+	/* Rank 0 alone: the parts of a multi-node job share the directory,
+	 * and one that ended early could remove it while another was about
+	 * to write its checkpoint (docs/job-files.md). */
+	if (*l->ckpt_dir == '\0' || l->node_rank != 0)
+		return (0);
+	if ((pid = node_spawn_fork(fds, "cannot remove it", err,
+	    errlen)) == -1)
+		return (-1);
+	if (pid == 0) {
+		/* As the job's user, who may have put anything there, a
+		 * symlink included: root would follow it. */
+		node_spawn_become(sp, fds[1]);
+		if (node_ckpt_remove(l->ckpt_dir, l->workdir, msg,
+		    sizeof msg) == -1 && (len = strlen(msg)) > 0)
+			(void)!write(fds[1], msg, len);
+		_exit(0);
+	}
+	len = node_spawn_read_err(fds[0], err, errlen);
+	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
+		;
+	return (len == 0 ? 0 : -1);
 }
 
 void
@@ -387,5 +459,7 @@ node_spawn_free(struct node_spawn *sp)
 	free(sp->env);
 	free(sp->dir);
 	free(sp->path);
+	free(sp->out);
+	free(sp->errf);
 	free(sp);
 }

@@ -28,6 +28,13 @@ struct node_spawn	*node_spawn_prepare(const struct node_conf *,
 pid_t			 node_spawn_start(struct node_spawn *, char *err,
 			     size_t errlen);
 
+/* Once the job's processes have all ended: removes its checkpoint
+ * directory, and its parents below the working directory, where they are
+ * empty (node_ckpt_remove), as the job's user; only on the part of rank 0.
+ * Blocks (a fork, the file system). Returns 0, or -1 with err set. */
+int			 node_spawn_tidy(struct node_spawn *, char *err,
+			     size_t errlen);
+
 /* Removes the script and its directory. */
 void			 node_spawn_cleanup(struct node_spawn *);
 void			 node_spawn_free(struct node_spawn *);

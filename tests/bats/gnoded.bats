@@ -224,3 +224,52 @@ gb_pid_gone() {
 	touch release
 	gb_wait_state "$id" COMPLETED 10
 }
+
+@test "a --no-requeue job gets no GBATCH_CKPT_DIR and no checkpoint directory" {
+	gb_cluster
+	id=$(gb_submit --no-requeue -o nr.out \
+	    --wrap 'env | grep "^GBATCH_CKPT_DIR="; ls -A')
+	gb_wait_state "$id" COMPLETED
+	cat nr.out
+	# Looked at while the job ran, and after.
+	[ "$(grep -c GBATCH_CKPT_DIR nr.out)" -eq 0 ]
+	[ "$(grep -cx .gbatch nr.out)" -eq 0 ]
+	[ ! -e .gbatch ]
+}
+
+@test "a job that writes no checkpoint leaves no .gbatch behind, however it ends" {
+	gb_cluster
+	a=$(gb_submit -o a.out \
+	    --wrap 'test -d "$GBATCH_CKPT_DIR" && echo "made $GBATCH_CKPT_DIR"')
+	b=$(gb_submit -o b.out --wrap 'exit 3')
+	c=$(gb_submit -o c.out --wrap 'touch c.started; exec sleep 30')
+	gb_wait_state "$a" COMPLETED
+	gb_wait_state "$b" FAILED
+	gb_wait 10 test -e c.started
+	gcancel "$c"
+	gb_wait_state "$c" CANCELLED
+	# It was there while the job ran; its end is reported once it is gone.
+	grep -qx "made $GB_DIR/work/.gbatch/ckpt/$a" a.out
+	[ ! -e .gbatch ]
+}
+
+@test "a checkpoint is kept; a requeued job's next run has its directory again" {
+	gb_cluster
+	mkdir .gbatch
+	echo mine >.gbatch/notes
+	a=$(gb_submit -o a.out --wrap 'echo saved >"$GBATCH_CKPT_DIR/state"')
+	gb_wait_state "$a" COMPLETED
+	[ "$(cat ".gbatch/ckpt/$a/state")" = saved ]
+	# Run 0 writes nothing and is requeued; run 1 finds the directory.
+	cmd='test -d "$GBATCH_CKPT_DIR" && echo "run $GBATCH_RESTART_COUNT"'
+	b=$(gb_submit -o b.out \
+	    --wrap "$cmd; [ \$GBATCH_RESTART_COUNT -gt 0 ] || exec sleep 30")
+	gb_wait 10 grep -qx "run 0" b.out
+	gctl requeue "$b"
+	gb_wait_state "$b" COMPLETED 20
+	grep -qx "run 1" b.out
+	[ ! -e ".gbatch/ckpt/$b" ]
+	# What the user keeps there is left alone.
+	[ "$(cat ".gbatch/ckpt/$a/state")" = saved ]
+	[ "$(cat .gbatch/notes)" = mine ]
+}
