@@ -144,7 +144,7 @@ rank_lines_are() {
 	kill -KILL "$(sed -n 's/^PID=//p' "part-$id-1")"
 	# Rank 0 is stopped, and the gang starts again as a whole.
 	gb_wait 20 eval "[ \"\$(gq -h -j $id -o restarts)\" = 1 ]"
-	! kill -0 "$first0" 2>/dev/null
+	run ! kill -0 "$first0" 2>/dev/null
 	gb_wait_state "$id" RUNNING 20
 	gb_wait 10 test -e "part-$id-0"
 	grep -qx "GBATCH_RESTART_COUNT=1" "part-$id-0"
@@ -165,7 +165,7 @@ rank_lines_are() {
 	[[ "$output" == *"rank 1 on n2 ended FAILED"*" 3" ]]
 	# No part runs on: every GPU is free again.
 	gb_wait 10 eval "[ \"\$(gnodes -h -o gpus | sort -u)\" = 0/4 ]"
-	! kill -0 "$(sed -n 's/^PID=//p' "part-$id-0")" 2>/dev/null
+	run ! kill -0 "$(sed -n 's/^PID=//p' "part-$id-0")" 2>/dev/null
 }
 
 @test "a gang whose node is lost is requeued as a whole and runs again on both" {

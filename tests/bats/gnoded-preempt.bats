@@ -15,6 +15,7 @@ touch $GBATCH_JOB_ID.ready
 while :; do sleep 0.05; done'
 
 setup() {
+	bats_require_minimum_version 1.5.0
 	gb_setup
 	FC="$GB_DIR/fc"
 	FC_SEQ=0
@@ -239,7 +240,7 @@ fc_between() {
 	fc_launch 10 'env > 10.env'
 	fc_ended 10
 	grep -qx 'GBATCH_RESTART_COUNT=0' 10.env
-	! grep -q -e '^GBATCH_CKPT_DIR=' -e '^MASTER_' 10.env
+	run ! grep -q -e '^GBATCH_CKPT_DIR=' -e '^MASTER_' 10.env
 }
 
 @test "a ckpt_dir that cannot be made fails the job, naming the path and why" {

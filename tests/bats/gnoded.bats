@@ -5,6 +5,7 @@
 load helpers
 
 setup() {
+	bats_require_minimum_version 1.5.0
 	gb_setup
 }
 
@@ -155,7 +156,8 @@ gb_pid_gone() {
 
 @test "cancel kills the whole process group, even a child ignoring SIGTERM" {
 	gb_cluster
-	id=$(gb_submit --wrap '(trap "" TERM; echo $BASHPID > child.pid; exec sleep 300) & wait')
+	# dash has no $BASHPID: the child writes its own pid ($$ of its sh).
+	id=$(gb_submit --wrap "sh -c 'trap \"\" TERM; echo \$\$ >child.pid; exec sleep 300' & wait")
 	gb_wait_state "$id" RUNNING
 	gb_wait 5 test -s child.pid
 	child=$(cat child.pid)
@@ -163,7 +165,7 @@ gb_pid_gone() {
 	[ "$status" -eq 0 ]
 	# SIGTERM leaves the child; only SIGKILL after kill_wait (2 s) ends it.
 	sleep 0.5
-	! gb_pid_gone "$child"
+	run ! gb_pid_gone "$child"
 	gb_wait_state "$id" CANCELLED 10
 	gb_pid_gone "$child"
 }

@@ -84,7 +84,7 @@ PY
 	gsim -p fifo:random -c 2x3x4 --seed 8 --jobs jobs3.csv "$T60" >/dev/null
 	gsim -p fifo:random -c 2x3x4 --seed 7 --jobs jobs4.csv "$T60" >/dev/null
 	grep -q '^fifo:random,' jobs3.csv
-	! cmp -s jobs3.csv jobs4.csv
+	run ! cmp -s jobs3.csv jobs4.csv
 }
 
 @test "gsim on a trace worked out by hand: demotion, preemption and its overhead" {

@@ -157,7 +157,7 @@ attained_over() {
 	# The second run started where the checkpoint was and repeated no
 	# step; its total is that of 30 uninterrupted steps.
 	grep -qx "run 1: starting at step $saved" "$GB_DIR/l2-1.out"
-	! grep -q "run 1: step $saved$" "$GB_DIR/l2-1.out"
+	run ! grep -q "run 1: step $saved$" "$GB_DIR/l2-1.out"
 	grep -qx "run 1: step $((saved + 1))" "$GB_DIR/l2-1.out"
 	grep -qx "done: value 435" "$GB_DIR/l2-1.out"
 	grep -qx "done: value 435" "$GB_DIR/l1.out"
@@ -316,7 +316,7 @@ promote_scenario() {
 	touch saved
 	gb_wait_state "$s" RUNNING 20
 	# The short job runs only once the preempted one has exited.
-	! kill -0 "$(cat l2.pid)" 2>/dev/null
+	run ! kill -0 "$(cat l2.pid)" 2>/dev/null
 	[ "$(field "$l2" restarts)" = 1 ]
 	gb_wait_state "$s" COMPLETED 20
 	gb_wait_state "$l2" RUNNING 20
