@@ -21,7 +21,7 @@
 #include "common/frame.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
-#include "daemon/node/node-conf.h"
+#include "daemon/common/hostport.h"
 #include "daemon/node/node-link.h"
 
 #define NODE_LINK_BACKOFF_MIN_MS	100
@@ -225,7 +225,7 @@ node_link_create(struct event_base *base, const char *addr,
 	struct node_link	*link;
 	char			*host, *port, why[256];
 
-	if (node_conf_split_addr(addr, &host, &port, why, sizeof why) == -1) {
+	if (hostport_split(addr, 1, &host, &port, why, sizeof why) == -1) {
 		snprintf(err, errlen, "controller: %s", why);
 		return (NULL);
 	}
