@@ -32,7 +32,8 @@ struct gnoded_opts {
 	const char	*conf_file;
 	const char	*name;
 	const char	*switch_name;
-	const char	*controller;
+	/* Every -c, split at commas: replaces node.controller. */
+	struct conf_file_list controllers;
 	const char	*state_dir;
 	const char	*gpus;
 	const char	*log_file;
@@ -43,7 +44,7 @@ static void
 gnoded_usage(FILE *f)
 {
 	fprintf(f,
-"usage: gnoded [-CD] [-f FILE] [-n NAME] [-c HOST:PORT] [-d STATE_DIR]\n"
+"usage: gnoded [-CD] [-f FILE] [-n NAME] [-c HOST:PORT[,...]] [-d STATE_DIR]\n"
 "              [-g GPUS] [-L LOGFILE] [-P PIDFILE] [-v] [-h] [-V]\n"
 "\n"
 "The gbatch node daemon: registers this host's GPUs with gbatchd and runs\n"
@@ -53,7 +54,8 @@ gnoded_usage(FILE *f)
 "  -f, --config FILE       configuration file (default $GBATCH_CONF, else\n"
 "                          " SYSCONFDIR "/gbatch/gbatch.conf)\n"
 "  -n, --name NAME         node name (default: the host name)\n"
-"  -c, --controller H:P    gbatchd's node address (default 127.0.0.1:6820)\n"
+"  -c, --controller H:P    gbatchd's node address (default 127.0.0.1:6820);\n"
+"                          several (-c again, or H:P,H:P) are tried in turn\n"
 "  -d, --state-dir DIR     job records (default " LOCALSTATEDIR
     "/lib/gbatch/node)\n"
 "  -g, --gpus N            offer N simulated GPUs instead of NVML's\n"
@@ -89,7 +91,8 @@ gnoded_parse(int argc, char **argv, struct gnoded_opts *o)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int	ch;
+	char	*list, *one, *rest;
+	int	 ch;
 
 	memset(o, 0, sizeof *o);
 	opterr = 0;
@@ -109,7 +112,10 @@ gnoded_parse(int argc, char **argv, struct gnoded_opts *o)
 			o->name = optarg;
 			break;
 		case 'c':
-			o->controller = optarg;
+			rest = list = xstrdup(optarg);
+			while ((one = strsep(&rest, ",")) != NULL)
+				conf_file_list_add(&o->controllers, one);
+			free(list);
 			break;
 		case 'd':
 			o->state_dir = optarg;
@@ -166,6 +172,7 @@ gnoded_configure(const struct gnoded_opts *o, struct node_conf *conf)
 	const char	*path;
 	char		 err[1024];
 	bool		 must_exist;
+	size_t		 i;
 	int		 rc;
 
 	node_conf_defaults(conf);
@@ -192,13 +199,17 @@ gnoded_configure(const struct gnoded_opts *o, struct node_conf *conf)
 		free(conf->switch_name);
 		conf->switch_name = xstrdup(o->switch_name);
 	}
-	if (o->controller != NULL) {
-		if (hostport_check(o->controller, 1, err, sizeof err) == -1) {
-			fprintf(stderr, "gnoded: -c: %s\n", err);
-			return (-1);
+	if (o->controllers.n > 0) {
+		conf_file_list_clear(&conf->controllers);
+		for (i = 0; i < o->controllers.n; i++) {
+			if (hostport_check(o->controllers.v[i], 1, err,
+			    sizeof err) == -1) {
+				fprintf(stderr, "gnoded: -c: %s\n", err);
+				return (-1);
+			}
+			conf_file_list_add(&conf->controllers,
+			    o->controllers.v[i]);
 		}
-		free(conf->controller);
-		conf->controller = xstrdup(o->controller);
 	}
 	if (o->state_dir != NULL) {
 		if (*o->state_dir == '\0') {
@@ -326,6 +337,7 @@ main(int argc, char **argv)
 		return (EXIT_USAGE);
 	}
 	configured = gnoded_configure(&o, &conf);
+	conf_file_list_clear(&o.controllers);
 	if (configured == -1 || o.check) {
 		node_conf_clear(&conf);
 		if (configured == -1)
@@ -385,8 +397,10 @@ main(int argc, char **argv)
 		log_error("node %s: %s", conf.name, err);
 		goto out;
 	}
-	log_info("node %s: gnoded %s started, controller %s, state %s",
-	    conf.name, PACKAGE_VERSION, conf.controller, conf.state_dir);
+	log_info("node %s: gnoded %s started, %zu controller%s (%s%s), state "
+	    "%s", conf.name, PACKAGE_VERSION, conf.controllers.n,
+	    conf.controllers.n == 1 ? "" : "s", conf.controllers.v[0],
+	    conf.controllers.n == 1 ? "" : ", ...", conf.state_dir);
 	event_base_dispatch(base);
 	rc = 0;
 out:

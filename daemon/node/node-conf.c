@@ -22,7 +22,7 @@ void
 node_conf_defaults(struct node_conf *conf)
 {
 	memset(conf, 0, sizeof *conf);
-	conf->controller = xstrdup("127.0.0.1:6820");
+	conf_file_list_add(&conf->controllers, "127.0.0.1:6820");
 	conf->state_dir = xstrdup(LOCALSTATEDIR "/lib/gbatch/node");
 	conf->switch_name = xstrdup("");
 	conf->gpus = 0;
@@ -37,7 +37,7 @@ void
 node_conf_clear(struct node_conf *conf)
 {
 	free(conf->name);
-	free(conf->controller);
+	conf_file_list_clear(&conf->controllers);
 	free(conf->state_dir);
 	free(conf->switch_name);
 	memset(conf, 0, sizeof *conf);
@@ -124,8 +124,10 @@ static const struct conf_file_key node_conf_keys[] = {
 	{ .name = "name", .type = CONF_FILE_STRING,
 	  .off = offsetof(struct node_conf, name), .what = "a node name",
 	  .valid = node_conf_label_check },
-	{ .name = "controller", .type = CONF_FILE_STRING,
-	  .off = offsetof(struct node_conf, controller), .what = "HOST:PORT",
+	{ .name = "controller", .type = CONF_FILE_STRINGS,
+	  .off = offsetof(struct node_conf, controllers), .min = 1,
+	  .what = "HOST:PORT",
+	  .example = "[ \"host1:6820\", \"host2:6820\" ]",
 	  .valid = node_conf_addr_check },
 	{ .name = "state_dir", .type = CONF_FILE_STRING,
 	  .off = offsetof(struct node_conf, state_dir), .what = "a directory" },

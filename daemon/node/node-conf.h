@@ -18,7 +18,8 @@ enum node_gpu_source {
 
 struct node_conf {
 	char			*name;		/* NULL until node_conf_finish */
-	char			*controller;	/* "HOST:PORT" */
+	/* "HOST:PORT" of each controller, tried in turn; at least one. */
+	struct conf_file_list	 controllers;
 	char			*state_dir;
 	char			*switch_name;	/* topology label, "" for none */
 	unsigned		 gpus;		/* simulated GPU count */

@@ -308,24 +308,100 @@ conf_line() {
 }
 
 @test "gnoded --check-config prints FILE: OK and starts nothing" {
-	gb_write_conf '' 'controller = "ctl1.example:6820";'
+	gb_write_conf '' 'controller = [ "ctl1.example:6820", "[::1]:6820" ];'
 	run -0 --separate-stderr gnoded --check-config -n n1 -d "$GB_DIR/node-c"
 	[ "$output" = "$GBATCH_CONF: OK" ]
 	[ -z "$stderr" ]
 	[ ! -e "$GB_DIR/node-c" ]
-	run -0 gnoded -C -n n1 -c '[::1]:3'
+	run -0 gnoded -C -n n1 -c 127.0.0.1:1,127.0.0.1:2 -c '[::1]:3'
 	[ "$output" = "$GBATCH_CONF: OK" ]
 }
 
 @test "gnoded --check-config exits 1 with the error on stderr" {
-	gb_write_conf '' 'controller = "ctl2.example";'
+	gb_write_conf '' 'controller = [ "ctl1.example:6820", "ctl2.example" ];'
 	run -1 --separate-stderr gnoded --check-config -n n1
 	[ -z "$output" ]
-	[ "$stderr" = "gnoded: $GBATCH_CONF: line $(conf_line ctl2): node.controller: expected HOST:PORT with a port of 1-65535, got \"ctl2.example\"" ]
+	[ "$stderr" = "gnoded: $GBATCH_CONF: line $(conf_line ctl2): node.controller: element 2: expected HOST:PORT with a port of 1-65535, got \"ctl2.example\"" ]
+	gb_write_conf '' 'controller = [ ];'
+	run -1 --separate-stderr gnoded --check-config -n n1
+	[[ "$stderr" == *'node.controller: expected HOST:PORT or a list of them, as [ "host1:6820", "host2:6820" ], got an empty list' ]]
 	gb_write_conf
-	run -1 --separate-stderr gnoded --check-config -n n1 -c ctl
+	run -1 --separate-stderr gnoded --check-config -n n1 -c 127.0.0.1:1,ctl
 	[ "$stderr" = 'gnoded: -c: expected HOST:PORT with a port of 1-65535, got "ctl"' ]
 	run -1 --separate-stderr gnoded --check-config -f "$GB_DIR/nope.conf"
 	[ "$stderr" = "gnoded: $GB_DIR/nope.conf: No such file or directory" ]
 	run -2 gnoded --check-config --bogus
+}
+
+# free_port: a TCP port on 127.0.0.1 that nothing listens on.
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# registered N LOG: the node registered N times or more.
+registered() {
+	[ "$(grep -c 'registered with' "$2")" -ge "$1" ]
+}
+
+@test "gnoded tries its controllers in turn and comes back after a restart" {
+	gb_start_controller
+	dead=127.0.0.1:$(free_port)
+	log="$GB_DIR/gnoded-n1.log"
+	gb_write_conf '' "controller = [ \"$dead\", \"$GB_CTL_ADDR\" ];"
+	gnoded -D -n n1 -g 2 -d "$GB_DIR/node-n1" -L "$log" &
+	GB_NODE_PIDS+=($!)
+	gb_wait 10 gb_node_is_up n1
+	grep -q "controller $dead: cannot connect: .* (trying the next)" "$log"
+	grep -q "controller $GB_CTL_ADDR: connected" "$log"
+	! grep -q "controller $dead: connected" "$log"
+	# The controller restarts on its port: the node goes through the
+	# dead address again and registers once more.
+	kill -TERM "$GB_CTL_PID"
+	wait "$GB_CTL_PID" || true
+	gb_start_controller -l "$GB_CTL_ADDR"
+	gb_wait 20 registered 2 "$log"
+	gb_wait 10 gb_node_is_up n1
+	[ "$(grep -c "controller $GB_CTL_ADDR: connected" "$log")" -eq 2 ]
+}
+
+@test "gnoded -c takes several controllers, repeated or comma-separated" {
+	gb_start_controller
+	dead=127.0.0.1:$(free_port)
+	gnoded -D -n n1 -g 1 -c "$dead" -c "$GB_CTL_ADDR" -d "$GB_DIR/node-n1" \
+	    -L "$GB_DIR/gnoded-n1.log" &
+	GB_NODE_PIDS+=($!)
+	gnoded -D -n n2 -g 1 -c "$dead,$GB_CTL_ADDR" -d "$GB_DIR/node-n2" \
+	    -L "$GB_DIR/gnoded-n2.log" &
+	GB_NODE_PIDS+=($!)
+	gb_wait 10 gb_node_is_up n1
+	gb_wait 10 gb_node_is_up n2
+	for n in n1 n2; do
+		grep -q "controller $dead: cannot connect" "$GB_DIR/gnoded-$n.log"
+		grep -q "controller $GB_CTL_ADDR: connected" "$GB_DIR/gnoded-$n.log"
+	done
+}
+
+@test "gnoded resolves the controller's name again on every reconnect" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to give gnoded its own /etc/hosts (unshare -m)"
+	unshare -m true 2>/dev/null || skip "unshare -m is not permitted here"
+	hosts="$GB_DIR/hosts"
+	log="$GB_DIR/gnoded-n1.log"
+	echo "127.0.0.2 gbt-ctl" >"$hosts"
+	gb_start_controller -l 127.0.0.2:0
+	port=${GB_CTL_ADDR##*:}
+	# Only gnoded sees this hosts file, through a bind mount in its own
+	# mount namespace; writing the file in place changes what it sees.
+	unshare -m sh -c 'mount --bind "$1" /etc/hosts && shift && exec gnoded "$@"' \
+	    sh "$hosts" -D -n n1 -g 1 -c "gbt-ctl:$port" -d "$GB_DIR/node-n1" \
+	    -L "$log" &
+	GB_NODE_PIDS+=($!)
+	gb_wait 10 gb_node_is_up n1
+	# The controller moves to another address under the same name.
+	kill -TERM "$GB_CTL_PID"
+	wait "$GB_CTL_PID" || true
+	echo "127.0.0.3 gbt-ctl" >"$hosts"
+	gb_start_controller -l "127.0.0.3:$port"
+	gb_wait 20 registered 2 "$log"
+	gb_wait 10 gb_node_is_up n1
+	[ "$(grep -c "controller gbt-ctl:$port: connected" "$log")" -eq 2 ]
 }
