@@ -65,19 +65,23 @@ conf_file_print_ok(FILE *f, const char *path, bool found)
 		    path);
 }
 
-/* words as a list for a message: a, b or c (each quoted if quote). */
+/* n names as a list for a message: a, b or c (each quoted if quote). The
+ * names are the first member of n records stride bytes apart, so a table
+ * of keys gives its names as an array of strings does. */
 static void
-conf_file_words(const char *const *words, size_t n, bool quote, char *buf,
-    size_t len)
+conf_file_words(const void *names, size_t stride, size_t n, bool quote,
+    char *buf, size_t len)
 {
-	size_t	i, o = 0;
-	int	w;
+	const char	*name;
+	size_t		 i, o = 0;
+	int		 w;
 
 	buf[0] = '\0';
 	for (i = 0; i < n && o < len; i++) {
+		memcpy(&name, (const char *)names + i * stride, sizeof name);
 		w = snprintf(buf + o, len - o, "%s%s%s%s",
 		    i == 0 ? "" : (i + 1 == n ? " or " : ", "),
-		    quote ? "\"" : "", words[i], quote ? "\"" : "");
+		    quote ? "\"" : "", name, quote ? "\"" : "");
 		if (w < 0)
 			break;
 		o += (size_t)w;
@@ -198,7 +202,7 @@ conf_file_choice(const config_setting_t *s, const char *const *words,
 			return (0);
 		}
 	}
-	conf_file_words(words, n, true, list, sizeof list);
+	conf_file_words(words, sizeof words[0], n, true, list, sizeof list);
 	conf_file_got(s, got, sizeof got);
 	snprintf(why, len, "expected %s, got %s", list, got);
 	return (-1);
@@ -368,7 +372,6 @@ conf_file_known(const config_setting_t *g, const struct conf_file_group *grp,
     char *err, size_t errlen)
 {
 	const config_setting_t	*s;
-	const char		*names[64];
 	char			 list[512];
 	size_t			 k;
 	int			 i;
@@ -382,9 +385,8 @@ conf_file_known(const config_setting_t *g, const struct conf_file_group *grp,
 		}
 		if (k < grp->nkeys)
 			continue;
-		for (k = 0; k < grp->nkeys && k < 64; k++)
-			names[k] = grp->keys[k].name;
-		conf_file_words(names, k, false, list, sizeof list);
+		conf_file_words(grp->keys, sizeof grp->keys[0], grp->nkeys,
+		    false, list, sizeof list);
 		snprintf(err, errlen, "line %d: %s.%s: unknown key; expected "
 		    "%s", config_setting_source_line(s), grp->name,
 		    config_setting_name(s), list);
@@ -439,7 +441,8 @@ conf_file_top(const config_setting_t *root, char *err, size_t errlen)
 				break;
 		}
 		if (conf_file_groups[k] == NULL) {
-			conf_file_words(conf_file_groups, k, false, list,
+			conf_file_words(conf_file_groups,
+			    sizeof conf_file_groups[0], k, false, list,
 			    sizeof list);
 			snprintf(err, errlen, "line %d: %s: unknown top-level "
 			    "setting; expected the group %s",
@@ -467,6 +470,11 @@ conf_file_read(const char *path, bool must_exist,
 	size_t			 i;
 	int			 rc = -1;
 
+	if (*path == '\0') {
+		snprintf(err, errlen, "expected the name of a configuration "
+		    "file, got \"\"");
+		return (-1);
+	}
 	if (access(path, F_OK) != 0) {
 		if (errno == ENOENT && !must_exist)
 			return (1);

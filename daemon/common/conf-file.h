@@ -41,7 +41,7 @@ enum conf_file_type {
 /* One key of a group. The table's order is the order keys are read in and
  * the order the "expected ..." list of an unknown key names them. */
 struct conf_file_key {
-	const char		*name;
+	const char		*name;		/* first: conf-file.c lists them */
 	enum conf_file_type	 type;
 	/* Where the value goes: offsetof() in the daemon's settings. */
 	size_t			 off;

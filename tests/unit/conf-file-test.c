@@ -326,6 +326,13 @@ test_file(void)
 	    "error naming it");
 	t_clear(&t);
 
+	t_defaults(&t);
+	rc = conf_file_read("", true, t_groups, 1, &t, err, sizeof err);
+	ok(rc == -1 && strcmp(err, "expected the name of a configuration "
+	    "file, got \"\"") == 0, "an empty file name (-f \"\") is "
+	    "refused as such");
+	t_clear(&t);
+
 	rc = t_read("node = {\n  path = ;\n};\n", &t, err, sizeof err);
 	snprintf(want, sizeof want, "%s:2: ", t_file);
 	ok(rc == -1 && strncmp(err, want, strlen(want)) == 0,
