@@ -18,7 +18,6 @@
 
 #include "common/log.h"
 #include "common/xmalloc.h"
-#include "daemon/common/hostport.h"
 #include "daemon/controller/listener.h"
 #include "daemon/controller/peer.h"
 
@@ -158,6 +157,29 @@ listener_unix(struct event_base *base, const char *path, char *err,
 	return (listener_start(base, l, fd, err, errlen));
 }
 
+/* Splits "HOST:PORT" ("[::1]:6820" for IPv6). */
+static int
+listener_split(const char *hostport, char *host, size_t hostlen, char *port,
+    size_t portlen)
+{
+	const char	*colon = strrchr(hostport, ':');
+	size_t		 n;
+
+	if (colon == NULL || colon == hostport || colon[1] == '\0')
+		return (-1);
+	n = (size_t)(colon - hostport);
+	if (hostport[0] == '[' && colon[-1] == ']') {
+		hostport++;
+		n -= 2;
+	}
+	if (n >= hostlen || strlen(colon + 1) >= portlen)
+		return (-1);
+	memcpy(host, hostport, n);
+	host[n] = '\0';
+	snprintf(port, portlen, "%s", colon + 1);
+	return (0);
+}
+
 static int
 listener_write_addr(const char *file, const struct sockaddr *sa,
     socklen_t salen, char *err, size_t errlen)
@@ -200,21 +222,20 @@ listener_tcp(struct event_base *base, const char *hostport,
 	struct addrinfo		 hints, *res = NULL;
 	struct sockaddr_storage	 ss;
 	socklen_t		 sslen = sizeof ss;
-	char			*host, *port, why[256];
+	char			 host[NI_MAXHOST], port[NI_MAXSERV];
 	int			 fd = -1, rc, one = 1;
 
-	if (hostport_split(hostport, 0, &host, &port, why, sizeof why) != 0) {
-		snprintf(err, errlen, "listen: %s", why);
+	if (listener_split(hostport, host, sizeof host, port,
+	    sizeof port) != 0) {
+		snprintf(err, errlen, "listen: expected HOST:PORT (as "
+		    "0.0.0.0:6820), got \"%s\"", hostport);
 		return (-1);
 	}
 	memset(&hints, 0, sizeof hints);
 	hints.ai_family = AF_UNSPEC;
 	hints.ai_socktype = SOCK_STREAM;
 	hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
-	rc = getaddrinfo(host, port, &hints, &res);
-	free(host);
-	free(port);
-	if (rc != 0) {
+	if ((rc = getaddrinfo(host, port, &hints, &res)) != 0) {
 		snprintf(err, errlen, "listen %s: %s", hostport,
 		    gai_strerror(rc));
 		return (-1);
