@@ -32,8 +32,8 @@ conf_to_json(const struct conf *c)
 	size_t			 i;
 
 	ops = json_array();
-	for (i = 0; i < c->noperators; i++)
-		json_array_append_new(ops, json_string(c->operators[i]));
+	for (i = 0; i < c->operators.n; i++)
+		json_array_append_new(ops, json_string(c->operators.v[i]));
 	ctl = json_pack("{s:s, s:s, s:s, s:i, s:o, s:b, s:s, s:s}",
 	    "socket", c->socket, "listen", c->listen,
 	    "state_dir", c->state_dir, "node_timeout", c->node_timeout,
@@ -90,13 +90,9 @@ conf_apply(struct conf *c, const struct conf *fresh, json_t *changed,
 	json_decref(new);
 
 	c->node_timeout = fresh->node_timeout;
-	for (i = 0; i < c->noperators; i++)
-		free(c->operators[i]);
-	free(c->operators);
-	c->noperators = fresh->noperators;
-	c->operators = xcalloc(c->noperators + 1, sizeof *c->operators);
-	for (i = 0; i < c->noperators; i++)
-		c->operators[i] = xstrdup(fresh->operators[i]);
+	conf_file_list_clear(&c->operators);
+	for (i = 0; i < fresh->operators.n; i++)
+		conf_file_list_add(&c->operators, fresh->operators.v[i]);
 	c->allow_root_jobs = fresh->allow_root_jobs;
 	c->log_level = fresh->log_level;
 	c->sched = fresh->sched;

@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "common/log.h"
+#include "daemon/common/conf-file.h"
 #include "policy/sched-conf.h"
 
 /* Checkpoint grace (seconds): a job's default, and the most it may ask. */
@@ -24,8 +25,7 @@ struct conf {
 	char		*listen;	/* "HOST:PORT" for node daemons */
 	char		*state_dir;	/* holds gbatch.db and gbatchd.addr */
 	int		 node_timeout;	/* seconds */
-	char	       **operators;
-	size_t		 noperators;
+	struct conf_file_list operators;	/* user names */
 	bool		 allow_root_jobs;
 	enum log_level	 log_level;
 	bool		 sync_full;	/* fsync every commit */
@@ -41,9 +41,10 @@ struct conf {
 void	conf_defaults(struct conf *c);
 
 /* Reads the controller and scheduler groups of path into c over what it
- * holds. A missing
- * file is fine (defaults stand) unless must_exist. Returns 0, or -1 with err
- * naming the file, the line and the key. */
+ * holds, refusing any key they do not have. A missing file is fine
+ * (defaults stand) unless must_exist. Returns 0, 1 when there is no file
+ * (and none is required), or -1 with err naming the file, the line and the
+ * key. */
 int	conf_load(struct conf *c, const char *path, bool must_exist,
 	    char *err, size_t errlen);
 

@@ -18,6 +18,8 @@
 #include "common/log.h"
 #include "common/proto.h"
 #include "common/xmalloc.h"
+#include "daemon/common/conf-file.h"
+#include "daemon/common/hostport.h"
 #include "daemon/controller/commit.h"
 #include "daemon/controller/conf.h"
 #include "daemon/controller/gbatchd.h"
@@ -48,6 +50,7 @@ static const char		*gbatchd_opt_dir;
 static int			 gbatchd_ready_fd = -1;
 
 static const struct option gbatchd_longopts[] = {
+	{ "check-config", no_argument, NULL, 'C' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
@@ -57,7 +60,7 @@ static void
 gbatchd_usage(FILE *f)
 {
 	fprintf(f,
-"usage: gbatchd [-Dv] [-f FILE] [-s SOCKET] [-l HOST:PORT] [-d STATE_DIR]\n"
+"usage: gbatchd [-CDv] [-f FILE] [-s SOCKET] [-l HOST:PORT] [-d STATE_DIR]\n"
 "               [-L LOGFILE] [-P PIDFILE]\n"
 "The gbatch controller: keeps the job queue, schedules jobs onto node\n"
 "daemons (gnoded) and answers the commands (gsub, gq, gcancel, ...).\n"
@@ -71,11 +74,13 @@ gbatchd_usage(FILE *f)
 "  -L LOGFILE     log to this file instead of stderr or syslog\n"
 "  -P PIDFILE     write the daemon's process id here\n"
 "  -v             log debug messages\n"
+"  -C, --check-config\n"
+"                 check the configuration (file and flags) and exit\n"
 "  -h, --help     show this help and exit\n"
 "  -V, --version  show the version and exit\n"
 "\n"
-"Exit status: 0 after a clean stop, 1 when start-up fails, 2 on a usage\n"
-"error. See gbatchd(8).\n");
+"Exit status: 0 after a clean stop, 1 when start-up fails (or the\n"
+"configuration is not valid), 2 on a usage error. See gbatchd(8).\n");
 }
 
 const struct conf *gbatchd_conf(void) { return (&gbatchd_settings); }
@@ -156,23 +161,33 @@ gbatchd_open_log(const char *path)
 	return (0);
 }
 
-/* The file's settings with the command line's over them. */
+/* The file's settings with the command line's over them. Returns 0, 1
+ * when there was no file (defaults stand), or -1 with err set. */
 static int
 gbatchd_read_conf(struct conf *c, char *err, size_t errlen)
 {
+	char	why[256];
+	int	rc;
+
 	conf_defaults(c);
-	if (conf_load(c, gbatchd_conf_path, gbatchd_conf_must_exist, err,
-	    errlen) != 0)
+	if ((rc = conf_load(c, gbatchd_conf_path, gbatchd_conf_must_exist, err,
+	    errlen)) == -1)
 		return (-1);
 	if (gbatchd_opt_socket != NULL)
 		conf_set(&c->socket, gbatchd_opt_socket);
-	if (gbatchd_opt_listen != NULL)
+	if (gbatchd_opt_listen != NULL) {
+		if (hostport_check(gbatchd_opt_listen, 0, why,
+		    sizeof why) == -1) {
+			snprintf(err, errlen, "-l: %s", why);
+			return (-1);
+		}
 		conf_set(&c->listen, gbatchd_opt_listen);
+	}
 	if (gbatchd_opt_dir != NULL)
 		conf_set(&c->state_dir, gbatchd_opt_dir);
 	if (gbatchd_debug)
 		c->log_level = LOG_LEVEL_DEBUG;
-	return (0);
+	return (rc);
 }
 
 const char *
@@ -188,7 +203,7 @@ gbatchd_reconfigure(json_t *changed, json_t *restart, char *err,
 	struct conf	fresh;
 	char		why[1024];
 
-	if (gbatchd_read_conf(&fresh, why, sizeof why) != 0) {
+	if (gbatchd_read_conf(&fresh, why, sizeof why) == -1) {
 		conf_clear(&fresh);
 		snprintf(err, errlen, "%s; the settings in force are unchanged",
 		    why);
@@ -329,16 +344,17 @@ main(int argc, char **argv)
 	struct event	*sigs[3];
 	const char	*conf_path, *pidfile = NULL;
 	char		 err[1024], *addr_file;
-	bool		 foreground = false, must_exist = false;
-	int		 ch, i;
+	bool		 foreground = false, check = false, must_exist;
+	int		 ch, i, found;
 	static const int signums[] = { SIGTERM, SIGINT, SIGHUP };
 
 	conf_path = NULL;
-	while ((ch = getopt_long(argc, argv, ":Df:s:l:d:L:P:vhV",
+	while ((ch = getopt_long(argc, argv, ":CDf:s:l:d:L:P:vhV",
 	    gbatchd_longopts, NULL)) != -1) {
 		switch (ch) {
+		case 'C': check = true; break;
 		case 'D': foreground = true; break;
-		case 'f': conf_path = optarg; must_exist = true; break;
+		case 'f': conf_path = optarg; break;
 		case 's': gbatchd_opt_socket = optarg; break;
 		case 'l': gbatchd_opt_listen = optarg; break;
 		case 'd': gbatchd_opt_dir = optarg; break;
@@ -374,18 +390,17 @@ main(int argc, char **argv)
 		gbatchd_usage(stderr);
 		return (EXIT_USAGE);
 	}
-	if (conf_path == NULL && (conf_path = getenv("GBATCH_CONF")) != NULL &&
-	    *conf_path != '\0')
-		must_exist = true;
-	if (conf_path == NULL || *conf_path == '\0')
-		conf_path = SYSCONFDIR "/gbatch/gbatch.conf";
-
-	gbatchd_conf_path = conf_path;
+	gbatchd_conf_path = conf_file_path(conf_path, &must_exist);
 	gbatchd_conf_must_exist = must_exist;
-	if (gbatchd_read_conf(c, err, sizeof err) != 0) {
+	if ((found = gbatchd_read_conf(c, err, sizeof err)) == -1) {
 		fprintf(stderr, "gbatchd: %s\n", err);
 		conf_clear(c);
 		return (EXIT_FAILURE);
+	}
+	if (check) {
+		conf_file_print_ok(stdout, gbatchd_conf_path, found == 0);
+		conf_clear(c);
+		return (EXIT_OK);
 	}
 
 	if (gbatchd_logfile != NULL && gbatchd_open_log(gbatchd_logfile) != 0) {

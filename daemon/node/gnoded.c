@@ -18,6 +18,8 @@
 #include "common/log.h"
 #include "common/proto.h"
 #include "common/xmalloc.h"
+#include "daemon/common/conf-file.h"
+#include "daemon/common/hostport.h"
 #include "daemon/node/node-conf.h"
 #include "daemon/node/node-gpu.h"
 #include "daemon/node/node-record.h"
@@ -26,10 +28,12 @@
 struct gnoded_opts {
 	int		 foreground;
 	int		 verbose;
+	int		 check;
 	const char	*conf_file;
 	const char	*name;
 	const char	*switch_name;
-	const char	*controller;
+	/* Every -c, split at commas: replaces node.controller. */
+	struct conf_file_list controllers;
 	const char	*state_dir;
 	const char	*gpus;
 	const char	*log_file;
@@ -40,7 +44,7 @@ static void
 gnoded_usage(FILE *f)
 {
 	fprintf(f,
-"usage: gnoded [-D] [-f FILE] [-n NAME] [-c HOST:PORT] [-d STATE_DIR]\n"
+"usage: gnoded [-CD] [-f FILE] [-n NAME] [-c HOST:PORT[,...]] [-d STATE_DIR]\n"
 "              [-g GPUS] [-L LOGFILE] [-P PIDFILE] [-v] [-h] [-V]\n"
 "\n"
 "The gbatch node daemon: registers this host's GPUs with gbatchd and runs\n"
@@ -50,7 +54,8 @@ gnoded_usage(FILE *f)
 "  -f, --config FILE       configuration file (default $GBATCH_CONF, else\n"
 "                          " SYSCONFDIR "/gbatch/gbatch.conf)\n"
 "  -n, --name NAME         node name (default: the host name)\n"
-"  -c, --controller H:P    gbatchd's node address (default 127.0.0.1:6820)\n"
+"  -c, --controller H:P    gbatchd's node address (default 127.0.0.1:6820);\n"
+"                          several (-c again, or H:P,H:P) are tried in turn\n"
 "  -d, --state-dir DIR     job records (default " LOCALSTATEDIR
     "/lib/gbatch/node)\n"
 "  -g, --gpus N            offer N simulated GPUs instead of NVML's\n"
@@ -58,6 +63,8 @@ gnoded_usage(FILE *f)
 "  -L, --log-file FILE     log to FILE instead of stderr or syslog\n"
 "  -P, --pid-file FILE     write the daemon's pid to FILE\n"
 "  -v, --verbose           log debug messages\n"
+"  -C, --check-config      check the configuration (file and flags, not the\n"
+"                          GPUs) and exit: 0 valid, 1 not\n"
 "  -h, --help              show this help and exit\n"
 "  -V, --version           show the version and exit\n"
 "\n"
@@ -69,6 +76,7 @@ static int
 gnoded_parse(int argc, char **argv, struct gnoded_opts *o)
 {
 	static const struct option longopts[] = {
+		{ "check-config", no_argument, NULL, 'C' },
 		{ "foreground", no_argument, NULL, 'D' },
 		{ "config", required_argument, NULL, 'f' },
 		{ "name", required_argument, NULL, 'n' },
@@ -83,13 +91,17 @@ gnoded_parse(int argc, char **argv, struct gnoded_opts *o)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int	ch;
+	char	*list, *one, *rest;
+	int	 ch;
 
 	memset(o, 0, sizeof *o);
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":Df:n:c:d:g:s:L:P:vhV", longopts,
+	while ((ch = getopt_long(argc, argv, ":CDf:n:c:d:g:s:L:P:vhV", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
+		case 'C':
+			o->check = 1;
+			break;
 		case 'D':
 			o->foreground = 1;
 			break;
@@ -100,7 +112,10 @@ gnoded_parse(int argc, char **argv, struct gnoded_opts *o)
 			o->name = optarg;
 			break;
 		case 'c':
-			o->controller = optarg;
+			rest = list = xstrdup(optarg);
+			while ((one = strsep(&rest, ",")) != NULL)
+				conf_file_list_add(&o->controllers, one);
+			free(list);
 			break;
 		case 'd':
 			o->state_dir = optarg;
@@ -149,38 +164,52 @@ gnoded_parse(int argc, char **argv, struct gnoded_opts *o)
 	return (0);
 }
 
-/* Applies the file, then the flags, to conf. */
+/* Applies the file, then the flags, to conf. Returns 0, 1 when there was
+ * no file (the defaults stand), or -1 after saying what is wrong. */
 static int
 gnoded_configure(const struct gnoded_opts *o, struct node_conf *conf)
 {
-	char	err[1024], *host, *port;
+	const char	*path;
+	char		 err[1024];
+	bool		 must_exist;
+	size_t		 i;
+	int		 rc;
 
 	node_conf_defaults(conf);
-	if (node_conf_load(conf, o->conf_file, err, sizeof err) == -1) {
+	path = conf_file_path(o->conf_file, &must_exist);
+	if ((rc = node_conf_load(conf, path, must_exist, err,
+	    sizeof err)) == -1) {
 		fprintf(stderr, "gnoded: %s\n", err);
 		return (-1);
 	}
 	if (o->name != NULL) {
-		if (*o->name == '\0') {
-			fprintf(stderr, "gnoded: -n: expected a node name\n");
+		if (node_conf_label_check(o->name, err, sizeof err) == -1) {
+			fprintf(stderr, "gnoded: -n: %s\n", err);
 			return (-1);
 		}
 		free(conf->name);
 		conf->name = xstrdup(o->name);
 	}
 	if (o->switch_name != NULL) {
-		if (!node_conf_label_ok(o->switch_name)) {
-			fprintf(stderr, "gnoded: --switch: expected 1-64 "
-			    "letters, digits, '-', '_' or '.', got \"%s\"\n",
-			    o->switch_name);
+		if (node_conf_label_check(o->switch_name, err,
+		    sizeof err) == -1) {
+			fprintf(stderr, "gnoded: --switch: %s\n", err);
 			return (-1);
 		}
 		free(conf->switch_name);
 		conf->switch_name = xstrdup(o->switch_name);
 	}
-	if (o->controller != NULL) {
-		free(conf->controller);
-		conf->controller = xstrdup(o->controller);
+	if (o->controllers.n > 0) {
+		conf_file_list_clear(&conf->controllers);
+		for (i = 0; i < o->controllers.n; i++) {
+			if (hostport_check(o->controllers.v[i], 1, err,
+			    sizeof err) == -1) {
+				fprintf(stderr, "gnoded: -c: %s\n", err);
+				return (-1);
+			}
+			conf_file_list_add(&conf->controllers,
+			    o->controllers.v[i]);
+		}
 	}
 	if (o->state_dir != NULL) {
 		if (*o->state_dir == '\0') {
@@ -196,18 +225,18 @@ gnoded_configure(const struct gnoded_opts *o, struct node_conf *conf)
 			    "0-64, got \"%s\"\n", o->gpus);
 			return (-1);
 		}
+		conf->gpus_set = true;
 		conf->gpu_source = NODE_GPU_SIMULATED;
 	}
 	if (o->verbose)
 		conf->log_level = LOG_LEVEL_DEBUG;
-	if (node_conf_split_addr(conf->controller, &host, &port, err,
-	    sizeof err) == -1) {
-		fprintf(stderr, "gnoded: controller: %s\n", err);
+	if (node_conf_finish(conf, err, sizeof err) == -1) {
+		fprintf(stderr, "gnoded: %s\n", err);
 		return (-1);
 	}
-	free(host);
-	free(port);
-	return (0);
+	if (o->check)
+		conf_file_print_ok(stdout, path, rc == 0);
+	return (rc);
 }
 
 static int
@@ -301,15 +330,19 @@ main(int argc, char **argv)
 	struct event_base	*base = NULL;
 	struct event		*ev_term = NULL, *ev_int = NULL;
 	char			 err[1024];
-	int			 lockfd = -1, logfd = -1, rc = 1;
+	int			 lockfd = -1, logfd = -1, rc = 1, configured;
 
 	if (gnoded_parse(argc, argv, &o) == -1) {
 		fprintf(stderr, "Try 'gnoded --help' for more information.\n");
 		return (EXIT_USAGE);
 	}
-	if (gnoded_configure(&o, &conf) == -1) {
+	configured = gnoded_configure(&o, &conf);
+	conf_file_list_clear(&o.controllers);
+	if (configured == -1 || o.check) {
 		node_conf_clear(&conf);
-		return (EXIT_USAGE);
+		if (configured == -1)
+			return (o.check ? EXIT_FAILURE : EXIT_USAGE);
+		return (EXIT_OK);
 	}
 	if (node_record_init(conf.state_dir, err, sizeof err) == -1) {
 		fprintf(stderr, "gnoded: state_dir: %s\n", err);
@@ -364,8 +397,10 @@ main(int argc, char **argv)
 		log_error("node %s: %s", conf.name, err);
 		goto out;
 	}
-	log_info("node %s: gnoded %s started, controller %s, state %s",
-	    conf.name, PACKAGE_VERSION, conf.controller, conf.state_dir);
+	log_info("node %s: gnoded %s started, %zu controller%s (%s%s), state "
+	    "%s", conf.name, PACKAGE_VERSION, conf.controllers.n,
+	    conf.controllers.n == 1 ? "" : "s", conf.controllers.v[0],
+	    conf.controllers.n == 1 ? "" : ", ...", conf.state_dir);
 	event_base_dispatch(base);
 	rc = 0;
 out:

@@ -1,7 +1,9 @@
-/* node-conf.c: the node group of gbatch.conf, read with libconfig. */
+/* node-conf.c: the node group of gbatch.conf, as a table of keys for
+ * daemon/common/conf-file.c. */
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,21 +12,17 @@
 #include <libconfig.h>
 
 #include "common/xmalloc.h"
+#include "daemon/common/hostport.h"
 #include "daemon/node/node-conf.h"
 
-#define NODE_CONF_DEFAULT	SYSCONFDIR "/gbatch/gbatch.conf"
+/* What a node name or switch label may be, for messages. */
+#define NODE_CONF_LABEL_RULE	"1-64 letters, digits, '-', '_' or '.'"
 
 void
 node_conf_defaults(struct node_conf *conf)
 {
-	char	host[HOST_NAME_MAX + 1];
-
 	memset(conf, 0, sizeof *conf);
-	if (gethostname(host, sizeof host) == -1 || host[0] == '\0')
-		strcpy(host, "localhost");
-	host[sizeof host - 1] = '\0';
-	conf->name = xstrdup(host);
-	conf->controller = xstrdup("127.0.0.1:6820");
+	conf_file_list_add(&conf->controllers, "127.0.0.1:6820");
 	conf->state_dir = xstrdup(LOCALSTATEDIR "/lib/gbatch/node");
 	conf->switch_name = xstrdup("");
 	conf->gpus = 0;
@@ -39,7 +37,7 @@ void
 node_conf_clear(struct node_conf *conf)
 {
 	free(conf->name);
-	free(conf->controller);
+	conf_file_list_clear(&conf->controllers);
 	free(conf->state_dir);
 	free(conf->switch_name);
 	memset(conf, 0, sizeof *conf);
@@ -61,75 +59,6 @@ node_conf_parse_uint(const char *s, unsigned min, unsigned max, unsigned *out)
 	return (0);
 }
 
-int
-node_conf_split_addr(const char *addr, char **host, char **port, char *err,
-    size_t errlen)
-{
-	const char	*colon, *h, *he;
-	unsigned	 p;
-
-	if (addr[0] == '[') {
-		h = addr + 1;
-		if ((he = strchr(h, ']')) == NULL || he[1] != ':')
-			goto fail;
-		colon = he + 1;
-	} else {
-		h = addr;
-		if ((colon = strrchr(addr, ':')) == NULL)
-			goto fail;
-		he = colon;
-	}
-	if (he == h || node_conf_parse_uint(colon + 1, 1, 65535, &p) == -1)
-		goto fail;
-	*host = xstrndup(h, (size_t)(he - h));
-	*port = xstrdup(colon + 1);
-	return (0);
-fail:
-	snprintf(err, errlen, "expected HOST:PORT with a port of 1-65535, "
-	    "got \"%s\"", addr);
-	return (-1);
-}
-
-static int
-node_conf_string(config_setting_t *g, const char *key, char **out, char *err,
-    size_t errlen)
-{
-	config_setting_t	*s;
-	const char		*v;
-
-	if ((s = config_setting_get_member(g, key)) == NULL)
-		return (0);
-	if ((v = config_setting_get_string(s)) == NULL || *v == '\0') {
-		snprintf(err, errlen, "line %d: node.%s: expected a non-empty "
-		    "string", config_setting_source_line(s), key);
-		return (-1);
-	}
-	free(*out);
-	*out = xstrdup(v);
-	return (0);
-}
-
-static int
-node_conf_int(config_setting_t *g, const char *key, unsigned min,
-    unsigned max, unsigned *out, char *err, size_t errlen)
-{
-	config_setting_t	*s;
-	long long		 v;
-
-	if ((s = config_setting_get_member(g, key)) == NULL)
-		return (0);
-	v = config_setting_get_int64(s);
-	if ((config_setting_type(s) != CONFIG_TYPE_INT &&
-	    config_setting_type(s) != CONFIG_TYPE_INT64) || v < min ||
-	    v > max) {
-		snprintf(err, errlen, "line %d: node.%s: expected a whole number "
-		    "%u-%u", config_setting_source_line(s), key, min, max);
-		return (-1);
-	}
-	*out = (unsigned)v;
-	return (0);
-}
-
 bool
 node_conf_label_ok(const char *s)
 {
@@ -145,131 +74,122 @@ node_conf_label_ok(const char *s)
 	return (true);
 }
 
-/* A label key (node.switch) read already: its characters. */
-static int
-node_conf_label(config_setting_t *g, const char *key, const char *v,
-    char *err, size_t errlen)
+int
+node_conf_label_check(const char *s, char *why, size_t len)
 {
-	config_setting_t	*s;
-
-	if ((s = config_setting_get_member(g, key)) == NULL)
+	if (node_conf_label_ok(s))
 		return (0);
-	if (!node_conf_label_ok(v)) {
-		snprintf(err, errlen, "line %d: node.%s: expected 1-64 "
-		    "letters, digits, '-', '_' or '.', got \"%s\"",
-		    config_setting_source_line(s), key, v);
-		return (-1);
-	}
-	return (0);
+	snprintf(why, len, "expected " NODE_CONF_LABEL_RULE ", got \"%s\"", s);
+	return (-1);
+}
+
+/* node.controller: each must name a port to connect to. */
+static int
+node_conf_addr_check(const char *s, char *why, size_t len)
+{
+	return (hostport_check(s, 1, why, len));
 }
 
 static int
-node_conf_read(struct node_conf *conf, config_setting_t *g, char *err,
+node_conf_gpu_source(void *settings, const config_setting_t *s, char *why,
+    size_t len)
+{
+	static const char *const words[] = { "auto", "nvml", "simulated",
+	    NULL };
+	static const enum node_gpu_source sources[] = { NODE_GPU_AUTO,
+	    NODE_GPU_NVML, NODE_GPU_SIMULATED };
+	struct node_conf	*conf = settings;
+	int			 i;
+
+	if (conf_file_choice(s, words, &i, why, len) == -1)
+		return (-1);
+	conf->gpu_source = sources[i];
+	return (0);
+}
+
+/* Whether gpus was written: a node that finds no GPU starts only when
+ * someone said 0 (node-gpu.c). */
+static int
+node_conf_check(void *settings, const config_setting_t *g, char *err,
     size_t errlen)
 {
-	config_setting_t	*s;
-	char			*str = NULL;
-	int			 b;
+	struct node_conf	*conf = settings;
 
-	if (node_conf_string(g, "name", &conf->name, err, errlen) == -1 ||
-	    node_conf_string(g, "controller", &conf->controller, err,
-	    errlen) == -1 ||
-	    node_conf_string(g, "state_dir", &conf->state_dir, err,
-	    errlen) == -1 ||
-	    node_conf_string(g, "switch", &conf->switch_name, err,
-	    errlen) == -1 ||
-	    node_conf_label(g, "switch", conf->switch_name, err, errlen) == -1 ||
-	    node_conf_int(g, "gpus", 0, 64, &conf->gpus, err, errlen) == -1 ||
-	    node_conf_int(g, "heartbeat_interval", 1, 3600,
-	    &conf->heartbeat_interval, err, errlen) == -1 ||
-	    node_conf_int(g, "kill_wait", 0, 86400, &conf->kill_wait, err,
-	    errlen) == -1)
-		return (-1);
-
-	if (node_conf_string(g, "gpu_source", &str, err, errlen) == -1)
-		return (-1);
-	if (str != NULL) {
-		if (strcmp(str, "auto") == 0)
-			conf->gpu_source = NODE_GPU_AUTO;
-		else if (strcmp(str, "nvml") == 0)
-			conf->gpu_source = NODE_GPU_NVML;
-		else if (strcmp(str, "simulated") == 0)
-			conf->gpu_source = NODE_GPU_SIMULATED;
-		else {
-			snprintf(err, errlen, "node.gpu_source: expected auto, "
-			    "nvml or simulated, got \"%s\"", str);
-			free(str);
-			return (-1);
-		}
-		free(str);
-		str = NULL;
-	}
-
-	if ((s = config_setting_get_member(g, "allow_root_jobs")) != NULL) {
-		if (config_setting_type(s) != CONFIG_TYPE_BOOL) {
-			snprintf(err, errlen, "line %d: node.allow_root_jobs: "
-			    "expected true or false",
-			    config_setting_source_line(s));
-			return (-1);
-		}
-		b = config_setting_get_bool(s);
-		conf->allow_root_jobs = b != 0;
-	}
-
-	if (node_conf_string(g, "log_level", &str, err, errlen) == -1)
-		return (-1);
-	if (str != NULL) {
-		if (log_level_parse(str, &conf->log_level) == -1) {
-			snprintf(err, errlen, "node.log_level: expected error, "
-			    "warn, info or debug, got \"%s\"", str);
-			free(str);
-			return (-1);
-		}
-		free(str);
-	}
+	if (config_setting_get_member(g, "gpus") != NULL)
+		conf->gpus_set = true;
 	return (0);
+}
+
+static const struct conf_file_key node_conf_keys[] = {
+	{ .name = "name", .type = CONF_FILE_STRING,
+	  .off = offsetof(struct node_conf, name), .what = "a node name",
+	  .valid = node_conf_label_check },
+	{ .name = "controller", .type = CONF_FILE_STRINGS,
+	  .off = offsetof(struct node_conf, controllers), .min = 1,
+	  .what = "HOST:PORT",
+	  .example = "[ \"host1:6820\", \"host2:6820\" ]",
+	  .valid = node_conf_addr_check },
+	{ .name = "state_dir", .type = CONF_FILE_STRING,
+	  .off = offsetof(struct node_conf, state_dir), .what = "a directory" },
+	{ .name = "switch", .type = CONF_FILE_STRING,
+	  .off = offsetof(struct node_conf, switch_name), .what = "a label",
+	  .valid = node_conf_label_check },
+	{ .name = "gpu_source", .type = CONF_FILE_CUSTOM,
+	  .read = node_conf_gpu_source },
+	{ .name = "gpus", .type = CONF_FILE_UINT,
+	  .off = offsetof(struct node_conf, gpus), .min = 0, .max = 64,
+	  .what = "the number of simulated GPUs" },
+	{ .name = "heartbeat_interval", .type = CONF_FILE_UINT,
+	  .off = offsetof(struct node_conf, heartbeat_interval), .min = 1,
+	  .max = 3600, .what = "seconds" },
+	{ .name = "kill_wait", .type = CONF_FILE_UINT,
+	  .off = offsetof(struct node_conf, kill_wait), .min = 0,
+	  .max = 86400, .what = "seconds" },
+	{ .name = "allow_root_jobs", .type = CONF_FILE_BOOL,
+	  .off = offsetof(struct node_conf, allow_root_jobs) },
+	{ .name = "log_level", .type = CONF_FILE_LOG_LEVEL,
+	  .off = offsetof(struct node_conf, log_level) },
+};
+
+static const struct conf_file_group node_conf_group = {
+	"node", node_conf_keys, sizeof node_conf_keys / sizeof node_conf_keys[0],
+	node_conf_check,
+};
+
+int
+node_conf_load(struct node_conf *conf, const char *path, bool must_exist,
+    char *err, size_t errlen)
+{
+	return (conf_file_read(path, must_exist, &node_conf_group, 1, conf,
+	    err, errlen));
 }
 
 int
-node_conf_load(struct node_conf *conf, const char *path, char *err,
-    size_t errlen)
+node_conf_finish(struct node_conf *conf, char *err, size_t errlen)
 {
-	config_t		 cfg;
-	config_setting_t	*g;
-	const char		*file;
-	int			 named = 1, rc = -1;
-	char			 why[512];
+	char	host[HOST_NAME_MAX + 1];
+	size_t	i;
 
-	if ((file = path) == NULL && (file = getenv("GBATCH_CONF")) == NULL) {
-		file = NODE_CONF_DEFAULT;
-		named = 0;
-	}
-	if (!named && access(file, F_OK) == -1 && errno == ENOENT)
+	if (conf->name != NULL)
 		return (0);
-
-	config_init(&cfg);
-	if (config_read_file(&cfg, file) != CONFIG_TRUE) {
-		if (config_error_type(&cfg) == CONFIG_ERR_FILE_IO)
-			snprintf(err, errlen, "%s: cannot read: %s", file,
-			    strerror(errno));
-		else
-			snprintf(err, errlen, "%s:%d: %s", file,
-			    config_error_line(&cfg), config_error_text(&cfg));
-		goto out;
+	if (gethostname(host, sizeof host) == -1) {
+		snprintf(err, errlen, "node name: cannot read the host name "
+		    "(%s); set node.name or give -n NAME", strerror(errno));
+		return (-1);
 	}
-	if ((g = config_lookup(&cfg, "node")) != NULL) {
-		if (!config_setting_is_group(g)) {
-			snprintf(err, errlen, "%s: node: expected a group "
-			    "{ ... }", file);
-			goto out;
+	host[sizeof host - 1] = '\0';
+	if (!node_conf_label_ok(host)) {
+		/* Shown as it is where it is printable: it goes to a
+		 * terminal. */
+		for (i = 0; host[i] != '\0'; i++) {
+			if (!isprint((unsigned char)host[i]))
+				host[i] = '?';
 		}
-		if (node_conf_read(conf, g, why, sizeof why) == -1) {
-			snprintf(err, errlen, "%s: %s", file, why);
-			goto out;
-		}
+		snprintf(err, errlen, "node name: the host name \"%s\" is not "
+		    "a node name (" NODE_CONF_LABEL_RULE "); set node.name or "
+		    "give -n NAME", host);
+		return (-1);
 	}
-	rc = 0;
-out:
-	config_destroy(&cfg);
-	return (rc);
+	conf->name = xstrdup(host);
+	return (0);
 }

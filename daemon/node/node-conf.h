@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "common/log.h"
+#include "daemon/common/conf-file.h"
 
 enum node_gpu_source {
 	NODE_GPU_AUTO = 0,	/* NVML when libnvidia-ml.so.1 loads, else gpus */
@@ -16,11 +17,13 @@ enum node_gpu_source {
 };
 
 struct node_conf {
-	char			*name;		/* default: the host name */
-	char			*controller;	/* "HOST:PORT" */
+	char			*name;		/* NULL until node_conf_finish */
+	/* "HOST:PORT" of each controller, tried in turn; at least one. */
+	struct conf_file_list	 controllers;
 	char			*state_dir;
 	char			*switch_name;	/* topology label, "" for none */
 	unsigned		 gpus;		/* simulated GPU count */
+	bool			 gpus_set;	/* written, so 0 is meant */
 	enum node_gpu_source	 gpu_source;
 	unsigned		 heartbeat_interval;	/* seconds, >= 1 */
 	unsigned		 kill_wait;	/* seconds, SIGTERM to SIGKILL */
@@ -34,21 +37,22 @@ struct node_conf {
 /* Whether s is a label a node may carry (name, switch): 1-64 letters,
  * digits, '-', '_' or '.'. */
 bool	node_conf_label_ok(const char *s);
+/* The same, as 0, or -1 with why saying what is accepted and what s is. */
+int	node_conf_label_check(const char *s, char *why, size_t len);
 
-/* Fills conf with the built-in defaults. */
+/* Fills conf with the built-in defaults (no name yet). */
 void	node_conf_defaults(struct node_conf *);
 
-/* Reads the node group of the config file into conf. path NULL means the
- * default place ($GBATCH_CONF, else SYSCONFDIR/gbatch/gbatch.conf); a
- * missing default file is not an error, a missing named one is. Returns 0,
- * or -1 with err naming the file, line and key. */
-int	node_conf_load(struct node_conf *, const char *path, char *err,
-	    size_t errlen);
+/* Reads the node group of the file at path into conf, refusing any key it
+ * does not have. Returns 0, 1 when there is no file and must_exist is
+ * false (conf untouched), or -1 with err naming the file, line and key. */
+int	node_conf_load(struct node_conf *, const char *path, bool must_exist,
+	    char *err, size_t errlen);
 
-/* Splits "HOST:PORT" (host may be "[v6]") into new strings the caller
- * frees. Returns 0, or -1 with err saying what is accepted. */
-int	node_conf_split_addr(const char *, char **host, char **port, char *err,
-	    size_t errlen);
+/* Completes conf once the file and the flags are in: a node without a name
+ * takes the host name, which must then be a valid label. Returns 0, or -1
+ * with err saying what to set. */
+int	node_conf_finish(struct node_conf *, char *err, size_t errlen);
 
 /* Parses a whole number in [min, max]; -1 on anything else. */
 int	node_conf_parse_uint(const char *, unsigned min, unsigned max,

@@ -31,11 +31,39 @@ node_gpu_try(const struct node_gpu_ops *ops, const struct node_conf *conf,
 	return (0);
 }
 
+/* A node without GPUs is allowed only when someone said so: a typo in
+ * the file, or NVML missing on a GPU server, must not quietly make one.
+ * Returns 0, or -1 with err saying why none were found and what to set.
+ * nvml_why is NVML's failure when auto fell back from it, else NULL. */
+static int
+node_gpu_none(const struct node_conf *conf, const struct node_gpus *g,
+    const char *nvml_why, char *err, size_t errlen)
+{
+	char	why[600];
+
+	if (g->n > 0 || (conf->gpus_set && conf->gpus == 0))
+		return (0);
+	if (g->ops == &node_gpu_nvml_ops)
+		snprintf(why, sizeof why, "NVML reports no GPU%s",
+		    conf->gpus_set ? " (node.gpus counts only where NVML is "
+		    "not used)" : "");
+	else if (nvml_why != NULL)
+		snprintf(why, sizeof why, "NVML is not usable (%s) and "
+		    "node.gpus is not set", nvml_why);
+	else
+		snprintf(why, sizeof why, "gpu_source is \"simulated\" and "
+		    "node.gpus is not set");
+	snprintf(err, errlen, "no GPUs found: %s; set node.gpus = N "
+	    "(simulated GPUs) or node.gpus = 0 (a node without GPUs)", why);
+	return (-1);
+}
+
 struct node_gpus *
 node_gpu_discover(const struct node_conf *conf, char *err, size_t errlen)
 {
 	struct node_gpus	*g;
-	char			 why[512];
+	char			 why[512], nvml[512];
+	const char		*nvml_why = NULL;
 	size_t			 i;
 
 	g = xcalloc(1, sizeof *g);
@@ -57,10 +85,11 @@ node_gpu_discover(const struct node_conf *conf, char *err, size_t errlen)
 			if (node_gpu_try(node_gpu_backends[i], conf, g, why,
 			    sizeof why) == 0)
 				break;
-			if (node_gpu_backends[i] == &node_gpu_nvml_ops)
-				log_info("node %s: no NVML (%s); using %u "
-				    "configured GPUs", conf->name, why,
-				    conf->gpus);
+			if (node_gpu_backends[i] != &node_gpu_nvml_ops)
+				continue;
+			nvml_why = memcpy(nvml, why, sizeof nvml);
+			log_info("node %s: no NVML (%s); using %u configured "
+			    "GPUs", conf->name, why, conf->gpus);
 		}
 		if (g->ops == NULL) {
 			snprintf(err, errlen, "no GPU backend works: %s", why);
@@ -68,6 +97,8 @@ node_gpu_discover(const struct node_conf *conf, char *err, size_t errlen)
 		}
 		break;
 	}
+	if (node_gpu_none(conf, g, nvml_why, err, errlen) == -1)
+		goto fail;
 	for (i = 0; i < g->n; i++)
 		log_info("node %s: GPU %u: %s, %s, %llu MiB", conf->name,
 		    g->v[i].index, g->v[i].name, g->v[i].uuid,

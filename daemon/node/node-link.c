@@ -1,4 +1,5 @@
-/* node-link.c: TCP to the controller, framing, reconnect with backoff. */
+/* node-link.c: TCP to the controller, framing, reconnect with backoff;
+ * with several controllers, each in turn. */
 #include <sys/socket.h>
 #include <sys/types.h>
 
@@ -21,7 +22,7 @@
 #include "common/frame.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
-#include "daemon/node/node-conf.h"
+#include "daemon/common/hostport.h"
 #include "daemon/node/node-link.h"
 
 #define NODE_LINK_BACKOFF_MIN_MS	100
@@ -31,21 +32,30 @@
  * dead host sends no RST; heartbeats then fail within this time). */
 #define NODE_LINK_USER_TIMEOUT_MS	30000
 
+/* One controller address, as given. */
+struct node_link_peer {
+	char				*addr;	/* "HOST:PORT", for the log */
+	char				*host;
+	char				*port;
+	bool				 quiet;	/* failure already logged */
+};
+
 struct node_link {
 	struct event_base		*base;
 	struct evdns_base		*dns;
-	char				*addr;
-	char				*host;
-	char				*port;
+	struct node_link_peer		*peers;
+	size_t				 npeers;
+	size_t				 cur;	/* tried now, or connected */
+	size_t				 failed;	/* in this round */
 	const struct node_link_cb	*cb;
 	void				*arg;
 
 	struct bufferevent		*bev;
 	bool				 up;
+	bool				 welcomed;	/* cur accepted us */
 	unsigned			 gen;	/* bumped on every reset */
 	struct event			*retry;
 	unsigned			 backoff_ms;
-	bool				 quiet;	/* failure already logged */
 };
 
 static void	node_link_connect(struct node_link *);
@@ -75,6 +85,7 @@ node_link_close(struct node_link *link)
 
 	link->gen++;
 	link->up = false;
+	link->welcomed = false;
 	if (link->bev != NULL) {
 		bufferevent_free(link->bev);
 		link->bev = NULL;
@@ -83,27 +94,53 @@ node_link_close(struct node_link *link)
 		link->cb->down(link->arg);
 }
 
+/* A round tries each controller once, from the one that last accepted
+ * us: a controller that fails hands over to the next at once, and only a
+ * round in which all failed waits the backoff. */
 void
 node_link_reset(struct node_link *link, const char *why)
 {
+	struct node_link_peer	*p = &link->peers[link->cur];
+	struct timeval		 now = { 0, 0 };
+	bool			 next;
+
+	if (evtimer_pending(link->retry, NULL)) {
+		node_link_close(link);
+		return;
+	}
+	next = !link->welcomed && link->failed + 1 < link->npeers;
 	if (link->up)
-		log_warn("controller %s: connection closed: %s", link->addr,
-		    why);
-	else if (!link->quiet)
-		log_warn("controller %s: cannot connect: %s (retrying)",
-		    link->addr, why);
+		log_warn("controller %s: connection closed: %s", p->addr, why);
+	else if (!p->quiet)
+		log_warn("controller %s: cannot connect: %s (%s)", p->addr,
+		    why, next ? "trying the next" : "retrying");
 	if (!link->up)
-		link->quiet = true;
+		p->quiet = true;
+	if (link->welcomed)
+		link->failed = 0;
+	else {
+		link->failed++;
+		link->cur = (link->cur + 1) % link->npeers;
+	}
 	node_link_close(link);
-	if (!evtimer_pending(link->retry, NULL))
+	if (next)
+		evtimer_add(link->retry, &now);
+	else {
+		link->failed = 0;
 		node_link_schedule(link);
+	}
 }
 
 void
 node_link_backoff_reset(struct node_link *link)
 {
+	size_t	i;
+
 	link->backoff_ms = NODE_LINK_BACKOFF_MIN_MS;
-	link->quiet = false;
+	link->welcomed = true;
+	link->failed = 0;
+	for (i = 0; i < link->npeers; i++)
+		link->peers[i].quiet = false;
 }
 
 static void
@@ -174,7 +211,7 @@ node_link_event_cb(struct bufferevent *bev, short what, void *arg)
 		bufferevent_set_timeouts(bev, NULL, NULL);
 		bufferevent_enable(bev, EV_READ | EV_WRITE);
 		link->up = true;
-		log_info("controller %s: connected", link->addr);
+		log_info("controller %s: connected", link->peers[link->cur].addr);
 		link->cb->up(link->arg);
 		return;
 	}
@@ -183,8 +220,8 @@ node_link_event_cb(struct bufferevent *bev, short what, void *arg)
 	else if (what & BEV_EVENT_TIMEOUT)
 		snprintf(why, sizeof why, "timed out");
 	else if ((dnserr = bufferevent_socket_get_dns_error(bev)) != 0)
-		snprintf(why, sizeof why, "cannot resolve %s: %s", link->host,
-		    evutil_gai_strerror(dnserr));
+		snprintf(why, sizeof why, "cannot resolve %s: %s",
+		    link->peers[link->cur].host, evutil_gai_strerror(dnserr));
 	else
 		snprintf(why, sizeof why, "%s", evutil_socket_error_to_string(
 		    EVUTIL_SOCKET_ERROR()));
@@ -194,9 +231,20 @@ node_link_event_cb(struct bufferevent *bev, short what, void *arg)
 static void
 node_link_connect(struct node_link *link)
 {
-	struct timeval	tv = { NODE_LINK_CONNECT_TIMEOUT_S, 0 };
+	struct node_link_peer	*p = &link->peers[link->cur];
+	struct timeval		 tv = { NODE_LINK_CONNECT_TIMEOUT_S, 0 };
 
 	node_link_close(link);
+	/* A new resolver for every attempt: evdns reads /etc/hosts and
+	 * /etc/resolv.conf only when it is made, so one kept for the life of
+	 * gnoded would dial a controller's old address after its name moved.
+	 * No lookup is pending here: the last one ended before its failure
+	 * reset the link. Without a resolver, libevent would resolve with a
+	 * blocking getaddrinfo. */
+	if (link->dns != NULL)
+		evdns_base_free(link->dns, 0);
+	link->dns = evdns_base_new(link->base,
+	    EVDNS_BASE_INITIALIZE_NAMESERVERS);
 	link->bev = bufferevent_socket_new(link->base, -1,
 	    BEV_OPT_CLOSE_ON_FREE);
 	if (link->bev == NULL) {
@@ -208,7 +256,7 @@ node_link_connect(struct node_link *link)
 	/* A write timeout while connecting bounds the connect itself. */
 	bufferevent_set_timeouts(link->bev, NULL, &tv);
 	if (bufferevent_socket_connect_hostname(link->bev, link->dns,
-	    AF_UNSPEC, link->host, atoi(link->port)) == -1)
+	    AF_UNSPEC, p->host, atoi(p->port)) == -1)
 		node_link_reset(link, "cannot start connecting");
 }
 
@@ -219,28 +267,38 @@ node_link_retry_cb(evutil_socket_t fd, short what, void *arg)
 }
 
 struct node_link *
-node_link_create(struct event_base *base, const char *addr,
+node_link_create(struct event_base *base, char *const *addrs, size_t naddrs,
     const struct node_link_cb *cb, void *arg, char *err, size_t errlen)
 {
 	struct node_link	*link;
-	char			*host, *port, why[256];
+	struct node_link_peer	*p;
+	char			 why[256];
+	size_t			 i;
 
-	if (node_conf_split_addr(addr, &host, &port, why, sizeof why) == -1) {
-		snprintf(err, errlen, "controller: %s", why);
+	link = xcalloc(1, sizeof *link);
+	link->peers = xcalloc(naddrs, sizeof *link->peers);
+	for (i = 0; i < naddrs; i++) {
+		p = &link->peers[i];
+		if (hostport_split(addrs[i], 1, &p->host, &p->port, why,
+		    sizeof why) == -1) {
+			snprintf(err, errlen, "controller: %s", why);
+			node_link_free(link);
+			return (NULL);
+		}
+		p->addr = xstrdup(addrs[i]);
+		link->npeers++;
+	}
+	if (link->npeers == 0) {
+		snprintf(err, errlen, "controller: none given");
+		node_link_free(link);
 		return (NULL);
 	}
-	link = xcalloc(1, sizeof *link);
 	link->base = base;
-	link->addr = xstrdup(addr);
-	link->host = host;
-	link->port = port;
 	link->cb = cb;
 	link->arg = arg;
 	link->backoff_ms = NODE_LINK_BACKOFF_MIN_MS;
 	link->retry = evtimer_new(base, node_link_retry_cb, link);
 	srandom((unsigned)getpid() ^ (unsigned)time(NULL));
-	/* Without a resolver libevent resolves with blocking getaddrinfo. */
-	link->dns = evdns_base_new(base, EVDNS_BASE_INITIALIZE_NAMESERVERS);
 	return (link);
 }
 
@@ -261,7 +319,7 @@ node_link_send(struct node_link *link, const json_t *msg)
 		return (-1);
 	if ((buf = frame_pack(msg, FRAME_MAX_REPLY, &len)) == NULL) {
 		log_error("controller %s: cannot encode a message of type %d",
-		    link->addr, (int)json_integer_value(json_object_get(msg,
+		    link->peers[link->cur].addr, (int)json_integer_value(json_object_get(msg,
 		    "type")));
 		return (-1);
 	}
@@ -279,16 +337,22 @@ node_link_is_up(const struct node_link *link)
 void
 node_link_free(struct node_link *link)
 {
+	size_t	i;
+
 	if (link == NULL)
 		return;
 	link->up = false;
 	if (link->bev != NULL)
 		bufferevent_free(link->bev);
-	event_free(link->retry);
+	if (link->retry != NULL)
+		event_free(link->retry);
 	if (link->dns != NULL)
 		evdns_base_free(link->dns, 0);
-	free(link->addr);
-	free(link->host);
-	free(link->port);
+	for (i = 0; i < link->npeers; i++) {
+		free(link->peers[i].addr);
+		free(link->peers[i].host);
+		free(link->peers[i].port);
+	}
+	free(link->peers);
 	free(link);
 }

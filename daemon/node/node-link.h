@@ -1,6 +1,6 @@
 /* node-link.h: gnoded's connection to gbatchd: one TCP bufferevent carrying
  * frames (common/frame.h), reconnecting with exponential backoff and jitter
- * (100 ms doubling to 5 s). The only file that knows about sockets, so TLS
+ * (100 ms doubling to 5 s), to one of several controllers. The only file that knows about sockets, so TLS
  * (bufferevent_openssl) slots in here. */
 #ifndef GB_NODE_LINK_H
 #define GB_NODE_LINK_H
@@ -22,9 +22,13 @@ struct node_link_cb {
 	void	(*down)(void *arg);
 };
 
-/* addr is "HOST:PORT". Returns a new link (not yet connecting) or NULL
- * with err set. */
-struct node_link	*node_link_create(struct event_base *, const char *addr,
+/* addrs are the controllers' "HOST:PORT" (naddrs >= 1), tried in turn:
+ * when one fails the next is tried at once, and the backoff is waited
+ * after a round in which every one failed. A host name is resolved again
+ * on every attempt. Returns a new link (not yet connecting) or NULL with
+ * err set. */
+struct node_link	*node_link_create(struct event_base *,
+			     char *const *addrs, size_t naddrs,
 			     const struct node_link_cb *, void *arg, char *err,
 			     size_t errlen);
 /* Starts connecting now. Never blocks. */
@@ -34,7 +38,8 @@ int			 node_link_send(struct node_link *, const json_t *msg);
 bool			 node_link_is_up(const struct node_link *);
 /* Closes the connection (logging why) and schedules a reconnect. */
 void			 node_link_reset(struct node_link *, const char *why);
-/* The controller accepted us: the next reconnect starts at 100 ms again. */
+/* The controller accepted us: the next reconnect starts at 100 ms again,
+ * with this controller. */
 void			 node_link_backoff_reset(struct node_link *);
 void			 node_link_free(struct node_link *);
 

@@ -403,3 +403,85 @@ assert "colour" in sys.argv[1]' "$output"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"jobs: 0 pending, 0 running"* ]]
 }
+
+# conf_line KEY: the line of gbatch.conf that holds KEY.
+conf_line() {
+	grep -n -m 1 -- "$1" "$GBATCH_CONF" | cut -d: -f1
+}
+
+@test "gbatchd refuses an unknown controller key, naming the line and the keys accepted" {
+	gb_write_conf 'node_timout = 30;'
+	run -1 gbatchd -D
+	[[ "$output" == *"$GBATCH_CONF: line $(conf_line node_timout): controller.node_timout: unknown key; expected socket, listen, state_dir, node_timeout, operators, allow_root_jobs, log_level or sync"* ]]
+	[ ! -e "$GB_DIR/ctl" ]
+}
+
+@test "gbatchd refuses an unknown top-level setting" {
+	gb_write_conf
+	printf 'schedular = {\n  policy = "fifo";\n};\n' >>"$GBATCH_CONF"
+	run -1 gbatchd -D
+	[[ "$output" == *"$GBATCH_CONF: line $(conf_line schedular): schedular: unknown top-level setting; expected the group controller, node or scheduler"* ]]
+	gb_write_conf
+	printf 'log_level = "debug";\n' >>"$GBATCH_CONF"
+	run -1 gbatchd -D
+	[[ "$output" == *"line $(wc -l <"$GBATCH_CONF"): log_level: unknown top-level setting"* ]]
+}
+
+@test "gbatchd's type errors name the expected type and what was found" {
+	gb_write_conf 'allow_root_jobs = "yes";'
+	sed -i '/allow_root_jobs = true;/d' "$GBATCH_CONF"
+	run -1 gbatchd -D
+	[[ "$output" == *"line $(conf_line '"yes"'): controller.allow_root_jobs: expected true or false, got \"yes\""* ]]
+	gb_write_conf
+	sed -i 's/node_timeout = [0-9]*;/node_timeout = "30";/' "$GBATCH_CONF"
+	run -1 gbatchd -D
+	[[ "$output" == *"controller.node_timeout: expected seconds, a whole number from 1 to 86400, got \"30\""* ]]
+	gb_write_conf
+	sed -i 's/log_level = "debug";/log_level = "loud";/' "$GBATCH_CONF"
+	run -1 gbatchd -D
+	[[ "$output" == *"controller.log_level: expected \"error\", \"warn\", \"info\" or \"debug\", got \"loud\""* ]]
+	gb_write_conf
+	sed -i 's/listen = "127.0.0.1:0";/listen = "127.0.0.1";/' "$GBATCH_CONF"
+	run -1 gbatchd -D
+	[[ "$output" == *"line $(conf_line 'listen = '): controller.listen: expected HOST:PORT with a port of 0-65535, got \"127.0.0.1\""* ]]
+}
+
+@test "gbatchd --check-config prints FILE: OK and starts nothing" {
+	gb_write_conf
+	run -0 gbatchd --check-config
+	[ "$output" = "$GBATCH_CONF: OK" ]
+	[ ! -e "$GB_DIR/ctl" ]
+	[ ! -e "$GBATCH_SOCKET" ]
+	run -0 gbatchd -C -f "$GBATCH_CONF" -s "$GB_DIR/other.sock" -d "$GB_DIR/other"
+	[ "$output" = "$GBATCH_CONF: OK" ]
+	[ ! -e "$GB_DIR/other" ]
+}
+
+@test "gbatchd --check-config exits 1 with the error on stderr" {
+	gb_write_conf 'sockett = "/tmp/x";'
+	run -1 --separate-stderr gbatchd --check-config
+	[ -z "$output" ]
+	[[ "$stderr" == "gbatchd: $GBATCH_CONF: line $(conf_line sockett): controller.sockett: unknown key; expected socket,"* ]]
+	run -1 --separate-stderr gbatchd --check-config -f "$GB_DIR/nope.conf"
+	[[ "$stderr" == "gbatchd: $GB_DIR/nope.conf: No such file or directory" ]]
+	gb_write_conf
+	run -1 --separate-stderr gbatchd --check-config -l nowhere
+	[[ "$stderr" == 'gbatchd: -l: expected HOST:PORT with a port of 0-65535, got "nowhere"' ]]
+	run -2 gbatchd --check-config --bogus
+}
+
+@test "gbatchd --check-config with no file says the defaults are valid" {
+	default=$(gbatchd --help | sed -n 's/^ *\(\/.*gbatch\.conf\))$/\1/p')
+	[ -n "$default" ]
+	[ ! -e "$default" ] || skip "$default exists on this machine"
+	run -0 env -u GBATCH_CONF gbatchd --check-config
+	[ "$output" = "no config file at $default; the defaults are valid" ]
+}
+
+@test "gbatchd checks its own groups only: the node group is gnoded's" {
+	gb_write_conf '' 'gpuz = 4;'
+	run -0 gbatchd --check-config
+	[ "$output" = "$GBATCH_CONF: OK" ]
+	run -1 gnoded --check-config
+	[[ "$output" == *"node.gpuz: unknown key"* ]]
+}

@@ -275,3 +275,183 @@ gb_pid_gone() {
 	[ "$(cat ".gbatch/ckpt/$a/state")" = saved ]
 	[ "$(cat .gbatch/notes)" = mine ]
 }
+
+# conf_line KEY: the line of gbatch.conf that holds KEY.
+conf_line() {
+	grep -n -m 1 -- "$1" "$GBATCH_CONF" | cut -d: -f1
+}
+
+@test "gnoded refuses a typo in the node group (gpuz = 4), naming line, key and the keys accepted" {
+	gb_write_conf '' 'gpuz = 4;'
+	run gnoded -D -n n1 -d "$GB_DIR/node-x"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"gnoded: $GBATCH_CONF: line $(conf_line gpuz): node.gpuz: unknown key; expected name, controller, state_dir, switch, gpu_source, gpus, heartbeat_interval, kill_wait, allow_root_jobs or log_level"* ]]
+	[ ! -e "$GB_DIR/node-x" ]
+}
+
+@test "gnoded's errors for gpu_source and log_level carry their line" {
+	gb_write_conf '' 'gpu_source = "gpu";'
+	run -2 gnoded -D -n n1
+	[[ "$output" == *"line $(conf_line gpu_source): node.gpu_source: expected \"auto\", \"nvml\" or \"simulated\", got \"gpu\""* ]]
+	gb_write_conf
+	sed -i '/^node = {/,$ s/log_level = "debug";/log_level = "chatty";/' "$GBATCH_CONF"
+	run -2 gnoded -D -n n1
+	[[ "$output" == *"line $(conf_line chatty): node.log_level: expected \"error\", \"warn\", \"info\" or \"debug\", got \"chatty\""* ]]
+	gb_write_conf '' 'gpus = "4";'
+	run -2 gnoded -D -n n1
+	[[ "$output" == *"node.gpus: expected the number of simulated GPUs, a whole number from 0 to 64, got \"4\""* ]]
+}
+
+@test "a node that finds no GPU and has no gpus setting refuses to start, saying why" {
+	gb_start_controller
+	gb_write_conf '' 'gpu_source = "simulated";'
+	run -1 gnoded -D -n n1 -c "$GB_CTL_ADDR" -d "$GB_DIR/node-n1"
+	[[ "$output" == *'node n1: no GPUs found: gpu_source is "simulated" and node.gpus is not set; set node.gpus = N (simulated GPUs) or node.gpus = 0 (a node without GPUs)'* ]]
+	run gnodes --noheader
+	[[ "$output" != *n1* ]]
+}
+
+@test "with gpu_source auto and no NVML, a node without gpus refuses to start" {
+	if ldconfig -p 2>/dev/null | grep -q 'libnvidia-ml\.so\.1 '; then
+		skip "NVML is installed here, so the node finds its GPUs"
+	fi
+	gb_start_controller
+	run -1 gnoded -D -n n1 -c "$GB_CTL_ADDR" -d "$GB_DIR/node-n1"
+	[[ "$output" == *"node n1: no GPUs found: NVML is not usable (libnvidia-ml.so.1"*") and node.gpus is not set; set node.gpus = N (simulated GPUs) or node.gpus = 0 (a node without GPUs)"* ]]
+}
+
+@test "gpus = 0 written, or -g 0, makes a node without GPUs" {
+	gb_start_controller
+	gb_write_conf '' 'gpus = 0;'
+	gnoded -D -n n0 -c "$GB_CTL_ADDR" -d "$GB_DIR/node-n0" \
+	    -L "$GB_DIR/gnoded-n0.log" &
+	GB_NODE_PIDS+=($!)
+	gb_wait 10 gb_node_is_up n0
+	gb_start_node g0 0
+	for n in n0 g0; do
+		run -0 gnodes --noheader -N "$n" -o name,gpus
+		read -r name gpus <<<"$output"
+		[ "$name" = "$n" ]
+		[ "$gpus" = 0/0 ]
+	done
+}
+
+@test "node names are checked from the file, -n and the host name" {
+	gb_write_conf '' 'name = "gpu 01";'
+	run -2 gnoded -D -g 1
+	[[ "$output" == *"line $(conf_line 'gpu 01'): node.name: expected 1-64 letters, digits, '-', '_' or '.', got \"gpu 01\""* ]]
+	gb_write_conf
+	run -2 gnoded -D -g 1 -n 'n/1'
+	[[ "$output" == *"gnoded: -n: expected 1-64 letters, digits, '-', '_' or '.', got \"n/1\""* ]]
+	run -2 gnoded -D -g 1 -n "$(printf 'n%.0s' $(seq 65))"
+	[[ "$output" == *"-n: expected 1-64 letters"* ]]
+}
+
+@test "a host name that is not a node name asks for node.name or -n" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to give gnoded its own host name (unshare -u)"
+	unshare -u true 2>/dev/null || skip "unshare -u is not permitted here"
+	gb_write_conf
+	run -1 unshare -u sh -c 'echo "gpu#1" >/proc/sys/kernel/hostname && exec gnoded --check-config -g 1'
+	[[ "$output" == *'gnoded: node name: the host name "gpu#1" is not a node name (1-64 letters, digits, '"'-', '_' or '.'"'); set node.name or give -n NAME'* ]]
+	run -0 unshare -u sh -c 'echo "gpu#1" >/proc/sys/kernel/hostname && exec gnoded --check-config -g 1 -n gpu1'
+	run -0 unshare -u sh -c 'echo "gpu-01.example" >/proc/sys/kernel/hostname && exec gnoded --check-config -g 1'
+}
+
+@test "gnoded --check-config prints FILE: OK and starts nothing" {
+	gb_write_conf '' 'controller = [ "ctl1.example:6820", "[::1]:6820" ];'
+	run -0 --separate-stderr gnoded --check-config -n n1 -d "$GB_DIR/node-c"
+	[ "$output" = "$GBATCH_CONF: OK" ]
+	[ -z "$stderr" ]
+	[ ! -e "$GB_DIR/node-c" ]
+	run -0 gnoded -C -n n1 -c 127.0.0.1:1,127.0.0.1:2 -c '[::1]:3'
+	[ "$output" = "$GBATCH_CONF: OK" ]
+}
+
+@test "gnoded --check-config exits 1 with the error on stderr" {
+	gb_write_conf '' 'controller = [ "ctl1.example:6820", "ctl2.example" ];'
+	run -1 --separate-stderr gnoded --check-config -n n1
+	[ -z "$output" ]
+	[ "$stderr" = "gnoded: $GBATCH_CONF: line $(conf_line ctl2): node.controller: element 2: expected HOST:PORT with a port of 1-65535, got \"ctl2.example\"" ]
+	gb_write_conf '' 'controller = [ ];'
+	run -1 --separate-stderr gnoded --check-config -n n1
+	[[ "$stderr" == *'node.controller: expected HOST:PORT or a list of them, as [ "host1:6820", "host2:6820" ], got an empty list' ]]
+	gb_write_conf
+	run -1 --separate-stderr gnoded --check-config -n n1 -c 127.0.0.1:1,ctl
+	[ "$stderr" = 'gnoded: -c: expected HOST:PORT with a port of 1-65535, got "ctl"' ]
+	run -1 --separate-stderr gnoded --check-config -f "$GB_DIR/nope.conf"
+	[ "$stderr" = "gnoded: $GB_DIR/nope.conf: No such file or directory" ]
+	run -2 gnoded --check-config --bogus
+}
+
+# free_port: a TCP port on 127.0.0.1 that nothing listens on.
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# registered N LOG: the node registered N times or more.
+registered() {
+	[ "$(grep -c 'registered with' "$2")" -ge "$1" ]
+}
+
+@test "gnoded tries its controllers in turn and comes back after a restart" {
+	gb_start_controller
+	dead=127.0.0.1:$(free_port)
+	log="$GB_DIR/gnoded-n1.log"
+	gb_write_conf '' "controller = [ \"$dead\", \"$GB_CTL_ADDR\" ];"
+	gnoded -D -n n1 -g 2 -d "$GB_DIR/node-n1" -L "$log" &
+	GB_NODE_PIDS+=($!)
+	gb_wait 10 gb_node_is_up n1
+	grep -q "controller $dead: cannot connect: .* (trying the next)" "$log"
+	grep -q "controller $GB_CTL_ADDR: connected" "$log"
+	! grep -q "controller $dead: connected" "$log"
+	# The controller restarts on its port: the node goes through the
+	# dead address again and registers once more.
+	kill -TERM "$GB_CTL_PID"
+	wait "$GB_CTL_PID" || true
+	gb_start_controller -l "$GB_CTL_ADDR"
+	gb_wait 20 registered 2 "$log"
+	gb_wait 10 gb_node_is_up n1
+	[ "$(grep -c "controller $GB_CTL_ADDR: connected" "$log")" -eq 2 ]
+}
+
+@test "gnoded -c takes several controllers, repeated or comma-separated" {
+	gb_start_controller
+	dead=127.0.0.1:$(free_port)
+	gnoded -D -n n1 -g 1 -c "$dead" -c "$GB_CTL_ADDR" -d "$GB_DIR/node-n1" \
+	    -L "$GB_DIR/gnoded-n1.log" &
+	GB_NODE_PIDS+=($!)
+	gnoded -D -n n2 -g 1 -c "$dead,$GB_CTL_ADDR" -d "$GB_DIR/node-n2" \
+	    -L "$GB_DIR/gnoded-n2.log" &
+	GB_NODE_PIDS+=($!)
+	gb_wait 10 gb_node_is_up n1
+	gb_wait 10 gb_node_is_up n2
+	for n in n1 n2; do
+		grep -q "controller $dead: cannot connect" "$GB_DIR/gnoded-$n.log"
+		grep -q "controller $GB_CTL_ADDR: connected" "$GB_DIR/gnoded-$n.log"
+	done
+}
+
+@test "gnoded resolves the controller's name again on every reconnect" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to give gnoded its own /etc/hosts (unshare -m)"
+	unshare -m true 2>/dev/null || skip "unshare -m is not permitted here"
+	hosts="$GB_DIR/hosts"
+	log="$GB_DIR/gnoded-n1.log"
+	echo "127.0.0.2 gbt-ctl" >"$hosts"
+	gb_start_controller -l 127.0.0.2:0
+	port=${GB_CTL_ADDR##*:}
+	# Only gnoded sees this hosts file, through a bind mount in its own
+	# mount namespace; writing the file in place changes what it sees.
+	unshare -m sh -c 'mount --bind "$1" /etc/hosts && shift && exec gnoded "$@"' \
+	    sh "$hosts" -D -n n1 -g 1 -c "gbt-ctl:$port" -d "$GB_DIR/node-n1" \
+	    -L "$log" &
+	GB_NODE_PIDS+=($!)
+	gb_wait 10 gb_node_is_up n1
+	# The controller moves to another address under the same name.
+	kill -TERM "$GB_CTL_PID"
+	wait "$GB_CTL_PID" || true
+	echo "127.0.0.3 gbt-ctl" >"$hosts"
+	gb_start_controller -l "127.0.0.3:$port"
+	gb_wait 20 registered 2 "$log"
+	gb_wait 10 gb_node_is_up n1
+	[ "$(grep -c "controller gbt-ctl:$port: connected" "$log")" -eq 2 ]
+}

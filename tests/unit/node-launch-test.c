@@ -1,11 +1,10 @@
-/* node-launch-test.c: decoding JOB_LAUNCH, output patterns and the node's
- * HOST:PORT parser (daemon/node). */
+/* node-launch-test.c: decoding JOB_LAUNCH and output patterns
+ * (daemon/node). */
 #include <signal.h>
 #include <stdlib.h>
 
 #include <jansson.h>
 
-#include "daemon/node/node-conf.h"
 #include "daemon/node/node-launch.h"
 #include "tests/unit/tap.h"
 
@@ -172,33 +171,11 @@ test_restart(void)
 	    "job.master_port: expected a whole number 1-65535");
 }
 
-static void
-test_addr(void)
-{
-	char	*host = NULL, *port = NULL, err[256];
-
-	ok(node_conf_split_addr("ctl.example:6820", &host, &port, err,
-	    sizeof err) == 0, "HOST:PORT splits");
-	is_str(host, "ctl.example", "host");
-	is_str(port, "6820", "port");
-	free(host);
-	free(port);
-	ok(node_conf_split_addr("[::1]:7", &host, &port, err,
-	    sizeof err) == 0, "[v6]:PORT splits");
-	is_str(host, "::1", "v6 host without brackets");
-	free(host);
-	free(port);
-	ok(node_conf_split_addr("ctl", &host, &port, err, sizeof err) == -1,
-	    "a missing port is refused");
-	ok(node_conf_split_addr("ctl:70000", &host, &port, err,
-	    sizeof err) == -1, "a port above 65535 is refused");
-}
 
 int
 main(void)
 {
 	test_parse();
 	test_restart();
-	test_addr();
 	return (tap_done());
 }
