@@ -16,8 +16,11 @@
 #include <event2/event.h>
 
 #include "common/log.h"
+#include "common/paths.h"
 #include "common/proto.h"
 #include "common/xmalloc.h"
+#include "daemon/common/logfile.h"
+#include "daemon/common/notify.h"
 #include "daemon/controller/commit.h"
 #include "daemon/controller/conf.h"
 #include "daemon/controller/gbatchd.h"
@@ -46,6 +49,8 @@ static bool			 gbatchd_conf_must_exist, gbatchd_debug;
 static const char		*gbatchd_opt_socket, *gbatchd_opt_listen;
 static const char		*gbatchd_opt_dir;
 static int			 gbatchd_ready_fd = -1;
+/* What `systemctl status` shows while all is well. */
+static char			 gbatchd_serving[512];
 
 static const struct option gbatchd_longopts[] = {
 	{ "help", no_argument, NULL, 'h' },
@@ -64,7 +69,7 @@ gbatchd_usage(FILE *f)
 "\n"
 "  -D             stay in the foreground and log to stderr (or -L)\n"
 "  -f FILE        configuration file (default $GBATCH_CONF, else\n"
-"                 " SYSCONFDIR "/gbatch/gbatch.conf)\n"
+"                 " GB_PATH_CONF ")\n"
 "  -s SOCKET      Unix socket for commands (controller.socket)\n"
 "  -l HOST:PORT   TCP address for node daemons (controller.listen)\n"
 "  -d STATE_DIR   directory of the job database (controller.state_dir)\n"
@@ -126,6 +131,8 @@ gbatchd_stop(const char *why)
 		return;
 	gbatchd_stopping = true;
 	log_info("gbatchd: stopping (%s); running jobs keep running", why);
+	notify_send(NOTIFY_STOPPING, "stopping (%s); running jobs keep "
+	    "running", why);
 	req_stopping = true;
 	listener_disable();
 	peer_stop_reading_all();
@@ -139,21 +146,6 @@ gbatchd_check_stop(void)
 {
 	if (gbatchd_stopping && !commit_pending() && peer_all_flushed())
 		event_base_loopbreak(gbatchd_base);
-}
-
-static int
-gbatchd_open_log(const char *path)
-{
-	int	fd;
-
-	if ((fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
-	    0640)) == -1)
-		return (-1);
-	if (fd != STDERR_FILENO) {
-		dup2(fd, STDERR_FILENO);
-		close(fd);
-	}
-	return (0);
 }
 
 /* The file's settings with the command line's over them. */
@@ -217,12 +209,20 @@ gbatchd_signal_cb(evutil_socket_t sig, short what, void *arg)
 	case SIGHUP:
 		/* Log rotation and a reload, as most daemons do. */
 		if (gbatchd_logfile != NULL &&
-		    gbatchd_open_log(gbatchd_logfile) != 0)
+		    logfile_open(gbatchd_logfile) != 0)
 			log_error("gbatchd: reopening %s: %s", gbatchd_logfile,
 			    strerror(errno));
 		changed = json_array();
 		restart = json_array();
-		(void)gbatchd_reconfigure(changed, restart, err, sizeof err);
+		notify_send(NOTIFY_RELOADING, "reloading %s", gbatchd_conf_path);
+		if (gbatchd_reconfigure(changed, restart, err, sizeof err) != 0)
+			notify_send(NOTIFY_READY, "reload failed, settings "
+			    "unchanged: %s", err);
+		else
+			notify_send(NOTIFY_READY, "%s; reloaded %s: %zu setting%s "
+			    "changed", gbatchd_serving, gbatchd_conf_path,
+			    json_array_size(changed),
+			    json_array_size(changed) == 1 ? "" : "s");
 		json_decref(changed);
 		json_decref(restart);
 		break;
@@ -235,9 +235,12 @@ gbatchd_signal_cb(evutil_socket_t sig, short what, void *arg)
 	}
 }
 
-/* mkdir -p, for the state directory. */
+/* mkdir -p path, mode 0755: the state directory, the socket's directory.
+ * The error names the directory that could not be made and the setting
+ * (what) whose value (from) chose it. */
 static int
-gbatchd_mkdirs(const char *path, char *err, size_t errlen)
+gbatchd_mkdirs(const char *path, const char *what, const char *from,
+    char *err, size_t errlen)
 {
 	char	*copy = xstrdup(path), *p;
 
@@ -246,8 +249,9 @@ gbatchd_mkdirs(const char *path, char *err, size_t errlen)
 			continue;
 		*p = '\0';
 		if (mkdir(copy, 0755) != 0 && errno != EEXIST) {
-			snprintf(err, errlen, "state_dir %s: cannot create %s: "
-			    "%s", path, copy, strerror(errno));
+			snprintf(err, errlen, "directory %s is missing and "
+			    "cannot be created (%s); %s is \"%s\"", copy,
+			    strerror(errno), what, from);
 			free(copy);
 			return (-1);
 		}
@@ -328,7 +332,7 @@ main(int argc, char **argv)
 	struct conf	*c = &gbatchd_settings;
 	struct event	*sigs[3];
 	const char	*conf_path, *pidfile = NULL;
-	char		 err[1024], *addr_file;
+	char		 err[1024], *addr_file, *sockdir, *p;
 	bool		 foreground = false, must_exist = false;
 	int		 ch, i;
 	static const int signums[] = { SIGTERM, SIGINT, SIGHUP };
@@ -378,7 +382,7 @@ main(int argc, char **argv)
 	    *conf_path != '\0')
 		must_exist = true;
 	if (conf_path == NULL || *conf_path == '\0')
-		conf_path = SYSCONFDIR "/gbatch/gbatch.conf";
+		conf_path = GB_PATH_CONF;
 
 	gbatchd_conf_path = conf_path;
 	gbatchd_conf_must_exist = must_exist;
@@ -388,7 +392,7 @@ main(int argc, char **argv)
 		return (EXIT_FAILURE);
 	}
 
-	if (gbatchd_logfile != NULL && gbatchd_open_log(gbatchd_logfile) != 0) {
+	if (gbatchd_logfile != NULL && logfile_open(gbatchd_logfile) != 0) {
 		fprintf(stderr, "gbatchd: log file %s: %s\n", gbatchd_logfile,
 		    strerror(errno));
 		return (EXIT_FAILURE);
@@ -400,8 +404,22 @@ main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	gbatchd_start = gbatchd_now();
 
-	if (gbatchd_mkdirs(c->state_dir, err, sizeof err) != 0)
+	if (!must_exist && access(conf_path, F_OK) != 0 && errno == ENOENT)
+		log_info("gbatchd: no configuration file (no -f, $GBATCH_CONF "
+		    "not set, no %s); running on built-in defaults", conf_path);
+	if (notify_open(err, sizeof err) != 0)
+		log_warn("gbatchd: %s; not telling the service manager", err);
+	if (gbatchd_mkdirs(c->state_dir, "controller.state_dir (or -d)",
+	    c->state_dir, err, sizeof err) != 0)
 		gbatchd_fatal(err);
+	sockdir = xstrdup(c->socket);
+	if ((p = strrchr(sockdir, '/')) != NULL && p != sockdir) {
+		*p = '\0';
+		if (gbatchd_mkdirs(sockdir, "controller.socket (or -s)",
+		    c->socket, err, sizeof err) != 0)
+			gbatchd_fatal(err);
+	}
+	free(sockdir);
 	if ((gbatchd_base = event_base_new()) == NULL)
 		gbatchd_fatal("cannot create the event loop");
 	commit_init(gbatchd_base);
@@ -427,6 +445,9 @@ main(int argc, char **argv)
 		gbatchd_pidfile(pidfile);
 	log_info("gbatchd %s: serving clients on %s, nodes on %s, store in "
 	    "%s", PACKAGE_VERSION, c->socket, c->listen, c->state_dir);
+	snprintf(gbatchd_serving, sizeof gbatchd_serving, "serving clients "
+	    "on %s, nodes on %s", c->socket, c->listen);
+	notify_send(NOTIFY_READY, "%s", gbatchd_serving);
 	if (gbatchd_ready_fd != -1) {
 		close(gbatchd_ready_fd);
 		gbatchd_ready_fd = -1;
@@ -456,6 +477,7 @@ main(int argc, char **argv)
 	unlink(addr_file);
 	free(addr_file);
 	log_info("gbatchd: stopped");
+	notify_close();
 	log_close();
 	conf_clear(c);
 	return (EXIT_OK);

@@ -9,10 +9,9 @@
 
 #include <libconfig.h>
 
+#include "common/paths.h"
 #include "common/xmalloc.h"
 #include "daemon/node/node-conf.h"
-
-#define NODE_CONF_DEFAULT	SYSCONFDIR "/gbatch/gbatch.conf"
 
 void
 node_conf_defaults(struct node_conf *conf)
@@ -25,7 +24,7 @@ node_conf_defaults(struct node_conf *conf)
 	host[sizeof host - 1] = '\0';
 	conf->name = xstrdup(host);
 	conf->controller = xstrdup("127.0.0.1:6820");
-	conf->state_dir = xstrdup(LOCALSTATEDIR "/lib/gbatch/node");
+	conf->state_dir = xstrdup(GB_PATH_NODE_STATE_DIR);
 	conf->switch_name = xstrdup("");
 	conf->gpus = 0;
 	conf->gpu_source = NODE_GPU_AUTO;
@@ -241,7 +240,7 @@ node_conf_load(struct node_conf *conf, const char *path, char *err,
 	char			 why[512];
 
 	if ((file = path) == NULL && (file = getenv("GBATCH_CONF")) == NULL) {
-		file = NODE_CONF_DEFAULT;
+		file = GB_PATH_CONF;
 		named = 0;
 	}
 	if (!named && access(file, F_OK) == -1 && errno == ENOENT)
