@@ -32,6 +32,7 @@
 #include "daemon/controller/recover.h"
 #include "daemon/controller/req.h"
 #include "daemon/controller/schedule.h"
+#include "daemon/controller/service.h"
 #include "daemon/controller/store.h"
 
 /* Longest a stop waits for replies to drain to slow peers. */
@@ -49,8 +50,6 @@ static bool			 gbatchd_conf_must_exist, gbatchd_debug;
 static const char		*gbatchd_opt_socket, *gbatchd_opt_listen;
 static const char		*gbatchd_opt_dir;
 static int			 gbatchd_ready_fd = -1;
-/* What `systemctl status` shows while all is well. */
-static char			 gbatchd_serving[512];
 
 static const struct option gbatchd_longopts[] = {
 	{ "help", no_argument, NULL, 'h' },
@@ -131,8 +130,7 @@ gbatchd_stop(const char *why)
 		return;
 	gbatchd_stopping = true;
 	log_info("gbatchd: stopping (%s); running jobs keep running", why);
-	notify_send(NOTIFY_STOPPING, "stopping (%s); running jobs keep "
-	    "running", why);
+	service_stopping(why);
 	req_stopping = true;
 	listener_disable();
 	peer_stop_reading_all();
@@ -204,6 +202,7 @@ gbatchd_signal_cb(evutil_socket_t sig, short what, void *arg)
 {
 	json_t	*changed, *restart;
 	char	 err[1024];
+	bool	 ok;
 
 	switch (sig) {
 	case SIGHUP:
@@ -214,15 +213,10 @@ gbatchd_signal_cb(evutil_socket_t sig, short what, void *arg)
 			    strerror(errno));
 		changed = json_array();
 		restart = json_array();
-		notify_send(NOTIFY_RELOADING, "reloading %s", gbatchd_conf_path);
-		if (gbatchd_reconfigure(changed, restart, err, sizeof err) != 0)
-			notify_send(NOTIFY_READY, "reload failed, settings "
-			    "unchanged: %s", err);
-		else
-			notify_send(NOTIFY_READY, "%s; reloaded %s: %zu setting%s "
-			    "changed", gbatchd_serving, gbatchd_conf_path,
-			    json_array_size(changed),
-			    json_array_size(changed) == 1 ? "" : "s");
+		service_reloading(gbatchd_conf_path);
+		ok = gbatchd_reconfigure(changed, restart, err, sizeof err) == 0;
+		service_reloaded(gbatchd_conf_path, ok, json_array_size(changed),
+		    err);
 		json_decref(changed);
 		json_decref(restart);
 		break;
@@ -445,9 +439,7 @@ main(int argc, char **argv)
 		gbatchd_pidfile(pidfile);
 	log_info("gbatchd %s: serving clients on %s, nodes on %s, store in "
 	    "%s", PACKAGE_VERSION, c->socket, c->listen, c->state_dir);
-	snprintf(gbatchd_serving, sizeof gbatchd_serving, "serving clients "
-	    "on %s, nodes on %s", c->socket, c->listen);
-	notify_send(NOTIFY_READY, "%s", gbatchd_serving);
+	service_ready(gbatchd_base, c);
 	if (gbatchd_ready_fd != -1) {
 		close(gbatchd_ready_fd);
 		gbatchd_ready_fd = -1;
@@ -468,6 +460,7 @@ main(int argc, char **argv)
 		event_free(sigs[i]);
 	if (gbatchd_stop_ev != NULL)
 		event_free(gbatchd_stop_ev);
+	service_free();
 	schedule_free();
 	job_free_all();
 	node_free_all();

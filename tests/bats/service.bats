@@ -47,13 +47,13 @@ default_conf() {
 	notify_listen
 	gb_start_controller
 	unset NOTIFY_SOCKET
-	gb_wait 5 notified 1 "^READY=1\|STATUS=serving clients on $GB_DIR/gbatchd.sock, nodes on 127.0.0.1:0$"
+	gb_wait 5 notified 1 "^READY=1\|STATUS=0 nodes up, 0 down; 0 jobs running, 0 pending; commands on $GB_DIR/gbatchd.sock, nodes on 127.0.0.1:0$"
 	kill -HUP "$GB_CTL_PID"
 	gb_wait 5 notified 3 '^READY=1\|STATUS=.*reloaded'
 	run -0 notified 2 "^RELOADING=1\|MONOTONIC_USEC=[0-9]+\|STATUS=reloading $GBATCH_CONF$"
-	run -0 notified 3 "^READY=1\|STATUS=serving clients on .*; reloaded $GBATCH_CONF: 0 settings changed$"
+	run -0 notified 3 "^READY=1\|STATUS=0 nodes up, .*; reloaded $GBATCH_CONF at [0-9:]{8}: 0 settings changed$"
 	kill -TERM "$GB_CTL_PID"
-	gb_wait 5 notified 4 '^STOPPING=1\|STATUS=stopping \(SIGTERM\); running jobs keep running$'
+	gb_wait 5 grep -Eq '^STOPPING=1\|STATUS=stopping \(SIGTERM\); running jobs keep running$' "$GB_DIR/notify.log"
 	wait "$GB_CTL_PID"
 	GB_CTL_PID=
 }
@@ -65,8 +65,19 @@ default_conf() {
 	gb_wait 5 notified 1 '^READY=1'
 	gb_write_conf 'sync = "sometimes";'
 	kill -HUP "$GB_CTL_PID"
-	gb_wait 5 notified 3 '^READY=1\|STATUS=reload failed, settings unchanged: .*sync'
+	gb_wait 5 notified 3 "^READY=1\|STATUS=.*; reload of $GBATCH_CONF at [0-9:]{8} failed, settings unchanged: .*sync"
 	run -0 gctl ping
+}
+
+@test "gbatchd's status line follows its nodes and jobs" {
+	notify_listen
+	gb_start_controller
+	unset NOTIFY_SOCKET
+	gb_start_node n1 2
+	gb_wait 5 notified 1 '^READY=1'
+	id=$(gb_submit -H --wrap true)
+	gb_wait 15 grep -q '^STATUS=1 node up, 0 down; 0 jobs running, 1 pending; ' "$GB_DIR/notify.log"
+	gcancel "$id"
 }
 
 @test "gnoded tells the service manager READY with its GPUs and STOPPING" {
