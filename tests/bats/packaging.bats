@@ -129,6 +129,15 @@ files() {
 		grep -qx "EnvironmentFile=-/etc/default/$u" "$f"
 	done
 	grep -qx 'KillMode=process' "$R/lib/systemd/system/gnoded.service"
+	# systemd itself finds no key it does not know and no bad value (the
+	# programs are looked for in the unpacked root).
+	if command -v systemd-analyze >/dev/null; then
+		for u in gbatchd gnoded; do
+			sed "s|=/usr/sbin/|=$R/usr/sbin/|" "$R/lib/systemd/system/$u.service" >"$GB_DIR/$u.service"
+			run -0 systemd-analyze verify --man=no "$GB_DIR/$u.service"
+			[ -z "$output" ] || { echo "$output"; false; }
+		done
+	fi
 	grep -qx 'd /run/gbatch 0755 root root -' "$R/usr/lib/tmpfiles.d/gbatch.conf"
 	zcat "$R/usr/share/man/man8/gbatchd.8.gz" | grep -qF /etc/gbatch/gbatch.conf
 	zcat "$R/usr/share/man/man8/gbatchd.8.gz" | grep -qF /run/gbatch/gbatchd.sock
