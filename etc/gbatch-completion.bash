@@ -103,15 +103,16 @@ _gbatch_accepted()
 	done
 }
 
-# The caller's job ids and the cluster's node names, asked each time.
+# The caller's job ids and the cluster's node names, asked each time; a
+# controller that does not answer within 2 s must not hang the shell.
 _gbatch_jobs()
 {
-	gq --me --noheader -o id 2>/dev/null </dev/null
+	timeout 2 gq --me --noheader -o id 2>/dev/null </dev/null
 }
 
 _gbatch_nodes()
 {
-	gnodes --noheader -o name 2>/dev/null </dev/null
+	timeout 2 gnodes --noheader -o name 2>/dev/null </dev/null
 }
 
 # _gbatch_list WORDS...: completes the last item of a comma list in cur.

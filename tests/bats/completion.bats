@@ -131,3 +131,13 @@ complete_words() {
 	[ "$output" = --reason ]
 	gcancel "$a" "$b"
 }
+
+@test "a controller that does not answer does not hang completion" {
+	gb_start_controller
+	kill -STOP "$GB_CTL_PID"
+	t0=$SECONDS
+	run complete_words gcancel ""
+	kill -CONT "$GB_CTL_PID"
+	[ -z "$output" ]
+	((SECONDS - t0 <= 4))
+}
