@@ -13,6 +13,7 @@
 #include "client/client.h"
 #include "client/jscan.h"
 #include "common/frame.h"
+#include "common/paths.h"
 #include "common/proto.h"
 #include "common/xmalloc.h"
 
@@ -37,7 +38,7 @@ client_socket_path(void)
 
 	if ((s = getenv("GBATCH_SOCKET")) != NULL && *s != '\0')
 		return (s);
-	return (RUNSTATEDIR "/gbatch/gbatchd.sock");
+	return (GB_PATH_SOCKET);
 }
 
 struct client *

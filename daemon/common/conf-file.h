@@ -10,11 +10,13 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "common/paths.h"
+
 /* libconfig's setting type, without its header in every includer. */
 struct config_setting_t;
 
 /* Where the daemons look when no -f is given: $GBATCH_CONF, else this. */
-#define CONF_FILE_DEFAULT	SYSCONFDIR "/gbatch/gbatch.conf"
+#define CONF_FILE_DEFAULT	GB_PATH_CONF
 
 /* A list of strings (controller.operators, node.controller). */
 struct conf_file_list {

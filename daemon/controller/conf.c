@@ -9,6 +9,7 @@
 
 #include <libconfig.h>
 
+#include "common/paths.h"
 #include "common/xmalloc.h"
 #include "daemon/common/conf-file.h"
 #include "daemon/common/hostport.h"
@@ -25,9 +26,9 @@ void
 conf_defaults(struct conf *c)
 {
 	memset(c, 0, sizeof *c);
-	c->socket = xstrdup(RUNSTATEDIR "/gbatch/gbatchd.sock");
+	c->socket = xstrdup(GB_PATH_SOCKET);
 	c->listen = xstrdup("0.0.0.0:6820");
-	c->state_dir = xstrdup(LOCALSTATEDIR "/lib/gbatch");
+	c->state_dir = xstrdup(GB_PATH_STATE_DIR);
 	c->node_timeout = 30;
 	c->log_level = LOG_LEVEL_INFO;
 	c->sync_full = true;

@@ -16,10 +16,13 @@
 #include <event2/event.h>
 
 #include "common/log.h"
+#include "common/paths.h"
 #include "common/proto.h"
 #include "common/xmalloc.h"
 #include "daemon/common/conf-file.h"
 #include "daemon/common/hostport.h"
+#include "daemon/common/logfile.h"
+#include "daemon/common/notify.h"
 #include "daemon/controller/commit.h"
 #include "daemon/controller/conf.h"
 #include "daemon/controller/gbatchd.h"
@@ -31,6 +34,7 @@
 #include "daemon/controller/recover.h"
 #include "daemon/controller/req.h"
 #include "daemon/controller/schedule.h"
+#include "daemon/controller/service.h"
 #include "daemon/controller/store.h"
 
 /* Longest a stop waits for replies to drain to slow peers. */
@@ -67,7 +71,7 @@ gbatchd_usage(FILE *f)
 "\n"
 "  -D             stay in the foreground and log to stderr (or -L)\n"
 "  -f FILE        configuration file (default $GBATCH_CONF, else\n"
-"                 " SYSCONFDIR "/gbatch/gbatch.conf)\n"
+"                 " GB_PATH_CONF ")\n"
 "  -s SOCKET      Unix socket for commands (controller.socket)\n"
 "  -l HOST:PORT   TCP address for node daemons (controller.listen)\n"
 "  -d STATE_DIR   directory of the job database (controller.state_dir)\n"
@@ -131,6 +135,7 @@ gbatchd_stop(const char *why)
 		return;
 	gbatchd_stopping = true;
 	log_info("gbatchd: stopping (%s); running jobs keep running", why);
+	service_stopping(why);
 	req_stopping = true;
 	listener_disable();
 	peer_stop_reading_all();
@@ -144,21 +149,6 @@ gbatchd_check_stop(void)
 {
 	if (gbatchd_stopping && !commit_pending() && peer_all_flushed())
 		event_base_loopbreak(gbatchd_base);
-}
-
-static int
-gbatchd_open_log(const char *path)
-{
-	int	fd;
-
-	if ((fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
-	    0640)) == -1)
-		return (-1);
-	if (fd != STDERR_FILENO) {
-		dup2(fd, STDERR_FILENO);
-		close(fd);
-	}
-	return (0);
 }
 
 /* The file's settings with the command line's over them. Returns 0, 1
@@ -227,17 +217,21 @@ gbatchd_signal_cb(evutil_socket_t sig, short what, void *arg)
 {
 	json_t	*changed, *restart;
 	char	 err[1024];
+	bool	 ok;
 
 	switch (sig) {
 	case SIGHUP:
 		/* Log rotation and a reload, as most daemons do. */
 		if (gbatchd_logfile != NULL &&
-		    gbatchd_open_log(gbatchd_logfile) != 0)
+		    logfile_open(gbatchd_logfile) != 0)
 			log_error("gbatchd: reopening %s: %s", gbatchd_logfile,
 			    strerror(errno));
 		changed = json_array();
 		restart = json_array();
-		(void)gbatchd_reconfigure(changed, restart, err, sizeof err);
+		service_reloading(gbatchd_conf_path);
+		ok = gbatchd_reconfigure(changed, restart, err, sizeof err) == 0;
+		service_reloaded(gbatchd_conf_path, ok, json_array_size(changed),
+		    err);
 		json_decref(changed);
 		json_decref(restart);
 		break;
@@ -250,9 +244,12 @@ gbatchd_signal_cb(evutil_socket_t sig, short what, void *arg)
 	}
 }
 
-/* mkdir -p, for the state directory. */
+/* mkdir -p path, mode 0755: the state directory, the socket's directory.
+ * The error names the directory that could not be made and the setting
+ * (what) whose value (from) chose it. */
 static int
-gbatchd_mkdirs(const char *path, char *err, size_t errlen)
+gbatchd_mkdirs(const char *path, const char *what, const char *from,
+    char *err, size_t errlen)
 {
 	char	*copy = xstrdup(path), *p;
 
@@ -261,8 +258,9 @@ gbatchd_mkdirs(const char *path, char *err, size_t errlen)
 			continue;
 		*p = '\0';
 		if (mkdir(copy, 0755) != 0 && errno != EEXIST) {
-			snprintf(err, errlen, "state_dir %s: cannot create %s: "
-			    "%s", path, copy, strerror(errno));
+			snprintf(err, errlen, "directory %s is missing and "
+			    "cannot be created (%s); %s is \"%s\"", copy,
+			    strerror(errno), what, from);
 			free(copy);
 			return (-1);
 		}
@@ -343,7 +341,7 @@ main(int argc, char **argv)
 	struct conf	*c = &gbatchd_settings;
 	struct event	*sigs[3];
 	const char	*conf_path, *pidfile = NULL;
-	char		 err[1024], *addr_file;
+	char		 err[1024], *addr_file, *sockdir, *p;
 	bool		 foreground = false, check = false, must_exist;
 	int		 ch, i, found;
 	static const int signums[] = { SIGTERM, SIGINT, SIGHUP };
@@ -403,7 +401,7 @@ main(int argc, char **argv)
 		return (EXIT_OK);
 	}
 
-	if (gbatchd_logfile != NULL && gbatchd_open_log(gbatchd_logfile) != 0) {
+	if (gbatchd_logfile != NULL && logfile_open(gbatchd_logfile) != 0) {
 		fprintf(stderr, "gbatchd: log file %s: %s\n", gbatchd_logfile,
 		    strerror(errno));
 		return (EXIT_FAILURE);
@@ -415,8 +413,23 @@ main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	gbatchd_start = gbatchd_now();
 
-	if (gbatchd_mkdirs(c->state_dir, err, sizeof err) != 0)
+	if (found == 1)
+		log_info("gbatchd: no configuration file (no -f, $GBATCH_CONF "
+		    "not set, no %s); running on built-in defaults",
+		    gbatchd_conf_path);
+	if (notify_open(err, sizeof err) != 0)
+		log_warn("gbatchd: %s; not telling the service manager", err);
+	if (gbatchd_mkdirs(c->state_dir, "controller.state_dir (or -d)",
+	    c->state_dir, err, sizeof err) != 0)
 		gbatchd_fatal(err);
+	sockdir = xstrdup(c->socket);
+	if ((p = strrchr(sockdir, '/')) != NULL && p != sockdir) {
+		*p = '\0';
+		if (gbatchd_mkdirs(sockdir, "controller.socket (or -s)",
+		    c->socket, err, sizeof err) != 0)
+			gbatchd_fatal(err);
+	}
+	free(sockdir);
 	if ((gbatchd_base = event_base_new()) == NULL)
 		gbatchd_fatal("cannot create the event loop");
 	commit_init(gbatchd_base);
@@ -442,6 +455,7 @@ main(int argc, char **argv)
 		gbatchd_pidfile(pidfile);
 	log_info("gbatchd %s: serving clients on %s, nodes on %s, store in "
 	    "%s", PACKAGE_VERSION, c->socket, c->listen, c->state_dir);
+	service_ready(gbatchd_base, c);
 	if (gbatchd_ready_fd != -1) {
 		close(gbatchd_ready_fd);
 		gbatchd_ready_fd = -1;
@@ -462,6 +476,7 @@ main(int argc, char **argv)
 		event_free(sigs[i]);
 	if (gbatchd_stop_ev != NULL)
 		event_free(gbatchd_stop_ev);
+	service_free();
 	schedule_free();
 	job_free_all();
 	node_free_all();
@@ -471,6 +486,7 @@ main(int argc, char **argv)
 	/* The address file stays: the next start takes its port again. */
 	free(addr_file);
 	log_info("gbatchd: stopped");
+	notify_close();
 	log_close();
 	conf_clear(c);
 	return (EXIT_OK);

@@ -16,10 +16,13 @@
 #include <event2/event.h>
 
 #include "common/log.h"
+#include "common/paths.h"
 #include "common/proto.h"
 #include "common/xmalloc.h"
 #include "daemon/common/conf-file.h"
 #include "daemon/common/hostport.h"
+#include "daemon/common/logfile.h"
+#include "daemon/common/notify.h"
 #include "daemon/node/node-conf.h"
 #include "daemon/node/node-gpu.h"
 #include "daemon/node/node-record.h"
@@ -52,12 +55,12 @@ gnoded_usage(FILE *f)
 "\n"
 "  -D, --foreground        stay in the foreground, log to stderr (or -L)\n"
 "  -f, --config FILE       configuration file (default $GBATCH_CONF, else\n"
-"                          " SYSCONFDIR "/gbatch/gbatch.conf)\n"
+"                          " GB_PATH_CONF ")\n"
 "  -n, --name NAME         node name (default: the host name)\n"
 "  -c, --controller H:P    gbatchd's node address (default 127.0.0.1:6820);\n"
 "                          several (-c again, or H:P,H:P) are tried in turn\n"
-"  -d, --state-dir DIR     job records (default " LOCALSTATEDIR
-    "/lib/gbatch/node)\n"
+"  -d, --state-dir DIR     job records (default " GB_PATH_NODE_STATE_DIR
+    ")\n"
 "  -g, --gpus N            offer N simulated GPUs instead of NVML's\n"
 "  -s, --switch LABEL      the node's switch or rack, for placement\n"
 "  -L, --log-file FILE     log to FILE instead of stderr or syslog\n"
@@ -69,7 +72,8 @@ gnoded_usage(FILE *f)
 "  -V, --version           show the version and exit\n"
 "\n"
 "SIGTERM or SIGINT stops gnoded; running jobs keep running and are\n"
-"re-attached when it starts again.\n");
+"re-attached when it starts again. SIGHUP reopens the -L file (for log\n"
+"rotation) and changes nothing else.\n");
 }
 
 static int
@@ -317,7 +321,25 @@ gnoded_signal_cb(evutil_socket_t sig, short what, void *arg)
 	struct event_base	*base = arg;
 
 	log_info("signal %d: stopping; jobs keep running", (int)sig);
+	notify_send(NOTIFY_STOPPING, "stopping (signal %d); jobs keep running",
+	    (int)sig);
 	event_base_loopbreak(base);
+}
+
+/* SIGHUP: logrotate moved the -L file away; write to a new one. Nothing
+ * else is read again: the node's settings change with a restart, which
+ * running jobs survive. */
+static void
+gnoded_reopen_cb(evutil_socket_t sig, short what, void *arg)
+{
+	const char	*path = arg;
+
+	if (path == NULL)
+		return;
+	if (logfile_open(path) != 0)
+		log_error("reopening %s: %s", path, strerror(errno));
+	else
+		log_info("reopened the log file %s", path);
 }
 
 int
@@ -328,7 +350,7 @@ main(int argc, char **argv)
 	struct node_gpus	*gpus = NULL;
 	struct node_session	*session = NULL;
 	struct event_base	*base = NULL;
-	struct event		*ev_term = NULL, *ev_int = NULL;
+	struct event		*ev_term = NULL, *ev_int = NULL, *ev_hup = NULL;
 	char			 err[1024];
 	int			 lockfd = -1, logfd = -1, rc = 1, configured;
 
@@ -372,7 +394,17 @@ main(int argc, char **argv)
 	conf.log_syslog = !o.foreground && o.log_file == NULL;
 	log_open("gnoded", conf.log_syslog, conf.log_level);
 	signal(SIGPIPE, SIG_IGN);
+	/* Until the loop handles it: a rotation must not kill gnoded. */
 	signal(SIGHUP, SIG_IGN);
+	if (o.conf_file == NULL && (getenv("GBATCH_CONF") == NULL ||
+	    *getenv("GBATCH_CONF") == '\0') && access(GB_PATH_CONF, F_OK) != 0 &&
+	    errno == ENOENT)
+		log_info("node %s: no configuration file (no -f, $GBATCH_CONF "
+		    "not set, no %s); running on built-in defaults", conf.name,
+		    GB_PATH_CONF);
+	if (notify_open(err, sizeof err) != 0)
+		log_warn("node %s: %s; not telling the service manager",
+		    conf.name, err);
 
 	if ((gpus = node_gpu_discover(&conf, err, sizeof err)) == NULL) {
 		log_error("node %s: %s", conf.name, err);
@@ -390,8 +422,11 @@ main(int argc, char **argv)
 	}
 	ev_term = evsignal_new(base, SIGTERM, gnoded_signal_cb, base);
 	ev_int = evsignal_new(base, SIGINT, gnoded_signal_cb, base);
+	ev_hup = evsignal_new(base, SIGHUP, gnoded_reopen_cb,
+	    (void *)o.log_file);
 	event_add(ev_term, NULL);
 	event_add(ev_int, NULL);
+	event_add(ev_hup, NULL);
 	if ((session = node_session_create(base, &conf, gpus, err,
 	    sizeof err)) == NULL) {
 		log_error("node %s: %s", conf.name, err);
@@ -401,6 +436,10 @@ main(int argc, char **argv)
 	    "%s", conf.name, PACKAGE_VERSION, conf.controllers.n,
 	    conf.controllers.n == 1 ? "" : "s", conf.controllers.v[0],
 	    conf.controllers.n == 1 ? "" : ", ...", conf.state_dir);
+	notify_send(NOTIFY_READY, "node %s: %zu GPU%s, controller %s%s, "
+	    "state %s", conf.name, node_gpu_count(gpus),
+	    node_gpu_count(gpus) == 1 ? "" : "s", conf.controllers.v[0],
+	    conf.controllers.n == 1 ? "" : " ...", conf.state_dir);
 	event_base_dispatch(base);
 	rc = 0;
 out:
@@ -409,6 +448,8 @@ out:
 		event_free(ev_term);
 	if (ev_int != NULL)
 		event_free(ev_int);
+	if (ev_hup != NULL)
+		event_free(ev_hup);
 	if (base != NULL)
 		event_base_free(base);
 	node_gpu_free(gpus);
@@ -417,6 +458,7 @@ out:
 	if (lockfd != -1)
 		close(lockfd);
 	node_conf_clear(&conf);
+	notify_close();
 	log_close();
 	return (rc);
 }

@@ -11,6 +11,7 @@
 
 #include <libconfig.h>
 
+#include "common/paths.h"
 #include "common/xmalloc.h"
 #include "daemon/common/hostport.h"
 #include "daemon/node/node-conf.h"
@@ -23,7 +24,7 @@ node_conf_defaults(struct node_conf *conf)
 {
 	memset(conf, 0, sizeof *conf);
 	conf_file_list_add(&conf->controllers, "127.0.0.1:6820");
-	conf->state_dir = xstrdup(LOCALSTATEDIR "/lib/gbatch/node");
+	conf->state_dir = xstrdup(GB_PATH_NODE_STATE_DIR);
 	conf->switch_name = xstrdup("");
 	conf->gpus = 0;
 	conf->gpu_source = NODE_GPU_AUTO;

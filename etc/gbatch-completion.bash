@@ -1,0 +1,237 @@
+# bash completion for gbatch: gsub gq gcancel gnodes gctl gsim gbatchd gnoded
+#
+# Installed once per command name (bash-completion loads a command's
+# completion from a file of its name). Nothing here lists an option or a
+# value by hand, so it cannot fall behind the programs: options come from
+# each command's own --help, field names from its "Fields:" line, the
+# values an option accepts from the command's usage error for a bad value
+# (which names what is accepted), job ids from gq and node names from
+# gnodes. What the programs print about themselves is asked once per
+# command and shell; jobs and nodes are asked at each completion.
+
+declare -gA _gbatch_cache
+
+# _gbatch_ask CMD ARGS...: CMD's output (stdout and stderr) for ARGS,
+# remembered for this shell. Never reads the terminal.
+_gbatch_ask()
+{
+	local key="$*"
+	if [[ -z ${_gbatch_cache[$key]+set} ]]; then
+		_gbatch_cache[$key]=$(LC_ALL=C "$@" 2>&1 </dev/null)
+	fi
+	REPLY=${_gbatch_cache[$key]}
+}
+
+# _gbatch_optlines CMD: the option column of each line of CMD --help that
+# documents options ("-G, --gpus N", "--export=WHAT"), commas removed.
+_gbatch_optlines()
+{
+	local line
+	_gbatch_ask "$1" --help
+	while IFS= read -r line; do
+		[[ $line =~ ^\ +-[-A-Za-z] ]] || continue
+		line=${line#"${line%%-*}"}
+		printf '%s\n' "${line%%  *}"
+	done <<<"$REPLY" | tr ',' ' '
+}
+
+# _gbatch_options CMD: every option --help lists; one that is written
+# with "=" ("--export=WHAT") is offered as "--export=".
+_gbatch_options()
+{
+	local t
+	for t in $(_gbatch_optlines "$1"); do
+		case $t in
+		--*=*) printf '%s\n' "${t%%=*}=" ;;
+		-?*) printf '%s\n' "$t" ;;
+		esac
+	done
+}
+
+# _gbatch_takes_value CMD OPT: whether OPT's line in --help names a value
+# ("-G, --gpus N": both -G and --gpus take one); the name in REPLY.
+_gbatch_takes_value()
+{
+	local line t match value
+	while IFS= read -r line; do
+		match=0 value=
+		for t in $line; do
+			case $t in
+			--*=*) [[ ${t%%=*} == "$2" ]] && match=1; value=${t#*=} ;;
+			-?*) [[ $t == "$2" ]] && match=1 ;;
+			*) value=$t ;;
+			esac
+		done
+		if ((match)); then
+			REPLY=$value
+			[[ -n $value ]]
+			return
+		fi
+	done < <(_gbatch_optlines "$1")
+	return 1
+}
+
+# _gbatch_fields CMD: the names on CMD --help's "Fields:" line.
+_gbatch_fields()
+{
+	local line
+	_gbatch_ask "$1" --help
+	line=$(grep -m 1 '^Fields:' <<<"$REPLY")
+	line=${line#Fields:}
+	printf '%s\n' ${line//,/ }
+}
+
+# _gbatch_accepted CMD OPT [ARGS...]: the values OPT accepts, from the
+# usage error CMD gives for a bad one ('accepted: PENDING (PD), ...' or
+# 'expected a policy (fifo, srtf, dlas or gittins)'); ARGS are what else
+# CMD needs before it looks at OPT. Arguments are checked before anything
+# is sent, so this never reaches gbatchd.
+_gbatch_accepted()
+{
+	local msg words w
+	_gbatch_ask "$1" "$2" _gbatch_ "${@:3}"
+	msg=${REPLY%%$'\n'*}
+	if [[ $msg == *"accepted: "* ]]; then
+		words=${msg#*accepted: }
+	elif [[ $msg =~ expected[^\(]*\(([^\)]*)\) ]]; then
+		words=${BASH_REMATCH[1]}
+	else
+		return
+	fi
+	for w in ${words//[(),;]/ }; do
+		[[ $w == or || ! $w =~ ^[A-Za-z_]+$ ]] || printf '%s\n' "$w"
+	done
+}
+
+# The caller's job ids and the cluster's node names, asked each time; a
+# controller that does not answer within 2 s must not hang the shell.
+_gbatch_jobs()
+{
+	timeout 2 gq --me --noheader -o id 2>/dev/null </dev/null
+}
+
+_gbatch_nodes()
+{
+	timeout 2 gnodes --noheader -o name 2>/dev/null </dev/null
+}
+
+# _gbatch_list WORDS...: completes the last item of a comma list in cur.
+_gbatch_list()
+{
+	local head=
+	[[ $cur == *,* ]] && head=${cur%,*},
+	COMPREPLY=($(compgen -P "$head" -W "$*" -- "${cur##*,}"))
+}
+
+_gbatch_signals()
+{
+	local s
+	for s in $(compgen -A signal); do
+		printf '%s\n' "${s#SIG}"
+	done
+}
+
+# _gbatch_value CMD OPT: completes the value of OPT; returns 1 when OPT
+# takes none.
+_gbatch_value()
+{
+	local cmd=$1 opt=$2
+	case $cmd:$opt in
+	gq:-o | gq:--format | gnodes:-o | gnodes:--format)
+		_gbatch_list $(_gbatch_fields "$cmd") ;;
+	gq:-t | gq:--states | gcancel:-t | gcancel:--state)
+		_gbatch_list $(_gbatch_accepted "$cmd" "$opt") ;;
+	gsim:-p | gsim:--policy | gsim:-P | gsim:--placement)
+		_gbatch_list $(_gbatch_accepted "$cmd" "$opt" -c 1x1 /dev/null) ;;
+	gq:-j | gq:--jobs)
+		_gbatch_list $(_gbatch_jobs) ;;
+	gq:-l | gq:--long)
+		COMPREPLY=($(compgen -W "$(_gbatch_jobs)" -- "$cur")) ;;
+	gnodes:-N | gnodes:--nodes)
+		_gbatch_list $(_gbatch_nodes) ;;
+	gq:-u | gq:--user | gcancel:-u | gcancel:--user)
+		_gbatch_list $(compgen -u) ;;
+	gcancel:-s | gcancel:--signal | gsub:--ckpt-signal)
+		COMPREPLY=($(compgen -W "$(_gbatch_signals)" -- "$cur")) ;;
+	gsub:--export)
+		_gbatch_list ALL NONE $(compgen -e) ;;
+	*)
+		# Otherwise the value's name in --help says: a file, a
+		# directory, or something to type.
+		_gbatch_takes_value "$cmd" "$opt" || return 1
+		case $REPLY in
+		*DIR*) _filedir -d ;;
+		*FILE* | *PATTERN* | *SOCKET* | *.csv | *.png) _filedir ;;
+		*) COMPREPLY=() ;;
+		esac ;;
+	esac
+	return 0
+}
+
+_gbatch_gctl()
+{
+	local sub= i
+	for ((i = 1; i < cword; i++)); do
+		[[ ${words[i]} == -* ]] && continue
+		sub=${words[i]}
+		break
+	done
+	if [[ -z $sub ]]; then
+		_gbatch_ask gctl --help
+		COMPREPLY=($(compgen -W "$(sed -n 's/^  \([a-z][a-z-]*\) .*/\1/p' <<<"$REPLY") --help --version" -- "$cur"))
+		return
+	fi
+	case $sub in
+	hold | release | requeue)
+		COMPREPLY=($(compgen -W "$(_gbatch_jobs)" -- "$cur")) ;;
+	drain)
+		if [[ $prev == --reason ]]; then
+			COMPREPLY=()
+		elif ((cword == i + 1)); then
+			COMPREPLY=($(compgen -W "$(_gbatch_nodes)" -- "$cur"))
+		else
+			COMPREPLY=($(compgen -W "--reason" -- "$cur"))
+		fi ;;
+	resume)
+		((cword == i + 1)) &&
+		    COMPREPLY=($(compgen -W "$(_gbatch_nodes)" -- "$cur")) ;;
+	show)
+		if ((cword == i + 1)); then
+			COMPREPLY=($(compgen -W "config" -- "$cur"))
+		else
+			COMPREPLY=($(compgen -W "--json" -- "$cur"))
+		fi ;;
+	esac
+}
+
+_gbatch()
+{
+	local cur prev words cword split cmd=${1##*/} i
+	_init_completion -s || return
+
+	if [[ $cmd == gctl ]]; then
+		_gbatch_gctl
+		return
+	fi
+	# The value of the option before the cursor (or of --opt=).
+	if [[ $prev == -* ]] && _gbatch_value "$cmd" "$prev"; then
+		return
+	fi
+	$split && return
+	if [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W "$(_gbatch_options "$cmd")" -- "$cur"))
+		[[ ${COMPREPLY[0]-} == *= ]] && compopt -o nospace 2>/dev/null
+		return
+	fi
+	case $cmd in
+	gcancel)
+		COMPREPLY=($(compgen -W "$(_gbatch_jobs)" -- "$cur")) ;;
+	gsub)
+		# The script, then its own arguments: files either way.
+		_filedir ;;
+	gsim)
+		_filedir ;;
+	esac
+}
+
+complete -F _gbatch gsub gq gcancel gnodes gctl gsim gbatchd gnoded

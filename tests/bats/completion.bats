@@ -1,0 +1,143 @@
+#!/usr/bin/env bats
+# Bash completion (etc/gbatch-completion.bash) for every command, run the
+# way bash runs it: the script sourced with bash-completion's helpers, the
+# completion function called with COMP_WORDS and COMP_CWORD set, job ids
+# and node names asked of a real local cluster.
+
+load helpers
+
+BASH_COMPLETION=/usr/share/bash-completion/bash_completion
+
+setup() {
+	[ -r "$BASH_COMPLETION" ] ||
+	    skip "bash-completion is not installed (tools/deps test installs it)"
+	gb_setup
+	# bash-completion's helpers read these; bats leaves them unset.
+	set +u
+	. "$BASH_COMPLETION"
+	. "$S/etc/gbatch-completion.bash"
+}
+
+teardown() {
+	gb_teardown
+}
+
+# complete WORDS...: what completing the last word offers, one per line,
+# sorted.
+complete_words() {
+	COMP_WORDS=("$@")
+	COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+	COMP_LINE="$*"
+	COMP_POINT=${#COMP_LINE}
+	COMPREPLY=()
+	_gbatch "$1"
+	printf '%s\n' "${COMPREPLY[@]}" | sort
+}
+
+@test "every program is completed, with the options its --help lists" {
+	for p in gsub gq gcancel gnodes gctl gsim gbatchd gnoded; do
+		[ "$(complete -p "$p")" = "complete -F _gbatch $p" ]
+	done
+	for p in gsub gq gcancel gnodes gsim gbatchd gnoded; do
+		want=$("$p" --help | grep '^ \+-' | grep -o -- '--[a-z][a-z-]*' | sort -u)
+		got=$(complete_words "$p" -- | sed 's/=$//' | sort -u)
+		[ "$got" = "$want" ] || { echo "$p: got [$got] want [$want]"; false; }
+	done
+	run complete_words gsub --ex
+	[ "$output" = "--export=" ]
+	run complete_words gq -
+	[[ "$output" == *$'\n-l\n'* && "$output" == *$'\n-o\n'* ]]
+	run complete_words gbatchd -
+	[[ "$output" == *$'\n-L\n'* && "$output" == *$'\n-s\n'* ]]
+}
+
+@test "gq -o completes field names after a comma; gnodes -o too" {
+	run complete_words gq -o id,us
+	[ "$output" = "id,user" ]
+	run complete_words gq -o ""
+	[[ "$output" == *$'\nstate\n'* && "$output" == *$'\npreemptions\n'* ]]
+	run complete_words gnodes -o gpus_
+	[ "$output" = $'gpus_alloc\ngpus_total' ]
+}
+
+@test "states for gq -t and gcancel -t, signals, policies, placements, users" {
+	run complete_words gq -t RUN
+	[ "$output" = RUNNING ]
+	run complete_words gq -t PD,CA
+	[ "$output" = $'PD,CA\nPD,CANCELLED' ]
+	run complete_words gq -t a
+	[ "$output" = all ]
+	# gcancel cancels only jobs that have not ended.
+	run complete_words gcancel -t ""
+	[[ "$output" == *PENDING* && "$output" != *COMPLETED* ]]
+	run complete_words gcancel -s USR
+	[ "$output" = $'USR1\nUSR2' ]
+	run complete_words gsub --ckpt-signal TER
+	[ "$output" = TERM ]
+	run complete_words gsim -p dl
+	[ "$output" = dlas ]
+	run complete_words gsim --placement sp
+	[ "$output" = spread ]
+	run complete_words gq -u "$(id -un)"
+	[[ "$output" == *"$(id -un)"* ]]
+	run complete_words gsub --export=NO
+	grep -qx NONE <<<"$output"
+	run complete_words gsub --export=ALL,GB_DIR
+	[ "$output" = ALL,GB_DIR ]
+}
+
+@test "gsub completes the script as a file, gbatchd -L a file, gnoded -d a directory, -G nothing" {
+	mkdir -p "$GB_DIR/w/sub"
+	: >"$GB_DIR/w/train.sh"
+	run complete_words gsub -G 2 "$GB_DIR/w/tr"
+	[ "$output" = "$GB_DIR/w/train.sh" ]
+	run complete_words gbatchd -L "$GB_DIR/w/tr"
+	[ "$output" = "$GB_DIR/w/train.sh" ]
+	run complete_words gnoded -d "$GB_DIR/w/"
+	[ "$output" = "$GB_DIR/w/sub" ]
+	run complete_words gsub -G ""
+	[ -z "$output" ]
+}
+
+@test "gctl completes its commands and what each takes" {
+	run complete_words gctl ""
+	for sub in ping shutdown drain resume hold release requeue show reconfigure; do
+		grep -qx "$sub" <<<"$output" || { echo "no $sub in [$output]"; false; }
+	done
+	run complete_words gctl sh
+	[ "$output" = $'show\nshutdown' ]
+	run complete_words gctl show ""
+	[ "$output" = config ]
+	run complete_words gctl show config ""
+	[ "$output" = --json ]
+}
+
+@test "job ids of the caller and node names come from the cluster" {
+	gb_start_cluster
+	a=$(gb_submit -H --wrap true)
+	b=$(gb_submit -H --wrap true)
+	want=$(printf '%s\n' "$a" "$b" | sort)
+	for words in "gcancel" "gq -j" "gq -l" "gctl hold" "gctl release" "gctl requeue"; do
+		run complete_words $words ""
+		[ "$output" = "$want" ] || { echo "$words: [$output]"; false; }
+	done
+	run complete_words gq -j "$a,"
+	[ "$output" = "$(printf '%s\n' "$a,$a" "$a,$b" | sort)" ]
+	for words in "gnodes -N" "gctl drain" "gctl resume"; do
+		run complete_words $words ""
+		[ "$output" = $'n1\nn2' ] || { echo "$words: [$output]"; false; }
+	done
+	run complete_words gctl drain n1 ""
+	[ "$output" = --reason ]
+	gcancel "$a" "$b"
+}
+
+@test "a controller that does not answer does not hang completion" {
+	gb_start_controller
+	kill -STOP "$GB_CTL_PID"
+	t0=$SECONDS
+	run complete_words gcancel ""
+	kill -CONT "$GB_CTL_PID"
+	[ -z "$output" ]
+	((SECONDS - t0 <= 4))
+}

@@ -1,0 +1,222 @@
+#!/usr/bin/env bats
+# debian/: dpkg-buildpackage builds gbatch-client, gbatch-controller and
+# gbatch-node from a copy of the source tree (a checkout or a release
+# tarball); each package holds its files and no other's; and the unpacked
+# daemons, started with the ExecStart lines of their unpacked units (paths
+# moved to a private directory by flags and config, never the real /etc,
+# /run or /var), run a job and take a reload the way ExecReload sends it.
+# The packages are built once for the file (about a minute on 2 cores).
+
+load helpers
+
+PKGS="gbatch-client gbatch-controller gbatch-node"
+
+# Why the file is skipped, if it is: bats 1.8 cannot skip from setup_file,
+# so each test skips with this.
+pkg_skip_reason() {
+	if ! command -v dpkg-buildpackage >/dev/null || ! command -v dh >/dev/null; then
+		echo "dpkg-buildpackage or dh is missing (tools/deps test installs dpkg-dev, debhelper and fakeroot)"
+	elif [ -n "${GBATCH_SKIP_PACKAGING:-}" ]; then
+		echo "$GBATCH_SKIP_PACKAGING"
+	elif grep -q -- '-fsanitize' "$B/Makefile"; then
+		echo "a sanitizer build: the packages are built with Debian's flags, not this build's; the plain run tests them"
+	fi
+}
+
+setup_file() {
+	PKG_SKIP=$(pkg_skip_reason)
+	export PKG_SKIP
+	[ -z "$PKG_SKIP" ] || return 0
+	PKG_DIR=$(mktemp -d /tmp/gbpkg.XXXXXX)
+	export PKG_DIR
+	mkdir "$PKG_DIR/src" "$PKG_DIR/root"
+	# Everything of the source tree but builds (build*/ beside a checkout,
+	# _build/ and _inst/ inside distcheck's tarball) and git's own files.
+	(cd "$S" && tar -cf - --exclude=./.git --exclude='./build*' \
+	    --exclude=./_build --exclude=./_inst --exclude=./autom4te.cache .) |
+	    tar -xf - -C "$PKG_DIR/src"
+	local t0=$SECONDS
+	(cd "$PKG_DIR/src" &&
+	    DEB_BUILD_OPTIONS="nocheck noddebs parallel=2" dpkg-buildpackage -us -uc -b) \
+	    >"$PKG_DIR/build.log" 2>&1 || {
+		tail -n 40 "$PKG_DIR/build.log" >&3
+		return 1
+	}
+	echo "# packages built in $((SECONDS - t0)) s" >&3
+	for p in $PKGS; do
+		dpkg -x "$PKG_DIR/${p}_"*.deb "$PKG_DIR/root"
+	done
+}
+
+teardown_file() {
+	[ -z "${PKG_DIR:-}" ] || [ -n "${GB_KEEP:-}" ] || rm -rf "$PKG_DIR"
+}
+
+setup() {
+	[ -z "$PKG_SKIP" ] || skip "$PKG_SKIP"
+	gb_setup
+	R=$PKG_DIR/root
+}
+
+teardown() {
+	gb_teardown
+}
+
+deb() {
+	echo "$PKG_DIR/${1}_"*.deb
+}
+
+# files PKG: what the package installs (not its directories nor its
+# changelog), one path per line, sorted.
+files() {
+	dpkg -c "$(deb "$1")" | awk '{ print $6 }' | sed 's|^\.||' |
+	    grep -v -e '/$' -e '^/usr/share/doc/[^/]*/changelog\.gz$' | sort
+}
+
+@test "each package holds its own files and nothing of another's" {
+	want=$(for c in gsub gq gcancel gnodes gctl gsim; do
+		echo "/usr/bin/$c"
+		echo "/usr/share/man/man1/$c.1.gz"
+	done
+	for c in gsub gq gcancel gnodes gctl gsim gbatchd gnoded; do
+		echo "/usr/share/bash-completion/completions/$c"
+	done
+	echo /etc/gbatch/gbatch.conf
+	echo /usr/share/man/man5/gbatch.conf.5.gz
+	echo /usr/share/doc/gbatch-client/gbatch.conf)
+	[ "$(files gbatch-client)" = "$(sort <<<"$want")" ] ||
+	    { diff <(files gbatch-client) <(sort <<<"$want"); false; }
+	want="/lib/systemd/system/gbatchd.service
+/usr/lib/tmpfiles.d/gbatch.conf
+/usr/sbin/gbatchd
+/usr/share/man/man8/gbatchd.8.gz"
+	[ "$(files gbatch-controller)" = "$want" ] ||
+	    { diff <(files gbatch-controller) - <<<"$want"; false; }
+	want="/lib/systemd/system/gnoded.service
+/usr/sbin/gnoded
+/usr/share/man/man8/gnoded.8.gz"
+	[ "$(files gbatch-node)" = "$want" ] ||
+	    { diff <(files gbatch-node) - <<<"$want"; false; }
+}
+
+@test "gbatch.conf is gbatch-client's conffile; the daemons need gbatch-client" {
+	[ "$(dpkg-deb -f "$(deb gbatch-client)" Package)" = gbatch-client ]
+	dpkg-deb -e "$(deb gbatch-client)" "$GB_DIR/client"
+	[ "$(cat "$GB_DIR/client/conffiles")" = /etc/gbatch/gbatch.conf ]
+	for p in gbatch-controller gbatch-node; do
+		dpkg-deb -f "$(deb $p)" Depends | grep -q 'gbatch-client (= '
+		dpkg-deb -e "$(deb $p)" "$GB_DIR/$p"
+		[ ! -e "$GB_DIR/$p/conffiles" ]
+	done
+}
+
+@test "the units are enabled and started on install, restarted after an upgrade, stopped only on removal" {
+	for p in controller:gbatchd node:gnoded; do
+		dpkg-deb -e "$(deb gbatch-${p%%:*})" "$GB_DIR/${p%%:*}"
+		unit=${p#*:}.service
+		postinst=$GB_DIR/${p%%:*}/postinst prerm=$GB_DIR/${p%%:*}/prerm
+		grep -q "deb-systemd-helper enable '$unit'" "$postinst"
+		grep -q '_dh_action=restart' "$postinst"
+		grep -q "deb-systemd-invoke \$_dh_action '$unit'" "$postinst"
+		# Nothing stops the unit before an upgrade: the restart after
+		# it is the only interruption, and gnoded's jobs survive it.
+		[ "$(grep -c 'deb-systemd-invoke stop' "$prerm")" = 1 ]
+		grep -q '"$1" = remove' "$prerm"
+	done
+	grep -q 'systemd-tmpfiles .*--create gbatch.conf' "$GB_DIR/controller/postinst"
+}
+
+@test "units, man pages and --help name the Debian layout" {
+	for u in gbatchd gnoded; do
+		f=$R/lib/systemd/system/$u.service
+		grep -qx 'Type=notify' "$f"
+		grep -qx "ExecStart=/usr/sbin/$u -D \$${u^^}_OPTS" "$f"
+		grep -qx 'ExecReload=/bin/kill -HUP $MAINPID' "$f"
+		grep -qx 'Restart=on-failure' "$f"
+		grep -qx 'RuntimeDirectory=gbatch' "$f"
+		grep -qx 'RuntimeDirectoryPreserve=yes' "$f"
+		grep -qx 'StateDirectory=gbatch' "$f"
+		grep -qx 'LimitNOFILE=65536' "$f"
+		grep -qx "EnvironmentFile=-/etc/default/$u" "$f"
+	done
+	grep -qx 'KillMode=process' "$R/lib/systemd/system/gnoded.service"
+	# systemd itself finds no key it does not know and no bad value (the
+	# programs are looked for in the unpacked root).
+	if command -v systemd-analyze >/dev/null; then
+		for u in gbatchd gnoded; do
+			sed "s|=/usr/sbin/|=$R/usr/sbin/|" "$R/lib/systemd/system/$u.service" >"$GB_DIR/$u.service"
+			run -0 systemd-analyze verify --man=no "$GB_DIR/$u.service"
+			[ -z "$output" ] || { echo "$output"; false; }
+		done
+	fi
+	grep -qx 'd /run/gbatch 0755 root root -' "$R/usr/lib/tmpfiles.d/gbatch.conf"
+	zcat "$R/usr/share/man/man8/gbatchd.8.gz" | grep -qF /etc/gbatch/gbatch.conf
+	zcat "$R/usr/share/man/man8/gbatchd.8.gz" | grep -qF /run/gbatch/gbatchd.sock
+	zcat "$R/usr/share/man/man8/gnoded.8.gz" | grep -qF /var/lib/gbatch/node
+	zcat "$R/usr/share/man/man5/gbatch.conf.5.gz" | grep -qF /usr/share/doc/gbatch-client/gbatch.conf
+	grep -qx '  socket = "/run/gbatch/gbatchd.sock";' "$R/etc/gbatch/gbatch.conf"
+	grep -qx '  state_dir = "/var/lib/gbatch";' "$R/etc/gbatch/gbatch.conf"
+	"$R/usr/sbin/gbatchd" --help | grep -qF /etc/gbatch/gbatch.conf
+	"$R/usr/sbin/gnoded" --help | grep -qF /var/lib/gbatch/node
+}
+
+# unit_line UNIT KEY: the value of KEY= in the unpacked unit.
+unit_line() {
+	sed -n "s/^$2=//p" "$R/lib/systemd/system/$1.service"
+}
+
+pkg_state() {
+	"$R/usr/bin/gq" -j "$1" --noheader -o state
+}
+
+pkg_node_up() {
+	"$R/usr/bin/gnodes" --noheader -o name,state |
+	    awk -v n="$1" '$1 == n && $2 != "down" { f = 1 } END { exit !f }'
+}
+
+pkg_policy_is() {
+	"$R/usr/bin/gctl" show config | grep -qx "scheduler.policy = \"$1\""
+}
+
+@test "the unpacked daemons, started as their units say, run a job and take a reload" {
+	# The packaged gbatch.conf, its paths moved into the test's directory.
+	sed -e "s|\"/run/gbatch/gbatchd.sock\"|\"$GB_DIR/gbatchd.sock\"|" \
+	    -e "s|\"/var/lib/gbatch\"|\"$GB_DIR/ctl\"|" \
+	    -e "s|\"/var/lib/gbatch/node\"|\"$GB_DIR/node\"|" \
+	    -e 's|"0.0.0.0:6820"|"127.0.0.1:0"|' \
+	    -e 's|allow_root_jobs = false|allow_root_jobs = true|' \
+	    -e 's|gpu_source = "auto"|gpu_source = "simulated"|' \
+	    -e 's|gpus = 0;|gpus = 2;|' "$R/etc/gbatch/gbatch.conf" >"$GBATCH_CONF"
+	! grep -n -e '/run/' -e '/var/' "$GBATCH_CONF"
+	grep -qx '  policy = "dlas";' "$GBATCH_CONF"
+
+	# systemd would expand $GBATCHD_OPTS from /etc/default/gbatchd.
+	start=$(unit_line gbatchd ExecStart)
+	GBATCHD_OPTS="-f $GBATCH_CONF -L $GB_DIR/gbatchd.log"
+	start=$R${start/\$GBATCHD_OPTS/$GBATCHD_OPTS}
+	[[ "$start" == "$R/usr/sbin/gbatchd -D -f "* ]]
+	env -u GBATCH_CONF $start &
+	GB_CTL_PID=$!
+	gb_wait 10 "$R/usr/bin/gctl" ping
+	gb_wait 10 test -s "$GB_DIR/ctl/gbatchd.addr"
+
+	start=$(unit_line gnoded ExecStart)
+	GNODED_OPTS="-f $GBATCH_CONF -n pkg1 -c $(cat "$GB_DIR/ctl/gbatchd.addr") -L $GB_DIR/gnoded.log"
+	start=$R${start/\$GNODED_OPTS/$GNODED_OPTS}
+	env -u GBATCH_CONF $start &
+	GB_NODE_PIDS+=($!)
+	gb_wait 10 pkg_node_up pkg1
+
+	mkdir "$GB_DIR/w"
+	id=$(cd "$GB_DIR/w" && "$R/usr/bin/gsub" --parsable -G 2 --wrap 'echo "on $GBATCH_NODELIST"')
+	gb_wait 20 test "$(pkg_state "$id")" = COMPLETED
+	[ "$(cat "$GB_DIR/w/gbatch-$id.out")" = "on pkg1" ]
+
+	# What `systemctl reload gbatchd` runs, with the daemon's pid.
+	sed -i 's|  policy = "dlas";|  policy = "fifo";|' "$GBATCH_CONF"
+	reload=$(unit_line gbatchd ExecReload)
+	MAINPID=$GB_CTL_PID
+	${reload/\$MAINPID/$MAINPID}
+	gb_wait 10 pkg_policy_is fifo
+	"$R/usr/bin/gctl" ping
+}
