@@ -562,14 +562,18 @@ int
 jobspec_parse_directives(struct jobspec *js, const char *text,
     const char *name, char *err, size_t errlen)
 {
-	const char	*p = text, *nl;
+	const char	*p = text, *nl, *next;
 	char		*line, derr[512];
 	size_t		 len;
 	int		 lineno = 0, r;
 
-	for (; *p != '\0'; p = nl != NULL ? nl + 1 : p + len) {
+	/* The next line's start is fixed before the line is trimmed (its
+	 * \r, its indent): stepping on by the trimmed length would land
+	 * back on a last line's \r and never leave it. */
+	for (; *p != '\0'; p = next) {
 		nl = strchr(p, '\n');
 		len = nl != NULL ? (size_t)(nl - p) : strlen(p);
+		next = nl != NULL ? nl + 1 : p + len;
 		lineno++;
 		if (len > 0 && p[len - 1] == '\r')
 			len--;

@@ -102,6 +102,15 @@ script() {
 	[[ "$output" == *'train.sh:3: #GSUB --gpus: expected a whole number >= 1, got "x"'* ]]
 }
 
+@test "gsub takes a script saved with CRLF whose last line ends in CR" {
+	# As a Windows editor saves it: no newline after the last line.
+	printf '#!/bin/sh\r\n#GSUB -J crlf\r\n#GSUB -H\r' >win.sh
+	run -0 timeout 10 gsub --parsable win.sh
+	id=$output
+	run -0 gq -j "$id" --noheader -o name,state
+	[ "$output" = "crlf  HELD" ]
+}
+
 @test "gsub refuses an unknown #GSUB option" {
 	script train.sh '#GSUB --bogus 1' 'echo hi'
 	run -2 gsub train.sh

@@ -257,6 +257,29 @@ test_directives(void)
 	is_int(num(job, "gpus"), 5, "CRLF directive applies");
 	json_decref(job);
 	jobspec_free(js);
+
+	/* A Windows editor's last line: no newline, ends in \r. gsub
+	 * once spun here forever (alarm() in main turns that into a
+	 * failure). */
+	js = parse(err, sizeof err, &r, "--wrap", "x", NULL);
+	r = jobspec_parse_directives(js, "#!/bin/sh\r\n#GSUB -G 6\r", "t.sh",
+	    err, sizeof err);
+	is_int(r, 0, "a last line ending in \\r without a newline parses");
+	job = build(js);
+	is_int(num(job, "gpus"), 6, "and its directive applies");
+	json_decref(job);
+	jobspec_free(js);
+
+	js = parse(err, sizeof err, &r, "--wrap", "x", NULL);
+	r = jobspec_parse_directives(js, "#!/bin/sh\n  \r", "t.sh", err,
+	    sizeof err);
+	is_int(r, 0, "a last line of blanks and \\r parses");
+	jobspec_free(js);
+
+	js = parse(err, sizeof err, &r, "--wrap", "x", NULL);
+	r = jobspec_parse_directives(js, "\r", "t.sh", err, sizeof err);
+	is_int(r, 0, "a lone \\r parses");
+	jobspec_free(js);
 }
 
 static void
@@ -375,6 +398,9 @@ test_script(void)
 int
 main(void)
 {
+	/* A parser that loops forever fails here instead of hanging the
+	 * suite. */
+	alarm(30);
 	test_defaults();
 	test_options();
 	test_bad_options();
