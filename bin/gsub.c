@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,7 @@ gsub_usage(void)
 "      --consolidate       insist on the fewest nodes, even if it waits\n"
 "      --spread            take GPUs from the emptiest nodes\n"
 "      --parsable          print only the job id\n"
+
 "      --wrap \"command\"    run command with /bin/sh instead of a script\n"
 "  -h, --help              this help\n"
 "  -V, --version           print the version\n"
@@ -84,7 +86,8 @@ main(int argc, char **argv)
 		    "%s", strerror(errno));
 		goto fail;
 	}
-	if ((job = jobspec_build(js, environ, cwd, err, sizeof err)) == NULL)
+	if ((job = jobspec_build(js, environ, getpwuid(getuid()), cwd, err,
+	    sizeof err)) == NULL)
 		goto fail;
 	/* Caught here rather than as a failed job minutes later; on a
 	 * cluster the working directory is on a shared file system. */

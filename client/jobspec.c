@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,11 +106,8 @@ static const struct option jobspec_longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-/* Variables a job gets even with --export=NONE or a plain list: without
- * them a shell script cannot find its programs or its home. */
-static const char *const jobspec_essential_env[] = {
-	"HOME", "LOGNAME", "PATH", "SHELL", "USER",
-};
+/* A job's PATH when gsub itself has none (sh's own default, near enough). */
+#define JOBSPEC_DEFAULT_PATH	"/usr/local/bin:/usr/bin:/bin"
 
 struct jobspec *
 jobspec_create(void)
@@ -726,14 +724,53 @@ jobspec_env_copy(json_t *out, char *const *env, const char *name)
 	}
 }
 
+/* Sets the variables every job gets, whatever --export says: without
+ * them a shell script cannot find its programs or its home. Who the user
+ * is comes from the account (pw), not from gsub's environment, which may
+ * lack USER and LOGNAME (cron, env -i, su without -); with --export=ALL
+ * only what the environment lacks is filled in. */
+static void
+jobspec_env_essentials(json_t *out, char *const *env, const struct passwd *pw,
+    bool all)
+{
+	const char	*shell;
+
+	if (json_object_get(out, "PATH") == NULL)
+		jobspec_env_copy(out, env, "PATH");
+	if (json_object_get(out, "PATH") == NULL)
+		json_object_set_new(out, "PATH",
+		    json_string(JOBSPEC_DEFAULT_PATH));
+	if (pw == NULL) {
+		/* No account entry: the environment is all there is. */
+		if (!all) {
+			jobspec_env_copy(out, env, "HOME");
+			jobspec_env_copy(out, env, "LOGNAME");
+			jobspec_env_copy(out, env, "SHELL");
+			jobspec_env_copy(out, env, "USER");
+		}
+		return;
+	}
+	shell = pw->pw_shell != NULL && *pw->pw_shell != '\0' ?
+	    pw->pw_shell : "/bin/sh";
+	/* json_string() is NULL for text that is not UTF-8: left out. */
+	if (!all || json_object_get(out, "HOME") == NULL)
+		json_object_set_new(out, "HOME", json_string(pw->pw_dir));
+	if (!all || json_object_get(out, "LOGNAME") == NULL)
+		json_object_set_new(out, "LOGNAME", json_string(pw->pw_name));
+	if (!all || json_object_get(out, "SHELL") == NULL)
+		json_object_set_new(out, "SHELL", json_string(shell));
+	if (!all || json_object_get(out, "USER") == NULL)
+		json_object_set_new(out, "USER", json_string(pw->pw_name));
+}
+
 static json_t *
-jobspec_env(const struct jobspec *js, char *const *env)
+jobspec_env(const struct jobspec *js, char *const *env,
+    const struct passwd *pw)
 {
 	json_t		*out = json_object();
 	char		*copy, *item, *next, *eq;
 	const char	*list = js->export != NULL ? js->export : "ALL";
 	bool		 all = false;
-	size_t		 i;
 
 	copy = xstrdup(list);
 	for (item = copy; item != NULL; item = next) {
@@ -745,11 +782,7 @@ jobspec_env(const struct jobspec *js, char *const *env)
 	free(copy);
 	if (all)
 		jobspec_env_copy(out, env, NULL);
-	else {
-		for (i = 0; i < sizeof jobspec_essential_env /
-		    sizeof jobspec_essential_env[0]; i++)
-			jobspec_env_copy(out, env, jobspec_essential_env[i]);
-	}
+	jobspec_env_essentials(out, env, pw, all);
 
 	/* Validated when set: every item is ALL, NONE, NAME or NAME=VALUE. */
 	copy = xstrdup(list);
@@ -769,8 +802,8 @@ jobspec_env(const struct jobspec *js, char *const *env)
 }
 
 json_t *
-jobspec_build(const struct jobspec *js, char *const *env, const char *cwd,
-    char *err, size_t errlen)
+jobspec_build(const struct jobspec *js, char *const *env,
+    const struct passwd *pw, const char *cwd, char *err, size_t errlen)
 {
 	json_t		*job, *argv;
 	const char	*base, *output;
@@ -817,7 +850,7 @@ jobspec_build(const struct jobspec *js, char *const *env, const char *cwd,
 	json_object_set_new(job, "gpus", json_integer(js->gpus));
 	json_object_set_new(job, "time_limit",
 	    json_integer((json_int_t)js->time_limit));
-	json_object_set_new(job, "env", jobspec_env(js, env));
+	json_object_set_new(job, "env", jobspec_env(js, env, pw));
 	json_object_set_new(job, "hold", json_boolean(js->hold));
 	if (js->ckpt_signal != 0)
 		json_object_set_new(job, "ckpt_signal",

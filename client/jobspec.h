@@ -11,6 +11,8 @@
 
 #include <jansson.h>
 
+struct passwd;
+
 /* The default output file, like sbatch's slurm-%j.out. */
 #define JOBSPEC_DEFAULT_OUTPUT	"gbatch-%j.out"
 /* A script larger than this is data, not a job script; it also keeps the
@@ -48,10 +50,13 @@ int		 jobspec_parse_directives(struct jobspec *, const char *text,
 		     const char *name, char *err, size_t errlen);
 
 /* Builds the "job" object of JOB_SUBMIT (docs/protocol.md): env is the
- * environment to export from (environ), cwd the directory relative paths
- * start from. Returns a new reference, or NULL with err set. */
+ * environment to export from (environ), pw the submitting user's account
+ * (getpwuid(getuid()); NULL when there is none), which gives the job's
+ * HOME, LOGNAME, SHELL and USER, cwd the directory relative paths start
+ * from. Returns a new reference, or NULL with err set. */
 json_t		*jobspec_build(const struct jobspec *, char *const *env,
-		     const char *cwd, char *err, size_t errlen);
+		     const struct passwd *pw, const char *cwd, char *err,
+		     size_t errlen);
 
 /* --parsable: print only the job id. */
 bool		 jobspec_parsable(const struct jobspec *);

@@ -158,6 +158,17 @@ script() {
 	grep -qx "FOO=1 BAR=" "gbatch-$id.out"
 }
 
+@test "gsub --export=NONE takes USER, LOGNAME, HOME and SHELL from the account, not the environment" {
+	IFS=: read -r me _ _ _ _ home shell < <(getent passwd "$(id -u)")
+	[ -n "$shell" ] || shell=/bin/sh
+	id=$(env -u USER -u LOGNAME HOME=/nowhere gsub --parsable \
+	    --export=NONE --wrap 'echo "$USER $LOGNAME $HOME $SHELL"; echo "$PATH"')
+	gb_wait_state "$id" COMPLETED 20
+	run -0 cat "gbatch-$id.out"
+	[ "${lines[0]}" = "$me $me $home $shell" ]
+	[ "${lines[1]}" = "$PATH" ]
+}
+
 @test "gsub --export=ALL passes the environment" {
 	export BAR=passed
 	id=$(gsub --parsable --wrap 'echo "BAR=$BAR"')

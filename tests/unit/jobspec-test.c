@@ -1,6 +1,7 @@
 /* jobspec-test.c: gsub's options and #GSUB directives: precedence, where
  * the directive block ends, bad values with their line, --export, output
  * patterns, and the JOB_SUBMIT body built from them. */
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,13 +36,25 @@ parse(char *err, size_t errlen, int *ret, ...)
 	return (js);
 }
 
+/* alice's account: HOME, SHELL and the names come from here. */
+static struct passwd test_pw = {
+	.pw_name = "alice", .pw_dir = "/home/alice", .pw_shell = "/bin/bash",
+	.pw_uid = 1000, .pw_gid = 1000,
+};
+
 static json_t *
-build(struct jobspec *js)
+build_env(struct jobspec *js, char **env, const struct passwd *pw)
 {
 	char	err[512];
 
-	return (jobspec_build(js, test_env, "/home/alice/work", err,
+	return (jobspec_build(js, env, pw, "/home/alice/work", err,
 	    sizeof err));
+}
+
+static json_t *
+build(struct jobspec *js)
+{
+	return (build_env(js, test_env, &test_pw));
 }
 
 static const char *
@@ -330,6 +343,78 @@ test_export(void)
 	jobspec_free(js);
 }
 
+/* The essentials come from the account, not from gsub's environment,
+ * which may lack USER and LOGNAME (env -u, cron) or carry stale ones. */
+static void
+test_export_identity(void)
+{
+	static char	*bare[] = { "PATH=/opt/bin:/bin", "FOO=foo", NULL };
+	static char	*stale[] = { "USER=mallory", "LOGNAME=mallory",
+			    "HOME=/tmp", "SHELL=/bin/false", NULL };
+	struct jobspec	*js;
+	json_t		*job, *env;
+	char		 err[512];
+	int		 r;
+
+	js = parse(err, sizeof err, &r, "--export=NONE", "--wrap", "x", NULL);
+	job = build_env(js, bare, &test_pw);
+	env = json_object_get(job, "env");
+	is_str(json_string_value(json_object_get(env, "USER")), "alice",
+	    "NONE without USER in the environment: USER from the account");
+	is_str(json_string_value(json_object_get(env, "LOGNAME")), "alice",
+	    "LOGNAME from the account");
+	is_str(json_string_value(json_object_get(env, "HOME")), "/home/alice",
+	    "HOME from the account");
+	is_str(json_string_value(json_object_get(env, "SHELL")), "/bin/bash",
+	    "SHELL from the account");
+	is_str(json_string_value(json_object_get(env, "PATH")), "/opt/bin:/bin",
+	    "PATH from the environment");
+	is_int(json_object_size(env), 5, "and nothing else");
+	json_decref(job);
+
+	job = build_env(js, stale, &test_pw);
+	env = json_object_get(job, "env");
+	is_str(json_string_value(json_object_get(env, "USER")), "alice",
+	    "a stale USER is not trusted");
+	is_str(json_string_value(json_object_get(env, "HOME")), "/home/alice",
+	    "nor a stale HOME");
+	is_str(json_string_value(json_object_get(env, "PATH")),
+	    "/usr/local/bin:/usr/bin:/bin", "no PATH at all: a default one");
+	json_decref(job);
+	jobspec_free(js);
+
+	js = parse(err, sizeof err, &r, "--export=NONE,USER=bob", "--wrap",
+	    "x", NULL);
+	job = build_env(js, bare, &test_pw);
+	is_str(json_string_value(json_object_get(json_object_get(job, "env"),
+	    "USER")), "bob", "an explicit USER=VALUE still wins");
+	json_decref(job);
+	jobspec_free(js);
+
+	js = parse(err, sizeof err, &r, "--wrap", "x", NULL);
+	job = build_env(js, stale, &test_pw);
+	env = json_object_get(job, "env");
+	is_str(json_string_value(json_object_get(env, "HOME")), "/tmp",
+	    "ALL exports the environment as it is");
+	json_decref(job);
+	job = build_env(js, bare, &test_pw);
+	env = json_object_get(job, "env");
+	is_str(json_string_value(json_object_get(env, "USER")), "alice",
+	    "ALL fills in the USER the environment lacks");
+	is_str(json_string_value(json_object_get(env, "FOO")), "foo",
+	    "ALL keeps the rest");
+	json_decref(job);
+	jobspec_free(js);
+
+	js = parse(err, sizeof err, &r, "--export=NONE", "--wrap", "x", NULL);
+	job = build_env(js, stale, NULL);
+	is_str(json_string_value(json_object_get(json_object_get(job, "env"),
+	    "USER")), "mallory", "no account entry: the environment is all "
+	    "there is");
+	json_decref(job);
+	jobspec_free(js);
+}
+
 static void
 test_script(void)
 {
@@ -406,6 +491,7 @@ main(void)
 	test_bad_options();
 	test_directives();
 	test_export();
+	test_export_identity();
 	test_script();
 	return (tap_done());
 }
