@@ -49,12 +49,16 @@ static const struct gctl_verb gctl_verbs[] = {
 };
 #define GCTL_NVERBS	(sizeof gctl_verbs / sizeof gctl_verbs[0])
 
+/* --timeout, for every call of the verb. */
+static unsigned	gctl_timeout;
+
 static void
 gctl_usage(FILE *f)
 {
 	size_t	i;
 
-	fprintf(f, "usage: gctl [-h|--help] [-V|--version] COMMAND [ARGS]\n"
+	fprintf(f, "usage: gctl [--timeout SECONDS] COMMAND [ARGS]\n"
+	    "       gctl -h|--help|-V|--version\n"
 	    "Administer gbatchd.\n\n");
 	for (i = 0; i < GCTL_NVERBS; i++) {
 		fprintf(f, "  %s%s%-*s %s\n", gctl_verbs[i].name,
@@ -63,6 +67,9 @@ gctl_usage(FILE *f)
 		    (*gctl_verbs[i].args != '\0' ? 1 : 0)),
 		    gctl_verbs[i].args, gctl_verbs[i].help);
 	}
+	fprintf(f, "\n  --timeout SECONDS            how long to wait for gbatchd "
+	    "(default 10,\n                               or GBATCH_TIMEOUT; "
+	    "0 waits for ever)\n");
 	fprintf(f, "\nExit status: 0 ok, 1 refused by gbatchd (unknown node), "
 	    "2 usage error,\n3 cannot reach gbatchd, 4 permission denied "
 	    "(operators only).\n");
@@ -93,10 +100,10 @@ gctl_call(json_t *req, json_t **reply)
 	char		 err[1024];
 	int		 r;
 
-	if ((c = client_open(err, sizeof err)) == NULL) {
+	if ((r = client_open(gctl_timeout, &c, err, sizeof err)) != 0) {
 		fprintf(stderr, "gctl: %s\n", err);
 		json_decref(req);
-		return (EXIT_UNREACHABLE);
+		return (r);
 	}
 	r = client_call(c, req, &rep, err, sizeof err);
 	json_decref(req);
@@ -376,11 +383,13 @@ main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		CMD_TIMEOUT_LONGOPT,
 		{ NULL, 0, NULL, 0 }
 	};
-	char	 err[512];
-	size_t	 i;
-	int	 ch;
+	const char	*topt = NULL;
+	char		 err[512];
+	size_t		 i;
+	int		 ch;
 
 	opterr = 0;
 	/* "+": options after the verb belong to the verb. */
@@ -392,11 +401,16 @@ main(int argc, char **argv)
 		case 'V':
 			cmd_version("gctl");
 			return (EXIT_OK);
+		case CMD_OPT_TIMEOUT:
+			topt = optarg;
+			break;
 		default:
 			cmd_option_error(ch, argv, longopts, err, sizeof err);
 			return (gctl_bad("%s", err));
 		}
 	}
+	if (cmd_timeout(topt, &gctl_timeout, err, sizeof err) == -1)
+		return (gctl_bad("%s", err));
 	if (optind == argc)
 		return (gctl_bad("%s", "no command given; expected one of: "
 		    "ping, shutdown, drain, resume, hold, release, requeue, show, "

@@ -38,6 +38,7 @@ static const struct option gq_longopts[] = {
 	{ "noheader", no_argument, NULL, 'h' },
 	{ "json", no_argument, NULL, GQ_OPT_JSON },
 	{ "long", required_argument, NULL, 'l' },
+	CMD_TIMEOUT_LONGOPT,
 	{ "help", no_argument, NULL, GQ_OPT_HELP },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
@@ -53,6 +54,7 @@ struct gq {
 	bool		 noheader;
 	bool		 json;
 	uint64_t	 long_id;
+	const char	*timeout;	/* --timeout's value, or NULL */
 };
 
 static void
@@ -74,6 +76,8 @@ gq_usage(FILE *f)
 "  -h, --noheader            no header line (as squeue -h)\n"
 "      --json                print the controller's reply as JSON\n"
 "  -l, --long ID             every field of one job, one per line\n"
+"      --timeout SECONDS     how long to wait for gbatchd (default 10, or\n"
+"                            GBATCH_TIMEOUT; 0 waits for ever)\n"
 "      --help                this help\n"
 "  -V, --version             print the version\n"
 "\n"
@@ -400,6 +404,7 @@ main(int argc, char **argv)
 	struct table	*t;
 	struct passwd	*pw;
 	char		 err[1024], serr[768];
+	unsigned	 timeout;
 	int		 ch, i, r = EXIT_USAGE;
 
 	memset(&gq, 0, sizeof gq);
@@ -461,6 +466,9 @@ main(int argc, char **argv)
 				goto usage;
 			}
 			break;
+		case CMD_OPT_TIMEOUT:
+			gq.timeout = optarg;
+			break;
 		case GQ_OPT_HELP:
 			gq_usage(stdout);
 			r = EXIT_OK;
@@ -480,6 +488,8 @@ main(int argc, char **argv)
 		    "options only (jobs with -j ID)", argv[optind]);
 		goto usage;
 	}
+	if (cmd_timeout(gq.timeout, &timeout, err, sizeof err) == -1)
+		goto usage;
 	if (gq.long_id != 0) {
 		if (json_array_size(gq.ids) > 0 || gq.json) {
 			snprintf(err, sizeof err, "--long shows one job; it "
@@ -493,9 +503,8 @@ main(int argc, char **argv)
 	/* The whole listing goes out in large writes: at 10,000 jobs a line
 	 * buffer would mean 10,000 system calls. */
 	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
-	if ((c = client_open(err, sizeof err)) == NULL) {
+	if ((r = client_open(timeout, &c, err, sizeof err)) != 0) {
 		fprintf(stderr, "gq: %s\n", err);
-		r = EXIT_UNREACHABLE;
 		goto out;
 	}
 	r = gq.json ? gq_json(c, &gq) : gq_table(c, &gq, t);

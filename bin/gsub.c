@@ -45,7 +45,8 @@ gsub_usage(void)
 "      --consolidate       insist on the fewest nodes, even if it waits\n"
 "      --spread            take GPUs from the emptiest nodes\n"
 "      --parsable          print only the job id\n"
-
+"      --timeout SECONDS   how long to wait for gbatchd (default 10, or\n"
+"                          GBATCH_TIMEOUT; 0 waits for ever)\n"
 "      --wrap \"command\"    run command with /bin/sh instead of a script\n"
 "  -h, --help              this help\n"
 "  -V, --version           print the version\n"
@@ -103,9 +104,8 @@ main(int argc, char **argv)
 		goto fail;
 	}
 
-	if ((c = client_open(err, sizeof err)) == NULL) {
+	if ((r = client_open(jobspec_timeout(js), &c, err, sizeof err)) != 0) {
 		fprintf(stderr, "gsub: %s\n", err);
-		r = EXIT_UNREACHABLE;
 		goto out;
 	}
 	req = proto_msg(MSG_JOB_SUBMIT);

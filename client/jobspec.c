@@ -77,6 +77,9 @@ struct jobspec {
 	bool			 no_requeue;
 	const char		*placement;	/* NULL, "consolidate", "spread" */
 
+	unsigned		 timeout;	/* --timeout, seconds */
+	bool			 timeout_set;
+
 	char			*wrap;		/* --wrap command */
 	char			*script_path;	/* as given */
 	char			*script;	/* its text */
@@ -101,6 +104,7 @@ static const struct option jobspec_longopts[] = {
 	{ "no-requeue", no_argument, NULL, JOBSPEC_OPT_NO_REQUEUE },
 	{ "consolidate", no_argument, NULL, JOBSPEC_OPT_CONSOLIDATE },
 	{ "spread", no_argument, NULL, JOBSPEC_OPT_SPREAD },
+	CMD_TIMEOUT_LONGOPT,
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
@@ -144,6 +148,12 @@ bool
 jobspec_parsable(const struct jobspec *js)
 {
 	return (js->parsable);
+}
+
+unsigned
+jobspec_timeout(const struct jobspec *js)
+{
+	return (js->timeout);
 }
 
 /* Whether s is valid UTF-8 (JSON carries nothing else). */
@@ -418,6 +428,11 @@ jobspec_parse_args(struct jobspec *js, int argc, char **argv,
 			free(js->wrap);
 			js->wrap = xstrdup(optarg);
 			break;
+		case CMD_OPT_TIMEOUT:
+			if (cmd_timeout(optarg, &js->timeout, err, errlen) == -1)
+				return (-1);
+			js->timeout_set = true;
+			break;
 		case '?':
 		case ':':
 			cmd_option_error(c, argv, jobspec_longopts, err,
@@ -430,6 +445,9 @@ jobspec_parse_args(struct jobspec *js, int argc, char **argv,
 			break;
 		}
 	}
+	if (!js->timeout_set && cmd_timeout(NULL, &js->timeout, err,
+	    errlen) == -1)
+		return (-1);
 	if (js->wrap != NULL && optind < argc) {
 		snprintf(err, errlen, "--wrap and a script (\"%s\") exclude each "
 		    "other; give one", argv[optind]);
@@ -507,9 +525,10 @@ jobspec_words(char *buf, char **words, int max, char *err, size_t errlen)
 static int
 jobspec_directive(struct jobspec *js, char *line, char *err, size_t errlen)
 {
-	char	*words[JOBSPEC_MAX_WORDS + 2];
-	char	 werr[256];
-	int	 n, c;
+	const struct option	*o;
+	char			*words[JOBSPEC_MAX_WORDS + 2];
+	char			 werr[256];
+	int			 n, c;
 
 	words[0] = (char *)"#GSUB";
 	if ((n = jobspec_words(line, words + 1, JOBSPEC_MAX_WORDS, werr,
@@ -530,8 +549,14 @@ jobspec_directive(struct jobspec *js, char *line, char *err, size_t errlen)
 		case 'h':
 		case 'V':
 		case JOBSPEC_OPT_WRAP:
-			snprintf(err, errlen, "#GSUB %s: not allowed in a "
-			    "script", words[optind - 1]);
+		case CMD_OPT_TIMEOUT:
+			/* Named from the table: words[optind - 1] would be
+			 * the option's value when it has one. */
+			for (o = jobspec_longopts; o->name != NULL &&
+			    o->val != c; o++)
+				/* nothing */;
+			snprintf(err, errlen, "#GSUB --%s: not allowed in a "
+			    "script", o->name);
 			return (-1);
 		case '?':
 		case ':':

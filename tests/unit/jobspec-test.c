@@ -246,6 +246,17 @@ test_directives(void)
 	r = jobspec_parse_directives(js, "#!/bin/sh\n#GSUB --wrap ls\n",
 	    "t.sh", err, sizeof err);
 	is_int(r, -1, "--wrap in a directive is refused");
+	is_str(err, "t.sh:2: #GSUB --wrap: not allowed in a script",
+	    "and named as an option, not by its value");
+	jobspec_free(js);
+
+	js = parse(err, sizeof err, &r, "--wrap", "x", NULL);
+	r = jobspec_parse_directives(js, "#!/bin/sh\n#GSUB --timeout 5\n",
+	    "t.sh", err, sizeof err);
+	is_int(r, -1, "--timeout in a directive is refused: it is gsub's, "
+	    "not the job's");
+	is_str(err, "t.sh:2: #GSUB --timeout: not allowed in a script",
+	    "and named");
 	jobspec_free(js);
 
 	js = parse(err, sizeof err, &r, "--wrap", "x", NULL);
