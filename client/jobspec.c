@@ -365,6 +365,15 @@ jobspec_set(struct jobspec *js, int opt, const char *arg,
 	}
 	if (src < js->src[f])
 		return (0);
+	/* The command line overrides a directive, but two placements from
+	 * the same place contradict each other. */
+	if (f == JOBSPEC_F_PLACEMENT && src == js->src[f] &&
+	    strcmp(js->placement, opt == JOBSPEC_OPT_SPREAD ? "spread" :
+	    "consolidate") != 0) {
+		snprintf(err, errlen, "--consolidate and --spread exclude each "
+		    "other: the fewest nodes, or the emptiest ones; give one");
+		return (-1);
+	}
 	js->src[f] = src;
 	switch (f) {
 	case JOBSPEC_F_GPUS:
@@ -453,12 +462,8 @@ jobspec_parse_args(struct jobspec *js, int argc, char **argv,
 		    "other; give one", argv[optind]);
 		return (-1);
 	}
-	if (js->wrap == NULL && optind == argc) {
-		snprintf(err, errlen, "no script given; expected a script path "
-		    "or --wrap \"command\"");
-		return (-1);
-	}
-	if (js->wrap != NULL)
+	/* No script: standard input, decided when it is read. */
+	if (js->wrap != NULL || optind == argc)
 		return (0);
 	js->script_path = xstrdup(argv[optind++]);
 	js->argc = argc - optind;
@@ -631,30 +636,67 @@ jobspec_parse_directives(struct jobspec *js, const char *text,
 	return (0);
 }
 
+/* Options that each make sense alone but not together. Checked once all
+ * are in, the command line's and the directives' alike. */
+static int
+jobspec_check(const struct jobspec *js, char *err, size_t errlen)
+{
+	const char	*ckpt = NULL;
+
+	if (js->src[JOBSPEC_F_CKPT_SIGNAL] != JOBSPEC_SRC_NONE)
+		ckpt = "--ckpt-signal";
+	else if (js->ckpt_grace_set)
+		ckpt = "--ckpt-grace";
+	if (js->no_requeue && ckpt != NULL) {
+		snprintf(err, errlen, "--no-requeue and %s exclude each other: "
+		    "a job that is never preempted is never asked to "
+		    "checkpoint; give one", ckpt);
+		return (-1);
+	}
+	return (0);
+}
+
 int
 jobspec_load_script(struct jobspec *js, char *err, size_t errlen)
 {
 	struct stat	 sb;
-	const char	*path = js->script_path;
+	const char	*path, *name;
 	char		*text = NULL;
 	ssize_t		 n;
 	size_t		 len = 0;
+	bool		 in;
 	int		 fd;
 
 	if (js->wrap != NULL)
-		return (0);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
-		snprintf(err, errlen, "%s: cannot read the script: %s", path,
+		return (jobspec_check(js, err, errlen));
+	/* As sbatch: no script means standard input, unless that is the
+	 * user's terminal, where it would only wait for them. */
+	if (js->script_path == NULL) {
+		if (isatty(STDIN_FILENO)) {
+			snprintf(err, errlen, "no script given; expected a "
+			    "script path, - for standard input, or --wrap "
+			    "\"command\"");
+			return (-1);
+		}
+		js->script_path = xstrdup("-");
+	}
+	path = js->script_path;
+	in = strcmp(path, "-") == 0;
+	name = in ? JOBSPEC_STDIN_NAME : path;
+	if (in)
+		fd = STDIN_FILENO;
+	else if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+		snprintf(err, errlen, "%s: cannot read the script: %s", name,
 		    strerror(errno));
 		return (-1);
 	}
 	if (fstat(fd, &sb) == -1) {
-		snprintf(err, errlen, "%s: cannot read the script: %s", path,
+		snprintf(err, errlen, "%s: cannot read the script: %s", name,
 		    strerror(errno));
 		goto fail;
 	}
 	if (S_ISDIR(sb.st_mode)) {
-		snprintf(err, errlen, "%s: is a directory, not a script", path);
+		snprintf(err, errlen, "%s: is a directory, not a script", name);
 		goto fail;
 	}
 	text = xmalloc(JOBSPEC_MAX_SCRIPT + 1);
@@ -664,7 +706,7 @@ jobspec_load_script(struct jobspec *js, char *err, size_t errlen)
 			continue;
 		if (n == -1) {
 			snprintf(err, errlen, "%s: cannot read the script: %s",
-			    path, strerror(errno));
+			    name, strerror(errno));
 			goto fail;
 		}
 		if (n == 0)
@@ -672,34 +714,37 @@ jobspec_load_script(struct jobspec *js, char *err, size_t errlen)
 		len += (size_t)n;
 		if (len > JOBSPEC_MAX_SCRIPT) {
 			snprintf(err, errlen, "%s: the script is larger than "
-			    "%u KiB; keep data in files the script reads", path,
+			    "%u KiB; keep data in files the script reads", name,
 			    JOBSPEC_MAX_SCRIPT / 1024);
 			goto fail;
 		}
 	}
-	close(fd);
+	if (!in)
+		close(fd);
 	fd = -1;
 	text[len] = '\0';
 	if (len == 0) {
-		snprintf(err, errlen, "%s: the script is empty", path);
+		snprintf(err, errlen, "%s: the script is empty", name);
 		goto fail;
 	}
 	if (memchr(text, '\0', len) != NULL || !jobspec_is_text(text)) {
 		snprintf(err, errlen, "%s: not a text script (binary data); "
 		    "give a script, or run a program with --wrap \"command\"",
-		    path);
+		    name);
 		goto fail;
 	}
 	if (len < 2 || text[0] != '#' || text[1] != '!') {
 		snprintf(err, errlen, "%s: the first line must name an "
-		    "interpreter, e.g. #!/bin/sh", path);
+		    "interpreter, e.g. #!/bin/sh", name);
 		goto fail;
 	}
 	js->script = text;
-	return (jobspec_parse_directives(js, text, path, err, errlen));
+	if (jobspec_parse_directives(js, text, name, err, errlen) == -1)
+		return (-1);
+	return (jobspec_check(js, err, errlen));
 
 fail:
-	if (fd != -1)
+	if (fd != -1 && !in)
 		close(fd);
 	free(text);
 	return (-1);
@@ -849,6 +894,10 @@ jobspec_build(const struct jobspec *js, char *const *env,
 		command = xstrdup(js->wrap);
 		script = xasprintf("#!/bin/sh\n%s\n", js->wrap);
 		base = "wrap";
+	} else if (strcmp(js->script_path, "-") == 0) {
+		command = xstrdup("(" JOBSPEC_STDIN_NAME ")");
+		script = xstrdup(js->script);
+		base = JOBSPEC_STDIN_NAME;
 	} else {
 		command = jobspec_absolute(js->script_path, cwd);
 		script = xstrdup(js->script);
