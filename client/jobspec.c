@@ -15,6 +15,7 @@
 #include "client/cmd.h"
 #include "client/jobspec.h"
 #include "common/duration.h"
+#include "common/outpat.h"
 #include "common/xmalloc.h"
 
 /* Far beyond any node today; above it the number is a typo. The
@@ -186,7 +187,7 @@ static int
 jobspec_check_pattern(const char *opt, const char *s, char *err,
     size_t errlen)
 {
-	const char	*p;
+	char	perr[JOBSPEC_MAX_PATTERN + 256];
 
 	if (*s == '\0' || strlen(s) > JOBSPEC_MAX_PATTERN ||
 	    !jobspec_printable(s)) {
@@ -195,14 +196,9 @@ jobspec_check_pattern(const char *opt, const char *s, char *err,
 		    JOBSPEC_MAX_PATTERN, s);
 		return (-1);
 	}
-	for (p = s; (p = strchr(p, '%')) != NULL; p += 2) {
-		if (p[1] == '\0' || strchr("jxur%", p[1]) == NULL) {
-			snprintf(err, errlen, "--%s: unknown \"%%%.1s\" in \"%s\"; "
-			    "accepted: %%j (job id), %%x (job name), %%u (user), "
-			    "%%r (restart count), %%%% (a percent sign)", opt,
-			    p[1] == '\0' ? "" : p + 1, s);
-			return (-1);
-		}
+	if (outpat_check(s, perr, sizeof perr) == -1) {
+		snprintf(err, errlen, "--%s: %s", opt, perr);
+		return (-1);
 	}
 	return (0);
 }

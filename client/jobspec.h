@@ -11,10 +11,12 @@
 
 #include <jansson.h>
 
+#include "common/outpat.h"
+
 struct passwd;
 
-/* The default output file, like sbatch's slurm-%j.out. */
-#define JOBSPEC_DEFAULT_OUTPUT	"gbatch-%j.out"
+/* The default output file (common/outpat.h has the one copy). */
+#define JOBSPEC_DEFAULT_OUTPUT	OUTPAT_DEFAULT
 /* A script larger than this is data, not a job script; it also keeps the
  * request well inside the 1 MiB frame limit with a large environment. */
 #define JOBSPEC_MAX_SCRIPT	(512U * 1024)

@@ -8,6 +8,7 @@
 
 #include "common/frame.h"
 #include "common/log.h"
+#include "common/outpat.h"
 #include "common/proto.h"
 #include "daemon/controller/gbatchd.h"
 #include "daemon/controller/job.h"
@@ -61,29 +62,18 @@ req_job_submit_string(const json_t *job, const char *key, size_t max,
 	return (0);
 }
 
-/* Output patterns know %j (id), %x (name), %u (user), %r (restarts)
- * and %%. */
+/* An output pattern, checked by the module that expands it; its detail
+ * goes into err after the field's name. */
 static int
 req_job_submit_pattern(const char *key, const char *s, char *err,
     size_t errlen)
 {
-	const char	*p;
+	int	n;
 
-	if (*s == '\0') {
-		snprintf(err, errlen, "%s: expected a file name pattern, got "
-		    "an empty string", key);
-		return (-1);
-	}
-	for (p = s; (p = strchr(p, '%')) != NULL; p += 2) {
-		if (p[1] == '\0' || strchr("jxur%", p[1]) == NULL) {
-			snprintf(err, errlen, "%s: unknown pattern \"%%%.1s\" "
-			    "in \"%s\"; accepted: %%j (job id), %%x (name), "
-			    "%%u (user), %%r (restart count), %%%%", key,
-			    p[1] != '\0' ? p + 1 : "", s);
-			return (-1);
-		}
-	}
-	return (0);
+	n = snprintf(err, errlen, "%s: ", key);
+	if (n < 0 || (size_t)n >= errlen)
+		n = 0;
+	return (outpat_check(s, err + n, errlen - (size_t)n));
 }
 
 static int
@@ -283,7 +273,7 @@ req_job_submit(struct peer *p, const json_t *msg)
 	if (req_job_submit_sched(job, c, &row, err, sizeof err) != 0)
 		goto invalid;
 	if (row.stdout_path == NULL)
-		row.stdout_path = "gbatch-%j.out";
+		row.stdout_path = OUTPAT_DEFAULT;
 	if (row.stderr_path == NULL)
 		row.stderr_path = row.stdout_path;
 	if (req_job_submit_pattern("stdout", row.stdout_path, err,

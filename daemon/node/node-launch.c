@@ -1,9 +1,10 @@
-/* node-launch.c: decoding JOB_LAUNCH and expanding output patterns. */
+/* node-launch.c: decoding JOB_LAUNCH. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/outpat.h"
 #include "common/xmalloc.h"
 #include "daemon/node/node-launch.h"
 
@@ -260,7 +261,7 @@ node_launch_parse(const json_t *msg, char *err, size_t errlen)
 	}
 	if (*l->out == '\0') {
 		free(l->out);
-		l->out = xstrdup("gbatch-%j.out");
+		l->out = xstrdup(OUTPAT_DEFAULT);
 	}
 	if (*l->err == '\0') {
 		free(l->err);
@@ -305,54 +306,4 @@ node_launch_free(struct node_launch *l)
 	node_launch_free_list(l->argv);
 	node_launch_free_list(l->env);
 	free(l);
-}
-
-char *
-node_launch_expand(const struct node_launch *l, const char *pattern)
-{
-	char		*out, num[32];
-	const char	*add, *p;
-	size_t		 len = 0, cap, n;
-
-	cap = strlen(pattern) + 64;
-	out = xmalloc(cap);
-	for (p = pattern; *p != '\0'; p++) {
-		add = NULL;
-		n = 1;
-		if (p[0] == '%') {
-			switch (p[1]) {
-			case 'j':
-				snprintf(num, sizeof num, "%llu",
-				    (unsigned long long)l->id);
-				add = num;
-				break;
-			case 'x':
-				add = l->name;
-				break;
-			case 'u':
-				add = l->user;
-				break;
-			case 'r':
-				snprintf(num, sizeof num, "%u", l->restarts);
-				add = num;
-				break;
-			case '%':
-				add = "%";
-				break;
-			}
-		}
-		if (add != NULL) {
-			p++;
-			n = strlen(add);
-		} else
-			add = p;
-		if (len + n + 1 > cap) {
-			cap = (len + n + 1) * 2;
-			out = xrealloc(out, cap);
-		}
-		memcpy(out + len, add, n);
-		len += n;
-	}
-	out[len] = '\0';
-	return (out);
 }

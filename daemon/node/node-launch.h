@@ -46,9 +46,4 @@ struct node_launch	*node_launch_parse(const json_t *msg, char *err,
 			     size_t errlen);
 void			 node_launch_free(struct node_launch *);
 
-/* Expands an output pattern: %j id, %x name, %u user, %r restart count,
- * %% a percent sign; any other % sequence is kept as written. Returns a new
- * string. */
-char	*node_launch_expand(const struct node_launch *, const char *pattern);
-
 #endif

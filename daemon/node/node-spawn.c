@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <limits.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/outpat.h"
 #include "common/xmalloc.h"
 #include "daemon/node/node-spawn.h"
 
@@ -25,6 +27,8 @@ struct node_spawn {
 	char				**argv;
 	char				**env;
 	size_t				 nenv;
+	char				*out;		/* expanded, stdout */
+	char				*errf;		/* and stderr */
 };
 
 static void
@@ -159,6 +163,37 @@ fail:
 	return (-1);
 }
 
+/* Expands the job's output patterns for this node's part. */
+static int
+node_spawn_files(struct node_spawn *sp, const struct node_conf *conf,
+    char *err, size_t errlen)
+{
+	const struct node_launch	*l = sp->l;
+	struct outpat_vars		 v;
+	char				 path[PATH_MAX], perr[256];
+
+	memset(&v, 0, sizeof v);
+	v.id = l->id;
+	v.name = l->name;
+	v.user = l->user;
+	v.restarts = l->restarts;
+	v.node = conf->name;
+	v.rank = (long)l->node_rank;
+	if (outpat_expand(l->out, &v, path, sizeof path, perr,
+	    sizeof perr) == -1) {
+		snprintf(err, errlen, "stdout: %s", perr);
+		return (-1);
+	}
+	sp->out = xstrdup(path);
+	if (outpat_expand(l->err, &v, path, sizeof path, perr,
+	    sizeof perr) == -1) {
+		snprintf(err, errlen, "stderr: %s", perr);
+		return (-1);
+	}
+	sp->errf = xstrdup(path);
+	return (0);
+}
+
 static int
 node_spawn_user(struct node_spawn *sp, char *err, size_t errlen)
 {
@@ -193,6 +228,7 @@ node_spawn_prepare(const struct node_conf *conf, const struct node_launch *l,
 	sp->l = l;
 	sp->as_root = geteuid() == 0;
 	if (node_spawn_user(sp, err, errlen) == -1 ||
+	    node_spawn_files(sp, conf, err, errlen) == -1 ||
 	    node_spawn_script(sp, conf->state_dir, err, errlen) == -1) {
 		node_spawn_cleanup(sp);
 		node_spawn_free(sp);
@@ -274,7 +310,6 @@ node_spawn_child(struct node_spawn *sp, int fd)
 	const struct node_launch	*l = sp->l;
 	struct sigaction		 sa;
 	sigset_t			 all;
-	char				*out, *errf;
 	int				 sig, ofd, efd, nfd;
 
 	setsid();
@@ -304,16 +339,14 @@ node_spawn_child(struct node_spawn *sp, int fd)
 
 	if ((nfd = open("/dev/null", O_RDONLY | O_CLOEXEC)) == -1)
 		node_spawn_die(fd, "stdin", "/dev/null");
-	out = node_launch_expand(l, l->out);
-	errf = node_launch_expand(l, l->err);
-	if ((ofd = node_spawn_open(out, l->restarts)) == -1)
-		node_spawn_die(fd, "stdout", out);
-	if (strcmp(out, errf) == 0)
+	if ((ofd = node_spawn_open(sp->out, l->restarts)) == -1)
+		node_spawn_die(fd, "stdout", sp->out);
+	if (strcmp(sp->out, sp->errf) == 0)
 		efd = ofd;
-	else if ((efd = node_spawn_open(errf, l->restarts)) == -1)
-		node_spawn_die(fd, "stderr", errf);
+	else if ((efd = node_spawn_open(sp->errf, l->restarts)) == -1)
+		node_spawn_die(fd, "stderr", sp->errf);
 	if (dup2(nfd, 0) == -1 || dup2(ofd, 1) == -1 || dup2(efd, 2) == -1)
-		node_spawn_die(fd, "cannot set up stdio for", out);
+		node_spawn_die(fd, "cannot set up stdio for", sp->out);
 
 	execve(sp->argv[0], sp->argv, sp->env);
 	node_spawn_die(fd, "cannot run", sp->argv[0]);
@@ -387,5 +420,7 @@ node_spawn_free(struct node_spawn *sp)
 	free(sp->env);
 	free(sp->dir);
 	free(sp->path);
+	free(sp->out);
+	free(sp->errf);
 	free(sp);
 }

@@ -173,27 +173,6 @@ test_restart(void)
 }
 
 static void
-test_expand(void)
-{
-	struct node_launch	l = { .id = 12, .name = "tr", .user = "al" };
-	char			*s;
-
-	s = node_launch_expand(&l, "out-%j-%x-%u-%%-%q.txt");
-	is_str(s, "out-12-tr-al-%-%q.txt", "%%j %%x %%u %%%% expand, %%q stays");
-	free(s);
-	s = node_launch_expand(&l, "run-%r.txt");
-	is_str(s, "run-0.txt", "%%r is 0 on the first run");
-	free(s);
-	l.restarts = 42;
-	s = node_launch_expand(&l, "%j-%r-%%r");
-	is_str(s, "12-42-%r", "%%r is the restart count, %%%%r a literal");
-	free(s);
-	s = node_launch_expand(&l, "%");
-	is_str(s, "%", "a trailing %% stays");
-	free(s);
-}
-
-static void
 test_addr(void)
 {
 	char	*host = NULL, *port = NULL, err[256];
@@ -220,7 +199,6 @@ main(void)
 {
 	test_parse();
 	test_restart();
-	test_expand();
 	test_addr();
 	return (tap_done());
 }
