@@ -1,4 +1,4 @@
-/* outpat.c: output file patterns: %j, %x, %u, %r and %%. */
+/* outpat.c: output file patterns: %j, %x, %u, %r, %N, %t and %%. */
 #include <stdio.h>
 #include <string.h>
 
@@ -14,6 +14,8 @@ static const struct outpat_seq {
 	{ 'x', "job name" },
 	{ 'u', "user" },
 	{ 'r', "restart count" },
+	{ 'N', "node name" },
+	{ 't', "rank" },
 	{ '%', "a percent sign" },
 };
 #define OUTPAT_NSEQS	(sizeof outpat_seqs / sizeof outpat_seqs[0])
@@ -72,6 +74,13 @@ outpat_value(char c, const struct outpat_vars *v, char *num, size_t numlen)
 	case 'r':
 		snprintf(num, numlen, "%u", v->restarts);
 		return (num);
+	case 'N':
+		return (v->node);
+	case 't':
+		if (v->rank < 0)
+			return (NULL);
+		snprintf(num, numlen, "%ld", v->rank);
+		return (num);
 	case '%':
 		return ("%");
 	}
@@ -113,4 +122,26 @@ outpat_expand(const char *pattern, const struct outpat_vars *v, char *out,
 	}
 	out[len] = '\0';
 	return (0);
+}
+
+bool
+outpat_per_part(const char *pattern)
+{
+	const char	*p;
+
+	for (p = pattern; (p = strchr(p, '%')) != NULL; p += 2) {
+		if (p[1] == '\0')
+			break;
+		if (p[1] == 'N' || p[1] == 't')
+			return (true);
+	}
+	return (false);
+}
+
+bool
+outpat_truncates(const char *pattern, unsigned restarts, unsigned nparts)
+{
+	if (restarts > 0)
+		return (false);
+	return (nparts <= 1 || outpat_per_part(pattern));
 }

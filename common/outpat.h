@@ -5,6 +5,7 @@
 #ifndef GB_OUTPAT_H
 #define GB_OUTPAT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -19,8 +20,8 @@ struct outpat_vars {
 	const char	*name;		/* %x */
 	const char	*user;		/* %u */
 	unsigned	 restarts;	/* %r: runs before this one */
-	const char	*node;		/* this part's node */
-	long		 rank;		/* this part's rank, 0 first */
+	const char	*node;		/* %N: this part's node */
+	long		 rank;		/* %t: this part's rank, 0 first */
 };
 
 /* Checks that every % in pattern starts a known sequence and that the
@@ -33,5 +34,19 @@ int	outpat_check(const char *pattern, char *err, size_t errlen);
  * Returns 0, or -1 with err set when the result does not fit in outlen. */
 int	outpat_expand(const char *pattern, const struct outpat_vars *,
 	    char *out, size_t outlen, char *err, size_t errlen);
+
+/* Whether pattern names a part (%N or %t), so that each part of a
+ * multi-node job writes a file of its own. */
+bool	outpat_per_part(const char *pattern);
+
+/* Whether a part may truncate the file of pattern when it opens it, rather
+ * than append: only on the job's first run (a requeued run adds to what
+ * the earlier runs wrote), and only when no other part writes to the same
+ * file, i.e. the job has one part or the pattern names the part. The
+ * parts of a multi-node job start independently, so a part that truncated
+ * a shared file could wipe lines another part had already written.
+ * docs/job-files.md has the whole rule. */
+bool	outpat_truncates(const char *pattern, unsigned restarts,
+	    unsigned nparts);
 
 #endif

@@ -29,6 +29,8 @@ struct node_spawn {
 	size_t				 nenv;
 	char				*out;		/* expanded, stdout */
 	char				*errf;		/* and stderr */
+	bool				 out_trunc;	/* else append */
+	bool				 err_trunc;
 };
 
 static void
@@ -163,7 +165,8 @@ fail:
 	return (-1);
 }
 
-/* Expands the job's output patterns for this node's part. */
+/* Expands the job's output patterns for this node's part and decides
+ * whether it truncates or appends to each file (outpat_truncates). */
 static int
 node_spawn_files(struct node_spawn *sp, const struct node_conf *conf,
     char *err, size_t errlen)
@@ -191,6 +194,11 @@ node_spawn_files(struct node_spawn *sp, const struct node_conf *conf,
 		return (-1);
 	}
 	sp->errf = xstrdup(path);
+	sp->out_trunc = outpat_truncates(l->out, l->restarts, l->num_nodes);
+	sp->err_trunc = outpat_truncates(l->err, l->restarts, l->num_nodes);
+	/* One file opened once: truncated only if neither name is shared. */
+	if (strcmp(sp->out, sp->errf) == 0)
+		sp->out_trunc = sp->err_trunc = sp->out_trunc && sp->err_trunc;
 	return (0);
 }
 
@@ -254,14 +262,16 @@ node_spawn_die(int fd, const char *what, const char *path)
 	_exit(127);
 }
 
-/* A restarted job appends, so the output of all its runs accumulates in
- * one file instead of the last run wiping out what the others wrote. */
+/* Always O_APPEND, truncated or not: each write lands at the end of the
+ * file, never over the lines of another writer (the other parts of a
+ * multi-node job, another job naming the same file). */
 static int
-node_spawn_open(const char *path, unsigned restarts)
+node_spawn_open(const char *path, bool truncate)
 {
-	int	flags = O_WRONLY | O_CREAT | O_NOCTTY | O_CLOEXEC;
+	int	flags = O_WRONLY | O_CREAT | O_APPEND | O_NOCTTY | O_CLOEXEC;
 
-	flags |= restarts > 0 ? O_APPEND : O_TRUNC;
+	if (truncate)
+		flags |= O_TRUNC;
 	return (open(path, flags, 0644));
 }
 
@@ -339,11 +349,11 @@ node_spawn_child(struct node_spawn *sp, int fd)
 
 	if ((nfd = open("/dev/null", O_RDONLY | O_CLOEXEC)) == -1)
 		node_spawn_die(fd, "stdin", "/dev/null");
-	if ((ofd = node_spawn_open(sp->out, l->restarts)) == -1)
+	if ((ofd = node_spawn_open(sp->out, sp->out_trunc)) == -1)
 		node_spawn_die(fd, "stdout", sp->out);
 	if (strcmp(sp->out, sp->errf) == 0)
 		efd = ofd;
-	else if ((efd = node_spawn_open(sp->errf, l->restarts)) == -1)
+	else if ((efd = node_spawn_open(sp->errf, sp->err_trunc)) == -1)
 		node_spawn_die(fd, "stderr", sp->errf);
 	if (dup2(nfd, 0) == -1 || dup2(ofd, 1) == -1 || dup2(efd, 2) == -1)
 		node_spawn_die(fd, "cannot set up stdio for", sp->out);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # Multi-node gang jobs on a real local cluster of two 4-GPU nodes: all parts
 # start at once with consistent rank variables; a part that fails or is
-# killed stops the others; a lost node requeues the whole job.
+# killed stops the others; a lost node requeues the whole job; the parts
+# share one output file, or write one each with %t or %N.
 
 load helpers
 
@@ -30,6 +31,75 @@ until [ -e "$GB_DIR/go" ]; do
 done
 exit \${1:-0}
 EOF
+}
+
+# lines_script N: every part prints N lines tagged with its rank, one
+# write each, once both parts have started, so that their writes overlap.
+lines_script() {
+	cat <<EOF
+#!/bin/sh
+touch "$GB_DIR/ready-\$GBATCH_JOB_ID-\$GBATCH_NODE_RANK"
+until [ -e "$GB_DIR/go-\$GBATCH_JOB_ID" ]; do sleep 0.02; done
+i=1
+while [ \$i -le $1 ]; do
+	echo "rank \$GBATCH_NODE_RANK line \$i of $1"
+	i=\$((i + 1))
+done
+EOF
+}
+
+# run_lines N GSUB_ARGS...: submits lines_script N as an 8-GPU job, lets
+# both parts print at once and waits for the job to complete; its id is
+# left in $id.
+run_lines() {
+	local n=$1
+	shift
+	lines_script "$n" >lines.sh
+	id=$(gb_submit -G 8 "$@" lines.sh)
+	gb_wait 20 test -e "ready-$id-0"
+	gb_wait 20 test -e "ready-$id-1"
+	touch "go-$id"
+	gb_wait_state "$id" COMPLETED 30
+	[ "$(gq -h -t all -j "$id" -o nodes)" = "n1,n2" ]
+}
+
+# rank_lines_are FILE RANK N: FILE holds rank RANK's N lines, whole and in
+# order.
+rank_lines_are() {
+	diff <(grep "^rank $2 " "$1") \
+	    <(seq 1 "$3" | sed "s/.*/rank $2 line & of $3/") >lines.diff ||
+	    { head -n 20 lines.diff; return 1; }
+}
+
+@test "the parts of a multi-node job append to one shared file: no line lost or cut" {
+	gb_start_cluster
+	# A file of the same name is appended to, as Slurm's
+	# --open-mode=append does (docs/job-files.md).
+	echo stale >shared.out
+	run_lines 3000 -o shared.out
+	rank_lines_are shared.out 0 3000
+	rank_lines_are shared.out 1 3000
+	[ "$(head -n 1 shared.out)" = stale ]
+	# Nothing else: every other line is whole.
+	[ "$(wc -l <shared.out)" -eq 6001 ]
+}
+
+@test "-o with %t or %N gives every part a file of its own" {
+	gb_start_cluster
+	echo stale >out-0.txt
+	run_lines 500 -o 'out-%t.txt' -e 'err-%N.txt'
+	rank_lines_are out-0.txt 0 500
+	rank_lines_are out-1.txt 1 500
+	# A part's own file is truncated on the job's first run.
+	[ "$(wc -l <out-0.txt)" -eq 500 ]
+	[ "$(wc -l <out-1.txt)" -eq 500 ]
+	[ -e err-n1.txt ] && [ -e err-n2.txt ]
+	# %N names the node: rank 0 ran on n1.
+	run_lines 500 -o 'node-%j-%N.txt'
+	rank_lines_are "node-$id-n1.txt" 0 500
+	rank_lines_are "node-$id-n2.txt" 1 500
+	[ "$(wc -l <"node-$id-n1.txt")" -eq 500 ]
+	[ "$(wc -l <"node-$id-n2.txt")" -eq 500 ]
 }
 
 @test "an 8-GPU job on two 4-GPU nodes starts on both at once with consistent ranks" {

@@ -67,13 +67,49 @@ test_expand(void)
 }
 
 static void
+test_parts(void)
+{
+	struct outpat_vars	v = vars;
+
+	t_expand(&v, "out-%N-%t.txt", "out-n2-1.txt",
+	    "%N is the part's node, %t its rank");
+	v.rank = 0;
+	t_expand(&v, "%t%%t%N", "0%tn2", "rank 0, and %%t is a literal");
+}
+
+static void
 test_unknown_values(void)
 {
 	struct outpat_vars	v = { .id = 7, .name = NULL, .user = NULL,
 				    .node = NULL, .rank = -1 };
 
-	t_expand(&v, "%x-%u-%j", "%x-%u-7",
+	t_expand(&v, "%x-%u-%N-%t-%j", "%x-%u-%N-%t-7",
 	    "a value not known keeps its sequence");
+}
+
+static void
+test_per_part(void)
+{
+	ok(outpat_per_part("o-%N.txt"), "%%N names the part");
+	ok(outpat_per_part("o-%j-%t"), "%%t names the part");
+	ok(outpat_per_part("%%%t"), "%%%%%%t: a literal, then %%t");
+	ok(!outpat_per_part("o-%j-%r.txt"), "%%j and %%r name the job");
+	ok(!outpat_per_part("o-%%N-%%t"), "%%%%N and %%%%t are literals");
+	ok(!outpat_per_part("o%"), "a trailing %% names nothing");
+}
+
+static void
+test_truncates(void)
+{
+	ok(outpat_truncates("o-%j", 0, 1),
+	    "a one-node job truncates on its first run");
+	ok(!outpat_truncates("o-%j", 1, 1), "and appends once requeued");
+	ok(!outpat_truncates("o-%j", 0, 2),
+	    "the parts of a multi-node job append to a shared file");
+	ok(outpat_truncates("o-%j-%t", 0, 2),
+	    "but truncate a file of their own (%%t) on the first run");
+	ok(outpat_truncates("o-%N", 0, 3), "or (%%N)");
+	ok(!outpat_truncates("o-%N", 2, 3), "and append to it when requeued");
 }
 
 static void
@@ -99,9 +135,11 @@ test_check(void)
 	t_check_ok("gbatch-%j.out");
 	t_check_ok("logs/%x-%u-%r-%%.txt");
 	t_check_ok("100%%");
+	t_check_ok("o-%N-%t.txt");
 	t_check_bad("", "expected a file name pattern, got an empty string");
 	t_check_bad("a%q", "unknown \"%q\" in \"a%q\"; accepted: %j (job id), "
-	    "%x (job name), %u (user), %r (restart count), %% (a percent sign)");
+	    "%x (job name), %u (user), %r (restart count), %N (node name), "
+	    "%t (rank), %% (a percent sign)");
 	t_check_bad("a%", "unknown \"%\" in \"a%\"");
 	t_check_bad("%%%", "unknown \"%\" in \"%%%\"");
 }
@@ -121,7 +159,10 @@ int
 main(void)
 {
 	test_expand();
+	test_parts();
 	test_unknown_values();
+	test_per_part();
+	test_truncates();
 	test_bounds();
 	test_check();
 	test_check_short_err();
