@@ -91,9 +91,11 @@ gctl_bad(const char *fmt, const char *arg)
 	return (EXIT_USAGE);
 }
 
-/* Sends req (consumed) and returns the exit status; *reply when wanted. */
+/* Sends req (consumed) and returns the exit status; *reply when wanted.
+ * what (the verb, or NULL) prefixes gbatchd's refusals, which do not say
+ * what was refused. */
 static int
-gctl_call(json_t *req, json_t **reply)
+gctl_call(json_t *req, json_t **reply, const char *what)
 {
 	struct client	*c;
 	json_t		*rep = NULL;
@@ -109,7 +111,10 @@ gctl_call(json_t *req, json_t **reply)
 	json_decref(req);
 	client_free(c);
 	if (r != 0) {
-		fprintf(stderr, "gctl: %s\n", err);
+		if (what != NULL && (r == EXIT_REFUSED || r == EXIT_PERMISSION))
+			fprintf(stderr, "gctl: %s: %s\n", what, err);
+		else
+			fprintf(stderr, "gctl: %s\n", err);
 		return (r);
 	}
 	if (reply != NULL)
@@ -130,7 +135,7 @@ gctl_ping(int argc, char **argv)
 
 	if (argc > 1)
 		return (gctl_bad("ping: unexpected argument \"%s\"", argv[1]));
-	if ((r = gctl_call(proto_msg(MSG_PING), &reply)) != 0)
+	if ((r = gctl_call(proto_msg(MSG_PING), &reply, "ping")) != 0)
 		return (r);
 	server = json_string_value(json_object_get(reply, "server"));
 	uptime = json_integer_value(json_object_get(reply, "uptime"));
@@ -161,7 +166,7 @@ gctl_shutdown(int argc, char **argv)
 	if (argc > 1)
 		return (gctl_bad("shutdown: unexpected argument \"%s\"",
 		    argv[1]));
-	if ((r = gctl_call(proto_msg(MSG_SHUTDOWN), NULL)) == 0)
+	if ((r = gctl_call(proto_msg(MSG_SHUTDOWN), NULL, "shutdown")) == 0)
 		printf("gbatchd is shutting down\n");
 	return (r);
 }
@@ -218,7 +223,7 @@ gctl_node_update(int argc, char **argv, const char *action)
 		return (gctl_bad("%s: the node name and reason must be UTF-8 "
 		    "text", action));
 	}
-	return (gctl_call(req, NULL));
+	return (gctl_call(req, NULL, action));
 }
 
 static int
@@ -233,7 +238,8 @@ gctl_resume(int argc, char **argv)
 	return (gctl_node_update(argc, argv, "resume"));
 }
 
-/* Sends JOB_UPDATE for each id; the exit status is the worst seen. */
+/* Asks gbatchd to hold, release or requeue each job; the exit status is
+ * the worst seen. gbatchd's refusals name the job already. */
 static int
 gctl_job_update(int argc, char **argv, const char *action)
 {
@@ -259,7 +265,7 @@ gctl_job_update(int argc, char **argv, const char *action)
 		req = proto_msg(MSG_JOB_UPDATE);
 		json_object_set_new(req, "id", json_integer((json_int_t)id));
 		json_object_set_new(req, "action", json_string(action));
-		if ((r = gctl_call(req, NULL)) > worst)
+		if ((r = gctl_call(req, NULL, NULL)) > worst)
 			worst = r;
 	}
 	return (worst);
@@ -318,7 +324,8 @@ gctl_show(int argc, char **argv)
 	if (argc > 2 + json)
 		return (gctl_bad("show config: unexpected argument \"%s\"",
 		    argv[2 + json]));
-	if ((r = gctl_call(proto_msg(MSG_CONFIG_SHOW), &reply)) != 0)
+	if ((r = gctl_call(proto_msg(MSG_CONFIG_SHOW), &reply,
+	    "show config")) != 0)
 		return (r);
 	if (json) {
 		json_dumpf(json_object_get(reply, "config"), stdout,
@@ -355,7 +362,8 @@ gctl_reconfigure(int argc, char **argv)
 	if (argc > 1)
 		return (gctl_bad("reconfigure: unexpected argument \"%s\"",
 		    argv[1]));
-	if ((r = gctl_call(proto_msg(MSG_RECONFIGURE), &reply)) != 0)
+	if ((r = gctl_call(proto_msg(MSG_RECONFIGURE), &reply,
+	    "reconfigure")) != 0)
 		return (r);
 	file = json_string_value(json_object_get(reply, "file"));
 	changed = json_object_get(reply, "changed");

@@ -123,8 +123,8 @@ main(int argc, char **argv)
 		goto out;
 	}
 	if (!json_is_integer(json_object_get(reply, "job_id"))) {
-		fprintf(stderr, "gsub: bad reply from gbatchd at %s: no job_id\n",
-		    client_socket_path());
+		fprintf(stderr, "gsub: bad reply from gbatchd at %s: it gave no "
+		    "job id\n", client_socket_path());
 		json_decref(reply);
 		r = EXIT_UNREACHABLE;
 		goto out;

@@ -88,3 +88,59 @@ args() {
 		[[ "$output" != *"is it running"* ]]
 	done
 }
+
+# The names of protocol requests (docs/protocol.md) that users must never
+# read in a message.
+protocol_names='\b(HELLO|PING|SHUTDOWN|RECONFIGURE|CONFIG_SHOW|JOB_(SUBMIT|LIST|CANCEL|UPDATE|LAUNCH|SIGNAL|STARTED|ENDED|ENDED_ACK|PREEMPT)|NODE_(LIST|HEARTBEAT|UPDATE))\b'
+
+# says_once TEXT: TEXT names no protocol request and no job id twice.
+says_once() {
+	if grep -Eq "$protocol_names" <<<"$1"; then
+		echo "a protocol name in: $1"
+		return 1
+	fi
+	if grep -Eq '\bjob ([0-9]+)\b.*\b(job )?\1\b' <<<"$1"; then
+		echo "the job id twice in: $1"
+		return 1
+	fi
+}
+
+@test "error messages name no protocol request and say the job id once" {
+	held=$(gsub --parsable -H --wrap true)
+	run -1 gcancel -s USR1 "$held"
+	[ "$output" = "gcancel: job $held: it is HELD; only running jobs can be signalled" ]
+	says_once "$output"
+	run -1 gcancel 987654
+	[ "$output" = "gcancel: job 987654: no such job" ]
+	says_once "$output"
+	run -0 gcancel "$held"
+	gb_wait 10 eval "[ \"\$(gq -j $held -h -o state)\" = CANCELLED ]"
+	run -1 gcancel "$held"
+	[ "$output" = "gcancel: job $held: it already finished (CANCELLED)" ]
+	says_once "$output"
+	run -1 gctl release "$held"
+	says_once "$output"
+	[[ "$output" == "gctl: job $held"* ]]
+	run -1 gctl drain nosuchnode
+	says_once "$output"
+
+	[ "$(id -u)" -eq 0 ] || skip "needs root to create a throwaway user"
+	GB_USER=gbt$$
+	useradd --no-create-home --shell /bin/sh "$GB_USER"
+	chmod 0711 "$GB_DIR"
+	mine=$(gsub --parsable -H --wrap true)
+	as_user() {
+		su -s /bin/sh "$GB_USER" -c "PATH='$PATH' GBATCH_SOCKET='$GBATCH_SOCKET' $*"
+	}
+	run -4 as_user gcancel "$mine"
+	[ "$output" = "gcancel: job $mine: it belongs to $(id -un); you may cancel only your own jobs" ]
+	says_once "$output"
+	for verb in "drain n1" "resume n1" shutdown reconfigure; do
+		run -4 as_user gctl $verb
+		[ "$output" = "gctl: ${verb%% *}: only operators may do this (root and controller.operators); you are $GB_USER" ] ||
+		    { echo "gctl $verb: $output"; false; }
+		says_once "$output"
+	done
+	run -4 as_user gctl hold "$mine"
+	says_once "$output"
+}
