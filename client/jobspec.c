@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "client/cmd.h"
+#include "client/jobenv.h"
 #include "client/jobspec.h"
 #include "common/duration.h"
 #include "common/outpat.h"
@@ -111,8 +112,6 @@ static const struct option jobspec_longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-/* A job's PATH when gsub itself has none (sh's own default, near enough). */
-#define JOBSPEC_DEFAULT_PATH	"/usr/local/bin:/usr/bin:/bin"
 
 struct jobspec *
 jobspec_create(void)
@@ -203,62 +202,12 @@ jobspec_check_pattern(const char *opt, const char *s, char *err,
 	return (0);
 }
 
-static bool
-jobspec_is_var_name(const char *s, size_t n)
-{
-	size_t	i;
-
-	if (n == 0 || isdigit((unsigned char)s[0]))
-		return (false);
-	for (i = 0; i < n; i++) {
-		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
-			return (false);
-	}
-	return (true);
-}
-
-struct jobspec_export {
-	bool	all;
-	bool	none;
-};
-
-static int
-jobspec_export_item(const char *item, void *arg, char *err, size_t errlen)
-{
-	struct jobspec_export	*ex = arg;
-	const char		*eq = strchr(item, '=');
-	size_t			 n = eq != NULL ? (size_t)(eq - item) :
-				    strlen(item);
-
-	if (strcmp(item, "ALL") == 0)
-		ex->all = true;
-	else if (strcmp(item, "NONE") == 0)
-		ex->none = true;
-	else if (!jobspec_is_var_name(item, n)) {
-		snprintf(err, errlen, "--export: \"%.*s\" is not a variable "
-		    "name; expected ALL, NONE or NAME[=VALUE] items separated "
-		    "by commas", (int)n, item);
-		return (-1);
-	} else if (eq != NULL && !jobspec_is_text(eq + 1)) {
-		snprintf(err, errlen, "--export: the value of %.*s is not "
-		    "printable text", (int)n, item);
-		return (-1);
-	}
-	if (ex->all && ex->none) {
-		snprintf(err, errlen, "--export: ALL and NONE exclude each "
-		    "other");
-		return (-1);
-	}
-	return (0);
-}
-
 /* Validates one option's value and stores it unless the command line set
  * it already. err gets "--OPTION: what was wrong". */
 static int
 jobspec_set(struct jobspec *js, int opt, const char *arg,
     enum jobspec_src src, char *err, size_t errlen)
 {
-	struct jobspec_export	 ex = { false, false };
 	enum jobspec_field	 f;
 	char			 derr[256], **str = NULL;
 	const char		*p;
@@ -324,8 +273,7 @@ jobspec_set(struct jobspec *js, int opt, const char *arg,
 	case JOBSPEC_OPT_EXPORT:
 		f = JOBSPEC_F_EXPORT;
 		str = &js->export;
-		if (cmd_split(arg, "--export", jobspec_export_item, &ex, err,
-		    errlen) == -1)
+		if (jobenv_check(arg, err, errlen) == -1)
 			return (-1);
 		break;
 	case 'H':
@@ -760,113 +708,6 @@ jobspec_absolute(const char *path, const char *cwd)
 	    "/", path));
 }
 
-/* Copies NAME=VALUE from env when its name is name (or any valid name
- * when name is NULL). Variables that are not UTF-8 cannot travel in JSON
- * and are left out. */
-static void
-jobspec_env_copy(json_t *out, char *const *env, const char *name)
-{
-	const char	*eq;
-	char		*key;
-	json_t		*v;
-	size_t		 n;
-
-	for (; *env != NULL; env++) {
-		if ((eq = strchr(*env, '=')) == NULL)
-			continue;
-		n = (size_t)(eq - *env);
-		if (name != NULL && (strlen(name) != n ||
-		    strncmp(*env, name, n) != 0))
-			continue;
-		if (!jobspec_is_var_name(*env, n))
-			continue;
-		if ((v = json_string(eq + 1)) == NULL)
-			continue;
-		key = xstrndup(*env, n);
-		json_object_set_new(out, key, v);
-		free(key);
-		if (name != NULL)
-			return;
-	}
-}
-
-/* Sets the variables every job gets, whatever --export says: without
- * them a shell script cannot find its programs or its home. Who the user
- * is comes from the account (pw), not from gsub's environment, which may
- * lack USER and LOGNAME (cron, env -i, su without -); with --export=ALL
- * only what the environment lacks is filled in. */
-static void
-jobspec_env_essentials(json_t *out, char *const *env, const struct passwd *pw,
-    bool all)
-{
-	const char	*shell;
-
-	if (json_object_get(out, "PATH") == NULL)
-		jobspec_env_copy(out, env, "PATH");
-	if (json_object_get(out, "PATH") == NULL)
-		json_object_set_new(out, "PATH",
-		    json_string(JOBSPEC_DEFAULT_PATH));
-	if (pw == NULL) {
-		/* No account entry: the environment is all there is. */
-		if (!all) {
-			jobspec_env_copy(out, env, "HOME");
-			jobspec_env_copy(out, env, "LOGNAME");
-			jobspec_env_copy(out, env, "SHELL");
-			jobspec_env_copy(out, env, "USER");
-		}
-		return;
-	}
-	shell = pw->pw_shell != NULL && *pw->pw_shell != '\0' ?
-	    pw->pw_shell : "/bin/sh";
-	/* json_string() is NULL for text that is not UTF-8: left out. */
-	if (!all || json_object_get(out, "HOME") == NULL)
-		json_object_set_new(out, "HOME", json_string(pw->pw_dir));
-	if (!all || json_object_get(out, "LOGNAME") == NULL)
-		json_object_set_new(out, "LOGNAME", json_string(pw->pw_name));
-	if (!all || json_object_get(out, "SHELL") == NULL)
-		json_object_set_new(out, "SHELL", json_string(shell));
-	if (!all || json_object_get(out, "USER") == NULL)
-		json_object_set_new(out, "USER", json_string(pw->pw_name));
-}
-
-static json_t *
-jobspec_env(const struct jobspec *js, char *const *env,
-    const struct passwd *pw)
-{
-	json_t		*out = json_object();
-	char		*copy, *item, *next, *eq;
-	const char	*list = js->export != NULL ? js->export : "ALL";
-	bool		 all = false;
-
-	copy = xstrdup(list);
-	for (item = copy; item != NULL; item = next) {
-		if ((next = strchr(item, ',')) != NULL)
-			*next++ = '\0';
-		if (strcmp(item, "ALL") == 0)
-			all = true;
-	}
-	free(copy);
-	if (all)
-		jobspec_env_copy(out, env, NULL);
-	jobspec_env_essentials(out, env, pw, all);
-
-	/* Validated when set: every item is ALL, NONE, NAME or NAME=VALUE. */
-	copy = xstrdup(list);
-	for (item = copy; item != NULL; item = next) {
-		if ((next = strchr(item, ',')) != NULL)
-			*next++ = '\0';
-		if (strcmp(item, "ALL") == 0 || strcmp(item, "NONE") == 0)
-			continue;
-		if ((eq = strchr(item, '=')) != NULL) {
-			*eq = '\0';
-			json_object_set_new(out, item, json_string(eq + 1));
-		} else if (!all)
-			jobspec_env_copy(out, env, item);
-	}
-	free(copy);
-	return (out);
-}
-
 json_t *
 jobspec_build(const struct jobspec *js, char *const *env,
     const struct passwd *pw, const char *cwd, char *err, size_t errlen)
@@ -920,7 +761,8 @@ jobspec_build(const struct jobspec *js, char *const *env,
 	json_object_set_new(job, "gpus", json_integer(js->gpus));
 	json_object_set_new(job, "time_limit",
 	    json_integer((json_int_t)js->time_limit));
-	json_object_set_new(job, "env", jobspec_env(js, env, pw));
+	json_object_set_new(job, "env", jobenv_build(js->export != NULL ?
+	    js->export : "ALL", env, pw));
 	json_object_set_new(job, "hold", json_boolean(js->hold));
 	if (js->ckpt_signal != 0)
 		json_object_set_new(job, "ckpt_signal",
