@@ -74,7 +74,7 @@ client_denied(const char *path, char *buf, size_t len)
 {
 	struct stat	 sb;
 	char		*part, user[64], owner[64];
-	const char	*what = "the socket";
+	const char	*what = "socket";
 	size_t		 i;
 	int		 found = 0;
 
@@ -96,7 +96,8 @@ client_denied(const char *path, char *buf, size_t len)
 	}
 	client_user_name(getuid(), user, sizeof user);
 	if (stat(part, &sb) == -1) {
-		snprintf(buf, len, "%s %s does not let %s in", what, part, user);
+		snprintf(buf, len, "%s %s does not let %s in; set GBATCH_SOCKET "
+		    "to a socket you may use", what, part, user);
 		free(part);
 		return;
 	}
@@ -109,9 +110,10 @@ client_denied(const char *path, char *buf, size_t len)
 		    (unsigned)(sb.st_mode & 07777), owner, user);
 	else
 		snprintf(buf, len, "the socket (mode %04o, owner %s) is not "
-		    "writable by %s; gbatchd makes it 0666, so something "
-		    "changed it since, or set GBATCH_SOCKET to a socket you "
-		    "may use", (unsigned)(sb.st_mode & 07777), owner, user);
+		    "writable by %s; gbatchd makes it 0666, and the admin can "
+		    "make it so again (chmod 0666), or set GBATCH_SOCKET to a "
+		    "socket you may use", (unsigned)(sb.st_mode & 07777), owner,
+		    user);
 	free(part);
 }
 

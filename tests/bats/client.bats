@@ -87,6 +87,13 @@ args() {
 		[[ "$output" == *"GBATCH_SOCKET"* ]]
 		[[ "$output" != *"is it running"* ]]
 	done
+	# The directory lets the user in, the socket's own mode does not.
+	chmod 0711 "$GB_DIR"
+	chmod 0600 "$GBATCH_SOCKET"
+	run -4 su -s /bin/sh "$GB_USER" -c "PATH='$PATH' GBATCH_SOCKET='$GBATCH_SOCKET' gq"
+	[[ "$output" == *"permission denied"*"the socket (mode 0600, owner root) is not writable by $GB_USER"*"GBATCH_SOCKET"* ]]
+	chmod 0666 "$GBATCH_SOCKET"
+	run -0 su -s /bin/sh "$GB_USER" -c "PATH='$PATH' GBATCH_SOCKET='$GBATCH_SOCKET' gq"
 }
 
 # The names of protocol requests (docs/protocol.md) that users must never
