@@ -5,8 +5,9 @@
  * takes longer than REPLAY_ALARM_S is reported and fails it.
  *
  * Usage: NAME.t [FILE|DIR...]. Without arguments it reads
- * $GBATCH_SRCDIR/tests/fuzz/corpus/FUZZ_TARGET, the corpus of the target it
- * is linked with (FUZZ_TARGET comes from the build). */
+ * SRCDIR/tests/fuzz/corpus/FUZZ_TARGET, the corpus of the target it is
+ * linked with, SRCDIR being $GBATCH_SRCDIR or else the source tree it was
+ * built from (FUZZ_TARGET and FUZZ_SRCDIR come from the build). */
 #include <sys/stat.h>
 
 #include <dirent.h>
@@ -138,8 +139,8 @@ main(int argc, char **argv)
 		}
 	} else {
 		src = getenv("GBATCH_SRCDIR");
-		dir = xasprintf("%s/tests/fuzz/corpus/%s", src != NULL ? src :
-		    ".", FUZZ_TARGET);
+		dir = xasprintf("%s/tests/fuzz/corpus/%s", src != NULL &&
+		    *src != '\0' ? src : FUZZ_SRCDIR, FUZZ_TARGET);
 		r = replay_dir(dir);
 		free(dir);
 	}
