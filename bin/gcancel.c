@@ -20,6 +20,7 @@ static const struct option gcancel_longopts[] = {
 	{ "states", required_argument, NULL, 't' },
 	{ "signal", required_argument, NULL, 's' },
 	{ "name", required_argument, NULL, 'n' },
+	CMD_TIMEOUT_LONGOPT,
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
@@ -39,6 +40,8 @@ gcancel_usage(void)
 "  -n, --name NAME       jobs named NAME (your own unless -u is given)\n"
 "  -s, --signal SIG      send SIG (USR1, SIGUSR1, 10, ...) to running jobs\n"
 "                        instead of cancelling\n"
+"      --timeout SECONDS  how long to wait for gbatchd (default 10, or\n"
+"                        GBATCH_TIMEOUT; 0 waits for ever)\n"
 "  -h, --help            this help\n"
 "  -V, --version         print the version\n"
 "\n"
@@ -124,9 +127,10 @@ main(int argc, char **argv)
 	struct client	*c = NULL;
 	struct passwd	*pw;
 	json_t		*req, *reply, *ids, *states = NULL;
-	const char	*user = NULL, *name = NULL;
+	const char	*user = NULL, *name = NULL, *topt = NULL;
 	char		 err[1024], serr[768];
 	uint64_t	 id;
+	unsigned	 timeout;
 	int		 ch, sig = 0, r = EXIT_USAGE;
 
 	req = proto_msg(MSG_JOB_CANCEL);
@@ -165,6 +169,9 @@ main(int argc, char **argv)
 			}
 			name = optarg;
 			break;
+		case CMD_OPT_TIMEOUT:
+			topt = optarg;
+			break;
 		case 'h':
 			gcancel_usage();
 			r = EXIT_OK;
@@ -179,6 +186,8 @@ main(int argc, char **argv)
 			goto usage;
 		}
 	}
+	if (cmd_timeout(topt, &timeout, err, sizeof err) == -1)
+		goto usage;
 	for (; optind < argc; optind++) {
 		if (cmd_parse_id(argv[optind], &id, err, sizeof err) == -1)
 			goto usage;
@@ -205,9 +214,8 @@ main(int argc, char **argv)
 	if (sig != 0)
 		json_object_set_new(req, "signal", json_integer(sig));
 
-	if ((c = client_open(err, sizeof err)) == NULL) {
+	if ((r = client_open(timeout, &c, err, sizeof err)) != 0) {
 		fprintf(stderr, "gcancel: %s\n", err);
-		r = EXIT_UNREACHABLE;
 		goto out;
 	}
 	if (name != NULL) {

@@ -49,12 +49,16 @@ static const struct gctl_verb gctl_verbs[] = {
 };
 #define GCTL_NVERBS	(sizeof gctl_verbs / sizeof gctl_verbs[0])
 
+/* --timeout, for every call of the verb. */
+static unsigned	gctl_timeout;
+
 static void
 gctl_usage(FILE *f)
 {
 	size_t	i;
 
-	fprintf(f, "usage: gctl [-h|--help] [-V|--version] COMMAND [ARGS]\n"
+	fprintf(f, "usage: gctl [--timeout SECONDS] COMMAND [ARGS]\n"
+	    "       gctl -h|--help|-V|--version\n"
 	    "Administer gbatchd.\n\n");
 	for (i = 0; i < GCTL_NVERBS; i++) {
 		fprintf(f, "  %s%s%-*s %s\n", gctl_verbs[i].name,
@@ -63,6 +67,9 @@ gctl_usage(FILE *f)
 		    (*gctl_verbs[i].args != '\0' ? 1 : 0)),
 		    gctl_verbs[i].args, gctl_verbs[i].help);
 	}
+	fprintf(f, "\n  --timeout SECONDS            how long to wait for gbatchd "
+	    "(default 10,\n                               or GBATCH_TIMEOUT; "
+	    "0 waits for ever)\n");
 	fprintf(f, "\nExit status: 0 ok, 1 refused by gbatchd (unknown node), "
 	    "2 usage error,\n3 cannot reach gbatchd, 4 permission denied "
 	    "(operators only).\n");
@@ -84,25 +91,30 @@ gctl_bad(const char *fmt, const char *arg)
 	return (EXIT_USAGE);
 }
 
-/* Sends req (consumed) and returns the exit status; *reply when wanted. */
+/* Sends req (consumed) and returns the exit status; *reply when wanted.
+ * what (the verb, or NULL) prefixes gbatchd's refusals, which do not say
+ * what was refused. */
 static int
-gctl_call(json_t *req, json_t **reply)
+gctl_call(json_t *req, json_t **reply, const char *what)
 {
 	struct client	*c;
 	json_t		*rep = NULL;
 	char		 err[1024];
 	int		 r;
 
-	if ((c = client_open(err, sizeof err)) == NULL) {
+	if ((r = client_open(gctl_timeout, &c, err, sizeof err)) != 0) {
 		fprintf(stderr, "gctl: %s\n", err);
 		json_decref(req);
-		return (EXIT_UNREACHABLE);
+		return (r);
 	}
 	r = client_call(c, req, &rep, err, sizeof err);
 	json_decref(req);
 	client_free(c);
 	if (r != 0) {
-		fprintf(stderr, "gctl: %s\n", err);
+		if (what != NULL && (r == EXIT_REFUSED || r == EXIT_PERMISSION))
+			fprintf(stderr, "gctl: %s: %s\n", what, err);
+		else
+			fprintf(stderr, "gctl: %s\n", err);
 		return (r);
 	}
 	if (reply != NULL)
@@ -123,7 +135,7 @@ gctl_ping(int argc, char **argv)
 
 	if (argc > 1)
 		return (gctl_bad("ping: unexpected argument \"%s\"", argv[1]));
-	if ((r = gctl_call(proto_msg(MSG_PING), &reply)) != 0)
+	if ((r = gctl_call(proto_msg(MSG_PING), &reply, "ping")) != 0)
 		return (r);
 	server = json_string_value(json_object_get(reply, "server"));
 	uptime = json_integer_value(json_object_get(reply, "uptime"));
@@ -154,7 +166,7 @@ gctl_shutdown(int argc, char **argv)
 	if (argc > 1)
 		return (gctl_bad("shutdown: unexpected argument \"%s\"",
 		    argv[1]));
-	if ((r = gctl_call(proto_msg(MSG_SHUTDOWN), NULL)) == 0)
+	if ((r = gctl_call(proto_msg(MSG_SHUTDOWN), NULL, "shutdown")) == 0)
 		printf("gbatchd is shutting down\n");
 	return (r);
 }
@@ -211,7 +223,7 @@ gctl_node_update(int argc, char **argv, const char *action)
 		return (gctl_bad("%s: the node name and reason must be UTF-8 "
 		    "text", action));
 	}
-	return (gctl_call(req, NULL));
+	return (gctl_call(req, NULL, action));
 }
 
 static int
@@ -226,7 +238,8 @@ gctl_resume(int argc, char **argv)
 	return (gctl_node_update(argc, argv, "resume"));
 }
 
-/* Sends JOB_UPDATE for each id; the exit status is the worst seen. */
+/* Asks gbatchd to hold, release or requeue each job; the exit status is
+ * the worst seen. gbatchd's refusals name the job already. */
 static int
 gctl_job_update(int argc, char **argv, const char *action)
 {
@@ -252,7 +265,7 @@ gctl_job_update(int argc, char **argv, const char *action)
 		req = proto_msg(MSG_JOB_UPDATE);
 		json_object_set_new(req, "id", json_integer((json_int_t)id));
 		json_object_set_new(req, "action", json_string(action));
-		if ((r = gctl_call(req, NULL)) > worst)
+		if ((r = gctl_call(req, NULL, NULL)) > worst)
 			worst = r;
 	}
 	return (worst);
@@ -311,7 +324,8 @@ gctl_show(int argc, char **argv)
 	if (argc > 2 + json)
 		return (gctl_bad("show config: unexpected argument \"%s\"",
 		    argv[2 + json]));
-	if ((r = gctl_call(proto_msg(MSG_CONFIG_SHOW), &reply)) != 0)
+	if ((r = gctl_call(proto_msg(MSG_CONFIG_SHOW), &reply,
+	    "show config")) != 0)
 		return (r);
 	if (json) {
 		json_dumpf(json_object_get(reply, "config"), stdout,
@@ -348,7 +362,8 @@ gctl_reconfigure(int argc, char **argv)
 	if (argc > 1)
 		return (gctl_bad("reconfigure: unexpected argument \"%s\"",
 		    argv[1]));
-	if ((r = gctl_call(proto_msg(MSG_RECONFIGURE), &reply)) != 0)
+	if ((r = gctl_call(proto_msg(MSG_RECONFIGURE), &reply,
+	    "reconfigure")) != 0)
 		return (r);
 	file = json_string_value(json_object_get(reply, "file"));
 	changed = json_object_get(reply, "changed");
@@ -376,11 +391,13 @@ main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		CMD_TIMEOUT_LONGOPT,
 		{ NULL, 0, NULL, 0 }
 	};
-	char	 err[512];
-	size_t	 i;
-	int	 ch;
+	const char	*topt = NULL;
+	char		 err[512];
+	size_t		 i;
+	int		 ch;
 
 	opterr = 0;
 	/* "+": options after the verb belong to the verb. */
@@ -392,11 +409,16 @@ main(int argc, char **argv)
 		case 'V':
 			cmd_version("gctl");
 			return (EXIT_OK);
+		case CMD_OPT_TIMEOUT:
+			topt = optarg;
+			break;
 		default:
 			cmd_option_error(ch, argv, longopts, err, sizeof err);
 			return (gctl_bad("%s", err));
 		}
 	}
+	if (cmd_timeout(topt, &gctl_timeout, err, sizeof err) == -1)
+		return (gctl_bad("%s", err));
 	if (optind == argc)
 		return (gctl_bad("%s", "no command given; expected one of: "
 		    "ping, shutdown, drain, resume, hold, release, requeue, show, "

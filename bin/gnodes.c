@@ -23,6 +23,7 @@ static const struct option gnodes_longopts[] = {
 	{ "nodes", required_argument, NULL, 'N' },
 	{ "format", required_argument, NULL, 'o' },
 	{ "json", no_argument, NULL, GNODES_OPT_JSON },
+	CMD_TIMEOUT_LONGOPT,
 	{ "help", no_argument, NULL, GNODES_OPT_HELP },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
@@ -176,6 +177,8 @@ gnodes_usage(void)
 "  -o, --format FIELD[:WIDTH][,...]  columns (default: " GNODES_DEFAULT ")\n"
 "  -h, --noheader            no header line (as sinfo -h)\n"
 "      --json                print the controller's reply as JSON\n"
+"      --timeout SECONDS     how long to wait for gbatchd (default 10, or\n"
+"                            GBATCH_TIMEOUT; 0 waits for ever)\n"
 "      --help                this help\n"
 "  -V, --version             print the version\n"
 "\n"
@@ -215,8 +218,9 @@ main(int argc, char **argv)
 	struct table	*t;
 	json_t		*req = NULL, *reply = NULL, *names = NULL, *node, *n;
 	json_t		*keep;
-	const char	*name;
+	const char	*name, *topt = NULL;
 	char		 err[1024], serr[768];
+	unsigned	 timeout;
 	bool		 noheader = false, json = false;
 	size_t		 i, k;
 	int		 ch, r = EXIT_USAGE;
@@ -246,6 +250,9 @@ main(int argc, char **argv)
 		case GNODES_OPT_JSON:
 			json = true;
 			break;
+		case CMD_OPT_TIMEOUT:
+			topt = optarg;
+			break;
 		case GNODES_OPT_HELP:
 			gnodes_usage();
 			r = EXIT_OK;
@@ -260,15 +267,16 @@ main(int argc, char **argv)
 			goto usage;
 		}
 	}
+	if (cmd_timeout(topt, &timeout, err, sizeof err) == -1)
+		goto usage;
 	if (optind < argc) {
 		snprintf(err, sizeof err, "unexpected argument \"%s\"; select "
 		    "nodes with -N NAME", argv[optind]);
 		goto usage;
 	}
 
-	if ((c = client_open(err, sizeof err)) == NULL) {
+	if ((r = client_open(timeout, &c, err, sizeof err)) != 0) {
 		fprintf(stderr, "gnodes: %s\n", err);
-		r = EXIT_UNREACHABLE;
 		goto out;
 	}
 	req = proto_msg(MSG_NODE_LIST);

@@ -2,6 +2,7 @@
 #include <sys/types.h>
 
 #include <getopt.h>
+#include <limits.h>
 #include <pwd.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -17,10 +18,12 @@
 #include "client/jscan.h"
 #include "client/table.h"
 #include "common/job-state.h"
+#include "common/outpat.h"
 #include "common/proto.h"
 #include "common/xmalloc.h"
 
 #define GQ_MAX_USERS	64
+#define GQ_MAX_SORT	8
 
 enum {
 	GQ_OPT_ME = 256,
@@ -38,6 +41,8 @@ static const struct option gq_longopts[] = {
 	{ "noheader", no_argument, NULL, 'h' },
 	{ "json", no_argument, NULL, GQ_OPT_JSON },
 	{ "long", required_argument, NULL, 'l' },
+	{ "sort", required_argument, NULL, 'S' },
+	CMD_TIMEOUT_LONGOPT,
 	{ "help", no_argument, NULL, GQ_OPT_HELP },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
@@ -53,6 +58,19 @@ struct gq {
 	bool		 noheader;
 	bool		 json;
 	uint64_t	 long_id;
+	const char	*timeout;	/* --timeout's value, or NULL */
+	/* --sort: columns, their members (job_row_sort_key()) and order. */
+	const char	*sort_cols[GQ_MAX_SORT];
+	int		 sort_keys[GQ_MAX_SORT];
+	bool		 sort_desc[GQ_MAX_SORT];
+	int		 nsort;
+};
+
+/* A row of a sorted listing; i keeps the controller's order among
+ * equals (qsort is not stable). */
+struct gq_sorted {
+	struct job_row	 row;
+	size_t		 i;
 };
 
 static void
@@ -73,7 +91,13 @@ gq_usage(FILE *f)
 "                            " JOB_ROW_DEFAULT ")\n"
 "  -h, --noheader            no header line (as squeue -h)\n"
 "      --json                print the controller's reply as JSON\n"
-"  -l, --long ID             every field of one job, one per line\n"
+"  -S, --sort [-]FIELD[,...]  order by these fields (- descending);\n"
+"                            default: as submitted, and by submit_time\n"
+"                            when finished states are listed\n"
+"  -l, --long ID             every field of one job, one per line, with\n"
+"                            its output files as the nodes name them\n"
+"      --timeout SECONDS     how long to wait for gbatchd (default 10, or\n"
+"                            GBATCH_TIMEOUT; 0 waits for ever)\n"
 "      --help                this help\n"
 "  -V, --version             print the version\n"
 "\n"
@@ -104,6 +128,38 @@ gq_add_state(const char *item, void *arg, char *err, size_t errlen)
 		return (-1);
 	}
 	gq->state_set[s] = true;
+	return (0);
+}
+
+static int
+gq_add_sort(const char *item, void *arg, char *err, size_t errlen)
+{
+	struct gq	*gq = arg;
+	const char	*col = item[0] == '-' ? item + 1 : item;
+	char		*fields;
+	int		 key;
+	size_t		 i;
+
+	for (i = 0; i < job_row_ncols; i++) {
+		if (strcmp(col, job_row_cols[i].name) == 0)
+			break;
+	}
+	if (i == job_row_ncols || (key = job_row_sort_key(col)) == -1) {
+		fields = table_field_names(job_row_cols, job_row_ncols);
+		snprintf(err, errlen, "--sort: unknown field \"%s\"; accepted: "
+		    "%s, each with a leading - for descending", col, fields);
+		free(fields);
+		return (-1);
+	}
+	if (gq->nsort == GQ_MAX_SORT) {
+		snprintf(err, errlen, "--sort: more than %d fields",
+		    GQ_MAX_SORT);
+		return (-1);
+	}
+	gq->sort_cols[gq->nsort] = job_row_cols[i].name;
+	gq->sort_keys[gq->nsort] = key;
+	gq->sort_desc[gq->nsort] = item[0] == '-';
+	gq->nsort++;
 	return (0);
 }
 
@@ -177,6 +233,8 @@ gq_fields(const struct gq *gq, const struct table *t)
 	json_array_append_new(fields, json_string("user"));
 	for (i = 0; i < table_nselected(t); i++)
 		job_row_wire_fields(table_selected(t, i)->name, fields);
+	for (i = 0; i < (size_t)gq->nsort; i++)
+		job_row_wire_fields(gq->sort_cols[i], fields);
 	return (fields);
 }
 
@@ -246,12 +304,101 @@ gq_print_history(const struct jscan_val *history)
 	}
 }
 
+/* Prints "label:<pad> text", or for an empty label a continuation line
+ * lined up under the text, with control characters shown as '?', as the
+ * table does, so a job's name cannot move the cursor. */
+static void
+gq_print_field(const char *label, size_t w, const char *text)
+{
+	const char	*p;
+
+	if (*label == '\0')
+		printf("%*s", (int)w + 2, "");
+	else
+		printf("%s:%*s ", label, (int)(w > strlen(label) ? w -
+		    strlen(label) : 0), "");
+	for (p = text; *p != '\0'; p++)
+		putchar((unsigned char)*p < 0x20 || *p == 0x7f ? '?' : *p);
+	putchar('\n');
+}
+
+/* One output file of a job as its node opens it: the pattern expanded as
+ * gnoded expands it (outpat_expand()), against the working directory. */
+static void
+gq_file_name(const struct job_row *row, const char *pattern,
+    const struct outpat_vars *v, char *out, size_t len)
+{
+	char	path[PATH_MAX], workdir[PATH_MAX], perr[256];
+
+	if (outpat_expand(pattern, v, path, sizeof path, perr,
+	    sizeof perr) == -1) {
+		snprintf(out, len, "%s (%s)", pattern, perr);
+		return;
+	}
+	jscan_string(&row->v[JOB_ROW_WORKDIR], workdir, sizeof workdir);
+	if (path[0] == '/' || workdir[0] == '\0')
+		snprintf(out, len, "%s", path);
+	else
+		snprintf(out, len, "%s%s%s", workdir,
+		    workdir[strlen(workdir) - 1] == '/' ? "" : "/", path);
+}
+
+/* gq -l's stdout and stderr: the files, not the pattern. A multi-node
+ * job whose pattern names the part (%N, %t) has a file per part, one line
+ * each, in rank order (the nodes field is); before it has nodes, those
+ * sequences stay as written. */
+static void
+gq_print_files(const struct job_row *row, enum job_row_key k,
+    const char *label, size_t w)
+{
+	struct outpat_vars	 v;
+	char			 pattern[PATH_MAX], name[512], user[256];
+	char			 nodes[8192], file[2 * PATH_MAX + 64];
+	char			 line[sizeof file + 300];
+	char			*node, *next;
+	long long		 n;
+	long			 rank = 0;
+
+	jscan_string(&row->v[k], pattern, sizeof pattern);
+	if (*pattern == '\0') {
+		gq_print_field(label, w, "-");
+		return;
+	}
+	jscan_string(&row->v[JOB_ROW_NAME], name, sizeof name);
+	jscan_string(&row->v[JOB_ROW_USER], user, sizeof user);
+	memset(&v, 0, sizeof v);
+	v.id = jscan_int(&row->v[JOB_ROW_ID], &n) == 0 ? (uint64_t)n : 0;
+	v.name = name;
+	v.user = user;
+	v.restarts = jscan_int(&row->v[JOB_ROW_RESTARTS], &n) == 0 && n > 0 ?
+	    (unsigned)n : 0;
+	v.rank = -1;
+	jscan_string(&row->v[JOB_ROW_NODES], nodes, sizeof nodes);
+	if (!outpat_per_part(pattern) || *nodes == '\0') {
+		gq_file_name(row, pattern, &v, file, sizeof file);
+		gq_print_field(label, w, file);
+		return;
+	}
+	for (node = nodes; node != NULL; node = next, rank++) {
+		if ((next = strchr(node, ',')) != NULL)
+			*next++ = '\0';
+		v.node = node;
+		v.rank = rank;
+		gq_file_name(row, pattern, &v, file, sizeof file);
+		/* Node names are short (req-hello.c checks them). */
+		snprintf(line, sizeof line, "%s (rank %ld, %.255s)", file, rank,
+		    node);
+		/* The label on the first line only; the others line up. */
+		gq_print_field(rank == 0 ? label : "", w, line);
+	}
+}
+
 static void
 gq_print_long(const struct job_row *row)
 {
 	struct jscan_val	 key, val;
 	char			 buf[8192];
-	const char		*s;
+	const char		*s, *name;
 	size_t			 i, w = 0, pos = 0;
 
 	for (i = 0; i < job_row_ncols; i++) {
@@ -259,11 +406,18 @@ gq_print_long(const struct job_row *row)
 			w = strlen(job_row_cols[i].name);
 	}
 	for (i = 0; i < job_row_ncols; i++) {
+		name = job_row_cols[i].name;
+		if (strcmp(name, "stdout") == 0) {
+			gq_print_files(row, JOB_ROW_STDOUT, name, w);
+			continue;
+		}
+		if (strcmp(name, "stderr") == 0) {
+			gq_print_files(row, JOB_ROW_STDERR, name, w);
+			continue;
+		}
 		buf[0] = '\0';
 		s = job_row_cols[i].get(row, NULL, buf, sizeof buf);
-		printf("%s:%*s %s\n", job_row_cols[i].name,
-		    (int)(w - strlen(job_row_cols[i].name)), "",
-		    s == NULL || *s == '\0' ? "-" : s);
+		gq_print_field(name, w, s == NULL || *s == '\0' ? "-" : s);
 	}
 	/* Anything newer controllers send that this gq has no field for. */
 	while (jscan_member(&row->obj, &pos, &key, &val) == 1) {
@@ -280,13 +434,31 @@ gq_print_long(const struct job_row *row)
 	}
 }
 
+/* qsort() has no argument for it: the listing being sorted. */
+static const struct gq	*gq_sorting;
+
+static int
+gq_sort_cmp(const void *pa, const void *pb)
+{
+	const struct gq_sorted	*a = pa, *b = pb;
+	int			 i, r;
+
+	for (i = 0; i < gq_sorting->nsort; i++) {
+		r = job_row_compare(&a->row, &b->row, gq_sorting->sort_keys[i]);
+		if (r != 0)
+			return (gq_sorting->sort_desc[i] ? -r : r);
+	}
+	return ((a->i > b->i) - (a->i < b->i));
+}
+
 static int
 gq_table(struct client *c, struct gq *gq, struct table *t)
 {
 	struct jscan_val	 top, key, val, jobs, missing, job;
 	struct job_row		 row;
+	struct gq_sorted	*sorted = NULL;
 	char			*body, err[1024];
-	size_t			 len, pos = 0, jpos = 0;
+	size_t			 len, pos = 0, jpos = 0, i, nsorted = 0;
 	json_t			*req;
 	int			 r, nmissing, found = 0;
 
@@ -321,10 +493,25 @@ gq_table(struct client *c, struct gq *gq, struct table *t)
 			gq_print_long(&row);
 			break;
 		}
-		table_add(t, &row, NULL);
+		if (gq->nsort == 0) {
+			table_add(t, &row, NULL);
+			continue;
+		}
+		/* Rows point into body, which lives until the end. */
+		sorted = xreallocarray(sorted, nsorted + 1, sizeof *sorted);
+		sorted[nsorted].row = row;
+		sorted[nsorted].i = nsorted;
+		nsorted++;
 	}
 	if (r == -1)
 		goto bad;
+	if (nsorted > 0) {
+		gq_sorting = gq;
+		qsort(sorted, nsorted, sizeof *sorted, gq_sort_cmp);
+		for (i = 0; i < nsorted; i++)
+			table_add(t, &sorted[i].row, NULL);
+	}
+	free(sorted);
 	if (gq->long_id == 0)
 		table_print(t, stdout, !gq->noheader);
 	nmissing = gq_missing(&missing);
@@ -339,6 +526,7 @@ gq_table(struct client *c, struct gq *gq, struct table *t)
 bad:
 	fprintf(stderr, "gq: bad reply from gbatchd at %s: not a job list\n",
 	    client_socket_path());
+	free(sorted);
 	free(body);
 	return (EXIT_UNREACHABLE);
 }
@@ -400,13 +588,14 @@ main(int argc, char **argv)
 	struct table	*t;
 	struct passwd	*pw;
 	char		 err[1024], serr[768];
+	unsigned	 timeout;
 	int		 ch, i, r = EXIT_USAGE;
 
 	memset(&gq, 0, sizeof gq);
 	gq.ids = json_array();
 	t = table_create(job_row_cols, job_row_ncols, JOB_ROW_DEFAULT);
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":u:t:j:o:hl:V", gq_longopts,
+	while ((ch = getopt_long(argc, argv, ":u:t:j:o:hl:S:V", gq_longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'u':
@@ -461,6 +650,15 @@ main(int argc, char **argv)
 				goto usage;
 			}
 			break;
+		case 'S':
+			gq.nsort = 0;
+			if (cmd_split(optarg, "--sort", gq_add_sort, &gq, err,
+			    sizeof err) == -1)
+				goto usage;
+			break;
+		case CMD_OPT_TIMEOUT:
+			gq.timeout = optarg;
+			break;
 		case GQ_OPT_HELP:
 			gq_usage(stdout);
 			r = EXIT_OK;
@@ -480,6 +678,18 @@ main(int argc, char **argv)
 		    "options only (jobs with -j ID)", argv[optind]);
 		goto usage;
 	}
+	if (cmd_timeout(gq.timeout, &timeout, err, sizeof err) == -1)
+		goto usage;
+	/* Pending and running jobs come as submitted; once finished ones
+	 * are listed too, submit time (newest last) keeps a history in
+	 * order rather than grouped by how each ended. */
+	for (i = 0; gq.nsort == 0 && gq.states != NULL && i < JOB_STATE_COUNT;
+	    i++) {
+		if (gq.state_set[i] && job_state_is_terminal(i)) {
+			(void)gq_add_sort("submit_time", &gq, err, sizeof err);
+			(void)gq_add_sort("id", &gq, err, sizeof err);
+		}
+	}
 	if (gq.long_id != 0) {
 		if (json_array_size(gq.ids) > 0 || gq.json) {
 			snprintf(err, sizeof err, "--long shows one job; it "
@@ -493,9 +703,8 @@ main(int argc, char **argv)
 	/* The whole listing goes out in large writes: at 10,000 jobs a line
 	 * buffer would mean 10,000 system calls. */
 	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
-	if ((c = client_open(err, sizeof err)) == NULL) {
+	if ((r = client_open(timeout, &c, err, sizeof err)) != 0) {
 		fprintf(stderr, "gq: %s\n", err);
-		r = EXIT_UNREACHABLE;
 		goto out;
 	}
 	r = gq.json ? gq_json(c, &gq) : gq_table(c, &gq, t);

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,18 +22,22 @@ gsub_usage(void)
 	fputs(
 "usage: gsub [options] script [args...]\n"
 "       gsub [options] --wrap \"command\"\n"
+"       gsub [options] [- [args...]] < script\n"
 "Submit a batch job. Options may also be given in #GSUB lines at the top of\n"
-"the script; the command line wins.\n"
+"the script; the command line wins. With no script, or -, the script is read\n"
+"from standard input (unless that is a terminal); the job is then named stdin.\n"
 "\n"
 "  -G, --gpus N            GPUs, all at once; more than a node has run on\n"
 "                          several nodes (default 1)\n"
-"  -J, --job-name NAME     job name (default: the script's file name, or wrap)\n"
+"  -J, --job-name NAME     job name (default: the script's file name, wrap\n"
+"                          or stdin)\n"
 "  -o, --output PATTERN    stdout file (default " JOBSPEC_DEFAULT_OUTPUT "); %j job id,\n"
 "                          %x job name, %u user, %r restart count, %N node\n"
 "                          name, %t rank (a file per node), %% a percent sign\n"
 "  -e, --error PATTERN     stderr file (default: the same as --output)\n"
 "  -D, --chdir DIR         working directory (default: the current one)\n"
-"  -t, --time LIMIT        time limit: M, M:S, H:M:S, D-H, D-H:M, D-H:M:S\n"
+"  -t, --time LIMIT        time limit: M, M:S, H:M:S, D-H, D-H:M, D-H:M:S,\n"
+"                          at most 365 days; UNLIMITED (default) for none\n"
 "      --export=WHAT       ALL (default), NONE, or NAME[=VALUE][,...];\n"
 "                          ALL,NAME=VALUE adds to the whole environment\n"
 "  -H, --hold              submit held; it waits until released\n"
@@ -40,10 +45,14 @@ gsub_usage(void)
 "                          preempted (default USR1)\n"
 "      --ckpt-grace TIME   time from that signal to SIGTERM (default: the\n"
 "                          cluster's scheduler.ckpt_grace, 60 s)\n"
-"      --no-requeue        never preempt this job (it cannot resume)\n"
+"      --no-requeue        never preempt this job (it cannot resume; not with\n"
+"                          --ckpt-signal or --ckpt-grace)\n"
 "      --consolidate       insist on the fewest nodes, even if it waits\n"
-"      --spread            take GPUs from the emptiest nodes\n"
+"      --spread            take GPUs from the emptiest nodes (not with\n"
+"                          --consolidate)\n"
 "      --parsable          print only the job id\n"
+"      --timeout SECONDS   how long to wait for gbatchd (default 10, or\n"
+"                          GBATCH_TIMEOUT; 0 waits for ever)\n"
 "      --wrap \"command\"    run command with /bin/sh instead of a script\n"
 "  -h, --help              this help\n"
 "  -V, --version           print the version\n"
@@ -84,7 +93,8 @@ main(int argc, char **argv)
 		    "%s", strerror(errno));
 		goto fail;
 	}
-	if ((job = jobspec_build(js, environ, cwd, err, sizeof err)) == NULL)
+	if ((job = jobspec_build(js, environ, getpwuid(getuid()), cwd, err,
+	    sizeof err)) == NULL)
 		goto fail;
 	/* Caught here rather than as a failed job minutes later; on a
 	 * cluster the working directory is on a shared file system. */
@@ -100,9 +110,8 @@ main(int argc, char **argv)
 		goto fail;
 	}
 
-	if ((c = client_open(err, sizeof err)) == NULL) {
+	if ((r = client_open(jobspec_timeout(js), &c, err, sizeof err)) != 0) {
 		fprintf(stderr, "gsub: %s\n", err);
-		r = EXIT_UNREACHABLE;
 		goto out;
 	}
 	req = proto_msg(MSG_JOB_SUBMIT);
@@ -114,8 +123,8 @@ main(int argc, char **argv)
 		goto out;
 	}
 	if (!json_is_integer(json_object_get(reply, "job_id"))) {
-		fprintf(stderr, "gsub: bad reply from gbatchd at %s: no job_id\n",
-		    client_socket_path());
+		fprintf(stderr, "gsub: bad reply from gbatchd at %s: it gave no "
+		    "job id\n", client_socket_path());
 		json_decref(reply);
 		r = EXIT_UNREACHABLE;
 		goto out;

@@ -1,13 +1,18 @@
 /* client.c: a command's connection to gbatchd (blocking Unix socket). */
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/un.h>
 
 #include <errno.h>
+#include <poll.h>
+#include <pwd.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "client/client.h"
@@ -17,19 +22,19 @@
 #include "common/proto.h"
 #include "common/xmalloc.h"
 
-/* A controller that takes longer than this to answer one request is stuck;
- * the command says so instead of hanging a user's shell or a cron job. */
-#define CLIENT_TIMEOUT_S	120
-
 struct client {
 	int		 fd;
 	char		*path;
 	json_t		*hello;		/* the controller's HELLO reply */
 	int		 said_hello;
+	unsigned	 timeout_s;	/* 0: wait for ever */
+	uint64_t	 deadline;	/* of the call under way, ms */
 };
 
 static const char client_hint[] =
     "is it running? Start it with 'gbatchd', or set GBATCH_SOCKET";
+/* Where the limit a user ran into comes from, so they can raise it. */
+static const char client_timeout_hint[] = "--timeout, GBATCH_TIMEOUT";
 
 const char *
 client_socket_path(void)
@@ -41,15 +46,90 @@ client_socket_path(void)
 	return (GB_PATH_SOCKET);
 }
 
-struct client *
-client_open(char *err, size_t errlen)
+static uint64_t
+client_now_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000);
+}
+
+/* Names a user for a message: their login name, else their uid. */
+static void
+client_user_name(uid_t uid, char *buf, size_t len)
+{
+	struct passwd	*pw;
+
+	if ((pw = getpwuid(uid)) != NULL)
+		snprintf(buf, len, "%s", pw->pw_name);
+	else
+		snprintf(buf, len, "uid %u", (unsigned)uid);
+}
+
+/* Explains an EACCES from connect(): names the first directory on path
+ * this user may not search, or the socket they may not write, with its
+ * mode and owner, and what would let them in. */
+static void
+client_denied(const char *path, char *buf, size_t len)
+{
+	struct stat	 sb;
+	char		*part, user[64], owner[64];
+	const char	*what = "socket";
+	size_t		 i;
+	int		 found = 0;
+
+	part = xstrdup(path);
+	for (i = 1; part[i] != '\0' && !found; i++) {
+		if (part[i] != '/')
+			continue;
+		part[i] = '\0';
+		if (access(part, X_OK) == -1 && errno == EACCES)
+			found = 1;
+		else
+			part[i] = '/';
+	}
+	if (found)
+		what = "directory";
+	else {
+		free(part);
+		part = xstrdup(path);
+	}
+	client_user_name(getuid(), user, sizeof user);
+	if (stat(part, &sb) == -1) {
+		snprintf(buf, len, "%s %s does not let %s in; set GBATCH_SOCKET "
+		    "to a socket you may use", what, part, user);
+		free(part);
+		return;
+	}
+	client_user_name(sb.st_uid, owner, sizeof owner);
+	if (found)
+		snprintf(buf, len, "directory %s (mode %04o, owner %s) does "
+		    "not let %s in; the admin makes it searchable (chmod a+x; "
+		    "under systemd, RuntimeDirectoryMode=0755), or set "
+		    "GBATCH_SOCKET to a socket you may use", part,
+		    (unsigned)(sb.st_mode & 07777), owner, user);
+	else
+		snprintf(buf, len, "the socket (mode %04o, owner %s) is not "
+		    "writable by %s; gbatchd makes it 0666, and the admin can "
+		    "make it so again (chmod 0666), or set GBATCH_SOCKET to a "
+		    "socket you may use", (unsigned)(sb.st_mode & 07777), owner,
+		    user);
+	free(part);
+}
+
+int
+client_open(unsigned timeout_s, struct client **cp, char *err,
+    size_t errlen)
 {
 	struct client		*c;
 	struct sockaddr_un	 sun;
-	struct timeval		 tv = { CLIENT_TIMEOUT_S, 0 };
+	struct timeval		 tv = { (time_t)timeout_s, 0 };
 	const char		*path = client_socket_path();
-	int			 fd;
+	char			 why[1024];
+	int			 fd, error;
 
+	*cp = NULL;
 	memset(&sun, 0, sizeof sun);
 	sun.sun_family = AF_UNIX;
 	if (strlen(path) >= sizeof sun.sun_path) {
@@ -57,27 +137,44 @@ client_open(char *err, size_t errlen)
 		    "longer than %zu bytes, the limit for a Unix socket; set "
 		    "GBATCH_SOCKET to a shorter path", path,
 		    sizeof sun.sun_path - 1);
-		return (NULL);
+		return (EXIT_UNREACHABLE);
 	}
 	memcpy(sun.sun_path, path, strlen(path) + 1);
 	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1) {
 		snprintf(err, errlen, "cannot reach gbatchd at %s: socket: %s",
 		    path, strerror(errno));
-		return (NULL);
+		return (EXIT_UNREACHABLE);
 	}
-	if (connect(fd, (struct sockaddr *)&sun, sizeof sun) == -1) {
-		snprintf(err, errlen, "cannot reach gbatchd at %s: %s; %s",
-		    path, strerror(errno), client_hint);
-		close(fd);
-		return (NULL);
-	}
-	(void)setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+	/* A controller that is stopped, or too busy to accept, fills its
+	 * listen queue; the send timeout bounds connect() then (0, as
+	 * --timeout 0, means none). */
 	(void)setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+	if (connect(fd, (struct sockaddr *)&sun, sizeof sun) == -1) {
+		error = errno;
+		close(fd);
+		if (error == EAGAIN || error == EINPROGRESS) {
+			snprintf(err, errlen, "gbatchd at %s did not accept the "
+			    "connection within %u s (%s)", path, timeout_s,
+			    client_timeout_hint);
+			return (EXIT_UNREACHABLE);
+		}
+		if (error == EACCES || error == EPERM) {
+			client_denied(path, why, sizeof why);
+			snprintf(err, errlen, "permission denied: cannot "
+			    "connect to gbatchd at %s: %s", path, why);
+			return (EXIT_PERMISSION);
+		}
+		snprintf(err, errlen, "cannot reach gbatchd at %s: %s; %s",
+		    path, strerror(error), client_hint);
+		return (EXIT_UNREACHABLE);
+	}
 
 	c = xcalloc(1, sizeof *c);
 	c->fd = fd;
 	c->path = xstrdup(path);
-	return (c);
+	c->timeout_s = timeout_s;
+	*cp = c;
+	return (0);
 }
 
 void
@@ -101,10 +198,7 @@ static int
 client_io_error(struct client *c, const char *what, int error, char *err,
     size_t errlen)
 {
-	if (error == EAGAIN || error == EWOULDBLOCK)
-		snprintf(err, errlen, "gbatchd at %s did not answer within %d "
-		    "seconds", c->path, CLIENT_TIMEOUT_S);
-	else if (error == 0)
+	if (error == 0)
 		snprintf(err, errlen, "gbatchd at %s closed the connection "
 		    "before replying", c->path);
 	else
@@ -113,18 +207,63 @@ client_io_error(struct client *c, const char *what, int error, char *err,
 	return (EXIT_UNREACHABLE);
 }
 
+/* Waits until the socket is ready for events or the call's deadline
+ * passes. Returns 0, or EXIT_UNREACHABLE with err saying what gbatchd did
+ * not do in time. */
+static int
+client_wait(struct client *c, short events, char *err, size_t errlen)
+{
+	struct pollfd	 pfd;
+	uint64_t	 now;
+	int		 ms = -1, n;
+
+	for (;;) {
+		if (c->timeout_s != 0) {
+			now = client_now_ms();
+			if (now >= c->deadline) {
+				snprintf(err, errlen, "gbatchd at %s did not %s "
+				    "within %u s (%s)", c->path, events ==
+				    POLLOUT ? "take the request" : "answer",
+				    c->timeout_s, client_timeout_hint);
+				return (EXIT_UNREACHABLE);
+			}
+			ms = (int)(c->deadline - now);
+		}
+		pfd.fd = c->fd;
+		pfd.events = events;
+		pfd.revents = 0;
+		n = poll(&pfd, 1, ms);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1) {
+			snprintf(err, errlen, "cannot wait for gbatchd at %s: "
+			    "%s", c->path, strerror(errno));
+			return (EXIT_UNREACHABLE);
+		}
+		if (n == 1)
+			return (0);
+	}
+}
+
 static int
 client_write(struct client *c, const uint8_t *buf, size_t len, char *err,
     size_t errlen)
 {
 	ssize_t	n;
+	int	r;
 
 	while (len > 0) {
 		/* MSG_NOSIGNAL: a controller that goes away is an error to
-		 * report, not a SIGPIPE that kills the command silently. */
-		n = send(c->fd, buf, len, MSG_NOSIGNAL);
+		 * report, not a SIGPIPE that kills the command silently.
+		 * MSG_DONTWAIT: the wait is client_wait()'s, bounded. */
+		n = send(c->fd, buf, len, MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (n == -1 && errno == EINTR)
 			continue;
+		if (n == -1 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			if ((r = client_wait(c, POLLOUT, err, errlen)) != 0)
+				return (r);
+			continue;
+		}
 		if (n == -1) {
 			/* The controller may have refused the HELLO and
 			 * closed; its reply, if any, says why. */
@@ -144,11 +283,17 @@ client_read_full(struct client *c, uint8_t *buf, size_t len, char *err,
     size_t errlen)
 {
 	ssize_t	n;
+	int	r;
 
 	while (len > 0) {
-		n = read(c->fd, buf, len);
+		n = recv(c->fd, buf, len, MSG_DONTWAIT);
 		if (n == -1 && errno == EINTR)
 			continue;
+		if (n == -1 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			if ((r = client_wait(c, POLLIN, err, errlen)) != 0)
+				return (r);
+			continue;
+		}
 		if (n <= 0)
 			return (client_io_error(c, "cannot read from",
 			    n == 0 ? 0 : errno, err, errlen));
@@ -272,6 +417,9 @@ client_call_raw(struct client *c, json_t *req, char **body, size_t *len,
 	int			 r;
 
 	*body = NULL;
+	/* Each request gets the whole --timeout: a command that asks twice
+	 * (gcancel --name) is not cut short by its first answer. */
+	c->deadline = client_now_ms() + (uint64_t)c->timeout_s * 1000;
 	if ((r = client_send(c, req, err, errlen)) != 0)
 		return (r);
 	if ((r = client_read_hello(c, err, errlen)) != 0)

@@ -15,17 +15,22 @@ struct client;
  * built-in default. Borrowed; valid until the environment changes. */
 const char	*client_socket_path(void);
 
-/* Connects to gbatchd. Sends nothing yet. Returns a new client, or NULL
- * with err saying where it looked and how to start gbatchd. Blocks for the
- * connect only (a Unix socket: no network wait). */
-struct client	*client_open(char *err, size_t errlen);
+/* Connects to gbatchd. Sends nothing yet. timeout_s (--timeout; 0: no
+ * limit) bounds the connect, and then each call, by itself. Returns 0 with
+ * *cp (a new client), or the commands' exit status (EXIT_UNREACHABLE;
+ * EXIT_PERMISSION when the socket or its directory shuts this user out)
+ * with err saying where it looked and what to do. Blocks for the connect
+ * only, up to timeout_s (a stopped gbatchd's listen queue may be full). */
+int		 client_open(unsigned timeout_s, struct client **cp,
+		     char *err, size_t errlen);
 void		 client_free(struct client *);
 
 /* Sends req (HELLO first, on the first call) and waits for its reply.
  * Returns 0 with *reply (a new reference, "ok" true), or the exit status of
  * the commands (proto.h: EXIT_REFUSED, EXIT_PERMISSION, EXIT_UNREACHABLE,
  * EXIT_USAGE when req is too large to send) with err set to the
- * controller's message or what went wrong. Blocks up to the client timeout. */
+ * controller's message or what went wrong. Blocks up to the timeout given
+ * to client_open(), counted afresh for each call. */
 int		 client_call(struct client *, json_t *req, json_t **reply,
 		     char *err, size_t errlen);
 

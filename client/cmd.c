@@ -126,6 +126,35 @@ cmd_parse_signal(const char *s, int *sig, char *err, size_t errlen)
 }
 
 int
+cmd_timeout(const char *arg, unsigned *secs, char *err, size_t errlen)
+{
+	const char	*what = "--timeout", *p;
+	unsigned long	 v = 0;
+
+	if (arg == NULL) {
+		arg = getenv("GBATCH_TIMEOUT");
+		if (arg == NULL || *arg == '\0') {
+			*secs = CMD_TIMEOUT_DEFAULT;
+			return (0);
+		}
+		what = "GBATCH_TIMEOUT";
+	}
+	for (p = arg; isdigit((unsigned char)*p); p++) {
+		v = v * 10 + (unsigned long)(*p - '0');
+		if (v > CMD_TIMEOUT_MAX)
+			break;
+	}
+	if (*arg == '\0' || *p != '\0' || v > CMD_TIMEOUT_MAX) {
+		snprintf(err, errlen, "%s: expected whole seconds from 0 to %d "
+		    "(0: wait for ever), got \"%s\"", what, CMD_TIMEOUT_MAX,
+		    arg);
+		return (-1);
+	}
+	*secs = (unsigned)v;
+	return (0);
+}
+
+int
 cmd_split(const char *list, const char *what,
     int (*fn)(const char *, void *, char *, size_t), void *arg, char *err,
     size_t errlen)

@@ -22,6 +22,21 @@ int	cmd_parse_id(const char *, uint64_t *, char *err, size_t errlen);
  * or a number from 1 to 64. Returns 0 or -1 with err listing names. */
 int	cmd_parse_signal(const char *, int *, char *err, size_t errlen);
 
+/* --timeout SECONDS, which every command takes: how long it waits for
+ * gbatchd (to accept the connection, to take the request, to answer it)
+ * before it gives up with exit status 3. 0 waits for ever. */
+#define CMD_OPT_TIMEOUT		0x1000	/* getopt_long()'s value for it */
+#define CMD_TIMEOUT_LONGOPT	{ "timeout", required_argument, NULL, \
+				    CMD_OPT_TIMEOUT }
+#define CMD_TIMEOUT_DEFAULT	10
+#define CMD_TIMEOUT_MAX		86400
+
+/* Sets *secs from arg (--timeout's value), or when arg is NULL from
+ * $GBATCH_TIMEOUT, or else to CMD_TIMEOUT_DEFAULT. Returns 0, or -1 with
+ * err naming the option or variable, what it got and what it accepts. */
+int	cmd_timeout(const char *arg, unsigned *secs, char *err,
+	    size_t errlen);
+
 /* Splits a comma-separated list: calls fn for every non-empty item.
  * Returns 0, -1 when fn fails (err set by fn) or an item is empty. */
 int	cmd_split(const char *list, const char *what,

@@ -1,4 +1,5 @@
 /* job-row.c: a job object's members and how each field is printed. */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -294,28 +295,80 @@ const struct table_col job_row_cols[] = {
 };
 const size_t job_row_ncols = sizeof job_row_cols / sizeof job_row_cols[0];
 
+/* Columns computed from members of another name; the others read the
+ * member they are named after. The first member is what the column shows
+ * (and sorts by). */
+static const struct {
+	const char	*col;
+	const char	*keys[2];
+} job_row_derived[] = {
+	{ "gpu_ids", { "alloc", NULL } },
+	{ "time", { "elapsed", NULL } },
+	{ "reason", { "reason", "state" } },
+};
+
 void
 job_row_wire_fields(const char *col, json_t *fields)
 {
-	/* Columns computed from members of another name; the others read
-	 * the member they are named after. */
-	static const struct {
-		const char	*col;
-		const char	*keys[2];
-	} derived[] = {
-		{ "gpu_ids", { "alloc", NULL } },
-		{ "time", { "elapsed", NULL } },
-		{ "reason", { "reason", "state" } },
-	};
 	size_t	i, k;
 
-	for (i = 0; i < sizeof derived / sizeof derived[0]; i++) {
-		if (strcmp(col, derived[i].col) != 0)
+	for (i = 0; i < sizeof job_row_derived / sizeof job_row_derived[0];
+	    i++) {
+		if (strcmp(col, job_row_derived[i].col) != 0)
 			continue;
-		for (k = 0; k < 2 && derived[i].keys[k] != NULL; k++)
+		for (k = 0; k < 2 && job_row_derived[i].keys[k] != NULL; k++)
 			json_array_append_new(fields,
-			    json_string(derived[i].keys[k]));
+			    json_string(job_row_derived[i].keys[k]));
 		return;
 	}
 	json_array_append_new(fields, json_string(col));
+}
+
+int
+job_row_sort_key(const char *col)
+{
+	const char	*member = col;
+	size_t		 i;
+	int		 k;
+
+	for (i = 0; i < sizeof job_row_derived / sizeof job_row_derived[0];
+	    i++) {
+		if (strcmp(col, job_row_derived[i].col) == 0)
+			member = job_row_derived[i].keys[0];
+	}
+	for (k = 0; k < JOB_ROW_COUNT; k++) {
+		if (strcmp(member, job_row_keys[k]) == 0)
+			return (k);
+	}
+	return (-1);
+}
+
+int
+job_row_compare(const struct job_row *a, const struct job_row *b, int key)
+{
+	const struct jscan_val	*va = &a->v[key], *vb = &b->v[key];
+	long long		 ia, ib;
+	char			 sa[1024], sb[1024];
+	int			 r;
+
+	if (va->type == JSCAN_NONE || va->type == JSCAN_NULL ||
+	    vb->type == JSCAN_NONE || vb->type == JSCAN_NULL)
+		return ((vb->type == JSCAN_NONE || vb->type == JSCAN_NULL) -
+		    (va->type == JSCAN_NONE || va->type == JSCAN_NULL));
+	if (jscan_int(va, &ia) == 0 && jscan_int(vb, &ib) == 0) {
+		/* No limit is the longest limit, not the shortest. */
+		if (key == JOB_ROW_TIME_LIMIT) {
+			ia = ia == 0 ? LLONG_MAX : ia;
+			ib = ib == 0 ? LLONG_MAX : ib;
+		}
+		return ((ia > ib) - (ia < ib));
+	}
+	if (va->type == JSCAN_STRING && vb->type == JSCAN_STRING) {
+		jscan_string(va, sa, sizeof sa);
+		jscan_string(vb, sb, sizeof sb);
+		return (strcmp(sa, sb));
+	}
+	/* Arrays (alloc): their text, which starts with the first node. */
+	r = memcmp(va->p, vb->p, va->n < vb->n ? va->n : vb->n);
+	return (r != 0 ? r : (va->n > vb->n) - (va->n < vb->n));
 }

@@ -56,6 +56,16 @@ int	job_row_scan(const struct jscan_val *obj, struct job_row *row);
  * listing can ask the controller for just those (JOB_LIST "fields"). */
 void	job_row_wire_fields(const char *col, json_t *fields);
 
+/* The member a column (a name of job_row_cols) shows and sorts by, as an
+ * enum job_row_key, or -1 for a name that is no column. */
+int	job_row_sort_key(const char *col);
+
+/* Compares two rows on one member (job_row_sort_key()): integers as
+ * numbers (a time limit of 0, none, after every limit), strings as text,
+ * a missing value before any other. Returns <0, 0 or >0. */
+int	job_row_compare(const struct job_row *a, const struct job_row *b,
+	    int key);
+
 /* Whether key (a member name of a job object) is one job_row knows. */
 int	job_row_knows(const struct jscan_val *key);
 

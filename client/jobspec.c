@@ -6,12 +6,14 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "client/cmd.h"
+#include "client/jobenv.h"
 #include "client/jobspec.h"
 #include "common/duration.h"
 #include "common/outpat.h"
@@ -77,6 +79,9 @@ struct jobspec {
 	bool			 no_requeue;
 	const char		*placement;	/* NULL, "consolidate", "spread" */
 
+	unsigned		 timeout;	/* --timeout, seconds */
+	bool			 timeout_set;
+
 	char			*wrap;		/* --wrap command */
 	char			*script_path;	/* as given */
 	char			*script;	/* its text */
@@ -101,16 +106,12 @@ static const struct option jobspec_longopts[] = {
 	{ "no-requeue", no_argument, NULL, JOBSPEC_OPT_NO_REQUEUE },
 	{ "consolidate", no_argument, NULL, JOBSPEC_OPT_CONSOLIDATE },
 	{ "spread", no_argument, NULL, JOBSPEC_OPT_SPREAD },
+	CMD_TIMEOUT_LONGOPT,
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
 };
 
-/* Variables a job gets even with --export=NONE or a plain list: without
- * them a shell script cannot find its programs or its home. */
-static const char *const jobspec_essential_env[] = {
-	"HOME", "LOGNAME", "PATH", "SHELL", "USER",
-};
 
 struct jobspec *
 jobspec_create(void)
@@ -147,6 +148,12 @@ bool
 jobspec_parsable(const struct jobspec *js)
 {
 	return (js->parsable);
+}
+
+unsigned
+jobspec_timeout(const struct jobspec *js)
+{
+	return (js->timeout);
 }
 
 /* Whether s is valid UTF-8 (JSON carries nothing else). */
@@ -195,62 +202,12 @@ jobspec_check_pattern(const char *opt, const char *s, char *err,
 	return (0);
 }
 
-static bool
-jobspec_is_var_name(const char *s, size_t n)
-{
-	size_t	i;
-
-	if (n == 0 || isdigit((unsigned char)s[0]))
-		return (false);
-	for (i = 0; i < n; i++) {
-		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
-			return (false);
-	}
-	return (true);
-}
-
-struct jobspec_export {
-	bool	all;
-	bool	none;
-};
-
-static int
-jobspec_export_item(const char *item, void *arg, char *err, size_t errlen)
-{
-	struct jobspec_export	*ex = arg;
-	const char		*eq = strchr(item, '=');
-	size_t			 n = eq != NULL ? (size_t)(eq - item) :
-				    strlen(item);
-
-	if (strcmp(item, "ALL") == 0)
-		ex->all = true;
-	else if (strcmp(item, "NONE") == 0)
-		ex->none = true;
-	else if (!jobspec_is_var_name(item, n)) {
-		snprintf(err, errlen, "--export: \"%.*s\" is not a variable "
-		    "name; expected ALL, NONE or NAME[=VALUE] items separated "
-		    "by commas", (int)n, item);
-		return (-1);
-	} else if (eq != NULL && !jobspec_is_text(eq + 1)) {
-		snprintf(err, errlen, "--export: the value of %.*s is not "
-		    "printable text", (int)n, item);
-		return (-1);
-	}
-	if (ex->all && ex->none) {
-		snprintf(err, errlen, "--export: ALL and NONE exclude each "
-		    "other");
-		return (-1);
-	}
-	return (0);
-}
-
 /* Validates one option's value and stores it unless the command line set
  * it already. err gets "--OPTION: what was wrong". */
 static int
 jobspec_set(struct jobspec *js, int opt, const char *arg,
     enum jobspec_src src, char *err, size_t errlen)
 {
-	struct jobspec_export	 ex = { false, false };
 	enum jobspec_field	 f;
 	char			 derr[256], **str = NULL;
 	const char		*p;
@@ -316,8 +273,7 @@ jobspec_set(struct jobspec *js, int opt, const char *arg,
 	case JOBSPEC_OPT_EXPORT:
 		f = JOBSPEC_F_EXPORT;
 		str = &js->export;
-		if (cmd_split(arg, "--export", jobspec_export_item, &ex, err,
-		    errlen) == -1)
+		if (jobenv_check(arg, err, errlen) == -1)
 			return (-1);
 		break;
 	case 'H':
@@ -353,6 +309,15 @@ jobspec_set(struct jobspec *js, int opt, const char *arg,
 	}
 	if (src < js->src[f])
 		return (0);
+	/* The command line overrides a directive, but two placements from
+	 * the same place contradict each other. */
+	if (f == JOBSPEC_F_PLACEMENT && src == js->src[f] &&
+	    strcmp(js->placement, opt == JOBSPEC_OPT_SPREAD ? "spread" :
+	    "consolidate") != 0) {
+		snprintf(err, errlen, "--consolidate and --spread exclude each "
+		    "other: the fewest nodes, or the emptiest ones; give one");
+		return (-1);
+	}
 	js->src[f] = src;
 	switch (f) {
 	case JOBSPEC_F_GPUS:
@@ -416,6 +381,11 @@ jobspec_parse_args(struct jobspec *js, int argc, char **argv,
 			free(js->wrap);
 			js->wrap = xstrdup(optarg);
 			break;
+		case CMD_OPT_TIMEOUT:
+			if (cmd_timeout(optarg, &js->timeout, err, errlen) == -1)
+				return (-1);
+			js->timeout_set = true;
+			break;
 		case '?':
 		case ':':
 			cmd_option_error(c, argv, jobspec_longopts, err,
@@ -428,17 +398,16 @@ jobspec_parse_args(struct jobspec *js, int argc, char **argv,
 			break;
 		}
 	}
+	if (!js->timeout_set && cmd_timeout(NULL, &js->timeout, err,
+	    errlen) == -1)
+		return (-1);
 	if (js->wrap != NULL && optind < argc) {
 		snprintf(err, errlen, "--wrap and a script (\"%s\") exclude each "
 		    "other; give one", argv[optind]);
 		return (-1);
 	}
-	if (js->wrap == NULL && optind == argc) {
-		snprintf(err, errlen, "no script given; expected a script path "
-		    "or --wrap \"command\"");
-		return (-1);
-	}
-	if (js->wrap != NULL)
+	/* No script: standard input, decided when it is read. */
+	if (js->wrap != NULL || optind == argc)
 		return (0);
 	js->script_path = xstrdup(argv[optind++]);
 	js->argc = argc - optind;
@@ -505,9 +474,10 @@ jobspec_words(char *buf, char **words, int max, char *err, size_t errlen)
 static int
 jobspec_directive(struct jobspec *js, char *line, char *err, size_t errlen)
 {
-	char	*words[JOBSPEC_MAX_WORDS + 2];
-	char	 werr[256];
-	int	 n, c;
+	const struct option	*o;
+	char			*words[JOBSPEC_MAX_WORDS + 2];
+	char			 werr[256];
+	int			 n, c;
 
 	words[0] = (char *)"#GSUB";
 	if ((n = jobspec_words(line, words + 1, JOBSPEC_MAX_WORDS, werr,
@@ -528,8 +498,14 @@ jobspec_directive(struct jobspec *js, char *line, char *err, size_t errlen)
 		case 'h':
 		case 'V':
 		case JOBSPEC_OPT_WRAP:
-			snprintf(err, errlen, "#GSUB %s: not allowed in a "
-			    "script", words[optind - 1]);
+		case CMD_OPT_TIMEOUT:
+			/* Named from the table: words[optind - 1] would be
+			 * the option's value when it has one. */
+			for (o = jobspec_longopts; o->name != NULL &&
+			    o->val != c; o++)
+				/* nothing */;
+			snprintf(err, errlen, "#GSUB --%s: not allowed in a "
+			    "script", o->name);
 			return (-1);
 		case '?':
 		case ':':
@@ -558,14 +534,18 @@ int
 jobspec_parse_directives(struct jobspec *js, const char *text,
     const char *name, char *err, size_t errlen)
 {
-	const char	*p = text, *nl;
+	const char	*p = text, *nl, *next;
 	char		*line, derr[512];
 	size_t		 len;
 	int		 lineno = 0, r;
 
-	for (; *p != '\0'; p = nl != NULL ? nl + 1 : p + len) {
+	/* The next line's start is fixed before the line is trimmed (its
+	 * \r, its indent): stepping on by the trimmed length would land
+	 * back on a last line's \r and never leave it. */
+	for (; *p != '\0'; p = next) {
 		nl = strchr(p, '\n');
 		len = nl != NULL ? (size_t)(nl - p) : strlen(p);
+		next = nl != NULL ? nl + 1 : p + len;
 		lineno++;
 		if (len > 0 && p[len - 1] == '\r')
 			len--;
@@ -600,30 +580,67 @@ jobspec_parse_directives(struct jobspec *js, const char *text,
 	return (0);
 }
 
+/* Options that each make sense alone but not together. Checked once all
+ * are in, the command line's and the directives' alike. */
+static int
+jobspec_check(const struct jobspec *js, char *err, size_t errlen)
+{
+	const char	*ckpt = NULL;
+
+	if (js->src[JOBSPEC_F_CKPT_SIGNAL] != JOBSPEC_SRC_NONE)
+		ckpt = "--ckpt-signal";
+	else if (js->ckpt_grace_set)
+		ckpt = "--ckpt-grace";
+	if (js->no_requeue && ckpt != NULL) {
+		snprintf(err, errlen, "--no-requeue and %s exclude each other: "
+		    "a job that is never preempted is never asked to "
+		    "checkpoint; give one", ckpt);
+		return (-1);
+	}
+	return (0);
+}
+
 int
 jobspec_load_script(struct jobspec *js, char *err, size_t errlen)
 {
 	struct stat	 sb;
-	const char	*path = js->script_path;
+	const char	*path, *name;
 	char		*text = NULL;
 	ssize_t		 n;
 	size_t		 len = 0;
+	bool		 in;
 	int		 fd;
 
 	if (js->wrap != NULL)
-		return (0);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
-		snprintf(err, errlen, "%s: cannot read the script: %s", path,
+		return (jobspec_check(js, err, errlen));
+	/* As sbatch: no script means standard input, unless that is the
+	 * user's terminal, where it would only wait for them. */
+	if (js->script_path == NULL) {
+		if (isatty(STDIN_FILENO)) {
+			snprintf(err, errlen, "no script given; expected a "
+			    "script path, - for standard input, or --wrap "
+			    "\"command\"");
+			return (-1);
+		}
+		js->script_path = xstrdup("-");
+	}
+	path = js->script_path;
+	in = strcmp(path, "-") == 0;
+	name = in ? JOBSPEC_STDIN_NAME : path;
+	if (in)
+		fd = STDIN_FILENO;
+	else if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+		snprintf(err, errlen, "%s: cannot read the script: %s", name,
 		    strerror(errno));
 		return (-1);
 	}
 	if (fstat(fd, &sb) == -1) {
-		snprintf(err, errlen, "%s: cannot read the script: %s", path,
+		snprintf(err, errlen, "%s: cannot read the script: %s", name,
 		    strerror(errno));
 		goto fail;
 	}
 	if (S_ISDIR(sb.st_mode)) {
-		snprintf(err, errlen, "%s: is a directory, not a script", path);
+		snprintf(err, errlen, "%s: is a directory, not a script", name);
 		goto fail;
 	}
 	text = xmalloc(JOBSPEC_MAX_SCRIPT + 1);
@@ -633,7 +650,7 @@ jobspec_load_script(struct jobspec *js, char *err, size_t errlen)
 			continue;
 		if (n == -1) {
 			snprintf(err, errlen, "%s: cannot read the script: %s",
-			    path, strerror(errno));
+			    name, strerror(errno));
 			goto fail;
 		}
 		if (n == 0)
@@ -641,34 +658,37 @@ jobspec_load_script(struct jobspec *js, char *err, size_t errlen)
 		len += (size_t)n;
 		if (len > JOBSPEC_MAX_SCRIPT) {
 			snprintf(err, errlen, "%s: the script is larger than "
-			    "%u KiB; keep data in files the script reads", path,
+			    "%u KiB; keep data in files the script reads", name,
 			    JOBSPEC_MAX_SCRIPT / 1024);
 			goto fail;
 		}
 	}
-	close(fd);
+	if (!in)
+		close(fd);
 	fd = -1;
 	text[len] = '\0';
 	if (len == 0) {
-		snprintf(err, errlen, "%s: the script is empty", path);
+		snprintf(err, errlen, "%s: the script is empty", name);
 		goto fail;
 	}
 	if (memchr(text, '\0', len) != NULL || !jobspec_is_text(text)) {
 		snprintf(err, errlen, "%s: not a text script (binary data); "
 		    "give a script, or run a program with --wrap \"command\"",
-		    path);
+		    name);
 		goto fail;
 	}
 	if (len < 2 || text[0] != '#' || text[1] != '!') {
 		snprintf(err, errlen, "%s: the first line must name an "
-		    "interpreter, e.g. #!/bin/sh", path);
+		    "interpreter, e.g. #!/bin/sh", name);
 		goto fail;
 	}
 	js->script = text;
-	return (jobspec_parse_directives(js, text, path, err, errlen));
+	if (jobspec_parse_directives(js, text, name, err, errlen) == -1)
+		return (-1);
+	return (jobspec_check(js, err, errlen));
 
 fail:
-	if (fd != -1)
+	if (fd != -1 && !in)
 		close(fd);
 	free(text);
 	return (-1);
@@ -688,81 +708,9 @@ jobspec_absolute(const char *path, const char *cwd)
 	    "/", path));
 }
 
-/* Copies NAME=VALUE from env when its name is name (or any valid name
- * when name is NULL). Variables that are not UTF-8 cannot travel in JSON
- * and are left out. */
-static void
-jobspec_env_copy(json_t *out, char *const *env, const char *name)
-{
-	const char	*eq;
-	char		*key;
-	json_t		*v;
-	size_t		 n;
-
-	for (; *env != NULL; env++) {
-		if ((eq = strchr(*env, '=')) == NULL)
-			continue;
-		n = (size_t)(eq - *env);
-		if (name != NULL && (strlen(name) != n ||
-		    strncmp(*env, name, n) != 0))
-			continue;
-		if (!jobspec_is_var_name(*env, n))
-			continue;
-		if ((v = json_string(eq + 1)) == NULL)
-			continue;
-		key = xstrndup(*env, n);
-		json_object_set_new(out, key, v);
-		free(key);
-		if (name != NULL)
-			return;
-	}
-}
-
-static json_t *
-jobspec_env(const struct jobspec *js, char *const *env)
-{
-	json_t		*out = json_object();
-	char		*copy, *item, *next, *eq;
-	const char	*list = js->export != NULL ? js->export : "ALL";
-	bool		 all = false;
-	size_t		 i;
-
-	copy = xstrdup(list);
-	for (item = copy; item != NULL; item = next) {
-		if ((next = strchr(item, ',')) != NULL)
-			*next++ = '\0';
-		if (strcmp(item, "ALL") == 0)
-			all = true;
-	}
-	free(copy);
-	if (all)
-		jobspec_env_copy(out, env, NULL);
-	else {
-		for (i = 0; i < sizeof jobspec_essential_env /
-		    sizeof jobspec_essential_env[0]; i++)
-			jobspec_env_copy(out, env, jobspec_essential_env[i]);
-	}
-
-	/* Validated when set: every item is ALL, NONE, NAME or NAME=VALUE. */
-	copy = xstrdup(list);
-	for (item = copy; item != NULL; item = next) {
-		if ((next = strchr(item, ',')) != NULL)
-			*next++ = '\0';
-		if (strcmp(item, "ALL") == 0 || strcmp(item, "NONE") == 0)
-			continue;
-		if ((eq = strchr(item, '=')) != NULL) {
-			*eq = '\0';
-			json_object_set_new(out, item, json_string(eq + 1));
-		} else if (!all)
-			jobspec_env_copy(out, env, item);
-	}
-	free(copy);
-	return (out);
-}
-
 json_t *
-jobspec_build(const struct jobspec *js, char *const *env, const char *cwd,
-    char *err, size_t errlen)
+jobspec_build(const struct jobspec *js, char *const *env,
+    const struct passwd *pw, const char *cwd, char *err, size_t errlen)
 {
 	json_t		*job, *argv;
 	const char	*base, *output;
@@ -783,6 +731,10 @@ jobspec_build(const struct jobspec *js, char *const *env, const char *cwd,
 		command = xstrdup(js->wrap);
 		script = xasprintf("#!/bin/sh\n%s\n", js->wrap);
 		base = "wrap";
+	} else if (strcmp(js->script_path, "-") == 0) {
+		command = xstrdup("(" JOBSPEC_STDIN_NAME ")");
+		script = xstrdup(js->script);
+		base = JOBSPEC_STDIN_NAME;
 	} else {
 		command = jobspec_absolute(js->script_path, cwd);
 		script = xstrdup(js->script);
@@ -809,7 +761,8 @@ jobspec_build(const struct jobspec *js, char *const *env, const char *cwd,
 	json_object_set_new(job, "gpus", json_integer(js->gpus));
 	json_object_set_new(job, "time_limit",
 	    json_integer((json_int_t)js->time_limit));
-	json_object_set_new(job, "env", jobspec_env(js, env));
+	json_object_set_new(job, "env", jobenv_build(js->export != NULL ?
+	    js->export : "ALL", env, pw));
 	json_object_set_new(job, "hold", json_boolean(js->hold));
 	if (js->ckpt_signal != 0)
 		json_object_set_new(job, "ckpt_signal",

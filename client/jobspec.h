@@ -13,6 +13,8 @@
 
 #include "common/outpat.h"
 
+struct passwd;
+
 /* The default output file (common/outpat.h has the one copy). */
 #define JOBSPEC_DEFAULT_OUTPUT	OUTPAT_DEFAULT
 /* A script larger than this is data, not a job script; it also keeps the
@@ -31,15 +33,24 @@ struct jobspec	*jobspec_create(void);
 void		 jobspec_free(struct jobspec *);
 
 /* Parses gsub's command line (options, then the script and its
- * arguments). Sets *action for --help and --version. Returns 0, or -1 with
- * err naming the bad option or value. Uses getopt_long(). */
+ * arguments; no script is left to jobspec_load_script()). Sets *action for
+ * --help and --version. Returns 0, or -1 with err naming the bad option or
+ * value. Uses getopt_long(). */
 int		 jobspec_parse_args(struct jobspec *, int argc, char **argv,
 		     enum jobspec_action *action, char *err, size_t errlen);
 
-/* Reads the script named on the command line (nothing with --wrap), checks
- * it is a non-empty text script starting with #!, and applies its #GSUB
- * directives. Returns 0, or -1 with err naming the path and what is
- * wrong (or PATH:LINE for a bad directive). */
+/* How a script read from standard input is named: the job's default
+ * name, and "stdin:LINE" in errors. sbatch says "sbatch"; this says where
+ * the script came from. */
+#define JOBSPEC_STDIN_NAME	"stdin"
+
+/* Reads the script named on the command line (nothing with --wrap): "-",
+ * or none when standard input is not a terminal, means standard input (as
+ * sbatch). Checks it is a non-empty text script starting with #!, applies
+ * its #GSUB directives, then checks that the options agree with each
+ * other (--no-requeue and --ckpt-signal/--ckpt-grace). Returns 0, or -1
+ * with err naming the path and what is wrong (or PATH:LINE for a bad
+ * directive). */
 int		 jobspec_load_script(struct jobspec *, char *err, size_t errlen);
 
 /* Applies the #GSUB directives of script text (name is how errors call
@@ -50,12 +61,17 @@ int		 jobspec_parse_directives(struct jobspec *, const char *text,
 		     const char *name, char *err, size_t errlen);
 
 /* Builds the "job" object of JOB_SUBMIT (docs/protocol.md): env is the
- * environment to export from (environ), cwd the directory relative paths
- * start from. Returns a new reference, or NULL with err set. */
+ * environment to export from (environ), pw the submitting user's account
+ * (getpwuid(getuid()); NULL when there is none), which gives the job's
+ * HOME, LOGNAME, SHELL and USER, cwd the directory relative paths start
+ * from. Returns a new reference, or NULL with err set. */
 json_t		*jobspec_build(const struct jobspec *, char *const *env,
-		     const char *cwd, char *err, size_t errlen);
+		     const struct passwd *pw, const char *cwd, char *err,
+		     size_t errlen);
 
 /* --parsable: print only the job id. */
 bool		 jobspec_parsable(const struct jobspec *);
+/* --timeout (or $GBATCH_TIMEOUT, or the default), for client_open(). */
+unsigned	 jobspec_timeout(const struct jobspec *);
 
 #endif

@@ -8,7 +8,8 @@
 
 #include "common/duration.h"
 
-/* A limit above 365 days is a typo, not a plan. */
+/* A limit above 365 days is a typo, not a plan. (Slurm has no fixed cap;
+ * a partition's MaxTime sets one.) UNLIMITED is there for no limit. */
 #define DURATION_MAX	(365ULL * 86400)
 
 static const char duration_forms[] =
@@ -38,6 +39,19 @@ duration_fields(const char *s, uint64_t *v, int max)
 	}
 }
 
+/* Checks one field against its range; err names the field, the range
+ * and the whole input. */
+static int
+duration_range(const char *field, uint64_t v, uint64_t max, const char *s,
+    char *err, size_t errlen)
+{
+	if (v <= max)
+		return (0);
+	snprintf(err, errlen, "%s: expected 0-%llu, got %llu in \"%s\"", field,
+	    (unsigned long long)max, (unsigned long long)v, s);
+	return (-1);
+}
+
 int
 duration_parse(const char *s, uint64_t *secs, char *err, size_t errlen)
 {
@@ -55,35 +69,42 @@ duration_parse(const char *s, uint64_t *secs, char *err, size_t errlen)
 			goto bad;
 		errno = 0;
 		days = strtoull(s, &end, 10);
-		if (errno != 0 || end != dash || days > 365)
+		if (errno != 0 || end != dash)
 			goto bad;
 		rest = dash + 1;
 	}
 	if ((n = duration_fields(rest, v, 3)) == -1)
 		goto bad;
 	if (dash != NULL) {
-		/* d-h, d-h:m, d-h:m:s */
-		t = v[0] * 3600;
+		/* d-h, d-h:m, d-h:m:s: the days carry what is over a day. */
+		if (duration_range("days", days, DURATION_MAX / 86400, s, err,
+		    errlen) == -1 ||
+		    duration_range("hours", v[0], 23, s, err, errlen) == -1 ||
+		    (n > 1 && duration_range("minutes", v[1], 59, s, err,
+		    errlen) == -1) ||
+		    (n > 2 && duration_range("seconds", v[2], 59, s, err,
+		    errlen) == -1))
+			return (-1);
+		t = days * 86400 + v[0] * 3600;
 		if (n > 1)
 			t += v[1] * 60;
 		if (n > 2)
 			t += v[2];
-		if ((n > 1 && v[1] > 59) || (n > 2 && v[2] > 59))
-			goto bad;
 	} else if (n == 1)
 		t = v[0] * 60;
 	else if (n == 2) {
-		if (v[1] > 59)
-			goto bad;
+		if (duration_range("seconds", v[1], 59, s, err, errlen) == -1)
+			return (-1);
 		t = v[0] * 60 + v[1];
 	} else {
-		if (v[1] > 59 || v[2] > 59)
-			goto bad;
+		if (duration_range("minutes", v[1], 59, s, err, errlen) == -1 ||
+		    duration_range("seconds", v[2], 59, s, err, errlen) == -1)
+			return (-1);
 		t = v[0] * 3600 + v[1] * 60 + v[2];
 	}
-	t += days * 86400;
 	if (t > DURATION_MAX) {
-		snprintf(err, errlen, "time \"%s\" is longer than 365 days", s);
+		snprintf(err, errlen, "time \"%s\" is longer than 365 days, "
+		    "the most a job may ask for (UNLIMITED for no limit)", s);
 		return (-1);
 	}
 	*secs = t;

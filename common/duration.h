@@ -5,9 +5,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Parses "M", "M:S", "H:M:S", "D-H", "D-H:M" or "D-H:M:S" into seconds.
- * "0", "UNLIMITED" and "INFINITE" mean no limit and give 0. Returns 0, or
- * -1 with err naming the input and the accepted forms. */
+/* Parses "M", "M:S", "H:M:S", "D-H", "D-H:M" or "D-H:M:S" into seconds:
+ * minutes and seconds after a colon are 0-59, hours after days 0-23, days
+ * 0-365, and the whole at most 365 days. "0", "UNLIMITED" and "INFINITE"
+ * mean no limit and give 0. Returns 0, or -1 with err naming the field
+ * out of range and its range, or the input and the accepted forms. */
 int	 duration_parse(const char *, uint64_t *secs, char *err, size_t errlen);
 
 /* Writes secs as "M:SS", "H:MM:SS" or "D-HH:MM:SS" into buf; returns buf. */

@@ -22,6 +22,8 @@ struct req_job_cancel {
 	int		 signal;	/* 0: cancel */
 };
 
+/* One job's result. Its message does not name the job: the result's id
+ * does, and gcancel prints "job N: " before the message. */
 static void
 req_job_cancel_result(struct req_job_cancel *c, uint64_t id,
     const char *code, const char *fmt, ...)
@@ -56,19 +58,18 @@ req_job_cancel_one(struct req_job_cancel *c, struct job *j)
 	char			 detail[128];
 
 	if (job_uid(j) != peer_uid(c->peer) && !peer_is_operator(c->peer)) {
-		req_job_cancel_result(c, id, PROTO_E_PERMISSION, "job %" PRIu64
-		    " belongs to %s; you may cancel only your own jobs", id,
-		    job_user(j));
+		req_job_cancel_result(c, id, PROTO_E_PERMISSION, "it belongs "
+		    "to %s; you may cancel only your own jobs", job_user(j));
 		return;
 	}
 	if (c->signal != 0) {
 		if (s != JOB_RUNNING && s != JOB_PREEMPTING)
-			req_job_cancel_result(c, id, PROTO_E_INVALID, "job %"
-			    PRIu64 " is %s; only running jobs can be "
-			    "signalled", id, job_state_name(s));
+			req_job_cancel_result(c, id, PROTO_E_INVALID, "it is "
+			    "%s; only running jobs can be signalled",
+			    job_state_name(s));
 		else if (launch_signal(j, c->signal, false) != 0)
-			req_job_cancel_result(c, id, PROTO_E_INVALID, "job %"
-			    PRIu64 ": its node is not connected", id);
+			req_job_cancel_result(c, id, PROTO_E_INVALID, "its "
+			    "node is not connected");
 		else
 			req_job_cancel_result(c, id, NULL, NULL);
 		return;
@@ -79,16 +80,16 @@ req_job_cancel_one(struct req_job_cancel *c, struct job *j)
 	how.message = detail;
 	if (s == JOB_PENDING || s == JOB_HELD) {
 		if (job_change_state(j, JOB_CANCELLED, &how) != 0) {
-			req_job_cancel_result(c, id, PROTO_E_INTERNAL, "job %"
-			    PRIu64 ": the store failed", id);
+			req_job_cancel_result(c, id, PROTO_E_INTERNAL, "the "
+			    "store failed; see gbatchd's log");
 			return;
 		}
 	} else if (launch_signal(j, 15, true) != 0) {
 		/* Its node is away: record the cancel now; should the node
 		 * come back with the job, it is told to stop it. */
 		if (job_change_state(j, JOB_CANCELLED, &how) != 0) {
-			req_job_cancel_result(c, id, PROTO_E_INTERNAL, "job %"
-			    PRIu64 ": the store failed", id);
+			req_job_cancel_result(c, id, PROTO_E_INTERNAL, "the "
+			    "store failed; see gbatchd's log");
 			return;
 		}
 	} else
@@ -167,12 +168,12 @@ req_job_cancel(struct peer *p, const json_t *msg)
 			}
 			if (store_job_get(id, &row) == 1) {
 				req_job_cancel_result(&c, id, PROTO_E_INVALID,
-				    "job %" PRIu64 " already finished (%s)",
-				    id, job_state_name(row.state));
+				    "it already finished (%s)",
+				    job_state_name(row.state));
 				store_job_done();
 			} else
 				req_job_cancel_result(&c, id,
-				    PROTO_E_NOT_FOUND, "no job %" PRIu64, id);
+				    PROTO_E_NOT_FOUND, "no such job");
 		}
 	} else {
 		for (j = job_first(); j != NULL; j = next) {

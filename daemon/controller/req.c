@@ -107,13 +107,14 @@ req_dispatch(struct peer *p, const json_t *msg)
 	}
 	if (role == PEER_NEW && type != MSG_HELLO) {
 		req_error(p, msg, PROTO_E_BAD_REQUEST, "the first message must "
-		    "be HELLO (type %d), got %s", MSG_HELLO, re->name);
+		    "be of type %d, with the protocol version and role; got "
+		    "type %d", MSG_HELLO, type);
 		peer_close_after_flush(p, "no HELLO first");
 		return;
 	}
 	if (role != PEER_NEW && type == MSG_HELLO) {
-		req_error(p, msg, PROTO_E_BAD_REQUEST, "HELLO was already "
-		    "received on this connection");
+		req_error(p, msg, PROTO_E_BAD_REQUEST, "the protocol version "
+		    "and role were already given on this connection");
 		return;
 	}
 	if ((role == PEER_CLIENT && (re->roles & REQ_CLIENT) == 0) ||
@@ -122,8 +123,8 @@ req_dispatch(struct peer *p, const json_t *msg)
 		    role == PEER_CLIENT ? "node" : "client", re->name,
 		    role == PEER_CLIENT ? "client" : "node");
 		if (role == PEER_CLIENT)
-			req_error(p, msg, PROTO_E_BAD_REQUEST, "%s is not a "
-			    "client request", re->name);
+			req_error(p, msg, PROTO_E_BAD_REQUEST, "message type "
+			    "%d is not a client request", type);
 		peer_close_after_flush(p, why);
 		return;
 	}
@@ -133,9 +134,11 @@ req_dispatch(struct peer *p, const json_t *msg)
 		return;
 	}
 	if (re->operator && !peer_is_operator(p)) {
-		req_error(p, msg, PROTO_E_PERMISSION, "%s: only operators may "
-		    "do this (root and controller.operators); you are %s",
-		    re->name, peer_user(p));
+		/* Users see this: the command names what they asked for,
+		 * not the request's protocol name. */
+		req_error(p, msg, PROTO_E_PERMISSION, "only operators may do "
+		    "this (root and controller.operators); you are %s",
+		    peer_user(p));
 		return;
 	}
 	log_debug("peer %s: %s", peer_addr(p), re->name);

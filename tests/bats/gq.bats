@@ -17,7 +17,7 @@ teardown() {
 @test "gq --help lists every option and field" {
 	run -0 gq --help
 	for o in --user --me --states --jobs --format --noheader --json \
-	    --long --help --version; do
+	    --long --sort --timeout --help --version; do
 		[[ "$output" == *"$o"* ]] || { echo "missing $o"; false; }
 	done
 	for f in id user name state gpus nodes time reason time_limit \
@@ -169,6 +169,79 @@ teardown() {
 	run -1 gq -l 987654
 	[[ "$output" == *"987654"*"not found"* ]]
 	run -2 gq -l x
+}
+
+# long_value FIELD: the value of one field in gq -l's output ($output).
+long_value() {
+	sed -n "s/^$1: *//p" <<<"$output"
+}
+
+@test "gq -l shows the output files the job writes, not the pattern" {
+	id=$(gb_submit -J named -o 'o-%x-%j-%u-%r.txt' -e 'e-%%-%j.txt' \
+	    --wrap 'echo out; echo err >&2')
+	gb_wait_state "$id" COMPLETED 20
+	run -0 gq -l "$id"
+	out=$(long_value stdout)
+	err=$(long_value stderr)
+	[ "$out" = "$GB_DIR/o-named-$id-$(id -un)-0.txt" ]
+	[ "$err" = "$GB_DIR/e-%-$id.txt" ]
+	# The very files the job wrote.
+	grep -qx out "$out"
+	grep -qx err "$err"
+	# The default pattern, for a job that has not run.
+	held=$(gb_submit -H --wrap true)
+	run -0 gq -l "$held"
+	[ "$(long_value stdout)" = "$GB_DIR/gbatch-$held.out" ]
+	# An absolute pattern stays as it is.
+	held=$(gb_submit -H -o /tmp/abs-%j.out --wrap true)
+	run -0 gq -l "$held"
+	[ "$(long_value stdout)" = "/tmp/abs-$held.out" ]
+}
+
+@test "gq -l lists each part's file of a multi-node job with %N or %t" {
+	id=$(gb_submit -G 8 -o 'p-%N-%t.out' \
+	    --wrap 'echo "rank $GBATCH_NODE_RANK"; sleep 30')
+	gb_wait_state "$id" RUNNING 20
+	run -0 gq -l "$id"
+	# stdout's line, then its continuation lines (indented).
+	mapfile -t files < <(awk '/^stdout:/ { f = 1; sub(/^stdout: */, ""); print; next }
+	    f && /^ / { sub(/^ */, ""); print; next } { f = 0 }' <<<"$output")
+	[ "${#files[@]}" -eq 2 ] || { echo "$output"; false; }
+	nodes=$(long_value nodes)
+	for rank in 0 1; do
+		node=$(cut -d, -f $((rank + 1)) <<<"$nodes")
+		[ "${files[$rank]}" = "$GB_DIR/p-$node-$rank.out (rank $rank, $node)" ]
+		gb_wait 10 grep -qx "rank $rank" "$GB_DIR/p-$node-$rank.out"
+	done
+	# Pending, with no nodes yet: %N and %t stay as written.
+	held=$(gb_submit -H -G 8 -o 'q-%N-%t-%j.out' --wrap true)
+	run -0 gq -l "$held"
+	[ "$(long_value stdout)" = "$GB_DIR/q-%N-%t-$held.out" ]
+}
+
+@test "gq -t all lists by submit time, newest last; --sort orders by any field" {
+	a=$(gb_submit -J c-first --wrap true)
+	gb_wait_state "$a" COMPLETED 20
+	b=$(gb_submit -H -J a-second --wrap true)
+	c=$(gb_submit -J b-third --wrap 'exit 1')
+	gb_wait_state "$c" FAILED 20
+	d=$(gb_submit -H -J d-fourth --wrap true)
+	# Before, finished jobs came after the live ones, grouped by state.
+	run -0 gq -h -o id -t all
+	[ "$(echo $output)" = "$a $b $c $d" ]
+	run -0 gq -h -o id -t CD,F,H
+	[ "$(echo $output)" = "$a $b $c $d" ]
+	run -0 gq -h -o id --sort=-id -t all
+	[ "$(echo $output)" = "$d $c $b $a" ]
+	run -0 gq -h -o name -S name -t all
+	[ "$(echo $output)" = "a-second b-third c-first d-fourth" ]
+	run -0 gq -h -o id -S state,-id -t all
+	[ "$(echo $output)" = "$a $c $d $b" ]
+	# Pending and running jobs keep the order they were submitted in.
+	run -0 gq -h -o id
+	[ "$(echo $output)" = "$b $d" ]
+	run -2 gq --sort bogus
+	[[ "$output" == *'--sort: unknown field "bogus"; accepted:'*"submit_time"*"leading - for descending"* ]]
 }
 
 @test "gq says where it looked when gbatchd is unreachable" {

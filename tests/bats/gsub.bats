@@ -102,6 +102,15 @@ script() {
 	[[ "$output" == *'train.sh:3: #GSUB --gpus: expected a whole number >= 1, got "x"'* ]]
 }
 
+@test "gsub takes a script saved with CRLF whose last line ends in CR" {
+	# As a Windows editor saves it: no newline after the last line.
+	printf '#!/bin/sh\r\n#GSUB -J crlf\r\n#GSUB -H\r' >win.sh
+	run -0 timeout 10 gsub --parsable win.sh
+	id=$output
+	run -0 gq -j "$id" --noheader -o name,state
+	[ "$output" = "crlf  HELD" ]
+}
+
 @test "gsub refuses an unknown #GSUB option" {
 	script train.sh '#GSUB --bogus 1' 'echo hi'
 	run -2 gsub train.sh
@@ -149,6 +158,17 @@ script() {
 	grep -qx "FOO=1 BAR=" "gbatch-$id.out"
 }
 
+@test "gsub --export=NONE takes USER, LOGNAME, HOME and SHELL from the account, not the environment" {
+	IFS=: read -r me _ _ _ _ home shell < <(getent passwd "$(id -u)")
+	[ -n "$shell" ] || shell=/bin/sh
+	id=$(env -u USER -u LOGNAME HOME=/nowhere gsub --parsable \
+	    --export=NONE --wrap 'echo "$USER $LOGNAME $HOME $SHELL"; echo "$PATH"')
+	gb_wait_state "$id" COMPLETED 20
+	run -0 cat "gbatch-$id.out"
+	[ "${lines[0]}" = "$me $me $home $shell" ]
+	[ "${lines[1]}" = "$PATH" ]
+}
+
 @test "gsub --export=ALL passes the environment" {
 	export BAR=passed
 	id=$(gsub --parsable --wrap 'echo "BAR=$BAR"')
@@ -172,6 +192,54 @@ script() {
 	[ "$output" = 1-02:03:04 ]
 	run -2 gsub -t 1:99 --wrap true
 	[[ "$output" == *"--time"*"1:99"* ]]
+}
+
+@test "gsub -t names the field out of range and its range" {
+	run -2 gsub -t 25:61:00 --wrap true
+	[[ "$output" == *'--time: minutes: expected 0-59, got 61 in "25:61:00"'* ]]
+	run -2 gsub -t 400-00:00:00 --wrap true
+	[[ "$output" == *'--time: days: expected 0-365, got 400 in "400-00:00:00"'* ]]
+	run -2 gsub -t 1-24 --wrap true
+	[[ "$output" == *'--time: hours: expected 0-23, got 24'* ]]
+	run -2 gsub -t 365-1 --wrap true
+	[[ "$output" == *"longer than 365 days"* ]]
+	run -0 gq --noheader -t all
+	[ -z "$output" ]
+}
+
+@test "gsub refuses options that exclude each other, naming both" {
+	run -2 gsub --consolidate --spread --wrap true
+	[[ "$output" == *"--consolidate and --spread exclude each other"* ]]
+	run -2 gsub --no-requeue --ckpt-signal USR2 --wrap true
+	[[ "$output" == *"--no-requeue and --ckpt-signal exclude each other"* ]]
+	script ck.sh '#GSUB --ckpt-grace 30' 'true'
+	run -2 gsub --no-requeue ck.sh
+	[[ "$output" == *"--no-requeue and --ckpt-grace exclude each other"* ]]
+	run -0 gq --noheader -t all
+	[ -z "$output" ]
+}
+
+@test "gsub reads the script from standard input, with its #GSUB lines, when none is given" {
+	script in.sh '#GSUB -J piped' 'echo "from stdin: $*"'
+	id=$(gsub --parsable <in.sh)
+	run -0 gq -j "$id" --noheader -o name,command
+	[ "$output" = "piped  (stdin)" ]
+	gb_wait_state "$id" COMPLETED 20
+	grep -qx "from stdin: " "gbatch-$id.out"
+	id=$(printf '#!/bin/sh\necho "args: $*"\n' | gsub --parsable - a b)
+	run -0 gq -j "$id" --noheader -o name
+	[ "$output" = stdin ]
+	gb_wait_state "$id" COMPLETED 20
+	grep -qx "args: a b" "gbatch-$id.out"
+	run -2 gsub <<<'#!/bin/sh
+#GSUB --gpus x'
+	[[ "$output" == *'stdin:2: #GSUB --gpus: expected a whole number >= 1'* ]]
+}
+
+@test "gsub with no script and a terminal on stdin is a usage error" {
+	# command: this file's script() makes job scripts; this is script(1).
+	run -2 command script -qec "gsub" /dev/null
+	[[ "$output" == *"no script given; expected a script path, - for standard input, or --wrap"* ]]
 }
 
 @test "gsub -D runs the job in that directory and refuses a missing one" {

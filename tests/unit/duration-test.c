@@ -75,11 +75,13 @@ main(void)
 	/* Everything else, with an error naming the input and the forms. */
 	t_reject("", forms);
 	t_reject("abc", "got \"abc\"");
-	t_reject("1:60", forms);
-	t_reject("1:2:60", forms);
-	t_reject("1:60:00", forms);
-	t_reject("1-2:60", forms);
-	t_reject("1-2:3:60", forms);
+	t_reject("1:60", "seconds: expected 0-59, got 60 in \"1:60\"");
+	t_reject("1:2:60", "seconds: expected 0-59, got 60");
+	t_reject("1:60:00", "minutes: expected 0-59, got 60");
+	t_reject("25:61:00", "minutes: expected 0-59, got 61 in \"25:61:00\"");
+	t_reject("1-2:60", "minutes: expected 0-59, got 60");
+	t_reject("1-2:3:60", "seconds: expected 0-59, got 60");
+	t_reject("1-24", "hours: expected 0-23, got 24 in \"1-24\"");
 	t_reject("1-", forms);
 	t_reject("-1", forms);
 	t_reject("1:2:3:4", forms);
@@ -98,10 +100,12 @@ main(void)
 	t_reject("99999999999999999999", forms);
 	t_reject("18446744073709551615", forms);
 	t_reject("18446744073709551616:00", forms);
-	t_reject("366-0", forms);
+	t_reject("366-0", "days: expected 0-365, got 366");
+	t_reject("400-00:00:00", "days: expected 0-365, got 400 in "
+	    "\"400-00:00:00\"");
 	t_reject("99999999999999999999-0", forms);
 	t_reject("525601", "longer than 365 days");
-	t_reject("364-48", "longer than 365 days");
+	t_reject("365-1", "longer than 365 days");
 	t_reject("8761:00:00", "longer than 365 days");
 
 	/* The error is complete and truncates safely in a short buffer. */

@@ -1,6 +1,9 @@
 /* jobspec-test.c: gsub's options and #GSUB directives: precedence, where
  * the directive block ends, bad values with their line, --export, output
  * patterns, and the JOB_SUBMIT body built from them. */
+#include <fcntl.h>
+#include <pwd.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,13 +38,25 @@ parse(char *err, size_t errlen, int *ret, ...)
 	return (js);
 }
 
+/* alice's account: HOME, SHELL and the names come from here. */
+static struct passwd test_pw = {
+	.pw_name = "alice", .pw_dir = "/home/alice", .pw_shell = "/bin/bash",
+	.pw_uid = 1000, .pw_gid = 1000,
+};
+
 static json_t *
-build(struct jobspec *js)
+build_env(struct jobspec *js, char **env, const struct passwd *pw)
 {
 	char	err[512];
 
-	return (jobspec_build(js, test_env, "/home/alice/work", err,
+	return (jobspec_build(js, env, pw, "/home/alice/work", err,
 	    sizeof err));
+}
+
+static json_t *
+build(struct jobspec *js)
+{
+	return (build_env(js, test_env, &test_pw));
 }
 
 static const char *
@@ -167,8 +182,7 @@ test_bad_options(void)
 		jobspec_free(js);
 	}
 	js = parse(err, sizeof err, &r, NULL);
-	is_int(r, -1, "no script and no --wrap is refused");
-	ok(strstr(err, "no script given") != NULL, "and says so");
+	is_int(r, 0, "no script and no --wrap parses: standard input, maybe");
 	jobspec_free(js);
 	js = parse(err, sizeof err, &r, "--wrap", "true", "x.sh", NULL);
 	is_int(r, -1, "--wrap with a script is refused");
@@ -233,6 +247,17 @@ test_directives(void)
 	r = jobspec_parse_directives(js, "#!/bin/sh\n#GSUB --wrap ls\n",
 	    "t.sh", err, sizeof err);
 	is_int(r, -1, "--wrap in a directive is refused");
+	is_str(err, "t.sh:2: #GSUB --wrap: not allowed in a script",
+	    "and named as an option, not by its value");
+	jobspec_free(js);
+
+	js = parse(err, sizeof err, &r, "--wrap", "x", NULL);
+	r = jobspec_parse_directives(js, "#!/bin/sh\n#GSUB --timeout 5\n",
+	    "t.sh", err, sizeof err);
+	is_int(r, -1, "--timeout in a directive is refused: it is gsub's, "
+	    "not the job's");
+	is_str(err, "t.sh:2: #GSUB --timeout: not allowed in a script",
+	    "and named");
 	jobspec_free(js);
 
 	js = parse(err, sizeof err, &r, "--wrap", "x", NULL);
@@ -256,6 +281,29 @@ test_directives(void)
 	job = build(js);
 	is_int(num(job, "gpus"), 5, "CRLF directive applies");
 	json_decref(job);
+	jobspec_free(js);
+
+	/* A Windows editor's last line: no newline, ends in \r. gsub
+	 * once spun here forever (alarm() in main turns that into a
+	 * failure). */
+	js = parse(err, sizeof err, &r, "--wrap", "x", NULL);
+	r = jobspec_parse_directives(js, "#!/bin/sh\r\n#GSUB -G 6\r", "t.sh",
+	    err, sizeof err);
+	is_int(r, 0, "a last line ending in \\r without a newline parses");
+	job = build(js);
+	is_int(num(job, "gpus"), 6, "and its directive applies");
+	json_decref(job);
+	jobspec_free(js);
+
+	js = parse(err, sizeof err, &r, "--wrap", "x", NULL);
+	r = jobspec_parse_directives(js, "#!/bin/sh\n  \r", "t.sh", err,
+	    sizeof err);
+	is_int(r, 0, "a last line of blanks and \\r parses");
+	jobspec_free(js);
+
+	js = parse(err, sizeof err, &r, "--wrap", "x", NULL);
+	r = jobspec_parse_directives(js, "\r", "t.sh", err, sizeof err);
+	is_int(r, 0, "a lone \\r parses");
 	jobspec_free(js);
 }
 
@@ -305,6 +353,231 @@ test_export(void)
 	    "an environment entry without = is skipped");
 	json_decref(job);
 	jobspec_free(js);
+}
+
+/* The essentials come from the account, not from gsub's environment,
+ * which may lack USER and LOGNAME (env -u, cron) or carry stale ones. */
+static void
+test_export_identity(void)
+{
+	static char	*bare[] = { "PATH=/opt/bin:/bin", "FOO=foo", NULL };
+	static char	*stale[] = { "USER=mallory", "LOGNAME=mallory",
+			    "HOME=/tmp", "SHELL=/bin/false", NULL };
+	struct jobspec	*js;
+	json_t		*job, *env;
+	char		 err[512];
+	int		 r;
+
+	js = parse(err, sizeof err, &r, "--export=NONE", "--wrap", "x", NULL);
+	job = build_env(js, bare, &test_pw);
+	env = json_object_get(job, "env");
+	is_str(json_string_value(json_object_get(env, "USER")), "alice",
+	    "NONE without USER in the environment: USER from the account");
+	is_str(json_string_value(json_object_get(env, "LOGNAME")), "alice",
+	    "LOGNAME from the account");
+	is_str(json_string_value(json_object_get(env, "HOME")), "/home/alice",
+	    "HOME from the account");
+	is_str(json_string_value(json_object_get(env, "SHELL")), "/bin/bash",
+	    "SHELL from the account");
+	is_str(json_string_value(json_object_get(env, "PATH")), "/opt/bin:/bin",
+	    "PATH from the environment");
+	is_int(json_object_size(env), 5, "and nothing else");
+	json_decref(job);
+
+	job = build_env(js, stale, &test_pw);
+	env = json_object_get(job, "env");
+	is_str(json_string_value(json_object_get(env, "USER")), "alice",
+	    "a stale USER is not trusted");
+	is_str(json_string_value(json_object_get(env, "HOME")), "/home/alice",
+	    "nor a stale HOME");
+	is_str(json_string_value(json_object_get(env, "PATH")),
+	    "/usr/local/bin:/usr/bin:/bin", "no PATH at all: a default one");
+	json_decref(job);
+	jobspec_free(js);
+
+	js = parse(err, sizeof err, &r, "--export=NONE,USER=bob", "--wrap",
+	    "x", NULL);
+	job = build_env(js, bare, &test_pw);
+	is_str(json_string_value(json_object_get(json_object_get(job, "env"),
+	    "USER")), "bob", "an explicit USER=VALUE still wins");
+	json_decref(job);
+	jobspec_free(js);
+
+	js = parse(err, sizeof err, &r, "--wrap", "x", NULL);
+	job = build_env(js, stale, &test_pw);
+	env = json_object_get(job, "env");
+	is_str(json_string_value(json_object_get(env, "HOME")), "/tmp",
+	    "ALL exports the environment as it is");
+	json_decref(job);
+	job = build_env(js, bare, &test_pw);
+	env = json_object_get(job, "env");
+	is_str(json_string_value(json_object_get(env, "USER")), "alice",
+	    "ALL fills in the USER the environment lacks");
+	is_str(json_string_value(json_object_get(env, "FOO")), "foo",
+	    "ALL keeps the rest");
+	json_decref(job);
+	jobspec_free(js);
+
+	js = parse(err, sizeof err, &r, "--export=NONE", "--wrap", "x", NULL);
+	job = build_env(js, stale, NULL);
+	is_str(json_string_value(json_object_get(json_object_get(job, "env"),
+	    "USER")), "mallory", "no account entry: the environment is all "
+	    "there is");
+	json_decref(job);
+	jobspec_free(js);
+}
+
+/* Loads a --wrap job (no script to read), so only the checks run. */
+static int
+load_wrap(char *err, size_t errlen, ...)
+{
+	struct jobspec		*js = jobspec_create();
+	enum jobspec_action	 action;
+	char			*argv[32];
+	int			 argc = 0, r;
+	va_list			 ap;
+
+	argv[argc++] = "gsub";
+	va_start(ap, errlen);
+	while ((argv[argc] = va_arg(ap, char *)) != NULL)
+		argc++;
+	va_end(ap);
+	argv[argc++] = "--wrap";
+	argv[argc++] = "true";
+	argv[argc] = NULL;
+	err[0] = '\0';
+	if ((r = jobspec_parse_args(js, argc, argv, &action, err,
+	    errlen)) == 0)
+		r = jobspec_load_script(js, err, errlen);
+	jobspec_free(js);
+	return (r);
+}
+
+static void
+test_conflicts(void)
+{
+	struct jobspec	*js;
+	json_t		*job;
+	char		 err[512];
+	int		 r;
+
+	is_int(load_wrap(err, sizeof err, "--consolidate", "--spread", NULL),
+	    -1, "--consolidate --spread is refused");
+	is_str(err, "--consolidate and --spread exclude each other: the "
+	    "fewest nodes, or the emptiest ones; give one", "naming both");
+	is_int(load_wrap(err, sizeof err, "--spread", "--spread", NULL), 0,
+	    "--spread twice is no conflict");
+	is_int(load_wrap(err, sizeof err, "--no-requeue", "--ckpt-signal",
+	    "USR2", NULL), -1, "--no-requeue --ckpt-signal is refused");
+	ok(strncmp(err, "--no-requeue and --ckpt-signal exclude each other",
+	    49) == 0, "naming both: %s", err);
+	is_int(load_wrap(err, sizeof err, "--ckpt-grace", "30", "--no-requeue",
+	    NULL), -1, "--no-requeue --ckpt-grace is refused");
+	ok(strncmp(err, "--no-requeue and --ckpt-grace exclude each other",
+	    48) == 0, "naming both: %s", err);
+	is_int(load_wrap(err, sizeof err, "--no-requeue", NULL), 0,
+	    "--no-requeue alone is fine");
+
+	/* The command line overrides a directive: no conflict. */
+	js = parse(err, sizeof err, &r, "--spread", "--wrap", "x", NULL);
+	r = jobspec_parse_directives(js, "#!/bin/sh\n#GSUB --consolidate\n",
+	    "t.sh", err, sizeof err);
+	is_int(r, 0, "command-line --spread over #GSUB --consolidate");
+	job = build(js);
+	is_str(str(job, "placement"), "spread", "the command line wins");
+	json_decref(job);
+	jobspec_free(js);
+
+	js = parse(err, sizeof err, &r, "--wrap", "x", NULL);
+	r = jobspec_parse_directives(js, "#!/bin/sh\n#GSUB --consolidate\n"
+	    "#GSUB --spread\n", "t.sh", err, sizeof err);
+	is_int(r, -1, "two directives that conflict are refused");
+	ok(strncmp(err, "t.sh:3: #GSUB --consolidate and --spread", 40) == 0,
+	    "with the line: %s", err);
+	jobspec_free(js);
+}
+
+/* Makes fd 0 read the file at path (or a new terminal when path is NULL). */
+static void
+stdin_from(const char *path)
+{
+	int	fd, pt;
+
+	if (path != NULL)
+		fd = open(path, O_RDONLY);
+	else {
+		pt = posix_openpt(O_RDWR | O_NOCTTY);
+		if (pt == -1 || grantpt(pt) == -1 || unlockpt(pt) == -1) {
+			perror("posix_openpt");
+			exit(1);
+		}
+		fd = open(ptsname(pt), O_RDONLY | O_NOCTTY);
+	}
+	if (fd == -1 || dup2(fd, STDIN_FILENO) == -1) {
+		perror("stdin_from");
+		exit(1);
+	}
+	close(fd);
+}
+
+static void
+test_stdin(void)
+{
+	struct jobspec	*js;
+	json_t		*job;
+	char		 path[] = "/tmp/jobspec-test.XXXXXX", err[512];
+	const char	*text = "#!/bin/sh\n#GSUB -G 2\necho from stdin\n";
+	int		 fd, r, saved = dup(STDIN_FILENO);
+
+	fd = mkstemp(path);
+	ok(write(fd, text, strlen(text)) == (ssize_t)strlen(text),
+	    "script written");
+	close(fd);
+
+	stdin_from(path);
+	js = parse(err, sizeof err, &r, NULL);
+	r = jobspec_load_script(js, err, sizeof err);
+	is_int(r, 0, "no script, stdin not a terminal: read from stdin");
+	job = build(js);
+	is_str(str(job, "script"), text, "the script is stdin's text");
+	is_int(num(job, "gpus"), 2, "its directives apply");
+	is_str(str(job, "name"), "stdin", "the job is named stdin");
+	is_str(str(job, "command"), "(stdin)", "and its command says so");
+	json_decref(job);
+	jobspec_free(js);
+
+	stdin_from(path);
+	js = parse(err, sizeof err, &r, "-", "a", "b", NULL);
+	r = jobspec_load_script(js, err, sizeof err);
+	is_int(r, 0, "- reads stdin");
+	job = build(js);
+	is_int(json_array_size(json_object_get(job, "argv")), 2,
+	    "and the arguments after - are the script's");
+	json_decref(job);
+	jobspec_free(js);
+
+	fd = open(path, O_WRONLY | O_TRUNC);
+	ok(write(fd, "#!/bin/sh\n#GSUB -G x\n", 21) == 21, "bad script");
+	close(fd);
+	stdin_from(path);
+	js = parse(err, sizeof err, &r, NULL);
+	is_int(jobspec_load_script(js, err, sizeof err), -1,
+	    "a bad directive on stdin is refused");
+	is_str(err, "stdin:2: #GSUB --gpus: expected a whole number >= 1, got "
+	    "\"x\"", "and named stdin:LINE");
+	jobspec_free(js);
+
+	stdin_from(NULL);
+	js = parse(err, sizeof err, &r, NULL);
+	is_int(jobspec_load_script(js, err, sizeof err), -1,
+	    "no script and stdin a terminal is refused");
+	ok(strstr(err, "no script given") != NULL && strstr(err, "- for "
+	    "standard input") != NULL, "and says what is accepted: %s", err);
+	jobspec_free(js);
+
+	dup2(saved, STDIN_FILENO);
+	close(saved);
+	unlink(path);
 }
 
 static void
@@ -375,11 +648,17 @@ test_script(void)
 int
 main(void)
 {
+	/* A parser that loops forever fails here instead of hanging the
+	 * suite. */
+	alarm(30);
 	test_defaults();
 	test_options();
 	test_bad_options();
 	test_directives();
 	test_export();
+	test_export_identity();
+	test_conflicts();
+	test_stdin();
 	test_script();
 	return (tap_done());
 }

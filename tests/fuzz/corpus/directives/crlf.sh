@@ -1,0 +1,4 @@
+#!/bin/sh
+#GSUB -J win
+#GSUB --gpus=2
+echo hi

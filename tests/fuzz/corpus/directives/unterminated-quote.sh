@@ -1,0 +1,2 @@
+#!/bin/sh
+#GSUB -J 'open
