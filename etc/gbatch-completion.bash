@@ -29,7 +29,8 @@ _gbatch_optlines()
 	local line
 	_gbatch_ask "$1" --help
 	while IFS= read -r line; do
-		[[ $line =~ ^\ +-[-A-Za-z] ]] || continue
+		# Continuation lines are indented further (the text column).
+		[[ $line =~ ^\ {1,8}-[-A-Za-z] ]] || continue
 		line=${line#"${line%%-*}"}
 		printf '%s\n' "${line%%  *}"
 	done <<<"$REPLY" | tr ',' ' '

@@ -67,7 +67,7 @@ all_pages() {
 	grep -qF "$nodedir" "$B/man/gnoded.8"
 	grep -qF "state_dir = \"$nodedir\";" "$B/etc/gbatch.conf"
 	for f in "$B"/man/*.[158] "$B/etc/gbatch.conf" "$B/etc/gbatchd.service" "$B/etc/gnoded.service"; do
-		! grep -n '@[a-z_]*@' "$f" || { echo "$f keeps a placeholder"; false; }
+		run ! grep -n '@[a-z_]*@' "$f" || { echo "$f keeps a placeholder"; false; }
 	done
 	grep -q '^ExecStart=/.*/sbin/gbatchd -D \$GBATCHD_OPTS$' "$B/etc/gbatchd.service"
 	grep -q '^ExecStart=/.*/sbin/gnoded -D \$GNODED_OPTS$' "$B/etc/gnoded.service"

@@ -403,7 +403,7 @@ registered() {
 	gb_wait 10 gb_node_is_up n1
 	grep -q "controller $dead: cannot connect: .* (trying the next)" "$log"
 	grep -q "controller $GB_CTL_ADDR: connected" "$log"
-	! grep -q "controller $dead: connected" "$log"
+	run ! grep -q "controller $dead: connected" "$log"
 	# The controller restarts on its port: the node goes through the
 	# dead address again and registers once more.
 	kill -TERM "$GB_CTL_PID"

@@ -18,7 +18,7 @@ pkg_skip_reason() {
 		echo "dpkg-buildpackage or dh is missing (tools/deps test installs dpkg-dev, debhelper and fakeroot)"
 	elif [ -n "${GBATCH_SKIP_PACKAGING:-}" ]; then
 		echo "$GBATCH_SKIP_PACKAGING"
-	elif grep -q -- '-fsanitize' "$B/Makefile"; then
+	elif grep -q '^GB_CFLAGS = .*-fsanitize=address' "$B/Makefile"; then
 		echo "a sanitizer build: the packages are built with Debian's flags, not this build's; the plain run tests them"
 	fi
 }
@@ -53,6 +53,7 @@ teardown_file() {
 }
 
 setup() {
+	bats_require_minimum_version 1.5.0
 	[ -z "$PKG_SKIP" ] || skip "$PKG_SKIP"
 	gb_setup
 	R=$PKG_DIR/root
@@ -165,8 +166,8 @@ unit_line() {
 	sed -n "s/^$2=//p" "$R/lib/systemd/system/$1.service"
 }
 
-pkg_state() {
-	"$R/usr/bin/gq" -j "$1" --noheader -o state
+pkg_state_is() {
+	[ "$("$R/usr/bin/gq" -j "$1" --noheader -o state)" = "$2" ]
 }
 
 pkg_node_up() {
@@ -186,8 +187,8 @@ pkg_policy_is() {
 	    -e 's|"0.0.0.0:6820"|"127.0.0.1:0"|' \
 	    -e 's|allow_root_jobs = false|allow_root_jobs = true|' \
 	    -e 's|gpu_source = "auto"|gpu_source = "simulated"|' \
-	    -e 's|gpus = 0;|gpus = 2;|' "$R/etc/gbatch/gbatch.conf" >"$GBATCH_CONF"
-	! grep -n -e '/run/' -e '/var/' "$GBATCH_CONF"
+	    -e 's|# gpus = 0;|gpus = 2;|' "$R/etc/gbatch/gbatch.conf" >"$GBATCH_CONF"
+	run ! grep -n -e '/run/' -e '/var/' "$GBATCH_CONF"
 	grep -qx '  policy = "dlas";' "$GBATCH_CONF"
 
 	# systemd would expand $GBATCHD_OPTS from /etc/default/gbatchd.
@@ -209,7 +210,7 @@ pkg_policy_is() {
 
 	mkdir "$GB_DIR/w"
 	id=$(cd "$GB_DIR/w" && "$R/usr/bin/gsub" --parsable -G 2 --wrap 'echo "on $GBATCH_NODELIST"')
-	gb_wait 20 test "$(pkg_state "$id")" = COMPLETED
+	gb_wait 20 pkg_state_is "$id" COMPLETED
 	[ "$(cat "$GB_DIR/w/gbatch-$id.out")" = "on pkg1" ]
 
 	# What `systemctl reload gbatchd` runs, with the daemon's pid.

@@ -7,6 +7,7 @@
 load helpers
 
 setup() {
+	bats_require_minimum_version 1.5.0
 	gb_setup
 	NOTIFY_PID=
 }
@@ -156,7 +157,7 @@ default_conf() {
 	mkdir -p "$GB_DIR/work"
 	id=$(cd "$GB_DIR/work" && gb_submit --wrap true)
 	gb_wait_state "$id" COMPLETED
-	! grep -q "reopened" "$log.1"
+	run ! grep -q "reopened" "$log.1"
 }
 
 @test "gbatchd reopens its -L file on SIGHUP" {
