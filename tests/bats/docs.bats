@@ -78,7 +78,19 @@ all_pages() {
 	    { echo "groff not found: install man-db (tools/deps test)"; false; }
 	pages=$(all_pages)
 	[ "$(wc -l <<<"$pages")" -ge 9 ]
+	# Line breaking depends on the paths configure wrote in (distcheck's
+	# are long): a page is judged as installed in the usual layout.
+	mkdir -p "$BATS_TEST_TMPDIR/man"
 	for page in $pages; do
+		if [ -f "$S/man/${page##*/}.in" ]; then
+			sed -e 's|@sysconfdir@|/etc|g' \
+			    -e 's|@localstatedir@|/var|g' \
+			    -e 's|@runstatedir@|/run|g' \
+			    -e 's|@sbindir@|/usr/sbin|g' \
+			    -e 's|@docdir@|/usr/share/doc/gbatch|g' \
+			    "$S/man/${page##*/}.in" >"$BATS_TEST_TMPDIR/man/${page##*/}"
+			page=$BATS_TEST_TMPDIR/man/${page##*/}
+		fi
 		warn=$(groff -man -ww -z "$page" 2>&1)
 		[ -z "$warn" ] || { echo "$page: $warn"; false; }
 		command -v man >/dev/null || continue
