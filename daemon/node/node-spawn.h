@@ -31,7 +31,8 @@ pid_t			 node_spawn_start(struct node_spawn *, char *err,
 /* Once the job's processes have all ended: removes its checkpoint
  * directory, and its parents below the working directory, where they are
  * empty (node_ckpt_remove), as the job's user; only on the part of rank 0.
- * Blocks (a fork, the file system). Returns 0, or -1 with err set. */
+ * Blocks (the file system); switches the effective ids and back. Returns
+ * 0, or -1 with err set. */
 int			 node_spawn_tidy(struct node_spawn *, char *err,
 			     size_t errlen);
 

@@ -11,6 +11,7 @@ setup() {
 
 teardown() {
 	gb_teardown
+	[ -z "${GB_USER:-}" ] || userdel "$GB_USER" 2>/dev/null || true
 }
 
 # gb_job_out ID: the job's output file (gbatch-ID.out in the test dir).
@@ -454,4 +455,32 @@ registered() {
 	gb_wait 20 registered 2 "$log"
 	gb_wait 10 gb_node_is_up n1
 	[ "$(grep -c "controller gbt-ctl:$port: connected" "$log")" -eq 2 ]
+}
+
+@test "a job's checkpoint directory is removed as its user: a symlink it plants leads root nowhere" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to create a throwaway user"
+	gb_cluster
+	GB_USER=gbt$$
+	useradd --no-create-home --shell /bin/sh "$GB_USER"
+	chmod 0755 "$GB_DIR"
+	mkdir "$GB_DIR/u" "$GB_DIR/victim"
+	chown "$GB_USER" "$GB_DIR/u"
+	# The job swaps its ckpt folder for a link to a root-owned directory
+	# holding an empty one of the job's id, the one removed at its end.
+	cat >"$GB_DIR/u/swap.sh" <<'SCRIPT'
+#!/bin/sh
+until [ -e go ]; do sleep 0.05; done
+rmdir "$GBATCH_CKPT_DIR" && rmdir "$(dirname "$GBATCH_CKPT_DIR")" &&
+    ln -s "$VICTIM" "$(dirname "$GBATCH_CKPT_DIR")" && echo swapped
+SCRIPT
+	chmod 0755 "$GB_DIR/u/swap.sh"
+	id=$(su -s /bin/sh "$GB_USER" -c "cd '$GB_DIR/u' && VICTIM='$GB_DIR/victim' PATH='$PATH' GBATCH_SOCKET='$GBATCH_SOCKET' gsub --parsable -o out.txt ./swap.sh")
+	gb_wait_state "$id" RUNNING
+	mkdir "$GB_DIR/victim/$id"
+	touch "$GB_DIR/u/go"
+	gb_wait_state "$id" COMPLETED 20
+	grep -qx swapped "$GB_DIR/u/out.txt"
+	[ -L "$GB_DIR/u/.gbatch/ckpt" ]
+	# Root would have followed the link; the job's user may not.
+	[ -d "$GB_DIR/victim/$id" ]
 }
