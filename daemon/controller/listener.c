@@ -18,6 +18,7 @@
 
 #include "common/log.h"
 #include "common/xmalloc.h"
+#include "daemon/common/hostport.h"
 #include "daemon/controller/listener.h"
 #include "daemon/controller/peer.h"
 
@@ -157,29 +158,6 @@ listener_unix(struct event_base *base, const char *path, char *err,
 	return (listener_start(base, l, fd, err, errlen));
 }
 
-/* Splits "HOST:PORT" ("[::1]:6820" for IPv6). */
-static int
-listener_split(const char *hostport, char *host, size_t hostlen, char *port,
-    size_t portlen)
-{
-	const char	*colon = strrchr(hostport, ':');
-	size_t		 n;
-
-	if (colon == NULL || colon == hostport || colon[1] == '\0')
-		return (-1);
-	n = (size_t)(colon - hostport);
-	if (hostport[0] == '[' && colon[-1] == ']') {
-		hostport++;
-		n -= 2;
-	}
-	if (n >= hostlen || strlen(colon + 1) >= portlen)
-		return (-1);
-	memcpy(host, hostport, n);
-	host[n] = '\0';
-	snprintf(port, portlen, "%s", colon + 1);
-	return (0);
-}
-
 static int
 listener_write_addr(const char *file, const struct sockaddr *sa,
     socklen_t salen, char *err, size_t errlen)
@@ -219,9 +197,8 @@ listener_write_addr(const char *file, const struct sockaddr *sa,
 static char *
 listener_old_port(const char *addr_file)
 {
-	char		 line[NI_MAXHOST + NI_MAXSERV + 8], *colon, *end;
-	FILE		*f;
-	unsigned long	 v;
+	char	 line[NI_MAXHOST + NI_MAXSERV + 8], *host, *port, why[128];
+	FILE	*f;
 
 	if ((f = fopen(addr_file, "r")) == NULL)
 		return (NULL);
@@ -231,12 +208,10 @@ listener_old_port(const char *addr_file)
 	}
 	fclose(f);
 	line[strcspn(line, "\n")] = '\0';
-	if ((colon = strrchr(line, ':')) == NULL)
+	if (hostport_split(line, 1, &host, &port, why, sizeof why) != 0)
 		return (NULL);
-	v = strtoul(colon + 1, &end, 10);
-	if (colon[1] == '\0' || *end != '\0' || v < 1 || v > 65535)
-		return (NULL);
-	return (xstrdup(colon + 1));
+	free(host);
+	return (port);
 }
 
 /* Binds host:port to a new listening socket; -1 with errno set. */
@@ -280,14 +255,12 @@ listener_tcp(struct event_base *base, const char *hostport,
 	struct listener		*l = &listener_all[1];
 	struct sockaddr_storage	 ss;
 	socklen_t		 sslen = sizeof ss;
-	char			 host[NI_MAXHOST], port[NI_MAXSERV], *old = NULL;
+	char			*host, *port, *old = NULL, why[256];
 	const char		*what = NULL;
-	int			 fd = -1;
+	int			 fd = -1, rc = -1;
 
-	if (listener_split(hostport, host, sizeof host, port,
-	    sizeof port) != 0) {
-		snprintf(err, errlen, "listen: expected HOST:PORT (as "
-		    "0.0.0.0:6820), got \"%s\"", hostport);
+	if (hostport_split(hostport, 0, &host, &port, why, sizeof why) != 0) {
+		snprintf(err, errlen, "listen: %s", why);
 		return (-1);
 	}
 	/* Port 0 means "any free port", but node daemons keep dialling the
@@ -309,16 +282,19 @@ listener_tcp(struct event_base *base, const char *hostport,
 		    &what)) == -1) {
 			snprintf(err, errlen, "listen %s: %s", hostport,
 			    what != NULL ? what : strerror(errno));
-			return (-1);
+			goto out;
 		}
 	}
 	evutil_make_socket_nonblocking(fd);
-	if (listener_start(base, l, fd, err, errlen) != 0)
-		return (-1);
-	if (listener_write_addr(addr_file, (struct sockaddr *)&ss, sslen, err,
+	if (listener_start(base, l, fd, err, errlen) != 0 ||
+	    listener_write_addr(addr_file, (struct sockaddr *)&ss, sslen, err,
 	    errlen) != 0)
-		return (-1);
-	return (0);
+		goto out;
+	rc = 0;
+out:
+	free(host);
+	free(port);
+	return (rc);
 }
 
 void
