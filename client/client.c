@@ -118,20 +118,40 @@ client_denied(const char *path, char *buf, size_t len)
 	free(part);
 }
 
+/* Connects fd to path, waiting at most timeout_s (0: for ever). Returns 0
+ * or an errno. */
+static int
+client_connect(int fd, const char *path, unsigned timeout_s)
+{
+	struct sockaddr_un	 sun;
+	struct timeval		 tv = { (time_t)timeout_s, 0 };
+
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	memcpy(sun.sun_path, path, strlen(path) + 1);
+	/* A controller that is stopped, or too busy to accept, fills its
+	 * listen queue; the send timeout bounds connect() then (0, as
+	 * --timeout 0, means none). */
+	(void)setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+	if (connect(fd, (struct sockaddr *)&sun, sizeof sun) == -1)
+		return (errno);
+	return (0);
+}
+
 int
 client_open(unsigned timeout_s, struct client **cp, char *err,
     size_t errlen)
 {
 	struct client		*c;
 	struct sockaddr_un	 sun;
-	struct timeval		 tv = { (time_t)timeout_s, 0 };
 	const char		*path = client_socket_path();
 	char			 why[1024];
 	int			 fd, error;
+	bool			 chosen;
 
 	*cp = NULL;
-	memset(&sun, 0, sizeof sun);
-	sun.sun_family = AF_UNIX;
+	chosen = getenv("GBATCH_SOCKET") != NULL &&
+	    *getenv("GBATCH_SOCKET") != '\0';
 	if (strlen(path) >= sizeof sun.sun_path) {
 		snprintf(err, errlen, "cannot reach gbatchd at %s: the path is "
 		    "longer than %zu bytes, the limit for a Unix socket; set "
@@ -139,18 +159,29 @@ client_open(unsigned timeout_s, struct client **cp, char *err,
 		    sizeof sun.sun_path - 1);
 		return (EXIT_UNREACHABLE);
 	}
-	memcpy(sun.sun_path, path, strlen(path) + 1);
 	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1) {
 		snprintf(err, errlen, "cannot reach gbatchd at %s: socket: %s",
 		    path, strerror(errno));
 		return (EXIT_UNREACHABLE);
 	}
-	/* A controller that is stopped, or too busy to accept, fills its
-	 * listen queue; the send timeout bounds connect() then (0, as
-	 * --timeout 0, means none). */
-	(void)setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
-	if (connect(fd, (struct sockaddr *)&sun, sizeof sun) == -1) {
-		error = errno;
+	error = client_connect(fd, path, timeout_s);
+	/* On a host without gbatchd, the node daemon relays (DESIGN.md "Who
+	 * may do what"); errors name the controller's socket, the one a
+	 * user sets. */
+	if (!chosen && (error == ENOENT || error == ECONNREFUSED)) {
+		close(fd);
+		if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC,
+		    0)) == -1) {
+			snprintf(err, errlen, "cannot reach gbatchd at %s: "
+			    "socket: %s", path, strerror(errno));
+			return (EXIT_UNREACHABLE);
+		}
+		if (client_connect(fd, GB_PATH_NODE_SOCKET, timeout_s) == 0) {
+			path = GB_PATH_NODE_SOCKET;
+			error = 0;
+		}
+	}
+	if (error != 0) {
 		close(fd);
 		if (error == EAGAIN || error == EINPROGRESS) {
 			snprintf(err, errlen, "gbatchd at %s did not accept the "

@@ -13,6 +13,9 @@
 #define GB_PATH_SOCKET		RUNSTATEDIR "/gbatch/gbatchd.sock"
 /* gbatchd's job database and bound address (controller.state_dir). */
 #define GB_PATH_STATE_DIR	LOCALSTATEDIR "/lib/gbatch"
+/* gnoded's socket for commands on its host (node.socket), relayed to
+ * gbatchd; commands try it when the controller's socket is not there. */
+#define GB_PATH_NODE_SOCKET	RUNSTATEDIR "/gbatch/gnoded.sock"
 /* gnoded's job records (node.state_dir). */
 #define GB_PATH_NODE_STATE_DIR	LOCALSTATEDIR "/lib/gbatch/node"
 

@@ -15,6 +15,8 @@ enum msg_type {
 	MSG_SHUTDOWN = 102,	/* gctl shutdown (operators) */
 	MSG_RECONFIGURE = 103,	/* gctl reconfigure (operators) */
 	MSG_CONFIG_SHOW = 104,	/* gctl show config */
+	MSG_RELAY = 105,	/* node -> controller: a local client's frame */
+	MSG_RELAY_REPLY = 106,	/* controller -> node: a frame for it */
 
 	MSG_JOB_SUBMIT = 200,
 	MSG_JOB_LIST = 201,

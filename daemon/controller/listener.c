@@ -89,7 +89,9 @@ listener_accept_cb(struct evconnlistener *lev, evutil_socket_t fd,
 {
 	struct listener		*l = arg;
 	struct event_base	*base = evconnlistener_get_base(lev);
-	struct peer_ident	 id = { .local = false };
+	/* Until the TCP listener speaks TLS, every node is taken at its
+	 * word, as before. */
+	struct peer_ident	 id = { .local = false, .trusted = true };
 	struct bufferevent	*bev;
 	char			 host[NI_MAXHOST], port[NI_MAXSERV];
 	char			 addr[NI_MAXHOST + NI_MAXSERV + 4];

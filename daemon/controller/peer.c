@@ -14,6 +14,7 @@
 
 #include "common/frame.h"
 #include "common/log.h"
+#include "common/proto.h"
 #include "common/xmalloc.h"
 #include "daemon/common/frame-read.h"
 #include "daemon/controller/commit.h"
@@ -34,6 +35,9 @@
  * callback so that one busy client cannot starve the others. */
 #define PEER_READ_MAX	(256U << 10)
 #define PEER_READ_CHUNK	(64U << 10)
+/* Relayed clients one node may carry at once: its users' commands, each
+ * open for the length of one command. */
+#define PEER_RELAY_MAX		256
 
 struct peer {
 	struct bufferevent	*bev;
@@ -52,6 +56,17 @@ struct peer {
 	char			*host;
 	char			*cert_name;	/* proven by TLS, or NULL */
 	struct node		*node;
+	/* A relayed client has no connection of its own: its frames travel
+	 * inside its node's link (via), tagged with chan. */
+	struct peer		*via;
+	uint32_t		 chan;
+	/* A node: the peer its next frame is for (a relayed client), set
+	 * by the relay envelope that comes before it; and how many relayed
+	 * clients it carries. */
+	struct peer		*next_for;
+	bool			 discard_next;	/* its client was refused */
+	unsigned		 nrelayed;
+	bool			 trusted;	/* may relay */
 	TAILQ_ENTRY(peer)	 entry;
 };
 TAILQ_HEAD(peer_list, peer);
@@ -74,6 +89,7 @@ peer_create(struct bufferevent *bev, const struct peer_ident *id, bool raw,
 	p->bev = bev;
 	p->local = id->local;
 	p->raw = raw;
+	p->trusted = !id->local && id->trusted;
 	p->uid = id->uid;
 	p->gid = id->gid;
 	if (id->local) {
@@ -122,9 +138,43 @@ struct node *peer_node(const struct peer *p) { return (p->node); }
 const char *peer_cert_name(const struct peer *p) { return (p->cert_name); }
 void peer_set_node(struct peer *p, struct node *n) { p->node = n; }
 
+/* Tells node that the connection of its client on chan ends. */
+static void
+peer_relay_end(struct peer *node, uint32_t chan)
+{
+	json_t	*env;
+	uint8_t	*buf;
+	size_t	 len;
+
+	env = json_pack("{s:i, s:I, s:b}", "type", MSG_RELAY_REPLY, "chan",
+	    (json_int_t)chan, "close", 1);
+	if ((buf = frame_pack(env, FRAME_MAX_REQUEST, &len)) != NULL)
+		bufferevent_write(node->bev, buf, len);
+	free(buf);
+	json_decref(env);
+}
+
+static void
+peer_relay_close(struct peer *p)
+{
+	if (p->via != NULL && !p->via->dead)
+		peer_relay_end(p->via, p->chan);
+}
+
+void
+peer_relay_refuse(struct peer *node, uint32_t chan)
+{
+	if (node->dead)
+		return;
+	peer_relay_end(node, chan);
+	node->discard_next = true;
+}
+
 void
 peer_close(struct peer *p, const char *why)
 {
+	struct peer	*q, *next;
+
 	if (p->dead)
 		return;
 	if (why != NULL)
@@ -134,11 +184,36 @@ peer_close(struct peer *p, const char *why)
 	p->dead = true;
 	if (p->node != NULL)
 		node_peer_gone(p->node, p);
-	bufferevent_free(p->bev);
-	p->bev = NULL;
+	if (p->via != NULL) {
+		peer_relay_close(p);
+		p->via->nrelayed--;
+		if (p->via->next_for == p)
+			p->via->next_for = NULL;
+	} else {
+		bufferevent_free(p->bev);
+		p->bev = NULL;
+	}
 	TAILQ_REMOVE(&peer_live, p, entry);
 	TAILQ_INSERT_TAIL(&peer_dead, p, entry);
+	/* A node's relayed clients go with it. */
+	if (p->nrelayed != 0) {
+		for (q = TAILQ_FIRST(&peer_live); q != NULL; q = next) {
+			next = TAILQ_NEXT(q, entry);
+			if (q->via == p)
+				peer_close(q, NULL);
+		}
+	}
 	commit_want();
+}
+
+/* Bytes written but not yet sent; a relayed client's go out with its
+ * node's. */
+static size_t
+peer_unsent(const struct peer *p)
+{
+	if (p->via != NULL)
+		return (0);
+	return (evbuffer_get_length(bufferevent_get_output(p->bev)));
 }
 
 void
@@ -148,24 +223,31 @@ peer_close_after_flush(struct peer *p, const char *why)
 		return;
 	log_info("peer %s: closing: %s", p->addr, why);
 	p->closing = true;
-	bufferevent_disable(p->bev, EV_READ);
+	if (p->bev != NULL)
+		bufferevent_disable(p->bev, EV_READ);
 	/* Queued frames reach the output at the commit; the write callback
 	 * closes once they are written. */
-	if (!commit_pending() &&
-	    evbuffer_get_length(bufferevent_get_output(p->bev)) == 0)
+	if (!commit_pending() && peer_unsent(p) == 0)
 		peer_close(p, NULL);
 }
 
 void
 peer_close_flushed(void)
 {
-	struct peer	*p, *next;
+	struct peer	*p;
+	bool		 again = true;
 
-	for (p = TAILQ_FIRST(&peer_live); p != NULL; p = next) {
-		next = TAILQ_NEXT(p, entry);
-		if (p->closing &&
-		    evbuffer_get_length(bufferevent_get_output(p->bev)) == 0)
-			peer_close(p, NULL);
+	/* Closing a node closes its relayed clients, which may be next in
+	 * the list: start again after each close. */
+	while (again) {
+		again = false;
+		TAILQ_FOREACH(p, &peer_live, entry) {
+			if (p->closing && peer_unsent(p) == 0) {
+				peer_close(p, NULL);
+				again = true;
+				break;
+			}
+		}
 	}
 }
 
@@ -198,7 +280,8 @@ peer_stop_reading_all(void)
 
 	TAILQ_FOREACH(p, &peer_live, entry) {
 		p->stopped = true;
-		bufferevent_disable(p->bev, EV_READ);
+		if (p->bev != NULL)
+			bufferevent_disable(p->bev, EV_READ);
 	}
 }
 
@@ -208,20 +291,52 @@ peer_all_flushed(void)
 	struct peer	*p;
 
 	TAILQ_FOREACH(p, &peer_live, entry) {
-		if (evbuffer_get_length(bufferevent_get_output(p->bev)) != 0)
+		if (peer_unsent(p) != 0)
 			return (false);
 	}
 	return (true);
 }
 
+/* Writes a relayed client's frames to its node, each behind an envelope
+ * naming the client's channel; the frames themselves pass untouched. */
+static void
+peer_relay_write(struct peer *p, struct evbuffer *frames)
+{
+	struct evbuffer	*out = bufferevent_get_output(p->via->bev);
+	uint8_t		 hdr[FRAME_HEADER], *buf;
+	json_t		*env;
+	size_t		 n, len;
+	char		 err[128];
+	long		 body;
+
+	env = json_pack("{s:i, s:I}", "type", MSG_RELAY_REPLY, "chan",
+	    (json_int_t)p->chan);
+	buf = frame_pack(env, FRAME_MAX_REQUEST, &len);
+	json_decref(env);
+	while ((n = evbuffer_get_length(frames)) >= FRAME_HEADER) {
+		evbuffer_copyout(frames, hdr, sizeof hdr);
+		if ((body = frame_header(hdr, FRAME_MAX_REPLY, err,
+		    sizeof err)) == -1 || n < FRAME_HEADER + (size_t)body)
+			break;
+		evbuffer_add(out, buf, len);
+		evbuffer_remove_buffer(frames, out, FRAME_HEADER +
+		    (size_t)body);
+	}
+	evbuffer_drain(frames, evbuffer_get_length(frames));
+	free(buf);
+}
+
 void
 peer_write_now(struct peer *p, struct evbuffer *frame)
 {
-	if (p->dead) {
+	if (p->dead || (p->via != NULL && p->via->dead)) {
 		evbuffer_drain(frame, evbuffer_get_length(frame));
 		return;
 	}
-	bufferevent_write_buffer(p->bev, frame);
+	if (p->via != NULL)
+		peer_relay_write(p, frame);
+	else
+		bufferevent_write_buffer(p->bev, frame);
 }
 
 void
@@ -234,19 +349,84 @@ peer_send_frame(struct peer *p, struct evbuffer *frame)
 	if (commit_pending())
 		commit_queue(p, frame);
 	else
-		bufferevent_write_buffer(p->bev, frame);
+		peer_write_now(p, frame);
 }
 
 void
 peer_send_bytes(struct peer *p, const void *data, size_t len)
 {
+	struct evbuffer	*frame;
+
 	if (p->dead)
 		return;
 	if (commit_pending())
 		commit_queue_bytes(p, data, len);
-	else
+	else if (p->via == NULL)
 		bufferevent_write(p->bev, data, len);
+	else {
+		frame = evbuffer_new();
+		evbuffer_add(frame, data, len);
+		peer_relay_write(p, frame);
+		evbuffer_free(frame);
+	}
 }
+
+struct peer *
+peer_relayed(struct peer *node, uint32_t chan, uid_t uid, gid_t gid,
+    const char **why)
+{
+	struct peer	*p;
+
+	TAILQ_FOREACH(p, &peer_live, entry) {
+		if (p->via == node && p->chan == chan) {
+			if (p->uid != uid || p->gid != gid) {
+				*why = "a relay channel changed its user";
+				return (NULL);
+			}
+			return (p);
+		}
+	}
+	if (node->nrelayed >= PEER_RELAY_MAX) {
+		*why = "too many relayed clients at once";
+		return (NULL);
+	}
+	p = xcalloc(1, sizeof *p);
+	p->via = node;
+	p->chan = chan;
+	p->uid = uid;
+	p->gid = gid;
+	user_name(uid, p->user, sizeof p->user);
+	p->addr = xasprintf("%s via %s", p->user, node->node != NULL ?
+	    node_name(node->node) : node->addr);
+	p->host = xstrdup(node->host);
+	node->nrelayed++;
+	TAILQ_INSERT_TAIL(&peer_live, p, entry);
+	log_debug("peer %s: relayed", p->addr);
+	return (p);
+}
+
+struct peer *
+peer_relayed_find(struct peer *node, uint32_t chan)
+{
+	struct peer	*p;
+
+	if (node->nrelayed == 0)
+		return (NULL);
+	TAILQ_FOREACH(p, &peer_live, entry) {
+		if (p->via == node && p->chan == chan)
+			return (p);
+	}
+	return (NULL);
+}
+
+void
+peer_next_frame_for(struct peer *node, struct peer *p)
+{
+	node->next_for = p;
+}
+
+bool peer_is_relayed(const struct peer *p) { return (p->via != NULL); }
+bool peer_is_trusted(const struct peer *p) { return (p->trusted); }
 
 void
 peer_send(struct peer *p, const json_t *msg)
@@ -312,7 +492,7 @@ peer_read_more(struct peer *p, size_t *budget)
 static void
 peer_read_cb(struct bufferevent *bev, void *arg)
 {
-	struct peer	*p = arg;
+	struct peer	*p = arg, *target;
 	struct evbuffer	*in = bufferevent_get_input(bev);
 	char		 err[256], why[300];
 	json_t		*msg;
@@ -337,7 +517,15 @@ peer_read_cb(struct bufferevent *bev, void *arg)
 			peer_close(p, why);
 			return;
 		}
-		req_dispatch(p, msg);
+		/* A frame after a relay envelope is its client's. */
+		if (p->discard_next)
+			p->discard_next = false;
+		else if ((target = p->next_for) != NULL) {
+			p->next_for = NULL;
+			if (!target->dead && !target->closing)
+				req_dispatch(target, msg);
+		} else
+			req_dispatch(p, msg);
 		json_decref(msg);
 		if (!p->dead && evbuffer_get_length(bufferevent_get_output(bev)) >
 		    PEER_OUT_HIGH) {

@@ -37,6 +37,9 @@ struct peer_ident {
 	const char	*node;		/* TCP: the name its certificate
 					 * proves; NULL when the link is
 					 * not authenticated */
+	bool		 trusted;	/* TCP: a certificate was verified
+					 * (or the admin turned TLS off):
+					 * the peer may relay its users */
 };
 
 /* Takes bev (the peer owns and frees it from here), which must be ready
@@ -87,6 +90,23 @@ const char	*peer_addr(const struct peer *);
 /* The host part of a TCP peer's address. */
 const char	*peer_host(const struct peer *);
 struct node	*peer_node(const struct peer *);
+/* A client relayed by the node daemon at node (its local users' commands,
+ * DESIGN.md "Who may do what"): the one on channel chan, made on its first
+ * frame with the uid and gid the node vouches for. Its replies go to the
+ * node, each behind an envelope naming chan. Returns NULL with *why when
+ * the node carries too many, or chan's user changed. */
+struct peer	*peer_relayed(struct peer *node, uint32_t chan, uid_t uid,
+		     gid_t gid, const char **why);
+/* The relayed client on chan, or NULL. */
+struct peer	*peer_relayed_find(struct peer *node, uint32_t chan);
+/* The next frame node sends is p's (the relay envelope came first). */
+void		 peer_next_frame_for(struct peer *node, struct peer *p);
+bool		 peer_is_relayed(const struct peer *);
+/* Tells node its client on chan is refused, and drops the frame that
+ * follows the envelope. */
+void		 peer_relay_refuse(struct peer *node, uint32_t chan);
+/* Whether a node peer may relay its users' commands (peer_ident.trusted). */
+bool		 peer_is_trusted(const struct peer *);
 /* The node name the peer's certificate proves, or NULL. */
 const char	*peer_cert_name(const struct peer *);
 void		 peer_set_node(struct peer *, struct node *);

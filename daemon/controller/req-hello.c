@@ -40,7 +40,10 @@ req_hello_client(struct peer *p, const json_t *msg)
 	json_t			*reply;
 
 	peer_set_role(p, PEER_CLIENT);
-	peer_set_operator(p, conf_is_operator(c, peer_uid(p), peer_user(p)));
+	/* A relayed user may be root on some node, never an operator of
+	 * the cluster: operators work on the controller's host. */
+	peer_set_operator(p, !peer_is_relayed(p) &&
+	    conf_is_operator(c, peer_uid(p), peer_user(p)));
 	reply = proto_reply_ok(msg);
 	json_object_set_new(reply, "version", json_integer(PROTO_VERSION));
 	json_object_set_new(reply, "server", json_string(GBATCHD_SERVER));
@@ -68,6 +71,18 @@ req_hello_node(struct peer *p, const json_t *msg)
 		req_error(p, msg, PROTO_E_INVALID, "name: expected 1-64 "
 		    "letters, digits, '-', '_' or '.'");
 		peer_close_after_flush(p, "node HELLO with a bad name");
+		return;
+	}
+	/* The name is what the node's certificate proves, or nothing:
+	 * otherwise any node could take over another's jobs. */
+	if (peer_cert_name(p) != NULL && strcmp(name, peer_cert_name(p)) != 0) {
+		req_error(p, msg, PROTO_E_PERMISSION, "name: this connection's "
+		    "certificate is for node %s, not %s", peer_cert_name(p),
+		    name);
+		log_warn("peer %s: refused: a certificate for node %s used "
+		    "to register as %s", peer_addr(p), peer_cert_name(p), name);
+		peer_close_after_flush(p, "node name does not match its "
+		    "certificate");
 		return;
 	}
 	if (!json_is_array(gpus) ||
@@ -151,15 +166,16 @@ req_hello(struct peer *p, const json_t *msg)
 	}
 	role = json_string_value(json_object_get(msg, "role"));
 	if (role != NULL && strcmp(role, "client") == 0) {
-		if (!peer_is_local(p)) {
+		if (!peer_is_local(p) && !peer_is_relayed(p)) {
 			req_error(p, msg, PROTO_E_PERMISSION, "clients must "
-			    "use the controller's Unix socket");
+			    "use the controller's Unix socket, or a node "
+			    "daemon's");
 			peer_close_after_flush(p, "client on the TCP listener");
 			return;
 		}
 		req_hello_client(p, msg);
 	} else if (role != NULL && strcmp(role, "node") == 0) {
-		if (peer_is_local(p)) {
+		if (peer_is_local(p) || peer_is_relayed(p)) {
 			req_error(p, msg, PROTO_E_PERMISSION, "node daemons "
 			    "must use the controller's TCP listener");
 			peer_close_after_flush(p, "node on the Unix socket");

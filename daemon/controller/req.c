@@ -23,6 +23,7 @@ extern const struct req_entry	req_node_update_entry;
 extern const struct req_entry	req_node_heartbeat_entry;
 extern const struct req_entry	req_job_started_entry;
 extern const struct req_entry	req_job_ended_entry;
+extern const struct req_entry	req_relay_entry;
 
 static const struct req_entry *const req_table[] = {
 	&req_hello_entry,
@@ -39,6 +40,7 @@ static const struct req_entry *const req_table[] = {
 	&req_node_heartbeat_entry,
 	&req_job_started_entry,
 	&req_job_ended_entry,
+	&req_relay_entry,
 };
 
 bool	req_stopping;
@@ -137,8 +139,9 @@ req_dispatch(struct peer *p, const json_t *msg)
 		/* Users see this: the command names what they asked for,
 		 * not the request's protocol name. */
 		req_error(p, msg, PROTO_E_PERMISSION, "only operators may do "
-		    "this (root and controller.operators); you are %s",
-		    peer_user(p));
+		    "this (root and controller.operators); you are %s%s",
+		    peer_user(p), peer_is_relayed(p) ? ", on a node: "
+		    "operators work on the controller's host" : "");
 		return;
 	}
 	log_debug("peer %s: %s", peer_addr(p), re->name);

@@ -39,6 +39,7 @@ struct gnoded_opts {
 	/* Every -c, split at commas: replaces node.controller. */
 	struct conf_file_list controllers;
 	const char	*state_dir;
+	const char	*socket;
 	const char	*gpus;
 	const char	*log_file;
 	const char	*pid_file;
@@ -49,7 +50,7 @@ gnoded_usage(FILE *f)
 {
 	fprintf(f,
 "usage: gnoded [-CD] [-f FILE] [-n NAME] [-c HOST:PORT[,...]] [-d STATE_DIR]\n"
-"              [-g GPUS] [-L LOGFILE] [-P PIDFILE] [-v] [-h] [-V]\n"
+"              [-u SOCKET] [-g GPUS] [-L LOGFILE] [-P PIDFILE] [-v] [-h] [-V]\n"
 "\n"
 "The gbatch node daemon: registers this host's GPUs with gbatchd and runs\n"
 "the jobs it is given, each under its own shepherd process.\n"
@@ -62,6 +63,9 @@ gnoded_usage(FILE *f)
 "                          several (-c again, or H:P,H:P) are tried in turn\n"
 "  -d, --state-dir DIR     job records (default " GB_PATH_NODE_STATE_DIR
     ")\n"
+"  -u, --socket PATH       socket for commands on this host, relayed to\n"
+"                          gbatchd (\"\" for none; default\n"
+"                          " GB_PATH_NODE_SOCKET ")\n"
 "  -g, --gpus N            offer N simulated GPUs instead of NVML's\n"
 "  -s, --switch LABEL      the node's switch or rack, for placement\n"
 "  -L, --log-file FILE     log to FILE instead of stderr or syslog\n"
@@ -87,6 +91,7 @@ gnoded_parse(int argc, char **argv, struct gnoded_opts *o)
 		{ "name", required_argument, NULL, 'n' },
 		{ "controller", required_argument, NULL, 'c' },
 		{ "state-dir", required_argument, NULL, 'd' },
+		{ "socket", required_argument, NULL, 'u' },
 		{ "gpus", required_argument, NULL, 'g' },
 		{ "switch", required_argument, NULL, 's' },
 		{ "log-file", required_argument, NULL, 'L' },
@@ -101,7 +106,7 @@ gnoded_parse(int argc, char **argv, struct gnoded_opts *o)
 
 	memset(o, 0, sizeof *o);
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":CDf:n:c:d:g:s:L:P:vhV", longopts,
+	while ((ch = getopt_long(argc, argv, ":CDf:n:c:d:u:g:s:L:P:vhV", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'C':
@@ -121,6 +126,9 @@ gnoded_parse(int argc, char **argv, struct gnoded_opts *o)
 			while ((one = strsep(&rest, ",")) != NULL)
 				conf_file_list_add(&o->controllers, one);
 			free(list);
+			break;
+		case 'u':
+			o->socket = optarg;
 			break;
 		case 'd':
 			o->state_dir = optarg;
@@ -223,6 +231,10 @@ gnoded_configure(const struct gnoded_opts *o, struct node_conf *conf)
 		}
 		free(conf->state_dir);
 		conf->state_dir = xstrdup(o->state_dir);
+	}
+	if (o->socket != NULL) {
+		free(conf->socket);
+		conf->socket = xstrdup(o->socket);
 	}
 	if (o->gpus != NULL) {
 		if (node_conf_parse_uint(o->gpus, 0, 64, &conf->gpus) == -1) {

@@ -25,6 +25,7 @@ node_conf_defaults(struct node_conf *conf)
 	memset(conf, 0, sizeof *conf);
 	conf_file_list_add(&conf->controllers, "127.0.0.1:6820");
 	conf->state_dir = xstrdup(GB_PATH_NODE_STATE_DIR);
+	conf->socket = xstrdup(GB_PATH_NODE_SOCKET);
 	conf->switch_name = xstrdup("");
 	conf->gpus = 0;
 	conf->gpu_source = NODE_GPU_AUTO;
@@ -40,6 +41,7 @@ node_conf_clear(struct node_conf *conf)
 	free(conf->name);
 	conf_file_list_clear(&conf->controllers);
 	free(conf->state_dir);
+	free(conf->socket);
 	free(conf->switch_name);
 	memset(conf, 0, sizeof *conf);
 }
@@ -132,6 +134,9 @@ static const struct conf_file_key node_conf_keys[] = {
 	  .valid = node_conf_addr_check },
 	{ .name = "state_dir", .type = CONF_FILE_STRING,
 	  .off = offsetof(struct node_conf, state_dir), .what = "a directory" },
+	{ .name = "socket", .type = CONF_FILE_STRING,
+	  .off = offsetof(struct node_conf, socket),
+	  .what = "a socket path, or \"\" for none" },
 	{ .name = "switch", .type = CONF_FILE_STRING,
 	  .off = offsetof(struct node_conf, switch_name), .what = "a label",
 	  .valid = node_conf_label_check },

@@ -21,6 +21,7 @@ struct node_conf {
 	/* "HOST:PORT" of each controller, tried in turn; at least one. */
 	struct conf_file_list	 controllers;
 	char			*state_dir;
+	char			*socket;	/* relay for commands, "" none */
 	char			*switch_name;	/* topology label, "" for none */
 	unsigned		 gpus;		/* simulated GPU count */
 	bool			 gpus_set;	/* written, so 0 is meant */

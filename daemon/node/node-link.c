@@ -52,6 +52,7 @@ struct node_link {
 	void				*arg;
 
 	struct bufferevent		*bev;
+	bool				 next_raw;	/* node_link_next_raw */
 	bool				 up;
 	bool				 welcomed;	/* cur accepted us */
 	unsigned			 gen;	/* bumped on every reset */
@@ -86,6 +87,7 @@ node_link_close(struct node_link *link)
 
 	link->gen++;
 	link->up = false;
+	link->next_raw = false;
 	link->welcomed = false;
 	if (link->bev != NULL) {
 		bufferevent_free(link->bev);
@@ -148,7 +150,7 @@ static void
 node_link_read_cb(struct bufferevent *bev, void *arg)
 {
 	struct node_link	*link = arg;
-	struct evbuffer		*in = bufferevent_get_input(bev);
+	struct evbuffer		*in = bufferevent_get_input(bev), *frame;
 	unsigned		 gen = link->gen;
 	json_t			*msg;
 	size_t			 len, need;
@@ -156,8 +158,8 @@ node_link_read_cb(struct bufferevent *bev, void *arg)
 	int			 rc;
 
 	for (;;) {
-		rc = frame_read_peek(in, FRAME_MAX_REQUEST, &len, &need, err,
-		    sizeof err);
+		rc = frame_read_peek(in, link->next_raw ? FRAME_MAX_REPLY :
+		    FRAME_MAX_REQUEST, &len, &need, err, sizeof err);
 		if (rc == -1) {
 			node_link_reset(link, err);
 			return;
@@ -169,6 +171,16 @@ node_link_read_cb(struct bufferevent *bev, void *arg)
 			return;
 		}
 		bufferevent_setwatermark(bev, EV_READ, 0, 0);
+		if (link->next_raw) {
+			link->next_raw = false;
+			frame = evbuffer_new();
+			evbuffer_remove_buffer(in, frame, FRAME_HEADER + len);
+			link->cb->raw(frame, link->arg);
+			evbuffer_free(frame);
+			if (link->gen != gen)
+				return;
+			continue;
+		}
 		if ((msg = frame_read_take(in, len, err, sizeof err)) == NULL) {
 			node_link_reset(link, err);
 			return;
@@ -321,6 +333,23 @@ node_link_send(struct node_link *link, const json_t *msg)
 	rc = bufferevent_write(link->bev, buf, len);
 	free(buf);
 	return (rc);
+}
+
+int
+node_link_send_raw(struct node_link *link, const json_t *env,
+    struct evbuffer *frame)
+{
+	if (node_link_send(link, env) != 0) {
+		evbuffer_drain(frame, evbuffer_get_length(frame));
+		return (-1);
+	}
+	return (bufferevent_write_buffer(link->bev, frame));
+}
+
+void
+node_link_next_raw(struct node_link *link)
+{
+	link->next_raw = true;
 }
 
 bool

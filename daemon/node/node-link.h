@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <event2/buffer.h>
 #include <event2/event.h>
 #include <jansson.h>
 
@@ -20,6 +21,9 @@ struct node_link_cb {
 	void	(*message)(const json_t *msg, void *arg);
 	/* The connection is gone; a reconnect is scheduled. */
 	void	(*down)(void *arg);
+	/* The frame asked for by node_link_next_raw, undecoded: header and
+	 * body, to be drained by the callee. */
+	void	(*raw)(struct evbuffer *frame, void *arg);
 };
 
 /* addrs are the controllers' "HOST:PORT" (naddrs >= 1), tried in turn:
@@ -35,6 +39,13 @@ struct node_link	*node_link_create(struct event_base *,
 void			 node_link_start(struct node_link *);
 /* Queues msg. Returns 0, or -1 when not connected (nothing is sent). */
 int			 node_link_send(struct node_link *, const json_t *msg);
+/* Queues the frame env, then the frame held in frame (drained), as it
+ * is. Returns 0, or -1 when not connected (frame is drained). */
+int			 node_link_send_raw(struct node_link *, const json_t *env,
+			     struct evbuffer *frame);
+/* The next frame is not decoded but handed to cb->raw; it may be as large
+ * as a reply (FRAME_MAX_REPLY). */
+void			 node_link_next_raw(struct node_link *);
 bool			 node_link_is_up(const struct node_link *);
 /* Closes the connection (logging why) and schedules a reconnect. */
 void			 node_link_reset(struct node_link *, const char *why);

@@ -10,6 +10,7 @@
 #include "common/xmalloc.h"
 #include "daemon/node/node-job.h"
 #include "daemon/node/node-link.h"
+#include "daemon/node/node-relay.h"
 #include "daemon/node/node-session.h"
 
 struct node_session {
@@ -18,6 +19,7 @@ struct node_session {
 	const struct node_gpus		*gpus;
 	struct node_link		*link;
 	struct node_jobs		*jobs;
+	struct node_relay		*relay;		/* or NULL */
 	struct event			*heartbeat;
 	bool				 welcomed;	/* HELLO accepted */
 };
@@ -58,6 +60,8 @@ node_session_down(void *arg)
 	struct node_session	*s = arg;
 
 	s->welcomed = false;
+	if (s->relay != NULL)
+		node_relay_link_down(s->relay);
 	event_del(s->heartbeat);
 }
 
@@ -177,6 +181,14 @@ node_session_message(const json_t *msg, void *arg)
 		}
 		node_jobs_preempt(s->jobs, id);
 		break;
+	case MSG_RELAY_REPLY:
+		if (s->relay == NULL)
+			node_link_reset(s->link, "RELAY_REPLY, but this node "
+			    "relays nothing");
+		else if (node_relay_reply(s->relay, msg, why,
+		    sizeof why) == -1)
+			node_link_reset(s->link, why);
+		break;
 	case MSG_JOB_ENDED_ACK:
 		if (node_session_id(msg, &id) == -1) {
 			node_link_reset(s->link, "JOB_ENDED_ACK without a job "
@@ -217,10 +229,19 @@ node_session_ended(const json_t *report, void *arg)
 	node_session_send(s, msg);
 }
 
+static void
+node_session_raw(struct evbuffer *frame, void *arg)
+{
+	struct node_session	*s = arg;
+
+	node_relay_frame(s->relay, frame);
+}
+
 static const struct node_link_cb node_session_link_cb = {
 	.up = node_session_up,
 	.message = node_session_message,
 	.down = node_session_down,
+	.raw = node_session_raw,
 };
 
 static const struct node_jobs_cb node_session_jobs_cb = {
@@ -233,6 +254,7 @@ node_session_create(struct event_base *base, const struct node_conf *conf,
     const struct node_gpus *gpus, char *err, size_t errlen)
 {
 	struct node_session	*s;
+	char			 why[512];
 
 	s = xcalloc(1, sizeof *s);
 	s->base = base;
@@ -248,6 +270,11 @@ node_session_create(struct event_base *base, const struct node_conf *conf,
 	    &node_session_jobs_cb, s);
 	if (node_jobs_recover(s->jobs, err, errlen) == -1)
 		goto fail;
+	/* Without its socket the node still runs jobs: say so and go on. */
+	if (*conf->socket != '\0' && (s->relay = node_relay_create(base,
+	    conf->socket, s->link, why, sizeof why)) == NULL)
+		log_warn("node %s: commands on this host cannot reach gbatchd "
+		    "through gnoded: %s", conf->name, why);
 	node_link_start(s->link);
 	return (s);
 fail:
@@ -260,6 +287,7 @@ node_session_free(struct node_session *s)
 {
 	if (s == NULL)
 		return;
+	node_relay_free(s->relay);
 	node_jobs_free(s->jobs);
 	node_link_free(s->link);
 	event_free(s->heartbeat);

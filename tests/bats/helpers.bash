@@ -70,7 +70,8 @@ gb_start_node() {
 	local name=$1 gpus=$2
 	shift 2
 	gnoded -D -f "$GBATCH_CONF" -n "$name" -g "$gpus" -c "$GB_CTL_ADDR" \
-	    -d "$GB_DIR/node-$name" -L "$GB_DIR/gnoded-$name.log" "$@" &
+	    -d "$GB_DIR/node-$name" -u "$GB_DIR/gnoded-$name.sock" \
+	    -L "$GB_DIR/gnoded-$name.log" "$@" &
 	GB_NODE_PIDS+=($!)
 	eval "GB_NODE_PID_$name=$!"
 	gb_wait 10 gb_node_is_up "$name"

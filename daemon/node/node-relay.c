@@ -1,0 +1,302 @@
+/* node-relay.c: the Unix socket for commands on this node, relayed to
+ * gbatchd. */
+#include <sys/queue.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/un.h>
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event2/bufferevent.h>
+#include <event2/listener.h>
+
+#include "common/frame.h"
+#include "common/log.h"
+#include "common/proto.h"
+#include "common/xmalloc.h"
+#include "daemon/common/frame-read.h"
+#include "daemon/node/node-link.h"
+#include "daemon/node/node-relay.h"
+
+/* Commands relayed at once; more wait in the listen queue. */
+#define NODE_RELAY_MAX		256
+/* Replies a command has not read, beyond which it is cut: replies all
+ * arrive on the one link, which must not stop for one slow reader, and
+ * gnoded's memory must not grow for it. */
+#define NODE_RELAY_OUT_MAX	(256U << 20)
+
+struct node_relay_conn {
+	struct node_relay		*relay;
+	struct bufferevent		*bev;
+	uint32_t			 chan;
+	uid_t				 uid;
+	gid_t				 gid;
+	bool				 closing;	/* the controller ended it */
+	TAILQ_ENTRY(node_relay_conn)	 entry;
+};
+TAILQ_HEAD(node_relay_conns, node_relay_conn);
+
+struct node_relay {
+	struct evconnlistener		*lev;
+	struct node_link		*link;
+	char				*path;
+	struct node_relay_conns		 conns;
+	unsigned			 nconns;
+	uint32_t			 next_chan;
+	uint32_t			 reply_chan;	/* of the next frame */
+};
+
+static void
+node_relay_conn_free(struct node_relay_conn *c, bool tell)
+{
+	struct node_relay	*r = c->relay;
+	json_t			*env;
+
+	if (tell && node_link_is_up(r->link)) {
+		env = json_pack("{s:i, s:I, s:b}", "type", MSG_RELAY, "chan",
+		    (json_int_t)c->chan, "close", 1);
+		(void)node_link_send(r->link, env);
+		json_decref(env);
+	}
+	TAILQ_REMOVE(&r->conns, c, entry);
+	r->nconns--;
+	bufferevent_free(c->bev);
+	free(c);
+	if (r->nconns == NODE_RELAY_MAX - 1)
+		evconnlistener_enable(r->lev);
+}
+
+static struct node_relay_conn *
+node_relay_find(struct node_relay *r, uint32_t chan)
+{
+	struct node_relay_conn	*c;
+
+	TAILQ_FOREACH(c, &r->conns, entry) {
+		if (c->chan == chan)
+			return (c);
+	}
+	return (NULL);
+}
+
+/* Passes the command's whole frames on; decoding them is gbatchd's work,
+ * only their size is checked here. */
+static void
+node_relay_read_cb(struct bufferevent *bev, void *arg)
+{
+	struct node_relay_conn	*c = arg;
+	struct node_relay	*r = c->relay;
+	struct evbuffer		*in = bufferevent_get_input(bev), *frame;
+	json_t			*env;
+	size_t			 len, need;
+	char			 err[256];
+	int			 rc;
+
+	while ((rc = frame_read_peek(in, FRAME_MAX_REQUEST, &len, &need, err,
+	    sizeof err)) == 1) {
+		if (!node_link_is_up(r->link)) {
+			log_info("relay uid %u: gbatchd is not connected; "
+			    "closing", (unsigned)c->uid);
+			node_relay_conn_free(c, false);
+			return;
+		}
+		env = json_pack("{s:i, s:I, s:I, s:I}", "type", MSG_RELAY,
+		    "chan", (json_int_t)c->chan, "uid", (json_int_t)c->uid,
+		    "gid", (json_int_t)c->gid);
+		frame = evbuffer_new();
+		evbuffer_remove_buffer(in, frame, FRAME_HEADER + len);
+		rc = node_link_send_raw(r->link, env, frame);
+		evbuffer_free(frame);
+		json_decref(env);
+		if (rc != 0) {
+			node_relay_conn_free(c, false);
+			return;
+		}
+	}
+	if (rc == -1) {
+		log_info("relay uid %u: bad frame: %s", (unsigned)c->uid, err);
+		node_relay_conn_free(c, true);
+	}
+}
+
+static void
+node_relay_write_cb(struct bufferevent *bev, void *arg)
+{
+	struct node_relay_conn	*c = arg;
+
+	if (c->closing &&
+	    evbuffer_get_length(bufferevent_get_output(bev)) == 0)
+		node_relay_conn_free(c, false);
+}
+
+static void
+node_relay_event_cb(struct bufferevent *bev, short what, void *arg)
+{
+	struct node_relay_conn	*c = arg;
+
+	if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR))
+		node_relay_conn_free(c, !c->closing);
+}
+
+static void
+node_relay_accept_cb(struct evconnlistener *lev, evutil_socket_t fd,
+    struct sockaddr *sa, int salen, void *arg)
+{
+	struct node_relay	*r = arg;
+	struct node_relay_conn	*c;
+	struct ucred		 cred;
+	socklen_t		 len = sizeof cred;
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) {
+		log_warn("relay: SO_PEERCRED: %s", strerror(errno));
+		evutil_closesocket(fd);
+		return;
+	}
+	c = xcalloc(1, sizeof *c);
+	c->relay = r;
+	c->uid = cred.uid;
+	c->gid = cred.gid;
+	/* Channel numbers are not reused while gnoded runs (2^32 commands),
+	 * so a late reply can never reach another command. */
+	if (++r->next_chan == 0)
+		r->next_chan = 1;
+	c->chan = r->next_chan;
+	c->bev = bufferevent_socket_new(evconnlistener_get_base(lev), fd,
+	    BEV_OPT_CLOSE_ON_FREE);
+	if (c->bev == NULL) {
+		evutil_closesocket(fd);
+		free(c);
+		return;
+	}
+	bufferevent_setcb(c->bev, node_relay_read_cb, node_relay_write_cb,
+	    node_relay_event_cb, c);
+	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
+	TAILQ_INSERT_TAIL(&r->conns, c, entry);
+	if (++r->nconns >= NODE_RELAY_MAX)
+		evconnlistener_disable(lev);
+}
+
+int
+node_relay_reply(struct node_relay *r, const json_t *env, char *err,
+    size_t errlen)
+{
+	struct node_relay_conn	*c;
+	json_t			*v = json_object_get(env, "chan");
+
+	if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+	    json_integer_value(v) > UINT32_MAX) {
+		snprintf(err, errlen, "RELAY_REPLY without a channel");
+		return (-1);
+	}
+	r->reply_chan = (uint32_t)json_integer_value(v);
+	if (json_is_true(json_object_get(env, "close"))) {
+		if ((c = node_relay_find(r, r->reply_chan)) != NULL) {
+			c->closing = true;
+			bufferevent_disable(c->bev, EV_READ);
+			node_relay_write_cb(c->bev, c);
+		}
+		return (0);
+	}
+	node_link_next_raw(r->link);
+	return (0);
+}
+
+void
+node_relay_frame(struct node_relay *r, struct evbuffer *frame)
+{
+	struct node_relay_conn	*c;
+
+	if ((c = node_relay_find(r, r->reply_chan)) == NULL) {
+		/* The command left before its reply came. */
+		evbuffer_drain(frame, evbuffer_get_length(frame));
+		return;
+	}
+	if (evbuffer_get_length(bufferevent_get_output(c->bev)) >
+	    NODE_RELAY_OUT_MAX) {
+		log_info("relay uid %u: does not read its replies; closing",
+		    (unsigned)c->uid);
+		evbuffer_drain(frame, evbuffer_get_length(frame));
+		node_relay_conn_free(c, true);
+		return;
+	}
+	bufferevent_write_buffer(c->bev, frame);
+}
+
+void
+node_relay_link_down(struct node_relay *r)
+{
+	struct node_relay_conn	*c;
+
+	while ((c = TAILQ_FIRST(&r->conns)) != NULL)
+		node_relay_conn_free(c, false);
+}
+
+struct node_relay *
+node_relay_create(struct event_base *base, const char *path,
+    struct node_link *link, char *err, size_t errlen)
+{
+	struct node_relay	*r;
+	struct sockaddr_un	 sun;
+	int			 fd;
+
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof sun.sun_path) {
+		snprintf(err, errlen, "socket %s: the path is longer than %zu "
+		    "bytes, the limit for a Unix socket", path,
+		    sizeof sun.sun_path - 1);
+		return (NULL);
+	}
+	memcpy(sun.sun_path, path, strlen(path) + 1);
+	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1) {
+		snprintf(err, errlen, "socket %s: %s", path, strerror(errno));
+		return (NULL);
+	}
+	/* A socket file nobody answers on is left by a crash: replace it. */
+	if (connect(fd, (struct sockaddr *)&sun, sizeof sun) == 0) {
+		snprintf(err, errlen, "socket %s: another gnoded is already "
+		    "listening there", path);
+		goto fail;
+	}
+	if ((unlink(path) != 0 && errno != ENOENT) ||
+	    bind(fd, (struct sockaddr *)&sun, sizeof sun) != 0 ||
+	    chmod(path, 0666) != 0) {
+		snprintf(err, errlen, "socket %s: %s", path, strerror(errno));
+		goto fail;
+	}
+	evutil_make_socket_nonblocking(fd);
+	r = xcalloc(1, sizeof *r);
+	TAILQ_INIT(&r->conns);
+	r->link = link;
+	r->path = xstrdup(path);
+	r->lev = evconnlistener_new(base, node_relay_accept_cb, r,
+	    LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, 64, fd);
+	if (r->lev == NULL) {
+		snprintf(err, errlen, "socket %s: cannot listen", path);
+		unlink(path);
+		free(r->path);
+		free(r);
+		return (NULL);
+	}
+	return (r);
+fail:
+	close(fd);
+	return (NULL);
+}
+
+void
+node_relay_free(struct node_relay *r)
+{
+	if (r == NULL)
+		return;
+	node_relay_link_down(r);
+	evconnlistener_free(r->lev);
+	unlink(r->path);
+	free(r->path);
+	free(r);
+}
