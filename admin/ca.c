@@ -27,20 +27,44 @@ ca_role_name(enum ca_role r)
 	return (r == CA_ROLE_CONTROLLER ? "controller" : "node");
 }
 
+/* s as it may be quoted to a terminal: at most 40 characters, those not
+ * printable as '?'. */
+static void
+ca_quote(const char *s, char *buf, size_t len)
+{
+	size_t	i;
+
+	for (i = 0; s[i] != '\0' && i < 40 && i + 4 < len; i++)
+		buf[i] = (s[i] > 0x20 && s[i] < 0x7f) || s[i] == ' ' ? s[i] :
+		    '?';
+	snprintf(buf + i, len - i, "%s", s[i] != '\0' ? "..." : "");
+}
+
+/* Whether s is 1-max of letters, digits and the characters of extra. */
+static bool
+ca_chars(const char *s, size_t max, const char *extra)
+{
+	size_t	n = strlen(s), i;
+
+	if (n == 0 || n > max)
+		return (false);
+	for (i = 0; i < n; i++) {
+		if (!isalnum((unsigned char)s[i]) &&
+		    strchr(extra, s[i]) == NULL)
+			return (false);
+	}
+	return (true);
+}
+
 int
 ca_name_check(const char *name, char *err, size_t errlen)
 {
-	size_t	n = strlen(name), i;
+	char	q[64];
 
-	for (i = 0; i < n && n <= CA_NAME_MAX; i++) {
-		if (!isalnum((unsigned char)name[i]) && name[i] != '-' &&
-		    name[i] != '_' && name[i] != '.')
-			break;
-	}
-	if (n == 0 || n > CA_NAME_MAX || i < n || name[0] == '.') {
+	if (!ca_chars(name, CA_NAME_MAX, "-_.") || name[0] == '.') {
+		ca_quote(name, q, sizeof q);
 		snprintf(err, errlen, "expected a name of 1-%d letters, digits, "
-		    "'-', '_' or '.' (not first), got \"%.*s%s\"", CA_NAME_MAX,
-		    (int)(i < 40 ? i : 40), name, i < n ? "..." : "");
+		    "'-', '_' or '.' (not first), got \"%s\"", CA_NAME_MAX, q);
 		return (-1);
 	}
 	if (strcmp(name, "ca") == 0) {
@@ -54,17 +78,12 @@ ca_name_check(const char *name, char *err, size_t errlen)
 int
 ca_alt_check(const char *alt, char *err, size_t errlen)
 {
-	size_t	n = strlen(alt), i;
+	char	q[64];
 
-	for (i = 0; i < n && n <= 253; i++) {
-		if (!isalnum((unsigned char)alt[i]) && alt[i] != '-' &&
-		    alt[i] != '.' && alt[i] != ':')
-			break;
-	}
-	if (n == 0 || n > 253 || i < n) {
+	if (!ca_chars(alt, 253, "-.:")) {
+		ca_quote(alt, q, sizeof q);
 		snprintf(err, errlen, "expected a host name or an IP address "
-		    "(letters, digits, '-', '.', ':'), got \"%.*s%s\"",
-		    (int)(i < 40 ? i : 40), alt, i < n ? "..." : "");
+		    "(letters, digits, '-', '.', ':'), got \"%s\"", q);
 		return (-1);
 	}
 	return (0);
@@ -179,6 +198,22 @@ fail:
 	return (rc);
 }
 
+/* Whether dir holds a CA; -1 with what to do when not. */
+static int
+ca_present(const char *dir, char *err, size_t errlen)
+{
+	bool	have;
+
+	if (ca_file_exists(dir, CA_CERT, &have, err, errlen) == -1)
+		return (-1);
+	if (!have) {
+		snprintf(err, errlen, "no CA in %s (no %s); run gctl ca init "
+		    "there first, or give --dir", dir, CA_CERT);
+		return (-1);
+	}
+	return (0);
+}
+
 /* The CA's key and certificate, for signing. */
 static int
 ca_load(const char *dir, EVP_PKEY **key, X509 **cert, char *err,
@@ -255,7 +290,8 @@ ca_issue(const char *dir, const struct ca_cert_req *req, time_t now,
 
 	crt = xasprintf("%s.crt", req->name);
 	keyname = xasprintf("%s.key", req->name);
-	if ((lock = ca_file_lock(dir, err, errlen)) == -1)
+	if (ca_present(dir, err, errlen) == -1 ||
+	    (lock = ca_file_lock(dir, err, errlen)) == -1)
 		goto out;
 	if (ca_load(dir, &cakey, &ca, err, errlen) == -1 ||
 	    ca_file_exists(dir, crt, &have_crt, err, errlen) == -1 ||
@@ -377,7 +413,8 @@ ca_crl_update(const char *dir, const char *name, time_t now, size_t *count,
 	size_t		 n = 0, i, done = 0, issued = 0;
 	int		 lock, rc = -1;
 
-	if ((lock = ca_file_lock(dir, err, errlen)) == -1)
+	if (ca_present(dir, err, errlen) == -1 ||
+	    (lock = ca_file_lock(dir, err, errlen)) == -1)
 		return (-1);
 	if (ca_load(dir, &key, &ca, err, errlen) == -1 ||
 	    ca_file_index_read(dir, &v, &n, err, errlen) == -1)
@@ -426,14 +463,7 @@ int
 ca_list(const char *dir, struct ca_entry **entries, size_t *n, char *err,
     size_t errlen)
 {
-	bool	have;
-
-	if (ca_file_exists(dir, CA_CERT, &have, err, errlen) == -1)
+	if (ca_present(dir, err, errlen) == -1)
 		return (-1);
-	if (!have) {
-		snprintf(err, errlen, "no CA in %s (no %s); run gctl ca init, "
-		    "or give --dir", dir, CA_CERT);
-		return (-1);
-	}
 	return (ca_file_index_read(dir, entries, n, err, errlen));
 }
