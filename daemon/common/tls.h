@@ -8,7 +8,9 @@
 
 #include <stddef.h>
 
-#include <openssl/ssl.h>
+/* The types alone: ssl.h brings in <sched.h>, whose SCHED_FIFO the
+ * scheduler's policy names too. */
+#include <openssl/types.h>
 
 /* Paths of one daemon's TLS files; crl may be NULL (no revocation list). */
 struct tls_conf {

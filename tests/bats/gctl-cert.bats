@@ -121,3 +121,13 @@ mode() {
 	run -1 gctl cert list --dir "$GB_DIR/none"
 	[[ "$output" == *"no CA in"* ]]
 }
+
+@test "gnoded refuses a 0644 key and a controller certificate, naming the file and the fix" {
+	chmod 644 "$GB_DIR/tls/n1.key"
+	run -1 gnoded --check-config -n n1
+	[[ "$output" == *"key $GB_DIR/tls/n1.key: group or others may read or write it (mode 0644); a key must be 0600: chmod 600"* ]]
+	chmod 600 "$GB_DIR/tls/n1.key"
+	run -0 gnoded --check-config -n n1
+	run -1 gnoded --check-config -n controller
+	[[ "$output" == *"certificate $GB_DIR/tls/controller.crt: not valid for a node"*'gctl cert issue controller --node'* ]]
+}
