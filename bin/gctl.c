@@ -1,6 +1,6 @@
 /* gctl: administer gbatchd (scontrol's counterpart): ping, shutdown,
- * drain and resume nodes, show and reload the configuration. One verb per
- * invocation. */
+ * drain and resume nodes, show and reload the configuration; and the
+ * cluster's CA (gctl-cert.c). One verb per invocation. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +9,9 @@
 #include "client/client.h"
 #include "client/cmd.h"
 #include "common/duration.h"
+#include "common/paths.h"
 #include "common/proto.h"
+#include "bin/gctl.h"
 
 struct gctl_verb {
 	const char	*name;
@@ -45,6 +47,15 @@ static const struct gctl_verb gctl_verbs[] = {
 	    gctl_show },
 	{ "reconfigure", "", "read gbatch.conf again, no restart (operators; "
 	    "also SIGHUP)", gctl_reconfigure },
+	{ "ca", "init [--days N] [--force]", "make the cluster's CA in the "
+	    "TLS directory (files, not gbatchd)", gctl_ca },
+	{ "cert", "issue NAME [--node|--controller] [--alt-name NAME]... "
+	    "[--days N] [--force]", "a key and certificate for a daemon, "
+	    "signed by the CA", gctl_cert },
+	{ "cert", "revoke NAME", "stop trusting NAME's certificates (writes "
+	    "crl.pem)", gctl_cert },
+	{ "cert", "list", "certificates issued: name, role, serial, expiry, "
+	    "status", gctl_cert },
 	{ "help", "", "this help", gctl_help },
 };
 #define GCTL_NVERBS	(sizeof gctl_verbs / sizeof gctl_verbs[0])
@@ -55,24 +66,32 @@ static unsigned	gctl_timeout;
 static void
 gctl_usage(FILE *f)
 {
-	size_t	i;
+	size_t	i, w;
 
 	fprintf(f, "usage: gctl [--timeout SECONDS] COMMAND [ARGS]\n"
 	    "       gctl -h|--help|-V|--version\n"
 	    "Administer gbatchd.\n\n");
 	for (i = 0; i < GCTL_NVERBS; i++) {
-		fprintf(f, "  %s%s%-*s %s\n", gctl_verbs[i].name,
-		    *gctl_verbs[i].args != '\0' ? " " : "",
-		    (int)(28 - strlen(gctl_verbs[i].name) -
-		    (*gctl_verbs[i].args != '\0' ? 1 : 0)),
-		    gctl_verbs[i].args, gctl_verbs[i].help);
+		w = strlen(gctl_verbs[i].name) + strlen(gctl_verbs[i].args) +
+		    (*gctl_verbs[i].args != '\0' ? 1 : 0);
+		fprintf(f, "  %s%s%s", gctl_verbs[i].name,
+		    *gctl_verbs[i].args != '\0' ? " " : "", gctl_verbs[i].args);
+		/* A long synopsis puts its help on the next line. */
+		if (w > 28)
+			fprintf(f, "\n%31s%s\n", "", gctl_verbs[i].help);
+		else
+			fprintf(f, "%*s %s\n", (int)(28 - w), "",
+			    gctl_verbs[i].help);
 	}
 	fprintf(f, "\n  --timeout SECONDS            how long to wait for gbatchd "
 	    "(default 10,\n                               or GBATCH_TIMEOUT; "
 	    "0 waits for ever)\n");
-	fprintf(f, "\nExit status: 0 ok, 1 refused by gbatchd (unknown node), "
-	    "2 usage error,\n3 cannot reach gbatchd, 4 permission denied "
-	    "(operators only).\n");
+	fprintf(f, "  --dir DIR                    ca and cert: the CA's "
+	    "directory (default\n                               "
+	    GB_PATH_TLS_DIR ")\n");
+	fprintf(f, "\nExit status: 0 ok, 1 refused by gbatchd (unknown node) or "
+	    "by the CA\n(a name issued already), 2 usage error, 3 cannot reach "
+	    "gbatchd,\n4 permission denied (operators only).\n");
 }
 
 static int
@@ -82,7 +101,7 @@ gctl_help(int argc, char **argv)
 	return (EXIT_OK);
 }
 
-static int
+int
 gctl_bad(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "gctl: ");
@@ -422,12 +441,12 @@ main(int argc, char **argv)
 	if (optind == argc)
 		return (gctl_bad("%s", "no command given; expected one of: "
 		    "ping, shutdown, drain, resume, hold, release, requeue, show, "
-		    "reconfigure, help"));
+		    "reconfigure, ca, cert, help"));
 	for (i = 0; i < GCTL_NVERBS; i++) {
 		if (strcmp(argv[optind], gctl_verbs[i].name) == 0)
 			return (gctl_verbs[i].run(argc - optind, argv + optind));
 	}
 	return (gctl_bad("unknown command \"%s\"; expected one of: ping, "
 	    "shutdown, drain, resume, hold, release, requeue, show, "
-	    "reconfigure, help", argv[optind]));
+	    "reconfigure, ca, cert, help", argv[optind]));
 }

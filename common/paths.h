@@ -18,5 +18,8 @@
 #define GB_PATH_NODE_SOCKET	RUNSTATEDIR "/gbatch/gnoded.sock"
 /* gnoded's job records (node.state_dir). */
 #define GB_PATH_NODE_STATE_DIR	LOCALSTATEDIR "/lib/gbatch/node"
+/* The cluster CA and the daemons' keys and certificates (tls.dir; gctl ca
+ * and gctl cert --dir). */
+#define GB_PATH_TLS_DIR		SYSCONFDIR "/gbatch/tls"
 
 #endif

@@ -14,9 +14,9 @@
 #include "daemon/common/conf-file.h"
 
 /* The groups of gbatch.conf. Both daemons read the one file, so each
- * accepts every group at the top and reads only its own. */
+ * accepts every group at the top and reads only its own (tls is both's). */
 static const char *const conf_file_groups[] = {
-	"controller", "node", "scheduler", NULL,
+	"controller", "node", "scheduler", "tls", NULL,
 };
 
 /* Longest value quoted back in a message. */

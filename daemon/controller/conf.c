@@ -35,6 +35,7 @@ conf_defaults(struct conf *c)
 	sched_conf_default(&c->sched);
 	c->ckpt_grace = CONF_CKPT_GRACE;
 	c->max_ckpt_grace = CONF_MAX_CKPT_GRACE;
+	tls_settings_defaults(&c->tls);
 }
 
 /* controller.listen: a port of 0 picks a free one. */
@@ -241,8 +242,14 @@ int
 conf_load(struct conf *c, const char *path, bool must_exist, char *err,
     size_t errlen)
 {
-	return (conf_file_read(path, must_exist, conf_groups,
-	    sizeof conf_groups / sizeof conf_groups[0], c, err, errlen));
+	int	rc;
+
+	rc = conf_file_read(path, must_exist, conf_groups,
+	    sizeof conf_groups / sizeof conf_groups[0], c, err, errlen);
+	if (rc == 0 && tls_settings_load(&c->tls, path, must_exist, err,
+	    errlen) == -1)
+		return (-1);
+	return (rc);
 }
 
 bool
@@ -266,5 +273,6 @@ conf_clear(struct conf *c)
 	free(c->listen);
 	free(c->state_dir);
 	conf_file_list_clear(&c->operators);
+	tls_settings_clear(&c->tls);
 	memset(c, 0, sizeof *c);
 }

@@ -14,6 +14,7 @@
 
 #include "common/log.h"
 #include "daemon/common/conf-file.h"
+#include "daemon/common/tls-conf.h"
 #include "policy/sched-conf.h"
 
 /* Checkpoint grace (seconds): a job's default, and the most it may ask. */
@@ -35,12 +36,17 @@ struct conf {
 	struct sched_conf sched;
 	int		 ckpt_grace;	/* seconds, for jobs that name none */
 	int		 max_ckpt_grace; /* seconds, the cap on any job's */
+
+	/* The tls group: where the key, certificates and CRL are. Read at
+	 * start; a reload reads the CRL again, the rest waits for a
+	 * restart. */
+	struct tls_settings tls;
 };
 
 /* Fills c with the built-in defaults (strings are the struct's own). */
 void	conf_defaults(struct conf *c);
 
-/* Reads the controller and scheduler groups of path into c over what it
+/* Reads the controller, scheduler and tls groups of path into c over what it
  * holds, refusing any key they do not have. A missing file is fine
  * (defaults stand) unless must_exist. Returns 0, 1 when there is no file
  * (and none is required), or -1 with err naming the file, the line and the

@@ -20,6 +20,7 @@
 #include "common/proto.h"
 #include "common/xmalloc.h"
 #include "daemon/common/conf-file.h"
+#include "daemon/common/tls-conf.h"
 #include "daemon/common/hostport.h"
 #include "daemon/common/logfile.h"
 #include "daemon/common/notify.h"
@@ -89,6 +90,28 @@ gbatchd_usage(FILE *f)
 }
 
 const struct conf *gbatchd_conf(void) { return (&gbatchd_settings); }
+
+/* The TLS context and the files it was made from (tls-conf.h). */
+static SSL_CTX		*gbatchd_tls;
+static struct tls_conf	 gbatchd_tls_files;
+
+SSL_CTX *
+gbatchd_tls_ctx(void)
+{
+	return (gbatchd_tls);
+}
+
+/* Resolves the tls group's files and makes the context; -1 with err. */
+static int
+gbatchd_tls_open(const struct conf *c, char *err, size_t errlen)
+{
+	if (tls_settings_files(&c->tls, TLS_ROLE_CONTROLLER, NULL,
+	    &gbatchd_tls_files, err, errlen) == -1)
+		return (-1);
+	gbatchd_tls = tls_settings_ctx(&gbatchd_tls_files, TLS_ROLE_CONTROLLER,
+	    NULL, err, errlen);
+	return (gbatchd_tls == NULL ? -1 : 0);
+}
 int64_t gbatchd_started(void) { return (gbatchd_start); }
 
 int64_t
@@ -198,6 +221,16 @@ gbatchd_reconfigure(json_t *changed, json_t *restart, char *err,
 		conf_clear(&fresh);
 		snprintf(err, errlen, "%s; the settings in force are unchanged",
 		    why);
+		log_error("gbatchd: reconfigure: %s", err);
+		return (-1);
+	}
+	/* gctl cert revoke wrote a new CRL: refuse its certificates from
+	 * the next handshake on. */
+	if (gbatchd_tls != NULL && tls_ctx_reload(gbatchd_tls,
+	    &gbatchd_tls_files, why, sizeof why) == -1) {
+		conf_clear(&fresh);
+		snprintf(err, errlen, "tls: %s; the settings in force are "
+		    "unchanged", why);
 		log_error("gbatchd: reconfigure: %s", err);
 		return (-1);
 	}
@@ -381,8 +414,16 @@ main(int argc, char **argv)
 		conf_clear(c);
 		return (EXIT_FAILURE);
 	}
+	if (gbatchd_tls_open(c, err, sizeof err) == -1) {
+		fprintf(stderr, "gbatchd: %s\n", err);
+		tls_conf_clear(&gbatchd_tls_files);
+		conf_clear(c);
+		return (EXIT_FAILURE);
+	}
 	if (check) {
 		conf_file_print_ok(stdout, gbatchd_conf_path, found == 0);
+		tls_ctx_free(gbatchd_tls);
+		tls_conf_clear(&gbatchd_tls_files);
 		conf_clear(c);
 		return (EXIT_OK);
 	}
@@ -474,6 +515,8 @@ main(int argc, char **argv)
 	log_info("gbatchd: stopped");
 	notify_close();
 	log_close();
+	tls_ctx_free(gbatchd_tls);
+	tls_conf_clear(&gbatchd_tls_files);
 	conf_clear(c);
 	return (EXIT_OK);
 }

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include <jansson.h>
+#include <openssl/types.h>
 
 #include "daemon/controller/conf.h"
 
@@ -30,5 +31,11 @@ int64_t			 gbatchd_started(void);
 void			 gbatchd_stop(const char *why);
 /* Leaves the loop if stopping and everything is written. */
 void			 gbatchd_check_stop(void);
+
+
+/* The TLS context for the nodes' TCP connections (daemon/common/tls.h),
+ * made and checked at start from the tls group; SIGHUP reads the CRL into
+ * it again. Borrowed: gbatchd frees it at exit. */
+SSL_CTX	*gbatchd_tls_ctx(void);
 
 #endif

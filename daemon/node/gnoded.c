@@ -251,6 +251,11 @@ gnoded_configure(const struct gnoded_opts *o, struct node_conf *conf)
 		fprintf(stderr, "gnoded: %s\n", err);
 		return (-1);
 	}
+	/* Not a usage error: the files are wrong, not the flags. */
+	if (node_conf_tls(conf, err, sizeof err) == -1) {
+		fprintf(stderr, "gnoded: %s\n", err);
+		return (-2);
+	}
 	if (o->check)
 		conf_file_print_ok(stdout, path, rc == 0);
 	return (rc);
@@ -356,8 +361,10 @@ main(int argc, char **argv)
 	}
 	configured = gnoded_configure(&o, &conf);
 	conf_file_list_clear(&o.controllers);
-	if (configured == -1 || o.check) {
+	if (configured < 0 || o.check) {
 		node_conf_clear(&conf);
+		if (configured == -2)
+			return (EXIT_FAILURE);
 		if (configured == -1)
 			return (o.check ? EXIT_FAILURE : EXIT_USAGE);
 		return (EXIT_OK);

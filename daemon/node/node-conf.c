@@ -33,6 +33,7 @@ node_conf_defaults(struct node_conf *conf)
 	conf->kill_wait = 30;
 	conf->allow_root_jobs = false;
 	conf->log_level = LOG_LEVEL_INFO;
+	tls_settings_defaults(&conf->tls);
 }
 
 void
@@ -43,6 +44,9 @@ node_conf_clear(struct node_conf *conf)
 	free(conf->state_dir);
 	free(conf->socket);
 	free(conf->switch_name);
+	tls_settings_clear(&conf->tls);
+	tls_ctx_free(conf->tls_ctx);
+	tls_conf_clear(&conf->tls_files);
 	memset(conf, 0, sizeof *conf);
 }
 
@@ -166,8 +170,25 @@ int
 node_conf_load(struct node_conf *conf, const char *path, bool must_exist,
     char *err, size_t errlen)
 {
-	return (conf_file_read(path, must_exist, &node_conf_group, 1, conf,
-	    err, errlen));
+	int	rc;
+
+	rc = conf_file_read(path, must_exist, &node_conf_group, 1, conf, err,
+	    errlen);
+	if (rc == 0 && tls_settings_load(&conf->tls, path, must_exist, err,
+	    errlen) == -1)
+		return (-1);
+	return (rc);
+}
+
+int
+node_conf_tls(struct node_conf *conf, char *err, size_t errlen)
+{
+	if (tls_settings_files(&conf->tls, TLS_ROLE_NODE, conf->name,
+	    &conf->tls_files, err, errlen) == -1)
+		return (-1);
+	conf->tls_ctx = tls_settings_ctx(&conf->tls_files, TLS_ROLE_NODE,
+	    conf->name, err, errlen);
+	return (conf->tls_ctx == NULL ? -1 : 0);
 }
 
 int

@@ -9,6 +9,7 @@
 
 #include "common/log.h"
 #include "daemon/common/conf-file.h"
+#include "daemon/common/tls-conf.h"
 
 enum node_gpu_source {
 	NODE_GPU_AUTO = 0,	/* NVML when libnvidia-ml.so.1 loads, else gpus */
@@ -31,8 +32,18 @@ struct node_conf {
 	bool			 allow_root_jobs;
 	enum log_level		 log_level;
 
+	/* The tls group: this node's key and certificate, the CA, the CRL,
+	 * the controller's name. */
+	struct tls_settings	 tls;
+
 	/* Not from the file: where gnoded logs, so shepherds log there too. */
 	int			 log_syslog;
+	/* Not from the file: the TLS context for the link to the controller
+	 * (tls.h), made and checked at start by node_conf_tls; before each
+	 * connection, tls_expect_name(ssl, tls.controller_name or the host
+	 * part of the address dialed). Freed by node_conf_clear. */
+	SSL_CTX			*tls_ctx;
+	struct tls_conf		 tls_files;
 };
 
 /* Whether s is a label a node may carry (name, switch): 1-64 letters,
@@ -58,6 +69,11 @@ int	node_conf_finish(struct node_conf *, char *err, size_t errlen);
 /* Parses a whole number in [min, max]; -1 on anything else. */
 int	node_conf_parse_uint(const char *, unsigned min, unsigned max,
 	    unsigned *);
+
+/* Makes conf->tls_ctx from the tls group, once the name is known: the
+ * node's key and certificate are checked now. Returns 0, or -1 with err
+ * naming the file and the fix. */
+int	node_conf_tls(struct node_conf *, char *err, size_t errlen);
 
 void	node_conf_clear(struct node_conf *);
 

@@ -420,7 +420,7 @@ conf_line() {
 	gb_write_conf
 	printf 'schedular = {\n  policy = "fifo";\n};\n' >>"$GBATCH_CONF"
 	run -1 gbatchd -D
-	[[ "$output" == *"$GBATCH_CONF: line $(conf_line schedular): schedular: unknown top-level setting; expected the group controller, node or scheduler"* ]]
+	[[ "$output" == *"$GBATCH_CONF: line $(conf_line schedular): schedular: unknown top-level setting; expected the group controller, node, scheduler or tls"* ]]
 	gb_write_conf
 	printf 'log_level = "debug";\n' >>"$GBATCH_CONF"
 	run -1 gbatchd -D
@@ -470,12 +470,35 @@ conf_line() {
 	run -2 gbatchd --check-config --bogus
 }
 
-@test "gbatchd --check-config with no file says the defaults are valid" {
+@test "gbatchd --check-config with no file checks the default TLS files" {
 	default=$(gbatchd --help | sed -n 's/^ *\(\/.*gbatch\.conf\))$/\1/p')
 	[ -n "$default" ]
 	[ ! -e "$default" ] || skip "$default exists on this machine"
-	run -0 env -u GBATCH_CONF gbatchd --check-config
-	[ "$output" = "no config file at $default; the defaults are valid" ]
+	tls=${default%/gbatch.conf}/tls
+	[ ! -e "$tls" ] || skip "$tls exists on this machine"
+	run -1 env -u GBATCH_CONF gbatchd --check-config
+	[[ "$output" == "gbatchd: tls: certificate $tls/"*".crt: No such file or directory; "*'run "gctl cert issue '*' --controller"'* ]]
+}
+
+@test "gbatchd refuses to start with a key others may read, a missing or a foreign certificate" {
+	chmod 644 "$GB_DIR/tls/controller.key"
+	run -1 gbatchd -D
+	[[ "$output" == *"key $GB_DIR/tls/controller.key: group or others may read or write it (mode 0644)"*"chmod 600"* ]]
+	chmod 600 "$GB_DIR/tls/controller.key"
+	run -0 gbatchd --check-config
+	sed -i 's/controller_name = "controller"/controller_name = "ctl9"/' "$GBATCH_CONF"
+	run -1 gbatchd --check-config
+	[[ "$output" == *"certificate $GB_DIR/tls/ctl9.crt: No such file or directory"*'gctl cert issue ctl9 --controller'* ]]
+	# A certificate of another CA.
+	gctl ca init --dir "$GB_DIR/other" >/dev/null
+	gctl cert issue ctl9 --controller --dir "$GB_DIR/other" >/dev/null
+	cp -p "$GB_DIR/other/ctl9.crt" "$GB_DIR/other/ctl9.key" "$GB_DIR/tls/"
+	run -1 gbatchd --check-config
+	[[ "$output" == *"certificate $GB_DIR/tls/ctl9.crt: unable to get local issuer certificate"* ]]
+	# A node certificate is no controller's.
+	sed -i 's/controller_name = "ctl9"/controller_name = "n1"/' "$GBATCH_CONF"
+	run -1 gbatchd --check-config
+	[[ "$output" == *"certificate $GB_DIR/tls/n1.crt: not valid for a controller"* ]]
 }
 
 @test "gbatchd checks its own groups only: the node group is gnoded's" {

@@ -324,6 +324,7 @@ conf_line() {
 @test "gpus = 0 written, or -g 0, makes a node without GPUs" {
 	gb_start_controller
 	gb_write_conf '' 'gpus = 0;'
+	gb_tls_issue n0
 	gnoded -D -n n0 -c "$GB_CTL_ADDR" -d "$GB_DIR/node-n0" \
 	    -L "$GB_DIR/gnoded-n0.log" &
 	GB_NODE_PIDS+=($!)
@@ -352,6 +353,8 @@ conf_line() {
 	[ "$(id -u)" -eq 0 ] || skip "needs root to give gnoded its own host name (unshare -u)"
 	unshare -u true 2>/dev/null || skip "unshare -u is not permitted here"
 	gb_write_conf
+	gb_tls_issue gpu1
+	gb_tls_issue gpu-01.example
 	run -1 unshare -u sh -c 'echo "gpu#1" >/proc/sys/kernel/hostname && exec gnoded --check-config -g 1'
 	[[ "$output" == *'gnoded: node name: the host name "gpu#1" is not a node name (1-64 letters, digits, '"'-', '_' or '.'"'); set node.name or give -n NAME'* ]]
 	run -0 unshare -u sh -c 'echo "gpu#1" >/proc/sys/kernel/hostname && exec gnoded --check-config -g 1 -n gpu1'

@@ -16,7 +16,29 @@ gb_setup() {
 	export GBATCH_SOCKET="$GB_DIR/gbatchd.sock"
 	export GBATCH_CONF="$GB_DIR/gbatch.conf"
 	GB_NODE_PIDS=()
+	gb_tls_make
 	gb_write_conf
+}
+
+# gb_tls_make: the cluster CA in $GB_DIR/tls, with the controller's
+# certificate and n1-n4's: made once per test file (EC keys are fast, but
+# not free) and copied, modes kept, into each test's directory.
+gb_tls_make() {
+	local base=${BATS_FILE_TMPDIR:-$GB_DIR}/gb-tls n
+	if [ ! -e "$base/n4.crt" ]; then
+		gctl ca init --dir "$base" >/dev/null
+		gctl cert issue controller --controller --alt-name 127.0.0.1 \
+		    --alt-name localhost --dir "$base" >/dev/null
+		for n in n1 n2 n3 n4; do
+			gctl cert issue "$n" --dir "$base" >/dev/null
+		done
+	fi
+	[ "$base" = "$GB_DIR/tls" ] || cp -a "$base" "$GB_DIR/tls"
+}
+
+# gb_tls_issue NAME: a node certificate for NAME unless there is one.
+gb_tls_issue() {
+	[ -e "$GB_DIR/tls/$1.crt" ] || gctl cert issue "$1" --dir "$GB_DIR/tls" >/dev/null
 }
 
 # gb_write_conf [extra controller keys] [extra node keys]
@@ -38,6 +60,10 @@ node = {
   allow_root_jobs = true;
   log_level = "debug";
   ${2:-}
+};
+tls = {
+  dir = "$GB_DIR/tls";
+  controller_name = "controller";
 };
 CONF
 }
@@ -69,6 +95,7 @@ gb_start_controller() {
 gb_start_node() {
 	local name=$1 gpus=$2
 	shift 2
+	gb_tls_issue "$name"
 	gnoded -D -f "$GBATCH_CONF" -n "$name" -g "$gpus" -c "$GB_CTL_ADDR" \
 	    -d "$GB_DIR/node-$name" -u "$GB_DIR/gnoded-$name.sock" \
 	    -L "$GB_DIR/gnoded-$name.log" "$@" &

@@ -1,0 +1,275 @@
+/* gctl-cert.c: gctl ca init, gctl cert issue, revoke and list. They act on
+ * the CA's files in the TLS directory (admin/ca.c), not on gbatchd: the CA
+ * key lives with the admin, and gbatchd need not run. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "admin/ca.h"
+#include "client/cmd.h"
+#include "common/paths.h"
+#include "common/proto.h"
+#include "bin/gctl.h"
+
+/* Certificates live two years unless --days says otherwise; the CA ten. */
+#define GCTL_CERT_DAYS	730
+#define GCTL_CA_DAYS	3650
+#define GCTL_MAX_DAYS	36500
+#define GCTL_MAX_ALT	32
+
+/* The options every ca and cert command takes. */
+struct gctl_cert_opts {
+	const char	*dir;
+	unsigned	 days;
+	bool		 force;
+	int		 role;		/* -1 until --controller or --node */
+	const char	*alt[GCTL_MAX_ALT];
+	size_t		 nalt;
+};
+
+enum {
+	GCTL_OPT_DIR = 1000, GCTL_OPT_DAYS, GCTL_OPT_FORCE, GCTL_OPT_CTL,
+	GCTL_OPT_NODE, GCTL_OPT_ALT,
+};
+
+/* Reads the options of "what" (as "cert issue"), allowing those whose
+ * letters are in allow, and leaves optind at the first argument. */
+static int
+gctl_cert_opts(int argc, char **argv, const char *what, const char *allow,
+    struct gctl_cert_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "dir", required_argument, NULL, GCTL_OPT_DIR },
+		{ "days", required_argument, NULL, GCTL_OPT_DAYS },
+		{ "force", no_argument, NULL, GCTL_OPT_FORCE },
+		{ "controller", no_argument, NULL, GCTL_OPT_CTL },
+		{ "node", no_argument, NULL, GCTL_OPT_NODE },
+		{ "alt-name", required_argument, NULL, GCTL_OPT_ALT },
+		{ NULL, 0, NULL, 0 }
+	};
+	/* Which of the options above each letter of allow names. */
+	static const char letters[] = "dDfcna";
+	char		 err[512];
+	unsigned long	 v;
+	char		*end;
+	int		 ch;
+
+	memset(o, 0, sizeof *o);
+	o->dir = GB_PATH_TLS_DIR;
+	o->role = -1;
+	optind = 0;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+		if (ch >= GCTL_OPT_DIR && ch <= GCTL_OPT_ALT &&
+		    strchr(allow, letters[ch - GCTL_OPT_DIR]) == NULL) {
+			fprintf(stderr, "gctl: %s: --%s is not an option of "
+			    "%s\nTry 'gctl help' for more information.\n",
+			    what, longopts[ch - GCTL_OPT_DIR].name, what);
+			return (-1);
+		}
+		switch (ch) {
+		case GCTL_OPT_DIR:
+			if (*optarg == '\0') {
+				gctl_bad("--dir: expected a directory, got "
+				    "\"%s\"", optarg);
+				return (-1);
+			}
+			o->dir = optarg;
+			break;
+		case GCTL_OPT_DAYS:
+			v = strtoul(optarg, &end, 10);
+			if (*optarg < '0' || *optarg > '9' || *end != '\0' ||
+			    v < 1 || v > GCTL_MAX_DAYS) {
+				gctl_bad("--days: expected 1-36500, got \"%s\"",
+				    optarg);
+				return (-1);
+			}
+			o->days = (unsigned)v;
+			break;
+		case GCTL_OPT_FORCE:
+			o->force = true;
+			break;
+		case GCTL_OPT_CTL:
+		case GCTL_OPT_NODE:
+			if (o->role != -1 && o->role != (ch == GCTL_OPT_CTL ?
+			    CA_ROLE_CONTROLLER : CA_ROLE_NODE)) {
+				gctl_bad("%s", "--controller and --node: "
+				    "expected one of them, got both");
+				return (-1);
+			}
+			o->role = ch == GCTL_OPT_CTL ? CA_ROLE_CONTROLLER :
+			    CA_ROLE_NODE;
+			break;
+		case GCTL_OPT_ALT:
+			if (ca_alt_check(optarg, err, sizeof err) == -1) {
+				gctl_bad("--alt-name: %s", err);
+				return (-1);
+			}
+			if (o->nalt == GCTL_MAX_ALT) {
+				gctl_bad("--alt-name: expected at most 32, got "
+				    "more (\"%s\")", optarg);
+				return (-1);
+			}
+			o->alt[o->nalt++] = optarg;
+			break;
+		default:
+			cmd_option_error(ch, argv, longopts, err, sizeof err);
+			fprintf(stderr, "gctl: %s: %s\nTry 'gctl help' for "
+			    "more information.\n", what, err);
+			return (-1);
+		}
+	}
+	return (0);
+}
+
+/* The one NAME of "cert issue" and "cert revoke", checked. */
+static const char *
+gctl_cert_name(int argc, char **argv, const char *what)
+{
+	char	err[512];
+
+	if (optind == argc) {
+		fprintf(stderr, "gctl: %s: expected a name\nTry 'gctl help' "
+		    "for more information.\n", what);
+		return (NULL);
+	}
+	if (argc - optind > 1) {
+		gctl_bad("unexpected argument \"%s\"; one name at a time",
+		    argv[optind + 1]);
+		return (NULL);
+	}
+	if (ca_name_check(argv[optind], err, sizeof err) == -1) {
+		fprintf(stderr, "gctl: %s: %s\n", what, err);
+		return (NULL);
+	}
+	return (argv[optind]);
+}
+
+int
+gctl_ca(int argc, char **argv)
+{
+	struct gctl_cert_opts	o;
+	char			err[1024];
+
+	if (argc < 2 || strcmp(argv[1], "init") != 0)
+		return (gctl_bad("ca: expected \"init\", got \"%s\"",
+		    argc < 2 ? "" : argv[1]));
+	if (gctl_cert_opts(argc - 1, argv + 1, "ca init", "dDf", &o) == -1)
+		return (EXIT_USAGE);
+	if (optind < argc - 1)
+		return (gctl_bad("ca init: unexpected argument \"%s\"",
+		    argv[optind + 1]));
+	if (ca_init(o.dir, o.days != 0 ? o.days : GCTL_CA_DAYS, o.force,
+	    time(NULL), err, sizeof err) == -1) {
+		fprintf(stderr, "gctl: ca init: %s\n", err);
+		return (EXIT_REFUSED);
+	}
+	printf("made the cluster CA in %s (ca.crt, ca.key, crl.pem)\n", o.dir);
+	return (EXIT_OK);
+}
+
+static int
+gctl_cert_issue(int argc, char **argv)
+{
+	struct gctl_cert_opts	o;
+	struct ca_cert_req	req;
+	const char		*name;
+	uint64_t		 serial;
+	char			 err[1024];
+
+	if (gctl_cert_opts(argc, argv, "cert issue", "dDfcna", &o) == -1 ||
+	    (name = gctl_cert_name(argc, argv, "cert issue")) == NULL)
+		return (EXIT_USAGE);
+	memset(&req, 0, sizeof req);
+	req.name = name;
+	/* Most certificates are for nodes. */
+	req.role = o.role == -1 ? CA_ROLE_NODE : (enum ca_role)o.role;
+	req.alt = o.alt;
+	req.nalt = o.nalt;
+	req.days = o.days != 0 ? o.days : GCTL_CERT_DAYS;
+	req.force = o.force;
+	if (ca_issue(o.dir, &req, time(NULL), &serial, err,
+	    sizeof err) == -1) {
+		fprintf(stderr, "gctl: cert issue: %s\n", err);
+		return (EXIT_REFUSED);
+	}
+	printf("issued %s/%s.crt and %s.key (%s, serial %llu, %u days)\n",
+	    o.dir, name, name, ca_role_name(req.role),
+	    (unsigned long long)serial, req.days);
+	return (EXIT_OK);
+}
+
+static int
+gctl_cert_revoke(int argc, char **argv)
+{
+	struct gctl_cert_opts	o;
+	const char		*name;
+	size_t			 n;
+	char			 err[1024];
+
+	if (gctl_cert_opts(argc, argv, "cert revoke", "d", &o) == -1 ||
+	    (name = gctl_cert_name(argc, argv, "cert revoke")) == NULL)
+		return (EXIT_USAGE);
+	if (ca_revoke(o.dir, name, time(NULL), &n, err, sizeof err) == -1) {
+		fprintf(stderr, "gctl: cert revoke: %s\n", err);
+		return (EXIT_REFUSED);
+	}
+	if (n == 0)
+		printf("%s was revoked already; %s/crl.pem written again\n",
+		    name, o.dir);
+	else
+		printf("revoked %zu certificate%s of %s; copy %s/crl.pem to "
+		    "every host and reload the daemons (SIGHUP)\n", n,
+		    n == 1 ? "" : "s", name, o.dir);
+	return (EXIT_OK);
+}
+
+static int
+gctl_cert_list(int argc, char **argv)
+{
+	struct gctl_cert_opts	 o;
+	struct ca_entry		*v;
+	struct tm		 tm;
+	size_t			 n, i;
+	char			 when[32], err[1024];
+	time_t			 now = time(NULL);
+
+	if (gctl_cert_opts(argc, argv, "cert list", "d", &o) == -1)
+		return (EXIT_USAGE);
+	if (optind < argc)
+		return (gctl_bad("cert list: unexpected argument \"%s\"",
+		    argv[optind]));
+	if (ca_list(o.dir, &v, &n, err, sizeof err) == -1) {
+		fprintf(stderr, "gctl: cert list: %s\n", err);
+		return (EXIT_REFUSED);
+	}
+	printf("%-20s %-10s %6s  %-10s %s\n", "NAME", "ROLE", "SERIAL",
+	    "EXPIRES", "STATUS");
+	for (i = 0; i < n; i++) {
+		gmtime_r(&v[i].not_after, &tm);
+		strftime(when, sizeof when, "%Y-%m-%d", &tm);
+		printf("%-20s %-10s %6llu  %-10s %s\n", v[i].name,
+		    ca_role_name(v[i].role), (unsigned long long)v[i].serial,
+		    when, v[i].revoked != 0 ? "revoked" :
+		    v[i].not_after <= now ? "expired" : "valid");
+	}
+	free(v);
+	return (EXIT_OK);
+}
+
+int
+gctl_cert(int argc, char **argv)
+{
+	const char	*sub = argc < 2 ? "" : argv[1];
+
+	if (strcmp(sub, "issue") == 0)
+		return (gctl_cert_issue(argc - 1, argv + 1));
+	if (strcmp(sub, "revoke") == 0)
+		return (gctl_cert_revoke(argc - 1, argv + 1));
+	if (strcmp(sub, "list") == 0)
+		return (gctl_cert_list(argc - 1, argv + 1));
+	return (gctl_bad("cert: expected issue, revoke or list, got \"%s\"",
+	    sub));
+}

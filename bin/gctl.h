@@ -1,0 +1,13 @@
+/* gctl.h: what gctl.c shares with the files of its other verbs. */
+#ifndef GB_GCTL_H
+#define GB_GCTL_H
+
+/* Prints "gctl: " fmt (with arg) and the pointer to help; returns
+ * EXIT_USAGE. */
+int	gctl_bad(const char *fmt, const char *arg);
+
+/* gctl ca ... and gctl cert ...: the cluster CA's files (gctl-cert.c). */
+int	gctl_ca(int argc, char **argv);
+int	gctl_cert(int argc, char **argv);
+
+#endif
