@@ -13,6 +13,8 @@
 #include "daemon/common/tls-conf.h"
 
 static const struct conf_file_key tls_settings_keys[] = {
+	{ .name = "enabled", .type = CONF_FILE_BOOL,
+	  .off = offsetof(struct tls_settings, enabled) },
 	{ .name = "dir", .type = CONF_FILE_STRING,
 	  .off = offsetof(struct tls_settings, dir), .what = "a directory" },
 	{ .name = "ca", .type = CONF_FILE_STRING,
@@ -37,6 +39,7 @@ void
 tls_settings_defaults(struct tls_settings *s)
 {
 	memset(s, 0, sizeof *s);
+	s->enabled = true;
 	s->dir = xstrdup(GB_PATH_TLS_DIR);
 }
 

@@ -11,6 +11,10 @@
 #include "daemon/common/tls.h"
 
 struct tls_settings {
+	/* tls.enabled: false runs the link in plain TCP, where anyone who
+	 * reaches the port is taken for a node (benchmarks, a closed
+	 * network): never the default. */
+	bool	 enabled;
 	char	*dir;		/* tls.dir; GB_PATH_TLS_DIR */
 	char	*ca;		/* tls.ca; NULL: dir/ca.crt */
 	char	*crl;		/* tls.crl; NULL: dir/crl.pem when it exists */

@@ -105,6 +105,8 @@ gbatchd_tls_ctx(void)
 static int
 gbatchd_tls_open(const struct conf *c, char *err, size_t errlen)
 {
+	if (!c->tls.enabled)
+		return (0);
 	if (tls_settings_files(&c->tls, TLS_ROLE_CONTROLLER, NULL,
 	    &gbatchd_tls_files, err, errlen) == -1)
 		return (-1);
@@ -468,7 +470,7 @@ main(int argc, char **argv)
 	if (listener_unix(gbatchd_base, c->socket, err, sizeof err) != 0)
 		gbatchd_fatal(err);
 	addr_file = xasprintf("%s/gbatchd.addr", c->state_dir);
-	if (listener_tcp(gbatchd_base, c->listen, addr_file, err,
+	if (listener_tcp(gbatchd_base, c->listen, addr_file, gbatchd_tls, err,
 	    sizeof err) != 0)
 		gbatchd_fatal(err);
 	node_health_init(gbatchd_base);

@@ -15,22 +15,36 @@
 #include <unistd.h>
 
 #include <event2/bufferevent.h>
+#include <event2/bufferevent_ssl.h>
 #include <event2/listener.h>
+
+#include <openssl/ssl.h>
 
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "daemon/common/hostport.h"
+#include "daemon/common/tls.h"
 #include "daemon/controller/listener.h"
 #include "daemon/controller/peer.h"
 
 struct listener {
 	struct evconnlistener	*lev;
+	SSL_CTX			*tls;		/* TCP: or NULL, plain */
 	struct event		*backoff;
 	int			 local;
 	char			*path;		/* Unix socket, unlinked at exit */
 };
 
 static struct listener	listener_all[2];
+
+/* A node has this long to finish its TLS handshake. */
+#define LISTENER_HANDSHAKE_S	10
+
+/* A TCP connection during its TLS handshake: nothing it sends is read
+ * until its certificate is verified. */
+struct listener_hs {
+	char	*addr;
+};
 
 static void
 listener_backoff_cb(evutil_socket_t fd, short what, void *arg)
@@ -84,13 +98,92 @@ listener_accept_local(struct event_base *base, evutil_socket_t fd)
 }
 
 static void
+listener_hs_free(struct listener_hs *hs, struct bufferevent *bev)
+{
+	if (bev != NULL)
+		bufferevent_free(bev);
+	free(hs->addr);
+	free(hs);
+}
+
+/* The handshake ended: a verified node becomes a peer, with the name its
+ * certificate proves; anything else is logged, naming the peer, and
+ * dropped, having been acted on in nothing. */
+static void
+listener_hs_cb(struct bufferevent *bev, short what, void *arg)
+{
+	struct listener_hs	*hs = arg;
+	struct peer_ident	 id = { .local = false, .trusted = true };
+	SSL			*ssl = bufferevent_openssl_get_ssl(bev);
+	char			 name[256], why[512];
+	unsigned long		 e;
+
+	if (what & BEV_EVENT_CONNECTED) {
+		if (tls_peer_name(ssl, name, sizeof name) == -1) {
+			log_warn("peer %s: refused: its certificate names no "
+			    "node", hs->addr);
+			listener_hs_free(hs, bev);
+			return;
+		}
+		id.node = name;
+		bufferevent_set_timeouts(bev, NULL, NULL);
+		log_debug("peer %s: TLS as node %s", hs->addr, name);
+		(void)peer_create(bev, &id, false, hs->addr);
+		listener_hs_free(hs, NULL);
+		return;
+	}
+	if (what & BEV_EVENT_TIMEOUT)
+		snprintf(why, sizeof why, "no TLS handshake within %d s",
+		    LISTENER_HANDSHAKE_S);
+	else if ((e = bufferevent_get_openssl_error(bev)) != 0 ||
+	    SSL_get_verify_result(ssl) != X509_V_OK)
+		tls_error(ssl, e, why, sizeof why);
+	else if (what & BEV_EVENT_EOF)
+		snprintf(why, sizeof why, "closed during the TLS handshake "
+		    "(plain TCP, or our certificate refused)");
+	else
+		snprintf(why, sizeof why, "TLS handshake failed: %s",
+		    evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()));
+	log_warn("peer %s: refused: %s", hs->addr, why);
+	listener_hs_free(hs, bev);
+}
+
+static void
+listener_accept_tls(struct event_base *base, evutil_socket_t fd,
+    SSL_CTX *ctx, const char *addr)
+{
+	struct listener_hs	*hs;
+	struct bufferevent	*bev;
+	struct timeval		 tv = { LISTENER_HANDSHAKE_S, 0 };
+	SSL			*ssl;
+
+	if ((ssl = SSL_new(ctx)) == NULL) {
+		log_warn("accept %s: cannot set up TLS", addr);
+		evutil_closesocket(fd);
+		return;
+	}
+	bev = bufferevent_openssl_socket_new(base, fd, ssl,
+	    BUFFEREVENT_SSL_ACCEPTING, BEV_OPT_CLOSE_ON_FREE);
+	if (bev == NULL) {
+		log_warn("accept %s: cannot set up TLS", addr);
+		SSL_free(ssl);
+		evutil_closesocket(fd);
+		return;
+	}
+	hs = xcalloc(1, sizeof *hs);
+	hs->addr = xstrdup(addr);
+	bufferevent_setcb(bev, NULL, NULL, listener_hs_cb, hs);
+	bufferevent_set_timeouts(bev, &tv, &tv);
+	bufferevent_enable(bev, EV_READ | EV_WRITE);
+}
+
+static void
 listener_accept_cb(struct evconnlistener *lev, evutil_socket_t fd,
     struct sockaddr *sa, int salen, void *arg)
 {
 	struct listener		*l = arg;
 	struct event_base	*base = evconnlistener_get_base(lev);
-	/* Until the TCP listener speaks TLS, every node is taken at its
-	 * word, as before. */
+	/* Without TLS (tls.enabled false) every node is taken at its word. */
 	struct peer_ident	 id = { .local = false, .trusted = true };
 	struct bufferevent	*bev;
 	char			 host[NI_MAXHOST], port[NI_MAXSERV];
@@ -109,6 +202,10 @@ listener_accept_cb(struct evconnlistener *lev, evutil_socket_t fd,
 	else
 		snprintf(addr, sizeof addr, "%s:%s", host, port);
 	(void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	if (l->tls != NULL) {
+		listener_accept_tls(base, fd, l->tls, addr);
+		return;
+	}
 	if ((bev = bufferevent_socket_new(base, fd,
 	    BEV_OPT_CLOSE_ON_FREE)) == NULL) {
 		log_warn("accept %s: cannot set up a connection", addr);
@@ -279,7 +376,7 @@ listener_bind(const char *host, const char *port, struct sockaddr_storage *ss,
 
 int
 listener_tcp(struct event_base *base, const char *hostport,
-    const char *addr_file, char *err, size_t errlen)
+    const char *addr_file, SSL_CTX *tls, char *err, size_t errlen)
 {
 	struct listener		*l = &listener_all[1];
 	struct sockaddr_storage	 ss;
@@ -288,6 +385,7 @@ listener_tcp(struct event_base *base, const char *hostport,
 	const char		*what = NULL;
 	int			 fd = -1, rc = -1;
 
+	l->tls = tls;
 	if (hostport_split(hostport, 0, &host, &port, why, sizeof why) != 0) {
 		snprintf(err, errlen, "listen: %s", why);
 		return (-1);
@@ -319,6 +417,9 @@ listener_tcp(struct event_base *base, const char *hostport,
 	    listener_write_addr(addr_file, (struct sockaddr *)&ss, sslen, err,
 	    errlen) != 0)
 		goto out;
+	if (tls == NULL)
+		log_warn("listen %s: TLS is off (tls.enabled is false): "
+		    "whoever reaches this port is taken for a node", hostport);
 	rc = 0;
 out:
 	free(host);

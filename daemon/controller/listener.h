@@ -4,6 +4,8 @@
 #ifndef GB_CTL_LISTENER_H
 #define GB_CTL_LISTENER_H
 
+#include <openssl/types.h>
+
 #include <stddef.h>
 
 #include <event2/event.h>
@@ -13,11 +15,13 @@
 int	listener_unix(struct event_base *, const char *path, char *err,
 	    size_t errlen);
 /* Binds "HOST:PORT" and writes the address it got ("HOST:PORT\n") to
- * addr_file. With port 0, the port addr_file holds from an earlier run is
+ * addr_file. With tls (not NULL), a connection is a peer only once its
+ * TLS handshake proved a node's certificate; without, every connection
+ * is taken for a node. With port 0, the port addr_file holds from an earlier run is
  * taken again while it is free (node daemons keep dialling it), else any
  * free port. Returns 0 or -1 with err set. */
 int	listener_tcp(struct event_base *, const char *hostport,
-	    const char *addr_file, char *err, size_t errlen);
+	    const char *addr_file, SSL_CTX *tls, char *err, size_t errlen);
 /* Stops accepting (shutdown). */
 void	listener_disable(void);
 void	listener_free(void);

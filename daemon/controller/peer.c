@@ -120,6 +120,10 @@ peer_create(struct bufferevent *bev, const struct peer_ident *id, bool raw,
 	}
 	TAILQ_INSERT_TAIL(&peer_live, p, entry);
 	log_debug("peer %s: connected", p->addr);
+	/* What arrived with the end of a TLS handshake waits in the input
+	 * and would raise no callback of its own. */
+	if (evbuffer_get_length(bufferevent_get_input(bev)) != 0)
+		peer_read_cb(bev, p);
 	return (p);
 }
 

@@ -183,6 +183,8 @@ node_conf_load(struct node_conf *conf, const char *path, bool must_exist,
 int
 node_conf_tls(struct node_conf *conf, char *err, size_t errlen)
 {
+	if (!conf->tls.enabled)
+		return (0);
 	if (tls_settings_files(&conf->tls, TLS_ROLE_NODE, conf->name,
 	    &conf->tls_files, err, errlen) == -1)
 		return (-1);

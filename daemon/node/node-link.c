@@ -16,14 +16,19 @@
 
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
+#include <event2/bufferevent_ssl.h>
 #include <event2/dns.h>
 #include <event2/util.h>
+
+#include <openssl/err.h>
+#include <openssl/ssl.h>
 
 #include "common/frame.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "daemon/common/frame-read.h"
 #include "daemon/common/hostport.h"
+#include "daemon/common/tls.h"
 #include "daemon/node/node-link.h"
 
 #define NODE_LINK_BACKOFF_MIN_MS	100
@@ -50,6 +55,8 @@ struct node_link {
 	size_t				 failed;	/* in this round */
 	const struct node_link_cb	*cb;
 	void				*arg;
+	SSL_CTX				*tls;		/* or NULL: plain */
+	char				*tls_name;	/* or NULL */
 
 	struct bufferevent		*bev;
 	bool				 next_raw;	/* node_link_next_raw */
@@ -210,7 +217,8 @@ static void
 node_link_event_cb(struct bufferevent *bev, short what, void *arg)
 {
 	struct node_link	*link = arg;
-	char			 why[256];
+	char			 why[512], tlswhy[256];
+	unsigned long		 sslerr;
 	int			 dnserr;
 
 	if (what & BEV_EVENT_CONNECTED) {
@@ -222,8 +230,21 @@ node_link_event_cb(struct bufferevent *bev, short what, void *arg)
 		link->cb->up(link->arg);
 		return;
 	}
-	if (what & BEV_EVENT_EOF)
-		snprintf(why, sizeof why, "closed by the controller");
+	if (link->tls != NULL && (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR)) &&
+	    (sslerr = bufferevent_get_openssl_error(bev)) != 0) {
+		tls_error(bufferevent_openssl_get_ssl(bev), sslerr, tlswhy,
+		    sizeof tlswhy);
+		snprintf(why, sizeof why, "TLS: %s", tlswhy);
+	} else if (link->tls != NULL && !link->up &&
+	    SSL_get_verify_result(bufferevent_openssl_get_ssl(bev)) !=
+	    X509_V_OK) {
+		tls_error(bufferevent_openssl_get_ssl(bev), 0, tlswhy,
+		    sizeof tlswhy);
+		snprintf(why, sizeof why, "TLS: %s", tlswhy);
+	} else if (what & BEV_EVENT_EOF)
+		snprintf(why, sizeof why, "closed by the controller%s",
+		    link->tls != NULL && !link->up ? " during the TLS handshake "
+		    "(our certificate refused?)" : "");
 	else if (what & BEV_EVENT_TIMEOUT)
 		snprintf(why, sizeof why, "timed out");
 	else if ((dnserr = bufferevent_socket_get_dns_error(bev)) != 0)
@@ -240,6 +261,8 @@ node_link_connect(struct node_link *link)
 {
 	struct node_link_peer	*p = &link->peers[link->cur];
 	struct timeval		 tv = { NODE_LINK_CONNECT_TIMEOUT_S, 0 };
+	SSL			*ssl = NULL;
+	char			 err[256];
 
 	node_link_close(link);
 	/* A new resolver for every attempt: evdns reads /etc/hosts and
@@ -252,8 +275,23 @@ node_link_connect(struct node_link *link)
 		evdns_base_free(link->dns, 0);
 	link->dns = evdns_base_new(link->base,
 	    EVDNS_BASE_INITIALIZE_NAMESERVERS);
-	link->bev = bufferevent_socket_new(link->base, -1,
-	    BEV_OPT_CLOSE_ON_FREE);
+	if (link->tls != NULL) {
+		if ((ssl = SSL_new(link->tls)) == NULL ||
+		    tls_expect_name(ssl, link->tls_name != NULL ?
+		    link->tls_name : p->host, err, sizeof err) == -1) {
+			if (ssl != NULL)
+				SSL_free(ssl);
+			node_link_reset(link, ssl == NULL ? "cannot set up "
+			    "TLS" : err);
+			return;
+		}
+		link->bev = bufferevent_openssl_socket_new(link->base, -1,
+		    ssl, BUFFEREVENT_SSL_CONNECTING, BEV_OPT_CLOSE_ON_FREE);
+		if (link->bev == NULL)
+			SSL_free(ssl);
+	} else
+		link->bev = bufferevent_socket_new(link->base, -1,
+		    BEV_OPT_CLOSE_ON_FREE);
 	if (link->bev == NULL) {
 		node_link_reset(link, "cannot create a socket");
 		return;
@@ -275,7 +313,8 @@ node_link_retry_cb(evutil_socket_t fd, short what, void *arg)
 
 struct node_link *
 node_link_create(struct event_base *base, char *const *addrs, size_t naddrs,
-    const struct node_link_cb *cb, void *arg, char *err, size_t errlen)
+    SSL_CTX *tls, const char *tls_name, const struct node_link_cb *cb,
+    void *arg, char *err, size_t errlen)
 {
 	struct node_link	*link;
 	struct node_link_peer	*p;
@@ -301,6 +340,11 @@ node_link_create(struct event_base *base, char *const *addrs, size_t naddrs,
 		return (NULL);
 	}
 	link->base = base;
+	link->tls = tls;
+	link->tls_name = tls_name != NULL ? xstrdup(tls_name) : NULL;
+	if (tls == NULL)
+		log_warn("controller: TLS is off (tls.enabled is false): "
+		    "whoever answers at the controller's address is obeyed");
 	link->cb = cb;
 	link->arg = arg;
 	link->backoff_ms = NODE_LINK_BACKOFF_MIN_MS;
@@ -378,5 +422,6 @@ node_link_free(struct node_link *link)
 		free(link->peers[i].port);
 	}
 	free(link->peers);
+	free(link->tls_name);
 	free(link);
 }

@@ -11,6 +11,7 @@
 #include <event2/buffer.h>
 #include <event2/event.h>
 #include <jansson.h>
+#include <openssl/types.h>
 
 struct node_link;
 
@@ -26,13 +27,17 @@ struct node_link_cb {
 	void	(*raw)(struct evbuffer *frame, void *arg);
 };
 
-/* addrs are the controllers' "HOST:PORT" (naddrs >= 1), tried in turn:
+/* With tls (not NULL), every connection is TLS (daemon/common/tls.h) and
+ * the controller's certificate must carry tls_name, or, when tls_name is
+ * NULL, the host of the address dialled.
+ * addrs are the controllers' "HOST:PORT" (naddrs >= 1), tried in turn:
  * when one fails the next is tried at once, and the backoff is waited
  * after a round in which every one failed. A host name is resolved again
  * on every attempt. Returns a new link (not yet connecting) or NULL with
  * err set. */
 struct node_link	*node_link_create(struct event_base *,
-			     char *const *addrs, size_t naddrs,
+			     char *const *addrs, size_t naddrs, SSL_CTX *tls,
+			     const char *tls_name,
 			     const struct node_link_cb *, void *arg, char *err,
 			     size_t errlen);
 /* Starts connecting now. Never blocks. */

@@ -263,7 +263,8 @@ node_session_create(struct event_base *base, const struct node_conf *conf,
 	s->heartbeat = event_new(base, -1, EV_PERSIST,
 	    node_session_heartbeat_cb, s);
 	s->link = node_link_create(base, conf->controllers.v,
-	    conf->controllers.n, &node_session_link_cb, s, err, errlen);
+	    conf->controllers.n, conf->tls_ctx, conf->tls.controller_name,
+	    &node_session_link_cb, s, err, errlen);
 	if (s->link == NULL)
 		goto fail;
 	s->jobs = node_jobs_create(base, conf, node_gpu_count(gpus),

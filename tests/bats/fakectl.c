@@ -2,8 +2,11 @@
  * lets a test be the controller: send any message (JOB_LAUNCH, JOB_PREEMPT
  * before gbatchd sends it) and see every message gnoded sends back.
  *
- *	fakectl DIR
+ *	fakectl DIR [CERT KEY CA]
  *
+ * With CERT, KEY and CA, it speaks TLS as gbatchd does (daemon/common/tls.c:
+ * a controller's certificate, and a node's of that CA required); a rogue
+ * controller is one whose certificate comes from another CA, or none.
  * Listens on 127.0.0.1, an ephemeral port, and writes "127.0.0.1:PORT" to
  * DIR/addr once it listens. Every message from gnoded but heartbeats is
  * appended to DIR/recv as one line of compact JSON with sorted keys; a
@@ -31,10 +34,12 @@
 #include <unistd.h>
 
 #include <jansson.h>
+#include <openssl/ssl.h>
 
 #include "common/frame.h"
 #include "common/proto.h"
 #include "common/xmalloc.h"
+#include "daemon/common/tls.h"
 
 /* How often DIR/send is looked at. */
 #define FAKECTL_POLL_MS	20
@@ -43,6 +48,8 @@ struct fakectl {
 	const char	*dir;
 	int		 lfd;
 	int		 fd;		/* the node, -1 when none */
+	SSL_CTX		*tls;		/* or NULL: plain TCP */
+	SSL		*ssl;		/* fd's, under TLS */
 	uint8_t		*buf;
 	size_t		 len;
 	size_t		 cap;
@@ -98,6 +105,9 @@ fakectl_drop(struct fakectl *fc)
 {
 	if (fc->fd != -1)
 		close(fc->fd);
+	if (fc->ssl != NULL)
+		SSL_free(fc->ssl);
+	fc->ssl = NULL;
 	fc->fd = -1;
 	fc->len = 0;
 }
@@ -114,7 +124,11 @@ fakectl_send(struct fakectl *fc, const json_t *msg)
 		return;
 	}
 	while (off < len) {
-		n = write(fc->fd, frame + off, len - off);
+		if (fc->ssl != NULL)
+			n = SSL_write(fc->ssl, frame + off, len - off) > 0 ?
+			    (ssize_t)(len - off) : -1;
+		else
+			n = write(fc->fd, frame + off, len - off);
 		if (n == -1 && errno == EINTR)
 			continue;
 		if (n == -1) {
@@ -171,7 +185,10 @@ fakectl_read(struct fakectl *fc)
 		fc->cap = fc->cap * 2 + 65536;
 		fc->buf = xrealloc(fc->buf, fc->cap);
 	}
-	n = read(fc->fd, fc->buf + fc->len, fc->cap - fc->len);
+	if (fc->ssl != NULL)
+		n = SSL_read(fc->ssl, fc->buf + fc->len, fc->cap - fc->len);
+	else
+		n = read(fc->fd, fc->buf + fc->len, fc->cap - fc->len);
 	if (n == -1 && errno == EINTR)
 		return;
 	if (n <= 0) {
@@ -245,6 +262,18 @@ fakectl_outbox(struct fakectl *fc)
 	free(dir);
 }
 
+/* The handshake, blocking: gnoded starts it at once. */
+static int
+fakectl_tls(struct fakectl *fc)
+{
+	if ((fc->ssl = SSL_new(fc->tls)) == NULL ||
+	    SSL_set_fd(fc->ssl, fc->fd) != 1 || SSL_accept(fc->ssl) != 1) {
+		fprintf(stderr, "fakectl: TLS handshake failed\n");
+		return (-1);
+	}
+	return (0);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -253,11 +282,25 @@ main(int argc, char **argv)
 	char		*send;
 	int		 fd;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: fakectl DIR\n");
+	struct tls_conf	 tc;
+	char		 err[512];
+
+	if (argc != 2 && argc != 5) {
+		fprintf(stderr, "usage: fakectl DIR [CERT KEY CA]\n");
 		return (2);
 	}
 	memset(&fc, 0, sizeof fc);
+	if (argc == 5) {
+		tc.cert = argv[2];
+		tc.key = argv[3];
+		tc.ca = argv[4];
+		tc.crl = NULL;
+		if ((fc.tls = tls_ctx_controller(&tc, err,
+		    sizeof err)) == NULL) {
+			fprintf(stderr, "fakectl: %s\n", err);
+			return (1);
+		}
+	}
 	fc.dir = argv[1];
 	fc.fd = -1;
 	signal(SIGPIPE, SIG_IGN);
@@ -279,10 +322,17 @@ main(int argc, char **argv)
 			if (fd != -1) {
 				fakectl_drop(&fc);
 				fc.fd = fd;
+				if (fc.tls != NULL && fakectl_tls(&fc) == -1)
+					fakectl_drop(&fc);
 			}
 		} else if (fc.fd != -1 &&
-		    (pfd[1].revents & (POLLIN | POLLHUP | POLLERR)))
+		    (pfd[1].revents & (POLLIN | POLLHUP | POLLERR))) {
 			fakectl_read(&fc);
+			/* TLS may hold decrypted bytes the socket no
+			 * longer shows. */
+			while (fc.ssl != NULL && SSL_pending(fc.ssl) > 0)
+				fakectl_read(&fc);
+		}
 		fakectl_outbox(&fc);
 	}
 }

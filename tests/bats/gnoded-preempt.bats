@@ -52,7 +52,9 @@ fc_gnoded() {
 }
 
 fc_start() {
-	"$B/tests/bats/fakectl" "$FC" 2>"$GB_DIR/fakectl.err" &
+	"$B/tests/bats/fakectl" "$FC" "$GB_DIR/tls/controller.crt" \
+	    "$GB_DIR/tls/controller.key" "$GB_DIR/tls/ca.crt" \
+	    2>"$GB_DIR/fakectl.err" &
 	FC_PID=$!
 	gb_wait 10 test -s "$FC/addr"
 	fc_gnoded

@@ -1,0 +1,196 @@
+#!/usr/bin/env bats
+# The link between gbatchd and gnoded: TLS 1.3 with certificates of the
+# cluster's CA. Whoever cannot prove a name of that CA is refused, logged
+# with the peer's address and the reason, and acted on in nothing.
+
+load helpers
+
+setup() {
+	bats_require_minimum_version 1.5.0
+	gb_setup
+	gb_start_controller
+	gb_start_node n1 2
+	cd "$GB_DIR"
+}
+
+teardown() {
+	[ -z "${FC_PID:-}" ] || kill "$FC_PID" 2>/dev/null || true
+	gb_teardown
+}
+
+# conf_with_tls FILE KEYS: a copy of the configuration whose tls group is
+# KEYS, for one daemon that should present other files.
+conf_with_tls() {
+	sed '/^tls = {/,$d' "$GBATCH_CONF" >"$1"
+	printf 'tls = {\n%s\n};\n' "$2" >>"$1"
+}
+
+# try_node NAME CONF: starts gnoded NAME with CONF, for a test that expects
+# it to be refused.
+try_node() {
+	gnoded -D -f "$2" -n "$1" -g 2 -c "$GB_CTL_ADDR" -d "$GB_DIR/node-$1" \
+	    -u "" -L "$GB_DIR/gnoded-$1.log" &
+	GB_NODE_PIDS+=($!)
+}
+
+refused_in_log() {
+	grep -q "refused: $1" "$GB_DIR/gbatchd.log"
+}
+
+not_listed() {
+	run -0 gnodes --noheader -o name
+	[[ "$output" != *"$1"* ]]
+}
+
+# rogue_node CERT KEY: a TLS client that presents CERT to gbatchd's node
+# port and then says HELLO as node n9, as a forged gnoded would (gnoded
+# itself refuses to start with such a certificate).
+rogue_node() {
+	python3 -c 'import json, struct, sys
+b = json.dumps({"type": 100, "version": 1, "role": "node", "name": "n9", "gpus": []}).encode()
+sys.stdout.buffer.write(struct.pack(">I", len(b)) + b)' >"$GB_DIR/hello.frame"
+	{ cat "$GB_DIR/hello.frame"; sleep 2; } |
+	    timeout 10 openssl s_client -quiet -tls1_3 -connect "$GB_CTL_ADDR" \
+	    -cert "$1" -key "$2" -CAfile "$GB_DIR/tls/ca.crt" >/dev/null 2>&1 || true
+}
+
+@test "a node whose certificate comes from another CA is refused and registers nothing" {
+	gctl ca init --dir "$GB_DIR/other" >/dev/null
+	gctl cert issue n9 --dir "$GB_DIR/other" >/dev/null
+	conf_with_tls "$GB_DIR/rogue.conf" "  ca = \"$GB_DIR/tls/ca.crt\";
+  cert = \"$GB_DIR/other/n9.crt\"; key = \"$GB_DIR/other/n9.key\";
+  controller_name = \"controller\";"
+	# gnoded will not even start with it...
+	run -1 gnoded -D -f "$GB_DIR/rogue.conf" -n n9 -g 2 -u ""
+	[[ "$output" == *"n9.crt: unable to get local issuer certificate"* ]]
+	# ...and a forged one gets nothing from gbatchd.
+	rogue_node "$GB_DIR/other/n9.crt" "$GB_DIR/other/n9.key"
+	gb_wait 10 refused_in_log "unable to get local issuer certificate"
+	grep -q "peer 127.0.0.1:[0-9]*: refused" "$GB_DIR/gbatchd.log"
+	not_listed n9
+}
+
+@test "a revoked node certificate is refused after SIGHUP rereads the CRL" {
+	gctl cert issue n9 --dir "$GB_DIR/tls" >/dev/null
+	gctl cert revoke n9 --dir "$GB_DIR/tls" >/dev/null
+	kill -HUP "$GB_CTL_PID"
+	gb_wait 10 grep -q "reloaded" "$GB_DIR/gbatchd.log"
+	rogue_node "$GB_DIR/tls/n9.crt" "$GB_DIR/tls/n9.key"
+	gb_wait 10 refused_in_log "certificate revoked"
+	not_listed n9
+	# gnoded refuses its own revoked certificate at start.
+	run -1 gnoded -D -f "$GBATCH_CONF" -n n9 -g 2 -u ""
+	[[ "$output" == *"n9.crt: certificate revoked"* ]]
+}
+
+@test "an expired node certificate is refused" {
+	# gctl makes no expired certificates; openssl's ca command can.
+	cat >"$GB_DIR/ca.cnf" <<CNF
+[ ca ]
+default_ca = old
+[ old ]
+database = $GB_DIR/index.txt
+new_certs_dir = $GB_DIR
+serial = $GB_DIR/serial
+default_md = sha256
+policy = any
+x509_extensions = node
+[ any ]
+commonName = supplied
+[ node ]
+extendedKeyUsage = clientAuth
+CNF
+	: >"$GB_DIR/index.txt"
+	echo 1000 >"$GB_DIR/serial"
+	openssl req -new -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+	    -keyout "$GB_DIR/old.key" -subj /CN=n9 -out "$GB_DIR/old.csr" 2>/dev/null
+	openssl ca -batch -config "$GB_DIR/ca.cnf" -cert "$GB_DIR/tls/ca.crt" \
+	    -keyfile "$GB_DIR/tls/ca.key" -startdate 20200101000000Z \
+	    -enddate 20200102000000Z -in "$GB_DIR/old.csr" -out "$GB_DIR/old.crt" 2>/dev/null
+	rogue_node "$GB_DIR/old.crt" "$GB_DIR/old.key"
+	gb_wait 10 refused_in_log "certificate has expired"
+	not_listed n9
+}
+
+@test "a certificate for one node cannot register as another" {
+	conf_with_tls "$GB_DIR/rogue.conf" "  dir = \"$GB_DIR/tls\";
+  cert = \"$GB_DIR/tls/n1.crt\"; key = \"$GB_DIR/tls/n1.key\";
+  controller_name = \"controller\";"
+	try_node n4 "$GB_DIR/rogue.conf"
+	gb_wait 10 grep -q "a certificate for node n1 used to register as n4" "$GB_DIR/gbatchd.log"
+	not_listed n4
+	# n1 itself is untouched.
+	run -0 gnodes --noheader -o name,state
+	[[ "$output" == *"n1"*"idle"* ]]
+}
+
+@test "plain TCP on the node port is refused and acts on nothing" {
+	local host=${GB_CTL_ADDR%:*} port=${GB_CTL_ADDR##*:}
+	# A node HELLO, framed, in the clear.
+	python3 - "$host" "$port" <<'PY'
+import json, socket, struct, sys
+s = socket.create_connection((sys.argv[1], int(sys.argv[2])))
+body = json.dumps({"type": 100, "version": 1, "role": "node", "name": "n9",
+                   "gpus": [{"index": 0, "name": "x"}]}).encode()
+s.sendall(struct.pack(">I", len(body)) + body)
+s.settimeout(5)
+try:
+    while s.recv(4096):
+        pass
+except OSError:
+    pass
+PY
+	gb_wait 10 grep -q "peer 127.0.0.1:[0-9]*: refused" "$GB_DIR/gbatchd.log"
+	not_listed n9
+}
+
+# rogue_ctl CERT KEY: a TLS listener with CERT where gbatchd should be
+# (openssl's s_server, printing what it receives), and a gnoded that dials
+# it; waits until gnoded has tried and logged why it would not talk.
+rogue_ctl() {
+	local port
+	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	openssl s_server -quiet -tls1_3 -accept "127.0.0.1:$port" -cert "$1" \
+	    -key "$2" >"$GB_DIR/rogue.out" 2>/dev/null &
+	FC_PID=$!
+	gb_wait 10 eval "python3 -c 'import socket; socket.create_connection((\"127.0.0.1\", $port))'"
+	: >"$GB_DIR/gnoded-rogue.log"
+	gnoded -D -f "$GBATCH_CONF" -n n1 -g 2 -c "127.0.0.1:$port" \
+	    -d "$GB_DIR/node-rogue" -u "" -L "$GB_DIR/gnoded-rogue.log" &
+	ROGUE_NODE=$!
+	GB_NODE_PIDS+=($!)
+	gb_wait 10 grep -q "controller 127.0.0.1:$port: cannot connect: TLS" "$GB_DIR/gnoded-rogue.log"
+	kill "$ROGUE_NODE"
+	wait "$ROGUE_NODE" || true
+	kill "$FC_PID"
+	wait "$FC_PID" || true
+	FC_PID=
+	# Nothing got through: no HELLO, nor any frame, reached the listener.
+	[ ! -s "$GB_DIR/rogue.out" ]
+}
+
+@test "gnoded talks to no controller whose certificate is from another CA, for another name or a node's" {
+	gctl ca init --dir "$GB_DIR/other" >/dev/null
+	gctl cert issue controller --controller --dir "$GB_DIR/other" >/dev/null
+	rogue_ctl "$GB_DIR/other/controller.crt" "$GB_DIR/other/controller.key"
+	grep -q "TLS: unable to get local issuer certificate" "$GB_DIR/gnoded-rogue.log"
+	gctl cert issue evil --controller --dir "$GB_DIR/tls" >/dev/null
+	rogue_ctl "$GB_DIR/tls/evil.crt" "$GB_DIR/tls/evil.key"
+	grep -q "TLS: hostname mismatch" "$GB_DIR/gnoded-rogue.log"
+	rogue_ctl "$GB_DIR/tls/n1.crt" "$GB_DIR/tls/n1.key"
+	grep -q "TLS: unsuitable certificate purpose" "$GB_DIR/gnoded-rogue.log"
+}
+
+@test "with tls.enabled = false the link runs in plain TCP, and the logs say so" {
+	gb_teardown
+	gb_setup
+	gb_write_conf
+	sed -i 's/^tls = {/tls = {\n  enabled = false;/' "$GBATCH_CONF"
+	cd "$GB_DIR"
+	gb_start_controller
+	gb_start_node n1 2
+	grep -q "TLS is off" "$GB_DIR/gbatchd.log"
+	grep -q "TLS is off" "$GB_DIR/gnoded-n1.log"
+	id=$(gsub --parsable -o /dev/null --wrap true)
+	gb_wait 10 gb_state_is "$id" COMPLETED
+}
