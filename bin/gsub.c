@@ -71,6 +71,7 @@ main(int argc, char **argv)
 	json_t			*job = NULL, *req, *reply;
 	const char		*dir;
 	char			 cwd[PATH_MAX], err[2048];
+	mode_t			 mask;
 	int			 r = EXIT_USAGE;
 
 	js = jobspec_create();
@@ -93,8 +94,13 @@ main(int argc, char **argv)
 		    "%s", strerror(errno));
 		goto fail;
 	}
-	if ((job = jobspec_build(js, environ, getpwuid(getuid()), cwd, err,
-	    sizeof err)) == NULL)
+	/* The umask can only be read by setting it; gsub creates no file in
+	 * between. The job's output files are made with it, as a shell's
+	 * redirection would make them. */
+	mask = umask(0);
+	umask(mask);
+	if ((job = jobspec_build(js, environ, getpwuid(getuid()), cwd, mask,
+	    err, sizeof err)) == NULL)
 		goto fail;
 	/* Caught here rather than as a failed job minutes later; on a
 	 * cluster the working directory is on a shared file system. */

@@ -710,7 +710,8 @@ jobspec_absolute(const char *path, const char *cwd)
 
 json_t *
 jobspec_build(const struct jobspec *js, char *const *env,
-    const struct passwd *pw, const char *cwd, char *err, size_t errlen)
+    const struct passwd *pw, const char *cwd, mode_t mask, char *err,
+    size_t errlen)
 {
 	json_t		*job, *argv;
 	const char	*base, *output;
@@ -764,6 +765,7 @@ jobspec_build(const struct jobspec *js, char *const *env,
 	json_object_set_new(job, "env", jobenv_build(js->export != NULL ?
 	    js->export : "ALL", env, pw));
 	json_object_set_new(job, "hold", json_boolean(js->hold));
+	json_object_set_new(job, "umask", json_integer(mask & 0777));
 	if (js->ckpt_signal != 0)
 		json_object_set_new(job, "ckpt_signal",
 		    json_integer(js->ckpt_signal));

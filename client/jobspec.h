@@ -6,6 +6,8 @@
 #ifndef GB_JOBSPEC_H
 #define GB_JOBSPEC_H
 
+#include <sys/types.h>
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -64,10 +66,11 @@ int		 jobspec_parse_directives(struct jobspec *, const char *text,
  * environment to export from (environ), pw the submitting user's account
  * (getpwuid(getuid()); NULL when there is none), which gives the job's
  * HOME, LOGNAME, SHELL and USER, cwd the directory relative paths start
- * from. Returns a new reference, or NULL with err set. */
+ * from, mask the submitter's umask, which the job's files are created
+ * with. Returns a new reference, or NULL with err set. */
 json_t		*jobspec_build(const struct jobspec *, char *const *env,
-		     const struct passwd *pw, const char *cwd, char *err,
-		     size_t errlen);
+		     const struct passwd *pw, const char *cwd, mode_t mask,
+		     char *err, size_t errlen);
 
 /* --parsable: print only the job id. */
 bool		 jobspec_parsable(const struct jobspec *);

@@ -252,6 +252,7 @@ job_to_row(const struct job *j, struct store_job *r)
 {
 	memset(r, 0, sizeof *r);
 	r->queue = -1;
+	r->umask = -1;	/* only the store has it, as the script */
 	r->id = j->id;
 	r->name = j->name;
 	r->user = j->user;

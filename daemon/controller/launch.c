@@ -127,6 +127,9 @@ launch_job(struct job *j)
 	    node_name(master),
 	    "master_port", launch_port(row.id));
 	free(nodelist);
+	/* A job from before the umask was kept has none: the node picks. */
+	if (spec != NULL && row.umask >= 0)
+		json_object_set_new(spec, "umask", json_integer(row.umask));
 	/* Only a job that can be preempted gets a checkpoint directory: a
 	 * --no-requeue job never resumes, so one would only be litter in
 	 * its working directory (docs/job-files.md). */

@@ -256,6 +256,26 @@ req_job_submit_sched(const json_t *job, const struct conf *c,
 	return (0);
 }
 
+/* The submitter's umask (gsub sends it), which the job's files are created
+ * with; -1 when the client sent none, and the node picks. */
+static int
+req_job_submit_umask(const json_t *job, int *out, char *err, size_t errlen)
+{
+	json_t	*v = json_object_get(job, "umask");
+
+	*out = -1;
+	if (v == NULL)
+		return (0);
+	if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+	    json_integer_value(v) > 0777) {
+		snprintf(err, errlen, "umask: expected a file mode mask, a "
+		    "whole number 0-511 (octal 0-0777)");
+		return (-1);
+	}
+	*out = (int)json_integer_value(v);
+	return (0);
+}
+
 static void
 req_job_submit(struct peer *p, const json_t *msg)
 {
@@ -322,7 +342,8 @@ req_job_submit(struct peer *p, const json_t *msg)
 		snprintf(err, sizeof err, "hold: expected true or false");
 		goto invalid;
 	}
-	if (req_job_submit_sched(job, c, &row, err, sizeof err) != 0)
+	if (req_job_submit_sched(job, c, &row, err, sizeof err) != 0 ||
+	    req_job_submit_umask(job, &row.umask, err, sizeof err) != 0)
 		goto invalid;
 	if (row.stdout_path == NULL)
 		row.stdout_path = OUTPAT_DEFAULT;

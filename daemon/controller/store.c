@@ -73,6 +73,10 @@ static const char *const store_migrations[] = {
 	"ALTER TABLE jobs ADD COLUMN ckpt_signal INTEGER NOT NULL DEFAULT 10;"
 	"ALTER TABLE jobs ADD COLUMN ckpt_grace INTEGER NOT NULL DEFAULT 0;"
 	"ALTER TABLE jobs ADD COLUMN alloc TEXT NOT NULL DEFAULT '';",
+	/* 4: the submitter's umask, for the job's files. NULL for the jobs
+	 * of earlier versions, whose launch then carries none and gnoded
+	 * picks (node-launch.h). */
+	"ALTER TABLE jobs ADD COLUMN umask INTEGER;",
 };
 #define STORE_NMIGRATIONS \
 	((int)(sizeof store_migrations / sizeof store_migrations[0]))
@@ -83,7 +87,7 @@ static const char *const store_migrations[] = {
 	" start_time, end_time, exit_code, signal, message, node, gpu_mask," \
 	" restarts, script_id, env_id, attained, executed, run_total," \
 	" first_start, last_stop, preemptions, promotions, flags, ckpt_signal," \
-	" ckpt_grace, alloc"
+	" ckpt_grace, alloc, umask"
 /* The same columns read back, script and env from job_texts (a job of
  * schema 1 has them inline), or '' where the reader needs neither. */
 #define STORE_JOB_SELECT(script, env) \
@@ -92,7 +96,7 @@ static const char *const store_migrations[] = {
 	" submit_time, start_time, end_time, exit_code, signal, message, node," \
 	" gpu_mask, restarts, attained, executed, run_total, first_start," \
 	" last_stop, preemptions, promotions, flags, ckpt_signal, ckpt_grace," \
-	" alloc FROM jobs"
+	" alloc, umask FROM jobs"
 #define STORE_JOB_TEXT(col) \
 	"CASE WHEN " col "_id = 0 THEN " col " ELSE (SELECT text FROM" \
 	" job_texts WHERE job_texts.id = " col "_id) END"
@@ -122,7 +126,7 @@ static const char *const store_sql[STORE_NSTMTS] = {
 	[STORE_JOB_INSERT] = "INSERT INTO jobs (" STORE_JOB_COLUMNS ") VALUES"
 	    " (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,"
 	    " ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28,"
-	    " ?29, ?30, ?31, ?32, ?33, ?34, ?35, ?36, ?37, ?38)",
+	    " ?29, ?30, ?31, ?32, ?33, ?34, ?35, ?36, ?37, ?38, ?39)",
 	[STORE_JOB_UPDATE] = "UPDATE jobs SET state = ?6, reason = ?7,"
 	    " start_time = ?18, end_time = ?19, exit_code = ?20, signal = ?21,"
 	    " message = ?22, node = ?23, gpu_mask = ?24, restarts = ?25,"
@@ -486,6 +490,8 @@ store_job_bind(sqlite3_stmt *st, const struct store_job *r)
 	sqlite3_bind_int64(st, 24, (sqlite3_int64)r->gpu_mask);
 	sqlite3_bind_int64(st, 25, r->restarts);
 	store_job_bind_sched(st, r);
+	if (r->umask >= 0)
+		sqlite3_bind_int(st, 39, r->umask);
 }
 
 int
@@ -618,6 +624,8 @@ store_job_read(sqlite3_stmt *st, struct store_job *r)
 	r->ckpt_signal = sqlite3_column_int(st, 33);
 	r->ckpt_grace = (uint32_t)sqlite3_column_int64(st, 34);
 	r->alloc = store_column_text(st, 35);
+	r->umask = sqlite3_column_type(st, 36) == SQLITE_NULL ? -1 :
+	    sqlite3_column_int(st, 36);
 }
 
 static int

@@ -55,6 +55,7 @@ struct store_job {
 	int		 ckpt_signal;	/* 0 reads as SIGUSR1 */
 	uint32_t	 ckpt_grace;	/* seconds; 0: the config's */
 	const char	*alloc;		/* multi-node GPUs, or NULL / "" */
+	int		 umask;		/* the submitter's; -1 none sent */
 
 	/* Not stored: the scheduler's queue for listings, -1 unknown. */
 	int		 queue;

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -177,6 +178,26 @@ gnoded_parse(int argc, char **argv, struct gnoded_opts *o)
 	return (0);
 }
 
+/* A gnoded that is not root cannot switch ids, so it runs only its own
+ * user's jobs (node_jobs_check refuses the others). Says so into buf, for
+ * the log and --check-config; returns 0 when running as root. */
+static int
+gnoded_not_root(char *buf, size_t len)
+{
+	struct passwd	*pw;
+	uid_t		 uid = geteuid();
+	char		 num[32];
+
+	if (uid == 0)
+		return (0);
+	snprintf(num, sizeof num, "uid %lu", (unsigned long)uid);
+	pw = getpwuid(uid);
+	snprintf(buf, len, "not running as root (%s%s%s): runs jobs only for "
+	    "%s", num, pw != NULL ? ", " : "", pw != NULL ? pw->pw_name : "",
+	    pw != NULL ? pw->pw_name : num);
+	return (1);
+}
+
 /* Applies the file, then the flags, to conf. Returns 0, 1 when there was
  * no file (the defaults stand), or -1 after saying what is wrong. */
 static int
@@ -256,8 +277,11 @@ gnoded_configure(const struct gnoded_opts *o, struct node_conf *conf)
 		fprintf(stderr, "gnoded: %s\n", err);
 		return (-2);
 	}
-	if (o->check)
+	if (o->check) {
 		conf_file_print_ok(stdout, path, rc == 0);
+		if (gnoded_not_root(err, sizeof err))
+			printf("gnoded: %s\n", err);
+	}
 	return (rc);
 }
 
@@ -442,6 +466,8 @@ main(int argc, char **argv)
 	    "%s", conf.name, PACKAGE_VERSION, conf.controllers.n,
 	    conf.controllers.n == 1 ? "" : "s", conf.controllers.v[0],
 	    conf.controllers.n == 1 ? "" : ", ...", conf.state_dir);
+	if (gnoded_not_root(err, sizeof err))
+		log_info("node %s: %s", conf.name, err);
 	notify_send(NOTIFY_READY, "node %s: %zu GPU%s, controller %s%s, "
 	    "state %s", conf.name, node_gpu_count(gpus),
 	    node_gpu_count(gpus) == 1 ? "" : "s", conf.controllers.v[0],

@@ -244,6 +244,11 @@ node_launch_parse(const json_t *msg, char *err, size_t errlen)
 	    errlen) == -1)
 		goto fail;
 	l->node_rank = (unsigned)v;
+	/* Optional: a controller from before it was sent. */
+	if (node_launch_range(job, "umask", 0, 0777, NODE_LAUNCH_UMASK, &v,
+	    err, errlen) == -1)
+		goto fail;
+	l->umask = (mode_t)v;
 
 	if (node_launch_str(job, "name", 0, &l->name, err, errlen) == -1 ||
 	    node_launch_str(job, "user", 1, &l->user, err, errlen) == -1 ||

@@ -34,7 +34,14 @@ struct node_launch {
 	unsigned	  ckpt_grace;	/* seconds before SIGTERM */
 	char		 *master_addr;	/* "" = none */
 	unsigned	  master_port;	/* 0 = none */
+	mode_t		  umask;	/* the submitter's */
 };
+
+/* The umask of a job whose launch does not say (a job submitted before
+ * gsub sent one, or by a client that does not): only its user may read
+ * what it writes. A file too private costs a chmod; one too public is
+ * read before anyone notices. */
+#define NODE_LAUNCH_UMASK	077
 
 /* Reads only the job id of msg's "job" (so even a launch that cannot be
  * decoded can be answered). Returns 0, or -1 when there is none. */

@@ -22,6 +22,9 @@
 #ifndef SYS_close_range
 #define SYS_close_range		436
 #endif
+#ifndef CLOSE_RANGE_CLOEXEC
+#define CLOSE_RANGE_CLOEXEC	(1U << 2)
+#endif
 
 /* Reads /proc/PID/stat. The command name (field 2) may hold spaces and
  * parentheses, so fields are counted from the last ')'. Returns the state
@@ -144,4 +147,31 @@ node_proc_close_from(int lowfd)
 		max = 65536;
 	for (fd = lowfd; fd < max; fd++)
 		close((int)fd);
+}
+
+int
+node_proc_cloexec_from(int lowfd)
+{
+	DIR		*d;
+	struct dirent	*de;
+	long		 fd;
+	int		 dfd, flags, rc = 0;
+
+	if (syscall(SYS_close_range, (unsigned)lowfd, ~0U,
+	    CLOSE_RANGE_CLOEXEC) == 0)
+		return (0);
+	/* Before Linux 5.11: mark each one /proc/self/fd lists. */
+	if ((d = opendir("/proc/self/fd")) == NULL)
+		return (-1);
+	dfd = dirfd(d);
+	while ((de = readdir(d)) != NULL) {
+		fd = strtol(de->d_name, NULL, 10);
+		if (fd < lowfd || fd == dfd || de->d_name[0] == '.')
+			continue;
+		if ((flags = fcntl((int)fd, F_GETFD)) == -1 ||
+		    fcntl((int)fd, F_SETFD, flags | FD_CLOEXEC) == -1)
+			rc = -1;
+	}
+	closedir(d);
+	return (rc);
 }

@@ -28,5 +28,9 @@ int		node_proc_signal(int pidfd, pid_t, int sig);
 
 /* Closes every descriptor from lowfd up. Used in freshly forked children. */
 void		node_proc_close_from(int lowfd);
+/* Marks every descriptor from lowfd up close-on-exec, so that an exec
+ * closes them while the ones a child still needs until then stay open.
+ * Returns 0, or -1 with errno set. */
+int		node_proc_cloexec_from(int lowfd);
 
 #endif

@@ -5,9 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <limits.h>
-#include <pwd.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -18,11 +16,14 @@
 #include "common/outpat.h"
 #include "common/xmalloc.h"
 #include "daemon/node/node-ckpt.h"
+#include "daemon/node/node-proc.h"
 #include "daemon/node/node-spawn.h"
+#include "daemon/node/node-user.h"
 
 struct node_spawn {
 	const struct node_launch	*l;
 	bool				 as_root;	/* switch ids */
+	struct node_user		 user;		/* when as_root */
 	char				*dir;		/* STATE/scripts/ID-PID */
 	char				*path;		/* dir/script */
 	char				**argv;
@@ -203,28 +204,18 @@ node_spawn_files(struct node_spawn *sp, const struct node_conf *conf,
 	return (0);
 }
 
+/* Only a gnoded running as root switches ids; one that does not runs
+ * jobs for its own uid alone (node_jobs_check), as itself. */
 static int
-node_spawn_user(struct node_spawn *sp, char *err, size_t errlen)
+node_spawn_user(struct node_spawn *sp, const struct node_conf *conf,
+    char *err, size_t errlen)
 {
 	const struct node_launch	*l = sp->l;
-	struct passwd			*pw;
 
 	if (!sp->as_root)
 		return (0);
-	errno = 0;
-	if ((pw = getpwnam(l->user)) == NULL) {
-		snprintf(err, errlen, "unknown user \"%s\" on this node%s%s",
-		    l->user, errno != 0 ? ": " : "",
-		    errno != 0 ? strerror(errno) : "");
-		return (-1);
-	}
-	if (pw->pw_uid != l->uid) {
-		snprintf(err, errlen, "user \"%s\" has uid %lu on this node, "
-		    "not %lu as on the controller", l->user,
-		    (unsigned long)pw->pw_uid, (unsigned long)l->uid);
-		return (-1);
-	}
-	return (0);
+	return (node_user_resolve(&sp->user, l->uid, l->gid, l->user,
+	    conf->name, err, errlen));
 }
 
 struct node_spawn *
@@ -236,7 +227,7 @@ node_spawn_prepare(const struct node_conf *conf, const struct node_launch *l,
 	sp = xcalloc(1, sizeof *sp);
 	sp->l = l;
 	sp->as_root = geteuid() == 0;
-	if (node_spawn_user(sp, err, errlen) == -1 ||
+	if (node_spawn_user(sp, conf, err, errlen) == -1 ||
 	    node_spawn_files(sp, conf, err, errlen) == -1 ||
 	    node_spawn_script(sp, conf->state_dir, err, errlen) == -1) {
 		node_spawn_cleanup(sp);
@@ -248,24 +239,29 @@ node_spawn_prepare(const struct node_conf *conf, const struct node_launch *l,
 	return (sp);
 }
 
-/* Writes why the child failed to the shepherd and exits. */
+/* Writes msg, why the child failed, to the shepherd and exits. */
+static void __attribute__((noreturn))
+node_spawn_die_msg(int fd, const char *msg)
+{
+	(void)!write(fd, msg, strlen(msg));
+	_exit(127);
+}
+
+/* Writes "what path: strerror(errno)" to the shepherd and exits. */
 static void __attribute__((noreturn))
 node_spawn_die(int fd, const char *what, const char *path)
 {
 	char	msg[1024];
-	int	len;
 
-	len = snprintf(msg, sizeof msg, "%s%s%s: %s", what,
-	    path != NULL ? " " : "", path != NULL ? path : "", strerror(errno));
-	if (len > 0)
-		(void)!write(fd, msg, (size_t)len < sizeof msg ? (size_t)len :
-		    sizeof msg - 1);
-	_exit(127);
+	snprintf(msg, sizeof msg, "%s%s%s: %s", what, path != NULL ? " " : "",
+	    path != NULL ? path : "", strerror(errno));
+	node_spawn_die_msg(fd, msg);
 }
 
 /* Always O_APPEND, truncated or not: each write lands at the end of the
  * file, never over the lines of another writer (the other parts of a
- * multi-node job, another job naming the same file). */
+ * multi-node job, another job naming the same file). Mode 0666 less the
+ * submitter's umask, as the user's shell would create it. */
 static int
 node_spawn_open(const char *path, bool truncate)
 {
@@ -273,23 +269,17 @@ node_spawn_open(const char *path, bool truncate)
 
 	if (truncate)
 		flags |= O_TRUNC;
-	return (open(path, flags, 0644));
+	return (open(path, flags, 0666));
 }
 
 /* In a child: takes on the job's user's identity, or dies saying why. */
 static void
 node_spawn_become(struct node_spawn *sp, int fd)
 {
-	const struct node_launch	*l = sp->l;
+	char	err[512];
 
-	if (!sp->as_root)
-		return;
-	if (initgroups(l->user, l->gid) == -1)
-		node_spawn_die(fd, "cannot set the groups of", l->user);
-	if (setgid(l->gid) == -1)
-		node_spawn_die(fd, "cannot set gid for", l->user);
-	if (setuid(l->uid) == -1)
-		node_spawn_die(fd, "cannot set uid for", l->user);
+	if (sp->as_root && node_user_become(&sp->user, err, sizeof err) == -1)
+		node_spawn_die_msg(fd, err);
 }
 
 /* In the child: never returns. */
@@ -310,10 +300,13 @@ node_spawn_child(struct node_spawn *sp, int fd)
 	sigemptyset(&all);
 	sigprocmask(SIG_SETMASK, &all, NULL);
 
+	/* Everything from here on is done as the job's user: a job may
+	 * write, through its output paths and its checkpoint directory,
+	 * only where its user could. */
 	node_spawn_become(sp, fd);
 	if (chdir(l->workdir) == -1)
 		node_spawn_die(fd, "workdir", l->workdir);
-	umask(022);
+	umask(l->umask);
 
 	/* As the job's user: the user must own what a restarted run reads
 	 * back, and may only create what the user could. */
@@ -324,13 +317,19 @@ node_spawn_child(struct node_spawn *sp, int fd)
 	if ((nfd = open("/dev/null", O_RDONLY | O_CLOEXEC)) == -1)
 		node_spawn_die(fd, "stdin", "/dev/null");
 	if ((ofd = node_spawn_open(sp->out, sp->out_trunc)) == -1)
-		node_spawn_die(fd, "stdout", sp->out);
+		node_spawn_die(fd, "cannot open stdout", sp->out);
 	if (strcmp(sp->out, sp->errf) == 0)
 		efd = ofd;
 	else if ((efd = node_spawn_open(sp->errf, sp->err_trunc)) == -1)
-		node_spawn_die(fd, "stderr", sp->errf);
+		node_spawn_die(fd, "cannot open stderr", sp->errf);
 	if (dup2(nfd, 0) == -1 || dup2(ofd, 1) == -1 || dup2(efd, 2) == -1)
 		node_spawn_die(fd, "cannot set up stdio for", sp->out);
+	/* The job gets stdio and nothing else of the daemon's: whatever the
+	 * shepherd or a library holds open closes at the exec (the pipe
+	 * to the shepherd included, which must stay open until then). */
+	if (node_proc_cloexec_from(3) == -1)
+		node_spawn_die(fd, "cannot close the daemon's descriptors for",
+		    sp->out);
 
 	execve(sp->argv[0], sp->argv, sp->env);
 	node_spawn_die(fd, "cannot run", sp->argv[0]);
@@ -400,27 +399,13 @@ node_spawn_start(struct node_spawn *sp, char *err, size_t errlen)
 	return (-1);
 }
 
-/* Sets the effective uid to uid, then the effective gid and groups, or,
- * back to root (uid 0), the uid last. Returns 0, or -1 with errno set. */
-static int
-node_spawn_seteids(uid_t uid, gid_t gid, gid_t *groups, int ngroups)
-{
-	if (uid == 0)
-		return (seteuid(0) == -1 || setegid(gid) == -1 ||
-		    setgroups((size_t)ngroups, groups) == -1 ? -1 : 0);
-	if (setgroups((size_t)ngroups, groups) == -1 || setegid(gid) == -1 ||
-	    seteuid(uid) == -1)
-		return (-1);
-	return (0);
-}
-
 int
 node_spawn_tidy(struct node_spawn *sp, char *err, size_t errlen)
 {
 	const struct node_launch	*l;
-	gid_t				 mine[NGROUPS_MAX], *theirs = NULL;
-	gid_t				 egid = getegid();
-	int				 nmine, ntheirs = 0, rc = -1, saved;
+	struct node_user_saved		 sv;
+	char				 why[512];
+	int				 rc;
 
 	if (sp == NULL)
 		return (0);
@@ -435,34 +420,13 @@ node_spawn_tidy(struct node_spawn *sp, char *err, size_t errlen)
 	/* As the job's user, who may have put anything there, a symlink
 	 * included: root would follow it. The effective ids switch and
 	 * back, rather than a child being forked for it: a fork per job end
-	 * cost a fifth of the trivial-job rate. The real and saved uid stay
-	 * root's, so the user can neither signal nor trace the shepherd
-	 * meanwhile (the kernel also clears its dumpable flag). */
-	if ((nmine = getgroups(NGROUPS_MAX, mine)) == -1) {
-		snprintf(err, errlen, "cannot remove it: getgroups: %s",
-		    strerror(errno));
+	 * cost a fifth of the trivial-job rate. */
+	if (node_user_enter(&sp->user, &sv, why, sizeof why) == -1) {
+		snprintf(err, errlen, "cannot remove it: %s", why);
 		return (-1);
 	}
-	(void)getgrouplist(l->user, l->gid, NULL, &ntheirs);
-	theirs = xcalloc((size_t)ntheirs + 1, sizeof *theirs);
-	if (getgrouplist(l->user, l->gid, theirs, &ntheirs) == -1) {
-		snprintf(err, errlen, "cannot remove it: the groups of %s",
-		    l->user);
-		goto out;
-	}
-	if (node_spawn_seteids(l->uid, l->gid, theirs, ntheirs) == -1) {
-		saved = errno;
-		if (node_spawn_seteids(0, egid, mine, nmine) == -1)
-			abort();	/* never go on half switched */
-		snprintf(err, errlen, "cannot remove it as %s: %s", l->user,
-		    strerror(saved));
-		goto out;
-	}
 	rc = node_ckpt_remove(l->ckpt_dir, l->workdir, err, errlen);
-	if (node_spawn_seteids(0, egid, mine, nmine) == -1)
-		abort();	/* root's ids back, or nothing else is safe */
-out:
-	free(theirs);
+	node_user_leave(&sv);
 	return (rc);
 }
 
@@ -492,5 +456,6 @@ node_spawn_free(struct node_spawn *sp)
 	free(sp->path);
 	free(sp->out);
 	free(sp->errf);
+	node_user_clear(&sp->user);
 	free(sp);
 }

@@ -106,8 +106,8 @@ gb_pid_gone() {
 @test "output patterns expand %j %x %u %% and stderr may be its own file" {
 	gb_cluster
 	user=$(id -un)
-	id=$(gb_submit -J pat -o 'o-%j-%x-%u-%%.txt' -e 'e-%j.txt' \
-	    --wrap 'echo to-out; echo to-err >&2')
+	id=$(umask 022 && gb_submit -J pat -o 'o-%j-%x-%u-%%.txt' \
+	    -e 'e-%j.txt' --wrap 'echo to-out; echo to-err >&2')
 	gb_wait_state "$id" COMPLETED
 	[ "$(cat "o-$id-pat-$user-%.txt")" = to-out ]
 	[ "$(cat "e-$id.txt")" = to-err ]

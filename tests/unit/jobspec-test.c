@@ -49,7 +49,7 @@ build_env(struct jobspec *js, char **env, const struct passwd *pw)
 {
 	char	err[512];
 
-	return (jobspec_build(js, env, pw, "/home/alice/work", err,
+	return (jobspec_build(js, env, pw, "/home/alice/work", 027, err,
 	    sizeof err));
 }
 
@@ -95,6 +95,7 @@ test_defaults(void)
 	is_str(str(job, "workdir"), "/home/alice/work",
 	    "workdir is the current directory");
 	ok(json_is_false(json_object_get(job, "hold")), "not held");
+	is_int(num(job, "umask"), 027, "the submitter's umask goes along");
 	is_int(json_object_size(json_object_get(job, "env")), 7,
 	    "--export=ALL by default: every NAME=VALUE variable");
 	json_decref(job);

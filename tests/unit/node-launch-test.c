@@ -171,11 +171,43 @@ test_restart(void)
 	    "job.master_port: expected a whole number 1-65535");
 }
 
+/* The submitter's umask: kept as sent, 077 when a launch has none. */
+static void
+test_umask(void)
+{
+	struct node_launch	*l;
+	json_t			*msg;
+	char			 err[256];
+
+	msg = restart_msg("");
+	l = node_launch_parse(msg, err, sizeof err);
+	ok(l != NULL && l->umask == 077, "a launch without a umask gets 077");
+	node_launch_free(l);
+	json_decref(msg);
+
+	msg = restart_msg("\"umask\":18");
+	l = node_launch_parse(msg, err, sizeof err);
+	ok(l != NULL && l->umask == 022, "umask 18 is 022");
+	node_launch_free(l);
+	json_decref(msg);
+
+	msg = restart_msg("\"umask\":0");
+	l = node_launch_parse(msg, err, sizeof err);
+	ok(l != NULL && l->umask == 0, "umask 0 is kept, not defaulted");
+	node_launch_free(l);
+	json_decref(msg);
+
+	restart_bad("\"umask\":512",
+	    "job.umask: expected a whole number 0-511");
+	restart_bad("\"umask\":\"077\"",
+	    "job.umask: expected a whole number 0-511");
+}
 
 int
 main(void)
 {
 	test_parse();
 	test_restart();
+	test_umask();
 	return (tap_done());
 }

@@ -1,0 +1,228 @@
+#!/usr/bin/env bats
+# Jobs run as their users: the uid, gid and groups a job gets on a node, what
+# a launch naming someone else's gid or an unknown uid gets (nothing), the
+# submitter's umask, an environment and descriptors free of the daemon's,
+# root jobs, and a gnoded that is not root. Most tests need root, to create
+# throwaway users (gbt-*, removed in teardown) and to run gnoded as root.
+
+load helpers
+load fakectl
+
+setup() {
+	bats_require_minimum_version 1.5.0
+	gb_setup
+	fc_setup
+	GBU_USERS=()
+	GBU_GROUPS=()
+}
+
+teardown() {
+	local u g
+	fc_teardown
+	gb_teardown
+	for u in "${GBU_USERS[@]}"; do
+		userdel "$u" 2>/dev/null || true
+	done
+	for g in "${GBU_GROUPS[@]}"; do
+		groupdel "$g" 2>/dev/null || true
+	done
+}
+
+gbu_need_root() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root: creates throwaway users and runs gnoded as root"
+}
+
+gbu_name() {
+	printf 'gbt-%s' "$(tr -dc a-z0-9 </dev/urandom | head -c 8)"
+}
+
+# gbu_add VAR [USERADD ARGS...]: create a throwaway user; its name in VAR.
+gbu_add() {
+	local name
+	name=$(gbu_name)
+	useradd --no-create-home --shell /bin/sh "${@:2}" "$name"
+	GBU_USERS+=("$name")
+	printf -v "$1" '%s' "$name"
+}
+
+# gbu_add_group VAR: create a throwaway group; its name in VAR.
+gbu_add_group() {
+	local name
+	name=$(gbu_name)
+	groupadd "$name"
+	GBU_GROUPS+=("$name")
+	printf -v "$1" '%s' "$name"
+}
+
+# gbu_as USER CMD...: run CMD as USER with USER's groups, in the caller's
+# directory and environment.
+gbu_as() {
+	local u=$1
+	shift
+	setpriv --reuid="$(id -u "$u")" --regid="$(id -g "$u")" --init-groups "$@"
+}
+
+# gbu_workdir USER: $GB_DIR/work, owned by USER, reachable by everyone.
+gbu_workdir() {
+	chmod 0755 "$GB_DIR"
+	chown "$1" "$GB_DIR/work"
+}
+
+# gbu_message ID: the job's end message, as gq shows it.
+gbu_message() {
+	gq -j "$1" --noheader -o message
+}
+
+@test "a job runs as its user: uid, primary gid and supplementary groups" {
+	gbu_need_root
+	gbu_add_group grp
+	gbu_add u -G "$grp"
+	gbu_workdir "$u"
+	gb_start_cluster
+	id=$(gbu_as "$u" gsub --parsable -o ids.txt --wrap 'id -u; id -g; id -G')
+	gb_wait_state "$id" COMPLETED
+	[ "$(sed -n 1p ids.txt)" = "$(id -u "$u")" ]
+	[ "$(sed -n 2p ids.txt)" = "$(id -g "$u")" ]
+	[ "$(sed -n 3p ids.txt | tr ' ' '\n' | sort -n)" = "$(id -G "$u" | tr ' ' '\n' | sort -n)" ]
+	sed -n 3p ids.txt | tr ' ' '\n' | grep -qx "$(getent group "$grp" | cut -d: -f3)"
+	[ "$(stat -c %U ids.txt)" = "$u" ]
+}
+
+@test "an output path in a root-owned 0755 directory fails the job, saying why" {
+	gbu_need_root
+	gbu_add u
+	gbu_workdir "$u"
+	mkdir -m 0755 "$GB_DIR/rootdir"
+	gb_start_cluster
+	id=$(gbu_as "$u" gsub --parsable -o "$GB_DIR/rootdir/out.txt" --wrap 'touch ran')
+	gb_wait_state "$id" FAILED
+	run gbu_message "$id"
+	[ "$output" = "cannot open stdout $GB_DIR/rootdir/out.txt: Permission denied" ]
+	[ ! -e "$GB_DIR/rootdir/out.txt" ]
+	[ ! -e ran ]
+}
+
+@test "output files and the job's own files follow the submitter's umask" {
+	gbu_need_root
+	gbu_add u
+	gbu_workdir "$u"
+	gb_start_cluster
+	private=$(gbu_as "$u" sh -c 'umask 077 && exec gsub --parsable -o private.txt --wrap "touch made-private"')
+	shared=$(gbu_as "$u" sh -c 'umask 022 && exec gsub --parsable -o shared.txt --wrap "touch made-shared"')
+	gb_wait_state "$private" COMPLETED
+	gb_wait_state "$shared" COMPLETED
+	[ "$(stat -c %a private.txt)" = 600 ]
+	[ "$(stat -c %a made-private)" = 600 ]
+	[ "$(stat -c %a shared.txt)" = 644 ]
+	[ "$(stat -c %a made-shared)" = 644 ]
+}
+
+@test "jobs kept from before the umask column keep their rows and run with 077" {
+	gb_start_cluster
+	id=$(cd "$GB_DIR/work" && umask 0 && gb_submit -H -o old.txt --wrap 'touch made-old')
+	kill -TERM "$GB_CTL_PID"
+	wait "$GB_CTL_PID" || true
+	# Back to the schema before the umask: the job as an older gbatchd
+	# left it.
+	sqlite3 "$GB_DIR/ctl/gbatch.db" 'ALTER TABLE jobs DROP COLUMN umask; PRAGMA user_version = 3;'
+	gb_start_controller
+	grep -q 'store: schema migrated to version 4' "$GB_DIR/gbatchd.log"
+	gb_wait 10 gb_node_is_up n1
+	gctl release "$id"
+	gb_wait_state "$id" COMPLETED
+	[ "$(stat -c %a old.txt)" = 600 ]
+	[ "$(stat -c %a made-old)" = 600 ]
+}
+
+@test "a launch naming a gid that is not the user's, or an unknown or mismatched uid, runs nothing" {
+	gbu_need_root
+	gbu_add u
+	gbu_workdir "$u"
+	sed -i '/^node = {/,/^};/ s/allow_root_jobs = true;/allow_root_jobs = false;/' "$GBATCH_CONF"
+	fc_start
+	uid=$(id -u "$u")
+	# Were any of these run, it would copy /etc/shadow here.
+	steal='cat /etc/shadow > stolen-$GBATCH_JOB_ID; touch ran-$GBATCH_JOB_ID'
+	FC_USER=$u FC_UID=$uid FC_GID=0 fc_launch 1 "$steal"
+	run fc_ended 1
+	[[ "$output" == *'"state":"FAILED"'* ]]
+	[[ "$output" == *"\"message\":\"gid 0 (root) is not a group of $u on n1\""* ]]
+	shadow=$(getent group shadow | cut -d: -f3)
+	FC_USER=$u FC_UID=$uid FC_GID=$shadow fc_launch 2 "$steal"
+	run fc_ended 2
+	[[ "$output" == *"\"message\":\"gid $shadow (shadow) is not a group of $u on n1\""* ]]
+	FC_USER=root FC_UID=0 FC_GID=0 fc_launch 3 "$steal"
+	run fc_ended 3
+	[[ "$output" == *'"message":"root jobs are not allowed on node n1 (node.allow_root_jobs is false)"'* ]]
+	FC_USER=gbt-nobody FC_UID=3999999 FC_GID=3999999 fc_launch 4 "$steal"
+	run fc_ended 4
+	[[ "$output" == *'"message":"uid 3999999 (gbt-nobody) is unknown on node n1"'* ]]
+	FC_USER=daemon FC_UID=$uid FC_GID=$(id -g "$u") fc_launch 5 "$steal"
+	run fc_ended 5
+	[[ "$output" == *"\"message\":\"uid $uid is $u on node n1, not daemon as on the controller\""* ]]
+	# The same launch with the user's own gid runs, as the user.
+	FC_USER=$u FC_UID=$uid FC_GID=$(id -g "$u") fc_launch 6 'id -u > ran-$GBATCH_JOB_ID'
+	run fc_ended 6
+	[[ "$output" == *'"state":"COMPLETED"'* ]]
+	[ "$(cat ran-6)" = "$uid" ]
+	run ls
+	[ "$output" = "$(printf 'gbatch-6.out\nran-6')" ]
+}
+
+@test "a root job is refused by gbatchd unless controller.allow_root_jobs is set" {
+	gbu_need_root
+	sed -i '/^controller = {/,/^};/ s/allow_root_jobs = true;/allow_root_jobs = false;/' "$GBATCH_CONF"
+	gb_start_cluster
+	run -4 gsub --wrap 'touch ran'
+	[ "$output" = "gsub: root may not submit jobs (controller.allow_root_jobs is false); submit as the user the job should run as" ]
+	[ ! -e ran ]
+}
+
+@test "a root job gbatchd allows fails on a node without node.allow_root_jobs" {
+	gbu_need_root
+	sed -i '/^node = {/,/^};/ s/allow_root_jobs = true;/allow_root_jobs = false;/' "$GBATCH_CONF"
+	gb_start_cluster
+	id=$(gb_submit --wrap 'touch ran')
+	gb_wait_state "$id" FAILED
+	run gbu_message "$id"
+	[[ "$output" == "root jobs are not allowed on node n"[12]" (node.allow_root_jobs is false)" ]]
+	[ ! -e ran ]
+}
+
+@test "a job's environment is what was submitted plus GBATCH_*; its descriptors are stdio alone" {
+	gb_start_controller
+	GB_SECRET_OF_GNODED=leaked gb_start_node n1 4 7>"$GB_DIR/held-open"
+	id=$(env -i PATH="$PATH" GBATCH_SOCKET="$GBATCH_SOCKET" KEPT=yes \
+	    gsub --parsable -o env.txt --wrap 'env; exec ls -l /proc/self/fd/ > fds.txt')
+	gb_wait_state "$id" COMPLETED
+	grep -qx 'KEPT=yes' env.txt
+	grep -qx "GBATCH_JOB_ID=$id" env.txt
+	run ! grep -E '^(GB_SECRET_OF_GNODED|GBATCH_CONF)=' env.txt
+	# Each descriptor and where it leads; ls's own, reading the directory,
+	# leads to /proc/PID/fd.
+	run awk '$10 == "->" && $11 !~ "^/proc/[0-9]+/fd$" { print $9 }' fds.txt
+	[ "$output" = "$(printf '0\n1\n2')" ]
+}
+
+@test "gnoded not running as root says so and runs jobs only for its own user" {
+	gbu_need_root
+	gbu_add u
+	gbu_add v
+	gbu_workdir "$u"
+	mkdir "$GB_DIR/node-n1"
+	touch "$GB_DIR/gnoded-n1.log"
+	chown "$u" "$GB_DIR/node-n1" "$GB_DIR/gnoded-n1.log"
+	run -0 gbu_as "$u" gnoded --check-config -n n1 -g 1
+	[ "$output" = "$GBATCH_CONF: OK
+gnoded: not running as root (uid $(id -u "$u"), $u): runs jobs only for $u" ]
+	fc_start setpriv --reuid="$(id -u "$u")" --regid="$(id -g "$u")" --init-groups
+	grep -q "node n1: not running as root (uid $(id -u "$u"), $u): runs jobs only for $u" "$GB_DIR/gnoded-n1.log"
+	FC_USER=$v FC_UID=$(id -u "$v") FC_GID=$(id -g "$v") fc_launch 1 'touch ran-1'
+	run fc_ended 1
+	[[ "$output" == *"\"message\":\"gnoded on node n1 runs as uid $(id -u "$u") and cannot run a job as $v (uid $(id -u "$v")); run gnoded as root\""* ]]
+	FC_USER=$u FC_UID=$(id -u "$u") FC_GID=$(id -g "$u") fc_launch 2 'touch ran-2'
+	run fc_ended 2
+	[[ "$output" == *'"state":"COMPLETED"'* ]]
+	[ "$(stat -c %U ran-2)" = "$u" ]
+	[ ! -e ran-1 ]
+}
