@@ -212,6 +212,9 @@ gbu_message() {
 	mkdir "$GB_DIR/node-n1"
 	touch "$GB_DIR/gnoded-n1.log"
 	chown "$u" "$GB_DIR/node-n1" "$GB_DIR/gnoded-n1.log"
+	# Its key and certificate are its own (fakectl, as root, reads them too).
+	gb_tls_issue n1
+	chown -R "$u" "$GB_DIR/tls"
 	run -0 gbu_as "$u" gnoded --check-config -n n1 -g 1
 	[ "$output" = "$GBATCH_CONF: OK
 gnoded: not running as root (uid $(id -u "$u"), $u): runs jobs only for $u" ]
