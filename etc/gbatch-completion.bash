@@ -179,7 +179,7 @@ _gbatch_gctl()
 	done
 	if [[ -z $sub ]]; then
 		_gbatch_ask gctl --help
-		COMPREPLY=($(compgen -W "$(sed -n 's/^  \([a-z][a-z-]*\) .*/\1/p' <<<"$REPLY") --help --version" -- "$cur"))
+		COMPREPLY=($(compgen -W "$(sed -n 's/^  \([a-z][a-z-]*\) .*/\1/p' <<<"$REPLY" | sort -u) --help --version" -- "$cur"))
 		return
 	fi
 	case $sub in
@@ -196,6 +196,24 @@ _gbatch_gctl()
 	resume)
 		((cword == i + 1)) &&
 		    COMPREPLY=($(compgen -W "$(_gbatch_nodes)" -- "$cur")) ;;
+	ca)
+		if ((cword == i + 1)); then
+			COMPREPLY=($(compgen -W "init" -- "$cur"))
+		elif [[ $prev == --dir ]]; then
+			_filedir -d
+		else
+			COMPREPLY=($(compgen -W "--dir --days --force" -- "$cur"))
+		fi ;;
+	cert)
+		if ((cword == i + 1)); then
+			COMPREPLY=($(compgen -W "issue revoke list" -- "$cur"))
+		elif [[ $prev == --dir ]]; then
+			_filedir -d
+		elif [[ ${words[i + 1]} == issue ]]; then
+			COMPREPLY=($(compgen -W "--node --controller --alt-name --days --force --dir" -- "$cur"))
+		else
+			COMPREPLY=($(compgen -W "--dir" -- "$cur"))
+		fi ;;
 	show)
 		if ((cword == i + 1)); then
 			COMPREPLY=($(compgen -W "config" -- "$cur"))

@@ -110,6 +110,12 @@ complete_words() {
 	[ "$output" = config ]
 	run complete_words gctl show config ""
 	[ "$output" = --json ]
+	run complete_words gctl c
+	[ "$output" = $'ca\ncert' ]
+	run complete_words gctl cert ""
+	[ "$output" = $'issue\nlist\nrevoke' ]
+	run complete_words gctl cert issue n1 --c
+	[ "$output" = --controller ]
 }
 
 @test "job ids of the caller and node names come from the cluster" {

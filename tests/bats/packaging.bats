@@ -188,6 +188,11 @@ pkg_policy_is() {
 	    -e 's|allow_root_jobs = false|allow_root_jobs = true|' \
 	    -e 's|gpu_source = "auto"|gpu_source = "simulated"|' \
 	    -e 's|# gpus = 0;|gpus = 2;|' "$R/etc/gbatch/gbatch.conf" >"$GBATCH_CONF"
+	# The test's CA (helpers.bash), as the packages' postinst would make
+	# one in /etc/gbatch/tls.
+	printf 'tls = {\n  dir = "%s/tls";\n  controller_name = "controller";\n};\n' \
+	    "$GB_DIR" >>"$GBATCH_CONF"
+	gb_tls_issue pkg1
 	run ! grep -n -e '/run/' -e '/var/' "$GBATCH_CONF"
 	grep -qx '  policy = "dlas";' "$GBATCH_CONF"
 
