@@ -23,6 +23,7 @@
 #include "daemon/common/hostport.h"
 #include "daemon/common/logfile.h"
 #include "daemon/common/notify.h"
+#include "daemon/common/pidfile.h"
 #include "daemon/controller/commit.h"
 #include "daemon/controller/conf.h"
 #include "daemon/controller/gbatchd.h"
@@ -320,21 +321,6 @@ gbatchd_daemonize(void)
 	}
 }
 
-static void
-gbatchd_pidfile(const char *path)
-{
-	FILE	*f;
-	char	 err[512];
-
-	if ((f = fopen(path, "w")) == NULL) {
-		snprintf(err, sizeof err, "pid file %s: %s", path,
-		    strerror(errno));
-		gbatchd_fatal(err);
-	}
-	fprintf(f, "%ld\n", (long)getpid());
-	fclose(f);
-}
-
 int
 main(int argc, char **argv)
 {
@@ -451,8 +437,8 @@ main(int argc, char **argv)
 		    gbatchd_signal_cb, NULL);
 		evsignal_add(sigs[i], NULL);
 	}
-	if (pidfile != NULL)
-		gbatchd_pidfile(pidfile);
+	if (pidfile != NULL && pidfile_write(pidfile, err, sizeof err) != 0)
+		gbatchd_fatal(err);
 	log_info("gbatchd %s: serving clients on %s, nodes on %s, store in "
 	    "%s", PACKAGE_VERSION, c->socket, c->listen, c->state_dir);
 	service_ready(gbatchd_base, c);

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <event2/bufferevent.h>
 #include <event2/listener.h>
 
 #include "common/log.h"
@@ -56,26 +57,46 @@ listener_error_cb(struct evconnlistener *lev, void *arg)
 	log_warn("accept: %s", strerror(e));
 }
 
+/* A connection on the Unix socket: a client, whose uid and gid the kernel
+ * gives (SO_PEERCRED), never the client. */
+static void
+listener_accept_local(struct event_base *base, evutil_socket_t fd)
+{
+	struct peer_ident	 id = { .local = true };
+	struct bufferevent	*bev;
+	struct ucred		 cred;
+	socklen_t		 len = sizeof cred;
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) {
+		log_warn("accept: SO_PEERCRED: %s", strerror(errno));
+		evutil_closesocket(fd);
+		return;
+	}
+	id.uid = cred.uid;
+	id.gid = cred.gid;
+	if ((bev = bufferevent_socket_new(base, fd,
+	    BEV_OPT_CLOSE_ON_FREE)) == NULL) {
+		log_warn("accept: cannot set up a connection");
+		evutil_closesocket(fd);
+		return;
+	}
+	(void)peer_create(bev, &id, true, NULL);
+}
+
 static void
 listener_accept_cb(struct evconnlistener *lev, evutil_socket_t fd,
     struct sockaddr *sa, int salen, void *arg)
 {
 	struct listener		*l = arg;
 	struct event_base	*base = evconnlistener_get_base(lev);
-	struct ucred		 cred;
-	socklen_t		 len = sizeof cred;
+	struct peer_ident	 id = { .local = false };
+	struct bufferevent	*bev;
 	char			 host[NI_MAXHOST], port[NI_MAXSERV];
 	char			 addr[NI_MAXHOST + NI_MAXSERV + 4];
 	int			 one = 1;
 
 	if (l->local) {
-		/* The kernel's word, never the client's. */
-		if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) {
-			log_warn("accept: SO_PEERCRED: %s", strerror(errno));
-			evutil_closesocket(fd);
-			return;
-		}
-		(void)peer_create(base, fd, 1, cred.uid, cred.gid, NULL);
+		listener_accept_local(base, fd);
 		return;
 	}
 	if (getnameinfo(sa, (socklen_t)salen, host, sizeof host, port,
@@ -86,7 +107,13 @@ listener_accept_cb(struct evconnlistener *lev, evutil_socket_t fd,
 	else
 		snprintf(addr, sizeof addr, "%s:%s", host, port);
 	(void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-	(void)peer_create(base, fd, 0, (uid_t)-1, (gid_t)-1, addr);
+	if ((bev = bufferevent_socket_new(base, fd,
+	    BEV_OPT_CLOSE_ON_FREE)) == NULL) {
+		log_warn("accept %s: cannot set up a connection", addr);
+		evutil_closesocket(fd);
+		return;
+	}
+	(void)peer_create(bev, &id, false, addr);
 }
 
 static int

@@ -15,8 +15,8 @@
 #include "common/frame.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
+#include "daemon/common/frame-read.h"
 #include "daemon/controller/commit.h"
-#include "daemon/controller/job-env.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/req.h"
@@ -34,14 +34,12 @@
  * callback so that one busy client cannot starve the others. */
 #define PEER_READ_MAX	(256U << 10)
 #define PEER_READ_CHUNK	(64U << 10)
-/* Frames smaller than this are decoded whole: finding their environment
- * would save nothing worth the second pass. */
-#define PEER_ENV_CUT_MIN	1024
 
 struct peer {
 	struct bufferevent	*bev;
 	enum peer_role		 role;
 	bool			 local;
+	bool			 raw;		/* may read its socket itself */
 	bool			 dead;
 	bool			 closing;	/* close once output is written */
 	bool			 paused;	/* backpressure */
@@ -52,11 +50,8 @@ struct peer {
 	char			 user[64];
 	char			*addr;
 	char			*host;
+	char			*cert_name;	/* proven by TLS, or NULL */
 	struct node		*node;
-	/* While a message is dispatched: its job.env text, cut out of the
-	 * frame (job-env.h), in an allocation the peer owns; else NULL. */
-	char			*cut;
-	const char		*frame_env;
 	TAILQ_ENTRY(peer)	 entry;
 };
 TAILQ_HEAD(peer_list, peer);
@@ -67,21 +62,22 @@ static struct peer_list	peer_dead = TAILQ_HEAD_INITIALIZER(peer_dead);
 static void	peer_read_cb(struct bufferevent *, void *);
 static void	peer_write_cb(struct bufferevent *, void *);
 static void	peer_event_cb(struct bufferevent *, short, void *);
-static void	peer_decode_done(struct peer *);
 
 struct peer *
-peer_create(struct event_base *base, evutil_socket_t fd, bool local,
-    uid_t uid, gid_t gid, const char *addr)
+peer_create(struct bufferevent *bev, const struct peer_ident *id, bool raw,
+    const char *addr)
 {
 	struct peer	*p;
 	char		*colon;
 
 	p = xcalloc(1, sizeof *p);
-	p->local = local;
-	p->uid = uid;
-	p->gid = gid;
-	if (local) {
-		user_name(uid, p->user, sizeof p->user);
+	p->bev = bev;
+	p->local = id->local;
+	p->raw = raw;
+	p->uid = id->uid;
+	p->gid = id->gid;
+	if (id->local) {
+		user_name(id->uid, p->user, sizeof p->user);
 		p->addr = xasprintf("unix:%s", p->user);
 		p->host = xstrdup("localhost");
 	} else {
@@ -91,20 +87,21 @@ peer_create(struct event_base *base, evutil_socket_t fd, bool local,
 		/* Cut the port: "10.0.0.7:51234", "[::1]:51234". */
 		if ((colon = strrchr(p->host, ':')) != NULL)
 			*colon = '\0';
+		if (id->node != NULL)
+			p->cert_name = xstrdup(id->node);
 	}
-	p->bev = bufferevent_socket_new(base, fd, BEV_OPT_CLOSE_ON_FREE);
-	if (p->bev == NULL) {
+	bufferevent_set_max_single_read(p->bev, PEER_READ_MAX);
+	bufferevent_setcb(p->bev, peer_read_cb, peer_write_cb, peer_event_cb,
+	    p);
+	if (bufferevent_enable(p->bev, EV_READ | EV_WRITE) != 0) {
 		log_warn("peer %s: cannot set up the connection", p->addr);
-		evutil_closesocket(fd);
+		bufferevent_free(p->bev);
+		free(p->cert_name);
 		free(p->addr);
 		free(p->host);
 		free(p);
 		return (NULL);
 	}
-	bufferevent_set_max_single_read(p->bev, PEER_READ_MAX);
-	bufferevent_setcb(p->bev, peer_read_cb, peer_write_cb, peer_event_cb,
-	    p);
-	bufferevent_enable(p->bev, EV_READ | EV_WRITE);
 	TAILQ_INSERT_TAIL(&peer_live, p, entry);
 	log_debug("peer %s: connected", p->addr);
 	return (p);
@@ -122,7 +119,7 @@ void peer_set_operator(struct peer *p, bool on) { p->operator = on; }
 const char *peer_addr(const struct peer *p) { return (p->addr); }
 const char *peer_host(const struct peer *p) { return (p->host); }
 struct node *peer_node(const struct peer *p) { return (p->node); }
-const char *peer_frame_env(const struct peer *p) { return (p->frame_env); }
+const char *peer_cert_name(const struct peer *p) { return (p->cert_name); }
 void peer_set_node(struct peer *p, struct node *n) { p->node = n; }
 
 void
@@ -179,6 +176,7 @@ peer_reap(void)
 
 	while ((p = TAILQ_FIRST(&peer_dead)) != NULL) {
 		TAILQ_REMOVE(&peer_dead, p, entry);
+		free(p->cert_name);
 		free(p->addr);
 		free(p->host);
 		free(p);
@@ -274,8 +272,8 @@ peer_send(struct peer *p, const json_t *msg)
 /* Reads what the socket of a local peer holds into its input, at most
  * *budget bytes. Returns whether anything was read. End of file and errors
  * are left in the socket: the bufferevent's own read sees them on the next
- * pass and reports them through peer_event_cb as usual. TCP peers are left
- * to the bufferevent, which TLS will sit under. */
+ * pass and reports them through peer_event_cb as usual. Only for a plain
+ * socket bufferevent (raw): under TLS the socket holds ciphertext. */
 static bool
 peer_read_more(struct peer *p, size_t *budget)
 {
@@ -284,7 +282,7 @@ peer_read_more(struct peer *p, size_t *budget)
 	ssize_t			 n;
 	size_t			 want;
 
-	if (!p->local || *budget == 0)
+	if (!p->raw || *budget == 0)
 		return (false);
 	want = *budget < PEER_READ_CHUNK ? *budget : PEER_READ_CHUNK;
 	/* The bufferevent freezes the end of its input between its own
@@ -308,45 +306,6 @@ peer_read_more(struct peer *p, size_t *budget)
 	return (true);
 }
 
-/* Decodes a frame body of n bytes. A local client's JOB_SUBMIT is decoded
- * with "{}" in place of its job.env when job_env_find vouches for that
- * text, which is kept for the handler (peer_frame_env). */
-static json_t *
-peer_decode(struct peer *p, const uint8_t *body, size_t n, char *err,
-    size_t errlen)
-{
-	json_t	*msg;
-	size_t	 off, len, m;
-
-	if (!p->local || n < PEER_ENV_CUT_MIN ||
-	    job_env_find((const char *)body, n, &off, &len) != 1)
-		return (frame_body(body, n, err, errlen));
-	/* One allocation: the frame without its env, then the env. */
-	m = n - len + 2;
-	p->cut = xmalloc(m + 1 + len + 1);
-	memcpy(p->cut, body, off);
-	memcpy(p->cut + off, "{}", 2);
-	memcpy(p->cut + off + 2, body + off + len, n - off - len);
-	p->cut[m] = '\0';
-	memcpy(p->cut + m + 1, body + off, len);
-	p->cut[m + 1 + len] = '\0';
-	if ((msg = frame_body((uint8_t *)p->cut, m, err, errlen)) == NULL) {
-		/* Say what is wrong with the frame the client sent. */
-		peer_decode_done(p);
-		return (frame_body(body, n, err, errlen));
-	}
-	p->frame_env = p->cut + m + 1;
-	return (msg);
-}
-
-static void
-peer_decode_done(struct peer *p)
-{
-	free(p->cut);
-	p->cut = NULL;
-	p->frame_env = NULL;
-}
-
 /* Cuts whole frames off the input and dispatches them, until the input
  * holds less than a frame (and the socket has nothing more this pass) or
  * the peer is closed, paused or stopped. */
@@ -355,41 +314,31 @@ peer_read_cb(struct bufferevent *bev, void *arg)
 {
 	struct peer	*p = arg;
 	struct evbuffer	*in = bufferevent_get_input(bev);
-	uint8_t		 hdr[FRAME_HEADER], *data;
 	char		 err[256], why[300];
 	json_t		*msg;
-	long		 n;
-	size_t		 budget = PEER_READ_MAX;
+	size_t		 len, need, budget = PEER_READ_MAX;
+	int		 rc;
 
 	while (!p->dead && !p->paused && !p->closing && !p->stopped) {
-		if (evbuffer_copyout(in, hdr, sizeof hdr) < (ssize_t)sizeof hdr) {
-			if (peer_read_more(p, &budget))
-				continue;
-			return;
-		}
-		if ((n = frame_header(hdr, FRAME_MAX_REQUEST, err,
-		    sizeof err)) == -1) {
+		rc = frame_read_peek(in, FRAME_MAX_REQUEST, &len, &need, err,
+		    sizeof err);
+		if (rc == -1) {
 			snprintf(why, sizeof why, "bad frame: %s", err);
 			peer_close(p, why);
 			return;
 		}
-		if (evbuffer_get_length(in) < FRAME_HEADER + (size_t)n) {
+		if (rc == 0) {
 			if (peer_read_more(p, &budget))
 				continue;
 			return;
 		}
-		data = evbuffer_pullup(in, FRAME_HEADER + n);
-		msg = peer_decode(p, data + FRAME_HEADER, (size_t)n, err,
-		    sizeof err);
-		evbuffer_drain(in, FRAME_HEADER + n);
-		if (msg == NULL) {
+		if ((msg = frame_read_take(in, len, err, sizeof err)) == NULL) {
 			snprintf(why, sizeof why, "bad frame: %s", err);
 			peer_close(p, why);
 			return;
 		}
 		req_dispatch(p, msg);
 		json_decref(msg);
-		peer_decode_done(p);
 		if (!p->dead && evbuffer_get_length(bufferevent_get_output(bev)) >
 		    PEER_OUT_HIGH) {
 			p->paused = true;

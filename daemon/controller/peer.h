@@ -1,6 +1,9 @@
 /* peer.h: one connection to gbatchd, a client on the Unix socket or a node
- * daemon on TCP, over a bufferevent (so TLS can slot in underneath later).
- * The peer splits its input into frames and hands each message to req.c.
+ * daemon on TCP. The peer knows frames only: it is given a ready
+ * bufferevent (plain for the Unix socket, TLS for TCP) and the identity its
+ * maker proved (the uid the kernel gave for a Unix socket, the node name a
+ * certificate carries), splits its input into frames and hands each
+ * message, with that identity, to req.c.
  * A peer that misbehaves is closed alone: marked dead at once and freed at
  * the end of the loop pass, so callbacks up the stack never see it freed. */
 #ifndef GB_CTL_PEER_H
@@ -24,10 +27,25 @@ enum peer_role {
 struct peer;
 struct node;
 
-/* Wraps fd (the peer owns it from here). local: the Unix socket, with uid
- * and gid from SO_PEERCRED; addr: how to name the peer in logs. */
-struct peer	*peer_create(struct event_base *, evutil_socket_t fd,
-		     bool local, uid_t uid, gid_t gid, const char *addr);
+struct bufferevent;
+
+/* Who is at the other end, as proved by whoever accepted the connection. */
+struct peer_ident {
+	bool		 local;		/* the Unix socket */
+	uid_t		 uid;		/* local: from SO_PEERCRED */
+	gid_t		 gid;
+	const char	*node;		/* TCP: the name its certificate
+					 * proves; NULL when the link is
+					 * not authenticated */
+};
+
+/* Takes bev (the peer owns and frees it from here), which must be ready
+ * for frames: connected, and past any TLS handshake. raw: bev is a plain
+ * socket bufferevent the peer may read past (Unix socket). addr: how to
+ * name the peer in logs. Returns NULL when bev cannot be set up (it is
+ * freed). */
+struct peer	*peer_create(struct bufferevent *bev, const struct peer_ident *,
+		     bool raw, const char *addr);
 
 /* Sends msg (not stolen). While a commit is pending the frame waits in the
  * commit queue, so nothing reaches a peer before what it reports is on
@@ -69,11 +87,8 @@ const char	*peer_addr(const struct peer *);
 /* The host part of a TCP peer's address. */
 const char	*peer_host(const struct peer *);
 struct node	*peer_node(const struct peer *);
-/* While a JOB_SUBMIT is dispatched: its job.env as the JSON text the client
- * sent, already checked (job-env.h), when peer.c decoded the frame with
- * "{}" in its place; NULL when the message holds env as sent. Borrowed
- * until the handler returns. */
-const char	*peer_frame_env(const struct peer *);
+/* The node name the peer's certificate proves, or NULL. */
+const char	*peer_cert_name(const struct peer *);
 void		 peer_set_node(struct peer *, struct node *);
 
 #endif

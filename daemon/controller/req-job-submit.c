@@ -352,14 +352,9 @@ req_job_submit(struct peer *p, const json_t *msg)
 	argv = json_array_size(json_object_get(job, "argv")) != 0 ?
 	    json_dumps(json_object_get(job, "argv"), JSON_COMPACT) : NULL;
 	row.argv = argv != NULL ? argv : "[]";
-	/* The environment as the client sent it when peer.c could vouch for
-	 * it; otherwise serialised from the tree. */
-	if ((row.env = peer_frame_env(p)) == NULL) {
-		env = json_object_size(json_object_get(job, "env")) != 0 ?
-		    json_dumps(json_object_get(job, "env"), JSON_COMPACT) :
-		    NULL;
-		row.env = env != NULL ? env : "{}";
-	}
+	env = json_object_size(json_object_get(job, "env")) != 0 ?
+	    json_dumps(json_object_get(job, "env"), JSON_COMPACT) : NULL;
+	row.env = env != NULL ? env : "{}";
 	row.id = store_job_next_id();
 	row.user = peer_user(p);
 	row.uid = peer_uid(p);

@@ -23,6 +23,7 @@
 #include "daemon/common/hostport.h"
 #include "daemon/common/logfile.h"
 #include "daemon/common/notify.h"
+#include "daemon/common/pidfile.h"
 #include "daemon/node/node-conf.h"
 #include "daemon/node/node-gpu.h"
 #include "daemon/node/node-record.h"
@@ -298,23 +299,6 @@ gnoded_lock(const char *state_dir)
 	return (fd);
 }
 
-static int
-gnoded_pidfile(const char *path)
-{
-	FILE	*f;
-
-	if ((f = fopen(path, "w")) == NULL) {
-		log_error("pid file %s: %s", path, strerror(errno));
-		return (-1);
-	}
-	fprintf(f, "%ld\n", (long)getpid());
-	if (fclose(f) == EOF) {
-		log_error("pid file %s: %s", path, strerror(errno));
-		return (-1);
-	}
-	return (0);
-}
-
 static void
 gnoded_signal_cb(evutil_socket_t sig, short what, void *arg)
 {
@@ -412,8 +396,11 @@ main(int argc, char **argv)
 			fprintf(stderr, "gnoded: %s\n", err);
 		goto out;
 	}
-	if (o.pid_file != NULL && gnoded_pidfile(o.pid_file) == -1)
+	if (o.pid_file != NULL && pidfile_write(o.pid_file, err,
+	    sizeof err) == -1) {
+		log_error("%s", err);
 		goto out;
+	}
 
 	base = event_base_new();
 	if (base == NULL) {

@@ -22,6 +22,7 @@
 #include "common/frame.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
+#include "daemon/common/frame-read.h"
 #include "daemon/common/hostport.h"
 #include "daemon/node/node-link.h"
 
@@ -149,32 +150,26 @@ node_link_read_cb(struct bufferevent *bev, void *arg)
 	struct node_link	*link = arg;
 	struct evbuffer		*in = bufferevent_get_input(bev);
 	unsigned		 gen = link->gen;
-	uint8_t			*hdr, *body;
 	json_t			*msg;
-	long			 n;
+	size_t			 len, need;
 	char			 err[256];
+	int			 rc;
 
 	for (;;) {
-		if (evbuffer_get_length(in) < FRAME_HEADER)
-			return;
-		hdr = evbuffer_pullup(in, FRAME_HEADER);
-		if ((n = frame_header(hdr, FRAME_MAX_REQUEST, err,
-		    sizeof err)) == -1) {
+		rc = frame_read_peek(in, FRAME_MAX_REQUEST, &len, &need, err,
+		    sizeof err);
+		if (rc == -1) {
 			node_link_reset(link, err);
 			return;
 		}
-		if (evbuffer_get_length(in) < FRAME_HEADER + (size_t)n) {
+		if (rc == 0) {
 			/* Wake only once the whole frame is here. */
 			bufferevent_setwatermark(bev, EV_READ,
-			    FRAME_HEADER + (size_t)n, 0);
+			    need > FRAME_HEADER ? need : 0, 0);
 			return;
 		}
 		bufferevent_setwatermark(bev, EV_READ, 0, 0);
-		body = evbuffer_pullup(in, FRAME_HEADER + (ssize_t)n);
-		msg = frame_body(body + FRAME_HEADER, (size_t)n, err,
-		    sizeof err);
-		evbuffer_drain(in, FRAME_HEADER + (size_t)n);
-		if (msg == NULL) {
+		if ((msg = frame_read_take(in, len, err, sizeof err)) == NULL) {
 			node_link_reset(link, err);
 			return;
 		}
