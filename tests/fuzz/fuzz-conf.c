@@ -17,17 +17,19 @@
 #include "daemon/node/node-conf.h"
 #include "tests/fuzz/fuzz.h"
 
-/* libconfig 1.5 leaks its string buffer when a string stands where a
- * setting's name should ("\"b\";", corpus/conf/libconfig-string-as-name-
- * leak.conf): its bug, on a file the daemons refuse to start with, so
- * LeakSanitizer (under libFuzzer and in the sanitizer build's replay)
- * is told to pass over that one allocation site and no other. */
+/* libconfig 1.5's scanner leaks what it read of a string when a string
+ * stands where a setting's name should ("\"b\";" and "\"\"" in
+ * corpus/conf/libconfig-*-leak.conf): its bug, on a file the daemons
+ * refuse to start with. LeakSanitizer (under libFuzzer and in the
+ * sanitizer build's replay) passes over allocations made by the scanner
+ * itself, and no others: a setting the parser made and we did not free
+ * is still reported. */
 const char	*__lsan_default_suppressions(void);
 
 const char *
 __lsan_default_suppressions(void)
 {
-	return ("leak:strbuf_append\n");
+	return ("leak:strbuf_append\nleak:libconfig_yylex\n");
 }
 
 static int	fuzz_conf_fd = -1;
