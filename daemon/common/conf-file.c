@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <jansson.h>
 #include <libconfig.h>
 
 #include "common/log.h"
@@ -148,6 +149,8 @@ conf_file_str(const config_setting_t *s, const char *what, const char **out,
 	const char	*v;
 	char		 got[128];
 
+	json_t		*utf8;
+
 	if ((v = config_setting_get_string(s)) == NULL || *v == '\0') {
 		conf_file_got(s, got, sizeof got);
 		snprintf(why, len, "expected %s%sa non-empty string%s, got %s",
@@ -155,6 +158,17 @@ conf_file_str(const config_setting_t *s, const char *what, const char **out,
 		    what != NULL ? ")" : "", got);
 		return (-1);
 	}
+	/* Every setting is shown as JSON (gctl show config, reloads), which
+	 * carries UTF-8 only: a path with a Latin-1 byte once left gbatchd
+	 * with settings it could not show. */
+	if ((utf8 = json_string(v)) == NULL) {
+		conf_file_got(s, got, sizeof got);
+		snprintf(why, len, "expected %s%sUTF-8 text%s, got %s",
+		    what != NULL ? what : "", what != NULL ? " (" : "",
+		    what != NULL ? ")" : "", got);
+		return (-1);
+	}
+	json_decref(utf8);
 	*out = v;
 	return (0);
 }

@@ -181,29 +181,21 @@ node_relay_accept_cb(struct evconnlistener *lev, evutil_socket_t fd,
 		evconnlistener_disable(lev);
 }
 
-int
-node_relay_reply(struct node_relay *r, const json_t *env, char *err,
-    size_t errlen)
+void
+node_relay_reply(struct node_relay *r, uint32_t chan, bool close)
 {
 	struct node_relay_conn	*c;
-	json_t			*v = json_object_get(env, "chan");
 
-	if (!json_is_integer(v) || json_integer_value(v) < 1 ||
-	    json_integer_value(v) > UINT32_MAX) {
-		snprintf(err, errlen, "RELAY_REPLY without a channel");
-		return (-1);
-	}
-	r->reply_chan = (uint32_t)json_integer_value(v);
-	if (json_is_true(json_object_get(env, "close"))) {
-		if ((c = node_relay_find(r, r->reply_chan)) != NULL) {
+	r->reply_chan = chan;
+	if (close) {
+		if ((c = node_relay_find(r, chan)) != NULL) {
 			c->closing = true;
 			bufferevent_disable(c->bev, EV_READ);
 			node_relay_write_cb(c->bev, c);
 		}
-		return (0);
+		return;
 	}
 	node_link_next_raw(r->link);
-	return (0);
 }
 
 void

@@ -8,7 +8,9 @@
 #ifndef GB_NODE_RELAY_H
 #define GB_NODE_RELAY_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <event2/buffer.h>
 #include <event2/event.h>
@@ -22,11 +24,10 @@ struct node_relay;
  * with err set. */
 struct node_relay	*node_relay_create(struct event_base *, const char *path,
 			     struct node_link *, char *err, size_t errlen);
-/* A RELAY_REPLY envelope from the controller: the frame after it is for
- * the command on its channel (or the channel is closed). Returns 0, or -1
- * with err when the envelope is malformed. */
-int			 node_relay_reply(struct node_relay *, const json_t *env,
-			     char *err, size_t errlen);
+/* A RELAY_REPLY envelope from the controller (node-msg.h): the frame
+ * after it is for the command on chan, or, with close, chan is ended. */
+void			 node_relay_reply(struct node_relay *, uint32_t chan,
+			     bool close);
 /* The frame announced by the last envelope (node_link's raw callback). */
 void			 node_relay_frame(struct node_relay *, struct evbuffer *);
 /* The link to the controller went down: the commands' requests are lost,

@@ -1,5 +1,4 @@
 /* node-session.c: HELLO, heartbeats and the controller's requests. */
-#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +9,7 @@
 #include "common/xmalloc.h"
 #include "daemon/node/node-job.h"
 #include "daemon/node/node-link.h"
+#include "daemon/node/node-msg.h"
 #include "daemon/node/node-relay.h"
 #include "daemon/node/node-session.h"
 
@@ -77,27 +77,11 @@ node_session_heartbeat_cb(evutil_socket_t fd, short what, void *arg)
 }
 
 static void
-node_session_hello_reply(struct node_session *s, const json_t *msg)
+node_session_hello_reply(struct node_session *s, const struct node_msg *m)
 {
-	const char	*message;
-	json_t		*v;
-	char		 why[512];
-
-	if (!json_is_true(json_object_get(msg, "ok"))) {
-		message = json_string_value(json_object_get(msg, "message"));
-		snprintf(why, sizeof why, "HELLO refused: %s (%s)",
-		    message != NULL ? message : "no message",
-		    json_string_value(json_object_get(msg, "code")) != NULL ?
-		    json_string_value(json_object_get(msg, "code")) : "no code");
-		log_error("node %s: %s", s->conf->name, why);
-		node_link_reset(s->link, why);
-		return;
-	}
-	v = json_object_get(msg, "version");
-	if (v != NULL && (!json_is_integer(v) ||
-	    json_integer_value(v) != PROTO_VERSION)) {
-		node_link_reset(s->link, "controller speaks another protocol "
-		    "version");
+	if (!m->accepted) {
+		log_error("node %s: %s", s->conf->name, m->refusal);
+		node_link_reset(s->link, m->refusal);
 		return;
 	}
 	s->welcomed = true;
@@ -106,101 +90,49 @@ node_session_hello_reply(struct node_session *s, const json_t *msg)
 	    node_gpu_count(s->gpus), node_gpu_source(s->gpus));
 }
 
-static int
-node_session_id(const json_t *msg, uint64_t *id)
-{
-	json_t	*v = json_object_get(msg, "id");
-
-	if (!json_is_integer(v) || json_integer_value(v) <= 0)
-		return (-1);
-	*id = (uint64_t)json_integer_value(v);
-	return (0);
-}
-
-static void
-node_session_signal(struct node_session *s, const json_t *msg)
-{
-	json_t		*v;
-	uint64_t	 id;
-	int		 sig = SIGTERM;
-	bool		 cancel;
-
-	if (node_session_id(msg, &id) == -1) {
-		node_link_reset(s->link, "JOB_SIGNAL without a job id");
-		return;
-	}
-	cancel = json_is_true(json_object_get(msg, "cancel"));
-	v = json_object_get(msg, "signal");
-	if (v != NULL) {
-		if (!json_is_integer(v) || json_integer_value(v) < 1 ||
-		    json_integer_value(v) >= NSIG) {
-			node_link_reset(s->link, "JOB_SIGNAL with a signal "
-			    "number out of range");
-			return;
-		}
-		sig = (int)json_integer_value(v);
-	} else if (!cancel) {
-		node_link_reset(s->link, "JOB_SIGNAL without a signal");
-		return;
-	}
-	node_jobs_signal(s->jobs, id, sig, cancel);
-}
-
 static void
 node_session_message(const json_t *msg, void *arg)
 {
 	struct node_session	*s = arg;
-	uint64_t		 id;
+	struct node_msg		 m;
 	char			 why[512];
-	int			 type;
 
-	if (json_object_get(msg, "re") != NULL) {
-		if (json_integer_value(json_object_get(msg, "re")) ==
-		    MSG_HELLO && !s->welcomed)
-			node_session_hello_reply(s, msg);
-		else
-			log_debug("node %s: ignoring a reply to %lld",
-			    s->conf->name, (long long)json_integer_value(
-			    json_object_get(msg, "re")));
+	if (node_msg_decode(msg, &m, why, sizeof why) == -1) {
+		node_link_reset(s->link, why);
 		return;
 	}
-	type = proto_type(msg);
-	switch (type) {
-	case MSG_JOB_LAUNCH:
+	switch (m.type) {
+	case NODE_MSG_HELLO_REPLY:
+		if (!s->welcomed) {
+			node_session_hello_reply(s, &m);
+			break;
+		}
+		log_debug("node %s: ignoring a reply to %d", s->conf->name,
+		    MSG_HELLO);
+		break;
+	case NODE_MSG_OTHER_REPLY:
+		log_debug("node %s: ignoring a reply to %lld", s->conf->name,
+		    m.re);
+		break;
+	case NODE_MSG_LAUNCH:
 		if (node_jobs_launch(s->jobs, msg, why, sizeof why) == -1)
 			node_link_reset(s->link, why);
 		break;
-	case MSG_JOB_SIGNAL:
-		node_session_signal(s, msg);
+	case NODE_MSG_SIGNAL:
+		node_jobs_signal(s->jobs, m.id, m.sig, m.cancel);
 		break;
-	case MSG_JOB_PREEMPT:
-		if (node_session_id(msg, &id) == -1) {
-			node_link_reset(s->link, "JOB_PREEMPT without a job "
-			    "id");
-			break;
-		}
-		node_jobs_preempt(s->jobs, id);
+	case NODE_MSG_PREEMPT:
+		node_jobs_preempt(s->jobs, m.id);
 		break;
-	case MSG_RELAY_REPLY:
+	case NODE_MSG_RELAY_REPLY:
 		if (s->relay == NULL)
 			node_link_reset(s->link, "RELAY_REPLY, but this node "
 			    "relays nothing");
-		else if (node_relay_reply(s->relay, msg, why,
-		    sizeof why) == -1)
-			node_link_reset(s->link, why);
+		else
+			node_relay_reply(s->relay, m.chan, m.close);
 		break;
-	case MSG_JOB_ENDED_ACK:
-		if (node_session_id(msg, &id) == -1) {
-			node_link_reset(s->link, "JOB_ENDED_ACK without a job "
-			    "id");
-			break;
-		}
-		node_jobs_ack(s->jobs, id);
-		break;
-	default:
-		snprintf(why, sizeof why, "unexpected message type %d from "
-		    "the controller", type);
-		node_link_reset(s->link, why);
+	case NODE_MSG_ENDED_ACK:
+		node_jobs_ack(s->jobs, m.id);
 		break;
 	}
 }

@@ -232,6 +232,12 @@ test_types(void)
 	t_refuse("node = { path = \"\"; };\n",
 	    "line 1: node.path: expected a path (a non-empty string), got \"\"",
 	    "an empty string is refused");
+	t_refuse("node = { path = \"/v\xbd\" \"ar\"; };\n",
+	    "line 1: node.path: expected a path (UTF-8 text), got \"/v?ar\"",
+	    "a string that is not UTF-8 is refused (JSON shows settings)");
+	t_refuse("node = { users = [ \"al\xc3\", \"bob\" ]; };\n",
+	    "line 1: node.users: element 1: expected UTF-8 text, got \"al?\"",
+	    "a list's string that is not UTF-8 is refused");
 	t_refuse("node = { path = \"/x\"; };\n",
 	    "line 1: node.path: expected no x, got \"/x\"",
 	    "a string's own check speaks for it");

@@ -1,0 +1,42 @@
+/* node-msg.h: what the controller says to a node (docs/protocol.md, role
+ * "node"), decoded: the reply to HELLO, JOB_LAUNCH's job id, JOB_SIGNAL,
+ * JOB_PREEMPT, JOB_ENDED_ACK and RELAY_REPLY's envelope. A pure function of the message, so
+ * node-session.c only acts and tests/fuzz can try any frame on it. The
+ * launched job itself is node-launch.c's to decode. */
+#ifndef GB_NODE_MSG_H
+#define GB_NODE_MSG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+enum node_msg_type {
+	NODE_MSG_HELLO_REPLY,	/* accepted, or refusal says why not */
+	NODE_MSG_OTHER_REPLY,	/* a reply to something else: ignored */
+	NODE_MSG_LAUNCH,	/* id */
+	NODE_MSG_SIGNAL,	/* id, sig, cancel */
+	NODE_MSG_PREEMPT,	/* id */
+	NODE_MSG_ENDED_ACK,	/* id */
+	NODE_MSG_RELAY_REPLY,	/* chan, close */
+};
+
+struct node_msg {
+	enum node_msg_type	 type;
+	uint64_t		 id;		/* the job, > 0 */
+	int			 sig;		/* 1 to NSIG - 1 */
+	bool			 cancel;
+	uint32_t		 chan;		/* RELAY_REPLY: > 0 */
+	bool			 close;		/* RELAY_REPLY */
+	long long		 re;		/* OTHER_REPLY: what it answers */
+	bool			 accepted;	/* HELLO_REPLY */
+	char			 refusal[512];	/* HELLO_REPLY, not accepted */
+};
+
+/* Decodes msg into m. Returns 0, or -1 with why naming what is missing or
+ * wrong (a protocol error: the link is reset). */
+int	node_msg_decode(const json_t *msg, struct node_msg *m, char *why,
+	    size_t len);
+
+#endif
