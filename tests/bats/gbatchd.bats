@@ -35,28 +35,6 @@ rawframes() {
 		close $s;' "$@"
 }
 
-# rawask JSON...: says HELLO, sends each JSON text as one frame and prints
-# each reply but HELLO's on its own line.
-rawask() {
-	python3 -c '
-import json, socket, struct, sys
-s = socket.socket(socket.AF_UNIX)
-s.connect(sys.argv[1])
-def rd(n):
-    b = b""
-    while len(b) < n:
-        c = s.recv(n - len(b))
-        if not c:
-            sys.exit("gbatchd closed the connection")
-        b += c
-    return b
-for i, text in enumerate(["{\"type\":100,\"version\":1,\"role\":\"client\"}"] + sys.argv[2:]):
-    s.sendall(struct.pack(">I", len(text.encode())) + text.encode())
-    reply = rd(struct.unpack(">I", rd(4))[0])
-    if i > 0:
-        print(reply.decode())' "$GBATCH_SOCKET" "$@"
-}
-
 # runs_elsewhere ID NODE: the job runs, on another node than NODE.
 runs_elsewhere() {
 	gb_state_is "$1" RUNNING &&
@@ -337,7 +315,7 @@ time.sleep(60)' "$port" "$GB_DIR/held" &
 	gb_start_controller
 	gb_submit -H --wrap 'true' >/dev/null
 	gb_submit -H -G 2 --wrap 'true' >/dev/null
-	run rawask '{"type":201,"fields":["state","gpus"]}' '{"type":201}'
+	run gb_rawask '{"type":201,"fields":["state","gpus"]}' '{"type":201}'
 	[ "$status" -eq 0 ]
 	python3 -c '
 import json, sys
@@ -353,7 +331,7 @@ assert len(every["jobs"][0]) == 27, every["jobs"][0]' "$output"
 
 @test "JOB_LIST with an unknown field is refused, naming the accepted ones" {
 	gb_start_controller
-	run rawask '{"type":201,"fields":["state","colour"]}' \
+	run gb_rawask '{"type":201,"fields":["state","colour"]}' \
 	    '{"type":201,"fields":"state"}'
 	[ "$status" -eq 0 ]
 	python3 -c '
@@ -484,4 +462,14 @@ conf_line() {
 	[ "$output" = "$GBATCH_CONF: OK" ]
 	run -1 gnoded --check-config
 	[[ "$output" == *"node.gpuz: unknown key"* ]]
+}
+
+@test "text from a peer cannot forge a log line or steer a terminal" {
+	gb_start_cluster
+	gctl drain n1 --reason $'evil\n2099-01-01T00:00:00.000 gbatchd info: forged \e[2J'
+	gb_wait 10 grep -q 'node n1: drained' "$GB_DIR/gbatchd.log"
+	gb_no_controls "$GB_DIR/gbatchd.log"
+	grep -Fq 'evil\n2099-01-01T00:00:00.000 gbatchd info: forged \e[2J' \
+	    "$GB_DIR/gbatchd.log"
+	! grep -q '^2099' "$GB_DIR/gbatchd.log"
 }

@@ -154,3 +154,8 @@ CONF
 	[[ "$output" == *"only operators"* ]]
 	run -0 su -s /bin/sh nobody -c "GBATCH_SOCKET='$GBATCH_SOCKET' '$B/bin/gctl' show config"
 }
+
+@test "gbatchd's refusal quoting a user's text prints escaped" {
+	run -1 --separate-stderr gctl drain $'\e]0;pwn\a\e[2Jghost'
+	[ "$stderr" = 'gctl: drain: no node \e]0;pwn\x07\e[2Jghost' ]
+}

@@ -249,3 +249,52 @@ long_value() {
 	[[ "$output" == *"cannot reach gbatchd at $GB_DIR/nosuch.sock"* ]]
 	[[ "$output" == *"Start it with 'gbatchd'"* ]]
 }
+
+# rawsubmit JOB: submits the JSON object JOB through the raw protocol, as
+# any local program can without gsub's checks; prints the job id.
+rawsubmit() {
+	gb_rawask '{"type":200,"job":'"$1"'}' |
+	    python3 -c 'import json, sys; print(json.load(sys.stdin)["job_id"])'
+}
+
+# gbatchd refuses C0 controls in a name but takes C1 (U+009B is CSI to some
+# terminals) and DEL, and any argument; a job of both, held.
+EVIL_JOB='{"script":"true","workdir":"/tmp","hold":true,"name":"a\u009b31m\u007fz \u00e9","argv":["\u001b]0;pwn\u0007\u001b[2J","x\nforged\tq"]}'
+EVIL_NAME='a\u009b31m\x7fz é'
+EVIL_ARGV='\e]0;pwn\x07\e[2J x\nforged\tq'
+
+@test "escape sequences in a job's name and arguments print escaped in gq's table" {
+	id=$(rawsubmit "$EVIL_JOB")
+	gq -j "$id" -o name,argv,state >out
+	gb_no_controls out
+	[ "$(wc -l <out)" -eq 2 ]
+	# Each column is as wide as the escaped text.
+	[ "$(sed -n 1p out)" = "$(printf '%-*s  %-*s  STATE' "${#EVIL_NAME}" \
+	    NAME "${#EVIL_ARGV}" ARGV)" ]
+	[ "$(sed -n 2p out)" = "$EVIL_NAME  $EVIL_ARGV  HELD" ]
+	# A fixed width cuts the escaped form.
+	[ "$(gq -j "$id" --noheader -o argv:4)" = '\e]0' ]
+}
+
+@test "escape sequences in a job's name and arguments print escaped in gq -l" {
+	id=$(rawsubmit "$EVIL_JOB")
+	gq -l "$id" >out
+	gb_no_controls out
+	output=$(cat out)
+	[ "$(long_value name)" = "$EVIL_NAME" ]
+	[ "$(long_value argv)" = "$EVIL_ARGV" ]
+	# The newline in an argument made no line of its own.
+	! grep -q '^forged' out
+}
+
+@test "gq --json keeps a job's name and arguments exact, with no raw control byte" {
+	id=$(rawsubmit "$EVIL_JOB")
+	gq --json -j "$id" >out
+	gb_no_controls out
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))["jobs"][0]
+want = json.loads(sys.argv[2])
+assert d["name"] == want["name"], (d["name"], want["name"])
+assert d["argv"] == want["argv"], (d["argv"], want["argv"])' out "$EVIL_JOB"
+}
