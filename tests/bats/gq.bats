@@ -298,3 +298,45 @@ want = json.loads(sys.argv[2])
 assert d["name"] == want["name"], (d["name"], want["name"])
 assert d["argv"] == want["argv"], (d["argv"], want["argv"])' out "$EVIL_JOB"
 }
+
+# as_nobody CMD: runs the shell command CMD as the user nobody, another user
+# than the test's root, in /tmp.
+as_nobody() {
+	su -s /bin/sh nobody -c "cd /tmp && PATH='$PATH' GBATCH_SOCKET='$GBATCH_SOCKET' $1"
+}
+
+@test "private_data: other users' jobs list without command, arguments, directory, files; operators see all" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to list as another user"
+	chmod 711 "$GB_DIR"
+	mine=$(gb_submit -H -J rootjob -o secret-%j.out --wrap 'echo rootsecret')
+	theirs=$(as_nobody "gsub --parsable -H -J nobodyjob --wrap 'echo nobodysecret'")
+	# Off by default: every user sees every field.
+	as_nobody "gq -l $mine" >out
+	grep -q rootsecret out
+	# On, through a reload.
+	gb_write_conf 'private_data = true;'
+	kill -HUP "$GB_CTL_PID"
+	gb_wait 10 sh -c 'gctl show config | grep -qx "controller.private_data = true"'
+	as_nobody "gq -l $mine" >out
+	output=$(cat out)
+	[ "$(long_value name)" = rootjob ]
+	[ "$(long_value user)" = root ]
+	[ "$(long_value state)" = HELD ]
+	for f in command argv workdir stdout stderr message; do
+		[ "$(long_value "$f")" = - ] || { echo "$f shown: $output"; false; }
+	done
+	! grep -q -e rootsecret -e "$GB_DIR" out
+	# gbatchd leaves the members out; gq hides nothing itself.
+	as_nobody "gq --json -j $mine" >out
+	python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+assert j["name"] == "rootjob" and j["state"] == "HELD", j
+for k in ("command", "argv", "workdir", "stdout", "stderr", "message"):
+    assert k not in j, (k, j)' out
+	# A user sees all of their own job, an operator all of anyone's.
+	as_nobody "gq -l $theirs" >out
+	grep -q nobodysecret out
+	gq -l "$theirs" >out
+	grep -q nobodysecret out
+}
