@@ -23,6 +23,7 @@
 #include "daemon/common/hostport.h"
 #include "daemon/common/logfile.h"
 #include "daemon/common/notify.h"
+#include "daemon/controller/audit.h"
 #include "daemon/controller/commit.h"
 #include "daemon/controller/conf.h"
 #include "daemon/controller/gbatchd.h"
@@ -203,6 +204,11 @@ gbatchd_reconfigure(json_t *changed, json_t *restart, char *err,
 	conf_apply(&gbatchd_settings, &fresh, changed, restart);
 	conf_clear(&fresh);
 	log_set_level(gbatchd_settings.log_level);
+	/* A reload reopens the audit log: after a rotation, or at its new
+	 * path. Failing that, the old file stays in use. */
+	if (audit_open(&gbatchd_settings, why, sizeof why) != 0)
+		log_error("gbatchd: %s; still writing the audit log where it "
+		    "was", why);
 	schedule_reconfigure();
 	log_info("gbatchd: reloaded %s: %zu setting%s changed%s",
 	    gbatchd_conf_path, json_array_size(changed),
@@ -433,6 +439,8 @@ main(int argc, char **argv)
 	if ((gbatchd_base = event_base_new()) == NULL)
 		gbatchd_fatal("cannot create the event loop");
 	commit_init(gbatchd_base);
+	if (audit_open(c, err, sizeof err) != 0)
+		gbatchd_fatal(err);
 	if (store_open(c->state_dir, c->sync_full, commit_want, err,
 	    sizeof err) != 0)
 		gbatchd_fatal(err);
@@ -472,6 +480,7 @@ main(int argc, char **argv)
 	req_job_list_free();
 	node_health_free();
 	store_close();
+	audit_close();
 	for (i = 0; i < 3; i++)
 		event_free(sigs[i]);
 	if (gbatchd_stop_ev != NULL)
