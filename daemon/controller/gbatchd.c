@@ -20,6 +20,7 @@
 #include "common/proto.h"
 #include "common/xmalloc.h"
 #include "daemon/common/conf-file.h"
+#include "daemon/common/dirmode.h"
 #include "daemon/common/hostport.h"
 #include "daemon/common/logfile.h"
 #include "daemon/common/notify.h"
@@ -426,7 +427,8 @@ main(int argc, char **argv)
 	if (notify_open(err, sizeof err) != 0)
 		log_warn("gbatchd: %s; not telling the service manager", err);
 	if (gbatchd_mkdirs(c->state_dir, "controller.state_dir (or -d)",
-	    c->state_dir, err, sizeof err) != 0)
+	    c->state_dir, err, sizeof err) != 0 ||
+	    dirmode_limit(c->state_dir, DIRMODE_STATE, err, sizeof err) != 0)
 		gbatchd_fatal(err);
 	sockdir = xstrdup(c->socket);
 	if ((p = strrchr(sockdir, '/')) != NULL && p != sockdir) {

@@ -473,3 +473,64 @@ conf_line() {
 	    "$GB_DIR/gbatchd.log"
 	! grep -q '^2099' "$GB_DIR/gbatchd.log"
 }
+
+# mode_is MODE PATH...: each path has exactly that mode (octal, as stat %a).
+mode_is() {
+	local want=$1 p
+	shift
+	for p; do
+		[ "$(stat -c %a "$p")" = "$want" ] || {
+			echo "$p: mode $(stat -c %a "$p"), want $want"
+			return 1
+		}
+	done
+}
+
+@test "a running cluster's files have the documented modes" {
+	# Directories made wide beforehand, as systemd's StateDirectory= and
+	# packages make them, are tightened at start.
+	mkdir -m 0755 "$GB_DIR/ctl"
+	mkdir -m 0755 "$GB_DIR/node-n1"
+	gb_start_cluster
+	gb_submit --wrap true >/dev/null
+	# The database, its WAL and shared memory, the audit log: 0600.
+	gb_wait 10 test -e "$GB_DIR/ctl/gbatch.db-wal"
+	mode_is 600 "$GB_DIR/ctl/gbatch.db" "$GB_DIR/ctl/gbatch.db-wal" \
+	    "$GB_DIR/ctl/gbatch.db-shm" "$GB_DIR/ctl/audit.log"
+	# State directories: passed through, never listed (dirmode.h).
+	mode_is 711 "$GB_DIR/ctl" "$GB_DIR/node-n1" "$GB_DIR/node-n2"
+	mode_is 700 "$GB_DIR/node-n1/jobs"
+	mode_is 711 "$GB_DIR/node-n1/scripts"
+	# Every user may connect: SO_PEERCRED says who they are.
+	mode_is 666 "$GBATCH_SOCKET"
+}
+
+@test "SQL reaches SQLite only as fixed text, user data only through bound parameters" {
+	cd "$S"
+	# No SQL is built by formatting anywhere in the daemons.
+	! grep -rn 'sqlite3_[a-z]*printf' daemon/
+	# Only the store talks to SQLite.
+	[ "$(grep -rlE 'sqlite3_(exec|prepare)' daemon/)" = daemon/controller/store.c ]
+	# In it, sqlite3_exec and sqlite3_prepare* run only in the wrappers
+	# and on the table of statements, which are string literals ...
+	run -0 grep -nE 'sqlite3_(exec|prepare)' daemon/controller/store.c
+	[ "${#lines[@]}" -eq 3 ]
+	[[ "${lines[0]}" == *'sqlite3_exec(store_db, sql, '* ]]
+	[[ "${lines[1]}" == *'sqlite3_prepare_v2(store_db, sql, '* ]]
+	[[ "${lines[2]}" == *'sqlite3_prepare_v3(store_db, store_sql[i], '* ]]
+	grep -q '^static const char \*const store_sql\[' daemon/controller/store.c
+	# ... and the wrappers get literals, the migrations (literals too),
+	# or the one text formatted from an integer, the schema version.
+	run -0 grep -noE 'store_(exec|int)\([^,)]*' daemon/controller/store.c
+	for l in "${lines[@]}"; do
+		case ${l#*:} in
+		'store_exec(const char *sql'|'store_int(const char *sql') ;;
+		'store_exec("'*|'store_int("'*|'store_exec(sync_full ? "'*) ;;
+		'store_exec(store_migrations[v]'|'store_exec(sql') ;;
+		*) echo "SQL not from a literal: $l"; false ;;
+		esac
+	done
+	[ "$(grep -c 'snprintf(sql, ' daemon/controller/store.c)" -eq 1 ]
+	grep -q 'snprintf(sql, sizeof sql, "PRAGMA user_version = %d", v + 1);' \
+	    daemon/controller/store.c
+}
