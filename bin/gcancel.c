@@ -13,6 +13,7 @@
 #include "client/cmd.h"
 #include "common/job-state.h"
 #include "common/proto.h"
+#include "common/safe-text.h"
 
 static const struct option gcancel_longopts[] = {
 	{ "user", required_argument, NULL, 'u' },
@@ -70,6 +71,7 @@ gcancel_results(const json_t *reply)
 {
 	json_t		*res;
 	const char	*msg;
+	char		 safe[1024];
 	size_t		 i;
 	int		 r = EXIT_OK, e;
 
@@ -79,7 +81,8 @@ gcancel_results(const json_t *reply)
 		msg = json_string_value(json_object_get(res, "message"));
 		fprintf(stderr, "gcancel: job %lld: %s\n", (long long)
 		    json_integer_value(json_object_get(res, "id")),
-		    msg != NULL ? msg : "refused");
+		    msg != NULL ? safe_text_str(msg, safe, sizeof safe) :
+		    "refused");
 		e = proto_exit_status(json_string_value(json_object_get(res,
 		    "code")));
 		if (e > r)

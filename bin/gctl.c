@@ -12,6 +12,7 @@
 #include "common/paths.h"
 #include "common/proto.h"
 #include "bin/gctl.h"
+#include "common/safe-text.h"
 
 struct gctl_verb {
 	const char	*name;
@@ -148,7 +149,7 @@ gctl_ping(int argc, char **argv)
 {
 	json_t		*reply;
 	const char	*server;
-	char		 up[64];
+	char		 up[64], safe[256];
 	json_int_t	 uptime;
 	int		 r;
 
@@ -159,7 +160,8 @@ gctl_ping(int argc, char **argv)
 	server = json_string_value(json_object_get(reply, "server"));
 	uptime = json_integer_value(json_object_get(reply, "uptime"));
 	printf("%s (protocol %lld, pid %lld) up %s\n",
-	    server != NULL ? server : "gbatchd",
+	    server != NULL ? safe_text_str(server, safe, sizeof safe) :
+	    "gbatchd",
 	    (long long)json_integer_value(json_object_get(reply, "version")),
 	    (long long)json_integer_value(json_object_get(reply, "pid")),
 	    duration_format(uptime > 0 ? (uint64_t)uptime : 0, up, sizeof up));
@@ -308,7 +310,8 @@ gctl_requeue(int argc, char **argv)
 	return (gctl_job_update(argc, argv, "requeue"));
 }
 
-/* Prints "group.key = value" per setting, values as JSON. */
+/* Prints "group.key = value" per setting, values as JSON. Values such as
+ * paths and operator names are the admin's text, escaped all the same. */
 static void
 gctl_print_config(const json_t *config)
 {
@@ -319,18 +322,39 @@ gctl_print_config(const json_t *config)
 	json_object_foreach((json_t *)config, group, g) {
 		json_object_foreach(g, key, v) {
 			text = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
-			printf("%s.%s = %s\n", group, key,
-			    text != NULL ? text : "?");
+			safe_text_fwrite(group, strlen(group), stdout);
+			putchar('.');
+			safe_text_fwrite(key, strlen(key), stdout);
+			fputs(" = ", stdout);
+			if (text != NULL)
+				safe_text_json_fwrite(text, strlen(text),
+				    stdout);
+			else
+				putchar('?');
+			putchar('\n');
 			free(text);
 		}
 	}
+}
+
+/* Prints "label FILE" for a reply's "file", or "label what" without one. */
+static void
+gctl_print_file(const char *label, const json_t *reply, const char *what)
+{
+	const char	*file = json_string_value(json_object_get(reply,
+			    "file"));
+
+	fputs(label, stdout);
+	if (file != NULL)
+		safe_text_fwrite(file, strlen(file), stdout);
+	else
+		fputs(what, stdout);
 }
 
 static int
 gctl_show(int argc, char **argv)
 {
 	json_t		*reply;
-	const char	*file;
 	int		 r, json = 0;
 
 	if (argc < 2)
@@ -346,14 +370,13 @@ gctl_show(int argc, char **argv)
 	if ((r = gctl_call(proto_msg(MSG_CONFIG_SHOW), &reply,
 	    "show config")) != 0)
 		return (r);
-	if (json) {
-		json_dumpf(json_object_get(reply, "config"), stdout,
+	if (json)
+		cmd_json_print(json_object_get(reply, "config"),
 		    JSON_INDENT(2) | JSON_SORT_KEYS);
+	else {
+		gctl_print_file("# in force in gbatchd, read from ", reply,
+		    "?");
 		putchar('\n');
-	} else {
-		file = json_string_value(json_object_get(reply, "file"));
-		printf("# in force in gbatchd, read from %s\n",
-		    file != NULL ? file : "?");
 		gctl_print_config(json_object_get(reply, "config"));
 	}
 	json_decref(reply);
@@ -367,15 +390,19 @@ gctl_print_names(const json_t *list)
 	json_t	*v;
 	size_t	 i;
 
-	json_array_foreach((json_t *)list, i, v)
-		printf("%s%s", i > 0 ? ", " : "", json_string_value(v));
+	json_array_foreach((json_t *)list, i, v) {
+		if (i > 0)
+			fputs(", ", stdout);
+		if (json_is_string(v))
+			safe_text_fwrite(json_string_value(v),
+			    json_string_length(v), stdout);
+	}
 }
 
 static int
 gctl_reconfigure(int argc, char **argv)
 {
 	json_t		*reply, *changed, *restart;
-	const char	*file;
 	int		 r;
 
 	if (argc > 1)
@@ -384,10 +411,10 @@ gctl_reconfigure(int argc, char **argv)
 	if ((r = gctl_call(proto_msg(MSG_RECONFIGURE), &reply,
 	    "reconfigure")) != 0)
 		return (r);
-	file = json_string_value(json_object_get(reply, "file"));
 	changed = json_object_get(reply, "changed");
 	restart = json_object_get(reply, "restart_needed");
-	printf("gbatchd read %s again: ", file != NULL ? file : "its file");
+	gctl_print_file("gbatchd read ", reply, "its file");
+	fputs(" again: ", stdout);
 	if (json_array_size(changed) == 0)
 		printf("no setting changed\n");
 	else {

@@ -11,6 +11,7 @@
 #include "client/cmd.h"
 #include "client/table.h"
 #include "common/proto.h"
+#include "common/safe-text.h"
 #include "common/xmalloc.h"
 
 enum {
@@ -219,7 +220,7 @@ main(int argc, char **argv)
 	json_t		*req = NULL, *reply = NULL, *names = NULL, *node, *n;
 	json_t		*keep;
 	const char	*name, *topt = NULL;
-	char		 err[1024], serr[768];
+	char		 err[1024], serr[768], safe[1024];
 	unsigned	 timeout;
 	bool		 noheader = false, json = false;
 	size_t		 i, k;
@@ -293,10 +294,9 @@ main(int argc, char **argv)
 		}
 	}
 	json_object_set_new(reply, "nodes", keep);
-	if (json) {
-		json_dumpf(reply, stdout, JSON_INDENT(2));
-		fputc('\n', stdout);
-	} else
+	if (json)
+		cmd_json_print(reply, JSON_INDENT(2));
+	else
 		table_print(t, stdout, !noheader);
 	r = EXIT_OK;
 	json_array_foreach(names, i, n) {
@@ -306,7 +306,8 @@ main(int argc, char **argv)
 		}
 		if (k == json_array_size(keep)) {
 			fprintf(stderr, "gnodes: node %s: not found\n",
-			    json_string_value(n));
+			    safe_text_str(json_string_value(n), safe,
+			    sizeof safe));
 			r = EXIT_REFUSED;
 		}
 	}

@@ -20,6 +20,7 @@
 #include "common/job-state.h"
 #include "common/outpat.h"
 #include "common/proto.h"
+#include "common/safe-text.h"
 #include "common/xmalloc.h"
 
 #define GQ_MAX_USERS	64
@@ -265,7 +266,9 @@ gq_missing(const struct jscan_val *missing)
 	int			n = 0;
 
 	while (jscan_element(missing, &pos, &v) == 1) {
-		fprintf(stderr, "gq: job %.*s: not found\n", (int)v.n, v.p);
+		fputs("gq: job ", stderr);
+		safe_text_fwrite(v.p, v.n, stderr);
+		fputs(": not found\n", stderr);
 		n++;
 	}
 	return (n);
@@ -299,26 +302,33 @@ gq_print_history(const struct jscan_val *history)
 			jscan_string(&v, to, sizeof to);
 		if (jscan_get(&ev, "detail", &v) == 0)
 			jscan_string(&v, detail, sizeof detail);
-		printf("  %s  %s -> %s%s%s\n", date, *from != '\0' ? from :
-		    "(new)", to, *detail != '\0' ? "  " : "", detail);
+		printf("  %s  ", date);
+		if (*from == '\0')
+			fputs("(new)", stdout);
+		else
+			safe_text_fwrite(from, strlen(from), stdout);
+		fputs(" -> ", stdout);
+		safe_text_fwrite(to, strlen(to), stdout);
+		if (*detail != '\0') {
+			fputs("  ", stdout);
+			safe_text_fwrite(detail, strlen(detail), stdout);
+		}
+		putchar('\n');
 	}
 }
 
 /* Prints "label:<pad> text", or for an empty label a continuation line
- * lined up under the text, with control characters shown as '?', as the
- * table does, so a job's name cannot move the cursor. */
+ * lined up under the text, escaped as the table escapes (safe-text.h), so
+ * a job's name cannot move the cursor. */
 static void
 gq_print_field(const char *label, size_t w, const char *text)
 {
-	const char	*p;
-
 	if (*label == '\0')
 		printf("%*s", (int)w + 2, "");
 	else
 		printf("%s:%*s ", label, (int)(w > strlen(label) ? w -
 		    strlen(label) : 0), "");
-	for (p = text; *p != '\0'; p++)
-		putchar((unsigned char)*p < 0x20 || *p == 0x7f ? '?' : *p);
+	safe_text_fwrite(text, strlen(text), stdout);
 	putchar('\n');
 }
 
@@ -424,8 +434,11 @@ gq_print_long(const struct job_row *row)
 		if (job_row_knows(&key) || jscan_key_is(&key, "history"))
 			continue;
 		jscan_string(&key, buf, sizeof buf);
-		printf("%s:%*s %.*s\n", buf, (int)(w > strlen(buf) ? w -
-		    strlen(buf) : 0), "", (int)val.n, val.p);
+		safe_text_fwrite(buf, strlen(buf), stdout);
+		printf(":%*s ", (int)(w > strlen(buf) ? w - strlen(buf) : 0),
+		    "");
+		safe_text_fwrite(val.p, val.n, stdout);
+		putchar('\n');
 	}
 	pos = 0;
 	while (jscan_member(&row->obj, &pos, &key, &val) == 1) {
@@ -572,8 +585,7 @@ gq_json(struct client *c, struct gq *gq)
 		}
 		json_object_set_new(reply, "jobs", keep);
 	}
-	json_dumpf(reply, stdout, JSON_INDENT(2));
-	fputc('\n', stdout);
+	cmd_json_print(reply, JSON_INDENT(2));
 	r = json_array_size(json_object_get(reply, "missing")) > 0 ?
 	    EXIT_REFUSED : EXIT_OK;
 	json_decref(reply);

@@ -13,6 +13,7 @@
 #include "client/cmd.h"
 #include "client/jobspec.h"
 #include "common/proto.h"
+#include "common/safe-text.h"
 
 extern char **environ;
 
@@ -139,8 +140,8 @@ main(int argc, char **argv)
 	if (json_is_string(json_object_get(reply, "warning")))
 		fprintf(stderr, "gsub: warning: job %lld: %s\n",
 		    (long long)json_integer_value(json_object_get(reply,
-		    "job_id")), json_string_value(json_object_get(reply,
-		    "warning")));
+		    "job_id")), safe_text_str(json_string_value(
+		    json_object_get(reply, "warning")), err, sizeof err));
 	if (jobspec_parsable(js))
 		printf("%lld\n", (long long)json_integer_value(
 		    json_object_get(reply, "job_id")));

@@ -20,6 +20,7 @@
 #include "common/frame.h"
 #include "common/paths.h"
 #include "common/proto.h"
+#include "common/safe-text.h"
 #include "common/xmalloc.h"
 
 struct client {
@@ -363,13 +364,18 @@ client_read_frame(struct client *c, char **body, size_t *len, char *err,
 	return (0);
 }
 
-/* Turns a reply with "ok": false into the command's exit status. */
+/* Turns a reply with "ok": false into the command's exit status. The
+ * message goes to a terminal and may quote what a user or node sent (a job
+ * name, a node's reason): it is escaped here, once, for every command. */
 static int
 client_reply_error(const char *code, const char *message, char *err,
     size_t errlen)
 {
-	snprintf(err, errlen, "%s", message != NULL && *message != '\0' ?
-	    message : "gbatchd refused the request without saying why");
+	if (message != NULL && *message != '\0')
+		safe_text_str(message, err, errlen);
+	else
+		snprintf(err, errlen, "gbatchd refused the request without "
+		    "saying why");
 	return (proto_exit_status(code));
 }
 

@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "client/cmd.h"
+#include "common/safe-text.h"
 #include "common/xmalloc.h"
 
 /* Job ids are positive and fit the controller's 63-bit integers. */
@@ -17,6 +18,18 @@ void
 cmd_version(const char *prog)
 {
 	printf("%s (gbatch) %s\n", prog, PACKAGE_VERSION);
+}
+
+void
+cmd_json_print(const json_t *v, size_t flags)
+{
+	char	*text;
+
+	if ((text = json_dumps(v, flags | JSON_ENCODE_ANY)) == NULL)
+		abort();	/* Only out of memory: v is a decoded reply. */
+	safe_text_json_fwrite(text, strlen(text), stdout);
+	putchar('\n');
+	free(text);
 }
 
 static const struct option *

@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <stddef.h>
 
+#include <jansson.h>
+
 /* Prints "PROG (gbatch) VERSION" to stdout. */
 void	cmd_version(const char *prog);
 
@@ -36,6 +38,12 @@ int	cmd_parse_signal(const char *, int *, char *err, size_t errlen);
  * err naming the option or variable, what it got and what it accepts. */
 int	cmd_timeout(const char *arg, unsigned *secs, char *err,
 	    size_t errlen);
+
+/* Prints v as JSON (jansson's flags, e.g. JSON_INDENT(2)) and a newline to
+ * stdout: --json's output. Strings come from peers and users, so the C1
+ * controls and DEL that jansson leaves raw are written \u-escaped
+ * (safe-text.h); the value printed is exactly v. */
+void	cmd_json_print(const json_t *v, size_t flags);
 
 /* Splits a comma-separated list: calls fn for every non-empty item.
  * Returns 0, -1 when fn fails (err set by fn) or an item is empty. */

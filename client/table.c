@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "client/table.h"
+#include "common/safe-text.h"
 #include "common/xmalloc.h"
 
 /* Wider than any terminal; a width beyond it is a typo. */
@@ -180,21 +181,21 @@ table_select(struct table *t, const char *format, char *err, size_t errlen)
 	return (0);
 }
 
-static void
+/* Appends the escaped form of s (safe-text.h) to the arena and returns its
+ * length: a job name cannot move the cursor, and widths are counted on what
+ * is printed. */
+static size_t
 table_append(struct table *t, const char *s, size_t len)
 {
-	size_t	i;
+	size_t	elen = safe_text_len(s, len);
 
-	if (t->textlen + len > t->textsize) {
-		while (t->textlen + len > t->textsize)
+	if (t->textlen + elen + 1 > t->textsize) {
+		while (t->textlen + elen + 1 > t->textsize)
 			t->textsize *= 2;
 		t->text = xrealloc(t->text, t->textsize);
 	}
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		t->text[t->textlen++] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
-	}
+	safe_text(s, len, t->text + t->textlen, elen + 1);
+	return (elen);
 }
 
 void
@@ -223,13 +224,15 @@ table_add(struct table *t, const void *row, const void *ctx)
 		len = strlen(v);
 		/* The arena holds offsets in 32 bits; a cell cannot reach
 		 * that, and a listing that large is cut rather than wrapped. */
-		if (t->textlen + len >= UINT32_MAX)
+		if (t->textlen + SAFE_TEXT_MAX_ESC * len >= UINT32_MAX)
 			len = 0;
+		len = table_append(t, v, len);
+		v = t->text + t->textlen;
 		if (s->fixed != 0)
 			len = table_cut(v, len, s->fixed);
 		cell[i].off = (uint32_t)t->textlen;
 		cell[i].len = (uint32_t)len;
-		table_append(t, v, len);
+		t->textlen += len;
 		if (s->fixed == 0 && (w = table_width(v, len)) > s->width)
 			s->width = w;
 	}

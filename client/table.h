@@ -35,9 +35,10 @@ int		 table_select(struct table *, const char *format, char *err,
 		     size_t errlen);
 
 /* Formats one row's selected cells now; row need not outlive the call.
- * Select fields before the first row. Control characters become '?', so a
- * job name cannot move the cursor; an empty cell prints as "-", so awk's
- * $N still finds every column. */
+ * Select fields before the first row. Cells are escaped (safe-text.h:
+ * "\e" for ESC, "\n" for a newline), so a job name cannot move the cursor
+ * or break a row, and widths count the escaped form; an empty cell prints
+ * as "-", so awk's $N still finds every column. */
 void		 table_add(struct table *, const void *row, const void *ctx);
 
 /* Prints the header (unless header is false) and the rows, columns

@@ -1,11 +1,14 @@
 /* log.c: stderr (foreground) or syslog logging for the daemons. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
 #include <time.h>
 
 #include "common/log.h"
+#include "common/safe-text.h"
+#include "common/xmalloc.h"
 
 static const char	*log_ident = "gbatch";
 static int		 log_syslog;
@@ -60,6 +63,11 @@ log_close(void)
 		closelog();
 }
 
+/* Every line is made safe here, whole, rather than at each call: job names,
+ * node names, reasons and paths reach the log from peers and users, and a
+ * newline or an escape sequence in one must not forge a line or steer the
+ * terminal of whoever reads the log. Our own text is plain ASCII, which
+ * passes unchanged. */
 static void
 log_vwrite(enum log_level level, const char *fmt, va_list ap)
 {
@@ -67,21 +75,36 @@ log_vwrite(enum log_level level, const char *fmt, va_list ap)
 	static const char	*tag[] = { "error", "warn", "info", "debug" };
 	struct timespec		 ts;
 	struct tm		 tm;
-	char			 when[32];
+	char			 when[32], stack[1024], *line = stack, *safe;
+	va_list			 aq;
+	int			 n;
 
 	if (level > log_level)
 		return;
-	if (log_syslog) {
-		vsyslog(prio[level], fmt, ap);
+	va_copy(aq, ap);
+	n = vsnprintf(stack, sizeof stack, fmt, aq);
+	va_end(aq);
+	if (n < 0)
 		return;
+	if ((size_t)n >= sizeof stack) {
+		line = xmalloc((size_t)n + 1);
+		vsnprintf(line, (size_t)n + 1, fmt, ap);
 	}
-	clock_gettime(CLOCK_REALTIME, &ts);
-	localtime_r(&ts.tv_sec, &tm);
-	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm);
-	fprintf(stderr, "%s.%03ld %s %s: ", when, ts.tv_nsec / 1000000,
-	    log_ident, tag[level]);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	if (log_syslog) {
+		safe = safe_text_dup(line, (size_t)n);
+		syslog(prio[level], "%s", safe);
+		free(safe);
+	} else {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		localtime_r(&ts.tv_sec, &tm);
+		strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm);
+		fprintf(stderr, "%s.%03ld %s %s: ", when, ts.tv_nsec / 1000000,
+		    log_ident, tag[level]);
+		safe_text_fwrite(line, (size_t)n, stderr);
+		fputc('\n', stderr);
+	}
+	if (line != stack)
+		free(line);
 }
 
 #define LOG_FN(name, level)					\

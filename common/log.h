@@ -1,5 +1,7 @@
 /* log.h: daemon logging. Subject first: "job 4711: requeued, ...". CLIs do
- * not log; they print data to stdout and errors to stderr. */
+ * not log; they print data to stdout and errors to stderr. Each line is
+ * written through safe-text.h, so text from peers may go in as it came: a
+ * newline or an escape sequence in it shows escaped (\n, \e). */
 #ifndef GB_LOG_H
 #define GB_LOG_H
 

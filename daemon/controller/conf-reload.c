@@ -2,6 +2,7 @@
  * changes (gctl reconfigure, SIGHUP). Both compare through the JSON, so the
  * list of keys lives in one place: conf_to_json. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
@@ -29,6 +30,7 @@ conf_to_json(const struct conf *c)
 {
 	const struct sched_conf	*sc = &c->sched;
 	json_t			*ctl, *sch, *ops, *th;
+	char			*audit;
 	size_t			 i;
 
 	ops = json_array();
@@ -40,6 +42,10 @@ conf_to_json(const struct conf *c)
 	    "operators", ops, "allow_root_jobs", c->allow_root_jobs,
 	    "log_level", log_level_name(c->log_level),
 	    "sync", c->sync_full ? "full" : "normal");
+	json_object_set_new(ctl, "private_data", json_boolean(c->private_data));
+	audit = conf_audit_path(c);
+	json_object_set_new(ctl, "audit_log", json_string(audit));
+	free(audit);
 	th = json_array();
 	for (i = 0; i + 1 < sc->nqueues; i++)
 		json_array_append_new(th, conf_secs(sc->thresholds[i]));
@@ -94,6 +100,11 @@ conf_apply(struct conf *c, const struct conf *fresh, json_t *changed,
 	for (i = 0; i < fresh->operators.n; i++)
 		conf_file_list_add(&c->operators, fresh->operators.v[i]);
 	c->allow_root_jobs = fresh->allow_root_jobs;
+	c->private_data = fresh->private_data;
+	/* The audit log is reopened, at this path, after the reload. */
+	free(c->audit_log);
+	c->audit_log = fresh->audit_log != NULL ? xstrdup(fresh->audit_log) :
+	    NULL;
 	c->log_level = fresh->log_level;
 	c->sched = fresh->sched;
 	c->ckpt_grace = fresh->ckpt_grace;

@@ -75,6 +75,10 @@ static const struct conf_file_key conf_controller_keys[] = {
 	  .example = "[ \"alice\", \"bob\" ]" },
 	{ .name = "allow_root_jobs", .type = CONF_FILE_BOOL,
 	  .off = offsetof(struct conf, allow_root_jobs) },
+	{ .name = "private_data", .type = CONF_FILE_BOOL,
+	  .off = offsetof(struct conf, private_data) },
+	{ .name = "audit_log", .type = CONF_FILE_STRING,
+	  .off = offsetof(struct conf, audit_log), .what = "a path" },
 	{ .name = "log_level", .type = CONF_FILE_LOG_LEVEL,
 	  .off = offsetof(struct conf, log_level) },
 	{ .name = "sync", .type = CONF_FILE_CUSTOM, .read = conf_sync },
@@ -252,6 +256,14 @@ conf_load(struct conf *c, const char *path, bool must_exist, char *err,
 	return (rc);
 }
 
+char *
+conf_audit_path(const struct conf *c)
+{
+	if (c->audit_log != NULL)
+		return (xstrdup(c->audit_log));
+	return (xasprintf("%s/audit.log", c->state_dir));
+}
+
 bool
 conf_is_operator(const struct conf *c, uid_t uid, const char *user)
 {
@@ -272,6 +284,7 @@ conf_clear(struct conf *c)
 	free(c->socket);
 	free(c->listen);
 	free(c->state_dir);
+	free(c->audit_log);
 	conf_file_list_clear(&c->operators);
 	tls_settings_clear(&c->tls);
 	memset(c, 0, sizeof *c);

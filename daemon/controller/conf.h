@@ -28,6 +28,10 @@ struct conf {
 	int		 node_timeout;	/* seconds */
 	struct conf_file_list operators;	/* user names */
 	bool		 allow_root_jobs;
+	/* Other users' jobs are listed without their command, arguments,
+	 * directories, output files and messages (job-list.h). */
+	bool		 private_data;
+	char		*audit_log;	/* NULL: state_dir/audit.log */
 	enum log_level	 log_level;
 	bool		 sync_full;	/* fsync every commit */
 
@@ -56,6 +60,10 @@ int	conf_load(struct conf *c, const char *path, bool must_exist,
 
 /* Replaces a string setting with a copy of value. */
 void	conf_set(char **slot, const char *value);
+
+/* The audit log's path: controller.audit_log, or audit.log in the state
+ * directory. A new string the caller frees. */
+char	*conf_audit_path(const struct conf *c);
 
 /* Whether user (uid) may act on every job: root and the operators list. */
 bool	conf_is_operator(const struct conf *c, uid_t uid, const char *user);

@@ -20,11 +20,13 @@
 #include "common/proto.h"
 #include "common/xmalloc.h"
 #include "daemon/common/conf-file.h"
-#include "daemon/common/tls-conf.h"
+#include "daemon/common/dirmode.h"
 #include "daemon/common/hostport.h"
 #include "daemon/common/logfile.h"
 #include "daemon/common/notify.h"
 #include "daemon/common/pidfile.h"
+#include "daemon/common/tls-conf.h"
+#include "daemon/controller/audit.h"
 #include "daemon/controller/commit.h"
 #include "daemon/controller/conf.h"
 #include "daemon/controller/gbatchd.h"
@@ -239,6 +241,11 @@ gbatchd_reconfigure(json_t *changed, json_t *restart, char *err,
 	conf_apply(&gbatchd_settings, &fresh, changed, restart);
 	conf_clear(&fresh);
 	log_set_level(gbatchd_settings.log_level);
+	/* A reload reopens the audit log: after a rotation, or at its new
+	 * path. Failing that, the old file stays in use. */
+	if (audit_open(&gbatchd_settings, why, sizeof why) != 0)
+		log_error("gbatchd: %s; still writing the audit log where it "
+		    "was", why);
 	schedule_reconfigure();
 	log_info("gbatchd: reloaded %s: %zu setting%s changed%s",
 	    gbatchd_conf_path, json_array_size(changed),
@@ -449,7 +456,8 @@ main(int argc, char **argv)
 	if (notify_open(err, sizeof err) != 0)
 		log_warn("gbatchd: %s; not telling the service manager", err);
 	if (gbatchd_mkdirs(c->state_dir, "controller.state_dir (or -d)",
-	    c->state_dir, err, sizeof err) != 0)
+	    c->state_dir, err, sizeof err) != 0 ||
+	    dirmode_limit(c->state_dir, DIRMODE_STATE, err, sizeof err) != 0)
 		gbatchd_fatal(err);
 	sockdir = xstrdup(c->socket);
 	if ((p = strrchr(sockdir, '/')) != NULL && p != sockdir) {
@@ -462,6 +470,8 @@ main(int argc, char **argv)
 	if ((gbatchd_base = event_base_new()) == NULL)
 		gbatchd_fatal("cannot create the event loop");
 	commit_init(gbatchd_base);
+	if (audit_open(c, err, sizeof err) != 0)
+		gbatchd_fatal(err);
 	if (store_open(c->state_dir, c->sync_full, commit_want, err,
 	    sizeof err) != 0)
 		gbatchd_fatal(err);
@@ -501,6 +511,7 @@ main(int argc, char **argv)
 	req_job_list_free();
 	node_health_free();
 	store_close();
+	audit_close();
 	for (i = 0; i < 3; i++)
 		event_free(sigs[i]);
 	if (gbatchd_stop_ev != NULL)

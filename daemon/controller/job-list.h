@@ -46,6 +46,19 @@ enum job_list_field {
 };
 #define JOB_LIST_ALL	((UINT32_C(1) << JOB_LIST_NFIELDS) - 1)
 
+/* What controller.private_data keeps from users other than a job's owner
+ * (and operators): what the job runs and where, the files it writes, and
+ * its end message, which may quote any of them. The rest (id, user, name,
+ * state, GPUs, nodes, times, queue) stays: users share the cluster and
+ * must see why their own jobs wait. As Slurm's PrivateData=jobs, but
+ * other users' jobs stay in the listing. */
+#define JOB_LIST_PRIVATE	((UINT32_C(1) << JOB_LIST_WORKDIR) |	\
+				 (UINT32_C(1) << JOB_LIST_STDOUT) |	\
+				 (UINT32_C(1) << JOB_LIST_STDERR) |	\
+				 (UINT32_C(1) << JOB_LIST_COMMAND) |	\
+				 (UINT32_C(1) << JOB_LIST_ARGV) |	\
+				 (UINT32_C(1) << JOB_LIST_MESSAGE))
+
 /* A growing text buffer: zero it (or job_list_init it) to start; free buf
  * when done, or hand it to someone who will. */
 struct job_list_buf {

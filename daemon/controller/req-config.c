@@ -1,6 +1,7 @@
 /* req-config.c: RECONFIGURE (gctl reconfigure: read gbatch.conf again) and
  * CONFIG_SHOW (gctl show config: the settings in force). */
 #include "common/proto.h"
+#include "daemon/controller/audit.h"
 #include "daemon/controller/gbatchd.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/req.h"
@@ -12,11 +13,15 @@ req_reconfigure(struct peer *p, const json_t *msg)
 	char	 err[1024];
 
 	if (gbatchd_reconfigure(changed, restart, err, sizeof err) != 0) {
+		audit_done(p, "reconfigure", gbatchd_conf_file(), "failed: %s",
+		    err);
 		req_error(p, msg, PROTO_E_INVALID, "%s", err);
 		json_decref(changed);
 		json_decref(restart);
 		return;
 	}
+	audit_done(p, "reconfigure", gbatchd_conf_file(), "%zu setting(s) "
+	    "changed", json_array_size(changed));
 	reply = proto_reply_ok(msg);
 	json_object_set_new(reply, "file", json_string(gbatchd_conf_file()));
 	json_object_set_new(reply, "changed", changed);
@@ -30,6 +35,8 @@ req_config_show(struct peer *p, const json_t *msg)
 {
 	json_t	*reply = proto_reply_ok(msg);
 
+	/* Anyone may read the settings; who did is worth a line. */
+	audit_done(p, "show config", NULL, NULL);
 	json_object_set_new(reply, "file", json_string(gbatchd_conf_file()));
 	json_object_set_new(reply, "config", conf_to_json(gbatchd_conf()));
 	peer_send(p, reply);

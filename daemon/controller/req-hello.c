@@ -7,6 +7,7 @@
 
 #include "common/log.h"
 #include "common/proto.h"
+#include "daemon/controller/audit.h"
 #include "daemon/controller/gbatchd.h"
 #include "daemon/controller/job-report.h"
 #include "daemon/controller/node-health.h"
@@ -55,6 +56,15 @@ req_hello_client(struct peer *p, const json_t *msg)
 	json_decref(reply);
 }
 
+/* Closes p, refused at HELLO, and leaves the audit line that says who was
+ * turned away and why. */
+static void
+req_hello_refuse(struct peer *p, const char *why)
+{
+	audit_refused(p, "HELLO", NULL, "%s; connection closed", why);
+	peer_close_after_flush(p, why);
+}
+
 static void
 req_hello_node(struct peer *p, const json_t *msg)
 {
@@ -70,7 +80,7 @@ req_hello_node(struct peer *p, const json_t *msg)
 	if (name == NULL || !req_hello_name_ok(name)) {
 		req_error(p, msg, PROTO_E_INVALID, "name: expected 1-64 "
 		    "letters, digits, '-', '_' or '.'");
-		peer_close_after_flush(p, "node HELLO with a bad name");
+		req_hello_refuse(p, "node HELLO with a bad name");
 		return;
 	}
 	/* The name is what the node's certificate proves, or nothing:
@@ -81,7 +91,7 @@ req_hello_node(struct peer *p, const json_t *msg)
 		    name);
 		log_warn("peer %s: refused: a certificate for node %s used "
 		    "to register as %s", peer_addr(p), peer_cert_name(p), name);
-		peer_close_after_flush(p, "node name does not match its "
+		req_hello_refuse(p, "node name does not match its "
 		    "certificate");
 		return;
 	}
@@ -89,7 +99,7 @@ req_hello_node(struct peer *p, const json_t *msg)
 	    json_array_size(gpus) > SCHED_MAX_GPUS_PER_NODE) {
 		req_error(p, msg, PROTO_E_INVALID, "gpus: expected an array of "
 		    "at most %d GPUs", SCHED_MAX_GPUS_PER_NODE);
-		peer_close_after_flush(p, "node HELLO with bad gpus");
+		req_hello_refuse(p, "node HELLO with bad gpus");
 		return;
 	}
 	v = json_object_get(msg, "switch");
@@ -97,13 +107,13 @@ req_hello_node(struct peer *p, const json_t *msg)
 	if (v != NULL && (sw == NULL || !req_hello_name_ok(sw))) {
 		req_error(p, msg, PROTO_E_INVALID, "switch: expected 1-64 "
 		    "letters, digits, '-', '_' or '.'");
-		peer_close_after_flush(p, "node HELLO with a bad switch");
+		req_hello_refuse(p, "node HELLO with a bad switch");
 		return;
 	}
 	if (jobs != NULL && !json_is_array(jobs)) {
 		req_error(p, msg, PROTO_E_INVALID, "jobs: expected an array "
 		    "of job reports");
-		peer_close_after_flush(p, "node HELLO with bad jobs");
+		req_hello_refuse(p, "node HELLO with bad jobs");
 		return;
 	}
 
@@ -161,7 +171,7 @@ req_hello(struct peer *p, const json_t *msg)
 		req_error(p, msg, PROTO_E_VERSION, "protocol version %s; this "
 		    "gbatchd speaks version %d", json_is_integer(v) ?
 		    "mismatch" : "missing", PROTO_VERSION);
-		peer_close_after_flush(p, "protocol version mismatch");
+		req_hello_refuse(p, "protocol version mismatch");
 		return;
 	}
 	role = json_string_value(json_object_get(msg, "role"));
@@ -170,7 +180,7 @@ req_hello(struct peer *p, const json_t *msg)
 			req_error(p, msg, PROTO_E_PERMISSION, "clients must "
 			    "use the controller's Unix socket, or a node "
 			    "daemon's");
-			peer_close_after_flush(p, "client on the TCP listener");
+			req_hello_refuse(p, "client on the TCP listener");
 			return;
 		}
 		req_hello_client(p, msg);
@@ -178,14 +188,14 @@ req_hello(struct peer *p, const json_t *msg)
 		if (peer_is_local(p) || peer_is_relayed(p)) {
 			req_error(p, msg, PROTO_E_PERMISSION, "node daemons "
 			    "must use the controller's TCP listener");
-			peer_close_after_flush(p, "node on the Unix socket");
+			req_hello_refuse(p, "node on the Unix socket");
 			return;
 		}
 		req_hello_node(p, msg);
 	} else {
 		req_error(p, msg, PROTO_E_BAD_REQUEST, "role: expected "
 		    "\"client\" or \"node\"");
-		peer_close_after_flush(p, "HELLO with a bad role");
+		req_hello_refuse(p, "HELLO with a bad role");
 	}
 }
 

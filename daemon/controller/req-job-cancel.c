@@ -9,6 +9,7 @@
 
 #include "common/proto.h"
 #include "common/xmalloc.h"
+#include "daemon/controller/audit.h"
 #include "daemon/controller/job-change.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/launch.h"
@@ -55,12 +56,25 @@ req_job_cancel_one(struct req_job_cancel *c, struct job *j)
 	struct job_change	 how = { 0 };
 	uint64_t		 id = job_id(j);
 	enum job_state		 s = job_state(j);
-	char			 detail[128];
+	char			 detail[128], target[64];
 
+	snprintf(target, sizeof target, "job %" PRIu64, id);
 	if (job_uid(j) != peer_uid(c->peer) && !peer_is_operator(c->peer)) {
 		req_job_cancel_result(c, id, PROTO_E_PERMISSION, "it belongs "
 		    "to %s; you may cancel only your own jobs", job_user(j));
+		audit_refused(c->peer, c->signal != 0 ? "signal" : "cancel",
+		    target, "it belongs to %s", job_user(j));
 		return;
+	}
+	/* An operator acting on another user's job: the attempt is what
+	 * the log records, whatever the job's state makes of it. */
+	if (job_uid(j) != peer_uid(c->peer)) {
+		if (c->signal != 0)
+			audit_done(c->peer, "signal", target, "of %s, signal "
+			    "%d", job_user(j), c->signal);
+		else
+			audit_done(c->peer, "cancel", target, "of %s",
+			    job_user(j));
 	}
 	if (c->signal != 0) {
 		if (s != JOB_RUNNING && s != JOB_PREEMPTING)

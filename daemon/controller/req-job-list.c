@@ -4,6 +4,8 @@
  * buffer that holds the whole frame, header included: the output takes it
  * by reference, without a copy, and gives it back when it is written, so
  * the next listing reuses it rather than growing a new one by doubling. */
+#include <sys/types.h>
+
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -38,6 +40,12 @@ struct req_job_list {
 	size_t		 count;
 	bool		 truncated;
 	bool		 history;	/* each job's state changes too */
+	/* controller.private_data for a user who is not an operator: other
+	 * users' jobs go out without JOB_LIST_PRIVATE, their history
+	 * without details. */
+	bool		 private;
+	uid_t		 viewer;
+	bool		 hide_detail;	/* for the row being written */
 };
 
 static bool
@@ -66,7 +74,7 @@ req_job_list_event(int64_t when, const char *from, const char *to,
 	job_list_add(&l->out, ",\"to\":", 6);
 	job_list_string(&l->out, to);
 	job_list_add(&l->out, ",\"detail\":", 10);
-	job_list_string(&l->out, detail);
+	job_list_string(&l->out, l->hide_detail ? "" : detail);
 	job_list_add(&l->out, "}", 1);
 }
 
@@ -74,6 +82,7 @@ static void
 req_job_list_add(const struct store_job *r, void *arg)
 {
 	struct req_job_list	*l = arg;
+	uint32_t		 fields = l->fields;
 
 	if (!req_job_list_wanted(l, r))
 		return;
@@ -83,7 +92,10 @@ req_job_list_add(const struct store_job *r, void *arg)
 	}
 	if (l->count++ != 0)
 		job_list_add(&l->out, ",", 1);
-	job_list_row(&l->out, r, l->now, l->fields);
+	l->hide_detail = l->private && r->uid != l->viewer;
+	if (l->hide_detail)
+		fields &= ~JOB_LIST_PRIVATE;
+	job_list_row(&l->out, r, l->now, fields);
 	if (l->history) {
 		/* The record's closing brace moves past its history. */
 		l->out.len--;
@@ -232,6 +244,8 @@ req_job_list(struct peer *p, const json_t *msg)
 		return;
 	}
 	l.now = gbatchd_now();
+	l.private = gbatchd_conf()->private_data && !peer_is_operator(p);
+	l.viewer = peer_uid(p);
 	ids = json_object_get(msg, "ids");
 	req_job_list_start(&l, json_array_size(ids));
 

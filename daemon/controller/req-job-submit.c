@@ -11,6 +11,7 @@
 #include "common/outpat.h"
 #include "common/proto.h"
 #include "common/xmalloc.h"
+#include "daemon/controller/audit.h"
 #include "daemon/controller/gbatchd.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/node.h"
@@ -293,6 +294,8 @@ req_job_submit(struct peer *p, const json_t *msg)
 		req_error(p, msg, PROTO_E_PERMISSION, "root may not submit "
 		    "jobs (controller.allow_root_jobs is false); submit as "
 		    "the user the job should run as");
+		audit_refused(p, "submit", NULL, "root jobs are off "
+		    "(controller.allow_root_jobs)");
 		return;
 	}
 	if (!json_is_object(job = json_object_get(msg, "job"))) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/proto.h"
+#include "daemon/controller/audit.h"
 #include "daemon/controller/job-change.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/launch.h"
@@ -21,13 +22,18 @@ req_job_update_one(struct peer *p, struct job *j, const char *action,
 	struct job_change	 how = { 0 };
 	enum job_state		 s = job_state(j), to;
 	uint64_t		 id = job_id(j);
-	char			 detail[128];
+	char			 detail[128], target[64];
 
+	snprintf(target, sizeof target, "job %" PRIu64, id);
 	if (job_uid(j) != peer_uid(p) && !peer_is_operator(p)) {
 		snprintf(why, len, "job %" PRIu64 " belongs to %s; you may %s "
 		    "only your own jobs", id, job_user(j), action);
+		audit_refused(p, action, target, "it belongs to %s",
+		    job_user(j));
 		return (PROTO_E_PERMISSION);
 	}
+	if (job_uid(j) != peer_uid(p))
+		audit_done(p, action, target, "of %s", job_user(j));
 	snprintf(detail, sizeof detail, "%s by %s", strcmp(action,
 	    "hold") == 0 ? "held" : strcmp(action, "release") == 0 ?
 	    "released" : "requeued", peer_user(p));

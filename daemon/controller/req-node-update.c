@@ -1,9 +1,11 @@
 /* req-node-update.c: NODE_UPDATE (operators): drain a node (its jobs
  * finish, no new ones start) or resume it. */
+#include <stdio.h>
 #include <string.h>
 
 #include "common/log.h"
 #include "common/proto.h"
+#include "daemon/controller/audit.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/req.h"
@@ -15,6 +17,7 @@ req_node_update(struct peer *p, const json_t *msg)
 	struct node	*n;
 	const char	*name, *action, *reason;
 	json_t		*reply;
+	char		 target[300];
 	bool		 drain;
 
 	name = json_string_value(json_object_get(msg, "node"));
@@ -50,6 +53,9 @@ req_node_update(struct peer *p, const json_t *msg)
 	log_info("node %s: %s by %s%s%s", name, drain ? "drained" : "resumed",
 	    peer_user(p), drain && reason != NULL ? ": " : "",
 	    drain && reason != NULL ? reason : "");
+	snprintf(target, sizeof target, "node %s", name);
+	audit_done(p, action, target, drain && reason != NULL ? "reason "
+	    "\"%s\"" : NULL, reason);
 	if (!drain)
 		schedule_mark_dirty();
 	reply = proto_reply_ok(msg);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "common/proto.h"
+#include "daemon/controller/audit.h"
 #include "daemon/controller/gbatchd.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/req.h"
@@ -15,6 +16,7 @@ req_shutdown(struct peer *p, const json_t *msg)
 
 	peer_send(p, reply);
 	json_decref(reply);
+	audit_done(p, "shutdown", NULL, NULL);
 	snprintf(why, sizeof why, "SHUTDOWN from %s", peer_user(p));
 	gbatchd_stop(why);
 }

@@ -6,6 +6,7 @@
 
 #include "common/log.h"
 #include "common/proto.h"
+#include "daemon/controller/audit.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/req.h"
 
@@ -80,6 +81,23 @@ req_get_uint(const json_t *obj, const char *key, unsigned long long max,
 	return (0);
 }
 
+/* What an operators-only request would have acted on, for the audit log:
+ * "drain node n1", or NULL. */
+static const char *
+req_target(const json_t *msg, char *buf, size_t len)
+{
+	const char	*action, *node;
+
+	action = json_string_value(json_object_get(msg, "action"));
+	node = json_string_value(json_object_get(msg, "node"));
+	if (action == NULL && node == NULL)
+		return (NULL);
+	snprintf(buf, len, "%s%s%s%s", action != NULL ? action : "",
+	    action != NULL && node != NULL ? " " : "", node != NULL ? "node " :
+	    "", node != NULL ? node : "");
+	return (buf);
+}
+
 static const struct req_entry *
 req_find(int type)
 {
@@ -97,20 +115,25 @@ req_dispatch(struct peer *p, const json_t *msg)
 {
 	const struct req_entry	*re;
 	enum peer_role		 role = peer_role(p);
-	char			 why[128];
+	char			 why[128], target[300];
 	int			 type = proto_type(msg);
 
 	if ((re = req_find(type)) == NULL) {
 		req_error(p, msg, PROTO_E_BAD_REQUEST, "unknown message type "
 		    "%d", type);
-		if (role == PEER_NEW)
+		if (role == PEER_NEW) {
+			audit_refused(p, "message", NULL, "unknown type %d "
+			    "first; connection closed", type);
 			peer_close_after_flush(p, "unknown first message");
+		}
 		return;
 	}
 	if (role == PEER_NEW && type != MSG_HELLO) {
 		req_error(p, msg, PROTO_E_BAD_REQUEST, "the first message must "
 		    "be of type %d, with the protocol version and role; got "
 		    "type %d", MSG_HELLO, type);
+		audit_refused(p, re->name, NULL, "no HELLO first; connection "
+		    "closed");
 		peer_close_after_flush(p, "no HELLO first");
 		return;
 	}
@@ -127,6 +150,7 @@ req_dispatch(struct peer *p, const json_t *msg)
 		if (role == PEER_CLIENT)
 			req_error(p, msg, PROTO_E_BAD_REQUEST, "message type "
 			    "%d is not a client request", type);
+		audit_refused(p, re->name, NULL, "%s; connection closed", why);
 		peer_close_after_flush(p, why);
 		return;
 	}
@@ -142,6 +166,8 @@ req_dispatch(struct peer *p, const json_t *msg)
 		    "this (root and controller.operators); you are %s%s",
 		    peer_user(p), peer_is_relayed(p) ? ", on a node: "
 		    "operators work on the controller's host" : "");
+		audit_refused(p, re->name, req_target(msg, target,
+		    sizeof target), "operators only");
 		return;
 	}
 	log_debug("peer %s: %s", peer_addr(p), re->name);

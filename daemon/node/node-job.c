@@ -437,13 +437,18 @@ node_jobs_launch(struct node_jobs *jobs, const json_t *msg, char *err,
 	}
 	job = node_job_new(jobs, id);
 	if ((l = node_launch_parse(msg, why, sizeof why)) == NULL) {
-		log_warn("job %llu: bad JOB_LAUNCH: %s",
-		    (unsigned long long)id, why);
+		/* "audit:" as gbatchd's audit lines: refused launches are
+		 * what an admin looks for after a rogue controller. */
+		log_warn("audit: refused launch of job %llu from the "
+		    "controller: bad JOB_LAUNCH: %s", (unsigned long long)id,
+		    why);
 		node_job_fail(job, why);
 		return (0);
 	}
 	if (node_jobs_check(jobs, l, why, sizeof why) == -1) {
-		log_warn("job %llu: refused: %s", (unsigned long long)id, why);
+		log_warn("audit: refused launch of job %llu as %s (uid %lu) "
+		    "from the controller: %s", (unsigned long long)id, l->user,
+		    (unsigned long)l->uid, why);
 		node_job_fail(job, why);
 		goto out;
 	}

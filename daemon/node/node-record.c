@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "common/xmalloc.h"
+#include "daemon/common/dirmode.h"
 #include "daemon/node/node-record.h"
 
 /* A record is a few hundred bytes; anything far larger is not ours. */
@@ -60,7 +61,8 @@ node_record_init(const char *state_dir, char *err, size_t errlen)
 		*p = '/';
 	}
 	free(copy);
-	if (node_record_mkdir(state_dir, 0755, err, errlen) == -1)
+	if (node_record_mkdir(state_dir, DIRMODE_STATE, err, errlen) == -1 ||
+	    dirmode_limit(state_dir, DIRMODE_STATE, err, errlen) == -1)
 		return (-1);
 
 	path = xasprintf("%s/scripts", state_dir);

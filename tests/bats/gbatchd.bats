@@ -35,28 +35,6 @@ rawframes() {
 		close $s;' "$@"
 }
 
-# rawask JSON...: says HELLO, sends each JSON text as one frame and prints
-# each reply but HELLO's on its own line.
-rawask() {
-	python3 -c '
-import json, socket, struct, sys
-s = socket.socket(socket.AF_UNIX)
-s.connect(sys.argv[1])
-def rd(n):
-    b = b""
-    while len(b) < n:
-        c = s.recv(n - len(b))
-        if not c:
-            sys.exit("gbatchd closed the connection")
-        b += c
-    return b
-for i, text in enumerate(["{\"type\":100,\"version\":1,\"role\":\"client\"}"] + sys.argv[2:]):
-    s.sendall(struct.pack(">I", len(text.encode())) + text.encode())
-    reply = rd(struct.unpack(">I", rd(4))[0])
-    if i > 0:
-        print(reply.decode())' "$GBATCH_SOCKET" "$@"
-}
-
 # runs_elsewhere ID NODE: the job runs, on another node than NODE.
 runs_elsewhere() {
 	gb_state_is "$1" RUNNING &&
@@ -337,7 +315,7 @@ time.sleep(60)' "$port" "$GB_DIR/held" &
 	gb_start_controller
 	gb_submit -H --wrap 'true' >/dev/null
 	gb_submit -H -G 2 --wrap 'true' >/dev/null
-	run rawask '{"type":201,"fields":["state","gpus"]}' '{"type":201}'
+	run gb_rawask '{"type":201,"fields":["state","gpus"]}' '{"type":201}'
 	[ "$status" -eq 0 ]
 	python3 -c '
 import json, sys
@@ -353,7 +331,7 @@ assert len(every["jobs"][0]) == 27, every["jobs"][0]' "$output"
 
 @test "JOB_LIST with an unknown field is refused, naming the accepted ones" {
 	gb_start_controller
-	run rawask '{"type":201,"fields":["state","colour"]}' \
+	run gb_rawask '{"type":201,"fields":["state","colour"]}' \
 	    '{"type":201,"fields":"state"}'
 	[ "$status" -eq 0 ]
 	python3 -c '
@@ -412,7 +390,7 @@ conf_line() {
 @test "gbatchd refuses an unknown controller key, naming the line and the keys accepted" {
 	gb_write_conf 'node_timout = 30;'
 	run -1 gbatchd -D
-	[[ "$output" == *"$GBATCH_CONF: line $(conf_line node_timout): controller.node_timout: unknown key; expected socket, listen, state_dir, node_timeout, operators, allow_root_jobs, log_level or sync"* ]]
+	[[ "$output" == *"$GBATCH_CONF: line $(conf_line node_timout): controller.node_timout: unknown key; expected socket, listen, state_dir, node_timeout, operators, allow_root_jobs, private_data, audit_log, log_level or sync"* ]]
 	[ ! -e "$GB_DIR/ctl" ]
 }
 
@@ -507,4 +485,75 @@ conf_line() {
 	[ "$output" = "$GBATCH_CONF: OK" ]
 	run -1 gnoded --check-config
 	[[ "$output" == *"node.gpuz: unknown key"* ]]
+}
+
+@test "text from a peer cannot forge a log line or steer a terminal" {
+	gb_start_cluster
+	gctl drain n1 --reason $'evil\n2099-01-01T00:00:00.000 gbatchd info: forged \e[2J'
+	gb_wait 10 grep -q 'node n1: drained' "$GB_DIR/gbatchd.log"
+	gb_no_controls "$GB_DIR/gbatchd.log"
+	grep -Fq 'evil\n2099-01-01T00:00:00.000 gbatchd info: forged \e[2J' \
+	    "$GB_DIR/gbatchd.log"
+	! grep -q '^2099' "$GB_DIR/gbatchd.log"
+}
+
+# mode_is MODE PATH...: each path has exactly that mode (octal, as stat %a).
+mode_is() {
+	local want=$1 p
+	shift
+	for p; do
+		[ "$(stat -c %a "$p")" = "$want" ] || {
+			echo "$p: mode $(stat -c %a "$p"), want $want"
+			return 1
+		}
+	done
+}
+
+@test "a running cluster's files have the documented modes" {
+	# Directories made wide beforehand, as systemd's StateDirectory= and
+	# packages make them, are tightened at start.
+	mkdir -m 0755 "$GB_DIR/ctl"
+	mkdir -m 0755 "$GB_DIR/node-n1"
+	gb_start_cluster
+	gb_submit --wrap true >/dev/null
+	# The database, its WAL and shared memory, the audit log: 0600.
+	gb_wait 10 test -e "$GB_DIR/ctl/gbatch.db-wal"
+	mode_is 600 "$GB_DIR/ctl/gbatch.db" "$GB_DIR/ctl/gbatch.db-wal" \
+	    "$GB_DIR/ctl/gbatch.db-shm" "$GB_DIR/ctl/audit.log"
+	# State directories: passed through, never listed (dirmode.h).
+	mode_is 711 "$GB_DIR/ctl" "$GB_DIR/node-n1" "$GB_DIR/node-n2"
+	mode_is 700 "$GB_DIR/node-n1/jobs"
+	mode_is 711 "$GB_DIR/node-n1/scripts"
+	# Every user may connect: SO_PEERCRED says who they are.
+	mode_is 666 "$GBATCH_SOCKET"
+}
+
+@test "SQL reaches SQLite only as fixed text, user data only through bound parameters" {
+	cd "$S"
+	# No SQL is built by formatting anywhere in the daemons.
+	! grep -rn 'sqlite3_[a-z]*printf' daemon/
+	# Only the store talks to SQLite.
+	[ "$(grep -rlE 'sqlite3_(exec|prepare)' daemon/)" = daemon/controller/store.c ]
+	# In it, sqlite3_exec and sqlite3_prepare* run only in the wrappers
+	# and on the table of statements, which are string literals ...
+	run -0 grep -nE 'sqlite3_(exec|prepare)' daemon/controller/store.c
+	[ "${#lines[@]}" -eq 3 ]
+	[[ "${lines[0]}" == *'sqlite3_exec(store_db, sql, '* ]]
+	[[ "${lines[1]}" == *'sqlite3_prepare_v2(store_db, sql, '* ]]
+	[[ "${lines[2]}" == *'sqlite3_prepare_v3(store_db, store_sql[i], '* ]]
+	grep -q '^static const char \*const store_sql\[' daemon/controller/store.c
+	# ... and the wrappers get literals, the migrations (literals too),
+	# or the one text formatted from an integer, the schema version.
+	run -0 grep -noE 'store_(exec|int)\([^,)]*' daemon/controller/store.c
+	for l in "${lines[@]}"; do
+		case ${l#*:} in
+		'store_exec(const char *sql'|'store_int(const char *sql') ;;
+		'store_exec("'*|'store_int("'*|'store_exec(sync_full ? "'*) ;;
+		'store_exec(store_migrations[v]'|'store_exec(sql') ;;
+		*) echo "SQL not from a literal: $l"; false ;;
+		esac
+	done
+	[ "$(grep -c 'snprintf(sql, ' daemon/controller/store.c)" -eq 1 ]
+	grep -q 'snprintf(sql, sizeof sql, "PRAGMA user_version = %d", v + 1);' \
+	    daemon/controller/store.c
 }

@@ -108,3 +108,20 @@ teardown() {
 	GBATCH_SOCKET=$GB_DIR/nosuch.sock run -3 gcancel 1
 	[[ "$output" == *"cannot reach gbatchd at $GB_DIR/nosuch.sock"* ]]
 }
+
+@test "a refused cancel of another user's job leaves one audit line: who, what, from where" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to submit as another user"
+	chmod 711 "$GB_DIR"
+	id=$(gb_submit -H --wrap true)
+	uid=$(id -u nobody)
+	run -4 su -s /bin/sh nobody -c "GBATCH_SOCKET='$GBATCH_SOCKET' '$B/bin/gcancel' $id"
+	[ "$(stat -c %a "$GB_DIR/ctl/audit.log")" = 600 ]
+	run -0 grep -c " refused nobody (uid $uid) from unix:nobody: cancel job $id: it belongs to root\$" "$GB_DIR/ctl/audit.log"
+	[ "$output" = 1 ]
+	grep -q "audit: refused nobody (uid $uid) from unix:nobody: cancel job $id" "$GB_DIR/gbatchd.log"
+	# An operator's cancel of that job is recorded as done.
+	su -s /bin/sh nobody -c "cd /tmp && GBATCH_SOCKET='$GBATCH_SOCKET' '$B/bin/gsub' -H --wrap true" >/dev/null
+	nid=$(gq -u nobody --noheader -o id)
+	run -0 gcancel "$nid"
+	grep -q " done root (uid 0) from unix:root: cancel job $nid: of nobody\$" "$GB_DIR/ctl/audit.log"
+}

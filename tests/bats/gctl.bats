@@ -154,3 +154,36 @@ CONF
 	[[ "$output" == *"only operators"* ]]
 	run -0 su -s /bin/sh nobody -c "GBATCH_SOCKET='$GBATCH_SOCKET' '$B/bin/gctl' show config"
 }
+
+@test "gbatchd's refusal quoting a user's text prints escaped" {
+	run -1 --separate-stderr gctl drain $'\e]0;pwn\a\e[2Jghost'
+	[ "$stderr" = 'gctl: drain: no node \e]0;pwn\x07\e[2Jghost' ]
+}
+
+@test "an operator's drain leaves one audit line: who, what, on what, from where" {
+	gctl drain n1 --reason 'disk swap'
+	[ "$(stat -c %a "$GB_DIR/ctl/audit.log")" = 600 ]
+	run -0 grep -c "^[0-9T:-]* done root (uid 0) from unix:root: drain node n1: reason \"disk swap\"\$" "$GB_DIR/ctl/audit.log"
+	[ "$output" = 1 ]
+	grep -q 'audit: done root (uid 0) from unix:root: drain node n1' "$GB_DIR/gbatchd.log"
+	# A user's try is refused and recorded too.
+	chmod 711 "$GB_DIR"
+	run -4 su -s /bin/sh nobody -c "GBATCH_SOCKET='$GBATCH_SOCKET' '$B/bin/gctl' resume n1"
+	grep -q " refused nobody (uid $(id -u nobody)) from unix:nobody: NODE_UPDATE resume node n1: operators only\$" "$GB_DIR/ctl/audit.log"
+}
+
+@test "the audit log is reopened on SIGHUP, and follows controller.audit_log" {
+	gctl drain n1
+	mv "$GB_DIR/ctl/audit.log" "$GB_DIR/ctl/audit.log.1"
+	kill -HUP "$GB_CTL_PID"
+	gb_wait 10 test -e "$GB_DIR/ctl/audit.log"
+	gctl resume n1
+	grep -q 'resume node n1' "$GB_DIR/ctl/audit.log"
+	! grep -q 'resume node n1' "$GB_DIR/ctl/audit.log.1"
+	gb_write_conf "audit_log = \"$GB_DIR/elsewhere.log\";"
+	run -0 gctl reconfigure
+	[[ "$output" == *controller.audit_log* ]]
+	gctl drain n2
+	grep -q 'drain node n2' "$GB_DIR/elsewhere.log"
+	[ "$(stat -c %a "$GB_DIR/elsewhere.log")" = 600 ]
+}

@@ -487,3 +487,14 @@ SCRIPT
 	# Root would have followed the link; the job's user may not.
 	[ -d "$GB_DIR/victim/$id" ]
 }
+
+@test "a launch the node refuses leaves an audit line in gnoded's log" {
+	gb_write_conf
+	# The controller takes root's job; the node does not run it.
+	sed -i '/^node = {/,/^};/s/allow_root_jobs = true;/allow_root_jobs = false;/' "$GBATCH_CONF"
+	gb_cluster
+	id=$(gb_submit --wrap true)
+	gb_wait_state "$id" FAILED 20
+	gb_wait 10 grep -q "audit: refused launch of job $id as root (uid 0) from the controller: root jobs are not allowed" \
+	    "$GB_DIR"/gnoded-n*.log
+}

@@ -82,3 +82,18 @@ teardown() {
 	GBATCH_SOCKET=$GB_DIR/nosuch.sock run -3 gnodes
 	[[ "$output" == *"cannot reach gbatchd at $GB_DIR/nosuch.sock"* ]]
 }
+
+@test "escape sequences in a node's reason print escaped in gnodes, exactly in --json" {
+	gctl drain n1 --reason $'\e[31mred\a\xc2\x9b2J\nforged'
+	gnodes -N n1 -o name,reason >out
+	gb_no_controls out
+	[ "$(sed -n 1p out)" = "NODE  REASON" ]
+	[ "$(sed -n 2p out)" = 'n1    \e[31mred\x07\u009b2J\nforged' ]
+	[ "$(wc -l <out)" -eq 2 ]
+	gnodes --json -N n1 >out
+	gb_no_controls out
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))["nodes"][0]
+assert d["reason"] == "\x1b[31mred\x07\x9b2J\nforged", d["reason"]' out
+}

@@ -249,3 +249,94 @@ long_value() {
 	[[ "$output" == *"cannot reach gbatchd at $GB_DIR/nosuch.sock"* ]]
 	[[ "$output" == *"Start it with 'gbatchd'"* ]]
 }
+
+# rawsubmit JOB: submits the JSON object JOB through the raw protocol, as
+# any local program can without gsub's checks; prints the job id.
+rawsubmit() {
+	gb_rawask '{"type":200,"job":'"$1"'}' |
+	    python3 -c 'import json, sys; print(json.load(sys.stdin)["job_id"])'
+}
+
+# gbatchd refuses C0 controls in a name but takes C1 (U+009B is CSI to some
+# terminals) and DEL, and any argument; a job of both, held.
+EVIL_JOB='{"script":"true","workdir":"/tmp","hold":true,"name":"a\u009b31m\u007fz \u00e9","argv":["\u001b]0;pwn\u0007\u001b[2J","x\nforged\tq"]}'
+EVIL_NAME='a\u009b31m\x7fz é'
+EVIL_ARGV='\e]0;pwn\x07\e[2J x\nforged\tq'
+
+@test "escape sequences in a job's name and arguments print escaped in gq's table" {
+	id=$(rawsubmit "$EVIL_JOB")
+	gq -j "$id" -o name,argv,state >out
+	gb_no_controls out
+	[ "$(wc -l <out)" -eq 2 ]
+	# Each column is as wide as the escaped text.
+	[ "$(sed -n 1p out)" = "$(printf '%-*s  %-*s  STATE' "${#EVIL_NAME}" \
+	    NAME "${#EVIL_ARGV}" ARGV)" ]
+	[ "$(sed -n 2p out)" = "$EVIL_NAME  $EVIL_ARGV  HELD" ]
+	# A fixed width cuts the escaped form.
+	[ "$(gq -j "$id" --noheader -o argv:4)" = '\e]0' ]
+}
+
+@test "escape sequences in a job's name and arguments print escaped in gq -l" {
+	id=$(rawsubmit "$EVIL_JOB")
+	gq -l "$id" >out
+	gb_no_controls out
+	output=$(cat out)
+	[ "$(long_value name)" = "$EVIL_NAME" ]
+	[ "$(long_value argv)" = "$EVIL_ARGV" ]
+	# The newline in an argument made no line of its own.
+	! grep -q '^forged' out
+}
+
+@test "gq --json keeps a job's name and arguments exact, with no raw control byte" {
+	id=$(rawsubmit "$EVIL_JOB")
+	gq --json -j "$id" >out
+	gb_no_controls out
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))["jobs"][0]
+want = json.loads(sys.argv[2])
+assert d["name"] == want["name"], (d["name"], want["name"])
+assert d["argv"] == want["argv"], (d["argv"], want["argv"])' out "$EVIL_JOB"
+}
+
+# as_nobody CMD: runs the shell command CMD as the user nobody, another user
+# than the test's root, in /tmp.
+as_nobody() {
+	su -s /bin/sh nobody -c "cd /tmp && PATH='$PATH' GBATCH_SOCKET='$GBATCH_SOCKET' $1"
+}
+
+@test "private_data: other users' jobs list without command, arguments, directory, files; operators see all" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to list as another user"
+	chmod 711 "$GB_DIR"
+	mine=$(gb_submit -H -J rootjob -o secret-%j.out --wrap 'echo rootsecret')
+	theirs=$(as_nobody "gsub --parsable -H -J nobodyjob --wrap 'echo nobodysecret'")
+	# Off by default: every user sees every field.
+	as_nobody "gq -l $mine" >out
+	grep -q rootsecret out
+	# On, through a reload.
+	gb_write_conf 'private_data = true;'
+	kill -HUP "$GB_CTL_PID"
+	gb_wait 10 sh -c 'gctl show config | grep -qx "controller.private_data = true"'
+	as_nobody "gq -l $mine" >out
+	output=$(cat out)
+	[ "$(long_value name)" = rootjob ]
+	[ "$(long_value user)" = root ]
+	[ "$(long_value state)" = HELD ]
+	for f in command argv workdir stdout stderr message; do
+		[ "$(long_value "$f")" = - ] || { echo "$f shown: $output"; false; }
+	done
+	! grep -q -e rootsecret -e "$GB_DIR" out
+	# gbatchd leaves the members out; gq hides nothing itself.
+	as_nobody "gq --json -j $mine" >out
+	python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+assert j["name"] == "rootjob" and j["state"] == "HELD", j
+for k in ("command", "argv", "workdir", "stdout", "stderr", "message"):
+    assert k not in j, (k, j)' out
+	# A user sees all of their own job, an operator all of anyone's.
+	as_nobody "gq -l $theirs" >out
+	grep -q nobodysecret out
+	gq -l "$theirs" >out
+	grep -q nobodysecret out
+}

@@ -134,6 +134,40 @@ gb_submit() {
 	gsub --parsable "$@"
 }
 
+# gb_rawask JSON...: says HELLO, sends each JSON text as one frame and prints
+# each reply but HELLO's on its own line.
+gb_rawask() {
+	python3 -c '
+import json, socket, struct, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+def rd(n):
+    b = b""
+    while len(b) < n:
+        c = s.recv(n - len(b))
+        if not c:
+            sys.exit("gbatchd closed the connection")
+        b += c
+    return b
+for i, text in enumerate(["{\"type\":100,\"version\":1,\"role\":\"client\"}"] + sys.argv[2:]):
+    s.sendall(struct.pack(">I", len(text.encode())) + text.encode())
+    reply = rd(struct.unpack(">I", rd(4))[0])
+    if i > 0:
+        print(reply.decode())' "$GBATCH_SOCKET" "$@"
+}
+
+# gb_no_controls FILE: FILE holds no terminal control but newlines: no C0
+# byte, DEL or C1 control (U+0080..U+009F), and is valid UTF-8.
+gb_no_controls() {
+	python3 -c '
+import re, sys
+b = open(sys.argv[1], "rb").read()
+b.decode("utf-8")
+m = re.search(rb"[\x00-\x09\x0b-\x1f\x7f]|\xc2[\x80-\x9f]", b)
+if m:
+    sys.exit("control byte at %d: %r" % (m.start(), b[max(0, m.start() - 20):m.end() + 20]))' "$1"
+}
+
 gb_kill_sessions() {
 	local self sid
 	self=$(ps -o sid= -p $$ | tr -d ' ')

@@ -51,7 +51,9 @@ as() {
 	run -0 gq -j "$id" --noheader -o user
 	[ "$output" = "$GB_USER" ]
 	run -4 as "$GB_USER2" gcancel "$id"
-	[[ "$output" == *"permission"* || "$output" == *"not yours"* || "$output" == *"$GB_USER"* ]]
+	[[ "$output" == *"$GB_USER"* ]]
+	# The audit log names the real user and the node that relayed.
+	grep -q "refused $GB_USER2 (uid $(id -u "$GB_USER2")) from relayed by node n1: " "$GB_DIR/ctl/audit.log"
 	run -4 as "$GB_USER2" gctl release "$id"
 	run -0 gb_state "$id"
 	[ "$output" = HELD ]

@@ -46,6 +46,7 @@ main(void)
 	struct table	*t;
 	struct row	 r1 = { "alpha", "7" }, r2 = { "b", "1234" };
 	struct row	 r3 = { "x\ty\x1b", "" };
+	struct row	 r4 = { "\x1b]0;t\x07\xc2\x9b" "2J\xff\n\xc3\xa9", "7" };
 	char		*out, err[256];
 
 	t = table_create(cols, 2, "name,num");
@@ -67,10 +68,21 @@ main(void)
 	t = table_create(cols, 2, "num,name");
 	table_add(t, &r3, NULL);
 	out = render(t, false);
-	is_str(out, "-  x?y?\n", "empty cell prints -, control chars ?, "
-	    "widths without a header fit the cells");
+	is_str(out, "-  x\\ty\\e\n", "empty cell prints -, control chars "
+	    "escaped, widths without a header fit the cells");
 	free(out);
 	is_int(table_select(t, "name:3", err, sizeof err), 0, "width");
+	table_free(t);
+
+	t = table_create(cols, 2, "name,num");
+	table_add(t, &r4, NULL);
+	table_add(t, &r2, NULL);
+	out = render(t, true);
+	is_str(out, "NAME                        NUM\n"
+	    "\\e]0;t\\x07\\u009b2J\\xff\\n\xc3\xa9     7\n"
+	    "b                          1234\n",
+	    "columns are as wide as the escaped cells, UTF-8 kept");
+	free(out);
 	table_free(t);
 
 	t = table_create(cols, 2, "name:3");
