@@ -17,11 +17,17 @@
 #include <event2/bufferevent.h>
 #include <event2/listener.h>
 
+#include "common/frame.h"
 #include "common/log.h"
+#include "common/proto.h"
 #include "common/xmalloc.h"
 #include "daemon/common/hostport.h"
+#include "daemon/controller/conf.h"
+#include "daemon/controller/gbatchd.h"
 #include "daemon/controller/listener.h"
+#include "daemon/controller/peer-limit.h"
 #include "daemon/controller/peer.h"
+#include "daemon/controller/user.h"
 
 struct listener {
 	struct evconnlistener	*lev;
@@ -57,6 +63,31 @@ listener_error_cb(struct evconnlistener *lev, void *arg)
 	log_warn("accept: %s", strerror(e));
 }
 
+/* Turns away a connection over a limit of peer-limit.c: the reply to the
+ * HELLO every client sends first says why, and the socket is closed at
+ * once, so the refused costs a descriptor only for this moment. */
+static void
+listener_refuse(evutil_socket_t fd, const char *addr, bool busy,
+    const char *why)
+{
+	json_t	*hello, *reply;
+	uint8_t	*buf;
+	size_t	 len;
+
+	log_info("peer %s: refused: %s", addr, why);
+	hello = proto_msg(MSG_HELLO);
+	reply = proto_reply_error(hello, busy ? PROTO_E_BUSY :
+	    PROTO_E_PERMISSION, "%s", why);
+	if ((buf = frame_pack(reply, FRAME_MAX_REQUEST, &len)) != NULL) {
+		/* The socket is new: its send buffer has room. */
+		(void)send(fd, buf, len, MSG_DONTWAIT | MSG_NOSIGNAL);
+		free(buf);
+	}
+	json_decref(reply);
+	json_decref(hello);
+	evutil_closesocket(fd);
+}
+
 /* A connection on the Unix socket: a client, whose uid and gid the kernel
  * gives (SO_PEERCRED), never the client. */
 static void
@@ -66,6 +97,8 @@ listener_accept_local(struct event_base *base, evutil_socket_t fd)
 	struct bufferevent	*bev;
 	struct ucred		 cred;
 	socklen_t		 len = sizeof cred;
+	char			 user[64], addr[80], why[256];
+	bool			 busy;
 
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) {
 		log_warn("accept: SO_PEERCRED: %s", strerror(errno));
@@ -74,6 +107,14 @@ listener_accept_local(struct event_base *base, evutil_socket_t fd)
 	}
 	id.uid = cred.uid;
 	id.gid = cred.gid;
+	user_name(cred.uid, user, sizeof user);
+	id.privileged = conf_is_operator(gbatchd_conf(), cred.uid, user);
+	if (peer_limit_admit(true, cred.uid, id.privileged, &busy, why,
+	    sizeof why) != 0) {
+		snprintf(addr, sizeof addr, "unix:%s", user);
+		listener_refuse(fd, addr, busy, why);
+		return;
+	}
 	if ((bev = bufferevent_socket_new(base, fd,
 	    BEV_OPT_CLOSE_ON_FREE)) == NULL) {
 		log_warn("accept: cannot set up a connection");
@@ -92,8 +133,9 @@ listener_accept_cb(struct evconnlistener *lev, evutil_socket_t fd,
 	struct peer_ident	 id = { .local = false };
 	struct bufferevent	*bev;
 	char			 host[NI_MAXHOST], port[NI_MAXSERV];
-	char			 addr[NI_MAXHOST + NI_MAXSERV + 4];
+	char			 addr[NI_MAXHOST + NI_MAXSERV + 4], why[256];
 	int			 one = 1;
+	bool			 busy;
 
 	if (l->local) {
 		listener_accept_local(base, fd);
@@ -106,6 +148,10 @@ listener_accept_cb(struct evconnlistener *lev, evutil_socket_t fd,
 		snprintf(addr, sizeof addr, "[%s]:%s", host, port);
 	else
 		snprintf(addr, sizeof addr, "%s:%s", host, port);
+	if (peer_limit_admit(false, 0, true, &busy, why, sizeof why) != 0) {
+		listener_refuse(fd, addr, busy, why);
+		return;
+	}
 	(void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 	if ((bev = bufferevent_socket_new(base, fd,
 	    BEV_OPT_CLOSE_ON_FREE)) == NULL) {
