@@ -44,6 +44,7 @@ enum msg_type {
 #define PROTO_E_UNSATISFIABLE	"unsatisfiable"	/* no node could ever run it */
 #define PROTO_E_INTERNAL	"internal"	/* controller failure (store) */
 #define PROTO_E_SHUTTING_DOWN	"shutting_down"
+#define PROTO_E_BUSY		"busy"		/* connections ran short */
 
 /* Exit statuses shared by every command (man/gbatch-exit-status in each
  * page's EXIT STATUS). */

@@ -29,7 +29,7 @@ json_t *
 conf_to_json(const struct conf *c)
 {
 	const struct sched_conf	*sc = &c->sched;
-	json_t			*ctl, *sch, *ops, *th;
+	json_t			*ctl, *sch, *ops, *th, *lim;
 	char			*audit;
 	size_t			 i;
 
@@ -46,6 +46,17 @@ conf_to_json(const struct conf *c)
 	audit = conf_audit_path(c);
 	json_object_set_new(ctl, "audit_log", json_string(audit));
 	free(audit);
+	lim = json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, "
+	    "s:i, s:i}", "max_connections", c->max_connections,
+	    "max_connections_per_user", c->max_connections_per_user,
+	    "connection_reserve", c->connection_reserve,
+	    "max_buffered_mib", c->max_buffered_mib,
+	    "max_requests_per_second", c->max_requests_per_second,
+	    "frame_timeout", c->frame_timeout,
+	    "idle_timeout", c->idle_timeout,
+	    "max_pending_per_user", c->max_pending_per_user);
+	json_object_update(ctl, lim);
+	json_decref(lim);
 	th = json_array();
 	for (i = 0; i + 1 < sc->nqueues; i++)
 		json_array_append_new(th, conf_secs(sc->thresholds[i]));
@@ -109,4 +120,12 @@ conf_apply(struct conf *c, const struct conf *fresh, json_t *changed,
 	c->sched = fresh->sched;
 	c->ckpt_grace = fresh->ckpt_grace;
 	c->max_ckpt_grace = fresh->max_ckpt_grace;
+	c->max_connections = fresh->max_connections;
+	c->max_connections_per_user = fresh->max_connections_per_user;
+	c->connection_reserve = fresh->connection_reserve;
+	c->max_buffered_mib = fresh->max_buffered_mib;
+	c->max_requests_per_second = fresh->max_requests_per_second;
+	c->frame_timeout = fresh->frame_timeout;
+	c->idle_timeout = fresh->idle_timeout;
+	c->max_pending_per_user = fresh->max_pending_per_user;
 }

@@ -36,6 +36,13 @@ conf_defaults(struct conf *c)
 	c->ckpt_grace = CONF_CKPT_GRACE;
 	c->max_ckpt_grace = CONF_MAX_CKPT_GRACE;
 	tls_settings_defaults(&c->tls);
+	c->max_connections_per_user = CONF_MAX_CONNECTIONS_PER_USER;
+	c->connection_reserve = CONF_CONNECTION_RESERVE;
+	c->max_buffered_mib = CONF_MAX_BUFFERED_MIB;
+	c->max_requests_per_second = CONF_MAX_REQUESTS_PER_SECOND;
+	c->frame_timeout = CONF_FRAME_TIMEOUT;
+	c->idle_timeout = CONF_IDLE_TIMEOUT;
+	c->max_pending_per_user = CONF_MAX_PENDING_PER_USER;
 }
 
 /* controller.listen: a port of 0 picks a free one. */
@@ -82,6 +89,30 @@ static const struct conf_file_key conf_controller_keys[] = {
 	{ .name = "log_level", .type = CONF_FILE_LOG_LEVEL,
 	  .off = offsetof(struct conf, log_level) },
 	{ .name = "sync", .type = CONF_FILE_CUSTOM, .read = conf_sync },
+	{ .name = "max_connections", .type = CONF_FILE_INT,
+	  .off = offsetof(struct conf, max_connections), .min = 0,
+	  .max = 1 << 24, .what = "connections (0: as the file limit allows)" },
+	{ .name = "max_connections_per_user", .type = CONF_FILE_INT,
+	  .off = offsetof(struct conf, max_connections_per_user), .min = 0,
+	  .max = 1 << 24, .what = "connections (0: no limit)" },
+	{ .name = "connection_reserve", .type = CONF_FILE_INT,
+	  .off = offsetof(struct conf, connection_reserve), .min = 0,
+	  .max = 1 << 20, .what = "file descriptors" },
+	{ .name = "max_buffered_mib", .type = CONF_FILE_INT,
+	  .off = offsetof(struct conf, max_buffered_mib), .min = 4,
+	  .max = 1 << 20, .what = "MiB" },
+	{ .name = "max_requests_per_second", .type = CONF_FILE_INT,
+	  .off = offsetof(struct conf, max_requests_per_second), .min = 0,
+	  .max = 1 << 24, .what = "requests a second (0: no limit)" },
+	{ .name = "frame_timeout", .type = CONF_FILE_INT,
+	  .off = offsetof(struct conf, frame_timeout), .min = 1, .max = 3600,
+	  .what = "seconds" },
+	{ .name = "idle_timeout", .type = CONF_FILE_INT,
+	  .off = offsetof(struct conf, idle_timeout), .min = 1,
+	  .max = 86400 * 7, .what = "seconds" },
+	{ .name = "max_pending_per_user", .type = CONF_FILE_INT,
+	  .off = offsetof(struct conf, max_pending_per_user), .min = 0,
+	  .max = 1 << 30, .what = "jobs (0: no limit)" },
 };
 
 static int

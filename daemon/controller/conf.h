@@ -21,6 +21,15 @@
 #define CONF_CKPT_GRACE		60
 #define CONF_MAX_CKPT_GRACE	600
 
+/* Defaults of the connection limits; gbatch.conf(5) says why each. */
+#define CONF_MAX_CONNECTIONS_PER_USER	256
+#define CONF_CONNECTION_RESERVE		64
+#define CONF_MAX_BUFFERED_MIB		64
+#define CONF_MAX_REQUESTS_PER_SECOND	1000
+#define CONF_FRAME_TIMEOUT		10
+#define CONF_IDLE_TIMEOUT		300
+#define CONF_MAX_PENDING_PER_USER	100000
+
 struct conf {
 	char		*socket;	/* Unix socket for clients */
 	char		*listen;	/* "HOST:PORT" for node daemons */
@@ -34,6 +43,18 @@ struct conf {
 	char		*audit_log;	/* NULL: state_dir/audit.log */
 	enum log_level	 log_level;
 	bool		 sync_full;	/* fsync every commit */
+
+	/* What connections may hold of gbatchd (peer-limit.c). 0 turns a
+	 * count limit off. */
+	int		 max_connections;	/* all peers; 0: the fd limit */
+	int		 max_connections_per_user;
+	int		 connection_reserve;	/* fds kept for root, operators
+						 * and node daemons */
+	int		 max_buffered_mib;	/* half-read frames, in all */
+	int		 max_requests_per_second; /* per connection */
+	int		 frame_timeout;		/* seconds to finish a frame */
+	int		 idle_timeout;		/* seconds a client may idle */
+	int		 max_pending_per_user;	/* waiting jobs; 0: no limit */
 
 	/* The scheduler group: policy, queues, promotion, placement. Its
 	 * samples stay NULL here: gittins takes them from the store. */

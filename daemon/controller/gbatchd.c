@@ -34,6 +34,7 @@
 #include "daemon/controller/listener.h"
 #include "daemon/controller/node-health.h"
 #include "daemon/controller/node.h"
+#include "daemon/controller/peer-limit.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/recover.h"
 #include "daemon/controller/req.h"
@@ -485,6 +486,7 @@ main(int argc, char **argv)
 		gbatchd_fatal(err);
 	node_health_init(gbatchd_base);
 	schedule_init(gbatchd_base);
+	peer_limit_init(gbatchd_base);
 	for (i = 0; i < 3; i++) {
 		sigs[i] = evsignal_new(gbatchd_base, signums[i],
 		    gbatchd_signal_cb, NULL);
@@ -506,6 +508,7 @@ main(int argc, char **argv)
 	commit_run();
 	listener_free();
 	peer_free_all();
+	peer_limit_free();
 	commit_free();
 	/* After the last frame that could refer to it is gone. */
 	req_job_list_free();

@@ -54,12 +54,69 @@ static size_t		  job_hash_size;	/* buckets, a power of two */
 static size_t		  job_total;
 static size_t		  job_counts[JOB_STATE_COUNT];
 
+/* Jobs waiting to start (pending or held) of each user, for
+ * controller.max_pending_per_user: a hash by uid, chained. */
+#define JOB_WAITING_BUCKETS	256
+struct job_waiting {
+	uint32_t		 uid;
+	size_t			 n;
+	struct job_waiting	*next;
+};
+static struct job_waiting	*job_waiting[JOB_WAITING_BUCKETS];
+
 /* Reasons as stored; anything else read back from the store becomes
  * "None" rather than a string each job would own. */
 static const char *const job_reasons[] = {
 	"None", "Resources", "Priority", "Held", "NodeLost", "NodeDown",
 	"Requeued", "Preempted", "Preempting", "PartLost", "StaleCopy",
 };
+
+static bool
+job_is_waiting(enum job_state s)
+{
+	return (s == JOB_PENDING || s == JOB_HELD);
+}
+
+static struct job_waiting *
+job_waiting_get(uint32_t uid, bool create)
+{
+	struct job_waiting	**at = &job_waiting[uid % JOB_WAITING_BUCKETS];
+	struct job_waiting	 *w;
+
+	for (w = *at; w != NULL; w = w->next) {
+		if (w->uid == uid)
+			return (w);
+	}
+	if (!create)
+		return (NULL);
+	w = xcalloc(1, sizeof *w);
+	w->uid = uid;
+	w->next = *at;
+	*at = w;
+	return (w);
+}
+
+/* Counts job j in or out (add: +1 or -1) of its user's waiting jobs when
+ * state s is a waiting one. Entries stay once made: a cluster has few
+ * users. */
+static void
+job_waiting_add(const struct job *j, enum job_state s, int add)
+{
+	if (!job_is_waiting(s))
+		return;
+	if (add > 0)
+		job_waiting_get(j->uid, true)->n++;
+	else
+		job_waiting_get(j->uid, true)->n--;
+}
+
+size_t
+job_waiting_of(uint32_t uid)
+{
+	struct job_waiting	*w = job_waiting_get(uid, false);
+
+	return (w != NULL ? w->n : 0);
+}
 
 const char *
 job_reason_intern(const char *s)
@@ -183,6 +240,7 @@ job_create(const struct store_job *r)
 	job_hash[b] = j;
 	job_total++;
 	job_counts[j->state]++;
+	job_waiting_add(j, j->state, 1);
 
 	/* Ids grow, so this is the tail except when loading out of order. */
 	TAILQ_FOREACH_REVERSE(at, &job_all, job_list, all) {
@@ -211,6 +269,7 @@ job_free(struct job *j)
 	}
 	job_total--;
 	job_counts[j->state]--;
+	job_waiting_add(j, j->state, -1);
 	TAILQ_REMOVE(&job_all, j, all);
 	if (j->message != j->message_inline)
 		free(j->message);
@@ -222,11 +281,20 @@ job_free(struct job *j)
 void
 job_free_all(void)
 {
+	struct job_waiting	*w;
+	size_t			 i;
+
 	while (!TAILQ_EMPTY(&job_all))
 		job_free(TAILQ_FIRST(&job_all));
 	free(job_hash);
 	job_hash = NULL;
 	job_hash_size = 0;
+	for (i = 0; i < JOB_WAITING_BUCKETS; i++) {
+		while ((w = job_waiting[i]) != NULL) {
+			job_waiting[i] = w->next;
+			free(w);
+		}
+	}
 }
 
 struct job *
@@ -372,6 +440,8 @@ job_set_state(struct job *j, enum job_state s)
 {
 	job_counts[j->state]--;
 	job_counts[s]++;
+	job_waiting_add(j, j->state, -1);
+	job_waiting_add(j, s, 1);
 	j->state = s;
 }
 

@@ -51,6 +51,8 @@ struct job	*job_find(uint64_t id);
 struct job	*job_first(void);
 struct job	*job_next(const struct job *);
 size_t		 job_count(enum job_state);
+/* The jobs of uid waiting to start: pending or held. */
+size_t		 job_waiting_of(uint32_t uid);
 
 /* Fills row from job; strings are borrowed from job. Script and env are
  * NULL: only the store has them. */

@@ -15,17 +15,19 @@
 #include <unistd.h>
 
 #include <event2/bufferevent.h>
-#include <event2/bufferevent_ssl.h>
 #include <event2/listener.h>
 
-#include <openssl/ssl.h>
-
+#include "common/frame.h"
 #include "common/log.h"
+#include "common/proto.h"
 #include "common/xmalloc.h"
 #include "daemon/common/hostport.h"
-#include "daemon/common/tls.h"
+#include "daemon/controller/conf.h"
+#include "daemon/controller/gbatchd.h"
 #include "daemon/controller/listener.h"
+#include "daemon/controller/peer-limit.h"
 #include "daemon/controller/peer.h"
+#include "daemon/controller/user.h"
 
 struct listener {
 	struct evconnlistener	*lev;
@@ -36,15 +38,6 @@ struct listener {
 };
 
 static struct listener	listener_all[2];
-
-/* A node has this long to finish its TLS handshake. */
-#define LISTENER_HANDSHAKE_S	10
-
-/* A TCP connection during its TLS handshake: nothing it sends is read
- * until its certificate is verified. */
-struct listener_hs {
-	char	*addr;
-};
 
 static void
 listener_backoff_cb(evutil_socket_t fd, short what, void *arg)
@@ -71,6 +64,31 @@ listener_error_cb(struct evconnlistener *lev, void *arg)
 	log_warn("accept: %s", strerror(e));
 }
 
+/* Turns away a connection over a limit of peer-limit.c: the reply to the
+ * HELLO every client sends first says why, and the socket is closed at
+ * once, so the refused costs a descriptor only for this moment. */
+static void
+listener_refuse(evutil_socket_t fd, const char *addr, bool busy,
+    const char *why)
+{
+	json_t	*hello, *reply;
+	uint8_t	*buf;
+	size_t	 len;
+
+	log_info("peer %s: refused: %s", addr, why);
+	hello = proto_msg(MSG_HELLO);
+	reply = proto_reply_error(hello, busy ? PROTO_E_BUSY :
+	    PROTO_E_PERMISSION, "%s", why);
+	if ((buf = frame_pack(reply, FRAME_MAX_REQUEST, &len)) != NULL) {
+		/* The socket is new: its send buffer has room. */
+		(void)send(fd, buf, len, MSG_DONTWAIT | MSG_NOSIGNAL);
+		free(buf);
+	}
+	json_decref(reply);
+	json_decref(hello);
+	evutil_closesocket(fd);
+}
+
 /* A connection on the Unix socket: a client, whose uid and gid the kernel
  * gives (SO_PEERCRED), never the client. */
 static void
@@ -80,6 +98,8 @@ listener_accept_local(struct event_base *base, evutil_socket_t fd)
 	struct bufferevent	*bev;
 	struct ucred		 cred;
 	socklen_t		 len = sizeof cred;
+	char			 user[64], addr[80], why[256];
+	bool			 busy;
 
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) {
 		log_warn("accept: SO_PEERCRED: %s", strerror(errno));
@@ -88,6 +108,14 @@ listener_accept_local(struct event_base *base, evutil_socket_t fd)
 	}
 	id.uid = cred.uid;
 	id.gid = cred.gid;
+	user_name(cred.uid, user, sizeof user);
+	id.privileged = conf_is_operator(gbatchd_conf(), cred.uid, user);
+	if (peer_limit_admit(true, cred.uid, id.privileged, &busy, why,
+	    sizeof why) != 0) {
+		snprintf(addr, sizeof addr, "unix:%s", user);
+		listener_refuse(fd, addr, busy, why);
+		return;
+	}
 	if ((bev = bufferevent_socket_new(base, fd,
 	    BEV_OPT_CLOSE_ON_FREE)) == NULL) {
 		log_warn("accept: cannot set up a connection");
@@ -95,86 +123,6 @@ listener_accept_local(struct event_base *base, evutil_socket_t fd)
 		return;
 	}
 	(void)peer_create(bev, &id, true, NULL);
-}
-
-static void
-listener_hs_free(struct listener_hs *hs, struct bufferevent *bev)
-{
-	if (bev != NULL)
-		bufferevent_free(bev);
-	free(hs->addr);
-	free(hs);
-}
-
-/* The handshake ended: a verified node becomes a peer, with the name its
- * certificate proves; anything else is logged, naming the peer, and
- * dropped, having been acted on in nothing. */
-static void
-listener_hs_cb(struct bufferevent *bev, short what, void *arg)
-{
-	struct listener_hs	*hs = arg;
-	struct peer_ident	 id = { .local = false, .trusted = true };
-	SSL			*ssl = bufferevent_openssl_get_ssl(bev);
-	char			 name[256], why[512];
-	unsigned long		 e;
-
-	if (what & BEV_EVENT_CONNECTED) {
-		if (tls_peer_name(ssl, name, sizeof name) == -1) {
-			log_warn("peer %s: refused: its certificate names no "
-			    "node", hs->addr);
-			listener_hs_free(hs, bev);
-			return;
-		}
-		id.node = name;
-		bufferevent_set_timeouts(bev, NULL, NULL);
-		log_debug("peer %s: TLS as node %s", hs->addr, name);
-		(void)peer_create(bev, &id, false, hs->addr);
-		listener_hs_free(hs, NULL);
-		return;
-	}
-	if (what & BEV_EVENT_TIMEOUT)
-		snprintf(why, sizeof why, "no TLS handshake within %d s",
-		    LISTENER_HANDSHAKE_S);
-	else if ((e = bufferevent_get_openssl_error(bev)) != 0 ||
-	    SSL_get_verify_result(ssl) != X509_V_OK)
-		tls_error(ssl, e, why, sizeof why);
-	else if (what & BEV_EVENT_EOF)
-		snprintf(why, sizeof why, "closed during the TLS handshake "
-		    "(plain TCP, or our certificate refused)");
-	else
-		snprintf(why, sizeof why, "TLS handshake failed: %s",
-		    evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()));
-	log_warn("peer %s: refused: %s", hs->addr, why);
-	listener_hs_free(hs, bev);
-}
-
-static void
-listener_accept_tls(struct event_base *base, evutil_socket_t fd,
-    SSL_CTX *ctx, const char *addr)
-{
-	struct listener_hs	*hs;
-	struct bufferevent	*bev;
-	struct timeval		 tv = { LISTENER_HANDSHAKE_S, 0 };
-	SSL			*ssl;
-
-	if ((ssl = SSL_new(ctx)) == NULL) {
-		log_warn("accept %s: cannot set up TLS", addr);
-		evutil_closesocket(fd);
-		return;
-	}
-	bev = bufferevent_openssl_socket_new(base, fd, ssl,
-	    BUFFEREVENT_SSL_ACCEPTING, BEV_OPT_CLOSE_ON_FREE);
-	if (bev == NULL) {
-		log_warn("accept %s: cannot set up TLS", addr);
-		SSL_free(ssl);
-		evutil_closesocket(fd);
-		return;
-	}
-	hs = xcalloc(1, sizeof *hs);
-	hs->addr = xstrdup(addr);
-	bufferevent_setcb(bev, NULL, NULL, listener_hs_cb, hs);
-	bufferevent_set_timeouts(bev, &tv, &tv);
-	bufferevent_enable(bev, EV_READ | EV_WRITE);
 }
 
 static void
@@ -187,8 +135,9 @@ listener_accept_cb(struct evconnlistener *lev, evutil_socket_t fd,
 	struct peer_ident	 id = { .local = false, .trusted = true };
 	struct bufferevent	*bev;
 	char			 host[NI_MAXHOST], port[NI_MAXSERV];
-	char			 addr[NI_MAXHOST + NI_MAXSERV + 4];
+	char			 addr[NI_MAXHOST + NI_MAXSERV + 4], why[256];
 	int			 one = 1;
+	bool			 busy;
 
 	if (l->local) {
 		listener_accept_local(base, fd);
@@ -201,9 +150,13 @@ listener_accept_cb(struct evconnlistener *lev, evutil_socket_t fd,
 		snprintf(addr, sizeof addr, "[%s]:%s", host, port);
 	else
 		snprintf(addr, sizeof addr, "%s:%s", host, port);
+	if (peer_limit_admit(false, 0, true, &busy, why, sizeof why) != 0) {
+		listener_refuse(fd, addr, busy, why);
+		return;
+	}
 	(void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 	if (l->tls != NULL) {
-		listener_accept_tls(base, fd, l->tls, addr);
+		listener_tls_accept(base, fd, l->tls, addr);
 		return;
 	}
 	if ((bev = bufferevent_socket_new(base, fd,

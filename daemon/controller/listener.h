@@ -22,6 +22,11 @@ int	listener_unix(struct event_base *, const char *path, char *err,
  * free port. Returns 0 or -1 with err set. */
 int	listener_tcp(struct event_base *, const char *hostport,
 	    const char *addr_file, SSL_CTX *tls, char *err, size_t errlen);
+/* Takes fd, a node's new TCP connection from addr, through the TLS
+ * handshake with ctx (listener-tls.c); a peer is made only for a verified
+ * node certificate, anything else is logged and closed. */
+void	listener_tls_accept(struct event_base *, evutil_socket_t fd,
+	    SSL_CTX *ctx, const char *addr);
 /* Stops accepting (shutdown). */
 void	listener_disable(void);
 void	listener_free(void);

@@ -19,6 +19,7 @@
 #include "daemon/common/frame-read.h"
 #include "daemon/controller/commit.h"
 #include "daemon/controller/node.h"
+#include "daemon/controller/peer-limit.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/req.h"
 #include "daemon/controller/user.h"
@@ -48,6 +49,7 @@ struct peer {
 	bool			 closing;	/* close once output is written */
 	bool			 paused;	/* backpressure */
 	bool			 stopped;	/* shutdown: read nothing more */
+	bool			 throttled;	/* over its request rate */
 	bool			 operator;
 	uid_t			 uid;
 	gid_t			 gid;
@@ -67,6 +69,7 @@ struct peer {
 	bool			 discard_next;	/* its client was refused */
 	unsigned		 nrelayed;
 	bool			 trusted;	/* may relay */
+	struct peer_limit	*lim;
 	TAILQ_ENTRY(peer)	 entry;
 };
 TAILQ_HEAD(peer_list, peer);
@@ -119,6 +122,7 @@ peer_create(struct bufferevent *bev, const struct peer_ident *id, bool raw,
 		return (NULL);
 	}
 	TAILQ_INSERT_TAIL(&peer_live, p, entry);
+	p->lim = peer_limit_new(p, id->local, id->uid, id->privileged);
 	log_debug("peer %s: connected", p->addr);
 	/* What arrived with the end of a TLS handshake waits in the input
 	 * and would raise no callback of its own. */
@@ -188,6 +192,10 @@ peer_close(struct peer *p, const char *why)
 	p->dead = true;
 	if (p->node != NULL)
 		node_peer_gone(p->node, p);
+	if (p->lim != NULL)
+		peer_limit_gone(p->lim, p->bev != NULL ?
+		    evbuffer_get_length(bufferevent_get_input(p->bev)) : 0);
+	p->lim = NULL;
 	if (p->via != NULL) {
 		peer_relay_close(p);
 		p->via->nrelayed--;
@@ -490,6 +498,36 @@ peer_read_more(struct peer *p, size_t *budget)
 	return (true);
 }
 
+/* Tells peer-limit.c what the input holds short of a frame; waiting:
+ * whether it is for the peer to send the rest. */
+static void
+peer_held(struct peer *p, bool waiting)
+{
+	if (p->lim != NULL)
+		peer_limit_input(p->lim,
+		    evbuffer_get_length(bufferevent_get_input(p->bev)), waiting);
+}
+
+/* Stops reading a peer over its request rate; peer_resume goes on. */
+static void
+peer_throttle(struct peer *p)
+{
+	p->throttled = true;
+	bufferevent_disable(p->bev, EV_READ);
+}
+
+void
+peer_resume(struct peer *p)
+{
+	if (p->dead || !p->throttled)
+		return;
+	p->throttled = false;
+	if (p->paused || p->stopped || p->closing)
+		return;
+	bufferevent_enable(p->bev, EV_READ);
+	peer_read_cb(p->bev, p);
+}
+
 /* Cuts whole frames off the input and dispatches them, until the input
  * holds less than a frame (and the socket has nothing more this pass) or
  * the peer is closed, paused or stopped. */
@@ -503,7 +541,8 @@ peer_read_cb(struct bufferevent *bev, void *arg)
 	size_t		 len, need, budget = PEER_READ_MAX;
 	int		 rc;
 
-	while (!p->dead && !p->paused && !p->closing && !p->stopped) {
+	while (!p->dead && !p->paused && !p->closing && !p->stopped &&
+	    !p->throttled) {
 		rc = frame_read_peek(in, FRAME_MAX_REQUEST, &len, &need, err,
 		    sizeof err);
 		if (rc == -1) {
@@ -514,6 +553,7 @@ peer_read_cb(struct bufferevent *bev, void *arg)
 		if (rc == 0) {
 			if (peer_read_more(p, &budget))
 				continue;
+			peer_held(p, true);
 			return;
 		}
 		if ((msg = frame_read_take(in, len, err, sizeof err)) == NULL) {
@@ -521,6 +561,8 @@ peer_read_cb(struct bufferevent *bev, void *arg)
 			peer_close(p, why);
 			return;
 		}
+		if (!peer_limit_request(p->lim, proto_type(msg)))
+			peer_throttle(p);
 		/* A frame after a relay envelope is its client's. */
 		if (p->discard_next)
 			p->discard_next = false;
@@ -540,6 +582,8 @@ peer_read_cb(struct bufferevent *bev, void *arg)
 			    p->addr);
 		}
 	}
+	if (!p->dead)
+		peer_held(p, false);
 }
 
 static void
@@ -555,7 +599,7 @@ peer_write_cb(struct bufferevent *bev, void *arg)
 	if (p->paused) {
 		p->paused = false;
 		bufferevent_setwatermark(bev, EV_WRITE, 0, 0);
-		if (!p->stopped && !p->closing) {
+		if (!p->stopped && !p->closing && !p->throttled) {
 			bufferevent_enable(bev, EV_READ);
 			peer_read_cb(bev, p);
 		}

@@ -34,6 +34,7 @@ struct peer_ident {
 	bool		 local;		/* the Unix socket */
 	uid_t		 uid;		/* local: from SO_PEERCRED */
 	gid_t		 gid;
+	bool		 privileged;	/* root, an operator, or a proven node */
 	const char	*node;		/* TCP: the name its certificate
 					 * proves; NULL when the link is
 					 * not authenticated */
@@ -69,6 +70,9 @@ void		 peer_close_after_flush(struct peer *, const char *why);
 void		 peer_close_flushed(void);
 /* Frees dead peers; call only when no frame for them is queued. */
 void		 peer_reap(void);
+/* Reads the peer again after its request rate allowed no more
+ * (peer-limit.c), unless something else stopped it meanwhile. */
+void		 peer_resume(struct peer *);
 /* Stops reading from every peer (shutdown). */
 void		 peer_stop_reading_all(void);
 /* Whether every peer's output has been written. */

@@ -1,0 +1,112 @@
+/* listener-tls.c: a node's TCP connection through its TLS handshake.
+ * Nothing it sends is read until its certificate is verified; then it
+ * becomes a peer with the node name the certificate proves. Kept apart
+ * from listener.c because OpenSSL's headers and the scheduler's cannot
+ * meet in one file (<sched.h>'s SCHED_FIFO). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <event2/bufferevent.h>
+#include <event2/bufferevent_ssl.h>
+
+#include <openssl/ssl.h>
+
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "daemon/common/tls.h"
+#include "daemon/controller/listener.h"
+#include "daemon/controller/peer.h"
+
+/* A node has this long to finish its TLS handshake. */
+#define LISTENER_HANDSHAKE_S	10
+
+/* A TCP connection during its TLS handshake: nothing it sends is read
+ * until its certificate is verified. */
+struct listener_tls_hs {
+	char	*addr;
+};
+
+static void
+listener_tls_hs_free(struct listener_tls_hs *hs, struct bufferevent *bev)
+{
+	if (bev != NULL)
+		bufferevent_free(bev);
+	free(hs->addr);
+	free(hs);
+}
+
+/* The handshake ended: a verified node becomes a peer, with the name its
+ * certificate proves; anything else is logged, naming the peer, and
+ * dropped, having been acted on in nothing. */
+static void
+listener_tls_hs_cb(struct bufferevent *bev, short what, void *arg)
+{
+	struct listener_tls_hs	*hs = arg;
+	/* A node proven by its certificate: trusted to relay, and of the
+	 * class that keeps its connection when ordinary users fill the
+	 * descriptors (peer-limit.c). */
+	struct peer_ident	 id = { .local = false, .trusted = true,
+				    .privileged = true };
+	SSL			*ssl = bufferevent_openssl_get_ssl(bev);
+	char			 name[256], why[512];
+	unsigned long		 e;
+
+	if (what & BEV_EVENT_CONNECTED) {
+		if (tls_peer_name(ssl, name, sizeof name) == -1) {
+			log_warn("peer %s: refused: its certificate names no "
+			    "node", hs->addr);
+			listener_tls_hs_free(hs, bev);
+			return;
+		}
+		id.node = name;
+		bufferevent_set_timeouts(bev, NULL, NULL);
+		log_debug("peer %s: TLS as node %s", hs->addr, name);
+		(void)peer_create(bev, &id, false, hs->addr);
+		listener_tls_hs_free(hs, NULL);
+		return;
+	}
+	if (what & BEV_EVENT_TIMEOUT)
+		snprintf(why, sizeof why, "no TLS handshake within %d s",
+		    LISTENER_HANDSHAKE_S);
+	else if ((e = bufferevent_get_openssl_error(bev)) != 0 ||
+	    SSL_get_verify_result(ssl) != X509_V_OK)
+		tls_error(ssl, e, why, sizeof why);
+	else if (what & BEV_EVENT_EOF)
+		snprintf(why, sizeof why, "closed during the TLS handshake "
+		    "(plain TCP, or our certificate refused)");
+	else
+		snprintf(why, sizeof why, "TLS handshake failed: %s",
+		    evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()));
+	log_warn("peer %s: refused: %s", hs->addr, why);
+	listener_tls_hs_free(hs, bev);
+}
+
+void
+listener_tls_accept(struct event_base *base, evutil_socket_t fd,
+    SSL_CTX *ctx, const char *addr)
+{
+	struct listener_tls_hs	*hs;
+	struct bufferevent	*bev;
+	struct timeval		 tv = { LISTENER_HANDSHAKE_S, 0 };
+	SSL			*ssl;
+
+	if ((ssl = SSL_new(ctx)) == NULL) {
+		log_warn("accept %s: cannot set up TLS", addr);
+		evutil_closesocket(fd);
+		return;
+	}
+	bev = bufferevent_openssl_socket_new(base, fd, ssl,
+	    BUFFEREVENT_SSL_ACCEPTING, BEV_OPT_CLOSE_ON_FREE);
+	if (bev == NULL) {
+		log_warn("accept %s: cannot set up TLS", addr);
+		SSL_free(ssl);
+		evutil_closesocket(fd);
+		return;
+	}
+	hs = xcalloc(1, sizeof *hs);
+	hs->addr = xstrdup(addr);
+	bufferevent_setcb(bev, NULL, NULL, listener_tls_hs_cb, hs);
+	bufferevent_set_timeouts(bev, &tv, &tv);
+	bufferevent_enable(bev, EV_READ | EV_WRITE);
+}
+
