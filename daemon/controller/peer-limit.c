@@ -97,6 +97,14 @@ peer_limit_sweep_cb(evutil_socket_t fd, short what, void *arg)
 	int64_t			 idle_ms = (int64_t)c->idle_timeout * 1000;
 	char			 why[160];
 
+	/* glibc keeps freed heap for reuse; after a burst of large input
+	 * it would keep it for good. Trimmed a sweep after the closes that
+	 * freed it: libevent frees a closed connection's buffers later in
+	 * the loop, not in peer_close. */
+	if (peer_limit_freed >= PEER_LIMIT_TRIM) {
+		peer_limit_freed = 0;
+		malloc_trim(0);
+	}
 	for (l = TAILQ_FIRST(&peer_limit_all); l != NULL; l = next) {
 		next = TAILQ_NEXT(l, entry);
 		if (l->held != 0 && l->waiting &&
@@ -119,12 +127,6 @@ peer_limit_sweep_cb(evutil_socket_t fd, short what, void *arg)
 			    c->idle_timeout);
 			peer_close(l->peer, why);
 		}
-	}
-	/* glibc keeps freed heap for reuse; after a burst of large input
-	 * it would keep it for good. */
-	if (peer_limit_freed >= PEER_LIMIT_TRIM) {
-		peer_limit_freed = 0;
-		malloc_trim(0);
 	}
 }
 
