@@ -79,7 +79,8 @@ gnoded_usage(FILE *f)
 "\n"
 "SIGTERM or SIGINT stops gnoded; running jobs keep running and are\n"
 "re-attached when it starts again. SIGHUP reopens the -L file (for log\n"
-"rotation) and changes nothing else.\n");
+"rotation) and rereads the CA and CRL (after gctl cert revoke); nothing\n"
+"else changes.\n");
 }
 
 static int
@@ -351,20 +352,40 @@ gnoded_signal_cb(evutil_socket_t sig, short what, void *arg)
 	event_base_loopbreak(base);
 }
 
-/* SIGHUP: logrotate moved the -L file away; write to a new one. Nothing
- * else is read again: the node's settings change with a restart, which
- * running jobs survive. */
-static void
-gnoded_reopen_cb(evutil_socket_t sig, short what, void *arg)
-{
-	const char	*path = arg;
+/* What SIGHUP acts on. */
+struct gnoded_hup {
+	const char		*log_file;	/* or NULL */
+	struct node_conf	*conf;
+};
 
-	if (path == NULL)
+/* SIGHUP: logrotate moved the -L file away; write to a new one. And gctl
+ * cert revoke may have revoked a controller's certificate: read the CRL
+ * again, so the next connection refuses it. Nothing else is read again:
+ * the node's settings change with a restart, which running jobs survive. */
+static void
+gnoded_hup_cb(evutil_socket_t sig, short what, void *arg)
+{
+	struct gnoded_hup	*hup = arg;
+	char			 err[1024];
+
+	if (hup->log_file != NULL) {
+		if (logfile_open(hup->log_file) != 0)
+			log_error("reopening %s: %s", hup->log_file,
+			    strerror(errno));
+		else
+			log_info("reopened the log file %s", hup->log_file);
+	}
+	if (hup->conf->tls_ctx == NULL)
 		return;
-	if (logfile_open(path) != 0)
-		log_error("reopening %s: %s", path, strerror(errno));
+	if (node_conf_tls_reload(hup->conf, err, sizeof err) == -1)
+		log_error("node %s: tls: %s; the CA and CRL in force are "
+		    "unchanged", hup->conf->name, err);
 	else
-		log_info("reopened the log file %s", path);
+		log_info("node %s: reread the CA certificate %s and %s%s",
+		    hup->conf->name, hup->conf->tls_files.ca,
+		    hup->conf->tls_files.crl != NULL ? "the CRL " : "no CRL",
+		    hup->conf->tls_files.crl != NULL ?
+		    hup->conf->tls_files.crl : "");
 }
 
 int
@@ -374,6 +395,7 @@ main(int argc, char **argv)
 	struct node_conf	 conf;
 	struct node_gpus	*gpus = NULL;
 	struct node_session	*session = NULL;
+	struct gnoded_hup	 hup;
 	struct event_base	*base = NULL;
 	struct event		*ev_term = NULL, *ev_int = NULL, *ev_hup = NULL;
 	char			 err[1024];
@@ -452,8 +474,9 @@ main(int argc, char **argv)
 	}
 	ev_term = evsignal_new(base, SIGTERM, gnoded_signal_cb, base);
 	ev_int = evsignal_new(base, SIGINT, gnoded_signal_cb, base);
-	ev_hup = evsignal_new(base, SIGHUP, gnoded_reopen_cb,
-	    (void *)o.log_file);
+	hup.log_file = o.log_file;
+	hup.conf = &conf;
+	ev_hup = evsignal_new(base, SIGHUP, gnoded_hup_cb, &hup);
 	event_add(ev_term, NULL);
 	event_add(ev_int, NULL);
 	event_add(ev_hup, NULL);

@@ -194,6 +194,27 @@ node_conf_tls(struct node_conf *conf, char *err, size_t errlen)
 }
 
 int
+node_conf_tls_reload(struct node_conf *conf, char *err, size_t errlen)
+{
+	struct tls_conf	tc;
+
+	if (conf->tls_ctx == NULL)
+		return (0);
+	/* The files again, not those of the start: a default crl.pem that
+	 * was not there then counts from now on. */
+	if (tls_settings_files(&conf->tls, TLS_ROLE_NODE, conf->name, &tc,
+	    err, errlen) == -1)
+		return (-1);
+	if (tls_ctx_reload(conf->tls_ctx, &tc, err, errlen) == -1) {
+		tls_conf_clear(&tc);
+		return (-1);
+	}
+	tls_conf_clear(&conf->tls_files);
+	conf->tls_files = tc;
+	return (0);
+}
+
+int
 node_conf_finish(struct node_conf *conf, char *err, size_t errlen)
 {
 	char	host[HOST_NAME_MAX + 1];

@@ -75,6 +75,13 @@ int	node_conf_parse_uint(const char *, unsigned min, unsigned max,
  * naming the file and the fix. */
 int	node_conf_tls(struct node_conf *, char *err, size_t errlen);
 
+/* SIGHUP: reads the CA and the CRL again into conf->tls_ctx (a CRL that
+ * gctl cert revoke wrote, or the default one copied in since the start),
+ * so a revoked controller certificate is refused from the next connection
+ * on. Nothing when TLS is off. Returns 0, or -1 with err (the context in
+ * force unchanged). */
+int	node_conf_tls_reload(struct node_conf *, char *err, size_t errlen);
+
 void	node_conf_clear(struct node_conf *);
 
 #endif

@@ -83,6 +83,7 @@ files() {
 		echo "/usr/share/bash-completion/completions/$c"
 	done
 	echo /etc/gbatch/gbatch.conf
+	echo /usr/share/gbatch/gbatch-tls-setup
 	echo /usr/share/man/man5/gbatch.conf.5.gz
 	echo /usr/share/doc/gbatch-client/gbatch.conf)
 	[ "$(files gbatch-client)" = "$(sort <<<"$want")" ] ||
@@ -151,6 +152,7 @@ files() {
 		done
 	fi
 	grep -qx 'd /run/gbatch 0755 root root -' "$R/usr/lib/tmpfiles.d/gbatch.conf"
+	grep -qx 'd /etc/gbatch/tls 0700 root root -' "$R/usr/lib/tmpfiles.d/gbatch.conf"
 	zcat "$R/usr/share/man/man8/gbatchd.8.gz" | grep -qF /etc/gbatch/gbatch.conf
 	zcat "$R/usr/share/man/man8/gbatchd.8.gz" | grep -qF /run/gbatch/gbatchd.sock
 	zcat "$R/usr/share/man/man8/gnoded.8.gz" | grep -qF /var/lib/gbatch/node
@@ -184,14 +186,15 @@ pkg_policy_is() {
 	sed -e "s|\"/run/gbatch/gbatchd.sock\"|\"$GB_DIR/gbatchd.sock\"|" \
 	    -e "s|\"/var/lib/gbatch\"|\"$GB_DIR/ctl\"|" \
 	    -e "s|\"/var/lib/gbatch/node\"|\"$GB_DIR/node\"|" \
+	    -e "s|\"/run/gbatch/gnoded.sock\"|\"$GB_DIR/gnoded.sock\"|" \
 	    -e 's|"0.0.0.0:6820"|"127.0.0.1:0"|' \
 	    -e 's|allow_root_jobs = false|allow_root_jobs = true|' \
 	    -e 's|gpu_source = "auto"|gpu_source = "simulated"|' \
 	    -e 's|# gpus = 0;|gpus = 2;|' "$R/etc/gbatch/gbatch.conf" >"$GBATCH_CONF"
 	# The test's CA (helpers.bash), as the packages' postinst would make
 	# one in /etc/gbatch/tls.
-	printf 'tls = {\n  dir = "%s/tls";\n  controller_name = "controller";\n};\n' \
-	    "$GB_DIR" >>"$GBATCH_CONF"
+	sed -i -e "s|^  dir = \"/etc/gbatch/tls\";|  dir = \"$GB_DIR/tls\";|" \
+	    -e 's|^  # controller_name = .*|  controller_name = "controller";|' "$GBATCH_CONF"
 	gb_tls_issue pkg1
 	run ! grep -n -e '/run/' -e '/var/' "$GBATCH_CONF"
 	grep -qx '  policy = "dlas";' "$GBATCH_CONF"
@@ -225,4 +228,52 @@ pkg_policy_is() {
 	${reload/\$MAINPID/$MAINPID}
 	gb_wait 10 pkg_policy_is fifo
 	"$R/usr/bin/gctl" ping
+}
+
+# tls_setup ROLE: the postinst's TLS step, as the unpacked gbatch-client has
+# it, on the test's gbatch.conf (its tls.dir in the test's directory).
+tls_setup() {
+	env PATH="$R/usr/bin:$PATH" sh "$R/usr/share/gbatch/gbatch-tls-setup" "$1"
+}
+
+@test "postinst makes the CA and the controller's certificate; a node without the CA key is told what to run" {
+	for p in controller node; do
+		dpkg-deb -e "$(deb gbatch-$p)" "$GB_DIR/$p"
+		grep -qx "	/usr/share/gbatch/gbatch-tls-setup $p" "$GB_DIR/$p/postinst"
+		# The certificates are there before debhelper starts the unit.
+		[ "$(grep -n gbatch-tls-setup "$GB_DIR/$p/postinst" | head -n 1 | cut -d: -f1)" -lt \
+		    "$(grep -n deb-systemd-invoke "$GB_DIR/$p/postinst" | head -n 1 | cut -d: -f1)" ]
+		grep -q 'rm -rf /etc/gbatch/tls' "$GB_DIR/$p/postrm"
+	done
+	sed -n '/^tls = {/,/^}/p' "$R/etc/gbatch/gbatch.conf" | grep -q '^  dir = "/etc/gbatch/tls";'
+	# The sample's tls group, pointed at a directory of the test, and a
+	# node named in it.
+	sed -e "s|^  dir = \"/etc/gbatch/tls\";|  dir = \"$GB_DIR/t\";|" \
+	    -e 's|^  # name = "gpu01";|  name = "gpu07";|' "$R/etc/gbatch/gbatch.conf" >"$GBATCH_CONF"
+	# A node host first: no CA key here, so nothing is made and the
+	# admin reads the commands to run on the controller's host.
+	run -0 tls_setup node
+	[[ "$output" == *"gctl cert issue gpu07 --node"* ]]
+	[[ "$output" == *"copy ca.crt, crl.pem, gpu07.crt and gpu07.key"*"$GB_DIR/t"* ]]
+	[ "$(stat -c %a "$GB_DIR/t")" = 700 ]
+	[ ! -e "$GB_DIR/t/gpu07.crt" ]
+	# The controller's host: the CA, and the controller's certificate
+	# named after the host, with loopback for a node on the same host.
+	run -0 tls_setup controller
+	[ -e "$GB_DIR/t/ca.key" ] && [ -e "$GB_DIR/t/crl.pem" ]
+	run -0 "$R/usr/bin/gctl" cert list --dir "$GB_DIR/t"
+	[[ "$output" == *"$(hostname)"*controller* ]]
+	openssl x509 -in "$GB_DIR/t/$(hostname).crt" -noout -ext subjectAltName |
+	    grep -q 'IP Address:127.0.0.1'
+	# Once the CA key is here, the node's postinst issues its own.
+	run -0 tls_setup node
+	[ -e "$GB_DIR/t/gpu07.crt" ]
+	[ "$(stat -c %a "$GB_DIR/t/gpu07.key")" = 600 ]
+	# Run again, nothing is made twice.
+	before=$(ls -l --time-style=+%s.%N "$GB_DIR/t")
+	run -0 tls_setup controller
+	run -0 tls_setup node
+	[ "$(ls -l --time-style=+%s.%N "$GB_DIR/t")" = "$before" ]
+	run -2 tls_setup both
+	[[ "$output" == *'expected "controller" or "node", got "both"'* ]]
 }
