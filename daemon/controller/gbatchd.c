@@ -1,23 +1,18 @@
-/* gbatchd.c: the controller's main(): options, settings, start-up in order
- * (store, memory, listeners), the loop, and a clean stop. */
+/* gbatchd.c: the controller as a whole, for gbatchd-main.c (and a fuzz
+ * target) to run: its settings, the clock, start-up in order (settings and
+ * TLS, then store, memory, listeners), a clean stop and the tear-down. */
 #include <sys/types.h>
 #include <sys/stat.h>
 
 #include <errno.h>
-#include <fcntl.h>
-#include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <event2/event.h>
 
 #include "common/log.h"
-#include "common/paths.h"
-#include "common/proto.h"
 #include "common/xmalloc.h"
 #include "daemon/common/conf-file.h"
 #include "daemon/common/dirmode.h"
@@ -50,47 +45,8 @@ static struct event_base	*gbatchd_base;
 static int64_t			 gbatchd_start;
 static bool			 gbatchd_stopping;
 static struct event		*gbatchd_stop_ev;
-static const char		*gbatchd_logfile;
 /* What a reload reads again, and the flags that stay over the file. */
-static const char		*gbatchd_conf_path;
-static bool			 gbatchd_conf_must_exist, gbatchd_debug;
-static const char		*gbatchd_opt_socket, *gbatchd_opt_listen;
-static const char		*gbatchd_opt_dir;
-static int			 gbatchd_ready_fd = -1;
-
-static const struct option gbatchd_longopts[] = {
-	{ "check-config", no_argument, NULL, 'C' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 }
-};
-
-static void
-gbatchd_usage(FILE *f)
-{
-	fprintf(f,
-"usage: gbatchd [-CDv] [-f FILE] [-s SOCKET] [-l HOST:PORT] [-d STATE_DIR]\n"
-"               [-L LOGFILE] [-P PIDFILE]\n"
-"The gbatch controller: keeps the job queue, schedules jobs onto node\n"
-"daemons (gnoded) and answers the commands (gsub, gq, gcancel, ...).\n"
-"\n"
-"  -D             stay in the foreground and log to stderr (or -L)\n"
-"  -f FILE        configuration file (default $GBATCH_CONF, else\n"
-"                 " GB_PATH_CONF ")\n"
-"  -s SOCKET      Unix socket for commands (controller.socket)\n"
-"  -l HOST:PORT   TCP address for node daemons (controller.listen)\n"
-"  -d STATE_DIR   directory of the job database (controller.state_dir)\n"
-"  -L LOGFILE     log to this file instead of stderr or syslog\n"
-"  -P PIDFILE     write the daemon's process id here\n"
-"  -v             log debug messages\n"
-"  -C, --check-config\n"
-"                 check the configuration (file and flags) and exit\n"
-"  -h, --help     show this help and exit\n"
-"  -V, --version  show the version and exit\n"
-"\n"
-"Exit status: 0 after a clean stop, 1 when start-up fails (or the\n"
-"configuration is not valid), 2 on a usage error. See gbatchd(8).\n");
-}
+static struct gbatchd_flags	 gbatchd_flags;
 
 const struct conf *gbatchd_conf(void) { return (&gbatchd_settings); }
 
@@ -132,19 +88,6 @@ gbatchd_now_ms(void)
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return ((int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
-}
-
-/* Reports a start-up failure where the user sees it: stderr, or through
- * the pipe to the parent that waits for the daemon to be ready. */
-static void __attribute__((noreturn))
-gbatchd_fatal(const char *err)
-{
-	log_error("%s", err);
-	if (gbatchd_ready_fd != -1)
-		(void)write(gbatchd_ready_fd, err, strlen(err));
-	else if (gbatchd_logfile != NULL || gbatchd_ready_fd == -1)
-		fprintf(stderr, "gbatchd: %s\n", err);
-	exit(EXIT_FAILURE);
 }
 
 static void
@@ -189,22 +132,22 @@ gbatchd_read_conf(struct conf *c, char *err, size_t errlen)
 	int	rc;
 
 	conf_defaults(c);
-	if ((rc = conf_load(c, gbatchd_conf_path, gbatchd_conf_must_exist, err,
-	    errlen)) == -1)
+	if ((rc = conf_load(c, gbatchd_flags.conf_path,
+	    gbatchd_flags.conf_must_exist, err, errlen)) == -1)
 		return (-1);
-	if (gbatchd_opt_socket != NULL)
-		conf_set(&c->socket, gbatchd_opt_socket);
-	if (gbatchd_opt_listen != NULL) {
-		if (hostport_check(gbatchd_opt_listen, 0, why,
+	if (gbatchd_flags.socket != NULL)
+		conf_set(&c->socket, gbatchd_flags.socket);
+	if (gbatchd_flags.listen != NULL) {
+		if (hostport_check(gbatchd_flags.listen, 0, why,
 		    sizeof why) == -1) {
 			snprintf(err, errlen, "-l: %s", why);
 			return (-1);
 		}
-		conf_set(&c->listen, gbatchd_opt_listen);
+		conf_set(&c->listen, gbatchd_flags.listen);
 	}
-	if (gbatchd_opt_dir != NULL)
-		conf_set(&c->state_dir, gbatchd_opt_dir);
-	if (gbatchd_debug)
+	if (gbatchd_flags.state_dir != NULL)
+		conf_set(&c->state_dir, gbatchd_flags.state_dir);
+	if (gbatchd_flags.debug)
 		c->log_level = LOG_LEVEL_DEBUG;
 	return (rc);
 }
@@ -212,7 +155,7 @@ gbatchd_read_conf(struct conf *c, char *err, size_t errlen)
 const char *
 gbatchd_conf_file(void)
 {
-	return (gbatchd_conf_path);
+	return (gbatchd_flags.conf_path);
 }
 
 int
@@ -249,43 +192,11 @@ gbatchd_reconfigure(json_t *changed, json_t *restart, char *err,
 		    "was", why);
 	schedule_reconfigure();
 	log_info("gbatchd: reloaded %s: %zu setting%s changed%s",
-	    gbatchd_conf_path, json_array_size(changed),
+	    gbatchd_flags.conf_path, json_array_size(changed),
 	    json_array_size(changed) == 1 ? "" : "s",
 	    json_array_size(restart) > 0 ? "; some take effect at the next "
 	    "start" : "");
 	return (0);
-}
-
-static void
-gbatchd_signal_cb(evutil_socket_t sig, short what, void *arg)
-{
-	json_t	*changed, *restart;
-	char	 err[1024];
-	bool	 ok;
-
-	switch (sig) {
-	case SIGHUP:
-		/* Log rotation and a reload, as most daemons do. */
-		if (gbatchd_logfile != NULL &&
-		    logfile_open(gbatchd_logfile) != 0)
-			log_error("gbatchd: reopening %s: %s", gbatchd_logfile,
-			    strerror(errno));
-		changed = json_array();
-		restart = json_array();
-		service_reloading(gbatchd_conf_path);
-		ok = gbatchd_reconfigure(changed, restart, err, sizeof err) == 0;
-		service_reloaded(gbatchd_conf_path, ok, json_array_size(changed),
-		    err);
-		json_decref(changed);
-		json_decref(restart);
-		break;
-	case SIGTERM:
-		gbatchd_stop("SIGTERM");
-		break;
-	case SIGINT:
-		gbatchd_stop("SIGINT");
-		break;
-	}
 }
 
 /* mkdir -p path, mode 0755: the state directory, the socket's directory.
@@ -316,195 +227,91 @@ gbatchd_mkdirs(const char *path, const char *what, const char *from,
 	return (0);
 }
 
-/* Forks; the parent waits until the child is ready or failed, so that
- * `gbatchd` returns 0 only when the daemon is serving. */
-static void
-gbatchd_daemonize(void)
+int
+gbatchd_configure(const struct gbatchd_flags *flags, char *err,
+    size_t errlen)
 {
-	char	buf[1024];
-	ssize_t	n;
-	size_t	got = 0;
-	int	fds[2], devnull;
-	pid_t	pid;
+	struct conf	*c = &gbatchd_settings;
+	int		 found;
 
-	if (pipe(fds) != 0) {
-		fprintf(stderr, "gbatchd: pipe: %s\n", strerror(errno));
-		exit(EXIT_FAILURE);
+	gbatchd_flags = *flags;
+	if ((found = gbatchd_read_conf(c, err, errlen)) == -1) {
+		conf_clear(c);
+		return (-1);
 	}
-	if ((pid = fork()) == -1) {
-		fprintf(stderr, "gbatchd: fork: %s\n", strerror(errno));
-		exit(EXIT_FAILURE);
+	if (gbatchd_tls_open(c, err, errlen) == -1) {
+		tls_conf_clear(&gbatchd_tls_files);
+		conf_clear(c);
+		return (-1);
 	}
-	if (pid != 0) {
-		close(fds[1]);
-		while (got < sizeof buf - 1 && (n = read(fds[0], buf + got,
-		    sizeof buf - 1 - got)) != 0) {
-			if (n == -1 && errno == EINTR)
-				continue;
-			if (n == -1)
-				break;
-			got += (size_t)n;
-		}
-		if (got == 0)
-			_exit(EXIT_SUCCESS);
-		buf[got] = '\0';
-		fprintf(stderr, "gbatchd: %s\n", buf);
-		_exit(EXIT_FAILURE);
-	}
-	close(fds[0]);
-	gbatchd_ready_fd = fds[1];
-	setsid();
-	if ((devnull = open("/dev/null", O_RDWR)) != -1) {
-		dup2(devnull, STDIN_FILENO);
-		dup2(devnull, STDOUT_FILENO);
-		if (gbatchd_logfile == NULL)
-			dup2(devnull, STDERR_FILENO);
-		if (devnull > STDERR_FILENO)
-			close(devnull);
-	}
+	return (found);
+}
+
+void
+gbatchd_unconfigure(void)
+{
+	tls_ctx_free(gbatchd_tls);
+	gbatchd_tls = NULL;
+	tls_conf_clear(&gbatchd_tls_files);
+	conf_clear(&gbatchd_settings);
 }
 
 int
-main(int argc, char **argv)
+gbatchd_open(struct event_base *base, char *err, size_t errlen)
 {
-	struct conf	*c = &gbatchd_settings;
-	struct event	*sigs[3];
-	const char	*conf_path, *pidfile = NULL;
-	char		 err[1024], *addr_file, *sockdir, *p;
-	bool		 foreground = false, check = false, must_exist;
-	int		 ch, i, found;
-	static const int signums[] = { SIGTERM, SIGINT, SIGHUP };
+	const struct conf	*c = &gbatchd_settings;
+	char			*addr_file, *sockdir, *p;
+	int			 rc;
 
-	conf_path = NULL;
-	while ((ch = getopt_long(argc, argv, ":CDf:s:l:d:L:P:vhV",
-	    gbatchd_longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'C': check = true; break;
-		case 'D': foreground = true; break;
-		case 'f': conf_path = optarg; break;
-		case 's': gbatchd_opt_socket = optarg; break;
-		case 'l': gbatchd_opt_listen = optarg; break;
-		case 'd': gbatchd_opt_dir = optarg; break;
-		case 'L': gbatchd_logfile = optarg; break;
-		case 'P': pidfile = optarg; break;
-		case 'v': gbatchd_debug = true; break;
-		case 'h':
-			gbatchd_usage(stdout);
-			return (EXIT_OK);
-		case 'V':
-			printf("gbatchd (gbatch) %s, protocol %d\n", PACKAGE_VERSION,
-			    PROTO_VERSION);
-			return (EXIT_OK);
-		case ':':
-			fprintf(stderr, "gbatchd: option -%c needs a value\n",
-			    optopt);
-			gbatchd_usage(stderr);
-			return (EXIT_USAGE);
-		default:
-			if (optopt != 0)
-				fprintf(stderr, "gbatchd: unknown option -%c\n",
-				    optopt);
-			else
-				fprintf(stderr, "gbatchd: unknown option %s\n",
-				    argv[optind - 1]);
-			gbatchd_usage(stderr);
-			return (EXIT_USAGE);
-		}
-	}
-	if (optind != argc) {
-		fprintf(stderr, "gbatchd: unexpected argument \"%s\"; gbatchd "
-		    "takes options only\n", argv[optind]);
-		gbatchd_usage(stderr);
-		return (EXIT_USAGE);
-	}
-	gbatchd_conf_path = conf_file_path(conf_path, &must_exist);
-	gbatchd_conf_must_exist = must_exist;
-	if ((found = gbatchd_read_conf(c, err, sizeof err)) == -1) {
-		fprintf(stderr, "gbatchd: %s\n", err);
-		conf_clear(c);
-		return (EXIT_FAILURE);
-	}
-	if (gbatchd_tls_open(c, err, sizeof err) == -1) {
-		fprintf(stderr, "gbatchd: %s\n", err);
-		tls_conf_clear(&gbatchd_tls_files);
-		conf_clear(c);
-		return (EXIT_FAILURE);
-	}
-	if (check) {
-		conf_file_print_ok(stdout, gbatchd_conf_path, found == 0);
-		tls_ctx_free(gbatchd_tls);
-		tls_conf_clear(&gbatchd_tls_files);
-		conf_clear(c);
-		return (EXIT_OK);
-	}
-
-	if (gbatchd_logfile != NULL && logfile_open(gbatchd_logfile) != 0) {
-		fprintf(stderr, "gbatchd: log file %s: %s\n", gbatchd_logfile,
-		    strerror(errno));
-		return (EXIT_FAILURE);
-	}
-	if (!foreground)
-		gbatchd_daemonize();
-	log_open("gbatchd", !foreground && gbatchd_logfile == NULL,
-	    c->log_level);
-	signal(SIGPIPE, SIG_IGN);
+	gbatchd_base = base;
 	gbatchd_start = gbatchd_now();
-
-	if (found == 1)
-		log_info("gbatchd: no configuration file (no -f, $GBATCH_CONF "
-		    "not set, no %s); running on built-in defaults",
-		    gbatchd_conf_path);
-	if (notify_open(err, sizeof err) != 0)
-		log_warn("gbatchd: %s; not telling the service manager", err);
+	gbatchd_stopping = false;
+	req_stopping = false;
 	if (gbatchd_mkdirs(c->state_dir, "controller.state_dir (or -d)",
-	    c->state_dir, err, sizeof err) != 0 ||
-	    dirmode_limit(c->state_dir, DIRMODE_STATE, err, sizeof err) != 0)
-		gbatchd_fatal(err);
+	    c->state_dir, err, errlen) != 0 ||
+	    dirmode_limit(c->state_dir, DIRMODE_STATE, err, errlen) != 0)
+		return (-1);
 	sockdir = xstrdup(c->socket);
 	if ((p = strrchr(sockdir, '/')) != NULL && p != sockdir) {
 		*p = '\0';
 		if (gbatchd_mkdirs(sockdir, "controller.socket (or -s)",
-		    c->socket, err, sizeof err) != 0)
-			gbatchd_fatal(err);
+		    c->socket, err, errlen) != 0) {
+			free(sockdir);
+			return (-1);
+		}
 	}
 	free(sockdir);
-	if ((gbatchd_base = event_base_new()) == NULL)
-		gbatchd_fatal("cannot create the event loop");
-	commit_init(gbatchd_base);
-	if (audit_open(c, err, sizeof err) != 0)
-		gbatchd_fatal(err);
+	commit_init(base);
+	if (audit_open(c, err, errlen) != 0)
+		return (-1);
 	if (store_open(c->state_dir, c->sync_full, commit_want, err,
-	    sizeof err) != 0)
-		gbatchd_fatal(err);
-	if (recover_load() != 0)
-		gbatchd_fatal("cannot read the job database; see the log");
-	if (listener_unix(gbatchd_base, c->socket, err, sizeof err) != 0)
-		gbatchd_fatal(err);
+	    errlen) != 0)
+		return (-1);
+	if (recover_load() != 0) {
+		snprintf(err, errlen, "cannot read the job database; see the "
+		    "log");
+		return (-1);
+	}
+	if (listener_unix(base, c->socket, err, errlen) != 0)
+		return (-1);
+	/* The address file stays at exit: the next start takes its port
+	 * again. */
 	addr_file = xasprintf("%s/gbatchd.addr", c->state_dir);
-	if (listener_tcp(gbatchd_base, c->listen, addr_file, gbatchd_tls, err,
-	    sizeof err) != 0)
-		gbatchd_fatal(err);
-	node_health_init(gbatchd_base);
-	schedule_init(gbatchd_base);
-	peer_limit_init(gbatchd_base);
-	for (i = 0; i < 3; i++) {
-		sigs[i] = evsignal_new(gbatchd_base, signums[i],
-		    gbatchd_signal_cb, NULL);
-		evsignal_add(sigs[i], NULL);
-	}
-	if (pidfile != NULL && pidfile_write(pidfile, err, sizeof err) != 0)
-		gbatchd_fatal(err);
-	log_info("gbatchd %s: serving clients on %s, nodes on %s, store in "
-	    "%s", PACKAGE_VERSION, c->socket, c->listen, c->state_dir);
-	service_ready(gbatchd_base, c);
-	if (gbatchd_ready_fd != -1) {
-		close(gbatchd_ready_fd);
-		gbatchd_ready_fd = -1;
-	}
+	rc = listener_tcp(base, c->listen, addr_file, gbatchd_tls, err,
+	    errlen);
+	free(addr_file);
+	if (rc != 0)
+		return (-1);
+	node_health_init(base);
+	schedule_init(base);
+	peer_limit_init(base);
 	schedule_mark_dirty();
+	return (0);
+}
 
-	event_base_dispatch(gbatchd_base);
-
+void
+gbatchd_close(void)
+{
 	commit_run();
 	listener_free();
 	peer_free_all();
@@ -515,24 +322,12 @@ main(int argc, char **argv)
 	node_health_free();
 	store_close();
 	audit_close();
-	for (i = 0; i < 3; i++)
-		event_free(sigs[i]);
 	if (gbatchd_stop_ev != NULL)
 		event_free(gbatchd_stop_ev);
+	gbatchd_stop_ev = NULL;
 	service_free();
 	schedule_free();
 	job_free_all();
 	node_free_all();
-	event_base_free(gbatchd_base);
-	if (pidfile != NULL)
-		unlink(pidfile);
-	/* The address file stays: the next start takes its port again. */
-	free(addr_file);
-	log_info("gbatchd: stopped");
-	notify_close();
-	log_close();
-	tls_ctx_free(gbatchd_tls);
-	tls_conf_clear(&gbatchd_tls_files);
-	conf_clear(c);
-	return (EXIT_OK);
+	gbatchd_base = NULL;
 }

@@ -1,0 +1,273 @@
+/* gbatchd-main.c: gbatchd's main(): options, daemonising, signals and the
+ * loop; the controller itself starts and stops in gbatchd.c. */
+#include <sys/types.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "common/log.h"
+#include "common/proto.h"
+#include "daemon/common/conf-file.h"
+#include "daemon/common/logfile.h"
+#include "daemon/common/notify.h"
+#include "daemon/common/pidfile.h"
+#include "daemon/controller/conf.h"
+#include "daemon/controller/gbatchd.h"
+#include "daemon/controller/service.h"
+
+static const char		*gbatchd_logfile;
+static int			 gbatchd_ready_fd = -1;
+
+static const struct option gbatchd_longopts[] = {
+	{ "check-config", no_argument, NULL, 'C' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static void
+gbatchd_usage(FILE *f)
+{
+	fprintf(f,
+"usage: gbatchd [-CDv] [-f FILE] [-s SOCKET] [-l HOST:PORT] [-d STATE_DIR]\n"
+"               [-L LOGFILE] [-P PIDFILE]\n"
+"The gbatch controller: keeps the job queue, schedules jobs onto node\n"
+"daemons (gnoded) and answers the commands (gsub, gq, gcancel, ...).\n"
+"\n"
+"  -D             stay in the foreground and log to stderr (or -L)\n"
+"  -f FILE        configuration file (default $GBATCH_CONF, else\n"
+"                 " GB_PATH_CONF ")\n"
+"  -s SOCKET      Unix socket for commands (controller.socket)\n"
+"  -l HOST:PORT   TCP address for node daemons (controller.listen)\n"
+"  -d STATE_DIR   directory of the job database (controller.state_dir)\n"
+"  -L LOGFILE     log to this file instead of stderr or syslog\n"
+"  -P PIDFILE     write the daemon's process id here\n"
+"  -v             log debug messages\n"
+"  -C, --check-config\n"
+"                 check the configuration (file and flags) and exit\n"
+"  -h, --help     show this help and exit\n"
+"  -V, --version  show the version and exit\n"
+"\n"
+"Exit status: 0 after a clean stop, 1 when start-up fails (or the\n"
+"configuration is not valid), 2 on a usage error. See gbatchd(8).\n");
+}
+
+/* Reports a start-up failure where the user sees it: stderr, or through
+ * the pipe to the parent that waits for the daemon to be ready. */
+static void __attribute__((noreturn))
+gbatchd_fatal(const char *err)
+{
+	log_error("%s", err);
+	if (gbatchd_ready_fd != -1)
+		(void)write(gbatchd_ready_fd, err, strlen(err));
+	else if (gbatchd_logfile != NULL || gbatchd_ready_fd == -1)
+		fprintf(stderr, "gbatchd: %s\n", err);
+	exit(EXIT_FAILURE);
+}
+
+static void
+gbatchd_signal_cb(evutil_socket_t sig, short what, void *arg)
+{
+	json_t	*changed, *restart;
+	char	 err[1024];
+	bool	 ok;
+
+	switch (sig) {
+	case SIGHUP:
+		/* Log rotation and a reload, as most daemons do. */
+		if (gbatchd_logfile != NULL &&
+		    logfile_open(gbatchd_logfile) != 0)
+			log_error("gbatchd: reopening %s: %s", gbatchd_logfile,
+			    strerror(errno));
+		changed = json_array();
+		restart = json_array();
+		service_reloading(gbatchd_conf_file());
+		ok = gbatchd_reconfigure(changed, restart, err, sizeof err) == 0;
+		service_reloaded(gbatchd_conf_file(), ok, json_array_size(changed),
+		    err);
+		json_decref(changed);
+		json_decref(restart);
+		break;
+	case SIGTERM:
+		gbatchd_stop("SIGTERM");
+		break;
+	case SIGINT:
+		gbatchd_stop("SIGINT");
+		break;
+	}
+}
+
+/* Forks; the parent waits until the child is ready or failed, so that
+ * `gbatchd` returns 0 only when the daemon is serving. */
+static void
+gbatchd_daemonize(void)
+{
+	char	buf[1024];
+	ssize_t	n;
+	size_t	got = 0;
+	int	fds[2], devnull;
+	pid_t	pid;
+
+	if (pipe(fds) != 0) {
+		fprintf(stderr, "gbatchd: pipe: %s\n", strerror(errno));
+		exit(EXIT_FAILURE);
+	}
+	if ((pid = fork()) == -1) {
+		fprintf(stderr, "gbatchd: fork: %s\n", strerror(errno));
+		exit(EXIT_FAILURE);
+	}
+	if (pid != 0) {
+		close(fds[1]);
+		while (got < sizeof buf - 1 && (n = read(fds[0], buf + got,
+		    sizeof buf - 1 - got)) != 0) {
+			if (n == -1 && errno == EINTR)
+				continue;
+			if (n == -1)
+				break;
+			got += (size_t)n;
+		}
+		if (got == 0)
+			_exit(EXIT_SUCCESS);
+		buf[got] = '\0';
+		fprintf(stderr, "gbatchd: %s\n", buf);
+		_exit(EXIT_FAILURE);
+	}
+	close(fds[0]);
+	gbatchd_ready_fd = fds[1];
+	setsid();
+	if ((devnull = open("/dev/null", O_RDWR)) != -1) {
+		dup2(devnull, STDIN_FILENO);
+		dup2(devnull, STDOUT_FILENO);
+		if (gbatchd_logfile == NULL)
+			dup2(devnull, STDERR_FILENO);
+		if (devnull > STDERR_FILENO)
+			close(devnull);
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	struct gbatchd_flags	 flags = { 0 };
+	struct event_base	*base;
+	struct event		*sigs[3];
+	const struct conf	*c;
+	const char		*conf_path, *pidfile = NULL;
+	char			 err[1024];
+	bool			 foreground = false, check = false;
+	int			 ch, i, found;
+	static const int	 signums[] = { SIGTERM, SIGINT, SIGHUP };
+
+	conf_path = NULL;
+	while ((ch = getopt_long(argc, argv, ":CDf:s:l:d:L:P:vhV",
+	    gbatchd_longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'C': check = true; break;
+		case 'D': foreground = true; break;
+		case 'f': conf_path = optarg; break;
+		case 's': flags.socket = optarg; break;
+		case 'l': flags.listen = optarg; break;
+		case 'd': flags.state_dir = optarg; break;
+		case 'L': gbatchd_logfile = optarg; break;
+		case 'P': pidfile = optarg; break;
+		case 'v': flags.debug = true; break;
+		case 'h':
+			gbatchd_usage(stdout);
+			return (EXIT_OK);
+		case 'V':
+			printf("gbatchd (gbatch) %s, protocol %d\n", PACKAGE_VERSION,
+			    PROTO_VERSION);
+			return (EXIT_OK);
+		case ':':
+			fprintf(stderr, "gbatchd: option -%c needs a value\n",
+			    optopt);
+			gbatchd_usage(stderr);
+			return (EXIT_USAGE);
+		default:
+			if (optopt != 0)
+				fprintf(stderr, "gbatchd: unknown option -%c\n",
+				    optopt);
+			else
+				fprintf(stderr, "gbatchd: unknown option %s\n",
+				    argv[optind - 1]);
+			gbatchd_usage(stderr);
+			return (EXIT_USAGE);
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, "gbatchd: unexpected argument \"%s\"; gbatchd "
+		    "takes options only\n", argv[optind]);
+		gbatchd_usage(stderr);
+		return (EXIT_USAGE);
+	}
+	flags.conf_path = conf_file_path(conf_path, &flags.conf_must_exist);
+	if ((found = gbatchd_configure(&flags, err, sizeof err)) == -1) {
+		fprintf(stderr, "gbatchd: %s\n", err);
+		return (EXIT_FAILURE);
+	}
+	c = gbatchd_conf();
+	if (check) {
+		conf_file_print_ok(stdout, flags.conf_path, found == 0);
+		gbatchd_unconfigure();
+		return (EXIT_OK);
+	}
+
+	if (gbatchd_logfile != NULL && logfile_open(gbatchd_logfile) != 0) {
+		fprintf(stderr, "gbatchd: log file %s: %s\n", gbatchd_logfile,
+		    strerror(errno));
+		return (EXIT_FAILURE);
+	}
+	if (!foreground)
+		gbatchd_daemonize();
+	log_open("gbatchd", !foreground && gbatchd_logfile == NULL,
+	    c->log_level);
+	signal(SIGPIPE, SIG_IGN);
+
+	if (found == 1)
+		log_info("gbatchd: no configuration file (no -f, $GBATCH_CONF "
+		    "not set, no %s); running on built-in defaults",
+		    flags.conf_path);
+	if (notify_open(err, sizeof err) != 0)
+		log_warn("gbatchd: %s; not telling the service manager", err);
+	if ((base = event_base_new()) == NULL)
+		gbatchd_fatal("cannot create the event loop");
+	if (gbatchd_open(base, err, sizeof err) != 0)
+		gbatchd_fatal(err);
+	for (i = 0; i < 3; i++) {
+		sigs[i] = evsignal_new(base, signums[i], gbatchd_signal_cb,
+		    NULL);
+		evsignal_add(sigs[i], NULL);
+	}
+	if (pidfile != NULL && pidfile_write(pidfile, err, sizeof err) != 0)
+		gbatchd_fatal(err);
+	log_info("gbatchd %s: serving clients on %s, nodes on %s, store in "
+	    "%s", PACKAGE_VERSION, c->socket, c->listen, c->state_dir);
+	service_ready(base, c);
+	if (gbatchd_ready_fd != -1) {
+		close(gbatchd_ready_fd);
+		gbatchd_ready_fd = -1;
+	}
+
+	event_base_dispatch(base);
+
+	gbatchd_close();
+	for (i = 0; i < 3; i++)
+		event_free(sigs[i]);
+	event_base_free(base);
+	if (pidfile != NULL)
+		unlink(pidfile);
+	log_info("gbatchd: stopped");
+	notify_close();
+	log_close();
+	gbatchd_unconfigure();
+	return (EXIT_OK);
+}
