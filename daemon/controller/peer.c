@@ -309,12 +309,22 @@ peer_all_flushed(void)
 	return (true);
 }
 
+/* Writes frames to a node. Under TLS each piece of an evbuffer becomes a
+ * record and a write of its own, so the frames go as one piece. */
+static void
+peer_write_tcp(struct peer *p, struct evbuffer *frames)
+{
+	if (p->cert_name != NULL)
+		evbuffer_pullup(frames, -1);
+	bufferevent_write_buffer(p->bev, frames);
+}
+
 /* Writes a relayed client's frames to its node, each behind an envelope
  * naming the client's channel; the frames themselves pass untouched. */
 static void
 peer_relay_write(struct peer *p, struct evbuffer *frames)
 {
-	struct evbuffer	*out = bufferevent_get_output(p->via->bev);
+	struct evbuffer	*out = evbuffer_new();
 	uint8_t		 hdr[FRAME_HEADER], *buf;
 	json_t		*env;
 	size_t		 n, len;
@@ -336,6 +346,8 @@ peer_relay_write(struct peer *p, struct evbuffer *frames)
 	}
 	evbuffer_drain(frames, evbuffer_get_length(frames));
 	free(buf);
+	peer_write_tcp(p->via, out);
+	evbuffer_free(out);
 }
 
 void
@@ -347,6 +359,8 @@ peer_write_now(struct peer *p, struct evbuffer *frame)
 	}
 	if (p->via != NULL)
 		peer_relay_write(p, frame);
+	else if (!p->local)
+		peer_write_tcp(p, frame);
 	else
 		bufferevent_write_buffer(p->bev, frame);
 }

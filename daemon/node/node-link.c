@@ -380,14 +380,16 @@ node_link_send(struct node_link *link, const json_t *msg)
 }
 
 int
-node_link_send_raw(struct node_link *link, const json_t *env,
-    struct evbuffer *frame)
+node_link_send_buffer(struct node_link *link, struct evbuffer *frames)
 {
-	if (node_link_send(link, env) != 0) {
-		evbuffer_drain(frame, evbuffer_get_length(frame));
+	if (!link->up) {
+		evbuffer_drain(frames, evbuffer_get_length(frames));
 		return (-1);
 	}
-	return (bufferevent_write_buffer(link->bev, frame));
+	/* One piece: the TLS bufferevent writes each piece as a record. */
+	if (link->tls != NULL)
+		evbuffer_pullup(frames, -1);
+	return (bufferevent_write_buffer(link->bev, frames));
 }
 
 void

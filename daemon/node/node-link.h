@@ -44,10 +44,12 @@ struct node_link	*node_link_create(struct event_base *,
 void			 node_link_start(struct node_link *);
 /* Queues msg. Returns 0, or -1 when not connected (nothing is sent). */
 int			 node_link_send(struct node_link *, const json_t *msg);
-/* Queues the frame env, then the frame held in frame (drained), as it
- * is. Returns 0, or -1 when not connected (frame is drained). */
-int			 node_link_send_raw(struct node_link *, const json_t *env,
-			     struct evbuffer *frame);
+/* Queues the packed frames in frames (drained) as they are, in one write:
+ * under TLS every write is a record of its own, so a caller with several
+ * frames at hand hands them over together. Returns 0, or -1 when not
+ * connected (frames is drained). */
+int			 node_link_send_buffer(struct node_link *,
+			     struct evbuffer *frames);
 /* The next frame is not decoded but handed to cb->raw; it may be as large
  * as a reply (FRAME_MAX_REPLY). */
 void			 node_link_next_raw(struct node_link *);

@@ -37,6 +37,8 @@ struct node_relay_conn {
 	uint32_t			 chan;
 	uid_t				 uid;
 	gid_t				 gid;
+	uint8_t				*env;	/* its RELAY envelope, packed */
+	size_t				 envlen;
 	bool				 closing;	/* the controller ended it */
 	TAILQ_ENTRY(node_relay_conn)	 entry;
 };
@@ -67,6 +69,7 @@ node_relay_conn_free(struct node_relay_conn *c, bool tell)
 	TAILQ_REMOVE(&r->conns, c, entry);
 	r->nconns--;
 	bufferevent_free(c->bev);
+	free(c->env);
 	free(c);
 	if (r->nconns == NODE_RELAY_MAX - 1)
 		evconnlistener_enable(r->lev);
@@ -91,33 +94,32 @@ node_relay_read_cb(struct bufferevent *bev, void *arg)
 {
 	struct node_relay_conn	*c = arg;
 	struct node_relay	*r = c->relay;
-	struct evbuffer		*in = bufferevent_get_input(bev), *frame;
-	json_t			*env;
+	struct evbuffer		*in = bufferevent_get_input(bev), *batch;
 	size_t			 len, need;
 	char			 err[256];
 	int			 rc;
 
+	if (!node_link_is_up(r->link)) {
+		log_info("relay uid %u: gbatchd is not connected; closing",
+		    (unsigned)c->uid);
+		node_relay_conn_free(c, false);
+		return;
+	}
+	/* Every whole frame read, each behind its envelope, goes to the
+	 * link in one write. */
+	batch = evbuffer_new();
 	while ((rc = frame_read_peek(in, FRAME_MAX_REQUEST, &len, &need, err,
 	    sizeof err)) == 1) {
-		if (!node_link_is_up(r->link)) {
-			log_info("relay uid %u: gbatchd is not connected; "
-			    "closing", (unsigned)c->uid);
-			node_relay_conn_free(c, false);
-			return;
-		}
-		env = json_pack("{s:i, s:I, s:I, s:I}", "type", MSG_RELAY,
-		    "chan", (json_int_t)c->chan, "uid", (json_int_t)c->uid,
-		    "gid", (json_int_t)c->gid);
-		frame = evbuffer_new();
-		evbuffer_remove_buffer(in, frame, FRAME_HEADER + len);
-		rc = node_link_send_raw(r->link, env, frame);
-		evbuffer_free(frame);
-		json_decref(env);
-		if (rc != 0) {
-			node_relay_conn_free(c, false);
-			return;
-		}
+		evbuffer_add(batch, c->env, c->envlen);
+		evbuffer_remove_buffer(in, batch, FRAME_HEADER + len);
 	}
+	if (evbuffer_get_length(batch) != 0 &&
+	    node_link_send_buffer(r->link, batch) != 0) {
+		evbuffer_free(batch);
+		node_relay_conn_free(c, false);
+		return;
+	}
+	evbuffer_free(batch);
 	if (rc == -1) {
 		log_info("relay uid %u: bad frame: %s", (unsigned)c->uid, err);
 		node_relay_conn_free(c, true);
@@ -151,6 +153,7 @@ node_relay_accept_cb(struct evconnlistener *lev, evutil_socket_t fd,
 	struct node_relay_conn	*c;
 	struct ucred		 cred;
 	socklen_t		 len = sizeof cred;
+	json_t			*env;
 
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) {
 		log_warn("relay: SO_PEERCRED: %s", strerror(errno));
@@ -166,10 +169,16 @@ node_relay_accept_cb(struct evconnlistener *lev, evutil_socket_t fd,
 	if (++r->next_chan == 0)
 		r->next_chan = 1;
 	c->chan = r->next_chan;
+	env = json_pack("{s:i, s:I, s:I, s:I}", "type", MSG_RELAY, "chan",
+	    (json_int_t)c->chan, "uid", (json_int_t)c->uid, "gid",
+	    (json_int_t)c->gid);
+	c->env = frame_pack(env, FRAME_MAX_REQUEST, &c->envlen);
+	json_decref(env);
 	c->bev = bufferevent_socket_new(evconnlistener_get_base(lev), fd,
 	    BEV_OPT_CLOSE_ON_FREE);
 	if (c->bev == NULL) {
 		evutil_closesocket(fd);
+		free(c->env);
 		free(c);
 		return;
 	}
