@@ -17,6 +17,9 @@
 #include "daemon/controller/peer.h"
 #include "daemon/controller/schedule.h"
 
+/* The longest end message taken from a node (the rest is cut). */
+#define JOB_REPORT_MSG_MAX	1024
+
 /* How often a gang is requeued when one of its parts is killed before it
  * is failed instead: a part the OOM killer takes every time must end. */
 #define JOB_REPORT_KILLED_REQUEUES	3
@@ -247,9 +250,9 @@ job_report_ended(struct node *n, struct peer *p, const json_t *r)
 	enum job_state		 to;
 	const char		*state;
 	json_t			*v;
-	char			 detail[256];
+	char			 detail[256], msgbuf[JOB_REPORT_MSG_MAX + 4];
 	uint64_t		 id = job_report_id(r);
-	size_t			 i, left = 0, nacks = 0;
+	size_t			 i, left = 0, nacks = 0, cut;
 	int			 rank;
 
 	if (id == 0) {
@@ -284,6 +287,16 @@ job_report_ended(struct node *n, struct peer *p, const json_t *r)
 	how.signal = (int)json_integer_value(json_object_get(r, "signal"));
 	how.end_time = json_integer_value(json_object_get(r, "end_time"));
 	how.message = json_string_value(json_object_get(r, "message"));
+	/* A node's word on how a job ended is kept with the job and shown:
+	 * bounded, cut where a UTF-8 character starts. */
+	if (how.message != NULL && strlen(how.message) > JOB_REPORT_MSG_MAX) {
+		cut = JOB_REPORT_MSG_MAX;
+		while (cut > 0 && (how.message[cut] & 0xc0) == 0x80)
+			cut--;
+		snprintf(msgbuf, sizeof msgbuf, "%.*s...", (int)cut,
+		    how.message);
+		how.message = msgbuf;
+	}
 	if (how.message != NULL && *how.message != '\0')
 		how.detail = how.message;
 

@@ -65,6 +65,42 @@ req_hello_refuse(struct peer *p, const char *why)
 	peer_close_after_flush(p, why);
 }
 
+/* The longest GPU name and UUID taken from a node: NVML's own limits
+ * (NVML_DEVICE_NAME_V2_BUFFER_SIZE 96, UUID 80) with room to spare. */
+#define REQ_HELLO_GPU_NAME_MAX	256
+#define REQ_HELLO_GPU_UUID_MAX	128
+
+/* Each GPU is an object whose name and uuid, when there, are strings of
+ * bounded length: they are kept for as long as the node is, and listed. */
+static int
+req_hello_gpus_check(const json_t *gpus, char *why, size_t len)
+{
+	json_t		*g, *v;
+	size_t		 i;
+
+	json_array_foreach(gpus, i, g) {
+		if (!json_is_object(g)) {
+			snprintf(why, len, "gpus[%zu]: expected an object", i);
+			return (-1);
+		}
+		v = json_object_get(g, "name");
+		if (v != NULL && (!json_is_string(v) ||
+		    json_string_length(v) > REQ_HELLO_GPU_NAME_MAX)) {
+			snprintf(why, len, "gpus[%zu].name: expected a string "
+			    "of at most %d bytes", i, REQ_HELLO_GPU_NAME_MAX);
+			return (-1);
+		}
+		v = json_object_get(g, "uuid");
+		if (v != NULL && (!json_is_string(v) ||
+		    json_string_length(v) > REQ_HELLO_GPU_UUID_MAX)) {
+			snprintf(why, len, "gpus[%zu].uuid: expected a string "
+			    "of at most %d bytes", i, REQ_HELLO_GPU_UUID_MAX);
+			return (-1);
+		}
+	}
+	return (0);
+}
+
 static void
 req_hello_node(struct peer *p, const json_t *msg)
 {
@@ -72,6 +108,7 @@ req_hello_node(struct peer *p, const json_t *msg)
 	const char		*name, *state, *sw;
 	json_t			*gpus, *jobs, *reply, *r, *v;
 	size_t			 i;
+	char			 why[160];
 	int			 interval;
 
 	name = json_string_value(json_object_get(msg, "name"));
@@ -99,6 +136,11 @@ req_hello_node(struct peer *p, const json_t *msg)
 	    json_array_size(gpus) > SCHED_MAX_GPUS_PER_NODE) {
 		req_error(p, msg, PROTO_E_INVALID, "gpus: expected an array of "
 		    "at most %d GPUs", SCHED_MAX_GPUS_PER_NODE);
+		req_hello_refuse(p, "node HELLO with bad gpus");
+		return;
+	}
+	if (req_hello_gpus_check(gpus, why, sizeof why) != 0) {
+		req_error(p, msg, PROTO_E_INVALID, "%s", why);
 		req_hello_refuse(p, "node HELLO with bad gpus");
 		return;
 	}

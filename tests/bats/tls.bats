@@ -217,3 +217,26 @@ rogue_ctl() {
 	# Nothing got through: no HELLO, nor any frame, reached the listener.
 	[ ! -s "$GB_DIR/rogue.out" ]
 }
+
+@test "a proven node's HELLO with an oversized GPU name is refused, naming the limit" {
+	gctl cert issue n9 --dir "$GB_DIR/tls" >/dev/null
+	run -0 python3 - "$GB_CTL_ADDR" "$GB_DIR/tls" <<'PY'
+import json, socket, ssl, struct, sys
+host, port = sys.argv[1].rsplit(":", 1)
+d = sys.argv[2]
+ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+ctx.load_verify_locations(d + "/ca.crt")
+ctx.load_cert_chain(d + "/n9.crt", d + "/n9.key")
+s = ctx.wrap_socket(socket.create_connection((host, int(port))), server_hostname="controller")
+body = json.dumps({"type": 100, "version": 1, "role": "node", "name": "n9",
+                   "gpus": [{"index": 0, "name": "x" * 300, "uuid": "u"}]}).encode()
+s.sendall(struct.pack(">I", len(body)) + body)
+n = struct.unpack(">I", s.recv(4))[0]
+b = b""
+while len(b) < n:
+    b += s.recv(n - len(b))
+print(json.loads(b)["message"])
+PY
+	[[ "$output" == *"gpus[0].name: expected a string of at most 256 bytes"* ]]
+	not_listed n9
+}
