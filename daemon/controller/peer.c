@@ -17,6 +17,7 @@
 #include "common/proto.h"
 #include "common/xmalloc.h"
 #include "daemon/common/frame-read.h"
+#include "daemon/controller/audit.h"
 #include "daemon/controller/commit.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer-limit.h"
@@ -561,6 +562,7 @@ peer_read_cb(struct bufferevent *bev, void *arg)
 		    sizeof err);
 		if (rc == -1) {
 			snprintf(why, sizeof why, "bad frame: %s", err);
+			audit_refused(p, "frame", NULL, "%s", err);
 			peer_close(p, why);
 			return;
 		}
@@ -572,6 +574,7 @@ peer_read_cb(struct bufferevent *bev, void *arg)
 		}
 		if ((msg = frame_read_take(in, len, err, sizeof err)) == NULL) {
 			snprintf(why, sizeof why, "bad frame: %s", err);
+			audit_refused(p, "frame", NULL, "%s", err);
 			peer_close(p, why);
 			return;
 		}

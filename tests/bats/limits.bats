@@ -94,6 +94,9 @@ print(reply(good)["ok"])'
 	[ "$output" = "True" ]
 	grep -q "closing: bad frame: frame of 2097152 bytes exceeds the limit of 1048576" \
 	    "$GB_DIR/gbatchd.log"
+	# And the audit log says who sent it.
+	grep -q "refused root (uid 0) from unix:root: frame: frame of 2097152 bytes" \
+	    "$GB_DIR/ctl/audit.log"
 	run -0 gctl ping
 }
 
