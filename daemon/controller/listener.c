@@ -22,6 +22,7 @@
 #include "common/proto.h"
 #include "common/xmalloc.h"
 #include "daemon/common/hostport.h"
+#include "daemon/common/unixsock.h"
 #include "daemon/controller/conf.h"
 #include "daemon/controller/gbatchd.h"
 #include "daemon/controller/listener.h"
@@ -190,48 +191,10 @@ listener_unix(struct event_base *base, const char *path, char *err,
     size_t errlen)
 {
 	struct listener		*l = &listener_all[0];
-	struct sockaddr_un	 sun;
 	int			 fd;
 
-	memset(&sun, 0, sizeof sun);
-	sun.sun_family = AF_UNIX;
-	if (strlen(path) >= sizeof sun.sun_path) {
-		snprintf(err, errlen, "socket %s: the path is longer than %zu "
-		    "bytes, the limit for a Unix socket", path,
-		    sizeof sun.sun_path - 1);
+	if ((fd = unixsock_bind(path, "gbatchd", err, errlen)) == -1)
 		return (-1);
-	}
-	memcpy(sun.sun_path, path, strlen(path) + 1);
-	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1) {
-		snprintf(err, errlen, "socket %s: %s", path, strerror(errno));
-		return (-1);
-	}
-	/* A socket file nobody answers on is left by a crash: replace it.
-	 * One that answers belongs to a running gbatchd: leave it be. */
-	if (connect(fd, (struct sockaddr *)&sun, sizeof sun) == 0) {
-		snprintf(err, errlen, "socket %s: another gbatchd is already "
-		    "listening there", path);
-		close(fd);
-		return (-1);
-	}
-	if (unlink(path) != 0 && errno != ENOENT) {
-		snprintf(err, errlen, "socket %s: cannot remove the stale "
-		    "socket: %s", path, strerror(errno));
-		close(fd);
-		return (-1);
-	}
-	if (bind(fd, (struct sockaddr *)&sun, sizeof sun) != 0) {
-		snprintf(err, errlen, "socket %s: %s", path, strerror(errno));
-		close(fd);
-		return (-1);
-	}
-	if (chmod(path, 0666) != 0) {
-		snprintf(err, errlen, "socket %s: chmod: %s", path,
-		    strerror(errno));
-		close(fd);
-		return (-1);
-	}
-	evutil_make_socket_nonblocking(fd);
 	l->local = 1;
 	l->path = xstrdup(path);
 	return (listener_start(base, l, fd, err, errlen));

@@ -21,6 +21,7 @@
 #include "common/proto.h"
 #include "common/xmalloc.h"
 #include "daemon/common/frame-read.h"
+#include "daemon/common/unixsock.h"
 #include "daemon/node/node-link.h"
 #include "daemon/node/node-relay.h"
 
@@ -242,35 +243,10 @@ node_relay_create(struct event_base *base, const char *path,
     struct node_link *link, char *err, size_t errlen)
 {
 	struct node_relay	*r;
-	struct sockaddr_un	 sun;
 	int			 fd;
 
-	memset(&sun, 0, sizeof sun);
-	sun.sun_family = AF_UNIX;
-	if (strlen(path) >= sizeof sun.sun_path) {
-		snprintf(err, errlen, "socket %s: the path is longer than %zu "
-		    "bytes, the limit for a Unix socket", path,
-		    sizeof sun.sun_path - 1);
+	if ((fd = unixsock_bind(path, "gnoded", err, errlen)) == -1)
 		return (NULL);
-	}
-	memcpy(sun.sun_path, path, strlen(path) + 1);
-	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1) {
-		snprintf(err, errlen, "socket %s: %s", path, strerror(errno));
-		return (NULL);
-	}
-	/* A socket file nobody answers on is left by a crash: replace it. */
-	if (connect(fd, (struct sockaddr *)&sun, sizeof sun) == 0) {
-		snprintf(err, errlen, "socket %s: another gnoded is already "
-		    "listening there", path);
-		goto fail;
-	}
-	if ((unlink(path) != 0 && errno != ENOENT) ||
-	    bind(fd, (struct sockaddr *)&sun, sizeof sun) != 0 ||
-	    chmod(path, 0666) != 0) {
-		snprintf(err, errlen, "socket %s: %s", path, strerror(errno));
-		goto fail;
-	}
-	evutil_make_socket_nonblocking(fd);
 	r = xcalloc(1, sizeof *r);
 	TAILQ_INIT(&r->conns);
 	r->link = link;
@@ -285,9 +261,6 @@ node_relay_create(struct event_base *base, const char *path,
 		return (NULL);
 	}
 	return (r);
-fail:
-	close(fd);
-	return (NULL);
 }
 
 void
