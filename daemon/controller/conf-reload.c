@@ -99,8 +99,12 @@ conf_apply(struct conf *c, const struct conf *fresh, json_t *changed,
 			if (json_equal(json_object_get(og, key), ov))
 				continue;
 			snprintf(name, sizeof name, "%s.%s", group, key);
-			json_array_append_new(conf_needs_restart(name) ?
-			    restart : changed, json_string(name));
+			/* An unset audit_log follows state_dir, which
+			 * changes only at a restart. */
+			json_array_append_new(conf_needs_restart(name) ||
+			    (strcmp(name, "controller.audit_log") == 0 &&
+			    fresh->audit_log == NULL) ? restart : changed,
+			    json_string(name));
 		}
 	}
 	json_decref(old);
