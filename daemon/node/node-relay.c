@@ -25,8 +25,13 @@
 #include "daemon/node/node-link.h"
 #include "daemon/node/node-relay.h"
 
-/* Commands relayed at once; more wait in the listen queue. */
+/* Commands relayed at once; more wait in the listen queue. One user may
+ * hold only part of them (root all), so idle connections of one cannot
+ * shut the others out; and a command silent this long is closed (as
+ * gbatchd's controller.idle_timeout closes its clients). */
 #define NODE_RELAY_MAX		256
+#define NODE_RELAY_PER_UID	32
+#define NODE_RELAY_IDLE_S	300
 /* Replies a command has not read, beyond which it is cut: replies all
  * arrive on the one link, which must not stop for one slow reader, and
  * gnoded's memory must not grow for it. */
@@ -142,8 +147,25 @@ node_relay_event_cb(struct bufferevent *bev, short what, void *arg)
 {
 	struct node_relay_conn	*c = arg;
 
-	if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR))
+	if (what & BEV_EVENT_TIMEOUT)
+		log_info("relay uid %u: silent for %d s; closing",
+		    (unsigned)c->uid, NODE_RELAY_IDLE_S);
+	if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR | BEV_EVENT_TIMEOUT))
 		node_relay_conn_free(c, !c->closing);
+}
+
+/* How many commands uid has relayed now. */
+static unsigned
+node_relay_count(struct node_relay *r, uid_t uid)
+{
+	struct node_relay_conn	*c;
+	unsigned		 n = 0;
+
+	TAILQ_FOREACH(c, &r->conns, entry) {
+		if (c->uid == uid)
+			n++;
+	}
+	return (n);
 }
 
 static void
@@ -154,10 +176,18 @@ node_relay_accept_cb(struct evconnlistener *lev, evutil_socket_t fd,
 	struct node_relay_conn	*c;
 	struct ucred		 cred;
 	socklen_t		 len = sizeof cred;
+	struct timeval		 idle = { NODE_RELAY_IDLE_S, 0 };
 	json_t			*env;
 
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) {
 		log_warn("relay: SO_PEERCRED: %s", strerror(errno));
+		evutil_closesocket(fd);
+		return;
+	}
+	if (cred.uid != 0 && node_relay_count(r, cred.uid) >=
+	    NODE_RELAY_PER_UID) {
+		log_info("relay uid %u: refused: already %d commands open",
+		    (unsigned)cred.uid, NODE_RELAY_PER_UID);
 		evutil_closesocket(fd);
 		return;
 	}
@@ -185,6 +215,7 @@ node_relay_accept_cb(struct evconnlistener *lev, evutil_socket_t fd,
 	}
 	bufferevent_setcb(c->bev, node_relay_read_cb, node_relay_write_cb,
 	    node_relay_event_cb, c);
+	bufferevent_set_timeouts(c->bev, &idle, NULL);
 	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
 	TAILQ_INSERT_TAIL(&r->conns, c, entry);
 	if (++r->nconns >= NODE_RELAY_MAX)

@@ -81,3 +81,29 @@ as() {
 	unset GB_CTL_PID
 	run -3 env GBATCH_SOCKET="$RELAY" gq --timeout 5
 }
+
+@test "one user's idle connections to gnoded's socket do not shut another user out" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to create throwaway users"
+	GB_USER=gbr$$a GB_USER2=gbr$$b
+	useradd --no-create-home --shell /bin/sh "$GB_USER"
+	useradd --no-create-home --shell /bin/sh "$GB_USER2"
+	chmod 0755 "$GB_DIR"
+	mkdir -m 0777 "$GB_DIR/hold"
+	# GB_USER holds 300 connections open, more than gnoded relays at once.
+	su -s /bin/sh "$GB_USER" -c "python3 -c '
+import os, socket, time
+held = []
+for i in range(300):
+    s = socket.socket(socket.AF_UNIX)
+    s.connect(\"$RELAY\")
+    held.append(s)
+open(\"$GB_DIR/hold/holding\", \"w\").close()
+time.sleep(30)
+'" &
+	holder=$!
+	gb_wait 20 test -e "$GB_DIR/hold/holding"
+	gb_wait 10 grep -q "relay uid $(id -u "$GB_USER"): refused: already 32 commands open" "$GB_DIR/gnoded-n1.log"
+	run -0 timeout 10 su -s /bin/sh "$GB_USER2" -c "PATH='$PATH' GBATCH_SOCKET='$RELAY' gq --timeout 5"
+	kill "$holder" 2>/dev/null || true
+	wait "$holder" 2>/dev/null || true
+}
