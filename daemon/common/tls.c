@@ -296,6 +296,7 @@ tls_error(SSL *ssl, unsigned long sslerr, char *buf, size_t len)
 {
 	const char	*r;
 	long		 v = ssl != NULL ? SSL_get_verify_result(ssl) : X509_V_OK;
+	int		 e = errno;
 
 	if (v != X509_V_OK) {
 		snprintf(buf, len, "%s", X509_verify_cert_error_string(v));
@@ -305,6 +306,14 @@ tls_error(SSL *ssl, unsigned long sslerr, char *buf, size_t len)
 		sslerr = ERR_peek_last_error();
 	if (sslerr == 0) {
 		snprintf(buf, len, "connection closed during the handshake");
+		return;
+	}
+	/* libevent's TLS bufferevent reports SSL_get_error()'s code, not a
+	 * queued error, when the socket itself failed (SSL_ERROR_SYSCALL,
+	 * "error:00000005"): say what the socket said, as errno has it. */
+	if (ERR_GET_LIB(sslerr) == 0) {
+		snprintf(buf, len, "%s", e != 0 ? strerror(e) :
+		    "connection closed during the handshake");
 		return;
 	}
 	if ((r = ERR_reason_error_string(sslerr)) != NULL)

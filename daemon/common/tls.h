@@ -56,7 +56,9 @@ int	tls_peer_name(SSL *, char *buf, size_t len);
 /* Why a handshake failed, for a log line naming the peer: the verify
  * result ("certificate has expired", "certificate revoked", "unable to get
  * local issuer certificate") when the peer's certificate was refused,
- * else sslerr (an ERR_get_error() value; 0 takes the thread's queue). */
+ * else sslerr (an ERR_get_error() value; 0 takes the thread's queue). An
+ * SSL_get_error() code in its place, as libevent reports a socket that
+ * failed, reads as errno's text ("Connection refused"). */
 void	tls_error(SSL *, unsigned long sslerr, char *buf, size_t len);
 
 /* Refuses a key file that is not a regular file, or that group or others

@@ -240,3 +240,14 @@ PY
 	[[ "$output" == *"gpus[0].name: expected a string of at most 256 bytes"* ]]
 	not_listed n9
 }
+
+@test "a controller that is not there reads as a refused connection, not an OpenSSL code" {
+	local port
+	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	gnoded -D -f "$GBATCH_CONF" -n n1 -g 2 -c "127.0.0.1:$port" \
+	    -d "$GB_DIR/node-away" -u "" -L "$GB_DIR/gnoded-away.log" &
+	GB_NODE_PIDS+=($!)
+	gb_wait 10 grep -q "controller 127.0.0.1:$port: cannot connect" "$GB_DIR/gnoded-away.log"
+	grep -q "controller 127.0.0.1:$port: cannot connect: TLS: Connection refused" "$GB_DIR/gnoded-away.log"
+	! grep -q "error:00000005" "$GB_DIR/gnoded-away.log"
+}
