@@ -42,11 +42,10 @@ static void
 listener_tls_hs_cb(struct bufferevent *bev, short what, void *arg)
 {
 	struct listener_tls_hs	*hs = arg;
-	/* A node proven by its certificate: trusted to relay, and of the
-	 * class that keeps its connection when ordinary users fill the
-	 * descriptors (peer-limit.c). */
-	struct peer_ident	 id = { .local = false, .trusted = true,
-				    .privileged = true };
+	/* A node proven by its certificate: trusted to relay. It was
+	 * admitted in the class that keeps its connection when ordinary
+	 * users fill the descriptors (listener_accept_cb, peer-limit.c). */
+	struct peer_ident	 id = { .local = false, .trusted = true };
 	SSL			*ssl = bufferevent_openssl_get_ssl(bev);
 	char			 name[256], why[512];
 	unsigned long		 e;

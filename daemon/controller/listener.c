@@ -110,9 +110,8 @@ listener_accept_local(struct event_base *base, evutil_socket_t fd)
 	id.uid = cred.uid;
 	id.gid = cred.gid;
 	user_name(cred.uid, user, sizeof user);
-	id.privileged = conf_is_operator(gbatchd_conf(), cred.uid, user);
-	if (peer_limit_admit(true, cred.uid, id.privileged, &busy, why,
-	    sizeof why) != 0) {
+	if (peer_limit_admit(true, cred.uid, conf_is_operator(gbatchd_conf(),
+	    cred.uid, user), &busy, why, sizeof why) != 0) {
 		snprintf(addr, sizeof addr, "unix:%s", user);
 		listener_refuse(fd, addr, busy, why);
 		return;

@@ -34,7 +34,6 @@
 struct peer_limit {
 	struct peer		*peer;
 	bool			 local;
-	bool			 privileged;
 	uid_t			 uid;
 	int64_t			 connected;	/* ms, monotonic */
 	int64_t			 last_frame;	/* ms; 0: none yet */
@@ -188,10 +187,13 @@ peer_limit_cap(bool privileged)
 }
 
 /* Closes the client that has been silent longest (at least
- * PEER_LIMIT_EVICT_MS, with no frame half-sent), to let another in.
- * Returns whether one was closed. */
+ * PEER_LIMIT_EVICT_MS, with no frame half-sent), to let another in; never
+ * one of the newcomer's own user (local, uid): a user who fills the
+ * table would otherwise churn through their own connections while
+ * everyone else found them all too young to close. Returns whether one
+ * was closed. */
 static bool
-peer_limit_evict(void)
+peer_limit_evict(bool local, uid_t uid)
 {
 	struct peer_limit	*l, *best = NULL;
 	int64_t			 now = peer_limit_now(), last, best_last = 0;
@@ -199,7 +201,8 @@ peer_limit_evict(void)
 
 	TAILQ_FOREACH(l, &peer_limit_all, entry) {
 		if (l->held != 0 || peer_role(l->peer) == PEER_NODE ||
-		    peer_is_dead(l->peer))
+		    peer_is_dead(l->peer) || (local && l->local &&
+		    l->uid == uid))
 			continue;
 		last = l->last_frame != 0 ? l->last_frame : l->connected;
 		if (now - last < PEER_LIMIT_EVICT_MS)
@@ -241,7 +244,7 @@ peer_limit_admit(bool local, uid_t uid, bool privileged, bool *busy,
 		}
 	}
 	cap = peer_limit_cap(privileged || !local);
-	if ((long)peer_limit_count < cap || peer_limit_evict())
+	if ((long)peer_limit_count < cap || peer_limit_evict(local, uid))
 		return (0);
 	*busy = true;
 	snprintf(why, len, "gbatchd has %zu connections open, the most it "
@@ -253,7 +256,7 @@ peer_limit_admit(bool local, uid_t uid, bool privileged, bool *busy,
 }
 
 struct peer_limit *
-peer_limit_new(struct peer *p, bool local, uid_t uid, bool privileged)
+peer_limit_new(struct peer *p, bool local, uid_t uid)
 {
 	struct peer_limit	*l;
 
@@ -261,7 +264,6 @@ peer_limit_new(struct peer *p, bool local, uid_t uid, bool privileged)
 	l->peer = p;
 	l->local = local;
 	l->uid = uid;
-	l->privileged = privileged;
 	l->connected = l->refilled = peer_limit_now();
 	l->tokens = gbatchd_conf()->max_requests_per_second;
 	TAILQ_INSERT_TAIL(&peer_limit_all, l, entry);

@@ -42,8 +42,7 @@ int	peer_limit_admit(bool local, uid_t uid, bool privileged, bool *busy,
 	    char *why, size_t len);
 
 /* Bookkeeping for a new peer, freed by peer_limit_gone. */
-struct peer_limit *peer_limit_new(struct peer *, bool local, uid_t uid,
-	    bool privileged);
+struct peer_limit *peer_limit_new(struct peer *, bool local, uid_t uid);
 /* The peer is closing; unread is what its input still held. */
 void	peer_limit_gone(struct peer_limit *, size_t unread);
 

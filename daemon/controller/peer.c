@@ -123,7 +123,7 @@ peer_create(struct bufferevent *bev, const struct peer_ident *id, bool raw,
 		return (NULL);
 	}
 	TAILQ_INSERT_TAIL(&peer_live, p, entry);
-	p->lim = peer_limit_new(p, id->local, id->uid, id->privileged);
+	p->lim = peer_limit_new(p, id->local, id->uid);
 	log_debug("peer %s: connected", p->addr);
 	/* What arrived with the end of a TLS handshake waits in the input
 	 * and would raise no callback of its own. */
@@ -247,20 +247,19 @@ peer_close_after_flush(struct peer *p, const char *why)
 void
 peer_close_flushed(void)
 {
-	struct peer	*p;
-	bool		 again = true;
+	struct peer	*p, *next;
+	bool		 relays;
 
-	/* Closing a node closes its relayed clients, which may be next in
-	 * the list: start again after each close. */
-	while (again) {
-		again = false;
-		TAILQ_FOREACH(p, &peer_live, entry) {
-			if (p->closing && peer_unsent(p) == 0) {
-				peer_close(p, NULL);
-				again = true;
-				break;
-			}
-		}
+	for (p = TAILQ_FIRST(&peer_live); p != NULL; p = next) {
+		next = TAILQ_NEXT(p, entry);
+		if (!p->closing || peer_unsent(p) != 0)
+			continue;
+		relays = p->nrelayed != 0;
+		peer_close(p, NULL);
+		/* A node's relayed clients closed with it, and one may have
+		 * been next: start again. */
+		if (relays)
+			next = TAILQ_FIRST(&peer_live);
 	}
 }
 

@@ -34,7 +34,6 @@ struct peer_ident {
 	bool		 local;		/* the Unix socket */
 	uid_t		 uid;		/* local: from SO_PEERCRED */
 	gid_t		 gid;
-	bool		 privileged;	/* root, an operator, or a proven node */
 	const char	*node;		/* TCP: the name its certificate
 					 * proves; NULL when the link is
 					 * not authenticated */

@@ -167,11 +167,10 @@ while not os.path.exists(\"$GB_DIR/stop\"):
 	gb_wait 20 grep -q held "$GB_DIR/held"
 	# gbatchd holds as many as it takes from ordinary users.
 	[ "$(ls "/proc/$GB_CTL_PID/fd" | wc -l)" -ge 100 ]
-	SECONDS=0
-	run as_user "$other" gq --timeout 5
-	echo "gq: $output"
-	[ "$status" -eq 0 ]
-	[ "$SECONDS" -le 3 ]
+	# Another user's gq gets in within seconds: gbatchd closes the
+	# longest-silent of the idle connections (silent at least 0.1 s)
+	# to make room; the idle user's own new ones cannot.
+	gb_wait 3 as_user "$other" gq --timeout 2
 	run -0 gctl --timeout 5 ping
 	grep -q "refused: gbatchd has .* connections open, the most it takes from ordinary users" \
 	    "$GB_DIR/gbatchd.log"

@@ -19,6 +19,16 @@ teardown() {
 	[ -z "${GB_USER2:-}" ] || userdel "$GB_USER2" 2>/dev/null || true
 }
 
+# two_users: throwaway users GB_USER and GB_USER2 (removed by teardown),
+# who may reach n1's relay socket.
+two_users() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to create throwaway users"
+	GB_USER=gbr$$a GB_USER2=gbr$$b
+	useradd --no-create-home --shell /bin/sh "$GB_USER"
+	useradd --no-create-home --shell /bin/sh "$GB_USER2"
+	chmod 0755 "$GB_DIR"
+}
+
 # as USER CMD: runs CMD as USER through n1's relay.
 as() {
 	local user=$1
@@ -41,11 +51,7 @@ as() {
 }
 
 @test "a relayed request keeps the real uid, and one user cannot touch another's job" {
-	[ "$(id -u)" -eq 0 ] || skip "needs root to create throwaway users"
-	GB_USER=gbr$$a GB_USER2=gbr$$b
-	useradd --no-create-home --shell /bin/sh "$GB_USER"
-	useradd --no-create-home --shell /bin/sh "$GB_USER2"
-	chmod 0755 "$GB_DIR"
+	two_users
 	run -0 as "$GB_USER" gsub --parsable -H -o /dev/null --wrap true
 	id=$output
 	run -0 gq -j "$id" --noheader -o user
@@ -83,11 +89,7 @@ as() {
 }
 
 @test "one user's idle connections to gnoded's socket do not shut another user out" {
-	[ "$(id -u)" -eq 0 ] || skip "needs root to create throwaway users"
-	GB_USER=gbr$$a GB_USER2=gbr$$b
-	useradd --no-create-home --shell /bin/sh "$GB_USER"
-	useradd --no-create-home --shell /bin/sh "$GB_USER2"
-	chmod 0755 "$GB_DIR"
+	two_users
 	mkdir -m 0777 "$GB_DIR/hold"
 	# GB_USER holds 300 connections open, more than gnoded relays at once.
 	su -s /bin/sh "$GB_USER" -c "python3 -c '
