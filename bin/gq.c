@@ -165,21 +165,6 @@ gq_add_sort(const char *item, void *arg, char *err, size_t errlen)
 }
 
 static int
-gq_add_id(const char *item, void *arg, char *err, size_t errlen)
-{
-	struct gq	*gq = arg;
-	uint64_t	 id;
-	char		 ierr[128];
-
-	if (cmd_parse_id(item, &id, ierr, sizeof ierr) == -1) {
-		snprintf(err, errlen, "--jobs: %s", ierr);
-		return (-1);
-	}
-	json_array_append_new(gq->ids, json_integer((json_int_t)id));
-	return (0);
-}
-
-static int
 gq_add_user(const char *item, void *arg, char *err, size_t errlen)
 {
 	struct gq	*gq = arg;
@@ -206,7 +191,7 @@ gq_wanted(const struct gq *gq, const struct job_row *row)
 	int		i;
 
 	if (gq->nusers > 1) {
-		jscan_string(&row->v[JOB_ROW_USER], buf, sizeof buf);
+		jscan_string(&row->v[JF_USER], buf, sizeof buf);
 		for (i = 0; i < gq->nusers; i++) {
 			if (strcmp(buf, gq->users[i]) == 0)
 				break;
@@ -215,7 +200,7 @@ gq_wanted(const struct gq *gq, const struct job_row *row)
 			return (false);
 	}
 	if (gq->states != NULL) {
-		jscan_string(&row->v[JOB_ROW_STATE], buf, sizeof buf);
+		jscan_string(&row->v[JF_STATE], buf, sizeof buf);
 		if (job_state_parse(buf, &s) == -1 || !gq->state_set[s])
 			return (false);
 	}
@@ -345,7 +330,7 @@ gq_file_name(const struct job_row *row, const char *pattern,
 		snprintf(out, len, "%s (%s)", pattern, perr);
 		return;
 	}
-	jscan_string(&row->v[JOB_ROW_WORKDIR], workdir, sizeof workdir);
+	jscan_string(&row->v[JF_WORKDIR], workdir, sizeof workdir);
 	if (path[0] == '/' || workdir[0] == '\0')
 		snprintf(out, len, "%s", path);
 	else
@@ -358,7 +343,7 @@ gq_file_name(const struct job_row *row, const char *pattern,
  * each, in rank order (the nodes field is); before it has nodes, those
  * sequences stay as written. */
 static void
-gq_print_files(const struct job_row *row, enum job_row_key k,
+gq_print_files(const struct job_row *row, enum job_field k,
     const char *label, size_t w)
 {
 	struct outpat_vars	 v;
@@ -374,16 +359,16 @@ gq_print_files(const struct job_row *row, enum job_row_key k,
 		gq_print_field(label, w, "-");
 		return;
 	}
-	jscan_string(&row->v[JOB_ROW_NAME], name, sizeof name);
-	jscan_string(&row->v[JOB_ROW_USER], user, sizeof user);
+	jscan_string(&row->v[JF_NAME], name, sizeof name);
+	jscan_string(&row->v[JF_USER], user, sizeof user);
 	memset(&v, 0, sizeof v);
-	v.id = jscan_int(&row->v[JOB_ROW_ID], &n) == 0 ? (uint64_t)n : 0;
+	v.id = jscan_int(&row->v[JF_ID], &n) == 0 ? (uint64_t)n : 0;
 	v.name = name;
 	v.user = user;
-	v.restarts = jscan_int(&row->v[JOB_ROW_RESTARTS], &n) == 0 && n > 0 ?
+	v.restarts = jscan_int(&row->v[JF_RESTARTS], &n) == 0 && n > 0 ?
 	    (unsigned)n : 0;
 	v.rank = -1;
-	jscan_string(&row->v[JOB_ROW_NODES], nodes, sizeof nodes);
+	jscan_string(&row->v[JF_NODES], nodes, sizeof nodes);
 	if (!outpat_per_part(pattern) || *nodes == '\0') {
 		gq_file_name(row, pattern, &v, file, sizeof file);
 		gq_print_field(label, w, file);
@@ -418,11 +403,11 @@ gq_print_long(const struct job_row *row)
 	for (i = 0; i < job_row_ncols; i++) {
 		name = job_row_cols[i].name;
 		if (strcmp(name, "stdout") == 0) {
-			gq_print_files(row, JOB_ROW_STDOUT, name, w);
+			gq_print_files(row, JF_STDOUT, name, w);
 			continue;
 		}
 		if (strcmp(name, "stderr") == 0) {
-			gq_print_files(row, JOB_ROW_STDERR, name, w);
+			gq_print_files(row, JF_STDERR, name, w);
 			continue;
 		}
 		buf[0] = '\0';
@@ -638,7 +623,7 @@ main(int argc, char **argv)
 			}
 			break;
 		case 'j':
-			if (cmd_split(optarg, "--jobs", gq_add_id, &gq, err,
+			if (cmd_split(optarg, "--jobs", cmd_add_id, gq.ids, err,
 			    sizeof err) == -1)
 				goto usage;
 			break;

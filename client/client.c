@@ -445,22 +445,15 @@ client_read_hello(struct client *c, char *err, size_t errlen)
 	return (0);
 }
 
-int
-client_call_raw(struct client *c, json_t *req, char **body, size_t *len,
-    char *err, size_t errlen)
+/* Reads one reply frame into *body and checks its "ok". */
+static int
+client_take_reply(struct client *c, char **body, size_t *len, char *err,
+    size_t errlen)
 {
 	struct jscan_val	 top, ok, code, message;
 	char			 codebuf[64], msgbuf[1024];
 	int			 r;
 
-	*body = NULL;
-	/* Each request gets the whole --timeout: a command that asks twice
-	 * (gcancel --name) is not cut short by its first answer. */
-	c->deadline = client_now_ms() + (uint64_t)c->timeout_s * 1000;
-	if ((r = client_send(c, req, err, errlen)) != 0)
-		return (r);
-	if ((r = client_read_hello(c, err, errlen)) != 0)
-		return (r);
 	if ((r = client_read_frame(c, body, len, err, errlen)) != 0)
 		return (r);
 	if (jscan_open(*body, *len, &top) == -1) {
@@ -485,6 +478,32 @@ fail:
 	free(*body);
 	*body = NULL;
 	return (r);
+}
+
+int
+client_call_raw(struct client *c, json_t *req, char **body, size_t *len,
+    char *err, size_t errlen)
+{
+	int	r;
+
+	*body = NULL;
+	/* Each request gets the whole --timeout: a command that asks twice
+	 * (gcancel --name) is not cut short by its first answer. */
+	c->deadline = client_now_ms() + (uint64_t)c->timeout_s * 1000;
+	if ((r = client_send(c, req, err, errlen)) != 0)
+		return (r);
+	if ((r = client_read_hello(c, err, errlen)) != 0)
+		return (r);
+	return (client_take_reply(c, body, len, err, errlen));
+}
+
+int
+client_next_raw(struct client *c, char **body, size_t *len, char *err,
+    size_t errlen)
+{
+	*body = NULL;
+	c->deadline = client_now_ms() + (uint64_t)c->timeout_s * 1000;
+	return (client_take_reply(c, body, len, err, errlen));
 }
 
 int

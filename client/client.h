@@ -40,6 +40,11 @@ int		 client_call(struct client *, json_t *req, json_t **reply,
 int		 client_call_raw(struct client *, json_t *req, char **body,
 		     size_t *len, char *err, size_t errlen);
 
+/* Reads the next frame of a reply that comes in several (JOB_ACCT: each
+ * but the last says "more"), as client_call_raw. The timeout counts afresh
+ * for each frame. */
+int		 client_next_raw(struct client *, char **body, size_t *len,
+		     char *err, size_t errlen);
 /* The controller's HELLO reply once a call has been made, else NULL.
  * Borrowed; holds "user", "uid", "operator", "server". */
 const json_t	*client_hello(struct client *);

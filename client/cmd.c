@@ -191,3 +191,17 @@ cmd_split(const char *list, const char *what,
 	free(copy);
 	return (r);
 }
+
+int
+cmd_add_id(const char *item, void *arr, char *err, size_t errlen)
+{
+	uint64_t	id;
+	char		ierr[128];
+
+	if (cmd_parse_id(item, &id, ierr, sizeof ierr) == -1) {
+		snprintf(err, errlen, "--jobs: %s", ierr);
+		return (-1);
+	}
+	json_array_append_new(arr, json_integer((json_int_t)id));
+	return (0);
+}

@@ -50,5 +50,8 @@ void	cmd_json_print(const json_t *v, size_t flags);
 int	cmd_split(const char *list, const char *what,
 	    int (*fn)(const char *item, void *arg, char *err, size_t errlen),
 	    void *arg, char *err, size_t errlen);
+/* A cmd_split() callback for --jobs lists: appends item, a job id, to the
+ * JSON array arr. Returns 0, or -1 with err naming --jobs. */
+int	cmd_add_id(const char *item, void *arr, char *err, size_t errlen);
 
 #endif

@@ -7,47 +7,10 @@
 #include "client/job-row.h"
 #include "common/duration.h"
 
-static const char *const job_row_keys[JOB_ROW_COUNT] = {
-	[JOB_ROW_ID] = "id",
-	[JOB_ROW_NAME] = "name",
-	[JOB_ROW_USER] = "user",
-	[JOB_ROW_UID] = "uid",
-	[JOB_ROW_STATE] = "state",
-	[JOB_ROW_REASON] = "reason",
-	[JOB_ROW_GPUS] = "gpus",
-	[JOB_ROW_ALLOC] = "alloc",
-	[JOB_ROW_NODES] = "nodes",
-	[JOB_ROW_TIME_LIMIT] = "time_limit",
-	[JOB_ROW_SUBMIT_TIME] = "submit_time",
-	[JOB_ROW_START_TIME] = "start_time",
-	[JOB_ROW_END_TIME] = "end_time",
-	[JOB_ROW_ELAPSED] = "elapsed",
-	[JOB_ROW_EXIT_CODE] = "exit_code",
-	[JOB_ROW_SIGNAL] = "signal",
-	[JOB_ROW_WORKDIR] = "workdir",
-	[JOB_ROW_STDOUT] = "stdout",
-	[JOB_ROW_STDERR] = "stderr",
-	[JOB_ROW_COMMAND] = "command",
-	[JOB_ROW_ARGV] = "argv",
-	[JOB_ROW_MESSAGE] = "message",
-	[JOB_ROW_QUEUE] = "queue",
-	[JOB_ROW_ATTAINED] = "attained",
-	[JOB_ROW_RESTARTS] = "restarts",
-	[JOB_ROW_PREEMPTIONS] = "preemptions",
-	[JOB_ROW_PROMOTIONS] = "promotions",
-};
-
 static int
 job_row_key(const struct jscan_val *key)
 {
-	int	i;
-
-	for (i = 0; i < JOB_ROW_COUNT; i++) {
-		if (key->n > 0 && key->p[0] == job_row_keys[i][0] &&
-		    jscan_key_is(key, job_row_keys[i]))
-			return (i);
-	}
-	return (-1);
+	return (job_field_by_wire(key->p, key->n));
 }
 
 int
@@ -73,7 +36,7 @@ job_row_scan(const struct jscan_val *obj, struct job_row *row)
 }
 
 static const struct jscan_val *
-job_row_v(const void *row, enum job_row_key k)
+job_row_v(const void *row, enum job_field k)
 {
 	return (&((const struct job_row *)row)->v[k]);
 }
@@ -81,7 +44,7 @@ job_row_v(const void *row, enum job_row_key k)
 /* A string or number member as text; absent and null print as "-" (the
  * table prints empty cells so). */
 static const char *
-job_row_text(const void *row, enum job_row_key k, char *buf, size_t len)
+job_row_text(const void *row, enum job_field k, char *buf, size_t len)
 {
 	const struct jscan_val	*v = job_row_v(row, k);
 
@@ -92,7 +55,7 @@ job_row_text(const void *row, enum job_row_key k, char *buf, size_t len)
 }
 
 static const char *
-job_row_seconds(const void *row, enum job_row_key k, char *buf, size_t len,
+job_row_seconds(const void *row, enum job_field k, char *buf, size_t len,
     const char *zero)
 {
 	long long	t;
@@ -105,7 +68,7 @@ job_row_seconds(const void *row, enum job_row_key k, char *buf, size_t len,
 }
 
 static const char *
-job_row_date(const void *row, enum job_row_key k, char *buf, size_t len)
+job_row_date(const void *row, enum job_field k, char *buf, size_t len)
 {
 	long long	t;
 	time_t		tt;
@@ -124,34 +87,34 @@ job_row_date(const void *row, enum job_row_key k, char *buf, size_t len)
 static int
 job_row_waits(const void *row)
 {
-	const struct jscan_val	*v = job_row_v(row, JOB_ROW_STATE);
+	const struct jscan_val	*v = job_row_v(row, JF_STATE);
 
 	return (jscan_key_is(v, "PENDING") || jscan_key_is(v, "HELD"));
 }
 
-#define JOB_ROW_GET_TEXT(fn, key)					\
+#define JF_GET_TEXT(fn, key)					\
 static const char *							\
 fn(const void *row, const void *ctx, char *buf, size_t len)		\
 {									\
 	return (job_row_text(row, key, buf, len));			\
 }
-JOB_ROW_GET_TEXT(job_row_get_id, JOB_ROW_ID)
-JOB_ROW_GET_TEXT(job_row_get_name, JOB_ROW_NAME)
-JOB_ROW_GET_TEXT(job_row_get_user, JOB_ROW_USER)
-JOB_ROW_GET_TEXT(job_row_get_uid, JOB_ROW_UID)
-JOB_ROW_GET_TEXT(job_row_get_state, JOB_ROW_STATE)
-JOB_ROW_GET_TEXT(job_row_get_gpus, JOB_ROW_GPUS)
-JOB_ROW_GET_TEXT(job_row_get_nodes, JOB_ROW_NODES)
-JOB_ROW_GET_TEXT(job_row_get_exit_code, JOB_ROW_EXIT_CODE)
-JOB_ROW_GET_TEXT(job_row_get_signal, JOB_ROW_SIGNAL)
-JOB_ROW_GET_TEXT(job_row_get_workdir, JOB_ROW_WORKDIR)
-JOB_ROW_GET_TEXT(job_row_get_stdout, JOB_ROW_STDOUT)
-JOB_ROW_GET_TEXT(job_row_get_stderr, JOB_ROW_STDERR)
-JOB_ROW_GET_TEXT(job_row_get_command, JOB_ROW_COMMAND)
-JOB_ROW_GET_TEXT(job_row_get_message, JOB_ROW_MESSAGE)
-JOB_ROW_GET_TEXT(job_row_get_restarts, JOB_ROW_RESTARTS)
-JOB_ROW_GET_TEXT(job_row_get_preemptions, JOB_ROW_PREEMPTIONS)
-JOB_ROW_GET_TEXT(job_row_get_promotions, JOB_ROW_PROMOTIONS)
+JF_GET_TEXT(job_row_get_id, JF_ID)
+JF_GET_TEXT(job_row_get_name, JF_NAME)
+JF_GET_TEXT(job_row_get_user, JF_USER)
+JF_GET_TEXT(job_row_get_uid, JF_UID)
+JF_GET_TEXT(job_row_get_state, JF_STATE)
+JF_GET_TEXT(job_row_get_gpus, JF_GPUS)
+JF_GET_TEXT(job_row_get_nodes, JF_NODES)
+JF_GET_TEXT(job_row_get_exit_code, JF_EXIT_CODE)
+JF_GET_TEXT(job_row_get_signal, JF_SIGNAL)
+JF_GET_TEXT(job_row_get_workdir, JF_WORKDIR)
+JF_GET_TEXT(job_row_get_stdout, JF_STDOUT)
+JF_GET_TEXT(job_row_get_stderr, JF_STDERR)
+JF_GET_TEXT(job_row_get_command, JF_COMMAND)
+JF_GET_TEXT(job_row_get_message, JF_MESSAGE)
+JF_GET_TEXT(job_row_get_restarts, JF_RESTARTS)
+JF_GET_TEXT(job_row_get_preemptions, JF_PREEMPTIONS)
+JF_GET_TEXT(job_row_get_promotions, JF_PROMOTIONS)
 
 /* "Q1": the scheduler's queue; none for a job it does not hold. */
 static const char *
@@ -159,7 +122,7 @@ job_row_get_queue(const void *row, const void *ctx, char *buf, size_t len)
 {
 	long long	q;
 
-	if (jscan_int(job_row_v(row, JOB_ROW_QUEUE), &q) == -1 || q < 0)
+	if (jscan_int(job_row_v(row, JF_QUEUE), &q) == -1 || q < 0)
 		return ("");
 	snprintf(buf, len, "Q%lld", q);
 	return (buf);
@@ -171,7 +134,7 @@ static const char *
 job_row_get_attained(const void *row, const void *ctx, char *buf,
     size_t len)
 {
-	return (job_row_seconds(row, JOB_ROW_ATTAINED, buf, len, NULL));
+	return (job_row_seconds(row, JF_ATTAINED, buf, len, NULL));
 }
 
 static const char *
@@ -179,20 +142,20 @@ job_row_get_reason(const void *row, const void *ctx, char *buf, size_t len)
 {
 	if (!job_row_waits(row))
 		return ("");
-	return (job_row_text(row, JOB_ROW_REASON, buf, len));
+	return (job_row_text(row, JF_REASON, buf, len));
 }
 
 static const char *
 job_row_get_time(const void *row, const void *ctx, char *buf, size_t len)
 {
-	return (job_row_seconds(row, JOB_ROW_ELAPSED, buf, len, NULL));
+	return (job_row_seconds(row, JF_ELAPSED, buf, len, NULL));
 }
 
 static const char *
 job_row_get_time_limit(const void *row, const void *ctx, char *buf,
     size_t len)
 {
-	return (job_row_seconds(row, JOB_ROW_TIME_LIMIT, buf, len,
+	return (job_row_seconds(row, JF_TIME_LIMIT, buf, len,
 	    "UNLIMITED"));
 }
 
@@ -200,21 +163,121 @@ static const char *
 job_row_get_submit_time(const void *row, const void *ctx, char *buf,
     size_t len)
 {
-	return (job_row_date(row, JOB_ROW_SUBMIT_TIME, buf, len));
+	return (job_row_date(row, JF_SUBMIT_TIME, buf, len));
 }
 
 static const char *
 job_row_get_start_time(const void *row, const void *ctx, char *buf,
     size_t len)
 {
-	return (job_row_date(row, JOB_ROW_START_TIME, buf, len));
+	return (job_row_date(row, JF_START_TIME, buf, len));
 }
 
 static const char *
 job_row_get_end_time(const void *row, const void *ctx, char *buf,
     size_t len)
 {
-	return (job_row_date(row, JOB_ROW_END_TIME, buf, len));
+	return (job_row_date(row, JF_END_TIME, buf, len));
+}
+
+static const char *
+job_row_get_first_start(const void *row, const void *ctx, char *buf,
+    size_t len)
+{
+	return (job_row_date(row, JF_FIRST_START, buf, len));
+}
+
+static const char *
+job_row_get_run_time(const void *row, const void *ctx, char *buf,
+    size_t len)
+{
+	return (job_row_seconds(row, JF_RUN_TOTAL, buf, len, NULL));
+}
+
+static const char *
+job_row_get_queue_delay(const void *row, const void *ctx, char *buf,
+    size_t len)
+{
+	return (job_row_seconds(row, JF_QUEUE_DELAY, buf, len, NULL));
+}
+
+static const char *
+job_row_get_jct(const void *row, const void *ctx, char *buf, size_t len)
+{
+	return (job_row_seconds(row, JF_JCT, buf, len, NULL));
+}
+
+static const char *
+job_row_get_last_queue(const void *row, const void *ctx, char *buf,
+    size_t len)
+{
+	long long	q;
+
+	if (jscan_int(job_row_v(row, JF_LAST_QUEUE), &q) == -1 || q < 0)
+		return ("");
+	snprintf(buf, len, "Q%lld", q);
+	return (buf);
+}
+
+/* Attained service in GPU-hours, two decimals: what billing sums. */
+static const char *
+job_row_get_gpu_hours(const void *row, const void *ctx, char *buf,
+    size_t len)
+{
+	long long	t;
+
+	if (jscan_int(job_row_v(row, JF_ATTAINED), &t) == -1 || t < 0)
+		return ("");
+	snprintf(buf, len, "%lld.%02lld", t / 3600, t % 3600 * 100 / 3600);
+	return (buf);
+}
+
+/* Writes an alloc array as "n1:0,1;n2:0,1" at buf + *n. */
+static void
+job_row_alloc_text(const struct jscan_val *alloc, char *buf, size_t len,
+    size_t *n)
+{
+	struct jscan_val	 part, node, gpus, g;
+	size_t			 apos = 0, gpos, start = *n;
+	char			 name[256];
+	int			 first;
+
+	while (*n < len && jscan_element(alloc, &apos, &part) == 1) {
+		jscan_get(&part, "node", &node);
+		jscan_get(&part, "gpus", &gpus);
+		jscan_string(&node, name, sizeof name);
+		*n += (size_t)snprintf(buf + *n, len - *n, "%s%s:", *n > start ?
+		    ";" : "", name);
+		first = 1;
+		gpos = 0;
+		while (*n < len && jscan_element(&gpus, &gpos, &g) == 1) {
+			*n += (size_t)snprintf(buf + *n, len - *n, "%s%.*s",
+			    first ? "" : ",", (int)g.n, g.p);
+			first = 0;
+		}
+	}
+}
+
+/* Every run's GPUs, oldest first, "/" between runs: "n1:0,1/n2:0,1;n3:0".
+ * Only gacct's records carry runs. */
+static const char *
+job_row_get_runs(const void *row, const void *ctx, char *buf, size_t len)
+{
+	const struct job_row	*r = row;
+	struct jscan_val	 runs, run, alloc;
+	size_t			 pos = 0, n = 0;
+
+	buf[0] = '\0';
+	if (jscan_get(&r->obj, "runs", &runs) == -1)
+		return ("");
+	while (n + 1 < len && jscan_element(&runs, &pos, &run) == 1) {
+		if (n > 0)
+			buf[n++] = '/';
+		buf[n] = '\0';
+		jscan_get(&run, "alloc", &alloc);
+		job_row_alloc_text(&alloc, buf, len, &n);
+	}
+	return (buf);
 }
 
 /* "n1:0,1" per node, ";" between nodes: no blanks, so awk still splits
@@ -222,27 +285,10 @@ job_row_get_end_time(const void *row, const void *ctx, char *buf,
 static const char *
 job_row_get_gpu_ids(const void *row, const void *ctx, char *buf, size_t len)
 {
-	const struct jscan_val	*alloc = job_row_v(row, JOB_ROW_ALLOC);
-	struct jscan_val	 part, node, gpus, g;
-	size_t			 apos = 0, gpos, n = 0;
-	char			 name[256];
-	int			 first;
+	size_t	n = 0;
 
 	buf[0] = '\0';
-	while (n < len && jscan_element(alloc, &apos, &part) == 1) {
-		jscan_get(&part, "node", &node);
-		jscan_get(&part, "gpus", &gpus);
-		jscan_string(&node, name, sizeof name);
-		n += (size_t)snprintf(buf + n, len - n, "%s%s:", n > 0 ? ";" :
-		    "", name);
-		first = 1;
-		gpos = 0;
-		while (n < len && jscan_element(&gpus, &gpos, &g) == 1) {
-			n += (size_t)snprintf(buf + n, len - n, "%s%.*s",
-			    first ? "" : ",", (int)g.n, g.p);
-			first = 0;
-		}
-	}
+	job_row_alloc_text(job_row_v(row, JF_ALLOC), buf, len, &n);
 	return (buf);
 }
 
@@ -250,7 +296,7 @@ job_row_get_gpu_ids(const void *row, const void *ctx, char *buf, size_t len)
 static const char *
 job_row_get_argv(const void *row, const void *ctx, char *buf, size_t len)
 {
-	const struct jscan_val	*argv = job_row_v(row, JOB_ROW_ARGV);
+	const struct jscan_val	*argv = job_row_v(row, JF_ARGV);
 	struct jscan_val	 a;
 	size_t			 pos = 0, n = 0;
 
@@ -292,6 +338,13 @@ const struct table_col job_row_cols[] = {
 	{ "restarts", "RESTARTS", true, job_row_get_restarts },
 	{ "preemptions", "PREEMPTED", true, job_row_get_preemptions },
 	{ "promotions", "PROMOTED", true, job_row_get_promotions },
+	{ "first_start", "FIRST_START", false, job_row_get_first_start },
+	{ "run_time", "RUN_TIME", true, job_row_get_run_time },
+	{ "queue_delay", "QUEUE_DELAY", true, job_row_get_queue_delay },
+	{ "jct", "JCT", true, job_row_get_jct },
+	{ "last_queue", "LAST_QUEUE", false, job_row_get_last_queue },
+	{ "gpu_hours", "GPU_HOURS", true, job_row_get_gpu_hours },
+	{ "runs", "RUNS", false, job_row_get_runs },
 };
 const size_t job_row_ncols = sizeof job_row_cols / sizeof job_row_cols[0];
 
@@ -305,6 +358,8 @@ static const struct {
 	{ "gpu_ids", { "alloc", NULL } },
 	{ "time", { "elapsed", NULL } },
 	{ "reason", { "reason", "state" } },
+	{ "gpu_hours", { "attained", NULL } },
+	{ "runs", { "id", NULL } },
 };
 
 void
@@ -336,11 +391,9 @@ job_row_sort_key(const char *col)
 		if (strcmp(col, job_row_derived[i].col) == 0)
 			member = job_row_derived[i].keys[0];
 	}
-	for (k = 0; k < JOB_ROW_COUNT; k++) {
-		if (strcmp(member, job_row_keys[k]) == 0)
-			return (k);
-	}
-	return (-1);
+	if ((k = job_field_by_wire(member, strlen(member))) == -1)
+		return (-1);
+	return (k);
 }
 
 int
@@ -357,7 +410,7 @@ job_row_compare(const struct job_row *a, const struct job_row *b, int key)
 		    (va->type == JSCAN_NONE || va->type == JSCAN_NULL));
 	if (jscan_int(va, &ia) == 0 && jscan_int(vb, &ib) == 0) {
 		/* No limit is the longest limit, not the shortest. */
-		if (key == JOB_ROW_TIME_LIMIT) {
+		if (key == JF_TIME_LIMIT) {
 			ia = ia == 0 ? LLONG_MAX : ia;
 			ib = ib == 0 ? LLONG_MAX : ib;
 		}

@@ -9,43 +9,14 @@
 #include <jansson.h>
 
 #include "client/jscan.h"
+#include "common/job-field.h"
 #include "client/table.h"
 
-enum job_row_key {
-	JOB_ROW_ID = 0,
-	JOB_ROW_NAME,
-	JOB_ROW_USER,
-	JOB_ROW_UID,
-	JOB_ROW_STATE,
-	JOB_ROW_REASON,
-	JOB_ROW_GPUS,
-	JOB_ROW_ALLOC,
-	JOB_ROW_NODES,
-	JOB_ROW_TIME_LIMIT,
-	JOB_ROW_SUBMIT_TIME,
-	JOB_ROW_START_TIME,
-	JOB_ROW_END_TIME,
-	JOB_ROW_ELAPSED,
-	JOB_ROW_EXIT_CODE,
-	JOB_ROW_SIGNAL,
-	JOB_ROW_WORKDIR,
-	JOB_ROW_STDOUT,
-	JOB_ROW_STDERR,
-	JOB_ROW_COMMAND,
-	JOB_ROW_ARGV,
-	JOB_ROW_MESSAGE,
-	JOB_ROW_QUEUE,
-	JOB_ROW_ATTAINED,
-	JOB_ROW_RESTARTS,
-	JOB_ROW_PREEMPTIONS,
-	JOB_ROW_PROMOTIONS,
-	JOB_ROW_COUNT,
-};
-
-/* The members of one job object; a member the reply lacks has type
- * JSCAN_NONE. */
+/* The members of one job object, indexed by enum job_field (common/
+ * job-field.h names them); a member the reply lacks, or a field that is
+ * never sent, has type JSCAN_NONE. */
 struct job_row {
-	struct jscan_val	v[JOB_ROW_COUNT];
+	struct jscan_val	v[JF_COUNT];
 	struct jscan_val	obj;		/* the whole object */
 };
 
@@ -57,7 +28,7 @@ int	job_row_scan(const struct jscan_val *obj, struct job_row *row);
 void	job_row_wire_fields(const char *col, json_t *fields);
 
 /* The member a column (a name of job_row_cols) shows and sorts by, as an
- * enum job_row_key, or -1 for a name that is no column. */
+ * enum job_field, or -1 for a name that is no column. */
 int	job_row_sort_key(const char *col);
 
 /* Compares two rows on one member (job_row_sort_key()): integers as

@@ -1,9 +1,11 @@
-/* table.c: field selection, column widths and row printing. */
+/* table.c: field selection, column widths and row printing in the four
+ * formats of table.h. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "client/table.h"
 #include "common/safe-text.h"
@@ -31,12 +33,24 @@ struct table {
 	struct table_sel	 sel[TABLE_MAX_SEL];
 	size_t			 nsel;
 
-	char			*text;		/* every cell, back to back */
+	enum table_format	 format;
+	FILE			*out;
+	bool			 header;
+	bool			 tty;		/* CSV: out is a terminal */
+	bool			 started;	/* streamed: header line done */
+	bool			 ended;		/* table_end() was called */
+
+	/* Aligned: every cell, back to back. Streamed: the line being
+	 * written, so a row leaves in one fwrite. */
+	char			*text;
 	size_t			 textlen;
 	size_t			 textsize;
 	struct table_cell	*cells;		/* nrows x nsel */
 	size_t			 nrows;
 	size_t			 rowsize;	/* rows room in cells */
+
+	char			*esc;		/* CSV on a terminal: a cell */
+	size_t			 escsize;	/* escaped, before quoting */
 };
 
 struct table *
@@ -48,6 +62,9 @@ table_create(const struct table_col *cols, size_t ncols, const char *defaults)
 	t = xcalloc(1, sizeof *t);
 	t->cols = cols;
 	t->ncols = ncols;
+	t->format = TABLE_ALIGNED;
+	t->out = stdout;
+	t->header = true;
 	t->textsize = 65536;
 	t->text = xmalloc(t->textsize);
 	if (table_select(t, defaults, err, sizeof err) == -1) {
@@ -65,6 +82,7 @@ table_free(struct table *t)
 		return;
 	free(t->text);
 	free(t->cells);
+	free(t->esc);
 	free(t);
 }
 
@@ -181,25 +199,48 @@ table_select(struct table *t, const char *format, char *err, size_t errlen)
 	return (0);
 }
 
+void
+table_set_format(struct table *t, enum table_format format, FILE *out,
+    bool header)
+{
+	if (t->nrows != 0 || t->started || t->ended) {
+		/* Rows kept or written in one format cannot change. */
+		fprintf(stderr, "table: format set after the first row\n");
+		abort();
+	}
+	t->format = format;
+	t->out = out;
+	t->header = header;
+	t->tty = format == TABLE_CSV && isatty(fileno(out));
+}
+
+/* Makes room for n more bytes (and a NUL) at the end of the arena. */
+static void
+table_reserve(struct table *t, size_t n)
+{
+	if (t->textlen + n + 1 > t->textsize) {
+		while (t->textlen + n + 1 > t->textsize)
+			t->textsize *= 2;
+		t->text = xrealloc(t->text, t->textsize);
+	}
+}
+
 /* Appends the escaped form of s (safe-text.h) to the arena and returns its
- * length: a job name cannot move the cursor, and widths are counted on what
- * is printed. */
+ * length, leaving textlen to the caller: a job name cannot move the cursor,
+ * and widths are counted on what is printed. */
 static size_t
 table_append(struct table *t, const char *s, size_t len)
 {
 	size_t	elen = safe_text_len(s, len);
 
-	if (t->textlen + elen + 1 > t->textsize) {
-		while (t->textlen + elen + 1 > t->textsize)
-			t->textsize *= 2;
-		t->text = xrealloc(t->text, t->textsize);
-	}
+	table_reserve(t, elen);
 	safe_text(s, len, t->text + t->textlen, elen + 1);
 	return (elen);
 }
 
-void
-table_add(struct table *t, const void *row, const void *ctx)
+/* Keeps one row of an aligned table, its cells escaped. */
+static void
+table_add_aligned(struct table *t, const void *row, const void *ctx)
 {
 	struct table_cell	*cell;
 	struct table_sel	*s;
@@ -270,12 +311,226 @@ table_print_cell(struct table *t, FILE *f, size_t i, const char *s,
 		table_pad(f, pad);
 }
 
+/* Appends len bytes of s to the line. */
+static void
+table_put(struct table *t, const char *s, size_t len)
+{
+	table_reserve(t, len);
+	memcpy(t->text + t->textlen, s, len);
+	t->textlen += len;
+}
+
+/* Whether len bytes of s are printable ASCII without a byte of also: what
+ * needs no escaping, checked so the common cell skips safe-text's walk. */
+static bool
+table_is_plain(const char *s, size_t len, const char *also)
+{
+	const unsigned char	*u = (const unsigned char *)s;
+	size_t			 i;
+
+	for (i = 0; i < len; i++) {
+		if (u[i] < 0x20 || u[i] >= 0x7f ||
+		    (also != NULL && strchr(also, u[i]) != NULL))
+			return (false);
+	}
+	return (true);
+}
+
+/* Appends s escaped by safe-text.h to the line. */
+static void
+table_put_safe(struct table *t, const char *s, size_t len)
+{
+	if (table_is_plain(s, len, NULL))
+		table_put(t, s, len);
+	else
+		t->textlen += table_append(t, s, len);
+}
+
+/* PLAIN: escaped, "-" when empty, cut to a fixed width. */
+static void
+table_put_plain(struct table *t, const struct table_sel *sel, const char *s,
+    size_t len)
+{
+	size_t	start = t->textlen;
+
+	if (len == 0)
+		table_put(t, "-", 1);
+	else
+		table_put_safe(t, s, len);
+	if (sel->fixed != 0) {
+		t->textlen = start + table_cut(t->text + start,
+		    t->textlen - start, sel->fixed);
+	}
+}
+
+/* PARSABLE: escaped, with '|' as "\x7c" and '\' as "\\" (table.h). Both
+ * are ASCII, so cutting s at them never splits a UTF-8 character. */
+static void
+table_put_parsable(struct table *t, const char *s, size_t len)
+{
+	const char	*end = s + len, *p;
+
+	if (table_is_plain(s, len, "|\\")) {
+		table_put(t, s, len);
+		return;
+	}
+	for (p = s; p < end; p++) {
+		if (*p != '|' && *p != '\\')
+			continue;
+		table_put_safe(t, s, (size_t)(p - s));
+		if (*p == '|')
+			table_put(t, "\\x7c", 4);
+		else
+			table_put(t, "\\\\", 2);
+		s = p + 1;
+	}
+	table_put_safe(t, s, (size_t)(end - s));
+}
+
+/* CSV (RFC 4180): quoted when needed, quotes doubled; raw, unless the
+ * stream is a terminal. */
+static void
+table_put_csv(struct table *t, const char *s, size_t len)
+{
+	const char	*end, *q;
+	size_t		 need;
+
+	if (t->tty && !table_is_plain(s, len, NULL)) {
+		need = safe_text_len(s, len) + 1;
+		if (need > t->escsize) {
+			t->escsize = need;
+			t->esc = xrealloc(t->esc, need);
+		}
+		safe_text(s, len, t->esc, need);
+		s = t->esc;
+		len = need - 1;
+	}
+	if (len == 0) {
+		/* Alone on its line, an empty field would be a blank line,
+		 * which readers (python's csv) take for no row at all. */
+		if (t->nsel == 1)
+			table_put(t, "\"\"", 2);
+		return;
+	}
+	if (strcspn(s, ",\"\r\n") >= len && s[0] != ' ' && s[0] != '\t' &&
+	    s[len - 1] != ' ' && s[len - 1] != '\t') {
+		table_put(t, s, len);
+		return;
+	}
+	end = s + len;
+	table_put(t, "\"", 1);
+	while ((q = memchr(s, '"', (size_t)(end - s))) != NULL) {
+		table_put(t, s, (size_t)(q - s + 1));
+		table_put(t, "\"", 1);
+		s = q + 1;
+	}
+	table_put(t, s, (size_t)(end - s));
+	table_put(t, "\"", 1);
+}
+
+/* Appends one cell of a streamed line, after the separator. */
+static void
+table_put_cell(struct table *t, size_t i, const char *s, size_t len)
+{
+	if (i > 0) {
+		table_put(t, t->format == TABLE_PLAIN ? "\t" :
+		    t->format == TABLE_PARSABLE ? "|" : ",", 1);
+	}
+	switch (t->format) {
+	case TABLE_PLAIN:
+		table_put_plain(t, &t->sel[i], s, len);
+		break;
+	case TABLE_PARSABLE:
+		table_put_parsable(t, s, len);
+		break;
+	default:
+		table_put_csv(t, s, len);
+		break;
+	}
+}
+
+/* Writes the line and starts the next. */
+static void
+table_put_line(struct table *t)
+{
+	if (t->format == TABLE_CSV)
+		table_put(t, "\r\n", 2);
+	else
+		table_put(t, "\n", 1);
+	fwrite(t->text, 1, t->textlen, t->out);
+	t->textlen = 0;
+}
+
+/* A streamed table's header line, once, before the first row. */
+static void
+table_start(struct table *t)
+{
+	const char	*h;
+	size_t		 i;
+
+	if (t->started)
+		return;
+	t->started = true;
+	t->textlen = 0;
+	if (!t->header)
+		return;
+	for (i = 0; i < t->nsel; i++) {
+		h = t->format == TABLE_PLAIN ? t->sel[i].col->header :
+		    t->sel[i].col->name;
+		table_put_cell(t, i, h, strlen(h));
+	}
+	table_put_line(t);
+}
+
+void
+table_add(struct table *t, const void *row, const void *ctx)
+{
+	const char	*v;
+	char		 buf[8192];
+	size_t		 i;
+
+	if (t->format == TABLE_ALIGNED) {
+		table_add_aligned(t, row, ctx);
+		return;
+	}
+	table_start(t);
+	for (i = 0; i < t->nsel; i++) {
+		buf[0] = '\0';
+		v = t->sel[i].col->get(row, ctx, buf, sizeof buf);
+		if (v == NULL)
+			v = "";
+		table_put_cell(t, i, v, strlen(v));
+	}
+	table_put_line(t);
+}
+
+int
+table_end(struct table *t)
+{
+	if (!t->ended) {
+		t->ended = true;
+		if (t->format == TABLE_ALIGNED)
+			table_print(t, t->out, t->header);
+		else
+			table_start(t);
+	}
+	if (fflush(t->out) != 0 || ferror(t->out))
+		return (-1);
+	return (0);
+}
+
 void
 table_print(struct table *t, FILE *f, bool header)
 {
 	struct table_cell	*cell;
 	const char		*h;
 	size_t			 r, i;
+
+	if (t->format != TABLE_ALIGNED) {
+		/* A streamed table's rows are gone: table_end() it. */
+		fprintf(stderr, "table: table_print on a streamed table\n");
+		abort();
+	}
 
 	/* Without a header, columns fit their cells alone: "gq -h -o id"
 	 * prints bare ids, ready for a script. */

@@ -1,8 +1,42 @@
-/* table.h: the column output of gq and gnodes. A command describes its
- * fields once (name, header, how to format a cell); the table lets the user
- * pick fields with -o, sizes columns to their widest cell, and prints every
- * row through one buffered stream. Cells are formatted once into one arena,
- * so 10,000 rows cost a few allocations, not 80,000. */
+/* table.h: the column output of gq, gnodes and gacct. A command describes
+ * its fields once (name, header, how to format a cell); the table lets the
+ * user pick fields with -o and prints every row in one of four formats:
+ *
+ * TABLE_ALIGNED (the default; gq, gnodes, gacct on a terminal): columns
+ *	sized to their widest cell and separated by two spaces, no trailing
+ *	blanks. Rows are kept until table_end(), formatted once into one
+ *	arena, so 10,000 rows cost a few allocations, not 80,000.
+ * TABLE_PLAIN (gacct when stdout is not a terminal): the same cells, one
+ *	TAB between them and no padding.
+ * TABLE_PARSABLE (sacct -P): cells separated by '|', no trailing '|'.
+ * TABLE_CSV: RFC 4180, with its CRLF line ends.
+ *
+ * The last three are streamed: table_add() writes the row at once (into
+ * the stream's buffer), so a million rows cost no memory.
+ *
+ * What a cell holds is made safe for where it goes:
+ * - ALIGNED and PLAIN escape control characters and bytes that are not
+ *   UTF-8 as safe-text.h does ("\t" for a TAB, "\n" for a newline, "\e"
+ *   for ESC, \xHH, \u0080 to \u009f), so a job name can neither steer the
+ *   terminal nor split a row; an empty cell is "-", so awk's $N finds every
+ *   column; a fixed width (-o name:10) cuts the escaped cell.
+ * - PARSABLE escapes as safe-text.h does and also writes a '|' in a cell as
+ *   "\x7c" and a backslash as "\\". No '|' is left inside a cell, so
+ *   cut -d'|', awk -F'|' or IFS='|' read split every line into exactly one
+ *   field per column,
+ *   and the escaping reverses: "\\" is a backslash, "\n" "\r" "\t" "\e" a
+ *   newline, return, TAB and ESC, "\xHH" the byte HH (7c: '|') and "\u00HH"
+ *   the character U+00HH. An empty cell is empty.
+ * - CSV writes cells as they are, so the data round-trips: a cell holding
+ *   a comma, a double quote, CR, LF, or a space or TAB at either end is
+ *   quoted, its quotes doubled; a newline stays a newline inside the
+ *   quotes. An empty cell is empty (quoted, "", when it is the only
+ *   column, so the row is not a blank line that readers skip). When the
+ *   stream is a terminal, control characters are escaped first, as for
+ *   ALIGNED: text from users never reaches a terminal raw.
+ * Widths cut only in ALIGNED and PLAIN: the machine formats carry whole
+ * cells. The header line holds the columns' headers in ALIGNED and PLAIN
+ * and the field names (what -o takes) in PARSABLE and CSV. */
 #ifndef GB_TABLE_H
 #define GB_TABLE_H
 
@@ -22,6 +56,13 @@ struct table_col {
 
 struct table;
 
+enum table_format {
+	TABLE_ALIGNED,
+	TABLE_PLAIN,
+	TABLE_PARSABLE,
+	TABLE_CSV,
+};
+
 /* cols must outlive the table. Selects the fields in defaults, a list as
  * -o takes it. */
 struct table	*table_create(const struct table_col *cols, size_t ncols,
@@ -34,15 +75,27 @@ void		 table_free(struct table *);
 int		 table_select(struct table *, const char *format, char *err,
 		     size_t errlen);
 
-/* Formats one row's selected cells now; row need not outlive the call.
- * Select fields before the first row. Cells are escaped (safe-text.h:
- * "\e" for ESC, "\n" for a newline), so a job name cannot move the cursor
- * or break a row, and widths count the escaped form; an empty cell prints
- * as "-", so awk's $N still finds every column. */
+/* Picks the format, the stream and whether a header line comes first.
+ * Call it before the first row; without it a table is TABLE_ALIGNED on
+ * stdout with a header. For CSV, whether out is a terminal is asked here. */
+void		 table_set_format(struct table *, enum table_format, FILE *out,
+		     bool header);
+
+/* Formats one row's selected cells (see above); row need not outlive the
+ * call. Select fields before the first row. An aligned table keeps the
+ * row; the other formats write it now, the header line before the first.
+ * May block on the stream. */
 void		 table_add(struct table *, const void *row, const void *ctx);
 
-/* Prints the header (unless header is false) and the rows, columns
- * separated by two spaces, no trailing blanks. */
+/* Finishes the table: an aligned table prints its header and rows; a
+ * streamed one prints the header if no row came (so a listing that matched
+ * nothing is still a header). Then flushes the stream. A second call only
+ * flushes; add no row after it. Returns 0, or -1 when writing failed (a
+ * full disk, a closed pipe; errno says why). */
+int		 table_end(struct table *);
+
+/* Prints an aligned table's header (unless header is false) and rows to f,
+ * as table_end() does without table_set_format(). */
 void		 table_print(struct table *, FILE *, bool header);
 
 /* The selected columns, in order: how many, and the i-th (borrowed). */

@@ -22,6 +22,7 @@ enum msg_type {
 	MSG_JOB_LIST = 201,
 	MSG_JOB_CANCEL = 202,
 	MSG_JOB_UPDATE = 203,	/* gctl hold, release, requeue */
+	MSG_JOB_ACCT = 204,	/* gacct: finished jobs, streamed */
 
 	MSG_NODE_LIST = 300,
 	MSG_NODE_HEARTBEAT = 301,	/* node -> controller */

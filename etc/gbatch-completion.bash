@@ -1,4 +1,4 @@
-# bash completion for gbatch: gsub gq gcancel gnodes gctl gsim gbatchd gnoded
+# bash completion for gbatch: gsub gq gcancel gacct gnodes gctl gsim gbatchd gnoded
 #
 # Installed once per command name (bash-completion loads a command's
 # completion from a file of its name). Nothing here lists an option or a
@@ -138,19 +138,19 @@ _gbatch_value()
 {
 	local cmd=$1 opt=$2
 	case $cmd:$opt in
-	gq:-o | gq:--format | gnodes:-o | gnodes:--format)
+	gq:-o | gq:--format | gnodes:-o | gnodes:--format | gacct:-o | gacct:--format)
 		_gbatch_list $(_gbatch_fields "$cmd") ;;
 	gq:-t | gq:--states | gcancel:-t | gcancel:--state)
 		_gbatch_list $(_gbatch_accepted "$cmd" "$opt") ;;
 	gsim:-p | gsim:--policy | gsim:-P | gsim:--placement)
 		_gbatch_list $(_gbatch_accepted "$cmd" "$opt" -c 1x1 /dev/null) ;;
-	gq:-j | gq:--jobs)
+	gq:-j | gq:--jobs | gacct:-j | gacct:--jobs)
 		_gbatch_list $(_gbatch_jobs) ;;
 	gq:-l | gq:--long)
 		COMPREPLY=($(compgen -W "$(_gbatch_jobs)" -- "$cur")) ;;
 	gnodes:-N | gnodes:--nodes)
 		_gbatch_list $(_gbatch_nodes) ;;
-	gq:-u | gq:--user | gcancel:-u | gcancel:--user)
+	gq:-u | gq:--user | gcancel:-u | gcancel:--user | gacct:-u | gacct:--user)
 		_gbatch_list $(compgen -u) ;;
 	gcancel:-s | gcancel:--signal | gsub:--ckpt-signal)
 		COMPREPLY=($(compgen -W "$(_gbatch_signals)" -- "$cur")) ;;
@@ -253,4 +253,4 @@ _gbatch()
 	esac
 }
 
-complete -F _gbatch gsub gq gcancel gnodes gctl gsim gbatchd gnoded
+complete -F _gbatch gsub gq gcancel gacct gnodes gctl gsim gbatchd gnoded

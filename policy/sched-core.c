@@ -70,6 +70,7 @@ struct sched_core {
 	 * pass knows when no job left could use the GPUs still free. */
 	size_t			 psize[SCHED_MAX_GPUS_PER_NODE + 1];
 	uint64_t		 npass;
+	uint64_t		 npromoted;	/* promotions, in all */
 	enum sched_reason	 tail_reason;	/* of jobs a pass did not reach */
 	struct sched_action	*acts;
 	size_t			 nacts, actsize;
@@ -694,6 +695,7 @@ sched_core_timers(struct sched_core *core, int64_t now)
 			j->executed = 0;
 			j->last_stop = now;
 			j->promotions++;
+			core->npromoted++;
 			sched_core_enqueue(core, j);
 		}
 	}
@@ -1021,6 +1023,18 @@ size_t
 sched_core_running(const struct sched_core *core)
 {
 	return (core->running.count);
+}
+
+unsigned
+sched_core_queues(const struct sched_core *core)
+{
+	return (core->nqueues);
+}
+
+uint64_t
+sched_core_promotions(const struct sched_core *core)
+{
+	return (core->npromoted);
 }
 
 void *

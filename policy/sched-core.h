@@ -98,6 +98,10 @@ int64_t			 sched_core_next_wakeup(const struct sched_core *);
 
 size_t			 sched_core_pending(const struct sched_core *);
 size_t			 sched_core_running(const struct sched_core *);
+/* The queue levels jobs are put in (1 for fifo, whatever the config). */
+unsigned		 sched_core_queues(const struct sched_core *);
+/* Starvation promotions the core made since it was created. */
+uint64_t		 sched_core_promotions(const struct sched_core *);
 
 enum sched_cjob_state {
 	SCHED_JOB_PENDING,

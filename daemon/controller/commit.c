@@ -37,6 +37,7 @@
 #include "common/xmalloc.h"
 #include "daemon/controller/commit.h"
 #include "daemon/controller/gbatchd.h"
+#include "daemon/controller/metrics.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/schedule.h"
 #include "daemon/controller/store.h"
@@ -165,7 +166,7 @@ commit_run(void)
 {
 	struct timespec	t0, t1;
 	char		err[512];
-	bool		failed = false;
+	bool		failed = false, wrote;
 	long		took;
 	int		rounds;
 
@@ -178,6 +179,7 @@ commit_run(void)
 	 * at once); bound the rounds so a pass never spins. */
 	for (rounds = 0; rounds < 4 && schedule_is_dirty(); rounds++)
 		schedule_run();
+	wrote = store_in_txn();
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (store_commit(err, sizeof err) != 0) {
 		log_error("store: %s", err);
@@ -186,6 +188,8 @@ commit_run(void)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	took = (t1.tv_sec - t0.tv_sec) * 1000000L +
 	    (t1.tv_nsec - t0.tv_nsec) / 1000;
+	if (wrote)
+		metrics_observe_commit_us(took);
 	if (took > 0) {
 		commit_delay_us = took < COMMIT_MIN_DELAY_US ?
 		    COMMIT_MIN_DELAY_US : took > COMMIT_MAX_DELAY_US ?

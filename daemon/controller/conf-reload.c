@@ -13,8 +13,8 @@
 /* Keys whose new value takes effect only at the next start: the sockets
  * are bound and the store is open. */
 static const char *const conf_restart_keys[] = {
-	"controller.socket", "controller.listen", "controller.state_dir",
-	"controller.sync",
+	"controller.socket", "controller.listen", "controller.metrics_listen",
+	"controller.state_dir", "controller.sync",
 };
 
 static json_t *
@@ -42,6 +42,8 @@ conf_to_json(const struct conf *c)
 	    "operators", ops, "allow_root_jobs", c->allow_root_jobs,
 	    "log_level", log_level_name(c->log_level),
 	    "sync", c->sync_full ? "full" : "normal");
+	json_object_set_new(ctl, "metrics_listen", c->metrics_listen != NULL ?
+	    json_string(c->metrics_listen) : json_null());
 	json_object_set_new(ctl, "private_data", json_boolean(c->private_data));
 	audit = conf_audit_path(c);
 	json_object_set_new(ctl, "audit_log", json_string(audit));

@@ -52,6 +52,13 @@ conf_listen_valid(const char *v, char *why, size_t len)
 	return (hostport_check(v, 0, why, len));
 }
 
+/* controller.metrics_listen: a port a scraper is told, so never 0. */
+static int
+conf_metrics_listen_valid(const char *v, char *why, size_t len)
+{
+	return (hostport_check(v, 1, why, len));
+}
+
 /* controller.sync: how hard a commit reaches the disk. */
 static int
 conf_sync(void *settings, const config_setting_t *s, char *why, size_t len)
@@ -72,6 +79,9 @@ static const struct conf_file_key conf_controller_keys[] = {
 	{ .name = "listen", .type = CONF_FILE_STRING,
 	  .off = offsetof(struct conf, listen), .what = "HOST:PORT",
 	  .valid = conf_listen_valid },
+	{ .name = "metrics_listen", .type = CONF_FILE_STRING,
+	  .off = offsetof(struct conf, metrics_listen), .what = "HOST:PORT",
+	  .valid = conf_metrics_listen_valid },
 	{ .name = "state_dir", .type = CONF_FILE_STRING,
 	  .off = offsetof(struct conf, state_dir), .what = "a directory" },
 	{ .name = "node_timeout", .type = CONF_FILE_INT,
@@ -314,6 +324,7 @@ conf_clear(struct conf *c)
 {
 	free(c->socket);
 	free(c->listen);
+	free(c->metrics_listen);
 	free(c->state_dir);
 	free(c->audit_log);
 	conf_file_list_clear(&c->operators);

@@ -33,6 +33,9 @@
 struct conf {
 	char		*socket;	/* Unix socket for clients */
 	char		*listen;	/* "HOST:PORT" for node daemons */
+	/* "HOST:PORT" serving Prometheus metrics over HTTP (metrics.h);
+	 * NULL: off. */
+	char		*metrics_listen;
 	char		*state_dir;	/* holds gbatch.db and gbatchd.addr */
 	int		 node_timeout;	/* seconds */
 	struct conf_file_list operators;	/* user names */

@@ -27,6 +27,8 @@
 #include "daemon/controller/gbatchd.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/listener.h"
+#include "daemon/controller/metrics-http.h"
+#include "daemon/controller/metrics.h"
 #include "daemon/controller/node-health.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer-limit.h"
@@ -74,6 +76,12 @@ gbatchd_tls_open(const struct conf *c, char *err, size_t errlen)
 	return (gbatchd_tls == NULL ? -1 : 0);
 }
 int64_t gbatchd_started(void) { return (gbatchd_start); }
+
+struct event_base *
+gbatchd_event_base(void)
+{
+	return (gbatchd_base);
+}
 
 int64_t
 gbatchd_now(void)
@@ -265,6 +273,7 @@ gbatchd_open(struct event_base *base, char *err, size_t errlen)
 
 	gbatchd_base = base;
 	gbatchd_start = gbatchd_now();
+	metrics_reset();
 	gbatchd_stopping = false;
 	req_stopping = false;
 	if (gbatchd_mkdirs(c->state_dir, "controller.state_dir (or -d)",
@@ -302,6 +311,9 @@ gbatchd_open(struct event_base *base, char *err, size_t errlen)
 	free(addr_file);
 	if (rc != 0)
 		return (-1);
+	if (c->metrics_listen != NULL && metrics_http_open(base,
+	    c->metrics_listen, err, errlen) != 0)
+		return (-1);
 	node_health_init(base);
 	schedule_init(base);
 	peer_limit_init(base);
@@ -314,11 +326,13 @@ gbatchd_close(void)
 {
 	commit_run();
 	listener_free();
+	metrics_http_close();
 	peer_free_all();
 	peer_limit_free();
 	commit_free();
 	/* After the last frame that could refer to it is gone. */
 	req_job_list_free();
+	req_job_acct_free();
 	node_health_free();
 	store_close();
 	audit_close();

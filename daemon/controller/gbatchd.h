@@ -53,6 +53,8 @@ const char		*gbatchd_conf_file(void);
  * with err (the file's fault; nothing changed). */
 int			 gbatchd_reconfigure(json_t *changed, json_t *restart,
 			     char *err, size_t errlen);
+/* The loop gbatchd_open was given (for requests that arm events). */
+struct event_base	*gbatchd_event_base(void);
 /* Wall-clock seconds, as every time in the store and the protocol. */
 int64_t			 gbatchd_now(void);
 /* The same clock in milliseconds: the scheduling core's. */

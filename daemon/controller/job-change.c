@@ -11,6 +11,7 @@
 #include "daemon/controller/gbatchd.h"
 #include "daemon/controller/job-change.h"
 #include "daemon/controller/job.h"
+#include "daemon/controller/metrics.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/schedule.h"
 #include "daemon/controller/store.h"
@@ -70,6 +71,47 @@ job_change_readopt(struct store_job *row, uint32_t gpus)
 	    row->run_total;
 }
 
+/* How a run that stops on the way from "from" to "to" ended, for
+ * job_runs: the finished state, or why it goes back to the queue. */
+static const char *
+job_change_run_end(enum job_state from, enum job_state to)
+{
+	if (job_state_is_terminal(to))
+		return (job_state_name(to));
+	return (from == JOB_PREEMPTING ? "PREEMPTED" : "REQUEUED");
+}
+
+/* Records the run a transition starts, ends or marks preempted in
+ * job_runs, in the transaction that writes the row. */
+static int
+job_change_run(const struct job *j, enum job_state from, enum job_state to,
+    const struct store_job *row, const struct job_change *how,
+    const struct job_part *parts, size_t nparts, int64_t now)
+{
+	char	*alloc;
+	int	 rc;
+
+	if (to == JOB_RUNNING && from == JOB_PENDING && how->readopt)
+		return (store_run_reopen(row->id));
+	if (to == JOB_RUNNING) {
+		/* Every part, one too: the run's own record of its GPUs. */
+		if ((alloc = job_alloc_text(parts, nparts)) == NULL)
+			alloc = xasprintf("%s:0x%" PRIx64,
+			    node_name(parts[0].node), parts[0].mask);
+		rc = store_run_start(row->id, row->restarts, row->start_time,
+		    job_gpus(j), alloc);
+		free(alloc);
+		return (rc);
+	}
+	if (from == JOB_RUNNING && to == JOB_PREEMPTING)
+		return (store_run_preempt(row->id, now));
+	if (from == JOB_RUNNING || from == JOB_PREEMPTING)
+		return (store_run_end(row->id, job_state_is_terminal(to) ?
+		    row->end_time : now, job_change_run_end(from, to),
+		    how->has_exit, how->exit_code, how->signal));
+	return (0);
+}
+
 int
 job_change_state(struct job *j, enum job_state to,
     const struct job_change *how)
@@ -80,7 +122,7 @@ job_change_state(struct job *j, enum job_state to,
 	struct job_part			 one;
 	const struct job_part		*parts = NULL;
 	enum job_state			 from = job_state(j);
-	int64_t				 now = gbatchd_now();
+	int64_t				 now = gbatchd_now(), now_ms;
 	char				 gpus[600], what[900], extra[300];
 	char				*alloc = NULL;
 	size_t				 len, nparts = 0, i;
@@ -131,6 +173,13 @@ job_change_state(struct job *j, enum job_state to,
 	schedule_job_row(j, to, &row);
 	if (to == JOB_RUNNING && from == JOB_PENDING && how->readopt)
 		job_change_readopt(&row, job_gpus(j));
+	/* Time spent waiting: held time is not. */
+	now_ms = gbatchd_now_ms();
+	if (from == JOB_PENDING && to != JOB_PENDING && row.pending_since > 0 &&
+	    now_ms > row.pending_since)
+		row.queue_delay += now_ms - row.pending_since;
+	if (to == JOB_PENDING)
+		row.pending_since = now_ms;
 	if (job_state_is_terminal(to)) {
 		row.end_time = how->end_time != 0 ? how->end_time : now;
 		row.has_exit = how->has_exit;
@@ -165,7 +214,8 @@ job_change_state(struct job *j, enum job_state to,
 
 	if (store_job_update(&row) != 0 ||
 	    store_event_insert(id, now, job_state_name(from),
-	    job_state_name(to), what) != 0)
+	    job_state_name(to), what) != 0 ||
+	    job_change_run(j, from, to, &row, how, parts, nparts, now) != 0)
 		goto out;
 
 	log_info("job %" PRIu64 ": %s -> %s%s%s", id, job_state_name(from),
@@ -190,8 +240,10 @@ job_change_state(struct job *j, enum job_state to,
 	    from == JOB_PREEMPTING))
 		job_set_requeued(j);
 	schedule_job_changed(j, from, to);
-	if (job_state_is_terminal(to))
+	if (job_state_is_terminal(to)) {
+		metrics_count_finished(to);
 		job_free(j);
+	}
 	rc = 0;
 out:
 	free(alloc);

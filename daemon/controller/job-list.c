@@ -12,37 +12,8 @@
 
 #include "common/xmalloc.h"
 #include "daemon/controller/job-list.h"
+#include "daemon/controller/store-sql.h"
 #include "daemon/controller/store.h"
-
-static const char *const job_list_names[JOB_LIST_NFIELDS] = {
-	[JOB_LIST_ID] = "id",
-	[JOB_LIST_NAME] = "name",
-	[JOB_LIST_USER] = "user",
-	[JOB_LIST_UID] = "uid",
-	[JOB_LIST_STATE] = "state",
-	[JOB_LIST_REASON] = "reason",
-	[JOB_LIST_GPUS] = "gpus",
-	[JOB_LIST_ALLOC] = "alloc",
-	[JOB_LIST_NODES] = "nodes",
-	[JOB_LIST_TIME_LIMIT] = "time_limit",
-	[JOB_LIST_SUBMIT_TIME] = "submit_time",
-	[JOB_LIST_START_TIME] = "start_time",
-	[JOB_LIST_END_TIME] = "end_time",
-	[JOB_LIST_ELAPSED] = "elapsed",
-	[JOB_LIST_EXIT_CODE] = "exit_code",
-	[JOB_LIST_SIGNAL] = "signal",
-	[JOB_LIST_WORKDIR] = "workdir",
-	[JOB_LIST_STDOUT] = "stdout",
-	[JOB_LIST_STDERR] = "stderr",
-	[JOB_LIST_COMMAND] = "command",
-	[JOB_LIST_ARGV] = "argv",
-	[JOB_LIST_MESSAGE] = "message",
-	[JOB_LIST_QUEUE] = "queue",
-	[JOB_LIST_ATTAINED] = "attained",
-	[JOB_LIST_RESTARTS] = "restarts",
-	[JOB_LIST_PREEMPTIONS] = "preemptions",
-	[JOB_LIST_PROMOTIONS] = "promotions",
-};
 
 /* Room for a record besides its strings: member names, integers, 64 GPU
  * indexes. */
@@ -166,7 +137,7 @@ job_list_string(struct job_list_buf *b, const char *s)
 }
 
 int
-job_list_fields(const json_t *names, uint32_t *fields, char *err,
+job_list_fields(const json_t *names, uint64_t *fields, char *err,
     size_t errlen)
 {
 	const char	*name;
@@ -174,35 +145,33 @@ job_list_fields(const json_t *names, uint32_t *fields, char *err,
 	int		 f;
 
 	if (names == NULL || json_is_null(names)) {
-		*fields = JOB_LIST_ALL;
+		*fields = job_field_wire_mask();
 		return (0);
 	}
 	if (!json_is_array(names))
 		goto bad;
-	*fields = UINT32_C(1) << JOB_LIST_ID;
+	*fields = JOB_FIELD_BIT(JF_ID);
 	for (i = 0; i < json_array_size(names); i++) {
 		if ((name = json_string_value(json_array_get(names, i))) ==
 		    NULL)
 			goto bad;
-		for (f = 0; f < JOB_LIST_NFIELDS; f++) {
-			if (strcmp(name, job_list_names[f]) == 0)
-				break;
-		}
-		if (f == JOB_LIST_NFIELDS) {
+		if ((f = job_field_by_wire(name, strlen(name))) == -1) {
 			off = (size_t)snprintf(err, errlen, "fields: unknown "
 			    "field \"%s\"; accepted:", name);
 			goto names;
 		}
-		*fields |= UINT32_C(1) << f;
+		*fields |= JOB_FIELD_BIT(f);
 	}
 	return (0);
 bad:
 	off = (size_t)snprintf(err, errlen, "fields: expected an array of "
 	    "field names; accepted:");
 names:
-	for (f = 0; f < JOB_LIST_NFIELDS && off < errlen; f++)
-		off += (size_t)snprintf(err + off, errlen - off, " %s",
-		    job_list_names[f]);
+	for (f = 0; f < JF_COUNT && off < errlen; f++) {
+		if (job_fields[f].wire != NULL)
+			off += (size_t)snprintf(err + off, errlen - off, " %s",
+			    job_fields[f].wire);
+	}
 	return (-1);
 }
 
@@ -214,12 +183,16 @@ job_list_key(struct job_list_buf *b, int f, int *first)
 		b->buf[b->len++] = ',';
 	*first = 0;
 	b->buf[b->len++] = '"';
-	job_list_put(b, job_list_names[f], strlen(job_list_names[f]));
+	job_list_put(b, job_fields[f].wire, strlen(job_fields[f].wire));
 	b->buf[b->len++] = '"';
 	b->buf[b->len++] = ':';
 }
 
 #define JOB_LIST_WANT(fields, f)	(((fields) >> (f)) & 1)
+
+/* Field f of row, by its kind. */
+#define JOB_LIST_MEMBER(r, f, type) \
+	(*(const type *)(const void *)((const char *)(r) + store_job_offset[f]))
 
 /* Writes mask's GPU indexes as a JSON array. */
 static void
@@ -275,38 +248,55 @@ job_list_put_alloc_text(struct job_list_buf *b, const char *text, int nodes)
 }
 
 void
-job_list_row(struct job_list_buf *b, const struct store_job *r, int64_t now,
-    uint32_t fields)
+job_list_alloc(struct job_list_buf *b, const char *text)
 {
-	const char	*s[JOB_LIST_NFIELDS] = { NULL };
-	size_t		 n[JOB_LIST_NFIELDS] = { 0 }, room = JOB_LIST_ROW_FIXED;
+	job_list_reserve(b, 8 * strlen(text) + 260 * (strlen(text) / 4 + 1) +
+	    2);
+	job_list_put_alloc_text(b, text, 0);
+}
+
+void
+job_list_row(struct job_list_buf *b, const struct store_job *r, int64_t now,
+    uint64_t fields)
+{
+	const char	*s[JF_COUNT] = { NULL };
+	size_t		 n[JF_COUNT] = { 0 }, room = JOB_LIST_ROW_FIXED;
 	const char	*node, *alloc;
-	int64_t		 elapsed = 0;
+	int64_t		 elapsed = 0, v;
 	int		 f, first = 1;
 
+	fields &= job_field_wire_mask();
 	node = r->node != NULL && r->gpu_mask != 0 ? r->node : "";
 	/* Node names are letters, digits, '-', '_' and '.' (req-hello.c):
 	 * the nodes list needs no escaping. */
 	alloc = r->alloc != NULL && *r->alloc != '\0' ? r->alloc : NULL;
 	if (alloc != NULL)
 		room += 8 * strlen(alloc) + 260 * (strlen(alloc) / 4 + 1);
-	s[JOB_LIST_NAME] = r->name;
-	s[JOB_LIST_USER] = r->user;
-	s[JOB_LIST_STATE] = job_state_name(r->state);
-	s[JOB_LIST_REASON] = r->reason != NULL && *r->reason != '\0' ?
-	    r->reason : "None";
-	s[JOB_LIST_ALLOC] = node;
-	s[JOB_LIST_NODES] = node;
-	s[JOB_LIST_WORKDIR] = r->workdir;
-	s[JOB_LIST_STDOUT] = r->stdout_path;
-	s[JOB_LIST_STDERR] = r->stderr_path;
-	s[JOB_LIST_COMMAND] = r->command;
-	s[JOB_LIST_MESSAGE] = r->message;
-	/* argv is JSON text already, checked at submit. */
-	s[JOB_LIST_ARGV] = r->argv != NULL && *r->argv != '\0' ? r->argv :
-	    "[]";
-	for (f = 0; f < JOB_LIST_NFIELDS; f++) {
+	for (f = 0; f < JF_COUNT; f++) {
 		if (!JOB_LIST_WANT(fields, f))
+			continue;
+		switch (job_fields[f].kind) {
+		case JFK_TEXT:
+		case JFK_TEXT0:
+			s[f] = JOB_LIST_MEMBER(r, f, char *);
+			break;
+		case JFK_STATE:
+			s[f] = job_state_name(r->state);
+			break;
+		default:
+			break;
+		}
+	}
+	s[JF_REASON] = r->reason != NULL && *r->reason != '\0' ?
+	    r->reason : "None";
+	s[JF_ALLOC] = node;
+	s[JF_NODES] = node;
+	/* argv is JSON text already, checked at submit. */
+	s[JF_ARGV] = r->argv != NULL && *r->argv != '\0' ? r->argv : "[]";
+	for (f = 0; f < JF_COUNT; f++) {
+		if (!JOB_LIST_WANT(fields, f) || (s[f] == NULL &&
+		    job_fields[f].kind != JFK_TEXT &&
+		    job_fields[f].kind != JFK_TEXT0))
 			continue;
 		if (s[f] == NULL)
 			s[f] = "";
@@ -324,92 +314,84 @@ job_list_row(struct job_list_buf *b, const struct store_job *r, int64_t now,
 			elapsed = 0;
 	}
 	b->buf[b->len++] = '{';
-	for (f = 0; f < JOB_LIST_NFIELDS; f++) {
+	for (f = 0; f < JF_COUNT; f++) {
 		if (!JOB_LIST_WANT(fields, f))
 			continue;
 		job_list_key(b, f, &first);
 		switch (f) {
-		case JOB_LIST_ID:
-			job_list_put_int(b, (int64_t)r->id);
-			break;
-		case JOB_LIST_UID:
-			job_list_put_int(b, r->uid);
-			break;
-		case JOB_LIST_GPUS:
-			job_list_put_int(b, r->gpus);
-			break;
-		case JOB_LIST_ALLOC:
+		case JF_ALLOC:
 			if (alloc != NULL) {
 				job_list_put_alloc_text(b, alloc, 0);
-				break;
+				continue;
 			}
 			b->buf[b->len++] = '[';
 			if (*node == '\0') {
 				b->buf[b->len++] = ']';
-				break;
+				continue;
 			}
 			JOB_LIST_LIT(b, "{\"node\":");
 			job_list_put_string(b, node, n[f]);
 			JOB_LIST_LIT(b, ",\"gpus\":");
 			job_list_put_gpus(b, r->gpu_mask);
 			JOB_LIST_LIT(b, "}]");
-			break;
-		case JOB_LIST_NODES:
+			continue;
+		case JF_NODES:
 			if (alloc != NULL)
 				job_list_put_alloc_text(b, alloc, 1);
 			else
 				job_list_put_string(b, s[f], n[f]);
-			break;
-		case JOB_LIST_TIME_LIMIT:
-			job_list_put_int(b, (int64_t)r->time_limit);
-			break;
-		case JOB_LIST_SUBMIT_TIME:
-			job_list_put_int(b, r->submit_time);
-			break;
-		case JOB_LIST_START_TIME:
-			job_list_put_int(b, r->start_time);
-			break;
-		case JOB_LIST_END_TIME:
-			job_list_put_int(b, r->end_time);
-			break;
-		case JOB_LIST_ELAPSED:
+			continue;
+		case JF_ELAPSED:
 			job_list_put_int(b, elapsed);
-			break;
-		case JOB_LIST_EXIT_CODE:
-		case JOB_LIST_SIGNAL:
-			if (!r->has_exit)
+			continue;
+		case JF_JCT:
+			/* Submit to end: only a finished job has one. */
+			if (r->end_time == 0 || !job_state_is_terminal(r->state))
 				JOB_LIST_LIT(b, "null");
 			else
-				job_list_put_int(b, f == JOB_LIST_SIGNAL ?
-				    r->signal : r->exit_code);
-			break;
-		case JOB_LIST_ARGV:
+				job_list_put_int(b, r->end_time - r->submit_time);
+			continue;
+		case JF_ARGV:
 			job_list_put(b, s[f], n[f]);
-			break;
-		case JOB_LIST_QUEUE:
+			continue;
+		case JF_QUEUE:
 			/* Only jobs the scheduler holds have one. */
 			if (r->queue < 0)
 				JOB_LIST_LIT(b, "null");
 			else
 				job_list_put_int(b, r->queue);
+			continue;
+		}
+		switch (job_fields[f].kind) {
+		case JFK_U64:
+			v = (int64_t)JOB_LIST_MEMBER(r, f, uint64_t);
 			break;
-		case JOB_LIST_ATTAINED:
-			/* GPU-seconds, as gbatch.conf's thresholds. */
-			job_list_put_int(b, (int64_t)(r->attained / 1000));
+		case JFK_I64:
+			v = JOB_LIST_MEMBER(r, f, int64_t);
 			break;
-		case JOB_LIST_RESTARTS:
-			job_list_put_int(b, r->restarts);
+		case JFK_U32:
+			v = JOB_LIST_MEMBER(r, f, uint32_t);
 			break;
-		case JOB_LIST_PREEMPTIONS:
-			job_list_put_int(b, r->preemptions);
+		case JFK_INT:
+		case JFK_NULLINT:
+			v = JOB_LIST_MEMBER(r, f, int);
 			break;
-		case JOB_LIST_PROMOTIONS:
-			job_list_put_int(b, r->promotions);
+		case JFK_EXIT:
+			if (!r->has_exit) {
+				JOB_LIST_LIT(b, "null");
+				continue;
+			}
+			v = JOB_LIST_MEMBER(r, f, int);
 			break;
 		default:
 			job_list_put_string(b, s[f], n[f]);
-			break;
+			continue;
 		}
+		/* Milliseconds (GPU-ms for attained service) go out as
+		 * seconds, as gbatch.conf's thresholds. */
+		if (job_fields[f].flags & JFF_MS)
+			v /= 1000;
+		job_list_put_int(b, v);
 	}
 	b->buf[b->len++] = '}';
 }

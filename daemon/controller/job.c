@@ -351,6 +351,9 @@ job_to_row(const struct job *j, struct store_job *r)
 	r->last_stop = j->sched.last_stop;
 	r->preemptions = j->sched.preemptions;
 	r->promotions = j->sched.promotions;
+	r->queue_delay = j->sched.queue_delay;
+	r->pending_since = j->sched.pending_since;
+	r->last_queue = j->sched.last_queue;
 	r->flags = j->sched.flags;
 	r->ckpt_signal = j->sched.ckpt_signal;
 	r->ckpt_grace = j->sched.ckpt_grace;
@@ -498,6 +501,9 @@ job_set_sched_row(struct job *j, const struct store_job *r)
 	j->sched.last_stop = r->last_stop;
 	j->sched.preemptions = r->preemptions;
 	j->sched.promotions = r->promotions;
+	j->sched.queue_delay = r->queue_delay;
+	j->sched.pending_since = r->pending_since;
+	j->sched.last_queue = r->last_queue;
 }
 
 char *

@@ -32,6 +32,9 @@ struct job_sched {
 	int64_t			 last_stop;	/* ms since the epoch */
 	uint32_t		 preemptions;
 	uint32_t		 promotions;
+	int64_t			 queue_delay;	/* ms spent pending */
+	int64_t			 pending_since;	/* ms since the epoch */
+	int			 last_queue;
 	uint32_t		 flags;		/* JOB_F_* */
 	int			 ckpt_signal;
 	uint32_t		 ckpt_grace;	/* seconds, 0: the config's */

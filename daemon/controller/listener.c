@@ -48,21 +48,29 @@ listener_backoff_cb(evutil_socket_t fd, short what, void *arg)
 	evconnlistener_enable(l->lev);
 }
 
+void
+listener_accept_failed(struct evconnlistener *lev, struct event *backoff,
+    const char *what)
+{
+	struct timeval	tv = { 1, 0 };
+	int		e = EVUTIL_SOCKET_ERROR();
+
+	if (e == EMFILE || e == ENFILE || e == ENOBUFS || e == ENOMEM) {
+		log_warn("%s: accept: %s; not accepting for a second", what,
+		    strerror(e));
+		evconnlistener_disable(lev);
+		evtimer_add(backoff, &tv);
+		return;
+	}
+	log_warn("%s: accept: %s", what, strerror(e));
+}
+
 static void
 listener_error_cb(struct evconnlistener *lev, void *arg)
 {
 	struct listener	*l = arg;
-	struct timeval	 tv = { 1, 0 };
-	int		 e = EVUTIL_SOCKET_ERROR();
 
-	if (e == EMFILE || e == ENFILE || e == ENOBUFS || e == ENOMEM) {
-		log_warn("accept: %s; not accepting for a second",
-		    strerror(e));
-		evconnlistener_disable(lev);
-		evtimer_add(l->backoff, &tv);
-		return;
-	}
-	log_warn("accept: %s", strerror(e));
+	listener_accept_failed(lev, l->backoff, l->local ? "unix" : "tcp");
 }
 
 /* Turns away a connection over a limit of peer-limit.c: the reply to the
@@ -255,8 +263,7 @@ listener_old_port(const char *addr_file)
 	return (port);
 }
 
-/* Binds host:port to a new listening socket; -1 with errno set. */
-static int
+int
 listener_bind(const char *host, const char *port, struct sockaddr_storage *ss,
     socklen_t *sslen, const char **what)
 {

@@ -4,11 +4,14 @@
 #ifndef GB_CTL_LISTENER_H
 #define GB_CTL_LISTENER_H
 
+#include <sys/socket.h>
+
 #include <openssl/types.h>
 
 #include <stddef.h>
 
 #include <event2/event.h>
+#include <event2/listener.h>
 
 /* Binds path (mode 0666; the kernel tells who connects). Refuses when
  * another gbatchd answers there. Returns 0 or -1 with err set. */
@@ -27,6 +30,17 @@ int	listener_tcp(struct event_base *, const char *hostport,
  * node certificate, anything else is logged and closed. */
 void	listener_tls_accept(struct event_base *, evutil_socket_t fd,
 	    SSL_CTX *ctx, const char *addr);
+/* Binds a new TCP socket (close-on-exec, SO_REUSEADDR, not yet
+ * listening) to host:port, numeric port, and puts its address in ss.
+ * Returns the socket, or -1 with *what naming why (a resolver's error) or
+ * NULL and errno set. Blocks while host is resolved. */
+int	listener_bind(const char *host, const char *port,
+	    struct sockaddr_storage *ss, socklen_t *sslen, const char **what);
+/* For an evconnlistener's error callback: when accept failed for want of
+ * descriptors or memory, stops lev for a second (the caller's backoff
+ * timer enables it again) rather than spin; logs the error under what. */
+void	listener_accept_failed(struct evconnlistener *lev,
+	    struct event *backoff, const char *what);
 /* Stops accepting (shutdown). */
 void	listener_disable(void);
 void	listener_free(void);

@@ -121,6 +121,12 @@ node_free_mask(const struct node *n)
 	return (node_all_mask(n) & ~n->alloc_mask & ~n->stale_mask);
 }
 
+uint32_t
+node_gpus_busy(const struct node *n)
+{
+	return ((uint32_t)__builtin_popcountll(n->alloc_mask | n->stale_mask));
+}
+
 uint64_t
 node_stale_mask(const struct node *n)
 {
@@ -341,8 +347,7 @@ node_describe(const struct node *n, json_t *array)
 	    "addr", n->addr, "gpu_source", n->gpu_source,
 	    "switch", n->switch_name,
 	    "gpus_total", (int)n->gpus_total,
-	    "gpus_alloc", __builtin_popcountll(n->alloc_mask |
-	    n->stale_mask),
+	    "gpus_alloc", (int)node_gpus_busy(n),
 	    "last_seen", (json_int_t)n->last_seen, "gpus", gpus);
 	json_array_append_new(array, o);
 }

@@ -27,6 +27,8 @@ const char	*node_name(const struct node *);
 const char	*node_addr(const struct node *);
 uint32_t	 node_gpus_total(const struct node *);
 uint64_t	 node_alloc_mask(const struct node *);
+/* How many GPUs jobs hold, stale copies included (gnodes' GPUS). */
+uint32_t	 node_gpus_busy(const struct node *);
 /* Neither allocated nor held by a stale copy. */
 uint64_t	 node_free_mask(const struct node *);
 bool		 node_is_up(const struct node *);

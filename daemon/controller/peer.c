@@ -71,12 +71,14 @@ struct peer {
 	unsigned		 nrelayed;
 	bool			 trusted;	/* may relay */
 	struct peer_limit	*lim;
+	uint64_t		 serial;	/* never reused */
 	TAILQ_ENTRY(peer)	 entry;
 };
 TAILQ_HEAD(peer_list, peer);
 
 static struct peer_list	peer_live = TAILQ_HEAD_INITIALIZER(peer_live);
 static struct peer_list	peer_dead = TAILQ_HEAD_INITIALIZER(peer_dead);
+static uint64_t		peer_serials;
 
 static void	peer_read_cb(struct bufferevent *, void *);
 static void	peer_write_cb(struct bufferevent *, void *);
@@ -122,6 +124,7 @@ peer_create(struct bufferevent *bev, const struct peer_ident *id, bool raw,
 		free(p);
 		return (NULL);
 	}
+	p->serial = ++peer_serials;
 	TAILQ_INSERT_TAIL(&peer_live, p, entry);
 	p->lim = peer_limit_new(p, id->local, id->uid);
 	log_debug("peer %s: connected", p->addr);
@@ -229,6 +232,32 @@ peer_unsent(const struct peer *p)
 	return (evbuffer_get_length(bufferevent_get_output(p->bev)));
 }
 
+size_t
+peer_backlog(const struct peer *p)
+{
+	if (p->via != NULL)
+		p = p->via;
+	return (p->bev != NULL ? peer_unsent(p) : 0);
+}
+
+uint64_t
+peer_serial(const struct peer *p)
+{
+	return (p->serial);
+}
+
+struct peer *
+peer_by_serial(uint64_t serial)
+{
+	struct peer	*p;
+
+	TAILQ_FOREACH(p, &peer_live, entry) {
+		if (p->serial == serial)
+			return (p->dead ? NULL : p);
+	}
+	return (NULL);
+}
+
 void
 peer_close_after_flush(struct peer *p, const char *why)
 {
@@ -294,6 +323,22 @@ peer_stop_reading_all(void)
 		p->stopped = true;
 		if (p->bev != NULL)
 			bufferevent_disable(p->bev, EV_READ);
+	}
+}
+
+void
+peer_count(size_t *local, size_t *relayed, size_t *tcp)
+{
+	struct peer	*p;
+
+	*local = *relayed = *tcp = 0;
+	TAILQ_FOREACH(p, &peer_live, entry) {
+		if (p->via != NULL)
+			(*relayed)++;
+		else if (p->local)
+			(*local)++;
+		else
+			(*tcp)++;
 	}
 }
 
@@ -426,6 +471,7 @@ peer_relayed(struct peer *node, uint32_t chan, uid_t uid, gid_t gid,
 	    node_name(node->node) : node->addr);
 	p->host = xstrdup(node->host);
 	node->nrelayed++;
+	p->serial = ++peer_serials;
 	TAILQ_INSERT_TAIL(&peer_live, p, entry);
 	log_debug("peer %s: relayed", p->addr);
 	return (p);

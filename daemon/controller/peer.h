@@ -74,6 +74,17 @@ void		 peer_reap(void);
 void		 peer_resume(struct peer *);
 /* Stops reading from every peer (shutdown). */
 void		 peer_stop_reading_all(void);
+/* Bytes sent to p and not yet written to its connection (a relayed
+ * client's: its node's), for requests that stream a long reply. */
+size_t		 peer_backlog(const struct peer *);
+/* A number naming p for as long as gbatchd runs, never reused: what a
+ * reply that spans loop passes holds instead of the pointer. */
+uint64_t	 peer_serial(const struct peer *);
+/* The live peer with that serial, or NULL once it is gone. */
+struct peer	*peer_by_serial(uint64_t);
+/* Open connections: clients on the Unix socket, clients relayed by node
+ * daemons, and TCP connections (node daemons). */
+void		 peer_count(size_t *local, size_t *relayed, size_t *tcp);
 /* Whether every peer's output has been written. */
 bool		 peer_all_flushed(void);
 void		 peer_free_all(void);

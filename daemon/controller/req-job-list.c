@@ -32,7 +32,7 @@
 
 struct req_job_list {
 	struct job_list_buf	 out;
-	uint32_t	 fields;
+	uint64_t	 fields;
 	const char	*user;
 	bool		 states[JOB_STATE_COUNT];
 	bool		 any_state;
@@ -41,7 +41,7 @@ struct req_job_list {
 	bool		 truncated;
 	bool		 history;	/* each job's state changes too */
 	/* controller.private_data for a user who is not an operator: other
-	 * users' jobs go out without JOB_LIST_PRIVATE, their history
+	 * users' jobs go out without job_field_private_mask(), their history
 	 * without details. */
 	bool		 private;
 	uid_t		 viewer;
@@ -82,7 +82,7 @@ static void
 req_job_list_add(const struct store_job *r, void *arg)
 {
 	struct req_job_list	*l = arg;
-	uint32_t		 fields = l->fields;
+	uint64_t		 fields = l->fields;
 
 	if (!req_job_list_wanted(l, r))
 		return;
@@ -94,7 +94,7 @@ req_job_list_add(const struct store_job *r, void *arg)
 		job_list_add(&l->out, ",", 1);
 	l->hide_detail = l->private && r->uid != l->viewer;
 	if (l->hide_detail)
-		fields &= ~JOB_LIST_PRIVATE;
+		fields &= ~job_field_private_mask();
 	job_list_row(&l->out, r, l->now, fields);
 	if (l->history) {
 		/* The record's closing brace moves past its history. */

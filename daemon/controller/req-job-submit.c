@@ -14,6 +14,7 @@
 #include "daemon/controller/audit.h"
 #include "daemon/controller/gbatchd.h"
 #include "daemon/controller/job.h"
+#include "daemon/controller/metrics.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/req.h"
@@ -395,6 +396,7 @@ req_job_submit(struct peer *p, const json_t *msg)
 	row.gpus = (uint32_t)gpus;
 	row.time_limit = limit;
 	row.submit_time = gbatchd_now();
+	row.pending_since = row.submit_time * 1000;
 	row.state = json_is_true(v) ? JOB_HELD : JOB_PENDING;
 	row.reason = json_is_true(v) ? "Held" : "None";
 	if (store_job_insert(&row) != 0 ||
@@ -406,6 +408,7 @@ req_job_submit(struct peer *p, const json_t *msg)
 	}
 	row.script = row.env = NULL;
 	j = job_create(&row);
+	metrics_count_submit();
 	/* Debug only: at thousands of submits a second, a line per job
 	 * costs more than the job's row. */
 	log_debug("job %" PRIu64 ": submitted by %s, %u GPU%s, %s", row.id,

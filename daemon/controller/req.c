@@ -17,6 +17,7 @@ extern const struct req_entry	req_reconfigure_entry;
 extern const struct req_entry	req_config_show_entry;
 extern const struct req_entry	req_job_submit_entry;
 extern const struct req_entry	req_job_list_entry;
+extern const struct req_entry	req_job_acct_entry;
 extern const struct req_entry	req_job_cancel_entry;
 extern const struct req_entry	req_job_update_entry;
 extern const struct req_entry	req_node_list_entry;
@@ -34,6 +35,7 @@ static const struct req_entry *const req_table[] = {
 	&req_config_show_entry,
 	&req_job_submit_entry,
 	&req_job_list_entry,
+	&req_job_acct_entry,
 	&req_job_cancel_entry,
 	&req_job_update_entry,
 	&req_node_list_entry,

@@ -31,6 +31,8 @@ void	req_dispatch(struct peer *, const json_t *msg);
 /* Frees the buffer req-job-list.c keeps for the next listing (at exit,
  * once no frame refers to it). */
 void	req_job_list_free(void);
+/* Ends the accounting replies still being streamed (at exit). */
+void	req_job_acct_free(void);
 
 /* Whether gbatchd is stopping: requests then get shutting_down. */
 extern bool	req_stopping;

@@ -25,6 +25,7 @@
 #include "daemon/controller/job-change.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/launch.h"
+#include "daemon/controller/metrics.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/schedule.h"
 #include "daemon/controller/store.h"
@@ -365,6 +366,7 @@ schedule_start(struct job *j, int64_t now)
 		return;
 	}
 	free(parts);
+	metrics_count_start();
 	launch_job(j);
 }
 
@@ -383,6 +385,7 @@ schedule_preempt(struct job *j)
 		how.detail = detail;
 		if (job_change_state(j, JOB_PREEMPTING, &how) != 0)
 			return;
+		metrics_count_preempt();
 	}
 	(void)launch_preempt(j);
 }
@@ -424,7 +427,8 @@ schedule_run(void)
 {
 	const struct sched_action	*acts;
 	size_t				 n, i;
-	int64_t				 now, wait;
+	int64_t				 now, wait, t0 = metrics_clock_us();
+	uint64_t			 promoted;
 
 	schedule_dirty = false;
 	if (schedule_core != NULL && !schedule_stale)
@@ -439,7 +443,10 @@ schedule_run(void)
 		return;
 	}
 	now = gbatchd_now_ms();
+	promoted = sched_core_promotions(schedule_core);
 	n = sched_core_pass(schedule_core, now, &acts);
+	metrics_count_promotions(sched_core_promotions(schedule_core) -
+	    promoted);
 	for (i = 0; i < n; i++) {
 		if (acts[i].type == SCHED_ACT_START)
 			schedule_start(sched_cjob_arg(acts[i].job), now);
@@ -447,6 +454,7 @@ schedule_run(void)
 			schedule_preempt(sched_cjob_arg(acts[i].job));
 	}
 	schedule_arm(now);
+	metrics_observe_pass_us(metrics_clock_us() - t0);
 }
 
 void
@@ -470,6 +478,7 @@ schedule_job_row(struct job *j, enum job_state to, struct store_job *row)
 		row->run_total = sched_cjob_total_executed(cj, now);
 		row->preemptions = sched_cjob_preemptions(cj);
 		row->promotions = sched_cjob_promotions(cj);
+		row->last_queue = (int)sched_cjob_queue(cj);
 	} else if (schedule_is_running(from) && !schedule_is_running(to) &&
 	    job_start_time(j) > 0 && (run = now - job_start_time(j) * 1000) >
 	    0) {
@@ -537,11 +546,9 @@ schedule_job_view(const struct job *j, struct store_job *row)
 	int64_t			 now;
 	enum sched_reason	 r, r2;
 
-	row->queue = -1;
-	if (cj == NULL)
+	if ((row->queue = schedule_job_queue(j)) == -1)
 		return;
 	now = gbatchd_now_ms();
-	row->queue = (int)sched_cjob_queue(cj);
 	row->attained = sched_cjob_attained(cj, now);
 	row->run_total = sched_cjob_total_executed(cj, now);
 	row->preemptions = sched_cjob_preemptions(cj);
@@ -558,6 +565,22 @@ schedule_job_view(const struct job *j, struct store_job *row)
 	}
 	if (r != SCHED_REASON_NONE)
 		row->reason = sched_reason_name(r);
+}
+
+int
+schedule_job_queue(const struct job *j)
+{
+	const struct sched_cjob	*cj = job_sched_const(j)->cjob;
+
+	return (cj != NULL ? (int)sched_cjob_queue(cj) : -1);
+}
+
+unsigned
+schedule_queues(void)
+{
+	if (schedule_core == NULL)
+		return (gbatchd_conf()->sched.nqueues);
+	return (sched_core_queues(schedule_core));
 }
 
 void

@@ -38,6 +38,11 @@ void	schedule_job_stale_changed(struct job *);
 /* Fills row's live scheduling view for a listing: queue, attained
  * service and run time to now, and a pending job's reason. */
 void	schedule_job_view(const struct job *, struct store_job *row);
+/* The queue level the scheduler holds j in, or -1 when it holds it not
+ * (held, or waiting out a stale copy). */
+int	schedule_job_queue(const struct job *);
+/* How many queue levels jobs are put in (1 for fifo). */
+unsigned schedule_queues(void);
 
 /* Whether a job of gpus GPUs could run on the nodes that take jobs now,
  * were they idle: SCHED_REASON_NONE, or SCHED_REASON_NODES_DOWN /

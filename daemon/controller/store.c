@@ -22,6 +22,8 @@
 
 #include "common/log.h"
 #include "common/xmalloc.h"
+#include "daemon/controller/store-int.h"
+#include "daemon/controller/store-sql.h"
 #include "daemon/controller/store.h"
 
 /* The schema, as an ordered list of migrations. PRAGMA user_version holds
@@ -77,29 +79,44 @@ static const char *const store_migrations[] = {
 	 * of earlier versions, whose launch then carries none and gnoded
 	 * picks (node-launch.h). */
 	"ALTER TABLE jobs ADD COLUMN umask INTEGER;",
+	/* 5: accounting. Each run of a job in job_runs (its nodes and GPUs
+	 * as "n1:0x3,n2:0x3", how it ended: a finished state, PREEMPTED or
+	 * REQUEUED), written with the transition that starts or ends it;
+	 * node_events for the time nodes spent down or drained; the time a
+	 * job waited; indexes for time ranges over finished jobs. Jobs of
+	 * earlier versions get their last run, and as their wait the time
+	 * to their first start. */
+	"ALTER TABLE jobs ADD COLUMN queue_delay INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE jobs ADD COLUMN pending_since INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE jobs ADD COLUMN last_queue INTEGER NOT NULL DEFAULT 0;"
+	"UPDATE jobs SET queue_delay = MAX(first_start - submit_time * 1000,"
+	" 0) WHERE first_start > 0;"
+	"UPDATE jobs SET pending_since = MAX(last_stop, submit_time * 1000)"
+	" WHERE state = 'PENDING';"
+	"CREATE INDEX jobs_end ON jobs (end_time);"
+	"CREATE INDEX jobs_user_end ON jobs (user, end_time);"
+	"CREATE TABLE job_runs ("
+	" id INTEGER PRIMARY KEY, job_id INTEGER NOT NULL,"
+	" run INTEGER NOT NULL, start_time INTEGER NOT NULL,"
+	" end_time INTEGER NOT NULL DEFAULT 0, gpus INTEGER NOT NULL,"
+	" alloc TEXT NOT NULL, end_state TEXT NOT NULL DEFAULT '',"
+	" exit_code INTEGER, signal INTEGER,"
+	" preempt_time INTEGER NOT NULL DEFAULT 0);"
+	"CREATE INDEX job_runs_job ON job_runs (job_id);"
+	"CREATE INDEX job_runs_end ON job_runs (end_time);"
+	"INSERT INTO job_runs (job_id, run, start_time, end_time, gpus, alloc,"
+	" end_state, exit_code, signal) SELECT id, restarts, start_time,"
+	" end_time, gpus, CASE WHEN alloc != '' THEN alloc ELSE node ||"
+	" printf(':0x%x', gpu_mask) END, CASE WHEN end_time > 0 THEN state"
+	" ELSE '' END, exit_code, signal FROM jobs WHERE start_time > 0 AND"
+	" node IS NOT NULL ORDER BY id;"
+	"CREATE TABLE node_events ("
+	" id INTEGER PRIMARY KEY, node TEXT NOT NULL, time INTEGER NOT NULL,"
+	" state TEXT NOT NULL, detail TEXT NOT NULL DEFAULT '');"
+	"CREATE INDEX node_events_node ON node_events (node, time);",
 };
 #define STORE_NMIGRATIONS \
 	((int)(sizeof store_migrations / sizeof store_migrations[0]))
-
-#define STORE_JOB_COLUMNS \
-	"id, name, user, uid, gid, state, reason, gpus, time_limit, script," \
-	" command, argv, env, workdir, stdout, stderr, submit_time," \
-	" start_time, end_time, exit_code, signal, message, node, gpu_mask," \
-	" restarts, script_id, env_id, attained, executed, run_total," \
-	" first_start, last_stop, preemptions, promotions, flags, ckpt_signal," \
-	" ckpt_grace, alloc, umask"
-/* The same columns read back, script and env from job_texts (a job of
- * schema 1 has them inline), or '' where the reader needs neither. */
-#define STORE_JOB_SELECT(script, env) \
-	"SELECT id, name, user, uid, gid, state, reason, gpus, time_limit, " \
-	script ", command, argv, " env ", workdir, stdout, stderr," \
-	" submit_time, start_time, end_time, exit_code, signal, message, node," \
-	" gpu_mask, restarts, attained, executed, run_total, first_start," \
-	" last_stop, preemptions, promotions, flags, ckpt_signal, ckpt_grace," \
-	" alloc, umask FROM jobs"
-#define STORE_JOB_TEXT(col) \
-	"CASE WHEN " col "_id = 0 THEN " col " ELSE (SELECT text FROM" \
-	" job_texts WHERE job_texts.id = " col "_id) END"
 
 enum store_stmt {
 	STORE_BEGIN,
@@ -116,47 +133,57 @@ enum store_stmt {
 	STORE_TEXT_INSERT,
 	STORE_GPU_TIMES,
 	STORE_EVENTS_OF,
+	STORE_RUN_START,
+	STORE_RUN_END,
+	STORE_RUN_PREEMPT,
+	STORE_RUN_REOPEN,
+	STORE_RUNS_OF,
 	STORE_NSTMTS
 };
 
+/* The statements of the jobs table are written from job_fields at open
+ * (store-sql.c); these are the rest. */
 static const char *const store_sql[STORE_NSTMTS] = {
 	[STORE_BEGIN] = "BEGIN",
 	[STORE_COMMIT] = "COMMIT",
 	[STORE_ROLLBACK] = "ROLLBACK",
-	[STORE_JOB_INSERT] = "INSERT INTO jobs (" STORE_JOB_COLUMNS ") VALUES"
-	    " (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,"
-	    " ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28,"
-	    " ?29, ?30, ?31, ?32, ?33, ?34, ?35, ?36, ?37, ?38, ?39)",
-	[STORE_JOB_UPDATE] = "UPDATE jobs SET state = ?6, reason = ?7,"
-	    " start_time = ?18, end_time = ?19, exit_code = ?20, signal = ?21,"
-	    " message = ?22, node = ?23, gpu_mask = ?24, restarts = ?25,"
-	    " attained = ?28, executed = ?29, run_total = ?30,"
-	    " first_start = ?31, last_stop = ?32, preemptions = ?33,"
-	    " promotions = ?34, alloc = ?38 WHERE id = ?1",
 	[STORE_EVENT_INSERT] = "INSERT INTO job_events (job_id, time,"
 	    " from_state, to_state, detail) VALUES (?, ?, ?, ?, ?)",
 	[STORE_NODE_SAVE] = "INSERT INTO nodes (name, gpus, drained, reason,"
 	    " last_seen) VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (name) DO"
 	    " UPDATE SET gpus = ?2, drained = ?3, reason = ?4, last_seen = ?5",
-	/* Memory and listings keep neither script nor environment. */
-	[STORE_JOB_ACTIVE] = STORE_JOB_SELECT("''", "''") " WHERE"
-	    " state IN ('PENDING', 'HELD', 'RUNNING', 'PREEMPTING')"
-	    " ORDER BY id",
-	[STORE_JOB_IN_STATE] = STORE_JOB_SELECT("''", "''") " WHERE"
-	    " state = ?1 AND (?2 IS NULL OR user = ?2) ORDER BY id",
-	[STORE_JOB_GET] = STORE_JOB_SELECT(STORE_JOB_TEXT("script"),
-	    STORE_JOB_TEXT("env")) " WHERE id = ?",
 	[STORE_NODE_ALL] = "SELECT name, gpus, drained, reason, last_seen FROM"
 	    " nodes ORDER BY name",
 	[STORE_TEXT_INSERT] = "INSERT INTO job_texts (text) VALUES (?)",
-	/* Jobs of schema 1 and 2 have no attained service: their GPU-time
-	 * is GPUs x run time. */
 	[STORE_EVENTS_OF] = "SELECT time, from_state, to_state, detail FROM"
 	    " job_events WHERE job_id = ? ORDER BY id",
+	[STORE_RUN_START] = "INSERT INTO job_runs (job_id, run, start_time,"
+	    " gpus, alloc) VALUES (:job, :run, :start, :gpus, :alloc)",
+	/* A job has at most one open run: the one not yet ended. */
+	[STORE_RUN_END] = "UPDATE job_runs SET end_time = :end, end_state ="
+	    " :state, exit_code = :exit_code, signal = :signal WHERE job_id ="
+	    " :job AND end_time = 0",
+	[STORE_RUN_PREEMPT] = "UPDATE job_runs SET preempt_time = :time WHERE"
+	    " job_id = :job AND end_time = 0",
+	[STORE_RUN_REOPEN] = "UPDATE job_runs SET end_time = 0, end_state ="
+	    " '', exit_code = NULL, signal = NULL WHERE id = (SELECT MAX(id)"
+	    " FROM job_runs WHERE job_id = :job)",
+	[STORE_RUNS_OF] = "SELECT run, start_time, end_time, gpus, alloc,"
+	    " end_state, exit_code, signal, preempt_time FROM job_runs WHERE"
+	    " job_id = :job ORDER BY id",
+	/* Jobs of schema 1 and 2 have no attained service: their GPU-time
+	 * is GPUs x run time. */
 	[STORE_GPU_TIMES] = "SELECT CASE WHEN attained > 0 THEN attained ELSE"
 	    " gpus * MAX(end_time - start_time, 0) * 1000 END FROM jobs"
 	    " WHERE state = 'COMPLETED' ORDER BY id DESC LIMIT ?",
 };
+
+/* Where the jobs statements' SELECT puts each field (-1: not read), and
+ * each statement's parameter for each field (0: none), found by name once
+ * at open. */
+int		store_job_pos[JF_COUNT];
+static int	store_job_param[STORE_NSTMTS][JF_COUNT];
+
 
 /* The texts written lately, so the next job of the same user with the same
  * script or environment points at the same row. Compared byte for byte,
@@ -179,6 +206,7 @@ static unsigned			store_text_next;
 static void	store_text_forget(void);
 
 static sqlite3		*store_db;
+static char		*store_db_path;
 static sqlite3_stmt	*store_stmts[STORE_NSTMTS];
 static bool		 store_txn;
 static uint64_t		 store_next_id = 1;
@@ -243,6 +271,62 @@ store_migrate(char *err, size_t errlen)
 	return (0);
 }
 
+/* The SQL of statement i: a new string for the jobs statements, written
+ * from job_fields, or NULL for the fixed ones of store_sql. */
+static char *
+store_job_sql(int i)
+{
+	switch (i) {
+	case STORE_JOB_INSERT:
+		return (store_sql_job_insert());
+	case STORE_JOB_UPDATE:
+		return (store_sql_job_update());
+	/* Memory and listings keep neither script nor environment. */
+	case STORE_JOB_ACTIVE:
+		return (store_sql_job_select(false, " WHERE state IN"
+		    " ('PENDING', 'HELD', 'RUNNING', 'PREEMPTING') ORDER BY id",
+		    store_job_pos));
+	case STORE_JOB_IN_STATE:
+		return (store_sql_job_select(false, " WHERE state = :state AND"
+		    " (:user IS NULL OR user = :user) ORDER BY id",
+		    store_job_pos));
+	case STORE_JOB_GET:
+		return (store_sql_job_select(true, " WHERE id = :id",
+		    store_job_pos));
+	}
+	return (NULL);
+}
+
+/* Prepares statement i and finds each field's named parameter in it. */
+static int
+store_prepare(int i, char *err, size_t errlen)
+{
+	const struct job_field_desc *d;
+	char			*sql, name[64];
+	int			 f;
+
+	sql = store_job_sql(i);
+	if (sqlite3_prepare_v3(store_db, sql != NULL ? sql : store_sql[i], -1,
+	    SQLITE_PREPARE_PERSISTENT, &store_stmts[i], NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "preparing \"%s\": %s", sql != NULL ?
+		    sql : store_sql[i], sqlite3_errmsg(store_db));
+		free(sql);
+		return (-1);
+	}
+	free(sql);
+	for (f = 0; f < JF_COUNT; f++) {
+		d = &job_fields[f];
+		store_job_param[i][f] = 0;
+		if (d->column == NULL)
+			continue;
+		snprintf(name, sizeof name, ":%s%s", d->column,
+		    d->kind == JFK_TEXTREF ? "_id" : "");
+		store_job_param[i][f] = sqlite3_bind_parameter_index(
+		    store_stmts[i], name);
+	}
+	return (0);
+}
+
 int
 store_open(const char *dir, bool sync_full, void (*begin_cb)(void),
     char *err, size_t errlen)
@@ -279,11 +363,8 @@ store_open(const char *dir, bool sync_full, void (*begin_cb)(void),
 		goto fail;
 	}
 	for (i = 0; i < STORE_NSTMTS; i++) {
-		if (sqlite3_prepare_v3(store_db, store_sql[i], -1,
-		    SQLITE_PREPARE_PERSISTENT, &store_stmts[i], NULL) !=
-		    SQLITE_OK) {
-			snprintf(err, errlen, "%s: preparing \"%s\": %s", path,
-			    store_sql[i], sqlite3_errmsg(store_db));
+		if (store_prepare(i, detail, sizeof detail) != 0) {
+			snprintf(err, errlen, "%s: %s", path, detail);
 			goto fail;
 		}
 	}
@@ -293,7 +374,8 @@ store_open(const char *dir, bool sync_full, void (*begin_cb)(void),
 	    "FROM sqlite_sequence WHERE name = 'jobs'), 0), COALESCE((SELECT "
 	    "MAX(id) FROM jobs), 0))") + 1;
 	store_begin_cb = begin_cb;
-	free(path);
+	free(store_db_path);
+	store_db_path = path;
 	return (0);
 fail:
 	free(path);
@@ -316,8 +398,17 @@ store_close(void)
 		store_stmts[i] = NULL;
 	}
 	store_text_forget();
+	store_acct_close_all();
 	sqlite3_close(store_db);
 	store_db = NULL;
+	free(store_db_path);
+	store_db_path = NULL;
+}
+
+const char *
+store_path(void)
+{
+	return (store_db_path);
 }
 
 bool
@@ -436,68 +527,63 @@ store_text_id(uint32_t uid, const char *text)
 	return (t->id);
 }
 
-/* Binds the scheduling columns (schema 3) of both insert and update. */
+/* Binds the fields of row that st names (its parameters param[f]); a
+ * field kept in job_texts is bound by the caller, with its row's id. */
 static void
-store_job_bind_sched(sqlite3_stmt *st, const struct store_job *r)
+store_job_bind(sqlite3_stmt *st, const int *param, const struct store_job *r)
 {
-	sqlite3_bind_int64(st, 28, (sqlite3_int64)r->attained);
-	sqlite3_bind_int64(st, 29, r->executed);
-	sqlite3_bind_int64(st, 30, r->run_total);
-	sqlite3_bind_int64(st, 31, r->first_start);
-	sqlite3_bind_int64(st, 32, r->last_stop);
-	sqlite3_bind_int64(st, 33, r->preemptions);
-	sqlite3_bind_int64(st, 34, r->promotions);
-	sqlite3_bind_int64(st, 35, r->flags);
-	sqlite3_bind_int(st, 36, r->ckpt_signal != 0 ? r->ckpt_signal : 10);
-	sqlite3_bind_int64(st, 37, r->ckpt_grace);
-	store_bind_text(st, 38, r->alloc != NULL ? r->alloc : "");
-}
+	const char	*p, *text;
+	int		 f, i, v;
 
-/* Binds every column of row under the numbering of STORE_JOB_COLUMNS;
- * statements use the ones they name. */
-static void
-store_job_bind(sqlite3_stmt *st, const struct store_job *r)
-{
-	int	n = sqlite3_bind_parameter_count(st);
-
-	sqlite3_bind_int64(st, 1, (sqlite3_int64)r->id);
-	if (n < 25)
-		return;
-	store_bind_text(st, 2, r->name);
-	store_bind_text(st, 3, r->user);
-	sqlite3_bind_int64(st, 4, r->uid);
-	sqlite3_bind_int64(st, 5, r->gid);
-	store_bind_text(st, 6, job_state_name(r->state));
-	store_bind_text(st, 7, r->reason != NULL ? r->reason : "");
-	sqlite3_bind_int64(st, 8, r->gpus);
-	sqlite3_bind_int64(st, 9, (sqlite3_int64)r->time_limit);
-	store_bind_text(st, 10, r->script);
-	store_bind_text(st, 11, r->command);
-	store_bind_text(st, 12, r->argv);
-	store_bind_text(st, 13, r->env);
-	store_bind_text(st, 14, r->workdir);
-	store_bind_text(st, 15, r->stdout_path);
-	store_bind_text(st, 16, r->stderr_path);
-	sqlite3_bind_int64(st, 17, r->submit_time);
-	sqlite3_bind_int64(st, 18, r->start_time);
-	sqlite3_bind_int64(st, 19, r->end_time);
-	if (r->has_exit) {
-		sqlite3_bind_int(st, 20, r->exit_code);
-		sqlite3_bind_int(st, 21, r->signal);
+	for (f = 0; f < JF_COUNT; f++) {
+		if ((i = param[f]) == 0)
+			continue;
+		p = (const char *)r + store_job_offset[f];
+		switch (job_fields[f].kind) {
+		case JFK_U64:
+			sqlite3_bind_int64(st, i,
+			    (sqlite3_int64)*(const uint64_t *)p);
+			break;
+		case JFK_I64:
+			sqlite3_bind_int64(st, i, *(const int64_t *)p);
+			break;
+		case JFK_U32:
+			sqlite3_bind_int64(st, i, *(const uint32_t *)p);
+			break;
+		case JFK_INT:
+			sqlite3_bind_int(st, i, *(const int *)p);
+			break;
+		case JFK_TEXT:
+		case JFK_TEXT0:
+			text = *(const char *const *)p;
+			if (text == NULL && job_fields[f].kind == JFK_TEXT0)
+				text = "";
+			store_bind_text(st, i, text);
+			break;
+		case JFK_STATE:
+			store_bind_text(st, i, job_state_name(
+			    *(const enum job_state *)p));
+			break;
+		case JFK_EXIT:
+			if (r->has_exit)
+				sqlite3_bind_int(st, i, *(const int *)p);
+			break;
+		case JFK_NULLINT:
+			if ((v = *(const int *)p) >= 0)
+				sqlite3_bind_int(st, i, v);
+			break;
+		case JFK_TEXTREF:
+		case JFK_DERIVED:
+			break;
+		}
 	}
-	store_bind_text(st, 22, r->message != NULL ? r->message : "");
-	store_bind_text(st, 23, r->node);
-	sqlite3_bind_int64(st, 24, (sqlite3_int64)r->gpu_mask);
-	sqlite3_bind_int64(st, 25, r->restarts);
-	store_job_bind_sched(st, r);
-	if (r->umask >= 0)
-		sqlite3_bind_int(st, 39, r->umask);
 }
 
 int
 store_job_insert(const struct store_job *r)
 {
 	sqlite3_stmt	*st = store_stmts[STORE_JOB_INSERT];
+	const int	*param = store_job_param[STORE_JOB_INSERT];
 	int64_t		 script, env;
 
 	if (store_begin() != 0)
@@ -506,11 +592,9 @@ store_job_insert(const struct store_job *r)
 	    "")) == -1 || (env = store_text_id(r->uid, r->env != NULL ?
 	    r->env : "{}")) == -1)
 		return (-1);
-	store_job_bind(st, r);
-	sqlite3_bind_text(st, 10, "", 0, SQLITE_STATIC);
-	sqlite3_bind_text(st, 13, "", 0, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 26, script);
-	sqlite3_bind_int64(st, 27, env);
+	store_job_bind(st, param, r);
+	sqlite3_bind_int64(st, param[JF_SCRIPT], script);
+	sqlite3_bind_int64(st, param[JF_ENV], env);
 	return (store_step_done(st, "insert job"));
 }
 
@@ -521,21 +605,7 @@ store_job_update(const struct store_job *r)
 
 	if (store_begin() != 0)
 		return (-1);
-	/* The update names a subset of the insert's parameters. */
-	sqlite3_bind_int64(st, 1, (sqlite3_int64)r->id);
-	store_bind_text(st, 6, job_state_name(r->state));
-	store_bind_text(st, 7, r->reason != NULL ? r->reason : "");
-	sqlite3_bind_int64(st, 18, r->start_time);
-	sqlite3_bind_int64(st, 19, r->end_time);
-	if (r->has_exit) {
-		sqlite3_bind_int(st, 20, r->exit_code);
-		sqlite3_bind_int(st, 21, r->signal);
-	}
-	store_bind_text(st, 22, r->message != NULL ? r->message : "");
-	store_bind_text(st, 23, r->node);
-	sqlite3_bind_int64(st, 24, (sqlite3_int64)r->gpu_mask);
-	sqlite3_bind_int64(st, 25, r->restarts);
-	store_job_bind_sched(st, r);
+	store_job_bind(st, store_job_param[STORE_JOB_UPDATE], r);
 	return (store_step_done(st, "update job"));
 }
 
@@ -555,6 +625,118 @@ store_event_insert(uint64_t job, int64_t when, const char *from,
 	return (store_step_done(st, "insert job event"));
 }
 
+/* The index of st's parameter name; statements are ours, so a missing
+ * one is a programmer error. */
+static int
+store_param(sqlite3_stmt *st, const char *name)
+{
+	int	i;
+
+	if ((i = sqlite3_bind_parameter_index(st, name)) == 0) {
+		log_error("store: no parameter %s in \"%s\"", name,
+		    sqlite3_sql(st));
+		abort();
+	}
+	return (i);
+}
+
+int
+store_run_start(uint64_t job, uint32_t run, int64_t start, uint32_t gpus,
+    const char *alloc)
+{
+	sqlite3_stmt	*st = store_stmts[STORE_RUN_START];
+
+	if (store_begin() != 0)
+		return (-1);
+	sqlite3_bind_int64(st, store_param(st, ":job"), (sqlite3_int64)job);
+	sqlite3_bind_int64(st, store_param(st, ":run"), run);
+	sqlite3_bind_int64(st, store_param(st, ":start"), start);
+	sqlite3_bind_int64(st, store_param(st, ":gpus"), gpus);
+	store_bind_text(st, store_param(st, ":alloc"), alloc);
+	return (store_step_done(st, "insert job run"));
+}
+
+int
+store_run_end(uint64_t job, int64_t end, const char *state, bool has_exit,
+    int exit_code, int signal)
+{
+	sqlite3_stmt	*st = store_stmts[STORE_RUN_END];
+
+	if (store_begin() != 0)
+		return (-1);
+	sqlite3_bind_int64(st, store_param(st, ":job"), (sqlite3_int64)job);
+	sqlite3_bind_int64(st, store_param(st, ":end"), end);
+	store_bind_text(st, store_param(st, ":state"), state);
+	if (has_exit) {
+		sqlite3_bind_int(st, store_param(st, ":exit_code"), exit_code);
+		sqlite3_bind_int(st, store_param(st, ":signal"), signal);
+	}
+	return (store_step_done(st, "end job run"));
+}
+
+int
+store_run_preempt(uint64_t job, int64_t when)
+{
+	sqlite3_stmt	*st = store_stmts[STORE_RUN_PREEMPT];
+
+	if (store_begin() != 0)
+		return (-1);
+	sqlite3_bind_int64(st, store_param(st, ":job"), (sqlite3_int64)job);
+	sqlite3_bind_int64(st, store_param(st, ":time"), when);
+	return (store_step_done(st, "mark job run preempted"));
+}
+
+int
+store_run_reopen(uint64_t job)
+{
+	sqlite3_stmt	*st = store_stmts[STORE_RUN_REOPEN];
+
+	if (store_begin() != 0)
+		return (-1);
+	sqlite3_bind_int64(st, store_param(st, ":job"), (sqlite3_int64)job);
+	return (store_step_done(st, "reopen job run"));
+}
+
+void
+store_run_read(sqlite3_stmt *st, struct store_run *r)
+{
+	memset(r, 0, sizeof *r);
+	r->run = (uint32_t)sqlite3_column_int64(st, 0);
+	r->start_time = sqlite3_column_int64(st, 1);
+	r->end_time = sqlite3_column_int64(st, 2);
+	r->gpus = (uint32_t)sqlite3_column_int64(st, 3);
+	r->alloc = store_column_text(st, 4);
+	r->end_state = store_column_text(st, 5);
+	if (sqlite3_column_type(st, 6) != SQLITE_NULL) {
+		r->has_exit = true;
+		r->exit_code = sqlite3_column_int(st, 6);
+		r->signal = sqlite3_column_int(st, 7);
+	}
+	r->preempt_time = sqlite3_column_int64(st, 8);
+}
+
+int
+store_job_runs(uint64_t job, store_run_cb cb, void *arg)
+{
+	sqlite3_stmt		*st = store_stmts[STORE_RUNS_OF];
+	struct store_run	 r;
+	int			 rc;
+
+	sqlite3_bind_int64(st, store_param(st, ":job"), (sqlite3_int64)job);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		store_run_read(st, &r);
+		cb(&r, arg);
+	}
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	if (rc != SQLITE_DONE) {
+		log_error("job %" PRIu64 ": reading its runs: %s", job,
+		    sqlite3_errmsg(store_db));
+		return (-1);
+	}
+	return (0);
+}
+
 int
 store_node_save(const struct store_node *n)
 {
@@ -570,62 +752,63 @@ store_node_save(const struct store_node *n)
 	return (store_step_done(st, "save node"));
 }
 
-static const char *
+const char *
 store_column_text(sqlite3_stmt *st, int i)
 {
 	return ((const char *)sqlite3_column_text(st, i));
 }
 
-static void
+void
 store_job_read(sqlite3_stmt *st, struct store_job *r)
 {
-	const char	*s;
+	const char	*text;
+	char		*p;
+	int		 f, c;
 
 	memset(r, 0, sizeof *r);
 	r->queue = -1;
-	r->id = (uint64_t)sqlite3_column_int64(st, 0);
-	r->name = store_column_text(st, 1);
-	r->user = store_column_text(st, 2);
-	r->uid = (uint32_t)sqlite3_column_int64(st, 3);
-	r->gid = (uint32_t)sqlite3_column_int64(st, 4);
-	s = store_column_text(st, 5);
-	if (s == NULL || job_state_parse(s, &r->state) != 0)
-		r->state = JOB_FAILED;
-	r->reason = store_column_text(st, 6);
-	r->gpus = (uint32_t)sqlite3_column_int64(st, 7);
-	r->time_limit = (uint64_t)sqlite3_column_int64(st, 8);
-	r->script = store_column_text(st, 9);
-	r->command = store_column_text(st, 10);
-	r->argv = store_column_text(st, 11);
-	r->env = store_column_text(st, 12);
-	r->workdir = store_column_text(st, 13);
-	r->stdout_path = store_column_text(st, 14);
-	r->stderr_path = store_column_text(st, 15);
-	r->submit_time = sqlite3_column_int64(st, 16);
-	r->start_time = sqlite3_column_int64(st, 17);
-	r->end_time = sqlite3_column_int64(st, 18);
-	if (sqlite3_column_type(st, 19) != SQLITE_NULL) {
-		r->has_exit = true;
-		r->exit_code = sqlite3_column_int(st, 19);
-		r->signal = sqlite3_column_int(st, 20);
+	for (f = 0; f < JF_COUNT; f++) {
+		if ((c = store_job_pos[f]) < 0)
+			continue;
+		p = (char *)r + store_job_offset[f];
+		switch (job_fields[f].kind) {
+		case JFK_U64:
+			*(uint64_t *)p = (uint64_t)sqlite3_column_int64(st, c);
+			break;
+		case JFK_I64:
+			*(int64_t *)p = sqlite3_column_int64(st, c);
+			break;
+		case JFK_U32:
+			*(uint32_t *)p = (uint32_t)sqlite3_column_int64(st, c);
+			break;
+		case JFK_INT:
+			*(int *)p = sqlite3_column_int(st, c);
+			break;
+		case JFK_TEXT:
+		case JFK_TEXT0:
+		case JFK_TEXTREF:
+			*(const char **)p = store_column_text(st, c);
+			break;
+		case JFK_STATE:
+			text = store_column_text(st, c);
+			if (text == NULL || job_state_parse(text,
+			    (enum job_state *)p) != 0)
+				*(enum job_state *)p = JOB_FAILED;
+			break;
+		case JFK_EXIT:
+			if (sqlite3_column_type(st, c) == SQLITE_NULL)
+				break;
+			r->has_exit = true;
+			*(int *)p = sqlite3_column_int(st, c);
+			break;
+		case JFK_NULLINT:
+			*(int *)p = sqlite3_column_type(st, c) == SQLITE_NULL ?
+			    -1 : sqlite3_column_int(st, c);
+			break;
+		case JFK_DERIVED:
+			break;
+		}
 	}
-	r->message = store_column_text(st, 21);
-	r->node = store_column_text(st, 22);
-	r->gpu_mask = (uint64_t)sqlite3_column_int64(st, 23);
-	r->restarts = (uint32_t)sqlite3_column_int64(st, 24);
-	r->attained = (uint64_t)sqlite3_column_int64(st, 25);
-	r->executed = sqlite3_column_int64(st, 26);
-	r->run_total = sqlite3_column_int64(st, 27);
-	r->first_start = sqlite3_column_int64(st, 28);
-	r->last_stop = sqlite3_column_int64(st, 29);
-	r->preemptions = (uint32_t)sqlite3_column_int64(st, 30);
-	r->promotions = (uint32_t)sqlite3_column_int64(st, 31);
-	r->flags = (uint32_t)sqlite3_column_int64(st, 32);
-	r->ckpt_signal = sqlite3_column_int(st, 33);
-	r->ckpt_grace = (uint32_t)sqlite3_column_int64(st, 34);
-	r->alloc = store_column_text(st, 35);
-	r->umask = sqlite3_column_type(st, 36) == SQLITE_NULL ? -1 :
-	    sqlite3_column_int(st, 36);
 }
 
 static int
@@ -658,9 +841,10 @@ store_job_each_in_state(enum job_state state, const char *user,
     store_job_cb cb, void *arg)
 {
 	sqlite3_stmt	*st = store_stmts[STORE_JOB_IN_STATE];
+	const int	*param = store_job_param[STORE_JOB_IN_STATE];
 
-	store_bind_text(st, 1, job_state_name(state));
-	store_bind_text(st, 2, user);
+	store_bind_text(st, param[JF_STATE], job_state_name(state));
+	store_bind_text(st, param[JF_USER], user);
 	return (store_job_each(st, cb, arg));
 }
 
@@ -672,7 +856,8 @@ store_job_get(uint64_t id, struct store_job *r)
 
 	/* The previous caller's strings die here, as store.h says. */
 	sqlite3_reset(st);
-	sqlite3_bind_int64(st, 1, (sqlite3_int64)id);
+	sqlite3_bind_int64(st, store_job_param[STORE_JOB_GET][JF_ID],
+	    (sqlite3_int64)id);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		store_job_read(st, r);

@@ -10,56 +10,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/job-field.h"
 #include "common/job-state.h"
 
-/* One row of the jobs table. Strings are borrowed: from the caller when
- * writing, from SQLite when reading (valid until the next store call). */
+/* One row of the jobs table: the fields of common/job-field.h, under their
+ * member names. Strings are borrowed: from the caller when writing, from
+ * SQLite when reading (valid until the next store call). Times are seconds
+ * since the epoch (0: never), except the scheduling fields' milliseconds
+ * (attained in GPU-ms, executed, run_total, first_start, last_stop). */
+#define STORE_JOB_MEMBER(e, m, t, c, w, k, f)	t m;
+#define STORE_JOB_NO_MEMBER(e, w)
 struct store_job {
-	uint64_t	 id;
-	const char	*name;
-	const char	*user;
-	uint32_t	 uid;
-	uint32_t	 gid;
-	enum job_state	 state;
-	const char	*reason;
-	uint32_t	 gpus;
-	uint64_t	 time_limit;
-	const char	*script;
-	const char	*command;
-	const char	*argv;		/* JSON array text */
-	const char	*env;		/* JSON object text */
-	const char	*workdir;
-	const char	*stdout_path;
-	const char	*stderr_path;
-	int64_t		 submit_time;
-	int64_t		 start_time;	/* 0 when never started */
-	int64_t		 end_time;	/* 0 when not finished */
+	JOB_FIELDS(STORE_JOB_MEMBER, STORE_JOB_NO_MEMBER)
 	bool		 has_exit;	/* exit_code and signal are known */
-	int		 exit_code;
-	int		 signal;
-	const char	*message;
-	const char	*node;		/* NULL when not placed */
-	uint64_t	 gpu_mask;
-	uint32_t	 restarts;
-
-	/* Scheduling, as of the job's last start or stop (schema 3):
-	 * service in GPU-ms, times in ms since the epoch (0: never). */
-	uint64_t	 attained;
-	int64_t		 executed;	/* ms run since the last promotion */
-	int64_t		 run_total;	/* ms run in all */
-	int64_t		 first_start;
-	int64_t		 last_stop;
-	uint32_t	 preemptions;
-	uint32_t	 promotions;
-	uint32_t	 flags;		/* JOB_F_* (job.h) */
-	int		 ckpt_signal;	/* 0 reads as SIGUSR1 */
-	uint32_t	 ckpt_grace;	/* seconds; 0: the config's */
-	const char	*alloc;		/* multi-node GPUs, or NULL / "" */
-	int		 umask;		/* the submitter's; -1 none sent */
-
-	/* Not stored: the scheduler's queue for listings, -1 unknown. */
-	int		 queue;
 };
+#undef STORE_JOB_MEMBER
+#undef STORE_JOB_NO_MEMBER
 
 struct store_node {
 	const char	*name;
@@ -69,7 +35,24 @@ struct store_node {
 	int64_t		 last_seen;
 };
 
+/* One run of a job (job_runs): from a start to the stop that ended it.
+ * alloc is every part, "n1:0x3,n2:0x3"; end_state is a finished state,
+ * PREEMPTED or REQUEUED, '' while it runs. Times in seconds, 0: none. */
+struct store_run {
+	uint32_t	 run;		/* the job's restarts at its start */
+	int64_t		 start_time;
+	int64_t		 end_time;
+	uint32_t	 gpus;
+	const char	*alloc;
+	const char	*end_state;
+	bool		 has_exit;
+	int		 exit_code;
+	int		 signal;
+	int64_t		 preempt_time;	/* when preemption began, 0: never */
+};
+
 typedef void	(*store_job_cb)(const struct store_job *, void *);
+typedef void	(*store_run_cb)(const struct store_run *, void *);
 typedef void	(*store_node_cb)(const struct store_node *, void *);
 typedef void	(*store_event_cb)(int64_t when, const char *from,
 		    const char *to, const char *detail, void *);
@@ -97,6 +80,16 @@ int	 store_job_update(const struct store_job *);
 int	 store_event_insert(uint64_t job, int64_t when, const char *from,
 	     const char *to, const char *detail);
 int	 store_node_save(const struct store_node *);
+/* job_runs, written by job-change.c with the transition they record: a
+ * run starts; the job's open run ends (state: a finished state,
+ * PREEMPTED or REQUEUED); its preemption begins; a run thought ended
+ * goes on (a re-adopted job). */
+int	 store_run_start(uint64_t job, uint32_t run, int64_t start,
+	     uint32_t gpus, const char *alloc);
+int	 store_run_end(uint64_t job, int64_t end, const char *state,
+	     bool has_exit, int exit_code, int signal);
+int	 store_run_preempt(uint64_t job, int64_t when);
+int	 store_run_reopen(uint64_t job);
 
 /* Reads. Each returns 0, or -1 after logging the failure. */
 int	 store_job_each_active(store_job_cb, void *);
@@ -110,6 +103,8 @@ void	 store_job_done(void);
 int	 store_node_each(store_node_cb, void *);
 /* A job's state changes, oldest first (its history of runs). */
 int	 store_job_events(uint64_t id, store_event_cb, void *);
+/* A job's runs, oldest first. */
+int	 store_job_runs(uint64_t id, store_run_cb, void *);
 /* The GPU-times (GPU-ms) of the last max completed jobs, newest first,
  * into a malloc'd array: the Gittins index's distribution. */
 int	 store_job_gpu_times(size_t max, uint64_t **out, size_t *n);

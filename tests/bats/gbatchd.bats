@@ -326,7 +326,7 @@ for j in few["jobs"]:
     assert j["state"] == "HELD", j
 assert [j["gpus"] for j in few["jobs"]] == [1, 2], few
 assert [j["id"] for j in few["jobs"]] == [j["id"] for j in every["jobs"]]
-assert len(every["jobs"][0]) == 27, every["jobs"][0]' "$output"
+assert len(every["jobs"][0]) == 32, every["jobs"][0]' "$output"
 }
 
 @test "JOB_LIST with an unknown field is refused, naming the accepted ones" {
@@ -390,7 +390,7 @@ conf_line() {
 @test "gbatchd refuses an unknown controller key, naming the line and the keys accepted" {
 	gb_write_conf 'node_timout = 30;'
 	run -1 gbatchd -D
-	[[ "$output" == *"$GBATCH_CONF: line $(conf_line node_timout): controller.node_timout: unknown key; expected socket, listen, state_dir, node_timeout, operators, allow_root_jobs, private_data, audit_log, log_level, sync, max_connections, max_connections_per_user, connection_reserve, max_buffered_mib, max_requests_per_second, frame_timeout, idle_timeout or max_pending_per_user"* ]]
+	[[ "$output" == *"$GBATCH_CONF: line $(conf_line node_timout): controller.node_timout: unknown key; expected socket, listen, metrics_listen, state_dir, node_timeout, operators, allow_root_jobs, private_data, audit_log, log_level, sync, max_connections, max_connections_per_user, connection_reserve, max_buffered_mib, max_requests_per_second, frame_timeout, idle_timeout or max_pending_per_user"* ]]
 	[ ! -e "$GB_DIR/ctl" ]
 }
 
@@ -533,15 +533,44 @@ mode_is() {
 	# No SQL is built by formatting anywhere in the daemons.
 	! grep -rn 'sqlite3_[a-z]*printf' daemon/
 	# Only the store talks to SQLite.
-	[ "$(grep -rlE 'sqlite3_(exec|prepare)' daemon/)" = daemon/controller/store.c ]
+	[ "$(grep -rlE 'sqlite3_(exec|prepare)' daemon/ | sort | paste -sd' ')" = \
+	    "daemon/controller/store-acct.c daemon/controller/store.c" ]
+	# The accounting queries (store-acct.c) prepare a SELECT written from
+	# the field table with a literal tail, and a literal of job_runs.
+	run -0 grep -nE 'sqlite3_(exec|prepare)' daemon/controller/store-acct.c
+	[ "${#lines[@]}" -eq 2 ]
+	[[ "${lines[0]}" == *'sqlite3_prepare_v2(store_acct_db, sql, '* ]]
+	[[ "${lines[1]}" == *'sqlite3_prepare_v2(store_acct_db, "SELECT run,"'* ]]
+	grep -q 'sql = store_sql_job_select(false, STORE_ACCT_WHERE, pos);' \
+	    daemon/controller/store-acct.c
 	# In it, sqlite3_exec and sqlite3_prepare* run only in the wrappers
 	# and on the table of statements, which are string literals ...
 	run -0 grep -nE 'sqlite3_(exec|prepare)' daemon/controller/store.c
 	[ "${#lines[@]}" -eq 3 ]
 	[[ "${lines[0]}" == *'sqlite3_exec(store_db, sql, '* ]]
 	[[ "${lines[1]}" == *'sqlite3_prepare_v2(store_db, sql, '* ]]
-	[[ "${lines[2]}" == *'sqlite3_prepare_v3(store_db, store_sql[i], '* ]]
+	[[ "${lines[2]}" == *'sqlite3_prepare_v3(store_db, sql != NULL ? sql : store_sql[i], '* ]]
 	grep -q '^static const char \*const store_sql\[' daemon/controller/store.c
+	# The jobs table's statements are written from common/job-field.h's
+	# column names (literals) by store-sql.c, whose only other input is a
+	# literal tail; nothing there formats a value.
+	run -0 grep -nE 'store_sql_job_(select|insert|update)\(' daemon/controller/store.c
+	for l in "${lines[@]}"; do
+		case ${l#*:} in
+		*'store_sql_job_select(false, "'*|*'store_sql_job_select(true, "'*) ;;
+		*'store_sql_job_insert()'*|*'store_sql_job_update()'*) ;;
+		*) echo "job SQL not from the field table: $l"; false ;;
+		esac
+	done
+	# Every piece store-sql.c adds is a literal, NULL or a column name
+	# (c is d->column), under a condition on the length so far.
+	run -0 perl -0777 -ne 'while (/store_sql_add\(&\w+,(.*?)\);/sg) {
+		$a = $1; $a =~ s/"[^"]*"//g; $a =~ s/\b(NULL|d->column|c)\b//g;
+		$a =~ s/\w+\.len > 0 \?//g; $a =~ s/[\s,:]//g;
+		print "bad: $1\n" if $a ne ""; $n++ } print "calls $n\n"' \
+	    daemon/controller/store-sql.c
+	[[ "$output" != *bad:* ]]
+	[[ "$output" == *"calls "[1-9]* ]]
 	# ... and the wrappers get literals, the migrations (literals too),
 	# or the one text formatted from an integer, the schema version.
 	run -0 grep -noE 'store_(exec|int)\([^,)]*' daemon/controller/store.c

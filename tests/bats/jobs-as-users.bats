@@ -124,7 +124,11 @@ gbu_message() {
 	wait "$GB_CTL_PID" || true
 	# Back to the schema before the umask: the job as an older gbatchd
 	# left it.
-	sqlite3 "$GB_DIR/ctl/gbatch.db" 'ALTER TABLE jobs DROP COLUMN umask; PRAGMA user_version = 3;'
+	sqlite3 "$GB_DIR/ctl/gbatch.db" 'ALTER TABLE jobs DROP COLUMN umask;
+	    DROP TABLE job_runs; DROP TABLE node_events; DROP INDEX jobs_end;
+	    DROP INDEX jobs_user_end; ALTER TABLE jobs DROP COLUMN queue_delay;
+	    ALTER TABLE jobs DROP COLUMN pending_since;
+	    ALTER TABLE jobs DROP COLUMN last_queue; PRAGMA user_version = 3;'
 	gb_start_controller
 	grep -q 'store: schema migrated to version 4' "$GB_DIR/gbatchd.log"
 	gb_wait 10 gb_node_is_up n1

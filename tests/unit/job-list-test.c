@@ -38,7 +38,7 @@ t_row(struct store_job *r)
 
 /* Writes row with fields and decodes it; NULL when it is not JSON. */
 static json_t *
-t_write(const struct store_job *r, uint32_t fields, size_t start)
+t_write(const struct store_job *r, uint64_t fields, size_t start)
 {
 	struct job_list_buf	 b;
 	json_t			*v;
@@ -60,11 +60,11 @@ t_all(void)
 	json_t			*v, *alloc;
 
 	t_row(&r);
-	v = t_write(&r, JOB_LIST_ALL, 0);
+	v = t_write(&r, job_field_wire_mask(), 0);
 	ok(v != NULL, "a record of every field is JSON");
 	if (v == NULL)
 		return;
-	is_int(json_object_size(v), JOB_LIST_NFIELDS, "every field is there");
+	is_int(json_object_size(v), (size_t)__builtin_popcountll(job_field_wire_mask()), "every field is there");
 	is_int(json_integer_value(json_object_get(v, "id")), 4711, "id");
 	is_str(json_string_value(json_object_get(v, "name")), r.name,
 	    "a name with quotes, control characters and a backslash "
@@ -94,13 +94,24 @@ t_all(void)
 	r.exit_code = 7;
 	r.end_time = 1700000130;
 	r.state = JOB_FAILED;
-	v = t_write(&r, JOB_LIST_ALL, 4096);
+	v = t_write(&r, job_field_wire_mask(), 4096);
 	ok(v != NULL && json_array_size(json_object_get(v, "alloc")) == 0 &&
 	    strcmp(json_string_value(json_object_get(v, "nodes")), "") == 0,
 	    "a job without GPUs has an empty alloc and nodes");
 	ok(v != NULL && json_integer_value(json_object_get(v, "exit_code")) ==
 	    7 && json_integer_value(json_object_get(v, "elapsed")) == 30,
 	    "a finished job has its exit code, elapsed from start to end");
+	ok(v != NULL && json_integer_value(json_object_get(v, "jct")) == 130,
+	    "a finished job's JCT runs from submit to end");
+	json_decref(v);
+
+	r.alloc = "n1:0xf,n2:0x3";
+	v = t_write(&r, job_field_wire_mask(), 0);
+	alloc = v != NULL ? json_object_get(v, "alloc") : NULL;
+	ok(json_array_size(alloc) == 2 && json_array_size(json_object_get(
+	    json_array_get(alloc, 1), "gpus")) == 2 &&
+	    strcmp(json_string_value(json_object_get(v, "nodes")), "n1,n2") == 0,
+	    "a multi-node job lists each part and every node");
 	json_decref(v);
 }
 
@@ -109,13 +120,13 @@ t_fields(void)
 {
 	struct store_job	 r;
 	json_t			*names, *v;
-	uint32_t		 fields;
+	uint64_t		 fields;
 	char			 err[512];
 
 	t_row(&r);
 	is_int(job_list_fields(NULL, &fields, err, sizeof err), 0,
 	    "no fields member: accepted");
-	is_int(fields, JOB_LIST_ALL, "no fields member: every field");
+	is_int(fields, job_field_wire_mask(), "no fields member: every field");
 
 	names = json_pack("[s,s]", "state", "gpus");
 	is_int(job_list_fields(names, &fields, err, sizeof err), 0,
@@ -176,7 +187,7 @@ t_growth(void)
 	for (i = 0; i < 3; i++) {
 		if (i != 0)
 			job_list_add(&b, ",", 1);
-		job_list_row(&b, &r, 0, JOB_LIST_ALL);
+		job_list_row(&b, &r, 0, job_field_wire_mask());
 	}
 	job_list_add(&b, "]", 1);
 	v = json_loadb(b.buf, b.len, 0, NULL);

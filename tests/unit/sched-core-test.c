@@ -104,6 +104,7 @@ test_demotion(void)
 	conf.thresholds[1] = 30000;
 	conf.nqueues = 3;
 	core = t_core(&conf, 1, 4);
+	is_int(sched_core_queues(core), 3, "demotion: three queue levels");
 	a = t_submit(core, 1, 2, 0);
 	is_int(sched_cjob_queue(a), 0, "demotion: a new job enters Q0");
 	is_int(sched_cjob_state(a), SCHED_JOB_PENDING, "demotion: pending");
@@ -334,6 +335,7 @@ test_preempt(void)
 
 	/* fifo never preempts, strict or not. */
 	core = t_four(SCHED_FIFO, 1000, false, l);
+	is_int(sched_core_queues(core), 1, "fifo: one queue level");
 	p = t_submit(core, 5, 3, 600);
 	is_int(t_pass(core, 600), 0, "fifo: no preemption");
 	is_int(sched_cjob_reason(p), SCHED_REASON_RESOURCES,
@@ -398,6 +400,8 @@ test_promotion(void)
 			is_int(sched_cjob_queue(a), 1, "knob 0: a stays in Q1");
 			is_int(sched_cjob_promotions(a), 0,
 			    "knob 0: never promoted");
+			is_int(sched_core_promotions(core), 0,
+			    "knob 0: the core counts none");
 			sched_core_free(core);
 			continue;
 		}
@@ -408,6 +412,8 @@ test_promotion(void)
 		is_int(t_pass(core, 4500), 1, "knob 2: one action at 4,500");
 		is_int(sched_cjob_queue(a), 0, "knob 2: a back in Q0");
 		is_int(sched_cjob_promotions(a), 1, "knob 2: counted");
+		is_int(sched_core_promotions(core), 1,
+		    "knob 2: the core counts it");
 		is_int(sched_cjob_executed(a, 4500), 0,
 		    "knob 2: executed reset");
 		is_int(sched_cjob_total_executed(a, 4500), 1500,
@@ -430,6 +436,9 @@ test_promotion(void)
 		    "knob 2: attained counts every run");
 		is_int(sched_core_next_wakeup(core), 10500,
 		    "knob 2: b's promotion at 4,500 + 2 x 3,000");
+		t_pass(core, 10500);
+		is_int(sched_core_promotions(core), 2,
+		    "knob 2: the core counts b's too");
 		sched_core_free(core);
 	}
 }

@@ -1,0 +1,485 @@
+/* gacct: accounting over finished jobs, as sacct. Cron jobs and admins read
+ * it, so its output is stable and parsable: -P (pipe-separated), --csv
+ * (RFC 4180), --json, or columns on a terminal and TABs otherwise. Jobs come
+ * from gbatchd's JOB_ACCT reply, streamed in frames, and are printed as
+ * they arrive, so a million jobs cost no memory here. */
+#include <sys/types.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <pwd.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "client/client.h"
+#include "client/cmd.h"
+#include "client/job-row.h"
+#include "client/jscan.h"
+#include "client/table.h"
+#include "client/when.h"
+#include "common/proto.h"
+#include "common/xmalloc.h"
+
+#define GACCT_DEFAULT \
+	"id,user,name,state,gpus,submit_time,first_start,end_time,run_time," \
+	"queue_delay,jct,gpu_hours,exit_code"
+
+enum {
+	GACCT_OPT_ME = 0x100,
+	GACCT_OPT_CSV,
+	GACCT_OPT_JSON,
+	GACCT_OPT_TRACE,
+	GACCT_OPT_HELP,
+};
+
+static const struct option gacct_longopts[] = {
+	{ "starttime", required_argument, NULL, 'S' },
+	{ "endtime", required_argument, NULL, 'E' },
+	{ "user", required_argument, NULL, 'u' },
+	{ "me", no_argument, NULL, GACCT_OPT_ME },
+	{ "state", required_argument, NULL, 's' },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "format", required_argument, NULL, 'o' },
+	{ "noheader", no_argument, NULL, 'n' },
+	{ "parsable", no_argument, NULL, 'P' },
+	{ "csv", no_argument, NULL, GACCT_OPT_CSV },
+	{ "json", no_argument, NULL, GACCT_OPT_JSON },
+	{ "trace", no_argument, NULL, GACCT_OPT_TRACE },
+	CMD_TIMEOUT_LONGOPT,
+	{ "help", no_argument, NULL, GACCT_OPT_HELP },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+enum gacct_out {
+	GACCT_TABLE,
+	GACCT_JSON,
+	GACCT_TRACE,
+};
+
+struct gacct {
+	json_t		*req;
+	json_t		*users;
+	json_t		*states;
+	json_t		*ids;
+	enum gacct_out	 out;
+	enum table_format format;
+	bool		 format_set;
+	bool		 noheader;
+	/* --trace: the lines wait until the earliest submit time is known
+	 * (jobs come by end time), which becomes time 0. */
+	struct gacct_trace {
+		int64_t	 submit;
+		char	*rest;		/* ",GPUS,DURATION,NAME,USER" */
+	}		*trace;
+	size_t		 trace_size;
+	int64_t		 trace_t0;
+	size_t		 count;
+};
+
+static void
+gacct_usage(FILE *f)
+{
+	char	*fields = table_field_names(job_row_cols, job_row_ncols);
+
+	fprintf(f,
+"usage: gacct [options]\n"
+"List finished jobs with what they cost and how long they took (as sacct).\n"
+"Jobs are selected by end time, START <= end < END, and sorted by it.\n"
+"\n"
+"  -S, --starttime TIME      from TIME (default: midnight today)\n"
+"  -E, --endtime TIME        until TIME (default: now)\n"
+"                            TIME: YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS], now,\n"
+"                            now-7days (seconds, minutes, hours, days,\n"
+"                            weeks), midnight, today, yesterday, @EPOCH\n"
+"  -u, --user USER[,USER]    these users' jobs (operators; users see their\n"
+"                            own)\n"
+"      --me                  only my jobs\n"
+"  -s, --state STATE[,...]   only jobs that ended so: COMPLETED (CD),\n"
+"                            FAILED (F), TIMEOUT (TO), CANCELLED (CA),\n"
+"                            NODE_FAIL (NF)\n"
+"  -j, --jobs ID[,ID]        these jobs (any end time unless -S or -E)\n"
+"  -o, --format FIELD[:WIDTH][,...]  columns to print (default:\n"
+"                            " GACCT_DEFAULT ")\n"
+"  -n, --noheader            no header line\n"
+"  -P, --parsable            fields separated by |, no trailing | (a | in a\n"
+"                            field is written \\x7c, a backslash \\\\)\n"
+"      --csv                 comma-separated values (RFC 4180)\n"
+"      --json                the records as JSON, every field\n"
+"      --trace               the jobs as a gsim trace (CSV: submit_time,\n"
+"                            num_gpus, duration, name, user)\n"
+"      --timeout SECONDS     how long to wait for gbatchd (default 10, or\n"
+"                            GBATCH_TIMEOUT; 0 waits for ever)\n"
+"      --help                this help\n"
+"  -V, --version             print the version\n"
+"\n"
+"Fields: %s\n"
+"\n"
+"Exit status: 0 ok (also when nothing matched), 1 refused by gbatchd,\n"
+"2 usage error, 3 cannot reach gbatchd, 4 permission denied.\n", fields);
+	free(fields);
+}
+
+static int
+gacct_add_user(const char *item, void *arg, char *err, size_t errlen)
+{
+	struct gacct	*g = arg;
+	struct passwd	*pw;
+
+	if ((pw = getpwnam(item)) == NULL) {
+		snprintf(err, errlen, "--user: no such user \"%s\"", item);
+		return (-1);
+	}
+	json_array_append_new(g->users, json_string(pw->pw_name));
+	return (0);
+}
+
+static int
+gacct_add_state(const char *item, void *arg, char *err, size_t errlen)
+{
+	struct gacct	*g = arg;
+	enum job_state	 s;
+
+	if (job_state_parse(item, &s) == -1 || !job_state_is_terminal(s)) {
+		snprintf(err, errlen, "--state: \"%s\" is not a finished state;"
+		    " accepted: COMPLETED (CD), FAILED (F), TIMEOUT (TO), "
+		    "CANCELLED (CA), NODE_FAIL (NF)", item);
+		return (-1);
+	}
+	json_array_append_new(g->states, json_string(job_state_name(s)));
+	return (0);
+}
+
+static int
+gacct_time(const char *opt, const char *arg, time_t now, const char *key,
+    struct gacct *g, time_t *t, char *err, size_t errlen)
+{
+	char	e[512];
+
+	if (when_parse(arg, now, t, e, sizeof e) == -1) {
+		snprintf(err, errlen, "%s: %s", opt, e);
+		return (-1);
+	}
+	json_object_set_new(g->req, key, json_integer((json_int_t)*t));
+	return (0);
+}
+
+/* Appends a CSV field for the trace to buf, quoted when it must be. */
+static size_t
+gacct_trace_field(char *buf, size_t n, size_t len, const char *s)
+{
+	const char	*p;
+
+	if (strpbrk(s, ",\"\r\n") == NULL)
+		return (n + (size_t)snprintf(buf + n, len > n ? len - n : 0,
+		    ",%s", s));
+	if (n + 3 < len) {
+		buf[n++] = ',';
+		buf[n++] = '"';
+	}
+	for (p = s; *p != '\0' && n + 3 < len; p++) {
+		if (*p == '"')
+			buf[n++] = '"';
+		buf[n++] = *p;
+	}
+	if (n + 1 < len)
+		buf[n++] = '"';
+	buf[n] = '\0';
+	return (n);
+}
+
+/* One job as a trace line: it arrived at submit_time and ran run_time
+ * seconds on num_gpus. A job that never ran gives the simulator nothing to
+ * replay. */
+static void
+gacct_trace_job(struct gacct *g, const struct job_row *row)
+{
+	long long	submit, gpus, run;
+	char		name[1024], user[256], line[2600];
+	size_t		n;
+
+	if (jscan_int(&row->v[JF_SUBMIT_TIME], &submit) == -1 ||
+	    jscan_int(&row->v[JF_GPUS], &gpus) == -1 ||
+	    jscan_int(&row->v[JF_RUN_TOTAL], &run) == -1 || run <= 0 ||
+	    gpus <= 0)
+		return;
+	jscan_string(&row->v[JF_NAME], name, sizeof name);
+	jscan_string(&row->v[JF_USER], user, sizeof user);
+	n = (size_t)snprintf(line, sizeof line, ",%lld,%lld", gpus, run);
+	n = gacct_trace_field(line, n, sizeof line, name);
+	(void)gacct_trace_field(line, n, sizeof line, user);
+	if (g->count == g->trace_size) {
+		g->trace_size = g->trace_size != 0 ? g->trace_size * 2 : 1024;
+		g->trace = xreallocarray(g->trace, g->trace_size,
+		    sizeof *g->trace);
+	}
+	if (g->count == 0 || submit < g->trace_t0)
+		g->trace_t0 = submit;
+	g->trace[g->count].submit = submit;
+	g->trace[g->count++].rest = xstrdup(line);
+}
+
+static int
+gacct_trace_cmp(const void *a, const void *b)
+{
+	const struct gacct_trace *x = a, *y = b;
+
+	return ((x->submit > y->submit) - (x->submit < y->submit));
+}
+
+/* Prints the trace, submit times from the earliest, in submit order. */
+static void
+gacct_trace_end(struct gacct *g)
+{
+	size_t	i;
+
+	qsort(g->trace, g->count, sizeof *g->trace, gacct_trace_cmp);
+	puts("submit_time,num_gpus,duration,name,user");
+	for (i = 0; i < g->count; i++) {
+		printf("%" PRId64 "%s\n", g->trace[i].submit - g->trace_t0,
+		    g->trace[i].rest);
+		free(g->trace[i].rest);
+	}
+	free(g->trace);
+}
+
+/* Walks one reply frame's jobs. Returns 1 when more frames follow, 0 at
+ * the last, -1 on a malformed frame. */
+static int
+gacct_frame(struct gacct *g, struct table *t, const char *body, size_t len)
+{
+	struct jscan_val	 top, jobs, job, more;
+	struct job_row		 row;
+	size_t			 pos = 0;
+
+	if (jscan_open(body, len, &top) == -1 ||
+	    jscan_get(&top, "jobs", &jobs) == -1 || jobs.type != JSCAN_ARRAY)
+		return (-1);
+	while (jscan_element(&jobs, &pos, &job) == 1) {
+		if (job.type != JSCAN_OBJECT || job_row_scan(&job, &row) == -1)
+			return (-1);
+		switch (g->out) {
+		case GACCT_TABLE:
+			table_add(t, &row, NULL);
+			g->count++;
+			break;
+		case GACCT_JSON:
+			printf("%s\n", g->count++ == 0 ? "" : ",");
+			fwrite(job.p, 1, job.n, stdout);
+			break;
+		case GACCT_TRACE:
+			gacct_trace_job(g, &row);
+			break;
+		}
+	}
+	jscan_get(&top, "more", &more);
+	return (jscan_true(&more) ? 1 : 0);
+}
+
+static int
+gacct_run(struct gacct *g, struct client *c, struct table *t)
+{
+	char	*body, err[1024];
+	size_t	 len;
+	int	 r, more;
+
+	if (g->out == GACCT_JSON)
+		fputs("{\"jobs\":[", stdout);
+	else if (g->out != GACCT_TRACE)
+		table_set_format(t, g->format, stdout, !g->noheader);
+	r = client_call_raw(c, g->req, &body, &len, err, sizeof err);
+	while (r == 0) {
+		more = gacct_frame(g, t, body, len);
+		free(body);
+		if (more == -1) {
+			snprintf(err, sizeof err, "bad reply from gbatchd: not "
+			    "a list of jobs");
+			r = EXIT_UNREACHABLE;
+			break;
+		}
+		if (more == 0)
+			break;
+		r = client_next_raw(c, &body, &len, err, sizeof err);
+	}
+	if (r != 0) {
+		fflush(stdout);
+		fprintf(stderr, "gacct: %s\n", err);
+		return (r);
+	}
+	if (g->out == GACCT_JSON)
+		fputs("\n]}\n", stdout);
+	else if (g->out == GACCT_TRACE)
+		gacct_trace_end(g);
+	else if (g->out == GACCT_TABLE && table_end(t) == -1) {
+		fprintf(stderr, "gacct: stdout: %s\n", strerror(errno));
+		return (EXIT_USAGE);
+	}
+	return (EXIT_OK);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct gacct	 g;
+	struct client	*c = NULL;
+	struct table	*t;
+	struct passwd	*pw;
+	const char	*timeout_arg = NULL, *since = NULL, *until = NULL;
+	char		 err[1024], serr[768];
+	unsigned	 timeout;
+	time_t		 now = time(NULL), since_t = 0, until_t = 0;
+	int		 ch, r = EXIT_USAGE, nout = 0;
+
+	memset(&g, 0, sizeof g);
+	g.req = json_pack("{s:i}", "type", MSG_JOB_ACCT);
+	g.users = json_array();
+	g.states = json_array();
+	g.ids = json_array();
+	t = table_create(job_row_cols, job_row_ncols, GACCT_DEFAULT);
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":S:E:u:s:j:o:nPV",
+	    gacct_longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'S':
+			since = optarg;
+			break;
+		case 'E':
+			until = optarg;
+			break;
+		case 'u':
+			if (cmd_split(optarg, "--user", gacct_add_user, &g, err,
+			    sizeof err) == -1)
+				goto usage;
+			break;
+		case GACCT_OPT_ME:
+			if ((pw = getpwuid(getuid())) == NULL) {
+				snprintf(err, sizeof err, "--me: uid %u has no "
+				    "user name", (unsigned)getuid());
+				goto usage;
+			}
+			json_array_append_new(g.users, json_string(pw->pw_name));
+			break;
+		case 's':
+			if (cmd_split(optarg, "--state", gacct_add_state, &g,
+			    err, sizeof err) == -1)
+				goto usage;
+			break;
+		case 'j':
+			if (cmd_split(optarg, "--jobs", cmd_add_id, g.ids, err,
+			    sizeof err) == -1)
+				goto usage;
+			break;
+		case 'o':
+			if (table_select(t, optarg, serr, sizeof serr) == -1) {
+				snprintf(err, sizeof err, "--format: %s", serr);
+				goto usage;
+			}
+			break;
+		case 'n':
+			g.noheader = true;
+			break;
+		case 'P':
+			g.format = TABLE_PARSABLE;
+			g.format_set = true;
+			nout++;
+			break;
+		case GACCT_OPT_CSV:
+			g.format = TABLE_CSV;
+			g.format_set = true;
+			nout++;
+			break;
+		case GACCT_OPT_JSON:
+			g.out = GACCT_JSON;
+			nout++;
+			break;
+		case GACCT_OPT_TRACE:
+			g.out = GACCT_TRACE;
+			nout++;
+			break;
+		case CMD_OPT_TIMEOUT:
+			timeout_arg = optarg;
+			break;
+		case GACCT_OPT_HELP:
+			gacct_usage(stdout);
+			r = EXIT_OK;
+			goto out;
+		case 'V':
+			cmd_version("gacct");
+			r = EXIT_OK;
+			goto out;
+		default:
+			cmd_option_error(ch, argv, gacct_longopts, err,
+			    sizeof err);
+			goto usage;
+		}
+	}
+	if (optind < argc) {
+		snprintf(err, sizeof err, "unexpected argument \"%s\"; gacct "
+		    "takes options only (jobs with -j ID)", argv[optind]);
+		goto usage;
+	}
+	if (nout > 1) {
+		snprintf(err, sizeof err, "choose one output: -P, --csv, --json "
+		    "or --trace");
+		goto usage;
+	}
+	if (cmd_timeout(timeout_arg, &timeout, err, sizeof err) == -1)
+		goto usage;
+	/* Jobs asked by id are found whatever their end time, unless a
+	 * window is given too; otherwise the window is today so far. */
+	if (since == NULL && until == NULL && json_array_size(g.ids) == 0)
+		since = "midnight";
+	if ((since != NULL && gacct_time("--starttime", since, now, "since",
+	    &g, &since_t, err, sizeof err) == -1) || (until != NULL &&
+	    gacct_time("--endtime", until, now, "until", &g, &until_t, err,
+	    sizeof err) == -1))
+		goto usage;
+	if (since != NULL && until != NULL && since_t > until_t) {
+		snprintf(err, sizeof err, "--starttime %s is after --endtime %s",
+		    since, until);
+		goto usage;
+	}
+	if (json_array_size(g.users) > 0)
+		json_object_set(g.req, "users", g.users);
+	if (json_array_size(g.states) > 0)
+		json_object_set(g.req, "states", g.states);
+	if (json_array_size(g.ids) > 0)
+		json_object_set(g.req, "ids", g.ids);
+	json_object_set_new(g.req, "runs", json_true());
+	/* Columns on a terminal; for a pipe or a file, TABs without
+	 * padding, unless a format was asked for. */
+	if (!g.format_set)
+		g.format = isatty(STDOUT_FILENO) ? TABLE_ALIGNED : TABLE_PLAIN;
+
+	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
+	if ((r = client_open(timeout, &c, err, sizeof err)) != 0) {
+		fprintf(stderr, "gacct: %s\n", err);
+		goto out;
+	}
+	r = gacct_run(&g, c, t);
+	if (fflush(stdout) == EOF && r == EXIT_OK) {
+		perror("gacct: stdout");
+		r = EXIT_USAGE;
+	}
+	goto out;
+
+usage:
+	fprintf(stderr, "gacct: %s\nTry 'gacct --help' for more "
+	    "information.\n", err);
+out:
+	client_free(c);
+	table_free(t);
+	json_decref(g.req);
+	json_decref(g.users);
+	json_decref(g.states);
+	json_decref(g.ids);
+	return (r);
+}

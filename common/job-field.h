@@ -1,0 +1,157 @@
+/* job-field.h: a job's fields, described once. Everything that lists them
+ * is derived from JOB_FIELDS: the controller's row (struct store_job), the
+ * SQL columns and their named binds (store.c), the JOB_LIST record's member
+ * names and which of them controller.private_data hides (job-list.c), and
+ * the members a client row holds (client/job-row.c). A new field is one line
+ * here, plus its migration and how it is shown.
+ *
+ * JOB_FIELDS(COL, WIRE) calls, in the order JOB_LIST records list members:
+ *   COL(ENUM, member, C type, SQL column, wire name, kind, flags)
+ *	a member of struct store_job; column NULL: kept in memory only;
+ *	wire name NULL: never sent.
+ *   WIRE(ENUM, wire name)
+ *	a member the JOB_LIST writer derives from other fields.
+ *
+ * Times are seconds since the epoch (0: never), durations seconds, except
+ * where JFF_MS says milliseconds (sent as seconds). Of the fields:
+ * attained is GPU-ms of service over every run; executed the ms run since
+ * the last promotion; run_total the ms run in all; queue_delay the ms spent
+ * PENDING, every wait summed (held time is not waiting); pending_since when
+ * the current wait began; last_queue the scheduler's level when last
+ * changed; queue its level now (-1: not held by the scheduler); jct is
+ * end_time - submit_time of a finished job. node and gpu_mask are rank 0's
+ * part of the current or last run, alloc every part ("n1:0xf,n2:0xf") or
+ * '' for one; job_runs (store.h) keeps each run. flags are job.h's JOB_F_*;
+ * ckpt_signal 0 means SIGUSR1, ckpt_grace 0 the config's; umask -1 none. */
+#ifndef GB_JOB_FIELD_H
+#define GB_JOB_FIELD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/job-state.h"
+
+/* How a field is stored and sent. */
+enum job_field_kind {
+	JFK_U64,	/* integers */
+	JFK_I64,
+	JFK_U32,
+	JFK_INT,
+	JFK_TEXT,	/* NULL stores NULL */
+	JFK_TEXT0,	/* NULL stores '' */
+	JFK_TEXTREF,	/* stored in job_texts, shared (store.c) */
+	JFK_STATE,	/* enum job_state, stored by name */
+	JFK_EXIT,	/* int, NULL unless has_exit */
+	JFK_NULLINT,	/* int, -1 stores NULL */
+	JFK_DERIVED,	/* computed for the wire */
+};
+
+#define JFF_UPDATE	0x1	/* a transition rewrites it (store_job_update) */
+#define JFF_PRIVATE	0x2	/* controller.private_data hides it from others */
+#define JFF_MS		0x4	/* milliseconds stored, seconds on the wire */
+
+#define JOB_FIELDS(COL, WIRE)						\
+	COL(ID, id, uint64_t, "id", "id", JFK_U64, 0)			\
+	COL(NAME, name, const char *, "name", "name", JFK_TEXT, 0)	\
+	COL(USER, user, const char *, "user", "user", JFK_TEXT, 0)	\
+	COL(UID, uid, uint32_t, "uid", "uid", JFK_U32, 0)		\
+	COL(GID, gid, uint32_t, "gid", NULL, JFK_U32, 0)		\
+	COL(STATE, state, enum job_state, "state", "state", JFK_STATE,	\
+	    JFF_UPDATE)							\
+	COL(REASON, reason, const char *, "reason", "reason", JFK_TEXT0, \
+	    JFF_UPDATE)							\
+	COL(GPUS, gpus, uint32_t, "gpus", "gpus", JFK_U32, 0)		\
+	WIRE(ALLOC, "alloc")						\
+	WIRE(NODES, "nodes")						\
+	COL(TIME_LIMIT, time_limit, uint64_t, "time_limit", "time_limit", \
+	    JFK_U64, 0)							\
+	COL(SUBMIT_TIME, submit_time, int64_t, "submit_time",		\
+	    "submit_time", JFK_I64, 0)					\
+	COL(START_TIME, start_time, int64_t, "start_time", "start_time", \
+	    JFK_I64, JFF_UPDATE)					\
+	COL(END_TIME, end_time, int64_t, "end_time", "end_time", JFK_I64, \
+	    JFF_UPDATE)							\
+	WIRE(ELAPSED, "elapsed")					\
+	COL(EXIT_CODE, exit_code, int, "exit_code", "exit_code", JFK_EXIT, \
+	    JFF_UPDATE)							\
+	COL(SIGNAL, signal, int, "signal", "signal", JFK_EXIT, JFF_UPDATE) \
+	COL(WORKDIR, workdir, const char *, "workdir", "workdir",	\
+	    JFK_TEXT, JFF_PRIVATE)					\
+	COL(STDOUT, stdout_path, const char *, "stdout", "stdout",	\
+	    JFK_TEXT, JFF_PRIVATE)					\
+	COL(STDERR, stderr_path, const char *, "stderr", "stderr",	\
+	    JFK_TEXT, JFF_PRIVATE)					\
+	COL(COMMAND, command, const char *, "command", "command",	\
+	    JFK_TEXT, JFF_PRIVATE)					\
+	COL(ARGV, argv, const char *, "argv", "argv", JFK_TEXT,		\
+	    JFF_PRIVATE)						\
+	COL(MESSAGE, message, const char *, "message", "message",	\
+	    JFK_TEXT0, JFF_UPDATE | JFF_PRIVATE)			\
+	COL(QUEUE, queue, int, NULL, "queue", JFK_INT, 0)		\
+	COL(ATTAINED, attained, uint64_t, "attained", "attained",	\
+	    JFK_U64, JFF_UPDATE | JFF_MS)				\
+	COL(RESTARTS, restarts, uint32_t, "restarts", "restarts",	\
+	    JFK_U32, JFF_UPDATE)					\
+	COL(PREEMPTIONS, preemptions, uint32_t, "preemptions",		\
+	    "preemptions", JFK_U32, JFF_UPDATE)				\
+	COL(PROMOTIONS, promotions, uint32_t, "promotions",		\
+	    "promotions", JFK_U32, JFF_UPDATE)				\
+	COL(FIRST_START, first_start, int64_t, "first_start",		\
+	    "first_start", JFK_I64, JFF_UPDATE | JFF_MS)		\
+	COL(RUN_TOTAL, run_total, int64_t, "run_total", "run_time",	\
+	    JFK_I64, JFF_UPDATE | JFF_MS)				\
+	COL(QUEUE_DELAY, queue_delay, int64_t, "queue_delay",		\
+	    "queue_delay", JFK_I64, JFF_UPDATE | JFF_MS)		\
+	WIRE(JCT, "jct")						\
+	COL(LAST_QUEUE, last_queue, int, "last_queue", "last_queue",	\
+	    JFK_INT, JFF_UPDATE)					\
+	COL(PENDING_SINCE, pending_since, int64_t, "pending_since", NULL, \
+	    JFK_I64, JFF_UPDATE)					\
+	COL(SCRIPT, script, const char *, "script", NULL, JFK_TEXTREF, 0) \
+	COL(ENV, env, const char *, "env", NULL, JFK_TEXTREF, 0)	\
+	COL(NODE, node, const char *, "node", NULL, JFK_TEXT, JFF_UPDATE) \
+	COL(GPU_MASK, gpu_mask, uint64_t, "gpu_mask", NULL, JFK_U64,	\
+	    JFF_UPDATE)							\
+	COL(ALLOC_TEXT, alloc, const char *, "alloc", NULL, JFK_TEXT0,	\
+	    JFF_UPDATE)							\
+	COL(EXECUTED, executed, int64_t, "executed", NULL, JFK_I64,	\
+	    JFF_UPDATE)							\
+	COL(LAST_STOP, last_stop, int64_t, "last_stop", NULL, JFK_I64,	\
+	    JFF_UPDATE)							\
+	COL(FLAGS, flags, uint32_t, "flags", NULL, JFK_U32, 0)		\
+	COL(CKPT_SIGNAL, ckpt_signal, int, "ckpt_signal", NULL, JFK_INT, 0) \
+	COL(CKPT_GRACE, ckpt_grace, uint32_t, "ckpt_grace", NULL, JFK_U32, \
+	    0)								\
+	COL(UMASK, umask, int, "umask", NULL, JFK_NULLINT, 0)
+
+#define JOB_FIELD_ENUM_COL(e, m, t, c, w, k, f)	JF_##e,
+#define JOB_FIELD_ENUM_WIRE(e, w)		JF_##e,
+enum job_field {
+	JOB_FIELDS(JOB_FIELD_ENUM_COL, JOB_FIELD_ENUM_WIRE)
+	JF_COUNT
+};
+#undef JOB_FIELD_ENUM_COL
+#undef JOB_FIELD_ENUM_WIRE
+
+/* A mask of fields is 1 << enum job_field. */
+#define JOB_FIELD_BIT(f)	(UINT64_C(1) << (f))
+
+struct job_field_desc {
+	const char		*column;	/* NULL: not stored */
+	const char		*wire;		/* NULL: not sent */
+	enum job_field_kind	 kind;
+	unsigned		 flags;		/* JFF_* */
+};
+
+/* Indexed by enum job_field. */
+extern const struct job_field_desc job_fields[JF_COUNT];
+
+/* The fields a JOB_LIST record can carry, and those of them that
+ * controller.private_data hides. */
+uint64_t	job_field_wire_mask(void);
+uint64_t	job_field_private_mask(void);
+/* The field whose wire name is the len bytes at name, or -1. */
+int		job_field_by_wire(const char *name, size_t len);
+
+#endif

@@ -1,0 +1,244 @@
+/* metrics-http.c: the HTTP side of the metrics. A scrape gathers the
+ * gauges from their owners (jobs, nodes, peers, the scheduler) into a
+ * struct metrics_gauges and has metrics.c write the text: O(jobs + nodes)
+ * per scrape, the active jobs only, once every few seconds at most.
+ *
+ * Whoever reaches the port must not stall gbatchd: requests are small and
+ * bounded (headers, no body), every connection has a timeout for reading
+ * the request and writing the reply, and an accept that runs out of
+ * descriptors pauses the listener instead of spinning (as listener.c). */
+#include <sys/types.h>
+#include <sys/socket.h>
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event2/buffer.h>
+#include <event2/event.h>
+#include <event2/http.h>
+#include <event2/keyvalq_struct.h>
+#include <event2/listener.h>
+
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "daemon/common/hostport.h"
+#include "daemon/controller/gbatchd.h"
+#include "daemon/controller/job.h"
+#include "daemon/controller/listener.h"
+#include "daemon/controller/metrics-http.h"
+#include "daemon/controller/metrics.h"
+#include "daemon/controller/node.h"
+#include "daemon/controller/peer.h"
+#include "daemon/controller/schedule.h"
+
+/* Seconds a connection has to send its request, and to take the reply. */
+#define METRICS_HTTP_TIMEOUT		10
+/* A scraper's request is a line and a few headers. */
+#define METRICS_HTTP_MAX_HEADERS	8192
+#define METRICS_HTTP_MAX_BODY		1024
+
+static struct evhttp		*metrics_http;
+static struct evconnlistener	*metrics_http_lev;
+static bool			 metrics_http_bound;	/* evhttp owns lev */
+static struct event		*metrics_http_backoff;
+
+static void
+metrics_http_backoff_cb(evutil_socket_t fd, short what, void *arg)
+{
+	evconnlistener_enable(metrics_http_lev);
+}
+
+static void
+metrics_http_error_cb(struct evconnlistener *lev, void *arg)
+{
+	listener_accept_failed(lev, metrics_http_backoff, "metrics");
+}
+
+/* The gauges as they are now; *nodes is a new array the caller frees
+ * (its strings are the nodes'). */
+static void
+metrics_http_gather(struct metrics_gauges *g, struct metrics_node **nodes)
+{
+	struct metrics_node	*mn;
+	struct node		*n;
+	struct job		*j;
+	int			 q;
+
+	memset(g, 0, sizeof *g);
+	g->nqueues = schedule_queues();
+	for (j = job_first(); j != NULL; j = job_next(j)) {
+		if ((q = schedule_job_queue(j)) < 0 || q >= SCHED_MAX_QUEUES)
+			q = SCHED_MAX_QUEUES;
+		g->jobs[job_state(j)][q]++;
+	}
+	*nodes = xcalloc(node_count() + 1, sizeof **nodes);
+	for (n = node_first(); n != NULL; n = node_next(n)) {
+		mn = &(*nodes)[g->nnodes++];
+		mn->name = node_name(n);
+		mn->state = node_state_name(n);
+		mn->gpus_total = node_gpus_total(n);
+		mn->gpus_allocated = node_gpus_busy(n);
+		mn->gpus_down = node_is_up(n) ? 0 : mn->gpus_total;
+	}
+	g->nodes = *nodes;
+	peer_count(&g->clients[METRICS_CLIENT_LOCAL],
+	    &g->clients[METRICS_CLIENT_RELAYED],
+	    &g->clients[METRICS_CLIENT_NODE]);
+	g->start_time = gbatchd_started();
+}
+
+/* Sends a short plain-text reply. */
+static void
+metrics_http_reply(struct evhttp_request *req, int code, const char *reason,
+    const char *text)
+{
+	struct evbuffer	*body = evbuffer_new();
+
+	evhttp_add_header(evhttp_request_get_output_headers(req),
+	    "Content-Type", "text/plain; charset=utf-8");
+	evbuffer_add(body, text, strlen(text));
+	evhttp_send_reply(req, code, reason, body);
+	evbuffer_free(body);
+}
+
+static void
+metrics_http_scrape(struct evhttp_request *req)
+{
+	struct metrics_gauges	 g;
+	struct metrics_node	*nodes;
+	struct evbuffer		*body;
+	char			*text = NULL;
+	size_t			 len = 0;
+	FILE			*f;
+	int			 rc;
+
+	if ((f = open_memstream(&text, &len)) == NULL) {
+		log_warn("metrics: %s", strerror(errno));
+		metrics_http_reply(req, HTTP_INTERNAL, "Internal Server Error",
+		    "out of memory\n");
+		return;
+	}
+	metrics_http_gather(&g, &nodes);
+	rc = metrics_write(f, &g);
+	if (fclose(f) != 0)
+		rc = -1;
+	free(nodes);
+	if (rc != 0) {
+		log_warn("metrics: cannot write the figures");
+		metrics_http_reply(req, HTTP_INTERNAL, "Internal Server Error",
+		    "cannot write the figures\n");
+		free(text);
+		return;
+	}
+	evhttp_add_header(evhttp_request_get_output_headers(req),
+	    "Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+	body = evbuffer_new();
+	evbuffer_add(body, text, len);
+	evhttp_send_reply(req, HTTP_OK, "OK", body);
+	evbuffer_free(body);
+	free(text);
+}
+
+static void
+metrics_http_cb(struct evhttp_request *req, void *arg)
+{
+	const struct evhttp_uri	*uri = evhttp_request_get_evhttp_uri(req);
+	const char		*path = NULL;
+	enum evhttp_cmd_type	 m = evhttp_request_get_command(req);
+
+	if (uri != NULL)
+		path = evhttp_uri_get_path(uri);
+	if (path == NULL || strcmp(path, "/metrics") != 0) {
+		metrics_http_reply(req, HTTP_NOTFOUND, "Not Found",
+		    "not found: gbatchd serves /metrics only\n");
+		return;
+	}
+	if (m != EVHTTP_REQ_GET && m != EVHTTP_REQ_HEAD) {
+		evhttp_add_header(evhttp_request_get_output_headers(req),
+		    "Allow", "GET, HEAD");
+		metrics_http_reply(req, 405, "Method Not Allowed",
+		    "method not allowed: /metrics answers GET and HEAD\n");
+		return;
+	}
+	metrics_http_scrape(req);
+}
+
+int
+metrics_http_open(struct event_base *base, const char *hostport, char *err,
+    size_t errlen)
+{
+	struct sockaddr_storage	 ss;
+	socklen_t		 sslen = sizeof ss;
+	char			*host = NULL, *port = NULL, why[256];
+	const char		*what = NULL;
+	int			 fd = -1;
+
+	if (hostport_split(hostport, 1, &host, &port, why, sizeof why) != 0) {
+		snprintf(err, errlen, "metrics_listen: %s", why);
+		return (-1);
+	}
+	if ((fd = listener_bind(host, port, &ss, &sslen, &what)) == -1 ||
+	    listen(fd, 16) != 0) {
+		snprintf(err, errlen, "metrics_listen %s: %s", hostport,
+		    what != NULL ? what : strerror(errno));
+		goto fail;
+	}
+	evutil_make_socket_nonblocking(fd);
+	metrics_http = evhttp_new(base);
+	metrics_http_lev = evconnlistener_new(base, NULL, NULL,
+	    LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, 0, fd);
+	if (metrics_http_lev != NULL)
+		fd = -1;	/* the listener's */
+	if (metrics_http == NULL || metrics_http_lev == NULL ||
+	    evhttp_bind_listener(metrics_http, metrics_http_lev) == NULL) {
+		snprintf(err, errlen, "metrics_listen %s: cannot set up the "
+		    "HTTP server", hostport);
+		goto fail;
+	}
+	metrics_http_bound = true;
+	/* After evhttp_bind_listener, which sets the accept callback. */
+	evconnlistener_set_error_cb(metrics_http_lev, metrics_http_error_cb);
+	metrics_http_backoff = evtimer_new(base, metrics_http_backoff_cb, NULL);
+	/* Every method reaches metrics_http_cb, which answers 405 to all
+	 * but GET and HEAD (evhttp itself would answer 501). */
+	evhttp_set_allowed_methods(metrics_http, EVHTTP_REQ_GET |
+	    EVHTTP_REQ_POST | EVHTTP_REQ_HEAD | EVHTTP_REQ_PUT |
+	    EVHTTP_REQ_DELETE | EVHTTP_REQ_OPTIONS | EVHTTP_REQ_TRACE |
+	    EVHTTP_REQ_CONNECT | EVHTTP_REQ_PATCH);
+	evhttp_set_max_headers_size(metrics_http, METRICS_HTTP_MAX_HEADERS);
+	evhttp_set_max_body_size(metrics_http, METRICS_HTTP_MAX_BODY);
+	evhttp_set_timeout(metrics_http, METRICS_HTTP_TIMEOUT);
+	evhttp_set_gencb(metrics_http, metrics_http_cb, NULL);
+	log_info("metrics: serving http://%s/metrics", hostport);
+	free(host);
+	free(port);
+	return (0);
+fail:
+	if (fd != -1)
+		close(fd);
+	metrics_http_close();
+	free(host);
+	free(port);
+	return (-1);
+}
+
+void
+metrics_http_close(void)
+{
+	/* evhttp_free frees the listener bound to it, and the scrapes
+	 * under way. */
+	if (!metrics_http_bound && metrics_http_lev != NULL)
+		evconnlistener_free(metrics_http_lev);
+	if (metrics_http != NULL)
+		evhttp_free(metrics_http);
+	if (metrics_http_backoff != NULL)
+		event_free(metrics_http_backoff);
+	metrics_http = NULL;
+	metrics_http_lev = NULL;
+	metrics_http_bound = false;
+	metrics_http_backoff = NULL;
+}

@@ -1,0 +1,352 @@
+/* metrics.c: gbatchd's counters and histograms, and the text a scrape
+ * reads (Prometheus exposition format 0.0.4: a HELP and a TYPE line per
+ * family, then its samples). Names follow Prometheus's conventions: the
+ * gbatch_ prefix, the unit in the name (seconds), _total on counters.
+ *
+ * Histograms keep a count per bucket and cumulate when written, so an
+ * observation costs one comparison per bucket and no float arithmetic:
+ * durations are whole microseconds. */
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/xmalloc.h"
+#include "daemon/controller/metrics.h"
+
+/* An upper bound: in microseconds to compare, as text for the le label
+ * (written once here, so the label never shows a float's rounding). */
+struct metrics_bound {
+	int64_t		 us;
+	const char	*le;
+};
+
+#define METRICS_MAX_BUCKETS	16
+
+struct metrics_histogram {
+	const char			*name;
+	const char			*help;
+	const struct metrics_bound	*bounds;
+	size_t				 nbounds;
+	uint64_t			 bucket[METRICS_MAX_BUCKETS];
+	uint64_t			 count;
+	uint64_t			 sum_us;
+};
+
+/* A pass takes well under a millisecond on a small cluster and a few
+ * milliseconds with 100,000 pending jobs (DESIGN.md, "Scale"). */
+static const struct metrics_bound metrics_pass_bounds[] = {
+	{ 100, "0.0001" }, { 250, "0.00025" }, { 500, "0.0005" },
+	{ 1000, "0.001" }, { 2500, "0.0025" }, { 5000, "0.005" },
+	{ 10000, "0.01" }, { 25000, "0.025" }, { 50000, "0.05" },
+	{ 100000, "0.1" }, { 250000, "0.25" }, { 500000, "0.5" },
+	{ 1000000, "1" },
+};
+
+/* A commit is an fsync: tens of microseconds on an SSD, milliseconds on a
+ * disk, seconds when the disk is in trouble (what an alert wants). */
+static const struct metrics_bound metrics_commit_bounds[] = {
+	{ 500, "0.0005" }, { 1000, "0.001" }, { 2500, "0.0025" },
+	{ 5000, "0.005" }, { 10000, "0.01" }, { 25000, "0.025" },
+	{ 50000, "0.05" }, { 100000, "0.1" }, { 250000, "0.25" },
+	{ 500000, "0.5" }, { 1000000, "1" }, { 2500000, "2.5" },
+	{ 5000000, "5" },
+};
+
+#define METRICS_NBOUNDS(a)	(sizeof (a) / sizeof (a)[0])
+
+static struct metrics_histogram metrics_pass = {
+	"gbatch_schedule_pass_duration_seconds",
+	"Time a scheduling pass took, its starts and preemptions included.",
+	metrics_pass_bounds, METRICS_NBOUNDS(metrics_pass_bounds),
+	{ 0 }, 0, 0
+};
+static struct metrics_histogram metrics_commit = {
+	"gbatch_store_commit_duration_seconds",
+	"Time a commit of the job database took (one per group of requests).",
+	metrics_commit_bounds, METRICS_NBOUNDS(metrics_commit_bounds),
+	{ 0 }, 0, 0
+};
+
+/* The counters, in the order written. */
+enum metrics_counter {
+	METRICS_SUBMITS,
+	METRICS_STARTS,
+	METRICS_PREEMPTS,
+	METRICS_PROMOTIONS,
+};
+#define METRICS_NCOUNTERS	(METRICS_PROMOTIONS + 1)
+
+static const struct {
+	const char	*name;
+	const char	*help;
+} metrics_counter_info[METRICS_NCOUNTERS] = {
+	{ "gbatch_job_submissions_total", "Jobs accepted since gbatchd "
+	  "started." },
+	{ "gbatch_job_starts_total", "Jobs the scheduler started (every run "
+	  "of a requeued job counts)." },
+	{ "gbatch_job_preemptions_total", "Running jobs the scheduler "
+	  "preempted for a job of a higher queue." },
+	{ "gbatch_job_promotions_total", "Pending jobs promoted to the top "
+	  "queue after waiting (starvation promotion)." },
+};
+
+static uint64_t	metrics_counters[METRICS_NCOUNTERS];
+static uint64_t	metrics_finished[JOB_STATE_COUNT];
+
+void metrics_count_submit(void) { metrics_counters[METRICS_SUBMITS]++; }
+void metrics_count_start(void) { metrics_counters[METRICS_STARTS]++; }
+void metrics_count_preempt(void) { metrics_counters[METRICS_PREEMPTS]++; }
+
+void
+metrics_count_promotions(uint64_t n)
+{
+	metrics_counters[METRICS_PROMOTIONS] += n;
+}
+
+void
+metrics_count_finished(enum job_state s)
+{
+	if ((unsigned)s < JOB_STATE_COUNT)
+		metrics_finished[s]++;
+}
+
+static void
+metrics_observe(struct metrics_histogram *h, int64_t us)
+{
+	size_t	i;
+
+	if (us < 0)
+		us = 0;
+	for (i = 0; i < h->nbounds; i++) {
+		if (us <= h->bounds[i].us) {
+			h->bucket[i]++;
+			break;
+		}
+	}
+	h->count++;
+	h->sum_us += (uint64_t)us;
+}
+
+void metrics_observe_pass_us(int64_t us) { metrics_observe(&metrics_pass, us); }
+
+void
+metrics_observe_commit_us(int64_t us)
+{
+	metrics_observe(&metrics_commit, us);
+}
+
+int64_t
+metrics_clock_us(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000);
+}
+
+static void
+metrics_histogram_reset(struct metrics_histogram *h)
+{
+	memset(h->bucket, 0, sizeof h->bucket);
+	h->count = h->sum_us = 0;
+}
+
+void
+metrics_reset(void)
+{
+	memset(metrics_counters, 0, sizeof metrics_counters);
+	memset(metrics_finished, 0, sizeof metrics_finished);
+	metrics_histogram_reset(&metrics_pass);
+	metrics_histogram_reset(&metrics_commit);
+}
+
+void
+metrics_write_label(FILE *f, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		if (*s == '\\')
+			fputs("\\\\", f);
+		else if (*s == '"')
+			fputs("\\\"", f);
+		else if (*s == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+static void
+metrics_family(FILE *f, const char *name, const char *type,
+    const char *help)
+{
+	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+static void
+metrics_histogram_write(FILE *f, const struct metrics_histogram *h)
+{
+	uint64_t	cum = 0;
+	size_t		i;
+
+	metrics_family(f, h->name, "histogram", h->help);
+	for (i = 0; i < h->nbounds; i++) {
+		cum += h->bucket[i];
+		fprintf(f, "%s_bucket{le=\"%s\"} %" PRIu64 "\n", h->name,
+		    h->bounds[i].le, cum);
+	}
+	fprintf(f, "%s_bucket{le=\"+Inf\"} %" PRIu64 "\n", h->name, h->count);
+	fprintf(f, "%s_sum %" PRIu64 ".%06" PRIu64 "\n", h->name,
+	    h->sum_us / 1000000, h->sum_us % 1000000);
+	fprintf(f, "%s_count %" PRIu64 "\n", h->name, h->count);
+}
+
+/* Whether the scheduler holds jobs of state s in its queues. */
+static bool
+metrics_is_queued(enum job_state s)
+{
+	return (s == JOB_PENDING || s == JOB_RUNNING || s == JOB_PREEMPTING);
+}
+
+static void
+metrics_jobs_write(FILE *f, const struct metrics_gauges *g)
+{
+	enum job_state	s;
+	unsigned	q;
+	size_t		out;
+
+	metrics_family(f, "gbatch_jobs", "gauge", "Active jobs by state, and "
+	    "by queue level for the jobs in the scheduler's queues.");
+	for (s = 0; s < JOB_STATE_COUNT; s++) {
+		if (job_state_is_terminal(s))
+			continue;
+		out = g->jobs[s][SCHED_MAX_QUEUES];
+		if (metrics_is_queued(s)) {
+			for (q = 0; q < g->nqueues && q < SCHED_MAX_QUEUES;
+			    q++)
+				fprintf(f, "gbatch_jobs{state=\"%s\",queue="
+				    "\"%u\"} %zu\n", job_state_name(s), q,
+				    g->jobs[s][q]);
+			/* Outside the queues for a moment (a stale copy
+			 * still stopping): a series only while there are
+			 * such, so sum(gbatch_jobs) stays the total. */
+			if (out == 0)
+				continue;
+		}
+		fprintf(f, "gbatch_jobs{state=\"%s\"} %zu\n",
+		    job_state_name(s), out);
+	}
+	metrics_family(f, "gbatch_jobs_finished_total", "counter", "Jobs that "
+	    "reached each final state since gbatchd started.");
+	for (s = 0; s < JOB_STATE_COUNT; s++) {
+		if (job_state_is_terminal(s))
+			fprintf(f, "gbatch_jobs_finished_total{state=\"%s\"} "
+			    "%" PRIu64 "\n", job_state_name(s),
+			    metrics_finished[s]);
+	}
+}
+
+static int
+metrics_state_cmp(const void *a, const void *b)
+{
+	return (strcmp(*(const char *const *)a, *(const char *const *)b));
+}
+
+/* gbatch_nodes{state}: the states present, in name order. */
+static void
+metrics_node_states_write(FILE *f, const struct metrics_gauges *g)
+{
+	const char	**states;
+	size_t		  i, n;
+
+	metrics_family(f, "gbatch_nodes", "gauge", "Nodes by state (idle, "
+	    "mixed, allocated, drained, down); a state no node is in is "
+	    "absent.");
+	if (g->nnodes == 0)
+		return;
+	states = xcalloc(g->nnodes, sizeof *states);
+	for (i = 0; i < g->nnodes; i++)
+		states[i] = g->nodes[i].state;
+	qsort(states, g->nnodes, sizeof *states, metrics_state_cmp);
+	for (i = 0; i < g->nnodes; i += n) {
+		for (n = 1; i + n < g->nnodes &&
+		    strcmp(states[i], states[i + n]) == 0; n++)
+			;
+		fputs("gbatch_nodes{state=\"", f);
+		metrics_write_label(f, states[i]);
+		fprintf(f, "\"} %zu\n", n);
+	}
+	free(states);
+}
+
+static void
+metrics_nodes_write(FILE *f, const struct metrics_gauges *g)
+{
+	static const char *const	 status[] = {
+		"total", "allocated", "down"
+	};
+	const struct metrics_node	*n;
+	uint32_t			 v[3];
+	size_t				 i, k;
+
+	metrics_family(f, "gbatch_node_gpus", "gauge", "GPUs of each node: "
+	    "all of them, those held by jobs, and those of a node that is "
+	    "down.");
+	for (i = 0; i < g->nnodes; i++) {
+		n = &g->nodes[i];
+		v[0] = n->gpus_total;
+		v[1] = n->gpus_allocated;
+		v[2] = n->gpus_down;
+		for (k = 0; k < 3; k++) {
+			fputs("gbatch_node_gpus{node=\"", f);
+			metrics_write_label(f, n->name);
+			fprintf(f, "\",status=\"%s\"} %" PRIu32 "\n",
+			    status[k], v[k]);
+		}
+	}
+	metrics_node_states_write(f, g);
+}
+
+static void
+metrics_clients_write(FILE *f, const struct metrics_gauges *g)
+{
+	static const char *const kind[METRICS_CLIENT_COUNT] = {
+		[METRICS_CLIENT_LOCAL] = "local",
+		[METRICS_CLIENT_RELAYED] = "relayed",
+		[METRICS_CLIENT_NODE] = "node",
+	};
+	size_t			 i;
+
+	metrics_family(f, "gbatch_clients_connected", "gauge", "Open "
+	    "connections: commands on the Unix socket, commands relayed by "
+	    "node daemons, node daemons.");
+	for (i = 0; i < METRICS_CLIENT_COUNT; i++)
+		fprintf(f, "gbatch_clients_connected{kind=\"%s\"} %zu\n",
+		    kind[i], g->clients[i]);
+}
+
+int
+metrics_write(FILE *f, const struct metrics_gauges *g)
+{
+	size_t	i;
+
+	metrics_family(f, "gbatch_up", "gauge", "1 while gbatchd serves.");
+	fputs("gbatch_up 1\n", f);
+	metrics_family(f, "gbatch_start_time_seconds", "gauge", "When "
+	    "gbatchd started, in seconds since the epoch.");
+	fprintf(f, "gbatch_start_time_seconds %" PRId64 "\n", g->start_time);
+	metrics_jobs_write(f, g);
+	metrics_nodes_write(f, g);
+	for (i = 0; i < METRICS_NCOUNTERS; i++) {
+		metrics_family(f, metrics_counter_info[i].name, "counter",
+		    metrics_counter_info[i].help);
+		fprintf(f, "%s %" PRIu64 "\n", metrics_counter_info[i].name,
+		    metrics_counters[i]);
+	}
+	metrics_histogram_write(f, &metrics_pass);
+	metrics_histogram_write(f, &metrics_commit);
+	metrics_clients_write(f, g);
+	return (ferror(f) ? -1 : 0);
+}

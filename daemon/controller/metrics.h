@@ -1,0 +1,75 @@
+/* metrics.h: what gbatchd tells a monitoring system, in Prometheus's text
+ * exposition format (0.0.4). Two kinds of figures: counters and
+ * histograms kept here since the start, which the places where things
+ * happen bump with one call each (a submission, a start, a pass's
+ * duration); and gauges read from their owners at each scrape (jobs,
+ * nodes, connections), which the caller gathers into a struct
+ * metrics_gauges. Only aggregates: no user names, no job ids, nothing a
+ * scrape could leak.
+ *
+ * Pure: no libevent, no sockets. metrics-http.c serves the text. */
+#ifndef GB_CTL_METRICS_H
+#define GB_CTL_METRICS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common/job-state.h"
+#include "policy/sched-conf.h"
+
+/* Something happened: one call where it happens. */
+void	metrics_count_submit(void);
+void	metrics_count_start(void);
+void	metrics_count_preempt(void);
+void	metrics_count_promotions(uint64_t n);
+/* A job reached the terminal state. */
+void	metrics_count_finished(enum job_state);
+/* A scheduling pass, a store commit took us microseconds. */
+void	metrics_observe_pass_us(int64_t us);
+void	metrics_observe_commit_us(int64_t us);
+/* Microseconds of a monotonic clock, to time those with. */
+int64_t	metrics_clock_us(void);
+/* Zeroes every counter and histogram (gbatchd's start). */
+void	metrics_reset(void);
+
+/* Connections by kind (the kind label). */
+enum metrics_client {
+	METRICS_CLIENT_LOCAL,		/* commands on the Unix socket */
+	METRICS_CLIENT_RELAYED,		/* commands relayed by a node */
+	METRICS_CLIENT_NODE,		/* node daemons */
+};
+#define METRICS_CLIENT_COUNT	(METRICS_CLIENT_NODE + 1)
+
+/* One node as a scrape sees it; strings are borrowed. */
+struct metrics_node {
+	const char	*name;
+	const char	*state;		/* node_state_name */
+	uint32_t	 gpus_total;
+	uint32_t	 gpus_allocated;
+	uint32_t	 gpus_down;
+};
+
+/* What is so at the moment of a scrape. */
+struct metrics_gauges {
+	/* Active jobs: jobs[state][q] in queue level q, for q below
+	 * nqueues; jobs[state][SCHED_MAX_QUEUES] those outside the
+	 * scheduler's queues (held, or waiting out a stale copy). */
+	size_t				 jobs[JOB_STATE_COUNT]
+					     [SCHED_MAX_QUEUES + 1];
+	unsigned			 nqueues;
+	const struct metrics_node	*nodes;
+	size_t				 nnodes;
+	size_t				 clients[METRICS_CLIENT_COUNT];
+	int64_t				 start_time;	/* seconds */
+};
+
+/* Writes every family, counters and histograms as they stand with g's
+ * gauges, to f. Returns 0, or -1 when f reported an error. */
+int	metrics_write(FILE *f, const struct metrics_gauges *g);
+
+/* Writes s to f as a label value: backslash, double quote and newline
+ * escaped as the exposition format asks. */
+void	metrics_write_label(FILE *f, const char *s);
+
+#endif

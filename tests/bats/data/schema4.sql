@@ -1,0 +1,44 @@
+-- A gbatch.db of schema version 4 (gbatch before accounting), made by that
+-- gbatchd with two 4-GPU nodes: jobs completed, failed, a gang, held, cancelled
+-- and one still running. migrate.bats upgrades it.
+PRAGMA user_version = 4;
+PRAGMA foreign_keys=OFF;
+BEGIN TRANSACTION;
+CREATE TABLE jobs ( id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, user TEXT NOT NULL, uid INTEGER NOT NULL, gid INTEGER NOT NULL, state TEXT NOT NULL, reason TEXT NOT NULL DEFAULT '', gpus INTEGER NOT NULL, time_limit INTEGER NOT NULL, script TEXT NOT NULL, command TEXT NOT NULL, argv TEXT NOT NULL, env TEXT NOT NULL, workdir TEXT NOT NULL, stdout TEXT NOT NULL, stderr TEXT NOT NULL, submit_time INTEGER NOT NULL, start_time INTEGER NOT NULL DEFAULT 0, end_time INTEGER NOT NULL DEFAULT 0, exit_code INTEGER, signal INTEGER, message TEXT NOT NULL DEFAULT '', node TEXT, gpu_mask INTEGER NOT NULL DEFAULT 0, restarts INTEGER NOT NULL DEFAULT 0, script_id INTEGER NOT NULL DEFAULT 0, env_id INTEGER NOT NULL DEFAULT 0, attained INTEGER NOT NULL DEFAULT 0, executed INTEGER NOT NULL DEFAULT 0, run_total INTEGER NOT NULL DEFAULT 0, first_start INTEGER NOT NULL DEFAULT 0, last_stop INTEGER NOT NULL DEFAULT 0, preemptions INTEGER NOT NULL DEFAULT 0, promotions INTEGER NOT NULL DEFAULT 0, flags INTEGER NOT NULL DEFAULT 0, ckpt_signal INTEGER NOT NULL DEFAULT 10, ckpt_grace INTEGER NOT NULL DEFAULT 0, alloc TEXT NOT NULL DEFAULT '', umask INTEGER);
+INSERT INTO jobs VALUES(1,'done','root',0,0,'COMPLETED','None',1,0,'','sleep 1','[]','','/tmp','gbatch-%j.out','gbatch-%j.out',1795451477,1795451477,1795451478,0,0,'','n2',1,0,1,2,1090,1090,1090,1795451477533,1795451478623,0,0,0,0,0,'',18);
+INSERT INTO jobs VALUES(2,'fails','root',0,0,'FAILED','None',2,0,'','exit 3','[]','','/tmp','gbatch-%j.out','gbatch-%j.out',1795451477,1795451477,1795451477,3,0,'exited with status 3','n2',6,0,3,2,134,67,67,1795451477640,1795451477707,0,0,0,0,0,'',18);
+INSERT INTO jobs VALUES(3,'gang','root',0,0,'COMPLETED','None',8,0,'','sleep 1','[]','','/tmp','gbatch-%j.out','gbatch-%j.out',1795451477,1795451478,1795451479,0,0,'','n1',15,0,1,2,9208,1151,1151,1795451478624,1795451479775,0,0,0,0,0,'n1:0xf,n2:0xf',18);
+INSERT INTO jobs VALUES(4,'held','root',0,0,'HELD','Held',1,0,'','true','[]','','/tmp','gbatch-%j.out','gbatch-%j.out',1795451477,0,0,NULL,NULL,'',NULL,0,0,4,2,0,0,0,0,0,0,0,0,0,0,'',18);
+INSERT INTO jobs VALUES(5,'waits','root',0,0,'HELD','Held',4,0,'','true','[]','','/tmp','gbatch-%j.out','gbatch-%j.out',1795451477,0,0,NULL,NULL,'',NULL,0,0,4,2,0,0,0,0,0,0,0,0,0,0,'',18);
+INSERT INTO jobs VALUES(6,'cancelled','root',0,0,'CANCELLED','None',1,0,'','true','[]','','/tmp','gbatch-%j.out','gbatch-%j.out',1795451479,0,1795451479,NULL,NULL,'cancelled by root',NULL,0,0,4,2,0,0,0,0,0,0,0,0,0,0,'',18);
+INSERT INTO jobs VALUES(7,'runs','root',0,0,'RUNNING','None',1,0,'','sleep 600','[]','','/tmp','gbatch-%j.out','gbatch-%j.out',1795451479,1795451479,0,NULL,NULL,'','n2',1,0,5,2,0,0,0,1795451479950,0,0,0,0,0,0,'',18);
+CREATE TABLE job_events ( id INTEGER PRIMARY KEY, job_id INTEGER NOT NULL, time INTEGER NOT NULL, from_state TEXT NOT NULL, to_state TEXT NOT NULL, detail TEXT NOT NULL DEFAULT '');
+INSERT INTO job_events VALUES(1,1,1795451477,'','PENDING','submitted');
+INSERT INTO job_events VALUES(2,1,1795451477,'PENDING','RUNNING','on n2 GPUs 0');
+INSERT INTO job_events VALUES(3,2,1795451477,'','PENDING','submitted');
+INSERT INTO job_events VALUES(4,2,1795451477,'PENDING','RUNNING','on n2 GPUs 1,2');
+INSERT INTO job_events VALUES(5,2,1795451477,'RUNNING','FAILED','(exit 3, exited with status 3)');
+INSERT INTO job_events VALUES(6,3,1795451477,'','PENDING','submitted');
+INSERT INTO job_events VALUES(7,4,1795451477,'','HELD','submitted');
+INSERT INTO job_events VALUES(8,5,1795451477,'','HELD','submitted');
+INSERT INTO job_events VALUES(9,1,1795451478,'RUNNING','COMPLETED','(exit 0)');
+INSERT INTO job_events VALUES(10,3,1795451478,'PENDING','RUNNING','on n1 GPUs 0,1,2,3, n2 GPUs 0,1,2,3');
+INSERT INTO job_events VALUES(11,3,1795451479,'RUNNING','COMPLETED','(exit 0)');
+INSERT INTO job_events VALUES(12,6,1795451479,'','HELD','submitted');
+INSERT INTO job_events VALUES(13,6,1795451479,'HELD','CANCELLED','(cancelled by root)');
+INSERT INTO job_events VALUES(14,7,1795451479,'','PENDING','submitted');
+INSERT INTO job_events VALUES(15,7,1795451479,'PENDING','RUNNING','on n2 GPUs 0');
+CREATE TABLE nodes ( name TEXT PRIMARY KEY, gpus INTEGER NOT NULL, drained INTEGER NOT NULL DEFAULT 0, reason TEXT NOT NULL DEFAULT '', last_seen INTEGER NOT NULL DEFAULT 0);
+INSERT INTO nodes VALUES('n1',4,0,'',1795451477);
+INSERT INTO nodes VALUES('n2',4,0,'',1795451477);
+CREATE TABLE job_texts (id INTEGER PRIMARY KEY, text TEXT NOT NULL);
+INSERT INTO job_texts VALUES(1,replace('#!/bin/sh\nsleep 1\n','\n',char(10)));
+INSERT INTO job_texts VALUES(2,'{"PATH":"/usr/bin:/bin","HOME":"/root","LANG":"C.UTF-8"}');
+INSERT INTO job_texts VALUES(3,replace('#!/bin/sh\nexit 3\n','\n',char(10)));
+INSERT INTO job_texts VALUES(4,replace('#!/bin/sh\ntrue\n','\n',char(10)));
+INSERT INTO job_texts VALUES(5,replace('#!/bin/sh\nsleep 600\n','\n',char(10)));
+DELETE FROM sqlite_sequence;
+INSERT INTO sqlite_sequence VALUES('jobs',7);
+CREATE INDEX jobs_state ON jobs (state);
+CREATE INDEX job_events_job ON job_events (job_id);
+COMMIT;

@@ -1,0 +1,210 @@
+#!/usr/bin/env bats
+# metrics: gbatchd's Prometheus endpoint (controller.metrics_listen): the
+# figures match what the test did, the text passes promtool, only GET and
+# HEAD of /metrics are served, nothing listens unless asked, and a slow or
+# oversized request stalls nothing.
+
+load helpers
+
+# A loopback port that was free a moment ago: bound by the kernel, let go.
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+setup() {
+	bats_require_minimum_version 1.5.0
+	gb_setup
+	PORT=$(free_port)
+	URL="http://127.0.0.1:$PORT/metrics"
+	gb_write_conf "metrics_listen = \"127.0.0.1:$PORT\";"
+}
+
+teardown() {
+	gb_teardown
+}
+
+# scrape: GET /metrics into $GB_DIR/m.
+scrape() {
+	curl -sSf --max-time 10 "$URL" >"$GB_DIR/m"
+}
+
+# metric SAMPLE: the value of SAMPLE (its name and labels as written) in
+# the last scrape; fails when it is absent.
+metric() {
+	awk -v s="$1" '$1 == s { print $2; f = 1 } END { exit !f }' "$GB_DIR/m"
+}
+
+# metric_is SAMPLE VALUE: scrapes again and compares (for gb_wait).
+metric_is() {
+	scrape && [ "$(metric "$1")" = "$2" ]
+}
+
+# waits_for_gpus ID: the job is pending for want of GPUs.
+waits_for_gpus() {
+	[ "$(gq -h -j "$1" -o state,reason | awk '{ print $1, $2 }')" = "PENDING Resources" ]
+}
+
+@test "metrics count the jobs, GPUs and passes of a real cluster" {
+	gb_start_controller
+	gb_start_node n1 2
+	# One job completes, one holds both GPUs, one waits for them.
+	done_id=$(gb_submit -G 1 --wrap true)
+	gb_wait_state "$done_id" COMPLETED 20
+	big=$(gb_submit -G 2 --wrap 'sleep 300')
+	gb_wait_state "$big" RUNNING 20
+	waiting=$(gb_submit -G 1 --wrap true)
+	gb_wait 10 waits_for_gpus "$waiting"
+	scrape
+	[ "$(metric gbatch_up)" = 1 ]
+	[ "$(metric gbatch_job_submissions_total)" = 3 ]
+	[ "$(metric gbatch_job_starts_total)" = 2 ]
+	[ "$(metric 'gbatch_jobs_finished_total{state="COMPLETED"}')" = 1 ]
+	[ "$(metric 'gbatch_jobs_finished_total{state="FAILED"}')" = 0 ]
+	# Both active jobs are new: queue 0 of the default two.
+	[ "$(metric 'gbatch_jobs{state="PENDING",queue="0"}')" = 1 ]
+	[ "$(metric 'gbatch_jobs{state="PENDING",queue="1"}')" = 0 ]
+	[ "$(metric 'gbatch_jobs{state="RUNNING",queue="0"}')" = 1 ]
+	[ "$(metric 'gbatch_jobs{state="HELD"}')" = 0 ]
+	! metric 'gbatch_jobs{state="COMPLETED"}'
+	[ "$(metric 'gbatch_node_gpus{node="n1",status="total"}')" = 2 ]
+	[ "$(metric 'gbatch_node_gpus{node="n1",status="allocated"}')" = 2 ]
+	[ "$(metric 'gbatch_node_gpus{node="n1",status="down"}')" = 0 ]
+	[ "$(metric 'gbatch_nodes{state="allocated"}')" = 1 ]
+	[ "$(metric 'gbatch_clients_connected{kind="node"}')" = 1 ]
+	[ "$(metric gbatch_job_preemptions_total)" = 0 ]
+	# Histograms: passes and commits happened; +Inf is the count.
+	n=$(metric gbatch_schedule_pass_duration_seconds_count)
+	[ "$n" -gt 0 ]
+	[ "$(metric 'gbatch_schedule_pass_duration_seconds_bucket{le="+Inf"}')" = "$n" ]
+	n=$(metric gbatch_store_commit_duration_seconds_count)
+	[ "$n" -gt 0 ]
+	[ "$(metric 'gbatch_store_commit_duration_seconds_bucket{le="+Inf"}')" = "$n" ]
+	start=$(metric gbatch_start_time_seconds)
+	[ "$start" -le "$(date +%s)" ] && [ "$start" -gt $(($(date +%s) - 600)) ]
+	# A held job leaves the queues; a node that stops is down.
+	gctl hold "$waiting" >/dev/null
+	gb_wait 10 metric_is 'gbatch_jobs{state="HELD"}' 1
+	[ "$(metric 'gbatch_jobs{state="PENDING",queue="0"}')" = 0 ]
+	gcancel "$big"
+	gb_wait 20 metric_is 'gbatch_jobs_finished_total{state="CANCELLED"}' 1
+	kill -TERM "$GB_NODE_PID_n1"
+	gb_wait 20 metric_is 'gbatch_node_gpus{node="n1",status="down"}' 2
+	[ "$(metric 'gbatch_nodes{state="down"}')" = 1 ]
+}
+
+# field ID FIELD: one gq field of a job, finished or not.
+field() {
+	gq -h -t all -j "$1" -o "$2"
+}
+
+@test "preemptions and promotions are counted as the jobs' own counters say" {
+	printf 'scheduler = {\n  thresholds = [ 2.0 ];\n  promote_knob = 1;\n};\n' >>"$GBATCH_CONF"
+	gb_start_controller
+	gb_start_node n1 4
+	# l reaches Q1 after half a second; s, new in Q0, preempts it; l,
+	# starving, is promoted after waiting as long as it ran.
+	l=$(gb_submit -G 4 --wrap 'sleep 60')
+	gb_wait_state "$l" RUNNING 20
+	gb_wait 10 eval "[ \"\$(field $l queue)\" = Q1 ]"
+	s=$(gb_submit -G 4 --wrap 'sleep 60')
+	gb_wait_state "$s" RUNNING 20
+	gb_wait 15 eval "[ \"\$(field $l promotions)\" -ge 1 ]"
+	# End the tug of war, then let it settle with l running alone.
+	gcancel "$s"
+	gb_wait_state "$s" CANCELLED 20
+	gb_wait_state "$l" RUNNING 20
+	scrape
+	[ "$(metric gbatch_job_preemptions_total)" = $(($(field "$l" preemptions) + $(field "$s" preemptions))) ]
+	[ "$(metric gbatch_job_promotions_total)" = $(($(field "$l" promotions) + $(field "$s" promotions))) ]
+	[ "$(metric gbatch_job_preemptions_total)" -ge 1 ]
+	[ "$(metric gbatch_job_starts_total)" = "$(grep -c -- '-> RUNNING' "$GB_DIR/gbatchd.log")" ]
+	[ "$(metric gbatch_job_submissions_total)" = 2 ]
+	# l runs, in whichever queue its service has reached by now.
+	[ $(($(metric 'gbatch_jobs{state="RUNNING",queue="0"}') + $(metric 'gbatch_jobs{state="RUNNING",queue="1"}'))) = 1 ]
+}
+
+@test "the metrics pass promtool check metrics" {
+	command -v promtool >/dev/null ||
+	    skip "promtool not installed (Debian package prometheus)"
+	gb_start_controller
+	gb_start_node n1 2
+	id=$(gb_submit -G 1 --wrap 'sleep 300')
+	gb_wait_state "$id" RUNNING 20
+	scrape
+	run -0 promtool check metrics <"$GB_DIR/m"
+	[ -z "$output" ]
+}
+
+@test "only GET and HEAD of /metrics are served" {
+	gb_start_controller
+	run -0 curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/"
+	[ "$output" = 404 ]
+	run -0 curl -s -o /dev/null -w '%{http_code}' "$URL/more"
+	[ "$output" = 404 ]
+	run -0 curl -s -D - -o /dev/null -X POST "$URL"
+	[[ "${lines[0]}" == "HTTP/1.1 405 "* ]]
+	grep -qix $'allow: GET, HEAD\r' <<<"$output"
+	run -0 curl -s -o /dev/null -w '%{http_code}' -X DELETE "$URL"
+	[ "$output" = 405 ]
+	run -0 curl -s -I "$URL"
+	[[ "${lines[0]}" == "HTTP/1.1 200 "* ]]
+	grep -qi '^content-type: text/plain; version=0.0.4' <<<"$output"
+	# The query string is not part of the path.
+	run -0 curl -s -o /dev/null -w '%{http_code}' "$URL?x=1"
+	[ "$output" = 200 ]
+}
+
+@test "without controller.metrics_listen nothing listens" {
+	gb_write_conf
+	gb_start_controller
+	run -0 gctl show config
+	grep -qx 'controller.metrics_listen = null' <<<"$output"
+	run -7 curl -s "$URL"
+}
+
+@test "a bad or taken metrics address stops gbatchd with the reason" {
+	gb_write_conf 'metrics_listen = "localhost";'
+	run -1 gbatchd -D -f "$GBATCH_CONF"
+	[[ "$output" == *"controller.metrics_listen: expected HOST:PORT"* ]]
+	gb_write_conf 'metrics_listen = "127.0.0.1:0";'
+	run -1 gbatchd -D -f "$GBATCH_CONF"
+	[[ "$output" == *"controller.metrics_listen"*"port"* ]]
+	# Someone else has the port.
+	python3 -c 'import socket, sys, time
+s = socket.socket(); s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen()
+print("ready", flush=True); time.sleep(60)' "$PORT" >"$GB_DIR/holder" &
+	holder=$!
+	gb_wait 10 grep -q ready "$GB_DIR/holder"
+	gb_write_conf "metrics_listen = \"127.0.0.1:$PORT\";"
+	run -1 gbatchd -D -f "$GBATCH_CONF"
+	kill "$holder"
+	wait "$holder" || true
+	[[ "$output" == *"metrics_listen 127.0.0.1:$PORT: Address already in use"* ]]
+}
+
+@test "a new metrics address waits for a restart, and says so" {
+	gb_start_controller
+	other=$(free_port)
+	gb_write_conf "metrics_listen = \"127.0.0.1:$other\";"
+	run -0 gctl reconfigure
+	[[ "$output" == *"in force after gbatchd restarts: controller.metrics_listen"* ]]
+	scrape
+	run -0 gctl show config
+	grep -qx "controller.metrics_listen = \"127.0.0.1:$PORT\"" <<<"$output"
+}
+
+@test "a slow or oversized request stalls neither gbatchd nor other scrapes" {
+	gb_start_controller
+	# Half a request line, left hanging.
+	exec 5<>"/dev/tcp/127.0.0.1/$PORT"
+	printf "GET /metr" >&5
+	gb_wait 5 gctl ping
+	scrape
+	# Headers past the bound are refused, not read on and on.
+	head -c 20000 /dev/zero | tr '\0' a >"$GB_DIR/big"
+	run -0 curl -s -o /dev/null -w '%{http_code}' -H "X-Big: $(cat "$GB_DIR/big")" "$URL"
+	[ "$output" != 200 ]
+	scrape
+	exec 5>&-
+	gctl ping >/dev/null
+}

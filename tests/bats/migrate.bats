@@ -1,0 +1,118 @@
+#!/usr/bin/env bats
+# migrate.bats: gbatchd upgrades a database made by the previous schema
+# (version 4, tests/bats/data/schema4.sql: a real gbatch.db of that version,
+# dumped) and keeps every job, giving the finished ones their accounting.
+# Expected values are read from the fixture itself with sqlite3, never from
+# gbatchd's output.
+
+load helpers
+
+setup() {
+	bats_require_minimum_version 1.5.0
+	gb_setup
+	cd "$GB_DIR"
+	mkdir -m 0700 ctl
+	sqlite3 ctl/gbatch.db <"$S/tests/bats/data/schema4.sql"
+	chmod 0600 ctl/gbatch.db
+	sqlite3 old.db <"$S/tests/bats/data/schema4.sql"
+}
+
+teardown() {
+	gb_teardown
+}
+
+# old SQL: a value from the fixture as schema 4 had it.
+old() {
+	sqlite3 old.db "$1"
+}
+
+new() {
+	sqlite3 ctl/gbatch.db "$1"
+}
+
+@test "a schema-4 database is upgraded to version 5 keeping every job" {
+	[ "$(old 'PRAGMA user_version')" = 4 ]
+	gb_start_controller
+	grep -q 'schema migrated to version 5' gbatchd.log
+	[ "$(new 'PRAGMA user_version')" = 5 ]
+	# Every job, every column it had, unchanged.
+	cols="id, name, user, uid, gid, state, gpus, time_limit, submit_time,
+	    start_time, end_time, exit_code, signal, node, gpu_mask, restarts,
+	    attained, run_total, first_start, alloc"
+	[ "$(new "SELECT $cols FROM jobs WHERE state != 'RUNNING' ORDER BY id")" = \
+	    "$(old "SELECT $cols FROM jobs WHERE state != 'RUNNING' ORDER BY id")" ]
+	[ "$(new 'SELECT COUNT(*) FROM jobs')" = "$(old 'SELECT COUNT(*) FROM jobs')" ]
+	# gq still lists them, finished ones from the database.
+	run -0 gq -t all -h -o id,name,state
+	[ "${#lines[@]}" -eq "$(old 'SELECT COUNT(*) FROM jobs')" ]
+	for id in $(old 'SELECT id FROM jobs'); do
+		name=$(old "SELECT name FROM jobs WHERE id = $id")
+		[[ "$output" == *"$id  $name"* ]] || [[ "$output" =~ $id\ +$name ]]
+	done
+}
+
+@test "migrated jobs get their last run and their wait, as the old rows tell" {
+	gb_start_controller
+	# One run per job that started, its GPUs as node:mask for every part.
+	[ "$(new 'SELECT COUNT(*) FROM job_runs')" = \
+	    "$(old 'SELECT COUNT(*) FROM jobs WHERE start_time > 0 AND node IS NOT NULL')" ]
+	for id in $(old 'SELECT id FROM jobs WHERE start_time > 0'); do
+		node=$(old "SELECT node FROM jobs WHERE id = $id")
+		mask=$(old "SELECT gpu_mask FROM jobs WHERE id = $id")
+		alloc=$(old "SELECT alloc FROM jobs WHERE id = $id")
+		[ -n "$alloc" ] || alloc=$(printf '%s:0x%x' "$node" "$mask")
+		[ "$(new "SELECT alloc FROM job_runs WHERE job_id = $id")" = "$alloc" ]
+		[ "$(new "SELECT start_time FROM job_runs WHERE job_id = $id")" = \
+		    "$(old "SELECT start_time FROM jobs WHERE id = $id")" ]
+	done
+	# The gang's run names both of its nodes.
+	gang=$(old "SELECT id FROM jobs WHERE name = 'gang'")
+	[[ "$(new "SELECT alloc FROM job_runs WHERE job_id = $gang")" == *n1:*,n2:* ]]
+	# Finished runs end as their jobs did, with their exit status.
+	for id in $(old "SELECT id FROM jobs WHERE end_time > 0 AND start_time > 0"); do
+		[ "$(new "SELECT end_state, end_time, exit_code FROM job_runs WHERE job_id = $id")" = \
+		    "$(old "SELECT state, end_time, exit_code FROM jobs WHERE id = $id")" ]
+	done
+	# The wait of a job that started: submit to first start.
+	for id in $(old 'SELECT id FROM jobs WHERE first_start > 0'); do
+		want=$(old "SELECT first_start - submit_time * 1000 FROM jobs WHERE id = $id")
+		((want >= 0)) || want=0
+		[ "$(new "SELECT queue_delay FROM jobs WHERE id = $id")" = "$want" ]
+	done
+	# JOB_LIST sends the accounting members; JCT is end - submit.
+	done_id=$(old "SELECT id FROM jobs WHERE name = 'done'")
+	run -0 gq -j "$done_id" --json
+	jct=$(old "SELECT end_time - submit_time FROM jobs WHERE id = $done_id")
+	python3 -c '
+import json, sys
+j = json.loads(sys.argv[1])["jobs"][0]
+assert j["jct"] == int(sys.argv[2]), j
+for k in ("first_start", "run_time", "queue_delay", "last_queue"):
+    assert k in j, (k, j)' "$output" "$jct"
+}
+
+@test "after the upgrade new runs are recorded with their transitions" {
+	gb_start_controller
+	gb_start_node n1 4
+	held=$(old "SELECT id FROM jobs WHERE name = 'held'")
+	gctl release "$held"
+	gb_wait_state "$held" COMPLETED 20
+	[ "$(new "SELECT COUNT(*) FROM job_runs WHERE job_id = $held")" = 1 ]
+	[ "$(new "SELECT end_state, exit_code FROM job_runs WHERE job_id = $held")" = "COMPLETED|0" ]
+	[[ "$(new "SELECT alloc FROM job_runs WHERE job_id = $held")" == n1:0x* ]]
+	# Its wait began when it was released, not at its old submit time.
+	submit=$(old "SELECT submit_time FROM jobs WHERE id = $held")
+	delay=$(new "SELECT queue_delay FROM jobs WHERE id = $held")
+	start=$(new "SELECT start_time FROM jobs WHERE id = $held")
+	((delay / 1000 <= start - submit))
+	((delay < 20000))
+}
+
+@test "a database newer than this gbatchd is refused, untouched" {
+	new 'PRAGMA user_version = 99'
+	before=$(sqlite3 ctl/gbatch.db .dump | md5sum)
+	run ! gbatchd -D -f "$GBATCH_CONF" -L "$GB_DIR/gbatchd.log"
+	grep -q 'schema version 99, newer than this gbatchd knows (5)' gbatchd.log ||
+	    [[ "$output" == *'schema version 99, newer than this gbatchd knows (5)'* ]]
+	[ "$(sqlite3 ctl/gbatch.db .dump | md5sum)" = "$before" ]
+}

@@ -1,0 +1,170 @@
+/* store-sql-test.c: the jobs table's row and statements, derived from
+ * common/job-field.h. A row with a distinct value in every field goes into
+ * a real database (store_open in a temporary directory) and comes back
+ * equal, field by field; an update rewrites exactly the fields marked
+ * JFF_UPDATE. A field bound to the wrong column, or one that no statement
+ * names, fails here. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/job-field.h"
+#include "common/xmalloc.h"
+#include "daemon/controller/store-sql.h"
+#include "daemon/controller/store.h"
+#include "tests/unit/tap.h"
+
+static char	t_text[2][JF_COUNT][64];
+
+/* Gives every field of r a value of its own, from seed. */
+static void
+t_fill(struct store_job *r, int seed)
+{
+	char	*p;
+	int	 f;
+
+	memset(r, 0, sizeof *r);
+	r->has_exit = true;
+	for (f = 0; f < JF_COUNT; f++) {
+		if (job_fields[f].kind == JFK_DERIVED)
+			continue;
+		p = (char *)r + store_job_offset[f];
+		switch (job_fields[f].kind) {
+		case JFK_U64:
+			*(uint64_t *)p = (UINT64_C(1) << 40) + (uint64_t)(f *
+			    100 + seed);
+			break;
+		case JFK_I64:
+			*(int64_t *)p = -((INT64_C(1) << 40) + f * 100 + seed);
+			break;
+		case JFK_U32:
+			*(uint32_t *)p = 4000000000U + (uint32_t)(f * 100 +
+			    seed);
+			break;
+		case JFK_INT:
+		case JFK_EXIT:
+		case JFK_NULLINT:
+			*(int *)p = f * 100 + seed;
+			break;
+		case JFK_TEXT:
+		case JFK_TEXT0:
+		case JFK_TEXTREF:
+			snprintf(t_text[seed - 1][f], sizeof t_text[seed - 1][f], "%s %d '\"\n",
+			    job_fields[f].column, seed);
+			*(const char **)p = t_text[seed - 1][f];
+			break;
+		case JFK_STATE:
+			*(enum job_state *)p = seed % 2 ? JOB_PREEMPTING :
+			    JOB_HELD;
+			break;
+		case JFK_DERIVED:
+			break;
+		}
+	}
+	r->id = 42;
+	r->queue = -1;
+}
+
+/* Whether field f of a and b hold the same value. */
+static int
+t_same(const struct store_job *a, const struct store_job *b, int f)
+{
+	const char	*pa = (const char *)a + store_job_offset[f];
+	const char	*pb = (const char *)b + store_job_offset[f];
+
+	switch (job_fields[f].kind) {
+	case JFK_U64:
+	case JFK_I64:
+		return (memcmp(pa, pb, 8) == 0);
+	case JFK_U32:
+	case JFK_INT:
+	case JFK_EXIT:
+	case JFK_NULLINT:
+	case JFK_STATE:
+		return (memcmp(pa, pb, 4) == 0);
+	case JFK_TEXT:
+	case JFK_TEXT0:
+	case JFK_TEXTREF:
+		return (strcmp(*(const char *const *)pa,
+		    *(const char *const *)pb) == 0);
+	case JFK_DERIVED:
+		break;
+	}
+	return (1);
+}
+
+int
+main(void)
+{
+	struct store_job	 in, up, out;
+	char			 dir[] = "/tmp/store-sql-test.XXXXXX", err[256];
+	char			*sql, *cmd;
+	int			 pos[JF_COUNT], f, stored, n;
+
+	if (mkdtemp(dir) == NULL)
+		return (1);
+
+	sql = store_sql_job_select(false, "", pos);
+	for (f = 0, n = 0, stored = 0; f < JF_COUNT; f++) {
+		if (job_fields[f].column == NULL)
+			continue;
+		stored++;
+		n += pos[f] >= 0 && pos[f] < JF_COUNT;
+	}
+	is_int(n, stored, "the select reads every stored field once");
+	free(sql);
+	sql = store_sql_job_update();
+	ok(strstr(sql, " name = ") == NULL && strstr(sql, "state = :state") !=
+	    NULL, "the update sets transition fields, not the name: %s", sql);
+	free(sql);
+
+	ok(store_open(dir, false, NULL, err, sizeof err) == 0, "open: %s", err);
+	t_fill(&in, 1);
+	ok(store_job_insert(&in) == 0, "insert a row with every field set");
+	ok(store_commit(err, sizeof err) == 0, "commit: %s", err);
+	ok(store_job_get(42, &out) == 1, "read it back");
+	for (f = 0; f < JF_COUNT; f++) {
+		if (job_fields[f].column == NULL)
+			continue;
+		ok(t_same(&in, &out, f), "%s comes back as written",
+		    job_fields[f].column);
+	}
+	ok(out.has_exit, "an exit status comes back known");
+	is_int(out.queue, -1, "queue is not stored");
+	store_job_done();
+
+	/* An update takes the transition fields only. */
+	t_fill(&up, 2);
+	ok(store_job_update(&up) == 0, "update");
+	ok(store_commit(err, sizeof err) == 0, "commit: %s", err);
+	t_fill(&in, 1);
+	ok(store_job_get(42, &out) == 1, "read it again");
+	for (f = 0; f < JF_COUNT; f++) {
+		if (job_fields[f].column == NULL)
+			continue;
+		if (job_fields[f].flags & JFF_UPDATE)
+			ok(t_same(&up, &out, f), "%s is rewritten by an update",
+			    job_fields[f].column);
+		else
+			ok(t_same(&in, &out, f), "%s is kept by an update",
+			    job_fields[f].column);
+	}
+	store_job_done();
+
+	/* NULL-able fields: no exit status, no umask. */
+	up.has_exit = false;
+	up.umask = -1;
+	ok(store_job_update(&up) == 0 && store_commit(err, sizeof err) == 0,
+	    "update without an exit status");
+	ok(store_job_get(42, &out) == 1 && !out.has_exit,
+	    "no exit status comes back unknown");
+	store_job_done();
+
+	store_close();
+	cmd = xasprintf("rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "# could not remove %s\n", dir);
+	free(cmd);
+	return (tap_done());
+}
