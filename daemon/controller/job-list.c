@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/alloc-text.h"
 #include "common/xmalloc.h"
 #include "daemon/controller/job-list.h"
 #include "daemon/controller/store-sql.h"
@@ -219,29 +220,22 @@ job_list_put_gpus(struct job_list_buf *b, uint64_t mask)
 static void
 job_list_put_alloc_text(struct job_list_buf *b, const char *text, int nodes)
 {
-	const char	*item, *colon, *end;
-	uint64_t	 mask;
-	size_t		 n = 0;
+	struct alloc_part	 a;
+	size_t			 n = 0;
 
 	b->buf[b->len++] = nodes ? '"' : '[';
-	for (item = text; *item != '\0'; item = *end == ',' ? end + 1 : end) {
-		if ((end = strchr(item, ',')) == NULL)
-			end = item + strlen(item);
-		for (colon = end; colon > item && colon[-1] != ':'; colon--)
-			;
-		if (colon == item)
-			break;
-		mask = strtoull(colon, NULL, 16);
+	/* A malformed part ends the list: what came before it stands. */
+	while (alloc_text_next(&text, &a) == 1) {
 		if (n++ > 0)
 			b->buf[b->len++] = ',';
 		if (nodes) {
-			job_list_put(b, item, (size_t)(colon - 1 - item));
+			job_list_put(b, a.node, a.node_len);
 			continue;
 		}
 		JOB_LIST_LIT(b, "{\"node\":");
-		job_list_put_string(b, item, (size_t)(colon - 1 - item));
+		job_list_put_string(b, a.node, a.node_len);
 		JOB_LIST_LIT(b, ",\"gpus\":");
-		job_list_put_gpus(b, mask);
+		job_list_put_gpus(b, a.mask);
 		b->buf[b->len++] = '}';
 	}
 	b->buf[b->len++] = nodes ? '"' : ']';

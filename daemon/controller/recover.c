@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/alloc-text.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "daemon/controller/job.h"
@@ -24,32 +25,22 @@ recover_node_cb(const struct store_node *r, void *arg)
 static size_t
 recover_alloc(const char *text, struct job_part *parts, size_t max)
 {
-	char		*copy, *item, *next, *colon, *end;
-	size_t		 n = 0;
-	uint64_t	 mask;
+	struct alloc_part	 a;
+	char			 name[256];
+	size_t			 n = 0;
+	int			 r;
 
-	copy = xstrdup(text);
-	for (item = copy; item != NULL && *item != '\0'; item = next) {
-		if ((next = strchr(item, ',')) != NULL)
-			*next++ = '\0';
-		if (n == max || (colon = strrchr(item, ':')) == NULL ||
-		    colon == item) {
-			n = 0;
-			break;
-		}
-		*colon = '\0';
-		mask = strtoull(colon + 1, &end, 16);
-		if (*end != '\0' || mask == 0) {
-			n = 0;
-			break;
-		}
+	while ((r = alloc_text_next(&text, &a)) == 1) {
+		if (n == max || a.node_len >= sizeof name)
+			return (0);
+		memcpy(name, a.node, a.node_len);
+		name[a.node_len] = '\0';
 		memset(&parts[n], 0, sizeof parts[n]);
-		parts[n].node = node_get(item);
-		parts[n].mask = mask;
+		parts[n].node = node_get(name);
+		parts[n].mask = a.mask;
 		n++;
 	}
-	free(copy);
-	return (n);
+	return (r == -1 ? 0 : n);
 }
 
 static void

@@ -1,0 +1,27 @@
+/* alloc-text.h: the text of a job's allocation, "n1:0x3,n2:0xc": each part
+ * a node name, a colon and the mask of its GPUs in hexadecimal, parts
+ * separated by commas. gbatchd writes it (job.c, job-change.c) into jobs
+ * and job_runs; this is the one reader of it (recovery, JOB_LIST records,
+ * accounting reports). Reading allocates nothing, so a report can walk a
+ * million runs' texts. */
+#ifndef GB_ALLOC_TEXT_H
+#define GB_ALLOC_TEXT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct alloc_part {
+	const char	*node;		/* not NUL-terminated: node_len bytes */
+	size_t		 node_len;
+	uint64_t	 mask;		/* never 0 */
+};
+
+/* Reads the part at *pos and moves *pos past it. Returns 1 with *part
+ * filled, 0 at the end of the text, -1 when the part is malformed (no
+ * name, no colon, a mask that is not hexadecimal, 0 or wider than 64
+ * bits). The name borrows from the text. */
+int		alloc_text_next(const char **pos, struct alloc_part *part);
+/* The number of GPUs in mask. */
+unsigned	alloc_mask_count(uint64_t mask);
+
+#endif

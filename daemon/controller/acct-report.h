@@ -1,0 +1,143 @@
+/* acct-report.h: the figures of gacct --report (users, cluster, nodes),
+ * aggregated from rows a caller reads (store-acct.c) and feeds in. No I/O
+ * and no clock: the range and "now" are arguments, so a unit test feeds
+ * hand-made rows and checks hand-computed figures. The definitions are
+ * man/gacct.1's, in short:
+ *
+ * - Job figures (jobs by state, JCT, queueing delay, preemptions) come from
+ *   the jobs fed with acct_report_job: the caller feeds those that ended in
+ *   the range. JCT is end - submit; percentiles are nearest-rank (the
+ *   value at rank ceil(p/100 x n) of the sorted values; the median is p50).
+ * - Usage figures come from runs (acct_report_run), each clipped to
+ *   [since, until); a run not ended counts up to until. A run's GPUs on
+ *   each node are the popcount of that node's mask in its alloc text.
+ * - Capacity is each node's GPUs x the seconds of the range it was not
+ *   down. Drained time is capacity (the GPUs are there and may still run
+ *   jobs that started before the drain); it is reported on its own, and
+ *   only while the node was up. Before a node's first event of a kind the
+ *   node is taken to be in the state opposite to that event (a node first
+ *   seen UP was down before); a node with no event of a kind was up, or not
+ *   drained, the whole range.
+ *
+ * Feeding costs a hash lookup per row; acct_report_finish sorts the
+ * per-user and per-group JCT and waiting times (n log n) and the rows. */
+#ifndef GB_CTL_ACCT_REPORT_H
+#define GB_CTL_ACCT_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/job-state.h"
+
+/* The finished states, in the order of by_state[] below. */
+#define ACCT_NSTATES	5
+enum job_state	acct_report_state(int i);
+
+/* GPU-count buckets of the cluster report: 1, 2-4, 5-8, more than 8. */
+#define ACCT_NBUCKETS	4
+const char	*acct_report_bucket_name(int i);
+
+struct acct_report_job {
+	const char	*user;
+	enum job_state	 state;		/* a finished one; others are ignored */
+	uint32_t	 gpus;
+	int64_t		 submit_time;	/* seconds */
+	int64_t		 end_time;
+	int64_t		 queue_delay;	/* ms */
+	uint32_t	 preemptions;
+	int		 last_queue;
+};
+
+struct acct_report_run {
+	const char	*user;
+	int64_t		 start_time;	/* seconds */
+	int64_t		 end_time;	/* 0: not ended */
+	uint32_t	 gpus;		/* counted when alloc is unreadable */
+	const char	*alloc;		/* "n1:0x3,n2:0xc" */
+};
+
+enum acct_node_event {
+	ACCT_NODE_UP,
+	ACCT_NODE_DOWN,
+	ACCT_NODE_DRAINED,
+	ACCT_NODE_RESUMED,
+};
+
+/* Average, median and 95th percentile of n values (0 when n is 0). */
+struct acct_stat {
+	uint64_t	 n;
+	double		 avg;
+	int64_t		 median;
+	int64_t		 p95;
+};
+
+struct acct_report_user {
+	const char	*user;
+	uint64_t	 jobs;
+	uint64_t	 by_state[ACCT_NSTATES];
+	uint64_t	 gpu_s;		/* GPU-seconds of its runs */
+	struct acct_stat jct;		/* seconds */
+	struct acct_stat wait;		/* queueing delay, ms */
+	uint64_t	 preemptions;
+};
+
+/* A group of jobs in the cluster report: all, a queue level, a bucket. */
+struct acct_report_group {
+	uint64_t	 jobs;
+	uint64_t	 by_state[ACCT_NSTATES];
+	struct acct_stat jct;
+	struct acct_stat wait;
+	uint64_t	 preemptions;
+};
+
+struct acct_report_cluster {
+	uint64_t	 gpu_s;		/* used */
+	uint64_t	 capacity_s;	/* GPU-seconds of up nodes */
+	uint64_t	 down_gpu_s;	/* GPU-seconds of down nodes */
+	uint64_t	 drained_gpu_s;	/* GPU-seconds of up, drained nodes */
+	struct acct_report_group all;
+	struct acct_report_group bucket[ACCT_NBUCKETS];
+	int		 nqueues;	/* queue[0..nqueues-1] */
+	const struct acct_report_group *queue;
+};
+
+struct acct_report_node {
+	const char	*name;
+	uint32_t	 gpus;		/* 0: not in the nodes table */
+	uint64_t	 gpu_s;		/* allocated to runs */
+	uint64_t	 capacity_s;
+	int64_t		 down_s;
+	int64_t		 drained_s;
+};
+
+struct acct_report;
+
+/* A report over [since, until): until is already min(END, now). */
+struct acct_report *acct_report_create(int64_t since, int64_t until);
+void		 acct_report_free(struct acct_report *);
+
+void		 acct_report_job(struct acct_report *,
+		     const struct acct_report_job *);
+void		 acct_report_run(struct acct_report *,
+		     const struct acct_report_run *);
+/* A node of the nodes table. up and drained: the state its last event of
+ * each kind before since left (1 or 0), -1 when it has none. */
+void		 acct_report_node(struct acct_report *, const char *name,
+		     uint32_t gpus, int up, int drained);
+/* An event of node, fed in time order after acct_report_node. */
+void		 acct_report_node_event(struct acct_report *, const char *name,
+		     int64_t time, enum acct_node_event);
+
+/* Ends the feeding and computes the figures; call it once, before the
+ * readers below. */
+void		 acct_report_finish(struct acct_report *);
+
+/* The rows, sorted by name, borrowed until acct_report_free. */
+size_t		 acct_report_users(const struct acct_report *,
+		     const struct acct_report_user **);
+size_t		 acct_report_nodes(const struct acct_report *,
+		     const struct acct_report_node **);
+const struct acct_report_cluster *acct_report_cluster(
+		     const struct acct_report *);
+
+#endif

@@ -1,0 +1,57 @@
+/* alloc-text-test.c: common/alloc-text.c reads "n1:0x3,n2:0xc" part by
+ * part, refuses malformed parts, and counts a mask's GPUs. */
+#include <stdint.h>
+#include <string.h>
+
+#include "common/alloc-text.h"
+#include "tests/unit/tap.h"
+
+static int
+t_bad(const char *text)
+{
+	struct alloc_part	 a;
+	const char		*pos = text;
+	int			 r;
+
+	while ((r = alloc_text_next(&pos, &a)) == 1)
+		;
+	return (r == -1);
+}
+
+int
+main(void)
+{
+	struct alloc_part	 a;
+	const char		*pos = "n1:0x3,rack-2.n10:0xf0,n3:1";
+
+	is_int(alloc_text_next(&pos, &a), 1, "first part");
+	ok(a.node_len == 2 && memcmp(a.node, "n1", 2) == 0, "its node");
+	is_int(a.mask, 0x3, "its mask");
+	is_int(alloc_text_next(&pos, &a), 1, "second part");
+	ok(a.node_len == 10 && memcmp(a.node, "rack-2.n10", 10) == 0,
+	    "a dotted name, cut at the colon");
+	is_int(a.mask, 0xf0, "mask 0xf0");
+	is_int(alloc_text_next(&pos, &a), 1, "a mask without 0x");
+	is_int(a.mask, 1, "mask 1");
+	is_int(alloc_text_next(&pos, &a), 0, "then the end");
+	is_int(alloc_text_next(&pos, &a), 0, "and it stays at the end");
+
+	pos = "n1:0xffffffffffffffff";
+	is_int(alloc_text_next(&pos, &a), 1, "64 GPUs");
+	is_int(alloc_mask_count(a.mask), 64, "counted");
+	is_int(alloc_mask_count(0x30c), 4, "popcount of 0x30c");
+	pos = "";
+	is_int(alloc_text_next(&pos, &a), 0, "empty text: no part");
+
+	ok(t_bad("n1"), "no colon");
+	ok(t_bad(":0x3"), "no name");
+	ok(t_bad("n1:"), "no mask");
+	ok(t_bad("n1:0x"), "0x alone");
+	ok(t_bad("n1:0x0"), "mask 0");
+	ok(t_bad("n1:0xg"), "not hexadecimal");
+	ok(t_bad("n1:0x3,"), "a trailing comma is an empty part");
+	ok(t_bad("n1:0x3,,n2:0x1"), "an empty part");
+	ok(t_bad("n1:0x1ffffffffffffffff"), "wider than 64 bits");
+	ok(!t_bad("n1:0x0000000000000000001"), "leading zeros are fine");
+	return (tap_done());
+}
