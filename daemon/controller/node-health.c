@@ -62,6 +62,7 @@ node_health_down(struct node *n, const char *why)
 		peer_close(node_peer(n), "its node was marked down");
 	node_set_down(n);
 	(void)node_save(n);
+	(void)node_event(n, gbatchd_now(), "DOWN", why);
 	/* Its GPUs are out of reach anyway; a stale copy there is stopped
 	 * again if the node comes back with it. */
 	job_report_stale_forget(n);
@@ -108,6 +109,9 @@ node_health_cb(evutil_socket_t fd, short what, void *arg)
 			snprintf(why, sizeof why, "node %s did not "
 			    "re-register after the controller restarted",
 			    node_name(n));
+			/* It was up when the controller stopped, as far as
+			 * node_events know; from now it is down. */
+			(void)node_event(n, now, "DOWN", why);
 			node_health_requeue(n, why);
 		}
 	}

@@ -365,6 +365,13 @@ node_save(const struct node *n)
 	return (store_node_save(&row));
 }
 
+int
+node_event(const struct node *n, int64_t when, const char *state,
+    const char *detail)
+{
+	return (store_node_event(n->name, when, state, detail));
+}
+
 uint32_t
 node_sched_index(const struct node *n)
 {

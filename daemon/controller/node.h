@@ -93,5 +93,9 @@ void		 node_set_sched_index(struct node *, uint32_t);
 void		 node_describe(const struct node *, json_t *array);
 /* Saves the node's row (GPUs, drain state) in the open transaction. */
 int		 node_save(const struct node *);
+/* Records that node went DOWN or came UP, was DRAINED or RESUMED (state),
+ * in the open transaction, beside the node_save of the same change. */
+int		 node_event(const struct node *, int64_t when, const char *state,
+		     const char *detail);
 
 #endif

@@ -168,6 +168,9 @@ req_hello_node(struct peer *p, const json_t *msg)
 	}
 	peer_set_role(p, PEER_NODE);
 	peer_set_node(p, n);
+	/* A node already up that reconnects was never down. */
+	if (!node_is_up(n))
+		(void)node_event(n, gbatchd_now(), "UP", NULL);
 	node_set_up(n, p, peer_host(p),
 	    json_string_value(json_object_get(msg, "gpu_source")), gpus,
 	    gbatchd_now());

@@ -138,6 +138,7 @@ enum store_stmt {
 	STORE_RUN_PREEMPT,
 	STORE_RUN_REOPEN,
 	STORE_RUNS_OF,
+	STORE_NODE_EVENT,
 	STORE_NSTMTS
 };
 
@@ -171,6 +172,8 @@ static const char *const store_sql[STORE_NSTMTS] = {
 	[STORE_RUNS_OF] = "SELECT run, start_time, end_time, gpus, alloc,"
 	    " end_state, exit_code, signal, preempt_time FROM job_runs WHERE"
 	    " job_id = :job ORDER BY id",
+	[STORE_NODE_EVENT] = "INSERT INTO node_events (node, time, state,"
+	    " detail) VALUES (:node, :time, :state, :detail)",
 	/* Jobs of schema 1 and 2 have no attained service: their GPU-time
 	 * is GPUs x run time. */
 	[STORE_GPU_TIMES] = "SELECT CASE WHEN attained > 0 THEN attained ELSE"
@@ -750,6 +753,22 @@ store_node_save(const struct store_node *n)
 	store_bind_text(st, 4, n->reason != NULL ? n->reason : "");
 	sqlite3_bind_int64(st, 5, n->last_seen);
 	return (store_step_done(st, "save node"));
+}
+
+int
+store_node_event(const char *node, int64_t when, const char *state,
+    const char *detail)
+{
+	sqlite3_stmt	*st = store_stmts[STORE_NODE_EVENT];
+
+	if (store_begin() != 0)
+		return (-1);
+	store_bind_text(st, store_param(st, ":node"), node);
+	sqlite3_bind_int64(st, store_param(st, ":time"), when);
+	store_bind_text(st, store_param(st, ":state"), state);
+	store_bind_text(st, store_param(st, ":detail"), detail != NULL ?
+	    detail : "");
+	return (store_step_done(st, "insert node event"));
 }
 
 const char *

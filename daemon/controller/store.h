@@ -80,6 +80,10 @@ int	 store_job_update(const struct store_job *);
 int	 store_event_insert(uint64_t job, int64_t when, const char *from,
 	     const char *to, const char *detail);
 int	 store_node_save(const struct store_node *);
+/* A node went DOWN or came UP, was DRAINED or RESUMED, at when (seconds):
+ * node_events, what gacct --report counts capacity from. */
+int	 store_node_event(const char *node, int64_t when, const char *state,
+	     const char *detail);
 /* job_runs, written by job-change.c with the transition they record: a
  * run starts; the job's open run ends (state: a finished state,
  * PREEMPTED or REQUEUED); its preemption begins; a run thought ended
