@@ -23,6 +23,7 @@
 #include "daemon/controller/gbatchd.h"
 #include "daemon/controller/job-list.h"
 #include "daemon/controller/peer.h"
+#include "daemon/controller/req-job-acct.h"
 #include "daemon/controller/req.h"
 #include "daemon/controller/store-acct.h"
 
@@ -71,6 +72,7 @@ req_job_acct_free(void)
 {
 	while (req_job_acct_all != NULL)
 		req_job_acct_end(req_job_acct_all);
+	req_acct_report_free();
 }
 
 static void
@@ -303,6 +305,16 @@ req_job_acct(struct peer *p, const json_t *msg)
 	q.users = users_text;
 	q.states = states_text;
 	q.ids = ids_text;
+	if ((v = json_object_get(msg, "report")) != NULL) {
+		free(a);
+		if (!json_is_string(v)) {
+			snprintf(err, sizeof err, "report: expected \"users\","
+			    " \"cluster\" or \"nodes\"");
+			goto invalid;
+		}
+		req_acct_report(p, msg, json_string_value(v), &q);
+		goto out;
+	}
 	if ((a->q = store_acct_open(&q, err, sizeof err)) == NULL) {
 		req_error(p, msg, PROTO_E_INTERNAL, "%s", err);
 		free(a);

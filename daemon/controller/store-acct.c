@@ -9,6 +9,7 @@
 
 #include "common/log.h"
 #include "common/xmalloc.h"
+#include "daemon/controller/acct-report.h"
 #include "daemon/controller/store-acct.h"
 #include "daemon/controller/store-int.h"
 #include "daemon/controller/store-sql.h"
@@ -158,4 +159,170 @@ store_acct_close_all(void)
 	if (store_acct_db != NULL)
 		sqlite3_close_v2(store_acct_db);
 	store_acct_db = NULL;
+}
+
+/* The statements of a report, in the order they are read. */
+enum store_acct_phase {
+	STORE_ACCT_JOBS,
+	STORE_ACCT_RUNS,
+	STORE_ACCT_NODE_ROWS,
+	STORE_ACCT_EVENTS,
+	STORE_ACCT_NPHASES
+};
+
+static const char *const store_acct_report_sql[STORE_ACCT_NPHASES] = {
+	/* By jobs_end (or jobs_user_end with users). */
+	[STORE_ACCT_JOBS] = "SELECT user, state, gpus, submit_time, end_time,"
+	    " queue_delay, preemptions, last_queue FROM jobs WHERE state IN"
+	    " ('COMPLETED', 'FAILED', 'TIMEOUT', 'CANCELLED', 'NODE_FAIL') AND"
+	    " end_time >= :since AND end_time < :until AND (:users IS NULL OR"
+	    " user IN (SELECT value FROM json_each(:users))) AND (:states IS"
+	    " NULL OR state IN (SELECT value FROM json_each(:states)))",
+	/* Runs still going, and those that ended after since (two ranges
+	 * of job_runs_end); those that started at or after until are left
+	 * out here rather than read. A run that ended at since counts 0. */
+	[STORE_ACCT_RUNS] = "SELECT j.user, r.start_time, r.end_time, r.gpus,"
+	    " r.alloc FROM job_runs r JOIN jobs j ON j.id = r.job_id WHERE"
+	    " (r.end_time > :since OR r.end_time = 0) AND r.start_time <"
+	    " :until",
+	[STORE_ACCT_NODE_ROWS] = "SELECT name, gpus, (SELECT state FROM"
+	    " node_events e WHERE e.node = n.name AND e.time < :since AND"
+	    " e.state IN ('UP', 'DOWN') ORDER BY e.time DESC, e.id DESC LIMIT"
+	    " 1), (SELECT state FROM node_events e WHERE e.node = n.name AND"
+	    " e.time < :since AND e.state IN ('DRAINED', 'RESUMED') ORDER BY"
+	    " e.time DESC, e.id DESC LIMIT 1) FROM nodes n",
+	[STORE_ACCT_EVENTS] = "SELECT node, time, state FROM node_events WHERE"
+	    " time >= :since AND time < :until ORDER BY node, time, id",
+};
+
+struct store_acct_rep {
+	sqlite3_stmt	*st[STORE_ACCT_NPHASES];
+	int		 phase;
+};
+
+struct store_acct_rep *
+store_acct_report_open(const struct store_acct_query *q,
+    enum store_acct_report kind, char *err, size_t errlen)
+{
+	struct store_acct_rep	*a;
+	sqlite3_stmt		*st;
+	int			 i, idx;
+
+	if (store_acct_connect(err, errlen) != 0)
+		return (NULL);
+	a = xcalloc(1, sizeof *a);
+	for (i = 0; i < STORE_ACCT_NPHASES; i++) {
+		if ((i == STORE_ACCT_JOBS && kind == STORE_ACCT_NODES) ||
+		    (i >= STORE_ACCT_NODE_ROWS && kind == STORE_ACCT_USERS))
+			continue;
+		if (sqlite3_prepare_v2(store_acct_db, store_acct_report_sql[i],
+		    -1, &a->st[i], NULL) != SQLITE_OK) {
+			snprintf(err, errlen, "accounting report: %s",
+			    sqlite3_errmsg(store_acct_db));
+			store_acct_report_close(a);
+			return (NULL);
+		}
+		st = a->st[i];
+		if ((idx = sqlite3_bind_parameter_index(st, ":since")) != 0)
+			sqlite3_bind_int64(st, idx, q->since);
+		if ((idx = sqlite3_bind_parameter_index(st, ":until")) != 0)
+			sqlite3_bind_int64(st, idx, q->until);
+		store_acct_bind(st, ":users", q->users);
+		store_acct_bind(st, ":states", q->states);
+	}
+	return (a);
+}
+
+/* The state an UP/DOWN or DRAINED/RESUMED text says (1: up or drained),
+ * -1 for NULL (no event). */
+static int
+store_acct_state(const char *s, const char *yes)
+{
+	if (s == NULL)
+		return (-1);
+	return (strcmp(s, yes) == 0);
+}
+
+static void
+store_acct_feed(int phase, sqlite3_stmt *st, struct acct_report *r)
+{
+	struct acct_report_job	 j;
+	struct acct_report_run	 run;
+	const char		*s;
+
+	switch (phase) {
+	case STORE_ACCT_JOBS:
+		memset(&j, 0, sizeof j);
+		j.user = store_column_text(st, 0);
+		if (job_state_parse(store_column_text(st, 1), &j.state) != 0)
+			return;
+		j.gpus = (uint32_t)sqlite3_column_int64(st, 2);
+		j.submit_time = sqlite3_column_int64(st, 3);
+		j.end_time = sqlite3_column_int64(st, 4);
+		j.queue_delay = sqlite3_column_int64(st, 5);
+		j.preemptions = (uint32_t)sqlite3_column_int64(st, 6);
+		j.last_queue = sqlite3_column_int(st, 7);
+		acct_report_job(r, &j);
+		break;
+	case STORE_ACCT_RUNS:
+		run.user = store_column_text(st, 0);
+		run.start_time = sqlite3_column_int64(st, 1);
+		run.end_time = sqlite3_column_int64(st, 2);
+		run.gpus = (uint32_t)sqlite3_column_int64(st, 3);
+		run.alloc = store_column_text(st, 4);
+		acct_report_run(r, &run);
+		break;
+	case STORE_ACCT_NODE_ROWS:
+		acct_report_node(r, store_column_text(st, 0),
+		    (uint32_t)sqlite3_column_int64(st, 1),
+		    store_acct_state(store_column_text(st, 2), "UP"),
+		    store_acct_state(store_column_text(st, 3), "DRAINED"));
+		break;
+	case STORE_ACCT_EVENTS:
+		s = store_column_text(st, 2);
+		acct_report_node_event(r, store_column_text(st, 0),
+		    sqlite3_column_int64(st, 1), strcmp(s, "UP") == 0 ?
+		    ACCT_NODE_UP : strcmp(s, "DOWN") == 0 ? ACCT_NODE_DOWN :
+		    strcmp(s, "DRAINED") == 0 ? ACCT_NODE_DRAINED :
+		    ACCT_NODE_RESUMED);
+		break;
+	}
+}
+
+int
+store_acct_report_step(struct store_acct_rep *a, struct acct_report *r,
+    size_t max, char *err, size_t errlen)
+{
+	size_t	n = 0;
+	int	rc = SQLITE_DONE;
+
+	for (; a->phase < STORE_ACCT_NPHASES; a->phase++) {
+		if (a->st[a->phase] == NULL)
+			continue;
+		while (n < max &&
+		    (rc = sqlite3_step(a->st[a->phase])) == SQLITE_ROW) {
+			store_acct_feed(a->phase, a->st[a->phase], r);
+			n++;
+		}
+		if (n == max)
+			return (1);
+		if (rc != SQLITE_DONE) {
+			snprintf(err, errlen, "accounting report: %s",
+			    sqlite3_errmsg(store_acct_db));
+			return (-1);
+		}
+	}
+	return (0);
+}
+
+void
+store_acct_report_close(struct store_acct_rep *a)
+{
+	int	i;
+
+	if (a == NULL)
+		return;
+	for (i = 0; i < STORE_ACCT_NPHASES; i++)
+		sqlite3_finalize(a->st[i]);
+	free(a);
 }

@@ -35,4 +35,27 @@ int		 store_acct_runs(struct store_acct *, uint64_t id,
 		     store_run_cb, void *);
 void		 store_acct_close(struct store_acct *);
 
+/* A report (acct-report.h) is read in steps, so that the loop serves
+ * others between them: the jobs that ended in [since, until) of the
+ * query's users and states (users and cluster), the runs overlapping
+ * [since, until) of every user (all three), the nodes table with the state
+ * each node's last events before since left, and the node events of the
+ * range (cluster and nodes). until is min(END, now). */
+enum store_acct_report {
+	STORE_ACCT_USERS,
+	STORE_ACCT_CLUSTER,
+	STORE_ACCT_NODES,
+};
+struct acct_report;
+struct store_acct_rep;
+
+struct store_acct_rep *store_acct_report_open(const struct store_acct_query *,
+		     enum store_acct_report, char *err, size_t errlen);
+/* Feeds up to max rows into r. Returns 1 when rows are left, 0 when all
+ * were fed, -1 with err set. */
+int		 store_acct_report_step(struct store_acct_rep *,
+		     struct acct_report *r, size_t max, char *err,
+		     size_t errlen);
+void		 store_acct_report_close(struct store_acct_rep *);
+
 #endif

@@ -1,0 +1,355 @@
+/* req-job-acct-report.c: JOB_ACCT with "report" (docs/protocol.md, 204):
+ * gacct --report users, cluster or nodes. The figures are aggregated here
+ * (acct-report.c) from rows read on the store's read-only connection in
+ * steps of REQ_ACCT_REPORT_ROWS, one step per loop pass, so a year of a busy
+ * cluster costs the loop no long stall and the reply is one small frame:
+ * a row per user, per node or per group, never a row per job. */
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event2/event.h>
+
+#include "common/log.h"
+#include "common/proto.h"
+#include "common/xmalloc.h"
+#include "daemon/controller/acct-report.h"
+#include "daemon/controller/gbatchd.h"
+#include "daemon/controller/peer.h"
+#include "daemon/controller/req-job-acct.h"
+#include "daemon/controller/req.h"
+#include "daemon/controller/store-acct.h"
+
+/* Rows fed per loop pass: about 20 ms of SQLite and aggregation. */
+#define REQ_ACCT_REPORT_ROWS	50000
+
+static const char *const req_acct_report_names[] = {
+	[STORE_ACCT_USERS] = "users",
+	[STORE_ACCT_CLUSTER] = "cluster",
+	[STORE_ACCT_NODES] = "nodes",
+};
+
+struct req_acct_report {
+	uint64_t		 peer;		/* peer_serial */
+	json_t			*req;		/* its type and seq */
+	enum store_acct_report	 kind;
+	json_t			*only;		/* the users whose rows go out */
+	int64_t			 since;
+	int64_t			 until;
+	int64_t			 now;
+	struct store_acct_rep	*q;
+	struct acct_report	*r;
+	struct event		*ev;
+	struct req_acct_report	*next;
+};
+
+static struct req_acct_report	*req_acct_report_all;
+
+static void
+req_acct_report_end(struct req_acct_report *a)
+{
+	struct req_acct_report	**pp;
+
+	for (pp = &req_acct_report_all; *pp != NULL; pp = &(*pp)->next) {
+		if (*pp == a) {
+			*pp = a->next;
+			break;
+		}
+	}
+	store_acct_report_close(a->q);
+	acct_report_free(a->r);
+	if (a->ev != NULL)
+		event_free(a->ev);
+	json_decref(a->req);
+	json_decref(a->only);
+	free(a);
+}
+
+void
+req_acct_report_free(void)
+{
+	while (req_acct_report_all != NULL)
+		req_acct_report_end(req_acct_report_all);
+}
+
+/* A percentage, null when the whole is 0. */
+static json_t *
+req_acct_report_pct(uint64_t part, uint64_t whole)
+{
+	if (whole == 0)
+		return (json_null());
+	return (json_real(100.0 * (double)part / (double)whole));
+}
+
+/* Sets the state counts and the statistics of a group of jobs. JCT in
+ * seconds; waits are kept in ms and sent in seconds. */
+static void
+req_acct_report_jobs(json_t *o, uint64_t jobs, const uint64_t *by_state,
+    const struct acct_stat *jct, const struct acct_stat *wait,
+    uint64_t preemptions, bool wait_all)
+{
+	char	key[32];
+	int	i;
+
+	json_object_set_new(o, "jobs", json_integer((json_int_t)jobs));
+	for (i = 0; i < ACCT_NSTATES; i++) {
+		snprintf(key, sizeof key, "%s", job_state_name(
+		    acct_report_state(i)));
+		for (char *k = key; *k != '\0'; k++)
+			*k = (char)(*k >= 'A' && *k <= 'Z' ? *k - 'A' + 'a' :
+			    *k);
+		json_object_set_new(o, key, json_integer(
+		    (json_int_t)by_state[i]));
+	}
+	json_object_set_new(o, "jct_avg", jct->n != 0 ? json_real(jct->avg) :
+	    json_null());
+	json_object_set_new(o, "jct_median", jct->n != 0 ?
+	    json_integer(jct->median) : json_null());
+	json_object_set_new(o, "jct_p95", jct->n != 0 ?
+	    json_integer(jct->p95) : json_null());
+	json_object_set_new(o, "wait_avg", wait->n != 0 ?
+	    json_real(wait->avg / 1000) : json_null());
+	if (wait_all) {
+		json_object_set_new(o, "wait_median", wait->n != 0 ?
+		    json_real((double)wait->median / 1000) : json_null());
+		json_object_set_new(o, "wait_p95", wait->n != 0 ?
+		    json_real((double)wait->p95 / 1000) : json_null());
+	}
+	json_object_set_new(o, "preemptions", json_integer(
+	    (json_int_t)preemptions));
+}
+
+static bool
+req_acct_report_wanted(const struct req_acct_report *a, const char *user)
+{
+	size_t	i;
+
+	if (a->only == NULL)
+		return (true);
+	for (i = 0; i < json_array_size(a->only); i++) {
+		if (strcmp(json_string_value(json_array_get(a->only, i)),
+		    user) == 0)
+			return (true);
+	}
+	return (false);
+}
+
+static void
+req_acct_report_users(const struct req_acct_report *a, json_t *rows)
+{
+	const struct acct_report_user	*u;
+	const struct acct_report_cluster *c = acct_report_cluster(a->r);
+	json_t				*o;
+	size_t				 n, i;
+
+	n = acct_report_users(a->r, &u);
+	for (i = 0; i < n; i++) {
+		if (!req_acct_report_wanted(a, u[i].user))
+			continue;
+		o = json_pack("{s:s}", "user", u[i].user);
+		req_acct_report_jobs(o, u[i].jobs, u[i].by_state, &u[i].jct,
+		    &u[i].wait, u[i].preemptions, false);
+		json_object_set_new(o, "gpu_seconds", json_integer(
+		    (json_int_t)u[i].gpu_s));
+		json_object_set_new(o, "share", req_acct_report_pct(u[i].gpu_s,
+		    c->gpu_s));
+		json_array_append_new(rows, o);
+	}
+}
+
+static json_t *
+req_acct_report_group(const char *group, const char *key,
+    const struct acct_report_group *g)
+{
+	json_t	*o = json_pack("{s:s,s:s}", "group", group, "key", key);
+
+	req_acct_report_jobs(o, g->jobs, g->by_state, &g->jct, &g->wait,
+	    g->preemptions, true);
+	return (o);
+}
+
+static void
+req_acct_report_cluster(const struct req_acct_report *a, json_t *rows)
+{
+	const struct acct_report_cluster *c = acct_report_cluster(a->r);
+	json_t				*o;
+	char				 key[16];
+	int				 i;
+
+	o = req_acct_report_group("all", "", &c->all);
+	json_object_set_new(o, "gpu_seconds", json_integer(
+	    (json_int_t)c->gpu_s));
+	json_object_set_new(o, "capacity_seconds", json_integer(
+	    (json_int_t)c->capacity_s));
+	/* Runs on nodes the nodes table no longer lists use GPUs outside
+	 * the capacity: idle is never below 0. */
+	json_object_set_new(o, "idle_seconds", json_integer(
+	    c->capacity_s > c->gpu_s ? (json_int_t)(c->capacity_s -
+	    c->gpu_s) : 0));
+	json_object_set_new(o, "utilization", req_acct_report_pct(c->gpu_s,
+	    c->capacity_s));
+	json_object_set_new(o, "down_seconds", json_integer(
+	    (json_int_t)c->down_gpu_s));
+	json_object_set_new(o, "drained_seconds", json_integer(
+	    (json_int_t)c->drained_gpu_s));
+	json_array_append_new(rows, o);
+	for (i = 0; i < c->nqueues; i++) {
+		snprintf(key, sizeof key, "Q%d", i);
+		json_array_append_new(rows, req_acct_report_group("queue", key,
+		    &c->queue[i]));
+	}
+	for (i = 0; i < ACCT_NBUCKETS; i++)
+		json_array_append_new(rows, req_acct_report_group("gpus",
+		    acct_report_bucket_name(i), &c->bucket[i]));
+}
+
+static void
+req_acct_report_nodes(const struct req_acct_report *a, json_t *rows)
+{
+	const struct acct_report_node	*n;
+	size_t				 count, i;
+
+	count = acct_report_nodes(a->r, &n);
+	for (i = 0; i < count; i++) {
+		json_array_append_new(rows, json_pack("{s:s,s:i,s:I,s:I,s:o,"
+		    "s:I,s:I}", "node", n[i].name, "gpus", (int)n[i].gpus,
+		    "gpu_seconds", (json_int_t)n[i].gpu_s, "capacity_seconds",
+		    (json_int_t)n[i].capacity_s, "utilization",
+		    req_acct_report_pct(n[i].gpu_s, n[i].capacity_s),
+		    "down_seconds", (json_int_t)n[i].down_s,
+		    "drained_seconds", (json_int_t)n[i].drained_s));
+	}
+}
+
+static void
+req_acct_report_reply(struct req_acct_report *a, struct peer *p)
+{
+	json_t	*reply, *rows = json_array();
+
+	acct_report_finish(a->r);
+	switch (a->kind) {
+	case STORE_ACCT_USERS:
+		req_acct_report_users(a, rows);
+		break;
+	case STORE_ACCT_CLUSTER:
+		req_acct_report_cluster(a, rows);
+		break;
+	case STORE_ACCT_NODES:
+		req_acct_report_nodes(a, rows);
+		break;
+	}
+	reply = proto_reply_ok(a->req);
+	json_object_set_new(reply, "report", json_string(
+	    req_acct_report_names[a->kind]));
+	json_object_set_new(reply, "since", json_integer(a->since));
+	json_object_set_new(reply, "until", json_integer(a->until));
+	json_object_set_new(reply, "now", json_integer(a->now));
+	json_object_set_new(reply, "rows", rows);
+	peer_send(p, reply);
+	json_decref(reply);
+}
+
+static void
+req_acct_report_step(evutil_socket_t fd, short what, void *arg)
+{
+	struct req_acct_report	*a = arg;
+	struct peer		*p;
+	char			 err[256];
+	int			 r;
+
+	(void)fd;
+	(void)what;
+	if ((p = peer_by_serial(a->peer)) == NULL) {
+		req_acct_report_end(a);
+		return;
+	}
+	r = store_acct_report_step(a->q, a->r, REQ_ACCT_REPORT_ROWS, err,
+	    sizeof err);
+	if (r == 1) {
+		event_active(a->ev, EV_TIMEOUT, 0);
+		return;
+	}
+	if (r == -1) {
+		log_error("peer %s: JOB_ACCT report: %s", peer_addr(p), err);
+		req_error(p, a->req, PROTO_E_INTERNAL, "reading the accounting "
+		    "records failed: %s", err);
+	} else
+		req_acct_report_reply(a, p);
+	req_acct_report_end(a);
+}
+
+void
+req_acct_report(struct peer *p, const json_t *msg, const char *name,
+    struct store_acct_query *q)
+{
+	struct req_acct_report	*a;
+	json_t			*users = json_object_get(msg, "users"), *seq;
+	const char		*bad = NULL;
+	char			 err[256];
+	int			 kind;
+
+	for (kind = 0; kind < 3; kind++) {
+		if (strcmp(name, req_acct_report_names[kind]) == 0)
+			break;
+	}
+	if (kind == 3) {
+		req_error(p, msg, PROTO_E_INVALID, "report: expected \"users\", "
+		    "\"cluster\" or \"nodes\", got \"%s\"", name);
+		return;
+	}
+	if (json_object_get(msg, "ids") != NULL)
+		bad = "ids";
+	else if (json_object_get(msg, "fields") != NULL)
+		bad = "fields";
+	else if (json_object_get(msg, "runs") != NULL)
+		bad = "runs";
+	else if (kind != STORE_ACCT_USERS && json_array_size(users) > 0)
+		bad = "users";
+	else if (kind == STORE_ACCT_NODES && json_object_get(msg, "states") !=
+	    NULL)
+		bad = "states";
+	if (bad != NULL) {
+		req_error(p, msg, PROTO_E_INVALID, "%s: not with report %s",
+		    bad, name);
+		return;
+	}
+	a = xcalloc(1, sizeof *a);
+	a->kind = (enum store_acct_report)kind;
+	/* Another user's row is their private data: a user's users report
+	 * holds only their own (req_job_acct refused asking for others'),
+	 * but its share is still of the whole cluster's use. */
+	if (kind == STORE_ACCT_USERS) {
+		if (!peer_is_operator(p))
+			a->only = json_pack("[s]", peer_user(p));
+		else if (json_array_size(users) > 0)
+			a->only = json_incref(users);
+	} else
+		q->users = NULL;
+	a->now = gbatchd_now();
+	if (q->until > a->now)
+		q->until = a->now;
+	if (q->since > q->until)
+		q->since = q->until;
+	a->since = q->since;
+	a->until = q->until;
+	if ((a->q = store_acct_report_open(q, a->kind, err, sizeof err)) ==
+	    NULL) {
+		req_error(p, msg, PROTO_E_INTERNAL, "%s", err);
+		json_decref(a->only);
+		free(a);
+		return;
+	}
+	a->r = acct_report_create(a->since, a->until);
+	a->peer = peer_serial(p);
+	seq = json_object_get(msg, "seq");
+	a->req = json_pack("{s:i}", "type", MSG_JOB_ACCT);
+	if (seq != NULL)
+		json_object_set(a->req, "seq", seq);
+	a->ev = event_new(gbatchd_event_base(), -1, 0, req_acct_report_step, a);
+	a->next = req_acct_report_all;
+	req_acct_report_all = a;
+	event_active(a->ev, EV_TIMEOUT, 0);
+}
