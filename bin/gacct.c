@@ -19,6 +19,7 @@
 
 #include <jansson.h>
 
+#include "bin/gacct-report.h"
 #include "client/client.h"
 #include "client/cmd.h"
 #include "client/job-row.h"
@@ -37,6 +38,7 @@ enum {
 	GACCT_OPT_CSV,
 	GACCT_OPT_JSON,
 	GACCT_OPT_TRACE,
+	GACCT_OPT_REPORT,
 	GACCT_OPT_HELP,
 };
 
@@ -53,6 +55,7 @@ static const struct option gacct_longopts[] = {
 	{ "csv", no_argument, NULL, GACCT_OPT_CSV },
 	{ "json", no_argument, NULL, GACCT_OPT_JSON },
 	{ "trace", no_argument, NULL, GACCT_OPT_TRACE },
+	{ "report", required_argument, NULL, GACCT_OPT_REPORT },
 	CMD_TIMEOUT_LONGOPT,
 	{ "help", no_argument, NULL, GACCT_OPT_HELP },
 	{ "version", no_argument, NULL, 'V' },
@@ -74,6 +77,7 @@ struct gacct {
 	enum table_format format;
 	bool		 format_set;
 	bool		 noheader;
+	int		 report;	/* gacct-report.h's kind, -1: none */
 	/* --trace: the lines wait until the earliest submit time is known
 	 * (jobs come by end time), which becomes time 0. */
 	struct gacct_trace {
@@ -89,6 +93,8 @@ static void
 gacct_usage(FILE *f)
 {
 	char	*fields = table_field_names(job_row_cols, job_row_ncols);
+	char	*users = gacct_report_fields(0), *cluster = gacct_report_fields(1);
+	char	*nodes = gacct_report_fields(2);
 
 	fprintf(f,
 "usage: gacct [options]\n"
@@ -116,16 +122,28 @@ gacct_usage(FILE *f)
 "      --json                the records as JSON, every field\n"
 "      --trace               the jobs as a gsim trace (CSV: submit_time,\n"
 "                            num_gpus, duration, name, user)\n"
+"      --report REPORT       figures over the range instead of jobs:\n"
+"                            users (per user; -u, -s apply), cluster (GPU\n"
+"                            use, jobs per queue and GPU count; -s\n"
+"                            applies) or nodes (per node); -o picks their\n"
+"                            fields, gacct(1) defines them\n"
 "      --timeout SECONDS     how long to wait for gbatchd (default 10, or\n"
 "                            GBATCH_TIMEOUT; 0 waits for ever)\n"
 "      --help                this help\n"
 "  -V, --version             print the version\n"
 "\n"
 "Fields: %s\n"
+"Report fields: users: %s\n"
+"  cluster: %s\n"
+"  nodes: %s\n"
 "\n"
 "Exit status: 0 ok (also when nothing matched), 1 refused by gbatchd,\n"
-"2 usage error, 3 cannot reach gbatchd, 4 permission denied.\n", fields);
+"2 usage error, 3 cannot reach gbatchd, 4 permission denied.\n", fields,
+	    users, cluster, nodes);
 	free(fields);
+	free(users);
+	free(cluster);
+	free(nodes);
 }
 
 static int
@@ -325,6 +343,52 @@ gacct_run(struct gacct *g, struct client *c, struct table *t)
 	return (EXIT_OK);
 }
 
+/* What --report leaves out: jobs by id, a trace; users outside the users
+ * report, states in the nodes report. */
+static int
+gacct_report_check(const struct gacct *g, char *err, size_t errlen)
+{
+	const char	*name = gacct_report_name(g->report), *bad = NULL;
+
+	if (json_array_size(g->ids) > 0)
+		bad = "-j/--jobs";
+	else if (g->out == GACCT_TRACE)
+		bad = "--trace";
+	else if (json_array_size(g->users) > 0 && strcmp(name, "users") != 0)
+		bad = "-u/--user and --me";
+	else if (json_array_size(g->states) > 0 && strcmp(name, "nodes") == 0)
+		bad = "-s/--state";
+	if (bad == NULL)
+		return (0);
+	snprintf(err, errlen, "--report %s: %s does not apply (users takes -u,"
+	    " --me and -s; cluster -s; all three -S and -E)", name, bad);
+	return (-1);
+}
+
+static int
+gacct_report_run(struct gacct *g, struct client *c, struct table *t)
+{
+	json_t	*reply;
+	char	 err[1024];
+	int	 r;
+
+	if ((r = client_call(c, g->req, &reply, err, sizeof err)) != 0) {
+		fprintf(stderr, "gacct: %s\n", err);
+		return (r);
+	}
+	if (g->out != GACCT_JSON)
+		table_set_format(t, g->format, stdout, !g->noheader);
+	r = gacct_report_print(reply, t, g->out == GACCT_JSON);
+	json_decref(reply);
+	if (r == -1)
+		return (EXIT_UNREACHABLE);
+	if (g->out != GACCT_JSON && table_end(t) == -1) {
+		fprintf(stderr, "gacct: stdout: %s\n", strerror(errno));
+		return (EXIT_USAGE);
+	}
+	return (EXIT_OK);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -333,12 +397,14 @@ main(int argc, char **argv)
 	struct table	*t;
 	struct passwd	*pw;
 	const char	*timeout_arg = NULL, *since = NULL, *until = NULL;
+	const char	*format_arg = NULL;
 	char		 err[1024], serr[768];
 	unsigned	 timeout;
 	time_t		 now = time(NULL), since_t = 0, until_t = 0;
 	int		 ch, r = EXIT_USAGE, nout = 0;
 
 	memset(&g, 0, sizeof g);
+	g.report = -1;
 	g.req = json_pack("{s:i}", "type", MSG_JOB_ACCT);
 	g.users = json_array();
 	g.states = json_array();
@@ -378,10 +444,7 @@ main(int argc, char **argv)
 				goto usage;
 			break;
 		case 'o':
-			if (table_select(t, optarg, serr, sizeof serr) == -1) {
-				snprintf(err, sizeof err, "--format: %s", serr);
-				goto usage;
-			}
+			format_arg = optarg;
 			break;
 		case 'n':
 			g.noheader = true;
@@ -403,6 +466,11 @@ main(int argc, char **argv)
 		case GACCT_OPT_TRACE:
 			g.out = GACCT_TRACE;
 			nout++;
+			break;
+		case GACCT_OPT_REPORT:
+			if ((g.report = gacct_report_parse(optarg, err,
+			    sizeof err)) == -1)
+				goto usage;
 			break;
 		case CMD_OPT_TIMEOUT:
 			timeout_arg = optarg;
@@ -433,6 +501,17 @@ main(int argc, char **argv)
 	}
 	if (cmd_timeout(timeout_arg, &timeout, err, sizeof err) == -1)
 		goto usage;
+	if (g.report != -1 && gacct_report_check(&g, err, sizeof err) == -1)
+		goto usage;
+	if (g.report != -1) {
+		table_free(t);
+		t = gacct_report_table(g.report);
+	}
+	if (format_arg != NULL && table_select(t, format_arg, serr,
+	    sizeof serr) == -1) {
+		snprintf(err, sizeof err, "--format: %s", serr);
+		goto usage;
+	}
 	/* Jobs asked by id are found whatever their end time, unless a
 	 * window is given too; otherwise the window is today so far. */
 	if (since == NULL && until == NULL && json_array_size(g.ids) == 0)
@@ -453,7 +532,11 @@ main(int argc, char **argv)
 		json_object_set(g.req, "states", g.states);
 	if (json_array_size(g.ids) > 0)
 		json_object_set(g.req, "ids", g.ids);
-	json_object_set_new(g.req, "runs", json_true());
+	if (g.report != -1)
+		json_object_set_new(g.req, "report", json_string(
+		    gacct_report_name(g.report)));
+	else
+		json_object_set_new(g.req, "runs", json_true());
 	/* Columns on a terminal; for a pipe or a file, TABs without
 	 * padding, unless a format was asked for. */
 	if (!g.format_set)
@@ -464,7 +547,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "gacct: %s\n", err);
 		goto out;
 	}
-	r = gacct_run(&g, c, t);
+	r = g.report != -1 ? gacct_report_run(&g, c, t) : gacct_run(&g, c, t);
 	if (fflush(stdout) == EOF && r == EXIT_OK) {
 		perror("gacct: stdout");
 		r = EXIT_USAGE;

@@ -1,0 +1,229 @@
+#!/usr/bin/env bats
+# gacct-report.bats: gacct --report over a real local cluster. Every figure
+# is recomputed here from the database (python3 + sqlite3), by the
+# definitions in gacct(1), never copied from gacct's output: node states
+# second by second rather than by intervals, as gbatchd does.
+
+load helpers
+
+setup() {
+	bats_require_minimum_version 1.5.0
+	gb_setup
+	cd "$GB_DIR"
+}
+
+teardown() {
+	gb_teardown
+}
+
+# field ID FIELD: one gq field of a job, finished or not.
+field() {
+	gq -h -t all -j "$1" -o "$2"
+}
+
+@test "gacct --report: a bad name, and options that do not apply, are usage errors" {
+	run -2 gacct --report groups
+	[[ "$output" == *'--report: expected users, cluster or nodes, got "groups"'* ]]
+	run -2 gacct --report nodes -s CD
+	[[ "$output" == *"-s/--state does not apply"* ]]
+	run -2 gacct --report cluster -u root
+	[[ "$output" == *"-u/--user and --me does not apply"* ]]
+	run -2 gacct --report users -j 1
+	run -2 gacct --report users -o user,nope
+	[[ "$output" == *'nope'*'user'*'share'* ]]
+	run -0 gacct --help
+	[[ "$output" == *"--report REPORT"* ]]
+}
+
+@test "gacct --report users, cluster and nodes agree with the database" {
+	printf 'scheduler = {\n  thresholds = [ 2.0 ];\n  promote_knob = 0;\n};\n' >>"$GBATCH_CONF"
+	t0=$(date +%s)
+	gb_start_cluster
+	# big: 8 GPUs on 2 x 4, in Q1 after a quarter second; small, new in
+	# Q0, preempts it; big is requeued and runs again.
+	big=$(gb_submit -J big -G 8 --wrap 'sleep 3')
+	gb_wait_state "$big" RUNNING 20
+	gb_wait 10 eval "[ \"\$(field $big queue)\" = Q1 ]"
+	small=$(gb_submit -J small -G 4 --wrap 'sleep 2')
+	gb_wait_state "$small" COMPLETED 30
+	gb_wait_state "$big" COMPLETED 40
+	# n2 drained while these run on n1.
+	gctl drain n2 >/dev/null
+	bad=$(gb_submit -J bad --wrap 'sleep 1; exit 3')
+	gone=$(gb_submit -J gone -H --wrap 'true')
+	gcancel "$gone"
+	late=$(gb_submit -J late -G 2 -t 0:02 --wrap 'sleep 30')
+	gb_wait_state "$bad" FAILED 20
+	gb_wait_state "$late" TIMEOUT 30
+	gctl resume n2 >/dev/null
+	# n1 goes down: silent past node_timeout.
+	kill -TERM "$GB_NODE_PID_n1"
+	gb_wait 30 eval "gnodes -h -o name,state | grep -q 'n1 *down'"
+	# The range ends a second after the last event, so n1's down time
+	# is in it.
+	last=$(sqlite3 "$GB_DIR/ctl/gbatch.db" "SELECT MAX(time) FROM node_events")
+	gb_wait 5 eval "[ \$(date +%s) -gt $last ]"
+	t1=$(date +%s)
+
+	# The preempted job's listing: two runs, a restart, a preemption.
+	run -0 gacct -j "$big" --json
+	python3 - "$output" <<'PY'
+import json, sys
+j = json.loads(sys.argv[1])["jobs"][0]
+assert j["state"] == "COMPLETED" and j["gpus"] == 8, j
+assert j["restarts"] == 1 and j["preemptions"] == 1, j
+assert [r["end_state"] for r in j["runs"]] == ["PREEMPTED", "COMPLETED"], j
+assert sorted(a["node"] for a in j["runs"][0]["alloc"]) == ["n1", "n2"], j
+PY
+
+	for r in users cluster nodes; do
+		run -0 gacct --report "$r" -S "@$t0" -E "@$t1" --json
+		echo "$output" >"$r.json"
+	done
+	python3 - "$GB_DIR/ctl/gbatch.db" "$t0" "$t1" <<'PY'
+import json, math, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+since, until = int(sys.argv[2]), int(sys.argv[3])
+STATES = ["COMPLETED", "FAILED", "TIMEOUT", "CANCELLED", "NODE_FAIL"]
+
+def rank(v, p):
+    v = sorted(v)
+    return v[max(math.ceil(p * len(v) / 100), 1) - 1]
+
+def close(a, b):
+    assert (a is None and b is None) or abs(a - b) < 1e-6, (a, b)
+
+def check_jobs(row, js, waits_all):
+    assert row["jobs"] == len(js), (row, js)
+    for s in STATES:
+        assert row[s.lower()] == sum(1 for j in js if j[1] == s), (row, s)
+    jct = [j[4] - j[3] for j in js]
+    wait = [j[5] for j in js]
+    if not js:
+        assert row["jct_avg"] is None and row["jct_median"] is None, row
+        return
+    close(row["jct_avg"], sum(jct) / len(jct))
+    assert row["jct_median"] == rank(jct, 50), (row, jct)
+    assert row["jct_p95"] == rank(jct, 95), (row, jct)
+    close(row["wait_avg"], sum(wait) / len(wait) / 1000)
+    if waits_all:
+        close(row["wait_median"], rank(wait, 50) / 1000)
+        close(row["wait_p95"], rank(wait, 95) / 1000)
+    assert row["preemptions"] == sum(j[6] for j in js), row
+
+jobs = db.execute("SELECT user, state, gpus, submit_time, end_time,"
+    " queue_delay, preemptions, last_queue FROM jobs WHERE end_time >= ?"
+    " AND end_time < ? AND state IN ('COMPLETED', 'FAILED', 'TIMEOUT',"
+    " 'CANCELLED', 'NODE_FAIL')", (since, until)).fetchall()
+assert len(jobs) == 5, jobs
+assert sorted(j[1] for j in jobs) == sorted(["COMPLETED", "COMPLETED",
+    "FAILED", "CANCELLED", "TIMEOUT"]), jobs
+
+# Usage: each run clipped to the range, GPUs per node from its alloc.
+used_user, used_node = {}, {}
+for user, start, end, alloc in db.execute("SELECT j.user, r.start_time,"
+        " r.end_time, r.alloc FROM job_runs r JOIN jobs j ON j.id = r.job_id"):
+    secs = max(0, min(end or until, until) - max(start, since))
+    for part in alloc.split(","):
+        node, mask = part.rsplit(":", 1)
+        g = bin(int(mask, 16)).count("1") * secs
+        used_node[node] = used_node.get(node, 0) + g
+        used_user[user] = used_user.get(user, 0) + g
+total = sum(used_user.values())
+assert total > 0
+
+users = json.load(open("users.json"))
+assert users["since"] == since and users["until"] == until, users
+assert [r["user"] for r in users["rows"]] == sorted(used_user), users
+for row in users["rows"]:
+    check_jobs(row, [j for j in jobs if j[0] == row["user"]], False)
+    assert row["gpu_seconds"] == used_user[row["user"]], row
+    close(row["share"], 100 * used_user[row["user"]] / total)
+
+# Node states second by second: the last event at or before each second;
+# before a node's first event of a kind, the opposite of that event.
+nodes = dict(db.execute("SELECT name, gpus FROM nodes"))
+down, drained = {}, {}
+for n in nodes:
+    ev = db.execute("SELECT time, state FROM node_events WHERE node = ?"
+                    " ORDER BY time, id", (n,)).fetchall()
+    def state(t, yes, no):
+        kind = [e for e in ev if e[1] in (yes, no)]
+        if not kind:
+            return False
+        before = [e for e in kind if e[0] <= t]
+        if before:
+            return before[-1][1] == yes
+        return kind[0][1] == no
+    down[n] = sum(1 for t in range(since, until) if not state(t, "UP", "DOWN"))
+    drained[n] = sum(1 for t in range(since, until)
+                     if state(t, "UP", "DOWN") and state(t, "DRAINED", "RESUMED"))
+assert down["n1"] > 0 and drained["n2"] > 0, (down, drained)
+cap = {n: g * (until - since - down[n]) for n, g in nodes.items()}
+
+nrows = json.load(open("nodes.json"))["rows"]
+assert [r["node"] for r in nrows] == sorted(nodes), nrows
+for row in nrows:
+    n = row["node"]
+    assert row["gpus"] == nodes[n], row
+    assert row["gpu_seconds"] == used_node.get(n, 0), (row, used_node)
+    assert row["down_seconds"] == down[n], (row, down)
+    assert row["drained_seconds"] == drained[n], (row, drained)
+    assert row["capacity_seconds"] == cap[n], (row, cap)
+    close(row["utilization"], 100 * used_node.get(n, 0) / cap[n])
+
+crows = json.load(open("cluster.json"))["rows"]
+all_ = crows[0]
+assert all_["group"] == "all", crows
+check_jobs(all_, jobs, True)
+c = sum(cap.values())
+assert all_["gpu_seconds"] == total and all_["capacity_seconds"] == c, all_
+assert all_["idle_seconds"] == c - total, all_
+close(all_["utilization"], 100 * total / c)
+assert all_["down_seconds"] == sum(nodes[n] * down[n] for n in nodes), all_
+assert all_["drained_seconds"] == sum(nodes[n] * drained[n] for n in nodes)
+queues = [r for r in crows if r["group"] == "queue"]
+assert [r["key"] for r in queues] == ["Q%d" % i for i in range(len(queues))]
+for r in queues:
+    check_jobs(r, [j for j in jobs if j[7] == int(r["key"][1:])], True)
+buckets = {"1": (1, 1), "2-4": (2, 4), "5-8": (5, 8), ">8": (9, 1 << 30)}
+assert [r["key"] for r in crows if r["group"] == "gpus"] == list(buckets)
+for r in crows:
+    if r["group"] == "gpus":
+        lo, hi = buckets[r["key"]]
+        check_jobs(r, [j for j in jobs if lo <= j[2] <= hi], True)
+PY
+
+	# The same figures in the other formats: hours, 2 decimals.
+	run -0 gacct --report users -S "@$t0" -E "@$t1" -P -o user,jobs,gpu_hours
+	[ "${lines[0]}" = "user|jobs|gpu_hours" ]
+	want=$(python3 -c 'import json; r = json.load(open("users.json"))["rows"][0]; print("%s|%d|%.2f" % (r["user"], r["jobs"], r["gpu_seconds"] / 3600))')
+	[ "${lines[1]}" = "$want" ]
+	run -0 gacct --report nodes -S "@$t0" -E "@$t1" --csv
+	python3 -c 'import csv, sys; rows = list(csv.DictReader(sys.stdin)); assert [r["node"] for r in rows] == ["n1", "n2"], rows' <<<"$output"
+}
+
+@test "an ordinary user's users report holds their own row only" {
+	gb_start_cluster
+	id -u gbacct2 >/dev/null 2>&1 || useradd -M -N gbacct2
+	a=$(gb_submit -J mine -G 2 --wrap 'sleep 1')
+	gb_wait_state "$a" COMPLETED 20
+	# END is now and exclusive: let the second the job ended pass.
+	end=$(sqlite3 "$GB_DIR/ctl/gbatch.db" "SELECT end_time FROM jobs WHERE id = $a")
+	gb_wait 5 eval "[ \$(date +%s) -gt $end ]"
+	chmod 0755 "$GB_DIR"
+	# root's own report has root's row.
+	run -0 gacct --report users -S midnight -n -P -o user
+	[ "$output" = root ]
+	asuser() {
+		su gbacct2 -s /bin/sh -c "GBATCH_SOCKET=$GBATCH_SOCKET GBATCH_CONF=$GBATCH_CONF $B/bin/gacct $*"
+	}
+	run -0 asuser --report users -S midnight -n -P -o user
+	[ -z "$output" ]
+	run -4 asuser --report users -S midnight -u root
+	[[ "$output" == *"your own"*"operators"* ]]
+	# The cluster's figures are open to all.
+	run -0 asuser --report cluster -S midnight -n -P -o group,jobs
+	[ "${lines[0]}" = "all|1" ]
+	userdel gbacct2
+}
