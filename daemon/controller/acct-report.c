@@ -205,36 +205,72 @@ acct_vals_add(struct acct_vals *v, int64_t x)
 	v->sum += x;
 }
 
-static int
-acct_vals_cmp(const void *a, const void *b)
+/* Moves the k-th smallest of v[lo..hi] to v[k], the smaller ones before
+ * it and the larger after (Hoare's selection, median of three): linear on
+ * average, where sorting a million waits would be most of a report. */
+static void
+acct_vals_select(int64_t *v, long lo, long hi, long k)
 {
-	int64_t	x = *(const int64_t *)a, y = *(const int64_t *)b;
+	int64_t	pivot, t;
+	long	i, j, mid;
 
-	return ((x > y) - (x < y));
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (v[mid] < v[lo]) { t = v[mid]; v[mid] = v[lo]; v[lo] = t; }
+		if (v[hi] < v[lo]) { t = v[hi]; v[hi] = v[lo]; v[lo] = t; }
+		if (v[hi] < v[mid]) { t = v[hi]; v[hi] = v[mid]; v[mid] = t; }
+		pivot = v[mid];
+		i = lo;
+		j = hi;
+		while (i <= j) {
+			while (v[i] < pivot)
+				i++;
+			while (v[j] > pivot)
+				j--;
+			if (i <= j) {
+				t = v[i]; v[i] = v[j]; v[j] = t;
+				i++;
+				j--;
+			}
+		}
+		/* Now v[lo..j] <= pivot <= v[i..hi], and i > j. */
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			return;
+	}
 }
 
-/* Nearest rank: the value at rank ceil(p/100 x n), 1-based. */
-static int64_t
-acct_vals_rank(const struct acct_vals *v, unsigned p)
+/* Nearest rank: the value at rank ceil(p/100 x n), 1-based, of the values
+ * sorted. The p95 is selected first; the median then among the values
+ * before it. */
+static size_t
+acct_vals_rank(size_t n, unsigned p)
 {
-	size_t	rank = ((size_t)p * v->n + 99) / 100;
+	size_t	rank = ((size_t)p * n + 99) / 100;
 
-	if (rank < 1)
-		rank = 1;
-	return (v->v[rank - 1]);
+	return (rank < 1 ? 0 : rank - 1);
 }
 
 static void
 acct_vals_stat(struct acct_vals *v, struct acct_stat *s)
 {
+	size_t	k95, k50;
+
 	memset(s, 0, sizeof *s);
 	if (v->n == 0)
 		return;
-	qsort(v->v, v->n, sizeof *v->v, acct_vals_cmp);
+	k95 = acct_vals_rank(v->n, 95);
+	k50 = acct_vals_rank(v->n, 50);
+	acct_vals_select(v->v, 0, (long)v->n - 1, (long)k95);
+	if (k50 < k95)
+		acct_vals_select(v->v, 0, (long)k95 - 1, (long)k50);
 	s->n = v->n;
 	s->avg = (double)v->sum / (double)v->n;
-	s->median = acct_vals_rank(v, 50);
-	s->p95 = acct_vals_rank(v, 95);
+	s->median = v->v[k50];
+	s->p95 = v->v[k95];
 }
 
 struct acct_report *

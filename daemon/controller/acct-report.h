@@ -19,8 +19,8 @@
  *   seen UP was down before); a node with no event of a kind was up, or not
  *   drained, the whole range.
  *
- * Feeding costs a hash lookup per row; acct_report_finish sorts the
- * per-user and per-group JCT and waiting times (n log n) and the rows. */
+ * Feeding costs a hash lookup per row; acct_report_finish sorts the rows
+ * and selects the percentiles (linear on average). */
 #ifndef GB_CTL_ACCT_REPORT_H
 #define GB_CTL_ACCT_REPORT_H
 

@@ -3,6 +3,7 @@
  * the range [1000, 2000). */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "daemon/controller/acct-report.h"
@@ -202,6 +203,43 @@ t_percentiles(void)
 	acct_report_free(r);
 }
 
+static int
+t_cmp(const void *a, const void *b)
+{
+	int64_t	x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return ((x > y) - (x < y));
+}
+
+/* Percentiles of random values, duplicates among them, against those of
+ * the same values sorted. */
+static void
+t_random(void)
+{
+	static int64_t			 v[1000];
+	struct acct_report		*r;
+	const struct acct_report_user	*u;
+	int				 round, n, i, bad = 0;
+
+	srand(7);
+	for (round = 0; round < 300; round++) {
+		n = 1 + rand() % 1000;
+		r = acct_report_create(0, 100);
+		for (i = 0; i < n; i++) {
+			v[i] = rand() % (round % 2 ? 10 : 100000);
+			t_job(r, "u", JOB_COMPLETED, 1, 0, v[i], 0, 0, 0);
+		}
+		acct_report_finish(r);
+		acct_report_users(r, &u);
+		qsort(v, (size_t)n, sizeof v[0], t_cmp);
+		if (u[0].jct.median != v[(n + 1) / 2 - 1] ||
+		    u[0].jct.p95 != v[(95 * n + 99) / 100 - 1])
+			bad++;
+		acct_report_free(r);
+	}
+	is_int(bad, 0, "300 random sets: median and p95 as sorting gives");
+}
+
 static void
 t_many_users(void)
 {
@@ -236,6 +274,7 @@ main(void)
 	t_nodes(r);
 	acct_report_free(r);
 	t_percentiles();
+	t_random();
 	t_many_users();
 	acct_report_free(NULL);
 	return (tap_done());
