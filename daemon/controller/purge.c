@@ -94,7 +94,7 @@ purge_want(void)
 		evtimer_add(purge_wait, &tv);
 }
 
-void
+const struct purge_result *
 purge_queue(int64_t cutoff, bool dry_run, const char *who, purge_done_cb cb,
     void *arg)
 {
@@ -107,6 +107,7 @@ purge_queue(int64_t cutoff, bool dry_run, const char *who, purge_done_cb cb,
 	r->arg = arg;
 	TAILQ_INSERT_TAIL(&purge_runs, r, entry);
 	purge_want();
+	return (&r->res);
 }
 
 /* Logs the purge r, once. */

@@ -41,8 +41,9 @@ void	purge_reconfigure(void);
 /* Queues a purge of the finished jobs that ended before cutoff (seconds
  * since the epoch); dry_run only counts them. who names the asker in the
  * log ("gctl purge by alice"). cb(arg) is called when it has ended, from
- * the event loop, never from here. */
-void	purge_queue(int64_t cutoff, bool dry_run, const char *who,
-	    purge_done_cb cb, void *arg);
+ * the event loop, never from here. Returns the purge's counts so far,
+ * borrowed until cb has returned. */
+const struct purge_result *purge_queue(int64_t cutoff, bool dry_run,
+	    const char *who, purge_done_cb cb, void *arg);
 
 #endif
