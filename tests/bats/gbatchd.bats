@@ -534,7 +534,14 @@ mode_is() {
 	! grep -rn 'sqlite3_[a-z]*printf' daemon/
 	# Only the store talks to SQLite.
 	[ "$(grep -rlE 'sqlite3_(exec|prepare)' daemon/ | sort | paste -sd' ')" = \
-	    "daemon/controller/store-acct.c daemon/controller/store.c" ]
+	    "daemon/controller/store-acct.c daemon/controller/store-purge.c daemon/controller/store.c" ]
+	# The purge (store-purge.c) makes its scratch table from a literal
+	# and prepares its table of statements, literals all.
+	run -0 grep -nE 'sqlite3_(exec|prepare)' daemon/controller/store-purge.c
+	[ "${#lines[@]}" -eq 2 ]
+	[[ "${lines[0]}" == *'sqlite3_exec(db, "CREATE TEMP TABLE IF NOT EXISTS purge_batch ("'* ]]
+	[[ "${lines[1]}" == *'sqlite3_prepare_v3(db, store_purge_sql[i], '* ]]
+	grep -q '^static const char \*const store_purge_sql\[' daemon/controller/store-purge.c
 	# The accounting queries (store-acct.c) prepare a SELECT written from
 	# the field table with a literal tail, and a literal of job_runs.
 	run -0 grep -nE 'sqlite3_(exec|prepare)' daemon/controller/store-acct.c
