@@ -48,6 +48,8 @@ static const struct gctl_verb gctl_verbs[] = {
 	    gctl_show },
 	{ "reconfigure", "", "read gbatch.conf again, no restart (operators; "
 	    "also SIGHUP)", gctl_reconfigure },
+	{ "purge", "--before DATE [--dry-run]", "delete the finished jobs "
+	    "that ended before DATE (operators)", gctl_purge },
 	{ "ca", "init [--days N] [--force]", "make the cluster's CA in the "
 	    "TLS directory (files, not gbatchd)", gctl_ca },
 	{ "cert", "issue NAME [--node|--controller] [--alt-name NAME]... "
@@ -61,8 +63,7 @@ static const struct gctl_verb gctl_verbs[] = {
 };
 #define GCTL_NVERBS	(sizeof gctl_verbs / sizeof gctl_verbs[0])
 
-/* --timeout, for every call of the verb. */
-static unsigned	gctl_timeout;
+unsigned	gctl_timeout;
 
 static void
 gctl_usage(FILE *f)
@@ -90,6 +91,11 @@ gctl_usage(FILE *f)
 	fprintf(f, "  --dir DIR                    ca and cert: the CA's "
 	    "directory (default\n                               "
 	    GB_PATH_TLS_DIR ")\n");
+	fprintf(f, "  --before DATE                purge: YYYY-MM-DD[THH:MM[:SS]] "
+	    "(local time),\n                               now-30days, "
+	    "yesterday, @EPOCH, ...\n");
+	fprintf(f, "  --dry-run                    purge: count the jobs, "
+	    "delete nothing\n");
 	fprintf(f, "\nExit status: 0 ok, 1 refused by gbatchd (unknown node) or "
 	    "by the CA\n(a name issued already), 2 usage error, 3 cannot reach "
 	    "gbatchd,\n4 permission denied (operators only).\n");
@@ -468,12 +474,12 @@ main(int argc, char **argv)
 	if (optind == argc)
 		return (gctl_bad("%s", "no command given; expected one of: "
 		    "ping, shutdown, drain, resume, hold, release, requeue, show, "
-		    "reconfigure, ca, cert, help"));
+		    "reconfigure, purge, ca, cert, help"));
 	for (i = 0; i < GCTL_NVERBS; i++) {
 		if (strcmp(argv[optind], gctl_verbs[i].name) == 0)
 			return (gctl_verbs[i].run(argc - optind, argv + optind));
 	}
 	return (gctl_bad("unknown command \"%s\"; expected one of: ping, "
 	    "shutdown, drain, resume, hold, release, requeue, show, "
-	    "reconfigure, ca, cert, help", argv[optind]));
+	    "reconfigure, purge, ca, cert, help", argv[optind]));
 }

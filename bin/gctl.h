@@ -6,6 +6,12 @@
  * EXIT_USAGE. */
 int	gctl_bad(const char *fmt, const char *arg);
 
+/* --timeout, for every call of the verb (0: none). */
+extern unsigned	gctl_timeout;
+
+/* gctl purge --before DATE (gctl-purge.c). */
+int	gctl_purge(int argc, char **argv);
+
 /* gctl ca ... and gctl cert ...: the cluster CA's files (gctl-cert.c). */
 int	gctl_ca(int argc, char **argv);
 int	gctl_cert(int argc, char **argv);

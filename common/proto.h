@@ -17,6 +17,7 @@ enum msg_type {
 	MSG_CONFIG_SHOW = 104,	/* gctl show config */
 	MSG_RELAY = 105,	/* node -> controller: a local client's frame */
 	MSG_RELAY_REPLY = 106,	/* controller -> node: a frame for it */
+	MSG_PURGE = 107,	/* gctl purge (operators) */
 
 	MSG_JOB_SUBMIT = 200,
 	MSG_JOB_LIST = 201,

@@ -216,6 +216,12 @@ _gbatch_gctl()
 		else
 			COMPREPLY=($(compgen -W "--dir" -- "$cur"))
 		fi ;;
+	purge)
+		if [[ $prev == --before ]]; then
+			COMPREPLY=($(compgen -W "now-30days now-90days now-365days yesterday midnight" -- "$cur"))
+		else
+			COMPREPLY=($(compgen -W "--before --dry-run" -- "$cur"))
+		fi ;;
 	show)
 		if ((cword == i + 1)); then
 			COMPREPLY=($(compgen -W "config" -- "$cur"))

@@ -103,6 +103,12 @@ commit_want(void)
 		evtimer_add(commit_timer, &delay);
 }
 
+void
+commit_priority_idle(struct event *ev)
+{
+	(void)event_priority_set(ev, COMMIT_PRIORITY_IDLE);
+}
+
 bool
 commit_pending(void)
 {

@@ -24,6 +24,10 @@ bool	commit_pending(void);
 void	commit_queue(struct peer *, struct evbuffer *frame);
 /* Same for len bytes of packed frames at data (copied). */
 void	commit_queue_bytes(struct peer *, const void *data, size_t len);
+/* Gives ev the commit's priority, below every other event's: it runs only
+ * in a loop pass that had nothing else to do (work kept off the hot path,
+ * such as the purge's batches). */
+void	commit_priority_idle(struct event *ev);
 /* Runs the end-of-pass work now (shutdown). */
 void	commit_run(void);
 

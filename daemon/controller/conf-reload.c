@@ -49,14 +49,15 @@ conf_to_json(const struct conf *c)
 	json_object_set_new(ctl, "audit_log", json_string(audit));
 	free(audit);
 	lim = json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, "
-	    "s:i, s:i}", "max_connections", c->max_connections,
+	    "s:i, s:i, s:i}", "max_connections", c->max_connections,
 	    "max_connections_per_user", c->max_connections_per_user,
 	    "connection_reserve", c->connection_reserve,
 	    "max_buffered_mib", c->max_buffered_mib,
 	    "max_requests_per_second", c->max_requests_per_second,
 	    "frame_timeout", c->frame_timeout,
 	    "idle_timeout", c->idle_timeout,
-	    "max_pending_per_user", c->max_pending_per_user);
+	    "max_pending_per_user", c->max_pending_per_user,
+	    "keep_finished_days", c->keep_finished_days);
 	json_object_update(ctl, lim);
 	json_decref(lim);
 	th = json_array();
@@ -134,4 +135,5 @@ conf_apply(struct conf *c, const struct conf *fresh, json_t *changed,
 	c->frame_timeout = fresh->frame_timeout;
 	c->idle_timeout = fresh->idle_timeout;
 	c->max_pending_per_user = fresh->max_pending_per_user;
+	c->keep_finished_days = fresh->keep_finished_days;
 }

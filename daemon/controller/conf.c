@@ -43,6 +43,7 @@ conf_defaults(struct conf *c)
 	c->frame_timeout = CONF_FRAME_TIMEOUT;
 	c->idle_timeout = CONF_IDLE_TIMEOUT;
 	c->max_pending_per_user = CONF_MAX_PENDING_PER_USER;
+	c->keep_finished_days = CONF_KEEP_FINISHED_DAYS;
 }
 
 /* controller.listen: a port of 0 picks a free one. */
@@ -123,6 +124,10 @@ static const struct conf_file_key conf_controller_keys[] = {
 	{ .name = "max_pending_per_user", .type = CONF_FILE_INT,
 	  .off = offsetof(struct conf, max_pending_per_user), .min = 0,
 	  .max = 1 << 30, .what = "jobs (0: no limit)" },
+	{ .name = "keep_finished_days", .type = CONF_FILE_INT,
+	  .off = offsetof(struct conf, keep_finished_days), .min = 0,
+	  .max = CONF_MAX_KEEP_FINISHED_DAYS,
+	  .what = "days (0: keep finished jobs for ever)" },
 };
 
 static int

@@ -30,6 +30,10 @@
 #define CONF_IDLE_TIMEOUT		300
 #define CONF_MAX_PENDING_PER_USER	100000
 
+/* Finished jobs are kept this many days (purge.h); 0: for ever. */
+#define CONF_KEEP_FINISHED_DAYS		365
+#define CONF_MAX_KEEP_FINISHED_DAYS	36500
+
 struct conf {
 	char		*socket;	/* Unix socket for clients */
 	char		*listen;	/* "HOST:PORT" for node daemons */
@@ -58,6 +62,9 @@ struct conf {
 	int		 frame_timeout;		/* seconds to finish a frame */
 	int		 idle_timeout;		/* seconds a client may idle */
 	int		 max_pending_per_user;	/* waiting jobs; 0: no limit */
+	/* Days a finished job stays in the store before the purge deletes
+	 * it (purge.h); 0: for ever. */
+	int		 keep_finished_days;
 
 	/* The scheduler group: policy, queues, promotion, placement. Its
 	 * samples stay NULL here: gittins takes them from the store. */

@@ -33,6 +33,7 @@
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer-limit.h"
 #include "daemon/controller/peer.h"
+#include "daemon/controller/purge.h"
 #include "daemon/controller/recover.h"
 #include "daemon/controller/req.h"
 #include "daemon/controller/schedule.h"
@@ -199,6 +200,7 @@ gbatchd_reconfigure(json_t *changed, json_t *restart, char *err,
 		log_error("gbatchd: %s; still writing the audit log where it "
 		    "was", why);
 	schedule_reconfigure();
+	purge_reconfigure();
 	log_info("gbatchd: reloaded %s: %zu setting%s changed%s",
 	    gbatchd_flags.conf_path, json_array_size(changed),
 	    json_array_size(changed) == 1 ? "" : "s",
@@ -317,6 +319,7 @@ gbatchd_open(struct event_base *base, char *err, size_t errlen)
 	node_health_init(base);
 	schedule_init(base);
 	peer_limit_init(base);
+	purge_init(base);
 	schedule_mark_dirty();
 	return (0);
 }
@@ -329,6 +332,8 @@ gbatchd_close(void)
 	metrics_http_close();
 	peer_free_all();
 	peer_limit_free();
+	/* After the peers: a purge asked for by one answers no one. */
+	purge_free();
 	commit_free();
 	/* After the last frame that could refer to it is gone. */
 	req_job_list_free();

@@ -15,6 +15,7 @@ extern const struct req_entry	req_ping_entry;
 extern const struct req_entry	req_shutdown_entry;
 extern const struct req_entry	req_reconfigure_entry;
 extern const struct req_entry	req_config_show_entry;
+extern const struct req_entry	req_purge_entry;
 extern const struct req_entry	req_job_submit_entry;
 extern const struct req_entry	req_job_list_entry;
 extern const struct req_entry	req_job_acct_entry;
@@ -33,6 +34,7 @@ static const struct req_entry *const req_table[] = {
 	&req_shutdown_entry,
 	&req_reconfigure_entry,
 	&req_config_show_entry,
+	&req_purge_entry,
 	&req_job_submit_entry,
 	&req_job_list_entry,
 	&req_job_acct_entry,

@@ -1,6 +1,6 @@
 /* store-int.h: what store.c shares with the other files of the store
- * (store-acct.c), and no one else: reading a jobs row the way the field
- * table says. */
+ * (store-acct.c, store-purge.c), and no one else: reading a jobs row the
+ * way the field table says, and writing in the group transaction. */
 #ifndef GB_CTL_STORE_INT_H
 #define GB_CTL_STORE_INT_H
 
@@ -21,5 +21,19 @@ void		 store_run_read(sqlite3_stmt *, struct store_run *r);
 const char	*store_path(void);
 /* Ends every accounting query (store_close). */
 void		 store_acct_close_all(void);
+
+/* The write connection, while the store is open. */
+sqlite3		*store_handle(void);
+/* Opens the group transaction unless it is open (and tells commit.c).
+ * Returns 0, or -1 after logging. */
+int		 store_begin(void);
+/* Forgets the texts remembered for reuse (store_text_id): after a
+ * failed commit, and after a purge deleted texts, whose ids SQLite may
+ * hand out again. */
+void		 store_text_forget(void);
+/* Makes the purge's scratch table and statements (store_open, after the
+ * migrations); frees them (store_close). Returns 0, or -1 with err. */
+int		 store_purge_open(char *err, size_t errlen);
+void		 store_purge_close(void);
 
 #endif

@@ -114,6 +114,12 @@ static const char *const store_migrations[] = {
 	" id INTEGER PRIMARY KEY, node TEXT NOT NULL, time INTEGER NOT NULL,"
 	" state TEXT NOT NULL, detail TEXT NOT NULL DEFAULT '');"
 	"CREATE INDEX node_events_node ON node_events (node, time);",
+	/* 6: retention (store-purge.c). Whether a purged job's script or
+	 * environment is still some job's, and which node events are old,
+	 * become searches instead of scans. */
+	"CREATE INDEX jobs_script ON jobs (script_id);"
+	"CREATE INDEX jobs_env ON jobs (env_id);"
+	"CREATE INDEX node_events_time ON node_events (time);",
 };
 #define STORE_NMIGRATIONS \
 	((int)(sizeof store_migrations / sizeof store_migrations[0]))
@@ -205,8 +211,6 @@ struct store_text {
 };
 static struct store_text	store_texts[STORE_TEXT_CACHE];
 static unsigned			store_text_next;
-
-static void	store_text_forget(void);
 
 static sqlite3		*store_db;
 static char		*store_db_path;
@@ -365,6 +369,10 @@ store_open(const char *dir, bool sync_full, void (*begin_cb)(void),
 		snprintf(err, errlen, "%s: %s", path, detail);
 		goto fail;
 	}
+	if (store_purge_open(detail, sizeof detail) != 0) {
+		snprintf(err, errlen, "%s: %s", path, detail);
+		goto fail;
+	}
 	for (i = 0; i < STORE_NSTMTS; i++) {
 		if (store_prepare(i, detail, sizeof detail) != 0) {
 			snprintf(err, errlen, "%s: %s", path, detail);
@@ -401,6 +409,7 @@ store_close(void)
 		store_stmts[i] = NULL;
 	}
 	store_text_forget();
+	store_purge_close();
 	store_acct_close_all();
 	sqlite3_close(store_db);
 	store_db = NULL;
@@ -442,8 +451,14 @@ store_step_done(sqlite3_stmt *st, const char *what)
 	return (0);
 }
 
+sqlite3 *
+store_handle(void)
+{
+	return (store_db);
+}
+
 /* Opens the group transaction on the first write of a loop pass. */
-static int
+int
 store_begin(void)
 {
 	if (store_txn)
@@ -488,7 +503,7 @@ store_bind_text(sqlite3_stmt *st, int i, const char *s)
 		sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
 }
 
-static void
+void
 store_text_forget(void)
 {
 	unsigned	i;

@@ -113,4 +113,29 @@ int	 store_job_runs(uint64_t id, store_run_cb, void *);
  * into a malloc'd array: the Gittins index's distribution. */
 int	 store_job_gpu_times(size_t max, uint64_t **out, size_t *n);
 
+/* Retention (store-purge.c): deleting the finished jobs that ended before
+ * cutoff (seconds), in batches of the oldest first. pos is where the next
+ * batch starts; zero it for the first. */
+struct store_purge_pos {
+	int64_t		 end_time;
+	uint64_t	 id;
+};
+/* Deletes up to max such jobs after pos, with their runs, their events
+ * and the scripts and environments no job uses any more, all or none (a
+ * savepoint in the open transaction), and moves pos past them. Sets *n to
+ * how many went: fewer than max means none is left. Jobs in any other
+ * state than a finished one are never touched. Returns 0, or -1 after
+ * logging (nothing of the batch is deleted). */
+int	 store_purge_jobs(int64_t cutoff, size_t max,
+	     struct store_purge_pos *pos, size_t *n);
+/* Counts them instead (gctl purge --dry-run): looks at up to max jobs
+ * that ended before cutoff after pos, sets *n to how many of them are
+ * finished and moves pos past them; *more: there may be others. Returns 0, or -1
+ * after logging. */
+int	 store_purge_count(int64_t cutoff, size_t max,
+	     struct store_purge_pos *pos, size_t *n, bool *more);
+/* Deletes up to max node events older than cutoff; *n: how many. Returns
+ * 0, or -1 after logging. */
+int	 store_purge_node_events(int64_t cutoff, size_t max, size_t *n);
+
 #endif

@@ -101,7 +101,7 @@ complete_words() {
 
 @test "gctl completes its commands and what each takes" {
 	run complete_words gctl ""
-	for sub in ping shutdown drain resume hold release requeue show reconfigure; do
+	for sub in ping shutdown drain resume hold release requeue show reconfigure purge; do
 		grep -qx "$sub" <<<"$output" || { echo "no $sub in [$output]"; false; }
 	done
 	run complete_words gctl sh
@@ -116,6 +116,10 @@ complete_words() {
 	[ "$output" = $'issue\nlist\nrevoke' ]
 	run complete_words gctl cert issue n1 --c
 	[ "$output" = --controller ]
+	run complete_words gctl purge --
+	[ "$output" = $'--before\n--dry-run' ]
+	run complete_words gctl purge --before now-9
+	[ "$output" = now-90days ]
 }
 
 @test "job ids of the caller and node names come from the cluster" {

@@ -390,7 +390,7 @@ conf_line() {
 @test "gbatchd refuses an unknown controller key, naming the line and the keys accepted" {
 	gb_write_conf 'node_timout = 30;'
 	run -1 gbatchd -D
-	[[ "$output" == *"$GBATCH_CONF: line $(conf_line node_timout): controller.node_timout: unknown key; expected socket, listen, metrics_listen, state_dir, node_timeout, operators, allow_root_jobs, private_data, audit_log, log_level, sync, max_connections, max_connections_per_user, connection_reserve, max_buffered_mib, max_requests_per_second, frame_timeout, idle_timeout or max_pending_per_user"* ]]
+	[[ "$output" == *"$GBATCH_CONF: line $(conf_line node_timout): controller.node_timout: unknown key; expected socket, listen, metrics_listen, state_dir, node_timeout, operators, allow_root_jobs, private_data, audit_log, log_level, sync, max_connections, max_connections_per_user, connection_reserve, max_buffered_mib, max_requests_per_second, frame_timeout, idle_timeout, max_pending_per_user or keep_finished_days"* ]]
 	[ ! -e "$GB_DIR/ctl" ]
 }
 
@@ -534,7 +534,14 @@ mode_is() {
 	! grep -rn 'sqlite3_[a-z]*printf' daemon/
 	# Only the store talks to SQLite.
 	[ "$(grep -rlE 'sqlite3_(exec|prepare)' daemon/ | sort | paste -sd' ')" = \
-	    "daemon/controller/store-acct.c daemon/controller/store.c" ]
+	    "daemon/controller/store-acct.c daemon/controller/store-purge.c daemon/controller/store.c" ]
+	# The purge (store-purge.c) makes its scratch table from a literal
+	# and prepares its table of statements, literals all.
+	run -0 grep -nE 'sqlite3_(exec|prepare)' daemon/controller/store-purge.c
+	[ "${#lines[@]}" -eq 2 ]
+	[[ "${lines[0]}" == *'sqlite3_exec(db, "CREATE TEMP TABLE IF NOT EXISTS purge_batch ("'* ]]
+	[[ "${lines[1]}" == *'sqlite3_prepare_v3(db, store_purge_sql[i], '* ]]
+	grep -q '^static const char \*const store_purge_sql\[' daemon/controller/store-purge.c
 	# The accounting queries (store-acct.c) prepare a SELECT written from
 	# the field table with a literal tail, and a literal of job_runs.
 	run -0 grep -nE 'sqlite3_(exec|prepare)' daemon/controller/store-acct.c

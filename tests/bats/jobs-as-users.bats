@@ -124,7 +124,8 @@ gbu_message() {
 	wait "$GB_CTL_PID" || true
 	# Back to the schema before the umask: the job as an older gbatchd
 	# left it.
-	sqlite3 "$GB_DIR/ctl/gbatch.db" 'ALTER TABLE jobs DROP COLUMN umask;
+	sqlite3 "$GB_DIR/ctl/gbatch.db" 'DROP INDEX jobs_script;
+	    DROP INDEX jobs_env; ALTER TABLE jobs DROP COLUMN umask;
 	    DROP TABLE job_runs; DROP TABLE node_events; DROP INDEX jobs_end;
 	    DROP INDEX jobs_user_end; ALTER TABLE jobs DROP COLUMN queue_delay;
 	    ALTER TABLE jobs DROP COLUMN pending_since;

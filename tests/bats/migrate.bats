@@ -30,11 +30,16 @@ new() {
 	sqlite3 ctl/gbatch.db "$1"
 }
 
-@test "a schema-4 database is upgraded to version 5 keeping every job" {
+@test "a schema-4 database is upgraded to version 6 keeping every job" {
 	[ "$(old 'PRAGMA user_version')" = 4 ]
 	gb_start_controller
 	grep -q 'schema migrated to version 5' gbatchd.log
-	[ "$(new 'PRAGMA user_version')" = 5 ]
+	grep -q 'schema migrated to version 6' gbatchd.log
+	[ "$(new 'PRAGMA user_version')" = 6 ]
+	# Version 6: the indexes the purge searches by.
+	[ "$(new "SELECT group_concat(name, ' ') FROM (SELECT name FROM
+	    sqlite_master WHERE name IN ('jobs_script', 'jobs_env',
+	    'node_events_time') ORDER BY name)")" = 'jobs_env jobs_script node_events_time' ]
 	# Every job, every column it had, unchanged.
 	cols="id, name, user, uid, gid, state, gpus, time_limit, submit_time,
 	    start_time, end_time, exit_code, signal, node, gpu_mask, restarts,
@@ -112,7 +117,7 @@ for k in ("first_start", "run_time", "queue_delay", "last_queue"):
 	new 'PRAGMA user_version = 99'
 	before=$(sqlite3 ctl/gbatch.db .dump | md5sum)
 	run ! gbatchd -D -f "$GBATCH_CONF" -L "$GB_DIR/gbatchd.log"
-	grep -q 'schema version 99, newer than this gbatchd knows (5)' gbatchd.log ||
-	    [[ "$output" == *'schema version 99, newer than this gbatchd knows (5)'* ]]
+	grep -q 'schema version 99, newer than this gbatchd knows (6)' gbatchd.log ||
+	    [[ "$output" == *'schema version 99, newer than this gbatchd knows (6)'* ]]
 	[ "$(sqlite3 ctl/gbatch.db .dump | md5sum)" = "$before" ]
 }
