@@ -23,6 +23,8 @@
 #include "daemon/controller/req.h"
 #include "daemon/controller/store-acct.h"
 
+static const struct timeval req_acct_at_once = { 0, 0 };
+
 /* Rows fed per loop pass: about 20 ms of SQLite and aggregation. */
 #define REQ_ACCT_REPORT_ROWS	50000
 
@@ -269,7 +271,10 @@ req_acct_report_step(evutil_socket_t fd, short what, void *arg)
 	r = store_acct_report_step(a->q, a->r, REQ_ACCT_REPORT_ROWS, err,
 	    sizeof err);
 	if (r == 1) {
-		event_active(a->ev, EV_TIMEOUT, 0);
+		/* A timer due at once, not event_active: libevent runs the
+		 * events activated during a pass in that same pass, so the
+		 * whole stream would go out before the loop polled again. */
+		evtimer_add(a->ev, &req_acct_at_once);
 		return;
 	}
 	if (r == -1) {

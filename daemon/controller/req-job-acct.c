@@ -27,6 +27,8 @@
 #include "daemon/controller/req.h"
 #include "daemon/controller/store-acct.h"
 
+static const struct timeval req_acct_at_once = { 0, 0 };
+
 /* A frame holds up to this many jobs or bytes. */
 #define REQ_JOB_ACCT_ROWS	2000
 #define REQ_JOB_ACCT_BYTES	(1U << 20)
@@ -172,7 +174,10 @@ req_job_acct_step(evutil_socket_t fd, short what, void *arg)
 	peer_send_frame(p, frame);
 	evbuffer_free(frame);
 	if (r == 1) {
-		event_active(a->ev, EV_TIMEOUT, 0);
+		/* A timer due at once, not event_active: libevent runs the
+		 * events activated during a pass in that same pass, so the
+		 * whole stream would go out before the loop polled again. */
+		evtimer_add(a->ev, &req_acct_at_once);
 		return;
 	}
 	log_debug("peer %s: JOB_ACCT: %zu jobs", peer_addr(p), a->count);
