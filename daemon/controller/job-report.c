@@ -345,10 +345,15 @@ job_report_ended(struct node *n, struct peer *p, const json_t *r)
 		for (i = 0; i < job_nparts(j); i++)
 			acks[nacks++] = node_peer(job_part_const(j, i)->node);
 	}
+	/* A job its user cancelled ends CANCELLED however its process died:
+	 * cancelled while being preempted, it may die of the checkpoint
+	 * signal before SIGTERM (a gang's end says the same above). */
+	if (job_cancel_requested(j))
+		to = JOB_CANCELLED;
 	/* A preempted job stopped: it waits again with its service, unless
 	 * its user cancelled it meanwhile. So does a gang that lost a node
 	 * once its other parts have stopped. */
-	if (job_state(j) == JOB_PREEMPTING && !job_cancel_requested(j)) {
+	else if (job_state(j) == JOB_PREEMPTING) {
 		to = JOB_PENDING;
 		how.reason = "Preempted";
 		how.detail = "stopped after its preemption; requeued";

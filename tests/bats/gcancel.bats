@@ -125,3 +125,24 @@ teardown() {
 	run -0 gcancel "$nid"
 	grep -q " done root (uid 0) from unix:root: cancel job $nid: of nobody\$" "$GB_DIR/ctl/audit.log"
 }
+
+@test "a job cancelled while it is being preempted ends CANCELLED, whatever its process died of" {
+	# The job takes the checkpoint signal and exits 5 when told, before
+	# its node hears of the cancel: gnoded is stopped meanwhile, so the
+	# node's report (an exit, not a cancel) reaches gbatchd after the
+	# cancel did. gbatchd once recorded such a job FAILED.
+	id=$(gb_submit --wrap 'echo $$ >pid; trap "touch got; while [ ! -e go ]; do sleep 0.1; done; exit 5" USR1; while :; do sleep 0.1; done')
+	gb_wait_state "$id" RUNNING
+	gctl requeue "$id" >/dev/null
+	gb_wait 20 test -e got
+	gb_state_is "$id" PREEMPTING
+	node=$(gq -h -j "$id" -o nodes)
+	eval "gnoded=\$GB_NODE_PID_$node"
+	kill -STOP "$gnoded"
+	touch go
+	gb_wait 10 bash -c "! kill -0 $(cat pid) 2>/dev/null"
+	run -0 gcancel "$id"
+	kill -CONT "$gnoded"
+	gb_wait_state "$id" CANCELLED 20
+	[ "$(gq -h -t all -j "$id" -o exit_code)" = 5 ]
+}
