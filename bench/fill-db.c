@@ -2,9 +2,9 @@
  * year of a busy cluster would leave them, for the history benchmarks
  * (bench/history).
  *   fill-db [-t NOW] DIR N [SEED]
- * DIR is a gbatchd state directory: its gbatch.db is created, or brought
- * to the current schema, by the controller's own store module, and every
- * row is written by the store's own functions (store.h), the ones
+ * DIR is a gbatchd state directory (made if missing): its gbatch.db is
+ * created, or brought to the current schema, by the controller's own
+ * store module, and every row is written by the store's own functions (store.h), the ones
  * gbatchd's submit and transitions call: the jobs row from the field table
  * (common/job-field.h), each run in job_runs, each transition in
  * job_events, scripts and environments shared in job_texts the way gsub's
@@ -20,6 +20,8 @@
  * The history is not one 32 GPUs could have run: a million jobs of one
  * minute to a day in a year keep about a thousand GPUs busy. Only sizes
  * and shapes matter here, not utilization. */
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -31,6 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/log.h"
 #include "common/xmalloc.h"
 #include "daemon/controller/store.h"
 
@@ -406,6 +409,12 @@ main(int argc, char **argv)
 	if (fill_state == 0)
 		fill_state = 1;
 
+	/* The store's log: its warnings and errors only, on stderr. */
+	log_open("fill-db", 0, LOG_LEVEL_WARN);
+	if (mkdir(argv[0], 0700) == -1 && errno != EEXIST) {
+		fprintf(stderr, "fill-db: %s: %s\n", argv[0], strerror(errno));
+		return (1);
+	}
 	if (store_open(argv[0], false, NULL, err, sizeof err) != 0) {
 		fprintf(stderr, "fill-db: %s\n", err);
 		return (1);

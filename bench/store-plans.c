@@ -25,6 +25,7 @@
 
 #include <sqlite3.h>
 
+#include "common/log.h"
 #include "common/xmalloc.h"
 #include "daemon/controller/store-acct.h"
 #include "daemon/controller/store.h"
@@ -165,6 +166,7 @@ main(int argc, char **argv)
 		    "runs on DIR/gbatch.db.\n");
 		return (2);
 	}
+	log_open("store-plans", 0, LOG_LEVEL_WARN);
 	sqlite3_auto_extension((void (*)(void))plans_connect_cb);
 	if (store_open(argv[1], false, NULL, err, sizeof err) != 0) {
 		fprintf(stderr, "store-plans: %s\n", err);
