@@ -65,7 +65,8 @@ plans_trace_cb(unsigned type, void *ctx, void *p, void *x)
 
 /* Called by SQLite for every connection opened in this process. */
 static int
-plans_connect_cb(sqlite3 *db, const char **err, const void *api)
+plans_connect_cb(sqlite3 *db, char **err,
+    const struct sqlite3_api_routines *api)
 {
 	if (plans_nconn < PLANS_MAX_CONN)
 		plans_conn[plans_nconn++] = db;
