@@ -16,6 +16,7 @@
 
 enum {
 	GNODES_OPT_JSON = 256,
+	GNODES_OPT_GSIM,
 	GNODES_OPT_HELP,
 };
 
@@ -24,6 +25,7 @@ static const struct option gnodes_longopts[] = {
 	{ "nodes", required_argument, NULL, 'N' },
 	{ "format", required_argument, NULL, 'o' },
 	{ "json", no_argument, NULL, GNODES_OPT_JSON },
+	{ "gsim", no_argument, NULL, GNODES_OPT_GSIM },
 	CMD_TIMEOUT_LONGOPT,
 	{ "help", no_argument, NULL, GNODES_OPT_HELP },
 	{ "version", no_argument, NULL, 'V' },
@@ -178,6 +180,9 @@ gnodes_usage(void)
 "  -o, --format FIELD[:WIDTH][,...]  columns (default: " GNODES_DEFAULT ")\n"
 "  -h, --noheader            no header line (as sinfo -h)\n"
 "      --json                print the controller's reply as JSON\n"
+"      --gsim                print the cluster's shape for gsim -c:\n"
+"                            NODESxGPUS, or SWITCHESxNODESxGPUS when every\n"
+"                            node has a switch and each switch as many nodes\n"
 "      --timeout SECONDS     how long to wait for gbatchd (default 10, or\n"
 "                            GBATCH_TIMEOUT; 0 waits for ever)\n"
 "      --help                this help\n"
@@ -185,7 +190,8 @@ gnodes_usage(void)
 "\n"
 "Fields: %s\n"
 "\n"
-"Exit status: 0 ok, 1 unknown node, 2 usage error, 3 cannot reach gbatchd.\n",
+"Exit status: 0 ok, 1 unknown node (or, with --gsim, no nodes or nodes of\n"
+"different GPU counts), 2 usage error, 3 cannot reach gbatchd.\n",
 	    fields);
 	free(fields);
 }
@@ -205,6 +211,80 @@ gnodes_wanted(const json_t *names, const char *name)
 	return (false);
 }
 
+/* The shape of nodes for gsim's -c, into out: "NODESxGPUS", or
+ * "SWITCHESxNODESxGPUS" when every node names its switch and the switches
+ * hold as many nodes each, which is all gsim's model of a cluster can
+ * say. Nodes of different sizes have no shape there: returns -1 with the
+ * reason in err. Uneven or partial switch labels lose only the topology:
+ * the flat shape, and *note says why (else it is ""). */
+static int
+gnodes_gsim_shape(json_t *nodes, char *out, size_t outlen, char *note,
+    size_t notelen, char *err, size_t errlen)
+{
+	json_t		*node, *per_switch, *v;
+	const char	*name, *sw, *first_name = NULL, *label;
+	char		 s1[256], s2[256];
+	json_int_t	 gpus, first_gpus = 0, k = -1;
+	size_t		 i, n = json_array_size(nodes), labelled = 0;
+
+	note[0] = '\0';
+	if (n == 0) {
+		snprintf(err, errlen, "--gsim: no nodes to describe");
+		return (-1);
+	}
+	per_switch = json_object();
+	json_array_foreach(nodes, i, node) {
+		name = json_string_value(json_object_get(node, "name"));
+		gpus = json_integer_value(json_object_get(node, "gpus_total"));
+		if (first_name == NULL) {
+			first_name = name;
+			first_gpus = gpus;
+		} else if (gpus != first_gpus) {
+			snprintf(err, errlen, "--gsim: node %s has %lld GPUs and "
+			    "node %s %lld; gsim simulates nodes of one size "
+			    "(select some with -N)", safe_text_str(name, s1,
+			    sizeof s1), (long long)gpus, safe_text_str(first_name,
+			    s2, sizeof s2), (long long)first_gpus);
+			json_decref(per_switch);
+			return (-1);
+		}
+		sw = json_string_value(json_object_get(node, "switch"));
+		if (sw != NULL && *sw != '\0') {
+			labelled++;
+			v = json_object_get(per_switch, sw);
+			json_object_set_new(per_switch, sw, json_integer(
+			    json_integer_value(v) + 1));
+		}
+	}
+	if (first_gpus < 1 || first_gpus > 64) {
+		snprintf(err, errlen, "--gsim: nodes of %lld GPUs; gsim "
+		    "simulates 1 to 64 per node", (long long)first_gpus);
+		json_decref(per_switch);
+		return (-1);
+	}
+	json_object_foreach(per_switch, label, v) {
+		if (k == -1)
+			k = json_integer_value(v);
+		else if (json_integer_value(v) != k)
+			k = -2;
+	}
+	if (labelled == n && json_object_size(per_switch) > 1 && k > 0)
+		snprintf(out, outlen, "%zux%lldx%lld",
+		    json_object_size(per_switch), (long long)k,
+		    (long long)first_gpus);
+	else {
+		snprintf(out, outlen, "%zux%lld", n, (long long)first_gpus);
+		if (labelled > 0 && labelled < n)
+			snprintf(note, notelen, "%zu of %zu nodes name no "
+			    "switch; the shape has none", n - labelled, n);
+		else if (labelled == n && k == -2)
+			snprintf(note, notelen, "the switches hold different "
+			    "numbers of nodes; the shape has no switches");
+	}
+	json_decref(per_switch);
+	return (0);
+}
+
 static int
 gnodes_add_name(const char *item, void *arg, char *err, size_t errlen)
 {
@@ -220,9 +300,11 @@ main(int argc, char **argv)
 	json_t		*req = NULL, *reply = NULL, *names = NULL, *node, *n;
 	json_t		*keep;
 	const char	*name, *topt = NULL;
-	char		 err[1024], serr[768], safe[1024];
+	char		 err[1024], serr[768], safe[1024], shape[64];
+	char		 note[256];
 	unsigned	 timeout;
-	bool		 noheader = false, json = false;
+	bool		 noheader = false, json = false, gsim = false;
+	bool		 format = false;
 	size_t		 i, k;
 	int		 ch, r = EXIT_USAGE;
 
@@ -247,9 +329,13 @@ main(int argc, char **argv)
 				snprintf(err, sizeof err, "--format: %s", serr);
 				goto usage;
 			}
+			format = true;
 			break;
 		case GNODES_OPT_JSON:
 			json = true;
+			break;
+		case GNODES_OPT_GSIM:
+			gsim = true;
 			break;
 		case CMD_OPT_TIMEOUT:
 			topt = optarg;
@@ -275,6 +361,11 @@ main(int argc, char **argv)
 		    "nodes with -N NAME", argv[optind]);
 		goto usage;
 	}
+	if (gsim && (json || format || noheader)) {
+		snprintf(err, sizeof err, "--gsim prints one line, the shape; "
+		    "it takes no --json, --format or --noheader");
+		goto usage;
+	}
 
 	if ((r = client_open(timeout, &c, err, sizeof err)) != 0) {
 		fprintf(stderr, "gnodes: %s\n", err);
@@ -294,11 +385,21 @@ main(int argc, char **argv)
 		}
 	}
 	json_object_set_new(reply, "nodes", keep);
-	if (json)
+	r = EXIT_OK;
+	if (gsim) {
+		if (gnodes_gsim_shape(keep, shape, sizeof shape, note,
+		    sizeof note, err, sizeof err) != 0) {
+			fprintf(stderr, "gnodes: %s\n", err);
+			r = EXIT_REFUSED;
+			goto out;
+		}
+		if (note[0] != '\0')
+			fprintf(stderr, "gnodes: --gsim: %s\n", note);
+		printf("%s\n", shape);
+	} else if (json)
 		cmd_json_print(reply, JSON_INDENT(2));
 	else
 		table_print(t, stdout, !noheader);
-	r = EXIT_OK;
 	json_array_foreach(names, i, n) {
 		json_array_foreach(keep, k, node) {
 			if (json_equal(json_object_get(node, "name"), n))

@@ -16,7 +16,7 @@ teardown() {
 
 @test "gnodes --help lists every option" {
 	run -0 gnodes --help
-	for o in --nodes --format --noheader --json --help --version; do
+	for o in --nodes --format --noheader --json --gsim --help --version; do
 		[[ "$output" == *"$o"* ]] || { echo "missing $o"; false; }
 	done
 }
@@ -96,4 +96,65 @@ teardown() {
 import json, sys
 d = json.load(open(sys.argv[1]))["nodes"][0]
 assert d["reason"] == "\x1b[31mred\x07\x9b2J\nforged", d["reason"]' out
+}
+
+# gsim_cluster SHAPE: gsim's own account of the cluster -c SHAPE gives it,
+# "NODES nodes x GPUS GPUs on SWITCHES switch(es)", replaying a trace of
+# one job that needs every GPU the cluster has (gsim refuses a job that
+# does not fit, so a shape too small fails here).
+gsim_cluster() {
+	local total
+	total=$(python3 -c 'import json, sys
+print(sum(n["gpus_total"] for n in json.load(sys.stdin)["nodes"]))' <"$GB_DIR/nodes.json")
+	printf 'submit_time,num_gpus,duration\n0,%s,60\n' "$total" >"$GB_DIR/all.csv"
+	gsim -q -p fifo -c "$1" "$GB_DIR/all.csv" |
+	    sed -n 's/^1 jobs; \([0-9]*\) nodes\{0,1\} x \([0-9]*\) GPUs = [0-9]* GPUs on \([0-9]*\) switch.*/\1 \2 \3/p'
+}
+
+@test "gnodes --gsim prints the cluster's shape, which gsim -c takes" {
+	gnodes --json >"$GB_DIR/nodes.json"
+	# Worked out from the listing: how many nodes, each one's GPUs.
+	want=$(python3 -c 'import json, sys
+n = json.load(sys.stdin)["nodes"]
+print("%dx%d" % (len(n), n[0]["gpus_total"]))' <"$GB_DIR/nodes.json")
+	[ "$want" = 2x4 ]
+	run -0 --separate-stderr gnodes --gsim
+	[ "$output" = "$want" ]
+	[ -z "$stderr" ]
+	run -0 gsim_cluster "$output"
+	[ "$output" = "2 4 1" ]
+	run -0 gnodes --gsim -N n2
+	[ "$output" = 1x4 ]
+}
+
+@test "gnodes --gsim gives switches when each has as many nodes, else the flat shape and why" {
+	gb_start_node n3 4 --switch rackA
+	gb_start_node n4 4 --switch rackB
+	gnodes -N n3,n4 --json >"$GB_DIR/nodes.json"
+	run -0 gnodes --gsim -N n3,n4
+	[ "$output" = 2x1x4 ]
+	run -0 gsim_cluster 2x1x4
+	[ "$output" = "2 4 2" ]
+	# n1 and n2 name no switch: the GPUs are all there, the racks not.
+	run -0 --separate-stderr gnodes --gsim
+	[ "$output" = 4x4 ]
+	[[ "$stderr" == *"2 of 4 nodes name no switch"* ]]
+	gb_start_node n5 4 --switch rackA
+	run -0 --separate-stderr gnodes --gsim -N n3,n4,n5
+	[ "$output" = 3x4 ]
+	[[ "$stderr" == *"different numbers of nodes"* ]]
+}
+
+@test "gnodes --gsim refuses nodes of different sizes and a listing it cannot print" {
+	gb_start_node n3 8
+	run -1 --separate-stderr gnodes --gsim
+	[ -z "$output" ]
+	[[ "$stderr" == *"node n3 has 8 GPUs and node n1 4"*"one size"* ]]
+	run -0 gnodes --gsim -N n1,n2
+	[ "$output" = 2x4 ]
+	for o in --json -h "-o name"; do
+		# shellcheck disable=SC2086
+		run -2 gnodes --gsim $o
+		[[ "$output" == *"--gsim prints one line"* ]]
+	done
 }
