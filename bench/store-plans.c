@@ -152,7 +152,8 @@ plans_explain(sqlite3 *db, const char *sql)
 int
 main(int argc, char **argv)
 {
-	struct store_acct_query	 all = { 0, INT64_MAX, NULL, NULL, NULL };
+	struct store_acct_query	 all = { 0, INT64_MAX, NULL, NULL, NULL,
+	    UINT64_MAX };
 	struct store_acct	*acct = NULL;
 	sqlite3_stmt		*st;
 	const char		*sql;

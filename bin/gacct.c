@@ -269,18 +269,65 @@ gacct_trace_end(struct gacct *g)
 	free(g->trace);
 }
 
+/* Asks for the members the output reads, and each job's runs only when
+ * it shows them: over a year of jobs, every member of every job and a
+ * query of its runs would cost the controller and gacct most of the time.
+ * --json writes every member, runs included. */
+static void
+gacct_fields(struct gacct *g, const struct table *t)
+{
+	static const int trace[] = { JF_SUBMIT_TIME, JF_GPUS, JF_RUN_TOTAL,
+	    JF_NAME, JF_USER };
+	json_t		*fields;
+	const char	*col;
+	bool		 runs = false;
+	size_t		 i;
+
+	if (g->out == GACCT_JSON) {
+		json_object_set_new(g->req, "runs", json_true());
+		return;
+	}
+	fields = json_array();
+	if (g->out == GACCT_TRACE) {
+		for (i = 0; i < sizeof trace / sizeof trace[0]; i++)
+			json_array_append_new(fields, json_string(
+			    job_fields[trace[i]].wire));
+	} else {
+		for (i = 0; i < table_nselected(t); i++) {
+			col = table_selected(t, i)->name;
+			runs = runs || strcmp(col, "runs") == 0;
+			job_row_wire_fields(col, fields);
+		}
+	}
+	json_object_set_new(g->req, "fields", fields);
+	if (runs)
+		json_object_set_new(g->req, "runs", json_true());
+}
+
 /* Walks one reply frame's jobs. Returns 1 when more frames follow, 0 at
  * the last, -1 on a malformed frame. */
 static int
 gacct_frame(struct gacct *g, struct table *t, const char *body, size_t len)
 {
-	struct jscan_val	 top, jobs, job, more;
+	struct jscan_val	 top, key, v, jobs, job;
 	struct job_row		 row;
 	size_t			 pos = 0;
+	int			 more = 0, r;
 
-	if (jscan_open(body, len, &top) == -1 ||
-	    jscan_get(&top, "jobs", &jobs) == -1 || jobs.type != JSCAN_ARRAY)
+	/* One walk of the frame's members: jscan_get for "more", which
+	 * follows a megabyte of jobs, would walk them all again. */
+	jobs.type = JSCAN_NONE;
+	if (jscan_open(body, len, &top) == -1)
 		return (-1);
+	while ((r = jscan_member(&top, &pos, &key, &v)) == 1) {
+		if (jscan_key_is(&key, "jobs"))
+			jobs = v;
+		else if (jscan_key_is(&key, "more"))
+			more = jscan_true(&v) ? 1 : 0;
+	}
+	if (r == -1 || jobs.type != JSCAN_ARRAY)
+		return (-1);
+	pos = 0;
 	while (jscan_element(&jobs, &pos, &job) == 1) {
 		if (job.type != JSCAN_OBJECT || job_row_scan(&job, &row) == -1)
 			return (-1);
@@ -298,8 +345,7 @@ gacct_frame(struct gacct *g, struct table *t, const char *body, size_t len)
 			break;
 		}
 	}
-	jscan_get(&top, "more", &more);
-	return (jscan_true(&more) ? 1 : 0);
+	return (more);
 }
 
 static int
@@ -536,7 +582,7 @@ main(int argc, char **argv)
 		json_object_set_new(g.req, "report", json_string(
 		    gacct_report_name(g.report)));
 	else
-		json_object_set_new(g.req, "runs", json_true());
+		gacct_fields(&g, t);
 	/* Columns on a terminal; for a pipe or a file, TABs without
 	 * padding, unless a format was asked for. */
 	if (!g.format_set)

@@ -19,18 +19,32 @@ job_row_knows(const struct jscan_val *key)
 	return (job_row_key(key) != -1);
 }
 
+/* A listing's jobs carry their members in one order: the field the n-th
+ * member named last time is tried first, before the search by name. */
+static int	job_row_hint[JF_COUNT];
+
 int
 job_row_scan(const struct jscan_val *obj, struct job_row *row)
 {
 	struct jscan_val	key, val;
-	size_t			pos = 0;
+	const char		*w;
+	size_t			pos = 0, n = 0;
 	int			r, k;
 
 	memset(row, 0, sizeof *row);
 	row->obj = *obj;
 	while ((r = jscan_member(obj, &pos, &key, &val)) == 1) {
-		if ((k = job_row_key(&key)) != -1)
+		k = n < JF_COUNT ? job_row_hint[n] : -1;
+		w = k >= 0 ? job_fields[k].wire : NULL;
+		if (w == NULL || strncmp(w, key.p, key.n) != 0 ||
+		    w[key.n] != '\0') {
+			k = job_row_key(&key);
+			if (n < JF_COUNT)
+				job_row_hint[n] = k;
+		}
+		if (k != -1)
 			row->v[k] = val;
+		n++;
 	}
 	return (r);
 }
@@ -67,19 +81,55 @@ job_row_seconds(const void *row, enum job_field k, char *buf, size_t len,
 	return (duration_format((uint64_t)t, buf, len));
 }
 
+/* The local hour a date was last in: a year of jobs ends in a few
+ * thousand hours, and localtime and strftime for each of a million dates
+ * were a tenth of gacct's time. An hour is kept only when its UTC offset
+ * holds from its start to its end (no zone change inside it). */
+static struct job_row_hour {
+	time_t		 start;		/* 0: none */
+	char		 text[24];	/* "YYYY-MM-DDTHH:" */
+} job_row_hours[JF_COUNT];	/* one per field: submit, start, end differ */
+
 static const char *
 job_row_date(const void *row, enum job_field k, char *buf, size_t len)
 {
 	long long	t;
-	time_t		tt;
-	struct tm	tm;
+	time_t		tt, hs, he;
+	struct tm	tm, end, start;
+	unsigned	s;
+	struct job_row_hour *h = &job_row_hours[k];
 
-	if (jscan_int(job_row_v(row, k), &t) == -1 || t <= 0)
+	if (jscan_int(job_row_v(row, k), &t) == -1 || t <= 0 || len < 20)
 		return ("");
 	tt = (time_t)t;
-	if (localtime_r(&tt, &tm) == NULL ||
-	    strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm) == 0)
-		return ("");
+	if (h->start == 0 || tt < h->start ||
+	    tt >= h->start + 3600) {
+		if (localtime_r(&tt, &tm) == NULL)
+			return ("");
+		hs = tt - tm.tm_min * 60 - tm.tm_sec;
+		he = hs + 3599;
+		h->start = 0;
+		if (localtime_r(&hs, &start) != NULL &&
+		    start.tm_gmtoff == tm.tm_gmtoff &&
+		    start.tm_min == 0 && start.tm_sec == 0 &&
+		    localtime_r(&he, &end) != NULL &&
+		    end.tm_gmtoff == tm.tm_gmtoff && end.tm_hour == tm.tm_hour &&
+		    strftime(h->text, sizeof h->text,
+		    "%Y-%m-%dT%H:", &tm) == 14)
+			h->start = hs;
+		else if (strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm) == 0)
+			return ("");
+		else
+			return (buf);
+	}
+	s = (unsigned)(tt - h->start);
+	memcpy(buf, h->text, 14);
+	buf[14] = (char)('0' + s / 600);
+	buf[15] = (char)('0' + s / 60 % 10);
+	buf[16] = ':';
+	buf[17] = (char)('0' + s % 60 / 10);
+	buf[18] = (char)('0' + s % 10);
+	buf[19] = '\0';
 	return (buf);
 }
 

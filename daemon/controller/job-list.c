@@ -176,6 +176,21 @@ names:
 	return (-1);
 }
 
+uint64_t
+job_list_store_fields(uint64_t fields)
+{
+	uint64_t	m = fields | JOB_FIELD_BIT(JF_ID) | JOB_FIELD_BIT(JF_STATE);
+
+	if (fields & (JOB_FIELD_BIT(JF_ALLOC) | JOB_FIELD_BIT(JF_NODES)))
+		m |= JOB_FIELD_BIT(JF_NODE) | JOB_FIELD_BIT(JF_GPU_MASK) |
+		    JOB_FIELD_BIT(JF_ALLOC_TEXT);
+	if (fields & JOB_FIELD_BIT(JF_ELAPSED))
+		m |= JOB_FIELD_BIT(JF_START_TIME) | JOB_FIELD_BIT(JF_END_TIME);
+	if (fields & JOB_FIELD_BIT(JF_JCT))
+		m |= JOB_FIELD_BIT(JF_SUBMIT_TIME) | JOB_FIELD_BIT(JF_END_TIME);
+	return (m);
+}
+
 /* Writes the member name of field f: a comma unless it is the first. */
 static void
 job_list_key(struct job_list_buf *b, int f, int *first)

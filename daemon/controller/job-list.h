@@ -46,6 +46,9 @@ void	job_list_string(struct job_list_buf *, const char *s);
  * -1 with err naming the accepted fields. */
 int	job_list_fields(const json_t *names, uint64_t *fields, char *err,
 	    size_t errlen);
+/* The stored fields job_list_row reads to write the members of fields: a
+ * query for them may read only those columns. */
+uint64_t job_list_store_fields(uint64_t fields);
 /* Appends an allocation's text ("n1:0xf,n2:0x3", store.h) as the alloc
  * array: [{"node":"n1","gpus":[0,1,2,3]},...]. */
 void	job_list_alloc(struct job_list_buf *, const char *text);

@@ -310,6 +310,7 @@ req_job_acct(struct peer *p, const json_t *msg)
 	q.users = users_text;
 	q.states = states_text;
 	q.ids = ids_text;
+	q.fields = job_list_store_fields(a->fields);
 	if ((v = json_object_get(msg, "report")) != NULL) {
 		free(a);
 		if (!json_is_string(v)) {

@@ -19,6 +19,7 @@ struct store_acct_query {
 	const char	*users;
 	const char	*states;
 	const char	*ids;
+	uint64_t	 fields;	/* JOB_FIELD_BIT of the store fields read */
 };
 
 struct store_acct;

@@ -13,6 +13,9 @@
 extern int	 store_job_pos[JF_COUNT];
 /* Fills r from st's current row (strings borrowed from st). */
 void		 store_job_read(sqlite3_stmt *, struct store_job *r);
+/* The same for a SELECT whose fields are at pos (store_sql_job_select_only). */
+void		 store_job_read_at(sqlite3_stmt *, const int pos[JF_COUNT],
+		     struct store_job *r);
 const char	*store_column_text(sqlite3_stmt *, int);
 /* Fills r from a row of SELECT run, start_time, end_time, gpus, alloc,
  * end_state, exit_code, signal, preempt_time FROM job_runs. */

@@ -795,6 +795,13 @@ store_column_text(sqlite3_stmt *st, int i)
 void
 store_job_read(sqlite3_stmt *st, struct store_job *r)
 {
+	store_job_read_at(st, store_job_pos, r);
+}
+
+void
+store_job_read_at(sqlite3_stmt *st, const int pos[JF_COUNT],
+    struct store_job *r)
+{
 	const char	*text;
 	char		*p;
 	int		 f, c;
@@ -802,7 +809,7 @@ store_job_read(sqlite3_stmt *st, struct store_job *r)
 	memset(r, 0, sizeof *r);
 	r->queue = -1;
 	for (f = 0; f < JF_COUNT; f++) {
-		if ((c = store_job_pos[f]) < 0)
+		if ((c = pos[f]) < 0)
 			continue;
 		p = (char *)r + store_job_offset[f];
 		switch (job_fields[f].kind) {

@@ -544,11 +544,14 @@ mode_is() {
 	grep -q '^static const char \*const store_purge_sql\[' daemon/controller/store-purge.c
 	# The accounting queries (store-acct.c) prepare a SELECT written from
 	# the field table with a literal tail, and a literal of job_runs.
+	# The reports' statements are a table of literals.
 	run -0 grep -nE 'sqlite3_(exec|prepare)' daemon/controller/store-acct.c
-	[ "${#lines[@]}" -eq 2 ]
+	[ "${#lines[@]}" -eq 3 ]
 	[[ "${lines[0]}" == *'sqlite3_prepare_v2(store_acct_db, sql, '* ]]
 	[[ "${lines[1]}" == *'sqlite3_prepare_v2(store_acct_db, "SELECT run,"'* ]]
-	grep -q 'sql = store_sql_job_select(false, STORE_ACCT_WHERE, pos);' \
+	[[ "${lines[2]}" == *'sqlite3_prepare_v2(store_acct_db, store_acct_report_sql[i],'* ]]
+	grep -q '^static const char \*const store_acct_report_sql\[' daemon/controller/store-acct.c
+	grep -q 'sql = store_sql_job_select_only(false, q->fields, STORE_ACCT_WHERE,' \
 	    daemon/controller/store-acct.c
 	# In it, sqlite3_exec and sqlite3_prepare* run only in the wrappers
 	# and on the table of statements, which are string literals ...
