@@ -174,7 +174,7 @@ enum store_acct_phase {
 };
 
 static const char *const store_acct_report_sql[STORE_ACCT_NPHASES] = {
-	/* By jobs_end (or jobs_user_end with users). */
+	/* From jobs_acct alone (or jobs_user_end with users). */
 	[STORE_ACCT_JOBS] = "SELECT user, state, gpus, submit_time, end_time,"
 	    " queue_delay, preemptions, last_queue FROM jobs WHERE +state IN"
 	    " ('COMPLETED', 'FAILED', 'TIMEOUT', 'CANCELLED', 'NODE_FAIL') AND"
@@ -184,10 +184,9 @@ static const char *const store_acct_report_sql[STORE_ACCT_NPHASES] = {
 	/* Runs still going, and those that ended after since (two ranges
 	 * of job_runs_end); those that started at or after until are left
 	 * out here rather than read. A run that ended at since counts 0. */
-	[STORE_ACCT_RUNS] = "SELECT j.user, r.start_time, r.end_time, r.gpus,"
-	    " r.alloc FROM job_runs r JOIN jobs j ON j.id = r.job_id WHERE"
-	    " (r.end_time > :since OR r.end_time = 0) AND r.start_time <"
-	    " :until",
+	[STORE_ACCT_RUNS] = "SELECT user, start_time, end_time, gpus, alloc"
+	    " FROM job_runs WHERE (end_time > :since OR end_time = 0) AND"
+	    " start_time < :until",
 	[STORE_ACCT_NODE_ROWS] = "SELECT name, gpus, (SELECT state FROM"
 	    " node_events e WHERE e.node = n.name AND e.time < :since AND"
 	    " e.state IN ('UP', 'DOWN') ORDER BY e.time DESC, e.id DESC LIMIT"

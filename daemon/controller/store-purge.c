@@ -27,13 +27,13 @@
 /* The finished states; a job in any other state is never purged. The
  * unary + keeps the planner off the jobs_state index, through which it
  * would read every finished job and sort them all for the oldest 500,
- * where jobs_end hands them over in order. */
+ * where jobs_acct hands them over in order. */
 #define STORE_PURGE_FINISHED						\
 	"+state IN ('COMPLETED', 'FAILED', 'TIMEOUT', 'CANCELLED',"	\
 	" 'NODE_FAIL')"
 
 /* The jobs after :t, :id in (end_time, id) order that ended before
- * :cutoff: a range of the jobs_end index, read in its order. Jobs that
+ * :cutoff: a range of the jobs_acct index, read in its order. Jobs that
  * never ended have end_time 0. */
 #define STORE_PURGE_RANGE						\
 	" FROM jobs WHERE end_time > 0 AND end_time < :cutoff AND"	\

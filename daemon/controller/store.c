@@ -93,19 +93,26 @@ static const char *const store_migrations[] = {
 	" 0) WHERE first_start > 0;"
 	"UPDATE jobs SET pending_since = MAX(last_stop, submit_time * 1000)"
 	" WHERE state = 'PENDING';"
-	"CREATE INDEX jobs_end ON jobs (end_time);"
+	/* jobs_acct covers what gacct --report reads of a job, so a
+	 * year of jobs is read from the index alone, in end-time order. */
+	"CREATE INDEX jobs_acct ON jobs (end_time, user, state, gpus,"
+	" submit_time, queue_delay, preemptions, last_queue);"
 	"CREATE INDEX jobs_user_end ON jobs (user, end_time);"
 	"CREATE TABLE job_runs ("
 	" id INTEGER PRIMARY KEY, job_id INTEGER NOT NULL,"
-	" run INTEGER NOT NULL, start_time INTEGER NOT NULL,"
+	" user TEXT NOT NULL, run INTEGER NOT NULL,"
+	" start_time INTEGER NOT NULL,"
 	" end_time INTEGER NOT NULL DEFAULT 0, gpus INTEGER NOT NULL,"
 	" alloc TEXT NOT NULL, end_state TEXT NOT NULL DEFAULT '',"
 	" exit_code INTEGER, signal INTEGER,"
 	" preempt_time INTEGER NOT NULL DEFAULT 0);"
 	"CREATE INDEX job_runs_job ON job_runs (job_id);"
-	"CREATE INDEX job_runs_end ON job_runs (end_time);"
-	"INSERT INTO job_runs (job_id, run, start_time, end_time, gpus, alloc,"
-	" end_state, exit_code, signal) SELECT id, restarts, start_time,"
+	/* job_runs_end covers what the reports read of a run. */
+	"CREATE INDEX job_runs_end ON job_runs (end_time, start_time, user,"
+	" gpus, alloc);"
+	"INSERT INTO job_runs (job_id, user, run, start_time, end_time, gpus,"
+	" alloc, end_state, exit_code, signal) SELECT id, user, restarts,"
+	" start_time,"
 	" end_time, gpus, CASE WHEN alloc != '' THEN alloc ELSE node ||"
 	" printf(':0x%x', gpu_mask) END, CASE WHEN end_time > 0 THEN state"
 	" ELSE '' END, exit_code, signal FROM jobs WHERE start_time > 0 AND"
@@ -164,8 +171,10 @@ static const char *const store_sql[STORE_NSTMTS] = {
 	[STORE_TEXT_INSERT] = "INSERT INTO job_texts (text) VALUES (?)",
 	[STORE_EVENTS_OF] = "SELECT time, from_state, to_state, detail FROM"
 	    " job_events WHERE job_id = ? ORDER BY id",
-	[STORE_RUN_START] = "INSERT INTO job_runs (job_id, run, start_time,"
-	    " gpus, alloc) VALUES (:job, :run, :start, :gpus, :alloc)",
+	/* A run carries its job's user, so the reports read runs alone. */
+	[STORE_RUN_START] = "INSERT INTO job_runs (job_id, user, run,"
+	    " start_time, gpus, alloc) SELECT :job, user, :run, :start,"
+	    " :gpus, :alloc FROM jobs WHERE id = :job",
 	/* A job has at most one open run: the one not yet ended. */
 	[STORE_RUN_END] = "UPDATE job_runs SET end_time = :end, end_state ="
 	    " :state, exit_code = :exit_code, signal = :signal WHERE job_id ="

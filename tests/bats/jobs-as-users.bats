@@ -126,7 +126,7 @@ gbu_message() {
 	# left it.
 	sqlite3 "$GB_DIR/ctl/gbatch.db" 'DROP INDEX jobs_script;
 	    DROP INDEX jobs_env; ALTER TABLE jobs DROP COLUMN umask;
-	    DROP TABLE job_runs; DROP TABLE node_events; DROP INDEX jobs_end;
+	    DROP TABLE job_runs; DROP TABLE node_events; DROP INDEX jobs_acct;
 	    DROP INDEX jobs_user_end; ALTER TABLE jobs DROP COLUMN queue_delay;
 	    ALTER TABLE jobs DROP COLUMN pending_since;
 	    ALTER TABLE jobs DROP COLUMN last_queue; PRAGMA user_version = 3;'

@@ -36,6 +36,9 @@ new() {
 	grep -q 'schema migrated to version 5' gbatchd.log
 	grep -q 'schema migrated to version 6' gbatchd.log
 	[ "$(new 'PRAGMA user_version')" = 6 ]
+	# Version 5: the index gacct --report reads jobs from alone.
+	[ "$(new "SELECT sql FROM sqlite_master WHERE name = 'jobs_acct'")" = \
+	    'CREATE INDEX jobs_acct ON jobs (end_time, user, state, gpus, submit_time, queue_delay, preemptions, last_queue)' ]
 	# Version 6: the indexes the purge searches by.
 	[ "$(new "SELECT group_concat(name, ' ') FROM (SELECT name FROM
 	    sqlite_master WHERE name IN ('jobs_script', 'jobs_env',
@@ -70,6 +73,9 @@ new() {
 		[ "$(new "SELECT start_time FROM job_runs WHERE job_id = $id")" = \
 		    "$(old "SELECT start_time FROM jobs WHERE id = $id")" ]
 	done
+	# Each run carries its job's user.
+	[ "$(new 'SELECT COUNT(*) FROM job_runs r JOIN jobs j ON j.id = r.job_id
+	    WHERE r.user = j.user')" = "$(new 'SELECT COUNT(*) FROM job_runs')" ]
 	# The gang's run names both of its nodes.
 	gang=$(old "SELECT id FROM jobs WHERE name = 'gang'")
 	[[ "$(new "SELECT alloc FROM job_runs WHERE job_id = $gang")" == *n1:*,n2:* ]]
