@@ -17,6 +17,8 @@ setup() {
 	PORT=$(free_port)
 	URL="http://127.0.0.1:$PORT/metrics"
 	gb_write_conf "metrics_listen = \"127.0.0.1:$PORT\";"
+	# Jobs write their output files where they were submitted from.
+	cd "$GB_DIR"
 }
 
 teardown() {
