@@ -482,6 +482,7 @@ static void
 acct_node_finish(struct acct_report *r, struct acct_node *n)
 {
 	int	up_before, drained_before, u, d, uu, dd;
+	int64_t	absent = 0;
 
 	acct_node_advance(r, n, r->until);
 	up_before = n->first_up == -1 ? 1 : !n->first_up;
@@ -490,14 +491,18 @@ acct_node_finish(struct acct_report *r, struct acct_node *n)
 		for (d = 0; d < 3; d++) {
 			uu = u == ACCT_UNKNOWN ? up_before : u;
 			dd = d == ACCT_UNKNOWN ? drained_before : d;
-			if (!uu)
+			/* A node whose first event is coming UP was not yet
+			 * in the cluster: neither down nor capacity. */
+			if (u == ACCT_UNKNOWN && n->first_up == 1)
+				absent += n->secs[u][d];
+			else if (!uu)
 				n->pub.down_s += n->secs[u][d];
 			else if (dd)
 				n->pub.drained_s += n->secs[u][d];
 		}
 	}
 	n->pub.capacity_s = n->listed ? (uint64_t)n->pub.gpus *
-	    (uint64_t)(r->until - r->since - n->pub.down_s) : 0;
+	    (uint64_t)(r->until - r->since - n->pub.down_s - absent) : 0;
 	r->cluster.capacity_s += n->pub.capacity_s;
 	r->cluster.down_gpu_s += (uint64_t)n->pub.gpus *
 	    (uint64_t)n->pub.down_s;

@@ -15,9 +15,10 @@
  *   down. Drained time is capacity (the GPUs are there and may still run
  *   jobs that started before the drain); it is reported on its own, and
  *   only while the node was up. Before a node's first event of a kind the
- *   node is taken to be in the state opposite to that event (a node first
- *   seen UP was down before); a node with no event of a kind was up, or not
- *   drained, the whole range.
+ *   node is taken to be in the state opposite to that event, except that a
+ *   node first seen coming UP was not in the cluster before: that time is
+ *   neither down nor capacity. A node with no event of a kind was up, or
+ *   not drained, the whole range.
  *
  * Feeding costs a hash lookup per row; acct_report_finish sorts the rows
  * and selects the percentiles (linear on average). */

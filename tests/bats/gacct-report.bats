@@ -37,7 +37,9 @@ field() {
 
 @test "gacct --report users, cluster and nodes agree with the database" {
 	printf 'scheduler = {\n  thresholds = [ 2.0 ];\n  promote_knob = 0;\n};\n' >>"$GBATCH_CONF"
-	t0=$(date +%s)
+	# The range starts before the nodes first come up: that time is
+	# theirs neither as down time nor as capacity.
+	t0=$(($(date +%s) - 5))
 	gb_start_cluster
 	# big: 8 GPUs on 2 x 4, in Q1 after a quarter second; small, new in
 	# Q0, preempts it; big is requeued and runs again.
@@ -141,9 +143,11 @@ for row in users["rows"]:
     close(row["share"], 100 * used_user[row["user"]] / total)
 
 # Node states second by second: the last event at or before each second;
-# before a node's first event of a kind, the opposite of that event.
+# before a node's first event of a kind, the opposite of that event, but
+# before a first UP the node was not in the cluster (None): neither down
+# nor capacity.
 nodes = dict(db.execute("SELECT name, gpus FROM nodes"))
-down, drained = {}, {}
+down, drained, absent = {}, {}, {}
 for n in nodes:
     ev = db.execute("SELECT time, state FROM node_events WHERE node = ?"
                     " ORDER BY time, id", (n,)).fetchall()
@@ -154,12 +158,16 @@ for n in nodes:
         before = [e for e in kind if e[0] <= t]
         if before:
             return before[-1][1] == yes
+        if yes == "UP" and kind[0][1] == "UP":
+            return None
         return kind[0][1] == no
-    down[n] = sum(1 for t in range(since, until) if not state(t, "UP", "DOWN"))
+    down[n] = sum(1 for t in range(since, until) if state(t, "UP", "DOWN") is False)
+    absent[n] = sum(1 for t in range(since, until) if state(t, "UP", "DOWN") is None)
     drained[n] = sum(1 for t in range(since, until)
                      if state(t, "UP", "DOWN") and state(t, "DRAINED", "RESUMED"))
 assert down["n1"] > 0 and drained["n2"] > 0, (down, drained)
-cap = {n: g * (until - since - down[n]) for n, g in nodes.items()}
+assert absent["n1"] >= 5 and absent["n2"] >= 5, absent
+cap = {n: g * (until - since - down[n] - absent[n]) for n, g in nodes.items()}
 
 nrows = json.load(open("nodes.json"))["rows"]
 assert [r["node"] for r in nrows] == sorted(nodes), nrows
