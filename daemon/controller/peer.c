@@ -37,6 +37,10 @@
  * callback so that one busy client cannot starve the others. */
 #define PEER_READ_MAX	(256U << 10)
 #define PEER_READ_CHUNK	(64U << 10)
+/* Write in large gulps too: libevent writes 16 KiB per pass unless told,
+ * so a megabyte frame of gacct took 64 passes of the loop to leave, each
+ * perhaps behind the next frame's making, gacct waiting on every one. */
+#define PEER_WRITE_MAX	(1U << 20)
 /* Relayed clients one node may carry at once: its users' commands, each
  * open for the length of one command. */
 #define PEER_RELAY_MAX		256
@@ -113,6 +117,7 @@ peer_create(struct bufferevent *bev, const struct peer_ident *id, bool raw,
 			p->cert_name = xstrdup(id->node);
 	}
 	bufferevent_set_max_single_read(p->bev, PEER_READ_MAX);
+	bufferevent_set_max_single_write(p->bev, PEER_WRITE_MAX);
 	bufferevent_setcb(p->bev, peer_read_cb, peer_write_cb, peer_event_cb,
 	    p);
 	if (bufferevent_enable(p->bev, EV_READ | EV_WRITE) != 0) {
