@@ -25,8 +25,8 @@ static sqlite3	*store_acct_db;
 /* The query's filters are parameters; a list is a JSON array read with
  * json_each, so no SQL is ever made from what a client sent. */
 #define STORE_ACCT_WHERE						\
-	" WHERE +state IN ('COMPLETED', 'FAILED', 'TIMEOUT', 'CANCELLED',"	\
-	" 'NODE_FAIL') AND end_time >= :since AND end_time < :until AND"	\
+	" WHERE " STORE_SQL_FINISHED " AND end_time >= :since AND"	\
+	" end_time < :until AND"					\
 	" (:users IS NULL OR user IN (SELECT value FROM json_each(:users)))" \
 	" AND (:states IS NULL OR state IN (SELECT value FROM"		\
 	" json_each(:states))) AND (:ids IS NULL OR id IN (SELECT value"	\
@@ -176,9 +176,9 @@ enum store_acct_phase {
 static const char *const store_acct_report_sql[STORE_ACCT_NPHASES] = {
 	/* From jobs_acct alone (or jobs_user_end with users). */
 	[STORE_ACCT_JOBS] = "SELECT user, state, gpus, submit_time, end_time,"
-	    " queue_delay, preemptions, last_queue FROM jobs WHERE +state IN"
-	    " ('COMPLETED', 'FAILED', 'TIMEOUT', 'CANCELLED', 'NODE_FAIL') AND"
-	    " end_time >= :since AND end_time < :until AND (:users IS NULL OR"
+	    " queue_delay, preemptions, last_queue FROM jobs WHERE "
+	    STORE_SQL_FINISHED " AND end_time >= :since AND end_time < :until"
+	    " AND (:users IS NULL OR"
 	    " user IN (SELECT value FROM json_each(:users))) AND (:states IS"
 	    " NULL OR state IN (SELECT value FROM json_each(:states)))",
 	/* Runs still going, and those that ended after since (two ranges

@@ -9,6 +9,14 @@
 #include "common/job-field.h"
 #include "daemon/controller/store.h"
 
+/* A WHERE term: the job is finished (job_state_is_terminal's states).
+ * The unary + keeps the planner off jobs_state, through which it would
+ * read every finished job whatever the time range; the end-time index
+ * (jobs_acct) then hands over just the range, in order. */
+#define STORE_SQL_FINISHED						\
+	"+state IN ('COMPLETED', 'FAILED', 'TIMEOUT', 'CANCELLED',"	\
+	" 'NODE_FAIL')"
+
 /* Where a jobs SELECT written by store_sql_job_select puts each field. */
 extern int	 store_job_pos[JF_COUNT];
 /* Fills r from st's current row (strings borrowed from st). */

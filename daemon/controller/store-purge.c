@@ -24,14 +24,6 @@
 #include "daemon/controller/store-int.h"
 #include "daemon/controller/store.h"
 
-/* The finished states; a job in any other state is never purged. The
- * unary + keeps the planner off the jobs_state index, through which it
- * would read every finished job and sort them all for the oldest 500,
- * where jobs_acct hands them over in order. */
-#define STORE_PURGE_FINISHED						\
-	"+state IN ('COMPLETED', 'FAILED', 'TIMEOUT', 'CANCELLED',"	\
-	" 'NODE_FAIL')"
-
 /* The jobs after :t, :id in (end_time, id) order that ended before
  * :cutoff: a range of the jobs_acct index, read in its order. Jobs that
  * never ended have end_time 0. */
@@ -61,7 +53,7 @@ static const char *const store_purge_sql[STORE_PURGE_NSTMTS] = {
 	[STORE_PURGE_ROLLBACK] = "ROLLBACK TO purge",
 	[STORE_PURGE_PICK] = "INSERT INTO temp.purge_batch (id, end_time,"
 	    " script_id, env_id) SELECT id, end_time, script_id, env_id"
-	    STORE_PURGE_RANGE " AND " STORE_PURGE_FINISHED
+	    STORE_PURGE_RANGE " AND " STORE_SQL_FINISHED
 	    " ORDER BY end_time, id LIMIT :max",
 	[STORE_PURGE_LAST] = "SELECT end_time, id FROM temp.purge_batch"
 	    " ORDER BY end_time DESC, id DESC LIMIT 1",
@@ -78,7 +70,7 @@ static const char *const store_purge_sql[STORE_PURGE_NSTMTS] = {
 	    " (SELECT 1 FROM jobs WHERE script_id = job_texts.id) AND"
 	    " NOT EXISTS (SELECT 1 FROM jobs WHERE env_id = job_texts.id)",
 	[STORE_PURGE_CLEAR] = "DELETE FROM temp.purge_batch",
-	[STORE_PURGE_SCAN] = "SELECT end_time, id, " STORE_PURGE_FINISHED
+	[STORE_PURGE_SCAN] = "SELECT end_time, id, " STORE_SQL_FINISHED
 	    STORE_PURGE_RANGE " ORDER BY end_time, id LIMIT :max",
 	[STORE_PURGE_NODE_EVENTS] = "DELETE FROM node_events WHERE id IN"
 	    " (SELECT id FROM node_events WHERE time < :cutoff ORDER BY time"

@@ -11,6 +11,8 @@
 
 #include "common/job-field.h"
 #include "common/xmalloc.h"
+#include "common/job-state.h"
+#include "daemon/controller/store-int.h"
 #include "daemon/controller/store-sql.h"
 #include "daemon/controller/store.h"
 #include "tests/unit/tap.h"
@@ -100,7 +102,7 @@ main(void)
 	struct store_job	 in, up, out;
 	char			 dir[] = "/tmp/store-sql-test.XXXXXX", err[256];
 	char			*sql, *cmd;
-	int			 pos[JF_COUNT], f, stored, n;
+	int			 pos[JF_COUNT], f, stored, n, i;
 
 	if (mkdtemp(dir) == NULL)
 		return (1);
@@ -166,5 +168,14 @@ main(void)
 	if (system(cmd) != 0)
 		fprintf(stderr, "# could not remove %s\n", dir);
 	free(cmd);
+	/* The SQL of "finished" names exactly the terminal states. */
+	for (i = 0; i < JOB_STATE_COUNT; i++) {
+		char	quoted[32];
+
+		snprintf(quoted, sizeof quoted, "'%s'", job_state_name(i));
+		ok((strstr(STORE_SQL_FINISHED, quoted) != NULL) ==
+		    job_state_is_terminal(i), "STORE_SQL_FINISHED and %s",
+		    job_state_name(i));
+	}
 	return (tap_done());
 }
