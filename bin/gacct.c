@@ -304,47 +304,64 @@ gacct_fields(struct gacct *g, const struct table *t)
 		json_object_set_new(g->req, "runs", json_true());
 }
 
-/* Walks one reply frame's jobs. Returns 1 when more frames follow, 0 at
- * the last, -1 on a malformed frame. */
+/* One job of a reply, printed as asked. */
+static void
+gacct_job(struct gacct *g, struct table *t, const struct job_row *row)
+{
+	switch (g->out) {
+	case GACCT_TABLE:
+		table_add(t, row, NULL);
+		g->count++;
+		break;
+	case GACCT_JSON:
+		printf("%s\n", g->count++ == 0 ? "" : ",");
+		fwrite(row->obj.p, 1, row->obj.n, stdout);
+		break;
+	case GACCT_TRACE:
+		gacct_trace_job(g, row);
+		break;
+	}
+}
+
+/* Walks one reply frame's jobs, each byte once: the jobs array and each
+ * job are walked where they lie (jscan_member_lazy), not measured first.
+ * Returns 1 when more frames follow, 0 at the last, -1 on a malformed
+ * frame. */
 static int
 gacct_frame(struct gacct *g, struct table *t, const char *body, size_t len)
 {
-	struct jscan_val	 top, key, v, jobs, job;
+	struct jscan_val	 top, key, v, job;
 	struct job_row		 row;
-	size_t			 pos = 0;
-	int			 more = 0, r;
+	size_t			 pos = 0, jpos;
+	int			 more = 0, seen = 0, r, e;
 
-	/* One walk of the frame's members: jscan_get for "more", which
-	 * follows a megabyte of jobs, would walk them all again. */
-	jobs.type = JSCAN_NONE;
 	if (jscan_open(body, len, &top) == -1)
 		return (-1);
-	while ((r = jscan_member(&top, &pos, &key, &v)) == 1) {
-		if (jscan_key_is(&key, "jobs"))
-			jobs = v;
-		else if (jscan_key_is(&key, "more"))
+	while ((r = jscan_member_lazy(&top, &pos, &key, &v)) == 1) {
+		if (jscan_key_is(&key, "more"))
 			more = jscan_true(&v) ? 1 : 0;
-	}
-	if (r == -1 || jobs.type != JSCAN_ARRAY)
-		return (-1);
-	pos = 0;
-	while (jscan_element(&jobs, &pos, &job) == 1) {
-		if (job.type != JSCAN_OBJECT || job_row_scan(&job, &row) == -1)
-			return (-1);
-		switch (g->out) {
-		case GACCT_TABLE:
-			table_add(t, &row, NULL);
-			g->count++;
-			break;
-		case GACCT_JSON:
-			printf("%s\n", g->count++ == 0 ? "" : ",");
-			fwrite(job.p, 1, job.n, stdout);
-			break;
-		case GACCT_TRACE:
-			gacct_trace_job(g, &row);
-			break;
+		if (!jscan_key_is(&key, "jobs") || v.type != JSCAN_ARRAY) {
+			if (jscan_resume(&top, &pos, &v) == -1)
+				return (-1);
+			continue;
 		}
+		seen = 1;
+		jpos = 0;
+		while ((e = jscan_element_lazy(&v, &jpos, &job)) == 1) {
+			if (job.type != JSCAN_OBJECT ||
+			    job_row_scan(&job, &row) == -1 ||
+			    jscan_resume(&v, &jpos, &row.obj) == -1)
+				return (-1);
+			gacct_job(g, t, &row);
+		}
+		if (e == -1)
+			return (-1);
+		jscan_close(&v, jpos);
+		if (jscan_resume(&top, &pos, &v) == -1)
+			return (-1);
 	}
+	if (r == -1 || !seen)
+		return (-1);
 	return (more);
 }
 

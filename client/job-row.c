@@ -46,6 +46,8 @@ job_row_scan(const struct jscan_val *obj, struct job_row *row)
 			row->v[k] = val;
 		n++;
 	}
+	if (r == 0)
+		jscan_close(&row->obj, pos);
 	return (r);
 }
 
@@ -81,14 +83,18 @@ job_row_seconds(const void *row, enum job_field k, char *buf, size_t len,
 	return (duration_format((uint64_t)t, buf, len));
 }
 
-/* The local hour a date was last in: a year of jobs ends in a few
- * thousand hours, and localtime and strftime for each of a million dates
- * were a tenth of gacct's time. An hour is kept only when its UTC offset
+/* Local hours already formatted, by hour since the epoch: a year of jobs
+ * ends in a few thousand hours, and localtime and strftime for each of a
+ * million dates were a tenth of gacct's time. Submit, start and end times
+ * fall in different hours, so one slot per field missed too often; a
+ * slot is a hash of the hour. An hour is kept only when its UTC offset
  * holds from its start to its end (no zone change inside it). */
+#define JOB_ROW_HOURS	512
+
 static struct job_row_hour {
 	time_t		 start;		/* 0: none */
 	char		 text[24];	/* "YYYY-MM-DDTHH:" */
-} job_row_hours[JF_COUNT];	/* one per field: submit, start, end differ */
+} job_row_hours[JOB_ROW_HOURS];
 
 static const char *
 job_row_date(const void *row, enum job_field k, char *buf, size_t len)
@@ -97,11 +103,12 @@ job_row_date(const void *row, enum job_field k, char *buf, size_t len)
 	time_t		tt, hs, he;
 	struct tm	tm, end, start;
 	unsigned	s;
-	struct job_row_hour *h = &job_row_hours[k];
+	struct job_row_hour *h;
 
 	if (jscan_int(job_row_v(row, k), &t) == -1 || t <= 0 || len < 20)
 		return ("");
 	tt = (time_t)t;
+	h = &job_row_hours[(uint64_t)tt / 3600 % JOB_ROW_HOURS];
 	if (h->start == 0 || tt < h->start ||
 	    tt >= h->start + 3600) {
 		if (localtime_r(&tt, &tm) == NULL)
@@ -276,9 +283,23 @@ job_row_get_gpu_hours(const void *row, const void *ctx, char *buf,
 {
 	long long	t;
 
-	if (jscan_int(job_row_v(row, JF_ATTAINED), &t) == -1 || t < 0)
+	char		 tmp[32], *p = tmp + sizeof tmp;
+	long long	 c;
+
+	if (jscan_int(job_row_v(row, JF_ATTAINED), &t) == -1 || t < 0 ||
+	    len < sizeof tmp)
 		return ("");
-	snprintf(buf, len, "%lld.%02lld", t / 3600, t % 3600 * 100 / 3600);
+	/* "%lld.%02lld" by hand: billing exports print it for every job. */
+	c = t % 3600 * 100 / 3600;
+	t /= 3600;
+	*--p = '\0';
+	*--p = (char)('0' + c % 10);
+	*--p = (char)('0' + c / 10);
+	*--p = '.';
+	do {
+		*--p = (char)('0' + t % 10);
+	} while ((t /= 10) != 0);
+	memcpy(buf, p, (size_t)(tmp + sizeof tmp - p));
 	return (buf);
 }
 

@@ -1,5 +1,6 @@
 /* jscan.c: an in-place JSON scanner (see jscan.h for why). */
-#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,6 +9,10 @@
 /* Deeper nesting than this is no reply of ours; refusing it bounds the
  * bracket stack without allocating. */
 #define JSCAN_MAX_DEPTH	64
+
+/* A walk of a lazy container that reached its closing bracket: *pos holds
+ * the offset past it, with this bit set. */
+#define JSCAN_ENDED	(~(SIZE_MAX >> 1))
 
 static size_t
 jscan_ws(const char *b, size_t len, size_t i)
@@ -44,33 +49,32 @@ jscan_skip_string(const char *b, size_t len, size_t i)
 static size_t
 jscan_skip_scalar(const char *b, size_t len, size_t i, enum jscan_type *t)
 {
-	static const struct {
-		const char	*word;
-		enum jscan_type	 type;
-	} words[] = {
-		{ "true", JSCAN_BOOL }, { "false", JSCAN_BOOL },
-		{ "null", JSCAN_NULL },
-	};
-	size_t	k, w, digits = 0;
+	size_t	digits = 0;
 
 	if (b[i] == '-' || (b[i] >= '0' && b[i] <= '9')) {
-		for (; i < len && ((b[i] >= '0' && b[i] <= '9') ||
-		    b[i] == '-' || b[i] == '+' || b[i] == '.' || b[i] == 'e' ||
-		    b[i] == 'E'); i++) {
+		for (; i < len; i++) {
 			if (b[i] >= '0' && b[i] <= '9')
 				digits++;
+			else if (b[i] != '-' && b[i] != '+' && b[i] != '.' &&
+			    b[i] != 'e' && b[i] != 'E')
+				break;
 		}
 		if (digits == 0)
 			return (0);
 		*t = JSCAN_NUMBER;
 		return (i);
 	}
-	for (k = 0; k < sizeof words / sizeof words[0]; k++) {
-		w = strlen(words[k].word);
-		if (len - i >= w && memcmp(b + i, words[k].word, w) == 0) {
-			*t = words[k].type;
-			return (i + w);
-		}
+	if (len - i >= 4 && memcmp(b + i, "null", 4) == 0) {
+		*t = JSCAN_NULL;
+		return (i + 4);
+	}
+	if (len - i >= 4 && memcmp(b + i, "true", 4) == 0) {
+		*t = JSCAN_BOOL;
+		return (i + 4);
+	}
+	if (len - i >= 5 && memcmp(b + i, "false", 5) == 0) {
+		*t = JSCAN_BOOL;
+		return (i + 5);
 	}
 	return (0);
 }
@@ -124,6 +128,7 @@ jscan_value(const char *buf, size_t len, size_t *pos, struct jscan_val *v)
 	size_t	i, end;
 
 	v->type = JSCAN_NONE;
+	v->lazy = false;
 	i = jscan_ws(buf, len, *pos);
 	if (i >= len)
 		return (-1);
@@ -163,6 +168,7 @@ jscan_open(const char *buf, size_t len, struct jscan_val *v)
 	    buf[len - 1] == '\t' || buf[len - 1] == '\r'))
 		len--;
 	v->type = JSCAN_NONE;
+	v->lazy = false;
 	if (len - i < 2 || buf[i] != '{' || buf[len - 1] != '}')
 		return (-1);
 	v->type = JSCAN_OBJECT;
@@ -184,6 +190,10 @@ jscan_next_sep(const struct jscan_val *c, size_t *pos, char close)
 		*pos = i + 1;
 		return (0);
 	}
+	if (c->p[i] == close && c->lazy) {
+		*pos = (i + 1) | JSCAN_ENDED;
+		return (0);
+	}
 	if (c->p[i] == close && i == c->n - 1) {
 		*pos = c->n;
 		return (0);
@@ -200,11 +210,15 @@ jscan_walk(const struct jscan_val *c, size_t *pos, char open, char close)
 
 	if (c->n < 2 || c->p[0] != open)
 		return (-1);
-	if (*pos >= c->n)
+	if ((*pos & JSCAN_ENDED) != 0 || *pos >= c->n)
 		return (0);
 	if (*pos == 0) {
 		i = jscan_ws(c->p, c->n, 1);
-		if (c->p[i] == close) {
+		if (i < c->n && c->p[i] == close && c->lazy) {
+			*pos = (i + 1) | JSCAN_ENDED;
+			return (0);
+		}
+		if (i < c->n && c->p[i] == close) {
 			if (i != c->n - 1)
 				return (-1);
 			*pos = c->n;
@@ -254,6 +268,96 @@ jscan_element(const struct jscan_val *arr, size_t *pos, struct jscan_val *val)
 	if (jscan_next_sep(arr, pos, ']') == -1)
 		return (-1);
 	return (1);
+}
+
+/* A value at *pos of c: measured unless it is an array or an object, which
+ * is handed over lazy, *pos left at its start. */
+static int
+jscan_lazy_value(const struct jscan_val *c, size_t *pos, struct jscan_val *v)
+{
+	size_t	i = jscan_ws(c->p, c->n, *pos);
+
+	if (i >= c->n || (c->p[i] != '{' && c->p[i] != '[')) {
+		if (jscan_value(c->p, c->n, pos, v) == -1)
+			return (-1);
+		return (jscan_next_sep(c, pos, c->type == JSCAN_OBJECT ? '}' :
+		    ']'));
+	}
+	v->type = c->p[i] == '{' ? JSCAN_OBJECT : JSCAN_ARRAY;
+	v->p = c->p + i;
+	v->n = c->n - i;
+	v->lazy = true;
+	*pos = i;
+	return (0);
+}
+
+int
+jscan_member_lazy(const struct jscan_val *obj, size_t *pos,
+    struct jscan_val *key, struct jscan_val *val)
+{
+	size_t	i;
+	int	r;
+
+	if (obj->type != JSCAN_OBJECT)
+		return (-1);
+	if ((r = jscan_walk(obj, pos, '{', '}')) != 1)
+		return (r);
+	if (jscan_value(obj->p, obj->n, pos, key) == -1 ||
+	    key->type != JSCAN_STRING)
+		return (-1);
+	i = jscan_ws(obj->p, obj->n, *pos);
+	if (i >= obj->n || obj->p[i] != ':')
+		return (-1);
+	*pos = i + 1;
+	if (jscan_lazy_value(obj, pos, val) == -1)
+		return (-1);
+	return (1);
+}
+
+int
+jscan_element_lazy(const struct jscan_val *arr, size_t *pos,
+    struct jscan_val *val)
+{
+	int	r;
+
+	if (arr->type != JSCAN_ARRAY)
+		return (-1);
+	if ((r = jscan_walk(arr, pos, '[', ']')) != 1)
+		return (r);
+	if (jscan_lazy_value(arr, pos, val) == -1)
+		return (-1);
+	return (1);
+}
+
+void
+jscan_close(struct jscan_val *c, size_t pos)
+{
+	if (!c->lazy || (pos & JSCAN_ENDED) == 0)
+		return;
+	c->n = pos & ~JSCAN_ENDED;
+	c->lazy = false;
+}
+
+int
+jscan_resume(const struct jscan_val *parent, size_t *ppos,
+    const struct jscan_val *child)
+{
+	size_t	start, end;
+
+	if (!child->lazy && (child->type != JSCAN_OBJECT &&
+	    child->type != JSCAN_ARRAY))
+		return (0);
+	start = (size_t)(child->p - parent->p);
+	if (child->p < parent->p || start != *ppos)
+		return (child->lazy ? -1 : 0);
+	if (!child->lazy)
+		end = start + child->n;
+	else if ((end = jscan_skip_container(parent->p, parent->n, start)) ==
+	    0)
+		return (-1);
+	*ppos = end;
+	return (jscan_next_sep(parent, ppos, parent->type == JSCAN_OBJECT ?
+	    '}' : ']'));
 }
 
 bool
@@ -401,19 +505,27 @@ jscan_string(const struct jscan_val *v, char *out, size_t outlen)
 int
 jscan_int(const struct jscan_val *v, long long *out)
 {
-	char		 tmp[32];
-	char		*end;
-	long long	 x;
+	const char		*p = v->p, *end = v->p + v->n;
+	unsigned long long	 x = 0, lim;
+	bool			 neg;
 
-	if (v->type != JSCAN_NUMBER || v->n == 0 || v->n >= sizeof tmp)
+	/* By hand rather than strtoll: a million jobs' listing reads
+	 * several integers of each, and this is most of their cost. */
+	if (v->type != JSCAN_NUMBER || v->n == 0)
 		return (-1);
-	memcpy(tmp, v->p, v->n);
-	tmp[v->n] = '\0';
-	errno = 0;
-	x = strtoll(tmp, &end, 10);
-	if (errno != 0 || *end != '\0')
+	if ((neg = *p == '-'))
+		p++;
+	if (p == end)
 		return (-1);
-	*out = x;
+	lim = neg ? (unsigned long long)LLONG_MAX + 1 : LLONG_MAX;
+	for (; p < end; p++) {
+		if (*p < '0' || *p > '9')
+			return (-1);
+		if (x > (lim - (unsigned)(*p - '0')) / 10)
+			return (-1);
+		x = x * 10 + (unsigned)(*p - '0');
+	}
+	*out = neg ? (long long)(0 - x) : (long long)x;
 	return (0);
 }
 

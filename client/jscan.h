@@ -26,6 +26,7 @@ struct jscan_val {
 	enum jscan_type	 type;
 	const char	*p;
 	size_t		 n;
+	bool		 lazy;	/* not measured yet: see jscan_member_lazy */
 };
 
 /* Reads one value starting at *pos (leading whitespace allowed) and moves
@@ -45,6 +46,25 @@ int	jscan_member(const struct jscan_val *obj, size_t *pos,
 /* Iterates an array's elements the same way. */
 int	jscan_element(const struct jscan_val *arr, size_t *pos,
 	    struct jscan_val *val);
+/* The same walks, except that a value which is an array or an object is
+ * handed over where it starts, without measuring it first: it is lazy, n
+ * runs to the end of its parent, and its own walk finds where it ends. A
+ * reply's jobs are then read once instead of three times (the array, each
+ * job, each job's members). After a lazy value, the parent's walk goes on
+ * through jscan_resume(). */
+int	jscan_member_lazy(const struct jscan_val *obj, size_t *pos,
+	    struct jscan_val *key, struct jscan_val *val);
+int	jscan_element_lazy(const struct jscan_val *arr, size_t *pos,
+	    struct jscan_val *val);
+/* After a walk of lazy c returned 0 with pos, gives c its measured
+ * extent (c stays lazy when the walk has not ended). */
+void	jscan_close(struct jscan_val *c, size_t pos);
+/* Moves the parent's walk (*ppos, from the lazy walk that returned child)
+ * past child and its separator, measuring child if it is still lazy.
+ * Does nothing for a value that was not lazy. Returns 0, or -1 on bad
+ * syntax. */
+int	jscan_resume(const struct jscan_val *parent, size_t *ppos,
+	    const struct jscan_val *child);
 /* Finds a member by key (a linear walk). Returns 0 with val, or -1 (val's
  * type set to JSCAN_NONE) when absent or malformed. */
 int	jscan_get(const struct jscan_val *obj, const char *key,

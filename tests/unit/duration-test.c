@@ -123,6 +123,12 @@ main(void)
 	t_format(86400, "1-00:00:00");
 	t_format(2 * 86400 + 3 * 3600 + 4 * 60 + 5, "2-03:04:05");
 	t_format(365ULL * 86400, "365-00:00:00");
+	t_format(10 * 3600 + 5, "10:00:05");
+	t_format(UINT64_MAX, "213503982334601-07:00:15");
+	/* Cut like snprintf: what fits, then a NUL. */
+	memset(buf, 'x', sizeof buf);
+	is_str(duration_format(3600, buf, sizeof buf), "1:0",
+	    "a short buffer holds the start of the text");
 
 	/* What format prints, parse reads back. */
 	{

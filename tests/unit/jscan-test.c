@@ -1,5 +1,6 @@
 /* jscan-test.c: the in-place JSON scanner: values, walks, strings with
  * escapes, and malformed input refused rather than misread. */
+#include <limits.h>
 #include <string.h>
 
 #include "client/jscan.h"
@@ -101,6 +102,134 @@ test_bad(void)
 	    "open refuses trailing text");
 }
 
+/* Counts the scalars under c, walking lazily; a child is walked when walk
+ * says so, else skipped by jscan_resume, which must measure it. Returns
+ * -1 on bad syntax. */
+static int
+lazy_count(struct jscan_val *c, int walk)
+{
+	struct jscan_val	key, v;
+	size_t			pos = 0;
+	int			r, n = 0, sub;
+
+	while ((r = c->type == JSCAN_OBJECT ?
+	    jscan_member_lazy(c, &pos, &key, &v) :
+	    jscan_element_lazy(c, &pos, &v)) == 1) {
+		if (v.type == JSCAN_OBJECT || v.type == JSCAN_ARRAY) {
+			if (!v.lazy)
+				return (-1);
+			if (walk) {
+				if ((sub = lazy_count(&v, walk)) == -1)
+					return (-1);
+				n += sub;
+			}
+			if (jscan_resume(c, &pos, &v) == -1)
+				return (-1);
+		} else
+			n++;
+	}
+	if (r == -1)
+		return (-1);
+	jscan_close(c, pos);
+	return (n);
+}
+
+/* The same count by the measuring walks. */
+static int
+eager_count(const struct jscan_val *c)
+{
+	struct jscan_val	key, v;
+	size_t			pos = 0;
+	int			r, n = 0, sub;
+
+	while ((r = c->type == JSCAN_OBJECT ?
+	    jscan_member(c, &pos, &key, &v) :
+	    jscan_element(c, &pos, &v)) == 1) {
+		if (v.type == JSCAN_OBJECT || v.type == JSCAN_ARRAY) {
+			if ((sub = eager_count(&v)) == -1)
+				return (-1);
+			n += sub;
+		} else
+			n++;
+	}
+	return (r == -1 ? -1 : n);
+}
+
+static void
+test_lazy(void)
+{
+	static const char *good[] = {
+		"{\"a\": 1, \"b\": [1, {\"x\": \"]}\"}, [], {}], \"c\": {}}",
+		"{\"jobs\":[{\"id\":1,\"alloc\":[{\"node\":\"n1\",\"gpus\":[0,1]}]},"
+		    "{\"id\":2}],\"more\":true}",
+		"{ \"j\" : [ [ ] , [ 1 , [ 2 ] ] ] , \"k\" : null }",
+		"{}",
+	};
+	/* Refused when walked; skipped, only what measuring checks
+	 * (brackets, strings, scalars) is refused, as with jscan_value. */
+	static const char *bad[] = {
+		"{\"a\": [1, 2}", "{\"a\": [}", "{\"a\": [\"x]}",
+		"{\"a\": [tru]}", "{\"a\": [1 2]}", "{\"a\": {\"b\" 1}}",
+		"{\"a\": [1,]}",
+	};
+	const size_t		 measured = 4;
+	struct jscan_val	top, key, v;
+	size_t			i, pos;
+	int			want;
+
+	for (i = 0; i < sizeof good / sizeof good[0]; i++) {
+		is_int(jscan_open(good[i], strlen(good[i]), &top), 0,
+		    "lazy: open %zu", i);
+		want = eager_count(&top);
+		is_int(lazy_count(&top, 1), want, "lazy walk of %zu counts as "
+		    "the measuring one (%d)", i, want);
+		/* Skipped children are measured by jscan_resume. */
+		ok(lazy_count(&top, 0) >= 0, "lazy skip of %zu", i);
+	}
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		is_int(jscan_open(bad[i], strlen(bad[i]), &top), 0,
+		    "lazy bad: open %zu", i);
+		is_int(lazy_count(&top, 1), -1, "lazy walk refuses \"%s\"",
+		    bad[i]);
+		if (i < measured)
+			is_int(lazy_count(&top, 0), -1, "lazy skip refuses "
+			    "\"%s\"", bad[i]);
+	}
+
+	/* A closed lazy value has its own extent, as jscan_value gives. */
+	is_int(jscan_open(good[1], strlen(good[1]), &top), 0, "open jobs");
+	pos = 0;
+	is_int(jscan_member_lazy(&top, &pos, &key, &v), 1, "jobs member");
+	ok(v.lazy && v.type == JSCAN_ARRAY, "jobs is lazy");
+	ok(lazy_count(&v, 1) == 5 && !v.lazy, "walked and closed");
+	ok(v.n == strlen("[{\"id\":1,\"alloc\":[{\"node\":\"n1\",\"gpus\":[0,1]}]},"
+	    "{\"id\":2}]"), "closed extent");
+	is_int(jscan_resume(&top, &pos, &v), 0, "resume after jobs");
+	is_int(jscan_member_lazy(&top, &pos, &key, &v), 1, "more member");
+	ok(jscan_key_is(&key, "more") && jscan_true(&v), "more is true");
+	is_int(jscan_member_lazy(&top, &pos, &key, &v), 0, "then the end");
+}
+
+static void
+test_int(void)
+{
+	struct jscan_val	v;
+	long long		i;
+
+	is_int(scan("9223372036854775807", &v), 0, "max");
+	ok(jscan_int(&v, &i) == 0 && i == LLONG_MAX, "LLONG_MAX read");
+	is_int(scan("-9223372036854775808", &v), 0, "min");
+	ok(jscan_int(&v, &i) == 0 && i == LLONG_MIN, "LLONG_MIN read");
+	is_int(scan("9223372036854775808", &v), 0, "max + 1");
+	is_int(jscan_int(&v, &i), -1, "overflow refused");
+	is_int(scan("-9223372036854775809", &v), 0, "min - 1");
+	is_int(jscan_int(&v, &i), -1, "underflow refused");
+	is_int(scan("1e3", &v), 0, "exponent");
+	is_int(jscan_int(&v, &i), -1, "is not an integer");
+	is_int(scan("-0", &v), 0, "-0");
+	ok(jscan_int(&v, &i) == 0 && i == 0, "-0 is 0");
+}
+
 static void
 test_deep(void)
 {
@@ -119,6 +248,8 @@ main(void)
 	test_values();
 	test_walks();
 	test_bad();
+	test_lazy();
+	test_int();
 	test_deep();
 	return (tap_done());
 }
