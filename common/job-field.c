@@ -17,9 +17,12 @@ _Static_assert(JF_COUNT <= 64, "enum job_field outgrew a uint64_t mask");
 uint64_t
 job_field_wire_mask(void)
 {
-	uint64_t	m = 0;
+	static uint64_t	m;
 	int		f;
 
+	/* Asked once per record sent: worked out once. */
+	if (m != 0)
+		return (m);
 	for (f = 0; f < JF_COUNT; f++) {
 		if (job_fields[f].wire != NULL)
 			m |= JOB_FIELD_BIT(f);

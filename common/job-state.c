@@ -1,5 +1,6 @@
 /* job-state.c: state names and the legal transitions. */
 #include <stddef.h>
+#include <string.h>
 #include <strings.h>
 
 #include "common/job-state.h"
@@ -40,6 +41,15 @@ job_state_parse(const char *s, enum job_state *out)
 {
 	int	i;
 
+	/* The store and the wire carry the names as written: matched
+	 * first, as a million finished jobs are read back so. */
+	for (i = 0; i < JOB_STATE_COUNT; i++) {
+		if (s[0] == job_state_names[i].name[0] &&
+		    strcmp(s, job_state_names[i].name) == 0) {
+			*out = (enum job_state)i;
+			return (0);
+		}
+	}
 	for (i = 0; i < JOB_STATE_COUNT; i++) {
 		if (strcasecmp(s, job_state_names[i].name) == 0 ||
 		    strcasecmp(s, job_state_names[i].abbrev) == 0) {

@@ -69,6 +69,7 @@ struct acct_report {
 	struct acct_group	 bucket[ACCT_NBUCKETS];
 	struct acct_group	*queue;
 	int			 nqueues;
+	bool			 users_only;
 	bool			 finished;
 	struct acct_report_user	*user_rows;
 	struct acct_report_node	*node_rows;
@@ -283,6 +284,12 @@ acct_report_create(int64_t since, int64_t until)
 	return (r);
 }
 
+void
+acct_report_users_only(struct acct_report *r)
+{
+	r->users_only = true;
+}
+
 static void
 acct_group_free(struct acct_group *g)
 {
@@ -367,6 +374,82 @@ acct_group_add(struct acct_group *g, int state, const struct
 	acct_vals_add(&g->wait, j->queue_delay);
 }
 
+/* The group of queue level q (0 <= q < ACCT_MAX_QUEUES), made on demand. */
+static struct acct_group *
+acct_report_queue(struct acct_report *r, int q)
+{
+	if (q >= r->nqueues) {
+		r->queue = xreallocarray(r->queue, (size_t)q + 1,
+		    sizeof *r->queue);
+		memset(&r->queue[r->nqueues], 0, (size_t)(q + 1 - r->nqueues) *
+		    sizeof *r->queue);
+		r->nqueues = q + 1;
+	}
+	return (&r->queue[q]);
+}
+
+static void
+acct_vals_merge(struct acct_vals *into, const struct acct_vals *from)
+{
+	if (from->n == 0)
+		return;
+	if (into->size - into->n < from->n) {
+		into->size = into->n + from->n;
+		into->v = xreallocarray(into->v, into->size, sizeof *into->v);
+	}
+	memcpy(into->v + into->n, from->v, from->n * sizeof *from->v);
+	into->n += from->n;
+	into->sum += from->sum;
+}
+
+static void
+acct_group_merge(struct acct_group *into, const struct acct_group *from)
+{
+	int	i;
+
+	into->pub.jobs += from->pub.jobs;
+	for (i = 0; i < ACCT_NSTATES; i++)
+		into->pub.by_state[i] += from->pub.by_state[i];
+	into->pub.preemptions += from->pub.preemptions;
+	acct_vals_merge(&into->jct, &from->jct);
+	acct_vals_merge(&into->wait, &from->wait);
+}
+
+void
+acct_report_merge(struct acct_report *into, const struct acct_report *from)
+{
+	const struct acct_user	*f;
+	struct acct_user	*u;
+	struct acct_node	*n;
+	size_t			 i;
+	int			 q, k;
+
+	for (i = 0; i < from->nusers; i++) {
+		f = &from->users[i];
+		u = acct_report_user(into, f->pub.user);
+		u->pub.jobs += f->pub.jobs;
+		for (k = 0; k < ACCT_NSTATES; k++)
+			u->pub.by_state[k] += f->pub.by_state[k];
+		u->pub.preemptions += f->pub.preemptions;
+		u->pub.gpu_s += f->pub.gpu_s;
+		acct_vals_merge(&u->jct, &f->jct);
+		acct_vals_merge(&u->wait, &f->wait);
+	}
+	into->cluster.gpu_s += from->cluster.gpu_s;
+	for (i = 0; i < from->nnodes; i++) {
+		n = acct_report_node_get(into, from->nodes[i].pub.name,
+		    strlen(from->nodes[i].pub.name));
+		n->pub.gpu_s += from->nodes[i].pub.gpu_s;
+	}
+	if (into->users_only)
+		return;
+	acct_group_merge(&into->all, &from->all);
+	for (k = 0; k < ACCT_NBUCKETS; k++)
+		acct_group_merge(&into->bucket[k], &from->bucket[k]);
+	for (q = 0; q < from->nqueues; q++)
+		acct_group_merge(acct_report_queue(into, q), &from->queue[q]);
+}
+
 void
 acct_report_job(struct acct_report *r, const struct acct_report_job *j)
 {
@@ -382,20 +465,15 @@ acct_report_job(struct acct_report *r, const struct acct_report_job *j)
 	u->pub.preemptions += j->preemptions;
 	acct_vals_add(&u->jct, j->end_time - j->submit_time);
 	acct_vals_add(&u->wait, j->queue_delay);
+	if (r->users_only)
+		return;
 	acct_group_add(&r->all, s, j);
 	acct_group_add(&r->bucket[acct_report_bucket(j->gpus)], s, j);
 	if (q < 0)
 		q = 0;
 	if (q >= ACCT_MAX_QUEUES)
 		q = ACCT_MAX_QUEUES - 1;
-	if (q >= r->nqueues) {
-		r->queue = xreallocarray(r->queue, (size_t)q + 1,
-		    sizeof *r->queue);
-		memset(&r->queue[r->nqueues], 0, (size_t)(q + 1 - r->nqueues) *
-		    sizeof *r->queue);
-		r->nqueues = q + 1;
-	}
-	acct_group_add(&r->queue[q], s, j);
+	acct_group_add(acct_report_queue(r, q), s, j);
 }
 
 void
@@ -416,8 +494,9 @@ acct_report_run(struct acct_report *r, const struct acct_report_run *run)
 	secs = end - start;
 	while (alloc_text_next(&pos, &part) == 1) {
 		g = (uint64_t)alloc_mask_count(part.mask) * (uint64_t)secs;
-		acct_report_node_get(r, part.node, part.node_len)->pub.gpu_s +=
-		    g;
+		if (!r->users_only)
+			acct_report_node_get(r, part.node,
+			    part.node_len)->pub.gpu_s += g;
 		gpu_s += g;
 		any = true;
 	}

@@ -115,6 +115,10 @@ struct acct_report;
 
 /* A report over [since, until): until is already min(END, now). */
 struct acct_report *acct_report_create(int64_t since, int64_t until);
+/* Keeps only what the users report shows (its rows and the cluster's
+ * GPU-seconds), before anything is fed: the groups of the cluster report
+ * and each node's usage are left out, and read as zero. */
+void		 acct_report_users_only(struct acct_report *);
 void		 acct_report_free(struct acct_report *);
 
 void		 acct_report_job(struct acct_report *,
@@ -131,6 +135,13 @@ void		 acct_report_node_event(struct acct_report *, const char *name,
 
 /* Ends the feeding and computes the figures; call it once, before the
  * readers below. */
+/* Adds what was fed to from into into, before either is finished: two
+ * reports over the same range fed different rows (the jobs in one, the
+ * runs in the other, say, read side by side) then give the figures one
+ * report fed them all would. Node rows and events are not merged: feed
+ * them to into alone. */
+void		 acct_report_merge(struct acct_report *into,
+		     const struct acct_report *from);
 void		 acct_report_finish(struct acct_report *);
 
 /* The rows, sorted by name, borrowed until acct_report_free. */

@@ -191,17 +191,23 @@ job_list_store_fields(uint64_t fields)
 	return (m);
 }
 
+/* Each field's member name as written: ,"name": */
+static struct job_list_key {
+	char	text[40];
+	size_t	len;
+} job_list_keys[JF_COUNT];
+
 /* Writes the member name of field f: a comma unless it is the first. */
 static void
 job_list_key(struct job_list_buf *b, int f, int *first)
 {
-	if (!*first)
-		b->buf[b->len++] = ',';
+	struct job_list_key	*k = &job_list_keys[f];
+
+	if (k->len == 0)
+		k->len = (size_t)snprintf(k->text, sizeof k->text, ",\"%s\":",
+		    job_fields[f].wire);
+	job_list_put(b, k->text + *first, k->len - (size_t)*first);
 	*first = 0;
-	b->buf[b->len++] = '"';
-	job_list_put(b, job_fields[f].wire, strlen(job_fields[f].wire));
-	b->buf[b->len++] = '"';
-	b->buf[b->len++] = ':';
 }
 
 #define JOB_LIST_WANT(fields, f)	(((fields) >> (f)) & 1)

@@ -348,6 +348,8 @@ req_acct_report(struct peer *p, const json_t *msg, const char *name,
 		return;
 	}
 	a->r = acct_report_create(a->since, a->until);
+	if (a->kind == STORE_ACCT_USERS)
+		acct_report_users_only(a->r);
 	a->peer = peer_serial(p);
 	seq = json_object_get(msg, "seq");
 	a->req = json_pack("{s:i}", "type", MSG_JOB_ACCT);

@@ -168,6 +168,7 @@ store_acct_close_all(void)
 enum store_acct_phase {
 	STORE_ACCT_JOBS,
 	STORE_ACCT_RUNS,
+	STORE_ACCT_OPEN_RUNS,
 	STORE_ACCT_NODE_ROWS,
 	STORE_ACCT_EVENTS,
 	STORE_ACCT_NPHASES
@@ -181,12 +182,16 @@ static const char *const store_acct_report_sql[STORE_ACCT_NPHASES] = {
 	    " AND (:users IS NULL OR"
 	    " user IN (SELECT value FROM json_each(:users))) AND (:states IS"
 	    " NULL OR state IN (SELECT value FROM json_each(:states)))",
-	/* Runs still going, and those that ended after since (two ranges
-	 * of job_runs_end); those that started at or after until are left
-	 * out here rather than read. A run that ended at since counts 0. */
+	/* Runs that ended after since, and runs still going: two ranges of
+	 * job_runs_end, read as two statements (as one, with OR, SQLite
+	 * gathered their rowids in a set first, a third of the read). Those
+	 * that started at or after until are left out here rather than
+	 * read. A run that ended at since counts 0; since is never below 0,
+	 * so no run is in both. */
 	[STORE_ACCT_RUNS] = "SELECT user, start_time, end_time, gpus, alloc"
-	    " FROM job_runs WHERE (end_time > :since OR end_time = 0) AND"
-	    " start_time < :until",
+	    " FROM job_runs WHERE end_time > :since AND start_time < :until",
+	[STORE_ACCT_OPEN_RUNS] = "SELECT user, start_time, end_time, gpus,"
+	    " alloc FROM job_runs WHERE end_time = 0 AND start_time < :until",
 	[STORE_ACCT_NODE_ROWS] = "SELECT name, gpus, (SELECT state FROM"
 	    " node_events e WHERE e.node = n.name AND e.time < :since AND"
 	    " e.state IN ('UP', 'DOWN') ORDER BY e.time DESC, e.id DESC LIMIT"
@@ -267,6 +272,7 @@ store_acct_feed(int phase, sqlite3_stmt *st, struct acct_report *r)
 		acct_report_job(r, &j);
 		break;
 	case STORE_ACCT_RUNS:
+	case STORE_ACCT_OPEN_RUNS:
 		run.user = store_column_text(st, 0);
 		run.start_time = sqlite3_column_int64(st, 1);
 		run.end_time = sqlite3_column_int64(st, 2);

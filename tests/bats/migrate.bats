@@ -30,15 +30,17 @@ new() {
 	sqlite3 ctl/gbatch.db "$1"
 }
 
-@test "a schema-4 database is upgraded to version 6 keeping every job" {
+@test "a schema-4 database is upgraded to version 7 keeping every job" {
 	[ "$(old 'PRAGMA user_version')" = 4 ]
 	gb_start_controller
 	grep -q 'schema migrated to version 5' gbatchd.log
 	grep -q 'schema migrated to version 6' gbatchd.log
-	[ "$(new 'PRAGMA user_version')" = 6 ]
-	# Version 5: the index gacct --report reads jobs from alone.
+	grep -q 'schema migrated to version 7' gbatchd.log
+	[ "$(new 'PRAGMA user_version')" = 7 ]
+	# Versions 5 and 7: the index gacct --report reads jobs from alone,
+	# in the order gacct lists them.
 	[ "$(new "SELECT sql FROM sqlite_master WHERE name = 'jobs_acct'")" = \
-	    'CREATE INDEX jobs_acct ON jobs (end_time, user, state, gpus, submit_time, queue_delay, preemptions, last_queue)' ]
+	    'CREATE INDEX jobs_acct ON jobs (end_time, id, user, state, gpus, submit_time, queue_delay, preemptions, last_queue)' ]
 	# Version 6: the indexes the purge searches by.
 	[ "$(new "SELECT group_concat(name, ' ') FROM (SELECT name FROM
 	    sqlite_master WHERE name IN ('jobs_script', 'jobs_env',
@@ -119,11 +121,26 @@ for k in ("first_start", "run_time", "queue_delay", "last_queue"):
 	((delay < 20000))
 }
 
+@test "after the upgrade gacct's listing and the purge read jobs in order from jobs_acct, sorting nothing" {
+	gb_start_controller
+	kill "$GB_CTL_PID"
+	wait "$GB_CTL_PID" || true
+	# bench/store-plans explains every statement the store prepares,
+	# through the store's own code: a statement line, then its plan.
+	run -0 "$B/bench/store-plans" ctl
+	plans=$(awk '/^\[[0-9]+\] statement:/ { keep = /ORDER BY end_time, id( LIMIT :max)?$/; n += keep }
+	    keep { print } END { print "statements:", n }' <<<"$output")
+	# The listing (gacct), and the purge: its batch and where it ends.
+	[[ "$plans" == *"statements: 3"* ]]
+	[ "$(grep -c 'USING .*INDEX jobs_acct (end_time>? AND end_time<?)' <<<"$plans")" = 3 ]
+	[ "$(grep -c 'TEMP B-TREE' <<<"$plans")" = 0 ]
+}
+
 @test "a database newer than this gbatchd is refused, untouched" {
 	new 'PRAGMA user_version = 99'
 	before=$(sqlite3 ctl/gbatch.db .dump | md5sum)
 	run ! gbatchd -D -f "$GBATCH_CONF" -L "$GB_DIR/gbatchd.log"
-	grep -q 'schema version 99, newer than this gbatchd knows (6)' gbatchd.log ||
-	    [[ "$output" == *'schema version 99, newer than this gbatchd knows (6)'* ]]
+	grep -q 'schema version 99, newer than this gbatchd knows (7)' gbatchd.log ||
+	    [[ "$output" == *'schema version 99, newer than this gbatchd knows (7)'* ]]
 	[ "$(sqlite3 ctl/gbatch.db .dump | md5sum)" = "$before" ]
 }

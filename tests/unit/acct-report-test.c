@@ -9,6 +9,10 @@
 #include "daemon/controller/acct-report.h"
 #include "tests/unit/tap.h"
 
+/* When set, jobs go here instead of to the report t_feed was given: the
+ * jobs read on a thread of their own, merged afterwards. */
+static struct acct_report	*t_jobs_into;
+
 static void
 t_job(struct acct_report *r, const char *user, enum job_state state,
     uint32_t gpus, int64_t submit, int64_t end, int64_t wait_ms,
@@ -25,7 +29,7 @@ t_job(struct acct_report *r, const char *user, enum job_state state,
 	j.queue_delay = wait_ms;
 	j.preemptions = preemptions;
 	j.last_queue = queue;
-	acct_report_job(r, &j);
+	acct_report_job(t_jobs_into != NULL ? t_jobs_into : r, &j);
 }
 
 static void
@@ -129,16 +133,13 @@ t_users(const struct acct_report *r)
 	is_int(u[3].gpu_s, 50, "dave: clipped at until");
 }
 
+/* The cluster report's figures from jobs and runs. */
 static void
-t_cluster(const struct acct_report *r)
+t_cluster_jobs(const struct acct_report *r)
 {
 	const struct acct_report_cluster	*c = acct_report_cluster(r);
 
 	is_int(c->gpu_s, 4450, "cluster: GPU-seconds used");
-	/* 4 x 700 + 8 x 900 + 2 x 400 + 4 x 1000 + 2 x 800 */
-	is_int(c->capacity_s, 16400, "cluster: capacity");
-	is_int(c->down_gpu_s, 1200 + 800 + 400, "cluster: down");
-	is_int(c->drained_gpu_s, 2400 + 4000 + 1000, "cluster: drained");
 	is_int(c->all.jobs, 6, "cluster: 6 jobs");
 	is_int(c->all.by_state[0], 2, "cluster: 2 COMPLETED");
 	/* 50 100 300 400 800 1100: avg 2750 / 6, ranks 3 and 6. */
@@ -154,6 +155,18 @@ t_cluster(const struct acct_report *r)
 	t_stat(&c->queue[0].wait, 3, 5500.0 / 3, 500, 5000, "queue 0 wait");
 	t_stat(&c->queue[1].jct, 2, 450, 100, 800, "queue 1 JCT");
 	is_int(c->queue[2].by_state[2], 1, "queue 2: the TIMEOUT");
+}
+
+static void
+t_cluster(const struct acct_report *r)
+{
+	const struct acct_report_cluster	*c = acct_report_cluster(r);
+
+	t_cluster_jobs(r);
+	/* 4 x 700 + 8 x 900 + 2 x 400 + 4 x 1000 + 2 x 800 */
+	is_int(c->capacity_s, 16400, "cluster: capacity");
+	is_int(c->down_gpu_s, 1200 + 800 + 400, "cluster: down");
+	is_int(c->drained_gpu_s, 2400 + 4000 + 1000, "cluster: drained");
 }
 
 static void
@@ -268,12 +281,53 @@ int
 main(void)
 {
 	struct acct_report	*r = acct_report_create(1000, 2000);
+	uint64_t		 used;
 
 	t_feed(r);
 	acct_report_finish(r);
 	t_users(r);
 	t_cluster(r);
 	t_nodes(r);
+	used = acct_report_cluster(r)->gpu_s;
+	acct_report_free(r);
+
+	/* The jobs in a report of their own, merged into the one fed the
+	 * rest: the same figures, every one. */
+	r = acct_report_create(1000, 2000);
+	t_jobs_into = acct_report_create(1000, 2000);
+	t_feed(r);
+	acct_report_merge(r, t_jobs_into);
+	acct_report_free(t_jobs_into);
+	t_jobs_into = NULL;
+	acct_report_finish(r);
+	t_users(r);
+	t_cluster(r);
+	t_nodes(r);
+	acct_report_free(r);
+
+	/* Merged the other way round: nodes are not merged, the rest is. */
+	r = acct_report_create(1000, 2000);
+	t_jobs_into = acct_report_create(1000, 2000);
+	t_feed(r);
+	acct_report_merge(t_jobs_into, r);
+	acct_report_finish(t_jobs_into);
+	t_users(t_jobs_into);
+	t_cluster_jobs(t_jobs_into);
+	acct_report_free(t_jobs_into);
+	t_jobs_into = NULL;
+	acct_report_free(r);
+
+	/* The users report alone: the same rows and cluster share, and
+	 * none of the cluster report's groups. */
+	r = acct_report_create(1000, 2000);
+	acct_report_users_only(r);
+	t_feed(r);
+	acct_report_finish(r);
+	t_users(r);
+	is_int(acct_report_cluster(r)->gpu_s, used, "users only: the cluster's "
+	    "GPU-seconds, for the shares");
+	is_int(acct_report_cluster(r)->all.jobs, 0, "users only: no groups");
+	is_int(acct_report_cluster(r)->nqueues, 0, "users only: no queues");
 	acct_report_free(r);
 	t_percentiles();
 	t_random();
