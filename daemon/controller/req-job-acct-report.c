@@ -3,7 +3,14 @@
  * (acct-report.c) from rows read on the store's read-only connection in
  * steps of REQ_ACCT_REPORT_ROWS, one step per loop pass, so a year of a busy
  * cluster costs the loop no long stall and the reply is one small frame:
- * a row per user, per node or per group, never a row per job. */
+ * a row per user, per node or per group, never a row per job.
+ *
+ * The jobs, most of a report's rows, are read meanwhile on a thread of
+ * their own, into a report of their own merged at the end: on a connection
+ * of its own, touching nothing of the loop's (worker.h). A million jobs' report then takes about the time of
+ * its jobs, not of its jobs and runs one after the other. With
+ * REQ_ACCT_REPORT_THREADS such threads busy, or none to be had, the loop
+ * reads the jobs in its steps too. */
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -22,11 +29,16 @@
 #include "daemon/controller/req-job-acct.h"
 #include "daemon/controller/req.h"
 #include "daemon/controller/store-acct.h"
+#include "daemon/controller/worker.h"
 
 static const struct timeval req_acct_at_once = { 0, 0 };
 
 /* Rows fed per loop pass: about 20 ms of SQLite and aggregation. */
 #define REQ_ACCT_REPORT_ROWS	50000
+/* Reports whose jobs are read on threads at once. */
+#define REQ_ACCT_REPORT_THREADS	2
+
+static int	req_acct_report_threads;
 
 static const char *const req_acct_report_names[] = {
 	[STORE_ACCT_USERS] = "users",
@@ -42,9 +54,18 @@ struct req_acct_report {
 	int64_t			 since;
 	int64_t			 until;
 	int64_t			 now;
-	struct store_acct_rep	*q;
+	struct store_acct_rep	*q;		/* read in the loop */
 	struct acct_report	*r;
 	struct event		*ev;
+	bool			 loop_done;	/* q is read to its end */
+	/* The jobs, read on a thread while the loop reads q (tq NULL when
+	 * q reads them). The thread owns tq, tr, th_rc and th_err until
+	 * it has ended. */
+	struct store_acct_rep	*tq;
+	struct acct_report	*tr;
+	struct worker		*th;		/* NULL once ended */
+	int			 th_rc;		/* store_acct_report_step's */
+	char			 th_err[256];
 	struct req_acct_report	*next;
 };
 
@@ -61,6 +82,16 @@ req_acct_report_end(struct req_acct_report *a)
 			break;
 		}
 	}
+	if (a->th != NULL) {
+		/* A client gone or a shutdown: the thread stops soon. */
+		log_debug("JOB_ACCT report: interrupting its thread");
+		store_acct_report_interrupt(a->tq);
+		worker_join(a->th);
+		a->th = NULL;
+		req_acct_report_threads--;
+	}
+	store_acct_report_close(a->tq);
+	acct_report_free(a->tr);
 	store_acct_report_close(a->q);
 	acct_report_free(a->r);
 	if (a->ev != NULL)
@@ -254,6 +285,32 @@ req_acct_report_reply(struct req_acct_report *a, struct peer *p)
 	json_decref(reply);
 }
 
+/* Answers once both the loop's part and the thread's are read. */
+static void
+req_acct_report_done(struct req_acct_report *a)
+{
+	struct peer	*p;
+
+	if (!a->loop_done || a->th != NULL)
+		return;
+	if ((p = peer_by_serial(a->peer)) == NULL) {
+		req_acct_report_end(a);
+		return;
+	}
+	if (a->tq != NULL && a->th_rc == -1) {
+		log_error("peer %s: JOB_ACCT report: %s", peer_addr(p),
+		    a->th_err);
+		req_error(p, a->req, PROTO_E_INTERNAL, "reading the accounting "
+		    "records failed: %s", a->th_err);
+		req_acct_report_end(a);
+		return;
+	}
+	if (a->tr != NULL)
+		acct_report_merge(a->r, a->tr);
+	req_acct_report_reply(a, p);
+	req_acct_report_end(a);
+}
+
 static void
 req_acct_report_step(evutil_socket_t fd, short what, void *arg)
 {
@@ -281,9 +338,57 @@ req_acct_report_step(evutil_socket_t fd, short what, void *arg)
 		log_error("peer %s: JOB_ACCT report: %s", peer_addr(p), err);
 		req_error(p, a->req, PROTO_E_INTERNAL, "reading the accounting "
 		    "records failed: %s", err);
-	} else
-		req_acct_report_reply(a, p);
-	req_acct_report_end(a);
+		req_acct_report_end(a);
+		return;
+	}
+	a->loop_done = true;
+	req_acct_report_done(a);
+}
+
+static void
+req_acct_report_thread(void *arg)
+{
+	struct req_acct_report	*a = arg;
+
+	a->th_rc = store_acct_report_step(a->tq, a->tr, SIZE_MAX, a->th_err,
+	    sizeof a->th_err);
+}
+
+static void
+req_acct_report_thread_done(void *arg)
+{
+	struct req_acct_report	*a = arg;
+
+	a->th = NULL;
+	req_acct_report_threads--;
+	req_acct_report_done(a);
+}
+
+/* Opens the jobs' part for a thread (not started yet). Returns 0, or -1
+ * when the loop should read the jobs itself. */
+static int
+req_acct_report_thread_open(struct req_acct_report *a,
+    const struct store_acct_query *q)
+{
+	char	err[256];
+
+	if (a->kind == STORE_ACCT_NODES)
+		return (-1);
+	if (req_acct_report_threads >= REQ_ACCT_REPORT_THREADS) {
+		log_debug("JOB_ACCT report: %d threads busy, the jobs are "
+		    "read in the loop", req_acct_report_threads);
+		return (-1);
+	}
+	if ((a->tq = store_acct_report_open(q, a->kind, STORE_ACCT_PART_JOBS |
+	    STORE_ACCT_PART_OWN, err, sizeof err)) == NULL) {
+		log_warn("accounting report: reading the jobs in the loop: "
+		    "%s", err);
+		return (-1);
+	}
+	a->tr = acct_report_create(a->since, a->until);
+	if (a->kind == STORE_ACCT_USERS)
+		acct_report_users_only(a->tr);
+	return (0);
 }
 
 void
@@ -294,6 +399,7 @@ req_acct_report(struct peer *p, const json_t *msg, const char *name,
 	json_t			*users = json_object_get(msg, "users"), *seq;
 	const char		*bad = NULL;
 	char			 err[256];
+	unsigned		 parts = STORE_ACCT_PART_JOBS | STORE_ACCT_PART_REST;
 	int			 kind;
 
 	for (kind = 0; kind < 3; kind++) {
@@ -340,11 +446,12 @@ req_acct_report(struct peer *p, const json_t *msg, const char *name,
 		q->since = q->until;
 	a->since = q->since;
 	a->until = q->until;
-	if ((a->q = store_acct_report_open(q, a->kind, err, sizeof err)) ==
-	    NULL) {
+	if (req_acct_report_thread_open(a, q) == 0)
+		parts = STORE_ACCT_PART_REST;
+	if ((a->q = store_acct_report_open(q, a->kind, parts, err,
+	    sizeof err)) == NULL) {
 		req_error(p, msg, PROTO_E_INTERNAL, "%s", err);
-		json_decref(a->only);
-		free(a);
+		req_acct_report_end(a);
 		return;
 	}
 	a->r = acct_report_create(a->since, a->until);
@@ -358,5 +465,25 @@ req_acct_report(struct peer *p, const json_t *msg, const char *name,
 	a->ev = event_new(gbatchd_event_base(), -1, 0, req_acct_report_step, a);
 	a->next = req_acct_report_all;
 	req_acct_report_all = a;
+	if (a->tq != NULL && (a->th = worker_start(gbatchd_event_base(),
+	    req_acct_report_thread, req_acct_report_thread_done, a)) != NULL) {
+		req_acct_report_threads++;
+		log_debug("JOB_ACCT report: the jobs are read on a thread");
+	}
+	else if (a->tq != NULL) {
+		/* No thread: the loop reads the jobs too. */
+		store_acct_report_close(a->q);
+		store_acct_report_close(a->tq);
+		a->tq = NULL;
+		acct_report_free(a->tr);
+		a->tr = NULL;
+		if ((a->q = store_acct_report_open(q, a->kind,
+		    STORE_ACCT_PART_JOBS | STORE_ACCT_PART_REST, err,
+		    sizeof err)) == NULL) {
+			req_error(p, msg, PROTO_E_INTERNAL, "%s", err);
+			req_acct_report_end(a);
+			return;
+		}
+	}
 	event_active(a->ev, EV_TIMEOUT, 0);
 }

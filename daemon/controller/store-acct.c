@@ -203,29 +203,56 @@ static const char *const store_acct_report_sql[STORE_ACCT_NPHASES] = {
 };
 
 struct store_acct_rep {
+	sqlite3		*db;		/* the shared connection or its own */
+	bool		 own;
 	sqlite3_stmt	*st[STORE_ACCT_NPHASES];
 	int		 phase;
 };
 
 struct store_acct_rep *
 store_acct_report_open(const struct store_acct_query *q,
-    enum store_acct_report kind, char *err, size_t errlen)
+    enum store_acct_report kind, unsigned parts, char *err, size_t errlen)
 {
 	struct store_acct_rep	*a;
 	sqlite3_stmt		*st;
+	const char		*path = store_path();
 	int			 i, idx;
 
-	if (store_acct_connect(err, errlen) != 0)
-		return (NULL);
 	a = xcalloc(1, sizeof *a);
+	if ((parts & STORE_ACCT_PART_OWN) == 0) {
+		if (store_acct_connect(err, errlen) != 0) {
+			free(a);
+			return (NULL);
+		}
+		a->db = store_acct_db;
+	} else {
+		/* Another thread reads through it: a connection that no
+		 * other statement uses (SQLite's multi-thread mode). */
+		a->own = true;
+		if (path == NULL || sqlite3_open_v2(path, &a->db,
+		    SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) !=
+		    SQLITE_OK) {
+			snprintf(err, errlen, "%s: %s", path != NULL ? path :
+			    "the database", path == NULL ? "not open" :
+			    a->db == NULL ? "out of memory" :
+			    sqlite3_errmsg(a->db));
+			store_acct_report_close(a);
+			return (NULL);
+		}
+		sqlite3_busy_timeout(a->db, 5000);
+	}
 	for (i = 0; i < STORE_ACCT_NPHASES; i++) {
 		if ((i == STORE_ACCT_JOBS && kind == STORE_ACCT_NODES) ||
-		    (i >= STORE_ACCT_NODE_ROWS && kind == STORE_ACCT_USERS))
+		    (i >= STORE_ACCT_NODE_ROWS && kind == STORE_ACCT_USERS) ||
+		    (i == STORE_ACCT_JOBS &&
+		    (parts & STORE_ACCT_PART_JOBS) == 0) ||
+		    (i != STORE_ACCT_JOBS &&
+		    (parts & STORE_ACCT_PART_REST) == 0))
 			continue;
-		if (sqlite3_prepare_v2(store_acct_db, store_acct_report_sql[i],
+		if (sqlite3_prepare_v2(a->db, store_acct_report_sql[i],
 		    -1, &a->st[i], NULL) != SQLITE_OK) {
 			snprintf(err, errlen, "accounting report: %s",
-			    sqlite3_errmsg(store_acct_db));
+			    sqlite3_errmsg(a->db));
 			store_acct_report_close(a);
 			return (NULL);
 		}
@@ -316,7 +343,8 @@ store_acct_report_step(struct store_acct_rep *a, struct acct_report *r,
 			return (1);
 		if (rc != SQLITE_DONE) {
 			snprintf(err, errlen, "accounting report: %s",
-			    sqlite3_errmsg(store_acct_db));
+			    rc == SQLITE_INTERRUPT ? "interrupted" :
+			    sqlite3_errmsg(a->db));
 			return (-1);
 		}
 	}
@@ -332,5 +360,14 @@ store_acct_report_close(struct store_acct_rep *a)
 		return;
 	for (i = 0; i < STORE_ACCT_NPHASES; i++)
 		sqlite3_finalize(a->st[i]);
+	if (a->own)
+		sqlite3_close(a->db);
 	free(a);
+}
+
+void
+store_acct_report_interrupt(struct store_acct_rep *a)
+{
+	if (a != NULL && a->db != NULL)
+		sqlite3_interrupt(a->db);
 }

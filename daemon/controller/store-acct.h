@@ -50,13 +50,24 @@ enum store_acct_report {
 struct acct_report;
 struct store_acct_rep;
 
+/* What a report query reads: the jobs, the rest (runs, nodes, node
+ * events), or both; with PART_OWN, on a connection of its own, so that
+ * another thread can read it (one thread at a time) while the loop reads
+ * the other part. */
+#define STORE_ACCT_PART_JOBS	0x1
+#define STORE_ACCT_PART_REST	0x2
+#define STORE_ACCT_PART_OWN	0x4
 struct store_acct_rep *store_acct_report_open(const struct store_acct_query *,
-		     enum store_acct_report, char *err, size_t errlen);
+		     enum store_acct_report, unsigned parts, char *err,
+		     size_t errlen);
 /* Feeds up to max rows into r. Returns 1 when rows are left, 0 when all
  * were fed, -1 with err set. */
 int		 store_acct_report_step(struct store_acct_rep *,
 		     struct acct_report *r, size_t max, char *err,
 		     size_t errlen);
+/* Makes a step running on another thread return -1 soon ("interrupted").
+ * Safe from any thread. */
+void		 store_acct_report_interrupt(struct store_acct_rep *);
 void		 store_acct_report_close(struct store_acct_rep *);
 
 #endif

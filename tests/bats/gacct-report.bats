@@ -16,6 +16,11 @@ teardown() {
 	gb_teardown
 }
 
+# threads_started N: gbatchd has started N report threads in all.
+threads_started() {
+	[ "$(grep -c 'the jobs are read on a thread' gbatchd.log)" -ge "$1" ]
+}
+
 # field ID FIELD: one gq field of a job, finished or not.
 field() {
 	gq -h -t all -j "$1" -o "$2"
@@ -234,4 +239,87 @@ PY
 	run -0 asuser --report cluster -S midnight -n -P -o group,jobs
 	[ "${lines[0]}" = "all|1" ]
 	userdel gbacct2
+}
+
+@test "reports asked side by side each answer in full, and gbatchd stops cleanly while they run" {
+	# A history big enough that a report takes a while: bench/fill-db
+	# writes it with the controller's own store code.
+	mkdir -m 0700 ctl
+	"$B/bench/fill-db" ctl 100000 >/dev/null
+	gb_write_conf 'keep_finished_days = 0;'
+	gb_start_controller
+	run -0 gacct -S 2000-01-01 --report users -P
+	alone=$output
+	[ "$(wc -l <<<"$alone")" -gt 100 ]
+	# Five reports in one write: they start in the same loop pass, so
+	# two read their jobs on threads and three in the loop; each answer
+	# must be the one a report alone gives.
+	python3 - "$GBATCH_SOCKET" >asked <<'PY'
+import json, socket, struct, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+def frame(o):
+    t = json.dumps(o).encode()
+    return struct.pack(">I", len(t)) + t
+def rd(n):
+    b = b""
+    while len(b) < n:
+        c = s.recv(n - len(b))
+        if not c:
+            sys.exit("gbatchd closed the connection")
+        b += c
+    return b
+def reply():
+    return json.loads(rd(struct.unpack(">I", rd(4))[0]))
+s.sendall(frame({"type": 100, "version": 1, "role": "client"}))
+reply()
+s.sendall(b"".join(frame({"type": 204, "seq": i, "since": 946684800,
+    "report": "users"}) for i in range(5)))
+got = {}
+for _ in range(5):
+    r = reply()
+    assert r["ok"], r
+    got[r["seq"]] = r["rows"]
+assert sorted(got) == list(range(5)), sorted(got)
+for i in range(1, 5):
+    assert got[i] == got[0], i
+print(json.dumps(got[0]))
+PY
+	[ "$(grep -c 'JOB_ACCT report: the jobs are read on a thread' gbatchd.log)" -ge 3 ]
+	grep -q 'threads busy, the jobs are read in the loop' gbatchd.log
+	# The same figures as gacct printed alone (user, jobs, GPU-seconds).
+	python3 - "$alone" asked <<'PY'
+import json, sys
+rows = json.load(open(sys.argv[2]))
+lines = sys.argv[1].splitlines()
+head = lines[0].split("|")
+alone = {l.split("|")[0]: l.split("|") for l in lines[1:]}
+assert len(alone) == len(rows), (len(alone), len(rows))
+for r in rows:
+    a = alone[r["user"]]
+    assert int(a[head.index("jobs")]) == r["jobs"], (a, r)
+    assert abs(float(a[head.index("gpu_hours")]) - r["gpu_seconds"] / 3600) <= 0.005 + 1e-9, (a, r)
+PY
+	# Reports under way when gbatchd is told to stop: it interrupts
+	# their threads, waits for them and exits 0.
+	python3 - "$GBATCH_SOCKET" <<'PY' &
+import json, socket, struct, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+def frame(o):
+    t = json.dumps(o).encode()
+    return struct.pack(">I", len(t)) + t
+s.sendall(frame({"type": 100, "version": 1, "role": "client"}))
+s.sendall(b"".join(frame({"type": 204, "seq": i, "since": 946684800,
+    "report": ("users", "cluster")[i % 2]}) for i in range(4)))
+while s.recv(65536):
+    pass
+PY
+	asker=$!
+	gb_wait 10 threads_started 5
+	kill -TERM "$GB_CTL_PID"
+	wait "$GB_CTL_PID"
+	wait "$asker"
+	grep -q 'gbatchd: stopped' gbatchd.log
+	[ "$(grep -cE 'pthread|worker:' gbatchd.log)" = 0 ]
 }

@@ -549,7 +549,7 @@ mode_is() {
 	[ "${#lines[@]}" -eq 3 ]
 	[[ "${lines[0]}" == *'sqlite3_prepare_v2(store_acct_db, sql, '* ]]
 	[[ "${lines[1]}" == *'sqlite3_prepare_v2(store_acct_db, "SELECT run,"'* ]]
-	[[ "${lines[2]}" == *'sqlite3_prepare_v2(store_acct_db, store_acct_report_sql[i],'* ]]
+	[[ "${lines[2]}" == *'sqlite3_prepare_v2(a->db, store_acct_report_sql[i],'* ]]
 	grep -q '^static const char \*const store_acct_report_sql\[' daemon/controller/store-acct.c
 	grep -q 'sql = store_sql_job_select_only(false, q->fields, STORE_ACCT_WHERE,' \
 	    daemon/controller/store-acct.c
