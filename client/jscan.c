@@ -229,55 +229,15 @@ jscan_walk(const struct jscan_val *c, size_t *pos, char open, char close)
 	return (1);
 }
 
-int
-jscan_member(const struct jscan_val *obj, size_t *pos, struct jscan_val *key,
-    struct jscan_val *val)
-{
-	size_t	i;
-	int	r;
-
-	if (obj->type != JSCAN_OBJECT)
-		return (-1);
-	if ((r = jscan_walk(obj, pos, '{', '}')) != 1)
-		return (r);
-	if (jscan_value(obj->p, obj->n, pos, key) == -1 ||
-	    key->type != JSCAN_STRING)
-		return (-1);
-	i = jscan_ws(obj->p, obj->n, *pos);
-	if (i >= obj->n || obj->p[i] != ':')
-		return (-1);
-	*pos = i + 1;
-	if (jscan_value(obj->p, obj->n, pos, val) == -1)
-		return (-1);
-	if (jscan_next_sep(obj, pos, '}') == -1)
-		return (-1);
-	return (1);
-}
-
-int
-jscan_element(const struct jscan_val *arr, size_t *pos, struct jscan_val *val)
-{
-	int	r;
-
-	if (arr->type != JSCAN_ARRAY)
-		return (-1);
-	if ((r = jscan_walk(arr, pos, '[', ']')) != 1)
-		return (r);
-	if (jscan_value(arr->p, arr->n, pos, val) == -1)
-		return (-1);
-	if (jscan_next_sep(arr, pos, ']') == -1)
-		return (-1);
-	return (1);
-}
-
-/* A value at *pos of c: measured unless it is an array or an object, which
- * is handed over lazy, *pos left at its start. */
+/* A value at *pos of c and the separator after it; with lazy, an array or
+ * an object is handed over unmeasured instead, *pos left at its start. */
 static int
-jscan_lazy_value(const struct jscan_val *c, size_t *pos, struct jscan_val *v)
+jscan_item_value(const struct jscan_val *c, size_t *pos, struct jscan_val *v,
+    bool lazy)
 {
 	size_t	i = jscan_ws(c->p, c->n, *pos);
 
-	if (i >= c->n || (c->p[i] != '{' && c->p[i] != '[')) {
+	if (!lazy || i >= c->n || (c->p[i] != '{' && c->p[i] != '[')) {
 		if (jscan_value(c->p, c->n, pos, v) == -1)
 			return (-1);
 		return (jscan_next_sep(c, pos, c->type == JSCAN_OBJECT ? '}' :
@@ -291,9 +251,9 @@ jscan_lazy_value(const struct jscan_val *c, size_t *pos, struct jscan_val *v)
 	return (0);
 }
 
-int
-jscan_member_lazy(const struct jscan_val *obj, size_t *pos,
-    struct jscan_val *key, struct jscan_val *val)
+static int
+jscan_member_at(const struct jscan_val *obj, size_t *pos,
+    struct jscan_val *key, struct jscan_val *val, bool lazy)
 {
 	size_t	i;
 	int	r;
@@ -309,14 +269,14 @@ jscan_member_lazy(const struct jscan_val *obj, size_t *pos,
 	if (i >= obj->n || obj->p[i] != ':')
 		return (-1);
 	*pos = i + 1;
-	if (jscan_lazy_value(obj, pos, val) == -1)
+	if (jscan_item_value(obj, pos, val, lazy) == -1)
 		return (-1);
 	return (1);
 }
 
-int
-jscan_element_lazy(const struct jscan_val *arr, size_t *pos,
-    struct jscan_val *val)
+static int
+jscan_element_at(const struct jscan_val *arr, size_t *pos,
+    struct jscan_val *val, bool lazy)
 {
 	int	r;
 
@@ -324,9 +284,36 @@ jscan_element_lazy(const struct jscan_val *arr, size_t *pos,
 		return (-1);
 	if ((r = jscan_walk(arr, pos, '[', ']')) != 1)
 		return (r);
-	if (jscan_lazy_value(arr, pos, val) == -1)
+	if (jscan_item_value(arr, pos, val, lazy) == -1)
 		return (-1);
 	return (1);
+}
+
+int
+jscan_member(const struct jscan_val *obj, size_t *pos, struct jscan_val *key,
+    struct jscan_val *val)
+{
+	return (jscan_member_at(obj, pos, key, val, false));
+}
+
+int
+jscan_element(const struct jscan_val *arr, size_t *pos, struct jscan_val *val)
+{
+	return (jscan_element_at(arr, pos, val, false));
+}
+
+int
+jscan_member_lazy(const struct jscan_val *obj, size_t *pos,
+    struct jscan_val *key, struct jscan_val *val)
+{
+	return (jscan_member_at(obj, pos, key, val, true));
+}
+
+int
+jscan_element_lazy(const struct jscan_val *arr, size_t *pos,
+    struct jscan_val *val)
+{
+	return (jscan_element_at(arr, pos, val, true));
 }
 
 void
