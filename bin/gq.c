@@ -14,6 +14,7 @@
 
 #include "client/client.h"
 #include "client/cmd.h"
+#include "client/job-filter.h"
 #include "client/job-row.h"
 #include "client/jscan.h"
 #include "client/table.h"
@@ -23,7 +24,6 @@
 #include "common/safe-text.h"
 #include "common/xmalloc.h"
 
-#define GQ_MAX_USERS	64
 #define GQ_MAX_SORT	8
 
 enum {
@@ -50,11 +50,7 @@ static const struct option gq_longopts[] = {
 };
 
 struct gq {
-	json_t		*ids;
-	json_t		*states;	/* names, or NULL for the default */
-	bool		 state_set[JOB_STATE_COUNT];
-	char		*users[GQ_MAX_USERS];
-	int		 nusers;
+	struct job_filter filter;	/* -u, --me, -t, -j */
 	const char	*format;
 	bool		 noheader;
 	bool		 json;
@@ -113,22 +109,12 @@ static int
 gq_add_state(const char *item, void *arg, char *err, size_t errlen)
 {
 	struct gq	*gq = arg;
-	enum job_state	 s;
-	int		 i;
+	char		 why[512];
 
-	if (strcasecmp(item, "all") == 0) {
-		for (i = 0; i < JOB_STATE_COUNT; i++)
-			gq->state_set[i] = true;
-		return (0);
-	}
-	if (job_state_parse(item, &s) == -1) {
-		snprintf(err, errlen, "--states: unknown state \"%s\"; accepted: "
-		    "PENDING (PD), HELD (H), RUNNING (R), PREEMPTING (PR), "
-		    "COMPLETED (CD), FAILED (F), TIMEOUT (TO), CANCELLED (CA), "
-		    "NODE_FAIL (NF), or all", item);
+	if (job_filter_add_state(&gq->filter, item, why, sizeof why) == -1) {
+		snprintf(err, errlen, "--states: %s", why);
 		return (-1);
 	}
-	gq->state_set[s] = true;
 	return (0);
 }
 
@@ -168,43 +154,13 @@ static int
 gq_add_user(const char *item, void *arg, char *err, size_t errlen)
 {
 	struct gq	*gq = arg;
+	char		 why[512];
 
-	if (gq->nusers == GQ_MAX_USERS) {
-		snprintf(err, errlen, "--user: more than %d users", GQ_MAX_USERS);
+	if (job_filter_add_user(&gq->filter, item, why, sizeof why) == -1) {
+		snprintf(err, errlen, "--user: %s", why);
 		return (-1);
 	}
-	if (getpwnam(item) == NULL) {
-		snprintf(err, errlen, "--user: no such user \"%s\"", item);
-		return (-1);
-	}
-	gq->users[gq->nusers++] = xstrdup(item);
 	return (0);
-}
-
-/* Whether a job passes the filters the controller could not apply: more
- * than one user, and states together with ids. */
-static bool
-gq_wanted(const struct gq *gq, const struct job_row *row)
-{
-	enum job_state	s;
-	char		buf[256];
-	int		i;
-
-	if (gq->nusers > 1) {
-		jscan_string(&row->v[JF_USER], buf, sizeof buf);
-		for (i = 0; i < gq->nusers; i++) {
-			if (strcmp(buf, gq->users[i]) == 0)
-				break;
-		}
-		if (i == gq->nusers)
-			return (false);
-	}
-	if (gq->states != NULL) {
-		jscan_string(&row->v[JF_STATE], buf, sizeof buf);
-		if (job_state_parse(buf, &s) == -1 || !gq->state_set[s])
-			return (false);
-	}
-	return (true);
 }
 
 /* A table listing asks only for the members its columns read (plus
@@ -233,12 +189,7 @@ gq_request(const struct gq *gq, const struct table *t)
 		json_object_set_new(req, "fields", gq_fields(gq, t));
 	else
 		json_object_set_new(req, "history", json_true());
-	if (json_array_size(gq->ids) > 0)
-		json_object_set(req, "ids", gq->ids);
-	if (gq->states != NULL)
-		json_object_set(req, "states", gq->states);
-	if (gq->nusers == 1)
-		json_object_set_new(req, "user", json_string(gq->users[0]));
+	job_filter_request(&gq->filter, req);
 	return (req);
 }
 
@@ -484,7 +435,7 @@ gq_table(struct client *c, struct gq *gq, struct table *t)
 	while ((r = jscan_element(&jobs, &jpos, &job)) == 1) {
 		if (job.type != JSCAN_OBJECT || job_row_scan(&job, &row) == -1)
 			goto bad;
-		if (!gq_wanted(gq, &row))
+		if (!job_filter_match(&gq->filter, &row))
 			continue;
 		found++;
 		if (gq->long_id != 0) {
@@ -543,33 +494,13 @@ gq_json(struct client *c, struct gq *gq)
 		fprintf(stderr, "gq: %s\n", err);
 		return (r);
 	}
-	if (gq->nusers > 1 || gq->states != NULL) {
-		jobs = json_object_get(reply, "jobs");
-		keep = json_array();
-		json_array_foreach(jobs, i, job) {
-			const char	*u = json_string_value(json_object_get(job,
-					    "user"));
-			const char	*st = json_string_value(json_object_get(
-					    job, "state"));
-			enum job_state	 s;
-			int		 k;
-
-			if (gq->nusers > 1) {
-				for (k = 0; k < gq->nusers; k++) {
-					if (u != NULL && strcmp(u,
-					    gq->users[k]) == 0)
-						break;
-				}
-				if (k == gq->nusers)
-					continue;
-			}
-			if (gq->states != NULL && (st == NULL ||
-			    job_state_parse(st, &s) == -1 || !gq->state_set[s]))
-				continue;
+	jobs = json_object_get(reply, "jobs");
+	keep = json_array();
+	json_array_foreach(jobs, i, job) {
+		if (job_filter_match_json(&gq->filter, job))
 			json_array_append(keep, job);
-		}
-		json_object_set_new(reply, "jobs", keep);
 	}
+	json_object_set_new(reply, "jobs", keep);
 	cmd_json_print(reply, JSON_INDENT(2));
 	r = json_array_size(json_object_get(reply, "missing")) > 0 ?
 	    EXIT_REFUSED : EXIT_OK;
@@ -583,13 +514,12 @@ main(int argc, char **argv)
 	struct gq	 gq;
 	struct client	*c = NULL;
 	struct table	*t;
-	struct passwd	*pw;
 	char		 err[1024], serr[768];
 	unsigned	 timeout;
-	int		 ch, i, r = EXIT_USAGE;
+	int		 ch, r = EXIT_USAGE;
 
 	memset(&gq, 0, sizeof gq);
-	gq.ids = json_array();
+	job_filter_init(&gq.filter);
 	t = table_create(job_row_cols, job_row_ncols, JOB_ROW_DEFAULT);
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, ":u:t:j:o:hl:S:V", gq_longopts,
@@ -601,30 +531,22 @@ main(int argc, char **argv)
 				goto usage;
 			break;
 		case GQ_OPT_ME:
-			if ((pw = getpwuid(getuid())) == NULL) {
-				snprintf(err, sizeof err, "--me: uid %u has no "
-				    "user name", (unsigned)getuid());
+			if (job_filter_add_me(&gq.filter, serr,
+			    sizeof serr) == -1) {
+				snprintf(err, sizeof err, "--me: %s", serr);
 				goto usage;
 			}
-			if (gq_add_user(pw->pw_name, &gq, err,
-			    sizeof err) == -1)
-				goto usage;
 			break;
 		case 't':
 			if (cmd_split(optarg, "--states", gq_add_state, &gq,
 			    err, sizeof err) == -1)
 				goto usage;
-			json_decref(gq.states);
-			gq.states = json_array();
-			for (i = 0; i < JOB_STATE_COUNT; i++) {
-				if (gq.state_set[i])
-					json_array_append_new(gq.states,
-					    json_string(job_state_name(i)));
-			}
 			break;
 		case 'j':
-			if (cmd_split(optarg, "--jobs", cmd_add_id, gq.ids, err,
-			    sizeof err) == -1)
+			if (gq.filter.ids == NULL)
+				gq.filter.ids = json_array();
+			if (cmd_split(optarg, "--jobs", cmd_add_id,
+			    gq.filter.ids, err, sizeof err) == -1)
 				goto usage;
 			break;
 		case 'o':
@@ -680,21 +602,17 @@ main(int argc, char **argv)
 	/* Pending and running jobs come as submitted; once finished ones
 	 * are listed too, submit time (newest last) keeps a history in
 	 * order rather than grouped by how each ended. */
-	for (i = 0; gq.nsort == 0 && gq.states != NULL && i < JOB_STATE_COUNT;
-	    i++) {
-		if (gq.state_set[i] && job_state_is_terminal(i)) {
-			(void)gq_add_sort("submit_time", &gq, err, sizeof err);
-			(void)gq_add_sort("id", &gq, err, sizeof err);
-		}
+	if (gq.nsort == 0 && job_filter_finished(&gq.filter)) {
+		(void)gq_add_sort("submit_time", &gq, err, sizeof err);
+		(void)gq_add_sort("id", &gq, err, sizeof err);
 	}
 	if (gq.long_id != 0) {
-		if (json_array_size(gq.ids) > 0 || gq.json) {
+		if (json_array_size(gq.filter.ids) > 0 || gq.json) {
 			snprintf(err, sizeof err, "--long shows one job; it "
 			    "cannot be combined with --jobs or --json");
 			goto usage;
 		}
-		json_array_append_new(gq.ids, json_integer(
-		    (json_int_t)gq.long_id));
+		job_filter_add_id(&gq.filter, gq.long_id);
 	}
 
 	/* The whole listing goes out in large writes: at 10,000 jobs a line
@@ -717,9 +635,6 @@ usage:
 out:
 	client_free(c);
 	table_free(t);
-	json_decref(gq.ids);
-	json_decref(gq.states);
-	for (i = 0; i < gq.nusers; i++)
-		free(gq.users[i]);
+	job_filter_clear(&gq.filter);
 	return (r);
 }

@@ -1,0 +1,57 @@
+/* job-filter.h: which jobs a listing shows, as gq's options and gtop's keys
+ * (/, u) choose them. The controller applies what JOB_LIST can say (one
+ * user, states, ids: job_filter_request); job_filter_match() applies the
+ * rest to the rows as they come (several users, states together with ids,
+ * a name substring). Messages name what was wrong, not the option: the
+ * caller says which option or key it came from. */
+#ifndef GB_JOB_FILTER_H
+#define GB_JOB_FILTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "client/job-row.h"
+#include "common/job-state.h"
+
+#define JOB_FILTER_MAX_USERS	64
+
+struct job_filter {
+	char		*users[JOB_FILTER_MAX_USERS];
+	int		 nusers;
+	bool		 states_set;	/* else the controller's default */
+	bool		 state[JOB_STATE_COUNT];
+	json_t		*ids;		/* job ids, or NULL */
+	char		*name;		/* a substring of the name, or NULL */
+};
+
+void	job_filter_init(struct job_filter *);
+/* Frees what the filter holds and leaves it as job_filter_init() does. */
+void	job_filter_clear(struct job_filter *);
+
+/* Adds a user by name (checked with getpwnam), or this process's user.
+ * Return 0, or -1 with err. */
+int	job_filter_add_user(struct job_filter *, const char *name, char *err,
+	    size_t errlen);
+int	job_filter_add_me(struct job_filter *, char *err, size_t errlen);
+/* Adds a state by name or short form, any case, or "all". Returns 0, or
+ * -1 with err listing what is accepted. */
+int	job_filter_add_state(struct job_filter *, const char *item,
+	    char *err, size_t errlen);
+/* Adds a job id. */
+void	job_filter_add_id(struct job_filter *, uint64_t id);
+/* Sets the name substring (NULL or "": none). */
+void	job_filter_set_name(struct job_filter *, const char *substring);
+
+/* Whether the filter asks for a finished state. */
+bool	job_filter_finished(const struct job_filter *);
+/* Sets the JOB_LIST members of req that the controller filters by. */
+void	job_filter_request(const struct job_filter *, json_t *req);
+/* Whether a job of the reply passes what the controller did not apply. */
+bool	job_filter_match(const struct job_filter *, const struct job_row *);
+/* The same for a job object decoded by jansson (gq --json). */
+bool	job_filter_match_json(const struct job_filter *, const json_t *job);
+
+#endif

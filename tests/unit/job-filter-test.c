@@ -1,0 +1,119 @@
+/* job-filter-test.c: client/job-filter.c, which jobs gq and gtop show:
+ * what goes to the controller, what is applied here, and the messages. */
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "client/job-filter.h"
+#include "client/jscan.h"
+#include "tests/unit/tap.h"
+
+/* Whether the job object text passes f, through job_row and through
+ * jansson; -1 when the two disagree. */
+static int
+t_match(const struct job_filter *f, const char *text)
+{
+	struct jscan_val	obj;
+	struct job_row		row;
+	size_t			pos = 0;
+	json_t			*j = json_loads(text, 0, NULL);
+	int			a, b;
+
+	if (jscan_value(text, strlen(text), &pos, &obj) == -1 ||
+	    job_row_scan(&obj, &row) == -1 || j == NULL)
+		return (-2);
+	a = job_filter_match(f, &row);
+	b = job_filter_match_json(f, j);
+	json_decref(j);
+	return (a == b ? a : -1);
+}
+
+int
+main(void)
+{
+	struct job_filter	 f;
+	struct passwd		*pw = getpwuid(getuid());
+	const char		*me = pw != NULL ? pw->pw_name : "root";
+	char			 err[512], *text;
+	json_t			*req;
+
+	job_filter_init(&f);
+	is_int(t_match(&f, "{\"id\":1,\"user\":\"x\",\"state\":\"RUNNING\"}"),
+	    1, "an empty filter passes everything");
+	req = json_object();
+	job_filter_request(&f, req);
+	is_int(json_object_size(req), 0, "and asks the controller nothing");
+	json_decref(req);
+
+	/* Users: one goes to the controller, several are applied here. */
+	is_int(job_filter_add_user(&f, "no-such-user-gbatch", err,
+	    sizeof err), -1, "an unknown user is refused");
+	is_str(err, "no such user \"no-such-user-gbatch\"", "and named");
+	is_int(job_filter_add_me(&f, err, sizeof err), 0, "me");
+	req = json_object();
+	job_filter_request(&f, req);
+	is_str(json_string_value(json_object_get(req, "user")), me,
+	    "one user goes to the controller");
+	json_decref(req);
+	is_int(job_filter_add_user(&f, "root", err, sizeof err), 0, "root");
+	req = json_object();
+	job_filter_request(&f, req);
+	ok(json_object_get(req, "user") == NULL, "two users are kept here");
+	json_decref(req);
+	asprintf(&text, "{\"user\":\"%s\",\"state\":\"PENDING\"}", me);
+	is_int(t_match(&f, text), 1, "a listed user passes");
+	free(text);
+	is_int(t_match(&f, "{\"user\":\"someone\",\"state\":\"PENDING\"}"), 0,
+	    "another user does not");
+	is_int(t_match(&f, "{\"state\":\"PENDING\"}"), 0,
+	    "a job without a user does not");
+	job_filter_clear(&f);
+
+	/* States: names and short forms, any case, or all. */
+	is_int(job_filter_add_state(&f, "bogus", err, sizeof err), -1,
+	    "an unknown state is refused");
+	ok(strstr(err, "unknown state \"bogus\"; accepted: PENDING (PD)") ==
+	    err, "naming what is accepted");
+	ok(!job_filter_finished(&f), "no state: nothing finished asked");
+	is_int(job_filter_add_state(&f, "pd", err, sizeof err), 0, "pd");
+	is_int(job_filter_add_state(&f, "Running", err, sizeof err), 0,
+	    "Running");
+	ok(!job_filter_finished(&f), "pending and running are not finished");
+	req = json_object();
+	job_filter_request(&f, req);
+	text = json_dumps(json_object_get(req, "states"), JSON_COMPACT);
+	is_str(text, "[\"PENDING\",\"RUNNING\"]", "states go by name");
+	free(text);
+	json_decref(req);
+	is_int(t_match(&f, "{\"user\":\"a\",\"state\":\"HELD\"}"), 0,
+	    "a state not asked is dropped here too");
+	is_int(t_match(&f, "{\"user\":\"a\",\"state\":\"RUNNING\"}"), 1,
+	    "one asked passes");
+	is_int(job_filter_add_state(&f, "all", err, sizeof err), 0, "all");
+	ok(job_filter_finished(&f), "all asks finished states");
+	job_filter_clear(&f);
+
+	/* Ids go to the controller. */
+	job_filter_add_id(&f, 7);
+	job_filter_add_id(&f, 9);
+	req = json_object();
+	job_filter_request(&f, req);
+	text = json_dumps(json_object_get(req, "ids"), JSON_COMPACT);
+	is_str(text, "[7,9]", "ids go to the controller");
+	free(text);
+	json_decref(req);
+	job_filter_clear(&f);
+
+	/* A name substring (gtop's /) is applied here. */
+	job_filter_set_name(&f, "bert");
+	is_int(t_match(&f, "{\"name\":\"bert-large\",\"state\":\"R\"}"), 1,
+	    "a name holding the substring passes");
+	is_int(t_match(&f, "{\"name\":\"resnet\"}"), 0, "another does not");
+	is_int(t_match(&f, "{\"id\":3}"), 0, "nor a job without a name");
+	job_filter_set_name(&f, "");
+	ok(f.name == NULL, "an empty substring clears it");
+	job_filter_clear(&f);
+	return (tap_done());
+}
