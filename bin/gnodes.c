@@ -9,6 +9,7 @@
 
 #include "client/client.h"
 #include "client/cmd.h"
+#include "client/node-row.h"
 #include "client/table.h"
 #include "common/proto.h"
 #include "common/safe-text.h"
@@ -32,144 +33,11 @@ static const struct option gnodes_longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-static const char *
-gnodes_str(const void *row, const char *key)
-{
-	const char	*s = json_string_value(json_object_get(row, key));
-
-	return (s != NULL ? s : "");
-}
-
-static const char *
-gnodes_int(const void *row, const char *key, char *buf, size_t len)
-{
-	json_t	*v = json_object_get(row, key);
-
-	if (!json_is_integer(v))
-		return ("");
-	snprintf(buf, len, "%lld", (long long)json_integer_value(v));
-	return (buf);
-}
-
-static const char *
-gnodes_get_name(const void *row, const void *ctx, char *buf, size_t len)
-{
-	return (gnodes_str(row, "name"));
-}
-
-static const char *
-gnodes_get_state(const void *row, const void *ctx, char *buf, size_t len)
-{
-	return (gnodes_str(row, "state"));
-}
-
-static const char *
-gnodes_get_reason(const void *row, const void *ctx, char *buf, size_t len)
-{
-	return (gnodes_str(row, "reason"));
-}
-
-static const char *
-gnodes_get_addr(const void *row, const void *ctx, char *buf, size_t len)
-{
-	return (gnodes_str(row, "addr"));
-}
-
-static const char *
-gnodes_get_switch(const void *row, const void *ctx, char *buf, size_t len)
-{
-	return (gnodes_str(row, "switch"));
-}
-
-static const char *
-gnodes_get_source(const void *row, const void *ctx, char *buf, size_t len)
-{
-	return (gnodes_str(row, "gpu_source"));
-}
-
-static const char *
-gnodes_get_total(const void *row, const void *ctx, char *buf, size_t len)
-{
-	return (gnodes_int(row, "gpus_total", buf, len));
-}
-
-static const char *
-gnodes_get_alloc(const void *row, const void *ctx, char *buf, size_t len)
-{
-	return (gnodes_int(row, "gpus_alloc", buf, len));
-}
-
-/* "1/4": allocated of total, the figure an admin looks for first. */
-static const char *
-gnodes_get_gpus(const void *row, const void *ctx, char *buf, size_t len)
-{
-	snprintf(buf, len, "%lld/%lld", (long long)json_integer_value(
-	    json_object_get(row, "gpus_alloc")), (long long)json_integer_value(
-	    json_object_get(row, "gpus_total")));
-	return (buf);
-}
-
-/* "0:42 1:42 2:- 3:-": each GPU index and the job holding it. */
-static const char *
-gnodes_get_jobs(const void *row, const void *ctx, char *buf, size_t len)
-{
-	json_t	*gpu, *job;
-	size_t	 i, n = 0;
-
-	buf[0] = '\0';
-	json_array_foreach(json_object_get(row, "gpus"), i, gpu) {
-		if (n >= len)
-			break;
-		job = json_object_get(gpu, "job");
-		if (json_is_integer(job))
-			n += (size_t)snprintf(buf + n, len - n, "%s%lld:%lld",
-			    n > 0 ? " " : "", (long long)json_integer_value(
-			    json_object_get(gpu, "index")),
-			    (long long)json_integer_value(job));
-		else
-			n += (size_t)snprintf(buf + n, len - n, "%s%lld:-",
-			    n > 0 ? " " : "", (long long)json_integer_value(
-			    json_object_get(gpu, "index")));
-	}
-	return (buf);
-}
-
-static const char *
-gnodes_get_last_seen(const void *row, const void *ctx, char *buf, size_t len)
-{
-	json_t		*v = json_object_get(row, "last_seen");
-	time_t		 t;
-	struct tm	 tm;
-
-	if (!json_is_integer(v) || json_integer_value(v) <= 0)
-		return ("");
-	t = (time_t)json_integer_value(v);
-	if (localtime_r(&t, &tm) == NULL ||
-	    strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm) == 0)
-		return ("");
-	return (buf);
-}
-
-static const struct table_col gnodes_cols[] = {
-	{ "name", "NODE", false, gnodes_get_name },
-	{ "state", "STATE", false, gnodes_get_state },
-	{ "gpus", "GPUS", true, gnodes_get_gpus },
-	{ "jobs", "GPU:JOB", false, gnodes_get_jobs },
-	{ "reason", "REASON", false, gnodes_get_reason },
-	{ "gpus_total", "TOTAL", true, gnodes_get_total },
-	{ "gpus_alloc", "ALLOC", true, gnodes_get_alloc },
-	{ "addr", "ADDR", false, gnodes_get_addr },
-	{ "gpu_source", "SOURCE", false, gnodes_get_source },
-	{ "switch", "SWITCH", false, gnodes_get_switch },
-	{ "last_seen", "LAST_SEEN", false, gnodes_get_last_seen },
-};
-#define GNODES_DEFAULT	"name,state,gpus,jobs,reason"
 
 static void
 gnodes_usage(void)
 {
-	char	*fields = table_field_names(gnodes_cols,
-		    sizeof gnodes_cols / sizeof gnodes_cols[0]);
+	char	*fields = table_field_names(node_row_cols, node_row_ncols);
 
 	printf(
 "usage: gnodes [options]\n"
@@ -177,7 +45,7 @@ gnodes_usage(void)
 "(GPU:JOB, - for a free GPU).\n"
 "\n"
 "  -N, --nodes NAME[,NAME]   only these nodes\n"
-"  -o, --format FIELD[:WIDTH][,...]  columns (default: " GNODES_DEFAULT ")\n"
+"  -o, --format FIELD[:WIDTH][,...]  columns (default: " NODE_ROW_DEFAULT ")\n"
 "  -h, --noheader            no header line (as sinfo -h)\n"
 "      --json                print the controller's reply as JSON\n"
 "      --gsim                print the cluster's shape for gsim -c:\n"
@@ -308,8 +176,8 @@ main(int argc, char **argv)
 	size_t		 i, k;
 	int		 ch, r = EXIT_USAGE;
 
-	t = table_create(gnodes_cols, sizeof gnodes_cols /
-	    sizeof gnodes_cols[0], GNODES_DEFAULT);
+	t = table_create(node_row_cols, node_row_ncols,
+	    NODE_ROW_DEFAULT);
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, ":hN:o:V", gnodes_longopts,
 	    NULL)) != -1) {
