@@ -7,8 +7,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "client/client.h"
 #include "client/cmd.h"
+#include "client/model.h"
 #include "client/node-row.h"
 #include "client/table.h"
 #include "common/proto.h"
@@ -163,10 +163,9 @@ gnodes_add_name(const char *item, void *arg, char *err, size_t errlen)
 int
 main(int argc, char **argv)
 {
-	struct client	*c = NULL;
+	struct model	 m;
 	struct table	*t;
-	json_t		*req = NULL, *reply = NULL, *names = NULL, *node, *n;
-	json_t		*keep;
+	json_t		*names = NULL, *node, *n, *keep = NULL, *reply = NULL;
 	const char	*name, *topt = NULL;
 	char		 err[1024], serr[768], safe[1024], shape[64];
 	char		 note[256];
@@ -176,6 +175,7 @@ main(int argc, char **argv)
 	size_t		 i, k;
 	int		 ch, r = EXIT_USAGE;
 
+	model_init(&m, CMD_TIMEOUT_DEFAULT);
 	t = table_create(node_row_cols, node_row_ncols,
 	    NODE_ROW_DEFAULT);
 	opterr = 0;
@@ -235,24 +235,19 @@ main(int argc, char **argv)
 		goto usage;
 	}
 
-	if ((r = client_open(timeout, &c, err, sizeof err)) != 0) {
-		fprintf(stderr, "gnodes: %s\n", err);
-		goto out;
-	}
-	req = proto_msg(MSG_NODE_LIST);
-	if ((r = client_call(c, req, &reply, err, sizeof err)) != 0) {
-		fprintf(stderr, "gnodes: %s\n", err);
+	model_set_timeout(&m, timeout);
+	if ((r = model_refresh_nodes(&m)) != 0) {
+		fprintf(stderr, "gnodes: %s\n", m.err);
 		goto out;
 	}
 	keep = json_array();
-	json_array_foreach(json_object_get(reply, "nodes"), i, node) {
+	json_array_foreach(m.nodes, i, node) {
 		name = json_string_value(json_object_get(node, "name"));
 		if (name != NULL && gnodes_wanted(names, name)) {
 			json_array_append(keep, node);
 			table_add(t, node, NULL);
 		}
 	}
-	json_object_set_new(reply, "nodes", keep);
 	r = EXIT_OK;
 	if (gsim) {
 		if (gnodes_gsim_shape(keep, shape, sizeof shape, note,
@@ -264,8 +259,12 @@ main(int argc, char **argv)
 		if (note[0] != '\0')
 			fprintf(stderr, "gnodes: --gsim: %s\n", note);
 		printf("%s\n", shape);
-	} else if (json)
+	} else if (json) {
+		/* The controller's reply, with the nodes asked for. */
+		reply = json_deep_copy(m.nodes_reply);
+		json_object_set(reply, "nodes", keep);
 		cmd_json_print(reply, JSON_INDENT(2));
+	}
 	else
 		table_print(t, stdout, !noheader);
 	json_array_foreach(names, i, n) {
@@ -286,9 +285,9 @@ usage:
 	fprintf(stderr, "gnodes: %s\nTry 'gnodes --help' for more "
 	    "information.\n", err);
 out:
-	client_free(c);
+	model_free(&m);
 	table_free(t);
-	json_decref(req);
+	json_decref(keep);
 	json_decref(reply);
 	json_decref(names);
 	return (r);

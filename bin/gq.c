@@ -16,6 +16,7 @@
 #include "client/cmd.h"
 #include "client/job-filter.h"
 #include "client/job-row.h"
+#include "client/model.h"
 #include "client/jscan.h"
 #include "client/table.h"
 #include "common/job-state.h"
@@ -50,7 +51,7 @@ static const struct option gq_longopts[] = {
 };
 
 struct gq {
-	struct job_filter filter;	/* -u, --me, -t, -j */
+	struct job_filter *filter;	/* -u, --me, -t, -j: the model's */
 	const char	*format;
 	bool		 noheader;
 	bool		 json;
@@ -111,7 +112,7 @@ gq_add_state(const char *item, void *arg, char *err, size_t errlen)
 	struct gq	*gq = arg;
 	char		 why[512];
 
-	if (job_filter_add_state(&gq->filter, item, why, sizeof why) == -1) {
+	if (job_filter_add_state(gq->filter, item, why, sizeof why) == -1) {
 		snprintf(err, errlen, "--states: %s", why);
 		return (-1);
 	}
@@ -156,7 +157,7 @@ gq_add_user(const char *item, void *arg, char *err, size_t errlen)
 	struct gq	*gq = arg;
 	char		 why[512];
 
-	if (job_filter_add_user(&gq->filter, item, why, sizeof why) == -1) {
+	if (job_filter_add_user(gq->filter, item, why, sizeof why) == -1) {
 		snprintf(err, errlen, "--user: %s", why);
 		return (-1);
 	}
@@ -180,16 +181,14 @@ gq_fields(const struct gq *gq, const struct table *t)
 	return (fields);
 }
 
+/* gq --json's request: every member, and the event history. */
 static json_t *
-gq_request(const struct gq *gq, const struct table *t)
+gq_request(const struct gq *gq)
 {
 	json_t	*req = proto_msg(MSG_JOB_LIST);
 
-	if (t != NULL)
-		json_object_set_new(req, "fields", gq_fields(gq, t));
-	else
-		json_object_set_new(req, "history", json_true());
-	job_filter_request(&gq->filter, req);
+	json_object_set_new(req, "history", json_true());
+	job_filter_request(gq->filter, req);
 	return (req);
 }
 
@@ -401,59 +400,36 @@ gq_sort_cmp(const void *pa, const void *pb)
 }
 
 static int
-gq_table(struct client *c, struct gq *gq, struct table *t)
+gq_table(struct model *m, struct gq *gq, struct table *t)
 {
-	struct jscan_val	 top, key, val, jobs, missing, job;
-	struct job_row		 row;
 	struct gq_sorted	*sorted = NULL;
-	char			*body, err[1024];
-	size_t			 len, pos = 0, jpos = 0, i, nsorted = 0;
-	json_t			*req;
-	int			 r, nmissing, found = 0;
+	json_t			*fields;
+	size_t			 i, nsorted = 0;
+	int			 r, nmissing;
 
 	/* gq -l shows every member, so it asks for all of them. */
-	req = gq_request(gq, gq->long_id != 0 ? NULL : t);
-
-	r = client_call_raw(c, req, &body, &len, err, sizeof err);
-	json_decref(req);
+	fields = gq->long_id != 0 ? NULL : gq_fields(gq, t);
+	r = model_refresh_jobs(m, fields);
+	json_decref(fields);
 	if (r != 0) {
-		fprintf(stderr, "gq: %s\n", err);
+		fprintf(stderr, "gq: %s\n", m->err);
 		return (r);
 	}
-	/* One walk over the reply: a listing can be megabytes. */
-	jobs.type = missing.type = JSCAN_NONE;
-	if (jscan_open(body, len, &top) == -1)
-		goto bad;
-	while ((r = jscan_member(&top, &pos, &key, &val)) == 1) {
-		if (jscan_key_is(&key, "jobs"))
-			jobs = val;
-		else if (jscan_key_is(&key, "missing"))
-			missing = val;
-	}
-	if (r == -1 || jobs.type != JSCAN_ARRAY)
-		goto bad;
-	while ((r = jscan_element(&jobs, &jpos, &job)) == 1) {
-		if (job.type != JSCAN_OBJECT || job_row_scan(&job, &row) == -1)
-			goto bad;
-		if (!job_filter_match(&gq->filter, &row))
-			continue;
-		found++;
+	for (i = 0; i < m->jobs.n; i++) {
 		if (gq->long_id != 0) {
-			gq_print_long(&row);
+			gq_print_long(&m->jobs.rows[i]);
 			break;
 		}
 		if (gq->nsort == 0) {
-			table_add(t, &row, NULL);
+			table_add(t, &m->jobs.rows[i], NULL);
 			continue;
 		}
-		/* Rows point into body, which lives until the end. */
+		/* Rows point into the reply, which the model keeps. */
 		sorted = xreallocarray(sorted, nsorted + 1, sizeof *sorted);
-		sorted[nsorted].row = row;
+		sorted[nsorted].row = m->jobs.rows[i];
 		sorted[nsorted].i = nsorted;
 		nsorted++;
 	}
-	if (r == -1)
-		goto bad;
 	if (nsorted > 0) {
 		gq_sorting = gq;
 		qsort(sorted, nsorted, sizeof *sorted, gq_sort_cmp);
@@ -463,31 +439,29 @@ gq_table(struct client *c, struct gq *gq, struct table *t)
 	free(sorted);
 	if (gq->long_id == 0)
 		table_print(t, stdout, !gq->noheader);
-	nmissing = gq_missing(&missing);
-	free(body);
-	if (gq->long_id != 0 && found == 0 && nmissing == 0) {
+	nmissing = gq_missing(&m->jobs.missing);
+	if (gq->long_id != 0 && m->jobs.n == 0 && nmissing == 0) {
 		fprintf(stderr, "gq: job %llu: not found\n",
 		    (unsigned long long)gq->long_id);
 		return (EXIT_REFUSED);
 	}
 	return (nmissing > 0 ? EXIT_REFUSED : EXIT_OK);
-
-bad:
-	fprintf(stderr, "gq: bad reply from gbatchd at %s: not a job list\n",
-	    client_socket_path());
-	free(sorted);
-	free(body);
-	return (EXIT_UNREACHABLE);
 }
 
 static int
-gq_json(struct client *c, struct gq *gq)
+gq_json(struct model *m, struct gq *gq)
 {
-	json_t	*req = gq_request(gq, NULL), *reply, *jobs, *keep, *job;
-	char	 err[1024];
-	size_t	 i;
-	int	 r;
+	struct client	*c;
+	json_t		*req, *reply, *jobs, *keep, *job;
+	char		 err[1024];
+	size_t		 i;
+	int		 r;
 
+	if ((r = model_client(m, &c)) != 0) {
+		fprintf(stderr, "gq: %s\n", m->err);
+		return (r);
+	}
+	req = gq_request(gq);
 	r = client_call(c, req, &reply, err, sizeof err);
 	json_decref(req);
 	if (r != 0) {
@@ -497,7 +471,7 @@ gq_json(struct client *c, struct gq *gq)
 	jobs = json_object_get(reply, "jobs");
 	keep = json_array();
 	json_array_foreach(jobs, i, job) {
-		if (job_filter_match_json(&gq->filter, job))
+		if (job_filter_match_json(gq->filter, job))
 			json_array_append(keep, job);
 	}
 	json_object_set_new(reply, "jobs", keep);
@@ -512,14 +486,15 @@ int
 main(int argc, char **argv)
 {
 	struct gq	 gq;
-	struct client	*c = NULL;
+	struct model	 m;
 	struct table	*t;
 	char		 err[1024], serr[768];
 	unsigned	 timeout;
 	int		 ch, r = EXIT_USAGE;
 
 	memset(&gq, 0, sizeof gq);
-	job_filter_init(&gq.filter);
+	model_init(&m, CMD_TIMEOUT_DEFAULT);
+	gq.filter = &m.filter;
 	t = table_create(job_row_cols, job_row_ncols, JOB_ROW_DEFAULT);
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, ":u:t:j:o:hl:S:V", gq_longopts,
@@ -531,7 +506,7 @@ main(int argc, char **argv)
 				goto usage;
 			break;
 		case GQ_OPT_ME:
-			if (job_filter_add_me(&gq.filter, serr,
+			if (job_filter_add_me(gq.filter, serr,
 			    sizeof serr) == -1) {
 				snprintf(err, sizeof err, "--me: %s", serr);
 				goto usage;
@@ -543,10 +518,10 @@ main(int argc, char **argv)
 				goto usage;
 			break;
 		case 'j':
-			if (gq.filter.ids == NULL)
-				gq.filter.ids = json_array();
+			if (gq.filter->ids == NULL)
+				gq.filter->ids = json_array();
 			if (cmd_split(optarg, "--jobs", cmd_add_id,
-			    gq.filter.ids, err, sizeof err) == -1)
+			    gq.filter->ids, err, sizeof err) == -1)
 				goto usage;
 			break;
 		case 'o':
@@ -602,27 +577,24 @@ main(int argc, char **argv)
 	/* Pending and running jobs come as submitted; once finished ones
 	 * are listed too, submit time (newest last) keeps a history in
 	 * order rather than grouped by how each ended. */
-	if (gq.nsort == 0 && job_filter_finished(&gq.filter)) {
+	if (gq.nsort == 0 && job_filter_finished(gq.filter)) {
 		(void)gq_add_sort("submit_time", &gq, err, sizeof err);
 		(void)gq_add_sort("id", &gq, err, sizeof err);
 	}
 	if (gq.long_id != 0) {
-		if (json_array_size(gq.filter.ids) > 0 || gq.json) {
+		if (json_array_size(gq.filter->ids) > 0 || gq.json) {
 			snprintf(err, sizeof err, "--long shows one job; it "
 			    "cannot be combined with --jobs or --json");
 			goto usage;
 		}
-		job_filter_add_id(&gq.filter, gq.long_id);
+		job_filter_add_id(gq.filter, gq.long_id);
 	}
 
 	/* The whole listing goes out in large writes: at 10,000 jobs a line
 	 * buffer would mean 10,000 system calls. */
 	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
-	if ((r = client_open(timeout, &c, err, sizeof err)) != 0) {
-		fprintf(stderr, "gq: %s\n", err);
-		goto out;
-	}
-	r = gq.json ? gq_json(c, &gq) : gq_table(c, &gq, t);
+	model_set_timeout(&m, timeout);
+	r = gq.json ? gq_json(&m, &gq) : gq_table(&m, &gq, t);
 	if (fflush(stdout) == EOF && r == EXIT_OK) {
 		perror("gq: stdout");
 		r = EXIT_USAGE;
@@ -633,8 +605,7 @@ usage:
 	fprintf(stderr, "gq: %s\nTry 'gq --help' for more information.\n",
 	    err);
 out:
-	client_free(c);
+	model_free(&m);
 	table_free(t);
-	job_filter_clear(&gq.filter);
 	return (r);
 }

@@ -220,6 +220,12 @@ client_free(struct client *c)
 	free(c);
 }
 
+void
+client_set_timeout(struct client *c, unsigned timeout_s)
+{
+	c->timeout_s = timeout_s;
+}
+
 const json_t *
 client_hello(struct client *c)
 {

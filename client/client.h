@@ -24,6 +24,8 @@ const char	*client_socket_path(void);
 int		 client_open(unsigned timeout_s, struct client **cp,
 		     char *err, size_t errlen);
 void		 client_free(struct client *);
+/* Changes the timeout of the calls that follow (0: no limit). */
+void		 client_set_timeout(struct client *, unsigned timeout_s);
 
 /* Sends req (HELLO first, on the first call) and waits for its reply.
  * Returns 0 with *reply (a new reference, "ok" true), or the exit status of

@@ -1,0 +1,184 @@
+/* model.c: what a client knows of the cluster (model.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "client/model.h"
+#include "common/proto.h"
+#include "common/xmalloc.h"
+
+void
+model_init(struct model *m, unsigned timeout_s)
+{
+	memset(m, 0, sizeof *m);
+	m->timeout_s = timeout_s;
+	job_filter_init(&m->filter);
+}
+
+static void
+model_jobs_free(struct model_jobs *j)
+{
+	free(j->rows);
+	free(j->body);
+	memset(j, 0, sizeof *j);
+}
+
+void
+model_free(struct model *m)
+{
+	client_free(m->c);
+	job_filter_clear(&m->filter);
+	model_jobs_free(&m->jobs);
+	json_decref(m->nodes_reply);
+	memset(m, 0, sizeof *m);
+}
+
+void
+model_set_timeout(struct model *m, unsigned timeout_s)
+{
+	m->timeout_s = timeout_s;
+	if (m->c != NULL)
+		client_set_timeout(m->c, timeout_s);
+}
+
+int
+model_client(struct model *m, struct client **cp)
+{
+	int	r;
+
+	if (m->c == NULL) {
+		m->used = false;
+		if ((r = client_open(m->timeout_s, &m->c, m->err,
+		    sizeof m->err)) != 0) {
+			m->c = NULL;
+			return (m->status = r);
+		}
+	}
+	*cp = m->c;
+	return (0);
+}
+
+/* Sends req and waits for its reply: decoded into *reply when reply is
+ * not NULL, else raw into *body. A kept connection that has died (gbatchd
+ * restarted since the last call) is opened again, once. */
+static int
+model_call(struct model *m, json_t *req, json_t **reply, char **body,
+    size_t *len)
+{
+	struct client	*c;
+	bool		 kept;
+	int		 r;
+
+	for (;;) {
+		if ((r = model_client(m, &c)) != 0)
+			return (r);
+		kept = m->used;
+		r = reply != NULL ? client_call(c, req, reply, m->err,
+		    sizeof m->err) : client_call_raw(c, req, body, len, m->err,
+		    sizeof m->err);
+		if (r == 0) {
+			m->used = true;
+			return (0);
+		}
+		if (r != EXIT_UNREACHABLE)
+			return (r);
+		client_free(m->c);
+		m->c = NULL;
+		if (!kept)
+			return (r);
+	}
+}
+
+/* Keeps the rows of a JOB_LIST reply that the filter passes. Returns 0, or
+ * -1 when the reply is not a job list. */
+static int
+model_scan_jobs(struct model *m, char *body, size_t len,
+    struct model_jobs *out)
+{
+	struct jscan_val	 top, key, val, jobs, job;
+	struct job_row		 row;
+	size_t			 pos = 0, jpos = 0, size = 0;
+	int			 r;
+
+	memset(out, 0, sizeof *out);
+	out->body = body;
+	/* One walk over the reply: a listing can be megabytes. */
+	jobs.type = out->missing.type = JSCAN_NONE;
+	if (jscan_open(body, len, &top) == -1)
+		return (-1);
+	while ((r = jscan_member(&top, &pos, &key, &val)) == 1) {
+		if (jscan_key_is(&key, "jobs"))
+			jobs = val;
+		else if (jscan_key_is(&key, "missing"))
+			out->missing = val;
+	}
+	if (r == -1 || jobs.type != JSCAN_ARRAY)
+		return (-1);
+	while ((r = jscan_element(&jobs, &jpos, &job)) == 1) {
+		if (job.type != JSCAN_OBJECT || job_row_scan(&job, &row) == -1)
+			return (-1);
+		if (!job_filter_match(&m->filter, &row))
+			continue;
+		if (out->n == size) {
+			size = size != 0 ? size * 2 : 64;
+			out->rows = xreallocarray(out->rows, size,
+			    sizeof *out->rows);
+		}
+		out->rows[out->n++] = row;
+	}
+	return (r == -1 ? -1 : 0);
+}
+
+int
+model_refresh_jobs(struct model *m, const json_t *fields)
+{
+	struct model_jobs	 jobs;
+	json_t			*req = proto_msg(MSG_JOB_LIST);
+	char			*body;
+	size_t			 len;
+	int			 r;
+
+	if (fields != NULL)
+		json_object_set(req, "fields", (json_t *)fields);
+	else
+		json_object_set_new(req, "history", json_true());
+	job_filter_request(&m->filter, req);
+	r = model_call(m, req, NULL, &body, &len);
+	json_decref(req);
+	if (r != 0)
+		return (m->status = r);
+	if (model_scan_jobs(m, body, len, &jobs) == -1) {
+		model_jobs_free(&jobs);
+		snprintf(m->err, sizeof m->err, "bad reply from gbatchd at %s: "
+		    "not a job list", client_socket_path());
+		return (m->status = EXIT_UNREACHABLE);
+	}
+	model_jobs_free(&m->jobs);
+	m->jobs = jobs;
+	m->refreshed = time(NULL);
+	return (m->status = 0);
+}
+
+int
+model_refresh_nodes(struct model *m)
+{
+	json_t	*req = proto_msg(MSG_NODE_LIST), *reply, *nodes;
+	int	 r;
+
+	r = model_call(m, req, &reply, NULL, NULL);
+	json_decref(req);
+	if (r != 0)
+		return (m->status = r);
+	nodes = json_object_get(reply, "nodes");
+	if (!json_is_array(nodes)) {
+		json_decref(reply);
+		snprintf(m->err, sizeof m->err, "bad reply from gbatchd at %s: "
+		    "not a node list", client_socket_path());
+		return (m->status = EXIT_UNREACHABLE);
+	}
+	json_decref(m->nodes_reply);
+	m->nodes_reply = reply;
+	m->nodes = nodes;
+	m->refreshed = time(NULL);
+	return (m->status = 0);
+}

@@ -1,0 +1,63 @@
+/* model.h: what a client knows of the cluster, refreshed through client/:
+ * the jobs a filter selects (a JOB_LIST reply kept as one buffer, its rows
+ * pointing into it) and the nodes (a NODE_LIST reply). gq and gnodes
+ * refresh once; gtop keeps a model for as long as it runs, so the model
+ * keeps its connection between refreshes, opens it again after the
+ * controller went away (a refresh that fails says why and leaves the last
+ * figures in place), and bounds each refresh by a timeout that can change.
+ * Nothing here prints: a refresh returns the commands' exit status and the
+ * message. */
+#ifndef GB_MODEL_H
+#define GB_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "client/client.h"
+#include "client/job-filter.h"
+#include "client/job-row.h"
+#include "client/jscan.h"
+
+struct model_jobs {
+	char		*body;		/* the reply's text; rows point into it */
+	struct job_row	*rows;		/* those the filter passed, in order */
+	size_t		 n;
+	struct jscan_val missing;	/* ids the controller did not find */
+};
+
+struct model {
+	unsigned		 timeout_s;	/* each refresh's; 0: none */
+	struct client		*c;		/* NULL while disconnected */
+	bool			 used;		/* c has answered a call */
+	struct job_filter	 filter;	/* which jobs refresh_jobs keeps */
+	struct model_jobs	 jobs;
+	json_t			*nodes_reply;	/* NODE_LIST's reply, or NULL */
+	json_t			*nodes;		/* its "nodes" (borrowed) */
+	time_t			 refreshed;	/* the last refresh that worked */
+	int			 status;	/* the last refresh: 0 or EXIT_* */
+	char			 err[1024];	/* why, when status is not 0 */
+};
+
+void	model_init(struct model *, unsigned timeout_s);
+void	model_free(struct model *);
+void	model_set_timeout(struct model *, unsigned timeout_s);
+
+/* The connection, opened if need be: 0 with *cp (borrowed, valid until
+ * the next model call), or an exit status with m->err set. */
+int	model_client(struct model *, struct client **cp);
+
+/* Asks for the jobs m->filter selects, with only the members in fields (a
+ * JSON array of JOB_LIST member names; NULL for every member, and the
+ * event history too). The rows the filter passes replace m->jobs. Returns
+ * 0, or an exit status with m->err set and m->jobs left as it was. Blocks
+ * up to the timeout (twice when a kept connection turns out dead and is
+ * opened again). */
+int	model_refresh_jobs(struct model *, const json_t *fields);
+
+/* Asks for the nodes; they replace m->nodes. Returns as refresh_jobs. */
+int	model_refresh_nodes(struct model *);
+
+#endif
