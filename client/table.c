@@ -280,22 +280,33 @@ table_add_aligned(struct table *t, const void *row, const void *ctx)
 	t->nrows++;
 }
 
+/* A line of an aligned table, built before it is handed over. */
+struct table_line {
+	char	*s;
+	size_t	 len;
+	size_t	 size;
+};
+
 static void
-table_pad(FILE *f, size_t n)
+table_line_put(struct table_line *l, const char *s, size_t n, size_t pad)
 {
-	static const char	spaces[] = "                                ";
-
-	while (n > 0) {
-		size_t k = n < sizeof spaces - 1 ? n : sizeof spaces - 1;
-
-		fwrite(spaces, 1, k, f);
-		n -= k;
+	if (l->len + n + pad + 1 > l->size) {
+		while (l->len + n + pad + 1 > l->size)
+			l->size = l->size != 0 ? l->size * 2 : 256;
+		l->s = xrealloc(l->s, l->size);
 	}
+	memcpy(l->s + l->len, s, n);
+	l->len += n;
+	memset(l->s + l->len, ' ', pad);
+	l->len += pad;
+	l->s[l->len] = '\0';
 }
 
+/* Appends cell i, padded to its column's width, after two spaces unless it
+ * is the first; the last column is not padded on the right. */
 static void
-table_print_cell(struct table *t, FILE *f, size_t i, const char *s,
-    size_t len)
+table_line_cell(struct table *t, struct table_line *l, size_t i,
+    const char *s, size_t len)
 {
 	struct table_sel	*sel = &t->sel[i];
 	size_t			 w = table_width(s, len);
@@ -303,12 +314,12 @@ table_print_cell(struct table *t, FILE *f, size_t i, const char *s,
 	int			 last = i == t->nsel - 1;
 
 	if (i > 0)
-		fwrite("  ", 1, 2, f);
-	if (sel->col->right)
-		table_pad(f, pad);
-	fwrite(s, 1, len, f);
-	if (!sel->col->right && !last)
-		table_pad(f, pad);
+		table_line_put(l, "  ", 2, 0);
+	if (sel->col->right) {
+		table_line_put(l, "", 0, pad);
+		table_line_put(l, s, len, 0);
+	} else
+		table_line_put(l, s, len, last ? 0 : pad);
 }
 
 /* Appends len bytes of s to the line. */
@@ -520,15 +531,16 @@ table_end(struct table *t)
 }
 
 void
-table_print(struct table *t, FILE *f, bool header)
+table_render(struct table *t, bool header, table_line_fn fn, void *arg)
 {
+	struct table_line	 l = { NULL, 0, 0 };
 	struct table_cell	*cell;
 	const char		*h;
 	size_t			 r, i;
 
 	if (t->format != TABLE_ALIGNED) {
 		/* A streamed table's rows are gone: table_end() it. */
-		fprintf(stderr, "table: table_print on a streamed table\n");
+		fprintf(stderr, "table: table_render on a streamed table\n");
 		abort();
 	}
 
@@ -541,19 +553,54 @@ table_print(struct table *t, FILE *f, bool header)
 	if (header) {
 		for (i = 0; i < t->nsel; i++) {
 			h = t->sel[i].col->header;
-			table_print_cell(t, f, i, h, table_cut(h, strlen(h),
+			table_line_cell(t, &l, i, h, table_cut(h, strlen(h),
 			    t->sel[i].width));
 		}
-		fputc('\n', f);
+		fn(arg, -1, l.s != NULL ? l.s : "", l.len);
 	}
 	for (r = 0; r < t->nrows; r++) {
 		cell = &t->cells[r * t->nsel];
+		l.len = 0;
 		for (i = 0; i < t->nsel; i++) {
-			table_print_cell(t, f, i, t->text + cell[i].off,
+			table_line_cell(t, &l, i, t->text + cell[i].off,
 			    cell[i].len);
 		}
-		fputc('\n', f);
+		fn(arg, (long)r, l.s != NULL ? l.s : "", l.len);
 	}
+	free(l.s);
+}
+
+static void
+table_print_line(void *arg, long row, const char *s, size_t len)
+{
+	(void)row;
+	fwrite(s, 1, len, arg);
+	fputc('\n', arg);
+}
+
+void
+table_print(struct table *t, FILE *f, bool header)
+{
+	table_render(t, header, table_print_line, f);
+}
+
+void
+table_clear(struct table *t)
+{
+	size_t	i;
+
+	if (t->format != TABLE_ALIGNED)
+		return;
+	t->nrows = 0;
+	t->textlen = 0;
+	for (i = 0; i < t->nsel; i++)
+		t->sel[i].width = t->sel[i].fixed;
+}
+
+size_t
+table_nrows(const struct table *t)
+{
+	return (t->nrows);
 }
 
 size_t

@@ -98,6 +98,19 @@ int		 table_end(struct table *);
  * as table_end() does without table_set_format(). */
 void		 table_print(struct table *, FILE *, bool header);
 
+/* Hands an aligned table's lines, as table_print() writes them but without
+ * their newlines, to fn: the header (row -1, unless header is false), then
+ * each row by its index. s is valid during the call only. For a caller
+ * that draws the lines itself (gtop, into a curses window). */
+typedef void	(*table_line_fn)(void *arg, long row, const char *s,
+		    size_t len);
+void		 table_render(struct table *, bool header, table_line_fn fn,
+		     void *arg);
+/* Drops an aligned table's rows, keeping its fields, for the next
+ * refresh's. */
+void		 table_clear(struct table *);
+size_t		 table_nrows(const struct table *);
+
 /* The selected columns, in order: how many, and the i-th (borrowed). */
 size_t		 table_nselected(const struct table *);
 const struct table_col *table_selected(const struct table *, size_t i);

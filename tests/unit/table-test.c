@@ -72,6 +72,45 @@ stream(enum table_format format, const char *fields, bool header, size_t n,
 	return (out);
 }
 
+/* Collects table_render's lines: "row:text|" each. */
+static void
+t_line(void *arg, long row, const char *s, size_t len)
+{
+	char	**acc = arg, *next;
+
+	if (asprintf(&next, "%s%ld:%.*s|", *acc, row, (int)len, s) == -1)
+		abort();
+	free(*acc);
+	*acc = next;
+}
+
+/* table_render gives the lines table_print writes, the header as row -1;
+ * table_clear starts the next refresh with widths from its own rows. */
+static void
+t_render(void)
+{
+	struct table	*t = table_create(cols, 2, "name,num");
+	struct row	 wide = { "a-long-name", "123456" }, narrow = { "b", "7" };
+	char		*acc = strdup("");
+
+	table_add(t, &wide, NULL);
+	table_add(t, &narrow, NULL);
+	table_render(t, true, t_line, &acc);
+	is_str(acc, "-1:NAME            NUM|0:a-long-name  123456|"
+	    "1:b                 7|", "render: the header and each row, as "
+	    "printed");
+	is_int((int)table_nrows(t), 2, "two rows");
+	table_clear(t);
+	is_int((int)table_nrows(t), 0, "cleared");
+	table_add(t, &narrow, NULL);
+	free(acc);
+	acc = strdup("");
+	table_render(t, false, t_line, &acc);
+	is_str(acc, "0:b  7|", "after a clear, widths fit the new rows");
+	free(acc);
+	table_free(t);
+}
+
 static void
 t_stream(enum table_format format, const char *fields, bool header,
     size_t n, const char *want, const char *what)
@@ -503,6 +542,7 @@ main(void)
 	struct row	 r4 = { "\x1b]0;t\x07\xc2\x9b" "2J\xff\n\xc3\xa9", "7" };
 	char		*out, err[256];
 
+	t_render();
 	t = table_create(cols, 2, "name,num");
 	table_add(t, &r1, NULL);
 	table_add(t, &r2, NULL);
