@@ -1,4 +1,4 @@
-# bash completion for gbatch: gsub gq gcancel gacct gnodes gctl gsim gbatchd gnoded
+# bash completion for gbatch: gsub gq gcancel gacct gnodes gtop gctl gsim gbatchd gnoded
 #
 # Installed once per command name (bash-completion loads a command's
 # completion from a file of its name). Nothing here lists an option or a
@@ -261,4 +261,4 @@ _gbatch()
 	esac
 }
 
-complete -F _gbatch gsub gq gcancel gacct gnodes gctl gsim gbatchd gnoded
+complete -F _gbatch gsub gq gcancel gacct gnodes gtop gctl gsim gbatchd gnoded

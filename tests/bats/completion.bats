@@ -35,10 +35,10 @@ complete_words() {
 }
 
 @test "every program is completed, with the options its --help lists" {
-	for p in gsub gq gcancel gacct gnodes gctl gsim gbatchd gnoded; do
+	for p in gsub gq gcancel gacct gnodes gtop gctl gsim gbatchd gnoded; do
 		[ "$(complete -p "$p")" = "complete -F _gbatch $p" ]
 	done
-	for p in gsub gq gcancel gacct gnodes gsim gbatchd gnoded; do
+	for p in gsub gq gcancel gacct gnodes gtop gsim gbatchd gnoded; do
 		want=$("$p" --help | grep '^ \+-' | grep -o -- '--[a-z][a-z-]*' | sort -u)
 		got=$(complete_words "$p" -- | sed 's/=$//' | sort -u)
 		[ "$got" = "$want" ] || { echo "$p: got [$got] want [$want]"; false; }

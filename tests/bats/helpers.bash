@@ -6,7 +6,7 @@
 
 B=${GBATCH_BUILDDIR:?run the suite through make check, or set GBATCH_BUILDDIR}
 S=${GBATCH_SRCDIR:-$B}
-export PATH="$B/bin:$B/sim:$B/daemon/controller:$B/daemon/node:$PATH"
+export PATH="$B/bin:$B/tui:$B/sim:$B/daemon/controller:$B/daemon/node:$PATH"
 
 # gb_setup: make the private directory and point the commands at it.
 gb_setup() {

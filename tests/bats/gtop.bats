@@ -1,0 +1,158 @@
+#!/usr/bin/env bats
+# gtop: the dashboard, as a user runs it: --once against a real local
+# cluster, and the interactive screen in a real terminal (a tmux session
+# on a socket of the test's own: send-keys, capture-pane). Expected values
+# come from gq and gnodes, never from gtop's own output.
+
+load helpers
+
+setup() {
+	bats_require_minimum_version 1.5.0
+	gb_setup
+	gb_start_cluster
+	cd "$GB_DIR"
+	TMUX_SOCK="$GB_DIR/tmux.sock"
+}
+
+teardown() {
+	tmux -S "$TMUX_SOCK" kill-server 2>/dev/null || true
+	gb_teardown
+}
+
+# screen: what the tmux session shows now.
+screen() {
+	tmux -S "$TMUX_SOCK" capture-pane -p -t gtop
+}
+
+# screen_has TEXT: the screen shows TEXT somewhere.
+screen_has() {
+	screen | grep -qF -- "$1"
+}
+
+# start_gtop W H ARGS...: gtop in a W x H terminal.
+start_gtop() {
+	local w=$1 h=$2
+	shift 2
+	tmux -S "$TMUX_SOCK" new-session -d -s gtop -x "$w" -y "$h" \
+	    env GBATCH_SOCKET="$GBATCH_SOCKET" PATH="$PATH" TERM=xterm-256color \
+	    gtop "$@"
+	gb_wait 10 screen_has "Queues:"
+}
+
+gtop_gone() {
+	! tmux -S "$TMUX_SOCK" has-session -t gtop 2>/dev/null
+}
+
+# gpu_cells NODE: the GPU pane's cells of NODE on the screen, as
+# "GPU:JOB" words (- for free), in GPU order.
+gpu_cells() {
+	awk -v n="$1" '$1 == n && ($2 == "idle" || $2 == "mixed" ||
+	    $2 == "allocated") { for (i = 3; i <= NF; i++) printf "%s%d:%s",
+	    (i > 3 ? " " : ""), i - 3, ($i == "." ? "-" : $i); print "" }'
+}
+
+@test "gtop --help, --version and bad options" {
+	run -0 gtop --help
+	for o in --delay --once --no-color --timeout --help --version; do
+		[[ "$output" == *"$o"* ]] || { echo "missing $o"; false; }
+	done
+	run -0 gtop --version
+	[[ "$output" =~ ^gtop\ \(gbatch\)\ [0-9]+\.[0-9]+ ]]
+	run -2 gtop --frobnicate
+	[[ "$output" == *"--frobnicate"* ]]
+	run -2 gtop -d 0
+	[[ "$output" == *"--delay: expected whole seconds from 1 to 3600, got \"0\""* ]]
+	run -2 gtop extra
+	[[ "$output" == *'unexpected argument "extra"'* ]]
+	# Not a terminal: a clear message, not a broken screen.
+	run -2 gtop </dev/null
+	[[ "$output" == *"gtop needs a terminal; use --once"* ]]
+}
+
+@test "gtop --once shows the jobs by queue and each job on exactly its GPUs" {
+	a=$(gb_submit -G 2 --wrap 'sleep 60')
+	b=$(gb_submit -G 3 --wrap 'sleep 60')
+	w=$(gb_submit -G 8 --wrap 'sleep 60')
+	gb_wait_state "$a" RUNNING
+	gb_wait_state "$b" RUNNING
+	gb_wait 10 test "$(gq -h -j "$w" -o reason)" = Resources
+	run -0 env COLUMNS=100 gtop --once
+	frame=$output
+	# Every job gq lists, with its state.
+	while read -r id state; do
+		grep -qE "^ +$id +root +wrap +$state " <<<"$frame" ||
+		    { echo "job $id $state not shown"; false; }
+	done < <(gq -h -o id,state)
+	[[ "$frame" == *"jobs: 2 running, 1 waiting, 0 preempting"* ]]
+	[[ "$frame" == *"GPUs: 5 of 8 allocated on 2 nodes"* ]]
+	# Each node's cells hold the jobs gnodes says hold those GPUs.
+	for n in n1 n2; do
+		want=$(gnodes -h -N "$n" -o jobs)
+		got=$(gpu_cells "$n" <<<"$frame")
+		[ "$got" = "$want" ] || { echo "$n: gtop '$got', gnodes '$want'"; false; }
+	done
+	# No terminal control in the frame, and it fits its width.
+	printf '%s\n' "$frame" >frame.txt
+	gb_no_controls frame.txt
+	[ "$(awk '{ if (length($0) > m) m = length($0) } END { print m }' frame.txt)" -le 100 ]
+}
+
+@test "gtop --once with gbatchd stopped prints the frame, says why and exits 3" {
+	kill "$GB_CTL_PID"
+	wait "$GB_CTL_PID" || true
+	run -3 gtop --once
+	[[ "$output" == *"controller unreachable"* ]]
+	[[ "$output" == *"gtop: cannot reach gbatchd at $GBATCH_SOCKET"* ]]
+}
+
+@test "gtop on a terminal: the queues, the GPU cells, j/k and Tab, q quits" {
+	a=$(gb_submit -G 4 --wrap 'sleep 60')
+	b=$(gb_submit -G 1 --wrap 'sleep 60')
+	gb_wait_state "$a" RUNNING
+	gb_wait_state "$b" RUNNING
+	start_gtop 100 30 -d 1
+	gb_wait 10 screen_has "jobs: 2 running, 0 waiting"
+	screen >s1
+	grep -qE "^ +$a +root +wrap +RUNNING +4 " s1
+	grep -qE "^ +$b +root +wrap +RUNNING +1 " s1
+	for n in n1 n2; do
+		[ "$(gpu_cells "$n" <s1)" = "$(gnodes -h -N "$n" -o jobs)" ]
+	done
+	grep -qF "q quit  Tab next pane" s1
+	# Keys move the selection and change the pane; the screen stays.
+	tmux -S "$TMUX_SOCK" send-keys -t gtop j Tab Down k
+	gb_wait 5 screen_has "Queues: 2 jobs"
+	tmux -S "$TMUX_SOCK" send-keys -t gtop q
+	gb_wait 5 gtop_gone
+}
+
+@test "gtop resizes to 80x24 and back, and says when the terminal is too small" {
+	a=$(gb_submit -G 2 --wrap 'sleep 60')
+	gb_wait_state "$a" RUNNING
+	start_gtop 120 40
+	tmux -S "$TMUX_SOCK" resize-window -t gtop -x 80 -y 24
+	gb_wait 5 screen_has "q quit"
+	[ "$(screen | wc -l)" -eq 24 ]
+	screen | grep -qE "^ +$a +root +wrap +RUNNING "
+	tmux -S "$TMUX_SOCK" resize-window -t gtop -x 50 -y 10
+	gb_wait 5 screen_has "terminal too small: 50x10, gtop needs 60x12"
+	tmux -S "$TMUX_SOCK" resize-window -t gtop -x 120 -y 40
+	gb_wait 5 screen_has "GPUs: 2 of 8 allocated on 2 nodes"
+	screen | grep -qE "^ +$a +root +wrap +RUNNING "
+}
+
+@test "gtop says when gbatchd stops and recovers by itself when it is back" {
+	a=$(gb_submit -G 1 --wrap 'sleep 60')
+	gb_wait_state "$a" RUNNING
+	start_gtop 100 30 -d 1 --timeout 2
+	gb_wait 10 screen_has "jobs: 1 running"
+	kill "$GB_CTL_PID"
+	wait "$GB_CTL_PID" || true
+	gb_wait 10 screen_has "controller unreachable"
+	# What it last knew stays on the screen.
+	screen | grep -qE "^ +$a +root +wrap +RUNNING "
+	gb_start_controller
+	# No key pressed: the next refresh finds it.
+	gb_wait 15 screen_has "jobs: 1 running"
+	! screen_has "controller unreachable"
+}

@@ -1,0 +1,163 @@
+/* grid-test.c: gtop's frame without a terminal: the grid keeps text safe
+ * and cut to its cells, and a frame drawn from a model made here shows the
+ * header's counts, the jobs by queue level with running and waiting ones in
+ * their colours, and each GPU's job in that job's colour, at 80x24 and at
+ * 200x60; too small says so. */
+#include <stdio.h>
+#include <string.h>
+
+#include "tui/frame.h"
+#include "tests/unit/tap.h"
+
+static const char *jobs_text =
+    "{\"jobs\":["
+    "{\"id\":7,\"user\":\"bob\",\"name\":\"bert\",\"state\":\"PENDING\","
+    "\"gpus\":4,\"queue\":1,\"reason\":\"Resources\"},"
+    "{\"id\":42,\"user\":\"alice\",\"name\":\"resnet\",\"state\":\"RUNNING\","
+    "\"gpus\":2,\"queue\":0,\"nodes\":\"n1\",\"reason\":\"None\"},"
+    "{\"id\":9,\"user\":\"eve\",\"name\":\"x\\u001b[2Jy\",\"state\":"
+    "\"PENDING\",\"gpus\":1,\"queue\":0,\"reason\":\"Priority\"}]}";
+
+static const char *nodes_text =
+    "[{\"name\":\"n1\",\"state\":\"mixed\",\"gpus_total\":4,\"gpus_alloc\":2,"
+    "\"gpus\":[{\"index\":0,\"job\":42},{\"index\":1,\"job\":42},"
+    "{\"index\":2,\"job\":null},{\"index\":3,\"job\":null}]},"
+    "{\"name\":\"n2\",\"state\":\"down\",\"gpus_total\":2,\"gpus_alloc\":0,"
+    "\"gpus\":[{\"index\":0,\"job\":null},{\"index\":1,\"job\":null}]}]";
+
+/* The model: jobs_text's rows and nodes_text's nodes. */
+static void
+t_model(struct model *m, struct job_row *rows)
+{
+	struct jscan_val	top, jobs, job;
+	size_t			pos = 0;
+
+	model_init(m, 1);
+	jscan_open(jobs_text, strlen(jobs_text), &top);
+	jscan_get(&top, "jobs", &jobs);
+	while (jscan_element(&jobs, &pos, &job) == 1)
+		job_row_scan(&job, &rows[m->jobs.n++]);
+	m->jobs.rows = rows;
+	m->nodes_reply = json_loads(nodes_text, 0, NULL);
+	m->nodes = m->nodes_reply;
+	m->refreshed = 1;
+}
+
+/* The row of g holding s, or -1. */
+static int
+t_find(const struct grid *g, const char *s)
+{
+	char	buf[2048];
+	int	y;
+
+	for (y = 0; y < g->h; y++) {
+		if (strstr(grid_row(g, y, buf, sizeof buf), s) != NULL)
+			return (y);
+	}
+	return (-1);
+}
+
+/* The role of the cell where s starts on its row, or -1. */
+static int
+t_role_at(const struct grid *g, const char *s)
+{
+	char	buf[2048], *p;
+	int	y = t_find(g, s);
+
+	if (y == -1)
+		return (-1);
+	p = strstr(grid_row(g, y, buf, sizeof buf), s);
+	/* ASCII rows: a byte per cell. */
+	return (g->cells[(size_t)y * (size_t)g->w + (size_t)(p - buf)].role);
+}
+
+static void
+t_grid(void)
+{
+	struct grid	*g = grid_new(2, 10);
+	char		 buf[64];
+
+	is_int(grid_puts(g, 0, 0, 10, "abc\x1b[2J", ROLE_NORMAL), 8,
+	    "escape sequences are escaped, a cell a character");
+	is_str(grid_row(g, 0, buf, sizeof buf), "abc\\e[2J",
+	    "as safe-text writes them");
+	is_int(grid_puts(g, 1, 7, 10, "\xc3\xa9t\xc3\xa9s", ROLE_NORMAL), 3,
+	    "cut at the edge, a UTF-8 character a cell");
+	is_str(grid_row(g, 1, buf, sizeof buf), "       \xc3\xa9t\xc3\xa9",
+	    "whole characters");
+	is_int(grid_puts(g, 2, 0, 10, "x", ROLE_NORMAL), 0, "off the grid");
+	grid_free(g);
+}
+
+int
+main(void)
+{
+	struct model	 m;
+	struct job_row	 rows[8];
+	struct view	 v;
+	struct grid	*g;
+	char		 buf[2048];
+	int		 y42, y7, y9;
+
+	t_grid();
+	t_model(&m, rows);
+	memset(&v, 0, sizeof v);
+	v.m = &m;
+	v.interval = 2;
+
+	g = grid_new(24, 80);
+	frame_draw(g, &v, "q quit");
+	ok(strstr(grid_row(g, 0, buf, sizeof buf), "nodes: 1 up, 1 down, 0 "
+	    "drained") != NULL, "80x24: the header counts the nodes: %s", buf);
+	ok(strstr(buf, " 2/6") != NULL, "and the GPUs allocated of all");
+	ok(strstr(grid_row(g, 1, buf, sizeof buf), "jobs: 1 running, 2 "
+	    "waiting, 0 preempting") != NULL, "and the jobs: %s", buf);
+	ok(t_find(g, "Queues: 3 jobs, 1 running, 2 waiting") == 2,
+	    "the queues pane under the header");
+	y42 = t_find(g, "   42  alice");
+	y9 = t_find(g, "    9  eve");
+	y7 = t_find(g, "    7  bob");
+	ok(y42 > 2 && y9 == y42 + 1 && y7 == y9 + 1, "Q0's jobs, in the "
+	    "reply's order, then Q1's (rows %d %d %d)", y42, y9, y7);
+	is_int(t_role_at(g, "   42  alice"), ROLE_SELECTED,
+	    "the first row is selected");
+	is_int(t_role_at(g, "    9  eve"), ROLE_PENDING, "waiting: its colour");
+	ok(t_find(g, "x\\e[2Jy") == y9, "a job name cannot steer the terminal");
+	ok(t_find(g, "GPUs: 2 of 6 allocated on 2 nodes") > y7,
+	    "the GPU pane under the queues");
+	ok(strstr(grid_row(g, t_find(g, "n1   mixed"), buf, sizeof buf),
+	    "    42     42      .      .") != NULL, "n1: job 42 on GPUs 0 and "
+	    "1, 2 and 3 free: %s", buf);
+	is_int(t_role_at(g, "42     42"), color_job(42),
+	    "a GPU cell in its job's colour");
+	is_int(t_role_at(g, ".      ."), ROLE_FREE, "a free GPU in its own");
+	ok(t_find(g, "n2   down") > t_find(g, "n1   mixed"), "n2 is down");
+	is_int(t_role_at(g, "x      x"), ROLE_DOWN, "its GPUs too");
+	is_str(grid_row(g, 23, buf, sizeof buf), "q quit", "the footer");
+
+	/* Tab: the GPU pane's first node selected instead. */
+	v.focus = PANE_GPUS;
+	frame_draw(g, &v, "");
+	is_int(t_role_at(g, "   42  alice"), ROLE_RUNNING,
+	    "unfocused, a running job shows its colour");
+	grid_free(g);
+
+	g = grid_new(60, 200);
+	frame_draw(g, &v, "");
+	y42 = t_find(g, "   42  alice");
+	is_int(y42, 4, "200x60: the queues' first row under its title and "
+	    "heading");
+	is_int(t_find(g, "n1   mixed"), 3, "200x60: n1 on the GPU pane's first row,"
+	    " beside them");
+	ok(t_find(g, "GPUs: 2 of 6") == 2, "200x60: the GPU pane beside "
+	    "the queues, on the same rows");
+	grid_free(g);
+
+	g = grid_new(10, 50);
+	frame_draw(g, &v, "");
+	is_str(grid_row(g, 0, buf, sizeof buf), "terminal too small: 50x10, "
+	    "gtop needs 60x12", "too small says so");
+	grid_free(g);
+	json_decref(m.nodes_reply);
+	return (tap_done());
+}

@@ -1,0 +1,118 @@
+/* pane-header.c: the cluster at a glance: nodes up, down and drained, a GPU
+ * meter, jobs running, waiting and being preempted, and when the figures
+ * were fetched; when the controller does not answer, that, in the alert
+ * colour, and the age of what is shown. */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "tui/pane.h"
+
+/* Counts nodes in state (NULL: all but down and drained) and GPUs. */
+static void
+pane_header_nodes(const json_t *nodes, int *up, int *down, int *drained,
+    long long *total, long long *alloc)
+{
+	const json_t	*n;
+	const char	*s;
+	size_t		 i;
+
+	*up = *down = *drained = 0;
+	*total = *alloc = 0;
+	json_array_foreach(nodes, i, n) {
+		s = json_string_value(json_object_get(n, "state"));
+		if (s != NULL && strcmp(s, "down") == 0)
+			(*down)++;
+		else if (s != NULL && strcmp(s, "drained") == 0)
+			(*drained)++;
+		else
+			(*up)++;
+		*total += json_integer_value(json_object_get(n, "gpus_total"));
+		*alloc += json_integer_value(json_object_get(n, "gpus_alloc"));
+	}
+}
+
+/* "[|||||     ] 5/10": the filled part in the meter colour. */
+static int
+pane_header_meter(struct grid *g, int y, int x, int w, long long part,
+    long long whole)
+{
+	char	label[48];
+	int	filled, n = 0, i;
+
+	snprintf(label, sizeof label, " %lld/%lld", part, whole);
+	w -= (int)strlen(label) + 2;
+	if (w < 4)
+		return (grid_puts(g, y, x, (int)strlen(label), label,
+		    ROLE_NORMAL));
+	filled = whole > 0 ? (int)(part * w / whole) : 0;
+	n += grid_puts(g, y, x, 1, "[", ROLE_NORMAL);
+	for (i = 0; i < w; i++)
+		n += grid_puts(g, y, x + n, 1, i < filled ? "|" : " ",
+		    i < filled ? ROLE_METER : ROLE_NORMAL);
+	n += grid_puts(g, y, x + n, 1, "]", ROLE_NORMAL);
+	n += grid_puts(g, y, x + n, (int)strlen(label), label, ROLE_NORMAL);
+	return (n);
+}
+
+static void
+pane_header_draw(struct grid *g, const struct rect *r, struct view *v)
+{
+	const struct model	*m = v->m;
+	const json_t		*hello = m->c != NULL ? client_hello(m->c) :
+				    NULL;
+	const char		*server = json_string_value(json_object_get(
+				    hello, "server"));
+	struct tm		 tm;
+	long long		 total, alloc;
+	char			 line[1280], when[16] = "never";
+	size_t			 i;
+	int			 up, down, drained, x, running = 0, waiting = 0;
+	int			 preempting = 0;
+
+	pane_header_nodes(m->nodes, &up, &down, &drained, &total, &alloc);
+	for (i = 0; i < m->jobs.n; i++) {
+		if (jscan_key_is(&m->jobs.rows[i].v[JF_STATE], "RUNNING"))
+			running++;
+		else if (jscan_key_is(&m->jobs.rows[i].v[JF_STATE],
+		    "PREEMPTING"))
+			preempting++;
+		else
+			waiting++;
+	}
+	if (m->refreshed != 0 && localtime_r(&m->refreshed, &tm) != NULL)
+		strftime(when, sizeof when, "%H:%M:%S", &tm);
+
+	snprintf(line, sizeof line, "gtop  %s  nodes: %d up, %d down, %d "
+	    "drained  GPUs ", server != NULL ? server : "gbatchd", up, down,
+	    drained);
+	x = grid_puts(g, r->y, r->x, r->w, line, ROLE_NORMAL);
+	pane_header_meter(g, r->y, r->x + x, r->w - x < 40 ? r->w - x : 40,
+	    alloc, total);
+
+	if (m->status != 0) {
+		snprintf(line, sizeof line, "controller unreachable (data of "
+		    "%s, retrying every %u s): %s", when, v->interval, m->err);
+		grid_paint(g, r->y + 1, r->x, r->w, ROLE_ALERT);
+		grid_puts(g, r->y + 1, r->x, r->w, line, ROLE_ALERT);
+		return;
+	}
+	snprintf(line, sizeof line, "jobs: %d running, %d waiting, %d "
+	    "preempting  refreshed %s", running, waiting, preempting, when);
+	if (v->interval != 0)
+		snprintf(line + strlen(line), sizeof line - strlen(line),
+		    ", every %u s", v->interval);
+	grid_puts(g, r->y + 1, r->x, r->w, line, ROLE_NORMAL);
+}
+
+static int
+pane_header_key(struct view *v, int ch)
+{
+	(void)v;
+	(void)ch;
+	return (0);
+}
+
+const struct pane_ops pane_header = {
+	"header", pane_header_draw, pane_header_key
+};

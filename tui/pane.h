@@ -1,0 +1,59 @@
+/* pane.h: gtop's panes, as modules with an ops table (STYLE.md 9). A pane
+ * draws a function of the view into its rectangle of a grid (grid.h); its
+ * key handler returns what the loop must do, as htop's handlers do. */
+#ifndef GB_PANE_H
+#define GB_PANE_H
+
+#include <stdbool.h>
+#include <time.h>
+
+#include "client/model.h"
+#include "tui/grid.h"
+#include "tui/layout.h"
+
+enum pane_id {
+	PANE_QUEUES,
+	PANE_GPUS,
+	PANE_COUNT
+};
+
+/* What gtop shows and where the user is in it. */
+struct view {
+	struct model	*m;
+	time_t		 now;
+	unsigned	 interval;		/* seconds between refreshes */
+	enum pane_id	 focus;
+	int		 sel[PANE_COUNT];	/* the selected row of each */
+	int		 top[PANE_COUNT];	/* the first row shown */
+	int		 rows[PANE_COUNT];	/* rows each had last drawn */
+};
+
+/* What a key handler asks of the loop. */
+#define PANE_HANDLED	0x1	/* the key meant something here */
+#define PANE_REDRAW	0x2	/* draw the frame again */
+#define PANE_REFRESH	0x4	/* ask the controller now */
+#define PANE_QUIT	0x8
+
+struct pane_ops {
+	const char	*name;
+	void		(*draw)(struct grid *, const struct rect *,
+			    struct view *);
+	/* Returns PANE_* flags; 0 when the key is not the pane's. */
+	int		(*key)(struct view *, int ch);
+};
+
+extern const struct pane_ops	pane_header;
+extern const struct pane_ops	pane_queues;
+extern const struct pane_ops	pane_gpus;
+
+/* The JOB_LIST members the panes draw (a JSON array, made once). */
+const json_t	*pane_queues_fields(void);
+
+/* Moves v's selection in pane p by delta rows within n rows, keeping it on
+ * the screen of h rows. Returns PANE_HANDLED | PANE_REDRAW. */
+int		 pane_move(struct view *, enum pane_id p, int delta, int n);
+/* Draws a pane's title line: text on a full-width bar. */
+void		 pane_title(struct grid *, const struct rect *, const char *,
+		     bool focused);
+
+#endif
