@@ -182,3 +182,40 @@ model_refresh_nodes(struct model *m)
 	m->refreshed = time(NULL);
 	return (m->status = 0);
 }
+
+int
+model_job_action(struct model *m, uint64_t id, enum model_action a)
+{
+	static const char *const updates[] = {
+		[MODEL_HOLD] = "hold",
+		[MODEL_RELEASE] = "release",
+		[MODEL_REQUEUE] = "requeue",
+	};
+	json_t		*req, *reply, *res;
+	const char	*code, *msg;
+	int		 r;
+
+	if (a == MODEL_CANCEL)
+		req = json_pack("{s:i,s:[I]}", "type", MSG_JOB_CANCEL, "ids",
+		    (json_int_t)id);
+	else
+		req = json_pack("{s:i,s:I,s:s}", "type", MSG_JOB_UPDATE, "id",
+		    (json_int_t)id, "action", updates[a]);
+	r = model_call(m, req, &reply, NULL, NULL);
+	json_decref(req);
+	if (r != 0)
+		return (r);
+	/* A cancel answers per job: this one's result is the answer. */
+	res = json_array_get(json_object_get(reply, "results"), 0);
+	if (a == MODEL_CANCEL && res != NULL &&
+	    !json_is_true(json_object_get(res, "ok"))) {
+		code = json_string_value(json_object_get(res, "code"));
+		msg = json_string_value(json_object_get(res, "message"));
+		snprintf(m->err, sizeof m->err, "%s", msg != NULL ? msg :
+		    "refused");
+		r = code != NULL && strcmp(code, "permission") == 0 ?
+		    EXIT_PERMISSION : EXIT_REFUSED;
+	}
+	json_decref(reply);
+	return (r);
+}

@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <time.h>
 
 #include <jansson.h>
@@ -59,5 +60,18 @@ int	model_refresh_jobs(struct model *, const json_t *fields);
 
 /* Asks for the nodes; they replace m->nodes. Returns as refresh_jobs. */
 int	model_refresh_nodes(struct model *);
+
+/* What a client may do to a job from a listing (gcancel, gctl hold,
+ * release, requeue). */
+enum model_action {
+	MODEL_CANCEL,
+	MODEL_HOLD,
+	MODEL_RELEASE,
+	MODEL_REQUEUE,
+};
+/* Asks the controller to act on job id; it decides whether this user may.
+ * Returns 0, or an exit status (EXIT_REFUSED, EXIT_PERMISSION, ...) with
+ * m->err saying why. Blocks up to the timeout. */
+int	model_job_action(struct model *, uint64_t id, enum model_action);
 
 #endif

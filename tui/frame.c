@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "tui/frame.h"
+#include "tui/keys.h"
 #include "tui/layout.h"
 
 static int
@@ -10,11 +11,36 @@ frame_gpu_rows(const struct view *v)
 	return (1 + (int)json_array_size(v->m->nodes));
 }
 
+/* The keys, in a box over the panes. */
+static void
+frame_help(struct grid *g, const struct layout *l)
+{
+	int	n, i, w = 74, y, x;
+
+	for (n = 0; keys_help[n] != NULL; n++)
+		continue;
+	if (w > l->queues.w - 2)
+		w = l->queues.w - 2;
+	y = l->queues.y + 1;
+	x = l->queues.x + 1;
+	for (i = -1; i <= n; i++) {
+		grid_paint(g, y + 1 + i, x, w, ROLE_SELECTED);
+		grid_puts(g, y + 1 + i, x, w, "", ROLE_SELECTED);
+	}
+	for (i = 0; i < w; i++)
+		grid_puts(g, y, x + i, 1, " ", ROLE_TITLE);
+	grid_puts(g, y, x + 1, w - 1, "gtop keys (any key closes this)",
+	    ROLE_TITLE);
+	for (i = 0; i < n; i++)
+		grid_puts(g, y + 1 + i, x + 2, w - 2, keys_help[i],
+		    ROLE_SELECTED);
+}
+
 void
-frame_draw(struct grid *g, struct view *v, const char *footer)
+frame_draw(struct grid *g, struct view *v)
 {
 	struct layout	l;
-	char		msg[128];
+	char		msg[128], footer[1024];
 
 	grid_clear(g);
 	layout_compute(g->h, g->w, frame_gpu_rows(v), &l);
@@ -27,7 +53,14 @@ frame_draw(struct grid *g, struct view *v, const char *footer)
 	pane_header.draw(g, &l.header, v);
 	pane_queues.draw(g, &l.queues, v);
 	pane_gpus.draw(g, &l.gpus, v);
-	grid_puts(g, l.footer.y, l.footer.x, l.footer.w, footer, ROLE_DIM);
+	if (v->mode == VIEW_HELP)
+		frame_help(g, &l);
+	if (v->once)
+		return;
+	grid_puts(g, l.footer.y, l.footer.x, l.footer.w,
+	    keys_footer(v, footer, sizeof footer),
+	    v->mode == VIEW_CONFIRM ? ROLE_ALERT : v->status[0] != '\0' &&
+	    v->mode == VIEW_NORMAL ? ROLE_NORMAL : ROLE_DIM);
 }
 
 int

@@ -20,6 +20,7 @@
 #include "client/model.h"
 #include "common/proto.h"
 #include "tui/frame.h"
+#include "tui/keys.h"
 #include "tui/ui.h"
 
 #define GTOP_DELAY_DEFAULT	2
@@ -43,9 +44,6 @@ static const struct option gtop_longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-static const char gtop_keys[] =
-    "q quit  Tab next pane  j/k or arrows move";
-
 static volatile sig_atomic_t	gtop_quit;
 
 static void
@@ -68,7 +66,8 @@ gtop_usage(FILE *f)
 "      --help                this help\n"
 "  -V, --version             print the version\n"
 "\n"
-"Keys: q quits, Tab changes pane, arrows or j/k move.\n"
+"Keys: q quits, ? lists the others: Tab, j/k, / filters, u my jobs,\n"
+"c cancels, H and R hold and release, Q requeues (each asks first).\n"
 "\n"
 "Exit status: 0 ok, 2 usage error, 3 (with --once) cannot reach gbatchd,\n"
 "4 (with --once) permission denied.\n", GTOP_DELAY_DEFAULT, GTOP_DELAY_MAX,
@@ -127,7 +126,7 @@ gtop_once(struct view *v)
 	v->now = time(NULL);
 	h = frame_full_height(v, w);
 	g = grid_new(h, w);
-	frame_draw(g, v, "");
+	frame_draw(g, v);
 	len = (size_t)w * 5 + 1;
 	line = malloc(len);
 	if (line == NULL) {
@@ -155,7 +154,6 @@ gtop_run(struct view *v, bool mono)
 	struct grid		*g = NULL;
 	time_t			 next = 0;
 	int			 h, w, ch, flags;
-	const struct pane_ops	*focused;
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = gtop_signal;
@@ -175,19 +173,12 @@ gtop_run(struct view *v, bool mono)
 			grid_free(g);
 			g = grid_new(h, w);
 		}
-		frame_draw(g, v, gtop_keys);
+		frame_draw(g, v);
 		ui_show(g);
 		ch = ui_key((int)(next - time(NULL)) * 1000);
 		if (ch == -1 || ch == UI_RESIZE)
 			continue;
-		if (ch == 'q')
-			break;
-		if (ch == '\t') {
-			v->focus = (enum pane_id)((v->focus + 1) % PANE_COUNT);
-			continue;
-		}
-		focused = v->focus == PANE_QUEUES ? &pane_queues : &pane_gpus;
-		flags = focused->key(v, ch);
+		flags = keys_handle(v, ch);
 		if (flags & PANE_QUIT)
 			break;
 		if (flags & PANE_REFRESH)
@@ -265,6 +256,7 @@ main(int argc, char **argv)
 		mono = true;
 	if (once) {
 		v.interval = 0;
+		v.once = true;
 		r = gtop_once(&v);
 		goto out;
 	}

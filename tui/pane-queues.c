@@ -107,7 +107,7 @@ pane_queues_draw(struct grid *g, const struct rect *r, struct view *v)
 {
 	struct pane_queues_draw	 d = { g, r, v };
 	const struct model_jobs	*jobs = &v->m->jobs;
-	char			 title[128];
+	char			 title[512];
 	size_t			 i, running = 0;
 
 	if (pane_queues_table == NULL)
@@ -127,7 +127,9 @@ pane_queues_draw(struct grid *g, const struct rect *r, struct view *v)
 	qsort(pane_queues_order, jobs->n, sizeof *pane_queues_order,
 	    pane_queues_cmp);
 	snprintf(title, sizeof title, "Queues: %zu jobs, %zu running, %zu "
-	    "waiting", jobs->n, running, jobs->n - running);
+	    "waiting%s%s%s%s", jobs->n, running, jobs->n - running,
+	    v->mine ? ", mine" : "", v->filter[0] != '\0' ? ", filter \"" :
+	    "", v->filter, v->filter[0] != '\0' ? "\"" : "");
 	pane_title(g, r, title, v->focus == PANE_QUEUES);
 	v->rows[PANE_QUEUES] = r->h > 2 ? r->h - 2 : 0;
 	if (v->sel[PANE_QUEUES] >= (int)jobs->n)
@@ -140,6 +142,16 @@ pane_queues_draw(struct grid *g, const struct rect *r, struct view *v)
 	if (jobs->n == 0)
 		grid_puts(g, r->y + 2, r->x + 1, r->w - 1, "no pending or "
 		    "running jobs", ROLE_DIM);
+}
+
+const struct job_row *
+pane_queues_selected(const struct view *v)
+{
+	int	s = v->sel[PANE_QUEUES];
+
+	if (s < 0 || (size_t)s >= v->m->jobs.n || pane_queues_order == NULL)
+		return (NULL);
+	return (pane_queues_order[s]);
 }
 
 static int

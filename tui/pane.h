@@ -17,15 +17,31 @@ enum pane_id {
 	PANE_COUNT
 };
 
+/* What the keys go to: the panes, or a question on the bottom line. */
+enum view_mode {
+	VIEW_NORMAL,
+	VIEW_CONFIRM,		/* "cancel job 42? y/n" */
+	VIEW_FILTER,		/* typing the filter after / */
+	VIEW_HELP,		/* the keys, over the panes */
+};
+
 /* What gtop shows and where the user is in it. */
 struct view {
 	struct model	*m;
 	time_t		 now;
 	unsigned	 interval;		/* seconds between refreshes */
+	bool		 once;			/* gtop --once: no footer */
 	enum pane_id	 focus;
 	int		 sel[PANE_COUNT];	/* the selected row of each */
 	int		 top[PANE_COUNT];	/* the first row shown */
 	int		 rows[PANE_COUNT];	/* rows each had last drawn */
+	enum view_mode	 mode;
+	enum model_action action;		/* VIEW_CONFIRM: what y does */
+	uint64_t	 action_id;		/* and to which job */
+	char		 input[128];		/* VIEW_FILTER: typed so far */
+	char		 filter[128];		/* the filter in force */
+	bool		 mine;			/* u: my jobs only */
+	char		 status[1280];		/* the last action's outcome */
 };
 
 /* What a key handler asks of the loop. */
@@ -48,6 +64,8 @@ extern const struct pane_ops	pane_gpus;
 
 /* The JOB_LIST members the panes draw (a JSON array, made once). */
 const json_t	*pane_queues_fields(void);
+/* The job selected in the queues pane as last drawn, or NULL. */
+const struct job_row *pane_queues_selected(const struct view *);
 
 /* Moves v's selection in pane p by delta rows within n rows, keeping it on
  * the screen of h rows. Returns PANE_HANDLED | PANE_REDRAW. */

@@ -126,6 +126,10 @@ ui_key(int ms)
 		return ('j');
 	case KEY_UP:
 		return ('k');
+	case KEY_ENTER:
+		return ('\r');
+	case KEY_BACKSPACE:
+		return (127);
 	default:
 		return (ch);
 	}

@@ -154,5 +154,74 @@ gpu_cells() {
 	gb_start_controller
 	# No key pressed: the next refresh finds it.
 	gb_wait 15 screen_has "jobs: 1 running"
-	! screen_has "controller unreachable"
+	[ "$(screen | grep -c "controller unreachable")" = 0 ]
+}
+
+@test "gtop: c asks, n leaves the job, y cancels it; H and R hold and release, asked first" {
+	a=$(gb_submit -G 4 -J first --wrap 'sleep 60')
+	b=$(gb_submit -G 4 -J second --wrap 'sleep 60')
+	p=$(gb_submit -G 8 -J waiter --wrap 'sleep 60')
+	gb_wait_state "$a" RUNNING
+	gb_wait_state "$b" RUNNING
+	start_gtop 120 30 -d 1
+	gb_wait 10 screen_has "jobs: 2 running, 1 waiting"
+	# The first row is selected: the first job of Q0.
+	tmux -S "$TMUX_SOCK" send-keys -t gtop c
+	gb_wait 5 screen_has "cancel job $a? y/n"
+	tmux -S "$TMUX_SOCK" send-keys -t gtop n
+	gb_wait 5 screen_has "job $a: not cancelled"
+	gb_state_is "$a" RUNNING
+	tmux -S "$TMUX_SOCK" send-keys -t gtop c
+	gb_wait 5 screen_has "cancel job $a? y/n"
+	tmux -S "$TMUX_SOCK" send-keys -t gtop y
+	gb_wait 10 gb_state_is "$a" CANCELLED
+	gb_wait 5 screen_has "job $a cancelled"
+	# The waiting job: down to its row, hold it, release it.
+	gb_wait 10 screen_has "jobs: 1 running, 1 waiting"
+	row=$(screen | awk '/^ +JOBID /{ h = NR } h && $1 ~ /^[0-9]+$/ { n++; if ($1 == id) { print n; exit } }' id="$p")
+	[ -n "$row" ]
+	for ((i = 1; i < row; i++)); do
+		tmux -S "$TMUX_SOCK" send-keys -t gtop j
+	done
+	tmux -S "$TMUX_SOCK" send-keys -t gtop H
+	gb_wait 5 screen_has "hold job $p? y/n"
+	tmux -S "$TMUX_SOCK" send-keys -t gtop y
+	gb_wait 10 gb_state_is "$p" HELD
+	tmux -S "$TMUX_SOCK" send-keys -t gtop R
+	gb_wait 5 screen_has "release job $p? y/n"
+	tmux -S "$TMUX_SOCK" send-keys -t gtop y
+	gb_wait 10 gb_state_is "$p" PENDING
+	gb_wait 5 screen_has "job $p released"
+}
+
+@test "gtop: / filters by name and state, an empty filter shows all again; ? shows the keys" {
+	a=$(gb_submit -G 1 -J resnet50 --wrap 'sleep 60')
+	b=$(gb_submit -G 1 -J bert-large --wrap 'sleep 60')
+	gb_wait_state "$a" RUNNING
+	gb_wait_state "$b" RUNNING
+	start_gtop 120 30 -d 1
+	gb_wait 10 screen_has "Queues: 2 jobs"
+	tmux -S "$TMUX_SOCK" send-keys -t gtop / b e r t Enter
+	gb_wait 5 screen_has 'Queues: 1 jobs, 1 running, 0 waiting, filter "bert"'
+	screen | grep -qE "^ +$b +root +bert-large "
+	[ "$(screen | grep -cE "^ +$a +root +resnet50 ")" = 0 ]
+	# A state nothing is in: no job.
+	tmux -S "$TMUX_SOCK" send-keys -t gtop / BSpace BSpace BSpace BSpace s t a t e = P D Enter
+	gb_wait 5 screen_has 'Queues: 0 jobs, 0 running, 0 waiting, filter "state=PD"'
+	# A bad one says why and changes nothing.
+	tmux -S "$TMUX_SOCK" send-keys -t gtop / BSpace BSpace x x Enter
+	gb_wait 5 screen_has 'filter: unknown state "xx"'
+	screen_has 'filter "state=PD"'
+	# Cleared: both again.
+	tmux -S "$TMUX_SOCK" send-keys -t gtop /
+	for ((i = 0; i < 8; i++)); do
+		tmux -S "$TMUX_SOCK" send-keys -t gtop BSpace
+	done
+	tmux -S "$TMUX_SOCK" send-keys -t gtop Enter
+	gb_wait 5 screen_has "Queues: 2 jobs, 2 running, 0 waiting"
+	tmux -S "$TMUX_SOCK" send-keys -t gtop '?'
+	gb_wait 5 screen_has "gtop keys (any key closes this)"
+	screen_has "c                cancel the selected job (asks first)"
+	tmux -S "$TMUX_SOCK" send-keys -t gtop x
+	gb_wait 5 eval '! screen_has "gtop keys"'
 }

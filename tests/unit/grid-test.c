@@ -106,7 +106,7 @@ main(void)
 	v.interval = 2;
 
 	g = grid_new(24, 80);
-	frame_draw(g, &v, "q quit");
+	frame_draw(g, &v);
 	ok(strstr(grid_row(g, 0, buf, sizeof buf), "nodes: 1 up, 1 down, 0 "
 	    "drained") != NULL, "80x24: the header counts the nodes: %s", buf);
 	ok(strstr(buf, " 2/6") != NULL, "and the GPUs allocated of all");
@@ -133,17 +133,18 @@ main(void)
 	is_int(t_role_at(g, ".      ."), ROLE_FREE, "a free GPU in its own");
 	ok(t_find(g, "n2   down") > t_find(g, "n1   mixed"), "n2 is down");
 	is_int(t_role_at(g, "x      x"), ROLE_DOWN, "its GPUs too");
-	is_str(grid_row(g, 23, buf, sizeof buf), "q quit", "the footer");
+	ok(strncmp(grid_row(g, 23, buf, sizeof buf), "q quit  ? help", 14) ==
+	    0, "the footer: the keys: %s", buf);
 
 	/* Tab: the GPU pane's first node selected instead. */
 	v.focus = PANE_GPUS;
-	frame_draw(g, &v, "");
+	frame_draw(g, &v);
 	is_int(t_role_at(g, "   42  alice"), ROLE_RUNNING,
 	    "unfocused, a running job shows its colour");
 	grid_free(g);
 
 	g = grid_new(60, 200);
-	frame_draw(g, &v, "");
+	frame_draw(g, &v);
 	y42 = t_find(g, "   42  alice");
 	is_int(y42, 4, "200x60: the queues' first row under its title and "
 	    "heading");
@@ -154,7 +155,7 @@ main(void)
 	grid_free(g);
 
 	g = grid_new(10, 50);
-	frame_draw(g, &v, "");
+	frame_draw(g, &v);
 	is_str(grid_row(g, 0, buf, sizeof buf), "terminal too small: 50x10, "
 	    "gtop needs 60x12", "too small says so");
 	grid_free(g);

@@ -1,0 +1,227 @@
+/* keys.c: what a key does in gtop (keys.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "client/job-filter.h"
+#include "tui/keys.h"
+
+const char *const keys_help[] = {
+	"j, k, Down, Up   move in the pane",
+	"Tab              the next pane",
+	"/                filter: user=NAME state=STATE[,...] and words of",
+	"                 the job's name (Enter applies, an empty one clears)",
+	"u                my jobs only, or everyone's again",
+	"c                cancel the selected job (asks first)",
+	"H, R             hold, release the selected job (asks first)",
+	"Q                requeue the selected job (operators; asks first)",
+	"?                this help (any key closes it)",
+	"q                quit",
+	NULL
+};
+
+static const char keys_normal[] =
+    "q quit  ? help  Tab pane  j/k move  / filter  u mine  c cancel  "
+    "H/R hold/release  Q requeue";
+
+static const char *const keys_verbs[] = {
+	[MODEL_CANCEL] = "cancel",
+	[MODEL_HOLD] = "hold",
+	[MODEL_RELEASE] = "release",
+	[MODEL_REQUEUE] = "requeue",
+};
+
+static const char *const keys_done[] = {
+	[MODEL_CANCEL] = "cancelled",
+	[MODEL_HOLD] = "held",
+	[MODEL_RELEASE] = "released",
+	[MODEL_REQUEUE] = "requeued",
+};
+
+const char *
+keys_footer(const struct view *v, char *buf, size_t len)
+{
+	switch (v->mode) {
+	case VIEW_CONFIRM:
+		snprintf(buf, len, "%s job %llu? y/n", keys_verbs[v->action],
+		    (unsigned long long)v->action_id);
+		return (buf);
+	case VIEW_FILTER:
+		snprintf(buf, len, "filter: %s_   (user=NAME state=STATE "
+		    "words; Enter applies, Esc leaves)", v->input);
+		return (buf);
+	default:
+		return (v->status[0] != '\0' ? v->status : keys_normal);
+	}
+}
+
+/* Makes the model's filter from text and v->mine. Returns 0, or -1 with
+ * err (the filter in force stays). */
+static int
+keys_filter(struct view *v, const char *text, char *err, size_t errlen)
+{
+	struct job_filter	 f;
+	char			 copy[sizeof v->input], why[512], *w, *save;
+	char			 name[sizeof v->input] = "", *val, *s, *ssave;
+
+	job_filter_init(&f);
+	snprintf(copy, sizeof copy, "%s", text);
+	for (w = strtok_r(copy, " ", &save); w != NULL;
+	    w = strtok_r(NULL, " ", &save)) {
+		if ((val = strchr(w, '=')) != NULL &&
+		    (strncmp(w, "user=", 5) == 0 || strncmp(w, "u=", 2) == 0)) {
+			if (job_filter_add_user(&f, val + 1, why,
+			    sizeof why) == -1)
+				goto bad;
+		} else if (val != NULL && (strncmp(w, "state=", 6) == 0 ||
+		    strncmp(w, "s=", 2) == 0)) {
+			for (s = strtok_r(val + 1, ",", &ssave); s != NULL;
+			    s = strtok_r(NULL, ",", &ssave)) {
+				if (job_filter_add_state(&f, s, why,
+				    sizeof why) == -1)
+					goto bad;
+			}
+		} else {
+			/* The name's words, as typed. */
+			if (name[0] != '\0')
+				strncat(name, " ", sizeof name - strlen(name) -
+				    1);
+			strncat(name, w, sizeof name - strlen(name) - 1);
+		}
+	}
+	if (v->mine && job_filter_add_me(&f, why, sizeof why) == -1)
+		goto bad;
+	job_filter_set_name(&f, name);
+	job_filter_clear(&v->m->filter);
+	v->m->filter = f;
+	snprintf(v->filter, sizeof v->filter, "%s", text);
+	v->sel[PANE_QUEUES] = v->top[PANE_QUEUES] = 0;
+	return (0);
+bad:
+	snprintf(err, errlen, "%s", why);
+	job_filter_clear(&f);
+	return (-1);
+}
+
+/* Asks before acting on the selected job. */
+static int
+keys_ask(struct view *v, enum model_action a)
+{
+	const struct job_row	*row = pane_queues_selected(v);
+	long long		 id;
+
+	if (v->focus != PANE_QUEUES || row == NULL ||
+	    jscan_int(&row->v[JF_ID], &id) == -1 || id <= 0) {
+		snprintf(v->status, sizeof v->status, "select a job in the "
+		    "queues pane first (Tab, j/k)");
+		return (PANE_REDRAW);
+	}
+	v->mode = VIEW_CONFIRM;
+	v->action = a;
+	v->action_id = (uint64_t)id;
+	return (PANE_REDRAW);
+}
+
+static int
+keys_confirm(struct view *v, int ch)
+{
+	v->mode = VIEW_NORMAL;
+	if (ch != 'y' && ch != 'Y') {
+		snprintf(v->status, sizeof v->status, "job %llu: not %s",
+		    (unsigned long long)v->action_id, keys_done[v->action]);
+		return (PANE_REDRAW);
+	}
+	if (model_job_action(v->m, v->action_id, v->action) != 0)
+		snprintf(v->status, sizeof v->status, "job %llu: %s",
+		    (unsigned long long)v->action_id, v->m->err);
+	else
+		snprintf(v->status, sizeof v->status, "job %llu %s",
+		    (unsigned long long)v->action_id, keys_done[v->action]);
+	return (PANE_REDRAW | PANE_REFRESH);
+}
+
+static int
+keys_input(struct view *v, int ch)
+{
+	size_t	n = strlen(v->input);
+	char	err[512];
+
+	switch (ch) {
+	case KEYS_ESC:
+		v->mode = VIEW_NORMAL;
+		return (PANE_REDRAW);
+	case KEYS_ENTER:
+	case '\n':
+		v->mode = VIEW_NORMAL;
+		if (keys_filter(v, v->input, err, sizeof err) == -1) {
+			snprintf(v->status, sizeof v->status, "filter: %s",
+			    err);
+			return (PANE_REDRAW);
+		}
+		return (PANE_REDRAW | PANE_REFRESH);
+	case KEYS_BACKSPACE:
+	case '\b':
+		if (n > 0)
+			v->input[n - 1] = '\0';
+		return (PANE_REDRAW);
+	default:
+		if (ch >= 0x20 && ch < 0x7f && n + 1 < sizeof v->input) {
+			v->input[n] = (char)ch;
+			v->input[n + 1] = '\0';
+		}
+		return (PANE_REDRAW);
+	}
+}
+
+int
+keys_handle(struct view *v, int ch)
+{
+	const struct pane_ops	*p;
+	char			 err[512];
+
+	switch (v->mode) {
+	case VIEW_CONFIRM:
+		return (keys_confirm(v, ch));
+	case VIEW_FILTER:
+		return (keys_input(v, ch));
+	case VIEW_HELP:
+		v->mode = VIEW_NORMAL;
+		return (PANE_REDRAW);
+	default:
+		break;
+	}
+	v->status[0] = '\0';
+	switch (ch) {
+	case 'q':
+		return (PANE_QUIT);
+	case '\t':
+		v->focus = (enum pane_id)((v->focus + 1) % PANE_COUNT);
+		return (PANE_REDRAW);
+	case '?':
+		v->mode = VIEW_HELP;
+		return (PANE_REDRAW);
+	case '/':
+		v->mode = VIEW_FILTER;
+		snprintf(v->input, sizeof v->input, "%s", v->filter);
+		return (PANE_REDRAW);
+	case 'u':
+		v->mine = !v->mine;
+		if (keys_filter(v, v->filter, err, sizeof err) == -1) {
+			v->mine = !v->mine;
+			snprintf(v->status, sizeof v->status, "%s", err);
+			return (PANE_REDRAW);
+		}
+		return (PANE_REDRAW | PANE_REFRESH);
+	case 'c':
+		return (keys_ask(v, MODEL_CANCEL));
+	case 'H':
+		return (keys_ask(v, MODEL_HOLD));
+	case 'R':
+		return (keys_ask(v, MODEL_RELEASE));
+	case 'Q':
+		return (keys_ask(v, MODEL_REQUEUE));
+	default:
+		break;
+	}
+	p = v->focus == PANE_QUEUES ? &pane_queues : &pane_gpus;
+	return (p->key(v, ch));
+}
