@@ -118,7 +118,7 @@ gpu_cells() {
 	for n in n1 n2; do
 		[ "$(gpu_cells "$n" <s1)" = "$(gnodes -h -N "$n" -o jobs)" ]
 	done
-	grep -qF "q quit  Tab next pane" s1
+	grep -qF "q quit  ? help  Tab pane  j/k move" s1
 	# Keys move the selection and change the pane; the screen stays.
 	tmux -S "$TMUX_SOCK" send-keys -t gtop j Tab Down k
 	gb_wait 5 screen_has "Queues: 2 jobs"
