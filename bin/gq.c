@@ -14,6 +14,7 @@
 
 #include "client/client.h"
 #include "client/cmd.h"
+#include "client/job-detail.h"
 #include "client/job-filter.h"
 #include "client/job-row.h"
 #include "client/model.h"
@@ -209,177 +210,19 @@ gq_missing(const struct jscan_val *missing)
 	return (n);
 }
 
-/* gq -l's history: one line per state change, "WHEN  FROM -> TO  what",
- * so the runs of a requeued job read in order. */
+/* gq -l: every line of the job's detail, escaped for the terminal. */
 static void
-gq_print_history(const struct jscan_val *history)
+gq_print_line(void *arg, const char *line)
 {
-	struct jscan_val	 ev, v;
-	size_t			 pos = 0;
-	long long		 when;
-	time_t			 t;
-	struct tm		 tm;
-	char			 date[32], from[64], to[64], detail[1024];
-
-	printf("history:\n");
-	while (jscan_element(history, &pos, &ev) == 1) {
-		date[0] = from[0] = to[0] = detail[0] = '\0';
-		if (jscan_get(&ev, "time", &v) == 0 && jscan_int(&v,
-		    &when) == 0) {
-			t = (time_t)when;
-			if (localtime_r(&t, &tm) != NULL)
-				strftime(date, sizeof date,
-				    "%Y-%m-%dT%H:%M:%S", &tm);
-		}
-		if (jscan_get(&ev, "from", &v) == 0)
-			jscan_string(&v, from, sizeof from);
-		if (jscan_get(&ev, "to", &v) == 0)
-			jscan_string(&v, to, sizeof to);
-		if (jscan_get(&ev, "detail", &v) == 0)
-			jscan_string(&v, detail, sizeof detail);
-		printf("  %s  ", date);
-		if (*from == '\0')
-			fputs("(new)", stdout);
-		else
-			safe_text_fwrite(from, strlen(from), stdout);
-		fputs(" -> ", stdout);
-		safe_text_fwrite(to, strlen(to), stdout);
-		if (*detail != '\0') {
-			fputs("  ", stdout);
-			safe_text_fwrite(detail, strlen(detail), stdout);
-		}
-		putchar('\n');
-	}
-}
-
-/* Prints "label:<pad> text", or for an empty label a continuation line
- * lined up under the text, escaped as the table escapes (safe-text.h), so
- * a job's name cannot move the cursor. */
-static void
-gq_print_field(const char *label, size_t w, const char *text)
-{
-	if (*label == '\0')
-		printf("%*s", (int)w + 2, "");
-	else
-		printf("%s:%*s ", label, (int)(w > strlen(label) ? w -
-		    strlen(label) : 0), "");
-	safe_text_fwrite(text, strlen(text), stdout);
+	(void)arg;
+	safe_text_fwrite(line, strlen(line), stdout);
 	putchar('\n');
-}
-
-/* One output file of a job as its node opens it: the pattern expanded as
- * gnoded expands it (outpat_expand()), against the working directory. */
-static void
-gq_file_name(const struct job_row *row, const char *pattern,
-    const struct outpat_vars *v, char *out, size_t len)
-{
-	char	path[PATH_MAX], workdir[PATH_MAX], perr[256];
-
-	if (outpat_expand(pattern, v, path, sizeof path, perr,
-	    sizeof perr) == -1) {
-		snprintf(out, len, "%s (%s)", pattern, perr);
-		return;
-	}
-	jscan_string(&row->v[JF_WORKDIR], workdir, sizeof workdir);
-	if (path[0] == '/' || workdir[0] == '\0')
-		snprintf(out, len, "%s", path);
-	else
-		snprintf(out, len, "%s%s%s", workdir,
-		    workdir[strlen(workdir) - 1] == '/' ? "" : "/", path);
-}
-
-/* gq -l's stdout and stderr: the files, not the pattern. A multi-node
- * job whose pattern names the part (%N, %t) has a file per part, one line
- * each, in rank order (the nodes field is); before it has nodes, those
- * sequences stay as written. */
-static void
-gq_print_files(const struct job_row *row, enum job_field k,
-    const char *label, size_t w)
-{
-	struct outpat_vars	 v;
-	char			 pattern[PATH_MAX], name[512], user[256];
-	char			 nodes[8192], file[2 * PATH_MAX + 64];
-	char			 line[sizeof file + 300];
-	char			*node, *next;
-	long long		 n;
-	long			 rank = 0;
-
-	jscan_string(&row->v[k], pattern, sizeof pattern);
-	if (*pattern == '\0') {
-		gq_print_field(label, w, "-");
-		return;
-	}
-	jscan_string(&row->v[JF_NAME], name, sizeof name);
-	jscan_string(&row->v[JF_USER], user, sizeof user);
-	memset(&v, 0, sizeof v);
-	v.id = jscan_int(&row->v[JF_ID], &n) == 0 ? (uint64_t)n : 0;
-	v.name = name;
-	v.user = user;
-	v.restarts = jscan_int(&row->v[JF_RESTARTS], &n) == 0 && n > 0 ?
-	    (unsigned)n : 0;
-	v.rank = -1;
-	jscan_string(&row->v[JF_NODES], nodes, sizeof nodes);
-	if (!outpat_per_part(pattern) || *nodes == '\0') {
-		gq_file_name(row, pattern, &v, file, sizeof file);
-		gq_print_field(label, w, file);
-		return;
-	}
-	for (node = nodes; node != NULL; node = next, rank++) {
-		if ((next = strchr(node, ',')) != NULL)
-			*next++ = '\0';
-		v.node = node;
-		v.rank = rank;
-		gq_file_name(row, pattern, &v, file, sizeof file);
-		/* Node names are short (req-hello.c checks them). */
-		snprintf(line, sizeof line, "%s (rank %ld, %.255s)", file, rank,
-		    node);
-		/* The label on the first line only; the others line up. */
-		gq_print_field(rank == 0 ? label : "", w, line);
-	}
 }
 
 static void
 gq_print_long(const struct job_row *row)
 {
-	struct jscan_val	 key, val;
-	char			 buf[8192];
-	const char		*s, *name;
-	size_t			 i, w = 0, pos = 0;
-
-	for (i = 0; i < job_row_ncols; i++) {
-		if (strlen(job_row_cols[i].name) > w)
-			w = strlen(job_row_cols[i].name);
-	}
-	for (i = 0; i < job_row_ncols; i++) {
-		name = job_row_cols[i].name;
-		if (strcmp(name, "stdout") == 0) {
-			gq_print_files(row, JF_STDOUT, name, w);
-			continue;
-		}
-		if (strcmp(name, "stderr") == 0) {
-			gq_print_files(row, JF_STDERR, name, w);
-			continue;
-		}
-		buf[0] = '\0';
-		s = job_row_cols[i].get(row, NULL, buf, sizeof buf);
-		gq_print_field(name, w, s == NULL || *s == '\0' ? "-" : s);
-	}
-	/* Anything newer controllers send that this gq has no field for. */
-	while (jscan_member(&row->obj, &pos, &key, &val) == 1) {
-		if (job_row_knows(&key) || jscan_key_is(&key, "history"))
-			continue;
-		jscan_string(&key, buf, sizeof buf);
-		safe_text_fwrite(buf, strlen(buf), stdout);
-		printf(":%*s ", (int)(w > strlen(buf) ? w - strlen(buf) : 0),
-		    "");
-		safe_text_fwrite(val.p, val.n, stdout);
-		putchar('\n');
-	}
-	pos = 0;
-	while (jscan_member(&row->obj, &pos, &key, &val) == 1) {
-		if (jscan_key_is(&key, "history") && val.type == JSCAN_ARRAY)
-			gq_print_history(&val);
-	}
+	job_detail(row, gq_print_line, NULL);
 }
 
 /* qsort() has no argument for it: the listing being sorted. */
