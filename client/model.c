@@ -29,6 +29,7 @@ model_free(struct model *m)
 	client_free(m->c);
 	job_filter_clear(&m->filter);
 	model_jobs_free(&m->jobs);
+	model_jobs_free(&m->job);
 	json_decref(m->nodes_reply);
 	memset(m, 0, sizeof *m);
 }
@@ -92,7 +93,7 @@ model_call(struct model *m, json_t *req, json_t **reply, char **body,
 /* Keeps the rows of a JOB_LIST reply that the filter passes. Returns 0, or
  * -1 when the reply is not a job list. */
 static int
-model_scan_jobs(struct model *m, char *body, size_t len,
+model_scan_jobs(const struct job_filter *f, char *body, size_t len,
     struct model_jobs *out)
 {
 	struct jscan_val	 top, key, val, jobs, job;
@@ -117,7 +118,7 @@ model_scan_jobs(struct model *m, char *body, size_t len,
 	while ((r = jscan_element(&jobs, &jpos, &job)) == 1) {
 		if (job.type != JSCAN_OBJECT || job_row_scan(&job, &row) == -1)
 			return (-1);
-		if (!job_filter_match(&m->filter, &row))
+		if (f != NULL && !job_filter_match(f, &row))
 			continue;
 		if (out->n == size) {
 			size = size != 0 ? size * 2 : 64;
@@ -147,7 +148,7 @@ model_refresh_jobs(struct model *m, const json_t *fields)
 	json_decref(req);
 	if (r != 0)
 		return (m->status = r);
-	if (model_scan_jobs(m, body, len, &jobs) == -1) {
+	if (model_scan_jobs(&m->filter, body, len, &jobs) == -1) {
 		model_jobs_free(&jobs);
 		snprintf(m->err, sizeof m->err, "bad reply from gbatchd at %s: "
 		    "not a job list", client_socket_path());
@@ -156,6 +157,32 @@ model_refresh_jobs(struct model *m, const json_t *fields)
 	model_jobs_free(&m->jobs);
 	m->jobs = jobs;
 	m->refreshed = time(NULL);
+	return (m->status = 0);
+}
+
+int
+model_refresh_job(struct model *m, uint64_t id)
+{
+	struct model_jobs	 job;
+	json_t			*req;
+	char			*body;
+	size_t			 len;
+	int			 r;
+
+	req = json_pack("{s:i,s:[I],s:b}", "type", MSG_JOB_LIST, "ids",
+	    (json_int_t)id, "history", 1);
+	r = model_call(m, req, NULL, &body, &len);
+	json_decref(req);
+	if (r != 0)
+		return (m->status = r);
+	if (model_scan_jobs(NULL, body, len, &job) == -1) {
+		model_jobs_free(&job);
+		snprintf(m->err, sizeof m->err, "bad reply from gbatchd at %s: "
+		    "not a job list", client_socket_path());
+		return (m->status = EXIT_UNREACHABLE);
+	}
+	model_jobs_free(&m->job);
+	m->job = job;
 	return (m->status = 0);
 }
 

@@ -35,6 +35,7 @@ struct model {
 	bool			 used;		/* c has answered a call */
 	struct job_filter	 filter;	/* which jobs refresh_jobs keeps */
 	struct model_jobs	 jobs;
+	struct model_jobs	 job;		/* model_refresh_job's, whole */
 	json_t			*nodes_reply;	/* NODE_LIST's reply, or NULL */
 	json_t			*nodes;		/* its "nodes" (borrowed) */
 	time_t			 refreshed;	/* the last refresh that worked */
@@ -57,6 +58,11 @@ int	model_client(struct model *, struct client **cp);
  * up to the timeout (twice when a kept connection turns out dead and is
  * opened again). */
 int	model_refresh_jobs(struct model *, const json_t *fields);
+
+/* Asks for every member of job id and its history, whatever the filter;
+ * it replaces m->job (n is 0 when the controller does not know the id).
+ * Returns as refresh_jobs. */
+int	model_refresh_job(struct model *, uint64_t id);
 
 /* Asks for the nodes; they replace m->nodes. Returns as refresh_jobs. */
 int	model_refresh_nodes(struct model *);

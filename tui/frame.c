@@ -40,6 +40,7 @@ void
 frame_draw(struct grid *g, struct view *v)
 {
 	struct layout	l;
+	struct rect	body;
 	char		msg[128], footer[1024];
 
 	grid_clear(g);
@@ -53,6 +54,13 @@ frame_draw(struct grid *g, struct view *v)
 	pane_header.draw(g, &l.header, v);
 	pane_queues.draw(g, &l.queues, v);
 	pane_gpus.draw(g, &l.gpus, v);
+	if (v->mode == VIEW_DETAIL) {
+		/* Over both panes, from the queues' top to the footer. */
+		body = l.queues;
+		body.w = g->w;
+		body.h = l.footer.y - body.y;
+		pane_detail.draw(g, &body, v);
+	}
 	if (v->mode == VIEW_HELP)
 		frame_help(g, &l);
 	if (v->once)

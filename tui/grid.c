@@ -98,6 +98,22 @@ grid_puts(struct grid *g, int y, int x, int max, const char *text,
 }
 
 void
+grid_erase(struct grid *g, int y, int x, int h, int w)
+{
+	struct grid_cell	*c;
+	int			 i, j;
+
+	for (i = y < 0 ? 0 : y; i < y + h && i < g->h; i++) {
+		for (j = x < 0 ? 0 : x; j < x + w && j < g->w; j++) {
+			c = &g->cells[(size_t)i * (size_t)g->w + (size_t)j];
+			c->ch[0] = ' ';
+			c->ch[1] = '\0';
+			c->role = ROLE_NORMAL;
+		}
+	}
+}
+
+void
 grid_paint(struct grid *g, int y, int x, int n, enum color_role role)
 {
 	int	i;

@@ -37,6 +37,8 @@ int		 grid_put(struct grid *, int y, int x, int max, const char *text,
 /* The same for a NUL-terminated string. */
 int		 grid_puts(struct grid *, int y, int x, int max,
 		     const char *text, enum color_role);
+/* Blanks h rows of w cells from (y, x). */
+void		 grid_erase(struct grid *, int y, int x, int h, int w);
 /* Gives n cells from (y, x) the role, keeping their characters. */
 void		 grid_paint(struct grid *, int y, int x, int n,
 		     enum color_role);

@@ -66,8 +66,9 @@ gtop_usage(FILE *f)
 "      --help                this help\n"
 "  -V, --version             print the version\n"
 "\n"
-"Keys: q quits, ? lists the others: Tab, j/k, / filters, u my jobs,\n"
-"c cancels, H and R hold and release, Q requeues (each asks first).\n"
+"Keys: q quits, ? lists the others: Tab, j/k, Enter shows a job, /\n"
+"filters, u my jobs, c cancels, H and R hold and release, Q requeues\n"
+"(each asks first).\n"
 "\n"
 "Exit status: 0 ok, 2 usage error, 3 (with --once) cannot reach gbatchd,\n"
 "4 (with --once) permission denied.\n", GTOP_DELAY_DEFAULT, GTOP_DELAY_MAX,
@@ -89,6 +90,9 @@ gtop_refresh(struct view *v)
 	int	r;
 
 	if ((r = model_refresh_jobs(v->m, pane_queues_fields())) != 0)
+		return (r);
+	if (v->mode == VIEW_DETAIL &&
+	    (r = model_refresh_job(v->m, v->detail_id)) != 0)
 		return (r);
 	return (model_refresh_nodes(v->m));
 }

@@ -14,14 +14,16 @@ const char *const keys_help[] = {
 	"c                cancel the selected job (asks first)",
 	"H, R             hold, release the selected job (asks first)",
 	"Q                requeue the selected job (operators; asks first)",
+	"Enter            the selected job: every field, its history, the",
+	"                 end of its output (Esc closes; j/k scroll)",
 	"?                this help (any key closes it)",
 	"q                quit",
 	NULL
 };
 
 static const char keys_normal[] =
-    "q quit  ? help  Tab pane  j/k move  / filter  u mine  c cancel  "
-    "H/R hold/release  Q requeue";
+    "q quit  ? help  Tab pane  j/k move  Enter job  / filter  u mine  "
+    "c cancel  H/R hold/release  Q requeue";
 
 static const char *const keys_verbs[] = {
 	[MODEL_CANCEL] = "cancel",
@@ -121,6 +123,25 @@ keys_ask(struct view *v, enum model_action a)
 	return (PANE_REDRAW);
 }
 
+/* Opens the selected job's detail; the next refresh fetches it. */
+static int
+keys_detail(struct view *v)
+{
+	const struct job_row	*row = pane_queues_selected(v);
+	long long		 id;
+
+	if (v->focus != PANE_QUEUES || row == NULL ||
+	    jscan_int(&row->v[JF_ID], &id) == -1 || id <= 0)
+		return (0);
+	v->mode = VIEW_DETAIL;
+	v->detail_id = (uint64_t)id;
+	v->detail_top = 0;
+	/* Not the last job's detail while this one's is asked for. */
+	v->m->job.n = 0;
+	v->m->job.missing.type = JSCAN_NONE;
+	return (PANE_REDRAW | PANE_REFRESH);
+}
+
 static int
 keys_confirm(struct view *v, int ch)
 {
@@ -186,6 +207,15 @@ keys_handle(struct view *v, int ch)
 	case VIEW_HELP:
 		v->mode = VIEW_NORMAL;
 		return (PANE_REDRAW);
+	case VIEW_DETAIL:
+		if (ch == KEYS_ESC || ch == KEYS_ENTER || ch == '\n' ||
+		    ch == KEYS_BACKSPACE) {
+			v->mode = VIEW_NORMAL;
+			return (PANE_REDRAW);
+		}
+		if (ch == 'q')
+			return (PANE_QUIT);
+		return (pane_detail.key(v, ch));
 	default:
 		break;
 	}
@@ -211,6 +241,9 @@ keys_handle(struct view *v, int ch)
 			return (PANE_REDRAW);
 		}
 		return (PANE_REDRAW | PANE_REFRESH);
+	case KEYS_ENTER:
+	case '\n':
+		return (keys_detail(v));
 	case 'c':
 		return (keys_ask(v, MODEL_CANCEL));
 	case 'H':

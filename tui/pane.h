@@ -23,6 +23,7 @@ enum view_mode {
 	VIEW_CONFIRM,		/* "cancel job 42? y/n" */
 	VIEW_FILTER,		/* typing the filter after / */
 	VIEW_HELP,		/* the keys, over the panes */
+	VIEW_DETAIL,		/* one job, over the panes (Enter) */
 };
 
 /* What gtop shows and where the user is in it. */
@@ -41,6 +42,8 @@ struct view {
 	char		 input[128];		/* VIEW_FILTER: typed so far */
 	char		 filter[128];		/* the filter in force */
 	bool		 mine;			/* u: my jobs only */
+	uint64_t	 detail_id;		/* VIEW_DETAIL: the job */
+	int		 detail_top;		/* its first line shown */
 	char		 status[1280];		/* the last action's outcome */
 };
 
@@ -61,6 +64,7 @@ struct pane_ops {
 extern const struct pane_ops	pane_header;
 extern const struct pane_ops	pane_queues;
 extern const struct pane_ops	pane_gpus;
+extern const struct pane_ops	pane_detail;
 
 /* The JOB_LIST members the panes draw (a JSON array, made once). */
 const json_t	*pane_queues_fields(void);

@@ -225,3 +225,26 @@ gpu_cells() {
 	tmux -S "$TMUX_SOCK" send-keys -t gtop x
 	gb_wait 5 eval '! screen_has "gtop keys"'
 }
+
+@test "gtop: Enter shows the selected job (fields, history, the end of its output), Esc closes" {
+	a=$(gb_submit -G 1 -J talker --wrap 'echo "line one"; echo "hello from the job"; sleep 60')
+	gb_wait_state "$a" RUNNING
+	out=$(gq -l "$a" | awk '$1 == "stdout:" { print $2 }')
+	gb_wait 10 grep -q "hello from the job" "$out"
+	start_gtop 120 40 -d 1
+	gb_wait 10 screen_has "jobs: 1 running"
+	tmux -S "$TMUX_SOCK" send-keys -t gtop Enter
+	gb_wait 10 screen_has "Job $a (j/k scroll, Esc closes)"
+	screen >d1
+	# The fields as gq -l gives them, and the history.
+	grep -qE "^ name: +talker( |$)" d1
+	grep -qE "^ state: +RUNNING( |$)" d1
+	grep -qF "history:" d1
+	grep -qE "PENDING -> RUNNING +on n[12]" d1
+	# The end of its output, read from the file gq -l names.
+	grep -qF "output $out, its last lines:" d1
+	grep -qF "hello from the job" d1
+	tmux -S "$TMUX_SOCK" send-keys -t gtop Escape
+	gb_wait 5 screen_has "Queues: 1 jobs"
+	[ "$(screen | grep -c "Job $a (j/k")" = 0 ]
+}
