@@ -20,6 +20,7 @@
 #include <jansson.h>
 
 #include "bin/gacct-report.h"
+#include "client/acct-row.h"
 #include "client/client.h"
 #include "client/cmd.h"
 #include "client/job-row.h"
@@ -93,8 +94,8 @@ static void
 gacct_usage(FILE *f)
 {
 	char	*fields = table_field_names(job_row_cols, job_row_ncols);
-	char	*users = gacct_report_fields(0), *cluster = gacct_report_fields(1);
-	char	*nodes = gacct_report_fields(2);
+	char	*users = acct_row_fields(0), *cluster = acct_row_fields(1);
+	char	*nodes = acct_row_fields(2);
 
 	fprintf(f,
 "usage: gacct [options]\n"
@@ -411,7 +412,7 @@ gacct_run(struct gacct *g, struct client *c, struct table *t)
 static int
 gacct_report_check(const struct gacct *g, char *err, size_t errlen)
 {
-	const char	*name = gacct_report_name(g->report), *bad = NULL;
+	const char	*name = acct_row_name(g->report), *bad = NULL;
 
 	if (json_array_size(g->ids) > 0)
 		bad = "-j/--jobs";
@@ -531,7 +532,7 @@ main(int argc, char **argv)
 			nout++;
 			break;
 		case GACCT_OPT_REPORT:
-			if ((g.report = gacct_report_parse(optarg, err,
+			if ((g.report = acct_row_parse(optarg, err,
 			    sizeof err)) == -1)
 				goto usage;
 			break;
@@ -568,7 +569,7 @@ main(int argc, char **argv)
 		goto usage;
 	if (g.report != -1) {
 		table_free(t);
-		t = gacct_report_table(g.report);
+		t = acct_row_table(g.report, NULL);
 	}
 	if (format_arg != NULL && table_select(t, format_arg, serr,
 	    sizeof serr) == -1) {
@@ -597,7 +598,7 @@ main(int argc, char **argv)
 		json_object_set(g.req, "ids", g.ids);
 	if (g.report != -1)
 		json_object_set_new(g.req, "report", json_string(
-		    gacct_report_name(g.report)));
+		    acct_row_name(g.report)));
 	else
 		gacct_fields(&g, t);
 	/* Columns on a terminal; for a pipe or a file, TABs without

@@ -124,8 +124,9 @@ pane_queues_draw(struct grid *g, const struct rect *r, struct view *v)
 		pane_queues_order[i] = &jobs->rows[i];
 		running += pane_queues_role(&jobs->rows[i]) == ROLE_RUNNING;
 	}
-	qsort(pane_queues_order, jobs->n, sizeof *pane_queues_order,
-	    pane_queues_cmp);
+	if (jobs->n > 0)
+		qsort(pane_queues_order, jobs->n, sizeof *pane_queues_order,
+		    pane_queues_cmp);
 	snprintf(title, sizeof title, "Queues: %zu jobs, %zu running, %zu "
 	    "waiting%s%s%s%s", jobs->n, running, jobs->n - running,
 	    v->mine ? ", mine" : "", v->filter[0] != '\0' ? ", filter \"" :

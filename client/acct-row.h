@@ -1,0 +1,29 @@
+/* acct-row.h: the rows of a JOB_ACCT report (docs/protocol.md: a row per
+ * user, per group of jobs or per node, as JSON objects), described once as
+ * table columns: gacct --report prints them, gtop's JCT pane shows the
+ * cluster report's. */
+#ifndef GB_ACCT_ROW_H
+#define GB_ACCT_ROW_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "client/table.h"
+
+/* The reports, as acct_row_parse gives them. */
+#define ACCT_ROW_USERS		0
+#define ACCT_ROW_CLUSTER	1
+#define ACCT_ROW_NODES		2
+
+/* The report called name (users, cluster, nodes) as an index, or -1 with
+ * err naming the accepted ones. */
+int		 acct_row_parse(const char *name, char *err, size_t errlen);
+const char	*acct_row_name(int kind);
+/* A table of the report's columns with its default selection, or with
+ * fields (a list as -o takes it) when not NULL. */
+struct table	*acct_row_table(int kind, const char *fields);
+/* Its field names, "a, b, c" (the caller frees it). */
+char		*acct_row_fields(int kind);
+
+#endif
