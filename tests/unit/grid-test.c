@@ -160,5 +160,18 @@ main(void)
 	    "gtop needs 60x12", "too small says so");
 	grid_free(g);
 	json_decref(m.nodes_reply);
+
+	/* An empty cluster: no job, no node, nothing to sort. */
+	model_init(&m, 1);
+	memset(&v, 0, sizeof v);
+	v.m = &m;
+	g = grid_new(24, 80);
+	frame_draw(g, &v);
+	ok(t_find(g, "no pending or running jobs") == 4, "no jobs says so");
+	ok(t_find(g, "no nodes") > 4, "no nodes says so");
+	ok(t_find(g, "nodes: 0 up, 0 down, 0 drained") == 0, "the header "
+	    "counts nothing");
+	grid_free(g);
+	model_free(&m);
 	return (tap_done());
 }
