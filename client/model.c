@@ -26,10 +26,14 @@ model_jobs_free(struct model_jobs *j)
 void
 model_free(struct model *m)
 {
+	int	i;
+
 	client_free(m->c);
 	job_filter_clear(&m->filter);
 	model_jobs_free(&m->jobs);
 	model_jobs_free(&m->job);
+	for (i = 0; i < MODEL_ACCT_COUNT; i++)
+		json_decref(m->acct[i]);
 	json_decref(m->nodes_reply);
 	memset(m, 0, sizeof *m);
 }
@@ -183,6 +187,30 @@ model_refresh_job(struct model *m, uint64_t id)
 	}
 	model_jobs_free(&m->job);
 	m->job = job;
+	return (m->status = 0);
+}
+
+int
+model_refresh_acct(struct model *m, enum model_acct slot, int64_t since)
+{
+	json_t	*req, *reply;
+	int	 r;
+
+	req = json_pack("{s:i,s:s,s:I}", "type", MSG_JOB_ACCT, "report",
+	    "cluster", "since", (json_int_t)(since > 0 ? since : 0));
+	r = model_call(m, req, &reply, NULL, NULL);
+	json_decref(req);
+	if (r != 0)
+		return (m->status = r);
+	if (!json_is_array(json_object_get(reply, "rows"))) {
+		json_decref(reply);
+		snprintf(m->err, sizeof m->err, "bad reply from gbatchd at %s: "
+		    "not a report", client_socket_path());
+		return (m->status = EXIT_UNREACHABLE);
+	}
+	json_decref(m->acct[slot]);
+	m->acct[slot] = reply;
+	m->acct_at[slot] = time(NULL);
 	return (m->status = 0);
 }
 

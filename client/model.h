@@ -29,6 +29,14 @@ struct model_jobs {
 	struct jscan_val missing;	/* ids the controller did not find */
 };
 
+/* The cluster reports a client keeps (JOB_ACCT "report":"cluster"). */
+enum model_acct {
+	MODEL_ACCT_HOUR,	/* the last hour: gtop's header */
+	MODEL_ACCT_TODAY,	/* since midnight: gtop's header */
+	MODEL_ACCT_WINDOW,	/* gtop's JCT pane, its window */
+	MODEL_ACCT_COUNT
+};
+
 struct model {
 	unsigned		 timeout_s;	/* each refresh's; 0: none */
 	struct client		*c;		/* NULL while disconnected */
@@ -36,6 +44,8 @@ struct model {
 	struct job_filter	 filter;	/* which jobs refresh_jobs keeps */
 	struct model_jobs	 jobs;
 	struct model_jobs	 job;		/* model_refresh_job's, whole */
+	json_t			*acct[MODEL_ACCT_COUNT]; /* replies, or NULL */
+	time_t			 acct_at[MODEL_ACCT_COUNT]; /* when asked */
 	json_t			*nodes_reply;	/* NODE_LIST's reply, or NULL */
 	json_t			*nodes;		/* its "nodes" (borrowed) */
 	time_t			 refreshed;	/* the last refresh that worked */
@@ -63,6 +73,12 @@ int	model_refresh_jobs(struct model *, const json_t *fields);
  * it replaces m->job (n is 0 when the controller does not know the id).
  * Returns as refresh_jobs. */
 int	model_refresh_job(struct model *, uint64_t id);
+
+/* Asks for the cluster report of the jobs that ended since since (seconds
+ * since the epoch) until now; the reply (its "rows": acct-row.h) replaces
+ * m->acct[slot]. Returns as refresh_jobs. */
+int	model_refresh_acct(struct model *, enum model_acct slot,
+	    int64_t since);
 
 /* Asks for the nodes; they replace m->nodes. Returns as refresh_jobs. */
 int	model_refresh_nodes(struct model *);

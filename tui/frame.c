@@ -44,7 +44,7 @@ frame_draw(struct grid *g, struct view *v)
 	char		msg[128], footer[1024];
 
 	grid_clear(g);
-	layout_compute(g->h, g->w, frame_gpu_rows(v), &l);
+	layout_compute(g->h, g->w, frame_gpu_rows(v), pane_jct_rows(v), &l);
 	if (l.too_small) {
 		snprintf(msg, sizeof msg, "terminal too small: %dx%d, gtop "
 		    "needs %dx%d", g->w, g->h, LAYOUT_MIN_W, LAYOUT_MIN_H);
@@ -54,6 +54,8 @@ frame_draw(struct grid *g, struct view *v)
 	pane_header.draw(g, &l.header, v);
 	pane_queues.draw(g, &l.queues, v);
 	pane_gpus.draw(g, &l.gpus, v);
+	if (l.jct.h > 0)
+		pane_jct.draw(g, &l.jct, v);
 	if (v->mode == VIEW_DETAIL) {
 		/* Over both panes, from the queues' top to the footer. */
 		body = l.queues;
@@ -74,9 +76,13 @@ frame_draw(struct grid *g, struct view *v)
 int
 frame_full_height(const struct view *v, int w)
 {
-	int	q = 2 + (int)v->m->jobs.n, n = frame_gpu_rows(v), h;
+	int	q = 2 + (int)v->m->jobs.n, n = frame_gpu_rows(v);
+	int	j = pane_jct_rows(v), most, h;
 
-	/* Stacked, the GPU pane gets at most half the body. */
-	h = 3 + (w >= LAYOUT_WIDE_W ? (q > n ? q : n) : 2 * (q > n ? q : n));
+	/* Stacked, the GPU pane gets at most half the body and the JCT
+	 * pane a quarter; side by side, the JCT pane half the right. */
+	most = q > n ? q : n;
+	most = most > j ? most : j;
+	h = 3 + (w >= LAYOUT_WIDE_W ? 2 * most : 4 * most);
 	return (h < LAYOUT_MIN_H ? LAYOUT_MIN_H : h);
 }

@@ -68,7 +68,7 @@ gtop_usage(FILE *f)
 "\n"
 "Keys: q quits, ? lists the others: Tab, j/k, Enter shows a job, /\n"
 "filters, u my jobs, c cancels, H and R hold and release, Q requeues\n"
-"(each asks first).\n"
+"(each asks first), 1 2 3 the JCT window (hour, day, week).\n"
 "\n"
 "Exit status: 0 ok, 2 usage error, 3 (with --once) cannot reach gbatchd,\n"
 "4 (with --once) permission denied.\n", GTOP_DELAY_DEFAULT, GTOP_DELAY_MAX,
@@ -82,6 +82,41 @@ gtop_signal(int sig)
 	gtop_quit = 1;
 }
 
+/* The reports (JCT, waits) cost more than a listing: asked this often. */
+#define GTOP_ACCT_EVERY	30
+
+/* Midnight today, local time. */
+static int64_t
+gtop_midnight(time_t now)
+{
+	struct tm	tm;
+
+	if (localtime_r(&now, &tm) == NULL)
+		return (now - now % 86400);
+	tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
+	tm.tm_isdst = -1;
+	return ((int64_t)mktime(&tm));
+}
+
+/* Asks for the cluster reports when they are old or the window changed. */
+static int
+gtop_refresh_acct(struct view *v)
+{
+	struct model	*m = v->m;
+	time_t		 now = time(NULL);
+	int		 r;
+
+	if (!v->acct_stale && m->acct[MODEL_ACCT_WINDOW] != NULL &&
+	    now - m->acct_at[MODEL_ACCT_WINDOW] < GTOP_ACCT_EVERY)
+		return (0);
+	v->acct_stale = false;
+	if ((r = model_refresh_acct(m, MODEL_ACCT_WINDOW, now -
+	    pane_jct_windows[v->window])) != 0 ||
+	    (r = model_refresh_acct(m, MODEL_ACCT_HOUR, now - 3600)) != 0)
+		return (r);
+	return (model_refresh_acct(m, MODEL_ACCT_TODAY, gtop_midnight(now)));
+}
+
 /* Asks the controller for what the panes show. Returns the model's
  * status. */
 static int
@@ -93,6 +128,8 @@ gtop_refresh(struct view *v)
 		return (r);
 	if (v->mode == VIEW_DETAIL &&
 	    (r = model_refresh_job(v->m, v->detail_id)) != 0)
+		return (r);
+	if ((r = gtop_refresh_acct(v)) != 0)
 		return (r);
 	return (model_refresh_nodes(v->m));
 }

@@ -16,6 +16,7 @@ const char *const keys_help[] = {
 	"Q                requeue the selected job (operators; asks first)",
 	"Enter            the selected job: every field, its history, the",
 	"                 end of its output (Esc closes; j/k scroll)",
+	"1, 2, 3          JCT and waits over the last hour, day, week",
 	"?                this help (any key closes it)",
 	"q                quit",
 	NULL
@@ -23,7 +24,7 @@ const char *const keys_help[] = {
 
 static const char keys_normal[] =
     "q quit  ? help  Tab pane  j/k move  Enter job  / filter  u mine  "
-    "c cancel  H/R hold/release  Q requeue";
+    "c cancel  H/R hold/release  Q requeue  1/2/3 JCT window";
 
 static const char *const keys_verbs[] = {
 	[MODEL_CANCEL] = "cancel",
@@ -244,6 +245,12 @@ keys_handle(struct view *v, int ch)
 	case KEYS_ENTER:
 	case '\n':
 		return (keys_detail(v));
+	case '1':
+	case '2':
+	case '3':
+		v->window = ch - '1';
+		v->acct_stale = true;
+		return (PANE_REDRAW | PANE_REFRESH);
 	case 'c':
 		return (keys_ask(v, MODEL_CANCEL));
 	case 'H':

@@ -6,7 +6,26 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/duration.h"
 #include "tui/pane.h"
+
+/* " JCT avg NAME D" from a cluster report's first row (all jobs), "-"
+ * when no job ended in its window or it has not come yet. */
+static void
+pane_header_jct(const json_t *report, const char *name, char *out,
+    size_t len)
+{
+	const json_t	*all = json_array_get(json_object_get(report, "rows"),
+			    0);
+	const json_t	*avg = json_object_get(all, "jct_avg");
+	char		 d[32];
+
+	if (!json_is_number(avg))
+		snprintf(out, len, "%s -", name);
+	else
+		snprintf(out, len, "%s %s", name, duration_format((uint64_t)
+		    (json_number_value(avg) + 0.5), d, sizeof d));
+}
 
 /* Counts nodes in state (NULL: all but down and drained) and GPUs. */
 static void
@@ -66,6 +85,7 @@ pane_header_draw(struct grid *g, const struct rect *r, struct view *v)
 	struct tm		 tm;
 	long long		 total, alloc;
 	char			 line[1280], when[16] = "never";
+	char			 hour[64], today[64];
 	size_t			 i;
 	int			 up, down, drained, x, running = 0, waiting = 0;
 	int			 preempting = 0;
@@ -97,8 +117,13 @@ pane_header_draw(struct grid *g, const struct rect *r, struct view *v)
 		grid_puts(g, r->y + 1, r->x, r->w, line, ROLE_ALERT);
 		return;
 	}
+	pane_header_jct(m->acct[MODEL_ACCT_HOUR], "last hour", hour,
+	    sizeof hour);
+	pane_header_jct(m->acct[MODEL_ACCT_TODAY], "today", today,
+	    sizeof today);
 	snprintf(line, sizeof line, "jobs: %d running, %d waiting, %d "
-	    "preempting  refreshed %s", running, waiting, preempting, when);
+	    "preempting  JCT avg: %s, %s  refreshed %s", running, waiting,
+	    preempting, hour, today, when);
 	if (v->interval != 0)
 		snprintf(line + strlen(line), sizeof line - strlen(line),
 		    ", every %u s", v->interval);

@@ -42,6 +42,8 @@ struct view {
 	char		 input[128];		/* VIEW_FILTER: typed so far */
 	char		 filter[128];		/* the filter in force */
 	bool		 mine;			/* u: my jobs only */
+	int		 window;		/* the JCT pane's: 0, 1, 2 */
+	bool		 acct_stale;		/* ask for the reports now */
 	uint64_t	 detail_id;		/* VIEW_DETAIL: the job */
 	int		 detail_top;		/* its first line shown */
 	char		 status[1280];		/* the last action's outcome */
@@ -65,6 +67,13 @@ extern const struct pane_ops	pane_header;
 extern const struct pane_ops	pane_queues;
 extern const struct pane_ops	pane_gpus;
 extern const struct pane_ops	pane_detail;
+extern const struct pane_ops	pane_jct;
+
+/* The JCT pane's windows, in seconds (view.window picks one). */
+#define PANE_JCT_WINDOWS	3
+extern const int64_t	pane_jct_windows[PANE_JCT_WINDOWS];
+/* The rows the JCT pane would fill. */
+int		 pane_jct_rows(const struct view *);
 
 /* The JOB_LIST members the panes draw (a JSON array, made once). */
 const json_t	*pane_queues_fields(void);

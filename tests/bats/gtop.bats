@@ -248,3 +248,28 @@ gpu_cells() {
 	gb_wait 5 screen_has "Queues: 1 jobs"
 	[ "$(screen | grep -c "Job $a (j/k")" = 0 ]
 }
+
+@test "gtop: the JCT pane shows what gacct --report cluster says for its window; the header the hour's average" {
+	for s in 1 2 3; do
+		gb_submit -G 1 --wrap "sleep $s" >/dev/null
+	done
+	done3() { [ "$(gq -h -t CD -o id | wc -l)" -eq 3 ]; }
+	gb_wait 20 done3
+	start_gtop 120 40 -d 1
+	tmux -S "$TMUX_SOCK" send-keys -t gtop 2
+	gb_wait 10 screen_has "jobs that ended in the last 24 h"
+	want=$(gacct -S now-24hours --report cluster -P -n \
+	    -o group,jobs,jct_avg,jct_median,jct_p95,wait_avg,wait_median,wait_p95 |
+	    awk -F'|' '$1 == "all" { print $2, $3, $4, $5, $6, $7, $8 }')
+	[ -n "$want" ]
+	shows_want() {
+		[ "$(screen | awk '$1 == "all" && $2 == "-" { print $3, $4, $5, $6, $7, $8, $9 }')" = "$want" ]
+	}
+	gb_wait 10 shows_want
+	# The header: the last hour's average, as gacct -S now-1hour has it.
+	avg=$(gacct -S now-1hour --report cluster -P -n -o group,jct_avg |
+	    awk -F'|' '$1 == "all" { printf "%d", $2 + 0.5 }')
+	((avg >= 1 && avg < 60))
+	d=$(printf '0:%02d' "$avg")
+	screen_has "JCT avg: last hour $d, today $d"
+}

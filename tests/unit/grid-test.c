@@ -136,6 +136,29 @@ main(void)
 	ok(strncmp(grid_row(g, 23, buf, sizeof buf), "q quit  ? help", 14) ==
 	    0, "the footer: the keys: %s", buf);
 
+	/* The JCT pane, from a cluster report as gbatchd sends it. */
+	m.acct[MODEL_ACCT_WINDOW] = json_loads("{\"rows\":[{\"group\":"
+	    "\"all\",\"key\":\"\",\"jobs\":3,\"jct_avg\":100.0,"
+	    "\"jct_median\":90,\"jct_p95\":150,\"wait_avg\":2.5,"
+	    "\"wait_median\":2.0,\"wait_p95\":4.0,\"gpu_seconds\":7200,"
+	    "\"utilization\":12.5},{\"group\":\"queue\",\"key\":\"Q0\","
+	    "\"jobs\":3,\"jct_avg\":100.0,\"jct_median\":90,\"jct_p95\":150,"
+	    "\"wait_avg\":2.5,\"wait_median\":2.0,\"wait_p95\":4.0}]}", 0,
+	    NULL);
+	m.acct[MODEL_ACCT_HOUR] = json_incref(m.acct[MODEL_ACCT_WINDOW]);
+	frame_draw(g, &v);
+	ok(t_find(g, "JCT, waits (s): jobs that ended in the last 1 h  "
+	    "[1 2 3: hour, day, week]") > y7, "the JCT pane under the "
+	    "queues");
+	ok(t_find(g, " all    -       3    100.0       90      150       2.5 "
+	    "      2.0       4.0") > 0, "its rows in gacct --report cluster's "
+	    "columns");
+	ok(t_find(g, "JCT avg: last hour 1:40, today -") == 1,
+	    "the header: the last hour's average JCT");
+	json_decref(m.acct[MODEL_ACCT_WINDOW]);
+	json_decref(m.acct[MODEL_ACCT_HOUR]);
+	m.acct[MODEL_ACCT_WINDOW] = m.acct[MODEL_ACCT_HOUR] = NULL;
+
 	/* Tab: the GPU pane's first node selected instead. */
 	v.focus = PANE_GPUS;
 	frame_draw(g, &v);
