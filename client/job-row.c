@@ -172,6 +172,7 @@ JF_GET_TEXT(job_row_get_message, JF_MESSAGE)
 JF_GET_TEXT(job_row_get_restarts, JF_RESTARTS)
 JF_GET_TEXT(job_row_get_preemptions, JF_PREEMPTIONS)
 JF_GET_TEXT(job_row_get_promotions, JF_PROMOTIONS)
+JF_GET_TEXT(job_row_get_rank, JF_RANK)
 
 /* "Q1": the scheduler's queue; none for a job it does not hold. */
 static const char *
@@ -405,6 +406,7 @@ const struct table_col job_row_cols[] = {
 	{ "stderr", "STDERR", false, job_row_get_stderr },
 	{ "message", "MESSAGE", false, job_row_get_message },
 	{ "queue", "QUEUE", false, job_row_get_queue },
+	{ "rank", "RANK", true, job_row_get_rank },
 	{ "attained", "GPU_TIME", true, job_row_get_attained },
 	{ "restarts", "RESTARTS", true, job_row_get_restarts },
 	{ "preemptions", "PREEMPTED", true, job_row_get_preemptions },

@@ -35,6 +35,7 @@ model_free(struct model *m)
 	for (i = 0; i < MODEL_ACCT_COUNT; i++)
 		json_decref(m->acct[i]);
 	json_decref(m->nodes_reply);
+	json_decref(m->ping);
 	memset(m, 0, sizeof *m);
 }
 
@@ -211,6 +212,21 @@ model_refresh_acct(struct model *m, enum model_acct slot, int64_t since)
 	json_decref(m->acct[slot]);
 	m->acct[slot] = reply;
 	m->acct_at[slot] = time(NULL);
+	return (m->status = 0);
+}
+
+int
+model_refresh_ping(struct model *m)
+{
+	json_t	*req = proto_msg(MSG_PING), *reply;
+	int	 r;
+
+	r = model_call(m, req, &reply, NULL, NULL);
+	json_decref(req);
+	if (r != 0)
+		return (m->status = r);
+	json_decref(m->ping);
+	m->ping = reply;
 	return (m->status = 0);
 }
 

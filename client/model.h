@@ -47,6 +47,7 @@ struct model {
 	json_t			*acct[MODEL_ACCT_COUNT]; /* replies, or NULL */
 	time_t			 acct_at[MODEL_ACCT_COUNT]; /* when asked */
 	json_t			*nodes_reply;	/* NODE_LIST's reply, or NULL */
+	json_t			*ping;		/* PING's reply, or NULL */
 	json_t			*nodes;		/* its "nodes" (borrowed) */
 	time_t			 refreshed;	/* the last refresh that worked */
 	int			 status;	/* the last refresh: 0 or EXIT_* */
@@ -79,6 +80,11 @@ int	model_refresh_job(struct model *, uint64_t id);
  * m->acct[slot]. Returns as refresh_jobs. */
 int	model_refresh_acct(struct model *, enum model_acct slot,
 	    int64_t since);
+
+/* Asks how the controller is (PING: its version, the policy in force and
+ * its queue thresholds); the reply replaces m->ping. Returns as
+ * refresh_jobs. */
+int	model_refresh_ping(struct model *);
 
 /* Asks for the nodes; they replace m->nodes. Returns as refresh_jobs. */
 int	model_refresh_nodes(struct model *);

@@ -18,7 +18,9 @@
  * the last promotion; run_total the ms run in all; queue_delay the ms spent
  * PENDING, every wait summed (held time is not waiting); pending_since when
  * the current wait began; last_queue the scheduler's level when last
- * changed; queue its level now (-1: not held by the scheduler); jct is
+ * changed; queue its level now (-1: not held by the scheduler); rank a
+ * pending job's place in the order the scheduler takes them (1 starts
+ * first; 0: none, or not asked for); jct is
  * end_time - submit_time of a finished job. node and gpu_mask are rank 0's
  * part of the current or last run, alloc every part ("n1:0xf,n2:0xf") or
  * '' for one; job_runs (store.h) keeps each run. flags are job.h's JOB_F_*;
@@ -89,6 +91,7 @@ enum job_field_kind {
 	COL(MESSAGE, message, const char *, "message", "message",	\
 	    JFK_TEXT0, JFF_UPDATE | JFF_PRIVATE)			\
 	COL(QUEUE, queue, int, NULL, "queue", JFK_INT, 0)		\
+	COL(RANK, rank, int, NULL, "rank", JFK_INT, 0)			\
 	COL(ATTAINED, attained, uint64_t, "attained", "attained",	\
 	    JFK_U64, JFF_UPDATE | JFF_MS)				\
 	COL(RESTARTS, restarts, uint32_t, "restarts", "restarts",	\

@@ -1013,6 +1013,16 @@ sched_core_pass(struct sched_core *core, int64_t now,
 	return (core->nacts);
 }
 
+void
+sched_core_each_pending(const struct sched_core *core,
+    void (*fn)(struct sched_cjob *, void *), void *arg)
+{
+	struct otree_node	*n;
+
+	for (n = otree_first(&core->pending); n != NULL; n = otree_next(n))
+		fn(JOB_OF(n, qnode), arg);
+}
+
 size_t
 sched_core_pending(const struct sched_core *core)
 {

@@ -97,6 +97,10 @@ size_t			 sched_core_pass(struct sched_core *, int64_t now,
 int64_t			 sched_core_next_wakeup(const struct sched_core *);
 
 size_t			 sched_core_pending(const struct sched_core *);
+/* Calls fn for each pending job in the order a pass considers them: the
+ * first is the one that starts first when GPUs allow. */
+void			 sched_core_each_pending(const struct sched_core *,
+			     void (*fn)(struct sched_cjob *, void *), void *);
 size_t			 sched_core_running(const struct sched_core *);
 /* The queue levels jobs are put in (1 for fifo, whatever the config). */
 unsigned		 sched_core_queues(const struct sched_core *);

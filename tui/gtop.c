@@ -110,7 +110,8 @@ gtop_refresh_acct(struct view *v)
 	    now - m->acct_at[MODEL_ACCT_WINDOW] < GTOP_ACCT_EVERY)
 		return (0);
 	v->acct_stale = false;
-	if ((r = model_refresh_acct(m, MODEL_ACCT_WINDOW, now -
+	if ((r = model_refresh_ping(m)) != 0 ||
+	    (r = model_refresh_acct(m, MODEL_ACCT_WINDOW, now -
 	    pane_jct_windows[v->window])) != 0 ||
 	    (r = model_refresh_acct(m, MODEL_ACCT_HOUR, now - 3600)) != 0)
 		return (r);

@@ -81,7 +81,7 @@ pane_header_draw(struct grid *g, const struct rect *r, struct view *v)
 	const json_t		*hello = m->c != NULL ? client_hello(m->c) :
 				    NULL;
 	const char		*server = json_string_value(json_object_get(
-				    hello, "server"));
+				    hello, "server")), *policy;
 	struct tm		 tm;
 	long long		 total, alloc;
 	char			 line[1280], when[16] = "never";
@@ -103,9 +103,12 @@ pane_header_draw(struct grid *g, const struct rect *r, struct view *v)
 	if (m->refreshed != 0 && localtime_r(&m->refreshed, &tm) != NULL)
 		strftime(when, sizeof when, "%H:%M:%S", &tm);
 
-	snprintf(line, sizeof line, "gtop  %s  nodes: %d up, %d down, %d "
-	    "drained  GPUs ", server != NULL ? server : "gbatchd", up, down,
-	    drained);
+	policy = json_string_value(json_object_get(json_object_get(m->ping,
+	    "scheduler"), "policy"));
+	snprintf(line, sizeof line, "gtop  %s  %s%s%snodes: %d up, %d down, "
+	    "%d drained  GPUs ", server != NULL ? server : "gbatchd",
+	    policy != NULL ? "policy " : "", policy != NULL ? policy : "",
+	    policy != NULL ? "  " : "", up, down, drained);
 	x = grid_puts(g, r->y, r->x, r->w, line, ROLE_NORMAL);
 	pane_header_meter(g, r->y, r->x + x, r->w - x < 40 ? r->w - x : 40,
 	    alloc, total);

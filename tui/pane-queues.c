@@ -2,11 +2,13 @@
  * jobs in the controller's order, running and waiting ones in their own
  * colours. The columns are gq's (job_row_cols), drawn through the table
  * module, so a field looks the same in gq and here. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "client/job-row.h"
+#include "common/duration.h"
 #include "client/table.h"
 #include "tui/pane.h"
 
@@ -30,12 +32,15 @@ pane_queues_fields(void)
 	json_array_append_new(fields, json_string("state"));
 	json_array_append_new(fields, json_string("user"));
 	json_array_append_new(fields, json_string("queue"));
+	json_array_append_new(fields, json_string("rank"));
 	t = table_create(job_row_cols, job_row_ncols, PANE_QUEUES_COLS);
 	for (i = 0; i < table_nselected(t); i++)
 		job_row_wire_fields(table_selected(t, i)->name, fields);
 	table_free(t);
 	return (fields);
 }
+
+static enum color_role pane_queues_role(const struct job_row *);
 
 /* The queue level of a row; jobs the scheduler does not hold last. */
 static long long
@@ -48,15 +53,36 @@ pane_queues_level(const struct job_row *r)
 	return (q);
 }
 
+/* A pending job's place in the scheduler's order (1 first), or a number
+ * after every place for the others. */
+static long long
+pane_queues_rank(const struct job_row *r)
+{
+	long long	k;
+
+	if (jscan_int(&r->v[JF_RANK], &k) == -1 || k < 1)
+		return (1LL << 40);
+	return (k);
+}
+
+/* Each level's running jobs, then its pending ones in the scheduler's
+ * order, then held ones. */
 static int
 pane_queues_cmp(const void *pa, const void *pb)
 {
 	const struct job_row	*a = *(const struct job_row *const *)pa;
 	const struct job_row	*b = *(const struct job_row *const *)pb;
 	long long		 qa = pane_queues_level(a), qb = pane_queues_level(b);
+	long long		 ra = pane_queues_rank(a), rb = pane_queues_rank(b);
+	bool			 xa = pane_queues_role(a) == ROLE_RUNNING;
+	bool			 xb = pane_queues_role(b) == ROLE_RUNNING;
 
 	if (qa != qb)
 		return (qa < qb ? -1 : 1);
+	if (xa != xb)
+		return (xa ? -1 : 1);
+	if (ra != rb)
+		return (ra < rb ? -1 : 1);
 	/* Rows lie in the reply's order: keep it among equals. */
 	return ((a > b) - (a < b));
 }
@@ -95,6 +121,11 @@ pane_queues_line(void *arg, long row, const char *s, size_t len)
 		return;
 	y = r->y + 2 + (int)(row - v->top[PANE_QUEUES]);
 	role = pane_queues_role(pane_queues_order[row]);
+	/* The job that starts next when GPUs allow. */
+	if (pane_queues_rank(pane_queues_order[row]) == 1) {
+		role = ROLE_NEXT;
+		grid_puts(d->g, y, r->x, 1, ">", ROLE_NEXT);
+	}
 	if (v->focus == PANE_QUEUES && row == v->sel[PANE_QUEUES]) {
 		grid_paint(d->g, y, r->x, r->w, ROLE_SELECTED);
 		role = ROLE_SELECTED;
@@ -102,12 +133,35 @@ pane_queues_line(void *arg, long row, const char *s, size_t len)
 	grid_put(d->g, y, r->x + 1, r->w - 1, s, len, role);
 }
 
+/* " (Q0 < 1:00:00, Q1 < 10:00:00, Q2)": each level's threshold of
+ * attained GPU-time, as PING gives them; "" before PING has answered or
+ * with one level. */
+static const char *
+pane_queues_levels(const struct view *v, char *buf, size_t len)
+{
+	const json_t	*t = json_object_get(json_object_get(v->m->ping,
+			    "scheduler"), "thresholds");
+	char		 d[32];
+	size_t		 i, n = 0;
+
+	buf[0] = '\0';
+	if (json_array_size(t) == 0)
+		return (buf);
+	for (i = 0; i < json_array_size(t) && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%sQ%zu < %s", i == 0 ?
+		    " (" : ", ", i, duration_format((uint64_t)
+		    json_integer_value(json_array_get(t, i)), d, sizeof d));
+	if (n < len)
+		snprintf(buf + n, len - n, ", Q%zu)", i);
+	return (buf);
+}
+
 static void
 pane_queues_draw(struct grid *g, const struct rect *r, struct view *v)
 {
 	struct pane_queues_draw	 d = { g, r, v };
 	const struct model_jobs	*jobs = &v->m->jobs;
-	char			 title[512];
+	char			 title[768], levels[256];
 	size_t			 i, running = 0;
 
 	if (pane_queues_table == NULL)
@@ -127,8 +181,9 @@ pane_queues_draw(struct grid *g, const struct rect *r, struct view *v)
 	if (jobs->n > 0)
 		qsort(pane_queues_order, jobs->n, sizeof *pane_queues_order,
 		    pane_queues_cmp);
-	snprintf(title, sizeof title, "Queues: %zu jobs, %zu running, %zu "
-	    "waiting%s%s%s%s", jobs->n, running, jobs->n - running,
+	snprintf(title, sizeof title, "Queues%s: %zu jobs, %zu running, %zu "
+	    "waiting%s%s%s%s", pane_queues_levels(v, levels, sizeof levels),
+	    jobs->n, running, jobs->n - running,
 	    v->mine ? ", mine" : "", v->filter[0] != '\0' ? ", filter \"" :
 	    "", v->filter, v->filter[0] != '\0' ? "\"" : "");
 	pane_title(g, r, title, v->focus == PANE_QUEUES);

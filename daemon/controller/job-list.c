@@ -376,6 +376,13 @@ job_list_row(struct job_list_buf *b, const struct store_job *r, int64_t now,
 			else
 				job_list_put_int(b, r->queue);
 			continue;
+		case JF_RANK:
+			/* Only pending jobs have one. */
+			if (r->rank < 1)
+				JOB_LIST_LIT(b, "null");
+			else
+				job_list_put_int(b, r->rank);
+			continue;
 		}
 		switch (job_fields[f].kind) {
 		case JFK_U64:

@@ -39,6 +39,10 @@ struct job_sched {
 	int			 ckpt_signal;
 	uint32_t		 ckpt_grace;	/* seconds, 0: the config's */
 	struct sched_cjob	*cjob;		/* NULL when not in the core */
+	/* Its place among the pending jobs, as schedule_rank() last found
+	 * it (valid while rank_gen is that call's). */
+	uint32_t		 rank;
+	uint32_t		 rank_gen;
 };
 
 /* Adds a job built from row (copied) to the table and the id-ordered list.

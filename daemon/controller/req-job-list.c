@@ -244,6 +244,10 @@ req_job_list(struct peer *p, const json_t *msg)
 		return;
 	}
 	l.now = gbatchd_now();
+	/* The scheduling order costs a walk of the pending jobs: only for
+	 * a listing that shows it. */
+	if (l.fields & JOB_FIELD_BIT(JF_RANK))
+		schedule_rank();
 	l.private = gbatchd_conf()->private_data && !peer_is_operator(p);
 	l.viewer = peer_uid(p);
 	ids = json_object_get(msg, "ids");

@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include "common/proto.h"
+#include "daemon/controller/conf.h"
 #include "daemon/controller/gbatchd.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/node.h"
@@ -11,8 +12,10 @@
 static void
 req_ping(struct peer *p, const json_t *msg)
 {
-	json_t	*reply = proto_reply_ok(msg);
-	size_t	 up = node_count_up();
+	const struct sched_conf	*sc;
+	json_t			*reply = proto_reply_ok(msg), *thresholds;
+	size_t			 up = node_count_up();
+	unsigned		 i;
 
 	json_object_set_new(reply, "server", json_string(GBATCHD_SERVER));
 	json_object_set_new(reply, "version", json_integer(PROTO_VERSION));
@@ -26,6 +29,16 @@ req_ping(struct peer *p, const json_t *msg)
 	    job_count(JOB_PREEMPTING))));
 	json_object_set_new(reply, "nodes", json_pack("{s:I,s:I}",
 	    "up", (json_int_t)up, "down", (json_int_t)(node_count() - up)));
+	/* The policy in force and its queues, for gtop's header and queues
+	 * pane: thresholds in GPU-seconds, as gbatch.conf writes them. */
+	sc = &gbatchd_conf()->sched;
+	thresholds = json_array();
+	for (i = 0; i + 1 < sc->nqueues; i++)
+		json_array_append_new(thresholds, json_integer((json_int_t)
+		    (sc->thresholds[i] / 1000)));
+	json_object_set_new(reply, "scheduler", json_pack("{s:s,s:i,s:o}",
+	    "policy", sched_policy_name(sc->policy), "queues",
+	    (int)sc->nqueues, "thresholds", thresholds));
 	peer_send(p, reply);
 	json_decref(reply);
 }

@@ -539,15 +539,42 @@ schedule_job_changed(struct job *j, enum job_state from, enum job_state to)
 	}
 }
 
+static uint32_t	schedule_rank_gen;
+
+static void
+schedule_rank_one(struct sched_cjob *cj, void *arg)
+{
+	struct job_sched	*s = job_sched(sched_cjob_arg(cj));
+	uint32_t		*k = arg;
+
+	s->rank = ++*k;
+	s->rank_gen = schedule_rank_gen;
+}
+
+void
+schedule_rank(void)
+{
+	uint32_t	k = 0;
+
+	/* 0 is no generation: a job never ranked has rank_gen 0. */
+	if (++schedule_rank_gen == 0)
+		schedule_rank_gen = 1;
+	sched_core_each_pending(schedule_core, schedule_rank_one, &k);
+}
+
 void
 schedule_job_view(const struct job *j, struct store_job *row)
 {
-	const struct sched_cjob	*cj = job_sched_const(j)->cjob;
+	const struct job_sched	*s = job_sched_const(j);
+	const struct sched_cjob	*cj = s->cjob;
 	int64_t			 now;
 	enum sched_reason	 r, r2;
 
 	if ((row->queue = schedule_job_queue(j)) == -1)
 		return;
+	if (job_state(j) == JOB_PENDING && s->rank_gen == schedule_rank_gen &&
+	    schedule_rank_gen != 0)
+		row->rank = (int)s->rank;
 	now = gbatchd_now_ms();
 	row->attained = sched_cjob_attained(cj, now);
 	row->run_total = sched_cjob_total_executed(cj, now);

@@ -38,6 +38,9 @@ void	schedule_job_stale_changed(struct job *);
 /* Fills row's live scheduling view for a listing: queue, attained
  * service and run time to now, and a pending job's reason. */
 void	schedule_job_view(const struct job *, struct store_job *row);
+/* Numbers the pending jobs in the order the scheduler takes them, for the
+ * listings that follow (schedule_job_view sets row->rank): O(pending). */
+void	schedule_rank(void);
 /* The queue level the scheduler holds j in, or -1 when it holds it not
  * (held, or waiting out a stale copy). */
 int	schedule_job_queue(const struct job *);

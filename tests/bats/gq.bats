@@ -340,3 +340,24 @@ for k in ("command", "argv", "workdir", "stdout", "stderr", "message"):
 	gq -l "$theirs" >out
 	grep -q nobodysecret out
 }
+
+@test "gq -o rank numbers the pending jobs in the order the scheduler takes them" {
+	big=$(gb_submit -G 8 --wrap 'sleep 60')
+	gb_wait_state "$big" RUNNING
+	p1=$(gb_submit -G 1 --wrap true)
+	p2=$(gb_submit -G 2 --wrap true)
+	held=$(gb_submit -H -G 1 --wrap true)
+	p3=$(gb_submit -G 1 --wrap true)
+	gb_wait_state "$p3" PENDING
+	run -0 gq -h -t all -o id,state,rank
+	# Submitted in this order, all in Q0: first come, first placed.
+	grep -qE "^ *$p1 +PENDING +1$" <<<"$output"
+	grep -qE "^ *$p2 +PENDING +2$" <<<"$output"
+	grep -qE "^ *$p3 +PENDING +3$" <<<"$output"
+	# Running and held jobs have no place.
+	grep -qE "^ *$big +RUNNING +-$" <<<"$output"
+	grep -qE "^ *$held +HELD +-$" <<<"$output"
+	# When the big one ends, the first ranked starts.
+	gcancel "$big"
+	gb_wait_state "$p1" COMPLETED
+}

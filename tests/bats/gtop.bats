@@ -273,3 +273,30 @@ gpu_cells() {
 	d=$(printf '0:%02d' "$avg")
 	screen_has "JCT avg: last hour $d, today $d"
 }
+
+@test "gtop marks the job that starts next, and lists the waiting ones in the scheduler's order" {
+	big=$(gb_submit -G 8 --wrap 'sleep 60')
+	gb_wait_state "$big" RUNNING
+	p1=$(gb_submit -G 2 --wrap true)
+	p2=$(gb_submit -G 1 --wrap true)
+	gb_wait_state "$p2" PENDING
+	run -0 env COLUMNS=100 gtop --once
+	# The running job, then the first ranked (marked), then the next.
+	order=$(awk '$1 ~ /^[0-9]+$/ && $2 == "root" { print $1 } $1 == ">" { print ">" $2 }' <<<"$output" | paste -sd' ')
+	[ "$order" = "$big >$p1 $p2" ] || { echo "order: $order"; false; }
+}
+
+@test "gtop's header names the policy in force and the queues their thresholds, as gctl show config has them" {
+	run -0 gctl show config --json
+	policy=$(python3 -c 'import json, sys; print(json.load(sys.stdin)["scheduler"]["policy"])' <<<"$output")
+	thr=$(python3 -c '
+import json, sys
+t = json.load(sys.stdin)["scheduler"]["thresholds"]
+def d(s):
+    h, m, x = s // 3600, s // 60 % 60, s % 60
+    return "%d:%02d:%02d" % (h, m, x) if h else "%d:%02d" % (m, x)
+print(", ".join("Q%d < %s" % (i, d(v)) for i, v in enumerate(t)) + ", Q%d" % len(t))' <<<"$output")
+	run -0 env COLUMNS=120 gtop --once
+	[[ "${lines[0]}" == *"policy $policy  nodes:"* ]]
+	[[ "$output" == *"Queues ($thr): 0 jobs"* ]]
+}

@@ -12,11 +12,12 @@
 static const char *jobs_text =
     "{\"jobs\":["
     "{\"id\":7,\"user\":\"bob\",\"name\":\"bert\",\"state\":\"PENDING\","
-    "\"gpus\":4,\"queue\":1,\"reason\":\"Resources\"},"
+    "\"gpus\":4,\"queue\":1,\"rank\":2,\"reason\":\"Resources\"},"
     "{\"id\":42,\"user\":\"alice\",\"name\":\"resnet\",\"state\":\"RUNNING\","
     "\"gpus\":2,\"queue\":0,\"nodes\":\"n1\",\"reason\":\"None\"},"
     "{\"id\":9,\"user\":\"eve\",\"name\":\"x\\u001b[2Jy\",\"state\":"
-    "\"PENDING\",\"gpus\":1,\"queue\":0,\"reason\":\"Priority\"}]}";
+    "\"PENDING\",\"gpus\":1,\"queue\":0,\"rank\":1,\"reason\":"
+    "\"Priority\"}]}";
 
 static const char *nodes_text =
     "[{\"name\":\"n1\",\"state\":\"mixed\",\"gpus_total\":4,\"gpus_alloc\":2,"
@@ -121,7 +122,11 @@ main(void)
 	    "reply's order, then Q1's (rows %d %d %d)", y42, y9, y7);
 	is_int(t_role_at(g, "   42  alice"), ROLE_SELECTED,
 	    "the first row is selected");
-	is_int(t_role_at(g, "    9  eve"), ROLE_PENDING, "waiting: its colour");
+	is_int(t_role_at(g, "    9  eve"), ROLE_NEXT, "the job that starts "
+	    "next: its colour");
+	ok(strncmp(grid_row(g, y9, buf, sizeof buf), ">", 1) == 0, "and a "
+	    "mark: %s", buf);
+	is_int(t_role_at(g, "    7  bob"), ROLE_PENDING, "waiting: its colour");
 	ok(t_find(g, "x\\e[2Jy") == y9, "a job name cannot steer the terminal");
 	ok(t_find(g, "GPUs: 2 of 6 allocated on 2 nodes") > y7,
 	    "the GPU pane under the queues");
@@ -158,6 +163,17 @@ main(void)
 	json_decref(m.acct[MODEL_ACCT_WINDOW]);
 	json_decref(m.acct[MODEL_ACCT_HOUR]);
 	m.acct[MODEL_ACCT_WINDOW] = m.acct[MODEL_ACCT_HOUR] = NULL;
+
+	/* The policy and the queue levels, as PING gives them. */
+	m.ping = json_loads("{\"scheduler\":{\"policy\":\"dlas\","
+	    "\"queues\":3,\"thresholds\":[3600,36000]}}", 0, NULL);
+	frame_draw(g, &v);
+	ok(t_find(g, "gtop  gbatchd  policy dlas  nodes: 1 up") == 0,
+	    "the header names the policy");
+	ok(t_find(g, "Queues (Q0 < 1:00:00, Q1 < 10:00:00, Q2): 3 jobs") == 2,
+	    "the queues' title their thresholds");
+	json_decref(m.ping);
+	m.ping = NULL;
 
 	/* Tab: the GPU pane's first node selected instead. */
 	v.focus = PANE_GPUS;

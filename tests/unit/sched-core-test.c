@@ -686,9 +686,50 @@ test_capacity(void)
 	    "name");
 }
 
+static void
+t_collect(struct sched_cjob *j, void *arg)
+{
+	char	*out = arg;
+	size_t	 n = strlen(out);
+
+	snprintf(out + n, 64 - n, "%s%llu", n > 0 ? "," : "",
+	    (unsigned long long)sched_cjob_id(j));
+}
+
+/* sched_core_each_pending walks the pending jobs in the order a pass
+ * takes them: the first it names is the one that starts. */
+static void
+test_each_pending(void)
+{
+	struct sched_conf	 conf;
+	struct sched_core	*core;
+	struct sched_cjob	*first;
+	char			 order[64] = "";
+
+	t_conf(&conf, SCHED_DLAS, 3600000);
+	core = t_core(&conf, 1, 4);
+	first = t_submit(core, 1, 4, 0);
+	t_pass(core, 0);
+	ok(t_did(SCHED_ACT_START, first), "each_pending: job 1 runs");
+	(void)t_submit(core, 2, 2, 100);
+	(void)t_submit(core, 3, 1, 200);
+	(void)t_submit(core, 4, 4, 50);
+	sched_core_each_pending(core, t_collect, order);
+	is_str(order, "4,2,3", "each_pending: Q0's jobs by submit time");
+	sched_core_end(core, first, 1000);
+	t_pass(core, 1000);
+	ok(t_nacts == 1 && t_acts[0].type == SCHED_ACT_START &&
+	    sched_cjob_id(t_acts[0].job) == 4, "the first of them starts");
+	order[0] = '\0';
+	sched_core_each_pending(core, t_collect, order);
+	is_str(order, "2,3", "each_pending: the rest, in order");
+	sched_core_free(core);
+}
+
 int
 main(void)
 {
+	test_each_pending();
 	test_capacity();
 	test_demotion();
 	test_dlas_order();
