@@ -11,6 +11,8 @@ const char *const keys_help[] = {
 	"/                filter: user=NAME state=STATE[,...] and words of",
 	"                 the job's name (Enter applies, an empty one clears)",
 	"u                my jobs only, or everyone's again",
+	"s                sort the queues: the scheduler's order, then by id,",
+	"                 user, name, gpus, time, attained, and round again",
 	"c                cancel the selected job (asks first)",
 	"H, R             hold, release the selected job (asks first)",
 	"Q                requeue the selected job (operators; asks first)",
@@ -24,7 +26,7 @@ const char *const keys_help[] = {
 
 static const char keys_normal[] =
     "q quit  ? help  Tab pane  j/k move  Enter job  / filter  u mine  "
-    "c cancel  H/R hold/release  Q requeue  1/2/3 JCT window";
+    "s sort  c cancel  H/R hold/release  Q requeue  1/2/3 JCT window";
 
 static const char *const keys_verbs[] = {
 	[MODEL_CANCEL] = "cancel",
@@ -245,6 +247,11 @@ keys_handle(struct view *v, int ch)
 	case KEYS_ENTER:
 	case '\n':
 		return (keys_detail(v));
+	case 's':
+		v->sort = (v->sort + 1) % PANE_QUEUES_NSORTS;
+		snprintf(v->status, sizeof v->status, "queues by %s",
+		    pane_queues_sorts[v->sort]);
+		return (PANE_REDRAW);
 	case '1':
 	case '2':
 	case '3':

@@ -15,7 +15,13 @@
 #define PANE_QUEUES_COLS \
 	"id,user,name,state,gpus,nodes,time,queue,attained,reason"
 
+const char *const pane_queues_sorts[PANE_QUEUES_NSORTS] = {
+	"scheduler", "id", "user", "name", "gpus", "time", "attained"
+};
+
 static struct table		*pane_queues_table;
+/* The sort in force while qsort runs: it takes no argument. */
+static int			 pane_queues_sort_key = -1;
 static const struct job_row	**pane_queues_order;
 static size_t			  pane_queues_size;
 
@@ -66,7 +72,8 @@ pane_queues_rank(const struct job_row *r)
 }
 
 /* Each level's running jobs, then its pending ones in the scheduler's
- * order, then held ones. */
+ * order, then held ones; or by a column (s), the reply's order among
+ * equals. */
 static int
 pane_queues_cmp(const void *pa, const void *pb)
 {
@@ -76,7 +83,13 @@ pane_queues_cmp(const void *pa, const void *pb)
 	long long		 ra = pane_queues_rank(a), rb = pane_queues_rank(b);
 	bool			 xa = pane_queues_role(a) == ROLE_RUNNING;
 	bool			 xb = pane_queues_role(b) == ROLE_RUNNING;
+	int			 c;
 
+	if (pane_queues_sort_key != -1 && (c = job_row_compare(a, b,
+	    pane_queues_sort_key)) != 0)
+		return (c);
+	if (pane_queues_sort_key != -1)
+		return ((a > b) - (a < b));
 	if (qa != qb)
 		return (qa < qb ? -1 : 1);
 	if (xa != xb)
@@ -178,12 +191,15 @@ pane_queues_draw(struct grid *g, const struct rect *r, struct view *v)
 		pane_queues_order[i] = &jobs->rows[i];
 		running += pane_queues_role(&jobs->rows[i]) == ROLE_RUNNING;
 	}
+	pane_queues_sort_key = v->sort == 0 ? -1 :
+	    job_row_sort_key(pane_queues_sorts[v->sort]);
 	if (jobs->n > 0)
 		qsort(pane_queues_order, jobs->n, sizeof *pane_queues_order,
 		    pane_queues_cmp);
 	snprintf(title, sizeof title, "Queues%s: %zu jobs, %zu running, %zu "
-	    "waiting%s%s%s%s", pane_queues_levels(v, levels, sizeof levels),
-	    jobs->n, running, jobs->n - running,
+	    "waiting%s%s%s%s%s%s", pane_queues_levels(v, levels,
+	    sizeof levels), jobs->n, running, jobs->n - running, v->sort != 0 ?
+	    ", by " : "", v->sort != 0 ? pane_queues_sorts[v->sort] : "",
 	    v->mine ? ", mine" : "", v->filter[0] != '\0' ? ", filter \"" :
 	    "", v->filter, v->filter[0] != '\0' ? "\"" : "");
 	pane_title(g, r, title, v->focus == PANE_QUEUES);

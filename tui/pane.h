@@ -43,6 +43,7 @@ struct view {
 	char		 filter[128];		/* the filter in force */
 	bool		 mine;			/* u: my jobs only */
 	int		 window;		/* the JCT pane's: 0, 1, 2 */
+	int		 sort;			/* the queues': pane_queues_sorts */
 	bool		 acct_stale;		/* ask for the reports now */
 	uint64_t	 detail_id;		/* VIEW_DETAIL: the job */
 	int		 detail_top;		/* its first line shown */
@@ -77,6 +78,10 @@ int		 pane_jct_rows(const struct view *);
 
 /* The JOB_LIST members the panes draw (a JSON array, made once). */
 const json_t	*pane_queues_fields(void);
+/* The queues pane's orders (view.sort picks one): the scheduler's first,
+ * then by a column of gq's. */
+#define PANE_QUEUES_NSORTS	7
+extern const char *const pane_queues_sorts[PANE_QUEUES_NSORTS];
 /* The job selected in the queues pane as last drawn, or NULL. */
 const struct job_row *pane_queues_selected(const struct view *);
 

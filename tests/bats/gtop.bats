@@ -19,9 +19,14 @@ teardown() {
 	gb_teardown
 }
 
-# screen: what the tmux session shows now.
+# screen: what the tmux session shows now, the mark of the job that starts
+# next (">" in the first column) left out unless asked for with -m.
 screen() {
-	tmux -S "$TMUX_SOCK" capture-pane -p -t gtop
+	if [ "${1:-}" = -m ]; then
+		tmux -S "$TMUX_SOCK" capture-pane -p -t gtop
+	else
+		tmux -S "$TMUX_SOCK" capture-pane -p -t gtop | sed 's/^>/ /'
+	fi
 }
 
 # screen_has TEXT: the screen shows TEXT somewhere.
@@ -36,7 +41,7 @@ start_gtop() {
 	tmux -S "$TMUX_SOCK" new-session -d -s gtop -x "$w" -y "$h" \
 	    env GBATCH_SOCKET="$GBATCH_SOCKET" PATH="$PATH" TERM=xterm-256color \
 	    gtop "$@"
-	gb_wait 10 screen_has "Queues:"
+	gb_wait 10 screen_has " Queues"
 }
 
 gtop_gone() {
@@ -77,7 +82,7 @@ gpu_cells() {
 	gb_wait_state "$b" RUNNING
 	gb_wait 10 test "$(gq -h -j "$w" -o reason)" = Resources
 	run -0 env COLUMNS=100 gtop --once
-	frame=$output
+	frame=$(sed 's/^>/ /' <<<"$output")
 	# Every job gq lists, with its state.
 	while read -r id state; do
 		grep -qE "^ +$id +root +wrap +$state " <<<"$frame" ||
@@ -121,7 +126,7 @@ gpu_cells() {
 	grep -qF "q quit  ? help  Tab pane  j/k move" s1
 	# Keys move the selection and change the pane; the screen stays.
 	tmux -S "$TMUX_SOCK" send-keys -t gtop j Tab Down k
-	gb_wait 5 screen_has "Queues: 2 jobs"
+	gb_wait 5 screen_has "): 2 jobs"
 	tmux -S "$TMUX_SOCK" send-keys -t gtop q
 	gb_wait 5 gtop_gone
 }
@@ -200,14 +205,14 @@ gpu_cells() {
 	gb_wait_state "$a" RUNNING
 	gb_wait_state "$b" RUNNING
 	start_gtop 120 30 -d 1
-	gb_wait 10 screen_has "Queues: 2 jobs"
+	gb_wait 10 screen_has "): 2 jobs"
 	tmux -S "$TMUX_SOCK" send-keys -t gtop / b e r t Enter
-	gb_wait 5 screen_has 'Queues: 1 jobs, 1 running, 0 waiting, filter "bert"'
+	gb_wait 5 screen_has '): 1 jobs, 1 running, 0 waiting, filter "bert"'
 	screen | grep -qE "^ +$b +root +bert-large "
 	[ "$(screen | grep -cE "^ +$a +root +resnet50 ")" = 0 ]
 	# A state nothing is in: no job.
 	tmux -S "$TMUX_SOCK" send-keys -t gtop / BSpace BSpace BSpace BSpace s t a t e = P D Enter
-	gb_wait 5 screen_has 'Queues: 0 jobs, 0 running, 0 waiting, filter "state=PD"'
+	gb_wait 5 screen_has '): 0 jobs, 0 running, 0 waiting, filter "state=PD"'
 	# A bad one says why and changes nothing.
 	tmux -S "$TMUX_SOCK" send-keys -t gtop / BSpace BSpace x x Enter
 	gb_wait 5 screen_has 'filter: unknown state "xx"'
@@ -218,7 +223,7 @@ gpu_cells() {
 		tmux -S "$TMUX_SOCK" send-keys -t gtop BSpace
 	done
 	tmux -S "$TMUX_SOCK" send-keys -t gtop Enter
-	gb_wait 5 screen_has "Queues: 2 jobs, 2 running, 0 waiting"
+	gb_wait 5 screen_has "): 2 jobs, 2 running, 0 waiting"
 	tmux -S "$TMUX_SOCK" send-keys -t gtop '?'
 	gb_wait 5 screen_has "gtop keys (any key closes this)"
 	screen_has "c                cancel the selected job (asks first)"
@@ -245,7 +250,7 @@ gpu_cells() {
 	grep -qF "output $out, its last lines:" d1
 	grep -qF "hello from the job" d1
 	tmux -S "$TMUX_SOCK" send-keys -t gtop Escape
-	gb_wait 5 screen_has "Queues: 1 jobs"
+	gb_wait 5 screen_has "): 1 jobs"
 	[ "$(screen | grep -c "Job $a (j/k")" = 0 ]
 }
 
@@ -299,4 +304,25 @@ print(", ".join("Q%d < %s" % (i, d(v)) for i, v in enumerate(t)) + ", Q%d" % len
 	run -0 env COLUMNS=120 gtop --once
 	[[ "${lines[0]}" == *"policy $policy  nodes:"* ]]
 	[[ "$output" == *"Queues ($thr): 0 jobs"* ]]
+}
+
+@test "gtop: s sorts the queues by a column and back to the scheduler's order" {
+	a=$(gb_submit -G 1 -J zeta --wrap 'sleep 60')
+	b=$(gb_submit -G 2 -J alpha --wrap 'sleep 60')
+	gb_wait_state "$a" RUNNING
+	gb_wait_state "$b" RUNNING
+	start_gtop 120 30 -d 1
+	gb_wait 10 screen_has "Queues"
+	ids() { screen | awk '$1 ~ /^[0-9]+$/ && $2 == "root" { print $1 }' | paste -sd' '; }
+	[ "$(ids)" = "$a $b" ]
+	# id, user, then name: alpha before zeta.
+	tmux -S "$TMUX_SOCK" send-keys -t gtop s s s
+	gb_wait 5 screen_has "queues by name"
+	screen_has ", by name"
+	[ "$(ids)" = "$b $a" ]
+	for i in 1 2 3 4; do
+		tmux -S "$TMUX_SOCK" send-keys -t gtop s
+	done
+	gb_wait 5 screen_has "queues by scheduler"
+	[ "$(ids)" = "$a $b" ]
 }
