@@ -18,6 +18,8 @@ const char *const keys_help[] = {
 	"Q                requeue the selected job (operators; asks first)",
 	"Enter            the selected job: every field, its history, the",
 	"                 end of its output (Esc closes; j/k scroll)",
+	"w                the GPUs a row per node, or per switch when the",
+	"                 nodes do not fit",
 	"1, 2, 3          JCT and waits over the last hour, day, week",
 	"?                this help (any key closes it)",
 	"q                quit",
@@ -247,6 +249,8 @@ keys_handle(struct view *v, int ch)
 	case KEYS_ENTER:
 	case '\n':
 		return (keys_detail(v));
+	case 'w':
+		return (pane_gpus.key(v, ch));
 	case 's':
 		v->sort = (v->sort + 1) % PANE_QUEUES_NSORTS;
 		snprintf(v->status, sizeof v->status, "queues by %s",

@@ -1,7 +1,11 @@
 /* pane-gpus.c: a row per node and a cell per GPU showing the job that holds
  * it in that job's colour (the queues pane's), free, down or drained. A
  * node whose GPUs do not fit at one cell of PANE_GPUS_CELL columns each
- * gets one character per GPU. */
+ * gets one character per GPU. When the nodes do not fit the pane's rows
+ * (a cluster of 1,000 nodes), a row per switch sums its nodes' GPUs up
+ * instead: busy, free, down and drained, counted and as a bar; w shows
+ * the nodes again (j/k scroll), and back. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -93,23 +97,151 @@ pane_gpus_node(struct grid *g, int y, int x, int w, const json_t *node,
 	}
 }
 
+/* One switch's GPUs, summed up. */
+struct pane_gpus_switch {
+	const char	*name;		/* "" for nodes that name none */
+	long long	 nodes;
+	long long	 busy;		/* allocated, on a node up */
+	long long	 free;
+	long long	 down;
+	long long	 drained;	/* not allocated, on a drained node */
+};
+
+/* Sums nodes up by switch, in the order they first appear. Returns how
+ * many switches (at most max). */
+static size_t
+pane_gpus_switches(const json_t *nodes, struct pane_gpus_switch *sw,
+    size_t max)
+{
+	const json_t	*n;
+	const char	*name, *state;
+	long long	 total, alloc;
+	size_t		 i, k, count = 0;
+
+	json_array_foreach(nodes, i, n) {
+		name = json_string_value(json_object_get(n, "switch"));
+		state = json_string_value(json_object_get(n, "state"));
+		if (name == NULL)
+			name = "";
+		if (state == NULL)
+			state = "";
+		for (k = 0; k < count && strcmp(sw[k].name, name) != 0; k++)
+			continue;
+		if (k == count) {
+			if (count == max)
+				continue;
+			memset(&sw[count], 0, sizeof sw[count]);
+			sw[count++].name = name;
+		}
+		total = json_integer_value(json_object_get(n, "gpus_total"));
+		alloc = json_integer_value(json_object_get(n, "gpus_alloc"));
+		sw[k].nodes++;
+		if (strcmp(state, "down") == 0) {
+			sw[k].down += total;
+			continue;
+		}
+		sw[k].busy += alloc;
+		if (strcmp(state, "drained") == 0)
+			sw[k].drained += total - alloc;
+		else
+			sw[k].free += total - alloc;
+	}
+	return (count);
+}
+
+/* A switch's row: its name, counts and a bar of its GPUs. */
+static void
+pane_gpus_switch_row(struct grid *g, int y, const struct rect *r,
+    const struct pane_gpus_switch *s, bool selected)
+{
+	static const struct {
+		char		ch[2];
+		enum color_role	role;
+	} parts[] = {
+		{ "#", ROLE_RUNNING }, { ".", ROLE_FREE }, { "d", ROLE_DRAINED },
+		{ "x", ROLE_DOWN },
+	};
+	long long	 n[4] = { s->busy, s->free, s->drained, s->down };
+	long long	 total = s->busy + s->free + s->drained + s->down;
+	char		 text[160];
+	long long	 cum;
+	int		 x, bw, i, k, cells, done;
+
+	if (selected)
+		grid_paint(g, y, r->x, r->w, ROLE_SELECTED);
+	snprintf(text, sizeof text, "%-12.12s %5lld nodes %6lld GPUs",
+	    *s->name != '\0' ? s->name : "(no switch)", s->nodes, total);
+	x = r->x + 1 + grid_puts(g, y, r->x + 1, r->w - 1, text, selected ?
+	    ROLE_SELECTED : ROLE_NORMAL) + 2;
+	snprintf(text, sizeof text, "  %lld busy, %lld free, %lld drained, "
+	    "%lld down", s->busy, s->free, s->drained, s->down);
+	bw = r->x + r->w - x - (int)strlen(text) - 2;
+	if (bw > 64)
+		bw = 64;
+	if (bw >= 8 && total > 0) {
+		grid_puts(g, y, x++, 1, "[", ROLE_NORMAL);
+		/* Each part ends where its share of the GPUs so far ends, so
+		 * the parts fill the bar exactly. */
+		for (i = 0, cum = 0, done = 0; i < 4; i++) {
+			cum += n[i];
+			cells = (int)((cum * bw + total / 2) / total) - done;
+			if (cells == 0 && n[i] > 0 && done < bw)
+				cells = 1;
+			for (k = 0; k < cells && done < bw; k++, done++)
+				grid_puts(g, y, x++, 1, parts[i].ch,
+				    parts[i].role);
+		}
+		grid_puts(g, y, x++, 1, "]", ROLE_NORMAL);
+	}
+	grid_puts(g, y, x, r->x + r->w - x, text, selected ? ROLE_SELECTED :
+	    ROLE_NORMAL);
+}
+
+static void
+pane_gpus_draw_switches(struct grid *g, const struct rect *r, struct view *v,
+    const json_t *nodes)
+{
+	static struct pane_gpus_switch	 sw[1024];
+	size_t				 count, i;
+	int				 y;
+
+	count = pane_gpus_switches(nodes, sw, sizeof sw / sizeof sw[0]);
+	v->items[PANE_GPUS] = (int)count;
+	(void)pane_move(v, PANE_GPUS, 0, (int)count);
+	for (i = (size_t)v->top[PANE_GPUS]; i < count; i++) {
+		y = r->y + 1 + (int)i - v->top[PANE_GPUS];
+		if (y >= r->y + r->h)
+			break;
+		pane_gpus_switch_row(g, y, r, &sw[i], v->focus == PANE_GPUS &&
+		    (int)i == v->sel[PANE_GPUS]);
+	}
+}
+
 static void
 pane_gpus_draw(struct grid *g, const struct rect *r, struct view *v)
 {
 	const json_t	*nodes = v->m->nodes, *n;
 	long long	 total = 0, alloc = 0;
-	char		 title[128];
+	char		 title[160];
 	size_t		 i, count = json_array_size(nodes);
 	int		 name_w = pane_gpus_name_width(nodes), y;
+	bool		 summary;
 
 	json_array_foreach(nodes, i, n) {
 		total += json_integer_value(json_object_get(n, "gpus_total"));
 		alloc += json_integer_value(json_object_get(n, "gpus_alloc"));
 	}
-	snprintf(title, sizeof title, "GPUs: %lld of %lld allocated on %zu "
-	    "nodes", alloc, total, count);
-	pane_title(g, r, title, v->focus == PANE_GPUS);
 	v->rows[PANE_GPUS] = r->h > 1 ? r->h - 1 : 0;
+	summary = (int)count > v->rows[PANE_GPUS] && !v->by_node;
+	snprintf(title, sizeof title, "GPUs: %lld of %lld allocated on %zu "
+	    "nodes%s", alloc, total, count, summary ? ", a row per switch "
+	    "(w: per node)" : v->by_node ? " (w: per switch)" : "");
+	pane_title(g, r, title, v->focus == PANE_GPUS);
+	if (summary) {
+		pane_gpus_draw_switches(g, r, v, nodes);
+		return;
+	}
+	v->items[PANE_GPUS] = (int)count;
 	(void)pane_move(v, PANE_GPUS, 0, (int)count);
 	for (i = (size_t)v->top[PANE_GPUS]; i < count; i++) {
 		y = r->y + 1 + (int)i - v->top[PANE_GPUS];
@@ -126,9 +258,13 @@ pane_gpus_draw(struct grid *g, const struct rect *r, struct view *v)
 static int
 pane_gpus_key(struct view *v, int ch)
 {
-	int	n = (int)json_array_size(v->m->nodes);
+	int	n = v->items[PANE_GPUS];
 
 	switch (ch) {
+	case 'w':
+		v->by_node = !v->by_node;
+		v->sel[PANE_GPUS] = v->top[PANE_GPUS] = 0;
+		return (PANE_HANDLED | PANE_REDRAW);
 	case 'j':
 		return (pane_move(v, PANE_GPUS, 1, n));
 	case 'k':

@@ -36,6 +36,8 @@ struct view {
 	int		 sel[PANE_COUNT];	/* the selected row of each */
 	int		 top[PANE_COUNT];	/* the first row shown */
 	int		 rows[PANE_COUNT];	/* rows each had last drawn */
+	int		 items[PANE_COUNT];	/* what j/k move over */
+	bool		 by_node;		/* w: a row per node always */
 	enum view_mode	 mode;
 	enum model_action action;		/* VIEW_CONFIRM: what y does */
 	uint64_t	 action_id;		/* and to which job */

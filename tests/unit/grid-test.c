@@ -98,7 +98,7 @@ main(void)
 	struct view	 v;
 	struct grid	*g;
 	char		 buf[2048];
-	int		 y42, y7, y9;
+	int		 y42, y7, y9, y;
 
 	t_grid();
 	t_model(&m, rows);
@@ -199,6 +199,45 @@ main(void)
 	    "gtop needs 60x12", "too small says so");
 	grid_free(g);
 	json_decref(m.nodes_reply);
+
+	/* A thousand nodes of 8 GPUs on 25 switches: a row per switch. */
+	model_init(&m, 1);
+	memset(&v, 0, sizeof v);
+	v.m = &m;
+	m.nodes_reply = m.nodes = json_array();
+	for (int i = 0; i < 1000; i++) {
+		char	name[16], sw[16];
+
+		snprintf(name, sizeof name, "n%04d", i);
+		snprintf(sw, sizeof sw, "sw%02d", i / 40);
+		/* In each switch: 30 nodes half busy, 5 down, 5 drained
+		 * with 2 busy. */
+		json_array_append_new(m.nodes, json_pack("{s:s,s:s,s:s,s:i,"
+		    "s:i,s:[]}", "name", name, "switch", sw, "state",
+		    i % 40 < 30 ? "mixed" : i % 40 < 35 ? "down" : "drained",
+		    "gpus_total", 8, "gpus_alloc", i % 40 < 30 ? 4 :
+		    i % 40 < 35 ? 0 : 2, "gpus"));
+	}
+	g = grid_new(24, 120);
+	frame_draw(g, &v);
+	ok(t_find(g, "GPUs: 3250 of 8000 allocated on 1000 nodes, a row per "
+	    "switch (w: per node)") > 0, "1000 nodes: summed up per switch");
+	y = t_find(g, "sw00 ");
+	ok(y > 0 && strstr(grid_row(g, y, buf, sizeof buf), "40 nodes    320 "
+	    "GPUs") != NULL && strstr(buf, "  130 busy, 120 free, 30 drained,"
+	    " 40 down") != NULL, "a switch's row: %s", buf);
+	ok(t_find(g, "sw01 ") == y + 1, "the next switch under it");
+	is_int(t_role_at(g, "[#"), ROLE_NORMAL, "a bar");
+	ok(strstr(buf, "[####") != NULL && strstr(buf, "xxx]") != NULL,
+	    "busy first, down last");
+	(void)pane_gpus.key(&v, 'w');
+	frame_draw(g, &v);
+	ok(t_find(g, "allocated on 1000 nodes (w: per switch)") > 0 &&
+	    t_find(g, "n0000") > 0, "w: a row per node again");
+	grid_free(g);
+	json_decref(m.nodes_reply);
+	m.nodes_reply = m.nodes = NULL;
+	model_free(&m);
 
 	/* An empty cluster: no job, no node, nothing to sort. */
 	model_init(&m, 1);
