@@ -107,6 +107,32 @@ node_row_get_jobs(const void *row, const void *ctx, char *buf, size_t len)
 	return (buf);
 }
 
+/* "0:37 1:0 2:-": each GPU index and how busy it is, in %, as its node's
+ * last heartbeat said (- not said). */
+static const char *
+node_row_get_util(const void *row, const void *ctx, char *buf, size_t len)
+{
+	json_t	*gpu, *u;
+	size_t	 i, n = 0;
+
+	buf[0] = '\0';
+	json_array_foreach(json_object_get(row, "gpus"), i, gpu) {
+		if (n >= len)
+			break;
+		u = json_object_get(gpu, "util");
+		if (json_is_integer(u))
+			n += (size_t)snprintf(buf + n, len - n, "%s%lld:%lld",
+			    n > 0 ? " " : "", (long long)json_integer_value(
+			    json_object_get(gpu, "index")),
+			    (long long)json_integer_value(u));
+		else
+			n += (size_t)snprintf(buf + n, len - n, "%s%lld:-",
+			    n > 0 ? " " : "", (long long)json_integer_value(
+			    json_object_get(gpu, "index")));
+	}
+	return (buf);
+}
+
 static const char *
 node_row_get_last_seen(const void *row, const void *ctx, char *buf, size_t len)
 {
@@ -128,6 +154,7 @@ const struct table_col node_row_cols[] = {
 	{ "state", "STATE", false, node_row_get_state },
 	{ "gpus", "GPUS", true, node_row_get_gpus },
 	{ "jobs", "GPU:JOB", false, node_row_get_jobs },
+	{ "util", "GPU:UTIL%", false, node_row_get_util },
 	{ "reason", "REASON", false, node_row_get_reason },
 	{ "gpus_total", "TOTAL", true, node_row_get_total },
 	{ "gpus_alloc", "ALLOC", true, node_row_get_alloc },

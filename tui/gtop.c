@@ -28,8 +28,12 @@
 /* --once without a terminal or COLUMNS: as wide as this. */
 #define GTOP_ONCE_WIDTH		120
 
+#define GTOP_IDLE_DEFAULT	300
+#define GTOP_IDLE_MAX		86400
+
 enum {
 	GTOP_OPT_ONCE = 256,
+	GTOP_OPT_IDLE,
 	GTOP_OPT_NO_COLOR,
 	GTOP_OPT_HELP,
 };
@@ -38,6 +42,7 @@ static const struct option gtop_longopts[] = {
 	{ "delay", required_argument, NULL, 'd' },
 	{ "once", no_argument, NULL, GTOP_OPT_ONCE },
 	{ "no-color", no_argument, NULL, GTOP_OPT_NO_COLOR },
+	{ "idle-after", required_argument, NULL, GTOP_OPT_IDLE },
 	CMD_TIMEOUT_LONGOPT,
 	{ "help", no_argument, NULL, GTOP_OPT_HELP },
 	{ "version", no_argument, NULL, 'V' },
@@ -61,6 +66,8 @@ gtop_usage(FILE *f)
 "                            and mail); as wide as the terminal, or\n"
 "                            $COLUMNS, or %d, and as tall as it needs\n"
 "      --no-color            no colours (also when NO_COLOR is set)\n"
+"      --idle-after SECONDS  flag a GPU its job has held under 5%% busy\n"
+"                            this long (default %d, 1 to %d)\n"
 "      --timeout SECONDS     how long each refresh waits for gbatchd\n"
 "                            (default 10, or GBATCH_TIMEOUT; 0 for ever)\n"
 "      --help                this help\n"
@@ -72,7 +79,7 @@ gtop_usage(FILE *f)
 "\n"
 "Exit status: 0 ok, 2 usage error, 3 (with --once) cannot reach gbatchd,\n"
 "4 (with --once) permission denied.\n", GTOP_DELAY_DEFAULT, GTOP_DELAY_MAX,
-	    GTOP_ONCE_WIDTH);
+	    GTOP_ONCE_WIDTH, GTOP_IDLE_DEFAULT, GTOP_IDLE_MAX);
 }
 
 static void
@@ -247,6 +254,7 @@ main(int argc, char **argv)
 	memset(&v, 0, sizeof v);
 	v.m = &m;
 	v.interval = GTOP_DELAY_DEFAULT;
+	v.idle_after = GTOP_IDLE_DEFAULT;
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, ":d:V", gtop_longopts,
 	    NULL)) != -1) {
@@ -265,6 +273,18 @@ main(int argc, char **argv)
 			break;
 		case GTOP_OPT_ONCE:
 			once = true;
+			break;
+		case GTOP_OPT_IDLE:
+			errno = 0;
+			n = strtol(optarg, &end, 10);
+			if (errno != 0 || *end != '\0' || end == optarg ||
+			    n < 1 || n > GTOP_IDLE_MAX) {
+				snprintf(err, sizeof err, "--idle-after: expected "
+				    "whole seconds from 1 to %d, got \"%s\"",
+				    GTOP_IDLE_MAX, optarg);
+				goto usage;
+			}
+			v.idle_after = (unsigned)n;
 			break;
 		case GTOP_OPT_NO_COLOR:
 			mono = true;

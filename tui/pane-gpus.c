@@ -11,8 +11,20 @@
 
 #include "tui/pane.h"
 
-/* A cell: the job id, right-aligned, and a space. */
-#define PANE_GPUS_CELL	7
+/* A cell: the job id, right-aligned, and a space; with the GPU's use
+ * known, its % busy too ("   42  37% "). */
+#define PANE_GPUS_CELL		7
+#define PANE_GPUS_CELL_USE	11
+
+bool
+pane_gpus_idle(const struct view *v, const json_t *gpu)
+{
+	json_int_t	since = json_integer_value(json_object_get(gpu,
+			    "low_since"));
+
+	return (json_is_integer(json_object_get(gpu, "job")) && since > 0 &&
+	    v->now - since >= (json_int_t)v->idle_after);
+}
 
 static int
 pane_gpus_name_width(const json_t *nodes)
@@ -41,18 +53,56 @@ pane_gpus_idle_role(const char *state)
 	return (ROLE_FREE);
 }
 
+/* One GPU's cell of width cw (1, PANE_GPUS_CELL or PANE_GPUS_CELL_USE)
+ * into cell, and its role. */
+static enum color_role
+pane_gpus_cell(const struct view *v, const json_t *gpu, enum color_role idle,
+    int cw, char *cell, size_t len)
+{
+	const json_t	*job = json_object_get(gpu, "job");
+	const json_t	*util = json_object_get(gpu, "util");
+	char		 id[24], pct[8];
+	bool		 lazy = pane_gpus_idle(v, gpu);
+
+	if (json_is_integer(job))
+		snprintf(id, sizeof id, "%lld", (long long)
+		    json_integer_value(job));
+	else
+		snprintf(id, sizeof id, "%s", idle == ROLE_DOWN ? "x" :
+		    idle == ROLE_DRAINED ? "d" : ".");
+	if (cw == 1) {
+		snprintf(cell, len, "%s", lazy ? "!" : json_is_integer(job) ?
+		    "#" : id);
+	} else if (cw == PANE_GPUS_CELL) {
+		snprintf(cell, len, "%*s%s", PANE_GPUS_CELL - 1, id,
+		    lazy ? "!" : " ");
+	} else {
+		if (json_is_integer(util))
+			snprintf(pct, sizeof pct, "%lld%%", (long long)
+			    json_integer_value(util));
+		else
+			snprintf(pct, sizeof pct, "-");
+		snprintf(cell, len, "%6s %3s%s", id, pct, lazy ? "!" : " ");
+	}
+	if (lazy)
+		return (ROLE_ALERT);
+	return (json_is_integer(job) ? color_job((unsigned long long)
+	    json_integer_value(job)) : idle);
+}
+
 static void
-pane_gpus_node(struct grid *g, int y, int x, int w, const json_t *node,
-    int name_w, bool selected)
+pane_gpus_node(struct grid *g, int y, int x, int w, const struct view *v,
+    const json_t *node, int name_w, bool selected)
 {
 	const char	*name = json_string_value(json_object_get(node, "name"));
 	const char	*state = json_string_value(json_object_get(node,
 			    "state"));
-	const json_t	*gpus = json_object_get(node, "gpus"), *gpu, *job;
+	const json_t	*gpus = json_object_get(node, "gpus"), *gpu;
 	enum color_role	 idle, role;
-	char		 cell[32];
+	char		 cell[64];
 	size_t		 i, n = json_array_size(gpus);
 	int		 cx, cw, used;
+	bool		 use = false;
 
 	if (name == NULL)
 		name = "?";
@@ -66,31 +116,22 @@ pane_gpus_node(struct grid *g, int y, int x, int w, const json_t *node,
 	grid_puts(g, y, x + 2 + name_w, 9, state, idle == ROLE_FREE ?
 	    (selected ? ROLE_SELECTED : ROLE_DIM) : idle);
 	cx = x + 2 + name_w + 10;
-	cw = (int)n * PANE_GPUS_CELL <= x + w - cx ? PANE_GPUS_CELL : 1;
+	json_array_foreach(gpus, i, gpu)
+		use = use || json_is_integer(json_object_get(gpu, "util"));
+	/* The widest cells that fit: with the use, without, a character. */
+	if (use && (int)n * PANE_GPUS_CELL_USE <= x + w - cx)
+		cw = PANE_GPUS_CELL_USE;
+	else if ((int)n * PANE_GPUS_CELL <= x + w - cx)
+		cw = PANE_GPUS_CELL;
+	else
+		cw = 1;
 	json_array_foreach(gpus, i, gpu) {
-		job = json_object_get(gpu, "job");
-		if (json_is_integer(job)) {
-			role = color_job((unsigned long long)
-			    json_integer_value(job));
-			if (cw == 1)
-				snprintf(cell, sizeof cell, "#");
-			else
-				snprintf(cell, sizeof cell, "%*lld ",
-				    PANE_GPUS_CELL - 1,
-				    (long long)json_integer_value(job));
-		} else {
-			role = idle;
-			snprintf(cell, sizeof cell, "%*s", cw == 1 ? 1 :
-			    PANE_GPUS_CELL - 1, idle == ROLE_DOWN ? "x" :
-			    idle == ROLE_DRAINED ? "d" : ".");
-			if (cw != 1)
-				strcat(cell, " ");
-		}
+		role = pane_gpus_cell(v, gpu, idle, cw, cell, sizeof cell);
 		used = grid_puts(g, y, cx, x + w - cx, cell, role);
 		if (used == 0)
 			break;
 		/* The space between cells keeps the row's own colour. */
-		if (cw != 1)
+		if (cw != 1 && cell[strlen(cell) - 1] == ' ')
 			grid_paint(g, y, cx + cw - 1, 1, selected ?
 			    ROLE_SELECTED : ROLE_NORMAL);
 		cx += cw;
@@ -247,7 +288,7 @@ pane_gpus_draw(struct grid *g, const struct rect *r, struct view *v)
 		y = r->y + 1 + (int)i - v->top[PANE_GPUS];
 		if (y >= r->y + r->h)
 			break;
-		pane_gpus_node(g, y, r->x, r->w, json_array_get(nodes, i),
+		pane_gpus_node(g, y, r->x, r->w, v, json_array_get(nodes, i),
 		    name_w, v->focus == PANE_GPUS && (int)i == v->sel[PANE_GPUS]);
 	}
 	if (count == 0 && r->h > 1)

@@ -74,6 +74,21 @@ pane_header_meter(struct grid *g, int y, int x, int w, long long part,
 	return (n);
 }
 
+/* How many allocated GPUs are idle (pane_gpus_idle). */
+static int
+pane_header_idle(const struct view *v)
+{
+	const json_t	*n, *gpu;
+	size_t		 i, k;
+	int		 count = 0;
+
+	json_array_foreach(v->m->nodes, i, n) {
+		json_array_foreach(json_object_get(n, "gpus"), k, gpu)
+			count += pane_gpus_idle(v, gpu);
+	}
+	return (count);
+}
+
 static void
 pane_header_draw(struct grid *g, const struct rect *r, struct view *v)
 {
@@ -88,6 +103,7 @@ pane_header_draw(struct grid *g, const struct rect *r, struct view *v)
 	char			 hour[64], today[64];
 	size_t			 i;
 	int			 up, down, drained, x, running = 0, waiting = 0;
+	int			 idle, mw;
 	int			 preempting = 0;
 
 	pane_header_nodes(m->nodes, &up, &down, &drained, &total, &alloc);
@@ -110,8 +126,17 @@ pane_header_draw(struct grid *g, const struct rect *r, struct view *v)
 	    policy != NULL ? "policy " : "", policy != NULL ? policy : "",
 	    policy != NULL ? "  " : "", up, down, drained);
 	x = grid_puts(g, r->y, r->x, r->w, line, ROLE_NORMAL);
-	pane_header_meter(g, r->y, r->x + x, r->w - x < 40 ? r->w - x : 40,
-	    alloc, total);
+	/* What admins most want to find: GPUs held and not used. The meter
+	 * gives up room for it. */
+	line[0] = '\0';
+	if ((idle = pane_header_idle(v)) > 0)
+		snprintf(line, sizeof line, "  %d allocated GPU%s idle for %u s",
+		    idle, idle == 1 ? "" : "s", v->idle_after);
+	mw = r->w - x - (int)strlen(line);
+	x += pane_header_meter(g, r->y, r->x + x, mw < 40 ? mw : 40, alloc,
+	    total);
+	if (idle > 0)
+		grid_puts(g, r->y, r->x + x, r->w - x, line, ROLE_ALERT);
 
 	if (m->status != 0) {
 		snprintf(line, sizeof line, "controller unreachable (data of "

@@ -31,6 +31,8 @@ struct view {
 	struct model	*m;
 	time_t		 now;
 	unsigned	 interval;		/* seconds between refreshes */
+	unsigned	 idle_after;		/* an allocated GPU this long
+						 * under 5% busy is idle */
 	bool		 once;			/* gtop --once: no footer */
 	enum pane_id	 focus;
 	int		 sel[PANE_COUNT];	/* the selected row of each */
@@ -75,6 +77,10 @@ extern const struct pane_ops	pane_jct;
 /* The JCT pane's windows, in seconds (view.window picks one). */
 #define PANE_JCT_WINDOWS	3
 extern const int64_t	pane_jct_windows[PANE_JCT_WINDOWS];
+/* Whether gpu (a NODE_LIST GPU) is allocated but idle: its job has held
+ * it under 5% busy for v->idle_after seconds. */
+bool		 pane_gpus_idle(const struct view *, const json_t *gpu);
+
 /* The rows the JCT pane would fill. */
 int		 pane_jct_rows(const struct view *);
 

@@ -19,6 +19,12 @@ struct node {
 	 * gpu_job names the job there too. */
 	uint64_t		 stale_mask;
 	uint64_t		 gpu_job[SCHED_MAX_GPUS_PER_NODE];
+	/* Each GPU's use as the last heartbeat said: % busy and MiB used
+	 * (-1: not said), and since when it has been under
+	 * NODE_GPU_LOW_UTIL % while its job held it (0: it is not). */
+	int			 gpu_util[SCHED_MAX_GPUS_PER_NODE];
+	int64_t			 gpu_mem_used[SCHED_MAX_GPUS_PER_NODE];
+	int64_t			 gpu_low_since[SCHED_MAX_GPUS_PER_NODE];
 	bool			 up;
 	bool			 seen;		/* HELLO since start */
 	bool			 drained;
@@ -54,12 +60,15 @@ struct node *
 node_get(const char *name)
 {
 	struct node	*n, *at;
+	unsigned	 i;
 
 	if ((n = node_find(name)) != NULL)
 		return (n);
 	n = xcalloc(1, sizeof *n);
 	n->name = xstrdup(name);
 	n->sched_index = NODE_NO_INDEX;
+	for (i = 0; i < SCHED_MAX_GPUS_PER_NODE; i++)
+		n->gpu_util[i] = n->gpu_mem_used[i] = -1;
 	n->switch_name = xstrdup("");
 	n->reason = xstrdup("");
 	n->addr = xstrdup("");
@@ -296,8 +305,11 @@ node_gpus_name(struct node *n, uint64_t mask, uint64_t job)
 	unsigned	i;
 
 	for (i = 0; i < SCHED_MAX_GPUS_PER_NODE; i++) {
-		if (mask & (UINT64_C(1) << i))
-			n->gpu_job[i] = job;
+		if ((mask & (UINT64_C(1) << i)) == 0)
+			continue;
+		n->gpu_job[i] = job;
+		/* Idle time counts from the job's first heartbeat on it. */
+		n->gpu_low_since[i] = 0;
 	}
 }
 
@@ -340,6 +352,12 @@ node_describe(const struct node *n, json_t *array)
 		    json_integer_value(json_object_get(src, "memory_mb"))));
 		json_object_set_new(g, "job", n->gpu_job[i] != 0 ?
 		    json_integer((json_int_t)n->gpu_job[i]) : json_null());
+		json_object_set_new(g, "util", n->gpu_util[i] >= 0 ?
+		    json_integer(n->gpu_util[i]) : json_null());
+		json_object_set_new(g, "mem_used_mb", n->gpu_mem_used[i] >= 0 ?
+		    json_integer(n->gpu_mem_used[i]) : json_null());
+		json_object_set_new(g, "low_since", json_integer(
+		    n->gpu_job[i] != 0 ? n->gpu_low_since[i] : 0));
 		json_array_append_new(gpus, g);
 	}
 	o = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:i,s:i,s:I,s:o}",
@@ -401,4 +419,35 @@ node_set_switch(struct node *n, const char *label)
 {
 	free(n->switch_name);
 	n->switch_name = xstrdup(label != NULL ? label : "");
+}
+
+void
+node_gpu_use(struct node *n, const json_t *gpus, int64_t now)
+{
+	const json_t	*g, *u, *m;
+	json_int_t	 index;
+	size_t		 k;
+
+	/* What a node sends is checked here: a bad entry is skipped, never
+	 * trusted (an index past the node's GPUs, a share past 100). */
+	json_array_foreach(gpus, k, g) {
+		if (!json_is_integer(json_object_get(g, "index")))
+			continue;
+		index = json_integer_value(json_object_get(g, "index"));
+		if (index < 0 || index >= (json_int_t)n->gpus_total)
+			continue;
+		u = json_object_get(g, "util");
+		m = json_object_get(g, "mem_used_mb");
+		n->gpu_util[index] = json_is_integer(u) &&
+		    json_integer_value(u) >= 0 && json_integer_value(u) <= 100 ?
+		    (int)json_integer_value(u) : -1;
+		n->gpu_mem_used[index] = json_is_integer(m) &&
+		    json_integer_value(m) >= 0 ? (int64_t)json_integer_value(m) :
+		    -1;
+		if (n->gpu_util[index] < 0 ||
+		    n->gpu_util[index] >= NODE_GPU_LOW_UTIL)
+			n->gpu_low_since[index] = 0;
+		else if (n->gpu_low_since[index] == 0)
+			n->gpu_low_since[index] = now;
+	}
 }

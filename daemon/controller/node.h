@@ -98,4 +98,10 @@ int		 node_save(const struct node *);
 int		 node_event(const struct node *, int64_t when, const char *state,
 		     const char *detail);
 
+/* Below this % busy, an allocated GPU counts as idle (gtop flags one idle
+ * for minutes: a job holding GPUs it does not use). */
+#define NODE_GPU_LOW_UTIL	5
+/* Takes a heartbeat's "gpus" (docs/protocol.md): each GPU's use. */
+void		 node_gpu_use(struct node *, const json_t *gpus, int64_t now);
+
 #endif

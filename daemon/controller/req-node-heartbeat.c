@@ -8,8 +8,11 @@
 static void
 req_node_heartbeat(struct peer *p, const json_t *msg)
 {
-	if (peer_node(p) != NULL)
-		node_touch(peer_node(p), gbatchd_now());
+	if (peer_node(p) == NULL)
+		return;
+	node_touch(peer_node(p), gbatchd_now());
+	node_gpu_use(peer_node(p), json_object_get(msg, "gpus"),
+	    gbatchd_now());
 }
 
 const struct req_entry req_node_heartbeat_entry = {

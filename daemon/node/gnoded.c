@@ -37,6 +37,7 @@ struct gnoded_opts {
 	const char	*conf_file;
 	const char	*name;
 	const char	*switch_name;
+	const char	*gpu_use;
 	/* Every -c, split at commas: replaces node.controller. */
 	struct conf_file_list controllers;
 	const char	*state_dir;
@@ -69,6 +70,8 @@ gnoded_usage(FILE *f)
 "                          " GB_PATH_NODE_SOCKET ")\n"
 "  -g, --gpus N            offer N simulated GPUs instead of NVML's\n"
 "  -s, --switch LABEL      the node's switch or rack, for placement\n"
+"  -G, --gpu-use FILE      simulated GPUs' use, read at each heartbeat:\n"
+"                          lines \"INDEX UTIL%% MEM_USED_MB\" (node.gpu_use_file)\n"
 "  -L, --log-file FILE     log to FILE instead of stderr or syslog\n"
 "  -P, --pid-file FILE     write the daemon's pid to FILE\n"
 "  -v, --verbose           log debug messages\n"
@@ -96,6 +99,7 @@ gnoded_parse(int argc, char **argv, struct gnoded_opts *o)
 		{ "socket", required_argument, NULL, 'u' },
 		{ "gpus", required_argument, NULL, 'g' },
 		{ "switch", required_argument, NULL, 's' },
+		{ "gpu-use", required_argument, NULL, 'G' },
 		{ "log-file", required_argument, NULL, 'L' },
 		{ "pid-file", required_argument, NULL, 'P' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -108,7 +112,7 @@ gnoded_parse(int argc, char **argv, struct gnoded_opts *o)
 
 	memset(o, 0, sizeof *o);
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":CDf:n:c:d:u:g:s:L:P:vhV", longopts,
+	while ((ch = getopt_long(argc, argv, ":CDf:n:c:d:u:g:s:G:L:P:vhV", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'C':
@@ -137,6 +141,9 @@ gnoded_parse(int argc, char **argv, struct gnoded_opts *o)
 			break;
 		case 'g':
 			o->gpus = optarg;
+			break;
+		case 'G':
+			o->gpu_use = optarg;
 			break;
 		case 's':
 			o->switch_name = optarg;
@@ -224,6 +231,10 @@ gnoded_configure(const struct gnoded_opts *o, struct node_conf *conf)
 		}
 		free(conf->name);
 		conf->name = xstrdup(o->name);
+	}
+	if (o->gpu_use != NULL) {
+		free(conf->gpu_use_file);
+		conf->gpu_use_file = xstrdup(o->gpu_use);
 	}
 	if (o->switch_name != NULL) {
 		if (node_conf_label_check(o->switch_name, err,

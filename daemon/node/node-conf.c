@@ -27,6 +27,7 @@ node_conf_defaults(struct node_conf *conf)
 	conf->state_dir = xstrdup(GB_PATH_NODE_STATE_DIR);
 	conf->socket = xstrdup(GB_PATH_NODE_SOCKET);
 	conf->switch_name = xstrdup("");
+	conf->gpu_use_file = xstrdup("");
 	conf->gpus = 0;
 	conf->gpu_source = NODE_GPU_AUTO;
 	conf->heartbeat_interval = 5;
@@ -44,6 +45,7 @@ node_conf_clear(struct node_conf *conf)
 	free(conf->state_dir);
 	free(conf->socket);
 	free(conf->switch_name);
+	free(conf->gpu_use_file);
 	tls_settings_clear(&conf->tls);
 	tls_ctx_free(conf->tls_ctx);
 	tls_conf_clear(&conf->tls_files);
@@ -146,6 +148,9 @@ static const struct conf_file_key node_conf_keys[] = {
 	  .valid = node_conf_label_check },
 	{ .name = "gpu_source", .type = CONF_FILE_CUSTOM,
 	  .read = node_conf_gpu_source },
+	{ .name = "gpu_use_file", .type = CONF_FILE_STRING,
+	  .off = offsetof(struct node_conf, gpu_use_file),
+	  .what = "a file of simulated GPUs' use, or \"\" for none" },
 	{ .name = "gpus", .type = CONF_FILE_UINT,
 	  .off = offsetof(struct node_conf, gpus), .min = 0, .max = 64,
 	  .what = "the number of simulated GPUs" },

@@ -25,6 +25,9 @@ struct node_conf {
 	char			*socket;	/* relay for commands, "" none */
 	char			*switch_name;	/* topology label, "" for none */
 	unsigned		 gpus;		/* simulated GPU count */
+	/* Simulated GPUs' use, read at each heartbeat: "INDEX UTIL% MEM_MB"
+	 * lines; "" for none (they report 0). */
+	char			*gpu_use_file;
 	bool			 gpus_set;	/* written, so 0 is meant */
 	enum node_gpu_source	 gpu_source;
 	unsigned		 heartbeat_interval;	/* seconds, >= 1 */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/log.h"
 #include "common/xmalloc.h"
 #include "daemon/node/node-gpu.h"
 
@@ -17,6 +18,10 @@ typedef struct {
 	unsigned long long	free;
 	unsigned long long	used;
 } nvmlMemory_t;
+typedef struct {
+	unsigned int	gpu;		/* % of the last period a kernel ran */
+	unsigned int	memory;
+} nvmlUtilization_t;
 
 #define NODE_NVML_SUCCESS	0
 #define NODE_NVML_NAME_LEN	96
@@ -33,6 +38,8 @@ struct node_gpu_nvml {
 	nvmlReturn_t	(*uuid)(nvmlDevice_t, char *, unsigned int);
 	nvmlReturn_t	(*memory)(nvmlDevice_t, nvmlMemory_t *);
 	const char	*(*error)(nvmlReturn_t);
+	/* Sampling only: absent from very old drivers. */
+	nvmlReturn_t	(*util)(nvmlDevice_t, nvmlUtilization_t *);
 };
 
 static const char *
@@ -89,6 +96,8 @@ node_gpu_nvml_load(struct node_gpu_nvml *nv, char *err, size_t errlen)
 	}
 	fn = dlsym(nv->lib, "nvmlErrorString");
 	memcpy(&nv->error, &fn, sizeof fn);
+	fn = dlsym(nv->lib, "nvmlDeviceGetUtilizationRates");
+	memcpy(&nv->util, &fn, sizeof fn);
 	return (0);
 }
 
@@ -149,8 +158,49 @@ fail:
 	return (-1);
 }
 
+/* NVML as sampling keeps it: loaded and initialised at the first sample,
+ * for gnoded's life (a heartbeat every few seconds should not load a
+ * library each time). */
+static struct node_gpu_nvml	node_gpu_nvml_live;
+static int			node_gpu_nvml_state;	/* 0 not yet, 1 ok, -1 no */
+
+static void
+node_gpu_nvml_sample(const struct node_conf *conf, struct node_gpu_use *use,
+    size_t n)
+{
+	struct node_gpu_nvml	*nv = &node_gpu_nvml_live;
+	nvmlDevice_t		 dev;
+	nvmlMemory_t		 mem;
+	nvmlUtilization_t	 u;
+	char			 err[256];
+	size_t			 i;
+
+	if (node_gpu_nvml_state == 0) {
+		node_gpu_nvml_state = -1;
+		if (node_gpu_nvml_load(nv, err, sizeof err) == -1)
+			log_warn("node %s: GPU use unknown: %s", conf->name,
+			    err);
+		else if (nv->init() != NODE_NVML_SUCCESS)
+			dlclose(nv->lib);
+		else
+			node_gpu_nvml_state = 1;
+	}
+	if (node_gpu_nvml_state != 1)
+		return;
+	for (i = 0; i < n; i++) {
+		if (nv->handle((unsigned int)i, &dev) != NODE_NVML_SUCCESS)
+			continue;
+		if (nv->util != NULL && nv->util(dev, &u) == NODE_NVML_SUCCESS)
+			use[i].util = (int)u.gpu;
+		if (nv->memory(dev, &mem) == NODE_NVML_SUCCESS)
+			use[i].mem_used_mb = (int64_t)(mem.used /
+			    (1024 * 1024));
+	}
+}
+
 const struct node_gpu_ops node_gpu_nvml_ops = {
 	.name = "nvml",
 	.source = "nvml",
 	.discover = node_gpu_nvml_discover,
+	.sample = node_gpu_nvml_sample,
 };

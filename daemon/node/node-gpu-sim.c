@@ -1,6 +1,8 @@
 /* node-gpu-sim.c: simulated GPUs (`gpus = N`, -g N), so development and the
- * test suite need no GPU. */
+ * test suite need no GPU. Their use is what node.gpu_use_file says, read
+ * at each heartbeat (a test writes it), else 0. */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "common/xmalloc.h"
 #include "daemon/node/node-gpu.h"
@@ -28,8 +30,38 @@ node_gpu_sim_discover(const struct node_conf *conf, struct node_gpu **out,
 	return (0);
 }
 
+/* Lines "INDEX UTIL MEM_USED_MB"; anything else on a line, or a line out
+ * of range, is skipped: the file is a test's, read while it is written. */
+static void
+node_gpu_sim_sample(const struct node_conf *conf, struct node_gpu_use *use,
+    size_t n)
+{
+	FILE		*f;
+	char		 line[256];
+	long		 index, util, mem;
+	size_t		 i;
+
+	for (i = 0; i < n; i++) {
+		use[i].util = 0;
+		use[i].mem_used_mb = 0;
+	}
+	if (conf->gpu_use_file == NULL || *conf->gpu_use_file == '\0' ||
+	    (f = fopen(conf->gpu_use_file, "re")) == NULL)
+		return;
+	while (fgets(line, sizeof line, f) != NULL) {
+		if (sscanf(line, "%ld %ld %ld", &index, &util, &mem) != 3 ||
+		    index < 0 || (size_t)index >= n || util < 0 ||
+		    util > 100 || mem < 0)
+			continue;
+		use[index].util = (int)util;
+		use[index].mem_used_mb = mem;
+	}
+	fclose(f);
+}
+
 const struct node_gpu_ops node_gpu_sim_ops = {
 	.name = "simulated",
 	.source = "config",
 	.discover = node_gpu_sim_discover,
+	.sample = node_gpu_sim_sample,
 };

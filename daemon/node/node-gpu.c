@@ -144,3 +144,30 @@ node_gpu_free(struct node_gpus *g)
 	free(g->v);
 	free(g);
 }
+
+json_t *
+node_gpu_use_json(const struct node_gpus *g, const struct node_conf *conf)
+{
+	struct node_gpu_use	*use;
+	json_t			*a = json_array(), *o;
+	size_t			 i;
+
+	if (g->n == 0 || g->ops->sample == NULL)
+		return (a);
+	use = xcalloc(g->n, sizeof *use);
+	for (i = 0; i < g->n; i++)
+		use[i].util = use[i].mem_used_mb = -1;
+	g->ops->sample(conf, use, g->n);
+	for (i = 0; i < g->n; i++) {
+		o = json_pack("{s:i}", "index", (int)g->v[i].index);
+		if (use[i].util >= 0)
+			json_object_set_new(o, "util", json_integer(
+			    use[i].util));
+		if (use[i].mem_used_mb >= 0)
+			json_object_set_new(o, "mem_used_mb", json_integer(
+			    use[i].mem_used_mb));
+		json_array_append_new(a, o);
+	}
+	free(use);
+	return (a);
+}

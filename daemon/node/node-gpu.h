@@ -17,6 +17,13 @@ struct node_gpu {
 	uint64_t	memory_mb;
 };
 
+/* What a GPU is doing now: for gtop's cells, and to find GPUs that jobs
+ * hold but do not use. */
+struct node_gpu_use {
+	int		util;		/* % busy over the last sample; -1 unknown */
+	int64_t		mem_used_mb;	/* -1 unknown */
+};
+
 struct node_gpu_ops {
 	const char	*name;		/* gpu_source value, for messages */
 	const char	*source;	/* "gpu_source" in HELLO */
@@ -24,6 +31,10 @@ struct node_gpu_ops {
 	 * with err set when this backend cannot serve the node. */
 	int		(*discover)(const struct node_conf *, struct node_gpu **,
 			    size_t *, char *err, size_t errlen);
+	/* Fills use[0..n-1] (GPU indexes); what cannot be read is -1. May
+	 * block briefly (NVML). */
+	void		(*sample)(const struct node_conf *, struct node_gpu_use *,
+			    size_t n);
 };
 
 extern const struct node_gpu_ops node_gpu_nvml_ops;
@@ -41,6 +52,11 @@ size_t			 node_gpu_count(const struct node_gpus *);
 const char		*node_gpu_source(const struct node_gpus *);
 /* The "gpus" array of HELLO (a new reference). */
 json_t			*node_gpu_json(const struct node_gpus *);
+/* Each GPU's use now, as NODE_HEARTBEAT's "gpus": [{"index":0,
+ * "util":37,"mem_used_mb":1024}, ...], unknown figures left out (a new
+ * reference). */
+json_t			*node_gpu_use_json(const struct node_gpus *,
+			     const struct node_conf *);
 void			 node_gpu_free(struct node_gpus *);
 
 #endif

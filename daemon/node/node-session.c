@@ -73,6 +73,7 @@ node_session_heartbeat_cb(evutil_socket_t fd, short what, void *arg)
 
 	msg = proto_msg(MSG_NODE_HEARTBEAT);
 	json_object_set_new(msg, "running", node_jobs_running(s->jobs));
+	json_object_set_new(msg, "gpus", node_gpu_use_json(s->gpus, s->conf));
 	node_session_send(s, msg);
 }
 

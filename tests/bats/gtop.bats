@@ -326,3 +326,34 @@ print(", ".join("Q%d < %s" % (i, d(v)) for i, v in enumerate(t)) + ", Q%d" % len
 	gb_wait 5 screen_has "queues by scheduler"
 	[ "$(ids)" = "$a $b" ]
 }
+
+@test "gtop shows each GPU's use as its node reports it, and flags a GPU its job holds idle" {
+	printf '0 73 2048\n' >use-n3
+	gb_start_node n3 2 --gpu-use "$GB_DIR/use-n3"
+	gctl drain n1 --reason test
+	gctl drain n2 --reason test
+	id=$(gb_submit -G 2 --wrap 'sleep 60')
+	gb_wait_state "$id" RUNNING
+	[ "$(gq -h -j "$id" -o nodes)" = n3 ]
+	# gnodes: what the heartbeats said.
+	util_is() { [ "$(gnodes -h -N n3 -o util)" = "$1" ]; }
+	gb_wait 10 util_is "0:73 1:0"
+	# GPU 1 is held and 0% busy: idle once --idle-after has passed.
+	flagged() {
+		run -0 env COLUMNS=120 gtop --once --idle-after 1
+		[[ "$output" == *"1 allocated GPU idle for 1 s"* ]]
+	}
+	gb_wait 10 flagged
+	row=$(grep -E '^ n3 ' <<<"$output")
+	[[ "$row" == *" $id 73%  "*" $id  0%!"* ]] || { echo "row: $row"; false; }
+	# Busy again: no longer flagged.
+	printf '0 73 2048\n1 50 1024\n' >use-n3
+	unflagged() {
+		run -0 env COLUMNS=120 gtop --once --idle-after 1
+		[[ "$output" != *"idle for"* && "$output" == *" $id 50%"* ]]
+	}
+	gb_wait 10 unflagged
+	# A bad flag value is refused.
+	run -2 gtop --once --idle-after 0
+	[[ "$output" == *"--idle-after: expected whole seconds from 1 to 86400, got \"0\""* ]]
+}

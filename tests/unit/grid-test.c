@@ -200,6 +200,37 @@ main(void)
 	grid_free(g);
 	json_decref(m.nodes_reply);
 
+	/* GPUs' use: each cell its % busy; one its job has held idle for
+	 * longer than idle_after is flagged, and counted in the header. */
+	model_init(&m, 1);
+	memset(&v, 0, sizeof v);
+	v.m = &m;
+	v.now = 10000;
+	v.idle_after = 60;
+	m.nodes_reply = m.nodes = json_loads("[{\"name\":\"n1\",\"state\":"
+	    "\"mixed\",\"gpus_total\":3,\"gpus_alloc\":2,\"gpus\":["
+	    "{\"index\":0,\"job\":42,\"util\":37,\"low_since\":0},"
+	    "{\"index\":1,\"job\":42,\"util\":0,\"low_since\":9000},"
+	    "{\"index\":2,\"job\":null,\"util\":0,\"low_since\":0}]}]",
+	    0, NULL);
+	g = grid_new(24, 100);
+	frame_draw(g, &v);
+	ok(strstr(grid_row(g, t_find(g, "n1   mixed"), buf, sizeof buf),
+	    "    42 37%     42  0%!     .  0%") != NULL, "cells with their use, "
+	    "the idle one flagged: %s", buf);
+	is_int(t_role_at(g, "42  0%!"), ROLE_ALERT, "in the alert colour");
+	is_int(t_role_at(g, "42 37%"), color_job(42), "a busy one its job's");
+	ok(t_find(g, "1 allocated GPU idle for 60 s") == 0, "the header counts "
+	    "it");
+	v.idle_after = 1001;
+	frame_draw(g, &v);
+	ok(t_find(g, "42  0% ") > 0 && t_find(g, "idle for") == -1,
+	    "not idle long enough: not flagged");
+	grid_free(g);
+	json_decref(m.nodes_reply);
+	m.nodes_reply = m.nodes = NULL;
+	model_free(&m);
+
 	/* A thousand nodes of 8 GPUs on 25 switches: a row per switch. */
 	model_init(&m, 1);
 	memset(&v, 0, sizeof v);
