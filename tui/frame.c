@@ -45,6 +45,7 @@ frame_draw(struct grid *g, struct view *v)
 
 	grid_clear(g);
 	layout_compute(g->h, g->w, frame_gpu_rows(v), pane_jct_rows(v), &l);
+	v->layout = l;
 	if (l.too_small) {
 		snprintf(msg, sizeof msg, "terminal too small: %dx%d, gtop "
 		    "needs %dx%d", g->w, g->h, LAYOUT_MIN_W, LAYOUT_MIN_H);

@@ -202,7 +202,7 @@ gtop_run(struct view *v, bool mono)
 	struct sigaction	 sa;
 	struct grid		*g = NULL;
 	time_t			 next = 0;
-	int			 h, w, ch, flags;
+	int			 h, w, ch, flags, my, mx, mb;
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = gtop_signal;
@@ -227,7 +227,12 @@ gtop_run(struct view *v, bool mono)
 		ch = ui_key((int)(next - time(NULL)) * 1000);
 		if (ch == -1 || ch == UI_RESIZE)
 			continue;
-		flags = keys_handle(v, ch);
+		if (ch == UI_MOUSE) {
+			ui_mouse(&my, &mx, &mb);
+			flags = keys_mouse(v, my, mx, mb == 1 ? KEYS_WHEEL_UP :
+			    mb == 2 ? KEYS_WHEEL_DOWN : KEYS_CLICK);
+		} else
+			flags = keys_handle(v, ch);
 		if (flags & PANE_QUIT)
 			break;
 		if (flags & PANE_REFRESH)

@@ -1,4 +1,5 @@
 /* keys.c: what a key does in gtop (keys.h). */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,6 +22,8 @@ const char *const keys_help[] = {
 	"w                the GPUs a row per node, or per switch when the",
 	"                 nodes do not fit",
 	"1, 2, 3          JCT and waits over the last hour, day, week",
+	"the mouse        a click selects a pane's row (again: the job's",
+	"                 detail), the wheel moves the selection",
 	"?                this help (any key closes it)",
 	"q                quit",
 	NULL
@@ -275,4 +278,48 @@ keys_handle(struct view *v, int ch)
 	}
 	p = v->focus == PANE_QUEUES ? &pane_queues : &pane_gpus;
 	return (p->key(v, ch));
+}
+
+static bool
+keys_inside(const struct rect *r, int y, int x)
+{
+	return (r->h > 0 && y >= r->y && y < r->y + r->h && x >= r->x &&
+	    x < r->x + r->w);
+}
+
+int
+keys_mouse(struct view *v, int y, int x, enum keys_button b)
+{
+	const struct layout	*l = &v->layout;
+	enum pane_id		 p;
+	int			 first, row;
+
+	if (v->mode != VIEW_NORMAL || l->too_small)
+		return (0);
+	if (keys_inside(&l->queues, y, x)) {
+		p = PANE_QUEUES;
+		/* The title and the heading come before the rows. */
+		first = l->queues.y + 2;
+	} else if (keys_inside(&l->gpus, y, x)) {
+		p = PANE_GPUS;
+		first = l->gpus.y + 1;
+	} else
+		return (0);
+	v->status[0] = '\0';
+	if (b != KEYS_CLICK) {
+		v->focus = p;
+		return (keys_handle(v, b == KEYS_WHEEL_UP ? 'k' : 'j'));
+	}
+	if (y < first) {
+		v->focus = p;
+		return (PANE_REDRAW);
+	}
+	row = v->top[p] + (y - first);
+	if (row >= v->items[p])
+		return (PANE_REDRAW);
+	/* A second click on the selected job: its detail. */
+	if (p == PANE_QUEUES && v->focus == p && row == v->sel[p])
+		return (keys_handle(v, KEYS_ENTER));
+	v->focus = p;
+	return (pane_move(v, p, row - v->sel[p], v->items[p]));
 }

@@ -16,6 +16,15 @@
 /* Handles ch. Returns PANE_* flags: PANE_QUIT, PANE_REFRESH (ask the
  * controller now), PANE_REDRAW. */
 int		 keys_handle(struct view *, int ch);
+/* A mouse button at (y, x) of the last frame: a click selects the pane
+ * and the row under it (a click on the selected job's row opens its
+ * detail), the wheel moves the selection of the pane under it. */
+enum keys_button {
+	KEYS_CLICK,
+	KEYS_WHEEL_UP,
+	KEYS_WHEEL_DOWN,
+};
+int		 keys_mouse(struct view *, int y, int x, enum keys_button);
 /* The bottom line for v: a question, the filter being typed, the last
  * action's outcome, or the keys. */
 const char	*keys_footer(const struct view *, char *buf, size_t len);

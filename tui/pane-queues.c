@@ -204,6 +204,7 @@ pane_queues_draw(struct grid *g, const struct rect *r, struct view *v)
 	    "", v->filter, v->filter[0] != '\0' ? "\"" : "");
 	pane_title(g, r, title, v->focus == PANE_QUEUES);
 	v->rows[PANE_QUEUES] = r->h > 2 ? r->h - 2 : 0;
+	v->items[PANE_QUEUES] = (int)jobs->n;
 	if (v->sel[PANE_QUEUES] >= (int)jobs->n)
 		v->sel[PANE_QUEUES] = jobs->n > 0 ? (int)jobs->n - 1 : 0;
 	(void)pane_move(v, PANE_QUEUES, 0, (int)jobs->n);

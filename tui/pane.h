@@ -52,6 +52,8 @@ struct view {
 	uint64_t	 detail_id;		/* VIEW_DETAIL: the job */
 	int		 detail_top;		/* its first line shown */
 	char		 status[1280];		/* the last action's outcome */
+	struct layout	 layout;		/* where the last frame put the
+						 * panes, for the mouse */
 };
 
 /* What a key handler asks of the loop. */

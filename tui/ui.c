@@ -5,6 +5,7 @@
 #include "tui/ui.h"
 
 static attr_t	ui_attr[ROLE_COUNT];
+static int	ui_mouse_y, ui_mouse_x, ui_mouse_button;
 
 /* A role's colours, foreground and background (-1: the terminal's). */
 static const struct {
@@ -44,6 +45,10 @@ ui_start(bool mono)
 	nonl();
 	keypad(stdscr, TRUE);
 	curs_set(0);
+	/* Clicks select panes and rows, the wheel scrolls; a click is taken
+	 * at the press, so a slow one still counts. */
+	mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+	mouseinterval(0);
 	if (!mono && has_colors() && start_color() == OK) {
 		use_default_colors();
 		for (i = 1; i < ROLE_COUNT && i < COLOR_PAIRS; i++) {
@@ -113,6 +118,7 @@ ui_show(const struct grid *g)
 int
 ui_key(int ms)
 {
+	MEVENT	ev;
 	int	ch;
 
 	timeout(ms < 0 ? 0 : ms);
@@ -122,6 +128,20 @@ ui_key(int ms)
 		return (-1);
 	case KEY_RESIZE:
 		return (UI_RESIZE);
+	case KEY_MOUSE:
+		if (getmouse(&ev) != OK)
+			return (-1);
+		ui_mouse_y = ev.y;
+		ui_mouse_x = ev.x;
+		if (ev.bstate & BUTTON4_PRESSED)
+			ui_mouse_button = 1;
+		else if (ev.bstate & BUTTON5_PRESSED)
+			ui_mouse_button = 2;
+		else if (ev.bstate & BUTTON1_PRESSED)
+			ui_mouse_button = 0;
+		else
+			return (-1);
+		return (UI_MOUSE);
 	case KEY_DOWN:
 		return ('j');
 	case KEY_UP:
@@ -133,4 +153,12 @@ ui_key(int ms)
 	default:
 		return (ch);
 	}
+}
+
+void
+ui_mouse(int *y, int *x, int *button)
+{
+	*y = ui_mouse_y;
+	*x = ui_mouse_x;
+	*button = ui_mouse_button;
 }

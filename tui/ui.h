@@ -18,6 +18,9 @@ void	ui_show(const struct grid *g);
 /* Waits up to ms for a key: the key, or -1 on none. Arrow keys come back
  * as j and k, the resize event as UI_RESIZE. */
 #define UI_RESIZE	0x10000
+#define UI_MOUSE	0x10001	/* ui_mouse() says what and where */
 int	ui_key(int ms);
+/* The last UI_MOUSE: its cell and 0 for a click, 1 wheel up, 2 down. */
+void	ui_mouse(int *y, int *x, int *button);
 
 #endif

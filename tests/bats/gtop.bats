@@ -357,3 +357,34 @@ print(", ".join("Q%d < %s" % (i, d(v)) for i, v in enumerate(t)) + ", Q%d" % len
 	run -2 gtop --once --idle-after 0
 	[[ "$output" == *"--idle-after: expected whole seconds from 1 to 86400, got \"0\""* ]]
 }
+
+@test "gtop: a click selects the job under it, the wheel moves, a second click opens the job" {
+	a=$(gb_submit -G 1 --wrap 'sleep 60')
+	b=$(gb_submit -G 1 --wrap 'sleep 60')
+	gb_wait_state "$a" RUNNING
+	gb_wait_state "$b" RUNNING
+	start_gtop 100 30 -d 1
+	gb_wait 10 screen_has "jobs: 2 running"
+	# The screen row of job b, 1-based as the terminal counts.
+	y=$(screen | awk -v id="$b" '$1 == id && $2 == "root" { print NR; exit }')
+	[ -n "$y" ]
+	# A press and a release of the left button there (xterm's SGR
+	# reports, as a terminal sends them).
+	click() {
+		tmux -S "$TMUX_SOCK" send-keys -t gtop -l $'\e[<0;10;'"$1"'M'
+		tmux -S "$TMUX_SOCK" send-keys -t gtop -l $'\e[<0;10;'"$1"'m'
+	}
+	click "$y"
+	tmux -S "$TMUX_SOCK" send-keys -t gtop c
+	gb_wait 5 screen_has "cancel job $b? y/n"
+	tmux -S "$TMUX_SOCK" send-keys -t gtop n
+	# The wheel up: job a.
+	tmux -S "$TMUX_SOCK" send-keys -t gtop -l $'\e[<64;10;'"$y"'M'
+	tmux -S "$TMUX_SOCK" send-keys -t gtop c
+	gb_wait 5 screen_has "cancel job $a? y/n"
+	tmux -S "$TMUX_SOCK" send-keys -t gtop n
+	# Two clicks on b: its detail.
+	click "$y"
+	click "$y"
+	gb_wait 5 screen_has "Job $b (j/k scroll, Esc closes)"
+}

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tui/frame.h"
+#include "tui/keys.h"
 #include "tests/unit/tap.h"
 
 static const char *jobs_text =
@@ -174,6 +175,22 @@ main(void)
 	    "the queues' title their thresholds");
 	json_decref(m.ping);
 	m.ping = NULL;
+
+	/* The mouse: a click selects the row under it, in its pane. */
+	frame_draw(g, &v);
+	is_int(keys_mouse(&v, y9, 10, KEYS_CLICK) & PANE_REDRAW, PANE_REDRAW,
+	    "a click on a job's row");
+	ok(v.focus == PANE_QUEUES && v.sel[PANE_QUEUES] == 1,
+	    "selects it (row %d)", v.sel[PANE_QUEUES]);
+	(void)keys_mouse(&v, t_find(g, "n2   down"), 10, KEYS_CLICK);
+	ok(v.focus == PANE_GPUS && v.sel[PANE_GPUS] == 1, "a click on a node's "
+	    "row: the GPU pane, that node");
+	(void)keys_mouse(&v, y42, 10, KEYS_WHEEL_DOWN);
+	ok(v.focus == PANE_QUEUES && v.sel[PANE_QUEUES] == 2, "the wheel "
+	    "moves the selection of the pane under it");
+	is_int(keys_mouse(&v, 0, 10, KEYS_CLICK), 0, "the header: nothing");
+	v.focus = PANE_QUEUES;
+	v.sel[PANE_QUEUES] = 0;
 
 	/* Tab: the GPU pane's first node selected instead. */
 	v.focus = PANE_GPUS;
