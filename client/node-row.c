@@ -82,55 +82,45 @@ node_row_get_gpus(const void *row, const void *ctx, char *buf, size_t len)
 	return (buf);
 }
 
-/* "0:42 1:42 2:- 3:-": each GPU index and the job holding it. */
+/* "0:42 1:42 2:-": each GPU's index and its member key, - where it has
+ * none. */
 static const char *
-node_row_get_jobs(const void *row, const void *ctx, char *buf, size_t len)
+node_row_per_gpu(const void *row, const char *key, char *buf, size_t len)
 {
-	json_t	*gpu, *job;
+	json_t	*gpu, *v;
 	size_t	 i, n = 0;
 
 	buf[0] = '\0';
 	json_array_foreach(json_object_get(row, "gpus"), i, gpu) {
 		if (n >= len)
 			break;
-		job = json_object_get(gpu, "job");
-		if (json_is_integer(job))
-			n += (size_t)snprintf(buf + n, len - n, "%s%lld:%lld",
-			    n > 0 ? " " : "", (long long)json_integer_value(
-			    json_object_get(gpu, "index")),
-			    (long long)json_integer_value(job));
+		v = json_object_get(gpu, key);
+		n += (size_t)snprintf(buf + n, len - n, "%s%lld:", n > 0 ? " " :
+		    "", (long long)json_integer_value(json_object_get(gpu,
+		    "index")));
+		if (n >= len)
+			break;
+		if (json_is_integer(v))
+			n += (size_t)snprintf(buf + n, len - n, "%lld",
+			    (long long)json_integer_value(v));
 		else
-			n += (size_t)snprintf(buf + n, len - n, "%s%lld:-",
-			    n > 0 ? " " : "", (long long)json_integer_value(
-			    json_object_get(gpu, "index")));
+			n += (size_t)snprintf(buf + n, len - n, "-");
 	}
 	return (buf);
 }
 
-/* "0:37 1:0 2:-": each GPU index and how busy it is, in %, as its node's
- * last heartbeat said (- not said). */
+/* Each GPU and the job holding it: the figure gnodes is for. */
+static const char *
+node_row_get_jobs(const void *row, const void *ctx, char *buf, size_t len)
+{
+	return (node_row_per_gpu(row, "job", buf, len));
+}
+
+/* Each GPU and how busy it is, in %, as its node's last heartbeat said. */
 static const char *
 node_row_get_util(const void *row, const void *ctx, char *buf, size_t len)
 {
-	json_t	*gpu, *u;
-	size_t	 i, n = 0;
-
-	buf[0] = '\0';
-	json_array_foreach(json_object_get(row, "gpus"), i, gpu) {
-		if (n >= len)
-			break;
-		u = json_object_get(gpu, "util");
-		if (json_is_integer(u))
-			n += (size_t)snprintf(buf + n, len - n, "%s%lld:%lld",
-			    n > 0 ? " " : "", (long long)json_integer_value(
-			    json_object_get(gpu, "index")),
-			    (long long)json_integer_value(u));
-		else
-			n += (size_t)snprintf(buf + n, len - n, "%s%lld:-",
-			    n > 0 ? " " : "", (long long)json_integer_value(
-			    json_object_get(gpu, "index")));
-	}
-	return (buf);
+	return (node_row_per_gpu(row, "util", buf, len));
 }
 
 static const char *
