@@ -3,6 +3,8 @@
  * becomes a peer with the node name the certificate proves. Kept apart
  * from listener.c because OpenSSL's headers and the scheduler's cannot
  * meet in one file (<sched.h>'s SCHED_FIFO). */
+#include <sys/queue.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -21,18 +23,35 @@
 #define LISTENER_HANDSHAKE_S	10
 
 /* A TCP connection during its TLS handshake: nothing it sends is read
- * until its certificate is verified. */
+ * until its certificate is verified. Kept in a list, so that a shutdown
+ * during handshakes frees them (listener_tls_free). */
 struct listener_tls_hs {
-	char	*addr;
+	char				*addr;
+	struct bufferevent		*bev;
+	TAILQ_ENTRY(listener_tls_hs)	 entry;
 };
+TAILQ_HEAD(listener_tls_hs_list, listener_tls_hs);
+
+static struct listener_tls_hs_list listener_tls_pending =
+    TAILQ_HEAD_INITIALIZER(listener_tls_pending);
 
 static void
 listener_tls_hs_free(struct listener_tls_hs *hs, struct bufferevent *bev)
 {
+	TAILQ_REMOVE(&listener_tls_pending, hs, entry);
 	if (bev != NULL)
 		bufferevent_free(bev);
 	free(hs->addr);
 	free(hs);
+}
+
+void
+listener_tls_free(void)
+{
+	struct listener_tls_hs	*hs;
+
+	while ((hs = TAILQ_FIRST(&listener_tls_pending)) != NULL)
+		listener_tls_hs_free(hs, hs->bev);
 }
 
 /* The handshake ended: a verified node becomes a peer, with the name its
@@ -104,6 +123,9 @@ listener_tls_accept(struct event_base *base, evutil_socket_t fd,
 	}
 	hs = xcalloc(1, sizeof *hs);
 	hs->addr = xstrdup(addr);
+	hs->bev = bev;
+	TAILQ_INSERT_TAIL(&listener_tls_pending, hs, entry);
+	log_debug("peer %s: TLS handshake begins", addr);
 	bufferevent_setcb(bev, NULL, NULL, listener_tls_hs_cb, hs);
 	bufferevent_set_timeouts(bev, &tv, &tv);
 	bufferevent_enable(bev, EV_READ | EV_WRITE);

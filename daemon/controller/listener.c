@@ -368,6 +368,7 @@ listener_free(void)
 	struct listener	*l;
 	size_t		 i;
 
+	listener_tls_free();
 	for (i = 0; i < 2; i++) {
 		l = &listener_all[i];
 		if (l->lev != NULL)

@@ -30,6 +30,8 @@ int	listener_tcp(struct event_base *, const char *hostport,
  * node certificate, anything else is logged and closed. */
 void	listener_tls_accept(struct event_base *, evutil_socket_t fd,
 	    SSL_CTX *ctx, const char *addr);
+/* Drops the connections still in their handshake (shutdown). */
+void	listener_tls_free(void);
 /* Binds a new TCP socket (close-on-exec, SO_REUSEADDR, not yet
  * listening) to host:port, numeric port, and puts its address in ss.
  * Returns the socket, or -1 with *what naming why (a resolver's error) or

@@ -144,6 +144,36 @@ PY
 	not_listed n9
 }
 
+@test "gbatchd stops cleanly with a connection still in its TLS handshake" {
+	local host=${GB_CTL_ADDR%:*} port=${GB_CTL_ADDR##*:}
+	# A connection that sends its ClientHello and then waits, so gbatchd
+	# holds the handshake's state when it is told to stop.
+	python3 - "$host" "$port" <<'PY' &
+import socket, ssl, sys, time
+ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+ctx.check_hostname = False
+ctx.verify_mode = ssl.CERT_NONE
+s = socket.create_connection((sys.argv[1], int(sys.argv[2])))
+t = ctx.wrap_socket(s, do_handshake_on_connect=False)
+t.setblocking(False)
+try:
+    t.do_handshake()
+except ssl.SSLWantReadError:
+    pass
+time.sleep(30)
+PY
+	holder=$!
+	gb_wait 10 grep -q "peer 127.0.0.1:[0-9]*: TLS handshake begins" \
+	    "$GB_DIR/gbatchd.log"
+	kill -TERM "$GB_CTL_PID"
+	# It exits 0, and under the sanitizers with nothing left behind (a
+	# handshake's state was once leaked here).
+	wait "$GB_CTL_PID"
+	kill "$holder" 2>/dev/null || true
+	wait "$holder" || true
+	grep -q 'gbatchd: stopped' "$GB_DIR/gbatchd.log"
+}
+
 # rogue_ctl CERT KEY: a TLS listener with CERT where gbatchd should be
 # (openssl's s_server, printing what it receives), and a gnoded that dials
 # it; waits until gnoded has tried and logged why it would not talk.
