@@ -270,7 +270,9 @@ gpu_cells() {
 	shows_want() {
 		[ "$(screen | awk '$1 == "all" && $2 == "-" { print $3, $4, $5, $6, $7, $8, $9 }')" = "$want" ]
 	}
-	gb_wait 10 shows_want
+	# The window's report is asked at the next refresh; under the
+	# sanitizers a refresh can take seconds.
+	gb_wait 30 shows_want || { echo "want: $want"; screen; false; }
 	# The header: the last hour's average, as gacct -S now-1hour has it.
 	avg=$(gacct -S now-1hour --report cluster -P -n -o group,jct_avg |
 	    awk -F'|' '$1 == "all" { printf "%d", $2 + 0.5 }')
