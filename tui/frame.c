@@ -23,12 +23,11 @@ frame_help(struct grid *g, const struct layout *l)
 		w = l->queues.w - 2;
 	y = l->queues.y + 1;
 	x = l->queues.x + 1;
-	for (i = -1; i <= n; i++) {
+	/* The box blanks what the panes drew under it. */
+	grid_erase(g, y, x, n + 2, w);
+	for (i = 0; i <= n; i++)
 		grid_paint(g, y + 1 + i, x, w, ROLE_SELECTED);
-		grid_puts(g, y + 1 + i, x, w, "", ROLE_SELECTED);
-	}
-	for (i = 0; i < w; i++)
-		grid_puts(g, y, x + i, 1, " ", ROLE_TITLE);
+	grid_paint(g, y, x, w, ROLE_TITLE);
 	grid_puts(g, y, x + 1, w - 1, "gtop keys (any key closes this)",
 	    ROLE_TITLE);
 	for (i = 0; i < n; i++)

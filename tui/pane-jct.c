@@ -65,8 +65,6 @@ pane_jct_draw(struct grid *g, const struct rect *r, struct view *v)
 		if (json_is_object(json_array_get(rows, i)))
 			table_add(t, json_array_get(rows, i), NULL);
 	}
-	/* The heading takes the title's next row: rows start one lower. */
-	d.r = r;
 	table_render(t, true, pane_jct_line, &d);
 }
 

@@ -192,6 +192,13 @@ main(void)
 	v.focus = PANE_QUEUES;
 	v.sel[PANE_QUEUES] = 0;
 
+	/* ?: the keys in a box that hides what is under it. */
+	v.mode = VIEW_HELP;
+	frame_draw(g, &v);
+	ok(t_find(g, "gtop keys (any key closes this)") == 3, "the help box");
+	is_int(t_find(g, "Priority"), -1, "the jobs under it are hidden");
+	v.mode = VIEW_NORMAL;
+
 	/* Tab: the GPU pane's first node selected instead. */
 	v.focus = PANE_GPUS;
 	frame_draw(g, &v);
