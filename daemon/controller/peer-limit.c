@@ -55,6 +55,7 @@ static struct event		*peer_limit_sweep_ev;
 static size_t			 peer_limit_count;
 static size_t			 peer_limit_held;	/* sum of held */
 static size_t			 peer_limit_freed;	/* since the last trim */
+static int			 peer_limit_trims;	/* sweeps left to trim */
 static long			 peer_limit_fds = 1024;	/* RLIMIT_NOFILE */
 static long			 peer_limit_base_fds = 32; /* not peers */
 
@@ -97,11 +98,16 @@ peer_limit_sweep_cb(evutil_socket_t fd, short what, void *arg)
 	char			 why[160];
 
 	/* glibc keeps freed heap for reuse; after a burst of large input
-	 * it would keep it for good. Trimmed a sweep after the closes that
-	 * freed it: libevent frees a closed connection's buffers later in
-	 * the loop, not in peer_close. */
+	 * it would keep it for good. libevent frees a closed connection's
+	 * buffers later in the loop, not in peer_close, and this sweep may
+	 * run in the very iteration that closed them, before the frees:
+	 * trimmed on this sweep and the next. */
 	if (peer_limit_freed >= PEER_LIMIT_TRIM) {
 		peer_limit_freed = 0;
+		peer_limit_trims = 2;
+	}
+	if (peer_limit_trims > 0) {
+		peer_limit_trims--;
 		malloc_trim(0);
 	}
 	for (l = TAILQ_FIRST(&peer_limit_all); l != NULL; l = next) {
