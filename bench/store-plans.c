@@ -153,8 +153,9 @@ int
 main(int argc, char **argv)
 {
 	struct store_acct_query	 all = { 0, INT64_MAX, NULL, NULL, NULL,
-	    UINT64_MAX };
+	    UINT64_MAX, true };
 	struct store_acct	*acct = NULL;
+	struct store_acct_rep	*rep = NULL;
 	sqlite3_stmt		*st;
 	const char		*sql;
 	char			 err[512];
@@ -174,8 +175,14 @@ main(int argc, char **argv)
 		fprintf(stderr, "store-plans: %s\n", err);
 		return (1);
 	}
-	if ((acct = store_acct_open(&all, err, sizeof err)) == NULL) {
+	/* The listing's statements, and a cluster report's with its
+	 * series (every statement a report may read). */
+	if ((acct = store_acct_open(&all, err, sizeof err)) == NULL ||
+	    (rep = store_acct_report_open(&all, STORE_ACCT_CLUSTER,
+	    STORE_ACCT_PART_JOBS | STORE_ACCT_PART_REST, err,
+	    sizeof err)) == NULL) {
 		fprintf(stderr, "store-plans: %s\n", err);
+		store_acct_close(acct);
 		store_close();
 		return (1);
 	}
@@ -206,6 +213,7 @@ main(int argc, char **argv)
 	printf("store-plans: %u statements, %u with a full scan of a table "
 	    "that grows with the history, %u not planned\n", n, scanning,
 	    unplanned);
+	store_acct_report_close(rep);
 	store_acct_close(acct);
 	store_close();
 	for (i = 0; i < plans_nran; i++)

@@ -1,8 +1,9 @@
-/* gacct-report.c: gacct --report users|cluster|nodes. gbatchd aggregates
- * (JOB_ACCT with "report", docs/protocol.md) and sends a row per user, per
- * group of jobs or per node; this prints them in gacct's formats, through
- * the columns client/acct-row.h describes. --json prints the reply's
- * figures as they came. */
+/* gacct-report.c: gacct --report users|cluster|nodes|timeline. gbatchd
+ * aggregates (JOB_ACCT with "report", docs/protocol.md) and sends a row per
+ * user, per group of jobs or per node, and a cluster report's series (the
+ * timeline); this prints them in gacct's formats, through the columns
+ * client/acct-row.h describes. --json prints the reply's figures as they
+ * came, as "rows" whichever they were. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,15 +17,17 @@
 #include "client/table.h"
 
 int
-gacct_report_print(json_t *reply, struct table *t, bool json)
+gacct_report_print(json_t *reply, const char *member, struct table *t,
+    bool json)
 {
-	json_t		*rows = json_object_get(reply, "rows");
+	json_t		*rows = json_object_get(reply, member);
 	json_t		*out;
 	const char	*k;
 	size_t		 i;
 
 	if (!json_is_array(rows)) {
-		fprintf(stderr, "gacct: bad reply from gbatchd: no rows\n");
+		fprintf(stderr, "gacct: bad reply from gbatchd: no %s\n",
+		    member);
 		return (-1);
 	}
 	if (json) {
@@ -35,6 +38,9 @@ gacct_report_print(json_t *reply, struct table *t, bool json)
 				json_object_set(out, k, json_object_get(reply,
 				    k));
 		}
+		if (strcmp(member, "series") == 0)
+			json_object_set_new(out, "report", json_string(
+			    "timeline"));
 		json_object_set(out, "rows", rows);
 		cmd_json_print(out, JSON_INDENT(2));
 		json_decref(out);

@@ -10,9 +10,10 @@
 
 struct table;
 
-/* Prints the reply's rows into t, or as JSON. Returns 0, or -1 after
- * saying what was wrong with the reply. */
-int		 gacct_report_print(json_t *reply, struct table *t,
-		     bool json);
+/* Prints the reply's rows (its array member, "rows" or "series") into
+ * t, or as JSON. Returns 0, or -1 after saying what was wrong with the
+ * reply. */
+int		 gacct_report_print(json_t *reply, const char *member,
+		     struct table *t, bool json);
 
 #endif

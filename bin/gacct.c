@@ -40,8 +40,13 @@ enum {
 	GACCT_OPT_JSON,
 	GACCT_OPT_TRACE,
 	GACCT_OPT_REPORT,
+	GACCT_OPT_BINS,
 	GACCT_OPT_HELP,
 };
+
+/* --report timeline's bins by default, and at most (gbatchd's limit). */
+#define GACCT_BINS	24
+#define GACCT_MAX_BINS	1000
 
 static const struct option gacct_longopts[] = {
 	{ "starttime", required_argument, NULL, 'S' },
@@ -57,6 +62,7 @@ static const struct option gacct_longopts[] = {
 	{ "json", no_argument, NULL, GACCT_OPT_JSON },
 	{ "trace", no_argument, NULL, GACCT_OPT_TRACE },
 	{ "report", required_argument, NULL, GACCT_OPT_REPORT },
+	{ "bins", required_argument, NULL, GACCT_OPT_BINS },
 	CMD_TIMEOUT_LONGOPT,
 	{ "help", no_argument, NULL, GACCT_OPT_HELP },
 	{ "version", no_argument, NULL, 'V' },
@@ -79,6 +85,7 @@ struct gacct {
 	bool		 format_set;
 	bool		 noheader;
 	int		 report;	/* gacct-report.h's kind, -1: none */
+	long		 bins;		/* --bins, 0: not given */
 	/* --trace: the lines wait until the earliest submit time is known
 	 * (jobs come by end time), which becomes time 0. */
 	struct gacct_trace {
@@ -96,6 +103,7 @@ gacct_usage(FILE *f)
 	char	*fields = table_field_names(job_row_cols, job_row_ncols);
 	char	*users = acct_row_fields(0), *cluster = acct_row_fields(1);
 	char	*nodes = acct_row_fields(2);
+	char	*timeline = acct_row_fields(ACCT_ROW_TIMELINE);
 
 	fprintf(f,
 "usage: gacct [options]\n"
@@ -125,9 +133,13 @@ gacct_usage(FILE *f)
 "                            num_gpus, duration, name, user)\n"
 "      --report REPORT       figures over the range instead of jobs:\n"
 "                            users (per user; -u, -s apply), cluster (GPU\n"
-"                            use, jobs per queue and GPU count; -s\n"
-"                            applies) or nodes (per node); -o picks their\n"
-"                            fields, gacct(1) defines them\n"
+"                            use, jobs per queue, GPU count and JCT range;\n"
+"                            -s applies), nodes (per node) or timeline\n"
+"                            (the range in bins: GPU use, jobs running,\n"
+"                            waiting and ended); -o picks their fields,\n"
+"                            gacct(1) defines them\n"
+"      --bins N              --report timeline's bins, 1 to 1000 (default\n"
+"                            24): the range cut into N equal parts\n"
 "      --timeout SECONDS     how long to wait for gbatchd (default 10, or\n"
 "                            GBATCH_TIMEOUT; 0 waits for ever)\n"
 "      --help                this help\n"
@@ -137,10 +149,12 @@ gacct_usage(FILE *f)
 "Report fields: users: %s\n"
 "  cluster: %s\n"
 "  nodes: %s\n"
+"  timeline: %s\n"
 "\n"
 "Exit status: 0 ok (also when nothing matched), 1 refused by gbatchd,\n"
 "2 usage error, 3 cannot reach gbatchd, 4 permission denied.\n", fields,
-	    users, cluster, nodes);
+	    users, cluster, nodes, timeline);
+	free(timeline);
 	free(fields);
 	free(users);
 	free(cluster);
@@ -420,12 +434,16 @@ gacct_report_check(const struct gacct *g, char *err, size_t errlen)
 		bad = "--trace";
 	else if (json_array_size(g->users) > 0 && strcmp(name, "users") != 0)
 		bad = "-u/--user and --me";
-	else if (json_array_size(g->states) > 0 && strcmp(name, "nodes") == 0)
+	else if (json_array_size(g->states) > 0 && (g->report ==
+	    ACCT_ROW_NODES || g->report == ACCT_ROW_TIMELINE))
 		bad = "-s/--state";
+	else if (g->bins != 0 && g->report != ACCT_ROW_TIMELINE)
+		bad = "--bins";
 	if (bad == NULL)
 		return (0);
 	snprintf(err, errlen, "--report %s: %s does not apply (users takes -u,"
-	    " --me and -s; cluster -s; all three -S and -E)", name, bad);
+	    " --me and -s; cluster -s; timeline --bins; all four -S and -E)",
+	    name, bad);
 	return (-1);
 }
 
@@ -442,7 +460,8 @@ gacct_report_run(struct gacct *g, struct client *c, struct table *t)
 	}
 	if (g->out != GACCT_JSON)
 		table_set_format(t, g->format, stdout, !g->noheader);
-	r = gacct_report_print(reply, t, g->out == GACCT_JSON);
+	r = gacct_report_print(reply, g->report == ACCT_ROW_TIMELINE ?
+	    "series" : "rows", t, g->out == GACCT_JSON);
 	json_decref(reply);
 	if (r == -1)
 		return (EXIT_UNREACHABLE);
@@ -462,7 +481,7 @@ main(int argc, char **argv)
 	struct passwd	*pw;
 	const char	*timeout_arg = NULL, *since = NULL, *until = NULL;
 	const char	*format_arg = NULL;
-	char		 err[1024], serr[768];
+	char		 err[1024], serr[768], *end;
 	unsigned	 timeout;
 	time_t		 now = time(NULL), since_t = 0, until_t = 0;
 	int		 ch, r = EXIT_USAGE, nout = 0;
@@ -536,6 +555,17 @@ main(int argc, char **argv)
 			    sizeof err)) == -1)
 				goto usage;
 			break;
+		case GACCT_OPT_BINS:
+			errno = 0;
+			g.bins = strtol(optarg, &end, 10);
+			if (errno != 0 || end == optarg || *end != '\0' ||
+			    g.bins < 1 || g.bins > GACCT_MAX_BINS) {
+				snprintf(err, sizeof err, "--bins: expected a "
+				    "whole number from 1 to %d, got \"%s\"",
+				    GACCT_MAX_BINS, optarg);
+				goto usage;
+			}
+			break;
 		case CMD_OPT_TIMEOUT:
 			timeout_arg = optarg;
 			break;
@@ -565,6 +595,10 @@ main(int argc, char **argv)
 	}
 	if (cmd_timeout(timeout_arg, &timeout, err, sizeof err) == -1)
 		goto usage;
+	if (g.bins != 0 && g.report == -1) {
+		snprintf(err, sizeof err, "--bins goes with --report timeline");
+		goto usage;
+	}
 	if (g.report != -1 && gacct_report_check(&g, err, sizeof err) == -1)
 		goto usage;
 	if (g.report != -1) {
@@ -596,7 +630,12 @@ main(int argc, char **argv)
 		json_object_set(g.req, "states", g.states);
 	if (json_array_size(g.ids) > 0)
 		json_object_set(g.req, "ids", g.ids);
-	if (g.report != -1)
+	/* A timeline is the series of a cluster report. */
+	if (g.report == ACCT_ROW_TIMELINE) {
+		json_object_set_new(g.req, "report", json_string("cluster"));
+		json_object_set_new(g.req, "bins", json_integer(g.bins != 0 ?
+		    g.bins : GACCT_BINS));
+	} else if (g.report != -1)
 		json_object_set_new(g.req, "report", json_string(
 		    acct_row_name(g.report)));
 	else

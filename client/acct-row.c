@@ -3,6 +3,7 @@
  * decimal) and seconds. */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "client/acct-row.h"
 
@@ -12,6 +13,7 @@ enum acct_row_cell {
 	ACCT_ROW_CELL_HOURS,	/* seconds shown as hours */
 	ACCT_ROW_CELL_PCT,
 	ACCT_ROW_CELL_SECS,	/* seconds, 1 decimal */
+	ACCT_ROW_CELL_DATE,	/* seconds since the epoch, local ISO 8601 */
 };
 
 /* A null or absent figure is an empty cell. */
@@ -20,6 +22,8 @@ acct_row_report_cell(const void *row, const char *key, enum acct_row_cell kind,
     char *buf, size_t len)
 {
 	const json_t	*v = json_object_get(row, key);
+	time_t		 t;
+	struct tm	 tm;
 
 	if (v == NULL || json_is_null(v))
 		return ("");
@@ -36,6 +40,12 @@ acct_row_report_cell(const void *row, const char *key, enum acct_row_cell kind,
 	case ACCT_ROW_CELL_PCT:
 	case ACCT_ROW_CELL_SECS:
 		snprintf(buf, len, "%.1f", json_number_value(v));
+		break;
+	case ACCT_ROW_CELL_DATE:
+		t = (time_t)json_integer_value(v);
+		if (localtime_r(&t, &tm) == NULL ||
+		    strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm) == 0)
+			return ("");
 		break;
 	}
 	return (buf);
@@ -73,6 +83,10 @@ ACCT_ROW_COL(ar_wait_avg, "wait_avg", ACCT_ROW_CELL_SECS)
 ACCT_ROW_COL(ar_wait_median, "wait_median", ACCT_ROW_CELL_SECS)
 ACCT_ROW_COL(ar_wait_p95, "wait_p95", ACCT_ROW_CELL_SECS)
 ACCT_ROW_COL(ar_preemptions, "preemptions", ACCT_ROW_CELL_INT)
+ACCT_ROW_COL(ar_start, "start", ACCT_ROW_CELL_DATE)
+ACCT_ROW_COL(ar_end, "end", ACCT_ROW_CELL_DATE)
+ACCT_ROW_COL(ar_running, "running", ACCT_ROW_CELL_SECS)
+ACCT_ROW_COL(ar_waiting, "waiting", ACCT_ROW_CELL_SECS)
 
 #define ACCT_ROW_JOB_COLS							\
 	{ "jobs", "JOBS", true, ar_jobs },				\
@@ -119,6 +133,18 @@ static const struct table_col acct_row_nodes_cols[] = {
 	{ "drained_hours", "DRAINED_H", true, ar_drained },
 };
 
+/* A bin of a cluster report's series. */
+static const struct table_col acct_row_timeline_cols[] = {
+	{ "start", "START", false, ar_start },
+	{ "end", "END", false, ar_end },
+	{ "jobs", "JOBS", true, ar_jobs },
+	{ "gpu_hours", "GPU_HOURS", true, ar_gpu_hours },
+	{ "capacity_hours", "CAPACITY", true, ar_capacity },
+	{ "utilization", "UTIL%", true, ar_util },
+	{ "running", "RUNNING", true, ar_running },
+	{ "waiting", "WAITING", true, ar_waiting },
+};
+
 #define ACCT_ROW_NCOLS(a)	(sizeof (a) / sizeof (a)[0])
 
 static const struct acct_row_report_kind {
@@ -138,6 +164,10 @@ static const struct acct_row_report_kind {
 	{ "nodes", acct_row_nodes_cols, ACCT_ROW_NCOLS(acct_row_nodes_cols),
 	    "node,gpus,gpu_hours,capacity_hours,utilization,down_hours,"
 	    "drained_hours" },
+	{ "timeline", acct_row_timeline_cols,
+	    ACCT_ROW_NCOLS(acct_row_timeline_cols),
+	    "start,end,jobs,gpu_hours,capacity_hours,utilization,running,"
+	    "waiting" },
 };
 
 int
@@ -149,8 +179,8 @@ acct_row_parse(const char *name, char *err, size_t errlen)
 		if (strcmp(name, acct_row_reports[i].name) == 0)
 			return ((int)i);
 	}
-	snprintf(err, errlen, "--report: expected users, cluster or nodes, "
-	    "got \"%s\"", name);
+	snprintf(err, errlen, "--report: expected users, cluster, nodes or "
+	    "timeline, got \"%s\"", name);
 	return (-1);
 }
 

@@ -1,7 +1,7 @@
 /* acct-row.h: the rows of a JOB_ACCT report (docs/protocol.md: a row per
- * user, per group of jobs or per node, as JSON objects), described once as
- * table columns: gacct --report prints them, gtop's JCT pane shows the
- * cluster report's. */
+ * user, per group of jobs or per node, as JSON objects, and the bins of a
+ * cluster report's series), described once as table columns: gacct
+ * --report prints them, gtop's JCT pane shows the cluster report's. */
 #ifndef GB_ACCT_ROW_H
 #define GB_ACCT_ROW_H
 
@@ -15,6 +15,8 @@
 #define ACCT_ROW_USERS		0
 #define ACCT_ROW_CLUSTER	1
 #define ACCT_ROW_NODES		2
+/* The "series" of a cluster report asked with "bins". */
+#define ACCT_ROW_TIMELINE	3
 
 /* The report called name (users, cluster, nodes) as an index, or -1 with
  * err naming the accepted ones. */

@@ -145,7 +145,7 @@ _gbatch_value()
 	gsim:-p | gsim:--policy | gsim:-P | gsim:--placement)
 		_gbatch_list $(_gbatch_accepted "$cmd" "$opt" -c 1x1 /dev/null) ;;
 	gacct:--report)
-		COMPREPLY=($(compgen -W "users cluster nodes" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "users cluster nodes timeline" -- "$cur")) ;;
 	gq:-j | gq:--jobs | gacct:-j | gacct:--jobs)
 		_gbatch_list $(_gbatch_jobs) ;;
 	gq:-l | gq:--long)

@@ -7,6 +7,7 @@
 #include "common/alloc-text.h"
 #include "common/xmalloc.h"
 #include "daemon/controller/acct-report.h"
+#include "daemon/controller/acct-series.h"
 
 /* Queue levels above this are counted in it: the scheduler has a handful,
  * and a row from a damaged database must not size an array. */
@@ -45,6 +46,7 @@ struct acct_node {
 	int			 first_up;
 	int			 first_drained;
 	int64_t			 t;		/* the last change */
+	int64_t			 up_since;	/* the last UP/DOWN event */
 	int64_t			 secs[3][3];	/* by up, drained */
 };
 
@@ -67,9 +69,11 @@ struct acct_report {
 	size_t			 nnodes;
 	struct acct_group	 all;
 	struct acct_group	 bucket[ACCT_NBUCKETS];
+	struct acct_group	 jct[ACCT_NJCT];
 	struct acct_group	*queue;
 	int			 nqueues;
 	bool			 users_only;
+	struct acct_series	*series;	/* NULL: none asked for */
 	bool			 finished;
 	struct acct_report_user	*user_rows;
 	struct acct_report_node	*node_rows;
@@ -85,6 +89,14 @@ static const char *const acct_report_buckets[ACCT_NBUCKETS] = {
 	"1", "2-4", "5-8", ">8"
 };
 
+/* The JCT ranges' upper ends, seconds (the last has none), and names. */
+static const int64_t acct_report_jct_ends[ACCT_NJCT - 1] = {
+	60, 600, 3600, 4 * 3600, 12 * 3600, 86400, 3 * 86400
+};
+static const char *const acct_report_jcts[ACCT_NJCT] = {
+	"<1m", "1m-10m", "10m-1h", "1h-4h", "4h-12h", "12h-1d", "1d-3d", ">3d"
+};
+
 enum job_state
 acct_report_state(int i)
 {
@@ -95,6 +107,24 @@ const char *
 acct_report_bucket_name(int i)
 {
 	return (acct_report_buckets[i]);
+}
+
+const char *
+acct_report_jct_name(int i)
+{
+	return (acct_report_jcts[i]);
+}
+
+static int
+acct_report_jct(int64_t jct)
+{
+	int	i;
+
+	for (i = 0; i < ACCT_NJCT - 1; i++) {
+		if (jct < acct_report_jct_ends[i])
+			return (i);
+	}
+	return (ACCT_NJCT - 1);
 }
 
 static int
@@ -290,6 +320,13 @@ acct_report_users_only(struct acct_report *r)
 	r->users_only = true;
 }
 
+void
+acct_report_series(struct acct_report *r, int bins)
+{
+	if (r->series == NULL)
+		r->series = acct_series_create(r->since, r->until, bins);
+}
+
 static void
 acct_group_free(struct acct_group *g)
 {
@@ -316,6 +353,9 @@ acct_report_free(struct acct_report *r)
 	acct_group_free(&r->all);
 	for (q = 0; q < ACCT_NBUCKETS; q++)
 		acct_group_free(&r->bucket[q]);
+	for (q = 0; q < ACCT_NJCT; q++)
+		acct_group_free(&r->jct[q]);
+	acct_series_free(r->series);
 	for (q = 0; q < r->nqueues; q++)
 		acct_group_free(&r->queue[q]);
 	free(r->queue);
@@ -358,7 +398,7 @@ acct_report_node_get(struct acct_report *r, const char *name, size_t len)
 	n->pub.name = key;
 	n->up = n->drained = ACCT_UNKNOWN;
 	n->first_up = n->first_drained = -1;
-	n->t = r->since;
+	n->t = n->up_since = r->since;
 	acct_map_put(&r->node_map, key, r->nnodes++);
 	return (n);
 }
@@ -436,6 +476,8 @@ acct_report_merge(struct acct_report *into, const struct acct_report *from)
 		acct_vals_merge(&u->wait, &f->wait);
 	}
 	into->cluster.gpu_s += from->cluster.gpu_s;
+	if (into->series != NULL && from->series != NULL)
+		acct_series_merge(into->series, from->series);
 	for (i = 0; i < from->nnodes; i++) {
 		n = acct_report_node_get(into, from->nodes[i].pub.name,
 		    strlen(from->nodes[i].pub.name));
@@ -446,6 +488,8 @@ acct_report_merge(struct acct_report *into, const struct acct_report *from)
 	acct_group_merge(&into->all, &from->all);
 	for (k = 0; k < ACCT_NBUCKETS; k++)
 		acct_group_merge(&into->bucket[k], &from->bucket[k]);
+	for (k = 0; k < ACCT_NJCT; k++)
+		acct_group_merge(&into->jct[k], &from->jct[k]);
 	for (q = 0; q < from->nqueues; q++)
 		acct_group_merge(acct_report_queue(into, q), &from->queue[q]);
 }
@@ -459,6 +503,8 @@ acct_report_job(struct acct_report *r, const struct acct_report_job *j)
 
 	if (s == -1)
 		return;
+	if (r->series != NULL)
+		acct_series_job(r->series, j->submit_time, j->end_time);
 	u = acct_report_user(r, j->user);
 	u->pub.jobs++;
 	u->pub.by_state[s]++;
@@ -469,6 +515,8 @@ acct_report_job(struct acct_report *r, const struct acct_report_job *j)
 		return;
 	acct_group_add(&r->all, s, j);
 	acct_group_add(&r->bucket[acct_report_bucket(j->gpus)], s, j);
+	acct_group_add(&r->jct[acct_report_jct(j->end_time - j->submit_time)],
+	    s, j);
 	if (q < 0)
 		q = 0;
 	if (q >= ACCT_MAX_QUEUES)
@@ -484,6 +532,7 @@ acct_report_run(struct acct_report *r, const struct acct_report_run *run)
 	const char		*pos = run->alloc != NULL ? run->alloc : "";
 	int64_t			 start, end, secs;
 	uint64_t		 gpu_s = 0, g;
+	uint32_t		 gpus = 0;
 	bool			 any = false;
 
 	start = run->start_time > r->since ? run->start_time : r->since;
@@ -493,6 +542,7 @@ acct_report_run(struct acct_report *r, const struct acct_report_run *run)
 		return;
 	secs = end - start;
 	while (alloc_text_next(&pos, &part) == 1) {
+		gpus += (uint32_t)alloc_mask_count(part.mask);
 		g = (uint64_t)alloc_mask_count(part.mask) * (uint64_t)secs;
 		if (!r->users_only)
 			acct_report_node_get(r, part.node,
@@ -500,8 +550,12 @@ acct_report_run(struct acct_report *r, const struct acct_report_run *run)
 		gpu_s += g;
 		any = true;
 	}
-	if (!any)
+	if (!any) {
+		gpus = run->gpus;
 		gpu_s = (uint64_t)run->gpus * (uint64_t)secs;
+	}
+	if (r->series != NULL)
+		acct_series_run(r->series, start, end, gpus);
 	u = acct_report_user(r, run->user);
 	u->pub.gpu_s += gpu_s;
 	r->cluster.gpu_s += gpu_s;
@@ -517,6 +571,14 @@ acct_report_node(struct acct_report *r, const char *name, uint32_t gpus,
 	n->pub.gpus = gpus;
 	n->up = up == -1 ? ACCT_UNKNOWN : up != 0;
 	n->drained = drained == -1 ? ACCT_UNKNOWN : drained != 0;
+}
+
+/* The node was up from its last UP/DOWN event (or since) until t. */
+static void
+acct_report_up(struct acct_report *r, struct acct_node *n, int64_t t)
+{
+	if (r->series != NULL && n->listed)
+		acct_series_capacity(r->series, n->up_since, t, n->pub.gpus);
 }
 
 /* Counts the time since the node's last change in its current state. */
@@ -543,6 +605,12 @@ acct_report_node_event(struct acct_report *r, const char *name,
 	switch (ev) {
 	case ACCT_NODE_UP:
 	case ACCT_NODE_DOWN:
+		/* Up until now: it was, or its first event says it went
+		 * down (acct_node_finish's rule). */
+		if (n->up == 1 || (n->up == ACCT_UNKNOWN &&
+		    ev == ACCT_NODE_DOWN))
+			acct_report_up(r, n, time);
+		n->up_since = time;
 		n->up = ev == ACCT_NODE_UP;
 		if (n->first_up == -1)
 			n->first_up = n->up;
@@ -564,6 +632,8 @@ acct_node_finish(struct acct_report *r, struct acct_node *n)
 	int64_t	absent = 0;
 
 	acct_node_advance(r, n, r->until);
+	if (n->up != 0)
+		acct_report_up(r, n, r->until);
 	up_before = n->first_up == -1 ? 1 : !n->first_up;
 	drained_before = n->first_drained == -1 ? 0 : !n->first_drained;
 	for (u = 0; u < 3; u++) {
@@ -638,6 +708,10 @@ acct_report_finish(struct acct_report *r)
 		acct_group_finish(&r->bucket[q]);
 		r->cluster.bucket[q] = r->bucket[q].pub;
 	}
+	for (q = 0; q < ACCT_NJCT; q++) {
+		acct_group_finish(&r->jct[q]);
+		r->cluster.jct[q] = r->jct[q].pub;
+	}
 	for (q = 0; q < r->nqueues; q++) {
 		acct_group_finish(&r->queue[q]);
 		r->queue_rows[q] = r->queue[q].pub;
@@ -666,4 +740,21 @@ const struct acct_report_cluster *
 acct_report_cluster(const struct acct_report *r)
 {
 	return (&r->cluster);
+}
+
+void
+acct_report_alive(struct acct_report *r, int64_t submit_time)
+{
+	if (r->series != NULL)
+		acct_series_job(r->series, submit_time, 0);
+}
+
+size_t
+acct_report_series_bins(const struct acct_report *r,
+    const struct acct_series_bin **bins)
+{
+	*bins = NULL;
+	if (r->series == NULL)
+		return (0);
+	return (acct_series_bins(r->series, bins));
 }

@@ -37,6 +37,11 @@ enum job_state	acct_report_state(int i);
 /* GPU-count buckets of the cluster report: 1, 2-4, 5-8, more than 8. */
 #define ACCT_NBUCKETS	4
 const char	*acct_report_bucket_name(int i);
+/* JCT ranges of the cluster report (its histogram): under a minute, 1 to
+ * 10 minutes, 10 minutes to an hour, 1-4 h, 4-12 h, 12 h to a day, 1-3
+ * days, more; each range includes its lower end. */
+#define ACCT_NJCT	8
+const char	*acct_report_jct_name(int i);
 
 struct acct_report_job {
 	const char	*user;
@@ -98,6 +103,7 @@ struct acct_report_cluster {
 	uint64_t	 drained_gpu_s;	/* GPU-seconds of up, drained nodes */
 	struct acct_report_group all;
 	struct acct_report_group bucket[ACCT_NBUCKETS];
+	struct acct_report_group jct[ACCT_NJCT];
 	int		 nqueues;	/* queue[0..nqueues-1] */
 	const struct acct_report_group *queue;
 };
@@ -119,12 +125,18 @@ struct acct_report *acct_report_create(int64_t since, int64_t until);
  * GPU-seconds), before anything is fed: the groups of the cluster report
  * and each node's usage are left out, and read as zero. */
 void		 acct_report_users_only(struct acct_report *);
+/* Keeps the cluster over time too (acct-series.h), in bins: before
+ * anything is fed. Its jobs alive are those fed with acct_report_job
+ * (every finished state wanted) and with acct_report_alive. */
+void		 acct_report_series(struct acct_report *, int bins);
 void		 acct_report_free(struct acct_report *);
 
 void		 acct_report_job(struct acct_report *,
 		     const struct acct_report_job *);
 void		 acct_report_run(struct acct_report *,
 		     const struct acct_report_run *);
+/* A job not ended by until, for the series: submitted at submit_time. */
+void		 acct_report_alive(struct acct_report *, int64_t submit_time);
 /* A node of the nodes table. up and drained: the state its last event of
  * each kind before since left (1 or 0), -1 when it has none. */
 void		 acct_report_node(struct acct_report *, const char *name,
@@ -151,5 +163,9 @@ size_t		 acct_report_nodes(const struct acct_report *,
 		     const struct acct_report_node **);
 const struct acct_report_cluster *acct_report_cluster(
 		     const struct acct_report *);
+/* The series' bins (none without acct_report_series), borrowed. */
+struct acct_series_bin;
+size_t		 acct_report_series_bins(const struct acct_report *,
+		     const struct acct_series_bin **);
 
 #endif

@@ -24,6 +24,7 @@
 #include "common/proto.h"
 #include "common/xmalloc.h"
 #include "daemon/controller/acct-report.h"
+#include "daemon/controller/acct-series.h"
 #include "daemon/controller/gbatchd.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/req-job-acct.h"
@@ -54,6 +55,7 @@ struct req_acct_report {
 	int64_t			 since;
 	int64_t			 until;
 	int64_t			 now;
+	int			 bins;		/* of the series; 0: none */
 	struct store_acct_rep	*q;		/* read in the loop */
 	struct acct_report	*r;
 	struct event		*ev;
@@ -237,6 +239,38 @@ req_acct_report_cluster(const struct req_acct_report *a, json_t *rows)
 	for (i = 0; i < ACCT_NBUCKETS; i++)
 		json_array_append_new(rows, req_acct_report_group("gpus",
 		    acct_report_bucket_name(i), &c->bucket[i]));
+	for (i = 0; i < ACCT_NJCT; i++)
+		json_array_append_new(rows, req_acct_report_group("jct",
+		    acct_report_jct_name(i), &c->jct[i]));
+}
+
+/* An average over secs seconds, one decimal's worth of precision. */
+static json_t *
+req_acct_report_avg(uint64_t sum, int64_t secs)
+{
+	return (json_real(secs > 0 ? (double)sum / (double)secs : 0));
+}
+
+static json_t *
+req_acct_report_series(const struct req_acct_report *a)
+{
+	const struct acct_series_bin	*b;
+	json_t				*series = json_array();
+	size_t				 n, i;
+
+	n = acct_report_series_bins(a->r, &b);
+	for (i = 0; i < n; i++) {
+		json_array_append_new(series, json_pack("{s:I,s:I,s:I,s:I,"
+		    "s:I,s:o,s:o,s:o}", "start", (json_int_t)b[i].start, "end",
+		    (json_int_t)b[i].end, "jobs", (json_int_t)b[i].jobs,
+		    "gpu_seconds", (json_int_t)b[i].gpu_s, "capacity_seconds",
+		    (json_int_t)b[i].capacity_s, "utilization",
+		    req_acct_report_pct(b[i].gpu_s, b[i].capacity_s),
+		    "running", req_acct_report_avg(b[i].run_s, b[i].end -
+		    b[i].start), "waiting", req_acct_report_avg(b[i].wait_s,
+		    b[i].end - b[i].start)));
+	}
+	return (series);
 }
 
 static void
@@ -281,6 +315,9 @@ req_acct_report_reply(struct req_acct_report *a, struct peer *p)
 	json_object_set_new(reply, "until", json_integer(a->until));
 	json_object_set_new(reply, "now", json_integer(a->now));
 	json_object_set_new(reply, "rows", rows);
+	if (a->bins != 0)
+		json_object_set_new(reply, "series",
+		    req_acct_report_series(a));
 	peer_send(p, reply);
 	json_decref(reply);
 }
@@ -388,6 +425,8 @@ req_acct_report_thread_open(struct req_acct_report *a,
 	a->tr = acct_report_create(a->since, a->until);
 	if (a->kind == STORE_ACCT_USERS)
 		acct_report_users_only(a->tr);
+	if (a->bins != 0)
+		acct_report_series(a->tr, a->bins);
 	return (0);
 }
 
@@ -397,6 +436,7 @@ req_acct_report(struct peer *p, const json_t *msg, const char *name,
 {
 	struct req_acct_report	*a;
 	json_t			*users = json_object_get(msg, "users"), *seq;
+	json_t			*bins = json_object_get(msg, "bins");
 	const char		*bad = NULL;
 	char			 err[256];
 	unsigned		 parts = STORE_ACCT_PART_JOBS | STORE_ACCT_PART_REST;
@@ -422,13 +462,32 @@ req_acct_report(struct peer *p, const json_t *msg, const char *name,
 	else if (kind == STORE_ACCT_NODES && json_object_get(msg, "states") !=
 	    NULL)
 		bad = "states";
+	else if (kind != STORE_ACCT_CLUSTER && bins != NULL)
+		bad = "bins";
 	if (bad != NULL) {
 		req_error(p, msg, PROTO_E_INVALID, "%s: not with report %s",
 		    bad, name);
 		return;
 	}
+	if (bins != NULL && (!json_is_integer(bins) ||
+	    json_integer_value(bins) < 1 ||
+	    json_integer_value(bins) > ACCT_SERIES_MAX_BINS)) {
+		req_error(p, msg, PROTO_E_INVALID, "bins: expected a whole "
+		    "number from 1 to %d", ACCT_SERIES_MAX_BINS);
+		return;
+	}
+	/* The waiting jobs of a series count every job alive. */
+	if (bins != NULL && json_object_get(msg, "states") != NULL) {
+		req_error(p, msg, PROTO_E_INVALID, "bins: not with states (the "
+		    "series counts the jobs of every state)");
+		return;
+	}
 	a = xcalloc(1, sizeof *a);
 	a->kind = (enum store_acct_report)kind;
+	if (bins != NULL) {
+		a->bins = (int)json_integer_value(bins);
+		q->alive = true;
+	}
 	/* Another user's row is their private data: a user's users report
 	 * holds only their own (req_job_acct refused asking for others'),
 	 * but its share is still of the whole cluster's use. */
@@ -457,6 +516,8 @@ req_acct_report(struct peer *p, const json_t *msg, const char *name,
 	a->r = acct_report_create(a->since, a->until);
 	if (a->kind == STORE_ACCT_USERS)
 		acct_report_users_only(a->r);
+	if (a->bins != 0)
+		acct_report_series(a->r, a->bins);
 	a->peer = peer_serial(p);
 	seq = json_object_get(msg, "seq");
 	a->req = json_pack("{s:i}", "type", MSG_JOB_ACCT);

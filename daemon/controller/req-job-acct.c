@@ -311,6 +311,12 @@ req_job_acct(struct peer *p, const json_t *msg)
 	q.states = states_text;
 	q.ids = ids_text;
 	q.fields = job_list_store_fields(a->fields);
+	if ((v = json_object_get(msg, "report")) == NULL &&
+	    json_object_get(msg, "bins") != NULL) {
+		free(a);
+		snprintf(err, sizeof err, "bins: only with report \"cluster\"");
+		goto invalid;
+	}
 	if ((v = json_object_get(msg, "report")) != NULL) {
 		free(a);
 		if (!json_is_string(v)) {

@@ -171,6 +171,8 @@ enum store_acct_phase {
 	STORE_ACCT_OPEN_RUNS,
 	STORE_ACCT_NODE_ROWS,
 	STORE_ACCT_EVENTS,
+	STORE_ACCT_ACTIVE,
+	STORE_ACCT_LATER,
 	STORE_ACCT_NPHASES
 };
 
@@ -193,13 +195,22 @@ static const char *const store_acct_report_sql[STORE_ACCT_NPHASES] = {
 	[STORE_ACCT_OPEN_RUNS] = "SELECT user, start_time, end_time, gpus,"
 	    " alloc FROM job_runs WHERE end_time = 0 AND start_time < :until",
 	[STORE_ACCT_NODE_ROWS] = "SELECT name, gpus, (SELECT state FROM"
-	    " node_events e WHERE e.node = n.name AND e.time < :since AND"
+	    " node_events e WHERE e.node = nodes.name AND e.time < :since AND"
 	    " e.state IN ('UP', 'DOWN') ORDER BY e.time DESC, e.id DESC LIMIT"
-	    " 1), (SELECT state FROM node_events e WHERE e.node = n.name AND"
-	    " e.time < :since AND e.state IN ('DRAINED', 'RESUMED') ORDER BY"
-	    " e.time DESC, e.id DESC LIMIT 1) FROM nodes n",
+	    " 1), (SELECT state FROM node_events e WHERE e.node = nodes.name"
+	    " AND e.time < :since AND e.state IN ('DRAINED', 'RESUMED') ORDER"
+	    " BY e.time DESC, e.id DESC LIMIT 1) FROM nodes",
 	[STORE_ACCT_EVENTS] = "SELECT node, time, state FROM node_events WHERE"
 	    " time >= :since AND time < :until ORDER BY node, time, id",
+	/* For a series, the jobs alive at until: those not finished (the
+	 * scheduler's, through jobs_state), and those that finished later
+	 * (a range of jobs_acct; none when until is now). */
+	[STORE_ACCT_ACTIVE] = "SELECT submit_time FROM jobs WHERE state IN"
+	    " ('PENDING', 'HELD', 'RUNNING', 'PREEMPTING') AND"
+	    " submit_time < :until",
+	[STORE_ACCT_LATER] = "SELECT submit_time FROM jobs WHERE"
+	    " end_time >= :until AND " STORE_SQL_FINISHED " AND"
+	    " submit_time < :until",
 };
 
 struct store_acct_rep {
@@ -244,6 +255,7 @@ store_acct_report_open(const struct store_acct_query *q,
 	for (i = 0; i < STORE_ACCT_NPHASES; i++) {
 		if ((i == STORE_ACCT_JOBS && kind == STORE_ACCT_NODES) ||
 		    (i >= STORE_ACCT_NODE_ROWS && kind == STORE_ACCT_USERS) ||
+		    (i >= STORE_ACCT_ACTIVE && !q->alive) ||
 		    (i == STORE_ACCT_JOBS &&
 		    (parts & STORE_ACCT_PART_JOBS) == 0) ||
 		    (i != STORE_ACCT_JOBS &&
@@ -320,6 +332,10 @@ store_acct_feed(int phase, sqlite3_stmt *st, struct acct_report *r)
 		    ACCT_NODE_UP : strcmp(s, "DOWN") == 0 ? ACCT_NODE_DOWN :
 		    strcmp(s, "DRAINED") == 0 ? ACCT_NODE_DRAINED :
 		    ACCT_NODE_RESUMED);
+		break;
+	case STORE_ACCT_ACTIVE:
+	case STORE_ACCT_LATER:
+		acct_report_alive(r, sqlite3_column_int64(st, 0));
 		break;
 	}
 }

@@ -5,6 +5,7 @@
 #ifndef GB_CTL_STORE_ACCT_H
 #define GB_CTL_STORE_ACCT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -20,6 +21,7 @@ struct store_acct_query {
 	const char	*states;
 	const char	*ids;
 	uint64_t	 fields;	/* JOB_FIELD_BIT of the store fields read */
+	bool		 alive;		/* a report: the jobs alive at until too */
 };
 
 struct store_acct;
@@ -41,7 +43,9 @@ void		 store_acct_close(struct store_acct *);
  * query's users and states (users and cluster), the runs overlapping
  * [since, until) of every user (all three), the nodes table with the state
  * each node's last events before since left, and the node events of the
- * range (cluster and nodes). until is min(END, now). */
+ * range (cluster and nodes), and with alive the submit times of the jobs
+ * not ended by until (a cluster report's series). until is min(END,
+ * now). */
 enum store_acct_report {
 	STORE_ACCT_USERS,
 	STORE_ACCT_CLUSTER,

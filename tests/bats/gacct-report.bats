@@ -28,7 +28,7 @@ field() {
 
 @test "gacct --report: a bad name, and options that do not apply, are usage errors" {
 	run -2 gacct --report groups
-	[[ "$output" == *'--report: expected users, cluster or nodes, got "groups"'* ]]
+	[[ "$output" == *'--report: expected users, cluster, nodes or timeline, got "groups"'* ]]
 	run -2 gacct --report nodes -s CD
 	[[ "$output" == *"-s/--state does not apply"* ]]
 	run -2 gacct --report cluster -u root
@@ -36,11 +36,23 @@ field() {
 	run -2 gacct --report users -j 1
 	run -2 gacct --report users -o user,nope
 	[[ "$output" == *'nope'*'user'*'share'* ]]
+	run -2 gacct --report timeline -s CD
+	[[ "$output" == *"--report timeline: -s/--state does not apply"* ]]
+	run -2 gacct --report cluster --bins 4
+	[[ "$output" == *"--report cluster: --bins does not apply"* ]]
+	run -2 gacct --bins 4
+	[[ "$output" == *"--bins goes with --report timeline"* ]]
+	for n in 0 1001 x 3x; do
+		run -2 gacct --report timeline --bins "$n"
+		[[ "$output" == *"--bins: expected a whole number from 1 to 1000, got \"$n\""* ]]
+	done
 	run -0 gacct --help
 	[[ "$output" == *"--report REPORT"* ]]
+	[[ "$output" == *"--bins N"* ]]
+	[[ "$output" == *"timeline: start, end, jobs,"* ]]
 }
 
-@test "gacct --report users, cluster and nodes agree with the database" {
+@test "gacct --report users, cluster, nodes and timeline agree with the database" {
 	printf 'scheduler = {\n  thresholds = [ 2.0 ];\n  promote_knob = 0;\n};\n' >>"$GBATCH_CONF"
 	# The range starts before the nodes first come up: that time is
 	# theirs neither as down time nor as capacity.
@@ -87,6 +99,9 @@ PY
 		run -0 gacct --report "$r" -S "@$t0" -E "@$t1" --json
 		echo "$output" >"$r.json"
 	done
+	# Bins of uneven length: the range is rarely a multiple of 7 s.
+	run -0 gacct --report timeline --bins 7 -S "@$t0" -E "@$t1" --json
+	echo "$output" >timeline.json
 	python3 - "$GB_DIR/ctl/gbatch.db" "$t0" "$t1" <<'PY'
 import json, math, sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
@@ -152,11 +167,11 @@ for row in users["rows"]:
 # before a first UP the node was not in the cluster (None): neither down
 # nor capacity.
 nodes = dict(db.execute("SELECT name, gpus FROM nodes"))
-down, drained, absent = {}, {}, {}
+down, drained, absent, states = {}, {}, {}, {}
 for n in nodes:
     ev = db.execute("SELECT time, state FROM node_events WHERE node = ?"
                     " ORDER BY time, id", (n,)).fetchall()
-    def state(t, yes, no):
+    def state(t, yes, no, ev=ev):
         kind = [e for e in ev if e[1] in (yes, no)]
         if not kind:
             return False
@@ -166,6 +181,7 @@ for n in nodes:
         if yes == "UP" and kind[0][1] == "UP":
             return None
         return kind[0][1] == no
+    states[n] = lambda t, state=state: state(t, "UP", "DOWN")
     down[n] = sum(1 for t in range(since, until) if state(t, "UP", "DOWN") is False)
     absent[n] = sum(1 for t in range(since, until) if state(t, "UP", "DOWN") is None)
     drained[n] = sum(1 for t in range(since, until)
@@ -205,6 +221,52 @@ for r in crows:
     if r["group"] == "gpus":
         lo, hi = buckets[r["key"]]
         check_jobs(r, [j for j in jobs if lo <= j[2] <= hi], True)
+# JCT ranges: lower end included; every range has its row.
+jcts = {"<1m": (0, 60), "1m-10m": (60, 600), "10m-1h": (600, 3600),
+        "1h-4h": (3600, 14400), "4h-12h": (14400, 43200),
+        "12h-1d": (43200, 86400), "1d-3d": (86400, 259200),
+        ">3d": (259200, 1 << 40)}
+assert [r["key"] for r in crows if r["group"] == "jct"] == list(jcts), crows
+for r in crows:
+    if r["group"] == "jct":
+        lo, hi = jcts[r["key"]]
+        check_jobs(r, [j for j in jobs if lo <= j[4] - j[3] < hi], True)
+
+# The timeline, second by second: bin i starts at since + ceil(i L / 7).
+tl = json.load(open("timeline.json"))
+assert tl["report"] == "timeline", tl
+bins = tl["rows"]
+L = until - since
+edges = [since + -(-i * L // 7) for i in range(8)]
+assert [(b["start"], b["end"]) for b in bins] == list(zip(edges, edges[1:])), bins
+runs = db.execute("SELECT start_time, end_time, alloc FROM job_runs").fetchall()
+alive = db.execute("SELECT submit_time, CASE WHEN state IN ('PENDING',"
+    " 'HELD', 'RUNNING', 'PREEMPTING') THEN 0 ELSE end_time END"
+    " FROM jobs").fetchall()
+for b in bins:
+    secs = range(b["start"], b["end"])
+    gpu = run = live = 0
+    for start, end, alloc in runs:
+        n = sum(1 for t in secs if start <= t < (end or until))
+        run += n
+        gpu += n * sum(bin(int(p.rsplit(":", 1)[1], 16)).count("1")
+                       for p in alloc.split(","))
+    for submit, end in alive:
+        live += sum(1 for t in secs if submit <= t < (end or until))
+    up = sum(g * sum(1 for t in secs if states[n](t))
+             for n, g in nodes.items())
+    ended = sum(1 for j in jobs if b["start"] <= j[4] < b["end"])
+    assert b["gpu_seconds"] == gpu, (b, gpu)
+    assert b["capacity_seconds"] == up, (b, up, db.execute(
+        "SELECT node, time, state FROM node_events").fetchall())
+    assert b["jobs"] == ended, (b, ended)
+    close(b["running"], run / len(secs))
+    close(b["waiting"], (live - run) / len(secs))
+    close(b["utilization"], 100 * gpu / up if up else None)
+assert sum(b["gpu_seconds"] for b in bins) == total
+assert sum(b["capacity_seconds"] for b in bins) == c
+assert sum(b["jobs"] for b in bins) == len(jobs)
+assert max(b["waiting"] for b in bins) > 0, bins
 PY
 
 	# The same figures in the other formats: hours, 2 decimals.

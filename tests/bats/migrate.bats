@@ -121,7 +121,7 @@ for k in ("first_start", "run_time", "queue_delay", "last_queue"):
 	((delay < 20000))
 }
 
-@test "after the upgrade gacct's listing and the purge read jobs in order from jobs_acct, sorting nothing" {
+@test "after the upgrade gacct's listing and the purge read jobs in order from jobs_acct, sorting nothing; a series searches" {
 	gb_start_controller
 	kill "$GB_CTL_PID"
 	wait "$GB_CTL_PID" || true
@@ -134,6 +134,17 @@ for k in ("first_start", "run_time", "queue_delay", "last_queue"):
 	[[ "$plans" == *"statements: 3"* ]]
 	[ "$(grep -c 'USING .*INDEX jobs_acct (end_time>? AND end_time<?)' <<<"$plans")" = 3 ]
 	[ "$(grep -c 'TEMP B-TREE' <<<"$plans")" = 0 ]
+	# A series' jobs alive at its end: searches of jobs_state (the
+	# scheduler's jobs) and of jobs_acct (those that ended later).
+	alive=$(awk '/^\[[0-9]+\] statement:/ { keep = /^\[[0-9]+\] statement: SELECT submit_time FROM jobs WHERE/ }
+	    keep { print }' <<<"$output")
+	[ "$(grep -c 'statement:' <<<"$alive")" = 2 ]
+	[ "$(grep -c 'SEARCH jobs USING INDEX jobs_state (state=?)' <<<"$alive")" = 1 ]
+	[ "$(grep -c 'SEARCH jobs USING COVERING INDEX jobs_acct (end_time>?)' <<<"$alive")" = 1 ]
+	# Nothing else scans a table that grows with the history (the
+	# purge's own batch is a temporary table of one batch).
+	[ "$(grep 'full scan$' <<<"$output" | grep -vc 'SCAN temp.purge_batch')" = 0 ] ||
+	    { grep -B4 'full scan$' <<<"$output"; false; }
 }
 
 @test "a database newer than this gbatchd is refused, untouched" {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "daemon/controller/acct-report.h"
+#include "daemon/controller/acct-series.h"
 #include "tests/unit/tap.h"
 
 /* When set, jobs go here instead of to the report t_feed was given: the
@@ -155,6 +156,13 @@ t_cluster_jobs(const struct acct_report *r)
 	t_stat(&c->queue[0].wait, 3, 5500.0 / 3, 500, 5000, "queue 0 wait");
 	t_stat(&c->queue[1].jct, 2, 450, 100, 800, "queue 1 JCT");
 	is_int(c->queue[2].by_state[2], 1, "queue 2: the TIMEOUT");
+	/* JCT ranges: 50 | 100 300 400 | 800 1100 | none above. */
+	is_str(acct_report_jct_name(0), "<1m", "JCT range names");
+	is_str(acct_report_jct_name(ACCT_NJCT - 1), ">3d", "the last");
+	t_stat(&c->jct[0].jct, 1, 50, 50, 50, "JCT under a minute");
+	t_stat(&c->jct[1].jct, 3, 800.0 / 3, 300, 400, "JCT 1m-10m");
+	t_stat(&c->jct[2].jct, 2, 950, 800, 1100, "JCT 10m-1h");
+	is_int(c->jct[3].jobs + c->jct[7].jobs, 0, "no longer JCT");
 }
 
 static void
@@ -277,6 +285,113 @@ t_many_users(void)
 	acct_report_free(r);
 }
 
+/* The series of t_feed's report in 4 bins of 250 s, each figure summed
+ * by hand per node, run and job (the comments of t_feed), with two jobs
+ * still alive at until: one submitted at 500, one at 1900. */
+static void
+t_series(struct acct_report *r, const char *what)
+{
+	static const uint64_t	 cap[4] = { 4300, 3500, 4800, 3800 };
+	static const uint64_t	 gpu[4] = { 1400, 800, 600, 1650 };
+	static const uint64_t	 run[4] = { 400, 300, 200, 250 };
+	static const uint64_t	 wait[4] = { 900, 650, 300, 250 };
+	static const uint64_t	 jobs[4] = { 1, 3, 1, 1 };
+	const struct acct_series_bin *b;
+	const struct acct_report_cluster *c = acct_report_cluster(r);
+	uint64_t		 sum_cap = 0, sum_gpu = 0;
+	size_t			 n = acct_report_series_bins(r, &b), i;
+	int			 bad = 0;
+
+	is_int(n, 4, "%s: 4 bins", what);
+	for (i = 0; i < n && i < 4; i++) {
+		if (b[i].start != 1000 + 250 * (int64_t)i ||
+		    b[i].end != b[i].start + 250)
+			bad++;
+		if (b[i].capacity_s != cap[i] || b[i].gpu_s != gpu[i] ||
+		    b[i].run_s != run[i] || b[i].wait_s != wait[i] ||
+		    b[i].jobs != jobs[i]) {
+			printf("# bin %zu: capacity %ju gpu %ju run %ju wait "
+			    "%ju jobs %ju\n", i, (uintmax_t)b[i].capacity_s,
+			    (uintmax_t)b[i].gpu_s, (uintmax_t)b[i].run_s,
+			    (uintmax_t)b[i].wait_s, (uintmax_t)b[i].jobs);
+			bad++;
+		}
+		sum_cap += b[i].capacity_s;
+		sum_gpu += b[i].gpu_s;
+	}
+	is_int(bad, 0, "%s: every bin's figures", what);
+	is_int(sum_cap, c->capacity_s, "%s: capacity sums to the report's",
+	    what);
+	is_int(sum_gpu, c->gpu_s, "%s: use sums to the report's", what);
+}
+
+/* Bins of uneven length, and intervals against a count per second. */
+static void
+t_series_bins(void)
+{
+	struct acct_series		*s;
+	const struct acct_series_bin	*b;
+	static uint64_t			 want[1000];
+	int64_t				 a, e;
+	size_t				 n, i;
+	int				 round, k, bad = 0;
+
+	/* [0, 10) in 3: edges at ceil(10 i / 3) = 0, 4, 7, 10. */
+	s = acct_series_create(0, 10, 3);
+	acct_series_run(s, 3, 8, 2);
+	acct_series_job(s, -5, 0);
+	n = acct_series_bins(s, &b);
+	is_int(n, 3, "3 bins");
+	is_int(b[1].start, 4, "the second starts at 4");
+	is_int(b[2].start, 7, "the third at 7");
+	is_int(b[0].gpu_s, 2, "[3, 8) x 2: 1 s in the first");
+	is_int(b[1].gpu_s, 6, "3 s in the second");
+	is_int(b[2].gpu_s, 2, "1 s in the third");
+	is_int(b[1].wait_s, 0, "alive and running: not waiting");
+	is_int(b[2].wait_s, 2, "alive, not running: waiting");
+	acct_series_free(s);
+
+	s = acct_series_create(0, 5, 10);
+	is_int(acct_series_bins(s, &b), 5, "a bin per second at most");
+	acct_series_free(s);
+	s = acct_series_create(7, 7, 10);
+	is_int(acct_series_bins(s, &b), 0, "an empty range: no bins");
+	acct_series_free(s);
+
+	srand(11);
+	for (round = 0; round < 200; round++) {
+		int64_t	since = rand() % 100, len = 1 + rand() % 900;
+		int	nb = 1 + rand() % 60;
+
+		memset(want, 0, sizeof want);
+		s = acct_series_create(since, since + len, nb);
+		for (k = 0; k < 20; k++) {
+			a = since - 50 + rand() % (len + 100);
+			e = a + rand() % (len + 1);
+			acct_series_capacity(s, a, e, (uint32_t)(k + 1));
+			for (; a < e; a++) {
+				if (a >= since && a < since + len)
+					want[a - since] += (uint64_t)k + 1;
+			}
+		}
+		n = acct_series_bins(s, &b);
+		for (i = 0; i < n; i++) {
+			uint64_t	sum = 0;
+
+			for (a = b[i].start; a < b[i].end; a++)
+				sum += want[a - since];
+			if (sum != b[i].capacity_s)
+				bad++;
+		}
+		if (n == 0 || b[0].start != since || b[n - 1].end != since +
+		    len)
+			bad++;
+		acct_series_free(s);
+	}
+	is_int(bad, 0, "200 random sets of intervals: each bin as a count "
+	    "per second gives");
+}
+
 int
 main(void)
 {
@@ -290,6 +405,31 @@ main(void)
 	t_nodes(r);
 	used = acct_report_cluster(r)->gpu_s;
 	acct_report_free(r);
+
+	/* The series, fed alone and with its jobs merged from another. */
+	r = acct_report_create(1000, 2000);
+	acct_report_series(r, 4);
+	t_feed(r);
+	acct_report_alive(r, 500);
+	acct_report_alive(r, 1900);
+	acct_report_finish(r);
+	t_cluster(r);
+	t_series(r, "series");
+	acct_report_free(r);
+	r = acct_report_create(1000, 2000);
+	acct_report_series(r, 4);
+	t_jobs_into = acct_report_create(1000, 2000);
+	acct_report_series(t_jobs_into, 4);
+	t_feed(r);
+	acct_report_alive(r, 500);
+	acct_report_alive(r, 1900);
+	acct_report_merge(r, t_jobs_into);
+	acct_report_free(t_jobs_into);
+	t_jobs_into = NULL;
+	acct_report_finish(r);
+	t_series(r, "series merged");
+	acct_report_free(r);
+	t_series_bins();
 
 	/* The jobs in a report of their own, merged into the one fed the
 	 * rest: the same figures, every one. */
