@@ -192,18 +192,22 @@ model_refresh_job(struct model *m, uint64_t id)
 }
 
 int
-model_refresh_acct(struct model *m, enum model_acct slot, int64_t since)
+model_refresh_acct(struct model *m, enum model_acct slot, int64_t since,
+    int bins)
 {
 	json_t	*req, *reply;
 	int	 r;
 
 	req = json_pack("{s:i,s:s,s:I}", "type", MSG_JOB_ACCT, "report",
 	    "cluster", "since", (json_int_t)(since > 0 ? since : 0));
+	if (bins > 0)
+		json_object_set_new(req, "bins", json_integer(bins));
 	r = model_call(m, req, &reply, NULL, NULL);
 	json_decref(req);
 	if (r != 0)
 		return (m->status = r);
-	if (!json_is_array(json_object_get(reply, "rows"))) {
+	if (!json_is_array(json_object_get(reply, "rows")) || (bins > 0 &&
+	    !json_is_array(json_object_get(reply, "series")))) {
 		json_decref(reply);
 		snprintf(m->err, sizeof m->err, "bad reply from gbatchd at %s: "
 		    "not a report", client_socket_path());

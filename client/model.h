@@ -76,10 +76,11 @@ int	model_refresh_jobs(struct model *, const json_t *fields);
 int	model_refresh_job(struct model *, uint64_t id);
 
 /* Asks for the cluster report of the jobs that ended since since (seconds
- * since the epoch) until now; the reply (its "rows": acct-row.h) replaces
- * m->acct[slot]. Returns as refresh_jobs. */
+ * since the epoch) until now, with its series in bins when bins > 0; the
+ * reply (its "rows" and "series": acct-row.h) replaces m->acct[slot].
+ * Returns as refresh_jobs. */
 int	model_refresh_acct(struct model *, enum model_acct slot,
-	    int64_t since);
+	    int64_t since, int bins);
 
 /* Asks how the controller is (PING: its version, the policy in force and
  * its queue thresholds); the reply replaces m->ping. Returns as

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <langinfo.h>
 #include <limits.h>
 #include <locale.h>
 #include <signal.h>
@@ -119,10 +120,11 @@ gtop_refresh_acct(struct view *v)
 	v->acct_stale = false;
 	if ((r = model_refresh_ping(m)) != 0 ||
 	    (r = model_refresh_acct(m, MODEL_ACCT_WINDOW, now -
-	    pane_jct_windows[v->window])) != 0 ||
-	    (r = model_refresh_acct(m, MODEL_ACCT_HOUR, now - 3600)) != 0)
+	    pane_jct_windows[v->window], PANE_JCT_BINS)) != 0 ||
+	    (r = model_refresh_acct(m, MODEL_ACCT_HOUR, now - 3600, 0)) != 0)
 		return (r);
-	return (model_refresh_acct(m, MODEL_ACCT_TODAY, gtop_midnight(now)));
+	return (model_refresh_acct(m, MODEL_ACCT_TODAY, gtop_midnight(now),
+	    0));
 }
 
 /* Asks the controller for what the panes show. Returns the model's
@@ -258,6 +260,8 @@ main(int argc, char **argv)
 	model_init(&m, CMD_TIMEOUT_DEFAULT);
 	memset(&v, 0, sizeof v);
 	v.m = &m;
+	/* Block elements only where the terminal's charset has them. */
+	v.utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 	v.interval = GTOP_DELAY_DEFAULT;
 	v.idle_after = GTOP_IDLE_DEFAULT;
 	opterr = 0;

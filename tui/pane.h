@@ -34,6 +34,7 @@ struct view {
 	unsigned	 idle_after;		/* an allocated GPU this long
 						 * under 5% busy is idle */
 	bool		 once;			/* gtop --once: no footer */
+	bool		 utf8;			/* the charset is UTF-8 */
 	enum pane_id	 focus;
 	int		 sel[PANE_COUNT];	/* the selected row of each */
 	int		 top[PANE_COUNT];	/* the first row shown */
@@ -76,8 +77,10 @@ extern const struct pane_ops	pane_gpus;
 extern const struct pane_ops	pane_detail;
 extern const struct pane_ops	pane_jct;
 
-/* The JCT pane's windows, in seconds (view.window picks one). */
+/* The JCT pane's windows, in seconds (view.window picks one), and the
+ * bins its sparklines cut the window into. */
 #define PANE_JCT_WINDOWS	3
+#define PANE_JCT_BINS		60
 extern const int64_t	pane_jct_windows[PANE_JCT_WINDOWS];
 /* Whether gpu (a NODE_LIST GPU) is allocated but idle: its job has held
  * it under 5% busy for v->idle_after seconds. */

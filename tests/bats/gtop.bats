@@ -99,7 +99,8 @@ gpu_cells() {
 	# No terminal control in the frame, and it fits its width.
 	printf '%s\n' "$frame" >frame.txt
 	gb_no_controls frame.txt
-	[ "$(awk '{ if (length($0) > m) m = length($0) } END { print m }' frame.txt)" -le 100 ]
+	# Characters, not bytes: sparklines are UTF-8 in a UTF-8 locale.
+	[ "$(python3 -c 'import sys; print(max(len(l) for l in open(sys.argv[1], encoding="utf-8").read().splitlines()))' frame.txt)" -le 100 ]
 }
 
 @test "gtop --once with gbatchd stopped prints the frame, says why and exits 3" {
@@ -279,6 +280,54 @@ gpu_cells() {
 	((avg >= 1 && avg < 60))
 	d=$(printf '0:%02d' "$avg")
 	screen_has "JCT avg: last hour $d, today $d"
+}
+
+@test "gtop --once: the JCT histogram counts what gacct's JCT rows count; the sparklines span the window's bins, in blocks or in ASCII" {
+	for s in 1 2 3; do
+		gb_submit -G "$s" --wrap "sleep $s" >/dev/null
+	done
+	# The report's range ends at now, exclusive: all three are in it
+	# once a second has passed since the last ended.
+	ended3() {
+		[ "$(gacct -S now-1hour --report cluster -P -n -o group,jobs |
+		    awk -F'|' '$1 == "all" { print $2 }')" = 3 ]
+	}
+	gb_wait 30 ended3
+	want=$(gacct -S now-1hour --report cluster -P -n -o group,key,jobs |
+	    awk -F'|' '$1 == "jct" { print $2, $3 }')
+	[ "$(wc -l <<<"$want")" = 8 ]
+	for loc in C.UTF-8 C; do
+		LC_ALL=$loc COLUMNS=120 gtop --once >"once-$loc.txt"
+		python3 - "once-$loc.txt" "$loc" "$want" <<'PY'
+import sys
+text = open(sys.argv[1], encoding="utf-8").read().splitlines()
+utf8 = sys.argv[2] == "C.UTF-8"
+want = [l.split() for l in sys.argv[3].splitlines()]
+# The histogram: a row per range under its heading, the count after the
+# bar, a bar only where there are jobs.
+at = [i for i, l in enumerate(text) if l.startswith(" JCT      jobs that ended")]
+assert len(at) == 1, text
+rows = text[at[0] + 1:at[0] + 9]
+bar = "\u2588" if utf8 else "#"
+got = [[r.split()[0], r.split()[-2]] for r in rows]
+assert got == want, (got, want)
+for r, (key, n) in zip(rows, want):
+    assert (bar in r) == (int(n) > 0), r
+# The sparklines: 60 cells (a bin each, fits at 120 columns) after the
+# label; GPUs were used only lately, and there were none an hour ago.
+levels = "\u2581\u2582\u2583\u2584\u2585\u2586\u2587\u2588" if utf8 else "_.-=+*#@"
+for label in ("GPU use", "waiting"):
+    line = [l for l in text if l.startswith(" " + label)]
+    assert len(line) == 1, (label, text)
+    cells = line[0][10:70]
+    assert len(cells) == 60 and all(c in levels + " " for c in cells), line
+    assert line[0][70:].startswith(" now "), line
+use = [l for l in text if l.startswith(" GPU use")][0][10:70]
+assert use[0] == " ", use
+assert any(c in levels[1:] for c in use[-2:]), use
+assert all(c in " " + levels[0] for c in use[:-3]), use
+PY
+	done
 }
 
 @test "gtop marks the job that starts next, and lists the waiting ones in the scheduler's order" {

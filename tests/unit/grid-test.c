@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tui/chart.h"
 #include "tui/frame.h"
 #include "tui/keys.h"
 #include "tests/unit/tap.h"
@@ -91,6 +92,40 @@ t_grid(void)
 	grid_free(g);
 }
 
+/* Sparklines and bars: levels, averaging to fit, unknown values. */
+static void
+t_chart(void)
+{
+	struct grid	*g = grid_new(3, 12);
+	double		 v[8] = { 0, 100, 50, -1, -1, -1, 25, 75 };
+	char		 buf[128];
+
+	is_str(chart_level(0, 100, false), "_", "0: the lowest level");
+	is_str(chart_level(100, 100, false), "@", "max: the highest");
+	is_str(chart_level(50, 100, false), "+", "half: level round(3.5) = 4");
+	is_str(chart_level(7, 0, false), "_", "a scale of 0: the lowest");
+	is_str(chart_level(-1, 100, false), " ", "not known: blank");
+	is_str(chart_level(100, 100, true), "\xe2\x96\x88", "UTF-8: a full "
+	    "block");
+	is_int(chart_spark(g, 0, 0, 12, v, 8, 100, false, ROLE_METER), 8, "8 values "
+	    "fit 12 cells: a cell each");
+	is_str(grid_row(g, 0, buf, sizeof buf), "_@+   -*", "in order, "
+	    "unknown ones blank: %s", buf);
+	/* 4 cells of 2: (0, 100), (50, -), (-, -), (25, 75). */
+	is_int(chart_spark(g, 1, 0, 4, v, 8, 100, false, ROLE_METER), 4, "8 values in 4 "
+	    "cells");
+	is_str(grid_row(g, 1, buf, sizeof buf), "++ +", "averages of the "
+	    "known ones; none known: blank (%s)", buf);
+	chart_bar(g, 2, 0, 10, 1, 1000, false, ROLE_METER);
+	is_str(grid_row(g, 2, buf, sizeof buf), "#", "a bar above 0 shows");
+	chart_bar(g, 2, 0, 10, 5, 10, true, ROLE_METER);
+	is_str(grid_row(g, 2, buf, sizeof buf), "\xe2\x96\x88\xe2\x96\x88"
+	    "\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88", "half of 10 cells");
+	chart_bar(g, 2, 0, 10, 0, 10, true, ROLE_METER);
+	is_str(grid_row(g, 2, buf, sizeof buf), "", "0: none");
+	grid_free(g);
+}
+
 int
 main(void)
 {
@@ -102,6 +137,7 @@ main(void)
 	int		 y42, y7, y9, y;
 
 	t_grid();
+	t_chart();
 	t_model(&m, rows);
 	memset(&v, 0, sizeof v);
 	v.m = &m;
