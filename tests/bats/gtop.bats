@@ -259,8 +259,15 @@ gpu_cells() {
 	for s in 1 2 3; do
 		gb_submit -G 1 --wrap "sleep $s" >/dev/null
 	done
-	done3() { [ "$(gq -h -t CD -o id | wc -l)" -eq 3 ]; }
-	gb_wait 20 done3
+	# The report's range ends at now, exclusive: a job that ended this
+	# very second is not in it yet. Once all three are, the figures
+	# stay what they are (a want taken a second too early never
+	# matched a later refresh).
+	ended3() {
+		[ "$(gacct -S now-24hours --report cluster -P -n -o group,jobs |
+		    awk -F'|' '$1 == "all" { print $2 }')" = 3 ]
+	}
+	gb_wait 30 ended3
 	start_gtop 120 40 -d 1
 	tmux -S "$TMUX_SOCK" send-keys -t gtop 2
 	gb_wait 10 screen_has "jobs that ended in the last 24 h"
