@@ -171,6 +171,10 @@ gctl_ping(int argc, char **argv)
 	    (long long)json_integer_value(json_object_get(reply, "version")),
 	    (long long)json_integer_value(json_object_get(reply, "pid")),
 	    duration_format(uptime > 0 ? (uint64_t)uptime : 0, up, sizeof up));
+	if ((server = json_string_value(json_object_get(reply, "cluster"))) !=
+	    NULL)
+		printf("cluster: %s\n", safe_text_str(server, safe,
+		    sizeof safe));
 	printf("jobs: %lld pending, %lld running\n",
 	    (long long)json_integer_value(json_object_get(
 	    json_object_get(reply, "jobs"), "pending")),

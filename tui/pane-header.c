@@ -96,7 +96,7 @@ pane_header_draw(struct grid *g, const struct rect *r, struct view *v)
 	const json_t		*hello = m->c != NULL ? client_hello(m->c) :
 				    NULL;
 	const char		*server = json_string_value(json_object_get(
-				    hello, "server")), *policy;
+				    hello, "server")), *policy, *cluster;
 	struct tm		 tm;
 	long long		 total, alloc;
 	char			 line[1280], when[16] = "never";
@@ -121,8 +121,11 @@ pane_header_draw(struct grid *g, const struct rect *r, struct view *v)
 
 	policy = json_string_value(json_object_get(json_object_get(m->ping,
 	    "scheduler"), "policy"));
-	snprintf(line, sizeof line, "gtop  %s  %s%s%snodes: %d up, %d down, "
-	    "%d drained  GPUs ", server != NULL ? server : "gbatchd",
+	cluster = json_string_value(json_object_get(m->ping, "cluster"));
+	snprintf(line, sizeof line, "gtop  %s%s%s%s  %s%s%snodes: %d up, %d "
+	    "down, %d drained  GPUs ", cluster != NULL ? "cluster " : "",
+	    cluster != NULL ? cluster : "", cluster != NULL ? "  " : "",
+	    server != NULL ? server : "gbatchd",
 	    policy != NULL ? "policy " : "", policy != NULL ? policy : "",
 	    policy != NULL ? "  " : "", up, down, drained);
 	x = grid_puts(g, r->y, r->x, r->w, line, ROLE_NORMAL);

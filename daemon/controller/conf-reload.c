@@ -45,6 +45,7 @@ conf_to_json(const struct conf *c)
 	json_object_set_new(ctl, "metrics_listen", c->metrics_listen != NULL ?
 	    json_string(c->metrics_listen) : json_null());
 	json_object_set_new(ctl, "private_data", json_boolean(c->private_data));
+	json_object_set_new(ctl, "cluster_name", json_string(c->cluster_name));
 	audit = conf_audit_path(c);
 	json_object_set_new(ctl, "audit_log", json_string(audit));
 	free(audit);
@@ -119,6 +120,8 @@ conf_apply(struct conf *c, const struct conf *fresh, json_t *changed,
 		conf_file_list_add(&c->operators, fresh->operators.v[i]);
 	c->allow_root_jobs = fresh->allow_root_jobs;
 	c->private_data = fresh->private_data;
+	free(c->cluster_name);
+	c->cluster_name = xstrdup(fresh->cluster_name);
 	/* The audit log is reopened, at this path, after the reload. */
 	free(c->audit_log);
 	c->audit_log = fresh->audit_log != NULL ? xstrdup(fresh->audit_log) :

@@ -2,10 +2,12 @@
  * of keys for daemon/common/conf-file.c, which checks every key so a typo
  * stops gbatchd at start with the line that holds it, instead of surfacing
  * later as odd behaviour. */
+#include <ctype.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <libconfig.h>
 
@@ -22,10 +24,26 @@ conf_set(char **slot, const char *value)
 	*slot = xstrdup(value);
 }
 
+/* The default cluster name: this host's name up to its first dot, or
+ * "gbatch" for a host without one. */
+static char *
+conf_default_cluster_name(void)
+{
+	char	host[256];
+
+	if (gethostname(host, sizeof host) == -1 || host[0] == '\0')
+		return (xstrdup("gbatch"));
+	host[sizeof host - 1] = '\0';
+	host[strcspn(host, ".")] = '\0';
+	host[CONF_MAX_CLUSTER_NAME] = '\0';
+	return (xstrdup(host));
+}
+
 void
 conf_defaults(struct conf *c)
 {
 	memset(c, 0, sizeof *c);
+	c->cluster_name = conf_default_cluster_name();
 	c->socket = xstrdup(GB_PATH_SOCKET);
 	c->listen = xstrdup("0.0.0.0:6820");
 	c->state_dir = xstrdup(GB_PATH_STATE_DIR);
@@ -58,6 +76,25 @@ static int
 conf_metrics_listen_valid(const char *v, char *why, size_t len)
 {
 	return (hostport_check(v, 1, why, len));
+}
+
+/* controller.cluster_name: shown on terminals, so plain letters only. */
+static int
+conf_cluster_name_valid(const char *v, char *why, size_t len)
+{
+	const char	*p;
+
+	for (p = v; *p != '\0'; p++) {
+		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' &&
+		    *p != '.')
+			break;
+	}
+	if (*v == '\0' || *p != '\0' || p - v > CONF_MAX_CLUSTER_NAME) {
+		snprintf(why, len, "expected 1 to %d letters, digits, '.', "
+		    "'-' or '_'", CONF_MAX_CLUSTER_NAME);
+		return (-1);
+	}
+	return (0);
 }
 
 /* controller.sync: how hard a commit reaches the disk. */
@@ -128,6 +165,9 @@ static const struct conf_file_key conf_controller_keys[] = {
 	  .off = offsetof(struct conf, keep_finished_days), .min = 0,
 	  .max = CONF_MAX_KEEP_FINISHED_DAYS,
 	  .what = "days (0: keep finished jobs for ever)" },
+	{ .name = "cluster_name", .type = CONF_FILE_STRING,
+	  .off = offsetof(struct conf, cluster_name), .what = "a name",
+	  .valid = conf_cluster_name_valid },
 };
 
 static int
@@ -330,6 +370,7 @@ conf_clear(struct conf *c)
 	free(c->socket);
 	free(c->listen);
 	free(c->metrics_listen);
+	free(c->cluster_name);
 	free(c->state_dir);
 	free(c->audit_log);
 	conf_file_list_clear(&c->operators);

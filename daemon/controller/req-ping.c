@@ -18,6 +18,8 @@ req_ping(struct peer *p, const json_t *msg)
 	unsigned		 i;
 
 	json_object_set_new(reply, "server", json_string(GBATCHD_SERVER));
+	json_object_set_new(reply, "cluster", json_string(
+	    gbatchd_conf()->cluster_name));
 	json_object_set_new(reply, "version", json_integer(PROTO_VERSION));
 	json_object_set_new(reply, "pid", json_integer(getpid()));
 	json_object_set_new(reply, "uptime",

@@ -41,10 +41,12 @@ teardown() {
 	run -2 gctl resume n1 --reason x
 }
 
-@test "gctl ping reports version, uptime, jobs and nodes" {
+@test "gctl ping reports version, uptime, cluster, jobs and nodes" {
 	gb_submit -H --wrap true >/dev/null
 	run -0 gctl ping
 	[[ "${lines[0]}" == gbatchd* ]]
+	# The default name: this host's, up to its first dot.
+	[ "${lines[1]}" = "cluster: $(hostname | cut -d. -f1)" ]
 	[[ "$output" == *"jobs: 1 pending, 0 running"* ]]
 	[[ "$output" == *"nodes: 2 up, 0 down"* ]]
 }

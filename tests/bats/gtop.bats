@@ -362,6 +362,17 @@ print(", ".join("Q%d < %s" % (i, d(v)) for i, v in enumerate(t)) + ", Q%d" % len
 	run -0 env COLUMNS=120 gtop --once
 	[[ "${lines[0]}" == *"policy $policy  nodes:"* ]]
 	[[ "$output" == *"Queues ($thr): 0 jobs"* ]]
+	[[ "${lines[0]}" == "gtop  cluster $(hostname | cut -d. -f1)  gbatchd "* ]]
+	# A name of the admin's, read again on gctl reconfigure.
+	sed -i 's/^controller = {$/&\n  cluster_name = "lab-7";/' "$GBATCH_CONF"
+	gctl reconfigure >/dev/null
+	run -0 gctl show config --json
+	[ "$(python3 -c 'import json, sys; print(json.load(sys.stdin)["controller"]["cluster_name"])' <<<"$output")" = lab-7 ]
+	run -0 env COLUMNS=120 gtop --once
+	[[ "${lines[0]}" == "gtop  cluster lab-7  gbatchd "* ]]
+	sed -i 's/"lab-7"/"lab 7"/' "$GBATCH_CONF"
+	run -1 --separate-stderr gbatchd --check-config
+	[[ "$stderr" == *"controller.cluster_name: expected 1 to 64 letters, digits, '.', '-' or '_'"* ]]
 }
 
 @test "gtop: s sorts the queues by a column and back to the scheduler's order" {
