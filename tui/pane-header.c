@@ -2,6 +2,7 @@
  * meter, jobs running, waiting and being preempted, and when the figures
  * were fetched; when the controller does not answer, that, in the alert
  * colour, and the age of what is shown. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -49,6 +50,21 @@ pane_header_nodes(const json_t *nodes, int *up, int *down, int *drained,
 		*total += json_integer_value(json_object_get(n, "gpus_total"));
 		*alloc += json_integer_value(json_object_get(n, "gpus_alloc"));
 	}
+}
+
+/* The header's GPU meter keeps at least this many cells of bar. */
+#define PANE_HEADER_MIN_BAR	8
+
+/* Appends to line (of size len) what fmt says. */
+static void __attribute__((format(printf, 3, 4)))
+pane_header_add(char *line, size_t len, const char *fmt, ...)
+{
+	size_t	n = strlen(line);
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line + n, len - n, fmt, ap);
+	va_end(ap);
 }
 
 /* "[|||||     ] 5/10": the filled part in the meter colour. */
@@ -104,7 +120,7 @@ pane_header_draw(struct grid *g, const struct rect *r, struct view *v)
 	size_t			 i;
 	int			 up, down, drained, x, running = 0, waiting = 0;
 	int			 idle, mw;
-	int			 preempting = 0;
+	int			 preempting = 0, form;
 
 	pane_header_nodes(m->nodes, &up, &down, &drained, &total, &alloc);
 	for (i = 0; i < m->jobs.n; i++) {
@@ -122,12 +138,27 @@ pane_header_draw(struct grid *g, const struct rect *r, struct view *v)
 	policy = json_string_value(json_object_get(json_object_get(m->ping,
 	    "scheduler"), "policy"));
 	cluster = json_string_value(json_object_get(m->ping, "cluster"));
-	snprintf(line, sizeof line, "gtop  %s%s%s%s  %s%s%snodes: %d up, %d "
-	    "down, %d drained  GPUs ", cluster != NULL ? "cluster " : "",
-	    cluster != NULL ? cluster : "", cluster != NULL ? "  " : "",
-	    server != NULL ? server : "gbatchd",
-	    policy != NULL ? "policy " : "", policy != NULL ? policy : "",
-	    policy != NULL ? "  " : "", up, down, drained);
+	/* The GPU meter matters more than the version: on a narrow
+	 * terminal the version goes, then the words around the name. */
+	for (form = 0; form < 3; form++) {
+		line[0] = '\0';
+		if (form < 2)
+			pane_header_add(line, sizeof line, "gtop  ");
+		if (cluster != NULL)
+			pane_header_add(line, sizeof line, "%s%s  ", form < 2 ?
+			    "cluster " : "", cluster);
+		if (form == 0)
+			pane_header_add(line, sizeof line, "%s  ", server !=
+			    NULL ? server : "gbatchd");
+		if (policy != NULL)
+			pane_header_add(line, sizeof line, "policy %s  ",
+			    policy);
+		pane_header_add(line, sizeof line, "nodes: %d up, %d down, %d "
+		    "drained  GPUs ", up, down, drained);
+		if (r->w - (int)strlen(line) >= PANE_HEADER_MIN_BAR + 2 +
+		    snprintf(NULL, 0, " %lld/%lld", alloc, total))
+			break;
+	}
 	x = grid_puts(g, r->y, r->x, r->w, line, ROLE_NORMAL);
 	/* What admins most want to find: GPUs held and not used. The meter
 	 * gives up room for it. */

@@ -132,7 +132,8 @@ main(void)
 	struct model	 m;
 	struct job_row	 rows[8];
 	struct view	 v;
-	struct grid	*g;
+	struct grid	*g, *g2;
+	const char	*want;
 	char		 buf[2048];
 	int		 y42, y7, y9, y;
 
@@ -209,6 +210,23 @@ main(void)
 	    "the header names the policy");
 	ok(t_find(g, "Queues (Q0 < 1:00:00, Q1 < 10:00:00, Q2): 3 jobs") == 2,
 	    "the queues' title their thresholds");
+	json_decref(m.ping);
+	/* The cluster's name; on 80 columns the GPU meter keeps its room
+	 * and the version, then the words, give it up. */
+	m.ping = json_loads("{\"cluster\":\"lab-a\",\"scheduler\":"
+	    "{\"policy\":\"gittins\",\"queues\":2,\"thresholds\":[60]}}", 0,
+	    NULL);
+	frame_draw(g, &v);
+	want = "lab-a  policy gittins  nodes: 1 up, 1 down, 0 drained  GPUs [";
+	ok(strncmp(grid_row(g, 0, buf, sizeof buf), want, strlen(want)) == 0 &&
+	    strstr(buf, "] 2/6") != NULL, "80 columns: the name, the policy, "
+	    "the meter (%s)", buf);
+	g2 = grid_new(24, 130);
+	frame_draw(g2, &v);
+	want = "gtop  cluster lab-a  gbatchd  policy gittins  nodes: 1 up";
+	ok(strncmp(grid_row(g2, 0, buf, sizeof buf), want, strlen(want)) == 0 &&
+	    strstr(buf, "] 2/6") != NULL, "130 columns: all of it (%s)", buf);
+	grid_free(g2);
 	json_decref(m.ping);
 	m.ping = NULL;
 
