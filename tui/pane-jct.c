@@ -16,6 +16,11 @@
 
 #define PANE_JCT_COLS	"group,key,jobs,jct_avg,jct_median,jct_p95," \
 			"wait_avg,wait_median,wait_p95,gpu_hours,utilization"
+/* Under PANE_JCT_WIDE columns (beside the queues, say) the table leaves
+ * out what the sparkline above it shows, and the median wait. */
+#define PANE_JCT_NARROW	"group,key,jobs,jct_avg,jct_median,jct_p95," \
+			"wait_avg,wait_p95"
+#define PANE_JCT_WIDE	100
 /* The sparklines' and the histogram's labels. */
 #define PANE_JCT_LABEL	9
 
@@ -174,7 +179,8 @@ pane_jct_histogram(struct grid *g, const struct rect *r, int y,
 static void
 pane_jct_draw(struct grid *g, const struct rect *r, struct view *v)
 {
-	static struct table	*t;
+	static struct table	*wide, *narrow;
+	struct table		*t;
 	struct pane_jct_draw	 d = { g, r, r->y + 3 };
 	const json_t		*rows = json_object_get(
 				    v->m->acct[MODEL_ACCT_WINDOW], "rows");
@@ -198,8 +204,11 @@ pane_jct_draw(struct grid *g, const struct rect *r, struct view *v)
 	if (r->h > 2)
 		pane_jct_spark(g, r, r->y + 2, v, "waiting", "waiting", false,
 		    all);
-	if (t == NULL)
-		t = acct_row_table(ACCT_ROW_CLUSTER, PANE_JCT_COLS);
+	if (wide == NULL) {
+		wide = acct_row_table(ACCT_ROW_CLUSTER, PANE_JCT_COLS);
+		narrow = acct_row_table(ACCT_ROW_CLUSTER, PANE_JCT_NARROW);
+	}
+	t = r->w < PANE_JCT_WIDE ? narrow : wide;
 	table_clear(t);
 	for (i = 0; i < json_array_size(rows); i++) {
 		if (json_is_object(json_array_get(rows, i)) &&

@@ -194,8 +194,13 @@ main(void)
 	    "[1 2 3: hour, day, week]") > y7, "the JCT pane under the "
 	    "queues");
 	ok(t_find(g, " all    -       3    100.0       90      150       2.5 "
-	    "      2.0       4.0") > 0, "its rows in gacct --report cluster's "
-	    "columns");
+	    "      4.0") > 0, "its rows in gacct --report cluster's columns, "
+	    "those that fit 80");
+	g2 = grid_new(30, 130);
+	frame_draw(g2, &v);
+	ok(t_find(g2, " all    -       3    100.0       90      150       2.5 "
+	    "      2.0       4.0       2.00   12.5") > 0, "all of them in 130");
+	grid_free(g2);
 	ok(t_find(g, "JCT avg: last hour 1:40, today -") == 1,
 	    "the header: the last hour's average JCT");
 	json_decref(m.acct[MODEL_ACCT_WINDOW]);
