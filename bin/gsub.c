@@ -2,8 +2,10 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <pwd.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,10 +14,74 @@
 #include "client/client.h"
 #include "client/cmd.h"
 #include "client/jobspec.h"
+#include "client/slurm-opt.h"
 #include "common/proto.h"
 #include "common/safe-text.h"
 
 extern char **environ;
+
+/* Prints after head, wrapped, the names of the options of table t that
+ * gsub refuses, or that it shares. */
+static void
+gsub_usage_names(const struct slurm_opt *t, size_t n, bool refused,
+    const char *head)
+{
+	size_t	i, col = strlen(head), w;
+	char	name[64];
+	bool	first = true;
+
+	fputs(head, stdout);
+	for (i = 0; i < n; i++) {
+		if ((t[i].what == SLURM_DO_REFUSE) != refused ||
+		    (!refused && t[i].what != SLURM_DO_SAME))
+			continue;
+		/* Bare names: a line of them never reads as an option. */
+		snprintf(name, sizeof name, "%s", t[i].name);
+		w = strlen(name) + (first ? 0 : 2);
+		/* Indented past the option column, so that the names are
+		 * not read as options (the bash completion's rule). */
+		if (col + w > 78) {
+			fputs(",\n          ", stdout);
+			col = 10;
+			w -= first ? 0 : 2;
+		} else if (!first)
+			fputs(", ", stdout);
+		fputs(name, stdout);
+		col += w;
+		first = false;
+	}
+	fputs("\n", stdout);
+}
+
+/* The Slurm-to-gbatch table, from slurm-opt.c's rows. */
+static void
+gsub_usage_slurm(void)
+{
+	const struct slurm_opt	*t;
+	size_t			 n, i;
+	char			 name[64];
+
+	t = slurm_opt_table(&n);
+	fputs(
+"sbatch's options work too, on the command line and in #SBATCH lines (a\n"
+"#GSUB line wins over an #SBATCH line, the command line over both):\n", stdout);
+	gsub_usage_names(t, n, false, "  the same in gsub: ");
+	for (i = 0; i < n; i++) {
+		if (t[i].what == SLURM_DO_SAME || t[i].what == SLURM_DO_REFUSE)
+			continue;
+		if (t[i].short_opt != 0)
+			snprintf(name, sizeof name, "-%c, --%s%s%s",
+			    t[i].short_opt, t[i].name, t[i].arg != NULL ? " " :
+			    "", t[i].arg != NULL ? t[i].arg : "");
+		else
+			snprintf(name, sizeof name, "    --%s%s%s", t[i].name,
+			    t[i].arg != NULL ? "=" : "", t[i].arg != NULL ?
+			    t[i].arg : "");
+		printf("  %-24s %s\n", name, t[i].says);
+	}
+	gsub_usage_names(t, n, true, "  refused, each saying why and the gbatch "
+	    "way: ");
+}
 
 static void
 gsub_usage(void)
@@ -57,6 +123,9 @@ gsub_usage(void)
 "      --wrap \"command\"    run command with /bin/sh instead of a script\n"
 "  -h, --help              this help\n"
 "  -V, --version           print the version\n"
+"\n", stdout);
+	gsub_usage_slurm();
+	fputs(
 "\n"
 "Exit status: 0 submitted, 1 refused by gbatchd, 2 usage error,\n"
 "3 cannot reach gbatchd, 4 permission denied.\n", stdout);
@@ -142,7 +211,9 @@ main(int argc, char **argv)
 		    (long long)json_integer_value(json_object_get(reply,
 		    "job_id")), safe_text_str(json_string_value(
 		    json_object_get(reply, "warning")), err, sizeof err));
-	if (jobspec_parsable(js))
+	if (jobspec_quiet(js))
+		/* sbatch -Q: only errors. */;
+	else if (jobspec_parsable(js))
 		printf("%lld\n", (long long)json_integer_value(
 		    json_object_get(reply, "job_id")));
 	else

@@ -15,6 +15,7 @@
 #include "client/cmd.h"
 #include "client/jobenv.h"
 #include "client/jobspec.h"
+#include "client/slurm-opt.h"
 #include "common/duration.h"
 #include "common/outpat.h"
 #include "common/xmalloc.h"
@@ -36,11 +37,15 @@ enum jobspec_opt {
 	JOBSPEC_OPT_NO_REQUEUE,
 	JOBSPEC_OPT_CONSOLIDATE,
 	JOBSPEC_OPT_SPREAD,
+	/* Row i of slurm-opt.h's table, by its long name. */
+	JOBSPEC_OPT_SLURM = 0x2000,	/* above CMD_OPT_TIMEOUT */
 };
 
-/* Where a value came from: a directive never overrides the command line. */
+/* Where a value came from: the command line wins over a #GSUB line, which
+ * wins over an #SBATCH line. */
 enum jobspec_src {
 	JOBSPEC_SRC_NONE = 0,
+	JOBSPEC_SRC_SBATCH,
 	JOBSPEC_SRC_DIRECTIVE,
 	JOBSPEC_SRC_CMDLINE,
 };
@@ -78,6 +83,7 @@ struct jobspec {
 	bool			 ckpt_grace_set;
 	bool			 no_requeue;
 	const char		*placement;	/* NULL, "consolidate", "spread" */
+	bool			 quiet;		/* -Q: nothing printed on success */
 
 	unsigned		 timeout;	/* --timeout, seconds */
 	bool			 timeout_set;
@@ -111,6 +117,68 @@ static const struct option jobspec_longopts[] = {
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
 };
+#define JOBSPEC_NLONGOPTS \
+	(sizeof jobspec_longopts / sizeof jobspec_longopts[0] - 1)
+
+/* gsub's options and sbatch's that gsub has not (slurm-opt.h), as
+ * getopt_long takes them: made once. */
+static struct option	 jobspec_all[JOBSPEC_NLONGOPTS + 160];
+static char		 jobspec_all_short[sizeof jobspec_optstring + 96];
+
+static void
+jobspec_options(void)
+{
+	const struct slurm_opt	*t;
+	size_t			 n, i, k = JOBSPEC_NLONGOPTS, len;
+
+	if (jobspec_all[0].name != NULL)
+		return;
+	memcpy(jobspec_all, jobspec_longopts, k * sizeof jobspec_all[0]);
+	strcpy(jobspec_all_short, jobspec_optstring);
+	t = slurm_opt_table(&n);
+	for (i = 0; i < n && k + 1 < sizeof jobspec_all /
+	    sizeof jobspec_all[0]; i++) {
+		if (t[i].what == SLURM_DO_SAME)
+			continue;
+		jobspec_all[k].name = t[i].name;
+		jobspec_all[k].has_arg = t[i].has_arg;
+		jobspec_all[k].flag = NULL;
+		jobspec_all[k].val = JOBSPEC_OPT_SLURM + (int)i;
+		k++;
+		len = strlen(jobspec_all_short);
+		if (t[i].short_opt == 0 || len + 3 >= sizeof jobspec_all_short)
+			continue;
+		jobspec_all_short[len++] = (char)t[i].short_opt;
+		if (t[i].has_arg == required_argument)
+			jobspec_all_short[len++] = ':';
+		else if (t[i].has_arg == optional_argument) {
+			jobspec_all_short[len++] = ':';
+			jobspec_all_short[len++] = ':';
+		}
+		jobspec_all_short[len] = '\0';
+	}
+	memset(&jobspec_all[k], 0, sizeof jobspec_all[k]);
+}
+
+/* The Slurm row of getopt's answer c (a long option's code or a short
+ * letter of sbatch's), or NULL for one of gsub's own. */
+static const struct slurm_opt *
+jobspec_slurm_row(int c)
+{
+	const struct slurm_opt	*t;
+	size_t			 n, i;
+
+	t = slurm_opt_table(&n);
+	if (c >= JOBSPEC_OPT_SLURM && c < JOBSPEC_OPT_SLURM + (int)n)
+		return (&t[c - JOBSPEC_OPT_SLURM]);
+	if (c > 0 && c < 256) {
+		for (i = 0; i < n; i++) {
+			if (t[i].short_opt == c && t[i].what != SLURM_DO_SAME)
+				return (&t[i]);
+		}
+	}
+	return (NULL);
+}
 
 
 struct jobspec *
@@ -148,6 +216,12 @@ bool
 jobspec_parsable(const struct jobspec *js)
 {
 	return (js->parsable);
+}
+
+bool
+jobspec_quiet(const struct jobspec *js)
+{
+	return (js->quiet);
 }
 
 unsigned
@@ -218,6 +292,11 @@ jobspec_set(struct jobspec *js, int opt, const char *arg,
 	switch (opt) {
 	case 'G':
 		f = JOBSPEC_F_GPUS;
+		/* sbatch's --gpus=TYPE:N: said plainly. */
+		if (strchr(arg, ':') != NULL) {
+			slurm_opt_gpus("gpus", arg, 0, err, errlen);
+			return (-1);
+		}
 		for (p = arg; isdigit((unsigned char)*p); p++) {
 			gpus = gpus * 10 + (*p - '0');
 			if (gpus > JOBSPEC_MAX_GPUS)
@@ -354,17 +433,88 @@ jobspec_set(struct jobspec *js, int opt, const char *arg,
 	return (0);
 }
 
+/* Applies sbatch's option o: as the gsub option it maps to, or refused
+ * with the gbatch way. */
+static int
+jobspec_slurm(struct jobspec *js, const struct slurm_opt *o, const char *arg,
+    enum jobspec_src src, char *err, size_t errlen)
+{
+	char	n[32];
+	long	gpus;
+
+	switch (o->what) {
+	case SLURM_DO_GPUS:
+	case SLURM_DO_GPUS_PER_NODE:
+		if ((gpus = slurm_opt_gpus(o->name, arg, strcmp(o->name,
+		    "gres") == 0, err, errlen)) == -1)
+			return (-1);
+		snprintf(n, sizeof n, "%ld", gpus);
+		if (jobspec_set(js, 'G', n, src, err, errlen) == -1)
+			return (-1);
+		/* Per node, on one node: all of them on it. */
+		if (o->what == SLURM_DO_GPUS_PER_NODE)
+			return (jobspec_set(js, JOBSPEC_OPT_CONSOLIDATE, NULL,
+			    src, err, errlen));
+		return (0);
+	case SLURM_DO_NODES:
+		if (slurm_opt_one(o, arg, err, errlen) == -1)
+			return (-1);
+		return (jobspec_set(js, JOBSPEC_OPT_CONSOLIDATE, NULL, src, err,
+		    errlen));
+	case SLURM_DO_TASKS:
+		return (slurm_opt_one(o, arg, err, errlen));
+	case SLURM_DO_SPREAD:
+		return (jobspec_set(js, JOBSPEC_OPT_SPREAD, NULL, src, err,
+		    errlen));
+	case SLURM_DO_QUIET:
+		js->quiet = true;
+		return (0);
+	case SLURM_DO_OPEN_MODE:
+		if (strcmp(arg, "truncate") == 0)
+			return (0);
+		if (strcmp(arg, "append") == 0)
+			snprintf(err, errlen, "--open-mode=append: gbatch "
+			    "truncates a job's output files when it first "
+			    "starts and appends when it runs again; appending "
+			    "from the first run is not there yet");
+		else
+			snprintf(err, errlen, "--open-mode: expected truncate "
+			    "or append, got \"%s\"", arg);
+		return (-1);
+	case SLURM_DO_ACCEPT:
+		return (0);
+	case SLURM_DO_SAME:
+	case SLURM_DO_HELP:
+	case SLURM_DO_REFUSE:
+		break;
+	}
+	snprintf(err, errlen, "--%s: %s", o->name, o->says);
+	return (-1);
+}
+
 int
 jobspec_parse_args(struct jobspec *js, int argc, char **argv,
     enum jobspec_action *action, char *err, size_t errlen)
 {
-	int	c, i;
+	const struct slurm_opt	*o;
+	int			 c, i;
 
 	*action = JOBSPEC_SUBMIT;
+	jobspec_options();
 	optind = 0;	/* GNU: start afresh, whatever ran before */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, jobspec_optstring,
-	    jobspec_longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, jobspec_all_short, jobspec_all,
+	    NULL)) != -1) {
+		if ((o = jobspec_slurm_row(c)) != NULL) {
+			if (o->what == SLURM_DO_HELP) {
+				*action = JOBSPEC_HELP;
+				return (0);
+			}
+			if (jobspec_slurm(js, o, optarg, JOBSPEC_SRC_CMDLINE,
+			    err, errlen) == -1)
+				return (-1);
+			continue;
+		}
 		switch (c) {
 		case 'h':
 			*action = JOBSPEC_HELP;
@@ -388,8 +538,7 @@ jobspec_parse_args(struct jobspec *js, int argc, char **argv,
 			break;
 		case '?':
 		case ':':
-			cmd_option_error(c, argv, jobspec_longopts, err,
-			    errlen);
+			cmd_option_error(c, argv, jobspec_all, err, errlen);
 			return (-1);
 		default:
 			if (jobspec_set(js, c, optarg, JOBSPEC_SRC_CMDLINE, err,
@@ -470,30 +619,47 @@ jobspec_words(char *buf, char **words, int max, char *err, size_t errlen)
 	}
 }
 
-/* Applies one #GSUB line (the text after "#GSUB"). */
+/* Applies one directive line (the text after its tag, "#GSUB" or
+ * "#SBATCH"), from src. */
 static int
-jobspec_directive(struct jobspec *js, char *line, char *err, size_t errlen)
+jobspec_directive(struct jobspec *js, const char *tag, enum jobspec_src src,
+    char *line, char *err, size_t errlen)
 {
 	const struct option	*o;
+	const struct slurm_opt	*so;
 	char			*words[JOBSPEC_MAX_WORDS + 2];
 	char			 werr[256];
 	int			 n, c;
 
-	words[0] = (char *)"#GSUB";
+	words[0] = (char *)tag;
 	if ((n = jobspec_words(line, words + 1, JOBSPEC_MAX_WORDS, werr,
 	    sizeof werr)) == -1) {
-		snprintf(err, errlen, "#GSUB: %s", werr);
+		snprintf(err, errlen, "%s: %s", tag, werr);
 		return (-1);
 	}
 	if (n == 0) {
-		snprintf(err, errlen, "#GSUB: no option given");
+		snprintf(err, errlen, "%s: no option given", tag);
 		return (-1);
 	}
 	words[n + 1] = NULL;
+	jobspec_options();
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(n + 1, words, jobspec_optstring,
-	    jobspec_longopts, NULL)) != -1) {
+	while ((c = getopt_long(n + 1, words, jobspec_all_short, jobspec_all,
+	    NULL)) != -1) {
+		if ((so = jobspec_slurm_row(c)) != NULL) {
+			if (so->what == SLURM_DO_HELP) {
+				snprintf(err, errlen, "%s --usage: not allowed "
+				    "in a script", tag);
+				return (-1);
+			}
+			if (jobspec_slurm(js, so, optarg, src, werr,
+			    sizeof werr) == -1) {
+				snprintf(err, errlen, "%s %s", tag, werr);
+				return (-1);
+			}
+			continue;
+		}
 		switch (c) {
 		case 'h':
 		case 'V':
@@ -501,42 +667,59 @@ jobspec_directive(struct jobspec *js, char *line, char *err, size_t errlen)
 		case CMD_OPT_TIMEOUT:
 			/* Named from the table: words[optind - 1] would be
 			 * the option's value when it has one. */
-			for (o = jobspec_longopts; o->name != NULL &&
+			for (o = jobspec_all; o->name != NULL &&
 			    o->val != c; o++)
 				/* nothing */;
-			snprintf(err, errlen, "#GSUB --%s: not allowed in a "
-			    "script", o->name);
+			snprintf(err, errlen, "%s --%s: not allowed in a "
+			    "script", tag, o->name);
 			return (-1);
 		case '?':
 		case ':':
-			cmd_option_error(c, words, jobspec_longopts, werr,
+			cmd_option_error(c, words, jobspec_all, werr,
 			    sizeof werr);
-			snprintf(err, errlen, "#GSUB: %s", werr);
+			snprintf(err, errlen, "%s: %s", tag, werr);
 			return (-1);
 		default:
-			if (jobspec_set(js, c, optarg, JOBSPEC_SRC_DIRECTIVE,
-			    werr, sizeof werr) == -1) {
-				snprintf(err, errlen, "#GSUB %s", werr);
+			if (jobspec_set(js, c, optarg, src, werr,
+			    sizeof werr) == -1) {
+				snprintf(err, errlen, "%s %s", tag, werr);
 				return (-1);
 			}
 			break;
 		}
 	}
 	if (optind <= n) {
-		snprintf(err, errlen, "#GSUB: unexpected \"%s\"; a #GSUB line "
-		    "holds options only", words[optind]);
+		snprintf(err, errlen, "%s: unexpected \"%s\"; a %s line "
+		    "holds options only", tag, words[optind], tag);
 		return (-1);
 	}
 	return (0);
+}
+
+/* The directive tag the line of len bytes at p starts with ("#GSUB" or
+ * "#SBATCH", followed by a blank or nothing), or NULL. */
+static const char *
+jobspec_tag(const char *p, size_t len)
+{
+	static const char *const tags[] = { "#GSUB", "#SBATCH" };
+	size_t			 i, n;
+
+	for (i = 0; i < sizeof tags / sizeof tags[0]; i++) {
+		n = strlen(tags[i]);
+		if (len >= n && strncmp(p, tags[i], n) == 0 &&
+		    (len == n || p[n] == ' ' || p[n] == '\t'))
+			return (tags[i]);
+	}
+	return (NULL);
 }
 
 int
 jobspec_parse_directives(struct jobspec *js, const char *text,
     const char *name, char *err, size_t errlen)
 {
-	const char	*p = text, *nl, *next;
+	const char	*p = text, *nl, *next, *tag;
 	char		*line, derr[512];
-	size_t		 len;
+	size_t		 len, tlen;
 	int		 lineno = 0, r;
 
 	/* The next line's start is fixed before the line is trimmed (its
@@ -551,10 +734,17 @@ jobspec_parse_directives(struct jobspec *js, const char *text,
 			len--;
 		if (lineno == 1 && len >= 2 && p[0] == '#' && p[1] == '!')
 			continue;
-		if (len > 5 && strncmp(p, "#GSUB", 5) == 0 &&
-		    (p[5] == ' ' || p[5] == '\t')) {
-			line = xstrndup(p + 5, len - 5);
-			r = jobspec_directive(js, line, derr, sizeof derr);
+		if ((tag = jobspec_tag(p, len)) != NULL) {
+			tlen = strlen(tag);
+			if (len == tlen) {
+				snprintf(err, errlen, "%s:%d: %s: no option "
+				    "given", name, lineno, tag);
+				return (-1);
+			}
+			line = xstrndup(p + tlen, len - tlen);
+			r = jobspec_directive(js, tag, tag[1] == 'G' ?
+			    JOBSPEC_SRC_DIRECTIVE : JOBSPEC_SRC_SBATCH, line,
+			    derr, sizeof derr);
 			free(line);
 			if (r == -1) {
 				snprintf(err, errlen, "%s:%d: %s", name, lineno,
@@ -562,11 +752,6 @@ jobspec_parse_directives(struct jobspec *js, const char *text,
 				return (-1);
 			}
 			continue;
-		}
-		if (len == 5 && strncmp(p, "#GSUB", 5) == 0) {
-			snprintf(err, errlen, "%s:%d: #GSUB: no option given",
-			    name, lineno);
-			return (-1);
 		}
 		while (len > 0 && (*p == ' ' || *p == '\t')) {
 			p++;

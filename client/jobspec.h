@@ -74,6 +74,8 @@ json_t		*jobspec_build(const struct jobspec *, char *const *env,
 
 /* --parsable: print only the job id. */
 bool		 jobspec_parsable(const struct jobspec *);
+/* -Q, --quiet (sbatch's): print nothing when the job is submitted. */
+bool		 jobspec_quiet(const struct jobspec *);
 /* --timeout (or $GBATCH_TIMEOUT, or the default), for client_open(). */
 unsigned	 jobspec_timeout(const struct jobspec *);
 

@@ -151,3 +151,12 @@ complete_words() {
 	[ -z "$output" ]
 	((SECONDS - t0 <= 4))
 }
+
+@test "gsub completes sbatch's spellings it takes, not those it refuses" {
+	run complete_words gsub --gre
+	[ "$output" = "--gres=" ]
+	run complete_words gsub --ntasks
+	[ "$output" = "$(printf '%s\n' --ntasks --ntasks-per-node=)" ]
+	run complete_words gsub --mail
+	[ -z "$output" ]
+}

@@ -207,7 +207,7 @@ test_directives(void)
 	    "#GSUB --job-name 'my job' -t 10   # ten minutes\n"
 	    "  # indented comment\n"
 	    "#GSUB\t--output=\"o %j\"\n"
-	    "#SBATCH --whatever\n"
+	    "#SBATCH -J other -t 20\n"
 	    "echo start\n"
 	    "#GSUB -t 99\n"
 	    "#GSUB --bogus\n", "train.sh", err, sizeof err);
@@ -216,7 +216,8 @@ test_directives(void)
 	is_int(num(job, "gpus"), 2, "the command line wins over #GSUB -G");
 	is_str(str(job, "name"), "my job", "quoted directive value");
 	is_int(num(job, "time_limit"), 600,
-	    "directives after the first command are ignored");
+	    "#GSUB -t wins over #SBATCH -t; directives after the first "
+	    "command are ignored");
 	is_str(str(job, "stdout"), "o %j", "--output=VALUE in a directive");
 	json_decref(job);
 	jobspec_free(js);

@@ -1,0 +1,292 @@
+/* slurm-opt.c: sbatch's options as gsub takes them (slurm-opt.h). */
+#include <ctype.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "client/slurm-opt.h"
+
+/* Far beyond any node today (jobspec.c has the same bound). */
+#define SLURM_OPT_MAX_GPUS	65536
+
+#define REQ	required_argument
+#define NO	no_argument
+#define OPT	optional_argument
+
+/* Why whole groups of options are refused. */
+#define SLURM_CPUS	"gbatch does not allot CPUs or memory, or bind them, " \
+			"per job yet: a job may use its nodes' own; leave it out"
+#define SLURM_ORDER	"gbatch orders jobs by the GPU time they have had " \
+			"(Tiresias: 2D-LAS or Gittins), not by QOS, " \
+			"priority or nice values; leave it out"
+#define SLURM_FEATURES	"gbatch's nodes have no features: any node with " \
+			"free GPUs may run a job; leave it out"
+#define SLURM_NAMED	"gbatch cannot place a job on named nodes yet; drain " \
+			"the nodes to avoid (gctl drain) or leave it out"
+#define SLURM_DEPS	"gbatch has no job dependencies yet; submit held (-H) " \
+			"and release it when its turn comes (gctl release)"
+#define SLURM_TASKS	"gbatch starts one process per node; start the " \
+			"ranks from it (torchrun, mpirun), and give 1 or " \
+			"leave it out"
+
+static const struct slurm_opt slurm_opts[] = {
+	/* gsub's own, under the same names. */
+	{ "gpus", 'G', REQ, SLURM_DO_SAME, "N", "-G N (no GPU types)" },
+	{ "job-name", 'J', REQ, SLURM_DO_SAME, "NAME", "-J NAME" },
+	{ "output", 'o', REQ, SLURM_DO_SAME, "PATTERN", "-o PATTERN (%j %x %u %N %t)" },
+	{ "error", 'e', REQ, SLURM_DO_SAME, "PATTERN", "-e PATTERN" },
+	{ "chdir", 'D', REQ, SLURM_DO_SAME, "DIR", "-D DIR" },
+	{ "time", 't', REQ, SLURM_DO_SAME, "LIMIT", "-t LIMIT (Slurm's forms)" },
+	{ "export", 0, REQ, SLURM_DO_SAME, "WHAT", "--export=ALL|NONE|VARS" },
+	{ "hold", 'H', NO, SLURM_DO_SAME, NULL, "-H" },
+	{ "parsable", 0, NO, SLURM_DO_SAME, NULL, "--parsable" },
+	{ "wrap", 0, REQ, SLURM_DO_SAME, "\"command\"", "--wrap" },
+	{ "no-requeue", 0, NO, SLURM_DO_SAME, NULL, "--no-requeue" },
+	{ "help", 'h', NO, SLURM_DO_SAME, NULL, "--help" },
+	{ "version", 'V', NO, SLURM_DO_SAME, NULL, "--version" },
+	/* Mapped to gsub's. */
+	{ "gres", 0, REQ, SLURM_DO_GPUS, "gpu:N", "-G N" },
+	{ "gpus-per-task", 0, REQ, SLURM_DO_GPUS, "N", "-G N (one task)" },
+	{ "gpus-per-node", 0, REQ, SLURM_DO_GPUS_PER_NODE, "N",
+	    "-G N --consolidate (one node)" },
+	{ "nodes", 'N', REQ, SLURM_DO_NODES, "1", "--consolidate" },
+	{ "ntasks", 'n', REQ, SLURM_DO_TASKS, "1", "one process per node" },
+	{ "ntasks-per-node", 0, REQ, SLURM_DO_TASKS, "1",
+	    "one process per node" },
+	{ "requeue", 0, NO, SLURM_DO_ACCEPT, NULL,
+	    "the default: a preempted job runs again" },
+	{ "quiet", 'Q', NO, SLURM_DO_QUIET, NULL, "prints nothing on success" },
+	{ "spread-job", 0, NO, SLURM_DO_SPREAD, NULL, "--spread" },
+	{ "use-min-nodes", 0, NO, SLURM_DO_ACCEPT, NULL,
+	    "the default: the fewest nodes that fit" },
+	{ "wait-all-nodes", 0, REQ, SLURM_DO_ACCEPT, "0|1",
+	    "the default: a job's parts start together" },
+	{ "ignore-pbs", 0, NO, SLURM_DO_ACCEPT, NULL, "gsub reads no #PBS lines" },
+	{ "open-mode", 0, REQ, SLURM_DO_OPEN_MODE, "truncate",
+	    "the default" },
+	{ "usage", 0, NO, SLURM_DO_HELP, NULL, "--help" },
+	/* Not in gbatch yet. */
+	{ "account", 'A', REQ, SLURM_DO_REFUSE, NULL, "gbatch keeps no accounts "
+	    "yet: gacct reports by user; leave it out" },
+	{ "comment", 0, REQ, SLURM_DO_REFUSE, NULL, "gbatch keeps no job comments "
+	    "yet; put a word of it in the job name (-J)" },
+	{ "array", 'a', REQ, SLURM_DO_REFUSE, NULL, "gbatch has no job arrays yet; "
+	    "submit a job per task (a loop of gsub)" },
+	{ "dependency", 'd', REQ, SLURM_DO_REFUSE, NULL, SLURM_DEPS },
+	{ "kill-on-invalid-dep", 0, REQ, SLURM_DO_REFUSE, NULL, SLURM_DEPS },
+	{ "begin", 'b', REQ, SLURM_DO_REFUSE, NULL, "gbatch cannot start a job at "
+	    "a given time yet; submit held (-H) and release it then "
+	    "(gctl release)" },
+	{ "nodelist", 'w', REQ, SLURM_DO_REFUSE, NULL, SLURM_NAMED },
+	{ "nodefile", 'F', REQ, SLURM_DO_REFUSE, NULL, SLURM_NAMED },
+	{ "exclude", 'x', REQ, SLURM_DO_REFUSE, NULL, SLURM_NAMED },
+	{ "signal", 0, REQ, SLURM_DO_REFUSE, NULL, "gbatch signals a job before "
+	    "it is preempted (--ckpt-signal SIG, --ckpt-grace TIME), not yet "
+	    "before its time limit" },
+	{ "wait", 'W', NO, SLURM_DO_REFUSE, NULL, "gsub cannot wait for the job "
+	    "yet; poll gq -t all -j ID until it ends" },
+	{ "test-only", 0, NO, SLURM_DO_REFUSE, NULL, "gsub cannot say where and "
+	    "when a job would start yet; gq shows why jobs wait" },
+	{ "partition", 'p', REQ, SLURM_DO_REFUSE, NULL, "gbatch has no partitions: "
+	    "all nodes are one pool; leave it out" },
+	/* Nothing of the kind in gbatch. */
+	{ "mail-type", 0, REQ, SLURM_DO_REFUSE, NULL, "gbatch sends no mail; "
+	    "follow jobs with gq or gtop" },
+	{ "mail-user", 0, REQ, SLURM_DO_REFUSE, NULL, "gbatch sends no mail; "
+	    "follow jobs with gq or gtop" },
+	{ "cpus-per-task", 'c', REQ, SLURM_DO_REFUSE, NULL, SLURM_CPUS },
+	{ "cpus-per-gpu", 0, REQ, SLURM_DO_REFUSE, NULL, SLURM_CPUS },
+	{ "mem", 0, REQ, SLURM_DO_REFUSE, NULL, SLURM_CPUS },
+	{ "mem-per-cpu", 0, REQ, SLURM_DO_REFUSE, NULL, SLURM_CPUS },
+	{ "mem-per-gpu", 0, REQ, SLURM_DO_REFUSE, NULL, SLURM_CPUS },
+	{ "mem-bind", 0, REQ, SLURM_DO_REFUSE, NULL, SLURM_CPUS },
+	{ "mincpus", 0, REQ, SLURM_DO_REFUSE, NULL, SLURM_CPUS },
+	{ "tmp", 0, REQ, SLURM_DO_REFUSE, NULL, SLURM_CPUS },
+	{ "cores-per-socket", 0, REQ, SLURM_DO_REFUSE, NULL, SLURM_CPUS },
+	{ "sockets-per-node", 0, REQ, SLURM_DO_REFUSE, NULL, SLURM_CPUS },
+	{ "threads-per-core", 0, REQ, SLURM_DO_REFUSE, NULL, SLURM_CPUS },
+	{ "extra-node-info", 'B', REQ, SLURM_DO_REFUSE, NULL, SLURM_CPUS },
+	{ "core-spec", 'S', REQ, SLURM_DO_REFUSE, NULL, SLURM_CPUS },
+	{ "thread-spec", 0, REQ, SLURM_DO_REFUSE, NULL, SLURM_CPUS },
+	{ "hint", 0, REQ, SLURM_DO_REFUSE, NULL, SLURM_CPUS },
+	{ "distribution", 'm', REQ, SLURM_DO_REFUSE, NULL, SLURM_CPUS },
+	{ "cpu-freq", 0, REQ, SLURM_DO_REFUSE, NULL, SLURM_CPUS },
+	{ "ntasks-per-core", 0, REQ, SLURM_DO_REFUSE, NULL, SLURM_TASKS },
+	{ "ntasks-per-socket", 0, REQ, SLURM_DO_REFUSE, NULL, SLURM_TASKS },
+	{ "ntasks-per-gpu", 0, REQ, SLURM_DO_REFUSE, NULL, SLURM_TASKS },
+	{ "tres-per-task", 0, REQ, SLURM_DO_REFUSE, NULL, SLURM_CPUS },
+	{ "overcommit", 'O', NO, SLURM_DO_REFUSE, NULL, SLURM_CPUS },
+	{ "oversubscribe", 's', NO, SLURM_DO_REFUSE, NULL, "gbatch gives each job "
+	    "GPUs of its own, never shared; leave it out" },
+	{ "exclusive", 0, OPT, SLURM_DO_REFUSE, NULL, "gbatch shares nodes GPU by "
+	    "GPU; to have a node alone, ask for all its GPUs (-G N "
+	    "--consolidate)" },
+	{ "gpus-per-socket", 0, REQ, SLURM_DO_REFUSE, NULL, SLURM_CPUS },
+	{ "gpu-bind", 0, REQ, SLURM_DO_REFUSE, NULL, "a job sees its own GPUs "
+	    "(CUDA_VISIBLE_DEVICES); leave it out" },
+	{ "gpu-freq", 0, REQ, SLURM_DO_REFUSE, NULL, "gbatch does not set GPU "
+	    "clocks; leave it out" },
+	{ "gres-flags", 0, REQ, SLURM_DO_REFUSE, NULL, SLURM_CPUS },
+	{ "qos", 'q', REQ, SLURM_DO_REFUSE, NULL, SLURM_ORDER },
+	{ "priority", 0, REQ, SLURM_DO_REFUSE, NULL, SLURM_ORDER },
+	{ "nice", 0, OPT, SLURM_DO_REFUSE, NULL, SLURM_ORDER },
+	{ "constraint", 'C', REQ, SLURM_DO_REFUSE, NULL, SLURM_FEATURES },
+	{ "prefer", 0, REQ, SLURM_DO_REFUSE, NULL, SLURM_FEATURES },
+	{ "cluster-constraint", 0, REQ, SLURM_DO_REFUSE, NULL, SLURM_FEATURES },
+	{ "batch", 0, REQ, SLURM_DO_REFUSE, NULL, SLURM_FEATURES },
+	{ "contiguous", 0, NO, SLURM_DO_REFUSE, NULL, "gbatch keeps a job under one "
+	    "switch when one has room, not on contiguous nodes; leave it "
+	    "out" },
+	{ "switches", 0, REQ, SLURM_DO_REFUSE, NULL, "gbatch keeps a job under one "
+	    "switch when one has room, and spans switches otherwise; leave "
+	    "it out" },
+	{ "reservation", 0, REQ, SLURM_DO_REFUSE, NULL, "gbatch has no "
+	    "reservations; keep nodes free by draining them (gctl drain)" },
+	{ "licenses", 'L', REQ, SLURM_DO_REFUSE, NULL, "gbatch has no licenses; "
+	    "leave it out" },
+	{ "clusters", 'M', REQ, SLURM_DO_REFUSE, NULL, "one gbatchd is one "
+	    "cluster; reach another with GBATCH_SOCKET" },
+	{ "no-kill", 'k', OPT, SLURM_DO_REFUSE, NULL, "a job that loses a node is "
+	    "requeued whole (or ends NODE_FAIL with --no-requeue)" },
+	{ "uid", 0, REQ, SLURM_DO_REFUSE, NULL, "a job runs as the user who "
+	    "submits it" },
+	{ "gid", 0, REQ, SLURM_DO_REFUSE, NULL, "a job runs with the groups of the "
+	    "user who submits it" },
+	{ "get-user-env", 0, OPT, SLURM_DO_REFUSE, NULL, "the job gets gsub's "
+	    "environment (--export); leave it out" },
+	{ "export-file", 0, REQ, SLURM_DO_REFUSE, NULL, "give the variables with "
+	    "--export=NAME=VALUE,..." },
+	{ "propagate", 0, OPT, SLURM_DO_REFUSE, NULL, "a job gets its node's "
+	    "resource limits; leave it out" },
+	{ "input", 'i', REQ, SLURM_DO_REFUSE, NULL, "a job's standard input is "
+	    "/dev/null; have it read its file" },
+	{ "deadline", 0, REQ, SLURM_DO_REFUSE, NULL, "gbatch has no deadlines; "
+	    "give a time limit (-t)" },
+	{ "time-min", 0, REQ, SLURM_DO_REFUSE, NULL, "gbatch has no flexible time "
+	    "limits; give one (-t)" },
+	{ "acctg-freq", 0, REQ, SLURM_DO_REFUSE, NULL, "gbatch keeps no per-job "
+	    "samples; gtop shows each GPU's use" },
+	{ "profile", 0, REQ, SLURM_DO_REFUSE, NULL, "gbatch keeps no per-job "
+	    "samples; gtop shows each GPU's use" },
+	{ "bb", 0, REQ, SLURM_DO_REFUSE, NULL, "gbatch has no burst buffers" },
+	{ "bbf", 0, REQ, SLURM_DO_REFUSE, NULL, "gbatch has no burst buffers" },
+	{ "power", 0, REQ, SLURM_DO_REFUSE, NULL, "gbatch does not manage node "
+	    "power" },
+	{ "reboot", 0, NO, SLURM_DO_REFUSE, NULL, "gbatch does not reboot nodes" },
+	{ "delay-boot", 0, REQ, SLURM_DO_REFUSE, NULL, "gbatch does not reboot "
+	    "nodes" },
+	{ "network", 0, REQ, SLURM_DO_REFUSE, NULL, "gbatch has no network "
+	    "options" },
+	{ "container", 0, REQ, SLURM_DO_REFUSE, NULL, "gbatch starts no containers "
+	    "itself; start one from the script" },
+	{ "mcs-label", 0, REQ, SLURM_DO_REFUSE, NULL, "gbatch has no MCS labels" },
+	{ "wckey", 0, REQ, SLURM_DO_REFUSE, NULL, "gbatch has no WCKeys" },
+	{ "verbose", 'v', NO, SLURM_DO_REFUSE, NULL, "gsub has no verbose mode; gq "
+	    "-l ID shows all of a job" },
+};
+
+#define SLURM_NOPTS	(sizeof slurm_opts / sizeof slurm_opts[0])
+
+const struct slurm_opt *
+slurm_opt_table(size_t *n)
+{
+	*n = SLURM_NOPTS;
+	return (slurm_opts);
+}
+
+const struct slurm_opt *
+slurm_opt_find(const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < SLURM_NOPTS; i++) {
+		if (strcmp(slurm_opts[i].name, name) == 0)
+			return (&slurm_opts[i]);
+	}
+	return (NULL);
+}
+
+/* A whole number from 1 to SLURM_OPT_MAX_GPUS of len bytes at s, or -1. */
+static long
+slurm_opt_count(const char *s, size_t len)
+{
+	long	n = 0;
+	size_t	i;
+
+	if (len == 0)
+		return (-1);
+	for (i = 0; i < len; i++) {
+		if (!isdigit((unsigned char)s[i]))
+			return (-1);
+		n = n * 10 + (s[i] - '0');
+		if (n > SLURM_OPT_MAX_GPUS)
+			return (-1);
+	}
+	return (n >= 1 ? n : -1);
+}
+
+long
+slurm_opt_gpus(const char *opt, const char *arg, int gres, char *err,
+    size_t errlen)
+{
+	const char	*p = arg, *end, *count;
+	const char	*form = gres ? "gpu or gpu:N" : "N";
+	long		 total = -1, n;
+	size_t		 len;
+
+	for (;;) {
+		end = strchr(p, ',');
+		len = end != NULL ? (size_t)(end - p) : strlen(p);
+		count = p;
+		if (gres) {
+			if (len < 3 || strncmp(p, "gpu", 3) != 0 ||
+			    (len > 3 && p[3] != ':')) {
+				snprintf(err, errlen, "--%s: gbatch schedules "
+				    "GPUs only; expected %s, got \"%s\"", opt,
+				    form, arg);
+				return (-1);
+			}
+			count = len == 3 ? "1" : p + 4;
+			len = len == 3 ? 1 : len - 4;
+		}
+		if (memchr(count, ':', len) != NULL) {
+			snprintf(err, errlen, "--%s: GPU types are not "
+			    "scheduled yet, every GPU of a cluster is alike to "
+			    "gbatch; expected %s, got \"%s\"", opt, form, arg);
+			return (-1);
+		}
+		if ((n = slurm_opt_count(count, len)) == -1) {
+			snprintf(err, errlen, "--%s: expected %s with N a whole "
+			    "number from 1 to %d, got \"%s\"", opt, form,
+			    SLURM_OPT_MAX_GPUS, arg);
+			return (-1);
+		}
+		if (total != -1) {
+			snprintf(err, errlen, "--%s: GPUs asked for twice in "
+			    "\"%s\"; expected %s once", opt, arg, form);
+			return (-1);
+		}
+		total = n;
+		if (end == NULL)
+			return (total);
+		p = end + 1;
+	}
+}
+
+int
+slurm_opt_one(const struct slurm_opt *o, const char *arg, char *err,
+    size_t errlen)
+{
+	if (strcmp(arg, "1") == 0 || (o->what == SLURM_DO_NODES &&
+	    strcmp(arg, "1-1") == 0))
+		return (0);
+	if (o->what == SLURM_DO_NODES)
+		snprintf(err, errlen, "--nodes %s: gbatch places a job's GPUs "
+		    "itself, on as few nodes as it can; ask for the total (-G "
+		    "N), with --consolidate to wait for the fewest nodes rather "
+		    "than start sooner on more", arg);
+	else
+		snprintf(err, errlen, "--%s %s: %s", o->name, arg,
+		    SLURM_TASKS);
+	return (-1);
+}

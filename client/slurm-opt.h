@@ -1,0 +1,58 @@
+/* slurm-opt.h: sbatch's options as gsub takes them, on its command line and
+ * in #SBATCH (and #GSUB) lines. Each is described once here: what gsub does
+ * with it (the same as its own option, mapped to one, or refused with the
+ * gbatch way or a plain "gbatch has no such thing"), so that no Slurm
+ * option is ever silently ignored, and gsub --help and gsub(1) print the
+ * Slurm-to-gbatch table from the same rows. Pure: no I/O. */
+#ifndef GB_SLURM_OPT_H
+#define GB_SLURM_OPT_H
+
+#include <stddef.h>
+
+/* What an option does. */
+enum slurm_opt_do {
+	SLURM_DO_SAME,		/* gsub's own option of that name */
+	SLURM_DO_GPUS,		/* a GPU count: --gres, --gpus-per-task */
+	SLURM_DO_NODES,		/* -N: one node */
+	SLURM_DO_TASKS,		/* -n, --ntasks-per-node: one task */
+	SLURM_DO_GPUS_PER_NODE,	/* --gpus-per-node: -G on one node */
+	SLURM_DO_ACCEPT,	/* what gbatch does anyway: --requeue */
+	SLURM_DO_QUIET,		/* -Q: print nothing when all goes well */
+	SLURM_DO_SPREAD,	/* --spread-job: --spread */
+	SLURM_DO_OPEN_MODE,	/* --open-mode: truncate, as gbatch does */
+	SLURM_DO_HELP,		/* --usage: as --help */
+	SLURM_DO_REFUSE,	/* refused with why */
+};
+
+struct slurm_opt {
+	const char	*name;		/* long name, without "--" */
+	int		 short_opt;	/* its letter, or 0 */
+	int		 has_arg;	/* getopt's no/required/optional */
+	enum slurm_opt_do what;
+	const char	*arg;		/* its value, as --help writes it */
+	/* The gbatch way (for SAME and the mappings: "-G N"), or why it
+	 * is refused: the message after "--NAME: ". */
+	const char	*says;
+};
+
+/* The options, in the order gsub --help lists them; n is set to their
+ * count. */
+const struct slurm_opt *slurm_opt_table(size_t *n);
+
+/* The row of a long name, or NULL. */
+const struct slurm_opt *slurm_opt_find(const char *name);
+
+/* Parses a GPU request as --gres and --gpus write it: "gpu", "gpu:N",
+ * "gpu:TYPE:N" (--gres, several comma-separated) or "N", "TYPE:N"
+ * (--gpus). Returns the count, or -1 with err saying what was wrong and
+ * what is accepted. opt is the option's name, for the message. */
+long		 slurm_opt_gpus(const char *opt, const char *arg, int gres,
+		     char *err, size_t errlen);
+
+/* Parses a count that must be 1 for one node or one task, as -N, -n and
+ * --ntasks-per-node write it ("1", "1-1" for -N). Returns 0, or -1 with
+ * err naming the gbatch way. */
+int		 slurm_opt_one(const struct slurm_opt *, const char *arg,
+		     char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,223 @@
+#!/usr/bin/env bats
+# gsub-slurm.bats: sbatch's options and #SBATCH lines, as a Slurm user's
+# scripts use them. Each option is honoured, mapped to gsub's own, or
+# refused with a message of its own; none is unknown, none is ignored.
+# What a job got is read back with gq, never from gsub's output.
+
+load helpers
+
+setup() {
+	bats_require_minimum_version 1.5.0
+	gb_setup
+	cd "$GB_DIR"
+}
+
+teardown() {
+	gb_teardown
+}
+
+# script FILE LINES...: a job script with a shebang.
+script() {
+	local f=$1
+	shift
+	{ echo '#!/bin/sh'; printf '%s\n' "$@"; } >"$f"
+}
+
+# field ID FIELD: one gq field of a job.
+field() {
+	gq -h -t all -j "$1" -o "$2"
+}
+
+# refused OPTION [VALUE]: gsub refuses --OPTION (=VALUE) on its command
+# line and in an #SBATCH line, as a usage error naming the option, with a
+# message of its own (not getopt's). Leaves the message in $why.
+refused() {
+	local opt=$1 arg=${2+=$2}
+	run -2 gsub "--$opt$arg" --wrap true
+	[[ "$output" == "gsub: --$opt"*": "* ]] || { echo "$output"; return 1; }
+	[[ "$output" != *"unknown or ambiguous"* ]] || { echo "$output"; return 1; }
+	why=${output#"gsub: --$opt: "}
+	why=${why%%$'\n'*}
+	script s.sh "#SBATCH --$opt$arg" true
+	run -2 gsub s.sh
+	[[ "$output" == "gsub: s.sh:2: #SBATCH --$opt"*": $why" ]] || { echo "$output"; return 1; }
+}
+
+@test "sbatch's common options are never unknown: each is taken or refused with why" {
+	gb_start_controller
+	# The options a Slurm user's scripts carry (sbatch(1)), with a value
+	# gbatch takes where it takes one.
+	for o in gres=gpu:1 gpus=1 gpus-per-node=1 gpus-per-task=1 nodes=1 \
+	    ntasks=1 ntasks-per-node=1 time=5 job-name=x output=o.txt \
+	    error=e.txt chdir=. export=ALL hold parsable requeue no-requeue \
+	    quiet open-mode=truncate spread-job use-min-nodes ignore-pbs \
+	    wait-all-nodes=1; do
+		run -0 gsub -H "--$o" --wrap true
+	done
+	for o in account=a comment=c array=0-3 dependency=afterok:1 begin=now \
+	    nodelist=n1 exclude=n1 signal=USR1@60 wait test-only partition=gpu \
+	    mail-type=END mail-user=a@b cpus-per-task=4 mem=4G mem-per-cpu=1G \
+	    mem-per-gpu=8G cpus-per-gpu=4 qos=high priority=10 nice=5 \
+	    constraint=a100 reservation=r licenses=l clusters=c no-kill \
+	    exclusive oversubscribe uid=1 gid=1 get-user-env input=in.txt \
+	    deadline=now time-min=5 gpu-bind=closest distribution=block \
+	    hint=nomultithread threads-per-core=1 tmp=10G switches=1 \
+	    kill-on-invalid-dep=yes propagate verbose; do
+		if [[ $o == *=* ]]; then
+			refused "${o%%=*}" "${o#*=}"
+		else
+			refused "$o"
+		fi || { echo "--$o was not refused properly"; false; }
+	done
+	# The short spellings too.
+	for o in "-A a" "-a 0-3" "-d afterok:1" "-w n1" "-x n1" "-W" "-p gpu" \
+	    "-c 4" "-q high" "-C a100" "-k" "-s" "-i in.txt" "-v" "-L l" \
+	    "-M c" "-m block" "-b now"; do
+		run -2 gsub $o --wrap true
+		[[ "$output" == "gsub: --"[a-z]*": "* ]] || { echo "$o: $output"; false; }
+	done
+}
+
+@test "refusals say what gbatch does instead, or that it has no such thing" {
+	refused mail-type END
+	[[ "$why" == *"gbatch sends no mail"*"gq"*"gtop"* ]]
+	refused partition gpu
+	[[ "$why" == *"no partitions"*"one pool"* ]]
+	refused mem 16G
+	[[ "$why" == *"CPUs or memory"*"leave it out"* ]]
+	refused qos high
+	[[ "$why" == *"Tiresias"* ]]
+	refused dependency afterok:1
+	[[ "$why" == *"(-H)"*"gctl release"* ]]
+	refused signal B:USR1@60
+	[[ "$why" == *"--ckpt-signal"* ]]
+	refused exclusive
+	[[ "$why" == *"all its GPUs"*"--consolidate"* ]]
+	run -2 gsub -N 2 --wrap true
+	[[ "$output" == *"--nodes 2: "*"ask for the total (-G N)"* ]]
+	run -2 gsub -n 4 --wrap true
+	[[ "$output" == *"--ntasks 4: gbatch starts one process per node"*"torchrun"* ]]
+	run -2 gsub --ntasks-per-node=2 --wrap true
+	[[ "$output" == *"--ntasks-per-node 2: "* ]]
+	run -2 gsub --gres=gpu:a100:2 --wrap true
+	[[ "$output" == *'--gres: GPU types are not scheduled yet'*'expected gpu or gpu:N, got "gpu:a100:2"'* ]]
+	run -2 gsub --gpus=v100:2 --wrap true
+	[[ "$output" == *'--gpus: GPU types are not scheduled yet'*'got "v100:2"'* ]]
+	run -2 gsub --gres=mps:100 --wrap true
+	[[ "$output" == *'--gres: gbatch schedules GPUs only; expected gpu or gpu:N, got "mps:100"'* ]]
+	run -2 gsub --gres=gpu:0 --wrap true
+	[[ "$output" == *'--gres: expected gpu or gpu:N with N a whole number from 1 to 65536, got "gpu:0"'* ]]
+	run -2 gsub --gres=gpu:2,gpu:1 --wrap true
+	[[ "$output" == *'GPUs asked for twice'* ]]
+	run -2 gsub --open-mode=append --wrap true
+	[[ "$output" == *"--open-mode=append: gbatch truncates"*"appends when it runs again"* ]]
+	run -2 gsub --open-mode=sideways --wrap true
+	[[ "$output" == *'--open-mode: expected truncate or append, got "sideways"'* ]]
+	script s.sh '#SBATCH --usage' true
+	run -2 gsub s.sh
+	[[ "$output" == *"s.sh:2: #SBATCH --usage: not allowed in a script"* ]]
+	script s.sh '#SBATCH' true
+	run -2 gsub s.sh
+	[[ "$output" == *"s.sh:2: #SBATCH: no option given"* ]]
+	script s.sh '#SBATCH --gres=gpu:2 stray' true
+	run -2 gsub s.sh
+	[[ "$output" == *'s.sh:2: #SBATCH: unexpected "stray"; a #SBATCH line holds options only'* ]]
+}
+
+@test "an sbatch script runs with what its #SBATCH lines ask: GPUs, time limit, name, files" {
+	gb_start_cluster
+	# The issue's script: it ran with 1 GPU, no limit and the default
+	# name, without a word.
+	script job.sh '#SBATCH --gres=gpu:2 -t 0:05:00 -J x' \
+	    '#SBATCH --output=out-%j.txt' \
+	    '#SBATCH --requeue --open-mode=truncate' \
+	    'echo "gpus=$CUDA_VISIBLE_DEVICES"'
+	id=$(gb_submit job.sh)
+	gb_wait_state "$id" COMPLETED 20
+	[ "$(field "$id" gpus)" = 2 ]
+	[ "$(field "$id" time_limit)" = 5:00 ]
+	[ "$(field "$id" name)" = x ]
+	[ "$(cat "out-$id.txt")" = "gpus=$(field "$id" gpu_ids | sed 's/^n[0-9]*://')" ]
+	# sbatch's forms of a GPU count: --gpus, --gres=gpu (one), per task.
+	for o in --gpus=3 --gres=gpu --gpus-per-task=2; do
+		id=$(gb_submit -H "$o" --wrap true)
+		want=${o##*[=:]}
+		[ "$want" = gpu ] && want=1
+		[ "$(field "$id" gpus)" = "$want" ] || { echo "$o: $(field "$id" gpus)"; false; }
+	done
+	# -Q prints nothing, and the job is there.
+	run -0 gsub -Q -H -J quiet --wrap true
+	[ -z "$output" ]
+	[ "$(gq -h -t all -o name | grep -c '^quiet$')" = 1 ]
+}
+
+@test "the command line wins over #GSUB lines, #GSUB lines over #SBATCH lines, in any order" {
+	gb_start_cluster
+	script p.sh '#SBATCH -J sbatch -t 10 --gres=gpu:2' \
+	    '#GSUB -J gsub' \
+	    '#SBATCH -J sbatch-again -t 20' \
+	    true
+	id=$(gb_submit -H p.sh)
+	[ "$(field "$id" name)" = gsub ]
+	[ "$(field "$id" time_limit)" = 20:00 ]
+	[ "$(field "$id" gpus)" = 2 ]
+	id=$(gb_submit -H -J cmdline -G 3 p.sh)
+	[ "$(field "$id" name)" = cmdline ]
+	[ "$(field "$id" gpus)" = 3 ]
+	# #SBATCH lines end where sbatch's end: at the first command.
+	script q.sh 'echo hi' '#SBATCH -J late' true
+	id=$(gb_submit -H q.sh)
+	[ "$(field "$id" name)" = q.sh ]
+	# A bad value in an #SBATCH line is an error with its line even
+	# when the command line sets the option.
+	script r.sh '#SBATCH -t soon' true
+	run -2 gsub -t 5 r.sh
+	[[ "$output" == *"r.sh:2: #SBATCH --time: "* ]]
+}
+
+@test "-N 1 and --gpus-per-node keep a job on one node: it waits rather than span two" {
+	gb_start_cluster
+	a=$(gb_submit -G 3 --wrap 'sleep 30')
+	gb_wait_state "$a" RUNNING 20
+	b=$(gb_submit -G 3 --wrap 'sleep 30')
+	gb_wait_state "$b" RUNNING 20
+	# One GPU is free on each node: a plain 2-GPU job spans both.
+	[ "$(field "$a" nodes)" != "$(field "$b" nodes)" ]
+	script one.sh '#SBATCH -N 1 --gres=gpu:2' 'sleep 30'
+	c=$(gb_submit one.sh)
+	script pernode.sh '#SBATCH --nodes=1 --gpus-per-node=2' 'sleep 30'
+	d=$(gb_submit pernode.sh)
+	e=$(gb_submit -G 2 --wrap 'sleep 30')
+	gb_wait_state "$e" RUNNING 20
+	[ "$(field "$e" nodes)" = "n1,n2" ]
+	[ "$(gb_state "$c")" = PENDING ]
+	[ "$(gb_state "$d")" = PENDING ]
+	[ "$(field "$d" gpus)" = 2 ]
+	# A node frees up: each gets one node.
+	gcancel "$a" "$e"
+	gb_wait_state "$c" RUNNING 20
+	[[ "$(field "$c" nodes)" != *,* ]]
+}
+
+@test "gsub --help carries the Slurm-to-gbatch table" {
+	run -0 gsub --help
+	[[ "$output" == *"#GSUB line wins over an #SBATCH line, the command line over both"* ]]
+	[[ "$output" == *"--gres=gpu:N"*"-G N"* ]]
+	[[ "$output" == *"-N, --nodes 1"*"--consolidate"* ]]
+	[[ "$output" == *"refused, each saying why and the gbatch way:"*"mail-type"* ]]
+}
+
+@test "gsub(1) documents each sbatch option gsub --help lists" {
+	page=$GBATCH_BUILDDIR/man/gsub.1
+	run -0 gsub --help
+	names=$(sed -n '/^  the same in gsub: /,/^      --/p; /^  refused, each/,/^$/p' <<<"$output" |
+	    sed 's/^.*: //' | grep -o '[a-z][a-z-]*' | grep -v '^--')
+	[ "$(wc -w <<<"$names")" -gt 60 ]
+	for n in $names; do
+		# As troff writes it: \-\-name, each - escaped.
+		pat="\\-\\-${n//-/\\-}"
+		grep -qF -- "$pat" "$page" ||
+		    { echo "gsub(1) does not mention --$n ($pat)"; false; }
+	done
+}
+
