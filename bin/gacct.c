@@ -5,6 +5,7 @@
  * they arrive, so a million jobs cost no memory here. */
 #include <sys/types.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -55,6 +56,8 @@ static const struct option gacct_longopts[] = {
 	{ "me", no_argument, NULL, GACCT_OPT_ME },
 	{ "state", required_argument, NULL, 's' },
 	{ "jobs", required_argument, NULL, 'j' },
+	{ "accounts", required_argument, NULL, 'A' },
+	{ "account", required_argument, NULL, 'A' },
 	{ "format", required_argument, NULL, 'o' },
 	{ "noheader", no_argument, NULL, 'n' },
 	{ "parsable", no_argument, NULL, 'P' },
@@ -80,6 +83,7 @@ struct gacct {
 	json_t		*users;
 	json_t		*states;
 	json_t		*ids;
+	json_t		*accounts;
 	enum gacct_out	 out;
 	enum table_format format;
 	bool		 format_set;
@@ -122,6 +126,8 @@ gacct_usage(FILE *f)
 "                            FAILED (F), TIMEOUT (TO), CANCELLED (CA),\n"
 "                            NODE_FAIL (NF)\n"
 "  -j, --jobs ID[,ID]        these jobs (any end time unless -S or -E)\n"
+"  -A, --accounts ACCOUNT[,ACCOUNT]  jobs charged to these accounts (gsub\n"
+"                            -A)\n"
 "  -o, --format FIELD[:WIDTH][,...]  columns to print (default:\n"
 "                            " GACCT_DEFAULT ")\n"
 "  -n, --noheader            no header line\n"
@@ -159,6 +165,24 @@ gacct_usage(FILE *f)
 	free(users);
 	free(cluster);
 	free(nodes);
+}
+
+/* An account as gbatchd keeps them: 1 to 64 letters, digits, ., -, _. */
+static int
+gacct_add_account(const char *item, void *arg, char *err, size_t errlen)
+{
+	const char	*p;
+
+	for (p = item; isalnum((unsigned char)*p) || *p == '.' || *p == '-' ||
+	    *p == '_'; p++)
+		/* nothing */;
+	if (*item == '\0' || *p != '\0' || p - item > 64) {
+		snprintf(err, errlen, "--accounts: expected account names of 1 "
+		    "to 64 letters, digits, '.', '-' or '_', got \"%s\"", item);
+		return (-1);
+	}
+	json_array_append_new(arg, json_string(item));
+	return (0);
 }
 
 static int
@@ -430,6 +454,8 @@ gacct_report_check(const struct gacct *g, char *err, size_t errlen)
 
 	if (json_array_size(g->ids) > 0)
 		bad = "-j/--jobs";
+	else if (json_array_size(g->accounts) > 0)
+		bad = "-A/--accounts";
 	else if (g->out == GACCT_TRACE)
 		bad = "--trace";
 	else if (json_array_size(g->users) > 0 && strcmp(name, "users") != 0)
@@ -492,9 +518,10 @@ main(int argc, char **argv)
 	g.users = json_array();
 	g.states = json_array();
 	g.ids = json_array();
+	g.accounts = json_array();
 	t = table_create(job_row_cols, job_row_ncols, GACCT_DEFAULT);
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":S:E:u:s:j:o:nPV",
+	while ((ch = getopt_long(argc, argv, ":S:E:u:s:j:A:o:nPV",
 	    gacct_longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'S':
@@ -524,6 +551,11 @@ main(int argc, char **argv)
 		case 'j':
 			if (cmd_split(optarg, "--jobs", cmd_add_id, g.ids, err,
 			    sizeof err) == -1)
+				goto usage;
+			break;
+		case 'A':
+			if (cmd_split(optarg, "--accounts", gacct_add_account,
+			    g.accounts, err, sizeof err) == -1)
 				goto usage;
 			break;
 		case 'o':
@@ -630,6 +662,8 @@ main(int argc, char **argv)
 		json_object_set(g.req, "states", g.states);
 	if (json_array_size(g.ids) > 0)
 		json_object_set(g.req, "ids", g.ids);
+	if (json_array_size(g.accounts) > 0)
+		json_object_set(g.req, "accounts", g.accounts);
 	/* A timeline is the series of a cluster report. */
 	if (g.report == ACCT_ROW_TIMELINE) {
 		json_object_set_new(g.req, "report", json_string("cluster"));
@@ -667,5 +701,6 @@ out:
 	json_decref(g.users);
 	json_decref(g.states);
 	json_decref(g.ids);
+	json_decref(g.accounts);
 	return (r);
 }

@@ -169,6 +169,8 @@ JF_GET_TEXT(job_row_get_stdout, JF_STDOUT)
 JF_GET_TEXT(job_row_get_stderr, JF_STDERR)
 JF_GET_TEXT(job_row_get_command, JF_COMMAND)
 JF_GET_TEXT(job_row_get_message, JF_MESSAGE)
+JF_GET_TEXT(job_row_get_account, JF_ACCOUNT)
+JF_GET_TEXT(job_row_get_comment, JF_COMMENT)
 JF_GET_TEXT(job_row_get_restarts, JF_RESTARTS)
 JF_GET_TEXT(job_row_get_preemptions, JF_PREEMPTIONS)
 JF_GET_TEXT(job_row_get_promotions, JF_PROMOTIONS)
@@ -405,6 +407,8 @@ const struct table_col job_row_cols[] = {
 	{ "stdout", "STDOUT", false, job_row_get_stdout },
 	{ "stderr", "STDERR", false, job_row_get_stderr },
 	{ "message", "MESSAGE", false, job_row_get_message },
+	{ "account", "ACCOUNT", false, job_row_get_account },
+	{ "comment", "COMMENT", false, job_row_get_comment },
 	{ "queue", "QUEUE", false, job_row_get_queue },
 	{ "rank", "RANK", true, job_row_get_rank },
 	{ "attained", "GPU_TIME", true, job_row_get_attained },

@@ -24,6 +24,9 @@
  * controller still refuses what no node can hold. */
 #define JOBSPEC_MAX_GPUS	65536
 #define JOBSPEC_MAX_NAME	200
+/* gbatchd's bounds (req-job-submit.c). */
+#define JOBSPEC_MAX_ACCOUNT	64
+#define JOBSPEC_MAX_COMMENT	1024
 #define JOBSPEC_MAX_PATTERN	4096
 /* Words on one #GSUB line; a line holds a few options. */
 #define JOBSPEC_MAX_WORDS	64
@@ -37,6 +40,7 @@ enum jobspec_opt {
 	JOBSPEC_OPT_NO_REQUEUE,
 	JOBSPEC_OPT_CONSOLIDATE,
 	JOBSPEC_OPT_SPREAD,
+	JOBSPEC_OPT_COMMENT,
 	/* Row i of slurm-opt.h's table, by its long name. */
 	JOBSPEC_OPT_SLURM = 0x2000,	/* above CMD_OPT_TIMEOUT */
 };
@@ -64,6 +68,8 @@ enum jobspec_field {
 	JOBSPEC_F_CKPT_GRACE,
 	JOBSPEC_F_NO_REQUEUE,
 	JOBSPEC_F_PLACEMENT,
+	JOBSPEC_F_ACCOUNT,
+	JOBSPEC_F_COMMENT,
 	JOBSPEC_F_COUNT,
 };
 
@@ -84,6 +90,8 @@ struct jobspec {
 	bool			 no_requeue;
 	const char		*placement;	/* NULL, "consolidate", "spread" */
 	bool			 quiet;		/* -Q: nothing printed on success */
+	char			*account;	/* -A: charged to, for gacct */
+	char			*comment;
 
 	unsigned		 timeout;	/* --timeout, seconds */
 	bool			 timeout_set;
@@ -95,7 +103,7 @@ struct jobspec {
 	int			 argc;
 };
 
-static const char jobspec_optstring[] = "+:G:J:o:e:D:t:HhV";
+static const char jobspec_optstring[] = "+:G:J:o:e:D:t:A:HhV";
 static const struct option jobspec_longopts[] = {
 	{ "gpus", required_argument, NULL, 'G' },
 	{ "job-name", required_argument, NULL, 'J' },
@@ -112,6 +120,8 @@ static const struct option jobspec_longopts[] = {
 	{ "no-requeue", no_argument, NULL, JOBSPEC_OPT_NO_REQUEUE },
 	{ "consolidate", no_argument, NULL, JOBSPEC_OPT_CONSOLIDATE },
 	{ "spread", no_argument, NULL, JOBSPEC_OPT_SPREAD },
+	{ "account", required_argument, NULL, 'A' },
+	{ "comment", required_argument, NULL, JOBSPEC_OPT_COMMENT },
 	CMD_TIMEOUT_LONGOPT,
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -203,6 +213,8 @@ jobspec_free(struct jobspec *js)
 	free(js->error);
 	free(js->chdir);
 	free(js->export);
+	free(js->account);
+	free(js->comment);
 	free(js->wrap);
 	free(js->script_path);
 	free(js->script);
@@ -381,6 +393,31 @@ jobspec_set(struct jobspec *js, int opt, const char *arg,
 	case JOBSPEC_OPT_CONSOLIDATE:
 	case JOBSPEC_OPT_SPREAD:
 		f = JOBSPEC_F_PLACEMENT;
+		break;
+	case 'A':
+		f = JOBSPEC_F_ACCOUNT;
+		str = &js->account;
+		for (p = arg; isalnum((unsigned char)*p) || *p == '.' ||
+		    *p == '-' || *p == '_'; p++)
+			/* nothing */;
+		if (*arg == '\0' || *p != '\0' || p - arg >
+		    JOBSPEC_MAX_ACCOUNT) {
+			snprintf(err, errlen, "--account: expected 1 to %d "
+			    "letters, digits, '.', '-' or '_', got \"%s\"",
+			    JOBSPEC_MAX_ACCOUNT, arg);
+			return (-1);
+		}
+		break;
+	case JOBSPEC_OPT_COMMENT:
+		f = JOBSPEC_F_COMMENT;
+		str = &js->comment;
+		if (strlen(arg) > JOBSPEC_MAX_COMMENT ||
+		    !jobspec_printable(arg)) {
+			snprintf(err, errlen, "--comment: expected up to %d "
+			    "printable characters, got \"%s\"",
+			    JOBSPEC_MAX_COMMENT, arg);
+			return (-1);
+		}
 		break;
 	default:
 		snprintf(err, errlen, "option %d is not a job option", opt);
@@ -962,6 +999,10 @@ jobspec_build(const struct jobspec *js, char *const *env,
 	if (js->placement != NULL)
 		json_object_set_new(job, "placement",
 		    json_string(js->placement));
+	if (js->account != NULL)
+		json_object_set_new(job, "account", json_string(js->account));
+	if (js->comment != NULL)
+		json_object_set_new(job, "comment", json_string(js->comment));
 	free(script);
 	free(command);
 	free(workdir);

@@ -66,10 +66,8 @@ static const struct slurm_opt slurm_opts[] = {
 	    "the default" },
 	{ "usage", 0, NO, SLURM_DO_HELP, NULL, "--help" },
 	/* Not in gbatch yet. */
-	{ "account", 'A', REQ, SLURM_DO_REFUSE, NULL, "gbatch keeps no accounts "
-	    "yet: gacct reports by user; leave it out" },
-	{ "comment", 0, REQ, SLURM_DO_REFUSE, NULL, "gbatch keeps no job comments "
-	    "yet; put a word of it in the job name (-J)" },
+	{ "account", 'A', REQ, SLURM_DO_SAME, "ACCOUNT", "-A ACCOUNT" },
+	{ "comment", 0, REQ, SLURM_DO_SAME, "TEXT", "--comment TEXT" },
 	{ "array", 'a', REQ, SLURM_DO_REFUSE, NULL, "gbatch has no job arrays yet; "
 	    "submit a job per task (a loop of gsub)" },
 	{ "dependency", 'd', REQ, SLURM_DO_REFUSE, NULL, SLURM_DEPS },

@@ -23,7 +23,9 @@
  * first; 0: none, or not asked for); jct is
  * end_time - submit_time of a finished job. node and gpu_mask are rank 0's
  * part of the current or last run, alloc every part ("n1:0xf,n2:0xf") or
- * '' for one; job_runs (store.h) keeps each run. flags are job.h's JOB_F_*;
+ * '' for one; job_runs (store.h) keeps each run. account and comment are
+ * the submitter's words (sbatch's -A and --comment), '' for none. flags
+ * are job.h's JOB_F_*;
  * ckpt_signal 0 means SIGUSR1, ckpt_grace 0 the config's; umask -1 none. */
 #ifndef GB_JOB_FIELD_H
 #define GB_JOB_FIELD_H
@@ -90,6 +92,10 @@ enum job_field_kind {
 	    JFF_PRIVATE)						\
 	COL(MESSAGE, message, const char *, "message", "message",	\
 	    JFK_TEXT0, JFF_UPDATE | JFF_PRIVATE)			\
+	COL(ACCOUNT, account, const char *, "account", "account",	\
+	    JFK_TEXT0, 0)						\
+	COL(COMMENT, comment, const char *, "comment", "comment",	\
+	    JFK_TEXT0, JFF_PRIVATE)					\
 	COL(QUEUE, queue, int, NULL, "queue", JFK_INT, 0)		\
 	COL(RANK, rank, int, NULL, "rank", JFK_INT, 0)			\
 	COL(ATTAINED, attained, uint64_t, "attained", "attained",	\

@@ -28,6 +28,8 @@ struct job {
 	char			*stderr_path;
 	char			*message;
 	char			*message_inline; /* the one allocated with j */
+	char			*account;	/* sbatch's -A; '' for none */
+	char			*comment;	/* sbatch's --comment */
 	int64_t			 submit_time;
 	int64_t			 start_time;
 	int64_t			 end_time;
@@ -189,6 +191,7 @@ job_create(const struct store_job *r)
 	struct job	*j, *at;
 	const char	*argv = r->argv != NULL ? r->argv : "[]";
 	size_t		 b, lname, luser, lcmd, largv, lwd, lout, lerr, lmsg;
+	size_t		 lacct, lcomm;
 	char		*str;
 
 	/* One allocation for the job and its strings: a listing walks every
@@ -201,8 +204,10 @@ job_create(const struct store_job *r)
 	lout = r->stdout_path != NULL ? strlen(r->stdout_path) : 0;
 	lerr = r->stderr_path != NULL ? strlen(r->stderr_path) : 0;
 	lmsg = r->message != NULL ? strlen(r->message) : 0;
+	lacct = r->account != NULL ? strlen(r->account) : 0;
+	lcomm = r->comment != NULL ? strlen(r->comment) : 0;
 	j = xcalloc(1, sizeof *j + lname + luser + lcmd + largv + lwd + lout +
-	    lerr + lmsg + 8);
+	    lerr + lmsg + lacct + lcomm + 10);
 	str = (char *)(j + 1);
 	j->id = r->id;
 	j->name = job_put(&str, r->name, lname);
@@ -214,6 +219,8 @@ job_create(const struct store_job *r)
 	j->stderr_path = job_put(&str, r->stderr_path, lerr);
 	j->message = job_put(&str, r->message, lmsg);
 	j->message_inline = j->message;
+	j->account = job_put(&str, r->account, lacct);
+	j->comment = job_put(&str, r->comment, lcomm);
 	j->uid = r->uid;
 	j->gid = r->gid;
 	j->state = r->state;
@@ -342,6 +349,8 @@ job_to_row(const struct job *j, struct store_job *r)
 	r->exit_code = j->exit_code;
 	r->signal = j->signal;
 	r->message = j->message;
+	r->account = j->account;
+	r->comment = j->comment;
 	r->gpu_mask = j->nparts > 0 ? j->parts[0].mask : 0;
 	r->restarts = j->restarts;
 	r->attained = j->sched.attained;

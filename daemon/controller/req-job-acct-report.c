@@ -457,6 +457,8 @@ req_acct_report(struct peer *p, const json_t *msg, const char *name,
 		bad = "fields";
 	else if (json_object_get(msg, "runs") != NULL)
 		bad = "runs";
+	else if (json_object_get(msg, "accounts") != NULL)
+		bad = "accounts";
 	else if (kind != STORE_ACCT_USERS && json_array_size(users) > 0)
 		bad = "users";
 	else if (kind == STORE_ACCT_NODES && json_object_get(msg, "states") !=

@@ -6,6 +6,7 @@
  * scheduling and answering in between, and its memory stays flat. */
 #include <sys/types.h>
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -219,6 +220,22 @@ req_job_acct_is_user(const json_t *v)
 	    json_string_length(v) < 256);
 }
 
+/* An account name as gbatchd keeps them (req-job-submit.c). */
+static int
+req_job_acct_is_account(const json_t *v)
+{
+	const char	*s = json_string_value(v), *p;
+
+	if (s == NULL || *s == '\0' || json_string_length(v) > 64)
+		return (0);
+	for (p = s; *p != '\0'; p++) {
+		if (!isalnum((unsigned char)*p) && *p != '.' && *p != '-' &&
+		    *p != '_')
+			return (0);
+	}
+	return (1);
+}
+
 static int
 req_job_acct_is_state(const json_t *v)
 {
@@ -260,6 +277,7 @@ req_job_acct(struct peer *p, const json_t *msg)
 	json_t			*v, *users, *seq;
 	char			 err[512], *users_text = NULL;
 	char			*states_text = NULL, *ids_text = NULL, *text;
+	char			*accounts_text = NULL;
 	size_t			 i;
 
 	memset(&q, 0, sizeof q);
@@ -272,7 +290,10 @@ req_job_acct(struct peer *p, const json_t *msg)
 	    "a finished state (COMPLETED, FAILED, TIMEOUT, CANCELLED, "
 	    "NODE_FAIL)", &states_text, err, sizeof err) != 0 ||
 	    req_job_acct_list(msg, "ids", req_job_acct_is_id,
-	    "a job id (a whole number >= 1)", &ids_text, err, sizeof err) != 0)
+	    "a job id (a whole number >= 1)", &ids_text, err, sizeof err) != 0 ||
+	    req_job_acct_list(msg, "accounts", req_job_acct_is_account,
+	    "an account name (1 to 64 letters, digits, '.', '-' or '_')",
+	    &accounts_text, err, sizeof err) != 0)
 		goto invalid;
 	v = json_object_get(msg, "runs");
 	if (v != NULL && !json_is_boolean(v)) {
@@ -310,6 +331,7 @@ req_job_acct(struct peer *p, const json_t *msg)
 	q.users = users_text;
 	q.states = states_text;
 	q.ids = ids_text;
+	q.accounts = accounts_text;
 	q.fields = job_list_store_fields(a->fields);
 	if ((v = json_object_get(msg, "report")) == NULL &&
 	    json_object_get(msg, "bins") != NULL) {
@@ -356,6 +378,7 @@ out:
 	free(users_text);
 	free(states_text);
 	free(ids_text);
+	free(accounts_text);
 }
 
 const struct req_entry req_job_acct_entry = {

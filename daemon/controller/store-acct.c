@@ -30,7 +30,8 @@ static sqlite3	*store_acct_db;
 	" (:users IS NULL OR user IN (SELECT value FROM json_each(:users)))" \
 	" AND (:states IS NULL OR state IN (SELECT value FROM"		\
 	" json_each(:states))) AND (:ids IS NULL OR id IN (SELECT value"	\
-	" FROM json_each(:ids))) ORDER BY end_time, id"
+	" FROM json_each(:ids))) AND (:accounts IS NULL OR account IN"	\
+	" (SELECT value FROM json_each(:accounts))) ORDER BY end_time, id"
 
 static int
 store_acct_connect(char *err, size_t errlen)
@@ -101,6 +102,7 @@ store_acct_open(const struct store_acct_query *q, char *err, size_t errlen)
 	store_acct_bind(a->jobs, ":users", q->users);
 	store_acct_bind(a->jobs, ":states", q->states);
 	store_acct_bind(a->jobs, ":ids", q->ids);
+	store_acct_bind(a->jobs, ":accounts", q->accounts);
 	return (a);
 }
 

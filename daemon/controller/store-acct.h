@@ -12,8 +12,8 @@
 #include "daemon/controller/store.h"
 
 /* Finished jobs whose end_time is in [since, until), of these users,
- * states and ids (each a JSON array's text, or NULL for any), by end time
- * then id. */
+ * states, ids and accounts (each a JSON array's text, or NULL for any), by
+ * end time then id. */
 struct store_acct_query {
 	int64_t		 since;
 	int64_t		 until;
@@ -22,6 +22,7 @@ struct store_acct_query {
 	const char	*ids;
 	uint64_t	 fields;	/* JOB_FIELD_BIT of the store fields read */
 	bool		 alive;		/* a report: the jobs alive at until too */
+	const char	*accounts;	/* a listing: of these accounts only */
 };
 
 struct store_acct;

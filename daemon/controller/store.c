@@ -134,6 +134,10 @@ static const char *const store_migrations[] = {
 	"DROP INDEX jobs_acct;"
 	"CREATE INDEX jobs_acct ON jobs (end_time, id, user, state, gpus,"
 	" submit_time, queue_delay, preemptions, last_queue);",
+	/* 8: the account a job is charged to and the submitter's comment
+	 * (sbatch's -A and --comment), '' for the jobs before. */
+	"ALTER TABLE jobs ADD COLUMN account TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE jobs ADD COLUMN comment TEXT NOT NULL DEFAULT '';",
 };
 #define STORE_NMIGRATIONS \
 	((int)(sizeof store_migrations / sizeof store_migrations[0]))

@@ -51,10 +51,10 @@ refused() {
 	    ntasks=1 ntasks-per-node=1 time=5 job-name=x output=o.txt \
 	    error=e.txt chdir=. export=ALL hold parsable requeue no-requeue \
 	    quiet open-mode=truncate spread-job use-min-nodes ignore-pbs \
-	    wait-all-nodes=1; do
+	    wait-all-nodes=1 account=a comment=c; do
 		run -0 gsub -H "--$o" --wrap true
 	done
-	for o in account=a comment=c array=0-3 dependency=afterok:1 begin=now \
+	for o in array=0-3 dependency=afterok:1 begin=now \
 	    nodelist=n1 exclude=n1 signal=USR1@60 wait test-only partition=gpu \
 	    mail-type=END mail-user=a@b cpus-per-task=4 mem=4G mem-per-cpu=1G \
 	    mem-per-gpu=8G cpus-per-gpu=4 qos=high priority=10 nice=5 \
@@ -70,7 +70,7 @@ refused() {
 		fi || { echo "--$o was not refused properly"; false; }
 	done
 	# The short spellings too.
-	for o in "-A a" "-a 0-3" "-d afterok:1" "-w n1" "-x n1" "-W" "-p gpu" \
+	for o in "-a 0-3" "-d afterok:1" "-w n1" "-x n1" "-W" "-p gpu" \
 	    "-c 4" "-q high" "-C a100" "-k" "-s" "-i in.txt" "-v" "-L l" \
 	    "-M c" "-m block" "-b now"; do
 		run -2 gsub $o --wrap true
@@ -219,5 +219,58 @@ refused() {
 		grep -qF -- "$pat" "$page" ||
 		    { echo "gsub(1) does not mention --$n ($pat)"; false; }
 	done
+}
+
+@test "-A/--account and --comment are kept with the job; gacct -A selects by account" {
+	gb_start_cluster
+	script acct.sh '#SBATCH -A vision --comment "sweep 3, lr 0.1"' true
+	a=$(gb_submit acct.sh)
+	b=$(gb_submit --account=nlp --wrap true)
+	c=$(gb_submit --wrap true)
+	for id in "$a" "$b" "$c"; do
+		gb_wait_state "$id" COMPLETED 20
+	done
+	[ "$(field "$a" account)" = vision ]
+	[ "$(gq -h -t all -j "$a" -o comment)" = "sweep 3, lr 0.1" ]
+	[ "$(field "$b" account)" = nlp ]
+	# None: gq shows an empty field as "-".
+	[ "$(field "$c" account)" = - ]
+	run -0 gq -l "$a"
+	[[ "$output" == *"account:"*"vision"* ]]
+	# The command line wins over the script's account.
+	d=$(gb_submit -H -A other acct.sh)
+	[ "$(field "$d" account)" = other ]
+	# Accounting: the field, and -A as sacct's.
+	run -0 gacct -S now-1hour -P -n -o id,account
+	[[ "$output" == *"$a|vision"* && "$output" == *"$b|nlp"* && "$output" == *"$c|"* ]]
+	run -0 gacct -S now-1hour -A vision,nlp -P -n -o id
+	[ "$(sort -n <<<"$output" | paste -sd' ')" = "$(printf '%s\n' "$a" "$b" | sort -n | paste -sd' ')" ]
+	run -0 gacct -S now-1hour --accounts nlp -P -n -o id
+	[ "$output" = "$b" ]
+	# Names gacct can select by: plain letters, refused otherwise, by
+	# gsub and by gbatchd alike.
+	run -2 gsub -A 'my account' --wrap true
+	[[ "$output" == *"--account: expected 1 to 64 letters, digits, '.', '-' or '_', got \"my account\""* ]]
+	run -2 gacct -A 'a;b'
+	[[ "$output" == *"--accounts: expected account names"* ]]
+	run -2 gacct --report users -A vision
+	[[ "$output" == *"-A/--accounts does not apply"* ]]
+	python3 - "$GBATCH_SOCKET" <<'PY'
+import json, socket, struct, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+def call(msg):
+    b = json.dumps(msg).encode()
+    s.sendall(struct.pack(">I", len(b)) + b)
+    n = struct.unpack(">I", s.recv(4, socket.MSG_WAITALL))[0]
+    return json.loads(s.recv(n, socket.MSG_WAITALL))
+call({"type": 100, "version": 1, "role": "client"})
+r = call({"type": 200, "job": {"script": "#!/bin/sh\ntrue\n", "workdir": "/",
+     "account": "a b"}})
+assert not r["ok"] and "account: expected 1 to 64 letters" in r["message"], r
+r = call({"type": 200, "job": {"script": "#!/bin/sh\ntrue\n", "workdir": "/",
+     "comment": "x" * 1025}})
+assert not r["ok"] and "comment: longer than 1024 bytes" in r["message"], r
+PY
 }
 
