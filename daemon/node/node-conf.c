@@ -33,6 +33,7 @@ node_conf_defaults(struct node_conf *conf)
 	conf->heartbeat_interval = 5;
 	conf->kill_wait = 30;
 	conf->allow_root_jobs = false;
+	conf->slurm_env = true;
 	conf->log_level = LOG_LEVEL_INFO;
 	tls_settings_defaults(&conf->tls);
 }
@@ -162,6 +163,8 @@ static const struct conf_file_key node_conf_keys[] = {
 	  .max = 86400, .what = "seconds" },
 	{ .name = "allow_root_jobs", .type = CONF_FILE_BOOL,
 	  .off = offsetof(struct node_conf, allow_root_jobs) },
+	{ .name = "slurm_env", .type = CONF_FILE_BOOL,
+	  .off = offsetof(struct node_conf, slurm_env) },
 	{ .name = "log_level", .type = CONF_FILE_LOG_LEVEL,
 	  .off = offsetof(struct node_conf, log_level) },
 };

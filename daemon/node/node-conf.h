@@ -33,6 +33,9 @@ struct node_conf {
 	unsigned		 heartbeat_interval;	/* seconds, >= 1 */
 	unsigned		 kill_wait;	/* seconds, SIGTERM to SIGKILL */
 	bool			 allow_root_jobs;
+	/* Jobs also see the SLURM_* variables of the GBATCH_* ones, for
+	 * the scripts and libraries that read Slurm's. */
+	bool			 slurm_env;
 	enum log_level		 log_level;
 
 	/* The tls group: this node's key and certificate, the CA, the CRL,

@@ -54,8 +54,58 @@ node_spawn_setenv(struct node_spawn *sp, const char *key, const char *value)
 	sp->env[sp->nenv] = NULL;
 }
 
+/* The variables Slurm's batch jobs see, where gbatch has their meaning:
+ * one task per node, so a node's rank is its task's too. Scripts and
+ * libraries that read them (SLURM_JOB_ID in paths, SLURM_PROCID for a
+ * rank, SLURM_NTASKS for a world size) run unchanged. */
 static void
-node_spawn_env(struct node_spawn *sp)
+node_spawn_slurm_env(struct node_spawn *sp, const char *node,
+    const char *devs)
+{
+	const struct node_launch	*l = sp->l;
+	char				 num[32];
+	size_t				 i, k = 0;
+
+	/* A submitter's shell inside a Slurm job exported its own: none
+	 * of those is this job's. */
+	for (i = 0; i < sp->nenv; i++) {
+		if (strncmp(sp->env[i], "SLURM", 5) == 0)
+			free(sp->env[i]);
+		else
+			sp->env[k++] = sp->env[i];
+	}
+	sp->nenv = k;
+	sp->env[k] = NULL;
+	snprintf(num, sizeof num, "%llu", (unsigned long long)l->id);
+	node_spawn_setenv(sp, "SLURM_JOB_ID", num);
+	node_spawn_setenv(sp, "SLURM_JOBID", num);
+	node_spawn_setenv(sp, "SLURM_JOB_NAME", l->name);
+	node_spawn_setenv(sp, "SLURM_JOB_USER", l->user);
+	snprintf(num, sizeof num, "%u", (unsigned)l->uid);
+	node_spawn_setenv(sp, "SLURM_JOB_UID", num);
+	node_spawn_setenv(sp, "SLURM_SUBMIT_DIR", l->workdir);
+	node_spawn_setenv(sp, "SLURM_JOB_NODELIST", l->nodelist);
+	node_spawn_setenv(sp, "SLURM_NODELIST", l->nodelist);
+	snprintf(num, sizeof num, "%u", l->num_nodes);
+	node_spawn_setenv(sp, "SLURM_JOB_NUM_NODES", num);
+	node_spawn_setenv(sp, "SLURM_NNODES", num);
+	node_spawn_setenv(sp, "SLURM_NTASKS", num);
+	node_spawn_setenv(sp, "SLURM_NPROCS", num);
+	node_spawn_setenv(sp, "SLURM_NTASKS_PER_NODE", "1");
+	snprintf(num, sizeof num, "%u", l->node_rank);
+	node_spawn_setenv(sp, "SLURM_NODEID", num);
+	node_spawn_setenv(sp, "SLURM_PROCID", num);
+	node_spawn_setenv(sp, "SLURM_LOCALID", "0");
+	node_spawn_setenv(sp, "SLURMD_NODENAME", node);
+	snprintf(num, sizeof num, "%zu", l->ngpus);
+	node_spawn_setenv(sp, "SLURM_GPUS_ON_NODE", num);
+	node_spawn_setenv(sp, "SLURM_JOB_GPUS", devs);
+	snprintf(num, sizeof num, "%u", l->restarts);
+	node_spawn_setenv(sp, "SLURM_RESTART_COUNT", num);
+}
+
+static void
+node_spawn_env(struct node_spawn *sp, const struct node_conf *conf)
 {
 	const struct node_launch	*l = sp->l;
 	char				*devs, num[32];
@@ -73,6 +123,9 @@ node_spawn_env(struct node_spawn *sp)
 		len += (size_t)sprintf(devs + len, "%s%u", i == 0 ? "" : ",",
 		    l->gpus[i]);
 	node_spawn_setenv(sp, "CUDA_VISIBLE_DEVICES", devs);
+	if (conf->slurm_env)
+		node_spawn_slurm_env(sp, conf->name != NULL ? conf->name : "",
+		    devs);
 	free(devs);
 	/* The indices are NVML's, which count in PCI bus order; CUDA counts
 	 * fastest first unless told otherwise, and on a machine with mixed
@@ -235,7 +288,7 @@ node_spawn_prepare(const struct node_conf *conf, const struct node_launch *l,
 		return (NULL);
 	}
 	node_spawn_argv(sp);
-	node_spawn_env(sp);
+	node_spawn_env(sp, conf);
 	return (sp);
 }
 

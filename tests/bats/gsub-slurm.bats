@@ -274,3 +274,49 @@ assert not r["ok"] and "comment: longer than 1024 bytes" in r["message"], r
 PY
 }
 
+
+@test "jobs see the SLURM_* variables of their GBATCH_* ones; node.slurm_env = false turns them off" {
+	gb_start_cluster
+	# An 8-GPU job on the two 4-GPU nodes: a part per node, each
+	# writing its own file (%t, its rank).
+	script env.sh 'env | grep -E "^(SLURM|SLURMD|GBATCH|CUDA_VISIBLE)" | sort' \
+	    'echo "host=$(hostname)"'
+	id=$(SLURM_ARRAY_TASK_ID=9 SLURM_CPUS_ON_NODE=64 gb_submit -G 8 -J envjob -o 'env-%t.txt' env.sh)
+	gb_wait_state "$id" COMPLETED 20
+	for t in 0 1; do
+		python3 - "env-$t.txt" "$t" "$id" "$GB_DIR/work" <<'PY' || false
+import sys
+path, rank, job, _ = sys.argv[1:]
+env = dict(l.rstrip("\n").split("=", 1) for l in open(path) if "=" in l and not l.startswith("host="))
+g = lambda k: env[k]
+# Each SLURM_* variable says what its GBATCH_* one says.
+assert g("SLURM_JOB_ID") == g("SLURM_JOBID") == g("GBATCH_JOB_ID") == job, env
+assert g("SLURM_JOB_NAME") == g("GBATCH_JOB_NAME") == "envjob", env
+assert g("SLURM_SUBMIT_DIR") == g("GBATCH_SUBMIT_DIR"), env
+assert g("SLURM_JOB_NODELIST") == g("SLURM_NODELIST") == g("GBATCH_NODELIST") == "n1,n2", env
+assert g("SLURM_NNODES") == g("SLURM_JOB_NUM_NODES") == g("GBATCH_NUM_NODES") == "2", env
+# One task per node: a node's rank is its task's.
+assert g("SLURM_NTASKS") == g("SLURM_NPROCS") == "2", env
+assert g("SLURM_NTASKS_PER_NODE") == "1" and g("SLURM_LOCALID") == "0", env
+assert g("SLURM_NODEID") == g("SLURM_PROCID") == g("GBATCH_NODE_RANK") == rank, env
+assert g("SLURMD_NODENAME") == "n%d" % (int(rank) + 1), env
+assert g("SLURM_GPUS_ON_NODE") == "4" and g("SLURM_JOB_GPUS") == g("CUDA_VISIBLE_DEVICES"), env
+assert g("SLURM_RESTART_COUNT") == g("GBATCH_RESTART_COUNT") == "0", env
+assert g("SLURM_JOB_USER") == "root" and g("SLURM_JOB_UID") == "0", env
+# What the submitter's shell had of Slurm's is not the job's.
+assert "SLURM_ARRAY_TASK_ID" not in env and "SLURM_CPUS_ON_NODE" not in env, env
+PY
+	done
+	# Off, on a node started with it off (the others drained): the
+	# GBATCH_* ones only.
+	sed -i '/^node = {/,/^};/ s/^  log_level = "debug";/&\n  slurm_env = false;/' "$GBATCH_CONF"
+	grep -q "slurm_env = false" "$GBATCH_CONF"
+	gb_start_node n3 1
+	gctl drain n1 >/dev/null
+	gctl drain n2 >/dev/null
+	off=$(gb_submit -G 1 -o off.txt env.sh)
+	gb_wait_state "$off" COMPLETED 20
+	[ "$(field "$off" nodes)" = n3 ]
+	grep -q "^GBATCH_JOB_ID=$off$" off.txt
+	[ "$(grep -c '^SLURM' off.txt)" = 0 ]
+}
