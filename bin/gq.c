@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <pwd.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "client/job-detail.h"
 #include "client/job-filter.h"
 #include "client/job-row.h"
+#include "client/job-wait.h"
 #include "client/model.h"
 #include "client/jscan.h"
 #include "client/table.h"
@@ -31,6 +33,7 @@
 enum {
 	GQ_OPT_ME = 256,
 	GQ_OPT_JSON,
+	GQ_OPT_WAIT,
 	GQ_OPT_HELP,
 };
 
@@ -43,6 +46,7 @@ static const struct option gq_longopts[] = {
 	{ "format", required_argument, NULL, 'o' },
 	{ "noheader", no_argument, NULL, 'h' },
 	{ "json", no_argument, NULL, GQ_OPT_JSON },
+	{ "wait", no_argument, NULL, GQ_OPT_WAIT },
 	{ "long", required_argument, NULL, 'l' },
 	{ "sort", required_argument, NULL, 'S' },
 	CMD_TIMEOUT_LONGOPT,
@@ -79,6 +83,7 @@ gq_usage(FILE *f)
 
 	fprintf(f,
 "usage: gq [options]\n"
+"       gq --wait ID...\n"
 "List pending and running jobs (all states with -t all or -j).\n"
 "\n"
 "  -u, --user USER[,USER]    only these users' jobs\n"
@@ -95,6 +100,9 @@ gq_usage(FILE *f)
 "                            when finished states are listed\n"
 "  -l, --long ID             every field of one job, one per line, with\n"
 "                            its output files as the nodes name them\n"
+"      --wait                wait until the jobs named (ID... or -j) have\n"
+"                            ended; exit with the status of the first that\n"
+"                            did not complete (0 when all did)\n"
 "      --timeout SECONDS     how long to wait for gbatchd (default 10, or\n"
 "                            GBATCH_TIMEOUT; 0 waits for ever)\n"
 "      --help                this help\n"
@@ -103,7 +111,8 @@ gq_usage(FILE *f)
 "Fields: %s\n"
 "\n"
 "Exit status: 0 ok, 1 refused by gbatchd (unknown job), 2 usage error,\n"
-"3 cannot reach gbatchd, 4 permission denied.\n", fields);
+"3 cannot reach gbatchd, 4 permission denied; with --wait, a job's own.\n",
+	    fields);
 	free(fields);
 }
 
@@ -325,6 +334,43 @@ gq_json(struct model *m, struct gq *gq)
 	return (r);
 }
 
+static void
+gq_notice(const char *msg)
+{
+	fprintf(stderr, "gq: %s; still waiting\n", msg);
+}
+
+/* --wait: until every job of ids has ended. Says how each ended that did
+ * not complete; the status is the first such job's. */
+static int
+gq_wait(const json_t *ids, unsigned timeout)
+{
+	struct job_wait_end	*ends;
+	uint64_t		*v;
+	char			 err[1024], why[512], safe[1024];
+	size_t			 n = json_array_size(ids), i;
+	int			 r, s;
+
+	v = xcalloc(n, sizeof *v);
+	ends = xcalloc(n, sizeof *ends);
+	for (i = 0; i < n; i++)
+		v[i] = (uint64_t)json_integer_value(json_array_get(ids, i));
+	if ((r = job_wait(v, n, timeout, gq_notice, ends, err,
+	    sizeof err)) != 0)
+		fprintf(stderr, "gq: --wait: %s\n", err);
+	for (i = 0; i < n && r != EXIT_REFUSED && ends[i].id != 0; i++) {
+		if ((s = job_wait_status(&ends[i], why, sizeof why)) == 0)
+			continue;
+		fprintf(stderr, "gq: %s\n", safe_text_str(why, safe,
+		    sizeof safe));
+		if (r == 0)
+			r = s;
+	}
+	free(v);
+	free(ends);
+	return (r);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -333,6 +379,7 @@ main(int argc, char **argv)
 	struct table	*t;
 	char		 err[1024], serr[768];
 	unsigned	 timeout;
+	bool		 wait = false;
 	int		 ch, r = EXIT_USAGE;
 
 	memset(&gq, 0, sizeof gq);
@@ -380,6 +427,9 @@ main(int argc, char **argv)
 		case GQ_OPT_JSON:
 			gq.json = true;
 			break;
+		case GQ_OPT_WAIT:
+			wait = true;
+			break;
 		case 'l':
 			if (cmd_parse_id(optarg, &gq.long_id, serr,
 			    sizeof serr) == -1) {
@@ -410,6 +460,14 @@ main(int argc, char **argv)
 			goto usage;
 		}
 	}
+	/* gq --wait 42 43: the ids as arguments, or with -j. */
+	for (; wait && optind < argc; optind++) {
+		if (gq.filter->ids == NULL)
+			gq.filter->ids = json_array();
+		if (cmd_split(argv[optind], "--wait", cmd_add_id,
+		    gq.filter->ids, err, sizeof err) == -1)
+			goto usage;
+	}
 	if (optind < argc) {
 		snprintf(err, sizeof err, "unexpected argument \"%s\"; gq takes "
 		    "options only (jobs with -j ID)", argv[optind]);
@@ -417,6 +475,15 @@ main(int argc, char **argv)
 	}
 	if (cmd_timeout(gq.timeout, &timeout, err, sizeof err) == -1)
 		goto usage;
+	if (wait) {
+		if (json_array_size(gq.filter->ids) == 0) {
+			snprintf(err, sizeof err, "--wait: which jobs? expected "
+			    "job ids: gq --wait ID...");
+			goto usage;
+		}
+		r = gq_wait(gq.filter->ids, timeout);
+		goto out;
+	}
 	/* Pending and running jobs come as submitted; once finished ones
 	 * are listed too, submit time (newest last) keeps a history in
 	 * order rather than grouped by how each ended. */

@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <pwd.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 
 #include "client/client.h"
 #include "client/cmd.h"
+#include "client/job-wait.h"
 #include "client/jobspec.h"
 #include "client/slurm-opt.h"
 #include "common/proto.h"
@@ -111,6 +113,8 @@ gsub_usage(void)
 "  -A, --account ACCOUNT   the account the job is charged to (gacct -A and\n"
 "                          its account field report it)\n"
 "      --comment TEXT      a comment kept with the job (gq -o comment)\n"
+"  -W, --wait              return once the job has ended, with its exit\n"
+"                          status (128 + N when signal N ended it)\n"
 "      --ckpt-signal SIG   signal asking the job to checkpoint before it is\n"
 "                          preempted (default USR1)\n"
 "      --ckpt-grace TIME   time from that signal to SIGTERM (default: the\n"
@@ -131,7 +135,36 @@ gsub_usage(void)
 	fputs(
 "\n"
 "Exit status: 0 submitted, 1 refused by gbatchd, 2 usage error,\n"
-"3 cannot reach gbatchd, 4 permission denied.\n", stdout);
+"3 cannot reach gbatchd, 4 permission denied; with --wait, once the job\n"
+"was submitted, the job's own.\n", stdout);
+}
+
+static void
+gsub_notice(const char *msg)
+{
+	fprintf(stderr, "gsub: %s; still waiting\n", msg);
+}
+
+/* --wait: the job's exit status once it has ended, saying how it ended
+ * unless it completed. */
+static int
+gsub_wait(uint64_t id, unsigned timeout)
+{
+	struct job_wait_end	 end;
+	char			 err[1024], why[512], safe[1024];
+	int			 r;
+
+	if ((r = job_wait(&id, 1, timeout, gsub_notice, &end, err,
+	    sizeof err)) != 0) {
+		fprintf(stderr, "gsub: waiting for job %llu: %s\n",
+		    (unsigned long long)id, err);
+		return (r);
+	}
+	r = job_wait_status(&end, why, sizeof why);
+	if (why[0] != '\0')
+		fprintf(stderr, "gsub: %s\n", safe_text_str(why, safe,
+		    sizeof safe));
+	return (r);
 }
 
 int
@@ -145,6 +178,7 @@ main(int argc, char **argv)
 	const char		*dir;
 	char			 cwd[PATH_MAX], err[2048];
 	mode_t			 mask;
+	uint64_t		 id;
 	int			 r = EXIT_USAGE;
 
 	js = jobspec_create();
@@ -214,16 +248,22 @@ main(int argc, char **argv)
 		    (long long)json_integer_value(json_object_get(reply,
 		    "job_id")), safe_text_str(json_string_value(
 		    json_object_get(reply, "warning")), err, sizeof err));
+	id = (uint64_t)json_integer_value(json_object_get(reply, "job_id"));
+	json_decref(reply);
 	if (jobspec_quiet(js))
 		/* sbatch -Q: only errors. */;
 	else if (jobspec_parsable(js))
-		printf("%lld\n", (long long)json_integer_value(
-		    json_object_get(reply, "job_id")));
+		printf("%llu\n", (unsigned long long)id);
 	else
-		printf("Submitted job %lld\n", (long long)json_integer_value(
-		    json_object_get(reply, "job_id")));
-	json_decref(reply);
+		printf("Submitted job %llu\n", (unsigned long long)id);
 	r = EXIT_OK;
+	if (jobspec_wait(js)) {
+		/* A workflow engine reads the id before the job ends. */
+		fflush(stdout);
+		client_free(c);
+		c = NULL;
+		r = gsub_wait(id, jobspec_timeout(js));
+	}
 	goto out;
 
 usage:

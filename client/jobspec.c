@@ -41,6 +41,7 @@ enum jobspec_opt {
 	JOBSPEC_OPT_CONSOLIDATE,
 	JOBSPEC_OPT_SPREAD,
 	JOBSPEC_OPT_COMMENT,
+	JOBSPEC_OPT_WAIT,
 	/* Row i of slurm-opt.h's table, by its long name. */
 	JOBSPEC_OPT_SLURM = 0x2000,	/* above CMD_OPT_TIMEOUT */
 };
@@ -70,6 +71,7 @@ enum jobspec_field {
 	JOBSPEC_F_PLACEMENT,
 	JOBSPEC_F_ACCOUNT,
 	JOBSPEC_F_COMMENT,
+	JOBSPEC_F_WAIT,
 	JOBSPEC_F_COUNT,
 };
 
@@ -90,6 +92,7 @@ struct jobspec {
 	bool			 no_requeue;
 	const char		*placement;	/* NULL, "consolidate", "spread" */
 	bool			 quiet;		/* -Q: nothing printed on success */
+	bool			 wait;		/* -W: until the job ends */
 	char			*account;	/* -A: charged to, for gacct */
 	char			*comment;
 
@@ -103,7 +106,7 @@ struct jobspec {
 	int			 argc;
 };
 
-static const char jobspec_optstring[] = "+:G:J:o:e:D:t:A:HhV";
+static const char jobspec_optstring[] = "+:G:J:o:e:D:t:A:HWhV";
 static const struct option jobspec_longopts[] = {
 	{ "gpus", required_argument, NULL, 'G' },
 	{ "job-name", required_argument, NULL, 'J' },
@@ -122,6 +125,7 @@ static const struct option jobspec_longopts[] = {
 	{ "spread", no_argument, NULL, JOBSPEC_OPT_SPREAD },
 	{ "account", required_argument, NULL, 'A' },
 	{ "comment", required_argument, NULL, JOBSPEC_OPT_COMMENT },
+	{ "wait", no_argument, NULL, 'W' },
 	CMD_TIMEOUT_LONGOPT,
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -234,6 +238,12 @@ bool
 jobspec_quiet(const struct jobspec *js)
 {
 	return (js->quiet);
+}
+
+bool
+jobspec_wait(const struct jobspec *js)
+{
+	return (js->wait);
 }
 
 unsigned
@@ -373,6 +383,9 @@ jobspec_set(struct jobspec *js, int opt, const char *arg,
 	case JOBSPEC_OPT_PARSABLE:
 		f = JOBSPEC_F_PARSABLE;
 		break;
+	case 'W':
+		f = JOBSPEC_F_WAIT;
+		break;
 	case JOBSPEC_OPT_CKPT_SIGNAL:
 		f = JOBSPEC_F_CKPT_SIGNAL;
 		if (cmd_parse_signal(arg, &sig, derr, sizeof derr) == -1) {
@@ -447,6 +460,9 @@ jobspec_set(struct jobspec *js, int opt, const char *arg,
 		break;
 	case JOBSPEC_F_PARSABLE:
 		js->parsable = true;
+		break;
+	case JOBSPEC_F_WAIT:
+		js->wait = true;
 		break;
 	case JOBSPEC_F_CKPT_SIGNAL:
 		js->ckpt_signal = sig;

@@ -68,6 +68,7 @@ static const struct slurm_opt slurm_opts[] = {
 	/* Not in gbatch yet. */
 	{ "account", 'A', REQ, SLURM_DO_SAME, "ACCOUNT", "-A ACCOUNT" },
 	{ "comment", 0, REQ, SLURM_DO_SAME, "TEXT", "--comment TEXT" },
+	{ "wait", 'W', NO, SLURM_DO_SAME, NULL, "-W" },
 	{ "array", 'a', REQ, SLURM_DO_REFUSE, NULL, "gbatch has no job arrays yet; "
 	    "submit a job per task (a loop of gsub)" },
 	{ "dependency", 'd', REQ, SLURM_DO_REFUSE, NULL, SLURM_DEPS },
@@ -81,8 +82,7 @@ static const struct slurm_opt slurm_opts[] = {
 	{ "signal", 0, REQ, SLURM_DO_REFUSE, NULL, "gbatch signals a job before "
 	    "it is preempted (--ckpt-signal SIG, --ckpt-grace TIME), not yet "
 	    "before its time limit" },
-	{ "wait", 'W', NO, SLURM_DO_REFUSE, NULL, "gsub cannot wait for the job "
-	    "yet; poll gq -t all -j ID until it ends" },
+
 	{ "test-only", 0, NO, SLURM_DO_REFUSE, NULL, "gsub cannot say where and "
 	    "when a job would start yet; gq shows why jobs wait" },
 	{ "partition", 'p', REQ, SLURM_DO_REFUSE, NULL, "gbatch has no partitions: "

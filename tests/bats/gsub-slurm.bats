@@ -10,9 +10,14 @@ setup() {
 	bats_require_minimum_version 1.5.0
 	gb_setup
 	cd "$GB_DIR"
+	WAITERS=()
 }
 
 teardown() {
+	local p
+	for p in "${WAITERS[@]}"; do
+		kill "$p" 2>/dev/null || true
+	done
 	gb_teardown
 }
 
@@ -55,7 +60,7 @@ refused() {
 		run -0 gsub -H "--$o" --wrap true
 	done
 	for o in array=0-3 dependency=afterok:1 begin=now \
-	    nodelist=n1 exclude=n1 signal=USR1@60 wait test-only partition=gpu \
+	    nodelist=n1 exclude=n1 signal=USR1@60 test-only partition=gpu \
 	    mail-type=END mail-user=a@b cpus-per-task=4 mem=4G mem-per-cpu=1G \
 	    mem-per-gpu=8G cpus-per-gpu=4 qos=high priority=10 nice=5 \
 	    constraint=a100 reservation=r licenses=l clusters=c no-kill \
@@ -70,7 +75,7 @@ refused() {
 		fi || { echo "--$o was not refused properly"; false; }
 	done
 	# The short spellings too.
-	for o in "-a 0-3" "-d afterok:1" "-w n1" "-x n1" "-W" "-p gpu" \
+	for o in "-a 0-3" "-d afterok:1" "-w n1" "-x n1" "-p gpu" \
 	    "-c 4" "-q high" "-C a100" "-k" "-s" "-i in.txt" "-v" "-L l" \
 	    "-M c" "-m block" "-b now"; do
 		run -2 gsub $o --wrap true
@@ -319,4 +324,67 @@ PY
 	[ "$(field "$off" nodes)" = n3 ]
 	grep -q "^GBATCH_JOB_ID=$off$" off.txt
 	[ "$(grep -c '^SLURM' off.txt)" = 0 ]
+}
+
+@test "gsub --wait returns when the job ends, with its exit status, saying why when it did not complete" {
+	gb_start_cluster
+	run -0 gsub --wait -J ok --wrap 'sleep 1'
+	[[ "$output" =~ ^Submitted\ job\ [0-9]+$ ]]
+	ok=${output##* }
+	# It returned once the job had ended, not before.
+	[ "$(field "$ok" state)" = COMPLETED ]
+	run -3 --separate-stderr gsub -W --wrap 'exit 3'
+	[[ "$stderr" =~ ^gsub:\ job\ [0-9]+\ FAILED:\ exited\ with\ status\ 3$ ]]
+	run -137 --separate-stderr gsub --parsable -W --wrap 'kill -KILL $$'
+	[[ "$output" =~ ^[0-9]+$ ]]
+	[[ "$stderr" == "gsub: job $output FAILED: killed by signal 9"* ]]
+	run -143 --separate-stderr gsub -W -t 0:02 --wrap 'sleep 60'
+	[[ "$stderr" == *"TIMEOUT: time limit of 0:02 reached"* ]]
+	# As in an #SBATCH line; cancelled meanwhile.
+	script w.sh '#SBATCH --wait' 'sleep 60'
+	gsub --parsable w.sh >w.out 2>w.err 3>&- &
+	waiter=$!
+	WAITERS+=("$waiter")
+	gb_wait 10 test -s w.out
+	id=$(cat w.out)
+	gb_wait_state "$id" RUNNING 20
+	gcancel "$id"
+	rc=0
+	wait "$waiter" || rc=$?
+	[ "$rc" = 143 ]
+	grep -q "^gsub: job $id CANCELLED: " w.err
+}
+
+@test "a wait outlives a controller restart; gq --wait waits for jobs already submitted" {
+	gb_start_cluster
+	a=$(gb_submit --wrap 'sleep 3')
+	b=$(gb_submit --wrap 'sleep 3; exit 5')
+	# Not holding bats' own descriptor (3): a wait left behind by a
+	# failure must not hold up the run; teardown ends them.
+	gsub --wait --wrap 'sleep 4' >gw.out 2>gw.err 3>&- &
+	gw=$!
+	WAITERS+=("$gw")
+	gq --wait "$a" "$b" >qw.out 2>qw.err 3>&- &
+	qw=$!
+	WAITERS+=("$qw")
+	gb_wait 10 test -s gw.out
+	kill -TERM "$GB_CTL_PID"
+	wait "$GB_CTL_PID" || true
+	# Both notice, and go on waiting.
+	gb_wait 10 grep -q "^gsub: .*; still waiting" gw.err
+	gb_wait 10 grep -q "^gq: .*; still waiting" qw.err
+	gb_start_controller -l "$GB_CTL_ADDR"
+	rc=0
+	wait "$gw" || rc=$?
+	[ "$rc" = 0 ] || { cat gw.err; false; }
+	rc=0
+	wait "$qw" || rc=$?
+	[ "$rc" = 5 ]
+	[ "$(grep -v 'still waiting' qw.err)" = "gq: job $b FAILED: exited with status 5" ]
+	[ "$(field "$a" state)" = COMPLETED ]
+	run -0 gq --wait -j "$a"
+	run -1 gq --wait 999999
+	[[ "$output" == *"job 999999: no such job"* ]]
+	run -2 gq --wait
+	[[ "$output" == *"--wait: which jobs? expected job ids"* ]]
 }
