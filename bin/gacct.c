@@ -5,7 +5,6 @@
  * they arrive, so a million jobs cost no memory here. */
 #include <sys/types.h>
 
-#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -28,6 +27,7 @@
 #include "client/jscan.h"
 #include "client/table.h"
 #include "client/when.h"
+#include "common/label.h"
 #include "common/proto.h"
 #include "common/xmalloc.h"
 
@@ -171,12 +171,7 @@ gacct_usage(FILE *f)
 static int
 gacct_add_account(const char *item, void *arg, char *err, size_t errlen)
 {
-	const char	*p;
-
-	for (p = item; isalnum((unsigned char)*p) || *p == '.' || *p == '-' ||
-	    *p == '_'; p++)
-		/* nothing */;
-	if (*item == '\0' || *p != '\0' || p - item > 64) {
+	if (!label_ok(item)) {
 		snprintf(err, errlen, "--accounts: expected account names of 1 "
 		    "to 64 letters, digits, '.', '-' or '_', got \"%s\"", item);
 		return (-1);

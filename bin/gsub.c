@@ -23,32 +23,28 @@
 extern char **environ;
 
 /* Prints after head, wrapped, the names of the options of table t that
- * gsub refuses, or that it shares. */
+ * gsub handles as what says (its own, or refused). Bare names: a line of
+ * them never reads as an option (the bash completion's rule). */
 static void
-gsub_usage_names(const struct slurm_opt *t, size_t n, bool refused,
+gsub_usage_names(const struct slurm_opt *t, size_t n, enum slurm_opt_do what,
     const char *head)
 {
 	size_t	i, col = strlen(head), w;
-	char	name[64];
 	bool	first = true;
 
 	fputs(head, stdout);
 	for (i = 0; i < n; i++) {
-		if ((t[i].what == SLURM_DO_REFUSE) != refused ||
-		    (!refused && t[i].what != SLURM_DO_SAME))
+		if (t[i].what != what)
 			continue;
-		/* Bare names: a line of them never reads as an option. */
-		snprintf(name, sizeof name, "%s", t[i].name);
-		w = strlen(name) + (first ? 0 : 2);
-		/* Indented past the option column, so that the names are
-		 * not read as options (the bash completion's rule). */
-		if (col + w > 78) {
+		w = strlen(t[i].name);
+		if (col + w + 2 > 78) {
 			fputs(",\n          ", stdout);
 			col = 10;
-			w -= first ? 0 : 2;
-		} else if (!first)
+		} else if (!first) {
 			fputs(", ", stdout);
-		fputs(name, stdout);
+			col += 2;
+		}
+		fputs(t[i].name, stdout);
 		col += w;
 		first = false;
 	}
@@ -67,7 +63,7 @@ gsub_usage_slurm(void)
 	fputs(
 "sbatch's options work too, on the command line and in #SBATCH lines (a\n"
 "#GSUB line wins over an #SBATCH line, the command line over both):\n", stdout);
-	gsub_usage_names(t, n, false, "  the same in gsub: ");
+	gsub_usage_names(t, n, SLURM_DO_SAME, "  the same in gsub: ");
 	for (i = 0; i < n; i++) {
 		if (t[i].what == SLURM_DO_SAME || t[i].what == SLURM_DO_REFUSE)
 			continue;
@@ -81,8 +77,8 @@ gsub_usage_slurm(void)
 			    t[i].arg : "");
 		printf("  %-24s %s\n", name, t[i].says);
 	}
-	gsub_usage_names(t, n, true, "  refused, each saying why and the gbatch "
-	    "way: ");
+	gsub_usage_names(t, n, SLURM_DO_REFUSE, "  refused, each saying why and "
+	    "the gbatch way: ");
 }
 
 static void

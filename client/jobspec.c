@@ -17,6 +17,7 @@
 #include "client/jobspec.h"
 #include "client/slurm-opt.h"
 #include "common/duration.h"
+#include "common/label.h"
 #include "common/outpat.h"
 #include "common/xmalloc.h"
 
@@ -24,8 +25,7 @@
  * controller still refuses what no node can hold. */
 #define JOBSPEC_MAX_GPUS	65536
 #define JOBSPEC_MAX_NAME	200
-/* gbatchd's bounds (req-job-submit.c). */
-#define JOBSPEC_MAX_ACCOUNT	64
+/* gbatchd's bound (req-job-submit.c). */
 #define JOBSPEC_MAX_COMMENT	1024
 #define JOBSPEC_MAX_PATTERN	4096
 /* Words on one #GSUB line; a line holds a few options. */
@@ -410,14 +410,10 @@ jobspec_set(struct jobspec *js, int opt, const char *arg,
 	case 'A':
 		f = JOBSPEC_F_ACCOUNT;
 		str = &js->account;
-		for (p = arg; isalnum((unsigned char)*p) || *p == '.' ||
-		    *p == '-' || *p == '_'; p++)
-			/* nothing */;
-		if (*arg == '\0' || *p != '\0' || p - arg >
-		    JOBSPEC_MAX_ACCOUNT) {
+		if (!label_ok(arg)) {
 			snprintf(err, errlen, "--account: expected 1 to %d "
 			    "letters, digits, '.', '-' or '_', got \"%s\"",
-			    JOBSPEC_MAX_ACCOUNT, arg);
+			    LABEL_MAX, arg);
 			return (-1);
 		}
 		break;

@@ -107,9 +107,9 @@ pane_jct_spark(struct grid *g, const struct rect *r, int y,
 		vals[i] = json_is_number(x) ? json_number_value(x) : -1;
 		if (vals[i] > max)
 			max = vals[i];
-		if (i == n - 1)
-			last = vals[i];
 	}
+	if (n > 0)
+		last = vals[n - 1];
 	if (pct) {
 		max = 100;
 		x = json_object_get(all, "utilization");

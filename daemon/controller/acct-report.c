@@ -532,7 +532,7 @@ acct_report_run(struct acct_report *r, const struct acct_report_run *run)
 	const char		*pos = run->alloc != NULL ? run->alloc : "";
 	int64_t			 start, end, secs;
 	uint64_t		 gpu_s = 0, g;
-	uint32_t		 gpus = 0;
+	uint32_t		 gpus = 0, n;
 	bool			 any = false;
 
 	start = run->start_time > r->since ? run->start_time : r->since;
@@ -542,8 +542,9 @@ acct_report_run(struct acct_report *r, const struct acct_report_run *run)
 		return;
 	secs = end - start;
 	while (alloc_text_next(&pos, &part) == 1) {
-		gpus += (uint32_t)alloc_mask_count(part.mask);
-		g = (uint64_t)alloc_mask_count(part.mask) * (uint64_t)secs;
+		n = (uint32_t)alloc_mask_count(part.mask);
+		gpus += n;
+		g = (uint64_t)n * (uint64_t)secs;
 		if (!r->users_only)
 			acct_report_node_get(r, part.node,
 			    part.node_len)->pub.gpu_s += g;

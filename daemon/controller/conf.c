@@ -2,7 +2,6 @@
  * of keys for daemon/common/conf-file.c, which checks every key so a typo
  * stops gbatchd at start with the line that holds it, instead of surfacing
  * later as odd behaviour. */
-#include <ctype.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 
 #include <libconfig.h>
 
+#include "common/label.h"
 #include "common/paths.h"
 #include "common/xmalloc.h"
 #include "daemon/common/conf-file.h"
@@ -35,7 +35,7 @@ conf_default_cluster_name(void)
 		return (xstrdup("gbatch"));
 	host[sizeof host - 1] = '\0';
 	host[strcspn(host, ".")] = '\0';
-	host[CONF_MAX_CLUSTER_NAME] = '\0';
+	host[LABEL_MAX] = '\0';
 	return (xstrdup(host));
 }
 
@@ -82,16 +82,9 @@ conf_metrics_listen_valid(const char *v, char *why, size_t len)
 static int
 conf_cluster_name_valid(const char *v, char *why, size_t len)
 {
-	const char	*p;
-
-	for (p = v; *p != '\0'; p++) {
-		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' &&
-		    *p != '.')
-			break;
-	}
-	if (*v == '\0' || *p != '\0' || p - v > CONF_MAX_CLUSTER_NAME) {
+	if (!label_ok(v)) {
 		snprintf(why, len, "expected 1 to %d letters, digits, '.', "
-		    "'-' or '_'", CONF_MAX_CLUSTER_NAME);
+		    "'-' or '_'", LABEL_MAX);
 		return (-1);
 	}
 	return (0);

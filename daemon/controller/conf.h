@@ -34,9 +34,6 @@
 #define CONF_KEEP_FINISHED_DAYS		365
 #define CONF_MAX_KEEP_FINISHED_DAYS	36500
 
-/* The longest cluster name (controller.cluster_name). */
-#define CONF_MAX_CLUSTER_NAME		64
-
 struct conf {
 	/* What gtop and the reports call the cluster; the controller's
 	 * host name (up to its first dot) by default. */

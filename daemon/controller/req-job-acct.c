@@ -6,7 +6,6 @@
  * scheduling and answering in between, and its memory stays flat. */
 #include <sys/types.h>
 
-#include <ctype.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -18,6 +17,7 @@
 #include <event2/event.h>
 
 #include "common/frame.h"
+#include "common/label.h"
 #include "common/log.h"
 #include "common/proto.h"
 #include "common/xmalloc.h"
@@ -224,16 +224,7 @@ req_job_acct_is_user(const json_t *v)
 static int
 req_job_acct_is_account(const json_t *v)
 {
-	const char	*s = json_string_value(v), *p;
-
-	if (s == NULL || *s == '\0' || json_string_length(v) > 64)
-		return (0);
-	for (p = s; *p != '\0'; p++) {
-		if (!isalnum((unsigned char)*p) && *p != '.' && *p != '-' &&
-		    *p != '_')
-			return (0);
-	}
-	return (1);
+	return (json_is_string(v) && label_ok(json_string_value(v)));
 }
 
 static int

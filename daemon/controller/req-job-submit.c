@@ -1,7 +1,6 @@
 /* req-job-submit.c: JOB_SUBMIT. Every field is checked here with a message
  * that names it and what is accepted; the reply with the id leaves only
  * after the commit that holds the job (the commit queue sees to that). */
-#include <ctype.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -9,6 +8,7 @@
 #include <string.h>
 
 #include "common/frame.h"
+#include "common/label.h"
 #include "common/log.h"
 #include "common/outpat.h"
 #include "common/proto.h"
@@ -25,27 +25,11 @@
 #include "policy/sched.h"
 
 #define REQ_SUBMIT_NAME_MAX	256
-/* An account is a name (sbatch's -A); a comment a line of text. */
-#define REQ_SUBMIT_ACCOUNT_MAX	64
+/* A comment is a line of text (an account a label: label.h). */
 #define REQ_SUBMIT_COMMENT_MAX	1024
 #define REQ_SUBMIT_PATH_MAX	4096
 /* A gang of up to JOB_MAX_PARTS full nodes. */
 #define REQ_SUBMIT_GPUS_MAX	65536
-
-/* Whether s is an account name: what gacct -A and scripts match on, so
- * plain letters only. */
-static bool
-req_job_submit_is_account(const char *s)
-{
-	const char	*p;
-
-	for (p = s; *p != '\0'; p++) {
-		if (!isalnum((unsigned char)*p) && *p != '.' && *p != '-' &&
-		    *p != '_')
-			return (false);
-	}
-	return (p != s);
-}
 
 /* Reads an optional string member into *out; -1 with err when present and
  * not a string, or longer than max, or holding control characters. */
@@ -338,7 +322,7 @@ req_job_submit(struct peer *p, const json_t *msg)
 	    sizeof err) != 0 ||
 	    req_job_submit_string(job, "name", REQ_SUBMIT_NAME_MAX, &row.name,
 	    err, sizeof err) != 0 ||
-	    req_job_submit_string(job, "account", REQ_SUBMIT_ACCOUNT_MAX,
+	    req_job_submit_string(job, "account", LABEL_MAX,
 	    &row.account, err, sizeof err) != 0 ||
 	    req_job_submit_string(job, "comment", REQ_SUBMIT_COMMENT_MAX,
 	    &row.comment, err, sizeof err) != 0 ||
@@ -359,10 +343,11 @@ req_job_submit(struct peer *p, const json_t *msg)
 	    req_job_submit_env(json_object_get(job, "env"), err,
 	    sizeof err) != 0)
 		goto invalid;
-	if (row.account != NULL && !req_job_submit_is_account(row.account)) {
+	/* What gacct -A and scripts match on: a label. */
+	if (row.account != NULL && !label_ok(row.account)) {
 		snprintf(err, sizeof err, "account: expected 1 to %d letters, "
 		    "digits, '.', '-' or '_', got \"%s\"",
-		    REQ_SUBMIT_ACCOUNT_MAX, row.account);
+		    LABEL_MAX, row.account);
 		goto invalid;
 	}
 	if (row.script == NULL || *row.script == '\0') {

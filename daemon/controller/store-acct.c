@@ -207,9 +207,8 @@ static const char *const store_acct_report_sql[STORE_ACCT_NPHASES] = {
 	/* For a series, the jobs alive at until: those not finished (the
 	 * scheduler's, through jobs_state), and those that finished later
 	 * (a range of jobs_acct; none when until is now). */
-	[STORE_ACCT_ACTIVE] = "SELECT submit_time FROM jobs WHERE state IN"
-	    " ('PENDING', 'HELD', 'RUNNING', 'PREEMPTING') AND"
-	    " submit_time < :until",
+	[STORE_ACCT_ACTIVE] = "SELECT submit_time FROM jobs WHERE "
+	    STORE_SQL_ACTIVE " AND submit_time < :until",
 	[STORE_ACCT_LATER] = "SELECT submit_time FROM jobs WHERE"
 	    " end_time >= :until AND " STORE_SQL_FINISHED " AND"
 	    " submit_time < :until",

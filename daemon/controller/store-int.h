@@ -17,6 +17,11 @@
 	"+state IN ('COMPLETED', 'FAILED', 'TIMEOUT', 'CANCELLED',"	\
 	" 'NODE_FAIL')"
 
+/* A WHERE term: the job is not finished, one the scheduler holds; a
+ * search of jobs_state, which holds few of these. */
+#define STORE_SQL_ACTIVE						\
+	"state IN ('PENDING', 'HELD', 'RUNNING', 'PREEMPTING')"
+
 /* Where a jobs SELECT written by store_sql_job_select puts each field. */
 extern int	 store_job_pos[JF_COUNT];
 /* Fills r from st's current row (strings borrowed from st). */

@@ -310,9 +310,8 @@ store_job_sql(int i)
 		return (store_sql_job_update());
 	/* Memory and listings keep neither script nor environment. */
 	case STORE_JOB_ACTIVE:
-		return (store_sql_job_select(false, " WHERE state IN"
-		    " ('PENDING', 'HELD', 'RUNNING', 'PREEMPTING') ORDER BY id",
-		    store_job_pos));
+		return (store_sql_job_select(false, " WHERE " STORE_SQL_ACTIVE
+		    " ORDER BY id", store_job_pos));
 	case STORE_JOB_IN_STATE:
 		return (store_sql_job_select(false, " WHERE state = :state AND"
 		    " (:user IS NULL OR user = :user) ORDER BY id",

@@ -11,6 +11,7 @@
 
 #include <libconfig.h>
 
+#include "common/label.h"
 #include "common/paths.h"
 #include "common/xmalloc.h"
 #include "daemon/common/hostport.h"
@@ -72,16 +73,7 @@ node_conf_parse_uint(const char *s, unsigned min, unsigned max, unsigned *out)
 bool
 node_conf_label_ok(const char *s)
 {
-	size_t	n = strlen(s), i;
-
-	if (n < 1 || n > 64)
-		return (false);
-	for (i = 0; i < n; i++) {
-		if (!isalnum((unsigned char)s[i]) && s[i] != '-' &&
-		    s[i] != '_' && s[i] != '.')
-			return (false);
-	}
-	return (true);
+	return (label_ok(s));
 }
 
 int
