@@ -33,6 +33,7 @@
 #include "daemon/controller/metrics.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
+#include "daemon/controller/req.h"
 #include "daemon/controller/schedule.h"
 
 /* Seconds a connection has to send its request, and to take the reply. */
@@ -60,8 +61,12 @@ metrics_http_error_cb(struct evconnlistener *lev, void *arg)
 
 /* The gauges as they are now; *nodes is a new array the caller frees
  * (its strings are the nodes'). */
+/* Room for every request type (req.c's table). */
+#define METRICS_HTTP_REQUESTS	64
+
 static void
-metrics_http_gather(struct metrics_gauges *g, struct metrics_node **nodes)
+metrics_http_gather(struct metrics_gauges *g, struct metrics_node **nodes,
+    struct metrics_request *requests)
 {
 	struct metrics_node	*mn;
 	struct node		*n;
@@ -88,6 +93,8 @@ metrics_http_gather(struct metrics_gauges *g, struct metrics_node **nodes)
 	peer_count(&g->clients[METRICS_CLIENT_LOCAL],
 	    &g->clients[METRICS_CLIENT_RELAYED],
 	    &g->clients[METRICS_CLIENT_NODE]);
+	g->requests = requests;
+	g->nrequests = req_stats(requests, METRICS_HTTP_REQUESTS);
 	g->start_time = gbatchd_started();
 }
 
@@ -110,6 +117,7 @@ metrics_http_scrape(struct evhttp_request *req)
 {
 	struct metrics_gauges	 g;
 	struct metrics_node	*nodes;
+	struct metrics_request	 requests[METRICS_HTTP_REQUESTS];
 	struct evbuffer		*body;
 	char			*text = NULL;
 	size_t			 len = 0;
@@ -122,7 +130,7 @@ metrics_http_scrape(struct evhttp_request *req)
 		    "out of memory\n");
 		return;
 	}
-	metrics_http_gather(&g, &nodes);
+	metrics_http_gather(&g, &nodes, requests);
 	rc = metrics_write(f, &g);
 	if (fclose(f) != 0)
 		rc = -1;

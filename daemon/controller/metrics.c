@@ -327,6 +327,24 @@ metrics_clients_write(FILE *f, const struct metrics_gauges *g)
 		    kind[i], g->clients[i]);
 }
 
+static void
+metrics_requests_write(FILE *f, const struct metrics_gauges *g)
+{
+	size_t	i;
+
+	metrics_family(f, "gbatch_requests_total", "counter", "Requests "
+	    "handled, by message type (docs/protocol.md).");
+	for (i = 0; i < g->nrequests; i++)
+		fprintf(f, "gbatch_requests_total{type=\"%s\"} %" PRIu64 "\n",
+		    g->requests[i].name, g->requests[i].count);
+	metrics_family(f, "gbatch_request_seconds_total", "counter", "Time "
+	    "the handlers of each message type took.");
+	for (i = 0; i < g->nrequests; i++)
+		fprintf(f, "gbatch_request_seconds_total{type=\"%s\"} "
+		    "%" PRIu64 ".%06" PRIu64 "\n", g->requests[i].name,
+		    g->requests[i].us / 1000000, g->requests[i].us % 1000000);
+}
+
 int
 metrics_write(FILE *f, const struct metrics_gauges *g)
 {
@@ -348,5 +366,6 @@ metrics_write(FILE *f, const struct metrics_gauges *g)
 	metrics_histogram_write(f, &metrics_pass);
 	metrics_histogram_write(f, &metrics_commit);
 	metrics_clients_write(f, g);
+	metrics_requests_write(f, g);
 	return (ferror(f) ? -1 : 0);
 }

@@ -50,6 +50,14 @@ struct metrics_node {
 	uint32_t	 gpus_down;
 };
 
+/* The requests of one type handled since the start (as Slurm's sdiag
+ * counts RPCs): how many, and the microseconds their handlers took. */
+struct metrics_request {
+	const char	*name;		/* the request table's: "JOB_LIST" */
+	uint64_t	 count;
+	uint64_t	 us;
+};
+
 /* What is so at the moment of a scrape. */
 struct metrics_gauges {
 	/* Active jobs: jobs[state][q] in queue level q, for q below
@@ -61,6 +69,8 @@ struct metrics_gauges {
 	const struct metrics_node	*nodes;
 	size_t				 nnodes;
 	size_t				 clients[METRICS_CLIENT_COUNT];
+	const struct metrics_request	*requests;
+	size_t				 nrequests;
 	int64_t				 start_time;	/* seconds */
 };
 

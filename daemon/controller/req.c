@@ -7,6 +7,7 @@
 #include "common/log.h"
 #include "common/proto.h"
 #include "daemon/controller/audit.h"
+#include "daemon/controller/metrics.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/req.h"
 
@@ -47,6 +48,11 @@ static const struct req_entry *const req_table[] = {
 	&req_job_ended_entry,
 	&req_relay_entry,
 };
+
+#define REQ_NTABLE	(sizeof req_table / sizeof req_table[0])
+
+/* How many requests of each entry were handled, and in how long. */
+static uint64_t	req_count[REQ_NTABLE], req_us[REQ_NTABLE];
 
 bool	req_stopping;
 
@@ -102,16 +108,30 @@ req_target(const json_t *msg, char *buf, size_t len)
 	return (buf);
 }
 
-static const struct req_entry *
+/* The table's index of type, or -1. */
+static int
 req_find(int type)
 {
 	size_t	i;
 
-	for (i = 0; i < sizeof req_table / sizeof req_table[0]; i++) {
+	for (i = 0; i < REQ_NTABLE; i++) {
 		if (req_table[i]->type == type)
-			return (req_table[i]);
+			return ((int)i);
 	}
-	return (NULL);
+	return (-1);
+}
+
+size_t
+req_stats(struct metrics_request *out, size_t max)
+{
+	size_t	i;
+
+	for (i = 0; i < REQ_NTABLE && i < max; i++) {
+		out[i].name = req_table[i]->name;
+		out[i].count = req_count[i];
+		out[i].us = req_us[i];
+	}
+	return (i);
 }
 
 void
@@ -120,9 +140,10 @@ req_dispatch(struct peer *p, const json_t *msg)
 	const struct req_entry	*re;
 	enum peer_role		 role = peer_role(p);
 	char			 why[128], target[300];
-	int			 type = proto_type(msg);
+	int64_t			 t0;
+	int			 type = proto_type(msg), at;
 
-	if ((re = req_find(type)) == NULL) {
+	if ((at = req_find(type)) == -1) {
 		req_error(p, msg, PROTO_E_BAD_REQUEST, "unknown message type "
 		    "%d", type);
 		if (role == PEER_NEW) {
@@ -132,6 +153,7 @@ req_dispatch(struct peer *p, const json_t *msg)
 		}
 		return;
 	}
+	re = req_table[at];
 	if (role == PEER_NEW && type != MSG_HELLO) {
 		req_error(p, msg, PROTO_E_BAD_REQUEST, "the first message must "
 		    "be of type %d, with the protocol version and role; got "
@@ -175,5 +197,8 @@ req_dispatch(struct peer *p, const json_t *msg)
 		return;
 	}
 	log_debug("peer %s: %s", peer_addr(p), re->name);
+	t0 = metrics_clock_us();
 	re->handler(p, msg);
+	req_count[at]++;
+	req_us[at] += (uint64_t)(metrics_clock_us() - t0);
 }

@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 
+struct metrics_request;
 struct peer;
 
 /* Who may send a message. */
@@ -27,6 +28,10 @@ struct req_entry {
 /* Checks msg's type against the table and peer's role, then runs its
  * handler. Closes the peer on a protocol violation. */
 void	req_dispatch(struct peer *, const json_t *msg);
+
+/* The requests handled so far, one entry per type of the table, into
+ * out (room for max). Returns how many entries were written. */
+size_t	req_stats(struct metrics_request *out, size_t max);
 
 /* Frees the buffer req-job-list.c keeps for the next listing (at exit,
  * once no frame refers to it). */

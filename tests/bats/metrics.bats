@@ -81,6 +81,18 @@ waits_for_gpus() {
 	n=$(metric gbatch_store_commit_duration_seconds_count)
 	[ "$n" -gt 0 ]
 	[ "$(metric 'gbatch_store_commit_duration_seconds_bucket{le="+Inf"}')" = "$n" ]
+	# Requests by type: this gq listing is one more JOB_LIST.
+	lists=$(metric 'gbatch_requests_total{type="JOB_LIST"}')
+	[ "$lists" -gt 0 ]
+	gq >/dev/null
+	scrape
+	[ "$(metric 'gbatch_requests_total{type="JOB_LIST"}')" = $((lists + 1)) ]
+	# The node's messages count too: two starts, one end.
+	[ "$(metric 'gbatch_requests_total{type="JOB_SUBMIT"}')" = 3 ]
+	[ "$(metric 'gbatch_requests_total{type="JOB_STARTED"}')" = 2 ]
+	[ "$(metric 'gbatch_requests_total{type="JOB_ENDED"}')" = 1 ]
+	[ "$(metric 'gbatch_requests_total{type="PURGE"}')" = 0 ]
+	metric 'gbatch_request_seconds_total{type="JOB_LIST"}' | grep -Eq '^[0-9]+\.[0-9]{6}$'
 	start=$(metric gbatch_start_time_seconds)
 	[ "$start" -le "$(date +%s)" ] && [ "$start" -gt $(($(date +%s) - 600)) ]
 	# A held job leaves the queues; a node that stops is down.

@@ -147,6 +147,10 @@ test_gauges(void)
 		{ "n2", "down", 4, 0, 4 },
 		{ "n3", "mixed", 2, 1, 0 },
 	};
+	const struct metrics_request requests[2] = {
+		{ "JOB_LIST", 12, 3000250 },
+		{ "PING", 0, 0 },
+	};
 	struct metrics_gauges	 g = { .nqueues = 2, .nodes = n, .nnodes = 3 };
 	char			*text;
 
@@ -157,6 +161,8 @@ test_gauges(void)
 	g.jobs[JOB_RUNNING][1] = 3;
 	g.clients[METRICS_CLIENT_LOCAL] = 7;
 	g.clients[METRICS_CLIENT_NODE] = 2;
+	g.requests = requests;
+	g.nrequests = 2;
 	g.start_time = 1700000000;
 	text = t_write(&g);
 	ok(t_has(text, "gbatch_jobs{state=\"PENDING\",queue=\"0\"} 2") &&
@@ -188,6 +194,12 @@ test_gauges(void)
 	    t_has(text, "gbatch_clients_connected{kind=\"relayed\"} 0") &&
 	    t_has(text, "gbatch_clients_connected{kind=\"node\"} 2"),
 	    "clients: by kind");
+	ok(t_has(text, "gbatch_requests_total{type=\"JOB_LIST\"} 12") &&
+	    t_has(text, "gbatch_requests_total{type=\"PING\"} 0"),
+	    "requests: counted by type");
+	ok(t_has(text, "gbatch_request_seconds_total{type=\"JOB_LIST\"} "
+	    "3.000250") && t_has(text, "gbatch_request_seconds_total{type="
+	    "\"PING\"} 0.000000"), "requests: seconds, to the microsecond");
 	ok(t_has(text, "gbatch_start_time_seconds 1700000000") &&
 	    t_has(text, "gbatch_up 1"), "up and start time");
 	free(text);
@@ -285,7 +297,7 @@ test_families(void)
 	}
 	ok(good && samples > 40, "families: each of %d samples has its HELP "
 	    "and TYPE before it", samples);
-	is_int(types, 13, "families: thirteen families");
+	is_int(types, 15, "families: fifteen families");
 	free(text);
 	free(full);
 }
