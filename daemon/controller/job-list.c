@@ -13,129 +13,13 @@
 #include "common/alloc-text.h"
 #include "common/xmalloc.h"
 #include "daemon/controller/job-list.h"
+#include "daemon/controller/jtext.h"
 #include "daemon/controller/store-sql.h"
 #include "daemon/controller/store.h"
 
 /* Room for a record besides its strings: member names, integers, 64 GPU
  * indexes. */
 #define JOB_LIST_ROW_FIXED	1280
-
-void
-job_list_init(struct job_list_buf *b, size_t size)
-{
-	b->len = 0;
-	b->size = size < 4096 ? 4096 : size;
-	b->buf = xmalloc(b->size);
-}
-
-void
-job_list_reserve(struct job_list_buf *b, size_t n)
-{
-	if (b->len + n <= b->size)
-		return;
-	if (b->size == 0)
-		b->size = 65536;
-	while (b->len + n > b->size)
-		b->size *= 2;
-	b->buf = xrealloc(b->buf, b->size);
-}
-
-void
-job_list_add(struct job_list_buf *b, const char *s, size_t n)
-{
-	job_list_reserve(b, n);
-	memcpy(b->buf + b->len, s, n);
-	b->len += n;
-}
-
-/* The appends below assume job_list_reserve made room. */
-static void
-job_list_put(struct job_list_buf *b, const char *s, size_t n)
-{
-	memcpy(b->buf + b->len, s, n);
-	b->len += n;
-}
-
-#define JOB_LIST_LIT(b, s)	job_list_put(b, s, sizeof s - 1)
-
-static void
-job_list_put_int(struct job_list_buf *b, int64_t v)
-{
-	char		tmp[24];
-	size_t		i = sizeof tmp;
-	uint64_t	u = v < 0 ? -(uint64_t)v : (uint64_t)v;
-
-	do {
-		tmp[--i] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u != 0);
-	if (v < 0)
-		tmp[--i] = '-';
-	job_list_put(b, tmp + i, sizeof tmp - i);
-}
-
-void
-job_list_int(struct job_list_buf *b, int64_t v)
-{
-	job_list_reserve(b, 24);
-	job_list_put_int(b, v);
-}
-
-/* Writes s (len bytes) as a JSON string; needs room for 6 * len + 2. */
-static void
-job_list_put_string(struct job_list_buf *b, const char *s, size_t len)
-{
-	static const char	 hex[] = "0123456789abcdef";
-	const char		*end = s + len, *run;
-	unsigned char		 c;
-	char			*o;
-
-	b->buf[b->len++] = '"';
-	for (run = s; s < end; s++) {
-		c = (unsigned char)*s;
-		if (c >= 0x20 && c != '"' && c != '\\')
-			continue;
-		job_list_put(b, run, (size_t)(s - run));
-		o = b->buf + b->len;
-		o[0] = '\\';
-		switch (c) {
-		case '"':
-		case '\\':
-			o[1] = (char)c;
-			b->len += 2;
-			break;
-		case '\n':
-			o[1] = 'n';
-			b->len += 2;
-			break;
-		case '\t':
-			o[1] = 't';
-			b->len += 2;
-			break;
-		default:
-			memcpy(o + 1, "u00", 3);
-			o[4] = hex[c >> 4];
-			o[5] = hex[c & 0xf];
-			b->len += 6;
-			break;
-		}
-		run = s + 1;
-	}
-	job_list_put(b, run, (size_t)(s - run));
-	b->buf[b->len++] = '"';
-}
-
-void
-job_list_string(struct job_list_buf *b, const char *s)
-{
-	size_t	len;
-
-	if (s == NULL)
-		s = "";
-	len = strlen(s);
-	job_list_reserve(b, 6 * len + 2);
-	job_list_put_string(b, s, len);
-}
 
 int
 job_list_fields(const json_t *names, uint64_t *fields, char *err,
@@ -199,14 +83,14 @@ static struct job_list_key {
 
 /* Writes the member name of field f: a comma unless it is the first. */
 static void
-job_list_key(struct job_list_buf *b, int f, int *first)
+job_list_key(struct jtext *b, int f, int *first)
 {
 	struct job_list_key	*k = &job_list_keys[f];
 
 	if (k->len == 0)
 		k->len = (size_t)snprintf(k->text, sizeof k->text, ",\"%s\":",
 		    job_fields[f].wire);
-	job_list_put(b, k->text + *first, k->len - (size_t)*first);
+	jtext_put(b, k->text + *first, k->len - (size_t)*first);
 	*first = 0;
 }
 
@@ -218,7 +102,7 @@ job_list_key(struct job_list_buf *b, int f, int *first)
 
 /* Writes mask's GPU indexes as a JSON array. */
 static void
-job_list_put_gpus(struct job_list_buf *b, uint64_t mask)
+job_list_put_gpus(struct jtext *b, uint64_t mask)
 {
 	unsigned	i;
 	int		first = 1;
@@ -229,7 +113,7 @@ job_list_put_gpus(struct job_list_buf *b, uint64_t mask)
 			continue;
 		if (!first)
 			b->buf[b->len++] = ',';
-		job_list_put_int(b, i);
+		jtext_put_int(b, i);
 		first = 0;
 	}
 	b->buf[b->len++] = ']';
@@ -239,7 +123,7 @@ job_list_put_gpus(struct job_list_buf *b, uint64_t mask)
  * array, or (nodes) as "n1,n2". Needs room for 8 x its length plus 260
  * per node. */
 static void
-job_list_put_alloc_text(struct job_list_buf *b, const char *text, int nodes)
+job_list_put_alloc_text(struct jtext *b, const char *text, int nodes)
 {
 	struct alloc_part	 a;
 	size_t			 n = 0;
@@ -250,12 +134,12 @@ job_list_put_alloc_text(struct job_list_buf *b, const char *text, int nodes)
 		if (n++ > 0)
 			b->buf[b->len++] = ',';
 		if (nodes) {
-			job_list_put(b, a.node, a.node_len);
+			jtext_put(b, a.node, a.node_len);
 			continue;
 		}
-		JOB_LIST_LIT(b, "{\"node\":");
-		job_list_put_string(b, a.node, a.node_len);
-		JOB_LIST_LIT(b, ",\"gpus\":");
+		JTEXT_LIT(b, "{\"node\":");
+		jtext_put_string(b, a.node, a.node_len);
+		JTEXT_LIT(b, ",\"gpus\":");
 		job_list_put_gpus(b, a.mask);
 		b->buf[b->len++] = '}';
 	}
@@ -263,15 +147,15 @@ job_list_put_alloc_text(struct job_list_buf *b, const char *text, int nodes)
 }
 
 void
-job_list_alloc(struct job_list_buf *b, const char *text)
+job_list_alloc(struct jtext *b, const char *text)
 {
-	job_list_reserve(b, 8 * strlen(text) + 260 * (strlen(text) / 4 + 1) +
+	jtext_reserve(b, 8 * strlen(text) + 260 * (strlen(text) / 4 + 1) +
 	    2);
 	job_list_put_alloc_text(b, text, 0);
 }
 
 void
-job_list_row(struct job_list_buf *b, const struct store_job *r, int64_t now,
+job_list_row(struct jtext *b, const struct store_job *r, int64_t now,
     uint64_t fields)
 {
 	const char	*s[JF_COUNT] = { NULL };
@@ -318,7 +202,7 @@ job_list_row(struct job_list_buf *b, const struct store_job *r, int64_t now,
 		n[f] = strlen(s[f]);
 		room += 6 * n[f] + 2;
 	}
-	job_list_reserve(b, room);
+	jtext_reserve(b, room);
 
 	if (r->start_time != 0) {
 		if (r->end_time != 0)
@@ -344,44 +228,44 @@ job_list_row(struct job_list_buf *b, const struct store_job *r, int64_t now,
 				b->buf[b->len++] = ']';
 				continue;
 			}
-			JOB_LIST_LIT(b, "{\"node\":");
-			job_list_put_string(b, node, n[f]);
-			JOB_LIST_LIT(b, ",\"gpus\":");
+			JTEXT_LIT(b, "{\"node\":");
+			jtext_put_string(b, node, n[f]);
+			JTEXT_LIT(b, ",\"gpus\":");
 			job_list_put_gpus(b, r->gpu_mask);
-			JOB_LIST_LIT(b, "}]");
+			JTEXT_LIT(b, "}]");
 			continue;
 		case JF_NODES:
 			if (alloc != NULL)
 				job_list_put_alloc_text(b, alloc, 1);
 			else
-				job_list_put_string(b, s[f], n[f]);
+				jtext_put_string(b, s[f], n[f]);
 			continue;
 		case JF_ELAPSED:
-			job_list_put_int(b, elapsed);
+			jtext_put_int(b, elapsed);
 			continue;
 		case JF_JCT:
 			/* Submit to end: only a finished job has one. */
 			if (r->end_time == 0 || !job_state_is_terminal(r->state))
-				JOB_LIST_LIT(b, "null");
+				JTEXT_LIT(b, "null");
 			else
-				job_list_put_int(b, r->end_time - r->submit_time);
+				jtext_put_int(b, r->end_time - r->submit_time);
 			continue;
 		case JF_ARGV:
-			job_list_put(b, s[f], n[f]);
+			jtext_put(b, s[f], n[f]);
 			continue;
 		case JF_QUEUE:
 			/* Only jobs the scheduler holds have one. */
 			if (r->queue < 0)
-				JOB_LIST_LIT(b, "null");
+				JTEXT_LIT(b, "null");
 			else
-				job_list_put_int(b, r->queue);
+				jtext_put_int(b, r->queue);
 			continue;
 		case JF_RANK:
 			/* Only pending jobs have one. */
 			if (r->rank < 1)
-				JOB_LIST_LIT(b, "null");
+				JTEXT_LIT(b, "null");
 			else
-				job_list_put_int(b, r->rank);
+				jtext_put_int(b, r->rank);
 			continue;
 		}
 		switch (job_fields[f].kind) {
@@ -400,20 +284,20 @@ job_list_row(struct job_list_buf *b, const struct store_job *r, int64_t now,
 			break;
 		case JFK_EXIT:
 			if (!r->has_exit) {
-				JOB_LIST_LIT(b, "null");
+				JTEXT_LIT(b, "null");
 				continue;
 			}
 			v = JOB_LIST_MEMBER(r, f, int);
 			break;
 		default:
-			job_list_put_string(b, s[f], n[f]);
+			jtext_put_string(b, s[f], n[f]);
 			continue;
 		}
 		/* Milliseconds (GPU-ms for attained service) go out as
 		 * seconds, as gbatch.conf's thresholds. */
 		if (job_fields[f].flags & JFF_MS)
 			v /= 1000;
-		job_list_put_int(b, v);
+		jtext_put_int(b, v);
 	}
 	b->buf[b->len++] = '}';
 }

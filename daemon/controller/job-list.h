@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "common/job-field.h"
+#include "daemon/controller/jtext.h"
 
 struct store_job;
 
@@ -24,23 +25,6 @@ struct store_job;
  * must see why their own jobs wait. As Slurm's PrivateData=jobs, but other
  * users' jobs stay in the listing. */
 
-/* A growing text buffer: zero it (or job_list_init it) to start; free buf
- * when done, or hand it to someone who will. */
-struct job_list_buf {
-	char	*buf;
-	size_t	 len;
-	size_t	 size;
-};
-
-/* Starts b empty with room for size bytes (a guess: it grows past it). */
-void	job_list_init(struct job_list_buf *, size_t size);
-/* Makes room for n more bytes. */
-void	job_list_reserve(struct job_list_buf *, size_t n);
-void	job_list_add(struct job_list_buf *, const char *s, size_t n);
-void	job_list_int(struct job_list_buf *, int64_t v);
-/* Appends s as a JSON string (quoted, escaped); NULL is "". */
-void	job_list_string(struct job_list_buf *, const char *s);
-
 /* Reads a request's "fields" member (NULL or null: every field) into a
  * mask of fields; "id" is always in it. Returns 0, or
  * -1 with err naming the accepted fields. */
@@ -51,10 +35,10 @@ int	job_list_fields(const json_t *names, uint64_t *fields, char *err,
 uint64_t job_list_store_fields(uint64_t fields);
 /* Appends an allocation's text ("n1:0xf,n2:0x3", store.h) as the alloc
  * array: [{"node":"n1","gpus":[0,1,2,3]},...]. */
-void	job_list_alloc(struct job_list_buf *, const char *text);
+void	job_list_alloc(struct jtext *, const char *text);
 /* Appends the JOB_LIST record of row with the members in fields; now
  * computes a running job's elapsed time. */
-void	job_list_row(struct job_list_buf *, const struct store_job *row,
+void	job_list_row(struct jtext *, const struct store_job *row,
 	    int64_t now, uint64_t fields);
 
 #endif

@@ -81,35 +81,35 @@ req_job_acct_free(void)
 static void
 req_job_acct_run(const struct store_run *r, void *arg)
 {
-	struct job_list_buf	*b = arg;
+	struct jtext	*b = arg;
 
 	if (b->buf[b->len - 1] != '[')
-		job_list_add(b, ",", 1);
-	job_list_add(b, "{\"run\":", 7);
-	job_list_int(b, r->run);
-	job_list_add(b, ",\"start_time\":", 14);
-	job_list_int(b, r->start_time);
-	job_list_add(b, ",\"end_time\":", 12);
-	job_list_int(b, r->end_time);
-	job_list_add(b, ",\"end_state\":", 13);
-	job_list_string(b, r->end_state);
-	job_list_add(b, ",\"gpus\":", 8);
-	job_list_int(b, r->gpus);
-	job_list_add(b, ",\"alloc\":", 9);
+		jtext_add(b, ",", 1);
+	jtext_add(b, "{\"run\":", 7);
+	jtext_int(b, r->run);
+	jtext_add(b, ",\"start_time\":", 14);
+	jtext_int(b, r->start_time);
+	jtext_add(b, ",\"end_time\":", 12);
+	jtext_int(b, r->end_time);
+	jtext_add(b, ",\"end_state\":", 13);
+	jtext_string(b, r->end_state);
+	jtext_add(b, ",\"gpus\":", 8);
+	jtext_int(b, r->gpus);
+	jtext_add(b, ",\"alloc\":", 9);
 	job_list_alloc(b, r->alloc != NULL ? r->alloc : "");
-	job_list_add(b, ",\"exit_code\":", 13);
+	jtext_add(b, ",\"exit_code\":", 13);
 	if (r->has_exit)
-		job_list_int(b, r->exit_code);
+		jtext_int(b, r->exit_code);
 	else
-		job_list_add(b, "null", 4);
-	job_list_add(b, ",\"signal\":", 10);
+		jtext_add(b, "null", 4);
+	jtext_add(b, ",\"signal\":", 10);
 	if (r->has_exit)
-		job_list_int(b, r->signal);
+		jtext_int(b, r->signal);
 	else
-		job_list_add(b, "null", 4);
-	job_list_add(b, ",\"preempt_time\":", 16);
-	job_list_int(b, r->preempt_time);
-	job_list_add(b, "}", 1);
+		jtext_add(b, "null", 4);
+	jtext_add(b, ",\"preempt_time\":", 16);
+	jtext_int(b, r->preempt_time);
+	jtext_add(b, "}", 1);
 }
 
 /* Writes the next frame: its jobs and whether more follow. */
@@ -119,7 +119,7 @@ req_job_acct_step(evutil_socket_t fd, short what, void *arg)
 	struct req_job_acct	*a = arg;
 	struct timeval		 later = { 0, 10000 };
 	struct store_job	 row;
-	struct job_list_buf	 b;
+	struct jtext	 b;
 	struct evbuffer		*frame;
 	struct peer		*p;
 	char			 err[256];
@@ -136,20 +136,20 @@ req_job_acct_step(evutil_socket_t fd, short what, void *arg)
 		evtimer_add(a->ev, &later);
 		return;
 	}
-	job_list_init(&b, REQ_JOB_ACCT_BYTES + 65536);
+	jtext_init(&b, REQ_JOB_ACCT_BYTES + 65536);
 	b.len = FRAME_HEADER;
-	job_list_add(&b, a->head, strlen(a->head));
+	jtext_add(&b, a->head, strlen(a->head));
 	while (n < REQ_JOB_ACCT_ROWS && b.len < REQ_JOB_ACCT_BYTES &&
 	    (r = store_acct_next(a->q, &row, err, sizeof err)) == 1) {
 		if (n++ != 0)
-			job_list_add(&b, ",", 1);
+			jtext_add(&b, ",", 1);
 		job_list_row(&b, &row, a->now, a->fields);
 		if (a->runs) {
 			b.len--;	/* the record's closing brace */
-			job_list_add(&b, ",\"runs\":[", 9);
+			jtext_add(&b, ",\"runs\":[", 9);
 			(void)store_acct_runs(a->q, row.id, req_job_acct_run,
 			    &b);
-			job_list_add(&b, "]}", 2);
+			jtext_add(&b, "]}", 2);
 		}
 	}
 	a->count += n;
@@ -162,7 +162,7 @@ req_job_acct_step(evutil_socket_t fd, short what, void *arg)
 		req_job_acct_end(a);
 		return;
 	}
-	job_list_add(&b, r == 1 ? "],\"more\":true}" : "],\"more\":false}",
+	jtext_add(&b, r == 1 ? "],\"more\":true}" : "],\"more\":false}",
 	    r == 1 ? 14 : 15);
 	len = b.len - FRAME_HEADER;
 	b.buf[0] = (char)(len >> 24);

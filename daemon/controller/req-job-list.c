@@ -31,7 +31,7 @@
 #define REQ_JOB_LIST_MAX	(FRAME_MAX_REPLY - (1U << 20))
 
 struct req_job_list {
-	struct job_list_buf	 out;
+	struct jtext	 out;
 	uint64_t	 fields;
 	const char	*user;
 	bool		 states[JOB_STATE_COUNT];
@@ -66,16 +66,16 @@ req_job_list_event(int64_t when, const char *from, const char *to,
 	struct req_job_list	*l = arg;
 
 	if (l->out.buf[l->out.len - 1] != '[')
-		job_list_add(&l->out, ",", 1);
-	job_list_add(&l->out, "{\"time\":", 8);
-	job_list_int(&l->out, when);
-	job_list_add(&l->out, ",\"from\":", 8);
-	job_list_string(&l->out, from);
-	job_list_add(&l->out, ",\"to\":", 6);
-	job_list_string(&l->out, to);
-	job_list_add(&l->out, ",\"detail\":", 10);
-	job_list_string(&l->out, l->hide_detail ? "" : detail);
-	job_list_add(&l->out, "}", 1);
+		jtext_add(&l->out, ",", 1);
+	jtext_add(&l->out, "{\"time\":", 8);
+	jtext_int(&l->out, when);
+	jtext_add(&l->out, ",\"from\":", 8);
+	jtext_string(&l->out, from);
+	jtext_add(&l->out, ",\"to\":", 6);
+	jtext_string(&l->out, to);
+	jtext_add(&l->out, ",\"detail\":", 10);
+	jtext_string(&l->out, l->hide_detail ? "" : detail);
+	jtext_add(&l->out, "}", 1);
 }
 
 static void
@@ -91,7 +91,7 @@ req_job_list_add(const struct store_job *r, void *arg)
 		return;
 	}
 	if (l->count++ != 0)
-		job_list_add(&l->out, ",", 1);
+		jtext_add(&l->out, ",", 1);
 	l->hide_detail = l->private && r->uid != l->viewer;
 	if (l->hide_detail)
 		fields &= ~job_field_private_mask();
@@ -99,9 +99,9 @@ req_job_list_add(const struct store_job *r, void *arg)
 	if (l->history) {
 		/* The record's closing brace moves past its history. */
 		l->out.len--;
-		job_list_add(&l->out, ",\"history\":[", 12);
+		jtext_add(&l->out, ",\"history\":[", 12);
 		(void)store_job_events(r->id, req_job_list_event, l);
-		job_list_add(&l->out, "]}", 2);
+		jtext_add(&l->out, "]}", 2);
 	}
 }
 
@@ -218,9 +218,9 @@ req_job_list_start(struct req_job_list *l, size_t nids)
 		l->out.size = req_job_list_spare_size;
 		l->out.len = 0;
 		req_job_list_spare = NULL;
-		job_list_reserve(&l->out, want);
+		jtext_reserve(&l->out, want);
 	} else
-		job_list_init(&l->out, want);
+		jtext_init(&l->out, want);
 }
 
 static void
@@ -255,17 +255,17 @@ req_job_list(struct peer *p, const json_t *msg)
 
 	/* The frame header goes in front once the length is known. */
 	l.out.len = FRAME_HEADER;
-	job_list_add(&l.out, "{\"re\":", 6);
-	job_list_int(&l.out, MSG_JOB_LIST);
+	jtext_add(&l.out, "{\"re\":", 6);
+	jtext_int(&l.out, MSG_JOB_LIST);
 	if ((seq = json_object_get(msg, "seq")) != NULL &&
 	    (text = json_dumps(seq, JSON_ENCODE_ANY | JSON_COMPACT)) != NULL) {
-		job_list_add(&l.out, ",\"seq\":", 7);
-		job_list_add(&l.out, text, strlen(text));
+		jtext_add(&l.out, ",\"seq\":", 7);
+		jtext_add(&l.out, text, strlen(text));
 		free(text);
 	}
-	job_list_add(&l.out, ",\"ok\":true,\"now\":", 17);
-	job_list_int(&l.out, l.now);
-	job_list_add(&l.out, ",\"jobs\":[", 9);
+	jtext_add(&l.out, ",\"ok\":true,\"now\":", 17);
+	jtext_int(&l.out, l.now);
+	jtext_add(&l.out, ",\"jobs\":[", 9);
 
 	if (json_array_size(ids) > 0) {
 		for (i = 0; i < json_array_size(ids); i++) {
@@ -294,17 +294,17 @@ req_job_list(struct peer *p, const json_t *msg)
 				    req_job_list_add, &l);
 		}
 	}
-	job_list_add(&l.out, "],\"missing\":[", 13);
+	jtext_add(&l.out, "],\"missing\":[", 13);
 	for (i = 0; i < nmissing; i++) {
 		if (i != 0)
-			job_list_add(&l.out, ",", 1);
-		job_list_int(&l.out, (int64_t)missing[i]);
+			jtext_add(&l.out, ",", 1);
+		jtext_int(&l.out, (int64_t)missing[i]);
 	}
 	free(missing);
 	if (l.truncated)
-		job_list_add(&l.out, "],\"truncated\":true}", 19);
+		jtext_add(&l.out, "],\"truncated\":true}", 19);
 	else
-		job_list_add(&l.out, "]}", 2);
+		jtext_add(&l.out, "]}", 2);
 
 	len = l.out.len - FRAME_HEADER;
 	l.out.buf[0] = (char)(len >> 24);

@@ -40,11 +40,11 @@ t_row(struct store_job *r)
 static json_t *
 t_write(const struct store_job *r, uint64_t fields, size_t start)
 {
-	struct job_list_buf	 b;
+	struct jtext	 b;
 	json_t			*v;
 
 	if (start != 0)
-		job_list_init(&b, start);
+		jtext_init(&b, start);
 	else
 		memset(&b, 0, sizeof b);
 	job_list_row(&b, r, 1700000160, fields);
@@ -169,7 +169,7 @@ t_fields(void)
 static void
 t_growth(void)
 {
-	struct job_list_buf	 b;
+	struct jtext	 b;
 	struct store_job	 r;
 	json_t			*v;
 	char			*big;
@@ -182,14 +182,14 @@ t_growth(void)
 	memset(big, '"', 100000);
 	big[100000] = '\0';
 	r.message = big;
-	job_list_init(&b, 16);
-	job_list_add(&b, "[", 1);
+	jtext_init(&b, 16);
+	jtext_add(&b, "[", 1);
 	for (i = 0; i < 3; i++) {
 		if (i != 0)
-			job_list_add(&b, ",", 1);
+			jtext_add(&b, ",", 1);
 		job_list_row(&b, &r, 0, job_field_wire_mask());
 	}
-	job_list_add(&b, "]", 1);
+	jtext_add(&b, "]", 1);
 	v = json_loadb(b.buf, b.len, 0, NULL);
 	ok(v != NULL && json_array_size(v) == 3 &&
 	    strlen(json_string_value(json_object_get(json_array_get(v, 2),
