@@ -158,45 +158,60 @@ void
 job_list_row(struct jtext *b, const struct store_job *r, int64_t now,
     uint64_t fields)
 {
-	const char	*s[JF_COUNT] = { NULL };
-	size_t		 n[JF_COUNT] = { 0 }, room = JOB_LIST_ROW_FIXED;
+	/* The fields of the last mask, in order: a listing writes
+	 * thousands of rows of one mask, most with a few of the fields. */
+	static uint64_t	 plan_mask = UINT64_MAX;
+	static int	 plan[JF_COUNT];
+	static size_t	 nplan;
+	const char	*s[JF_COUNT];
+	size_t		 n[JF_COUNT], room = JOB_LIST_ROW_FIXED, i;
 	const char	*node, *alloc;
 	int64_t		 elapsed = 0, v;
 	int		 f, first = 1;
 
 	fields &= job_field_wire_mask();
+	if (fields != plan_mask) {
+		plan_mask = fields;
+		for (nplan = 0, f = 0; f < JF_COUNT; f++) {
+			if (JOB_LIST_WANT(fields, f))
+				plan[nplan++] = f;
+		}
+	}
 	node = r->node != NULL && r->gpu_mask != 0 ? r->node : "";
 	/* Node names are letters, digits, '-', '_' and '.' (req-hello.c):
 	 * the nodes list needs no escaping. */
 	alloc = r->alloc != NULL && *r->alloc != '\0' ? r->alloc : NULL;
 	if (alloc != NULL)
 		room += 8 * strlen(alloc) + 260 * (strlen(alloc) / 4 + 1);
-	for (f = 0; f < JF_COUNT; f++) {
-		if (!JOB_LIST_WANT(fields, f))
-			continue;
-		switch (job_fields[f].kind) {
-		case JFK_TEXT:
-		case JFK_TEXT0:
-			s[f] = JOB_LIST_MEMBER(r, f, char *);
+	for (i = 0; i < nplan; i++) {
+		f = plan[i];
+		switch (f) {
+		case JF_REASON:
+			s[f] = r->reason != NULL && *r->reason != '\0' ?
+			    r->reason : "None";
 			break;
-		case JFK_STATE:
-			s[f] = job_state_name(r->state);
+		case JF_ALLOC:
+		case JF_NODES:
+			s[f] = node;
+			break;
+		case JF_ARGV:
+			/* argv is JSON text already, checked at submit. */
+			s[f] = r->argv != NULL && *r->argv != '\0' ? r->argv :
+			    "[]";
 			break;
 		default:
-			break;
+			switch (job_fields[f].kind) {
+			case JFK_TEXT:
+			case JFK_TEXT0:
+				s[f] = JOB_LIST_MEMBER(r, f, char *);
+				break;
+			case JFK_STATE:
+				s[f] = job_state_name(r->state);
+				break;
+			default:
+				continue;
+			}
 		}
-	}
-	s[JF_REASON] = r->reason != NULL && *r->reason != '\0' ?
-	    r->reason : "None";
-	s[JF_ALLOC] = node;
-	s[JF_NODES] = node;
-	/* argv is JSON text already, checked at submit. */
-	s[JF_ARGV] = r->argv != NULL && *r->argv != '\0' ? r->argv : "[]";
-	for (f = 0; f < JF_COUNT; f++) {
-		if (!JOB_LIST_WANT(fields, f) || (s[f] == NULL &&
-		    job_fields[f].kind != JFK_TEXT &&
-		    job_fields[f].kind != JFK_TEXT0))
-			continue;
 		if (s[f] == NULL)
 			s[f] = "";
 		n[f] = strlen(s[f]);
@@ -213,9 +228,8 @@ job_list_row(struct jtext *b, const struct store_job *r, int64_t now,
 			elapsed = 0;
 	}
 	b->buf[b->len++] = '{';
-	for (f = 0; f < JF_COUNT; f++) {
-		if (!JOB_LIST_WANT(fields, f))
-			continue;
+	for (i = 0; i < nplan; i++) {
+		f = plan[i];
 		job_list_key(b, f, &first);
 		switch (f) {
 		case JF_ALLOC:

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/xmalloc.h"
+#include "daemon/controller/jtext.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/store.h"
 #include "policy/sched.h"
@@ -32,6 +33,12 @@ struct node {
 	char			*addr;
 	char			*gpu_source;
 	json_t			*gpus;		/* HELLO's GPU descriptions */
+	/* What NODE_LIST says of each GPU that changes only with a HELLO:
+	 * GPU i's members are gpu_text[gpu_text_off[i]] up to
+	 * gpu_text_off[i + 1] ({"index":0,"name":...,"memory_mb":81920). */
+	struct jtext		 gpu_text;
+	size_t			 gpu_text_off[SCHED_MAX_GPUS_PER_NODE + 1];
+	int64_t			 gpu_index[SCHED_MAX_GPUS_PER_NODE];
 	struct peer		*peer;
 	int64_t			 last_seen;
 	uint32_t		 sched_index;	/* in the scheduling core */
@@ -98,6 +105,7 @@ node_free_all(void)
 		free(n->addr);
 		free(n->gpu_source);
 		json_decref(n->gpus);
+		free(n->gpu_text.buf);
 		free(n);
 	}
 	node_total = 0;
@@ -248,6 +256,37 @@ node_set_known(struct node *n, uint32_t gpus, bool drained,
 	n->last_seen = last_seen;
 }
 
+/* The members of each GPU's NODE_LIST entry that come from HELLO, written
+ * once here rather than at every listing. */
+static void
+node_gpu_text(struct node *n)
+{
+	struct jtext	*b = &n->gpu_text;
+	const char	*s;
+	json_t		*src, *v;
+	uint32_t	 i;
+
+	b->len = 0;
+	for (i = 0; i < n->gpus_total; i++) {
+		n->gpu_text_off[i] = b->len;
+		src = json_array_get(n->gpus, i);
+		v = json_object_get(src, "index");
+		jtext_add(b, "{\"index\":", 9);
+		n->gpu_index[i] = json_is_integer(v) ? json_integer_value(v) : i;
+		jtext_int(b, n->gpu_index[i]);
+		jtext_add(b, ",\"name\":", 8);
+		s = json_string_value(json_object_get(src, "name"));
+		jtext_string(b, s != NULL ? s : "");
+		jtext_add(b, ",\"uuid\":", 8);
+		s = json_string_value(json_object_get(src, "uuid"));
+		jtext_string(b, s != NULL ? s : "");
+		jtext_add(b, ",\"memory_mb\":", 13);
+		jtext_int(b, json_integer_value(json_object_get(src,
+		    "memory_mb")));
+	}
+	n->gpu_text_off[i] = b->len;
+}
+
 void
 node_set_up(struct node *n, struct peer *peer, const char *addr,
     const char *gpu_source, json_t *gpus, int64_t now)
@@ -267,6 +306,7 @@ node_set_up(struct node *n, struct peer *peer, const char *addr,
 	n->gpu_source = xstrdup(gpu_source != NULL ? gpu_source : "");
 	json_decref(n->gpus);
 	n->gpus = json_incref(gpus);
+	node_gpu_text(n);
 	n->last_seen = now;
 }
 
@@ -327,47 +367,63 @@ node_release(struct node *n, uint64_t mask)
 	node_gpus_name(n, mask, 0);
 }
 
-void
-node_describe(const struct node *n, json_t *array)
+/* Appends v, or null when v is below 0 (not known). */
+static void
+node_put_known(struct jtext *b, int64_t v)
 {
-	json_t		*o, *gpus, *g, *src;
-	uint32_t	 i;
-	json_int_t	 index;
+	if (v < 0)
+		JTEXT_LIT(b, "null");
+	else
+		jtext_put_int(b, v);
+}
 
-	gpus = json_array();
-	for (i = 0; i < n->gpus_total; i++) {
-		src = json_array_get(n->gpus, i);
-		g = json_object();
-		index = i;
-		if (json_is_integer(json_object_get(src, "index")))
-			index = json_integer_value(json_object_get(src, "index"));
-		json_object_set_new(g, "index", json_integer(index));
-		json_object_set_new(g, "name", json_string(
-		    json_string_value(json_object_get(src, "name")) != NULL ?
-		    json_string_value(json_object_get(src, "name")) : ""));
-		json_object_set_new(g, "uuid", json_string(
-		    json_string_value(json_object_get(src, "uuid")) != NULL ?
-		    json_string_value(json_object_get(src, "uuid")) : ""));
-		json_object_set_new(g, "memory_mb", json_integer(
-		    json_integer_value(json_object_get(src, "memory_mb"))));
-		json_object_set_new(g, "job", n->gpu_job[i] != 0 ?
-		    json_integer((json_int_t)n->gpu_job[i]) : json_null());
-		json_object_set_new(g, "util", n->gpu_util[i] >= 0 ?
-		    json_integer(n->gpu_util[i]) : json_null());
-		json_object_set_new(g, "mem_used_mb", n->gpu_mem_used[i] >= 0 ?
-		    json_integer(n->gpu_mem_used[i]) : json_null());
-		json_object_set_new(g, "low_since", json_integer(
-		    n->gpu_job[i] != 0 ? n->gpu_low_since[i] : 0));
-		json_array_append_new(gpus, g);
+void
+node_describe(const struct node *n, struct jtext *b, bool brief)
+{
+	static const char *const key[6] = { "{\"name\":", ",\"state\":",
+			    ",\"reason\":", ",\"addr\":", ",\"gpu_source\":",
+			    ",\"switch\":" };
+	const char	*str[6] = { n->name, node_state_name(n), n->reason,
+			    n->addr, n->gpu_source, n->switch_name };
+	size_t		 i, len = 0;
+
+	for (i = 0; i < 6; i++)
+		len += strlen(str[i]) * 6 + 2;
+	/* Room for the members' names and integers, and per GPU for its
+	 * use besides its HELLO text. */
+	jtext_reserve(b, len + 256 + n->gpu_text.len + n->gpus_total * 160);
+	for (i = 0; i < 6; i++) {
+		jtext_put(b, key[i], strlen(key[i]));
+		jtext_put_string(b, str[i], strlen(str[i]));
 	}
-	o = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:i,s:i,s:I,s:o}",
-	    "name", n->name, "state", node_state_name(n), "reason", n->reason,
-	    "addr", n->addr, "gpu_source", n->gpu_source,
-	    "switch", n->switch_name,
-	    "gpus_total", (int)n->gpus_total,
-	    "gpus_alloc", (int)node_gpus_busy(n),
-	    "last_seen", (json_int_t)n->last_seen, "gpus", gpus);
-	json_array_append_new(array, o);
+	JTEXT_LIT(b, ",\"gpus_total\":");
+	jtext_put_int(b, n->gpus_total);
+	JTEXT_LIT(b, ",\"gpus_alloc\":");
+	jtext_put_int(b, node_gpus_busy(n));
+	JTEXT_LIT(b, ",\"last_seen\":");
+	jtext_put_int(b, n->last_seen);
+	JTEXT_LIT(b, ",\"gpus\":[");
+	for (i = 0; i < n->gpus_total; i++) {
+		if (i != 0)
+			JTEXT_LIT(b, ",");
+		if (brief) {
+			JTEXT_LIT(b, "{\"index\":");
+			jtext_put_int(b, n->gpu_index[i]);
+		} else
+			jtext_put(b, n->gpu_text.buf + n->gpu_text_off[i],
+			    n->gpu_text_off[i + 1] - n->gpu_text_off[i]);
+		JTEXT_LIT(b, ",\"job\":");
+		node_put_known(b, n->gpu_job[i] != 0 ?
+		    (int64_t)n->gpu_job[i] : -1);
+		JTEXT_LIT(b, ",\"util\":");
+		node_put_known(b, n->gpu_util[i]);
+		JTEXT_LIT(b, ",\"mem_used_mb\":");
+		node_put_known(b, n->gpu_mem_used[i]);
+		JTEXT_LIT(b, ",\"low_since\":");
+		jtext_put_int(b, n->gpu_job[i] != 0 ? n->gpu_low_since[i] : 0);
+		JTEXT_LIT(b, "}");
+	}
+	JTEXT_LIT(b, "]}");
 }
 
 int

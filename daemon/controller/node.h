@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 
+struct jtext;
 struct node;
 struct peer;
 
@@ -89,8 +90,9 @@ void		 node_set_switch(struct node *, const char *);
 uint32_t	 node_sched_index(const struct node *);
 void		 node_set_sched_index(struct node *, uint32_t);
 
-/* Appends the node's NODE_LIST entry to array. */
-void		 node_describe(const struct node *, json_t *array);
+/* Appends the node's NODE_LIST entry, as JSON text; brief leaves out
+ * what only HELLO changes of each GPU (name, uuid, memory_mb). */
+void		 node_describe(const struct node *, struct jtext *, bool brief);
 /* Saves the node's row (GPUs, drain state) in the open transaction. */
 int		 node_save(const struct node *);
 /* Records that node went DOWN or came UP, was DRAINED or RESUMED (state),

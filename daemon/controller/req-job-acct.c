@@ -119,11 +119,10 @@ req_job_acct_step(evutil_socket_t fd, short what, void *arg)
 	struct req_job_acct	*a = arg;
 	struct timeval		 later = { 0, 10000 };
 	struct store_job	 row;
-	struct jtext	 b;
-	struct evbuffer		*frame;
+	struct jtext		 b;
 	struct peer		*p;
 	char			 err[256];
-	size_t			 n = 0, len;
+	size_t			 n = 0;
 	int			 r = 1;
 
 	(void)fd;
@@ -164,16 +163,7 @@ req_job_acct_step(evutil_socket_t fd, short what, void *arg)
 	}
 	jtext_add(&b, r == 1 ? "],\"more\":true}" : "],\"more\":false}",
 	    r == 1 ? 14 : 15);
-	len = b.len - FRAME_HEADER;
-	b.buf[0] = (char)(len >> 24);
-	b.buf[1] = (char)(len >> 16);
-	b.buf[2] = (char)(len >> 8);
-	b.buf[3] = (char)len;
-	frame = evbuffer_new();
-	evbuffer_add(frame, b.buf, b.len);
-	free(b.buf);
-	peer_send_frame(p, frame);
-	evbuffer_free(frame);
+	req_text_send(p, &b);
 	if (r == 1) {
 		/* A timer due at once, not event_active: libevent runs the
 		 * events activated during a pass in that same pass, so the

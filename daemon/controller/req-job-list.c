@@ -37,6 +37,7 @@ struct req_job_list {
 	bool		 states[JOB_STATE_COUNT];
 	bool		 any_state;
 	int64_t		 now;
+	int64_t		 now_ms;	/* the scheduler's clock */
 	size_t		 count;
 	bool		 truncated;
 	bool		 history;	/* each job's state changes too */
@@ -115,7 +116,7 @@ req_job_list_memory(struct req_job_list *l, struct job *j)
 	row.node = job_node(j) != NULL ? node_name(job_node(j)) : NULL;
 	row.alloc = alloc = job_alloc_text(job_part_const(j, 0),
 	    job_nparts(j));
-	schedule_job_view(j, &row);
+	schedule_job_view(j, &row, l->now_ms);
 	req_job_list_add(&row, l);
 	free(alloc);
 }
@@ -231,8 +232,8 @@ req_job_list(struct peer *p, const json_t *msg)
 	struct evbuffer		*frame;
 	struct job		*j;
 	struct timespec		 t0, t1;
-	json_t			*ids, *seq;
-	char			 err[512], *text;
+	json_t			*ids;
+	char			 err[512];
 	size_t			 i, len, nmissing = 0;
 	uint64_t		 id, *missing = NULL;
 	int			 s;
@@ -244,6 +245,7 @@ req_job_list(struct peer *p, const json_t *msg)
 		return;
 	}
 	l.now = gbatchd_now();
+	l.now_ms = gbatchd_now_ms();
 	/* The scheduling order costs a walk of the pending jobs: only for
 	 * a listing that shows it. */
 	if (l.fields & JOB_FIELD_BIT(JF_RANK))
@@ -253,17 +255,8 @@ req_job_list(struct peer *p, const json_t *msg)
 	ids = json_object_get(msg, "ids");
 	req_job_list_start(&l, json_array_size(ids));
 
-	/* The frame header goes in front once the length is known. */
-	l.out.len = FRAME_HEADER;
-	jtext_add(&l.out, "{\"re\":", 6);
-	jtext_int(&l.out, MSG_JOB_LIST);
-	if ((seq = json_object_get(msg, "seq")) != NULL &&
-	    (text = json_dumps(seq, JSON_ENCODE_ANY | JSON_COMPACT)) != NULL) {
-		jtext_add(&l.out, ",\"seq\":", 7);
-		jtext_add(&l.out, text, strlen(text));
-		free(text);
-	}
-	jtext_add(&l.out, ",\"ok\":true,\"now\":", 17);
+	req_text_begin(&l.out, msg);
+	jtext_add(&l.out, ",\"now\":", 7);
 	jtext_int(&l.out, l.now);
 	jtext_add(&l.out, ",\"jobs\":[", 9);
 
@@ -307,10 +300,7 @@ req_job_list(struct peer *p, const json_t *msg)
 		jtext_add(&l.out, "]}", 2);
 
 	len = l.out.len - FRAME_HEADER;
-	l.out.buf[0] = (char)(len >> 24);
-	l.out.buf[1] = (char)(len >> 16);
-	l.out.buf[2] = (char)(len >> 8);
-	l.out.buf[3] = (char)len;
+	req_text_end(&l.out);
 	req_job_list_last_len = l.out.len;
 	frame = evbuffer_new();
 	if (evbuffer_add_reference(frame, l.out.buf, l.out.len,

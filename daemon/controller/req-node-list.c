@@ -1,21 +1,34 @@
-/* req-node-list.c: NODE_LIST (gnodes). */
+/* req-node-list.c: NODE_LIST (gnodes, gtop). Written as text (jtext.h):
+ * gtop asks every few seconds, and a cluster of 1,000 nodes is 8,000 GPU
+ * entries; "brief" leaves out the GPUs' descriptions, which only change
+ * when a node registers. */
 #include "common/proto.h"
+#include "daemon/controller/jtext.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/req.h"
 
+/* The last reply's size, to start the next one's buffer with. */
+static size_t	req_node_list_last;
+
 static void
 req_node_list(struct peer *p, const json_t *msg)
 {
+	struct jtext	 b;
 	struct node	*n;
-	json_t		*reply, *nodes = json_array();
+	bool		 brief = json_is_true(json_object_get(msg, "brief"));
 
-	for (n = node_first(); n != NULL; n = node_next(n))
-		node_describe(n, nodes);
-	reply = proto_reply_ok(msg);
-	json_object_set_new(reply, "nodes", nodes);
-	peer_send(p, reply);
-	json_decref(reply);
+	jtext_init(&b, req_node_list_last + req_node_list_last / 8);
+	req_text_begin(&b, msg);
+	jtext_add(&b, ",\"nodes\":[", 10);
+	for (n = node_first(); n != NULL; n = node_next(n)) {
+		if (n != node_first())
+			jtext_add(&b, ",", 1);
+		node_describe(n, &b, brief);
+	}
+	jtext_add(&b, "]}", 2);
+	req_node_list_last = b.len;
+	req_text_send(p, &b);
 }
 
 const struct req_entry req_node_list_entry = {

@@ -2,11 +2,16 @@
  * req-<name>.c and add its entry here. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include <event2/buffer.h>
+
+#include "common/frame.h"
 #include "common/log.h"
 #include "common/proto.h"
 #include "daemon/controller/audit.h"
+#include "daemon/controller/jtext.h"
 #include "daemon/controller/metrics.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/req.h"
@@ -70,6 +75,60 @@ req_error(struct peer *p, const json_t *msg, const char *code,
 	reply = proto_reply_error(msg, code, "%s", text);
 	peer_send(p, reply);
 	json_decref(reply);
+}
+
+void
+req_text_begin(struct jtext *b, const json_t *msg)
+{
+	json_t	*seq = json_object_get(msg, "seq");
+	char	*text;
+
+	b->len = 0;
+	jtext_reserve(b, FRAME_HEADER);
+	b->len = FRAME_HEADER;
+	jtext_add(b, "{\"re\":", 6);
+	jtext_int(b, proto_type(msg));
+	if (seq != NULL && (text = json_dumps(seq, JSON_ENCODE_ANY |
+	    JSON_COMPACT)) != NULL) {
+		jtext_add(b, ",\"seq\":", 7);
+		jtext_add(b, text, strlen(text));
+		free(text);
+	}
+	jtext_add(b, ",\"ok\":true", 10);
+}
+
+void
+req_text_end(struct jtext *b)
+{
+	size_t	len = b->len - FRAME_HEADER;
+
+	b->buf[0] = (char)(len >> 24);
+	b->buf[1] = (char)(len >> 16);
+	b->buf[2] = (char)(len >> 8);
+	b->buf[3] = (char)len;
+}
+
+static void
+req_text_free(const void *data, size_t len, void *arg)
+{
+	free((void *)data);
+}
+
+void
+req_text_send(struct peer *p, struct jtext *b)
+{
+	struct evbuffer	*frame = evbuffer_new();
+
+	req_text_end(b);
+	if (evbuffer_add_reference(frame, b->buf, b->len, req_text_free,
+	    NULL) != 0) {
+		evbuffer_add(frame, b->buf, b->len);
+		free(b->buf);
+	}
+	b->buf = NULL;
+	b->len = b->size = 0;
+	peer_send_frame(p, frame);
+	evbuffer_free(frame);
 }
 
 int

@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 
+struct jtext;
 struct metrics_request;
 struct peer;
 
@@ -46,6 +47,16 @@ extern bool	req_stopping;
 /* Replies to msg with ok false; code and message as in proto.h. */
 void	req_error(struct peer *, const json_t *msg, const char *code,
 	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* A reply written as text (jtext.h), for the long listings: begins b
+ * (made by jtext_init) with room for the frame header and the reply's
+ * head, {"re":TYPE,"seq":SEQ,"ok":true; the caller appends its members,
+ * each after a comma, and the closing brace. */
+void	req_text_begin(struct jtext *, const json_t *msg);
+/* Writes the frame header of b's reply. */
+void	req_text_end(struct jtext *);
+/* req_text_end, then queues b's frame to p, which takes the buffer (freed
+ * once written). */
+void	req_text_send(struct peer *, struct jtext *);
 /* Reads an optional unsigned integer member. Returns 0 (absent: *out
  * untouched), or -1 with err set when it is not one. */
 int	req_get_uint(const json_t *obj, const char *key, unsigned long long max,

@@ -563,11 +563,10 @@ schedule_rank(void)
 }
 
 void
-schedule_job_view(const struct job *j, struct store_job *row)
+schedule_job_view(const struct job *j, struct store_job *row, int64_t now)
 {
 	const struct job_sched	*s = job_sched_const(j);
 	const struct sched_cjob	*cj = s->cjob;
-	int64_t			 now;
 	enum sched_reason	 r, r2;
 
 	if ((row->queue = schedule_job_queue(j)) == -1)
@@ -575,7 +574,6 @@ schedule_job_view(const struct job *j, struct store_job *row)
 	if (job_state(j) == JOB_PENDING && s->rank_gen == schedule_rank_gen &&
 	    schedule_rank_gen != 0)
 		row->rank = (int)s->rank;
-	now = gbatchd_now_ms();
 	row->attained = sched_cjob_attained(cj, now);
 	row->run_total = sched_cjob_total_executed(cj, now);
 	row->preemptions = sched_cjob_preemptions(cj);

@@ -36,8 +36,10 @@ void	schedule_job_changed(struct job *, enum job_state from,
  * stale copies were counted, leaves the core or enters it again. */
 void	schedule_job_stale_changed(struct job *);
 /* Fills row's live scheduling view for a listing: queue, attained
- * service and run time to now, and a pending job's reason. */
-void	schedule_job_view(const struct job *, struct store_job *row);
+ * service and run time to now (ms, gbatchd_now_ms(): read once per
+ * listing), and a pending job's reason. */
+void	schedule_job_view(const struct job *, struct store_job *row,
+	    int64_t now);
 /* Numbers the pending jobs in the order the scheduler takes them, for the
  * listings that follow (schedule_job_view sets row->rank): O(pending). */
 void	schedule_rank(void);

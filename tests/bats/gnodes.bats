@@ -73,6 +73,28 @@ teardown() {
 	python3 -c 'import json,sys; d=json.loads(sys.argv[1]); assert sorted(n["name"] for n in d["nodes"]) == ["n1","n2"], d' "$output"
 }
 
+@test "NODE_LIST brief leaves out only the GPUs' descriptions (gtop's refresh)" {
+	id=$(gb_submit -G 2 --wrap 'sleep 60')
+	gb_wait_state "$id" RUNNING 20
+	run -0 gb_rawask '{"type":300,"brief":true,"seq":7}' '{"type":300}'
+	python3 -c '
+import json, sys
+brief, full = (json.loads(l) for l in sys.argv[1].splitlines())
+assert brief["ok"] is True and brief["seq"] == 7, brief
+assert len(brief["nodes"]) == len(full["nodes"]) == 2, brief
+for b, f in zip(brief["nodes"], full["nodes"]):
+    assert sorted(b) == sorted(f), (b, f)
+    assert {k: v for k, v in b.items() if k not in ("gpus", "last_seen")} == \
+        {k: v for k, v in f.items() if k not in ("gpus", "last_seen")}, (b, f)
+    assert len(b["gpus"]) == len(f["gpus"]) == 4, b
+    for bg, fg in zip(b["gpus"], f["gpus"]):
+        assert sorted(bg) == ["index", "job", "low_since", "mem_used_mb", "util"], bg
+        assert sorted(fg) == sorted(list(bg) + ["memory_mb", "name", "uuid"]), fg
+        assert all(bg[k] == fg[k] for k in bg), (bg, fg)
+jobs = [g["job"] for n in brief["nodes"] for g in n["gpus"]]
+assert jobs.count(int(sys.argv[2])) == 2, jobs' "$output" "$id"
+}
+
 @test "gnodes shows a node down once its daemon stops" {
 	kill -TERM "$GB_NODE_PID_n2"
 	gb_wait 20 sh -c 'gnodes -h -N n2 -o state | grep -qx down'
