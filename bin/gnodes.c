@@ -86,14 +86,14 @@ gnodes_wanted(const json_t *names, const char *name)
  * reason in err. Uneven or partial switch labels lose only the topology:
  * the flat shape, and *note says why (else it is ""). */
 static int
-gnodes_gsim_shape(json_t *nodes, char *out, size_t outlen, char *note,
-    size_t notelen, char *err, size_t errlen)
+gnodes_gsim_shape(const struct model_node *const *nodes, size_t n, char *out,
+    size_t outlen, char *note, size_t notelen, char *err, size_t errlen)
 {
-	json_t		*node, *per_switch, *v;
+	json_t		*per_switch, *v;
 	const char	*name, *sw, *first_name = NULL, *label;
 	char		 s1[256], s2[256];
 	json_int_t	 gpus, first_gpus = 0, k = -1;
-	size_t		 i, n = json_array_size(nodes), labelled = 0;
+	size_t		 i, labelled = 0;
 
 	note[0] = '\0';
 	if (n == 0) {
@@ -101,9 +101,9 @@ gnodes_gsim_shape(json_t *nodes, char *out, size_t outlen, char *note,
 		return (-1);
 	}
 	per_switch = json_object();
-	json_array_foreach(nodes, i, node) {
-		name = json_string_value(json_object_get(node, "name"));
-		gpus = json_integer_value(json_object_get(node, "gpus_total"));
+	for (i = 0; i < n; i++) {
+		name = nodes[i]->name;
+		gpus = nodes[i]->gpus_total;
 		if (first_name == NULL) {
 			first_name = name;
 			first_gpus = gpus;
@@ -116,8 +116,8 @@ gnodes_gsim_shape(json_t *nodes, char *out, size_t outlen, char *note,
 			json_decref(per_switch);
 			return (-1);
 		}
-		sw = json_string_value(json_object_get(node, "switch"));
-		if (sw != NULL && *sw != '\0') {
+		sw = nodes[i]->sw;
+		if (*sw != '\0') {
 			labelled++;
 			v = json_object_get(per_switch, sw);
 			json_object_set_new(per_switch, sw, json_integer(
@@ -163,16 +163,18 @@ gnodes_add_name(const char *item, void *arg, char *err, size_t errlen)
 int
 main(int argc, char **argv)
 {
-	struct model	 m;
-	struct table	*t;
-	json_t		*names = NULL, *node, *n, *keep = NULL, *reply = NULL;
-	const char	*name, *topt = NULL;
-	char		 err[1024], serr[768], safe[1024], shape[64];
-	char		 note[256];
-	unsigned	 timeout;
-	bool		 noheader = false, json = false, gsim = false;
-	bool		 format = false;
-	size_t		 i, k;
+	struct model		  m;
+	struct table		 *t;
+	const struct model_node	**sel = NULL;
+	json_t			 *names = NULL, *node, *n, *keep = NULL;
+	json_t			 *reply = NULL;
+	const char		 *name, *topt = NULL;
+	char			  err[1024], serr[768], safe[1024], shape[64];
+	char			  note[256];
+	unsigned		  timeout;
+	bool			  noheader = false, json = false, gsim = false;
+	bool			  format = false;
+	size_t			  i, k, nsel = 0;
 	int		 ch, r = EXIT_USAGE;
 
 	model_init(&m, CMD_TIMEOUT_DEFAULT);
@@ -236,21 +238,20 @@ main(int argc, char **argv)
 	}
 
 	model_set_timeout(&m, timeout);
-	if ((r = model_refresh_nodes(&m)) != 0) {
+	if ((r = model_refresh_nodes(&m, false)) != 0) {
 		fprintf(stderr, "gnodes: %s\n", m.err);
 		goto out;
 	}
-	keep = json_array();
-	json_array_foreach(m.nodes, i, node) {
-		name = json_string_value(json_object_get(node, "name"));
-		if (name != NULL && gnodes_wanted(names, name)) {
-			json_array_append(keep, node);
-			table_add(t, node, NULL);
+	sel = xcalloc(m.nodes.n + 1, sizeof *sel);
+	for (i = 0; i < m.nodes.n; i++) {
+		if (gnodes_wanted(names, m.nodes.rows[i].name)) {
+			sel[nsel++] = &m.nodes.rows[i];
+			table_add(t, &m.nodes.rows[i], NULL);
 		}
 	}
 	r = EXIT_OK;
 	if (gsim) {
-		if (gnodes_gsim_shape(keep, shape, sizeof shape, note,
+		if (gnodes_gsim_shape(sel, nsel, shape, sizeof shape, note,
 		    sizeof note, err, sizeof err) != 0) {
 			fprintf(stderr, "gnodes: %s\n", err);
 			r = EXIT_REFUSED;
@@ -261,18 +262,24 @@ main(int argc, char **argv)
 		printf("%s\n", shape);
 	} else if (json) {
 		/* The controller's reply, with the nodes asked for. */
-		reply = json_deep_copy(m.nodes_reply);
+		reply = model_nodes_json(&m.nodes);
+		keep = json_array();
+		json_array_foreach(json_object_get(reply, "nodes"), i, node) {
+			name = json_string_value(json_object_get(node, "name"));
+			if (name != NULL && gnodes_wanted(names, name))
+				json_array_append(keep, node);
+		}
 		json_object_set(reply, "nodes", keep);
 		cmd_json_print(reply, JSON_INDENT(2));
 	}
 	else
 		table_print(t, stdout, !noheader);
 	json_array_foreach(names, i, n) {
-		json_array_foreach(keep, k, node) {
-			if (json_equal(json_object_get(node, "name"), n))
+		for (k = 0; k < nsel; k++) {
+			if (strcmp(sel[k]->name, json_string_value(n)) == 0)
 				break;
 		}
-		if (k == json_array_size(keep)) {
+		if (k == nsel) {
 			fprintf(stderr, "gnodes: node %s: not found\n",
 			    safe_text_str(json_string_value(n), safe,
 			    sizeof safe));
@@ -287,6 +294,7 @@ usage:
 out:
 	model_free(&m);
 	table_free(t);
+	free(sel);
 	json_decref(keep);
 	json_decref(reply);
 	json_decref(names);

@@ -35,9 +35,17 @@ jscan_skip_string(const char *b, size_t len, size_t i)
 	size_t		 k, bs;
 
 	for (i++; i < len; i = k + 1) {
-		if ((q = memchr(b + i, '"', len - i)) == NULL)
+		/* Most strings are names and figures of a few bytes, where
+		 * a look at each byte beats a call of memchr. */
+		for (k = i; k < len && k < i + 32 && b[k] != '"'; k++)
+			continue;
+		if (k == len)
 			return (0);
-		k = (size_t)(q - b);
+		if (b[k] != '"') {
+			if ((q = memchr(b + k, '"', len - k)) == NULL)
+				return (0);
+			k = (size_t)(q - b);
+		}
 		for (bs = 0; k - bs > i && b[k - bs - 1] == '\\'; bs++)
 			/* count the backslashes before the quote */;
 		if (bs % 2 == 0)
@@ -125,12 +133,13 @@ jscan_skip_container(const char *b, size_t len, size_t i)
 int
 jscan_value(const char *buf, size_t len, size_t *pos, struct jscan_val *v)
 {
-	size_t	i, end;
+	enum jscan_type	t;
+	size_t		i, end;
 
 	v->type = JSCAN_NONE;
 	v->lazy = false;
 	i = jscan_ws(buf, len, *pos);
-	if (i >= len)
+	if (i >= len || len > JSCAN_MAX_LEN)
 		return (-1);
 	switch (buf[i]) {
 	case '"':
@@ -149,8 +158,9 @@ jscan_value(const char *buf, size_t len, size_t *pos, struct jscan_val *v)
 		v->n = end - i;
 		break;
 	default:
-		if ((end = jscan_skip_scalar(buf, len, i, &v->type)) == 0)
+		if ((end = jscan_skip_scalar(buf, len, i, &t)) == 0)
 			return (-1);
+		v->type = t;
 		v->p = buf + i;
 		v->n = end - i;
 		break;
@@ -169,7 +179,8 @@ jscan_open(const char *buf, size_t len, struct jscan_val *v)
 		len--;
 	v->type = JSCAN_NONE;
 	v->lazy = false;
-	if (len - i < 2 || buf[i] != '{' || buf[len - 1] != '}')
+	if (len - i < 2 || buf[i] != '{' || buf[len - 1] != '}' ||
+	    len > JSCAN_MAX_LEN)
 		return (-1);
 	v->type = JSCAN_OBJECT;
 	v->p = buf + i;
@@ -345,15 +356,6 @@ jscan_resume(const struct jscan_val *parent, size_t *ppos,
 	*ppos = end;
 	return (jscan_next_sep(parent, ppos, parent->type == JSCAN_OBJECT ?
 	    '}' : ']'));
-}
-
-bool
-jscan_key_is(const struct jscan_val *key, const char *s)
-{
-	size_t	n = strlen(s);
-
-	/* Our keys never need escapes; an escaped key never matches. */
-	return (key->n == n && memcmp(key->p, s, n) == 0);
 }
 
 int

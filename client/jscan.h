@@ -8,6 +8,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 enum jscan_type {
 	JSCAN_NONE = 0,		/* not present */
@@ -21,13 +23,15 @@ enum jscan_type {
 
 /* A value inside the scanned buffer. For a string, p and n cover its
  * content between the quotes, still escaped; for the others, its whole
- * text. Borrowed from the buffer. */
+ * text. Borrowed from the buffer. 16 bytes: a client keeps one per field
+ * of every job it lists, so a buffer is at most JSCAN_MAX_LEN bytes. */
 struct jscan_val {
-	enum jscan_type	 type;
 	const char	*p;
-	size_t		 n;
+	uint32_t	 n;
+	uint8_t		 type;	/* enum jscan_type */
 	bool		 lazy;	/* not measured yet: see jscan_member_lazy */
 };
+#define JSCAN_MAX_LEN	UINT32_MAX
 
 /* Reads one value starting at *pos (leading whitespace allowed) and moves
  * *pos past it. Returns 0, or -1 when the text is not valid JSON there. */
@@ -70,8 +74,17 @@ int	jscan_resume(const struct jscan_val *parent, size_t *ppos,
 int	jscan_get(const struct jscan_val *obj, const char *key,
 	    struct jscan_val *val);
 
-/* Whether a key (a JSCAN_STRING from jscan_member) equals s. */
-bool	jscan_key_is(const struct jscan_val *key, const char *s);
+/* Whether a key (a JSCAN_STRING from jscan_member) equals s. Inline: a
+ * reply's walk compares every key with a few literals, whose length the
+ * compiler then knows. Our keys never need escapes; an escaped key never
+ * matches. */
+static inline bool
+jscan_key_is(const struct jscan_val *key, const char *s)
+{
+	size_t	n = strlen(s);
+
+	return (key->n == n && memcmp(key->p, s, n) == 0);
+}
 /* Decodes a string value into out (NUL-terminated, truncated to outlen).
  * Returns the decoded length before truncation. Non-strings decode as their
  * text (numbers, true, false, null). */

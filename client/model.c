@@ -34,7 +34,7 @@ model_free(struct model *m)
 	model_jobs_free(&m->job);
 	for (i = 0; i < MODEL_ACCT_COUNT; i++)
 		json_decref(m->acct[i]);
-	json_decref(m->nodes_reply);
+	model_nodes_free(&m->nodes);
 	json_decref(m->ping);
 	memset(m, 0, sizeof *m);
 }
@@ -101,38 +101,52 @@ static int
 model_scan_jobs(const struct job_filter *f, char *body, size_t len,
     struct model_jobs *out)
 {
-	struct jscan_val	 top, key, val, jobs, job;
+	struct jscan_val	 top, key, val, job;
 	struct job_row		 row;
-	size_t			 pos = 0, jpos = 0, size = 0;
+	size_t			 pos = 0, jpos, at, size = 0;
+	bool			 jobs = false;
 	int			 r;
 
 	memset(out, 0, sizeof *out);
 	out->body = body;
-	/* One walk over the reply: a listing can be megabytes. */
-	jobs.type = out->missing.type = JSCAN_NONE;
+	/* One walk over the reply, each job read where it lies: a listing
+	 * can be megabytes. */
+	out->missing.type = JSCAN_NONE;
 	if (jscan_open(body, len, &top) == -1)
 		return (-1);
-	while ((r = jscan_member(&top, &pos, &key, &val)) == 1) {
-		if (jscan_key_is(&key, "jobs"))
-			jobs = val;
-		else if (jscan_key_is(&key, "missing"))
-			out->missing = val;
-	}
-	if (r == -1 || jobs.type != JSCAN_ARRAY)
-		return (-1);
-	while ((r = jscan_element(&jobs, &jpos, &job)) == 1) {
-		if (job.type != JSCAN_OBJECT || job_row_scan(&job, &row) == -1)
-			return (-1);
-		if (f != NULL && !job_filter_match(f, &row))
-			continue;
-		if (out->n == size) {
-			size = size != 0 ? size * 2 : 64;
-			out->rows = xreallocarray(out->rows, size,
-			    sizeof *out->rows);
+	while ((r = jscan_member_lazy(&top, &pos, &key, &val)) == 1) {
+		if (jscan_key_is(&key, "missing")) {
+			/* Read later: measured now. */
+			at = (size_t)(val.p - top.p);
+			if (jscan_value(top.p, top.n, &at, &out->missing) == -1)
+				return (-1);
+		} else if (jscan_key_is(&key, "jobs") && val.type ==
+		    JSCAN_ARRAY) {
+			jobs = true;
+			jpos = 0;
+			while ((r = jscan_element_lazy(&val, &jpos, &job)) ==
+			    1) {
+				if (job.type != JSCAN_OBJECT ||
+				    job_row_scan(&job, &row) != 0 ||
+				    jscan_resume(&val, &jpos, &row.obj) == -1)
+					return (-1);
+				if (f != NULL && !job_filter_match(f, &row))
+					continue;
+				if (out->n == size) {
+					size = size != 0 ? size * 2 : 64;
+					out->rows = xreallocarray(out->rows,
+					    size, sizeof *out->rows);
+				}
+				out->rows[out->n++] = row;
+			}
+			if (r == -1)
+				return (-1);
+			jscan_close(&val, jpos);
 		}
-		out->rows[out->n++] = row;
+		if (jscan_resume(&top, &pos, &val) == -1)
+			return (-1);
 	}
-	return (r == -1 ? -1 : 0);
+	return (r == -1 || !jobs ? -1 : 0);
 }
 
 int
@@ -161,6 +175,7 @@ model_refresh_jobs(struct model *m, const json_t *fields)
 	}
 	model_jobs_free(&m->jobs);
 	m->jobs = jobs;
+	m->jobs_gen++;
 	m->refreshed = time(NULL);
 	return (m->status = 0);
 }
@@ -235,24 +250,26 @@ model_refresh_ping(struct model *m)
 }
 
 int
-model_refresh_nodes(struct model *m)
+model_refresh_nodes(struct model *m, bool brief)
 {
-	json_t	*req = proto_msg(MSG_NODE_LIST), *reply, *nodes;
-	int	 r;
+	struct model_nodes	 nodes;
+	json_t			*req = proto_msg(MSG_NODE_LIST);
+	char			*body;
+	size_t			 len;
+	int			 r;
 
-	r = model_call(m, req, &reply, NULL, NULL);
+	if (brief)
+		json_object_set_new(req, "brief", json_true());
+	r = model_call(m, req, NULL, &body, &len);
 	json_decref(req);
 	if (r != 0)
 		return (m->status = r);
-	nodes = json_object_get(reply, "nodes");
-	if (!json_is_array(nodes)) {
-		json_decref(reply);
+	if (model_nodes_scan(body, len, &nodes) == -1) {
 		snprintf(m->err, sizeof m->err, "bad reply from gbatchd at %s: "
 		    "not a node list", client_socket_path());
 		return (m->status = EXIT_UNREACHABLE);
 	}
-	json_decref(m->nodes_reply);
-	m->nodes_reply = reply;
+	model_nodes_free(&m->nodes);
 	m->nodes = nodes;
 	m->refreshed = time(NULL);
 	return (m->status = 0);

@@ -1,6 +1,6 @@
 /* model.h: what a client knows of the cluster, refreshed through client/:
  * the jobs a filter selects (a JOB_LIST reply kept as one buffer, its rows
- * pointing into it) and the nodes (a NODE_LIST reply). gq and gnodes
+ * pointing into it) and the nodes (a NODE_LIST reply, model-nodes.h). gq and gnodes
  * refresh once; gtop keeps a model for as long as it runs, so the model
  * keeps its connection between refreshes, opens it again after the
  * controller went away (a refresh that fails says why and leaves the last
@@ -21,6 +21,7 @@
 #include "client/job-filter.h"
 #include "client/job-row.h"
 #include "client/jscan.h"
+#include "client/model-nodes.h"
 
 struct model_jobs {
 	char		*body;		/* the reply's text; rows point into it */
@@ -43,12 +44,12 @@ struct model {
 	bool			 used;		/* c has answered a call */
 	struct job_filter	 filter;	/* which jobs refresh_jobs keeps */
 	struct model_jobs	 jobs;
+	uint64_t		 jobs_gen;	/* bumped by each refresh of jobs */
 	struct model_jobs	 job;		/* model_refresh_job's, whole */
 	json_t			*acct[MODEL_ACCT_COUNT]; /* replies, or NULL */
 	time_t			 acct_at[MODEL_ACCT_COUNT]; /* when asked */
-	json_t			*nodes_reply;	/* NODE_LIST's reply, or NULL */
+	struct model_nodes	 nodes;		/* NODE_LIST's reply */
 	json_t			*ping;		/* PING's reply, or NULL */
-	json_t			*nodes;		/* its "nodes" (borrowed) */
 	time_t			 refreshed;	/* the last refresh that worked */
 	int			 status;	/* the last refresh: 0 or EXIT_* */
 	char			 err[1024];	/* why, when status is not 0 */
@@ -87,8 +88,10 @@ int	model_refresh_acct(struct model *, enum model_acct slot,
  * refresh_jobs. */
 int	model_refresh_ping(struct model *);
 
-/* Asks for the nodes; they replace m->nodes. Returns as refresh_jobs. */
-int	model_refresh_nodes(struct model *);
+/* Asks for the nodes; they replace m->nodes. brief: without the GPUs'
+ * names, uuids and memory sizes (gtop asks every few seconds for what
+ * changes). Returns as refresh_jobs. */
+int	model_refresh_nodes(struct model *, bool brief);
 
 /* What a client may do to a job from a listing (gcancel, gctl hold,
  * release, requeue). */

@@ -6,134 +6,127 @@
 #include "client/node-row.h"
 
 static const char *
-node_row_str(const void *row, const char *key)
+node_row_int(long long v, char *buf, size_t len)
 {
-	const char	*s = json_string_value(json_object_get(row, key));
-
-	return (s != NULL ? s : "");
-}
-
-static const char *
-node_row_int(const void *row, const char *key, char *buf, size_t len)
-{
-	json_t	*v = json_object_get(row, key);
-
-	if (!json_is_integer(v))
-		return ("");
-	snprintf(buf, len, "%lld", (long long)json_integer_value(v));
+	snprintf(buf, len, "%lld", v);
 	return (buf);
 }
 
 static const char *
 node_row_get_name(const void *row, const void *ctx, char *buf, size_t len)
 {
-	return (node_row_str(row, "name"));
+	return (((const struct model_node *)row)->name);
 }
 
 static const char *
 node_row_get_state(const void *row, const void *ctx, char *buf, size_t len)
 {
-	return (node_row_str(row, "state"));
+	return (((const struct model_node *)row)->state);
 }
 
 static const char *
 node_row_get_reason(const void *row, const void *ctx, char *buf, size_t len)
 {
-	return (node_row_str(row, "reason"));
+	return (((const struct model_node *)row)->reason);
 }
 
 static const char *
 node_row_get_addr(const void *row, const void *ctx, char *buf, size_t len)
 {
-	return (node_row_str(row, "addr"));
+	return (((const struct model_node *)row)->addr);
 }
 
 static const char *
 node_row_get_switch(const void *row, const void *ctx, char *buf, size_t len)
 {
-	return (node_row_str(row, "switch"));
+	return (((const struct model_node *)row)->sw);
 }
 
 static const char *
 node_row_get_source(const void *row, const void *ctx, char *buf, size_t len)
 {
-	return (node_row_str(row, "gpu_source"));
+	return (((const struct model_node *)row)->gpu_source);
 }
 
 static const char *
 node_row_get_total(const void *row, const void *ctx, char *buf, size_t len)
 {
-	return (node_row_int(row, "gpus_total", buf, len));
+	return (node_row_int(((const struct model_node *)row)->gpus_total, buf,
+	    len));
 }
 
 static const char *
 node_row_get_alloc(const void *row, const void *ctx, char *buf, size_t len)
 {
-	return (node_row_int(row, "gpus_alloc", buf, len));
+	return (node_row_int(((const struct model_node *)row)->gpus_alloc, buf,
+	    len));
 }
 
 /* "1/4": allocated of total, the figure an admin looks for first. */
 static const char *
 node_row_get_gpus(const void *row, const void *ctx, char *buf, size_t len)
 {
-	snprintf(buf, len, "%lld/%lld", (long long)json_integer_value(
-	    json_object_get(row, "gpus_alloc")), (long long)json_integer_value(
-	    json_object_get(row, "gpus_total")));
+	const struct model_node	*n = row;
+
+	snprintf(buf, len, "%lld/%lld", n->gpus_alloc, n->gpus_total);
 	return (buf);
 }
 
-/* "0:42 1:42 2:-": each GPU's index and its member key, - where it has
- * none. */
+/* "0:42 1:42 2:-": each GPU's index and a figure of it (-1: none, -). */
 static const char *
-node_row_per_gpu(const void *row, const char *key, char *buf, size_t len)
+node_row_per_gpu(const struct model_node *n, long long (*get)(const
+    struct model_gpu *), char *buf, size_t len)
 {
-	json_t	*gpu, *v;
-	size_t	 i, n = 0;
+	long long	v;
+	size_t		i, at = 0;
 
 	buf[0] = '\0';
-	json_array_foreach(json_object_get(row, "gpus"), i, gpu) {
-		if (n >= len)
-			break;
-		v = json_object_get(gpu, key);
-		n += (size_t)snprintf(buf + n, len - n, "%s%lld:", n > 0 ? " " :
-		    "", (long long)json_integer_value(json_object_get(gpu,
-		    "index")));
-		if (n >= len)
-			break;
-		if (json_is_integer(v))
-			n += (size_t)snprintf(buf + n, len - n, "%lld",
-			    (long long)json_integer_value(v));
+	for (i = 0; i < n->ngpus && at < len; i++) {
+		v = get(&n->gpus[i]);
+		if (v >= 0)
+			at += (size_t)snprintf(buf + at, len - at, "%s%lld:%lld",
+			    at > 0 ? " " : "", n->gpus[i].index, v);
 		else
-			n += (size_t)snprintf(buf + n, len - n, "-");
+			at += (size_t)snprintf(buf + at, len - at, "%s%lld:-",
+			    at > 0 ? " " : "", n->gpus[i].index);
 	}
 	return (buf);
+}
+
+static long long
+node_row_gpu_job(const struct model_gpu *g)
+{
+	return (g->job != 0 ? (long long)g->job : -1);
+}
+
+static long long
+node_row_gpu_util(const struct model_gpu *g)
+{
+	return (g->util);
 }
 
 /* Each GPU and the job holding it: the figure gnodes is for. */
 static const char *
 node_row_get_jobs(const void *row, const void *ctx, char *buf, size_t len)
 {
-	return (node_row_per_gpu(row, "job", buf, len));
+	return (node_row_per_gpu(row, node_row_gpu_job, buf, len));
 }
 
 /* Each GPU and how busy it is, in %, as its node's last heartbeat said. */
 static const char *
 node_row_get_util(const void *row, const void *ctx, char *buf, size_t len)
 {
-	return (node_row_per_gpu(row, "util", buf, len));
+	return (node_row_per_gpu(row, node_row_gpu_util, buf, len));
 }
 
 static const char *
 node_row_get_last_seen(const void *row, const void *ctx, char *buf, size_t len)
 {
-	json_t		*v = json_object_get(row, "last_seen");
-	time_t		 t;
-	struct tm	 tm;
+	const struct model_node	*n = row;
+	time_t			 t = (time_t)n->last_seen;
+	struct tm		 tm;
 
-	if (!json_is_integer(v) || json_integer_value(v) <= 0)
-		return ("");
-	t = (time_t)json_integer_value(v);
-	if (localtime_r(&t, &tm) == NULL ||
+	if (n->last_seen <= 0 || localtime_r(&t, &tm) == NULL ||
 	    strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm) == 0)
 		return ("");
 	return (buf);

@@ -8,7 +8,7 @@
 static int
 frame_gpu_rows(const struct view *v)
 {
-	return (1 + (int)json_array_size(v->m->nodes));
+	return (1 + (int)v->m->nodes.n);
 }
 
 /* The keys, in a box over the panes. */

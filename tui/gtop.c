@@ -141,7 +141,7 @@ gtop_refresh(struct view *v)
 		return (r);
 	if ((r = gtop_refresh_acct(v)) != 0)
 		return (r);
-	return (model_refresh_nodes(v->m));
+	return (model_refresh_nodes(v->m, true));
 }
 
 /* The width --once draws at. */

@@ -17,25 +17,20 @@
 #define PANE_GPUS_CELL_USE	11
 
 bool
-pane_gpus_idle(const struct view *v, const json_t *gpu)
+pane_gpus_idle(const struct view *v, const struct model_gpu *gpu)
 {
-	json_int_t	since = json_integer_value(json_object_get(gpu,
-			    "low_since"));
-
-	return (json_is_integer(json_object_get(gpu, "job")) && since > 0 &&
-	    v->now - since >= (json_int_t)v->idle_after);
+	return (gpu->job != 0 && gpu->low_since > 0 && v->now -
+	    gpu->low_since >= (long long)v->idle_after);
 }
 
 static int
-pane_gpus_name_width(const json_t *nodes)
+pane_gpus_name_width(const struct model_nodes *nodes)
 {
-	const json_t	*n;
-	size_t		 i, len;
-	int		 w = 4;
+	size_t	i, len;
+	int	w = 4;
 
-	json_array_foreach(nodes, i, n) {
-		len = strlen(json_string_value(json_object_get(n, "name")) !=
-		    NULL ? json_string_value(json_object_get(n, "name")) : "");
+	for (i = 0; i < nodes->n; i++) {
+		len = strlen(nodes->rows[i].name);
 		if ((int)len > w)
 			w = (int)len;
 	}
@@ -56,58 +51,48 @@ pane_gpus_idle_role(const char *state)
 /* One GPU's cell of width cw (1, PANE_GPUS_CELL or PANE_GPUS_CELL_USE)
  * into cell, and its role. */
 static enum color_role
-pane_gpus_cell(const struct view *v, const json_t *gpu, enum color_role idle,
-    int cw, char *cell, size_t len)
+pane_gpus_cell(const struct view *v, const struct model_gpu *gpu,
+    enum color_role idle, int cw, char *cell, size_t len)
 {
-	const json_t	*job = json_object_get(gpu, "job");
-	const json_t	*util = json_object_get(gpu, "util");
-	char		 id[24], pct[8];
+	char		 id[24], pct[16];
 	bool		 lazy = pane_gpus_idle(v, gpu);
 
-	if (json_is_integer(job))
-		snprintf(id, sizeof id, "%lld", (long long)
-		    json_integer_value(job));
+	if (gpu->job != 0)
+		snprintf(id, sizeof id, "%llu", (unsigned long long)gpu->job);
 	else
 		snprintf(id, sizeof id, "%s", idle == ROLE_DOWN ? "x" :
 		    idle == ROLE_DRAINED ? "d" : ".");
 	if (cw == 1) {
-		snprintf(cell, len, "%s", lazy ? "!" : json_is_integer(job) ?
-		    "#" : id);
+		snprintf(cell, len, "%s", lazy ? "!" : gpu->job != 0 ? "#" :
+		    id);
 	} else if (cw == PANE_GPUS_CELL) {
 		snprintf(cell, len, "%*s%s", PANE_GPUS_CELL - 1, id,
 		    lazy ? "!" : " ");
 	} else {
-		if (json_is_integer(util))
-			snprintf(pct, sizeof pct, "%lld%%", (long long)
-			    json_integer_value(util));
+		if (gpu->util >= 0)
+			snprintf(pct, sizeof pct, "%d%%", gpu->util);
 		else
 			snprintf(pct, sizeof pct, "-");
 		snprintf(cell, len, "%6s %3s%s", id, pct, lazy ? "!" : " ");
 	}
 	if (lazy)
 		return (ROLE_ALERT);
-	return (json_is_integer(job) ? color_job((unsigned long long)
-	    json_integer_value(job)) : idle);
+	return (gpu->job != 0 ? color_job((unsigned long long)gpu->job) :
+	    idle);
 }
 
 static void
 pane_gpus_node(struct grid *g, int y, int x, int w, const struct view *v,
-    const json_t *node, int name_w, bool selected)
+    const struct model_node *node, int name_w, bool selected)
 {
-	const char	*name = json_string_value(json_object_get(node, "name"));
-	const char	*state = json_string_value(json_object_get(node,
-			    "state"));
-	const json_t	*gpus = json_object_get(node, "gpus"), *gpu;
+	const char	*name = *node->name != '\0' ? node->name : "?";
+	const char	*state = *node->state != '\0' ? node->state : "?";
 	enum color_role	 idle, role;
 	char		 cell[64];
-	size_t		 i, n = json_array_size(gpus);
+	size_t		 i, n = node->ngpus;
 	int		 cx, cw, used;
 	bool		 use = false;
 
-	if (name == NULL)
-		name = "?";
-	if (state == NULL)
-		state = "?";
 	idle = pane_gpus_idle_role(state);
 	if (selected)
 		grid_paint(g, y, x, w, ROLE_SELECTED);
@@ -116,8 +101,8 @@ pane_gpus_node(struct grid *g, int y, int x, int w, const struct view *v,
 	grid_puts(g, y, x + 2 + name_w, 9, state, idle == ROLE_FREE ?
 	    (selected ? ROLE_SELECTED : ROLE_DIM) : idle);
 	cx = x + 2 + name_w + 10;
-	json_array_foreach(gpus, i, gpu)
-		use = use || json_is_integer(json_object_get(gpu, "util"));
+	for (i = 0; i < n; i++)
+		use = use || node->gpus[i].util >= 0;
 	/* The widest cells that fit: with the use, without, a character. */
 	if (use && (int)n * PANE_GPUS_CELL_USE <= x + w - cx)
 		cw = PANE_GPUS_CELL_USE;
@@ -125,8 +110,9 @@ pane_gpus_node(struct grid *g, int y, int x, int w, const struct view *v,
 		cw = PANE_GPUS_CELL;
 	else
 		cw = 1;
-	json_array_foreach(gpus, i, gpu) {
-		role = pane_gpus_cell(v, gpu, idle, cw, cell, sizeof cell);
+	for (i = 0; i < n; i++) {
+		role = pane_gpus_cell(v, &node->gpus[i], idle, cw, cell,
+		    sizeof cell);
 		used = grid_puts(g, y, cx, x + w - cx, cell, role);
 		if (used == 0)
 			break;
@@ -151,21 +137,18 @@ struct pane_gpus_switch {
 /* Sums nodes up by switch, in the order they first appear. Returns how
  * many switches (at most max). */
 static size_t
-pane_gpus_switches(const json_t *nodes, struct pane_gpus_switch *sw,
-    size_t max)
+pane_gpus_switches(const struct model_nodes *nodes,
+    struct pane_gpus_switch *sw, size_t max)
 {
-	const json_t	*n;
-	const char	*name, *state;
-	long long	 total, alloc;
-	size_t		 i, k, count = 0;
+	const struct model_node	*n;
+	const char		*name, *state;
+	long long		 total, alloc;
+	size_t			 i, k, count = 0;
 
-	json_array_foreach(nodes, i, n) {
-		name = json_string_value(json_object_get(n, "switch"));
-		state = json_string_value(json_object_get(n, "state"));
-		if (name == NULL)
-			name = "";
-		if (state == NULL)
-			state = "";
+	for (i = 0; i < nodes->n; i++) {
+		n = &nodes->rows[i];
+		name = n->sw;
+		state = n->state;
 		for (k = 0; k < count && strcmp(sw[k].name, name) != 0; k++)
 			continue;
 		if (k == count) {
@@ -174,8 +157,8 @@ pane_gpus_switches(const json_t *nodes, struct pane_gpus_switch *sw,
 			memset(&sw[count], 0, sizeof sw[count]);
 			sw[count++].name = name;
 		}
-		total = json_integer_value(json_object_get(n, "gpus_total"));
-		alloc = json_integer_value(json_object_get(n, "gpus_alloc"));
+		total = n->gpus_total;
+		alloc = n->gpus_alloc;
 		sw[k].nodes++;
 		if (strcmp(state, "down") == 0) {
 			sw[k].down += total;
@@ -240,7 +223,7 @@ pane_gpus_switch_row(struct grid *g, int y, const struct rect *r,
 
 static void
 pane_gpus_draw_switches(struct grid *g, const struct rect *r, struct view *v,
-    const json_t *nodes)
+    const struct model_nodes *nodes)
 {
 	static struct pane_gpus_switch	 sw[1024];
 	size_t				 count, i;
@@ -261,16 +244,16 @@ pane_gpus_draw_switches(struct grid *g, const struct rect *r, struct view *v,
 static void
 pane_gpus_draw(struct grid *g, const struct rect *r, struct view *v)
 {
-	const json_t	*nodes = v->m->nodes, *n;
-	long long	 total = 0, alloc = 0;
-	char		 title[160];
-	size_t		 i, count = json_array_size(nodes);
-	int		 name_w = pane_gpus_name_width(nodes), y;
-	bool		 summary;
+	const struct model_nodes	*nodes = &v->m->nodes;
+	long long			 total = 0, alloc = 0;
+	char				 title[160];
+	size_t				 i, count = nodes->n;
+	int				 name_w = pane_gpus_name_width(nodes), y;
+	bool				 summary;
 
-	json_array_foreach(nodes, i, n) {
-		total += json_integer_value(json_object_get(n, "gpus_total"));
-		alloc += json_integer_value(json_object_get(n, "gpus_alloc"));
+	for (i = 0; i < count; i++) {
+		total += nodes->rows[i].gpus_total;
+		alloc += nodes->rows[i].gpus_alloc;
 	}
 	v->rows[PANE_GPUS] = r->h > 1 ? r->h - 1 : 0;
 	summary = (int)count > v->rows[PANE_GPUS] && !v->by_node;
@@ -288,8 +271,7 @@ pane_gpus_draw(struct grid *g, const struct rect *r, struct view *v)
 		y = r->y + 1 + (int)i - v->top[PANE_GPUS];
 		if (y >= r->y + r->h)
 			break;
-		pane_gpus_node(g, y, r->x, r->w, v, json_array_get(nodes, i),
-		    name_w, v->focus == PANE_GPUS && (int)i == v->sel[PANE_GPUS]);
+		pane_gpus_node(g, y, r->x, r->w, v, &nodes->rows[i], name_w, v->focus == PANE_GPUS && (int)i == v->sel[PANE_GPUS]);
 	}
 	if (count == 0 && r->h > 1)
 		grid_puts(g, r->y + 1, r->x + 1, r->w - 1, "no nodes",

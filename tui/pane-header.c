@@ -30,25 +30,24 @@ pane_header_jct(const json_t *report, const char *name, char *out,
 
 /* Counts nodes in state (NULL: all but down and drained) and GPUs. */
 static void
-pane_header_nodes(const json_t *nodes, int *up, int *down, int *drained,
-    long long *total, long long *alloc)
+pane_header_nodes(const struct model_nodes *nodes, int *up, int *down,
+    int *drained, long long *total, long long *alloc)
 {
-	const json_t	*n;
-	const char	*s;
-	size_t		 i;
+	const struct model_node	*n;
+	size_t			 i;
 
 	*up = *down = *drained = 0;
 	*total = *alloc = 0;
-	json_array_foreach(nodes, i, n) {
-		s = json_string_value(json_object_get(n, "state"));
-		if (s != NULL && strcmp(s, "down") == 0)
+	for (i = 0; i < nodes->n; i++) {
+		n = &nodes->rows[i];
+		if (strcmp(n->state, "down") == 0)
 			(*down)++;
-		else if (s != NULL && strcmp(s, "drained") == 0)
+		else if (strcmp(n->state, "drained") == 0)
 			(*drained)++;
 		else
 			(*up)++;
-		*total += json_integer_value(json_object_get(n, "gpus_total"));
-		*alloc += json_integer_value(json_object_get(n, "gpus_alloc"));
+		*total += n->gpus_total;
+		*alloc += n->gpus_alloc;
 	}
 }
 
@@ -94,14 +93,12 @@ pane_header_meter(struct grid *g, int y, int x, int w, long long part,
 static int
 pane_header_idle(const struct view *v)
 {
-	const json_t	*n, *gpu;
-	size_t		 i, k;
-	int		 count = 0;
+	const struct model_nodes	*nodes = &v->m->nodes;
+	size_t				 i;
+	int				 count = 0;
 
-	json_array_foreach(v->m->nodes, i, n) {
-		json_array_foreach(json_object_get(n, "gpus"), k, gpu)
-			count += pane_gpus_idle(v, gpu);
-	}
+	for (i = 0; i < nodes->ngpus; i++)
+		count += pane_gpus_idle(v, &nodes->gpus[i]);
 	return (count);
 }
 
@@ -122,7 +119,7 @@ pane_header_draw(struct grid *g, const struct rect *r, struct view *v)
 	int			 idle, mw;
 	int			 preempting = 0, form;
 
-	pane_header_nodes(m->nodes, &up, &down, &drained, &total, &alloc);
+	pane_header_nodes(&m->nodes, &up, &down, &drained, &total, &alloc);
 	for (i = 0; i < m->jobs.n; i++) {
 		if (jscan_key_is(&m->jobs.rows[i].v[JF_STATE], "RUNNING"))
 			running++;

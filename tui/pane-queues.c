@@ -20,10 +20,25 @@ const char *const pane_queues_sorts[PANE_QUEUES_NSORTS] = {
 };
 
 static struct table		*pane_queues_table;
+
+/* A row with what the scheduler's order compares, read once per refresh
+ * rather than at each of the sort's comparisons. */
+struct pane_queues_item {
+	long long		 level;
+	long long		 rank;
+	bool			 running;
+	const struct job_row	*row;
+};
+
+/* The rows in the order drawn, and what they were sorted from: a frame
+ * drawn for a key sorts nothing. */
+static struct pane_queues_item	*pane_queues_order;
+static size_t			 pane_queues_size;
+static uint64_t			 pane_queues_gen;
+static int			 pane_queues_sorted = -2;
+static size_t			 pane_queues_running;
 /* The sort in force while qsort runs: it takes no argument. */
 static int			 pane_queues_sort_key = -1;
-static const struct job_row	**pane_queues_order;
-static size_t			  pane_queues_size;
 
 const json_t *
 pane_queues_fields(void)
@@ -77,27 +92,59 @@ pane_queues_rank(const struct job_row *r)
 static int
 pane_queues_cmp(const void *pa, const void *pb)
 {
-	const struct job_row	*a = *(const struct job_row *const *)pa;
-	const struct job_row	*b = *(const struct job_row *const *)pb;
-	long long		 qa = pane_queues_level(a), qb = pane_queues_level(b);
-	long long		 ra = pane_queues_rank(a), rb = pane_queues_rank(b);
-	bool			 xa = pane_queues_role(a) == ROLE_RUNNING;
-	bool			 xb = pane_queues_role(b) == ROLE_RUNNING;
-	int			 c;
+	const struct pane_queues_item	*a = pa, *b = pb;
+	int				 c;
 
-	if (pane_queues_sort_key != -1 && (c = job_row_compare(a, b,
-	    pane_queues_sort_key)) != 0)
+	if (pane_queues_sort_key != -1 && (c = job_row_compare(a->row,
+	    b->row, pane_queues_sort_key)) != 0)
 		return (c);
-	if (pane_queues_sort_key != -1)
-		return ((a > b) - (a < b));
-	if (qa != qb)
-		return (qa < qb ? -1 : 1);
-	if (xa != xb)
-		return (xa ? -1 : 1);
-	if (ra != rb)
-		return (ra < rb ? -1 : 1);
+	if (pane_queues_sort_key == -1) {
+		if (a->level != b->level)
+			return (a->level < b->level ? -1 : 1);
+		if (a->running != b->running)
+			return (a->running ? -1 : 1);
+		if (a->rank != b->rank)
+			return (a->rank < b->rank ? -1 : 1);
+	}
 	/* Rows lie in the reply's order: keep it among equals. */
-	return ((a > b) - (a < b));
+	return ((a->row > b->row) - (a->row < b->row));
+}
+
+/* Puts the model's jobs in the order drawn, when they or the sort changed
+ * since the last frame. */
+static void
+pane_queues_sort(const struct view *v)
+{
+	const struct model_jobs	*jobs = &v->m->jobs;
+	struct pane_queues_item	*it;
+	size_t			 i;
+
+	if (pane_queues_gen == v->m->jobs_gen && pane_queues_sorted ==
+	    v->sort && pane_queues_order != NULL)
+		return;
+	pane_queues_gen = v->m->jobs_gen;
+	pane_queues_sorted = v->sort;
+	if (jobs->n > pane_queues_size || pane_queues_order == NULL) {
+		pane_queues_size = jobs->n > 64 ? jobs->n : 64;
+		pane_queues_order = reallocarray(pane_queues_order,
+		    pane_queues_size, sizeof *pane_queues_order);
+		if (pane_queues_order == NULL)
+			abort();
+	}
+	pane_queues_running = 0;
+	for (i = 0; i < jobs->n; i++) {
+		it = &pane_queues_order[i];
+		it->row = &jobs->rows[i];
+		it->level = pane_queues_level(it->row);
+		it->rank = pane_queues_rank(it->row);
+		it->running = pane_queues_role(it->row) == ROLE_RUNNING;
+		pane_queues_running += it->running;
+	}
+	pane_queues_sort_key = v->sort == 0 ? -1 :
+	    job_row_sort_key(pane_queues_sorts[v->sort]);
+	if (jobs->n > 0)
+		qsort(pane_queues_order, jobs->n, sizeof *pane_queues_order,
+		    pane_queues_cmp);
 }
 
 static enum color_role
@@ -129,13 +176,12 @@ pane_queues_line(void *arg, long row, const char *s, size_t len)
 		    ROLE_HEADING);
 		return;
 	}
-	if (row < v->top[PANE_QUEUES] ||
-	    row >= v->top[PANE_QUEUES] + v->rows[PANE_QUEUES])
-		return;
-	y = r->y + 2 + (int)(row - v->top[PANE_QUEUES]);
-	role = pane_queues_role(pane_queues_order[row]);
+	/* The table holds the rows shown, from the first one. */
+	y = r->y + 2 + (int)row;
+	row += v->top[PANE_QUEUES];
+	role = pane_queues_order[row].running ? ROLE_RUNNING : ROLE_PENDING;
 	/* The job that starts next when GPUs allow. */
-	if (pane_queues_rank(pane_queues_order[row]) == 1) {
+	if (pane_queues_order[row].rank == 1) {
 		role = ROLE_NEXT;
 		grid_puts(d->g, y, r->x, 1, ">", ROLE_NEXT);
 	}
@@ -175,27 +221,14 @@ pane_queues_draw(struct grid *g, const struct rect *r, struct view *v)
 	struct pane_queues_draw	 d = { g, r, v };
 	const struct model_jobs	*jobs = &v->m->jobs;
 	char			 title[768], levels[256];
-	size_t			 i, running = 0;
+	size_t			 i, running;
+	int			 end;
 
 	if (pane_queues_table == NULL)
 		pane_queues_table = table_create(job_row_cols, job_row_ncols,
 		    PANE_QUEUES_COLS);
-	if (jobs->n > pane_queues_size) {
-		pane_queues_size = jobs->n;
-		pane_queues_order = reallocarray(pane_queues_order,
-		    pane_queues_size, sizeof *pane_queues_order);
-		if (pane_queues_order == NULL)
-			abort();
-	}
-	for (i = 0; i < jobs->n; i++) {
-		pane_queues_order[i] = &jobs->rows[i];
-		running += pane_queues_role(&jobs->rows[i]) == ROLE_RUNNING;
-	}
-	pane_queues_sort_key = v->sort == 0 ? -1 :
-	    job_row_sort_key(pane_queues_sorts[v->sort]);
-	if (jobs->n > 0)
-		qsort(pane_queues_order, jobs->n, sizeof *pane_queues_order,
-		    pane_queues_cmp);
+	pane_queues_sort(v);
+	running = pane_queues_running;
 	snprintf(title, sizeof title, "Queues%s: %zu jobs, %zu running, %zu "
 	    "waiting%s%s%s%s%s%s", pane_queues_levels(v, levels,
 	    sizeof levels), jobs->n, running, jobs->n - running, v->sort != 0 ?
@@ -208,9 +241,13 @@ pane_queues_draw(struct grid *g, const struct rect *r, struct view *v)
 	if (v->sel[PANE_QUEUES] >= (int)jobs->n)
 		v->sel[PANE_QUEUES] = jobs->n > 0 ? (int)jobs->n - 1 : 0;
 	(void)pane_move(v, PANE_QUEUES, 0, (int)jobs->n);
+	/* Only the rows shown are formatted: the columns fit them, and
+	 * 10,000 jobs cost no more than a screenful. */
 	table_clear(pane_queues_table);
-	for (i = 0; i < jobs->n; i++)
-		table_add(pane_queues_table, pane_queues_order[i], NULL);
+	end = v->top[PANE_QUEUES] + v->rows[PANE_QUEUES];
+	for (i = (size_t)v->top[PANE_QUEUES]; i < jobs->n && i < (size_t)end;
+	    i++)
+		table_add(pane_queues_table, pane_queues_order[i].row, NULL);
 	table_render(pane_queues_table, true, pane_queues_line, &d);
 	if (jobs->n == 0)
 		grid_puts(g, r->y + 2, r->x + 1, r->w - 1, "no pending or "
@@ -222,9 +259,10 @@ pane_queues_selected(const struct view *v)
 {
 	int	s = v->sel[PANE_QUEUES];
 
-	if (s < 0 || (size_t)s >= v->m->jobs.n || pane_queues_order == NULL)
+	if (s < 0 || (size_t)s >= v->m->jobs.n || pane_queues_order == NULL ||
+	    pane_queues_gen != v->m->jobs_gen)
 		return (NULL);
-	return (pane_queues_order[s]);
+	return (pane_queues_order[s].row);
 }
 
 static int

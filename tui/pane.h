@@ -84,7 +84,7 @@ extern const struct pane_ops	pane_jct;
 extern const int64_t	pane_jct_windows[PANE_JCT_WINDOWS];
 /* Whether gpu (a NODE_LIST GPU) is allocated but idle: its job has held
  * it under 5% busy for v->idle_after seconds. */
-bool		 pane_gpus_idle(const struct view *, const json_t *gpu);
+bool		 pane_gpus_idle(const struct view *, const struct model_gpu *);
 
 /* The rows the JCT pane would fill. */
 int		 pane_jct_rows(const struct view *);

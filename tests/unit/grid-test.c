@@ -28,6 +28,19 @@ static const char *nodes_text =
     "{\"name\":\"n2\",\"state\":\"down\",\"gpus_total\":2,\"gpus_alloc\":0,"
     "\"gpus\":[{\"index\":0,\"job\":null},{\"index\":1,\"job\":null}]}]";
 
+/* m's nodes: a NODE_LIST reply whose nodes are the array text. */
+static void
+t_nodes(struct model *m, const char *text)
+{
+	size_t	len = strlen(text) + 16;
+	char	*body = malloc(len);
+
+	snprintf(body, len, "{\"nodes\":%s}", text);
+	model_nodes_free(&m->nodes);
+	if (model_nodes_scan(body, strlen(body), &m->nodes) == -1)
+		abort();
+}
+
 /* The model: jobs_text's rows and nodes_text's nodes. */
 static void
 t_model(struct model *m, struct job_row *rows)
@@ -41,8 +54,7 @@ t_model(struct model *m, struct job_row *rows)
 	while (jscan_element(&jobs, &pos, &job) == 1)
 		job_row_scan(&job, &rows[m->jobs.n++]);
 	m->jobs.rows = rows;
-	m->nodes_reply = json_loads(nodes_text, 0, NULL);
-	m->nodes = m->nodes_reply;
+	t_nodes(m, nodes_text);
 	m->refreshed = 1;
 }
 
@@ -134,7 +146,8 @@ main(void)
 	struct view	 v;
 	struct grid	*g, *g2;
 	const char	*want;
-	char		 buf[2048];
+	json_t		*arr;
+	char		 buf[2048], *text;
 	int		 y42, y7, y9, y;
 
 	t_grid();
@@ -281,7 +294,7 @@ main(void)
 	is_str(grid_row(g, 0, buf, sizeof buf), "terminal too small: 50x10, "
 	    "gtop needs 60x12", "too small says so");
 	grid_free(g);
-	json_decref(m.nodes_reply);
+	model_nodes_free(&m.nodes);
 
 	/* GPUs' use: each cell its % busy; one its job has held idle for
 	 * longer than idle_after is flagged, and counted in the header. */
@@ -290,12 +303,11 @@ main(void)
 	v.m = &m;
 	v.now = 10000;
 	v.idle_after = 60;
-	m.nodes_reply = m.nodes = json_loads("[{\"name\":\"n1\",\"state\":"
+	t_nodes(&m, "[{\"name\":\"n1\",\"state\":"
 	    "\"mixed\",\"gpus_total\":3,\"gpus_alloc\":2,\"gpus\":["
 	    "{\"index\":0,\"job\":42,\"util\":37,\"low_since\":0},"
 	    "{\"index\":1,\"job\":42,\"util\":0,\"low_since\":9000},"
-	    "{\"index\":2,\"job\":null,\"util\":0,\"low_since\":0}]}]",
-	    0, NULL);
+	    "{\"index\":2,\"job\":null,\"util\":0,\"low_since\":0}]}]");
 	g = grid_new(24, 100);
 	frame_draw(g, &v);
 	ok(strstr(grid_row(g, t_find(g, "n1   mixed"), buf, sizeof buf),
@@ -310,15 +322,13 @@ main(void)
 	ok(t_find(g, "42  0% ") > 0 && t_find(g, "idle for") == -1,
 	    "not idle long enough: not flagged");
 	grid_free(g);
-	json_decref(m.nodes_reply);
-	m.nodes_reply = m.nodes = NULL;
 	model_free(&m);
 
 	/* A thousand nodes of 8 GPUs on 25 switches: a row per switch. */
 	model_init(&m, 1);
 	memset(&v, 0, sizeof v);
 	v.m = &m;
-	m.nodes_reply = m.nodes = json_array();
+	arr = json_array();
 	for (int i = 0; i < 1000; i++) {
 		char	name[16], sw[16];
 
@@ -326,12 +336,16 @@ main(void)
 		snprintf(sw, sizeof sw, "sw%02d", i / 40);
 		/* In each switch: 30 nodes half busy, 5 down, 5 drained
 		 * with 2 busy. */
-		json_array_append_new(m.nodes, json_pack("{s:s,s:s,s:s,s:i,"
+		json_array_append_new(arr, json_pack("{s:s,s:s,s:s,s:i,"
 		    "s:i,s:[]}", "name", name, "switch", sw, "state",
 		    i % 40 < 30 ? "mixed" : i % 40 < 35 ? "down" : "drained",
 		    "gpus_total", 8, "gpus_alloc", i % 40 < 30 ? 4 :
 		    i % 40 < 35 ? 0 : 2, "gpus"));
 	}
+	text = json_dumps(arr, JSON_COMPACT);
+	t_nodes(&m, text);
+	free(text);
+	json_decref(arr);
 	g = grid_new(24, 120);
 	frame_draw(g, &v);
 	ok(t_find(g, "GPUs: 3250 of 8000 allocated on 1000 nodes, a row per "
@@ -349,8 +363,6 @@ main(void)
 	ok(t_find(g, "allocated on 1000 nodes (w: per switch)") > 0 &&
 	    t_find(g, "n0000") > 0, "w: a row per node again");
 	grid_free(g);
-	json_decref(m.nodes_reply);
-	m.nodes_reply = m.nodes = NULL;
 	model_free(&m);
 
 	/* An empty cluster: no job, no node, nothing to sort. */

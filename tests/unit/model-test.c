@@ -53,6 +53,62 @@ t_send(int fd, json_t *msg)
 
 /* The fake controller: answers HELLO and then requests requests on one
  * connection, node lists naming generation gen, then exits. */
+/* The first node's name, or "". */
+static const char *
+t_node0(const struct model *m)
+{
+	return (m->nodes.n > 0 ? m->nodes.rows[0].name : "");
+}
+
+/* model_nodes_scan on text: its strings decoded, absent and null members
+ * read as documented, GPUs in their nodes; a reply of another shape
+ * refused. */
+static void
+t_scan(void)
+{
+	struct model_nodes	 n;
+	const char		*text =
+	    "{\"re\":300,\"ok\":true,\"nodes\":["
+	    "{\"name\":\"n\\u00e9\\\"1\",\"state\":\"mixed\",\"switch\":\"s1\","
+	    "\"gpus_total\":2,\"gpus_alloc\":1,\"last_seen\":1700000000,"
+	    "\"gpus\":[{\"index\":0,\"name\":\"A100\",\"job\":42,\"util\":37,"
+	    "\"mem_used_mb\":1024,\"low_since\":5,\"memory_mb\":81920},"
+	    "{\"index\":1,\"job\":null,\"util\":null}]},"
+	    "{\"name\":\"n2\",\"gpus\":[{\"index\":3}],\"extra\":{\"a\":[1]}}]}";
+	char			*body = strdup(text);
+
+	is_int(model_nodes_scan(body, strlen(body), &n), 0, "scan: a reply");
+	is_int((int)n.n, 2, "scan: two nodes");
+	is_int((int)n.ngpus, 3, "scan: three GPUs in all");
+	is_str(n.rows[0].name, "n\xc3\xa9\"1", "scan: a name decoded");
+	is_str(n.rows[0].sw, "s1", "scan: the switch");
+	ok(n.rows[0].gpus_total == 2 && n.rows[0].gpus_alloc == 1 &&
+	    n.rows[0].last_seen == 1700000000, "scan: the counts");
+	ok(n.rows[0].ngpus == 2 && n.rows[0].gpus[0].job == 42 &&
+	    n.rows[0].gpus[0].util == 37 && n.rows[0].gpus[0].mem_used_mb ==
+	    1024 && n.rows[0].gpus[0].low_since == 5 &&
+	    n.rows[0].gpus[0].memory_mb == 81920, "scan: a GPU's figures");
+	is_str(n.rows[0].gpus[0].name, "A100", "scan: a GPU's name");
+	ok(n.rows[0].gpus[1].job == 0 && n.rows[0].gpus[1].util == -1 &&
+	    n.rows[0].gpus[1].mem_used_mb == -1, "scan: null is free, "
+	    "not known");
+	ok(n.rows[1].ngpus == 1 && n.rows[1].gpus == n.rows[0].gpus + 2 &&
+	    n.rows[1].gpus[0].index == 3, "scan: each node its own GPUs");
+	ok(strcmp(n.rows[1].state, "") == 0 && n.rows[1].gpus_total == 0,
+	    "scan: absent members are empty");
+	model_nodes_free(&n);
+
+	body = strdup("{\"re\":300,\"ok\":true,\"nodes\":{}}");
+	is_int(model_nodes_scan(body, strlen(body), &n), -1, "scan: nodes "
+	    "not an array is refused");
+	body = strdup("{\"nodes\":[{\"name\":\"n1\",\"gpus\":[1]}]}");
+	is_int(model_nodes_scan(body, strlen(body), &n), -1, "scan: a GPU "
+	    "not an object is refused");
+	body = strdup("{\"nodes\":[{\"name\":\"n1\"");
+	is_int(model_nodes_scan(body, strlen(body), &n), -1, "scan: a cut "
+	    "reply is refused");
+}
+
 static pid_t
 t_server(int lfd, int gen, int requests)
 {
@@ -137,14 +193,14 @@ main(void)
 		return (1);
 	snprintf(path, sizeof path, "%s/s", dir);
 	setenv("GBATCH_SOCKET", path, 1);
+	t_scan();
 	model_init(&m, 5);
 
 	/* Two refreshes on one connection. */
 	lfd = t_listen();
 	pid = t_server(lfd, 1, 2);
-	is_int(model_refresh_nodes(&m), 0, "refresh");
-	is_str(json_string_value(json_object_get(json_array_get(m.nodes, 0),
-	    "name")), "n1", "the nodes");
+	is_int(model_refresh_nodes(&m, false), 0, "refresh");
+	is_str(t_node0(&m), "n1", "the nodes");
 	ok(m.refreshed != 0, "the time of the refresh");
 	job_filter_set_name(&m.filter, "bert");
 	is_int(model_refresh_jobs(&m, NULL), 0, "jobs on the same connection");
@@ -155,20 +211,18 @@ main(void)
 	 * new one refused; the last figures stay. */
 	close(lfd);
 	unlink(path);
-	is_int(model_refresh_nodes(&m), EXIT_UNREACHABLE, "controller gone");
+	is_int(model_refresh_nodes(&m, false), EXIT_UNREACHABLE, "controller gone");
 	ok(strstr(m.err, path) != NULL, "the message names the socket: %s",
 	    m.err);
 	ok(m.c == NULL, "no connection kept");
-	is_str(json_string_value(json_object_get(json_array_get(m.nodes, 0),
-	    "name")), "n1", "the last nodes are kept");
+	is_str(t_node0(&m), "n1", "the last nodes are kept");
 	is_int((int)m.jobs.n, 1, "and the last jobs");
 
 	/* It comes back: the next refresh connects by itself. */
 	lfd = t_listen();
 	pid = t_server(lfd, 2, 1);
-	is_int(model_refresh_nodes(&m), 0, "back");
-	is_str(json_string_value(json_object_get(json_array_get(m.nodes, 0),
-	    "name")), "n2", "the new nodes");
+	is_int(model_refresh_nodes(&m, false), 0, "back");
+	is_str(t_node0(&m), "n2", "the new nodes");
 	t_reap(pid);
 
 	/* Restarted between two refreshes: the dead connection is opened
@@ -176,10 +230,9 @@ main(void)
 	close(lfd);
 	lfd = t_listen();
 	pid = t_server(lfd, 3, 1);
-	is_int(model_refresh_nodes(&m), 0, "a restart between refreshes "
+	is_int(model_refresh_nodes(&m, false), 0, "a restart between refreshes "
 	    "costs no failed refresh");
-	is_str(json_string_value(json_object_get(json_array_get(m.nodes, 0),
-	    "name")), "n3", "the restarted controller's nodes");
+	is_str(t_node0(&m), "n3", "the restarted controller's nodes");
 	t_reap(pid);
 
 	model_free(&m);
