@@ -38,6 +38,7 @@ struct node {
 	 * gpu_text_off[i + 1] ({"index":0,"name":...,"memory_mb":81920). */
 	struct jtext		 gpu_text;
 	size_t			 gpu_text_off[SCHED_MAX_GPUS_PER_NODE + 1];
+	uint32_t		 gpus_described;	/* in gpu_text */
 	int64_t			 gpu_index[SCHED_MAX_GPUS_PER_NODE];
 	struct peer		*peer;
 	int64_t			 last_seen;
@@ -285,6 +286,7 @@ node_gpu_text(struct node *n)
 		    "memory_mb")));
 	}
 	n->gpu_text_off[i] = b->len;
+	n->gpus_described = n->gpus_total;
 }
 
 void
@@ -391,7 +393,7 @@ node_describe(const struct node *n, struct jtext *b, bool brief)
 		len += strlen(str[i]) * 6 + 2;
 	/* Room for the members' names and integers, and per GPU for its
 	 * use besides its HELLO text. */
-	jtext_reserve(b, len + 256 + n->gpu_text.len + n->gpus_total * 160);
+	jtext_reserve(b, len + 256 + n->gpu_text.len + n->gpus_total * 256);
 	for (i = 0; i < 6; i++) {
 		jtext_put(b, key[i], strlen(key[i]));
 		jtext_put_string(b, str[i], strlen(str[i]));
@@ -406,7 +408,14 @@ node_describe(const struct node *n, struct jtext *b, bool brief)
 	for (i = 0; i < n->gpus_total; i++) {
 		if (i != 0)
 			JTEXT_LIT(b, ",");
-		if (brief) {
+		if (i >= n->gpus_described) {
+			/* Known from the database, not yet from a HELLO. */
+			JTEXT_LIT(b, "{\"index\":");
+			jtext_put_int(b, (int64_t)i);
+			if (!brief)
+				JTEXT_LIT(b, ",\"name\":\"\",\"uuid\":\"\","
+				    "\"memory_mb\":0");
+		} else if (brief) {
 			JTEXT_LIT(b, "{\"index\":");
 			jtext_put_int(b, n->gpu_index[i]);
 		} else
