@@ -51,6 +51,28 @@ job_row_scan(const struct jscan_val *obj, struct job_row *row)
 	return (r);
 }
 
+int
+job_row_scan_values(const struct jscan_val *arr, const int *columns,
+    size_t ncolumns, struct job_row *row)
+{
+	struct jscan_val	val;
+	size_t			pos = 0, n = 0;
+	int			r;
+
+	memset(row, 0, sizeof *row);
+	row->obj = *arr;
+	while ((r = jscan_element(arr, &pos, &val)) == 1) {
+		if (n >= ncolumns)
+			return (-1);
+		if (columns[n] >= 0)
+			row->v[columns[n]] = val;
+		n++;
+	}
+	if (r == 0)
+		jscan_close(&row->obj, pos);
+	return (r == 0 && n == ncolumns ? 0 : -1);
+}
+
 static const struct jscan_val *
 job_row_v(const void *row, enum job_field k)
 {

@@ -22,6 +22,12 @@ struct job_row {
 
 /* Fills row from a job object. Returns 0, or -1 when obj is malformed. */
 int	job_row_scan(const struct jscan_val *obj, struct job_row *row);
+/* Fills row from a job of a listing asked with "rows": an array whose
+ * element i is the field columns[i] (-1: a member job_row does not
+ * know), ncolumns of them. Returns 0, or -1 when arr is malformed or
+ * does not have ncolumns elements. */
+int	job_row_scan_values(const struct jscan_val *arr, const int *columns,
+	    size_t ncolumns, struct job_row *row);
 
 /* Appends to fields (a JSON array) the job members column col reads, so a
  * listing can ask the controller for just those (JOB_LIST "fields"). */

@@ -1,4 +1,6 @@
 /* model.c: what a client knows of the cluster (model.h). */
+#include <sys/types.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,8 +97,36 @@ model_call(struct model *m, json_t *req, json_t **reply, char **body,
 	}
 }
 
-/* Keeps the rows of a JOB_LIST reply that the filter passes. Returns 0, or
- * -1 when the reply is not a job list. */
+/* A "rows" listing's columns: each one's field (-1: not one job_row
+ * knows), into *out (a new array the caller frees). Returns how many, or
+ * -1 when cols is not an array of names. */
+static ssize_t
+model_scan_columns(const struct jscan_val *cols, int **out)
+{
+	struct jscan_val	 v;
+	size_t			 pos = 0, n = 0;
+	int			 r;
+
+	*out = NULL;
+	if (cols->type != JSCAN_ARRAY)
+		return (-1);
+	while ((r = jscan_element(cols, &pos, &v)) == 1) {
+		if (v.type != JSCAN_STRING)
+			break;
+		*out = xreallocarray(*out, n + 1, sizeof **out);
+		(*out)[n++] = job_field_by_wire(v.p, v.n);
+	}
+	if (r != 0) {
+		free(*out);
+		*out = NULL;
+		return (-1);
+	}
+	return ((ssize_t)n);
+}
+
+/* Keeps the rows of a JOB_LIST reply that the filter passes: job objects,
+ * or arrays of values under "columns" (a listing asked with "rows").
+ * Returns 0, or -1 when the reply is not a job list. */
 static int
 model_scan_jobs(const struct job_filter *f, char *body, size_t len,
     struct model_jobs *out)
@@ -104,6 +134,8 @@ model_scan_jobs(const struct job_filter *f, char *body, size_t len,
 	struct jscan_val	 top, key, val, job;
 	struct job_row		 row;
 	size_t			 pos = 0, jpos, at, size = 0;
+	ssize_t			 ncols = -1;
+	int			*cols = NULL;
 	bool			 jobs = false;
 	int			 r;
 
@@ -115,21 +147,30 @@ model_scan_jobs(const struct job_filter *f, char *body, size_t len,
 	if (jscan_open(body, len, &top) == -1)
 		return (-1);
 	while ((r = jscan_member_lazy(&top, &pos, &key, &val)) == 1) {
-		if (jscan_key_is(&key, "missing")) {
+		if (jscan_key_is(&key, "missing") || jscan_key_is(&key,
+		    "columns")) {
 			/* Read later: measured now. */
 			at = (size_t)(val.p - top.p);
-			if (jscan_value(top.p, top.n, &at, &out->missing) == -1)
-				return (-1);
+			if (jscan_value(top.p, top.n, &at, &val) == -1)
+				goto bad;
+			if (jscan_key_is(&key, "missing"))
+				out->missing = val;
+			else if ((ncols = model_scan_columns(&val, &cols)) ==
+			    -1)
+				goto bad;
 		} else if (jscan_key_is(&key, "jobs") && val.type ==
 		    JSCAN_ARRAY) {
 			jobs = true;
 			jpos = 0;
 			while ((r = jscan_element_lazy(&val, &jpos, &job)) ==
 			    1) {
-				if (job.type != JSCAN_OBJECT ||
-				    job_row_scan(&job, &row) != 0 ||
+				if ((ncols >= 0 ? job.type != JSCAN_ARRAY ||
+				    job_row_scan_values(&job, cols,
+				    (size_t)ncols, &row) != 0 :
+				    job.type != JSCAN_OBJECT ||
+				    job_row_scan(&job, &row) != 0) ||
 				    jscan_resume(&val, &jpos, &row.obj) == -1)
-					return (-1);
+					goto bad;
 				if (f != NULL && !job_filter_match(f, &row))
 					continue;
 				if (out->n == size) {
@@ -140,13 +181,17 @@ model_scan_jobs(const struct job_filter *f, char *body, size_t len,
 				out->rows[out->n++] = row;
 			}
 			if (r == -1)
-				return (-1);
+				goto bad;
 			jscan_close(&val, jpos);
 		}
 		if (jscan_resume(&top, &pos, &val) == -1)
-			return (-1);
+			goto bad;
 	}
+	free(cols);
 	return (r == -1 || !jobs ? -1 : 0);
+bad:
+	free(cols);
+	return (-1);
 }
 
 int
@@ -158,9 +203,12 @@ model_refresh_jobs(struct model *m, const json_t *fields)
 	size_t			 len;
 	int			 r;
 
-	if (fields != NULL)
+	/* A table's listing comes as rows of values, without a member
+	 * name per value: a third less to write, send and read. */
+	if (fields != NULL) {
 		json_object_set(req, "fields", (json_t *)fields);
-	else
+		json_object_set_new(req, "rows", json_true());
+	} else
 		json_object_set_new(req, "history", json_true());
 	job_filter_request(&m->filter, req);
 	r = model_call(m, req, NULL, &body, &len);

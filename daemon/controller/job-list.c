@@ -155,8 +155,28 @@ job_list_alloc(struct jtext *b, const char *text)
 }
 
 void
-job_list_row(struct jtext *b, const struct store_job *r, int64_t now,
-    uint64_t fields)
+job_list_columns(struct jtext *b, uint64_t fields)
+{
+	int	f, first = 1;
+
+	fields &= job_field_wire_mask();
+	jtext_add(b, "[", 1);
+	for (f = 0; f < JF_COUNT; f++) {
+		if (!JOB_LIST_WANT(fields, f))
+			continue;
+		if (!first)
+			jtext_add(b, ",", 1);
+		jtext_string(b, job_fields[f].wire);
+		first = 0;
+	}
+	jtext_add(b, "]", 1);
+}
+
+/* A record as an object, or with values as an array (blank: its fields
+ * written as null). */
+static void
+job_list_write(struct jtext *b, const struct store_job *r, int64_t now,
+    uint64_t fields, uint64_t blank, bool values)
 {
 	/* The fields of the last mask, in order: a listing writes
 	 * thousands of rows of one mask, most with a few of the fields. */
@@ -227,10 +247,18 @@ job_list_row(struct jtext *b, const struct store_job *r, int64_t now,
 		if (elapsed < 0)
 			elapsed = 0;
 	}
-	b->buf[b->len++] = '{';
+	b->buf[b->len++] = values ? '[' : '{';
 	for (i = 0; i < nplan; i++) {
 		f = plan[i];
-		job_list_key(b, f, &first);
+		if (!values)
+			job_list_key(b, f, &first);
+		else if (!first)
+			b->buf[b->len++] = ',';
+		first = 0;
+		if (values && JOB_LIST_WANT(blank, f)) {
+			JTEXT_LIT(b, "null");
+			continue;
+		}
 		switch (f) {
 		case JF_ALLOC:
 			if (alloc != NULL) {
@@ -313,5 +341,19 @@ job_list_row(struct jtext *b, const struct store_job *r, int64_t now,
 			v /= 1000;
 		jtext_put_int(b, v);
 	}
-	b->buf[b->len++] = '}';
+	b->buf[b->len++] = values ? ']' : '}';
+}
+
+void
+job_list_row(struct jtext *b, const struct store_job *r, int64_t now,
+    uint64_t fields)
+{
+	job_list_write(b, r, now, fields, 0, false);
+}
+
+void
+job_list_values(struct jtext *b, const struct store_job *r, int64_t now,
+    uint64_t fields, uint64_t blank)
+{
+	job_list_write(b, r, now, fields, blank, true);
 }

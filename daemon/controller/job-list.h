@@ -5,6 +5,7 @@
 #ifndef GB_CTL_JOB_LIST_H
 #define GB_CTL_JOB_LIST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,5 +41,13 @@ void	job_list_alloc(struct jtext *, const char *text);
  * computes a running job's elapsed time. */
 void	job_list_row(struct jtext *, const struct store_job *row,
 	    int64_t now, uint64_t fields);
+/* The same record as an array of the members' values, in the order of
+ * job_list_columns (JOB_LIST "rows"): the fields in blank are written as
+ * null, so every row keeps the columns (controller.private_data). */
+void	job_list_values(struct jtext *, const struct store_job *row,
+	    int64_t now, uint64_t fields, uint64_t blank);
+/* Appends the wire names of fields, in the order a record holds them, as
+ * a JSON array. */
+void	job_list_columns(struct jtext *, uint64_t fields);
 
 #endif

@@ -41,6 +41,7 @@ struct req_job_list {
 	size_t		 count;
 	bool		 truncated;
 	bool		 history;	/* each job's state changes too */
+	bool		 rows;		/* each job an array of values */
 	/* controller.private_data for a user who is not an operator: other
 	 * users' jobs go out without job_field_private_mask(), their history
 	 * without details. */
@@ -94,6 +95,11 @@ req_job_list_add(const struct store_job *r, void *arg)
 	if (l->count++ != 0)
 		jtext_add(&l->out, ",", 1);
 	l->hide_detail = l->private && r->uid != l->viewer;
+	if (l->rows) {
+		job_list_values(&l->out, r, l->now, fields, l->hide_detail ?
+		    job_field_private_mask() : 0);
+		return;
+	}
 	if (l->hide_detail)
 		fields &= ~job_field_private_mask();
 	job_list_row(&l->out, r, l->now, fields);
@@ -167,6 +173,17 @@ req_job_list_parse(struct req_job_list *l, const json_t *msg, char *err,
 	/* A history is a few reads per job: only for jobs asked by id. */
 	l->history = json_is_true(v) && json_array_size(json_object_get(msg,
 	    "ids")) > 0;
+	v = json_object_get(msg, "rows");
+	if (v != NULL && !json_is_boolean(v)) {
+		snprintf(err, errlen, "rows: expected true or false");
+		return (-1);
+	}
+	l->rows = json_is_true(v);
+	if (l->rows && json_is_true(json_object_get(msg, "history"))) {
+		snprintf(err, errlen, "rows and history exclude each other: "
+		    "a history belongs to a job object");
+		return (-1);
+	}
 	v = json_object_get(msg, "ids");
 	if (v != NULL && !json_is_null(v)) {
 		if (!json_is_array(v)) {
@@ -258,6 +275,10 @@ req_job_list(struct peer *p, const json_t *msg)
 	req_text_begin(&l.out, msg);
 	jtext_add(&l.out, ",\"now\":", 7);
 	jtext_int(&l.out, l.now);
+	if (l.rows) {
+		jtext_add(&l.out, ",\"columns\":", 11);
+		job_list_columns(&l.out, l.fields);
+	}
 	jtext_add(&l.out, ",\"jobs\":[", 9);
 
 	if (json_array_size(ids) > 0) {

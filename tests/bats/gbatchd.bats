@@ -311,6 +311,26 @@ time.sleep(60)' "$port" "$GB_DIR/held" &
 	grep -q "job $id: RUNNING -> PENDING" "$GB_DIR/gbatchd.log"
 }
 
+@test "JOB_LIST rows: each job the values of its members, in the order of columns" {
+	gb_start_controller
+	gb_submit -H --wrap 'true' >/dev/null
+	gb_submit -H -G 2 -J two --wrap 'true' >/dev/null
+	run gb_rawask '{"type":201,"fields":["gpus","name","state"],"rows":true}' \
+	    '{"type":201,"fields":["gpus","name","state"]}' '{"type":201,"rows":1}' \
+	    '{"type":201,"rows":true,"history":true,"ids":[1]}'
+	[ "$status" -eq 0 ]
+	python3 -c '
+import json, sys
+rows, objs, bad, both = (json.loads(l) for l in sys.argv[1].splitlines())
+assert rows["ok"] is True and rows["columns"] == ["id", "name", "state", "gpus"], rows
+assert rows["jobs"] == [[o[c] for c in rows["columns"]] for o in objs["jobs"]], (rows, objs)
+assert rows["jobs"][1][1:] == ["two", "HELD", 2], rows
+assert rows["missing"] == [] and "truncated" not in rows, rows
+assert bad["ok"] is False and bad["code"] == "invalid", bad
+assert bad["message"] == "rows: expected true or false", bad
+assert both["ok"] is False and "rows and history exclude each other" in both["message"], both' "$output"
+}
+
 @test "JOB_LIST with fields sends those members and id, nothing else" {
 	gb_start_controller
 	gb_submit -H --wrap 'true' >/dev/null

@@ -334,6 +334,11 @@ j = json.load(open(sys.argv[1]))["jobs"][0]
 assert j["name"] == "rootjob" and j["state"] == "HELD", j
 for k in ("command", "argv", "workdir", "stdout", "stderr", "message"):
     assert k not in j, (k, j)' out
+	# A table's listing, rows of values, blanks them as well.
+	as_nobody "gq -h -t all -o id,workdir,stdout" >out
+	grep -qE "^ *$mine +- +-$" out
+	grep -qE "^ *$theirs +/tmp +" out
+	! grep -q -e secret- -e "$GB_DIR" out
 	# A user sees all of their own job, an operator all of anyone's.
 	as_nobody "gq -l $theirs" >out
 	grep -q nobodysecret out

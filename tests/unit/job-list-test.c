@@ -40,7 +40,7 @@ t_row(struct store_job *r)
 static json_t *
 t_write(const struct store_job *r, uint64_t fields, size_t start)
 {
-	struct jtext	 b;
+	struct jtext		 b;
 	json_t			*v;
 
 	if (start != 0)
@@ -201,11 +201,66 @@ t_growth(void)
 	free(big);
 }
 
+/* A "rows" record: the values of the object's members, in the columns'
+ * order, the blank fields null. */
+static void
+t_values(void)
+{
+	struct store_job	 r;
+	struct jtext		 b;
+	uint64_t		 fields = JOB_FIELD_BIT(JF_ID) |
+				    JOB_FIELD_BIT(JF_STATE) |
+				    JOB_FIELD_BIT(JF_GPUS) |
+				    JOB_FIELD_BIT(JF_WORKDIR) |
+				    JOB_FIELD_BIT(JF_QUEUE);
+	json_t			*cols, *vals, *obj, *v;
+	size_t			 i;
+	const char		*name;
+	int			 same = 1;
+
+	t_row(&r);
+	memset(&b, 0, sizeof b);
+	job_list_columns(&b, fields);
+	cols = json_loadb(b.buf, b.len, 0, NULL);
+	b.len = 0;
+	job_list_values(&b, &r, 1700000160, fields, 0);
+	vals = json_loadb(b.buf, b.len, 0, NULL);
+	b.len = 0;
+	obj = t_write(&r, fields, 0);
+	ok(json_is_array(cols) && json_array_size(cols) == 5 &&
+	    json_is_array(vals) && json_array_size(vals) == 5,
+	    "values: five columns, five values");
+	json_array_foreach(cols, i, v) {
+		name = json_string_value(v);
+		if (name == NULL || !json_equal(json_object_get(obj, name),
+		    json_array_get(vals, i)))
+			same = 0;
+	}
+	ok(same && json_object_size(obj) == 5, "values: each the object's "
+	    "member of its column's name");
+	is_str(json_string_value(json_array_get(cols, 0)), "id",
+	    "values: the columns in the record's order");
+	json_decref(vals);
+	job_list_values(&b, &r, 1700000160, fields,
+	    JOB_FIELD_BIT(JF_WORKDIR));
+	vals = json_loadb(b.buf, b.len, 0, NULL);
+	json_array_foreach(cols, i, v) {
+		if (strcmp(json_string_value(v), "workdir") == 0)
+			ok(json_is_null(json_array_get(vals, i)), "values: a "
+			    "blank field is null and keeps its column");
+	}
+	free(b.buf);
+	json_decref(cols);
+	json_decref(vals);
+	json_decref(obj);
+}
+
 int
 main(void)
 {
 	t_all();
 	t_fields();
 	t_growth();
+	t_values();
 	return (tap_done());
 }
