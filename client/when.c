@@ -12,9 +12,17 @@
 #include "common/safe-text.h"
 
 static const char when_forms[] =
-    "expected YYYY-MM-DD[THH:MM[:SS]], "
-    "now[{-,+}N{seconds,minutes,hours,days,weeks}], "
-    "midnight, today, yesterday, tomorrow or @EPOCH";
+    "expected YYYY-MM-DD[THH:MM[:SS]], HH:MM[:SS], "
+    "now[{-,+}N[seconds,minutes,hours,days,weeks]], "
+    "midnight, today, yesterday, tomorrow, noon, elevenses, fika, teatime "
+    "or @EPOCH";
+
+/* Which way a time of day leans: to its last time (gacct's ranges) or to
+ * its next (a job's start). */
+enum when_lean {
+	WHEN_PAST,
+	WHEN_NEXT,
+};
 
 /* An offset past this is a typo, and the cap keeps N times its unit, and
  * a day count in struct tm's int, far from overflow. */
@@ -129,7 +137,11 @@ when_relative(const char *in, const char *s, time_t now, time_t *out,
 	sign = *s == '-' ? -1 : 1;
 	errno = 0;
 	n = strtoull(s + 1, &end, 10);
-	for (i = 0; i < sizeof when_units / sizeof when_units[0]; i++) {
+	/* As Slurm's: a number alone is seconds. */
+	if (*end == '\0')
+		u = &when_units[0];
+	for (i = 0; u == NULL && i < sizeof when_units / sizeof when_units[0];
+	    i++) {
 		if (strcasecmp(end, when_units[i].name) == 0) {
 			u = &when_units[i];
 			break;
@@ -137,8 +149,8 @@ when_relative(const char *in, const char *s, time_t now, time_t *out,
 	}
 	if (u == NULL) {
 		snprintf(err, errlen, "\"%s\": expected a unit after the number: "
-		    "seconds, minutes, hours, days or weeks (or s, min, h, d, "
-		    "w)", when_quote(in, q, sizeof q));
+		    "seconds (the default), minutes, hours, days or weeks (or "
+		    "s, min, h, d, w)", when_quote(in, q, sizeof q));
 		return (-1);
 	}
 	if (errno == ERANGE || n > (unsigned long long)(WHEN_MAX_SECS /
@@ -244,6 +256,69 @@ when_date(const char *s, time_t *out, char *err, size_t errlen)
 	return (0);
 }
 
+/* A time of day: HH:MM[:SS], or one of Slurm's names for one. Today's,
+ * unless lean takes it to yesterday's (a time still to come) or
+ * tomorrow's (a time gone by). Returns 0, 1 when s is not of this form,
+ * or -1 with err set. */
+static int
+when_time_of_day(const char *s, time_t now, enum when_lean lean, time_t *out,
+    char *err, size_t errlen)
+{
+	static const struct {
+		const char	*name;
+		int		 hour;
+	} named[] = {
+		{ "noon", 12 }, { "elevenses", 11 }, { "fika", 15 },
+		{ "teatime", 16 },
+	};
+	char		 q[SAFE_TEXT_MAX_ESC * 64 + 1];
+	struct tm	 tm;
+	time_t		 t;
+	int		 v[3] = { 0 }, day;
+	size_t		 i;
+
+	for (i = 0; i < sizeof named / sizeof named[0]; i++) {
+		if (strcasecmp(s, named[i].name) == 0) {
+			v[0] = named[i].hour;
+			break;
+		}
+	}
+	if (i == sizeof named / sizeof named[0]) {
+		if (!when_digits(s, 2, &v[0]) || s[2] != ':' ||
+		    !when_digits(s + 3, 2, &v[1]))
+			return (1);
+		if (s[5] == ':') {
+			if (!when_digits(s + 6, 2, &v[2]) || s[8] != '\0')
+				return (1);
+		} else if (s[5] != '\0')
+			return (1);
+		if (v[0] > 23 || v[1] > 59 || v[2] > 59) {
+			snprintf(err, errlen, "\"%s\": expected a time of day "
+			    "from 00:00:00 to 23:59:59",
+			    when_quote(s, q, sizeof q));
+			return (-1);
+		}
+	}
+	for (day = 0; day < 2; day++) {
+		if (localtime_r(&now, &tm) == NULL)
+			goto range;
+		tm.tm_mday += day == 0 ? 0 : lean == WHEN_NEXT ? 1 : -1;
+		tm.tm_hour = v[0];
+		tm.tm_min = v[1];
+		tm.tm_sec = v[2];
+		if (when_mktime(&tm, &t) == -1)
+			goto range;
+		if (day == 1 || (lean == WHEN_NEXT ? t > now : t <= now)) {
+			*out = t;
+			return (0);
+		}
+	}
+range:
+	snprintf(err, errlen, "\"%s\": the time is out of range",
+	    when_quote(s, q, sizeof q));
+	return (-1);
+}
+
 /* @EPOCH. Returns 0, or -1 with err set. */
 static int
 when_epoch(const char *s, time_t *out, char *err, size_t errlen)
@@ -272,8 +347,9 @@ bad:
 	return (-1);
 }
 
-int
-when_parse(const char *s, time_t now, time_t *out, char *err, size_t errlen)
+static int
+when_parse_lean(const char *s, time_t now, enum when_lean lean, time_t *out,
+    char *err, size_t errlen)
 {
 	static const struct {
 		const char	*name;
@@ -306,8 +382,8 @@ when_parse(const char *s, time_t now, time_t *out, char *err, size_t errlen)
 	}
 	if (strncasecmp(s, "now", 3) == 0)
 		r = when_relative(s, s + 3, now, &t, err, errlen);
-	else
-		r = when_date(s, &t, err, errlen);
+	else if ((r = when_date(s, &t, err, errlen)) == 1)
+		r = when_time_of_day(s, now, lean, &t, err, errlen);
 	if (r == -1)
 		return (-1);
 	if (r == 1) {
@@ -317,4 +393,17 @@ when_parse(const char *s, time_t now, time_t *out, char *err, size_t errlen)
 	}
 	*out = t;
 	return (0);
+}
+
+int
+when_parse(const char *s, time_t now, time_t *out, char *err, size_t errlen)
+{
+	return (when_parse_lean(s, now, WHEN_PAST, out, err, errlen));
+}
+
+int
+when_parse_next(const char *s, time_t now, time_t *out, char *err,
+    size_t errlen)
+{
+	return (when_parse_lean(s, now, WHEN_NEXT, out, err, errlen));
 }

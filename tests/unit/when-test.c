@@ -12,7 +12,7 @@
 #define Y2024	1704067200LL		/* 2024-01-01T00:00:00Z */
 #define DAY	86400LL
 
-static const char *forms = "expected YYYY-MM-DD[THH:MM[:SS]], now[";
+static const char *forms = "expected YYYY-MM-DD[THH:MM[:SS]], HH:MM[:SS], now[";
 
 static void
 t_accept(const char *in, time_t now, long long want)
@@ -23,6 +23,21 @@ t_accept(const char *in, time_t now, long long want)
 
 	r = when_parse(in, now, &t, err, sizeof err);
 	if (!ok(r == 0 && (long long)t == want, "\"%s\" is %lld", in, want))
+		printf("#   returned %d, time %lld (%+lld s), err \"%s\"\n", r,
+		    (long long)t, (long long)t - want, err);
+}
+
+/* when_parse_next: a time of day is the next one. */
+static void
+t_next(const char *in, time_t now, long long want)
+{
+	time_t	t = 12345;
+	char	err[512] = "";
+	int	r;
+
+	r = when_parse_next(in, now, &t, err, sizeof err);
+	if (!ok(r == 0 && (long long)t == want, "next \"%s\" is %lld", in,
+	    want))
 		printf("#   returned %d, time %lld (%+lld s), err \"%s\"\n", r,
 		    (long long)t, (long long)t - want, err);
 }
@@ -119,8 +134,36 @@ t_utc(void)
 	t_reject("now-+7days", forms);
 	t_reject("now7days", forms);
 	t_reject("now- 7days", forms);
-	t_reject("now-7", "\"now-7\": expected a unit after the number: "
-	    "seconds, minutes, hours, days or weeks");
+	/* As Slurm's: a number alone is seconds. */
+	t_accept("now-7", now, now - 7);
+	t_accept("now+60", now, now + 60);
+	t_next("now+60", now, now + 60);
+	/* A time of day: the last one, or with when_parse_next the next
+	 * one (now is 22:13:20 UTC). */
+	t_accept("22:00", now, midnight + 22 * 3600);
+	t_accept("22:13:20", now, now);
+	t_accept("23:00", now, midnight - DAY + 23 * 3600);
+	t_accept("noon", now, midnight + 12 * 3600);
+	t_next("23:00", now, midnight + 23 * 3600);
+	t_next("22:00", now, midnight + DAY + 22 * 3600);
+	t_next("22:13:20", now, now + DAY);
+	t_next("22:13:21", now, now + 1);
+	t_next("00:00", now, midnight + DAY);
+	t_next("noon", now, midnight + DAY + 12 * 3600);
+	t_next("Elevenses", now, midnight + DAY + 11 * 3600);
+	t_next("fika", now, midnight + DAY + 15 * 3600);
+	t_next("teatime", now, midnight + DAY + 16 * 3600);
+	t_next("2023-11-15T08:00", now, midnight + DAY + 8 * 3600);
+	t_next("tomorrow", now, midnight + DAY);
+	t_reject("24:00", "\"24:00\": expected a time of day from 00:00:00 "
+	    "to 23:59:59");
+	t_reject("12:60", "expected a time of day");
+	t_reject("12:00:60", "expected a time of day");
+	t_reject("9:00", forms);
+	t_reject("12:00:", forms);
+	t_reject("12:00pm", forms);
+	t_reject("now-7x", "\"now-7x\": expected a unit after the number: "
+	    "seconds (the default), minutes, hours, days or weeks");
 	t_reject("now-7dayss", "expected a unit");
 	t_reject("now-7 days", "expected a unit");
 	t_reject("now-7days ", "expected a unit");
@@ -219,6 +262,10 @@ t_berlin(void)
 	ok(when_parse("2024-03-31T02:30", now, &t, err, sizeof err) == 0 &&
 	    (t == mar31 + 1800 || t == mar31 + 5400),
 	    "a wall-clock time skipped by summer time is accepted");
+
+	/* Noon the next day is 23 hours after noon the day before. */
+	t_next("12:00", (time_t)(mar31 - 13 * 3600), mar31 + 10 * 3600);
+	t_accept("12:00", (time_t)(mar31 + 10 * 3600), mar31 + 10 * 3600);
 
 	/* The day clocks go back has 25 hours. */
 	t_accept("2024-10-27", 0, oct27 - 2 * 3600);
