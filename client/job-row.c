@@ -249,6 +249,13 @@ job_row_get_submit_time(const void *row, const void *ctx, char *buf,
 }
 
 static const char *
+job_row_get_begin_time(const void *row, const void *ctx, char *buf,
+    size_t len)
+{
+	return (job_row_date(row, JF_BEGIN_TIME, buf, len));
+}
+
+static const char *
 job_row_get_start_time(const void *row, const void *ctx, char *buf,
     size_t len)
 {
@@ -419,6 +426,7 @@ const struct table_col job_row_cols[] = {
 	{ "time_limit", "TIME_LIMIT", true, job_row_get_time_limit },
 	{ "reason", "REASON", false, job_row_get_reason },
 	{ "submit_time", "SUBMIT_TIME", false, job_row_get_submit_time },
+	{ "begin_time", "BEGIN_TIME", false, job_row_get_begin_time },
 	{ "start_time", "START_TIME", false, job_row_get_start_time },
 	{ "end_time", "END_TIME", false, job_row_get_end_time },
 	{ "exit_code", "EXIT_CODE", true, job_row_get_exit_code },

@@ -10,12 +10,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "client/cmd.h"
 #include "client/jobenv.h"
 #include "client/jobspec.h"
 #include "client/slurm-opt.h"
+#include "client/when.h"
 #include "common/duration.h"
 #include "common/label.h"
 #include "common/outpat.h"
@@ -72,6 +74,7 @@ enum jobspec_field {
 	JOBSPEC_F_ACCOUNT,
 	JOBSPEC_F_COMMENT,
 	JOBSPEC_F_WAIT,
+	JOBSPEC_F_BEGIN,
 	JOBSPEC_F_COUNT,
 };
 
@@ -95,6 +98,7 @@ struct jobspec {
 	bool			 wait;		/* -W: until the job ends */
 	char			*account;	/* -A: charged to, for gacct */
 	char			*comment;
+	int64_t			 begin;		/* -b: seconds, 0: at once */
 
 	unsigned		 timeout;	/* --timeout, seconds */
 	bool			 timeout_set;
@@ -106,7 +110,7 @@ struct jobspec {
 	int			 argc;
 };
 
-static const char jobspec_optstring[] = "+:G:J:o:e:D:t:A:HWhV";
+static const char jobspec_optstring[] = "+:G:J:o:e:D:t:A:b:HWhV";
 static const struct option jobspec_longopts[] = {
 	{ "gpus", required_argument, NULL, 'G' },
 	{ "job-name", required_argument, NULL, 'J' },
@@ -114,6 +118,7 @@ static const struct option jobspec_longopts[] = {
 	{ "error", required_argument, NULL, 'e' },
 	{ "chdir", required_argument, NULL, 'D' },
 	{ "time", required_argument, NULL, 't' },
+	{ "begin", required_argument, NULL, 'b' },
 	{ "export", required_argument, NULL, JOBSPEC_OPT_EXPORT },
 	{ "hold", no_argument, NULL, 'H' },
 	{ "parsable", no_argument, NULL, JOBSPEC_OPT_PARSABLE },
@@ -309,6 +314,7 @@ jobspec_set(struct jobspec *js, int opt, const char *arg,
 	const char		*p;
 	long			 gpus = 0;
 	uint64_t		 secs = 0;
+	time_t			 when = 0;
 	int			 sig = 0;
 
 	switch (opt) {
@@ -368,6 +374,14 @@ jobspec_set(struct jobspec *js, int opt, const char *arg,
 		f = JOBSPEC_F_TIME;
 		if (duration_parse(arg, &secs, derr, sizeof derr) == -1) {
 			snprintf(err, errlen, "--time: %s", derr);
+			return (-1);
+		}
+		break;
+	case 'b':
+		f = JOBSPEC_F_BEGIN;
+		if (when_parse_next(arg, time(NULL), &when, derr,
+		    sizeof derr) == -1) {
+			snprintf(err, errlen, "--begin: %s", derr);
 			return (-1);
 		}
 		break;
@@ -450,6 +464,9 @@ jobspec_set(struct jobspec *js, int opt, const char *arg,
 		break;
 	case JOBSPEC_F_TIME:
 		js->time_limit = secs;
+		break;
+	case JOBSPEC_F_BEGIN:
+		js->begin = when > 0 ? (int64_t)when : 0;
 		break;
 	case JOBSPEC_F_HOLD:
 		js->hold = true;
@@ -999,6 +1016,9 @@ jobspec_build(const struct jobspec *js, char *const *env,
 	json_object_set_new(job, "env", jobenv_build(js->export != NULL ?
 	    js->export : "ALL", env, pw));
 	json_object_set_new(job, "hold", json_boolean(js->hold));
+	if (js->begin > 0)
+		json_object_set_new(job, "begin_time",
+		    json_integer((json_int_t)js->begin));
 	json_object_set_new(job, "umask", json_integer(mask & 0777));
 	if (js->ckpt_signal != 0)
 		json_object_set_new(job, "ckpt_signal",

@@ -44,6 +44,10 @@ static const struct slurm_opt slurm_opts[] = {
 	{ "no-requeue", 0, NO, SLURM_DO_SAME, NULL, "--no-requeue" },
 	{ "help", 'h', NO, SLURM_DO_SAME, NULL, "--help" },
 	{ "version", 'V', NO, SLURM_DO_SAME, NULL, "--version" },
+	{ "account", 'A', REQ, SLURM_DO_SAME, "ACCOUNT", "-A ACCOUNT" },
+	{ "comment", 0, REQ, SLURM_DO_SAME, "TEXT", "--comment TEXT" },
+	{ "wait", 'W', NO, SLURM_DO_SAME, NULL, "-W" },
+	{ "begin", 'b', REQ, SLURM_DO_SAME, "TIME", "-b TIME (Slurm's forms)" },
 	/* Mapped to gsub's. */
 	{ "gres", 0, REQ, SLURM_DO_GPUS, "gpu:N", "-G N" },
 	{ "gpus-per-task", 0, REQ, SLURM_DO_GPUS, "N", "-G N (one task)" },
@@ -66,16 +70,10 @@ static const struct slurm_opt slurm_opts[] = {
 	    "the default" },
 	{ "usage", 0, NO, SLURM_DO_HELP, NULL, "--help" },
 	/* Not in gbatch yet. */
-	{ "account", 'A', REQ, SLURM_DO_SAME, "ACCOUNT", "-A ACCOUNT" },
-	{ "comment", 0, REQ, SLURM_DO_SAME, "TEXT", "--comment TEXT" },
-	{ "wait", 'W', NO, SLURM_DO_SAME, NULL, "-W" },
 	{ "array", 'a', REQ, SLURM_DO_REFUSE, NULL, "gbatch has no job arrays yet; "
 	    "submit a job per task (a loop of gsub)" },
 	{ "dependency", 'd', REQ, SLURM_DO_REFUSE, NULL, SLURM_DEPS },
 	{ "kill-on-invalid-dep", 0, REQ, SLURM_DO_REFUSE, NULL, SLURM_DEPS },
-	{ "begin", 'b', REQ, SLURM_DO_REFUSE, NULL, "gbatch cannot start a job at "
-	    "a given time yet; submit held (-H) and release it then "
-	    "(gctl release)" },
 	{ "nodelist", 'w', REQ, SLURM_DO_REFUSE, NULL, SLURM_NAMED },
 	{ "nodefile", 'F', REQ, SLURM_DO_REFUSE, NULL, SLURM_NAMED },
 	{ "exclude", 'x', REQ, SLURM_DO_REFUSE, NULL, SLURM_NAMED },

@@ -24,7 +24,9 @@
  * end_time - submit_time of a finished job. node and gpu_mask are rank 0's
  * part of the current or last run, alloc every part ("n1:0xf,n2:0xf") or
  * '' for one; job_runs (store.h) keeps each run. account and comment are
- * the submitter's words (sbatch's -A and --comment), '' for none. flags
+ * the submitter's words (sbatch's -A and --comment), '' for none.
+ * begin_time is when the job may start at the earliest (sbatch's
+ * --begin; 0: at once). flags
  * are job.h's JOB_F_*;
  * ckpt_signal 0 means SIGUSR1, ckpt_grace 0 the config's; umask -1 none. */
 #ifndef GB_JOB_FIELD_H
@@ -72,6 +74,8 @@ enum job_field_kind {
 	    JFK_U64, 0)							\
 	COL(SUBMIT_TIME, submit_time, int64_t, "submit_time",		\
 	    "submit_time", JFK_I64, 0)					\
+	COL(BEGIN_TIME, begin_time, int64_t, "begin_time",		\
+	    "begin_time", JFK_I64, 0)					\
 	COL(START_TIME, start_time, int64_t, "start_time", "start_time", \
 	    JFK_I64, JFF_UPDATE)					\
 	COL(END_TIME, end_time, int64_t, "end_time", "end_time", JFK_I64, \

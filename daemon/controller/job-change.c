@@ -180,6 +180,11 @@ job_change_state(struct job *j, enum job_state to,
 		row.queue_delay += now_ms - row.pending_since;
 	if (to == JOB_PENDING)
 		row.pending_since = now_ms;
+	/* Released before its begin time: it waits from then on. */
+	if (to == JOB_PENDING && job_begin_time(j) * 1000 > now_ms) {
+		row.pending_since = job_begin_time(j) * 1000;
+		row.reason = "BeginTime";
+	}
 	if (job_state_is_terminal(to)) {
 		row.end_time = how->end_time != 0 ? how->end_time : now;
 		row.has_exit = how->has_exit;

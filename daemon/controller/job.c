@@ -31,6 +31,7 @@ struct job {
 	char			*account;	/* sbatch's -A; '' for none */
 	char			*comment;	/* sbatch's --comment */
 	int64_t			 submit_time;
+	int64_t			 begin_time;
 	int64_t			 start_time;
 	int64_t			 end_time;
 	bool			 has_exit;
@@ -71,6 +72,7 @@ static struct job_waiting	*job_waiting[JOB_WAITING_BUCKETS];
 static const char *const job_reasons[] = {
 	"None", "Resources", "Priority", "Held", "NodeLost", "NodeDown",
 	"Requeued", "Preempted", "Preempting", "PartLost", "StaleCopy",
+	"BeginTime",
 };
 
 static bool
@@ -228,6 +230,7 @@ job_create(const struct store_job *r)
 	j->gpus = r->gpus;
 	j->time_limit = r->time_limit;
 	j->submit_time = r->submit_time;
+	j->begin_time = r->begin_time;
 	j->start_time = r->start_time;
 	j->end_time = r->end_time;
 	j->has_exit = r->has_exit;
@@ -343,6 +346,7 @@ job_to_row(const struct job *j, struct store_job *r)
 	r->stdout_path = j->stdout_path;
 	r->stderr_path = j->stderr_path;
 	r->submit_time = j->submit_time;
+	r->begin_time = j->begin_time;
 	r->start_time = j->start_time;
 	r->end_time = j->end_time;
 	r->has_exit = j->has_exit;
@@ -400,6 +404,7 @@ const char	*job_reason(const struct job *j) { return (j->reason); }
 bool		 job_cancel_requested(const struct job *j)
 		     { return (j->cancel_requested); }
 int64_t		 job_submit_time(const struct job *j) { return (j->submit_time); }
+int64_t		 job_begin_time(const struct job *j) { return (j->begin_time); }
 uint32_t	 job_restarts(const struct job *j) { return (j->restarts); }
 struct job_sched *job_sched(struct job *j) { return (&j->sched); }
 const struct job_sched *job_sched_const(const struct job *j)

@@ -101,6 +101,8 @@ int64_t		 job_start_time(const struct job *);
 const char	*job_reason(const struct job *);
 bool		 job_cancel_requested(const struct job *);
 int64_t		 job_submit_time(const struct job *);
+/* When it may start at the earliest (seconds; 0: at once). */
+int64_t		 job_begin_time(const struct job *);
 uint32_t	 job_restarts(const struct job *);
 /* The scheduler's part of the job (schedule.c and job-change.c change it). */
 struct job_sched *job_sched(struct job *);

@@ -30,6 +30,8 @@
 #define REQ_SUBMIT_PATH_MAX	4096
 /* A gang of up to JOB_MAX_PARTS full nodes. */
 #define REQ_SUBMIT_GPUS_MAX	65536
+/* begin_time: 9999-12-31T23:59:59Z at the latest, as gsub can write it. */
+#define REQ_SUBMIT_BEGIN_MAX	253402300799ULL
 
 /* Reads an optional string member into *out; -1 with err when present and
  * not a string, or longer than max, or holding control characters. */
@@ -292,7 +294,7 @@ req_job_submit(struct peer *p, const json_t *msg)
 	const char		*base;
 	char			 err[512], *argv = NULL, *env = NULL;
 	char			*warning = NULL;
-	unsigned long long	 gpus = 1, limit = 0;
+	unsigned long long	 gpus = 1, limit = 0, begin = 0;
 	uint64_t		 all;
 
 	if (peer_uid(p) == 0 && !c->allow_root_jobs) {
@@ -337,6 +339,8 @@ req_job_submit(struct peer *p, const json_t *msg)
 	    req_get_uint(job, "gpus", REQ_SUBMIT_GPUS_MAX, &gpus, err,
 	    sizeof err) != 0 ||
 	    req_get_uint(job, "time_limit", 100ULL * 365 * 86400, &limit, err,
+	    sizeof err) != 0 ||
+	    req_get_uint(job, "begin_time", REQ_SUBMIT_BEGIN_MAX, &begin, err,
 	    sizeof err) != 0 ||
 	    req_job_submit_argv(json_object_get(job, "argv"), err,
 	    sizeof err) != 0 ||
@@ -414,6 +418,12 @@ req_job_submit(struct peer *p, const json_t *msg)
 	row.pending_since = row.submit_time * 1000;
 	row.state = json_is_true(v) ? JOB_HELD : JOB_PENDING;
 	row.reason = json_is_true(v) ? "Held" : "None";
+	/* A job that may not start yet is not waiting yet either. */
+	row.begin_time = (int64_t)begin;
+	if (row.begin_time > row.submit_time && row.state == JOB_PENDING) {
+		row.reason = "BeginTime";
+		row.pending_since = row.begin_time * 1000;
+	}
 	if (store_job_insert(&row) != 0 ||
 	    store_event_insert(row.id, row.submit_time, "",
 	    job_state_name(row.state), "submitted") != 0) {

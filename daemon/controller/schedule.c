@@ -52,6 +52,9 @@ static uint32_t			 schedule_cap_largest;
 static bool			 schedule_cap_valid;
 static bool			 schedule_stale = true;
 static struct event		*schedule_wake_ev;
+/* The earliest begin time (ms) of a pending job kept out of the core
+ * until then (schedule_submit), or SCHED_NEVER. */
+static int64_t			 schedule_next_begin = SCHED_NEVER;
 static uint64_t			*schedule_samples;
 /* gittins: the samples the core has, and the jobs completed since. The
  * distribution is taken again once the new ones are a tenth of it (or the
@@ -154,13 +157,28 @@ schedule_adopt(struct job *j, int64_t now)
 	free(a);
 }
 
+/* Whether pending job j must stay out of the core until its begin time
+ * (noted as a wake-up when it does). */
+static bool
+schedule_before_begin(const struct job *j, int64_t now)
+{
+	int64_t	at = job_begin_time(j) * 1000;
+
+	if (at <= now)
+		return (false);
+	if (at < schedule_next_begin)
+		schedule_next_begin = at;
+	return (true);
+}
+
 static void
 schedule_submit(struct job *j, int64_t now)
 {
 	struct sched_jobspec	spec;
 
-	/* A job waits out its stale copies (job-report.c). */
-	if (job_stale_copies(j) > 0)
+	/* A job waits out its stale copies (job-report.c), and its begin
+	 * time outside the core. */
+	if (job_stale_copies(j) > 0 || schedule_before_begin(j, now))
 		return;
 	schedule_spec(j, &spec, now);
 	job_sched(j)->cjob = sched_core_submit(schedule_core, &spec, now);
@@ -243,6 +261,7 @@ schedule_rebuild(void)
 
 	for (j = job_first(); j != NULL; j = job_next(j))
 		job_sched(j)->cjob = NULL;
+	schedule_next_begin = SCHED_NEVER;
 	sched_core_free(schedule_core);
 	schedule_conf(&conf);
 	if (sched_conf_check(&conf, err, sizeof err) != 0) {
@@ -332,11 +351,30 @@ schedule_wake_in(int64_t ms)
 	evtimer_add(schedule_wake_ev, &tv);
 }
 
-/* Arms the timer for the core's next demotion or promotion. */
+/* Hands the core the pending jobs whose begin time has come. */
+static void
+schedule_begin_due(int64_t now)
+{
+	struct job	*j;
+
+	if (schedule_next_begin > now)
+		return;
+	schedule_next_begin = SCHED_NEVER;
+	for (j = job_first(); j != NULL; j = job_next(j)) {
+		if (job_state(j) == JOB_PENDING && job_sched(j)->cjob == NULL)
+			schedule_submit(j, now);
+	}
+}
+
+/* Arms the timer for the core's next demotion or promotion, or the next
+ * begin time. */
 static void
 schedule_arm(int64_t now)
 {
 	int64_t	at = sched_core_next_wakeup(schedule_core);
+
+	if (schedule_next_begin < at)
+		at = schedule_next_begin;
 
 	evtimer_del(schedule_wake_ev);
 	if (at != SCHED_NEVER)
@@ -443,6 +481,7 @@ schedule_run(void)
 		return;
 	}
 	now = gbatchd_now_ms();
+	schedule_begin_due(now);
 	promoted = sched_core_promotions(schedule_core);
 	n = sched_core_pass(schedule_core, now, &acts);
 	metrics_count_promotions(sched_core_promotions(schedule_core) -

@@ -138,6 +138,9 @@ static const char *const store_migrations[] = {
 	 * (sbatch's -A and --comment), '' for the jobs before. */
 	"ALTER TABLE jobs ADD COLUMN account TEXT NOT NULL DEFAULT '';"
 	"ALTER TABLE jobs ADD COLUMN comment TEXT NOT NULL DEFAULT '';",
+	/* 9: when a job may start at the earliest (sbatch's --begin), 0
+	 * for at once, as every job before. */
+	"ALTER TABLE jobs ADD COLUMN begin_time INTEGER NOT NULL DEFAULT 0;",
 };
 #define STORE_NMIGRATIONS \
 	((int)(sizeof store_migrations / sizeof store_migrations[0]))

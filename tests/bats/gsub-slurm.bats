@@ -56,10 +56,11 @@ refused() {
 	    ntasks=1 ntasks-per-node=1 time=5 job-name=x output=o.txt \
 	    error=e.txt chdir=. export=ALL hold parsable requeue no-requeue \
 	    quiet open-mode=truncate spread-job use-min-nodes ignore-pbs \
-	    wait-all-nodes=1 account=a comment=c; do
+	    wait-all-nodes=1 account=a comment=c begin=now+60; do
 		run -0 gsub -H "--$o" --wrap true
 	done
-	for o in array=0-3 dependency=afterok:1 begin=now \
+	run -0 gsub -H -b now --wrap true
+	for o in array=0-3 dependency=afterok:1 \
 	    nodelist=n1 exclude=n1 signal=USR1@60 test-only partition=gpu \
 	    mail-type=END mail-user=a@b cpus-per-task=4 mem=4G mem-per-cpu=1G \
 	    mem-per-gpu=8G cpus-per-gpu=4 qos=high priority=10 nice=5 \
@@ -77,7 +78,7 @@ refused() {
 	# The short spellings too.
 	for o in "-a 0-3" "-d afterok:1" "-w n1" "-x n1" "-p gpu" \
 	    "-c 4" "-q high" "-C a100" "-k" "-s" "-i in.txt" "-v" "-L l" \
-	    "-M c" "-m block" "-b now"; do
+	    "-M c" "-m block"; do
 		run -2 gsub $o --wrap true
 		[[ "$output" == "gsub: --"[a-z]*": "* ]] || { echo "$o: $output"; false; }
 	done
@@ -387,4 +388,59 @@ PY
 	[[ "$output" == *"job 999999: no such job"* ]]
 	run -2 gq --wait
 	[[ "$output" == *"--wait: which jobs? expected job ids"* ]]
+}
+
+@test "--begin holds a job back until its time: BeginTime, then it runs; a time gone by runs at once" {
+	gb_start_cluster
+	t0=$(date +%s)
+	late=$(gb_submit --begin now+3 --wrap 'date +%s > begun.txt')
+	[ "$(gq -h -j "$late" -o state,reason | awk '{ print $1, $2 }')" = "PENDING BeginTime" ]
+	[ "$(gq -h -j "$late" -o queue)" = - ]
+	# gq shows the begin time as it shows any time.
+	want=$(date -d "@$((t0 + 3))" +%Y-%m-%dT%H:%M:%S)
+	got=$(field "$late" begin_time)
+	[ "$got" = "$want" ] || [ "$got" = "$(date -d "@$((t0 + 4))" +%Y-%m-%dT%H:%M:%S)" ]
+	past=$(gb_submit --begin 2000-01-01 --wrap true)
+	gb_wait_state "$past" COMPLETED 20
+	gb_wait_state "$late" COMPLETED 30
+	# Not before its time; the wait counts from then, not from submit.
+	[ "$(cat begun.txt)" -ge $((t0 + 3)) ]
+	[[ "$(field "$late" queue_delay)" == 0:0[0-2] ]]
+}
+
+@test "--begin in #SBATCH lines, a held job released before its time, a restart in between" {
+	gb_start_cluster
+	script s.sh '#SBATCH --begin=now+4' '#SBATCH -J later' 'date +%s > s.txt'
+	t0=$(date +%s)
+	a=$(gb_submit s.sh)
+	b=$(gb_submit -H --begin now+4 --wrap 'date +%s > h.txt')
+	[ "$(field "$a" reason)" = BeginTime ]
+	[ "$(field "$b" state)" = HELD ]
+	gctl release "$b"
+	[ "$(gq -h -j "$b" -o state,reason | awk '{ print $1, $2 }')" = "PENDING BeginTime" ]
+	# gbatchd restarts: the begin times are kept, not forgotten.
+	gctl shutdown >/dev/null
+	wait "$GB_CTL_PID" || true
+	gb_start_controller
+	gb_wait 10 gb_node_is_up n1
+	[ "$(field "$a" reason)" = BeginTime ]
+	[ "$(field "$b" reason)" = BeginTime ]
+	gb_wait_state "$a" COMPLETED 30
+	gb_wait_state "$b" COMPLETED 30
+	[ "$(cat s.txt)" -ge $((t0 + 4)) ] && [ "$(cat h.txt)" -ge $((t0 + 4)) ]
+	[ "$(field "$a" name)" = later ]
+}
+
+@test "--begin refuses what is no time, saying what it takes" {
+	run -2 gsub --begin tomorow --wrap true
+	[[ "$output" == 'gsub: --begin: "tomorow": expected YYYY-MM-DD[THH:MM[:SS]], HH:MM[:SS], '*'teatime or @EPOCH'* ]]
+	run -2 gsub --begin 25:00 --wrap true
+	[[ "$output" == *'"25:00": expected a time of day from 00:00:00 to 23:59:59'* ]]
+	script s.sh '#SBATCH --begin=soon' true
+	run -2 gsub s.sh
+	[[ "$output" == *'s.sh:2: #SBATCH --begin: "soon": expected'* ]]
+	# gbatchd refuses a begin time out of range from any client.
+	gb_start_controller
+	run gb_rawask '{"type":200,"job":{"script":"#!/bin/sh\ntrue\n","workdir":"/tmp","begin_time":-5}}'
+	[[ "$output" == *'"ok":false'*'begin_time: expected a whole number from 0 to 253402300799'* ]]
 }

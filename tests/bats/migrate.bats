@@ -30,13 +30,13 @@ new() {
 	sqlite3 ctl/gbatch.db "$1"
 }
 
-@test "a schema-4 database is upgraded to version 8 keeping every job" {
+@test "a schema-4 database is upgraded to version 9 keeping every job" {
 	[ "$(old 'PRAGMA user_version')" = 4 ]
 	gb_start_controller
 	grep -q 'schema migrated to version 5' gbatchd.log
 	grep -q 'schema migrated to version 6' gbatchd.log
-	grep -q 'schema migrated to version 8' gbatchd.log
-	[ "$(new 'PRAGMA user_version')" = 8 ]
+	grep -q 'schema migrated to version 9' gbatchd.log
+	[ "$(new 'PRAGMA user_version')" = 9 ]
 	# Versions 5 and 7: the index gacct --report reads jobs from alone,
 	# in the order gacct lists them.
 	[ "$(new "SELECT sql FROM sqlite_master WHERE name = 'jobs_acct'")" = \
@@ -52,8 +52,11 @@ new() {
 	[ "$(new "SELECT $cols FROM jobs WHERE state != 'RUNNING' ORDER BY id")" = \
 	    "$(old "SELECT $cols FROM jobs WHERE state != 'RUNNING' ORDER BY id")" ]
 	[ "$(new 'SELECT COUNT(*) FROM jobs')" = "$(old 'SELECT COUNT(*) FROM jobs')" ]
-	# Version 8: no job had an account or a comment.
+	# Version 8: no job had an account or a comment; 9: every job could
+	# start at once.
 	[ "$(new "SELECT COUNT(*) FROM jobs WHERE account = '' AND comment = ''")" = \
+	    "$(old 'SELECT COUNT(*) FROM jobs')" ]
+	[ "$(new "SELECT COUNT(*) FROM jobs WHERE begin_time = 0")" = \
 	    "$(old 'SELECT COUNT(*) FROM jobs')" ]
 	# gq still lists them, finished ones from the database.
 	run -0 gq -t all -h -o id,name,state
@@ -154,7 +157,7 @@ for k in ("first_start", "run_time", "queue_delay", "last_queue"):
 	new 'PRAGMA user_version = 99'
 	before=$(sqlite3 ctl/gbatch.db .dump | md5sum)
 	run ! gbatchd -D -f "$GBATCH_CONF" -L "$GB_DIR/gbatchd.log"
-	grep -q 'schema version 99, newer than this gbatchd knows (8)' gbatchd.log ||
-	    [[ "$output" == *'schema version 99, newer than this gbatchd knows (8)'* ]]
+	grep -q 'schema version 99, newer than this gbatchd knows (9)' gbatchd.log ||
+	    [[ "$output" == *'schema version 99, newer than this gbatchd knows (9)'* ]]
 	[ "$(sqlite3 ctl/gbatch.db .dump | md5sum)" = "$before" ]
 }
