@@ -1,0 +1,134 @@
+/* depend-test.c: sbatch-style dependencies (common/depend.c): the texts
+ * taken and refused, their normal form, and how conditions and their
+ * joins are judged, state by state. */
+#include <stdint.h>
+#include <string.h>
+
+#include "common/depend.h"
+#include "tests/unit/tap.h"
+
+/* Parses in; its normal form must be want. */
+static void
+t_accept(const char *in, const char *want, size_t n, int any)
+{
+	struct depend	d;
+	char		err[512] = "", out[512];
+	int		r;
+
+	r = depend_parse(in, &d, err, sizeof err);
+	if (r == 0)
+		depend_format(&d, out, sizeof out);
+	if (!ok(r == 0 && strcmp(out, want) == 0 && d.n == n &&
+	    (int)d.any == any, "\"%s\" reads as \"%s\"", in, want))
+		printf("#   returned %d, \"%s\", %zu items, err \"%s\"\n", r,
+		    r == 0 ? out : "", d.n, err);
+	depend_free(&d);
+}
+
+static void
+t_reject(const char *in, const char *errpart)
+{
+	struct depend	d;
+	char		err[512] = "";
+	int		r;
+
+	r = depend_parse(in, &d, err, sizeof err);
+	if (!ok(r == -1 && strstr(err, errpart) != NULL && d.n == 0,
+	    "\"%s\" is refused (%s)", in, errpart))
+		printf("#   returned %d, err \"%s\"\n", r, err);
+	depend_free(&d);
+}
+
+static void
+t_parse(void)
+{
+	struct depend	d;
+	char		err[256];
+
+	t_accept("afterok:12", "afterok:12", 1, 0);
+	t_accept("afterok:12:13", "afterok:12:13", 2, 0);
+	t_accept("afterok:12,afterok:13", "afterok:12:13", 2, 0);
+	t_accept("after:1,afterany:2:3,afternotok:4,singleton",
+	    "after:1,afterany:2:3,afternotok:4,singleton", 5, 0);
+	t_accept("afterok:5?afternotok:5", "afterok:5?afternotok:5", 2, 1);
+	t_accept("singleton", "singleton", 1, 0);
+	ok(depend_parse("afterany:7:8", &d, err, sizeof err) == 0 &&
+	    d.items[0].type == DEPEND_AFTERANY && d.items[0].job == 7 &&
+	    d.items[1].job == 8, "items in order");
+	depend_free(&d);
+
+	t_reject("", "empty; expected TYPE:ID");
+	t_reject("afterok", "afterok: expected afterok:ID[:ID...]");
+	t_reject("afterok:", "afterok: expected afterok:ID");
+	t_reject("afterok:x", "expected job ids (whole numbers from 1)");
+	t_reject("afterok:0", "expected job ids");
+	t_reject("afterok:1:", "expected job ids");
+	t_reject("afterok:1::2", "expected job ids");
+	t_reject("afterok:-1", "expected job ids");
+	t_reject("afterok:99999999999999999999999", "expected job ids");
+	t_reject("afterbad:1", "\"afterbad:1\": unknown type; expected "
+	    "TYPE:ID[:ID...] joined by ',' (all) or '?' (any)");
+	t_reject("afterok:1,", "an empty condition");
+	t_reject(",afterok:1", "an empty condition");
+	t_reject("afterok:1,afterany:2?after:3", "',' (all) and '?' (any) "
+	    "in one dependency");
+	t_reject("singleton:3", "singleton takes no job ids");
+	t_reject("afterok:4_2", "no job arrays yet");
+	t_reject("after:4+10", "submit with --begin instead");
+	t_reject("afterok:\x1b[2J", "\\e[2J");
+}
+
+static void
+t_judge(void)
+{
+	struct depend		d = { 0 };
+	enum depend_state	e[3];
+	struct depend_item	items[3];
+
+	is_int(depend_judge(DEPEND_AFTER, JOB_PENDING, false), DEPEND_WAIT,
+	    "after: waits while pending");
+	is_int(depend_judge(DEPEND_AFTER, JOB_RUNNING, true), DEPEND_MET,
+	    "after: met once started");
+	is_int(depend_judge(DEPEND_AFTER, JOB_CANCELLED, false), DEPEND_MET,
+	    "after: met by a cancel before the start");
+	is_int(depend_judge(DEPEND_AFTER, JOB_HELD, false), DEPEND_WAIT,
+	    "after: a held job has not started");
+	is_int(depend_judge(DEPEND_AFTERANY, JOB_RUNNING, true), DEPEND_WAIT,
+	    "afterany: waits while it runs");
+	is_int(depend_judge(DEPEND_AFTERANY, JOB_FAILED, true), DEPEND_MET,
+	    "afterany: met by a failure");
+	is_int(depend_judge(DEPEND_AFTEROK, JOB_COMPLETED, true), DEPEND_MET,
+	    "afterok: met by a completion");
+	is_int(depend_judge(DEPEND_AFTEROK, JOB_TIMEOUT, true), DEPEND_NEVER,
+	    "afterok: never after a timeout");
+	is_int(depend_judge(DEPEND_AFTEROK, JOB_PREEMPTING, true),
+	    DEPEND_WAIT, "afterok: waits out a preemption");
+	is_int(depend_judge(DEPEND_AFTERNOTOK, JOB_NODE_FAIL, true),
+	    DEPEND_MET, "afternotok: met by a lost node");
+	is_int(depend_judge(DEPEND_AFTERNOTOK, JOB_COMPLETED, true),
+	    DEPEND_NEVER, "afternotok: never after a completion");
+
+	d.items = items;
+	d.n = 3;
+	e[0] = DEPEND_MET; e[1] = DEPEND_WAIT; e[2] = DEPEND_MET;
+	is_int(depend_combine(&d, e), DEPEND_WAIT, "all: one waits");
+	e[1] = DEPEND_NEVER;
+	is_int(depend_combine(&d, e), DEPEND_NEVER, "all: one never");
+	e[1] = DEPEND_MET;
+	is_int(depend_combine(&d, e), DEPEND_MET, "all: all met");
+	d.any = true;
+	e[0] = DEPEND_NEVER; e[1] = DEPEND_WAIT; e[2] = DEPEND_NEVER;
+	is_int(depend_combine(&d, e), DEPEND_WAIT, "any: one may still");
+	e[1] = DEPEND_MET;
+	is_int(depend_combine(&d, e), DEPEND_MET, "any: one met");
+	e[1] = DEPEND_NEVER;
+	is_int(depend_combine(&d, e), DEPEND_NEVER, "any: all never");
+}
+
+int
+main(void)
+{
+	t_parse();
+	t_judge();
+	return (tap_done());
+}
