@@ -167,7 +167,7 @@ script_of() {
 	run -2 gctl purge --before 2020-13-01
 	[[ "$output" == *'--before: "2020-13-01": month: expected 01-12, got 13'* ]]
 	run -2 gctl purge --before lastweek
-	[[ "$output" == *'expected YYYY-MM-DD[THH:MM[:SS]], now[{-,+}N{seconds,minutes,hours,days,weeks}]'* ]]
+	[[ "$output" == *'expected YYYY-MM-DD[THH:MM[:SS]], HH:MM[:SS], now[{-,+}N[seconds,minutes,hours,days,weeks]]'* ]]
 	run -2 gctl purge
 	[[ "$output" == *'purge: expected --before DATE'* ]]
 	run -2 gctl purge --before now extra
