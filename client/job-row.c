@@ -193,6 +193,7 @@ JF_GET_TEXT(job_row_get_command, JF_COMMAND)
 JF_GET_TEXT(job_row_get_message, JF_MESSAGE)
 JF_GET_TEXT(job_row_get_account, JF_ACCOUNT)
 JF_GET_TEXT(job_row_get_comment, JF_COMMENT)
+JF_GET_TEXT(job_row_get_dependency, JF_DEPENDENCY)
 JF_GET_TEXT(job_row_get_restarts, JF_RESTARTS)
 JF_GET_TEXT(job_row_get_preemptions, JF_PREEMPTIONS)
 JF_GET_TEXT(job_row_get_promotions, JF_PROMOTIONS)
@@ -439,6 +440,7 @@ const struct table_col job_row_cols[] = {
 	{ "message", "MESSAGE", false, job_row_get_message },
 	{ "account", "ACCOUNT", false, job_row_get_account },
 	{ "comment", "COMMENT", false, job_row_get_comment },
+	{ "dependency", "DEPENDENCY", false, job_row_get_dependency },
 	{ "queue", "QUEUE", false, job_row_get_queue },
 	{ "rank", "RANK", true, job_row_get_rank },
 	{ "attained", "GPU_TIME", true, job_row_get_attained },

@@ -18,6 +18,7 @@
 #include "client/jobspec.h"
 #include "client/slurm-opt.h"
 #include "client/when.h"
+#include "common/depend.h"
 #include "common/duration.h"
 #include "common/label.h"
 #include "common/outpat.h"
@@ -44,6 +45,7 @@ enum jobspec_opt {
 	JOBSPEC_OPT_SPREAD,
 	JOBSPEC_OPT_COMMENT,
 	JOBSPEC_OPT_WAIT,
+	JOBSPEC_OPT_KILL_DEP,
 	/* Row i of slurm-opt.h's table, by its long name. */
 	JOBSPEC_OPT_SLURM = 0x2000,	/* above CMD_OPT_TIMEOUT */
 };
@@ -75,6 +77,8 @@ enum jobspec_field {
 	JOBSPEC_F_COMMENT,
 	JOBSPEC_F_WAIT,
 	JOBSPEC_F_BEGIN,
+	JOBSPEC_F_DEPENDENCY,
+	JOBSPEC_F_KILL_DEP,
 	JOBSPEC_F_COUNT,
 };
 
@@ -99,6 +103,8 @@ struct jobspec {
 	char			*account;	/* -A: charged to, for gacct */
 	char			*comment;
 	int64_t			 begin;		/* -b: seconds, 0: at once */
+	char			*dependency;	/* -d, in depend.h's form */
+	int			 kill_dep;	/* 0: the cluster's, 1 yes, 2 no */
 
 	unsigned		 timeout;	/* --timeout, seconds */
 	bool			 timeout_set;
@@ -110,7 +116,7 @@ struct jobspec {
 	int			 argc;
 };
 
-static const char jobspec_optstring[] = "+:G:J:o:e:D:t:A:b:HWhV";
+static const char jobspec_optstring[] = "+:G:J:o:e:D:t:A:b:d:HWhV";
 static const struct option jobspec_longopts[] = {
 	{ "gpus", required_argument, NULL, 'G' },
 	{ "job-name", required_argument, NULL, 'J' },
@@ -119,6 +125,9 @@ static const struct option jobspec_longopts[] = {
 	{ "chdir", required_argument, NULL, 'D' },
 	{ "time", required_argument, NULL, 't' },
 	{ "begin", required_argument, NULL, 'b' },
+	{ "dependency", required_argument, NULL, 'd' },
+	{ "kill-on-invalid-dep", required_argument, NULL,
+	    JOBSPEC_OPT_KILL_DEP },
 	{ "export", required_argument, NULL, JOBSPEC_OPT_EXPORT },
 	{ "hold", no_argument, NULL, 'H' },
 	{ "parsable", no_argument, NULL, JOBSPEC_OPT_PARSABLE },
@@ -224,6 +233,7 @@ jobspec_free(struct jobspec *js)
 	free(js->export);
 	free(js->account);
 	free(js->comment);
+	free(js->dependency);
 	free(js->wrap);
 	free(js->script_path);
 	free(js->script);
@@ -315,6 +325,7 @@ jobspec_set(struct jobspec *js, int opt, const char *arg,
 	long			 gpus = 0;
 	uint64_t		 secs = 0;
 	time_t			 when = 0;
+	struct depend		 dep;
 	int			 sig = 0;
 
 	switch (opt) {
@@ -382,6 +393,23 @@ jobspec_set(struct jobspec *js, int opt, const char *arg,
 		if (when_parse_next(arg, time(NULL), &when, derr,
 		    sizeof derr) == -1) {
 			snprintf(err, errlen, "--begin: %s", derr);
+			return (-1);
+		}
+		break;
+	case 'd':
+		f = JOBSPEC_F_DEPENDENCY;
+		str = &js->dependency;
+		if (depend_parse(arg, &dep, derr, sizeof derr) == -1) {
+			snprintf(err, errlen, "--dependency: %s", derr);
+			return (-1);
+		}
+		depend_free(&dep);
+		break;
+	case JOBSPEC_OPT_KILL_DEP:
+		f = JOBSPEC_F_KILL_DEP;
+		if (strcmp(arg, "yes") != 0 && strcmp(arg, "no") != 0) {
+			snprintf(err, errlen, "--kill-on-invalid-dep: expected "
+			    "yes or no, got \"%s\"", arg);
 			return (-1);
 		}
 		break;
@@ -467,6 +495,9 @@ jobspec_set(struct jobspec *js, int opt, const char *arg,
 		break;
 	case JOBSPEC_F_BEGIN:
 		js->begin = when > 0 ? (int64_t)when : 0;
+		break;
+	case JOBSPEC_F_KILL_DEP:
+		js->kill_dep = strcmp(arg, "yes") == 0 ? 1 : 2;
 		break;
 	case JOBSPEC_F_HOLD:
 		js->hold = true;
@@ -1019,6 +1050,12 @@ jobspec_build(const struct jobspec *js, char *const *env,
 	if (js->begin > 0)
 		json_object_set_new(job, "begin_time",
 		    json_integer((json_int_t)js->begin));
+	if (js->dependency != NULL)
+		json_object_set_new(job, "dependency",
+		    json_string(js->dependency));
+	if (js->kill_dep != 0)
+		json_object_set_new(job, "kill_invalid_dep",
+		    json_boolean(js->kill_dep == 1));
 	json_object_set_new(job, "umask", json_integer(mask & 0777));
 	if (js->ckpt_signal != 0)
 		json_object_set_new(job, "ckpt_signal",

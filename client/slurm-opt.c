@@ -23,8 +23,6 @@
 			"free GPUs may run a job; leave it out"
 #define SLURM_NAMED	"gbatch cannot place a job on named nodes yet; drain " \
 			"the nodes to avoid (gctl drain) or leave it out"
-#define SLURM_DEPS	"gbatch has no job dependencies yet; submit held (-H) " \
-			"and release it when its turn comes (gctl release)"
 #define SLURM_TASKS	"gbatch starts one process per node; start the " \
 			"ranks from it (torchrun, mpirun), and give 1 or " \
 			"leave it out"
@@ -48,6 +46,9 @@ static const struct slurm_opt slurm_opts[] = {
 	{ "comment", 0, REQ, SLURM_DO_SAME, "TEXT", "--comment TEXT" },
 	{ "wait", 'W', NO, SLURM_DO_SAME, NULL, "-W" },
 	{ "begin", 'b', REQ, SLURM_DO_SAME, "TIME", "-b TIME (Slurm's forms)" },
+	{ "dependency", 'd', REQ, SLURM_DO_SAME, "SPEC", "-d SPEC" },
+	{ "kill-on-invalid-dep", 0, REQ, SLURM_DO_SAME, "yes|no",
+	    "--kill-on-invalid-dep" },
 	/* Mapped to gsub's. */
 	{ "gres", 0, REQ, SLURM_DO_GPUS, "gpu:N", "-G N" },
 	{ "gpus-per-task", 0, REQ, SLURM_DO_GPUS, "N", "-G N (one task)" },
@@ -72,8 +73,6 @@ static const struct slurm_opt slurm_opts[] = {
 	/* Not in gbatch yet. */
 	{ "array", 'a', REQ, SLURM_DO_REFUSE, NULL, "gbatch has no job arrays yet; "
 	    "submit a job per task (a loop of gsub)" },
-	{ "dependency", 'd', REQ, SLURM_DO_REFUSE, NULL, SLURM_DEPS },
-	{ "kill-on-invalid-dep", 0, REQ, SLURM_DO_REFUSE, NULL, SLURM_DEPS },
 	{ "nodelist", 'w', REQ, SLURM_DO_REFUSE, NULL, SLURM_NAMED },
 	{ "nodefile", 'F', REQ, SLURM_DO_REFUSE, NULL, SLURM_NAMED },
 	{ "exclude", 'x', REQ, SLURM_DO_REFUSE, NULL, SLURM_NAMED },

@@ -167,8 +167,11 @@ depend_format(const struct depend *d, char *buf, size_t len)
 
 	buf[0] = '\0';
 	for (i = 0; i < d->n && at < len; i++) {
-		if (i > 0 && d->items[i].type == d->items[i - 1].type &&
-		    d->items[i].type != DEPEND_SINGLETON)
+		/* Ids of one type share it, joined by ':', where all must
+		 * hold; with '?' each is a condition of its own. */
+		if (i > 0 && !d->any && d->items[i].type ==
+		    d->items[i - 1].type && d->items[i].type !=
+		    DEPEND_SINGLETON)
 			n = snprintf(buf + at, len - at, ":%llu",
 			    (unsigned long long)d->items[i].job);
 		else if (d->items[i].type == DEPEND_SINGLETON)

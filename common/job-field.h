@@ -26,7 +26,8 @@
  * '' for one; job_runs (store.h) keeps each run. account and comment are
  * the submitter's words (sbatch's -A and --comment), '' for none.
  * begin_time is when the job may start at the earliest (sbatch's
- * --begin; 0: at once). flags
+ * --begin; 0: at once). dependency is what it waits for (common/depend.h,
+ * in its normal form; '' for nothing). flags
  * are job.h's JOB_F_*;
  * ckpt_signal 0 means SIGUSR1, ckpt_grace 0 the config's; umask -1 none. */
 #ifndef GB_JOB_FIELD_H
@@ -100,6 +101,8 @@ enum job_field_kind {
 	    JFK_TEXT0, 0)						\
 	COL(COMMENT, comment, const char *, "comment", "comment",	\
 	    JFK_TEXT0, JFF_PRIVATE)					\
+	COL(DEPENDENCY, dependency, const char *, "dependency",	\
+	    "dependency", JFK_TEXT0, 0)					\
 	COL(QUEUE, queue, int, NULL, "queue", JFK_INT, 0)		\
 	COL(RANK, rank, int, NULL, "rank", JFK_INT, 0)			\
 	COL(ATTAINED, attained, uint64_t, "attained", "attained",	\

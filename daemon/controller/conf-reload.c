@@ -64,13 +64,14 @@ conf_to_json(const struct conf *c)
 	th = json_array();
 	for (i = 0; i + 1 < sc->nqueues; i++)
 		json_array_append_new(th, conf_secs(sc->thresholds[i]));
-	sch = json_pack("{s:s, s:i, s:o, s:f, s:s, s:b, s:i, s:i}",
+	sch = json_pack("{s:s, s:i, s:o, s:f, s:s, s:b, s:i, s:i, s:b}",
 	    "policy", sched_policy_name(sc->policy),
 	    "queues", (int)sc->nqueues, "thresholds", th,
 	    "promote_knob", sc->promote_knob,
 	    "placement", sched_placement_name(sc->placement),
 	    "strict", sc->strict, "ckpt_grace", c->ckpt_grace,
-	    "max_ckpt_grace", c->max_ckpt_grace);
+	    "max_ckpt_grace", c->max_ckpt_grace,
+	    "kill_invalid_depend", c->kill_invalid_depend);
 	return (json_pack("{s:o, s:o}", "controller", ctl, "scheduler", sch));
 }
 
@@ -130,6 +131,7 @@ conf_apply(struct conf *c, const struct conf *fresh, json_t *changed,
 	c->sched = fresh->sched;
 	c->ckpt_grace = fresh->ckpt_grace;
 	c->max_ckpt_grace = fresh->max_ckpt_grace;
+	c->kill_invalid_depend = fresh->kill_invalid_depend;
 	c->max_connections = fresh->max_connections;
 	c->max_connections_per_user = fresh->max_connections_per_user;
 	c->connection_reserve = fresh->connection_reserve;

@@ -310,6 +310,8 @@ static const struct conf_file_key conf_scheduler_keys[] = {
 	{ .name = "max_ckpt_grace", .type = CONF_FILE_INT,
 	  .off = offsetof(struct conf, max_ckpt_grace), .min = 1,
 	  .max = 86400, .what = "seconds" },
+	{ .name = "kill_invalid_depend", .type = CONF_FILE_BOOL,
+	  .off = offsetof(struct conf, kill_invalid_depend) },
 };
 
 /* What gbatchd reads of gbatch.conf. */

@@ -74,6 +74,9 @@ struct conf {
 	struct sched_conf sched;
 	int		 ckpt_grace;	/* seconds, for jobs that name none */
 	int		 max_ckpt_grace; /* seconds, the cap on any job's */
+	/* A job whose dependency can never be met is cancelled (Slurm's
+	 * kill_invalid_depend), unless it says otherwise. */
+	bool		 kill_invalid_depend;
 
 	/* The tls group: where the key, certificates and CRL are. Read at
 	 * start; a reload reads the CRL again, the rest waits for a

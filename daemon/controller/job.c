@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/xmalloc.h"
+#include "daemon/controller/depend-wait.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/node.h"
 
@@ -30,6 +31,8 @@ struct job {
 	char			*message_inline; /* the one allocated with j */
 	char			*account;	/* sbatch's -A; '' for none */
 	char			*comment;	/* sbatch's --comment */
+	char			*dependency;	/* depend.h's text; '' none */
+	struct job_dep		*dep;		/* it parsed, judged so far */
 	int64_t			 submit_time;
 	int64_t			 begin_time;
 	int64_t			 start_time;
@@ -72,7 +75,7 @@ static struct job_waiting	*job_waiting[JOB_WAITING_BUCKETS];
 static const char *const job_reasons[] = {
 	"None", "Resources", "Priority", "Held", "NodeLost", "NodeDown",
 	"Requeued", "Preempted", "Preempting", "PartLost", "StaleCopy",
-	"BeginTime",
+	"BeginTime", "Dependency", "DependencyNeverSatisfied",
 };
 
 static bool
@@ -193,7 +196,7 @@ job_create(const struct store_job *r)
 	struct job	*j, *at;
 	const char	*argv = r->argv != NULL ? r->argv : "[]";
 	size_t		 b, lname, luser, lcmd, largv, lwd, lout, lerr, lmsg;
-	size_t		 lacct, lcomm;
+	size_t		 lacct, lcomm, ldep;
 	char		*str;
 
 	/* One allocation for the job and its strings: a listing walks every
@@ -208,8 +211,9 @@ job_create(const struct store_job *r)
 	lmsg = r->message != NULL ? strlen(r->message) : 0;
 	lacct = r->account != NULL ? strlen(r->account) : 0;
 	lcomm = r->comment != NULL ? strlen(r->comment) : 0;
+	ldep = r->dependency != NULL ? strlen(r->dependency) : 0;
 	j = xcalloc(1, sizeof *j + lname + luser + lcmd + largv + lwd + lout +
-	    lerr + lmsg + lacct + lcomm + 10);
+	    lerr + lmsg + lacct + lcomm + ldep + 11);
 	str = (char *)(j + 1);
 	j->id = r->id;
 	j->name = job_put(&str, r->name, lname);
@@ -223,6 +227,7 @@ job_create(const struct store_job *r)
 	j->message_inline = j->message;
 	j->account = job_put(&str, r->account, lacct);
 	j->comment = job_put(&str, r->comment, lcomm);
+	j->dependency = job_put(&str, r->dependency, ldep);
 	j->uid = r->uid;
 	j->gid = r->gid;
 	j->state = r->state;
@@ -285,6 +290,7 @@ job_free(struct job *j)
 		free(j->message);
 	if (j->parts != &j->part0)
 		free(j->parts);
+	job_dep_free(j->dep);
 	free(j);
 }
 
@@ -355,6 +361,7 @@ job_to_row(const struct job *j, struct store_job *r)
 	r->message = j->message;
 	r->account = j->account;
 	r->comment = j->comment;
+	r->dependency = j->dependency;
 	r->gpu_mask = j->nparts > 0 ? j->parts[0].mask : 0;
 	r->restarts = j->restarts;
 	r->attained = j->sched.attained;
@@ -405,6 +412,9 @@ bool		 job_cancel_requested(const struct job *j)
 		     { return (j->cancel_requested); }
 int64_t		 job_submit_time(const struct job *j) { return (j->submit_time); }
 int64_t		 job_begin_time(const struct job *j) { return (j->begin_time); }
+const char	*job_dependency(const struct job *j) { return (j->dependency); }
+struct job_dep	*job_dep(const struct job *j) { return (j->dep); }
+void		 job_set_dep(struct job *j, struct job_dep *d) { j->dep = d; }
 uint32_t	 job_restarts(const struct job *j) { return (j->restarts); }
 struct job_sched *job_sched(struct job *j) { return (&j->sched); }
 const struct job_sched *job_sched_const(const struct job *j)

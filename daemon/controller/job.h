@@ -14,6 +14,7 @@
 #include "daemon/controller/store.h"
 
 struct job;
+struct job_dep;
 struct node;
 struct sched_cjob;
 
@@ -21,6 +22,10 @@ struct sched_cjob;
 #define JOB_F_NO_REQUEUE	0x1	/* never preempted (passed over) */
 #define JOB_F_CONSOLIDATE	0x2	/* insists on the fewest nodes */
 #define JOB_F_SPREAD		0x4	/* the emptiest nodes first */
+/* A dependency that can never be met cancels the job, or does not, whatever
+ * scheduler.kill_invalid_depend says (sbatch's --kill-on-invalid-dep). */
+#define JOB_F_KILL_INVALID_DEP	0x8
+#define JOB_F_KEEP_INVALID_DEP	0x10
 
 /* What the scheduler keeps of a job: the store's schema 3 columns (as of
  * the last start or stop) and the job's handle in the core. */
@@ -103,6 +108,11 @@ bool		 job_cancel_requested(const struct job *);
 int64_t		 job_submit_time(const struct job *);
 /* When it may start at the earliest (seconds; 0: at once). */
 int64_t		 job_begin_time(const struct job *);
+/* What it waits for (common/depend.h; "" nothing), and the text parsed
+ * and judged so far (depend-wait.h; NULL until first judged). */
+const char	*job_dependency(const struct job *);
+struct job_dep	*job_dep(const struct job *);
+void		 job_set_dep(struct job *, struct job_dep *);
 uint32_t	 job_restarts(const struct job *);
 /* The scheduler's part of the job (schedule.c and job-change.c change it). */
 struct job_sched *job_sched(struct job *);

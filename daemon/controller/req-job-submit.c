@@ -14,6 +14,7 @@
 #include "common/proto.h"
 #include "common/xmalloc.h"
 #include "daemon/controller/audit.h"
+#include "daemon/controller/depend-wait.h"
 #include "daemon/controller/gbatchd.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/metrics.h"
@@ -30,6 +31,8 @@
 #define REQ_SUBMIT_PATH_MAX	4096
 /* A gang of up to JOB_MAX_PARTS full nodes. */
 #define REQ_SUBMIT_GPUS_MAX	65536
+/* A dependency's text: DEPEND_MAX conditions of 20-digit ids. */
+#define REQ_SUBMIT_DEPEND_MAX	(DEPEND_MAX * 32)
 /* begin_time: 9999-12-31T23:59:59Z at the latest, as gsub can write it. */
 #define REQ_SUBMIT_BEGIN_MAX	253402300799ULL
 
@@ -290,10 +293,11 @@ req_job_submit(struct peer *p, const json_t *msg)
 	const struct conf	*c = gbatchd_conf();
 	struct store_job	 row;
 	struct job		*j;
-	json_t			*job, *v;
+	json_t			*job, *v, *kv;
 	const char		*base;
 	char			 err[512], *argv = NULL, *env = NULL;
-	char			*warning = NULL;
+	char			*warning = NULL, *depend = NULL;
+	const char		*dtext = NULL;
 	unsigned long long	 gpus = 1, limit = 0, begin = 0;
 	uint64_t		 all;
 
@@ -328,6 +332,8 @@ req_job_submit(struct peer *p, const json_t *msg)
 	    &row.account, err, sizeof err) != 0 ||
 	    req_job_submit_string(job, "comment", REQ_SUBMIT_COMMENT_MAX,
 	    &row.comment, err, sizeof err) != 0 ||
+	    req_job_submit_string(job, "dependency", REQ_SUBMIT_DEPEND_MAX,
+	    &dtext, err, sizeof err) != 0 ||
 	    req_job_submit_string(job, "command", REQ_SUBMIT_PATH_MAX,
 	    &row.command, err, sizeof err) != 0 ||
 	    req_job_submit_string(job, "workdir", REQ_SUBMIT_PATH_MAX,
@@ -377,6 +383,23 @@ req_job_submit(struct peer *p, const json_t *msg)
 	if (req_job_submit_sched(job, c, &row, err, sizeof err) != 0 ||
 	    req_job_submit_umask(job, &row.umask, err, sizeof err) != 0)
 		goto invalid;
+	/* What it waits for must exist: an unknown id is a typo. */
+	if (dtext != NULL && *dtext != '\0') {
+		depend = xmalloc(REQ_SUBMIT_DEPEND_MAX + 1);
+		if (depend_wait_check(dtext, depend, REQ_SUBMIT_DEPEND_MAX + 1,
+		    err, sizeof err) != 0)
+			goto invalid;
+		row.dependency = depend;
+	}
+	if ((kv = json_object_get(job, "kill_invalid_dep")) != NULL) {
+		if (!json_is_boolean(kv)) {
+			snprintf(err, sizeof err, "kill_invalid_dep: expected "
+			    "true or false");
+			goto invalid;
+		}
+		row.flags |= json_is_true(kv) ? JOB_F_KILL_INVALID_DEP :
+		    JOB_F_KEEP_INVALID_DEP;
+	}
 	if (row.stdout_path == NULL)
 		row.stdout_path = OUTPAT_DEFAULT;
 	if (row.stderr_path == NULL)
@@ -399,6 +422,7 @@ req_job_submit(struct peer *p, const json_t *msg)
 		req_error(p, msg, PROTO_E_UNSATISFIABLE, "--gpus %llu: the "
 		    "cluster has %llu GPU%s in all", gpus,
 		    (unsigned long long)all, all == 1 ? "" : "s");
+		free(depend);
 		return;
 	}
 
@@ -420,6 +444,8 @@ req_job_submit(struct peer *p, const json_t *msg)
 	row.reason = json_is_true(v) ? "Held" : "None";
 	/* A job that may not start yet is not waiting yet either. */
 	row.begin_time = (int64_t)begin;
+	if (row.dependency != NULL && row.state == JOB_PENDING)
+		row.reason = "Dependency";
 	if (row.begin_time > row.submit_time && row.state == JOB_PENDING) {
 		row.reason = "BeginTime";
 		row.pending_since = row.begin_time * 1000;
@@ -450,9 +476,11 @@ out:
 	free(warning);
 	free(argv);
 	free(env);
+	free(depend);
 	return;
 invalid:
 	req_error(p, msg, PROTO_E_INVALID, "%s", err);
+	free(depend);
 }
 
 const struct req_entry req_job_submit_entry = {

@@ -21,6 +21,7 @@
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "daemon/controller/commit.h"
+#include "daemon/controller/depend-wait.h"
 #include "daemon/controller/gbatchd.h"
 #include "daemon/controller/job-change.h"
 #include "daemon/controller/job.h"
@@ -55,6 +56,11 @@ static struct event		*schedule_wake_ev;
 /* The earliest begin time (ms) of a pending job kept out of the core
  * until then (schedule_submit), or SCHED_NEVER. */
 static int64_t			 schedule_next_begin = SCHED_NEVER;
+/* Pending jobs kept out of the core for their dependencies (at least:
+ * recounted at each look), and whether a job changed since the last look:
+ * only a change can meet a condition. */
+static size_t			 schedule_deps_waiting;
+static bool			 schedule_deps_dirty;
 static uint64_t			*schedule_samples;
 /* gittins: the samples the core has, and the jobs completed since. The
  * distribution is taken again once the new ones are a tenth of it (or the
@@ -171,14 +177,39 @@ schedule_before_begin(const struct job *j, int64_t now)
 	return (true);
 }
 
+/* Whether pending job j must stay out of the core for its dependencies
+ * (depend-wait.h); its reason says which way they stand. */
+static bool
+schedule_before_deps(struct job *j)
+{
+	char	why[512];
+
+	if (*job_dependency(j) == '\0')
+		return (false);
+	switch (depend_wait_judge(j, why, sizeof why)) {
+	case DEPEND_MET:
+		return (false);
+	case DEPEND_WAIT:
+		job_set_reason(j, job_reason_intern("Dependency"));
+		break;
+	case DEPEND_NEVER:
+		job_set_reason(j, job_reason_intern(
+		    "DependencyNeverSatisfied"));
+		break;
+	}
+	schedule_deps_waiting++;
+	return (true);
+}
+
 static void
 schedule_submit(struct job *j, int64_t now)
 {
 	struct sched_jobspec	spec;
 
-	/* A job waits out its stale copies (job-report.c), and its begin
-	 * time outside the core. */
-	if (job_stale_copies(j) > 0 || schedule_before_begin(j, now))
+	/* A job waits out its stale copies (job-report.c), its begin time
+	 * and its dependencies outside the core. */
+	if (job_stale_copies(j) > 0 || schedule_before_begin(j, now) ||
+	    schedule_before_deps(j))
 		return;
 	schedule_spec(j, &spec, now);
 	job_sched(j)->cjob = sched_core_submit(schedule_core, &spec, now);
@@ -262,6 +293,8 @@ schedule_rebuild(void)
 	for (j = job_first(); j != NULL; j = job_next(j))
 		job_sched(j)->cjob = NULL;
 	schedule_next_begin = SCHED_NEVER;
+	schedule_deps_waiting = 0;
+	schedule_deps_dirty = true;
 	sched_core_free(schedule_core);
 	schedule_conf(&conf);
 	if (sched_conf_check(&conf, err, sizeof err) != 0) {
@@ -349,6 +382,53 @@ schedule_wake_in(int64_t ms)
 	tv.tv_sec = ms / 1000;
 	tv.tv_usec = (ms % 1000) * 1000;
 	evtimer_add(schedule_wake_ev, &tv);
+}
+
+/* Whether a job that can never start is cancelled: its own word, else
+ * scheduler.kill_invalid_depend. */
+static bool
+schedule_kill_invalid(const struct job *j)
+{
+	uint32_t	f = job_sched_const(j)->flags;
+
+	if (f & (JOB_F_KILL_INVALID_DEP | JOB_F_KEEP_INVALID_DEP))
+		return ((f & JOB_F_KILL_INVALID_DEP) != 0);
+	return (gbatchd_conf()->kill_invalid_depend);
+}
+
+/* After jobs changed: judges the jobs waiting for others again, hands the
+ * core those whose conditions are met, and cancels those that can never
+ * start where that is asked for. */
+static void
+schedule_deps_due(int64_t now)
+{
+	struct job	*j, *next;
+	struct job_change how;
+	char		 why[512], msg[640];
+
+	if (!schedule_deps_dirty || schedule_deps_waiting == 0)
+		return;
+	schedule_deps_dirty = false;
+	schedule_deps_waiting = 0;
+	for (j = job_first(); j != NULL; j = next) {
+		next = job_next(j);
+		if (job_state(j) != JOB_PENDING || job_sched(j)->cjob != NULL ||
+		    *job_dependency(j) == '\0')
+			continue;
+		schedule_submit(j, now);
+		if (job_sched(j)->cjob != NULL || !schedule_kill_invalid(j) ||
+		    depend_wait_judge(j, why, sizeof why) != DEPEND_NEVER)
+			continue;
+		snprintf(msg, sizeof msg, "its dependency can never be "
+		    "satisfied (%s)", why);
+		memset(&how, 0, sizeof how);
+		how.message = msg;
+		how.detail = msg;
+		schedule_deps_waiting--;
+		if (job_change_state(j, JOB_CANCELLED, &how) != 0)
+			log_error("job %" PRIu64 ": cannot cancel it: the store "
+			    "failed", job_id(j));
+	}
 }
 
 /* Hands the core the pending jobs whose begin time has come. */
@@ -482,6 +562,7 @@ schedule_run(void)
 	}
 	now = gbatchd_now_ms();
 	schedule_begin_due(now);
+	schedule_deps_due(now);
 	promoted = sched_core_promotions(schedule_core);
 	n = sched_core_pass(schedule_core, now, &acts);
 	metrics_count_promotions(sched_core_promotions(schedule_core) -
@@ -538,6 +619,8 @@ schedule_job_changed(struct job *j, enum job_state from, enum job_state to)
 	struct job_sched	*s = job_sched(j);
 	int64_t			 now;
 
+	/* Any change may meet (or break) another job's condition. */
+	schedule_deps_dirty = true;
 	if (schedule_core == NULL || schedule_stale)
 		return;		/* the rebuild reads every job */
 	now = gbatchd_now_ms();

@@ -141,6 +141,9 @@ static const char *const store_migrations[] = {
 	/* 9: when a job may start at the earliest (sbatch's --begin), 0
 	 * for at once, as every job before. */
 	"ALTER TABLE jobs ADD COLUMN begin_time INTEGER NOT NULL DEFAULT 0;",
+	/* 10: what a job waits for (sbatch's --dependency), '' for
+	 * nothing, as every job before. */
+	"ALTER TABLE jobs ADD COLUMN dependency TEXT NOT NULL DEFAULT '';",
 };
 #define STORE_NMIGRATIONS \
 	((int)(sizeof store_migrations / sizeof store_migrations[0]))

@@ -56,11 +56,13 @@ refused() {
 	    ntasks=1 ntasks-per-node=1 time=5 job-name=x output=o.txt \
 	    error=e.txt chdir=. export=ALL hold parsable requeue no-requeue \
 	    quiet open-mode=truncate spread-job use-min-nodes ignore-pbs \
-	    wait-all-nodes=1 account=a comment=c begin=now+60; do
+	    wait-all-nodes=1 account=a comment=c begin=now+60 \
+	    dependency=afterok:1 kill-on-invalid-dep=yes; do
 		run -0 gsub -H "--$o" --wrap true
 	done
 	run -0 gsub -H -b now --wrap true
-	for o in array=0-3 dependency=afterok:1 \
+	run -0 gsub -H -d afterany:1 --wrap true
+	for o in array=0-3 \
 	    nodelist=n1 exclude=n1 signal=USR1@60 test-only partition=gpu \
 	    mail-type=END mail-user=a@b cpus-per-task=4 mem=4G mem-per-cpu=1G \
 	    mem-per-gpu=8G cpus-per-gpu=4 qos=high priority=10 nice=5 \
@@ -68,7 +70,7 @@ refused() {
 	    exclusive oversubscribe uid=1 gid=1 get-user-env input=in.txt \
 	    deadline=now time-min=5 gpu-bind=closest distribution=block \
 	    hint=nomultithread threads-per-core=1 tmp=10G switches=1 \
-	    kill-on-invalid-dep=yes propagate verbose; do
+	    propagate verbose; do
 		if [[ $o == *=* ]]; then
 			refused "${o%%=*}" "${o#*=}"
 		else
@@ -76,7 +78,7 @@ refused() {
 		fi || { echo "--$o was not refused properly"; false; }
 	done
 	# The short spellings too.
-	for o in "-a 0-3" "-d afterok:1" "-w n1" "-x n1" "-p gpu" \
+	for o in "-a 0-3" "-w n1" "-x n1" "-p gpu" \
 	    "-c 4" "-q high" "-C a100" "-k" "-s" "-i in.txt" "-v" "-L l" \
 	    "-M c" "-m block"; do
 		run -2 gsub $o --wrap true
@@ -93,8 +95,6 @@ refused() {
 	[[ "$why" == *"CPUs or memory"*"leave it out"* ]]
 	refused qos high
 	[[ "$why" == *"Tiresias"* ]]
-	refused dependency afterok:1
-	[[ "$why" == *"(-H)"*"gctl release"* ]]
 	refused signal B:USR1@60
 	[[ "$why" == *"--ckpt-signal"* ]]
 	refused exclusive

@@ -51,6 +51,8 @@ t_parse(void)
 	t_accept("after:1,afterany:2:3,afternotok:4,singleton",
 	    "after:1,afterany:2:3,afternotok:4,singleton", 5, 0);
 	t_accept("afterok:5?afternotok:5", "afterok:5?afternotok:5", 2, 1);
+	t_accept("afterok:1:2?afterany:3", "afterok:1?afterok:2?afterany:3",
+	    3, 1);
 	t_accept("singleton", "singleton", 1, 0);
 	ok(depend_parse("afterany:7:8", &d, err, sizeof err) == 0 &&
 	    d.items[0].type == DEPEND_AFTERANY && d.items[0].job == 7 &&

@@ -1,0 +1,172 @@
+/* depend-wait.c: jobs that wait for other jobs (depend-wait.h). */
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/job-state.h"
+#include "common/xmalloc.h"
+#include "daemon/controller/depend-wait.h"
+#include "daemon/controller/job.h"
+#include "daemon/controller/store.h"
+
+/* A job's text parsed, and each condition's state once final (met or
+ * never: the other job ended), so an ended job is read once. */
+struct job_dep {
+	struct depend		 d;
+	enum depend_state	*final;		/* DEPEND_WAIT: not yet */
+	enum job_state		*ended;		/* the job's state then;
+						 * JOB_STATE_COUNT: purged */
+};
+
+void
+job_dep_free(struct job_dep *jd)
+{
+	if (jd == NULL)
+		return;
+	depend_free(&jd->d);
+	free(jd->final);
+	free(jd->ended);
+	free(jd);
+}
+
+/* The state of job id: from memory while it is active, else from the
+ * store. Returns 1 with *state and *started, 0 when there is no such job,
+ * -1 when the store failed. */
+static int
+depend_wait_find(uint64_t id, enum job_state *state, bool *started)
+{
+	struct store_job	 row;
+	struct job		*j;
+	int			 r;
+
+	if ((j = job_find(id)) != NULL) {
+		*state = job_state(j);
+		*started = job_start_time(j) != 0 ||
+		    job_sched_const(j)->first_start != 0;
+		return (1);
+	}
+	if ((r = store_job_get(id, &row)) != 1)
+		return (r);
+	*state = row.state;
+	*started = row.start_time != 0 || row.first_start != 0;
+	store_job_done();
+	return (1);
+}
+
+int
+depend_wait_check(const char *text, char *norm, size_t len, char *err,
+    size_t errlen)
+{
+	struct depend	d;
+	enum job_state	state;
+	bool		started;
+	char		why[512];
+	size_t		i;
+	int		r;
+
+	if (depend_parse(text, &d, why, sizeof why) == -1) {
+		snprintf(err, errlen, "dependency: %s", why);
+		return (-1);
+	}
+	for (i = 0; i < d.n; i++) {
+		if (d.items[i].type == DEPEND_SINGLETON)
+			continue;
+		if ((r = depend_wait_find(d.items[i].job, &state,
+		    &started)) != 1) {
+			snprintf(err, errlen, r == 0 ? "dependency: job %" PRIu64
+			    " does not exist" : "dependency: job %" PRIu64
+			    " could not be read", d.items[i].job);
+			depend_free(&d);
+			return (-1);
+		}
+	}
+	depend_format(&d, norm, len);
+	depend_free(&d);
+	return (0);
+}
+
+/* Whether an earlier job of j's user and name is still to end (Slurm's
+ * singleton). */
+static bool
+depend_wait_earlier_twin(const struct job *j)
+{
+	const struct job	*o;
+
+	for (o = job_first(); o != NULL && job_id(o) < job_id(j);
+	    o = job_next(o)) {
+		if (job_uid(o) == job_uid(j) && strcmp(job_name(o),
+		    job_name(j)) == 0 && !job_state_is_terminal(job_state(o)))
+			return (true);
+	}
+	return (false);
+}
+
+enum depend_state
+depend_wait_judge(struct job *j, char *why, size_t len)
+{
+	struct job_dep		*jd = job_dep(j);
+	struct depend_item	*it;
+	enum depend_state	*each, st;
+	enum job_state		 state;
+	bool			 started;
+	char			 err[256];
+	size_t			 i;
+
+	if (why != NULL && len > 0)
+		why[0] = '\0';
+	if (*job_dependency(j) == '\0')
+		return (DEPEND_MET);
+	if (jd == NULL) {
+		jd = xcalloc(1, sizeof *jd);
+		/* Checked at submit: a text that no longer parses (a store
+		 * edited by hand) can never be met. */
+		if (depend_parse(job_dependency(j), &jd->d, err,
+		    sizeof err) == -1) {
+			if (why != NULL)
+				snprintf(why, len, "%s", err);
+			free(jd);
+			return (DEPEND_NEVER);
+		}
+		jd->final = xcalloc(jd->d.n, sizeof *jd->final);
+		jd->ended = xcalloc(jd->d.n, sizeof *jd->ended);
+		job_set_dep(j, jd);
+	}
+	each = xcalloc(jd->d.n, sizeof *each);
+	for (i = 0; i < jd->d.n; i++) {
+		it = &jd->d.items[i];
+		state = jd->ended[i];
+		if ((each[i] = jd->final[i]) != DEPEND_WAIT)
+			;
+		else if (it->type == DEPEND_SINGLETON) {
+			each[i] = depend_wait_earlier_twin(j) ? DEPEND_WAIT :
+			    DEPEND_MET;
+			continue;
+		} else switch (depend_wait_find(it->job, &state, &started)) {
+		case 1:
+			each[i] = depend_judge(it->type, state, started);
+			if (job_state_is_terminal(state)) {
+				jd->final[i] = each[i];
+				jd->ended[i] = state;
+			}
+			break;
+		case 0:
+			/* Purged since: its outcome is gone with it. */
+			each[i] = jd->final[i] = DEPEND_NEVER;
+			state = jd->ended[i] = JOB_STATE_COUNT;
+			break;
+		default:
+			each[i] = DEPEND_WAIT;	/* the store: next time */
+			continue;
+		}
+		if (each[i] == DEPEND_NEVER && why != NULL && why[0] == '\0')
+			snprintf(why, len, "%s:%" PRIu64 ": job %" PRIu64 " %s",
+			    depend_type_name(it->type), it->job, it->job,
+			    state == JOB_STATE_COUNT ? "is gone (purged)" :
+			    job_state_name(state));
+	}
+	st = depend_combine(&jd->d, each);
+	free(each);
+	return (st);
+}

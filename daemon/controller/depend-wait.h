@@ -1,0 +1,35 @@
+/* depend-wait.h: jobs that wait for other jobs (sbatch's --dependency):
+ * the text checked at submit, and judged against the other jobs as they
+ * change. A job whose conditions are not met stays out of the scheduler's
+ * queues (schedule.c), PENDING with reason Dependency; one whose
+ * conditions can never be met shows DependencyNeverSatisfied, and is
+ * cancelled when scheduler.kill_invalid_depend (or its own
+ * --kill-on-invalid-dep) says so. The other jobs are read from memory
+ * while active and from the store once finished; an ended job's outcome
+ * is kept, so each is read from the store once. */
+#ifndef GB_CTL_DEPEND_WAIT_H
+#define GB_CTL_DEPEND_WAIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/depend.h"
+
+struct job;
+struct job_dep;
+
+/* At submit: parses text for a job of user named name, checks that every
+ * job it names exists, and writes its normal form into norm (len bytes).
+ * Returns 0, or -1 with err naming what is wrong. */
+int		 depend_wait_check(const char *text, char *norm, size_t len,
+		     char *err, size_t errlen);
+
+/* How j's conditions stand now; why (len bytes), for one that can never
+ * be met, names the condition ("afterok:12: job 12 FAILED"). A job
+ * without conditions is DEPEND_MET. */
+enum depend_state depend_wait_judge(struct job *j, char *why, size_t len);
+
+/* Frees what judging kept for a job (job.c, when the job is freed). */
+void		 job_dep_free(struct job_dep *);
+
+#endif
