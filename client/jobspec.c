@@ -46,6 +46,7 @@ enum jobspec_opt {
 	JOBSPEC_OPT_COMMENT,
 	JOBSPEC_OPT_WAIT,
 	JOBSPEC_OPT_KILL_DEP,
+	JOBSPEC_OPT_OPEN_MODE,
 	/* Row i of slurm-opt.h's table, by its long name. */
 	JOBSPEC_OPT_SLURM = 0x2000,	/* above CMD_OPT_TIMEOUT */
 };
@@ -79,6 +80,7 @@ enum jobspec_field {
 	JOBSPEC_F_BEGIN,
 	JOBSPEC_F_DEPENDENCY,
 	JOBSPEC_F_KILL_DEP,
+	JOBSPEC_F_OPEN_MODE,
 	JOBSPEC_F_COUNT,
 };
 
@@ -105,6 +107,7 @@ struct jobspec {
 	int64_t			 begin;		/* -b: seconds, 0: at once */
 	char			*dependency;	/* -d, in depend.h's form */
 	int			 kill_dep;	/* 0: the cluster's, 1 yes, 2 no */
+	bool			 append;	/* --open-mode=append */
 
 	unsigned		 timeout;	/* --timeout, seconds */
 	bool			 timeout_set;
@@ -128,6 +131,7 @@ static const struct option jobspec_longopts[] = {
 	{ "dependency", required_argument, NULL, 'd' },
 	{ "kill-on-invalid-dep", required_argument, NULL,
 	    JOBSPEC_OPT_KILL_DEP },
+	{ "open-mode", required_argument, NULL, JOBSPEC_OPT_OPEN_MODE },
 	{ "export", required_argument, NULL, JOBSPEC_OPT_EXPORT },
 	{ "hold", no_argument, NULL, 'H' },
 	{ "parsable", no_argument, NULL, JOBSPEC_OPT_PARSABLE },
@@ -413,6 +417,15 @@ jobspec_set(struct jobspec *js, int opt, const char *arg,
 			return (-1);
 		}
 		break;
+	case JOBSPEC_OPT_OPEN_MODE:
+		f = JOBSPEC_F_OPEN_MODE;
+		if (strcmp(arg, "append") != 0 && strcmp(arg, "truncate") !=
+		    0) {
+			snprintf(err, errlen, "--open-mode: expected truncate "
+			    "or append, got \"%s\"", arg);
+			return (-1);
+		}
+		break;
 	case JOBSPEC_OPT_EXPORT:
 		f = JOBSPEC_F_EXPORT;
 		str = &js->export;
@@ -499,6 +512,9 @@ jobspec_set(struct jobspec *js, int opt, const char *arg,
 	case JOBSPEC_F_KILL_DEP:
 		js->kill_dep = strcmp(arg, "yes") == 0 ? 1 : 2;
 		break;
+	case JOBSPEC_F_OPEN_MODE:
+		js->append = strcmp(arg, "append") == 0;
+		break;
 	case JOBSPEC_F_HOLD:
 		js->hold = true;
 		break;
@@ -566,18 +582,6 @@ jobspec_slurm(struct jobspec *js, const struct slurm_opt *o, const char *arg,
 	case SLURM_DO_QUIET:
 		js->quiet = true;
 		return (0);
-	case SLURM_DO_OPEN_MODE:
-		if (strcmp(arg, "truncate") == 0)
-			return (0);
-		if (strcmp(arg, "append") == 0)
-			snprintf(err, errlen, "--open-mode=append: gbatch "
-			    "truncates a job's output files when it first "
-			    "starts and appends when it runs again; appending "
-			    "from the first run is not there yet");
-		else
-			snprintf(err, errlen, "--open-mode: expected truncate "
-			    "or append, got \"%s\"", arg);
-		return (-1);
 	case SLURM_DO_ACCEPT:
 		return (0);
 	case SLURM_DO_SAME:
@@ -1056,6 +1060,8 @@ jobspec_build(const struct jobspec *js, char *const *env,
 	if (js->kill_dep != 0)
 		json_object_set_new(job, "kill_invalid_dep",
 		    json_boolean(js->kill_dep == 1));
+	if (js->append)
+		json_object_set_new(job, "open_mode", json_string("append"));
 	json_object_set_new(job, "umask", json_integer(mask & 0777));
 	if (js->ckpt_signal != 0)
 		json_object_set_new(job, "ckpt_signal",

@@ -49,6 +49,8 @@ static const struct slurm_opt slurm_opts[] = {
 	{ "dependency", 'd', REQ, SLURM_DO_SAME, "SPEC", "-d SPEC" },
 	{ "kill-on-invalid-dep", 0, REQ, SLURM_DO_SAME, "yes|no",
 	    "--kill-on-invalid-dep" },
+	{ "open-mode", 0, REQ, SLURM_DO_SAME, "append|truncate",
+	    "--open-mode" },
 	/* Mapped to gsub's. */
 	{ "gres", 0, REQ, SLURM_DO_GPUS, "gpu:N", "-G N" },
 	{ "gpus-per-task", 0, REQ, SLURM_DO_GPUS, "N", "-G N (one task)" },
@@ -67,8 +69,6 @@ static const struct slurm_opt slurm_opts[] = {
 	{ "wait-all-nodes", 0, REQ, SLURM_DO_ACCEPT, "0|1",
 	    "the default: a job's parts start together" },
 	{ "ignore-pbs", 0, NO, SLURM_DO_ACCEPT, NULL, "gsub reads no #PBS lines" },
-	{ "open-mode", 0, REQ, SLURM_DO_OPEN_MODE, "truncate",
-	    "the default" },
 	{ "usage", 0, NO, SLURM_DO_HELP, NULL, "--help" },
 	/* Not in gbatch yet. */
 	{ "array", 'a', REQ, SLURM_DO_REFUSE, NULL, "gbatch has no job arrays yet; "

@@ -19,7 +19,6 @@ enum slurm_opt_do {
 	SLURM_DO_ACCEPT,	/* what gbatch does anyway: --requeue */
 	SLURM_DO_QUIET,		/* -Q: print nothing when all goes well */
 	SLURM_DO_SPREAD,	/* --spread-job: --spread */
-	SLURM_DO_OPEN_MODE,	/* --open-mode: truncate, as gbatch does */
 	SLURM_DO_HELP,		/* --usage: as --help */
 	SLURM_DO_REFUSE,	/* refused with why */
 };

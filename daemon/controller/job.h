@@ -26,6 +26,9 @@ struct sched_cjob;
  * scheduler.kill_invalid_depend says (sbatch's --kill-on-invalid-dep). */
 #define JOB_F_KILL_INVALID_DEP	0x8
 #define JOB_F_KEEP_INVALID_DEP	0x10
+/* Output files appended to from the first run (sbatch's
+ * --open-mode=append); a run after a restart always appends. */
+#define JOB_F_APPEND		0x20
 
 /* What the scheduler keeps of a job: the store's schema 3 columns (as of
  * the last start or stop) and the job's handle in the core. */

@@ -130,6 +130,8 @@ launch_job(struct job *j)
 	/* A job from before the umask was kept has none: the node picks. */
 	if (spec != NULL && row.umask >= 0)
 		json_object_set_new(spec, "umask", json_integer(row.umask));
+	if (spec != NULL && (row.flags & JOB_F_APPEND))
+		json_object_set_new(spec, "open_mode", json_string("append"));
 	/* Only a job that can be preempted gets a checkpoint directory: a
 	 * --no-requeue job never resumes, so one would only be litter in
 	 * its working directory (docs/job-files.md). */

@@ -391,6 +391,17 @@ req_job_submit(struct peer *p, const json_t *msg)
 			goto invalid;
 		row.dependency = depend;
 	}
+	if ((kv = json_object_get(job, "open_mode")) != NULL) {
+		if (!json_is_string(kv) || (strcmp(json_string_value(kv),
+		    "append") != 0 && strcmp(json_string_value(kv),
+		    "truncate") != 0)) {
+			snprintf(err, sizeof err, "open_mode: expected "
+			    "\"append\" or \"truncate\"");
+			goto invalid;
+		}
+		if (strcmp(json_string_value(kv), "append") == 0)
+			row.flags |= JOB_F_APPEND;
+	}
 	if ((kv = json_object_get(job, "kill_invalid_dep")) != NULL) {
 		if (!json_is_boolean(kv)) {
 			snprintf(err, sizeof err, "kill_invalid_dep: expected "

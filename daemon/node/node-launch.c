@@ -104,6 +104,7 @@ node_launch_restart(struct node_launch *l, const json_t *job, char *err,
     size_t errlen)
 {
 	json_int_t	v;
+	json_t		*v2;
 
 	if (node_launch_range(job, "restarts", 0, INT32_MAX, 0, &v, err,
 	    errlen) == -1)
@@ -122,6 +123,16 @@ node_launch_restart(struct node_launch *l, const json_t *job, char *err,
 		return (-1);
 	l->master_port = (unsigned)v;
 
+	if ((v2 = json_object_get(job, "open_mode")) != NULL) {
+		if (!json_is_string(v2) || (strcmp(json_string_value(v2),
+		    "append") != 0 && strcmp(json_string_value(v2),
+		    "truncate") != 0)) {
+			snprintf(err, errlen, "job.open_mode: expected "
+			    "\"append\" or \"truncate\"");
+			return (-1);
+		}
+		l->append = strcmp(json_string_value(v2), "append") == 0;
+	}
 	if (node_launch_str(job, "ckpt_dir", 0, &l->ckpt_dir, err,
 	    errlen) == -1 ||
 	    node_launch_str(job, "master_addr", 0, &l->master_addr, err,

@@ -5,6 +5,7 @@
 
 #include <sys/types.h>
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -35,6 +36,7 @@ struct node_launch {
 	char		 *master_addr;	/* "" = none */
 	unsigned	  master_port;	/* 0 = none */
 	mode_t		  umask;	/* the submitter's */
+	bool		  append;	/* open_mode "append": never truncate */
 };
 
 /* The umask of a job whose launch does not say (a job submitted before

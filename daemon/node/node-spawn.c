@@ -249,8 +249,10 @@ node_spawn_files(struct node_spawn *sp, const struct node_conf *conf,
 		return (-1);
 	}
 	sp->errf = xstrdup(path);
-	sp->out_trunc = outpat_truncates(l->out, l->restarts, l->num_nodes);
-	sp->err_trunc = outpat_truncates(l->err, l->restarts, l->num_nodes);
+	sp->out_trunc = !l->append && outpat_truncates(l->out, l->restarts,
+	    l->num_nodes);
+	sp->err_trunc = !l->append && outpat_truncates(l->err, l->restarts,
+	    l->num_nodes);
 	/* One file opened once: truncated only if neither name is shared. */
 	if (strcmp(sp->out, sp->errf) == 0)
 		sp->out_trunc = sp->err_trunc = sp->out_trunc && sp->err_trunc;

@@ -115,8 +115,6 @@ refused() {
 	[[ "$output" == *'--gres: expected gpu or gpu:N with N a whole number from 1 to 65536, got "gpu:0"'* ]]
 	run -2 gsub --gres=gpu:2,gpu:1 --wrap true
 	[[ "$output" == *'GPUs asked for twice'* ]]
-	run -2 gsub --open-mode=append --wrap true
-	[[ "$output" == *"--open-mode=append: gbatch truncates"*"appends when it runs again"* ]]
 	run -2 gsub --open-mode=sideways --wrap true
 	[[ "$output" == *'--open-mode: expected truncate or append, got "sideways"'* ]]
 	script s.sh '#SBATCH --usage' true
@@ -443,4 +441,24 @@ PY
 	gb_start_controller
 	run gb_rawask '{"type":200,"job":{"script":"#!/bin/sh\ntrue\n","workdir":"/tmp","begin_time":-5}}'
 	[[ "$output" == *'"ok":false'*'begin_time: expected a whole number from 0 to 253402300799'* ]]
+}
+
+@test "--open-mode=append keeps what the output files held; truncate, the default, starts them afresh" {
+	gb_start_cluster
+	echo old >a.out
+	echo old >t.out
+	echo old >s.out
+	a=$(gb_submit --open-mode=append -o a.out --wrap 'echo new')
+	t=$(gb_submit --open-mode=truncate -o t.out --wrap 'echo new')
+	script s.sh '#SBATCH --open-mode=append' '#SBATCH -o s.out' 'echo new'
+	s=$(gb_submit s.sh)
+	gb_wait_state "$a" COMPLETED 20
+	gb_wait_state "$t" COMPLETED 20
+	gb_wait_state "$s" COMPLETED 20
+	[ "$(cat a.out)" = $'old\nnew' ]
+	[ "$(cat t.out)" = new ]
+	[ "$(cat s.out)" = $'old\nnew' ]
+	# gbatchd refuses another mode from any client.
+	run gb_rawask '{"type":200,"job":{"script":"#!/bin/sh\ntrue\n","workdir":"/tmp","open_mode":"sideways"}}'
+	[[ "$output" == *'"ok":false'*'open_mode: expected \"append\" or \"truncate\"'* ]]
 }
