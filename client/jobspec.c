@@ -31,6 +31,10 @@
 /* gbatchd's bound (req-job-submit.c). */
 #define JOBSPEC_MAX_COMMENT	1024
 #define JOBSPEC_MAX_PATTERN	4096
+/* --signal's seconds before the time limit: Slurm's default and most. */
+#define JOBSPEC_WARN_DEFAULT	60
+#define JOBSPEC_WARN_MAX	65535
+
 /* Words on one #GSUB line; a line holds a few options. */
 #define JOBSPEC_MAX_WORDS	64
 
@@ -47,6 +51,7 @@ enum jobspec_opt {
 	JOBSPEC_OPT_WAIT,
 	JOBSPEC_OPT_KILL_DEP,
 	JOBSPEC_OPT_OPEN_MODE,
+	JOBSPEC_OPT_SIGNAL,
 	/* Row i of slurm-opt.h's table, by its long name. */
 	JOBSPEC_OPT_SLURM = 0x2000,	/* above CMD_OPT_TIMEOUT */
 };
@@ -81,6 +86,7 @@ enum jobspec_field {
 	JOBSPEC_F_DEPENDENCY,
 	JOBSPEC_F_KILL_DEP,
 	JOBSPEC_F_OPEN_MODE,
+	JOBSPEC_F_SIGNAL,
 	JOBSPEC_F_COUNT,
 };
 
@@ -108,6 +114,9 @@ struct jobspec {
 	char			*dependency;	/* -d, in depend.h's form */
 	int			 kill_dep;	/* 0: the cluster's, 1 yes, 2 no */
 	bool			 append;	/* --open-mode=append */
+	int			 warn_signal;	/* --signal: 0 none */
+	unsigned		 warn_time;	/* seconds before the limit */
+	bool			 warn_batch;	/* B: the batch shell alone */
 
 	unsigned		 timeout;	/* --timeout, seconds */
 	bool			 timeout_set;
@@ -132,6 +141,7 @@ static const struct option jobspec_longopts[] = {
 	{ "kill-on-invalid-dep", required_argument, NULL,
 	    JOBSPEC_OPT_KILL_DEP },
 	{ "open-mode", required_argument, NULL, JOBSPEC_OPT_OPEN_MODE },
+	{ "signal", required_argument, NULL, JOBSPEC_OPT_SIGNAL },
 	{ "export", required_argument, NULL, JOBSPEC_OPT_EXPORT },
 	{ "hold", no_argument, NULL, 'H' },
 	{ "parsable", no_argument, NULL, JOBSPEC_OPT_PARSABLE },
@@ -319,6 +329,53 @@ jobspec_check_pattern(const char *opt, const char *s, char *err,
 
 /* Validates one option's value and stores it unless the command line set
  * it already. err gets "--OPTION: what was wrong". */
+/* --signal=[B:]SIG[@SECONDS], sbatch's. */
+struct jobspec_warn {
+	int		 sig;
+	unsigned	 secs;
+	bool		 batch;
+};
+
+static int
+jobspec_signal(const char *arg, struct jobspec_warn *w, char *err,
+    size_t errlen)
+{
+	char		 name[64], derr[256], *end;
+	const char	*at, *s = arg;
+	unsigned long	 secs = JOBSPEC_WARN_DEFAULT;
+
+	w->batch = false;
+	if (strncmp(s, "B:", 2) == 0) {
+		w->batch = true;
+		s += 2;
+	} else if (strncmp(s, "R:", 2) == 0) {
+		snprintf(err, errlen, "--signal: R: is for reservations, which "
+		    "gbatch has not; give [B:]SIG[@SECONDS]");
+		return (-1);
+	}
+	at = strchr(s, '@');
+	snprintf(name, sizeof name, "%.*s", (int)(at != NULL ? at - s :
+	    (ptrdiff_t)strlen(s)), s);
+	if (cmd_parse_signal(name, &w->sig, derr, sizeof derr) == -1) {
+		snprintf(err, errlen, "--signal: %s; expected [B:]SIG[@SECONDS]",
+		    derr);
+		return (-1);
+	}
+	if (at != NULL) {
+		errno = 0;
+		secs = strtoul(at + 1, &end, 10);
+		if (errno != 0 || end == at + 1 || *end != '\0' ||
+		    secs > JOBSPEC_WARN_MAX) {
+			snprintf(err, errlen, "--signal: expected SECONDS from 0 "
+			    "to %d after '@', got \"%s\"", JOBSPEC_WARN_MAX,
+			    at + 1);
+			return (-1);
+		}
+	}
+	w->secs = (unsigned)secs;
+	return (0);
+}
+
 static int
 jobspec_set(struct jobspec *js, int opt, const char *arg,
     enum jobspec_src src, char *err, size_t errlen)
@@ -330,6 +387,7 @@ jobspec_set(struct jobspec *js, int opt, const char *arg,
 	uint64_t		 secs = 0;
 	time_t			 when = 0;
 	struct depend		 dep;
+	struct jobspec_warn	 warn = { 0, 0, false };
 	int			 sig = 0;
 
 	switch (opt) {
@@ -416,6 +474,11 @@ jobspec_set(struct jobspec *js, int opt, const char *arg,
 			    "yes or no, got \"%s\"", arg);
 			return (-1);
 		}
+		break;
+	case JOBSPEC_OPT_SIGNAL:
+		f = JOBSPEC_F_SIGNAL;
+		if (jobspec_signal(arg, &warn, err, errlen) == -1)
+			return (-1);
 		break;
 	case JOBSPEC_OPT_OPEN_MODE:
 		f = JOBSPEC_F_OPEN_MODE;
@@ -514,6 +577,11 @@ jobspec_set(struct jobspec *js, int opt, const char *arg,
 		break;
 	case JOBSPEC_F_OPEN_MODE:
 		js->append = strcmp(arg, "append") == 0;
+		break;
+	case JOBSPEC_F_SIGNAL:
+		js->warn_signal = warn.sig;
+		js->warn_time = warn.secs;
+		js->warn_batch = warn.batch;
 		break;
 	case JOBSPEC_F_HOLD:
 		js->hold = true;
@@ -1069,6 +1137,22 @@ jobspec_build(const struct jobspec *js, char *const *env,
 	if (js->ckpt_grace_set)
 		json_object_set_new(job, "ckpt_grace",
 		    json_integer((json_int_t)js->ckpt_grace));
+	if (js->warn_signal != 0) {
+		json_object_set_new(job, "warn_signal",
+		    json_integer(js->warn_signal));
+		json_object_set_new(job, "warn_time",
+		    json_integer((json_int_t)js->warn_time));
+		if (js->warn_batch)
+			json_object_set_new(job, "warn_batch", json_true());
+		/* The same warning before a preemption, unless the job
+		 * named its checkpoint signal and grace itself. */
+		if (!js->no_requeue && js->ckpt_signal == 0)
+			json_object_set_new(job, "ckpt_signal",
+			    json_integer(js->warn_signal));
+		if (!js->no_requeue && !js->ckpt_grace_set)
+			json_object_set_new(job, "ckpt_grace",
+			    json_integer((json_int_t)js->warn_time));
+	}
 	if (js->no_requeue)
 		json_object_set_new(job, "requeue", json_false());
 	if (js->placement != NULL)

@@ -51,6 +51,7 @@ static const struct slurm_opt slurm_opts[] = {
 	    "--kill-on-invalid-dep" },
 	{ "open-mode", 0, REQ, SLURM_DO_SAME, "append|truncate",
 	    "--open-mode" },
+	{ "signal", 0, REQ, SLURM_DO_SAME, "[B:]SIG[@SECS]", "--signal" },
 	/* Mapped to gsub's. */
 	{ "gres", 0, REQ, SLURM_DO_GPUS, "gpu:N", "-G N" },
 	{ "gpus-per-task", 0, REQ, SLURM_DO_GPUS, "N", "-G N (one task)" },
@@ -76,9 +77,6 @@ static const struct slurm_opt slurm_opts[] = {
 	{ "nodelist", 'w', REQ, SLURM_DO_REFUSE, NULL, SLURM_NAMED },
 	{ "nodefile", 'F', REQ, SLURM_DO_REFUSE, NULL, SLURM_NAMED },
 	{ "exclude", 'x', REQ, SLURM_DO_REFUSE, NULL, SLURM_NAMED },
-	{ "signal", 0, REQ, SLURM_DO_REFUSE, NULL, "gbatch signals a job before "
-	    "it is preempted (--ckpt-signal SIG, --ckpt-grace TIME), not yet "
-	    "before its time limit" },
 
 	{ "test-only", 0, NO, SLURM_DO_REFUSE, NULL, "gsub cannot say where and "
 	    "when a job would start yet; gq shows why jobs wait" },

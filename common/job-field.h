@@ -29,7 +29,9 @@
  * --begin; 0: at once). dependency is what it waits for (common/depend.h,
  * in its normal form; '' for nothing). flags
  * are job.h's JOB_F_*;
- * ckpt_signal 0 means SIGUSR1, ckpt_grace 0 the config's; umask -1 none. */
+ * ckpt_signal 0 means SIGUSR1, ckpt_grace 0 the config's; umask -1 none.
+ * warn_signal (0: none) is sent warn_time seconds before the time limit
+ * (sbatch's --signal), to the batch shell alone with JOB_F_WARN_BATCH. */
 #ifndef GB_JOB_FIELD_H
 #define GB_JOB_FIELD_H
 
@@ -139,7 +141,9 @@ enum job_field_kind {
 	COL(CKPT_SIGNAL, ckpt_signal, int, "ckpt_signal", NULL, JFK_INT, 0) \
 	COL(CKPT_GRACE, ckpt_grace, uint32_t, "ckpt_grace", NULL, JFK_U32, \
 	    0)								\
-	COL(UMASK, umask, int, "umask", NULL, JFK_NULLINT, 0)
+	COL(UMASK, umask, int, "umask", NULL, JFK_NULLINT, 0)		\
+	COL(WARN_SIGNAL, warn_signal, int, "warn_signal", NULL, JFK_INT, 0) \
+	COL(WARN_TIME, warn_time, uint32_t, "warn_time", NULL, JFK_U32, 0)
 
 #define JOB_FIELD_ENUM_COL(e, m, t, c, w, k, f)	JF_##e,
 #define JOB_FIELD_ENUM_WIRE(e, w)		JF_##e,

@@ -29,6 +29,9 @@ struct sched_cjob;
 /* Output files appended to from the first run (sbatch's
  * --open-mode=append); a run after a restart always appends. */
 #define JOB_F_APPEND		0x20
+/* warn_signal goes to the batch shell alone, not its process group
+ * (sbatch's --signal=B:SIG). */
+#define JOB_F_WARN_BATCH	0x40
 
 /* What the scheduler keeps of a job: the store's schema 3 columns (as of
  * the last start or stop) and the job's handle in the core. */

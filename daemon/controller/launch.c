@@ -132,6 +132,14 @@ launch_job(struct job *j)
 		json_object_set_new(spec, "umask", json_integer(row.umask));
 	if (spec != NULL && (row.flags & JOB_F_APPEND))
 		json_object_set_new(spec, "open_mode", json_string("append"));
+	if (spec != NULL && row.warn_signal != 0) {
+		json_object_set_new(spec, "warn_signal",
+		    json_integer(row.warn_signal));
+		json_object_set_new(spec, "warn_time",
+		    json_integer((json_int_t)row.warn_time));
+		if (row.flags & JOB_F_WARN_BATCH)
+			json_object_set_new(spec, "warn_batch", json_true());
+	}
 	/* Only a job that can be preempted gets a checkpoint directory: a
 	 * --no-requeue job never resumes, so one would only be litter in
 	 * its working directory (docs/job-files.md). */

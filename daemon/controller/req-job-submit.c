@@ -238,13 +238,34 @@ req_job_submit_sched(const json_t *job, const struct conf *c,
 		return (-1);
 	}
 	if (grace > (unsigned long long)c->max_ckpt_grace) {
-		snprintf(err, errlen, "--ckpt-grace %llu s is above the "
+		snprintf(err, errlen, "a checkpoint grace of %llu s (gsub "
+		    "--ckpt-grace, or --signal's @SECONDS) is above the "
 		    "cluster's most, scheduler.max_ckpt_grace = %d s", grace,
 		    c->max_ckpt_grace);
 		return (-1);
 	}
 	row->ckpt_signal = (int)sig;
 	row->ckpt_grace = (uint32_t)grace;
+	sig = grace = 0;
+	if (req_get_uint(job, "warn_signal", 64, &sig, err, errlen) != 0 ||
+	    req_get_uint(job, "warn_time", 65535, &grace, err, errlen) != 0)
+		return (-1);
+	if (json_object_get(job, "warn_signal") != NULL && sig < 1) {
+		snprintf(err, errlen, "warn_signal: expected a signal number "
+		    "from 1 to 64");
+		return (-1);
+	}
+	row->warn_signal = (int)sig;
+	row->warn_time = (uint32_t)grace;
+	if ((v = json_object_get(job, "warn_batch")) != NULL) {
+		if (!json_is_boolean(v)) {
+			snprintf(err, errlen, "warn_batch: expected true or "
+			    "false");
+			return (-1);
+		}
+		if (json_is_true(v))
+			row->flags |= JOB_F_WARN_BATCH;
+	}
 	v = json_object_get(job, "requeue");
 	if (v != NULL && !json_is_boolean(v)) {
 		snprintf(err, errlen, "requeue: expected true or false");

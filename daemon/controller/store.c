@@ -144,6 +144,10 @@ static const char *const store_migrations[] = {
 	/* 10: what a job waits for (sbatch's --dependency), '' for
 	 * nothing, as every job before. */
 	"ALTER TABLE jobs ADD COLUMN dependency TEXT NOT NULL DEFAULT '';",
+	/* 11: the signal sent before the time limit (sbatch's --signal),
+	 * none for the jobs before. */
+	"ALTER TABLE jobs ADD COLUMN warn_signal INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE jobs ADD COLUMN warn_time INTEGER NOT NULL DEFAULT 0;",
 };
 #define STORE_NMIGRATIONS \
 	((int)(sizeof store_migrations / sizeof store_migrations[0]))

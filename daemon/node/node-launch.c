@@ -123,6 +123,16 @@ node_launch_restart(struct node_launch *l, const json_t *job, char *err,
 		return (-1);
 	l->master_port = (unsigned)v;
 
+	if (node_launch_range(job, "warn_signal", 1, 64, 0, &v, err,
+	    errlen) == -1)
+		return (-1);
+	l->warn_signal = json_object_get(job, "warn_signal") != NULL ?
+	    (int)v : 0;
+	if (node_launch_range(job, "warn_time", 0, 65535, 0, &v, err,
+	    errlen) == -1)
+		return (-1);
+	l->warn_time = (unsigned)v;
+	l->warn_batch = json_is_true(json_object_get(job, "warn_batch"));
 	if ((v2 = json_object_get(job, "open_mode")) != NULL) {
 		if (!json_is_string(v2) || (strcmp(json_string_value(v2),
 		    "append") != 0 && strcmp(json_string_value(v2),

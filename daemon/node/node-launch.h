@@ -37,6 +37,9 @@ struct node_launch {
 	unsigned	  master_port;	/* 0 = none */
 	mode_t		  umask;	/* the submitter's */
 	bool		  append;	/* open_mode "append": never truncate */
+	int		  warn_signal;	/* 0 none: sent warn_time s before */
+	unsigned	  warn_time;	/* the time limit */
+	bool		  warn_batch;	/* to the batch shell alone */
 };
 
 /* The umask of a job whose launch does not say (a job submitted before

@@ -43,6 +43,7 @@ struct node_shepherd {
 	uint64_t			 pgid_ticks;	/* its start time */
 	time_t				 start_time;
 	uint64_t			 limit_at;	/* monotonic ms, 0 none */
+	uint64_t			 warn_at;	/* the warning signal's */
 	uint64_t			 kill_at;	/* monotonic ms, 0 none */
 	uint64_t			 preempt_at;	/* end of the grace */
 	bool				 preempted;
@@ -175,6 +176,27 @@ node_shepherd_preempt(struct node_shepherd *sh)
 		    sh->l->ckpt_grace * 1000ULL;
 }
 
+/* The warning before the time limit (sbatch's --signal): to the job's
+ * process group, or with warn_batch to the batch shell alone. */
+static void
+node_shepherd_warn(struct node_shepherd *sh)
+{
+	const struct node_launch	*l = sh->l;
+
+	log_info("job %llu: signal %d, %u s before its time limit%s",
+	    (unsigned long long)l->id, l->warn_signal, l->warn_time,
+	    l->warn_batch ? ", to its batch shell" : "");
+	if (!l->warn_batch) {
+		node_shepherd_kill(sh, l->warn_signal);
+		return;
+	}
+	if (!sh->leader_done && kill(sh->pgid, l->warn_signal) == -1 &&
+	    errno != ESRCH)
+		log_warn("job %llu: cannot send signal %d to %ld: %s",
+		    (unsigned long long)l->id, l->warn_signal, (long)sh->pgid,
+		    strerror(errno));
+}
+
 static void
 node_shepherd_reap(struct node_shepherd *sh)
 {
@@ -218,6 +240,9 @@ node_shepherd_wait(struct node_shepherd *sh, const sigset_t *set)
 		next = 0;
 		if (sh->ending == NODE_SHEPHERD_RUNNING && sh->limit_at != 0)
 			next = sh->limit_at;
+		if (sh->ending == NODE_SHEPHERD_RUNNING && sh->warn_at != 0 &&
+		    (next == 0 || sh->warn_at < next))
+			next = sh->warn_at;
 		if (sh->ending == NODE_SHEPHERD_RUNNING &&
 		    sh->preempt_at != 0 &&
 		    (next == 0 || sh->preempt_at < next))
@@ -250,6 +275,11 @@ node_shepherd_wait(struct node_shepherd *sh, const sigset_t *set)
 		    sh->preempt_at != 0 && now >= sh->preempt_at) {
 			sh->preempt_at = 0;
 			node_shepherd_stop(sh, NODE_SHEPHERD_PREEMPT);
+		}
+		if (sh->ending == NODE_SHEPHERD_RUNNING && sh->warn_at != 0 &&
+		    now >= sh->warn_at) {
+			sh->warn_at = 0;
+			node_shepherd_warn(sh);
 		}
 		if (sh->ending == NODE_SHEPHERD_RUNNING && sh->limit_at != 0 &&
 		    now >= sh->limit_at)
@@ -393,6 +423,10 @@ node_shepherd_main(const struct node_conf *conf, const struct node_launch *l)
 	sh.start_time = time(NULL);
 	if (l->time_limit != 0)
 		sh.limit_at = node_shepherd_now_ms() + l->time_limit * 1000;
+	/* A warning due before the start goes at the start. */
+	if (l->time_limit != 0 && l->warn_signal != 0)
+		sh.warn_at = sh.limit_at - (l->warn_time < l->time_limit ?
+		    l->warn_time : l->time_limit) * 1000ULL;
 	node_shepherd_record_run(&sh);
 	len = snprintf(line, sizeof line, "started %ld %lld\n", (long)pid,
 	    (long long)sh.start_time);

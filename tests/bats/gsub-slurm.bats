@@ -57,13 +57,13 @@ refused() {
 	    error=e.txt chdir=. export=ALL hold parsable requeue no-requeue \
 	    quiet open-mode=truncate spread-job use-min-nodes ignore-pbs \
 	    wait-all-nodes=1 account=a comment=c begin=now+60 \
-	    dependency=afterok:1 kill-on-invalid-dep=yes; do
+	    dependency=afterok:1 kill-on-invalid-dep=yes signal=B:USR1@60; do
 		run -0 gsub -H "--$o" --wrap true
 	done
 	run -0 gsub -H -b now --wrap true
 	run -0 gsub -H -d afterany:1 --wrap true
 	for o in array=0-3 \
-	    nodelist=n1 exclude=n1 signal=USR1@60 test-only partition=gpu \
+	    nodelist=n1 exclude=n1 test-only partition=gpu \
 	    mail-type=END mail-user=a@b cpus-per-task=4 mem=4G mem-per-cpu=1G \
 	    mem-per-gpu=8G cpus-per-gpu=4 qos=high priority=10 nice=5 \
 	    constraint=a100 reservation=r licenses=l clusters=c no-kill \
@@ -95,8 +95,6 @@ refused() {
 	[[ "$why" == *"CPUs or memory"*"leave it out"* ]]
 	refused qos high
 	[[ "$why" == *"Tiresias"* ]]
-	refused signal B:USR1@60
-	[[ "$why" == *"--ckpt-signal"* ]]
 	refused exclusive
 	[[ "$why" == *"all its GPUs"*"--consolidate"* ]]
 	run -2 gsub -N 2 --wrap true
@@ -461,4 +459,30 @@ PY
 	# gbatchd refuses another mode from any client.
 	run gb_rawask '{"type":200,"job":{"script":"#!/bin/sh\ntrue\n","workdir":"/tmp","open_mode":"sideways"}}'
 	[[ "$output" == *'"ok":false'*'open_mode: expected \"append\" or \"truncate\"'* ]]
+}
+
+@test "--signal warns SECONDS before the time limit: the process group, or with B: the batch shell alone" {
+	gb_start_cluster
+	# The shell and a child each say which of them got the signal.
+	script g.sh 'trap "echo shell >> g.txt" USR1' \
+	    'sh -c '"'"'trap "echo child >> g.txt" USR1; while :; do sleep 0.05; done'"'"' &' \
+	    'while :; do sleep 0.05; done'
+	sed 's/g\.txt/b.txt/' g.sh >b.sh
+	g=$(gb_submit -t 0:04 --signal=USR1@2 g.sh)
+	b=$(gb_submit -t 0:04 --signal=B:SIGUSR1@2 b.sh)
+	gb_wait_state "$g" TIMEOUT 20
+	gb_wait_state "$b" TIMEOUT 20
+	[ "$(sort g.txt)" = $'child\nshell' ]
+	[ "$(cat b.txt)" = shell ]
+	grep -q "job $g: signal 10, 2 s before its time limit" "$GB_DIR"/gnoded-n*.log
+	run -2 gsub --signal=NOPE --wrap true
+	[[ "$output" == *"--signal: "*"NOPE"*"expected [B:]SIG[@SECONDS]"* ]]
+	run -2 gsub --signal=USR1@soon --wrap true
+	[[ "$output" == *'--signal: expected SECONDS from 0 to 65535 after '"'"'@'"'"', got "soon"'* ]]
+	run -2 gsub --signal=R:USR1 --wrap true
+	[[ "$output" == *"--signal: R: is for reservations, which gbatch has not"* ]]
+	# The warning's seconds are also the checkpoint grace: above the
+	# cluster's most, refused, saying where it came from.
+	run -1 gsub --signal=USR1@900 --wrap true
+	[[ "$output" == *"(gsub --ckpt-grace, or --signal's @SECONDS) is above the cluster's most, scheduler.max_ckpt_grace = 600 s"* ]]
 }

@@ -133,7 +133,9 @@ gbu_message() {
 	    ALTER TABLE jobs DROP COLUMN account;
 	    ALTER TABLE jobs DROP COLUMN comment;
 	    ALTER TABLE jobs DROP COLUMN begin_time;
-	    ALTER TABLE jobs DROP COLUMN dependency; PRAGMA user_version = 3;'
+	    ALTER TABLE jobs DROP COLUMN dependency;
+	    ALTER TABLE jobs DROP COLUMN warn_signal;
+	    ALTER TABLE jobs DROP COLUMN warn_time; PRAGMA user_version = 3;'
 	gb_start_controller
 	grep -q 'store: schema migrated to version 4' "$GB_DIR/gbatchd.log"
 	gb_wait 10 gb_node_is_up n1
