@@ -15,6 +15,9 @@
 #include "common/proto.h"
 #include "common/safe-text.h"
 
+/* The name it runs under: gcancel, or scancel (slurm-compat). */
+static const char	*gcancel_prog = "gcancel";
+
 static const struct option gcancel_longopts[] = {
 	{ "user", required_argument, NULL, 'u' },
 	{ "state", required_argument, NULL, 't' },
@@ -79,7 +82,7 @@ gcancel_results(const json_t *reply)
 		if (json_is_true(json_object_get(res, "ok")))
 			continue;
 		msg = json_string_value(json_object_get(res, "message"));
-		fprintf(stderr, "gcancel: job %lld: %s\n", (long long)
+		fprintf(stderr, "%s: job %lld: %s\n", gcancel_prog, (long long)
 		    json_integer_value(json_object_get(res, "id")),
 		    msg != NULL ? safe_text_str(msg, safe, sizeof safe) :
 		    "refused");
@@ -136,6 +139,14 @@ main(int argc, char **argv)
 	unsigned	 timeout;
 	int		 ch, sig = 0, r = EXIT_USAGE;
 
+	/* Installed as scancel (make install-slurm-compat): Slurm's name
+	 * in what it says. */
+	if ((gcancel_prog = strrchr(argv[0], '/')) == NULL)
+		gcancel_prog = argv[0];
+	else
+		gcancel_prog++;
+	if (strcmp(gcancel_prog, "scancel") != 0)
+		gcancel_prog = "gcancel";
 	req = proto_msg(MSG_JOB_CANCEL);
 	ids = json_array();
 	opterr = 0;
@@ -218,7 +229,7 @@ main(int argc, char **argv)
 		json_object_set_new(req, "signal", json_integer(sig));
 
 	if ((r = client_open(timeout, &c, err, sizeof err)) != 0) {
-		fprintf(stderr, "gcancel: %s\n", err);
+		fprintf(stderr, "%s: %s\n", gcancel_prog, err);
 		goto out;
 	}
 	if (name != NULL) {
@@ -228,7 +239,7 @@ main(int argc, char **argv)
 			user = pw->pw_name;
 		if ((r = gcancel_by_name(c, req, name, user, err,
 		    sizeof err)) != 0) {
-			fprintf(stderr, "gcancel: %s\n", err);
+			fprintf(stderr, "%s: %s\n", gcancel_prog, err);
 			goto out;
 		}
 		if (json_array_size(json_object_get(req, "ids")) == 0) {
@@ -237,7 +248,7 @@ main(int argc, char **argv)
 		}
 	}
 	if ((r = client_call(c, req, &reply, err, sizeof err)) != 0) {
-		fprintf(stderr, "gcancel: %s\n", err);
+		fprintf(stderr, "%s: %s\n", gcancel_prog, err);
 		goto out;
 	}
 	r = gcancel_results(reply);
@@ -245,8 +256,8 @@ main(int argc, char **argv)
 	goto out;
 
 usage:
-	fprintf(stderr, "gcancel: %s\nTry 'gcancel --help' for more "
-	    "information.\n", err);
+	fprintf(stderr, "%s: %s\nTry '%s --help' for more "
+	    "information.\n", gcancel_prog, err, gcancel_prog);
 out:
 	client_free(c);
 	json_decref(req);

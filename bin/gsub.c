@@ -25,6 +25,9 @@ extern char **environ;
 /* Prints after head, wrapped, the names of the options of table t that
  * gsub handles as what says (its own, or refused). Bare names: a line of
  * them never reads as an option (the bash completion's rule). */
+/* The name it runs under: gsub, or sbatch (slurm-compat). */
+static const char	*gsub_prog = "gsub";
+
 static void
 gsub_usage_names(const struct slurm_opt *t, size_t n, enum slurm_opt_do what,
     const char *head)
@@ -154,7 +157,7 @@ gsub_usage(void)
 static void
 gsub_notice(const char *msg)
 {
-	fprintf(stderr, "gsub: %s; still waiting\n", msg);
+	fprintf(stderr, "%s: %s; still waiting\n", gsub_prog, msg);
 }
 
 /* --wait: the job's exit status once it has ended, saying how it ended
@@ -168,13 +171,13 @@ gsub_wait(uint64_t id, unsigned timeout)
 
 	if ((r = job_wait(&id, 1, timeout, gsub_notice, &end, err,
 	    sizeof err)) != 0) {
-		fprintf(stderr, "gsub: waiting for job %llu: %s\n",
+		fprintf(stderr, "%s: waiting for job %llu: %s\n", gsub_prog,
 		    (unsigned long long)id, err);
 		return (r);
 	}
 	r = job_wait_status(&end, why, sizeof why);
 	if (why[0] != '\0')
-		fprintf(stderr, "gsub: %s\n", safe_text_str(why, safe,
+		fprintf(stderr, "%s: %s\n", gsub_prog, safe_text_str(why, safe,
 		    sizeof safe));
 	return (r);
 }
@@ -187,13 +190,23 @@ main(int argc, char **argv)
 	enum jobspec_action	 action;
 	struct stat		 sb;
 	json_t			*job = NULL, *req, *reply;
-	const char		*dir;
+	const char		*dir, *base;
 	char			 cwd[PATH_MAX], err[2048];
 	mode_t			 mask;
 	uint64_t		 id;
 	int			 r = EXIT_USAGE;
 
 	js = jobspec_create();
+	/* Installed as sbatch (make install-slurm-compat): Slurm's defaults
+	 * and words where they differ. */
+	if ((base = strrchr(argv[0], '/')) == NULL)
+		base = argv[0];
+	else
+		base++;
+	if (strcmp(base, "sbatch") == 0) {
+		gsub_prog = "sbatch";
+		jobspec_sbatch(js);
+	}
 	if (jobspec_parse_args(js, argc, argv, &action, err, sizeof err) == -1)
 		goto usage;
 	if (action == JOBSPEC_HELP) {
@@ -236,7 +249,7 @@ main(int argc, char **argv)
 	}
 
 	if ((r = client_open(jobspec_timeout(js), &c, err, sizeof err)) != 0) {
-		fprintf(stderr, "gsub: %s\n", err);
+		fprintf(stderr, "%s: %s\n", gsub_prog, err);
 		goto out;
 	}
 	req = proto_msg(MSG_JOB_SUBMIT);
@@ -244,19 +257,19 @@ main(int argc, char **argv)
 	r = client_call(c, req, &reply, err, sizeof err);
 	json_decref(req);
 	if (r != 0) {
-		fprintf(stderr, "gsub: %s\n", err);
+		fprintf(stderr, "%s: %s\n", gsub_prog, err);
 		goto out;
 	}
 	if (!json_is_integer(json_object_get(reply, "job_id"))) {
-		fprintf(stderr, "gsub: bad reply from gbatchd at %s: it gave no "
-		    "job id\n", client_socket_path());
+		fprintf(stderr, "%s: bad reply from gbatchd at %s: it gave no "
+		    "job id\n", gsub_prog, client_socket_path());
 		json_decref(reply);
 		r = EXIT_UNREACHABLE;
 		goto out;
 	}
 	/* The controller's word, made of node names it checked. */
 	if (json_is_string(json_object_get(reply, "warning")))
-		fprintf(stderr, "gsub: warning: job %lld: %s\n",
+		fprintf(stderr, "%s: warning: job %lld: %s\n", gsub_prog,
 		    (long long)json_integer_value(json_object_get(reply,
 		    "job_id")), safe_text_str(json_string_value(
 		    json_object_get(reply, "warning")), err, sizeof err));
@@ -267,7 +280,8 @@ main(int argc, char **argv)
 	else if (jobspec_parsable(js))
 		printf("%llu\n", (unsigned long long)id);
 	else
-		printf("Submitted job %llu\n", (unsigned long long)id);
+		printf("Submitted %sjob %llu\n", strcmp(gsub_prog, "sbatch") ==
+		    0 ? "batch " : "", (unsigned long long)id);
 	r = EXIT_OK;
 	if (jobspec_wait(js)) {
 		/* A workflow engine reads the id before the job ends. */
@@ -279,11 +293,11 @@ main(int argc, char **argv)
 	goto out;
 
 usage:
-	fprintf(stderr, "gsub: %s\nTry 'gsub --help' for more information.\n",
-	    err);
+	fprintf(stderr, "%s: %s\nTry '%s --help' for more information.\n",
+	    gsub_prog, err, gsub_prog);
 	goto out;
 fail:
-	fprintf(stderr, "gsub: %s\n", err);
+	fprintf(stderr, "%s: %s\n", gsub_prog, err);
 	r = EXIT_USAGE;
 out:
 	client_free(c);

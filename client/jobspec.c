@@ -114,6 +114,7 @@ struct jobspec {
 	char			*dependency;	/* -d, in depend.h's form */
 	int			 kill_dep;	/* 0: the cluster's, 1 yes, 2 no */
 	bool			 append;	/* --open-mode=append */
+	const char		*default_output;
 	int			 warn_signal;	/* --signal: 0 none */
 	unsigned		 warn_time;	/* seconds before the limit */
 	bool			 warn_batch;	/* B: the batch shell alone */
@@ -231,6 +232,12 @@ jobspec_create(void)
 	js = xcalloc(1, sizeof *js);
 	js->gpus = 1;
 	return (js);
+}
+
+void
+jobspec_sbatch(struct jobspec *js)
+{
+	js->default_output = JOBSPEC_SBATCH_OUTPUT;
 }
 
 void
@@ -1098,7 +1105,8 @@ jobspec_build(const struct jobspec *js, char *const *env,
 		if (*base == '\0')
 			base = "script";
 	}
-	output = js->output != NULL ? js->output : JOBSPEC_DEFAULT_OUTPUT;
+	output = js->output != NULL ? js->output : js->default_output != NULL ?
+	    js->default_output : JOBSPEC_DEFAULT_OUTPUT;
 
 	argv = json_array();
 	for (i = 0; i < js->argc; i++)

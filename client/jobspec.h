@@ -19,6 +19,8 @@ struct passwd;
 
 /* The default output file (common/outpat.h has the one copy). */
 #define JOBSPEC_DEFAULT_OUTPUT	OUTPAT_DEFAULT
+/* sbatch's, when gsub runs as sbatch (jobspec_sbatch). */
+#define JOBSPEC_SBATCH_OUTPUT	"slurm-%j.out"
 /* A script larger than this is data, not a job script; it also keeps the
  * request well inside the 1 MiB frame limit with a large environment. */
 #define JOBSPEC_MAX_SCRIPT	(512U * 1024)
@@ -33,6 +35,9 @@ struct jobspec;
 
 struct jobspec	*jobspec_create(void);
 void		 jobspec_free(struct jobspec *);
+/* Takes sbatch's defaults where they differ from gsub's: the output file
+ * slurm-%j.out (gsub run as sbatch, slurm-compat). */
+void		 jobspec_sbatch(struct jobspec *);
 
 /* Parses gsub's command line (options, then the script and its
  * arguments; no script is left to jobspec_load_script()). Sets *action for

@@ -1,0 +1,516 @@
+/* sacct (slurm-compat): jobs as Slurm's sacct prints them, for the
+ * scripts and workflow engines that poll it for a job's end: -j, -X, -n,
+ * -P/-p, --format with Slurm's field names, --name, -u, -s, -S, -E.
+ * gbatch keeps no job steps, so every line is an allocation (-X changes
+ * nothing). gbatch's own accounting is gacct. */
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "client/cmd.h"
+#include "client/model.h"
+#include "client/when.h"
+#include "common/proto.h"
+#include "common/safe-text.h"
+#include "slurm/slurm-fmt.h"
+
+#define SACCT_DEFAULT	"JobID,JobName,Partition,Account,AllocCPUS,State," \
+			"ExitCode"
+#define SACCT_MAX_COLS	64
+
+enum {
+	SACCT_OPT_NAME = 256,
+	SACCT_OPT_HELP,
+};
+
+static const struct option sacct_longopts[] = {
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "allocations", no_argument, NULL, 'X' },
+	{ "noheader", no_argument, NULL, 'n' },
+	{ "parsable", no_argument, NULL, 'p' },
+	{ "parsable2", no_argument, NULL, 'P' },
+	{ "format", required_argument, NULL, 'o' },
+	{ "name", required_argument, NULL, SACCT_OPT_NAME },
+	{ "user", required_argument, NULL, 'u' },
+	{ "allusers", no_argument, NULL, 'a' },
+	{ "state", required_argument, NULL, 's' },
+	{ "starttime", required_argument, NULL, 'S' },
+	{ "endtime", required_argument, NULL, 'E' },
+	CMD_TIMEOUT_LONGOPT,
+	{ "help", no_argument, NULL, SACCT_OPT_HELP },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* A field sacct prints: its name, default width, and value. */
+struct sacct_field {
+	const char	*name;
+	int		 width;
+	void		(*get)(const struct job_row *, time_t now, char *buf,
+			    size_t len);
+};
+
+static void
+sacct_id(const struct job_row *r, time_t now, char *buf, size_t len)
+{
+	snprintf(buf, len, "%lld", slurm_row_int(r, JF_ID));
+}
+
+static void
+sacct_name(const struct job_row *r, time_t now, char *buf, size_t len)
+{
+	slurm_row_str(r, JF_NAME, buf, len);
+}
+
+static void
+sacct_user(const struct job_row *r, time_t now, char *buf, size_t len)
+{
+	slurm_row_str(r, JF_USER, buf, len);
+}
+
+static void
+sacct_account(const struct job_row *r, time_t now, char *buf, size_t len)
+{
+	slurm_row_str(r, JF_ACCOUNT, buf, len);
+}
+
+static void
+sacct_partition(const struct job_row *r, time_t now, char *buf, size_t len)
+{
+	snprintf(buf, len, "gbatch");
+}
+
+/* gbatch allots GPUs, not CPUs: none counted. */
+static void
+sacct_cpus(const struct job_row *r, time_t now, char *buf, size_t len)
+{
+	snprintf(buf, len, "0");
+}
+
+static void
+sacct_state(const struct job_row *r, time_t now, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", slurm_state(slurm_row_state(r)));
+}
+
+/* Slurm's EXIT:SIGNAL. */
+static void
+sacct_exit(const struct job_row *r, time_t now, char *buf, size_t len)
+{
+	snprintf(buf, len, "%lld:%lld", slurm_row_int(r, JF_EXIT_CODE),
+	    slurm_row_int(r, JF_SIGNAL));
+}
+
+static void
+sacct_elapsed(const struct job_row *r, time_t now, char *buf, size_t len)
+{
+	slurm_elapsed(slurm_row_int(r, JF_ELAPSED), buf, len);
+}
+
+static void
+sacct_start(const struct job_row *r, time_t now, char *buf, size_t len)
+{
+	slurm_date(slurm_row_int(r, JF_START_TIME), "Unknown", buf, len);
+}
+
+static void
+sacct_end(const struct job_row *r, time_t now, char *buf, size_t len)
+{
+	slurm_date(slurm_row_int(r, JF_END_TIME), "Unknown", buf, len);
+}
+
+static void
+sacct_submit(const struct job_row *r, time_t now, char *buf, size_t len)
+{
+	slurm_date(slurm_row_int(r, JF_SUBMIT_TIME), "Unknown", buf, len);
+}
+
+static int
+sacct_nnodes_of(const struct job_row *r)
+{
+	char		 nodes[4096];
+	const char	*p = slurm_row_str(r, JF_NODES, nodes, sizeof nodes);
+	int		 n = 1;
+
+	if (*p == '\0')
+		return (0);
+	for (; *p != '\0'; p++)
+		n += *p == ',';
+	return (n);
+}
+
+static void
+sacct_nnodes(const struct job_row *r, time_t now, char *buf, size_t len)
+{
+	snprintf(buf, len, "%d", sacct_nnodes_of(r));
+}
+
+/* Slurm's TRES list of what the job held: its GPUs and nodes; nothing
+ * before it ran. */
+static void
+sacct_tres(const struct job_row *r, time_t now, char *buf, size_t len)
+{
+	int	n = sacct_nnodes_of(r);
+
+	if (n == 0) {
+		buf[0] = '\0';
+		return;
+	}
+	snprintf(buf, len, "gres/gpu=%lld,node=%d", slurm_row_int(r, JF_GPUS),
+	    n);
+}
+
+static void
+sacct_nodelist(const struct job_row *r, time_t now, char *buf, size_t len)
+{
+	if (*slurm_row_str(r, JF_NODES, buf, len) == '\0')
+		snprintf(buf, len, "None assigned");
+}
+
+static void
+sacct_limit(const struct job_row *r, time_t now, char *buf, size_t len)
+{
+	if (slurm_row_int(r, JF_TIME_LIMIT) == 0)
+		snprintf(buf, len, "UNLIMITED");
+	else
+		slurm_elapsed(slurm_row_int(r, JF_TIME_LIMIT), buf, len);
+}
+
+static const struct sacct_field sacct_fields[] = {
+	{ "JobID", 12, sacct_id },
+	{ "JobIDRaw", 12, sacct_id },
+	{ "JobName", 10, sacct_name },
+	{ "User", 9, sacct_user },
+	{ "Account", 10, sacct_account },
+	{ "Partition", 10, sacct_partition },
+	{ "AllocCPUS", 10, sacct_cpus },
+	{ "State", 10, sacct_state },
+	{ "ExitCode", 8, sacct_exit },
+	{ "Elapsed", 10, sacct_elapsed },
+	{ "Start", 19, sacct_start },
+	{ "End", 19, sacct_end },
+	{ "Submit", 19, sacct_submit },
+	{ "NNodes", 8, sacct_nnodes },
+	{ "AllocTRES", 10, sacct_tres },
+	{ "NodeList", 15, sacct_nodelist },
+	{ "Timelimit", 10, sacct_limit },
+};
+#define SACCT_NFIELDS	(sizeof sacct_fields / sizeof sacct_fields[0])
+
+struct sacct_col {
+	const struct sacct_field *f;
+	int			  width;
+};
+
+static void
+sacct_usage(void)
+{
+	size_t	i;
+
+	printf(
+"usage: sacct [options]\n"
+"Jobs as Slurm's sacct prints them (slurm-compat; gacct is gbatch's own).\n"
+"Without -j, the jobs that ended since -S (default midnight) and the jobs\n"
+"not yet ended, of the user (or -u, or every user with -a).\n"
+"\n"
+"  -j, --jobs ID[,ID]       these jobs, whatever their state\n"
+"  -X, --allocations        accepted: gbatch keeps no job steps\n"
+"  -n, --noheader           no header lines\n"
+"  -P, --parsable2          fields split by '|'; -p also ends each line so\n"
+"  -o, --format FIELD[%%WIDTH][,...]  (default %s)\n"
+"      --name NAME[,NAME]   jobs of these names\n"
+"  -u, --user USER[,USER]   these users' jobs; -a, --allusers every user's\n"
+"  -s, --state STATE[,...]  CD, F, CA, TO, NF, PD, R (or the names)\n"
+"  -S, --starttime TIME     ended at or after TIME (gacct's forms)\n"
+"  -E, --endtime TIME       ended before TIME\n"
+"      --timeout SECONDS    how long to wait for gbatchd (default 10)\n"
+"      --help               this help\n"
+"  -V, --version            print the version\n"
+"\n"
+"Fields:", SACCT_DEFAULT);
+	for (i = 0; i < SACCT_NFIELDS; i++)
+		printf("%s %s", i > 0 ? "," : "", sacct_fields[i].name);
+	printf("\n\nExit status: 0 ok, 2 usage error, 3 cannot reach gbatchd.\n");
+}
+
+/* One FIELD[%WIDTH] of --format. */
+static int
+sacct_add_col(const char *item, void *arg, char *err, size_t errlen)
+{
+	struct sacct_col	*cols = arg;
+	const char		*pct = strchr(item, '%');
+	size_t			 n = pct != NULL ? (size_t)(pct - item) :
+				    strlen(item), i, k;
+	char			*end;
+	long			 w;
+
+	for (k = 0; k < SACCT_MAX_COLS && cols[k].f != NULL; k++)
+		continue;
+	if (k == SACCT_MAX_COLS) {
+		snprintf(err, errlen, "--format: more than %d fields",
+		    SACCT_MAX_COLS);
+		return (-1);
+	}
+	for (i = 0; i < SACCT_NFIELDS; i++) {
+		if (strlen(sacct_fields[i].name) == n &&
+		    strncasecmp(item, sacct_fields[i].name, n) == 0)
+			break;
+	}
+	if (i == SACCT_NFIELDS) {
+		snprintf(err, errlen, "--format: \"%.*s\" is not a field "
+		    "gbatch's sacct prints; see sacct --help", (int)(n < 64 ?
+		    n : 64), item);
+		return (-1);
+	}
+	cols[k].f = &sacct_fields[i];
+	cols[k].width = sacct_fields[i].width;
+	if (pct != NULL) {
+		w = strtol(pct + 1, &end, 10);
+		if (*end != '\0' || end == pct + 1 || w < 1 || w > 1000) {
+			snprintf(err, errlen, "--format: %s: expected a width "
+			    "of 1 to 1000 after '%%'", item);
+			return (-1);
+		}
+		cols[k].width = (int)w;
+	}
+	return (0);
+}
+
+static int
+sacct_add_user(const char *item, void *arg, char *err, size_t errlen)
+{
+	return (job_filter_add_user(arg, item, err, errlen));
+}
+
+static int
+sacct_add_state(const char *item, void *arg, char *err, size_t errlen)
+{
+	return (job_filter_add_state(arg, item, err, errlen));
+}
+
+static int
+sacct_add_name(const char *item, void *arg, char *err, size_t errlen)
+{
+	json_array_append_new(arg, json_string(item));
+	return (0);
+}
+
+static int
+sacct_add_id(const char *item, void *arg, char *err, size_t errlen)
+{
+	char			*end;
+	unsigned long long	 id = strtoull(item, &end, 10);
+
+	if (*item == '\0' || *end != '\0' || id == 0) {
+		snprintf(err, errlen, "--jobs: \"%s\" is not a job id", item);
+		return (-1);
+	}
+	job_filter_add_id(arg, (uint64_t)id);
+	return (0);
+}
+
+/* A value in a column of width w, right-justified, cut with a '+' at its
+ * end when longer, as Slurm's sacct does. */
+static void
+sacct_put(const char *s, int w)
+{
+	int	len = (int)strlen(s);
+
+	if (len <= w)
+		printf("%*s ", w, s);
+	else
+		printf("%.*s+ ", w - 1, s);
+}
+
+static bool
+sacct_wanted(const struct job_row *r, const json_t *names, time_t since,
+    time_t until, bool by_id)
+{
+	char		 buf[1024];
+	long long	 end = slurm_row_int(r, JF_END_TIME);
+	json_t		*n;
+	size_t		 i;
+	bool		 named = json_array_size(names) == 0;
+
+	json_array_foreach(names, i, n) {
+		if (strcmp(json_string_value(n), slurm_row_str(r, JF_NAME,
+		    buf, sizeof buf)) == 0)
+			named = true;
+	}
+	if (!named)
+		return (false);
+	/* A job not yet ended is in any window that reaches now. */
+	if (by_id || end == 0)
+		return (true);
+	return (end >= since && (until == 0 || end < until));
+}
+
+int
+main(int argc, char **argv)
+{
+	struct sacct_col	 cols[SACCT_MAX_COLS + 1];
+	struct model		 m;
+	const struct job_row	*r;
+	json_t			*fields, *names = json_array();
+	const char		*topt = NULL, *start = NULL, *end = NULL;
+	char			 err[1280], buf[1024], safe[4200];
+	time_t			 now = time(NULL), since = 0, until = 0;
+	unsigned		 timeout;
+	bool			 header = true, all = false, by_id = false;
+	int			 ch, parsable = 0, rc = EXIT_USAGE, i, k, w;
+	size_t			 n;
+
+	memset(cols, 0, sizeof cols);
+	model_init(&m, CMD_TIMEOUT_DEFAULT);
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":j:XnpPo:u:as:S:E:V",
+	    sacct_longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'j':
+			by_id = true;
+			if (cmd_split(optarg, "--jobs", sacct_add_id, &m.filter,
+			    err, sizeof err) == -1)
+				goto usage;
+			break;
+		case 'X':
+			break;
+		case 'n':
+			header = false;
+			break;
+		case 'p':
+			parsable = 1;
+			break;
+		case 'P':
+			parsable = 2;
+			break;
+		case 'o':
+			if (cmd_split(optarg, "--format", sacct_add_col, cols,
+			    err, sizeof err) == -1)
+				goto usage;
+			break;
+		case SACCT_OPT_NAME:
+			if (cmd_split(optarg, "--name", sacct_add_name, names,
+			    err, sizeof err) == -1)
+				goto usage;
+			break;
+		case 'u':
+			if (cmd_split(optarg, "--user", sacct_add_user,
+			    &m.filter, err, sizeof err) == -1)
+				goto usage;
+			break;
+		case 'a':
+			all = true;
+			break;
+		case 's':
+			if (cmd_split(optarg, "--state", sacct_add_state,
+			    &m.filter, err, sizeof err) == -1)
+				goto usage;
+			break;
+		case 'S':
+			start = optarg;
+			break;
+		case 'E':
+			end = optarg;
+			break;
+		case CMD_OPT_TIMEOUT:
+			topt = optarg;
+			break;
+		case SACCT_OPT_HELP:
+			sacct_usage();
+			rc = EXIT_OK;
+			goto out;
+		case 'V':
+			cmd_version("sacct");
+			rc = EXIT_OK;
+			goto out;
+		default:
+			cmd_option_error(ch, argv, sacct_longopts, err,
+			    sizeof err);
+			goto usage;
+		}
+	}
+	if (optind < argc) {
+		snprintf(err, sizeof err, "unexpected argument \"%s\"",
+		    argv[optind]);
+		goto usage;
+	}
+	if (cols[0].f == NULL && cmd_split(SACCT_DEFAULT, "--format",
+	    sacct_add_col, cols, err, sizeof err) == -1)
+		goto usage;
+	if (start != NULL ? when_parse(start, now, &since, buf,
+	    sizeof buf) == -1 : when_parse("midnight", now, &since, buf,
+	    sizeof buf) == -1) {
+		snprintf(err, sizeof err, "--starttime: %s", buf);
+		goto usage;
+	}
+	if (end != NULL && when_parse(end, now, &until, buf, sizeof buf) ==
+	    -1) {
+		snprintf(err, sizeof err, "--endtime: %s", buf);
+		goto usage;
+	}
+	if (cmd_timeout(topt, &timeout, err, sizeof err) == -1)
+		goto usage;
+	model_set_timeout(&m, timeout);
+	/* Without ids: my jobs (as Slurm's), every state. */
+	if (!by_id && !all && m.filter.nusers == 0 &&
+	    job_filter_add_me(&m.filter, err, sizeof err) == -1)
+		goto usage;
+	if (!m.filter.states_set)
+		(void)job_filter_add_state(&m.filter, "all", err, sizeof err);
+	fields = json_pack("[s,s,s,s,s,s,s,s,s,s,s,s,s]", "id", "name", "user",
+	    "state", "gpus", "nodes", "elapsed", "time_limit", "submit_time",
+	    "start_time", "end_time", "exit_code", "signal");
+	json_array_append_new(fields, json_string("account"));
+	rc = model_refresh_jobs(&m, fields);
+	json_decref(fields);
+	if (rc != 0) {
+		fprintf(stderr, "sacct: %s\n", m.err);
+		goto out;
+	}
+	if (header) {
+		for (i = 0; cols[i].f != NULL; i++) {
+			w = cols[i].width;
+			if (parsable)
+				printf("%s%s", i > 0 ? "|" : "",
+				    cols[i].f->name);
+			else
+				printf("%*.*s ", w, w, cols[i].f->name);
+		}
+		printf("%s\n", parsable == 1 ? "|" : "");
+		for (i = 0; !parsable && cols[i].f != NULL; i++) {
+			for (k = 0; k < cols[i].width; k++)
+				putchar('-');
+			putchar(' ');
+		}
+		if (!parsable)
+			putchar('\n');
+	}
+	for (n = 0; n < m.jobs.n; n++) {
+		r = &m.jobs.rows[n];
+		if (!sacct_wanted(r, names, since, until, by_id))
+			continue;
+		for (i = 0; cols[i].f != NULL; i++) {
+			cols[i].f->get(r, now, buf, sizeof buf);
+			safe_text_str(buf, safe, sizeof safe);
+			w = cols[i].width;
+			if (parsable)
+				printf("%s%s", i > 0 ? "|" : "", safe);
+			else
+				sacct_put(safe, w);
+		}
+		printf("%s\n", parsable == 1 ? "|" : "");
+	}
+	rc = EXIT_OK;
+	goto out;
+usage:
+	fprintf(stderr, "sacct: %s\nTry 'sacct --help' for more "
+	    "information.\n", err);
+out:
+	json_decref(names);
+	model_free(&m);
+	return (rc);
+}

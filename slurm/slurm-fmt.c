@@ -1,0 +1,192 @@
+/* slurm-fmt.c: Slurm's ways of writing things (slurm-fmt.h). */
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "slurm/slurm-fmt.h"
+
+static const struct {
+	const char	*name;
+	const char	*code;
+} slurm_states[JOB_STATE_COUNT] = {
+	[JOB_PENDING] = { "PENDING", "PD" },
+	[JOB_HELD] = { "PENDING", "PD" },
+	[JOB_RUNNING] = { "RUNNING", "R" },
+	[JOB_PREEMPTING] = { "RUNNING", "R" },
+	[JOB_COMPLETED] = { "COMPLETED", "CD" },
+	[JOB_FAILED] = { "FAILED", "F" },
+	[JOB_CANCELLED] = { "CANCELLED", "CA" },
+	[JOB_TIMEOUT] = { "TIMEOUT", "TO" },
+	[JOB_NODE_FAIL] = { "NODE_FAIL", "NF" },
+};
+
+const char *
+slurm_row_str(const struct job_row *r, enum job_field k, char *buf,
+    size_t len)
+{
+	if (r->v[k].type == JSCAN_NONE || r->v[k].type == JSCAN_NULL)
+		return ("");
+	jscan_string(&r->v[k], buf, len);
+	return (buf);
+}
+
+long long
+slurm_row_int(const struct job_row *r, enum job_field k)
+{
+	long long	v;
+
+	return (jscan_int(&r->v[k], &v) == 0 ? v : 0);
+}
+
+enum job_state
+slurm_row_state(const struct job_row *r)
+{
+	enum job_state	s;
+	char		buf[32];
+
+	if (job_state_parse(slurm_row_str(r, JF_STATE, buf, sizeof buf),
+	    &s) == -1)
+		return (JOB_PENDING);
+	return (s);
+}
+
+const char *
+slurm_state(enum job_state s)
+{
+	return ((unsigned)s < JOB_STATE_COUNT && slurm_states[s].name != NULL ?
+	    slurm_states[s].name : "UNKNOWN");
+}
+
+const char *
+slurm_state_code(enum job_state s)
+{
+	return ((unsigned)s < JOB_STATE_COUNT && slurm_states[s].code != NULL ?
+	    slurm_states[s].code : "??");
+}
+
+const char *
+slurm_reason(enum job_state s, const char *reason)
+{
+	if (s == JOB_HELD)
+		return ("JobHeldUser");
+	if (reason == NULL || *reason == '\0')
+		return ("None");
+	return (reason);
+}
+
+void
+slurm_time_used(int64_t secs, char *buf, size_t len)
+{
+	int64_t	d, h, m, s;
+
+	if (secs < 0)
+		secs = 0;
+	d = secs / 86400;
+	h = secs / 3600 % 24;
+	m = secs / 60 % 60;
+	s = secs % 60;
+	if (d > 0)
+		snprintf(buf, len, "%" PRId64 "-%02" PRId64 ":%02" PRId64
+		    ":%02" PRId64, d, h, m, s);
+	else if (h > 0)
+		snprintf(buf, len, "%" PRId64 ":%02" PRId64 ":%02" PRId64, h,
+		    m, s);
+	else
+		snprintf(buf, len, "%" PRId64 ":%02" PRId64, m, s);
+}
+
+void
+slurm_elapsed(int64_t secs, char *buf, size_t len)
+{
+	int64_t	d, h, m, s;
+
+	if (secs < 0)
+		secs = 0;
+	d = secs / 86400;
+	h = secs / 3600 % 24;
+	m = secs / 60 % 60;
+	s = secs % 60;
+	if (d > 0)
+		snprintf(buf, len, "%" PRId64 "-%02" PRId64 ":%02" PRId64
+		    ":%02" PRId64, d, h, m, s);
+	else
+		snprintf(buf, len, "%02" PRId64 ":%02" PRId64 ":%02" PRId64, h,
+		    m, s);
+}
+
+void
+slurm_date(int64_t t, const char *none, char *buf, size_t len)
+{
+	time_t		tt = (time_t)t;
+	struct tm	tm;
+
+	if (t <= 0 || localtime_r(&tt, &tm) == NULL ||
+	    strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm) == 0)
+		snprintf(buf, len, "%s", none);
+}
+
+int
+slurm_format_parse(const char *fmt, struct slurm_item *items, int max,
+    char *err, size_t errlen)
+{
+	const char	*p = fmt;
+	struct slurm_item *it;
+	size_t		 n;
+	int		 count = 0;
+
+	while (*p != '\0') {
+		if (count == max) {
+			snprintf(err, errlen, "more than %d items", max);
+			return (-1);
+		}
+		it = &items[count++];
+		memset(it, 0, sizeof *it);
+		if (*p != '%' || p[1] == '%') {
+			/* Text up to the next field. */
+			for (n = 0; *p != '\0' && n < sizeof it->text - 1;) {
+				if (*p == '%' && p[1] != '%')
+					break;
+				it->text[n++] = *p;
+				p += *p == '%' ? 2 : 1;
+			}
+			continue;
+		}
+		p++;
+		if (*p == '.') {
+			it->right = true;
+			p++;
+		}
+		while (isdigit((unsigned char)*p) && it->width < 1000)
+			it->width = it->width * 10 + (*p++ - '0');
+		if (!isalpha((unsigned char)*p)) {
+			snprintf(err, errlen, "expected a field letter after "
+			    "'%%' at \"%.16s\"", p);
+			return (-1);
+		}
+		it->field = *p++;
+	}
+	return (count);
+}
+
+void
+slurm_put(FILE *f, const struct slurm_item *it, const char *value)
+{
+	int	len = (int)strlen(value);
+
+	if (it->field == 0) {
+		fputs(it->text, f);
+		return;
+	}
+	if (it->width == 0) {
+		fputs(value, f);
+		return;
+	}
+	if (len > it->width)
+		len = it->width;
+	if (it->right)
+		fprintf(f, "%*s%.*s", it->width - len, "", len, value);
+	else
+		fprintf(f, "%.*s%*s", len, value, it->width - len, "");
+}

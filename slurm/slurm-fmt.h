@@ -1,0 +1,54 @@
+/* slurm-fmt.h: what Slurm's commands print, for the slurm-compat ones
+ * (squeue, sacct, sinfo): state names and codes, times as Slurm writes
+ * them, and the "%.18i %j"-style formats with their widths. A script that
+ * parses Slurm's output parses these the same way. */
+#ifndef GB_SLURM_FMT_H
+#define GB_SLURM_FMT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "client/job-row.h"
+#include "common/job-state.h"
+
+/* A job row's member as text ("" when absent or null), as an integer (0
+ * when absent), and its state (PENDING when unreadable). */
+const char	*slurm_row_str(const struct job_row *, enum job_field, char *buf,
+		     size_t len);
+long long	 slurm_row_int(const struct job_row *, enum job_field);
+enum job_state	 slurm_row_state(const struct job_row *);
+
+/* Slurm's name of a gbatch state (HELD is PENDING, PREEMPTING RUNNING),
+ * and its compact code (PD, R, CD, ...). */
+const char	*slurm_state(enum job_state);
+const char	*slurm_state_code(enum job_state);
+/* Slurm's reason for a waiting job: gbatch's, Held as JobHeldUser. */
+const char	*slurm_reason(enum job_state, const char *reason);
+
+/* squeue's %M: M:SS, H:MM:SS or D-HH:MM:SS. */
+void		 slurm_time_used(int64_t secs, char *buf, size_t len);
+/* sacct's Elapsed: HH:MM:SS or D-HH:MM:SS. */
+void		 slurm_elapsed(int64_t secs, char *buf, size_t len);
+/* sacct's Start and End: local YYYY-MM-DDTHH:MM:SS, or none (0). */
+void		 slurm_date(int64_t t, const char *none, char *buf, size_t len);
+
+/* One item of a format: a field letter (or 0 for literal text) and its
+ * width: 0 none, right-justified with '.'. */
+struct slurm_item {
+	char		 field;
+	int		 width;
+	bool		 right;
+	char		 text[64];	/* literal text, field 0 */
+};
+
+/* Parses an squeue/sinfo -o format ("%.18i %j|%u") into at most max
+ * items. Returns how many, or -1 with err naming what is wrong. */
+int		 slurm_format_parse(const char *fmt, struct slurm_item *items,
+		     int max, char *err, size_t errlen);
+/* Prints value in item's width (a value longer than a width is cut, as
+ * Slurm's are). */
+void		 slurm_put(FILE *, const struct slurm_item *, const char *value);
+
+#endif

@@ -1,0 +1,426 @@
+/* squeue (slurm-compat): the queue as Slurm's squeue prints it, for the
+ * scripts and workflow engines that read it: -h, -j, -u, -t, -n, --me,
+ * -o with Slurm's field codes and widths, --json. gbatch's own view is
+ * gq. */
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "client/cmd.h"
+#include "client/model.h"
+#include "common/proto.h"
+#include "common/safe-text.h"
+#include "slurm/slurm-fmt.h"
+
+#define SQUEUE_DEFAULT	"%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R"
+#define SQUEUE_ITEMS	64
+#define SQUEUE_FIELDS	"ijuPtTMDRrbNlLSeVaqC"
+
+enum {
+	SQUEUE_OPT_JSON = 256,
+	SQUEUE_OPT_ME,
+	SQUEUE_OPT_HELP,
+};
+
+static const struct option squeue_longopts[] = {
+	{ "noheader", no_argument, NULL, 'h' },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "user", required_argument, NULL, 'u' },
+	{ "states", required_argument, NULL, 't' },
+	{ "state", required_argument, NULL, 't' },
+	{ "name", required_argument, NULL, 'n' },
+	{ "format", required_argument, NULL, 'o' },
+	{ "all", no_argument, NULL, 'a' },
+	{ "json", no_argument, NULL, SQUEUE_OPT_JSON },
+	{ "me", no_argument, NULL, SQUEUE_OPT_ME },
+	CMD_TIMEOUT_LONGOPT,
+	{ "help", no_argument, NULL, SQUEUE_OPT_HELP },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static void
+squeue_usage(void)
+{
+	printf(
+"usage: squeue [options]\n"
+"gbatch's queue as Slurm's squeue prints it (slurm-compat; gq is gbatch's\n"
+"own). Pending and running jobs unless -t or -j says otherwise.\n"
+"\n"
+"  -h, --noheader         no header line\n"
+"  -j, --jobs ID[,ID]     these jobs, whatever their state\n"
+"  -u, --user USER[,USER] these users' jobs\n"
+"      --me               my jobs\n"
+"  -t, --states STATE[,STATE]  PD, R, CD, F, CA, TO, NF (or the names),\n"
+"                         or all\n"
+"  -n, --name NAME[,NAME] jobs of these names\n"
+"  -o, --format FORMAT    fields as %%[.][WIDTH]CODE ('.': right-justified):\n"
+"                         %%i id, %%j name, %%u user, %%P partition, %%t state\n"
+"                         code, %%T state, %%M time used, %%l time limit,\n"
+"                         %%D nodes, %%R reason or nodes, %%r reason, %%N\n"
+"                         nodes, %%b GPUs (gpu:N), %%S start, %%V submit,\n"
+"                         %%e end, %%a account, %%C GPUs\n"
+"                         (default \"%s\")\n"
+"      --json             the jobs as JSON\n"
+"  -a, --all              accepted: gbatch has one partition, \"gbatch\"\n"
+"      --timeout SECONDS  how long to wait for gbatchd (default 10)\n"
+"      --help             this help\n"
+"  -V, --version          print the version\n"
+"\n"
+"Exit status: 0 ok, 1 an unknown job id, 2 usage error, 3 cannot reach\n"
+"gbatchd.\n", SQUEUE_DEFAULT);
+}
+
+/* Nodes in a comma list ("n1,n2": 2), 1 for a job not placed. */
+static int
+squeue_nnodes(const char *nodes)
+{
+	int	n = 1;
+
+	if (*nodes == '\0')
+		return (1);
+	for (; *nodes != '\0'; nodes++)
+		n += *nodes == ',';
+	return (n);
+}
+
+/* The value of field c of job r, into buf. */
+static const char *
+squeue_field(const struct job_row *r, char c, char *buf, size_t len)
+{
+	enum job_state	 s = slurm_row_state(r);
+	char		 tmp[1024];
+	const char	*nodes;
+
+	switch (c) {
+	case 'i':
+	case 'A':
+		snprintf(buf, len, "%lld", slurm_row_int(r, JF_ID));
+		return (buf);
+	case 'j':
+		return (slurm_row_str(r, JF_NAME, buf, len));
+	case 'u':
+		return (slurm_row_str(r, JF_USER, buf, len));
+	case 'a':
+		return (slurm_row_str(r, JF_ACCOUNT, buf, len));
+	case 'P':
+	case 'q':
+		return ("gbatch");
+	case 't':
+		return (slurm_state_code(s));
+	case 'T':
+		return (slurm_state(s));
+	case 'M':
+		slurm_time_used(slurm_row_int(r, JF_ELAPSED), buf, len);
+		return (buf);
+	case 'l':
+		if (slurm_row_int(r, JF_TIME_LIMIT) == 0)
+			return ("UNLIMITED");
+		slurm_time_used(slurm_row_int(r, JF_TIME_LIMIT), buf, len);
+		return (buf);
+	case 'D':
+		snprintf(buf, len, "%d", squeue_nnodes(slurm_row_str(r, JF_NODES,
+		    tmp, sizeof tmp)));
+		return (buf);
+	case 'N':
+		return (slurm_row_str(r, JF_NODES, buf, len));
+	case 'r':
+		return (slurm_reason(s, slurm_row_str(r, JF_REASON, tmp,
+		    sizeof tmp)));
+	case 'R':
+		nodes = slurm_row_str(r, JF_NODES, tmp, sizeof tmp);
+		if (s == JOB_RUNNING || s == JOB_PREEMPTING) {
+			snprintf(buf, len, "%s", nodes);
+			return (buf);
+		}
+		snprintf(buf, len, "(%s)", slurm_reason(s, slurm_row_str(r,
+		    JF_REASON, tmp, sizeof tmp)));
+		return (buf);
+	case 'b':
+		snprintf(buf, len, "gpu:%lld", slurm_row_int(r, JF_GPUS));
+		return (buf);
+	case 'C':
+		snprintf(buf, len, "%lld", slurm_row_int(r, JF_GPUS));
+		return (buf);
+	case 'S':
+		slurm_date(slurm_row_int(r, JF_START_TIME), "N/A", buf, len);
+		return (buf);
+	case 'V':
+		slurm_date(slurm_row_int(r, JF_SUBMIT_TIME), "N/A", buf, len);
+		return (buf);
+	case 'e':
+		slurm_date(slurm_row_int(r, JF_END_TIME), "N/A", buf, len);
+		return (buf);
+	case 'L':
+		if (slurm_row_int(r, JF_TIME_LIMIT) == 0)
+			return ("UNLIMITED");
+		slurm_time_used(slurm_row_int(r, JF_TIME_LIMIT) -
+		    slurm_row_int(r, JF_ELAPSED), buf, len);
+		return (buf);
+	default:
+		return ("");
+	}
+}
+
+/* The header of field c, as Slurm names it. */
+static const char *
+squeue_header(char c)
+{
+	switch (c) {
+	case 'i': return ("JOBID");
+	case 'A': return ("JOBID");
+	case 'j': return ("NAME");
+	case 'u': return ("USER");
+	case 'a': return ("ACCOUNT");
+	case 'P': return ("PARTITION");
+	case 'q': return ("QOS");
+	case 't': return ("ST");
+	case 'T': return ("STATE");
+	case 'M': return ("TIME");
+	case 'l': return ("TIME_LIMIT");
+	case 'L': return ("TIME_LEFT");
+	case 'D': return ("NODES");
+	case 'N': return ("NODELIST");
+	case 'r': return ("REASON");
+	case 'R': return ("NODELIST(REASON)");
+	case 'b': return ("TRES_PER_NODE");
+	case 'C': return ("CPUS");
+	case 'S': return ("START_TIME");
+	case 'V': return ("SUBMIT_TIME");
+	case 'e': return ("END_TIME");
+	default: return ("");
+	}
+}
+
+static bool	squeue_named(const json_t *, const struct job_row *);
+
+static void
+squeue_json(const struct model *m, const json_t *names)
+{
+	json_t		*jobs = json_array(), *out;
+	char		 b[4][1024];
+	size_t		 i;
+	const struct job_row *r;
+
+	for (i = 0; i < m->jobs.n; i++) {
+		r = &m->jobs.rows[i];
+		if (!squeue_named(names, r))
+			continue;
+		json_array_append_new(jobs, json_pack("{s:I,s:s,s:s,s:s,s:s,"
+		    "s:s,s:s,s:I,s:I,s:I,s:I,s:s}",
+		    "job_id", (json_int_t)slurm_row_int(r, JF_ID),
+		    "name", squeue_field(r, 'j', b[0], sizeof b[0]),
+		    "user_name", squeue_field(r, 'u', b[1], sizeof b[1]),
+		    "job_state", slurm_state(slurm_row_state(r)),
+		    "state_reason", squeue_field(r, 'r', b[2], sizeof b[2]),
+		    "nodes", squeue_field(r, 'N', b[3], sizeof b[3]),
+		    "partition", "gbatch",
+		    "submit_time", (json_int_t)slurm_row_int(r, JF_SUBMIT_TIME),
+		    "start_time", (json_int_t)slurm_row_int(r, JF_START_TIME),
+		    "end_time", (json_int_t)slurm_row_int(r, JF_END_TIME),
+		    "time_limit", (json_int_t)(slurm_row_int(r, JF_TIME_LIMIT) /
+		    60), "tres_per_job", squeue_field(r, 'b', b[0],
+		    sizeof b[0])));
+	}
+	out = json_pack("{s:o}", "jobs", jobs);
+	cmd_json_print(out, JSON_INDENT(2));
+	json_decref(out);
+}
+
+static int
+squeue_add_user(const char *item, void *arg, char *err, size_t errlen)
+{
+	return (job_filter_add_user(arg, item, err, errlen));
+}
+
+/* Slurm's pending includes gbatch's held jobs. */
+static int
+squeue_add_state(const char *item, void *arg, char *err, size_t errlen)
+{
+	struct job_filter	*f = arg;
+
+	if (job_filter_add_state(f, item, err, errlen) == -1)
+		return (-1);
+	if (f->state[JOB_PENDING])
+		f->state[JOB_HELD] = true;
+	if (f->state[JOB_RUNNING])
+		f->state[JOB_PREEMPTING] = true;
+	return (0);
+}
+
+static int
+squeue_add_name(const char *item, void *arg, char *err, size_t errlen)
+{
+	json_array_append_new(arg, json_string(item));
+	return (0);
+}
+
+static int
+squeue_add_id(const char *item, void *arg, char *err, size_t errlen)
+{
+	char			*end;
+	unsigned long long	 id = strtoull(item, &end, 10);
+
+	if (*item == '\0' || *end != '\0' || id == 0) {
+		snprintf(err, errlen, "--jobs: \"%s\" is not a job id", item);
+		return (-1);
+	}
+	job_filter_add_id(arg, (uint64_t)id);
+	return (0);
+}
+
+static bool
+squeue_named(const json_t *names, const struct job_row *r)
+{
+	char	buf[1024];
+	json_t	*n;
+	size_t	i;
+
+	if (json_array_size(names) == 0)
+		return (true);
+	slurm_row_str(r, JF_NAME, buf, sizeof buf);
+	json_array_foreach(names, i, n) {
+		if (strcmp(json_string_value(n), buf) == 0)
+			return (true);
+	}
+	return (false);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct slurm_item	 items[SQUEUE_ITEMS];
+	struct model		 m;
+	json_t			*fields = NULL, *names = json_array();
+	const char		*fmt = SQUEUE_DEFAULT, *topt = NULL, *v;
+	char			 err[1024], buf[4096], safe[4200];
+	unsigned		 timeout;
+	bool			 header = true, json = false;
+	int			 ch, n, i, r = EXIT_USAGE;
+	size_t			 k;
+
+	model_init(&m, CMD_TIMEOUT_DEFAULT);
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":hj:u:t:n:o:aV", squeue_longopts,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'h':
+			header = false;
+			break;
+		case 'j':
+			if (cmd_split(optarg, "--jobs", squeue_add_id,
+			    &m.filter, err, sizeof err) == -1)
+				goto usage;
+			break;
+		case 'u':
+			if (cmd_split(optarg, "--user", squeue_add_user,
+			    &m.filter, err, sizeof err) == -1)
+				goto usage;
+			break;
+		case SQUEUE_OPT_ME:
+			if (job_filter_add_me(&m.filter, err, sizeof err) == -1)
+				goto usage;
+			break;
+		case 't':
+			if (cmd_split(optarg, "--states", squeue_add_state,
+			    &m.filter, err, sizeof err) == -1)
+				goto usage;
+			break;
+		case 'n':
+			if (cmd_split(optarg, "--name", squeue_add_name, names,
+			    err, sizeof err) == -1)
+				goto usage;
+			break;
+		case 'o':
+			fmt = optarg;
+			break;
+		case 'a':
+			break;
+		case SQUEUE_OPT_JSON:
+			json = true;
+			break;
+		case CMD_OPT_TIMEOUT:
+			topt = optarg;
+			break;
+		case SQUEUE_OPT_HELP:
+			squeue_usage();
+			r = EXIT_OK;
+			goto out;
+		case 'V':
+			cmd_version("squeue");
+			r = EXIT_OK;
+			goto out;
+		default:
+			cmd_option_error(ch, argv, squeue_longopts, err,
+			    sizeof err);
+			goto usage;
+		}
+	}
+	if (optind < argc) {
+		snprintf(err, sizeof err, "unexpected argument \"%s\"",
+		    argv[optind]);
+		goto usage;
+	}
+	if ((n = slurm_format_parse(fmt, items, SQUEUE_ITEMS, err,
+	    sizeof err)) == -1)
+		goto usage;
+	for (i = 0; i < n; i++) {
+		if (items[i].field != 0 && strchr(SQUEUE_FIELDS,
+		    items[i].field) == NULL) {
+			snprintf(err, sizeof err, "--format: %%%c is not a field "
+			    "gbatch's squeue prints; it prints %%i %%A %%j %%u "
+			    "%%a %%P %%q %%t %%T %%M %%l %%L %%D %%N %%r %%R %%b %%C "
+			    "%%S %%V %%e", items[i].field);
+			goto usage;
+		}
+	}
+	if (cmd_timeout(topt, &timeout, err, sizeof err) == -1)
+		goto usage;
+	model_set_timeout(&m, timeout);
+	fields = json_pack("[s,s,s,s,s,s,s,s,s,s,s,s,s]", "id", "name", "user",
+	    "state", "reason", "gpus", "nodes", "elapsed", "time_limit",
+	    "submit_time", "start_time", "end_time", "account");
+	if ((r = model_refresh_jobs(&m, fields)) != 0) {
+		fprintf(stderr, "squeue: %s\n", m.err);
+		goto out;
+	}
+	if (m.jobs.missing.type == JSCAN_ARRAY && m.jobs.missing.n > 2) {
+		/* Slurm's words for it. */
+		fprintf(stderr, "slurm_load_jobs error: Invalid job id "
+		    "specified\n");
+		r = EXIT_REFUSED;
+		goto out;
+	}
+	if (json) {
+		squeue_json(&m, names);
+		goto out;
+	}
+	if (header) {
+		for (i = 0; i < n; i++)
+			slurm_put(stdout, &items[i], squeue_header(items[i].field));
+		putchar('\n');
+	}
+	for (k = 0; k < m.jobs.n; k++) {
+		if (!squeue_named(names, &m.jobs.rows[k]))
+			continue;
+		for (i = 0; i < n; i++) {
+			v = squeue_field(&m.jobs.rows[k], items[i].field, buf,
+			    sizeof buf);
+			slurm_put(stdout, &items[i], safe_text_str(v, safe,
+			    sizeof safe));
+		}
+		putchar('\n');
+	}
+	r = EXIT_OK;
+	goto out;
+usage:
+	fprintf(stderr, "squeue: %s\nTry 'squeue --help' for more "
+	    "information.\n", err);
+out:
+	json_decref(fields);
+	json_decref(names);
+	model_free(&m);
+	return (r);
+}

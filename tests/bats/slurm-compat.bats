@@ -1,0 +1,220 @@
+#!/usr/bin/env bats
+# slurm-compat.bats: Slurm's commands over gbatch (slurm/), run from the
+# build as `make install-slurm-compat` installs them: sbatch and scancel
+# (gsub and gcancel under Slurm's names), squeue; each one's output
+# compared field by field with what Slurm's documentation gives for the
+# format asked.
+
+load helpers
+
+setup() {
+	bats_require_minimum_version 1.5.0
+	gb_setup
+	PATH="$GBATCH_BUILDDIR/slurm:$PATH"
+	cd "$GB_DIR"
+	gb_start_cluster
+}
+
+teardown() {
+	gb_teardown
+}
+
+# sq ID FORMAT: squeue -h -j ID -o FORMAT.
+sq() {
+	squeue -h -j "$1" -o "$2"
+}
+
+@test "sbatch prints Slurm's words and its --parsable id; output goes to slurm-%j.out" {
+	printf '#!/bin/sh\n#SBATCH -J hello\necho hi from $SLURM_JOB_ID\n' >job.sh
+	run -0 sbatch job.sh
+	[[ "$output" =~ ^Submitted\ batch\ job\ ([0-9]+)$ ]]
+	id=${BASH_REMATCH[1]}
+	gb_wait_state "$id" COMPLETED 20
+	[ "$(cat "slurm-$id.out")" = "hi from $id" ]
+	run -0 sbatch --parsable job.sh
+	[[ "$output" =~ ^[0-9]+$ ]]
+	run -2 sbatch --nosuch job.sh
+	[[ "$output" == "sbatch: "* ]]
+	[[ "$output" == *"Try 'sbatch --help'"* ]]
+}
+
+@test "scancel cancels by id, name and user, and speaks as scancel" {
+	a=$(sbatch --parsable -J keep --wrap 'sleep 60')
+	b=$(sbatch --parsable -J drop --wrap 'sleep 60')
+	gb_wait_state "$a" RUNNING 20
+	scancel "$a"
+	gb_wait_state "$a" CANCELLED 20
+	scancel -n drop
+	gb_wait_state "$b" CANCELLED 20
+	run -1 scancel 99999
+	[[ "$output" == "scancel: job 99999: "* ]]
+}
+
+@test "squeue's default columns, and -o with Slurm's codes, for running, pending and held jobs" {
+	big=$(sbatch --parsable -J big -G 8 --wrap 'sleep 60')
+	gb_wait_state "$big" RUNNING 20
+	wait1=$(sbatch --parsable -J waiting -G 1 --wrap true)
+	held=$(sbatch --parsable -H -J held -G 1 --wrap true)
+	gb_wait 10 sh -c "gq -h -j $wait1 -o reason | grep -q Resources"
+	run -0 squeue
+	# Slurm's header and widths: %.18i %.9P %.8j %.8u %.2t %.10M %.6D %R.
+	[ "${lines[0]}" = "             JOBID PARTITION     NAME     USER ST       TIME  NODES NODELIST(REASON)" ]
+	line=$(grep -E "^ +$big " <<<"$output")
+	[ "${#line}" -ge 71 ]
+	read -r id part name user st time nodes where <<<"$line"
+	[ "$id $part $name $user $st $nodes" = "$big gbatch big root R 2" ]
+	[[ "$time" =~ ^[0-9]+:[0-9]{2}$ ]]
+	[ "$where" = "$(gq -h -j "$big" -o nodes)" ]
+	read -r id part name user st time nodes where <<<"$(grep -E "^ +$wait1 " <<<"$output")"
+	[ "$st $time $nodes $where" = "PD 0:00 1 (Resources)" ]
+	read -r id part name user st time nodes where <<<"$(grep -E "^ +$held " <<<"$output")"
+	[ "$st $where" = "PD (JobHeldUser)" ]
+	# -o: each code, no widths, any separator.
+	[ "$(sq "$big" '%i|%j|%u|%t|%T|%D|%b|%P|%l')" = "$big|big|root|R|RUNNING|2|gpu:8|gbatch|UNLIMITED" ]
+	[ "$(sq "$wait1" '%i %T %r %R')" = "$wait1 PENDING Resources (Resources)" ]
+	# Widths: left-justified, right with '.', cut when longer.
+	[ "$(sq "$held" '[%10j][%.6T][%3T]')" = "[held      ][PENDIN][PEN]" ]
+	# -t and -u select, Slurm's pending includes held jobs.
+	[ "$(squeue -h -t PD -o %i | sort | tr '\n' ' ')" = "$(printf '%s\n' "$wait1" "$held" | sort | tr '\n' ' ')" ]
+	[ "$(squeue -h -t R -u root -o %i)" = "$big" ]
+	[ -z "$(squeue -h -u nobody -o %i)" ]
+	[ "$(squeue -h -n held,big -o %j | sort | tr '\n' ' ')" = "big held " ]
+}
+
+@test "squeue --json, and refusals in Slurm's words" {
+	id=$(sbatch --parsable -J j1 --wrap 'sleep 60')
+	gb_wait_state "$id" RUNNING 20
+	run -0 squeue --json
+	python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+j = [x for x in d["jobs"] if x["job_id"] == int(sys.argv[2])][0]
+assert j["name"] == "j1" and j["job_state"] == "RUNNING" and j["partition"] == "gbatch", j
+assert j["user_name"] == "root" and j["nodes"] != "", j' "$output" "$id"
+	run -1 squeue -j 99999
+	[ "$output" = "slurm_load_jobs error: Invalid job id specified" ]
+	run -2 squeue -o '%i %Z'
+	[[ "$output" == *"--format: %Z is not a field gbatch's squeue prints"* ]]
+	run -2 squeue -t sleepy
+	[[ "$output" == *'unknown state "sleepy"'* ]]
+}
+
+# in_line OUTPUT ID: the line of OUTPUT starting with ID|.
+in_line() {
+	grep "^$2|" <<<"$1"
+}
+
+@test "sacct -j -X -n -P --format: Slurm's fields of completed, failed, running and cancelled jobs" {
+	ok=$(sbatch --parsable -J okjob --wrap true)
+	bad=$(sbatch --parsable -J badjob --wrap 'exit 3')
+	gb_wait_state "$ok" COMPLETED 20
+	gb_wait_state "$bad" FAILED 20
+	long=$(sbatch --parsable -J longjob -G 8 --wrap 'sleep 60')
+	gb_wait_state "$long" RUNNING 20
+	gone=$(sbatch --parsable -J gone --wrap true)
+	scancel "$gone"
+	gb_wait_state "$gone" CANCELLED 20
+	f=JobID,JobIDRaw,JobName,State,ExitCode,Elapsed,Start,End,AllocTRES,NodeList,NNodes,Partition
+	run -0 sacct -j "$ok,$bad,$long,$gone" -X -n -P --format "$f"
+	[ "${#lines[@]}" -eq 4 ]
+	start=$(gq -h -t all -j "$ok" -o start_time)
+	end=$(gq -h -t all -j "$ok" -o end_time)
+	node=$(gq -h -t all -j "$ok" -o nodes)
+	[ "$(in_line "$output" "$ok")" = "$ok|$ok|okjob|COMPLETED|0:0|00:00:0$(( $(date -d "$end" +%s) - $(date -d "$start" +%s) ))|$start|$end|gres/gpu=1,node=1|$node|1|gbatch" ]
+	IFS='|' read -r id raw name state code rest <<<"$(in_line "$output" "$bad")"
+	[ "$state $code" = "FAILED 3:0" ]
+	IFS='|' read -r id raw name state code el st en tres nodes nn part <<<"$(in_line "$output" "$long")"
+	[ "$state $en $tres $nn" = "RUNNING Unknown gres/gpu=8,node=2 2" ]
+	IFS='|' read -r id raw name state code el st en tres nodes nn part <<<"$(in_line "$output" "$gone")"
+	[ "$state|$st|$tres|$nodes|$nn" = "CANCELLED|Unknown||None assigned|0" ]
+	# Slurm's headers: right-justified names over dashes; -p ends lines
+	# with '|'; a value too long is cut with '+'.
+	run -0 sacct -j "$ok" --format JobID,State%5,JobName%4
+	[ "${lines[0]}" = "       JobID State JobN " ]
+	[ "${lines[1]}" = "------------ ----- ---- " ]
+	[ "${lines[2]}" = "$(printf '%12s' "$ok") COMP+ okj+ " ]
+	[ "$(sacct -j "$ok" -n -p -o jobid,state)" = "$ok|COMPLETED|" ]
+	[ "$(sacct -n -P -o JobName --name badjob)" = badjob ]
+	run -2 sacct -o JobID,MaxRSS
+	[[ "$output" == *'--format: "MaxRSS" is not a field gbatch'"'"'s sacct prints'* ]]
+}
+
+# A small pipeline, a -> b -> c, each step a file made from the one before.
+snakefile() {
+	cat >Snakefile <<'SNK'
+rule all:
+    input: "c.txt"
+rule a:
+    output: "a.txt"
+    shell: "echo a > {output}"
+rule b:
+    input: "a.txt"
+    output: "b.txt"
+    shell: "cat {input} > {output}; echo b >> {output}"
+rule c:
+    input: "b.txt"
+    output: "c.txt"
+    shell: "cat {input} > {output}; echo c >> {output}"
+SNK
+}
+
+c_done() {
+	[ "$(cat c.txt 2>/dev/null)" = $'a\nb\nc' ]
+}
+
+@test "snakemake runs a pipeline on gbatch through sbatch and sacct, unchanged" {
+	command -v snakemake >/dev/null || skip "snakemake is not installed (tools/deps test installs it)"
+	snakefile
+	# Its status polling as Slurm sites write it: sacct's State.
+	cat >status.sh <<'SH'
+#!/bin/sh
+case $(sacct -j "$1" -X -n -P -o State) in
+COMPLETED) echo success ;;
+FAILED|CANCELLED*|TIMEOUT|NODE_FAIL|OUT_OF_MEMORY) echo failed ;;
+*) echo running ;;
+esac
+SH
+	chmod +x status.sh
+	run -0 timeout 300 snakemake --cluster "sbatch --parsable -J {rule}" \
+	    --cluster-status ./status.sh --cluster-cancel scancel --jobs 2 \
+	    --latency-wait 5
+	c_done
+	[ "$(gq -h -t all -o name,state | sort | tr -s ' ' | tr '\n' ';')" = "a COMPLETED;b COMPLETED;c COMPLETED;" ]
+}
+
+@test "snakemake --immediate-submit hands gbatch the whole pipeline as jobs with dependencies" {
+	command -v snakemake >/dev/null || skip "snakemake is not installed (tools/deps test installs it)"
+	snakefile
+	# {dependencies} are the ids of the jobs a job needs, the job script
+	# last: sbatch --dependency=afterok:ID:ID as Slurm sites write it.
+	cat >submit.sh <<'SH'
+#!/bin/sh
+deps=
+while [ $# -gt 1 ]; do deps="$deps:$1"; shift; done
+exec sbatch --parsable ${deps:+--dependency=afterok$deps} "$1"
+SH
+	chmod +x submit.sh
+	# Debian's snakemake 7.21 submits every job, then may stop on a
+	# KeyError of its own (its dag.finish, after the last submission):
+	# what counts is what it handed gbatch.
+	run timeout 120 snakemake --cluster "./submit.sh {dependencies}" \
+	    --immediate-submit --notemp --jobs 3
+	[[ "$output" == *"Submitted job 1 with external jobid '3'."* ]] || { echo "$output"; false; }
+	# Submitted at once, the later ones waiting for the earlier.
+	[ "$(gq -h -t all -o id | wc -l)" -eq 3 ]
+	[ "$(gq -h -t all -o dependency | grep -c afterok)" -eq 2 ]
+	gb_wait 120 c_done
+}
+
+@test "make install-slurm-compat installs the commands under Slurm's names, uninstall removes them" {
+	d=$GB_DIR/inst
+	make -s -C "$GBATCH_BUILDDIR" install-slurm-compat DESTDIR="$d" prefix=/usr >/dev/null
+	[ -x "$d/usr/bin/squeue" ] && [ -x "$d/usr/bin/sacct" ]
+	[ "$(readlink "$d/usr/bin/sbatch")" = gsub ]
+	[ "$(readlink "$d/usr/bin/scancel")" = gcancel ]
+	[ -f "$d/usr/share/man/man7/gbatch-slurm.7" ]
+	# Nothing else: gbatch's own commands come with make install.
+	[ "$(find "$d" -type f -o -type l | wc -l)" -eq 5 ]
+	make -s -C "$GBATCH_BUILDDIR" uninstall-slurm-compat DESTDIR="$d" prefix=/usr >/dev/null
+	[ "$(find "$d" -type f -o -type l | wc -l)" -eq 0 ]
+}
