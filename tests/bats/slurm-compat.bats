@@ -214,7 +214,28 @@ SH
 	[ "$(readlink "$d/usr/bin/scancel")" = gcancel ]
 	[ -f "$d/usr/share/man/man7/gbatch-slurm.7" ]
 	# Nothing else: gbatch's own commands come with make install.
-	[ "$(find "$d" -type f -o -type l | wc -l)" -eq 5 ]
+	[ -x "$d/usr/bin/sinfo" ]
+	[ "$(find "$d" -type f -o -type l | wc -l)" -eq 6 ]
 	make -s -C "$GBATCH_BUILDDIR" uninstall-slurm-compat DESTDIR="$d" prefix=/usr >/dev/null
 	[ "$(find "$d" -type f -o -type l | wc -l)" -eq 0 ]
+}
+
+@test "sinfo: a line per state in Slurm's columns, -N a line per node, -o with Slurm's codes" {
+	id=$(sbatch --parsable -G 1 --wrap 'sleep 60')
+	gb_wait_state "$id" RUNNING 20
+	busy=$(gq -h -j "$id" -o nodes)
+	idle=$( [ "$busy" = n1 ] && echo n2 || echo n1 )
+	gctl drain "$idle" --reason 'disk swap' >/dev/null
+	run -0 sinfo
+	[ "${lines[0]}" = "PARTITION AVAIL  TIMELIMIT  NODES  STATE NODELIST" ]
+	[ "${#lines[@]}" -eq 3 ]
+	grep -qxF "gbatch*      up   infinite      1    mix $busy" <<<"$output"
+	grep -qxF "gbatch*      up   infinite      1  drain $idle" <<<"$output"
+	run -0 sinfo -N -h
+	grep -qxF "$busy      1   gbatch*    mix" <<<"$output"
+	[ "$(sinfo -h -N -n "$idle" -o '%N|%T|%G|%E|%D')" = "$idle|drained|gpu:4|disk swap|1" ]
+	gctl resume "$idle" >/dev/null
+	[ "$(sinfo -h -n "$idle" -o '%t %N')" = "idle $idle" ]
+	run -2 sinfo -o '%N %z'
+	[[ "$output" == *"--format: %z is not a field gbatch's sinfo prints"* ]]
 }
