@@ -211,7 +211,7 @@ attained_over() {
 	sched_conf 'max_ckpt_grace = 30;' 'ckpt_grace = 10;'
 	gb_start_cluster
 	run -1 gsub --ckpt-grace 1:00 --wrap true
-	[[ "$output" == *"--ckpt-grace 60 s is above the cluster's most, scheduler.max_ckpt_grace = 30 s"* ]]
+	[[ "$output" == *"a checkpoint grace of 60 s (gsub --ckpt-grace, or --signal's @SECONDS) is above the cluster's most, scheduler.max_ckpt_grace = 30 s"* ]]
 	run -0 gsub --ckpt-grace 0:30 --ckpt-signal USR2 --wrap true
 }
 
