@@ -31,10 +31,11 @@ struct bench_buf {
 };
 
 static const char *bench_usage =
-    "usage: submit-pipelined [-H] [-n JOBS] [-w WINDOW] [-s SOCKET]\n"
+    "usage: submit-pipelined [-H] [-d SPEC] [-n JOBS] [-w WINDOW] [-s SOCKET]\n"
     "  -n JOBS    jobs to submit (default 20000)\n"
     "  -w WINDOW  most requests in flight at once (default 1024)\n"
     "  -H         submit the jobs held, so they do not run\n"
+    "  -d SPEC    each job waits for SPEC (gsub -d: afterok:7)\n"
     "  -s SOCKET  gbatchd's socket (default $GBATCH_SOCKET)\n"
     "Prints one line: jobs, seconds, jobs/s. Exits 1 if any reply is not ok.\n";
 
@@ -201,7 +202,7 @@ main(int argc, char **argv)
 	struct bench_buf	 out = { 0 }, in = { 0 };
 	struct pollfd		 pfd;
 	json_t			*msg, *job;
-	const char		*path = getenv("GBATCH_SOCKET");
+	const char		*path = getenv("GBATCH_SOCKET"), *depend = NULL;
 	char			 cwd[PATH_MAX], err[256];
 	uint8_t			 rbuf[65536];
 	long			 njobs = 20000, window = 1024;
@@ -211,7 +212,7 @@ main(int argc, char **argv)
 	ssize_t			 n;
 	double			 t0, t;
 
-	while ((ch = getopt(argc, argv, "Hhn:s:w:")) != -1) {
+	while ((ch = getopt(argc, argv, "Hd:hn:s:w:")) != -1) {
 		switch (ch) {
 		case 'H':
 			hold = 1;
@@ -221,6 +222,9 @@ main(int argc, char **argv)
 			break;
 		case 's':
 			path = optarg;
+			break;
+		case 'd':
+			depend = optarg;
 			break;
 		case 'w':
 			window = bench_number("-w", optarg, 1, 1000000);
@@ -245,6 +249,8 @@ main(int argc, char **argv)
 	    PROTO_VERSION, "role", "client");
 	bench_queue(&out, msg);
 	job = bench_job(hold, cwd);
+	if (depend != NULL)
+		json_object_set_new(job, "dependency", json_string(depend));
 
 	t0 = bench_now();
 	while (answered < njobs) {
