@@ -47,6 +47,43 @@ model_nodes_resume(const struct jscan_val *parent, size_t *ppos,
 	return (jscan_resume(parent, ppos, obj));
 }
 
+/* A GPU of a brief listing: [index, job, util, mem_used_mb, low_since]. */
+static int
+model_nodes_gpu_brief(struct model_gpu *g, struct jscan_val *arr,
+    const struct jscan_val *parent, size_t *ppos)
+{
+	struct jscan_val	 val;
+	size_t			 pos = 0, n = 0;
+	long long		 v;
+	int			 r;
+
+	while ((r = jscan_element(arr, &pos, &val)) == 1) {
+		v = model_nodes_int(&val, -1);
+		switch (n++) {
+		case 0:
+			g->index = v >= 0 ? v : 0;
+			break;
+		case 1:
+			g->job = v > 0 ? (uint64_t)v : 0;
+			break;
+		case 2:
+			g->util = v >= 0 && v <= 100 ? (int)v : -1;
+			break;
+		case 3:
+			g->mem_used_mb = v;
+			break;
+		case 4:
+			g->low_since = v > 0 ? v : 0;
+			break;
+		default:
+			return (-1);
+		}
+	}
+	if (r == -1 || n != 5)
+		return (-1);
+	return (model_nodes_resume(parent, ppos, arr, pos));
+}
+
 static int
 model_nodes_gpu(struct model_nodes_scan *s, struct jscan_val *obj,
     const struct jscan_val *parent, size_t *ppos)
@@ -57,7 +94,7 @@ model_nodes_gpu(struct model_nodes_scan *s, struct jscan_val *obj,
 	long long		 util;
 	int			 r;
 
-	if (obj->type != JSCAN_OBJECT)
+	if (obj->type != JSCAN_OBJECT && obj->type != JSCAN_ARRAY)
 		return (-1);
 	if (s->ngpus == s->gpus_size) {
 		s->gpus_size = s->gpus_size != 0 ? s->gpus_size * 2 : 64;
@@ -69,6 +106,8 @@ model_nodes_gpu(struct model_nodes_scan *s, struct jscan_val *obj,
 	g->name = g->uuid = "";
 	g->util = -1;
 	g->mem_used_mb = -1;
+	if (obj->type == JSCAN_ARRAY)
+		return (model_nodes_gpu_brief(g, obj, parent, ppos));
 	while ((r = jscan_member_lazy(obj, &pos, &key, &val)) == 1) {
 		if (jscan_key_is(&key, "index"))
 			g->index = model_nodes_int(&val, 0);

@@ -1,4 +1,5 @@
-/* model-nodes.h: the nodes of a NODE_LIST reply (docs/protocol.md, 300)
+/* model-nodes.h: the nodes of a NODE_LIST reply (docs/protocol.md, 300),
+ * a full one or a brief one (each GPU an array of the values that change),
  * as clients draw them: read once with jscan into plain rows. A cluster of
  * 1,000 nodes is 8,000 GPU entries, which a jansson tree takes tens of
  * milliseconds and megabytes to build, and gtop reads one every few

@@ -408,16 +408,31 @@ node_describe(const struct node *n, struct jtext *b, bool brief)
 	for (i = 0; i < n->gpus_total; i++) {
 		if (i != 0)
 			JTEXT_LIT(b, ",");
+		if (brief) {
+			/* [index, job, util, mem_used_mb, low_since]: what
+			 * changes, without a member name per value. */
+			JTEXT_LIT(b, "[");
+			jtext_put_int(b, i < n->gpus_described ?
+			    n->gpu_index[i] : (int64_t)i);
+			JTEXT_LIT(b, ",");
+			node_put_known(b, n->gpu_job[i] != 0 ?
+			    (int64_t)n->gpu_job[i] : -1);
+			JTEXT_LIT(b, ",");
+			node_put_known(b, n->gpu_util[i]);
+			JTEXT_LIT(b, ",");
+			node_put_known(b, n->gpu_mem_used[i]);
+			JTEXT_LIT(b, ",");
+			jtext_put_int(b, n->gpu_job[i] != 0 ?
+			    n->gpu_low_since[i] : 0);
+			JTEXT_LIT(b, "]");
+			continue;
+		}
 		if (i >= n->gpus_described) {
 			/* Known from the database, not yet from a HELLO. */
 			JTEXT_LIT(b, "{\"index\":");
 			jtext_put_int(b, (int64_t)i);
-			if (!brief)
-				JTEXT_LIT(b, ",\"name\":\"\",\"uuid\":\"\","
-				    "\"memory_mb\":0");
-		} else if (brief) {
-			JTEXT_LIT(b, "{\"index\":");
-			jtext_put_int(b, n->gpu_index[i]);
+			JTEXT_LIT(b, ",\"name\":\"\",\"uuid\":\"\","
+			    "\"memory_mb\":0");
 		} else
 			jtext_put(b, n->gpu_text.buf + n->gpu_text_off[i],
 			    n->gpu_text_off[i + 1] - n->gpu_text_off[i]);

@@ -90,8 +90,10 @@ void		 node_set_switch(struct node *, const char *);
 uint32_t	 node_sched_index(const struct node *);
 void		 node_set_sched_index(struct node *, uint32_t);
 
-/* Appends the node's NODE_LIST entry, as JSON text; brief leaves out
- * what only HELLO changes of each GPU (name, uuid, memory_mb). */
+/* Appends the node's NODE_LIST entry, as JSON text; brief gives each GPU
+ * as an array of what changes, [index, job, util, mem_used_mb,
+ * low_since], leaving out what only HELLO changes (name, uuid,
+ * memory_mb). */
 void		 node_describe(const struct node *, struct jtext *, bool brief);
 /* Saves the node's row (GPUs, drain state) in the open transaction. */
 int		 node_save(const struct node *);

@@ -74,12 +74,13 @@ t_scan(void)
 	    "\"gpus\":[{\"index\":0,\"name\":\"A100\",\"job\":42,\"util\":37,"
 	    "\"mem_used_mb\":1024,\"low_since\":5,\"memory_mb\":81920},"
 	    "{\"index\":1,\"job\":null,\"util\":null}]},"
-	    "{\"name\":\"n2\",\"gpus\":[{\"index\":3}],\"extra\":{\"a\":[1]}}]}";
+	    "{\"name\":\"n2\",\"gpus\":[{\"index\":3}],\"extra\":{\"a\":[1]}},"
+	    "{\"name\":\"n3\",\"gpus\":[[0,7,55,100,0],[1,null,null,null,0]]}]}";
 	char			*body = strdup(text);
 
 	is_int(model_nodes_scan(body, strlen(body), &n), 0, "scan: a reply");
-	is_int((int)n.n, 2, "scan: two nodes");
-	is_int((int)n.ngpus, 3, "scan: three GPUs in all");
+	is_int((int)n.n, 3, "scan: three nodes");
+	is_int((int)n.ngpus, 5, "scan: five GPUs in all");
 	is_str(n.rows[0].name, "n\xc3\xa9\"1", "scan: a name decoded");
 	is_str(n.rows[0].sw, "s1", "scan: the switch");
 	ok(n.rows[0].gpus_total == 2 && n.rows[0].gpus_alloc == 1 &&
@@ -96,6 +97,12 @@ t_scan(void)
 	    n.rows[1].gpus[0].index == 3, "scan: each node its own GPUs");
 	ok(strcmp(n.rows[1].state, "") == 0 && n.rows[1].gpus_total == 0,
 	    "scan: absent members are empty");
+	ok(n.rows[2].ngpus == 2 && n.rows[2].gpus[0].job == 7 &&
+	    n.rows[2].gpus[0].util == 55 && n.rows[2].gpus[0].mem_used_mb ==
+	    100 && n.rows[2].gpus[1].index == 1 && n.rows[2].gpus[1].job ==
+	    0 && n.rows[2].gpus[1].util == -1 && n.rows[2].gpus[1].mem_used_mb
+	    == -1 && strcmp(n.rows[2].gpus[0].name, "") == 0,
+	    "scan: brief GPUs, [index, job, util, mem_used_mb, low_since]");
 	model_nodes_free(&n);
 
 	body = strdup("{\"re\":300,\"ok\":true,\"nodes\":{}}");
@@ -104,6 +111,9 @@ t_scan(void)
 	body = strdup("{\"nodes\":[{\"name\":\"n1\",\"gpus\":[1]}]}");
 	is_int(model_nodes_scan(body, strlen(body), &n), -1, "scan: a GPU "
 	    "not an object is refused");
+	body = strdup("{\"nodes\":[{\"name\":\"n1\",\"gpus\":[[0,1,2]]}]}");
+	is_int(model_nodes_scan(body, strlen(body), &n), -1, "scan: a brief "
+	    "GPU of three values is refused");
 	body = strdup("{\"nodes\":[{\"name\":\"n1\"");
 	is_int(model_nodes_scan(body, strlen(body), &n), -1, "scan: a cut "
 	    "reply is refused");
