@@ -14,17 +14,139 @@
 /* A job's text parsed, and each condition's state once final (met or
  * never: the other job ended), so an ended job is read once. */
 struct job_dep {
+	uint64_t		 waiter;	/* the job it belongs to */
 	struct depend		 d;
 	enum depend_state	*final;		/* DEPEND_WAIT: not yet */
 	enum job_state		*ended;		/* the job's state then;
 						 * JOB_STATE_COUNT: purged */
 };
 
+/* The index: the jobs named in conditions, each with its waiters. */
+#define DEPEND_WAIT_BUCKETS	4096
+
+struct depend_link {
+	uint64_t		 target;
+	uint64_t		 waiter;
+	struct depend_link	*next;
+};
+
+static struct depend_link	*depend_index[DEPEND_WAIT_BUCKETS];
+static uint64_t			*depend_singletons;
+static size_t			 depend_nsingletons, depend_singletons_size;
+static uint64_t			*depend_dirty;
+static size_t			 depend_ndirty, depend_dirty_size;
+
+static size_t
+depend_bucket(uint64_t id)
+{
+	return ((size_t)(id * 0x9E3779B97F4A7C15ULL >> 40) %
+	    DEPEND_WAIT_BUCKETS);
+}
+
+static void
+depend_push(uint64_t **a, size_t *n, size_t *size, uint64_t id)
+{
+	if (*n == *size) {
+		*size = *size != 0 ? *size * 2 : 64;
+		*a = xreallocarray(*a, *size, sizeof **a);
+	}
+	(*a)[(*n)++] = id;
+}
+
+/* Enters jd's conditions in the index. */
+static void
+depend_index_add(const struct job_dep *jd)
+{
+	struct depend_link	*l;
+	size_t			 i;
+
+	for (i = 0; i < jd->d.n; i++) {
+		if (jd->d.items[i].type == DEPEND_SINGLETON) {
+			depend_push(&depend_singletons, &depend_nsingletons,
+			    &depend_singletons_size, jd->waiter);
+			continue;
+		}
+		l = xmalloc(sizeof *l);
+		l->target = jd->d.items[i].job;
+		l->waiter = jd->waiter;
+		l->next = depend_index[depend_bucket(l->target)];
+		depend_index[depend_bucket(l->target)] = l;
+	}
+}
+
+static void
+depend_index_remove(const struct job_dep *jd)
+{
+	struct depend_link	**p, *l;
+	size_t			  i, k;
+
+	for (i = 0; i < jd->d.n; i++) {
+		if (jd->d.items[i].type == DEPEND_SINGLETON) {
+			for (k = 0; k < depend_nsingletons; k++) {
+				if (depend_singletons[k] == jd->waiter) {
+					depend_singletons[k] = depend_singletons[
+					    --depend_nsingletons];
+					break;
+				}
+			}
+			continue;
+		}
+		for (p = &depend_index[depend_bucket(jd->d.items[i].job)];
+		    (l = *p) != NULL; p = &l->next) {
+			if (l->target == jd->d.items[i].job &&
+			    l->waiter == jd->waiter) {
+				*p = l->next;
+				free(l);
+				break;
+			}
+		}
+	}
+}
+
+bool
+depend_wait_changed(uint64_t id)
+{
+	const struct depend_link	*l;
+	size_t				 k, before = depend_ndirty;
+
+	for (l = depend_index[depend_bucket(id)]; l != NULL; l = l->next) {
+		if (l->target == id)
+			depend_push(&depend_dirty, &depend_ndirty,
+			    &depend_dirty_size, l->waiter);
+	}
+	for (k = 0; k < depend_nsingletons; k++)
+		depend_push(&depend_dirty, &depend_ndirty, &depend_dirty_size,
+		    depend_singletons[k]);
+	return (depend_ndirty > before);
+}
+
+size_t
+depend_wait_take(uint64_t **ids)
+{
+	size_t	n = depend_ndirty;
+
+	*ids = depend_dirty;
+	depend_dirty = NULL;
+	depend_ndirty = depend_dirty_size = 0;
+	return (n);
+}
+
+void
+depend_wait_free(void)
+{
+	free(depend_dirty);
+	free(depend_singletons);
+	depend_dirty = depend_singletons = NULL;
+	depend_ndirty = depend_dirty_size = 0;
+	depend_nsingletons = depend_singletons_size = 0;
+}
+
 void
 job_dep_free(struct job_dep *jd)
 {
 	if (jd == NULL)
 		return;
+	depend_index_remove(jd);
 	depend_free(&jd->d);
 	free(jd->final);
 	free(jd->ended);
@@ -131,6 +253,8 @@ depend_wait_judge(struct job *j, char *why, size_t len)
 		}
 		jd->final = xcalloc(jd->d.n, sizeof *jd->final);
 		jd->ended = xcalloc(jd->d.n, sizeof *jd->ended);
+		jd->waiter = job_id(j);
+		depend_index_add(jd);
 		job_set_dep(j, jd);
 	}
 	each = xcalloc(jd->d.n, sizeof *each);

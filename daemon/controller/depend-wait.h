@@ -6,10 +6,14 @@
  * cancelled when scheduler.kill_invalid_depend (or its own
  * --kill-on-invalid-dep) says so. The other jobs are read from memory
  * while active and from the store once finished; an ended job's outcome
- * is kept, so each is read from the store once. */
+ * is kept, so each is read from the store once. An index from each job
+ * to the jobs waiting for it (and a list of the singleton waiters) tells
+ * which waiting jobs a change concerns: a job's end costs its dependents,
+ * not every waiting job. */
 #ifndef GB_CTL_DEPEND_WAIT_H
 #define GB_CTL_DEPEND_WAIT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,7 +33,17 @@ int		 depend_wait_check(const char *text, char *norm, size_t len,
  * without conditions is DEPEND_MET. */
 enum depend_state depend_wait_judge(struct job *j, char *why, size_t len);
 
-/* Frees what judging kept for a job (job.c, when the job is freed). */
+/* Frees what judging kept for a job (job.c, when the job is freed), its
+ * place in the index with it. */
 void		 job_dep_free(struct job_dep *);
+
+/* Job id changed state: the jobs waiting for it, and every singleton
+ * waiter, are to be judged again. Returns whether there are any. */
+bool		 depend_wait_changed(uint64_t id);
+/* The ids of the jobs to judge again since the last call, into *ids (a
+ * new array the caller frees). Returns how many. */
+size_t		 depend_wait_take(uint64_t **ids);
+/* Frees the index's lists (at exit, after the jobs). */
+void		 depend_wait_free(void);
 
 #endif

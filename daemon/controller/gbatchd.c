@@ -21,6 +21,7 @@
 #include "daemon/common/notify.h"
 #include "daemon/common/pidfile.h"
 #include "daemon/common/tls-conf.h"
+#include "daemon/controller/depend-wait.h"
 #include "daemon/controller/audit.h"
 #include "daemon/controller/commit.h"
 #include "daemon/controller/conf.h"
@@ -347,6 +348,7 @@ gbatchd_close(void)
 	service_free();
 	schedule_free();
 	job_free_all();
+	depend_wait_free();
 	node_free_all();
 	gbatchd_base = NULL;
 }

@@ -56,11 +56,9 @@ static struct event		*schedule_wake_ev;
 /* The earliest begin time (ms) of a pending job kept out of the core
  * until then (schedule_submit), or SCHED_NEVER. */
 static int64_t			 schedule_next_begin = SCHED_NEVER;
-/* Pending jobs kept out of the core for their dependencies (at least:
- * recounted at each look), and whether a job changed since the last look:
- * only a change can meet a condition. */
-static size_t			 schedule_deps_waiting;
-static bool			 schedule_deps_dirty;
+/* Every waiting job is judged again (after a rebuild), not only those a
+ * change concerns (depend_wait_take). */
+static bool			 schedule_deps_all;
 static uint64_t			*schedule_samples;
 /* gittins: the samples the core has, and the jobs completed since. The
  * distribution is taken again once the new ones are a tenth of it (or the
@@ -197,7 +195,6 @@ schedule_before_deps(struct job *j)
 		    "DependencyNeverSatisfied"));
 		break;
 	}
-	schedule_deps_waiting++;
 	return (true);
 }
 
@@ -293,8 +290,7 @@ schedule_rebuild(void)
 	for (j = job_first(); j != NULL; j = job_next(j))
 		job_sched(j)->cjob = NULL;
 	schedule_next_begin = SCHED_NEVER;
-	schedule_deps_waiting = 0;
-	schedule_deps_dirty = true;
+	schedule_deps_all = true;
 	sched_core_free(schedule_core);
 	schedule_conf(&conf);
 	if (sched_conf_check(&conf, err, sizeof err) != 0) {
@@ -399,36 +395,54 @@ schedule_kill_invalid(const struct job *j)
 /* After jobs changed: judges the jobs waiting for others again, hands the
  * core those whose conditions are met, and cancels those that can never
  * start where that is asked for. */
+/* Judges waiting job j again: into the core when its conditions are met,
+ * cancelled when they never can be and that is asked for. */
+static void
+schedule_deps_one(struct job *j, int64_t now)
+{
+	struct job_change	how;
+	char			why[512], msg[640];
+
+	if (job_state(j) != JOB_PENDING || job_sched(j)->cjob != NULL ||
+	    *job_dependency(j) == '\0')
+		return;
+	schedule_submit(j, now);
+	if (job_sched(j)->cjob != NULL || !schedule_kill_invalid(j) ||
+	    depend_wait_judge(j, why, sizeof why) != DEPEND_NEVER)
+		return;
+	snprintf(msg, sizeof msg, "its dependency can never be satisfied "
+	    "(%s)", why);
+	memset(&how, 0, sizeof how);
+	how.message = msg;
+	how.detail = msg;
+	if (job_change_state(j, JOB_CANCELLED, &how) != 0)
+		log_error("job %" PRIu64 ": cannot cancel it: the store failed",
+		    job_id(j));
+}
+
 static void
 schedule_deps_due(int64_t now)
 {
 	struct job	*j, *next;
-	struct job_change how;
-	char		 why[512], msg[640];
+	uint64_t	*ids;
+	size_t		 n, i;
 
-	if (!schedule_deps_dirty || schedule_deps_waiting == 0)
-		return;
-	schedule_deps_dirty = false;
-	schedule_deps_waiting = 0;
-	for (j = job_first(); j != NULL; j = next) {
-		next = job_next(j);
-		if (job_state(j) != JOB_PENDING || job_sched(j)->cjob != NULL ||
-		    *job_dependency(j) == '\0')
-			continue;
-		schedule_submit(j, now);
-		if (job_sched(j)->cjob != NULL || !schedule_kill_invalid(j) ||
-		    depend_wait_judge(j, why, sizeof why) != DEPEND_NEVER)
-			continue;
-		snprintf(msg, sizeof msg, "its dependency can never be "
-		    "satisfied (%s)", why);
-		memset(&how, 0, sizeof how);
-		how.message = msg;
-		how.detail = msg;
-		schedule_deps_waiting--;
-		if (job_change_state(j, JOB_CANCELLED, &how) != 0)
-			log_error("job %" PRIu64 ": cannot cancel it: the store "
-			    "failed", job_id(j));
+	/* Taken first: the changes below add ids of their own, for the
+	 * next pass. */
+	n = depend_wait_take(&ids);
+	if (schedule_deps_all) {
+		schedule_deps_all = false;
+		for (j = job_first(); j != NULL; j = next) {
+			next = job_next(j);
+			schedule_deps_one(j, now);
+		}
+	} else {
+		for (i = 0; i < n; i++) {
+			if ((j = job_find(ids[i])) != NULL)
+				schedule_deps_one(j, now);
+		}
 	}
+	free(ids);
 }
 
 /* Hands the core the pending jobs whose begin time has come. */
@@ -619,8 +633,10 @@ schedule_job_changed(struct job *j, enum job_state from, enum job_state to)
 	struct job_sched	*s = job_sched(j);
 	int64_t			 now;
 
-	/* Any change may meet (or break) another job's condition. */
-	schedule_deps_dirty = true;
+	/* A change may meet (or break) the conditions of the jobs waiting
+	 * for this one. */
+	if (depend_wait_changed(job_id(j)))
+		schedule_mark_dirty();
 	if (schedule_core == NULL || schedule_stale)
 		return;		/* the rebuild reads every job */
 	now = gbatchd_now_ms();
