@@ -64,21 +64,6 @@ gnodes_usage(void)
 	free(fields);
 }
 
-static bool
-gnodes_wanted(const json_t *names, const char *name)
-{
-	json_t	*n;
-	size_t	 i;
-
-	if (names == NULL)
-		return (true);
-	json_array_foreach(names, i, n) {
-		if (strcmp(json_string_value(n), name) == 0)
-			return (true);
-	}
-	return (false);
-}
-
 /* The shape of nodes for gsim's -c, into out: "NODESxGPUS", or
  * "SWITCHESxNODESxGPUS" when every node names its switch and the switches
  * hold as many nodes each, which is all gsim's model of a cluster can
@@ -153,13 +138,6 @@ gnodes_gsim_shape(const struct model_node *const *nodes, size_t n, char *out,
 	return (0);
 }
 
-static int
-gnodes_add_name(const char *item, void *arg, char *err, size_t errlen)
-{
-	json_array_append_new(arg, json_string(item));
-	return (0);
-}
-
 int
 main(int argc, char **argv)
 {
@@ -190,7 +168,7 @@ main(int argc, char **argv)
 		case 'N':
 			if (names == NULL)
 				names = json_array();
-			if (cmd_split(optarg, "--nodes", gnodes_add_name, names,
+			if (cmd_split(optarg, "--nodes", cmd_add_string, names,
 			    err, sizeof err) == -1)
 				goto usage;
 			break;
@@ -244,7 +222,7 @@ main(int argc, char **argv)
 	}
 	sel = xcalloc(m.nodes.n + 1, sizeof *sel);
 	for (i = 0; i < m.nodes.n; i++) {
-		if (gnodes_wanted(names, m.nodes.rows[i].name)) {
+		if (cmd_list_has(names, m.nodes.rows[i].name)) {
 			sel[nsel++] = &m.nodes.rows[i];
 			table_add(t, &m.nodes.rows[i], NULL);
 		}
@@ -266,7 +244,7 @@ main(int argc, char **argv)
 		keep = json_array();
 		json_array_foreach(json_object_get(reply, "nodes"), i, node) {
 			name = json_string_value(json_object_get(node, "name"));
-			if (name != NULL && gnodes_wanted(names, name))
+			if (name != NULL && cmd_list_has(names, name))
 				json_array_append(keep, node);
 		}
 		json_object_set(reply, "nodes", keep);

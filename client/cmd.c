@@ -193,6 +193,28 @@ cmd_split(const char *list, const char *what,
 }
 
 int
+cmd_add_string(const char *item, void *arr, char *err, size_t errlen)
+{
+	json_array_append_new(arr, json_string(item));
+	return (0);
+}
+
+bool
+cmd_list_has(const json_t *list, const char *s)
+{
+	const json_t	*v;
+	size_t		 i;
+
+	if (json_array_size(list) == 0)
+		return (true);
+	json_array_foreach(list, i, v) {
+		if (json_is_string(v) && strcmp(json_string_value(v), s) == 0)
+			return (true);
+	}
+	return (false);
+}
+
+int
 cmd_add_id(const char *item, void *arr, char *err, size_t errlen)
 {
 	uint64_t	id;

@@ -4,6 +4,7 @@
 #define GB_CMD_H
 
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
 
@@ -53,5 +54,11 @@ int	cmd_split(const char *list, const char *what,
 /* A cmd_split() callback for --jobs lists: appends item, a job id, to the
  * JSON array arr. Returns 0, or -1 with err naming --jobs. */
 int	cmd_add_id(const char *item, void *arr, char *err, size_t errlen);
+/* A cmd_split() callback for lists of names: appends item to the JSON
+ * array arr. Returns 0. */
+int	cmd_add_string(const char *item, void *arr, char *err, size_t errlen);
+/* Whether s is one of the strings of the JSON array list; a NULL or empty
+ * list holds every string (no selection given). */
+bool	cmd_list_has(const json_t *list, const char *s);
 
 #endif

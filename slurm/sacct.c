@@ -108,7 +108,7 @@ sacct_exit(const struct job_row *r, time_t now, char *buf, size_t len)
 static void
 sacct_elapsed(const struct job_row *r, time_t now, char *buf, size_t len)
 {
-	slurm_elapsed(slurm_row_int(r, JF_ELAPSED), buf, len);
+	slurm_duration(slurm_row_int(r, JF_ELAPSED), true, buf, len);
 }
 
 static void
@@ -129,24 +129,10 @@ sacct_submit(const struct job_row *r, time_t now, char *buf, size_t len)
 	slurm_date(slurm_row_int(r, JF_SUBMIT_TIME), "Unknown", buf, len);
 }
 
-static int
-sacct_nnodes_of(const struct job_row *r)
-{
-	char		 nodes[4096];
-	const char	*p = slurm_row_str(r, JF_NODES, nodes, sizeof nodes);
-	int		 n = 1;
-
-	if (*p == '\0')
-		return (0);
-	for (; *p != '\0'; p++)
-		n += *p == ',';
-	return (n);
-}
-
 static void
 sacct_nnodes(const struct job_row *r, time_t now, char *buf, size_t len)
 {
-	snprintf(buf, len, "%d", sacct_nnodes_of(r));
+	snprintf(buf, len, "%d", slurm_row_nnodes(r));
 }
 
 /* Slurm's TRES list of what the job held: its GPUs and nodes; nothing
@@ -154,7 +140,7 @@ sacct_nnodes(const struct job_row *r, time_t now, char *buf, size_t len)
 static void
 sacct_tres(const struct job_row *r, time_t now, char *buf, size_t len)
 {
-	int	n = sacct_nnodes_of(r);
+	int	n = slurm_row_nnodes(r);
 
 	if (n == 0) {
 		buf[0] = '\0';
@@ -177,7 +163,8 @@ sacct_limit(const struct job_row *r, time_t now, char *buf, size_t len)
 	if (slurm_row_int(r, JF_TIME_LIMIT) == 0)
 		snprintf(buf, len, "UNLIMITED");
 	else
-		slurm_elapsed(slurm_row_int(r, JF_TIME_LIMIT), buf, len);
+		slurm_duration(slurm_row_int(r, JF_TIME_LIMIT), true, buf,
+		    len);
 }
 
 static const struct sacct_field sacct_fields[] = {
@@ -281,36 +268,9 @@ sacct_add_col(const char *item, void *arg, char *err, size_t errlen)
 }
 
 static int
-sacct_add_user(const char *item, void *arg, char *err, size_t errlen)
-{
-	return (job_filter_add_user(arg, item, err, errlen));
-}
-
-static int
 sacct_add_state(const char *item, void *arg, char *err, size_t errlen)
 {
 	return (job_filter_add_state(arg, item, err, errlen));
-}
-
-static int
-sacct_add_name(const char *item, void *arg, char *err, size_t errlen)
-{
-	json_array_append_new(arg, json_string(item));
-	return (0);
-}
-
-static int
-sacct_add_id(const char *item, void *arg, char *err, size_t errlen)
-{
-	char			*end;
-	unsigned long long	 id = strtoull(item, &end, 10);
-
-	if (*item == '\0' || *end != '\0' || id == 0) {
-		snprintf(err, errlen, "--jobs: \"%s\" is not a job id", item);
-		return (-1);
-	}
-	job_filter_add_id(arg, (uint64_t)id);
-	return (0);
 }
 
 /* A value in a column of width w, right-justified, cut with a '+' at its
@@ -332,16 +292,8 @@ sacct_wanted(const struct job_row *r, const json_t *names, time_t since,
 {
 	char		 buf[1024];
 	long long	 end = slurm_row_int(r, JF_END_TIME);
-	json_t		*n;
-	size_t		 i;
-	bool		 named = json_array_size(names) == 0;
 
-	json_array_foreach(names, i, n) {
-		if (strcmp(json_string_value(n), slurm_row_str(r, JF_NAME,
-		    buf, sizeof buf)) == 0)
-			named = true;
-	}
-	if (!named)
+	if (!cmd_list_has(names, slurm_row_str(r, JF_NAME, buf, sizeof buf)))
 		return (false);
 	/* A job not yet ended is in any window that reaches now. */
 	if (by_id || end == 0)
@@ -372,8 +324,10 @@ main(int argc, char **argv)
 		switch (ch) {
 		case 'j':
 			by_id = true;
-			if (cmd_split(optarg, "--jobs", sacct_add_id, &m.filter,
-			    err, sizeof err) == -1)
+			if (m.filter.ids == NULL)
+				m.filter.ids = json_array();
+			if (cmd_split(optarg, "--jobs", cmd_add_id,
+			    m.filter.ids, err, sizeof err) == -1)
 				goto usage;
 			break;
 		case 'X':
@@ -393,12 +347,12 @@ main(int argc, char **argv)
 				goto usage;
 			break;
 		case SACCT_OPT_NAME:
-			if (cmd_split(optarg, "--name", sacct_add_name, names,
+			if (cmd_split(optarg, "--name", cmd_add_string, names,
 			    err, sizeof err) == -1)
 				goto usage;
 			break;
 		case 'u':
-			if (cmd_split(optarg, "--user", sacct_add_user,
+			if (cmd_split(optarg, "--user", slurm_add_user,
 			    &m.filter, err, sizeof err) == -1)
 				goto usage;
 			break;

@@ -158,28 +158,6 @@ sinfo_line(const struct slurm_item *items, int nitems,
 	putchar('\n');
 }
 
-static int
-sinfo_add_name(const char *item, void *arg, char *err, size_t errlen)
-{
-	json_array_append_new(arg, json_string(item));
-	return (0);
-}
-
-static bool
-sinfo_wanted(const json_t *names, const char *name)
-{
-	json_t	*n;
-	size_t	 i;
-
-	if (json_array_size(names) == 0)
-		return (true);
-	json_array_foreach(names, i, n) {
-		if (strcmp(json_string_value(n), name) == 0)
-			return (true);
-	}
-	return (false);
-}
-
 int
 main(int argc, char **argv)
 {
@@ -206,7 +184,7 @@ main(int argc, char **argv)
 			header = false;
 			break;
 		case 'n':
-			if (cmd_split(optarg, "--nodes", sinfo_add_name, names,
+			if (cmd_split(optarg, "--nodes", cmd_add_string, names,
 			    err, sizeof err) == -1)
 				goto usage;
 			break;
@@ -239,18 +217,9 @@ main(int argc, char **argv)
 	}
 	if (fmt == NULL)
 		fmt = per_node ? SINFO_NODES : SINFO_DEFAULT;
-	if ((n = slurm_format_parse(fmt, items, SINFO_ITEMS, err,
-	    sizeof err)) == -1)
+	if ((n = slurm_format_parse(fmt, "sinfo", SINFO_FIELDS, items,
+	    SINFO_ITEMS, err, sizeof err)) == -1)
 		goto usage;
-	for (i = 0; i < n; i++) {
-		if (items[i].field != 0 && strchr(SINFO_FIELDS,
-		    items[i].field) == NULL) {
-			snprintf(err, sizeof err, "--format: %%%c is not a field "
-			    "gbatch's sinfo prints; it prints %%P %%a %%l %%D %%t "
-			    "%%T %%N %%n %%G %%E %%c", items[i].field);
-			goto usage;
-		}
-	}
 	if (cmd_timeout(topt, &timeout, err, sizeof err) == -1)
 		goto usage;
 	model_set_timeout(&m, timeout);
@@ -262,7 +231,7 @@ main(int argc, char **argv)
 	group = xcalloc(m.nodes.n + 1, sizeof *group);
 	done = xcalloc(m.nodes.n + 1, sizeof *done);
 	for (k = 0; k < m.nodes.n; k++) {
-		if (sinfo_wanted(names, m.nodes.rows[k].name))
+		if (cmd_list_has(names, m.nodes.rows[k].name))
 			sel[nsel++] = &m.nodes.rows[k];
 	}
 	if (header) {

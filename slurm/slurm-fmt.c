@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "client/job-filter.h"
 #include "slurm/slurm-fmt.h"
 
 static const struct {
@@ -52,6 +53,26 @@ slurm_row_state(const struct job_row *r)
 	return (s);
 }
 
+int
+slurm_row_nnodes(const struct job_row *r)
+{
+	char		 nodes[4096];
+	const char	*p = slurm_row_str(r, JF_NODES, nodes, sizeof nodes);
+	int		 n = 1;
+
+	if (*p == '\0')
+		return (0);
+	for (; *p != '\0'; p++)
+		n += *p == ',';
+	return (n);
+}
+
+int
+slurm_add_user(const char *item, void *arg, char *err, size_t errlen)
+{
+	return (job_filter_add_user(arg, item, err, errlen));
+}
+
 const char *
 slurm_state(enum job_state s)
 {
@@ -77,43 +98,27 @@ slurm_reason(enum job_state s, const char *reason)
 }
 
 void
-slurm_time_used(int64_t secs, char *buf, size_t len)
+slurm_duration(int64_t secs, bool hours, char *buf, size_t len)
 {
-	int64_t	d, h, m, s;
+	int64_t	d, h, m, sec;
 
 	if (secs < 0)
 		secs = 0;
 	d = secs / 86400;
 	h = secs / 3600 % 24;
 	m = secs / 60 % 60;
-	s = secs % 60;
+	sec = secs % 60;
 	if (d > 0)
 		snprintf(buf, len, "%" PRId64 "-%02" PRId64 ":%02" PRId64
-		    ":%02" PRId64, d, h, m, s);
+		    ":%02" PRId64, d, h, m, sec);
+	else if (hours)
+		snprintf(buf, len, "%02" PRId64 ":%02" PRId64 ":%02" PRId64, h,
+		    m, sec);
 	else if (h > 0)
 		snprintf(buf, len, "%" PRId64 ":%02" PRId64 ":%02" PRId64, h,
-		    m, s);
+		    m, sec);
 	else
-		snprintf(buf, len, "%" PRId64 ":%02" PRId64, m, s);
-}
-
-void
-slurm_elapsed(int64_t secs, char *buf, size_t len)
-{
-	int64_t	d, h, m, s;
-
-	if (secs < 0)
-		secs = 0;
-	d = secs / 86400;
-	h = secs / 3600 % 24;
-	m = secs / 60 % 60;
-	s = secs % 60;
-	if (d > 0)
-		snprintf(buf, len, "%" PRId64 "-%02" PRId64 ":%02" PRId64
-		    ":%02" PRId64, d, h, m, s);
-	else
-		snprintf(buf, len, "%02" PRId64 ":%02" PRId64 ":%02" PRId64, h,
-		    m, s);
+		snprintf(buf, len, "%" PRId64 ":%02" PRId64, m, sec);
 }
 
 void
@@ -128,8 +133,8 @@ slurm_date(int64_t t, const char *none, char *buf, size_t len)
 }
 
 int
-slurm_format_parse(const char *fmt, struct slurm_item *items, int max,
-    char *err, size_t errlen)
+slurm_format_parse(const char *fmt, const char *prog, const char *fields,
+    struct slurm_item *items, int max, char *err, size_t errlen)
 {
 	const char	*p = fmt;
 	struct slurm_item *it;
@@ -163,6 +168,14 @@ slurm_format_parse(const char *fmt, struct slurm_item *items, int max,
 		if (!isalpha((unsigned char)*p)) {
 			snprintf(err, errlen, "expected a field letter after "
 			    "'%%' at \"%.16s\"", p);
+			return (-1);
+		}
+		if (strchr(fields, *p) == NULL) {
+			n = (size_t)snprintf(err, errlen, "--format: %%%c is not "
+			    "a field gbatch's %s prints; it prints", *p, prog);
+			for (; *fields != '\0' && n < errlen; fields++)
+				n += (size_t)snprintf(err + n, errlen - n,
+				    " %%%c", *fields);
 			return (-1);
 		}
 		it->field = *p++;

@@ -19,6 +19,12 @@ const char	*slurm_row_str(const struct job_row *, enum job_field, char *buf,
 		     size_t len);
 long long	 slurm_row_int(const struct job_row *, enum job_field);
 enum job_state	 slurm_row_state(const struct job_row *);
+/* The nodes a job's run holds (its comma list), 0 before it runs. */
+int		 slurm_row_nnodes(const struct job_row *);
+/* A cmd_split() callback for -u lists: adds a user to the job_filter
+ * arg. */
+int		 slurm_add_user(const char *item, void *arg, char *err,
+		     size_t errlen);
 
 /* Slurm's name of a gbatch state (HELD is PENDING, PREEMPTING RUNNING),
  * and its compact code (PD, R, CD, ...). */
@@ -27,10 +33,10 @@ const char	*slurm_state_code(enum job_state);
 /* Slurm's reason for a waiting job: gbatch's, Held as JobHeldUser. */
 const char	*slurm_reason(enum job_state, const char *reason);
 
-/* squeue's %M: M:SS, H:MM:SS or D-HH:MM:SS. */
-void		 slurm_time_used(int64_t secs, char *buf, size_t len);
-/* sacct's Elapsed: HH:MM:SS or D-HH:MM:SS. */
-void		 slurm_elapsed(int64_t secs, char *buf, size_t len);
+/* A duration: squeue's %M, M:SS, H:MM:SS or D-HH:MM:SS; with hours,
+ * sacct's Elapsed, HH:MM:SS or D-HH:MM:SS. */
+void		 slurm_duration(int64_t secs, bool hours, char *buf,
+		     size_t len);
 /* sacct's Start and End: local YYYY-MM-DDTHH:MM:SS, or none (0). */
 void		 slurm_date(int64_t t, const char *none, char *buf, size_t len);
 
@@ -44,9 +50,12 @@ struct slurm_item {
 };
 
 /* Parses an squeue/sinfo -o format ("%.18i %j|%u") into at most max
- * items. Returns how many, or -1 with err naming what is wrong. */
-int		 slurm_format_parse(const char *fmt, struct slurm_item *items,
-		     int max, char *err, size_t errlen);
+ * items, each field one of the letters in fields (prog's, for the
+ * message). Returns how many, or -1 with err naming what is wrong and
+ * what is taken. */
+int		 slurm_format_parse(const char *fmt, const char *prog,
+		     const char *fields, struct slurm_item *items, int max,
+		     char *err, size_t errlen);
 /* Prints value in item's width (a value longer than a width is cut, as
  * Slurm's are). */
 void		 slurm_put(FILE *, const struct slurm_item *, const char *value);

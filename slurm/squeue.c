@@ -16,7 +16,7 @@
 
 #define SQUEUE_DEFAULT	"%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R"
 #define SQUEUE_ITEMS	64
-#define SQUEUE_FIELDS	"ijuPtTMDRrbNlLSeVaqC"
+#define SQUEUE_FIELDS	"iAjuaPqtTMlLDNrRbCSVe"
 
 enum {
 	SQUEUE_OPT_JSON = 256,
@@ -73,19 +73,6 @@ squeue_usage(void)
 "gbatchd.\n", SQUEUE_DEFAULT);
 }
 
-/* Nodes in a comma list ("n1,n2": 2), 1 for a job not placed. */
-static int
-squeue_nnodes(const char *nodes)
-{
-	int	n = 1;
-
-	if (*nodes == '\0')
-		return (1);
-	for (; *nodes != '\0'; nodes++)
-		n += *nodes == ',';
-	return (n);
-}
-
 /* The value of field c of job r, into buf. */
 static const char *
 squeue_field(const struct job_row *r, char c, char *buf, size_t len)
@@ -93,6 +80,7 @@ squeue_field(const struct job_row *r, char c, char *buf, size_t len)
 	enum job_state	 s = slurm_row_state(r);
 	char		 tmp[1024];
 	const char	*nodes;
+	int		 n;
 
 	switch (c) {
 	case 'i':
@@ -113,16 +101,17 @@ squeue_field(const struct job_row *r, char c, char *buf, size_t len)
 	case 'T':
 		return (slurm_state(s));
 	case 'M':
-		slurm_time_used(slurm_row_int(r, JF_ELAPSED), buf, len);
+		slurm_duration(slurm_row_int(r, JF_ELAPSED), false, buf, len);
 		return (buf);
 	case 'l':
 		if (slurm_row_int(r, JF_TIME_LIMIT) == 0)
 			return ("UNLIMITED");
-		slurm_time_used(slurm_row_int(r, JF_TIME_LIMIT), buf, len);
+		slurm_duration(slurm_row_int(r, JF_TIME_LIMIT), false, buf, len);
 		return (buf);
 	case 'D':
-		snprintf(buf, len, "%d", squeue_nnodes(slurm_row_str(r, JF_NODES,
-		    tmp, sizeof tmp)));
+		/* A job not yet placed asks for one. */
+		n = slurm_row_nnodes(r);
+		snprintf(buf, len, "%d", n > 0 ? n : 1);
 		return (buf);
 	case 'N':
 		return (slurm_row_str(r, JF_NODES, buf, len));
@@ -156,8 +145,8 @@ squeue_field(const struct job_row *r, char c, char *buf, size_t len)
 	case 'L':
 		if (slurm_row_int(r, JF_TIME_LIMIT) == 0)
 			return ("UNLIMITED");
-		slurm_time_used(slurm_row_int(r, JF_TIME_LIMIT) -
-		    slurm_row_int(r, JF_ELAPSED), buf, len);
+		slurm_duration(slurm_row_int(r, JF_TIME_LIMIT) -
+		    slurm_row_int(r, JF_ELAPSED), false, buf, len);
 		return (buf);
 	default:
 		return ("");
@@ -194,8 +183,6 @@ squeue_header(char c)
 	}
 }
 
-static bool	squeue_named(const json_t *, const struct job_row *);
-
 static void
 squeue_json(const struct model *m, const json_t *names)
 {
@@ -206,7 +193,8 @@ squeue_json(const struct model *m, const json_t *names)
 
 	for (i = 0; i < m->jobs.n; i++) {
 		r = &m->jobs.rows[i];
-		if (!squeue_named(names, r))
+		if (!cmd_list_has(names, squeue_field(r, 'j', b[0],
+		    sizeof b[0])))
 			continue;
 		json_array_append_new(jobs, json_pack("{s:I,s:s,s:s,s:s,s:s,"
 		    "s:s,s:s,s:I,s:I,s:I,s:I,s:s}",
@@ -229,12 +217,6 @@ squeue_json(const struct model *m, const json_t *names)
 	json_decref(out);
 }
 
-static int
-squeue_add_user(const char *item, void *arg, char *err, size_t errlen)
-{
-	return (job_filter_add_user(arg, item, err, errlen));
-}
-
 /* Slurm's pending includes gbatch's held jobs. */
 static int
 squeue_add_state(const char *item, void *arg, char *err, size_t errlen)
@@ -248,44 +230,6 @@ squeue_add_state(const char *item, void *arg, char *err, size_t errlen)
 	if (f->state[JOB_RUNNING])
 		f->state[JOB_PREEMPTING] = true;
 	return (0);
-}
-
-static int
-squeue_add_name(const char *item, void *arg, char *err, size_t errlen)
-{
-	json_array_append_new(arg, json_string(item));
-	return (0);
-}
-
-static int
-squeue_add_id(const char *item, void *arg, char *err, size_t errlen)
-{
-	char			*end;
-	unsigned long long	 id = strtoull(item, &end, 10);
-
-	if (*item == '\0' || *end != '\0' || id == 0) {
-		snprintf(err, errlen, "--jobs: \"%s\" is not a job id", item);
-		return (-1);
-	}
-	job_filter_add_id(arg, (uint64_t)id);
-	return (0);
-}
-
-static bool
-squeue_named(const json_t *names, const struct job_row *r)
-{
-	char	buf[1024];
-	json_t	*n;
-	size_t	i;
-
-	if (json_array_size(names) == 0)
-		return (true);
-	slurm_row_str(r, JF_NAME, buf, sizeof buf);
-	json_array_foreach(names, i, n) {
-		if (strcmp(json_string_value(n), buf) == 0)
-			return (true);
-	}
-	return (false);
 }
 
 int
@@ -310,12 +254,14 @@ main(int argc, char **argv)
 			header = false;
 			break;
 		case 'j':
-			if (cmd_split(optarg, "--jobs", squeue_add_id,
-			    &m.filter, err, sizeof err) == -1)
+			if (m.filter.ids == NULL)
+				m.filter.ids = json_array();
+			if (cmd_split(optarg, "--jobs", cmd_add_id,
+			    m.filter.ids, err, sizeof err) == -1)
 				goto usage;
 			break;
 		case 'u':
-			if (cmd_split(optarg, "--user", squeue_add_user,
+			if (cmd_split(optarg, "--user", slurm_add_user,
 			    &m.filter, err, sizeof err) == -1)
 				goto usage;
 			break;
@@ -329,7 +275,7 @@ main(int argc, char **argv)
 				goto usage;
 			break;
 		case 'n':
-			if (cmd_split(optarg, "--name", squeue_add_name, names,
+			if (cmd_split(optarg, "--name", cmd_add_string, names,
 			    err, sizeof err) == -1)
 				goto usage;
 			break;
@@ -363,19 +309,9 @@ main(int argc, char **argv)
 		    argv[optind]);
 		goto usage;
 	}
-	if ((n = slurm_format_parse(fmt, items, SQUEUE_ITEMS, err,
-	    sizeof err)) == -1)
+	if ((n = slurm_format_parse(fmt, "squeue", SQUEUE_FIELDS, items,
+	    SQUEUE_ITEMS, err, sizeof err)) == -1)
 		goto usage;
-	for (i = 0; i < n; i++) {
-		if (items[i].field != 0 && strchr(SQUEUE_FIELDS,
-		    items[i].field) == NULL) {
-			snprintf(err, sizeof err, "--format: %%%c is not a field "
-			    "gbatch's squeue prints; it prints %%i %%A %%j %%u "
-			    "%%a %%P %%q %%t %%T %%M %%l %%L %%D %%N %%r %%R %%b %%C "
-			    "%%S %%V %%e", items[i].field);
-			goto usage;
-		}
-	}
 	if (cmd_timeout(topt, &timeout, err, sizeof err) == -1)
 		goto usage;
 	model_set_timeout(&m, timeout);
@@ -403,7 +339,8 @@ main(int argc, char **argv)
 		putchar('\n');
 	}
 	for (k = 0; k < m.jobs.n; k++) {
-		if (!squeue_named(names, &m.jobs.rows[k]))
+		if (!cmd_list_has(names, slurm_row_str(&m.jobs.rows[k],
+		    JF_NAME, buf, sizeof buf)))
 			continue;
 		for (i = 0; i < n; i++) {
 			v = squeue_field(&m.jobs.rows[k], items[i].field, buf,

@@ -70,7 +70,7 @@ sq() {
 	read -r id part name user st time nodes where <<<"$(grep -E "^ +$held " <<<"$output")"
 	[ "$st $where" = "PD (JobHeldUser)" ]
 	# -o: each code, no widths, any separator.
-	[ "$(sq "$big" '%i|%j|%u|%t|%T|%D|%b|%P|%l')" = "$big|big|root|R|RUNNING|2|gpu:8|gbatch|UNLIMITED" ]
+	[ "$(sq "$big" '%i|%A|%j|%u|%t|%T|%D|%b|%P|%l')" = "$big|$big|big|root|R|RUNNING|2|gpu:8|gbatch|UNLIMITED" ]
 	[ "$(sq "$wait1" '%i %T %r %R')" = "$wait1 PENDING Resources (Resources)" ]
 	# Widths: left-justified, right with '.', cut when longer.
 	[ "$(sq "$held" '[%10j][%.6T][%3T]')" = "[held      ][PENDIN][PEN]" ]
@@ -94,7 +94,7 @@ assert j["user_name"] == "root" and j["nodes"] != "", j' "$output" "$id"
 	run -1 squeue -j 99999
 	[ "$output" = "slurm_load_jobs error: Invalid job id specified" ]
 	run -2 squeue -o '%i %Z'
-	[[ "$output" == *"--format: %Z is not a field gbatch's squeue prints"* ]]
+	[[ "$output" == *"--format: %Z is not a field gbatch's squeue prints; it prints %i %A %j"* ]]
 	run -2 squeue -t sleepy
 	[[ "$output" == *'unknown state "sleepy"'* ]]
 }
