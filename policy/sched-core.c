@@ -16,10 +16,12 @@
 
 #include "policy/otree.h"
 #include "policy/sched-core.h"
+#include "policy/sched-group.h"
 
 struct sched_cjob {
 	struct sched_jobspec		 spec;
 	struct sched_core		*core;
+	struct sched_group		*group;		/* NULL: no cap */
 	enum sched_cjob_state		 state;
 	unsigned			 queue;
 	uint64_t			 attained;	/* to acct_since */
@@ -57,6 +59,7 @@ struct sched_core {
 	struct otree		 running;
 	struct otree		 timers;
 	struct sched_cjobs	 preempting;
+	struct sched_groups	 groups;
 	/* Preempting jobs no pending job waits for (adopted so after a
 	 * restart, or whose waiter started or left): a job that needs GPUs
 	 * takes their GPUs first rather than preempt more. */
@@ -271,6 +274,8 @@ sched_core_create(const struct sched_conf *conf)
 static void
 sched_core_job_free(struct sched_cjob *j)
 {
+	if (j->group != NULL)
+		sched_group_leave(&j->core->groups, j->group);
 	free(j->alloc);
 	free(j->plan);
 	free(j);
@@ -297,6 +302,7 @@ sched_core_free(struct sched_core *core)
 		sched_core_job_free(j);
 	}
 	place_cluster_free(core->cluster);
+	sched_groups_free(&core->groups);
 	free(core->samples);
 	free(core->prefix);
 	free(core->acts);
@@ -495,6 +501,9 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 	j->promotions = spec->promotions;
 	j->preemptions = spec->preemptions;
 	j->timer = SCHED_NEVER;
+	if (spec->group != 0 && spec->group_cap > 0)
+		j->group = sched_group_join(&core->groups, spec->group,
+		    spec->group_cap);
 	j->queue = sched_core_queue_of(core, sched_core_qservice(j));
 	if (core->scratchsize < spec->gpus) {
 		core->scratchsize = spec->gpus;
@@ -542,6 +551,8 @@ sched_core_run(struct sched_core *core, struct sched_cjob *j,
 	memcpy(j->alloc, a, n * sizeof *a);
 	j->nalloc = n;
 	place_take(core->cluster, a, n);
+	if (j->group != NULL)
+		j->group->holding++;
 	j->state = SCHED_JOB_RUNNING;
 	j->reason = SCHED_REASON_NONE;
 	j->acct_since = now;
@@ -610,6 +621,8 @@ static void
 sched_core_unhold(struct sched_core *core, struct sched_cjob *j)
 {
 	place_release(core->cluster, j->alloc, j->nalloc);
+	if (j->group != NULL)
+		j->group->holding--;
 	free(j->alloc);
 	j->alloc = NULL;
 	j->nalloc = 0;
@@ -662,6 +675,27 @@ sched_core_stopped(struct sched_core *core, struct sched_cjob *j,
 	j->queue = sched_core_queue_of(core, sched_core_qservice(j));
 	j->last_stop = now;
 	sched_core_enqueue(core, j);
+}
+
+void
+sched_core_rekey(struct sched_core *core, struct sched_cjob *j, uint64_t id,
+    void *arg)
+{
+	struct otree	*t = NULL;
+	int64_t		 timer = j->timer;
+
+	if (j->state == SCHED_JOB_PENDING)
+		t = &core->pending;
+	else if (j->state == SCHED_JOB_RUNNING)
+		t = &core->running;
+	if (t != NULL)
+		otree_remove(t, &j->qnode);
+	sched_core_timer_set(core, j, SCHED_NEVER);
+	j->spec.id = id;
+	j->spec.arg = arg;
+	if (t != NULL)
+		otree_insert(t, &j->qnode);
+	sched_core_timer_set(core, j, timer);
 }
 
 /* Demotions and promotions due by now. */
@@ -962,6 +996,13 @@ sched_core_pass(struct sched_core *core, int64_t now,
 			    left[minsize] == 0)
 				minsize++;
 		}
+		if (p->group != NULL && p->group->holding >= p->group->cap) {
+			/* Its array is at its throttle: whatever it was
+			 * promised goes to the next. */
+			p->reason = SCHED_REASON_GROUP_CAP;
+			sched_core_forget_victims(core, p);
+			continue;
+		}
 		got = 0;
 		if (free_now >= p->spec.gpus)
 			got = place_find(core->cluster,
@@ -1021,6 +1062,14 @@ sched_core_each_pending(const struct sched_core *core,
 
 	for (n = otree_first(&core->pending); n != NULL; n = otree_next(n))
 		fn(JOB_OF(n, qnode), arg);
+}
+
+uint32_t
+sched_core_group_holding(const struct sched_core *core, uint64_t id)
+{
+	const struct sched_group	*g = sched_group_find(&core->groups, id);
+
+	return (g != NULL ? g->holding : 0);
 }
 
 size_t
@@ -1114,6 +1163,8 @@ sched_cjob_reason(const struct sched_cjob *j)
 		return (SCHED_REASON_NONE);
 	if (j->waiting > 0)
 		return (SCHED_REASON_PREEMPTING);
+	if (j->group != NULL && j->group->holding >= j->group->cap)
+		return (SCHED_REASON_GROUP_CAP);
 	/* A pass that stopped early did not reach this job: it waits for
 	 * the reason the pass stopped for. */
 	if (j->reason_pass != j->core->npass)

@@ -36,6 +36,11 @@ struct sched_jobspec {
 	bool		 own_placement;	/* placement below, not the conf's */
 	enum sched_placement placement;
 	bool		 no_preempt;	/* never chosen as a victim */
+	/* Jobs of one group (a job array: its id) with cap > 0 hold GPUs
+	 * at most cap at a time; a pass passes over the others with
+	 * SCHED_REASON_GROUP_CAP. group 0 or cap 0: no cap. */
+	uint64_t	 group;
+	uint32_t	 group_cap;
 	void		*arg;		/* the caller's, handed back */
 	uint64_t	 attained;	/* GPU-ms received so far */
 	int64_t		 executed;	/* ms run since the last promotion */
@@ -84,6 +89,12 @@ void			 sched_core_end(struct sched_core *, struct sched_cjob *,
 void			 sched_core_stopped(struct sched_core *,
 			     struct sched_cjob *, int64_t now);
 
+/* Gives job a new id and caller's argument, keeping everything else (a
+ * job array's pending part started as one task: the task, with its own
+ * id, keeps the handle; the rest of the array is submitted again). */
+void			 sched_core_rekey(struct sched_core *,
+			     struct sched_cjob *, uint64_t id, void *arg);
+
 /* Runs due demotions and promotions, then one pass: starts what fits in
  * priority order (skipping what does not, unless fifo is strict) and
  * preempts lower-priority running jobs for a job that needs their GPUs.
@@ -104,6 +115,9 @@ void			 sched_core_each_pending(const struct sched_core *,
 size_t			 sched_core_running(const struct sched_core *);
 /* The queue levels jobs are put in (1 for fifo, whatever the config). */
 unsigned		 sched_core_queues(const struct sched_core *);
+/* Members of group id holding GPUs now (running or preempting). */
+uint32_t		 sched_core_group_holding(const struct sched_core *,
+			     uint64_t id);
 /* Starvation promotions the core made since it was created. */
 uint64_t		 sched_core_promotions(const struct sched_core *);
 

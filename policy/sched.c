@@ -8,6 +8,7 @@ static const char *const sched_reason_names[] = {
 	[SCHED_REASON_PREEMPTING] = "Preempting",
 	[SCHED_REASON_NODES_DOWN] = "NodesDown",
 	[SCHED_REASON_NODES_DRAINED] = "NodesDrained",
+	[SCHED_REASON_GROUP_CAP] = "JobArrayTaskLimit",
 };
 
 static bool

@@ -18,6 +18,7 @@ enum sched_reason {
 	SCHED_REASON_PREEMPTING,/* waits for the jobs it preempted to stop */
 	SCHED_REASON_NODES_DOWN,   /* no up node set could ever hold it */
 	SCHED_REASON_NODES_DRAINED,/* only drained nodes would make it fit */
+	SCHED_REASON_GROUP_CAP,	/* its array holds its throttle's GPUs */
 };
 
 /* A set of nodes' GPUs: in all, and on the largest node. */
@@ -44,7 +45,7 @@ unsigned	sched_mask_count(uint64_t mask);
 uint64_t	sched_mask_lowest(uint64_t avail, uint32_t n);
 
 /* Returns a display name: "None", "Resources", "Priority", "Preempting",
- * "NodesDown", "NodesDrained". */
+ * "NodesDown", "NodesDrained", "JobArrayTaskLimit" (Slurm's name). */
 const char *sched_reason_name(enum sched_reason);
 
 #endif

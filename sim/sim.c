@@ -209,6 +209,8 @@ sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
 			spec.gpus = tj->gpus;
 			spec.submit = tj->submit_ms;
 			spec.duration = tj->duration_ms;
+			spec.group = tj->array_id;
+			spec.group_cap = tj->array_throttle;
 			spec.arg = (void *)(uintptr_t)next;
 			spec.first_start = SCHED_NEVER;
 			spec.last_stop = tj->submit_ms;

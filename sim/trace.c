@@ -16,6 +16,8 @@ static const char *const trace_col_duration[] = { "duration", NULL };
 static const char *const trace_col_id[] = { "job_id", NULL };
 static const char *const trace_col_name[] = { "name", "model_name", NULL };
 static const char *const trace_col_user[] = { "user", NULL };
+static const char *const trace_col_array[] = { "array_id", NULL };
+static const char *const trace_col_throttle[] = { "array_throttle", NULL };
 static const char *const trace_col_sample[] = { "duration", "gpu_time",
     NULL };
 
@@ -32,7 +34,7 @@ trace_need(const struct csv *c, const char *const *names, const char *what,
 	snprintf(err, errlen, "%s:1: no %s column; the header has: %s "
 	    "(expected %s)", c->path, what, have,
 	    "submit_time, num_gpus or num_gpu, duration; optional job_id, "
-	    "name or model_name, user");
+	    "name or model_name, user, array_id, array_throttle");
 	free(have);
 	return (-1);
 }
@@ -114,6 +116,18 @@ trace_record(const struct csv *c, const int *col, size_t row,
 		j->name = xstrdup(s);
 	if (col[5] >= 0 && *(s = csv_field(c, col[5])) != '\0')
 		j->user = xstrdup(s);
+	if (col[6] >= 0 && *csv_field(c, col[6]) != '\0') {
+		if (csv_uint(c, col[6], "array_id", 1, UINT64_MAX, &v, err,
+		    errlen) != 0)
+			return (-1);
+		j->array_id = v;
+	}
+	if (col[7] >= 0 && *csv_field(c, col[7]) != '\0') {
+		if (csv_uint(c, col[7], "array_throttle", 0, UINT32_MAX, &v,
+		    err, errlen) != 0)
+			return (-1);
+		j->array_throttle = (uint32_t)v;
+	}
 	return (0);
 }
 
@@ -123,7 +137,7 @@ sim_trace_load(const char *path, struct sim_trace *t, char *err,
 {
 	struct csv	c;
 	size_t		size = 0;
-	int		col[6], r;
+	int		col[8], r;
 
 	memset(t, 0, sizeof *t);
 	if (csv_open(&c, path, err, errlen) != 0)
@@ -136,6 +150,8 @@ sim_trace_load(const char *path, struct sim_trace *t, char *err,
 	col[3] = csv_column(&c, trace_col_id);
 	col[4] = csv_column(&c, trace_col_name);
 	col[5] = csv_column(&c, trace_col_user);
+	col[6] = csv_column(&c, trace_col_array);
+	col[7] = csv_column(&c, trace_col_throttle);
 
 	while ((r = csv_next(&c, err, errlen)) == 1) {
 		if (t->njobs == size) {

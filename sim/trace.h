@@ -2,7 +2,10 @@
  * read, both with a header line and columns found by name: the Tiresias
  * format (job_id,num_gpu,submit_time,iterations,model_name,duration,
  * interval) and a plain one (submit_time, num_gpus or num_gpu, duration;
- * optional job_id, name or model_name, user). Times are seconds in the file
+ * optional job_id, name or model_name, user, and array_id with
+ * array_throttle: the tasks of one job array share an array_id, and at
+ * most array_throttle of them run at once, as sbatch's --array=...%N).
+ * Times are seconds in the file
  * (fractions allowed) and milliseconds here. */
 #ifndef GB_SIM_TRACE_H
 #define GB_SIM_TRACE_H
@@ -17,6 +20,8 @@ struct sim_job {
 	uint32_t	 gpus;		/* >= 1 */
 	int64_t		 submit_ms;	/* >= 0 */
 	int64_t		 duration_ms;	/* > 0: run time without interruption */
+	uint64_t	 array_id;	/* 0: none */
+	uint32_t	 array_throttle;/* 0: none */
 	unsigned	 line;		/* line in the file, for messages */
 };
 

@@ -131,6 +131,29 @@ CSV
 	[ "$(json_get nostrict.json 'round(j["runs"][1]["avg_jct"], 3)')" = 11.333 ]
 }
 
+@test "gsim honours a job array's throttle, as gbatchd's core does" {
+	# 4 GPUs; array 7 has 5 one-GPU tasks of 10 s at 0, throttle 2; job
+	# 9 (1 GPU, 10 s) comes at 1. Tasks run two at a time: 0..10 (ids
+	# 0, 1), 10..20 (2, 3), 20..30 (4); job 9 runs 1..11 beside them.
+	# Without the throttle four tasks start at 0 and the fifth at 10.
+	{
+		echo 'job_id,submit_time,num_gpus,duration,array_id,array_throttle'
+		for i in 0 1 2 3 4; do echo "$i,0,1,10,7,2"; done
+		echo '9,1,1,10,,'
+	} >arr.csv
+	run -0 gsim --json -p dlas -c 1x4 --jobs arr-jobs.csv arr.csv
+	for i in 0 1; do grep -q "^dlas,$i,,,1,0.000,10.000,0.000,10.000," arr-jobs.csv; done
+	for i in 2 3; do grep -q "^dlas,$i,,,1,0.000,10.000,10.000,20.000," arr-jobs.csv; done
+	grep -q '^dlas,4,,,1,0.000,10.000,20.000,30.000,' arr-jobs.csv
+	grep -q '^dlas,9,,,1,1.000,10.000,1.000,11.000,' arr-jobs.csv
+	sed 's/,7,2$/,7,0/' arr.csv >free.csv
+	run -0 gsim --json -p dlas -c 1x4 --jobs free-jobs.csv free.csv
+	[ "$(grep -c '^dlas,[0-3],,,1,0.000,10.000,0.000,10.000,' free-jobs.csv)" = 4 ]
+	grep -q '^dlas,4,,,1,0.000,10.000,10.000,20.000,' free-jobs.csv
+	run -1 gsim -c 1x4 <(printf 'submit_time,num_gpus,duration,array_id\n0,1,5,x\n')
+	[[ "$output" == *":2:"*"array_id"* ]]
+}
+
 @test "gsim -K alone spaces thresholds tenfold; -T sets K" {
 	run -0 gsim --json -p dlas -K 4 -c 3x4 "$T60"
 	echo "$output" >k.json

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "policy/sched-core.h"
+#include "policy/sched-group.h"
 #include "tests/unit/tap.h"
 
 static const struct sched_action	*t_acts;
@@ -726,9 +727,89 @@ test_each_pending(void)
 	sched_core_free(core);
 }
 
+/* A job array's throttle: jobs 10..15 of group 7, capped at 2, on 8 free
+ * GPUs: two start, the rest wait as JobArrayTaskLimit while a job of no
+ * group behind them starts; one ending lets exactly one more start. A
+ * rekeyed job keeps its place and GPUs under its new id. */
+static void
+test_group_cap(void)
+{
+	struct sched_conf	 conf;
+	struct sched_core	*core;
+	struct sched_jobspec	 spec;
+	struct sched_cjob	*j[6], *other;
+	int			 i, started = 0, capped = 0;
+
+	t_conf(&conf, SCHED_DLAS, 3600000);
+	core = t_core(&conf, 1, 8);
+	for (i = 0; i < 6; i++) {
+		t_spec(&spec, 10 + (uint64_t)i, 1, i);
+		spec.group = 7;
+		spec.group_cap = 2;
+		j[i] = sched_core_submit(core, &spec, i);
+	}
+	other = t_submit(core, 20, 1, 100);
+	t_pass(core, 200);
+	for (i = 0; i < 6; i++) {
+		started += t_did(SCHED_ACT_START, j[i]);
+		capped += sched_cjob_reason(j[i]) == SCHED_REASON_GROUP_CAP;
+	}
+	ok(started == 2 && t_did(SCHED_ACT_START, j[0]) &&
+	    t_did(SCHED_ACT_START, j[1]), "group cap: the first 2 start");
+	ok(capped == 4, "group cap: 4 wait as %s",
+	    sched_reason_name(SCHED_REASON_GROUP_CAP));
+	ok(t_did(SCHED_ACT_START, other), "group cap: a job of no group "
+	    "behind them starts");
+	ok(sched_core_group_holding(core, 7) == 2, "group cap: 2 holding");
+	sched_core_rekey(core, j[0], 99, NULL);
+	ok(sched_cjob_id(j[0]) == 99 && sched_cjob_state(j[0]) ==
+	    SCHED_JOB_RUNNING, "rekey: new id, still running");
+	sched_core_end(core, j[0], 300);
+	t_pass(core, 300);
+	ok(t_nacts == 1 && t_did(SCHED_ACT_START, j[2]),
+	    "group cap: one ends, the next one starts");
+	ok(sched_core_group_holding(core, 7) == 2, "group cap: 2 holding "
+	    "again");
+	sched_core_stopped(core, j[1], 400);
+	ok(sched_core_group_holding(core, 7) == 1, "group cap: a stopped "
+	    "job holds nothing");
+	sched_core_free(core);
+}
+
+/* Many groups joined and left in a scrambled order: each is found while
+ * it has members and gone after (the table's removal keeps probes). */
+static void
+test_group_table(void)
+{
+	struct sched_groups	 t;
+	struct sched_group	*g[2000];
+	uint64_t		 i, k;
+	int			 bad = 0;
+
+	memset(&t, 0, sizeof t);
+	for (i = 0; i < 2000; i++)
+		g[i] = sched_group_join(&t, i * 64 + 1, 3);
+	for (i = 0; i < 2000; i++) {
+		k = (i * 7919) % 2000;
+		sched_group_leave(&t, g[k]);
+		g[k] = NULL;
+		if (sched_group_find(&t, k * 64 + 1) != NULL)
+			bad++;
+		if (i % 97 == 0) {
+			for (k = 0; k < 2000; k++)
+				bad += (g[k] != NULL) != (sched_group_find(&t,
+				    k * 64 + 1) != NULL);
+		}
+	}
+	ok(bad == 0 && t.n == 0, "group table: found exactly while joined");
+	sched_groups_free(&t);
+}
+
 int
 main(void)
 {
+	test_group_cap();
+	test_group_table();
 	test_each_pending();
 	test_capacity();
 	test_demotion();
