@@ -11,6 +11,7 @@
 
 #include "client/client.h"
 #include "client/cmd.h"
+#include "common/array.h"
 #include "common/job-state.h"
 #include "common/proto.h"
 #include "common/safe-text.h"
@@ -73,8 +74,8 @@ static int
 gcancel_results(const json_t *reply)
 {
 	json_t		*res;
-	const char	*msg;
-	char		 safe[1024];
+	const char	*msg, *job;
+	char		 safe[1024], name[32];
 	size_t		 i;
 	int		 r = EXIT_OK, e;
 
@@ -82,8 +83,16 @@ gcancel_results(const json_t *reply)
 		if (json_is_true(json_object_get(res, "ok")))
 			continue;
 		msg = json_string_value(json_object_get(res, "message"));
-		fprintf(stderr, "%s: job %lld: %s\n", gcancel_prog, (long long)
-		    json_integer_value(json_object_get(res, "id")),
+		/* An array's task as the user named it, "42_7". */
+		if ((job = json_string_value(json_object_get(res, "job"))) !=
+		    NULL)
+			job = safe_text_str(job, name, sizeof name);
+		else {
+			snprintf(name, sizeof name, "%lld", (long long)
+			    json_integer_value(json_object_get(res, "id")));
+			job = name;
+		}
+		fprintf(stderr, "%s: job %s: %s\n", gcancel_prog, job,
 		    msg != NULL ? safe_text_str(msg, safe, sizeof safe) :
 		    "refused");
 		e = proto_exit_status(json_string_value(json_object_get(res,
@@ -135,6 +144,7 @@ main(int argc, char **argv)
 	json_t		*req, *reply, *ids, *states = NULL;
 	const char	*user = NULL, *name = NULL, *topt = NULL;
 	char		 err[1024], serr[768];
+	struct array_set tasks;
 	uint64_t	 id;
 	unsigned	 timeout;
 	int		 ch, sig = 0, r = EXIT_USAGE;
@@ -203,6 +213,15 @@ main(int argc, char **argv)
 	if (cmd_timeout(topt, &timeout, err, sizeof err) == -1)
 		goto usage;
 	for (; optind < argc; optind++) {
+		/* A job array's tasks: 42_7, 42_[3-5]. */
+		if (strchr(argv[optind], '_') != NULL) {
+			if (array_jobid_parse(argv[optind], &id, &tasks, err,
+			    sizeof err) == -1)
+				goto usage;
+			array_free(&tasks);
+			json_array_append_new(ids, json_string(argv[optind]));
+			continue;
+		}
 		if (cmd_parse_id(argv[optind], &id, err, sizeof err) == -1)
 			goto usage;
 		json_array_append_new(ids, json_integer((json_int_t)id));

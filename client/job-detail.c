@@ -72,6 +72,10 @@ job_detail_vars(const struct job_row *row, struct outpat_vars *v,
 	v->restarts = jscan_int(&row->v[JF_RESTARTS], &n) == 0 && n > 0 ?
 	    (unsigned)n : 0;
 	v->rank = -1;
+	v->array_job = jscan_int(&row->v[JF_ARRAY_JOB_ID], &n) == 0 && n > 0 ?
+	    (uint64_t)n : 0;
+	v->array_task = jscan_int(&row->v[JF_ARRAY_TASK_ID], &n) == 0 ?
+	    (long)n : -1;
 }
 
 int

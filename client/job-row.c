@@ -171,13 +171,55 @@ job_row_waits(const void *row)
 	return (jscan_key_is(v, "PENDING") || jscan_key_is(v, "HELD"));
 }
 
+size_t
+job_row_jobid(const struct job_row *r, char *buf, size_t len)
+{
+	long long	 array = 0, task = -1;
+	char		 tasks[512], spec[512];
+	const char	*thr;
+
+	if (jscan_int(&r->v[JF_ARRAY_JOB_ID], &array) != 0 || array <= 0) {
+		jscan_string(&r->v[JF_ID], buf, len);
+		return (strlen(buf));
+	}
+	if (jscan_int(&r->v[JF_ARRAY_TASK_ID], &task) == 0 && task >= 0)
+		return ((size_t)snprintf(buf, len, "%lld_%lld", array, task));
+	/* The array's row: the tasks it stands for, and the throttle. */
+	jscan_string(&r->v[JF_ARRAY_TASKS], tasks, sizeof tasks);
+	jscan_string(&r->v[JF_ARRAY_SPEC], spec, sizeof spec);
+	thr = strchr(spec, '%');
+	return ((size_t)snprintf(buf, len, "%lld_[%s%s]", array, tasks,
+	    thr != NULL ? thr : ""));
+}
+
+/* -1 (none) prints as nothing. */
+static const char *
+job_row_get_array_task_id(const void *row, const void *ctx, char *buf,
+    size_t len)
+{
+	long long	t;
+
+	(void)ctx;
+	if (jscan_int(job_row_v(row, JF_ARRAY_TASK_ID), &t) != 0 || t < 0)
+		return ("");
+	snprintf(buf, len, "%lld", t);
+	return (buf);
+}
+
+static const char *
+job_row_get_id(const void *row, const void *ctx, char *buf, size_t len)
+{
+	(void)ctx;
+	(void)job_row_jobid(row, buf, len);
+	return (buf);
+}
+
 #define JF_GET_TEXT(fn, key)					\
 static const char *							\
 fn(const void *row, const void *ctx, char *buf, size_t len)		\
 {									\
 	return (job_row_text(row, key, buf, len));			\
 }
-JF_GET_TEXT(job_row_get_id, JF_ID)
 JF_GET_TEXT(job_row_get_name, JF_NAME)
 JF_GET_TEXT(job_row_get_user, JF_USER)
 JF_GET_TEXT(job_row_get_uid, JF_UID)
@@ -194,6 +236,9 @@ JF_GET_TEXT(job_row_get_message, JF_MESSAGE)
 JF_GET_TEXT(job_row_get_account, JF_ACCOUNT)
 JF_GET_TEXT(job_row_get_comment, JF_COMMENT)
 JF_GET_TEXT(job_row_get_dependency, JF_DEPENDENCY)
+JF_GET_TEXT(job_row_get_array_job_id, JF_ARRAY_JOB_ID)
+JF_GET_TEXT(job_row_get_array_tasks, JF_ARRAY_TASKS)
+JF_GET_TEXT(job_row_get_array_spec, JF_ARRAY_SPEC)
 JF_GET_TEXT(job_row_get_restarts, JF_RESTARTS)
 JF_GET_TEXT(job_row_get_preemptions, JF_PREEMPTIONS)
 JF_GET_TEXT(job_row_get_promotions, JF_PROMOTIONS)
@@ -441,6 +486,10 @@ const struct table_col job_row_cols[] = {
 	{ "account", "ACCOUNT", false, job_row_get_account },
 	{ "comment", "COMMENT", false, job_row_get_comment },
 	{ "dependency", "DEPENDENCY", false, job_row_get_dependency },
+	{ "array_job_id", "ARRAY_JOB_ID", true, job_row_get_array_job_id },
+	{ "array_task_id", "ARRAY_TASK_ID", true, job_row_get_array_task_id },
+	{ "array_tasks", "ARRAY_TASKS", false, job_row_get_array_tasks },
+	{ "array_spec", "ARRAY_SPEC", false, job_row_get_array_spec },
 	{ "queue", "QUEUE", false, job_row_get_queue },
 	{ "rank", "RANK", true, job_row_get_rank },
 	{ "attained", "GPU_TIME", true, job_row_get_attained },
@@ -462,8 +511,10 @@ const size_t job_row_ncols = sizeof job_row_cols / sizeof job_row_cols[0];
  * (and sorts by). */
 static const struct {
 	const char	*col;
-	const char	*keys[2];
+	const char	*keys[5];
 } job_row_derived[] = {
+	{ "id", { "id", "array_job_id", "array_task_id", "array_tasks",
+	    "array_spec" } },
 	{ "gpu_ids", { "alloc", NULL } },
 	{ "time", { "elapsed", NULL } },
 	{ "reason", { "reason", "state" } },
@@ -480,7 +531,7 @@ job_row_wire_fields(const char *col, json_t *fields)
 	    i++) {
 		if (strcmp(col, job_row_derived[i].col) != 0)
 			continue;
-		for (k = 0; k < 2 && job_row_derived[i].keys[k] != NULL; k++)
+		for (k = 0; k < 5 && job_row_derived[i].keys[k] != NULL; k++)
 			json_array_append_new(fields,
 			    json_string(job_row_derived[i].keys[k]));
 		return;

@@ -55,4 +55,9 @@ extern const size_t		job_row_ncols;
 	"id,user,name,state,gpus,nodes,time,queue,attained,restarts," \
 	"preemptions,reason"
 
+/* The job's id as users write it (into buf, cut to len; returns the
+ * length it needed): "42", a job array's task "42_7", or an array's row
+ * standing for the tasks not yet started "42_[7-99%8]". */
+size_t		job_row_jobid(const struct job_row *, char *buf, size_t len);
+
 #endif

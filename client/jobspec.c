@@ -18,6 +18,7 @@
 #include "client/jobspec.h"
 #include "client/slurm-opt.h"
 #include "client/when.h"
+#include "common/array.h"
 #include "common/depend.h"
 #include "common/duration.h"
 #include "common/label.h"
@@ -87,6 +88,7 @@ enum jobspec_field {
 	JOBSPEC_F_KILL_DEP,
 	JOBSPEC_F_OPEN_MODE,
 	JOBSPEC_F_SIGNAL,
+	JOBSPEC_F_ARRAY,
 	JOBSPEC_F_COUNT,
 };
 
@@ -118,6 +120,7 @@ struct jobspec {
 	int			 warn_signal;	/* --signal: 0 none */
 	unsigned		 warn_time;	/* seconds before the limit */
 	bool			 warn_batch;	/* B: the batch shell alone */
+	char			*array;		/* -a: sbatch's --array text */
 
 	unsigned		 timeout;	/* --timeout, seconds */
 	bool			 timeout_set;
@@ -129,7 +132,7 @@ struct jobspec {
 	int			 argc;
 };
 
-static const char jobspec_optstring[] = "+:G:J:o:e:D:t:A:b:d:HWhV";
+static const char jobspec_optstring[] = "+:G:J:o:e:D:t:A:a:b:d:HWhV";
 static const struct option jobspec_longopts[] = {
 	{ "gpus", required_argument, NULL, 'G' },
 	{ "job-name", required_argument, NULL, 'J' },
@@ -138,6 +141,7 @@ static const struct option jobspec_longopts[] = {
 	{ "chdir", required_argument, NULL, 'D' },
 	{ "time", required_argument, NULL, 't' },
 	{ "begin", required_argument, NULL, 'b' },
+	{ "array", required_argument, NULL, 'a' },
 	{ "dependency", required_argument, NULL, 'd' },
 	{ "kill-on-invalid-dep", required_argument, NULL,
 	    JOBSPEC_OPT_KILL_DEP },
@@ -255,6 +259,7 @@ jobspec_free(struct jobspec *js)
 	free(js->account);
 	free(js->comment);
 	free(js->dependency);
+	free(js->array);
 	free(js->wrap);
 	free(js->script_path);
 	free(js->script);
@@ -394,6 +399,7 @@ jobspec_set(struct jobspec *js, int opt, const char *arg,
 	uint64_t		 secs = 0;
 	time_t			 when = 0;
 	struct depend		 dep;
+	struct array_set	 aset;
 	struct jobspec_warn	 warn = { 0, 0, false };
 	int			 sig = 0;
 
@@ -464,6 +470,15 @@ jobspec_set(struct jobspec *js, int opt, const char *arg,
 			snprintf(err, errlen, "--begin: %s", derr);
 			return (-1);
 		}
+		break;
+	case 'a':
+		f = JOBSPEC_F_ARRAY;
+		str = &js->array;
+		if (array_parse(arg, &aset, derr, sizeof derr) == -1) {
+			snprintf(err, errlen, "--array: %s", derr);
+			return (-1);
+		}
+		array_free(&aset);
 		break;
 	case 'd':
 		f = JOBSPEC_F_DEPENDENCY;
@@ -952,6 +967,12 @@ jobspec_check(const struct jobspec *js, char *err, size_t errlen)
 		ckpt = "--ckpt-signal";
 	else if (js->ckpt_grace_set)
 		ckpt = "--ckpt-grace";
+	if (js->array != NULL && js->wait) {
+		snprintf(err, errlen, "--wait and --array exclude each other: "
+		    "gsub waits for one job; follow an array's tasks with gq "
+		    "(gq -j ID -r)");
+		return (-1);
+	}
 	if (js->no_requeue && ckpt != NULL) {
 		snprintf(err, errlen, "--no-requeue and %s exclude each other: "
 		    "a job that is never preempted is never asked to "
@@ -1105,8 +1126,15 @@ jobspec_build(const struct jobspec *js, char *const *env,
 		if (*base == '\0')
 			base = "script";
 	}
-	output = js->output != NULL ? js->output : js->default_output != NULL ?
-	    js->default_output : JOBSPEC_DEFAULT_OUTPUT;
+	/* An array's tasks write a file each by default, as sbatch's. */
+	if (js->output != NULL)
+		output = js->output;
+	else if (js->array != NULL)
+		output = js->default_output != NULL ?
+		    JOBSPEC_SBATCH_ARRAY_OUTPUT : JOBSPEC_ARRAY_OUTPUT;
+	else
+		output = js->default_output != NULL ? js->default_output :
+		    JOBSPEC_DEFAULT_OUTPUT;
 
 	argv = json_array();
 	for (i = 0; i < js->argc; i++)
@@ -1127,6 +1155,8 @@ jobspec_build(const struct jobspec *js, char *const *env,
 	json_object_set_new(job, "env", jobenv_build(js->export != NULL ?
 	    js->export : "ALL", env, pw));
 	json_object_set_new(job, "hold", json_boolean(js->hold));
+	if (js->array != NULL)
+		json_object_set_new(job, "array", json_string(js->array));
 	if (js->begin > 0)
 		json_object_set_new(job, "begin_time",
 		    json_integer((json_int_t)js->begin));

@@ -21,6 +21,9 @@ struct passwd;
 #define JOBSPEC_DEFAULT_OUTPUT	OUTPAT_DEFAULT
 /* sbatch's, when gsub runs as sbatch (jobspec_sbatch). */
 #define JOBSPEC_SBATCH_OUTPUT	"slurm-%j.out"
+/* A job array's, a file per task. */
+#define JOBSPEC_ARRAY_OUTPUT	OUTPAT_ARRAY_DEFAULT
+#define JOBSPEC_SBATCH_ARRAY_OUTPUT	"slurm-%A_%a.out"
 /* A script larger than this is data, not a job script; it also keeps the
  * request well inside the 1 MiB frame limit with a large environment. */
 #define JOBSPEC_MAX_SCRIPT	(512U * 1024)

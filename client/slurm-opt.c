@@ -47,6 +47,7 @@ static const struct slurm_opt slurm_opts[] = {
 	{ "wait", 'W', NO, SLURM_DO_SAME, NULL, "-W" },
 	{ "begin", 'b', REQ, SLURM_DO_SAME, "TIME", "-b TIME (Slurm's forms)" },
 	{ "dependency", 'd', REQ, SLURM_DO_SAME, "SPEC", "-d SPEC" },
+	{ "array", 'a', REQ, SLURM_DO_SAME, "SPEC", "-a SPEC (%A, %a)" },
 	{ "kill-on-invalid-dep", 0, REQ, SLURM_DO_SAME, "yes|no",
 	    "--kill-on-invalid-dep" },
 	{ "open-mode", 0, REQ, SLURM_DO_SAME, "append|truncate",
@@ -72,8 +73,6 @@ static const struct slurm_opt slurm_opts[] = {
 	{ "ignore-pbs", 0, NO, SLURM_DO_ACCEPT, NULL, "gsub reads no #PBS lines" },
 	{ "usage", 0, NO, SLURM_DO_HELP, NULL, "--help" },
 	/* Not in gbatch yet. */
-	{ "array", 'a', REQ, SLURM_DO_REFUSE, NULL, "gbatch has no job arrays yet; "
-	    "submit a job per task (a loop of gsub)" },
 	{ "nodelist", 'w', REQ, SLURM_DO_REFUSE, NULL, SLURM_NAMED },
 	{ "nodefile", 'F', REQ, SLURM_DO_REFUSE, NULL, SLURM_NAMED },
 	{ "exclude", 'x', REQ, SLURM_DO_REFUSE, NULL, SLURM_NAMED },

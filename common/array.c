@@ -44,7 +44,7 @@ array_err(char *err, size_t errlen, const char *s, size_t len,
 	vsnprintf(what, sizeof what, fmt, ap);
 	va_end(ap);
 	safe_text(s, len < 48 ? len : 48, q, sizeof q);
-	snprintf(err, errlen, "array: '%s': %s; %s", q, what, array_forms);
+	snprintf(err, errlen, "'%s': %s; %s", q, what, array_forms);
 }
 
 /* Reads a decimal number at *pp (before end) into *v. Returns 0, -1 when
@@ -342,7 +342,7 @@ array_parse(const char *s, struct array_set *a, char *err, size_t errlen)
 
 	memset(a, 0, sizeof *a);
 	if (*s == '\0') {
-		snprintf(err, errlen, "array: empty; %s", array_forms);
+		snprintf(err, errlen, "empty; %s", array_forms);
 		return (-1);
 	}
 	for (p = s;; p = sep + 1) {

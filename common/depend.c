@@ -91,7 +91,8 @@ depend_one(const char *s, size_t len, struct depend *d, char *err,
 			safe_text_str(word, q, sizeof q);
 			if (e < end && *e == '_') {
 				snprintf(err, errlen, "%s: \"%s\": gbatch has "
-				    "no job arrays yet, so no ID_TASK",
+				    "no dependencies on one array task "
+				    "(ID_TASK) yet",
 				    depend_names[t], q);
 				return (-1);
 			}

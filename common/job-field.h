@@ -27,7 +27,14 @@
  * the submitter's words (sbatch's -A and --comment), '' for none.
  * begin_time is when the job may start at the earliest (sbatch's
  * --begin; 0: at once). dependency is what it waits for (common/depend.h,
- * in its normal form; '' for nothing). flags
+ * in its normal form; '' for nothing). A job array (sbatch's --array) is
+ * one row while its tasks wait: array_job_id its own id, array_task_id -1
+ * and array_tasks the tasks not yet started (common/array.h's normal
+ * form). A task that starts (or is cancelled, or held, alone) becomes a row
+ * of its own, with a new id, the array's array_job_id and its
+ * array_task_id; the last task takes the array's row. array_spec is the
+ * whole array as submitted, throttle included ("0-99%8"), on every row of
+ * it; all four are 0, -1 or '' for a job of no array. flags
  * are job.h's JOB_F_*;
  * ckpt_signal 0 means SIGUSR1, ckpt_grace 0 the config's; umask -1 none.
  * warn_signal (0: none) is sent warn_time seconds before the time limit
@@ -105,6 +112,14 @@ enum job_field_kind {
 	    JFK_TEXT0, JFF_PRIVATE)					\
 	COL(DEPENDENCY, dependency, const char *, "dependency",	\
 	    "dependency", JFK_TEXT0, 0)					\
+	COL(ARRAY_JOB_ID, array_job_id, uint64_t, "array_job_id",	\
+	    "array_job_id", JFK_U64, 0)					\
+	COL(ARRAY_TASK_ID, array_task_id, int, "array_task_id",	\
+	    "array_task_id", JFK_NULLINT, JFF_UPDATE)			\
+	COL(ARRAY_TASKS, array_tasks, const char *, "array_tasks",	\
+	    "array_tasks", JFK_TEXT0, JFF_UPDATE)			\
+	COL(ARRAY_SPEC, array_spec, const char *, "array_spec",	\
+	    "array_spec", JFK_TEXT0, 0)					\
 	COL(QUEUE, queue, int, NULL, "queue", JFK_INT, 0)		\
 	COL(RANK, rank, int, NULL, "rank", JFK_INT, 0)			\
 	COL(ATTAINED, attained, uint64_t, "attained", "attained",	\

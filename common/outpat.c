@@ -1,4 +1,5 @@
-/* outpat.c: output file patterns: %j, %x, %u, %r, %N, %t and %%. */
+/* outpat.c: output file patterns: %j, %x, %u, %r, %N, %t, %A, %a and
+ * %%. */
 #include <stdio.h>
 #include <string.h>
 
@@ -16,6 +17,8 @@ static const struct outpat_seq {
 	{ 'r', "restart count" },
 	{ 'N', "node name" },
 	{ 't', "rank" },
+	{ 'A', "array job id" },
+	{ 'a', "array task id" },
 	{ '%', "a percent sign" },
 };
 #define OUTPAT_NSEQS	(sizeof outpat_seqs / sizeof outpat_seqs[0])
@@ -76,6 +79,17 @@ outpat_value(char c, const struct outpat_vars *v, char *num, size_t numlen)
 		return (num);
 	case 'N':
 		return (v->node);
+	case 'A':
+		snprintf(num, numlen, "%llu", (unsigned long long)
+		    (v->array_job != 0 ? v->array_job : v->id));
+		return (num);
+	case 'a':
+		if (v->array_job == 0)
+			return ("0");
+		if (v->array_task < 0)
+			return (NULL);
+		snprintf(num, numlen, "%ld", v->array_task);
+		return (num);
 	case 't':
 		if (v->rank < 0)
 			return (NULL);

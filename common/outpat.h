@@ -11,6 +11,8 @@
 
 /* The default output file, like sbatch's slurm-%j.out. */
 #define OUTPAT_DEFAULT	"gbatch-%j.out"
+/* A job array's: a file per task, as sbatch's slurm-%A_%a.out. */
+#define OUTPAT_ARRAY_DEFAULT	"gbatch-%A_%a.out"
 
 /* What a pattern may name. A NULL string or a negative rank is not known
  * (a client showing a job before it runs); its sequence is then kept as
@@ -22,6 +24,10 @@ struct outpat_vars {
 	unsigned	 restarts;	/* %r: runs before this one */
 	const char	*node;		/* %N: this part's node */
 	long		 rank;		/* %t: this part's rank, 0 first */
+	/* %A: the array's id (0: no array, %A is the job's id); %a: the
+	 * task (-1: not yet known; 0 for a job of no array). */
+	uint64_t	 array_job;
+	long		 array_task;
 };
 
 /* Checks that every % in pattern starts a known sequence and that the

@@ -57,6 +57,14 @@ struct sacct_field {
 static void
 sacct_id(const struct job_row *r, time_t now, char *buf, size_t len)
 {
+	(void)now;
+	(void)job_row_jobid(r, buf, len);
+}
+
+static void
+sacct_id_raw(const struct job_row *r, time_t now, char *buf, size_t len)
+{
+	(void)now;
 	snprintf(buf, len, "%lld", slurm_row_int(r, JF_ID));
 }
 
@@ -169,7 +177,7 @@ sacct_limit(const struct job_row *r, time_t now, char *buf, size_t len)
 
 static const struct sacct_field sacct_fields[] = {
 	{ "JobID", 12, sacct_id },
-	{ "JobIDRaw", 12, sacct_id },
+	{ "JobIDRaw", 12, sacct_id_raw },
 	{ "JobName", 10, sacct_name },
 	{ "User", 9, sacct_user },
 	{ "Account", 10, sacct_account },
@@ -419,6 +427,8 @@ main(int argc, char **argv)
 	    "state", "gpus", "nodes", "elapsed", "time_limit", "submit_time",
 	    "start_time", "end_time", "exit_code", "signal");
 	json_array_append_new(fields, json_string("account"));
+	/* Array tasks are named as Slurm names them, 42_7. */
+	job_row_wire_fields("id", fields);
 	rc = model_refresh_jobs(&m, fields);
 	json_decref(fields);
 	if (rc != 0) {

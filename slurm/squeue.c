@@ -84,6 +84,8 @@ squeue_field(const struct job_row *r, char c, char *buf, size_t len)
 
 	switch (c) {
 	case 'i':
+		(void)job_row_jobid(r, buf, len);
+		return (buf);
 	case 'A':
 		snprintf(buf, len, "%lld", slurm_row_int(r, JF_ID));
 		return (buf);
@@ -318,6 +320,8 @@ main(int argc, char **argv)
 	fields = json_pack("[s,s,s,s,s,s,s,s,s,s,s,s,s]", "id", "name", "user",
 	    "state", "reason", "gpus", "nodes", "elapsed", "time_limit",
 	    "submit_time", "start_time", "end_time", "account");
+	/* Array tasks are named as Slurm names them, 42_7. */
+	job_row_wire_fields("id", fields);
 	if ((r = model_refresh_jobs(&m, fields)) != 0) {
 		fprintf(stderr, "squeue: %s\n", m.err);
 		goto out;

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/array.h"
+#include "common/log.h"
 #include "common/xmalloc.h"
 #include "daemon/controller/depend-wait.h"
 #include "daemon/controller/job.h"
@@ -33,6 +35,14 @@ struct job {
 	char			*comment;	/* sbatch's --comment */
 	char			*dependency;	/* depend.h's text; '' none */
 	struct job_dep		*dep;		/* it parsed, judged so far */
+	uint64_t		 array_job_id;	/* 0: no array */
+	int			 array_task_id;	/* -1: none, or the array's row */
+	char			*array_spec;	/* as submitted, with %N */
+	uint32_t		 array_throttle;/* its %N, 0: none */
+	/* An array's own row: the tasks it still stands for, parsed and as
+	 * text (NULL for other jobs). */
+	struct array_set	*array_left;
+	char			*array_tasks;
 	int64_t			 submit_time;
 	int64_t			 begin_time;
 	int64_t			 start_time;
@@ -196,8 +206,9 @@ job_create(const struct store_job *r)
 	struct job	*j, *at;
 	const char	*argv = r->argv != NULL ? r->argv : "[]";
 	size_t		 b, lname, luser, lcmd, largv, lwd, lout, lerr, lmsg;
-	size_t		 lacct, lcomm, ldep;
-	char		*str;
+	size_t		 lacct, lcomm, ldep, lspec;
+	struct array_set spec;
+	char		*str, err[256];
 
 	/* One allocation for the job and its strings: a listing walks every
 	 * job, and strings next to their job cost no extra cache misses. */
@@ -212,8 +223,9 @@ job_create(const struct store_job *r)
 	lacct = r->account != NULL ? strlen(r->account) : 0;
 	lcomm = r->comment != NULL ? strlen(r->comment) : 0;
 	ldep = r->dependency != NULL ? strlen(r->dependency) : 0;
+	lspec = r->array_spec != NULL ? strlen(r->array_spec) : 0;
 	j = xcalloc(1, sizeof *j + lname + luser + lcmd + largv + lwd + lout +
-	    lerr + lmsg + lacct + lcomm + ldep + 11);
+	    lerr + lmsg + lacct + lcomm + ldep + lspec + 12);
 	str = (char *)(j + 1);
 	j->id = r->id;
 	j->name = job_put(&str, r->name, lname);
@@ -228,6 +240,16 @@ job_create(const struct store_job *r)
 	j->account = job_put(&str, r->account, lacct);
 	j->comment = job_put(&str, r->comment, lcomm);
 	j->dependency = job_put(&str, r->dependency, ldep);
+	j->array_spec = job_put(&str, r->array_spec, lspec);
+	j->array_job_id = r->array_job_id;
+	j->array_task_id = r->array_task_id;
+	if (j->array_job_id != 0 && array_parse(j->array_spec, &spec, err,
+	    sizeof err) == 0) {
+		j->array_throttle = spec.throttle;
+		array_free(&spec);
+	}
+	if (j->array_job_id != 0 && j->array_task_id < 0)
+		job_set_array_tasks(j, r->array_tasks);
 	j->uid = r->uid;
 	j->gid = r->gid;
 	j->state = r->state;
@@ -291,6 +313,7 @@ job_free(struct job *j)
 	if (j->parts != &j->part0)
 		free(j->parts);
 	job_dep_free(j->dep);
+	job_set_array_tasks(j, NULL);
 	free(j);
 }
 
@@ -362,6 +385,10 @@ job_to_row(const struct job *j, struct store_job *r)
 	r->account = j->account;
 	r->comment = j->comment;
 	r->dependency = j->dependency;
+	r->array_job_id = j->array_job_id;
+	r->array_task_id = j->array_task_id;
+	r->array_tasks = j->array_tasks != NULL ? j->array_tasks : "";
+	r->array_spec = j->array_spec;
 	r->gpu_mask = j->nparts > 0 ? j->parts[0].mask : 0;
 	r->restarts = j->restarts;
 	r->attained = j->sched.attained;
@@ -416,6 +443,61 @@ const char	*job_dependency(const struct job *j) { return (j->dependency); }
 struct job_dep	*job_dep(const struct job *j) { return (j->dep); }
 void		 job_set_dep(struct job *j, struct job_dep *d) { j->dep = d; }
 uint32_t	 job_restarts(const struct job *j) { return (j->restarts); }
+uint64_t	 job_array_job_id(const struct job *j)
+		     { return (j->array_job_id); }
+int		 job_array_task_id(const struct job *j)
+		     { return (j->array_task_id); }
+const char	*job_array_spec(const struct job *j) { return (j->array_spec); }
+uint32_t	 job_array_throttle(const struct job *j)
+		     { return (j->array_throttle); }
+struct array_set *job_array_left(struct job *j) { return (j->array_left); }
+const char	*job_array_tasks(const struct job *j)
+		     { return (j->array_tasks != NULL ? j->array_tasks : ""); }
+
+void
+job_set_array_tasks(struct job *j, const char *text)
+{
+	char	err[256];
+
+	if (j->array_left != NULL) {
+		array_free(j->array_left);
+		free(j->array_left);
+		j->array_left = NULL;
+	}
+	free(j->array_tasks);
+	j->array_tasks = NULL;
+	if (text == NULL)
+		return;
+	j->array_left = xcalloc(1, sizeof *j->array_left);
+	if (array_parse(text, j->array_left, err, sizeof err) != 0) {
+		log_warn("job %" PRIu64 ": its array's tasks \"%s\" do not "
+		    "parse (%s); it stands for none", j->id, text, err);
+		free(j->array_left);
+		j->array_left = NULL;
+		return;
+	}
+	j->array_tasks = xstrdup(text);
+}
+
+void
+job_array_left_changed(struct job *j)
+{
+	size_t	len;
+
+	if (j->array_left == NULL)
+		return;
+	len = array_format(j->array_left, false, NULL, 0);
+	free(j->array_tasks);
+	j->array_tasks = xmalloc(len + 1);
+	(void)array_format(j->array_left, false, j->array_tasks, len + 1);
+}
+
+void
+job_set_array_task(struct job *j, int task)
+{
+	job_set_array_tasks(j, NULL);
+	j->array_task_id = task;
+}
 struct job_sched *job_sched(struct job *j) { return (&j->sched); }
 const struct job_sched *job_sched_const(const struct job *j)
 		     { return (&j->sched); }

@@ -13,6 +13,7 @@
 #include "common/job-state.h"
 #include "daemon/controller/store.h"
 
+struct array_set;
 struct job;
 struct job_dep;
 struct node;
@@ -120,6 +121,23 @@ const char	*job_dependency(const struct job *);
 struct job_dep	*job_dep(const struct job *);
 void		 job_set_dep(struct job *, struct job_dep *);
 uint32_t	 job_restarts(const struct job *);
+/* Job arrays (common/job-field.h says how their rows work): the array's
+ * id (0: none), the task (-1: none, or the array's own row), the array as
+ * submitted and its throttle (0: none). */
+uint64_t	 job_array_job_id(const struct job *);
+int		 job_array_task_id(const struct job *);
+const char	*job_array_spec(const struct job *);
+uint32_t	 job_array_throttle(const struct job *);
+/* An array's own row: the tasks it still stands for (NULL for any other
+ * job), and the same as text ("" for none). After changing the set, call
+ * job_array_left_changed; job-array.c does. */
+struct array_set *job_array_left(struct job *);
+const char	*job_array_tasks(const struct job *);
+void		 job_array_left_changed(struct job *);
+/* The set from text (NULL: none, the job is no array's row). */
+void		 job_set_array_tasks(struct job *, const char *text);
+/* The array's row becomes its last task. */
+void		 job_set_array_task(struct job *, int task);
 /* The scheduler's part of the job (schedule.c and job-change.c change it). */
 struct job_sched *job_sched(struct job *);
 const struct job_sched *job_sched_const(const struct job *);

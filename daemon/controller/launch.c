@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common/array.h"
 #include "common/log.h"
 #include "common/proto.h"
 #include "common/xmalloc.h"
@@ -85,6 +86,28 @@ launch_nodelist(const struct job *j)
 	return (s);
 }
 
+/* A task's place in its array, for GBATCH_ARRAY_* and %A/%a. */
+static json_t *
+launch_array(const struct store_job *row)
+{
+	struct array_set	a;
+	json_t			*o;
+	char			 err[256];
+
+	o = json_pack("{s:I,s:i}", "job", (json_int_t)row->array_job_id,
+	    "task", row->array_task_id);
+	if (array_parse(row->array_spec, &a, err, sizeof err) == 0) {
+		json_object_set_new(o, "count", json_integer(array_count(&a)));
+		json_object_set_new(o, "min", json_integer(array_min(&a)));
+		json_object_set_new(o, "max", json_integer(array_max(&a)));
+		if (a.n == 1 && a.r[0].first != a.r[0].last)
+			json_object_set_new(o, "step",
+			    json_integer(a.r[0].step));
+		array_free(&a);
+	}
+	return (o);
+}
+
 void
 launch_job(struct job *j)
 {
@@ -140,6 +163,8 @@ launch_job(struct job *j)
 		if (row.flags & JOB_F_WARN_BATCH)
 			json_object_set_new(spec, "warn_batch", json_true());
 	}
+	if (spec != NULL && row.array_job_id != 0)
+		json_object_set_new(spec, "array", launch_array(&row));
 	/* Only a job that can be preempted gets a checkpoint directory: a
 	 * --no-requeue job never resumes, so one would only be litter in
 	 * its working directory (docs/job-files.md). */

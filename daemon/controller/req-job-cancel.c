@@ -7,9 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/array.h"
 #include "common/proto.h"
 #include "common/xmalloc.h"
 #include "daemon/controller/audit.h"
+#include "daemon/controller/job-array.h"
 #include "daemon/controller/job-change.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/launch.h"
@@ -21,7 +23,21 @@ struct req_job_cancel {
 	struct peer	*peer;
 	json_t		*results;
 	int		 signal;	/* 0: cancel */
+	const char	*name;		/* "42_7": what the user named */
 };
+
+/* Whether any active job is a task of array id. */
+static bool
+req_job_cancel_array_active(uint64_t id)
+{
+	struct job	*j;
+
+	for (j = job_first(); j != NULL; j = job_next(j)) {
+		if (job_array_job_id(j) == id)
+			return (true);
+	}
+	return (false);
+}
 
 /* One job's result. Its message does not name the job: the result's id
  * does, and gcancel prints "job N: " before the message. */
@@ -39,6 +55,8 @@ req_job_cancel_result(struct req_job_cancel *c, uint64_t id,
 	char	 text[256];
 
 	r = json_pack("{s:I,s:b}", "id", (json_int_t)id, "ok", code == NULL);
+	if (c->name != NULL)
+		json_object_set_new(r, "job", json_string(c->name));
 	if (code != NULL) {
 		va_start(ap, fmt);
 		vsnprintf(text, sizeof text, fmt, ap);
@@ -112,10 +130,64 @@ req_job_cancel_one(struct req_job_cancel *c, struct job *j)
 }
 
 static void
+req_job_cancel_each(struct job *j, void *arg)
+{
+	req_job_cancel_one(arg, j);
+}
+
+/* A job the user named by id: a job array's id (its row, or the task that
+ * took it, or tasks left after it ended) is the whole array. */
+static void
+req_job_cancel_id(struct req_job_cancel *c, uint64_t id)
+{
+	struct store_job	 row;
+	struct job		*j = job_find(id);
+
+	if (j != NULL && job_array_job_id(j) != id) {
+		req_job_cancel_one(c, j);
+		return;
+	}
+	if (j != NULL || req_job_cancel_array_active(id)) {
+		job_array_each(id, req_job_cancel_each, c);
+		return;
+	}
+	if (store_job_get(id, &row) == 1) {
+		req_job_cancel_result(c, id, PROTO_E_INVALID, "it already "
+		    "finished (%s)", job_state_name(row.state));
+		store_job_done();
+	} else
+		req_job_cancel_result(c, id, PROTO_E_NOT_FOUND, "no such job");
+}
+
+/* "42_7", "42_[3-5]": tasks of array 42, split off its row when they
+ * still wait there (a signal reaches running tasks only). */
+static void
+req_job_cancel_tasks(struct req_job_cancel *c, uint64_t id,
+    const struct array_set *tasks)
+{
+	struct job	*j;
+	uint32_t	 t;
+	bool		 ok;
+	char		 name[48];
+
+	for (ok = array_next(tasks, 0, true, &t); ok;
+	    ok = array_next(tasks, t, false, &t)) {
+		snprintf(name, sizeof name, "%" PRIu64 "_%" PRIu32, id, t);
+		c->name = name;
+		if ((j = job_array_task(id, t, c->signal == 0)) != NULL)
+			req_job_cancel_one(c, j);
+		else
+			req_job_cancel_result(c, id, PROTO_E_NOT_FOUND,
+			    "no such array task waiting or running");
+		c->name = NULL;
+	}
+}
+
+static void
 req_job_cancel(struct peer *p, const json_t *msg)
 {
 	struct req_job_cancel	 c;
-	struct store_job	 row;
+	struct array_set	 tasks;
 	struct job		*j, *next;
 	json_t			*ids, *states, *v, *reply;
 	const char		*user;
@@ -153,9 +225,19 @@ req_job_cancel(struct peer *p, const json_t *msg)
 		return;
 	}
 	json_array_foreach(ids, i, v) {
-		if (!json_is_integer(v) || json_integer_value(v) <= 0) {
+		if (json_is_string(v)) {
+			if (array_jobid_parse(json_string_value(v), &id,
+			    &tasks, err, sizeof err) != 0) {
+				req_error(p, msg, PROTO_E_INVALID, "ids: "
+				    "element %zu: %s", i + 1, err);
+				return;
+			}
+			array_free(&tasks);
+		} else if (!json_is_integer(v) || json_integer_value(v) <= 0) {
 			req_error(p, msg, PROTO_E_INVALID, "ids: element %zu "
-			    "is not a job id (a whole number >= 1)", i + 1);
+			    "is not a job id (a whole number >= 1, or a "
+			    "string \"ID\", \"ID_TASK\" or \"ID_[TASKS]\")",
+			    i + 1);
 			return;
 		}
 	}
@@ -173,21 +255,21 @@ req_job_cancel(struct peer *p, const json_t *msg)
 	c.peer = p;
 	c.results = json_array();
 	c.signal = (int)sig;
+	c.name = NULL;
 	if (json_array_size(ids) > 0) {
 		json_array_foreach(ids, i, v) {
-			id = (uint64_t)json_integer_value(v);
-			if ((j = job_find(id)) != NULL) {
-				req_job_cancel_one(&c, j);
+			if (!json_is_string(v)) {
+				req_job_cancel_id(&c,
+				    (uint64_t)json_integer_value(v));
 				continue;
 			}
-			if (store_job_get(id, &row) == 1) {
-				req_job_cancel_result(&c, id, PROTO_E_INVALID,
-				    "it already finished (%s)",
-				    job_state_name(row.state));
-				store_job_done();
-			} else
-				req_job_cancel_result(&c, id,
-				    PROTO_E_NOT_FOUND, "no such job");
+			(void)array_jobid_parse(json_string_value(v), &id,
+			    &tasks, err, sizeof err);
+			if (tasks.n == 0)
+				req_job_cancel_id(&c, id);
+			else
+				req_job_cancel_tasks(&c, id, &tasks);
+			array_free(&tasks);
 		}
 	} else {
 		for (j = job_first(); j != NULL; j = next) {

@@ -20,6 +20,7 @@
 #include "common/xmalloc.h"
 #include "daemon/controller/gbatchd.h"
 #include "daemon/controller/job-list.h"
+#include "daemon/controller/job-array.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
@@ -242,6 +243,28 @@ req_job_list_start(struct req_job_list *l, size_t nids)
 }
 
 static void
+req_job_list_array_active(struct job *j, void *arg)
+{
+	req_job_list_memory(arg, j);
+}
+
+static void
+req_job_list_array_ended(const struct store_job *row, void *arg)
+{
+	if (job_state_is_terminal(row->state))
+		req_job_list_add(row, arg);
+}
+
+/* Every job of array id, asked for by the array's id (squeue -j 42): the
+ * active ones from memory, then those that ended from the store. */
+static void
+req_job_list_array(struct req_job_list *l, uint64_t id)
+{
+	job_array_each(id, req_job_list_array_active, l);
+	(void)store_job_each_of_array(id, req_job_list_array_ended, l);
+}
+
+static void
 req_job_list(struct peer *p, const json_t *msg)
 {
 	struct req_job_list	 l;
@@ -285,9 +308,17 @@ req_job_list(struct peer *p, const json_t *msg)
 		for (i = 0; i < json_array_size(ids); i++) {
 			id = (uint64_t)json_integer_value(json_array_get(ids,
 			    i));
-			if ((j = job_find(id)) != NULL)
-				req_job_list_memory(&l, j);
-			else if (store_job_get(id, &row) == 1) {
+			if ((j = job_find(id)) != NULL) {
+				if (job_array_job_id(j) == id)
+					req_job_list_array(&l, id);
+				else
+					req_job_list_memory(&l, j);
+			} else if (store_job_get(id, &row) == 1) {
+				if (row.array_job_id == id) {
+					store_job_done();
+					req_job_list_array(&l, id);
+					continue;
+				}
 				req_job_list_add(&row, &l);
 				store_job_done();
 			} else {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/array.h"
 #include "common/frame.h"
 #include "common/label.h"
 #include "common/log.h"
@@ -308,6 +309,35 @@ req_job_submit_umask(const json_t *job, int *out, char *err, size_t errlen)
 	return (0);
 }
 
+/* "array": sbatch's --array text; *tasks and *spec get the tasks the
+ * array's row stands for and the whole array with its throttle, in normal
+ * form (new strings), *first its lowest task and *count how many. */
+static int
+req_job_submit_array(const json_t *v, char **tasks, char **spec,
+    uint32_t *first, uint32_t *count, char *err, size_t errlen)
+{
+	struct array_set	a;
+	char			aerr[256];
+	size_t			len;
+
+	if (!json_is_string(v) || array_parse(json_string_value(v), &a, aerr,
+	    sizeof aerr) != 0) {
+		snprintf(err, errlen, "array: %s", json_is_string(v) ? aerr :
+		    "expected sbatch's --array text, e.g. \"0-99%8\"");
+		return (-1);
+	}
+	len = array_format(&a, true, NULL, 0);
+	*spec = xmalloc(len + 1);
+	(void)array_format(&a, true, *spec, len + 1);
+	len = array_format(&a, false, NULL, 0);
+	*tasks = xmalloc(len + 1);
+	(void)array_format(&a, false, *tasks, len + 1);
+	*first = array_min(&a);
+	*count = array_count(&a);
+	array_free(&a);
+	return (0);
+}
+
 static void
 req_job_submit(struct peer *p, const json_t *msg)
 {
@@ -318,7 +348,9 @@ req_job_submit(struct peer *p, const json_t *msg)
 	const char		*base;
 	char			 err[512], *argv = NULL, *env = NULL;
 	char			*warning = NULL, *depend = NULL;
+	char			*atasks = NULL, *aspec = NULL;
 	const char		*dtext = NULL;
+	uint32_t		 afirst = 0, acount = 0;
 	unsigned long long	 gpus = 1, limit = 0, begin = 0;
 	uint64_t		 all;
 
@@ -345,6 +377,7 @@ req_job_submit(struct peer *p, const json_t *msg)
 		return;
 	}
 	memset(&row, 0, sizeof row);
+	row.array_task_id = -1;
 	if (req_job_submit_string(job, "script", SIZE_MAX, &row.script, err,
 	    sizeof err) != 0 ||
 	    req_job_submit_string(job, "name", REQ_SUBMIT_NAME_MAX, &row.name,
@@ -432,8 +465,13 @@ req_job_submit(struct peer *p, const json_t *msg)
 		row.flags |= json_is_true(kv) ? JOB_F_KILL_INVALID_DEP :
 		    JOB_F_KEEP_INVALID_DEP;
 	}
+	if ((kv = json_object_get(job, "array")) != NULL &&
+	    req_job_submit_array(kv, &atasks, &aspec, &afirst, &acount, err,
+	    sizeof err) != 0)
+		goto invalid;
 	if (row.stdout_path == NULL)
-		row.stdout_path = OUTPAT_DEFAULT;
+		row.stdout_path = aspec != NULL ? OUTPAT_ARRAY_DEFAULT :
+		    OUTPAT_DEFAULT;
 	if (row.stderr_path == NULL)
 		row.stderr_path = row.stdout_path;
 	if (req_job_submit_pattern("stdout", row.stdout_path, err,
@@ -454,8 +492,7 @@ req_job_submit(struct peer *p, const json_t *msg)
 		req_error(p, msg, PROTO_E_UNSATISFIABLE, "--gpus %llu: the "
 		    "cluster has %llu GPU%s in all", gpus,
 		    (unsigned long long)all, all == 1 ? "" : "s");
-		free(depend);
-		return;
+		goto out;
 	}
 
 	argv = json_array_size(json_object_get(job, "argv")) != 0 ?
@@ -465,6 +502,16 @@ req_job_submit(struct peer *p, const json_t *msg)
 	    json_dumps(json_object_get(job, "env"), JSON_COMPACT) : NULL;
 	row.env = env != NULL ? env : "{}";
 	row.id = store_job_next_id();
+	if (aspec != NULL) {
+		/* The array's row stands for its tasks; an array of one task
+		 * is that task at once. */
+		row.array_job_id = row.id;
+		row.array_spec = aspec;
+		if (acount > 1)
+			row.array_tasks = atasks;
+		else
+			row.array_task_id = (int)afirst;
+	}
 	row.user = peer_user(p);
 	row.uid = peer_uid(p);
 	row.gid = peer_gid(p);
@@ -509,10 +556,12 @@ out:
 	free(argv);
 	free(env);
 	free(depend);
+	free(atasks);
+	free(aspec);
 	return;
 invalid:
 	req_error(p, msg, PROTO_E_INVALID, "%s", err);
-	free(depend);
+	goto out;
 }
 
 const struct req_entry req_job_submit_entry = {

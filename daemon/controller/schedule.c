@@ -18,11 +18,13 @@
 
 #include <event2/event.h>
 
+#include "common/array.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "daemon/controller/commit.h"
 #include "daemon/controller/depend-wait.h"
 #include "daemon/controller/gbatchd.h"
+#include "daemon/controller/job-array.h"
 #include "daemon/controller/job-change.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/launch.h"
@@ -115,6 +117,9 @@ schedule_spec(struct job *j, struct sched_jobspec *spec, int64_t now)
 		spec->placement = SCHED_PLACE_SPREAD;
 	}
 	spec->no_preempt = (s->flags & JOB_F_NO_REQUEUE) != 0;
+	/* A job array's tasks share its throttle. */
+	spec->group = job_array_job_id(j);
+	spec->group_cap = job_array_throttle(j);
 	spec->arg = j;
 	if (schedule_is_running(job_state(j)) && job_start_time(j) > 0 &&
 	    (run = now - job_start_time(j) * 1000) < 0)
@@ -502,6 +507,30 @@ schedule_start(struct job *j, int64_t now)
 	launch_job(j);
 }
 
+/* The job that starts when the core starts j: j, or for a job array's
+ * row that stands for more than one task, its lowest task split off it,
+ * which takes j's handle; the row goes back in the queue for the rest,
+ * at its place (its submit time and id), and a pass follows for them. */
+static struct job *
+schedule_task(struct job *j, int64_t now)
+{
+	struct sched_cjob	*cj = job_sched(j)->cjob;
+	struct job		*t;
+
+	if (!job_array_is_row(j))
+		return (j);
+	if ((t = job_array_split(j, array_min(job_array_left(j)))) == NULL)
+		return (j);
+	if (t == j)
+		return (j);
+	job_sched(j)->cjob = NULL;
+	sched_core_rekey(schedule_core, cj, job_id(t), t);
+	job_sched(t)->cjob = cj;
+	schedule_submit(j, now);
+	schedule_mark_dirty();
+	return (t);
+}
+
 static void
 schedule_preempt(struct job *j)
 {
@@ -583,7 +612,8 @@ schedule_run(void)
 	    promoted);
 	for (i = 0; i < n; i++) {
 		if (acts[i].type == SCHED_ACT_START)
-			schedule_start(sched_cjob_arg(acts[i].job), now);
+			schedule_start(schedule_task(sched_cjob_arg(
+			    acts[i].job), now), now);
 		else
 			schedule_preempt(sched_cjob_arg(acts[i].job));
 	}

@@ -86,6 +86,38 @@ store_sql_job_insert(void)
 }
 
 char *
+store_sql_job_copy(void)
+{
+	struct store_sql_buf	 cols = { NULL, 0, 0 }, vals = { NULL, 0, 0 };
+	const struct job_field_desc *d;
+	const char		*sep;
+	int			 f;
+	char			*sql;
+
+	for (f = 0; f < JF_COUNT; f++) {
+		d = &job_fields[f];
+		if (d->column == NULL)
+			continue;
+		sep = cols.len > 0 ? ", " : "";
+		store_sql_add(&cols, sep, d->column, NULL);
+		if (d->kind == JFK_TEXTREF) {
+			store_sql_add(&cols, ", ", d->column, "_id");
+			store_sql_add(&vals, sep, "'', ", d->column);
+			store_sql_add(&vals, "_id", NULL, NULL);
+		} else if (f == JF_ID || f == JF_ARRAY_TASK_ID ||
+		    f == JF_ARRAY_TASKS)
+			store_sql_add(&vals, sep, ":", d->column);
+		else
+			store_sql_add(&vals, sep, d->column, NULL);
+	}
+	sql = xasprintf("INSERT INTO jobs (%s) SELECT %s FROM jobs WHERE id ="
+	    " :from", cols.s, vals.s);
+	free(cols.s);
+	free(vals.s);
+	return (sql);
+}
+
+char *
 store_sql_job_update(void)
 {
 	struct store_sql_buf	 set = { NULL, 0, 0 };

@@ -16,6 +16,9 @@ extern const size_t store_job_offset[JF_COUNT];
 /* Each returns a new string the caller frees. */
 /* INSERT INTO jobs of every stored field. */
 char	*store_sql_job_insert(void);
+/* INSERT INTO jobs a copy of job :from under :id, with its own
+ * :array_task_id and :array_tasks (a job array's task split off). */
+char	*store_sql_job_copy(void);
 /* UPDATE jobs of the fields a transition changes (JFF_UPDATE), by :id. */
 char	*store_sql_job_update(void);
 /* SELECT of every stored field FROM jobs, then tail (" WHERE ..."). texts:

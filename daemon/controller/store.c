@@ -148,6 +148,16 @@ static const char *const store_migrations[] = {
 	 * none for the jobs before. */
 	"ALTER TABLE jobs ADD COLUMN warn_signal INTEGER NOT NULL DEFAULT 0;"
 	"ALTER TABLE jobs ADD COLUMN warn_time INTEGER NOT NULL DEFAULT 0;",
+	/* 12: job arrays (sbatch's --array): the array a job is a task of
+	 * and its task, the tasks an array's own row still stands for, and
+	 * the whole array as submitted; no array for the jobs before. The
+	 * index finds an array's tasks (gcancel 42). */
+	"ALTER TABLE jobs ADD COLUMN array_job_id INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE jobs ADD COLUMN array_task_id INTEGER;"
+	"ALTER TABLE jobs ADD COLUMN array_tasks TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE jobs ADD COLUMN array_spec TEXT NOT NULL DEFAULT '';"
+	"CREATE INDEX jobs_array ON jobs (array_job_id) WHERE"
+	" array_job_id != 0;",
 };
 #define STORE_NMIGRATIONS \
 	((int)(sizeof store_migrations / sizeof store_migrations[0]))
@@ -158,10 +168,12 @@ enum store_stmt {
 	STORE_ROLLBACK,
 	STORE_JOB_INSERT,
 	STORE_JOB_UPDATE,
+	STORE_JOB_COPY,
 	STORE_EVENT_INSERT,
 	STORE_NODE_SAVE,
 	STORE_JOB_ACTIVE,
 	STORE_JOB_IN_STATE,
+	STORE_JOB_OF_ARRAY,
 	STORE_JOB_GET,
 	STORE_NODE_ALL,
 	STORE_TEXT_INSERT,
@@ -318,6 +330,8 @@ store_job_sql(int i)
 		return (store_sql_job_insert());
 	case STORE_JOB_UPDATE:
 		return (store_sql_job_update());
+	case STORE_JOB_COPY:
+		return (store_sql_job_copy());
 	/* Memory and listings keep neither script nor environment. */
 	case STORE_JOB_ACTIVE:
 		return (store_sql_job_select(false, " WHERE " STORE_SQL_ACTIVE
@@ -326,6 +340,9 @@ store_job_sql(int i)
 		return (store_sql_job_select(false, " WHERE state = :state AND"
 		    " (:user IS NULL OR user = :user) ORDER BY id",
 		    store_job_pos));
+	case STORE_JOB_OF_ARRAY:
+		return (store_sql_job_select(false, " WHERE array_job_id ="
+		    " :array_job_id ORDER BY id", store_job_pos));
 	case STORE_JOB_GET:
 		return (store_sql_job_select(true, " WHERE id = :id",
 		    store_job_pos));
@@ -657,6 +674,22 @@ store_job_update(const struct store_job *r)
 }
 
 int
+store_job_copy(uint64_t from, uint64_t id, int task)
+{
+	sqlite3_stmt	*st = store_stmts[STORE_JOB_COPY];
+	const int	*param = store_job_param[STORE_JOB_COPY];
+
+	if (store_begin() != 0)
+		return (-1);
+	sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st, ":from"),
+	    (sqlite3_int64)from);
+	sqlite3_bind_int64(st, param[JF_ID], (sqlite3_int64)id);
+	sqlite3_bind_int(st, param[JF_ARRAY_TASK_ID], task);
+	store_bind_text(st, param[JF_ARRAY_TASKS], "");
+	return (store_step_done(st, "copy job"));
+}
+
+int
 store_event_insert(uint64_t job, int64_t when, const char *from,
     const char *to, const char *detail)
 {
@@ -915,6 +948,16 @@ store_job_each_in_state(enum job_state state, const char *user,
 
 	store_bind_text(st, param[JF_STATE], job_state_name(state));
 	store_bind_text(st, param[JF_USER], user);
+	return (store_job_each(st, cb, arg));
+}
+
+int
+store_job_each_of_array(uint64_t id, store_job_cb cb, void *arg)
+{
+	sqlite3_stmt	*st = store_stmts[STORE_JOB_OF_ARRAY];
+
+	sqlite3_bind_int64(st, store_job_param[STORE_JOB_OF_ARRAY]
+	    [JF_ARRAY_JOB_ID], (sqlite3_int64)id);
 	return (store_job_each(st, cb, arg));
 }
 

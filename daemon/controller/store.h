@@ -75,6 +75,9 @@ uint64_t store_job_next_id(void);
 
 /* Writes; each returns 0, or -1 after logging what failed. */
 int	 store_job_insert(const struct store_job *);
+/* Writes a copy of job from, script and environment included, as job id,
+ * task task of its array (job-array.c splits a task off its array). */
+int	 store_job_copy(uint64_t from, uint64_t id, int task);
 /* Updates the columns a transition changes (state onwards). */
 int	 store_job_update(const struct store_job *);
 int	 store_event_insert(uint64_t job, int64_t when, const char *from,
@@ -102,6 +105,9 @@ int	 store_job_each_in_state(enum job_state, const char *user,
 	     store_job_cb, void *);
 /* Returns 1 with *row filled, 0 when no such job, -1 on failure. */
 int	 store_job_get(uint64_t id, struct store_job *row);
+/* Each job of array id (its row and its tasks), in id order, as
+ * store_job_each_active. */
+int	 store_job_each_of_array(uint64_t id, store_job_cb, void *);
 /* Ends the use of the strings store_job_get returned. */
 void	 store_job_done(void);
 int	 store_node_each(store_node_cb, void *);

@@ -225,6 +225,48 @@ node_launch_lists(struct node_launch *l, const json_t *job, char *err,
 	return (0);
 }
 
+/* "array": a job array's task (optional; none for other jobs). */
+static int
+node_launch_array(struct node_launch *l, const json_t *job, char *err,
+    size_t errlen)
+{
+	const json_t	*a = json_object_get(job, "array");
+	json_int_t	 v;
+
+	l->array_task = -1;
+	if (a == NULL)
+		return (0);
+	if (!json_is_object(a)) {
+		snprintf(err, errlen, "job.array: expected an object");
+		return (-1);
+	}
+	if (node_launch_range(a, "job", 1, INT64_MAX, 0, &v, err,
+	    errlen) == -1)
+		return (-1);
+	l->array_job = (uint64_t)v;
+	if (node_launch_range(a, "task", -1, UINT32_MAX, -1, &v, err,
+	    errlen) == -1)
+		return (-1);
+	l->array_task = (long)v;
+	if (node_launch_range(a, "count", 0, UINT32_MAX, 0, &v, err,
+	    errlen) == -1)
+		return (-1);
+	l->array_count = (unsigned)v;
+	if (node_launch_range(a, "min", 0, UINT32_MAX, 0, &v, err,
+	    errlen) == -1)
+		return (-1);
+	l->array_min = (unsigned)v;
+	if (node_launch_range(a, "max", 0, UINT32_MAX, 0, &v, err,
+	    errlen) == -1)
+		return (-1);
+	l->array_max = (unsigned)v;
+	if (node_launch_range(a, "step", 0, UINT32_MAX, 0, &v, err,
+	    errlen) == -1)
+		return (-1);
+	l->array_step = (unsigned)v;
+	return (0);
+}
+
 struct node_launch *
 node_launch_parse(const json_t *msg, char *err, size_t errlen)
 {
@@ -294,6 +336,7 @@ node_launch_parse(const json_t *msg, char *err, size_t errlen)
 		l->err = xstrdup(l->out);
 	}
 	if (node_launch_restart(l, job, err, errlen) == -1 ||
+	    node_launch_array(l, job, err, errlen) == -1 ||
 	    node_launch_lists(l, job, err, errlen) == -1)
 		goto fail;
 	return (l);

@@ -40,6 +40,14 @@ struct node_launch {
 	int		  warn_signal;	/* 0 none: sent warn_time s before */
 	unsigned	  warn_time;	/* the time limit */
 	bool		  warn_batch;	/* to the batch shell alone */
+	/* A job array's task: its array's id (0: none), the task and the
+	 * array's tasks in all, lowest, highest and step (0: not one). */
+	uint64_t	  array_job;
+	long		  array_task;
+	unsigned	  array_count;
+	unsigned	  array_min;
+	unsigned	  array_max;
+	unsigned	  array_step;
 };
 
 /* The umask of a job whose launch does not say (a job submitted before

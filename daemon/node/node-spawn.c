@@ -54,6 +54,31 @@ node_spawn_setenv(struct node_spawn *sp, const char *key, const char *value)
 	sp->env[sp->nenv] = NULL;
 }
 
+/* A job array's task: prefix JOB_ID, TASK_ID, TASK_COUNT, TASK_MIN,
+ * TASK_MAX and (for a stepped range) TASK_STEP. */
+static void
+node_spawn_array_env(struct node_spawn *sp, const char *prefix)
+{
+	const struct node_launch	*l = sp->l;
+	char				 key[64], num[32];
+
+	if (l->array_job == 0 || l->array_task < 0)
+		return;
+#define NODE_SPAWN_ARRAY(suffix, fmt, val) do {				\
+	snprintf(key, sizeof key, "%s%s", prefix, suffix);		\
+	snprintf(num, sizeof num, fmt, val);				\
+	node_spawn_setenv(sp, key, num);				\
+} while (0)
+	NODE_SPAWN_ARRAY("JOB_ID", "%llu", (unsigned long long)l->array_job);
+	NODE_SPAWN_ARRAY("TASK_ID", "%ld", l->array_task);
+	NODE_SPAWN_ARRAY("TASK_COUNT", "%u", l->array_count);
+	NODE_SPAWN_ARRAY("TASK_MIN", "%u", l->array_min);
+	NODE_SPAWN_ARRAY("TASK_MAX", "%u", l->array_max);
+	if (l->array_step > 1)
+		NODE_SPAWN_ARRAY("TASK_STEP", "%u", l->array_step);
+#undef NODE_SPAWN_ARRAY
+}
+
 /* The variables Slurm's batch jobs see, where gbatch has their meaning:
  * one task per node, so a node's rank is its task's too. Scripts and
  * libraries that read them (SLURM_JOB_ID in paths, SLURM_PROCID for a
@@ -102,6 +127,7 @@ node_spawn_slurm_env(struct node_spawn *sp, const char *node,
 	node_spawn_setenv(sp, "SLURM_JOB_GPUS", devs);
 	snprintf(num, sizeof num, "%u", l->restarts);
 	node_spawn_setenv(sp, "SLURM_RESTART_COUNT", num);
+	node_spawn_array_env(sp, "SLURM_ARRAY_");
 }
 
 static void
@@ -144,6 +170,7 @@ node_spawn_env(struct node_spawn *sp, const struct node_conf *conf)
 	node_spawn_setenv(sp, "GBATCH_SUBMIT_DIR", l->workdir);
 	snprintf(num, sizeof num, "%u", l->restarts);
 	node_spawn_setenv(sp, "GBATCH_RESTART_COUNT", num);
+	node_spawn_array_env(sp, "GBATCH_ARRAY_");
 	if (*l->ckpt_dir != '\0')
 		node_spawn_setenv(sp, "GBATCH_CKPT_DIR", l->ckpt_dir);
 	if (*l->master_addr != '\0')
@@ -237,6 +264,8 @@ node_spawn_files(struct node_spawn *sp, const struct node_conf *conf,
 	v.restarts = l->restarts;
 	v.node = conf->name;
 	v.rank = (long)l->node_rank;
+	v.array_job = l->array_job;
+	v.array_task = l->array_task;
 	if (outpat_expand(l->out, &v, path, sizeof path, perr,
 	    sizeof perr) == -1) {
 		snprintf(err, errlen, "stdout: %s", perr);

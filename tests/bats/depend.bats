@@ -111,7 +111,7 @@ waits_for() {
 	run -2 gsub -d "afterok:1,afterany:2?after:3" --wrap true
 	[[ "$output" == *"',' (all) and '?' (any) in one dependency"* ]]
 	run -2 gsub -d afterok:4_1 --wrap true
-	[[ "$output" == *"no job arrays yet"* ]]
+	[[ "$output" == *"no dependencies on one array task"* ]]
 	run -2 gsub --kill-on-invalid-dep=maybe --wrap true
 	[[ "$output" == *'--kill-on-invalid-dep: expected yes or no, got "maybe"'* ]]
 	# Nothing was submitted.

@@ -57,13 +57,13 @@ refused() {
 	    error=e.txt chdir=. export=ALL hold parsable requeue no-requeue \
 	    quiet open-mode=truncate spread-job use-min-nodes ignore-pbs \
 	    wait-all-nodes=1 account=a comment=c begin=now+60 \
-	    dependency=afterok:1 kill-on-invalid-dep=yes signal=B:USR1@60; do
+	    dependency=afterok:1 kill-on-invalid-dep=yes signal=B:USR1@60 \
+	    array=0-3%2; do
 		run -0 gsub -H "--$o" --wrap true
 	done
 	run -0 gsub -H -b now --wrap true
 	run -0 gsub -H -d afterany:1 --wrap true
-	for o in array=0-3 \
-	    nodelist=n1 exclude=n1 test-only partition=gpu \
+	for o in nodelist=n1 exclude=n1 test-only partition=gpu \
 	    mail-type=END mail-user=a@b cpus-per-task=4 mem=4G mem-per-cpu=1G \
 	    mem-per-gpu=8G cpus-per-gpu=4 qos=high priority=10 nice=5 \
 	    constraint=a100 reservation=r licenses=l clusters=c no-kill \
@@ -78,7 +78,7 @@ refused() {
 		fi || { echo "--$o was not refused properly"; false; }
 	done
 	# The short spellings too.
-	for o in "-a 0-3" "-w n1" "-x n1" "-p gpu" \
+	for o in "-w n1" "-x n1" "-p gpu" \
 	    "-c 4" "-q high" "-C a100" "-k" "-s" "-i in.txt" "-v" "-L l" \
 	    "-M c" "-m block"; do
 		run -2 gsub $o --wrap true

@@ -73,7 +73,7 @@ t_parse(void)
 	t_accept("4,1%1", "1,4%1");
 	t_accept("1%100000", "1%100000");
 
-	t_reject("", "array: empty; give TASK or FIRST-LAST[:STEP]");
+	t_reject("", "empty; give TASK or FIRST-LAST[:STEP]");
 	t_reject("1,,2", "'1,,2': an empty item; give");
 	t_reject(",1", "',1': an empty item");
 	t_reject("1,", "'1,': an empty item");
@@ -86,7 +86,7 @@ t_parse(void)
 	t_reject("99999999999999999999999", "a number above 9999999");
 	t_reject("0-5:10000000", "'0-5:10000000': a number above");
 	t_reject("0-9:0", "'0-9:0': a step of 0");
-	t_reject("5-3", "array: '5-3': the last task is below the first; "
+	t_reject("5-3", "'5-3': the last task is below the first; "
 	    "give TASK or FIRST-LAST[:STEP], e.g. 7, 0-99 or 0-20:2, joined "
 	    "by ',' and optionally %N");
 	t_reject("0-100000", "'0-100000': 100001 tasks, more than 100000");
@@ -437,12 +437,12 @@ t_jobid(void)
 	t_jobid_bad("42_[3-5", "job id '42_[3-5': expected ID, ID_TASK");
 	t_jobid_bad("42_[3-5]x", "job id '42_[3-5]x': expected");
 	t_jobid_bad("42_7x", "job id '42_7x': expected");
-	t_jobid_bad("42_10000000", "job id '42_10000000': array: "
+	t_jobid_bad("42_10000000", "job id '42_10000000': "
 	    "'10000000': a number above 9999999");
 	t_jobid_bad("x", "job id 'x': expected ID, ID_TASK or ID_[TASKS]");
 	t_jobid_bad("42x", "job id '42x': expected");
 	t_jobid_bad("42_[1%2]", "job id '42_[1%2]': no %N here");
-	t_jobid_bad("42_[5-3]", "job id '42_[5-3]': array: '5-3': the last "
+	t_jobid_bad("42_[5-3]", "job id '42_[5-3]': '5-3': the last "
 	    "task is below the first");
 	t_jobid_bad("0", "job id '0': expected ID, ID_TASK or ID_[TASKS], "
 	    "ID a whole number from 1");

@@ -75,7 +75,7 @@ t_parse(void)
 	t_reject("afterok:1,afterany:2?after:3", "',' (all) and '?' (any) "
 	    "in one dependency");
 	t_reject("singleton:3", "singleton takes no job ids");
-	t_reject("afterok:4_2", "no job arrays yet");
+	t_reject("afterok:4_2", "no dependencies on one array task");
 	t_reject("after:4+10", "submit with --begin instead");
 	t_reject("afterok:\x1b[2J", "\\e[2J");
 }

@@ -87,6 +87,25 @@ test_unknown_values(void)
 	    "a value not known keeps its sequence");
 }
 
+/* A job array's task: %A the array, %a the task; a job of no array has
+ * its own id as %A and task 0; an array's row before its tasks are known
+ * keeps %a as written. */
+static void
+test_array(void)
+{
+	struct outpat_vars	v = vars;
+
+	v.array_job = 9;
+	v.array_task = 4;
+	t_expand(&v, OUTPAT_ARRAY_DEFAULT, "gbatch-9_4.out",
+	    "an array's default: %A_%a");
+	v.array_job = 0;
+	t_expand(&v, "o-%A-%a", "o-12-0", "no array: %A is the job, %a 0");
+	v.array_job = 9;
+	v.array_task = -1;
+	t_expand(&v, "o-%A-%a", "o-9-%a", "a task not known keeps %a");
+}
+
 static void
 test_per_part(void)
 {
@@ -139,7 +158,8 @@ test_check(void)
 	t_check_bad("", "expected a file name pattern, got an empty string");
 	t_check_bad("a%q", "unknown \"%q\" in \"a%q\"; accepted: %j (job id), "
 	    "%x (job name), %u (user), %r (restart count), %N (node name), "
-	    "%t (rank), %% (a percent sign)");
+	    "%t (rank), %A (array job id), %a (array task id), %% (a percent "
+	    "sign)");
 	t_check_bad("a%", "unknown \"%\" in \"a%\"");
 	t_check_bad("%%%", "unknown \"%\" in \"%%%\"");
 }
@@ -162,6 +182,7 @@ main(void)
 	test_parts();
 	test_unknown_values();
 	test_per_part();
+	test_array();
 	test_truncates();
 	test_bounds();
 	test_check();
