@@ -8,11 +8,13 @@
 
 #include "client/client.h"
 #include "client/cmd.h"
+#include "common/array.h"
 #include "common/duration.h"
 #include "common/paths.h"
 #include "common/proto.h"
 #include "bin/gctl.h"
 #include "common/safe-text.h"
+#include "common/xmalloc.h"
 
 struct gctl_verb {
 	const char	*name;
@@ -275,8 +277,10 @@ static int
 gctl_job_update(int argc, char **argv, const char *action)
 {
 	json_t		*req;
+	struct array_set tasks;
 	uint64_t	 id;
-	char		 err[256];
+	char		 err[256], *text;
+	size_t		 len;
 	int		 i, r, worst = EXIT_OK;
 
 	if (argc < 2) {
@@ -284,16 +288,31 @@ gctl_job_update(int argc, char **argv, const char *action)
 		    "Try 'gctl help' for more information.\n", action);
 		return (EXIT_USAGE);
 	}
+	/* 42, or a job array's tasks: 42_7, 42_[3-5]. */
 	for (i = 1; i < argc; i++) {
-		if (cmd_parse_id(argv[i], &id, err, sizeof err) == -1) {
+		if ((strchr(argv[i], '_') != NULL ? array_jobid_parse(argv[i],
+		    &id, &tasks, err, sizeof err) : cmd_parse_id(argv[i], &id,
+		    err, sizeof err)) == -1) {
 			fprintf(stderr, "gctl: %s: %s\nTry 'gctl help' for "
 			    "more information.\n", action, err);
 			return (EXIT_USAGE);
 		}
+		if (strchr(argv[i], '_') != NULL)
+			array_free(&tasks);
 	}
 	for (i = 1; i < argc; i++) {
-		(void)cmd_parse_id(argv[i], &id, err, sizeof err);
 		req = proto_msg(MSG_JOB_UPDATE);
+		if (strchr(argv[i], '_') != NULL) {
+			(void)array_jobid_parse(argv[i], &id, &tasks, err,
+			    sizeof err);
+			len = array_format(&tasks, false, NULL, 0);
+			text = xmalloc(len + 1);
+			(void)array_format(&tasks, false, text, len + 1);
+			array_free(&tasks);
+			json_object_set_new(req, "tasks", json_string(text));
+			free(text);
+		} else
+			(void)cmd_parse_id(argv[i], &id, err, sizeof err);
 		json_object_set_new(req, "id", json_integer((json_int_t)id));
 		json_object_set_new(req, "action", json_string(action));
 		if ((r = gctl_call(req, NULL, NULL)) > worst)

@@ -22,6 +22,7 @@
 #include "client/model.h"
 #include "client/jscan.h"
 #include "client/table.h"
+#include "common/array.h"
 #include "common/job-state.h"
 #include "common/outpat.h"
 #include "common/proto.h"
@@ -49,6 +50,7 @@ static const struct option gq_longopts[] = {
 	{ "wait", no_argument, NULL, GQ_OPT_WAIT },
 	{ "long", required_argument, NULL, 'l' },
 	{ "sort", required_argument, NULL, 'S' },
+	{ "array", no_argument, NULL, 'r' },
 	CMD_TIMEOUT_LONGOPT,
 	{ "help", no_argument, NULL, GQ_OPT_HELP },
 	{ "version", no_argument, NULL, 'V' },
@@ -60,6 +62,7 @@ struct gq {
 	const char	*format;
 	bool		 noheader;
 	bool		 json;
+	bool		 unfold;	/* -r: an array's tasks a row each */
 	uint64_t	 long_id;
 	const char	*timeout;	/* --timeout's value, or NULL */
 	/* --sort: columns, their members (job_row_sort_key()) and order. */
@@ -98,6 +101,8 @@ gq_usage(FILE *f)
 "  -S, --sort [-]FIELD[,...]  order by these fields (- descending);\n"
 "                            default: as submitted, and by submit_time\n"
 "                            when finished states are listed\n"
+"  -r, --array               a job array's waiting tasks a row each\n"
+"                            (default: one row, 42_[7-99%%8])\n"
 "  -l, --long ID             every field of one job, one per line, with\n"
 "                            its output files as the nodes name them\n"
 "      --wait                wait until the jobs named (ID... or -j) have\n"
@@ -251,6 +256,33 @@ gq_sort_cmp(const void *pa, const void *pb)
 	return ((a->i > b->i) - (a->i < b->i));
 }
 
+/* Adds row, or with -r each task of an array's row as a row of its own
+ * (job_row_cols take the task as ctx). */
+static void
+gq_add(struct table *t, const struct job_row *row, const struct gq *gq)
+{
+	struct array_set	 a;
+	uint32_t		 task;
+	long long		 n;
+	bool			 more;
+	char			 text[8192], err[256];
+
+	if (!gq->unfold || jscan_int(&row->v[JF_ARRAY_TASK_ID], &n) != 0 ||
+	    n >= 0) {
+		table_add(t, row, NULL);
+		return;
+	}
+	jscan_string(&row->v[JF_ARRAY_TASKS], text, sizeof text);
+	if (*text == '\0' || array_parse(text, &a, err, sizeof err) != 0) {
+		table_add(t, row, NULL);
+		return;
+	}
+	for (more = array_next(&a, 0, true, &task); more;
+	    more = array_next(&a, task, false, &task))
+		table_add(t, row, &task);
+	array_free(&a);
+}
+
 static int
 gq_table(struct model *m, struct gq *gq, struct table *t)
 {
@@ -273,7 +305,7 @@ gq_table(struct model *m, struct gq *gq, struct table *t)
 			break;
 		}
 		if (gq->nsort == 0) {
-			table_add(t, &m->jobs.rows[i], NULL);
+			gq_add(t, &m->jobs.rows[i], gq);
 			continue;
 		}
 		/* Rows point into the reply, which the model keeps. */
@@ -286,7 +318,7 @@ gq_table(struct model *m, struct gq *gq, struct table *t)
 		gq_sorting = gq;
 		qsort(sorted, nsorted, sizeof *sorted, gq_sort_cmp);
 		for (i = 0; i < nsorted; i++)
-			table_add(t, &sorted[i].row, NULL);
+			gq_add(t, &sorted[i].row, gq);
 	}
 	free(sorted);
 	if (gq->long_id == 0)
@@ -387,7 +419,7 @@ main(int argc, char **argv)
 	gq.filter = &m.filter;
 	t = table_create(job_row_cols, job_row_ncols, JOB_ROW_DEFAULT);
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":u:t:j:o:hl:S:V", gq_longopts,
+	while ((ch = getopt_long(argc, argv, ":u:t:j:o:hrl:S:V", gq_longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'u':
@@ -423,6 +455,9 @@ main(int argc, char **argv)
 			break;
 		case 'h':
 			gq.noheader = true;
+			break;
+		case 'r':
+			gq.unfold = true;
 			break;
 		case GQ_OPT_JSON:
 			gq.json = true;

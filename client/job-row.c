@@ -199,7 +199,10 @@ job_row_get_array_task_id(const void *row, const void *ctx, char *buf,
 {
 	long long	t;
 
-	(void)ctx;
+	if (ctx != NULL) {
+		snprintf(buf, len, "%u", *(const uint32_t *)ctx);
+		return (buf);
+	}
 	if (jscan_int(job_row_v(row, JF_ARRAY_TASK_ID), &t) != 0 || t < 0)
 		return ("");
 	snprintf(buf, len, "%lld", t);
@@ -209,7 +212,14 @@ job_row_get_array_task_id(const void *row, const void *ctx, char *buf,
 static const char *
 job_row_get_id(const void *row, const void *ctx, char *buf, size_t len)
 {
-	(void)ctx;
+	long long	array;
+
+	/* One task of an array's row, shown unfolded (gq -r). */
+	if (ctx != NULL && jscan_int(job_row_v(row, JF_ARRAY_JOB_ID),
+	    &array) == 0) {
+		snprintf(buf, len, "%lld_%u", array, *(const uint32_t *)ctx);
+		return (buf);
+	}
 	(void)job_row_jobid(row, buf, len);
 	return (buf);
 }
@@ -237,7 +247,17 @@ JF_GET_TEXT(job_row_get_account, JF_ACCOUNT)
 JF_GET_TEXT(job_row_get_comment, JF_COMMENT)
 JF_GET_TEXT(job_row_get_dependency, JF_DEPENDENCY)
 JF_GET_TEXT(job_row_get_array_job_id, JF_ARRAY_JOB_ID)
-JF_GET_TEXT(job_row_get_array_tasks, JF_ARRAY_TASKS)
+/* An unfolded task stands for itself alone. */
+static const char *
+job_row_get_array_tasks(const void *row, const void *ctx, char *buf,
+    size_t len)
+{
+	if (ctx != NULL) {
+		snprintf(buf, len, "%u", *(const uint32_t *)ctx);
+		return (buf);
+	}
+	return (job_row_text(row, JF_ARRAY_TASKS, buf, len));
+}
 JF_GET_TEXT(job_row_get_array_spec, JF_ARRAY_SPEC)
 JF_GET_TEXT(job_row_get_restarts, JF_RESTARTS)
 JF_GET_TEXT(job_row_get_preemptions, JF_PREEMPTIONS)

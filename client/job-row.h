@@ -46,7 +46,9 @@ int	job_row_compare(const struct job_row *a, const struct job_row *b,
 /* Whether key (a member name of a job object) is one job_row knows. */
 int	job_row_knows(const struct jscan_val *key);
 
-/* The fields gq -o accepts, in the order gq -l prints them. */
+/* The fields gq -o accepts, in the order gq -l prints them. Their ctx is
+ * NULL, or a job array's row shown a task at a time (gq -r): a pointer to
+ * the task (uint32_t), which id, array_task_id and array_tasks show. */
 extern const struct table_col	job_row_cols[];
 extern const size_t		job_row_ncols;
 

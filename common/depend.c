@@ -1,6 +1,7 @@
 /* depend.c: job dependencies (depend.h). */
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +42,29 @@ depend_add(struct depend *d, enum depend_type type, uint64_t job)
 	d->items = xreallocarray(d->items, d->n + 1, sizeof *d->items);
 	d->items[d->n].type = type;
 	d->items[d->n].job = job;
+	d->items[d->n].task = -1;
 	d->n++;
+}
+
+/* An array task after ID_: digits up to ':' or end, at most 9999999 (as
+ * common/array.h's). Returns 0 with *task and *stop (where it stopped), or
+ * -1. */
+static int
+depend_task(const char *s, const char *end, int32_t *task, char **stop)
+{
+	const char	*p;
+	int32_t		 v = 0;
+
+	for (p = s; p < end && isdigit((unsigned char)*p); p++) {
+		v = v * 10 + (*p - '0');
+		if (v > 9999999)
+			return (-1);
+	}
+	if (p == s || (p < end && *p != ':'))
+		return (-1);
+	*task = v;
+	*stop = (char *)(uintptr_t)p;
+	return (0);
 }
 
 /* One condition, TYPE[:ID...], len bytes at s. */
@@ -52,6 +75,7 @@ depend_one(const char *s, size_t len, struct depend *d, char *err,
 	char			 word[64], q[256];
 	const char		*colon = memchr(s, ':', len), *p, *end = s + len;
 	unsigned long long	 id;
+	int32_t			 task;
 	size_t			 n, t;
 	char			*e;
 
@@ -89,11 +113,25 @@ depend_one(const char *s, size_t len, struct depend *d, char *err,
 			snprintf(word, sizeof word, "%.*s", (int)(end - p <
 			    48 ? end - p : 48), p);
 			safe_text_str(word, q, sizeof q);
+			if (e < end && *e == '_' && id != 0 && errno == 0 &&
+			    depend_task(e + 1, end, &task, &e) == 0) {
+				if (d->n == DEPEND_MAX) {
+					snprintf(err, errlen, "more than %d "
+					    "conditions", DEPEND_MAX);
+					return (-1);
+				}
+				depend_add(d, (enum depend_type)t, id);
+				d->items[d->n - 1].task = task;
+				if (e == end)
+					break;
+				if (e + 1 == end)
+					goto bad_id;
+				continue;
+			}
 			if (e < end && *e == '_') {
-				snprintf(err, errlen, "%s: \"%s\": gbatch has "
-				    "no dependencies on one array task "
-				    "(ID_TASK) yet",
-				    depend_names[t], q);
+				snprintf(err, errlen, "%s: \"%s\": expected "
+				    "ID or ID_TASK, a job array's task (a "
+				    "whole number)", depend_names[t], q);
 				return (-1);
 			}
 			if (e < end && *e == '+') {
@@ -163,26 +201,30 @@ depend_parse(const char *s, struct depend *d, char *err, size_t errlen)
 void
 depend_format(const struct depend *d, char *buf, size_t len)
 {
-	size_t	i, at = 0;
-	int	n;
+	const struct depend_item	*it;
+	size_t				 i, at = 0;
+	char				 task[16];
+	int				 n;
 
 	buf[0] = '\0';
 	for (i = 0; i < d->n && at < len; i++) {
+		it = &d->items[i];
+		task[0] = '\0';
+		if (it->task >= 0)
+			snprintf(task, sizeof task, "_%d", (int)it->task);
 		/* Ids of one type share it, joined by ':', where all must
 		 * hold; with '?' each is a condition of its own. */
-		if (i > 0 && !d->any && d->items[i].type ==
-		    d->items[i - 1].type && d->items[i].type !=
-		    DEPEND_SINGLETON)
-			n = snprintf(buf + at, len - at, ":%llu",
-			    (unsigned long long)d->items[i].job);
-		else if (d->items[i].type == DEPEND_SINGLETON)
+		if (i > 0 && !d->any && it->type == d->items[i - 1].type &&
+		    it->type != DEPEND_SINGLETON)
+			n = snprintf(buf + at, len - at, ":%llu%s",
+			    (unsigned long long)it->job, task);
+		else if (it->type == DEPEND_SINGLETON)
 			n = snprintf(buf + at, len - at, "%s%s", i > 0 ?
 			    (d->any ? "?" : ",") : "", "singleton");
 		else
-			n = snprintf(buf + at, len - at, "%s%s:%llu", i > 0 ?
-			    (d->any ? "?" : ",") : "",
-			    depend_names[d->items[i].type],
-			    (unsigned long long)d->items[i].job);
+			n = snprintf(buf + at, len - at, "%s%s:%llu%s", i > 0 ?
+			    (d->any ? "?" : ",") : "", depend_names[it->type],
+			    (unsigned long long)it->job, task);
 		if (n < 0)
 			break;
 		at += (size_t)n;

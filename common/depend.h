@@ -3,6 +3,8 @@
  * stored text again and judges each condition from the other job's state.
  *
  *	after:ID[:ID...]	the jobs have started (or ended without)
+ *				(ID: a job, a job array (all its tasks),
+ *				or ID_TASK one task of one)
  *	afterany:ID[:ID...]	the jobs have ended, however
  *	afterok:ID[:ID...]	the jobs have completed (exit 0)
  *	afternotok:ID[:ID...]	the jobs have ended otherwise (failed,
@@ -32,10 +34,13 @@ enum depend_type {
 	DEPEND_SINGLETON,
 };
 
-/* One condition on one job (job 0 for singleton). */
+/* One condition on one job (job 0 for singleton): a job, a whole job
+ * array (its id; every task must meet it), or one task of an array
+ * (ID_TASK; task -1 for none). */
 struct depend_item {
 	enum depend_type	 type;
 	uint64_t		 job;
+	int32_t			 task;
 };
 
 struct depend {

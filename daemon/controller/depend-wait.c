@@ -5,9 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/array.h"
 #include "common/job-state.h"
 #include "common/xmalloc.h"
 #include "daemon/controller/depend-wait.h"
+#include "daemon/controller/job-array.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/store.h"
 
@@ -177,13 +179,143 @@ depend_wait_find(uint64_t id, enum job_state *state, bool *started)
 	return (1);
 }
 
+/* A condition over a job array's jobs (its row and its tasks, or one
+ * task): each member judged, then all of them must hold. */
+struct depend_array {
+	enum depend_type	 type;
+	int32_t			 task;		/* -1: every task */
+	enum depend_state	 st;
+	enum job_state		 state;		/* the member that decided */
+	bool			 active;	/* a member is still active */
+	bool			 found;
+};
+
+static void
+depend_array_add(struct depend_array *a, enum job_state state, bool started)
+{
+	enum depend_state	st = depend_judge(a->type, state, started);
+
+	a->found = true;
+	if (!job_state_is_terminal(state))
+		a->active = true;
+	if (st == DEPEND_NEVER && a->st != DEPEND_NEVER) {
+		a->st = DEPEND_NEVER;
+		a->state = state;
+	} else if (st == DEPEND_WAIT && a->st == DEPEND_MET) {
+		a->st = DEPEND_WAIT;
+		a->state = state;
+	}
+}
+
+/* Whether j, or a row of the array, stands for the task asked for. */
+static bool
+depend_array_member(const struct depend_array *a, int task,
+    const char *tasks)
+{
+	struct array_set	set;
+	char			err[128];
+	bool			has;
+
+	if (a->task < 0 || task == a->task)
+		return (true);
+	if (task >= 0 || *tasks == '\0' ||
+	    array_parse(tasks, &set, err, sizeof err) != 0)
+		return (false);
+	has = array_has(&set, (uint32_t)a->task);
+	array_free(&set);
+	return (has);
+}
+
+static void
+depend_array_active(struct job *j, void *arg)
+{
+	struct depend_array	*a = arg;
+
+	if (!depend_array_member(a, job_array_task_id(j),
+	    job_array_tasks(j)))
+		return;
+	depend_array_add(a, job_state(j), job_start_time(j) != 0 ||
+	    job_sched_const(j)->first_start != 0);
+}
+
+static void
+depend_array_ended(const struct store_job *row, void *arg)
+{
+	struct depend_array	*a = arg;
+
+	if (!job_state_is_terminal(row->state) || !depend_array_member(a,
+	    row->array_task_id, row->array_tasks != NULL ?
+	    row->array_tasks : ""))
+		return;
+	depend_array_add(a, row->state, row->start_time != 0 ||
+	    row->first_start != 0);
+}
+
+/* Whether id is a job array's id (its row in memory or the store). */
+static int
+depend_is_array(uint64_t id)
+{
+	struct store_job	 row;
+	struct job		*j;
+	int			 r;
+
+	if ((j = job_find(id)) != NULL)
+		return (job_array_job_id(j) == id);
+	if (job_array_active(id))
+		return (1);
+	if ((r = store_job_get(id, &row)) != 1)
+		return (r == 0 ? 0 : -1);
+	r = row.array_job_id == id;
+	store_job_done();
+	return (r);
+}
+
+/* How condition it stands now: returns 1 with *st, *state (to name in a
+ * message) and *final (it can change no more), 0 when the job (or the
+ * task) does not exist, -1 when the store failed. */
+static int
+depend_wait_item(const struct depend_item *it, enum depend_state *st,
+    enum job_state *state, bool *final)
+{
+	struct depend_array	 a;
+	bool			 started;
+	int			 r;
+
+	if ((r = depend_is_array(it->job)) < 0)
+		return (-1);
+	if (r == 0) {
+		if (it->task >= 0)
+			return (0);
+		if ((r = depend_wait_find(it->job, state, &started)) != 1)
+			return (r);
+		*st = depend_judge(it->type, *state, started);
+		*final = job_state_is_terminal(*state);
+		return (1);
+	}
+	memset(&a, 0, sizeof a);
+	a.type = it->type;
+	a.task = it->task;
+	a.st = DEPEND_MET;
+	a.state = JOB_COMPLETED;
+	job_array_each(it->job, depend_array_active, &a);
+	if (store_job_each_of_array(it->job, depend_array_ended, &a) != 0)
+		return (-1);
+	if (!a.found)
+		return (0);
+	*st = a.st;
+	*state = a.state;
+	*final = !a.active;
+	return (1);
+}
+
 int
 depend_wait_check(const char *text, char *norm, size_t len, char *err,
     size_t errlen)
 {
 	struct depend	d;
+	enum depend_state st;
 	enum job_state	state;
-	bool		started;
+	bool		final;
 	char		why[512];
 	size_t		i;
 	int		r;
@@ -195,11 +327,19 @@ depend_wait_check(const char *text, char *norm, size_t len, char *err,
 	for (i = 0; i < d.n; i++) {
 		if (d.items[i].type == DEPEND_SINGLETON)
 			continue;
-		if ((r = depend_wait_find(d.items[i].job, &state,
-		    &started)) != 1) {
-			snprintf(err, errlen, r == 0 ? "dependency: job %" PRIu64
-			    " does not exist" : "dependency: job %" PRIu64
-			    " could not be read", d.items[i].job);
+		if ((r = depend_wait_item(&d.items[i], &st, &state,
+		    &final)) != 1) {
+			if (r == 0 && d.items[i].task >= 0 &&
+			    depend_wait_find(d.items[i].job, &state,
+			    &final) == 1)
+				snprintf(err, errlen, "dependency: job %" PRIu64
+				    " has no array task %d", d.items[i].job,
+				    (int)d.items[i].task);
+			else
+				snprintf(err, errlen, r == 0 ? "dependency: "
+				    "job %" PRIu64 " does not exist" :
+				    "dependency: job %" PRIu64 " could not be "
+				    "read", d.items[i].job);
 			depend_free(&d);
 			return (-1);
 		}
@@ -232,8 +372,8 @@ depend_wait_judge(struct job *j, char *why, size_t len)
 	struct depend_item	*it;
 	enum depend_state	*each, st;
 	enum job_state		 state;
-	bool			 started;
-	char			 err[256];
+	bool			 final;
+	char			 err[256], task[16];
 	size_t			 i;
 
 	if (why != NULL && len > 0)
@@ -267,10 +407,9 @@ depend_wait_judge(struct job *j, char *why, size_t len)
 			each[i] = depend_wait_earlier_twin(j) ? DEPEND_WAIT :
 			    DEPEND_MET;
 			continue;
-		} else switch (depend_wait_find(it->job, &state, &started)) {
+		} else switch (depend_wait_item(it, &each[i], &state, &final)) {
 		case 1:
-			each[i] = depend_judge(it->type, state, started);
-			if (job_state_is_terminal(state)) {
+			if (final) {
 				jd->final[i] = each[i];
 				jd->ended[i] = state;
 			}
@@ -284,11 +423,14 @@ depend_wait_judge(struct job *j, char *why, size_t len)
 			each[i] = DEPEND_WAIT;	/* the store: next time */
 			continue;
 		}
+		task[0] = '\0';
+		if (it->task >= 0)
+			snprintf(task, sizeof task, "_%d", (int)it->task);
 		if (each[i] == DEPEND_NEVER && why != NULL && why[0] == '\0')
-			snprintf(why, len, "%s:%" PRIu64 ": job %" PRIu64 " %s",
-			    depend_type_name(it->type), it->job, it->job,
-			    state == JOB_STATE_COUNT ? "is gone (purged)" :
-			    job_state_name(state));
+			snprintf(why, len, "%s:%" PRIu64 "%s: job %" PRIu64
+			    "%s %s", depend_type_name(it->type), it->job, task,
+			    it->job, task, state == JOB_STATE_COUNT ?
+			    "is gone (purged)" : job_state_name(state));
 	}
 	st = depend_combine(&jd->d, each);
 	free(each);

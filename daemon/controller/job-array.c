@@ -80,6 +80,23 @@ job_array_task(uint64_t id, uint32_t task, bool split)
 	return (job_array_split(row, task));
 }
 
+bool
+job_array_active(uint64_t id)
+{
+	struct job	*j;
+
+	if ((j = job_find(id)) == NULL) {
+		for (j = job_first(); j != NULL && job_id(j) < id;
+		    j = job_next(j))
+			;
+	}
+	for (; j != NULL; j = job_next(j)) {
+		if (job_array_job_id(j) == id)
+			return (true);
+	}
+	return (false);
+}
+
 void
 job_array_each(uint64_t id, void (*fn)(struct job *, void *), void *arg)
 {

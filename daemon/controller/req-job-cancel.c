@@ -26,19 +26,6 @@ struct req_job_cancel {
 	const char	*name;		/* "42_7": what the user named */
 };
 
-/* Whether any active job is a task of array id. */
-static bool
-req_job_cancel_array_active(uint64_t id)
-{
-	struct job	*j;
-
-	for (j = job_first(); j != NULL; j = job_next(j)) {
-		if (job_array_job_id(j) == id)
-			return (true);
-	}
-	return (false);
-}
-
 /* One job's result. Its message does not name the job: the result's id
  * does, and gcancel prints "job N: " before the message. */
 static void
@@ -147,7 +134,7 @@ req_job_cancel_id(struct req_job_cancel *c, uint64_t id)
 		req_job_cancel_one(c, j);
 		return;
 	}
-	if (j != NULL || req_job_cancel_array_active(id)) {
+	if (j != NULL || job_array_active(id)) {
 		job_array_each(id, req_job_cancel_each, c);
 		return;
 	}

@@ -3,11 +3,14 @@
  * the scheduler would (checkpoint signal, grace, stop) and waits again with
  * its id and its service. Users act on their own jobs, operators on all. */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "common/array.h"
 #include "common/proto.h"
 #include "daemon/controller/audit.h"
+#include "daemon/controller/job-array.h"
 #include "daemon/controller/job-change.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/launch.h"
@@ -80,12 +83,101 @@ req_job_update_one(struct peer *p, struct job *j, const char *action,
 	return (NULL);
 }
 
+/* Whether action applies to a job in state s. */
+static bool
+req_job_update_fits(const char *action, enum job_state s)
+{
+	if (strcmp(action, "hold") == 0)
+		return (s == JOB_PENDING);
+	if (strcmp(action, "release") == 0)
+		return (s == JOB_HELD);
+	return (s == JOB_RUNNING);
+}
+
+struct req_job_update_array {
+	struct peer	*peer;
+	const char	*action;
+	const char	*code;		/* the first refusal */
+	char		 why[256];
+	unsigned	 done;
+};
+
+static void
+req_job_update_member(struct job *j, void *arg)
+{
+	struct req_job_update_array	*a = arg;
+	const char			*code;
+	char				 why[256];
+
+	if (!req_job_update_fits(a->action, job_state(j)))
+		return;
+	if ((code = req_job_update_one(a->peer, j, a->action, why,
+	    sizeof why)) != NULL) {
+		if (a->code == NULL) {
+			a->code = code;
+			snprintf(a->why, sizeof a->why, "%s", why);
+		}
+		return;
+	}
+	a->done++;
+}
+
+/* A job array named by its id, or some of its tasks ("tasks"): the
+ * action reaches every one it applies to (hold: those waiting, the
+ * array's row with the tasks it stands for; release: those held; requeue:
+ * those running). Returns NULL, or the error code with why filled. */
+static const char *
+req_job_update_array(struct peer *p, uint64_t id, const char *tasks,
+    const char *action, char *why, size_t len)
+{
+	struct req_job_update_array	 a;
+	struct array_set		 set;
+	struct job			*j;
+	uint32_t			 t;
+	bool				 more;
+	char				 err[200];
+
+	memset(&a, 0, sizeof a);
+	a.peer = p;
+	a.action = action;
+	if (tasks == NULL)
+		job_array_each(id, req_job_update_member, &a);
+	else {
+		if (array_parse(tasks, &set, err, sizeof err) != 0) {
+			snprintf(why, len, "tasks: %s", err);
+			return (PROTO_E_INVALID);
+		}
+		for (more = array_next(&set, 0, true, &t); more;
+		    more = array_next(&set, t, false, &t)) {
+			/* A waiting task is split off its array's row
+			 * first, to be held or released alone. */
+			j = job_array_task(id, t, strcmp(action, "requeue") !=
+			    0);
+			if (j != NULL)
+				req_job_update_member(j, &a);
+		}
+		array_free(&set);
+	}
+	if (a.code != NULL) {
+		snprintf(why, len, "%s", a.why);
+		return (a.code);
+	}
+	if (a.done == 0) {
+		snprintf(why, len, "array %" PRIu64 " has no %s task to %s",
+		    id, strcmp(action, "hold") == 0 ? "pending" :
+		    strcmp(action, "release") == 0 ? "held" : "running",
+		    action);
+		return (PROTO_E_INVALID);
+	}
+	return (NULL);
+}
+
 static void
 req_job_update(struct peer *p, const json_t *msg)
 {
 	struct job		*j;
-	json_t			*reply;
-	const char		*action, *code;
+	json_t			*reply, *tv;
+	const char		*action, *code, *tasks = NULL;
 	unsigned long long	 id = 0;
 	char			 err[256];
 
@@ -101,13 +193,24 @@ req_job_update(struct peer *p, const json_t *msg)
 		req_error(p, msg, PROTO_E_INVALID, "id: expected a job id");
 		return;
 	}
-	if ((j = job_find(id)) == NULL) {
+	if ((tv = json_object_get(msg, "tasks")) != NULL &&
+	    (tasks = json_string_value(tv)) == NULL) {
+		req_error(p, msg, PROTO_E_INVALID, "tasks: expected a job "
+		    "array's tasks, e.g. \"3-5\"");
+		return;
+	}
+	j = job_find(id);
+	if (tasks != NULL || (j != NULL ? job_array_job_id(j) == id :
+	    job_array_active(id))) {
+		code = req_job_update_array(p, id, tasks, action, err,
+		    sizeof err);
+	} else if (j == NULL) {
 		req_error(p, msg, PROTO_E_NOT_FOUND, "job %llu: no such job, "
 		    "or it has finished", id);
 		return;
-	}
-	if ((code = req_job_update_one(p, j, action, err, sizeof err)) !=
-	    NULL) {
+	} else
+		code = req_job_update_one(p, j, action, err, sizeof err);
+	if (code != NULL) {
 		req_error(p, msg, code, "%s", err);
 		return;
 	}

@@ -667,6 +667,10 @@ schedule_job_changed(struct job *j, enum job_state from, enum job_state to)
 	 * for this one. */
 	if (depend_wait_changed(job_id(j)))
 		schedule_mark_dirty();
+	/* So may a task's, for the jobs waiting for its whole array. */
+	if (job_array_job_id(j) != 0 && job_array_job_id(j) != job_id(j) &&
+	    depend_wait_changed(job_array_job_id(j)))
+		schedule_mark_dirty();
 	if (schedule_core == NULL || schedule_stale)
 		return;		/* the rebuild reads every job */
 	now = gbatchd_now_ms();

@@ -90,7 +90,6 @@ store_sql_job_copy(void)
 {
 	struct store_sql_buf	 cols = { NULL, 0, 0 }, vals = { NULL, 0, 0 };
 	const struct job_field_desc *d;
-	const char		*sep;
 	int			 f;
 	char			*sql;
 
@@ -98,17 +97,20 @@ store_sql_job_copy(void)
 		d = &job_fields[f];
 		if (d->column == NULL)
 			continue;
-		sep = cols.len > 0 ? ", " : "";
-		store_sql_add(&cols, sep, d->column, NULL);
+		store_sql_add(&cols, cols.len > 0 ? ", " : "", d->column, NULL);
 		if (d->kind == JFK_TEXTREF) {
+			/* The copy shares the job_texts rows. */
 			store_sql_add(&cols, ", ", d->column, "_id");
-			store_sql_add(&vals, sep, "'', ", d->column);
-			store_sql_add(&vals, "_id", NULL, NULL);
+			store_sql_add(&vals, vals.len > 0 ? ", " : "", "''",
+			    NULL);
+			store_sql_add(&vals, ", ", d->column, "_id");
 		} else if (f == JF_ID || f == JF_ARRAY_TASK_ID ||
 		    f == JF_ARRAY_TASKS)
-			store_sql_add(&vals, sep, ":", d->column);
+			store_sql_add(&vals, vals.len > 0 ? ", :" : ":",
+			    d->column, NULL);
 		else
-			store_sql_add(&vals, sep, d->column, NULL);
+			store_sql_add(&vals, vals.len > 0 ? ", " : "",
+			    d->column, NULL);
 	}
 	sql = xasprintf("INSERT INTO jobs (%s) SELECT %s FROM jobs WHERE id ="
 	    " :from", cols.s, vals.s);

@@ -341,8 +341,10 @@ store_job_sql(int i)
 		    " (:user IS NULL OR user = :user) ORDER BY id",
 		    store_job_pos));
 	case STORE_JOB_OF_ARRAY:
+		/* "!= 0" lets SQLite use the partial index jobs_array. */
 		return (store_sql_job_select(false, " WHERE array_job_id ="
-		    " :array_job_id ORDER BY id", store_job_pos));
+		    " :array_job_id AND array_job_id != 0 ORDER BY id",
+		    store_job_pos));
 	case STORE_JOB_GET:
 		return (store_sql_job_select(true, " WHERE id = :id",
 		    store_job_pos));

@@ -33,6 +33,21 @@ all_done() {
 	[ "$(count_state "$1" COMPLETED)" = "$2" ]
 }
 
+# in_state ID STATE N: N jobs of array ID are in STATE.
+in_state() {
+	[ "$(count_state "$1" "$2")" = "$3" ]
+}
+
+# reason_is ID REASON
+reason_is() {
+	[ "$(gq -h -j "$1" -o reason)" = "$2" ]
+}
+
+# task_state_is ID TASK STATE
+task_state_is() {
+	[ "$(gq -h -t all -j "$1" -o id,state | awk -v t="$1_$2" '$1 == t { print $2 }')" = "$3" ]
+}
+
 @test "a stepped range: each task sees its place and writes its own file" {
 	id=$(gb_submit -a 0-20:5 -J steps --wrap 'echo "$GBATCH_ARRAY_JOB_ID $GBATCH_ARRAY_TASK_ID $GBATCH_ARRAY_TASK_COUNT $GBATCH_ARRAY_TASK_MIN $GBATCH_ARRAY_TASK_MAX $SLURM_ARRAY_JOB_ID $SLURM_ARRAY_TASK_ID $SLURM_ARRAY_TASK_STEP"')
 	gb_wait 30 all_done "$id" 5
@@ -60,10 +75,10 @@ all_done() {
 # A task that runs until go-ID_TASK exists, logging its start and end.
 @test "the throttle holds under load, and the rest show as one folded row" {
 	id=$(gb_submit -a 0-7%2 --wrap 'echo "start $(date +%s%N)" >>log; while [ ! -e go-$GBATCH_ARRAY_TASK_ID ]; do sleep 0.05; done; echo "end $(date +%s%N)" >>log')
-	gb_wait 20 test "$(count_state "$id" RUNNING)" = 2
+	gb_wait 20 in_state "$id" RUNNING 2
 	# Eight GPUs are free, yet two run; the others wait in one row.
 	[ "$(gq -h -t PENDING -o id,reason | awk '{ print $1, $2 }')" = "${id}_[2-7%2] JobArrayTaskLimit" ]
-	[ "$(gq -h -t RUNNING -o id | sort | tr '\n' ' ')" = "${id}_0 ${id}_1 " ]
+	[ "$(gq -h -t RUNNING -o id | awk '{ print $1 }' | sort | tr '\n' ' ')" = "${id}_0 ${id}_1 " ]
 	# Another user's job is not held back by the throttle.
 	other=$(gb_submit -G 4 --wrap true)
 	gb_wait_state "$other" COMPLETED 20
@@ -80,7 +95,7 @@ all_done() {
 
 @test "gcancel takes one task, a set of tasks, and the whole array" {
 	id=$(gb_submit -a 0-9%1 --wrap 'while [ ! -e go ]; do sleep 0.05; done')
-	gb_wait 20 test "$(count_state "$id" RUNNING)" = 1
+	gb_wait 20 in_state "$id" RUNNING 1
 	# A task still in the array's row becomes a record of its own.
 	run -0 gcancel "${id}_5"
 	[ "$(gq -h -t all -j "$id" -o id,state | awk -v t="${id}_5" '$1 == t { print $2 }')" = CANCELLED ]
@@ -89,16 +104,16 @@ all_done() {
 	[ "$(gq -h -t PENDING -o id)" = "${id}_[1-4,6,9%1]" ]
 	# The running one.
 	run -0 gcancel "${id}_0"
-	gb_wait 20 test "$(gq -h -t all -j "$id" -o id,state | awk -v t="${id}_0" '$1 == t { print $2 }')" = CANCELLED
+	gb_wait 20 task_state_is "$id" 0 CANCELLED
 	# A task that is no longer there, and bad forms.
 	run -1 gcancel "${id}_5"
 	[[ "$output" == *"job ${id}_5: no such array task"* ]]
 	run -2 gcancel "${id}_[3-"
 	[[ "$output" == *"${id}_[3-"* ]]
 	# The whole array: what runs and what waits.
-	gb_wait 20 test "$(count_state "$id" RUNNING)" = 1
+	gb_wait 20 in_state "$id" RUNNING 1
 	run -0 gcancel "$id"
-	gb_wait 20 test "$(count_state "$id" RUNNING)" = 0
+	gb_wait 20 in_state "$id" RUNNING 0
 	[ "$(count_state "$id" PENDING)" = 0 ]
 	[ "$(count_state "$id" COMPLETED)" = 0 ]
 }
@@ -118,7 +133,7 @@ all_done() {
 @test "#SBATCH --array; the array waits through a controller restart" {
 	printf '#!/bin/sh\n#SBATCH --array=0-3%%1\n#SBATCH -J arr\nwhile [ ! -e go-$SLURM_ARRAY_TASK_ID ]; do sleep 0.05; done\n' >a.sh
 	id=$(sbatch_like a.sh)
-	gb_wait 20 test "$(count_state "$id" RUNNING)" = 1
+	gb_wait 20 in_state "$id" RUNNING 1
 	gctl shutdown >/dev/null
 	wait "$GB_CTL_PID" || true
 	gb_start_controller
@@ -132,4 +147,51 @@ all_done() {
 
 sbatch_like() {
 	gsub --parsable "$@"
+}
+
+@test "gq -r shows each waiting task; gctl holds and releases an array and a task" {
+	id=$(gb_submit -a 0-5%1 --wrap 'while [ ! -e go-$GBATCH_ARRAY_TASK_ID ]; do sleep 0.05; done')
+	gb_wait 20 in_state "$id" RUNNING 1
+	[ "$(gq -h -t PENDING -o id)" = "${id}_[1-5%1]" ]
+	run -0 gq -h -r -t PENDING -o id,array_task_id,state
+	[ "$(echo "$output" | awk '{ print $1, $2, $3 }' | tr '\n' ' ')" = "${id}_1 1 PENDING ${id}_2 2 PENDING ${id}_3 3 PENDING ${id}_4 4 PENDING ${id}_5 5 PENDING " ]
+	# One task held alone leaves the row; the whole array, the rest.
+	run -0 gctl hold "${id}_3"
+	[ "$(gq -h -t HELD -o id)" = "${id}_3" ]
+	[ "$(gq -h -t PENDING -o id)" = "${id}_[1-2,4-5%1]" ]
+	run -0 gctl hold "$id"
+	[ "$(gq -h -t PENDING -o id)" = "" ]
+	[ "$(gq -h -t HELD -o id | awk '{ print $1 }' | sort | tr '\n' ' ')" = "${id}_3 ${id}_[1-2,4-5%1] " ]
+	touch go-0
+	gb_wait 20 in_state "$id" COMPLETED 1
+	# Held, nothing starts; released, the throttle still holds.
+	[ "$(count_state "$id" RUNNING)" = 0 ]
+	run -0 gctl release "$id"
+	gb_wait 20 in_state "$id" RUNNING 1
+	run -1 gctl release "$id"
+	[[ "$output" == *"array $id has no held task to release"* ]]
+	touch go-1 go-2 go-3 go-4 go-5
+	gb_wait 60 all_done "$id" 6
+}
+
+@test "dependencies on a whole array and on one task" {
+	id=$(gb_submit -a 0-2 --wrap 'while [ ! -e go-$GBATCH_ARRAY_TASK_ID ]; do sleep 0.05; done; exit $(cat go-$GBATCH_ARRAY_TASK_ID)')
+	gb_wait 20 in_state "$id" RUNNING 3
+	whole=$(gb_submit -d "afterok:$id" --wrap true)
+	one=$(gb_submit -d "afterok:${id}_1" --wrap true)
+	bad=$(gb_submit -d "afterok:${id}_2" --wrap true)
+	[ "$(gq -h -j "$one" -o dependency)" = "afterok:${id}_1" ]
+	gb_wait 10 reason_is "$whole" Dependency
+	echo 0 >go-1
+	gb_wait_state "$one" COMPLETED 20
+	[ "$(gb_state "$whole")" = PENDING ]
+	echo 1 >go-2
+	gb_wait 20 reason_is "$bad" DependencyNeverSatisfied
+	# One failed task: the whole array can never have completed.
+	gb_wait 20 reason_is "$whole" DependencyNeverSatisfied
+	echo 0 >go-0
+	gb_wait 20 in_state "$id" RUNNING 0
+	run -1 gsub -d "afterok:${id}_7" --wrap true
+	[[ "$output" == *"job $id has no array task 7"* ]]
+	gcancel "$whole" "$bad"
 }

@@ -110,8 +110,10 @@ waits_for() {
 	[[ "$output" == *"--dependency: afterok: expected afterok:ID[:ID...]"* ]]
 	run -2 gsub -d "afterok:1,afterany:2?after:3" --wrap true
 	[[ "$output" == *"',' (all) and '?' (any) in one dependency"* ]]
-	run -2 gsub -d afterok:4_1 --wrap true
-	[[ "$output" == *"no dependencies on one array task"* ]]
+	run -2 gsub -d afterok:4_x --wrap true
+	[[ "$output" == *"expected ID or ID_TASK"* ]]
+	run -1 gsub -d afterok:99999_1 --wrap true
+	[[ "$output" == *"dependency: job 99999 does not exist"* ]]
 	run -2 gsub --kill-on-invalid-dep=maybe --wrap true
 	[[ "$output" == *'--kill-on-invalid-dep: expected yes or no, got "maybe"'* ]]
 	# Nothing was submitted.

@@ -135,7 +135,11 @@ gbu_message() {
 	    ALTER TABLE jobs DROP COLUMN begin_time;
 	    ALTER TABLE jobs DROP COLUMN dependency;
 	    ALTER TABLE jobs DROP COLUMN warn_signal;
-	    ALTER TABLE jobs DROP COLUMN warn_time; PRAGMA user_version = 3;'
+	    ALTER TABLE jobs DROP COLUMN warn_time; DROP INDEX jobs_array;
+	    ALTER TABLE jobs DROP COLUMN array_job_id;
+	    ALTER TABLE jobs DROP COLUMN array_task_id;
+	    ALTER TABLE jobs DROP COLUMN array_tasks;
+	    ALTER TABLE jobs DROP COLUMN array_spec; PRAGMA user_version = 3;'
 	gb_start_controller
 	grep -q 'store: schema migrated to version 4' "$GB_DIR/gbatchd.log"
 	gb_wait 10 gb_node_is_up n1

@@ -30,13 +30,13 @@ new() {
 	sqlite3 ctl/gbatch.db "$1"
 }
 
-@test "a schema-4 database is upgraded to version 11 keeping every job" {
+@test "a schema-4 database is upgraded to version 12 keeping every job" {
 	[ "$(old 'PRAGMA user_version')" = 4 ]
 	gb_start_controller
 	grep -q 'schema migrated to version 5' gbatchd.log
 	grep -q 'schema migrated to version 6' gbatchd.log
-	grep -q 'schema migrated to version 11' gbatchd.log
-	[ "$(new 'PRAGMA user_version')" = 11 ]
+	grep -q 'schema migrated to version 12' gbatchd.log
+	[ "$(new 'PRAGMA user_version')" = 12 ]
 	# Versions 5 and 7: the index gacct --report reads jobs from alone,
 	# in the order gacct lists them.
 	[ "$(new "SELECT sql FROM sqlite_master WHERE name = 'jobs_acct'")" = \
@@ -62,6 +62,9 @@ new() {
 	[ "$(new "SELECT COUNT(*) FROM jobs WHERE dependency = ''")" = \
 	    "$(old 'SELECT COUNT(*) FROM jobs')" ]
 	[ "$(new "SELECT COUNT(*) FROM jobs WHERE warn_signal = 0 AND warn_time = 0")" = \
+	    "$(old 'SELECT COUNT(*) FROM jobs')" ]
+	# 12: no job was of an array.
+	[ "$(new "SELECT COUNT(*) FROM jobs WHERE array_job_id = 0 AND array_task_id IS NULL AND array_tasks = '' AND array_spec = ''")" = \
 	    "$(old 'SELECT COUNT(*) FROM jobs')" ]
 	# gq still lists them, finished ones from the database.
 	run -0 gq -t all -h -o id,name,state
@@ -162,7 +165,7 @@ for k in ("first_start", "run_time", "queue_delay", "last_queue"):
 	new 'PRAGMA user_version = 99'
 	before=$(sqlite3 ctl/gbatch.db .dump | md5sum)
 	run ! gbatchd -D -f "$GBATCH_CONF" -L "$GB_DIR/gbatchd.log"
-	grep -q 'schema version 99, newer than this gbatchd knows (11)' gbatchd.log ||
+	grep -q 'schema version 99, newer than this gbatchd knows (12)' gbatchd.log ||
 	    [[ "$output" == *'schema version 99, newer than this gbatchd knows (9)'* ]]
 	[ "$(sqlite3 ctl/gbatch.db .dump | md5sum)" = "$before" ]
 }

@@ -75,7 +75,22 @@ t_parse(void)
 	t_reject("afterok:1,afterany:2?after:3", "',' (all) and '?' (any) "
 	    "in one dependency");
 	t_reject("singleton:3", "singleton takes no job ids");
-	t_reject("afterok:4_2", "no dependencies on one array task");
+	/* A job array's task, ID_TASK, beside whole jobs and arrays. */
+	t_accept("afterok:4_2", "afterok:4_2", 1, 0);
+	t_accept("afterok:4_2:4_3,afterany:5", "afterok:4_2:4_3,afterany:5",
+	    3, 0);
+	t_accept("after:4_0?afternotok:9_9999999",
+	    "after:4_0?afternotok:9_9999999", 2, 1);
+	ok(depend_parse("afterok:4_2:7", &d, err, sizeof err) == 0 &&
+	    d.items[0].job == 4 && d.items[0].task == 2 &&
+	    d.items[1].job == 7 && d.items[1].task == -1,
+	    "a task is kept apart from its array's id");
+	depend_free(&d);
+	t_reject("afterok:4_", "expected ID or ID_TASK");
+	t_reject("afterok:4_x", "expected ID or ID_TASK");
+	t_reject("afterok:4_10000000", "expected ID or ID_TASK");
+	t_reject("afterok:4_2_3", "expected ID or ID_TASK");
+	t_reject("afterok:4_2:", "expected job ids");
 	t_reject("after:4+10", "submit with --begin instead");
 	t_reject("afterok:\x1b[2J", "\\e[2J");
 }
