@@ -247,6 +247,9 @@ JF_GET_TEXT(job_row_get_account, JF_ACCOUNT)
 JF_GET_TEXT(job_row_get_comment, JF_COMMENT)
 JF_GET_TEXT(job_row_get_dependency, JF_DEPENDENCY)
 JF_GET_TEXT(job_row_get_array_job_id, JF_ARRAY_JOB_ID)
+JF_GET_TEXT(job_row_get_req_nodes, JF_REQ_NODES)
+JF_GET_TEXT(job_row_get_exclude_nodes, JF_EXCLUDE_NODES)
+JF_GET_TEXT(job_row_get_gpu_type, JF_GPU_TYPE)
 /* An unfolded task stands for itself alone. */
 static const char *
 job_row_get_array_tasks(const void *row, const void *ctx, char *buf,
@@ -510,6 +513,9 @@ const struct table_col job_row_cols[] = {
 	{ "array_task_id", "ARRAY_TASK_ID", true, job_row_get_array_task_id },
 	{ "array_tasks", "ARRAY_TASKS", false, job_row_get_array_tasks },
 	{ "array_spec", "ARRAY_SPEC", false, job_row_get_array_spec },
+	{ "req_nodes", "REQ_NODES", false, job_row_get_req_nodes },
+	{ "exclude_nodes", "EXC_NODES", false, job_row_get_exclude_nodes },
+	{ "gpu_type", "GPU_TYPE", false, job_row_get_gpu_type },
 	{ "queue", "QUEUE", false, job_row_get_queue },
 	{ "rank", "RANK", true, job_row_get_rank },
 	{ "attained", "GPU_TIME", true, job_row_get_attained },

@@ -20,6 +20,7 @@
 #include "client/when.h"
 #include "common/array.h"
 #include "common/depend.h"
+#include "common/hostlist.h"
 #include "common/duration.h"
 #include "common/label.h"
 #include "common/outpat.h"
@@ -89,6 +90,8 @@ enum jobspec_field {
 	JOBSPEC_F_OPEN_MODE,
 	JOBSPEC_F_SIGNAL,
 	JOBSPEC_F_ARRAY,
+	JOBSPEC_F_NODELIST,
+	JOBSPEC_F_EXCLUDE,
 	JOBSPEC_F_COUNT,
 };
 
@@ -121,6 +124,9 @@ struct jobspec {
 	unsigned		 warn_time;	/* seconds before the limit */
 	bool			 warn_batch;	/* B: the batch shell alone */
 	char			*array;		/* -a: sbatch's --array text */
+	char			*gpu_type;	/* -G TYPE:N: the GPUs' model */
+	char			*nodelist;	/* -w: the nodes it may run on */
+	char			*exclude;	/* -x: those it may not */
 
 	unsigned		 timeout;	/* --timeout, seconds */
 	bool			 timeout_set;
@@ -132,7 +138,7 @@ struct jobspec {
 	int			 argc;
 };
 
-static const char jobspec_optstring[] = "+:G:J:o:e:D:t:A:a:b:d:HWhV";
+static const char jobspec_optstring[] = "+:G:J:o:e:D:t:A:a:b:d:w:x:HWhV";
 static const struct option jobspec_longopts[] = {
 	{ "gpus", required_argument, NULL, 'G' },
 	{ "job-name", required_argument, NULL, 'J' },
@@ -142,6 +148,8 @@ static const struct option jobspec_longopts[] = {
 	{ "time", required_argument, NULL, 't' },
 	{ "begin", required_argument, NULL, 'b' },
 	{ "array", required_argument, NULL, 'a' },
+	{ "nodelist", required_argument, NULL, 'w' },
+	{ "exclude", required_argument, NULL, 'x' },
 	{ "dependency", required_argument, NULL, 'd' },
 	{ "kill-on-invalid-dep", required_argument, NULL,
 	    JOBSPEC_OPT_KILL_DEP },
@@ -260,6 +268,9 @@ jobspec_free(struct jobspec *js)
 	free(js->comment);
 	free(js->dependency);
 	free(js->array);
+	free(js->gpu_type);
+	free(js->nodelist);
+	free(js->exclude);
 	free(js->wrap);
 	free(js->script_path);
 	free(js->script);
@@ -401,15 +412,20 @@ jobspec_set(struct jobspec *js, int opt, const char *arg,
 	struct depend		 dep;
 	struct array_set	 aset;
 	struct jobspec_warn	 warn = { 0, 0, false };
+	char			 gtype[SLURM_OPT_TYPE_MAX + 1] = "";
+	char			**names;
+	size_t			 nnames;
 	int			 sig = 0;
 
 	switch (opt) {
 	case 'G':
 		f = JOBSPEC_F_GPUS;
-		/* sbatch's --gpus=TYPE:N: said plainly. */
+		/* TYPE:N, sbatch's --gpus=a100:2: GPUs of that model. */
 		if (strchr(arg, ':') != NULL) {
-			slurm_opt_gpus("gpus", arg, 0, err, errlen);
-			return (-1);
+			if ((gpus = slurm_opt_gpus("gpus", arg, 0, gtype,
+			    sizeof gtype, err, errlen)) == -1)
+				return (-1);
+			break;
 		}
 		for (p = arg; isdigit((unsigned char)*p); p++) {
 			gpus = gpus * 10 + (*p - '0');
@@ -479,6 +495,18 @@ jobspec_set(struct jobspec *js, int opt, const char *arg,
 			return (-1);
 		}
 		array_free(&aset);
+		break;
+	case 'w':
+	case 'x':
+		f = opt == 'w' ? JOBSPEC_F_NODELIST : JOBSPEC_F_EXCLUDE;
+		str = opt == 'w' ? &js->nodelist : &js->exclude;
+		if (hostlist_expand(arg, &names, &nnames, derr,
+		    sizeof derr) == -1) {
+			snprintf(err, errlen, "--%s: %s", opt == 'w' ?
+			    "nodelist" : "exclude", derr);
+			return (-1);
+		}
+		hostlist_free(names, nnames);
 		break;
 	case 'd':
 		f = JOBSPEC_F_DEPENDENCY;
@@ -587,6 +615,8 @@ jobspec_set(struct jobspec *js, int opt, const char *arg,
 	switch (f) {
 	case JOBSPEC_F_GPUS:
 		js->gpus = gpus;
+		free(js->gpu_type);
+		js->gpu_type = *gtype != '\0' ? xstrdup(gtype) : NULL;
 		break;
 	case JOBSPEC_F_TIME:
 		js->time_limit = secs;
@@ -642,16 +672,17 @@ static int
 jobspec_slurm(struct jobspec *js, const struct slurm_opt *o, const char *arg,
     enum jobspec_src src, char *err, size_t errlen)
 {
-	char	n[32];
+	char	n[SLURM_OPT_TYPE_MAX + 32], type[SLURM_OPT_TYPE_MAX + 1];
 	long	gpus;
 
 	switch (o->what) {
 	case SLURM_DO_GPUS:
 	case SLURM_DO_GPUS_PER_NODE:
 		if ((gpus = slurm_opt_gpus(o->name, arg, strcmp(o->name,
-		    "gres") == 0, err, errlen)) == -1)
+		    "gres") == 0, type, sizeof type, err, errlen)) == -1)
 			return (-1);
-		snprintf(n, sizeof n, "%ld", gpus);
+		snprintf(n, sizeof n, "%s%s%ld", type, *type != '\0' ? ":" :
+		    "", gpus);
 		if (jobspec_set(js, 'G', n, src, err, errlen) == -1)
 			return (-1);
 		/* Per node, on one node: all of them on it. */
@@ -1157,6 +1188,13 @@ jobspec_build(const struct jobspec *js, char *const *env,
 	json_object_set_new(job, "hold", json_boolean(js->hold));
 	if (js->array != NULL)
 		json_object_set_new(job, "array", json_string(js->array));
+	if (js->gpu_type != NULL)
+		json_object_set_new(job, "gpu_type", json_string(js->gpu_type));
+	if (js->nodelist != NULL)
+		json_object_set_new(job, "nodelist",
+		    json_string(js->nodelist));
+	if (js->exclude != NULL)
+		json_object_set_new(job, "exclude", json_string(js->exclude));
 	if (js->begin > 0)
 		json_object_set_new(job, "begin_time",
 		    json_integer((json_int_t)js->begin));

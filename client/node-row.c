@@ -48,6 +48,32 @@ node_row_get_source(const void *row, const void *ctx, char *buf, size_t len)
 	return (((const struct model_node *)row)->gpu_source);
 }
 
+/* The node's GPU models, each once, joined by ','; what gsub
+ * --gres=gpu:TYPE:N matches (made safe for a terminal by the table). */
+static const char *
+node_row_get_model(const void *row, const void *ctx, char *buf, size_t len)
+{
+	const struct model_node	*n = row;
+	size_t			 i, k, at = 0;
+	int			 w;
+
+	(void)ctx;
+	buf[0] = '\0';
+	for (i = 0; i < n->ngpus && at < len; i++) {
+		for (k = 0; k < i; k++) {
+			if (strcmp(n->gpus[k].name, n->gpus[i].name) == 0)
+				break;
+		}
+		if (k < i || *n->gpus[i].name == '\0')
+			continue;
+		if ((w = snprintf(buf + at, len - at, "%s%s", at > 0 ? "," :
+		    "", n->gpus[i].name)) < 0)
+			break;
+		at += (size_t)w;
+	}
+	return (buf);
+}
+
 static const char *
 node_row_get_total(const void *row, const void *ctx, char *buf, size_t len)
 {
@@ -143,6 +169,7 @@ const struct table_col node_row_cols[] = {
 	{ "gpus_alloc", "ALLOC", true, node_row_get_alloc },
 	{ "addr", "ADDR", false, node_row_get_addr },
 	{ "gpu_source", "SOURCE", false, node_row_get_source },
+	{ "gpu_model", "GPU_MODEL", false, node_row_get_model },
 	{ "switch", "SWITCH", false, node_row_get_switch },
 	{ "last_seen", "LAST_SEEN", false, node_row_get_last_seen },
 };

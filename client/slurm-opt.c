@@ -21,15 +21,15 @@
 			"priority or nice values; leave it out"
 #define SLURM_FEATURES	"gbatch's nodes have no features: any node with " \
 			"free GPUs may run a job; leave it out"
-#define SLURM_NAMED	"gbatch cannot place a job on named nodes yet; drain " \
-			"the nodes to avoid (gctl drain) or leave it out"
+#define SLURM_NAMED	"gbatch takes the nodes a job may run on, and those " \
+			"it may not, as -w and -x (node names); give those"
 #define SLURM_TASKS	"gbatch starts one process per node; start the " \
 			"ranks from it (torchrun, mpirun), and give 1 or " \
 			"leave it out"
 
 static const struct slurm_opt slurm_opts[] = {
 	/* gsub's own, under the same names. */
-	{ "gpus", 'G', REQ, SLURM_DO_SAME, "N", "-G N (no GPU types)" },
+	{ "gpus", 'G', REQ, SLURM_DO_SAME, "[TYPE:]N", "-G [TYPE:]N" },
 	{ "job-name", 'J', REQ, SLURM_DO_SAME, "NAME", "-J NAME" },
 	{ "output", 'o', REQ, SLURM_DO_SAME, "PATTERN", "-o PATTERN (%j %x %u %N %t)" },
 	{ "error", 'e', REQ, SLURM_DO_SAME, "PATTERN", "-e PATTERN" },
@@ -48,13 +48,15 @@ static const struct slurm_opt slurm_opts[] = {
 	{ "begin", 'b', REQ, SLURM_DO_SAME, "TIME", "-b TIME (Slurm's forms)" },
 	{ "dependency", 'd', REQ, SLURM_DO_SAME, "SPEC", "-d SPEC" },
 	{ "array", 'a', REQ, SLURM_DO_SAME, "SPEC", "-a SPEC (%A, %a)" },
+	{ "nodelist", 'w', REQ, SLURM_DO_SAME, "NODES", "-w NODES (only these)" },
+	{ "exclude", 'x', REQ, SLURM_DO_SAME, "NODES", "-x NODES" },
 	{ "kill-on-invalid-dep", 0, REQ, SLURM_DO_SAME, "yes|no",
 	    "--kill-on-invalid-dep" },
 	{ "open-mode", 0, REQ, SLURM_DO_SAME, "append|truncate",
 	    "--open-mode" },
 	{ "signal", 0, REQ, SLURM_DO_SAME, "[B:]SIG[@SECS]", "--signal" },
 	/* Mapped to gsub's. */
-	{ "gres", 0, REQ, SLURM_DO_GPUS, "gpu:N", "-G N" },
+	{ "gres", 0, REQ, SLURM_DO_GPUS, "gpu[:TYPE]:N", "-G [TYPE:]N" },
 	{ "gpus-per-task", 0, REQ, SLURM_DO_GPUS, "N", "-G N (one task)" },
 	{ "gpus-per-node", 0, REQ, SLURM_DO_GPUS_PER_NODE, "N",
 	    "-G N --consolidate (one node)" },
@@ -73,9 +75,7 @@ static const struct slurm_opt slurm_opts[] = {
 	{ "ignore-pbs", 0, NO, SLURM_DO_ACCEPT, NULL, "gsub reads no #PBS lines" },
 	{ "usage", 0, NO, SLURM_DO_HELP, NULL, "--help" },
 	/* Not in gbatch yet. */
-	{ "nodelist", 'w', REQ, SLURM_DO_REFUSE, NULL, SLURM_NAMED },
 	{ "nodefile", 'F', REQ, SLURM_DO_REFUSE, NULL, SLURM_NAMED },
-	{ "exclude", 'x', REQ, SLURM_DO_REFUSE, NULL, SLURM_NAMED },
 
 	{ "test-only", 0, NO, SLURM_DO_REFUSE, NULL, "gsub cannot say where and "
 	    "when a job would start yet; gq shows why jobs wait" },
@@ -218,14 +218,16 @@ slurm_opt_count(const char *s, size_t len)
 }
 
 long
-slurm_opt_gpus(const char *opt, const char *arg, int gres, char *err,
-    size_t errlen)
+slurm_opt_gpus(const char *opt, const char *arg, int gres, char *type,
+    size_t typelen, char *err, size_t errlen)
 {
-	const char	*p = arg, *end, *count;
-	const char	*form = gres ? "gpu or gpu:N" : "N";
+	const char	*p = arg, *end, *count, *colon, *t;
+	const char	*form = gres ? "gpu, gpu:N or gpu:TYPE:N" : "N or TYPE:N";
 	long		 total = -1, n;
 	size_t		 len;
 
+	if (typelen > 0)
+		type[0] = '\0';
 	for (;;) {
 		end = strchr(p, ',');
 		len = end != NULL ? (size_t)(end - p) : strlen(p);
@@ -241,11 +243,24 @@ slurm_opt_gpus(const char *opt, const char *arg, int gres, char *err,
 			count = len == 3 ? "1" : p + 4;
 			len = len == 3 ? 1 : len - 4;
 		}
-		if (memchr(count, ':', len) != NULL) {
-			snprintf(err, errlen, "--%s: GPU types are not "
-			    "scheduled yet, every GPU of a cluster is alike to "
-			    "gbatch; expected %s, got \"%s\"", opt, form, arg);
-			return (-1);
+		/* TYPE:N: the type, then the count. */
+		if ((colon = memchr(count, ':', len)) != NULL) {
+			for (t = count; t < colon && (isalnum((unsigned char)
+			    *t) || *t == '-' || *t == '_' || *t == '.'); t++)
+				;
+			if (t == count || t != colon || (size_t)(colon -
+			    count) >= typelen || colon - count >
+			    SLURM_OPT_TYPE_MAX) {
+				snprintf(err, errlen, "--%s: expected %s with "
+				    "TYPE a GPU model (letters, digits, '-', "
+				    "'_' or '.', e.g. a100), got \"%s\"", opt,
+				    form, arg);
+				return (-1);
+			}
+			snprintf(type, typelen, "%.*s", (int)(colon - count),
+			    count);
+			len -= (size_t)(colon + 1 - count);
+			count = colon + 1;
 		}
 		if ((n = slurm_opt_count(count, len)) == -1) {
 			snprintf(err, errlen, "--%s: expected %s with N a whole "

@@ -43,10 +43,12 @@ const struct slurm_opt *slurm_opt_find(const char *name);
 
 /* Parses a GPU request as --gres and --gpus write it: "gpu", "gpu:N",
  * "gpu:TYPE:N" (--gres, several comma-separated) or "N", "TYPE:N"
- * (--gpus). Returns the count, or -1 with err saying what was wrong and
- * what is accepted. opt is the option's name, for the message. */
+ * (--gpus, gsub -G). Returns the count, with TYPE (or "") in type, or -1
+ * with err saying what was wrong and what is accepted. opt is the
+ * option's name, for the message. */
+#define SLURM_OPT_TYPE_MAX	64
 long		 slurm_opt_gpus(const char *opt, const char *arg, int gres,
-		     char *err, size_t errlen);
+		     char *type, size_t typelen, char *err, size_t errlen);
 
 /* Parses a count that must be 1 for one node or one task, as -N, -n and
  * --ntasks-per-node write it ("1", "1-1" for -N). Returns 0, or -1 with

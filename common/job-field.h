@@ -34,7 +34,11 @@
  * of its own, with a new id, the array's array_job_id and its
  * array_task_id; the last task takes the array's row. array_spec is the
  * whole array as submitted, throttle included ("0-99%8"), on every row of
- * it; all four are 0, -1 or '' for a job of no array. flags
+ * it; all four are 0, -1 or '' for a job of no array. req_nodes and
+ * exclude_nodes are the nodes a job may run on alone, and those it may not
+ * (sbatch's -w and -x: names joined by ',', expanded), gpu_type the GPU
+ * model its nodes' GPUs must all name ("a100", matched without case; '' for
+ * none of these). flags
  * are job.h's JOB_F_*;
  * ckpt_signal 0 means SIGUSR1, ckpt_grace 0 the config's; umask -1 none.
  * warn_signal (0: none) is sent warn_time seconds before the time limit
@@ -120,6 +124,12 @@ enum job_field_kind {
 	    "array_tasks", JFK_TEXT0, JFF_UPDATE)			\
 	COL(ARRAY_SPEC, array_spec, const char *, "array_spec",	\
 	    "array_spec", JFK_TEXT0, 0)					\
+	COL(REQ_NODES, req_nodes, const char *, "req_nodes", "req_nodes", \
+	    JFK_TEXT0, 0)						\
+	COL(EXCLUDE_NODES, exclude_nodes, const char *, "exclude_nodes", \
+	    "exclude_nodes", JFK_TEXT0, 0)				\
+	COL(GPU_TYPE, gpu_type, const char *, "gpu_type", "gpu_type",	\
+	    JFK_TEXT0, 0)						\
 	COL(QUEUE, queue, int, NULL, "queue", JFK_INT, 0)		\
 	COL(RANK, rank, int, NULL, "rank", JFK_INT, 0)			\
 	COL(ATTAINED, attained, uint64_t, "attained", "attained",	\

@@ -469,6 +469,98 @@ place_random(struct place_cluster *cl, uint32_t gpus, struct place_alloc *out)
 	return (left == 0 ? n : 0);
 }
 
+static void
+place_new_stamp(struct place_cluster *cl)
+{
+	uint32_t	i;
+
+	if (++cl->stamp == 0) {
+		for (i = 0; i < cl->n; i++)
+			cl->nodes[i].mark = 0;
+		cl->stamp = 1;
+	}
+}
+
+static int
+place_by_index(const void *a, const void *b)
+{
+	uint32_t	x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x < y ? -1 : x > y);
+}
+
+/* The node of cl->scratch[0..k) not yet used with the fewest free GPUs
+ * that still holds want, or PLACE_NONE. */
+static uint32_t
+place_best_of(const struct place_cluster *cl, uint32_t k, uint32_t want)
+{
+	uint32_t	j, i, best = PLACE_NONE;
+
+	for (j = 0; j < k; j++) {
+		i = cl->scratch[j];
+		if (cl->nodes[i].mark != cl->stamp &&
+		    cl->nodes[i].nfree >= want && (best == PLACE_NONE ||
+		    cl->nodes[i].nfree < cl->nodes[best].nfree))
+			best = i;
+	}
+	return (best);
+}
+
+size_t
+place_find_in(struct place_cluster *cl, enum sched_placement how,
+    uint32_t gpus, bool sensitive, const uint32_t *nodes, size_t nnodes,
+    struct place_alloc *out)
+{
+	uint32_t	k = 0, i, left = gpus;
+	uint64_t	sum = 0;
+	size_t		n = 0, j;
+
+	if (gpus == 0 || cl->free_total < gpus)
+		return (0);
+	place_new_stamp(cl);
+	for (j = 0; j < nnodes && k < cl->n; j++) {
+		i = nodes[j];
+		if (i >= cl->n || cl->nodes[i].nfree == 0 ||
+		    cl->nodes[i].mark == cl->stamp)
+			continue;
+		cl->nodes[i].mark = cl->stamp;	/* listed twice: once */
+		cl->scratch[k++] = i;
+		sum += cl->nodes[i].nfree;
+	}
+	place_new_stamp(cl);
+	if (sum < gpus)
+		return (0);
+	if (sensitive)
+		how = SCHED_PLACE_CONSOLIDATE;
+	if (how == SCHED_PLACE_YARN || how == SCHED_PLACE_RANDOM)
+		qsort(cl->scratch, k, sizeof *cl->scratch, place_by_index);
+	else
+		qsort_r(cl->scratch, k, sizeof *cl->scratch,
+		    place_by_free_desc, cl);
+	if (how == SCHED_PLACE_CONSOLIDATE) {
+		if ((i = place_best_of(cl, k, gpus)) != PLACE_NONE) {
+			place_put(cl, i, gpus, &out[0]);
+			return (1);
+		}
+		for (j = 0; j < k && left > 0; j++) {
+			if (left <= cl->nodes[cl->scratch[j]].nfree)
+				break;
+			left -= place_put(cl, cl->scratch[j], left, &out[n++]);
+		}
+		if (left > 0) {
+			if ((i = place_best_of(cl, k, left)) == PLACE_NONE)
+				return (0);
+			place_put(cl, i, left, &out[n++]);
+		}
+	} else {
+		for (j = 0; j < k && left > 0; j++)
+			left -= place_put(cl, cl->scratch[j], left, &out[n++]);
+	}
+	if (sensitive && n > (gpus + cl->max_gpus - 1) / cl->max_gpus)
+		return (0);
+	return (n);
+}
+
 size_t
 place_find(struct place_cluster *cl, enum sched_placement how, uint32_t gpus,
     bool sensitive, struct place_alloc *out)
@@ -477,11 +569,7 @@ place_find(struct place_cluster *cl, enum sched_placement how, uint32_t gpus,
 
 	if (gpus == 0 || cl->free_total < gpus)
 		return (0);
-	if (++cl->stamp == 0) {
-		for (n = 0; n < cl->n; n++)
-			cl->nodes[n].mark = 0;
-		cl->stamp = 1;
-	}
+	place_new_stamp(cl);
 	if (sensitive)
 		how = SCHED_PLACE_CONSOLIDATE;
 	switch (how) {

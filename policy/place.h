@@ -43,6 +43,16 @@ uint64_t	place_gpus_total(const struct place_cluster *);
  * or 0 when the free GPUs cannot hold the job. Takes nothing. */
 size_t		place_find(struct place_cluster *, enum sched_placement,
 		    uint32_t gpus, bool sensitive, struct place_alloc *out);
+/* place_find among the nodes of nodes[0..nnodes) alone (the others, and
+ * indexes past the cluster's, are passed over): a job that may run only on
+ * some nodes (sbatch's -w, -x, a GPU type). Costs the nodes listed, not
+ * the cluster's indexes: first fit in index order for yarn and random,
+ * the most free GPUs first for spread, and for consolidate the best fit
+ * of one node, else the emptiest nodes whole and the best fit for the
+ * rest. */
+size_t		place_find_in(struct place_cluster *, enum sched_placement,
+		    uint32_t gpus, bool sensitive, const uint32_t *nodes,
+		    size_t nnodes, struct place_alloc *out);
 /* Marks the GPUs of allocs allocated (they must be free) or free again. */
 void		place_take(struct place_cluster *, const struct place_alloc *,
 		    size_t);

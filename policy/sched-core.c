@@ -274,6 +274,7 @@ sched_core_create(const struct sched_conf *conf)
 static void
 sched_core_job_free(struct sched_cjob *j)
 {
+	free((void *)(uintptr_t)j->spec.nodes);
 	if (j->group != NULL)
 		sched_group_leave(&j->core->groups, j->group);
 	free(j->alloc);
@@ -492,6 +493,12 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 	if ((j = calloc(1, sizeof *j)) == NULL)
 		abort();
 	j->spec = *spec;
+	if (spec->nodes != NULL) {
+		j->spec.nodes = sched_core_xalloc(NULL, spec->nnodes,
+		    sizeof *spec->nodes);
+		memcpy((void *)(uintptr_t)j->spec.nodes, spec->nodes,
+		    spec->nnodes * sizeof *spec->nodes);
+	}
 	j->core = core;
 	j->attained = spec->attained;
 	j->executed = spec->executed;
@@ -1004,7 +1011,12 @@ sched_core_pass(struct sched_core *core, int64_t now,
 			continue;
 		}
 		got = 0;
-		if (free_now >= p->spec.gpus)
+		if (free_now >= p->spec.gpus && p->spec.nodes != NULL)
+			got = place_find_in(core->cluster,
+			    sched_core_placement(core, p), p->spec.gpus,
+			    p->spec.consolidate, p->spec.nodes,
+			    p->spec.nnodes, core->scratch);
+		else if (free_now >= p->spec.gpus)
 			got = place_find(core->cluster,
 			    sched_core_placement(core, p), p->spec.gpus,
 			    p->spec.consolidate, core->scratch);
@@ -1020,6 +1032,9 @@ sched_core_pass(struct sched_core *core, int64_t now,
 			core->tail_reason = SCHED_REASON_PRIORITY;
 			break;
 		}
+		/* Bound to some nodes: it waits for their GPUs. */
+		if (p->spec.nodes != NULL)
+			continue;
 		if (p->waiting > 0 || (core->norphans > 0 &&
 		    sched_core_take_orphans(core, p) > 0)) {
 			/* Its victims are still stopping: hold what they

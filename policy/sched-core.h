@@ -41,6 +41,11 @@ struct sched_jobspec {
 	 * SCHED_REASON_GROUP_CAP. group 0 or cap 0: no cap. */
 	uint64_t	 group;
 	uint32_t	 group_cap;
+	/* The nodes (place.h's indexes) the job may run on, nnodes of them
+	 * (copied); NULL: any. Such a job takes free GPUs on them alone and
+	 * never preempts (its victims could not be chosen by rank alone). */
+	const uint32_t	*nodes;
+	uint32_t	 nnodes;
 	void		*arg;		/* the caller's, handed back */
 	uint64_t	 attained;	/* GPU-ms received so far */
 	int64_t		 executed;	/* ms run since the last promotion */

@@ -38,6 +38,9 @@ struct job {
 	uint64_t		 array_job_id;	/* 0: no array */
 	int			 array_task_id;	/* -1: none, or the array's row */
 	char			*array_spec;	/* as submitted, with %N */
+	char			*req_nodes;	/* -w: names, ',' between */
+	char			*exclude_nodes;	/* -x */
+	char			*gpu_type;	/* --gres=gpu:TYPE:N */
 	uint32_t		 array_throttle;/* its %N, 0: none */
 	/* An array's own row: the tasks it still stands for, parsed and as
 	 * text (NULL for other jobs). */
@@ -206,7 +209,7 @@ job_create(const struct store_job *r)
 	struct job	*j, *at;
 	const char	*argv = r->argv != NULL ? r->argv : "[]";
 	size_t		 b, lname, luser, lcmd, largv, lwd, lout, lerr, lmsg;
-	size_t		 lacct, lcomm, ldep, lspec;
+	size_t		 lacct, lcomm, ldep, lspec, lreq, lexc, ltype;
 	struct array_set spec;
 	char		*str, err[256];
 
@@ -224,8 +227,12 @@ job_create(const struct store_job *r)
 	lcomm = r->comment != NULL ? strlen(r->comment) : 0;
 	ldep = r->dependency != NULL ? strlen(r->dependency) : 0;
 	lspec = r->array_spec != NULL ? strlen(r->array_spec) : 0;
+	lreq = r->req_nodes != NULL ? strlen(r->req_nodes) : 0;
+	lexc = r->exclude_nodes != NULL ? strlen(r->exclude_nodes) : 0;
+	ltype = r->gpu_type != NULL ? strlen(r->gpu_type) : 0;
 	j = xcalloc(1, sizeof *j + lname + luser + lcmd + largv + lwd + lout +
-	    lerr + lmsg + lacct + lcomm + ldep + lspec + 12);
+	    lerr + lmsg + lacct + lcomm + ldep + lspec + lreq + lexc + ltype +
+	    15);
 	str = (char *)(j + 1);
 	j->id = r->id;
 	j->name = job_put(&str, r->name, lname);
@@ -241,6 +248,9 @@ job_create(const struct store_job *r)
 	j->comment = job_put(&str, r->comment, lcomm);
 	j->dependency = job_put(&str, r->dependency, ldep);
 	j->array_spec = job_put(&str, r->array_spec, lspec);
+	j->req_nodes = job_put(&str, r->req_nodes, lreq);
+	j->exclude_nodes = job_put(&str, r->exclude_nodes, lexc);
+	j->gpu_type = job_put(&str, r->gpu_type, ltype);
 	j->array_job_id = r->array_job_id;
 	j->array_task_id = r->array_task_id;
 	if (j->array_job_id != 0 && array_parse(j->array_spec, &spec, err,
@@ -389,6 +399,9 @@ job_to_row(const struct job *j, struct store_job *r)
 	r->array_task_id = j->array_task_id;
 	r->array_tasks = j->array_tasks != NULL ? j->array_tasks : "";
 	r->array_spec = j->array_spec;
+	r->req_nodes = j->req_nodes;
+	r->exclude_nodes = j->exclude_nodes;
+	r->gpu_type = j->gpu_type;
 	r->gpu_mask = j->nparts > 0 ? j->parts[0].mask : 0;
 	r->restarts = j->restarts;
 	r->attained = j->sched.attained;
@@ -448,6 +461,10 @@ uint64_t	 job_array_job_id(const struct job *j)
 int		 job_array_task_id(const struct job *j)
 		     { return (j->array_task_id); }
 const char	*job_array_spec(const struct job *j) { return (j->array_spec); }
+const char	*job_req_nodes(const struct job *j) { return (j->req_nodes); }
+const char	*job_exclude_nodes(const struct job *j)
+		     { return (j->exclude_nodes); }
+const char	*job_gpu_type(const struct job *j) { return (j->gpu_type); }
 uint32_t	 job_array_throttle(const struct job *j)
 		     { return (j->array_throttle); }
 struct array_set *job_array_left(struct job *j) { return (j->array_left); }

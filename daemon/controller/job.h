@@ -121,6 +121,11 @@ const char	*job_dependency(const struct job *);
 struct job_dep	*job_dep(const struct job *);
 void		 job_set_dep(struct job *, struct job_dep *);
 uint32_t	 job_restarts(const struct job *);
+/* Where it may run (common/job-field.h): the nodes it may run on alone,
+ * those it may not (names joined by ','), the GPU type; "" for none. */
+const char	*job_req_nodes(const struct job *);
+const char	*job_exclude_nodes(const struct job *);
+const char	*job_gpu_type(const struct job *);
 /* Job arrays (common/job-field.h says how their rows work): the array's
  * id (0: none), the task (-1: none, or the array's own row), the array as
  * submitted and its throttle (0: none). */

@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common/xmalloc.h"
 #include "daemon/controller/jtext.h"
@@ -530,4 +531,27 @@ node_gpu_use(struct node *n, const json_t *gpus, int64_t now)
 		else if (n->gpu_low_since[index] == 0)
 			n->gpu_low_since[index] = now;
 	}
+}
+
+bool
+node_gpus_match(const struct node *n, const char *type)
+{
+	const json_t	*g;
+	const char	*name, *p;
+	size_t		 i, len = strlen(type);
+
+	if (n->gpus == NULL || json_array_size(n->gpus) == 0 || len == 0)
+		return (false);
+	json_array_foreach(n->gpus, i, g) {
+		name = json_string_value(json_object_get(g, "name"));
+		if (name == NULL)
+			return (false);
+		for (p = name; *p != '\0'; p++) {
+			if (strncasecmp(p, type, len) == 0)
+				break;
+		}
+		if (*p == '\0')
+			return (false);
+	}
+	return (true);
 }

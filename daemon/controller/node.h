@@ -108,4 +108,9 @@ int		 node_event(const struct node *, int64_t when, const char *state,
 /* Takes a heartbeat's "gpus" (docs/protocol.md): each GPU's use. */
 void		 node_gpu_use(struct node *, const json_t *gpus, int64_t now);
 
+/* Whether every GPU node described in its HELLO names type in its model
+ * ("a100" in "NVIDIA A100-SXM4-80GB"; case aside). False for a node not
+ * seen since gbatchd started, or without GPUs. */
+bool		 node_gpus_match(const struct node *, const char *type);
+
 #endif

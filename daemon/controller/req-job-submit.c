@@ -1,6 +1,7 @@
 /* req-job-submit.c: JOB_SUBMIT. Every field is checked here with a message
  * that names it and what is accepted; the reply with the id leaves only
  * after the commit that holds the job (the commit queue sees to that). */
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -9,10 +10,12 @@
 
 #include "common/array.h"
 #include "common/frame.h"
+#include "common/hostlist.h"
 #include "common/label.h"
 #include "common/log.h"
 #include "common/outpat.h"
 #include "common/proto.h"
+#include "common/safe-text.h"
 #include "common/xmalloc.h"
 #include "daemon/controller/audit.h"
 #include "daemon/controller/depend-wait.h"
@@ -309,6 +312,83 @@ req_job_submit_umask(const json_t *job, int *out, char *err, size_t errlen)
 	return (0);
 }
 
+/* key ("nodelist", "exclude"): sbatch's node list, every name one of the
+ * cluster's; *out gets the names joined by ',' (a new string, NULL when
+ * key is absent). */
+static int
+req_job_submit_nodes(const json_t *job, const char *key, char **out,
+    char *err, size_t errlen)
+{
+	const json_t	*v = json_object_get(job, key);
+	char		**names, herr[256], q[128];
+	size_t		  n, i, len = 0;
+
+	*out = NULL;
+	if (v == NULL)
+		return (0);
+	if (!json_is_string(v) || hostlist_expand(json_string_value(v),
+	    &names, &n, herr, sizeof herr) != 0) {
+		snprintf(err, errlen, "%s: %s", key, json_is_string(v) ? herr :
+		    "expected node names, e.g. \"n1,n[3-4]\"");
+		return (-1);
+	}
+	for (i = 0; i < n; i++) {
+		if (node_find(names[i]) == NULL) {
+			snprintf(err, errlen, "%s: \"%s\" is not a node of this "
+			    "cluster (gnodes lists them)", key,
+			    safe_text_str(names[i], q, sizeof q));
+			hostlist_free(names, n);
+			return (-1);
+		}
+		len += strlen(names[i]) + 1;
+	}
+	*out = xcalloc(1, len + 1);
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			strcat(*out, ",");
+		strcat(*out, names[i]);
+	}
+	hostlist_free(names, n);
+	return (0);
+}
+
+/* "gpu_type": a GPU model some node of the cluster has, e.g. "a100". */
+static int
+req_job_submit_gpu_type(const json_t *job, const char **out, char *err,
+    size_t errlen)
+{
+	const json_t	*v = json_object_get(job, "gpu_type");
+	const char	*t, *p;
+	struct node	*n;
+	char		 q[128];
+
+	*out = NULL;
+	if (v == NULL)
+		return (0);
+	t = json_string_value(v);
+	for (p = t; p != NULL && *p != '\0'; p++) {
+		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' &&
+		    *p != '.' && *p != ' ')
+			break;
+	}
+	if (t == NULL || *t == '\0' || *p != '\0' || p - t > 64) {
+		snprintf(err, errlen, "gpu_type: expected a GPU model of 1 to "
+		    "64 letters, digits, '-', '_', '.' or spaces, e.g. "
+		    "\"a100\"");
+		return (-1);
+	}
+	for (n = node_first(); n != NULL; n = node_next(n)) {
+		if (node_gpus_match(n, t)) {
+			*out = t;
+			return (0);
+		}
+	}
+	snprintf(err, errlen, "gpu_type: no node seen since gbatchd started "
+	    "has GPUs of type \"%s\" (gnodes -o name,gpu_model shows their "
+	    "models)", safe_text_str(t, q, sizeof q));
+	return (-1);
+}
+
 /* "array": sbatch's --array text; *tasks and *spec get the tasks the
  * array's row stands for and the whole array with its throttle, in normal
  * form (new strings), *first its lowest task and *count how many. */
@@ -349,6 +429,7 @@ req_job_submit(struct peer *p, const json_t *msg)
 	char			 err[512], *argv = NULL, *env = NULL;
 	char			*warning = NULL, *depend = NULL;
 	char			*atasks = NULL, *aspec = NULL;
+	char			*req_nodes = NULL, *exc_nodes = NULL;
 	const char		*dtext = NULL;
 	uint32_t		 afirst = 0, acount = 0;
 	unsigned long long	 gpus = 1, limit = 0, begin = 0;
@@ -465,6 +546,13 @@ req_job_submit(struct peer *p, const json_t *msg)
 		row.flags |= json_is_true(kv) ? JOB_F_KILL_INVALID_DEP :
 		    JOB_F_KEEP_INVALID_DEP;
 	}
+	if (req_job_submit_nodes(job, "nodelist", &req_nodes, err,
+	    sizeof err) != 0 || req_job_submit_nodes(job, "exclude",
+	    &exc_nodes, err, sizeof err) != 0 ||
+	    req_job_submit_gpu_type(job, &row.gpu_type, err, sizeof err) != 0)
+		goto invalid;
+	row.req_nodes = req_nodes;
+	row.exclude_nodes = exc_nodes;
 	if ((kv = json_object_get(job, "array")) != NULL &&
 	    req_job_submit_array(kv, &atasks, &aspec, &afirst, &acount, err,
 	    sizeof err) != 0)
@@ -558,6 +646,8 @@ out:
 	free(depend);
 	free(atasks);
 	free(aspec);
+	free(req_nodes);
+	free(exc_nodes);
 	return;
 invalid:
 	req_error(p, msg, PROTO_E_INVALID, "%s", err);

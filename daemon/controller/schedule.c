@@ -99,6 +99,47 @@ schedule_is_running(enum job_state s)
 	return (s == JOB_RUNNING || s == JOB_PREEMPTING);
 }
 
+/* Whether name is one of list's ("n1,n2"). */
+static bool
+schedule_name_in(const char *name, const char *list)
+{
+	size_t		 len = strlen(name);
+	const char	*p;
+
+	for (p = list; (p = strstr(p, name)) != NULL; p += len) {
+		if ((p == list || p[-1] == ',') && (p[len] == ',' ||
+		    p[len] == '\0'))
+			return (true);
+	}
+	return (false);
+}
+
+/* The core's indexes of the nodes job j may run on (its -w, -x and GPU
+ * type), a new array of *n, or NULL when it may run on any. */
+static uint32_t *
+schedule_job_nodes(const struct job *j, uint32_t *n)
+{
+	const char	*req = job_req_nodes(j), *exc = job_exclude_nodes(j);
+	const char	*type = job_gpu_type(j), *name;
+	uint32_t	*v, i, k = 0;
+
+	*n = 0;
+	if (*req == '\0' && *exc == '\0' && *type == '\0')
+		return (NULL);
+	v = xcalloc(schedule_nnodes + 1, sizeof *v);
+	for (i = 0; i < schedule_nnodes; i++) {
+		name = node_name(schedule_nodes[i]);
+		if ((*req != '\0' && !schedule_name_in(name, req)) ||
+		    (*exc != '\0' && schedule_name_in(name, exc)) ||
+		    (*type != '\0' && !node_gpus_match(schedule_nodes[i],
+		    type)))
+			continue;
+		v[k++] = i;
+	}
+	*n = k;
+	return (v);
+}
+
 /* The core's view of a job: what it received so far, with the run under
  * way (since start_time) added for a running job. */
 static void
@@ -120,6 +161,8 @@ schedule_spec(struct job *j, struct sched_jobspec *spec, int64_t now)
 	/* A job array's tasks share its throttle. */
 	spec->group = job_array_job_id(j);
 	spec->group_cap = job_array_throttle(j);
+	/* The caller frees the list once the core has its copy. */
+	spec->nodes = schedule_job_nodes(j, &spec->nnodes);
 	spec->arg = j;
 	if (schedule_is_running(job_state(j)) && job_start_time(j) > 0 &&
 	    (run = now - job_start_time(j) * 1000) < 0)
@@ -163,6 +206,7 @@ schedule_adopt(struct job *j, int64_t now)
 	}
 	schedule_spec(j, &spec, now);
 	job_sched(j)->cjob = sched_core_adopt(schedule_core, &spec, a, n, now);
+	free((void *)(uintptr_t)spec.nodes);
 	free(a);
 }
 
@@ -215,6 +259,7 @@ schedule_submit(struct job *j, int64_t now)
 		return;
 	schedule_spec(j, &spec, now);
 	job_sched(j)->cjob = sched_core_submit(schedule_core, &spec, now);
+	free((void *)(uintptr_t)spec.nodes);
 }
 
 /* The core's number for a node's topology label ("" is one too). */

@@ -158,6 +158,12 @@ static const char *const store_migrations[] = {
 	"ALTER TABLE jobs ADD COLUMN array_spec TEXT NOT NULL DEFAULT '';"
 	"CREATE INDEX jobs_array ON jobs (array_job_id) WHERE"
 	" array_job_id != 0;",
+	/* 13: the nodes a job may run on, those it may not, and its GPU
+	 * type (sbatch's -w, -x, --gres=gpu:TYPE:N); none for the jobs
+	 * before. */
+	"ALTER TABLE jobs ADD COLUMN req_nodes TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE jobs ADD COLUMN exclude_nodes TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE jobs ADD COLUMN gpu_type TEXT NOT NULL DEFAULT '';",
 };
 #define STORE_NMIGRATIONS \
 	((int)(sizeof store_migrations / sizeof store_migrations[0]))

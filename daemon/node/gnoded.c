@@ -38,6 +38,7 @@ struct gnoded_opts {
 	const char	*name;
 	const char	*switch_name;
 	const char	*gpu_use;
+	const char	*gpu_model;
 	/* Every -c, split at commas: replaces node.controller. */
 	struct conf_file_list controllers;
 	const char	*state_dir;
@@ -72,6 +73,8 @@ gnoded_usage(FILE *f)
 "  -s, --switch LABEL      the node's switch or rack, for placement\n"
 "  -G, --gpu-use FILE      simulated GPUs' use, read at each heartbeat:\n"
 "                          lines \"INDEX UTIL%% MEM_USED_MB\" (node.gpu_use_file)\n"
+"      --gpu-model NAME    simulated GPUs' model (node.gpu_model; default\n"
+"                          \"Simulated GPU\")\n"
 "  -L, --log-file FILE     log to FILE instead of stderr or syslog\n"
 "  -P, --pid-file FILE     write the daemon's pid to FILE\n"
 "  -v, --verbose           log debug messages\n"
@@ -100,6 +103,7 @@ gnoded_parse(int argc, char **argv, struct gnoded_opts *o)
 		{ "gpus", required_argument, NULL, 'g' },
 		{ "switch", required_argument, NULL, 's' },
 		{ "gpu-use", required_argument, NULL, 'G' },
+		{ "gpu-model", required_argument, NULL, 'M' },
 		{ "log-file", required_argument, NULL, 'L' },
 		{ "pid-file", required_argument, NULL, 'P' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -112,7 +116,7 @@ gnoded_parse(int argc, char **argv, struct gnoded_opts *o)
 
 	memset(o, 0, sizeof *o);
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":CDf:n:c:d:u:g:s:G:L:P:vhV", longopts,
+	while ((ch = getopt_long(argc, argv, ":CDf:n:c:d:u:g:s:G:M:L:P:vhV", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'C':
@@ -144,6 +148,9 @@ gnoded_parse(int argc, char **argv, struct gnoded_opts *o)
 			break;
 		case 'G':
 			o->gpu_use = optarg;
+			break;
+		case 'M':
+			o->gpu_model = optarg;
 			break;
 		case 's':
 			o->switch_name = optarg;
@@ -235,6 +242,15 @@ gnoded_configure(const struct gnoded_opts *o, struct node_conf *conf)
 	if (o->gpu_use != NULL) {
 		free(conf->gpu_use_file);
 		conf->gpu_use_file = xstrdup(o->gpu_use);
+	}
+	if (o->gpu_model != NULL) {
+		if (node_conf_model_check(o->gpu_model, err,
+		    sizeof err) == -1) {
+			fprintf(stderr, "gnoded: --gpu-model: %s\n", err);
+			return (-1);
+		}
+		free(conf->gpu_model);
+		conf->gpu_model = xstrdup(o->gpu_model);
 	}
 	if (o->switch_name != NULL) {
 		if (node_conf_label_check(o->switch_name, err,

@@ -29,6 +29,7 @@ node_conf_defaults(struct node_conf *conf)
 	conf->socket = xstrdup(GB_PATH_NODE_SOCKET);
 	conf->switch_name = xstrdup("");
 	conf->gpu_use_file = xstrdup("");
+	conf->gpu_model = xstrdup("Simulated GPU");
 	conf->gpus = 0;
 	conf->gpu_source = NODE_GPU_AUTO;
 	conf->heartbeat_interval = 5;
@@ -48,6 +49,7 @@ node_conf_clear(struct node_conf *conf)
 	free(conf->socket);
 	free(conf->switch_name);
 	free(conf->gpu_use_file);
+	free(conf->gpu_model);
 	tls_settings_clear(&conf->tls);
 	tls_ctx_free(conf->tls_ctx);
 	tls_conf_clear(&conf->tls_files);
@@ -82,6 +84,22 @@ node_conf_label_check(const char *s, char *why, size_t len)
 	if (node_conf_label_ok(s))
 		return (0);
 	snprintf(why, len, "expected " NODE_CONF_LABEL_RULE ", got \"%s\"", s);
+	return (-1);
+}
+
+int
+node_conf_model_check(const char *s, char *why, size_t len)
+{
+	const char	*p;
+
+	for (p = s; *p != '\0'; p++) {
+		if (!isalnum((unsigned char)*p) && strchr(" -_.", *p) == NULL)
+			break;
+	}
+	if (*s != '\0' && *p == '\0' && p - s <= 64)
+		return (0);
+	snprintf(why, len, "expected a GPU model name of 1 to 64 letters, "
+	    "digits, spaces, '-', '_' or '.', e.g. \"NVIDIA A100\"");
 	return (-1);
 }
 
@@ -139,6 +157,9 @@ static const struct conf_file_key node_conf_keys[] = {
 	{ .name = "switch", .type = CONF_FILE_STRING,
 	  .off = offsetof(struct node_conf, switch_name), .what = "a label",
 	  .valid = node_conf_label_check },
+	{ .name = "gpu_model", .type = CONF_FILE_STRING,
+	  .off = offsetof(struct node_conf, gpu_model),
+	  .what = "simulated GPUs' model name", .valid = node_conf_model_check },
 	{ .name = "gpu_source", .type = CONF_FILE_CUSTOM,
 	  .read = node_conf_gpu_source },
 	{ .name = "gpu_use_file", .type = CONF_FILE_STRING,

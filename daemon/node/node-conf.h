@@ -28,6 +28,8 @@ struct node_conf {
 	/* Simulated GPUs' use, read at each heartbeat: "INDEX UTIL% MEM_MB"
 	 * lines; "" for none (they report 0). */
 	char			*gpu_use_file;
+	/* Simulated GPUs' model, as NVML would name it ("Simulated GPU"). */
+	char			*gpu_model;
 	bool			 gpus_set;	/* written, so 0 is meant */
 	enum node_gpu_source	 gpu_source;
 	unsigned		 heartbeat_interval;	/* seconds, >= 1 */
@@ -56,6 +58,8 @@ struct node_conf {
  * digits, '-', '_' or '.'. */
 bool	node_conf_label_ok(const char *s);
 /* The same, as 0, or -1 with why saying what is accepted and what s is. */
+/* A simulated GPU model name: 1-64 letters, digits, ' ', '-', '_', '.'. */
+int	node_conf_model_check(const char *, char *why, size_t len);
 int	node_conf_label_check(const char *s, char *why, size_t len);
 
 /* Fills conf with the built-in defaults (no name yet). */

@@ -20,7 +20,7 @@ node_gpu_sim_discover(const struct node_conf *conf, struct node_gpu **out,
 	v = xcalloc(conf->gpus == 0 ? 1 : conf->gpus, sizeof *v);
 	for (i = 0; i < conf->gpus; i++) {
 		v[i].index = i;
-		snprintf(v[i].name, sizeof v[i].name, "Simulated GPU");
+		snprintf(v[i].name, sizeof v[i].name, "%s", conf->gpu_model);
 		snprintf(v[i].uuid, sizeof v[i].uuid, "GPU-sim-%s-%u",
 		    conf->name, i);
 		v[i].memory_mb = NODE_GPU_SIM_MEMORY_MB;

@@ -43,7 +43,7 @@ complete_words() {
 		got=$(complete_words "$p" -- | sed 's/=$//' | sort -u)
 		[ "$got" = "$want" ] || { echo "$p: got [$got] want [$want]"; false; }
 	done
-	run complete_words gsub --ex
+	run complete_words gsub --exp
 	[ "$output" = "--export=" ]
 	run complete_words gq -
 	[[ "$output" == *$'\n-l\n'* && "$output" == *$'\n-o\n'* ]]

@@ -63,7 +63,7 @@ refused() {
 	done
 	run -0 gsub -H -b now --wrap true
 	run -0 gsub -H -d afterany:1 --wrap true
-	for o in nodelist=n1 exclude=n1 test-only partition=gpu \
+	for o in test-only partition=gpu \
 	    mail-type=END mail-user=a@b cpus-per-task=4 mem=4G mem-per-cpu=1G \
 	    mem-per-gpu=8G cpus-per-gpu=4 qos=high priority=10 nice=5 \
 	    constraint=a100 reservation=r licenses=l clusters=c no-kill \
@@ -78,7 +78,7 @@ refused() {
 		fi || { echo "--$o was not refused properly"; false; }
 	done
 	# The short spellings too.
-	for o in "-w n1" "-x n1" "-p gpu" \
+	for o in "-p gpu" \
 	    "-c 4" "-q high" "-C a100" "-k" "-s" "-i in.txt" "-v" "-L l" \
 	    "-M c" "-m block"; do
 		run -2 gsub $o --wrap true
@@ -103,14 +103,15 @@ refused() {
 	[[ "$output" == *"--ntasks 4: gbatch starts one process per node"*"torchrun"* ]]
 	run -2 gsub --ntasks-per-node=2 --wrap true
 	[[ "$output" == *"--ntasks-per-node 2: "* ]]
-	run -2 gsub --gres=gpu:a100:2 --wrap true
-	[[ "$output" == *'--gres: GPU types are not scheduled yet'*'expected gpu or gpu:N, got "gpu:a100:2"'* ]]
-	run -2 gsub --gpus=v100:2 --wrap true
-	[[ "$output" == *'--gpus: GPU types are not scheduled yet'*'got "v100:2"'* ]]
+	run -2 gsub --gres=gpu:a/100:2 --wrap true
+	[[ "$output" == *'--gres: expected gpu, gpu:N or gpu:TYPE:N with TYPE a GPU model'*'got "gpu:a/100:2"'* ]]
+	run -2 gsub --gpus=:2 --wrap true
+	[[ "$output" == *'--gpus: expected N or TYPE:N with TYPE a GPU model'*'got ":2"'* ]]
+	# A type no node has is gbatchd's to refuse (nodes-chosen.bats).
 	run -2 gsub --gres=mps:100 --wrap true
-	[[ "$output" == *'--gres: gbatch schedules GPUs only; expected gpu or gpu:N, got "mps:100"'* ]]
+	[[ "$output" == *'--gres: gbatch schedules GPUs only; expected gpu, gpu:N or gpu:TYPE:N, got "mps:100"'* ]]
 	run -2 gsub --gres=gpu:0 --wrap true
-	[[ "$output" == *'--gres: expected gpu or gpu:N with N a whole number from 1 to 65536, got "gpu:0"'* ]]
+	[[ "$output" == *'--gres: expected gpu, gpu:N or gpu:TYPE:N with N a whole number from 1 to 65536, got "gpu:0"'* ]]
 	run -2 gsub --gres=gpu:2,gpu:1 --wrap true
 	[[ "$output" == *'GPUs asked for twice'* ]]
 	run -2 gsub --open-mode=sideways --wrap true
@@ -204,7 +205,7 @@ refused() {
 @test "gsub --help carries the Slurm-to-gbatch table" {
 	run -0 gsub --help
 	[[ "$output" == *"#GSUB line wins over an #SBATCH line, the command line over both"* ]]
-	[[ "$output" == *"--gres=gpu:N"*"-G N"* ]]
+	[[ "$output" == *"--gres=gpu[:TYPE]:N"*"-G [TYPE:]N"* ]]
 	[[ "$output" == *"-N, --nodes 1"*"--consolidate"* ]]
 	[[ "$output" == *"refused, each saying why and the gbatch way:"*"mail-type"* ]]
 }

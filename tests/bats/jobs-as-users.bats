@@ -139,7 +139,10 @@ gbu_message() {
 	    ALTER TABLE jobs DROP COLUMN array_job_id;
 	    ALTER TABLE jobs DROP COLUMN array_task_id;
 	    ALTER TABLE jobs DROP COLUMN array_tasks;
-	    ALTER TABLE jobs DROP COLUMN array_spec; PRAGMA user_version = 3;'
+	    ALTER TABLE jobs DROP COLUMN array_spec;
+	    ALTER TABLE jobs DROP COLUMN req_nodes;
+	    ALTER TABLE jobs DROP COLUMN exclude_nodes;
+	    ALTER TABLE jobs DROP COLUMN gpu_type; PRAGMA user_version = 3;'
 	gb_start_controller
 	grep -q 'store: schema migrated to version 4' "$GB_DIR/gbatchd.log"
 	gb_wait 10 gb_node_is_up n1

@@ -30,13 +30,13 @@ new() {
 	sqlite3 ctl/gbatch.db "$1"
 }
 
-@test "a schema-4 database is upgraded to version 12 keeping every job" {
+@test "a schema-4 database is upgraded to version 13 keeping every job" {
 	[ "$(old 'PRAGMA user_version')" = 4 ]
 	gb_start_controller
 	grep -q 'schema migrated to version 5' gbatchd.log
 	grep -q 'schema migrated to version 6' gbatchd.log
-	grep -q 'schema migrated to version 12' gbatchd.log
-	[ "$(new 'PRAGMA user_version')" = 12 ]
+	grep -q 'schema migrated to version 13' gbatchd.log
+	[ "$(new 'PRAGMA user_version')" = 13 ]
 	# Versions 5 and 7: the index gacct --report reads jobs from alone,
 	# in the order gacct lists them.
 	[ "$(new "SELECT sql FROM sqlite_master WHERE name = 'jobs_acct'")" = \
@@ -63,7 +63,9 @@ new() {
 	    "$(old 'SELECT COUNT(*) FROM jobs')" ]
 	[ "$(new "SELECT COUNT(*) FROM jobs WHERE warn_signal = 0 AND warn_time = 0")" = \
 	    "$(old 'SELECT COUNT(*) FROM jobs')" ]
-	# 12: no job was of an array.
+	# 12: no job was of an array; 13: none chose its nodes.
+	[ "$(new "SELECT COUNT(*) FROM jobs WHERE req_nodes = '' AND exclude_nodes = '' AND gpu_type = ''")" = \
+	    "$(old 'SELECT COUNT(*) FROM jobs')" ]
 	[ "$(new "SELECT COUNT(*) FROM jobs WHERE array_job_id = 0 AND array_task_id IS NULL AND array_tasks = '' AND array_spec = ''")" = \
 	    "$(old 'SELECT COUNT(*) FROM jobs')" ]
 	# gq still lists them, finished ones from the database.
@@ -165,7 +167,7 @@ for k in ("first_start", "run_time", "queue_delay", "last_queue"):
 	new 'PRAGMA user_version = 99'
 	before=$(sqlite3 ctl/gbatch.db .dump | md5sum)
 	run ! gbatchd -D -f "$GBATCH_CONF" -L "$GB_DIR/gbatchd.log"
-	grep -q 'schema version 99, newer than this gbatchd knows (12)' gbatchd.log ||
+	grep -q 'schema version 99, newer than this gbatchd knows (13)' gbatchd.log ||
 	    [[ "$output" == *'schema version 99, newer than this gbatchd knows (9)'* ]]
 	[ "$(sqlite3 ctl/gbatch.db .dump | md5sum)" = "$before" ]
 }

@@ -776,6 +776,49 @@ test_group_cap(void)
 	sched_core_free(core);
 }
 
+/* A job bound to some nodes (sbatch's -w/-x): on two 4-GPU nodes with
+ * node 1 full, a 2-GPU job bound to node 1 waits though node 0 is idle,
+ * and a job behind it starts there; once node 1 frees it starts on node 1,
+ * spread over nothing else. A bound job of a higher queue never preempts. */
+static void
+test_bound_nodes(void)
+{
+	struct sched_conf	 conf;
+	struct sched_core	*core;
+	struct sched_jobspec	 spec;
+	struct sched_cjob	*full, *bound, *free_one;
+	const struct place_alloc *a;
+	uint32_t		 only1[] = { 1, 7 };
+	size_t			 n;
+
+	t_conf(&conf, SCHED_DLAS, 1000);
+	core = t_core(&conf, 2, 4);
+	t_spec(&spec, 1, 4, 0);
+	spec.nodes = only1;
+	spec.nnodes = 2;
+	full = sched_core_submit(core, &spec, 0);
+	t_pass(core, 0);
+	a = sched_cjob_alloc(full, &n);
+	ok(t_did(SCHED_ACT_START, full) && n == 1 && a[0].node == 1,
+	    "bound: a job bound to node 1 (and an unknown 7) runs there");
+	t_spec(&spec, 2, 2, 10);
+	spec.nodes = only1;
+	spec.nnodes = 1;
+	bound = sched_core_submit(core, &spec, 10);
+	free_one = t_submit(core, 3, 2, 20);
+	t_pass(core, 5000);
+	ok(!t_did(SCHED_ACT_START, bound) && t_did(SCHED_ACT_START, free_one),
+	    "bound: it waits with node 0 idle; the job behind it starts");
+	ok(!t_did(SCHED_ACT_PREEMPT, full), "bound: it preempts nothing, "
+	    "though its victim is in a lower queue");
+	sched_core_end(core, full, 6000);
+	t_pass(core, 6000);
+	a = sched_cjob_alloc(bound, &n);
+	ok(t_did(SCHED_ACT_START, bound) && n == 1 && a[0].node == 1 &&
+	    a[0].mask == 0x3, "bound: node 1 free, it starts there");
+	sched_core_free(core);
+}
+
 /* Many groups joined and left in a scrambled order: each is found while
  * it has members and gone after (the table's removal keeps probes). */
 static void
@@ -810,6 +853,7 @@ main(void)
 {
 	test_group_cap();
 	test_group_table();
+	test_bound_nodes();
 	test_each_pending();
 	test_capacity();
 	test_demotion();
