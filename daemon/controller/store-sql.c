@@ -55,68 +55,59 @@ store_sql_add(struct store_sql_buf *b, const char *a, const char *c,
 	}
 }
 
-char *
-store_sql_job_insert(void)
+/* INSERT INTO jobs of every stored field: from bound values, or (copy)
+ * from job :from's row with its own :id, :array_task_id and :array_tasks;
+ * a job_texts reference is bound, or the copy shares the row's. */
+static char *
+store_sql_job_write(bool copy)
 {
 	struct store_sql_buf	 cols = { NULL, 0, 0 }, vals = { NULL, 0, 0 };
 	const struct job_field_desc *d;
 	int			 f;
+	bool			 bound;
 	char			*sql;
 
 	for (f = 0; f < JF_COUNT; f++) {
 		d = &job_fields[f];
 		if (d->column == NULL)
 			continue;
+		bound = !copy || f == JF_ID || f == JF_ARRAY_TASK_ID ||
+		    f == JF_ARRAY_TASKS;
 		store_sql_add(&cols, cols.len > 0 ? ", " : "", d->column, NULL);
 		if (d->kind == JFK_TEXTREF) {
 			/* The row keeps '' and points at job_texts. */
 			store_sql_add(&cols, ", ", d->column, "_id");
 			store_sql_add(&vals, vals.len > 0 ? ", " : "", "''",
 			    NULL);
-			store_sql_add(&vals, ", :", d->column, "_id");
-			continue;
-		}
-		store_sql_add(&vals, vals.len > 0 ? ", :" : ":", d->column,
-		    NULL);
-	}
-	sql = xasprintf("INSERT INTO jobs (%s) VALUES (%s)", cols.s, vals.s);
-	free(cols.s);
-	free(vals.s);
-	return (sql);
-}
-
-char *
-store_sql_job_copy(void)
-{
-	struct store_sql_buf	 cols = { NULL, 0, 0 }, vals = { NULL, 0, 0 };
-	const struct job_field_desc *d;
-	int			 f;
-	char			*sql;
-
-	for (f = 0; f < JF_COUNT; f++) {
-		d = &job_fields[f];
-		if (d->column == NULL)
-			continue;
-		store_sql_add(&cols, cols.len > 0 ? ", " : "", d->column, NULL);
-		if (d->kind == JFK_TEXTREF) {
-			/* The copy shares the job_texts rows. */
-			store_sql_add(&cols, ", ", d->column, "_id");
-			store_sql_add(&vals, vals.len > 0 ? ", " : "", "''",
-			    NULL);
-			store_sql_add(&vals, ", ", d->column, "_id");
-		} else if (f == JF_ID || f == JF_ARRAY_TASK_ID ||
-		    f == JF_ARRAY_TASKS)
+			if (copy)
+				store_sql_add(&vals, ", ", d->column, "_id");
+			else
+				store_sql_add(&vals, ", :", d->column, "_id");
+		} else if (bound)
 			store_sql_add(&vals, vals.len > 0 ? ", :" : ":",
 			    d->column, NULL);
 		else
 			store_sql_add(&vals, vals.len > 0 ? ", " : "",
 			    d->column, NULL);
 	}
-	sql = xasprintf("INSERT INTO jobs (%s) SELECT %s FROM jobs WHERE id ="
-	    " :from", cols.s, vals.s);
+	sql = copy ? xasprintf("INSERT INTO jobs (%s) SELECT %s FROM jobs WHERE"
+	    " id = :from", cols.s, vals.s) : xasprintf("INSERT INTO jobs (%s)"
+	    " VALUES (%s)", cols.s, vals.s);
 	free(cols.s);
 	free(vals.s);
 	return (sql);
+}
+
+char *
+store_sql_job_insert(void)
+{
+	return (store_sql_job_write(false));
+}
+
+char *
+store_sql_job_copy(void)
+{
+	return (store_sql_job_write(true));
 }
 
 char *
