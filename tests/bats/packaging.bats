@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
-# debian/: dpkg-buildpackage builds gbatch-client, gbatch-controller and
-# gbatch-node from a copy of the source tree (a checkout or a release
+# debian/: dpkg-buildpackage builds gbatch-client, gbatch-controller,
+# gbatch-node and gbatch-slurm-compat from a copy of the source tree (a checkout or a release
 # tarball); each package holds its files and no other's; and the unpacked
 # daemons, started with the ExecStart lines of their unpacked units (paths
 # moved to a private directory by flags and config, never the real /etc,
@@ -9,7 +9,7 @@
 
 load helpers
 
-PKGS="gbatch-client gbatch-controller gbatch-node"
+PKGS="gbatch-client gbatch-controller gbatch-node gbatch-slurm-compat"
 
 # Why the file is skipped, if it is: bats 1.8 cannot skip from setup_file,
 # so each test skips with this.
@@ -99,6 +99,23 @@ files() {
 /usr/share/man/man8/gnoded.8.gz"
 	[ "$(files gbatch-node)" = "$want" ] ||
 	    { diff <(files gbatch-node) - <<<"$want"; false; }
+	want="/usr/bin/sacct
+/usr/bin/sbatch
+/usr/bin/scancel
+/usr/bin/sinfo
+/usr/bin/squeue
+/usr/share/man/man7/gbatch-slurm.7.gz"
+	[ "$(files gbatch-slurm-compat)" = "$want" ] ||
+	    { diff <(files gbatch-slurm-compat) - <<<"$want"; false; }
+}
+
+@test "gbatch-slurm-compat: sbatch and scancel are gsub and gcancel; it needs gbatch-client, and is not for a host with Slurm" {
+	dpkg-deb -f "$(deb gbatch-slurm-compat)" Depends | grep -q 'gbatch-client (= '
+	dpkg-deb -f "$(deb gbatch-slurm-compat)" Conflicts | grep -qx 'slurm-client'
+	[ "$(readlink "$R/usr/bin/sbatch")" = gsub ]
+	[ "$(readlink "$R/usr/bin/scancel")" = gcancel ]
+	run -0 "$R/usr/bin/squeue" --help
+	[[ "$output" == *squeue* ]]
 }
 
 @test "gbatch.conf is gbatch-client's conffile; the daemons need gbatch-client" {
