@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "client/client.h"
@@ -137,6 +138,8 @@ gsub_usage(void)
 "      --comment TEXT      a comment kept with the job (gq -o comment)\n"
 "  -W, --wait              return once the job has ended, with its exit\n"
 "                          status (128 + N when signal N ended it)\n"
+"      --test-only         say where and when the job would start (running\n"
+"                          jobs ending at their time limits); submit nothing\n"
 "      --ckpt-signal SIG   signal asking the job to checkpoint before it is\n"
 "                          preempted (default USR1)\n"
 "      --ckpt-grace TIME   time from that signal to SIGTERM (default: the\n"
@@ -169,6 +172,51 @@ gsub_notice(const char *msg)
 
 /* --wait: the job's exit status once it has ended, saying how it ended
  * unless it completed. */
+/* --test-only's answer (docs/protocol.md, JOB_SUBMIT): where and when,
+ * in Slurm's words under sbatch's name. */
+static void
+gsub_test_only(const json_t *reply, uint32_t gpus)
+{
+	const char	*where, *nodes;
+	char		 when[64], safe[1100], safen[1100];
+	json_int_t	 start, ahead;
+	time_t		 t;
+	struct tm	 tm;
+
+	where = json_string_value(json_object_get(reply, "where"));
+	nodes = json_string_value(json_object_get(reply, "nodes"));
+	ahead = json_integer_value(json_object_get(reply, "ahead"));
+	safe_text_str(where != NULL ? where : "", safe, sizeof safe);
+	safe_text_str(nodes != NULL ? nodes : "", safen, sizeof safen);
+	if (!json_is_true(json_object_get(reply, "found"))) {
+		fprintf(stderr, "%s: no start can be foreseen: the GPUs the "
+		    "job needs are held by jobs without a time limit%s (%lld "
+		    "pending job%s would go first); nothing was submitted\n",
+		    gsub_prog, json_is_true(json_object_get(reply,
+		    "never_fits")) ? ", or the nodes up now cannot hold it" :
+		    "", (long long)ahead, ahead == 1 ? "" : "s");
+		return;
+	}
+	start = json_integer_value(json_object_get(reply, "start"));
+	t = (time_t)start;
+	if (localtime_r(&t, &tm) == NULL ||
+	    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm) == 0)
+		snprintf(when, sizeof when, "@%lld", (long long)start);
+	if (strcmp(gsub_prog, "sbatch") == 0) {
+		fprintf(stderr, "sbatch: Job 0 to start at %s using %u GPUs on "
+		    "nodes %s in partition gbatch\n", when, gpus, safen);
+		return;
+	}
+	if (start <= (json_int_t)time(NULL) + 1)
+		fprintf(stderr, "%s: the job would start now on %s; nothing "
+		    "was submitted\n", gsub_prog, safe);
+	else
+		fprintf(stderr, "%s: the job would start at %s on %s, once "
+		    "running jobs reach their time limits (%lld pending job%s "
+		    "going first); nothing was submitted\n", gsub_prog, when,
+		    safe, (long long)ahead, ahead == 1 ? "" : "s");
+}
+
 static int
 gsub_wait(uint64_t id, unsigned timeout)
 {
@@ -261,10 +309,19 @@ main(int argc, char **argv)
 	}
 	req = proto_msg(MSG_JOB_SUBMIT);
 	json_object_set(req, "job", job);
+	if (jobspec_test_only(js))
+		json_object_set_new(req, "test_only", json_true());
 	r = client_call(c, req, &reply, err, sizeof err);
 	json_decref(req);
 	if (r != 0) {
 		fprintf(stderr, "%s: %s\n", gsub_prog, err);
+		goto out;
+	}
+	if (jobspec_test_only(js)) {
+		gsub_test_only(reply, (uint32_t)json_integer_value(
+		    json_object_get(job, "gpus")));
+		json_decref(reply);
+		r = EXIT_OK;
 		goto out;
 	}
 	if (!json_is_integer(json_object_get(reply, "job_id"))) {

@@ -54,6 +54,7 @@ enum jobspec_opt {
 	JOBSPEC_OPT_KILL_DEP,
 	JOBSPEC_OPT_OPEN_MODE,
 	JOBSPEC_OPT_SIGNAL,
+	JOBSPEC_OPT_TEST_ONLY,
 	/* Row i of slurm-opt.h's table, by its long name. */
 	JOBSPEC_OPT_SLURM = 0x2000,	/* above CMD_OPT_TIMEOUT */
 };
@@ -92,6 +93,7 @@ enum jobspec_field {
 	JOBSPEC_F_ARRAY,
 	JOBSPEC_F_NODELIST,
 	JOBSPEC_F_EXCLUDE,
+	JOBSPEC_F_TEST_ONLY,
 	JOBSPEC_F_COUNT,
 };
 
@@ -113,6 +115,7 @@ struct jobspec {
 	const char		*placement;	/* NULL, "consolidate", "spread" */
 	bool			 quiet;		/* -Q: nothing printed on success */
 	bool			 wait;		/* -W: until the job ends */
+	bool			 test_only;	/* where and when; submit nothing */
 	char			*account;	/* -A: charged to, for gacct */
 	char			*comment;
 	int64_t			 begin;		/* -b: seconds, 0: at once */
@@ -167,6 +170,7 @@ static const struct option jobspec_longopts[] = {
 	{ "account", required_argument, NULL, 'A' },
 	{ "comment", required_argument, NULL, JOBSPEC_OPT_COMMENT },
 	{ "wait", no_argument, NULL, 'W' },
+	{ "test-only", no_argument, NULL, JOBSPEC_OPT_TEST_ONLY },
 	CMD_TIMEOUT_LONGOPT,
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -290,6 +294,12 @@ bool
 jobspec_quiet(const struct jobspec *js)
 {
 	return (js->quiet);
+}
+
+bool
+jobspec_test_only(const struct jobspec *js)
+{
+	return (js->test_only);
 }
 
 bool
@@ -554,6 +564,9 @@ jobspec_set(struct jobspec *js, int opt, const char *arg,
 	case 'W':
 		f = JOBSPEC_F_WAIT;
 		break;
+	case JOBSPEC_OPT_TEST_ONLY:
+		f = JOBSPEC_F_TEST_ONLY;
+		break;
 	case JOBSPEC_OPT_CKPT_SIGNAL:
 		f = JOBSPEC_F_CKPT_SIGNAL;
 		if (cmd_parse_signal(arg, &sig, derr, sizeof derr) == -1) {
@@ -640,6 +653,9 @@ jobspec_set(struct jobspec *js, int opt, const char *arg,
 		break;
 	case JOBSPEC_F_PARSABLE:
 		js->parsable = true;
+		break;
+	case JOBSPEC_F_TEST_ONLY:
+		js->test_only = true;
 		break;
 	case JOBSPEC_F_WAIT:
 		js->wait = true;

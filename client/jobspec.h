@@ -84,6 +84,8 @@ json_t		*jobspec_build(const struct jobspec *, char *const *env,
 bool		 jobspec_parsable(const struct jobspec *);
 /* -Q, --quiet (sbatch's): print nothing when the job is submitted. */
 bool		 jobspec_quiet(const struct jobspec *);
+/* --test-only: say where and when the job would start; submit nothing. */
+bool		 jobspec_test_only(const struct jobspec *);
 /* -W, --wait: return once the job has ended, with its exit status. */
 bool		 jobspec_wait(const struct jobspec *);
 /* --timeout (or $GBATCH_TIMEOUT, or the default), for client_open(). */

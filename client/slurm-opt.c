@@ -45,6 +45,7 @@ static const struct slurm_opt slurm_opts[] = {
 	{ "account", 'A', REQ, SLURM_DO_SAME, "ACCOUNT", "-A ACCOUNT" },
 	{ "comment", 0, REQ, SLURM_DO_SAME, "TEXT", "--comment TEXT" },
 	{ "wait", 'W', NO, SLURM_DO_SAME, NULL, "-W" },
+	{ "test-only", 0, NO, SLURM_DO_SAME, NULL, "--test-only" },
 	{ "begin", 'b', REQ, SLURM_DO_SAME, "TIME", "-b TIME (Slurm's forms)" },
 	{ "dependency", 'd', REQ, SLURM_DO_SAME, "SPEC", "-d SPEC" },
 	{ "array", 'a', REQ, SLURM_DO_SAME, "SPEC", "-a SPEC (%A, %a)" },
@@ -77,8 +78,6 @@ static const struct slurm_opt slurm_opts[] = {
 	/* Not in gbatch yet. */
 	{ "nodefile", 'F', REQ, SLURM_DO_REFUSE, NULL, SLURM_NAMED },
 
-	{ "test-only", 0, NO, SLURM_DO_REFUSE, NULL, "gsub cannot say where and "
-	    "when a job would start yet; gq shows why jobs wait" },
 	{ "partition", 'p', REQ, SLURM_DO_REFUSE, NULL, "gbatch has no partitions: "
 	    "all nodes are one pool; leave it out" },
 	/* Nothing of the kind in gbatch. */

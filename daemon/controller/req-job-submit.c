@@ -25,6 +25,7 @@
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/req.h"
+#include "daemon/controller/schedule-estimate.h"
 #include "daemon/controller/schedule.h"
 #include "daemon/controller/store.h"
 #include "policy/sched.h"
@@ -389,6 +390,31 @@ req_job_submit_gpu_type(const json_t *job, const char **out, char *err,
 	return (-1);
 }
 
+/* Answers a JOB_SUBMIT with "test_only": the estimate of row's start
+ * (schedule-estimate.h); nothing is stored. */
+static void
+req_job_submit_test_only(struct peer *p, const json_t *msg,
+    const struct store_job *row)
+{
+	struct schedule_estimate	 est;
+	json_t				*reply;
+
+	schedule_estimate(row, gbatchd_now_ms(), &est);
+	reply = proto_reply_ok(msg);
+	json_object_set_new(reply, "test_only", json_true());
+	json_object_set_new(reply, "found", json_boolean(est.found));
+	json_object_set_new(reply, "start", est.found ?
+	    json_integer((json_int_t)est.start) : json_null());
+	json_object_set_new(reply, "where", json_string(est.where));
+	json_object_set_new(reply, "nodes", json_string(est.nodes));
+	json_object_set_new(reply, "ahead", json_integer((json_int_t)
+	    est.ahead));
+	json_object_set_new(reply, "never_fits", json_boolean(
+	    est.never_fits));
+	peer_send(p, reply);
+	json_decref(reply);
+}
+
 /* "array": sbatch's --array text; *tasks and *spec get the tasks the
  * array's row stands for and the whole array with its throttle, in normal
  * form (new strings), *first its lowest task and *count how many. */
@@ -583,6 +609,13 @@ req_job_submit(struct peer *p, const json_t *msg)
 		goto out;
 	}
 
+	/* sbatch's --test-only: where and when, nothing submitted. */
+	if (json_is_true(json_object_get(msg, "test_only"))) {
+		row.gpus = (uint32_t)gpus;
+		row.time_limit = limit;
+		req_job_submit_test_only(p, msg, &row);
+		goto out;
+	}
 	argv = json_array_size(json_object_get(job, "argv")) != 0 ?
 	    json_dumps(json_object_get(job, "argv"), JSON_COMPACT) : NULL;
 	row.argv = argv != NULL ? argv : "[]";

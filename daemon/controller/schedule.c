@@ -114,13 +114,11 @@ schedule_name_in(const char *name, const char *list)
 	return (false);
 }
 
-/* The core's indexes of the nodes job j may run on (its -w, -x and GPU
- * type), a new array of *n, or NULL when it may run on any. */
-static uint32_t *
-schedule_job_nodes(const struct job *j, uint32_t *n)
+uint32_t *
+schedule_nodes_for(const char *req, const char *exc, const char *type,
+    uint32_t *n)
 {
-	const char	*req = job_req_nodes(j), *exc = job_exclude_nodes(j);
-	const char	*type = job_gpu_type(j), *name;
+	const char	*name;
 	uint32_t	*v, i, k = 0;
 
 	*n = 0;
@@ -138,6 +136,35 @@ schedule_job_nodes(const struct job *j, uint32_t *n)
 	}
 	*n = k;
 	return (v);
+}
+
+static uint32_t *
+schedule_job_nodes(const struct job *j, uint32_t *n)
+{
+	return (schedule_nodes_for(job_req_nodes(j), job_exclude_nodes(j),
+	    job_gpu_type(j), n));
+}
+
+static void	schedule_rebuild(void);
+static void	schedule_sync_nodes(void);
+
+struct sched_core *
+schedule_core_now(void)
+{
+	if (schedule_core == NULL || schedule_stale) {
+		schedule_rebuild();
+		schedule_sync_nodes();
+	}
+	return (schedule_core);
+}
+
+struct node *
+schedule_node_at(uint32_t i, uint32_t *sw)
+{
+	if (i >= schedule_nnodes)
+		return (NULL);
+	*sw = schedule_node_sw[i];
+	return (schedule_nodes[i]);
 }
 
 /* The core's view of a job: what it received so far, with the run under

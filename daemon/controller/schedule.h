@@ -8,6 +8,7 @@
 #define GB_CTL_SCHEDULE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include <event2/event.h>
 
@@ -16,6 +17,8 @@
 #include "policy/sched.h"
 
 struct job;
+struct node;
+struct sched_core;
 
 void	schedule_init(struct event_base *);
 void	schedule_mark_dirty(void);
@@ -53,6 +56,15 @@ unsigned schedule_queues(void);
  * were they idle: SCHED_REASON_NONE, or SCHED_REASON_NODES_DOWN /
  * SCHED_REASON_NODES_DRAINED (sched_capacity_reason). */
 enum sched_reason schedule_unrunnable(uint32_t gpus, bool consolidate);
+
+/* For schedule-estimate.c: the core, up to date; the node at core index
+ * i and its switch (NULL past the last); the core's indexes of the nodes a
+ * job of these -w, -x and GPU type may run on (a new array of *n), or NULL
+ * when it may run on any. */
+struct sched_core *schedule_core_now(void);
+struct node *schedule_node_at(uint32_t i, uint32_t *sw);
+uint32_t *schedule_nodes_for(const char *req, const char *exc,
+	    const char *type, uint32_t *n);
 
 /* The scheduler settings changed (gctl reconfigure): rebuild the core
  * under them before the next pass. */

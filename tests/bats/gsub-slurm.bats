@@ -63,7 +63,7 @@ refused() {
 	done
 	run -0 gsub -H -b now --wrap true
 	run -0 gsub -H -d afterany:1 --wrap true
-	for o in test-only partition=gpu \
+	for o in partition=gpu \
 	    mail-type=END mail-user=a@b cpus-per-task=4 mem=4G mem-per-cpu=1G \
 	    mem-per-gpu=8G cpus-per-gpu=4 qos=high priority=10 nice=5 \
 	    constraint=a100 reservation=r licenses=l clusters=c no-kill \

@@ -1,0 +1,69 @@
+#!/usr/bin/env bats
+# test-only.bats: gsub --test-only (sbatch's) says where and when a job
+# would start and submits nothing: at once on an idle cluster, at the time
+# limit of the running job in its way, after a pending job served first,
+# never foreseen behind a job without a limit; Slurm's line under sbatch's
+# name; every refusal of a real submit. Times are checked against the
+# running jobs' own start times and limits, read back from gq.
+
+load helpers
+
+setup() {
+	bats_require_minimum_version 1.5.0
+	gb_setup
+	cd "$GB_DIR"
+	gb_start_cluster
+}
+
+teardown() {
+	gb_teardown
+}
+
+# at SECONDS: that time since the epoch as gsub prints it.
+at() {
+	date -d "@$1" +%Y-%m-%dT%H:%M:%S
+}
+
+none_submitted() {
+	[ "$(gq -h -t all -o id | wc -l)" = "$1" ]
+}
+
+@test "on an idle cluster: now, on the node it would take" {
+	run -0 gsub --test-only -G 2 --wrap true
+	[[ "$output" == "gsub: the job would start now on n"[12]" GPUs 0,1; nothing was submitted" ]]
+	run -0 gsub --test-only -G 6 --wrap true
+	[[ "$output" == "gsub: the job would start now on n"*", n"*"; nothing was submitted" ]]
+	none_submitted 0
+}
+
+@test "at the time limit in its way, after a pending job served first" {
+	a=$(gb_submit -G 4 -w n2 -t 10 --wrap 'sleep 600')
+	b=$(gb_submit -G 4 -w n1 --wrap 'sleep 600')
+	gb_wait_state "$a" RUNNING 20
+	gb_wait_state "$b" RUNNING 20
+	start=$(gq -h -j "$a" -o start_time)
+	s=$(date -d "$start" +%s)
+	run -0 gsub --test-only -G 2 --wrap true
+	[ "$output" = "gsub: the job would start at $(at $((s + 600))) on n2 GPUs 0,1, once running jobs reach their time limits (0 pending jobs going first); nothing was submitted" ]
+	run -0 "$B/slurm/sbatch" --test-only --gres=gpu:2 --wrap true
+	[ "$output" = "sbatch: Job 0 to start at $(at $((s + 600))) using 2 GPUs on nodes n2 in partition gbatch" ]
+	# A pending 4-GPU job of 5 minutes takes n2 first.
+	c=$(gb_submit -G 4 -t 5 --wrap 'sleep 600')
+	gb_wait 10 gb_state_is "$c" PENDING
+	run -0 gsub --test-only -G 2 -t 1 --wrap true
+	[ "$output" = "gsub: the job would start at $(at $((s + 900))) on n2 GPUs 0,1, once running jobs reach their time limits (1 pending job going first); nothing was submitted" ]
+	# Only n1, held by a job without a limit: nothing to foresee.
+	run -0 gsub --test-only -w n1 --wrap true
+	[ "$output" = "gsub: no start can be foreseen: the GPUs the job needs are held by jobs without a time limit (1 pending job would go first); nothing was submitted" ]
+	none_submitted 3
+}
+
+@test "a bad job is refused as a real submit would be" {
+	run -1 gsub --test-only -G 100 --wrap true
+	[[ "$output" == *"the cluster has 8 GPUs in all"* ]]
+	run -1 gsub --test-only -w n9 --wrap true
+	[[ "$output" == *'"n9" is not a node of this cluster'* ]]
+	run -2 gsub --test-only -t 99x --wrap true
+	[[ "$output" == "gsub: --time: "* ]]
+	none_submitted 0
+}
