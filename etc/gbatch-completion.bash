@@ -1,4 +1,5 @@
 # bash completion for gbatch: gsub gq gcancel gacct gnodes gtop gctl gsim gbatchd gnoded
+# (and slurm-compat's sbatch scancel squeue sacct sinfo where it is installed)
 #
 # Installed once per command name (bash-completion loads a command's
 # completion from a file of its name). Nothing here lists an option or a
@@ -146,7 +147,8 @@ _gbatch_value()
 		_gbatch_list $(_gbatch_accepted "$cmd" "$opt" -c 1x1 /dev/null) ;;
 	gacct:--report)
 		COMPREPLY=($(compgen -W "users cluster nodes timeline" -- "$cur")) ;;
-	gq:-j | gq:--jobs | gacct:-j | gacct:--jobs)
+	gq:-j | gq:--jobs | gacct:-j | gacct:--jobs | squeue:-j | squeue:--jobs | \
+	sacct:-j | sacct:--jobs)
 		_gbatch_list $(_gbatch_jobs) ;;
 	gq:-l | gq:--long)
 		COMPREPLY=($(compgen -W "$(_gbatch_jobs)" -- "$cur")) ;;
@@ -235,6 +237,11 @@ _gbatch()
 {
 	local cur prev words cword split cmd=${1##*/} i
 	_init_completion -s || return
+	# slurm-compat: sbatch and scancel are gsub and gcancel.
+	case $cmd in
+	sbatch) cmd=gsub ;;
+	scancel) cmd=gcancel ;;
+	esac
 
 	if [[ $cmd == gctl ]]; then
 		_gbatch_gctl
@@ -262,3 +269,10 @@ _gbatch()
 }
 
 complete -F _gbatch gsub gq gcancel gacct gnodes gtop gctl gsim gbatchd gnoded
+# Slurm's names only where slurm-compat put links to this file beside it
+# (make install-slurm-compat): a host with Slurm's own commands keeps
+# their completion.
+for _gbatch_c in sbatch scancel squeue sacct sinfo; do
+	[[ -L ${BASH_SOURCE[0]%/*}/$_gbatch_c ]] && complete -F _gbatch "$_gbatch_c"
+done
+unset _gbatch_c

@@ -160,3 +160,24 @@ complete_words() {
 	run complete_words gsub --mail
 	[ -z "$output" ]
 }
+
+@test "slurm-compat's commands complete where its links sit beside the script, and only there" {
+	! complete -p squeue 2>/dev/null
+	mkdir "$GB_DIR/comp"
+	cp "$S/etc/gbatch-completion.bash" "$GB_DIR/comp/gsub"
+	for c in sbatch scancel squeue; do
+		ln -s gsub "$GB_DIR/comp/$c"
+	done
+	. "$GB_DIR/comp/gsub"
+	[[ "$(complete -p sbatch)" == *"-F _gbatch sbatch" ]]
+	[[ "$(complete -p squeue)" == *"-F _gbatch squeue" ]]
+	! complete -p sinfo 2>/dev/null
+	PATH="$B/slurm:$PATH"
+	# sbatch is gsub: its options and values.
+	run complete_words sbatch --nodeli
+	[ "$output" = --nodelist ]
+	run complete_words scancel -s USR
+	[ "$output" = $'USR1\nUSR2' ]
+	run complete_words squeue --for
+	[ "$output" = --format ]
+}

@@ -104,6 +104,11 @@ files() {
 /usr/bin/scancel
 /usr/bin/sinfo
 /usr/bin/squeue
+/usr/share/bash-completion/completions/sacct
+/usr/share/bash-completion/completions/sbatch
+/usr/share/bash-completion/completions/scancel
+/usr/share/bash-completion/completions/sinfo
+/usr/share/bash-completion/completions/squeue
 /usr/share/man/man7/gbatch-slurm.7.gz"
 	[ "$(files gbatch-slurm-compat)" = "$want" ] ||
 	    { diff <(files gbatch-slurm-compat) - <<<"$want"; false; }
@@ -114,6 +119,7 @@ files() {
 	dpkg-deb -f "$(deb gbatch-slurm-compat)" Conflicts | grep -qx 'slurm-client'
 	[ "$(readlink "$R/usr/bin/sbatch")" = gsub ]
 	[ "$(readlink "$R/usr/bin/scancel")" = gcancel ]
+	[ "$(readlink "$R/usr/share/bash-completion/completions/squeue")" = gsub ]
 	run -0 "$R/usr/bin/squeue" --help
 	[[ "$output" == *squeue* ]]
 }
