@@ -10,6 +10,7 @@
 
 #include "client/cmd.h"
 #include "client/model.h"
+#include "common/array.h"
 #include "common/proto.h"
 #include "common/safe-text.h"
 #include "slurm/slurm-fmt.h"
@@ -33,6 +34,7 @@ static const struct option squeue_longopts[] = {
 	{ "name", required_argument, NULL, 'n' },
 	{ "format", required_argument, NULL, 'o' },
 	{ "all", no_argument, NULL, 'a' },
+	{ "array", no_argument, NULL, 'r' },
 	{ "json", no_argument, NULL, SQUEUE_OPT_JSON },
 	{ "me", no_argument, NULL, SQUEUE_OPT_ME },
 	CMD_TIMEOUT_LONGOPT,
@@ -56,6 +58,8 @@ squeue_usage(void)
 "  -t, --states STATE[,STATE]  PD, R, CD, F, CA, TO, NF (or the names),\n"
 "                         or all\n"
 "  -n, --name NAME[,NAME] jobs of these names\n"
+"  -r, --array            a job array's waiting tasks one per line\n"
+"                         (default: one line, 42_[7-99%%8])\n"
 "  -o, --format FORMAT    fields as %%[.][WIDTH]CODE ('.': right-justified):\n"
 "                         %%i id, %%j name, %%u user, %%P partition, %%t state\n"
 "                         code, %%T state, %%M time used, %%l time limit,\n"
@@ -73,9 +77,11 @@ squeue_usage(void)
 "gbatchd.\n", SQUEUE_DEFAULT);
 }
 
-/* The value of field c of job r, into buf. */
+/* The value of field c of job r, into buf; task >= 0: one task of an
+ * array's row, shown alone (squeue -r). */
 static const char *
-squeue_field(const struct job_row *r, char c, char *buf, size_t len)
+squeue_field(const struct job_row *r, char c, long task, char *buf,
+    size_t len)
 {
 	enum job_state	 s = slurm_row_state(r);
 	char		 tmp[1024];
@@ -84,6 +90,11 @@ squeue_field(const struct job_row *r, char c, char *buf, size_t len)
 
 	switch (c) {
 	case 'i':
+		if (task >= 0) {
+			snprintf(buf, len, "%lld_%ld", slurm_row_int(r,
+			    JF_ARRAY_JOB_ID), task);
+			return (buf);
+		}
 		(void)job_row_jobid(r, buf, len);
 		return (buf);
 	case 'A':
@@ -195,23 +206,23 @@ squeue_json(const struct model *m, const json_t *names)
 
 	for (i = 0; i < m->jobs.n; i++) {
 		r = &m->jobs.rows[i];
-		if (!cmd_list_has(names, squeue_field(r, 'j', b[0],
+		if (!cmd_list_has(names, squeue_field(r, 'j', -1, b[0],
 		    sizeof b[0])))
 			continue;
 		json_array_append_new(jobs, json_pack("{s:I,s:s,s:s,s:s,s:s,"
 		    "s:s,s:s,s:I,s:I,s:I,s:I,s:s}",
 		    "job_id", (json_int_t)slurm_row_int(r, JF_ID),
-		    "name", squeue_field(r, 'j', b[0], sizeof b[0]),
-		    "user_name", squeue_field(r, 'u', b[1], sizeof b[1]),
+		    "name", squeue_field(r, 'j', -1, b[0], sizeof b[0]),
+		    "user_name", squeue_field(r, 'u', -1, b[1], sizeof b[1]),
 		    "job_state", slurm_state(slurm_row_state(r)),
-		    "state_reason", squeue_field(r, 'r', b[2], sizeof b[2]),
-		    "nodes", squeue_field(r, 'N', b[3], sizeof b[3]),
+		    "state_reason", squeue_field(r, 'r', -1, b[2], sizeof b[2]),
+		    "nodes", squeue_field(r, 'N', -1, b[3], sizeof b[3]),
 		    "partition", "gbatch",
 		    "submit_time", (json_int_t)slurm_row_int(r, JF_SUBMIT_TIME),
 		    "start_time", (json_int_t)slurm_row_int(r, JF_START_TIME),
 		    "end_time", (json_int_t)slurm_row_int(r, JF_END_TIME),
 		    "time_limit", (json_int_t)(slurm_row_int(r, JF_TIME_LIMIT) /
-		    60), "tres_per_job", squeue_field(r, 'b', b[0],
+		    60), "tres_per_job", squeue_field(r, 'b', -1, b[0],
 		    sizeof b[0])));
 	}
 	out = json_pack("{s:o}", "jobs", jobs);
@@ -234,26 +245,63 @@ squeue_add_state(const char *item, void *arg, char *err, size_t errlen)
 	return (0);
 }
 
+/* The tasks an array's row stands for, into *tasks; -1 for other jobs. */
+static int
+squeue_tasks(const struct job_row *r, struct array_set *tasks)
+{
+	char	text[8192], err[256];
+
+	if (slurm_row_int(r, JF_ARRAY_TASK_ID) >= 0 ||
+	    slurm_row_int(r, JF_ARRAY_JOB_ID) <= 0)
+		return (-1);
+	slurm_row_str(r, JF_ARRAY_TASKS, text, sizeof text);
+	if (*text == '\0' || array_parse(text, tasks, err, sizeof err) != 0)
+		return (-1);
+	return (0);
+}
+
+static void
+squeue_line(const struct job_row *r, const struct slurm_item *items,
+    int n, long task)
+{
+	char		 buf[2048], safe[4096];
+	const char	*v;
+	int		 i;
+
+	for (i = 0; i < n; i++) {
+		v = squeue_field(r, items[i].field, task, buf, sizeof buf);
+		slurm_put(stdout, &items[i], safe_text_str(v, safe,
+		    sizeof safe));
+	}
+	putchar('\n');
+}
+
 int
 main(int argc, char **argv)
 {
 	struct slurm_item	 items[SQUEUE_ITEMS];
 	struct model		 m;
 	json_t			*fields = NULL, *names = json_array();
-	const char		*fmt = SQUEUE_DEFAULT, *topt = NULL, *v;
-	char			 err[1024], buf[4096], safe[4200];
+	const char		*fmt = SQUEUE_DEFAULT, *topt = NULL;
+	struct array_set	 tasks;
+	char			 err[1024], buf[4096];
 	unsigned		 timeout;
-	bool			 header = true, json = false;
+	uint32_t		 t;
+	bool			 header = true, json = false, unfold = false;
+	bool			 more;
 	int			 ch, n, i, r = EXIT_USAGE;
 	size_t			 k;
 
 	model_init(&m, CMD_TIMEOUT_DEFAULT);
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":hj:u:t:n:o:aV", squeue_longopts,
+	while ((ch = getopt_long(argc, argv, ":hj:u:t:n:o:arV", squeue_longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'h':
 			header = false;
+			break;
+		case 'r':
+			unfold = true;
 			break;
 		case 'j':
 			if (m.filter.ids == NULL)
@@ -346,13 +394,13 @@ main(int argc, char **argv)
 		if (!cmd_list_has(names, slurm_row_str(&m.jobs.rows[k],
 		    JF_NAME, buf, sizeof buf)))
 			continue;
-		for (i = 0; i < n; i++) {
-			v = squeue_field(&m.jobs.rows[k], items[i].field, buf,
-			    sizeof buf);
-			slurm_put(stdout, &items[i], safe_text_str(v, safe,
-			    sizeof safe));
-		}
-		putchar('\n');
+		if (unfold && squeue_tasks(&m.jobs.rows[k], &tasks) == 0) {
+			for (more = array_next(&tasks, 0, true, &t); more;
+			    more = array_next(&tasks, t, false, &t))
+				squeue_line(&m.jobs.rows[k], items, n, (long)t);
+			array_free(&tasks);
+		} else
+			squeue_line(&m.jobs.rows[k], items, n, -1);
 	}
 	r = EXIT_OK;
 	goto out;

@@ -213,9 +213,13 @@ SH
 	[ "$(readlink "$d/usr/bin/sbatch")" = gsub ]
 	[ "$(readlink "$d/usr/bin/scancel")" = gcancel ]
 	[ -f "$d/usr/share/man/man7/gbatch-slurm.7" ]
-	# Nothing else: gbatch's own commands come with make install.
 	[ -x "$d/usr/bin/sinfo" ]
-	[ "$(find "$d" -type f -o -type l | wc -l)" -eq 6 ]
+	# Their completion: links to gbatch's script, under their names.
+	for c in sbatch scancel squeue sacct sinfo; do
+		[ "$(readlink "$(find "$d" -path "*completions/$c")")" = gsub ]
+	done
+	# Nothing else: gbatch's own commands come with make install.
+	[ "$(find "$d" -type f -o -type l | wc -l)" -eq 11 ]
 	make -s -C "$GBATCH_BUILDDIR" uninstall-slurm-compat DESTDIR="$d" prefix=/usr >/dev/null
 	[ "$(find "$d" -type f -o -type l | wc -l)" -eq 0 ]
 }
@@ -238,4 +242,31 @@ SH
 	[ "$(sinfo -h -n "$idle" -o '%t %N')" = "idle $idle" ]
 	run -2 sinfo -o '%N %z'
 	[[ "$output" == *"--format: %z is not a field gbatch's sinfo prints"* ]]
+}
+
+array_running() {
+	[ "$(squeue -h -j "$1" -t R -o %i | wc -l)" = "$2" ]
+}
+
+array_completed() {
+	[ "$(squeue -h -j "$1" -t CD -o %i | wc -l)" = "$2" ]
+}
+
+@test "job arrays as Slurm shows them: squeue folds the waiting tasks (-r unfolds), sacct a record per task" {
+	printf '#!/bin/sh\n#SBATCH --array=0-4%%2\nwhile [ ! -e go-$SLURM_ARRAY_TASK_ID ]; do sleep 0.05; done\n' >a.sh
+	id=$(sbatch --parsable a.sh)
+	gb_wait 20 array_running "$id" 2
+	# Slurm's forms: a task ID_TASK, the rest ID_[TASKS%THROTTLE].
+	[ "$(squeue -h -j "$id" -t PD -o '%i %t %r')" = "${id}_[2-4%2] PD JobArrayTaskLimit" ]
+	[ "$(squeue -h -j "$id" -t R -o %i | sort | tr '\n' ' ')" = "${id}_0 ${id}_1 " ]
+	[ "$(squeue -h -r -j "$id" -t PD -o %i | tr '\n' ' ')" = "${id}_2 ${id}_3 ${id}_4 " ]
+	touch go-0 go-1 go-2 go-3 go-4
+	gb_wait 30 array_completed "$id" 5
+	# sacct: JobID as Slurm names a task, JobIDRaw each task's own id.
+	run -0 sacct -j "$id" -n -X -P --format JobID,JobIDRaw,State
+	[ "${#lines[@]}" = 5 ]
+	for t in 0 1 2 3 4; do
+		[[ "$output" == *"${id}_$t|"*"|COMPLETED"* ]]
+	done
+	[ "$(cut -d'|' -f2 <<<"$output" | sort -u | wc -l)" = 5 ]
 }
