@@ -131,6 +131,9 @@ job_filter_request(const struct job_filter *f, json_t *req)
 	}
 	if (f->nusers == 1)
 		json_object_set_new(req, "user", json_string(f->users[0]));
+	if (f->ended_since > 0)
+		json_object_set_new(req, "ended_since",
+		    json_integer((json_int_t)f->ended_since));
 }
 
 /* Whether user, state and name (NULL: absent) pass. */

@@ -25,6 +25,9 @@ struct job_filter {
 	bool		 state[JOB_STATE_COUNT];
 	json_t		*ids;		/* job ids, or NULL */
 	char		*name;		/* a substring of the name, or NULL */
+	/* Finished jobs that ended at this time or later only (seconds
+	 * since the epoch; 0: all), asked of gbatchd (JOB_LIST ended_since). */
+	int64_t		 ended_since;
 };
 
 void	job_filter_init(struct job_filter *);

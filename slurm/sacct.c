@@ -417,6 +417,9 @@ main(int argc, char **argv)
 	if (cmd_timeout(topt, &timeout, err, sizeof err) == -1)
 		goto usage;
 	model_set_timeout(&m, timeout);
+	/* The history since -S from gbatchd, not a user's whole one. */
+	if (!by_id)
+		m.filter.ended_since = (int64_t)since;
 	/* Without ids: my jobs (as Slurm's), every state. */
 	if (!by_id && !all && m.filter.nusers == 0 &&
 	    job_filter_add_me(&m.filter, err, sizeof err) == -1)

@@ -37,6 +37,7 @@ struct req_job_list {
 	const char	*user;
 	bool		 states[JOB_STATE_COUNT];
 	bool		 any_state;
+	int64_t		 ended_since;	/* finished jobs: ended then or later */
 	int64_t		 now;
 	int64_t		 now_ms;	/* the scheduler's clock */
 	size_t		 count;
@@ -132,9 +133,10 @@ static int
 req_job_list_parse(struct req_job_list *l, const json_t *msg, char *err,
     size_t errlen)
 {
-	json_t		*v;
-	enum job_state	 s;
-	size_t		 i;
+	json_t			*v;
+	enum job_state		 s;
+	unsigned long long	 since = 0;
+	size_t			 i;
 
 	v = json_object_get(msg, "user");
 	if (v != NULL && !json_is_null(v)) {
@@ -166,6 +168,10 @@ req_job_list_parse(struct req_job_list *l, const json_t *msg, char *err,
 	if (job_list_fields(json_object_get(msg, "fields"), &l->fields, err,
 	    errlen) != 0)
 		return (-1);
+	if (req_get_uint(msg, "ended_since", INT64_MAX, &since, err,
+	    errlen) != 0)
+		return (-1);
+	l->ended_since = (int64_t)since;
 	v = json_object_get(msg, "history");
 	if (v != NULL && !json_is_boolean(v)) {
 		snprintf(err, errlen, "history: expected true or false");
@@ -336,7 +342,7 @@ req_job_list(struct peer *p, const json_t *msg)
 		for (s = 0; l.any_state && s < JOB_STATE_COUNT; s++) {
 			if (l.states[s] && job_state_is_terminal(s))
 				(void)store_job_each_in_state(s, l.user,
-				    req_job_list_add, &l);
+				    l.ended_since, req_job_list_add, &l);
 		}
 	}
 	jtext_add(&l.out, "],\"missing\":[", 13);

@@ -344,8 +344,8 @@ store_job_sql(int i)
 		    " ORDER BY id", store_job_pos));
 	case STORE_JOB_IN_STATE:
 		return (store_sql_job_select(false, " WHERE state = :state AND"
-		    " (:user IS NULL OR user = :user) ORDER BY id",
-		    store_job_pos));
+		    " (:user IS NULL OR user = :user) AND end_time >= :end_time"
+		    " ORDER BY id", store_job_pos));
 	case STORE_JOB_OF_ARRAY:
 		/* "!= 0" lets SQLite use the partial index jobs_array. */
 		return (store_sql_job_select(false, " WHERE array_job_id ="
@@ -949,13 +949,14 @@ store_job_each_active(store_job_cb cb, void *arg)
 
 int
 store_job_each_in_state(enum job_state state, const char *user,
-    store_job_cb cb, void *arg)
+    int64_t ended_since, store_job_cb cb, void *arg)
 {
 	sqlite3_stmt	*st = store_stmts[STORE_JOB_IN_STATE];
 	const int	*param = store_job_param[STORE_JOB_IN_STATE];
 
 	store_bind_text(st, param[JF_STATE], job_state_name(state));
 	store_bind_text(st, param[JF_USER], user);
+	sqlite3_bind_int64(st, param[JF_END_TIME], ended_since);
 	return (store_job_each(st, cb, arg));
 }
 

@@ -100,9 +100,10 @@ int	 store_run_reopen(uint64_t job);
 
 /* Reads. Each returns 0, or -1 after logging the failure. */
 int	 store_job_each_active(store_job_cb, void *);
-/* Jobs in state (and of user, unless NULL), in id order. */
+/* Jobs in state (and of user, unless NULL) that ended at ended_since or
+ * later (0: all), in id order. */
 int	 store_job_each_in_state(enum job_state, const char *user,
-	     store_job_cb, void *);
+	     int64_t ended_since, store_job_cb, void *);
 /* Returns 1 with *row filled, 0 when no such job, -1 on failure. */
 int	 store_job_get(uint64_t id, struct store_job *row);
 /* Each job of array id (its row and its tasks), in id order, as

@@ -270,3 +270,19 @@ array_completed() {
 	done
 	[ "$(cut -d'|' -f2 <<<"$output" | sort -u | wc -l)" = 5 ]
 }
+
+@test "sacct without -j asks gbatchd for the jobs that ended since -S, not a user's whole history" {
+	a=$(sbatch --parsable --wrap true)
+	gb_wait_state "$a" COMPLETED 20
+	# An old finished job, as a past day left it.
+	sqlite3 "$GB_DIR/ctl/gbatch.db" "UPDATE jobs SET end_time = end_time - 3 * 86400, start_time = start_time - 3 * 86400, submit_time = submit_time - 3 * 86400 WHERE id = $a"
+	b=$(sbatch --parsable --wrap true)
+	gb_wait_state "$b" COMPLETED 20
+	run -0 sacct -n -X -P --format JobID
+	[ "$output" = "$b" ]
+	run -0 sacct -n -X -P --format JobID -S now-4days
+	[ "$output" = "$a"$'\n'"$b" ]
+	# gbatchd leaves the old one out itself.
+	run gb_rawask "{\"type\":201,\"states\":[\"COMPLETED\"],\"ended_since\":$(($(date +%s) - 86400))}"
+	python3 -c 'import json,sys; r=json.loads(sys.argv[1]); assert [j["id"] for j in r["jobs"]] == [int(sys.argv[2])], r' "$output" "$b"
+}
