@@ -170,8 +170,6 @@ gsub_notice(const char *msg)
 	fprintf(stderr, "%s: %s; still waiting\n", gsub_prog, msg);
 }
 
-/* --wait: the job's exit status once it has ended, saying how it ended
- * unless it completed. */
 /* --test-only's answer (docs/protocol.md, JOB_SUBMIT): where and when,
  * in Slurm's words under sbatch's name. */
 static void
@@ -217,6 +215,8 @@ gsub_test_only(const json_t *reply, uint32_t gpus)
 		    safe, (long long)ahead, ahead == 1 ? "" : "s");
 }
 
+/* --wait: the job's exit status once it has ended, saying how it ended
+ * unless it completed. */
 static int
 gsub_wait(uint64_t id, unsigned timeout)
 {

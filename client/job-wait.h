@@ -13,6 +13,9 @@
 /* How a job ended, from its JOB_LIST record. */
 struct job_wait_end {
 	uint64_t	 id;
+	/* The job whose end this is, as users write it: "42", or a job
+	 * array's task that did not complete, "42_3". */
+	char		 name[32];
 	char		 state[16];	/* a finished state's name */
 	bool		 has_exit;
 	int		 exit_code;
@@ -22,6 +25,8 @@ struct job_wait_end {
 };
 
 /* Waits until each of the n jobs has ended, filling ends[i] for ids[i].
+ * A job array's id waits for every task of it; its end is the first task
+ * that did not complete, else the last one.
  * timeout_s bounds each call (0: none). notice, when not NULL, is called
  * once with a line saying the controller cannot be reached while the wait
  * goes on. Returns 0, or an exit status (EXIT_REFUSED for a job that does

@@ -1014,12 +1014,6 @@ jobspec_check(const struct jobspec *js, char *err, size_t errlen)
 		ckpt = "--ckpt-signal";
 	else if (js->ckpt_grace_set)
 		ckpt = "--ckpt-grace";
-	if (js->array != NULL && js->wait) {
-		snprintf(err, errlen, "--wait and --array exclude each other: "
-		    "gsub waits for one job; follow an array's tasks with gq "
-		    "(gq -j ID -r)");
-		return (-1);
-	}
 	if (js->no_requeue && ckpt != NULL) {
 		snprintf(err, errlen, "--no-requeue and %s exclude each other: "
 		    "a job that is never preempted is never asked to "

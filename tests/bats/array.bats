@@ -125,9 +125,27 @@ task_state_is() {
 	[[ "$output" == "gsub: --array: "* ]]
 	run -2 gsub --array=x --wrap true
 	[[ "$output" == "gsub: --array: 'x': "*"e.g. 7, 0-99 or 0-20:2"* ]]
-	run -2 gsub -a 0-3 --wait --wrap true
-	[[ "$output" == *"--wait and --array exclude each other"* ]]
 	[ -z "$(gq -h -t all -o id)" ]
+}
+
+@test "gsub --wait and gq --wait wait for every task, with the status of one that failed" {
+	run -0 gsub --wait -a 0-3%2 --wrap 'exit 0'
+	[[ "$output" == "Submitted job "* ]]
+	run -2 gsub --wait -a 0-2 --wrap 'exit $GBATCH_ARRAY_TASK_ID'
+	id=$(echo "$output" | awk '/^Submitted/ { print $3 }')
+	# In id order the array's own row comes first: it took the last
+	# task, 2.
+	[[ "$output" == *"job ${id}_2 FAILED: exited with status 2"* ]]
+	# Every task had ended when gsub returned.
+	[ "$(count_state "$id" RUNNING)" = 0 ]
+	[ "$(count_state "$id" PENDING)" = 0 ]
+	[ "$(count_state "$id" COMPLETED)" = 1 ]
+	held=$(gb_submit -H -a 0-1 --wrap true)
+	gq --wait "$held" 3>&- &
+	waiter=$!
+	gctl release "$held"
+	wait "$waiter"
+	[ "$(count_state "$held" COMPLETED)" = 2 ]
 }
 
 @test "#SBATCH --array; the array waits through a controller restart" {
