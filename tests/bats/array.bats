@@ -61,6 +61,11 @@ task_state_is() {
 		[[ "$output" == *"${id}_$t COMPLETED"* ]]
 	done
 	[ "${#lines[@]}" = 5 ]
+	# Accounting: a record per task, with its array and its task.
+	run -0 gacct -n -o id,array_job_id,array_task_id,state
+	for t in 0 5 10 15 20; do
+		[ "$(awk -v j="${id}_$t" '$1 == j { print $2, $3, $4 }' <<<"$output")" = "$id $t COMPLETED" ]
+	done
 }
 
 @test "a list, and -o with %A and %a" {
