@@ -130,6 +130,26 @@ node_spawn_slurm_env(struct node_spawn *sp, const char *node,
 	node_spawn_array_env(sp, "SLURM_ARRAY_");
 }
 
+/* torch.distributed's env:// variables as torchrun sets them, for one
+ * process per node: the node's rank is its process's, so
+ * init_process_group(init_method="env://") works unchanged (torchrun run
+ * by the job sets its own for its workers). */
+static void
+node_spawn_torch_env(struct node_spawn *sp)
+{
+	const struct node_launch	*l = sp->l;
+	char				 num[32];
+
+	snprintf(num, sizeof num, "%u", l->node_rank);
+	node_spawn_setenv(sp, "RANK", num);
+	node_spawn_setenv(sp, "NODE_RANK", num);
+	node_spawn_setenv(sp, "GROUP_RANK", num);
+	snprintf(num, sizeof num, "%u", l->num_nodes);
+	node_spawn_setenv(sp, "WORLD_SIZE", num);
+	node_spawn_setenv(sp, "LOCAL_RANK", "0");
+	node_spawn_setenv(sp, "LOCAL_WORLD_SIZE", "1");
+}
+
 static void
 node_spawn_env(struct node_spawn *sp, const struct node_conf *conf)
 {
@@ -173,6 +193,7 @@ node_spawn_env(struct node_spawn *sp, const struct node_conf *conf)
 	node_spawn_array_env(sp, "GBATCH_ARRAY_");
 	if (*l->ckpt_dir != '\0')
 		node_spawn_setenv(sp, "GBATCH_CKPT_DIR", l->ckpt_dir);
+	node_spawn_torch_env(sp);
 	if (*l->master_addr != '\0')
 		node_spawn_setenv(sp, "MASTER_ADDR", l->master_addr);
 	if (l->master_port != 0) {

@@ -22,7 +22,7 @@ part_script() {
 	cat <<EOF
 #!/bin/sh
 f="$GB_DIR/part-\$GBATCH_JOB_ID-\$GBATCH_NODE_RANK"
-env | grep -E '^(GBATCH_|CUDA_VISIBLE_DEVICES|MASTER_)' | sort >"\$f.tmp"
+env | grep -E '^(GBATCH_|CUDA_VISIBLE_DEVICES|MASTER_|RANK=|NODE_RANK=|GROUP_RANK=|WORLD_SIZE=|LOCAL_)' | sort >"\$f.tmp"
 echo "PID=\$\$" >>"\$f.tmp"
 mv "\$f.tmp" "\$f"
 until [ -e "$GB_DIR/go" ]; do
@@ -121,6 +121,13 @@ rank_lines_are() {
 		grep -qx "GBATCH_GPUS=4" "part-$id-$r" || grep -qx "GBATCH_GPUS=8" "part-$id-$r"
 		grep -q "^MASTER_ADDR=." "part-$id-$r"
 		grep -q "^MASTER_PORT=[0-9]" "part-$id-$r"
+		# torch.distributed's env://, one process per node.
+		grep -qx "RANK=$r" "part-$id-$r"
+		grep -qx "NODE_RANK=$r" "part-$id-$r"
+		grep -qx "GROUP_RANK=$r" "part-$id-$r"
+		grep -qx "WORLD_SIZE=2" "part-$id-$r"
+		grep -qx "LOCAL_RANK=0" "part-$id-$r"
+		grep -qx "LOCAL_WORLD_SIZE=1" "part-$id-$r"
 	done
 	# Both parts agree on the rendezvous.
 	[ "$(grep ^MASTER_ "part-$id-0")" = "$(grep ^MASTER_ "part-$id-1")" ]
