@@ -263,17 +263,9 @@ gq_add(struct table *t, const struct job_row *row, const struct gq *gq)
 {
 	struct array_set	 a;
 	uint32_t		 task;
-	long long		 n;
 	bool			 more;
-	char			 text[8192], err[256];
 
-	if (!gq->unfold || jscan_int(&row->v[JF_ARRAY_TASK_ID], &n) != 0 ||
-	    n >= 0) {
-		table_add(t, row, NULL);
-		return;
-	}
-	jscan_string(&row->v[JF_ARRAY_TASKS], text, sizeof text);
-	if (*text == '\0' || array_parse(text, &a, err, sizeof err) != 0) {
+	if (!gq->unfold || job_row_tasks(row, &a) != 0) {
 		table_add(t, row, NULL);
 		return;
 	}

@@ -1,11 +1,14 @@
 /* job-row.c: a job object's members and how each field is printed. */
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "client/job-row.h"
+#include "common/array.h"
 #include "common/duration.h"
+#include "common/xmalloc.h"
 
 static int
 job_row_key(const struct jscan_val *key)
@@ -207,6 +210,28 @@ job_row_get_array_task_id(const void *row, const void *ctx, char *buf,
 		return ("");
 	snprintf(buf, len, "%lld", t);
 	return (buf);
+}
+
+int
+job_row_tasks(const struct job_row *r, struct array_set *tasks)
+{
+	long long	 task;
+	char		 buf[512], *text = buf, err[256];
+	size_t		 len;
+	int		 rc;
+
+	if (jscan_int(&r->v[JF_ARRAY_TASK_ID], &task) != 0 || task >= 0)
+		return (-1);
+	len = jscan_string(&r->v[JF_ARRAY_TASKS], buf, sizeof buf);
+	if (len >= sizeof buf) {
+		text = xmalloc(len + 1);
+		(void)jscan_string(&r->v[JF_ARRAY_TASKS], text, len + 1);
+	}
+	rc = *text != '\0' && array_parse(text, tasks, err, sizeof err) == 0 ?
+	    0 : -1;
+	if (text != buf)
+		free(text);
+	return (rc);
 }
 
 static const char *

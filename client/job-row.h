@@ -12,6 +12,8 @@
 #include "common/job-field.h"
 #include "client/table.h"
 
+struct array_set;
+
 /* The members of one job object, indexed by enum job_field (common/
  * job-field.h names them); a member the reply lacks, or a field that is
  * never sent, has type JSCAN_NONE. */
@@ -61,5 +63,9 @@ extern const size_t		job_row_ncols;
  * length it needed): "42", a job array's task "42_7", or an array's row
  * standing for the tasks not yet started "42_[7-99%8]". */
 size_t		job_row_jobid(const struct job_row *, char *buf, size_t len);
+/* The tasks a job array's row stands for (gq -r, squeue -r unfold them)
+ * into *tasks, freed with array_free. Returns 0, or -1 for any other job
+ * (tasks then untouched). */
+int		job_row_tasks(const struct job_row *, struct array_set *tasks);
 
 #endif

@@ -245,21 +245,6 @@ squeue_add_state(const char *item, void *arg, char *err, size_t errlen)
 	return (0);
 }
 
-/* The tasks an array's row stands for, into *tasks; -1 for other jobs. */
-static int
-squeue_tasks(const struct job_row *r, struct array_set *tasks)
-{
-	char	text[8192], err[256];
-
-	if (slurm_row_int(r, JF_ARRAY_TASK_ID) >= 0 ||
-	    slurm_row_int(r, JF_ARRAY_JOB_ID) <= 0)
-		return (-1);
-	slurm_row_str(r, JF_ARRAY_TASKS, text, sizeof text);
-	if (*text == '\0' || array_parse(text, tasks, err, sizeof err) != 0)
-		return (-1);
-	return (0);
-}
-
 static void
 squeue_line(const struct job_row *r, const struct slurm_item *items,
     int n, long task)
@@ -394,7 +379,7 @@ main(int argc, char **argv)
 		if (!cmd_list_has(names, slurm_row_str(&m.jobs.rows[k],
 		    JF_NAME, buf, sizeof buf)))
 			continue;
-		if (unfold && squeue_tasks(&m.jobs.rows[k], &tasks) == 0) {
+		if (unfold && job_row_tasks(&m.jobs.rows[k], &tasks) == 0) {
 			for (more = array_next(&tasks, 0, true, &t); more;
 			    more = array_next(&tasks, t, false, &t))
 				squeue_line(&m.jobs.rows[k], items, n, (long)t);

@@ -259,10 +259,10 @@ depend_is_array(uint64_t id)
 	struct job		*j;
 	int			 r;
 
-	if ((j = job_find(id)) != NULL)
-		return (job_array_job_id(j) == id);
-	if (job_array_active(id))
+	if (job_array_named(id))
 		return (1);
+	if ((j = job_find(id)) != NULL)
+		return (0);
 	if ((r = store_job_get(id, &row)) != 1)
 		return (r == 0 ? 0 : -1);
 	r = row.array_job_id == id;

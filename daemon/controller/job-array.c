@@ -56,18 +56,27 @@ job_array_split(struct job *j, uint32_t task)
 	return (t);
 }
 
-struct job *
-job_array_task(uint64_t id, uint32_t task, bool split)
+/* The first active job that may be of array id: its tasks have ids from
+ * the array's on, and the array's own row may have ended. */
+static struct job *
+job_array_from(uint64_t id)
 {
-	struct job	*j, *row = NULL;
+	struct job	*j;
 
-	/* Tasks have ids above their array's, which may have ended. */
 	if ((j = job_find(id)) == NULL) {
 		for (j = job_first(); j != NULL && job_id(j) < id;
 		    j = job_next(j))
 			;
 	}
-	for (; j != NULL; j = job_next(j)) {
+	return (j);
+}
+
+struct job *
+job_array_task(uint64_t id, uint32_t task, bool split)
+{
+	struct job	*j, *row = NULL;
+
+	for (j = job_array_from(id); j != NULL; j = job_next(j)) {
 		if (job_array_job_id(j) != id)
 			continue;
 		if (job_array_task_id(j) == (int)task)
@@ -81,16 +90,14 @@ job_array_task(uint64_t id, uint32_t task, bool split)
 }
 
 bool
-job_array_active(uint64_t id)
+job_array_named(uint64_t id)
 {
 	struct job	*j;
 
-	if ((j = job_find(id)) == NULL) {
-		for (j = job_first(); j != NULL && job_id(j) < id;
-		    j = job_next(j))
-			;
-	}
-	for (; j != NULL; j = job_next(j)) {
+	/* A job of that id is the array's, or no array has the id. */
+	if ((j = job_find(id)) != NULL)
+		return (job_array_job_id(j) == id);
+	for (j = job_array_from(id); j != NULL; j = job_next(j)) {
 		if (job_array_job_id(j) == id)
 			return (true);
 	}
@@ -102,7 +109,7 @@ job_array_each(uint64_t id, void (*fn)(struct job *, void *), void *arg)
 {
 	struct job	*j, *next;
 
-	for (j = job_first(); j != NULL; j = next) {
+	for (j = job_array_from(id); j != NULL; j = next) {
 		next = job_next(j);
 		if (job_array_job_id(j) == id)
 			fn(j, arg);

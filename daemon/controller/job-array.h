@@ -28,8 +28,9 @@ struct job	*job_array_split(struct job *, uint32_t task);
  * the task is not active. */
 struct job	*job_array_task(uint64_t id, uint32_t task, bool split);
 
-/* Whether any job of array id is active. */
-bool		 job_array_active(uint64_t id);
+/* Whether id names a job array with an active job: its row, a task, or
+ * both (a plain job's id, or an ended array's, does not). */
+bool		 job_array_named(uint64_t id);
 
 /* Calls fn for each active job of array id: its row and its tasks. fn may
  * end (free) the job it is given. */

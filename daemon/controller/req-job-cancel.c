@@ -130,12 +130,12 @@ req_job_cancel_id(struct req_job_cancel *c, uint64_t id)
 	struct store_job	 row;
 	struct job		*j = job_find(id);
 
-	if (j != NULL && job_array_job_id(j) != id) {
-		req_job_cancel_one(c, j);
+	if (job_array_named(id)) {
+		job_array_each(id, req_job_cancel_each, c);
 		return;
 	}
-	if (j != NULL || job_array_active(id)) {
-		job_array_each(id, req_job_cancel_each, c);
+	if (j != NULL) {
+		req_job_cancel_one(c, j);
 		return;
 	}
 	if (store_job_get(id, &row) == 1) {

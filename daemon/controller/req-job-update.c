@@ -200,8 +200,7 @@ req_job_update(struct peer *p, const json_t *msg)
 		return;
 	}
 	j = job_find(id);
-	if (tasks != NULL || (j != NULL ? job_array_job_id(j) == id :
-	    job_array_active(id))) {
+	if (tasks != NULL || job_array_named(id)) {
 		code = req_job_update_array(p, id, tasks, action, err,
 		    sizeof err);
 	} else if (j == NULL) {
