@@ -143,7 +143,7 @@ _gbatch_value()
 		_gbatch_list $(_gbatch_fields "$cmd") ;;
 	gq:-t | gq:--states | gcancel:-t | gcancel:--state)
 		_gbatch_list $(_gbatch_accepted "$cmd" "$opt") ;;
-	gsim:-p | gsim:--policy | gsim:-P | gsim:--placement)
+	gsim:-p | gsim:--policy | gsim:-P | gsim:--placement | gsim:--shape)
 		_gbatch_list $(_gbatch_accepted "$cmd" "$opt" -c 1x1 /dev/null) ;;
 	gacct:--report)
 		COMPREPLY=($(compgen -W "users cluster nodes timeline" -- "$cur")) ;;

@@ -10,34 +10,8 @@
 #include <string.h>
 
 #include "policy/place.h"
+#include "policy/place-int.h"
 #include "policy/sched.h"
-
-#define PLACE_NONE	UINT32_MAX
-
-struct place_node {
-	uint32_t	gpus;
-	uint32_t	sw;
-	uint64_t	free_mask;
-	bool		up;
-	uint32_t	nfree;		/* free GPUs offered: 0 when down */
-	uint32_t	prev, next;	/* in bucket nfree */
-	uint32_t	mark;		/* place_find's stamp */
-};
-
-struct place_cluster {
-	struct place_node	*nodes;
-	uint32_t		 n, cap;
-	uint32_t		 head[SCHED_MAX_GPUS_PER_NODE + 1];
-	uint64_t		 free_total, gpus_total;
-	uint32_t		 max_gpus;	/* largest node seen */
-	uint32_t		*tree;		/* max of nfree; 2 * tcap */
-	uint32_t		 tcap;		/* leaves, a power of two */
-	uint64_t		*sw_free;	/* free GPUs per switch */
-	uint32_t		 nsw;
-	uint32_t		 stamp;
-	uint64_t		 rng;
-	uint32_t		*scratch;	/* node indexes, n entries */
-};
 
 static void *
 place_xalloc(void *p, size_t n, size_t size)
@@ -71,12 +45,13 @@ place_cluster_free(struct place_cluster *cl)
 	free(cl->nodes);
 	free(cl->tree);
 	free(cl->sw_free);
+	free(cl->sw_count);
 	free(cl->scratch);
 	free(cl);
 }
 
 /* xorshift64: the same seed, the same random placements. */
-static uint64_t
+uint64_t
 place_rand(struct place_cluster *cl)
 {
 	cl->rng ^= cl->rng << 13;
@@ -100,7 +75,7 @@ place_tree_set(struct place_cluster *cl, uint32_t i, uint32_t v)
 
 /* Returns the first node at or after from with at least want free GPUs,
  * or PLACE_NONE. */
-static uint32_t
+uint32_t
 place_tree_first(const struct place_cluster *cl, uint32_t from,
     uint32_t want)
 {
@@ -207,6 +182,8 @@ place_node_add(struct place_cluster *cl, uint32_t gpus, uint32_t sw)
 		    sizeof *cl->sw_free);
 		memset(cl->sw_free + cl->nsw, 0,
 		    (sw + 1 - cl->nsw) * sizeof *cl->sw_free);
+		cl->sw_count = place_xalloc(cl->sw_count, sw + 1,
+		    sizeof *cl->sw_count);
 		cl->nsw = sw + 1;
 	}
 	nd = &cl->nodes[cl->n++];
@@ -293,7 +270,7 @@ place_release(struct place_cluster *cl, const struct place_alloc *a,
 }
 
 /* Writes node i's share (want GPUs, its lowest free ones) to out. */
-static uint32_t
+uint32_t
 place_put(struct place_cluster *cl, uint32_t i, uint32_t want,
     struct place_alloc *out)
 {
@@ -324,7 +301,7 @@ place_best_fit(struct place_cluster *cl, uint32_t want, uint32_t sw)
 	return (PLACE_NONE);
 }
 
-static int
+int
 place_by_free_desc(const void *a, const void *b, void *arg)
 {
 	const struct place_cluster	*cl = arg;
@@ -469,7 +446,7 @@ place_random(struct place_cluster *cl, uint32_t gpus, struct place_alloc *out)
 	return (left == 0 ? n : 0);
 }
 
-static void
+void
 place_new_stamp(struct place_cluster *cl)
 {
 	uint32_t	i;
@@ -481,7 +458,7 @@ place_new_stamp(struct place_cluster *cl)
 	}
 }
 
-static int
+int
 place_by_index(const void *a, const void *b)
 {
 	uint32_t	x = *(const uint32_t *)a, y = *(const uint32_t *)b;

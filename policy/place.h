@@ -53,6 +53,35 @@ size_t		place_find(struct place_cluster *, enum sched_placement,
 size_t		place_find_in(struct place_cluster *, enum sched_placement,
 		    uint32_t gpus, bool sensitive, const uint32_t *nodes,
 		    size_t nnodes, struct place_alloc *out);
+/* Exactly nnodes nodes with per free GPUs each, per from each (the
+ * listed nodes alone when nodes is not NULL), chosen as how says: the
+ * fullest that hold per under one switch when one has nnodes of them
+ * (consolidate), the emptiest (spread), the first in index order (yarn,
+ * and random from a random node). Returns nnodes, or 0. */
+size_t		place_find_shape(struct place_cluster *, enum sched_placement,
+		    uint32_t nnodes, uint32_t per, const uint32_t *nodes,
+		    size_t nlisted, struct place_alloc *out);
+
+/* What a job asks of its GPUs. */
+struct place_want {
+	uint32_t	 gpus;		/* >= 1 */
+	/* Exactly nnodes nodes of gpus / nnodes GPUs each (sbatch's -N with
+	 * --gpus-per-node); 0: free, as any_shape says. */
+	uint32_t	 nnodes;
+	/* Free shape: one node when one holds the job, else an even split,
+	 * k nodes of gpus / k each for the fewest k that fits (a job waits
+	 * for one); any_shape: whatever place_find finds. */
+	bool		 any_shape;
+	bool		 sensitive;	/* the fewest nodes its size allows */
+	const uint32_t	*nodes;		/* the nodes it may run on; NULL: any */
+	size_t		 nlisted;
+};
+
+/* Finds a job's GPUs as w asks (place_find_shape, place_find_in or
+ * place_find); out has room for gpus entries. Returns the entries, or 0.
+ * Takes nothing. */
+size_t		place_find_want(struct place_cluster *, enum sched_placement,
+		    const struct place_want *, struct place_alloc *out);
 /* Marks the GPUs of allocs allocated (they must be free) or free again. */
 void		place_take(struct place_cluster *, const struct place_alloc *,
 		    size_t);

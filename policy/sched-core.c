@@ -367,6 +367,24 @@ sched_core_placement(const struct sched_core *core, const struct sched_cjob *j)
 	    core->conf.placement);
 }
 
+/* Finds p's GPUs among the free ones, in its shape, on the nodes it may
+ * use; the placement goes to core->scratch. */
+static size_t
+sched_core_find(struct sched_core *core, const struct sched_cjob *p)
+{
+	struct place_want	w = {
+		.gpus = p->spec.gpus,
+		.nnodes = p->spec.num_nodes,
+		.any_shape = p->spec.any_shape,
+		.sensitive = p->spec.consolidate,
+		.nodes = p->spec.nodes,
+		.nlisted = p->spec.nnodes,
+	};
+
+	return (place_find_want(core->cluster, sched_core_placement(core, p),
+	    &w, core->scratch));
+}
+
 /* The service that places a job in a queue: GPUs x time run since its
  * last promotion (all its service until it is promoted). A promotion
  * thus gives the job a fresh quantum in Q0, as in the Tiresias simulator;
@@ -822,8 +840,7 @@ sched_core_fits_with(struct sched_core *core, struct sched_cjob *p,
 			place_release(core->cluster, victims[i]->alloc,
 			    victims[i]->nalloc);
 	}
-	got = place_find(core->cluster, sched_core_placement(core, p),
-	    p->spec.gpus, p->spec.consolidate, core->scratch);
+	got = sched_core_find(core, p);
 	for (i = 0; i < n; i++) {
 		if (i != skip)
 			place_take(core->cluster, victims[i]->alloc,
@@ -1010,16 +1027,7 @@ sched_core_pass(struct sched_core *core, int64_t now,
 			sched_core_forget_victims(core, p);
 			continue;
 		}
-		got = 0;
-		if (free_now >= p->spec.gpus && p->spec.nodes != NULL)
-			got = place_find_in(core->cluster,
-			    sched_core_placement(core, p), p->spec.gpus,
-			    p->spec.consolidate, p->spec.nodes,
-			    p->spec.nnodes, core->scratch);
-		else if (free_now >= p->spec.gpus)
-			got = place_find(core->cluster,
-			    sched_core_placement(core, p), p->spec.gpus,
-			    p->spec.consolidate, core->scratch);
+		got = free_now >= p->spec.gpus ? sched_core_find(core, p) : 0;
 		if (got > 0) {
 			sched_core_dequeue(core, p);
 			sched_core_run(core, p, core->scratch, got, now);

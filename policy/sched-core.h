@@ -46,6 +46,12 @@ struct sched_jobspec {
 	 * never preempts (its victims could not be chosen by rank alone). */
 	const uint32_t	*nodes;
 	uint32_t	 nnodes;
+	/* Its shape (place.h's place_want): num_nodes > 0 asks for exactly
+	 * that many nodes with gpus / num_nodes GPUs each; otherwise one node
+	 * when one holds the job, else an even split, or any split at all
+	 * with any_shape. */
+	uint32_t	 num_nodes;
+	bool		 any_shape;
 	void		*arg;		/* the caller's, handed back */
 	uint64_t	 attained;	/* GPU-ms received so far */
 	int64_t		 executed;	/* ms run since the last promotion */

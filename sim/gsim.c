@@ -13,6 +13,7 @@
 
 #include "client/cmd.h"
 #include "common/xmalloc.h"
+#include "policy/place.h"
 #include "sim/report.h"
 
 #define GSIM_EXIT_OK	0
@@ -28,6 +29,7 @@ enum {
 	GSIM_OPT_NO_STRICT,
 	GSIM_OPT_OVERHEAD,
 	GSIM_OPT_SEED,
+	GSIM_OPT_SHAPE,
 	GSIM_OPT_JSON,
 	GSIM_OPT_JOBS,
 	GSIM_OPT_PLOT,
@@ -47,6 +49,7 @@ static const struct option gsim_longopts[] = {
 	{ "samples", required_argument, NULL, 'S' },
 	{ "overhead", required_argument, NULL, GSIM_OPT_OVERHEAD },
 	{ "seed", required_argument, NULL, GSIM_OPT_SEED },
+	{ "shape", required_argument, NULL, GSIM_OPT_SHAPE },
 	{ "json", no_argument, NULL, GSIM_OPT_JSON },
 	{ "jobs", required_argument, NULL, GSIM_OPT_JOBS },
 	{ "plot", required_argument, NULL, GSIM_OPT_PLOT },
@@ -70,6 +73,7 @@ struct gsim {
 	bool			 json;
 	bool			 quiet;
 	int64_t			 overhead_ms;
+	bool			 even_shapes;	/* --shape even */
 
 	/* The progress bar of the run under way. */
 	const char		*label;
@@ -105,6 +109,10 @@ gsim_usage(FILE *f)
 "      --overhead SECONDS    time a preempted job loses on each restart\n"
 "                            (default 0)\n"
 "      --seed N              seed of random placement (default 1)\n"
+"      --shape any|even      how a job larger than a node splits when the\n"
+"                            trace gives no num_nodes: any split, as the\n"
+"                            Tiresias simulator (default), or an even one,\n"
+"                            k nodes of GPUs/k, as gbatchd places it\n"
 "      --json                print the figures as JSON\n"
 "      --jobs FILE           write one CSV line per job and policy to FILE\n"
 "      --plot FILE.png       draw the JCT CDF of each policy (gnuplot)\n"
@@ -114,7 +122,9 @@ gsim_usage(FILE *f)
 "\n"
 "TRACE has a header; columns found by name: submit_time, num_gpus (or\n"
 "num_gpu), duration, in seconds; optional job_id, name (or model_name),\n"
-"user. The Tiresias trace format is read as it is.\n"
+"user, array_id, array_throttle, num_nodes (the job's exact node count,\n"
+"num_gpus / num_nodes GPUs each). The Tiresias trace format is read as\n"
+"it is.\n"
 "\n"
 "Exit status: 0 ok, 1 bad trace, cluster or samples file (or an output\n"
 "that cannot be written), 2 usage error.\n");
@@ -288,6 +298,15 @@ gsim_options(struct gsim *g, int argc, char **argv, char *err, size_t errlen)
 			}
 			g->conf.seed = (uint64_t)v;
 			break;
+		case GSIM_OPT_SHAPE:
+			if (strcmp(optarg, "any") != 0 &&
+			    strcmp(optarg, "even") != 0) {
+				snprintf(err, errlen, "--shape: expected a "
+				    "shape (any or even), got \"%s\"", optarg);
+				return (-1);
+			}
+			g->even_shapes = strcmp(optarg, "even") == 0;
+			break;
 		case GSIM_OPT_JSON:
 			g->json = true;
 			break;
@@ -337,24 +356,50 @@ gsim_options(struct gsim *g, int argc, char **argv, char *err, size_t errlen)
 	return (0);
 }
 
-/* Every job must fit the cluster, or the replay would never end. */
+/* Every job must fit the idle cluster in its shape, or the replay would
+ * never end. */
 static int
 gsim_check_fit(const char *path, const struct sim_trace *t,
-    const struct sim_cluster *c, char *err, size_t errlen)
+    const struct sim_cluster *c, bool even, char *err, size_t errlen)
 {
-	uint64_t	total = sim_cluster_gpus(c);
-	size_t		i;
+	struct place_cluster	*idle = place_cluster_create(1);
+	struct place_alloc	*out;
+	struct place_want	 w;
+	uint64_t		 total = sim_cluster_gpus(c);
+	uint32_t		 s, k;
+	size_t			 i;
+	int			 ret = 0;
 
-	for (i = 0; i < t->njobs; i++) {
-		if (t->jobs[i].gpus > total) {
+	for (s = 0; s < c->switches; s++) {
+		for (k = 0; k < c->nodes_per_switch; k++)
+			place_node_add(idle, c->gpus_per_node, s);
+	}
+	out = xcalloc(place_nodes(idle), sizeof *out);
+	for (i = 0; i < t->njobs && ret == 0; i++) {
+		memset(&w, 0, sizeof w);
+		w.gpus = t->jobs[i].gpus;
+		w.nnodes = t->jobs[i].num_nodes;
+		w.any_shape = !even;
+		if (w.gpus > total) {
 			snprintf(err, errlen, "%s:%u: job %llu asks for %u GPUs; "
 			    "the cluster has %llu", path, t->jobs[i].line,
-			    (unsigned long long)t->jobs[i].id, t->jobs[i].gpus,
+			    (unsigned long long)t->jobs[i].id, w.gpus,
 			    (unsigned long long)total);
-			return (-1);
+			ret = -1;
+		} else if (place_find_want(idle, SCHED_PLACE_CONSOLIDATE, &w,
+		    out) == 0) {
+			snprintf(err, errlen, "%s:%u: job %llu's %u GPUs have "
+			    "no %s over %zu nodes of %u GPUs (give num_nodes, "
+			    "or --shape any)", path, t->jobs[i].line,
+			    (unsigned long long)t->jobs[i].id, w.gpus,
+			    w.nnodes > 0 ? "such shape" : "even split",
+			    place_nodes(idle), c->gpus_per_node);
+			ret = -1;
 		}
 	}
-	return (0);
+	free(out);
+	place_cluster_free(idle);
+	return (ret);
 }
 
 /* The trace's own GPU-times, for gittins when no sample file is given. */
@@ -429,6 +474,7 @@ main(int argc, char **argv)
 	r.trace_path = argv[optind];
 	r.trace = &trace;
 	r.overhead_ms = g.overhead_ms;
+	r.even_shapes = g.even_shapes;
 	r.seed = g.conf.seed;
 	if ((g.cluster != NULL ? sim_cluster_parse(g.cluster, &r.cluster, why,
 	    sizeof why) : sim_cluster_load(g.cluster_spec, &r.cluster, why,
@@ -442,7 +488,7 @@ main(int argc, char **argv)
 		goto out;
 	}
 	if (sim_trace_load(r.trace_path, &trace, err, sizeof err) != 0 ||
-	    gsim_check_fit(r.trace_path, &trace, &r.cluster, err,
+	    gsim_check_fit(r.trace_path, &trace, &r.cluster, g.even_shapes, err,
 	    sizeof err) != 0 || (gittins && g.samples != NULL &&
 	    sim_samples_load(g.samples, &samples, &nsamples, err,
 	    sizeof err) != 0)) {
@@ -466,6 +512,7 @@ main(int argc, char **argv)
 
 	memset(&so, 0, sizeof so);
 	so.overhead_ms = g.overhead_ms;
+	so.even_shapes = g.even_shapes;
 	if (!g.quiet && isatty(STDERR_FILENO)) {
 		so.progress = gsim_progress;
 		so.progress_arg = &g;

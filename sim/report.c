@@ -125,13 +125,13 @@ report_text(const struct report *r, FILE *fp)
 			width = (int)w;
 	}
 	fprintf(fp, "%zu jobs; %u node%s x %u GPUs = %llu GPUs on %u switch%s; "
-	    "restart overhead %.3g s\n\n", r->trace->njobs,
+	    "restart overhead %.3g s; %s shapes\n\n", r->trace->njobs,
 	    r->cluster.switches * r->cluster.nodes_per_switch,
 	    r->cluster.switches * r->cluster.nodes_per_switch != 1 ? "s" : "",
 	    r->cluster.gpus_per_node,
 	    (unsigned long long)sim_cluster_gpus(&r->cluster),
 	    r->cluster.switches, r->cluster.switches != 1 ? "es" : "",
-	    (double)r->overhead_ms / 1000);
+	    (double)r->overhead_ms / 1000, r->even_shapes ? "even" : "any");
 	fprintf(fp, "%-18s", "");
 	for (k = 0; k < r->nruns; k++)
 		fprintf(fp, "  %*s", width, r->runs[k].label);
@@ -203,6 +203,8 @@ report_json(const struct report *r, FILE *fp)
 	    "gpus", (json_int_t)sim_cluster_gpus(&r->cluster),
 	    "overhead", report_secs((double)r->overhead_ms / 1000),
 	    "seed", (json_int_t)r->seed, "runs", runs);
+	json_object_set_new(root, "shape",
+	    json_string(r->even_shapes ? "even" : "any"));
 	ret = json_dumpf(root, fp, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
 	fputc('\n', fp);
 	json_decref(root);

@@ -6,6 +6,7 @@
 #ifndef GB_SIM_REPORT_H
 #define GB_SIM_REPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -32,6 +33,7 @@ struct report {
 	const struct sim_trace	*trace;
 	struct sim_cluster	 cluster;
 	int64_t			 overhead_ms;
+	bool			 even_shapes;	/* gsim --shape even */
 	uint64_t		 seed;
 	struct report_run	*runs;
 	size_t			 nruns;

@@ -211,6 +211,8 @@ sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
 			spec.duration = tj->duration_ms;
 			spec.group = tj->array_id;
 			spec.group_cap = tj->array_throttle;
+			spec.num_nodes = tj->num_nodes;
+			spec.any_shape = !o->even_shapes;
 			spec.arg = (void *)(uintptr_t)next;
 			spec.first_start = SCHED_NEVER;
 			spec.last_stop = tj->submit_ms;

@@ -4,6 +4,7 @@
 #ifndef GB_SIM_SIM_H
 #define GB_SIM_SIM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,6 +35,10 @@ struct sim_opts {
 	/* Seconds a job loses on each restart after a preemption (restoring
 	 * its checkpoint), in ms; 0 matches the Tiresias simulator. */
 	int64_t		  overhead_ms;
+	/* A job without num_nodes takes an even split when larger than a
+	 * node, as gbatchd places a job that asks for no shape; false: any
+	 * split, as the Tiresias simulator (and sbatch --any-shape). */
+	bool		  even_shapes;
 	/* Called now and then with jobs finished so far; may be NULL. */
 	void		(*progress)(void *, size_t done, size_t total);
 	void		 *progress_arg;

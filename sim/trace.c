@@ -18,6 +18,7 @@ static const char *const trace_col_name[] = { "name", "model_name", NULL };
 static const char *const trace_col_user[] = { "user", NULL };
 static const char *const trace_col_array[] = { "array_id", NULL };
 static const char *const trace_col_throttle[] = { "array_throttle", NULL };
+static const char *const trace_col_nodes[] = { "num_nodes", NULL };
 static const char *const trace_col_sample[] = { "duration", "gpu_time",
     NULL };
 
@@ -34,7 +35,7 @@ trace_need(const struct csv *c, const char *const *names, const char *what,
 	snprintf(err, errlen, "%s:1: no %s column; the header has: %s "
 	    "(expected %s)", c->path, what, have,
 	    "submit_time, num_gpus or num_gpu, duration; optional job_id, "
-	    "name or model_name, user, array_id, array_throttle");
+	    "name or model_name, user, array_id, array_throttle, num_nodes");
 	free(have);
 	return (-1);
 }
@@ -128,6 +129,19 @@ trace_record(const struct csv *c, const int *col, size_t row,
 			return (-1);
 		j->array_throttle = (uint32_t)v;
 	}
+	if (col[8] >= 0 && *csv_field(c, col[8]) != '\0') {
+		if (csv_uint(c, col[8], "num_nodes", 0, j->gpus, &v, err,
+		    errlen) != 0)
+			return (-1);
+		j->num_nodes = (uint32_t)v;
+		if (v != 0 && j->gpus % v != 0) {
+			snprintf(err, errlen, "%s:%u: %u GPUs do not split "
+			    "evenly over num_nodes %u; num_gpus must be a "
+			    "multiple of num_nodes", c->path, c->line, j->gpus,
+			    j->num_nodes);
+			return (-1);
+		}
+	}
 	return (0);
 }
 
@@ -137,7 +151,7 @@ sim_trace_load(const char *path, struct sim_trace *t, char *err,
 {
 	struct csv	c;
 	size_t		size = 0;
-	int		col[8], r;
+	int		col[9], r;
 
 	memset(t, 0, sizeof *t);
 	if (csv_open(&c, path, err, errlen) != 0)
@@ -152,6 +166,7 @@ sim_trace_load(const char *path, struct sim_trace *t, char *err,
 	col[5] = csv_column(&c, trace_col_user);
 	col[6] = csv_column(&c, trace_col_array);
 	col[7] = csv_column(&c, trace_col_throttle);
+	col[8] = csv_column(&c, trace_col_nodes);
 
 	while ((r = csv_next(&c, err, errlen)) == 1) {
 		if (t->njobs == size) {

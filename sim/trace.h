@@ -4,7 +4,9 @@
  * interval) and a plain one (submit_time, num_gpus or num_gpu, duration;
  * optional job_id, name or model_name, user, and array_id with
  * array_throttle: the tasks of one job array share an array_id, and at
- * most array_throttle of them run at once, as sbatch's --array=...%N).
+ * most array_throttle of them run at once, as sbatch's --array=...%N;
+ * num_nodes: the job runs on exactly that many nodes with num_gpus /
+ * num_nodes GPUs each, as sbatch's -N with --gpus-per-node).
  * Times are seconds in the file
  * (fractions allowed) and milliseconds here. */
 #ifndef GB_SIM_TRACE_H
@@ -22,6 +24,8 @@ struct sim_job {
 	int64_t		 duration_ms;	/* > 0: run time without interruption */
 	uint64_t	 array_id;	/* 0: none */
 	uint32_t	 array_throttle;/* 0: none */
+	uint32_t	 num_nodes;	/* exact shape, gpus / num_nodes each;
+					 * 0: free */
 	unsigned	 line;		/* line in the file, for messages */
 };
 

@@ -78,6 +78,8 @@ complete_words() {
 	[ "$output" = dlas ]
 	run complete_words gsim --placement sp
 	[ "$output" = spread ]
+	run complete_words gsim --shape e
+	[ "$output" = even ]
 	run complete_words gq -u "$(id -un)"
 	[[ "$output" == *"$(id -un)"* ]]
 	run complete_words gsub --export=NO

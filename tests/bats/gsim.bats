@@ -24,7 +24,7 @@ json_get() {
 	run -0 gsim --help
 	for o in --policy --cluster --cluster-spec --thresholds --queues \
 	    --promote --placement --strict --no-strict --samples --overhead \
-	    --seed --json --jobs --plot --quiet --help --version; do
+	    --seed --shape --json --jobs --plot --quiet --help --version; do
 		[[ "$output" == *"$o"* ]] || { echo "missing $o"; false; }
 	done
 	run -0 gsim --version
@@ -152,6 +152,37 @@ CSV
 	grep -q '^dlas,4,,,1,0.000,10.000,10.000,20.000,' free-jobs.csv
 	run -1 gsim -c 1x4 <(printf 'submit_time,num_gpus,duration,array_id\n0,1,5,x\n')
 	[[ "$output" == *":2:"*"array_id"* ]]
+}
+
+@test "gsim places jobs in shapes: num_nodes exactly, --shape even or any" {
+	# Three nodes of 4 GPUs. Job 1 (2 GPUs, 10 s) at 0 leaves 2, 4, 4
+	# free. Job 2 (9 GPUs, 10 s) at 1: any shape takes 4 + 4 + 1 at once;
+	# even needs 3 x 3 and waits for job 1 (10..20).
+	printf 'job_id,submit_time,num_gpus,duration\n1,0,2,10\n2,1,9,10\n' >s.csv
+	run -0 gsim -q -p dlas -c 3x4 --jobs any.csv s.csv
+	[[ "$output" == *"any shapes"* ]]
+	grep -q '^dlas,2,,,9,1.000,10.000,1.000,11.000,.*,3$' any.csv
+	run -0 gsim --json -p dlas -c 3x4 --shape even --jobs even.csv s.csv
+	[ "$(json_get <(echo "$output") 'j["shape"]')" = even ]
+	grep -q '^dlas,2,,,9,1.000,10.000,10.000,20.000,.*,3$' even.csv
+	# num_nodes: exactly that many nodes, whatever --shape says.
+	printf 'job_id,submit_time,num_gpus,duration,num_nodes\n1,0,2,10,2\n2,0,4,10,1\n3,0,2,5,\n' >n.csv
+	for shape in any even; do
+		run -0 gsim -q -p dlas -c 3x4 --shape $shape --jobs n-$shape.csv n.csv
+		grep -q '^dlas,1,,,2,0.000,10.000,0.000,10.000,.*,2$' n-$shape.csv
+		grep -q '^dlas,2,,,4,0.000,10.000,0.000,10.000,.*,1$' n-$shape.csv
+		grep -q '^dlas,3,,,2,0.000,5.000,0.000,5.000,.*,1$' n-$shape.csv
+	done
+	# What can never run is refused before the replay, naming the line.
+	run -1 gsim -q -c 3x4 <(printf 'submit_time,num_gpus,duration,num_nodes\n0,3,5,2\n')
+	[[ "$output" == *":2:"*"num_nodes 2"*"multiple"* ]]
+	run -1 gsim -q -c 3x4 <(printf 'submit_time,num_gpus,duration,num_nodes\n0,4,5,4\n')
+	[[ "$output" == *":2:"*"no such shape over 3 nodes of 4 GPUs"* ]]
+	run -1 gsim -q -c 3x4 --shape even <(printf 'submit_time,num_gpus,duration\n0,7,5\n')
+	[[ "$output" == *":2:"*"7 GPUs have no even split"* ]]
+	run -0 gsim -q -c 3x4 <(printf 'submit_time,num_gpus,duration\n0,7,5\n')
+	run -2 gsim -q -c 3x4 --shape odd s.csv
+	[[ "$output" == *'--shape: expected a shape (any or even), got "odd"'* ]]
 }
 
 @test "gsim -K alone spaces thresholds tenfold; -T sets K" {

@@ -24,6 +24,8 @@
 
 struct p_job {
 	uint32_t		 gpus;
+	uint32_t		 num_nodes;	/* exact shape; 0: free */
+	bool			 any_shape;
 	bool			 sensitive;
 	bool			 no_preempt;
 	int64_t			 submit;
@@ -71,13 +73,30 @@ p_rand(uint32_t n)
 	return ((uint32_t)(p_lcg >> 33) % n);
 }
 
+/* Can an idle cluster hold j as it asks (and in its shape exactly)? */
+static bool
+p_fits(struct place_cluster *idle, enum sched_placement how,
+    const struct p_job *j, bool sensitive, struct place_alloc *out)
+{
+	struct place_want	w = {
+		.gpus = j->gpus,
+		.nnodes = j->num_nodes,
+		.any_shape = j->any_shape,
+		.sensitive = sensitive,
+	};
+
+	if (j->num_nodes > 0 && j->gpus % j->num_nodes != 0)
+		return (false);
+	return (place_find_want(idle, how, &w, out) != 0);
+}
+
 /* A job yarn or a sensitive job could never place on the idle cluster
  * would wait forever: shrink it until it fits there. */
 static void
 p_world_make(struct p_world *w, uint64_t seed, enum sched_placement how)
 {
 	struct place_cluster	*idle;
-	struct place_alloc	 out[P_MAXNODES * 8];
+	struct place_alloc	 out[P_MAXNODES * 8 * 8];
 	struct p_job		*j;
 	uint32_t		 i, big;
 	int64_t			 t = 0;
@@ -96,10 +115,19 @@ p_world_make(struct p_world *w, uint64_t seed, enum sched_placement how)
 		j = &w->jobs[i];
 		big = p_rand(4) == 0 ? w->total : (w->total < 4 ? w->total : 4);
 		j->gpus = 1 + p_rand(big);
-		while (place_find(idle, how, j->gpus, false, out) == 0)
-			j->gpus--;
-		j->sensitive = p_rand(6) == 0 &&
-		    place_find(idle, how, j->gpus, true, out) != 0;
+		/* A third of any shape, a third even, a third exact. */
+		j->any_shape = p_rand(3) == 0;
+		j->num_nodes = !j->any_shape && p_rand(2) == 0 ?
+		    1 + p_rand(w->nnodes) : 0;
+		while (p_fits(idle, how, j, false, out) == 0) {
+			if (j->num_nodes > 1 && j->gpus <= j->num_nodes)
+				j->num_nodes--;
+			else if (j->gpus > 1)
+				j->gpus--;
+			else
+				j->num_nodes = 0;
+		}
+		j->sensitive = p_rand(6) == 0 && p_fits(idle, how, j, true, out);
 		j->no_preempt = p_rand(8) == 0;
 		t += p_rand(3) == 0 ? 0 : p_rand(800);
 		j->submit = t;
@@ -111,6 +139,19 @@ p_world_make(struct p_world *w, uint64_t seed, enum sched_placement how)
 	w->thr[1] = w->thr[0] * (2 + p_rand(4));
 	w->knob = (double)p_rand(3);
 	place_cluster_free(idle);
+}
+
+/* Is an allocation of n parts an even split of gpus GPUs? */
+static bool
+p_even(const struct place_alloc *a, size_t n, uint32_t gpus)
+{
+	size_t	k;
+
+	for (k = 0; k < n; k++) {
+		if (sched_mask_count(a[k].mask) != gpus / n)
+			return (false);
+	}
+	return (true);
 }
 
 /* Checks the cluster and the jobs holding GPUs after a pass; once its
@@ -156,6 +197,10 @@ p_check(struct sched_core *core, struct p_world *w, bool strict_fifo,
 			c += sched_mask_count(a[k].mask);
 		}
 		if (c != w->jobs[i].gpus)
+			st->size++;
+		if (!w->jobs[i].any_shape && !p_even(a, n, w->jobs[i].gpus))
+			st->size++;
+		if (w->jobs[i].num_nodes > 0 && n != w->jobs[i].num_nodes)
 			st->size++;
 	}
 	for (i = 0; i < w->nnodes; i++) {
@@ -231,6 +276,8 @@ p_run(struct p_world *w, const struct sched_conf *conf, struct p_stats *st,
 			spec.submit = j->submit;
 			spec.duration = j->duration;
 			spec.consolidate = j->sensitive;
+			spec.num_nodes = j->num_nodes;
+			spec.any_shape = j->any_shape;
 			spec.no_preempt = j->no_preempt;
 			spec.arg = j;
 			spec.first_start = SCHED_NEVER;

@@ -1,0 +1,58 @@
+/* place-int.h: the cluster's insides, shared by place.c (the indexes and
+ * placement of any shape) and place-shape.c (exact and even shapes). Not
+ * for use outside policy/place*.c. */
+#ifndef GB_PLACE_INT_H
+#define GB_PLACE_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "policy/place.h"
+#include "policy/sched.h"
+
+#define PLACE_NONE	UINT32_MAX
+
+struct place_node {
+	uint32_t	gpus;
+	uint32_t	sw;
+	uint64_t	free_mask;
+	bool		up;
+	uint32_t	nfree;		/* free GPUs offered: 0 when down */
+	uint32_t	prev, next;	/* in bucket nfree */
+	uint32_t	mark;		/* place_find's stamp */
+};
+
+struct place_cluster {
+	struct place_node	*nodes;
+	uint32_t		 n, cap;
+	uint32_t		 head[SCHED_MAX_GPUS_PER_NODE + 1];
+	uint64_t		 free_total, gpus_total;
+	uint32_t		 max_gpus;	/* largest node seen */
+	uint32_t		*tree;		/* max of nfree; 2 * tcap */
+	uint32_t		 tcap;		/* leaves, a power of two */
+	uint64_t		*sw_free;	/* free GPUs per switch */
+	uint32_t		*sw_count;	/* place-shape.c's, per switch */
+	uint32_t		 nsw;
+	uint32_t		 stamp;
+	uint64_t		 rng;
+	uint32_t		*scratch;	/* node indexes, n entries */
+};
+
+/* xorshift64: the same seed, the same random placements. */
+uint64_t	place_rand(struct place_cluster *);
+/* The first node at or after from with at least want free GPUs, or
+ * PLACE_NONE. */
+uint32_t	place_tree_first(const struct place_cluster *, uint32_t from,
+		    uint32_t want);
+/* Writes node i's share (want GPUs, its lowest free ones) to out and marks
+ * it used by this placement; returns the GPUs it gives. */
+uint32_t	place_put(struct place_cluster *, uint32_t i, uint32_t want,
+		    struct place_alloc *out);
+/* A new placement: no node is marked used. */
+void		place_new_stamp(struct place_cluster *);
+/* qsort comparators of node indexes: by index; by free GPUs, the most
+ * first, then by index (qsort_r, the cluster as its argument). */
+int		place_by_index(const void *, const void *);
+int		place_by_free_desc(const void *, const void *, void *);
+
+#endif

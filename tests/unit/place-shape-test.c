@@ -1,0 +1,196 @@
+/* place-shape-test.c: placement in shapes (policy/place-shape.c): exact
+ * shapes (k nodes of g GPUs) under each policy, on listed nodes alone and
+ * under one switch; even splits for a job that asks for no shape, the
+ * fewest nodes first; any shape as place_find has it. Worked by hand. */
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "policy/place.h"
+#include "policy/sched.h"
+#include "tests/unit/tap.h"
+
+#define MAXA	64
+
+static struct place_alloc	t_out[MAXA];
+
+/* Nodes of gpus GPUs, node i under switch sw[i] (NULL: all under 0), with
+ * used[i] taken on it. */
+static struct place_cluster *
+t_cluster(uint32_t n, uint32_t gpus, const uint32_t *sw, const uint64_t *used)
+{
+	struct place_cluster	*cl = place_cluster_create(7);
+	struct place_alloc	 a;
+	uint32_t		 i;
+
+	for (i = 0; i < n; i++) {
+		place_node_add(cl, gpus, sw != NULL ? sw[i] : 0);
+		if (used[i] != 0) {
+			a.node = i;
+			a.mask = used[i];
+			place_take(cl, &a, 1);
+		}
+	}
+	return (cl);
+}
+
+static unsigned
+t_count(size_t n)
+{
+	unsigned	c = 0;
+	size_t		i;
+
+	for (i = 0; i < n; i++)
+		c += sched_mask_count(t_out[i].mask);
+	return (c);
+}
+
+/* The nodes of a placement of n parts as a bit set, and whether every
+ * part has per GPUs. */
+static uint32_t
+t_nodes(size_t n, unsigned per, bool *even)
+{
+	uint32_t	set = 0;
+	size_t		i;
+
+	*even = true;
+	for (i = 0; i < n; i++) {
+		set |= UINT32_C(1) << t_out[i].node;
+		if (sched_mask_count(t_out[i].mask) != per)
+			*even = false;
+	}
+	return (set);
+}
+
+static size_t
+t_want(struct place_cluster *cl, enum sched_placement how, uint32_t gpus,
+    uint32_t nnodes, bool any, bool sensitive)
+{
+	struct place_want	w = {
+		.gpus = gpus,
+		.nnodes = nnodes,
+		.any_shape = any,
+		.sensitive = sensitive,
+	};
+
+	return (place_find_want(cl, how, &w, t_out));
+}
+
+static void
+test_exact(void)
+{
+	/* Free 1, 3, 4, 4. */
+	uint64_t		 used[] = { 0x7, 0x1, 0, 0 };
+	uint32_t		 list[] = { 0, 1, 2, 1 };
+	struct place_cluster	*cl = t_cluster(4, 4, NULL, used);
+	bool			 even;
+	size_t			 n;
+
+	n = place_find_shape(cl, SCHED_PLACE_CONSOLIDATE, 2, 3, NULL, 0,
+	    t_out);
+	is_int(n, 2, "exact 2x3: two parts");
+	ok(t_nodes(n, 3, &even) & 0x2, "exact 2x3 consolidate: best fit first, "
+	    "the node with 3 free");
+	ok(even, "exact 2x3: 3 GPUs on each");
+	is_int(place_node_free_mask(cl, 1), 0xe, "exact: find takes nothing");
+
+	n = place_find_shape(cl, SCHED_PLACE_SPREAD, 3, 1, NULL, 0, t_out);
+	is_int(t_nodes(n, 1, &even), 0xe, "exact 3x1 spread: the emptiest "
+	    "three (nodes 1, 2, 3), not the node with 1 free");
+	ok(even, "exact 3x1: 1 GPU on each");
+
+	n = place_find_shape(cl, SCHED_PLACE_YARN, 2, 3, NULL, 0, t_out);
+	is_int(t_nodes(n, 3, &even), 0x6, "exact 2x3 yarn: the first two "
+	    "that hold 3, nodes 1 and 2");
+
+	n = place_find_shape(cl, SCHED_PLACE_RANDOM, 2, 4, NULL, 0, t_out);
+	is_int(t_nodes(n, 4, &even), 0xc, "exact 2x4 random: the only two "
+	    "nodes with 4 free");
+
+	is_int(place_find_shape(cl, SCHED_PLACE_CONSOLIDATE, 3, 4, NULL, 0,
+	    t_out), 0, "exact 3x4: two nodes have 4 free: none");
+	is_int(place_find_shape(cl, SCHED_PLACE_CONSOLIDATE, 1, 5, NULL, 0,
+	    t_out), 0, "exact 1x5: more than any node has: none");
+	is_int(place_find_shape(cl, SCHED_PLACE_CONSOLIDATE, 5, 1, NULL, 0,
+	    t_out), 0, "exact 5x1: more nodes than the cluster's: none");
+
+	/* Listed nodes 0, 1, 2 (1 twice): 2 x 3 fits on 1 and 2 alone. */
+	n = place_find_shape(cl, SCHED_PLACE_CONSOLIDATE, 2, 3, list, 4,
+	    t_out);
+	is_int(t_nodes(n, 3, &even), 0x6, "exact 2x3 on listed nodes: 1, 2");
+	is_int(place_find_shape(cl, SCHED_PLACE_CONSOLIDATE, 2, 4, list, 4,
+	    t_out), 0, "exact 2x4 on listed nodes: only node 2 has 4: none");
+	place_cluster_free(cl);
+}
+
+static void
+test_switch(void)
+{
+	/* Switch 0: nodes 0 (2 free) and 1 (4); switch 1: nodes 2 (2) and
+	 * 3 (3). Best fit order 0, 2, 3, 1: switch 1 gathers two first. */
+	uint32_t		 sw[] = { 0, 0, 1, 1 };
+	uint64_t		 used[] = { 0x3, 0, 0x3, 0x1 };
+	struct place_cluster	*cl = t_cluster(4, 4, sw, used);
+	bool			 even;
+	size_t			 n;
+
+	n = place_find_shape(cl, SCHED_PLACE_CONSOLIDATE, 2, 2, NULL, 0,
+	    t_out);
+	is_int(t_nodes(n, 2, &even), 0xc, "switch: 2x2 under one switch, the "
+	    "tighter one (nodes 2 and 3), not the two fullest (0 and 2)");
+	n = place_find_shape(cl, SCHED_PLACE_CONSOLIDATE, 3, 2, NULL, 0,
+	    t_out);
+	is_int(t_nodes(n, 2, &even), 0xd, "switch: 3x2, which no switch "
+	    "holds, across switches: the fullest three, 0, 2, 3");
+	ok(even, "switch: 2 on each");
+	place_cluster_free(cl);
+}
+
+static void
+test_even(void)
+{
+	/* Free 1, 3, 4, 4. */
+	uint64_t		 used[] = { 0x7, 0x1, 0, 0 };
+	struct place_cluster	*cl = t_cluster(4, 4, NULL, used);
+	bool			 even;
+	size_t			 n;
+
+	n = t_want(cl, SCHED_PLACE_CONSOLIDATE, 3, 0, false, false);
+	is_int(t_nodes(n, 3, &even), 0x2, "even: 3 GPUs on one node, the "
+	    "best fit");
+	n = t_want(cl, SCHED_PLACE_CONSOLIDATE, 6, 0, false, false);
+	is_int(n, 2, "even: 6 on 4-GPU nodes: two nodes");
+	ok(t_nodes(n, 3, &even) & 0x2, "even: the best fit, node 1, first");
+	ok(even, "even: 3 and 3");
+	n = t_want(cl, SCHED_PLACE_CONSOLIDATE, 6, 0, true, false);
+	is_int(t_count(n), 6, "any shape: 6 GPUs");
+	t_nodes(n, 3, &even);
+	ok(!even, "any shape: 4 + 2, not even");
+	n = t_want(cl, SCHED_PLACE_CONSOLIDATE, 8, 0, false, true);
+	is_int(t_nodes(n, 4, &even), 0xc, "even, sensitive: 8 as 2 x 4");
+	/* 12 GPUs: 3 x 4 does not fit (two nodes have 4), 4 x 3 does not
+	 * (node 0 has 1), 6 x 2 needs six nodes, 12 x 1 twelve. */
+	is_int(t_want(cl, SCHED_PLACE_CONSOLIDATE, 12, 0, false, false), 0,
+	    "even: 12 of 12 free, no even split: waits");
+	is_int(t_want(cl, SCHED_PLACE_CONSOLIDATE, 12, 0, true, false), 4,
+	    "any shape: 12 of 12 free on four nodes");
+	/* 7 is prime: one node, or 7 x 1. */
+	is_int(t_want(cl, SCHED_PLACE_CONSOLIDATE, 7, 0, false, false), 0,
+	    "even: 7 GPUs on four 4-GPU nodes: none");
+	n = t_want(cl, SCHED_PLACE_CONSOLIDATE, 4, 0, false, false);
+	is_int(n, 1, "even: 4 GPUs fit one node: one node");
+	n = t_want(cl, SCHED_PLACE_CONSOLIDATE, 9, 3, false, false);
+	is_int(n, 3, "exact via place_want: 3 x 3");
+	is_int(t_want(cl, SCHED_PLACE_CONSOLIDATE, 9, 2, false, false), 0,
+	    "exact via place_want: 9 over 2 nodes is no shape");
+	place_cluster_free(cl);
+}
+
+int
+main(void)
+{
+	test_exact();
+	test_switch();
+	test_even();
+	return (tap_done());
+}
