@@ -72,6 +72,7 @@ job_detail_vars(const struct job_row *row, struct outpat_vars *v,
 	v->restarts = jscan_int(&row->v[JF_RESTARTS], &n) == 0 && n > 0 ?
 	    (unsigned)n : 0;
 	v->rank = -1;
+	v->node_rank = -1;
 	v->array_job = jscan_int(&row->v[JF_ARRAY_JOB_ID], &n) == 0 && n > 0 ?
 	    (uint64_t)n : 0;
 	v->array_task = jscan_int(&row->v[JF_ARRAY_TASK_ID], &n) == 0 ?
@@ -96,6 +97,7 @@ job_detail_file(const struct job_row *row, enum job_field k, char *out,
 			*comma = '\0';
 		v.node = nodes;
 		v.rank = 0;
+		v.node_rank = 0;
 	}
 	job_detail_file_name(row, pattern, &v, out, len);
 	return (0);
@@ -133,6 +135,7 @@ job_detail_files(const struct job_row *row, enum job_field k,
 			*next++ = '\0';
 		v.node = node;
 		v.rank = rank;
+		v.node_rank = rank;
 		job_detail_file_name(row, pattern, &v, file, sizeof file);
 		/* Node names are short (req-hello.c checks them). */
 		snprintf(line, sizeof line, "%s (rank %ld, %.255s)", file, rank,

@@ -275,6 +275,24 @@ JF_GET_TEXT(job_row_get_array_job_id, JF_ARRAY_JOB_ID)
 JF_GET_TEXT(job_row_get_req_nodes, JF_REQ_NODES)
 JF_GET_TEXT(job_row_get_exclude_nodes, JF_EXCLUDE_NODES)
 JF_GET_TEXT(job_row_get_gpu_type, JF_GPU_TYPE)
+/* The nodes asked for: "-" for any number. */
+static const char *
+job_row_get_num_nodes(const void *row, const void *ctx, char *buf,
+    size_t len)
+{
+	const char	*s = job_row_text(row, JF_NUM_NODES, buf, len);
+
+	return (strcmp(s, "0") == 0 || *s == '\0' ? "-" : s);
+}
+/* The processes a node starts: "1" when it says nothing. */
+static const char *
+job_row_get_tasks_per_node(const void *row, const void *ctx, char *buf,
+    size_t len)
+{
+	const char	*s = job_row_text(row, JF_TASKS_PER_NODE, buf, len);
+
+	return (*s == '\0' ? "1" : s);
+}
 /* An unfolded task stands for itself alone. */
 static const char *
 job_row_get_array_tasks(const void *row, const void *ctx, char *buf,
@@ -541,6 +559,9 @@ const struct table_col job_row_cols[] = {
 	{ "req_nodes", "REQ_NODES", false, job_row_get_req_nodes },
 	{ "exclude_nodes", "EXC_NODES", false, job_row_get_exclude_nodes },
 	{ "gpu_type", "GPU_TYPE", false, job_row_get_gpu_type },
+	{ "num_nodes", "NUM_NODES", true, job_row_get_num_nodes },
+	{ "tasks_per_node", "TASKS_PER_NODE", false,
+	    job_row_get_tasks_per_node },
 	{ "queue", "QUEUE", false, job_row_get_queue },
 	{ "rank", "RANK", true, job_row_get_rank },
 	{ "attained", "GPU_TIME", true, job_row_get_attained },

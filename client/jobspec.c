@@ -15,6 +15,7 @@
 
 #include "client/cmd.h"
 #include "client/jobenv.h"
+#include "client/jobshape.h"
 #include "client/jobspec.h"
 #include "client/slurm-opt.h"
 #include "client/when.h"
@@ -29,6 +30,7 @@
 /* Far beyond any node today; above it the number is a typo. The
  * controller still refuses what no node can hold. */
 #define JOBSPEC_MAX_GPUS	65536
+#define JOBSPEC_MAX_GPUS_PER_NODE 64
 #define JOBSPEC_MAX_NAME	200
 /* gbatchd's bound (req-job-submit.c). */
 #define JOBSPEC_MAX_COMMENT	1024
@@ -55,6 +57,11 @@ enum jobspec_opt {
 	JOBSPEC_OPT_OPEN_MODE,
 	JOBSPEC_OPT_SIGNAL,
 	JOBSPEC_OPT_TEST_ONLY,
+	JOBSPEC_OPT_GPUS_PER_NODE,
+	JOBSPEC_OPT_GPUS_PER_TASK,
+	JOBSPEC_OPT_TASKS_PER_NODE,
+	JOBSPEC_OPT_ANY_SHAPE,
+	JOBSPEC_OPT_GPU_BIND,
 	/* Row i of slurm-opt.h's table, by its long name. */
 	JOBSPEC_OPT_SLURM = 0x2000,	/* above CMD_OPT_TIMEOUT */
 };
@@ -94,6 +101,13 @@ enum jobspec_field {
 	JOBSPEC_F_NODELIST,
 	JOBSPEC_F_EXCLUDE,
 	JOBSPEC_F_TEST_ONLY,
+	JOBSPEC_F_NODES,
+	JOBSPEC_F_GPUS_PER_NODE,
+	JOBSPEC_F_GPUS_PER_TASK,
+	JOBSPEC_F_NTASKS,
+	JOBSPEC_F_TASKS_PER_NODE,
+	JOBSPEC_F_ANY_SHAPE,
+	JOBSPEC_F_GPU_BIND,
 	JOBSPEC_F_COUNT,
 };
 
@@ -130,6 +144,8 @@ struct jobspec {
 	char			*gpu_type;	/* -G TYPE:N: the GPUs' model */
 	char			*nodelist;	/* -w: the nodes it may run on */
 	char			*exclude;	/* -x: those it may not */
+	struct jobshape		 shape;		/* -N, --ntasks-per-node, ... */
+	struct jobshape_out	 shaped;	/* resolved by jobspec_check */
 
 	unsigned		 timeout;	/* --timeout, seconds */
 	bool			 timeout_set;
@@ -141,7 +157,8 @@ struct jobspec {
 	int			 argc;
 };
 
-static const char jobspec_optstring[] = "+:G:J:o:e:D:t:A:a:b:d:w:x:HWhV";
+static const char jobspec_optstring[] =
+    "+:G:J:o:e:D:t:A:a:b:d:w:x:N:n:HWhV";
 static const struct option jobspec_longopts[] = {
 	{ "gpus", required_argument, NULL, 'G' },
 	{ "job-name", required_argument, NULL, 'J' },
@@ -153,6 +170,16 @@ static const struct option jobspec_longopts[] = {
 	{ "array", required_argument, NULL, 'a' },
 	{ "nodelist", required_argument, NULL, 'w' },
 	{ "exclude", required_argument, NULL, 'x' },
+	{ "nodes", required_argument, NULL, 'N' },
+	{ "gpus-per-node", required_argument, NULL,
+	    JOBSPEC_OPT_GPUS_PER_NODE },
+	{ "any-shape", no_argument, NULL, JOBSPEC_OPT_ANY_SHAPE },
+	{ "ntasks", required_argument, NULL, 'n' },
+	{ "ntasks-per-node", required_argument, NULL,
+	    JOBSPEC_OPT_TASKS_PER_NODE },
+	{ "gpus-per-task", required_argument, NULL,
+	    JOBSPEC_OPT_GPUS_PER_TASK },
+	{ "gpu-bind", required_argument, NULL, JOBSPEC_OPT_GPU_BIND },
 	{ "dependency", required_argument, NULL, 'd' },
 	{ "kill-on-invalid-dep", required_argument, NULL,
 	    JOBSPEC_OPT_KILL_DEP },
@@ -426,8 +453,49 @@ jobspec_set(struct jobspec *js, int opt, const char *arg,
 	char			**names;
 	size_t			 nnames;
 	int			 sig = 0;
+	long			 count = 0;
+	bool			 none = false;
 
 	switch (opt) {
+	case 'N':
+		f = JOBSPEC_F_NODES;
+		if (jobshape_nodes(arg, &count, err, errlen) == -1)
+			return (-1);
+		break;
+	case JOBSPEC_OPT_GPUS_PER_NODE:
+	case JOBSPEC_OPT_GPUS_PER_TASK:
+		f = opt == JOBSPEC_OPT_GPUS_PER_NODE ?
+		    JOBSPEC_F_GPUS_PER_NODE : JOBSPEC_F_GPUS_PER_TASK;
+		p = opt == JOBSPEC_OPT_GPUS_PER_NODE ? "gpus-per-node" :
+		    "gpus-per-task";
+		if (strchr(arg, ':') != NULL) {
+			if ((count = slurm_opt_gpus(p, arg, 0, gtype,
+			    sizeof gtype, err, errlen)) == -1)
+				return (-1);
+		} else if (jobshape_count(p, arg, opt ==
+		    JOBSPEC_OPT_GPUS_PER_NODE ? JOBSPEC_MAX_GPUS_PER_NODE :
+		    JOBSPEC_MAX_GPUS, &count, err, errlen) == -1)
+			return (-1);
+		break;
+	case 'n':
+		f = JOBSPEC_F_NTASKS;
+		if (jobshape_count("ntasks", arg, JOBSHAPE_MAX_NODES *
+		    JOBSHAPE_MAX_TASKS, &count, err, errlen) == -1)
+			return (-1);
+		break;
+	case JOBSPEC_OPT_TASKS_PER_NODE:
+		f = JOBSPEC_F_TASKS_PER_NODE;
+		if (jobshape_tasks(arg, &count, err, errlen) == -1)
+			return (-1);
+		break;
+	case JOBSPEC_OPT_ANY_SHAPE:
+		f = JOBSPEC_F_ANY_SHAPE;
+		break;
+	case JOBSPEC_OPT_GPU_BIND:
+		f = JOBSPEC_F_GPU_BIND;
+		if (jobshape_bind(arg, &none, err, errlen) == -1)
+			return (-1);
+		break;
 	case 'G':
 		f = JOBSPEC_F_GPUS;
 		/* TYPE:N, sbatch's --gpus=a100:2: GPUs of that model. */
@@ -674,6 +742,32 @@ jobspec_set(struct jobspec *js, int opt, const char *arg,
 		js->placement = opt == JOBSPEC_OPT_SPREAD ? "spread" :
 		    "consolidate";
 		break;
+	case JOBSPEC_F_NODES:
+		js->shape.nodes = count;
+		break;
+	case JOBSPEC_F_GPUS_PER_NODE:
+	case JOBSPEC_F_GPUS_PER_TASK:
+		if (f == JOBSPEC_F_GPUS_PER_NODE)
+			js->shape.gpus_per_node = count;
+		else
+			js->shape.gpus_per_task = count;
+		if (*gtype != '\0') {
+			free(js->gpu_type);
+			js->gpu_type = xstrdup(gtype);
+		}
+		break;
+	case JOBSPEC_F_NTASKS:
+		js->shape.ntasks = count;
+		break;
+	case JOBSPEC_F_TASKS_PER_NODE:
+		js->shape.tasks_per_node = count;
+		break;
+	case JOBSPEC_F_ANY_SHAPE:
+		js->shape.any_shape = true;
+		break;
+	case JOBSPEC_F_GPU_BIND:
+		js->shape.bind_none = none;
+		break;
 	default:
 		free(*str);
 		*str = xstrdup(arg);
@@ -693,26 +787,12 @@ jobspec_slurm(struct jobspec *js, const struct slurm_opt *o, const char *arg,
 
 	switch (o->what) {
 	case SLURM_DO_GPUS:
-	case SLURM_DO_GPUS_PER_NODE:
 		if ((gpus = slurm_opt_gpus(o->name, arg, strcmp(o->name,
 		    "gres") == 0, type, sizeof type, err, errlen)) == -1)
 			return (-1);
 		snprintf(n, sizeof n, "%s%s%ld", type, *type != '\0' ? ":" :
 		    "", gpus);
-		if (jobspec_set(js, 'G', n, src, err, errlen) == -1)
-			return (-1);
-		/* Per node, on one node: all of them on it. */
-		if (o->what == SLURM_DO_GPUS_PER_NODE)
-			return (jobspec_set(js, JOBSPEC_OPT_CONSOLIDATE, NULL,
-			    src, err, errlen));
-		return (0);
-	case SLURM_DO_NODES:
-		if (slurm_opt_one(o, arg, err, errlen) == -1)
-			return (-1);
-		return (jobspec_set(js, JOBSPEC_OPT_CONSOLIDATE, NULL, src, err,
-		    errlen));
-	case SLURM_DO_TASKS:
-		return (slurm_opt_one(o, arg, err, errlen));
+		return (jobspec_set(js, 'G', n, src, err, errlen));
 	case SLURM_DO_SPREAD:
 		return (jobspec_set(js, JOBSPEC_OPT_SPREAD, NULL, src, err,
 		    errlen));
@@ -1006,7 +1086,7 @@ jobspec_parse_directives(struct jobspec *js, const char *text,
 /* Options that each make sense alone but not together. Checked once all
  * are in, the command line's and the directives' alike. */
 static int
-jobspec_check(const struct jobspec *js, char *err, size_t errlen)
+jobspec_check(struct jobspec *js, char *err, size_t errlen)
 {
 	const char	*ckpt = NULL;
 
@@ -1020,7 +1100,10 @@ jobspec_check(const struct jobspec *js, char *err, size_t errlen)
 		    "checkpoint; give one", ckpt);
 		return (-1);
 	}
-	return (0);
+	/* The shape, once -G and every shape option are in. */
+	return (jobshape_resolve(&js->shape, js->gpus,
+	    js->src[JOBSPEC_F_GPUS] != JOBSPEC_SRC_NONE, &js->shaped, err,
+	    errlen));
 }
 
 int
@@ -1190,7 +1273,20 @@ jobspec_build(const struct jobspec *js, char *const *env,
 	json_object_set_new(job, "stdout", json_string(output));
 	json_object_set_new(job, "stderr", json_string(js->error != NULL ?
 	    js->error : output));
-	json_object_set_new(job, "gpus", json_integer(js->gpus));
+	json_object_set_new(job, "gpus", json_integer(js->shaped.gpus > 0 ?
+	    js->shaped.gpus : js->gpus));
+	if (js->shaped.num_nodes > 0)
+		json_object_set_new(job, "num_nodes",
+		    json_integer(js->shaped.num_nodes));
+	if (js->shape.any_shape)
+		json_object_set_new(job, "any_shape", json_true());
+	if (js->shaped.tasks_per_node == JOBSHAPE_PER_GPU)
+		json_object_set_new(job, "tasks_per_node", json_string("gpu"));
+	else if (js->shaped.tasks_per_node > 1)
+		json_object_set_new(job, "tasks_per_node",
+		    json_integer(js->shaped.tasks_per_node));
+	if (js->shape.bind_none)
+		json_object_set_new(job, "gpu_bind", json_string("none"));
 	json_object_set_new(job, "time_limit",
 	    json_integer((json_int_t)js->time_limit));
 	json_object_set_new(job, "env", jobenv_build(js->export != NULL ?

@@ -23,9 +23,8 @@
 			"free GPUs may run a job; leave it out"
 #define SLURM_NAMED	"gbatch takes the nodes a job may run on, and those " \
 			"it may not, as -w and -x (node names); give those"
-#define SLURM_TASKS	"gbatch starts one process per node; start the " \
-			"ranks from it (torchrun, mpirun), and give 1 or " \
-			"leave it out"
+#define SLURM_TASKS	"gbatch starts the same tasks on each node " \
+			"(--ntasks-per-node K or gpu); give those"
 
 static const struct slurm_opt slurm_opts[] = {
 	/* gsub's own, under the same names. */
@@ -56,15 +55,18 @@ static const struct slurm_opt slurm_opts[] = {
 	{ "open-mode", 0, REQ, SLURM_DO_SAME, "append|truncate",
 	    "--open-mode" },
 	{ "signal", 0, REQ, SLURM_DO_SAME, "[B:]SIG[@SECS]", "--signal" },
+	{ "nodes", 'N', REQ, SLURM_DO_SAME, "N", "-N N (exactly)" },
+	{ "gpus-per-node", 0, REQ, SLURM_DO_SAME, "[TYPE:]N",
+	    "--gpus-per-node" },
+	{ "ntasks", 'n', REQ, SLURM_DO_SAME, "N", "-n N (the same on each "
+	    "node)" },
+	{ "ntasks-per-node", 0, REQ, SLURM_DO_SAME, "N|gpu",
+	    "--ntasks-per-node" },
+	{ "gpus-per-task", 0, REQ, SLURM_DO_SAME, "[TYPE:]N",
+	    "--gpus-per-task" },
+	{ "gpu-bind", 0, REQ, SLURM_DO_SAME, "none|single:1", "--gpu-bind" },
 	/* Mapped to gsub's. */
 	{ "gres", 0, REQ, SLURM_DO_GPUS, "gpu[:TYPE]:N", "-G [TYPE:]N" },
-	{ "gpus-per-task", 0, REQ, SLURM_DO_GPUS, "N", "-G N (one task)" },
-	{ "gpus-per-node", 0, REQ, SLURM_DO_GPUS_PER_NODE, "N",
-	    "-G N --consolidate (one node)" },
-	{ "nodes", 'N', REQ, SLURM_DO_NODES, "1", "--consolidate" },
-	{ "ntasks", 'n', REQ, SLURM_DO_TASKS, "1", "one process per node" },
-	{ "ntasks-per-node", 0, REQ, SLURM_DO_TASKS, "1",
-	    "one process per node" },
 	{ "requeue", 0, NO, SLURM_DO_ACCEPT, NULL,
 	    "the default: a preempted job runs again" },
 	{ "quiet", 'Q', NO, SLURM_DO_QUIET, NULL, "prints nothing on success" },
@@ -113,8 +115,6 @@ static const struct slurm_opt slurm_opts[] = {
 	    "GPU; to have a node alone, ask for all its GPUs (-G N "
 	    "--consolidate)" },
 	{ "gpus-per-socket", 0, REQ, SLURM_DO_REFUSE, NULL, SLURM_CPUS },
-	{ "gpu-bind", 0, REQ, SLURM_DO_REFUSE, NULL, "a job sees its own GPUs "
-	    "(CUDA_VISIBLE_DEVICES); leave it out" },
 	{ "gpu-freq", 0, REQ, SLURM_DO_REFUSE, NULL, "gbatch does not set GPU "
 	    "clocks; leave it out" },
 	{ "gres-flags", 0, REQ, SLURM_DO_REFUSE, NULL, SLURM_CPUS },
@@ -277,22 +277,4 @@ slurm_opt_gpus(const char *opt, const char *arg, int gres, char *type,
 			return (total);
 		p = end + 1;
 	}
-}
-
-int
-slurm_opt_one(const struct slurm_opt *o, const char *arg, char *err,
-    size_t errlen)
-{
-	if (strcmp(arg, "1") == 0 || (o->what == SLURM_DO_NODES &&
-	    strcmp(arg, "1-1") == 0))
-		return (0);
-	if (o->what == SLURM_DO_NODES)
-		snprintf(err, errlen, "--nodes %s: gbatch places a job's GPUs "
-		    "itself, on as few nodes as it can; ask for the total (-G "
-		    "N), with --consolidate to wait for the fewest nodes rather "
-		    "than start sooner on more", arg);
-	else
-		snprintf(err, errlen, "--%s %s: %s", o->name, arg,
-		    SLURM_TASKS);
-	return (-1);
 }

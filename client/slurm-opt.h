@@ -12,10 +12,7 @@
 /* What an option does. */
 enum slurm_opt_do {
 	SLURM_DO_SAME,		/* gsub's own option of that name */
-	SLURM_DO_GPUS,		/* a GPU count: --gres, --gpus-per-task */
-	SLURM_DO_NODES,		/* -N: one node */
-	SLURM_DO_TASKS,		/* -n, --ntasks-per-node: one task */
-	SLURM_DO_GPUS_PER_NODE,	/* --gpus-per-node: -G on one node */
+	SLURM_DO_GPUS,		/* a GPU count: --gres */
 	SLURM_DO_ACCEPT,	/* what gbatch does anyway: --requeue */
 	SLURM_DO_QUIET,		/* -Q: print nothing when all goes well */
 	SLURM_DO_SPREAD,	/* --spread-job: --spread */
@@ -49,11 +46,5 @@ const struct slurm_opt *slurm_opt_find(const char *name);
 #define SLURM_OPT_TYPE_MAX	64
 long		 slurm_opt_gpus(const char *opt, const char *arg, int gres,
 		     char *type, size_t typelen, char *err, size_t errlen);
-
-/* Parses a count that must be 1 for one node or one task, as -N, -n and
- * --ntasks-per-node write it ("1", "1-1" for -N). Returns 0, or -1 with
- * err naming the gbatch way. */
-int		 slurm_opt_one(const struct slurm_opt *, const char *arg,
-		     char *err, size_t errlen);
 
 #endif

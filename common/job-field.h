@@ -38,7 +38,11 @@
  * exclude_nodes are the nodes a job may run on alone, and those it may not
  * (sbatch's -w and -x: names joined by ',', expanded), gpu_type the GPU
  * model its nodes' GPUs must all name ("a100", matched without case; '' for
- * none of these). flags
+ * none of these). num_nodes is the shape asked for (sbatch's -N): exactly
+ * that many nodes, gpus / num_nodes GPUs on each (0: one node when one
+ * holds it, else an even split, or any with JOB_F_ANY_SHAPE).
+ * tasks_per_node is how many processes each node starts (sbatch's
+ * --ntasks-per-node): '' one, "K", or "gpu" one per GPU. flags
  * are job.h's JOB_F_*;
  * ckpt_signal 0 means SIGUSR1, ckpt_grace 0 the config's; umask -1 none.
  * warn_signal (0: none) is sent warn_time seconds before the time limit
@@ -130,6 +134,10 @@ enum job_field_kind {
 	    "exclude_nodes", JFK_TEXT0, 0)				\
 	COL(GPU_TYPE, gpu_type, const char *, "gpu_type", "gpu_type",	\
 	    JFK_TEXT0, 0)						\
+	COL(NUM_NODES, num_nodes, uint32_t, "num_nodes", "num_nodes",	\
+	    JFK_U32, 0)							\
+	COL(TASKS_PER_NODE, tasks_per_node, const char *,		\
+	    "tasks_per_node", "tasks_per_node", JFK_TEXT0, 0)		\
 	COL(QUEUE, queue, int, NULL, "queue", JFK_INT, 0)		\
 	COL(RANK, rank, int, NULL, "rank", JFK_INT, 0)			\
 	COL(ATTAINED, attained, uint64_t, "attained", "attained",	\

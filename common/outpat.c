@@ -1,5 +1,5 @@
-/* outpat.c: output file patterns: %j, %x, %u, %r, %N, %t, %A, %a and
- * %%. */
+/* outpat.c: output file patterns: %j, %x, %u, %r, %N, %n, %t, %A, %a
+ * and %%. */
 #include <stdio.h>
 #include <string.h>
 
@@ -16,7 +16,8 @@ static const struct outpat_seq {
 	{ 'u', "user" },
 	{ 'r', "restart count" },
 	{ 'N', "node name" },
-	{ 't', "rank" },
+	{ 'n', "node rank" },
+	{ 't', "task rank" },
 	{ 'A', "array job id" },
 	{ 'a', "array task id" },
 	{ '%', "a percent sign" },
@@ -95,6 +96,11 @@ outpat_value(char c, const struct outpat_vars *v, char *num, size_t numlen)
 			return (NULL);
 		snprintf(num, numlen, "%ld", v->rank);
 		return (num);
+	case 'n':
+		if (v->node_rank < 0)
+			return (NULL);
+		snprintf(num, numlen, "%ld", v->node_rank);
+		return (num);
 	case '%':
 		return ("%");
 	}
@@ -146,7 +152,21 @@ outpat_per_part(const char *pattern)
 	for (p = pattern; (p = strchr(p, '%')) != NULL; p += 2) {
 		if (p[1] == '\0')
 			break;
-		if (p[1] == 'N' || p[1] == 't')
+		if (p[1] == 'N' || p[1] == 'n' || p[1] == 't')
+			return (true);
+	}
+	return (false);
+}
+
+bool
+outpat_per_task(const char *pattern)
+{
+	const char	*p;
+
+	for (p = pattern; (p = strchr(p, '%')) != NULL; p += 2) {
+		if (p[1] == '\0')
+			break;
+		if (p[1] == 't')
 			return (true);
 	}
 	return (false);

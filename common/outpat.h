@@ -23,7 +23,8 @@ struct outpat_vars {
 	const char	*user;		/* %u */
 	unsigned	 restarts;	/* %r: runs before this one */
 	const char	*node;		/* %N: this part's node */
-	long		 rank;		/* %t: this part's rank, 0 first */
+	long		 rank;		/* %t: the task's rank, 0 first */
+	long		 node_rank;	/* %n: its node's, 0 first */
 	/* %A: the array's id (0: no array, %A is the job's id); %a: the
 	 * task (-1: not yet known; 0 for a job of no array). */
 	uint64_t	 array_job;
@@ -41,9 +42,12 @@ int	outpat_check(const char *pattern, char *err, size_t errlen);
 int	outpat_expand(const char *pattern, const struct outpat_vars *,
 	    char *out, size_t outlen, char *err, size_t errlen);
 
-/* Whether pattern names a part (%N or %t), so that each part of a
+/* Whether pattern names a part (%N, %n or %t), so that each part of a
  * multi-node job writes a file of its own. */
 bool	outpat_per_part(const char *pattern);
+/* Whether it names the task (%t), so that each of the tasks a node starts
+ * (--ntasks-per-node) writes a file of its own. */
+bool	outpat_per_task(const char *pattern);
 
 /* Whether a part may truncate the file of pattern when it opens it, rather
  * than append: only on the job's first run (a requeued run adds to what

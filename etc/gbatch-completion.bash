@@ -158,6 +158,10 @@ _gbatch_value()
 		_gbatch_list $(compgen -u) ;;
 	gcancel:-s | gcancel:--signal | gsub:--ckpt-signal)
 		COMPREPLY=($(compgen -W "$(_gbatch_signals)" -- "$cur")) ;;
+	gsub:--ntasks-per-node)
+		COMPREPLY=($(compgen -W "gpu 1 2 4 8" -- "$cur")) ;;
+	gsub:--gpu-bind)
+		COMPREPLY=($(compgen -W "none single:1" -- "$cur")) ;;
 	gsub:--export)
 		_gbatch_list ALL NONE $(compgen -e) ;;
 	*)

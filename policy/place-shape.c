@@ -56,6 +56,21 @@ place_shape_listed(struct place_cluster *cl, enum sched_placement how,
 	return (k);
 }
 
+/* Appends the nodes with c free GPUs to the candidates (k so far) in
+ * index order, so that the choice (and which part is rank 0) does not
+ * depend on the order nodes changed in. Returns the new count. */
+static uint32_t
+place_shape_bucket(struct place_cluster *cl, uint32_t c, uint32_t k)
+{
+	uint32_t	i, first = k;
+
+	for (i = cl->head[c]; i != PLACE_NONE; i = cl->nodes[i].next)
+		cl->scratch[k++] = i;
+	qsort(cl->scratch + first, k - first, sizeof *cl->scratch,
+	    place_by_index);
+	return (k);
+}
+
 /* The up nodes with per free GPUs, in the order how prefers, at least
  * want of them where there are (all of them for consolidate across
  * switches, which must count them per switch). */
@@ -82,20 +97,14 @@ place_shape_all(struct place_cluster *cl, enum sched_placement how,
 			cl->scratch[k++] = i;
 		break;
 	case SCHED_PLACE_SPREAD:
-		for (c = SCHED_MAX_GPUS_PER_NODE; c >= per && k < want; c--) {
-			for (i = cl->head[c]; i != PLACE_NONE && k < want;
-			    i = cl->nodes[i].next)
-				cl->scratch[k++] = i;
-		}
+		for (c = SCHED_MAX_GPUS_PER_NODE; c >= per && k < want; c--)
+			k = place_shape_bucket(cl, c, k);
 		break;
 	case SCHED_PLACE_CONSOLIDATE:
 	default:
-		for (c = per; c <= SCHED_MAX_GPUS_PER_NODE &&
-		    (all || k < want); c++) {
-			for (i = cl->head[c]; i != PLACE_NONE &&
-			    (all || k < want); i = cl->nodes[i].next)
-				cl->scratch[k++] = i;
-		}
+		for (c = per; c <= SCHED_MAX_GPUS_PER_NODE && (all || k < want);
+		    c++)
+			k = place_shape_bucket(cl, c, k);
 		break;
 	}
 	return (k);

@@ -228,9 +228,11 @@ job_report_gang_state(struct job *j, struct job_change *how, char *detail,
 			how->has_exit = part->has_exit;
 			how->exit_code = part->exit_code;
 			how->signal = part->signal;
-			snprintf(detail, len, "rank %zu on %s ended %s", i,
+			snprintf(detail, len, "rank %zu on %s ended %s%s%s", i,
 			    node_name(part->node),
-			    job_state_name(part->end_state));
+			    job_state_name(part->end_state),
+			    part->message != NULL ? ": " : "",
+			    part->message != NULL ? part->message : "");
 			how->message = detail;
 			how->detail = detail;
 			return (part->end_state);
@@ -250,7 +252,8 @@ job_report_ended(struct node *n, struct peer *p, const json_t *r)
 	enum job_state		 to;
 	const char		*state;
 	json_t			*v;
-	char			 detail[256], msgbuf[JOB_REPORT_MSG_MAX + 4];
+	char			 detail[JOB_REPORT_MSG_MAX + 128];
+	char			 msgbuf[JOB_REPORT_MSG_MAX + 4];
 	uint64_t		 id = job_report_id(r);
 	size_t			 i, left = 0, nacks = 0, cut;
 	int			 rank;
@@ -309,6 +312,9 @@ job_report_ended(struct node *n, struct peer *p, const json_t *r)
 		part->has_exit = how.has_exit;
 		part->exit_code = how.exit_code;
 		part->signal = how.signal;
+		free(part->message);
+		part->message = how.message != NULL && *how.message != '\0' ?
+		    xstrdup(how.message) : NULL;
 		for (i = 0; i < job_nparts(j); i++)
 			left += !job_part_const(j, i)->ended;
 		if (left > 0) {

@@ -41,6 +41,8 @@ struct job {
 	char			*req_nodes;	/* -w: names, ',' between */
 	char			*exclude_nodes;	/* -x */
 	char			*gpu_type;	/* --gres=gpu:TYPE:N */
+	char			*tasks_per_node;/* "", "K" or "gpu" */
+	uint32_t		 num_nodes;	/* -N; 0: any */
 	uint32_t		 array_throttle;/* its %N, 0: none */
 	/* An array's own row: the tasks it still stands for, parsed and as
 	 * text (NULL for other jobs). */
@@ -66,6 +68,8 @@ struct job {
 	TAILQ_ENTRY(job)	 all;
 };
 TAILQ_HEAD(job_list, job);
+
+static void	job_parts_free(struct job *);
 
 static struct job_list	  job_all = TAILQ_HEAD_INITIALIZER(job_all);
 static struct job	**job_hash;
@@ -209,7 +213,7 @@ job_create(const struct store_job *r)
 	struct job	*j, *at;
 	const char	*argv = r->argv != NULL ? r->argv : "[]";
 	size_t		 b, lname, luser, lcmd, largv, lwd, lout, lerr, lmsg;
-	size_t		 lacct, lcomm, ldep, lspec, lreq, lexc, ltype;
+	size_t		 lacct, lcomm, ldep, lspec, lreq, lexc, ltype, ltasks;
 	struct array_set spec;
 	char		*str, err[256];
 
@@ -230,9 +234,10 @@ job_create(const struct store_job *r)
 	lreq = r->req_nodes != NULL ? strlen(r->req_nodes) : 0;
 	lexc = r->exclude_nodes != NULL ? strlen(r->exclude_nodes) : 0;
 	ltype = r->gpu_type != NULL ? strlen(r->gpu_type) : 0;
+	ltasks = r->tasks_per_node != NULL ? strlen(r->tasks_per_node) : 0;
 	j = xcalloc(1, sizeof *j + lname + luser + lcmd + largv + lwd + lout +
 	    lerr + lmsg + lacct + lcomm + ldep + lspec + lreq + lexc + ltype +
-	    15);
+	    ltasks + 16);
 	str = (char *)(j + 1);
 	j->id = r->id;
 	j->name = job_put(&str, r->name, lname);
@@ -251,6 +256,8 @@ job_create(const struct store_job *r)
 	j->req_nodes = job_put(&str, r->req_nodes, lreq);
 	j->exclude_nodes = job_put(&str, r->exclude_nodes, lexc);
 	j->gpu_type = job_put(&str, r->gpu_type, ltype);
+	j->tasks_per_node = job_put(&str, r->tasks_per_node, ltasks);
+	j->num_nodes = r->num_nodes;
 	j->array_job_id = r->array_job_id;
 	j->array_task_id = r->array_task_id;
 	if (j->array_job_id != 0 && array_parse(j->array_spec, &spec, err,
@@ -320,8 +327,7 @@ job_free(struct job *j)
 	TAILQ_REMOVE(&job_all, j, all);
 	if (j->message != j->message_inline)
 		free(j->message);
-	if (j->parts != &j->part0)
-		free(j->parts);
+	job_parts_free(j);
 	job_dep_free(j->dep);
 	job_set_array_tasks(j, NULL);
 	free(j);
@@ -402,6 +408,8 @@ job_to_row(const struct job *j, struct store_job *r)
 	r->req_nodes = j->req_nodes;
 	r->exclude_nodes = j->exclude_nodes;
 	r->gpu_type = j->gpu_type;
+	r->tasks_per_node = j->tasks_per_node;
+	r->num_nodes = j->num_nodes;
 	r->gpu_mask = j->nparts > 0 ? j->parts[0].mask : 0;
 	r->restarts = j->restarts;
 	r->attained = j->sched.attained;
@@ -465,6 +473,9 @@ const char	*job_req_nodes(const struct job *j) { return (j->req_nodes); }
 const char	*job_exclude_nodes(const struct job *j)
 		     { return (j->exclude_nodes); }
 const char	*job_gpu_type(const struct job *j) { return (j->gpu_type); }
+uint32_t	 job_num_nodes(const struct job *j) { return (j->num_nodes); }
+const char	*job_tasks_per_node(const struct job *j)
+		     { return (j->tasks_per_node); }
 uint32_t	 job_array_throttle(const struct job *j)
 		     { return (j->array_throttle); }
 struct array_set *job_array_left(struct job *j) { return (j->array_left); }
@@ -571,19 +582,34 @@ job_set_state(struct job *j, enum job_state s)
 	j->state = s;
 }
 
+/* Frees the parts of the last run and what their nodes said. */
+static void
+job_parts_free(struct job *j)
+{
+	size_t	i;
+
+	for (i = 0; i < j->nparts; i++) {
+		free(j->parts[i].message);
+		j->parts[i].message = NULL;
+	}
+	if (j->parts != &j->part0)
+		free(j->parts);
+	j->parts = &j->part0;
+}
+
 void
 job_set_run(struct job *j, const struct job_part *parts, size_t n,
     int64_t start)
 {
 	size_t	i;
 
-	if (j->parts != &j->part0)
-		free(j->parts);
+	job_parts_free(j);
 	j->parts = n <= 1 ? &j->part0 : xcalloc(n, sizeof *j->parts);
 	j->nparts = n;
 	for (i = 0; i < n; i++) {
 		j->parts[i] = parts[i];
 		j->parts[i].ended = false;
+		j->parts[i].message = NULL;
 	}
 	if (start != 0)
 		j->start_time = start;

@@ -33,6 +33,12 @@ struct sched_cjob;
 /* warn_signal goes to the batch shell alone, not its process group
  * (sbatch's --signal=B:SIG). */
 #define JOB_F_WARN_BATCH	0x40
+/* A job that asks for no shape takes its GPUs split any way, not evenly
+ * (gsub --any-shape; every job of a store before schema 14). */
+#define JOB_F_ANY_SHAPE		0x80
+/* Each task sees every GPU of its node, not its own (sbatch's
+ * --gpu-bind=none with --ntasks-per-node gpu). */
+#define JOB_F_GPU_BIND_NONE	0x100
 
 /* What the scheduler keeps of a job: the store's schema 3 columns (as of
  * the last start or stop) and the job's handle in the core. */
@@ -98,6 +104,7 @@ struct job_part {
 	bool		 has_exit;
 	int		 exit_code;
 	int		 signal;
+	char		*message;	/* what its node said, or NULL */
 };
 struct node	*job_node(const struct job *);
 uint64_t	 job_gpu_mask(const struct job *);
@@ -126,6 +133,10 @@ uint32_t	 job_restarts(const struct job *);
 const char	*job_req_nodes(const struct job *);
 const char	*job_exclude_nodes(const struct job *);
 const char	*job_gpu_type(const struct job *);
+/* Its shape and tasks (common/job-field.h): the nodes asked for (0: any
+ * number), and the processes per node ("", "K" or "gpu"). */
+uint32_t	 job_num_nodes(const struct job *);
+const char	*job_tasks_per_node(const struct job *);
 /* Job arrays (common/job-field.h says how their rows work): the array's
  * id (0: none), the task (-1: none, or the array's own row), the array as
  * submitted and its throttle (0: none). */

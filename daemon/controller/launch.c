@@ -2,6 +2,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/array.h"
 #include "common/log.h"
@@ -14,6 +15,7 @@
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/store.h"
+#include "policy/sched.h"
 
 static json_t *
 launch_parse(const char *text, json_t *fallback)
@@ -108,6 +110,39 @@ launch_array(const struct store_job *row)
 	return (o);
 }
 
+/* The processes part i starts (the job's tasks_per_node: "" one, "gpu"
+ * one per GPU of the part, else that many). */
+static unsigned
+launch_tasks_of(const struct job *j, size_t i)
+{
+	const char	*t = job_tasks_per_node(j);
+
+	if (*t == '\0')
+		return (1);
+	if (strcmp(t, "gpu") == 0)
+		return (sched_mask_count(job_part_const(j, i)->mask));
+	return ((unsigned)strtoul(t, NULL, 10));
+}
+
+/* Part i's "tasks": the global rank of its first process, how many it
+ * starts, and the job's in all; with one task per GPU, whether each sees
+ * them all. */
+static json_t *
+launch_tasks(const struct job *j, size_t i, unsigned world, unsigned base,
+    uint32_t flags)
+{
+	json_t	*t;
+
+	t = json_pack("{s:i,s:i,s:i}", "base", (int)base, "count",
+	    (int)launch_tasks_of(j, i), "world_size", (int)world);
+	if (strcmp(job_tasks_per_node(j), "gpu") == 0) {
+		json_object_set_new(t, "per_gpu", json_true());
+		if (flags & JOB_F_GPU_BIND_NONE)
+			json_object_set_new(t, "gpu_bind_none", json_true());
+	}
+	return (t);
+}
+
 void
 launch_job(struct job *j)
 {
@@ -116,6 +151,7 @@ launch_job(struct job *j)
 	json_t			*msg, *spec, *part;
 	char			*ckpt_dir, *nodelist;
 	size_t			 i, nparts = job_nparts(j);
+	unsigned		 world = 0, base = 0;
 	int			 rc;
 
 	/* Every part's node must be there before any part starts: a gang
@@ -179,7 +215,10 @@ launch_job(struct job *j)
 		launch_fail(j, "cannot encode its launch message");
 		return;
 	}
-	/* One message per part: the same job, its rank and its GPUs. */
+	for (i = 0; i < nparts; i++)
+		world += launch_tasks_of(j, i);
+	/* One message per part: the same job, its rank, its GPUs and its
+	 * tasks. */
 	for (i = 0; i < nparts; i++) {
 		n = job_part_const(j, i)->node;
 		part = json_deep_copy(spec);
@@ -187,6 +226,9 @@ launch_job(struct job *j)
 		    (json_int_t)i));
 		json_object_set_new(part, "gpus",
 		    launch_gpus(job_part_const(j, i)->mask));
+		json_object_set_new(part, "tasks", launch_tasks(j, i, world,
+		    base, row.flags));
+		base += launch_tasks_of(j, i);
 		msg = proto_msg(MSG_JOB_LAUNCH);
 		json_object_set_new(msg, "job", part);
 		peer_send(node_peer(n), msg);

@@ -21,6 +21,7 @@
 #include "daemon/controller/depend-wait.h"
 #include "daemon/controller/gbatchd.h"
 #include "daemon/controller/job.h"
+#include "daemon/controller/job-shape.h"
 #include "daemon/controller/metrics.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
@@ -454,7 +455,8 @@ req_job_submit(struct peer *p, const json_t *msg)
 	const char		*base;
 	char			 err[512], *argv = NULL, *env = NULL;
 	char			*warning = NULL, *depend = NULL;
-	char			*atasks = NULL, *aspec = NULL;
+	char			*atasks = NULL, *aspec = NULL, *unfit;
+	char			 tasks[16];
 	char			*req_nodes = NULL, *exc_nodes = NULL;
 	const char		*dtext = NULL;
 	uint32_t		 afirst = 0, acount = 0;
@@ -579,6 +581,9 @@ req_job_submit(struct peer *p, const json_t *msg)
 		goto invalid;
 	row.req_nodes = req_nodes;
 	row.exclude_nodes = exc_nodes;
+	if (job_shape_read(job, (uint32_t)gpus, &row, tasks, err,
+	    sizeof err) != 0)
+		goto invalid;
 	if ((kv = json_object_get(job, "array")) != NULL &&
 	    req_job_submit_array(kv, &atasks, &aspec, &afirst, &acount, err,
 	    sizeof err) != 0)
@@ -606,6 +611,12 @@ req_job_submit(struct peer *p, const json_t *msg)
 		req_error(p, msg, PROTO_E_UNSATISFIABLE, "--gpus %llu: the "
 		    "cluster has %llu GPU%s in all", gpus,
 		    (unsigned long long)all, all == 1 ? "" : "s");
+		goto out;
+	}
+	if ((unfit = job_shape_unfit((uint32_t)gpus, row.num_nodes,
+	    (row.flags & JOB_F_ANY_SHAPE) != 0)) != NULL) {
+		req_error(p, msg, PROTO_E_UNSATISFIABLE, "%s", unfit);
+		free(unfit);
 		goto out;
 	}
 

@@ -24,6 +24,8 @@
 /* A job asking for GPUs in the play: one served first, or the job. */
 struct estimate_job {
 	uint32_t		 gpus;
+	uint32_t		 num_nodes;	/* its shape; 0: free */
+	bool			 any_shape;
 	bool			 consolidate;
 	enum sched_placement	 placement;
 	uint32_t		*nodes;		/* NULL: any */
@@ -78,19 +80,27 @@ estimate_find(struct estimate *e, const struct estimate_job *j)
 		e->scratch = xreallocarray(e->scratch, j->gpus,
 		    sizeof *e->scratch);
 	}
-	if (j->nodes != NULL)
-		return (place_find_in(e->cl, j->placement, j->gpus,
-		    j->consolidate, j->nodes, j->nnodes, e->scratch));
-	return (place_find(e->cl, j->placement, j->gpus, j->consolidate,
-	    e->scratch));
+	struct place_want	w = {
+		.gpus = j->gpus,
+		.nnodes = j->num_nodes,
+		.any_shape = j->any_shape,
+		.sensitive = j->consolidate,
+		.nodes = j->nodes,
+		.nlisted = j->nnodes,
+	};
+
+	return (place_find_want(e->cl, j->placement, &w, e->scratch));
 }
 
 static void
-estimate_job_of(struct estimate_job *ej, uint32_t gpus, uint32_t flags,
-    const char *req, const char *exc, const char *type, uint64_t limit)
+estimate_job_of(struct estimate_job *ej, uint32_t gpus, uint32_t num_nodes,
+    uint32_t flags, const char *req, const char *exc, const char *type,
+    uint64_t limit)
 {
 	memset(ej, 0, sizeof *ej);
 	ej->gpus = gpus;
+	ej->num_nodes = num_nodes;
+	ej->any_shape = (flags & JOB_F_ANY_SHAPE) != 0;
 	ej->consolidate = (flags & JOB_F_CONSOLIDATE) != 0;
 	ej->placement = (flags & JOB_F_SPREAD) ? SCHED_PLACE_SPREAD :
 	    gbatchd_conf()->sched.placement;
@@ -115,7 +125,7 @@ estimate_pending(struct sched_cjob *cj, void *arg)
 		e->ahead = xreallocarray(e->ahead, e->aheadsize,
 		    sizeof *e->ahead);
 	}
-	estimate_job_of(&e->ahead[e->nahead++], job_gpus(j),
+	estimate_job_of(&e->ahead[e->nahead++], job_gpus(j), job_num_nodes(j),
 	    job_sched_const(j)->flags, job_req_nodes(j),
 	    job_exclude_nodes(j), job_gpu_type(j), job_time_limit(j));
 }
@@ -228,7 +238,8 @@ schedule_estimate(const struct store_job *row, int64_t now,
 	estimate_cluster(&e, core);
 	sched_core_each_pending(core, estimate_pending, &e);
 	out->ahead = e.nahead;
-	estimate_job_of(&me, row->gpus, row->flags, row->req_nodes,
+	estimate_job_of(&me, row->gpus, row->num_nodes, row->flags,
+	    row->req_nodes,
 	    row->exclude_nodes, row->gpu_type, 0);
 	/* Each round ends at least one hold, so this ends. */
 	for (round = 0; round <= e.nholds + e.nahead + 1; round++) {

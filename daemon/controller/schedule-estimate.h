@@ -28,8 +28,8 @@ struct schedule_estimate {
 	bool		 never_fits;
 };
 
-/* Estimates row's start (gpus, flags, req_nodes, exclude_nodes, gpu_type,
- * time_limit) at now (ms since the epoch). */
+/* Estimates row's start (gpus, num_nodes, flags, req_nodes, exclude_nodes,
+ * gpu_type, time_limit) at now (ms since the epoch). */
 void	schedule_estimate(const struct store_job *row, int64_t now,
 	    struct schedule_estimate *out);
 

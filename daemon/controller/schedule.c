@@ -185,6 +185,8 @@ schedule_spec(struct job *j, struct sched_jobspec *spec, int64_t now)
 		spec->placement = SCHED_PLACE_SPREAD;
 	}
 	spec->no_preempt = (s->flags & JOB_F_NO_REQUEUE) != 0;
+	spec->num_nodes = job_num_nodes(j);
+	spec->any_shape = (s->flags & JOB_F_ANY_SHAPE) != 0;
 	/* A job array's tasks share its throttle. */
 	spec->group = job_array_job_id(j);
 	spec->group_cap = job_array_throttle(j);

@@ -164,6 +164,12 @@ static const char *const store_migrations[] = {
 	"ALTER TABLE jobs ADD COLUMN req_nodes TEXT NOT NULL DEFAULT '';"
 	"ALTER TABLE jobs ADD COLUMN exclude_nodes TEXT NOT NULL DEFAULT '';"
 	"ALTER TABLE jobs ADD COLUMN gpu_type TEXT NOT NULL DEFAULT '';",
+	/* 14: shapes and tasks (sbatch's -N, --ntasks-per-node). The jobs
+	 * before took GPUs split any way, and keep doing so
+	 * (JOB_F_ANY_SHAPE); one process per node. */
+	"ALTER TABLE jobs ADD COLUMN num_nodes INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE jobs ADD COLUMN tasks_per_node TEXT NOT NULL DEFAULT '';"
+	"UPDATE jobs SET flags = flags | 128;",
 };
 #define STORE_NMIGRATIONS \
 	((int)(sizeof store_migrations / sizeof store_migrations[0]))

@@ -246,8 +246,9 @@ static void
 node_job_reap(struct node_job *job)
 {
 	const char	*state_dir = job->jobs->conf->state_dir;
-	json_t		*report, *run;
+	json_t		*report, *run, *t;
 	json_int_t	 pid, ticks;
+	size_t		 i;
 	char		 err[512], msg[512];
 
 	if (job->sock != -1)
@@ -270,6 +271,13 @@ node_job_reap(struct node_job *job)
 	ticks = json_integer_value(json_object_get(run, "pid_start"));
 	if (pid > 0 && node_proc_matches((pid_t)pid, (uint64_t)ticks))
 		kill(-(pid_t)pid, SIGKILL);
+	/* The node's other tasks (--ntasks-per-node). */
+	json_array_foreach(json_object_get(run, "tasks"), i, t) {
+		pid = json_integer_value(json_array_get(t, 0));
+		ticks = json_integer_value(json_array_get(t, 1));
+		if (pid > 0 && node_proc_matches((pid_t)pid, (uint64_t)ticks))
+			kill(-(pid_t)pid, SIGKILL);
+	}
 	json_decref(run);
 	snprintf(msg, sizeof msg, "shepherd %ld ended without recording the "
 	    "job's end", (long)job->shep_pid);

@@ -8,6 +8,9 @@
 #include "common/xmalloc.h"
 #include "daemon/node/node-launch.h"
 
+/* A node's processes for one job: as gbatchd's JOB_SHAPE_MAX_TASKS. */
+#define NODE_LAUNCH_MAX_TASKS	1024
+
 /* Caps on what a controller may ask for, so a bad message costs little. */
 #define NODE_LAUNCH_MAX_GPUS	64
 #define NODE_LAUNCH_MAX_GRACE	86400
@@ -267,6 +270,46 @@ node_launch_array(struct node_launch *l, const json_t *job, char *err,
 	return (0);
 }
 
+/* "tasks": this node's processes (optional: one, a controller from before
+ * tasks sent none). */
+static int
+node_launch_tasks(struct node_launch *l, const json_t *job, char *err,
+    size_t errlen)
+{
+	const json_t	*t = json_object_get(job, "tasks");
+	json_int_t	 v;
+
+	l->task_base = l->node_rank;
+	l->tasks = 1;
+	l->world_size = l->num_nodes;
+	if (t == NULL)
+		return (0);
+	if (!json_is_object(t)) {
+		snprintf(err, errlen, "job.tasks: expected an object");
+		return (-1);
+	}
+	if (node_launch_range(t, "count", 1, NODE_LAUNCH_MAX_TASKS, 1, &v, err,
+	    errlen) == -1)
+		return (-1);
+	l->tasks = (unsigned)v;
+	if (node_launch_range(t, "world_size", 1, INT32_MAX, l->tasks, &v,
+	    err, errlen) == -1)
+		return (-1);
+	l->world_size = (unsigned)v;
+	if (node_launch_range(t, "base", 0, l->world_size - l->tasks, 0, &v,
+	    err, errlen) == -1)
+		return (-1);
+	l->task_base = (unsigned)v;
+	l->task_per_gpu = json_is_true(json_object_get(t, "per_gpu"));
+	l->gpu_bind_none = json_is_true(json_object_get(t, "gpu_bind_none"));
+	if (l->task_per_gpu && l->tasks != l->ngpus) {
+		snprintf(err, errlen, "job.tasks.count: expected one task per "
+		    "GPU (%zu), got %u", l->ngpus, l->tasks);
+		return (-1);
+	}
+	return (0);
+}
+
 struct node_launch *
 node_launch_parse(const json_t *msg, char *err, size_t errlen)
 {
@@ -337,7 +380,8 @@ node_launch_parse(const json_t *msg, char *err, size_t errlen)
 	}
 	if (node_launch_restart(l, job, err, errlen) == -1 ||
 	    node_launch_array(l, job, err, errlen) == -1 ||
-	    node_launch_lists(l, job, err, errlen) == -1)
+	    node_launch_lists(l, job, err, errlen) == -1 ||
+	    node_launch_tasks(l, job, err, errlen) == -1)
 		goto fail;
 	return (l);
 fail:

@@ -29,6 +29,16 @@ struct node_launch {
 	char		 *nodelist;
 	unsigned	  num_nodes;
 	unsigned	  node_rank;
+	/* The processes this node starts (sbatch's --ntasks-per-node): the
+	 * global rank of the first, how many, and the job's in all. One
+	 * per node (node_rank, 1, num_nodes) unless the launch says. */
+	unsigned	  task_base;
+	unsigned	  tasks;
+	unsigned	  world_size;
+	/* One task per GPU, each seeing its own (CUDA_VISIBLE_DEVICES)
+	 * unless gpu_bind_none. */
+	bool		  task_per_gpu;
+	bool		  gpu_bind_none;
 	unsigned	  restarts;	/* runs before this one */
 	char		 *ckpt_dir;	/* absolute, "" = none */
 	int		  ckpt_signal;	/* sent first on preemption */

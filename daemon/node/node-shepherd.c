@@ -34,13 +34,25 @@ enum node_shepherd_ending {
 	NODE_SHEPHERD_CANCEL,
 	NODE_SHEPHERD_TIMEOUT,
 	NODE_SHEPHERD_PREEMPT,	/* grace over: SIGTERM sent */
+	NODE_SHEPHERD_FAILED,	/* a task failed: the others are stopped */
+};
+
+/* One of the node's processes of the job (one, or --ntasks-per-node's):
+ * it leads a process group of its own. */
+struct node_shepherd_task {
+	pid_t				 pgid;
+	uint64_t			 ticks;		/* its start time */
+	bool				 done;		/* reaped */
+	int				 status;
 };
 
 struct node_shepherd {
 	const struct node_conf		*conf;
 	const struct node_launch	*l;
-	pid_t				 pgid;		/* the job */
-	uint64_t			 pgid_ticks;	/* its start time */
+	struct node_shepherd_task	*tasks;
+	unsigned			 ntasks;	/* started */
+	unsigned			 ndone;
+	int				 failed;	/* first to fail, -1 */
 	time_t				 start_time;
 	uint64_t			 limit_at;	/* monotonic ms, 0 none */
 	uint64_t			 warn_at;	/* the warning signal's */
@@ -48,9 +60,14 @@ struct node_shepherd {
 	uint64_t			 preempt_at;	/* end of the grace */
 	bool				 preempted;
 	enum node_shepherd_ending	 ending;
-	bool				 leader_done;
-	int				 status;	/* the leader's */
 };
+
+/* Every task has ended (its leader at least). */
+static bool
+node_shepherd_all_done(const struct node_shepherd *sh)
+{
+	return (sh->ndone == sh->ntasks);
+}
 
 static uint64_t
 node_shepherd_now_ms(void)
@@ -103,10 +120,13 @@ node_shepherd_record_run(struct node_shepherd *sh)
 	json_t	*rec;
 	char	 err[512];
 
+	json_t	*tasks;
+	unsigned i;
+
 	rec = json_pack("{s:I,s:s,s:o,s:i,s:I,s:I,s:i,s:I,s:i,s:i}",
 	    "id", (json_int_t)sh->l->id, "state", "RUNNING",
-	    "gpus", node_shepherd_gpus(sh->l), "pid", (int)sh->pgid,
-	    "pid_start", (json_int_t)sh->pgid_ticks,
+	    "gpus", node_shepherd_gpus(sh->l), "pid", (int)sh->tasks[0].pgid,
+	    "pid_start", (json_int_t)sh->tasks[0].ticks,
 	    "start_time", (json_int_t)sh->start_time,
 	    "shepherd_pid", (int)getpid(),
 	    "shepherd_start", (json_int_t)node_proc_start_ticks(getpid()),
@@ -114,6 +134,15 @@ node_shepherd_record_run(struct node_shepherd *sh)
 	    "num_nodes", (int)sh->l->num_nodes);
 	if (sh->preempted)
 		json_object_set_new(rec, "preempted", json_true());
+	/* The other tasks, for gnoded to kill should the shepherd die. */
+	if (sh->ntasks > 1) {
+		tasks = json_array();
+		for (i = 1; i < sh->ntasks; i++)
+			json_array_append_new(tasks, json_pack("[i,I]",
+			    (int)sh->tasks[i].pgid,
+			    (json_int_t)sh->tasks[i].ticks));
+		json_object_set_new(rec, "tasks", tasks);
+	}
 	if (node_record_write(sh->conf->state_dir, sh->l->id, NODE_RECORD_RUN,
 	    rec, err, sizeof err) == -1)
 		log_error("job %llu: cannot record its start: %s",
@@ -122,12 +151,22 @@ node_shepherd_record_run(struct node_shepherd *sh)
 }
 
 static void
-node_shepherd_kill(struct node_shepherd *sh, int sig)
+node_shepherd_kill_task(struct node_shepherd *sh, unsigned i, int sig)
 {
-	if (kill(-sh->pgid, sig) == -1 && errno != ESRCH)
+	if (kill(-sh->tasks[i].pgid, sig) == -1 && errno != ESRCH)
 		log_warn("job %llu: cannot send signal %d to process group "
 		    "%ld: %s", (unsigned long long)sh->l->id, sig,
-		    (long)sh->pgid, strerror(errno));
+		    (long)sh->tasks[i].pgid, strerror(errno));
+}
+
+/* To every task's process group. */
+static void
+node_shepherd_kill(struct node_shepherd *sh, int sig)
+{
+	unsigned	i;
+
+	for (i = 0; i < sh->ntasks; i++)
+		node_shepherd_kill_task(sh, i, sig);
 }
 
 /* Starts the end of the job: SIGTERM now, SIGKILL kill_wait later. */
@@ -159,7 +198,7 @@ node_shepherd_preempt(struct node_shepherd *sh)
 	unsigned long long	id = sh->l->id;
 
 	if (sh->preempted || sh->ending != NODE_SHEPHERD_RUNNING ||
-	    sh->leader_done) {
+	    node_shepherd_all_done(sh)) {
 		log_debug("job %llu: preempt while %s; ignored", id,
 		    sh->preempted ? "already being preempted" : "ending");
 		return;
@@ -182,6 +221,7 @@ static void
 node_shepherd_warn(struct node_shepherd *sh)
 {
 	const struct node_launch	*l = sh->l;
+	unsigned			 i;
 
 	log_info("job %llu: signal %d, %u s before its time limit%s",
 	    (unsigned long long)l->id, l->warn_signal, l->warn_time,
@@ -190,39 +230,79 @@ node_shepherd_warn(struct node_shepherd *sh)
 		node_shepherd_kill(sh, l->warn_signal);
 		return;
 	}
-	if (!sh->leader_done && kill(sh->pgid, l->warn_signal) == -1 &&
-	    errno != ESRCH)
-		log_warn("job %llu: cannot send signal %d to %ld: %s",
-		    (unsigned long long)l->id, l->warn_signal, (long)sh->pgid,
-		    strerror(errno));
+	for (i = 0; i < sh->ntasks; i++) {
+		if (!sh->tasks[i].done && kill(sh->tasks[i].pgid,
+		    l->warn_signal) == -1 && errno != ESRCH)
+			log_warn("job %llu: cannot send signal %d to %ld: %s",
+			    (unsigned long long)l->id, l->warn_signal,
+			    (long)sh->tasks[i].pgid, strerror(errno));
+	}
+}
+
+static bool
+node_shepherd_failed_status(int status)
+{
+	return (!WIFEXITED(status) || WEXITSTATUS(status) != 0);
+}
+
+/* Task i's leader has ended with status. */
+static void
+node_shepherd_task_done(struct node_shepherd *sh, unsigned i, int status)
+{
+	struct node_shepherd_task	*t = &sh->tasks[i];
+
+	t->done = true;
+	t->status = status;
+	sh->ndone++;
+	/* A task ends with its script: what it left behind goes too,
+	 * unless a cancel or timeout is still giving it the kill_wait
+	 * grace, or a preemption its checkpoint grace: a batch shell
+	 * without a trap dies of the checkpoint signal while the trainer
+	 * it started is saving its state. */
+	if (sh->ending == NODE_SHEPHERD_RUNNING && sh->preempt_at == 0)
+		node_shepherd_kill_task(sh, i, SIGKILL);
+	if (!node_shepherd_failed_status(status) || sh->failed >= 0)
+		return;
+	sh->failed = (int)i;
+	/* The gang rule, per task: one that fails stops the others, as a
+	 * failing part stops the job's other nodes. */
+	if (sh->ending == NODE_SHEPHERD_RUNNING && sh->preempt_at == 0 &&
+	    !node_shepherd_all_done(sh)) {
+		log_info("job %llu: task %u failed; stopping the node's "
+		    "others", (unsigned long long)sh->l->id,
+		    sh->l->task_base + i);
+		node_shepherd_stop(sh, NODE_SHEPHERD_FAILED);
+	}
 }
 
 static void
 node_shepherd_reap(struct node_shepherd *sh)
 {
-	pid_t	pid;
-	int	status;
+	pid_t		pid;
+	unsigned	i;
+	int		status;
 
 	/* As a subreaper we also collect the job's orphaned descendants. */
 	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
-		if (pid != sh->pgid)
-			continue;
-		sh->leader_done = true;
-		sh->status = status;
-		/* A job ends with its script: what it left behind goes
-		 * too, unless a cancel or timeout is still giving it the
-		 * kill_wait grace, or a preemption its checkpoint grace: a
-		 * batch shell without a trap dies of the checkpoint signal
-		 * while the trainer it started is saving its state. */
-		if (sh->ending == NODE_SHEPHERD_RUNNING && sh->preempt_at == 0)
-			node_shepherd_kill(sh, SIGKILL);
+		for (i = 0; i < sh->ntasks; i++) {
+			if (pid == sh->tasks[i].pgid && !sh->tasks[i].done) {
+				node_shepherd_task_done(sh, i, status);
+				break;
+			}
+		}
 	}
 }
 
 static bool
 node_shepherd_group_gone(struct node_shepherd *sh)
 {
-	return (kill(-sh->pgid, 0) == -1 && errno == ESRCH);
+	unsigned	i;
+
+	for (i = 0; i < sh->ntasks; i++) {
+		if (kill(-sh->tasks[i].pgid, 0) == 0 || errno != ESRCH)
+			return (false);
+	}
+	return (true);
 }
 
 static void
@@ -234,7 +314,8 @@ node_shepherd_wait(struct node_shepherd *sh, const sigset_t *set)
 	int		sig;
 
 	for (;;) {
-		if (sh->leader_done && node_shepherd_group_gone(sh))
+		if (node_shepherd_all_done(sh) &&
+		    node_shepherd_group_gone(sh))
 			return;
 		now = node_shepherd_now_ms();
 		next = 0;
@@ -249,7 +330,7 @@ node_shepherd_wait(struct node_shepherd *sh, const sigset_t *set)
 			next = sh->preempt_at;
 		if (sh->kill_at != 0 && (next == 0 || sh->kill_at < next))
 			next = sh->kill_at;
-		if (sh->leader_done &&
+		if (node_shepherd_all_done(sh) &&
 		    (next == 0 || now + NODE_SHEPHERD_POLL_MS < next))
 			next = now + NODE_SHEPHERD_POLL_MS;
 		tsp = NULL;
@@ -298,14 +379,20 @@ static void
 node_shepherd_finish(struct node_shepherd *sh)
 {
 	const char	*state = "COMPLETED";
-	char		 msg[256], why[256], limit[32];
-	int		 code = 0, sig = 0;
+	char		 msg[256], why[256], limit[32], task[64];
+	unsigned	 t = sh->failed >= 0 ? (unsigned)sh->failed : 0;
+	int		 code = 0, sig = 0, status = sh->tasks[t].status;
 
 	msg[0] = '\0';
-	if (WIFEXITED(sh->status))
-		code = WEXITSTATUS(sh->status);
-	else if (WIFSIGNALED(sh->status))
-		sig = WTERMSIG(sh->status);
+	/* The first task to fail speaks for the node, else the first. */
+	if (WIFEXITED(status))
+		code = WEXITSTATUS(status);
+	else if (WIFSIGNALED(status))
+		sig = WTERMSIG(status);
+	task[0] = '\0';
+	if (sh->ntasks > 1)
+		snprintf(task, sizeof task, "task %u (rank %u) ", t,
+		    sh->l->task_base + t);
 	switch (sh->ending) {
 	case NODE_SHEPHERD_TIMEOUT:
 		state = "TIMEOUT";
@@ -317,13 +404,15 @@ node_shepherd_finish(struct node_shepherd *sh)
 		break;
 	case NODE_SHEPHERD_RUNNING:
 	case NODE_SHEPHERD_PREEMPT:
+	case NODE_SHEPHERD_FAILED:
 		if (sig != 0) {
 			state = "FAILED";
-			snprintf(msg, sizeof msg, "killed by signal %d (%s)",
-			    sig, strsignal(sig));
+			snprintf(msg, sizeof msg, "%skilled by signal %d (%s)",
+			    task, sig, strsignal(sig));
 		} else if (code != 0) {
 			state = "FAILED";
-			snprintf(msg, sizeof msg, "exited with status %d", code);
+			snprintf(msg, sizeof msg, "%sexited with status %d",
+			    task, code);
 		}
 		break;
 	}
@@ -375,6 +464,42 @@ node_shepherd_tidy(struct node_spawn *sp, const struct node_launch *l)
 		    (unsigned long long)l->id, err);
 }
 
+/* Starts the node's tasks, one after the other (each once the last has
+ * exec'd, so the first has opened, and maybe truncated, the files they
+ * share). A task that cannot start takes down those started before it.
+ * Returns 0, or -1 with err saying which task and why. */
+static int
+node_shepherd_start_tasks(struct node_shepherd *sh, struct node_spawn *sp,
+    char *err, size_t errlen)
+{
+	const struct node_launch	*l = sh->l;
+	char				 why[900];
+	unsigned			 i;
+	pid_t				 pid;
+	int				 status;
+
+	for (i = 0; i < l->tasks; i++) {
+		if ((i > 0 && node_spawn_task(sp, sh->conf, i, why,
+		    sizeof why) == -1) || (pid = node_spawn_start(sp, why,
+		    sizeof why)) == -1) {
+			if (l->tasks > 1)
+				snprintf(err, errlen, "task %u (rank %u): %s",
+				    i, l->task_base + i, why);
+			else
+				snprintf(err, errlen, "%s", why);
+			node_shepherd_kill(sh, SIGKILL);
+			while (sh->ntasks > 0 && waitpid(
+			    sh->tasks[sh->ntasks - 1].pgid, &status, 0) != -1)
+				sh->ntasks--;
+			return (-1);
+		}
+		sh->tasks[i].pgid = pid;
+		sh->tasks[i].ticks = node_proc_start_ticks(pid);
+		sh->ntasks++;
+	}
+	return (0);
+}
+
 /* The shepherd proper, in its own session. Never returns. */
 static void __attribute__((noreturn))
 node_shepherd_main(const struct node_conf *conf, const struct node_launch *l)
@@ -409,8 +534,10 @@ node_shepherd_main(const struct node_conf *conf, const struct node_launch *l)
 	if (n != 1)
 		_exit(0);
 
+	sh.tasks = xcalloc(l->tasks, sizeof *sh.tasks);
+	sh.failed = -1;
 	if ((sp = node_spawn_prepare(conf, l, err, sizeof err)) == NULL ||
-	    (pid = node_spawn_start(sp, err, sizeof err)) == -1) {
+	    node_shepherd_start_tasks(&sh, sp, err, sizeof err) == -1) {
 		log_warn("job %llu: cannot start: %s",
 		    (unsigned long long)l->id, err);
 		node_shepherd_tidy(sp, l);
@@ -418,8 +545,7 @@ node_shepherd_main(const struct node_conf *conf, const struct node_launch *l)
 		node_shepherd_end(&sh, "FAILED", 1, 0, err);
 		_exit(0);
 	}
-	sh.pgid = pid;
-	sh.pgid_ticks = node_proc_start_ticks(pid);
+	pid = sh.tasks[0].pgid;
 	sh.start_time = time(NULL);
 	if (l->time_limit != 0)
 		sh.limit_at = node_shepherd_now_ms() + l->time_limit * 1000;

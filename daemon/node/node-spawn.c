@@ -114,13 +114,13 @@ node_spawn_slurm_env(struct node_spawn *sp, const char *node,
 	snprintf(num, sizeof num, "%u", l->num_nodes);
 	node_spawn_setenv(sp, "SLURM_JOB_NUM_NODES", num);
 	node_spawn_setenv(sp, "SLURM_NNODES", num);
+	snprintf(num, sizeof num, "%u", l->world_size);
 	node_spawn_setenv(sp, "SLURM_NTASKS", num);
 	node_spawn_setenv(sp, "SLURM_NPROCS", num);
-	node_spawn_setenv(sp, "SLURM_NTASKS_PER_NODE", "1");
+	snprintf(num, sizeof num, "%u", l->tasks);
+	node_spawn_setenv(sp, "SLURM_NTASKS_PER_NODE", num);
 	snprintf(num, sizeof num, "%u", l->node_rank);
 	node_spawn_setenv(sp, "SLURM_NODEID", num);
-	node_spawn_setenv(sp, "SLURM_PROCID", num);
-	node_spawn_setenv(sp, "SLURM_LOCALID", "0");
 	node_spawn_setenv(sp, "SLURMD_NODENAME", node);
 	snprintf(num, sizeof num, "%zu", l->ngpus);
 	node_spawn_setenv(sp, "SLURM_GPUS_ON_NODE", num);
@@ -130,24 +130,38 @@ node_spawn_slurm_env(struct node_spawn *sp, const char *node,
 	node_spawn_array_env(sp, "SLURM_ARRAY_");
 }
 
-/* torch.distributed's env:// variables as torchrun sets them, for one
- * process per node: the node's rank is its process's, so
- * init_process_group(init_method="env://") works unchanged (torchrun run
- * by the job sets its own for its workers). */
+/* What differs between the tasks of a node: torch.distributed's env://
+ * variables as torchrun sets them for its workers (RANK the task's global
+ * rank, LOCAL_RANK its rank on the node, GROUP_RANK and NODE_RANK the
+ * node's), so init_process_group(init_method="env://") works unchanged
+ * whether a node starts one process or one per GPU; Slurm's task
+ * variables; and, one task per GPU, the task's own GPU. */
 static void
-node_spawn_torch_env(struct node_spawn *sp)
+node_spawn_task_env(struct node_spawn *sp, const struct node_conf *conf,
+    unsigned local)
 {
 	const struct node_launch	*l = sp->l;
 	char				 num[32];
 
-	snprintf(num, sizeof num, "%u", l->node_rank);
+	snprintf(num, sizeof num, "%u", l->task_base + local);
 	node_spawn_setenv(sp, "RANK", num);
+	if (conf->slurm_env)
+		node_spawn_setenv(sp, "SLURM_PROCID", num);
+	snprintf(num, sizeof num, "%u", local);
+	node_spawn_setenv(sp, "LOCAL_RANK", num);
+	if (conf->slurm_env)
+		node_spawn_setenv(sp, "SLURM_LOCALID", num);
+	snprintf(num, sizeof num, "%u", l->tasks);
+	node_spawn_setenv(sp, "LOCAL_WORLD_SIZE", num);
+	snprintf(num, sizeof num, "%u", l->world_size);
+	node_spawn_setenv(sp, "WORLD_SIZE", num);
+	snprintf(num, sizeof num, "%u", l->node_rank);
 	node_spawn_setenv(sp, "NODE_RANK", num);
 	node_spawn_setenv(sp, "GROUP_RANK", num);
-	snprintf(num, sizeof num, "%u", l->num_nodes);
-	node_spawn_setenv(sp, "WORLD_SIZE", num);
-	node_spawn_setenv(sp, "LOCAL_RANK", "0");
-	node_spawn_setenv(sp, "LOCAL_WORLD_SIZE", "1");
+	if (l->task_per_gpu && !l->gpu_bind_none && local < l->ngpus) {
+		snprintf(num, sizeof num, "%u", l->gpus[local]);
+		node_spawn_setenv(sp, "CUDA_VISIBLE_DEVICES", num);
+	}
 }
 
 static void
@@ -193,7 +207,6 @@ node_spawn_env(struct node_spawn *sp, const struct node_conf *conf)
 	node_spawn_array_env(sp, "GBATCH_ARRAY_");
 	if (*l->ckpt_dir != '\0')
 		node_spawn_setenv(sp, "GBATCH_CKPT_DIR", l->ckpt_dir);
-	node_spawn_torch_env(sp);
 	if (*l->master_addr != '\0')
 		node_spawn_setenv(sp, "MASTER_ADDR", l->master_addr);
 	if (l->master_port != 0) {
@@ -272,7 +285,7 @@ fail:
  * whether it truncates or appends to each file (outpat_truncates). */
 static int
 node_spawn_files(struct node_spawn *sp, const struct node_conf *conf,
-    char *err, size_t errlen)
+    unsigned local, char *err, size_t errlen)
 {
 	const struct node_launch	*l = sp->l;
 	struct outpat_vars		 v;
@@ -284,7 +297,8 @@ node_spawn_files(struct node_spawn *sp, const struct node_conf *conf,
 	v.user = l->user;
 	v.restarts = l->restarts;
 	v.node = conf->name;
-	v.rank = (long)l->node_rank;
+	v.rank = (long)(l->task_base + local);
+	v.node_rank = (long)l->node_rank;
 	v.array_job = l->array_job;
 	v.array_task = l->array_task;
 	if (outpat_expand(l->out, &v, path, sizeof path, perr,
@@ -292,16 +306,22 @@ node_spawn_files(struct node_spawn *sp, const struct node_conf *conf,
 		snprintf(err, errlen, "stdout: %s", perr);
 		return (-1);
 	}
+	free(sp->out);
 	sp->out = xstrdup(path);
 	if (outpat_expand(l->err, &v, path, sizeof path, perr,
 	    sizeof perr) == -1) {
 		snprintf(err, errlen, "stderr: %s", perr);
 		return (-1);
 	}
+	free(sp->errf);
 	sp->errf = xstrdup(path);
-	sp->out_trunc = !l->append && outpat_truncates(l->out, l->restarts,
+	/* The node's tasks start one after the other, each once the last
+	 * has opened its files: the first may truncate a file they share. */
+	sp->out_trunc = !l->append && (local == 0 ||
+	    outpat_per_task(l->out)) && outpat_truncates(l->out, l->restarts,
 	    l->num_nodes);
-	sp->err_trunc = !l->append && outpat_truncates(l->err, l->restarts,
+	sp->err_trunc = !l->append && (local == 0 ||
+	    outpat_per_task(l->err)) && outpat_truncates(l->err, l->restarts,
 	    l->num_nodes);
 	/* One file opened once: truncated only if neither name is shared. */
 	if (strcmp(sp->out, sp->errf) == 0)
@@ -333,7 +353,7 @@ node_spawn_prepare(const struct node_conf *conf, const struct node_launch *l,
 	sp->l = l;
 	sp->as_root = geteuid() == 0;
 	if (node_spawn_user(sp, conf, err, errlen) == -1 ||
-	    node_spawn_files(sp, conf, err, errlen) == -1 ||
+	    node_spawn_files(sp, conf, 0, err, errlen) == -1 ||
 	    node_spawn_script(sp, conf->state_dir, err, errlen) == -1) {
 		node_spawn_cleanup(sp);
 		node_spawn_free(sp);
@@ -341,7 +361,18 @@ node_spawn_prepare(const struct node_conf *conf, const struct node_launch *l,
 	}
 	node_spawn_argv(sp);
 	node_spawn_env(sp, conf);
+	node_spawn_task_env(sp, conf, 0);
 	return (sp);
+}
+
+int
+node_spawn_task(struct node_spawn *sp, const struct node_conf *conf,
+    unsigned local, char *err, size_t errlen)
+{
+	if (node_spawn_files(sp, conf, local, err, errlen) == -1)
+		return (-1);
+	node_spawn_task_env(sp, conf, local);
+	return (0);
 }
 
 /* Writes msg, why the child failed, to the shepherd and exits. */

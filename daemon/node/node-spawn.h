@@ -21,6 +21,13 @@ struct node_spawn	*node_spawn_prepare(const struct node_conf *,
 			     const struct node_launch *, char *err,
 			     size_t errlen);
 
+/* Makes the spawn start task local (0 to the launch's tasks - 1) of this
+ * node next: its ranks and GPU in the environment, its output files.
+ * node_spawn_prepare readies task 0. Returns 0, or -1 with err set. */
+int			 node_spawn_task(struct node_spawn *,
+			     const struct node_conf *, unsigned local,
+			     char *err, size_t errlen);
+
 /* Forks the job: own session and process group, the user's ids, workdir,
  * stdin /dev/null, stdout and stderr to the job's files. Returns the job's
  * pid once it has exec'd, or -1 with err set when it could not start (the

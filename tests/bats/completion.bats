@@ -80,6 +80,10 @@ complete_words() {
 	[ "$output" = spread ]
 	run complete_words gsim --shape e
 	[ "$output" = even ]
+	run complete_words gsub --ntasks-per-node g
+	[ "$output" = gpu ]
+	run complete_words gsub --gpu-bind n
+	[ "$output" = none ]
 	run complete_words gq -u "$(id -un)"
 	[[ "$output" == *"$(id -un)"* ]]
 	run complete_words gsub --export=NO
@@ -158,7 +162,7 @@ complete_words() {
 	run complete_words gsub --gre
 	[ "$output" = "--gres=" ]
 	run complete_words gsub --ntasks
-	[ "$output" = "$(printf '%s\n' --ntasks --ntasks-per-node=)" ]
+	[ "$output" = "$(printf "%s\n" --ntasks --ntasks-per-node)" ]
 	run complete_words gsub --mail
 	[ -z "$output" ]
 }

@@ -97,12 +97,27 @@ refused() {
 	[[ "$why" == *"Tiresias"* ]]
 	refused exclusive
 	[[ "$why" == *"all its GPUs"*"--consolidate"* ]]
-	run -2 gsub -N 2 --wrap true
-	[[ "$output" == *"--nodes 2: "*"ask for the total (-G N)"* ]]
-	run -2 gsub -n 4 --wrap true
-	[[ "$output" == *"--ntasks 4: gbatch starts one process per node"*"torchrun"* ]]
-	run -2 gsub --ntasks-per-node=2 --wrap true
-	[[ "$output" == *"--ntasks-per-node 2: "* ]]
+	# Shapes: what cannot be one is refused before gbatchd is asked.
+	run -2 gsub -N 2-4 --wrap true
+	[[ "$output" == *"--nodes 2-4: gbatch gives a job an exact number of nodes"*"-N 4"* ]]
+	run -2 gsub -N 2 -G 5 --wrap true
+	[[ "$output" == *"-N 2 -G 5: 5 GPUs do not split evenly over 2 nodes"* ]]
+	run -2 gsub -N 2 --gpus-per-node 4 -G 6 --wrap true
+	[[ "$output" == *"-G 6 disagrees with -N and --gpus-per-node 4 (8 GPUs in all)"* ]]
+	run -2 gsub -N 2 --any-shape --wrap true
+	[[ "$output" == *"--any-shape and -N/--gpus-per-node exclude each other"* ]]
+	run -2 gsub -n 3 -N 2 -G 4 --wrap true
+	[[ "$output" == *"--ntasks 3: gbatch starts the same tasks on each node"* ]]
+	run -2 gsub --ntasks-per-node=two --wrap true
+	[[ "$output" == *'--ntasks-per-node: expected a whole number from 1 to 1024, or gpu (one process per GPU), got "two"'* ]]
+	run -2 gsub --gpu-bind=closest --wrap true
+	[[ "$output" == *'--gpu-bind: expected none'*'got "closest"'* ]]
+	run -2 gsub --gpu-bind=none -G 2 --wrap true
+	[[ "$output" == *"--gpu-bind=none: every task sees all its node's GPUs already"* ]]
+	run -2 gsub --gpus-per-node 65 --wrap true
+	[[ "$output" == *'--gpus-per-node: expected a whole number from 1 to 64, got "65"'* ]]
+	run -2 gsub --ntasks-per-core=2 --wrap true
+	[[ "$output" == *"--ntasks-per-core: gbatch starts the same tasks on each node (--ntasks-per-node K or gpu)"* ]]
 	run -2 gsub --gres=gpu:a/100:2 --wrap true
 	[[ "$output" == *'--gres: expected gpu, gpu:N or gpu:TYPE:N with TYPE a GPU model'*'got "gpu:a/100:2"'* ]]
 	run -2 gsub --gpus=:2 --wrap true
@@ -206,7 +221,7 @@ refused() {
 	run -0 gsub --help
 	[[ "$output" == *"#GSUB line wins over an #SBATCH line, the command line over both"* ]]
 	[[ "$output" == *"--gres=gpu[:TYPE]:N"*"-G [TYPE:]N"* ]]
-	[[ "$output" == *"-N, --nodes 1"*"--consolidate"* ]]
+	[[ "$output" == *"the same in gsub: "*"nodes"*"ntasks-per-node"* ]]
 	[[ "$output" == *"refused, each saying why and the gbatch way:"*"mail-type"* ]]
 }
 

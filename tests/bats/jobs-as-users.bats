@@ -142,7 +142,9 @@ gbu_message() {
 	    ALTER TABLE jobs DROP COLUMN array_spec;
 	    ALTER TABLE jobs DROP COLUMN req_nodes;
 	    ALTER TABLE jobs DROP COLUMN exclude_nodes;
-	    ALTER TABLE jobs DROP COLUMN gpu_type; PRAGMA user_version = 3;'
+	    ALTER TABLE jobs DROP COLUMN gpu_type;
+	    ALTER TABLE jobs DROP COLUMN num_nodes;
+	    ALTER TABLE jobs DROP COLUMN tasks_per_node; PRAGMA user_version = 3;'
 	gb_start_controller
 	grep -q 'store: schema migrated to version 4' "$GB_DIR/gbatchd.log"
 	gb_wait 10 gb_node_is_up n1

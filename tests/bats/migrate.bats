@@ -30,13 +30,13 @@ new() {
 	sqlite3 ctl/gbatch.db "$1"
 }
 
-@test "a schema-4 database is upgraded to version 13 keeping every job" {
+@test "a schema-4 database is upgraded to version 14 keeping every job" {
 	[ "$(old 'PRAGMA user_version')" = 4 ]
 	gb_start_controller
 	grep -q 'schema migrated to version 5' gbatchd.log
 	grep -q 'schema migrated to version 6' gbatchd.log
-	grep -q 'schema migrated to version 13' gbatchd.log
-	[ "$(new 'PRAGMA user_version')" = 13 ]
+	grep -q 'schema migrated to version 14' gbatchd.log
+	[ "$(new 'PRAGMA user_version')" = 14 ]
 	# Versions 5 and 7: the index gacct --report reads jobs from alone,
 	# in the order gacct lists them.
 	[ "$(new "SELECT sql FROM sqlite_master WHERE name = 'jobs_acct'")" = \
@@ -68,6 +68,12 @@ new() {
 	    "$(old 'SELECT COUNT(*) FROM jobs')" ]
 	[ "$(new "SELECT COUNT(*) FROM jobs WHERE array_job_id = 0 AND array_task_id IS NULL AND array_tasks = '' AND array_spec = ''")" = \
 	    "$(old 'SELECT COUNT(*) FROM jobs')" ]
+	# 14: none asked for a shape or tasks, and every one keeps taking
+	# its GPUs split any way (flag 0x80), its other flags as they were.
+	[ "$(new "SELECT COUNT(*) FROM jobs WHERE num_nodes = 0 AND tasks_per_node = '' AND flags & 128 = 128")" = \
+	    "$(old 'SELECT COUNT(*) FROM jobs')" ]
+	[ "$(new "SELECT group_concat(flags & ~128) FROM jobs ORDER BY id")" = \
+	    "$(old "SELECT group_concat(flags) FROM jobs ORDER BY id")" ]
 	# gq still lists them, finished ones from the database.
 	run -0 gq -t all -h -o id,name,state
 	[ "${#lines[@]}" -eq "$(old 'SELECT COUNT(*) FROM jobs')" ]
@@ -167,7 +173,7 @@ for k in ("first_start", "run_time", "queue_delay", "last_queue"):
 	new 'PRAGMA user_version = 99'
 	before=$(sqlite3 ctl/gbatch.db .dump | md5sum)
 	run ! gbatchd -D -f "$GBATCH_CONF" -L "$GB_DIR/gbatchd.log"
-	grep -q 'schema version 99, newer than this gbatchd knows (13)' gbatchd.log ||
+	grep -q 'schema version 99, newer than this gbatchd knows (14)' gbatchd.log ||
 	    [[ "$output" == *'schema version 99, newer than this gbatchd knows (9)'* ]]
 	[ "$(sqlite3 ctl/gbatch.db .dump | md5sum)" = "$before" ]
 }

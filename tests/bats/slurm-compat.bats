@@ -208,7 +208,11 @@ SH
 
 @test "make install-slurm-compat installs the commands under Slurm's names, uninstall removes them" {
 	d=$GB_DIR/inst
-	make -s -C "$GBATCH_BUILDDIR" install-slurm-compat DESTDIR="$d" prefix=/usr >/dev/null
+	# Only the install directories: a prefix given to make here would
+	# also rebuild whatever is stale in the shared build tree (the man
+	# pages) with paths of another prefix.
+	make -s -C "$GBATCH_BUILDDIR" install-slurm-compat DESTDIR="$d" \
+	    bindir=/usr/bin mandir=/usr/share/man >/dev/null
 	[ -x "$d/usr/bin/squeue" ] && [ -x "$d/usr/bin/sacct" ]
 	[ "$(readlink "$d/usr/bin/sbatch")" = gsub ]
 	[ "$(readlink "$d/usr/bin/scancel")" = gcancel ]
@@ -220,7 +224,8 @@ SH
 	done
 	# Nothing else: gbatch's own commands come with make install.
 	[ "$(find "$d" -type f -o -type l | wc -l)" -eq 11 ]
-	make -s -C "$GBATCH_BUILDDIR" uninstall-slurm-compat DESTDIR="$d" prefix=/usr >/dev/null
+	make -s -C "$GBATCH_BUILDDIR" uninstall-slurm-compat DESTDIR="$d" \
+	    bindir=/usr/bin mandir=/usr/share/man >/dev/null
 	[ "$(find "$d" -type f -o -type l | wc -l)" -eq 0 ]
 }
 

@@ -7,7 +7,7 @@
 
 static const struct outpat_vars vars = {
 	.id = 12, .name = "tr", .user = "al", .restarts = 0,
-	.node = "n2", .rank = 1,
+	.node = "n2", .rank = 1, .node_rank = 1,
 };
 
 static void
@@ -75,6 +75,10 @@ test_parts(void)
 	    "%N is the part's node, %t its rank");
 	v.rank = 0;
 	t_expand(&v, "%t%%t%N", "0%tn2", "rank 0, and %%t is a literal");
+	v.rank = 7;
+	t_expand(&v, "o-%n-%t", "o-1-7", "%n is the node's rank, %t the task's");
+	v.node_rank = -1;
+	t_expand(&v, "o-%n", "o-%n", "a node rank not known keeps %n");
 }
 
 static void
@@ -115,6 +119,10 @@ test_per_part(void)
 	ok(!outpat_per_part("o-%j-%r.txt"), "%%j and %%r name the job");
 	ok(!outpat_per_part("o-%%N-%%t"), "%%%%N and %%%%t are literals");
 	ok(!outpat_per_part("o%"), "a trailing %% names nothing");
+	ok(outpat_per_part("o-%n"), "%%n names the part");
+	ok(outpat_per_task("o-%t"), "%%t names the task");
+	ok(!outpat_per_task("o-%N-%n"), "%%N and %%n name the node alone");
+	ok(!outpat_per_task("o-%%t"), "%%%%t is a literal");
 }
 
 static void
@@ -158,7 +166,7 @@ test_check(void)
 	t_check_bad("", "expected a file name pattern, got an empty string");
 	t_check_bad("a%q", "unknown \"%q\" in \"a%q\"; accepted: %j (job id), "
 	    "%x (job name), %u (user), %r (restart count), %N (node name), "
-	    "%t (rank), %A (array job id), %a (array task id), %% (a percent "
+	    "%n (node rank), %t (task rank), %A (array job id), %a (array task id), %% (a percent "
 	    "sign)");
 	t_check_bad("a%", "unknown \"%\" in \"a%\"");
 	t_check_bad("%%%", "unknown \"%\" in \"%%%\"");

@@ -159,8 +159,9 @@ test_even(void)
 	is_int(t_nodes(n, 3, &even), 0x2, "even: 3 GPUs on one node, the "
 	    "best fit");
 	n = t_want(cl, SCHED_PLACE_CONSOLIDATE, 6, 0, false, false);
-	is_int(n, 2, "even: 6 on 4-GPU nodes: two nodes");
-	ok(t_nodes(n, 3, &even) & 0x2, "even: the best fit, node 1, first");
+	is_int(t_nodes(n, 3, &even), 0x6, "even: 6 on 4-GPU nodes: two nodes, "
+	    "the best fit (node 1), then the first of the idle ones");
+	is_int(t_out[0].node, 1, "even: the best fit is rank 0");
 	ok(even, "even: 3 and 3");
 	n = t_want(cl, SCHED_PLACE_CONSOLIDATE, 6, 0, true, false);
 	is_int(t_count(n), 6, "any shape: 6 GPUs");
