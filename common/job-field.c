@@ -1,4 +1,5 @@
 /* job-field.c: the table job-field.h describes. */
+#include <limits.h>
 #include <string.h>
 
 #include "common/job-field.h"
@@ -11,36 +12,40 @@ const struct job_field_desc job_fields[JF_COUNT] = {
 	JOB_FIELDS(JOB_FIELD_DESC_COL, JOB_FIELD_DESC_WIRE)
 };
 
-/* A mask holds every field. */
-_Static_assert(JF_COUNT <= 64, "enum job_field outgrew a uint64_t mask");
+/* A set holds every field (JFS_WORDS is worked out from JF_COUNT; this
+ * catches a hand-written size). */
+_Static_assert(sizeof(((struct job_field_set *)0)->w) * CHAR_BIT >= JF_COUNT,
+    "struct job_field_set holds fewer bits than enum job_field has fields");
 
-uint64_t
-job_field_wire_mask(void)
+struct job_field_set
+job_field_wire_set(void)
 {
-	static uint64_t	m;
-	int		f;
+	static struct job_field_set	s;
+	static bool			done;
+	int				f;
 
 	/* Asked once per record sent: worked out once. */
-	if (m != 0)
-		return (m);
+	if (done)
+		return (s);
 	for (f = 0; f < JF_COUNT; f++) {
 		if (job_fields[f].wire != NULL)
-			m |= JOB_FIELD_BIT(f);
+			jfs_add(&s, f);
 	}
-	return (m);
+	done = true;
+	return (s);
 }
 
-uint64_t
-job_field_private_mask(void)
+struct job_field_set
+job_field_private_set(void)
 {
-	uint64_t	m = 0;
-	int		f;
+	struct job_field_set	s = jfs_none();
+	int			f;
 
 	for (f = 0; f < JF_COUNT; f++) {
 		if (job_fields[f].flags & JFF_PRIVATE)
-			m |= JOB_FIELD_BIT(f);
+			jfs_add(&s, f);
 	}
-	return (m);
+	return (s);
 }
 
 int

@@ -187,8 +187,117 @@ enum job_field {
 #undef JOB_FIELD_ENUM_COL
 #undef JOB_FIELD_ENUM_WIRE
 
-/* A mask of fields is 1 << enum job_field. */
-#define JOB_FIELD_BIT(f)	(UINT64_C(1) << (f))
+/* A set of fields: one bit per enum job_field, in as many words as
+ * JF_COUNT needs, so that a new field needs no change here. A small value,
+ * passed and returned whole; the helpers are inline because the JOB_LIST
+ * writer asks one for each member of thousands of records. */
+#define JFS_WORDS	((JF_COUNT + 63) / 64)
+struct job_field_set {
+	uint64_t	w[JFS_WORDS];
+};
+
+/* The empty set. */
+static inline struct job_field_set
+jfs_none(void)
+{
+	struct job_field_set	s = { { 0 } };
+
+	return (s);
+}
+
+/* Every field. */
+static inline struct job_field_set
+jfs_all(void)
+{
+	struct job_field_set	s;
+	unsigned		i;
+
+	for (i = 0; i < JFS_WORDS; i++)
+		s.w[i] = UINT64_MAX;
+	/* No bits past JF_COUNT, so that jfs_eq sees one set of all. */
+	if (JF_COUNT % 64 != 0)
+		s.w[JFS_WORDS - 1] = (UINT64_C(1) << (JF_COUNT % 64)) - 1;
+	return (s);
+}
+
+static inline void
+jfs_add(struct job_field_set *s, enum job_field f)
+{
+	s->w[(unsigned)f / 64] |= UINT64_C(1) << ((unsigned)f % 64);
+}
+
+/* The set of f alone. */
+static inline struct job_field_set
+jfs_one(enum job_field f)
+{
+	struct job_field_set	s = jfs_none();
+
+	jfs_add(&s, f);
+	return (s);
+}
+
+static inline bool
+jfs_has(struct job_field_set s, enum job_field f)
+{
+	return ((s.w[(unsigned)f / 64] >> ((unsigned)f % 64)) & 1);
+}
+
+/* The fields of a or b. */
+static inline struct job_field_set
+jfs_or(struct job_field_set a, struct job_field_set b)
+{
+	unsigned	i;
+
+	for (i = 0; i < JFS_WORDS; i++)
+		a.w[i] |= b.w[i];
+	return (a);
+}
+
+/* The fields of both a and b. */
+static inline struct job_field_set
+jfs_and(struct job_field_set a, struct job_field_set b)
+{
+	unsigned	i;
+
+	for (i = 0; i < JFS_WORDS; i++)
+		a.w[i] &= b.w[i];
+	return (a);
+}
+
+/* The fields of a that are not in b. */
+static inline struct job_field_set
+jfs_minus(struct job_field_set a, struct job_field_set b)
+{
+	unsigned	i;
+
+	for (i = 0; i < JFS_WORDS; i++)
+		a.w[i] &= ~b.w[i];
+	return (a);
+}
+
+static inline bool
+jfs_eq(struct job_field_set a, struct job_field_set b)
+{
+	unsigned	i;
+
+	for (i = 0; i < JFS_WORDS; i++) {
+		if (a.w[i] != b.w[i])
+			return (false);
+	}
+	return (true);
+}
+
+static inline bool
+jfs_empty(struct job_field_set s)
+{
+	unsigned	i;
+
+	for (i = 0; i < JFS_WORDS; i++) {
+		if (s.w[i] != 0)
+			return (false);
+	}
+	return (true);
+}
 
 struct job_field_desc {
 	const char		*column;	/* NULL: not stored */
@@ -202,8 +311,8 @@ extern const struct job_field_desc job_fields[JF_COUNT];
 
 /* The fields a JOB_LIST record can carry, and those of them that
  * controller.private_data hides. */
-uint64_t	job_field_wire_mask(void);
-uint64_t	job_field_private_mask(void);
+struct job_field_set job_field_wire_set(void);
+struct job_field_set job_field_private_set(void);
 /* The field whose wire name is the len bytes at name, or -1. */
 int		job_field_by_wire(const char *name, size_t len);
 

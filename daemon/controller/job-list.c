@@ -22,20 +22,20 @@
 #define JOB_LIST_ROW_FIXED	1280
 
 int
-job_list_fields(const json_t *names, uint64_t *fields, char *err,
-    size_t errlen)
+job_list_fields(const json_t *names, struct job_field_set *fields,
+    char *err, size_t errlen)
 {
 	const char	*name;
 	size_t		 i, off;
 	int		 f;
 
 	if (names == NULL || json_is_null(names)) {
-		*fields = job_field_wire_mask();
+		*fields = job_field_wire_set();
 		return (0);
 	}
 	if (!json_is_array(names))
 		goto bad;
-	*fields = JOB_FIELD_BIT(JF_ID);
+	*fields = jfs_one(JF_ID);
 	for (i = 0; i < json_array_size(names); i++) {
 		if ((name = json_string_value(json_array_get(names, i))) ==
 		    NULL)
@@ -45,7 +45,7 @@ job_list_fields(const json_t *names, uint64_t *fields, char *err,
 			    "field \"%s\"; accepted:", name);
 			goto names;
 		}
-		*fields |= JOB_FIELD_BIT(f);
+		jfs_add(fields, f);
 	}
 	return (0);
 bad:
@@ -60,18 +60,26 @@ names:
 	return (-1);
 }
 
-uint64_t
-job_list_store_fields(uint64_t fields)
+struct job_field_set
+job_list_store_fields(struct job_field_set fields)
 {
-	uint64_t	m = fields | JOB_FIELD_BIT(JF_ID) | JOB_FIELD_BIT(JF_STATE);
+	struct job_field_set	m = fields;
 
-	if (fields & (JOB_FIELD_BIT(JF_ALLOC) | JOB_FIELD_BIT(JF_NODES)))
-		m |= JOB_FIELD_BIT(JF_NODE) | JOB_FIELD_BIT(JF_GPU_MASK) |
-		    JOB_FIELD_BIT(JF_ALLOC_TEXT);
-	if (fields & JOB_FIELD_BIT(JF_ELAPSED))
-		m |= JOB_FIELD_BIT(JF_START_TIME) | JOB_FIELD_BIT(JF_END_TIME);
-	if (fields & JOB_FIELD_BIT(JF_JCT))
-		m |= JOB_FIELD_BIT(JF_SUBMIT_TIME) | JOB_FIELD_BIT(JF_END_TIME);
+	jfs_add(&m, JF_ID);
+	jfs_add(&m, JF_STATE);
+	if (jfs_has(fields, JF_ALLOC) || jfs_has(fields, JF_NODES)) {
+		jfs_add(&m, JF_NODE);
+		jfs_add(&m, JF_GPU_MASK);
+		jfs_add(&m, JF_ALLOC_TEXT);
+	}
+	if (jfs_has(fields, JF_ELAPSED)) {
+		jfs_add(&m, JF_START_TIME);
+		jfs_add(&m, JF_END_TIME);
+	}
+	if (jfs_has(fields, JF_JCT)) {
+		jfs_add(&m, JF_SUBMIT_TIME);
+		jfs_add(&m, JF_END_TIME);
+	}
 	return (m);
 }
 
@@ -93,8 +101,6 @@ job_list_key(struct jtext *b, int f, int *first)
 	jtext_put(b, k->text + *first, k->len - (size_t)*first);
 	*first = 0;
 }
-
-#define JOB_LIST_WANT(fields, f)	(((fields) >> (f)) & 1)
 
 /* Field f of row, by its kind. */
 #define JOB_LIST_MEMBER(r, f, type) \
@@ -155,14 +161,14 @@ job_list_alloc(struct jtext *b, const char *text)
 }
 
 void
-job_list_columns(struct jtext *b, uint64_t fields)
+job_list_columns(struct jtext *b, struct job_field_set fields)
 {
 	int	f, first = 1;
 
-	fields &= job_field_wire_mask();
+	fields = jfs_and(fields, job_field_wire_set());
 	jtext_add(b, "[", 1);
 	for (f = 0; f < JF_COUNT; f++) {
-		if (!JOB_LIST_WANT(fields, f))
+		if (!jfs_has(fields, f))
 			continue;
 		if (!first)
 			jtext_add(b, ",", 1);
@@ -176,11 +182,12 @@ job_list_columns(struct jtext *b, uint64_t fields)
  * written as null). */
 static void
 job_list_write(struct jtext *b, const struct store_job *r, int64_t now,
-    uint64_t fields, uint64_t blank, bool values)
+    struct job_field_set fields, struct job_field_set blank, bool values)
 {
-	/* The fields of the last mask, in order: a listing writes
-	 * thousands of rows of one mask, most with a few of the fields. */
-	static uint64_t	 plan_mask = UINT64_MAX;
+	/* The fields of the last set, in order: a listing writes
+	 * thousands of rows of one set, most with a few of the fields. */
+	static struct job_field_set plan_fields;
+	static bool	 plan_valid;
 	static int	 plan[JF_COUNT];
 	static size_t	 nplan;
 	const char	*s[JF_COUNT];
@@ -189,11 +196,12 @@ job_list_write(struct jtext *b, const struct store_job *r, int64_t now,
 	int64_t		 elapsed = 0, v;
 	int		 f, first = 1;
 
-	fields &= job_field_wire_mask();
-	if (fields != plan_mask) {
-		plan_mask = fields;
+	fields = jfs_and(fields, job_field_wire_set());
+	if (!plan_valid || !jfs_eq(fields, plan_fields)) {
+		plan_fields = fields;
+		plan_valid = true;
 		for (nplan = 0, f = 0; f < JF_COUNT; f++) {
-			if (JOB_LIST_WANT(fields, f))
+			if (jfs_has(fields, f))
 				plan[nplan++] = f;
 		}
 	}
@@ -255,7 +263,7 @@ job_list_write(struct jtext *b, const struct store_job *r, int64_t now,
 		else if (!first)
 			b->buf[b->len++] = ',';
 		first = 0;
-		if (values && JOB_LIST_WANT(blank, f)) {
+		if (values && jfs_has(blank, f)) {
 			JTEXT_LIT(b, "null");
 			continue;
 		}
@@ -346,14 +354,14 @@ job_list_write(struct jtext *b, const struct store_job *r, int64_t now,
 
 void
 job_list_row(struct jtext *b, const struct store_job *r, int64_t now,
-    uint64_t fields)
+    struct job_field_set fields)
 {
-	job_list_write(b, r, now, fields, 0, false);
+	job_list_write(b, r, now, fields, jfs_none(), false);
 }
 
 void
 job_list_values(struct jtext *b, const struct store_job *r, int64_t now,
-    uint64_t fields, uint64_t blank)
+    struct job_field_set fields, struct job_field_set blank)
 {
 	job_list_write(b, r, now, fields, blank, true);
 }

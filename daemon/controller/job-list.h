@@ -17,37 +17,38 @@
 struct store_job;
 
 /* A record's members are the fields of common/job-field.h that have a
- * wire name, in that order (docs/protocol.md, JOB_LIST); a mask of them
- * is 1 << enum job_field. job_field_private_mask() names what
- * controller.private_data keeps from users other than a job's owner (and
- * operators): what the job runs and where, the files it writes, and its
- * end message, which may quote any of them. The rest (id, user, name,
+ * wire name, in that order (docs/protocol.md, JOB_LIST); which of them a
+ * record holds is a struct job_field_set. job_field_private_set() names
+ * what controller.private_data keeps from users other than a job's owner
+ * (and operators): what the job runs and where, the files it writes, and
+ * its end message, which may quote any of them. The rest (id, user, name,
  * state, GPUs, nodes, times, queue) stays: users share the cluster and
  * must see why their own jobs wait. As Slurm's PrivateData=jobs, but other
  * users' jobs stay in the listing. */
 
 /* Reads a request's "fields" member (NULL or null: every field) into a
- * mask of fields; "id" is always in it. Returns 0, or
+ * set of fields; "id" is always in it. Returns 0, or
  * -1 with err naming the accepted fields. */
-int	job_list_fields(const json_t *names, uint64_t *fields, char *err,
-	    size_t errlen);
+int	job_list_fields(const json_t *names, struct job_field_set *fields,
+	    char *err, size_t errlen);
 /* The stored fields job_list_row reads to write the members of fields: a
  * query for them may read only those columns. */
-uint64_t job_list_store_fields(uint64_t fields);
+struct job_field_set job_list_store_fields(struct job_field_set fields);
 /* Appends an allocation's text ("n1:0xf,n2:0x3", store.h) as the alloc
  * array: [{"node":"n1","gpus":[0,1,2,3]},...]. */
 void	job_list_alloc(struct jtext *, const char *text);
 /* Appends the JOB_LIST record of row with the members in fields; now
  * computes a running job's elapsed time. */
 void	job_list_row(struct jtext *, const struct store_job *row,
-	    int64_t now, uint64_t fields);
+	    int64_t now, struct job_field_set fields);
 /* The same record as an array of the members' values, in the order of
  * job_list_columns (JOB_LIST "rows"): the fields in blank are written as
  * null, so every row keeps the columns (controller.private_data). */
 void	job_list_values(struct jtext *, const struct store_job *row,
-	    int64_t now, uint64_t fields, uint64_t blank);
+	    int64_t now, struct job_field_set fields,
+	    struct job_field_set blank);
 /* Appends the wire names of fields, in the order a record holds them, as
  * a JSON array. */
-void	job_list_columns(struct jtext *, uint64_t fields);
+void	job_list_columns(struct jtext *, struct job_field_set fields);
 
 #endif

@@ -40,7 +40,7 @@ struct req_job_acct {
 	uint64_t		 peer;		/* peer_serial */
 	json_t			*req;		/* its type and seq */
 	char			*head;		/* each frame's start */
-	uint64_t		 fields;
+	struct job_field_set	 fields;
 	bool			 runs;
 	int64_t			 now;
 	struct store_acct	*q;

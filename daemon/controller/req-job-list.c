@@ -33,7 +33,7 @@
 
 struct req_job_list {
 	struct jtext	 out;
-	uint64_t	 fields;
+	struct job_field_set fields;
 	const char	*user;
 	bool		 states[JOB_STATE_COUNT];
 	bool		 any_state;
@@ -45,7 +45,7 @@ struct req_job_list {
 	bool		 history;	/* each job's state changes too */
 	bool		 rows;		/* each job an array of values */
 	/* controller.private_data for a user who is not an operator: other
-	 * users' jobs go out without job_field_private_mask(), their history
+	 * users' jobs go out without job_field_private_set(), their history
 	 * without details. */
 	bool		 private;
 	uid_t		 viewer;
@@ -86,7 +86,7 @@ static void
 req_job_list_add(const struct store_job *r, void *arg)
 {
 	struct req_job_list	*l = arg;
-	uint64_t		 fields = l->fields;
+	struct job_field_set	 fields = l->fields;
 
 	if (!req_job_list_wanted(l, r))
 		return;
@@ -99,11 +99,11 @@ req_job_list_add(const struct store_job *r, void *arg)
 	l->hide_detail = l->private && r->uid != l->viewer;
 	if (l->rows) {
 		job_list_values(&l->out, r, l->now, fields, l->hide_detail ?
-		    job_field_private_mask() : 0);
+		    job_field_private_set() : jfs_none());
 		return;
 	}
 	if (l->hide_detail)
-		fields &= ~job_field_private_mask();
+		fields = jfs_minus(fields, job_field_private_set());
 	job_list_row(&l->out, r, l->now, fields);
 	if (l->history) {
 		/* The record's closing brace moves past its history. */
@@ -294,7 +294,7 @@ req_job_list(struct peer *p, const json_t *msg)
 	l.now_ms = gbatchd_now_ms();
 	/* The scheduling order costs a walk of the pending jobs: only for
 	 * a listing that shows it. */
-	if (l.fields & JOB_FIELD_BIT(JF_RANK))
+	if (jfs_has(l.fields, JF_RANK))
 		schedule_rank();
 	l.private = gbatchd_conf()->private_data && !peer_is_operator(p);
 	l.viewer = peer_uid(p);

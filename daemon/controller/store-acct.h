@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/job-field.h"
 #include "daemon/controller/store.h"
 
 /* Finished jobs whose end_time is in [since, until), of these users,
@@ -20,7 +21,7 @@ struct store_acct_query {
 	const char	*users;
 	const char	*states;
 	const char	*ids;
-	uint64_t	 fields;	/* JOB_FIELD_BIT of the store fields read */
+	struct job_field_set fields;	/* the store fields read */
 	bool		 alive;		/* a report: the jobs alive at until too */
 	const char	*accounts;	/* a listing: of these accounts only */
 };

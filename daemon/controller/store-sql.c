@@ -134,12 +134,12 @@ store_sql_job_update(void)
 char *
 store_sql_job_select(bool texts, const char *tail, int pos[JF_COUNT])
 {
-	return (store_sql_job_select_only(texts, UINT64_MAX, tail, pos));
+	return (store_sql_job_select_only(texts, jfs_all(), tail, pos));
 }
 
 char *
-store_sql_job_select_only(bool texts, uint64_t mask, const char *tail,
-    int pos[JF_COUNT])
+store_sql_job_select_only(bool texts, struct job_field_set set,
+    const char *tail, int pos[JF_COUNT])
 {
 	struct store_sql_buf	 cols = { NULL, 0, 0 };
 	const struct job_field_desc *d;
@@ -150,8 +150,7 @@ store_sql_job_select_only(bool texts, uint64_t mask, const char *tail,
 	for (f = 0; f < JF_COUNT; f++) {
 		d = &job_fields[f];
 		pos[f] = -1;
-		if ((c = d->column) == NULL ||
-		    (mask & JOB_FIELD_BIT(f)) == 0)
+		if ((c = d->column) == NULL || !jfs_has(set, f))
 			continue;
 		pos[f] = n++;
 		store_sql_add(&cols, cols.len > 0 ? ", " : "", NULL, NULL);

@@ -25,9 +25,9 @@ char	*store_sql_job_update(void);
  * script and env read from job_texts; otherwise '' (listings need
  * neither). pos[f] gets field f's result column, or -1. */
 char	*store_sql_job_select(bool texts, const char *tail, int pos[JF_COUNT]);
-/* The same, reading only the fields of mask (JOB_FIELD_BIT): the others
- * get pos -1 and are left as store_job_read_at leaves them (0, NULL). */
-char	*store_sql_job_select_only(bool texts, uint64_t mask, const char *tail,
-	    int pos[JF_COUNT]);
+/* The same, reading only the fields of set: the others get pos -1 and
+ * are left as store_job_read_at leaves them (0, NULL). */
+char	*store_sql_job_select_only(bool texts, struct job_field_set set,
+	    const char *tail, int pos[JF_COUNT]);
 
 #endif

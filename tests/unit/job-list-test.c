@@ -38,7 +38,8 @@ t_row(struct store_job *r)
 
 /* Writes row with fields and decodes it; NULL when it is not JSON. */
 static json_t *
-t_write(const struct store_job *r, uint64_t fields, size_t start)
+t_write(const struct store_job *r, struct job_field_set fields,
+    size_t start)
 {
 	struct jtext		 b;
 	json_t			*v;
@@ -58,13 +59,17 @@ t_all(void)
 {
 	struct store_job	 r;
 	json_t			*v, *alloc;
+	size_t			 n;
+	int			 f;
 
 	t_row(&r);
-	v = t_write(&r, job_field_wire_mask(), 0);
+	v = t_write(&r, job_field_wire_set(), 0);
 	ok(v != NULL, "a record of every field is JSON");
 	if (v == NULL)
 		return;
-	is_int(json_object_size(v), (size_t)__builtin_popcountll(job_field_wire_mask()), "every field is there");
+	for (f = 0, n = 0; f < JF_COUNT; f++)
+		n += jfs_has(job_field_wire_set(), f);
+	is_int(json_object_size(v), n, "every field is there");
 	is_int(json_integer_value(json_object_get(v, "id")), 4711, "id");
 	is_str(json_string_value(json_object_get(v, "name")), r.name,
 	    "a name with quotes, control characters and a backslash "
@@ -94,7 +99,7 @@ t_all(void)
 	r.exit_code = 7;
 	r.end_time = 1700000130;
 	r.state = JOB_FAILED;
-	v = t_write(&r, job_field_wire_mask(), 4096);
+	v = t_write(&r, job_field_wire_set(), 4096);
 	ok(v != NULL && json_array_size(json_object_get(v, "alloc")) == 0 &&
 	    strcmp(json_string_value(json_object_get(v, "nodes")), "") == 0,
 	    "a job without GPUs has an empty alloc and nodes");
@@ -106,7 +111,7 @@ t_all(void)
 	json_decref(v);
 
 	r.alloc = "n1:0xf,n2:0x3";
-	v = t_write(&r, job_field_wire_mask(), 0);
+	v = t_write(&r, job_field_wire_set(), 0);
 	alloc = v != NULL ? json_object_get(v, "alloc") : NULL;
 	ok(json_array_size(alloc) == 2 && json_array_size(json_object_get(
 	    json_array_get(alloc, 1), "gpus")) == 2 &&
@@ -120,13 +125,14 @@ t_fields(void)
 {
 	struct store_job	 r;
 	json_t			*names, *v;
-	uint64_t		 fields;
+	struct job_field_set	 fields;
 	char			 err[512];
 
 	t_row(&r);
 	is_int(job_list_fields(NULL, &fields, err, sizeof err), 0,
 	    "no fields member: accepted");
-	is_int(fields, job_field_wire_mask(), "no fields member: every field");
+	ok(jfs_eq(fields, job_field_wire_set()),
+	    "no fields member: every field");
 
 	names = json_pack("[s,s]", "state", "gpus");
 	is_int(job_list_fields(names, &fields, err, sizeof err), 0,
@@ -187,7 +193,7 @@ t_growth(void)
 	for (i = 0; i < 3; i++) {
 		if (i != 0)
 			jtext_add(&b, ",", 1);
-		job_list_row(&b, &r, 0, job_field_wire_mask());
+		job_list_row(&b, &r, 0, job_field_wire_set());
 	}
 	jtext_add(&b, "]", 1);
 	v = json_loadb(b.buf, b.len, 0, NULL);
@@ -208,22 +214,23 @@ t_values(void)
 {
 	struct store_job	 r;
 	struct jtext		 b;
-	uint64_t		 fields = JOB_FIELD_BIT(JF_ID) |
-				    JOB_FIELD_BIT(JF_STATE) |
-				    JOB_FIELD_BIT(JF_GPUS) |
-				    JOB_FIELD_BIT(JF_WORKDIR) |
-				    JOB_FIELD_BIT(JF_QUEUE);
+	struct job_field_set	 fields = jfs_none();
 	json_t			*cols, *vals, *obj, *v;
 	size_t			 i;
 	const char		*name;
 	int			 same = 1;
 
+	jfs_add(&fields, JF_ID);
+	jfs_add(&fields, JF_STATE);
+	jfs_add(&fields, JF_GPUS);
+	jfs_add(&fields, JF_WORKDIR);
+	jfs_add(&fields, JF_QUEUE);
 	t_row(&r);
 	memset(&b, 0, sizeof b);
 	job_list_columns(&b, fields);
 	cols = json_loadb(b.buf, b.len, 0, NULL);
 	b.len = 0;
-	job_list_values(&b, &r, 1700000160, fields, 0);
+	job_list_values(&b, &r, 1700000160, fields, jfs_none());
 	vals = json_loadb(b.buf, b.len, 0, NULL);
 	b.len = 0;
 	obj = t_write(&r, fields, 0);
@@ -241,8 +248,7 @@ t_values(void)
 	is_str(json_string_value(json_array_get(cols, 0)), "id",
 	    "values: the columns in the record's order");
 	json_decref(vals);
-	job_list_values(&b, &r, 1700000160, fields,
-	    JOB_FIELD_BIT(JF_WORKDIR));
+	job_list_values(&b, &r, 1700000160, fields, jfs_one(JF_WORKDIR));
 	vals = json_loadb(b.buf, b.len, 0, NULL);
 	json_array_foreach(cols, i, v) {
 		if (strcmp(json_string_value(v), "workdir") == 0)
