@@ -275,6 +275,7 @@ JF_GET_TEXT(job_row_get_array_job_id, JF_ARRAY_JOB_ID)
 JF_GET_TEXT(job_row_get_req_nodes, JF_REQ_NODES)
 JF_GET_TEXT(job_row_get_exclude_nodes, JF_EXCLUDE_NODES)
 JF_GET_TEXT(job_row_get_gpu_type, JF_GPU_TYPE)
+JF_GET_TEXT(job_row_get_master_port, JF_MASTER_PORT)
 /* The nodes asked for: "-" for any number. */
 static const char *
 job_row_get_num_nodes(const void *row, const void *ctx, char *buf,
@@ -562,6 +563,7 @@ const struct table_col job_row_cols[] = {
 	{ "num_nodes", "NUM_NODES", true, job_row_get_num_nodes },
 	{ "tasks_per_node", "TASKS_PER_NODE", false,
 	    job_row_get_tasks_per_node },
+	{ "master_port", "MASTER_PORT", true, job_row_get_master_port },
 	{ "queue", "QUEUE", false, job_row_get_queue },
 	{ "rank", "RANK", true, job_row_get_rank },
 	{ "attained", "GPU_TIME", true, job_row_get_attained },

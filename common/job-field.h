@@ -42,7 +42,9 @@
  * that many nodes, gpus / num_nodes GPUs on each (0: one node when one
  * holds it, else an even split, or any with JOB_F_ANY_SHAPE).
  * tasks_per_node is how many processes each node starts (sbatch's
- * --ntasks-per-node): '' one, "K", or "gpu" one per GPU. flags
+ * --ntasks-per-node): '' one, "K", or "gpu" one per GPU. master_port is
+ * a running job's MASTER_PORT, unique among the jobs running with the same
+ * first node (0: not running). flags
  * are job.h's JOB_F_*;
  * ckpt_signal 0 means SIGUSR1, ckpt_grace 0 the config's; umask -1 none.
  * warn_signal (0: none) is sent warn_time seconds before the time limit
@@ -138,6 +140,8 @@ enum job_field_kind {
 	    JFK_U32, 0)							\
 	COL(TASKS_PER_NODE, tasks_per_node, const char *,		\
 	    "tasks_per_node", "tasks_per_node", JFK_TEXT0, 0)		\
+	COL(MASTER_PORT, master_port, uint32_t, "master_port",		\
+	    "master_port", JFK_U32, JFF_UPDATE)				\
 	COL(QUEUE, queue, int, NULL, "queue", JFK_INT, 0)		\
 	COL(RANK, rank, int, NULL, "rank", JFK_INT, 0)			\
 	COL(ATTAINED, attained, uint64_t, "attained", "attained",	\

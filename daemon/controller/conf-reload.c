@@ -30,7 +30,7 @@ conf_to_json(const struct conf *c)
 {
 	const struct sched_conf	*sc = &c->sched;
 	json_t			*ctl, *sch, *ops, *th, *lim;
-	char			*audit;
+	char			*audit, ports[32];
 	size_t			 i;
 
 	ops = json_array();
@@ -61,6 +61,9 @@ conf_to_json(const struct conf *c)
 	    "keep_finished_days", c->keep_finished_days);
 	json_object_update(ctl, lim);
 	json_decref(lim);
+	snprintf(ports, sizeof ports, "%d-%d", c->master_port_first,
+	    c->master_port_first + c->master_port_count - 1);
+	json_object_set_new(ctl, "master_ports", json_string(ports));
 	th = json_array();
 	for (i = 0; i + 1 < sc->nqueues; i++)
 		json_array_append_new(th, conf_secs(sc->thresholds[i]));
@@ -141,4 +144,6 @@ conf_apply(struct conf *c, const struct conf *fresh, json_t *changed,
 	c->idle_timeout = fresh->idle_timeout;
 	c->max_pending_per_user = fresh->max_pending_per_user;
 	c->keep_finished_days = fresh->keep_finished_days;
+	c->master_port_first = fresh->master_port_first;
+	c->master_port_count = fresh->master_port_count;
 }

@@ -62,6 +62,8 @@ conf_defaults(struct conf *c)
 	c->idle_timeout = CONF_IDLE_TIMEOUT;
 	c->max_pending_per_user = CONF_MAX_PENDING_PER_USER;
 	c->keep_finished_days = CONF_KEEP_FINISHED_DAYS;
+	c->master_port_first = 20000;
+	c->master_port_count = 20000;
 }
 
 /* controller.listen: a port of 0 picks a free one. */
@@ -104,6 +106,31 @@ conf_sync(void *settings, const config_setting_t *s, char *why, size_t len)
 	return (0);
 }
 
+/* controller.master_ports: "LOW-HIGH", the ports MASTER_PORT comes from;
+ * each gang running with the same first node gets one of its own. */
+static int
+conf_master_ports(void *settings, const config_setting_t *s, char *why,
+    size_t len)
+{
+	struct conf	*c = settings;
+	const char	*v;
+	unsigned	 lo, hi;
+	int		 n = 0;
+
+	if (conf_file_string(s, &v, why, len) == -1)
+		return (-1);
+	if (sscanf(v, "%5u-%5u%n", &lo, &hi, &n) != 2 || v[n] != '\0' ||
+	    lo < 1024 || hi > 65535 || lo > hi) {
+		snprintf(why, len, "expected LOW-HIGH, ports from 1024 to "
+		    "65535 with LOW at most HIGH (\"20000-39999\"), got "
+		    "\"%s\"", v);
+		return (-1);
+	}
+	c->master_port_first = (int)lo;
+	c->master_port_count = (int)(hi - lo + 1);
+	return (0);
+}
+
 static const struct conf_file_key conf_controller_keys[] = {
 	{ .name = "socket", .type = CONF_FILE_STRING,
 	  .off = offsetof(struct conf, socket), .what = "a path" },
@@ -130,6 +157,8 @@ static const struct conf_file_key conf_controller_keys[] = {
 	{ .name = "log_level", .type = CONF_FILE_LOG_LEVEL,
 	  .off = offsetof(struct conf, log_level) },
 	{ .name = "sync", .type = CONF_FILE_CUSTOM, .read = conf_sync },
+	{ .name = "master_ports", .type = CONF_FILE_CUSTOM,
+	  .read = conf_master_ports },
 	{ .name = "max_connections", .type = CONF_FILE_INT,
 	  .off = offsetof(struct conf, max_connections), .min = 0,
 	  .max = 1 << 24, .what = "connections (0: as the file limit allows)" },

@@ -68,6 +68,10 @@ struct conf {
 	/* Days a finished job stays in the store before the purge deletes
 	 * it (purge.h); 0: for ever. */
 	int		 keep_finished_days;
+	/* The ports MASTER_PORT is picked from (launch_pick_port):
+	 * master_port_first and the count of them. */
+	int		 master_port_first;
+	int		 master_port_count;
 
 	/* The scheduler group: policy, queues, promotion, placement. Its
 	 * samples stay NULL here: gittins takes them from the store. */

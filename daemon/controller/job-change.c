@@ -11,6 +11,7 @@
 #include "daemon/controller/gbatchd.h"
 #include "daemon/controller/job-change.h"
 #include "daemon/controller/job.h"
+#include "daemon/controller/launch.h"
 #include "daemon/controller/metrics.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/schedule.h"
@@ -173,6 +174,12 @@ job_change_state(struct job *j, enum job_state to,
 	schedule_job_row(j, to, &row);
 	if (to == JOB_RUNNING && from == JOB_PENDING && how->readopt)
 		job_change_readopt(&row, job_gpus(j));
+	/* Its rendezvous port, while it runs; a job found running keeps
+	 * the one it has. */
+	if (to == JOB_RUNNING && !how->readopt)
+		row.master_port = launch_pick_port(parts[0].node, id);
+	else if (to == JOB_PENDING || job_state_is_terminal(to))
+		row.master_port = 0;
 	/* Time spent waiting: held time is not. */
 	now_ms = gbatchd_now_ms();
 	if (from == JOB_PENDING && to != JOB_PENDING && row.pending_since > 0 &&
@@ -236,6 +243,7 @@ job_change_state(struct job *j, enum job_state to,
 	job_set_state(j, to);
 	job_set_reason(j, job_reason_intern(row.reason));
 	job_set_sched_row(j, &row);
+	job_set_master_port(j, row.master_port);
 	if (to == JOB_RUNNING) {
 		job_set_restarts(j, row.restarts);
 		job_set_run(j, parts, nparts, row.start_time);

@@ -43,6 +43,7 @@ struct job {
 	char			*gpu_type;	/* --gres=gpu:TYPE:N */
 	char			*tasks_per_node;/* "", "K" or "gpu" */
 	uint32_t		 num_nodes;	/* -N; 0: any */
+	uint32_t		 master_port;	/* running: MASTER_PORT */
 	uint32_t		 array_throttle;/* its %N, 0: none */
 	/* An array's own row: the tasks it still stands for, parsed and as
 	 * text (NULL for other jobs). */
@@ -258,6 +259,7 @@ job_create(const struct store_job *r)
 	j->gpu_type = job_put(&str, r->gpu_type, ltype);
 	j->tasks_per_node = job_put(&str, r->tasks_per_node, ltasks);
 	j->num_nodes = r->num_nodes;
+	j->master_port = r->master_port;
 	j->array_job_id = r->array_job_id;
 	j->array_task_id = r->array_task_id;
 	if (j->array_job_id != 0 && array_parse(j->array_spec, &spec, err,
@@ -410,6 +412,7 @@ job_to_row(const struct job *j, struct store_job *r)
 	r->gpu_type = j->gpu_type;
 	r->tasks_per_node = j->tasks_per_node;
 	r->num_nodes = j->num_nodes;
+	r->master_port = j->master_port;
 	r->gpu_mask = j->nparts > 0 ? j->parts[0].mask : 0;
 	r->restarts = j->restarts;
 	r->attained = j->sched.attained;
@@ -474,6 +477,9 @@ const char	*job_exclude_nodes(const struct job *j)
 		     { return (j->exclude_nodes); }
 const char	*job_gpu_type(const struct job *j) { return (j->gpu_type); }
 uint32_t	 job_num_nodes(const struct job *j) { return (j->num_nodes); }
+uint32_t	 job_master_port(const struct job *j) { return (j->master_port); }
+void		 job_set_master_port(struct job *j, uint32_t port)
+		     { j->master_port = port; }
 const char	*job_tasks_per_node(const struct job *j)
 		     { return (j->tasks_per_node); }
 uint32_t	 job_array_throttle(const struct job *j)

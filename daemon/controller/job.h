@@ -137,6 +137,9 @@ const char	*job_gpu_type(const struct job *);
  * number), and the processes per node ("", "K" or "gpu"). */
 uint32_t	 job_num_nodes(const struct job *);
 const char	*job_tasks_per_node(const struct job *);
+/* A running job's MASTER_PORT (launch_pick_port), 0 when not running. */
+uint32_t	 job_master_port(const struct job *);
+void		 job_set_master_port(struct job *, uint32_t);
 /* Job arrays (common/job-field.h says how their rows work): the array's
  * id (0: none), the task (-1: none, or the array's own row), the array as
  * submitted and its throttle (0: none). */

@@ -51,12 +51,42 @@ launch_grace(const struct store_job *row)
 	return (g < c->max_ckpt_grace ? g : c->max_ckpt_grace);
 }
 
-/* The rendezvous port of a job (MASTER_PORT): spread by id over a range
- * above the usual services, so jobs sharing a first node rarely meet. */
-static int
-launch_port(uint64_t id)
+/* Whether a job running with its first part on master, other than id,
+ * holds port. The jobs there hold its GPUs: at most 64 to look at. */
+static bool
+launch_port_taken(const struct node *master, uint64_t id, uint32_t port)
 {
-	return (20000 + (int)(id % 20000));
+	const struct job	*o;
+	uint64_t		 other;
+	uint32_t		 i;
+
+	for (i = 0; i < node_gpus_total(master); i++) {
+		if ((other = node_gpu_job(master, i)) == 0 || other == id ||
+		    (o = job_find(other)) == NULL)
+			continue;
+		if (job_master_port(o) == port && job_node(o) == master)
+			return (true);
+	}
+	return (false);
+}
+
+uint32_t
+launch_pick_port(const struct node *master, uint64_t id)
+{
+	const struct conf	*c = gbatchd_conf();
+	uint32_t		 first = (uint32_t)c->master_port_first;
+	uint32_t		 count = (uint32_t)c->master_port_count;
+	uint32_t		 off = (uint32_t)(id % count), k, port;
+
+	for (k = 0; k < count; k++) {
+		port = first + (off + k) % count;
+		if (master == NULL || !launch_port_taken(master, id, port))
+			return (port);
+	}
+	log_warn("job %" PRIu64 ": every port of controller.master_ports is "
+	    "held by a job running on %s; MASTER_PORT %u is shared", id,
+	    node_name(master), first + off);
+	return (first + off);
 }
 
 static json_t *
@@ -184,7 +214,8 @@ launch_job(struct job *j)
 	    "ckpt_grace", launch_grace(&row),
 	    "master_addr", *node_addr(master) != '\0' ? node_addr(master) :
 	    node_name(master),
-	    "master_port", launch_port(row.id));
+	    "master_port", job_master_port(j) != 0 ? (int)job_master_port(j) :
+	    (int)launch_pick_port(master, row.id));
 	free(nodelist);
 	/* A job from before the umask was kept has none: the node picks. */
 	if (spec != NULL && row.umask >= 0)

@@ -3,8 +3,16 @@
 #define GB_CTL_LAUNCH_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 struct job;
+struct node;
+
+/* The rendezvous port (MASTER_PORT) for job id starting with its first
+ * part on master: from the id's place in controller.master_ports, the
+ * first one on that no job running with the same first node holds, so two
+ * gangs sharing a node never meet. */
+uint32_t launch_pick_port(const struct node *master, uint64_t id);
 
 /* Sends the RUNNING job to its node. The script, argv and environment come
  * from the store (they are not kept in memory). When that fails the job

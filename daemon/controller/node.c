@@ -356,6 +356,12 @@ node_gpus_name(struct node *n, uint64_t mask, uint64_t job)
 	}
 }
 
+uint64_t
+node_gpu_job(const struct node *n, uint32_t i)
+{
+	return (i < SCHED_MAX_GPUS_PER_NODE ? n->gpu_job[i] : 0);
+}
+
 void
 node_alloc(struct node *n, uint64_t mask, uint64_t job)
 {

@@ -64,6 +64,8 @@ void		 node_touch(struct node *, int64_t now);
 void		 node_set_drain(struct node *, bool drained, const char *reason);
 const char	*node_drain_reason(const struct node *);
 
+/* The job holding GPU i (a stale copy's included), or 0. */
+uint64_t	 node_gpu_job(const struct node *, uint32_t i);
 /* Marks the GPUs in mask as held by job id (0 releases them). */
 void		 node_alloc(struct node *, uint64_t mask, uint64_t job);
 void		 node_release(struct node *, uint64_t mask);

@@ -208,3 +208,51 @@ var() {
 	touch "go-$id"
 	gb_wait_state "$id" COMPLETED 20
 }
+
+# port_of ID: the MASTER_PORT a running job's first task saw.
+port_of() {
+	var "task-$1-0.env" MASTER_PORT
+}
+
+@test "gangs sharing a first node never get the same MASTER_PORT, across a restart too" {
+	# Three ports: ids 1 and 4 start from the same one (1 % 3 = 4 % 3).
+	gb_write_conf 'master_ports = "29500-29502";'
+	gb_start_cluster
+	task_script >task.sh
+	a=$(gb_submit -N 2 --gpus-per-node 1 task.sh)
+	gb_wait 20 test -e "task-$a-0.env"
+	for i in 2 3; do gcancel "$(gb_submit --hold --wrap true)"; done
+	b=$(gb_submit -N 2 --gpus-per-node 1 task.sh)
+	[ "$a" = 1 ] && [ "$b" = 4 ]
+	gb_wait 20 test -e "task-$b-0.env"
+	# Both start on n1 (rank 0 there), each with a port of its own.
+	[ "$(var "task-$a-0.env" SLURMD_NODENAME)" = n1 ]
+	[ "$(var "task-$b-0.env" SLURMD_NODENAME)" = n1 ]
+	[ "$(port_of "$a")" = 29501 ]
+	[ "$(port_of "$b")" = 29502 ]
+	[ "$(gq -h -j "$b" -o master_port)" = 29502 ]
+	# gbatchd restarts: the ports held stay held. Job 5 starts from
+	# 29502 (b's) and 29500 is the next free.
+	gctl shutdown >/dev/null
+	wait "$GB_CTL_PID" || true
+	gb_start_controller
+	gb_wait 10 gb_node_is_up n1
+	gb_wait 10 gb_node_is_up n2
+	gb_wait 10 gb_state_is "$b" RUNNING
+	c=$(gb_submit -N 2 --gpus-per-node 1 task.sh)
+	[ "$c" = 5 ]
+	gb_wait 20 test -e "task-$c-0.env"
+	[ "$(port_of "$c")" = 29500 ]
+	# A port is free again once its job has ended.
+	touch "go-$a"
+	gb_wait_state "$a" COMPLETED 20
+	[ "$(gq -h -t all -j "$a" -o master_port)" = 0 ]
+	d=$(gb_submit -N 2 --gpus-per-node 1 task.sh)
+	gb_wait 20 test -e "task-$d-0.env"
+	[ "$(port_of "$d")" = 29501 ]
+	# A range that is none is refused, saying what is accepted.
+	gb_write_conf 'master_ports = "30000-2000";'
+	run gbatchd -C -f "$GBATCH_CONF"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"controller.master_ports: expected LOW-HIGH, ports from 1024 to 65535"*'got "30000-2000"'* ]]
+}
