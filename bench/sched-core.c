@@ -110,7 +110,7 @@ bench_fill(struct sched_core *core, uint64_t *id, int64_t now,
 static void
 bench_fragment(struct sched_core *core, uint64_t *id, int64_t now)
 {
-	struct place_alloc	 a;
+	struct place_alloc	 a = { 0 };
 	struct sched_jobspec	 spec;
 	uint32_t		 i;
 

@@ -20,6 +20,8 @@ struct place_node {
 	uint32_t	nfree;		/* free GPUs offered: 0 when down */
 	uint32_t	prev, next;	/* in bucket nfree */
 	uint32_t	mark;		/* place_find's stamp */
+	uint32_t	cpus, cpus_free;	/* 0 cpus: not counted */
+	uint64_t	mem, mem_free;		/* MB; 0 mem: not counted */
 };
 
 struct place_cluster {
@@ -36,6 +38,9 @@ struct place_cluster {
 	uint32_t		 stamp;
 	uint64_t		 rng;
 	uint32_t		*scratch;	/* node indexes, n entries */
+	/* The CPUs and memory of the job being placed (place_find_want),
+	 * which place_put gives each part; NULL: none. */
+	const struct place_res	*res;
 };
 
 /* xorshift64: the same seed, the same random placements. */

@@ -40,7 +40,8 @@ place_shape_listed(struct place_cluster *cl, enum sched_placement how,
 	for (j = 0; j < nlisted && k < cl->n; j++) {
 		i = nodes[j];
 		if (i < cl->n && cl->nodes[i].nfree >= per &&
-		    cl->nodes[i].mark != cl->stamp) {
+		    cl->nodes[i].mark != cl->stamp &&
+		    place_res_fits(cl, i, cl->res, per)) {
 			cl->nodes[i].mark = cl->stamp;	/* listed twice: once */
 			cl->scratch[k++] = i;
 		}
@@ -60,12 +61,15 @@ place_shape_listed(struct place_cluster *cl, enum sched_placement how,
  * index order, so that the choice (and which part is rank 0) does not
  * depend on the order nodes changed in. Returns the new count. */
 static uint32_t
-place_shape_bucket(struct place_cluster *cl, uint32_t c, uint32_t k)
+place_shape_bucket(struct place_cluster *cl, uint32_t c, uint32_t per,
+    uint32_t k)
 {
 	uint32_t	i, first = k;
 
-	for (i = cl->head[c]; i != PLACE_NONE; i = cl->nodes[i].next)
-		cl->scratch[k++] = i;
+	for (i = cl->head[c]; i != PLACE_NONE; i = cl->nodes[i].next) {
+		if (place_res_fits(cl, i, cl->res, per))
+			cl->scratch[k++] = i;
+	}
 	qsort(cl->scratch + first, k - first, sizeof *cl->scratch,
 	    place_by_index);
 	return (k);
@@ -84,27 +88,33 @@ place_shape_all(struct place_cluster *cl, enum sched_placement how,
 	switch (how) {
 	case SCHED_PLACE_YARN:
 		for (i = place_tree_first(cl, 0, per); i != PLACE_NONE &&
-		    k < want; i = place_tree_first(cl, i + 1, per))
-			cl->scratch[k++] = i;
+		    k < want; i = place_tree_first(cl, i + 1, per)) {
+			if (place_res_fits(cl, i, cl->res, per))
+				cl->scratch[k++] = i;
+		}
 		break;
 	case SCHED_PLACE_RANDOM:
 		start = (uint32_t)(place_rand(cl) % cl->n);
 		for (i = place_tree_first(cl, start, per); i != PLACE_NONE &&
-		    k < want; i = place_tree_first(cl, i + 1, per))
-			cl->scratch[k++] = i;
+		    k < want; i = place_tree_first(cl, i + 1, per)) {
+			if (place_res_fits(cl, i, cl->res, per))
+				cl->scratch[k++] = i;
+		}
 		for (i = place_tree_first(cl, 0, per); i != PLACE_NONE &&
-		    i < start && k < want; i = place_tree_first(cl, i + 1, per))
-			cl->scratch[k++] = i;
+		    i < start && k < want; i = place_tree_first(cl, i + 1, per)) {
+			if (place_res_fits(cl, i, cl->res, per))
+				cl->scratch[k++] = i;
+		}
 		break;
 	case SCHED_PLACE_SPREAD:
 		for (c = SCHED_MAX_GPUS_PER_NODE; c >= per && k < want; c--)
-			k = place_shape_bucket(cl, c, k);
+			k = place_shape_bucket(cl, c, per, k);
 		break;
 	case SCHED_PLACE_CONSOLIDATE:
 	default:
 		for (c = per; c <= SCHED_MAX_GPUS_PER_NODE && (all || k < want);
 		    c++)
-			k = place_shape_bucket(cl, c, k);
+			k = place_shape_bucket(cl, c, per, k);
 		break;
 	}
 	return (k);
@@ -160,8 +170,29 @@ place_find_shape(struct place_cluster *cl, enum sched_placement how,
 	return (nnodes);
 }
 
-size_t
-place_find_want(struct place_cluster *cl, enum sched_placement how,
+/* Any split, as place_find and place_find_in find it; then every part
+ * must have the CPUs and memory it needs too. */
+static size_t
+place_find_any(struct place_cluster *cl, enum sched_placement how,
+    const struct place_want *w, struct place_alloc *out)
+{
+	size_t	n, i;
+
+	if (w->nodes != NULL)
+		n = place_find_in(cl, how, w->gpus, w->sensitive, w->nodes,
+		    w->nlisted, out);
+	else
+		n = place_find(cl, how, w->gpus, w->sensitive, out);
+	for (i = 0; i < n; i++) {
+		if (!place_res_fits(cl, out[i].node, cl->res,
+		    sched_mask_count(out[i].mask)))
+			return (0);
+	}
+	return (n);
+}
+
+static size_t
+place_find_res(struct place_cluster *cl, enum sched_placement how,
     const struct place_want *w, struct place_alloc *out)
 {
 	uint32_t	k;
@@ -173,11 +204,8 @@ place_find_want(struct place_cluster *cl, enum sched_placement how,
 		return (w->gpus % w->nnodes != 0 ? 0 : place_find_shape(cl,
 		    how, w->nnodes, w->gpus / w->nnodes, w->nodes, w->nlisted,
 		    out));
-	if (w->any_shape && w->nodes != NULL)
-		return (place_find_in(cl, how, w->gpus, w->sensitive,
-		    w->nodes, w->nlisted, out));
 	if (w->any_shape)
-		return (place_find(cl, how, w->gpus, w->sensitive, out));
+		return (place_find_any(cl, how, w, out));
 	/* One node if one holds it, else the fewest nodes of an even split
 	 * that fit; a sensitive job waits for the fewest its size allows. */
 	for (k = 1; k <= w->gpus && k <= cl->n; k++) {
@@ -189,4 +217,18 @@ place_find_want(struct place_cluster *cl, enum sched_placement how,
 			return (n);
 	}
 	return (0);
+}
+
+size_t
+place_find_want(struct place_cluster *cl, enum sched_placement how,
+    const struct place_want *w, struct place_alloc *out)
+{
+	size_t	n;
+
+	/* The parts place_put writes carry what the job needs beside its
+	 * GPUs, and the candidates are the nodes that have it. */
+	cl->res = w->res;
+	n = place_find_res(cl, how, w, out);
+	cl->res = NULL;
+	return (n);
 }

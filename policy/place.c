@@ -249,10 +249,16 @@ place_gpus_total(const struct place_cluster *cl)
 void
 place_take(struct place_cluster *cl, const struct place_alloc *a, size_t n)
 {
-	size_t	i;
+	struct place_node	*nd;
+	size_t			 i;
 
 	for (i = 0; i < n; i++) {
-		cl->nodes[a[i].node].free_mask &= ~a[i].mask;
+		nd = &cl->nodes[a[i].node];
+		nd->free_mask &= ~a[i].mask;
+		nd->cpus_free = nd->cpus_free > a[i].cpus ?
+		    nd->cpus_free - a[i].cpus : 0;
+		nd->mem_free = nd->mem_free > a[i].mem ?
+		    nd->mem_free - a[i].mem : 0;
 		place_node_update(cl, a[i].node);
 	}
 }
@@ -261,15 +267,22 @@ void
 place_release(struct place_cluster *cl, const struct place_alloc *a,
     size_t n)
 {
-	size_t	i;
+	struct place_node	*nd;
+	size_t			 i;
 
 	for (i = 0; i < n; i++) {
-		cl->nodes[a[i].node].free_mask |= a[i].mask;
+		nd = &cl->nodes[a[i].node];
+		nd->free_mask |= a[i].mask;
+		nd->cpus_free = nd->cpus - nd->cpus_free > a[i].cpus ?
+		    nd->cpus_free + a[i].cpus : nd->cpus;
+		nd->mem_free = nd->mem - nd->mem_free > a[i].mem ?
+		    nd->mem_free + a[i].mem : nd->mem;
 		place_node_update(cl, a[i].node);
 	}
 }
 
-/* Writes node i's share (want GPUs, its lowest free ones) to out. */
+/* Writes node i's share (want GPUs, its lowest free ones, and what the
+ * job being placed needs beside them) to out. */
 uint32_t
 place_put(struct place_cluster *cl, uint32_t i, uint32_t want,
     struct place_alloc *out)
@@ -280,8 +293,88 @@ place_put(struct place_cluster *cl, uint32_t i, uint32_t want,
 		want = nd->nfree;
 	out->node = i;
 	out->mask = sched_mask_lowest(nd->free_mask, want);
+	place_res_need(cl, i, cl->res, want, &out->cpus, &out->mem);
 	nd->mark = cl->stamp;
 	return (want);
+}
+
+void
+place_node_set_res(struct place_cluster *cl, uint32_t i, uint32_t cpus,
+    uint64_t mem)
+{
+	struct place_node	*nd = &cl->nodes[i];
+	uint32_t		 held_c = nd->cpus - nd->cpus_free;
+	uint64_t		 held_m = nd->mem - nd->mem_free;
+
+	nd->cpus = cpus;
+	nd->cpus_free = cpus > held_c ? cpus - held_c : 0;
+	nd->mem = mem;
+	nd->mem_free = mem > held_m ? mem - held_m : 0;
+}
+
+uint32_t
+place_node_cpus(const struct place_cluster *cl, uint32_t i)
+{
+	return (cl->nodes[i].cpus);
+}
+
+uint32_t
+place_node_cpus_free(const struct place_cluster *cl, uint32_t i)
+{
+	return (cl->nodes[i].cpus_free);
+}
+
+uint64_t
+place_node_mem(const struct place_cluster *cl, uint32_t i)
+{
+	return (cl->nodes[i].mem);
+}
+
+uint64_t
+place_node_mem_free(const struct place_cluster *cl, uint32_t i)
+{
+	return (cl->nodes[i].mem_free);
+}
+
+void
+place_res_need(const struct place_cluster *cl, uint32_t i,
+    const struct place_res *r, uint32_t g, uint32_t *cpus, uint64_t *mem)
+{
+	const struct place_node	*nd = &cl->nodes[i];
+	uint64_t		 c;
+
+	*cpus = 0;
+	*mem = 0;
+	if (r == NULL || g == 0)
+		return;
+	if (r->cpus_share)
+		c = nd->gpus > 0 ? (uint64_t)nd->cpus * g / nd->gpus : 0;
+	else
+		c = (uint64_t)r->cpus_gpu * g;
+	c += r->cpus_node;
+	if (c == 0 && r->cpus_share && nd->cpus > 0)
+		c = 1;
+	*cpus = c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
+	if (r->mem_share)
+		*mem = nd->gpus > 0 ? nd->mem * g / nd->gpus : 0;
+	else
+		*mem = r->mem_gpu * g;
+	*mem += r->mem_node;
+}
+
+bool
+place_res_fits(const struct place_cluster *cl, uint32_t i,
+    const struct place_res *r, uint32_t g)
+{
+	const struct place_node	*nd = &cl->nodes[i];
+	uint32_t		 cpus;
+	uint64_t		 mem;
+
+	if (r == NULL)
+		return (true);
+	place_res_need(cl, i, r, g, &cpus, &mem);
+	return ((nd->cpus == 0 || cpus <= nd->cpus_free) &&
+	    (nd->mem == 0 || mem <= nd->mem_free));
 }
 
 /* The node with the fewest free GPUs that still has want, not yet used by

@@ -13,10 +13,26 @@
 
 #include "policy/sched-conf.h"
 
-/* One node's share of a job: GPU i of node is in the job if bit i is set. */
+/* One node's share of a job: GPU i of node is in the job if bit i is set;
+ * cpus CPUs and mem MB of the node's beside them (place_res). */
 struct place_alloc {
 	uint32_t	node;
 	uint64_t	mask;
+	uint32_t	cpus;
+	uint64_t	mem;
+};
+
+/* What a job asks of a node's CPUs and memory (MB) beside g of its GPUs:
+ * per_node + per_gpu x g of each, or with share the node's own per GPU
+ * (its CPUs or memory x g / its GPUs, rounded down, at least 1 CPU). A
+ * node whose CPUs or memory are not known (0) holds any amount of them. */
+struct place_res {
+	uint32_t	cpus_node;
+	uint32_t	cpus_gpu;
+	bool		cpus_share;
+	uint64_t	mem_node;
+	uint64_t	mem_gpu;
+	bool		mem_share;
 };
 
 struct place_cluster;
@@ -28,6 +44,21 @@ void			 place_cluster_free(struct place_cluster *);
  * its index (nodes are numbered from 0 in the order added). */
 uint32_t	place_node_add(struct place_cluster *, uint32_t gpus,
 		    uint32_t sw);
+/* Node i's CPUs and memory in MB (0: not known, not counted). What jobs
+ * hold of them stays held. */
+void		place_node_set_res(struct place_cluster *, uint32_t,
+		    uint32_t cpus, uint64_t mem);
+uint32_t	place_node_cpus(const struct place_cluster *, uint32_t);
+uint32_t	place_node_cpus_free(const struct place_cluster *, uint32_t);
+uint64_t	place_node_mem(const struct place_cluster *, uint32_t);
+uint64_t	place_node_mem_free(const struct place_cluster *, uint32_t);
+/* What a part of g GPUs on node i needs of res (NULL: nothing). */
+void		place_res_need(const struct place_cluster *, uint32_t i,
+		    const struct place_res *, uint32_t g, uint32_t *cpus,
+		    uint64_t *mem);
+/* Whether node i has what a part of g GPUs needs of res, beside them. */
+bool		place_res_fits(const struct place_cluster *, uint32_t i,
+		    const struct place_res *, uint32_t g);
 /* A node that is down or drained offers none of its free GPUs. */
 void		place_node_set_up(struct place_cluster *, uint32_t, bool);
 size_t		place_nodes(const struct place_cluster *);
@@ -75,6 +106,9 @@ struct place_want {
 	bool		 sensitive;	/* the fewest nodes its size allows */
 	const uint32_t	*nodes;		/* the nodes it may run on; NULL: any */
 	size_t		 nlisted;
+	/* Its CPUs and memory beside the GPUs, on each node (NULL: none):
+	 * a node qualifies only when it has them free too. */
+	const struct place_res *res;
 };
 
 /* Finds a job's GPUs as w asks (place_find_shape, place_find_in or
@@ -82,7 +116,8 @@ struct place_want {
  * Takes nothing. */
 size_t		place_find_want(struct place_cluster *, enum sched_placement,
 		    const struct place_want *, struct place_alloc *out);
-/* Marks the GPUs of allocs allocated (they must be free) or free again. */
+/* Marks the GPUs of allocs allocated (they must be free) or free again,
+ * with their CPUs and memory. */
 void		place_take(struct place_cluster *, const struct place_alloc *,
 		    size_t);
 void		place_release(struct place_cluster *,

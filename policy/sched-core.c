@@ -367,6 +367,18 @@ sched_core_placement(const struct sched_core *core, const struct sched_cjob *j)
 	    core->conf.placement);
 }
 
+/* What j needs beside its GPUs, or NULL for nothing. */
+static const struct place_res *
+sched_core_res(const struct sched_cjob *j)
+{
+	const struct place_res	*r = &j->spec.res;
+
+	if (r->cpus_node == 0 && r->cpus_gpu == 0 && !r->cpus_share &&
+	    r->mem_node == 0 && r->mem_gpu == 0 && !r->mem_share)
+		return (NULL);
+	return (r);
+}
+
 /* Finds p's GPUs among the free ones, in its shape, on the nodes it may
  * use; the placement goes to core->scratch. */
 static size_t
@@ -379,10 +391,40 @@ sched_core_find(struct sched_core *core, const struct sched_cjob *p)
 		.sensitive = p->spec.consolidate,
 		.nodes = p->spec.nodes,
 		.nlisted = p->spec.nnodes,
+		.res = sched_core_res(p),
 	};
 
 	return (place_find_want(core->cluster, sched_core_placement(core, p),
 	    &w, core->scratch));
+}
+
+/* Why p, which did not fit though enough GPUs are free, waits: the GPUs
+ * (their split), or the CPUs or the memory it needs beside them. Costs
+ * up to two more placements, for a job with CPUs and memory to place. */
+static enum sched_reason
+sched_core_short(struct sched_core *core, const struct sched_cjob *p)
+{
+	const struct place_res	*r = sched_core_res(p);
+	struct place_res	 cpus_only;
+	struct place_want	 w = {
+		.gpus = p->spec.gpus,
+		.nnodes = p->spec.num_nodes,
+		.any_shape = p->spec.any_shape,
+		.sensitive = p->spec.consolidate,
+		.nodes = p->spec.nodes,
+		.nlisted = p->spec.nnodes,
+	};
+	enum sched_placement	 how = sched_core_placement(core, p);
+
+	if (r == NULL || place_find_want(core->cluster, how, &w,
+	    core->scratch) == 0)
+		return (SCHED_REASON_RESOURCES);
+	cpus_only = *r;
+	cpus_only.mem_node = cpus_only.mem_gpu = 0;
+	cpus_only.mem_share = false;
+	w.res = &cpus_only;
+	return (place_find_want(core->cluster, how, &w, core->scratch) == 0 ?
+	    SCHED_REASON_CPUS : SCHED_REASON_MEMORY);
 }
 
 /* The service that places a job in a queue: GPUs x time run since its
@@ -603,8 +645,17 @@ sched_core_adopt(struct sched_core *core, const struct sched_jobspec *spec,
     const struct place_alloc *a, size_t n, int64_t now)
 {
 	struct sched_cjob	*j = sched_core_job_new(core, spec);
+	struct place_alloc	*own;
+	size_t			 i;
 
-	sched_core_run(core, j, a, n, now);
+	own = sched_core_xalloc(NULL, n, sizeof *own);
+	for (i = 0; i < n; i++) {
+		own[i] = a[i];
+		place_res_need(core->cluster, a[i].node, sched_core_res(j),
+		    sched_mask_count(a[i].mask), &own[i].cpus, &own[i].mem);
+	}
+	sched_core_run(core, j, own, n, now);
+	free(own);
 	if (spec->preempting) {
 		/* Being stopped already: not a victim, no one waits yet. */
 		sched_core_unrun(core, j);
@@ -1035,6 +1086,8 @@ sched_core_pass(struct sched_core *core, int64_t now,
 			continue;
 		}
 		p->reason = SCHED_REASON_RESOURCES;
+		if (free_now >= p->spec.gpus && sched_core_res(p) != NULL)
+			p->reason = sched_core_short(core, p);
 		if (core->conf.policy == SCHED_FIFO && core->conf.strict) {
 			/* Strict order: the rest wait behind p. */
 			core->tail_reason = SCHED_REASON_PRIORITY;

@@ -52,6 +52,9 @@ struct sched_jobspec {
 	 * with any_shape. */
 	uint32_t	 num_nodes;
 	bool		 any_shape;
+	/* The CPUs and memory it needs beside its GPUs on each node
+	 * (place.h); all 0: none. */
+	struct place_res res;
 	void		*arg;		/* the caller's, handed back */
 	uint64_t	 attained;	/* GPU-ms received so far */
 	int64_t		 executed;	/* ms run since the last promotion */
@@ -87,7 +90,8 @@ struct place_cluster	*sched_core_cluster(struct sched_core *);
 struct sched_cjob	*sched_core_submit(struct sched_core *,
 			     const struct sched_jobspec *, int64_t now);
 /* A job that is running already (found on a node after a restart) keeps
- * the GPUs in alloc (n entries, which must be free). */
+ * the GPUs in alloc (n entries, which must be free), and the CPUs and
+ * memory its res says a part of that size takes there. */
 struct sched_cjob	*sched_core_adopt(struct sched_core *,
 			     const struct sched_jobspec *,
 			     const struct place_alloc *, size_t n, int64_t now);

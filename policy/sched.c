@@ -9,6 +9,8 @@ static const char *const sched_reason_names[] = {
 	[SCHED_REASON_NODES_DOWN] = "NodesDown",
 	[SCHED_REASON_NODES_DRAINED] = "NodesDrained",
 	[SCHED_REASON_GROUP_CAP] = "JobArrayTaskLimit",
+	[SCHED_REASON_CPUS] = "CPUs",
+	[SCHED_REASON_MEMORY] = "Memory",
 };
 
 static bool

@@ -19,6 +19,8 @@ enum sched_reason {
 	SCHED_REASON_NODES_DOWN,   /* no up node set could ever hold it */
 	SCHED_REASON_NODES_DRAINED,/* only drained nodes would make it fit */
 	SCHED_REASON_GROUP_CAP,	/* its array holds its throttle's GPUs */
+	SCHED_REASON_CPUS,	/* GPUs are free, not the CPUs beside them */
+	SCHED_REASON_MEMORY,	/* GPUs and CPUs are free, not the memory */
 };
 
 /* A set of nodes' GPUs: in all, and on the largest node. */

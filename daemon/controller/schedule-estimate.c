@@ -137,7 +137,7 @@ static void
 estimate_cluster(struct estimate *e, struct sched_core *core)
 {
 	struct place_cluster	*live = sched_core_cluster(core);
-	struct place_alloc	*a, one;
+	struct place_alloc	*a, one = { 0 };
 	struct node		*n;
 	struct job		*j;
 	uint64_t		 full, used;

@@ -340,7 +340,7 @@ static void
 schedule_sync_stale(uint32_t i)
 {
 	struct place_cluster	*cl = sched_core_cluster(schedule_core);
-	struct place_alloc	 a;
+	struct place_alloc	 a = { 0 };
 	uint64_t		 want = node_stale_mask(schedule_nodes[i]);
 	uint64_t		 have = schedule_node_stale[i];
 

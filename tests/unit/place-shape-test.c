@@ -20,7 +20,7 @@ static struct place_cluster *
 t_cluster(uint32_t n, uint32_t gpus, const uint32_t *sw, const uint64_t *used)
 {
 	struct place_cluster	*cl = place_cluster_create(7);
-	struct place_alloc	 a;
+	struct place_alloc	 a = { 0 };
 	uint32_t		 i;
 
 	for (i = 0; i < n; i++) {
@@ -187,11 +187,81 @@ test_even(void)
 	place_cluster_free(cl);
 }
 
+static void
+test_res(void)
+{
+	/* Four 4-GPU nodes of 16 CPUs and 64 GB (65536 MB), idle. */
+	uint64_t		 used[] = { 0, 0, 0, 0 };
+	struct place_cluster	*cl = t_cluster(4, 4, NULL, used);
+	struct place_res	 share = { .cpus_share = true,
+				    .mem_share = true };
+	struct place_res	 big = { .cpus_gpu = 6, .mem_node = 1024 };
+	struct place_want	 w = { .gpus = 2, .res = &share };
+	struct place_alloc	 a = { 0 };
+	uint32_t		 i, cpus;
+	uint64_t		 mem;
+	bool			 even;
+	size_t			 n;
+
+	for (i = 0; i < 4; i++)
+		place_node_set_res(cl, i, 16, 65536);
+	place_res_need(cl, 0, &share, 2, &cpus, &mem);
+	is_int(cpus, 8, "res: the node's share of CPUs for 2 of its 4 GPUs");
+	is_int(mem, 32768, "res: and of its memory");
+	place_res_need(cl, 0, &big, 2, &cpus, &mem);
+	ok(cpus == 12 && mem == 1024, "res: 6 CPUs a GPU, 1 GB a node");
+	n = place_find_want(cl, SCHED_PLACE_CONSOLIDATE, &w, t_out);
+	is_int(n, 1, "res: 2 GPUs with their share on one node");
+	ok(t_out[0].cpus == 8 && t_out[0].mem == 32768,
+	    "res: the part carries its CPUs and memory");
+	/* Node 0's CPUs all held by a job of no GPUs' worth beside them:
+	 * its free GPUs no longer hold a job that needs CPUs. */
+	a.node = 0;
+	a.cpus = 16;
+	place_take(cl, &a, 1);
+	is_int(place_node_cpus_free(cl, 0), 0, "res: take holds CPUs");
+	w.gpus = 4;
+	w.res = &big;		/* 24 CPUs: more than a node has */
+	w.nnodes = 1;
+	is_int(place_find_want(cl, SCHED_PLACE_CONSOLIDATE, &w, t_out), 0,
+	    "res: 4 GPUs x 6 CPUs on one node fit no 16-CPU node: none");
+	w.nnodes = 0;
+	n = place_find_want(cl, SCHED_PLACE_CONSOLIDATE, &w, t_out);
+	ok(n == 2 && t_out[0].cpus == 12 && t_out[1].cpus == 12,
+	    "res: an even split does: 2 x 2 GPUs with 12 CPUs each");
+	big.cpus_gpu = 4;	/* 16 CPUs, not on node 0 */
+	n = place_find_want(cl, SCHED_PLACE_CONSOLIDATE, &w, t_out);
+	ok(n == 1 && t_out[0].node != 0, "res: 4 x 4 CPUs on a node with "
+	    "its CPUs free, not node 0");
+	/* 8 GPUs even: 2 x 4 on nodes 1-3, never node 0. */
+	w.gpus = 8;
+	n = place_find_want(cl, SCHED_PLACE_CONSOLIDATE, &w, t_out);
+	is_int(t_nodes(n, 4, &even) & 0x1, 0, "res: even split avoids the "
+	    "node without CPUs");
+	is_int(n, 2, "res: on two nodes");
+	/* Any shape that lands on node 0 is refused whole. */
+	w.any_shape = true;
+	w.gpus = 16;
+	is_int(place_find_want(cl, SCHED_PLACE_CONSOLIDATE, &w, t_out), 0,
+	    "res: any shape needing node 0's GPUs: none");
+	place_release(cl, &a, 1);
+	is_int(place_node_cpus_free(cl, 0), 16, "res: release frees them");
+	/* Memory alone short. */
+	w.any_shape = false;
+	w.gpus = 1;
+	big.cpus_gpu = 1;
+	big.mem_node = 70000;
+	is_int(place_find_want(cl, SCHED_PLACE_CONSOLIDATE, &w, t_out), 0,
+	    "res: more memory than a node has: none");
+	place_cluster_free(cl);
+}
+
 int
 main(void)
 {
 	test_exact();
 	test_switch();
 	test_even();
+	test_res();
 	return (tap_done());
 }

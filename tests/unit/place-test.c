@@ -21,7 +21,7 @@ static struct place_cluster *
 t_cluster(uint32_t n, uint32_t gpus, const uint64_t *used)
 {
 	struct place_cluster	*cl = place_cluster_create(7);
-	struct place_alloc	 a;
+	struct place_alloc	 a = { 0 };
 	uint32_t		 i;
 
 	for (i = 0; i < n; i++) {
@@ -103,7 +103,7 @@ static void
 test_switch(void)
 {
 	struct place_cluster	*cl;
-	struct place_alloc	 a;
+	struct place_alloc	 a = { 0 };
 	size_t			 n;
 
 	/* Switch 0: nodes 0 and 1, free 3 and 4 (7); switch 1: nodes 2 and
@@ -313,7 +313,7 @@ test_down(void)
 {
 	struct place_cluster	*cl;
 	uint64_t		 used[] = { 0x7, 0 };
-	struct place_alloc	 a;
+	struct place_alloc	 a = { 0 };
 	size_t			 n;
 
 	/* Node 0 has 1 free, node 1 has 4; with node 1 down only 1 is

@@ -624,7 +624,7 @@ test_adopt_preempting(void)
 	struct sched_conf	 conf;
 	struct sched_core	*core;
 	struct sched_jobspec	 spec;
-	struct place_alloc	 a;
+	struct place_alloc	 a = { 0 };
 	struct sched_cjob	*x, *y, *c;
 
 	t_conf(&conf, SCHED_DLAS, 4000);
@@ -851,9 +851,65 @@ test_group_table(void)
 	sched_groups_free(&t);
 }
 
+/* CPUs and memory beside GPUs: a job waits for them with a reason that
+ * names them, starts once they are free, and a job found running holds
+ * what its request says. */
+static void
+test_res(void)
+{
+	struct sched_conf	 conf;
+	struct sched_core	*core;
+	struct sched_jobspec	 spec;
+	struct sched_cjob	*a, *b, *c, *d;
+	struct place_cluster	*cl;
+	struct place_alloc	 pa = { 0 };
+
+	t_conf(&conf, SCHED_FIFO, 0);
+	conf.strict = false;
+	core = t_core(&conf, 1, 4);
+	cl = sched_core_cluster(core);
+	place_node_set_res(cl, 0, 8, 1000);
+	t_spec(&spec, 1, 1, 0);
+	spec.res.cpus_gpu = 8;
+	a = sched_core_submit(core, &spec, 0);
+	t_spec(&spec, 2, 1, 0);
+	spec.res.cpus_gpu = 1;
+	b = sched_core_submit(core, &spec, 0);
+	t_spec(&spec, 3, 1, 0);
+	spec.res.mem_node = 2000;
+	c = sched_core_submit(core, &spec, 0);
+	is_int(t_pass(core, 0), 1, "res: one start");
+	ok(t_did(SCHED_ACT_START, a), "res: the job of 8 CPUs starts");
+	is_int(place_node_cpus_free(cl, 0), 0, "res: it holds the CPUs");
+	is_int(sched_cjob_reason(b), SCHED_REASON_CPUS,
+	    "res: GPUs free, CPUs not: reason CPUs");
+	is_int(sched_cjob_reason(c), SCHED_REASON_MEMORY,
+	    "res: more memory than there is: reason Memory");
+	is_str(sched_reason_name(SCHED_REASON_CPUS), "CPUs",
+	    "res: the reason's name");
+	sched_core_end(core, a, 10);
+	is_int(t_pass(core, 10), 1, "res: its CPUs free: one start");
+	ok(t_did(SCHED_ACT_START, b), "res: the job that waited for CPUs");
+	is_int(place_node_cpus_free(cl, 0), 7, "res: it holds 1 CPU");
+	/* Found running with 2 GPUs and the node's share (4 CPUs, 500
+	 * MB): it holds them again. */
+	t_spec(&spec, 4, 2, 0);
+	spec.res.cpus_share = true;
+	spec.res.mem_share = true;
+	pa.node = 0;
+	pa.mask = 0xc;
+	d = sched_core_adopt(core, &spec, &pa, 1, 10);
+	is_int(place_node_cpus_free(cl, 0), 3, "res: adopt holds its share");
+	is_int(place_node_mem_free(cl, 0), 500, "res: of memory too");
+	sched_core_end(core, d, 20);
+	is_int(place_node_mem_free(cl, 0), 1000, "res: end gives it back");
+	sched_core_free(core);
+}
+
 int
 main(void)
 {
+	test_res();
 	test_group_cap();
 	test_group_table();
 	test_bound_nodes();
