@@ -276,6 +276,10 @@ JF_GET_TEXT(job_row_get_req_nodes, JF_REQ_NODES)
 JF_GET_TEXT(job_row_get_exclude_nodes, JF_EXCLUDE_NODES)
 JF_GET_TEXT(job_row_get_gpu_type, JF_GPU_TYPE)
 JF_GET_TEXT(job_row_get_master_port, JF_MASTER_PORT)
+JF_GET_TEXT(job_row_get_cpus_per_gpu, JF_CPUS_PER_GPU)
+JF_GET_TEXT(job_row_get_cpus_per_task, JF_CPUS_PER_TASK)
+JF_GET_TEXT(job_row_get_mem, JF_MEM)
+JF_GET_TEXT(job_row_get_mem_per_gpu, JF_MEM_PER_GPU)
 /* The nodes asked for: "-" for any number. */
 static const char *
 job_row_get_num_nodes(const void *row, const void *ctx, char *buf,
@@ -564,6 +568,10 @@ const struct table_col job_row_cols[] = {
 	{ "tasks_per_node", "TASKS_PER_NODE", false,
 	    job_row_get_tasks_per_node },
 	{ "master_port", "MASTER_PORT", true, job_row_get_master_port },
+	{ "cpus_per_gpu", "CPUS_PER_GPU", true, job_row_get_cpus_per_gpu },
+	{ "cpus_per_task", "CPUS_PER_TASK", true, job_row_get_cpus_per_task },
+	{ "mem", "MEM_MB", true, job_row_get_mem },
+	{ "mem_per_gpu", "MEM_PER_GPU_MB", true, job_row_get_mem_per_gpu },
 	{ "queue", "QUEUE", false, job_row_get_queue },
 	{ "rank", "RANK", true, job_row_get_rank },
 	{ "attained", "GPU_TIME", true, job_row_get_attained },

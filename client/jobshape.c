@@ -29,6 +29,48 @@ jobshape_count(const char *opt, const char *arg, long max, long *out,
 }
 
 int
+jobshape_mem(const char *opt, const char *arg, uint64_t *mb, char *err,
+    size_t errlen)
+{
+	unsigned long long	 n;
+	char			*end;
+	uint64_t		 kb;
+
+	errno = 0;
+	n = strtoull(arg, &end, 10);
+	if (!isdigit((unsigned char)*arg) || errno != 0 || n == 0 ||
+	    n > (1ULL << 40))
+		goto bad;
+	switch (*end == '\0' ? 'M' : toupper((unsigned char)*end)) {
+	case 'K':
+		kb = n;
+		break;
+	case 'M':
+		kb = n * 1024;
+		break;
+	case 'G':
+		kb = n * 1024 * 1024;
+		break;
+	case 'T':
+		kb = n * 1024 * 1024 * 1024;
+		break;
+	default:
+		goto bad;
+	}
+	if (*end != '\0' && end[1] != '\0' && !(toupper((unsigned char)
+	    end[1]) == 'B' && end[2] == '\0'))
+		goto bad;
+	if ((*mb = (kb + 1023) / 1024) > (1ULL << 40))
+		goto bad;
+	return (0);
+bad:
+	snprintf(err, errlen, "--%s: expected a size: a whole number with K, "
+	    "M (the default), G or T after it (16G, 512M), got \"%s\"", opt,
+	    arg);
+	return (-1);
+}
+
+int
 jobshape_nodes(const char *arg, long *out, char *err, size_t errlen)
 {
 	const char	*dash = strchr(arg, '-');
@@ -189,6 +231,17 @@ jobshape_resolve(const struct jobshape *s, long gpus, bool given,
 	o->num_nodes = (uint32_t)nodes;
 	if (s->ntasks > 0 && jobshape_ntasks(s, o, err, errlen) == -1)
 		return (-1);
+	if (s->cpus_per_task != 0 && s->cpus_per_gpu != 0) {
+		snprintf(err, errlen, "-c/--cpus-per-task and --cpus-per-gpu "
+		    "exclude each other: CPUs for each task, or for each GPU; "
+		    "give one");
+		return (-1);
+	}
+	if (s->mem != 0 && s->mem_per_gpu != 0) {
+		snprintf(err, errlen, "--mem and --mem-per-gpu exclude each "
+		    "other: memory for each node, or for each GPU; give one");
+		return (-1);
+	}
 	if (s->bind_none && o->tasks_per_node != JOBSHAPE_PER_GPU) {
 		snprintf(err, errlen, "--gpu-bind=none: every task sees all its "
 		    "node's GPUs already unless there is one per GPU "

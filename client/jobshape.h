@@ -13,9 +13,14 @@
 /* gbatchd's bounds (job.h's JOB_MAX_PARTS, job-shape.h's). */
 #define JOBSHAPE_MAX_NODES	1024
 #define JOBSHAPE_MAX_TASKS	1024
+#define JOBSHAPE_MAX_CPUS	65536
 #define JOBSHAPE_PER_GPU	(-1)	/* tasks_per_node "gpu" */
 
 struct jobshape {
+	long	 cpus_per_task;	/* -c; 0: not given */
+	long	 cpus_per_gpu;
+	uint64_t mem;		/* --mem, MB a node; 0: not given */
+	uint64_t mem_per_gpu;	/* MB */
 	long	 nodes;		/* -N; 0: not given */
 	long	 gpus_per_node;	/* 0: not given */
 	long	 gpus_per_task;	/* sbatch's; 0: not given */
@@ -37,6 +42,10 @@ struct jobshape_out {
 int	jobshape_nodes(const char *arg, long *out, char *err, size_t errlen);
 /* A count from 1 to max for option opt (its name, for err). */
 int	jobshape_count(const char *opt, const char *arg, long max, long *out,
+	    char *err, size_t errlen);
+/* A memory size as sbatch writes it: N with K, M (the default), G or T
+ * after it; in MB (rounded up), 1 MB to 1 EB. opt names the option. */
+int	jobshape_mem(const char *opt, const char *arg, uint64_t *mb,
 	    char *err, size_t errlen);
 /* --ntasks-per-node's value: K, or "gpu" (JOBSHAPE_PER_GPU). */
 int	jobshape_tasks(const char *arg, long *out, char *err, size_t errlen);

@@ -62,6 +62,9 @@ enum jobspec_opt {
 	JOBSPEC_OPT_TASKS_PER_NODE,
 	JOBSPEC_OPT_ANY_SHAPE,
 	JOBSPEC_OPT_GPU_BIND,
+	JOBSPEC_OPT_CPUS_PER_GPU,
+	JOBSPEC_OPT_MEM,
+	JOBSPEC_OPT_MEM_PER_GPU,
 	/* Row i of slurm-opt.h's table, by its long name. */
 	JOBSPEC_OPT_SLURM = 0x2000,	/* above CMD_OPT_TIMEOUT */
 };
@@ -108,6 +111,10 @@ enum jobspec_field {
 	JOBSPEC_F_TASKS_PER_NODE,
 	JOBSPEC_F_ANY_SHAPE,
 	JOBSPEC_F_GPU_BIND,
+	JOBSPEC_F_CPUS_PER_TASK,
+	JOBSPEC_F_CPUS_PER_GPU,
+	JOBSPEC_F_MEM,
+	JOBSPEC_F_MEM_PER_GPU,
 	JOBSPEC_F_COUNT,
 };
 
@@ -158,7 +165,7 @@ struct jobspec {
 };
 
 static const char jobspec_optstring[] =
-    "+:G:J:o:e:D:t:A:a:b:d:w:x:N:n:HWhV";
+    "+:G:J:o:e:D:t:A:a:b:d:w:x:N:n:c:HWhV";
 static const struct option jobspec_longopts[] = {
 	{ "gpus", required_argument, NULL, 'G' },
 	{ "job-name", required_argument, NULL, 'J' },
@@ -180,6 +187,10 @@ static const struct option jobspec_longopts[] = {
 	{ "gpus-per-task", required_argument, NULL,
 	    JOBSPEC_OPT_GPUS_PER_TASK },
 	{ "gpu-bind", required_argument, NULL, JOBSPEC_OPT_GPU_BIND },
+	{ "cpus-per-task", required_argument, NULL, 'c' },
+	{ "cpus-per-gpu", required_argument, NULL, JOBSPEC_OPT_CPUS_PER_GPU },
+	{ "mem", required_argument, NULL, JOBSPEC_OPT_MEM },
+	{ "mem-per-gpu", required_argument, NULL, JOBSPEC_OPT_MEM_PER_GPU },
 	{ "dependency", required_argument, NULL, 'd' },
 	{ "kill-on-invalid-dep", required_argument, NULL,
 	    JOBSPEC_OPT_KILL_DEP },
@@ -454,9 +465,27 @@ jobspec_set(struct jobspec *js, int opt, const char *arg,
 	size_t			 nnames;
 	int			 sig = 0;
 	long			 count = 0;
+	uint64_t		 mb = 0;
 	bool			 none = false;
 
 	switch (opt) {
+	case 'c':
+	case JOBSPEC_OPT_CPUS_PER_GPU:
+		f = opt == 'c' ? JOBSPEC_F_CPUS_PER_TASK :
+		    JOBSPEC_F_CPUS_PER_GPU;
+		if (jobshape_count(opt == 'c' ? "cpus-per-task" :
+		    "cpus-per-gpu", arg, JOBSHAPE_MAX_CPUS, &count, err,
+		    errlen) == -1)
+			return (-1);
+		break;
+	case JOBSPEC_OPT_MEM:
+	case JOBSPEC_OPT_MEM_PER_GPU:
+		f = opt == JOBSPEC_OPT_MEM ? JOBSPEC_F_MEM :
+		    JOBSPEC_F_MEM_PER_GPU;
+		if (jobshape_mem(opt == JOBSPEC_OPT_MEM ? "mem" :
+		    "mem-per-gpu", arg, &mb, err, errlen) == -1)
+			return (-1);
+		break;
 	case 'N':
 		f = JOBSPEC_F_NODES;
 		if (jobshape_nodes(arg, &count, err, errlen) == -1)
@@ -744,6 +773,18 @@ jobspec_set(struct jobspec *js, int opt, const char *arg,
 		break;
 	case JOBSPEC_F_NODES:
 		js->shape.nodes = count;
+		break;
+	case JOBSPEC_F_CPUS_PER_TASK:
+		js->shape.cpus_per_task = count;
+		break;
+	case JOBSPEC_F_CPUS_PER_GPU:
+		js->shape.cpus_per_gpu = count;
+		break;
+	case JOBSPEC_F_MEM:
+		js->shape.mem = mb;
+		break;
+	case JOBSPEC_F_MEM_PER_GPU:
+		js->shape.mem_per_gpu = mb;
 		break;
 	case JOBSPEC_F_GPUS_PER_NODE:
 	case JOBSPEC_F_GPUS_PER_TASK:
@@ -1287,6 +1328,18 @@ jobspec_build(const struct jobspec *js, char *const *env,
 		    json_integer(js->shaped.tasks_per_node));
 	if (js->shape.bind_none)
 		json_object_set_new(job, "gpu_bind", json_string("none"));
+	if (js->shape.cpus_per_task > 0)
+		json_object_set_new(job, "cpus_per_task",
+		    json_integer(js->shape.cpus_per_task));
+	if (js->shape.cpus_per_gpu > 0)
+		json_object_set_new(job, "cpus_per_gpu",
+		    json_integer(js->shape.cpus_per_gpu));
+	if (js->shape.mem > 0)
+		json_object_set_new(job, "mem",
+		    json_integer((json_int_t)js->shape.mem));
+	if (js->shape.mem_per_gpu > 0)
+		json_object_set_new(job, "mem_per_gpu",
+		    json_integer((json_int_t)js->shape.mem_per_gpu));
 	json_object_set_new(job, "time_limit",
 	    json_integer((json_int_t)js->time_limit));
 	json_object_set_new(job, "env", jobenv_build(js->export != NULL ?

@@ -156,6 +156,7 @@ model_nodes_row(struct model_nodes_scan *s, struct jscan_val *obj,
 	s->first[s->out->n] = s->ngpus;
 	n = &s->out->rows[s->out->n++];
 	memset(n, 0, sizeof *n);
+	n->cpus_total = n->mem_total = -1;
 	n->name = n->state = n->reason = n->addr = n->gpu_source = n->sw = "";
 	while ((r = jscan_member_lazy(obj, &pos, &key, &val)) == 1) {
 		if (jscan_key_is(&key, "name"))
@@ -174,6 +175,14 @@ model_nodes_row(struct model_nodes_scan *s, struct jscan_val *obj,
 			n->gpus_total = model_nodes_int(&val, 0);
 		else if (jscan_key_is(&key, "gpus_alloc"))
 			n->gpus_alloc = model_nodes_int(&val, 0);
+		else if (jscan_key_is(&key, "cpus_total"))
+			n->cpus_total = model_nodes_int(&val, -1);
+		else if (jscan_key_is(&key, "cpus_alloc"))
+			n->cpus_alloc = model_nodes_int(&val, 0);
+		else if (jscan_key_is(&key, "memory_mb"))
+			n->mem_total = model_nodes_int(&val, -1);
+		else if (jscan_key_is(&key, "memory_alloc_mb"))
+			n->mem_alloc = model_nodes_int(&val, 0);
 		else if (jscan_key_is(&key, "last_seen"))
 			n->last_seen = model_nodes_int(&val, 0);
 		else if (jscan_key_is(&key, "gpus") && val.type ==

@@ -33,6 +33,11 @@ struct model_node {
 	const char		*sw;		/* its switch; "" none */
 	long long		 gpus_total;
 	long long		 gpus_alloc;
+	/* CPUs and memory (MB): -1 total when the node did not say. */
+	long long		 cpus_total;
+	long long		 cpus_alloc;
+	long long		 mem_total;
+	long long		 mem_alloc;
 	long long		 last_seen;
 	struct model_gpu	*gpus;
 	size_t			 ngpus;

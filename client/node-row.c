@@ -88,6 +88,35 @@ node_row_get_alloc(const void *row, const void *ctx, char *buf, size_t len)
 	    len));
 }
 
+/* CPUs allocated of total, "-" where the node did not say. */
+static const char *
+node_row_get_cpus(const void *row, const void *ctx, char *buf, size_t len)
+{
+	const struct model_node	*n = row;
+
+	if (n->cpus_total < 0)
+		return ("-");
+	snprintf(buf, len, "%lld/%lld", n->cpus_alloc, n->cpus_total);
+	return (buf);
+}
+
+/* Memory allocated of total, in G (one decimal below 10 G). */
+static const char *
+node_row_get_mem(const void *row, const void *ctx, char *buf, size_t len)
+{
+	const struct model_node	*n = row;
+
+	if (n->mem_total < 0)
+		return ("-");
+	if (n->mem_total < 10 * 1024)
+		snprintf(buf, len, "%.1f/%.1fG", n->mem_alloc / 1024.0,
+		    n->mem_total / 1024.0);
+	else
+		snprintf(buf, len, "%lld/%lldG", n->mem_alloc / 1024,
+		    n->mem_total / 1024);
+	return (buf);
+}
+
 /* "1/4": allocated of total, the figure an admin looks for first. */
 static const char *
 node_row_get_gpus(const void *row, const void *ctx, char *buf, size_t len)
@@ -167,6 +196,8 @@ const struct table_col node_row_cols[] = {
 	{ "reason", "REASON", false, node_row_get_reason },
 	{ "gpus_total", "TOTAL", true, node_row_get_total },
 	{ "gpus_alloc", "ALLOC", true, node_row_get_alloc },
+	{ "cpus", "CPUS", true, node_row_get_cpus },
+	{ "memory", "MEMORY", true, node_row_get_mem },
 	{ "addr", "ADDR", false, node_row_get_addr },
 	{ "gpu_source", "SOURCE", false, node_row_get_source },
 	{ "gpu_model", "GPU_MODEL", false, node_row_get_model },

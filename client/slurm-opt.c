@@ -14,8 +14,9 @@
 #define OPT	optional_argument
 
 /* Why whole groups of options are refused. */
-#define SLURM_CPUS	"gbatch does not allot CPUs or memory, or bind them, " \
-			"per job yet: a job may use its nodes' own; leave it out"
+#define SLURM_CPUS	"gbatch gives a job CPUs and memory per GPU or per " \
+			"node (-c, --cpus-per-gpu, --mem, --mem-per-gpu; by " \
+			"default the node's share per GPU); leave it out"
 #define SLURM_ORDER	"gbatch orders jobs by the GPU time they have had " \
 			"(Tiresias: 2D-LAS or Gittins), not by QOS, " \
 			"priority or nice values; leave it out"
@@ -65,6 +66,10 @@ static const struct slurm_opt slurm_opts[] = {
 	{ "gpus-per-task", 0, REQ, SLURM_DO_SAME, "[TYPE:]N",
 	    "--gpus-per-task" },
 	{ "gpu-bind", 0, REQ, SLURM_DO_SAME, "none|single:1", "--gpu-bind" },
+	{ "cpus-per-task", 'c', REQ, SLURM_DO_SAME, "N", "-c N" },
+	{ "cpus-per-gpu", 0, REQ, SLURM_DO_SAME, "N", "--cpus-per-gpu" },
+	{ "mem", 0, REQ, SLURM_DO_SAME, "SIZE", "--mem" },
+	{ "mem-per-gpu", 0, REQ, SLURM_DO_SAME, "SIZE", "--mem-per-gpu" },
 	/* Mapped to gsub's. */
 	{ "gres", 0, REQ, SLURM_DO_GPUS, "gpu[:TYPE]:N", "-G [TYPE:]N" },
 	{ "requeue", 0, NO, SLURM_DO_ACCEPT, NULL,
@@ -87,11 +92,7 @@ static const struct slurm_opt slurm_opts[] = {
 	    "follow jobs with gq or gtop" },
 	{ "mail-user", 0, REQ, SLURM_DO_REFUSE, NULL, "gbatch sends no mail; "
 	    "follow jobs with gq or gtop" },
-	{ "cpus-per-task", 'c', REQ, SLURM_DO_REFUSE, NULL, SLURM_CPUS },
-	{ "cpus-per-gpu", 0, REQ, SLURM_DO_REFUSE, NULL, SLURM_CPUS },
-	{ "mem", 0, REQ, SLURM_DO_REFUSE, NULL, SLURM_CPUS },
 	{ "mem-per-cpu", 0, REQ, SLURM_DO_REFUSE, NULL, SLURM_CPUS },
-	{ "mem-per-gpu", 0, REQ, SLURM_DO_REFUSE, NULL, SLURM_CPUS },
 	{ "mem-bind", 0, REQ, SLURM_DO_REFUSE, NULL, SLURM_CPUS },
 	{ "mincpus", 0, REQ, SLURM_DO_REFUSE, NULL, SLURM_CPUS },
 	{ "tmp", 0, REQ, SLURM_DO_REFUSE, NULL, SLURM_CPUS },

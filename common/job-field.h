@@ -44,7 +44,10 @@
  * tasks_per_node is how many processes each node starts (sbatch's
  * --ntasks-per-node): '' one, "K", or "gpu" one per GPU. master_port is
  * a running job's MASTER_PORT, unique among the jobs running with the same
- * first node (0: not running). flags
+ * first node (0: not running). cpus_per_gpu or cpus_per_task, and mem (MB
+ * on each node) or mem_per_gpu (MB), are what it asks beside its GPUs
+ * (sbatch's --cpus-per-gpu, -c, --mem, --mem-per-gpu); 0: the
+ * scheduler's default, the node's share per GPU. flags
  * are job.h's JOB_F_*;
  * ckpt_signal 0 means SIGUSR1, ckpt_grace 0 the config's; umask -1 none.
  * warn_signal (0: none) is sent warn_time seconds before the time limit
@@ -142,6 +145,13 @@ enum job_field_kind {
 	    "tasks_per_node", "tasks_per_node", JFK_TEXT0, 0)		\
 	COL(MASTER_PORT, master_port, uint32_t, "master_port",		\
 	    "master_port", JFK_U32, JFF_UPDATE)				\
+	COL(CPUS_PER_GPU, cpus_per_gpu, uint32_t, "cpus_per_gpu",	\
+	    "cpus_per_gpu", JFK_U32, 0)					\
+	COL(CPUS_PER_TASK, cpus_per_task, uint32_t, "cpus_per_task",	\
+	    "cpus_per_task", JFK_U32, 0)				\
+	COL(MEM, mem, uint64_t, "mem", "mem", JFK_U64, 0)		\
+	COL(MEM_PER_GPU, mem_per_gpu, uint64_t, "mem_per_gpu",		\
+	    "mem_per_gpu", JFK_U64, 0)					\
 	COL(QUEUE, queue, int, NULL, "queue", JFK_INT, 0)		\
 	COL(RANK, rank, int, NULL, "rank", JFK_INT, 0)			\
 	COL(ATTAINED, attained, uint64_t, "attained", "attained",	\

@@ -75,6 +75,8 @@ conf_to_json(const struct conf *c)
 	    "strict", sc->strict, "ckpt_grace", c->ckpt_grace,
 	    "max_ckpt_grace", c->max_ckpt_grace,
 	    "kill_invalid_depend", c->kill_invalid_depend);
+	json_object_set_new(sch, "cpus_per_gpu", json_integer(c->cpus_per_gpu));
+	json_object_set_new(sch, "mem_per_gpu", json_integer(c->mem_per_gpu));
 	return (json_pack("{s:o, s:o}", "controller", ctl, "scheduler", sch));
 }
 
@@ -135,6 +137,8 @@ conf_apply(struct conf *c, const struct conf *fresh, json_t *changed,
 	c->ckpt_grace = fresh->ckpt_grace;
 	c->max_ckpt_grace = fresh->max_ckpt_grace;
 	c->kill_invalid_depend = fresh->kill_invalid_depend;
+	c->cpus_per_gpu = fresh->cpus_per_gpu;
+	c->mem_per_gpu = fresh->mem_per_gpu;
 	c->max_connections = fresh->max_connections;
 	c->max_connections_per_user = fresh->max_connections_per_user;
 	c->connection_reserve = fresh->connection_reserve;

@@ -341,6 +341,12 @@ static const struct conf_file_key conf_scheduler_keys[] = {
 	  .max = 86400, .what = "seconds" },
 	{ .name = "kill_invalid_depend", .type = CONF_FILE_BOOL,
 	  .off = offsetof(struct conf, kill_invalid_depend) },
+	{ .name = "cpus_per_gpu", .type = CONF_FILE_INT,
+	  .off = offsetof(struct conf, cpus_per_gpu), .min = 0, .max = 65536,
+	  .what = "CPUs (0: the node's CPUs over its GPUs)" },
+	{ .name = "mem_per_gpu", .type = CONF_FILE_INT,
+	  .off = offsetof(struct conf, mem_per_gpu), .min = 0,
+	  .max = 1 << 30, .what = "MB (0: the node's memory over its GPUs)" },
 };
 
 /* What gbatchd reads of gbatch.conf. */

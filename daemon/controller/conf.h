@@ -81,6 +81,10 @@ struct conf {
 	/* A job whose dependency can never be met is cancelled (Slurm's
 	 * kill_invalid_depend), unless it says otherwise. */
 	bool		 kill_invalid_depend;
+	/* What a job that asks for none gets beside each GPU: CPUs and MB
+	 * (0: the node's share, its CPUs or memory over its GPUs). */
+	int		 cpus_per_gpu;
+	int		 mem_per_gpu;
 
 	/* The tls group: where the key, certificates and CRL are. Read at
 	 * start; a reload reads the CRL again, the rest waits for a

@@ -1,6 +1,7 @@
 /* job-shape.c: a job's shape and tasks at submit (job-shape.h). */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/xmalloc.h"
@@ -8,6 +9,58 @@
 #include "daemon/controller/job.h"
 #include "daemon/controller/node.h"
 #include "policy/sched.h"
+
+/* An optional whole number member from 1 to max into *out (0: absent). */
+static int
+job_shape_count(const json_t *job, const char *key, json_int_t max,
+    uint64_t *out, char *err, size_t errlen)
+{
+	const json_t	*v = json_object_get(job, key);
+
+	*out = 0;
+	if (v == NULL || json_is_null(v))
+		return (0);
+	if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+	    json_integer_value(v) > max) {
+		snprintf(err, errlen, "%s: expected a whole number from 1 to "
+		    "%" JSON_INTEGER_FORMAT, key, max);
+		return (-1);
+	}
+	*out = (uint64_t)json_integer_value(v);
+	return (0);
+}
+
+/* "cpus_per_gpu" or "cpus_per_task", and "mem" or "mem_per_gpu" (MB):
+ * one of each pair at most, as sbatch has them. */
+static int
+job_shape_res(const json_t *job, struct store_job *row, char *err,
+    size_t errlen)
+{
+	uint64_t	cpg, cpt, mem, mpg;
+
+	if (job_shape_count(job, "cpus_per_gpu", JOB_SHAPE_MAX_CPUS, &cpg,
+	    err, errlen) != 0 || job_shape_count(job, "cpus_per_task",
+	    JOB_SHAPE_MAX_CPUS, &cpt, err, errlen) != 0 ||
+	    job_shape_count(job, "mem", JOB_SHAPE_MAX_MEM, &mem, err,
+	    errlen) != 0 || job_shape_count(job, "mem_per_gpu",
+	    JOB_SHAPE_MAX_MEM, &mpg, err, errlen) != 0)
+		return (-1);
+	if (cpg != 0 && cpt != 0) {
+		snprintf(err, errlen, "cpus_per_gpu and cpus_per_task exclude "
+		    "each other; expected one of them");
+		return (-1);
+	}
+	if (mem != 0 && mpg != 0) {
+		snprintf(err, errlen, "mem and mem_per_gpu exclude each other; "
+		    "expected one of them");
+		return (-1);
+	}
+	row->cpus_per_gpu = (uint32_t)cpg;
+	row->cpus_per_task = (uint32_t)cpt;
+	row->mem = mem;
+	row->mem_per_gpu = mpg;
+	return (0);
+}
 
 int
 job_shape_read(const json_t *job, uint32_t gpus, struct store_job *row,
@@ -68,6 +121,8 @@ job_shape_read(const json_t *job, uint32_t gpus, struct store_job *row,
 		}
 	}
 	row->tasks_per_node = tasks;
+	if (job_shape_res(job, row, err, errlen) != 0)
+		return (-1);
 	if ((v = json_object_get(job, "gpu_bind")) != NULL &&
 	    !json_is_null(v)) {
 		if (!json_is_string(v) || (strcmp(json_string_value(v),
@@ -88,6 +143,39 @@ job_shape_read(const json_t *job, uint32_t gpus, struct store_job *row,
 		}
 	}
 	return (0);
+}
+
+char *
+job_shape_res_unfit(const struct store_job *row)
+{
+	struct node	*n;
+	uint64_t	 mem = 0, cpus = 0;
+	uint32_t	 tasks = 1;
+
+	if (*row->tasks_per_node != '\0' && strcmp(row->tasks_per_node,
+	    "gpu") != 0)
+		tasks = (uint32_t)strtoul(row->tasks_per_node, NULL, 10);
+	for (n = node_first(); n != NULL; n = node_next(n)) {
+		if (node_memory_mb(n) > mem)
+			mem = node_memory_mb(n);
+		if (node_cpus(n) > cpus)
+			cpus = node_cpus(n);
+	}
+	/* What one node must give whatever the shape: the memory of --mem,
+	 * the CPUs of -c for its tasks, and for one GPU's worth of the
+	 * per-GPU requests. */
+	if (mem > 0 && (row->mem > mem || row->mem_per_gpu > mem))
+		return (xasprintf("--mem%s %llu MB: no node has that much "
+		    "memory (the most is %llu MB)", row->mem != 0 ? "" :
+		    "-per-gpu", (unsigned long long)(row->mem != 0 ?
+		    row->mem : row->mem_per_gpu), (unsigned long long)mem));
+	if (cpus > 0 && ((uint64_t)row->cpus_per_task * tasks > cpus ||
+	    row->cpus_per_gpu > cpus))
+		return (xasprintf("%s %u: no node has that many CPUs (the "
+		    "most is %llu)", row->cpus_per_gpu != 0 ? "--cpus-per-gpu" :
+		    "-c", row->cpus_per_gpu != 0 ? row->cpus_per_gpu :
+		    row->cpus_per_task * tasks, (unsigned long long)cpus));
+	return (NULL);
 }
 
 char *

@@ -12,15 +12,20 @@
 
 #include "daemon/controller/store.h"
 
-/* Most processes a node starts for one job. */
+/* Most processes a node starts for one job, CPUs a job asks for each, MB
+ * of memory. */
 #define JOB_SHAPE_MAX_TASKS	1024
+#define JOB_SHAPE_MAX_CPUS	65536
+#define JOB_SHAPE_MAX_MEM	((json_int_t)1 << 40)
 
 /* Reads job's "num_nodes" (1 to JOB_MAX_PARTS, dividing gpus),
  * "any_shape" (true or false; not with num_nodes), "tasks_per_node" (1 to
  * JOB_SHAPE_MAX_TASKS, or "gpu") and "gpu_bind" ("none", or "task" the
  * default; none only with "gpu") into row's num_nodes, tasks_per_node
- * (written into tasks, room for 16 bytes) and flags. Returns 0, or -1 with
- * err naming the member and what it accepts. */
+ * (written into tasks, room for 16 bytes) and flags; and what it asks
+ * beside its GPUs: "cpus_per_gpu" or "cpus_per_task", "mem" (MB on each
+ * node) or "mem_per_gpu" (MB). Returns 0, or -1 with err naming the member
+ * and what it accepts. */
 int	job_shape_read(const json_t *job, uint32_t gpus, struct store_job *row,
 	    char *tasks, char *err, size_t errlen);
 
@@ -29,5 +34,11 @@ int	job_shape_read(const json_t *job, uint32_t gpus, struct store_job *row,
  * when they could or no node is known yet; else why not, naming the
  * shape, what the nodes have and what to ask instead (a new string). */
 char	*job_shape_unfit(uint32_t gpus, uint32_t num_nodes, bool any_shape);
+
+/* Whether some node, whatever its state, has what one node of the job
+ * must give beside its GPUs (its --mem, -c for its tasks, one GPU's worth
+ * of --cpus-per-gpu or --mem-per-gpu). NULL when one has, or no node said
+ * what it has; else why not (a new string). */
+char	*job_shape_res_unfit(const struct store_job *row);
 
 #endif

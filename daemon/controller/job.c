@@ -44,6 +44,10 @@ struct job {
 	char			*tasks_per_node;/* "", "K" or "gpu" */
 	uint32_t		 num_nodes;	/* -N; 0: any */
 	uint32_t		 master_port;	/* running: MASTER_PORT */
+	uint32_t		 cpus_per_gpu;	/* 0: not asked */
+	uint32_t		 cpus_per_task;
+	uint64_t		 mem;		/* MB a node; 0: not asked */
+	uint64_t		 mem_per_gpu;
 	uint32_t		 array_throttle;/* its %N, 0: none */
 	/* An array's own row: the tasks it still stands for, parsed and as
 	 * text (NULL for other jobs). */
@@ -260,6 +264,10 @@ job_create(const struct store_job *r)
 	j->tasks_per_node = job_put(&str, r->tasks_per_node, ltasks);
 	j->num_nodes = r->num_nodes;
 	j->master_port = r->master_port;
+	j->cpus_per_gpu = r->cpus_per_gpu;
+	j->cpus_per_task = r->cpus_per_task;
+	j->mem = r->mem;
+	j->mem_per_gpu = r->mem_per_gpu;
 	j->array_job_id = r->array_job_id;
 	j->array_task_id = r->array_task_id;
 	if (j->array_job_id != 0 && array_parse(j->array_spec, &spec, err,
@@ -413,6 +421,10 @@ job_to_row(const struct job *j, struct store_job *r)
 	r->tasks_per_node = j->tasks_per_node;
 	r->num_nodes = j->num_nodes;
 	r->master_port = j->master_port;
+	r->cpus_per_gpu = j->cpus_per_gpu;
+	r->cpus_per_task = j->cpus_per_task;
+	r->mem = j->mem;
+	r->mem_per_gpu = j->mem_per_gpu;
 	r->gpu_mask = j->nparts > 0 ? j->parts[0].mask : 0;
 	r->restarts = j->restarts;
 	r->attained = j->sched.attained;
@@ -478,6 +490,11 @@ const char	*job_exclude_nodes(const struct job *j)
 const char	*job_gpu_type(const struct job *j) { return (j->gpu_type); }
 uint32_t	 job_num_nodes(const struct job *j) { return (j->num_nodes); }
 uint32_t	 job_master_port(const struct job *j) { return (j->master_port); }
+uint32_t	 job_cpus_per_gpu(const struct job *j) { return (j->cpus_per_gpu); }
+uint32_t	 job_cpus_per_task(const struct job *j)
+		     { return (j->cpus_per_task); }
+uint64_t	 job_mem(const struct job *j) { return (j->mem); }
+uint64_t	 job_mem_per_gpu(const struct job *j) { return (j->mem_per_gpu); }
 void		 job_set_master_port(struct job *j, uint32_t port)
 		     { j->master_port = port; }
 const char	*job_tasks_per_node(const struct job *j)

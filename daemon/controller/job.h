@@ -139,6 +139,11 @@ uint32_t	 job_num_nodes(const struct job *);
 const char	*job_tasks_per_node(const struct job *);
 /* A running job's MASTER_PORT (launch_pick_port), 0 when not running. */
 uint32_t	 job_master_port(const struct job *);
+/* What it asks beside its GPUs (common/job-field.h; 0: not asked). */
+uint32_t	 job_cpus_per_gpu(const struct job *);
+uint32_t	 job_cpus_per_task(const struct job *);
+uint64_t	 job_mem(const struct job *);
+uint64_t	 job_mem_per_gpu(const struct job *);
 void		 job_set_master_port(struct job *, uint32_t);
 /* Job arrays (common/job-field.h says how their rows work): the array's
  * id (0: none), the task (-1: none, or the array's own row), the array as

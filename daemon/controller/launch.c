@@ -14,6 +14,7 @@
 #include "daemon/controller/launch.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
+#include "daemon/controller/schedule.h"
 #include "daemon/controller/store.h"
 #include "policy/sched.h"
 
@@ -182,6 +183,8 @@ launch_job(struct job *j)
 	char			*ckpt_dir, *nodelist;
 	size_t			 i, nparts = job_nparts(j);
 	unsigned		 world = 0, base = 0;
+	uint32_t		 cpus;
+	uint64_t		 mem;
 	int			 rc;
 
 	/* Every part's node must be there before any part starts: a gang
@@ -259,6 +262,13 @@ launch_job(struct job *j)
 		    launch_gpus(job_part_const(j, i)->mask));
 		json_object_set_new(part, "tasks", launch_tasks(j, i, world,
 		    base, row.flags));
+		/* Its CPUs and memory: the node confines the job to them. */
+		schedule_part_res(j, i, &cpus, &mem);
+		if (cpus > 0)
+			json_object_set_new(part, "cpus", json_integer(cpus));
+		if (mem > 0)
+			json_object_set_new(part, "mem_mb",
+			    json_integer((json_int_t)mem));
 		base += launch_tasks_of(j, i);
 		msg = proto_msg(MSG_JOB_LAUNCH);
 		json_object_set_new(msg, "job", part);

@@ -34,6 +34,8 @@ struct node {
 	char			*addr;
 	char			*gpu_source;
 	json_t			*gpus;		/* HELLO's GPU descriptions */
+	uint32_t		 cpus;		/* HELLO's; 0: not said */
+	uint64_t		 memory_mb;
 	/* What NODE_LIST says of each GPU that changes only with a HELLO:
 	 * GPU i's members are gpu_text[gpu_text_off[i]] up to
 	 * gpu_text_off[i + 1] ({"index":0,"name":...,"memory_mb":81920). */
@@ -356,6 +358,16 @@ node_gpus_name(struct node *n, uint64_t mask, uint64_t job)
 	}
 }
 
+void
+node_set_res(struct node *n, uint32_t cpus, uint64_t memory_mb)
+{
+	n->cpus = cpus;
+	n->memory_mb = memory_mb;
+}
+
+uint32_t node_cpus(const struct node *n) { return (n->cpus); }
+uint64_t node_memory_mb(const struct node *n) { return (n->memory_mb); }
+
 uint64_t
 node_gpu_job(const struct node *n, uint32_t i)
 {
@@ -387,7 +399,8 @@ node_put_known(struct jtext *b, int64_t v)
 }
 
 void
-node_describe(const struct node *n, struct jtext *b, bool brief)
+node_describe(const struct node *n, struct jtext *b, bool brief,
+    uint32_t cpus_alloc, uint64_t mem_alloc)
 {
 	static const char *const key[6] = { "{\"name\":", ",\"state\":",
 			    ",\"reason\":", ",\"addr\":", ",\"gpu_source\":",
@@ -409,6 +422,15 @@ node_describe(const struct node *n, struct jtext *b, bool brief)
 	jtext_put_int(b, n->gpus_total);
 	JTEXT_LIT(b, ",\"gpus_alloc\":");
 	jtext_put_int(b, node_gpus_busy(n));
+	/* CPUs and memory: null where the node did not say. */
+	JTEXT_LIT(b, ",\"cpus_total\":");
+	node_put_known(b, n->cpus != 0 ? (int64_t)n->cpus : -1);
+	JTEXT_LIT(b, ",\"cpus_alloc\":");
+	jtext_put_int(b, cpus_alloc);
+	JTEXT_LIT(b, ",\"memory_mb\":");
+	node_put_known(b, n->memory_mb != 0 ? (int64_t)n->memory_mb : -1);
+	JTEXT_LIT(b, ",\"memory_alloc_mb\":");
+	jtext_put_int(b, (int64_t)mem_alloc);
 	JTEXT_LIT(b, ",\"last_seen\":");
 	jtext_put_int(b, n->last_seen);
 	JTEXT_LIT(b, ",\"gpus\":[");

@@ -64,6 +64,11 @@ void		 node_touch(struct node *, int64_t now);
 void		 node_set_drain(struct node *, bool drained, const char *reason);
 const char	*node_drain_reason(const struct node *);
 
+/* The CPUs and memory (MB) its HELLO said it has (0: not said; the
+ * scheduler then does not count them). */
+void		 node_set_res(struct node *, uint32_t cpus, uint64_t memory_mb);
+uint32_t	 node_cpus(const struct node *);
+uint64_t	 node_memory_mb(const struct node *);
 /* The job holding GPU i (a stale copy's included), or 0. */
 uint64_t	 node_gpu_job(const struct node *, uint32_t i);
 /* Marks the GPUs in mask as held by job id (0 releases them). */
@@ -95,8 +100,10 @@ void		 node_set_sched_index(struct node *, uint32_t);
 /* Appends the node's NODE_LIST entry, as JSON text; brief gives each GPU
  * as an array of what changes, [index, job, util, mem_used_mb,
  * low_since], leaving out what only HELLO changes (name, uuid,
- * memory_mb). */
-void		 node_describe(const struct node *, struct jtext *, bool brief);
+ * memory_mb). cpus_alloc and mem_alloc are what jobs hold of its CPUs and
+ * memory (the scheduler's, schedule_node_res). */
+void		 node_describe(const struct node *, struct jtext *, bool brief,
+		     uint32_t cpus_alloc, uint64_t mem_alloc);
 /* Saves the node's row (GPUs, drain state) in the open transaction. */
 int		 node_save(const struct node *);
 /* Records that node went DOWN or came UP, was DRAINED or RESUMED (state),

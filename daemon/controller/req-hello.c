@@ -101,6 +101,36 @@ req_hello_gpus_check(const json_t *gpus, char *why, size_t len)
 	return (0);
 }
 
+/* A node's "cpus" (1 to 65536) and "memory_mb" (1 to 2^40), each
+ * optional: a node that does not say has them not counted. */
+static int
+req_hello_res(const json_t *msg, uint32_t *cpus, uint64_t *mem, char *why,
+    size_t whylen)
+{
+	const json_t	*c = json_object_get(msg, "cpus");
+	const json_t	*m = json_object_get(msg, "memory_mb");
+
+	*cpus = 0;
+	*mem = 0;
+	if (c != NULL && (!json_is_integer(c) || json_integer_value(c) < 1 ||
+	    json_integer_value(c) > 65536)) {
+		snprintf(why, whylen, "cpus: expected a whole number from 1 "
+		    "to 65536");
+		return (-1);
+	}
+	if (m != NULL && (!json_is_integer(m) || json_integer_value(m) < 1 ||
+	    json_integer_value(m) > (json_int_t)1 << 40)) {
+		snprintf(why, whylen, "memory_mb: expected a whole number of "
+		    "MB from 1 to 2^40");
+		return (-1);
+	}
+	if (c != NULL)
+		*cpus = (uint32_t)json_integer_value(c);
+	if (m != NULL)
+		*mem = (uint64_t)json_integer_value(m);
+	return (0);
+}
+
 static void
 req_hello_node(struct peer *p, const json_t *msg)
 {
@@ -110,6 +140,8 @@ req_hello_node(struct peer *p, const json_t *msg)
 	size_t			 i;
 	char			 why[160];
 	int			 interval;
+	uint32_t		 cpus;
+	uint64_t		 mem;
 
 	name = json_string_value(json_object_get(msg, "name"));
 	gpus = json_object_get(msg, "gpus");
@@ -152,6 +184,11 @@ req_hello_node(struct peer *p, const json_t *msg)
 		req_hello_refuse(p, "node HELLO with a bad switch");
 		return;
 	}
+	if (req_hello_res(msg, &cpus, &mem, why, sizeof why) != 0) {
+		req_error(p, msg, PROTO_E_INVALID, "%s", why);
+		req_hello_refuse(p, "node HELLO with bad cpus or memory_mb");
+		return;
+	}
 	if (jobs != NULL && !json_is_array(jobs)) {
 		req_error(p, msg, PROTO_E_INVALID, "jobs: expected an array "
 		    "of job reports");
@@ -175,6 +212,7 @@ req_hello_node(struct peer *p, const json_t *msg)
 	    json_string_value(json_object_get(msg, "gpu_source")), gpus,
 	    gbatchd_now());
 	node_set_switch(n, sw);
+	node_set_res(n, cpus, mem);
 	(void)node_save(n);
 	log_info("node %s: up from %s with %zu GPUs, %zu job reports", name,
 	    peer_addr(p), json_array_size(gpus), json_array_size(jobs));

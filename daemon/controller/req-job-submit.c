@@ -614,7 +614,8 @@ req_job_submit(struct peer *p, const json_t *msg)
 		goto out;
 	}
 	if ((unfit = job_shape_unfit((uint32_t)gpus, row.num_nodes,
-	    (row.flags & JOB_F_ANY_SHAPE) != 0)) != NULL) {
+	    (row.flags & JOB_F_ANY_SHAPE) != 0)) != NULL ||
+	    (unfit = job_shape_res_unfit(&row)) != NULL) {
 		req_error(p, msg, PROTO_E_UNSATISFIABLE, "%s", unfit);
 		free(unfit);
 		goto out;

@@ -7,6 +7,7 @@
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/req.h"
+#include "daemon/controller/schedule.h"
 
 /* The last reply's size, to start the next one's buffer with. */
 static size_t	req_node_list_last;
@@ -17,6 +18,8 @@ req_node_list(struct peer *p, const json_t *msg)
 	struct jtext	 b;
 	struct node	*n;
 	bool		 brief = json_is_true(json_object_get(msg, "brief"));
+	uint32_t	 cpus;
+	uint64_t	 mem;
 
 	jtext_init(&b, req_node_list_last + req_node_list_last / 8);
 	req_text_begin(&b, msg);
@@ -24,7 +27,8 @@ req_node_list(struct peer *p, const json_t *msg)
 	for (n = node_first(); n != NULL; n = node_next(n)) {
 		if (n != node_first())
 			jtext_add(&b, ",", 1);
-		node_describe(n, &b, brief);
+		schedule_node_res(n, &cpus, &mem);
+		node_describe(n, &b, brief, cpus, mem);
 	}
 	jtext_add(&b, "]}", 2);
 	req_node_list_last = b.len;

@@ -167,6 +167,72 @@ schedule_node_at(uint32_t i, uint32_t *sw)
 	return (schedule_nodes[i]);
 }
 
+/* What j asks beside its GPUs on each node: its -c (per task: per node
+ * with one task or K, per GPU with one per GPU) or --cpus-per-gpu, its
+ * --mem (a node's) or --mem-per-gpu; else scheduler.cpus_per_gpu and
+ * mem_per_gpu, else the node's share. */
+static void
+schedule_res(const struct job *j, struct place_res *r)
+{
+	const struct conf	*c = gbatchd_conf();
+	const char		*t = job_tasks_per_node(j);
+	uint32_t		 cpt = job_cpus_per_task(j);
+
+	memset(r, 0, sizeof *r);
+	if (job_cpus_per_gpu(j) != 0)
+		r->cpus_gpu = job_cpus_per_gpu(j);
+	else if (cpt != 0 && strcmp(t, "gpu") == 0)
+		r->cpus_gpu = cpt;
+	else if (cpt != 0)
+		r->cpus_node = cpt * (*t != '\0' ?
+		    (uint32_t)strtoul(t, NULL, 10) : 1);
+	else if (c->cpus_per_gpu > 0)
+		r->cpus_gpu = (uint32_t)c->cpus_per_gpu;
+	else
+		r->cpus_share = true;
+	if (job_mem(j) != 0)
+		r->mem_node = job_mem(j);
+	else if (job_mem_per_gpu(j) != 0)
+		r->mem_gpu = job_mem_per_gpu(j);
+	else if (c->mem_per_gpu > 0)
+		r->mem_gpu = (uint64_t)c->mem_per_gpu;
+	else
+		r->mem_share = true;
+}
+
+void
+schedule_part_res(const struct job *j, size_t i, uint32_t *cpus,
+    uint64_t *mem)
+{
+	const struct job_part	*part = job_part_const(j, i);
+	struct place_res	 r;
+	uint32_t		 k = node_sched_index(part->node);
+
+	*cpus = 0;
+	*mem = 0;
+	if (schedule_core == NULL || k == NODE_NO_INDEX ||
+	    k >= place_nodes(sched_core_cluster(schedule_core)))
+		return;
+	schedule_res(j, &r);
+	place_res_need(sched_core_cluster(schedule_core), k, &r,
+	    sched_mask_count(part->mask), cpus, mem);
+}
+
+void
+schedule_node_res(const struct node *n, uint32_t *cpus, uint64_t *mem)
+{
+	struct place_cluster	*cl;
+	uint32_t		 i = node_sched_index(n);
+
+	*cpus = 0;
+	*mem = 0;
+	if (schedule_core == NULL || i == NODE_NO_INDEX ||
+	    i >= place_nodes(cl = sched_core_cluster(schedule_core)))
+		return;
+	*cpus = place_node_cpus(cl, i) - place_node_cpus_free(cl, i);
+	*mem = place_node_mem(cl, i) - place_node_mem_free(cl, i);
+}
+
 /* The core's view of a job: what it received so far, with the run under
  * way (since start_time) added for a running job. */
 static void
@@ -187,6 +253,7 @@ schedule_spec(struct job *j, struct sched_jobspec *spec, int64_t now)
 	spec->no_preempt = (s->flags & JOB_F_NO_REQUEUE) != 0;
 	spec->num_nodes = job_num_nodes(j);
 	spec->any_shape = (s->flags & JOB_F_ANY_SHAPE) != 0;
+	schedule_res(j, &spec->res);
 	/* A job array's tasks share its throttle. */
 	spec->group = job_array_job_id(j);
 	spec->group_cap = job_array_throttle(j);
@@ -398,6 +465,8 @@ schedule_rebuild(void)
 		schedule_node_sw[schedule_nnodes] = schedule_switch_of(n);
 		node_set_sched_index(n, place_node_add(cl, gpus,
 		    schedule_node_sw[schedule_nnodes]));
+		place_node_set_res(cl, node_sched_index(n), node_cpus(n),
+		    node_memory_mb(n));
 		schedule_nodes[schedule_nnodes++] = n;
 		place_node_set_up(cl, node_sched_index(n),
 		    node_is_schedulable(n));
@@ -443,6 +512,11 @@ schedule_sync_nodes(void)
 			schedule_stale = true;
 			return;
 		}
+		/* What jobs hold stays held: only the totals change. */
+		if (place_node_cpus(cl, i) != node_cpus(n) ||
+		    place_node_mem(cl, i) != node_memory_mb(n))
+			place_node_set_res(cl, i, node_cpus(n),
+			    node_memory_mb(n));
 		place_node_set_up(cl, i, node_is_schedulable(n));
 		schedule_sync_stale(i);
 	}

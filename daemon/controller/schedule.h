@@ -63,6 +63,14 @@ enum sched_reason schedule_unrunnable(uint32_t gpus, bool consolidate);
  * when it may run on any. */
 struct sched_core *schedule_core_now(void);
 struct node *schedule_node_at(uint32_t i, uint32_t *sw);
+/* What part i of running job j holds of its node's CPUs and memory (MB),
+ * as its request says (0 where the node did not say what it has). */
+void	schedule_part_res(const struct job *j, size_t i, uint32_t *cpus,
+	    uint64_t *mem);
+/* What running jobs hold of node n's CPUs and memory (MB), as the
+ * scheduler counts them (0 for a node it does not know). */
+void	schedule_node_res(const struct node *n, uint32_t *cpus,
+	    uint64_t *mem);
 uint32_t *schedule_nodes_for(const char *req, const char *exc,
 	    const char *type, uint32_t *n);
 

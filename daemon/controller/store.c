@@ -164,14 +164,20 @@ static const char *const store_migrations[] = {
 	"ALTER TABLE jobs ADD COLUMN req_nodes TEXT NOT NULL DEFAULT '';"
 	"ALTER TABLE jobs ADD COLUMN exclude_nodes TEXT NOT NULL DEFAULT '';"
 	"ALTER TABLE jobs ADD COLUMN gpu_type TEXT NOT NULL DEFAULT '';",
-	/* 14: shapes and tasks (sbatch's -N, --ntasks-per-node), and the
-	 * rendezvous port of a running job. The jobs before took GPUs split
+	/* 14: shapes and tasks (sbatch's -N, --ntasks-per-node), the
+	 * rendezvous port of a running job, and CPUs and memory (sbatch's
+	 * -c, --cpus-per-gpu, --mem, --mem-per-gpu; none asked: the node's
+	 * share). The jobs before took GPUs split
 	 * any way, and keep doing so (JOB_F_ANY_SHAPE); one process per
 	 * node; a job running now keeps its port (launch.c picks the same
 	 * one for its id, 0 here). */
 	"ALTER TABLE jobs ADD COLUMN num_nodes INTEGER NOT NULL DEFAULT 0;"
 	"ALTER TABLE jobs ADD COLUMN tasks_per_node TEXT NOT NULL DEFAULT '';"
 	"ALTER TABLE jobs ADD COLUMN master_port INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE jobs ADD COLUMN cpus_per_gpu INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE jobs ADD COLUMN cpus_per_task INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE jobs ADD COLUMN mem INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE jobs ADD COLUMN mem_per_gpu INTEGER NOT NULL DEFAULT 0;"
 	"UPDATE jobs SET flags = flags | 128;",
 };
 #define STORE_NMIGRATIONS \

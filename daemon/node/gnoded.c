@@ -44,6 +44,8 @@ struct gnoded_opts {
 	const char	*state_dir;
 	const char	*socket;
 	const char	*gpus;
+	const char	*cpus;
+	const char	*memory_mb;
 	const char	*log_file;
 	const char	*pid_file;
 };
@@ -75,6 +77,9 @@ gnoded_usage(FILE *f)
 "                          lines \"INDEX UTIL%% MEM_USED_MB\" (node.gpu_use_file)\n"
 "      --gpu-model NAME    simulated GPUs' model (node.gpu_model; default\n"
 "                          \"Simulated GPU\")\n"
+"      --cpus N            CPUs jobs may have (node.cpus; default: online)\n"
+"      --memory-mb MB      memory jobs may have (node.memory_mb; default:\n"
+"                          the host's)\n"
 "  -L, --log-file FILE     log to FILE instead of stderr or syslog\n"
 "  -P, --pid-file FILE     write the daemon's pid to FILE\n"
 "  -v, --verbose           log debug messages\n"
@@ -104,6 +109,8 @@ gnoded_parse(int argc, char **argv, struct gnoded_opts *o)
 		{ "switch", required_argument, NULL, 's' },
 		{ "gpu-use", required_argument, NULL, 'G' },
 		{ "gpu-model", required_argument, NULL, 'M' },
+		{ "cpus", required_argument, NULL, 'R' },
+		{ "memory-mb", required_argument, NULL, 'm' },
 		{ "log-file", required_argument, NULL, 'L' },
 		{ "pid-file", required_argument, NULL, 'P' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -116,7 +123,7 @@ gnoded_parse(int argc, char **argv, struct gnoded_opts *o)
 
 	memset(o, 0, sizeof *o);
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":CDf:n:c:d:u:g:s:G:M:L:P:vhV", longopts,
+	while ((ch = getopt_long(argc, argv, ":CDf:n:c:d:u:g:s:G:M:R:m:L:P:vhV", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'C':
@@ -151,6 +158,12 @@ gnoded_parse(int argc, char **argv, struct gnoded_opts *o)
 			break;
 		case 'M':
 			o->gpu_model = optarg;
+			break;
+		case 'R':
+			o->cpus = optarg;
+			break;
+		case 'm':
+			o->memory_mb = optarg;
 			break;
 		case 's':
 			o->switch_name = optarg;
@@ -293,6 +306,18 @@ gnoded_configure(const struct gnoded_opts *o, struct node_conf *conf)
 		}
 		conf->gpus_set = true;
 		conf->gpu_source = NODE_GPU_SIMULATED;
+	}
+	if (o->cpus != NULL && node_conf_parse_uint(o->cpus, 1, 65536,
+	    &conf->cpus) == -1) {
+		fprintf(stderr, "gnoded: --cpus: expected a whole number "
+		    "1-65536, got \"%s\"\n", o->cpus);
+		return (-1);
+	}
+	if (o->memory_mb != NULL && node_conf_parse_uint(o->memory_mb, 1,
+	    1U << 31, &conf->memory_mb) == -1) {
+		fprintf(stderr, "gnoded: --memory-mb: expected a whole number "
+		    "of MB 1-2147483648, got \"%s\"\n", o->memory_mb);
+		return (-1);
 	}
 	if (o->verbose)
 		conf->log_level = LOG_LEVEL_DEBUG;

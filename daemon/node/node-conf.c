@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,33 @@ node_conf_defaults(struct node_conf *conf)
 	conf->slurm_env = true;
 	conf->log_level = LOG_LEVEL_INFO;
 	tls_settings_defaults(&conf->tls);
+}
+
+unsigned
+node_conf_cpus(const struct node_conf *conf)
+{
+	long	n;
+
+	if (conf->cpus != 0)
+		return (conf->cpus);
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return (n > 0 && n <= 65536 ? (unsigned)n : 0);
+}
+
+unsigned
+node_conf_memory_mb(const struct node_conf *conf)
+{
+	long	pages, size;
+	uint64_t mb;
+
+	if (conf->memory_mb != 0)
+		return (conf->memory_mb);
+	pages = sysconf(_SC_PHYS_PAGES);
+	size = sysconf(_SC_PAGESIZE);
+	if (pages <= 0 || size <= 0)
+		return (0);
+	mb = (uint64_t)pages * (uint64_t)size / (1024 * 1024);
+	return (mb > (1U << 31) ? 1U << 31 : (unsigned)mb);
 }
 
 void
@@ -168,6 +196,12 @@ static const struct conf_file_key node_conf_keys[] = {
 	{ .name = "gpus", .type = CONF_FILE_UINT,
 	  .off = offsetof(struct node_conf, gpus), .min = 0, .max = 64,
 	  .what = "the number of simulated GPUs" },
+	{ .name = "cpus", .type = CONF_FILE_UINT,
+	  .off = offsetof(struct node_conf, cpus), .min = 0, .max = 65536,
+	  .what = "CPUs jobs may have (0: those online)" },
+	{ .name = "memory_mb", .type = CONF_FILE_UINT,
+	  .off = offsetof(struct node_conf, memory_mb), .min = 0,
+	  .max = 1U << 31, .what = "MB jobs may have (0: the host's)" },
 	{ .name = "heartbeat_interval", .type = CONF_FILE_UINT,
 	  .off = offsetof(struct node_conf, heartbeat_interval), .min = 1,
 	  .max = 3600, .what = "seconds" },

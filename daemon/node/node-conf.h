@@ -31,6 +31,10 @@ struct node_conf {
 	/* Simulated GPUs' model, as NVML would name it ("Simulated GPU"). */
 	char			*gpu_model;
 	bool			 gpus_set;	/* written, so 0 is meant */
+	/* The CPUs and memory (MB) jobs may have, as offered to the
+	 * scheduler; 0: the host's own (node_conf_cpus, _memory_mb). */
+	unsigned		 cpus;
+	unsigned		 memory_mb;
 	enum node_gpu_source	 gpu_source;
 	unsigned		 heartbeat_interval;	/* seconds, >= 1 */
 	unsigned		 kill_wait;	/* seconds, SIGTERM to SIGKILL */
@@ -53,6 +57,11 @@ struct node_conf {
 	SSL_CTX			*tls_ctx;
 	struct tls_conf		 tls_files;
 };
+
+/* What the node offers: node.cpus, else the CPUs online; node.memory_mb,
+ * else the host's memory. */
+unsigned	node_conf_cpus(const struct node_conf *);
+unsigned	node_conf_memory_mb(const struct node_conf *);
 
 /* Whether s is a label a node may carry (name, switch): 1-64 letters,
  * digits, '-', '_' or '.'. */

@@ -282,6 +282,13 @@ node_launch_tasks(struct node_launch *l, const json_t *job, char *err,
 	l->task_base = l->node_rank;
 	l->tasks = 1;
 	l->world_size = l->num_nodes;
+	if (node_launch_range(job, "cpus", 0, 65536, 0, &v, err, errlen) == -1)
+		return (-1);
+	l->cpus = (unsigned)v;
+	if (node_launch_range(job, "mem_mb", 0, (json_int_t)1 << 40, 0, &v, err,
+	    errlen) == -1)
+		return (-1);
+	l->mem_mb = (uint64_t)v;
 	if (t == NULL)
 		return (0);
 	if (!json_is_object(t)) {

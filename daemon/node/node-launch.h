@@ -39,6 +39,10 @@ struct node_launch {
 	 * unless gpu_bind_none. */
 	bool		  task_per_gpu;
 	bool		  gpu_bind_none;
+	/* The CPUs and memory (MB) of this node the job may use; 0: not
+	 * said (no limit). */
+	unsigned	  cpus;
+	uint64_t	  mem_mb;
 	unsigned	  restarts;	/* runs before this one */
 	char		 *ckpt_dir;	/* absolute, "" = none */
 	int		  ckpt_signal;	/* sent first on preemption */

@@ -49,6 +49,12 @@ node_session_up(void *arg)
 	json_object_set_new(msg, "gpu_source",
 	    json_string(node_gpu_source(s->gpus)));
 	json_object_set_new(msg, "gpus", node_gpu_json(s->gpus));
+	if (node_conf_cpus(s->conf) > 0)
+		json_object_set_new(msg, "cpus",
+		    json_integer(node_conf_cpus(s->conf)));
+	if (node_conf_memory_mb(s->conf) > 0)
+		json_object_set_new(msg, "memory_mb",
+		    json_integer(node_conf_memory_mb(s->conf)));
 	json_object_set_new(msg, "jobs", node_jobs_report(s->jobs));
 	node_session_send(s, msg);
 	event_add(s->heartbeat, &tv);

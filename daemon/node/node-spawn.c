@@ -124,6 +124,15 @@ node_spawn_slurm_env(struct node_spawn *sp, const char *node,
 	node_spawn_setenv(sp, "SLURMD_NODENAME", node);
 	snprintf(num, sizeof num, "%zu", l->ngpus);
 	node_spawn_setenv(sp, "SLURM_GPUS_ON_NODE", num);
+	if (l->cpus > 0) {
+		snprintf(num, sizeof num, "%u", l->cpus);
+		node_spawn_setenv(sp, "SLURM_CPUS_ON_NODE", num);
+	}
+	if (l->mem_mb > 0) {
+		snprintf(num, sizeof num, "%llu",
+		    (unsigned long long)l->mem_mb);
+		node_spawn_setenv(sp, "SLURM_MEM_PER_NODE", num);
+	}
 	node_spawn_setenv(sp, "SLURM_JOB_GPUS", devs);
 	snprintf(num, sizeof num, "%u", l->restarts);
 	node_spawn_setenv(sp, "SLURM_RESTART_COUNT", num);
@@ -196,6 +205,15 @@ node_spawn_env(struct node_spawn *sp, const struct node_conf *conf)
 	node_spawn_setenv(sp, "GBATCH_JOB_NAME", l->name);
 	snprintf(num, sizeof num, "%zu", l->ngpus);
 	node_spawn_setenv(sp, "GBATCH_GPUS", num);
+	if (l->cpus > 0) {
+		snprintf(num, sizeof num, "%u", l->cpus);
+		node_spawn_setenv(sp, "GBATCH_CPUS", num);
+	}
+	if (l->mem_mb > 0) {
+		snprintf(num, sizeof num, "%llu",
+		    (unsigned long long)l->mem_mb);
+		node_spawn_setenv(sp, "GBATCH_MEM_MB", num);
+	}
 	node_spawn_setenv(sp, "GBATCH_NODELIST", l->nodelist);
 	snprintf(num, sizeof num, "%u", l->num_nodes);
 	node_spawn_setenv(sp, "GBATCH_NUM_NODES", num);

@@ -58,14 +58,15 @@ refused() {
 	    quiet open-mode=truncate spread-job use-min-nodes ignore-pbs \
 	    wait-all-nodes=1 account=a comment=c begin=now+60 \
 	    dependency=afterok:1 kill-on-invalid-dep=yes signal=B:USR1@60 \
-	    array=0-3%2; do
+	    array=0-3%2 cpus-per-task=1 cpus-per-gpu=1 mem=100M \
+	    mem-per-gpu=100M ntasks-per-node=gpu; do
 		run -0 gsub -H "--$o" --wrap true
 	done
 	run -0 gsub -H -b now --wrap true
 	run -0 gsub -H -d afterany:1 --wrap true
 	for o in partition=gpu \
-	    mail-type=END mail-user=a@b cpus-per-task=4 mem=4G mem-per-cpu=1G \
-	    mem-per-gpu=8G cpus-per-gpu=4 qos=high priority=10 nice=5 \
+	    mail-type=END mail-user=a@b mem-per-cpu=1G \
+	    qos=high priority=10 nice=5 \
 	    constraint=a100 reservation=r licenses=l clusters=c no-kill \
 	    exclusive oversubscribe uid=1 gid=1 get-user-env input=in.txt \
 	    deadline=now time-min=5 gpu-bind=closest distribution=block \
@@ -79,7 +80,7 @@ refused() {
 	done
 	# The short spellings too.
 	for o in "-p gpu" \
-	    "-c 4" "-q high" "-C a100" "-k" "-s" "-i in.txt" "-v" "-L l" \
+	    "-q high" "-C a100" "-k" "-s" "-i in.txt" "-v" "-L l" \
 	    "-M c" "-m block"; do
 		run -2 gsub $o --wrap true
 		[[ "$output" == "gsub: --"[a-z]*": "* ]] || { echo "$o: $output"; false; }
@@ -91,8 +92,8 @@ refused() {
 	[[ "$why" == *"gbatch sends no mail"*"gq"*"gtop"* ]]
 	refused partition gpu
 	[[ "$why" == *"no partitions"*"one pool"* ]]
-	refused mem 16G
-	[[ "$why" == *"CPUs or memory"*"leave it out"* ]]
+	refused mem-per-cpu 16G
+	[[ "$why" == *"CPUs and memory per GPU or per node"*"--mem-per-gpu"*"leave it out"* ]]
 	refused qos high
 	[[ "$why" == *"Tiresias"* ]]
 	refused exclusive
@@ -322,7 +323,9 @@ assert g("SLURM_GPUS_ON_NODE") == "4" and g("SLURM_JOB_GPUS") == g("CUDA_VISIBLE
 assert g("SLURM_RESTART_COUNT") == g("GBATCH_RESTART_COUNT") == "0", env
 assert g("SLURM_JOB_USER") == "root" and g("SLURM_JOB_UID") == "0", env
 # What the submitter's shell had of Slurm's is not the job's.
-assert "SLURM_ARRAY_TASK_ID" not in env and "SLURM_CPUS_ON_NODE" not in env, env
+assert "SLURM_ARRAY_TASK_ID" not in env, env
+# The node's CPUs are the job's share of them, not the submitter's 64.
+assert g("SLURM_CPUS_ON_NODE") == g("GBATCH_CPUS") != "64", env
 PY
 	done
 	# Off, on a node started with it off (the others drained): the

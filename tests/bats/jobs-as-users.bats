@@ -144,7 +144,12 @@ gbu_message() {
 	    ALTER TABLE jobs DROP COLUMN exclude_nodes;
 	    ALTER TABLE jobs DROP COLUMN gpu_type;
 	    ALTER TABLE jobs DROP COLUMN num_nodes;
-	    ALTER TABLE jobs DROP COLUMN tasks_per_node; PRAGMA user_version = 3;'
+	    ALTER TABLE jobs DROP COLUMN tasks_per_node;
+	    ALTER TABLE jobs DROP COLUMN master_port;
+	    ALTER TABLE jobs DROP COLUMN cpus_per_gpu;
+	    ALTER TABLE jobs DROP COLUMN cpus_per_task;
+	    ALTER TABLE jobs DROP COLUMN mem;
+	    ALTER TABLE jobs DROP COLUMN mem_per_gpu; PRAGMA user_version = 3;'
 	gb_start_controller
 	grep -q 'store: schema migrated to version 4' "$GB_DIR/gbatchd.log"
 	gb_wait 10 gb_node_is_up n1

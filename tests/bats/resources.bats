@@ -1,0 +1,102 @@
+#!/usr/bin/env bats
+# CPUs and memory beside GPUs on a real local cluster: nodes say what they
+# have (gnoded --cpus, --memory-mb), jobs ask (-c, --cpus-per-gpu, --mem,
+# --mem-per-gpu) or get the node's share per GPU; the scheduler places by
+# all three, names the one that is short, gnodes shows them, the job sees
+# what it got.
+
+load helpers
+
+setup() {
+	bats_require_minimum_version 1.5.0
+	gb_setup
+	cd "$GB_DIR"
+}
+
+teardown() {
+	gb_teardown
+}
+
+reason_is() {
+	[ "$(gq -h -j "$1" -o reason)" = "$2" ]
+}
+
+state_is() {
+	[ "$(gq -h -t all -j "$1" -o state)" = "$2" ]
+}
+
+node_col() {
+	gnodes -h -o name,"$2" | awk -v n="$1" '$1 == n { print $2 }'
+}
+
+@test "nodes say their CPUs and memory; jobs hold their share, or what they ask, and see it" {
+	gb_start_controller
+	# 4 GPUs, 8 CPUs, 16 GB: a GPU's share is 2 CPUs and 4 GB.
+	gb_start_node n1 4 --cpus 8 --memory-mb 16384
+	[ "$(node_col n1 cpus)" = 0/8 ]
+	[ "$(node_col n1 memory)" = 0/16G ]
+	a=$(gb_submit -G 1 --wrap 'echo "cpus=$GBATCH_CPUS mem=$GBATCH_MEM_MB slurm=$SLURM_CPUS_ON_NODE/$SLURM_MEM_PER_NODE"; sleep 300')
+	gb_wait_state "$a" RUNNING 20
+	gb_wait 10 test -s "gbatch-$a.out"
+	[ "$(cat "gbatch-$a.out")" = "cpus=2 mem=4096 slurm=2/4096" ]
+	[ "$(node_col n1 cpus)" = 2/8 ]
+	[ "$(node_col n1 memory)" = 4/16G ]
+	# 6 more CPUs for one GPU: all the node has left.
+	b=$(gb_submit -G 1 --cpus-per-gpu 6 --mem 2G --wrap 'sleep 300')
+	gb_wait_state "$b" RUNNING 20
+	[ "$(node_col n1 cpus)" = 8/8 ]
+	[ "$(node_col n1 memory)" = 6/16G ]
+	[ "$(gq -h -j "$b" -o cpus_per_gpu,mem | awk '{ print $1, $2 }')" = "6 2048" ]
+	# Two GPUs are free, no CPU is: the job says so.
+	c=$(gb_submit -G 1 --wrap 'sleep 300')
+	gb_wait 10 reason_is "$c" CPUs
+	gnodes -h -o name,gpus | grep -q '^n1 *2/4$'
+	gcancel "$a"
+	gb_wait_state "$c" RUNNING 20
+	# 6 CPUs free once b ends, but not 13 GB of memory beside them: c
+	# holds 4 of the 16.
+	gcancel "$b"
+	gb_wait 10 eval '[ "$(node_col n1 cpus)" = 2/8 ]'
+	d=$(gb_submit -G 1 -c 1 --mem 13G --wrap 'sleep 300')
+	gb_wait 10 reason_is "$d" Memory
+	gcancel "$c"
+	gb_wait_state "$d" RUNNING 20
+	[ "$(node_col n1 memory)" = 13/16G ]
+}
+
+@test "-c counts per task: one per node, K per node, or per GPU" {
+	gb_start_controller
+	gb_start_node n1 4 --cpus 16 --memory-mb 16384
+	id=$(gb_submit -G 2 --ntasks-per-node gpu -c 3 --wrap 'echo "$RANK $GBATCH_CPUS"; sleep 300')
+	gb_wait_state "$id" RUNNING 20
+	[ "$(node_col n1 cpus)" = 6/16 ]
+	gb_wait 10 eval '[ "$(wc -l <gbatch-'"$id"'.out)" -eq 2 ]'
+	[ "$(sort "gbatch-$id.out" | paste -sd' ')" = "0 6 1 6" ]
+	gcancel "$id"
+	id=$(gb_submit -G 1 --ntasks-per-node 3 -c 2 --wrap 'sleep 300')
+	gb_wait_state "$id" RUNNING 20
+	[ "$(node_col n1 cpus)" = 6/16 ]
+	[ "$(gq -h -j "$id" -o cpus_per_task)" = 2 ]
+}
+
+@test "what no node could give is refused at submit, and bad requests say what is accepted" {
+	gb_start_controller
+	gb_start_node n1 4 --cpus 8 --memory-mb 16384
+	run -1 gsub --mem 32G --wrap true
+	[[ "$output" == *"--mem 32768 MB: no node has that much memory (the most is 16384 MB)"* ]]
+	run -1 gsub --cpus-per-gpu 9 --wrap true
+	[[ "$output" == *"--cpus-per-gpu 9: no node has that many CPUs (the most is 8)"* ]]
+	run -1 gsub -c 3 --ntasks-per-node 3 --wrap true
+	[[ "$output" == *"-c 9: no node has that many CPUs"* ]]
+	run -2 gsub --mem 16X --wrap true
+	[[ "$output" == *'--mem: expected a size: a whole number with K, M (the default), G or T after it (16G, 512M), got "16X"'* ]]
+	run -2 gsub -c 2 --cpus-per-gpu 2 --wrap true
+	[[ "$output" == *"-c/--cpus-per-task and --cpus-per-gpu exclude each other"* ]]
+	run -2 gsub --mem 1G --mem-per-gpu 1G --wrap true
+	[[ "$output" == *"--mem and --mem-per-gpu exclude each other"* ]]
+	run -1 gnoded --cpus 0 -C
+	[[ "$output" == *"--cpus: expected a whole number 1-65536"* ]]
+	# sbatch's spellings are the same options.
+	id=$(gsub --parsable --hold --mem-per-gpu=512 --wrap true)
+	[ "$(gq -h -j "$id" -o mem_per_gpu)" = 512 ]
+}
