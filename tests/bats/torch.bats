@@ -1,0 +1,98 @@
+#!/usr/bin/env bats
+# A distributed program nobody here wrote: torch.distributed, Debian's
+# python3-torch with the gloo backend on CPU tensors, rendezvous through
+# env:// from the variables gnoded gives each task, none mapped by hand.
+# The local cluster's nodes share this machine, so the "network" is
+# loopback, but every rank still finds the others through MASTER_ADDR and
+# MASTER_PORT as it would across machines. Each test's job is job 1, whose
+# MASTER_PORT is 20001: two copies of this file run at once on one machine
+# would meet there.
+
+load helpers
+
+# Debian's python3-torch installs for Debian's python3 only; a python3
+# earlier on PATH (pyenv, a venv) would not see it.
+PY=/usr/bin/python3
+
+setup() {
+	bats_require_minimum_version 1.5.0
+	"$PY" -c 'import torch.distributed as d; assert d.is_gloo_available()' \
+	    2>/dev/null ||
+	    skip "python3-torch is not installed (tools/deps test installs it)"
+	gb_setup
+	cd "$GB_DIR"
+}
+
+teardown() {
+	gb_teardown
+}
+
+# allreduce_script [FAIL_RANK]: each rank joins the group from env:// alone,
+# all-reduces rank + 1 and prints what it got. FAIL_RANK, if given, leaves
+# with status 3 right after joining instead.
+allreduce_script() {
+	cat <<EOF
+#!$PY
+import sys
+import torch
+import torch.distributed as dist
+
+dist.init_process_group(backend="gloo", init_method="env://")
+rank, world = dist.get_rank(), dist.get_world_size()
+if rank == ${1:--1}:
+    sys.exit(3)
+t = torch.tensor([rank + 1])
+dist.all_reduce(t)
+print("allreduce rank=%d world=%d sum=%d" % (rank, world, t.item()), flush=True)
+dist.destroy_process_group()
+EOF
+}
+
+# result R: what rank R printed into its own output file, torch-R.out.
+result() {
+	sed -n 's/^allreduce //p' "torch-$1.out"
+}
+
+@test "torch.distributed all_reduce over 2 nodes x 2 tasks through env://" {
+	gb_start_cluster
+	allreduce_script >allreduce.py
+	id=$(gb_submit -t 2 -N 2 --gpus-per-node 2 --ntasks-per-node gpu \
+	    -o 'torch-%t.out' allreduce.py)
+	gb_wait_state "$id" COMPLETED 90 || {
+		gq -l "$id"; tail -n 20 torch-*.out; false
+	}
+	for r in 0 1 2 3; do
+		[ "$(result "$r")" = "rank=$r world=4 sum=10" ]
+	done
+	[ "$(gq -h -t all -j "$id" -o exit_code)" = 0 ]
+}
+
+@test "torch.distributed all_reduce over 1 node x 2 tasks through env://" {
+	gb_start_cluster
+	allreduce_script >allreduce.py
+	id=$(gb_submit -t 2 -G 2 --ntasks-per-node gpu -o 'torch-%t.out' \
+	    allreduce.py)
+	gb_wait_state "$id" COMPLETED 90 || {
+		gq -l "$id"; tail -n 20 torch-*.out; false
+	}
+	for r in 0 1; do
+		[ "$(result "$r")" = "rank=$r world=2 sum=3" ]
+	done
+}
+
+@test "a rank that exits after joining the group fails the job, with its status" {
+	gb_start_cluster
+	# Rank 1, on the first node: the others fail too once their
+	# all_reduce loses it, and a gang's end is its first failed part's,
+	# in node order, not the first to fail in time. Rank 3 would race
+	# rank 1's own "Connection closed by peer" failure.
+	allreduce_script 1 >allreduce.py
+	id=$(gb_submit -t 2 -N 2 --gpus-per-node 2 --ntasks-per-node gpu \
+	    -o 'torch-%t.out' allreduce.py)
+	gb_wait_state "$id" FAILED 90 || {
+		gq -l "$id"; tail -n 20 torch-*.out; false
+	}
+	[ "$(gq -h -t all -j "$id" -o exit_code)" = 3 ]
+	run -0 gq -l "$id"
+	[[ "$output" == *"rank 0 on "*" ended FAILED: task 1 (rank 1) exited with status 3"* ]]
+}
