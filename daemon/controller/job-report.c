@@ -208,10 +208,10 @@ job_report_ack(struct peer *p, uint64_t id)
 	json_decref(ack);
 }
 
-/* The state a gang ends in once every part has: that of the lowest rank
- * that failed on its own (not CANCELLED: the others were stopped because
- * of it), else of one that was cancelled, else COMPLETED. Fills how with
- * that part's exit. */
+/* The state a gang ends in once every part has: that of the part whose
+ * failure stopped the others, else of the lowest rank that failed on its
+ * own (not CANCELLED: the others were stopped because of it), else of one
+ * that was cancelled, else COMPLETED. Fills how with that part's exit. */
 static enum job_state
 job_report_gang_state(struct job *j, struct job_change *how, char *detail,
     size_t len)
@@ -219,11 +219,12 @@ job_report_gang_state(struct job *j, struct job_change *how, char *detail,
 	const struct job_part	*part;
 	size_t			 i, pass;
 
-	for (pass = 0; pass < 2; pass++) {
+	for (pass = 0; pass < 3; pass++) {
 		for (i = 0; i < job_nparts(j); i++) {
 			part = job_part_const(j, i);
 			if (part->end_state == JOB_COMPLETED ||
-			    (pass == 0 && part->end_state == JOB_CANCELLED))
+			    (pass == 0 && !part->first_failure) ||
+			    (pass == 1 && part->end_state == JOB_CANCELLED))
 				continue;
 			how->has_exit = part->has_exit;
 			how->exit_code = part->exit_code;
@@ -328,6 +329,10 @@ job_report_ended(struct node *n, struct peer *p, const json_t *r)
 			if (to == JOB_COMPLETED || job_state(j) != JOB_RUNNING ||
 			    job_cancel_requested(j) || job_gang_stopping(j))
 				return;
+			/* The part whose failure stops the others is the one
+			 * the job ends as: they fail because of it (a torch
+			 * rank sees its peer's connection close). */
+			part->first_failure = true;
 			job_set_gang_stopping(j, true);
 			if (how.signal == 9 && job_restarts(j) <
 			    JOB_REPORT_KILLED_REQUEUES &&

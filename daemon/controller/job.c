@@ -614,6 +614,7 @@ job_parts_free(struct job *j)
 	for (i = 0; i < j->nparts; i++) {
 		free(j->parts[i].message);
 		j->parts[i].message = NULL;
+		j->parts[i].first_failure = false;
 	}
 	if (j->parts != &j->part0)
 		free(j->parts);

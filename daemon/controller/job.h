@@ -105,6 +105,7 @@ struct job_part {
 	int		 exit_code;
 	int		 signal;
 	char		*message;	/* what its node said, or NULL */
+	bool		 first_failure;	/* it failed first: the others stop */
 };
 struct node	*job_node(const struct job *);
 uint64_t	 job_gpu_mask(const struct job *);
