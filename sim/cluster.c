@@ -13,6 +13,8 @@
 static const char *const cluster_col_sw[] = { "num_switch", NULL };
 static const char *const cluster_col_nodes[] = { "num_node_p_switch", NULL };
 static const char *const cluster_col_gpus[] = { "num_gpu_p_node", NULL };
+static const char *const cluster_col_cpus[] = { "num_cpu_p_node", NULL };
+static const char *const cluster_col_mem[] = { "mem_p_node", NULL };
 
 static int
 cluster_check(struct sim_cluster *c, char *err, size_t errlen)
@@ -111,6 +113,20 @@ sim_cluster_load(const char *path, struct sim_cluster *c, char *err,
 	c->switches = (uint32_t)v[0];
 	c->nodes_per_switch = (uint32_t)v[1];
 	c->gpus_per_node = (uint32_t)v[2];
+	c->cpus_per_node = 0;
+	c->mem_per_node = 0;
+	if ((i = csv_column(&csv, cluster_col_cpus)) >= 0) {
+		if (csv_uint(&csv, i, "num_cpu_p_node", 1, 65536, &v[0], err,
+		    errlen) != 0)
+			goto fail;
+		c->cpus_per_node = (uint32_t)v[0];
+	}
+	if ((i = csv_column(&csv, cluster_col_mem)) >= 0) {
+		if (csv_uint(&csv, i, "mem_p_node", 1, 1 << 20, &v[0], err,
+		    errlen) != 0)
+			goto fail;
+		c->mem_per_node = v[0] * 1024;	/* GB in the spec */
+	}
 	if (cluster_check(c, why, sizeof why) != 0) {
 		snprintf(err, errlen, "%s:%u: %s", path, csv.line, why);
 		goto fail;

@@ -1,7 +1,8 @@
 /* cluster.h: the cluster gsim simulates: switches x nodes per switch x GPUs
  * per node, from a flag ("3x4" is 3 nodes of 4 GPUs on one switch, "2x16x8"
  * is 2 switches of 16 nodes of 8 GPUs) or a Tiresias cluster-spec CSV
- * (num_switch,num_node_p_switch,num_gpu_p_node,...). */
+ * (num_switch,num_node_p_switch,num_gpu_p_node, and num_cpu_p_node and
+ * mem_p_node in GB when it has them). */
 #ifndef GB_SIM_CLUSTER_H
 #define GB_SIM_CLUSTER_H
 
@@ -12,6 +13,9 @@ struct sim_cluster {
 	uint32_t	switches;		/* >= 1 */
 	uint32_t	nodes_per_switch;	/* >= 1 */
 	uint32_t	gpus_per_node;		/* 1..64 */
+	/* Each node's CPUs and memory (MB); 0: not simulated. */
+	uint32_t	cpus_per_node;
+	uint64_t	mem_per_node;
 };
 
 /* "NxG" or "SxNxG". Returns 0, or -1 with the reason in err. */

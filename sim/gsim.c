@@ -30,6 +30,8 @@ enum {
 	GSIM_OPT_OVERHEAD,
 	GSIM_OPT_SEED,
 	GSIM_OPT_SHAPE,
+	GSIM_OPT_NODE_CPUS,
+	GSIM_OPT_NODE_MEM,
 	GSIM_OPT_JSON,
 	GSIM_OPT_JOBS,
 	GSIM_OPT_PLOT,
@@ -50,6 +52,8 @@ static const struct option gsim_longopts[] = {
 	{ "overhead", required_argument, NULL, GSIM_OPT_OVERHEAD },
 	{ "seed", required_argument, NULL, GSIM_OPT_SEED },
 	{ "shape", required_argument, NULL, GSIM_OPT_SHAPE },
+	{ "node-cpus", required_argument, NULL, GSIM_OPT_NODE_CPUS },
+	{ "node-mem-gb", required_argument, NULL, GSIM_OPT_NODE_MEM },
 	{ "json", no_argument, NULL, GSIM_OPT_JSON },
 	{ "jobs", required_argument, NULL, GSIM_OPT_JOBS },
 	{ "plot", required_argument, NULL, GSIM_OPT_PLOT },
@@ -74,6 +78,8 @@ struct gsim {
 	bool			 quiet;
 	int64_t			 overhead_ms;
 	bool			 even_shapes;	/* --shape even */
+	uint32_t		 node_cpus;	/* --node-cpus; 0: not given */
+	uint64_t		 node_mem;	/* --node-mem-gb, in MB */
 
 	/* The progress bar of the run under way. */
 	const char		*label;
@@ -109,6 +115,11 @@ gsim_usage(FILE *f)
 "      --overhead SECONDS    time a preempted job loses on each restart\n"
 "                            (default 0)\n"
 "      --seed N              seed of random placement (default 1)\n"
+"      --node-cpus N         each node's CPUs, which jobs take beside their\n"
+"                            GPUs (their num_cpu, else the node's share);\n"
+"                            default: the spec's num_cpu_p_node, or none\n"
+"      --node-mem-gb N       each node's memory, likewise (mem_gb,\n"
+"                            mem_p_node)\n"
 "      --shape any|even      how a job larger than a node splits when the\n"
 "                            trace gives no num_nodes: any split, as the\n"
 "                            Tiresias simulator (default), or an even one,\n"
@@ -123,7 +134,8 @@ gsim_usage(FILE *f)
 "TRACE has a header; columns found by name: submit_time, num_gpus (or\n"
 "num_gpu), duration, in seconds; optional job_id, name (or model_name),\n"
 "user, array_id, array_throttle, num_nodes (the job's exact node count,\n"
-"num_gpus / num_nodes GPUs each). The Tiresias trace format is read as\n"
+"num_gpus / num_nodes GPUs each), num_cpu and mem_gb (the job's CPUs and\n"
+"memory in all, beside its GPUs). The Tiresias trace format is read as\n"
 "it is.\n"
 "\n"
 "Exit status: 0 ok, 1 bad trace, cluster or samples file (or an output\n"
@@ -307,6 +319,22 @@ gsim_options(struct gsim *g, int argc, char **argv, char *err, size_t errlen)
 			}
 			g->even_shapes = strcmp(optarg, "even") == 0;
 			break;
+		case GSIM_OPT_NODE_CPUS:
+		case GSIM_OPT_NODE_MEM:
+			if (gsim_number(optarg, ch == GSIM_OPT_NODE_CPUS ?
+			    "--node-cpus" : "--node-mem-gb", 1, &v, err,
+			    errlen) != 0 || v != floor(v) || v > 65536 * 16) {
+				snprintf(err, errlen, "%s \"%s\": expected a "
+				    "whole number from 1 to 1048576", ch ==
+				    GSIM_OPT_NODE_CPUS ? "--node-cpus" :
+				    "--node-mem-gb", optarg);
+				return (-1);
+			}
+			if (ch == GSIM_OPT_NODE_CPUS)
+				g->node_cpus = (uint32_t)v;
+			else
+				g->node_mem = (uint64_t)v * 1024;
+			break;
 		case GSIM_OPT_JSON:
 			g->json = true;
 			break;
@@ -365,6 +393,7 @@ gsim_check_fit(const char *path, const struct sim_trace *t,
 	struct place_cluster	*idle = place_cluster_create(1);
 	struct place_alloc	*out;
 	struct place_want	 w;
+	struct place_res	 res;
 	uint64_t		 total = sim_cluster_gpus(c);
 	uint32_t		 s, k;
 	size_t			 i;
@@ -372,7 +401,9 @@ gsim_check_fit(const char *path, const struct sim_trace *t,
 
 	for (s = 0; s < c->switches; s++) {
 		for (k = 0; k < c->nodes_per_switch; k++)
-			place_node_add(idle, c->gpus_per_node, s);
+			place_node_set_res(idle, place_node_add(idle,
+			    c->gpus_per_node, s), c->cpus_per_node,
+			    c->mem_per_node);
 	}
 	out = xcalloc(place_nodes(idle), sizeof *out);
 	for (i = 0; i < t->njobs && ret == 0; i++) {
@@ -380,6 +411,8 @@ gsim_check_fit(const char *path, const struct sim_trace *t,
 		w.gpus = t->jobs[i].gpus;
 		w.nnodes = t->jobs[i].num_nodes;
 		w.any_shape = !even;
+		sim_job_res(&t->jobs[i], &res);
+		w.res = &res;
 		if (w.gpus > total) {
 			snprintf(err, errlen, "%s:%u: job %llu asks for %u GPUs; "
 			    "the cluster has %llu", path, t->jobs[i].line,
@@ -389,11 +422,15 @@ gsim_check_fit(const char *path, const struct sim_trace *t,
 		} else if (place_find_want(idle, SCHED_PLACE_CONSOLIDATE, &w,
 		    out) == 0) {
 			snprintf(err, errlen, "%s:%u: job %llu's %u GPUs have "
-			    "no %s over %zu nodes of %u GPUs (give num_nodes, "
-			    "or --shape any)", path, t->jobs[i].line,
+			    "no %s over %zu nodes of %u GPUs%s (give num_nodes, "
+			    "or --shape any%s)", path, t->jobs[i].line,
 			    (unsigned long long)t->jobs[i].id, w.gpus,
 			    w.nnodes > 0 ? "such shape" : "even split",
-			    place_nodes(idle), c->gpus_per_node);
+			    place_nodes(idle), c->gpus_per_node,
+			    c->cpus_per_node > 0 || c->mem_per_node > 0 ?
+			    " with the CPUs and memory it needs" : "",
+			    t->jobs[i].cpus > 0 || t->jobs[i].mem > 0 ?
+			    ", or fewer CPUs or memory" : "");
 			ret = -1;
 		}
 	}
@@ -487,6 +524,10 @@ main(int argc, char **argv)
 		fprintf(stderr, "gsim: %s\n", why);
 		goto out;
 	}
+	if (g.node_cpus > 0)
+		r.cluster.cpus_per_node = g.node_cpus;
+	if (g.node_mem > 0)
+		r.cluster.mem_per_node = g.node_mem;
 	if (sim_trace_load(r.trace_path, &trace, err, sizeof err) != 0 ||
 	    gsim_check_fit(r.trace_path, &trace, &r.cluster, g.even_shapes, err,
 	    sizeof err) != 0 || (gittins && g.samples != NULL &&

@@ -205,6 +205,10 @@ report_json(const struct report *r, FILE *fp)
 	    "seed", (json_int_t)r->seed, "runs", runs);
 	json_object_set_new(root, "shape",
 	    json_string(r->even_shapes ? "even" : "any"));
+	json_object_set_new(json_object_get(root, "cluster"), "cpus_per_node",
+	    json_integer(r->cluster.cpus_per_node));
+	json_object_set_new(json_object_get(root, "cluster"), "mem_per_node_gb",
+	    json_integer((json_int_t)(r->cluster.mem_per_node / 1024)));
 	ret = json_dumpf(root, fp, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
 	fputc('\n', fp);
 	json_decref(root);

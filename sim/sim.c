@@ -120,6 +120,20 @@ sim_apply(struct sched_core *core, const struct sim_trace *trace,
 	return (preempted);
 }
 
+void
+sim_job_res(const struct sim_job *tj, struct place_res *r)
+{
+	memset(r, 0, sizeof *r);
+	if (tj->cpus > 0)
+		r->cpus_gpu = (tj->cpus + tj->gpus - 1) / tj->gpus;
+	else
+		r->cpus_share = true;
+	if (tj->mem > 0)
+		r->mem_gpu = (tj->mem + tj->gpus - 1) / tj->gpus;
+	else
+		r->mem_share = true;
+}
+
 int
 sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
     const struct sched_conf *conf, const struct sim_opts *o,
@@ -144,7 +158,9 @@ sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
 	cl = sched_core_cluster(core);
 	for (s = 0; s < cluster->switches; s++) {
 		for (k = 0; k < cluster->nodes_per_switch; k++)
-			place_node_add(cl, cluster->gpus_per_node, s);
+			place_node_set_res(cl, place_node_add(cl,
+			    cluster->gpus_per_node, s), cluster->cpus_per_node,
+			    cluster->mem_per_node);
 	}
 	res->njobs = trace->njobs;
 	res->jobs = xcalloc(trace->njobs != 0 ? trace->njobs : 1,
@@ -212,6 +228,7 @@ sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
 			spec.group = tj->array_id;
 			spec.group_cap = tj->array_throttle;
 			spec.num_nodes = tj->num_nodes;
+			sim_job_res(tj, &spec.res);
 			spec.any_shape = !o->even_shapes;
 			spec.arg = (void *)(uintptr_t)next;
 			spec.first_start = SCHED_NEVER;

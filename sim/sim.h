@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "policy/place.h"
 #include "policy/sched-conf.h"
 #include "sim/cluster.h"
 #include "sim/trace.h"
@@ -43,6 +44,10 @@ struct sim_opts {
 	void		(*progress)(void *, size_t done, size_t total);
 	void		 *progress_arg;
 };
+
+/* What job tj needs beside its GPUs: its CPUs and memory spread over its
+ * GPUs, or where the trace gives none the node's share per GPU. */
+void	sim_job_res(const struct sim_job *tj, struct place_res *r);
 
 /* Replays trace on cluster under conf. Every job must fit the cluster (the
  * caller checks, naming the line). Returns 0 and fills result (freed with

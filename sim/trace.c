@@ -19,6 +19,8 @@ static const char *const trace_col_user[] = { "user", NULL };
 static const char *const trace_col_array[] = { "array_id", NULL };
 static const char *const trace_col_throttle[] = { "array_throttle", NULL };
 static const char *const trace_col_nodes[] = { "num_nodes", NULL };
+static const char *const trace_col_cpus[] = { "num_cpu", "num_cpus", NULL };
+static const char *const trace_col_mem[] = { "mem_gb", NULL };
 static const char *const trace_col_sample[] = { "duration", "gpu_time",
     NULL };
 
@@ -35,7 +37,8 @@ trace_need(const struct csv *c, const char *const *names, const char *what,
 	snprintf(err, errlen, "%s:1: no %s column; the header has: %s "
 	    "(expected %s)", c->path, what, have,
 	    "submit_time, num_gpus or num_gpu, duration; optional job_id, "
-	    "name or model_name, user, array_id, array_throttle, num_nodes");
+	    "name or model_name, user, array_id, array_throttle, num_nodes, num_cpu, "
+	    "mem_gb");
 	free(have);
 	return (-1);
 }
@@ -142,6 +145,18 @@ trace_record(const struct csv *c, const int *col, size_t row,
 			return (-1);
 		}
 	}
+	if (col[9] >= 0 && *csv_field(c, col[9]) != '\0') {
+		if (csv_uint(c, col[9], c->names[col[9]], 0, 1 << 24, &v, err,
+		    errlen) != 0)
+			return (-1);
+		j->cpus = (uint32_t)v;
+	}
+	if (col[10] >= 0 && *csv_field(c, col[10]) != '\0') {
+		if (csv_uint(c, col[10], "mem_gb", 0, 1 << 24, &v, err,
+		    errlen) != 0)
+			return (-1);
+		j->mem = v * 1024;
+	}
 	return (0);
 }
 
@@ -151,7 +166,7 @@ sim_trace_load(const char *path, struct sim_trace *t, char *err,
 {
 	struct csv	c;
 	size_t		size = 0;
-	int		col[9], r;
+	int		col[11], r;
 
 	memset(t, 0, sizeof *t);
 	if (csv_open(&c, path, err, errlen) != 0)
@@ -167,6 +182,8 @@ sim_trace_load(const char *path, struct sim_trace *t, char *err,
 	col[6] = csv_column(&c, trace_col_array);
 	col[7] = csv_column(&c, trace_col_throttle);
 	col[8] = csv_column(&c, trace_col_nodes);
+	col[9] = csv_column(&c, trace_col_cpus);
+	col[10] = csv_column(&c, trace_col_mem);
 
 	while ((r = csv_next(&c, err, errlen)) == 1) {
 		if (t->njobs == size) {

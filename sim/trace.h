@@ -6,7 +6,8 @@
  * array_throttle: the tasks of one job array share an array_id, and at
  * most array_throttle of them run at once, as sbatch's --array=...%N;
  * num_nodes: the job runs on exactly that many nodes with num_gpus /
- * num_nodes GPUs each, as sbatch's -N with --gpus-per-node).
+ * num_nodes GPUs each, as sbatch's -N with --gpus-per-node; num_cpu and
+ * mem_gb: the CPUs and GB of memory it needs in all, beside its GPUs).
  * Times are seconds in the file
  * (fractions allowed) and milliseconds here. */
 #ifndef GB_SIM_TRACE_H
@@ -26,6 +27,10 @@ struct sim_job {
 	uint32_t	 array_throttle;/* 0: none */
 	uint32_t	 num_nodes;	/* exact shape, gpus / num_nodes each;
 					 * 0: free */
+	/* CPUs and memory (MB) the job needs in all, spread over its GPUs;
+	 * 0: the node's share per GPU. */
+	uint32_t	 cpus;
+	uint64_t	 mem;
 	unsigned	 line;		/* line in the file, for messages */
 };
 

@@ -24,7 +24,7 @@ json_get() {
 	run -0 gsim --help
 	for o in --policy --cluster --cluster-spec --thresholds --queues \
 	    --promote --placement --strict --no-strict --samples --overhead \
-	    --seed --shape --json --jobs --plot --quiet --help --version; do
+	    --seed --shape --node-cpus --node-mem-gb --json --jobs --plot --quiet --help --version; do
 		[[ "$output" == *"$o"* ]] || { echo "missing $o"; false; }
 	done
 	run -0 gsim --version
@@ -183,6 +183,33 @@ CSV
 	run -0 gsim -q -c 3x4 <(printf 'submit_time,num_gpus,duration\n0,7,5\n')
 	run -2 gsim -q -c 3x4 --shape odd s.csv
 	[[ "$output" == *'--shape: expected a shape (any or even), got "odd"'* ]]
+}
+
+@test "gsim places CPUs and memory beside GPUs when the nodes have them" {
+	# One node of 4 GPUs and 8 CPUs. Job 1 (1 GPU, 8 CPUs, 10 s) at 0
+	# takes every CPU; job 2 (1 GPU, 2 CPUs, 10 s) at 1 waits for them
+	# (10..20) though 3 GPUs are free. Without --node-cpus CPUs are not
+	# simulated and job 2 runs at once (1..11).
+	printf 'job_id,submit_time,num_gpus,duration,num_cpu\n1,0,1,10,8\n2,1,1,10,2\n' >c.csv
+	run -0 gsim -q -p fifo -c 1x4 --node-cpus 8 --jobs cpus.csv c.csv
+	grep -q '^fifo,2,,,1,1.000,10.000,10.000,20.000,' cpus.csv
+	run -0 gsim -q -p fifo -c 1x4 --jobs free.csv c.csv
+	grep -q '^fifo,2,,,1,1.000,10.000,1.000,11.000,' free.csv
+	# Memory the same way; a job without it takes the node's share (a
+	# quarter of 32 GB a GPU), so two 2-GPU jobs fill 32 GB.
+	printf 'job_id,submit_time,num_gpus,duration,mem_gb\n1,0,1,10,24\n2,1,1,10,16\n3,2,1,10,\n' >m.csv
+	run -0 gsim -q -p fifo --no-strict -c 1x4 --node-mem-gb 32 --jobs mem.csv m.csv
+	grep -q '^fifo,2,,,1,1.000,10.000,10.000,20.000,' mem.csv
+	grep -q '^fifo,3,,,1,2.000,10.000,2.000,12.000,' mem.csv
+	# The cluster spec's columns count too.
+	printf 'num_switch,num_node_p_switch,num_gpu_p_node,num_cpu_p_node,mem_p_node\n1,1,4,8,32\n' >spec.csv
+	run -0 gsim -q -p fifo --cluster-spec spec.csv --jobs spec-jobs.csv c.csv
+	grep -q '^fifo,2,,,1,1.000,10.000,10.000,20.000,' spec-jobs.csv
+	# What no node could hold is refused before the replay.
+	run -1 gsim -q -c 1x4 --node-cpus 8 <(printf 'submit_time,num_gpus,duration,num_cpu\n0,1,5,9\n')
+	[[ "$output" == *":2:"*"with the CPUs and memory it needs"*"or fewer CPUs or memory"* ]]
+	run -2 gsim -q -c 1x4 --node-cpus x c.csv
+	[[ "$output" == *'--node-cpus "x": expected a'* ]]
 }
 
 @test "gsim -K alone spaces thresholds tenfold; -T sets K" {
