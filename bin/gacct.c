@@ -125,7 +125,7 @@ gacct_usage(FILE *f)
 "      --me                  only my jobs\n"
 "  -s, --state STATE[,...]   only jobs that ended so: COMPLETED (CD),\n"
 "                            FAILED (F), TIMEOUT (TO), CANCELLED (CA),\n"
-"                            NODE_FAIL (NF)\n"
+"                            NODE_FAIL (NF), OUT_OF_MEMORY (OOM)\n"
 "  -j, --jobs ID[,ID]        these jobs (any end time unless -S or -E)\n"
 "  -A, --accounts ACCOUNT[,ACCOUNT]  jobs charged to these accounts (gsub\n"
 "                            -A)\n"
@@ -204,7 +204,7 @@ gacct_add_state(const char *item, void *arg, char *err, size_t errlen)
 	if (job_state_parse(item, &s) == -1 || !job_state_is_terminal(s)) {
 		snprintf(err, errlen, "--state: \"%s\" is not a finished state;"
 		    " accepted: COMPLETED (CD), FAILED (F), TIMEOUT (TO), "
-		    "CANCELLED (CA), NODE_FAIL (NF)", item);
+		    "CANCELLED (CA), NODE_FAIL (NF), OUT_OF_MEMORY (OOM)", item);
 		return (-1);
 	}
 	json_array_append_new(g->states, json_string(job_state_name(s)));

@@ -76,7 +76,7 @@ job_filter_add_state(struct job_filter *f, const char *item, char *err,
 		snprintf(err, errlen, "unknown state \"%s\"; accepted: "
 		    "PENDING (PD), HELD (H), RUNNING (R), PREEMPTING (PR), "
 		    "COMPLETED (CD), FAILED (F), TIMEOUT (TO), CANCELLED (CA), "
-		    "NODE_FAIL (NF), or all", item);
+		    "NODE_FAIL (NF), OUT_OF_MEMORY (OOM), or all", item);
 		return (-1);
 	}
 	f->state[s] = true;

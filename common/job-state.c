@@ -18,6 +18,7 @@ static const struct {
 	[JOB_TIMEOUT] = { "TIMEOUT", "TO" },
 	[JOB_CANCELLED] = { "CANCELLED", "CA" },
 	[JOB_NODE_FAIL] = { "NODE_FAIL", "NF" },
+	[JOB_OUT_OF_MEMORY] = { "OUT_OF_MEMORY", "OOM" },
 };
 
 const char *

@@ -16,12 +16,13 @@ enum job_state {
 	JOB_TIMEOUT,
 	JOB_CANCELLED,
 	JOB_NODE_FAIL,
+	JOB_OUT_OF_MEMORY,	/* killed over its memory limit */
 };
-#define JOB_STATE_COUNT	(JOB_NODE_FAIL + 1)
+#define JOB_STATE_COUNT	(JOB_OUT_OF_MEMORY + 1)
 
 /* "PENDING", "RUNNING", ...; never NULL for a valid state. */
 const char	*job_state_name(enum job_state);
-/* Short form as squeue prints it: PD, H, R, PR, CD, F, TO, CA, NF. */
+/* Short form as squeue prints it: PD, H, R, PR, CD, F, TO, CA, NF, OOM. */
 const char	*job_state_short(enum job_state);
 /* Accepts the name or the short form, any case. Returns 0 or -1. */
 int		 job_state_parse(const char *, enum job_state *);

@@ -82,7 +82,8 @@ struct acct_report {
 };
 
 static const enum job_state acct_report_states[ACCT_NSTATES] = {
-	JOB_COMPLETED, JOB_FAILED, JOB_TIMEOUT, JOB_CANCELLED, JOB_NODE_FAIL
+	JOB_COMPLETED, JOB_FAILED, JOB_TIMEOUT, JOB_CANCELLED, JOB_NODE_FAIL,
+	JOB_OUT_OF_MEMORY
 };
 
 static const char *const acct_report_buckets[ACCT_NBUCKETS] = {

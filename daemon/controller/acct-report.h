@@ -31,7 +31,7 @@
 #include "common/job-state.h"
 
 /* The finished states, in the order of by_state[] below. */
-#define ACCT_NSTATES	5
+#define ACCT_NSTATES	6
 enum job_state	acct_report_state(int i);
 
 /* GPU-count buckets of the cluster report: 1, 2-4, 5-8, more than 8. */

@@ -269,7 +269,7 @@ req_job_acct(struct peer *p, const json_t *msg)
 	    "a user name", &users_text, err, sizeof err) != 0 ||
 	    req_job_acct_list(msg, "states", req_job_acct_is_state,
 	    "a finished state (COMPLETED, FAILED, TIMEOUT, CANCELLED, "
-	    "NODE_FAIL)", &states_text, err, sizeof err) != 0 ||
+	    "NODE_FAIL, OUT_OF_MEMORY)", &states_text, err, sizeof err) != 0 ||
 	    req_job_acct_list(msg, "ids", req_job_acct_is_id,
 	    "a job id (a whole number >= 1)", &ids_text, err, sizeof err) != 0 ||
 	    req_job_acct_list(msg, "accounts", req_job_acct_is_account,

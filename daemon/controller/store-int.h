@@ -15,7 +15,7 @@
  * (jobs_acct) then hands over just the range, in order. */
 #define STORE_SQL_FINISHED						\
 	"+state IN ('COMPLETED', 'FAILED', 'TIMEOUT', 'CANCELLED',"	\
-	" 'NODE_FAIL')"
+	" 'NODE_FAIL', 'OUT_OF_MEMORY')"
 
 /* A WHERE term: the job is not finished, one the scheduler holds; a
  * search of jobs_state, which holds few of these. */

@@ -106,7 +106,7 @@ PY
 import json, math, sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
 since, until = int(sys.argv[2]), int(sys.argv[3])
-STATES = ["COMPLETED", "FAILED", "TIMEOUT", "CANCELLED", "NODE_FAIL"]
+STATES = ["COMPLETED", "FAILED", "TIMEOUT", "CANCELLED", "NODE_FAIL", "OUT_OF_MEMORY"]
 
 def rank(v, p):
     v = sorted(v)
@@ -136,7 +136,7 @@ def check_jobs(row, js, waits_all):
 jobs = db.execute("SELECT user, state, gpus, submit_time, end_time,"
     " queue_delay, preemptions, last_queue FROM jobs WHERE end_time >= ?"
     " AND end_time < ? AND state IN ('COMPLETED', 'FAILED', 'TIMEOUT',"
-    " 'CANCELLED', 'NODE_FAIL')", (since, until)).fetchall()
+    " 'CANCELLED', 'NODE_FAIL', 'OUT_OF_MEMORY')", (since, until)).fetchall()
 assert len(jobs) == 5, jobs
 assert sorted(j[1] for j in jobs) == sorted(["COMPLETED", "COMPLETED",
     "FAILED", "CANCELLED", "TIMEOUT"]), jobs

@@ -124,7 +124,7 @@ script_of() {
 	gb_wait_state "$first" COMPLETED
 	held=$(gb_submit -H --wrap 'echo held')
 	want=$(db "SELECT COUNT(*) FROM jobs WHERE state IN ('COMPLETED',
-	    'FAILED', 'TIMEOUT', 'CANCELLED', 'NODE_FAIL')")
+	    'FAILED', 'TIMEOUT', 'CANCELLED', 'NODE_FAIL', 'OUT_OF_MEMORY')")
 	[ "$want" = 1 ]
 	rows=$(db 'SELECT COUNT(*) FROM jobs')
 
