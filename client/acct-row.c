@@ -69,6 +69,7 @@ ACCT_ROW_COL(ar_failed, "failed", ACCT_ROW_CELL_INT)
 ACCT_ROW_COL(ar_timeout, "timeout", ACCT_ROW_CELL_INT)
 ACCT_ROW_COL(ar_cancelled, "cancelled", ACCT_ROW_CELL_INT)
 ACCT_ROW_COL(ar_node_fail, "node_fail", ACCT_ROW_CELL_INT)
+ACCT_ROW_COL(ar_oom, "out_of_memory", ACCT_ROW_CELL_INT)
 ACCT_ROW_COL(ar_gpu_hours, "gpu_seconds", ACCT_ROW_CELL_HOURS)
 ACCT_ROW_COL(ar_capacity, "capacity_seconds", ACCT_ROW_CELL_HOURS)
 ACCT_ROW_COL(ar_idle, "idle_seconds", ACCT_ROW_CELL_HOURS)
@@ -95,6 +96,7 @@ ACCT_ROW_COL(ar_waiting, "waiting", ACCT_ROW_CELL_SECS)
 	{ "timeout", "TO", true, ar_timeout },				\
 	{ "cancelled", "CA", true, ar_cancelled },			\
 	{ "node_fail", "NF", true, ar_node_fail },			\
+	{ "out_of_memory", "OOM", true, ar_oom },			\
 	{ "jct_avg", "JCT_AVG", true, ar_jct_avg },			\
 	{ "jct_median", "JCT_MED", true, ar_jct_median },		\
 	{ "jct_p95", "JCT_P95", true, ar_jct_p95 },			\

@@ -280,6 +280,7 @@ JF_GET_TEXT(job_row_get_cpus_per_gpu, JF_CPUS_PER_GPU)
 JF_GET_TEXT(job_row_get_cpus_per_task, JF_CPUS_PER_TASK)
 JF_GET_TEXT(job_row_get_mem, JF_MEM)
 JF_GET_TEXT(job_row_get_mem_per_gpu, JF_MEM_PER_GPU)
+JF_GET_TEXT(job_row_get_mem_peak, JF_MEM_PEAK)
 /* The nodes asked for: "-" for any number. */
 static const char *
 job_row_get_num_nodes(const void *row, const void *ctx, char *buf,
@@ -405,6 +406,13 @@ job_row_get_queue_delay(const void *row, const void *ctx, char *buf,
     size_t len)
 {
 	return (job_row_seconds(row, JF_QUEUE_DELAY, buf, len, NULL));
+}
+
+static const char *
+job_row_get_cpu_time(const void *row, const void *ctx, char *buf,
+    size_t len)
+{
+	return (job_row_seconds(row, JF_CPU_TIME, buf, len, NULL));
 }
 
 static const char *
@@ -572,6 +580,8 @@ const struct table_col job_row_cols[] = {
 	{ "cpus_per_task", "CPUS_PER_TASK", true, job_row_get_cpus_per_task },
 	{ "mem", "MEM_MB", true, job_row_get_mem },
 	{ "mem_per_gpu", "MEM_PER_GPU_MB", true, job_row_get_mem_per_gpu },
+	{ "mem_peak", "MEM_PEAK_MB", true, job_row_get_mem_peak },
+	{ "cpu_time", "CPU_TIME", true, job_row_get_cpu_time },
 	{ "queue", "QUEUE", false, job_row_get_queue },
 	{ "rank", "RANK", true, job_row_get_rank },
 	{ "attained", "GPU_TIME", true, job_row_get_attained },

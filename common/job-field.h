@@ -47,7 +47,10 @@
  * first node (0: not running). cpus_per_gpu or cpus_per_task, and mem (MB
  * on each node) or mem_per_gpu (MB), are what it asks beside its GPUs
  * (sbatch's --cpus-per-gpu, -c, --mem, --mem-per-gpu); 0: the
- * scheduler's default, the node's share per GPU. flags
+ * scheduler's default, the node's share per GPU. mem_peak is the most
+ * memory (MB) its processes held on a node at once, over every run, and
+ * cpu_time the CPU time they used in all (ms), as the nodes' cgroups
+ * count them (0: not counted). flags
  * are job.h's JOB_F_*;
  * ckpt_signal 0 means SIGUSR1, ckpt_grace 0 the config's; umask -1 none.
  * warn_signal (0: none) is sent warn_time seconds before the time limit
@@ -152,6 +155,10 @@ enum job_field_kind {
 	COL(MEM, mem, uint64_t, "mem", "mem", JFK_U64, 0)		\
 	COL(MEM_PER_GPU, mem_per_gpu, uint64_t, "mem_per_gpu",		\
 	    "mem_per_gpu", JFK_U64, 0)					\
+	COL(MEM_PEAK, mem_peak, uint64_t, "mem_peak", "mem_peak", JFK_U64, \
+	    JFF_UPDATE)							\
+	COL(CPU_TIME, cpu_time, int64_t, "cpu_time", "cpu_time", JFK_I64, \
+	    JFF_UPDATE | JFF_MS)					\
 	COL(QUEUE, queue, int, NULL, "queue", JFK_INT, 0)		\
 	COL(RANK, rank, int, NULL, "rank", JFK_INT, 0)			\
 	COL(ATTAINED, attained, uint64_t, "attained", "attained",	\

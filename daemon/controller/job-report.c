@@ -243,6 +243,18 @@ job_report_gang_state(struct job *j, struct job_change *how, char *detail,
 	return (JOB_COMPLETED);
 }
 
+/* A report's whole number member from 0 to 2^53, 0 otherwise. */
+static uint64_t
+job_report_u64(const json_t *r, const char *key)
+{
+	const json_t	*v = json_object_get(r, key);
+
+	if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+	    json_integer_value(v) > (json_int_t)1 << 53)
+		return (0);
+	return ((uint64_t)json_integer_value(v));
+}
+
 void
 job_report_ended(struct node *n, struct peer *p, const json_t *r)
 {
@@ -291,6 +303,10 @@ job_report_ended(struct node *n, struct peer *p, const json_t *r)
 	how.signal = (int)json_integer_value(json_object_get(r, "signal"));
 	how.end_time = json_integer_value(json_object_get(r, "end_time"));
 	how.message = json_string_value(json_object_get(r, "message"));
+	/* What the run used, where the node's cgroup counted it: kept
+	 * before the state changes, which writes the row. */
+	job_add_usage(j, job_report_u64(r, "mem_peak_mb"),
+	    (int64_t)job_report_u64(r, "cpu_time_ms"));
 	/* A node's word on how a job ended is kept with the job and shown:
 	 * bounded, cut where a UTF-8 character starts. */
 	if (how.message != NULL && strlen(how.message) > JOB_REPORT_MSG_MAX) {

@@ -48,6 +48,8 @@ struct job {
 	uint32_t		 cpus_per_task;
 	uint64_t		 mem;		/* MB a node; 0: not asked */
 	uint64_t		 mem_per_gpu;
+	uint64_t		 mem_peak;	/* MB, over every run */
+	int64_t			 cpu_time;	/* ms, every run's */
 	uint32_t		 array_throttle;/* its %N, 0: none */
 	/* An array's own row: the tasks it still stands for, parsed and as
 	 * text (NULL for other jobs). */
@@ -268,6 +270,8 @@ job_create(const struct store_job *r)
 	j->cpus_per_task = r->cpus_per_task;
 	j->mem = r->mem;
 	j->mem_per_gpu = r->mem_per_gpu;
+	j->mem_peak = r->mem_peak;
+	j->cpu_time = r->cpu_time;
 	j->array_job_id = r->array_job_id;
 	j->array_task_id = r->array_task_id;
 	if (j->array_job_id != 0 && array_parse(j->array_spec, &spec, err,
@@ -425,6 +429,8 @@ job_to_row(const struct job *j, struct store_job *r)
 	r->cpus_per_task = j->cpus_per_task;
 	r->mem = j->mem;
 	r->mem_per_gpu = j->mem_per_gpu;
+	r->mem_peak = j->mem_peak;
+	r->cpu_time = j->cpu_time;
 	r->gpu_mask = j->nparts > 0 ? j->parts[0].mask : 0;
 	r->restarts = j->restarts;
 	r->attained = j->sched.attained;
@@ -495,6 +501,15 @@ uint32_t	 job_cpus_per_task(const struct job *j)
 		     { return (j->cpus_per_task); }
 uint64_t	 job_mem(const struct job *j) { return (j->mem); }
 uint64_t	 job_mem_per_gpu(const struct job *j) { return (j->mem_per_gpu); }
+
+void
+job_add_usage(struct job *j, uint64_t mem_peak, int64_t cpu_time)
+{
+	if (mem_peak > j->mem_peak)
+		j->mem_peak = mem_peak;
+	if (cpu_time > 0)
+		j->cpu_time += cpu_time;
+}
 void		 job_set_master_port(struct job *j, uint32_t port)
 		     { j->master_port = port; }
 const char	*job_tasks_per_node(const struct job *j)

@@ -145,6 +145,9 @@ uint32_t	 job_cpus_per_gpu(const struct job *);
 uint32_t	 job_cpus_per_task(const struct job *);
 uint64_t	 job_mem(const struct job *);
 uint64_t	 job_mem_per_gpu(const struct job *);
+/* Counts what a part's run used, as its node's cgroup says: the most
+ * memory (MB) any one held, and CPU time (ms) in all. */
+void		 job_add_usage(struct job *, uint64_t mem_peak, int64_t cpu_time);
 void		 job_set_master_port(struct job *, uint32_t);
 /* Job arrays (common/job-field.h says how their rows work): the array's
  * id (0: none), the task (-1: none, or the array's own row), the array as

@@ -167,7 +167,7 @@ static const char *const store_migrations[] = {
 	/* 14: shapes and tasks (sbatch's -N, --ntasks-per-node), the
 	 * rendezvous port of a running job, and CPUs and memory (sbatch's
 	 * -c, --cpus-per-gpu, --mem, --mem-per-gpu; none asked: the node's
-	 * share). The jobs before took GPUs split
+	 * share), and what its cgroups counted (none for the jobs before). The jobs before took GPUs split
 	 * any way, and keep doing so (JOB_F_ANY_SHAPE); one process per
 	 * node; a job running now keeps its port (launch.c picks the same
 	 * one for its id, 0 here). */
@@ -178,6 +178,8 @@ static const char *const store_migrations[] = {
 	"ALTER TABLE jobs ADD COLUMN cpus_per_task INTEGER NOT NULL DEFAULT 0;"
 	"ALTER TABLE jobs ADD COLUMN mem INTEGER NOT NULL DEFAULT 0;"
 	"ALTER TABLE jobs ADD COLUMN mem_per_gpu INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE jobs ADD COLUMN mem_peak INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE jobs ADD COLUMN cpu_time INTEGER NOT NULL DEFAULT 0;"
 	"UPDATE jobs SET flags = flags | 128;",
 };
 #define STORE_NMIGRATIONS \

@@ -70,7 +70,7 @@ new() {
 	    "$(old 'SELECT COUNT(*) FROM jobs')" ]
 	# 14: none asked for a shape or tasks, and every one keeps taking
 	# its GPUs split any way (flag 0x80), its other flags as they were.
-	[ "$(new "SELECT COUNT(*) FROM jobs WHERE num_nodes = 0 AND tasks_per_node = '' AND flags & 128 = 128 AND master_port = 0 AND cpus_per_gpu = 0 AND cpus_per_task = 0 AND mem = 0 AND mem_per_gpu = 0")" = \
+	[ "$(new "SELECT COUNT(*) FROM jobs WHERE num_nodes = 0 AND tasks_per_node = '' AND flags & 128 = 128 AND master_port = 0 AND cpus_per_gpu = 0 AND cpus_per_task = 0 AND mem = 0 AND mem_per_gpu = 0 AND mem_peak = 0 AND cpu_time = 0")" = \
 	    "$(old 'SELECT COUNT(*) FROM jobs')" ]
 	[ "$(new "SELECT group_concat(flags & ~128) FROM jobs ORDER BY id")" = \
 	    "$(old "SELECT group_concat(flags) FROM jobs ORDER BY id")" ]
