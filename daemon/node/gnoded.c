@@ -26,6 +26,7 @@
 #include "daemon/common/notify.h"
 #include "daemon/common/pidfile.h"
 #include "daemon/node/node-conf.h"
+#include "daemon/node/node-confine.h"
 #include "daemon/node/node-gpu.h"
 #include "daemon/node/node-record.h"
 #include "daemon/node/node-session.h"
@@ -46,6 +47,7 @@ struct gnoded_opts {
 	const char	*gpus;
 	const char	*cpus;
 	const char	*memory_mb;
+	const char	*gpu_device;
 	const char	*log_file;
 	const char	*pid_file;
 };
@@ -80,6 +82,8 @@ gnoded_usage(FILE *f)
 "      --cpus N            CPUs jobs may have (node.cpus; default: online)\n"
 "      --memory-mb MB      memory jobs may have (node.memory_mb; default:\n"
 "                          the host's)\n"
+"      --gpu-device PATTERN a GPU's device file, %%u its minor number\n"
+"                          (node.gpu_device; default /dev/nvidia%%u)\n"
 "  -L, --log-file FILE     log to FILE instead of stderr or syslog\n"
 "  -P, --pid-file FILE     write the daemon's pid to FILE\n"
 "  -v, --verbose           log debug messages\n"
@@ -111,6 +115,7 @@ gnoded_parse(int argc, char **argv, struct gnoded_opts *o)
 		{ "gpu-model", required_argument, NULL, 'M' },
 		{ "cpus", required_argument, NULL, 'R' },
 		{ "memory-mb", required_argument, NULL, 'm' },
+		{ "gpu-device", required_argument, NULL, 'E' },
 		{ "log-file", required_argument, NULL, 'L' },
 		{ "pid-file", required_argument, NULL, 'P' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -123,7 +128,7 @@ gnoded_parse(int argc, char **argv, struct gnoded_opts *o)
 
 	memset(o, 0, sizeof *o);
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":CDf:n:c:d:u:g:s:G:M:R:m:L:P:vhV", longopts,
+	while ((ch = getopt_long(argc, argv, ":CDf:n:c:d:u:g:s:G:M:R:m:E:L:P:vhV", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'C':
@@ -164,6 +169,9 @@ gnoded_parse(int argc, char **argv, struct gnoded_opts *o)
 			break;
 		case 'm':
 			o->memory_mb = optarg;
+			break;
+		case 'E':
+			o->gpu_device = optarg;
 			break;
 		case 's':
 			o->switch_name = optarg;
@@ -318,6 +326,10 @@ gnoded_configure(const struct gnoded_opts *o, struct node_conf *conf)
 		fprintf(stderr, "gnoded: --memory-mb: expected a whole number "
 		    "of MB 1-2147483648, got \"%s\"\n", o->memory_mb);
 		return (-1);
+	}
+	if (o->gpu_device != NULL) {
+		free(conf->gpu_device);
+		conf->gpu_device = xstrdup(o->gpu_device);
 	}
 	if (o->verbose)
 		conf->log_level = LOG_LEVEL_DEBUG;
@@ -513,6 +525,7 @@ main(int argc, char **argv)
 			fprintf(stderr, "gnoded: %s\n", err);
 		goto out;
 	}
+	node_confine_setup(&conf, gpus);
 	if (o.pid_file != NULL && pidfile_write(o.pid_file, err,
 	    sizeof err) == -1) {
 		log_error("%s", err);

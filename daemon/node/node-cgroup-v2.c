@@ -57,47 +57,6 @@ node_cgroup_v2_offered(const char *dir)
 	return (node_cgroup_v2_list(dir, "cgroup.controllers"));
 }
 
-/* gnoded's own cgroup, from the "0::PATH" line of /proc/self/cgroup, as
- * a path below the mount (which shows the cgroup mountroot as its top).
- * Returns a copy the caller frees ("" for the top), or NULL with why. */
-static char *
-node_cgroup_v2_self(const char *mountroot, char *why, size_t whylen)
-{
-	const char	*path = "/proc/self/cgroup";
-	char		 buf[8192], *line, *last, *own;
-	size_t		 rlen;
-
-	if (node_cgroup_read("/proc/self", "cgroup", buf, sizeof buf) == -1) {
-		snprintf(why, whylen, "%s: cannot read: %s", path,
-		    strerror(errno));
-		return (NULL);
-	}
-	for (line = strtok_r(buf, "\n", &last); line != NULL;
-	    line = strtok_r(NULL, "\n", &last)) {
-		if (strncmp(line, "0::", 3) == 0)
-			break;
-	}
-	if (line == NULL || line[3] != '/') {
-		snprintf(why, whylen, "%s: no \"0::/PATH\" line for the "
-		    "cgroup2 hierarchy", path);
-		return (NULL);
-	}
-	own = line + 3;
-	/* A mount of a subtree shows the cgroups below its root only. */
-	rlen = strcmp(mountroot, "/") == 0 ? 0 : strlen(mountroot);
-	if (rlen > 0 && (strncmp(own, mountroot, rlen) != 0 ||
-	    (own[rlen] != '/' && own[rlen] != '\0'))) {
-		snprintf(why, whylen, "%s: this process is in %s, outside %s, "
-		    "the cgroup the cgroup2 mount shows", path, own,
-		    mountroot);
-		return (NULL);
-	}
-	own += rlen;
-	if (strcmp(own, "/") == 0)
-		own++;
-	return (xstrdup(own));
-}
-
 /* Moves every process of dir into its leaf NODE_CGROUP_DAEMON, so that
  * controllers can be enabled in dir (only the root may both hold
  * processes and hand controllers down). Returns 0, or -1 with why. */
@@ -207,13 +166,16 @@ node_cgroup_v2_open(struct node_cgroup_sys *sys, const char *mount,
 
 	for (k = 0; k < NODE_CGROUP_V2_NCTLS; k++)
 		want |= NODE_CGROUP_BIT(node_cgroup_v2_ctls[k]);
-	if ((own = node_cgroup_v2_self(mountroot, why, whylen)) == NULL)
-		return (-1);
-	/* gnoded moved into its leaf by an earlier start, or by systemd
-	 * (DelegateSubgroup=gnoded): the jobs go beside it. */
-	if ((slash = strrchr(own, '/')) != NULL &&
-	    strcmp(slash + 1, NODE_CGROUP_DAEMON) == 0)
-		*slash = '\0';
+	/* The jobs' parent goes at the top of the mount, outside the
+	 * service manager's tree, as Docker's cgroupfs driver puts its
+	 * containers: below gnoded's own cgroup, enabling controllers there
+	 * would move gnoded into a leaf, and systemd could not start it
+	 * again in its unit's cgroup, which then hands controllers down
+	 * (Debian 12's systemd has no DelegateSubgroup=). The real root may
+	 * hold processes and hand controllers down at once; the top of a
+	 * cgroup namespace may have its processes moved to a leaf. */
+	(void)mountroot;
+	own = xstrdup("");
 	base = xasprintf("%s%s", mount, own);
 
 	/* From the top of the mount down to gnoded's cgroup: each one hands

@@ -42,13 +42,12 @@ struct node_cgroup_limits {
  * parent cgroup of the jobs, name (one path component), where it is not
  * there yet:
  *  - v2, when a cgroup2 mount offers the memory, cpuset and pids
- *    controllers: below the cgroup gnoded is in (the one systemd delegates
- *    with Delegate=yes), enabling memory, cpuset, pids and, where it can,
+ *    controllers: at the top of the mount (outside systemd's tree, as
+ *    docs/cgroups.md says why), enabling memory, cpuset, pids and, where it can,
  *    cpu in each cgroup.subtree_control from the root down. A cgroup with
- *    controllers enabled may hold no process, so when gnoded's own cgroup
- *    holds processes (it is not the root), they are moved into a leaf
- *    beside the parent, "gnoded"; a gnoded found in a leaf of that name
- *    (systemd's DelegateSubgroup=gnoded) uses the cgroup above it.
+ *    controllers enabled may hold no process, so when the top of the
+ *    mount is not the real root (a cgroup namespace) and holds
+ *    processes, they are moved into a leaf beside the parent, "gnoded".
  *  - v1, else, when memory, cpuset, pids, devices, freezer and cpuacct are
  *    each mounted: <mount point>/name in each of those hierarchies, the
  *    cpuset one given the CPUs and memory nodes of its root.

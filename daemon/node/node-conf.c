@@ -37,6 +37,10 @@ node_conf_defaults(struct node_conf *conf)
 	conf->kill_wait = 30;
 	conf->allow_root_jobs = false;
 	conf->slurm_env = true;
+	conf->cgroups = true;
+	conf->cgroup = xstrdup("gbatch");
+	conf->job_pids_max = 16384;
+	conf->gpu_device = xstrdup("/dev/nvidia%u");
 	conf->log_level = LOG_LEVEL_INFO;
 	tls_settings_defaults(&conf->tls);
 }
@@ -78,6 +82,8 @@ node_conf_clear(struct node_conf *conf)
 	free(conf->switch_name);
 	free(conf->gpu_use_file);
 	free(conf->gpu_model);
+	free(conf->gpu_device);
+	free(conf->cgroup);
 	tls_settings_clear(&conf->tls);
 	tls_ctx_free(conf->tls_ctx);
 	tls_conf_clear(&conf->tls_files);
@@ -202,6 +208,18 @@ static const struct conf_file_key node_conf_keys[] = {
 	{ .name = "memory_mb", .type = CONF_FILE_UINT,
 	  .off = offsetof(struct node_conf, memory_mb), .min = 0,
 	  .max = 1U << 31, .what = "MB jobs may have (0: the host's)" },
+	{ .name = "cgroups", .type = CONF_FILE_BOOL,
+	  .off = offsetof(struct node_conf, cgroups) },
+	{ .name = "cgroup", .type = CONF_FILE_STRING,
+	  .off = offsetof(struct node_conf, cgroup),
+	  .what = "a label, the start of the jobs' parent cgroup's name",
+	  .valid = node_conf_label_check },
+	{ .name = "job_pids_max", .type = CONF_FILE_UINT,
+	  .off = offsetof(struct node_conf, job_pids_max), .min = 0,
+	  .max = 4194304, .what = "processes a job may have (0: any)" },
+	{ .name = "gpu_device", .type = CONF_FILE_STRING,
+	  .off = offsetof(struct node_conf, gpu_device),
+	  .what = "a GPU device file, %u its minor number" },
 	{ .name = "heartbeat_interval", .type = CONF_FILE_UINT,
 	  .off = offsetof(struct node_conf, heartbeat_interval), .min = 1,
 	  .max = 3600, .what = "seconds" },
@@ -269,12 +287,39 @@ node_conf_tls_reload(struct node_conf *conf, char *err, size_t errlen)
 	return (0);
 }
 
+/* node.gpu_device: a path with one %u (the GPU's minor number) and no
+ * other % sequence but %%, since it is a format (""): none). */
+static int
+node_conf_device_check(const char *s, char *err, size_t errlen)
+{
+	const char	*p;
+	int		 n = 0;
+
+	for (p = s; (p = strchr(p, '%')) != NULL; p += 2) {
+		if (p[1] == 'u')
+			n++;
+		else if (p[1] != '%')
+			n = 2;
+		if (p[1] == '\0')
+			break;
+	}
+	if (*s != '\0' && (n != 1 || *s != '/')) {
+		snprintf(err, errlen, "node.gpu_device: expected an absolute "
+		    "path with one %%u for the GPU's minor number "
+		    "(\"/dev/nvidia%%u\"), got \"%s\"", s);
+		return (-1);
+	}
+	return (0);
+}
+
 int
 node_conf_finish(struct node_conf *conf, char *err, size_t errlen)
 {
 	char	host[HOST_NAME_MAX + 1];
 	size_t	i;
 
+	if (node_conf_device_check(conf->gpu_device, err, errlen) == -1)
+		return (-1);
 	if (conf->name != NULL)
 		return (0);
 	if (gethostname(host, sizeof host) == -1) {

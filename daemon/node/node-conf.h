@@ -4,12 +4,17 @@
 #ifndef GB_NODE_CONF_H
 #define GB_NODE_CONF_H
 
+#include <sys/types.h>
+
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "common/log.h"
 #include "daemon/common/conf-file.h"
 #include "daemon/common/tls-conf.h"
+
+struct node_cgroup_sys;
 
 enum node_gpu_source {
 	NODE_GPU_AUTO = 0,	/* NVML when libnvidia-ml.so.1 loads, else gpus */
@@ -35,6 +40,16 @@ struct node_conf {
 	 * scheduler; 0: the host's own (node_conf_cpus, _memory_mb). */
 	unsigned		 cpus;
 	unsigned		 memory_mb;
+	/* Each job in a cgroup of its own where the host allows
+	 * (node-confine.h); false: never. */
+	bool			 cgroups;
+	/* The jobs' parent cgroup is "<cgroup>-<node name>" (one per node,
+	 * so that nodes sharing a host never share a job's cgroup). */
+	char			*cgroup;
+	unsigned		 job_pids_max;	/* a job's processes; 0: any */
+	/* A GPU's device file, %u its minor number ("/dev/nvidia%u"): a
+	 * job may open its own GPUs' alone. */
+	char			*gpu_device;
 	enum node_gpu_source	 gpu_source;
 	unsigned		 heartbeat_interval;	/* seconds, >= 1 */
 	unsigned		 kill_wait;	/* seconds, SIGTERM to SIGKILL */
@@ -56,6 +71,12 @@ struct node_conf {
 	 * part of the address dialed). Freed by node_conf_clear. */
 	SSL_CTX			*tls_ctx;
 	struct tls_conf		 tls_files;
+	/* Not from the file: the jobs' cgroups (NULL: jobs run unconfined)
+	 * and each GPU's device number, by index (gpu_dev_known's bit i:
+	 * GPU i has one), found at start by node_confine_setup. */
+	struct node_cgroup_sys	*cgroup_sys;
+	dev_t			 gpu_dev[64];
+	uint64_t		 gpu_dev_known;
 };
 
 /* What the node offers: node.cpus, else the CPUs online; node.memory_mb,

@@ -40,6 +40,8 @@ struct node_gpu_nvml {
 	const char	*(*error)(nvmlReturn_t);
 	/* Sampling only: absent from very old drivers. */
 	nvmlReturn_t	(*util)(nvmlDevice_t, nvmlUtilization_t *);
+	/* The device file's minor number, for confinement; optional. */
+	nvmlReturn_t	(*minor)(nvmlDevice_t, unsigned int *);
 };
 
 static const char *
@@ -98,6 +100,8 @@ node_gpu_nvml_load(struct node_gpu_nvml *nv, char *err, size_t errlen)
 	memcpy(&nv->error, &fn, sizeof fn);
 	fn = dlsym(nv->lib, "nvmlDeviceGetUtilizationRates");
 	memcpy(&nv->util, &fn, sizeof fn);
+	fn = dlsym(nv->lib, "nvmlDeviceGetMinorNumber");
+	memcpy(&nv->minor, &fn, sizeof fn);
 	return (0);
 }
 
@@ -145,6 +149,9 @@ node_gpu_nvml_discover(const struct node_conf *conf, struct node_gpu **out,
 			    conf->name, i);
 		if (nv.memory(dev, &mem) == NODE_NVML_SUCCESS)
 			v[i].memory_mb = mem.total / (1024 * 1024);
+		if (nv.minor == NULL || nv.minor(dev, &v[i].minor) !=
+		    NODE_NVML_SUCCESS)
+			v[i].minor = i;
 	}
 	nv.shutdown();
 	dlclose(nv.lib);

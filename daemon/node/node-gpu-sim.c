@@ -20,6 +20,7 @@ node_gpu_sim_discover(const struct node_conf *conf, struct node_gpu **out,
 	v = xcalloc(conf->gpus == 0 ? 1 : conf->gpus, sizeof *v);
 	for (i = 0; i < conf->gpus; i++) {
 		v[i].index = i;
+		v[i].minor = i;
 		snprintf(v[i].name, sizeof v[i].name, "%s", conf->gpu_model);
 		snprintf(v[i].uuid, sizeof v[i].uuid, "GPU-sim-%s-%u",
 		    conf->name, i);

@@ -109,6 +109,12 @@ fail:
 	return (NULL);
 }
 
+const struct node_gpu *
+node_gpu_at(const struct node_gpus *g, size_t i)
+{
+	return (&g->v[i]);
+}
+
 size_t
 node_gpu_count(const struct node_gpus *g)
 {

@@ -12,6 +12,9 @@
 
 struct node_gpu {
 	unsigned	index;
+	/* Its device file's minor number (/dev/nvidiaN); NVML's, else the
+	 * index. */
+	unsigned	minor;
 	char		name[96];
 	char		uuid[96];
 	uint64_t	memory_mb;
@@ -58,5 +61,7 @@ json_t			*node_gpu_json(const struct node_gpus *);
 json_t			*node_gpu_use_json(const struct node_gpus *,
 			     const struct node_conf *);
 void			 node_gpu_free(struct node_gpus *);
+/* GPU i of the list (i < node_gpu_count). Borrowed. */
+const struct node_gpu	*node_gpu_at(const struct node_gpus *, size_t i);
 
 #endif

@@ -17,6 +17,7 @@
 #include "common/duration.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
+#include "daemon/node/node-confine.h"
 #include "daemon/node/node-proc.h"
 #include "daemon/node/node-record.h"
 #include "daemon/node/node-shepherd.h"
@@ -60,6 +61,13 @@ struct node_shepherd {
 	uint64_t			 preempt_at;	/* end of the grace */
 	bool				 preempted;
 	enum node_shepherd_ending	 ending;
+	/* The job's cgroup (NULL: unconfined here), and what it counted
+	 * once the job ended. */
+	struct node_cgroup		*cg;
+	bool				 counted;
+	uint64_t			 mem_peak;	/* bytes */
+	uint64_t			 cpu_usec;
+	bool				 oom;
 };
 
 /* Every task has ended (its leader at least). */
@@ -104,6 +112,12 @@ node_shepherd_end(struct node_shepherd *sh, const char *state, int code,
 	    "gpus", node_shepherd_gpus(sh->l));
 	if (sh->preempted)
 		json_object_set_new(rec, "preempted", json_true());
+	if (sh->counted) {
+		json_object_set_new(rec, "mem_peak_mb", json_integer(
+		    (json_int_t)((sh->mem_peak + (1 << 20) - 1) >> 20)));
+		json_object_set_new(rec, "cpu_time_ms", json_integer(
+		    (json_int_t)(sh->cpu_usec / 1000)));
+	}
 	if (node_record_write(sh->conf->state_dir, sh->l->id, NODE_RECORD_END,
 	    rec, err, sizeof err) == -1)
 		log_error("job %llu: cannot record its end (%s): %s",
@@ -159,14 +173,20 @@ node_shepherd_kill_task(struct node_shepherd *sh, unsigned i, int sig)
 		    (long)sh->tasks[i].pgid, strerror(errno));
 }
 
-/* To every task's process group. */
+/* To every task's process group; SIGKILL to the whole cgroup too, which
+ * holds what left the groups (a daemon that called setsid). */
 static void
 node_shepherd_kill(struct node_shepherd *sh, int sig)
 {
+	char		err[512];
 	unsigned	i;
 
 	for (i = 0; i < sh->ntasks; i++)
 		node_shepherd_kill_task(sh, i, sig);
+	if (sig == SIGKILL && sh->cg != NULL &&
+	    node_cgroup_kill(sh->cg, err, sizeof err) == -1)
+		log_warn("job %llu: cannot kill its cgroup: %s",
+		    (unsigned long long)sh->l->id, err);
 }
 
 /* Starts the end of the job: SIGTERM now, SIGKILL kill_wait later. */
@@ -261,6 +281,10 @@ node_shepherd_task_done(struct node_shepherd *sh, unsigned i, int status)
 	 * it started is saving its state. */
 	if (sh->ending == NODE_SHEPHERD_RUNNING && sh->preempt_at == 0)
 		node_shepherd_kill_task(sh, i, SIGKILL);
+	/* The last task gone, whatever it left in the cgroup goes too. */
+	if (node_shepherd_all_done(sh) && sh->ending ==
+	    NODE_SHEPHERD_RUNNING && sh->preempt_at == 0 && sh->cg != NULL)
+		node_shepherd_kill(sh, SIGKILL);
 	if (!node_shepherd_failed_status(status) || sh->failed >= 0)
 		return;
 	sh->failed = (int)i;
@@ -298,6 +322,9 @@ node_shepherd_group_gone(struct node_shepherd *sh)
 {
 	unsigned	i;
 
+	/* The cgroup holds every process the job started, wherever. */
+	if (sh->cg != NULL)
+		return (node_cgroup_empty(sh->cg));
 	for (i = 0; i < sh->ntasks; i++) {
 		if (kill(-sh->tasks[i].pgid, 0) == 0 || errno != ESRCH)
 			return (false);
@@ -405,6 +432,17 @@ node_shepherd_finish(struct node_shepherd *sh)
 	case NODE_SHEPHERD_RUNNING:
 	case NODE_SHEPHERD_PREEMPT:
 	case NODE_SHEPHERD_FAILED:
+		/* The kernel killed a process of it over its memory limit:
+		 * a job that failed so ran out of memory, whatever its
+		 * script made of the kill. */
+		if (sh->oom && (sig != 0 || code != 0)) {
+			state = "OUT_OF_MEMORY";
+			snprintf(msg, sizeof msg, "out of memory: a process "
+			    "was killed over the job's limit of %llu MB "
+			    "(gsub --mem or --mem-per-gpu)",
+			    (unsigned long long)sh->l->mem_mb);
+			break;
+		}
 		if (sig != 0) {
 			state = "FAILED";
 			snprintf(msg, sizeof msg, "%skilled by signal %d (%s)",
@@ -422,6 +460,33 @@ node_shepherd_finish(struct node_shepherd *sh)
 		snprintf(msg, sizeof msg, "%s", why);
 	}
 	node_shepherd_end(sh, state, code, sig, msg);
+}
+
+/* Once the job is gone: what its cgroup counted, and whether the kernel
+ * killed in it for memory. */
+static void
+node_shepherd_count(struct node_shepherd *sh)
+{
+	if (sh->cg == NULL)
+		return;
+	sh->oom = node_cgroup_oom(sh->cg);
+	sh->counted = node_cgroup_usage(sh->cg, &sh->mem_peak,
+	    &sh->cpu_usec) == 0;
+}
+
+/* Removes the job's cgroup, now empty. */
+static void
+node_shepherd_uncage(struct node_shepherd *sh)
+{
+	char	err[512];
+
+	if (sh->cg == NULL)
+		return;
+	if (node_cgroup_destroy(sh->cg, err, sizeof err) == -1)
+		log_warn("job %llu: cannot remove its cgroup: %s",
+		    (unsigned long long)sh->l->id, err);
+	node_cgroup_free(sh->cg);
+	sh->cg = NULL;
 }
 
 /* The signals the shepherd takes with sigtimedwait(). */
@@ -536,13 +601,25 @@ node_shepherd_main(const struct node_conf *conf, const struct node_launch *l)
 
 	sh.tasks = xcalloc(l->tasks, sizeof *sh.tasks);
 	sh.failed = -1;
-	if ((sp = node_spawn_prepare(conf, l, err, sizeof err)) == NULL ||
+	if ((sh.cg = node_confine_job(conf, l, err, sizeof err)) == NULL &&
+	    err[0] != '\0') {
+		log_warn("job %llu: cannot make its cgroup: %s",
+		    (unsigned long long)l->id, err);
+		snprintf(line, sizeof line, "cannot confine the job on %s",
+		    conf->name);
+		node_shepherd_end(&sh, "FAILED", 1, 0, line);
+		_exit(0);
+	}
+	if ((sp = node_spawn_prepare(conf, l, err, sizeof err)) != NULL)
+		node_spawn_set_cgroup(sp, sh.cg);
+	if (sp == NULL ||
 	    node_shepherd_start_tasks(&sh, sp, err, sizeof err) == -1) {
 		log_warn("job %llu: cannot start: %s",
 		    (unsigned long long)l->id, err);
 		node_shepherd_tidy(sp, l);
 		node_spawn_cleanup(sp);
 		node_shepherd_end(&sh, "FAILED", 1, 0, err);
+		node_shepherd_uncage(&sh);
 		_exit(0);
 	}
 	pid = sh.tasks[0].pgid;
@@ -561,7 +638,9 @@ node_shepherd_main(const struct node_conf *conf, const struct node_launch *l)
 	node_shepherd_wait(&sh, &set);
 	node_shepherd_tidy(sp, l);
 	node_spawn_cleanup(sp);
+	node_shepherd_count(&sh);
 	node_shepherd_finish(&sh);
+	node_shepherd_uncage(&sh);
 	_exit(0);
 }
 

@@ -15,6 +15,7 @@
 
 #include "common/outpat.h"
 #include "common/xmalloc.h"
+#include "daemon/node/node-cgroup.h"
 #include "daemon/node/node-ckpt.h"
 #include "daemon/node/node-proc.h"
 #include "daemon/node/node-spawn.h"
@@ -33,6 +34,7 @@ struct node_spawn {
 	char				*errf;		/* and stderr */
 	bool				 out_trunc;	/* else append */
 	bool				 err_trunc;
+	const struct node_cgroup	*cg;		/* or NULL */
 };
 
 static void
@@ -383,6 +385,12 @@ node_spawn_prepare(const struct node_conf *conf, const struct node_launch *l,
 	return (sp);
 }
 
+void
+node_spawn_set_cgroup(struct node_spawn *sp, const struct node_cgroup *cg)
+{
+	sp->cg = cg;
+}
+
 int
 node_spawn_task(struct node_spawn *sp, const struct node_conf *conf,
     unsigned local, char *err, size_t errlen)
@@ -454,6 +462,10 @@ node_spawn_child(struct node_spawn *sp, int fd)
 	sigemptyset(&all);
 	sigprocmask(SIG_SETMASK, &all, NULL);
 
+	/* Into the job's cgroup first, while still root and before it can
+	 * fork: nothing the job starts is outside it. */
+	if (sp->cg != NULL && node_cgroup_enter(sp->cg) == -1)
+		node_spawn_die(fd, "cannot enter the job's cgroup", NULL);
 	/* Everything from here on is done as the job's user: a job may
 	 * write, through its output paths and its checkpoint directory,
 	 * only where its user could. */

@@ -21,6 +21,12 @@ struct node_spawn	*node_spawn_prepare(const struct node_conf *,
 			     const struct node_launch *, char *err,
 			     size_t errlen);
 
+/* Puts the processes the spawn starts into cg (NULL: none), entered by
+ * each child before it becomes the job's user. */
+struct node_cgroup;
+void			 node_spawn_set_cgroup(struct node_spawn *,
+			     const struct node_cgroup *);
+
 /* Makes the spawn start task local (0 to the launch's tasks - 1) of this
  * node next: its ranks and GPU in the environment, its output files.
  * node_spawn_prepare readies task 0. Returns 0, or -1 with err set. */

@@ -237,7 +237,8 @@ gpu_cells() {
 	gb_wait_state "$a" RUNNING
 	out=$(gq -l "$a" | awk '$1 == "stdout:" { print $2 }')
 	gb_wait 10 grep -q "hello from the job" "$out"
-	start_gtop 120 40 -d 1
+	# Tall enough for every field of gq -l and the history below them.
+	start_gtop 120 70 -d 1
 	gb_wait 10 screen_has "jobs: 1 running"
 	tmux -S "$TMUX_SOCK" send-keys -t gtop Enter
 	gb_wait 10 screen_has "Job $a (j/k scroll, Esc closes)"

@@ -59,6 +59,11 @@ node = {
   kill_wait = ${GB_KILL_WAIT:-2};
   allow_root_jobs = true;
   log_level = "debug";
+  # Jobs run unconfined but in cgroups.bats, which makes its own parent
+  # cgroup: a cgroup per job is the host's, and suites running side by
+  # side would each make and leave their own.
+  cgroups = ${GB_CGROUPS:-false};
+  cgroup = "gbt-${GB_DIR##*/}";
   ${2:-}
 };
 tls = {

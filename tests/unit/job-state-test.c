@@ -22,6 +22,7 @@ static const struct {
 	{ JOB_RUNNING, JOB_TIMEOUT },
 	{ JOB_RUNNING, JOB_CANCELLED },
 	{ JOB_RUNNING, JOB_NODE_FAIL },
+	{ JOB_RUNNING, JOB_OUT_OF_MEMORY },
 	{ JOB_RUNNING, JOB_PREEMPTING },
 	{ JOB_RUNNING, JOB_PENDING },
 	{ JOB_PREEMPTING, JOB_PENDING },
@@ -30,6 +31,7 @@ static const struct {
 	{ JOB_PREEMPTING, JOB_TIMEOUT },
 	{ JOB_PREEMPTING, JOB_CANCELLED },
 	{ JOB_PREEMPTING, JOB_NODE_FAIL },
+	{ JOB_PREEMPTING, JOB_OUT_OF_MEMORY },
 };
 
 static bool
@@ -49,10 +51,10 @@ main(void)
 {
 	static const char	*names[JOB_STATE_COUNT] = {
 		"PENDING", "HELD", "RUNNING", "PREEMPTING", "COMPLETED",
-		"FAILED", "TIMEOUT", "CANCELLED", "NODE_FAIL",
+		"FAILED", "TIMEOUT", "CANCELLED", "NODE_FAIL", "OUT_OF_MEMORY",
 	};
 	static const char	*shorts[JOB_STATE_COUNT] = {
-		"PD", "H", "R", "PR", "CD", "F", "TO", "CA", "NF",
+		"PD", "H", "R", "PR", "CD", "F", "TO", "CA", "NF", "OOM",
 	};
 	enum job_state		 s, from, to;
 	char			 lower[32];
@@ -82,6 +84,8 @@ main(void)
 		lower[i] = '\0';
 		if (strcmp(names[s], "NODE_FAIL") == 0)
 			strcpy(lower, "node_fail");
+		if (strcmp(names[s], "OUT_OF_MEMORY") == 0)
+			strcpy(lower, "out_of_memory");
 		if (job_state_parse(lower, &to) != 0 || to != s)
 			bad++;
 	}
@@ -98,7 +102,8 @@ main(void)
 
 	for (s = JOB_PENDING; s < JOB_STATE_COUNT; s++) {
 		bool	want = s == JOB_COMPLETED || s == JOB_FAILED ||
-		    s == JOB_TIMEOUT || s == JOB_CANCELLED || s == JOB_NODE_FAIL;
+		    s == JOB_TIMEOUT || s == JOB_CANCELLED || s == JOB_NODE_FAIL ||
+		    s == JOB_OUT_OF_MEMORY;
 
 		ok(job_state_is_terminal(s) == want, "%s is %sterminal",
 		    names[s], want ? "" : "not ");

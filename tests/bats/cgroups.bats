@@ -1,0 +1,103 @@
+#!/usr/bin/env bats
+# Each job in a cgroup of its own on its node (node-confine.c): a job over
+# its memory limit ends OUT_OF_MEMORY, not FAILED; what it forked off is
+# killed with it on cancel; it cannot open another job's GPU device file;
+# accounting gets its peak memory and CPU time. Needs root and usable
+# cgroups (v1 or v2); skipped, saying why, where gnoded runs jobs
+# unconfined.
+
+load helpers
+
+setup() {
+	bats_require_minimum_version 1.5.0
+	gb_setup
+	cd "$GB_DIR"
+}
+
+teardown() {
+	local d=${GB_DIR##*/}
+
+	gb_teardown
+	rm -rf "$GB_DIR/dev"
+	# The node's parent cgroups, empty once its jobs are gone.
+	rmdir /sys/fs/cgroup/*/"gbt-$d-"* /sys/fs/cgroup/"gbt-$d-"* 2>/dev/null || true
+}
+
+# The cluster, or a skip when its node confines nothing. Extra gnoded
+# flags go to the node.
+confined_cluster() {
+	# On a cgroup v2 host gnoded makes its parent cgroup beside its own
+	# and moves its cgroup's processes (the test runner's) into a leaf:
+	# the host's business, not a test's, unless it runs in the root.
+	if [ -f /sys/fs/cgroup/cgroup.controllers ] &&
+	    [ "$(sed -n 's/^0:://p' /proc/self/cgroup)" != / ]; then
+		skip "a cgroup v2 host whose tests do not run in the root cgroup"
+	fi
+	GB_CGROUPS=true gb_write_conf
+	gb_start_controller
+	gb_start_node n1 4 --cpus 2 --memory-mb 4096 "$@"
+	grep -q "jobs in cgroups" "$GB_DIR/gnoded-n1.log" || {
+		grep -h "unconfined" "$GB_DIR/gnoded-n1.log" >&3 || true
+		skip "gnoded runs jobs unconfined here (no root or no cgroups)"
+	}
+}
+
+state_is() {
+	[ "$(gq -h -t all -j "$1" -o state)" = "$2" ]
+}
+
+@test "a job over its memory limit ends OUT_OF_MEMORY, with its peak memory and CPU time kept" {
+	confined_cluster
+	# 64 MB allowed; 512 MB touched.
+	id=$(gb_submit -G 1 --mem 64M --wrap '/usr/bin/python3 -c "a = bytearray(512 << 20); print(len(a))"')
+	gb_wait 60 state_is "$id" OUT_OF_MEMORY
+	run -0 gq -h -t all -j "$id" -o message
+	[[ "$output" == *"out of memory: a process was killed over the job's limit of 64 MB"* ]]
+	peak=$(gq -h -t all -j "$id" -o mem_peak)
+	[ "$peak" -ge 32 ] && [ "$peak" -le 128 ]
+	# The same program within its limit completes, and is counted.
+	# ... and burns a few seconds of CPU.
+	printf 'import time\na = bytearray(256 << 20)\nwhile time.process_time() < 2.5:\n    pass\n' >burn.py
+	id=$(gb_submit -G 1 --mem 1G --wrap '/usr/bin/python3 burn.py')
+	gb_wait 120 state_is "$id" COMPLETED
+	peak=$(gq -h -t all -j "$id" -o mem_peak)
+	[ "$peak" -ge 200 ] && [ "$peak" -le 1024 ]
+	cpu=$(gq -h -t all -j "$id" -o cpu_time)
+	[[ "$cpu" =~ ^0:0[2-9]$ ]] || { echo "cpu_time $cpu"; false; }
+}
+
+@test "a cancel kills what the job forked off into a session of its own" {
+	confined_cluster
+	id=$(gb_submit -G 1 --wrap 'setsid sleep 1000 </dev/null >/dev/null 2>&1 & echo $! >daemon.pid; sleep 1000')
+	gb_wait_state "$id" RUNNING 20
+	gb_wait 10 test -s daemon.pid
+	pid=$(cat daemon.pid)
+	kill -0 "$pid"
+	gcancel "$id"
+	gb_wait 20 state_is "$id" CANCELLED
+	gb_wait 10 bash -c "! kill -0 $pid 2>/dev/null"
+}
+
+@test "a job can open its own GPUs' device files and no other job's" {
+	mkdir -p "$GB_DIR/dev"
+	for i in 0 1 2 3; do mknod "$GB_DIR/dev/gpu$i" c 240 "$i"; done
+	confined_cluster --gpu-device "$GB_DIR/dev/gpu%u"
+	cat >open.py <<'PY'
+import errno, os
+mine = os.environ["CUDA_VISIBLE_DEVICES"].split(",")
+for i in range(4):
+    try:
+        os.close(os.open(os.environ["D"] + "/gpu%d" % i, os.O_RDONLY))
+        what = "opened"
+    except OSError as e:
+        what = errno.errorcode[e.errno]
+    print(i, "mine" if str(i) in mine else "other", what)
+PY
+	id=$(D="$GB_DIR/dev" gb_submit -G 2 -o open.out --wrap '/usr/bin/python3 open.py')
+	gb_wait 30 state_is "$id" COMPLETED
+	cat open.out
+	# Its own: no driver behind the node (ENXIO), but allowed; the
+	# others: refused by the cgroup (EPERM).
+	[ "$(grep -c ' mine ENXIO$' open.out)" -eq 2 ]
+	[ "$(grep -c ' other EPERM$' open.out)" -eq 2 ]
+}
