@@ -99,6 +99,7 @@ node_confine_job(const struct node_conf *conf, const struct node_launch *l,
 	}
 	memset(&lim, 0, sizeof lim);
 	lim.mem_bytes = l->mem_mb * 1024 * 1024;
+	lim.cpus = l->cpuset;
 	lim.pids_max = conf->job_pids_max;
 	lim.deny = deny;
 	lim.ndeny = n;

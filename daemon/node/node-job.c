@@ -1,5 +1,6 @@
 /* node-job.c: the node's job table and its shepherds. */
 #include <sys/queue.h>
+#include <sched.h>
 #include <sys/types.h>
 
 #include <errno.h>
@@ -59,6 +60,7 @@ struct node_job {
 	unsigned		 num_nodes;
 	bool			 preempted;	/* JOB_PREEMPT passed on */
 	json_t			*end;		/* the end report */
+	char			*cpuset;	/* pinned to; NULL: not */
 };
 TAILQ_HEAD(node_job_list, node_job);
 
@@ -70,6 +72,10 @@ struct node_jobs {
 	void				*arg;
 	struct node_job_list		 list;
 	struct event			*check;		/* pidfd fallback */
+	/* The host CPUs jobs are pinned to (gnoded's own), when they are:
+	 * in cgroups, with node.cpus no more than the host has. */
+	bool				 pin;
+	cpu_set_t			 host;
 };
 
 static void	node_job_sock_cb(evutil_socket_t, short, void *);
@@ -131,6 +137,7 @@ node_job_free(struct node_job *job)
 	node_job_unwatch(job);
 	json_decref(job->gpus);
 	json_decref(job->end);
+	free(job->cpuset);
 	free(job);
 }
 
@@ -408,12 +415,84 @@ node_jobs_check(struct node_jobs *jobs, const struct node_launch *l,
 static json_t *
 node_jobs_run_record(const struct node_job *job)
 {
-	return (json_pack("{s:I,s:s,s:O,s:i,s:I,s:I,s:i,s:I,s:i,s:i}",
+	json_t	*rec;
+
+	rec = json_pack("{s:I,s:s,s:O,s:i,s:I,s:I,s:i,s:I,s:i,s:i}",
 	    "id", (json_int_t)job->id, "state", "RUNNING", "gpus", job->gpus,
 	    "pid", 0, "pid_start", (json_int_t)0, "start_time", (json_int_t)0,
 	    "shepherd_pid", (int)job->shep_pid,
 	    "shepherd_start", (json_int_t)job->shep_ticks,
-	    "restarts", (int)job->restarts, "num_nodes", (int)job->num_nodes));
+	    "restarts", (int)job->restarts, "num_nodes", (int)job->num_nodes);
+	if (job->cpuset != NULL)
+		json_object_set_new(rec, "cpuset", json_string(job->cpuset));
+	return (rec);
+}
+
+/* Marks the CPUs of list ("0-3,8") in set. */
+static void
+node_jobs_cpus_mark(const char *list, cpu_set_t *set)
+{
+	const char	*p = list;
+	char		*end;
+	unsigned long	 a, b;
+
+	while (*p != '\0') {
+		a = b = strtoul(p, &end, 10);
+		if (*end == '-')
+			b = strtoul(end + 1, &end, 10);
+		for (; a <= b && a < CPU_SETSIZE; a++)
+			CPU_SET(a, set);
+		if (*end != ',')
+			break;
+		p = end + 1;
+	}
+}
+
+/* Picks n host CPUs no running job is pinned to, the lowest first, as a
+ * list ("0-3,8"); NULL when jobs are not pinned here or too few are free
+ * (the job then runs on all of them, and the log says why). */
+static char *
+node_jobs_cpus_pick(struct node_jobs *jobs, uint64_t id, unsigned n)
+{
+	struct node_job	*o;
+	cpu_set_t	 used;
+	char		 buf[4096];
+	size_t		 len = 0;
+	unsigned	 c, got = 0, from;
+
+	if (!jobs->pin || n == 0)
+		return (NULL);
+	CPU_ZERO(&used);
+	TAILQ_FOREACH(o, &jobs->list, entry) {
+		if (o->id != id && o->state != NODE_JOB_ENDED &&
+		    o->cpuset != NULL)
+			node_jobs_cpus_mark(o->cpuset, &used);
+	}
+	buf[0] = '\0';
+	for (c = 0; c < CPU_SETSIZE && got < n; c++) {
+		if (!CPU_ISSET(c, &jobs->host) || CPU_ISSET(c, &used))
+			continue;
+		/* A run of CPUs is written as a range. */
+		for (from = c; c + 1 < CPU_SETSIZE && got + 1 < n &&
+		    CPU_ISSET(c + 1, &jobs->host) && !CPU_ISSET(c + 1, &used);
+		    c++)
+			got++;
+		got++;
+		if (from == c)
+			len += (size_t)snprintf(buf + len, sizeof buf - len,
+			    "%s%u", len > 0 ? "," : "", c);
+		else
+			len += (size_t)snprintf(buf + len, sizeof buf - len,
+			    "%s%u-%u", len > 0 ? "," : "", from, c);
+		if (len >= sizeof buf - 16)
+			break;
+	}
+	if (got < n) {
+		log_warn("job %llu: %u CPUs asked, %u free to pin it to; it "
+		    "runs unpinned", (unsigned long long)id, n, got);
+		return (NULL);
+	}
+	return (xstrdup(buf));
 }
 
 int
@@ -467,6 +546,9 @@ node_jobs_launch(struct node_jobs *jobs, const json_t *msg, char *err,
 	json_decref(gpus);
 	job->restarts = l->restarts;
 	job->num_nodes = l->num_nodes;
+	/* Its own CPUs, as the scheduler counted them. */
+	if ((l->cpuset = node_jobs_cpus_pick(jobs, id, l->cpus)) != NULL)
+		job->cpuset = xstrdup(l->cpuset);
 
 	if ((pid = node_shepherd_start(jobs->conf, l, &sock, why,
 	    sizeof why)) == -1) {
@@ -643,6 +725,9 @@ node_jobs_reattach(struct node_jobs *jobs, struct node_job *job, json_t *run)
 	    "restarts"));
 	job->num_nodes = (unsigned)json_integer_value(json_object_get(run,
 	    "num_nodes"));
+	if (json_is_string(json_object_get(run, "cpuset")))
+		job->cpuset = xstrdup(json_string_value(json_object_get(run,
+		    "cpuset")));
 	if (pid > 0 && node_proc_matches(job->shep_pid, job->shep_ticks)) {
 		job->pidfd = node_proc_pidfd_open(job->shep_pid);
 		/* Checked again with the pidfd held: it cannot now come to
@@ -713,6 +798,16 @@ node_jobs_create(struct event_base *base, const struct node_conf *conf,
 	jobs->arg = arg;
 	TAILQ_INIT(&jobs->list);
 	jobs->check = event_new(base, -1, EV_PERSIST, node_job_check_cb, jobs);
+	/* Pinned only where the CPUs offered are real ones of this host:
+	 * a simulated node offering more than it has shares them. */
+	CPU_ZERO(&jobs->host);
+	jobs->pin = conf->cgroup_sys != NULL &&
+	    sched_getaffinity(0, sizeof jobs->host, &jobs->host) == 0 &&
+	    node_conf_cpus(conf) <= (unsigned)CPU_COUNT(&jobs->host);
+	if (conf->cgroup_sys != NULL)
+		log_info("node %s: jobs %s", conf->name, jobs->pin ?
+		    "pinned to CPUs of their own (cpuset)" : "not pinned to "
+		    "CPUs: node.cpus is above the CPUs gnoded may use");
 	return (jobs);
 }
 

@@ -422,6 +422,7 @@ node_launch_free(struct node_launch *l)
 	free(l->nodelist);
 	free(l->ckpt_dir);
 	free(l->master_addr);
+	free(l->cpuset);
 	free(l->gpus);
 	node_launch_free_list(l->argv);
 	node_launch_free_list(l->env);

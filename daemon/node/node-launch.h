@@ -43,6 +43,9 @@ struct node_launch {
 	 * said (no limit). */
 	unsigned	  cpus;
 	uint64_t	  mem_mb;
+	/* Not from the launch: the host CPUs gnoded pinned the job to
+	 * (node-job.c), "0-3,8"; NULL: not pinned. */
+	char		 *cpuset;
 	unsigned	  restarts;	/* runs before this one */
 	char		 *ckpt_dir;	/* absolute, "" = none */
 	int		  ckpt_signal;	/* sent first on preemption */

@@ -101,3 +101,24 @@ PY
 	[ "$(grep -c ' mine ENXIO$' open.out)" -eq 2 ]
 	[ "$(grep -c ' other EPERM$' open.out)" -eq 2 ]
 }
+
+@test "jobs are pinned to CPUs of their own, as many as they asked for" {
+	confined_cluster
+	grep -q "pinned to CPUs of their own" "$GB_DIR/gnoded-n1.log" ||
+	    skip "gnoded may use fewer than 2 CPUs here"
+	for i in 1 2; do
+		id[$i]=$(gb_submit -G 1 -c 1 --wrap 'sed -n "s/^Cpus_allowed_list:[[:space:]]*//p" /proc/self/status >cpus-$GBATCH_JOB_ID; sleep 300')
+	done
+	for i in 1 2; do gb_wait 20 test -s "cpus-${id[$i]}"; done
+	a=$(cat "cpus-${id[1]}")
+	b=$(cat "cpus-${id[2]}")
+	[[ "$a" =~ ^[0-9]+$ ]] && [[ "$b" =~ ^[0-9]+$ ]]
+	[ "$a" != "$b" ]
+	# A job that asks for both has both.
+	gcancel "${id[1]}" "${id[2]}"
+	gb_wait 20 eval '[ "$(gq -h -o id | wc -l)" -eq 0 ]'
+	c=$(gb_submit -G 1 -c 2 --wrap 'sed -n "s/^Cpus_allowed_list:[[:space:]]*//p" /proc/self/status >cpus-$GBATCH_JOB_ID; sleep 300')
+	gb_wait 20 test -s "cpus-$c"
+	# Two CPUs: a range or a list of two.
+	[[ "$(cat "cpus-$c")" =~ ^[0-9]+[-,][0-9]+$ ]]
+}
