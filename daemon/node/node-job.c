@@ -13,6 +13,7 @@
 
 #include "common/log.h"
 #include "common/xmalloc.h"
+#include "daemon/node/node-cgroup.h"
 #include "daemon/node/node-job.h"
 #include "daemon/node/node-launch.h"
 #include "daemon/node/node-proc.h"
@@ -248,6 +249,30 @@ node_job_read_sock(struct node_job *job)
 	}
 }
 
+/* Kills what is left in the job's cgroup and removes it (making it anew
+ * kills and empties the old one), when jobs are in cgroups here. */
+static void
+node_job_uncage(struct node_job *job)
+{
+	struct node_cgroup_limits	 none;
+	struct node_cgroup		*cg;
+	char				 err[512];
+
+	if (job->jobs->conf->cgroup_sys == NULL)
+		return;
+	memset(&none, 0, sizeof none);
+	if ((cg = node_cgroup_create(job->jobs->conf->cgroup_sys, job->id,
+	    &none, err, sizeof err)) == NULL) {
+		log_warn("job %llu: cannot empty its cgroup: %s",
+		    (unsigned long long)job->id, err);
+		return;
+	}
+	if (node_cgroup_destroy(cg, err, sizeof err) == -1)
+		log_warn("job %llu: cannot remove its cgroup: %s",
+		    (unsigned long long)job->id, err);
+	node_cgroup_free(cg);
+}
+
 /* The shepherd is gone: collect the end it recorded. */
 static void
 node_job_reap(struct node_job *job)
@@ -286,6 +311,7 @@ node_job_reap(struct node_job *job)
 			kill(-(pid_t)pid, SIGKILL);
 	}
 	json_decref(run);
+	node_job_uncage(job);
 	snprintf(msg, sizeof msg, "shepherd %ld ended without recording the "
 	    "job's end", (long)job->shep_pid);
 	log_warn("job %llu: %s", (unsigned long long)job->id, msg);

@@ -122,3 +122,17 @@ PY
 	# Two CPUs: a range or a list of two.
 	[[ "$(cat "cpus-$c")" =~ ^[0-9]+[-,][0-9]+$ ]]
 }
+
+@test "a shepherd killed -9 leaves nothing of its job running: gnoded empties the cgroup" {
+	confined_cluster
+	id=$(gb_submit -G 1 --wrap 'setsid sleep 1000 </dev/null >/dev/null 2>&1 & echo $! >daemon.pid; sleep 1000')
+	gb_wait_state "$id" RUNNING 20
+	gb_wait 10 test -s daemon.pid
+	pid=$(cat daemon.pid)
+	shep=$(/usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["shepherd_pid"])' "$GB_DIR/node-n1/jobs/$id.run")
+	kill -9 "$shep"
+	gb_wait 20 state_is "$id" FAILED
+	run -0 gq -h -t all -j "$id" -o message
+	[[ "$output" == *"ended without recording the job's end"* ]]
+	gb_wait 10 bash -c "! kill -0 $pid 2>/dev/null"
+}
