@@ -57,21 +57,21 @@ place_shape_listed(struct place_cluster *cl, enum sched_placement how,
 	return (k);
 }
 
-/* Appends the nodes with c free GPUs to the candidates (k so far) in
- * index order, so that the choice (and which part is rank 0) does not
- * depend on the order nodes changed in. Returns the new count. */
+/* Appends the nodes with c free GPUs that have what the job needs beside
+ * per GPUs to the candidates (k so far), up to want of them: a shape
+ * costs the nodes it takes, not the bucket's (10,000 idle nodes share
+ * one). Returns the new count. */
 static uint32_t
 place_shape_bucket(struct place_cluster *cl, uint32_t c, uint32_t per,
-    uint32_t k)
+    uint32_t k, uint32_t want)
 {
-	uint32_t	i, first = k;
+	uint32_t	i;
 
-	for (i = cl->head[c]; i != PLACE_NONE; i = cl->nodes[i].next) {
+	for (i = cl->head[c]; i != PLACE_NONE && k < want;
+	    i = cl->nodes[i].next) {
 		if (place_res_fits(cl, i, cl->res, per))
 			cl->scratch[k++] = i;
 	}
-	qsort(cl->scratch + first, k - first, sizeof *cl->scratch,
-	    place_by_index);
 	return (k);
 }
 
@@ -108,13 +108,14 @@ place_shape_all(struct place_cluster *cl, enum sched_placement how,
 		break;
 	case SCHED_PLACE_SPREAD:
 		for (c = SCHED_MAX_GPUS_PER_NODE; c >= per && k < want; c--)
-			k = place_shape_bucket(cl, c, per, k);
+			k = place_shape_bucket(cl, c, per, k, want);
 		break;
 	case SCHED_PLACE_CONSOLIDATE:
 	default:
 		for (c = per; c <= SCHED_MAX_GPUS_PER_NODE && (all || k < want);
 		    c++)
-			k = place_shape_bucket(cl, c, per, k);
+			k = place_shape_bucket(cl, c, per, k,
+			    all ? UINT32_MAX : want);
 		break;
 	}
 	return (k);
@@ -164,6 +165,9 @@ place_find_shape(struct place_cluster *cl, enum sched_placement how,
 		k = place_shape_switch(cl, k, nnodes);
 	if (k < nnodes)
 		return (0);
+	/* Ranks in node order: the choice above does not depend on it, but
+	 * rank 0 on the lowest node reads as people expect. */
+	qsort(cl->scratch, nnodes, sizeof *cl->scratch, place_by_index);
 	place_new_stamp(cl);
 	for (j = 0; j < nnodes; j++)
 		place_put(cl, cl->scratch[j], per, &out[j]);
@@ -206,8 +210,13 @@ place_find_res(struct place_cluster *cl, enum sched_placement how,
 		    out));
 	if (w->any_shape)
 		return (place_find_any(cl, how, w, out));
-	/* One node if one holds it, else the fewest nodes of an even split
-	 * that fit; a sensitive job waits for the fewest its size allows. */
+	/* One node if one holds it, found as place_find finds it (in
+	 * O(1) for best fit), else the fewest nodes of an even split that
+	 * fit; a sensitive job waits for the fewest its size allows. */
+	if (w->gpus <= cl->max_gpus && w->nodes == NULL &&
+	    (n = place_find(cl, how, w->gpus, false, out)) == 1 &&
+	    place_res_fits(cl, out[0].node, cl->res, w->gpus))
+		return (1);
 	for (k = 1; k <= w->gpus && k <= cl->n; k++) {
 		if (w->gpus % k != 0 || w->gpus / k > cl->max_gpus)
 			continue;
