@@ -131,6 +131,10 @@ bench_fragment(struct sched_core *core, uint64_t *id, int64_t now)
 		memset(&spec, 0, sizeof spec);
 		spec.id = (*id)++;
 		spec.gpus = 2 + bench_rand() % 7;
+		/* Split any way, as before shapes: an even split would take
+		 * the nodes' single free GPUs (8 nodes x 1) and the cluster
+		 * would be full, not fragmented. */
+		spec.any_shape = true;
 		spec.submit = now;
 		spec.duration = 1000 * (60 + bench_rand() % 86400);
 		spec.first_start = SCHED_NEVER;

@@ -75,15 +75,34 @@ place_shape_bucket(struct place_cluster *cl, uint32_t c, uint32_t per,
 	return (k);
 }
 
+/* Best fit across switches: the fullest nodes that hold per, counted per
+ * switch, until one switch has want of them (place_shape_switch keeps
+ * those) or there are no more. Costs the nodes it walks. */
+static uint32_t
+place_shape_tight(struct place_cluster *cl, uint32_t want, uint32_t per)
+{
+	uint32_t	k = 0, c, i;
+
+	memset(cl->sw_count, 0, cl->nsw * sizeof *cl->sw_count);
+	for (c = per; c <= SCHED_MAX_GPUS_PER_NODE; c++) {
+		for (i = cl->head[c]; i != PLACE_NONE; i = cl->nodes[i].next) {
+			if (!place_res_fits(cl, i, cl->res, per))
+				continue;
+			cl->scratch[k++] = i;
+			if (++cl->sw_count[cl->nodes[i].sw] == want)
+				return (k);
+		}
+	}
+	return (k);
+}
+
 /* The up nodes with per free GPUs, in the order how prefers, at least
- * want of them where there are (all of them for consolidate across
- * switches, which must count them per switch). */
+ * want of them where there are. */
 static uint32_t
 place_shape_all(struct place_cluster *cl, enum sched_placement how,
     uint32_t want, uint32_t per)
 {
 	uint32_t	k = 0, c, i, start;
-	bool		all = how == SCHED_PLACE_CONSOLIDATE && cl->nsw > 1;
 
 	switch (how) {
 	case SCHED_PLACE_YARN:
@@ -112,10 +131,11 @@ place_shape_all(struct place_cluster *cl, enum sched_placement how,
 		break;
 	case SCHED_PLACE_CONSOLIDATE:
 	default:
-		for (c = per; c <= SCHED_MAX_GPUS_PER_NODE && (all || k < want);
-		    c++)
-			k = place_shape_bucket(cl, c, per, k,
-			    all ? UINT32_MAX : want);
+		/* One node needs no switch; several prefer one. */
+		if (cl->nsw > 1 && want > 1)
+			return (place_shape_tight(cl, want, per));
+		for (c = per; c <= SCHED_MAX_GPUS_PER_NODE && k < want; c++)
+			k = place_shape_bucket(cl, c, per, k, want);
 		break;
 	}
 	return (k);
