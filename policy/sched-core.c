@@ -379,21 +379,29 @@ sched_core_res(const struct sched_cjob *j)
 	return (r);
 }
 
+/* What p asks of its GPUs' placement: its shape, its nodes, what it
+ * needs beside them. */
+static void
+sched_core_want(const struct sched_cjob *p, struct place_want *w)
+{
+	memset(w, 0, sizeof *w);
+	w->gpus = p->spec.gpus;
+	w->nnodes = p->spec.num_nodes;
+	w->any_shape = p->spec.any_shape;
+	w->sensitive = p->spec.consolidate;
+	w->nodes = p->spec.nodes;
+	w->nlisted = p->spec.nnodes;
+	w->res = sched_core_res(p);
+}
+
 /* Finds p's GPUs among the free ones, in its shape, on the nodes it may
  * use; the placement goes to core->scratch. */
 static size_t
 sched_core_find(struct sched_core *core, const struct sched_cjob *p)
 {
-	struct place_want	w = {
-		.gpus = p->spec.gpus,
-		.nnodes = p->spec.num_nodes,
-		.any_shape = p->spec.any_shape,
-		.sensitive = p->spec.consolidate,
-		.nodes = p->spec.nodes,
-		.nlisted = p->spec.nnodes,
-		.res = sched_core_res(p),
-	};
+	struct place_want	w;
 
+	sched_core_want(p, &w);
 	return (place_find_want(core->cluster, sched_core_placement(core, p),
 	    &w, core->scratch));
 }
@@ -406,16 +414,12 @@ sched_core_short(struct sched_core *core, const struct sched_cjob *p)
 {
 	const struct place_res	*r = sched_core_res(p);
 	struct place_res	 cpus_only;
-	struct place_want	 w = {
-		.gpus = p->spec.gpus,
-		.nnodes = p->spec.num_nodes,
-		.any_shape = p->spec.any_shape,
-		.sensitive = p->spec.consolidate,
-		.nodes = p->spec.nodes,
-		.nlisted = p->spec.nnodes,
-	};
+	struct place_want	 w;
 	enum sched_placement	 how = sched_core_placement(core, p);
 
+	/* The GPUs alone first. */
+	sched_core_want(p, &w);
+	w.res = NULL;
 	if (r == NULL || place_find_want(core->cluster, how, &w,
 	    core->scratch) == 0)
 		return (SCHED_REASON_RESOURCES);

@@ -56,6 +56,24 @@ node_spawn_setenv(struct node_spawn *sp, const char *key, const char *value)
 	sp->env[sp->nenv] = NULL;
 }
 
+/* The CPUs and memory (MB) the job has on this node, under the names
+ * given; none where the launch did not say. */
+static void
+node_spawn_res_env(struct node_spawn *sp, const char *cpus, const char *mem)
+{
+	char	num[32];
+
+	if (sp->l->cpus > 0) {
+		snprintf(num, sizeof num, "%u", sp->l->cpus);
+		node_spawn_setenv(sp, cpus, num);
+	}
+	if (sp->l->mem_mb > 0) {
+		snprintf(num, sizeof num, "%llu",
+		    (unsigned long long)sp->l->mem_mb);
+		node_spawn_setenv(sp, mem, num);
+	}
+}
+
 /* A job array's task: prefix JOB_ID, TASK_ID, TASK_COUNT, TASK_MIN,
  * TASK_MAX and (for a stepped range) TASK_STEP. */
 static void
@@ -126,15 +144,7 @@ node_spawn_slurm_env(struct node_spawn *sp, const char *node,
 	node_spawn_setenv(sp, "SLURMD_NODENAME", node);
 	snprintf(num, sizeof num, "%zu", l->ngpus);
 	node_spawn_setenv(sp, "SLURM_GPUS_ON_NODE", num);
-	if (l->cpus > 0) {
-		snprintf(num, sizeof num, "%u", l->cpus);
-		node_spawn_setenv(sp, "SLURM_CPUS_ON_NODE", num);
-	}
-	if (l->mem_mb > 0) {
-		snprintf(num, sizeof num, "%llu",
-		    (unsigned long long)l->mem_mb);
-		node_spawn_setenv(sp, "SLURM_MEM_PER_NODE", num);
-	}
+	node_spawn_res_env(sp, "SLURM_CPUS_ON_NODE", "SLURM_MEM_PER_NODE");
 	node_spawn_setenv(sp, "SLURM_JOB_GPUS", devs);
 	snprintf(num, sizeof num, "%u", l->restarts);
 	node_spawn_setenv(sp, "SLURM_RESTART_COUNT", num);
@@ -207,15 +217,7 @@ node_spawn_env(struct node_spawn *sp, const struct node_conf *conf)
 	node_spawn_setenv(sp, "GBATCH_JOB_NAME", l->name);
 	snprintf(num, sizeof num, "%zu", l->ngpus);
 	node_spawn_setenv(sp, "GBATCH_GPUS", num);
-	if (l->cpus > 0) {
-		snprintf(num, sizeof num, "%u", l->cpus);
-		node_spawn_setenv(sp, "GBATCH_CPUS", num);
-	}
-	if (l->mem_mb > 0) {
-		snprintf(num, sizeof num, "%llu",
-		    (unsigned long long)l->mem_mb);
-		node_spawn_setenv(sp, "GBATCH_MEM_MB", num);
-	}
+	node_spawn_res_env(sp, "GBATCH_CPUS", "GBATCH_MEM_MB");
 	node_spawn_setenv(sp, "GBATCH_NODELIST", l->nodelist);
 	snprintf(num, sizeof num, "%u", l->num_nodes);
 	node_spawn_setenv(sp, "GBATCH_NUM_NODES", num);
