@@ -61,6 +61,10 @@ setup() {
 
 teardown() {
 	gb_teardown
+	# The packaged node's parent cgroups (cgroups = true, node pkg1),
+	# empty once its jobs are gone.
+	rmdir /sys/fs/cgroup/*/gbatch-pkg1 /sys/fs/cgroup/gbatch-pkg1 \
+	    2>/dev/null || true
 }
 
 deb() {
