@@ -173,8 +173,10 @@ place_find_shape(struct place_cluster *cl, enum sched_placement how,
 {
 	uint32_t	k, j;
 
+	/* The tree's root is the most free GPUs any node has. */
 	if (nnodes == 0 || per == 0 || per > cl->max_gpus ||
-	    nnodes > cl->n || (uint64_t)nnodes * per > cl->free_total)
+	    nnodes > cl->n || (uint64_t)nnodes * per > cl->free_total ||
+	    cl->tree == NULL || cl->tree[1] < per)
 		return (0);
 	place_new_stamp(cl);
 	if (nodes != NULL)
@@ -219,7 +221,7 @@ static size_t
 place_find_res(struct place_cluster *cl, enum sched_placement how,
     const struct place_want *w, struct place_alloc *out)
 {
-	uint32_t	k;
+	uint32_t	k = 1;
 	size_t		n;
 
 	if (w->gpus == 0 || cl->free_total < w->gpus)
@@ -233,11 +235,17 @@ place_find_res(struct place_cluster *cl, enum sched_placement how,
 	/* One node if one holds it, found as place_find finds it (in
 	 * O(1) for best fit), else the fewest nodes of an even split that
 	 * fit; a sensitive job waits for the fewest its size allows. */
-	if (w->gpus <= cl->max_gpus && w->nodes == NULL &&
-	    (n = place_find(cl, how, w->gpus, false, out)) == 1 &&
-	    place_res_fits(cl, out[0].node, cl->res, w->gpus))
-		return (1);
-	for (k = 1; k <= w->gpus && k <= cl->n; k++) {
+	if (w->gpus <= cl->max_gpus && w->nodes == NULL) {
+		n = place_find(cl, how, w->gpus, false, out);
+		if (n == 1 && place_res_fits(cl, out[0].node, cl->res, w->gpus))
+			return (1);
+		/* No node holds it, when nothing else rules nodes out. */
+		if (n != 1 && cl->res == NULL)
+			k = 2;
+		if (n != 1 && cl->res == NULL && w->sensitive)
+			return (0);
+	}
+	for (; k <= w->gpus && k <= cl->n; k++) {
 		if (w->gpus % k != 0 || w->gpus / k > cl->max_gpus)
 			continue;
 		n = place_find_shape(cl, how, k, w->gpus / k, w->nodes,
