@@ -19,7 +19,10 @@ teardown() {
 
 	gb_teardown
 	rm -rf "$GB_DIR/dev"
-	# The node's parent cgroups, empty once its jobs are gone.
+	# The node's cgroups: a job still running at the end was killed
+	# with its node, its cgroup left empty; then the parents.
+	rmdir /sys/fs/cgroup/*/"gbt-$d-"*/job_* /sys/fs/cgroup/"gbt-$d-"*/job_* \
+	    2>/dev/null || true
 	rmdir /sys/fs/cgroup/*/"gbt-$d-"* /sys/fs/cgroup/"gbt-$d-"* 2>/dev/null || true
 }
 
