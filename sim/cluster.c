@@ -146,6 +146,19 @@ fail:
 	return (-1);
 }
 
+void
+sim_cluster_build(const struct sim_cluster *c, struct place_cluster *pl)
+{
+	uint32_t	s, k;
+
+	for (s = 0; s < c->switches; s++) {
+		for (k = 0; k < c->nodes_per_switch; k++)
+			place_node_set_res(pl, place_node_add(pl,
+			    c->gpus_per_node, s), c->cpus_per_node,
+			    c->mem_per_node);
+	}
+}
+
 uint64_t
 sim_cluster_gpus(const struct sim_cluster *c)
 {

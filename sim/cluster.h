@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "policy/place.h"
+
 struct sim_cluster {
 	uint32_t	switches;		/* >= 1 */
 	uint32_t	nodes_per_switch;	/* >= 1 */
@@ -25,5 +27,9 @@ int		sim_cluster_parse(const char *, struct sim_cluster *, char *,
 int		sim_cluster_load(const char *path, struct sim_cluster *, char *,
 		    size_t);
 uint64_t	sim_cluster_gpus(const struct sim_cluster *);
+/* Adds the cluster's nodes, switch by switch, with their CPUs and
+ * memory, to pl (empty). */
+void		sim_cluster_build(const struct sim_cluster *,
+		    struct place_cluster *pl);
 
 #endif

@@ -395,16 +395,10 @@ gsim_check_fit(const char *path, const struct sim_trace *t,
 	struct place_want	 w;
 	struct place_res	 res;
 	uint64_t		 total = sim_cluster_gpus(c);
-	uint32_t		 s, k;
 	size_t			 i;
 	int			 ret = 0;
 
-	for (s = 0; s < c->switches; s++) {
-		for (k = 0; k < c->nodes_per_switch; k++)
-			place_node_set_res(idle, place_node_add(idle,
-			    c->gpus_per_node, s), c->cpus_per_node,
-			    c->mem_per_node);
-	}
+	sim_cluster_build(c, idle);
 	out = xcalloc(place_nodes(idle), sizeof *out);
 	for (i = 0; i < t->njobs && ret == 0; i++) {
 		memset(&w, 0, sizeof w);

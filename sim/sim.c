@@ -148,7 +148,6 @@ sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
 	const struct sim_job		*tj;
 	size_t				 next = 0, done = 0, i, n, idx, step;
 	int64_t				 now, t, wake, first_submit = 0;
-	uint32_t			 s, k;
 	int				 rounds, ret = -1;
 
 	memset(res, 0, sizeof *res);
@@ -156,12 +155,7 @@ sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
 		return (-1);
 	core = sched_core_create(conf);
 	cl = sched_core_cluster(core);
-	for (s = 0; s < cluster->switches; s++) {
-		for (k = 0; k < cluster->nodes_per_switch; k++)
-			place_node_set_res(cl, place_node_add(cl,
-			    cluster->gpus_per_node, s), cluster->cpus_per_node,
-			    cluster->mem_per_node);
-	}
+	sim_cluster_build(cluster, cl);
 	res->njobs = trace->njobs;
 	res->jobs = xcalloc(trace->njobs != 0 ? trace->njobs : 1,
 	    sizeof *res->jobs);

@@ -150,11 +150,15 @@ job_shape_res_unfit(const struct store_job *row)
 {
 	struct node	*n;
 	uint64_t	 mem = 0, cpus = 0;
-	uint32_t	 tasks = 1;
+	uint32_t	 tasks = job_tasks_fixed(row->tasks_per_node);
 
-	if (*row->tasks_per_node != '\0' && strcmp(row->tasks_per_node,
-	    "gpu") != 0)
-		tasks = (uint32_t)strtoul(row->tasks_per_node, NULL, 10);
+	/* A job that asks for its share alone always fits: no walk of
+	 * the nodes on the submit path. */
+	if (row->mem == 0 && row->mem_per_gpu == 0 && row->cpus_per_task == 0 &&
+	    row->cpus_per_gpu == 0)
+		return (NULL);
+	if (tasks == 0)
+		tasks = 1;	/* one per GPU: one GPU's task */
 	for (n = node_first(); n != NULL; n = node_next(n)) {
 		if (node_memory_mb(n) > mem)
 			mem = node_memory_mb(n);
@@ -185,7 +189,9 @@ job_shape_unfit(uint32_t gpus, uint32_t num_nodes, bool any_shape)
 	struct node	*n;
 	size_t		 nodes = 0;
 
-	if (any_shape)
+	/* Any split, or a single GPU (a node of the cluster holds it, if
+	 * there is one), needs no walk of the nodes on the submit path. */
+	if (any_shape || (gpus == 1 && num_nodes <= 1))
 		return (NULL);
 	memset(ge, 0, sizeof ge);
 	for (n = node_first(); n != NULL; n = node_next(n)) {

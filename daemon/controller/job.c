@@ -514,6 +514,16 @@ void		 job_set_master_port(struct job *j, uint32_t port)
 		     { j->master_port = port; }
 const char	*job_tasks_per_node(const struct job *j)
 		     { return (j->tasks_per_node); }
+
+uint32_t
+job_tasks_fixed(const char *t)
+{
+	if (*t == '\0')
+		return (1);
+	if (strcmp(t, "gpu") == 0)
+		return (0);
+	return ((uint32_t)strtoul(t, NULL, 10));
+}
 uint32_t	 job_array_throttle(const struct job *j)
 		     { return (j->array_throttle); }
 struct array_set *job_array_left(struct job *j) { return (j->array_left); }

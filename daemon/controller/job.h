@@ -138,6 +138,9 @@ const char	*job_gpu_type(const struct job *);
  * number), and the processes per node ("", "K" or "gpu"). */
 uint32_t	 job_num_nodes(const struct job *);
 const char	*job_tasks_per_node(const struct job *);
+/* The processes a node starts, from tasks_per_node's text: K ("" is 1),
+ * or 0 for "gpu", one per GPU of the node's part. */
+uint32_t	 job_tasks_fixed(const char *tasks_per_node);
 /* A running job's MASTER_PORT (launch_pick_port), 0 when not running. */
 uint32_t	 job_master_port(const struct job *);
 /* What it asks beside its GPUs (common/job-field.h; 0: not asked). */

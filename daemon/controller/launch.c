@@ -146,13 +146,9 @@ launch_array(const struct store_job *row)
 static unsigned
 launch_tasks_of(const struct job *j, size_t i)
 {
-	const char	*t = job_tasks_per_node(j);
+	uint32_t	k = job_tasks_fixed(job_tasks_per_node(j));
 
-	if (*t == '\0')
-		return (1);
-	if (strcmp(t, "gpu") == 0)
-		return (sched_mask_count(job_part_const(j, i)->mask));
-	return ((unsigned)strtoul(t, NULL, 10));
+	return (k != 0 ? k : sched_mask_count(job_part_const(j, i)->mask));
 }
 
 /* Part i's "tasks": the global rank of its first process, how many it
@@ -166,7 +162,7 @@ launch_tasks(const struct job *j, size_t i, unsigned world, unsigned base,
 
 	t = json_pack("{s:i,s:i,s:i}", "base", (int)base, "count",
 	    (int)launch_tasks_of(j, i), "world_size", (int)world);
-	if (strcmp(job_tasks_per_node(j), "gpu") == 0) {
+	if (job_tasks_fixed(job_tasks_per_node(j)) == 0) {
 		json_object_set_new(t, "per_gpu", json_true());
 		if (flags & JOB_F_GPU_BIND_NONE)
 			json_object_set_new(t, "gpu_bind_none", json_true());

@@ -175,17 +175,16 @@ static void
 schedule_res(const struct job *j, struct place_res *r)
 {
 	const struct conf	*c = gbatchd_conf();
-	const char		*t = job_tasks_per_node(j);
+	uint32_t		 k = job_tasks_fixed(job_tasks_per_node(j));
 	uint32_t		 cpt = job_cpus_per_task(j);
 
 	memset(r, 0, sizeof *r);
 	if (job_cpus_per_gpu(j) != 0)
 		r->cpus_gpu = job_cpus_per_gpu(j);
-	else if (cpt != 0 && strcmp(t, "gpu") == 0)
+	else if (cpt != 0 && k == 0)
 		r->cpus_gpu = cpt;
 	else if (cpt != 0)
-		r->cpus_node = cpt * (*t != '\0' ?
-		    (uint32_t)strtoul(t, NULL, 10) : 1);
+		r->cpus_node = cpt * k;
 	else if (c->cpus_per_gpu > 0)
 		r->cpus_gpu = (uint32_t)c->cpus_per_gpu;
 	else
