@@ -533,3 +533,16 @@ client_call(struct client *c, json_t *req, json_t **reply, char *err,
 	}
 	return (0);
 }
+
+int
+client_fd(const struct client *c)
+{
+	return (c->fd);
+}
+
+int
+client_post(struct client *c, json_t *msg, char *err, size_t errlen)
+{
+	c->deadline = client_now_ms() + (uint64_t)c->timeout_s * 1000;
+	return (client_send(c, msg, err, errlen));
+}

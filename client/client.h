@@ -51,4 +51,12 @@ int		 client_next_raw(struct client *, char **body, size_t *len,
  * Borrowed; holds "user", "uid", "operator", "server". */
 const json_t	*client_hello(struct client *);
 
+/* For a command that relays a session (grun): the connection's socket,
+ * to poll and read frames from once its first call is answered, and a
+ * send of one message that waits for no reply (bounded by the timeout,
+ * as a call). client_post returns 0 or an exit status with err set. */
+int		 client_fd(const struct client *);
+int		 client_post(struct client *, json_t *msg, char *err,
+		     size_t errlen);
+
 #endif

@@ -44,6 +44,9 @@
 
 enum jobspec_opt {
 	JOBSPEC_OPT_EXPORT = 256,
+	JOBSPEC_OPT_PTY,
+	JOBSPEC_OPT_JOBID,
+	JOBSPEC_OPT_PREEMPTIBLE,
 	JOBSPEC_OPT_PARSABLE,
 	JOBSPEC_OPT_WRAP,
 	JOBSPEC_OPT_CKPT_SIGNAL,
@@ -162,6 +165,13 @@ struct jobspec {
 	char			*script;	/* its text */
 	char			**argv;		/* the script's arguments */
 	int			 argc;
+
+	/* grun: the command line is a command and its arguments, not a
+	 * script (argv holds them all). */
+	bool			 command;
+	bool			 pty;		/* --pty */
+	bool			 preemptible;	/* --preemptible */
+	uint64_t		 jobid;		/* --jobid: attach; 0 none */
 };
 
 static const char jobspec_optstring[] =
@@ -209,6 +219,9 @@ static const struct option jobspec_longopts[] = {
 	{ "comment", required_argument, NULL, JOBSPEC_OPT_COMMENT },
 	{ "wait", no_argument, NULL, 'W' },
 	{ "test-only", no_argument, NULL, JOBSPEC_OPT_TEST_ONLY },
+	{ "pty", no_argument, NULL, JOBSPEC_OPT_PTY },
+	{ "jobid", required_argument, NULL, JOBSPEC_OPT_JOBID },
+	{ "preemptible", no_argument, NULL, JOBSPEC_OPT_PREEMPTIBLE },
 	CMD_TIMEOUT_LONGOPT,
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -338,6 +351,89 @@ bool
 jobspec_test_only(const struct jobspec *js)
 {
 	return (js->test_only);
+}
+
+void
+jobspec_command(struct jobspec *js)
+{
+	js->command = true;
+}
+
+bool
+jobspec_pty(const struct jobspec *js)
+{
+	return (js->pty);
+}
+
+bool
+jobspec_preemptible(const struct jobspec *js)
+{
+	return (js->preemptible);
+}
+
+uint64_t
+jobspec_jobid(const struct jobspec *js)
+{
+	return (js->jobid);
+}
+
+const char *
+jobspec_nodelist(const struct jobspec *js)
+{
+	return (js->nodelist);
+}
+
+char *const *
+jobspec_args(const struct jobspec *js)
+{
+	return (js->argv);
+}
+
+/* grun's own options: refused by gsub, whose jobs run in the background.
+ * Returns 0, 1 when c is not one of them, or -1 with err set. */
+static int
+jobspec_grun_opt(struct jobspec *js, int c, const char *arg, char *err,
+    size_t errlen)
+{
+	char		*end;
+	unsigned long long v;
+	const char	*name;
+
+	switch (c) {
+	case JOBSPEC_OPT_PTY:
+		name = "pty";
+		break;
+	case JOBSPEC_OPT_JOBID:
+		name = "jobid";
+		break;
+	case JOBSPEC_OPT_PREEMPTIBLE:
+		name = "preemptible";
+		break;
+	default:
+		return (1);
+	}
+	if (!js->command) {
+		snprintf(err, errlen, "--%s: an option of grun, which runs a "
+		    "command in the foreground; gsub's jobs run in the "
+		    "background", name);
+		return (-1);
+	}
+	if (c == JOBSPEC_OPT_PTY)
+		js->pty = true;
+	else if (c == JOBSPEC_OPT_PREEMPTIBLE)
+		js->preemptible = true;
+	else {
+		errno = 0;
+		v = strtoull(arg, &end, 10);
+		if (errno != 0 || end == arg || *end != '\0' || v == 0 ||
+		    *arg == '-' || v > INT64_MAX) {
+			snprintf(err, errlen, "--jobid: expected a job id, got "
+			    "\"%s\"", arg);
+			return (-1);
+		}
+		js->jobid = v;
+	}
+	return (0);
 }
 
 bool
@@ -881,7 +977,18 @@ jobspec_parse_args(struct jobspec *js, int argc, char **argv,
 		case 'V':
 			*action = JOBSPEC_VERSION;
 			return (0);
+		case JOBSPEC_OPT_PTY:
+		case JOBSPEC_OPT_JOBID:
+		case JOBSPEC_OPT_PREEMPTIBLE:
+			if (jobspec_grun_opt(js, c, optarg, err, errlen) == -1)
+				return (-1);
+			break;
 		case JOBSPEC_OPT_WRAP:
+			if (js->command) {
+				snprintf(err, errlen, "--wrap: grun runs the "
+				    "command given after its options");
+				return (-1);
+			}
 			if (*optarg == '\0' || !jobspec_is_text(optarg)) {
 				snprintf(err, errlen, "--wrap: expected a "
 				    "command line of text, got \"%s\"", optarg);
@@ -917,13 +1024,14 @@ jobspec_parse_args(struct jobspec *js, int argc, char **argv,
 	/* No script: standard input, decided when it is read. */
 	if (js->wrap != NULL || optind == argc)
 		return (0);
-	js->script_path = xstrdup(argv[optind++]);
+	if (!js->command)
+		js->script_path = xstrdup(argv[optind++]);
 	js->argc = argc - optind;
 	js->argv = xcalloc((size_t)js->argc + 1, sizeof *js->argv);
 	for (i = 0; i < js->argc; i++) {
 		if (!jobspec_is_text(argv[optind + i])) {
-			snprintf(err, errlen, "script argument %d is not text",
-			    i + 1);
+			snprintf(err, errlen, "%s argument %d is not text",
+			    js->command ? "command" : "script", i + 1);
 			return (-1);
 		}
 		js->argv[i] = xstrdup(argv[optind + i]);
@@ -1160,6 +1268,20 @@ jobspec_load_script(struct jobspec *js, char *err, size_t errlen)
 
 	if (js->wrap != NULL)
 		return (jobspec_check(js, err, errlen));
+	if (js->command) {
+		if (js->argc == 0) {
+			snprintf(err, errlen, "no command given; expected "
+			    "grun [options] COMMAND [ARGS...]");
+			return (-1);
+		}
+		if (js->output != NULL || js->error != NULL) {
+			snprintf(err, errlen, "--%s: grun relays the command's "
+			    "output to you; gsub writes files",
+			    js->output != NULL ? "output" : "error");
+			return (-1);
+		}
+		return (jobspec_check(js, err, errlen));
+	}
 	/* As sbatch: no script means standard input, unless that is the
 	 * user's terminal, where it would only wait for them. */
 	if (js->script_path == NULL) {
@@ -1270,12 +1392,20 @@ jobspec_build(const struct jobspec *js, char *const *env,
 		    "absolute path", cwd);
 		return (NULL);
 	}
-	if (js->wrap == NULL && js->script == NULL) {
+	if (js->wrap == NULL && js->script == NULL && !js->command) {
 		snprintf(err, errlen, "no script loaded");
 		return (NULL);
 	}
 	workdir = jobspec_absolute(js->chdir != NULL ? js->chdir : ".", cwd);
-	if (js->wrap != NULL) {
+	if (js->command) {
+		/* grun: the node runs the command itself, without a
+		 * script. */
+		command = xstrdup(js->argv[0]);
+		script = xstrdup("");
+		base = strrchr(js->argv[0], '/');
+		base = base != NULL && base[1] != '\0' ? base + 1 :
+		    js->argv[0];
+	} else if (js->wrap != NULL) {
 		command = xstrdup(js->wrap);
 		script = xasprintf("#!/bin/sh\n%s\n", js->wrap);
 		base = "wrap";
@@ -1300,6 +1430,9 @@ jobspec_build(const struct jobspec *js, char *const *env,
 	else
 		output = js->default_output != NULL ? js->default_output :
 		    JOBSPEC_DEFAULT_OUTPUT;
+	/* grun's output goes to grun; no file is written. */
+	if (js->command)
+		output = "/dev/null";
 
 	argv = json_array();
 	for (i = 0; i < js->argc; i++)

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <jansson.h>
 
@@ -88,6 +89,18 @@ bool		 jobspec_quiet(const struct jobspec *);
 bool		 jobspec_test_only(const struct jobspec *);
 /* -W, --wait: return once the job has ended, with its exit status. */
 bool		 jobspec_wait(const struct jobspec *);
+/* grun: the command line's words after the options are a command and
+ * its arguments (no script is read), and grun's options (--pty, --jobid,
+ * --preemptible) are taken; gsub refuses them. */
+void		 jobspec_command(struct jobspec *);
+bool		 jobspec_pty(const struct jobspec *);
+bool		 jobspec_preemptible(const struct jobspec *);
+/* --jobid: the running job to attach to; 0 none. */
+uint64_t	 jobspec_jobid(const struct jobspec *);
+/* -w as given (grun --jobid: the node to attach on), or NULL. */
+const char	*jobspec_nodelist(const struct jobspec *);
+/* grun's command and its arguments (NULL-terminated). */
+char *const	*jobspec_args(const struct jobspec *);
 /* --timeout (or $GBATCH_TIMEOUT, or the default), for client_open(). */
 unsigned	 jobspec_timeout(const struct jobspec *);
 

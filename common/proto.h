@@ -24,6 +24,10 @@ enum msg_type {
 	MSG_JOB_CANCEL = 202,
 	MSG_JOB_UPDATE = 203,	/* gctl hold, release, requeue */
 	MSG_JOB_ACCT = 204,	/* gacct: finished jobs, streamed */
+	MSG_JOB_ATTACH = 205,	/* grun --jobid: a command in a running job */
+	MSG_SESSION = 206,	/* controller -> client: its session's news */
+	MSG_IO = 207,		/* a session's bytes, every way */
+	MSG_IO_CONTROL = 208,	/* a session's signal, window size */
 
 	MSG_NODE_LIST = 300,
 	MSG_NODE_HEARTBEAT = 301,	/* node -> controller */
@@ -34,7 +38,17 @@ enum msg_type {
 	MSG_JOB_ENDED = 313,		/* node -> controller */
 	MSG_JOB_ENDED_ACK = 314,	/* controller -> node */
 	MSG_JOB_PREEMPT = 315,		/* controller -> node */
+	MSG_STEP_LAUNCH = 316,		/* controller -> node: JOB_ATTACH */
+	MSG_STEP_ENDED = 317,		/* node -> controller */
 };
+
+/* Interactive sessions' flow control (docs/protocol.md, IO): the output
+ * bytes a node may send ahead of the client's acknowledgements, the input
+ * bytes a client may send ahead of its node's, and the most one IO frame
+ * carries. */
+#define PROTO_IO_OUT_WINDOW	(256U * 1024)
+#define PROTO_IO_IN_WINDOW	(64U * 1024)
+#define PROTO_IO_CHUNK		(16U * 1024)
 
 /* Stable error codes carried in replies ("code"); each maps to one exit
  * status of the commands. */

@@ -39,6 +39,7 @@
 #include "daemon/controller/req.h"
 #include "daemon/controller/schedule.h"
 #include "daemon/controller/service.h"
+#include "daemon/controller/session.h"
 #include "daemon/controller/store.h"
 
 /* Longest a stop waits for replies to drain to slow peers. */
@@ -304,6 +305,7 @@ gbatchd_open(struct event_base *base, char *err, size_t errlen)
 		    "log");
 		return (-1);
 	}
+	session_recover();
 	if (listener_unix(base, c->socket, err, errlen) != 0)
 		return (-1);
 	/* The address file stays at exit: the next start takes its port
@@ -332,6 +334,7 @@ gbatchd_close(void)
 	listener_free();
 	metrics_http_close();
 	peer_free_all();
+	session_free_all();
 	peer_limit_free();
 	/* After the peers: a purge asked for by one answers no one. */
 	purge_free();

@@ -15,6 +15,7 @@
 #include "daemon/controller/metrics.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/schedule.h"
+#include "daemon/controller/session.h"
 #include "daemon/controller/store.h"
 
 /* Appends "0,1,3" for the GPUs of mask to buf (len bytes in all). */
@@ -253,6 +254,8 @@ job_change_state(struct job *j, enum job_state to,
 	    from == JOB_PREEMPTING))
 		job_set_requeued(j);
 	schedule_job_changed(j, from, to);
+	if (session_job_is(j))
+		session_job_changed(j, from, to, &row);
 	if (job_state_is_terminal(to)) {
 		metrics_count_finished(to);
 		job_free(j);
@@ -261,4 +264,22 @@ job_change_state(struct job *j, enum job_state to,
 out:
 	free(alloc);
 	return (rc);
+}
+
+int
+job_change_cancel(struct job *j, const char *detail)
+{
+	struct job_change	how = { 0 };
+	enum job_state		s = job_state(j);
+
+	how.detail = detail;
+	how.message = detail;
+	if (s == JOB_PENDING || s == JOB_HELD)
+		return (job_change_state(j, JOB_CANCELLED, &how));
+	/* Its node is away: the cancel is recorded now; should the node
+	 * come back with the job, it is told to stop it. */
+	if (launch_signal(j, 15, true) != 0)
+		return (job_change_state(j, JOB_CANCELLED, &how));
+	job_set_cancel_requested(j, true);
+	return (0);
 }

@@ -41,4 +41,11 @@ struct job_change {
 int	job_change_state(struct job *, enum job_state to,
 	    const struct job_change *how);
 
+/* Cancels job as gcancel does: a pending or held job ends CANCELLED now; a
+ * running one is told to stop (it ends CANCELLED once its nodes say so),
+ * or ends now when its node is away. detail: who or what cancelled it,
+ * for the event log and gq -l. The job may be freed. Returns 0, or -1
+ * when the store failed. */
+int	job_change_cancel(struct job *, const char *detail);
+
 #endif

@@ -16,6 +16,7 @@
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/schedule.h"
+#include "daemon/controller/session.h"
 
 /* The longest end message taken from a node (the rest is cut). */
 #define JOB_REPORT_MSG_MAX	1024
@@ -405,11 +406,16 @@ void
 job_report_lost(struct job *j, struct node *n, const struct job_change *how)
 {
 	struct job_part	*part;
+	enum job_state	 lost_to = JOB_PENDING;
 	size_t		 i, left = 0;
 	int		 rank = job_rank_on(j, n);
 
+	/* Someone waits at an interactive job's terminal: its session is
+	 * broken, and a run started again would be another session. */
+	if (session_job_is(j))
+		lost_to = JOB_NODE_FAIL;
 	if (job_nparts(j) <= 1 || rank < 0) {
-		(void)job_change_state(j, JOB_PENDING, how);
+		(void)job_change_state(j, lost_to, how);
 		return;
 	}
 	/* A gang never runs partly: its other parts stop, and it is
@@ -421,7 +427,7 @@ job_report_lost(struct job *j, struct node *n, const struct job_change *how)
 		left += !job_part_const(j, i)->ended;
 	if (left == 0) {
 		(void)job_change_state(j, job_state(j) == JOB_PREEMPTING &&
-		    job_cancel_requested(j) ? JOB_CANCELLED : JOB_PENDING, how);
+		    job_cancel_requested(j) ? JOB_CANCELLED : lost_to, how);
 		return;
 	}
 	if (job_gang_stopping(j) || job_cancel_requested(j))

@@ -39,6 +39,10 @@ struct sched_cjob;
 /* Each task sees every GPU of its node, not its own (sbatch's
  * --gpu-bind=none with --ntasks-per-node gpu). */
 #define JOB_F_GPU_BIND_NONE	0x100
+/* An interactive job (grun): its streams are relayed to the client that
+ * submitted it, which it ends with; with JOB_F_PTY, on a pseudo-terminal. */
+#define JOB_F_INTERACTIVE	0x200
+#define JOB_F_PTY		0x400
 
 /* What the scheduler keeps of a job: the store's schema 3 columns (as of
  * the last start or stop) and the job's handle in the core. */

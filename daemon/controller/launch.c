@@ -15,6 +15,7 @@
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/schedule.h"
+#include "daemon/controller/session.h"
 #include "daemon/controller/store.h"
 #include "policy/sched.h"
 
@@ -170,17 +171,120 @@ launch_tasks(const struct job *j, size_t i, unsigned world, unsigned base,
 	return (t);
 }
 
+/* The launch's members every part shares, from row (the store's). NULL
+ * when it cannot be encoded. A new reference. */
+static json_t *
+launch_spec(struct job *j, const struct store_job *row)
+{
+	struct node	*master = job_node(j);
+	json_t		*spec;
+	char		*ckpt_dir, *nodelist;
+
+	nodelist = launch_nodelist(j);
+	spec = json_pack("{s:I,s:s,s:s,s:I,s:I,s:s,s:s,s:s,s:s,s:o,s:o,"
+	    "s:I,s:s,s:I,s:I,s:i,s:i,s:s,s:i}",
+	    "id", (json_int_t)row->id, "name", row->name, "user", row->user,
+	    "uid", (json_int_t)row->uid, "gid", (json_int_t)row->gid,
+	    "workdir", row->workdir, "stdout", row->stdout_path,
+	    "stderr", row->stderr_path, "script", row->script,
+	    "argv", launch_parse(row->argv, json_array()),
+	    "env", launch_parse(row->env, json_object()),
+	    "time_limit", (json_int_t)row->time_limit,
+	    "nodelist", nodelist, "num_nodes", (json_int_t)job_nparts(j),
+	    "restarts", (json_int_t)row->restarts,
+	    "ckpt_signal", row->ckpt_signal != 0 ? row->ckpt_signal : 10,
+	    "ckpt_grace", launch_grace(row),
+	    "master_addr", *node_addr(master) != '\0' ? node_addr(master) :
+	    node_name(master),
+	    "master_port", job_master_port(j) != 0 ? (int)job_master_port(j) :
+	    (int)launch_pick_port(master, row->id));
+	free(nodelist);
+	if (spec == NULL)
+		return (NULL);
+	/* A job from before the umask was kept has none: the node picks. */
+	if (row->umask >= 0)
+		json_object_set_new(spec, "umask", json_integer(row->umask));
+	if (row->flags & JOB_F_APPEND)
+		json_object_set_new(spec, "open_mode", json_string("append"));
+	if (row->warn_signal != 0) {
+		json_object_set_new(spec, "warn_signal",
+		    json_integer(row->warn_signal));
+		json_object_set_new(spec, "warn_time",
+		    json_integer((json_int_t)row->warn_time));
+		if (row->flags & JOB_F_WARN_BATCH)
+			json_object_set_new(spec, "warn_batch", json_true());
+	}
+	if (row->array_job_id != 0)
+		json_object_set_new(spec, "array", launch_array(row));
+	/* Only a job that can be preempted gets a checkpoint directory: a
+	 * --no-requeue job never resumes, so one would only be litter in
+	 * its working directory (docs/job-files.md). */
+	if (!(row->flags & JOB_F_NO_REQUEUE)) {
+		ckpt_dir = xasprintf("%s/.gbatch/ckpt/%" PRIu64, row->workdir,
+		    row->id);
+		json_object_set_new(spec, "ckpt_dir", json_string(ckpt_dir));
+		free(ckpt_dir);
+	}
+	return (spec);
+}
+
+/* The global rank of part i's first task. */
+static unsigned
+launch_base_of(const struct job *j, size_t i)
+{
+	unsigned	base = 0;
+	size_t		k;
+
+	for (k = 0; k < i; k++)
+		base += launch_tasks_of(j, k);
+	return (base);
+}
+
+/* Part i's launch: spec with its rank, GPUs, tasks, CPUs and memory, and
+ * an interactive job's streams. A new reference. */
+static json_t *
+launch_part(struct job *j, const json_t *spec, size_t i, unsigned world,
+    uint32_t flags)
+{
+	json_t		*part, *io;
+	uint32_t	 cpus;
+	uint64_t	 mem;
+
+	part = json_deep_copy(spec);
+	json_object_set_new(part, "node_rank", json_integer((json_int_t)i));
+	json_object_set_new(part, "gpus",
+	    launch_gpus(job_part_const(j, i)->mask));
+	json_object_set_new(part, "tasks", launch_tasks(j, i, world,
+	    launch_base_of(j, i), flags));
+	/* Its CPUs and memory: the node confines the job to them. */
+	schedule_part_res(j, i, &cpus, &mem);
+	if (cpus > 0)
+		json_object_set_new(part, "cpus", json_integer(cpus));
+	if (mem > 0)
+		json_object_set_new(part, "mem_mb", json_integer(
+		    (json_int_t)mem));
+	if (flags & JOB_F_INTERACTIVE) {
+		if ((io = session_launch_spec(j, i)) != NULL)
+			json_object_set_new(part, "interactive", io);
+		else {
+			/* A terminal's other nodes print nowhere, as
+			 * srun --pty's other tasks. */
+			json_object_set_new(part, "stdout",
+			    json_string("/dev/null"));
+			json_object_set_new(part, "stderr",
+			    json_string("/dev/null"));
+		}
+	}
+	return (part);
+}
+
 void
 launch_job(struct job *j)
 {
 	struct store_job	 row;
-	struct node		*n, *master = job_node(j);
-	json_t			*msg, *spec, *part;
-	char			*ckpt_dir, *nodelist;
+	json_t			*msg, *spec;
 	size_t			 i, nparts = job_nparts(j);
-	unsigned		 world = 0, base = 0;
-	uint32_t		 cpus;
-	uint64_t		 mem;
+	unsigned		 world = 0;
 	int			 rc;
 
 	/* Every part's node must be there before any part starts: a gang
@@ -197,81 +301,68 @@ launch_job(struct job *j)
 		    "cannot read its script from the store");
 		return;
 	}
-	nodelist = launch_nodelist(j);
-	spec = json_pack("{s:I,s:s,s:s,s:I,s:I,s:s,s:s,s:s,s:s,s:o,s:o,"
-	    "s:I,s:s,s:I,s:I,s:i,s:i,s:s,s:i}",
-	    "id", (json_int_t)row.id, "name", row.name, "user", row.user,
-	    "uid", (json_int_t)row.uid, "gid", (json_int_t)row.gid,
-	    "workdir", row.workdir, "stdout", row.stdout_path,
-	    "stderr", row.stderr_path, "script", row.script,
-	    "argv", launch_parse(row.argv, json_array()),
-	    "env", launch_parse(row.env, json_object()),
-	    "time_limit", (json_int_t)row.time_limit,
-	    "nodelist", nodelist, "num_nodes", (json_int_t)nparts,
-	    "restarts", (json_int_t)row.restarts,
-	    "ckpt_signal", row.ckpt_signal != 0 ? row.ckpt_signal : 10,
-	    "ckpt_grace", launch_grace(&row),
-	    "master_addr", *node_addr(master) != '\0' ? node_addr(master) :
-	    node_name(master),
-	    "master_port", job_master_port(j) != 0 ? (int)job_master_port(j) :
-	    (int)launch_pick_port(master, row.id));
-	free(nodelist);
-	/* A job from before the umask was kept has none: the node picks. */
-	if (spec != NULL && row.umask >= 0)
-		json_object_set_new(spec, "umask", json_integer(row.umask));
-	if (spec != NULL && (row.flags & JOB_F_APPEND))
-		json_object_set_new(spec, "open_mode", json_string("append"));
-	if (spec != NULL && row.warn_signal != 0) {
-		json_object_set_new(spec, "warn_signal",
-		    json_integer(row.warn_signal));
-		json_object_set_new(spec, "warn_time",
-		    json_integer((json_int_t)row.warn_time));
-		if (row.flags & JOB_F_WARN_BATCH)
-			json_object_set_new(spec, "warn_batch", json_true());
-	}
-	if (spec != NULL && row.array_job_id != 0)
-		json_object_set_new(spec, "array", launch_array(&row));
-	/* Only a job that can be preempted gets a checkpoint directory: a
-	 * --no-requeue job never resumes, so one would only be litter in
-	 * its working directory (docs/job-files.md). */
-	if (spec != NULL && !(row.flags & JOB_F_NO_REQUEUE)) {
-		ckpt_dir = xasprintf("%s/.gbatch/ckpt/%" PRIu64, row.workdir,
-		    row.id);
-		json_object_set_new(spec, "ckpt_dir", json_string(ckpt_dir));
-		free(ckpt_dir);
-	}
+	spec = launch_spec(j, &row);
 	store_job_done();
 	if (spec == NULL) {
 		launch_fail(j, "cannot encode its launch message");
 		return;
 	}
-	for (i = 0; i < nparts; i++)
-		world += launch_tasks_of(j, i);
+	world = launch_base_of(j, nparts);
 	/* One message per part: the same job, its rank, its GPUs and its
 	 * tasks. */
 	for (i = 0; i < nparts; i++) {
-		n = job_part_const(j, i)->node;
-		part = json_deep_copy(spec);
-		json_object_set_new(part, "node_rank", json_integer(
-		    (json_int_t)i));
-		json_object_set_new(part, "gpus",
-		    launch_gpus(job_part_const(j, i)->mask));
-		json_object_set_new(part, "tasks", launch_tasks(j, i, world,
-		    base, row.flags));
-		/* Its CPUs and memory: the node confines the job to them. */
-		schedule_part_res(j, i, &cpus, &mem);
-		if (cpus > 0)
-			json_object_set_new(part, "cpus", json_integer(cpus));
-		if (mem > 0)
-			json_object_set_new(part, "mem_mb",
-			    json_integer((json_int_t)mem));
-		base += launch_tasks_of(j, i);
 		msg = proto_msg(MSG_JOB_LAUNCH);
-		json_object_set_new(msg, "job", part);
-		peer_send(node_peer(n), msg);
+		json_object_set_new(msg, "job", launch_part(j, spec, i, world,
+		    job_sched_const(j)->flags));
+		peer_send(node_peer(job_part_const(j, i)->node), msg);
 		json_decref(msg);
 	}
 	json_decref(spec);
+}
+
+int
+launch_step(struct job *j, size_t rank, uint32_t step, struct peer *p,
+    const json_t *cmd, const json_t *io, char *err, size_t errlen)
+{
+	struct store_job	 row;
+	json_t			*msg, *spec, *part, *tasks;
+	int			 rc;
+
+	if ((rc = store_job_get(job_id(j), &row)) != 1) {
+		snprintf(err, errlen, "%s", rc == 0 ? "its row is missing "
+		    "from the store" : "cannot read it from the store");
+		return (-1);
+	}
+	spec = launch_spec(j, &row);
+	store_job_done();
+	if (spec == NULL) {
+		snprintf(err, errlen, "cannot encode its launch message");
+		return (-1);
+	}
+	part = launch_part(j, spec, rank, launch_base_of(j, job_nparts(j)),
+	    job_sched_const(j)->flags & ~(uint32_t)JOB_F_INTERACTIVE);
+	json_decref(spec);
+	/* The job's allocation, the attaching user's command: as the user
+	 * who asked, from where they asked, with their environment. */
+	json_object_set_new(part, "user", json_string(peer_user(p)));
+	json_object_set_new(part, "uid", json_integer(peer_uid(p)));
+	json_object_set_new(part, "gid", json_integer(peer_gid(p)));
+	json_object_set_new(part, "script", json_string(""));
+	json_object_set(part, "argv", json_object_get(cmd, "argv"));
+	json_object_set(part, "env", json_object_get(cmd, "env"));
+	json_object_set(part, "workdir", json_object_get(cmd, "workdir"));
+	json_object_del(part, "ckpt_dir");
+	json_object_del(part, "warn_signal");
+	/* One process, the node's first rank's. */
+	tasks = json_object_get(part, "tasks");
+	json_object_set_new(tasks, "count", json_integer(1));
+	json_object_del(tasks, "per_gpu");
+	json_object_set_new(part, "interactive", json_deep_copy(io));
+	msg = json_pack("{s:i,s:o,s:i}", "type", MSG_STEP_LAUNCH, "job", part,
+	    "step", (int)step);
+	peer_send(node_peer(job_part_const(j, rank)->node), msg);
+	json_decref(msg);
+	return (0);
 }
 
 /* Sends msg to the node of every part still running; returns how many

@@ -22,6 +22,7 @@
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer-limit.h"
 #include "daemon/controller/peer.h"
+#include "daemon/controller/session.h"
 #include "daemon/controller/req.h"
 #include "daemon/controller/user.h"
 
@@ -199,6 +200,7 @@ peer_close(struct peer *p, const char *why)
 	else
 		log_debug("peer %s: closed", p->addr);
 	p->dead = true;
+	session_peer_gone(p);
 	if (p->node != NULL)
 		node_peer_gone(p->node, p);
 	if (p->lim != NULL)

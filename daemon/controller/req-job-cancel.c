@@ -58,7 +58,6 @@ req_job_cancel_result(struct req_job_cancel *c, uint64_t id,
 static void
 req_job_cancel_one(struct req_job_cancel *c, struct job *j)
 {
-	struct job_change	 how = { 0 };
 	uint64_t		 id = job_id(j);
 	enum job_state		 s = job_state(j);
 	char			 detail[128], target[64];
@@ -95,24 +94,11 @@ req_job_cancel_one(struct req_job_cancel *c, struct job *j)
 	}
 	snprintf(detail, sizeof detail, "cancelled by %s",
 	    peer_user(c->peer));
-	how.detail = detail;
-	how.message = detail;
-	if (s == JOB_PENDING || s == JOB_HELD) {
-		if (job_change_state(j, JOB_CANCELLED, &how) != 0) {
-			req_job_cancel_result(c, id, PROTO_E_INTERNAL, "the "
-			    "store failed; see gbatchd's log");
-			return;
-		}
-	} else if (launch_signal(j, 15, true) != 0) {
-		/* Its node is away: record the cancel now; should the node
-		 * come back with the job, it is told to stop it. */
-		if (job_change_state(j, JOB_CANCELLED, &how) != 0) {
-			req_job_cancel_result(c, id, PROTO_E_INTERNAL, "the "
-			    "store failed; see gbatchd's log");
-			return;
-		}
-	} else
-		job_set_cancel_requested(j, true);
+	if (job_change_cancel(j, detail) != 0) {
+		req_job_cancel_result(c, id, PROTO_E_INTERNAL, "the store "
+		    "failed; see gbatchd's log");
+		return;
+	}
 	req_job_cancel_result(c, id, NULL, NULL);
 }
 

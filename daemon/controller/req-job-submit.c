@@ -28,6 +28,7 @@
 #include "daemon/controller/req.h"
 #include "daemon/controller/schedule-estimate.h"
 #include "daemon/controller/schedule.h"
+#include "daemon/controller/session.h"
 #include "daemon/controller/store.h"
 #include "policy/sched.h"
 
@@ -462,6 +463,8 @@ req_job_submit(struct peer *p, const json_t *msg)
 	uint32_t		 afirst = 0, acount = 0;
 	unsigned long long	 gpus = 1, limit = 0, begin = 0;
 	uint64_t		 all;
+	struct session_tty	 tty;
+	bool			 interactive;
 
 	if (peer_uid(p) == 0 && !c->allow_root_jobs) {
 		req_error(p, msg, PROTO_E_PERMISSION, "root may not submit "
@@ -523,11 +526,18 @@ req_job_submit(struct peer *p, const json_t *msg)
 		    LABEL_MAX, row.account);
 		goto invalid;
 	}
-	if (row.script == NULL || *row.script == '\0') {
+	if (session_submit_read(job, &row, &interactive, &tty, err,
+	    sizeof err) != 0)
+		goto invalid;
+	/* An interactive job runs its argv itself, without a script. */
+	if ((row.script == NULL || *row.script == '\0') && (!interactive ||
+	    json_array_size(json_object_get(job, "argv")) == 0)) {
 		snprintf(err, sizeof err, "script: missing; expected the job "
 		    "script's text");
 		goto invalid;
 	}
+	if (row.script == NULL)
+		row.script = "";
 	if (row.workdir == NULL || row.workdir[0] != '/') {
 		snprintf(err, sizeof err, "workdir: expected an absolute path, "
 		    "got \"%s\"", row.workdir != NULL ? row.workdir : "");
@@ -683,6 +693,8 @@ req_job_submit(struct peer *p, const json_t *msg)
 		    (row.flags & JOB_F_CONSOLIDATE) != 0);
 	}
 
+	if (interactive)
+		session_open_job(p, row.id, &tty);
 	req_job_submit_reply(p, msg, row.id, warning);
 out:
 	free(warning);

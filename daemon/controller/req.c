@@ -33,6 +33,10 @@ extern const struct req_entry	req_node_heartbeat_entry;
 extern const struct req_entry	req_job_started_entry;
 extern const struct req_entry	req_job_ended_entry;
 extern const struct req_entry	req_relay_entry;
+extern const struct req_entry	req_io_entry;
+extern const struct req_entry	req_io_control_entry;
+extern const struct req_entry	req_job_attach_entry;
+extern const struct req_entry	req_step_ended_entry;
 
 static const struct req_entry *const req_table[] = {
 	&req_hello_entry,
@@ -52,6 +56,10 @@ static const struct req_entry *const req_table[] = {
 	&req_job_started_entry,
 	&req_job_ended_entry,
 	&req_relay_entry,
+	&req_io_entry,
+	&req_io_control_entry,
+	&req_job_attach_entry,
+	&req_step_ended_entry,
 };
 
 #define REQ_NTABLE	(sizeof req_table / sizeof req_table[0])

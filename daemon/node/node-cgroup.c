@@ -452,6 +452,28 @@ fail:
 	return (NULL);
 }
 
+struct node_cgroup *
+node_cgroup_find(struct node_cgroup_sys *sys, uint64_t id)
+{
+	struct node_cgroup	*cg;
+	size_t			 i;
+
+	cg = xcalloc(1, sizeof *cg);
+	cg->sys = sys;
+	cg->id = id;
+	cg->ndir = sys->ndir;
+	for (i = 0; i < cg->ndir; i++) {
+		cg->dir[i] = xasprintf("%s/job_%llu", sys->parent[i],
+		    (unsigned long long)id);
+		cg->procs[i] = xasprintf("%s/cgroup.procs", cg->dir[i]);
+		if (access(cg->procs[i], W_OK) == -1) {
+			node_cgroup_free(cg);
+			return (NULL);
+		}
+	}
+	return (cg);
+}
+
 int
 node_cgroup_enter(const struct node_cgroup *cg)
 {

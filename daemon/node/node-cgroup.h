@@ -92,6 +92,10 @@ struct node_cgroup	*node_cgroup_create(struct node_cgroup_sys *,
  * program. Returns 0, or -1 with errno set (the cgroup may then be partly
  * entered on v1: the child should die). */
 int			 node_cgroup_enter(const struct node_cgroup *);
+/* Job id's cgroup as it is (a command run inside a running job), or NULL
+ * when it has none. Touches nothing. */
+struct node_cgroup	*node_cgroup_find(struct node_cgroup_sys *,
+			     uint64_t id);
 
 /* Sends SIGKILL to every process in the cgroup so that none can fork its
  * way out of it: v2 writes cgroup.kill (Linux 5.14), else freezes the

@@ -14,6 +14,7 @@
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "daemon/node/node-cgroup.h"
+#include "daemon/node/node-io.h"
 #include "daemon/node/node-job.h"
 #include "daemon/node/node-launch.h"
 #include "daemon/node/node-proc.h"
@@ -62,6 +63,7 @@ struct node_job {
 	bool			 preempted;	/* JOB_PREEMPT passed on */
 	json_t			*end;		/* the end report */
 	char			*cpuset;	/* pinned to; NULL: not */
+	bool			 interactive;	/* its streams are relayed */
 };
 TAILQ_HEAD(node_job_list, node_job);
 
@@ -73,6 +75,7 @@ struct node_jobs {
 	void				*arg;
 	struct node_job_list		 list;
 	struct event			*check;		/* pidfd fallback */
+	struct node_ios			*ios;		/* interactive jobs' */
 	/* The host CPUs jobs are pinned to (gnoded's own), when they are:
 	 * in cgroups, with node.cpus no more than the host has. */
 	bool				 pin;
@@ -451,6 +454,8 @@ node_jobs_run_record(const struct node_job *job)
 	    "restarts", (int)job->restarts, "num_nodes", (int)job->num_nodes);
 	if (job->cpuset != NULL)
 		json_object_set_new(rec, "cpuset", json_string(job->cpuset));
+	if (job->interactive)
+		json_object_set_new(rec, "interactive", json_true());
 	return (rec);
 }
 
@@ -576,8 +581,24 @@ node_jobs_launch(struct node_jobs *jobs, const json_t *msg, char *err,
 	if ((l->cpuset = node_jobs_cpus_pick(jobs, id, l->cpus)) != NULL)
 		job->cpuset = xstrdup(l->cpuset);
 
-	if ((pid = node_shepherd_start(jobs->conf, l, &sock, why,
-	    sizeof why)) == -1) {
+	/* An interactive job's streams, made here so that they outlive
+	 * nothing but gnoded: the shepherd passes them on. */
+	if (l->io && (jobs->ios == NULL || node_io_open(jobs->ios, id, 0, l,
+	    why, sizeof why) == -1)) {
+		if (jobs->ios == NULL)
+			snprintf(why, sizeof why, "node %s relays no "
+			    "interactive jobs", jobs->conf->name);
+		node_job_fail(job, why);
+		goto out;
+	}
+	job->interactive = l->io;
+	pid = node_shepherd_start(jobs->conf, l, &sock, why, sizeof why);
+	if (l->io) {
+		node_io_started(jobs->ios, id, 0, l);
+		if (pid == -1)
+			node_io_close(jobs->ios, id, 0);
+	}
+	if (pid == -1) {
 		log_error("job %llu: cannot start its shepherd: %s",
 		    (unsigned long long)id, why);
 		node_job_fail(job, why);
@@ -762,6 +783,12 @@ node_jobs_reattach(struct node_jobs *jobs, struct node_job *job, json_t *run)
 			log_info("job %llu: re-attached to shepherd %ld",
 			    (unsigned long long)job->id, (long)job->shep_pid);
 			node_job_watch(job);
+			/* Its terminal or pipes went with the last gnoded:
+			 * nobody can reach it any more. */
+			if (json_is_true(json_object_get(run, "interactive"))) {
+				job->interactive = true;
+				node_jobs_cancel_interactive(jobs, job->id);
+			}
 			return;
 		}
 	}
@@ -835,6 +862,33 @@ node_jobs_create(struct event_base *base, const struct node_conf *conf,
 		    "pinned to CPUs of their own (cpuset)" : "not pinned to "
 		    "CPUs: node.cpus is above the CPUs gnoded may use");
 	return (jobs);
+}
+
+void
+node_jobs_set_ios(struct node_jobs *jobs, struct node_ios *ios)
+{
+	jobs->ios = ios;
+}
+
+const char *
+node_jobs_cpuset(struct node_jobs *jobs, uint64_t id, bool *running)
+{
+	struct node_job	*job = node_job_find(jobs, id);
+
+	*running = job != NULL && job->state == NODE_JOB_RUNNING;
+	return (job != NULL ? job->cpuset : NULL);
+}
+
+void
+node_jobs_cancel_interactive(struct node_jobs *jobs, uint64_t id)
+{
+	struct node_job	*job = node_job_find(jobs, id);
+
+	if (job == NULL || !job->interactive || job->state == NODE_JOB_ENDED)
+		return;
+	log_info("job %llu: its interactive session is gone; cancelling",
+	    (unsigned long long)id);
+	node_jobs_signal(jobs, id, SIGTERM, true);
 }
 
 void

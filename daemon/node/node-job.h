@@ -68,6 +68,19 @@ json_t			*node_jobs_report(struct node_jobs *);
 /* The ids of starting and running jobs, for NODE_HEARTBEAT (new ref). */
 json_t			*node_jobs_running(struct node_jobs *);
 
+/* Where interactive jobs' streams are made (node-io.h); without it, such
+ * a job fails to launch. */
+struct node_ios;
+void			 node_jobs_set_ios(struct node_jobs *,
+			     struct node_ios *);
+/* The CPUs job id is pinned to (NULL: none), and whether it runs. */
+const char		*node_jobs_cpuset(struct node_jobs *, uint64_t id,
+			     bool *running);
+/* Cancels job id if it is interactive and still running: its session's
+ * streams were lost (gnoded restarted, or its link went down). */
+void			 node_jobs_cancel_interactive(struct node_jobs *,
+			     uint64_t id);
+
 /* Frees the table. Jobs keep running under their shepherds. */
 void			 node_jobs_free(struct node_jobs *);
 

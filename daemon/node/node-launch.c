@@ -317,6 +317,36 @@ node_launch_tasks(struct node_launch *l, const json_t *job, char *err,
 	return (0);
 }
 
+/* An interactive job's streams: "interactive": {"pty", "rows", "cols",
+ * "stdin"}, all optional. */
+static int
+node_launch_io(struct node_launch *l, const json_t *job, char *err,
+    size_t errlen)
+{
+	const json_t	*io = json_object_get(job, "interactive");
+	json_int_t	 v;
+
+	l->io_fd[0] = l->io_fd[1] = l->io_fd[2] = -1;
+	if (io == NULL)
+		return (0);
+	if (!json_is_object(io)) {
+		snprintf(err, errlen, "job.interactive: expected an object");
+		return (-1);
+	}
+	l->io = true;
+	l->io_pty = json_is_true(json_object_get(io, "pty"));
+	l->io_stdin = json_is_true(json_object_get(io, "stdin"));
+	if (node_launch_range(io, "rows", 1, 65535, 24, &v, err,
+	    errlen) == -1)
+		return (-1);
+	l->io_rows = (unsigned)v;
+	if (node_launch_range(io, "cols", 1, 65535, 80, &v, err,
+	    errlen) == -1)
+		return (-1);
+	l->io_cols = (unsigned)v;
+	return (0);
+}
+
 struct node_launch *
 node_launch_parse(const json_t *msg, char *err, size_t errlen)
 {
@@ -330,6 +360,7 @@ node_launch_parse(const json_t *msg, char *err, size_t errlen)
 		return (NULL);
 	}
 	l = xcalloc(1, sizeof *l);
+	l->io_fd[0] = l->io_fd[1] = l->io_fd[2] = -1;
 	if (node_launch_uint(job, "id", 1, INT64_MAX, &v, err, errlen) == -1)
 		goto fail;
 	l->id = (uint64_t)v;
@@ -388,8 +419,14 @@ node_launch_parse(const json_t *msg, char *err, size_t errlen)
 	if (node_launch_restart(l, job, err, errlen) == -1 ||
 	    node_launch_array(l, job, err, errlen) == -1 ||
 	    node_launch_lists(l, job, err, errlen) == -1 ||
-	    node_launch_tasks(l, job, err, errlen) == -1)
+	    node_launch_tasks(l, job, err, errlen) == -1 ||
+	    node_launch_io(l, job, err, errlen) == -1)
 		goto fail;
+	if (*l->script == '\0' && l->argv[0] == NULL) {
+		snprintf(err, errlen, "job.script: expected the script's text, "
+		    "or a command in job.argv");
+		goto fail;
+	}
 	return (l);
 fail:
 	node_launch_free(l);

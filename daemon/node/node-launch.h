@@ -20,8 +20,9 @@ struct node_launch {
 	char		 *workdir;	/* absolute */
 	char		 *out;		/* patterns, relative to workdir */
 	char		 *err;
-	char		 *script;	/* the script's text */
-	char		**argv;		/* NULL-terminated, without argv[0] */
+	char		 *script;	/* the script's text; "": run argv */
+	char		**argv;		/* NULL-terminated, without argv[0]
+					 * (with a script), or the command */
 	char		**env;		/* NULL-terminated "KEY=VALUE" */
 	unsigned	 *gpus;		/* GPU indices on this node */
 	size_t		  ngpus;
@@ -65,6 +66,19 @@ struct node_launch {
 	unsigned	  array_min;
 	unsigned	  array_max;
 	unsigned	  array_step;
+	/* An interactive job's or a step's streams (grun): relayed through
+	 * gnoded rather than written to files. io_stdin: its first task
+	 * reads the session's input; io_pty: on a pseudo-terminal of
+	 * io_rows x io_cols (the first task's alone). */
+	bool		  io;
+	bool		  io_pty;
+	bool		  io_stdin;
+	unsigned	  io_rows;
+	unsigned	  io_cols;
+	/* Not from the launch: the descriptors the tasks get as stdin,
+	 * stdout and stderr (-1: /dev/null), in the shepherd or the step's
+	 * child. */
+	int		  io_fd[3];
 };
 
 /* The umask of a job whose launch does not say (a job submitted before

@@ -95,6 +95,27 @@ node_msg_decode(const json_t *msg, struct node_msg *m, char *why, size_t len)
 		m->chan = (uint32_t)json_integer_value(re);
 		m->close = json_is_true(json_object_get(msg, "close"));
 		return (0);
+	case MSG_IO:
+	case MSG_IO_CONTROL:
+		m->type = type == MSG_IO ? NODE_MSG_IO : NODE_MSG_IO_CONTROL;
+		re = json_object_get(msg, "job");
+		if (!json_is_integer(re) || json_integer_value(re) < 1 ||
+		    !json_is_integer(json_object_get(msg, "step")) ||
+		    json_integer_value(json_object_get(msg, "step")) < 0 ||
+		    json_integer_value(json_object_get(msg, "step")) >
+		    UINT32_MAX) {
+			snprintf(why, len, "%s without a job and a step",
+			    type == MSG_IO ? "IO" : "IO_CONTROL");
+			return (-1);
+		}
+		m->id = (uint64_t)json_integer_value(re);
+		m->step = (uint32_t)json_integer_value(json_object_get(msg,
+		    "step"));
+		return (0);
+	case MSG_STEP_LAUNCH:
+		m->type = NODE_MSG_STEP_LAUNCH;
+		name = "STEP_LAUNCH";
+		break;
 	case MSG_JOB_LAUNCH:
 		m->type = NODE_MSG_LAUNCH;
 		name = "JOB_LAUNCH";
@@ -119,7 +140,8 @@ node_msg_decode(const json_t *msg, struct node_msg *m, char *why, size_t len)
 	/* A launch names its job inside "job"; the job's own fields are
 	 * checked when it is launched, where a bad one fails that job and
 	 * not the link. */
-	if ((m->type == NODE_MSG_LAUNCH ? node_launch_id(msg, &m->id) :
+	if ((m->type == NODE_MSG_LAUNCH || m->type == NODE_MSG_STEP_LAUNCH ?
+	    node_launch_id(msg, &m->id) :
 	    node_msg_id(msg, &m->id)) == -1) {
 		snprintf(why, len, "%s without a job id", name);
 		return (-1);

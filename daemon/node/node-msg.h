@@ -20,6 +20,12 @@ enum node_msg_type {
 	NODE_MSG_PREEMPT,	/* id */
 	NODE_MSG_ENDED_ACK,	/* id */
 	NODE_MSG_RELAY_REPLY,	/* chan, close */
+	/* An interactive session's (node-io.c and node-step.c read the
+	 * rest): IO, IO_CONTROL, STEP_LAUNCH; id is the job, step its
+	 * step (0: the job itself). */
+	NODE_MSG_IO,
+	NODE_MSG_IO_CONTROL,
+	NODE_MSG_STEP_LAUNCH,
 };
 
 struct node_msg {
@@ -29,6 +35,7 @@ struct node_msg {
 	bool			 cancel;
 	uint32_t		 chan;		/* RELAY_REPLY: > 0 */
 	bool			 close;		/* RELAY_REPLY */
+	uint32_t		 step;		/* IO, IO_CONTROL */
 	long long		 re;		/* OTHER_REPLY: what it answers */
 	bool			 accepted;	/* HELLO_REPLY */
 	char			 refusal[512];	/* HELLO_REPLY, not accepted */

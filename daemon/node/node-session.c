@@ -7,11 +7,13 @@
 #include "common/log.h"
 #include "common/proto.h"
 #include "common/xmalloc.h"
+#include "daemon/node/node-io.h"
 #include "daemon/node/node-job.h"
 #include "daemon/node/node-link.h"
 #include "daemon/node/node-msg.h"
 #include "daemon/node/node-relay.h"
 #include "daemon/node/node-session.h"
+#include "daemon/node/node-step.h"
 
 struct node_session {
 	struct event_base		*base;
@@ -20,6 +22,8 @@ struct node_session {
 	struct node_link		*link;
 	struct node_jobs		*jobs;
 	struct node_relay		*relay;		/* or NULL */
+	struct node_ios			*ios;		/* interactive streams */
+	struct node_steps		*steps;
 	struct event			*heartbeat;
 	bool				 welcomed;	/* HELLO accepted */
 };
@@ -60,12 +64,25 @@ node_session_up(void *arg)
 	event_add(s->heartbeat, &tv);
 }
 
+/* A session's streams went with the link: what ran in them ends. */
+static void
+node_session_lost(uint64_t job, uint32_t step, void *arg)
+{
+	struct node_session	*s = arg;
+
+	if (step == 0)
+		node_jobs_cancel_interactive(s->jobs, job);
+	else
+		node_steps_lost(s->steps, job, step);
+}
+
 static void
 node_session_down(void *arg)
 {
 	struct node_session	*s = arg;
 
 	s->welcomed = false;
+	node_ios_lost(s->ios, node_session_lost, s);
 	if (s->relay != NULL)
 		node_relay_link_down(s->relay);
 	event_del(s->heartbeat);
@@ -141,6 +158,21 @@ node_session_message(const json_t *msg, void *arg)
 	case NODE_MSG_ENDED_ACK:
 		node_jobs_ack(s->jobs, m.id);
 		break;
+	case NODE_MSG_IO:
+		node_io_msg(s->ios, msg);
+		break;
+	case NODE_MSG_IO_CONTROL:
+		if (json_object_get(msg, "rows") != NULL)
+			node_io_winsize(s->ios, m.id, m.step,
+			    (unsigned)json_integer_value(json_object_get(msg,
+			    "rows")), (unsigned)json_integer_value(
+			    json_object_get(msg, "cols")));
+		if (m.step != 0)
+			node_steps_control(s->steps, msg);
+		break;
+	case NODE_MSG_STEP_LAUNCH:
+		node_steps_launch(s->steps, msg);
+		break;
 	}
 }
 
@@ -159,13 +191,20 @@ node_session_ended(const json_t *report, void *arg)
 {
 	struct node_session	*s = arg;
 	json_t			*msg;
+	uint64_t		 id;
 
+	id = (uint64_t)json_integer_value(json_object_get(report, "id"));
+	node_steps_job_ended(s->steps, id);
 	/* When the link is down the end goes out in the next HELLO. */
-	if (!node_link_is_up(s->link))
+	if (!node_link_is_up(s->link)) {
+		node_io_close(s->ios, id, 0);
 		return;
+	}
 	msg = json_copy((json_t *)report);
 	json_object_set_new(msg, "type", json_integer(MSG_JOB_ENDED));
-	node_session_send(s, msg);
+	/* After the last of an interactive job's output. */
+	node_io_defer(s->ios, id, 0, msg);
+	json_decref(msg);
 }
 
 static void
@@ -175,6 +214,19 @@ node_session_raw(struct evbuffer *frame, void *arg)
 
 	node_relay_frame(s->relay, frame);
 }
+
+static void
+node_session_io_send(const json_t *msg, void *arg)
+{
+	struct node_session	*s = arg;
+
+	if (node_link_is_up(s->link))
+		node_link_send(s->link, msg);
+}
+
+static const struct node_ios_cb node_session_ios_cb = {
+	.send = node_session_io_send,
+};
 
 static const struct node_link_cb node_session_link_cb = {
 	.up = node_session_up,
@@ -208,6 +260,9 @@ node_session_create(struct event_base *base, const struct node_conf *conf,
 		goto fail;
 	s->jobs = node_jobs_create(base, conf, node_gpu_count(gpus),
 	    &node_session_jobs_cb, s);
+	s->ios = node_ios_create(base, &node_session_ios_cb, s);
+	node_jobs_set_ios(s->jobs, s->ios);
+	s->steps = node_steps_create(base, conf, s->jobs, s->ios);
 	if (node_jobs_recover(s->jobs, err, errlen) == -1)
 		goto fail;
 	/* Without its socket the node still runs jobs: say so and go on. */
@@ -228,7 +283,9 @@ node_session_free(struct node_session *s)
 	if (s == NULL)
 		return;
 	node_relay_free(s->relay);
+	node_steps_free(s->steps);
 	node_jobs_free(s->jobs);
+	node_ios_free(s->ios);
 	node_link_free(s->link);
 	event_free(s->heartbeat);
 	free(s);

@@ -23,8 +23,10 @@
 #include "daemon/node/node-shepherd.h"
 #include "daemon/node/node-spawn.h"
 
-/* The shepherd's end of the socket pair, after descriptors are tidied. */
+/* The shepherd's end of the socket pair, after descriptors are tidied,
+ * and an interactive job's streams (stdin, stdout, stderr) after it. */
 #define NODE_SHEPHERD_FD	3
+#define NODE_SHEPHERD_IO_FD	4
 
 /* How often to look again at a process group whose leader is gone: its
  * other members need not be our children, so no SIGCHLD may come. */
@@ -148,6 +150,8 @@ node_shepherd_record_run(struct node_shepherd *sh)
 	    "num_nodes", (int)sh->l->num_nodes);
 	if (sh->preempted)
 		json_object_set_new(rec, "preempted", json_true());
+	if (sh->l->io)
+		json_object_set_new(rec, "interactive", json_true());
 	/* The other tasks, for gnoded to kill should the shepherd die. */
 	if (sh->ntasks > 1) {
 		tasks = json_array();
@@ -565,6 +569,50 @@ node_shepherd_start_tasks(struct node_shepherd *sh, struct node_spawn *sp,
 	return (0);
 }
 
+/* In the shepherd's child: moves l's streams above the places they go to
+ * (they may sit anywhere gnoded had room). Returns 0 or -1. */
+static int
+node_shepherd_io_fds(struct node_launch *l)
+{
+	int	i;
+
+	for (i = 0; i < 3; i++) {
+		if (l->io_fd[i] >= 0 && (l->io_fd[i] = fcntl(l->io_fd[i],
+		    F_DUPFD_CLOEXEC, NODE_SHEPHERD_IO_FD + 3)) == -1)
+			return (-1);
+	}
+	return (0);
+}
+
+/* Then puts them at NODE_SHEPHERD_IO_FD and after, where the tasks take
+ * them from (each task's exec closes them). */
+static void
+node_shepherd_io_place(struct node_launch *l)
+{
+	int	i;
+
+	for (i = 0; i < 3; i++) {
+		if (l->io_fd[i] < 0)
+			continue;
+		if (dup3(l->io_fd[i], NODE_SHEPHERD_IO_FD + i, O_CLOEXEC) == -1)
+			_exit(1);
+		l->io_fd[i] = NODE_SHEPHERD_IO_FD + i;
+	}
+}
+
+/* Once the tasks have them: the shepherd keeps no copy, so the streams
+ * end when the tasks do. */
+static void
+node_shepherd_io_close(const struct node_launch *l)
+{
+	int	i;
+
+	for (i = 0; i < 3; i++) {
+		if (l->io_fd[i] >= 0)
+			close(l->io_fd[i]);
+	}
+}
+
 /* The shepherd proper, in its own session. Never returns. */
 static void __attribute__((noreturn))
 node_shepherd_main(const struct node_conf *conf, const struct node_launch *l)
@@ -622,6 +670,7 @@ node_shepherd_main(const struct node_conf *conf, const struct node_launch *l)
 		node_shepherd_uncage(&sh);
 		_exit(0);
 	}
+	node_shepherd_io_close(l);
 	pid = sh.tasks[0].pgid;
 	sh.start_time = time(NULL);
 	if (l->time_limit != 0)
@@ -673,10 +722,12 @@ node_shepherd_start(const struct node_conf *conf, const struct node_launch *l,
 		sigprocmask(SIG_BLOCK, &set, NULL);
 		if ((pid = fork()) == 0) {
 			/* The job must not inherit gnoded's socket. */
-			if (dup2(sv[1], NODE_SHEPHERD_FD) == -1 ||
+			if (node_shepherd_io_fds((struct node_launch *)l) ==
+			    -1 || dup2(sv[1], NODE_SHEPHERD_FD) == -1 ||
 			    fcntl(NODE_SHEPHERD_FD, F_SETFD, FD_CLOEXEC) == -1)
 				_exit(1);
-			node_proc_close_from(NODE_SHEPHERD_FD + 1);
+			node_shepherd_io_place((struct node_launch *)l);
+			node_proc_close_from(NODE_SHEPHERD_IO_FD + 3);
 			node_shepherd_stdio();
 			log_open("gnoded-shepherd", conf->log_syslog,
 			    conf->log_level);

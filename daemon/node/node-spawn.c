@@ -1,4 +1,5 @@
 /* node-spawn.c: the job process: script, identity, environment, files. */
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -35,6 +36,7 @@ struct node_spawn {
 	bool				 out_trunc;	/* else append */
 	bool				 err_trunc;
 	const struct node_cgroup	*cg;		/* or NULL */
+	unsigned			 local;		/* the next task */
 };
 
 static void
@@ -245,11 +247,21 @@ node_spawn_argv(struct node_spawn *sp)
 
 	for (n = 0; l->argv[n] != NULL; n++)
 		;
-	sp->argv = xcalloc(n + 3, sizeof *sp->argv);
-	/* The kernel only runs a script by itself when it starts with #!. */
-	if (strncmp(l->script, "#!", 2) != 0)
+	sp->argv = xcalloc(n + 5, sizeof *sp->argv);
+	if (*l->script == '\0') {
+		/* A command (grun's): the shell finds it on the job's PATH
+		 * and becomes it. */
 		sp->argv[i++] = xstrdup("/bin/sh");
-	sp->argv[i++] = xstrdup(sp->path);
+		sp->argv[i++] = xstrdup("-c");
+		sp->argv[i++] = xstrdup("exec \"$@\"");
+		sp->argv[i++] = xstrdup("gbatch");
+	} else {
+		/* The kernel only runs a script by itself when it starts
+		 * with #!. */
+		if (strncmp(l->script, "#!", 2) != 0)
+			sp->argv[i++] = xstrdup("/bin/sh");
+		sp->argv[i++] = xstrdup(sp->path);
+	}
 	for (n = 0; l->argv[n] != NULL; n++)
 		sp->argv[i++] = xstrdup(l->argv[n]);
 	sp->argv[i] = NULL;
@@ -376,7 +388,8 @@ node_spawn_prepare(const struct node_conf *conf, const struct node_launch *l,
 	sp->as_root = geteuid() == 0;
 	if (node_spawn_user(sp, conf, err, errlen) == -1 ||
 	    node_spawn_files(sp, conf, 0, err, errlen) == -1 ||
-	    node_spawn_script(sp, conf->state_dir, err, errlen) == -1) {
+	    (*l->script != '\0' && node_spawn_script(sp, conf->state_dir, err,
+	    errlen) == -1)) {
 		node_spawn_cleanup(sp);
 		node_spawn_free(sp);
 		return (NULL);
@@ -400,6 +413,7 @@ node_spawn_task(struct node_spawn *sp, const struct node_conf *conf,
 	if (node_spawn_files(sp, conf, local, err, errlen) == -1)
 		return (-1);
 	node_spawn_task_env(sp, conf, local);
+	sp->local = local;
 	return (0);
 }
 
@@ -446,6 +460,33 @@ node_spawn_become(struct node_spawn *sp, int fd)
 		node_spawn_die_msg(fd, err);
 }
 
+/* In the child of an interactive job or step: its stdio are the
+ * session's streams (l->io_fd). The first task has the input and the
+ * terminal, which becomes its controlling terminal; with a terminal, the
+ * other tasks print nowhere (as srun --pty's). */
+static void
+node_spawn_relayed(struct node_spawn *sp, int fd)
+{
+	const struct node_launch	*l = sp->l;
+	int				 io[3], i, nfd;
+	bool				 first = sp->local == 0;
+
+	if ((nfd = open("/dev/null", O_RDWR | O_CLOEXEC)) == -1)
+		node_spawn_die(fd, "stdin", "/dev/null");
+	for (i = 0; i < 3; i++)
+		io[i] = l->io_fd[i] >= 0 && (first || (i > 0 &&
+		    !l->io_pty)) ? l->io_fd[i] : nfd;
+	if (!l->io_stdin || !first)
+		io[0] = nfd;
+	for (i = 0; i < 3; i++) {
+		if (dup2(io[i], i) == -1)
+			node_spawn_die(fd, "cannot set up the session's streams",
+			    NULL);
+	}
+	if (l->io_pty && first && ioctl(0, TIOCSCTTY, 0) == -1)
+		node_spawn_die(fd, "cannot take the terminal", NULL);
+}
+
 /* In the child: never returns. */
 static void __attribute__((noreturn))
 node_spawn_child(struct node_spawn *sp, int fd)
@@ -482,16 +523,22 @@ node_spawn_child(struct node_spawn *sp, int fd)
 		node_spawn_die(fd, "cannot create checkpoint directory",
 		    l->ckpt_dir);
 
-	if ((nfd = open("/dev/null", O_RDONLY | O_CLOEXEC)) == -1)
-		node_spawn_die(fd, "stdin", "/dev/null");
-	if ((ofd = node_spawn_open(sp->out, sp->out_trunc)) == -1)
-		node_spawn_die(fd, "cannot open stdout", sp->out);
-	if (strcmp(sp->out, sp->errf) == 0)
-		efd = ofd;
-	else if ((efd = node_spawn_open(sp->errf, sp->err_trunc)) == -1)
-		node_spawn_die(fd, "cannot open stderr", sp->errf);
-	if (dup2(nfd, 0) == -1 || dup2(ofd, 1) == -1 || dup2(efd, 2) == -1)
-		node_spawn_die(fd, "cannot set up stdio for", sp->out);
+	if (l->io)
+		node_spawn_relayed(sp, fd);
+	else {
+		if ((nfd = open("/dev/null", O_RDONLY | O_CLOEXEC)) == -1)
+			node_spawn_die(fd, "stdin", "/dev/null");
+		if ((ofd = node_spawn_open(sp->out, sp->out_trunc)) == -1)
+			node_spawn_die(fd, "cannot open stdout", sp->out);
+		if (strcmp(sp->out, sp->errf) == 0)
+			efd = ofd;
+		else if ((efd = node_spawn_open(sp->errf,
+		    sp->err_trunc)) == -1)
+			node_spawn_die(fd, "cannot open stderr", sp->errf);
+		if (dup2(nfd, 0) == -1 || dup2(ofd, 1) == -1 ||
+		    dup2(efd, 2) == -1)
+			node_spawn_die(fd, "cannot set up stdio for", sp->out);
+	}
 	/* The job gets stdio and nothing else of the daemon's: whatever the
 	 * shepherd or a library holds open closes at the exec (the pipe
 	 * to the shepherd included, which must stay open until then). */
@@ -565,6 +612,12 @@ node_spawn_start(struct node_spawn *sp, char *err, size_t errlen)
 	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
 		;
 	return (-1);
+}
+
+void
+node_spawn_exec(struct node_spawn *sp, int fd)
+{
+	node_spawn_child(sp, fd);
 }
 
 int

@@ -41,6 +41,12 @@ int			 node_spawn_task(struct node_spawn *,
 pid_t			 node_spawn_start(struct node_spawn *, char *err,
 			     size_t errlen);
 
+/* In a child already forked (a step's, node-step.c): becomes the job's
+ * process, as node_spawn_start's child does, writing why it could not to
+ * fd (close-on-exec) and exiting 127 then. Never returns. */
+void			 node_spawn_exec(struct node_spawn *, int fd)
+			     __attribute__((noreturn));
+
 /* Once the job's processes have all ended: removes its checkpoint
  * directory, and its parents below the working directory, where they are
  * empty (node_ckpt_remove), as the job's user; only on the part of rank 0.

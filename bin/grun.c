@@ -1,0 +1,204 @@
+/* grun: run a command on an allocation, in the foreground (srun's
+ * counterpart): an interactive job, or a command inside a running job. */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "client/client.h"
+#include "client/cmd.h"
+#include "client/jobspec.h"
+#include "client/relay.h"
+#include "common/proto.h"
+#include "common/safe-text.h"
+
+extern char **environ;
+
+static void
+grun_usage(void)
+{
+	fputs(
+"Usage: grun [OPTIONS] COMMAND [ARGS...]\n"
+"       grun --jobid ID [--pty] [-w NODE] COMMAND [ARGS...]\n"
+"Run a command on an allocation, in the foreground. grun waits in the queue\n"
+"(saying why, with a spinner on a terminal), then relays standard input,\n"
+"output and error, forwards Ctrl-C and other signals, and exits with the\n"
+"command's status. The allocation is released when the command ends or\n"
+"when grun's connection is lost.\n"
+"\n"
+"  --pty               run the command on a pseudo-terminal that follows\n"
+"                      your terminal's size: grun -G 1 --pty bash is an\n"
+"                      interactive GPU shell\n"
+"      --jobid ID      run the command inside running job ID's allocation\n"
+"                      (its GPUs, its cgroup), on its first node or -w NODE;\n"
+"                      for the job's owner and operators\n"
+"      --preemptible   let the scheduler preempt the job to run others (an\n"
+"                      interactive job is never preempted otherwise); it\n"
+"                      then waits in the queue again and runs afresh\n"
+"  -Q, --quiet         no word about the wait in the queue\n"
+"  -G, -N, --gpus-per-node, -n, --ntasks-per-node, -c, --mem, -t, -J, -w,\n"
+"  -x, -A, -d, -b, --export and gsub's other options that describe a job:\n"
+"                      as in gsub (gsub --help, gsub(1)); the job's output\n"
+"                      comes to grun, so -o and -e are gsub's alone\n"
+"      --timeout SECONDS  how long to wait for gbatchd to answer the\n"
+"                      submit (default 30, or GBATCH_TIMEOUT)\n"
+"  -h, --help          this help\n"
+"  -V, --version       the version\n"
+"\n"
+"Each of the job's processes gets its ranks as under gsub; with --pty the\n"
+"first one has the terminal and the others print nowhere. Standard input\n"
+"goes to the first process.\n"
+"\n"
+"Exit status: the command's; 128+N when signal N killed it; 1 when the job\n"
+"was refused or ended otherwise (cancelled, time limit, out of memory, node\n"
+"failure); 2 for a usage error; 3 when gbatchd cannot be reached or the\n"
+"connection to it was lost; 4 when not allowed.\n", stdout);
+}
+
+/* Adds the session's terminal to the request's "interactive". */
+static json_t *
+grun_interactive(const struct jobspec *js)
+{
+	json_t		*io;
+	unsigned	 rows, cols;
+
+	relay_winsize(STDIN_FILENO, &rows, &cols);
+	if (rows == 0)
+		relay_winsize(STDOUT_FILENO, &rows, &cols);
+	io = json_pack("{s:b}", "pty", jobspec_pty(js));
+	if (rows > 0) {
+		json_object_set_new(io, "rows", json_integer(rows));
+		json_object_set_new(io, "cols", json_integer(cols));
+	}
+	if (jobspec_preemptible(js))
+		json_object_set_new(io, "preemptible", json_true());
+	return (io);
+}
+
+/* JOB_ATTACH: the command, as job describes it, in job id's allocation. */
+static json_t *
+grun_attach_req(const struct jobspec *js, const json_t *job)
+{
+	json_t	*req;
+
+	req = json_pack("{s:i,s:I,s:O,s:O,s:O,s:o}", "type", MSG_JOB_ATTACH,
+	    "job", (json_int_t)jobspec_jobid(js),
+	    "argv", json_object_get(job, "argv"),
+	    "env", json_object_get(job, "env"),
+	    "workdir", json_object_get(job, "workdir"),
+	    "interactive", grun_interactive(js));
+	if (jobspec_nodelist(js) != NULL)
+		json_object_set_new(req, "node",
+		    json_string(jobspec_nodelist(js)));
+	return (req);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct jobspec		*js;
+	struct client		*c = NULL;
+	struct relay_opts	 ro;
+	enum jobspec_action	 action;
+	struct stat		 sb;
+	json_t			*job = NULL, *req, *reply;
+	const char		*dir;
+	char			 cwd[PATH_MAX], err[2048], safe[2048];
+	mode_t			 mask;
+	int			 r = EXIT_USAGE;
+
+	js = jobspec_create();
+	jobspec_command(js);
+	if (jobspec_parse_args(js, argc, argv, &action, err, sizeof err) == -1)
+		goto usage;
+	if (action == JOBSPEC_HELP) {
+		grun_usage();
+		r = EXIT_OK;
+		goto out;
+	}
+	if (action == JOBSPEC_VERSION) {
+		cmd_version("grun");
+		r = EXIT_OK;
+		goto out;
+	}
+	if (jobspec_load_script(js, err, sizeof err) == -1)
+		goto usage;
+	if (getcwd(cwd, sizeof cwd) == NULL) {
+		snprintf(err, sizeof err, "cannot find the current directory: "
+		    "%s", strerror(errno));
+		goto fail;
+	}
+	mask = umask(0);
+	umask(mask);
+	if ((job = jobspec_build(js, environ, getpwuid(getuid()), cwd, mask,
+	    err, sizeof err)) == NULL)
+		goto fail;
+	dir = json_string_value(json_object_get(job, "workdir"));
+	if (stat(dir, &sb) == -1) {
+		snprintf(err, sizeof err, "working directory %s: %s", dir,
+		    strerror(errno));
+		goto fail;
+	}
+	if (!S_ISDIR(sb.st_mode)) {
+		snprintf(err, sizeof err, "working directory %s: not a "
+		    "directory", dir);
+		goto fail;
+	}
+
+	if ((r = client_open(jobspec_timeout(js), &c, err, sizeof err)) != 0) {
+		fprintf(stderr, "grun: %s\n", err);
+		goto out;
+	}
+	memset(&ro, 0, sizeof ro);
+	ro.prog = "grun";
+	ro.pty = jobspec_pty(js);
+	ro.quiet = jobspec_quiet(js);
+	if (jobspec_jobid(js) != 0) {
+		req = grun_attach_req(js, job);
+		ro.running = true;
+	} else {
+		req = proto_msg(MSG_JOB_SUBMIT);
+		json_object_set_new(job, "interactive", grun_interactive(js));
+		json_object_set(req, "job", job);
+	}
+	r = client_call(c, req, &reply, err, sizeof err);
+	json_decref(req);
+	if (r != 0) {
+		fprintf(stderr, "grun: %s\n", safe_text_str(err, safe,
+		    sizeof safe));
+		goto out;
+	}
+	ro.job = jobspec_jobid(js) != 0 ? jobspec_jobid(js) :
+	    (uint64_t)json_integer_value(json_object_get(reply, "job_id"));
+	ro.step = (uint32_t)json_integer_value(json_object_get(reply, "step"));
+	json_decref(reply);
+	if (ro.job == 0 || (jobspec_jobid(js) != 0 && ro.step == 0)) {
+		fprintf(stderr, "grun: bad reply from gbatchd at %s: no job or "
+		    "step\n", client_socket_path());
+		r = EXIT_UNREACHABLE;
+		goto out;
+	}
+	r = relay_run(c, &ro);
+	goto out;
+
+usage:
+	fprintf(stderr, "grun: %s\nTry 'grun --help' for more information.\n",
+	    err);
+	r = EXIT_USAGE;
+	goto out;
+fail:
+	fprintf(stderr, "grun: %s\n", err);
+	r = EXIT_USAGE;
+out:
+	client_free(c);
+	json_decref(job);
+	jobspec_free(js);
+	return (r);
+}
