@@ -337,11 +337,28 @@ job_row_get_attained(const void *row, const void *ctx, char *buf,
 	return (job_row_seconds(row, JF_ATTAINED, buf, len, NULL));
 }
 
+/* A grun job: someone waits at its other end. */
+static bool
+job_row_interactive(const void *row)
+{
+	return (jscan_key_is(job_row_v(row, JF_KIND), "interactive"));
+}
+
+static const char *
+job_row_get_kind(const void *row, const void *ctx, char *buf, size_t len)
+{
+	return (job_row_interactive(row) ? "INTERACTIVE" : "BATCH");
+}
+
+/* Why a job waits; a running grun job says it is one. */
 static const char *
 job_row_get_reason(const void *row, const void *ctx, char *buf, size_t len)
 {
 	if (!job_row_waits(row))
-		return ("");
+		return (job_row_interactive(row) &&
+		    (jscan_key_is(job_row_v(row, JF_STATE), "RUNNING") ||
+		    jscan_key_is(job_row_v(row, JF_STATE), "PREEMPTING")) ?
+		    "INTERACTIVE" : "");
 	return (job_row_text(row, JF_REASON, buf, len));
 }
 
@@ -550,6 +567,7 @@ const struct table_col job_row_cols[] = {
 	{ "time", "TIME", true, job_row_get_time },
 	{ "time_limit", "TIME_LIMIT", true, job_row_get_time_limit },
 	{ "reason", "REASON", false, job_row_get_reason },
+	{ "kind", "KIND", false, job_row_get_kind },
 	{ "submit_time", "SUBMIT_TIME", false, job_row_get_submit_time },
 	{ "begin_time", "BEGIN_TIME", false, job_row_get_begin_time },
 	{ "start_time", "START_TIME", false, job_row_get_start_time },
@@ -609,7 +627,7 @@ static const struct {
 	    "array_spec" } },
 	{ "gpu_ids", { "alloc", NULL } },
 	{ "time", { "elapsed", NULL } },
-	{ "reason", { "reason", "state" } },
+	{ "reason", { "reason", "state", "kind", NULL } },
 	{ "gpu_hours", { "attained", NULL } },
 	{ "runs", { "id", NULL } },
 };

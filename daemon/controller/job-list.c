@@ -13,6 +13,7 @@
 #include "common/alloc-text.h"
 #include "common/xmalloc.h"
 #include "daemon/controller/job-list.h"
+#include "daemon/controller/job.h"
 #include "daemon/controller/jtext.h"
 #include "daemon/controller/store-sql.h"
 #include "daemon/controller/store.h"
@@ -80,6 +81,8 @@ job_list_store_fields(struct job_field_set fields)
 		jfs_add(&m, JF_SUBMIT_TIME);
 		jfs_add(&m, JF_END_TIME);
 	}
+	if (jfs_has(fields, JF_KIND))
+		jfs_add(&m, JF_FLAGS);
 	return (m);
 }
 
@@ -302,6 +305,13 @@ job_list_write(struct jtext *b, const struct store_job *r, int64_t now,
 			continue;
 		case JF_ARGV:
 			jtext_put(b, s[f], n[f]);
+			continue;
+		case JF_KIND:
+			/* grun's jobs, or gsub's. */
+			if (r->flags & JOB_F_INTERACTIVE)
+				JTEXT_LIT(b, "\"interactive\"");
+			else
+				JTEXT_LIT(b, "\"batch\"");
 			continue;
 		case JF_QUEUE:
 			/* Only jobs the scheduler holds have one. */

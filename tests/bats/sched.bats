@@ -79,6 +79,39 @@ attained_over() {
 	grep -q "(new) -> PENDING  submitted" <<<"$output"
 }
 
+@test "an interactive job is not preempted, unless grun --preemptible" {
+	sched_conf 'thresholds = [ 2.0 ];'
+	gb_start_cluster
+	b=$(gb_submit -G 4 --wrap 'sleep 300')
+	gb_wait_state "$b" RUNNING 20
+	# Started last, the grun job would be the first victim.
+	grun -G 4 sh -c 'echo "run $GBATCH_RESTART_COUNT"; sleep 300' \
+	    </dev/null >"$GB_DIR/i.out" 2>"$GB_DIR/i.err" &
+	gb_wait 20 grep -q "run 0" "$GB_DIR/i.out"
+	i=$(gq -h -t running -o id,kind | awk '$2 == "INTERACTIVE" { print $1 }')
+	gb_wait 10 field_is "$b" queue Q1
+	gb_wait 10 field_is "$i" queue Q1
+	s=$(gb_submit -G 4 --wrap 'sleep 300')
+	gb_wait_state "$s" RUNNING 20
+	[ "$(field "$b" preemptions)" = 1 ]
+	[ "$(field "$i" preemptions)" = 0 ]
+	[ "$(gb_state "$i")" = RUNNING ]
+	gcancel "$i" "$s"
+	gb_wait_state "$b" RUNNING 20
+
+	# --preemptible: it goes back to the queue and runs afresh.
+	grun --preemptible -G 4 sh -c 'echo "run $GBATCH_RESTART_COUNT"; sleep 300' \
+	    </dev/null >"$GB_DIR/p.out" 2>"$GB_DIR/p.err" &
+	gb_wait 20 grep -q "run 0" "$GB_DIR/p.out"
+	p=$(gq -h -t running -o id,kind | awk '$2 == "INTERACTIVE" { print $1 }')
+	gb_wait 10 field_is "$p" queue Q1
+	s=$(gb_submit -G 4 --wrap 'sleep 1')
+	gb_wait_state "$s" RUNNING 20
+	gb_wait 20 grep -q "job $p went back to the queue" "$GB_DIR/p.err"
+	gb_wait 30 grep -q "run 1" "$GB_DIR/p.out"
+	[ "$(field "$p" preemptions)" = 1 ]
+}
+
 @test "fifo never preempts" {
 	sched_conf 'policy = "fifo";' 'thresholds = [ 2.0 ];'
 	gb_start_cluster
