@@ -1,4 +1,4 @@
-# bash completion for gbatch: gsub gq gcancel gacct gnodes gtop gctl gsim gbatchd gnoded
+# bash completion for gbatch: gsub grun gq gcancel gacct gnodes gtop gctl gsim gbatchd gnoded
 # (and slurm-compat's sbatch scancel squeue sacct sinfo where it is installed)
 #
 # Installed once per command name (bash-completion loads a command's
@@ -237,6 +237,49 @@ _gbatch_gctl()
 	esac
 }
 
+# grun: its own options and gsub's that describe a job (not those it
+# refuses), their values as gsub's; then a command line of its own.
+_gbatch_grun_refused=" -o --output -e --error --wrap -a --array --parsable -W --wait --test-only -H --hold "
+
+_gbatch_grun_takes()
+{
+	_gbatch_takes_value grun "$1" || _gbatch_takes_value gsub "$1"
+}
+
+_gbatch_grun()
+{
+	local i w o
+	for ((i = 1; i < cword; i++)); do
+		w=${words[i]}
+		if [[ $w == -- ]]; then
+			((i++))
+			break
+		fi
+		[[ $w == -* ]] || break
+		[[ $w == *=* ]] && continue
+		_gbatch_grun_takes "$w" && ((i++))
+	done
+	if ((i < cword)); then
+		_command_offset "$i"
+		return
+	fi
+	if [[ $prev == --jobid ]]; then
+		COMPREPLY=($(compgen -W "$(_gbatch_jobs)" -- "$cur"))
+		return
+	fi
+	if [[ $prev == -* ]] && _gbatch_grun_takes "$prev"; then
+		_gbatch_value gsub "$prev" || COMPREPLY=()
+		return
+	fi
+	$split && return
+	if [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W "$(_gbatch_options grun; for o in $(_gbatch_options gsub); do [[ $_gbatch_grun_refused == *" ${o%=} "* ]] || printf '%s\n' "$o"; done)" -- "$cur"))
+		[[ ${COMPREPLY[0]-} == *= ]] && compopt -o nospace 2>/dev/null
+		return
+	fi
+	COMPREPLY=($(compgen -c -- "$cur"))
+}
+
 _gbatch()
 {
 	local cur prev words cword split cmd=${1##*/} i
@@ -249,6 +292,10 @@ _gbatch()
 
 	if [[ $cmd == gctl ]]; then
 		_gbatch_gctl
+		return
+	fi
+	if [[ $cmd == grun ]]; then
+		_gbatch_grun
 		return
 	fi
 	# The value of the option before the cursor (or of --opt=).
@@ -272,7 +319,7 @@ _gbatch()
 	esac
 }
 
-complete -F _gbatch gsub gq gcancel gacct gnodes gtop gctl gsim gbatchd gnoded
+complete -F _gbatch gsub grun gq gcancel gacct gnodes gtop gctl gsim gbatchd gnoded
 # Slurm's names only where slurm-compat put links to this file beside it
 # (make install-slurm-compat): a host with Slurm's own commands keeps
 # their completion.

@@ -35,7 +35,7 @@ complete_words() {
 }
 
 @test "every program is completed, with the options its --help lists" {
-	for p in gsub gq gcancel gacct gnodes gtop gctl gsim gbatchd gnoded; do
+	for p in gsub grun gq gcancel gacct gnodes gtop gctl gsim gbatchd gnoded; do
 		[ "$(complete -p "$p")" = "complete -F _gbatch $p" ]
 	done
 	for p in gsub gq gcancel gacct gnodes gtop gsim gbatchd gnoded; do
@@ -49,6 +49,28 @@ complete_words() {
 	[[ "$output" == *$'\n-l\n'* && "$output" == *$'\n-o\n'* ]]
 	run complete_words gbatchd -
 	[[ "$output" == *$'\n-L\n'* && "$output" == *$'\n-s\n'* ]]
+}
+
+@test "grun completes its options and gsub's it takes, job ids after --jobid, then a command line" {
+	gb_start_cluster
+	id=$(gb_submit -G 1 --wrap 'sleep 60')
+	run complete_words grun --pt
+	[ "$output" = "--pty" ]
+	run complete_words grun --gpus-per-n
+	[ "$output" = "--gpus-per-node" ]
+	run complete_words grun --wra
+	[ "$output" = "" ]
+	run complete_words grun --out
+	[ "$output" = "" ]
+	run complete_words grun --jobid ""
+	[ "$output" = "$id" ]
+	run complete_words grun --ntasks-per-node g
+	[ "$output" = "gpu" ]
+	# After the options: a command, then that command's own completion.
+	run complete_words grun -G 2 --pty bas
+	[[ "$output" == *$'\nbash'* || "$output" == bash* ]]
+	run complete_words grun -G 2 --pty ls --colo
+	[[ "$output" == *--color* ]]
 }
 
 @test "gq -o completes field names after a comma; gnodes -o too" {

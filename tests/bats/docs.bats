@@ -9,7 +9,7 @@ setup() {
 	bats_require_minimum_version 1.5.0
 }
 
-programs="bin/gsub bin/gq bin/gcancel bin/gacct bin/gnodes tui/gtop bin/gctl sim/gsim daemon/controller/gbatchd daemon/node/gnoded"
+programs="bin/gsub bin/grun bin/gq bin/gcancel bin/gacct bin/gnodes tui/gtop bin/gctl sim/gsim daemon/controller/gbatchd daemon/node/gnoded"
 
 # A page naming default paths is built from PAGE.in into the build tree
 # (Makefile.am); the others are read where they are.
