@@ -251,6 +251,7 @@ req_job_attach(struct peer *p, const json_t *msg)
 	if (launch_step(j, (size_t)rank, step, p, msg, io, err,
 	    sizeof err) != 0) {
 		json_decref(io);
+		session_close_step(job_id(j), step);
 		req_error(p, msg, PROTO_E_INTERNAL, "%s", err);
 		return;
 	}

@@ -127,6 +127,8 @@ session_ack_out(struct session *s, size_t bytes)
 		if (s->out[i].bytes == 0)
 			i++;
 	}
+	if (i == 0)
+		return;
 	memmove(s->out, s->out + i, (s->nout - i) * sizeof *s->out);
 	s->nout -= i;
 }
@@ -213,6 +215,15 @@ session_open_step(struct peer *p, uint64_t id, struct node *n,
 	s->node = peer_serial(node_peer(n));
 	s->node_name = xstrdup(node_name(n));
 	return (s->step);
+}
+
+void
+session_close_step(uint64_t id, uint32_t step)
+{
+	struct session	*s;
+
+	if ((s = session_find(id, step)) != NULL)
+		session_free(s);
 }
 
 /* {"type":SESSION,"job":id,"step":step,"state":name}: a new reference. */

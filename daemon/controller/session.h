@@ -63,6 +63,9 @@ json_t	*session_launch_spec(const struct job *, size_t rank);
 uint32_t session_open_step(struct peer *p, uint64_t id, struct node *n,
 	    const struct session_tty *);
 
+/* Forgets the step (its launch could not be sent). */
+void	 session_close_step(uint64_t id, uint32_t step);
+
 /* Messages (req-session.c decodes and checks their members). */
 /* IO from client p: input bytes or its end (fd 0), or "ack". */
 void	session_client_io(struct peer *p, const json_t *msg);
