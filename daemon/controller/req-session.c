@@ -226,8 +226,11 @@ req_job_attach(struct peer *p, const json_t *msg)
 		return;
 	}
 	memset(&row, 0, sizeof row);
-	job = json_pack("{s:O?}", "interactive",
-	    json_object_get(msg, "interactive"));
+	/* Without "interactive": pipes, as grun without --pty. */
+	job = json_object();
+	json_object_set_new(job, "interactive", json_object_get(msg,
+	    "interactive") != NULL ? json_incref(json_object_get(msg,
+	    "interactive")) : json_object());
 	if (req_job_attach_cmd(msg, err, sizeof err) != 0 ||
 	    session_submit_read(job, &row, &is, &tty, err, sizeof err) != 0 ||
 	    (rank = req_job_attach_rank(j, msg, err, sizeof err)) < 0) {

@@ -198,3 +198,61 @@ last_job() {
 	gb_start_controller
 	gb_wait_state "$id" CANCELLED 30
 }
+
+# raw_session JSON...: says HELLO, sends each JSON text as a frame, then
+# prints "closed" if gbatchd closes the connection within 3 s, else "open".
+raw_session() {
+	python3 -c '
+import json, socket, struct, sys, time
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+for text in ["{\"type\":100,\"version\":1,\"role\":\"client\"}"] + sys.argv[2:]:
+    s.sendall(struct.pack(">I", len(text.encode())) + text.encode())
+s.settimeout(0.2)
+deadline = time.time() + 3
+while time.time() < deadline:
+    try:
+        if s.recv(65536) == b"":
+            print("closed"); sys.exit(0)
+    except socket.timeout:
+        pass
+print("open")' "$GBATCH_SOCKET" "$@"
+}
+
+@test "a malformed session frame closes that client alone; another's session cannot be written to" {
+	run -0 raw_session '{"type":207,"job":1,"step":0,"fd":0,"data":"not base64!"}'
+	[ "$output" = closed ]
+	run -0 raw_session '{"type":207,"job":"x","fd":0,"data":"aGk="}'
+	[ "$output" = closed ]
+	run -0 raw_session '{"type":207,"job":1,"step":0,"fd":1,"data":"aGk="}'
+	[ "$output" = closed ]
+	run -0 raw_session '{"type":208,"job":1,"step":0,"signal":99}'
+	[ "$output" = closed ]
+	run -0 raw_session '{"type":208,"job":1,"step":0,"rows":0,"cols":80}'
+	[ "$output" = closed ]
+	# A session that is not the sender's: ignored, the connection stays.
+	mkfifo "$GB_DIR/in"
+	grun -G 1 cat <"$GB_DIR/in" >"$GB_DIR/out" 2>&1 &
+	pid=$!
+	exec 7>"$GB_DIR/in"
+	gb_wait 20 eval '[ "$(gq -t running --noheader -o kind)" = INTERACTIVE ]'
+	id=$(last_job)
+	run -0 raw_session "{\"type\":207,\"job\":$id,\"step\":0,\"fd\":0,\"data\":\"$(printf 'evil\n' | base64)\"}" \
+	    "{\"type\":208,\"job\":$id,\"step\":0,\"signal\":9}"
+	[ "$output" = open ]
+	echo mine >&7
+	gb_wait 20 grep -q mine "$GB_DIR/out"
+	exec 7>&-
+	wait "$pid"
+	[ "$(cat "$GB_DIR/out")" = mine ]
+	gctl ping >/dev/null
+	# A bad attach is refused with what is wrong.
+	id=$(gb_submit -G 1 --wrap 'sleep 300')
+	gb_wait_state "$id" RUNNING
+	run -0 gb_rawask "{\"type\":205,\"job\":$id,\"argv\":[],\"env\":{},\"workdir\":\"/\"}"
+	[[ "$output" == *'"code":"invalid"'*"argv: expected the command"* ]]
+	run -0 gb_rawask "{\"type\":205,\"job\":$id,\"argv\":[\"true\"],\"env\":{},\"workdir\":\"rel\"}"
+	[[ "$output" == *"workdir: expected an absolute path"* ]]
+	run -0 gb_rawask "{\"type\":205,\"job\":$id,\"node\":\"n9\",\"argv\":[\"true\"],\"env\":{},\"workdir\":\"/\"}"
+	[[ "$output" == *"does not run on n9"* ]]
+}
