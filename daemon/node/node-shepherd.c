@@ -592,8 +592,11 @@ node_shepherd_io_place(struct node_launch *l)
 	int	i;
 
 	for (i = 0; i < 3; i++) {
-		if (l->io_fd[i] < 0)
+		/* Nothing of gnoded's stays there (its lock file, say). */
+		if (l->io_fd[i] < 0) {
+			(void)close(NODE_SHEPHERD_IO_FD + i);
 			continue;
+		}
 		if (dup3(l->io_fd[i], NODE_SHEPHERD_IO_FD + i, O_CLOEXEC) == -1)
 			_exit(1);
 		l->io_fd[i] = NODE_SHEPHERD_IO_FD + i;
