@@ -1,10 +1,5 @@
 /* grun: run a command on an allocation, in the foreground (srun's
  * counterpart): an interactive job, or a command inside a running job. */
-#include <sys/stat.h>
-
-#include <errno.h>
-#include <limits.h>
-#include <pwd.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,8 +13,6 @@
 #include "client/relay.h"
 #include "common/proto.h"
 #include "common/safe-text.h"
-
-extern char **environ;
 
 static void
 grun_usage(void)
@@ -109,11 +102,8 @@ main(int argc, char **argv)
 	struct client		*c = NULL;
 	struct relay_opts	 ro;
 	enum jobspec_action	 action;
-	struct stat		 sb;
 	json_t			*job = NULL, *req, *reply;
-	const char		*dir;
-	char			 cwd[PATH_MAX], err[2048], safe[2048];
-	mode_t			 mask;
+	char			 err[2048], safe[2048];
 	int			 r = EXIT_USAGE;
 
 	js = jobspec_create();
@@ -132,27 +122,8 @@ main(int argc, char **argv)
 	}
 	if (jobspec_load_script(js, err, sizeof err) == -1)
 		goto usage;
-	if (getcwd(cwd, sizeof cwd) == NULL) {
-		snprintf(err, sizeof err, "cannot find the current directory: "
-		    "%s", strerror(errno));
+	if ((job = jobspec_build_here(js, err, sizeof err)) == NULL)
 		goto fail;
-	}
-	mask = umask(0);
-	umask(mask);
-	if ((job = jobspec_build(js, environ, getpwuid(getuid()), cwd, mask,
-	    err, sizeof err)) == NULL)
-		goto fail;
-	dir = json_string_value(json_object_get(job, "workdir"));
-	if (stat(dir, &sb) == -1) {
-		snprintf(err, sizeof err, "working directory %s: %s", dir,
-		    strerror(errno));
-		goto fail;
-	}
-	if (!S_ISDIR(sb.st_mode)) {
-		snprintf(err, sizeof err, "working directory %s: not a "
-		    "directory", dir);
-		goto fail;
-	}
 
 	if ((r = client_open(jobspec_timeout(js), &c, err, sizeof err)) != 0) {
 		fprintf(stderr, "grun: %s\n", err);

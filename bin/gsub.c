@@ -1,10 +1,5 @@
 /* gsub: submit a batch job (sbatch's counterpart). */
-#include <sys/stat.h>
-
-#include <errno.h>
 #include <getopt.h>
-#include <limits.h>
-#include <pwd.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -20,8 +15,6 @@
 #include "client/slurm-opt.h"
 #include "common/proto.h"
 #include "common/safe-text.h"
-
-extern char **environ;
 
 /* Prints after head, wrapped, the names of the options of table t that
  * gsub handles as what says (its own, or refused). Bare names: a line of
@@ -266,11 +259,9 @@ main(int argc, char **argv)
 	struct jobspec		*js;
 	struct client		*c = NULL;
 	enum jobspec_action	 action;
-	struct stat		 sb;
 	json_t			*job = NULL, *req, *reply;
-	const char		*dir, *base;
-	char			 cwd[PATH_MAX], err[2048];
-	mode_t			 mask;
+	const char		*base;
+	char			 err[2048];
 	uint64_t		 id;
 	int			 r = EXIT_USAGE;
 
@@ -299,32 +290,8 @@ main(int argc, char **argv)
 	}
 	if (jobspec_load_script(js, err, sizeof err) == -1)
 		goto fail;
-	if (getcwd(cwd, sizeof cwd) == NULL) {
-		snprintf(err, sizeof err, "cannot find the current directory: "
-		    "%s", strerror(errno));
+	if ((job = jobspec_build_here(js, err, sizeof err)) == NULL)
 		goto fail;
-	}
-	/* The umask can only be read by setting it; gsub creates no file in
-	 * between. The job's output files are made with it, as a shell's
-	 * redirection would make them. */
-	mask = umask(0);
-	umask(mask);
-	if ((job = jobspec_build(js, environ, getpwuid(getuid()), cwd, mask,
-	    err, sizeof err)) == NULL)
-		goto fail;
-	/* Caught here rather than as a failed job minutes later; on a
-	 * cluster the working directory is on a shared file system. */
-	dir = json_string_value(json_object_get(job, "workdir"));
-	if (stat(dir, &sb) == -1) {
-		snprintf(err, sizeof err, "working directory %s: %s", dir,
-		    strerror(errno));
-		goto fail;
-	}
-	if (!S_ISDIR(sb.st_mode)) {
-		snprintf(err, sizeof err, "working directory %s: not a "
-		    "directory", dir);
-		goto fail;
-	}
 
 	if ((r = client_open(jobspec_timeout(js), &c, err, sizeof err)) != 0) {
 		fprintf(stderr, "%s: %s\n", gsub_prog, err);

@@ -27,6 +27,8 @@
 #include "common/outpat.h"
 #include "common/xmalloc.h"
 
+extern char **environ;
+
 /* Far beyond any node today; above it the number is a typo. The
  * controller still refuses what no node can hold. */
 #define JOBSPEC_MAX_GPUS	65536
@@ -1545,4 +1547,41 @@ jobspec_build(const struct jobspec *js, char *const *env,
 		return (NULL);
 	}
 	return (job);
+}
+
+json_t *
+jobspec_build_here(const struct jobspec *js, char *err, size_t errlen)
+{
+	struct stat	 sb;
+	json_t		*job;
+	const char	*dir;
+	char		 cwd[PATH_MAX];
+	mode_t		 mask;
+
+	if (getcwd(cwd, sizeof cwd) == NULL) {
+		snprintf(err, errlen, "cannot find the current directory: %s",
+		    strerror(errno));
+		return (NULL);
+	}
+	/* The umask can only be read by setting it; nothing is created in
+	 * between. The job's output files are made with it, as a shell's
+	 * redirection would make them. */
+	mask = umask(0);
+	umask(mask);
+	if ((job = jobspec_build(js, environ, getpwuid(getuid()), cwd, mask,
+	    err, errlen)) == NULL)
+		return (NULL);
+	/* Caught here rather than as a failed job minutes later; on a
+	 * cluster the working directory is on a shared file system. */
+	dir = json_string_value(json_object_get(job, "workdir"));
+	if (stat(dir, &sb) == -1)
+		snprintf(err, errlen, "working directory %s: %s", dir,
+		    strerror(errno));
+	else if (!S_ISDIR(sb.st_mode))
+		snprintf(err, errlen, "working directory %s: not a directory",
+		    dir);
+	else
+		return (job);
+	json_decref(job);
+	return (NULL);
 }

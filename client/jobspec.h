@@ -81,6 +81,12 @@ json_t		*jobspec_build(const struct jobspec *, char *const *env,
 		     const struct passwd *pw, const char *cwd, mode_t mask,
 		     char *err, size_t errlen);
 
+/* jobspec_build for this process: its environment (environ), its user's
+ * account, its current directory and umask; the working directory must be
+ * one. Returns a new reference, or NULL with err set. */
+json_t		*jobspec_build_here(const struct jobspec *, char *err,
+		     size_t errlen);
+
 /* --parsable: print only the job id. */
 bool		 jobspec_parsable(const struct jobspec *);
 /* -Q, --quiet (sbatch's): print nothing when the job is submitted. */

@@ -244,7 +244,7 @@ launch_base_of(const struct job *j, size_t i)
  * an interactive job's streams. A new reference. */
 static json_t *
 launch_part(struct job *j, const json_t *spec, size_t i, unsigned world,
-    uint32_t flags)
+    unsigned base, uint32_t flags)
 {
 	json_t		*part, *io;
 	uint32_t	 cpus;
@@ -254,8 +254,8 @@ launch_part(struct job *j, const json_t *spec, size_t i, unsigned world,
 	json_object_set_new(part, "node_rank", json_integer((json_int_t)i));
 	json_object_set_new(part, "gpus",
 	    launch_gpus(job_part_const(j, i)->mask));
-	json_object_set_new(part, "tasks", launch_tasks(j, i, world,
-	    launch_base_of(j, i), flags));
+	json_object_set_new(part, "tasks", launch_tasks(j, i, world, base,
+	    flags));
 	/* Its CPUs and memory: the node confines the job to them. */
 	schedule_part_res(j, i, &cpus, &mem);
 	if (cpus > 0)
@@ -284,7 +284,7 @@ launch_job(struct job *j)
 	struct store_job	 row;
 	json_t			*msg, *spec;
 	size_t			 i, nparts = job_nparts(j);
-	unsigned		 world = 0;
+	unsigned		 world, base = 0;
 	int			 rc;
 
 	/* Every part's node must be there before any part starts: a gang
@@ -313,7 +313,8 @@ launch_job(struct job *j)
 	for (i = 0; i < nparts; i++) {
 		msg = proto_msg(MSG_JOB_LAUNCH);
 		json_object_set_new(msg, "job", launch_part(j, spec, i, world,
-		    job_sched_const(j)->flags));
+		    base, job_sched_const(j)->flags));
+		base += launch_tasks_of(j, i);
 		peer_send(node_peer(job_part_const(j, i)->node), msg);
 		json_decref(msg);
 	}
@@ -340,6 +341,7 @@ launch_step(struct job *j, size_t rank, uint32_t step, struct peer *p,
 		return (-1);
 	}
 	part = launch_part(j, spec, rank, launch_base_of(j, job_nparts(j)),
+	    launch_base_of(j, rank),
 	    job_sched_const(j)->flags & ~(uint32_t)JOB_F_INTERACTIVE);
 	json_decref(spec);
 	/* The job's allocation, the attaching user's command: as the user

@@ -412,12 +412,11 @@ node_cgroup_clear(struct node_cgroup *cg, char *err, size_t errlen)
 	return (node_cgroup_rmdirs(cg, err, errlen));
 }
 
-struct node_cgroup *
-node_cgroup_create(struct node_cgroup_sys *sys, uint64_t id,
-    const struct node_cgroup_limits *l, char *err, size_t errlen)
+/* Job id's cgroup's names, one directory per hierarchy. */
+static struct node_cgroup *
+node_cgroup_alloc(struct node_cgroup_sys *sys, uint64_t id)
 {
 	struct node_cgroup	*cg;
-	bool			 stale;
 	size_t			 i;
 
 	cg = xcalloc(1, sizeof *cg);
@@ -429,6 +428,17 @@ node_cgroup_create(struct node_cgroup_sys *sys, uint64_t id,
 		    (unsigned long long)id);
 		cg->procs[i] = xasprintf("%s/cgroup.procs", cg->dir[i]);
 	}
+	return (cg);
+}
+
+struct node_cgroup *
+node_cgroup_create(struct node_cgroup_sys *sys, uint64_t id,
+    const struct node_cgroup_limits *l, char *err, size_t errlen)
+{
+	struct node_cgroup	*cg;
+	bool			 stale;
+
+	cg = node_cgroup_alloc(sys, id);
 	if (node_cgroup_check_limits(l, err, errlen) == -1 ||
 	    node_cgroup_mkdirs(cg, &stale, err, errlen) == -1)
 		goto fail;
@@ -458,14 +468,8 @@ node_cgroup_find(struct node_cgroup_sys *sys, uint64_t id)
 	struct node_cgroup	*cg;
 	size_t			 i;
 
-	cg = xcalloc(1, sizeof *cg);
-	cg->sys = sys;
-	cg->id = id;
-	cg->ndir = sys->ndir;
+	cg = node_cgroup_alloc(sys, id);
 	for (i = 0; i < cg->ndir; i++) {
-		cg->dir[i] = xasprintf("%s/job_%llu", sys->parent[i],
-		    (unsigned long long)id);
-		cg->procs[i] = xasprintf("%s/cgroup.procs", cg->dir[i]);
 		if (access(cg->procs[i], W_OK) == -1) {
 			node_cgroup_free(cg);
 			return (NULL);

@@ -139,3 +139,17 @@ PY
 	[[ "$output" == *"ended without recording the job's end"* ]]
 	gb_wait 10 bash -c "! kill -0 $pid 2>/dev/null"
 }
+
+@test "grun --jobid runs in the job's cgroup; grun's own job is confined as any" {
+	confined_cluster
+	id=$(gb_submit -G 1 --mem 256M --wrap 'cat /proc/self/cgroup >cg-job; sleep 300')
+	gb_wait 20 test -s cg-job
+	run -0 grun --jobid "$id" cat /proc/self/cgroup
+	echo "$output"
+	# Every hierarchy the job is in, the attached command is in too.
+	[ "$(grep -c "job_$id" <<<"$output")" -ge 1 ]
+	[ "$(grep "job_$id" <<<"$output" | sort)" = "$(grep "job_$id" cg-job | sort)" ]
+	run -0 grun -G 1 sh -c 'cat /proc/self/cgroup'
+	g=$(gq -h -t all -o id --sort=-id | head -n 1)
+	grep -q "job_$g" <<<"$output"
+}
