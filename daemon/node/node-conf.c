@@ -17,6 +17,7 @@
 #include "common/xmalloc.h"
 #include "daemon/common/hostport.h"
 #include "daemon/node/node-conf.h"
+#include "daemon/node/node-cpus.h"
 
 /* What a node name or switch label may be, for messages. */
 #define NODE_CONF_LABEL_RULE	"1-64 letters, digits, '-', '_' or '.'"
@@ -83,6 +84,7 @@ node_conf_clear(struct node_conf *conf)
 	free(conf->gpu_use_file);
 	free(conf->gpu_model);
 	free(conf->gpu_device);
+	conf_file_list_clear(&conf->gpu_cpus);
 	free(conf->cgroup);
 	tls_settings_clear(&conf->tls);
 	tls_ctx_free(conf->tls_ctx);
@@ -174,6 +176,20 @@ node_conf_check(void *settings, const config_setting_t *g, char *err,
 	return (0);
 }
 
+/* A CPU list, "0-15,32-47", or "" for not known. */
+static int
+node_conf_cpus_check(const char *s, char *why, size_t len)
+{
+	cpu_set_t	set;
+
+	if (node_cpus_parse(s, &set) == -1) {
+		snprintf(why, len, "expected a CPU list such as \"0-15,32-47\" "
+		    "or \"\", got \"%s\"", s);
+		return (-1);
+	}
+	return (0);
+}
+
 static const struct conf_file_key node_conf_keys[] = {
 	{ .name = "name", .type = CONF_FILE_STRING,
 	  .off = offsetof(struct node_conf, name), .what = "a node name",
@@ -220,6 +236,11 @@ static const struct conf_file_key node_conf_keys[] = {
 	{ .name = "gpu_device", .type = CONF_FILE_STRING,
 	  .off = offsetof(struct node_conf, gpu_device),
 	  .what = "a GPU device file, %u its minor number" },
+	{ .name = "gpu_cpus", .type = CONF_FILE_LIST,
+	  .off = offsetof(struct node_conf, gpu_cpus), .min = 0,
+	  .what = "the CPUs near each GPU, by index",
+	  .example = "[ \"0-15\", \"0-15\", \"16-31\", \"16-31\" ]",
+	  .valid = node_conf_cpus_check },
 	{ .name = "heartbeat_interval", .type = CONF_FILE_UINT,
 	  .off = offsetof(struct node_conf, heartbeat_interval), .min = 1,
 	  .max = 3600, .what = "seconds" },

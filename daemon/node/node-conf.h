@@ -50,6 +50,9 @@ struct node_conf {
 	/* A GPU's device file, %u its minor number ("/dev/nvidia%u"): a
 	 * job may open its own GPUs' alone. */
 	char			*gpu_device;
+	/* node.gpu_cpus: the CPUs near each GPU, by index, where NVML does
+	 * not say (or says wrong): CPU lists, "" for not known. */
+	struct conf_file_list	 gpu_cpus;
 	enum node_gpu_source	 gpu_source;
 	unsigned		 heartbeat_interval;	/* seconds, >= 1 */
 	unsigned		 kill_wait;	/* seconds, SIGTERM to SIGKILL */

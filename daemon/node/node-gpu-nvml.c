@@ -2,6 +2,7 @@
  * the build nor the tests need NVIDIA's libraries. The few NVML types used
  * are declared here from the documented ABI. */
 #include <dlfcn.h>
+#include <sched.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 
 #include "common/log.h"
 #include "common/xmalloc.h"
+#include "daemon/node/node-cpus.h"
 #include "daemon/node/node-gpu.h"
 
 typedef int			 nvmlReturn_t;	/* NVML_SUCCESS is 0 */
@@ -42,6 +44,9 @@ struct node_gpu_nvml {
 	nvmlReturn_t	(*util)(nvmlDevice_t, nvmlUtilization_t *);
 	/* The device file's minor number, for confinement; optional. */
 	nvmlReturn_t	(*minor)(nvmlDevice_t, unsigned int *);
+	/* The CPUs near the GPU, as a bit mask in unsigned longs; optional. */
+	nvmlReturn_t	(*affinity)(nvmlDevice_t, unsigned int,
+			    unsigned long *);
 };
 
 static const char *
@@ -102,7 +107,36 @@ node_gpu_nvml_load(struct node_gpu_nvml *nv, char *err, size_t errlen)
 	memcpy(&nv->util, &fn, sizeof fn);
 	fn = dlsym(nv->lib, "nvmlDeviceGetMinorNumber");
 	memcpy(&nv->minor, &fn, sizeof fn);
+	fn = dlsym(nv->lib, "nvmlDeviceGetCpuAffinity");
+	memcpy(&nv->affinity, &fn, sizeof fn);
 	return (0);
+}
+
+/* The CPUs near dev, as a list into buf ("" when NVML cannot say). */
+static void
+node_gpu_nvml_cpus(struct node_gpu_nvml *nv, nvmlDevice_t dev, char *buf,
+    size_t len)
+{
+	unsigned long	mask[CPU_SETSIZE / (8 * sizeof(unsigned long))];
+	cpu_set_t	set;
+	size_t		i, b;
+
+	buf[0] = '\0';
+	memset(mask, 0, sizeof mask);
+	if (nv->affinity == NULL || nv->affinity(dev,
+	    (unsigned int)(sizeof mask / sizeof mask[0]), mask) !=
+	    NODE_NVML_SUCCESS)
+		return;
+	CPU_ZERO(&set);
+	for (i = 0; i < sizeof mask / sizeof mask[0]; i++) {
+		for (b = 0; b < 8 * sizeof(unsigned long); b++) {
+			if (mask[i] & (1UL << b))
+				CPU_SET(i * 8 * sizeof(unsigned long) + b,
+				    &set);
+		}
+	}
+	if (node_cpus_format(&set, buf, len) == -1)
+		buf[0] = '\0';
 }
 
 static int
@@ -152,6 +186,7 @@ node_gpu_nvml_discover(const struct node_conf *conf, struct node_gpu **out,
 		if (nv.minor == NULL || nv.minor(dev, &v[i].minor) !=
 		    NODE_NVML_SUCCESS)
 			v[i].minor = i;
+		node_gpu_nvml_cpus(&nv, dev, v[i].cpus, sizeof v[i].cpus);
 	}
 	nv.shutdown();
 	dlclose(nv.lib);

@@ -18,6 +18,9 @@ struct node_gpu {
 	char		name[96];
 	char		uuid[96];
 	uint64_t	memory_mb;
+	/* The CPUs near it (its NUMA node's), as NVML tells: "0-15,32-47";
+	 * "" when not known. */
+	char		cpus[512];
 };
 
 /* What a GPU is doing now: for gtop's cells, and to find GPUs that jobs

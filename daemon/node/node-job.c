@@ -14,6 +14,7 @@
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "daemon/node/node-cgroup.h"
+#include "daemon/node/node-cpus.h"
 #include "daemon/node/node-io.h"
 #include "daemon/node/node-job.h"
 #include "daemon/node/node-launch.h"
@@ -80,6 +81,9 @@ struct node_jobs {
 	 * in cgroups, with node.cpus no more than the host has. */
 	bool				 pin;
 	cpu_set_t			 host;
+	/* The CPUs near each GPU (empty: not known). */
+	cpu_set_t			*near;
+	size_t				 nnear;
 };
 
 static void	node_job_sock_cb(evutil_socket_t, short, void *);
@@ -459,68 +463,44 @@ node_jobs_run_record(const struct node_job *job)
 	return (rec);
 }
 
-/* Marks the CPUs of list ("0-3,8") in set. */
-static void
-node_jobs_cpus_mark(const char *list, cpu_set_t *set)
-{
-	const char	*p = list;
-	char		*end;
-	unsigned long	 a, b;
 
-	while (*p != '\0') {
-		a = b = strtoul(p, &end, 10);
-		if (*end == '-')
-			b = strtoul(end + 1, &end, 10);
-		for (; a <= b && a < CPU_SETSIZE; a++)
-			CPU_SET(a, set);
-		if (*end != ',')
-			break;
-		p = end + 1;
-	}
-}
-
-/* Picks n host CPUs no running job is pinned to, the lowest first, as a
- * list ("0-3,8"); NULL when jobs are not pinned here or too few are free
- * (the job then runs on all of them, and the log says why). */
+/* The CPUs job id is pinned to: n free ones, near its GPUs where the
+ * node knows which are (node-cpus.c); NULL when it is not pinned. */
 static char *
-node_jobs_cpus_pick(struct node_jobs *jobs, uint64_t id, unsigned n)
+node_jobs_cpus_pick(struct node_jobs *jobs, uint64_t id,
+    const struct node_launch *l, unsigned n)
 {
 	struct node_job	*o;
-	cpu_set_t	 used;
+	cpu_set_t	 avail, used, got, *near;
 	char		 buf[4096];
-	size_t		 len = 0;
-	unsigned	 c, got = 0, from;
+	size_t		 i;
+	unsigned	 have;
 
 	if (!jobs->pin || n == 0)
 		return (NULL);
 	CPU_ZERO(&used);
 	TAILQ_FOREACH(o, &jobs->list, entry) {
 		if (o->id != id && o->state != NODE_JOB_ENDED &&
-		    o->cpuset != NULL)
-			node_jobs_cpus_mark(o->cpuset, &used);
+		    o->cpuset != NULL && node_cpus_parse(o->cpuset, &got) == 0)
+			CPU_OR(&used, &used, &got);
 	}
-	buf[0] = '\0';
-	for (c = 0; c < CPU_SETSIZE && got < n; c++) {
-		if (!CPU_ISSET(c, &jobs->host) || CPU_ISSET(c, &used))
-			continue;
-		/* A run of CPUs is written as a range. */
-		for (from = c; c + 1 < CPU_SETSIZE && got + 1 < n &&
-		    CPU_ISSET(c + 1, &jobs->host) && !CPU_ISSET(c + 1, &used);
-		    c++)
-			got++;
-		got++;
-		if (from == c)
-			len += (size_t)snprintf(buf + len, sizeof buf - len,
-			    "%s%u", len > 0 ? "," : "", c);
-		else
-			len += (size_t)snprintf(buf + len, sizeof buf - len,
-			    "%s%u-%u", len > 0 ? "," : "", from, c);
-		if (len >= sizeof buf - 16)
-			break;
+	CPU_XOR(&avail, &jobs->host, &used);
+	CPU_AND(&avail, &avail, &jobs->host);
+	near = xcalloc(l->ngpus == 0 ? 1 : l->ngpus, sizeof *near);
+	for (i = 0; i < l->ngpus; i++) {
+		if (l->gpus[i] < jobs->nnear)
+			near[i] = jobs->near[l->gpus[i]];
 	}
-	if (got < n) {
+	have = node_cpus_pick(&avail, near, l->ngpus, n, &got);
+	free(near);
+	if (have < n) {
 		log_warn("job %llu: %u CPUs asked, %u free to pin it to; it "
-		    "runs unpinned", (unsigned long long)id, n, got);
+		    "runs unpinned", (unsigned long long)id, n, have);
+		return (NULL);
+	}
+	if (node_cpus_format(&got, buf, sizeof buf) == -1) {
+		log_warn("job %llu: its CPUs make too long a list; it runs "
+		    "unpinned", (unsigned long long)id);
 		return (NULL);
 	}
 	return (xstrdup(buf));
@@ -578,7 +558,7 @@ node_jobs_launch(struct node_jobs *jobs, const json_t *msg, char *err,
 	job->restarts = l->restarts;
 	job->num_nodes = l->num_nodes;
 	/* Its own CPUs, as the scheduler counted them. */
-	if ((l->cpuset = node_jobs_cpus_pick(jobs, id, l->cpus)) != NULL)
+	if ((l->cpuset = node_jobs_cpus_pick(jobs, id, l, l->cpus)) != NULL)
 		job->cpuset = xstrdup(l->cpuset);
 
 	/* An interactive job's streams, made here so that they outlive
@@ -865,6 +845,21 @@ node_jobs_create(struct event_base *base, const struct node_conf *conf,
 }
 
 void
+node_jobs_set_near(struct node_jobs *jobs, size_t gpu, const cpu_set_t *set)
+{
+	size_t	i;
+
+	if (gpu >= jobs->nnear) {
+		jobs->near = xreallocarray(jobs->near, gpu + 1,
+		    sizeof *jobs->near);
+		for (i = jobs->nnear; i <= gpu; i++)
+			CPU_ZERO(&jobs->near[i]);
+		jobs->nnear = gpu + 1;
+	}
+	jobs->near[gpu] = *set;
+}
+
+void
 node_jobs_set_ios(struct node_jobs *jobs, struct node_ios *ios)
 {
 	jobs->ios = ios;
@@ -901,5 +896,6 @@ node_jobs_free(struct node_jobs *jobs)
 	while ((job = TAILQ_FIRST(&jobs->list)) != NULL)
 		node_job_free(job);
 	event_free(jobs->check);
+	free(jobs->near);
 	free(jobs);
 }

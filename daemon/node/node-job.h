@@ -8,6 +8,8 @@
 
 #include <sys/types.h>
 
+#include <sched.h>
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -68,6 +70,10 @@ json_t			*node_jobs_report(struct node_jobs *);
 /* The ids of starting and running jobs, for NODE_HEARTBEAT (new ref). */
 json_t			*node_jobs_running(struct node_jobs *);
 
+/* The CPUs near GPU gpu (its NUMA node's): a job on it is pinned to them
+ * where it can be. */
+void			 node_jobs_set_near(struct node_jobs *, size_t gpu,
+			     const cpu_set_t *);
 /* Where interactive jobs' streams are made (node-io.h); without it, such
  * a job fails to launch. */
 struct node_ios;

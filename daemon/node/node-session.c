@@ -7,6 +7,7 @@
 #include "common/log.h"
 #include "common/proto.h"
 #include "common/xmalloc.h"
+#include "daemon/node/node-cpus.h"
 #include "daemon/node/node-io.h"
 #include "daemon/node/node-job.h"
 #include "daemon/node/node-link.h"
@@ -240,6 +241,34 @@ static const struct node_jobs_cb node_session_jobs_cb = {
 	.ended = node_session_ended,
 };
 
+/* Tells the job table which CPUs are near each GPU: node.gpu_cpus where
+ * it says, else NVML's. */
+static void
+node_session_near(struct node_session *s)
+{
+	const struct node_gpu	*g;
+	const char		*list, *from = NULL;
+	cpu_set_t		 set;
+	size_t			 i, n = node_gpu_count(s->gpus);
+
+	for (i = 0; i < n; i++) {
+		g = node_gpu_at(s->gpus, i);
+		if (i < s->conf->gpu_cpus.n && *s->conf->gpu_cpus.v[i] != '\0')
+			list = s->conf->gpu_cpus.v[i];
+		else
+			list = g->cpus;
+		if (*list == '\0' || node_cpus_parse(list, &set) == -1)
+			continue;
+		node_jobs_set_near(s->jobs, i, &set);
+		from = list == g->cpus ? "NVML" : "node.gpu_cpus";
+		log_debug("node %s: GPU %zu is near CPUs %s (%s)",
+		    s->conf->name, i, list, from);
+	}
+	if (from != NULL)
+		log_info("node %s: jobs get CPUs near their GPUs where they "
+		    "are pinned", s->conf->name);
+}
+
 struct node_session *
 node_session_create(struct event_base *base, const struct node_conf *conf,
     const struct node_gpus *gpus, char *err, size_t errlen)
@@ -260,6 +289,7 @@ node_session_create(struct event_base *base, const struct node_conf *conf,
 		goto fail;
 	s->jobs = node_jobs_create(base, conf, node_gpu_count(gpus),
 	    &node_session_jobs_cb, s);
+	node_session_near(s);
 	s->ios = node_ios_create(base, &node_session_ios_cb, s);
 	node_jobs_set_ios(s->jobs, s->ios);
 	s->steps = node_steps_create(base, conf, s->jobs, s->ios);

@@ -27,7 +27,7 @@ teardown() {
 }
 
 # The cluster, or a skip when its node confines nothing. Extra gnoded
-# flags go to the node.
+# flags go to the node, GB_NODE_KEYS into its node group.
 confined_cluster() {
 	# On a cgroup v2 host gnoded makes its parent cgroup beside its own
 	# and moves its cgroup's processes (the test runner's) into a leaf:
@@ -36,7 +36,7 @@ confined_cluster() {
 	    [ "$(sed -n 's/^0:://p' /proc/self/cgroup)" != / ]; then
 		skip "a cgroup v2 host whose tests do not run in the root cgroup"
 	fi
-	GB_CGROUPS=true gb_write_conf
+	GB_CGROUPS=true gb_write_conf "" "${GB_NODE_KEYS:-}"
 	gb_start_controller
 	gb_start_node n1 4 --cpus 2 --memory-mb 4096 "$@"
 	grep -q "jobs in cgroups" "$GB_DIR/gnoded-n1.log" || {
@@ -152,4 +152,21 @@ PY
 	run -0 grun -G 1 sh -c 'cat /proc/self/cgroup'
 	g=$(gq -h -t all -o id --sort=-id | head -n 1)
 	grep -q "job_$g" <<<"$output"
+}
+
+@test "a job's CPUs are those near its GPUs (node.gpu_cpus), not merely the lowest free" {
+	# GPUs 0 and 1 near CPU 1, GPUs 2 and 3 near CPU 0: the reverse of
+	# what the lowest-first choice gives.
+	GB_NODE_KEYS='gpu_cpus = [ "1", "1", "0", "0" ];' confined_cluster
+	grep -q "pinned to CPUs of their own" "$GB_DIR/gnoded-n1.log" ||
+	    skip "gnoded may use fewer than 2 CPUs here"
+	grep -q "jobs get CPUs near their GPUs" "$GB_DIR/gnoded-n1.log"
+	a=$(gb_submit -G 1 -c 1 --wrap 'sed -n "s/^Cpus_allowed_list:[[:space:]]*//p" /proc/self/status >cpus-$GBATCH_JOB_ID; echo $CUDA_VISIBLE_DEVICES >gpus-$GBATCH_JOB_ID; sleep 300')
+	gb_wait 20 test -s "cpus-$a"
+	[ "$(cat "gpus-$a")" = 0 ]
+	[ "$(cat "cpus-$a")" = 1 ]
+	# A bad list is refused, naming the key and what it takes.
+	GB_CGROUPS=true gb_write_conf "" 'gpu_cpus = [ "0-", "1" ];'
+	run -1 gnoded --check-config -f "$GBATCH_CONF" -n n9
+	[[ "$output" == *"gpu_cpus"*"expected a CPU list such as"*'"0-"'* ]]
 }
