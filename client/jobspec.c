@@ -391,6 +391,34 @@ jobspec_args(const struct jobspec *js)
 	return (js->argv);
 }
 
+/* gsub's options that make no sense for a job run in the foreground. */
+static int
+jobspec_grun_refuses(const struct jobspec *js, char *err, size_t errlen)
+{
+	const char	*opt = NULL, *why = NULL;
+
+	if (js->array != NULL) {
+		opt = "array";
+		why = "a job array cannot be interactive; submit it with gsub";
+	} else if (js->hold) {
+		opt = "hold";
+		why = "grun waits for its job to start; gsub -H holds a job";
+	} else if (js->wait) {
+		opt = "wait";
+		why = "grun always waits for its command";
+	} else if (js->parsable) {
+		opt = "parsable";
+		why = "grun prints the command's output, not a job id";
+	} else if (js->test_only) {
+		opt = "test-only";
+		why = "gsub --test-only says where and when a job would start";
+	}
+	if (opt == NULL)
+		return (0);
+	snprintf(err, errlen, "--%s: %s", opt, why);
+	return (-1);
+}
+
 /* grun's own options: refused by gsub, whose jobs run in the background.
  * Returns 0, 1 when c is not one of them, or -1 with err set. */
 static int
@@ -1282,6 +1310,8 @@ jobspec_load_script(struct jobspec *js, char *err, size_t errlen)
 			    js->output != NULL ? "output" : "error");
 			return (-1);
 		}
+		if (jobspec_grun_refuses(js, err, errlen) == -1)
+			return (-1);
 		return (jobspec_check(js, err, errlen));
 	}
 	/* As sbatch: no script means standard input, unless that is the

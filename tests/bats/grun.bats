@@ -157,7 +157,14 @@ last_job() {
 	[[ "$output" == *"--jobid: expected a job id"* ]]
 	run -2 gsub --pty --wrap true
 	[[ "$output" == *"--pty: an option of grun"* ]]
-	run -1 grun -a 1-3 true
+	run -2 grun -a 1-3 true
+	[[ "$output" == *"--array: a job array cannot be interactive"* ]]
+	run -2 grun -H true
+	[[ "$output" == *"--hold: grun waits for its job to start"* ]]
+	run -2 grun --test-only true
+	[[ "$output" == *"gsub --test-only says where and when"* ]]
+	# gbatchd says the same to a client that asks anyway.
+	run -0 gb_rawask '{"type":200,"job":{"argv":["true"],"workdir":"/","interactive":{},"array":"1-3"}}'
 	[[ "$output" == *"job array cannot be interactive"* ]]
 }
 
