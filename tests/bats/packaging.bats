@@ -79,11 +79,11 @@ files() {
 }
 
 @test "each package holds its own files and nothing of another's" {
-	want=$(for c in gsub gq gcancel gacct gnodes gtop gctl gsim; do
+	want=$(for c in gsub grun gq gcancel gacct gnodes gtop gctl gsim; do
 		echo "/usr/bin/$c"
 		echo "/usr/share/man/man1/$c.1.gz"
 	done
-	for c in gsub gq gcancel gacct gnodes gtop gctl gsim gbatchd gnoded; do
+	for c in gsub grun gq gcancel gacct gnodes gtop gctl gsim gbatchd gnoded; do
 		echo "/usr/share/bash-completion/completions/$c"
 	done
 	echo /etc/gbatch/gbatch.conf
