@@ -317,6 +317,27 @@ node_launch_tasks(struct node_launch *l, const json_t *job, char *err,
 	return (0);
 }
 
+/* A terminal's size member of "interactive": 1 to 65535, def if absent. */
+static int
+node_launch_io_size(const json_t *io, const char *key, unsigned def,
+    unsigned *out, char *err, size_t errlen)
+{
+	const json_t	*v = json_object_get(io, key);
+
+	if (v == NULL) {
+		*out = def;
+		return (0);
+	}
+	if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+	    json_integer_value(v) > 65535) {
+		snprintf(err, errlen, "job.interactive.%s: expected a whole "
+		    "number 1-65535", key);
+		return (-1);
+	}
+	*out = (unsigned)json_integer_value(v);
+	return (0);
+}
+
 /* An interactive job's streams: "interactive": {"pty", "rows", "cols",
  * "stdin"}, all optional. */
 static int
@@ -324,7 +345,6 @@ node_launch_io(struct node_launch *l, const json_t *job, char *err,
     size_t errlen)
 {
 	const json_t	*io = json_object_get(job, "interactive");
-	json_int_t	 v;
 
 	l->io_fd[0] = l->io_fd[1] = l->io_fd[2] = -1;
 	if (io == NULL)
@@ -336,14 +356,10 @@ node_launch_io(struct node_launch *l, const json_t *job, char *err,
 	l->io = true;
 	l->io_pty = json_is_true(json_object_get(io, "pty"));
 	l->io_stdin = json_is_true(json_object_get(io, "stdin"));
-	if (node_launch_range(io, "rows", 1, 65535, 24, &v, err,
-	    errlen) == -1)
+	if (node_launch_io_size(io, "rows", 24, &l->io_rows, err,
+	    errlen) == -1 || node_launch_io_size(io, "cols", 80,
+	    &l->io_cols, err, errlen) == -1)
 		return (-1);
-	l->io_rows = (unsigned)v;
-	if (node_launch_range(io, "cols", 1, 65535, 80, &v, err,
-	    errlen) == -1)
-		return (-1);
-	l->io_cols = (unsigned)v;
 	return (0);
 }
 

@@ -203,11 +203,67 @@ test_umask(void)
 	    "job.umask: expected a whole number 0-511");
 }
 
+/* An interactive job's streams, and a command without a script. */
+static void
+test_interactive(void)
+{
+	struct node_launch	*l;
+	json_t			*msg;
+	char			 err[256];
+
+	msg = restart_msg("\"interactive\":{\"pty\":true,\"rows\":50,"
+	    "\"cols\":132,\"stdin\":true}");
+	l = node_launch_parse(msg, err, sizeof err);
+	ok(l != NULL && l->io && l->io_pty && l->io_stdin &&
+	    l->io_rows == 50 && l->io_cols == 132,
+	    "a terminal of 50 x 132 with the input");
+	ok(l != NULL && l->io_fd[0] == -1 && l->io_fd[1] == -1 &&
+	    l->io_fd[2] == -1, "no descriptors until gnoded makes them");
+	node_launch_free(l);
+	json_decref(msg);
+
+	msg = restart_msg("\"interactive\":{}");
+	l = node_launch_parse(msg, err, sizeof err);
+	ok(l != NULL && l->io && !l->io_pty && !l->io_stdin &&
+	    l->io_rows == 24 && l->io_cols == 80, "pipes, 24 x 80, no input");
+	node_launch_free(l);
+	json_decref(msg);
+
+	msg = restart_msg("");
+	l = node_launch_parse(msg, err, sizeof err);
+	ok(l != NULL && !l->io && l->io_fd[0] == -1, "a batch job relays nothing");
+	node_launch_free(l);
+	json_decref(msg);
+
+	restart_bad("\"interactive\":true",
+	    "job.interactive: expected an object");
+	restart_bad("\"interactive\":{\"rows\":0}",
+	    "job.interactive.rows: expected a whole number 1-65535");
+
+	msg = launch_msg("{\"id\":7,\"user\":\"bob\",\"uid\":1,\"gid\":1,"
+	    "\"workdir\":\"/w\",\"script\":\"\",\"argv\":[\"bash\"],"
+	    "\"gpus\":[0]}");
+	l = node_launch_parse(msg, err, sizeof err);
+	ok(l != NULL && *l->script == '\0' && l->argv[0] != NULL,
+	    "no script: a command");
+	node_launch_free(l);
+	json_decref(msg);
+	msg = launch_msg("{\"id\":7,\"user\":\"bob\",\"uid\":1,\"gid\":1,"
+	    "\"workdir\":\"/w\",\"script\":\"\",\"gpus\":[0]}");
+	l = node_launch_parse(msg, err, sizeof err);
+	ok(l == NULL, "neither a script nor a command: refused");
+	is_str(err, "job.script: expected the script's text, or a command in "
+	    "job.argv", "saying what it needs");
+	node_launch_free(l);
+	json_decref(msg);
+}
+
 int
 main(void)
 {
 	test_parse();
 	test_restart();
 	test_umask();
+	test_interactive();
 	return (tap_done());
 }
