@@ -53,7 +53,7 @@ complete_words() {
 
 @test "grun completes its options and gsub's it takes, job ids after --jobid, then a command line" {
 	gb_start_cluster
-	id=$(gb_submit -G 1 --wrap 'sleep 60')
+	id=$(gb_submit -G 1 -o /dev/null --wrap 'sleep 60')
 	run complete_words grun --pt
 	[ "$output" = "--pty" ]
 	run complete_words grun --gpus-per-n

@@ -11,6 +11,8 @@ setup() {
 	gb_setup
 	gb_start_cluster
 	DRIVE="$S/tests/bats/pty-drive.py"
+	# Jobs write their files where they are submitted.
+	cd "$GB_DIR"
 }
 
 teardown() {
