@@ -252,12 +252,27 @@ relay_write(struct relay *r, int fd, const uint8_t *data, size_t len)
 	}
 }
 
+/* n bytes of output were written: acknowledged by RELAY_ACK_BYTES. */
+static void
+relay_took(struct relay *r, size_t n)
+{
+	json_t	*ack;
+
+	r->unacked += n;
+	if (r->unacked >= RELAY_ACK_BYTES) {
+		ack = relay_msg(r, MSG_IO);
+		json_object_set_new(ack, "ack", json_integer(
+		    (json_int_t)r->unacked));
+		relay_send(r, ack);
+		r->unacked = 0;
+	}
+}
+
 static void
 relay_output(struct relay *r, const json_t *msg)
 {
 	const json_t	*data = json_object_get(msg, "data");
 	uint8_t		 buf[PROTO_IO_CHUNK + 3];
-	json_t		*ack;
 	long		 n;
 	size_t		 len;
 	int		 fd;
@@ -275,14 +290,7 @@ relay_output(struct relay *r, const json_t *msg)
 	    STDERR_FILENO : STDOUT_FILENO;
 	relay_unspin(r);
 	relay_write(r, fd, buf, (size_t)n);
-	r->unacked += (size_t)n;
-	if (r->unacked >= RELAY_ACK_BYTES) {
-		ack = relay_msg(r, MSG_IO);
-		json_object_set_new(ack, "ack", json_integer(
-		    (json_int_t)r->unacked));
-		relay_send(r, ack);
-		r->unacked = 0;
-	}
+	relay_took(r, (size_t)n);
 }
 
 static void
@@ -382,15 +390,56 @@ relay_frame(struct relay *r, const json_t *msg)
 		relay_session(r, msg);
 }
 
+/* An IO frame of output as gbatchd writes it (proto_io_head), read
+ * without a JSON tree: most of a session's bytes come so. Returns 0 when
+ * body is not one (it is then read as any frame). */
+static int
+relay_fast_output(struct relay *r, const char *body, size_t len)
+{
+	static const char	 data_key[] = ",\"data\":\"";
+	uint8_t			 buf[PROTO_IO_CHUNK + 3];
+	unsigned long long	 job, step;
+	const char		*p, *end = body + len;
+	char			*e;
+	long			 n;
+	int			 fd, k;
+
+	k = snprintf((char *)buf, sizeof buf, "{\"type\":%d,\"job\":", MSG_IO);
+	if (len < (size_t)k + 32 || memcmp(body, buf, (size_t)k) != 0 ||
+	    memcmp(end - 2, PROTO_IO_TAIL, 2) != 0)
+		return (0);
+	job = strtoull(body + k, &e, 10);
+	if (strncmp(e, ",\"step\":", 8) != 0)
+		return (0);
+	step = strtoull(e + 8, &e, 10);
+	if (strncmp(e, ",\"fd\":", 6) != 0 || (e[6] != '1' && e[6] != '2'))
+		return (0);
+	fd = e[6] - '0';
+	p = e + 7;
+	if ((size_t)(end - p) < sizeof data_key - 1 + 2 ||
+	    memcmp(p, data_key, sizeof data_key - 1) != 0)
+		return (0);
+	p += sizeof data_key - 1;
+	if (job != r->o->job || step != r->o->step)
+		return (1);
+	if ((size_t)(end - 2 - p) > BASE64_LEN(PROTO_IO_CHUNK) ||
+	    (n = base64_decode(p, (size_t)(end - 2 - p), buf)) < 0)
+		return (0);
+	relay_unspin(r);
+	relay_write(r, fd == 2 ? STDERR_FILENO : STDOUT_FILENO, buf, (size_t)n);
+	relay_took(r, (size_t)n);
+	return (1);
+}
+
 /* Reads what the socket has and handles every whole frame in it. */
 static void
 relay_read_sock(struct relay *r)
 {
 	json_t	*msg;
 	char	 err[256];
-	size_t	 used;
+	size_t	 off = 0;
 	ssize_t	 n;
-	int	 rc;
+	long	 blen;
 
 	if (r->cap - r->len < 65536) {
 		r->cap = r->cap * 2 + 65536;
@@ -404,15 +453,29 @@ relay_read_sock(struct relay *r)
 		return;
 	}
 	r->len += (size_t)n;
-	while (!r->ended && (rc = frame_parse(r->buf, r->len,
-	    FRAME_MAX_REPLY, &used, &msg, err, sizeof err)) == 1) {
-		relay_frame(r, msg);
-		json_decref(msg);
-		memmove(r->buf, r->buf + used, r->len - used);
-		r->len -= used;
+	while (!r->ended && r->len - off >= FRAME_HEADER) {
+		if ((blen = frame_header(r->buf + off, FRAME_MAX_REPLY, err,
+		    sizeof err)) < 0) {
+			r->lost = true;
+			break;
+		}
+		if (r->len - off < FRAME_HEADER + (size_t)blen)
+			break;
+		off += FRAME_HEADER;
+		if (!relay_fast_output(r, (const char *)r->buf + off,
+		    (size_t)blen)) {
+			if ((msg = frame_body(r->buf + off, (size_t)blen, err,
+			    sizeof err)) == NULL) {
+				r->lost = true;
+				break;
+			}
+			relay_frame(r, msg);
+			json_decref(msg);
+		}
+		off += (size_t)blen;
 	}
-	if (!r->ended && rc == -1)
-		r->lost = true;
+	memmove(r->buf, r->buf + off, r->len - off);
+	r->len -= off;
 }
 
 /* Sends what standard input has, within the input window. */

@@ -80,3 +80,19 @@ base64_decode(const char *text, size_t len, uint8_t *out)
 	}
 	return ((long)o);
 }
+
+int
+base64_valid(const char *text, size_t len)
+{
+	size_t	i, pad = 0;
+
+	if (len % 4 != 0)
+		return (0);
+	if (len > 0 && text[len - 1] == '=')
+		pad = len > 1 && text[len - 2] == '=' ? 2 : 1;
+	for (i = 0; i < len - pad; i++) {
+		if (base64_value(text[i]) < 0)
+			return (0);
+	}
+	return (1);
+}

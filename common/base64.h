@@ -20,4 +20,9 @@ size_t	base64_encode(const uint8_t *in, size_t n, char *out);
  * end). */
 long	base64_decode(const char *text, size_t len, uint8_t *out);
 
+/* Whether len characters of text are base64 as base64_decode takes it
+ * (it may then be copied into JSON as it is: no character needs
+ * escaping). */
+int	base64_valid(const char *text, size_t len);
+
 #endif

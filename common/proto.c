@@ -63,3 +63,20 @@ proto_reply_error(const json_t *req, const char *code, const char *fmt, ...)
 	json_object_set_new(reply, "message", json_string(msg));
 	return (reply);
 }
+
+size_t
+proto_io_head(char *buf, uint64_t job, uint32_t step, int fd,
+    size_t text_len)
+{
+	size_t	head, body;
+
+	head = (size_t)snprintf(buf + 4, PROTO_IO_HEAD_MAX - 4,
+	    "{\"type\":%d,\"job\":%llu,\"step\":%u,\"fd\":%d,\"data\":\"",
+	    MSG_IO, (unsigned long long)job, step, fd);
+	body = head + text_len + sizeof PROTO_IO_TAIL - 1;
+	buf[0] = (char)(body >> 24);
+	buf[1] = (char)(body >> 16);
+	buf[2] = (char)(body >> 8);
+	buf[3] = (char)body;
+	return (4 + head);
+}

@@ -4,6 +4,9 @@
 #ifndef GB_PROTO_H
 #define GB_PROTO_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include <jansson.h>
 
 /* Checked on the first message of every connection (MSG_HELLO). */
@@ -49,6 +52,16 @@ enum msg_type {
 #define PROTO_IO_OUT_WINDOW	(256U * 1024)
 #define PROTO_IO_IN_WINDOW	(64U * 1024)
 #define PROTO_IO_CHUNK		(16U * 1024)
+
+/* The bytes of an IO frame that carries data, written by hand rather than
+ * through a JSON tree, since they are most of what a session sends: the
+ * frame header and {"type":207,"job":J,"step":S,"fd":F,"data":" into buf
+ * (room for PROTO_IO_HEAD_MAX), for a body of text_len characters of
+ * base64 then PROTO_IO_TAIL. Returns the length written. */
+#define PROTO_IO_HEAD_MAX	96
+#define PROTO_IO_TAIL		"\"}"
+size_t		 proto_io_head(char *buf, uint64_t job, uint32_t step, int fd,
+		    size_t text_len);
 
 /* Stable error codes carried in replies ("code"); each maps to one exit
  * status of the commands. */

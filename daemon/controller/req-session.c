@@ -57,7 +57,8 @@ req_session_io_bad(const json_t *msg, bool node)
 	if (!node && json_is_true(json_object_get(msg, "eof")))
 		return (NULL);
 	if (!json_is_string(data) || (len = json_string_length(data)) == 0 ||
-	    len % 4 != 0 || len > BASE64_LEN(SESSION_IO_CHUNK))
+	    len > BASE64_LEN(SESSION_IO_CHUNK) ||
+	    !base64_valid(json_string_value(data), len))
 		return ("data: expected base64 of 1 to 16384 bytes");
 	return (NULL);
 }

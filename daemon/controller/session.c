@@ -1,6 +1,8 @@
 /* session.c: interactive sessions: a client tied to its job or step. */
 #include <sys/queue.h>
 
+#include <event2/buffer.h>
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,6 +97,29 @@ session_to_client(struct session *s, json_t *msg)
 	if (s->client != 0 && (p = peer_by_serial(s->client)) != NULL)
 		peer_send(p, msg);
 	json_decref(msg);
+}
+
+/* Passes an IO frame of output on to the client, written by hand: the
+ * data is most of it and needs no escaping (base64). */
+static void
+session_data_to_client(struct session *s, const json_t *msg,
+    const json_t *data)
+{
+	struct evbuffer	*frame;
+	struct peer	*p;
+	char		 head[PROTO_IO_HEAD_MAX];
+	size_t		 hlen, tlen = json_string_length(data);
+
+	if (s->client == 0 || (p = peer_by_serial(s->client)) == NULL)
+		return;
+	hlen = proto_io_head(head, s->job, s->step, (int)json_integer_value(
+	    json_object_get(msg, "fd")), tlen);
+	frame = evbuffer_new();
+	evbuffer_add(frame, head, hlen);
+	evbuffer_add(frame, json_string_value(data), tlen);
+	evbuffer_add(frame, PROTO_IO_TAIL, sizeof PROTO_IO_TAIL - 1);
+	peer_send_frame(p, frame);
+	evbuffer_free(frame);
 }
 
 /* Tells node peer serial it may send bytes more output of the session. */
@@ -459,7 +484,7 @@ session_node_io(struct peer *p, const json_t *msg)
 		s->out[s->nout].node = peer_serial(p);
 		s->out[s->nout++].bytes = bytes;
 	}
-	session_to_client(s, json_incref((json_t *)msg));
+	session_data_to_client(s, msg, data);
 }
 
 /* Ends step session s: the client hears how, then it is forgotten. */

@@ -253,6 +253,25 @@ node_io_started(struct node_ios *ios, uint64_t job, uint32_t step,
 	}
 }
 
+/* Sends n bytes of stream fd (1 or 2) as an IO frame, written by hand
+ * around the base64 text (made in text, room for BASE64_LEN(n) + 1). */
+static void
+node_io_send_data(struct node_io *io, int fd, const uint8_t *buf, size_t n,
+    char *text)
+{
+	struct evbuffer	*frame = evbuffer_new();
+	char		 head[PROTO_IO_HEAD_MAX];
+	size_t		 tlen, hlen;
+
+	tlen = base64_encode(buf, n, text);
+	hlen = proto_io_head(head, io->job, io->step, fd, tlen);
+	evbuffer_add(frame, head, hlen);
+	evbuffer_add(frame, text, tlen);
+	evbuffer_add(frame, PROTO_IO_TAIL, sizeof PROTO_IO_TAIL - 1);
+	io->ios->cb->send_frames(frame, io->ios->arg);
+	evbuffer_free(frame);
+}
+
 /* Reads what stream k (fd) has, as much as the window allows. */
 static void
 node_io_read_cb(evutil_socket_t fd, short what, void *arg)
@@ -281,10 +300,7 @@ node_io_read_cb(evutil_socket_t fd, short what, void *arg)
 		return;
 	}
 	io->window -= (size_t)n;
-	base64_encode(buf, (size_t)n, text);
-	node_io_send(io, json_pack("{s:i,s:I,s:i,s:i,s:s}", "type", MSG_IO,
-	    "job", (json_int_t)io->job, "step", (int)io->step, "fd", k + 1,
-	    "data", text));
+	node_io_send_data(io, k + 1, buf, (size_t)n, text);
 	/* The client is behind: wait for its acknowledgement. */
 	if (io->window == 0) {
 		for (k = 0; k < 2; k++) {

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <event2/buffer.h>
 #include <event2/event.h>
 #include <jansson.h>
 
@@ -28,6 +29,8 @@ struct node_ios;
 struct node_ios_cb {
 	/* Sends msg (borrowed) to the controller. */
 	void	(*send)(const json_t *msg, void *arg);
+	/* Sends the packed frames of buf (drained) to the controller. */
+	void	(*send_frames)(struct evbuffer *buf, void *arg);
 };
 
 struct node_ios	*node_ios_create(struct event_base *,

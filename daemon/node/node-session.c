@@ -225,8 +225,18 @@ node_session_io_send(const json_t *msg, void *arg)
 		node_link_send(s->link, msg);
 }
 
+static void
+node_session_io_frames(struct evbuffer *frames, void *arg)
+{
+	struct node_session	*s = arg;
+
+	if (node_link_send_buffer(s->link, frames) == -1)
+		evbuffer_drain(frames, evbuffer_get_length(frames));
+}
+
 static const struct node_ios_cb node_session_ios_cb = {
 	.send = node_session_io_send,
+	.send_frames = node_session_io_frames,
 };
 
 static const struct node_link_cb node_session_link_cb = {

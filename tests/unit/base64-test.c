@@ -60,5 +60,11 @@ main(void)
 	ok(t_bad("Zg==Zg=="), "padding in the middle");
 	ok(t_bad("Zm9v\n"), "a newline");
 	ok(t_bad("Zm-v"), "a character of another alphabet");
+	ok(base64_valid("Zm9vYg==", 8), "valid: padded");
+	ok(base64_valid("", 0), "valid: empty");
+	ok(!base64_valid("Zm9\"Yg==", 8), "not valid: a quote");
+	ok(!base64_valid("Zm9v\\g==", 8), "not valid: a backslash");
+	ok(!base64_valid("Zg=a", 4), "not valid: padding inside");
+	ok(!base64_valid("Zm9", 3), "not valid: a length not a multiple of 4");
 	return (tap_done());
 }
