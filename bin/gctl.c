@@ -1,10 +1,13 @@
 /* gctl: administer gbatchd (scontrol's counterpart): ping, shutdown,
  * drain and resume nodes, show and reload the configuration; and the
  * cluster's CA (gctl-cert.c). One verb per invocation. */
+#include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "client/client.h"
 #include "client/cmd.h"
@@ -33,6 +36,7 @@ static int	gctl_release(int, char **);
 static int	gctl_requeue(int, char **);
 static int	gctl_reconfigure(int, char **);
 static int	gctl_help(int, char **);
+static int	gctl_run_ca(int, char **);
 
 static const struct gctl_verb gctl_verbs[] = {
 	{ "ping", "", "is gbatchd up? version, uptime, jobs and nodes",
@@ -53,14 +57,14 @@ static const struct gctl_verb gctl_verbs[] = {
 	{ "purge", "--before DATE [--dry-run]", "delete the finished jobs "
 	    "that ended before DATE (operators)", gctl_purge },
 	{ "ca", "init [--days N] [--force]", "make the cluster's CA in the "
-	    "TLS directory (files, not gbatchd)", gctl_ca },
+	    "TLS directory (files, not gbatchd)", gctl_run_ca },
 	{ "cert", "issue NAME [--node|--controller] [--alt-name NAME]... "
 	    "[--days N] [--force]", "a key and certificate for a daemon, "
-	    "signed by the CA", gctl_cert },
+	    "signed by the CA", gctl_run_ca },
 	{ "cert", "revoke NAME", "stop trusting NAME's certificates (writes "
-	    "crl.pem)", gctl_cert },
+	    "crl.pem)", gctl_run_ca },
 	{ "cert", "list", "certificates issued: name, role, serial, expiry, "
-	    "status", gctl_cert },
+	    "status", gctl_run_ca },
 	{ "help", "", "this help", gctl_help },
 };
 #define GCTL_NVERBS	(sizeof gctl_verbs / sizeof gctl_verbs[0])
@@ -110,14 +114,6 @@ gctl_help(int argc, char **argv)
 	return (EXIT_OK);
 }
 
-int
-gctl_bad(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "gctl: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nTry 'gctl help' for more information.\n");
-	return (EXIT_USAGE);
-}
 
 /* Sends req (consumed) and returns the exit status; *reply when wanted.
  * what (the verb, or NULL) prefixes gbatchd's refusals, which do not say
@@ -458,6 +454,43 @@ gctl_reconfigure(int argc, char **argv)
 	}
 	json_decref(reply);
 	return (EXIT_OK);
+}
+
+/* gctl ca and gctl cert: the program that has OpenSSL (bin/gctl-ca.c),
+ * beside gctl (a build tree), or in libexec/gbatch beside gctl's bin,
+ * else where it was configured to be. gctl's other commands start without
+ * loading OpenSSL. Returns only when it cannot be run. */
+static int
+gctl_run_ca(int argc, char **argv)
+{
+	char	 self[PATH_MAX], path[PATH_MAX + 64], *slash, **args;
+	ssize_t	 n;
+	int	 i;
+
+	path[0] = '\0';
+	if ((n = readlink("/proc/self/exe", self, sizeof self - 1)) > 0) {
+		self[n] = '\0';
+		if ((slash = strrchr(self, '/')) != NULL)
+			*slash = '\0';
+		/* A build tree; then a tree installed elsewhere than it
+		 * was configured for (an unpacked package). */
+		snprintf(path, sizeof path, "%s/gctl-ca", self);
+		if (access(path, X_OK) == -1)
+			snprintf(path, sizeof path, "%s/../libexec/gbatch/gctl-ca",
+			    self);
+	}
+	if (path[0] == '\0' || access(path, X_OK) == -1)
+		snprintf(path, sizeof path, "%s", GB_PATH_GCTL_CA);
+	args = xcalloc((size_t)argc + 2, sizeof *args);
+	args[0] = path;
+	for (i = 0; i < argc; i++)
+		args[i + 1] = argv[i];
+	execv(path, args);
+	fprintf(stderr, "gctl: %s: cannot run it: %s; gctl ca and gctl cert "
+	    "need it (the gbatch-client package installs it)\n", path,
+	    strerror(errno));
+	free(args);
+	return (EXIT_REFUSED);
 }
 
 int

@@ -21,5 +21,7 @@
 /* The cluster CA and the daemons' keys and certificates (tls.dir; gctl ca
  * and gctl cert --dir). */
 #define GB_PATH_TLS_DIR		SYSCONFDIR "/gbatch/tls"
+/* gctl's ca and cert commands, the program that links OpenSSL. */
+#define GB_PATH_GCTL_CA		PKGLIBEXECDIR "/gctl-ca"
 
 #endif

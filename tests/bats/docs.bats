@@ -87,6 +87,7 @@ all_pages() {
 			    -e 's|@localstatedir@|/var|g' \
 			    -e 's|@runstatedir@|/run|g' \
 			    -e 's|@sbindir@|/usr/sbin|g' \
+			    -e 's|@pkglibexecdir@|/usr/libexec/gbatch|g' \
 			    -e 's|@docdir@|/usr/share/doc/gbatch|g' \
 			    "$S/man/${page##*/}.in" >"$BATS_TEST_TMPDIR/man/${page##*/}"
 			page=$BATS_TEST_TMPDIR/man/${page##*/}

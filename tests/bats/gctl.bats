@@ -189,3 +189,19 @@ CONF
 	grep -q 'drain node n2' "$GB_DIR/elsewhere.log"
 	[ "$(stat -c %a "$GB_DIR/elsewhere.log")" = 600 ]
 }
+
+@test "gctl loads no OpenSSL; its ca and cert commands run gctl-ca, which has it" {
+	needed() { readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort | tr '\n' ' '; }
+	run -0 needed "$B/bin/gctl"
+	[[ "$output" != *libcrypto* && "$output" != *libssl* ]]
+	[[ "$output" == *libc.so* ]]
+	run -0 needed "$B/bin/gctl-ca"
+	[[ "$output" == *libcrypto* ]]
+	# Through gctl, as ever.
+	run -0 gctl ca init --dir "$GB_DIR/ca2"
+	[ -s "$GB_DIR/ca2/ca.crt" ]
+	run -0 gctl cert issue n7 --dir "$GB_DIR/ca2"
+	[ -s "$GB_DIR/ca2/n7.crt" ]
+	run -2 gctl cert bogus --dir "$GB_DIR/ca2"
+	[[ "$output" == *"cert: expected issue, revoke or list"* ]]
+}

@@ -87,6 +87,7 @@ files() {
 		echo "/usr/share/bash-completion/completions/$c"
 	done
 	echo /etc/gbatch/gbatch.conf
+	echo /usr/libexec/gbatch/gctl-ca
 	echo /usr/share/gbatch/gbatch-tls-setup
 	echo /usr/share/man/man5/gbatch.conf.5.gz
 	echo /usr/share/doc/gbatch-client/gbatch.conf)
