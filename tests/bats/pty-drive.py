@@ -26,8 +26,9 @@ steps, cmd = args[:cut], args[cut + 1:]
 
 pid, fd = pty.fork()
 if pid == 0:
+    # The size is the terminal's before the command starts and reads it.
+    size(0, init)
     os.execvp(cmd[0], cmd)
-size(fd, init)
 out = b""
 
 def pump(deadline):
