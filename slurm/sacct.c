@@ -92,11 +92,33 @@ sacct_partition(const struct job_row *r, time_t now, char *buf, size_t len)
 	snprintf(buf, len, "gbatch");
 }
 
-/* gbatch allots GPUs, not CPUs: none counted. */
+/* The CPUs a job was given are not kept with it yet: none counted. */
 static void
 sacct_cpus(const struct job_row *r, time_t now, char *buf, size_t len)
 {
 	snprintf(buf, len, "0");
+}
+
+/* Slurm's MaxRSS, in KiB ("524288K"): the most memory the job's processes
+ * held on a node at once, as its cgroup counted; empty where not counted
+ * (no cgroups, or not yet ended). */
+static void
+sacct_maxrss(const struct job_row *r, time_t now, char *buf, size_t len)
+{
+	long long	mb = slurm_row_int(r, JF_MEM_PEAK);
+
+	if (mb <= 0)
+		buf[0] = '\0';
+	else
+		snprintf(buf, len, "%lldK", mb * 1024);
+}
+
+/* Slurm's TotalCPU: the CPU time the job's processes used, as its cgroup
+ * counted ("00:00:00" where it did not). */
+static void
+sacct_totalcpu(const struct job_row *r, time_t now, char *buf, size_t len)
+{
+	slurm_duration(slurm_row_int(r, JF_CPU_TIME), true, buf, len);
 }
 
 static void
@@ -193,6 +215,8 @@ static const struct sacct_field sacct_fields[] = {
 	{ "AllocTRES", 10, sacct_tres },
 	{ "NodeList", 15, sacct_nodelist },
 	{ "Timelimit", 10, sacct_limit },
+	{ "MaxRSS", 10, sacct_maxrss },
+	{ "TotalCPU", 10, sacct_totalcpu },
 };
 #define SACCT_NFIELDS	(sizeof sacct_fields / sizeof sacct_fields[0])
 
@@ -430,6 +454,8 @@ main(int argc, char **argv)
 	    "state", "gpus", "nodes", "elapsed", "time_limit", "submit_time",
 	    "start_time", "end_time", "exit_code", "signal");
 	json_array_append_new(fields, json_string("account"));
+	json_array_append_new(fields, json_string("mem_peak"));
+	json_array_append_new(fields, json_string("cpu_time"));
 	/* Array tasks are named as Slurm names them, 42_7. */
 	job_row_wire_fields("id", fields);
 	rc = model_refresh_jobs(&m, fields);

@@ -67,6 +67,9 @@ state_is() {
 	[ "$peak" -ge 200 ] && [ "$peak" -le 1024 ]
 	cpu=$(gq -h -t all -j "$id" -o cpu_time)
 	[[ "$cpu" =~ ^0:0[2-9]$ ]] || { echo "cpu_time $cpu"; false; }
+	# sacct (slurm-compat) says the same in Slurm's words.
+	run -0 "$B/slurm/sacct" -j "$id" -n -P -o MaxRSS,TotalCPU
+	[ "$output" = "$((peak * 1024))K|00:00:0${cpu#0:0}" ]
 }
 
 @test "a cancel kills what the job forked off into a session of its own" {

@@ -135,8 +135,8 @@ in_line() {
 	[ "${lines[2]}" = "$(printf '%12s' "$ok") COMP+ okj+ " ]
 	[ "$(sacct -j "$ok" -n -p -o jobid,state)" = "$ok|COMPLETED|" ]
 	[ "$(sacct -n -P -o JobName --name badjob)" = badjob ]
-	run -2 sacct -o JobID,MaxRSS
-	[[ "$output" == *'--format: "MaxRSS" is not a field gbatch'"'"'s sacct prints'* ]]
+	run -2 sacct -o JobID,ReqMem
+	[[ "$output" == *'--format: "ReqMem" is not a field gbatch'"'"'s sacct prints'* ]]
 }
 
 # A small pipeline, a -> b -> c, each step a file made from the one before.
