@@ -175,6 +175,28 @@ rank_lines_are() {
 	run ! kill -0 "$(sed -n 's/^PID=//p' "part-$id-0")" 2>/dev/null
 }
 
+@test "a gang ends as the part whose failure stopped the others, not as the lowest rank that failed" {
+	gb_start_cluster
+	# Rank 0 fails of its peer's failure, as a torch rank fails once its
+	# peer's connection closes: it exits 7 on the SIGTERM that stops it.
+	cat >peer.sh <<EOF
+#!/bin/sh
+trap 'exit 7' TERM
+touch "$GB_DIR/up-\$GBATCH_JOB_ID-\$GBATCH_NODE_RANK"
+until [ -e "$GB_DIR/fail-\$GBATCH_NODE_RANK" ]; do sleep 0.05; done
+exit 3
+EOF
+	id=$(gb_submit -G 8 peer.sh)
+	gb_wait_state "$id" RUNNING 20
+	gb_wait 10 test -e "up-$id-0"
+	gb_wait 10 test -e "up-$id-1"
+	touch fail-1
+	gb_wait_state "$id" FAILED 30
+	run -0 gq -h -t all -j "$id" -o exit_code,message
+	[[ "$output" == "3 "*"rank 1 on n2 ended FAILED"* ]]
+	[[ "$output" != *"rank 0"* ]]
+}
+
 @test "a gang whose node is lost is requeued as a whole and runs again on both" {
 	GB_NODE_TIMEOUT=2 gb_write_conf
 	gb_start_cluster
