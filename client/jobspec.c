@@ -385,12 +385,6 @@ jobspec_nodelist(const struct jobspec *js)
 	return (js->nodelist);
 }
 
-char *const *
-jobspec_args(const struct jobspec *js)
-{
-	return (js->argv);
-}
-
 /* gsub's options that make no sense for a job run in the foreground. */
 static int
 jobspec_grun_refuses(const struct jobspec *js, char *err, size_t errlen)

@@ -105,8 +105,6 @@ bool		 jobspec_preemptible(const struct jobspec *);
 uint64_t	 jobspec_jobid(const struct jobspec *);
 /* -w as given (grun --jobid: the node to attach on), or NULL. */
 const char	*jobspec_nodelist(const struct jobspec *);
-/* grun's command and its arguments (NULL-terminated). */
-char *const	*jobspec_args(const struct jobspec *);
 /* --timeout (or $GBATCH_TIMEOUT, or the default), for client_open(). */
 unsigned	 jobspec_timeout(const struct jobspec *);
 

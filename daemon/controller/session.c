@@ -124,7 +124,7 @@ session_data_to_client(struct session *s, const json_t *msg,
 
 /* Tells node peer serial it may send bytes more output of the session. */
 static void
-session_ack_node(const struct session *s, uint64_t node, size_t bytes)
+session_ack_node(uint64_t job, uint32_t step, uint64_t node, size_t bytes)
 {
 	struct peer	*p;
 	json_t		*msg;
@@ -132,7 +132,7 @@ session_ack_node(const struct session *s, uint64_t node, size_t bytes)
 	if (bytes == 0 || (p = peer_by_serial(node)) == NULL)
 		return;
 	msg = json_pack("{s:i,s:I,s:i,s:I}", "type", MSG_IO,
-	    "job", (json_int_t)s->job, "step", (int)s->step,
+	    "job", (json_int_t)job, "step", (int)step,
 	    "ack", (json_int_t)bytes);
 	peer_send(p, msg);
 	json_decref(msg);
@@ -146,7 +146,7 @@ session_ack_out(struct session *s, size_t bytes)
 
 	while (bytes > 0 && i < s->nout) {
 		n = bytes < s->out[i].bytes ? bytes : s->out[i].bytes;
-		session_ack_node(s, s->out[i].node, n);
+		session_ack_node(s->job, s->step, s->out[i].node, n);
 		s->out[i].bytes -= n;
 		bytes -= n;
 		if (s->out[i].bytes == 0)
@@ -454,11 +454,7 @@ session_node_io(struct peer *p, const json_t *msg)
 	if ((s = session_find(job, step)) == NULL ||
 	    !session_node_holds(s, p)) {
 		/* No one listens: the node may go on (its job ends). */
-		if (bytes > 0) {
-			struct session	tmp = { .job = job, .step = step };
-
-			session_ack_node(&tmp, peer_serial(p), bytes);
-		}
+		session_ack_node(job, step, peer_serial(p), bytes);
 		return;
 	}
 	if ((ack = json_integer_value(json_object_get(msg, "ack"))) > 0) {
@@ -470,7 +466,7 @@ session_node_io(struct peer *p, const json_t *msg)
 	if (bytes == 0)
 		return;
 	if (s->client == 0 || peer_by_serial(s->client) == NULL) {
-		session_ack_node(s, peer_serial(p), bytes);
+		session_ack_node(s->job, s->step, peer_serial(p), bytes);
 		return;
 	}
 	if (s->nout > 0 && s->out[s->nout - 1].node == peer_serial(p))

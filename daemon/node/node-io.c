@@ -73,12 +73,6 @@ node_io_find(struct node_ios *ios, uint64_t job, uint32_t step)
 	return (NULL);
 }
 
-bool
-node_io_has(struct node_ios *ios, uint64_t job, uint32_t step)
-{
-	return (node_io_find(ios, job, step) != NULL);
-}
-
 static void
 node_io_close_fd(int *fd)
 {

@@ -49,8 +49,6 @@ void	node_io_started(struct node_ios *, uint64_t job, uint32_t step,
 /* Drops the streams now, whatever is left in them (a hangup: a terminal's
  * processes get SIGHUP). */
 void	node_io_close(struct node_ios *, uint64_t job, uint32_t step);
-/* Whether job's step has streams here. */
-bool	node_io_has(struct node_ios *, uint64_t job, uint32_t step);
 
 /* Sends end (borrowed; a JOB_ENDED or STEP_ENDED) once job's step's
  * output is all sent, then forgets the streams; at once when it has none

@@ -398,6 +398,25 @@ node_jobs_busy(struct node_jobs *jobs)
 }
 
 /* Checks what gnoded itself can refuse before forking anything. */
+int
+node_jobs_check_user(const struct node_conf *conf,
+    const struct node_launch *l, const char *what, char *err, size_t errlen)
+{
+	if (l->uid == 0 && !conf->allow_root_jobs) {
+		snprintf(err, errlen, "root %ss are not allowed on node %s "
+		    "(node.allow_root_jobs is false)", what, conf->name);
+		return (-1);
+	}
+	if (geteuid() != 0 && l->uid != geteuid()) {
+		snprintf(err, errlen, "gnoded on node %s runs as uid %lu and "
+		    "cannot run a %s as %s (uid %lu); run gnoded as root",
+		    conf->name, (unsigned long)geteuid(), what, l->user,
+		    (unsigned long)l->uid);
+		return (-1);
+	}
+	return (0);
+}
+
 static int
 node_jobs_check(struct node_jobs *jobs, const struct node_launch *l,
     char *err, size_t errlen)
@@ -430,19 +449,7 @@ node_jobs_check(struct node_jobs *jobs, const struct node_launch *l,
 			return (-1);
 		}
 	}
-	if (l->uid == 0 && !jobs->conf->allow_root_jobs) {
-		snprintf(err, errlen, "root jobs are not allowed on node %s "
-		    "(node.allow_root_jobs is false)", jobs->conf->name);
-		return (-1);
-	}
-	if (geteuid() != 0 && l->uid != geteuid()) {
-		snprintf(err, errlen, "gnoded on node %s runs as uid %lu and "
-		    "cannot run a job as %s (uid %lu); run gnoded as root",
-		    jobs->conf->name, (unsigned long)geteuid(), l->user,
-		    (unsigned long)l->uid);
-		return (-1);
-	}
-	return (0);
+	return (node_jobs_check_user(jobs->conf, l, "job", err, errlen));
 }
 
 static json_t *
@@ -865,13 +872,12 @@ node_jobs_set_ios(struct node_jobs *jobs, struct node_ios *ios)
 	jobs->ios = ios;
 }
 
-const char *
-node_jobs_cpuset(struct node_jobs *jobs, uint64_t id, bool *running)
+bool
+node_jobs_runs(struct node_jobs *jobs, uint64_t id)
 {
 	struct node_job	*job = node_job_find(jobs, id);
 
-	*running = job != NULL && job->state == NODE_JOB_RUNNING;
-	return (job != NULL ? job->cpuset : NULL);
+	return (job != NULL && job->state == NODE_JOB_RUNNING);
 }
 
 void

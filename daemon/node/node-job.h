@@ -79,9 +79,15 @@ void			 node_jobs_set_near(struct node_jobs *, size_t gpu,
 struct node_ios;
 void			 node_jobs_set_ios(struct node_jobs *,
 			     struct node_ios *);
-/* The CPUs job id is pinned to (NULL: none), and whether it runs. */
-const char		*node_jobs_cpuset(struct node_jobs *, uint64_t id,
-			     bool *running);
+/* Whether job id runs here now. */
+bool			 node_jobs_runs(struct node_jobs *, uint64_t id);
+/* Whether l's user may run a what ("job", "command") here: root only
+ * where node.allow_root_jobs says, any other user only when gnoded runs as
+ * root. Returns 0, or -1 with err saying why not. */
+struct node_launch;
+int			 node_jobs_check_user(const struct node_conf *,
+			     const struct node_launch *l, const char *what,
+			     char *err, size_t errlen);
 /* Cancels job id if it is interactive and still running: its session's
  * streams were lost (gnoded restarted, or its link went down). */
 void			 node_jobs_cancel_interactive(struct node_jobs *,

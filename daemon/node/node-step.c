@@ -184,11 +184,7 @@ static int
 node_step_check(struct node_steps *steps, struct node_launch *l,
     char *err, size_t errlen)
 {
-	const char	*cpuset;
-	bool		 running;
-
-	cpuset = node_jobs_cpuset(steps->jobs, l->id, &running);
-	if (!running) {
+	if (!node_jobs_runs(steps->jobs, l->id)) {
 		snprintf(err, errlen, "job %llu does not run on %s",
 		    (unsigned long long)l->id, steps->conf->name);
 		return (-1);
@@ -197,20 +193,9 @@ node_step_check(struct node_steps *steps, struct node_launch *l,
 		snprintf(err, errlen, "STEP_LAUNCH without its streams");
 		return (-1);
 	}
-	if (l->uid == 0 && !steps->conf->allow_root_jobs) {
-		snprintf(err, errlen, "root may not run commands on node %s "
-		    "(node.allow_root_jobs is false)", steps->conf->name);
-		return (-1);
-	}
-	if (geteuid() != 0 && l->uid != geteuid()) {
-		snprintf(err, errlen, "gnoded on node %s runs as uid %lu and "
-		    "cannot run a command as %s (uid %lu)", steps->conf->name,
-		    (unsigned long)geteuid(), l->user, (unsigned long)l->uid);
-		return (-1);
-	}
-	free(l->cpuset);
-	l->cpuset = cpuset != NULL ? xstrdup(cpuset) : NULL;
-	return (0);
+	/* Its CPUs are the job's cgroup's, which it joins. */
+	return (node_jobs_check_user(steps->conf, l, "command", err,
+	    errlen));
 }
 
 void
