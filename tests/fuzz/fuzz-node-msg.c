@@ -5,7 +5,8 @@
  * refused with a reason; what is decoded carries only values gnoded can
  * act on: a job id above 0, a real signal number, and for a launch the
  * same id, an absolute working directory, output patterns, GPU indices
- * in range and environment entries NAME=VALUE. */
+ * in range and environment entries NAME=VALUE. A session's IO and
+ * IO_CONTROL name a job, and a STEP_LAUNCH carries a launch. */
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,7 +94,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (m.id == 0)
 			abort();
 		break;
+	case NODE_MSG_IO:
+	case NODE_MSG_IO_CONTROL:
+		/* node-io.c reads the rest, and drops what it does not
+		 * know; the envelope names a job. */
+		if (m.id == 0)
+			abort();
+		break;
 	case NODE_MSG_LAUNCH:
+	case NODE_MSG_STEP_LAUNCH:
+		/* A step carries its job's launch, decoded the same way. */
 		if (m.id == 0)
 			abort();
 		fuzz_node_launch(msg, m.id);
