@@ -19,6 +19,7 @@
 #include "client/job-filter.h"
 #include "client/job-row.h"
 #include "client/job-wait.h"
+#include "client/jpretty.h"
 #include "client/model.h"
 #include "client/jscan.h"
 #include "client/table.h"
@@ -196,17 +197,6 @@ gq_fields(const struct gq *gq, const struct table *t)
 	return (fields);
 }
 
-/* gq --json's request: every member, and the event history. */
-static json_t *
-gq_request(const struct gq *gq)
-{
-	json_t	*req = proto_msg(MSG_JOB_LIST);
-
-	json_object_set_new(req, "history", json_true());
-	job_filter_request(gq->filter, req);
-	return (req);
-}
-
 /* Reports ids the controller did not find; returns how many. */
 static int
 gq_missing(const struct jscan_val *missing)
@@ -275,6 +265,28 @@ gq_add(struct table *t, const struct job_row *row, const struct gq *gq)
 	array_free(&a);
 }
 
+/* A listing in the controller's order arrives in frames; its first
+ * GQ_WINDOW rows size the columns, then each row prints as it comes. */
+#define GQ_WINDOW	5000
+
+struct gq_stream {
+	const struct gq	*gq;
+	struct table	*t;
+	bool		 flushed;
+};
+
+static void
+gq_stream_row(const struct job_row *row, void *arg)
+{
+	struct gq_stream	*s = arg;
+
+	gq_add(s->t, row, s->gq);
+	if (!s->flushed && table_nrows(s->t) >= GQ_WINDOW) {
+		table_flush(s->t, stdout, !s->gq->noheader);
+		s->flushed = true;
+	}
+}
+
 static int
 gq_table(struct model *m, struct gq *gq, struct table *t)
 {
@@ -283,7 +295,23 @@ gq_table(struct model *m, struct gq *gq, struct table *t)
 	size_t			 i, nsorted = 0;
 	int			 r, nmissing;
 
-	/* gq -l shows every member, so it asks for all of them. */
+	if (gq->long_id == 0 && gq->nsort == 0) {
+		struct gq_stream	s = { gq, t, false };
+
+		fields = gq_fields(gq, t);
+		r = model_stream_jobs(m, fields, gq_stream_row, &s);
+		json_decref(fields);
+		if (r != 0) {
+			fflush(stdout);
+			fprintf(stderr, "gq: %s\n", m->err);
+			return (r);
+		}
+		table_flush(t, stdout, !gq->noheader);
+		return (gq_missing(&m->jobs.missing) > 0 ? EXIT_REFUSED :
+		    EXIT_OK);
+	}
+	/* gq -l shows every member, so it asks for all of them; a sorted
+	 * listing needs every row before the first prints. */
 	fields = gq->long_id != 0 ? NULL : gq_fields(gq, t);
 	r = model_refresh_jobs(m, fields);
 	json_decref(fields);
@@ -324,38 +352,82 @@ gq_table(struct model *m, struct gq *gq, struct table *t)
 	return (nmissing > 0 ? EXIT_REFUSED : EXIT_OK);
 }
 
+/* gq --json: the reply as one JSON document, as jansson's JSON_INDENT(2)
+ * prints it, written a job at a time as the listing streams in. */
+struct gq_json {
+	struct jpretty	 p;
+	const struct model *m;
+	size_t		 n;
+	bool		 bad;
+};
+
+static void
+gq_json_head(struct gq_json *j)
+{
+	char	head[128];
+
+	snprintf(head, sizeof head, "{\n  \"re\": %d,\n  \"ok\": true,\n"
+	    "  \"now\": %lld,\n  \"jobs\": [", MSG_JOB_LIST, j->m->jobs.now);
+	jpretty_raw(&j->p, head, strlen(head));
+}
+
+static void
+gq_json_row(const struct job_row *row, void *arg)
+{
+	struct gq_json	*j = arg;
+
+	if (j->n++ == 0)
+		gq_json_head(j);
+	else
+		jpretty_raw(&j->p, ",", 1);
+	jpretty_raw(&j->p, "\n", 1);
+	jpretty_indent(&j->p, 2, 2);
+	if (jpretty_value(&j->p, row->obj.p, row->obj.n, 2, 2) == -1)
+		j->bad = true;
+	jpretty_flush(&j->p, 0);
+}
+
 static int
 gq_json(struct model *m, struct gq *gq)
 {
-	struct client	*c;
-	json_t		*req, *reply, *jobs, *keep, *job;
-	char		 err[1024];
-	size_t		 i;
-	int		 r;
+	struct gq_json		 j;
+	struct jscan_val	 v;
+	const char		*tail;
+	size_t			 pos;
+	int			 r;
 
-	if ((r = model_client(m, &c)) != 0) {
+	memset(&j, 0, sizeof j);
+	jpretty_init(&j.p, stdout);
+	j.m = m;
+	r = model_stream_jobs(m, NULL, gq_json_row, &j);
+	if (r == 0 && j.bad) {
+		snprintf(m->err, sizeof m->err, "bad reply from gbatchd: a job "
+		    "that is not JSON");
+		r = EXIT_UNREACHABLE;
+	}
+	if (r != 0) {
+		jpretty_end(&j.p);
+		fflush(stdout);
 		fprintf(stderr, "gq: %s\n", m->err);
 		return (r);
 	}
-	req = gq_request(gq);
-	r = client_call(c, req, &reply, err, sizeof err);
-	json_decref(req);
-	if (r != 0) {
-		fprintf(stderr, "gq: %s\n", err);
-		return (r);
-	}
-	jobs = json_object_get(reply, "jobs");
-	keep = json_array();
-	json_array_foreach(jobs, i, job) {
-		if (job_filter_match_json(gq->filter, job))
-			json_array_append(keep, job);
-	}
-	json_object_set_new(reply, "jobs", keep);
-	cmd_json_print(reply, JSON_INDENT(2));
-	r = json_array_size(json_object_get(reply, "missing")) > 0 ?
-	    EXIT_REFUSED : EXIT_OK;
-	json_decref(reply);
-	return (r);
+	if (j.n == 0) {
+		gq_json_head(&j);
+		tail = "],\n  \"missing\": ";
+	} else
+		tail = "\n  ],\n  \"missing\": ";
+	jpretty_raw(&j.p, tail, strlen(tail));
+	if (m->jobs.missing.type == JSCAN_NONE)
+		jpretty_raw(&j.p, "[]", 2);
+	else
+		(void)jpretty_value(&j.p, m->jobs.missing.p,
+		    m->jobs.missing.n, 2, 1);
+	jpretty_raw(&j.p, "\n}\n", 3);
+	jpretty_end(&j.p);
+	/* The ids not found are in the document: the status says so. */
+	pos = 0;
+	return (jscan_element(&m->jobs.missing, &pos, &v) == 1 ?
+	    EXIT_REFUSED : EXIT_OK);
 }
 
 static void
@@ -527,9 +599,9 @@ main(int argc, char **argv)
 		job_filter_add_id(gq.filter, gq.long_id);
 	}
 
-	/* The whole listing goes out in large writes: at 10,000 jobs a line
+	/* The listing goes out in large writes: at 10,000 jobs a line
 	 * buffer would mean 10,000 system calls. */
-	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
+	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	model_set_timeout(&m, timeout);
 	r = gq.json ? gq_json(&m, &gq) : gq_table(&m, &gq, t);
 	if (fflush(stdout) == EOF && r == EXIT_OK) {

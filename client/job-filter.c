@@ -162,12 +162,18 @@ job_filter_pass(const struct job_filter *f, const char *user,
 }
 
 bool
+job_filter_trivial(const struct job_filter *f)
+{
+	return (f->nusers <= 1 && !f->states_set && f->name == NULL);
+}
+
+bool
 job_filter_match(const struct job_filter *f, const struct job_row *row)
 {
 	char	user[256], state[32], name[1024];
 
 	/* Most listings have nothing left to filter. */
-	if (f->nusers <= 1 && !f->states_set && f->name == NULL)
+	if (job_filter_trivial(f))
 		return (true);
 	jscan_string(&row->v[JF_USER], user, sizeof user);
 	jscan_string(&row->v[JF_STATE], state, sizeof state);

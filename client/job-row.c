@@ -58,22 +58,19 @@ int
 job_row_scan_values(const struct jscan_val *arr, const int *columns,
     size_t ncolumns, struct job_row *row)
 {
-	struct jscan_val	val;
-	size_t			pos = 0, n = 0;
-	int			r;
+	struct jscan_val	vals[JOB_ROW_MAX_COLUMNS];
+	size_t			i, n;
 
 	memset(row, 0, sizeof *row);
 	row->obj = *arr;
-	while ((r = jscan_element(arr, &pos, &val)) == 1) {
-		if (n >= ncolumns)
-			return (-1);
-		if (columns[n] >= 0)
-			row->v[columns[n]] = val;
-		n++;
+	if (jscan_elements(&row->obj, vals, JOB_ROW_MAX_COLUMNS, &n) == -1 ||
+	    n != ncolumns)
+		return (-1);
+	for (i = 0; i < n; i++) {
+		if (columns[i] >= 0)
+			row->v[columns[i]] = vals[i];
 	}
-	if (r == 0)
-		jscan_close(&row->obj, pos);
-	return (r == 0 && n == ncolumns ? 0 : -1);
+	return (0);
 }
 
 static const struct jscan_val *

@@ -30,6 +30,9 @@ int	job_row_scan(const struct jscan_val *obj, struct job_row *row);
  * does not have ncolumns elements. */
 int	job_row_scan_values(const struct jscan_val *arr, const int *columns,
 	    size_t ncolumns, struct job_row *row);
+/* A listing's rows hold at most this many values (JF_COUNT, and room for
+ * the members a newer controller adds). */
+#define JOB_ROW_MAX_COLUMNS	128
 
 /* Appends to fields (a JSON array) the job members column col reads, so a
  * listing can ask the controller for just those (JOB_LIST "fields"). */

@@ -327,6 +327,42 @@ jscan_element_lazy(const struct jscan_val *arr, size_t *pos,
 	return (jscan_element_at(arr, pos, val, true));
 }
 
+int
+jscan_elements(struct jscan_val *arr, struct jscan_val *vals, size_t max,
+    size_t *n)
+{
+	const char	*b = arr->p;
+	size_t		 len = arr->n, i, k = 0;
+
+	if (arr->type != JSCAN_ARRAY || len < 2 || b[0] != '[')
+		return (-1);
+	i = jscan_ws(b, len, 1);
+	if (i < len && b[i] == ']')
+		goto end;
+	for (;;) {
+		if (k == max || jscan_value(b, len, &i, &vals[k++]) == -1)
+			return (-1);
+		i = jscan_ws(b, len, i);
+		if (i >= len)
+			return (-1);
+		if (b[i] == ']')
+			break;
+		if (b[i] != ',')
+			return (-1);
+		i++;
+	}
+end:
+	if (i >= len)
+		return (-1);
+	if (arr->lazy) {
+		arr->n = (uint32_t)(i + 1);
+		arr->lazy = false;
+	} else if (i != len - 1)
+		return (-1);
+	*n = k;
+	return (0);
+}
+
 void
 jscan_close(struct jscan_val *c, size_t pos)
 {

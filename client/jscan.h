@@ -60,6 +60,13 @@ int	jscan_member_lazy(const struct jscan_val *obj, size_t *pos,
 	    struct jscan_val *key, struct jscan_val *val);
 int	jscan_element_lazy(const struct jscan_val *arr, size_t *pos,
 	    struct jscan_val *val);
+/* Reads all of an array's elements into vals (room for max) at once, and
+ * sets *n to how many: a listing's row of values in one tight walk rather
+ * than an iteration per value. A lazy arr is measured (closed, as by
+ * jscan_close), so jscan_resume() goes on after it. Returns 0, or -1 on
+ * bad syntax or more than max elements. */
+int	jscan_elements(struct jscan_val *arr, struct jscan_val *vals,
+	    size_t max, size_t *n);
 /* After a walk of lazy c returned 0 with pos, gives c its measured
  * extent (c stays lazy when the walk has not ended). */
 void	jscan_close(struct jscan_val *c, size_t pos);

@@ -124,26 +124,31 @@ model_scan_columns(const struct jscan_val *cols, int **out)
 	return ((ssize_t)n);
 }
 
-/* Keeps the rows of a JOB_LIST reply that the filter passes: job objects,
- * or arrays of values under "columns" (a listing asked with "rows").
- * Returns 0, or -1 when the reply is not a job list. */
+/* Hands fn the rows of a JOB_LIST reply frame that the filter passes: job
+ * objects, or arrays of values under "columns" (a listing asked with
+ * "rows"); with whole, a job object's row holds the object alone (obj),
+ * its members unread. Sets frame's missing (the ids not found; JSCAN_NONE when the
+ * frame has none) and now, before the first row, and *more (whether a
+ * streamed reply goes on). Returns 0, or -1 when the frame is not a job
+ * list. */
 static int
-model_scan_jobs(const struct job_filter *f, char *body, size_t len,
-    struct model_jobs *out)
+model_walk_jobs(const struct job_filter *f, const char *body, size_t len,
+    void (*fn)(const struct job_row *, void *), void *arg, bool whole,
+    struct model_jobs *frame, bool *more)
 {
+	struct jscan_val	*missing = &frame->missing;
 	struct jscan_val	 top, key, val, job;
 	struct job_row		 row;
-	size_t			 pos = 0, jpos, at, size = 0;
+	size_t			 pos = 0, jpos, at;
 	ssize_t			 ncols = -1;
 	int			*cols = NULL;
 	bool			 jobs = false;
 	int			 r;
 
-	memset(out, 0, sizeof *out);
-	out->body = body;
 	/* One walk over the reply, each job read where it lies: a listing
 	 * can be megabytes. */
-	out->missing.type = JSCAN_NONE;
+	missing->type = JSCAN_NONE;
+	*more = false;
 	if (jscan_open(body, len, &top) == -1)
 		return (-1);
 	while ((r = jscan_member_lazy(&top, &pos, &key, &val)) == 1) {
@@ -154,16 +159,31 @@ model_scan_jobs(const struct job_filter *f, char *body, size_t len,
 			if (jscan_value(top.p, top.n, &at, &val) == -1)
 				goto bad;
 			if (jscan_key_is(&key, "missing"))
-				out->missing = val;
+				*missing = val;
 			else if ((ncols = model_scan_columns(&val, &cols)) ==
 			    -1)
 				goto bad;
-		} else if (jscan_key_is(&key, "jobs") && val.type ==
+		} else if (jscan_key_is(&key, "more"))
+			*more = jscan_true(&val);
+		else if (jscan_key_is(&key, "now"))
+			(void)jscan_int(&val, &frame->now);
+		else if (jscan_key_is(&key, "jobs") && val.type ==
 		    JSCAN_ARRAY) {
 			jobs = true;
 			jpos = 0;
 			while ((r = jscan_element_lazy(&val, &jpos, &job)) ==
 			    1) {
+				if (ncols < 0 && whole && job.type ==
+				    JSCAN_OBJECT) {
+					/* The object alone, measured. */
+					at = 0;
+					if (jscan_value(job.p, job.n, &at,
+					    &row.obj) == -1 || jscan_resume(
+					    &val, &jpos, &row.obj) == -1)
+						goto bad;
+					fn(&row, arg);
+					continue;
+				}
 				if ((ncols >= 0 ? job.type != JSCAN_ARRAY ||
 				    job_row_scan_values(&job, cols,
 				    (size_t)ncols, &row) != 0 :
@@ -171,14 +191,8 @@ model_scan_jobs(const struct job_filter *f, char *body, size_t len,
 				    job_row_scan(&job, &row) != 0) ||
 				    jscan_resume(&val, &jpos, &row.obj) == -1)
 					goto bad;
-				if (f != NULL && !job_filter_match(f, &row))
-					continue;
-				if (out->n == size) {
-					size = size != 0 ? size * 2 : 64;
-					out->rows = xreallocarray(out->rows,
-					    size, sizeof *out->rows);
-				}
-				out->rows[out->n++] = row;
+				if (f == NULL || job_filter_match(f, &row))
+					fn(&row, arg);
 			}
 			if (r == -1)
 				goto bad;
@@ -192,6 +206,32 @@ model_scan_jobs(const struct job_filter *f, char *body, size_t len,
 bad:
 	free(cols);
 	return (-1);
+}
+
+static void
+model_keep_row(const struct job_row *row, void *arg)
+{
+	struct model_jobs	*out = arg;
+
+	/* The room doubles at each power of two from 64. */
+	if (out->n == 0 || (out->n >= 64 && (out->n & (out->n - 1)) == 0))
+		out->rows = xreallocarray(out->rows, out->n == 0 ? 64 :
+		    out->n * 2, sizeof *out->rows);
+	out->rows[out->n++] = *row;
+}
+
+/* Keeps the rows of a whole JOB_LIST reply that the filter passes.
+ * Returns 0, or -1 when the reply is not a job list. */
+static int
+model_scan_jobs(const struct job_filter *f, char *body, size_t len,
+    struct model_jobs *out)
+{
+	bool	more;
+
+	memset(out, 0, sizeof *out);
+	out->body = body;
+	return (model_walk_jobs(f, body, len, model_keep_row, out, false, out,
+	    &more));
 }
 
 int
@@ -224,6 +264,52 @@ model_refresh_jobs(struct model *m, const json_t *fields)
 	model_jobs_free(&m->jobs);
 	m->jobs = jobs;
 	m->jobs_gen++;
+	m->refreshed = time(NULL);
+	return (m->status = 0);
+}
+
+int
+model_stream_jobs(struct model *m, const json_t *fields,
+    void (*fn)(const struct job_row *, void *), void *arg)
+{
+	json_t	*req = proto_msg(MSG_JOB_LIST);
+	char	*body;
+	size_t	 len;
+	bool	 more = true;
+	int	 r;
+
+	if (fields != NULL) {
+		json_object_set(req, "fields", (json_t *)fields);
+		json_object_set_new(req, "rows", json_true());
+	} else
+		json_object_set_new(req, "history", json_true());
+	json_object_set_new(req, "stream", json_true());
+	job_filter_request(&m->filter, req);
+	r = model_call(m, req, NULL, &body, &len);
+	json_decref(req);
+	/* Each frame replaces the last: m->jobs ends with the last one, its
+	 * missing ids, and no rows. */
+	model_jobs_free(&m->jobs);
+	m->jobs_gen++;
+	while (r == 0) {
+		free(m->jobs.body);
+		m->jobs.body = body;
+		if (model_walk_jobs(&m->filter, body, len, fn, arg, fields ==
+		    NULL && job_filter_trivial(&m->filter), &m->jobs,
+		    &more) == -1) {
+			model_jobs_free(&m->jobs);
+			snprintf(m->err, sizeof m->err, "bad reply from gbatchd "
+			    "at %s: not a job list", client_socket_path());
+			return (m->status = EXIT_UNREACHABLE);
+		}
+		if (!more)
+			break;
+		r = client_next_raw(m->c, &body, &len, m->err, sizeof m->err);
+	}
+	if (r != 0) {
+		model_jobs_free(&m->jobs);
+		return (m->status = r);
+	}
 	m->refreshed = time(NULL);
 	return (m->status = 0);
 }

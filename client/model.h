@@ -28,6 +28,7 @@ struct model_jobs {
 	struct job_row	*rows;		/* those the filter passed, in order */
 	size_t		 n;
 	struct jscan_val missing;	/* ids the controller did not find */
+	long long	 now;		/* the reply's "now" */
 };
 
 /* The cluster reports a client keeps (JOB_ACCT "report":"cluster"). */
@@ -70,6 +71,18 @@ int	model_client(struct model *, struct client **cp);
  * up to the timeout (twice when a kept connection turns out dead and is
  * opened again). */
 int	model_refresh_jobs(struct model *, const json_t *fields);
+
+/* As model_refresh_jobs, but the listing comes streamed ("stream": in
+ * frames of a few thousand jobs) and each row the filter passes goes to
+ * fn as its frame arrives, valid during the call only: memory stays flat
+ * whatever the queue's size. During the calls and afterwards m->jobs holds
+ * no rows, only the frame's now and, once the last frame came, the ids the
+ * controller did not find (missing). Without fields, every member and the
+ * event history (of jobs asked for by id), and when the filter has nothing
+ * left to check, a row holds the job's object alone (obj), unread. Returns as refresh_jobs; a
+ * failure part-way leaves the rows already handed over. */
+int	model_stream_jobs(struct model *, const json_t *fields,
+	    void (*fn)(const struct job_row *, void *), void *arg);
 
 /* Asks for every member of job id and its history, whatever the filter;
  * it replaces m->job (n is 0 when the controller does not know the id).

@@ -25,6 +25,14 @@ struct table_sel {
 struct table_cell {
 	uint32_t	off;
 	uint32_t	len;
+	uint32_t	width;		/* display width */
+};
+
+/* A line of an aligned table, built before it is handed over. */
+struct table_line {
+	char	*s;
+	size_t	 len;
+	size_t	 size;
 };
 
 struct table {
@@ -39,6 +47,8 @@ struct table {
 	bool			 tty;		/* CSV: out is a terminal */
 	bool			 started;	/* streamed: header line done */
 	bool			 ended;		/* table_end() was called */
+	bool			 flushed;	/* aligned: table_flush() was
+						 * called; rows print as added */
 
 	/* Aligned: every cell, back to back. Streamed: the line being
 	 * written, so a row leaves in one fwrite. */
@@ -51,6 +61,7 @@ struct table {
 
 	char			*esc;		/* CSV on a terminal: a cell */
 	size_t			 escsize;	/* escaped, before quoting */
+	struct table_line	 line;		/* aligned and flushed: a row */
 };
 
 struct table *
@@ -82,6 +93,7 @@ table_free(struct table *t)
 		return;
 	free(t->text);
 	free(t->cells);
+	free(t->line.s);
 	free(t->esc);
 	free(t);
 }
@@ -238,6 +250,10 @@ table_append(struct table *t, const char *s, size_t len)
 	return (elen);
 }
 
+static bool	table_is_plain(const char *, size_t, const char *);
+static void	table_render_row(struct table *, struct table_line *,
+		    const struct table_cell *);
+
 /* Keeps one row of an aligned table, its cells escaped. */
 static void
 table_add_aligned(struct table *t, const void *row, const void *ctx)
@@ -267,59 +283,131 @@ table_add_aligned(struct table *t, const void *row, const void *ctx)
 		 * that, and a listing that large is cut rather than wrapped. */
 		if (t->textlen + SAFE_TEXT_MAX_ESC * len >= UINT32_MAX)
 			len = 0;
-		len = table_append(t, v, len);
-		v = t->text + t->textlen;
-		if (s->fixed != 0)
-			len = table_cut(v, len, s->fixed);
+		if (table_is_plain(v, len, NULL)) {
+			/* Most cells: printable ASCII, as it comes, a
+			 * column per byte. */
+			table_reserve(t, len);
+			memcpy(t->text + t->textlen, v, len);
+			if (s->fixed != 0 && len > s->fixed)
+				len = s->fixed;
+			w = len;
+		} else {
+			len = table_append(t, v, len);
+			v = t->text + t->textlen;
+			if (s->fixed != 0)
+				len = table_cut(v, len, s->fixed);
+			w = table_width(v, len);
+		}
 		cell[i].off = (uint32_t)t->textlen;
 		cell[i].len = (uint32_t)len;
+		cell[i].width = (uint32_t)w;
 		t->textlen += len;
-		if (s->fixed == 0 && (w = table_width(v, len)) > s->width)
+		if (s->fixed == 0 && w > s->width)
 			s->width = w;
 	}
 	t->nrows++;
 }
 
-/* A line of an aligned table, built before it is handed over. */
-struct table_line {
-	char	*s;
-	size_t	 len;
-	size_t	 size;
-};
-
+/* Makes room in the line for n more bytes and a NUL. */
 static void
-table_line_put(struct table_line *l, const char *s, size_t n, size_t pad)
+table_line_reserve(struct table_line *l, size_t n)
 {
-	if (l->len + n + pad + 1 > l->size) {
-		while (l->len + n + pad + 1 > l->size)
+	if (l->len + n + 1 > l->size) {
+		while (l->len + n + 1 > l->size)
 			l->size = l->size != 0 ? l->size * 2 : 256;
 		l->s = xrealloc(l->s, l->size);
 	}
-	memcpy(l->s + l->len, s, n);
-	l->len += n;
-	memset(l->s + l->len, ' ', pad);
-	l->len += pad;
-	l->s[l->len] = '\0';
 }
 
-/* Appends cell i, padded to its column's width, after two spaces unless it
- * is the first; the last column is not padded on the right. */
+/* Appends cell i (width w), padded to its column's width, after two
+ * spaces unless it is the first; the last column is not padded on the
+ * right. */
 static void
 table_line_cell(struct table *t, struct table_line *l, size_t i,
-    const char *s, size_t len)
+    const char *s, size_t len, size_t w)
 {
 	struct table_sel	*sel = &t->sel[i];
-	size_t			 w = table_width(s, len);
 	size_t			 pad = sel->width > w ? sel->width - w : 0;
-	int			 last = i == t->nsel - 1;
+	char			*p;
 
-	if (i > 0)
-		table_line_put(l, "  ", 2, 0);
+	if (!sel->col->right && i == t->nsel - 1)
+		pad = 0;
+	table_line_reserve(l, 2 + len + pad);
+	p = l->s + l->len;
+	if (i > 0) {
+		*p++ = ' ';
+		*p++ = ' ';
+	}
 	if (sel->col->right) {
-		table_line_put(l, "", 0, pad);
-		table_line_put(l, s, len, 0);
-	} else
-		table_line_put(l, s, len, last ? 0 : pad);
+		memset(p, ' ', pad);
+		memcpy(p + pad, s, len);
+	} else {
+		memcpy(p, s, len);
+		memset(p + len, ' ', pad);
+	}
+	p += len + pad;
+	*p = '\0';
+	l->len = (size_t)(p - l->s);
+}
+
+/* A kept row's line: its cells at their columns' widths. */
+static void
+table_render_row(struct table *t, struct table_line *l,
+    const struct table_cell *cell)
+{
+	size_t	i;
+
+	for (i = 0; i < t->nsel; i++)
+		table_line_cell(t, l, i, t->text + cell[i].off, cell[i].len,
+		    cell[i].width);
+}
+
+/* A row of a flushed table: each cell straight into the line at its
+ * column's width, the lines written out once they fill TABLE_OUT. */
+#define TABLE_OUT	65536
+
+static void
+table_add_flushed(struct table *t, const void *row, const void *ctx)
+{
+	struct table_sel	*s;
+	const char		*v;
+	char			 buf[8192];
+	size_t			 i, len, w;
+
+	for (i = 0; i < t->nsel; i++) {
+		s = &t->sel[i];
+		buf[0] = '\0';
+		v = s->col->get(row, ctx, buf, sizeof buf);
+		if (v == NULL || *v == '\0')
+			v = "-";
+		len = strlen(v);
+		if (table_is_plain(v, len, NULL)) {
+			if (s->fixed != 0 && len > s->fixed)
+				len = s->fixed;
+			w = len;
+		} else {
+			w = safe_text_len(v, len);
+			if (w + 1 > t->escsize) {
+				t->escsize = w + 1;
+				t->esc = xrealloc(t->esc, t->escsize);
+			}
+			safe_text(v, len, t->esc, t->escsize);
+			v = t->esc;
+			len = w;
+			if (s->fixed != 0)
+				len = table_cut(v, len, s->fixed);
+			w = table_width(v, len);
+		}
+		if (s->fixed == 0 && w > s->width)
+			s->width = w;
+		table_line_cell(t, &t->line, i, v, len, w);
+	}
+	table_line_reserve(&t->line, 1);
+	t->line.s[t->line.len++] = '\n';
+	if (t->line.len >= TABLE_OUT) {
+		fwrite(t->line.s, 1, t->line.len, t->out);
+		t->line.len = 0;
+	}
 }
 
 /* Appends len bytes of s to the line. */
@@ -501,7 +589,10 @@ table_add(struct table *t, const void *row, const void *ctx)
 	size_t		 i;
 
 	if (t->format == TABLE_ALIGNED) {
-		table_add_aligned(t, row, ctx);
+		if (t->flushed)
+			table_add_flushed(t, row, ctx);
+		else
+			table_add_aligned(t, row, ctx);
 		return;
 	}
 	table_start(t);
@@ -521,7 +612,7 @@ table_end(struct table *t)
 	if (!t->ended) {
 		t->ended = true;
 		if (t->format == TABLE_ALIGNED)
-			table_print(t, t->out, t->header);
+			table_flush(t, t->out, t->header);
 		else
 			table_start(t);
 	}
@@ -534,9 +625,8 @@ void
 table_render(struct table *t, bool header, table_line_fn fn, void *arg)
 {
 	struct table_line	 l = { NULL, 0, 0 };
-	struct table_cell	*cell;
 	const char		*h;
-	size_t			 r, i;
+	size_t			 r, i, n;
 
 	if (t->format != TABLE_ALIGNED) {
 		/* A streamed table's rows are gone: table_end() it. */
@@ -545,7 +635,10 @@ table_render(struct table *t, bool header, table_line_fn fn, void *arg)
 	}
 
 	/* Without a header, columns fit their cells alone: "gq -h -o id"
-	 * prints bare ids, ready for a script. */
+	 * prints bare ids, ready for a script. The header went out with a
+	 * flushed table's first rows. */
+	if (t->flushed)
+		header = false;
 	for (i = 0; header && i < t->nsel; i++) {
 		if (t->sel[i].fixed == 0 && t->sel[i].hwidth > t->sel[i].width)
 			t->sel[i].width = t->sel[i].hwidth;
@@ -553,18 +646,14 @@ table_render(struct table *t, bool header, table_line_fn fn, void *arg)
 	if (header) {
 		for (i = 0; i < t->nsel; i++) {
 			h = t->sel[i].col->header;
-			table_line_cell(t, &l, i, h, table_cut(h, strlen(h),
-			    t->sel[i].width));
+			n = table_cut(h, strlen(h), t->sel[i].width);
+			table_line_cell(t, &l, i, h, n, table_width(h, n));
 		}
 		fn(arg, -1, l.s != NULL ? l.s : "", l.len);
 	}
 	for (r = 0; r < t->nrows; r++) {
-		cell = &t->cells[r * t->nsel];
 		l.len = 0;
-		for (i = 0; i < t->nsel; i++) {
-			table_line_cell(t, &l, i, t->text + cell[i].off,
-			    cell[i].len);
-		}
+		table_render_row(t, &l, &t->cells[r * t->nsel]);
 		fn(arg, (long)r, l.s != NULL ? l.s : "", l.len);
 	}
 	free(l.s);
@@ -582,6 +671,22 @@ void
 table_print(struct table *t, FILE *f, bool header)
 {
 	table_render(t, header, table_print_line, f);
+}
+
+void
+table_flush(struct table *t, FILE *f, bool header)
+{
+	if (t->flushed) {
+		fwrite(t->line.s, 1, t->line.len, t->out);
+		t->line.len = 0;
+		return;
+	}
+	table_render(t, header, table_print_line, f);
+	t->flushed = true;
+	t->out = f;
+	t->header = header;
+	t->nrows = 0;
+	t->textlen = 0;
 }
 
 void

@@ -98,6 +98,14 @@ int		 table_end(struct table *);
  * as table_end() does without table_set_format(). */
 void		 table_print(struct table *, FILE *, bool header);
 
+/* Prints an aligned table's header (unless header is false) and the rows
+ * kept so far to f, as table_print() does, and drops them; from then on
+ * each row added prints at once, at the widths reached (a wider cell
+ * widens its column from its own row on). For a listing that arrives in
+ * parts (gq): its first rows size the columns, and memory stays flat
+ * whatever the rows that follow. table_end() calls it. */
+void		 table_flush(struct table *, FILE *, bool header);
+
 /* Hands an aligned table's lines, as table_print() writes them but without
  * their newlines, to fn: the header (row -1, unless header is false), then
  * each row by its index. s is valid during the call only. For a caller

@@ -1,9 +1,19 @@
 /* req-job-list.c: JOB_LIST. Jobs not yet finished come from memory;
  * finished ones (asked by id or by state) from the store. The reply is
- * written as text (job-list.c), not built as a jansson tree, into one
- * buffer that holds the whole frame, header included: the output takes it
- * by reference, without a copy, and gives it back when it is written, so
- * the next listing reuses it rather than growing a new one by doubling. */
+ * written as text (job-list.c), not built as a jansson tree.
+ *
+ * One frame: the whole reply in one buffer, header included; the output
+ * takes it by reference, without a copy, and gives it back when it is
+ * written, so the next listing reuses it rather than growing a new one by
+ * doubling.
+ *
+ * "stream": frames of up to REQ_JOB_LIST_ROWS jobs, one frame per loop
+ * pass, the in-memory jobs walked in id order from where the last frame
+ * stopped; the next frame waits while the client has not read the last
+ * ones. The client prints the first jobs while the controller writes the
+ * next, both sides' memory stays flat whatever the queue's size, and the
+ * controller keeps scheduling in between. A job appears once, as it was
+ * when its frame was written. */
 #include <sys/types.h>
 
 #include <inttypes.h>
@@ -14,8 +24,10 @@
 #include <time.h>
 
 #include <event2/buffer.h>
+#include <event2/event.h>
 
 #include "common/frame.h"
+#include "common/log.h"
 #include "common/proto.h"
 #include "common/xmalloc.h"
 #include "daemon/controller/gbatchd.h"
@@ -30,6 +42,12 @@
 
 /* Leave room for the reply's tail under the client's frame limit. */
 #define REQ_JOB_LIST_MAX	(FRAME_MAX_REPLY - (1U << 20))
+
+/* A streamed frame holds up to this many jobs or bytes; the next waits
+ * while the client has REQ_JOB_LIST_BACKLOG unread. */
+#define REQ_JOB_LIST_ROWS	4096
+#define REQ_JOB_LIST_BYTES	(1U << 20)
+#define REQ_JOB_LIST_BACKLOG	(2U << 20)
 
 struct req_job_list {
 	struct jtext	 out;
@@ -50,7 +68,26 @@ struct req_job_list {
 	bool		 private;
 	uid_t		 viewer;
 	bool		 hide_detail;	/* for the row being written */
+	uint64_t	*missing;	/* ids asked for that do not exist */
+	size_t		 nmissing;
+	/* A stream (req_job_list_step): the request (l->user points into
+	 * it), its peer, the jobs in the frame being written, the frames
+	 * sent, and the last in-memory job written. */
+	json_t		*msg;
+	bool		 stream;
+	uint64_t	 peer;		/* peer_serial */
+	size_t		 nframe;
+	size_t		 sent;
+	uint64_t	 cursor;
+	struct event	*ev;
+	struct req_job_list *next;
 };
+
+static struct req_job_list	*req_job_list_streams;
+static const struct timeval	 req_job_list_at_once = { 0, 0 };
+
+static void	req_job_list_begin(struct req_job_list *);
+static void	req_job_list_flush(struct req_job_list *);
 
 static bool
 req_job_list_wanted(const struct req_job_list *l, const struct store_job *r)
@@ -90,28 +127,33 @@ req_job_list_add(const struct store_job *r, void *arg)
 
 	if (!req_job_list_wanted(l, r))
 		return;
-	if (l->out.len > REQ_JOB_LIST_MAX) {
+	if (!l->stream && l->out.len > REQ_JOB_LIST_MAX) {
 		l->truncated = true;
 		return;
 	}
-	if (l->count++ != 0)
+	l->count++;
+	if (l->nframe++ != 0)
 		jtext_add(&l->out, ",", 1);
 	l->hide_detail = l->private && r->uid != l->viewer;
 	if (l->rows) {
 		job_list_values(&l->out, r, l->now, fields, l->hide_detail ?
 		    job_field_private_set() : jfs_none());
-		return;
+	} else {
+		if (l->hide_detail)
+			fields = jfs_minus(fields, job_field_private_set());
+		job_list_row(&l->out, r, l->now, fields);
+		if (l->history) {
+			/* The record's closing brace moves past its
+			 * history. */
+			l->out.len--;
+			jtext_add(&l->out, ",\"history\":[", 12);
+			(void)store_job_events(r->id, req_job_list_event, l);
+			jtext_add(&l->out, "]}", 2);
+		}
 	}
-	if (l->hide_detail)
-		fields = jfs_minus(fields, job_field_private_set());
-	job_list_row(&l->out, r, l->now, fields);
-	if (l->history) {
-		/* The record's closing brace moves past its history. */
-		l->out.len--;
-		jtext_add(&l->out, ",\"history\":[", 12);
-		(void)store_job_events(r->id, req_job_list_event, l);
-		jtext_add(&l->out, "]}", 2);
-	}
+	if (l->stream && (l->nframe >= REQ_JOB_LIST_ROWS ||
+	    l->out.len >= REQ_JOB_LIST_BYTES))
+		req_job_list_flush(l);
 }
 
 static void
@@ -186,6 +228,12 @@ req_job_list_parse(struct req_job_list *l, const json_t *msg, char *err,
 		return (-1);
 	}
 	l->rows = json_is_true(v);
+	v = json_object_get(msg, "stream");
+	if (v != NULL && !json_is_boolean(v)) {
+		snprintf(err, errlen, "stream: expected true or false");
+		return (-1);
+	}
+	l->stream = json_is_true(v);
 	if (l->rows && json_is_true(json_object_get(msg, "history"))) {
 		snprintf(err, errlen, "rows and history exclude each other: "
 		    "a history belongs to a job object");
@@ -270,19 +318,208 @@ req_job_list_array(struct req_job_list *l, uint64_t id)
 	(void)store_job_each_of_array(id, req_job_list_array_ended, l);
 }
 
+/* Starts the next frame: its head, up to the first job. */
+static void
+req_job_list_begin(struct req_job_list *l)
+{
+	if (l->stream)
+		jtext_init(&l->out, 65536);
+	req_text_begin(&l->out, l->msg);
+	jtext_add(&l->out, ",\"now\":", 7);
+	jtext_int(&l->out, l->now);
+	if (l->rows) {
+		jtext_add(&l->out, ",\"columns\":", 11);
+		job_list_columns(&l->out, l->fields);
+	}
+	jtext_add(&l->out, ",\"jobs\":[", 9);
+	l->nframe = 0;
+}
+
+/* A stream: sends the frame being written, with more to come, and starts
+ * the next. Its peer is there: frames are written within a pass that
+ * found it. */
+static void
+req_job_list_flush(struct req_job_list *l)
+{
+	jtext_add(&l->out, "],\"more\":true}", 14);
+	req_text_send(peer_by_serial(l->peer), &l->out);
+	l->sent++;
+	req_job_list_begin(l);
+}
+
+/* Ends the last frame: the ids not found, whether it was cut short, and
+ * for a stream that nothing follows. */
+static void
+req_job_list_tail(struct req_job_list *l)
+{
+	size_t	i;
+
+	jtext_add(&l->out, "],\"missing\":[", 13);
+	for (i = 0; i < l->nmissing; i++) {
+		if (i != 0)
+			jtext_add(&l->out, ",", 1);
+		jtext_int(&l->out, (int64_t)l->missing[i]);
+	}
+	jtext_add(&l->out, "]", 1);
+	if (l->truncated)
+		jtext_add(&l->out, ",\"truncated\":true", 17);
+	if (l->stream)
+		jtext_add(&l->out, ",\"more\":false", 13);
+	jtext_add(&l->out, "}", 1);
+}
+
+/* The jobs asked for by id, in the order asked; those not found go to
+ * l->missing. */
+static void
+req_job_list_ids(struct req_job_list *l, const json_t *ids)
+{
+	struct store_job	 row;
+	struct job		*j;
+	uint64_t		 id;
+	size_t			 i;
+
+	for (i = 0; i < json_array_size(ids); i++) {
+		id = (uint64_t)json_integer_value(json_array_get(ids, i));
+		if ((j = job_find(id)) != NULL) {
+			if (job_array_job_id(j) == id)
+				req_job_list_array(l, id);
+			else
+				req_job_list_memory(l, j);
+		} else if (store_job_get(id, &row) == 1) {
+			if (row.array_job_id == id) {
+				store_job_done();
+				req_job_list_array(l, id);
+				continue;
+			}
+			req_job_list_add(&row, l);
+			store_job_done();
+		} else {
+			l->missing = xreallocarray(l->missing, l->nmissing + 1,
+			    sizeof *l->missing);
+			l->missing[l->nmissing++] = id;
+		}
+	}
+}
+
+/* The finished jobs in the states asked for, from the store. */
+static void
+req_job_list_stored(struct req_job_list *l)
+{
+	int	s;
+
+	for (s = 0; l->any_state && s < JOB_STATE_COUNT; s++) {
+		if (l->states[s] && job_state_is_terminal(s))
+			(void)store_job_each_in_state(s, l->user,
+			    l->ended_since, req_job_list_add, l);
+	}
+}
+
+static void
+req_job_list_end(struct req_job_list *l)
+{
+	struct req_job_list	**pp;
+
+	for (pp = &req_job_list_streams; *pp != NULL; pp = &(*pp)->next) {
+		if (*pp == l) {
+			*pp = l->next;
+			break;
+		}
+	}
+	if (l->ev != NULL)
+		event_free(l->ev);
+	free(l->out.buf);
+	free(l->missing);
+	json_decref(l->msg);
+	free(l);
+}
+
+/* A stream's pass: the in-memory jobs after l->cursor until a frame has
+ * gone out, then, once they are all written, the stored ones and the
+ * last frame. */
+static void
+req_job_list_step(evutil_socket_t fd, short what, void *arg)
+{
+	struct req_job_list	*l = arg;
+	struct timeval		 later = { 0, 2000 };
+	struct peer		*p;
+	struct job		*j;
+	size_t			 sent = l->sent;
+
+	(void)fd;
+	(void)what;
+	if ((p = peer_by_serial(l->peer)) == NULL) {
+		req_job_list_end(l);
+		return;
+	}
+	if (peer_backlog(p) > REQ_JOB_LIST_BACKLOG) {
+		evtimer_add(l->ev, &later);
+		return;
+	}
+	/* Ids only grow along the list (job.c), so the job after the
+	 * cursor is found again even when the cursor's own job has gone. */
+	if (l->cursor == 0)
+		j = job_first();
+	else if ((j = job_find(l->cursor)) != NULL)
+		j = job_next(j);
+	else {
+		for (j = job_first(); j != NULL && job_id(j) < l->cursor;
+		    j = job_next(j))
+			;
+	}
+	for (; j != NULL && l->sent == sent; j = job_next(j)) {
+		l->cursor = job_id(j);
+		if (!l->any_state && job_state_is_terminal(job_state(j)))
+			continue;
+		req_job_list_memory(l, j);
+	}
+	if (j != NULL) {
+		/* A timer due at once, not event_active: libevent runs the
+		 * events activated during a pass in that same pass. */
+		evtimer_add(l->ev, &req_job_list_at_once);
+		return;
+	}
+	req_job_list_stored(l);
+	req_job_list_tail(l);
+	req_text_send(p, &l->out);
+	log_debug("peer %s: JOB_LIST: %zu jobs in %zu frames", peer_addr(p),
+	    l->count, l->sent + 1);
+	req_job_list_end(l);
+}
+
+/* A listing asked with "stream": its frames go out from the loop. */
+static void
+req_job_list_stream(struct peer *p, struct req_job_list *l)
+{
+	struct req_job_list	*s = xmalloc(sizeof *s);
+
+	*s = *l;
+	s->msg = json_incref(s->msg);
+	s->peer = peer_serial(p);
+	s->ev = event_new(gbatchd_event_base(), -1, 0, req_job_list_step, s);
+	s->next = req_job_list_streams;
+	req_job_list_streams = s;
+	req_job_list_begin(s);
+	if (json_array_size(json_object_get(s->msg, "ids")) > 0) {
+		/* A few jobs named by id: written at once. */
+		req_job_list_ids(s, json_object_get(s->msg, "ids"));
+		req_job_list_tail(s);
+		req_text_send(p, &s->out);
+		req_job_list_end(s);
+		return;
+	}
+	req_job_list_step(-1, 0, s);
+}
+
 static void
 req_job_list(struct peer *p, const json_t *msg)
 {
 	struct req_job_list	 l;
-	struct store_job	 row;
 	struct evbuffer		*frame;
 	struct job		*j;
 	struct timespec		 t0, t1;
 	json_t			*ids;
 	char			 err[512];
-	size_t			 i, len, nmissing = 0;
-	uint64_t		 id, *missing = NULL;
-	int			 s;
+	size_t			 len;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	memset(&l, 0, sizeof l);
@@ -290,6 +527,7 @@ req_job_list(struct peer *p, const json_t *msg)
 		req_error(p, msg, PROTO_E_INVALID, "%s", err);
 		return;
 	}
+	l.msg = (json_t *)msg;
 	l.now = gbatchd_now();
 	l.now_ms = gbatchd_now_ms();
 	/* The scheduling order costs a walk of the pending jobs: only for
@@ -298,64 +536,25 @@ req_job_list(struct peer *p, const json_t *msg)
 		schedule_rank();
 	l.private = gbatchd_conf()->private_data && !peer_is_operator(p);
 	l.viewer = peer_uid(p);
+	if (l.stream) {
+		req_job_list_stream(p, &l);
+		return;
+	}
 	ids = json_object_get(msg, "ids");
 	req_job_list_start(&l, json_array_size(ids));
-
-	req_text_begin(&l.out, msg);
-	jtext_add(&l.out, ",\"now\":", 7);
-	jtext_int(&l.out, l.now);
-	if (l.rows) {
-		jtext_add(&l.out, ",\"columns\":", 11);
-		job_list_columns(&l.out, l.fields);
-	}
-	jtext_add(&l.out, ",\"jobs\":[", 9);
-
-	if (json_array_size(ids) > 0) {
-		for (i = 0; i < json_array_size(ids); i++) {
-			id = (uint64_t)json_integer_value(json_array_get(ids,
-			    i));
-			if ((j = job_find(id)) != NULL) {
-				if (job_array_job_id(j) == id)
-					req_job_list_array(&l, id);
-				else
-					req_job_list_memory(&l, j);
-			} else if (store_job_get(id, &row) == 1) {
-				if (row.array_job_id == id) {
-					store_job_done();
-					req_job_list_array(&l, id);
-					continue;
-				}
-				req_job_list_add(&row, &l);
-				store_job_done();
-			} else {
-				missing = xreallocarray(missing, nmissing + 1,
-				    sizeof *missing);
-				missing[nmissing++] = id;
-			}
-		}
-	} else {
+	req_job_list_begin(&l);
+	if (json_array_size(ids) > 0)
+		req_job_list_ids(&l, ids);
+	else {
 		for (j = job_first(); j != NULL; j = job_next(j)) {
 			if (!l.any_state && job_state_is_terminal(job_state(j)))
 				continue;
 			req_job_list_memory(&l, j);
 		}
-		for (s = 0; l.any_state && s < JOB_STATE_COUNT; s++) {
-			if (l.states[s] && job_state_is_terminal(s))
-				(void)store_job_each_in_state(s, l.user,
-				    l.ended_since, req_job_list_add, &l);
-		}
+		req_job_list_stored(&l);
 	}
-	jtext_add(&l.out, "],\"missing\":[", 13);
-	for (i = 0; i < nmissing; i++) {
-		if (i != 0)
-			jtext_add(&l.out, ",", 1);
-		jtext_int(&l.out, (int64_t)missing[i]);
-	}
-	free(missing);
-	if (l.truncated)
-		jtext_add(&l.out, "],\"truncated\":true}", 19);
-	else
-		jtext_add(&l.out, "]}", 2);
+	req_job_list_tail(&l);
+	free(l.missing);
 
 	len = l.out.len - FRAME_HEADER;
 	req_text_end(&l.out);
@@ -374,10 +573,13 @@ req_job_list(struct peer *p, const json_t *msg)
 	    (t1.tv_nsec - t0.tv_nsec) / 1e6);
 }
 
-/* Frees the kept buffer (at exit, for leak checkers). */
+/* Frees the kept buffer and the streams under way (at exit, for leak
+ * checkers). */
 void
 req_job_list_free(void)
 {
+	while (req_job_list_streams != NULL)
+		req_job_list_end(req_job_list_streams);
 	free(req_job_list_spare);
 	req_job_list_spare = NULL;
 	req_job_list_spare_size = 0;

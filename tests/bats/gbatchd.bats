@@ -331,6 +331,81 @@ assert bad["message"] == "rows: expected true or false", bad
 assert both["ok"] is False and "rows and history exclude each other" in both["message"], both' "$output"
 }
 
+@test "JOB_LIST stream: frames of up to 4,096 jobs, each ending with more, the last with missing" {
+	gb_start_controller
+	"$GBATCH_BUILDDIR/bench/submit-pipelined" -H -n 9000 >/dev/null
+	python3 -c '
+import json, socket, struct, sys
+def conn():
+    s = socket.socket(socket.AF_UNIX)
+    s.connect(sys.argv[1])
+    send(s, {"type": 100, "version": 1, "role": "client"})
+    assert recv(s)["ok"] is True
+    return s
+def send(s, m):
+    b = json.dumps(m).encode()
+    s.sendall(struct.pack(">I", len(b)) + b)
+def recv(s):
+    def rd(n):
+        b = b""
+        while len(b) < n:
+            c = s.recv(n - len(b))
+            assert c, "gbatchd closed the connection"
+            b += c
+        return b
+    return json.loads(rd(struct.unpack(">I", rd(4))[0]))
+
+s = conn()
+send(s, {"type": 201, "seq": 7, "rows": True, "fields": ["state"]})
+whole = recv(s)
+assert len(whole["jobs"]) == 9000 and "more" not in whole, whole.keys()
+
+# A stream; a PING sent behind it is answered in between or after, told
+# apart by its seq.
+send(s, {"type": 201, "seq": 8, "rows": True, "stream": True,
+         "fields": ["state"]})
+send(s, {"type": 101, "seq": 9})
+frames, ping = [], None
+while True:
+    m = recv(s)
+    if m.get("seq") == 9:
+        ping = m
+        continue
+    assert m["re"] == 201 and m["seq"] == 8 and m["ok"] is True, m
+    frames.append(m)
+    if not m["more"]:
+        break
+if ping is None:
+    ping = recv(s)
+assert ping["re"] == 101 and ping["ok"] is True, ping
+assert len(frames) == 3, [len(f["jobs"]) for f in frames]
+assert all(len(f["jobs"]) <= 4096 for f in frames)
+assert all(f["more"] is True and "missing" not in f for f in frames[:-1])
+assert frames[-1]["missing"] == [] and frames[-1]["more"] is False
+assert all(f["columns"] == whole["columns"] and f["now"] == frames[0]["now"]
+           for f in frames)
+assert [r for f in frames for r in f["jobs"]] == whole["jobs"]
+
+# Objects stream too; ids come in one frame, those not found in missing.
+send(s, {"type": 201, "stream": True, "ids": [3, 999999], "fields": []})
+m = recv(s)
+assert m["jobs"] == [{"id": 3}] and m["missing"] == [999999], m
+assert m["more"] is False, m
+send(s, {"type": 201, "stream": "yes"})
+m = recv(s)
+assert m["ok"] is False and m["message"] == "stream: expected true or false", m
+
+# A client that goes away in the middle of a stream leaves gbatchd
+# answering the others.
+t = conn()
+send(t, {"type": 201, "stream": True})
+recv(t)
+t.close()
+send(s, {"type": 101})
+assert recv(s)["ok"] is True' "$GBATCH_SOCKET"
+	gctl ping >/dev/null
+}
+
 @test "JOB_LIST with fields sends those members and id, nothing else" {
 	gb_start_controller
 	gb_submit -H --wrap 'true' >/dev/null

@@ -366,3 +366,61 @@ for k in ("command", "argv", "workdir", "stdout", "stderr", "message"):
 	gcancel "$big"
 	gb_wait_state "$p1" COMPLETED
 }
+
+# A varied queue for the listing tests: names that need escaping or are
+# wide, an array's waiting tasks as one row, a job waiting for its begin
+# time, then N held jobs pipelined (bench/submit-pipelined), then more.
+gq_many_jobs() {
+	gb_submit -H -J 'a b' --wrap true >/dev/null
+	rawsubmit "$EVIL_JOB" >/dev/null
+	gb_submit -H -J 'ünïcödé' -G 2 --wrap true >/dev/null
+	gb_submit -H -a 0-99%8 -J sweep --wrap true >/dev/null
+	gb_submit --begin now+1hour -J later --wrap true >/dev/null
+	"$GBATCH_BUILDDIR/bench/submit-pipelined" -H -n "$1" >/dev/null
+	gb_submit -H -J "$(printf '%0200d' 7)" --wrap true >/dev/null
+	gb_submit -H -J last -G 4 --wrap true >/dev/null
+}
+
+@test "gq streams a listing of a few thousand jobs, row for row as the whole listing prints it" {
+	gq_many_jobs 3000
+	# -S id lists the same jobs in the same order, but reads the whole
+	# listing before it prints (one frame); the default streams it.
+	gq >streamed
+	gq -S id >whole
+	[ "$(wc -l <streamed)" -eq 3008 ]
+	cmp streamed whole
+	gq -h -o id,name,argv,state,reason >streamed
+	gq -h -S id -o id,name,argv,state,reason >whole
+	cmp streamed whole
+	grep -q '^ *[0-9]*_\[0-99%8\] .*sweep' streamed
+	grep -Fq "$EVIL_NAME" streamed
+	gb_no_controls streamed
+}
+
+@test "gq sizes its columns on the first 5,000 rows of a longer listing and keeps every row" {
+	gq_many_jobs 6000
+	gq >streamed
+	gq -S id >whole
+	[ "$(wc -l <streamed)" -eq 6008 ]
+	# The rows are the same, cell for cell.
+	awk '{ $1 = $1 } 1' streamed >a
+	awk '{ $1 = $1 } 1' whole >b
+	cmp a b
+	# The header and the first 5,000 rows set the widths: up to the
+	# 200-character name, which comes after them, every row's STATE
+	# starts where the header's does; that name widens its column from
+	# its own row on, where the whole listing widened it for every row.
+	python3 -c '
+import sys
+def state_at(path):
+    # The column (in characters) where the STATE cell of each line starts.
+    cols = []
+    for line in open(path, encoding="utf-8"):
+        at = [line.find("  " + w) for w in ("STATE", "HELD ", "PENDING ")]
+        cols.append(max(at))
+    return cols
+s, w = state_at("streamed"), state_at("whole")
+assert len(set(s[:6006])) == 1, sorted(set(s[:6006]))
+assert s[6007] > s[0], (s[6007], s[0])
+assert len(set(w)) == 1, sorted(set(w))'
+}

@@ -242,6 +242,58 @@ test_deep(void)
 	is_int(scan(buf, &v), -1, "nesting beyond the limit refused");
 }
 
+/* jscan_elements reads a row of values at once, from a lazy row inside a
+ * listing too, and the listing's walk goes on after it. */
+static void
+test_elements(void)
+{
+	const char		*s = "{\"jobs\":[[1, \"a,]\" ,null,[2,3],{\"k\":1},"
+				    "true],[],[7]]}";
+	struct jscan_val	 top, key, jobs, row, v[8];
+	size_t			 pos = 0, jpos = 0, n = 99;
+	int			 rows = 0;
+
+	is_int(scan(s, &top), 0, "elements: a listing");
+	is_int(jscan_member_lazy(&top, &pos, &key, &jobs), 1, "its jobs");
+	while (jscan_element_lazy(&jobs, &jpos, &row) == 1) {
+		if (jscan_elements(&row, v, 8, &n) == -1 ||
+		    jscan_resume(&jobs, &jpos, &row) == -1)
+			break;
+		if (rows++ == 0) {
+			is_int((int)n, 6, "elements: six values");
+			ok(v[1].type == JSCAN_STRING && v[1].n == 3 &&
+			    memcmp(v[1].p, "a,]", 3) == 0, "a string holding "
+			    "a comma and a bracket");
+			ok(v[2].type == JSCAN_NULL && v[3].type ==
+			    JSCAN_ARRAY && v[3].n == 5 && v[4].type ==
+			    JSCAN_OBJECT && v[5].type == JSCAN_BOOL,
+			    "null, array, object and bool, measured");
+		} else if (rows == 2)
+			is_int((int)n, 0, "elements: an empty row");
+		else
+			ok(n == 1 && v[0].type == JSCAN_NUMBER, "elements: the "
+			    "row after them");
+	}
+	is_int(rows, 3, "elements: the walk goes on after each row");
+
+	is_int(scan("[1,2,3]", &row), 0, "a whole array");
+	row.type = JSCAN_ARRAY;
+	is_int(jscan_elements(&row, v, 2, &n), -1, "more values than room");
+	is_int(jscan_elements(&row, v, 3, &n), 0, "just room");
+	row.p = "[1,2,]";
+	row.n = 6;
+	is_int(jscan_elements(&row, v, 8, &n), -1, "a trailing comma");
+	row.p = "[1 2]";
+	row.n = 5;
+	is_int(jscan_elements(&row, v, 8, &n), -1, "no comma");
+	row.p = "[1,2";
+	row.n = 4;
+	is_int(jscan_elements(&row, v, 8, &n), -1, "no closing bracket");
+	row.p = "[1]x";
+	row.n = 4;
+	is_int(jscan_elements(&row, v, 8, &n), -1, "text after the array");
+}
+
 int
 main(void)
 {
@@ -251,5 +303,6 @@ main(void)
 	test_lazy();
 	test_int();
 	test_deep();
+	test_elements();
 	return (tap_done());
 }

@@ -111,6 +111,52 @@ t_render(void)
 	table_free(t);
 }
 
+/* table_flush prints the rows kept so far and then each row as it comes,
+ * at the widths reached: a wider cell widens its column from its row on;
+ * escaped and cut cells take the same way as kept ones. */
+static void
+t_flush(void)
+{
+	struct table	*t = table_create(cols, 2, "name,num");
+	struct row	 first = { "ab", "1" }, same = { "cd", "22" };
+	struct row	 wider = { "wider", "333" }, evil = { "e\x1b", "4" };
+	struct row	 utf = { "\xc3\xa9t\xc3\xa9", "5" };
+	char		*out = NULL, err[256];
+	size_t		 len = 0;
+	FILE		*f = open_memstream(&out, &len);
+
+	table_add(t, &first, NULL);
+	table_flush(t, f, true);
+	is_int((int)table_nrows(t), 0, "flush: kept rows printed and dropped");
+	table_add(t, &same, NULL);
+	table_add(t, &wider, NULL);
+	table_add(t, &evil, NULL);
+	table_add(t, &utf, NULL);
+	is_int(table_end(t), 0, "flush: table_end writes what is left");
+	fclose(f);
+	is_str(out, "NAME  NUM\nab      1\ncd     22\nwider  333\n"
+	    "e\\e      4\n\xc3\xa9t\xc3\xa9      5\n",
+	    "flush: header and first row sized together, later rows at the "
+	    "widths reached, a wider cell widening its column from its row on");
+	free(out);
+	table_free(t);
+
+	/* Fixed widths cut a flushed table's cells too; no header. */
+	t = table_create(cols, 2, "name,num");
+	is_int(table_select(t, "name:2,num", err, sizeof err), 0, "width 2");
+	out = NULL;
+	f = open_memstream(&out, &len);
+	table_flush(t, f, false);
+	table_add(t, &wider, NULL);
+	table_add(t, &evil, NULL);
+	table_flush(t, f, false);
+	fclose(f);
+	is_str(out, "wi  333\ne\\    4\n", "flush: a fixed width cuts "
+	    "plain and escaped cells");
+	free(out);
+	table_free(t);
+}
+
 static void
 t_stream(enum table_format format, const char *fields, bool header,
     size_t n, const char *want, const char *what)
@@ -543,6 +589,7 @@ main(void)
 	char		*out, err[256];
 
 	t_render();
+	t_flush();
 	t = table_create(cols, 2, "name,num");
 	table_add(t, &r1, NULL);
 	table_add(t, &r2, NULL);

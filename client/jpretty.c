@@ -1,0 +1,316 @@
+/* jpretty.c: JSON text re-indented as jansson indents it (jpretty.h). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "client/jpretty.h"
+#include "common/xmalloc.h"
+
+/* Deeper than any reply of ours; refusing it bounds the recursion. */
+#define JPRETTY_MAX_DEPTH	64
+#define JPRETTY_FLUSH		65536
+
+void
+jpretty_init(struct jpretty *p, FILE *f)
+{
+	memset(p, 0, sizeof *p);
+	p->f = f;
+}
+
+void
+jpretty_flush(struct jpretty *p, int force)
+{
+	if (p->len == 0 || (!force && p->len < JPRETTY_FLUSH))
+		return;
+	fwrite(p->s, 1, p->len, p->f);
+	p->len = 0;
+}
+
+void
+jpretty_end(struct jpretty *p)
+{
+	jpretty_flush(p, 1);
+	free(p->s);
+	p->s = NULL;
+	p->size = 0;
+}
+
+static char *
+jpretty_room(struct jpretty *p, size_t n)
+{
+	if (p->len + n > p->size) {
+		while (p->len + n > p->size)
+			p->size = p->size != 0 ? p->size * 2 : 65536 + 4096;
+		p->s = xrealloc(p->s, p->size);
+	}
+	return (p->s + p->len);
+}
+
+void
+jpretty_raw(struct jpretty *p, const char *s, size_t len)
+{
+	if (p->len + len > p->size)
+		(void)jpretty_room(p, len);
+	memcpy(p->s + p->len, s, len);
+	p->len += len;
+}
+
+/* jpretty_raw for the few bytes of punctuation, inline. */
+static inline void
+jpretty_put(struct jpretty *p, const char *s, size_t len)
+{
+	char	*o;
+
+	if (p->len + len > p->size)
+		(void)jpretty_room(p, len);
+	o = p->s + p->len;
+	p->len += len;
+	while (len-- > 0)
+		*o++ = *s++;
+}
+
+/* A newline and the indent of depth. */
+static inline void
+jpretty_newline(struct jpretty *p, int indent, int depth)
+{
+	size_t	n = (size_t)indent * (size_t)depth;
+
+	if (p->len + n + 1 > p->size)
+		(void)jpretty_room(p, n + 1);
+	p->s[p->len] = '\n';
+	memset(p->s + p->len + 1, ' ', n);
+	p->len += n + 1;
+}
+
+void
+jpretty_indent(struct jpretty *p, int indent, int depth)
+{
+	size_t	n = (size_t)indent * (size_t)depth;
+
+	memset(jpretty_room(p, n), ' ', n);
+	p->len += n;
+}
+
+static size_t
+jpretty_ws(const char *s, size_t len, size_t i)
+{
+	while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' ||
+	    s[i] == '\r'))
+		i++;
+	return (i);
+}
+
+static int
+jpretty_hex4(const char *s, unsigned *out)
+{
+	unsigned	v = 0;
+	int		i;
+
+	for (i = 0; i < 4; i++) {
+		v <<= 4;
+		if (s[i] >= '0' && s[i] <= '9')
+			v |= (unsigned)(s[i] - '0');
+		else if (s[i] >= 'a' && s[i] <= 'f')
+			v |= (unsigned)(s[i] - 'a' + 10);
+		else if (s[i] >= 'A' && s[i] <= 'F')
+			v |= (unsigned)(s[i] - 'A' + 10);
+		else
+			return (-1);
+	}
+	*out = v;
+	return (0);
+}
+
+/* Appends code point c as jansson writes it, made safe for a terminal. */
+static void
+jpretty_char(struct jpretty *p, unsigned c)
+{
+	static const char	hex[] = "0123456789ABCDEF";
+	char			*o = jpretty_room(p, 6);
+
+	if (c == '"' || c == '\\' || c == '\b' || c == '\f' || c == '\n' ||
+	    c == '\r' || c == '\t') {
+		o[0] = '\\';
+		o[1] = c == '\b' ? 'b' : c == '\f' ? 'f' : c == '\n' ? 'n' :
+		    c == '\r' ? 'r' : c == '\t' ? 't' : (char)c;
+		p->len += 2;
+	} else if (c < 0x20) {
+		memcpy(o, "\\u00", 4);
+		o[4] = hex[c >> 4];
+		o[5] = hex[c & 0xf];
+		p->len += 6;
+	} else if (c == 0x7f || (c >= 0x80 && c < 0xa0)) {
+		/* What safe_text_json_fwrite writes: lower case. */
+		memcpy(o, "\\u00", 4);
+		o[4] = "0123456789abcdef"[c >> 4];
+		o[5] = "0123456789abcdef"[c & 0xf];
+		p->len += 6;
+	} else if (c < 0x80) {
+		o[0] = (char)c;
+		p->len++;
+	} else if (c < 0x800) {
+		o[0] = (char)(0xc0 | c >> 6);
+		o[1] = (char)(0x80 | (c & 0x3f));
+		p->len += 2;
+	} else if (c < 0x10000) {
+		o[0] = (char)(0xe0 | c >> 12);
+		o[1] = (char)(0x80 | (c >> 6 & 0x3f));
+		o[2] = (char)(0x80 | (c & 0x3f));
+		p->len += 3;
+	} else {
+		o[0] = (char)(0xf0 | c >> 18);
+		o[1] = (char)(0x80 | (c >> 12 & 0x3f));
+		o[2] = (char)(0x80 | (c >> 6 & 0x3f));
+		o[3] = (char)(0x80 | (c & 0x3f));
+		p->len += 4;
+	}
+}
+
+/* A string whose opening quote is at i. Returns the index past its
+ * closing quote, or 0 when it is malformed. */
+static size_t
+jpretty_string(struct jpretty *p, const char *s, size_t len, size_t i)
+{
+	const unsigned char	*u = (const unsigned char *)s;
+	size_t			 run;
+	unsigned		 c, lo;
+
+	jpretty_put(p, "\"", 1);
+	for (i++, run = i; i < len; ) {
+		c = u[i];
+		/* Most bytes go out as they are. */
+		if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7f &&
+		    c != 0xc2) {
+			i++;
+			continue;
+		}
+		if (i > run)
+			jpretty_raw(p, s + run, i - run);
+		if (c == '"') {
+			jpretty_put(p, "\"", 1);
+			return (i + 1);
+		}
+		if (c < 0x20)
+			return (0);
+		if (c == 0x7f) {
+			jpretty_char(p, c);
+			i++;
+		} else if (c == 0xc2) {
+			if (i + 1 < len && u[i + 1] >= 0x80 && u[i + 1] < 0xa0)
+				jpretty_char(p, u[i + 1]);
+			else if (i + 1 < len)
+				jpretty_put(p, s + i, 2);
+			i += 2;
+		} else {
+			/* An escape: decoded, then written again. */
+			if (i + 1 >= len)
+				return (0);
+			switch (s[i + 1]) {
+			case 'b': c = '\b'; break;
+			case 'f': c = '\f'; break;
+			case 'n': c = '\n'; break;
+			case 'r': c = '\r'; break;
+			case 't': c = '\t'; break;
+			case '"': case '\\': case '/': c = (unsigned char)s[i + 1];
+				break;
+			case 'u':
+				if (i + 6 > len || jpretty_hex4(s + i + 2, &c) == -1)
+					return (0);
+				i += 4;
+				/* A surrogate pair is one character. */
+				if (c >= 0xd800 && c < 0xdc00 && i + 8 <= len &&
+				    s[i + 2] == '\\' && s[i + 3] == 'u' &&
+				    jpretty_hex4(s + i + 4, &lo) == 0 &&
+				    lo >= 0xdc00 && lo < 0xe000) {
+					c = 0x10000 + ((c - 0xd800) << 10) +
+					    (lo - 0xdc00);
+					i += 6;
+				} else if (c >= 0xd800 && c < 0xe000)
+					return (0);
+				break;
+			default:
+				return (0);
+			}
+			jpretty_char(p, c);
+			i += 2;
+		}
+		run = i;
+	}
+	return (0);
+}
+
+/* The value at i; returns the index past it, or 0 when malformed. */
+static size_t
+jpretty_at(struct jpretty *p, const char *s, size_t len, size_t i,
+    int indent, int depth)
+{
+	size_t	start;
+	char	open, close;
+	int	n = 0;
+
+	i = jpretty_ws(s, len, i);
+	if (i >= len || depth > JPRETTY_MAX_DEPTH)
+		return (0);
+	if (s[i] == '"')
+		return (jpretty_string(p, s, len, i));
+	if (s[i] != '{' && s[i] != '[') {
+		/* A number or a literal, as it is. */
+		for (start = i; i < len && s[i] != ',' && s[i] != ']' &&
+		    s[i] != '}' && s[i] != ' ' && s[i] != '\n' && s[i] != '\t' &&
+		    s[i] != '\r'; i++)
+			;
+		if (i == start)
+			return (0);
+		jpretty_put(p, s + start, i - start);
+		return (i);
+	}
+	open = s[i];
+	close = open == '{' ? '}' : ']';
+	i = jpretty_ws(s, len, i + 1);
+	if (i < len && s[i] == close) {
+		jpretty_put(p, open == '{' ? "{}" : "[]", 2);
+		return (i + 1);
+	}
+	jpretty_put(p, &open, 1);
+	for (;;) {
+		if (n++ > 0)
+			jpretty_put(p, ",", 1);
+		jpretty_newline(p, indent, depth + 1);
+		if (open == '{') {
+			i = jpretty_ws(s, len, i);
+			if (i >= len || s[i] != '"' ||
+			    (i = jpretty_string(p, s, len, i)) == 0)
+				return (0);
+			i = jpretty_ws(s, len, i);
+			if (i >= len || s[i] != ':')
+				return (0);
+			jpretty_put(p, ": ", 2);
+			i++;
+		}
+		if ((i = jpretty_at(p, s, len, i, indent, depth + 1)) == 0)
+			return (0);
+		i = jpretty_ws(s, len, i);
+		if (i < len && s[i] == ',') {
+			i++;
+			continue;
+		}
+		if (i < len && s[i] == close)
+			break;
+		return (0);
+	}
+	jpretty_newline(p, indent, depth);
+	jpretty_put(p, &close, 1);
+	return (i + 1);
+}
+
+int
+jpretty_value(struct jpretty *p, const char *text, size_t len, int indent,
+    int depth)
+{
+	size_t	end;
+
+	if ((end = jpretty_at(p, text, len, 0, indent, depth)) == 0 ||
+	    jpretty_ws(text, len, end) != len)
+		return (-1);
+	return (0);
+}
