@@ -516,6 +516,7 @@ main(int argc, char **argv)
 	g.ids = json_array();
 	g.accounts = json_array();
 	t = table_create(job_row_cols, job_row_ncols, GACCT_DEFAULT);
+	table_set_span(t, job_row_span);
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, ":S:E:u:s:j:A:o:nPV",
 	    gacct_longopts, NULL)) != -1) {

@@ -482,6 +482,7 @@ main(int argc, char **argv)
 	model_init(&m, CMD_TIMEOUT_DEFAULT);
 	gq.filter = &m.filter;
 	t = table_create(job_row_cols, job_row_ncols, JOB_ROW_DEFAULT);
+	table_set_span(t, job_row_span);
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, ":u:t:j:o:hrl:S:V", gq_longopts,
 	    NULL)) != -1) {

@@ -317,11 +317,17 @@ JF_GET_TEXT(job_row_get_rank, JF_RANK)
 static const char *
 job_row_get_queue(const void *row, const void *ctx, char *buf, size_t len)
 {
-	long long	q;
+	const struct jscan_val	*v = job_row_v(row, JF_QUEUE);
+	long long		 q;
 
-	if (jscan_int(job_row_v(row, JF_QUEUE), &q) == -1 || q < 0)
+	if (jscan_int(v, &q) == -1 || q < 0)
 		return ("");
-	snprintf(buf, len, "Q%lld", q);
+	/* The number as it came, after a Q: no printf for each row. */
+	if (v->n + 2 > len)
+		return ("");
+	buf[0] = 'Q';
+	memcpy(buf + 1, v->p, v->n);
+	buf[v->n + 1] = '\0';
 	return (buf);
 }
 
@@ -552,6 +558,45 @@ job_row_get_argv(const void *row, const void *ctx, char *buf, size_t len)
 	return (buf);
 }
 
+/* The columns that print one member as it is (JF_GET_TEXT above), for
+ * job_row_span. */
+static const struct {
+	const char	*(*get)(const void *, const void *, char *, size_t);
+	enum job_field	 field;
+} job_row_plain[] = {
+	{ job_row_get_name, JF_NAME },
+	{ job_row_get_user, JF_USER },
+	{ job_row_get_uid, JF_UID },
+	{ job_row_get_state, JF_STATE },
+	{ job_row_get_gpus, JF_GPUS },
+	{ job_row_get_nodes, JF_NODES },
+	{ job_row_get_exit_code, JF_EXIT_CODE },
+	{ job_row_get_signal, JF_SIGNAL },
+	{ job_row_get_workdir, JF_WORKDIR },
+	{ job_row_get_stdout, JF_STDOUT },
+	{ job_row_get_stderr, JF_STDERR },
+	{ job_row_get_command, JF_COMMAND },
+	{ job_row_get_message, JF_MESSAGE },
+	{ job_row_get_account, JF_ACCOUNT },
+	{ job_row_get_comment, JF_COMMENT },
+	{ job_row_get_dependency, JF_DEPENDENCY },
+	{ job_row_get_array_job_id, JF_ARRAY_JOB_ID },
+	{ job_row_get_req_nodes, JF_REQ_NODES },
+	{ job_row_get_exclude_nodes, JF_EXCLUDE_NODES },
+	{ job_row_get_gpu_type, JF_GPU_TYPE },
+	{ job_row_get_master_port, JF_MASTER_PORT },
+	{ job_row_get_cpus_per_gpu, JF_CPUS_PER_GPU },
+	{ job_row_get_cpus_per_task, JF_CPUS_PER_TASK },
+	{ job_row_get_mem, JF_MEM },
+	{ job_row_get_mem_per_gpu, JF_MEM_PER_GPU },
+	{ job_row_get_mem_peak, JF_MEM_PEAK },
+	{ job_row_get_array_spec, JF_ARRAY_SPEC },
+	{ job_row_get_restarts, JF_RESTARTS },
+	{ job_row_get_preemptions, JF_PREEMPTIONS },
+	{ job_row_get_promotions, JF_PROMOTIONS },
+	{ job_row_get_rank, JF_RANK },
+};
+
 const struct table_col job_row_cols[] = {
 	{ "id", "JOBID", true, job_row_get_id },
 	{ "user", "USER", false, job_row_get_user },
@@ -612,6 +657,49 @@ const struct table_col job_row_cols[] = {
 	{ "runs", "RUNS", false, job_row_get_runs },
 };
 const size_t job_row_ncols = sizeof job_row_cols / sizeof job_row_cols[0];
+
+size_t
+job_row_span(const void *row, const struct table_col *col, const char **p)
+{
+	/* Each column's member, or -1 (found once, by its get). */
+	static int		 field[sizeof job_row_cols /
+				    sizeof job_row_cols[0]];
+	static bool		 known;
+	const struct jscan_val	*v;
+	size_t			 i, k;
+
+	if (!known) {
+		for (i = 0; i < job_row_ncols; i++) {
+			field[i] = -1;
+			for (k = 0; k < sizeof job_row_plain /
+			    sizeof job_row_plain[0]; k++) {
+				if (job_row_cols[i].get == job_row_plain[k].get)
+					field[i] = (int)job_row_plain[k].field;
+			}
+		}
+		known = true;
+	}
+	if (col < job_row_cols || col >= job_row_cols + job_row_ncols ||
+	    field[col - job_row_cols] < 0)
+		return ((size_t)-1);
+	v = job_row_v(row, (enum job_field)field[col - job_row_cols]);
+	switch (v->type) {
+	case JSCAN_NONE:
+	case JSCAN_NULL:
+		*p = "";
+		return (0);
+	case JSCAN_NUMBER:
+		*p = v->p;
+		return (v->n);
+	case JSCAN_STRING:
+		if (memchr(v->p, '\\', v->n) != NULL)
+			return ((size_t)-1);
+		*p = v->p;
+		return (v->n);
+	default:
+		return ((size_t)-1);
+	}
+}
 
 /* Columns computed from members of another name; the others read the
  * member they are named after. The first member is what the column shows

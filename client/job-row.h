@@ -57,6 +57,12 @@ int	job_row_knows(const struct jscan_val *key);
 extern const struct table_col	job_row_cols[];
 extern const size_t		job_row_ncols;
 
+/* A cell of the columns that print one member as it is, where it lies in
+ * the reply (table_set_span): its length, with *p set, or (size_t)-1 for
+ * a column or a value (escaped text) that takes job_row_cols' get. */
+size_t	job_row_span(const void *row, const struct table_col *col,
+	    const char **p);
+
 /* gq's default columns. */
 #define JOB_ROW_DEFAULT \
 	"id,user,name,state,gpus,nodes,time,queue,attained,restarts," \

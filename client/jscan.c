@@ -130,8 +130,9 @@ jscan_skip_container(const char *b, size_t len, size_t i)
 	return (0);
 }
 
-int
-jscan_value(const char *buf, size_t len, size_t *pos, struct jscan_val *v)
+/* jscan_value, inlined where a listing reads every value of a row. */
+static inline int
+jscan_value_at(const char *buf, size_t len, size_t *pos, struct jscan_val *v)
 {
 	enum jscan_type	t;
 	size_t		i, end;
@@ -167,6 +168,12 @@ jscan_value(const char *buf, size_t len, size_t *pos, struct jscan_val *v)
 	}
 	*pos = end;
 	return (0);
+}
+
+int
+jscan_value(const char *buf, size_t len, size_t *pos, struct jscan_val *v)
+{
+	return (jscan_value_at(buf, len, pos, v));
 }
 
 int
@@ -340,7 +347,7 @@ jscan_elements(struct jscan_val *arr, struct jscan_val *vals, size_t max,
 	if (i < len && b[i] == ']')
 		goto end;
 	for (;;) {
-		if (k == max || jscan_value(b, len, &i, &vals[k++]) == -1)
+		if (k == max || jscan_value_at(b, len, &i, &vals[k++]) == -1)
 			return (-1);
 		i = jscan_ws(b, len, i);
 		if (i >= len)

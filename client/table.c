@@ -62,6 +62,7 @@ struct table {
 	char			*esc;		/* CSV on a terminal: a cell */
 	size_t			 escsize;	/* escaped, before quoting */
 	struct table_line	 line;		/* aligned and flushed: a row */
+	table_span_fn		 span;		/* or NULL */
 };
 
 struct table *
@@ -251,6 +252,37 @@ table_append(struct table *t, const char *s, size_t len)
 }
 
 static bool	table_is_plain(const char *, size_t, const char *);
+
+void
+table_set_span(struct table *t, table_span_fn span)
+{
+	t->span = span;
+}
+
+/* Cell i of row: its bytes and length, through span where it answers,
+ * else get (into buf); an empty cell is "-", so every row has every
+ * column and awk's $N still finds the field. */
+static const char *
+table_cell(struct table *t, size_t i, const void *row, const void *ctx,
+    char *buf, size_t size, size_t *len)
+{
+	const struct table_col	*col = t->sel[i].col;
+	const char		*v;
+
+	if (t->span != NULL && (*len = t->span(row, col, &v)) != (size_t)-1) {
+		if (*len == 0) {
+			*len = 1;
+			return ("-");
+		}
+		return (v);
+	}
+	buf[0] = '\0';
+	v = col->get(row, ctx, buf, size);
+	if (v == NULL || *v == '\0')
+		v = "-";
+	*len = strlen(v);
+	return (v);
+}
 static void	table_render_row(struct table *, struct table_line *,
 		    const struct table_cell *);
 
@@ -272,13 +304,7 @@ table_add_aligned(struct table *t, const void *row, const void *ctx)
 	cell = &t->cells[t->nrows * t->nsel];
 	for (i = 0; i < t->nsel; i++) {
 		s = &t->sel[i];
-		buf[0] = '\0';
-		v = s->col->get(row, ctx, buf, sizeof buf);
-		/* An empty cell prints as "-" so every row has every column
-		 * and awk's $N still finds the field. */
-		if (v == NULL || *v == '\0')
-			v = "-";
-		len = strlen(v);
+		v = table_cell(t, i, row, ctx, buf, sizeof buf, &len);
 		/* The arena holds offsets in 32 bits; a cell cannot reach
 		 * that, and a listing that large is cut rather than wrapped. */
 		if (t->textlen + SAFE_TEXT_MAX_ESC * len >= UINT32_MAX)
@@ -376,11 +402,7 @@ table_add_flushed(struct table *t, const void *row, const void *ctx)
 
 	for (i = 0; i < t->nsel; i++) {
 		s = &t->sel[i];
-		buf[0] = '\0';
-		v = s->col->get(row, ctx, buf, sizeof buf);
-		if (v == NULL || *v == '\0')
-			v = "-";
-		len = strlen(v);
+		v = table_cell(t, i, row, ctx, buf, sizeof buf, &len);
 		if (table_is_plain(v, len, NULL)) {
 			if (s->fixed != 0 && len > s->fixed)
 				len = s->fixed;

@@ -81,6 +81,14 @@ int		 table_select(struct table *, const char *format, char *err,
 void		 table_set_format(struct table *, enum table_format, FILE *out,
 		     bool header);
 
+/* A quicker way to a cell: span gives the cell's bytes where they already
+ * lie (*p and the length returned, not NUL-terminated), which the table
+ * takes as they are rather than have get() copy them; (size_t)-1 sends
+ * that cell to get(). For rows that point into a reply (gq's). */
+typedef size_t	(*table_span_fn)(const void *row, const struct table_col *col,
+		    const char **p);
+void		 table_set_span(struct table *, table_span_fn);
+
 /* Formats one row's selected cells (see above); row need not outlive the
  * call. Select fields before the first row. An aligned table keeps the
  * row; the other formats write it now, the header line before the first.
