@@ -46,6 +46,7 @@
 /* A streamed frame holds up to this many jobs or bytes; the next waits
  * while the client has REQ_JOB_LIST_BACKLOG unread. */
 #define REQ_JOB_LIST_ROWS	4096
+#define REQ_JOB_LIST_FIRST_ROWS	512
 #define REQ_JOB_LIST_BYTES	(1U << 20)
 #define REQ_JOB_LIST_BACKLOG	(2U << 20)
 
@@ -151,7 +152,10 @@ req_job_list_add(const struct store_job *r, void *arg)
 			jtext_add(&l->out, "]}", 2);
 		}
 	}
-	if (l->stream && (l->nframe >= REQ_JOB_LIST_ROWS ||
+	/* The first frame is short, so the client starts on it while the
+	 * next is written. */
+	if (l->stream && (l->nframe >= (l->sent == 0 ?
+	    REQ_JOB_LIST_FIRST_ROWS : REQ_JOB_LIST_ROWS) ||
 	    l->out.len >= REQ_JOB_LIST_BYTES))
 		req_job_list_flush(l);
 }
