@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <pwd.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,6 +80,7 @@ enum gacct_out {
 struct gacct {
 	json_t		*req;
 	json_t		*users;
+	bool		 me;		/* --me: resolved once connected */
 	json_t		*states;
 	json_t		*ids;
 	json_t		*accounts;
@@ -181,17 +181,17 @@ gacct_add_account(const char *item, void *arg, char *err, size_t errlen)
 	return (0);
 }
 
+/* A user by name: gbatchd says whether there is one. */
 static int
 gacct_add_user(const char *item, void *arg, char *err, size_t errlen)
 {
 	struct gacct	*g = arg;
-	struct passwd	*pw;
 
-	if ((pw = getpwnam(item)) == NULL) {
-		snprintf(err, errlen, "--user: no such user \"%s\"", item);
+	if (*item == '\0') {
+		snprintf(err, errlen, "--user: an empty user name");
 		return (-1);
 	}
-	json_array_append_new(g->users, json_string(pw->pw_name));
+	json_array_append_new(g->users, json_string(item));
 	return (0);
 }
 
@@ -454,7 +454,8 @@ gacct_report_check(const struct gacct *g, char *err, size_t errlen)
 		bad = "-A/--accounts";
 	else if (g->out == GACCT_TRACE)
 		bad = "--trace";
-	else if (json_array_size(g->users) > 0 && strcmp(name, "users") != 0)
+	else if ((json_array_size(g->users) > 0 || g->me) &&
+	    strcmp(name, "users") != 0)
 		bad = "-u/--user and --me";
 	else if (json_array_size(g->states) > 0 && (g->report ==
 	    ACCT_ROW_NODES || g->report == ACCT_ROW_TIMELINE))
@@ -500,7 +501,7 @@ main(int argc, char **argv)
 	struct gacct	 g;
 	struct client	*c = NULL;
 	struct table	*t;
-	struct passwd	*pw;
+	const char	*me = NULL;
 	const char	*timeout_arg = NULL, *since = NULL, *until = NULL;
 	const char	*format_arg = NULL;
 	char		 err[1024], serr[768], *end;
@@ -533,12 +534,7 @@ main(int argc, char **argv)
 				goto usage;
 			break;
 		case GACCT_OPT_ME:
-			if ((pw = getpwuid(getuid())) == NULL) {
-				snprintf(err, sizeof err, "--me: uid %u has no "
-				    "user name", (unsigned)getuid());
-				goto usage;
-			}
-			json_array_append_new(g.users, json_string(pw->pw_name));
+			g.me = true;
 			break;
 		case 's':
 			if (cmd_split(optarg, "--state", gacct_add_state, &g,
@@ -653,8 +649,6 @@ main(int argc, char **argv)
 		    since, until);
 		goto usage;
 	}
-	if (json_array_size(g.users) > 0)
-		json_object_set(g.req, "users", g.users);
 	if (json_array_size(g.states) > 0)
 		json_object_set(g.req, "states", g.states);
 	if (json_array_size(g.ids) > 0)
@@ -677,10 +671,15 @@ main(int argc, char **argv)
 		g.format = isatty(STDOUT_FILENO) ? TABLE_ALIGNED : TABLE_PLAIN;
 
 	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
-	if ((r = client_open(timeout, &c, err, sizeof err)) != 0) {
+	if ((r = client_open(timeout, &c, err, sizeof err)) != 0 ||
+	    (g.me && (r = client_whoami(c, &me, err, sizeof err)) != 0)) {
 		fprintf(stderr, "gacct: %s\n", err);
 		goto out;
 	}
+	if (g.me)
+		json_array_append_new(g.users, json_string(me));
+	if (json_array_size(g.users) > 0)
+		json_object_set(g.req, "users", g.users);
 	r = g.report != -1 ? gacct_report_run(&g, c, t) : gacct_run(&g, c, t);
 	if (fflush(stdout) == EOF && r == EXIT_OK) {
 		perror("gacct: stdout");

@@ -2,7 +2,6 @@
 #include <sys/types.h>
 
 #include <getopt.h>
-#include <pwd.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,7 +117,7 @@ gcancel_by_name(struct client *c, json_t *req, const char *name,
 	if (json_object_get(req, "states") != NULL)
 		json_object_set(list, "states", json_object_get(req, "states"));
 	if (user != NULL)
-		json_object_set_new(list, "user", json_string(user));
+		json_object_set_new(list, "users", json_pack("[s]", user));
 	r = client_call(c, list, &reply, err, errlen);
 	json_decref(list);
 	if (r != 0)
@@ -140,7 +139,6 @@ int
 main(int argc, char **argv)
 {
 	struct client	*c = NULL;
-	struct passwd	*pw;
 	json_t		*req, *reply, *ids, *states = NULL;
 	const char	*user = NULL, *name = NULL, *topt = NULL;
 	char		 err[1024], serr[768];
@@ -164,9 +162,10 @@ main(int argc, char **argv)
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'u':
-			if (*optarg == '\0' || getpwnam(optarg) == NULL) {
-				snprintf(err, sizeof err, "--user: no such user "
-				    "\"%s\"", optarg);
+			/* gbatchd says whether there is such a user. */
+			if (*optarg == '\0') {
+				snprintf(err, sizeof err, "--user: an empty "
+				    "user name");
 				goto usage;
 			}
 			user = optarg;
@@ -254,8 +253,11 @@ main(int argc, char **argv)
 	if (name != NULL) {
 		/* Without -u, a user means their own jobs, as they would
 		 * expect; the controller would refuse the others anyway. */
-		if (user == NULL && (pw = getpwuid(getuid())) != NULL)
-			user = pw->pw_name;
+		if (user == NULL && (r = client_whoami(c, &user, err,
+		    sizeof err)) != 0) {
+			fprintf(stderr, "%s: %s\n", gcancel_prog, err);
+			goto out;
+		}
 		if ((r = gcancel_by_name(c, req, name, user, err,
 		    sizeof err)) != 0) {
 			fprintf(stderr, "%s: %s\n", gcancel_prog, err);

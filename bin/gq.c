@@ -493,11 +493,7 @@ main(int argc, char **argv)
 				goto usage;
 			break;
 		case GQ_OPT_ME:
-			if (job_filter_add_me(gq.filter, serr,
-			    sizeof serr) == -1) {
-				snprintf(err, sizeof err, "--me: %s", serr);
-				goto usage;
-			}
+			job_filter_add_me(gq.filter);
 			break;
 		case 't':
 			if (cmd_split(optarg, "--states", gq_add_state, &gq,

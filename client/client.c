@@ -7,7 +7,6 @@
 
 #include <errno.h>
 #include <poll.h>
-#include <pwd.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,16 +66,36 @@ client_now_ms(void)
 	return ((uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000);
 }
 
-/* Names a user for a message: their login name, else their uid. */
+/* Names a user for a message: their login name as /etc/passwd has it,
+ * else "uid N". The commands call no NSS (they link statically, and a
+ * static NSS needs the very glibc it was built with at run time): a user
+ * from a directory service is named by uid, in an error message only. */
 static void
 client_user_name(uid_t uid, char *buf, size_t len)
 {
-	struct passwd	*pw;
+	FILE		*f;
+	char		 line[1024], *name, *p, *end;
+	unsigned long	 u;
 
-	if ((pw = getpwuid(uid)) != NULL)
-		snprintf(buf, len, "%s", pw->pw_name);
-	else
-		snprintf(buf, len, "uid %u", (unsigned)uid);
+	snprintf(buf, len, "uid %u", (unsigned)uid);
+	if ((f = fopen("/etc/passwd", "re")) == NULL)
+		return;
+	while (fgets(line, sizeof line, f) != NULL) {
+		/* name:password:uid:... */
+		name = line;
+		if ((p = strchr(line, ':')) == NULL)
+			continue;
+		*p++ = '\0';
+		if ((p = strchr(p, ':')) == NULL)
+			continue;
+		u = strtoul(++p, &end, 10);
+		if (end != p && *end == ':' && u == (unsigned long)uid &&
+		    strlen(name) < len) {
+			memcpy(buf, name, strlen(name) + 1);
+			break;
+		}
+	}
+	fclose(f);
 }
 
 /* Explains an EACCES from connect(): names the first directory on path
@@ -396,11 +415,24 @@ client_reply_error(const char *code, const char *message, char *err,
 	return (proto_exit_status(code));
 }
 
+/* HELLO, framed (the caller frees it). */
+static uint8_t *
+client_hello_frame(size_t *len)
+{
+	json_t	*hello;
+	uint8_t	*h;
+
+	hello = json_pack("{s:i,s:i,s:s}", "type", MSG_HELLO, "version",
+	    PROTO_VERSION, "role", "client");
+	h = frame_pack(hello, FRAME_MAX_REQUEST, len);
+	json_decref(hello);
+	return (h);
+}
+
 /* Sends HELLO (on the first call) and req in one write. */
 static int
 client_send(struct client *c, json_t *req, char *err, size_t errlen)
 {
-	json_t	*hello;
 	uint8_t	*h = NULL, *r, *both;
 	size_t	 hlen = 0, rlen;
 	int	 ret;
@@ -410,12 +442,8 @@ client_send(struct client *c, json_t *req, char *err, size_t errlen)
 		    "gbatchd accepts", FRAME_MAX_REQUEST);
 		return (EXIT_USAGE);
 	}
-	if (!c->said_hello) {
-		hello = json_pack("{s:i,s:i,s:s}", "type", MSG_HELLO,
-		    "version", PROTO_VERSION, "role", "client");
-		h = frame_pack(hello, FRAME_MAX_REQUEST, &hlen);
-		json_decref(hello);
-	}
+	if (!c->said_hello)
+		h = client_hello_frame(&hlen);
 	both = xmalloc(hlen + rlen);
 	if (h != NULL)
 		memcpy(both, h, hlen);
@@ -512,6 +540,30 @@ client_call_raw(struct client *c, json_t *req, char **body, size_t *len,
 	if ((r = client_read_hello(c, err, errlen)) != 0)
 		return (r);
 	return (client_take_reply(c, body, len, err, errlen));
+}
+
+int
+client_whoami(struct client *c, const char **user, char *err, size_t errlen)
+{
+	uint8_t	*h;
+	size_t	 hlen;
+	int	 r;
+
+	if (!c->said_hello) {
+		c->deadline = client_now_ms() + (uint64_t)c->timeout_s * 1000;
+		h = client_hello_frame(&hlen);
+		r = client_write(c, h, hlen, err, errlen);
+		free(h);
+		if (r != 0 || (r = client_read_hello(c, err, errlen)) != 0)
+			return (r);
+	}
+	if ((*user = json_string_value(json_object_get(c->hello, "user"))) ==
+	    NULL) {
+		snprintf(err, errlen, "bad reply from gbatchd at %s: its HELLO "
+		    "names no user", c->path);
+		return (EXIT_UNREACHABLE);
+	}
+	return (0);
 }
 
 int

@@ -47,6 +47,13 @@ int		 client_call_raw(struct client *, json_t *req, char **body,
  * for each frame. */
 int		 client_next_raw(struct client *, char **body, size_t *len,
 		     char *err, size_t errlen);
+/* Who the controller says this user is (its HELLO reply's "user", the
+ * name it gives this uid and the name on this user's jobs): says HELLO
+ * first if no call has. The commands read no account database; --me and
+ * "my own jobs" come from here. *user is borrowed, valid while c is.
+ * Returns 0, or an exit status with err set. */
+int		 client_whoami(struct client *, const char **user, char *err,
+		     size_t errlen);
 /* The controller's HELLO reply once a call has been made, else NULL.
  * Borrowed; holds "user", "uid", "operator", "server". */
 const json_t	*client_hello(struct client *);

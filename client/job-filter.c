@@ -38,25 +38,18 @@ job_filter_add_user(struct job_filter *f, const char *name, char *err,
 		    JOB_FILTER_MAX_USERS);
 		return (-1);
 	}
-	if (getpwnam(name) == NULL) {
-		snprintf(err, errlen, "no such user \"%s\"", name);
+	if (*name == '\0') {
+		snprintf(err, errlen, "an empty user name");
 		return (-1);
 	}
 	f->users[f->nusers++] = xstrdup(name);
 	return (0);
 }
 
-int
-job_filter_add_me(struct job_filter *f, char *err, size_t errlen)
+void
+job_filter_add_me(struct job_filter *f)
 {
-	struct passwd	*pw;
-
-	if ((pw = getpwuid(getuid())) == NULL) {
-		snprintf(err, errlen, "uid %u has no user name",
-		    (unsigned)getuid());
-		return (-1);
-	}
-	return (job_filter_add_user(f, pw->pw_name, err, errlen));
+	f->me = true;
 }
 
 int
@@ -115,7 +108,7 @@ job_filter_finished(const struct job_filter *f)
 void
 job_filter_request(const struct job_filter *f, json_t *req)
 {
-	json_t	*states;
+	json_t	*states, *users;
 	int	 i;
 
 	if (json_array_size(f->ids) > 0)
@@ -129,29 +122,25 @@ job_filter_request(const struct job_filter *f, json_t *req)
 		}
 		json_object_set_new(req, "states", states);
 	}
-	if (f->nusers == 1)
-		json_object_set_new(req, "user", json_string(f->users[0]));
+	if (f->nusers > 0) {
+		users = json_array();
+		for (i = 0; i < f->nusers; i++)
+			json_array_append_new(users, json_string(f->users[i]));
+		json_object_set_new(req, "users", users);
+	}
 	if (f->ended_since > 0)
 		json_object_set_new(req, "ended_since",
 		    json_integer((json_int_t)f->ended_since));
 }
 
-/* Whether user, state and name (NULL: absent) pass. */
+/* Whether state and name (NULL: absent) pass: the controller filtered
+ * the users. */
 static bool
-job_filter_pass(const struct job_filter *f, const char *user,
-    const char *state, const char *name)
+job_filter_pass(const struct job_filter *f, const char *state,
+    const char *name)
 {
 	enum job_state	s;
-	int		i;
 
-	if (f->nusers > 1) {
-		for (i = 0; i < f->nusers; i++) {
-			if (user != NULL && strcmp(user, f->users[i]) == 0)
-				break;
-		}
-		if (i == f->nusers)
-			return (false);
-	}
 	if (f->states_set && (state == NULL || job_state_parse(state,
 	    &s) == -1 || !f->state[s]))
 		return (false);
@@ -164,31 +153,28 @@ job_filter_pass(const struct job_filter *f, const char *user,
 bool
 job_filter_trivial(const struct job_filter *f)
 {
-	return (f->nusers <= 1 && !f->states_set && f->name == NULL);
+	return (!f->states_set && f->name == NULL);
 }
 
 bool
 job_filter_match(const struct job_filter *f, const struct job_row *row)
 {
-	char	user[256], state[32], name[1024];
+	char	state[32], name[1024];
 
 	/* Most listings have nothing left to filter. */
 	if (job_filter_trivial(f))
 		return (true);
-	jscan_string(&row->v[JF_USER], user, sizeof user);
 	jscan_string(&row->v[JF_STATE], state, sizeof state);
 	if (f->name != NULL)
 		jscan_string(&row->v[JF_NAME], name, sizeof name);
-	return (job_filter_pass(f, row->v[JF_USER].type == JSCAN_NONE ? NULL :
-	    user, row->v[JF_STATE].type == JSCAN_NONE ? NULL : state,
-	    f->name == NULL || row->v[JF_NAME].type == JSCAN_NONE ? NULL :
-	    name));
+	return (job_filter_pass(f, row->v[JF_STATE].type == JSCAN_NONE ? NULL :
+	    state, f->name == NULL || row->v[JF_NAME].type == JSCAN_NONE ?
+	    NULL : name));
 }
 
 bool
 job_filter_match_json(const struct job_filter *f, const json_t *job)
 {
 	return (job_filter_pass(f, json_string_value(json_object_get(job,
-	    "user")), json_string_value(json_object_get(job, "state")),
-	    json_string_value(json_object_get(job, "name"))));
+	    "state")), json_string_value(json_object_get(job, "name"))));
 }

@@ -1,8 +1,9 @@
 /* job-filter.h: which jobs a listing shows, as gq's options and gtop's keys
- * (/, u) choose them. The controller applies what JOB_LIST can say (one
- * user, states, ids: job_filter_request); job_filter_match() applies the
- * rest to the rows as they come (several users, states together with ids,
- * a name substring). Messages name what was wrong, not the option: the
+ * (/, u) choose them. The controller applies what JOB_LIST can say (users,
+ * states, ids: job_filter_request), and checks the user names, which the
+ * commands cannot (they read no account database); job_filter_match()
+ * applies the rest to the rows as they come (states together with ids, a
+ * name substring). Messages name what was wrong, not the option: the
  * caller says which option or key it came from. */
 #ifndef GB_JOB_FILTER_H
 #define GB_JOB_FILTER_H
@@ -21,6 +22,9 @@
 struct job_filter {
 	char		*users[JOB_FILTER_MAX_USERS];
 	int		 nusers;
+	/* --me: the user the controller names this uid (client_whoami),
+	 * added to users by whoever holds the connection. */
+	bool		 me;
 	bool		 states_set;	/* else the controller's default */
 	bool		 state[JOB_STATE_COUNT];
 	json_t		*ids;		/* job ids, or NULL */
@@ -34,11 +38,12 @@ void	job_filter_init(struct job_filter *);
 /* Frees what the filter holds and leaves it as job_filter_init() does. */
 void	job_filter_clear(struct job_filter *);
 
-/* Adds a user by name (checked with getpwnam), or this process's user.
- * Return 0, or -1 with err. */
+/* Adds a user by name (gbatchd says whether there is one). Returns 0, or
+ * -1 with err. */
 int	job_filter_add_user(struct job_filter *, const char *name, char *err,
 	    size_t errlen);
-int	job_filter_add_me(struct job_filter *, char *err, size_t errlen);
+/* Asks for this process's user (me: the model resolves it). */
+void	job_filter_add_me(struct job_filter *);
 /* Adds a state by name or short form, any case, or "all". Returns 0, or
  * -1 with err listing what is accepted. */
 int	job_filter_add_state(struct job_filter *, const char *item,

@@ -1,6 +1,5 @@
 /* jobenv.c: gsub --export: which variables a job gets. */
 #include <ctype.h>
-#include <pwd.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,47 +101,22 @@ jobenv_copy(json_t *out, char *const *env, const char *name)
 	}
 }
 
-/* Sets the variables every job gets, whatever --export says: without
- * them a shell script cannot find its programs or its home. Who the user
- * is comes from the account (pw), not from gsub's environment, which may
- * lack USER and LOGNAME (cron, env -i, su without -); with --export=ALL
- * only what the environment lacks is filled in. */
+/* Every job gets a PATH, whatever --export says: without one a shell
+ * script cannot find its programs. HOME, LOGNAME, SHELL and USER, where
+ * the list leaves them out, are the node's to set from the user's account
+ * there (node-spawn.c): the commands read no account database. */
 static void
-jobenv_essentials(json_t *out, char *const *env, const struct passwd *pw,
-    bool all)
+jobenv_essentials(json_t *out, char *const *env)
 {
-	const char	*shell;
-
 	if (json_object_get(out, "PATH") == NULL)
 		jobenv_copy(out, env, "PATH");
 	if (json_object_get(out, "PATH") == NULL)
 		json_object_set_new(out, "PATH",
 		    json_string(JOBENV_DEFAULT_PATH));
-	if (pw == NULL) {
-		/* No account entry: the environment is all there is. */
-		if (!all) {
-			jobenv_copy(out, env, "HOME");
-			jobenv_copy(out, env, "LOGNAME");
-			jobenv_copy(out, env, "SHELL");
-			jobenv_copy(out, env, "USER");
-		}
-		return;
-	}
-	shell = pw->pw_shell != NULL && *pw->pw_shell != '\0' ?
-	    pw->pw_shell : "/bin/sh";
-	/* json_string() is NULL for text that is not UTF-8: left out. */
-	if (!all || json_object_get(out, "HOME") == NULL)
-		json_object_set_new(out, "HOME", json_string(pw->pw_dir));
-	if (!all || json_object_get(out, "LOGNAME") == NULL)
-		json_object_set_new(out, "LOGNAME", json_string(pw->pw_name));
-	if (!all || json_object_get(out, "SHELL") == NULL)
-		json_object_set_new(out, "SHELL", json_string(shell));
-	if (!all || json_object_get(out, "USER") == NULL)
-		json_object_set_new(out, "USER", json_string(pw->pw_name));
 }
 
 json_t *
-jobenv_build(const char *list, char *const *env, const struct passwd *pw)
+jobenv_build(const char *list, char *const *env)
 {
 	json_t		*out = json_object();
 	char		*copy, *item, *next, *eq;
@@ -158,7 +132,7 @@ jobenv_build(const char *list, char *const *env, const struct passwd *pw)
 	free(copy);
 	if (all)
 		jobenv_copy(out, env, NULL);
-	jobenv_essentials(out, env, pw, all);
+	jobenv_essentials(out, env);
 
 	/* Checked (jobenv_check): every item is ALL, NONE, NAME or
 	 * NAME=VALUE. */

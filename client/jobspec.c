@@ -6,7 +6,6 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1404,9 +1403,8 @@ jobspec_absolute(const char *path, const char *cwd)
 }
 
 json_t *
-jobspec_build(const struct jobspec *js, char *const *env,
-    const struct passwd *pw, const char *cwd, mode_t mask, char *err,
-    size_t errlen)
+jobspec_build(const struct jobspec *js, char *const *env, const char *cwd,
+    mode_t mask, char *err, size_t errlen)
 {
 	json_t		*job, *argv;
 	const char	*base, *output;
@@ -1502,7 +1500,7 @@ jobspec_build(const struct jobspec *js, char *const *env,
 	json_object_set_new(job, "time_limit",
 	    json_integer((json_int_t)js->time_limit));
 	json_object_set_new(job, "env", jobenv_build(js->export != NULL ?
-	    js->export : "ALL", env, pw));
+	    js->export : "ALL", env));
 	json_object_set_new(job, "hold", json_boolean(js->hold));
 	if (js->array != NULL)
 		json_object_set_new(job, "array", json_string(js->array));
@@ -1592,8 +1590,8 @@ jobspec_build_here(const struct jobspec *js, char *err, size_t errlen)
 	 * redirection would make them. */
 	mask = umask(0);
 	umask(mask);
-	if ((job = jobspec_build(js, environ, getpwuid(getuid()), cwd, mask,
-	    err, errlen)) == NULL)
+	if ((job = jobspec_build(js, environ, cwd, mask, err, errlen)) ==
+	    NULL)
 		return (NULL);
 	/* Caught here rather than as a failed job minutes later; on a
 	 * cluster the working directory is on a shared file system. */

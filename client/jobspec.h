@@ -16,8 +16,6 @@
 
 #include "common/outpat.h"
 
-struct passwd;
-
 /* The default output file (common/outpat.h has the one copy). */
 #define JOBSPEC_DEFAULT_OUTPUT	OUTPAT_DEFAULT
 /* sbatch's, when gsub runs as sbatch (jobspec_sbatch). */
@@ -72,17 +70,14 @@ int		 jobspec_parse_directives(struct jobspec *, const char *text,
 		     const char *name, char *err, size_t errlen);
 
 /* Builds the "job" object of JOB_SUBMIT (docs/protocol.md): env is the
- * environment to export from (environ), pw the submitting user's account
- * (getpwuid(getuid()); NULL when there is none), which gives the job's
- * HOME, LOGNAME, SHELL and USER, cwd the directory relative paths start
- * from, mask the submitter's umask, which the job's files are created
- * with. Returns a new reference, or NULL with err set. */
+ * environment to export from (environ), cwd the directory relative paths
+ * start from, mask the submitter's umask, which the job's files are
+ * created with. Returns a new reference, or NULL with err set. */
 json_t		*jobspec_build(const struct jobspec *, char *const *env,
-		     const struct passwd *pw, const char *cwd, mode_t mask,
-		     char *err, size_t errlen);
+		     const char *cwd, mode_t mask, char *err, size_t errlen);
 
-/* jobspec_build for this process: its environment (environ), its user's
- * account, its current directory and umask; the working directory must be
+/* jobspec_build for this process: its environment (environ), its current
+ * directory and umask; the working directory must be
  * one. Returns a new reference, or NULL with err set. */
 json_t		*jobspec_build_here(const struct jobspec *, char *err,
 		     size_t errlen);

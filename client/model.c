@@ -100,6 +100,32 @@ model_call(struct model *m, json_t *req, json_t **reply, char **body,
 /* A "rows" listing's columns: each one's field (-1: not one job_row
  * knows), into *out (a new array the caller frees). Returns how many, or
  * -1 when cols is not an array of names. */
+/* --me: the user the controller names this uid, resolved once, on the
+ * model's connection, before the first listing that needs it. */
+static int
+model_resolve_me(struct model *m)
+{
+	struct client	*c;
+	const char	*user;
+	int		 r;
+
+	if (!m->filter.me)
+		return (0);
+	if ((r = model_client(m, &c)) != 0)
+		return (r);
+	if ((r = client_whoami(c, &user, m->err, sizeof m->err)) != 0) {
+		client_free(m->c);
+		m->c = NULL;
+		return (m->status = r);
+	}
+	m->used = true;
+	if (job_filter_add_user(&m->filter, user, m->err, sizeof m->err) ==
+	    -1)
+		return (m->status = EXIT_USAGE);
+	m->filter.me = false;
+	return (0);
+}
+
 static ssize_t
 model_scan_columns(const struct jscan_val *cols, int **out)
 {
@@ -243,6 +269,10 @@ model_refresh_jobs(struct model *m, const json_t *fields)
 	size_t			 len;
 	int			 r;
 
+	if ((r = model_resolve_me(m)) != 0) {
+		json_decref(req);
+		return (r);
+	}
 	/* A table's listing comes as rows of values, without a member
 	 * name per value: a third less to write, send and read. */
 	if (fields != NULL) {
@@ -278,6 +308,10 @@ model_stream_jobs(struct model *m, const json_t *fields,
 	bool	 more = true;
 	int	 r;
 
+	if ((r = model_resolve_me(m)) != 0) {
+		json_decref(req);
+		return (r);
+	}
 	if (fields != NULL) {
 		json_object_set(req, "fields", (json_t *)fields);
 		json_object_set_new(req, "rows", json_true());

@@ -445,9 +445,8 @@ main(int argc, char **argv)
 	if (!by_id)
 		m.filter.ended_since = (int64_t)since;
 	/* Without ids: my jobs (as Slurm's), every state. */
-	if (!by_id && !all && m.filter.nusers == 0 &&
-	    job_filter_add_me(&m.filter, err, sizeof err) == -1)
-		goto usage;
+	if (!by_id && !all && m.filter.nusers == 0)
+		job_filter_add_me(&m.filter);
 	if (!m.filter.states_set)
 		(void)job_filter_add_state(&m.filter, "all", err, sizeof err);
 	fields = json_pack("[s,s,s,s,s,s,s,s,s,s,s,s,s]", "id", "name", "user",

@@ -301,8 +301,7 @@ main(int argc, char **argv)
 				goto usage;
 			break;
 		case SQUEUE_OPT_ME:
-			if (job_filter_add_me(&m.filter, err, sizeof err) == -1)
-				goto usage;
+			job_filter_add_me(&m.filter);
 			break;
 		case 't':
 			if (cmd_split(optarg, "--states", squeue_add_state,

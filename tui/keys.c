@@ -98,8 +98,8 @@ keys_filter(struct view *v, const char *text, char *err, size_t errlen)
 			strncat(name, w, sizeof name - strlen(name) - 1);
 		}
 	}
-	if (v->mine && job_filter_add_me(&f, why, sizeof why) == -1)
-		goto bad;
+	if (v->mine)
+		job_filter_add_me(&f);
 	job_filter_set_name(&f, name);
 	job_filter_clear(&v->m->filter);
 	v->m->filter = f;

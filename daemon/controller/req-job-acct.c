@@ -30,6 +30,9 @@
 
 static const struct timeval req_acct_at_once = { 0, 0 };
 
+/* The most users one report names. */
+#define REQ_JOB_ACCT_USERS	1024
+
 /* A frame holds up to this many jobs or bytes. */
 #define REQ_JOB_ACCT_ROWS	2000
 #define REQ_JOB_ACCT_BYTES	(1U << 20)
@@ -259,10 +262,15 @@ req_job_acct(struct peer *p, const json_t *msg)
 	char			 err[512], *users_text = NULL;
 	char			*states_text = NULL, *ids_text = NULL, *text;
 	char			*accounts_text = NULL;
-	size_t			 i;
+	const char		*names[REQ_JOB_ACCT_USERS];
+	size_t			 i, nnames;
 
 	memset(&q, 0, sizeof q);
 	q.until = INT64_MAX;
+	/* The names are checked here: the commands read no accounts. */
+	if (req_get_users(msg, "users", names, REQ_JOB_ACCT_USERS, &nnames,
+	    err, sizeof err) != 0)
+		goto invalid;
 	if (req_job_acct_time(msg, "since", &q.since, err, sizeof err) != 0 ||
 	    req_job_acct_time(msg, "until", &q.until, err, sizeof err) != 0 ||
 	    req_job_acct_list(msg, "users", req_job_acct_is_user,

@@ -18,6 +18,7 @@
 #include "daemon/controller/peer.h"
 #include "daemon/controller/req.h"
 #include "daemon/controller/store.h"
+#include "daemon/controller/user.h"
 
 struct req_job_cancel {
 	struct peer	*peer;
@@ -180,6 +181,13 @@ req_job_cancel(struct peer *p, const json_t *msg)
 	    (states != NULL && !json_is_array(states))) {
 		req_error(p, msg, PROTO_E_INVALID, "expected ids (array of job "
 		    "ids), user (a name) and/or states (array of names)");
+		return;
+	}
+	/* The commands read no accounts: the name is checked here. */
+	if (user != NULL && !user_known(user) && store_user_has_jobs(user) !=
+	    1) {
+		req_error(p, msg, PROTO_E_INVALID, "no such user \"%s\"",
+		    user);
 		return;
 	}
 	if (json_array_size(ids) == 0 && user == NULL &&

@@ -43,6 +43,9 @@
 /* Leave room for the reply's tail under the client's frame limit. */
 #define REQ_JOB_LIST_MAX	(FRAME_MAX_REPLY - (1U << 20))
 
+/* The most users one listing names (gq -u a,b,...). */
+#define REQ_JOB_LIST_USERS	64
+
 /* A streamed frame holds up to this many jobs or bytes; the next waits
  * while the client has REQ_JOB_LIST_BACKLOG unread. */
 #define REQ_JOB_LIST_ROWS	4096
@@ -53,7 +56,9 @@
 struct req_job_list {
 	struct jtext	 out;
 	struct job_field_set fields;
-	const char	*user;
+	/* The users asked for (borrowed from the request); none: all. */
+	const char	*users[REQ_JOB_LIST_USERS];
+	size_t		 nusers;
 	bool		 states[JOB_STATE_COUNT];
 	bool		 any_state;
 	int64_t		 ended_since;	/* finished jobs: ended then or later */
@@ -71,7 +76,7 @@ struct req_job_list {
 	bool		 hide_detail;	/* for the row being written */
 	uint64_t	*missing;	/* ids asked for that do not exist */
 	size_t		 nmissing;
-	/* A stream (req_job_list_step): the request (l->user points into
+	/* A stream (req_job_list_step): the request (l->users point into
 	 * it), its peer, the jobs in the frame being written, the frames
 	 * sent, and the last in-memory job written. */
 	json_t		*msg;
@@ -93,8 +98,13 @@ static void	req_job_list_flush(struct req_job_list *);
 static bool
 req_job_list_wanted(const struct req_job_list *l, const struct store_job *r)
 {
-	if (l->user != NULL && (r->user == NULL || strcmp(r->user,
-	    l->user) != 0))
+	size_t	i;
+
+	for (i = 0; i < l->nusers; i++) {
+		if (r->user != NULL && strcmp(r->user, l->users[i]) == 0)
+			break;
+	}
+	if (l->nusers > 0 && i == l->nusers)
 		return (false);
 	if (l->any_state && !l->states[r->state])
 		return (false);
@@ -184,13 +194,22 @@ req_job_list_parse(struct req_job_list *l, const json_t *msg, char *err,
 	unsigned long long	 since = 0;
 	size_t			 i;
 
+	/* "user", one name and not checked, from before "users". */
 	v = json_object_get(msg, "user");
 	if (v != NULL && !json_is_null(v)) {
-		if ((l->user = json_string_value(v)) == NULL) {
+		if ((l->users[0] = json_string_value(v)) == NULL) {
 			snprintf(err, errlen, "user: expected a user name");
 			return (-1);
 		}
+		l->nusers = 1;
 	}
+	if (json_object_get(msg, "users") != NULL && l->nusers > 0) {
+		snprintf(err, errlen, "user and users exclude each other");
+		return (-1);
+	}
+	if (l->nusers == 0 && req_get_users(msg, "users", l->users,
+	    REQ_JOB_LIST_USERS, &l->nusers, err, errlen) != 0)
+		return (-1);
 	v = json_object_get(msg, "states");
 	if (v != NULL && !json_is_null(v)) {
 		if (!json_is_array(v)) {
@@ -405,16 +424,23 @@ req_job_list_ids(struct req_job_list *l, const json_t *ids)
 	}
 }
 
-/* The finished jobs in the states asked for, from the store. */
+/* The finished jobs in the states asked for, from the store: of each
+ * user asked for, or of all. */
 static void
 req_job_list_stored(struct req_job_list *l)
 {
+	size_t	i;
 	int	s;
 
 	for (s = 0; l->any_state && s < JOB_STATE_COUNT; s++) {
-		if (l->states[s] && job_state_is_terminal(s))
-			(void)store_job_each_in_state(s, l->user,
-			    l->ended_since, req_job_list_add, l);
+		if (!l->states[s] || !job_state_is_terminal(s))
+			continue;
+		i = 0;
+		do {
+			(void)store_job_each_in_state(s, l->nusers > 0 ?
+			    l->users[i] : NULL, l->ended_since,
+			    req_job_list_add, l);
+		} while (++i < l->nusers);
 	}
 }
 

@@ -15,6 +15,8 @@
 #include "daemon/controller/metrics.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/req.h"
+#include "daemon/controller/store.h"
+#include "daemon/controller/user.h"
 
 extern const struct req_entry	req_hello_entry;
 extern const struct req_entry	req_ping_entry;
@@ -268,4 +270,38 @@ req_dispatch(struct peer *p, const json_t *msg)
 	re->handler(p, msg);
 	req_count[at]++;
 	req_us[at] += (uint64_t)(metrics_clock_us() - t0);
+}
+
+int
+req_get_users(const json_t *obj, const char *key, const char **users,
+    size_t max, size_t *n, char *err, size_t errlen)
+{
+	json_t		*v = json_object_get(obj, key), *e;
+	const char	*name;
+	size_t		 i;
+
+	*n = 0;
+	if (v == NULL || json_is_null(v))
+		return (0);
+	if (!json_is_array(v) || json_array_size(v) == 0 ||
+	    json_array_size(v) > max) {
+		snprintf(err, errlen, "%s: expected an array of 1 to %zu user "
+		    "names", key, max);
+		return (-1);
+	}
+	json_array_foreach(v, i, e) {
+		if ((name = json_string_value(e)) == NULL || *name == '\0' ||
+		    strlen(name) != json_string_length(e) ||
+		    json_string_length(e) > 255) {
+			snprintf(err, errlen, "%s: element %zu is not a user "
+			    "name", key, i + 1);
+			return (-1);
+		}
+		if (!user_known(name) && store_user_has_jobs(name) != 1) {
+			snprintf(err, errlen, "no such user \"%s\"", name);
+			return (-1);
+		}
+		users[(*n)++] = name;
+	}
+	return (0);
 }

@@ -208,6 +208,7 @@ enum store_stmt {
 	STORE_RUN_REOPEN,
 	STORE_RUNS_OF,
 	STORE_NODE_EVENT,
+	STORE_USER_HAS_JOBS,
 	STORE_NSTMTS
 };
 
@@ -245,6 +246,8 @@ static const char *const store_sql[STORE_NSTMTS] = {
 	    " job_id = :job ORDER BY id",
 	[STORE_NODE_EVENT] = "INSERT INTO node_events (node, time, state,"
 	    " detail) VALUES (:node, :time, :state, :detail)",
+	/* The jobs_user_end index answers it. */
+	[STORE_USER_HAS_JOBS] = "SELECT 1 FROM jobs WHERE user = ? LIMIT 1",
 	/* Jobs of schema 1 and 2 have no attained service: their GPU-time
 	 * is GPUs x run time. */
 	[STORE_GPU_TIMES] = "SELECT CASE WHEN attained > 0 THEN attained ELSE"
@@ -1006,6 +1009,25 @@ store_job_get(uint64_t id, struct store_job *r)
 	if (rc == SQLITE_DONE)
 		return (0);
 	log_error("job %" PRIu64 ": reading it: %s", id,
+	    sqlite3_errmsg(store_db));
+	return (-1);
+}
+
+int
+store_user_has_jobs(const char *user)
+{
+	sqlite3_stmt	*st = store_stmts[STORE_USER_HAS_JOBS];
+	int		 rc;
+
+	sqlite3_bind_text(st, 1, user, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	if (rc == SQLITE_ROW)
+		return (1);
+	if (rc == SQLITE_DONE)
+		return (0);
+	log_error("looking up the jobs of %s: %s", user,
 	    sqlite3_errmsg(store_db));
 	return (-1);
 }

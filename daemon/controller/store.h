@@ -100,6 +100,8 @@ int	 store_run_reopen(uint64_t job);
 
 /* Reads. Each returns 0, or -1 after logging the failure. */
 int	 store_job_each_active(store_job_cb, void *);
+/* Whether any job, finished or not, is user's: 1, 0, or -1 on failure. */
+int	 store_user_has_jobs(const char *user);
 /* Jobs in state (and of user, unless NULL) that ended at ended_since or
  * later (0: all), in id order. */
 int	 store_job_each_in_state(enum job_state, const char *user,

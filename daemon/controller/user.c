@@ -3,6 +3,7 @@
 #include <sys/types.h>
 
 #include <pwd.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -40,4 +41,14 @@ user_name(uid_t uid, char *buf, size_t len)
 	e->uid = uid;
 	e->when = now;
 	snprintf(buf, len, "%s", e->name);
+}
+
+bool
+user_known(const char *name)
+{
+	struct passwd	 pw, *res = NULL;
+	char		 pwbuf[4096];
+
+	return (getpwnam_r(name, &pw, pwbuf, sizeof pwbuf, &res) == 0 &&
+	    res != NULL);
 }

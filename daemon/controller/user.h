@@ -5,9 +5,12 @@
 
 #include <sys/types.h>
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Writes the name of uid into buf (its decimal form when it has none). */
 void	user_name(uid_t uid, char *buf, size_t len);
+/* Whether the account database has a user called name. */
+bool	user_known(const char *name);
 
 #endif

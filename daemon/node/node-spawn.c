@@ -187,6 +187,46 @@ node_spawn_task_env(struct node_spawn *sp, const struct node_conf *conf,
 	}
 }
 
+/* Sets name to value unless the job's environment has it. */
+static void
+node_spawn_default_env(struct node_spawn *sp, const char *key,
+    const char *value)
+{
+	size_t	klen = strlen(key), i;
+
+	for (i = 0; i < sp->nenv; i++) {
+		if (strncmp(sp->env[i], key, klen) == 0 &&
+		    sp->env[i][klen] == '=')
+			return;
+	}
+	node_spawn_setenv(sp, key, value);
+}
+
+/* HOME, LOGNAME, SHELL and USER from the user's account on this node,
+ * where the job's environment lacks them (gsub --export=NONE, a job
+ * submitted from cron or env -i): the commands send no account data, and
+ * this node's is the one the job runs under. */
+static void
+node_spawn_account_env(struct node_spawn *sp)
+{
+	struct node_user	 own, *u = &sp->user;
+
+	if (!sp->as_root) {
+		/* Not root: its own jobs, its own account. */
+		if (node_user_account(&own, sp->l->uid) == -1)
+			return;
+		u = &own;
+	}
+	if (u->name != NULL) {
+		node_spawn_default_env(sp, "HOME", u->home);
+		node_spawn_default_env(sp, "LOGNAME", u->name);
+		node_spawn_default_env(sp, "SHELL", u->shell);
+		node_spawn_default_env(sp, "USER", u->name);
+	}
+	if (u == &own)
+		node_user_clear(&own);
+}
+
 static void
 node_spawn_env(struct node_spawn *sp, const struct node_conf *conf)
 {
@@ -200,6 +240,7 @@ node_spawn_env(struct node_spawn *sp, const struct node_conf *conf)
 	for (i = 0; i < sp->nenv; i++)
 		sp->env[i] = xstrdup(l->env[i]);
 
+	node_spawn_account_env(sp);
 	devs = xmalloc(l->ngpus * 4 + 1);
 	devs[0] = '\0';
 	for (i = 0; i < l->ngpus; i++)

@@ -95,6 +95,32 @@ node_user_has_group(const struct node_user *u, gid_t gid)
 	return (false);
 }
 
+static void
+node_user_set_account(struct node_user *u, const struct passwd *pw)
+{
+	u->name = xstrdup(pw->pw_name);
+	u->home = xstrdup(pw->pw_dir != NULL ? pw->pw_dir : "/");
+	u->shell = xstrdup(pw->pw_shell != NULL && *pw->pw_shell != '\0' ?
+	    pw->pw_shell : "/bin/sh");
+}
+
+int
+node_user_account(struct node_user *u, uid_t uid)
+{
+	struct passwd	 pw;
+	char		*buf;
+
+	memset(u, 0, sizeof *u);
+	if (node_user_getpw(uid, &pw, &buf) != 1) {
+		free(buf);
+		return (-1);
+	}
+	u->uid = uid;
+	node_user_set_account(u, &pw);
+	free(buf);
+	return (0);
+}
+
 int
 node_user_resolve(struct node_user *u, uid_t uid, gid_t gid,
     const char *name, const char *node, char *err, size_t errlen)
@@ -138,7 +164,7 @@ node_user_resolve(struct node_user *u, uid_t uid, gid_t gid,
 	}
 	u->uid = uid;
 	u->gid = gid;
-	u->name = xstrdup(pw.pw_name);
+	node_user_set_account(u, &pw);
 	free(buf);
 	return (0);
 fail:
@@ -151,6 +177,8 @@ void
 node_user_clear(struct node_user *u)
 {
 	free(u->name);
+	free(u->home);
+	free(u->shell);
 	free(u->groups);
 	memset(u, 0, sizeof *u);
 }

@@ -17,6 +17,8 @@ struct node_user {
 	uid_t	 uid;
 	gid_t	 gid;		/* the primary gid the job runs with */
 	char	*name;
+	char	*home;		/* the account's, for HOME */
+	char	*shell;		/* and SHELL ("/bin/sh" when blank) */
 	gid_t	*groups;	/* the user's groups on this node */
 	int	 ngroups;
 };
@@ -36,6 +38,10 @@ struct node_user_saved {
 int	node_user_resolve(struct node_user *u, uid_t uid, gid_t gid,
 	    const char *name, const char *node, char *err, size_t errlen);
 void	node_user_clear(struct node_user *);
+/* The account of uid alone (name, home and shell; no groups, nothing
+ * checked): what a gnoded that is not root, and runs its own jobs, puts in
+ * their environment. Returns 0, or -1 when uid has no entry. */
+int	node_user_account(struct node_user *u, uid_t uid);
 
 /* In the child about to run the job, as root: sets the supplementary
  * groups, the real, effective and saved gid, then the uid, and checks that

@@ -151,3 +151,48 @@ says_once() {
 	run -4 as_user gctl hold "$mine"
 	says_once "$output"
 }
+
+# needed FILE: the shared libraries FILE asks the loader for, by name
+# ("jansson" for libjansson.so.4), one a line; nothing for a static one.
+needed() {
+	readelf -d "$1" | sed -n 's/.*(NEEDED).*\[lib\([^.]*\)\..*\]/\1/p' | sort
+}
+
+# declared: the shared libraries the build's link lines name for the
+# commands (-l of JANSSON_LIBS and LIBS, and libc), and the sanitizers'
+# runtimes when it has them.
+declared() {
+	sed -n -e 's/^JANSSON_LIBS = //p' -e 's/^LIBS = //p' "$B/Makefile" |
+	    tr ' ' '\n' | sed -n 's/^-l//p'
+	echo c
+	if grep -q '^GB_LDFLAGS = .*-fsanitize' "$B/Makefile"; then
+		printf '%s\n' asan ubsan stdc++ gcc_s
+	fi
+}
+
+@test "each installed command loads no shared library beyond what its build declares" {
+	d=$GB_DIR/inst
+	make -s -C "$B" install-binPROGRAMS install-pkglibexecPROGRAMS \
+	    DESTDIR="$d" bindir=/usr/bin pkglibexecdir=/usr/libexec/gbatch \
+	    >/dev/null
+	static=$(sed -n 's/^GB_STATIC_LDFLAGS = //p' "$B/Makefile")
+	allowed=$(declared | sort -u)
+	for c in gsub grun gq gcancel gnodes gctl gacct; do
+		f=$d/usr/bin/$c
+		[ -x "$f" ] || { echo "$c not installed"; false; }
+		if [ -n "$static" ]; then
+			# Static: no loader, no library at all.
+			[ -z "$(needed "$f")" ] || { echo "$c: $(needed "$f")"; false; }
+			run ldd "$f"
+			[[ "$output" == *"statically linked"* || "$output" == *"not a dynamic executable"* ]]
+		else
+			extra=$(comm -23 <(needed "$f") <(echo "$allowed"))
+			[ -z "$extra" ] || { echo "$c loads $extra"; false; }
+		fi
+		run -0 "$f" --version
+		[[ "$output" == "$c (gbatch) "* ]]
+	done
+	# gctl-ca adds OpenSSL's libcrypto, and only it.
+	extra=$(comm -23 <(needed "$d/usr/libexec/gbatch/gctl-ca") <(printf '%s\n' $allowed crypto | sort -u))
+	[ -z "$extra" ] || { echo "gctl-ca loads $extra"; false; }
+}

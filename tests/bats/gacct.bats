@@ -134,9 +134,17 @@ PY
 	[[ "$output" == *"your own jobs"*"operators"* ]]
 	run -0 su gbacct1 -s /bin/sh -c "GBATCH_SOCKET=$GBATCH_SOCKET GBATCH_CONF=$GBATCH_CONF $B/bin/gacct -n -P -o id"
 	[ -z "$output" ]
+	# A user since removed keeps their history; a name nobody ever had
+	# is refused by gbatchd (gacct reads no account database).
+	mkdir "$GB_DIR/u1"
+	chown gbacct1 "$GB_DIR/u1"
+	b=$(su gbacct1 -s /bin/sh -c "cd $GB_DIR/u1 && GBATCH_SOCKET=$GBATCH_SOCKET GBATCH_CONF=$GBATCH_CONF $B/bin/gsub --parsable -o /dev/null --wrap true")
+	gb_wait_state "$b" COMPLETED 20
 	userdel gbacct1
-	run -2 gacct -u no-such-user-here
-	[[ "$output" == *'no such user "no-such-user-here"'* ]]
+	run -0 gacct -u gbacct1 -n -P -o id
+	[ "$output" = "$b" ]
+	run -1 gacct -u no-such-user-here
+	[ "$output" = 'gacct: no such user "no-such-user-here"' ]
 }
 
 @test "bad dates, fields and states are usage errors naming what is accepted" {

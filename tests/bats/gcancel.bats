@@ -72,7 +72,8 @@ teardown() {
 	run -0 gcancel -u "$(id -un)" -t HELD
 	gb_wait_state "$a" CANCELLED 10
 	gb_wait_state "$b" CANCELLED 10
-	run -2 gcancel -u no-such-user-xyz
+	run -1 gcancel -u no-such-user-xyz
+	[ "$output" = 'gcancel: no such user "no-such-user-xyz"' ]
 }
 
 @test "gcancel -n cancels jobs by name only" {

@@ -147,8 +147,14 @@ teardown() {
 	other=$(getent passwd | awk -F: -v me="$(id -un)" '$1 != me { print $1; exit }')
 	run -0 gq -h -o id -u "$other"
 	[ -z "$output" ]
-	run -2 gq -u no-such-user-xyz
-	[[ "$output" == *"no-such-user-xyz"* ]]
+	# gq reads no account database: gbatchd says there is no such user,
+	# for one name or any of several.
+	run -1 gq -u no-such-user-xyz
+	[ "$output" = 'gq: no such user "no-such-user-xyz"' ]
+	run -1 gq -u "$(id -un),no-such-user-xyz"
+	[ "$output" = 'gq: no such user "no-such-user-xyz"' ]
+	run -0 gq -h -o id -u "$other,$(id -un)"
+	[ "$output" = "$id" ]
 }
 
 @test "gq --json prints the reply as JSON" {

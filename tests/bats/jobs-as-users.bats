@@ -88,6 +88,25 @@ gbu_message() {
 	[ "$(stat -c %U ids.txt)" = "$u" ]
 }
 
+@test "a job's HOME, LOGNAME, SHELL and USER come from its user's account on the node, not from gsub" {
+	gbu_need_root
+	gbu_add u --home-dir /nonexistent/gbu-home --shell /bin/bash
+	gbu_workdir "$u"
+	gb_start_cluster
+	# gsub runs with root's variables (and none of them under env -i):
+	# it reads no account database, and the node fills in what the
+	# job's environment lacks from the job's own user.
+	id=$(HOME=/root USER=root gbu_as "$u" gsub --parsable -o env.txt \
+	    --export=NONE --wrap 'echo "$HOME $LOGNAME $SHELL $USER"')
+	id2=$(gbu_as "$u" env -i PATH="$PATH" GBATCH_CONF="$GBATCH_CONF" \
+	    GBATCH_SOCKET="$GBATCH_SOCKET" "$(command -v gsub)" --parsable \
+	    -o env2.txt --wrap 'echo "$HOME $LOGNAME $SHELL $USER"')
+	gb_wait_state "$id" COMPLETED
+	gb_wait_state "$id2" COMPLETED
+	[ "$(cat env.txt)" = "/nonexistent/gbu-home $u /bin/bash $u" ]
+	[ "$(cat env2.txt)" = "/nonexistent/gbu-home $u /bin/bash $u" ]
+}
+
 @test "an output path in a root-owned 0755 directory fails the job, saying why" {
 	gbu_need_root
 	gbu_add u

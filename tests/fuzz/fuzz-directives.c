@@ -42,7 +42,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (r == 0) {
 		/* Every value a directive set was validated: the job builds. */
-		if ((job = jobspec_build(js, env, NULL, "/", 022, err,
+		if ((job = jobspec_build(js, env, "/", 022, err,
 		    sizeof err)) == NULL)
 			abort();
 		json_decref(job);
