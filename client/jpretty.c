@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "client/jpretty.h"
+#include "client/jscan.h"
 #include "common/xmalloc.h"
 
 /* Deeper than any reply of ours; refusing it bounds the recursion. */
@@ -100,27 +101,6 @@ jpretty_ws(const char *s, size_t len, size_t i)
 	return (i);
 }
 
-static int
-jpretty_hex4(const char *s, unsigned *out)
-{
-	unsigned	v = 0;
-	int		i;
-
-	for (i = 0; i < 4; i++) {
-		v <<= 4;
-		if (s[i] >= '0' && s[i] <= '9')
-			v |= (unsigned)(s[i] - '0');
-		else if (s[i] >= 'a' && s[i] <= 'f')
-			v |= (unsigned)(s[i] - 'a' + 10);
-		else if (s[i] >= 'A' && s[i] <= 'F')
-			v |= (unsigned)(s[i] - 'A' + 10);
-		else
-			return (-1);
-	}
-	*out = v;
-	return (0);
-}
-
 /* Appends code point c as jansson writes it, made safe for a terminal. */
 static void
 jpretty_char(struct jpretty *p, unsigned c)
@@ -214,14 +194,15 @@ jpretty_string(struct jpretty *p, const char *s, size_t len, size_t i)
 			case '"': case '\\': case '/': c = (unsigned char)s[i + 1];
 				break;
 			case 'u':
-				if (i + 6 > len || jpretty_hex4(s + i + 2, &c) == -1)
+				if (jscan_hex4(s + i + 2, len - i - 2, &c) ==
+				    -1)
 					return (0);
 				i += 4;
 				/* A surrogate pair is one character. */
 				if (c >= 0xd800 && c < 0xdc00 && i + 8 <= len &&
 				    s[i + 2] == '\\' && s[i + 3] == 'u' &&
-				    jpretty_hex4(s + i + 4, &lo) == 0 &&
-				    lo >= 0xdc00 && lo < 0xe000) {
+				    jscan_hex4(s + i + 4, len - i - 4,
+				    &lo) == 0 && lo >= 0xdc00 && lo < 0xe000) {
 					c = 0x10000 + ((c - 0xd800) << 10) +
 					    (lo - 0xdc00);
 					i += 6;

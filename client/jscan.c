@@ -416,7 +416,7 @@ jscan_get(const struct jscan_val *obj, const char *key, struct jscan_val *val)
 	return (-1);
 }
 
-static int
+int
 jscan_hex4(const char *p, size_t left, unsigned *out)
 {
 	size_t		i;

@@ -97,6 +97,9 @@ jscan_key_is(const struct jscan_val *key, const char *s)
  * text (numbers, true, false, null). */
 size_t	jscan_string(const struct jscan_val *, char *out, size_t outlen);
 /* Reads an integer value. Returns 0, or -1 when it is not an integer. */
+/* Reads the 4 hex digits of a \\u escape at p (left bytes there) into
+ * *out. Returns 0, or -1 when they are not 4 hex digits. */
+int	jscan_hex4(const char *p, size_t left, unsigned *out);
 int	jscan_int(const struct jscan_val *, long long *);
 /* true for JSON true, false otherwise. */
 bool	jscan_true(const struct jscan_val *);

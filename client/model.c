@@ -260,19 +260,17 @@ model_scan_jobs(const struct job_filter *f, char *body, size_t len,
 	    &more));
 }
 
-int
-model_refresh_jobs(struct model *m, const json_t *fields)
+/* A listing's request: the filter's, with fields as rows (or every member
+ * and the history), streamed or not; NULL with m's status set when --me
+ * could not be resolved. */
+static json_t *
+model_list_request(struct model *m, const json_t *fields, bool stream)
 {
-	struct model_jobs	 jobs;
-	json_t			*req = proto_msg(MSG_JOB_LIST);
-	char			*body;
-	size_t			 len;
-	int			 r;
+	json_t	*req;
 
-	if ((r = model_resolve_me(m)) != 0) {
-		json_decref(req);
-		return (r);
-	}
+	if (model_resolve_me(m) != 0)
+		return (NULL);
+	req = proto_msg(MSG_JOB_LIST);
 	/* A table's listing comes as rows of values, without a member
 	 * name per value: a third less to write, send and read. */
 	if (fields != NULL) {
@@ -280,7 +278,23 @@ model_refresh_jobs(struct model *m, const json_t *fields)
 		json_object_set_new(req, "rows", json_true());
 	} else
 		json_object_set_new(req, "history", json_true());
+	if (stream)
+		json_object_set_new(req, "stream", json_true());
 	job_filter_request(&m->filter, req);
+	return (req);
+}
+
+int
+model_refresh_jobs(struct model *m, const json_t *fields)
+{
+	struct model_jobs	 jobs;
+	json_t			*req;
+	char			*body;
+	size_t			 len;
+	int			 r;
+
+	if ((req = model_list_request(m, fields, false)) == NULL)
+		return (m->status);
 	r = model_call(m, req, NULL, &body, &len);
 	json_decref(req);
 	if (r != 0)
@@ -302,23 +316,14 @@ int
 model_stream_jobs(struct model *m, const json_t *fields,
     void (*fn)(const struct job_row *, void *), void *arg)
 {
-	json_t	*req = proto_msg(MSG_JOB_LIST);
+	json_t	*req;
 	char	*body;
 	size_t	 len;
 	bool	 more = true;
 	int	 r;
 
-	if ((r = model_resolve_me(m)) != 0) {
-		json_decref(req);
-		return (r);
-	}
-	if (fields != NULL) {
-		json_object_set(req, "fields", (json_t *)fields);
-		json_object_set_new(req, "rows", json_true());
-	} else
-		json_object_set_new(req, "history", json_true());
-	json_object_set_new(req, "stream", json_true());
-	job_filter_request(&m->filter, req);
+	if ((req = model_list_request(m, fields, true)) == NULL)
+		return (m->status);
 	r = model_call(m, req, NULL, &body, &len);
 	json_decref(req);
 	/* Each frame replaces the last: m->jobs ends with the last one, its
