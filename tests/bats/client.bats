@@ -192,7 +192,8 @@ declared() {
 		run -0 "$f" --version
 		[[ "$output" == "$c (gbatch) "* ]]
 	done
-	# gctl-ca adds OpenSSL's libcrypto, and only it.
-	extra=$(comm -23 <(needed "$d/usr/libexec/gbatch/gctl-ca") <(printf '%s\n' $allowed crypto | sort -u))
+	# gctl-ca adds OpenSSL (OPENSSL_LIBS), and only it.
+	openssl=$(sed -n 's/^OPENSSL_LIBS = //p' "$B/Makefile" | tr ' ' '\n' | sed -n 's/^-l//p')
+	extra=$(comm -23 <(needed "$d/usr/libexec/gbatch/gctl-ca") <(printf '%s\n' $allowed $openssl | sort -u))
 	[ -z "$extra" ] || { echo "gctl-ca loads $extra"; false; }
 }
