@@ -29,7 +29,8 @@ bench_builddir() {
 	trap '{ gb_teardown; } 2>/dev/null || true' EXIT
 }
 
-# bench_setup [plain]: a fresh private directory and configuration, no
+# bench_setup [plain]: a fresh private directory (under $BENCH_TMP, else
+# /tmp) and configuration, no
 # daemon started yet; the previous cluster, if any, is torn down. Logging
 # at info as a production one would (debug logging would measure the log,
 # not the daemon); with "plain", the node link without TLS. Extra
@@ -41,7 +42,7 @@ bench_setup() {
 	# Our own name under /tmp, so a test suite cleaning up its gbt.*
 	# directories on a shared machine leaves this run alone.
 	rm -rf "$GB_DIR"
-	GB_DIR=$(mktemp -d /tmp/gbbench.XXXXXX)
+	GB_DIR=$(mktemp -d "${BENCH_TMP:-/tmp}/gbbench.XXXXXX")
 	export GBATCH_SOCKET="$GB_DIR/gbatchd.sock"
 	export GBATCH_CONF="$GB_DIR/gbatch.conf"
 	gb_tls_make

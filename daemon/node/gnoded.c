@@ -30,6 +30,7 @@
 #include "daemon/node/node-gpu.h"
 #include "daemon/node/node-record.h"
 #include "daemon/node/node-session.h"
+#include "daemon/node/node-user.h"
 
 struct gnoded_opts {
 	int		 foreground;
@@ -556,6 +557,7 @@ main(int argc, char **argv)
 	    conf.controllers.n == 1 ? "" : ", ...", conf.state_dir);
 	if (gnoded_not_root(err, sizeof err))
 		log_info("node %s: %s", conf.name, err);
+	node_user_warm();
 	notify_send(NOTIFY_READY, "node %s: %zu GPU%s, controller %s%s, "
 	    "state %s", conf.name, node_gpu_count(gpus),
 	    node_gpu_count(gpus) == 1 ? "" : "s", conf.controllers.v[0],

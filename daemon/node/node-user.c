@@ -289,3 +289,21 @@ node_user_leave(struct node_user_saved *sv)
 	free(sv->groups);
 	sv->groups = NULL;
 }
+
+void
+node_user_warm(void)
+{
+	struct node_user	u;
+	struct passwd		pw;
+	char			*buf;
+
+	/* Each database's NSS modules are loaded (dlopen) on its first
+	 * lookup. Done here, in gnoded, they are loaded once and every
+	 * shepherd forked after inherits them, instead of each loading and
+	 * relocating them again (libnss_systemd and what it links). */
+	memset(&u, 0, sizeof u);
+	if (node_user_getpw(0, &pw, &buf) == 1)
+		(void)node_user_groups(&u, pw.pw_name, pw.pw_gid);
+	free(buf);
+	free(u.groups);
+}

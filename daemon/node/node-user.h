@@ -38,6 +38,9 @@ struct node_user_saved {
 int	node_user_resolve(struct node_user *u, uid_t uid, gid_t gid,
 	    const char *name, const char *node, char *err, size_t errlen);
 void	node_user_clear(struct node_user *);
+/* Looks up a user and its groups once, in gnoded before it forks any
+ * shepherd, so the account database's modules are loaded once for all. */
+void	node_user_warm(void);
 /* The account of uid alone (name, home and shell; no groups, nothing
  * checked): what a gnoded that is not root, and runs its own jobs, puts in
  * their environment. Returns 0, or -1 when uid has no entry. */
