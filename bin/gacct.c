@@ -670,7 +670,7 @@ main(int argc, char **argv)
 	if (!g.format_set)
 		g.format = isatty(STDOUT_FILENO) ? TABLE_ALIGNED : TABLE_PLAIN;
 
-	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
+	cmd_stdout_buffer();
 	if ((r = client_open(timeout, &c, err, sizeof err)) != 0 ||
 	    (g.me && (r = client_whoami(c, &me, err, sizeof err)) != 0)) {
 		fprintf(stderr, "gacct: %s\n", err);

@@ -598,7 +598,7 @@ main(int argc, char **argv)
 
 	/* The listing goes out in large writes: at 10,000 jobs a line
 	 * buffer would mean 10,000 system calls. */
-	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+	cmd_stdout_buffer();
 	model_set_timeout(&m, timeout);
 	r = gq.json ? gq_json(&m, &gq) : gq_table(&m, &gq, t);
 	if (fflush(stdout) == EOF && r == EXIT_OK) {

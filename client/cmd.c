@@ -227,3 +227,13 @@ cmd_add_id(const char *item, void *arr, char *err, size_t errlen)
 	json_array_append_new(arr, json_integer((json_int_t)id));
 	return (0);
 }
+
+void
+cmd_stdout_buffer(void)
+{
+	static char	buf[1 << 16];
+
+	/* glibc takes the size only with a buffer: given NULL, it keeps
+	 * its own of a block (4 KiB), a write(2) each. */
+	setvbuf(stdout, buf, _IOFBF, sizeof buf);
+}

@@ -61,4 +61,8 @@ int	cmd_add_string(const char *item, void *arr, char *err, size_t errlen);
  * list holds every string (no selection given). */
 bool	cmd_list_has(const json_t *list, const char *s);
 
+/* Gives stdout a 64 KiB buffer, fully buffered: a listing of thousands of
+ * lines goes out in large writes. Call it before the first output. */
+void	cmd_stdout_buffer(void);
+
 #endif
