@@ -43,6 +43,10 @@
 /* Leave room for the reply's tail under the client's frame limit. */
 #define REQ_JOB_LIST_MAX	(FRAME_MAX_REPLY - (1U << 20))
 
+/* The buffer of a one-frame listing is kept for the next (gtop asks
+ * every few seconds) up to this size. */
+#define REQ_JOB_LIST_SPARE_MAX	(16U << 20)
+
 /* The most users one listing names (gq -u a,b,...). */
 #define REQ_JOB_LIST_USERS	64
 
@@ -292,6 +296,12 @@ req_job_list_give_back(const void *data, size_t len, void *arg)
 {
 	size_t	size = (size_t)(uintptr_t)arg;
 
+	/* A larger one (every member of 100,000 jobs is 60 MB) is not
+	 * kept: it would stay in gbatchd's memory for good. */
+	if (size > REQ_JOB_LIST_SPARE_MAX) {
+		free((void *)data);
+		return;
+	}
 	if (req_job_list_spare == NULL || size > req_job_list_spare_size) {
 		free(req_job_list_spare);
 		req_job_list_spare = (char *)data;
