@@ -176,11 +176,15 @@ jpretty_string(struct jpretty *p, const char *s, size_t len, size_t i)
 			jpretty_char(p, c);
 			i++;
 		} else if (c == 0xc2) {
-			if (i + 1 < len && u[i + 1] >= 0x80 && u[i + 1] < 0xa0)
+			/* A C1 control, escaped; else the byte as it is,
+			 * the next one looked at on its own. */
+			if (i + 1 < len && u[i + 1] >= 0x80 && u[i + 1] < 0xa0) {
 				jpretty_char(p, u[i + 1]);
-			else if (i + 1 < len)
-				jpretty_put(p, s + i, 2);
-			i += 2;
+				i += 2;
+			} else {
+				jpretty_put(p, s + i, 1);
+				i++;
+			}
 		} else {
 			/* An escape: decoded, then written again. */
 			if (i + 1 >= len)
@@ -220,6 +224,51 @@ jpretty_string(struct jpretty *p, const char *s, size_t len, size_t i)
 	return (0);
 }
 
+static size_t
+jpretty_digits(const char *s, size_t len, size_t i)
+{
+	while (i < len && s[i] >= '0' && s[i] <= '9')
+		i++;
+	return (i);
+}
+
+/* A number (JSON's grammar) or true, false or null at i: the index past
+ * it, or 0 when there is none. */
+static size_t
+jpretty_scalar(const char *s, size_t len, size_t i)
+{
+	static const char *const lit[] = { "true", "false", "null" };
+	size_t			 k, n;
+
+	for (k = 0; k < 3; k++) {
+		n = strlen(lit[k]);
+		if (len - i >= n && memcmp(s + i, lit[k], n) == 0)
+			return (i + n);
+	}
+	if (i < len && s[i] == '-')
+		i++;
+	if (i < len && s[i] == '0')
+		i++;
+	else if (i < len && s[i] >= '1' && s[i] <= '9')
+		i = jpretty_digits(s, len, i);
+	else
+		return (0);
+	if (i < len && s[i] == '.') {
+		if ((n = jpretty_digits(s, len, i + 1)) == i + 1)
+			return (0);
+		i = n;
+	}
+	if (i < len && (s[i] == 'e' || s[i] == 'E')) {
+		i++;
+		if (i < len && (s[i] == '+' || s[i] == '-'))
+			i++;
+		if ((n = jpretty_digits(s, len, i)) == i)
+			return (0);
+		i = n;
+	}
+	return (i);
+}
+
 /* The value at i; returns the index past it, or 0 when malformed. */
 static size_t
 jpretty_at(struct jpretty *p, const char *s, size_t len, size_t i,
@@ -236,11 +285,8 @@ jpretty_at(struct jpretty *p, const char *s, size_t len, size_t i,
 		return (jpretty_string(p, s, len, i));
 	if (s[i] != '{' && s[i] != '[') {
 		/* A number or a literal, as it is. */
-		for (start = i; i < len && s[i] != ',' && s[i] != ']' &&
-		    s[i] != '}' && s[i] != ' ' && s[i] != '\n' && s[i] != '\t' &&
-		    s[i] != '\r'; i++)
-			;
-		if (i == start)
+		start = i;
+		if ((i = jpretty_scalar(s, len, i)) == 0)
 			return (0);
 		jpretty_put(p, s + start, i - start);
 		return (i);

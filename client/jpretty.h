@@ -11,7 +11,9 @@
  * rest as UTF-8), then made safe for a terminal as cmd_json_print() makes
  * its text (DEL and the C1 controls as \u007f and \u0080 to \u009f): the
  * streamed listing prints the same bytes as the whole one did. Numbers and
- * literals are copied as they are. */
+ * literals are copied as they are, once checked against JSON's grammar.
+ * Bytes that are not UTF-8 go out as they came (jansson refused them),
+ * but never as a control. */
 #ifndef GB_JPRETTY_H
 #define GB_JPRETTY_H
 
