@@ -61,7 +61,6 @@ job_row_scan_values(const struct jscan_val *arr, const int *columns,
 	struct jscan_val	vals[JOB_ROW_MAX_COLUMNS];
 	size_t			i, n;
 
-	memset(row, 0, sizeof *row);
 	row->obj = *arr;
 	if (jscan_elements(&row->obj, vals, JOB_ROW_MAX_COLUMNS, &n) == -1 ||
 	    n != ncolumns)

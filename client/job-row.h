@@ -26,8 +26,10 @@ struct job_row {
 int	job_row_scan(const struct jscan_val *obj, struct job_row *row);
 /* Fills row from a job of a listing asked with "rows": an array whose
  * element i is the field columns[i] (-1: a member job_row does not
- * know), ncolumns of them. Returns 0, or -1 when arr is malformed or
- * does not have ncolumns elements. */
+ * know), ncolumns of them. Only those members are written: clear the row
+ * once (memset to 0) and reuse it for every job under the same columns,
+ * as a listing's walk does, rather than clear 60 members a job. Returns
+ * 0, or -1 when arr is malformed or does not have ncolumns elements. */
 int	job_row_scan_values(const struct jscan_val *arr, const int *columns,
 	    size_t ncolumns, struct job_row *row);
 /* A listing's rows hold at most this many values (JF_COUNT, and room for

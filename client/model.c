@@ -172,7 +172,9 @@ model_walk_jobs(const struct job_filter *f, const char *body, size_t len,
 	int			 r;
 
 	/* One walk over the reply, each job read where it lies: a listing
-	 * can be megabytes. */
+	 * can be megabytes. The row is cleared once: every job of the frame
+	 * writes the same columns (job_row_scan_values). */
+	memset(&row, 0, sizeof row);
 	missing->type = JSCAN_NONE;
 	*more = false;
 	if (jscan_open(body, len, &top) == -1)

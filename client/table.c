@@ -695,17 +695,37 @@ table_print(struct table *t, FILE *f, bool header)
 	table_render(t, header, table_print_line, f);
 }
 
+/* A rendered line into the table's output line, written out once it
+ * holds TABLE_OUT: thousands of kept rows in a few large writes. */
+static void
+table_flush_line(void *arg, long row, const char *s, size_t len)
+{
+	struct table	*t = arg;
+
+	(void)row;
+	table_line_reserve(&t->line, len + 1);
+	memcpy(t->line.s + t->line.len, s, len);
+	t->line.len += len;
+	t->line.s[t->line.len++] = '\n';
+	if (t->line.len >= TABLE_OUT) {
+		fwrite(t->line.s, 1, t->line.len, t->out);
+		t->line.len = 0;
+	}
+}
+
 void
 table_flush(struct table *t, FILE *f, bool header)
 {
-	if (t->flushed) {
-		fwrite(t->line.s, 1, t->line.len, t->out);
-		t->line.len = 0;
-		return;
+	if (!t->flushed) {
+		t->out = f;
+		table_render(t, header, table_flush_line, t);
 	}
-	table_render(t, header, table_print_line, f);
+	if (t->line.len > 0)
+		fwrite(t->line.s, 1, t->line.len, t->out);
+	t->line.len = 0;
+	if (t->flushed)
+		return;
 	t->flushed = true;
-	t->out = f;
 	t->header = header;
 	t->nrows = 0;
 	t->textlen = 0;
