@@ -158,8 +158,9 @@ gacct_usage(FILE *f)
 "  nodes: %s\n"
 "  timeline: %s\n"
 "\n"
-"Exit status: 0 ok (also when nothing matched), 1 refused by gbatchd,\n"
-"2 usage error, 3 cannot reach gbatchd, 4 permission denied.\n", fields,
+"Exit status: 0 ok (also when nothing matched), 1 refused by gbatchd\n"
+"(such as an unknown user), 2 usage error, 3 cannot reach gbatchd,\n"
+"4 permission denied.\n", fields,
 	    users, cluster, nodes, timeline);
 	free(timeline);
 	free(fields);

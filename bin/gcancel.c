@@ -49,8 +49,8 @@ gcancel_usage(void)
 "  -h, --help            this help\n"
 "  -V, --version         print the version\n"
 "\n"
-"Exit status: 0 ok, 1 refused by gbatchd (unknown job), 2 usage error,\n"
-"3 cannot reach gbatchd, 4 permission denied (not your job).\n");
+"Exit status: 0 ok, 1 refused by gbatchd (unknown job or user), 2 usage\n"
+"error, 3 cannot reach gbatchd, 4 permission denied (not your job).\n");
 }
 
 static int

@@ -116,8 +116,9 @@ gq_usage(FILE *f)
 "\n"
 "Fields: %s\n"
 "\n"
-"Exit status: 0 ok, 1 refused by gbatchd (unknown job), 2 usage error,\n"
-"3 cannot reach gbatchd, 4 permission denied; with --wait, a job's own.\n",
+"Exit status: 0 ok, 1 refused by gbatchd (unknown job or user), 2 usage\n"
+"error, 3 cannot reach gbatchd, 4 permission denied; with --wait, a job's\n"
+"own.\n",
 	    fields);
 	free(fields);
 }
@@ -290,14 +291,15 @@ gq_stream_row(const struct job_row *row, void *arg)
 static int
 gq_table(struct model *m, struct gq *gq, struct table *t)
 {
+	struct gq_stream	 s = { NULL, NULL, false };
 	struct gq_sorted	*sorted = NULL;
 	json_t			*fields;
 	size_t			 i, nsorted = 0;
 	int			 r, nmissing;
 
 	if (gq->long_id == 0 && gq->nsort == 0) {
-		struct gq_stream	s = { gq, t, false };
-
+		s.gq = gq;
+		s.t = t;
 		fields = gq_fields(gq, t);
 		r = model_stream_jobs(m, fields, gq_stream_row, &s);
 		json_decref(fields);
@@ -380,15 +382,14 @@ gq_json_row(const struct job_row *row, void *arg)
 		gq_json_head(j);
 	else
 		jpretty_raw(&j->p, ",", 1);
-	jpretty_raw(&j->p, "\n", 1);
-	jpretty_indent(&j->p, 2, 2);
+	jpretty_newline(&j->p, 2, 2);
 	if (jpretty_value(&j->p, row->obj.p, row->obj.n, 2, 2) == -1)
 		j->bad = true;
 	jpretty_flush(&j->p, 0);
 }
 
 static int
-gq_json(struct model *m, struct gq *gq)
+gq_json(struct model *m)
 {
 	struct gq_json		 j;
 	struct jscan_val	 v;
@@ -600,7 +601,7 @@ main(int argc, char **argv)
 	 * buffer would mean 10,000 system calls. */
 	cmd_stdout_buffer();
 	model_set_timeout(&m, timeout);
-	r = gq.json ? gq_json(&m, &gq) : gq_table(&m, &gq, t);
+	r = gq.json ? gq_json(&m) : gq_table(&m, &gq, t);
 	if (fflush(stdout) == EOF && r == EXIT_OK) {
 		perror("gq: stdout");
 		r = EXIT_USAGE;

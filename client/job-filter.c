@@ -171,10 +171,3 @@ job_filter_match(const struct job_filter *f, const struct job_row *row)
 	    state, f->name == NULL || row->v[JF_NAME].type == JSCAN_NONE ?
 	    NULL : name));
 }
-
-bool
-job_filter_match_json(const struct job_filter *f, const json_t *job)
-{
-	return (job_filter_pass(f, json_string_value(json_object_get(job,
-	    "state")), json_string_value(json_object_get(job, "name"))));
-}

@@ -59,10 +59,8 @@ bool	job_filter_finished(const struct job_filter *);
 void	job_filter_request(const struct job_filter *, json_t *req);
 /* Whether a job of the reply passes what the controller did not apply. */
 bool	job_filter_match(const struct job_filter *, const struct job_row *);
-/* The same for a job object decoded by jansson (gq --json). */
 /* Whether the controller's reply needs no filtering here: every job it
  * sends passes. */
 bool	job_filter_trivial(const struct job_filter *);
-bool	job_filter_match_json(const struct job_filter *, const json_t *job);
 
 #endif

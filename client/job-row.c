@@ -245,38 +245,51 @@ job_row_get_id(const void *row, const void *ctx, char *buf, size_t len)
 	return (buf);
 }
 
-#define JF_GET_TEXT(fn, key)					\
+/* The columns that print one member as it is: their get functions here,
+ * and job_row_plain for job_row_span. */
+#define JOB_ROW_PLAIN(X)						\
+	X(name, JF_NAME)						\
+	X(user, JF_USER)						\
+	X(uid, JF_UID)							\
+	X(state, JF_STATE)						\
+	X(gpus, JF_GPUS)						\
+	X(nodes, JF_NODES)						\
+	X(exit_code, JF_EXIT_CODE)					\
+	X(signal, JF_SIGNAL)						\
+	X(workdir, JF_WORKDIR)						\
+	X(stdout, JF_STDOUT)						\
+	X(stderr, JF_STDERR)						\
+	X(command, JF_COMMAND)						\
+	X(message, JF_MESSAGE)						\
+	X(account, JF_ACCOUNT)						\
+	X(comment, JF_COMMENT)						\
+	X(dependency, JF_DEPENDENCY)					\
+	X(array_job_id, JF_ARRAY_JOB_ID)				\
+	X(req_nodes, JF_REQ_NODES)					\
+	X(exclude_nodes, JF_EXCLUDE_NODES)				\
+	X(gpu_type, JF_GPU_TYPE)					\
+	X(master_port, JF_MASTER_PORT)					\
+	X(cpus_per_gpu, JF_CPUS_PER_GPU)				\
+	X(cpus_per_task, JF_CPUS_PER_TASK)				\
+	X(mem, JF_MEM)							\
+	X(mem_per_gpu, JF_MEM_PER_GPU)					\
+	X(mem_peak, JF_MEM_PEAK)					\
+	X(array_spec, JF_ARRAY_SPEC)					\
+	X(restarts, JF_RESTARTS)					\
+	X(preemptions, JF_PREEMPTIONS)					\
+	X(promotions, JF_PROMOTIONS)					\
+	X(rank, JF_RANK)
+
+#define JF_GET_TEXT(col, key)						\
 static const char *							\
-fn(const void *row, const void *ctx, char *buf, size_t len)		\
+job_row_get_##col(const void *row, const void *ctx, char *buf,		\
+    size_t len)								\
 {									\
 	return (job_row_text(row, key, buf, len));			\
 }
-JF_GET_TEXT(job_row_get_name, JF_NAME)
-JF_GET_TEXT(job_row_get_user, JF_USER)
-JF_GET_TEXT(job_row_get_uid, JF_UID)
-JF_GET_TEXT(job_row_get_state, JF_STATE)
-JF_GET_TEXT(job_row_get_gpus, JF_GPUS)
-JF_GET_TEXT(job_row_get_nodes, JF_NODES)
-JF_GET_TEXT(job_row_get_exit_code, JF_EXIT_CODE)
-JF_GET_TEXT(job_row_get_signal, JF_SIGNAL)
-JF_GET_TEXT(job_row_get_workdir, JF_WORKDIR)
-JF_GET_TEXT(job_row_get_stdout, JF_STDOUT)
-JF_GET_TEXT(job_row_get_stderr, JF_STDERR)
-JF_GET_TEXT(job_row_get_command, JF_COMMAND)
-JF_GET_TEXT(job_row_get_message, JF_MESSAGE)
-JF_GET_TEXT(job_row_get_account, JF_ACCOUNT)
-JF_GET_TEXT(job_row_get_comment, JF_COMMENT)
-JF_GET_TEXT(job_row_get_dependency, JF_DEPENDENCY)
-JF_GET_TEXT(job_row_get_array_job_id, JF_ARRAY_JOB_ID)
-JF_GET_TEXT(job_row_get_req_nodes, JF_REQ_NODES)
-JF_GET_TEXT(job_row_get_exclude_nodes, JF_EXCLUDE_NODES)
-JF_GET_TEXT(job_row_get_gpu_type, JF_GPU_TYPE)
-JF_GET_TEXT(job_row_get_master_port, JF_MASTER_PORT)
-JF_GET_TEXT(job_row_get_cpus_per_gpu, JF_CPUS_PER_GPU)
-JF_GET_TEXT(job_row_get_cpus_per_task, JF_CPUS_PER_TASK)
-JF_GET_TEXT(job_row_get_mem, JF_MEM)
-JF_GET_TEXT(job_row_get_mem_per_gpu, JF_MEM_PER_GPU)
-JF_GET_TEXT(job_row_get_mem_peak, JF_MEM_PEAK)
+JOB_ROW_PLAIN(JF_GET_TEXT)
+#undef JF_GET_TEXT
+
 /* The nodes asked for: "-" for any number. */
 static const char *
 job_row_get_num_nodes(const void *row, const void *ctx, char *buf,
@@ -306,11 +319,6 @@ job_row_get_array_tasks(const void *row, const void *ctx, char *buf,
 	}
 	return (job_row_text(row, JF_ARRAY_TASKS, buf, len));
 }
-JF_GET_TEXT(job_row_get_array_spec, JF_ARRAY_SPEC)
-JF_GET_TEXT(job_row_get_restarts, JF_RESTARTS)
-JF_GET_TEXT(job_row_get_preemptions, JF_PREEMPTIONS)
-JF_GET_TEXT(job_row_get_promotions, JF_PROMOTIONS)
-JF_GET_TEXT(job_row_get_rank, JF_RANK)
 
 /* "Q1": the scheduler's queue; none for a job it does not hold. */
 static const char *
@@ -557,43 +565,14 @@ job_row_get_argv(const void *row, const void *ctx, char *buf, size_t len)
 	return (buf);
 }
 
-/* The columns that print one member as it is (JF_GET_TEXT above), for
- * job_row_span. */
+/* The same columns, with their member, for job_row_span. */
 static const struct {
 	const char	*(*get)(const void *, const void *, char *, size_t);
 	enum job_field	 field;
 } job_row_plain[] = {
-	{ job_row_get_name, JF_NAME },
-	{ job_row_get_user, JF_USER },
-	{ job_row_get_uid, JF_UID },
-	{ job_row_get_state, JF_STATE },
-	{ job_row_get_gpus, JF_GPUS },
-	{ job_row_get_nodes, JF_NODES },
-	{ job_row_get_exit_code, JF_EXIT_CODE },
-	{ job_row_get_signal, JF_SIGNAL },
-	{ job_row_get_workdir, JF_WORKDIR },
-	{ job_row_get_stdout, JF_STDOUT },
-	{ job_row_get_stderr, JF_STDERR },
-	{ job_row_get_command, JF_COMMAND },
-	{ job_row_get_message, JF_MESSAGE },
-	{ job_row_get_account, JF_ACCOUNT },
-	{ job_row_get_comment, JF_COMMENT },
-	{ job_row_get_dependency, JF_DEPENDENCY },
-	{ job_row_get_array_job_id, JF_ARRAY_JOB_ID },
-	{ job_row_get_req_nodes, JF_REQ_NODES },
-	{ job_row_get_exclude_nodes, JF_EXCLUDE_NODES },
-	{ job_row_get_gpu_type, JF_GPU_TYPE },
-	{ job_row_get_master_port, JF_MASTER_PORT },
-	{ job_row_get_cpus_per_gpu, JF_CPUS_PER_GPU },
-	{ job_row_get_cpus_per_task, JF_CPUS_PER_TASK },
-	{ job_row_get_mem, JF_MEM },
-	{ job_row_get_mem_per_gpu, JF_MEM_PER_GPU },
-	{ job_row_get_mem_peak, JF_MEM_PEAK },
-	{ job_row_get_array_spec, JF_ARRAY_SPEC },
-	{ job_row_get_restarts, JF_RESTARTS },
-	{ job_row_get_preemptions, JF_PREEMPTIONS },
-	{ job_row_get_promotions, JF_PROMOTIONS },
-	{ job_row_get_rank, JF_RANK },
+#define JF_PLAIN_ENTRY(col, key) { job_row_get_##col, key },
+JOB_ROW_PLAIN(JF_PLAIN_ENTRY)
+#undef JF_PLAIN_ENTRY
 };
 
 const struct table_col job_row_cols[] = {

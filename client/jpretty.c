@@ -36,7 +36,8 @@ jpretty_end(struct jpretty *p)
 	p->size = 0;
 }
 
-static char *
+/* Room for n more bytes; returns where they go. */
+static inline char *
 jpretty_room(struct jpretty *p, size_t n)
 {
 	if (p->len + n > p->size) {
@@ -47,49 +48,29 @@ jpretty_room(struct jpretty *p, size_t n)
 	return (p->s + p->len);
 }
 
-void
-jpretty_raw(struct jpretty *p, const char *s, size_t len)
-{
-	if (p->len + len > p->size)
-		(void)jpretty_room(p, len);
-	memcpy(p->s + p->len, s, len);
-	p->len += len;
-}
-
-/* jpretty_raw for the few bytes of punctuation, inline. */
+/* Appends len bytes: inline, for the few bytes of punctuation. */
 static inline void
 jpretty_put(struct jpretty *p, const char *s, size_t len)
 {
-	char	*o;
-
-	if (p->len + len > p->size)
-		(void)jpretty_room(p, len);
-	o = p->s + p->len;
+	memcpy(jpretty_room(p, len), s, len);
 	p->len += len;
-	while (len-- > 0)
-		*o++ = *s++;
-}
-
-/* A newline and the indent of depth. */
-static inline void
-jpretty_newline(struct jpretty *p, int indent, int depth)
-{
-	size_t	n = (size_t)indent * (size_t)depth;
-
-	if (p->len + n + 1 > p->size)
-		(void)jpretty_room(p, n + 1);
-	p->s[p->len] = '\n';
-	memset(p->s + p->len + 1, ' ', n);
-	p->len += n + 1;
 }
 
 void
-jpretty_indent(struct jpretty *p, int indent, int depth)
+jpretty_raw(struct jpretty *p, const char *s, size_t len)
+{
+	jpretty_put(p, s, len);
+}
+
+void
+jpretty_newline(struct jpretty *p, int indent, int depth)
 {
 	size_t	n = (size_t)indent * (size_t)depth;
+	char	*o = jpretty_room(p, n + 1);
 
-	memset(jpretty_room(p, n), ' ', n);
-	p->len += n;
+	o[0] = '\n';
+	memset(o + 1, ' ', n);
+	p->len += n + 1;
 }
 
 static size_t
@@ -125,25 +106,8 @@ jpretty_char(struct jpretty *p, unsigned c)
 		o[4] = "0123456789abcdef"[c >> 4];
 		o[5] = "0123456789abcdef"[c & 0xf];
 		p->len += 6;
-	} else if (c < 0x80) {
-		o[0] = (char)c;
-		p->len++;
-	} else if (c < 0x800) {
-		o[0] = (char)(0xc0 | c >> 6);
-		o[1] = (char)(0x80 | (c & 0x3f));
-		p->len += 2;
-	} else if (c < 0x10000) {
-		o[0] = (char)(0xe0 | c >> 12);
-		o[1] = (char)(0x80 | (c >> 6 & 0x3f));
-		o[2] = (char)(0x80 | (c & 0x3f));
-		p->len += 3;
-	} else {
-		o[0] = (char)(0xf0 | c >> 18);
-		o[1] = (char)(0x80 | (c >> 12 & 0x3f));
-		o[2] = (char)(0x80 | (c >> 6 & 0x3f));
-		o[3] = (char)(0x80 | (c & 0x3f));
-		p->len += 4;
-	}
+	} else
+		p->len += jscan_utf8(c, o);
 }
 
 /* A string whose opening quote is at i. Returns the index past its
@@ -152,8 +116,9 @@ static size_t
 jpretty_string(struct jpretty *p, const char *s, size_t len, size_t i)
 {
 	const unsigned char	*u = (const unsigned char *)s;
-	size_t			 run;
-	unsigned		 c, lo;
+	size_t			 run, k;
+	unsigned		 c;
+	bool			 ok;
 
 	jpretty_put(p, "\"", 1);
 	for (i++, run = i; i < len; ) {
@@ -187,37 +152,11 @@ jpretty_string(struct jpretty *p, const char *s, size_t len, size_t i)
 			}
 		} else {
 			/* An escape: decoded, then written again. */
-			if (i + 1 >= len)
+			if ((k = jscan_escape(s + i, len - i, &c, &ok)) == 0 ||
+			    !ok)
 				return (0);
-			switch (s[i + 1]) {
-			case 'b': c = '\b'; break;
-			case 'f': c = '\f'; break;
-			case 'n': c = '\n'; break;
-			case 'r': c = '\r'; break;
-			case 't': c = '\t'; break;
-			case '"': case '\\': case '/': c = (unsigned char)s[i + 1];
-				break;
-			case 'u':
-				if (jscan_hex4(s + i + 2, len - i - 2, &c) ==
-				    -1)
-					return (0);
-				i += 4;
-				/* A surrogate pair is one character. */
-				if (c >= 0xd800 && c < 0xdc00 && i + 8 <= len &&
-				    s[i + 2] == '\\' && s[i + 3] == 'u' &&
-				    jscan_hex4(s + i + 4, len - i - 4,
-				    &lo) == 0 && lo >= 0xdc00 && lo < 0xe000) {
-					c = 0x10000 + ((c - 0xd800) << 10) +
-					    (lo - 0xdc00);
-					i += 6;
-				} else if (c >= 0xd800 && c < 0xe000)
-					return (0);
-				break;
-			default:
-				return (0);
-			}
 			jpretty_char(p, c);
-			i += 2;
+			i += k;
 		}
 		run = i;
 	}

@@ -37,9 +37,10 @@ void	jpretty_end(struct jpretty *);
  * is not one JSON value (what was appended of it stays). */
 int	jpretty_value(struct jpretty *, const char *text, size_t len,
 	    int indent, int depth);
-/* Appends len bytes as they are, or depth * indent spaces. */
+/* Appends len bytes as they are, or a newline and depth * indent
+ * spaces. */
 void	jpretty_raw(struct jpretty *, const char *s, size_t len);
-void	jpretty_indent(struct jpretty *, int indent, int depth);
+void	jpretty_newline(struct jpretty *, int indent, int depth);
 /* Writes what is pending once it passes 64 KiB (the caller calls it
  * between values). */
 void	jpretty_flush(struct jpretty *, int force);

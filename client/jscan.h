@@ -97,9 +97,16 @@ jscan_key_is(const struct jscan_val *key, const char *s)
  * text (numbers, true, false, null). */
 size_t	jscan_string(const struct jscan_val *, char *out, size_t outlen);
 /* Reads an integer value. Returns 0, or -1 when it is not an integer. */
-/* Reads the 4 hex digits of a \\u escape at p (left bytes there) into
- * *out. Returns 0, or -1 when they are not 4 hex digits. */
-int	jscan_hex4(const char *p, size_t left, unsigned *out);
+/* Decodes the escape whose backslash is at p (left bytes there) into *cp,
+ * the character it stands for (a surrogate pair as one). Returns how many
+ * bytes it takes, 0 when nothing follows the backslash. A malformed one
+ * (an unknown letter, \\u without 4 hex digits, half a surrogate pair)
+ * sets *ok false, *cp to its letter or U+FFFD, and takes the bytes a
+ * lenient reader skips. */
+size_t	jscan_escape(const char *p, size_t left, unsigned *cp, bool *ok);
+/* Writes code point cp as UTF-8 into u (room for 4); returns its
+ * length. */
+size_t	jscan_utf8(unsigned cp, char *u);
 int	jscan_int(const struct jscan_val *, long long *);
 /* true for JSON true, false otherwise. */
 bool	jscan_true(const struct jscan_val *);

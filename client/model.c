@@ -97,9 +97,6 @@ model_call(struct model *m, json_t *req, json_t **reply, char **body,
 	}
 }
 
-/* A "rows" listing's columns: each one's field (-1: not one job_row
- * knows), into *out (a new array the caller frees). Returns how many, or
- * -1 when cols is not an array of names. */
 /* --me: the user the controller names this uid, resolved once, on the
  * model's connection, before the first listing that needs it. */
 static int
@@ -126,6 +123,9 @@ model_resolve_me(struct model *m)
 	return (0);
 }
 
+/* A "rows" listing's columns: each one's field (-1: not one job_row
+ * knows), into *out (a new array the caller frees). Returns how many, or
+ * -1 when cols is not an array of names. */
 static ssize_t
 model_scan_columns(const struct jscan_val *cols, int **out)
 {
@@ -153,10 +153,10 @@ model_scan_columns(const struct jscan_val *cols, int **out)
 /* Hands fn the rows of a JOB_LIST reply frame that the filter passes: job
  * objects, or arrays of values under "columns" (a listing asked with
  * "rows"); with whole, a job object's row holds the object alone (obj),
- * its members unread. Sets frame's missing (the ids not found; JSCAN_NONE when the
- * frame has none) and now, before the first row, and *more (whether a
- * streamed reply goes on). Returns 0, or -1 when the frame is not a job
- * list. */
+ * its members unread. Sets frame's missing (the ids not found; JSCAN_NONE
+ * when the frame has none) and now, before the first row, and *more
+ * (whether a streamed reply goes on). Returns 0, or -1 when the frame is
+ * not a job list. */
 static int
 model_walk_jobs(const struct job_filter *f, const char *body, size_t len,
     void (*fn)(const struct job_row *, void *), void *arg, bool whole,
@@ -241,10 +241,11 @@ model_keep_row(const struct job_row *row, void *arg)
 {
 	struct model_jobs	*out = arg;
 
-	/* The room doubles at each power of two from 64. */
-	if (out->n == 0 || (out->n >= 64 && (out->n & (out->n - 1)) == 0))
-		out->rows = xreallocarray(out->rows, out->n == 0 ? 64 :
-		    out->n * 2, sizeof *out->rows);
+	if (out->n == out->size) {
+		out->size = out->size != 0 ? out->size * 2 : 64;
+		out->rows = xreallocarray(out->rows, out->size,
+		    sizeof *out->rows);
+	}
 	out->rows[out->n++] = *row;
 }
 

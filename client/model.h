@@ -27,6 +27,7 @@ struct model_jobs {
 	char		*body;		/* the reply's text; rows point into it */
 	struct job_row	*rows;		/* those the filter passed, in order */
 	size_t		 n;
+	size_t		 size;		/* room in rows */
 	struct jscan_val missing;	/* ids the controller did not find */
 	long long	 now;		/* the reply's "now" */
 };
@@ -79,8 +80,9 @@ int	model_refresh_jobs(struct model *, const json_t *fields);
  * no rows, only the frame's now and, once the last frame came, the ids the
  * controller did not find (missing). Without fields, every member and the
  * event history (of jobs asked for by id), and when the filter has nothing
- * left to check, a row holds the job's object alone (obj), unread. Returns as refresh_jobs; a
- * failure part-way leaves the rows already handed over. */
+ * left to check, a row holds the job's object alone (obj), unread.
+ * Returns as refresh_jobs; a failure part-way leaves the rows already
+ * handed over. */
 int	model_stream_jobs(struct model *, const json_t *fields,
 	    void (*fn)(const struct job_row *, void *), void *arg);
 

@@ -59,8 +59,8 @@ struct table {
 	size_t			 nrows;
 	size_t			 rowsize;	/* rows room in cells */
 
-	char			*esc;		/* CSV on a terminal: a cell */
-	size_t			 escsize;	/* escaped, before quoting */
+	char			*esc;		/* a cell escaped: table_safe */
+	size_t			 escsize;
 	struct table_line	 line;		/* aligned and flushed: a row */
 	table_span_fn		 span;		/* or NULL */
 };
@@ -238,20 +238,49 @@ table_reserve(struct table *t, size_t n)
 	}
 }
 
-/* Appends the escaped form of s (safe-text.h) to the arena and returns its
- * length, leaving textlen to the caller: a job name cannot move the cursor,
- * and widths are counted on what is printed. */
-static size_t
-table_append(struct table *t, const char *s, size_t len)
-{
-	size_t	elen = safe_text_len(s, len);
+static bool	table_is_plain(const char *, size_t, const char *);
 
-	table_reserve(t, elen);
-	safe_text(s, len, t->text + t->textlen, elen + 1);
-	return (elen);
+/* s (len bytes) made safe for a terminal (safe-text.h): s itself when it
+ * is printable ASCII, as most cells are, else its escaped form in t->esc;
+ * *len becomes the length of what is returned. A job name cannot move the
+ * cursor, and widths are counted on what is printed. */
+static const char *
+table_safe(struct table *t, const char *s, size_t *len)
+{
+	size_t	need;
+
+	if (table_is_plain(s, *len, NULL))
+		return (s);
+	need = safe_text_len(s, *len) + 1;
+	if (need > t->escsize) {
+		t->escsize = need;
+		t->esc = xrealloc(t->esc, need);
+	}
+	safe_text(s, *len, t->esc, need);
+	*len = need - 1;
+	return (t->esc);
 }
 
-static bool	table_is_plain(const char *, size_t, const char *);
+/* An aligned cell of column i: v made safe and cut to the column's fixed
+ * width. Returns its bytes, *len of them, and sets *w, its display width
+ * (one column a byte for plain ASCII). */
+static const char *
+table_fit(struct table *t, size_t i, const char *v, size_t *len, size_t *w)
+{
+	size_t		 fixed = t->sel[i].fixed;
+	const char	*s = table_safe(t, v, len);
+
+	if (s == v) {
+		if (fixed != 0 && *len > fixed)
+			*len = fixed;
+		*w = *len;
+		return (s);
+	}
+	if (fixed != 0)
+		*len = table_cut(s, *len, fixed);
+	*w = table_width(s, *len);
+	return (s);
+}
 
 void
 table_set_span(struct table *t, table_span_fn span)
@@ -283,8 +312,6 @@ table_cell(struct table *t, size_t i, const void *row, const void *ctx,
 	*len = strlen(v);
 	return (v);
 }
-static void	table_render_row(struct table *, struct table_line *,
-		    const struct table_cell *);
 
 /* Keeps one row of an aligned table, its cells escaped. */
 static void
@@ -309,21 +336,9 @@ table_add_aligned(struct table *t, const void *row, const void *ctx)
 		 * that, and a listing that large is cut rather than wrapped. */
 		if (t->textlen + SAFE_TEXT_MAX_ESC * len >= UINT32_MAX)
 			len = 0;
-		if (table_is_plain(v, len, NULL)) {
-			/* Most cells: printable ASCII, as it comes, a
-			 * column per byte. */
-			table_reserve(t, len);
-			memcpy(t->text + t->textlen, v, len);
-			if (s->fixed != 0 && len > s->fixed)
-				len = s->fixed;
-			w = len;
-		} else {
-			len = table_append(t, v, len);
-			v = t->text + t->textlen;
-			if (s->fixed != 0)
-				len = table_cut(v, len, s->fixed);
-			w = table_width(v, len);
-		}
+		v = table_fit(t, i, v, &len, &w);
+		table_reserve(t, len);
+		memcpy(t->text + t->textlen, v, len);
 		cell[i].off = (uint32_t)t->textlen;
 		cell[i].len = (uint32_t)len;
 		cell[i].width = (uint32_t)w;
@@ -403,23 +418,7 @@ table_add_flushed(struct table *t, const void *row, const void *ctx)
 	for (i = 0; i < t->nsel; i++) {
 		s = &t->sel[i];
 		v = table_cell(t, i, row, ctx, buf, sizeof buf, &len);
-		if (table_is_plain(v, len, NULL)) {
-			if (s->fixed != 0 && len > s->fixed)
-				len = s->fixed;
-			w = len;
-		} else {
-			w = safe_text_len(v, len);
-			if (w + 1 > t->escsize) {
-				t->escsize = w + 1;
-				t->esc = xrealloc(t->esc, t->escsize);
-			}
-			safe_text(v, len, t->esc, t->escsize);
-			v = t->esc;
-			len = w;
-			if (s->fixed != 0)
-				len = table_cut(v, len, s->fixed);
-			w = table_width(v, len);
-		}
+		v = table_fit(t, i, v, &len, &w);
 		if (s->fixed == 0 && w > s->width)
 			s->width = w;
 		table_line_cell(t, &t->line, i, v, len, w);
@@ -461,10 +460,8 @@ table_is_plain(const char *s, size_t len, const char *also)
 static void
 table_put_safe(struct table *t, const char *s, size_t len)
 {
-	if (table_is_plain(s, len, NULL))
-		table_put(t, s, len);
-	else
-		t->textlen += table_append(t, s, len);
+	s = table_safe(t, s, &len);
+	table_put(t, s, len);
 }
 
 /* PLAIN: escaped, "-" when empty, cut to a fixed width. */
@@ -514,18 +511,9 @@ static void
 table_put_csv(struct table *t, const char *s, size_t len)
 {
 	const char	*end, *q;
-	size_t		 need;
 
-	if (t->tty && !table_is_plain(s, len, NULL)) {
-		need = safe_text_len(s, len) + 1;
-		if (need > t->escsize) {
-			t->escsize = need;
-			t->esc = xrealloc(t->esc, need);
-		}
-		safe_text(s, len, t->esc, need);
-		s = t->esc;
-		len = need - 1;
-	}
+	if (t->tty)
+		s = table_safe(t, s, &len);
 	if (len == 0) {
 		/* Alone on its line, an empty field would be a blank line,
 		 * which readers (python's csv) take for no row at all. */

@@ -4,8 +4,9 @@
  *
  * TABLE_ALIGNED (the default; gq, gnodes, gacct on a terminal): columns
  *	sized to their widest cell and separated by two spaces, no trailing
- *	blanks. Rows are kept until table_end(), formatted once into one
- *	arena, so 10,000 rows cost a few allocations, not 80,000.
+ *	blanks. Rows are kept until table_end() (or table_flush()),
+ *	formatted once into one arena, so 10,000 rows cost a few
+ *	allocations, not 80,000.
  * TABLE_PLAIN (gacct when stdout is not a terminal): the same cells, one
  *	TAB between them and no padding.
  * TABLE_PARSABLE (sacct -P): cells separated by '|', no trailing '|'.
@@ -108,10 +109,12 @@ void		 table_print(struct table *, FILE *, bool header);
 
 /* Prints an aligned table's header (unless header is false) and the rows
  * kept so far to f, as table_print() does, and drops them; from then on
- * each row added prints at once, at the widths reached (a wider cell
- * widens its column from its own row on). For a listing that arrives in
- * parts (gq): its first rows size the columns, and memory stays flat
- * whatever the rows that follow. table_end() calls it. */
+ * each row added is formatted at once, at the widths reached (a wider
+ * cell widens its column from its own row on), and written in 64 KiB
+ * writes, the rest at the next table_flush() or table_end(). For a
+ * listing that arrives in parts (gq): its first rows size the columns,
+ * and memory stays flat whatever the rows that follow. table_end() calls
+ * it. */
 void		 table_flush(struct table *, FILE *, bool header);
 
 /* Hands an aligned table's lines, as table_print() writes them but without

@@ -18,7 +18,6 @@
 #include "daemon/controller/peer.h"
 #include "daemon/controller/req.h"
 #include "daemon/controller/store.h"
-#include "daemon/controller/user.h"
 
 struct req_job_cancel {
 	struct peer	*peer;
@@ -183,9 +182,7 @@ req_job_cancel(struct peer *p, const json_t *msg)
 		    "ids), user (a name) and/or states (array of names)");
 		return;
 	}
-	/* The commands read no accounts: the name is checked here. */
-	if (user != NULL && !user_known(user) && store_user_has_jobs(user) !=
-	    1) {
+	if (user != NULL && !req_user_exists(user)) {
 		req_error(p, msg, PROTO_E_INVALID, "no such user \"%s\"",
 		    user);
 		return;

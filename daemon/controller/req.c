@@ -272,6 +272,12 @@ req_dispatch(struct peer *p, const json_t *msg)
 	req_us[at] += (uint64_t)(metrics_clock_us() - t0);
 }
 
+bool
+req_user_exists(const char *name)
+{
+	return (user_known(name) || store_user_has_jobs(name) == 1);
+}
+
 int
 req_get_users(const json_t *obj, const char *key, const char **users,
     size_t max, size_t *n, char *err, size_t errlen)
@@ -297,7 +303,7 @@ req_get_users(const json_t *obj, const char *key, const char **users,
 			    "name", key, i + 1);
 			return (-1);
 		}
-		if (!user_known(name) && store_user_has_jobs(name) != 1) {
+		if (!req_user_exists(name)) {
 			snprintf(err, errlen, "no such user \"%s\"", name);
 			return (-1);
 		}

@@ -61,11 +61,14 @@ void	req_text_send(struct peer *, struct jtext *);
  * untouched), or -1 with err set when it is not one. */
 int	req_get_uint(const json_t *obj, const char *key, unsigned long long max,
 	    unsigned long long *out, char *err, size_t errlen);
+/* Whether name is a user: one the account database knows, or one with
+ * jobs in the store (a user since removed keeps their history). The
+ * commands read no account database, so this is where "no such user" is
+ * said. */
+bool	req_user_exists(const char *name);
 /* Reads an optional member key, an array of 1 to max user names, into
- * users (borrowed from obj) and *n (0 when absent or null). A name must be
- * one the account database knows, or have jobs in the store (a user since
- * removed keeps their history): the commands read no account database,
- * so this is where "no such user" is said. Returns 0, or -1 with err. */
+ * users (borrowed from obj) and *n (0 when absent or null); each must
+ * pass req_user_exists. Returns 0, or -1 with err. */
 int	req_get_users(const json_t *obj, const char *key, const char **users,
 	    size_t max, size_t *n, char *err, size_t errlen);
 

@@ -39,19 +39,30 @@ struct node_spawn {
 	unsigned			 local;		/* the next task */
 };
 
-static void
-node_spawn_setenv(struct node_spawn *sp, const char *key, const char *value)
+/* Where the job's environment has key: its index, or nenv. */
+static size_t
+node_spawn_getenv(const struct node_spawn *sp, const char *key)
 {
 	size_t	klen = strlen(key), i;
 
-	/* Ours win over a variable of the same name in the job's env. */
 	for (i = 0; i < sp->nenv; i++) {
 		if (strncmp(sp->env[i], key, klen) == 0 &&
-		    sp->env[i][klen] == '=') {
-			free(sp->env[i]);
-			sp->env[i] = xasprintf("%s=%s", key, value);
-			return;
-		}
+		    sp->env[i][klen] == '=')
+			break;
+	}
+	return (i);
+}
+
+static void
+node_spawn_setenv(struct node_spawn *sp, const char *key, const char *value)
+{
+	size_t	i = node_spawn_getenv(sp, key);
+
+	/* Ours win over a variable of the same name in the job's env. */
+	if (i < sp->nenv) {
+		free(sp->env[i]);
+		sp->env[i] = xasprintf("%s=%s", key, value);
+		return;
 	}
 	sp->env = xreallocarray(sp->env, sp->nenv + 2, sizeof *sp->env);
 	sp->env[sp->nenv++] = xasprintf("%s=%s", key, value);
@@ -187,19 +198,13 @@ node_spawn_task_env(struct node_spawn *sp, const struct node_conf *conf,
 	}
 }
 
-/* Sets name to value unless the job's environment has it. */
+/* Sets key to value unless the job's environment has it. */
 static void
 node_spawn_default_env(struct node_spawn *sp, const char *key,
     const char *value)
 {
-	size_t	klen = strlen(key), i;
-
-	for (i = 0; i < sp->nenv; i++) {
-		if (strncmp(sp->env[i], key, klen) == 0 &&
-		    sp->env[i][klen] == '=')
-			return;
-	}
-	node_spawn_setenv(sp, key, value);
+	if (node_spawn_getenv(sp, key) == sp->nenv)
+		node_spawn_setenv(sp, key, value);
 }
 
 /* HOME, LOGNAME, SHELL and USER from the user's account on this node,

@@ -249,8 +249,16 @@ test_elements(void)
 {
 	const char		*s = "{\"jobs\":[[1, \"a,]\" ,null,[2,3],{\"k\":1},"
 				    "true],[],[7]]}";
+	static const struct {
+		const char	*text, *what;
+	} bad[] = {
+		{ "[1,2,]", "a trailing comma" },
+		{ "[1 2]", "no comma" },
+		{ "[1,2", "no closing bracket" },
+		{ "[1]x", "text after the array" },
+	};
 	struct jscan_val	 top, key, jobs, row, v[8];
-	size_t			 pos = 0, jpos = 0, n = 99;
+	size_t			 pos = 0, jpos = 0, n = 99, i;
 	int			 rows = 0;
 
 	is_int(scan(s, &top), 0, "elements: a listing");
@@ -280,18 +288,50 @@ test_elements(void)
 	row.type = JSCAN_ARRAY;
 	is_int(jscan_elements(&row, v, 2, &n), -1, "more values than room");
 	is_int(jscan_elements(&row, v, 3, &n), 0, "just room");
-	row.p = "[1,2,]";
-	row.n = 6;
-	is_int(jscan_elements(&row, v, 8, &n), -1, "a trailing comma");
-	row.p = "[1 2]";
-	row.n = 5;
-	is_int(jscan_elements(&row, v, 8, &n), -1, "no comma");
-	row.p = "[1,2";
-	row.n = 4;
-	is_int(jscan_elements(&row, v, 8, &n), -1, "no closing bracket");
-	row.p = "[1]x";
-	row.n = 4;
-	is_int(jscan_elements(&row, v, 8, &n), -1, "text after the array");
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		row.p = bad[i].text;
+		row.n = (uint32_t)strlen(bad[i].text);
+		is_int(jscan_elements(&row, v, 8, &n), -1, "%s", bad[i].what);
+	}
+}
+
+/* jscan_escape: each escape's character and length; a malformed one is
+ * flagged, with what a lenient reader makes of it. */
+static void
+test_escape(void)
+{
+	static const struct {
+		const char	*text;
+		size_t		 len;
+		unsigned	 cp;
+		bool		 ok;
+	} cases[] = {
+		{ "\\n", 2, '\n', true },
+		{ "\\/", 2, '/', true },
+		{ "\\u00e9x", 6, 0xe9, true },
+		{ "\\ud83d\\ude00", 12, 0x1f600, true },
+		{ "\\ud83dx", 6, 0xfffd, false },
+		{ "\\ude00", 6, 0xfffd, false },
+		{ "\\u12", 2, 0xfffd, false },
+		{ "\\q", 2, 'q', false },
+	};
+	unsigned	cp;
+	char		u[4];
+	size_t		i, k;
+	bool		good;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		k = jscan_escape(cases[i].text, strlen(cases[i].text), &cp,
+		    &good);
+		ok(k == cases[i].len && cp == cases[i].cp && good ==
+		    cases[i].ok, "escape %s: %zu bytes, U+%04X", cases[i].text,
+		    k, cp);
+	}
+	is_int((int)jscan_escape("\\", 1, &cp, &good), 0,
+	    "a backslash alone takes nothing");
+	ok(jscan_utf8(0x41, u) == 1 && jscan_utf8(0xe9, u) == 2 &&
+	    jscan_utf8(0x263a, u) == 3 && jscan_utf8(0x1f600, u) == 4 &&
+	    memcmp(u, "\xf0\x9f\x98\x80", 4) == 0, "UTF-8 of 1 to 4 bytes");
 }
 
 int
@@ -304,5 +344,6 @@ main(void)
 	test_int();
 	test_deep();
 	test_elements();
+	test_escape();
 	return (tap_done());
 }
