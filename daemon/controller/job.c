@@ -14,65 +14,68 @@
 #include "daemon/controller/job.h"
 #include "daemon/controller/node.h"
 
+/* The strings a job keeps from its row, in one block after the struct
+ * (job_str); none changes once the job is made, but for a message that
+ * job_set_end replaces. */
+enum job_str {
+	JS_NAME, JS_USER, JS_COMMAND, JS_ARGV, JS_WORKDIR, JS_STDOUT,
+	JS_STDERR, JS_MESSAGE, JS_ACCOUNT, JS_COMMENT, JS_DEPENDENCY,
+	JS_ARRAY_SPEC, JS_REQ_NODES, JS_EXCLUDE_NODES, JS_GPU_TYPE,
+	JS_TASKS_PER_NODE, JS_COUNT
+};
+
+/* Laid out for size: 100,000 pending jobs are 100,000 of these (issue 15's
+ * memory target). Pointers first, then 64-bit, then 32-bit members; the
+ * strings are offsets into str, not pointers, and a job that holds no
+ * GPUs has no parts. */
 struct job {
 	uint64_t		 id;
-	char			*name;
-	char			*user;
-	uint32_t		 uid;
-	uint32_t		 gid;
-	enum job_state		 state;
-	const char		*reason;
-	uint32_t		 gpus;
-	uint64_t		 time_limit;
-	char			*command;
-	char			*argv;		/* JSON text, small: listings show it */
-	char			*workdir;
-	char			*stdout_path;
-	char			*stderr_path;
-	char			*message;
-	char			*message_inline; /* the one allocated with j */
-	char			*account;	/* sbatch's -A; '' for none */
-	char			*comment;	/* sbatch's --comment */
-	char			*dependency;	/* depend.h's text; '' none */
-	struct job_dep		*dep;		/* it parsed, judged so far */
-	uint64_t		 array_job_id;	/* 0: no array */
-	int			 array_task_id;	/* -1: none, or the array's row */
-	char			*array_spec;	/* as submitted, with %N */
-	char			*req_nodes;	/* -w: names, ',' between */
-	char			*exclude_nodes;	/* -x */
-	char			*gpu_type;	/* --gres=gpu:TYPE:N */
-	char			*tasks_per_node;/* "", "K" or "gpu" */
-	uint32_t		 num_nodes;	/* -N; 0: any */
-	uint32_t		 master_port;	/* running: MASTER_PORT */
-	uint32_t		 cpus_per_gpu;	/* 0: not asked */
-	uint32_t		 cpus_per_task;
-	uint64_t		 mem;		/* MB a node; 0: not asked */
-	uint64_t		 mem_per_gpu;
-	uint64_t		 mem_peak;	/* MB, over every run */
-	int64_t			 cpu_time;	/* ms, every run's */
-	uint32_t		 array_throttle;/* its %N, 0: none */
+	struct job		*hnext;
+	TAILQ_ENTRY(job)	 all;
+	const char		*reason;	/* job_reasons' */
+	char			*message;	/* NULL: str's JS_MESSAGE */
+	struct job_dep		*dep;		/* its dependency, parsed */
 	/* An array's own row: the tasks it still stands for, parsed and as
 	 * text (NULL for other jobs). */
 	struct array_set	*array_left;
 	char			*array_tasks;
+	struct job_part		*parts;		/* nparts; NULL for none */
+	uint64_t		 time_limit;
+	uint64_t		 array_job_id;	/* 0: no array */
+	uint64_t		 mem;		/* MB a node; 0: not asked */
+	uint64_t		 mem_per_gpu;
+	uint64_t		 mem_peak;	/* MB, over every run */
+	int64_t			 cpu_time;	/* ms, every run's */
 	int64_t			 submit_time;
 	int64_t			 begin_time;
 	int64_t			 start_time;
 	int64_t			 end_time;
-	bool			 has_exit;
+	struct job_sched	 sched;
+	uint32_t		 uid;
+	uint32_t		 gid;
+	uint32_t		 gpus;
+	uint32_t		 num_nodes;	/* -N; 0: any */
+	uint32_t		 master_port;	/* running: MASTER_PORT */
+	uint32_t		 cpus_per_gpu;	/* 0: not asked */
+	uint32_t		 cpus_per_task;
+	uint32_t		 array_throttle;/* its %N, 0: none */
+	uint32_t		 restarts;
+	uint32_t		 stale_copies;
+	uint32_t		 nparts;
+	int			 array_task_id;	/* -1: none, or the array's row */
 	int			 exit_code;
 	int			 signal;
-	struct job_part		*parts;		/* nparts; &part0 for one */
-	size_t			 nparts;
-	struct job_part		 part0;
-	uint32_t		 restarts;
+	enum job_state		 state;
+	bool			 has_exit;
 	bool			 cancel_requested;
 	bool			 gang_stopping;
-	uint32_t		 stale_copies;
-	struct job_sched	 sched;
-
-	struct job		*hnext;
-	TAILQ_ENTRY(job)	 all;
+	/* Where each string starts in str; JS_NAME's is 0. The strings:
+	 * argv is JSON text (listings show it), dependency depend.h's text,
+	 * array_spec as submitted with %N, req_nodes and exclude_nodes -w
+	 * and -x (names, ',' between), gpu_type --gres=gpu:TYPE:N's,
+	 * tasks_per_node "", "K" or "gpu"; '' for none. */
+	uint32_t		 off[JS_COUNT];
+	char			 str[];
 };
 TAILQ_HEAD(job_list, job);
 
@@ -202,68 +205,56 @@ job_find(uint64_t id)
 	return (NULL);
 }
 
-/* Copies s (NULL: "") to *at and moves *at past it. */
-static char *
-job_put(char **at, const char *s, size_t len)
+/* String k of j. */
+static const char *
+job_str(const struct job *j, enum job_str k)
 {
-	char	*p = *at;
-
-	memcpy(p, s != NULL ? s : "", len);
-	p[len] = '\0';
-	*at += len + 1;
-	return (p);
+	return (j->str + j->off[k]);
 }
 
 struct job *
 job_create(const struct store_job *r)
 {
+	const char	*src[JS_COUNT];
+	size_t		 len[JS_COUNT], total = 0, b;
 	struct job	*j, *at;
-	const char	*argv = r->argv != NULL ? r->argv : "[]";
-	size_t		 b, lname, luser, lcmd, largv, lwd, lout, lerr, lmsg;
-	size_t		 lacct, lcomm, ldep, lspec, lreq, lexc, ltype, ltasks;
 	struct array_set spec;
-	char		*str, err[256];
+	char		 err[256];
+	int		 k;
 
+	src[JS_NAME] = r->name;
+	src[JS_USER] = r->user;
+	src[JS_COMMAND] = r->command;
+	src[JS_ARGV] = r->argv != NULL ? r->argv : "[]";
+	src[JS_WORKDIR] = r->workdir;
+	src[JS_STDOUT] = r->stdout_path;
+	src[JS_STDERR] = r->stderr_path;
+	src[JS_MESSAGE] = r->message;
+	src[JS_ACCOUNT] = r->account;
+	src[JS_COMMENT] = r->comment;
+	src[JS_DEPENDENCY] = r->dependency;
+	src[JS_ARRAY_SPEC] = r->array_spec;
+	src[JS_REQ_NODES] = r->req_nodes;
+	src[JS_EXCLUDE_NODES] = r->exclude_nodes;
+	src[JS_GPU_TYPE] = r->gpu_type;
+	src[JS_TASKS_PER_NODE] = r->tasks_per_node;
 	/* One allocation for the job and its strings: a listing walks every
-	 * job, and strings next to their job cost no extra cache misses. */
-	lname = r->name != NULL ? strlen(r->name) : 0;
-	luser = r->user != NULL ? strlen(r->user) : 0;
-	lcmd = r->command != NULL ? strlen(r->command) : 0;
-	largv = strlen(argv);
-	lwd = r->workdir != NULL ? strlen(r->workdir) : 0;
-	lout = r->stdout_path != NULL ? strlen(r->stdout_path) : 0;
-	lerr = r->stderr_path != NULL ? strlen(r->stderr_path) : 0;
-	lmsg = r->message != NULL ? strlen(r->message) : 0;
-	lacct = r->account != NULL ? strlen(r->account) : 0;
-	lcomm = r->comment != NULL ? strlen(r->comment) : 0;
-	ldep = r->dependency != NULL ? strlen(r->dependency) : 0;
-	lspec = r->array_spec != NULL ? strlen(r->array_spec) : 0;
-	lreq = r->req_nodes != NULL ? strlen(r->req_nodes) : 0;
-	lexc = r->exclude_nodes != NULL ? strlen(r->exclude_nodes) : 0;
-	ltype = r->gpu_type != NULL ? strlen(r->gpu_type) : 0;
-	ltasks = r->tasks_per_node != NULL ? strlen(r->tasks_per_node) : 0;
-	j = xcalloc(1, sizeof *j + lname + luser + lcmd + largv + lwd + lout +
-	    lerr + lmsg + lacct + lcomm + ldep + lspec + lreq + lexc + ltype +
-	    ltasks + 16);
-	str = (char *)(j + 1);
+	 * job, and strings next to their job cost no extra cache misses.
+	 * They came in one request (FRAME_MAX_REQUEST, 1 MB), so 32-bit
+	 * offsets hold them. */
+	for (k = 0; k < JS_COUNT; k++) {
+		len[k] = src[k] != NULL ? strlen(src[k]) : 0;
+		total += len[k] + 1;
+	}
+	j = xcalloc(1, sizeof *j + total);
+	total = 0;
+	for (k = 0; k < JS_COUNT; k++) {
+		j->off[k] = (uint32_t)total;
+		if (len[k] > 0)
+			memcpy(j->str + total, src[k], len[k]);
+		total += len[k] + 1;
+	}
 	j->id = r->id;
-	j->name = job_put(&str, r->name, lname);
-	j->user = job_put(&str, r->user, luser);
-	j->command = job_put(&str, r->command, lcmd);
-	j->argv = job_put(&str, argv, largv);
-	j->workdir = job_put(&str, r->workdir, lwd);
-	j->stdout_path = job_put(&str, r->stdout_path, lout);
-	j->stderr_path = job_put(&str, r->stderr_path, lerr);
-	j->message = job_put(&str, r->message, lmsg);
-	j->message_inline = j->message;
-	j->account = job_put(&str, r->account, lacct);
-	j->comment = job_put(&str, r->comment, lcomm);
-	j->dependency = job_put(&str, r->dependency, ldep);
-	j->array_spec = job_put(&str, r->array_spec, lspec);
-	j->req_nodes = job_put(&str, r->req_nodes, lreq);
-	j->exclude_nodes = job_put(&str, r->exclude_nodes, lexc);
-	j->gpu_type = job_put(&str, r->gpu_type, ltype);
-	j->tasks_per_node = job_put(&str, r->tasks_per_node, ltasks);
 	j->num_nodes = r->num_nodes;
 	j->master_port = r->master_port;
 	j->cpus_per_gpu = r->cpus_per_gpu;
@@ -274,7 +265,7 @@ job_create(const struct store_job *r)
 	j->cpu_time = r->cpu_time;
 	j->array_job_id = r->array_job_id;
 	j->array_task_id = r->array_task_id;
-	if (j->array_job_id != 0 && array_parse(j->array_spec, &spec, err,
+	if (j->array_job_id != 0 && array_parse(job_str(j, JS_ARRAY_SPEC), &spec, err,
 	    sizeof err) == 0) {
 		j->array_throttle = spec.throttle;
 		array_free(&spec);
@@ -294,7 +285,6 @@ job_create(const struct store_job *r)
 	j->has_exit = r->has_exit;
 	j->exit_code = r->exit_code;
 	j->signal = r->signal;
-	j->parts = &j->part0;
 	j->restarts = r->restarts;
 	job_set_sched_row(j, r);
 	j->sched.flags = r->flags;
@@ -339,8 +329,7 @@ job_free(struct job *j)
 	job_counts[j->state]--;
 	job_waiting_add(j, j->state, -1);
 	TAILQ_REMOVE(&job_all, j, all);
-	if (j->message != j->message_inline)
-		free(j->message);
+	free(j->message);
 	job_parts_free(j);
 	job_dep_free(j->dep);
 	job_set_array_tasks(j, NULL);
@@ -391,19 +380,19 @@ job_to_row(const struct job *j, struct store_job *r)
 	r->queue = -1;
 	r->umask = -1;	/* only the store has it, as the script */
 	r->id = j->id;
-	r->name = j->name;
-	r->user = j->user;
+	r->name = job_str(j, JS_NAME);
+	r->user = job_str(j, JS_USER);
 	r->uid = j->uid;
 	r->gid = j->gid;
 	r->state = j->state;
 	r->reason = j->reason;
 	r->gpus = j->gpus;
 	r->time_limit = j->time_limit;
-	r->command = j->command;
-	r->argv = j->argv;
-	r->workdir = j->workdir;
-	r->stdout_path = j->stdout_path;
-	r->stderr_path = j->stderr_path;
+	r->command = job_str(j, JS_COMMAND);
+	r->argv = job_str(j, JS_ARGV);
+	r->workdir = job_str(j, JS_WORKDIR);
+	r->stdout_path = job_str(j, JS_STDOUT);
+	r->stderr_path = job_str(j, JS_STDERR);
 	r->submit_time = j->submit_time;
 	r->begin_time = j->begin_time;
 	r->start_time = j->start_time;
@@ -411,18 +400,19 @@ job_to_row(const struct job *j, struct store_job *r)
 	r->has_exit = j->has_exit;
 	r->exit_code = j->exit_code;
 	r->signal = j->signal;
-	r->message = j->message;
-	r->account = j->account;
-	r->comment = j->comment;
-	r->dependency = j->dependency;
+	r->message = j->message != NULL ? j->message :
+	    job_str(j, JS_MESSAGE);
+	r->account = job_str(j, JS_ACCOUNT);
+	r->comment = job_str(j, JS_COMMENT);
+	r->dependency = job_str(j, JS_DEPENDENCY);
 	r->array_job_id = j->array_job_id;
 	r->array_task_id = j->array_task_id;
 	r->array_tasks = j->array_tasks != NULL ? j->array_tasks : "";
-	r->array_spec = j->array_spec;
-	r->req_nodes = j->req_nodes;
-	r->exclude_nodes = j->exclude_nodes;
-	r->gpu_type = j->gpu_type;
-	r->tasks_per_node = j->tasks_per_node;
+	r->array_spec = job_str(j, JS_ARRAY_SPEC);
+	r->req_nodes = job_str(j, JS_REQ_NODES);
+	r->exclude_nodes = job_str(j, JS_EXCLUDE_NODES);
+	r->gpu_type = job_str(j, JS_GPU_TYPE);
+	r->tasks_per_node = job_str(j, JS_TASKS_PER_NODE);
 	r->num_nodes = j->num_nodes;
 	r->master_port = j->master_port;
 	r->cpus_per_gpu = j->cpus_per_gpu;
@@ -450,8 +440,8 @@ job_to_row(const struct job *j, struct store_job *r)
 
 uint64_t	 job_id(const struct job *j) { return (j->id); }
 enum job_state	 job_state(const struct job *j) { return (j->state); }
-const char	*job_name(const struct job *j) { return (j->name); }
-const char	*job_user(const struct job *j) { return (j->user); }
+const char	*job_name(const struct job *j) { return (job_str(j, JS_NAME)); }
+const char	*job_user(const struct job *j) { return (job_str(j, JS_USER)); }
 uint32_t	 job_uid(const struct job *j) { return (j->uid); }
 uint32_t	 job_gpus(const struct job *j) { return (j->gpus); }
 uint64_t	 job_time_limit(const struct job *j) { return (j->time_limit); }
@@ -461,8 +451,16 @@ uint64_t	 job_gpu_mask(const struct job *j)
 		     { return (j->nparts > 0 ? j->parts[0].mask : 0); }
 size_t		 job_nparts(const struct job *j) { return (j->nparts); }
 struct job_part	*job_part(struct job *j, size_t i) { return (&j->parts[i]); }
-const struct job_part *job_part_const(const struct job *j, size_t i)
-		     { return (&j->parts[i]); }
+
+/* Part i of j; for a job with no parts, a part of no node (a listing asks
+ * for the first part of every job). */
+const struct job_part *
+job_part_const(const struct job *j, size_t i)
+{
+	static const struct job_part	none;
+
+	return (i < j->nparts ? &j->parts[i] : &none);
+}
 
 int
 job_rank_on(const struct job *j, const struct node *n)
@@ -481,7 +479,7 @@ bool		 job_cancel_requested(const struct job *j)
 		     { return (j->cancel_requested); }
 int64_t		 job_submit_time(const struct job *j) { return (j->submit_time); }
 int64_t		 job_begin_time(const struct job *j) { return (j->begin_time); }
-const char	*job_dependency(const struct job *j) { return (j->dependency); }
+const char	*job_dependency(const struct job *j) { return (job_str(j, JS_DEPENDENCY)); }
 struct job_dep	*job_dep(const struct job *j) { return (j->dep); }
 void		 job_set_dep(struct job *j, struct job_dep *d) { j->dep = d; }
 uint32_t	 job_restarts(const struct job *j) { return (j->restarts); }
@@ -489,11 +487,11 @@ uint64_t	 job_array_job_id(const struct job *j)
 		     { return (j->array_job_id); }
 int		 job_array_task_id(const struct job *j)
 		     { return (j->array_task_id); }
-const char	*job_array_spec(const struct job *j) { return (j->array_spec); }
-const char	*job_req_nodes(const struct job *j) { return (j->req_nodes); }
+const char	*job_array_spec(const struct job *j) { return (job_str(j, JS_ARRAY_SPEC)); }
+const char	*job_req_nodes(const struct job *j) { return (job_str(j, JS_REQ_NODES)); }
 const char	*job_exclude_nodes(const struct job *j)
-		     { return (j->exclude_nodes); }
-const char	*job_gpu_type(const struct job *j) { return (j->gpu_type); }
+		     { return (job_str(j, JS_EXCLUDE_NODES)); }
+const char	*job_gpu_type(const struct job *j) { return (job_str(j, JS_GPU_TYPE)); }
 uint32_t	 job_num_nodes(const struct job *j) { return (j->num_nodes); }
 uint32_t	 job_master_port(const struct job *j) { return (j->master_port); }
 uint32_t	 job_cpus_per_gpu(const struct job *j) { return (j->cpus_per_gpu); }
@@ -513,7 +511,7 @@ job_add_usage(struct job *j, uint64_t mem_peak, int64_t cpu_time)
 void		 job_set_master_port(struct job *j, uint32_t port)
 		     { j->master_port = port; }
 const char	*job_tasks_per_node(const struct job *j)
-		     { return (j->tasks_per_node); }
+		     { return (job_str(j, JS_TASKS_PER_NODE)); }
 
 uint32_t
 job_tasks_fixed(const char *t)
@@ -641,9 +639,9 @@ job_parts_free(struct job *j)
 		j->parts[i].message = NULL;
 		j->parts[i].first_failure = false;
 	}
-	if (j->parts != &j->part0)
-		free(j->parts);
-	j->parts = &j->part0;
+	free(j->parts);
+	j->parts = NULL;
+	j->nparts = 0;
 }
 
 void
@@ -653,8 +651,10 @@ job_set_run(struct job *j, const struct job_part *parts, size_t n,
 	size_t	i;
 
 	job_parts_free(j);
-	j->parts = n <= 1 ? &j->part0 : xcalloc(n, sizeof *j->parts);
-	j->nparts = n;
+	if (n > 0) {
+		j->parts = xcalloc(n, sizeof *j->parts);
+		j->nparts = (uint32_t)n;
+	}
 	for (i = 0; i < n; i++) {
 		j->parts[i] = parts[i];
 		j->parts[i].ended = false;
@@ -673,8 +673,7 @@ job_set_end(struct job *j, int64_t end, bool has_exit, int exit_code,
 	j->exit_code = exit_code;
 	j->signal = sig;
 	if (message != NULL) {
-		if (j->message != j->message_inline)
-			free(j->message);
+		free(j->message);
 		j->message = xstrdup(message);
 	}
 }

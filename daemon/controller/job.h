@@ -115,6 +115,8 @@ struct node	*job_node(const struct job *);
 uint64_t	 job_gpu_mask(const struct job *);
 size_t		 job_nparts(const struct job *);
 struct job_part	*job_part(struct job *, size_t rank);
+/* Part rank of a job; one of no node and no GPUs past the job's parts (a
+ * job holding no GPUs has none). */
 const struct job_part *job_part_const(const struct job *, size_t rank);
 /* The store's text for a multi-node allocation, "n1:0xf,n2:0xf" (node
  * and GPU mask per rank), or NULL for one part. A new string. */
