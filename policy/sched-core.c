@@ -18,12 +18,31 @@
 #include "policy/sched-core.h"
 #include "policy/sched-group.h"
 
+/* What the core keeps of a job's sched_jobspec: its fixed part. The rest
+ * seeds the cjob's own counters. */
+struct sched_cspec {
+	uint64_t		 id;
+	int64_t			 submit;
+	int64_t			 duration;
+	void			*arg;
+	const uint32_t		*nodes;		/* copied; NULL: any */
+	struct place_res	*res;		/* copied; NULL: GPUs alone */
+	uint32_t		 gpus;
+	uint32_t		 nnodes;
+	uint32_t		 num_nodes;
+	enum sched_placement	 placement;
+	bool			 consolidate;
+	bool			 own_placement;
+	bool			 no_preempt;
+	bool			 any_shape;
+};
+
+/* Laid out for size, as a queue of 100,000 pending jobs holds 100,000 of
+ * these: 64-bit members first, no holes. */
 struct sched_cjob {
-	struct sched_jobspec		 spec;
+	struct sched_cspec		 spec;
 	struct sched_core		*core;
 	struct sched_group		*group;		/* NULL: no cap */
-	enum sched_cjob_state		 state;
-	unsigned			 queue;
 	uint64_t			 attained;	/* to acct_since */
 	int64_t				 executed;	/* to acct_since */
 	int64_t				 total_executed;/* to acct_since */
@@ -33,18 +52,20 @@ struct sched_cjob {
 	int64_t				 end_key;	/* srtf: projected end */
 	double				 gindex;	/* gittins, while pending */
 	int64_t				 timer;		/* or SCHED_NEVER */
-	uint32_t			 promotions;
-	uint32_t			 preemptions;
-	enum sched_reason		 reason;
-	uint64_t			 reason_pass;	/* pass that set it */
-	struct place_alloc		*alloc;
-	size_t				 nalloc;
+	uint64_t			 reason_pass;	/* pass that set reason */
+	struct place_alloc		*alloc;		/* nalloc */
 	/* Preemption bookkeeping: the job a victim makes room for, how many
 	 * victims a job still waits on, and the GPUs it was promised. */
 	struct sched_cjob		*waiter;
-	unsigned			 waiting;
-	struct place_alloc		*plan;
-	size_t				 nplan;
+	struct place_alloc		*plan;		/* nplan */
+	uint32_t			 nalloc;
+	uint32_t			 nplan;
+	uint32_t			 waiting;
+	uint32_t			 promotions;
+	uint32_t			 preemptions;
+	enum sched_cjob_state		 state;
+	unsigned			 queue;
+	enum sched_reason		 reason;
 	struct otree_node		 qnode;		/* pending or running */
 	struct otree_node		 tnode;		/* timers */
 	TAILQ_ENTRY(sched_cjob)		 pentry;	/* preempting */
@@ -275,6 +296,7 @@ static void
 sched_core_job_free(struct sched_cjob *j)
 {
 	free((void *)(uintptr_t)j->spec.nodes);
+	free(j->spec.res);
 	if (j->group != NULL)
 		sched_group_leave(&j->core->groups, j->group);
 	free(j->alloc);
@@ -371,12 +393,7 @@ sched_core_placement(const struct sched_core *core, const struct sched_cjob *j)
 static const struct place_res *
 sched_core_res(const struct sched_cjob *j)
 {
-	const struct place_res	*r = &j->spec.res;
-
-	if (r->cpus_node == 0 && r->cpus_gpu == 0 && !r->cpus_share &&
-	    r->mem_node == 0 && r->mem_gpu == 0 && !r->mem_share)
-		return (NULL);
-	return (r);
+	return (j->spec.res);
 }
 
 /* What p asks of its GPUs' placement: its shape, its nodes, what it
@@ -552,11 +569,28 @@ sched_core_dequeue(struct sched_core *core, struct sched_cjob *j)
 static struct sched_cjob *
 sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 {
+	const struct place_res	*r = &spec->res;
 	struct sched_cjob	*j;
 
 	if ((j = calloc(1, sizeof *j)) == NULL)
 		abort();
-	j->spec = *spec;
+	j->spec.id = spec->id;
+	j->spec.submit = spec->submit;
+	j->spec.duration = spec->duration;
+	j->spec.arg = spec->arg;
+	j->spec.gpus = spec->gpus;
+	j->spec.nnodes = spec->nnodes;
+	j->spec.num_nodes = spec->num_nodes;
+	j->spec.placement = spec->placement;
+	j->spec.consolidate = spec->consolidate;
+	j->spec.own_placement = spec->own_placement;
+	j->spec.no_preempt = spec->no_preempt;
+	j->spec.any_shape = spec->any_shape;
+	if (r->cpus_node != 0 || r->cpus_gpu != 0 || r->cpus_share ||
+	    r->mem_node != 0 || r->mem_gpu != 0 || r->mem_share) {
+		j->spec.res = sched_core_xalloc(NULL, 1, sizeof *j->spec.res);
+		*j->spec.res = *r;
+	}
 	if (spec->nodes != NULL) {
 		j->spec.nodes = sched_core_xalloc(NULL, spec->nnodes,
 		    sizeof *spec->nodes);
@@ -620,7 +654,7 @@ sched_core_run(struct sched_core *core, struct sched_cjob *j,
 {
 	j->alloc = sched_core_xalloc(j->alloc, n, sizeof *j->alloc);
 	memcpy(j->alloc, a, n * sizeof *a);
-	j->nalloc = n;
+	j->nalloc = (uint32_t)n;
 	place_take(core->cluster, a, n);
 	if (j->group != NULL)
 		j->group->holding++;
@@ -943,7 +977,7 @@ sched_core_victim_plan(struct sched_core *core, struct sched_cjob *p,
 	got = sched_core_fits_with(core, p, core->victims, k, SIZE_MAX);
 	p->plan = sched_core_xalloc(p->plan, got, sizeof *p->plan);
 	memcpy(p->plan, core->scratch, got * sizeof *p->plan);
-	p->nplan = got;
+	p->nplan = (uint32_t)got;
 }
 
 /* Picks the fewest lowest-priority victims that make room for p: take
