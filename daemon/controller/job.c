@@ -86,6 +86,7 @@ static struct job	**job_hash;
 static size_t		  job_hash_size;	/* buckets, a power of two */
 static size_t		  job_total;
 static size_t		  job_counts[JOB_STATE_COUNT];
+static bool		  job_loading;	/* job_load_begin's */
 
 /* Jobs waiting to start (pending or held) of each user, for
  * controller.max_pending_per_user: a hash by uid, chained. */
@@ -302,7 +303,7 @@ job_create(const struct store_job *r)
 
 	/* Ids grow, so this is the tail except when loading out of order. */
 	TAILQ_FOREACH_REVERSE(at, &job_all, job_list, all) {
-		if (at->id < j->id)
+		if (at->id < j->id || job_loading)
 			break;
 	}
 	if (at == NULL)
@@ -310,6 +311,46 @@ job_create(const struct store_job *r)
 	else
 		TAILQ_INSERT_AFTER(&job_all, at, j, all);
 	return (j);
+}
+
+void
+job_load_begin(void)
+{
+	job_loading = true;
+}
+
+static int
+job_cmp_id(const void *a, const void *b)
+{
+	uint64_t	x = (*(struct job *const *)a)->id;
+	uint64_t	y = (*(struct job *const *)b)->id;
+
+	return (x < y ? -1 : x > y);
+}
+
+void
+job_load_end(void)
+{
+	struct job	**v, *j, *prev = NULL;
+	size_t		  n = 0, i;
+	bool		  sorted = true;
+
+	job_loading = false;
+	TAILQ_FOREACH(j, &job_all, all) {
+		if (prev != NULL && prev->id > j->id)
+			sorted = false;
+		prev = j;
+	}
+	if (sorted)
+		return;
+	v = xcalloc(job_total, sizeof *v);
+	TAILQ_FOREACH(j, &job_all, all)
+		v[n++] = j;
+	qsort(v, n, sizeof *v, job_cmp_id);
+	TAILQ_INIT(&job_all);
+	for (i = 0; i < n; i++)
+		TAILQ_INSERT_TAIL(&job_all, v[i], all);
+	free(v);
 }
 
 void

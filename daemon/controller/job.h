@@ -70,6 +70,11 @@ struct job_sched {
 /* Adds a job built from row (copied) to the table and the id-ordered list.
  * Returns it; the table owns it. */
 struct job	*job_create(const struct store_job *row);
+/* Between these two, job_create puts each job at the list's end, whatever
+ * its id, and job_load_end puts the list in id order: a start-up reads
+ * jobs a state at a time, and a sort costs less than the store's. */
+void		 job_load_begin(void);
+void		 job_load_end(void);
 /* Removes job from every list and frees it (after it finished). */
 void		 job_free(struct job *);
 /* Frees every job (at exit). */

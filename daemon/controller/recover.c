@@ -83,9 +83,14 @@ int
 recover_load(void)
 {
 	size_t	count[2] = { 0, 0 };
+	int	rc;
 
-	if (store_node_each(recover_node_cb, NULL) != 0 ||
-	    store_job_each_active(recover_job_cb, count) != 0)
+	if (store_node_each(recover_node_cb, NULL) != 0)
+		return (-1);
+	job_load_begin();
+	rc = store_job_each_active(recover_job_cb, count);
+	job_load_end();
+	if (rc != 0)
 		return (-1);
 	log_info("store: %zu nodes known, %zu jobs not finished (%zu running, "
 	    "waiting for their nodes)", node_count(), count[0], count[1]);

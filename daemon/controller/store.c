@@ -358,10 +358,12 @@ store_job_sql(int i)
 		return (store_sql_job_update());
 	case STORE_JOB_COPY:
 		return (store_sql_job_copy());
-	/* Memory and listings keep neither script nor environment. */
+	/* Memory and listings keep neither script nor environment. In no
+	 * order: jobs_state hands each state's jobs over in id order, and
+	 * ORDER BY id would sort whole rows in a temporary b-tree. */
 	case STORE_JOB_ACTIVE:
 		return (store_sql_job_select(false, " WHERE " STORE_SQL_ACTIVE
-		    " ORDER BY id", store_job_pos));
+		    "", store_job_pos));
 	case STORE_JOB_IN_STATE:
 		return (store_sql_job_select(false, " WHERE state = :state AND"
 		    " (:user IS NULL OR user = :user) AND end_time >= :end_time"

@@ -99,6 +99,9 @@ int	 store_run_preempt(uint64_t job, int64_t when);
 int	 store_run_reopen(uint64_t job);
 
 /* Reads. Each returns 0, or -1 after logging the failure. */
+/* Every job not finished, a state at a time (in id order within each):
+ * an ORDER BY id would have SQLite sort whole rows, which costs more than
+ * reading them (job_load_end sorts the jobs made of them). */
 int	 store_job_each_active(store_job_cb, void *);
 /* Whether any job, finished or not, is user's: 1, 0, or -1 on failure. */
 int	 store_user_has_jobs(const char *user);
@@ -108,8 +111,7 @@ int	 store_job_each_in_state(enum job_state, const char *user,
 	     int64_t ended_since, store_job_cb, void *);
 /* Returns 1 with *row filled, 0 when no such job, -1 on failure. */
 int	 store_job_get(uint64_t id, struct store_job *row);
-/* Each job of array id (its row and its tasks), in id order, as
- * store_job_each_active. */
+/* Each job of array id (its row and its tasks), in id order. */
 int	 store_job_each_of_array(uint64_t id, store_job_cb, void *);
 /* Ends the use of the strings store_job_get returned. */
 void	 store_job_done(void);

@@ -205,6 +205,33 @@ runs_elsewhere() {
 	gb_state_is "$id" PENDING
 }
 
+@test "after a restart, jobs of every state are listed in id order" {
+	gb_start_cluster
+	# One running job first, then held and pending jobs interleaved: the
+	# store hands them back a state at a time.
+	r=$(gb_submit -G 4 -w n1 --wrap "until [ -e '$GB_DIR/go' ]; do sleep 0.05; done")
+	gb_wait_state "$r" RUNNING
+	want="$r"
+	for i in 1 2 3 4 5 6; do
+		if ((i % 2)); then
+			id=$(gb_submit -H -G 1 --wrap true)
+		else
+			id=$(gb_submit -G 4 -w n1 --wrap true)
+		fi
+		want="$want $id"
+	done
+	gctl shutdown
+	gb_wait 10 sh -c "! kill -0 $GB_CTL_PID"
+	gb_start_controller -l "$GB_CTL_ADDR"
+	run gq --noheader -o id
+	[ "$status" -eq 0 ]
+	[ "$(echo $output)" = "$want" ]
+	run gq --noheader -o id,state -t held
+	[ "$(echo $output)" = "$(echo "$want" | awk '{ print $2, "HELD", $4, "HELD", $6, "HELD" }')" ]
+	touch "$GB_DIR/go"
+	gb_wait_state "$(echo "$want" | awk '{ print $7 }')" COMPLETED 20
+}
+
 @test "a job asking more GPUs than the whole cluster has is refused" {
 	gb_start_cluster
 	run gsub -G 9 --wrap 'true'
