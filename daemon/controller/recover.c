@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "common/alloc-text.h"
 #include "common/log.h"
@@ -82,8 +83,11 @@ recover_job_cb(const struct store_job *r, void *arg)
 int
 recover_load(void)
 {
-	size_t	count[2] = { 0, 0 };
-	int	rc;
+	struct timespec	t0, t1;
+	size_t		count[2] = { 0, 0 };
+	int		rc;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 
 	if (store_node_each(recover_node_cb, NULL) != 0)
 		return (-1);
@@ -92,7 +96,10 @@ recover_load(void)
 	job_load_end();
 	if (rc != 0)
 		return (-1);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
 	log_info("store: %zu nodes known, %zu jobs not finished (%zu running, "
-	    "waiting for their nodes)", node_count(), count[0], count[1]);
+	    "waiting for their nodes), read in %.0f ms", node_count(),
+	    count[0], count[1], (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
+	    (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
 	return (0);
 }

@@ -30,6 +30,11 @@ void		 store_job_read(sqlite3_stmt *, struct store_job *r);
 void		 store_job_read_at(sqlite3_stmt *, const int pos[JF_COUNT],
 		     struct store_job *r);
 const char	*store_column_text(sqlite3_stmt *, int);
+/* Calls cb with every unfinished job's row, read on threads of their own
+ * (store-load.c); cb must not touch SQLite. Returns 0, -1 after logging a
+ * failure, or 1 when no reader could be opened (nothing read: the caller
+ * reads them itself). */
+int		 store_load_active(store_job_cb cb, void *arg);
 /* Fills r from a row of SELECT run, start_time, end_time, gpus, alloc,
  * end_state, exit_code, signal, preempt_time FROM job_runs. */
 void		 store_run_read(sqlite3_stmt *, struct store_run *r);

@@ -362,8 +362,8 @@ store_job_sql(int i)
 	 * order: jobs_state hands each state's jobs over in id order, and
 	 * ORDER BY id would sort whole rows in a temporary b-tree. */
 	case STORE_JOB_ACTIVE:
-		return (store_sql_job_select(false, " WHERE " STORE_SQL_ACTIVE
-		    "", store_job_pos));
+		return (store_sql_job_select(false, " WHERE " STORE_SQL_ACTIVE,
+		    store_job_pos));
 	case STORE_JOB_IN_STATE:
 		return (store_sql_job_select(false, " WHERE state = :state AND"
 		    " (:user IS NULL OR user = :user) AND end_time >= :end_time"
@@ -966,6 +966,11 @@ store_job_each(sqlite3_stmt *st, store_job_cb cb, void *arg)
 int
 store_job_each_active(store_job_cb cb, void *arg)
 {
+	int	rc;
+
+	/* On threads (store-load.c), else here. */
+	if ((rc = store_load_active(cb, arg)) != 1)
+		return (rc);
 	return (store_job_each(store_stmts[STORE_JOB_ACTIVE], cb, arg));
 }
 

@@ -232,6 +232,34 @@ runs_elsewhere() {
 	gb_wait_state "$(echo "$want" | awk '{ print $7 }')" COMPLETED 20
 }
 
+@test "a restart reads a queue of thousands of jobs back as it was, every member" {
+	gb_start_cluster
+	# Start-up reads the jobs on threads, in batches (store-load.c): some
+	# thousands of jobs make several batches for each reader, and jobs
+	# with every kind of string (none, empty, long, not ASCII) and state.
+	r=$(gb_submit -G 4 -w n1 --wrap "until [ -e '$GB_DIR/go' ]; do sleep 0.05; done")
+	gb_wait_state "$r" RUNNING
+	gb_submit -H -J 'ünïcödé' -A proj --comment "$(printf '%0300d' 5)" \
+	    -x n2 --wrap true >/dev/null
+	gb_submit -H -a 0-99%8 -J sweep --wrap true >/dev/null
+	"$GBATCH_BUILDDIR/bench/submit-pipelined" -H -n 3000 >/dev/null
+	gb_submit -G 4 -w n1 -d "afterok:$r" -J after --wrap true >/dev/null
+	gb_submit -G 1 --begin now+1hour -J later --wrap true >/dev/null
+	# The running job's service grows; the rest stand still.
+	gq --json -t held,pending | grep -v '"now":' >before
+	[ "$(grep -c '"id":' before)" -eq 3004 ]
+	gctl shutdown
+	gb_wait 10 sh -c "! kill -0 $GB_CTL_PID"
+	gb_start_controller -l "$GB_CTL_ADDR"
+	gb_wait 10 gb_node_is_up n1
+	gq --json -t held,pending | grep -v '"now":' >after
+	diff before after
+	gb_state_is "$r" RUNNING
+	grep -q "3005 jobs not finished (1 running, waiting for their nodes), read in" \
+	    "$GB_DIR/gbatchd.log"
+	touch "$GB_DIR/go"
+}
+
 @test "a job asking more GPUs than the whole cluster has is refused" {
 	gb_start_cluster
 	run gsub -G 9 --wrap 'true'
@@ -675,7 +703,16 @@ mode_is() {
 	! grep -rn 'sqlite3_[a-z]*printf' daemon/
 	# Only the store talks to SQLite.
 	[ "$(grep -rlE 'sqlite3_(exec|prepare)' daemon/ | sort | paste -sd' ')" = \
-	    "daemon/controller/store-acct.c daemon/controller/store-purge.c daemon/controller/store.c" ]
+	    "daemon/controller/store-acct.c daemon/controller/store-load.c daemon/controller/store-purge.c daemon/controller/store.c" ]
+	# Start-up's readers (store-load.c) prepare one SELECT written from
+	# the field table with a literal tail.
+	run -0 grep -nE 'sqlite3_(exec|prepare)' daemon/controller/store-load.c
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "${lines[0]}" == *'sqlite3_prepare_v2(r->db, sql, -1, &r->st,'* ]]
+	run -0 grep -c 'sql = store_sql_job_select(false, " WHERE " STORE_SQL_ACTIVE$' \
+	    daemon/controller/store-load.c
+	[ "$output" -eq 1 ]
+	grep -q '^	    " AND id % :n = :k", l->pos);$' daemon/controller/store-load.c
 	# The purge (store-purge.c) makes its scratch table from a literal
 	# and prepares its table of statements, literals all.
 	run -0 grep -nE 'sqlite3_(exec|prepare)' daemon/controller/store-purge.c
