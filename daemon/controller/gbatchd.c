@@ -305,7 +305,6 @@ gbatchd_open(struct event_base *base, char *err, size_t errlen)
 		    "log");
 		return (-1);
 	}
-	session_recover();
 	if (listener_unix(base, c->socket, err, errlen) != 0)
 		return (-1);
 	/* The address file stays at exit: the next start takes its port

@@ -80,13 +80,22 @@ struct job {
 TAILQ_HEAD(job_list, job);
 
 static void	job_parts_free(struct job *);
+static void	job_load_add(struct job *);
 
 static struct job_list	  job_all = TAILQ_HEAD_INITIALIZER(job_all);
 static struct job	**job_hash;
 static size_t		  job_hash_size;	/* buckets, a power of two */
 static size_t		  job_total;
 static size_t		  job_counts[JOB_STATE_COUNT];
-static bool		  job_loading;	/* job_load_begin's */
+/* Between job_load_begin and job_load_end: the jobs made, with their ids
+ * beside them for the sort. */
+static bool		  job_loading;
+struct job_loaded {
+	uint64_t	 id;
+	struct job	*j;
+};
+static struct job_loaded *job_loaded;
+static size_t		  job_nloaded, job_loaded_size;
 
 /* Jobs waiting to start (pending or held) of each user, for
  * controller.max_pending_per_user: a hash by uid, chained. */
@@ -310,6 +319,8 @@ job_create(const struct store_job *r)
 		TAILQ_INSERT_HEAD(&job_all, j, all);
 	else
 		TAILQ_INSERT_AFTER(&job_all, at, j, all);
+	if (job_loading)
+		job_load_add(j);
 	return (j);
 }
 
@@ -317,13 +328,27 @@ void
 job_load_begin(void)
 {
 	job_loading = true;
+	job_nloaded = 0;
+}
+
+/* Adds j to the jobs job_load_end puts in order. */
+static void
+job_load_add(struct job *j)
+{
+	if (job_nloaded == job_loaded_size) {
+		job_loaded_size = job_loaded_size * 2 + 1024;
+		job_loaded = xreallocarray(job_loaded, job_loaded_size,
+		    sizeof *job_loaded);
+	}
+	job_loaded[job_nloaded].id = j->id;
+	job_loaded[job_nloaded++].j = j;
 }
 
 static int
-job_cmp_id(const void *a, const void *b)
+job_cmp_loaded(const void *a, const void *b)
 {
-	uint64_t	x = (*(struct job *const *)a)->id;
-	uint64_t	y = (*(struct job *const *)b)->id;
+	uint64_t	x = ((const struct job_loaded *)a)->id;
+	uint64_t	y = ((const struct job_loaded *)b)->id;
 
 	return (x < y ? -1 : x > y);
 }
@@ -331,26 +356,31 @@ job_cmp_id(const void *a, const void *b)
 void
 job_load_end(void)
 {
-	struct job	**v, *j, *prev = NULL;
-	size_t		  n = 0, i;
-	bool		  sorted = true;
+	struct job	*j;
+	size_t		 i;
+	bool		 sorted = true;
 
 	job_loading = false;
-	TAILQ_FOREACH(j, &job_all, all) {
-		if (prev != NULL && prev->id > j->id)
-			sorted = false;
-		prev = j;
+	/* The list is what was loaded (start-up's list is empty before);
+	 * otherwise it is walked for what was there. */
+	if (job_nloaded != job_total) {
+		job_nloaded = 0;
+		TAILQ_FOREACH(j, &job_all, all)
+			job_load_add(j);
 	}
-	if (sorted)
-		return;
-	v = xcalloc(job_total, sizeof *v);
-	TAILQ_FOREACH(j, &job_all, all)
-		v[n++] = j;
-	qsort(v, n, sizeof *v, job_cmp_id);
-	TAILQ_INIT(&job_all);
-	for (i = 0; i < n; i++)
-		TAILQ_INSERT_TAIL(&job_all, v[i], all);
-	free(v);
+	for (i = 1; i < job_nloaded && sorted; i++)
+		sorted = job_loaded[i - 1].id < job_loaded[i].id;
+	if (!sorted) {
+		/* By the ids copied beside the jobs: no job is read. */
+		qsort(job_loaded, job_nloaded, sizeof *job_loaded,
+		    job_cmp_loaded);
+		TAILQ_INIT(&job_all);
+		for (i = 0; i < job_nloaded; i++)
+			TAILQ_INSERT_TAIL(&job_all, job_loaded[i].j, all);
+	}
+	free(job_loaded);
+	job_loaded = NULL;
+	job_nloaded = job_loaded_size = 0;
 }
 
 void

@@ -12,6 +12,7 @@
 #include "daemon/controller/job.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/recover.h"
+#include "daemon/controller/session.h"
 #include "daemon/controller/store.h"
 
 static void
@@ -44,15 +45,33 @@ recover_alloc(const char *text, struct job_part *parts, size_t max)
 	return (r == -1 ? 0 : n);
 }
 
+/* What start-up found: jobs, of them running, and the interactive ones
+ * (grun's), whose sessions died with the last gbatchd. */
+struct recover_count {
+	size_t		 jobs;
+	size_t		 running;
+	uint64_t	*sessions;
+	size_t		 nsessions, sessions_size;
+};
+
 static void
 recover_job_cb(const struct store_job *r, void *arg)
 {
+	struct recover_count *c = arg;
 	struct job_part	 one, *parts = &one;
 	struct job	*j;
-	size_t		*count = arg, n = 0, i;
+	size_t		 n = 0, i;
 
 	j = job_create(r);
-	count[0]++;
+	c->jobs++;
+	if (session_job_is(j)) {
+		if (c->nsessions == c->sessions_size) {
+			c->sessions_size = c->sessions_size * 2 + 16;
+			c->sessions = xreallocarray(c->sessions,
+			    c->sessions_size, sizeof *c->sessions);
+		}
+		c->sessions[c->nsessions++] = r->id;
+	}
 	if ((r->state != JOB_RUNNING && r->state != JOB_PREEMPTING) ||
 	    r->node == NULL)
 		return;
@@ -77,14 +96,14 @@ recover_job_cb(const struct store_job *r, void *arg)
 		node_alloc(parts[i].node, parts[i].mask, r->id);
 	if (parts != &one)
 		free(parts);
-	count[1]++;
+	c->running++;
 }
 
 int
 recover_load(void)
 {
+	struct recover_count c = { 0 };
 	struct timespec	t0, t1;
-	size_t		count[2] = { 0, 0 };
 	int		rc;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -92,14 +111,18 @@ recover_load(void)
 	if (store_node_each(recover_node_cb, NULL) != 0)
 		return (-1);
 	job_load_begin();
-	rc = store_job_each_active(recover_job_cb, count);
+	rc = store_job_each_active(recover_job_cb, &c);
 	job_load_end();
-	if (rc != 0)
+	if (rc != 0) {
+		free(c.sessions);
 		return (-1);
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	log_info("store: %zu nodes known, %zu jobs not finished (%zu running, "
 	    "waiting for their nodes), read in %.0f ms", node_count(),
-	    count[0], count[1], (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
+	    c.jobs, c.running, (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
 	    (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
+	session_recover(c.sessions, c.nsessions);
+	free(c.sessions);
 	return (0);
 }

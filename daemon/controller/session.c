@@ -578,16 +578,17 @@ session_peer_gone(struct peer *p)
 }
 
 void
-session_recover(void)
+session_recover(const uint64_t *ids, size_t n)
 {
-	struct job	*j, *next;
+	struct job	*j;
 	char		 detail[128];
+	size_t		 i;
 
 	snprintf(detail, sizeof detail, "its grun session ended when "
 	    "gbatchd restarted");
-	for (j = job_first(); j != NULL; j = next) {
-		next = job_next(j);
-		if (!session_job_is(j) || job_state_is_terminal(job_state(j)))
+	for (i = 0; i < n; i++) {
+		if ((j = job_find(ids[i])) == NULL || !session_job_is(j) ||
+		    job_state_is_terminal(job_state(j)))
 			continue;
 		if (job_state(j) == JOB_PENDING || job_state(j) == JOB_HELD)
 			(void)job_change_cancel(j, detail);

@@ -80,10 +80,10 @@ void	session_step_ended(struct peer *p, const json_t *msg);
  * its steps hung up; a node's steps end (NODE_FAIL). */
 void	session_peer_gone(struct peer *p);
 
-/* At start, after recover_load(): interactive jobs lost their sessions
- * with the last gbatchd. Pending ones are cancelled now, running ones once
- * their node is back. */
-void	session_recover(void);
+/* At start (recover_load): the interactive jobs of ids (n of them) lost
+ * their sessions with the last gbatchd. Pending ones are cancelled now,
+ * running ones once their node is back. */
+void	session_recover(const uint64_t *ids, size_t n);
 /* Whether the job is interactive (JOB_F_INTERACTIVE). */
 bool	session_job_is(const struct job *);
 void	session_free_all(void);
