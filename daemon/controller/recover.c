@@ -12,6 +12,7 @@
 #include "daemon/controller/job.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/recover.h"
+#include "daemon/controller/schedule.h"
 #include "daemon/controller/session.h"
 #include "daemon/controller/store.h"
 
@@ -54,27 +55,13 @@ struct recover_count {
 	size_t		 nsessions, sessions_size;
 };
 
+/* Running job j (row r) holds the GPUs its row names. */
 static void
-recover_job_cb(const struct store_job *r, void *arg)
+recover_run(struct job *j, const struct store_job *r)
 {
-	struct recover_count *c = arg;
 	struct job_part	 one, *parts = &one;
-	struct job	*j;
 	size_t		 n = 0, i;
 
-	j = job_create(r);
-	c->jobs++;
-	if (session_job_is(j)) {
-		if (c->nsessions == c->sessions_size) {
-			c->sessions_size = c->sessions_size * 2 + 16;
-			c->sessions = xreallocarray(c->sessions,
-			    c->sessions_size, sizeof *c->sessions);
-		}
-		c->sessions[c->nsessions++] = r->id;
-	}
-	if ((r->state != JOB_RUNNING && r->state != JOB_PREEMPTING) ||
-	    r->node == NULL)
-		return;
 	if (r->alloc != NULL && *r->alloc != '\0') {
 		parts = xcalloc(JOB_MAX_PARTS, sizeof *parts);
 		if ((n = recover_alloc(r->alloc, parts, JOB_MAX_PARTS)) == 0)
@@ -96,7 +83,30 @@ recover_job_cb(const struct store_job *r, void *arg)
 		node_alloc(parts[i].node, parts[i].mask, r->id);
 	if (parts != &one)
 		free(parts);
-	c->running++;
+}
+
+static void
+recover_job_cb(const struct store_job *r, void *arg)
+{
+	struct recover_count *c = arg;
+	struct job	*j;
+
+	j = job_create(r);
+	c->jobs++;
+	if (session_job_is(j)) {
+		if (c->nsessions == c->sessions_size) {
+			c->sessions_size = c->sessions_size * 2 + 16;
+			c->sessions = xreallocarray(c->sessions,
+			    c->sessions_size, sizeof *c->sessions);
+		}
+		c->sessions[c->nsessions++] = r->id;
+	}
+	if ((r->state == JOB_RUNNING || r->state == JOB_PREEMPTING) &&
+	    r->node != NULL) {
+		recover_run(j, r);
+		c->running++;
+	}
+	schedule_load_job(j);
 }
 
 int
@@ -107,19 +117,20 @@ recover_load(void)
 	int		rc;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-
 	if (store_node_each(recover_node_cb, NULL) != 0)
 		return (-1);
 	job_load_begin();
+	schedule_load_begin();
 	rc = store_job_each_active(recover_job_cb, &c);
 	job_load_end();
 	if (rc != 0) {
 		free(c.sessions);
 		return (-1);
 	}
+	schedule_load_end();
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	log_info("store: %zu nodes known, %zu jobs not finished (%zu running, "
-	    "waiting for their nodes), read in %.0f ms", node_count(),
+	    "waiting for their nodes), loaded in %.0f ms", node_count(),
 	    c.jobs, c.running, (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
 	    (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
 	session_recover(c.sessions, c.nsessions);

@@ -66,6 +66,10 @@ static uint64_t			*schedule_samples;
  * distribution is taken again once the new ones are a tenth of it (or the
  * first one completes): a rebuild costs a pass over the jobs. */
 static size_t			 schedule_nsamples, schedule_completed;
+/* The settings the core was made with; schedule_load_begin's time, for
+ * every job of the load. */
+static struct sched_conf	 schedule_core_conf;
+static int64_t			 schedule_load_now;
 
 void
 schedule_mark_dirty(void)
@@ -420,30 +424,27 @@ schedule_sync_stale(uint32_t i)
 	schedule_node_stale[i] = (have & want) | a.mask;
 }
 
+/* A new core with the nodes and none of the jobs (schedule_rebuild,
+ * schedule_load_begin). */
 static void
-schedule_rebuild(void)
+schedule_core_new(void)
 {
-	struct sched_conf	 conf;
+	struct sched_conf	*conf = &schedule_core_conf;
 	struct place_cluster	*cl;
 	struct node		*n;
-	struct job		*j;
-	int64_t			 now = gbatchd_now_ms();
 	uint32_t		 gpus;
-	size_t			 i;
 	char			 err[256];
 
-	for (j = job_first(); j != NULL; j = job_next(j))
-		job_sched(j)->cjob = NULL;
 	schedule_next_begin = SCHED_NEVER;
 	schedule_deps_all = true;
 	sched_core_free(schedule_core);
-	schedule_conf(&conf);
-	if (sched_conf_check(&conf, err, sizeof err) != 0) {
+	schedule_conf(conf);
+	if (sched_conf_check(conf, err, sizeof err) != 0) {
 		/* conf.c checked it; only a bug gets here. */
 		log_error("schedule: %s; using the defaults", err);
-		sched_conf_default(&conf);
+		sched_conf_default(conf);
 	}
-	schedule_core = sched_core_create(&conf);
+	schedule_core = sched_core_create(conf);
 	cl = sched_core_cluster(schedule_core);
 	schedule_nnodes = 0;
 	for (n = node_first(); n != NULL; n = node_next(n)) {
@@ -470,21 +471,71 @@ schedule_rebuild(void)
 		place_node_set_up(cl, node_sched_index(n),
 		    node_is_schedulable(n));
 	}
-	for (j = job_first(); j != NULL; j = job_next(j)) {
-		if (job_state(j) == JOB_PENDING)
-			schedule_submit(j, now);
-		else if (schedule_is_running(job_state(j)))
-			schedule_adopt(j, now);
-	}
+}
+
+/* Hands job j to a core being built: pending ones queue, running ones
+ * keep their GPUs. */
+static void
+schedule_core_add(struct job *j, int64_t now)
+{
+	if (job_state(j) == JOB_PENDING)
+		schedule_submit(j, now);
+	else if (schedule_is_running(job_state(j)))
+		schedule_adopt(j, now);
+}
+
+/* The core built holds every job it should. */
+static void
+schedule_core_done(void)
+{
+	const struct sched_conf	*conf = &schedule_core_conf;
+	size_t			 i;
+
 	for (i = 0; i < schedule_nnodes; i++)
 		schedule_sync_stale((uint32_t)i);
 	schedule_stale = false;
 	log_info("schedule: %s, %u queue%s, placement %s: %zu nodes, %zu "
-	    "pending, %zu running", sched_policy_name(conf.policy),
-	    conf.nqueues, conf.nqueues == 1 ? "" : "s",
-	    sched_placement_name(conf.placement), schedule_nnodes,
+	    "pending, %zu running", sched_policy_name(conf->policy),
+	    conf->nqueues, conf->nqueues == 1 ? "" : "s",
+	    sched_placement_name(conf->placement), schedule_nnodes,
 	    sched_core_pending(schedule_core),
 	    sched_core_running(schedule_core));
+}
+
+static void
+schedule_rebuild(void)
+{
+	struct job	*j;
+	int64_t		 now = gbatchd_now_ms();
+
+	for (j = job_first(); j != NULL; j = job_next(j))
+		job_sched(j)->cjob = NULL;
+	schedule_core_new();
+	for (j = job_first(); j != NULL; j = job_next(j))
+		schedule_core_add(j, now);
+	schedule_core_done();
+}
+
+void
+schedule_load_begin(void)
+{
+	schedule_core_new();
+	schedule_load_now = gbatchd_now_ms();
+}
+
+void
+schedule_load_job(struct job *j)
+{
+	/* Whether a dependency is met depends on jobs that may load
+	 * later: the first pass judges every waiting job (deps_all). */
+	if (*job_dependency(j) == '\0' || job_state(j) != JOB_PENDING)
+		schedule_core_add(j, schedule_load_now);
+}
+
+void
+schedule_load_end(void)
+{
+	schedule_core_done();
 }
 
 /* Up, down, drained: a flag per node. A node that is new or changed its

@@ -21,6 +21,13 @@ struct node;
 struct sched_core;
 
 void	schedule_init(struct event_base *);
+/* Start-up (recover.c): the core is made once the nodes are known, each
+ * job is handed to it as it loads, and the load's end completes it, so
+ * the first pass finds it built. A pending job with a dependency waits
+ * for that pass, which judges it once every job is in. */
+void	schedule_load_begin(void);
+void	schedule_load_job(struct job *);
+void	schedule_load_end(void);
 void	schedule_mark_dirty(void);
 bool	schedule_is_dirty(void);
 /* Runs one pass: starts and launches, preemptions, the next wake-up. */

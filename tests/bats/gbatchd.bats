@@ -255,7 +255,7 @@ runs_elsewhere() {
 	gq --json -t held,pending | grep -v '"now":' >after
 	diff before after
 	gb_state_is "$r" RUNNING
-	grep -q "3005 jobs not finished (1 running, waiting for their nodes), read in" \
+	grep -q "3005 jobs not finished (1 running, waiting for their nodes), loaded in" \
 	    "$GB_DIR/gbatchd.log"
 	touch "$GB_DIR/go"
 }
