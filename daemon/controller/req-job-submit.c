@@ -22,6 +22,7 @@
 #include "daemon/controller/gbatchd.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/job-shape.h"
+#include "daemon/controller/jtext.h"
 #include "daemon/controller/metrics.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
@@ -446,6 +447,41 @@ req_job_submit_array(const json_t *v, char **tasks, char **spec,
 	return (0);
 }
 
+/* v, an array of strings or an object of them (checked), as compact JSON
+ * text: what json_dumps writes, without its callback a character. A
+ * pipelined submit sends thousands a second, each with its environment,
+ * and json_dumps took a fifth of gbatchd's time. A new string. */
+static char *
+req_job_submit_text(const json_t *v)
+{
+	struct jtext	 b;
+	const char	*key;
+	json_t		*s;
+	size_t		 i;
+
+	jtext_init(&b, 1024);
+	if (json_is_array(v)) {
+		jtext_add(&b, "[", 1);
+		json_array_foreach(v, i, s) {
+			if (i > 0)
+				jtext_add(&b, ",", 1);
+			jtext_string(&b, json_string_value(s));
+		}
+		jtext_add(&b, "]", 2);		/* and the NUL */
+	} else {
+		jtext_add(&b, "{", 1);
+		json_object_foreach((json_t *)v, key, s) {
+			if (b.len > 1)
+				jtext_add(&b, ",", 1);
+			jtext_string(&b, key);
+			jtext_add(&b, ":", 1);
+			jtext_string(&b, json_string_value(s));
+		}
+		jtext_add(&b, "}", 2);		/* and the NUL */
+	}
+	return (b.buf);
+}
+
 static void
 req_job_submit(struct peer *p, const json_t *msg)
 {
@@ -639,10 +675,10 @@ req_job_submit(struct peer *p, const json_t *msg)
 		goto out;
 	}
 	argv = json_array_size(json_object_get(job, "argv")) != 0 ?
-	    json_dumps(json_object_get(job, "argv"), JSON_COMPACT) : NULL;
+	    req_job_submit_text(json_object_get(job, "argv")) : NULL;
 	row.argv = argv != NULL ? argv : "[]";
 	env = json_object_size(json_object_get(job, "env")) != 0 ?
-	    json_dumps(json_object_get(job, "env"), JSON_COMPACT) : NULL;
+	    req_job_submit_text(json_object_get(job, "env")) : NULL;
 	row.env = env != NULL ? env : "{}";
 	row.id = store_job_next_id();
 	if (aspec != NULL) {

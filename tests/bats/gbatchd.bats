@@ -514,8 +514,8 @@ assert "colour" in sys.argv[1]' "$output"
 
 @test "jobs get the environment they were submitted with, across a restart" {
 	gb_start_controller
-	# Big environments (as gsub sends them) go the fast path; a value
-	# that is not ASCII makes its frame take the general one.
+	# A big environment, as gsub sends one, with values to escape and
+	# one that is not ASCII: stored as written by the submit handler.
 	GBT_PAD=$(head -c 1500 /dev/zero | tr '\0' p)
 	export GBT_PAD
 	a=$(GBT_VAR='plain' gb_submit -o a.out --wrap 'echo "$GBT_VAR"')
