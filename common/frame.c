@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "common/frame.h"
+#include "common/jdecode.h"
 #include "common/xmalloc.h"
 
 uint8_t *
@@ -52,13 +53,13 @@ frame_header(const uint8_t *hdr, size_t max, char *err, size_t errlen)
 json_t *
 frame_body(const uint8_t *body, size_t n, char *err, size_t errlen)
 {
-	json_error_t	 jerr;
-	json_t		*msg;
+	json_t	*msg;
+	char	 why[200];
 
-	msg = json_loadb((const char *)body, n, JSON_REJECT_DUPLICATES, &jerr);
-	if (msg == NULL) {
-		snprintf(err, errlen, "frame is not JSON: %s at byte %d",
-		    jerr.text, jerr.position);
+	/* jdecode, not json_loadb: the same values, a fraction of the time
+	 * (jdecode.h). */
+	if ((msg = jdecode((const char *)body, n, why, sizeof why)) == NULL) {
+		snprintf(err, errlen, "frame is not JSON: %s", why);
 		return (NULL);
 	}
 	if (!json_is_object(msg)) {

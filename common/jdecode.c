@@ -1,0 +1,475 @@
+/* jdecode.c: JSON text to jansson values (jdecode.h). A recursive descent
+ * over the bytes where they lie: a string without escapes goes to jansson
+ * straight from the text, one with escapes through a scratch buffer. */
+#include <errno.h>
+#include <math.h>
+#include <locale.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/jdecode.h"
+#include "common/xmalloc.h"
+
+struct jdecode {
+	const unsigned char	*start, *p, *end;
+	char			*buf;		/* a string's bytes, unescaped */
+	size_t			 size;
+	unsigned		 depth;
+	char			*err;
+	size_t			 errlen;
+};
+
+/* Whether c, in a string, is printable ASCII but for '"' and '\\': the
+ * bytes a string is copied over without a look. */
+static inline bool
+jdecode_plain(unsigned char c)
+{
+	return (c >= 0x20 && c < 0x80 && c != '"' && c != '\\');
+}
+
+static json_t *jdecode_value(struct jdecode *);
+
+static json_t *
+jdecode_fail(struct jdecode *d, const unsigned char *at, const char *fmt, ...)
+{
+	va_list	ap;
+	size_t	n;
+
+	if (d->err[0] != '\0')
+		return (NULL);
+	va_start(ap, fmt);
+	vsnprintf(d->err, d->errlen, fmt, ap);
+	va_end(ap);
+	n = strlen(d->err);
+	snprintf(d->err + n, d->errlen - n, " at byte %zu",
+	    (size_t)(at - d->start));
+	return (NULL);
+}
+
+static void
+jdecode_space(struct jdecode *d)
+{
+	while (d->p < d->end && (*d->p == ' ' || *d->p == '\n' ||
+	    *d->p == '\t' || *d->p == '\r'))
+		d->p++;
+}
+
+/* The length of the valid UTF-8 sequence at p (before end) of two bytes
+ * or more, or 0: no overlong form, no surrogate, nothing past U+10FFFF. */
+static size_t
+jdecode_utf8(const unsigned char *p, const unsigned char *end)
+{
+	uint32_t	v;
+	size_t		n, i;
+
+	if (p[0] < 0xc2 || p[0] > 0xf4)
+		return (0);
+	n = p[0] < 0xe0 ? 2 : p[0] < 0xf0 ? 3 : 4;
+	if ((size_t)(end - p) < n)
+		return (0);
+	v = p[0] & (n == 2 ? 0x1f : n == 3 ? 0x0f : 0x07);
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return (0);
+		v = v << 6 | (p[i] & 0x3f);
+	}
+	if (v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff) ||
+	    (n == 3 && v < 0x800) || (n == 4 && v < 0x10000))
+		return (0);
+	return (n);
+}
+
+static void
+jdecode_room(struct jdecode *d, size_t need)
+{
+	if (d->buf != NULL && need <= d->size)
+		return;
+	d->size = need > 2 * d->size ? need : 2 * d->size;
+	if (d->size < 256)
+		d->size = 256;
+	d->buf = xrealloc(d->buf, d->size);
+}
+
+/* Four hex digits at p (before end) as *v; -1 when they are not. */
+static int
+jdecode_hex4(const unsigned char *p, const unsigned char *end, uint32_t *v)
+{
+	int	i, c;
+
+	if (end - p < 4)
+		return (-1);
+	*v = 0;
+	for (i = 0; i < 4; i++) {
+		c = p[i];
+		if (c >= '0' && c <= '9')
+			c -= '0';
+		else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+			c = (c | 0x20) - 'a' + 10;
+		else
+			return (-1);
+		*v = *v << 4 | (uint32_t)c;
+	}
+	return (0);
+}
+
+/* Decodes the escape at d->p (its backslash) onto d->buf at *n. */
+static int
+jdecode_escape(struct jdecode *d, size_t *n)
+{
+	const unsigned char	*at = d->p;
+	uint32_t		 u, lo;
+	char			*o;
+
+	jdecode_room(d, *n + 4);
+	o = d->buf + *n;
+	if (d->end - d->p < 2) {
+		jdecode_fail(d, at, "unterminated string");
+		return (-1);
+	}
+	switch (d->p[1]) {
+	case '"':	*o = '"';	break;
+	case '\\':	*o = '\\';	break;
+	case '/':	*o = '/';	break;
+	case 'b':	*o = '\b';	break;
+	case 'f':	*o = '\f';	break;
+	case 'n':	*o = '\n';	break;
+	case 'r':	*o = '\r';	break;
+	case 't':	*o = '\t';	break;
+	case 'u':
+		if (jdecode_hex4(d->p + 2, d->end, &u) != 0) {
+			jdecode_fail(d, at, "\\u without four hex digits");
+			return (-1);
+		}
+		d->p += 6;
+		if (u >= 0xd800 && u <= 0xdbff) {
+			if (d->end - d->p < 2 || d->p[0] != '\\' ||
+			    d->p[1] != 'u' || jdecode_hex4(d->p + 2, d->end,
+			    &lo) != 0 || lo < 0xdc00 || lo > 0xdfff) {
+				jdecode_fail(d, at, "a \\u surrogate without "
+				    "its pair");
+				return (-1);
+			}
+			d->p += 6;
+			u = 0x10000 + ((u - 0xd800) << 10) + (lo - 0xdc00);
+		} else if (u >= 0xdc00 && u <= 0xdfff) {
+			jdecode_fail(d, at, "a \\u surrogate without its pair");
+			return (-1);
+		} else if (u == 0) {
+			jdecode_fail(d, at, "\\u0000 in a string");
+			return (-1);
+		}
+		if (u < 0x80)
+			o[0] = (char)u, *n += 1;
+		else if (u < 0x800) {
+			o[0] = (char)(0xc0 | u >> 6);
+			o[1] = (char)(0x80 | (u & 0x3f));
+			*n += 2;
+		} else if (u < 0x10000) {
+			o[0] = (char)(0xe0 | u >> 12);
+			o[1] = (char)(0x80 | ((u >> 6) & 0x3f));
+			o[2] = (char)(0x80 | (u & 0x3f));
+			*n += 3;
+		} else {
+			o[0] = (char)(0xf0 | u >> 18);
+			o[1] = (char)(0x80 | ((u >> 12) & 0x3f));
+			o[2] = (char)(0x80 | ((u >> 6) & 0x3f));
+			o[3] = (char)(0x80 | (u & 0x3f));
+			*n += 4;
+		}
+		return (0);
+	default:
+		jdecode_fail(d, at, "invalid escape \\%c%s",
+		    d->p[1] >= 0x20 && d->p[1] < 0x7f ? d->p[1] : '?',
+		    d->p[1] >= 0x20 && d->p[1] < 0x7f ? "" : " (not shown)");
+		return (-1);
+	}
+	*n += 1;
+	d->p += 2;
+	return (0);
+}
+
+/* The string at d->p (its opening quote): *s and *len point into the
+ * text when it holds no escape, else into d->buf (until the next string).
+ * Leaves d->p past the closing quote. */
+static int
+jdecode_string(struct jdecode *d, const char **s, size_t *len)
+{
+	const unsigned char	*open = d->p, *run;
+	size_t			 n = 0, k;
+	bool			 escaped = false;
+
+	run = ++d->p;
+	for (;;) {
+		while (d->p < d->end && jdecode_plain(*d->p))
+			d->p++;
+		if (d->p == d->end) {
+			jdecode_fail(d, open, "unterminated string");
+			return (-1);
+		}
+		if (*d->p < 0x20) {
+			jdecode_fail(d, d->p, "control character 0x%02x in a "
+			    "string", *d->p);
+			return (-1);
+		}
+		if (*d->p >= 0x80) {
+			if ((k = jdecode_utf8(d->p, d->end)) == 0) {
+				jdecode_fail(d, d->p, "invalid UTF-8 (byte "
+				    "0x%02x)", *d->p);
+				return (-1);
+			}
+			d->p += k;
+			continue;
+		}
+		if (*d->p == '"')
+			break;
+		/* A backslash: what came before it, then the escape. */
+		escaped = true;
+		jdecode_room(d, n + (size_t)(d->p - run));
+		memcpy(d->buf + n, run, (size_t)(d->p - run));
+		n += (size_t)(d->p - run);
+		if (jdecode_escape(d, &n) != 0)
+			return (-1);
+		run = d->p;
+	}
+	if (!escaped) {
+		*s = (const char *)run;
+		*len = (size_t)(d->p - run);
+	} else {
+		jdecode_room(d, n + (size_t)(d->p - run));
+		memcpy(d->buf + n, run, (size_t)(d->p - run));
+		n += (size_t)(d->p - run);
+		*s = d->buf;
+		*len = n;
+	}
+	d->p++;
+	return (0);
+}
+
+/* -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?: an integer when neither
+ * fraction nor exponent, in 64 bits; else a real that does not overflow. */
+static json_t *
+jdecode_number(struct jdecode *d)
+{
+	const unsigned char	*at = d->p, *p = d->p;
+	const char		*dp;
+	bool			 real = false;
+	size_t			 n;
+	char			*end, *c;
+	long long		 i;
+	double			 r;
+
+	if (p < d->end && *p == '-')
+		p++;
+	if (p < d->end && *p == '0')
+		p++;
+	else if (p < d->end && *p >= '1' && *p <= '9') {
+		while (p < d->end && *p >= '0' && *p <= '9')
+			p++;
+	} else
+		return (jdecode_fail(d, at, "invalid token"));
+	if (p < d->end && *p == '.') {
+		real = true;
+		if (++p == d->end || *p < '0' || *p > '9')
+			return (jdecode_fail(d, at, "invalid number"));
+		while (p < d->end && *p >= '0' && *p <= '9')
+			p++;
+	}
+	if (p < d->end && (*p == 'e' || *p == 'E')) {
+		real = true;
+		if (++p < d->end && (*p == '+' || *p == '-'))
+			p++;
+		if (p == d->end || *p < '0' || *p > '9')
+			return (jdecode_fail(d, at, "invalid number"));
+		while (p < d->end && *p >= '0' && *p <= '9')
+			p++;
+	}
+	n = (size_t)(p - at);
+	jdecode_room(d, n + 1);
+	memcpy(d->buf, at, n);
+	d->buf[n] = '\0';
+	d->p = p;
+	errno = 0;
+	if (!real) {
+		i = strtoll(d->buf, &end, 10);
+		if (errno == ERANGE)
+			return (jdecode_fail(d, at, "integer out of 64 bits"));
+		return (json_integer(i));
+	}
+	/* strtod reads the locale's decimal point (gtop sets a locale). */
+	dp = localeconv()->decimal_point;
+	if (dp[0] != '.' && dp[0] != '\0' && dp[1] == '\0' &&
+	    (c = strchr(d->buf, '.')) != NULL)
+		*c = dp[0];
+	r = strtod(d->buf, &end);
+	if (errno == ERANGE && (r == HUGE_VAL || r == -HUGE_VAL))
+		return (jdecode_fail(d, at, "real number overflow"));
+	return (json_real(r));
+}
+
+static json_t *
+jdecode_literal(struct jdecode *d, const char *word, json_t *v)
+{
+	size_t	n = strlen(word);
+
+	if ((size_t)(d->end - d->p) < n || memcmp(d->p, word, n) != 0)
+		return (jdecode_fail(d, d->p, "invalid token"));
+	d->p += n;
+	return (v);
+}
+
+static json_t *
+jdecode_array(struct jdecode *d)
+{
+	json_t	*a = json_array(), *v;
+
+	d->p++;
+	jdecode_space(d);
+	if (d->p < d->end && *d->p == ']') {
+		d->p++;
+		return (a);
+	}
+	for (;;) {
+		if ((v = jdecode_value(d)) == NULL)
+			break;
+		json_array_append_new(a, v);
+		jdecode_space(d);
+		if (d->p < d->end && *d->p == ',') {
+			d->p++;
+			continue;
+		}
+		if (d->p < d->end && *d->p == ']') {
+			d->p++;
+			return (a);
+		}
+		jdecode_fail(d, d->p, "',' or ']' expected");
+		break;
+	}
+	json_decref(a);
+	return (NULL);
+}
+
+static json_t *
+jdecode_object(struct jdecode *d)
+{
+	const unsigned char	*at;
+	const char		*s;
+	json_t			*o = json_object(), *v;
+	char			*key = NULL;
+	size_t			 len;
+
+	d->p++;
+	jdecode_space(d);
+	if (d->p < d->end && *d->p == '}') {
+		d->p++;
+		return (o);
+	}
+	for (;;) {
+		if (d->p == d->end || *d->p != '"') {
+			jdecode_fail(d, d->p, "a string key expected");
+			break;
+		}
+		at = d->p;
+		if (jdecode_string(d, &s, &len) != 0)
+			break;
+		if (json_object_getn(o, s, len) != NULL) {
+			jdecode_fail(d, at, "duplicate key");
+			break;
+		}
+		/* The value's strings reuse the scratch buffer. */
+		if (s == d->buf) {
+			key = xmalloc(len + 1);
+			memcpy(key, s, len);
+			s = key;
+		}
+		jdecode_space(d);
+		if (d->p == d->end || *d->p != ':') {
+			jdecode_fail(d, d->p, "':' expected");
+			break;
+		}
+		d->p++;
+		if ((v = jdecode_value(d)) == NULL)
+			break;
+		json_object_setn_new_nocheck(o, s, len, v);
+		free(key);
+		key = NULL;
+		jdecode_space(d);
+		if (d->p < d->end && *d->p == ',') {
+			d->p++;
+			jdecode_space(d);
+			continue;
+		}
+		if (d->p < d->end && *d->p == '}') {
+			d->p++;
+			return (o);
+		}
+		jdecode_fail(d, d->p, "',' or '}' expected");
+		break;
+	}
+	free(key);
+	json_decref(o);
+	return (NULL);
+}
+
+static json_t *
+jdecode_value(struct jdecode *d)
+{
+	const char	*s;
+	json_t		*v;
+	size_t		 len;
+
+	jdecode_space(d);
+	if (d->p == d->end)
+		return (jdecode_fail(d, d->p, "a value expected"));
+	switch (*d->p) {
+	case '{':
+	case '[':
+		if (++d->depth > JDECODE_MAX_DEPTH)
+			return (jdecode_fail(d, d->p, "nested more than %d "
+			    "deep", JDECODE_MAX_DEPTH));
+		v = *d->p == '{' ? jdecode_object(d) : jdecode_array(d);
+		d->depth--;
+		return (v);
+	case '"':
+		if (jdecode_string(d, &s, &len) != 0)
+			return (NULL);
+		return (json_stringn_nocheck(s, len));
+	case 't':
+		return (jdecode_literal(d, "true", json_true()));
+	case 'f':
+		return (jdecode_literal(d, "false", json_false()));
+	case 'n':
+		return (jdecode_literal(d, "null", json_null()));
+	default:
+		return (jdecode_number(d));
+	}
+}
+
+json_t *
+jdecode(const char *text, size_t len, char *err, size_t errlen)
+{
+	struct jdecode	 d;
+	json_t		*v;
+	char		 scratch[1];
+
+	memset(&d, 0, sizeof d);
+	d.start = d.p = (const unsigned char *)text;
+	d.end = d.p + len;
+	d.err = errlen > 0 ? err : scratch;
+	d.errlen = errlen > 0 ? errlen : sizeof scratch;
+	d.err[0] = '\0';
+	v = jdecode_value(&d);
+	if (v != NULL) {
+		jdecode_space(&d);
+		if (d.p != d.end) {
+			jdecode_fail(&d, d.p, "end of text expected");
+			json_decref(v);
+			v = NULL;
+		}
+	}
+	free(d.buf);
+	return (v);
+}
