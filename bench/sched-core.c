@@ -221,6 +221,37 @@ bench_policy(enum sched_policy policy, uint64_t *samples, size_t nsamples)
 	bench_line(what, t, n);
 	sched_core_free(core);
 
+	/* GPUs free everywhere but CPUs short: every node has 1 CPU, every
+	 * job asks 2 a GPU. No job fits, each for the same reason; the pass
+	 * places the first of each kind and answers the rest from it
+	 * (sched_core_miss). */
+	core = bench_core(policy, samples, nsamples);
+	for (i = 0; i < BENCH_NODES; i++)
+		place_node_set_res(sched_core_cluster(core), (uint32_t)i, 1, 0);
+	while (sched_core_pending(core) < BENCH_PENDING) {
+		struct sched_jobspec	spec;
+
+		memset(&spec, 0, sizeof spec);
+		spec.id = id++;
+		spec.gpus = bench_size();
+		spec.res.cpus_gpu = 2;
+		spec.submit = now;
+		spec.duration = 1000 * (60 + bench_rand() % 86400);
+		spec.first_start = SCHED_NEVER;
+		spec.last_stop = now;
+		(void)sched_core_submit(core, &spec, now);
+	}
+	for (i = 0; i < runs; i++) {
+		t0 = bench_now();
+		n = sched_core_pass(core, ++now, &acts);
+		if (i == 0 || bench_now() - t0 < t)
+			t = bench_now() - t0;
+	}
+	snprintf(what, sizeof what, "  GPUs free, CPUs short, %zu pending, "
+	    "best of %zu", sched_core_pending(core), runs);
+	bench_line(what, t, n);
+	sched_core_free(core);
+
 	if (policy == SCHED_FIFO)
 		return;
 	/* Every GPU held by Q1 jobs, 100,000 new Q0 jobs: the pass preempts

@@ -37,6 +37,7 @@ struct place_cluster {
 	uint32_t		 nsw;
 	uint32_t		 stamp;
 	uint64_t		 rng;
+	uint64_t		 generation;	/* place_generation */
 	uint32_t		*scratch;	/* node indexes, n entries */
 	/* The CPUs and memory of the job being placed (place_find_want),
 	 * which place_put gives each part; NULL: none. */

@@ -193,6 +193,7 @@ place_node_add(struct place_cluster *cl, uint32_t gpus, uint32_t sw)
 	nd->free_mask = gpus == 64 ? UINT64_MAX : (UINT64_C(1) << gpus) - 1;
 	nd->up = false;
 	nd->nfree = 0;
+	cl->generation++;
 	place_tree_grow(cl);
 	place_bucket_link(cl, i);
 	if (gpus > cl->max_gpus)
@@ -209,6 +210,7 @@ place_node_set_up(struct place_cluster *cl, uint32_t i, bool up)
 	if (nd->up == up)
 		return;
 	nd->up = up;
+	cl->generation++;
 	if (up)
 		cl->gpus_total += nd->gpus;
 	else
@@ -252,6 +254,7 @@ place_take(struct place_cluster *cl, const struct place_alloc *a, size_t n)
 	struct place_node	*nd;
 	size_t			 i;
 
+	cl->generation++;
 	for (i = 0; i < n; i++) {
 		nd = &cl->nodes[a[i].node];
 		nd->free_mask &= ~a[i].mask;
@@ -270,6 +273,7 @@ place_release(struct place_cluster *cl, const struct place_alloc *a,
 	struct place_node	*nd;
 	size_t			 i;
 
+	cl->generation++;
 	for (i = 0; i < n; i++) {
 		nd = &cl->nodes[a[i].node];
 		nd->free_mask |= a[i].mask;
@@ -306,10 +310,17 @@ place_node_set_res(struct place_cluster *cl, uint32_t i, uint32_t cpus,
 	uint32_t		 held_c = nd->cpus - nd->cpus_free;
 	uint64_t		 held_m = nd->mem - nd->mem_free;
 
+	cl->generation++;
 	nd->cpus = cpus;
 	nd->cpus_free = cpus > held_c ? cpus - held_c : 0;
 	nd->mem = mem;
 	nd->mem_free = mem > held_m ? mem - held_m : 0;
+}
+
+uint64_t
+place_generation(const struct place_cluster *cl)
+{
+	return (cl->generation);
 }
 
 uint32_t

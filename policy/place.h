@@ -27,17 +27,21 @@ struct place_alloc {
  * (its CPUs or memory x g / its GPUs, rounded down, at least 1 CPU). A
  * node whose CPUs or memory are not known (0) holds any amount of them. */
 struct place_res {
+	uint64_t	mem_node;
+	uint64_t	mem_gpu;
 	uint32_t	cpus_node;
 	uint32_t	cpus_gpu;
 	bool		cpus_share;
-	uint64_t	mem_node;
-	uint64_t	mem_gpu;
 	bool		mem_share;
 };
 
 struct place_cluster;
 
 struct place_cluster	*place_cluster_create(uint64_t seed);
+/* A count that moves whenever what is free or a node changes (place_take,
+ * place_release, place_node_add, place_node_set_up, place_node_set_res):
+ * while it stands, a placement finds what it found before. */
+uint64_t		 place_generation(const struct place_cluster *);
 void			 place_cluster_free(struct place_cluster *);
 
 /* Adds a node of gpus GPUs (1..64) under switch sw, up and idle; returns

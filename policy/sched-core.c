@@ -26,7 +26,7 @@ struct sched_cspec {
 	int64_t			 duration;
 	void			*arg;
 	const uint32_t		*nodes;		/* copied; NULL: any */
-	struct place_res	*res;		/* copied; NULL: GPUs alone */
+	struct place_res	 res;		/* with has_res */
 	uint32_t		 gpus;
 	uint32_t		 nnodes;
 	uint32_t		 num_nodes;
@@ -35,6 +35,7 @@ struct sched_cspec {
 	bool			 own_placement;
 	bool			 no_preempt;
 	bool			 any_shape;
+	bool			 has_res;	/* needs CPUs or memory too */
 };
 
 /* Laid out for size, as a queue of 100,000 pending jobs holds 100,000 of
@@ -72,6 +73,24 @@ struct sched_cjob {
 };
 TAILQ_HEAD(sched_cjobs, sched_cjob);
 
+/* A placement that found no room in a pass, and why (sched_core_short):
+ * while the cluster's generation stands (nothing was taken or freed), a
+ * job asking the same finds none either, for the same reason. A queue of
+ * like jobs behind GPUs that are free but short of CPUs or memory thus
+ * costs one placement a pass, not one a job. */
+#define SCHED_MISSES	8
+struct sched_miss {
+	uint64_t		 generation;
+	struct place_res	 res;
+	uint32_t		 gpus;
+	uint32_t		 num_nodes;
+	enum sched_placement	 placement;
+	enum sched_reason	 reason;
+	bool			 consolidate;
+	bool			 any_shape;
+	bool			 has_res;
+};
+
 struct sched_core {
 	struct sched_conf	 conf;
 	unsigned		 nqueues;	/* 1 for fifo and srtf */
@@ -104,6 +123,8 @@ struct sched_core {
 	size_t			 nheld, heldsize;
 	struct sched_cjob	**victims;
 	size_t			 victimsize;
+	struct sched_miss	 miss[SCHED_MISSES];	/* this pass's */
+	size_t			 nmiss, miss_next;
 };
 
 static void *
@@ -296,7 +317,6 @@ static void
 sched_core_job_free(struct sched_cjob *j)
 {
 	free((void *)(uintptr_t)j->spec.nodes);
-	free(j->spec.res);
 	if (j->group != NULL)
 		sched_group_leave(&j->core->groups, j->group);
 	free(j->alloc);
@@ -393,7 +413,7 @@ sched_core_placement(const struct sched_core *core, const struct sched_cjob *j)
 static const struct place_res *
 sched_core_res(const struct sched_cjob *j)
 {
-	return (j->spec.res);
+	return (j->spec.has_res ? &j->spec.res : NULL);
 }
 
 /* What p asks of its GPUs' placement: its shape, its nodes, what it
@@ -586,11 +606,10 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 	j->spec.own_placement = spec->own_placement;
 	j->spec.no_preempt = spec->no_preempt;
 	j->spec.any_shape = spec->any_shape;
-	if (r->cpus_node != 0 || r->cpus_gpu != 0 || r->cpus_share ||
-	    r->mem_node != 0 || r->mem_gpu != 0 || r->mem_share) {
-		j->spec.res = sched_core_xalloc(NULL, 1, sizeof *j->spec.res);
-		*j->spec.res = *r;
-	}
+	j->spec.res = *r;
+	j->spec.has_res = r->cpus_node != 0 || r->cpus_gpu != 0 ||
+	    r->cpus_share || r->mem_node != 0 || r->mem_gpu != 0 ||
+	    r->mem_share;
 	if (spec->nodes != NULL) {
 		j->spec.nodes = sched_core_xalloc(NULL, spec->nnodes,
 		    sizeof *spec->nodes);
@@ -1071,6 +1090,76 @@ sched_core_take_orphans(struct sched_core *core, struct sched_cjob *p)
 	return (k);
 }
 
+/* Whether p may be answered from this pass's misses: it asks for GPUs
+ * anywhere (no node list) and its placement draws no random number. */
+static bool
+sched_core_may_miss(const struct sched_core *core, const struct sched_cjob *p)
+{
+	return (p->spec.nodes == NULL && sched_core_placement(core, p) !=
+	    SCHED_PLACE_RANDOM);
+}
+
+static bool
+sched_core_miss_is(const struct sched_core *core, const struct sched_miss *m,
+    const struct sched_cjob *p)
+{
+	const struct place_res	*a = &m->res, *b = &p->spec.res;
+
+	return (m->gpus == p->spec.gpus && m->num_nodes == p->spec.num_nodes &&
+	    m->placement == sched_core_placement(core, p) &&
+	    m->consolidate == p->spec.consolidate &&
+	    m->any_shape == p->spec.any_shape &&
+	    m->has_res == p->spec.has_res && (!m->has_res ||
+	    (a->cpus_node == b->cpus_node && a->cpus_gpu == b->cpus_gpu &&
+	    a->cpus_share == b->cpus_share && a->mem_node == b->mem_node &&
+	    a->mem_gpu == b->mem_gpu && a->mem_share == b->mem_share)));
+}
+
+/* This pass's reason for a job like p that found no room, if there is
+ * one still standing: *why gets it. */
+static bool
+sched_core_missed(struct sched_core *core, const struct sched_cjob *p,
+    enum sched_reason *why)
+{
+	uint64_t	gen = place_generation(core->cluster);
+	size_t		i;
+
+	if (!sched_core_may_miss(core, p))
+		return (false);
+	for (i = 0; i < core->nmiss; i++) {
+		if (core->miss[i].generation == gen &&
+		    sched_core_miss_is(core, &core->miss[i], p)) {
+			*why = core->miss[i].reason;
+			return (true);
+		}
+	}
+	return (false);
+}
+
+/* Notes that p found no room, and why. */
+static void
+sched_core_miss(struct sched_core *core, const struct sched_cjob *p,
+    enum sched_reason why)
+{
+	struct sched_miss	*m;
+
+	if (!sched_core_may_miss(core, p))
+		return;
+	if (core->nmiss < SCHED_MISSES)
+		m = &core->miss[core->nmiss++];
+	else
+		m = &core->miss[core->miss_next++ % SCHED_MISSES];
+	m->generation = place_generation(core->cluster);
+	m->res = p->spec.res;
+	m->gpus = p->spec.gpus;
+	m->num_nodes = p->spec.num_nodes;
+	m->placement = sched_core_placement(core, p);
+	m->reason = why;
+	m->consolidate = p->spec.consolidate;
+	m->any_shape = p->spec.any_shape;
+	m->has_res = p->spec.has_res;
+}
+
 size_t
 sched_core_pass(struct sched_core *core, int64_t now,
     const struct sched_action **acts)
@@ -1084,6 +1173,7 @@ sched_core_pass(struct sched_core *core, int64_t now,
 
 	core->nacts = 0;
 	core->nheld = 0;
+	core->nmiss = 0;
 	core->npass++;
 	core->tail_reason = SCHED_REASON_RESOURCES;
 	sched_core_timers(core, now);
@@ -1116,16 +1206,19 @@ sched_core_pass(struct sched_core *core, int64_t now,
 			sched_core_forget_victims(core, p);
 			continue;
 		}
-		got = free_now >= p->spec.gpus ? sched_core_find(core, p) : 0;
-		if (got > 0) {
-			sched_core_dequeue(core, p);
-			sched_core_run(core, p, core->scratch, got, now);
-			sched_core_act(core, SCHED_ACT_START, p);
-			continue;
+		if (free_now < p->spec.gpus)
+			p->reason = SCHED_REASON_RESOURCES;
+		else if (!sched_core_missed(core, p, &p->reason)) {
+			if ((got = sched_core_find(core, p)) > 0) {
+				sched_core_dequeue(core, p);
+				sched_core_run(core, p, core->scratch, got, now);
+				sched_core_act(core, SCHED_ACT_START, p);
+				continue;
+			}
+			p->reason = sched_core_res(p) != NULL ?
+			    sched_core_short(core, p) : SCHED_REASON_RESOURCES;
+			sched_core_miss(core, p, p->reason);
 		}
-		p->reason = SCHED_REASON_RESOURCES;
-		if (free_now >= p->spec.gpus && sched_core_res(p) != NULL)
-			p->reason = sched_core_short(core, p);
 		if (core->conf.policy == SCHED_FIFO && core->conf.strict) {
 			/* Strict order: the rest wait behind p. */
 			core->tail_reason = SCHED_REASON_PRIORITY;

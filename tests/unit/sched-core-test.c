@@ -906,10 +906,71 @@ test_res(void)
 	sched_core_free(core);
 }
 
+/* A queue of like jobs behind GPUs free but short of CPUs: each waits
+ * with the reason its first one found (one placement a pass answers them
+ * all), a job of another kind behind them still starts, and once CPUs
+ * come free the next one starts. */
+static void
+test_res_queue(void)
+{
+	struct sched_conf	 conf;
+	struct sched_core	*core;
+	struct sched_jobspec	 spec;
+	struct sched_cjob	*j[200], *small, *big;
+	struct place_cluster	*cl;
+	size_t			 i, waiting = 0;
+
+	t_conf(&conf, SCHED_DLAS, 0);
+	core = t_core(&conf, 2, 4);
+	cl = sched_core_cluster(core);
+	place_node_set_res(cl, 0, 4, 1000);
+	place_node_set_res(cl, 1, 4, 1000);
+	/* Two jobs of 4 CPUs hold every CPU, 4 of the 8 GPUs. */
+	for (i = 0; i < 2; i++) {
+		t_spec(&spec, 1 + i, 2, 0);
+		spec.any_shape = false;
+		spec.res.cpus_node = 4;
+		(void)sched_core_submit(core, &spec, 0);
+	}
+	for (i = 0; i < 200; i++) {
+		t_spec(&spec, 10 + i, 1, 1);
+		spec.any_shape = false;
+		spec.res.cpus_gpu = 1;
+		j[i] = sched_core_submit(core, &spec, 1);
+	}
+	t_spec(&spec, 300, 1, 2);
+	spec.any_shape = false;
+	spec.res.mem_node = 5000;
+	big = sched_core_submit(core, &spec, 2);
+	t_spec(&spec, 301, 1, 3);
+	spec.any_shape = false;
+	small = sched_core_submit(core, &spec, 3);
+	is_int(t_pass(core, 5), 3, "res queue: the two 4-CPU jobs and the "
+	    "job asking no CPUs start");
+	ok(t_did(SCHED_ACT_START, small), "res queue: the job asking no CPUs "
+	    "starts behind 200 that wait");
+	for (i = 0; i < 200; i++)
+		waiting += sched_cjob_reason(j[i]) == SCHED_REASON_CPUS;
+	is_int(waiting, 200, "res queue: all 200 wait for CPUs, so named");
+	is_int(sched_cjob_reason(big), SCHED_REASON_MEMORY, "res queue: the "
+	    "job asking too much memory behind them says Memory");
+	is_int(t_pass(core, 6), 0, "res queue: a pass again starts none");
+	is_int(sched_cjob_reason(j[199]), SCHED_REASON_CPUS, "res queue: "
+	    "and the last still says CPUs");
+	place_node_set_res(cl, 1, 6, 1000);
+	is_int(t_pass(core, 7), 2, "res queue: 2 CPUs more: two start");
+	ok(t_did(SCHED_ACT_START, j[0]) && t_did(SCHED_ACT_START, j[1]),
+	    "res queue: the first two of the queue");
+	is_int(sched_cjob_reason(j[2]), SCHED_REASON_CPUS, "res queue: the "
+	    "third waits for CPUs again");
+	sched_core_free(core);
+}
+
 int
 main(void)
 {
 	test_res();
+	test_res_queue();
 	test_group_cap();
 	test_group_table();
 	test_bound_nodes();
