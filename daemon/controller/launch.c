@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/array.h"
+#include "common/jdecode.h"
 #include "common/log.h"
 #include "common/proto.h"
 #include "common/xmalloc.h"
@@ -19,12 +20,15 @@
 #include "daemon/controller/store.h"
 #include "policy/sched.h"
 
+/* The JSON text the store keeps (argv, env), as a value; fallback when
+ * there is none or it does not read. */
 static json_t *
 launch_parse(const char *text, json_t *fallback)
 {
 	json_t	*v;
 
-	if (text == NULL || (v = json_loads(text, 0, NULL)) == NULL)
+	if (text == NULL || (v = jdecode(text, strlen(text), NULL, 0)) ==
+	    NULL)
 		return (fallback);
 	json_decref(fallback);
 	return (v);
