@@ -16,7 +16,7 @@
 
 struct jdecode {
 	const unsigned char	*start, *p, *end;
-	char			*buf;		/* a string's bytes, unescaped */
+	char			*buf;		/* a string, unescaped */
 	size_t			 size;
 	unsigned		 depth;
 	char			*err;

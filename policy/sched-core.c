@@ -53,7 +53,7 @@ struct sched_cjob {
 	int64_t				 end_key;	/* srtf: projected end */
 	double				 gindex;	/* gittins, while pending */
 	int64_t				 timer;		/* or SCHED_NEVER */
-	uint64_t			 reason_pass;	/* pass that set reason */
+	uint64_t			 reason_pass;	/* the pass that set it */
 	struct place_alloc		*alloc;		/* nalloc */
 	/* Preemption bookkeeping: the job a victim makes room for, how many
 	 * victims a job still waits on, and the GPUs it was promised. */
@@ -1211,7 +1211,8 @@ sched_core_pass(struct sched_core *core, int64_t now,
 		else if (!sched_core_missed(core, p, &p->reason)) {
 			if ((got = sched_core_find(core, p)) > 0) {
 				sched_core_dequeue(core, p);
-				sched_core_run(core, p, core->scratch, got, now);
+				sched_core_run(core, p, core->scratch, got,
+				    now);
 				sched_core_act(core, SCHED_ACT_START, p);
 				continue;
 			}

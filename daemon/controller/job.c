@@ -4,6 +4,7 @@
 #include <sys/queue.h>
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,7 +63,7 @@ struct job {
 	uint32_t		 restarts;
 	uint32_t		 stale_copies;
 	uint32_t		 nparts;
-	int			 array_task_id;	/* -1: none, or the array's row */
+	int			 array_task_id;	/* -1: none, or its row */
 	int			 exit_code;
 	int			 signal;
 	enum job_state		 state;
@@ -215,6 +216,26 @@ job_find(uint64_t id)
 	return (NULL);
 }
 
+/* Where each string of a job is in its row. */
+static const size_t job_str_member[JS_COUNT] = {
+	[JS_NAME] = offsetof(struct store_job, name),
+	[JS_USER] = offsetof(struct store_job, user),
+	[JS_COMMAND] = offsetof(struct store_job, command),
+	[JS_ARGV] = offsetof(struct store_job, argv),
+	[JS_WORKDIR] = offsetof(struct store_job, workdir),
+	[JS_STDOUT] = offsetof(struct store_job, stdout_path),
+	[JS_STDERR] = offsetof(struct store_job, stderr_path),
+	[JS_MESSAGE] = offsetof(struct store_job, message),
+	[JS_ACCOUNT] = offsetof(struct store_job, account),
+	[JS_COMMENT] = offsetof(struct store_job, comment),
+	[JS_DEPENDENCY] = offsetof(struct store_job, dependency),
+	[JS_ARRAY_SPEC] = offsetof(struct store_job, array_spec),
+	[JS_REQ_NODES] = offsetof(struct store_job, req_nodes),
+	[JS_EXCLUDE_NODES] = offsetof(struct store_job, exclude_nodes),
+	[JS_GPU_TYPE] = offsetof(struct store_job, gpu_type),
+	[JS_TASKS_PER_NODE] = offsetof(struct store_job, tasks_per_node),
+};
+
 /* String k of j. */
 static const char *
 job_str(const struct job *j, enum job_str k)
@@ -232,22 +253,11 @@ job_create(const struct store_job *r)
 	char		 err[256];
 	int		 k;
 
-	src[JS_NAME] = r->name;
-	src[JS_USER] = r->user;
-	src[JS_COMMAND] = r->command;
-	src[JS_ARGV] = r->argv != NULL ? r->argv : "[]";
-	src[JS_WORKDIR] = r->workdir;
-	src[JS_STDOUT] = r->stdout_path;
-	src[JS_STDERR] = r->stderr_path;
-	src[JS_MESSAGE] = r->message;
-	src[JS_ACCOUNT] = r->account;
-	src[JS_COMMENT] = r->comment;
-	src[JS_DEPENDENCY] = r->dependency;
-	src[JS_ARRAY_SPEC] = r->array_spec;
-	src[JS_REQ_NODES] = r->req_nodes;
-	src[JS_EXCLUDE_NODES] = r->exclude_nodes;
-	src[JS_GPU_TYPE] = r->gpu_type;
-	src[JS_TASKS_PER_NODE] = r->tasks_per_node;
+	for (k = 0; k < JS_COUNT; k++)
+		src[k] = *(const char *const *)(const void *)((const char *)r +
+		    job_str_member[k]);
+	if (src[JS_ARGV] == NULL)
+		src[JS_ARGV] = "[]";
 	/* One allocation for the job and its strings: a listing walks every
 	 * job, and strings next to their job cost no extra cache misses.
 	 * They came in one request (FRAME_MAX_REQUEST, 1 MB), so 32-bit
@@ -275,8 +285,8 @@ job_create(const struct store_job *r)
 	j->cpu_time = r->cpu_time;
 	j->array_job_id = r->array_job_id;
 	j->array_task_id = r->array_task_id;
-	if (j->array_job_id != 0 && array_parse(job_str(j, JS_ARRAY_SPEC), &spec, err,
-	    sizeof err) == 0) {
+	if (j->array_job_id != 0 && array_parse(job_str(j, JS_ARRAY_SPEC),
+	    &spec, err, sizeof err) == 0) {
 		j->array_throttle = spec.throttle;
 		array_free(&spec);
 	}
@@ -447,23 +457,18 @@ job_count(enum job_state s)
 void
 job_to_row(const struct job *j, struct store_job *r)
 {
+	int	k;
+
 	memset(r, 0, sizeof *r);
 	r->queue = -1;
 	r->umask = -1;	/* only the store has it, as the script */
 	r->id = j->id;
-	r->name = job_str(j, JS_NAME);
-	r->user = job_str(j, JS_USER);
 	r->uid = j->uid;
 	r->gid = j->gid;
 	r->state = j->state;
 	r->reason = j->reason;
 	r->gpus = j->gpus;
 	r->time_limit = j->time_limit;
-	r->command = job_str(j, JS_COMMAND);
-	r->argv = job_str(j, JS_ARGV);
-	r->workdir = job_str(j, JS_WORKDIR);
-	r->stdout_path = job_str(j, JS_STDOUT);
-	r->stderr_path = job_str(j, JS_STDERR);
 	r->submit_time = j->submit_time;
 	r->begin_time = j->begin_time;
 	r->start_time = j->start_time;
@@ -471,19 +476,14 @@ job_to_row(const struct job *j, struct store_job *r)
 	r->has_exit = j->has_exit;
 	r->exit_code = j->exit_code;
 	r->signal = j->signal;
-	r->message = j->message != NULL ? j->message :
-	    job_str(j, JS_MESSAGE);
-	r->account = job_str(j, JS_ACCOUNT);
-	r->comment = job_str(j, JS_COMMENT);
-	r->dependency = job_str(j, JS_DEPENDENCY);
+	for (k = 0; k < JS_COUNT; k++)
+		*(const char **)(void *)((char *)r + job_str_member[k]) =
+		    job_str(j, k);
+	if (j->message != NULL)
+		r->message = j->message;
 	r->array_job_id = j->array_job_id;
 	r->array_task_id = j->array_task_id;
 	r->array_tasks = j->array_tasks != NULL ? j->array_tasks : "";
-	r->array_spec = job_str(j, JS_ARRAY_SPEC);
-	r->req_nodes = job_str(j, JS_REQ_NODES);
-	r->exclude_nodes = job_str(j, JS_EXCLUDE_NODES);
-	r->gpu_type = job_str(j, JS_GPU_TYPE);
-	r->tasks_per_node = job_str(j, JS_TASKS_PER_NODE);
 	r->num_nodes = j->num_nodes;
 	r->master_port = j->master_port;
 	r->cpus_per_gpu = j->cpus_per_gpu;
@@ -550,7 +550,8 @@ bool		 job_cancel_requested(const struct job *j)
 		     { return (j->cancel_requested); }
 int64_t		 job_submit_time(const struct job *j) { return (j->submit_time); }
 int64_t		 job_begin_time(const struct job *j) { return (j->begin_time); }
-const char	*job_dependency(const struct job *j) { return (job_str(j, JS_DEPENDENCY)); }
+const char	*job_dependency(const struct job *j)
+		     { return (job_str(j, JS_DEPENDENCY)); }
 struct job_dep	*job_dep(const struct job *j) { return (j->dep); }
 void		 job_set_dep(struct job *j, struct job_dep *d) { j->dep = d; }
 uint32_t	 job_restarts(const struct job *j) { return (j->restarts); }
@@ -558,11 +559,14 @@ uint64_t	 job_array_job_id(const struct job *j)
 		     { return (j->array_job_id); }
 int		 job_array_task_id(const struct job *j)
 		     { return (j->array_task_id); }
-const char	*job_array_spec(const struct job *j) { return (job_str(j, JS_ARRAY_SPEC)); }
-const char	*job_req_nodes(const struct job *j) { return (job_str(j, JS_REQ_NODES)); }
+const char	*job_array_spec(const struct job *j)
+		     { return (job_str(j, JS_ARRAY_SPEC)); }
+const char	*job_req_nodes(const struct job *j)
+		     { return (job_str(j, JS_REQ_NODES)); }
 const char	*job_exclude_nodes(const struct job *j)
 		     { return (job_str(j, JS_EXCLUDE_NODES)); }
-const char	*job_gpu_type(const struct job *j) { return (job_str(j, JS_GPU_TYPE)); }
+const char	*job_gpu_type(const struct job *j)
+		     { return (job_str(j, JS_GPU_TYPE)); }
 uint32_t	 job_num_nodes(const struct job *j) { return (j->num_nodes); }
 uint32_t	 job_master_port(const struct job *j) { return (j->master_port); }
 uint32_t	 job_cpus_per_gpu(const struct job *j) { return (j->cpus_per_gpu); }

@@ -45,7 +45,7 @@ struct store_load_reader {
 	bool			 threaded;	/* th runs it */
 	struct store_load_batch	 batch[STORE_LOAD_DEPTH];
 	size_t			 filled;	/* batches handed over */
-	size_t			 taken;		/* batches the caller is done with */
+	size_t			 taken;		/* batches the caller took */
 	bool			 done;		/* it has ended */
 	int			 rc;		/* its last sqlite3_step's */
 	char			 err[256];
@@ -286,7 +286,8 @@ store_load_active(store_job_cb cb, void *arg)
 			l->r[k].threaded = true;
 		else
 			log_warn("store: reading jobs on a thread: "
-			    "pthread_create: %s; reading them here", strerror(e));
+			    "pthread_create: %s; reading them here",
+			    strerror(e));
 	}
 	store_load_take(l, cb, arg);
 	for (k = 0; k < n; k++) {

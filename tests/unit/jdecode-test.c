@@ -46,7 +46,8 @@ test_frame(void)
 
 	job = json_pack("{s:i,s:i,s:{s:s,s:s,s:[s,s],s:{s:s,s:s,s:s},s:i,"
 	    "s:b,s:f,s:n}}", "type", 10, "seq", 7, "job", "name", "a \"b\"",
-	    "script", "#!/bin/sh\necho caf\xc3\xa9\n", "argv", "x\ty", "\xf0\x9f\x98\x80",
+	    "script", "#!/bin/sh\necho caf\xc3\xa9\n", "argv", "x\ty",
+	    "\xf0\x9f\x98\x80",
 	    "env", "PATH", "/usr/bin:/bin", "LANG", "C.UTF-8", "Q", "\\\x01",
 	    "gpus", 4, "hold", 1, "mem", 1.5, "dependency");
 	text = json_dumps(job, JSON_COMPACT);
