@@ -29,18 +29,36 @@ teardown() {
 
 # allreduce_script [FAIL_RANK]: each rank joins the group from env:// alone,
 # all-reduces rank + 1 and prints what it got. FAIL_RANK, if given, leaves
-# with status 3 right after joining instead.
+# with status 3 right after joining instead, and the others all-reduce only
+# once it is gone (reaped by its shepherd: /proc has no entry for it left),
+# so its failure comes first, not in a race with theirs, which its loss
+# causes (a shepherd that wakes late would find both dead at once).
 allreduce_script() {
 	cat <<EOF
 #!$PY
+import os
 import sys
+import time
 import torch
 import torch.distributed as dist
 
 dist.init_process_group(backend="gloo", init_method="env://")
 rank, world = dist.get_rank(), dist.get_world_size()
-if rank == ${1:--1}:
+fail = ${1:--1}
+if rank == fail:
+    with open("failed.pid.tmp", "w") as f:
+        f.write(str(os.getpid()))
+    os.rename("failed.pid.tmp", "failed.pid")
     sys.exit(3)
+deadline = time.monotonic() + 60
+while fail >= 0 and time.monotonic() < deadline:
+    try:
+        with open("failed.pid") as f:
+            if not os.path.exists("/proc/" + f.read()):
+                break
+    except OSError:
+        pass
+    time.sleep(0.02)
 t = torch.tensor([rank + 1])
 dist.all_reduce(t)
 print("allreduce rank=%d world=%d sum=%d" % (rank, world, t.item()), flush=True)
@@ -92,7 +110,9 @@ result() {
 	gb_wait_state "$id" FAILED 90 || {
 		gq -l "$id"; tail -n 20 torch-*.out; false
 	}
-	[ "$(gq -h -t all -j "$id" -o exit_code)" = 3 ]
+	[ "$(gq -h -t all -j "$id" -o exit_code)" = 3 ] || {
+		gq -l "$id"; tail -n 20 torch-*.out; false
+	}
 	run -0 gq -l "$id"
 	[[ "$output" == *"rank 0 on "*" ended FAILED: task 1 (rank 1) exited with status 3"* ]]
 }
