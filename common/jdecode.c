@@ -58,6 +58,17 @@ jdecode_space(struct jdecode *d)
 		d->p++;
 }
 
+/* Skips whitespace, then c if it comes next: whether it did. */
+static bool
+jdecode_eat(struct jdecode *d, unsigned char c)
+{
+	jdecode_space(d);
+	if (d->p == d->end || *d->p != c)
+		return (false);
+	d->p++;
+	return (true);
+}
+
 /* The length of the valid UTF-8 sequence at p (before end) of two bytes
  * or more, or 0: no overlong form, no surrogate, nothing past U+10FFFF. */
 static size_t
@@ -327,24 +338,16 @@ jdecode_array(struct jdecode *d)
 	json_t	*a = json_array(), *v;
 
 	d->p++;
-	jdecode_space(d);
-	if (d->p < d->end && *d->p == ']') {
-		d->p++;
+	if (jdecode_eat(d, ']'))
 		return (a);
-	}
 	for (;;) {
 		if ((v = jdecode_value(d)) == NULL)
 			break;
 		json_array_append_new(a, v);
-		jdecode_space(d);
-		if (d->p < d->end && *d->p == ',') {
-			d->p++;
+		if (jdecode_eat(d, ','))
 			continue;
-		}
-		if (d->p < d->end && *d->p == ']') {
-			d->p++;
+		if (jdecode_eat(d, ']'))
 			return (a);
-		}
 		jdecode_fail(d, d->p, "',' or ']' expected");
 		break;
 	}
@@ -362,12 +365,10 @@ jdecode_object(struct jdecode *d)
 	size_t			 len;
 
 	d->p++;
-	jdecode_space(d);
-	if (d->p < d->end && *d->p == '}') {
-		d->p++;
+	if (jdecode_eat(d, '}'))
 		return (o);
-	}
 	for (;;) {
+		jdecode_space(d);
 		if (d->p == d->end || *d->p != '"') {
 			jdecode_fail(d, d->p, "a string key expected");
 			break;
@@ -385,27 +386,19 @@ jdecode_object(struct jdecode *d)
 			memcpy(key, s, len);
 			s = key;
 		}
-		jdecode_space(d);
-		if (d->p == d->end || *d->p != ':') {
+		if (!jdecode_eat(d, ':')) {
 			jdecode_fail(d, d->p, "':' expected");
 			break;
 		}
-		d->p++;
 		if ((v = jdecode_value(d)) == NULL)
 			break;
 		json_object_setn_new_nocheck(o, s, len, v);
 		free(key);
 		key = NULL;
-		jdecode_space(d);
-		if (d->p < d->end && *d->p == ',') {
-			d->p++;
-			jdecode_space(d);
+		if (jdecode_eat(d, ','))
 			continue;
-		}
-		if (d->p < d->end && *d->p == '}') {
-			d->p++;
+		if (jdecode_eat(d, '}'))
 			return (o);
-		}
 		jdecode_fail(d, d->p, "',' or '}' expected");
 		break;
 	}

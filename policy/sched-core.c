@@ -80,15 +80,9 @@ TAILQ_HEAD(sched_cjobs, sched_cjob);
  * costs one placement a pass, not one a job. */
 #define SCHED_MISSES	8
 struct sched_miss {
-	uint64_t		 generation;
-	struct place_res	 res;
-	uint32_t		 gpus;
-	uint32_t		 num_nodes;
-	enum sched_placement	 placement;
-	enum sched_reason	 reason;
-	bool			 consolidate;
-	bool			 any_shape;
-	bool			 has_res;
+	uint64_t			 generation;
+	const struct sched_cjob		*job;	/* pending all the pass */
+	enum sched_reason		 reason;
 };
 
 struct sched_core {
@@ -1099,20 +1093,22 @@ sched_core_may_miss(const struct sched_core *core, const struct sched_cjob *p)
 	    SCHED_PLACE_RANDOM);
 }
 
+/* Whether jobs a and b ask the same of the cluster: as many GPUs, in the
+ * same shape and placement, with the same CPUs and memory beside them. */
 static bool
-sched_core_miss_is(const struct sched_core *core, const struct sched_miss *m,
-    const struct sched_cjob *p)
+sched_core_alike(const struct sched_core *core, const struct sched_cjob *a,
+    const struct sched_cjob *b)
 {
-	const struct place_res	*a = &m->res, *b = &p->spec.res;
+	const struct place_res	*x = &a->spec.res, *y = &b->spec.res;
 
-	return (m->gpus == p->spec.gpus && m->num_nodes == p->spec.num_nodes &&
-	    m->placement == sched_core_placement(core, p) &&
-	    m->consolidate == p->spec.consolidate &&
-	    m->any_shape == p->spec.any_shape &&
-	    m->has_res == p->spec.has_res && (!m->has_res ||
-	    (a->cpus_node == b->cpus_node && a->cpus_gpu == b->cpus_gpu &&
-	    a->cpus_share == b->cpus_share && a->mem_node == b->mem_node &&
-	    a->mem_gpu == b->mem_gpu && a->mem_share == b->mem_share)));
+	return (a->spec.gpus == b->spec.gpus &&
+	    a->spec.num_nodes == b->spec.num_nodes &&
+	    sched_core_placement(core, a) == sched_core_placement(core, b) &&
+	    a->spec.consolidate == b->spec.consolidate &&
+	    a->spec.any_shape == b->spec.any_shape &&
+	    x->cpus_node == y->cpus_node && x->cpus_gpu == y->cpus_gpu &&
+	    x->cpus_share == y->cpus_share && x->mem_node == y->mem_node &&
+	    x->mem_gpu == y->mem_gpu && x->mem_share == y->mem_share);
 }
 
 /* This pass's reason for a job like p that found no room, if there is
@@ -1128,7 +1124,7 @@ sched_core_missed(struct sched_core *core, const struct sched_cjob *p,
 		return (false);
 	for (i = 0; i < core->nmiss; i++) {
 		if (core->miss[i].generation == gen &&
-		    sched_core_miss_is(core, &core->miss[i], p)) {
+		    sched_core_alike(core, core->miss[i].job, p)) {
 			*why = core->miss[i].reason;
 			return (true);
 		}
@@ -1150,14 +1146,8 @@ sched_core_miss(struct sched_core *core, const struct sched_cjob *p,
 	else
 		m = &core->miss[core->miss_next++ % SCHED_MISSES];
 	m->generation = place_generation(core->cluster);
-	m->res = p->spec.res;
-	m->gpus = p->spec.gpus;
-	m->num_nodes = p->spec.num_nodes;
-	m->placement = sched_core_placement(core, p);
+	m->job = p;
 	m->reason = why;
-	m->consolidate = p->spec.consolidate;
-	m->any_shape = p->spec.any_shape;
-	m->has_res = p->spec.has_res;
 }
 
 size_t

@@ -99,7 +99,7 @@ int	 store_run_preempt(uint64_t job, int64_t when);
 int	 store_run_reopen(uint64_t job);
 
 /* Reads. Each returns 0, or -1 after logging the failure. */
-/* Every job not finished, a state at a time (in id order within each):
+/* Every job not finished, in no order (read on threads, store-load.c):
  * an ORDER BY id would have SQLite sort whole rows, which costs more than
  * reading them (job_load_end sorts the jobs made of them). */
 int	 store_job_each_active(store_job_cb, void *);
