@@ -3,11 +3,16 @@
  * time is SQLite's: some 2 us a row to step and to read 60 columns (100,000
  * jobs: 200 ms and more on one core), against well under 1 us to build the
  * job. So up to STORE_LOAD_READERS threads read, each through its own
- * read-only connection, the jobs whose id leaves its number as the
- * remainder (the index hands each job's id over before its row is read, so
- * the others' rows cost next to nothing), in batches that the caller takes
- * as they come. The caller touches no SQLite meanwhile; its callback must
- * not either. */
+ * read-only connection, in batches that the caller takes as they come.
+ *
+ * The readers share the work as ranges of ids: the span from the least to
+ * the greatest unfinished job's id (a search of jobs_state for each end of
+ * each state) is cut in up to STORE_LOAD_CHUNKS ranges, and each reader
+ * takes the next range left when it is done with one. A reader thus walks
+ * only its own part of jobs_state, and its rows come in the table's order,
+ * mostly each the next row of the page it is on; a range with no jobs
+ * (finished ones' ids) costs a search of the index. The caller touches no
+ * SQLite meanwhile; its callback must not either. */
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -16,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/job-state.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "daemon/controller/store-int.h"
@@ -27,6 +33,9 @@
 #define STORE_LOAD_READERS	4
 #define STORE_LOAD_ROWS		512
 #define STORE_LOAD_DEPTH	4
+/* Ranges of ids at most, and ids a range at least. */
+#define STORE_LOAD_CHUNKS	256
+#define STORE_LOAD_CHUNK_MIN	1024
 
 struct store_load_batch {
 	struct store_job	 rows[STORE_LOAD_ROWS];
@@ -43,6 +52,7 @@ struct store_load_reader {
 	sqlite3_stmt		*st;
 	pthread_t		 th;
 	bool			 threaded;	/* th runs it */
+	bool			 bound;		/* st holds a range */
 	struct store_load_batch	 batch[STORE_LOAD_DEPTH];
 	size_t			 filled;	/* batches handed over */
 	size_t			 taken;		/* batches the caller took */
@@ -56,6 +66,10 @@ struct store_load {
 	pthread_cond_t		 cv;
 	int			 pos[JF_COUNT];
 	size_t			 n;
+	/* The ids to read: from lo, width a range, nchunks ranges; next is
+	 * the first no reader has taken (under mu). */
+	int64_t			 lo, width;
+	size_t			 nchunks, next;
 	struct store_load_reader r[STORE_LOAD_READERS];
 };
 
@@ -116,6 +130,40 @@ store_load_fix(struct store_load_batch *b)
 	}
 }
 
+/* Binds r's statement to the next range no reader has taken. Returns
+ * false when none is left. */
+static bool
+store_load_chunk(struct store_load *l, struct store_load_reader *r)
+{
+	size_t	c;
+
+	pthread_mutex_lock(&l->mu);
+	c = l->next < l->nchunks ? l->next++ : l->nchunks;
+	pthread_mutex_unlock(&l->mu);
+	if (c == l->nchunks)
+		return (false);
+	sqlite3_reset(r->st);
+	sqlite3_bind_int64(r->st, 1, l->lo + (int64_t)c * l->width);
+	sqlite3_bind_int64(r->st, 2, l->lo + (int64_t)(c + 1) * l->width);
+	return (r->bound = true);
+}
+
+/* Steps r to its next row, through the ranges it takes: SQLITE_ROW,
+ * SQLITE_DONE once no range is left, or SQLite's error. */
+static int
+store_load_step(struct store_load *l, struct store_load_reader *r)
+{
+	int	rc;
+
+	do {
+		if (!r->bound && !store_load_chunk(l, r))
+			return (SQLITE_DONE);
+		if ((rc = sqlite3_step(r->st)) == SQLITE_DONE)
+			r->bound = false;
+	} while (rc == SQLITE_DONE);
+	return (rc);
+}
+
 static void *
 store_load_main(void *arg)
 {
@@ -133,7 +181,7 @@ store_load_main(void *arg)
 		b->n = 0;
 		b->len = 0;
 		while (b->n < STORE_LOAD_ROWS &&
-		    (rc = sqlite3_step(r->st)) == SQLITE_ROW) {
+		    (rc = store_load_step(l, r)) == SQLITE_ROW) {
 			store_job_read_at(r->st, l->pos, &b->rows[b->n]);
 			store_load_keep(b, &b->rows[b->n]);
 			b->n++;
@@ -200,7 +248,7 @@ store_load_here(struct store_load *l, struct store_load_reader *r,
 {
 	struct store_job	row;
 
-	while ((r->rc = sqlite3_step(r->st)) == SQLITE_ROW) {
+	while ((r->rc = store_load_step(l, r)) == SQLITE_ROW) {
 		store_job_read_at(r->st, l->pos, &row);
 		cb(&row, arg);
 	}
@@ -224,6 +272,57 @@ store_load_free(struct store_load *l)
 	free(l);
 }
 
+/* Cuts the ids of the unfinished jobs, from the least to the greatest, in
+ * l's ranges. Each is one search of jobs_state: the least and the greatest
+ * id of a state are its ends there. Returns 0, or -1 with err. */
+static int
+store_load_span(struct store_load *l, sqlite3 *db, char *err, size_t errlen)
+{
+	static const char *const sql[2] = {
+		"SELECT min(id) FROM jobs WHERE state = ?1",
+		"SELECT max(id) FROM jobs WHERE state = ?1",
+	};
+	sqlite3_stmt	*st;
+	int64_t		 ends[2] = { INT64_MAX, 0 }, id, span;
+	int		 k, s, rc = SQLITE_OK;
+
+	for (k = 0; k < 2 && rc == SQLITE_OK; k++) {
+		if ((rc = sqlite3_prepare_v2(db, sql[k], -1, &st, NULL)) !=
+		    SQLITE_OK)
+			break;
+		for (s = 0; s < JOB_STATE_COUNT; s++) {
+			if (job_state_is_terminal(s))
+				continue;
+			sqlite3_reset(st);
+			sqlite3_bind_text(st, 1, job_state_name(s), -1,
+			    SQLITE_STATIC);
+			if ((rc = sqlite3_step(st)) != SQLITE_ROW)
+				break;
+			rc = SQLITE_OK;
+			if (sqlite3_column_type(st, 0) == SQLITE_NULL)
+				continue;
+			id = sqlite3_column_int64(st, 0);
+			if (k == 0 ? id < ends[0] : id > ends[1])
+				ends[k] = id;
+		}
+		sqlite3_finalize(st);
+	}
+	if (rc != SQLITE_OK) {
+		snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+		return (-1);
+	}
+	if (ends[0] > ends[1])
+		return (0);		/* no job: no range */
+	span = ends[1] - ends[0] + 1;
+	l->lo = ends[0];
+	l->nchunks = (size_t)((span + STORE_LOAD_CHUNK_MIN - 1) /
+	    STORE_LOAD_CHUNK_MIN);
+	if (l->nchunks > STORE_LOAD_CHUNKS)
+		l->nchunks = STORE_LOAD_CHUNKS;
+	l->width = (span + (int64_t)l->nchunks - 1) / (int64_t)l->nchunks;
+	return (0);
+}
+
 /* Opens l's readers: a connection each and its share of the jobs.
  * Returns 0, or -1 with err. */
 static int
@@ -232,10 +331,9 @@ store_load_open(struct store_load *l, size_t n, char *err, size_t errlen)
 	const char		*path = store_path();
 	struct store_load_reader *r;
 	char			*sql;
-	int			 rc;
 
 	sql = store_sql_job_select(false, " WHERE " STORE_SQL_ACTIVE
-	    " AND id % :n = :k", l->pos);
+	    " AND id >= ?1 AND id < ?2", l->pos);
 	for (l->n = 0; l->n < n; l->n++) {
 		r = &l->r[l->n];
 		r->l = l;
@@ -251,13 +349,9 @@ store_load_open(struct store_load *l, size_t n, char *err, size_t errlen)
 			return (-1);
 		}
 		sqlite3_busy_timeout(r->db, 5000);
-		rc = sqlite3_bind_parameter_index(r->st, ":n");
-		sqlite3_bind_int64(r->st, rc, (sqlite3_int64)n);
-		rc = sqlite3_bind_parameter_index(r->st, ":k");
-		sqlite3_bind_int64(r->st, rc, (sqlite3_int64)l->n);
 	}
 	free(sql);
-	return (0);
+	return (store_load_span(l, l->r[0].db, err, errlen));
 }
 
 int

@@ -242,12 +242,17 @@ runs_elsewhere() {
 	gb_submit -H -J 'ünïcödé' -A proj --comment "$(printf '%0300d' 5)" \
 	    -x n2 --wrap true >/dev/null
 	gb_submit -H -a 0-99%8 -J sweep --wrap true >/dev/null
+	first=$(gb_submit -H -J first --wrap true)
 	"$GBATCH_BUILDDIR/bench/submit-pipelined" -H -n 3000 >/dev/null
 	gb_submit -G 4 -w n1 -d "afterok:$r" -J after --wrap true >/dev/null
 	gb_submit -G 1 --begin now+1hour -J later --wrap true >/dev/null
+	# The readers share the ids in ranges of 1,024 and more: 1,500
+	# finished jobs in the middle leave at least one range with none.
+	gcancel $(seq $((first + 700)) $((first + 2199)))
+	gb_wait 10 eval '[ "$(gq -h -t cancelled | wc -l)" -eq 1500 ]'
 	# The running job's service grows; the rest stand still.
 	gq --json -t held,pending | grep -v '"now":' >before
-	[ "$(grep -c '"id":' before)" -eq 3004 ]
+	[ "$(grep -c '"id":' before)" -eq 1505 ]
 	gctl shutdown
 	gb_wait 10 sh -c "! kill -0 $GB_CTL_PID"
 	gb_start_controller -l "$GB_CTL_ADDR"
@@ -255,7 +260,7 @@ runs_elsewhere() {
 	gq --json -t held,pending | grep -v '"now":' >after
 	diff before after
 	gb_state_is "$r" RUNNING
-	grep -q "3005 jobs not finished (1 running, waiting for their nodes), loaded in" \
+	grep -q "1506 jobs not finished (1 running, waiting for their nodes), loaded in" \
 	    "$GB_DIR/gbatchd.log"
 	touch "$GB_DIR/go"
 }
@@ -705,14 +710,19 @@ mode_is() {
 	[ "$(grep -rlE 'sqlite3_(exec|prepare)' daemon/ | sort | paste -sd' ')" = \
 	    "daemon/controller/store-acct.c daemon/controller/store-load.c daemon/controller/store-purge.c daemon/controller/store.c" ]
 	# Start-up's readers (store-load.c) prepare one SELECT written from
-	# the field table with a literal tail.
+	# the field table with a literal tail, and two literals that find the
+	# ids' span.
 	run -0 grep -nE 'sqlite3_(exec|prepare)' daemon/controller/store-load.c
-	[ "${#lines[@]}" -eq 1 ]
-	[[ "${lines[0]}" == *'sqlite3_prepare_v2(r->db, sql, -1, &r->st,'* ]]
+	[ "${#lines[@]}" -eq 2 ]
+	[[ "${lines[0]}" == *'if ((rc = sqlite3_prepare_v2(db, sql[k], -1, &st, NULL)) !='* ]]
+	[[ "${lines[1]}" == *'sqlite3_prepare_v2(r->db, sql, -1, &r->st,'* ]]
 	run -0 grep -c 'sql = store_sql_job_select(false, " WHERE " STORE_SQL_ACTIVE$' \
 	    daemon/controller/store-load.c
 	[ "$output" -eq 1 ]
-	grep -q '^	    " AND id % :n = :k", l->pos);$' daemon/controller/store-load.c
+	grep -q '^	    " AND id >= ?1 AND id < ?2", l->pos);$' daemon/controller/store-load.c
+	grep -q '^	static const char \*const sql\[2\] = {$' daemon/controller/store-load.c
+	grep -q '^		"SELECT min(id) FROM jobs WHERE state = ?1",$' daemon/controller/store-load.c
+	grep -q '^		"SELECT max(id) FROM jobs WHERE state = ?1",$' daemon/controller/store-load.c
 	# The purge (store-purge.c) makes its scratch table from a literal
 	# and prepares its table of statements, literals all.
 	run -0 grep -nE 'sqlite3_(exec|prepare)' daemon/controller/store-purge.c
