@@ -51,10 +51,15 @@
 #define REQ_JOB_LIST_USERS	64
 
 /* A streamed frame holds up to this many jobs or bytes; the next waits
- * while the client has REQ_JOB_LIST_BACKLOG unread. */
-#define REQ_JOB_LIST_ROWS	4096
+ * while the client has REQ_JOB_LIST_BACKLOG unread. A frame fits in a
+ * socket's buffer (Linux: 208 kB by default), so it reaches the client
+ * whole before gbatchd writes the next, and each side works on one frame
+ * while the other does the next: with 4,096 jobs a frame (320 kB), its
+ * tail waited for the next one to be written, and gq for it (10,000 jobs:
+ * 8.0 -> 6.6 ms). */
+#define REQ_JOB_LIST_ROWS	1024
 #define REQ_JOB_LIST_FIRST_ROWS	512
-#define REQ_JOB_LIST_BYTES	(1U << 20)
+#define REQ_JOB_LIST_BYTES	(128U << 10)
 #define REQ_JOB_LIST_BACKLOG	(2U << 20)
 
 struct req_job_list {

@@ -391,7 +391,7 @@ assert bad["message"] == "rows: expected true or false", bad
 assert both["ok"] is False and "rows and history exclude each other" in both["message"], both' "$output"
 }
 
-@test "JOB_LIST stream: frames of 512 jobs, then up to 4,096, each ending with more, the last with missing" {
+@test "JOB_LIST stream: frames of 512 jobs, then up to 1,024 or 128 kB, each ending with more, the last with missing" {
 	gb_start_controller
 	"$GBATCH_BUILDDIR/bench/submit-pipelined" -H -n 9000 >/dev/null
 	python3 -c '
@@ -405,6 +405,7 @@ def conn():
 def send(s, m):
     b = json.dumps(m).encode()
     s.sendall(struct.pack(">I", len(b)) + b)
+sizes = []
 def recv(s):
     def rd(n):
         b = b""
@@ -413,7 +414,9 @@ def recv(s):
             assert c, "gbatchd closed the connection"
             b += c
         return b
-    return json.loads(rd(struct.unpack(">I", rd(4))[0]))
+    n = struct.unpack(">I", rd(4))[0]
+    sizes.append(n)
+    return json.loads(rd(n))
 
 s = conn()
 send(s, {"type": 201, "seq": 7, "rows": True, "fields": ["state"]})
@@ -438,8 +441,8 @@ while True:
 if ping is None:
     ping = recv(s)
 assert ping["re"] == 101 and ping["ok"] is True, ping
-# A short first frame, for the client to start on, then 4,096 a frame.
-assert [len(f["jobs"]) for f in frames] == [512, 4096, 4096, 296], \
+# A short first frame, for the client to start on, then 1,024 a frame.
+assert [len(f["jobs"]) for f in frames] == [512] + [1024] * 8 + [296], \
     [len(f["jobs"]) for f in frames]
 assert all(f["more"] is True and "missing" not in f for f in frames[:-1])
 assert frames[-1]["missing"] == [] and frames[-1]["more"] is False
@@ -465,13 +468,19 @@ u.connect(sys.argv[1])
 send(u, {"type": 100, "version": 1, "role": "client"})
 recv(u)
 send(u, {"type": 201, "stream": True})
-ids = []
+ids, nframes, sizes[:] = [], [], []
 while True:
     m = recv(u)
     ids += [j["id"] for j in m["jobs"]]
+    nframes.append(len(m["jobs"]))
     if not m["more"]:
         break
 assert ids == [r[0] for r in whole["jobs"]], len(ids)
+# Whole members make frames of fewer jobs: each stops once past 128 kB,
+# so it fits in a socket buffer (a job here is well under 2 kB).
+assert all(n <= 128 * 1024 + 2048 for n in sizes), sizes
+assert all(n > 128 * 1024 for n in sizes[:-1]), sizes
+assert 1 < max(nframes[:-1]) < 1024, nframes
 u.close()
 
 # A client that goes away in the middle of a stream leaves gbatchd
