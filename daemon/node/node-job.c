@@ -76,6 +76,7 @@ struct node_jobs {
 	void				*arg;
 	struct node_job_list		 list;
 	struct event			*check;		/* pidfd fallback */
+	struct event			*sigchld;	/* reaps shepherds */
 	struct node_ios			*ios;		/* interactive jobs' */
 	/* The host CPUs jobs are pinned to (gnoded's own), when they are:
 	 * in cgroups, with node.cpus no more than the host has. */
@@ -292,6 +293,7 @@ node_job_reap(struct node_job *job)
 
 	if (job->sock != -1)
 		node_job_read_sock(job);
+	node_shepherd_reap_forked();
 	report = node_record_read(state_dir, job->id, NODE_RECORD_END, err,
 	    sizeof err);
 	if (report != NULL &&
@@ -346,6 +348,12 @@ static void
 node_job_pid_cb(evutil_socket_t fd, short what, void *arg)
 {
 	node_job_reap(arg);
+}
+
+static void
+node_jobs_sigchld_cb(evutil_socket_t fd, short what, void *arg)
+{
+	node_shepherd_reap_forked();
 }
 
 static void
@@ -838,6 +846,9 @@ node_jobs_create(struct event_base *base, const struct node_conf *conf,
 	jobs->arg = arg;
 	TAILQ_INIT(&jobs->list);
 	jobs->check = event_new(base, -1, EV_PERSIST, node_job_check_cb, jobs);
+	jobs->sigchld = evsignal_new(base, SIGCHLD, node_jobs_sigchld_cb,
+	    jobs);
+	event_add(jobs->sigchld, NULL);
 	/* Pinned only where the CPUs offered are real ones of this host:
 	 * a simulated node offering more than it has shares them. */
 	CPU_ZERO(&jobs->host);
@@ -902,6 +913,7 @@ node_jobs_free(struct node_jobs *jobs)
 	while ((job = TAILQ_FIRST(&jobs->list)) != NULL)
 		node_job_free(job);
 	event_free(jobs->check);
+	event_free(jobs->sigchld);
 	free(jobs->near);
 	free(jobs);
 }

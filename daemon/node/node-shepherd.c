@@ -696,60 +696,74 @@ node_shepherd_main(const struct node_conf *conf, const struct node_launch *l)
 	_exit(0);
 }
 
+/* The shepherds this gnoded forked and has not reaped yet. */
+static pid_t	*node_shepherd_kids;
+static size_t	 node_shepherd_nkids, node_shepherd_kids_size;
+
+void
+node_shepherd_reap_forked(void)
+{
+	size_t	i = 0;
+	pid_t	r;
+
+	while (i < node_shepherd_nkids) {
+		while ((r = waitpid(node_shepherd_kids[i], NULL, WNOHANG)) ==
+		    -1 && errno == EINTR)
+			;
+		if (r == 0) {
+			i++;
+			continue;
+		}
+		/* Reaped (or, ECHILD, not ours to reap). */
+		node_shepherd_kids[i] =
+		    node_shepherd_kids[--node_shepherd_nkids];
+	}
+}
+
 pid_t
 node_shepherd_start(const struct node_conf *conf, const struct node_launch *l,
     int *sock, char *err, size_t errlen)
 {
-	sigset_t	set;
-	pid_t		mid, pid;
-	ssize_t		n;
-	int		sv[2], status;
+	sigset_t	set, old;
+	pid_t		pid;
+	int		sv[2], e;
 
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == -1) {
 		snprintf(err, errlen, "socketpair: %s", strerror(errno));
 		return (-1);
 	}
-	if ((mid = fork()) == -1) {
-		snprintf(err, errlen, "fork: %s", strerror(errno));
-		close(sv[0]);
-		close(sv[1]);
-		return (-1);
+	/* The shepherd is born with its signals blocked: gnoded may cancel
+	 * or preempt as soon as it knows the pid, and the default action of
+	 * either signal would kill the shepherd. */
+	node_shepherd_sigset(&set);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	if ((pid = fork()) == 0) {
+		/* The job must not inherit gnoded's socket. */
+		if (node_shepherd_io_fds((struct node_launch *)l) ==
+		    -1 || dup2(sv[1], NODE_SHEPHERD_FD) == -1 ||
+		    fcntl(NODE_SHEPHERD_FD, F_SETFD, FD_CLOEXEC) == -1)
+			_exit(1);
+		node_shepherd_io_place((struct node_launch *)l);
+		node_proc_close_from(NODE_SHEPHERD_IO_FD + 3);
+		node_shepherd_stdio();
+		log_open("gnoded-shepherd", conf->log_syslog,
+		    conf->log_level);
+		node_shepherd_main(conf, l);
 	}
-	if (mid == 0) {
-		/* The intermediate child: fork the shepherd, tell gnoded its
-		 * pid, exit so the shepherd is reparented away from gnoded.
-		 * The shepherd is born with its signals blocked: gnoded may
-		 * cancel or preempt as soon as it knows the pid, and the
-		 * default action of either signal would kill the shepherd. */
-		node_shepherd_sigset(&set);
-		sigprocmask(SIG_BLOCK, &set, NULL);
-		if ((pid = fork()) == 0) {
-			/* The job must not inherit gnoded's socket. */
-			if (node_shepherd_io_fds((struct node_launch *)l) ==
-			    -1 || dup2(sv[1], NODE_SHEPHERD_FD) == -1 ||
-			    fcntl(NODE_SHEPHERD_FD, F_SETFD, FD_CLOEXEC) == -1)
-				_exit(1);
-			node_shepherd_io_place((struct node_launch *)l);
-			node_proc_close_from(NODE_SHEPHERD_IO_FD + 3);
-			node_shepherd_stdio();
-			log_open("gnoded-shepherd", conf->log_syslog,
-			    conf->log_level);
-			node_shepherd_main(conf, l);
-		}
-		(void)!write(sv[1], &pid, sizeof pid);
-		_exit(pid == -1);
-	}
+	e = errno;
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	close(sv[1]);
-	while (waitpid(mid, &status, 0) == -1 && errno == EINTR)
-		;
-	do
-		n = read(sv[0], &pid, sizeof pid);
-	while (n == -1 && errno == EINTR);
-	if (n != sizeof pid || pid <= 0) {
-		snprintf(err, errlen, "cannot fork the shepherd");
+	if (pid == -1) {
+		snprintf(err, errlen, "fork: %s", strerror(e));
 		close(sv[0]);
 		return (-1);
 	}
+	if (node_shepherd_nkids == node_shepherd_kids_size) {
+		node_shepherd_kids_size = node_shepherd_kids_size * 2 + 16;
+		node_shepherd_kids = xreallocarray(node_shepherd_kids,
+		    node_shepherd_kids_size, sizeof *node_shepherd_kids);
+	}
+	node_shepherd_kids[node_shepherd_nkids++] = pid;
 	if (fcntl(sv[0], F_SETFL, O_NONBLOCK) == -1) {
 		snprintf(err, errlen, "fcntl: %s", strerror(errno));
 		close(sv[0]);

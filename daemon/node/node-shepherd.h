@@ -1,8 +1,10 @@
-/* node-shepherd.h: one shepherd process per job. gnoded forks it twice, so
- * it belongs to init (or a subreaper) and outlives gnoded. The shepherd
- * starts the job, enforces its time limit, carries out cancels, waits until
- * the job's process group is gone and records the end in the state
- * directory. gnoded watches it through a pidfd, never as its parent.
+/* node-shepherd.h: one shepherd process per job. gnoded forks it, in a
+ * session of its own; it outlives gnoded (init, or a subreaper, then reaps
+ * it). The shepherd starts the job, enforces its time limit, carries out
+ * cancels, waits until the job's process group is gone and records the end
+ * in the state directory. gnoded watches it through a pidfd (a shepherd of
+ * a gnoded before a restart is not its child), and reaps the ones it
+ * forked.
  *
  * Between gnoded and a shepherd it launched there is a socket pair: gnoded
  * writes one byte ("go") once it has recorded the shepherd; the shepherd
@@ -27,11 +29,13 @@
 #define NODE_SHEPHERD_SIGFWD	(SIGRTMIN + 1)
 #define NODE_SHEPHERD_SIGPREEMPT	(SIGRTMIN + 2)
 
-/* Forks the shepherd of l (double fork, new session). Returns its pid and
- * sets *sock to gnoded's end of the socket pair (non-blocking, close on
- * exec), or -1 with err set. Blocks only while the intermediate child
- * exits, which it does at once. */
+/* Forks the shepherd of l (which makes a session of its own). Returns its
+ * pid and sets *sock to gnoded's end of the socket pair (non-blocking,
+ * close on exec), or -1 with err set. */
 pid_t	node_shepherd_start(const struct node_conf *,
 	    const struct node_launch *, int *sock, char *err, size_t errlen);
+/* Reaps the shepherds node_shepherd_start forked that have ended: on
+ * SIGCHLD, and when gnoded finds a job's shepherd gone. */
+void	node_shepherd_reap_forked(void);
 
 #endif

@@ -130,6 +130,33 @@ gb_pid_gone() {
 	[[ "$output" == *'"exit_code":7'* || "$output" == *'"exit_code": 7'* ]]
 }
 
+# Zombies among gnoded's children: the shepherds it forked and did not reap.
+zombies_of() {
+	ps -o stat= --ppid "$1" | grep -c '^Z' || true
+}
+
+@test "gnoded reaps the shepherds it forks: no zombie once their jobs end, however they end" {
+	gb_cluster
+	ok=$(gb_submit -N 2 -G 8 --wrap 'true')
+	bad=$(gb_submit -G 1 --wrap 'exit 3')
+	long=$(gb_submit -G 1 --wrap 'sleep 300')
+	gb_wait_state "$ok" COMPLETED
+	gb_wait_state "$bad" FAILED
+	gb_wait_state "$long" RUNNING
+	# Its shepherd is a child of its node's gnoded.
+	node=$(gq -j "$long" --noheader -o nodes)
+	eval "pid=\$GB_NODE_PID_$node"
+	[ -n "$(ps -o pid= --ppid "$pid")" ]
+	gcancel "$long"
+	gb_wait_state "$long" CANCELLED
+	for n in n1 n2; do
+		eval "pid=\$GB_NODE_PID_$n"
+		gb_wait 10 eval '[ "$(zombies_of "$pid")" -eq 0 ]'
+		# The node's shepherds were its children: none is left.
+		[ -z "$(ps -o pid= --ppid "$pid")" ]
+	done
+}
+
 @test "a job that cannot start (bad workdir) fails with a message" {
 	gb_cluster
 	# Hold every GPU so the job waits while its workdir disappears.
