@@ -2,7 +2,13 @@
  * process start-up in the way. One connection to gbatchd's Unix socket,
  * HELLO, then N JOB_SUBMIT frames written back to back while the replies
  * are read as they come (docs/protocol.md allows pipelining; replies come
- * in order, each only after its job is committed). Prints jobs/s. */
+ * in order, each only after its job is committed). Prints jobs/s.
+ *
+ * With -e it then waits, on the same connection, until gbatchd has no job
+ * pending or running (a PING every 5 ms), so a run of jobs end to end is
+ * timed without a loop of processes polling beside it: a shell's
+ * `gctl ping | grep` every 20 ms is some 150 processes a second, taken
+ * from the jobs it times. */
 #include <sys/socket.h>
 #include <sys/un.h>
 
@@ -31,13 +37,15 @@ struct bench_buf {
 };
 
 static const char *bench_usage =
-    "usage: submit-pipelined [-H] [-d SPEC] [-n JOBS] [-w WINDOW] [-s SOCKET]\n"
+    "usage: submit-pipelined [-eH] [-d SPEC] [-n JOBS] [-w WINDOW] [-s SOCKET]\n"
     "  -n JOBS    jobs to submit (default 20000)\n"
     "  -w WINDOW  most requests in flight at once (default 1024)\n"
     "  -H         submit the jobs held, so they do not run\n"
     "  -d SPEC    each job waits for SPEC (gsub -d: afterok:7)\n"
+    "  -e         then wait until gbatchd has no job pending or running\n"
     "  -s SOCKET  gbatchd's socket (default $GBATCH_SOCKET)\n"
-    "Prints one line: jobs, seconds, jobs/s. Exits 1 if any reply is not ok.\n";
+    "Prints one line: jobs, seconds, jobs/s (with -e, until the end).\n"
+    "Exits 1 if any reply is not ok.\n";
 
 static double
 bench_now(void)
@@ -167,6 +175,8 @@ bench_check(json_t *reply, long long seq)
 			    code ? code : "no code");
 		exit(1);
 	}
+	if (seq < 0)
+		return;
 	if (seq > 0 && (!json_is_integer(s) || json_integer_value(s) != seq)) {
 		fprintf(stderr, "submit-pipelined: reply out of order: expected "
 		    "seq %lld\n", seq);
@@ -177,6 +187,90 @@ bench_check(json_t *reply, long long seq)
 		    seq);
 		exit(1);
 	}
+}
+
+/* Reads one frame from fd (blocking with poll) into in; returns it. */
+static json_t *
+bench_read_one(int fd, struct bench_buf *in)
+{
+	struct pollfd	 pfd = { fd, POLLIN, 0 };
+	uint8_t		 rbuf[65536];
+	json_t		*msg;
+	size_t		 used;
+	ssize_t		 n;
+	char		 err[256];
+	int		 r;
+
+	for (;;) {
+		r = frame_parse(in->data + in->off, in->len - in->off,
+		    FRAME_MAX_REPLY, &used, &msg, err, sizeof err);
+		if (r == -1) {
+			fprintf(stderr, "submit-pipelined: bad reply: %s\n",
+			    err);
+			exit(3);
+		}
+		if (r == 1) {
+			in->off += used;
+			return (msg);
+		}
+		if (poll(&pfd, 1, 30000) <= 0) {
+			fprintf(stderr, "submit-pipelined: no reply for 30 s\n");
+			exit(3);
+		}
+		n = read(fd, rbuf, sizeof rbuf);
+		if (n == 0 || (n == -1 && errno != EAGAIN && errno != EINTR)) {
+			fprintf(stderr, "submit-pipelined: gbatchd closed the "
+			    "connection\n");
+			exit(3);
+		}
+		if (n > 0)
+			bench_buf_add(in, rbuf, (size_t)n);
+	}
+}
+
+/* Waits until gbatchd holds no job pending (or held) or running: a PING
+ * every 5 ms, on fd, for BENCH_WAIT_S at most. */
+#define BENCH_WAIT_S	600
+static void
+bench_wait_idle(int fd, struct bench_buf *in, long long seq)
+{
+	const struct timespec	 pause = { 0, 5000000 };
+	struct bench_buf	 out = { 0 };
+	json_t			*reply, *jobs;
+	json_int_t		 pending, running;
+	double			 deadline = bench_now() + BENCH_WAIT_S;
+	ssize_t			 n;
+
+	for (;; seq++) {
+		bench_queue(&out, json_pack("{s:i,s:I}", "type", MSG_PING,
+		    "seq", (json_int_t)seq));
+		while (out.off < out.len) {
+			n = write(fd, out.data + out.off, out.len - out.off);
+			if (n == -1 && errno != EAGAIN && errno != EINTR) {
+				fprintf(stderr, "submit-pipelined: write: "
+				    "%s\n", strerror(errno));
+				exit(3);
+			}
+			if (n > 0)
+				out.off += (size_t)n;
+		}
+		reply = bench_read_one(fd, in);
+		bench_check(reply, -1);
+		jobs = json_object_get(reply, "jobs");
+		pending = json_integer_value(json_object_get(jobs, "pending"));
+		running = json_integer_value(json_object_get(jobs, "running"));
+		json_decref(reply);
+		if (pending == 0 && running == 0)
+			break;
+		if (bench_now() > deadline) {
+			fprintf(stderr, "submit-pipelined: %lld pending and %lld "
+			    "running after %d s\n", (long long)pending,
+			    (long long)running, BENCH_WAIT_S);
+			exit(3);
+		}
+		nanosleep(&pause, NULL);
+	}
+	free(out.data);
 }
 
 static int
@@ -236,12 +330,16 @@ main(int argc, char **argv)
 	long			 njobs = 20000, window = 1024;
 	long long		 sent = 0, answered = 0;
 	int			 fd, ch, hold = 0, hello_done = 0, r;
+	int			 wait_end = 0;
 	size_t			 used;
 	ssize_t			 n;
 	double			 t0, t;
 
-	while ((ch = getopt(argc, argv, "Hd:hn:s:w:")) != -1) {
+	while ((ch = getopt(argc, argv, "Hd:ehn:s:w:")) != -1) {
 		switch (ch) {
+		case 'e':
+			wait_end = 1;
+			break;
 		case 'H':
 			hold = 1;
 			break;
@@ -264,6 +362,11 @@ main(int argc, char **argv)
 			fputs(bench_usage, stderr);
 			return (2);
 		}
+	}
+	if (wait_end && hold) {
+		fprintf(stderr, "submit-pipelined: -e waits for the jobs to "
+		    "end, and -H holds them: give one or the other\n");
+		return (2);
 	}
 	if (optind != argc || path == NULL || *path == '\0') {
 		fputs(bench_usage, stderr);
@@ -342,6 +445,8 @@ main(int argc, char **argv)
 			json_decref(msg);
 		}
 	}
+	if (wait_end)
+		bench_wait_idle(fd, &in, njobs + 1);
 	t = bench_now() - t0;
 	printf("%ld jobs in %.3f s: %.0f jobs/s\n", njobs, t, njobs / t);
 	json_decref(job);
