@@ -26,8 +26,7 @@ struct node_spawn {
 	const struct node_launch	*l;
 	bool				 as_root;	/* switch ids */
 	struct node_user		 user;		/* when as_root */
-	char				*dir;		/* STATE/scripts/ID-PID */
-	char				*path;		/* dir/script */
+	char				*path;		/* STATE/scripts/ID-PID */
 	char				**argv;
 	char				**env;
 	size_t				 nenv;
@@ -322,16 +321,10 @@ node_spawn_script(struct node_spawn *sp, const char *state_dir, char *err,
 	ssize_t				 n;
 	int				 fd;
 
-	sp->dir = xasprintf("%s/scripts/%llu-%ld", state_dir,
+	/* A file of scripts/ (mode 0711: no one lists it) the job's user
+	 * alone may read: one inode a job, not a directory and a file. */
+	sp->path = xasprintf("%s/scripts/%llu-%ld", state_dir,
 	    (unsigned long long)l->id, (long)getpid());
-	sp->path = xasprintf("%s/script", sp->dir);
-	if (mkdir(sp->dir, 0700) == -1) {
-		snprintf(err, errlen, "%s: cannot create: %s", sp->dir,
-		    strerror(errno));
-		free(sp->dir);
-		sp->dir = NULL;
-		return (-1);
-	}
 	fd = open(sp->path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
 	    O_CLOEXEC, 0700);
 	if (fd == -1)
@@ -347,8 +340,7 @@ node_spawn_script(struct node_spawn *sp, const char *state_dir, char *err,
 	}
 	/* The job runs as its user, who must be able to read the script
 	 * and no one else. */
-	if (sp->as_root && (fchown(fd, l->uid, l->gid) == -1 ||
-	    chown(sp->dir, l->uid, l->gid) == -1)) {
+	if (sp->as_root && fchown(fd, l->uid, l->gid) == -1) {
 		close(fd);
 		goto fail;
 	}
@@ -700,10 +692,9 @@ node_spawn_tidy(struct node_spawn *sp, char *err, size_t errlen)
 void
 node_spawn_cleanup(struct node_spawn *sp)
 {
-	if (sp == NULL || sp->dir == NULL)
+	if (sp == NULL || sp->path == NULL)
 		return;
 	unlink(sp->path);
-	rmdir(sp->dir);
 }
 
 void
@@ -719,7 +710,6 @@ node_spawn_free(struct node_spawn *sp)
 	for (i = 0; i < sp->nenv; i++)
 		free(sp->env[i]);
 	free(sp->env);
-	free(sp->dir);
 	free(sp->path);
 	free(sp->out);
 	free(sp->errf);
