@@ -3,7 +3,7 @@
  *
  *	STATE/jobs/ID.run	the job's shepherd and process group (JSON)
  *	STATE/jobs/ID.end	how the job ended, kept until JOB_ENDED_ACK
- *	STATE/scripts/ID/script	the job script, owned by the job's user
+ *	STATE/scripts/ID-PID	the job script, owned by the job's user
  *
  * Records are job reports as docs/protocol.md writes them, plus private
  * fields ("shepherd_pid", "shepherd_start", "pid_start"). Both records
