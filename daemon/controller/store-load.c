@@ -65,6 +65,9 @@ struct store_load {
 	pthread_mutex_t		 mu;
 	pthread_cond_t		 cv;
 	int			 pos[JF_COUNT];
+	/* Where in a row the strings read are (store_job_offset). */
+	size_t			 text[JF_COUNT];
+	size_t			 ntext;
 	size_t			 n;
 	/* The ids to read: from lo, width a range, nchunks ranges; next is
 	 * the first no reader has taken (under mu). */
@@ -82,24 +85,23 @@ store_load_is_text(int f)
 }
 
 static const char **
-store_load_text(struct store_job *r, int f)
+store_load_text(struct store_job *r, size_t off)
 {
-	return ((const char **)(void *)((char *)r + store_job_offset[f]));
+	return ((const char **)(void *)((char *)r + off));
 }
 
 /* Moves each string of row r (borrowed from SQLite) into b's text, as an
  * offset plus one (0 stays NULL) until store_load_fix makes it a pointer:
  * the text may move as it grows. */
 static void
-store_load_keep(struct store_load_batch *b, struct store_job *r)
+store_load_keep(const struct store_load *l, struct store_load_batch *b,
+    struct store_job *r)
 {
 	const char	**p;
-	size_t		  n;
-	int		  f;
+	size_t		  n, k;
 
-	for (f = 0; f < JF_COUNT; f++) {
-		if (!store_load_is_text(f) || *(p = store_load_text(r, f)) ==
-		    NULL)
+	for (k = 0; k < l->ntext; k++) {
+		if (*(p = store_load_text(r, l->text[k])) == NULL)
 			continue;
 		n = strlen(*p) + 1;
 		if (b->len + n > b->size) {
@@ -115,16 +117,15 @@ store_load_keep(struct store_load_batch *b, struct store_job *r)
 
 /* Turns the offsets store_load_keep left in b's rows into pointers. */
 static void
-store_load_fix(struct store_load_batch *b)
+store_load_fix(const struct store_load *l, struct store_load_batch *b)
 {
 	const char	**p;
-	size_t		  i;
-	int		  f;
+	size_t		  i, k;
 
 	for (i = 0; i < b->n; i++) {
-		for (f = 0; f < JF_COUNT; f++) {
-			if (store_load_is_text(f) &&
-			    *(p = store_load_text(&b->rows[i], f)) != NULL)
+		for (k = 0; k < l->ntext; k++) {
+			if (*(p = store_load_text(&b->rows[i], l->text[k])) !=
+			    NULL)
 				*p = b->text + ((uintptr_t)*p - 1);
 		}
 	}
@@ -183,10 +184,10 @@ store_load_main(void *arg)
 		while (b->n < STORE_LOAD_ROWS &&
 		    (rc = store_load_step(l, r)) == SQLITE_ROW) {
 			store_job_read_at(r->st, l->pos, &b->rows[b->n]);
-			store_load_keep(b, &b->rows[b->n]);
+			store_load_keep(l, b, &b->rows[b->n]);
 			b->n++;
 		}
-		store_load_fix(b);
+		store_load_fix(l, b);
 		if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 			snprintf(r->err, sizeof r->err, "%s",
 			    sqlite3_errmsg(r->db));
@@ -331,9 +332,14 @@ store_load_open(struct store_load *l, size_t n, char *err, size_t errlen)
 	const char		*path = store_path();
 	struct store_load_reader *r;
 	char			*sql;
+	int			 f;
 
 	sql = store_sql_job_select(false, " WHERE " STORE_SQL_ACTIVE
 	    " AND id >= ?1 AND id < ?2", l->pos);
+	for (f = 0; f < JF_COUNT; f++) {
+		if (l->pos[f] != -1 && store_load_is_text(f))
+			l->text[l->ntext++] = store_job_offset[f];
+	}
 	for (l->n = 0; l->n < n; l->n++) {
 		r = &l->r[l->n];
 		r->l = l;
