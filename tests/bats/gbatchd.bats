@@ -391,6 +391,22 @@ assert bad["message"] == "rows: expected true or false", bad
 assert both["ok"] is False and "rows and history exclude each other" in both["message"], both' "$output"
 }
 
+@test "bench's submit-pipelined -e returns once every job it submitted has ended" {
+	gb_start_cluster
+	mkdir "$GB_DIR/work"
+	cd "$GB_DIR/work"
+	run -0 "$GBATCH_BUILDDIR/bench/submit-pipelined" -e -n 40
+	[[ "$output" == "40 jobs in "*" s: "*" jobs/s" ]]
+	# It waited for the end: nothing is left pending or running, and
+	# every job completed.
+	run -0 gctl ping
+	[[ "$output" == *"jobs: 0 pending, 0 running"* ]]
+	[ "$(gq -h -t completed -o id | wc -l)" -eq 40 ]
+	# Held jobs would never end: -e refuses -H.
+	run -2 "$GBATCH_BUILDDIR/bench/submit-pipelined" -e -H -n 1
+	[[ "$output" == *"-e waits for the jobs to end, and -H holds them"* ]]
+}
+
 @test "JOB_LIST stream: frames of 512 jobs, then up to 1,024 or 128 kB, each ending with more, the last with missing" {
 	gb_start_controller
 	"$GBATCH_BUILDDIR/bench/submit-pipelined" -H -n 9000 >/dev/null
