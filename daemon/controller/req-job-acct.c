@@ -33,9 +33,11 @@ static const struct timeval req_acct_at_once = { 0, 0 };
 /* The most users one report names. */
 #define REQ_JOB_ACCT_USERS	1024
 
-/* A frame holds up to this many jobs or bytes. */
-#define REQ_JOB_ACCT_ROWS	2000
-#define REQ_JOB_ACCT_BYTES	(1U << 20)
+/* A frame holds up to this many jobs or bytes: small enough to fit in a
+ * socket's buffer, so each reaches the client whole while the next is
+ * read and written (req-job-list.c says more). */
+#define REQ_JOB_ACCT_ROWS	1024
+#define REQ_JOB_ACCT_BYTES	(128U << 10)
 /* The next frame waits while the client has this much unread. */
 #define REQ_JOB_ACCT_BACKLOG	(4U << 20)
 

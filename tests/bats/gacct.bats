@@ -176,3 +176,49 @@ PY
 	run -0 gsim -p dlas,fifo -c 2x4 week.csv
 	[[ "$output" == *dlas* ]]
 }
+
+@test "JOB_ACCT streams thousands of jobs in frames of 128 kB at most, whole and in end-time order" {
+	"$GBATCH_BUILDDIR/bench/submit-pipelined" -H -n 3000 >/dev/null
+	gcancel -t held
+	gb_wait 20 eval '[ "$(db "SELECT count(*) FROM jobs WHERE state = '"'CANCELLED'"'")" -eq 3000 ]'
+	db "SELECT id FROM jobs ORDER BY end_time, id" >expected
+	python3 - "$GBATCH_SOCKET" <<'PY' >got
+import json, socket, struct, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+def frame(o):
+    t = json.dumps(o).encode()
+    return struct.pack(">I", len(t)) + t
+def rd(n):
+    b = b""
+    while len(b) < n:
+        c = s.recv(n - len(b))
+        assert c, "gbatchd closed the connection"
+        b += c
+    return b
+sizes = []
+def reply():
+    n = struct.unpack(">I", rd(4))[0]
+    sizes.append(n)
+    return json.loads(rd(n))
+s.sendall(frame({"type": 100, "version": 1, "role": "client"}))
+reply()
+sizes[:] = []
+s.sendall(frame({"type": 204, "seq": 5, "since": 946684800}))
+ids, counts = [], []
+while True:
+    r = reply()
+    assert r["ok"] and r["seq"] == 5, r
+    ids += [j["id"] for j in r["jobs"]]
+    counts.append(len(r["jobs"]))
+    if not r["more"]:
+        break
+# A frame ends once past 128 kB (a record here is well under 2 kB) or at
+# 1,024 jobs, so it fits in a socket buffer.
+assert all(n <= 128 * 1024 + 2048 for n in sizes), sizes
+assert all(n > 128 * 1024 or c == 1024 for n, c in zip(sizes[:-1], counts[:-1])), (sizes, counts)
+assert len(counts) >= 3 and max(counts) <= 1024, counts
+print("\n".join(str(i) for i in ids))
+PY
+	diff expected got
+}
