@@ -327,8 +327,14 @@ node_spawn_script(struct node_spawn *sp, const char *state_dir, char *err,
 	    (unsigned long long)l->id, (long)getpid());
 	fd = open(sp->path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
 	    O_CLOEXEC, 0700);
-	if (fd == -1)
-		goto fail;
+	if (fd == -1) {
+		snprintf(err, errlen, "%s: cannot create the job script: %s",
+		    sp->path, strerror(errno));
+		/* Not made here: node_spawn_cleanup leaves it be. */
+		free(sp->path);
+		sp->path = NULL;
+		return (-1);
+	}
 	while (off < len) {
 		if ((n = write(fd, l->script + off, len - off)) == -1) {
 			if (errno == EINTR)
