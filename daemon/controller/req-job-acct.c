@@ -33,12 +33,8 @@ static const struct timeval req_acct_at_once = { 0, 0 };
 /* The most users one report names. */
 #define REQ_JOB_ACCT_USERS	1024
 
-/* A frame holds up to this many jobs or bytes: small enough to fit in a
- * socket's buffer, so each reaches the client whole while the next is
- * read and written (req-job-list.c says more). */
-#define REQ_JOB_ACCT_ROWS	1024
-#define REQ_JOB_ACCT_BYTES	(128U << 10)
-/* The next frame waits while the client has this much unread. */
+/* A frame holds REQ_STREAM_JOBS jobs or REQ_STREAM_BYTES (req.h); the next
+ * waits while the client has this much unread. */
 #define REQ_JOB_ACCT_BACKLOG	(4U << 20)
 
 struct req_job_acct {
@@ -140,10 +136,10 @@ req_job_acct_step(evutil_socket_t fd, short what, void *arg)
 		evtimer_add(a->ev, &later);
 		return;
 	}
-	jtext_init(&b, REQ_JOB_ACCT_BYTES + 65536);
+	jtext_init(&b, REQ_STREAM_BYTES + 65536);
 	b.len = FRAME_HEADER;
 	jtext_add(&b, a->head, strlen(a->head));
-	while (n < REQ_JOB_ACCT_ROWS && b.len < REQ_JOB_ACCT_BYTES &&
+	while (n < REQ_STREAM_JOBS && b.len < REQ_STREAM_BYTES &&
 	    (r = store_acct_next(a->q, &row, err, sizeof err)) == 1) {
 		if (n++ != 0)
 			jtext_add(&b, ",", 1);

@@ -7,7 +7,7 @@
  * written, so the next listing reuses it rather than growing a new one by
  * doubling.
  *
- * "stream": frames of up to REQ_JOB_LIST_ROWS jobs, one frame per loop
+ * "stream": frames of up to REQ_STREAM_JOBS jobs, one frame per loop
  * pass, the in-memory jobs walked in id order from where the last frame
  * stopped; the next frame waits while the client has not read the last
  * ones. The client prints the first jobs while the controller writes the
@@ -50,16 +50,10 @@
 /* The most users one listing names (gq -u a,b,...). */
 #define REQ_JOB_LIST_USERS	64
 
-/* A streamed frame holds up to this many jobs or bytes; the next waits
- * while the client has REQ_JOB_LIST_BACKLOG unread. A frame fits in a
- * socket's buffer (Linux: 208 kB by default), so it reaches the client
- * whole before gbatchd writes the next, and each side works on one frame
- * while the other does the next: with 4,096 jobs a frame (320 kB), its
- * tail waited for the next one to be written, and gq for it (10,000 jobs:
- * 8.0 -> 6.6 ms). */
-#define REQ_JOB_LIST_ROWS	1024
+/* A streamed frame holds REQ_STREAM_JOBS jobs or REQ_STREAM_BYTES (req.h),
+ * the first fewer jobs; the next waits while the client has
+ * REQ_JOB_LIST_BACKLOG unread. */
 #define REQ_JOB_LIST_FIRST_ROWS	512
-#define REQ_JOB_LIST_BYTES	(128U << 10)
 #define REQ_JOB_LIST_BACKLOG	(2U << 20)
 
 struct req_job_list {
@@ -174,8 +168,8 @@ req_job_list_add(const struct store_job *r, void *arg)
 	/* The first frame is short, so the client starts on it while the
 	 * next is written. */
 	if (l->stream && (l->nframe >= (l->sent == 0 ?
-	    REQ_JOB_LIST_FIRST_ROWS : REQ_JOB_LIST_ROWS) ||
-	    l->out.len >= REQ_JOB_LIST_BYTES))
+	    REQ_JOB_LIST_FIRST_ROWS : REQ_STREAM_JOBS) ||
+	    l->out.len >= REQ_STREAM_BYTES))
 		req_job_list_flush(l);
 }
 

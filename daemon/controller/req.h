@@ -15,6 +15,15 @@ struct peer;
 #define REQ_CLIENT	0x1
 #define REQ_NODE	0x2
 
+/* A frame of a streamed reply (JOB_LIST, JOB_ACCT) ends at this many jobs
+ * or once past this many bytes. It then fits in a socket's buffer (Linux:
+ * 208 kB by default), reaches the client whole before gbatchd writes the
+ * next, and each side works on one frame while the other does the next.
+ * With 4,096 jobs a frame (320 kB), a frame's tail waited for the next to
+ * be written, and gq for it (10,000 jobs: 8.0 -> 6.6 ms). */
+#define REQ_STREAM_JOBS		1024
+#define REQ_STREAM_BYTES	(128U << 10)
+
 struct req_entry {
 	int		  type;		/* enum msg_type */
 	const char	 *name;
