@@ -182,43 +182,21 @@ PY
 	gcancel -t held
 	gb_wait 20 eval '[ "$(db "SELECT count(*) FROM jobs WHERE state = '"'CANCELLED'"'")" -eq 3000 ]'
 	db "SELECT id FROM jobs ORDER BY end_time, id" >expected
-	python3 - "$GBATCH_SOCKET" <<'PY' >got
-import json, socket, struct, sys
-s = socket.socket(socket.AF_UNIX)
-s.connect(sys.argv[1])
-def frame(o):
-    t = json.dumps(o).encode()
-    return struct.pack(">I", len(t)) + t
-def rd(n):
-    b = b""
-    while len(b) < n:
-        c = s.recv(n - len(b))
-        assert c, "gbatchd closed the connection"
-        b += c
-    return b
-sizes = []
-def reply():
-    n = struct.unpack(">I", rd(4))[0]
-    sizes.append(n)
-    return json.loads(rd(n))
-s.sendall(frame({"type": 100, "version": 1, "role": "client"}))
-reply()
-sizes[:] = []
-s.sendall(frame({"type": 204, "seq": 5, "since": 946684800}))
-ids, counts = [], []
-while True:
-    r = reply()
-    assert r["ok"] and r["seq"] == 5, r
-    ids += [j["id"] for j in r["jobs"]]
-    counts.append(len(r["jobs"]))
-    if not r["more"]:
-        break
+	gb_rawask '{"type":204,"seq":5,"since":946684800}' >frames
+	python3 - <<'PY' >got
+import json
+lines = open("frames", "rb").read().split(b"\n")[:-1]
+frames = [json.loads(l) for l in lines]
+assert all(f["ok"] and f["seq"] == 5 for f in frames), frames[0]
+assert frames[-1]["more"] is False and all(f["more"] for f in frames[:-1])
 # A frame ends once past 128 kB (a record here is well under 2 kB) or at
 # 1,024 jobs, so it fits in a socket buffer.
+sizes = [len(l) for l in lines]
+counts = [len(f["jobs"]) for f in frames]
 assert all(n <= 128 * 1024 + 2048 for n in sizes), sizes
 assert all(n > 128 * 1024 or c == 1024 for n, c in zip(sizes[:-1], counts[:-1])), (sizes, counts)
 assert len(counts) >= 3 and max(counts) <= 1024, counts
-print("\n".join(str(i) for i in ids))
+print("\n".join(str(j["id"]) for f in frames for j in f["jobs"]))
 PY
 	diff expected got
 }

@@ -140,7 +140,8 @@ gb_submit() {
 }
 
 # gb_rawask JSON...: says HELLO, sends each JSON text as one frame and prints
-# each reply but HELLO's on its own line.
+# each reply but HELLO's on its own line, as it came; a streamed reply's
+# frames each on a line, up to the one without "more": true.
 gb_rawask() {
 	python3 -c '
 import json, socket, struct, sys
@@ -156,9 +157,12 @@ def rd(n):
     return b
 for i, text in enumerate(["{\"type\":100,\"version\":1,\"role\":\"client\"}"] + sys.argv[2:]):
     s.sendall(struct.pack(">I", len(text.encode())) + text.encode())
-    reply = rd(struct.unpack(">I", rd(4))[0])
-    if i > 0:
-        print(reply.decode())' "$GBATCH_SOCKET" "$@"
+    more = True
+    while more:
+        reply = rd(struct.unpack(">I", rd(4))[0])
+        if i > 0:
+            print(reply.decode())
+        more = json.loads(reply).get("more") is True' "$GBATCH_SOCKET" "$@"
 }
 
 # gb_no_controls FILE: FILE holds no terminal control but newlines: no C0
