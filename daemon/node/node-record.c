@@ -14,11 +14,14 @@
 #include "daemon/common/dirmode.h"
 #include "daemon/node/node-record.h"
 
-/* A record is a few hundred bytes; anything far larger is not ours. */
-#define NODE_RECORD_MAX	65536
+/* A record is a few hundred bytes, and a job's file holds a few: its run
+ * record as gnoded and then the shepherd wrote it, again on a preemption,
+ * and its end. Anything far larger is not ours. */
+#define NODE_RECORD_MAX		65536
+#define NODE_RECORD_FILE_MAX	(4 * NODE_RECORD_MAX)
 
 static const char *
-node_record_suffix(enum node_record_kind kind)
+node_record_kind_name(enum node_record_kind kind)
 {
 	return (kind == NODE_RECORD_RUN ? "run" : "end");
 }
@@ -72,7 +75,8 @@ node_record_init(const char *state_dir, char *err, size_t errlen)
 	path = xasprintf("%s/jobs", state_dir);
 	if (node_record_mkdir(path, 0700, err, errlen) == -1)
 		goto out;
-	/* A crash between write and rename leaves NAME.tmp behind. */
+	/* An older gnoded wrote each record to NAME.tmp and renamed it: a
+	 * crash in between left the temporary file. */
 	if ((d = opendir(path)) == NULL) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		goto out;
@@ -89,75 +93,89 @@ out:
 	return (rc);
 }
 
+static char *
+node_record_path(const char *state_dir, uint64_t id, const char *suffix)
+{
+	return (xasprintf("%s/jobs/%llu.%s", state_dir, (unsigned long long)id,
+	    suffix));
+}
+
 int
 node_record_write(const char *state_dir, uint64_t id,
     enum node_record_kind kind, const json_t *rec, char *err, size_t errlen)
 {
-	char	*path, *tmp, *text;
+	char	*path, *text = NULL, *line = NULL;
 	size_t	 len, off = 0;
 	ssize_t	 n;
 	int	 fd, rc = -1;
 
-	path = xasprintf("%s/jobs/%llu.%s", state_dir, (unsigned long long)id,
-	    node_record_suffix(kind));
-	tmp = xasprintf("%s.tmp", path);
+	path = node_record_path(state_dir, id, "job");
 	if ((text = json_dumps(rec, JSON_COMPACT)) == NULL) {
 		snprintf(err, errlen, "%s: cannot encode the record", path);
 		goto out;
 	}
-	len = strlen(text);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
+	/* One write, so that a reader sees the line whole or not at all.
+	 * The leading newline ends whatever a crash may have left torn. */
+	line = xasprintf("\n%s %s\n", node_record_kind_name(kind), text);
+	len = strlen(line);
+	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW,
 	    0600);
 	if (fd == -1) {
-		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		goto out;
 	}
 	while (off < len) {
-		if ((n = write(fd, text + off, len - off)) == -1) {
+		if ((n = write(fd, line + off, len - off)) == -1) {
 			if (errno == EINTR)
 				continue;
-			snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
 			close(fd);
-			unlink(tmp);
 			goto out;
 		}
 		off += (size_t)n;
 	}
-	if (close(fd) == -1 || rename(tmp, path) == -1) {
+	if (close(fd) == -1) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		unlink(tmp);
 		goto out;
 	}
 	rc = 0;
 out:
+	free(line);
 	free(text);
-	free(tmp);
 	free(path);
 	return (rc);
 }
 
-json_t *
-node_record_read(const char *state_dir, uint64_t id,
-    enum node_record_kind kind, char *err, size_t errlen)
+/* Reads the whole file at path into a new NUL-terminated buffer. Returns
+ * it, or NULL with err set and errno kept (ENOENT: no such file). */
+static char *
+node_record_load(const char *path, size_t max, size_t *lenp, char *err,
+    size_t errlen)
 {
-	json_error_t	 jerr;
-	json_t		*rec = NULL;
-	char		*path, buf[NODE_RECORD_MAX];
-	ssize_t		 n;
+	struct stat	 st;
+	char		*buf;
 	size_t		 len = 0;
+	ssize_t		 n;
 	int		 fd, saved;
 
-	path = xasprintf("%s/jobs/%llu.%s", state_dir, (unsigned long long)id,
-	    node_record_suffix(kind));
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) == -1) {
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) == -1)
+		goto fail;
+	if (fstat(fd, &st) == -1) {
 		saved = errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		free(path);
+		close(fd);
 		errno = saved;
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size > max) {
+		close(fd);
+		snprintf(err, errlen, "%s: not a job record: %s", path,
+		    S_ISREG(st.st_mode) ? "too large" : "not a file");
+		errno = EINVAL;
 		return (NULL);
 	}
-	while (len < sizeof buf) {
-		n = read(fd, buf + len, sizeof buf - len);
+	buf = xmalloc((size_t)st.st_size + 1);
+	while (len < (size_t)st.st_size) {
+		n = read(fd, buf + len, (size_t)st.st_size - len);
 		if (n == -1 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -165,29 +183,115 @@ node_record_read(const char *state_dir, uint64_t id,
 		len += (size_t)n;
 	}
 	close(fd);
-	rec = json_loadb(buf, len, 0, &jerr);
+	buf[len] = '\0';
+	*lenp = len;
+	return (buf);
+fail:
+	saved = errno;
+	snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	errno = saved;
+	return (NULL);
+}
+
+static json_t *
+node_record_parse(const char *path, const char *text, size_t len, char *err,
+    size_t errlen)
+{
+	json_error_t	 jerr;
+	json_t		*rec;
+
+	rec = json_loadb(text, len, 0, &jerr);
 	if (rec == NULL || !json_is_object(rec)) {
 		snprintf(err, errlen, "%s: not a job record: %s", path,
 		    rec == NULL ? jerr.text : "not an object");
 		json_decref(rec);
-		rec = NULL;
 		errno = EINVAL;
+		return (NULL);
 	}
+	return (rec);
+}
+
+/* The last whole line of kind in the job's file that holds a record: a
+ * line is whole once its newline is written, and one a crash cut short
+ * or garbled is passed over for the one before. NULL with errno ENOENT
+ * when the file holds none, or with err set. */
+static json_t *
+node_record_read_lines(const char *path, enum node_record_kind kind,
+    char *err, size_t errlen)
+{
+	const char	*name = node_record_kind_name(kind);
+	size_t		 nlen = strlen(name), len, nlines = 0, i;
+	char		*buf, *p, *nl, **lines = NULL;
+	json_t		*rec = NULL;
+
+	if ((buf = node_record_load(path, NODE_RECORD_FILE_MAX, &len, err,
+	    errlen)) == NULL)
+		return (NULL);
+	for (p = buf; (nl = memchr(p, '\n', len - (size_t)(p - buf))) != NULL;
+	    p = nl + 1) {
+		if ((size_t)(nl - p) > nlen && strncmp(p, name, nlen) == 0 &&
+		    p[nlen] == ' ') {
+			lines = xreallocarray(lines, nlines + 1, sizeof *lines);
+			lines[nlines++] = p;
+		}
+	}
+	for (i = nlines; i > 0 && rec == NULL; i--) {
+		p = lines[i - 1] + nlen + 1;
+		nl = strchr(p, '\n');
+		rec = node_record_parse(path, p, (size_t)(nl - p), err, errlen);
+	}
+	if (nlines == 0) {
+		snprintf(err, errlen, "%s: no %s record", path, name);
+		errno = ENOENT;
+	}
+	free(lines);
+	free(buf);
+	return (rec);
+}
+
+json_t *
+node_record_read(const char *state_dir, uint64_t id,
+    enum node_record_kind kind, char *err, size_t errlen)
+{
+	json_t	*rec;
+	char	*path, *text;
+	size_t	 len;
+	int	 saved;
+
+	path = node_record_path(state_dir, id, "job");
+	rec = node_record_read_lines(path, kind, err, errlen);
+	saved = errno;
 	free(path);
+	if (rec != NULL || saved != ENOENT) {
+		errno = saved;
+		return (rec);
+	}
+	/* A job that an older gnoded started: its shepherd writes whole
+	 * files, ID.run and ID.end. */
+	path = node_record_path(state_dir, id, node_record_kind_name(kind));
+	if ((text = node_record_load(path, NODE_RECORD_MAX, &len, err,
+	    errlen)) != NULL) {
+		rec = node_record_parse(path, text, len, err, errlen);
+		free(text);
+	}
+	saved = errno;
+	free(path);
+	errno = saved;
 	return (rec);
 }
 
 void
 node_record_remove(const char *state_dir, uint64_t id)
 {
-	char	*path;
+	static const char *const	 suffixes[] = { "job", "end", "run" };
+	char				*path;
+	size_t				 i;
 
-	path = xasprintf("%s/jobs/%llu.end", state_dir, (unsigned long long)id);
-	unlink(path);
-	free(path);
-	path = xasprintf("%s/jobs/%llu.run", state_dir, (unsigned long long)id);
-	unlink(path);
-	free(path);
+	for (i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+		path = node_record_path(state_dir, id, suffixes[i]);
+		unlink(path);
+		free(path);
+	}
 }
 
 static int
@@ -221,8 +325,8 @@ node_record_scan(const char *state_dir, uint64_t **ids, size_t *n, char *err,
 			continue;
 		errno = 0;
 		id = strtoull(de->d_name, &end, 10);
-		if (errno != 0 || id == 0 ||
-		    (strcmp(end, ".run") != 0 && strcmp(end, ".end") != 0))
+		if (errno != 0 || id == 0 || (strcmp(end, ".job") != 0 &&
+		    strcmp(end, ".run") != 0 && strcmp(end, ".end") != 0))
 			continue;
 		if (count == cap) {
 			cap = cap == 0 ? 64 : cap * 2;

@@ -1,15 +1,19 @@
 /* node-record.h: the node's state directory, which is what lets jobs
  * outlive gnoded. Layout (gnoded(8), FILES):
  *
- *	STATE/jobs/ID.run	the job's shepherd and process group (JSON)
- *	STATE/jobs/ID.end	how the job ended, kept until JOB_ENDED_ACK
+ *	STATE/jobs/ID.job	the job's records, one a line
  *	STATE/scripts/ID-PID	the job script, owned by the job's user
  *
- * Records are job reports as docs/protocol.md writes them, plus private
- * fields ("shepherd_pid", "shepherd_start", "pid_start"). Both records
- * carry "preempted": true once the shepherd has begun a preemption. Every write is a
- * temporary file renamed into place, so a reader sees a whole record or
- * none. */
+ * A record is a job report as docs/protocol.md writes it, plus private
+ * fields ("shepherd_pid", "shepherd_start", "pid_start"), on a line of its
+ * own after its kind: "run" (the job's shepherd and process group) or
+ * "end" (how the job ended, kept until JOB_ENDED_ACK). Both carry
+ * "preempted": true once the shepherd has begun a preemption. Writers
+ * append a whole line at once (gnoded, then the shepherd, which outlives
+ * it), and the last whole line of a kind is the record: one file a job,
+ * made once and removed once, where a file a record rewritten through a
+ * temporary file made five. Jobs started by an older gnoded have ID.run
+ * and ID.end, whole files, which are still read. */
 #ifndef GB_NODE_RECORD_H
 #define GB_NODE_RECORD_H
 
@@ -27,7 +31,8 @@ enum node_record_kind {
  * removes leftover temporary files. Returns 0 or -1 with err set. */
 int	 node_record_init(const char *state_dir, char *err, size_t errlen);
 
-/* Atomically replaces the record. Returns 0 or -1 with err set. */
+/* Appends the record, which replaces the job's last of its kind for
+ * readers. Returns 0 or -1 with err set. */
 int	 node_record_write(const char *state_dir, uint64_t id,
 	     enum node_record_kind, const json_t *, char *err, size_t errlen);
 
@@ -36,7 +41,7 @@ int	 node_record_write(const char *state_dir, uint64_t id,
 json_t	*node_record_read(const char *state_dir, uint64_t id,
 	     enum node_record_kind, char *err, size_t errlen);
 
-/* Removes both records of the job; missing ones are fine. */
+/* Removes the job's records; missing ones are fine. */
 void	 node_record_remove(const char *state_dir, uint64_t id);
 
 /* Lists the ids that have a record, each once, in a new array the caller

@@ -135,7 +135,7 @@ PY
 	gb_wait_state "$id" RUNNING 20
 	gb_wait 10 test -s daemon.pid
 	pid=$(cat daemon.pid)
-	shep=$(/usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["shepherd_pid"])' "$GB_DIR/node-n1/jobs/$id.run")
+	shep=$(gb_node_record n1 "$id" run | /usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["shepherd_pid"])')
 	kill -9 "$shep"
 	gb_wait 20 state_is "$id" FAILED
 	run -0 gq -h -t all -j "$id" -o message

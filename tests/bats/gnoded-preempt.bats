@@ -218,7 +218,7 @@ fc_between() {
 	kill -9 "$FC_NODE_PID"
 	wait "$FC_NODE_PID" 2>/dev/null || true
 	# The shepherd goes on without gnoded and records the end.
-	gb_wait 10 test -e "$GB_DIR/node-n1/jobs/15.end"
+	gb_wait 10 eval '[ -n "$(gb_node_record n1 15 end)" ]'
 	fc_gnoded
 	run grep '"type":100' "$FC/recv"
 	echo "$output"

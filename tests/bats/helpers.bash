@@ -134,6 +134,12 @@ gb_wait_state() {
 	gb_wait "${3:-10}" gb_state_is "$1" "$2"
 }
 
+# gb_node_record NODE ID KIND: the job's last record of KIND ("run" or
+# "end") in the node's state directory, as JSON; nothing when it has none.
+gb_node_record() {
+	sed -n "s/^$3 //p" "$GB_DIR/node-$1/jobs/$2.job" 2>/dev/null | tail -n 1
+}
+
 # gb_submit ARGS...: submit, echo the job id.
 gb_submit() {
 	gsub --parsable "$@"
