@@ -25,57 +25,71 @@ enum job_str {
 	JS_TASKS_PER_NODE, JS_COUNT
 };
 
+/* What a job's runs leave: none of it is set before its first start (or
+ * end), and most of a large queue has never started, so a job holds it
+ * apart, from the first time one member is set (job_run_set). */
+struct job_run {
+	char			*message;	/* NULL: str's JS_MESSAGE */
+	struct job_part		*parts;		/* nparts; NULL for none */
+	uint64_t		 mem_peak;	/* MB, over every run */
+	int64_t			 cpu_time;	/* ms, every run's */
+	int64_t			 start_time;
+	int64_t			 end_time;
+	uint32_t		 master_port;	/* running: MASTER_PORT */
+	uint32_t		 restarts;
+	uint32_t		 stale_copies;
+	uint32_t		 nparts;
+	int			 exit_code;
+	int			 signal;
+	bool			 has_exit;
+	bool			 gang_stopping;
+};
+
+/* A job array's member or its own row; other jobs have none. */
+struct job_array {
+	/* The array's own row: the tasks it still stands for, parsed and
+	 * as text (NULL for a task). */
+	struct array_set	*left;
+	char			*tasks;
+	uint64_t		 job_id;
+	uint32_t		 throttle;	/* its %N, 0: none */
+	int			 task_id;	/* -1: the array's own row */
+};
+
 /* Laid out for size: 100,000 pending jobs are 100,000 of these (issue 15's
- * memory target). Pointers first, then 64-bit, then 32-bit members; the
- * strings are offsets into str, not pointers, and a job that holds no
- * GPUs has no parts. */
+ * memory target). Pointers first, then 64-bit, then 32-bit members; what
+ * runs leave and what arrays need are apart, and the strings are in str
+ * after a table of where each starts, 16-bit offsets when they fit. */
 struct job {
 	uint64_t		 id;
 	struct job		*hnext;
 	TAILQ_ENTRY(job)	 all;
 	const char		*reason;	/* job_reasons' */
-	char			*message;	/* NULL: str's JS_MESSAGE */
 	struct job_dep		*dep;		/* its dependency, parsed */
-	/* An array's own row: the tasks it still stands for, parsed and as
-	 * text (NULL for other jobs). */
-	struct array_set	*array_left;
-	char			*array_tasks;
-	struct job_part		*parts;		/* nparts; NULL for none */
+	struct job_run		*run;		/* NULL: all members 0 */
+	struct job_array	*array;		/* NULL: not of an array */
 	uint64_t		 time_limit;
-	uint64_t		 array_job_id;	/* 0: no array */
 	uint64_t		 mem;		/* MB a node; 0: not asked */
 	uint64_t		 mem_per_gpu;
-	uint64_t		 mem_peak;	/* MB, over every run */
-	int64_t			 cpu_time;	/* ms, every run's */
 	int64_t			 submit_time;
 	int64_t			 begin_time;
-	int64_t			 start_time;
-	int64_t			 end_time;
 	struct job_sched	 sched;
 	uint32_t		 uid;
 	uint32_t		 gid;
 	uint32_t		 gpus;
 	uint32_t		 num_nodes;	/* -N; 0: any */
-	uint32_t		 master_port;	/* running: MASTER_PORT */
 	uint32_t		 cpus_per_gpu;	/* 0: not asked */
 	uint32_t		 cpus_per_task;
-	uint32_t		 array_throttle;/* its %N, 0: none */
-	uint32_t		 restarts;
-	uint32_t		 stale_copies;
-	uint32_t		 nparts;
-	int			 array_task_id;	/* -1: none, or its row */
-	int			 exit_code;
-	int			 signal;
 	enum job_state		 state;
-	bool			 has_exit;
 	bool			 cancel_requested;
-	bool			 gang_stopping;
-	/* Where each string starts in str; JS_NAME's is 0. The strings:
-	 * argv is JSON text (listings show it), dependency depend.h's text,
-	 * array_spec as submitted with %N, req_nodes and exclude_nodes -w
-	 * and -x (names, ',' between), gpu_type --gres=gpu:TYPE:N's,
-	 * tasks_per_node "", "K" or "gpu"; '' for none. */
-	uint32_t		 off[JS_COUNT];
+	bool			 wide;		/* 32-bit offsets in str */
+	/* JS_COUNT offsets (uint16_t, or uint32_t when wide), then the
+	 * strings, each where its offset says past the table; JS_NAME's is
+	 * 0. The strings: argv is JSON text (listings show it), dependency
+	 * depend.h's text, array_spec as submitted with %N, req_nodes and
+	 * exclude_nodes -w and -x (names, ',' between), gpu_type
+	 * --gres=gpu:TYPE:N's, tasks_per_node "", "K" or "gpu"; '' for
+	 * none. */
 	char			 str[];
 };
 TAILQ_HEAD(job_list, job);
@@ -240,17 +254,56 @@ static const size_t job_str_member[JS_COUNT] = {
 static const char *
 job_str(const struct job *j, enum job_str k)
 {
-	return (j->str + j->off[k]);
+	uint32_t	o32;
+	uint16_t	o16;
+
+	if (j->wide) {
+		memcpy(&o32, j->str + k * sizeof o32, sizeof o32);
+		return (j->str + JS_COUNT * sizeof o32 + o32);
+	}
+	memcpy(&o16, j->str + k * sizeof o16, sizeof o16);
+	return (j->str + JS_COUNT * sizeof o16 + o16);
+}
+
+static const struct job_run	job_run_none;
+
+/* What j's runs left, zeros for a job that has none. */
+static const struct job_run *
+job_run_const(const struct job *j)
+{
+	return (j->run != NULL ? j->run : &job_run_none);
+}
+
+/* The same, to be set: made when first needed. */
+static struct job_run *
+job_run_set(struct job *j)
+{
+	if (j->run == NULL)
+		j->run = xcalloc(1, sizeof *j->run);
+	return (j->run);
+}
+
+static void
+job_run_free(struct job *j)
+{
+	if (j->run == NULL)
+		return;
+	job_parts_free(j);
+	free(j->run->message);
+	free(j->run);
+	j->run = NULL;
 }
 
 struct job *
 job_create(const struct store_job *r)
 {
 	const char	*src[JS_COUNT];
-	size_t		 len[JS_COUNT], total = 0, b;
+	size_t		 len[JS_COUNT], total = 0, table, b;
 	struct job	*j, *at;
 	struct array_set spec;
 	char		 err[256];
+	uint32_t	 o32;
+	uint16_t	 o16;
 	int		 k;
 
 	for (k = 0; k < JS_COUNT; k++)
@@ -261,37 +314,59 @@ job_create(const struct store_job *r)
 	/* One allocation for the job and its strings: a listing walks every
 	 * job, and strings next to their job cost no extra cache misses.
 	 * They came in one request (FRAME_MAX_REQUEST, 1 MB), so 32-bit
-	 * offsets hold them. */
+	 * offsets hold them, and 16-bit ones all but the rarest. */
 	for (k = 0; k < JS_COUNT; k++) {
 		len[k] = src[k] != NULL ? strlen(src[k]) : 0;
 		total += len[k] + 1;
 	}
-	j = xcalloc(1, sizeof *j + total);
+	table = JS_COUNT * (total > UINT16_MAX ? sizeof o32 : sizeof o16);
+	j = xcalloc(1, sizeof *j + table + total);
+	j->wide = total > UINT16_MAX;
 	total = 0;
 	for (k = 0; k < JS_COUNT; k++) {
-		j->off[k] = (uint32_t)total;
+		if (j->wide) {
+			o32 = (uint32_t)total;
+			memcpy(j->str + k * sizeof o32, &o32, sizeof o32);
+		} else {
+			o16 = (uint16_t)total;
+			memcpy(j->str + k * sizeof o16, &o16, sizeof o16);
+		}
 		if (len[k] > 0)
-			memcpy(j->str + total, src[k], len[k]);
+			memcpy(j->str + table + total, src[k], len[k]);
 		total += len[k] + 1;
 	}
 	j->id = r->id;
 	j->num_nodes = r->num_nodes;
-	j->master_port = r->master_port;
 	j->cpus_per_gpu = r->cpus_per_gpu;
 	j->cpus_per_task = r->cpus_per_task;
 	j->mem = r->mem;
 	j->mem_per_gpu = r->mem_per_gpu;
-	j->mem_peak = r->mem_peak;
-	j->cpu_time = r->cpu_time;
-	j->array_job_id = r->array_job_id;
-	j->array_task_id = r->array_task_id;
-	if (j->array_job_id != 0 && array_parse(job_str(j, JS_ARRAY_SPEC),
-	    &spec, err, sizeof err) == 0) {
-		j->array_throttle = spec.throttle;
-		array_free(&spec);
+	if (r->master_port != 0 || r->mem_peak != 0 || r->cpu_time != 0 ||
+	    r->start_time != 0 || r->end_time != 0 || r->has_exit ||
+	    r->exit_code != 0 || r->signal != 0 || r->restarts != 0) {
+		j->run = xcalloc(1, sizeof *j->run);
+		j->run->master_port = r->master_port;
+		j->run->mem_peak = r->mem_peak;
+		j->run->cpu_time = r->cpu_time;
+		j->run->start_time = r->start_time;
+		j->run->end_time = r->end_time;
+		j->run->has_exit = r->has_exit;
+		j->run->exit_code = r->exit_code;
+		j->run->signal = r->signal;
+		j->run->restarts = r->restarts;
 	}
-	if (j->array_job_id != 0 && j->array_task_id < 0)
-		job_set_array_tasks(j, r->array_tasks);
+	if (r->array_job_id != 0) {
+		j->array = xcalloc(1, sizeof *j->array);
+		j->array->job_id = r->array_job_id;
+		j->array->task_id = r->array_task_id;
+		if (array_parse(job_str(j, JS_ARRAY_SPEC), &spec, err,
+		    sizeof err) == 0) {
+			j->array->throttle = spec.throttle;
+			array_free(&spec);
+		}
+		if (j->array->task_id < 0)
+			job_set_array_tasks(j, r->array_tasks);
+	}
 	j->uid = r->uid;
 	j->gid = r->gid;
 	j->state = r->state;
@@ -300,12 +375,6 @@ job_create(const struct store_job *r)
 	j->time_limit = r->time_limit;
 	j->submit_time = r->submit_time;
 	j->begin_time = r->begin_time;
-	j->start_time = r->start_time;
-	j->end_time = r->end_time;
-	j->has_exit = r->has_exit;
-	j->exit_code = r->exit_code;
-	j->signal = r->signal;
-	j->restarts = r->restarts;
 	job_set_sched_row(j, r);
 	j->sched.flags = r->flags;
 	j->sched.ckpt_signal = r->ckpt_signal;
@@ -410,10 +479,12 @@ job_free(struct job *j)
 	job_counts[j->state]--;
 	job_waiting_add(j, j->state, -1);
 	TAILQ_REMOVE(&job_all, j, all);
-	free(j->message);
-	job_parts_free(j);
+	job_run_free(j);
 	job_dep_free(j->dep);
-	job_set_array_tasks(j, NULL);
+	if (j->array != NULL) {
+		job_set_array_tasks(j, NULL);
+		free(j->array);
+	}
 	free(j);
 }
 
@@ -457,7 +528,8 @@ job_count(enum job_state s)
 void
 job_to_row(const struct job *j, struct store_job *r)
 {
-	int	k;
+	const struct job_run	*run = job_run_const(j);
+	int			 k;
 
 	memset(r, 0, sizeof *r);
 	r->queue = -1;
@@ -471,29 +543,29 @@ job_to_row(const struct job *j, struct store_job *r)
 	r->time_limit = j->time_limit;
 	r->submit_time = j->submit_time;
 	r->begin_time = j->begin_time;
-	r->start_time = j->start_time;
-	r->end_time = j->end_time;
-	r->has_exit = j->has_exit;
-	r->exit_code = j->exit_code;
-	r->signal = j->signal;
+	r->start_time = run->start_time;
+	r->end_time = run->end_time;
+	r->has_exit = run->has_exit;
+	r->exit_code = run->exit_code;
+	r->signal = run->signal;
 	for (k = 0; k < JS_COUNT; k++)
 		*(const char **)(void *)((char *)r + job_str_member[k]) =
 		    job_str(j, k);
-	if (j->message != NULL)
-		r->message = j->message;
-	r->array_job_id = j->array_job_id;
-	r->array_task_id = j->array_task_id;
-	r->array_tasks = j->array_tasks != NULL ? j->array_tasks : "";
+	if (run->message != NULL)
+		r->message = run->message;
+	r->array_job_id = job_array_job_id(j);
+	r->array_task_id = job_array_task_id(j);
+	r->array_tasks = job_array_tasks(j);
 	r->num_nodes = j->num_nodes;
-	r->master_port = j->master_port;
+	r->master_port = run->master_port;
 	r->cpus_per_gpu = j->cpus_per_gpu;
 	r->cpus_per_task = j->cpus_per_task;
 	r->mem = j->mem;
 	r->mem_per_gpu = j->mem_per_gpu;
-	r->mem_peak = j->mem_peak;
-	r->cpu_time = j->cpu_time;
-	r->gpu_mask = j->nparts > 0 ? j->parts[0].mask : 0;
-	r->restarts = j->restarts;
+	r->mem_peak = run->mem_peak;
+	r->cpu_time = run->cpu_time;
+	r->gpu_mask = job_gpu_mask(j);
+	r->restarts = run->restarts;
 	r->attained = j->sched.attained;
 	r->executed = j->sched.executed;
 	r->run_total = j->sched.run_total;
@@ -517,11 +589,13 @@ uint32_t	 job_uid(const struct job *j) { return (j->uid); }
 uint32_t	 job_gpus(const struct job *j) { return (j->gpus); }
 uint64_t	 job_time_limit(const struct job *j) { return (j->time_limit); }
 struct node	*job_node(const struct job *j)
-		     { return (j->nparts > 0 ? j->parts[0].node : NULL); }
+		     { return (job_part_const(j, 0)->node); }
 uint64_t	 job_gpu_mask(const struct job *j)
-		     { return (j->nparts > 0 ? j->parts[0].mask : 0); }
-size_t		 job_nparts(const struct job *j) { return (j->nparts); }
-struct job_part	*job_part(struct job *j, size_t i) { return (&j->parts[i]); }
+		     { return (job_part_const(j, 0)->mask); }
+size_t		 job_nparts(const struct job *j)
+		     { return (job_run_const(j)->nparts); }
+struct job_part	*job_part(struct job *j, size_t i)
+		     { return (&j->run->parts[i]); }
 
 /* Part i of j; for a job with no parts, a part of no node (a listing asks
  * for the first part of every job). */
@@ -529,22 +603,25 @@ const struct job_part *
 job_part_const(const struct job *j, size_t i)
 {
 	static const struct job_part	none;
+	const struct job_run		*run = job_run_const(j);
 
-	return (i < j->nparts ? &j->parts[i] : &none);
+	return (i < run->nparts ? &run->parts[i] : &none);
 }
 
 int
 job_rank_on(const struct job *j, const struct node *n)
 {
-	size_t	i;
+	const struct job_run	*run = job_run_const(j);
+	size_t			 i;
 
-	for (i = 0; i < j->nparts; i++) {
-		if (j->parts[i].node == n)
+	for (i = 0; i < run->nparts; i++) {
+		if (run->parts[i].node == n)
 			return ((int)i);
 	}
 	return (-1);
 }
-int64_t		 job_start_time(const struct job *j) { return (j->start_time); }
+int64_t		 job_start_time(const struct job *j)
+		     { return (job_run_const(j)->start_time); }
 const char	*job_reason(const struct job *j) { return (j->reason); }
 bool		 job_cancel_requested(const struct job *j)
 		     { return (j->cancel_requested); }
@@ -554,11 +631,12 @@ const char	*job_dependency(const struct job *j)
 		     { return (job_str(j, JS_DEPENDENCY)); }
 struct job_dep	*job_dep(const struct job *j) { return (j->dep); }
 void		 job_set_dep(struct job *j, struct job_dep *d) { j->dep = d; }
-uint32_t	 job_restarts(const struct job *j) { return (j->restarts); }
+uint32_t	 job_restarts(const struct job *j)
+		     { return (job_run_const(j)->restarts); }
 uint64_t	 job_array_job_id(const struct job *j)
-		     { return (j->array_job_id); }
+		     { return (j->array != NULL ? j->array->job_id : 0); }
 int		 job_array_task_id(const struct job *j)
-		     { return (j->array_task_id); }
+		     { return (j->array != NULL ? j->array->task_id : -1); }
 const char	*job_array_spec(const struct job *j)
 		     { return (job_str(j, JS_ARRAY_SPEC)); }
 const char	*job_req_nodes(const struct job *j)
@@ -568,7 +646,8 @@ const char	*job_exclude_nodes(const struct job *j)
 const char	*job_gpu_type(const struct job *j)
 		     { return (job_str(j, JS_GPU_TYPE)); }
 uint32_t	 job_num_nodes(const struct job *j) { return (j->num_nodes); }
-uint32_t	 job_master_port(const struct job *j) { return (j->master_port); }
+uint32_t	 job_master_port(const struct job *j)
+		     { return (job_run_const(j)->master_port); }
 uint32_t	 job_cpus_per_gpu(const struct job *j) { return (j->cpus_per_gpu); }
 uint32_t	 job_cpus_per_task(const struct job *j)
 		     { return (j->cpus_per_task); }
@@ -578,13 +657,18 @@ uint64_t	 job_mem_per_gpu(const struct job *j) { return (j->mem_per_gpu); }
 void
 job_add_usage(struct job *j, uint64_t mem_peak, int64_t cpu_time)
 {
-	if (mem_peak > j->mem_peak)
-		j->mem_peak = mem_peak;
+	if (mem_peak > job_run_const(j)->mem_peak)
+		job_run_set(j)->mem_peak = mem_peak;
 	if (cpu_time > 0)
-		j->cpu_time += cpu_time;
+		job_run_set(j)->cpu_time += cpu_time;
 }
-void		 job_set_master_port(struct job *j, uint32_t port)
-		     { j->master_port = port; }
+
+void
+job_set_master_port(struct job *j, uint32_t port)
+{
+	if (port != job_run_const(j)->master_port)
+		job_run_set(j)->master_port = port;
+}
 const char	*job_tasks_per_node(const struct job *j)
 		     { return (job_str(j, JS_TASKS_PER_NODE)); }
 
@@ -598,54 +682,67 @@ job_tasks_fixed(const char *t)
 	return ((uint32_t)strtoul(t, NULL, 10));
 }
 uint32_t	 job_array_throttle(const struct job *j)
-		     { return (j->array_throttle); }
-struct array_set *job_array_left(struct job *j) { return (j->array_left); }
-const char	*job_array_tasks(const struct job *j)
-		     { return (j->array_tasks != NULL ? j->array_tasks : ""); }
+		     { return (j->array != NULL ? j->array->throttle : 0); }
+struct array_set *job_array_left(struct job *j)
+		     { return (j->array != NULL ? j->array->left : NULL); }
 
+const char *
+job_array_tasks(const struct job *j)
+{
+	return (j->array != NULL && j->array->tasks != NULL ?
+	    j->array->tasks : "");
+}
+
+/* Only a job of an array (array_job_id set when it was made) has tasks
+ * or a task id to set. */
 void
 job_set_array_tasks(struct job *j, const char *text)
 {
-	char	err[256];
+	struct job_array	*a = j->array;
+	char			 err[256];
 
-	if (j->array_left != NULL) {
-		array_free(j->array_left);
-		free(j->array_left);
-		j->array_left = NULL;
+	if (a == NULL)
+		return;
+	if (a->left != NULL) {
+		array_free(a->left);
+		free(a->left);
+		a->left = NULL;
 	}
-	free(j->array_tasks);
-	j->array_tasks = NULL;
+	free(a->tasks);
+	a->tasks = NULL;
 	if (text == NULL)
 		return;
-	j->array_left = xcalloc(1, sizeof *j->array_left);
-	if (array_parse(text, j->array_left, err, sizeof err) != 0) {
+	a->left = xcalloc(1, sizeof *a->left);
+	if (array_parse(text, a->left, err, sizeof err) != 0) {
 		log_warn("job %" PRIu64 ": its array's tasks \"%s\" do not "
 		    "parse (%s); it stands for none", j->id, text, err);
-		free(j->array_left);
-		j->array_left = NULL;
+		free(a->left);
+		a->left = NULL;
 		return;
 	}
-	j->array_tasks = xstrdup(text);
+	a->tasks = xstrdup(text);
 }
 
 void
 job_array_left_changed(struct job *j)
 {
-	size_t	len;
+	struct job_array	*a = j->array;
+	size_t			 len;
 
-	if (j->array_left == NULL)
+	if (a == NULL || a->left == NULL)
 		return;
-	len = array_format(j->array_left, false, NULL, 0);
-	free(j->array_tasks);
-	j->array_tasks = xmalloc(len + 1);
-	(void)array_format(j->array_left, false, j->array_tasks, len + 1);
+	len = array_format(a->left, false, NULL, 0);
+	free(a->tasks);
+	a->tasks = xmalloc(len + 1);
+	(void)array_format(a->left, false, a->tasks, len + 1);
 }
 
 void
 job_set_array_task(struct job *j, int task)
 {
 	job_set_array_tasks(j, NULL);
-	j->array_task_id = task;
+	if (j->array != NULL)
+		j->array->task_id = task;
 }
 struct job_sched *job_sched(struct job *j) { return (&j->sched); }
 const struct job_sched *job_sched_const(const struct job *j)
@@ -666,31 +763,34 @@ job_set_cancel_requested(struct job *j, bool on)
 bool
 job_gang_stopping(const struct job *j)
 {
-	return (j->gang_stopping);
+	return (job_run_const(j)->gang_stopping);
 }
 
 void
 job_set_gang_stopping(struct job *j, bool on)
 {
-	j->gang_stopping = on;
+	if (on != job_run_const(j)->gang_stopping)
+		job_run_set(j)->gang_stopping = on;
 }
 
 uint32_t
 job_stale_copies(const struct job *j)
 {
-	return (j->stale_copies);
+	return (job_run_const(j)->stale_copies);
 }
 
 void
 job_set_stale_copies(struct job *j, uint32_t n)
 {
-	j->stale_copies = n;
+	if (n != job_run_const(j)->stale_copies)
+		job_run_set(j)->stale_copies = n;
 }
 
 void
 job_set_restarts(struct job *j, uint32_t n)
 {
-	j->restarts = n;
+	if (n != job_run_const(j)->restarts)
+		job_run_set(j)->restarts = n;
 }
 
 void
@@ -707,59 +807,70 @@ job_set_state(struct job *j, enum job_state s)
 static void
 job_parts_free(struct job *j)
 {
-	size_t	i;
+	struct job_run	*run = j->run;
+	size_t		 i;
 
-	for (i = 0; i < j->nparts; i++) {
-		free(j->parts[i].message);
-		j->parts[i].message = NULL;
-		j->parts[i].first_failure = false;
+	if (run == NULL)
+		return;
+	for (i = 0; i < run->nparts; i++) {
+		free(run->parts[i].message);
+		run->parts[i].message = NULL;
+		run->parts[i].first_failure = false;
 	}
-	free(j->parts);
-	j->parts = NULL;
-	j->nparts = 0;
+	free(run->parts);
+	run->parts = NULL;
+	run->nparts = 0;
 }
 
 void
 job_set_run(struct job *j, const struct job_part *parts, size_t n,
     int64_t start)
 {
-	size_t	i;
+	struct job_run	*run;
+	size_t		 i;
 
 	job_parts_free(j);
+	if (n == 0 && start == 0)
+		return;
+	run = job_run_set(j);
 	if (n > 0) {
-		j->parts = xcalloc(n, sizeof *j->parts);
-		j->nparts = (uint32_t)n;
+		run->parts = xcalloc(n, sizeof *run->parts);
+		run->nparts = (uint32_t)n;
 	}
 	for (i = 0; i < n; i++) {
-		j->parts[i] = parts[i];
-		j->parts[i].ended = false;
-		j->parts[i].message = NULL;
+		run->parts[i] = parts[i];
+		run->parts[i].ended = false;
+		run->parts[i].message = NULL;
 	}
 	if (start != 0)
-		j->start_time = start;
+		run->start_time = start;
 }
 
 void
 job_set_end(struct job *j, int64_t end, bool has_exit, int exit_code,
     int sig, const char *message)
 {
-	j->end_time = end;
-	j->has_exit = has_exit;
-	j->exit_code = exit_code;
-	j->signal = sig;
+	struct job_run	*run = job_run_set(j);
+
+	run->end_time = end;
+	run->has_exit = has_exit;
+	run->exit_code = exit_code;
+	run->signal = sig;
 	if (message != NULL) {
-		free(j->message);
-		j->message = xstrdup(message);
+		free(run->message);
+		run->message = xstrdup(message);
 	}
 }
 
 void
 job_set_requeued(struct job *j)
 {
+	struct job_run	*run = job_run_set(j);
+
 	job_set_run(j, NULL, 0, 0);
-	j->gang_stopping = false;
-	j->start_time = 0;
-	j->restarts++;
+	run->gang_stopping = false;
+	run->start_time = 0;
+	run->restarts++;
 	j->cancel_requested = false;
 }
 
