@@ -26,7 +26,9 @@ struct sched_cspec {
 	int64_t			 duration;
 	void			*arg;
 	const uint32_t		*nodes;		/* copied; NULL: any */
-	struct place_res	 res;		/* with has_res */
+	/* What it needs beside its GPUs (copied), NULL for nothing: most
+	 * jobs need nothing more. */
+	const struct place_res	*res;
 	uint32_t		 gpus;
 	uint32_t		 nnodes;
 	uint32_t		 num_nodes;
@@ -35,26 +37,15 @@ struct sched_cspec {
 	bool			 own_placement;
 	bool			 no_preempt;
 	bool			 any_shape;
-	bool			 has_res;	/* needs CPUs or memory too */
 };
 
-/* Laid out for size, as a queue of 100,000 pending jobs holds 100,000 of
- * these: 64-bit members first, no holes. */
-struct sched_cjob {
-	struct sched_cspec		 spec;
-	struct sched_core		*core;
-	struct sched_group		*group;		/* NULL: no cap */
-	uint64_t			 attained;	/* to acct_since */
-	int64_t				 executed;	/* to acct_since */
-	int64_t				 total_executed;/* to acct_since */
-	int64_t				 first_start;
-	int64_t				 last_stop;
-	int64_t				 acct_since;	/* running: last accounted */
-	int64_t				 end_key;	/* srtf: projected end */
-	double				 gindex;	/* gittins, while pending */
-	int64_t				 timer;		/* or SCHED_NEVER */
-	uint64_t			 reason_pass;	/* the pass that set it */
+/* What a job has while it holds GPUs or takes part in a preemption, apart
+ * from the job: in a large queue most jobs never did either. Made the
+ * first time one member is set (sched_core_hold), kept until the job
+ * ends. */
+struct sched_chold {
 	struct place_alloc		*alloc;		/* nalloc */
+	int64_t				 acct_since;	/* running: last accounted */
 	/* Preemption bookkeeping: the job a victim makes room for, how many
 	 * victims a job still waits on, and the GPUs it was promised. */
 	struct sched_cjob		*waiter;
@@ -62,6 +53,24 @@ struct sched_cjob {
 	uint32_t			 nalloc;
 	uint32_t			 nplan;
 	uint32_t			 waiting;
+	TAILQ_ENTRY(sched_cjob)		 pentry;	/* preempting */
+};
+
+/* Laid out for size, as a queue of 100,000 pending jobs holds 100,000 of
+ * these: 64-bit members first, no holes. */
+struct sched_cjob {
+	struct sched_cspec		 spec;
+	struct sched_group		*group;		/* NULL: no cap */
+	uint64_t			 attained;	/* to acct_since */
+	int64_t				 executed;	/* to acct_since */
+	int64_t				 total_executed;/* to acct_since */
+	int64_t				 first_start;
+	int64_t				 last_stop;
+	int64_t				 end_key;	/* srtf: projected end */
+	double				 gindex;	/* gittins, while pending */
+	int64_t				 timer;		/* or SCHED_NEVER */
+	uint64_t			 reason_pass;	/* the pass that set it */
+	struct sched_chold		*hold;		/* NULL: all members 0 */
 	uint32_t			 promotions;
 	uint32_t			 preemptions;
 	enum sched_cjob_state		 state;
@@ -69,9 +78,27 @@ struct sched_cjob {
 	enum sched_reason		 reason;
 	struct otree_node		 qnode;		/* pending or running */
 	struct otree_node		 tnode;		/* timers */
-	TAILQ_ENTRY(sched_cjob)		 pentry;	/* preempting */
 };
 TAILQ_HEAD(sched_cjobs, sched_cjob);
+
+static const struct sched_chold	sched_chold_none;
+
+/* What j holds, zeros for a job that never held GPUs nor took part in a
+ * preemption. */
+static const struct sched_chold *
+sched_core_held(const struct sched_cjob *j)
+{
+	return (j->hold != NULL ? j->hold : &sched_chold_none);
+}
+
+/* The same, to be set: made when first needed. */
+static struct sched_chold *
+sched_core_hold(struct sched_cjob *j)
+{
+	if (j->hold == NULL && (j->hold = calloc(1, sizeof *j->hold)) == NULL)
+		abort();
+	return (j->hold);
+}
 
 /* A placement that found no room in a pass, and why (sched_core_short):
  * while the cluster's generation stands (nothing was taken or freed), a
@@ -308,13 +335,17 @@ sched_core_create(const struct sched_conf *conf)
 }
 
 static void
-sched_core_job_free(struct sched_cjob *j)
+sched_core_job_free(struct sched_core *core, struct sched_cjob *j)
 {
 	free((void *)(uintptr_t)j->spec.nodes);
 	if (j->group != NULL)
-		sched_group_leave(&j->core->groups, j->group);
-	free(j->alloc);
-	free(j->plan);
+		sched_group_leave(&core->groups, j->group);
+	if (j->hold != NULL) {
+		free(j->hold->alloc);
+		free(j->hold->plan);
+		free(j->hold);
+	}
+	free((void *)(uintptr_t)j->spec.res);
 	free(j);
 }
 
@@ -328,15 +359,15 @@ sched_core_free(struct sched_core *core)
 		return;
 	while ((n = otree_first(&core->pending)) != NULL) {
 		otree_remove(&core->pending, n);
-		sched_core_job_free(JOB_OF(n, qnode));
+		sched_core_job_free(core, JOB_OF(n, qnode));
 	}
 	while ((n = otree_first(&core->running)) != NULL) {
 		otree_remove(&core->running, n);
-		sched_core_job_free(JOB_OF(n, qnode));
+		sched_core_job_free(core, JOB_OF(n, qnode));
 	}
 	while ((j = TAILQ_FIRST(&core->preempting)) != NULL) {
-		TAILQ_REMOVE(&core->preempting, j, pentry);
-		sched_core_job_free(j);
+		TAILQ_REMOVE(&core->preempting, j, hold->pentry);
+		sched_core_job_free(core, j);
 	}
 	place_cluster_free(core->cluster);
 	sched_groups_free(&core->groups);
@@ -407,7 +438,7 @@ sched_core_placement(const struct sched_core *core, const struct sched_cjob *j)
 static const struct place_res *
 sched_core_res(const struct sched_cjob *j)
 {
-	return (j->spec.has_res ? &j->spec.res : NULL);
+	return (j->spec.res);
 }
 
 /* What p asks of its GPUs' placement: its shape, its nodes, what it
@@ -514,7 +545,7 @@ sched_core_arm_demotion(struct sched_core *core, struct sched_cjob *j)
 		left = core->conf.thresholds[j->queue] -
 		    sched_core_qservice(j);
 	ms = (int64_t)((left + j->spec.gpus - 1) / j->spec.gpus);
-	sched_core_timer_set(core, j, j->acct_since + ms);
+	sched_core_timer_set(core, j, sched_core_held(j)->acct_since + ms);
 }
 
 /* Pending job that has run: when starvation promotion lifts it to Q0. */
@@ -600,17 +631,17 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 	j->spec.own_placement = spec->own_placement;
 	j->spec.no_preempt = spec->no_preempt;
 	j->spec.any_shape = spec->any_shape;
-	j->spec.res = *r;
-	j->spec.has_res = r->cpus_node != 0 || r->cpus_gpu != 0 ||
-	    r->cpus_share || r->mem_node != 0 || r->mem_gpu != 0 ||
-	    r->mem_share;
+	if (r->cpus_node != 0 || r->cpus_gpu != 0 || r->cpus_share ||
+	    r->mem_node != 0 || r->mem_gpu != 0 || r->mem_share) {
+		j->spec.res = sched_core_xalloc(NULL, 1, sizeof *r);
+		memcpy((void *)(uintptr_t)j->spec.res, r, sizeof *r);
+	}
 	if (spec->nodes != NULL) {
 		j->spec.nodes = sched_core_xalloc(NULL, spec->nnodes,
 		    sizeof *spec->nodes);
 		memcpy((void *)(uintptr_t)j->spec.nodes, spec->nodes,
 		    spec->nnodes * sizeof *spec->nodes);
 	}
-	j->core = core;
 	j->attained = spec->attained;
 	j->executed = spec->executed;
 	j->total_executed = spec->total_executed;
@@ -649,15 +680,15 @@ sched_core_forget_victims(struct sched_core *core, struct sched_cjob *j)
 {
 	struct sched_cjob	*v;
 
-	if (j->waiting == 0)
+	if (sched_core_held(j)->waiting == 0)
 		return;
-	TAILQ_FOREACH(v, &core->preempting, pentry) {
-		if (v->waiter == j) {
-			v->waiter = NULL;
+	TAILQ_FOREACH(v, &core->preempting, hold->pentry) {
+		if (v->hold->waiter == j) {
+			v->hold->waiter = NULL;
 			core->norphans++;
 		}
 	}
-	j->waiting = 0;
+	j->hold->waiting = 0;
 }
 
 /* Moves a job onto its GPUs: pending (or new) to running. */
@@ -665,21 +696,23 @@ static void
 sched_core_run(struct sched_core *core, struct sched_cjob *j,
     const struct place_alloc *a, size_t n, int64_t now)
 {
-	j->alloc = sched_core_xalloc(j->alloc, n, sizeof *j->alloc);
-	memcpy(j->alloc, a, n * sizeof *a);
-	j->nalloc = (uint32_t)n;
+	struct sched_chold	*h = sched_core_hold(j);
+
+	h->alloc = sched_core_xalloc(h->alloc, n, sizeof *h->alloc);
+	memcpy(h->alloc, a, n * sizeof *a);
+	h->nalloc = (uint32_t)n;
 	place_take(core->cluster, a, n);
 	if (j->group != NULL)
 		j->group->holding++;
 	j->state = SCHED_JOB_RUNNING;
 	j->reason = SCHED_REASON_NONE;
-	j->acct_since = now;
+	h->acct_since = now;
 	if (j->first_start == SCHED_NEVER)
 		j->first_start = now;
 	j->end_key = now + sched_core_remaining(j);
-	free(j->plan);
-	j->plan = NULL;
-	j->nplan = 0;
+	free(h->plan);
+	h->plan = NULL;
+	h->nplan = 0;
 	sched_core_forget_victims(core, j);
 	otree_insert(&core->running, &j->qnode);
 	if (!j->spec.no_preempt) {
@@ -711,7 +744,7 @@ sched_core_adopt(struct sched_core *core, const struct sched_jobspec *spec,
 		/* Being stopped already: not a victim, no one waits yet. */
 		sched_core_unrun(core, j);
 		j->state = SCHED_JOB_PREEMPTING;
-		TAILQ_INSERT_TAIL(&core->preempting, j, pentry);
+		TAILQ_INSERT_TAIL(&core->preempting, j, hold->pentry);
 		core->norphans++;
 	}
 	return (j);
@@ -721,14 +754,14 @@ sched_core_adopt(struct sched_core *core, const struct sched_jobspec *spec,
 static void
 sched_core_account(struct sched_cjob *j, int64_t now)
 {
-	int64_t	dt = now - j->acct_since;
+	int64_t	dt = now - sched_core_held(j)->acct_since;
 
 	if (dt <= 0)
 		return;
 	j->attained += (uint64_t)dt * j->spec.gpus;
 	j->executed += dt;
 	j->total_executed += dt;
-	j->acct_since = now;
+	sched_core_hold(j)->acct_since = now;
 }
 
 /* Takes j off the running tree (it stops being a candidate victim). */
@@ -747,15 +780,17 @@ sched_core_unrun(struct sched_core *core, struct sched_cjob *j)
 static void
 sched_core_unhold(struct sched_core *core, struct sched_cjob *j)
 {
-	place_release(core->cluster, j->alloc, j->nalloc);
+	struct sched_chold	*h = sched_core_hold(j);
+
+	place_release(core->cluster, h->alloc, h->nalloc);
 	if (j->group != NULL)
 		j->group->holding--;
-	free(j->alloc);
-	j->alloc = NULL;
-	j->nalloc = 0;
-	if (j->waiter != NULL) {
-		j->waiter->waiting--;
-		j->waiter = NULL;
+	free(h->alloc);
+	h->alloc = NULL;
+	h->nalloc = 0;
+	if (h->waiter != NULL) {
+		h->waiter->hold->waiting--;
+		h->waiter = NULL;
 	}
 }
 
@@ -775,8 +810,8 @@ sched_core_detach(struct sched_core *core, struct sched_cjob *j, int64_t now)
 		break;
 	case SCHED_JOB_PREEMPTING:
 		sched_core_account(j, now);
-		TAILQ_REMOVE(&core->preempting, j, pentry);
-		if (j->waiter == NULL)
+		TAILQ_REMOVE(&core->preempting, j, hold->pentry);
+		if (j->hold->waiter == NULL)
 			core->norphans--;
 		sched_core_unhold(core, j);
 		break;
@@ -789,7 +824,7 @@ sched_core_end(struct sched_core *core, struct sched_cjob *j, int64_t now)
 	if (j == NULL)
 		return;
 	sched_core_detach(core, j, now);
-	sched_core_job_free(j);
+	sched_core_job_free(core, j);
 }
 
 void
@@ -939,14 +974,14 @@ sched_core_fits_with(struct sched_core *core, struct sched_cjob *p,
 
 	for (i = 0; i < n; i++) {
 		if (i != skip)
-			place_release(core->cluster, victims[i]->alloc,
-			    victims[i]->nalloc);
+			place_release(core->cluster, victims[i]->hold->alloc,
+			    victims[i]->hold->nalloc);
 	}
 	got = sched_core_find(core, p);
 	for (i = 0; i < n; i++) {
 		if (i != skip)
-			place_take(core->cluster, victims[i]->alloc,
-			    victims[i]->nalloc);
+			place_take(core->cluster, victims[i]->hold->alloc,
+			    victims[i]->hold->nalloc);
 	}
 	return (got);
 }
@@ -985,12 +1020,14 @@ static void
 sched_core_victim_plan(struct sched_core *core, struct sched_cjob *p,
     size_t k)
 {
-	size_t	got;
+	struct sched_chold	*h;
+	size_t			 got;
 
 	got = sched_core_fits_with(core, p, core->victims, k, SIZE_MAX);
-	p->plan = sched_core_xalloc(p->plan, got, sizeof *p->plan);
-	memcpy(p->plan, core->scratch, got * sizeof *p->plan);
-	p->nplan = (uint32_t)got;
+	h = sched_core_hold(p);
+	h->plan = sched_core_xalloc(h->plan, got, sizeof *h->plan);
+	memcpy(h->plan, core->scratch, got * sizeof *h->plan);
+	h->nplan = (uint32_t)got;
 }
 
 /* Picks the fewest lowest-priority victims that make room for p: take
@@ -1065,8 +1102,8 @@ sched_core_take_orphans(struct sched_core *core, struct sched_cjob *p)
 	uint64_t		 have = place_free_total(core->cluster);
 	size_t			 k = 0, i;
 
-	TAILQ_FOREACH(r, &core->preempting, pentry) {
-		if (r->waiter != NULL)
+	TAILQ_FOREACH(r, &core->preempting, hold->pentry) {
+		if (r->hold->waiter != NULL)
 			continue;
 		k = sched_core_victim_add(core, k, r);
 		have += r->spec.gpus;
@@ -1077,8 +1114,8 @@ sched_core_take_orphans(struct sched_core *core, struct sched_cjob *p)
 	k = sched_core_victim_prune(core, p, k);
 	sched_core_victim_plan(core, p, k);
 	for (i = 0; i < k; i++) {
-		core->victims[i]->waiter = p;
-		p->waiting++;
+		core->victims[i]->hold->waiter = p;
+		sched_core_hold(p)->waiting++;
 		core->norphans--;
 	}
 	return (k);
@@ -1099,16 +1136,18 @@ static bool
 sched_core_alike(const struct sched_core *core, const struct sched_cjob *a,
     const struct sched_cjob *b)
 {
-	const struct place_res	*x = &a->spec.res, *y = &b->spec.res;
+	const struct place_res	*x = a->spec.res, *y = b->spec.res;
 
+	/* A job needing nothing beside its GPUs has no res at all. */
 	return (a->spec.gpus == b->spec.gpus &&
 	    a->spec.num_nodes == b->spec.num_nodes &&
 	    sched_core_placement(core, a) == sched_core_placement(core, b) &&
 	    a->spec.consolidate == b->spec.consolidate &&
 	    a->spec.any_shape == b->spec.any_shape &&
+	    (x == y || (x != NULL && y != NULL &&
 	    x->cpus_node == y->cpus_node && x->cpus_gpu == y->cpus_gpu &&
 	    x->cpus_share == y->cpus_share && x->mem_node == y->mem_node &&
-	    x->mem_gpu == y->mem_gpu && x->mem_share == y->mem_share);
+	    x->mem_gpu == y->mem_gpu && x->mem_share == y->mem_share)));
 }
 
 /* This pass's reason for a job like p that found no room, if there is
@@ -1218,12 +1257,13 @@ sched_core_pass(struct sched_core *core, int64_t now,
 		/* Bound to some nodes: it waits for their GPUs. */
 		if (p->spec.nodes != NULL)
 			continue;
-		if (p->waiting > 0 || (core->norphans > 0 &&
+		if (sched_core_held(p)->waiting > 0 || (core->norphans > 0 &&
 		    sched_core_take_orphans(core, p) > 0)) {
 			/* Its victims are still stopping: hold what they
 			 * were stopped for, and ask for nothing more. */
 			p->reason = SCHED_REASON_PREEMPTING;
-			sched_core_reserve(core, p->plan, p->nplan);
+			sched_core_reserve(core, p->hold->plan,
+			    p->hold->nplan);
 			continue;
 		}
 		if (victims == 0 || free_now + victims < p->spec.gpus ||
@@ -1237,13 +1277,13 @@ sched_core_pass(struct sched_core *core, int64_t now,
 			sched_core_unrun(core, r);
 			r->state = SCHED_JOB_PREEMPTING;
 			r->preemptions++;
-			r->waiter = p;
-			p->waiting++;
-			TAILQ_INSERT_TAIL(&core->preempting, r, pentry);
+			r->hold->waiter = p;
+			p->hold->waiting++;
+			TAILQ_INSERT_TAIL(&core->preempting, r, hold->pentry);
 			sched_core_act(core, SCHED_ACT_PREEMPT, r);
 		}
 		p->reason = SCHED_REASON_PREEMPTING;
-		sched_core_reserve(core, p->plan, p->nplan);
+		sched_core_reserve(core, p->hold->plan, p->hold->nplan);
 	}
 	for (i = 0; i < core->nheld; i++)
 		place_release(core->cluster, &core->held[i], 1);
@@ -1321,25 +1361,31 @@ sched_cjob_queue(const struct sched_cjob *j)
 uint64_t
 sched_cjob_attained(const struct sched_cjob *j, int64_t now)
 {
-	if (j->state == SCHED_JOB_PENDING || now <= j->acct_since)
+	int64_t	since = sched_core_held(j)->acct_since;
+
+	if (j->state == SCHED_JOB_PENDING || now <= since)
 		return (j->attained);
-	return (j->attained + (uint64_t)(now - j->acct_since) * j->spec.gpus);
+	return (j->attained + (uint64_t)(now - since) * j->spec.gpus);
 }
 
 int64_t
 sched_cjob_total_executed(const struct sched_cjob *j, int64_t now)
 {
-	if (j->state == SCHED_JOB_PENDING || now <= j->acct_since)
+	int64_t	since = sched_core_held(j)->acct_since;
+
+	if (j->state == SCHED_JOB_PENDING || now <= since)
 		return (j->total_executed);
-	return (j->total_executed + (now - j->acct_since));
+	return (j->total_executed + (now - since));
 }
 
 int64_t
 sched_cjob_executed(const struct sched_cjob *j, int64_t now)
 {
-	if (j->state == SCHED_JOB_PENDING || now <= j->acct_since)
+	int64_t	since = sched_core_held(j)->acct_since;
+
+	if (j->state == SCHED_JOB_PENDING || now <= since)
 		return (j->executed);
-	return (j->executed + (now - j->acct_since));
+	return (j->executed + (now - since));
 }
 
 uint32_t
@@ -1355,24 +1401,24 @@ sched_cjob_preemptions(const struct sched_cjob *j)
 }
 
 enum sched_reason
-sched_cjob_reason(const struct sched_cjob *j)
+sched_cjob_reason(const struct sched_core *core, const struct sched_cjob *j)
 {
 	if (j->state != SCHED_JOB_PENDING)
 		return (SCHED_REASON_NONE);
-	if (j->waiting > 0)
+	if (sched_core_held(j)->waiting > 0)
 		return (SCHED_REASON_PREEMPTING);
 	if (j->group != NULL && j->group->holding >= j->group->cap)
 		return (SCHED_REASON_GROUP_CAP);
 	/* A pass that stopped early did not reach this job: it waits for
 	 * the reason the pass stopped for. */
-	if (j->reason_pass != j->core->npass)
-		return (j->core->tail_reason);
+	if (j->reason_pass != core->npass)
+		return (core->tail_reason);
 	return (j->reason);
 }
 
 const struct place_alloc *
 sched_cjob_alloc(const struct sched_cjob *j, size_t *n)
 {
-	*n = j->nalloc;
-	return (j->alloc);
+	*n = sched_core_held(j)->nalloc;
+	return (sched_core_held(j)->alloc);
 }

@@ -155,7 +155,8 @@ int64_t			 sched_cjob_executed(const struct sched_cjob *,
 			     int64_t now);
 uint32_t		 sched_cjob_promotions(const struct sched_cjob *);
 uint32_t		 sched_cjob_preemptions(const struct sched_cjob *);
-enum sched_reason	 sched_cjob_reason(const struct sched_cjob *);
+enum sched_reason	 sched_cjob_reason(const struct sched_core *,
+			     const struct sched_cjob *);
 /* The GPUs a running or preempting job holds; borrowed. */
 const struct place_alloc *sched_cjob_alloc(const struct sched_cjob *,
 			     size_t *n);

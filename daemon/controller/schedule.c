@@ -952,7 +952,7 @@ schedule_job_view(const struct job *j, struct store_job *row, int64_t now)
 		return;
 	/* Waiting for GPUs that no node taking jobs could ever give is
 	 * waiting for nodes: say which kind. */
-	if ((r = sched_cjob_reason(cj)) != SCHED_REASON_PREEMPTING) {
+	if ((r = sched_cjob_reason(schedule_core, cj)) != SCHED_REASON_PREEMPTING) {
 		r2 = schedule_unrunnable(job_gpus(j),
 		    (job_sched_const(j)->flags & JOB_F_CONSOLIDATE) != 0);
 		if (r2 != SCHED_REASON_NONE)

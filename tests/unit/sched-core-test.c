@@ -178,7 +178,7 @@ test_dlas_order(void)
 		p[i] = sched_core_submit(core, &spec, 400);
 	}
 	is_int(t_pass(core, 400), 0, "dlas order: no room, no action");
-	is_int(sched_cjob_reason(p[1]), SCHED_REASON_RESOURCES,
+	is_int(sched_cjob_reason(core, p[1]), SCHED_REASON_RESOURCES,
 	    "dlas order: waiting for Resources");
 	sched_core_end(core, r, 500);
 	for (k = 0; k < 4; k++) {
@@ -210,11 +210,11 @@ t_skip(enum sched_policy policy, bool strict, const char *name)
 	big = t_submit(core, 2, 4, 10);
 	small = t_submit(core, 3, 1, 20);
 	t_pass(core, 30);
-	is_int(sched_cjob_reason(big), SCHED_REASON_RESOURCES,
+	is_int(sched_cjob_reason(core, big), SCHED_REASON_RESOURCES,
 	    "%s: the big job waits for Resources", name);
 	if (policy == SCHED_FIFO && strict) {
 		is_int(t_nacts, 0, "%s: nothing starts", name);
-		is_int(sched_cjob_reason(small), SCHED_REASON_PRIORITY,
+		is_int(sched_cjob_reason(core, small), SCHED_REASON_PRIORITY,
 		    "%s: the small job waits behind it (Priority)", name);
 	} else {
 		is_int(t_nacts, 1, "%s: one start", name);
@@ -250,7 +250,7 @@ test_gang(void)
 	t_pass(core, 100);
 	g = t_submit(core, 3, 8, 200);
 	is_int(t_pass(core, 200), 0, "gang: 8 GPUs with 7 free: nothing");
-	is_int(sched_cjob_reason(g), SCHED_REASON_RESOURCES,
+	is_int(sched_cjob_reason(core, g), SCHED_REASON_RESOURCES,
 	    "gang: it waits for Resources");
 	is_int(place_free_total(sched_core_cluster(core)), 7,
 	    "gang: no partial allocation");
@@ -299,24 +299,24 @@ test_preempt(void)
 	    "preempt: victim is preempting");
 	is_int(sched_cjob_state(l[0]), SCHED_JOB_RUNNING,
 	    "preempt: the others run on");
-	is_int(sched_cjob_reason(p), SCHED_REASON_PREEMPTING,
+	is_int(sched_cjob_reason(core, p), SCHED_REASON_PREEMPTING,
 	    "preempt: the job waits with Preempting");
 	is_int(t_pass(core, 600), 0, "preempt: it asks for nothing more");
-	is_int(sched_cjob_reason(p), SCHED_REASON_PREEMPTING,
+	is_int(sched_cjob_reason(core, p), SCHED_REASON_PREEMPTING,
 	    "preempt: still Preempting");
 	/* l[3] stops first. Its 2 GPUs are promised to p, so l[3], pending
 	 * in Q1, must not take them back. */
 	sched_core_stopped(core, l[3], 600);
 	is_int(sched_cjob_queue(l[3]), 1, "preempt: the victim requeues in Q1");
 	is_int(t_pass(core, 600), 0, "preempt: one victim stopped: no start");
-	is_int(sched_cjob_reason(p), SCHED_REASON_PREEMPTING,
+	is_int(sched_cjob_reason(core, p), SCHED_REASON_PREEMPTING,
 	    "preempt: waits for the other");
 	sched_core_stopped(core, l[2], 600);
 	is_int(t_pass(core, 600), 1, "preempt: both stopped: one action");
 	ok(t_did(SCHED_ACT_START, p), "preempt: the job starts");
 	is_int(t_held(p), 3, "preempt: on 3 GPUs");
 	is_int(sched_cjob_preemptions(l[2]), 1, "preempt: counted");
-	is_int(sched_cjob_reason(l[3]), SCHED_REASON_RESOURCES,
+	is_int(sched_cjob_reason(core, l[3]), SCHED_REASON_RESOURCES,
 	    "preempt: the victim waits for Resources");
 	sched_core_free(core);
 
@@ -324,7 +324,7 @@ test_preempt(void)
 	core = t_four(SCHED_DLAS, UINT64_C(1) << 40, false, l);
 	p = t_submit(core, 5, 3, 600);
 	is_int(t_pass(core, 600), 0, "same queue: no preemption");
-	is_int(sched_cjob_reason(p), SCHED_REASON_RESOURCES,
+	is_int(sched_cjob_reason(core, p), SCHED_REASON_RESOURCES,
 	    "same queue: waits for Resources");
 	sched_core_free(core);
 
@@ -342,7 +342,7 @@ test_preempt(void)
 	is_int(sched_core_queues(core), 1, "fifo: one queue level");
 	p = t_submit(core, 5, 3, 600);
 	is_int(t_pass(core, 600), 0, "fifo: no preemption");
-	is_int(sched_cjob_reason(p), SCHED_REASON_RESOURCES,
+	is_int(sched_cjob_reason(core, p), SCHED_REASON_RESOURCES,
 	    "fifo: waits for Resources");
 	sched_core_free(core);
 
@@ -649,7 +649,7 @@ test_adopt_preempting(void)
 	c = t_submit(core, 3, 4, 10000);
 	is_int(t_pass(core, 10000), 0, "c preempts nothing more");
 	ok(!t_did(SCHED_ACT_PREEMPT, y), "y is not preempted");
-	is_int(sched_cjob_reason(c), SCHED_REASON_PREEMPTING,
+	is_int(sched_cjob_reason(core, c), SCHED_REASON_PREEMPTING,
 	    "c waits for x to stop");
 	sched_core_stopped(core, x, 10500);
 	t_pass(core, 10500);
@@ -755,7 +755,7 @@ test_group_cap(void)
 	t_pass(core, 200);
 	for (i = 0; i < 6; i++) {
 		started += t_did(SCHED_ACT_START, j[i]);
-		capped += sched_cjob_reason(j[i]) == SCHED_REASON_GROUP_CAP;
+		capped += sched_cjob_reason(core, j[i]) == SCHED_REASON_GROUP_CAP;
 	}
 	ok(started == 2 && t_did(SCHED_ACT_START, j[0]) &&
 	    t_did(SCHED_ACT_START, j[1]), "group cap: the first 2 start");
@@ -881,9 +881,9 @@ test_res(void)
 	is_int(t_pass(core, 0), 1, "res: one start");
 	ok(t_did(SCHED_ACT_START, a), "res: the job of 8 CPUs starts");
 	is_int(place_node_cpus_free(cl, 0), 0, "res: it holds the CPUs");
-	is_int(sched_cjob_reason(b), SCHED_REASON_CPUS,
+	is_int(sched_cjob_reason(core, b), SCHED_REASON_CPUS,
 	    "res: GPUs free, CPUs not: reason CPUs");
-	is_int(sched_cjob_reason(c), SCHED_REASON_MEMORY,
+	is_int(sched_cjob_reason(core, c), SCHED_REASON_MEMORY,
 	    "res: more memory than there is: reason Memory");
 	is_str(sched_reason_name(SCHED_REASON_CPUS), "CPUs",
 	    "res: the reason's name");
@@ -950,18 +950,18 @@ test_res_queue(void)
 	ok(t_did(SCHED_ACT_START, small), "res queue: the job asking no CPUs "
 	    "starts behind 200 that wait");
 	for (i = 0; i < 200; i++)
-		waiting += sched_cjob_reason(j[i]) == SCHED_REASON_CPUS;
+		waiting += sched_cjob_reason(core, j[i]) == SCHED_REASON_CPUS;
 	is_int(waiting, 200, "res queue: all 200 wait for CPUs, so named");
-	is_int(sched_cjob_reason(big), SCHED_REASON_MEMORY, "res queue: the "
+	is_int(sched_cjob_reason(core, big), SCHED_REASON_MEMORY, "res queue: the "
 	    "job asking too much memory behind them says Memory");
 	is_int(t_pass(core, 6), 0, "res queue: a pass again starts none");
-	is_int(sched_cjob_reason(j[199]), SCHED_REASON_CPUS, "res queue: "
+	is_int(sched_cjob_reason(core, j[199]), SCHED_REASON_CPUS, "res queue: "
 	    "and the last still says CPUs");
 	place_node_set_res(cl, 1, 6, 1000);
 	is_int(t_pass(core, 7), 2, "res queue: 2 CPUs more: two start");
 	ok(t_did(SCHED_ACT_START, j[0]) && t_did(SCHED_ACT_START, j[1]),
 	    "res queue: the first two of the queue");
-	is_int(sched_cjob_reason(j[2]), SCHED_REASON_CPUS, "res queue: the "
+	is_int(sched_cjob_reason(core, j[2]), SCHED_REASON_CPUS, "res queue: the "
 	    "third waits for CPUs again");
 	sched_core_free(core);
 }

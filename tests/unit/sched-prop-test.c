@@ -178,7 +178,7 @@ p_check(struct sched_core *core, struct p_world *w, bool strict_fifo,
 		if (applied && (s == SCHED_JOB_RUNNING) != w->jobs[i].running)
 			st->state++;
 		if (s == SCHED_JOB_PENDING) {
-			r = sched_cjob_reason(w->jobs[i].cj);
+			r = sched_cjob_reason(core, w->jobs[i].cj);
 			if (r == SCHED_REASON_NONE ||
 			    (r == SCHED_REASON_PRIORITY && !strict_fifo))
 				st->state++;
