@@ -168,7 +168,7 @@ depend_wait_find(uint64_t id, enum job_state *state, bool *started)
 	if ((j = job_find(id)) != NULL) {
 		*state = job_state(j);
 		*started = job_start_time(j) != 0 ||
-		    job_sched_const(j)->first_start != 0;
+		    job_service(j)->first_start != 0;
 		return (1);
 	}
 	if ((r = store_job_get(id, &row)) != 1)
@@ -235,7 +235,7 @@ depend_array_active(struct job *j, void *arg)
 	    job_array_tasks(j)))
 		return;
 	depend_array_add(a, job_state(j), job_start_time(j) != 0 ||
-	    job_sched_const(j)->first_start != 0);
+	    job_service(j)->first_start != 0);
 }
 
 static void

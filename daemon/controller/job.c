@@ -43,6 +43,7 @@ struct job_run {
 	int			 signal;
 	bool			 has_exit;
 	bool			 gang_stopping;
+	struct job_service	 service;
 };
 
 /* A job array's member or its own row; other jobs have none. */
@@ -566,16 +567,16 @@ job_to_row(const struct job *j, struct store_job *r)
 	r->cpu_time = run->cpu_time;
 	r->gpu_mask = job_gpu_mask(j);
 	r->restarts = run->restarts;
-	r->attained = j->sched.attained;
-	r->executed = j->sched.executed;
-	r->run_total = j->sched.run_total;
-	r->first_start = j->sched.first_start;
-	r->last_stop = j->sched.last_stop;
-	r->preemptions = j->sched.preemptions;
-	r->promotions = j->sched.promotions;
-	r->queue_delay = j->sched.queue_delay;
+	r->attained = run->service.attained;
+	r->executed = run->service.executed;
+	r->run_total = run->service.run_total;
+	r->first_start = run->service.first_start;
+	r->last_stop = run->service.last_stop;
+	r->preemptions = run->service.preemptions;
+	r->promotions = run->service.promotions;
+	r->queue_delay = run->service.queue_delay;
 	r->pending_since = j->sched.pending_since;
-	r->last_queue = j->sched.last_queue;
+	r->last_queue = run->service.last_queue;
 	r->flags = j->sched.flags;
 	r->ckpt_signal = j->sched.ckpt_signal;
 	r->ckpt_grace = j->sched.ckpt_grace;
@@ -747,6 +748,8 @@ job_set_array_task(struct job *j, int task)
 struct job_sched *job_sched(struct job *j) { return (&j->sched); }
 const struct job_sched *job_sched_const(const struct job *j)
 		     { return (&j->sched); }
+const struct job_service *job_service(const struct job *j)
+		     { return (&job_run_const(j)->service); }
 
 void
 job_set_reason(struct job *j, const char *reason)
@@ -877,16 +880,24 @@ job_set_requeued(struct job *j)
 void
 job_set_sched_row(struct job *j, const struct store_job *r)
 {
-	j->sched.attained = r->attained;
-	j->sched.executed = r->executed;
-	j->sched.run_total = r->run_total;
-	j->sched.first_start = r->first_start;
-	j->sched.last_stop = r->last_stop;
-	j->sched.preemptions = r->preemptions;
-	j->sched.promotions = r->promotions;
-	j->sched.queue_delay = r->queue_delay;
+	struct job_service	*s;
+
 	j->sched.pending_since = r->pending_since;
-	j->sched.last_queue = r->last_queue;
+	if (j->run == NULL && r->attained == 0 && r->executed == 0 &&
+	    r->run_total == 0 && r->first_start == 0 && r->last_stop == 0 &&
+	    r->preemptions == 0 && r->promotions == 0 &&
+	    r->queue_delay == 0 && r->last_queue == 0)
+		return;
+	s = &job_run_set(j)->service;
+	s->attained = r->attained;
+	s->executed = r->executed;
+	s->run_total = r->run_total;
+	s->first_start = r->first_start;
+	s->last_stop = r->last_stop;
+	s->preemptions = r->preemptions;
+	s->promotions = r->promotions;
+	s->queue_delay = r->queue_delay;
+	s->last_queue = r->last_queue;
 }
 
 char *

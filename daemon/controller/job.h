@@ -44,19 +44,25 @@ struct sched_cjob;
 #define JOB_F_INTERACTIVE	0x200
 #define JOB_F_PTY		0x400
 
-/* What the scheduler keeps of a job: the store's schema 3 columns (as of
- * the last start or stop) and the job's handle in the core. */
-struct job_sched {
+/* The service a job received, as the store's schema 3 columns hold it (as
+ * of the last start or stop): what the core is handed when the job comes
+ * back to it. All 0 for a job that never ran nor waited before. */
+struct job_service {
 	uint64_t		 attained;	/* GPU-ms */
 	int64_t			 executed;	/* ms since the last promotion */
 	int64_t			 run_total;	/* ms */
 	int64_t			 first_start;	/* ms since the epoch, 0: never */
 	int64_t			 last_stop;	/* ms since the epoch */
+	int64_t			 queue_delay;	/* ms spent pending */
 	uint32_t		 preemptions;
 	uint32_t		 promotions;
-	int64_t			 queue_delay;	/* ms spent pending */
-	int64_t			 pending_since;	/* ms since the epoch */
 	int			 last_queue;
+};
+
+/* What the scheduler keeps of a job beside its service: its handle in the
+ * core, its flags, and since when it waits. */
+struct job_sched {
+	int64_t			 pending_since;	/* ms since the epoch */
 	uint32_t		 flags;		/* JOB_F_* */
 	int			 ckpt_signal;
 	uint32_t		 ckpt_grace;	/* seconds, 0: the config's */
@@ -182,6 +188,8 @@ void		 job_set_array_tasks(struct job *, const char *text);
 void		 job_set_array_task(struct job *, int task);
 /* The scheduler's part of the job (schedule.c and job-change.c change it). */
 struct job_sched *job_sched(struct job *);
+/* Its service; zeros for a job that has none. */
+const struct job_service *job_service(const struct job *);
 const struct job_sched *job_sched_const(const struct job *);
 
 /* reason must be a string that outlives the job (a literal), or one of the

@@ -241,8 +241,9 @@ schedule_node_res(const struct node *n, uint32_t *cpus, uint64_t *mem)
 static void
 schedule_spec(struct job *j, struct sched_jobspec *spec, int64_t now)
 {
-	const struct job_sched	*s = job_sched_const(j);
-	int64_t			 run = 0;
+	const struct job_sched		*s = job_sched_const(j);
+	const struct job_service	*sv = job_service(j);
+	int64_t				 run = 0;
 
 	memset(spec, 0, sizeof *spec);
 	spec->id = job_id(j);
@@ -266,13 +267,14 @@ schedule_spec(struct job *j, struct sched_jobspec *spec, int64_t now)
 	if (schedule_is_running(job_state(j)) && job_start_time(j) > 0 &&
 	    (run = now - job_start_time(j) * 1000) < 0)
 		run = 0;
-	spec->attained = s->attained + (uint64_t)run * job_gpus(j);
-	spec->executed = s->executed + run;
-	spec->total_executed = s->run_total + run;
-	spec->first_start = s->first_start != 0 ? s->first_start : SCHED_NEVER;
-	spec->last_stop = s->last_stop != 0 ? s->last_stop : spec->submit;
-	spec->preemptions = s->preemptions;
-	spec->promotions = s->promotions;
+	spec->attained = sv->attained + (uint64_t)run * job_gpus(j);
+	spec->executed = sv->executed + run;
+	spec->total_executed = sv->run_total + run;
+	spec->first_start = sv->first_start != 0 ? sv->first_start :
+	    SCHED_NEVER;
+	spec->last_stop = sv->last_stop != 0 ? sv->last_stop : spec->submit;
+	spec->preemptions = sv->preemptions;
+	spec->promotions = sv->promotions;
 	spec->preempting = job_state(j) == JOB_PREEMPTING;
 }
 
@@ -952,7 +954,8 @@ schedule_job_view(const struct job *j, struct store_job *row, int64_t now)
 		return;
 	/* Waiting for GPUs that no node taking jobs could ever give is
 	 * waiting for nodes: say which kind. */
-	if ((r = sched_cjob_reason(schedule_core, cj)) != SCHED_REASON_PREEMPTING) {
+	r = sched_cjob_reason(schedule_core, cj);
+	if (r != SCHED_REASON_PREEMPTING) {
 		r2 = schedule_unrunnable(job_gpus(j),
 		    (job_sched_const(j)->flags & JOB_F_CONSOLIDATE) != 0);
 		if (r2 != SCHED_REASON_NONE)
