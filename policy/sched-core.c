@@ -17,6 +17,7 @@
 #include "policy/otree.h"
 #include "policy/sched-core.h"
 #include "policy/sched-group.h"
+#include "policy/sched-res.h"
 
 /* What the core keeps of a job's sched_jobspec: its fixed part. The rest
  * seeds the cjob's own counters. */
@@ -26,8 +27,8 @@ struct sched_cspec {
 	int64_t			 duration;
 	void			*arg;
 	const uint32_t		*nodes;		/* copied; NULL: any */
-	/* What it needs beside its GPUs (copied), NULL for nothing: most
-	 * jobs need nothing more. */
+	/* What it needs beside its GPUs, NULL for nothing: the core's
+	 * shared copy (sched-res.h). */
 	const struct place_res	*res;
 	uint32_t		 gpus;
 	uint32_t		 nnodes;
@@ -146,6 +147,7 @@ struct sched_core {
 	size_t			 victimsize;
 	struct sched_miss	 miss[SCHED_MISSES];	/* this pass's */
 	size_t			 nmiss, miss_next;
+	struct sched_res_set	 res;
 };
 
 static void *
@@ -159,6 +161,7 @@ sched_core_xalloc(void *p, size_t n, size_t size)
 }
 
 #define JOB_OF(n, member) otree_entry(n, struct sched_cjob, member)
+
 
 static int
 sched_core_cmp_i64(int64_t a, int64_t b)
@@ -345,7 +348,7 @@ sched_core_job_free(struct sched_core *core, struct sched_cjob *j)
 		free(j->hold->plan);
 		free(j->hold);
 	}
-	free((void *)(uintptr_t)j->spec.res);
+	sched_res_put(&core->res, j->spec.res);
 	free(j);
 }
 
@@ -631,11 +634,7 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 	j->spec.own_placement = spec->own_placement;
 	j->spec.no_preempt = spec->no_preempt;
 	j->spec.any_shape = spec->any_shape;
-	if (r->cpus_node != 0 || r->cpus_gpu != 0 || r->cpus_share ||
-	    r->mem_node != 0 || r->mem_gpu != 0 || r->mem_share) {
-		j->spec.res = sched_core_xalloc(NULL, 1, sizeof *r);
-		memcpy((void *)(uintptr_t)j->spec.res, r, sizeof *r);
-	}
+	j->spec.res = sched_res_get(&core->res, r);
 	if (spec->nodes != NULL) {
 		j->spec.nodes = sched_core_xalloc(NULL, spec->nnodes,
 		    sizeof *spec->nodes);
@@ -1138,16 +1137,14 @@ sched_core_alike(const struct sched_core *core, const struct sched_cjob *a,
 {
 	const struct place_res	*x = a->spec.res, *y = b->spec.res;
 
-	/* A job needing nothing beside its GPUs has no res at all. */
+	/* A job needing nothing beside its GPUs has no res at all, and
+	 * jobs needing the same mostly share one. */
 	return (a->spec.gpus == b->spec.gpus &&
 	    a->spec.num_nodes == b->spec.num_nodes &&
 	    sched_core_placement(core, a) == sched_core_placement(core, b) &&
 	    a->spec.consolidate == b->spec.consolidate &&
 	    a->spec.any_shape == b->spec.any_shape &&
-	    (x == y || (x != NULL && y != NULL &&
-	    x->cpus_node == y->cpus_node && x->cpus_gpu == y->cpus_gpu &&
-	    x->cpus_share == y->cpus_share && x->mem_node == y->mem_node &&
-	    x->mem_gpu == y->mem_gpu && x->mem_share == y->mem_share)));
+	    (x == y || (x != NULL && y != NULL && sched_res_equal(x, y))));
 }
 
 /* This pass's reason for a job like p that found no room, if there is

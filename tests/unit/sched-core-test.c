@@ -906,6 +906,58 @@ test_res(void)
 	sched_core_free(core);
 }
 
+/* Jobs' needs beside their GPUs are shared copies in the core, the first
+ * 64 distinct ones: many more distinct needs than that are each still
+ * honoured (a need past them is a job's own copy), and their jobs ending
+ * in any order gives every CPU and megabyte back. */
+static void
+test_res_many(void)
+{
+	struct sched_conf	 conf;
+	struct sched_core	*core;
+	struct sched_jobspec	 spec;
+	struct sched_cjob	*j[71];
+	struct place_cluster	*cl;
+	size_t			 i, started = 0;
+
+	t_conf(&conf, SCHED_FIFO, 0);
+	conf.strict = false;
+	core = t_core(&conf, 1, 64);
+	cl = sched_core_cluster(core);
+	place_node_set_res(cl, 0, 64, 100000);
+	/* Job i asks for 1,000 + i MB: 64 start, the 6 past the shared
+	 * needs wait for GPUs. */
+	for (i = 0; i < 70; i++) {
+		t_spec(&spec, 1 + i, 1, (int64_t)i);
+		spec.res.mem_node = 1000 + i;
+		j[i] = sched_core_submit(core, &spec, (int64_t)i);
+	}
+	is_int(t_pass(core, 100), 64, "res many: 64 start");
+	is_int(place_node_mem_free(cl, 0), 100000 - 64000 - 63 * 64 / 2,
+	    "res many: each holds what it asked");
+	/* Ten end: the six start, each with its own need. */
+	for (i = 0; i < 10; i++)
+		sched_core_end(core, j[i], 200);
+	is_int(t_pass(core, 200), 6, "res many: the six start");
+	for (i = 10; i < 70; i++)
+		started += sched_cjob_state(j[i]) == SCHED_JOB_RUNNING;
+	is_int(started, 60, "res many: all but the ended run");
+	is_int(place_node_mem_free(cl, 0), 100000 - 60000 -
+	    (69 * 70 / 2 - 9 * 10 / 2), "res many: the six hold theirs");
+	/* One more, asking more than is left: it waits for memory. */
+	t_spec(&spec, 71, 1, 200);
+	spec.res.mem_node = 50000;
+	j[70] = sched_core_submit(core, &spec, 200);
+	is_int(t_pass(core, 201), 0, "res many: no room for the last");
+	is_int(sched_cjob_reason(core, j[70]), SCHED_REASON_MEMORY,
+	    "res many: it waits for memory");
+	for (i = 71; i > 10; i--)
+		sched_core_end(core, j[i - 1], 300);
+	is_int(place_node_mem_free(cl, 0), 100000,
+	    "res many: all ended, all memory free");
+	sched_core_free(core);
+}
+
 /* A queue of like jobs behind GPUs free but short of CPUs: each waits
  * with the reason its first one found (one placement a pass answers them
  * all), a job of another kind behind them still starts, and once CPUs
@@ -970,6 +1022,7 @@ int
 main(void)
 {
 	test_res();
+	test_res_many();
 	test_res_queue();
 	test_group_cap();
 	test_group_table();
