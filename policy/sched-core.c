@@ -40,13 +40,17 @@ struct sched_cspec {
 	bool			 any_shape;
 };
 
-/* What a job has while it holds GPUs or takes part in a preemption, apart
- * from the job: in a large queue most jobs never did either. Made the
- * first time one member is set (sched_core_hold), kept until the job
- * ends. */
+/* What a job has while it holds GPUs or takes part in a preemption, and
+ * its timer, apart from the job: in a large queue most jobs never did
+ * either, and only a job that ran has a timer (a demotion while it runs, a
+ * promotion once it waits again with service). Made the first time one
+ * member is set (sched_core_hold), kept until the job ends. */
 struct sched_chold {
+	struct sched_cjob		*job;
 	struct place_alloc		*alloc;		/* nalloc */
 	int64_t				 acct_since;	/* running: last accounted */
+	int64_t				 end_key;	/* srtf: projected end */
+	int64_t				 timer;		/* or SCHED_NEVER */
 	/* Preemption bookkeeping: the job a victim makes room for, how many
 	 * victims a job still waits on, and the GPUs it was promised. */
 	struct sched_cjob		*waiter;
@@ -55,6 +59,7 @@ struct sched_chold {
 	uint32_t			 nplan;
 	uint32_t			 waiting;
 	TAILQ_ENTRY(sched_cjob)		 pentry;	/* preempting */
+	struct otree_node		 tnode;		/* timers */
 };
 
 /* Laid out for size, as a queue of 100,000 pending jobs holds 100,000 of
@@ -67,9 +72,7 @@ struct sched_cjob {
 	int64_t				 total_executed;/* to acct_since */
 	int64_t				 first_start;
 	int64_t				 last_stop;
-	int64_t				 end_key;	/* srtf: projected end */
 	double				 gindex;	/* gittins, while pending */
-	int64_t				 timer;		/* or SCHED_NEVER */
 	uint64_t			 reason_pass;	/* the pass that set it */
 	struct sched_chold		*hold;		/* NULL: all members 0 */
 	uint32_t			 promotions;
@@ -78,11 +81,12 @@ struct sched_cjob {
 	unsigned			 queue;
 	enum sched_reason		 reason;
 	struct otree_node		 qnode;		/* pending or running */
-	struct otree_node		 tnode;		/* timers */
 };
 TAILQ_HEAD(sched_cjobs, sched_cjob);
 
-static const struct sched_chold	sched_chold_none;
+static const struct sched_chold	sched_chold_none = {
+	.timer = SCHED_NEVER
+};
 
 /* What j holds, zeros for a job that never held GPUs nor took part in a
  * preemption. */
@@ -96,8 +100,12 @@ sched_core_held(const struct sched_cjob *j)
 static struct sched_chold *
 sched_core_hold(struct sched_cjob *j)
 {
-	if (j->hold == NULL && (j->hold = calloc(1, sizeof *j->hold)) == NULL)
-		abort();
+	if (j->hold == NULL) {
+		if ((j->hold = calloc(1, sizeof *j->hold)) == NULL)
+			abort();
+		j->hold->job = j;
+		j->hold->timer = SCHED_NEVER;
+	}
 	return (j->hold);
 }
 
@@ -161,6 +169,7 @@ sched_core_xalloc(void *p, size_t n, size_t size)
 }
 
 #define JOB_OF(n, member) otree_entry(n, struct sched_cjob, member)
+#define HOLD_OF(n) otree_entry(n, struct sched_chold, tnode)
 
 
 static int
@@ -258,7 +267,7 @@ sched_core_cmp_run_srtf(const struct otree_node *x,
 	const struct sched_cjob	*a = JOB_OF(x, qnode), *b = JOB_OF(y, qnode);
 	int			 c;
 
-	if ((c = sched_core_cmp_i64(a->end_key, b->end_key)) != 0)
+	if ((c = sched_core_cmp_i64(a->hold->end_key, b->hold->end_key)) != 0)
 		return (c);
 	return (sched_core_cmp_tail(a, b));
 }
@@ -266,12 +275,13 @@ sched_core_cmp_run_srtf(const struct otree_node *x,
 static int
 sched_core_cmp_timer(const struct otree_node *x, const struct otree_node *y)
 {
-	const struct sched_cjob	*a = JOB_OF(x, tnode), *b = JOB_OF(y, tnode);
-	int			 c;
+	const struct sched_chold	*a = HOLD_OF(x), *b = HOLD_OF(y);
+	int				 c;
 
 	if ((c = sched_core_cmp_i64(a->timer, b->timer)) != 0)
 		return (c);
-	return (a->spec.id < b->spec.id ? -1 : a->spec.id > b->spec.id);
+	return (a->job->spec.id < b->job->spec.id ? -1 :
+	    a->job->spec.id > b->job->spec.id);
 }
 
 static int
@@ -522,11 +532,16 @@ static void
 sched_core_timer_set(struct sched_core *core, struct sched_cjob *j,
     int64_t when)
 {
-	if (j->timer != SCHED_NEVER)
-		otree_remove(&core->timers, &j->tnode);
-	j->timer = when;
+	struct sched_chold	*h;
+
+	if (when == SCHED_NEVER && j->hold == NULL)
+		return;
+	h = sched_core_hold(j);
+	if (h->timer != SCHED_NEVER)
+		otree_remove(&core->timers, &h->tnode);
+	h->timer = when;
 	if (when != SCHED_NEVER)
-		otree_insert(&core->timers, &j->tnode);
+		otree_insert(&core->timers, &h->tnode);
 }
 
 /* Running job: the moment its service reaches its queue's threshold. */
@@ -648,7 +663,6 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 	j->last_stop = spec->last_stop;
 	j->promotions = spec->promotions;
 	j->preemptions = spec->preemptions;
-	j->timer = SCHED_NEVER;
 	if (spec->group != 0 && spec->group_cap > 0)
 		j->group = sched_group_join(&core->groups, spec->group,
 		    spec->group_cap);
@@ -708,7 +722,7 @@ sched_core_run(struct sched_core *core, struct sched_cjob *j,
 	h->acct_since = now;
 	if (j->first_start == SCHED_NEVER)
 		j->first_start = now;
-	j->end_key = now + sched_core_remaining(j);
+	h->end_key = now + sched_core_remaining(j);
 	free(h->plan);
 	h->plan = NULL;
 	h->nplan = 0;
@@ -843,7 +857,7 @@ sched_core_rekey(struct sched_core *core, struct sched_cjob *j, uint64_t id,
     void *arg)
 {
 	struct otree	*t = NULL;
-	int64_t		 timer = j->timer;
+	int64_t		 timer = sched_core_held(j)->timer;
 
 	if (j->state == SCHED_JOB_PENDING)
 		t = &core->pending;
@@ -867,8 +881,8 @@ sched_core_timers(struct sched_core *core, int64_t now)
 	struct sched_cjob	*j;
 
 	while ((n = otree_first(&core->timers)) != NULL) {
-		j = JOB_OF(n, tnode);
-		if (j->timer > now)
+		j = HOLD_OF(n)->job;
+		if (HOLD_OF(n)->timer > now)
 			break;
 		sched_core_timer_set(core, j, SCHED_NEVER);
 		if (j->state == SCHED_JOB_RUNNING) {
@@ -901,7 +915,7 @@ sched_core_next_wakeup(const struct sched_core *core)
 {
 	struct otree_node	*n = otree_first(&core->timers);
 
-	return (n != NULL ? JOB_OF(n, tnode)->timer : SCHED_NEVER);
+	return (n != NULL ? HOLD_OF(n)->timer : SCHED_NEVER);
 }
 
 static void
@@ -927,7 +941,7 @@ sched_core_outranks(const struct sched_core *core, const struct sched_cjob *p,
 {
 	switch (core->conf.policy) {
 	case SCHED_SRTF:
-		return (r->end_key - now > sched_core_remaining(p));
+		return (r->hold->end_key - now > sched_core_remaining(p));
 	case SCHED_DLAS:
 	case SCHED_GITTINS:
 		return (r->queue > p->queue);
