@@ -83,10 +83,10 @@ struct job {
 	uint32_t		 cpus_per_task;
 	enum job_state		 state;
 	bool			 cancel_requested;
-	bool			 wide;		/* 32-bit offsets in str */
-	/* JS_COUNT offsets (uint16_t, or uint32_t when wide), then the
-	 * strings, each where its offset says past the table; JS_NAME's is
-	 * 0. The strings: argv is JSON text (listings show it), dependency
+	uint8_t			 width;		/* of an offset: 1, 2 or 4 */
+	/* JS_COUNT offsets of width bytes each (the smallest that holds
+	 * them), then the strings, each where its offset says past the
+	 * table; JS_NAME's is 0. The strings: argv is JSON text (listings show it), dependency
 	 * depend.h's text, array_spec as submitted with %N, req_nodes and
 	 * exclude_nodes -w and -x (names, ',' between), gpu_type
 	 * --gres=gpu:TYPE:N's, tasks_per_node "", "K" or "gpu"; '' for
@@ -255,15 +255,40 @@ static const size_t job_str_member[JS_COUNT] = {
 static const char *
 job_str(const struct job *j, enum job_str k)
 {
-	uint32_t	o32;
-	uint16_t	o16;
+	const char	*table = j->str, *text = j->str + JS_COUNT * j->width;
+	uint32_t	 o32;
+	uint16_t	 o16;
 
-	if (j->wide) {
-		memcpy(&o32, j->str + k * sizeof o32, sizeof o32);
-		return (j->str + JS_COUNT * sizeof o32 + o32);
+	switch (j->width) {
+	case 1:
+		return (text + (uint8_t)table[k]);
+	case 2:
+		memcpy(&o16, table + k * sizeof o16, sizeof o16);
+		return (text + o16);
+	default:
+		memcpy(&o32, table + k * sizeof o32, sizeof o32);
+		return (text + o32);
 	}
-	memcpy(&o16, j->str + k * sizeof o16, sizeof o16);
-	return (j->str + JS_COUNT * sizeof o16 + o16);
+}
+
+/* Sets offset k of j's table, of j->width bytes. */
+static void
+job_str_set_off(struct job *j, enum job_str k, size_t off)
+{
+	uint32_t	o32 = (uint32_t)off;
+	uint16_t	o16 = (uint16_t)off;
+
+	switch (j->width) {
+	case 1:
+		j->str[k] = (char)(uint8_t)off;
+		break;
+	case 2:
+		memcpy(j->str + k * sizeof o16, &o16, sizeof o16);
+		break;
+	default:
+		memcpy(j->str + k * sizeof o32, &o32, sizeof o32);
+		break;
+	}
 }
 
 static const struct job_run	job_run_none;
@@ -299,12 +324,10 @@ struct job *
 job_create(const struct store_job *r)
 {
 	const char	*src[JS_COUNT];
-	size_t		 len[JS_COUNT], total = 0, table, b;
+	size_t		 len[JS_COUNT], total = 0, width, b;
 	struct job	*j, *at;
 	struct array_set spec;
 	char		 err[256];
-	uint32_t	 o32;
-	uint16_t	 o16;
 	int		 k;
 
 	for (k = 0; k < JS_COUNT; k++)
@@ -315,25 +338,21 @@ job_create(const struct store_job *r)
 	/* One allocation for the job and its strings: a listing walks every
 	 * job, and strings next to their job cost no extra cache misses.
 	 * They came in one request (FRAME_MAX_REQUEST, 1 MB), so 32-bit
-	 * offsets hold them, and 16-bit ones all but the rarest. */
+	 * offsets hold them; most jobs' fit in 8 bits, nearly all in 16.
+	 * Every offset is below the total. */
 	for (k = 0; k < JS_COUNT; k++) {
 		len[k] = src[k] != NULL ? strlen(src[k]) : 0;
 		total += len[k] + 1;
 	}
-	table = JS_COUNT * (total > UINT16_MAX ? sizeof o32 : sizeof o16);
-	j = xcalloc(1, sizeof *j + table + total);
-	j->wide = total > UINT16_MAX;
+	width = total <= UINT8_MAX + 1 ? 1 : total <= UINT16_MAX + 1 ? 2 : 4;
+	j = xcalloc(1, offsetof(struct job, str) + JS_COUNT * width + total);
+	j->width = (uint8_t)width;
 	total = 0;
 	for (k = 0; k < JS_COUNT; k++) {
-		if (j->wide) {
-			o32 = (uint32_t)total;
-			memcpy(j->str + k * sizeof o32, &o32, sizeof o32);
-		} else {
-			o16 = (uint16_t)total;
-			memcpy(j->str + k * sizeof o16, &o16, sizeof o16);
-		}
+		job_str_set_off(j, k, total);
 		if (len[k] > 0)
-			memcpy(j->str + table + total, src[k], len[k]);
+			memcpy(j->str + JS_COUNT * width + total, src[k],
+			    len[k]);
 		total += len[k] + 1;
 	}
 	j->id = r->id;

@@ -239,8 +239,12 @@ runs_elsewhere() {
 	# with every kind of string (none, empty, long, not ASCII) and state.
 	r=$(gb_submit -G 4 -w n1 --wrap "until [ -e '$GB_DIR/go' ]; do sleep 0.05; done")
 	gb_wait_state "$r" RUNNING
-	gb_submit -H -J 'ünïcödé' -A proj --comment "$(printf '%0300d' 5)" \
-	    -x n2 --wrap true >/dev/null
+	u=$(gb_submit -H -J 'ünïcödé' -A proj --comment "$(printf '%0300d' 5)" \
+	    -x n2 --wrap true)
+	# A job's strings are kept after a table of 8-, 16- or 32-bit offsets,
+	# whichever holds them (job.c): these two need the wider ones.
+	printf '#!/bin/sh\ntrue\n' >"$GB_DIR/long.sh"
+	long=$(gb_submit -H -J long "$GB_DIR/long.sh" "$(printf '%070000d' 7)" x)
 	gb_submit -H -a 0-99%8 -J sweep --wrap true >/dev/null
 	first=$(gb_submit -H -J first --wrap true)
 	"$GBATCH_BUILDDIR/bench/submit-pipelined" -H -n 3000 >/dev/null
@@ -252,15 +256,29 @@ runs_elsewhere() {
 	gb_wait 10 eval '[ "$(gq -h -t cancelled | wc -l)" -eq 1500 ]'
 	# The running job's service grows; the rest stand still.
 	gq --json -t held,pending | grep -v '"now":' >before
-	[ "$(grep -c '"id":' before)" -eq 1505 ]
+	[ "$(grep -c '"id":' before)" -eq 1506 ]
 	gctl shutdown
 	gb_wait 10 sh -c "! kill -0 $GB_CTL_PID"
 	gb_start_controller -l "$GB_CTL_ADDR"
 	gb_wait 10 gb_node_is_up n1
 	gq --json -t held,pending | grep -v '"now":' >after
 	diff before after
+	/usr/bin/python3 - "$u" "$long" "$PWD" after <<'EOF'
+import json, sys
+jobs = {j["id"]: j for j in json.load(open(sys.argv[4]))["jobs"]}
+u, long = jobs[int(sys.argv[1])], jobs[int(sys.argv[2])]
+# Strings on both sides of the long ones, the last of them too.
+assert (u["name"], u["account"], u["comment"], u["exclude_nodes"],
+    u["workdir"]) == ("ünïcödé", "proj", "%0300d" % 5, "n2",
+    sys.argv[3]), u
+assert (long["name"], long["argv"], long["workdir"], long["comment"],
+    long["exclude_nodes"]) == ("long", ["%070000d" % 7, "x"], sys.argv[3],
+    "", ""), {k: str(long[k])[:80] for k in ("argv", "workdir", "comment",
+    "exclude_nodes")}
+assert long["command"].endswith("/long.sh"), long["command"]
+EOF
 	gb_state_is "$r" RUNNING
-	grep -q "1506 jobs not finished (1 running, waiting for their nodes), loaded in" \
+	grep -q "1507 jobs not finished (1 running, waiting for their nodes), loaded in" \
 	    "$GB_DIR/gbatchd.log"
 	touch "$GB_DIR/go"
 }
