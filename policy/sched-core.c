@@ -40,13 +40,21 @@ struct sched_cspec {
 	bool			 any_shape;
 };
 
-/* What a job has while it holds GPUs or takes part in a preemption, and
- * its timer, apart from the job: in a large queue most jobs never did
- * either, and only a job that ran has a timer (a demotion while it runs, a
- * promotion once it waits again with service). Made the first time one
- * member is set (sched_core_hold), kept until the job ends. */
+/* What a job has once it has run: its service, its GPUs while it holds
+ * them, its part in a preemption, its timer (a demotion while it runs, a
+ * promotion once it waits again with service). Apart from the job, as a
+ * large queue is mostly jobs that never ran. Made the first time one member
+ * is set (sched_core_hold), or with the job when it comes with service,
+ * and kept until the job ends. */
 struct sched_chold {
 	struct sched_cjob		*job;
+	uint64_t			 attained;	/* to acct_since */
+	int64_t				 executed;	/* to acct_since */
+	int64_t				 total_executed;/* to acct_since */
+	int64_t				 first_start;	/* or SCHED_NEVER */
+	int64_t				 last_stop;
+	uint32_t			 promotions;
+	uint32_t			 preemptions;
 	struct place_alloc		*alloc;		/* nalloc */
 	int64_t				 acct_since;	/* running: last accounted */
 	int64_t				 end_key;	/* srtf: projected end */
@@ -67,16 +75,9 @@ struct sched_chold {
 struct sched_cjob {
 	struct sched_cspec		 spec;
 	struct sched_group		*group;		/* NULL: no cap */
-	uint64_t			 attained;	/* to acct_since */
-	int64_t				 executed;	/* to acct_since */
-	int64_t				 total_executed;/* to acct_since */
-	int64_t				 first_start;
-	int64_t				 last_stop;
 	double				 gindex;	/* gittins, while pending */
 	uint64_t			 reason_pass;	/* the pass that set it */
-	struct sched_chold		*hold;		/* NULL: all members 0 */
-	uint32_t			 promotions;
-	uint32_t			 preemptions;
+	struct sched_chold		*hold;		/* NULL: sched_chold_none */
 	enum sched_cjob_state		 state;
 	unsigned			 queue;
 	enum sched_reason		 reason;
@@ -85,11 +86,12 @@ struct sched_cjob {
 TAILQ_HEAD(sched_cjobs, sched_cjob);
 
 static const struct sched_chold	sched_chold_none = {
+	.first_start = SCHED_NEVER,
 	.timer = SCHED_NEVER
 };
 
-/* What j holds, zeros for a job that never held GPUs nor took part in a
- * preemption. */
+/* What j has of a run; for a job that never ran, none: no service, never
+ * started, no GPUs, no timer. */
 static const struct sched_chold *
 sched_core_held(const struct sched_cjob *j)
 {
@@ -104,6 +106,8 @@ sched_core_hold(struct sched_cjob *j)
 		if ((j->hold = calloc(1, sizeof *j->hold)) == NULL)
 			abort();
 		j->hold->job = j;
+		j->hold->first_start = SCHED_NEVER;
+		j->hold->last_stop = j->spec.submit;
 		j->hold->timer = SCHED_NEVER;
 	}
 	return (j->hold);
@@ -197,7 +201,7 @@ sched_core_cmp_fifo(const struct otree_node *x, const struct otree_node *y)
 static int64_t
 sched_core_remaining(const struct sched_cjob *j)
 {
-	return (j->spec.duration - j->total_executed);
+	return (j->spec.duration - sched_core_held(j)->total_executed);
 }
 
 static int
@@ -222,8 +226,12 @@ sched_core_cmp_dlas(const struct otree_node *x, const struct otree_node *y)
 
 	if (a->queue != b->queue)
 		return (a->queue < b->queue ? -1 : 1);
-	ka = a->first_start != SCHED_NEVER ? a->first_start : a->spec.submit;
-	kb = b->first_start != SCHED_NEVER ? b->first_start : b->spec.submit;
+	ka = sched_core_held(a)->first_start;
+	kb = sched_core_held(b)->first_start;
+	if (ka == SCHED_NEVER)
+		ka = a->spec.submit;
+	if (kb == SCHED_NEVER)
+		kb = b->spec.submit;
 	if ((c = sched_core_cmp_i64(ka, kb)) != 0)
 		return (c);
 	return (sched_core_cmp_tail(a, b));
@@ -253,7 +261,8 @@ sched_core_cmp_run_queue(const struct otree_node *x,
 
 	if (a->queue != b->queue)
 		return (a->queue < b->queue ? -1 : 1);
-	if ((c = sched_core_cmp_i64(a->first_start, b->first_start)) != 0)
+	if ((c = sched_core_cmp_i64(sched_core_held(a)->first_start,
+	    sched_core_held(b)->first_start)) != 0)
 		return (c);
 	return (sched_core_cmp_tail(a, b));
 }
@@ -514,7 +523,7 @@ sched_core_short(struct sched_core *core, const struct sched_cjob *p)
 static uint64_t
 sched_core_qservice(const struct sched_cjob *j)
 {
-	return ((uint64_t)j->executed * j->spec.gpus);
+	return ((uint64_t)sched_core_held(j)->executed * j->spec.gpus);
 }
 
 /* The queue a service level puts a job in. */
@@ -570,18 +579,19 @@ sched_core_arm_demotion(struct sched_core *core, struct sched_cjob *j)
 static void
 sched_core_arm_promotion(struct sched_core *core, struct sched_cjob *j)
 {
-	double	wait;
+	const struct sched_chold	*h = sched_core_held(j);
+	double				 wait;
 
 	if (core->conf.promote_knob <= 0 || j->queue == 0 ||
-	    j->executed <= 0) {
+	    h->executed <= 0) {
 		sched_core_timer_set(core, j, SCHED_NEVER);
 		return;
 	}
-	wait = ceil(core->conf.promote_knob * (double)j->executed);
+	wait = ceil(core->conf.promote_knob * (double)h->executed);
 	if (wait > 4e18)
 		sched_core_timer_set(core, j, SCHED_NEVER);
 	else
-		sched_core_timer_set(core, j, j->last_stop + (int64_t)wait);
+		sched_core_timer_set(core, j, h->last_stop + (int64_t)wait);
 }
 
 static void
@@ -598,7 +608,7 @@ sched_core_gindex(struct sched_core *core, struct sched_cjob *j)
 		delta = core->conf.thresholds[j->queue] -
 		    sched_core_qservice(j);
 	j->gindex = sched_gittins_index(core->samples, core->prefix,
-	    core->nsamples, j->attained, delta);
+	    core->nsamples, sched_core_held(j)->attained, delta);
 }
 
 /* Makes j pending (its state already left running or new). */
@@ -634,6 +644,7 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 {
 	const struct place_res	*r = &spec->res;
 	struct sched_cjob	*j;
+	struct sched_chold	*h;
 
 	if ((j = calloc(1, sizeof *j)) == NULL)
 		abort();
@@ -656,13 +667,21 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 		memcpy((void *)(uintptr_t)j->spec.nodes, spec->nodes,
 		    spec->nnodes * sizeof *spec->nodes);
 	}
-	j->attained = spec->attained;
-	j->executed = spec->executed;
-	j->total_executed = spec->total_executed;
-	j->first_start = spec->first_start;
-	j->last_stop = spec->last_stop;
-	j->promotions = spec->promotions;
-	j->preemptions = spec->preemptions;
+	/* A job that comes back with service (after a restart) or with a
+	 * last stop of its own has a run's record from the start. */
+	if (spec->attained != 0 || spec->executed != 0 ||
+	    spec->total_executed != 0 || spec->first_start != SCHED_NEVER ||
+	    spec->last_stop != spec->submit || spec->promotions != 0 ||
+	    spec->preemptions != 0) {
+		h = sched_core_hold(j);
+		h->attained = spec->attained;
+		h->executed = spec->executed;
+		h->total_executed = spec->total_executed;
+		h->first_start = spec->first_start;
+		h->last_stop = spec->last_stop;
+		h->promotions = spec->promotions;
+		h->preemptions = spec->preemptions;
+	}
 	if (spec->group != 0 && spec->group_cap > 0)
 		j->group = sched_group_join(&core->groups, spec->group,
 		    spec->group_cap);
@@ -720,8 +739,8 @@ sched_core_run(struct sched_core *core, struct sched_cjob *j,
 	j->state = SCHED_JOB_RUNNING;
 	j->reason = SCHED_REASON_NONE;
 	h->acct_since = now;
-	if (j->first_start == SCHED_NEVER)
-		j->first_start = now;
+	if (h->first_start == SCHED_NEVER)
+		h->first_start = now;
 	h->end_key = now + sched_core_remaining(j);
 	free(h->plan);
 	h->plan = NULL;
@@ -767,14 +786,15 @@ sched_core_adopt(struct sched_core *core, const struct sched_jobspec *spec,
 static void
 sched_core_account(struct sched_cjob *j, int64_t now)
 {
-	int64_t	dt = now - sched_core_held(j)->acct_since;
+	struct sched_chold	*h = sched_core_hold(j);
+	int64_t			 dt = now - h->acct_since;
 
 	if (dt <= 0)
 		return;
-	j->attained += (uint64_t)dt * j->spec.gpus;
-	j->executed += dt;
-	j->total_executed += dt;
-	sched_core_hold(j)->acct_since = now;
+	h->attained += (uint64_t)dt * j->spec.gpus;
+	h->executed += dt;
+	h->total_executed += dt;
+	h->acct_since = now;
 }
 
 /* Takes j off the running tree (it stops being a candidate victim). */
@@ -848,7 +868,7 @@ sched_core_stopped(struct sched_core *core, struct sched_cjob *j,
 		return;
 	sched_core_detach(core, j, now);
 	j->queue = sched_core_queue_of(core, sched_core_qservice(j));
-	j->last_stop = now;
+	sched_core_hold(j)->last_stop = now;
 	sched_core_enqueue(core, j);
 }
 
@@ -901,9 +921,9 @@ sched_core_timers(struct sched_core *core, int64_t now)
 			/* Promotion: back to Q0 with its counters reset. */
 			sched_core_dequeue(core, j);
 			j->queue = 0;
-			j->executed = 0;
-			j->last_stop = now;
-			j->promotions++;
+			j->hold->executed = 0;
+			j->hold->last_stop = now;
+			j->hold->promotions++;
 			core->npromoted++;
 			sched_core_enqueue(core, j);
 		}
@@ -1287,7 +1307,7 @@ sched_core_pass(struct sched_core *core, int64_t now,
 				cursor = otree_next(cursor);
 			sched_core_unrun(core, r);
 			r->state = SCHED_JOB_PREEMPTING;
-			r->preemptions++;
+			r->hold->preemptions++;
 			r->hold->waiter = p;
 			p->hold->waiting++;
 			TAILQ_INSERT_TAIL(&core->preempting, r, hold->pentry);
@@ -1372,43 +1392,46 @@ sched_cjob_queue(const struct sched_cjob *j)
 uint64_t
 sched_cjob_attained(const struct sched_cjob *j, int64_t now)
 {
-	int64_t	since = sched_core_held(j)->acct_since;
+	int64_t		since = sched_core_held(j)->acct_since;
+	uint64_t	attained = sched_core_held(j)->attained;
 
 	if (j->state == SCHED_JOB_PENDING || now <= since)
-		return (j->attained);
-	return (j->attained + (uint64_t)(now - since) * j->spec.gpus);
+		return (attained);
+	return (attained + (uint64_t)(now - since) * j->spec.gpus);
 }
 
 int64_t
 sched_cjob_total_executed(const struct sched_cjob *j, int64_t now)
 {
 	int64_t	since = sched_core_held(j)->acct_since;
+	int64_t	total = sched_core_held(j)->total_executed;
 
 	if (j->state == SCHED_JOB_PENDING || now <= since)
-		return (j->total_executed);
-	return (j->total_executed + (now - since));
+		return (total);
+	return (total + (now - since));
 }
 
 int64_t
 sched_cjob_executed(const struct sched_cjob *j, int64_t now)
 {
 	int64_t	since = sched_core_held(j)->acct_since;
+	int64_t	executed = sched_core_held(j)->executed;
 
 	if (j->state == SCHED_JOB_PENDING || now <= since)
-		return (j->executed);
-	return (j->executed + (now - since));
+		return (executed);
+	return (executed + (now - since));
 }
 
 uint32_t
 sched_cjob_promotions(const struct sched_cjob *j)
 {
-	return (j->promotions);
+	return (sched_core_held(j)->promotions);
 }
 
 uint32_t
 sched_cjob_preemptions(const struct sched_cjob *j)
 {
-	return (j->preemptions);
+	return (sched_core_held(j)->preemptions);
 }
 
 enum sched_reason
