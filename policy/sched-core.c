@@ -71,13 +71,14 @@ struct sched_chold {
 };
 
 /* Laid out for size, as a queue of 100,000 pending jobs holds 100,000 of
- * these: 64-bit members first, no holes. */
+ * these: 64-bit members first, and what only a job that ran has is apart
+ * (hold). */
 struct sched_cjob {
 	struct sched_cspec		 spec;
 	struct sched_group		*group;		/* NULL: no cap */
 	double				 gindex;	/* gittins, while pending */
 	uint64_t			 reason_pass;	/* the pass that set it */
-	struct sched_chold		*hold;		/* NULL: sched_chold_none */
+	struct sched_chold		*hold;		/* NULL: never ran */
 	enum sched_cjob_state		 state;
 	unsigned			 queue;
 	enum sched_reason		 reason;
@@ -174,7 +175,6 @@ sched_core_xalloc(void *p, size_t n, size_t size)
 
 #define JOB_OF(n, member) otree_entry(n, struct sched_cjob, member)
 #define HOLD_OF(n) otree_entry(n, struct sched_chold, tnode)
-
 
 static int
 sched_core_cmp_i64(int64_t a, int64_t b)

@@ -60,7 +60,7 @@ struct job_array {
 /* Laid out for size: 100,000 pending jobs are 100,000 of these (issue 15's
  * memory target). Pointers first, then 64-bit, then 32-bit members; what
  * runs leave and what arrays need are apart, and the strings are in str
- * after a table of where each starts, 16-bit offsets when they fit. */
+ * after a table of where each starts, in 8, 16 or 32 bits. */
 struct job {
 	uint64_t		 id;
 	struct job		*hnext;
@@ -86,11 +86,11 @@ struct job {
 	uint8_t			 width;		/* of an offset: 1, 2 or 4 */
 	/* JS_COUNT offsets of width bytes each (the smallest that holds
 	 * them), then the strings, each where its offset says past the
-	 * table; JS_NAME's is 0. The strings: argv is JSON text (listings show it), dependency
-	 * depend.h's text, array_spec as submitted with %N, req_nodes and
-	 * exclude_nodes -w and -x (names, ',' between), gpu_type
-	 * --gres=gpu:TYPE:N's, tasks_per_node "", "K" or "gpu"; '' for
-	 * none. */
+	 * table; JS_NAME's is 0. The strings: argv is JSON text (listings
+	 * show it), dependency depend.h's text, array_spec as submitted
+	 * with %N, req_nodes and exclude_nodes -w and -x (names, ','
+	 * between), gpu_type --gres=gpu:TYPE:N's, tasks_per_node "", "K" or
+	 * "gpu"; '' for none. */
 	char			 str[];
 };
 TAILQ_HEAD(job_list, job);
