@@ -78,7 +78,7 @@ struct sched_cjob {
 	struct sched_group		*group;		/* NULL: no cap */
 	double				 gindex;	/* gittins, while pending */
 	uint64_t			 reason_pass;	/* the pass that set it */
-	struct sched_chold		*hold;		/* NULL: never ran */
+	struct sched_chold		*hold;		/* NULL: none yet */
 	enum sched_cjob_state		 state;
 	unsigned			 queue;
 	enum sched_reason		 reason;
