@@ -221,25 +221,28 @@ node_record_read_lines(const char *path, enum node_record_kind kind,
 {
 	const char	*name = node_record_kind_name(kind);
 	size_t		 nlen = strlen(name), len, nlines = 0, i;
-	char		*buf, *p, *nl, **lines = NULL;
+	char		*buf, *p, *nl;
 	json_t		*rec = NULL;
+	struct {
+		const char	*text;	/* the record, past its kind */
+		size_t		 len;	/* to its newline; NULs and all */
+	}		*lines = NULL;
 
 	if ((buf = node_record_load(path, NODE_RECORD_FILE_MAX, &len, err,
 	    errlen)) == NULL)
 		return (NULL);
 	for (p = buf; (nl = memchr(p, '\n', len - (size_t)(p - buf))) != NULL;
 	    p = nl + 1) {
-		if ((size_t)(nl - p) > nlen && strncmp(p, name, nlen) == 0 &&
+		if ((size_t)(nl - p) > nlen && memcmp(p, name, nlen) == 0 &&
 		    p[nlen] == ' ') {
 			lines = xreallocarray(lines, nlines + 1, sizeof *lines);
-			lines[nlines++] = p;
+			lines[nlines].text = p + nlen + 1;
+			lines[nlines++].len = (size_t)(nl - p) - nlen - 1;
 		}
 	}
-	for (i = nlines; i > 0 && rec == NULL; i--) {
-		p = lines[i - 1] + nlen + 1;
-		nl = strchr(p, '\n');
-		rec = node_record_parse(path, p, (size_t)(nl - p), err, errlen);
-	}
+	for (i = nlines; i > 0 && rec == NULL; i--)
+		rec = node_record_parse(path, lines[i - 1].text,
+		    lines[i - 1].len, err, errlen);
 	if (nlines == 0) {
 		snprintf(err, errlen, "%s: no %s record", path, name);
 		errno = ENOENT;
