@@ -13,16 +13,16 @@
 #include "common/xmalloc.h"
 #include "daemon/controller/depend-wait.h"
 #include "daemon/controller/job.h"
+#include "daemon/controller/job-strs.h"
 #include "daemon/controller/node.h"
 
-/* The strings a job keeps from its row, in one block after the struct
- * (job_str); none changes once the job is made, but for a message that
- * job_set_end replaces. */
+/* The strings a job keeps from its row that are its own, in a block after
+ * the struct (job_str); the others, where it runs and as whom, are shared
+ * with the jobs that have the same (job-strs.h). None changes once the job
+ * is made, but for a message that job_set_end replaces. */
 enum job_str {
-	JS_NAME, JS_USER, JS_COMMAND, JS_ARGV, JS_WORKDIR, JS_STDOUT,
-	JS_STDERR, JS_MESSAGE, JS_ACCOUNT, JS_COMMENT, JS_DEPENDENCY,
-	JS_ARRAY_SPEC, JS_REQ_NODES, JS_EXCLUDE_NODES, JS_GPU_TYPE,
-	JS_TASKS_PER_NODE, JS_COUNT
+	JS_NAME, JS_ARGV, JS_MESSAGE, JS_COMMENT, JS_DEPENDENCY,
+	JS_ARRAY_SPEC, JS_COUNT
 };
 
 /* What a job's runs leave: none of it is set before its first start (or
@@ -69,6 +69,7 @@ struct job {
 	struct job_dep		*dep;		/* its dependency, parsed */
 	struct job_run		*run;		/* NULL: all members 0 */
 	struct job_array	*array;		/* NULL: not of an array */
+	const struct job_shared	*shared;	/* its strings others have */
 	uint64_t		 time_limit;
 	uint64_t		 mem;		/* MB a node; 0: not asked */
 	uint64_t		 mem_per_gpu;
@@ -84,13 +85,11 @@ struct job {
 	enum job_state		 state;
 	bool			 cancel_requested;
 	uint8_t			 width;		/* of an offset: 1, 2 or 4 */
-	/* JS_COUNT offsets of width bytes each (the smallest that holds
-	 * them), then the strings, each where its offset says past the
-	 * table; JS_NAME's is 0. The strings: argv is JSON text (listings
-	 * show it), dependency depend.h's text, array_spec as submitted
-	 * with %N, req_nodes and exclude_nodes -w and -x (names, ','
-	 * between), gpu_type --gres=gpu:TYPE:N's, tasks_per_node "", "K" or
-	 * "gpu"; '' for none. */
+	/* The block of its own strings (job-strs.h): argv is JSON text
+	 * (listings show it), dependency depend.h's text, array_spec as
+	 * submitted with %N; '' for none. Of the shared ones, req_nodes
+	 * and exclude_nodes are -w and -x (names, ',' between), gpu_type
+	 * --gres=gpu:TYPE:N's, tasks_per_node "", "K" or "gpu". */
 	char			 str[];
 };
 TAILQ_HEAD(job_list, job);
@@ -231,64 +230,40 @@ job_find(uint64_t id)
 	return (NULL);
 }
 
-/* Where each string of a job is in its row. */
+/* Where each string of a job is in its row: its own, and those it shares. */
 static const size_t job_str_member[JS_COUNT] = {
 	[JS_NAME] = offsetof(struct store_job, name),
-	[JS_USER] = offsetof(struct store_job, user),
-	[JS_COMMAND] = offsetof(struct store_job, command),
 	[JS_ARGV] = offsetof(struct store_job, argv),
-	[JS_WORKDIR] = offsetof(struct store_job, workdir),
-	[JS_STDOUT] = offsetof(struct store_job, stdout_path),
-	[JS_STDERR] = offsetof(struct store_job, stderr_path),
 	[JS_MESSAGE] = offsetof(struct store_job, message),
-	[JS_ACCOUNT] = offsetof(struct store_job, account),
 	[JS_COMMENT] = offsetof(struct store_job, comment),
 	[JS_DEPENDENCY] = offsetof(struct store_job, dependency),
 	[JS_ARRAY_SPEC] = offsetof(struct store_job, array_spec),
-	[JS_REQ_NODES] = offsetof(struct store_job, req_nodes),
-	[JS_EXCLUDE_NODES] = offsetof(struct store_job, exclude_nodes),
-	[JS_GPU_TYPE] = offsetof(struct store_job, gpu_type),
-	[JS_TASKS_PER_NODE] = offsetof(struct store_job, tasks_per_node),
+};
+static const size_t job_shared_member[JSH_COUNT] = {
+	[JSH_USER] = offsetof(struct store_job, user),
+	[JSH_COMMAND] = offsetof(struct store_job, command),
+	[JSH_WORKDIR] = offsetof(struct store_job, workdir),
+	[JSH_STDOUT] = offsetof(struct store_job, stdout_path),
+	[JSH_STDERR] = offsetof(struct store_job, stderr_path),
+	[JSH_ACCOUNT] = offsetof(struct store_job, account),
+	[JSH_REQ_NODES] = offsetof(struct store_job, req_nodes),
+	[JSH_EXCLUDE_NODES] = offsetof(struct store_job, exclude_nodes),
+	[JSH_GPU_TYPE] = offsetof(struct store_job, gpu_type),
+	[JSH_TASKS_PER_NODE] = offsetof(struct store_job, tasks_per_node),
 };
 
-/* String k of j. */
+/* The string member at off of row r. */
+static const char **
+job_row_str(const struct store_job *r, size_t off)
+{
+	return ((const char **)(void *)((char *)(uintptr_t)r + off));
+}
+
+/* String k of j's own. */
 static const char *
 job_str(const struct job *j, enum job_str k)
 {
-	const char	*table = j->str, *text = j->str + JS_COUNT * j->width;
-	uint32_t	 o32;
-	uint16_t	 o16;
-
-	switch (j->width) {
-	case 1:
-		return (text + (uint8_t)table[k]);
-	case 2:
-		memcpy(&o16, table + k * sizeof o16, sizeof o16);
-		return (text + o16);
-	default:
-		memcpy(&o32, table + k * sizeof o32, sizeof o32);
-		return (text + o32);
-	}
-}
-
-/* Sets offset k of j's table, of j->width bytes. */
-static void
-job_str_set_off(struct job *j, enum job_str k, size_t off)
-{
-	uint32_t	o32 = (uint32_t)off;
-	uint16_t	o16 = (uint16_t)off;
-
-	switch (j->width) {
-	case 1:
-		j->str[k] = (char)(uint8_t)off;
-		break;
-	case 2:
-		memcpy(j->str + k * sizeof o16, &o16, sizeof o16);
-		break;
-	default:
-		memcpy(j->str + k * sizeof o32, &o32, sizeof o32);
-		break;
-	}
+	return (strs_get(j->str, j->width, JS_COUNT, k));
 }
 
 static const struct job_run	job_run_none;
@@ -323,38 +298,29 @@ job_run_free(struct job *j)
 struct job *
 job_create(const struct store_job *r)
 {
-	const char	*src[JS_COUNT];
-	size_t		 len[JS_COUNT], total = 0, width, b;
-	struct job	*j, *at;
-	struct array_set spec;
-	char		 err[256];
-	int		 k;
+	const char		*src[JS_COUNT], *shared[JSH_COUNT];
+	struct strs_plan	 plan;
+	size_t			 size, b;
+	struct job		*j, *at;
+	struct array_set	 spec;
+	char			 err[256];
+	int			 k;
 
 	for (k = 0; k < JS_COUNT; k++)
-		src[k] = *(const char *const *)(const void *)((const char *)r +
-		    job_str_member[k]);
+		src[k] = *job_row_str(r, job_str_member[k]);
 	if (src[JS_ARGV] == NULL)
 		src[JS_ARGV] = "[]";
-	/* One allocation for the job and its strings: a listing walks every
-	 * job, and strings next to their job cost no extra cache misses.
-	 * They came in one request (FRAME_MAX_REQUEST, 1 MB), so 32-bit
-	 * offsets hold them; most jobs' fit in 8 bits, nearly all in 16.
-	 * Every offset is below the total. */
-	for (k = 0; k < JS_COUNT; k++) {
-		len[k] = src[k] != NULL ? strlen(src[k]) : 0;
-		total += len[k] + 1;
-	}
-	width = total <= UINT8_MAX + 1 ? 1 : total <= UINT16_MAX + 1 ? 2 : 4;
-	j = xcalloc(1, offsetof(struct job, str) + JS_COUNT * width + total);
-	j->width = (uint8_t)width;
-	total = 0;
-	for (k = 0; k < JS_COUNT; k++) {
-		job_str_set_off(j, k, total);
-		if (len[k] > 0)
-			memcpy(j->str + JS_COUNT * width + total, src[k],
-			    len[k]);
-		total += len[k] + 1;
-	}
+	for (k = 0; k < JSH_COUNT; k++)
+		shared[k] = *job_row_str(r, job_shared_member[k]);
+	/* One allocation for the job and its own strings: a listing walks
+	 * every job, and strings next to their job cost no extra cache
+	 * misses. They came in one request (FRAME_MAX_REQUEST, 1 MB), so
+	 * 32-bit offsets hold them; most jobs' fit in 8 bits. */
+	size = strs_plan(src, JS_COUNT, &plan);
+	j = xcalloc(1, offsetof(struct job, str) + size);
+	strs_fill(j->str, src, JS_COUNT, &plan);
+	j->width = plan.width;
+	j->shared = job_shared_get(shared);
 	j->id = r->id;
 	j->num_nodes = r->num_nodes;
 	j->cpus_per_gpu = r->cpus_per_gpu;
@@ -501,6 +467,7 @@ job_free(struct job *j)
 	TAILQ_REMOVE(&job_all, j, all);
 	job_run_free(j);
 	job_dep_free(j->dep);
+	job_shared_put(j->shared);
 	if (j->array != NULL) {
 		job_set_array_tasks(j, NULL);
 		free(j->array);
@@ -569,8 +536,10 @@ job_to_row(const struct job *j, struct store_job *r)
 	r->exit_code = run->exit_code;
 	r->signal = run->signal;
 	for (k = 0; k < JS_COUNT; k++)
-		*(const char **)(void *)((char *)r + job_str_member[k]) =
-		    job_str(j, k);
+		*job_row_str(r, job_str_member[k]) = job_str(j, k);
+	for (k = 0; k < JSH_COUNT; k++)
+		*job_row_str(r, job_shared_member[k]) =
+		    job_shared_str(j->shared, k);
 	if (run->message != NULL)
 		r->message = run->message;
 	r->array_job_id = job_array_job_id(j);
@@ -604,7 +573,8 @@ job_to_row(const struct job *j, struct store_job *r)
 uint64_t	 job_id(const struct job *j) { return (j->id); }
 enum job_state	 job_state(const struct job *j) { return (j->state); }
 const char	*job_name(const struct job *j) { return (job_str(j, JS_NAME)); }
-const char	*job_user(const struct job *j) { return (job_str(j, JS_USER)); }
+const char	*job_user(const struct job *j)
+		     { return (job_shared_str(j->shared, JSH_USER)); }
 uint32_t	 job_uid(const struct job *j) { return (j->uid); }
 uint32_t	 job_gpus(const struct job *j) { return (j->gpus); }
 uint64_t	 job_time_limit(const struct job *j) { return (j->time_limit); }
@@ -660,11 +630,11 @@ int		 job_array_task_id(const struct job *j)
 const char	*job_array_spec(const struct job *j)
 		     { return (job_str(j, JS_ARRAY_SPEC)); }
 const char	*job_req_nodes(const struct job *j)
-		     { return (job_str(j, JS_REQ_NODES)); }
+		     { return (job_shared_str(j->shared, JSH_REQ_NODES)); }
 const char	*job_exclude_nodes(const struct job *j)
-		     { return (job_str(j, JS_EXCLUDE_NODES)); }
+		     { return (job_shared_str(j->shared, JSH_EXCLUDE_NODES)); }
 const char	*job_gpu_type(const struct job *j)
-		     { return (job_str(j, JS_GPU_TYPE)); }
+		     { return (job_shared_str(j->shared, JSH_GPU_TYPE)); }
 uint32_t	 job_num_nodes(const struct job *j) { return (j->num_nodes); }
 uint32_t	 job_master_port(const struct job *j)
 		     { return (job_run_const(j)->master_port); }
@@ -690,7 +660,7 @@ job_set_master_port(struct job *j, uint32_t port)
 		job_run_set(j)->master_port = port;
 }
 const char	*job_tasks_per_node(const struct job *j)
-		     { return (job_str(j, JS_TASKS_PER_NODE)); }
+		     { return (job_shared_str(j->shared, JSH_TASKS_PER_NODE)); }
 
 uint32_t
 job_tasks_fixed(const char *t)

@@ -1,0 +1,206 @@
+/* job-strs.c: blocks of strings, and the blocks jobs share (job-strs.h). */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/xmalloc.h"
+#include "daemon/controller/job-strs.h"
+
+size_t
+strs_plan(const char *const *src, size_t n, struct strs_plan *p)
+{
+	size_t	k;
+
+	p->text = 0;
+	for (k = 0; k < n; k++) {
+		p->len[k] = src[k] != NULL ? strlen(src[k]) : 0;
+		p->text += p->len[k] + 1;
+	}
+	/* Every offset is below the text's size. */
+	p->width = p->text <= UINT8_MAX + 1 ? 1 :
+	    p->text <= UINT16_MAX + 1 ? 2 : 4;
+	return (n * p->width + p->text);
+}
+
+void
+strs_fill(char *block, const char *const *src, size_t n,
+    const struct strs_plan *p)
+{
+	char		*text = block + n * p->width;
+	size_t		 k, off = 0;
+	uint32_t	 o32;
+	uint16_t	 o16;
+
+	for (k = 0; k < n; k++) {
+		switch (p->width) {
+		case 1:
+			block[k] = (char)(uint8_t)off;
+			break;
+		case 2:
+			o16 = (uint16_t)off;
+			memcpy(block + k * sizeof o16, &o16, sizeof o16);
+			break;
+		default:
+			o32 = (uint32_t)off;
+			memcpy(block + k * sizeof o32, &o32, sizeof o32);
+			break;
+		}
+		if (p->len[k] > 0)
+			memcpy(text + off, src[k], p->len[k]);
+		text[off + p->len[k]] = '\0';
+		off += p->len[k] + 1;
+	}
+}
+
+const char *
+strs_get(const char *block, uint8_t width, size_t n, size_t k)
+{
+	const char	*text = block + n * width;
+	uint32_t	 o32;
+	uint16_t	 o16;
+
+	switch (width) {
+	case 1:
+		return (text + (uint8_t)block[k]);
+	case 2:
+		memcpy(&o16, block + k * sizeof o16, sizeof o16);
+		return (text + o16);
+	default:
+		memcpy(&o32, block + k * sizeof o32, sizeof o32);
+		return (text + o32);
+	}
+}
+
+/* A shared block: in a hash of them by its strings, chained; freed when no
+ * job counts in it. */
+struct job_shared {
+	struct job_shared	*next;
+	uint32_t		 hash;
+	uint32_t		 refs;
+	uint8_t			 width;
+	char			 block[];
+};
+
+static struct job_shared	**shared_hash;
+static size_t			  shared_size;	/* buckets, a power of two */
+static size_t			  shared_count, shared_refs;
+
+/* FNV-1a over each string and the NUL after it. */
+static uint32_t
+shared_hash_of(const char *const *src)
+{
+	uint32_t	 h = 2166136261u;
+	const char	*s;
+	size_t		 k;
+
+	for (k = 0; k < JSH_COUNT; k++) {
+		for (s = src[k] != NULL ? src[k] : ""; *s != '\0'; s++)
+			h = (h ^ (uint8_t)*s) * 16777619u;
+		h *= 16777619u;
+	}
+	return (h);
+}
+
+static bool
+shared_equal(const struct job_shared *s, const char *const *src)
+{
+	size_t	k;
+
+	for (k = 0; k < JSH_COUNT; k++) {
+		if (strcmp(job_shared_str(s, k), src[k] != NULL ? src[k] : "")
+		    != 0)
+			return (false);
+	}
+	return (true);
+}
+
+static void
+shared_grow(void)
+{
+	struct job_shared	**old = shared_hash, *s, *next;
+	size_t			  oldsize = shared_size, i, b;
+
+	shared_size = oldsize == 0 ? 64 : oldsize * 2;
+	shared_hash = xcalloc(shared_size, sizeof *shared_hash);
+	for (i = 0; i < oldsize; i++) {
+		for (s = old[i]; s != NULL; s = next) {
+			next = s->next;
+			b = s->hash & (shared_size - 1);
+			s->next = shared_hash[b];
+			shared_hash[b] = s;
+		}
+	}
+	free(old);
+}
+
+const struct job_shared *
+job_shared_get(const char *const *src)
+{
+	struct job_shared	*s;
+	struct strs_plan	 plan;
+	uint32_t		 h = shared_hash_of(src);
+	size_t			 size, b;
+
+	if (shared_size > 0) {
+		for (s = shared_hash[h & (shared_size - 1)]; s != NULL;
+		    s = s->next) {
+			if (s->hash == h && shared_equal(s, src)) {
+				s->refs++;
+				shared_refs++;
+				return (s);
+			}
+		}
+	}
+	if (shared_count + 1 > shared_size)
+		shared_grow();
+	size = strs_plan(src, JSH_COUNT, &plan);
+	s = xmalloc(offsetof(struct job_shared, block) + size);
+	strs_fill(s->block, src, JSH_COUNT, &plan);
+	s->width = plan.width;
+	s->hash = h;
+	s->refs = 1;
+	b = h & (shared_size - 1);
+	s->next = shared_hash[b];
+	shared_hash[b] = s;
+	shared_count++;
+	shared_refs++;
+	return (s);
+}
+
+void
+job_shared_put(const struct job_shared *cs)
+{
+	struct job_shared	**p, *s;
+
+	if (cs == NULL)
+		return;
+	/* Found in its chain, not cast: the block is the hash's. */
+	for (p = &shared_hash[cs->hash & (shared_size - 1)]; *p != cs;
+	    p = &(*p)->next)
+		;
+	s = *p;
+	shared_refs--;
+	if (--s->refs > 0)
+		return;
+	*p = s->next;
+	free(s);
+	if (--shared_count == 0) {
+		free(shared_hash);
+		shared_hash = NULL;
+		shared_size = 0;
+	}
+}
+
+const char *
+job_shared_str(const struct job_shared *s, enum job_shared_str k)
+{
+	return (strs_get(s->block, s->width, JSH_COUNT, k));
+}
+
+size_t
+job_shared_count(size_t *refs)
+{
+	if (refs != NULL)
+		*refs = shared_refs;
+	return (shared_count);
+}

@@ -1,0 +1,185 @@
+/* job-strs-test.c: blocks of strings and the blocks jobs share. A block
+ * reads back every string it was made of, with offsets of 8 bits up to
+ * 256 bytes of text, 16 bits up to 65,536 and 32 bits past that; jobs
+ * whose shared strings are all the same hold one block, counted, and a
+ * job differing in any one string (or in where a string ends) holds its
+ * own; the last job counted out frees it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemon/controller/job-strs.h"
+#include "tests/unit/tap.h"
+
+/* Makes a block of n strings, checks each reads back, returns its width. */
+static int
+roundtrip(const char *const *src, size_t n, const char *what)
+{
+	struct strs_plan	 plan;
+	size_t			 size = strs_plan(src, n, &plan), k;
+	char			*block = malloc(size);
+	int			 bad = 0;
+
+	memset(block, 0x55, size);
+	strs_fill(block, src, n, &plan);
+	for (k = 0; k < n; k++) {
+		if (strcmp(strs_get(block, plan.width, n, k),
+		    src[k] != NULL ? src[k] : "") != 0)
+			bad++;
+	}
+	ok(bad == 0, "%s: every string reads back", what);
+	free(block);
+	return (plan.width);
+}
+
+/* n strings, the last of len bytes, the others one byte: text of
+ * 2 * (n - 1) + len + 1 bytes. */
+static int
+sized(size_t n, size_t len, const char *what)
+{
+	const char	*src[STRS_MAX];
+	char		*big = malloc(len + 1);
+	size_t		 k;
+	int		 w;
+
+	memset(big, 'x', len);
+	big[len] = '\0';
+	for (k = 0; k + 1 < n; k++)
+		src[k] = k % 2 == 0 ? "a" : "b";
+	src[n - 1] = big;
+	big[0] = 'y';
+	w = roundtrip(src, n, what);
+	free(big);
+	return (w);
+}
+
+static void
+test_blocks(void)
+{
+	const char	*src[] = { "bench", NULL, "", "[\"a\",\"b\"]", "x" };
+
+	is_int(roundtrip(src, 5, "short"), 1, "short strings: 8-bit offsets");
+	/* 6 strings: 5 of 2 bytes, the last of len + 1. */
+	is_int(sized(6, 245, "256 bytes"), 1, "256 bytes of text: 8 bits");
+	is_int(sized(6, 246, "257 bytes"), 2, "257 bytes of text: 16 bits");
+	is_int(sized(6, 65525, "65,536 bytes"), 2,
+	    "65,536 bytes of text: 16 bits");
+	is_int(sized(6, 65526, "65,537 bytes"), 4,
+	    "65,537 bytes of text: 32 bits");
+	is_int(sized(16, 200000, "200,000 bytes"), 4,
+	    "16 strings, the last past 65,536: 32 bits");
+}
+
+/* A set of shared strings, string k being "v<k>" but for k == which. */
+static void
+set(const char **src, char (*buf)[32], int which, const char *value)
+{
+	int	k;
+
+	for (k = 0; k < JSH_COUNT; k++) {
+		snprintf(buf[k], sizeof buf[k], "v%d", k);
+		src[k] = k == which ? value : buf[k];
+	}
+}
+
+#define MANY	200000
+
+static void
+test_shared(void)
+{
+	const struct job_shared	*a, *b, *c, *d, *e, **many;
+	const char		*src[JSH_COUNT];
+	char			 buf[JSH_COUNT][32], name[32];
+	size_t			 refs, i;
+	uint32_t		 seed;
+	int			 k, bad = 0;
+
+	set(src, buf, -1, NULL);
+	a = job_shared_get(src);
+	b = job_shared_get(src);
+	ok(a == b, "the same strings: one block");
+	is_int(job_shared_count(&refs), 1, "one block in use");
+	is_int(refs, 2, "counted for two jobs");
+	for (k = 0; k < JSH_COUNT; k++) {
+		if (strcmp(job_shared_str(a, k), buf[k]) != 0)
+			bad++;
+	}
+	is_int(bad, 0, "each shared string reads back");
+
+	/* One string other: another block, for every string. */
+	for (k = 0; k < JSH_COUNT; k++) {
+		set(src, buf, k, "other");
+		c = job_shared_get(src);
+		if (c == a || strcmp(job_shared_str(c, k), "other") != 0)
+			bad++;
+		job_shared_put(c);
+	}
+	is_int(bad, 0, "a job differing in any one string has its own");
+	is_int(job_shared_count(NULL), 1, "each freed with its only job");
+
+	/* Where strings end counts: "ab","c" is not "a","bc". */
+	set(src, buf, -1, NULL);
+	src[JSH_USER] = "ab";
+	src[JSH_COMMAND] = "c";
+	c = job_shared_get(src);
+	src[JSH_USER] = "a";
+	src[JSH_COMMAND] = "bc";
+	d = job_shared_get(src);
+	ok(c != d, "the same text split otherwise: two blocks");
+	is_str(job_shared_str(d, JSH_USER), "a", "the second's user");
+	is_str(job_shared_str(c, JSH_USER), "ab", "the first's user");
+
+	/* NULL reads as "", and is the same as "". */
+	set(src, buf, JSH_ACCOUNT, NULL);
+	e = job_shared_get(src);
+	set(src, buf, JSH_ACCOUNT, "");
+	ok(job_shared_get(src) == e, "NULL and \"\" are the same string");
+	is_str(job_shared_str(e, JSH_ACCOUNT), "", "NULL reads as \"\"");
+	job_shared_put(e);
+	job_shared_put(e);
+	job_shared_put(c);
+	job_shared_put(d);
+
+	/* Many blocks (the hash grows), each with its own strings: 200,000
+	 * make a few pairs whose 32-bit hashes are the same, which must
+	 * still be told apart by their strings. */
+	many = calloc(MANY, sizeof *many);
+	seed = tap_seed;
+	for (i = 0; i < MANY; i++) {
+		snprintf(name, sizeof name, "/home/u%zu/%08x", i,
+		    (unsigned)tap_rand());
+		set(src, buf, JSH_WORKDIR, name);
+		many[i] = job_shared_get(src);
+	}
+	is_int(job_shared_count(NULL), MANY + 1,
+	    "200,000 directories: 200,000 more blocks");
+	tap_seed = seed;
+	for (i = 0; i < MANY; i++) {
+		snprintf(name, sizeof name, "/home/u%zu/%08x", i,
+		    (unsigned)tap_rand());
+		set(src, buf, JSH_WORKDIR, name);
+		if (job_shared_get(src) != many[i] ||
+		    strcmp(job_shared_str(many[i], JSH_WORKDIR), name) != 0)
+			bad++;
+	}
+	is_int(bad, 0, "each found again, with its own directory");
+	for (i = 0; i < MANY; i++) {
+		job_shared_put(many[i]);
+		job_shared_put(many[i]);
+	}
+	free(many);
+	is_int(job_shared_count(&refs), 1, "all freed with their jobs");
+	is_int(refs, 2, "the first block still counted twice");
+	job_shared_put(a);
+	job_shared_put(b);
+	is_int(job_shared_count(&refs), 0, "the last job out frees it");
+	is_int(refs, 0, "no job counted");
+}
+
+int
+main(void)
+{
+	test_blocks();
+	test_shared();
+	return (tap_done());
+}
