@@ -77,11 +77,11 @@ struct sched_cjob {
 	struct sched_cspec		 spec;
 	struct sched_group		*group;		/* NULL: no cap */
 	double				 gindex;	/* gittins, while pending */
-	uint64_t			 reason_pass;	/* the pass that set it */
 	struct sched_chold		*hold;		/* NULL: none yet */
-	enum sched_cjob_state		 state;
-	unsigned			 queue;
-	enum sched_reason		 reason;
+	uint32_t			 reason_pass;	/* the pass that set it */
+	uint8_t				 state;		/* sched_cjob_state */
+	uint8_t				 queue;		/* < SCHED_MAX_QUEUES */
+	uint8_t				 reason;	/* sched_reason */
 	struct otree_node		 qnode;		/* pending or running */
 };
 TAILQ_HEAD(sched_cjobs, sched_cjob);
@@ -147,7 +147,9 @@ struct sched_core {
 	/* Pending jobs by size (the last bucket: that size or more), so a
 	 * pass knows when no job left could use the GPUs still free. */
 	size_t			 psize[SCHED_MAX_GPUS_PER_NODE + 1];
-	uint64_t		 npass;
+	/* Passes so far, modulo 2^32: a job's reason_pass only tells
+	 * whether the last pass reached it. */
+	uint32_t		 npass;
 	uint64_t		 npromoted;	/* promotions, in all */
 	enum sched_reason	 tail_reason;	/* of jobs a pass did not reach */
 	struct sched_action	*acts;
@@ -560,7 +562,7 @@ sched_core_arm_demotion(struct sched_core *core, struct sched_cjob *j)
 	uint64_t	left;
 	int64_t		ms;
 
-	if (j->queue + 1 >= core->nqueues) {
+	if (j->queue + 1u >= core->nqueues) {
 		sched_core_timer_set(core, j, SCHED_NEVER);
 		return;
 	}
@@ -603,7 +605,7 @@ sched_core_gindex(struct sched_core *core, struct sched_cjob *j)
 		return;
 	/* The quantum is the service left in the job's queue: discretized
 	 * Gittins asks how likely the job is to finish before demotion. */
-	if (j->queue + 1 < core->nqueues &&
+	if (j->queue + 1u < core->nqueues &&
 	    sched_core_qservice(j) < core->conf.thresholds[j->queue])
 		delta = core->conf.thresholds[j->queue] -
 		    sched_core_qservice(j);
@@ -1230,6 +1232,7 @@ sched_core_pass(struct sched_core *core, int64_t now,
 	size_t			 left[SCHED_MAX_GPUS_PER_NODE + 1];
 	size_t			 got, k, i;
 	unsigned		 minsize, b;
+	enum sched_reason	 why;
 
 	core->nacts = 0;
 	core->nheld = 0;
@@ -1268,7 +1271,9 @@ sched_core_pass(struct sched_core *core, int64_t now,
 		}
 		if (free_now < p->spec.gpus)
 			p->reason = SCHED_REASON_RESOURCES;
-		else if (!sched_core_missed(core, p, &p->reason)) {
+		else if (sched_core_missed(core, p, &why))
+			p->reason = why;
+		else {
 			if ((got = sched_core_find(core, p)) > 0) {
 				sched_core_dequeue(core, p);
 				sched_core_run(core, p, core->scratch, got,
@@ -1380,7 +1385,7 @@ sched_cjob_id(const struct sched_cjob *j)
 enum sched_cjob_state
 sched_cjob_state(const struct sched_cjob *j)
 {
-	return (j->state);
+	return ((enum sched_cjob_state)j->state);
 }
 
 unsigned
@@ -1447,7 +1452,7 @@ sched_cjob_reason(const struct sched_core *core, const struct sched_cjob *j)
 	 * the reason the pass stopped for. */
 	if (j->reason_pass != core->npass)
 		return (core->tail_reason);
-	return (j->reason);
+	return ((enum sched_reason)j->reason);
 }
 
 const struct place_alloc *

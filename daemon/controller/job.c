@@ -82,7 +82,7 @@ struct job {
 	uint32_t		 num_nodes;	/* -N; 0: any */
 	uint32_t		 cpus_per_gpu;	/* 0: not asked */
 	uint32_t		 cpus_per_task;
-	enum job_state		 state;
+	uint8_t			 state;		/* enum job_state */
 	bool			 cancel_requested;
 	uint8_t			 width;		/* of an offset: 1, 2 or 4 */
 	/* The block of its own strings (job-strs.h): argv is JSON text
@@ -355,7 +355,7 @@ job_create(const struct store_job *r)
 	}
 	j->uid = r->uid;
 	j->gid = r->gid;
-	j->state = r->state;
+	j->state = (uint8_t)r->state;
 	j->reason = job_reason_intern(r->reason);
 	j->gpus = r->gpus;
 	j->time_limit = r->time_limit;
@@ -571,7 +571,8 @@ job_to_row(const struct job *j, struct store_job *r)
 }
 
 uint64_t	 job_id(const struct job *j) { return (j->id); }
-enum job_state	 job_state(const struct job *j) { return (j->state); }
+enum job_state	 job_state(const struct job *j)
+		     { return ((enum job_state)j->state); }
 const char	*job_name(const struct job *j) { return (job_str(j, JS_NAME)); }
 const char	*job_user(const struct job *j)
 		     { return (job_shared_str(j->shared, JSH_USER)); }
@@ -792,7 +793,7 @@ job_set_state(struct job *j, enum job_state s)
 	job_counts[s]++;
 	job_waiting_add(j, j->state, -1);
 	job_waiting_add(j, s, 1);
-	j->state = s;
+	j->state = (uint8_t)s;
 }
 
 /* Frees the parts of the last run and what their nodes said. */
