@@ -1,8 +1,6 @@
-/* job.c: the in-memory job table. A hash by id and a list of active jobs in
- * id order (listings). The order pending jobs run in is the scheduling
- * core's (schedule.c). */
-#include <sys/queue.h>
-
+/* job.c: the in-memory job table: the jobs not yet finished, in an array
+ * in id order (found by a binary search, walked by listings). The order
+ * pending jobs run in is the scheduling core's (schedule.c). */
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -63,8 +61,6 @@ struct job_array {
  * after a table of where each starts, in 8, 16 or 32 bits. */
 struct job {
 	uint64_t		 id;
-	struct job		*hnext;
-	TAILQ_ENTRY(job)	 all;
 	const char		*reason;	/* job_reasons' */
 	struct job_dep		*dep;		/* its dependency, parsed */
 	struct job_run		*run;		/* NULL: all members 0 */
@@ -82,6 +78,7 @@ struct job {
 	uint32_t		 num_nodes;	/* -N; 0: any */
 	uint32_t		 cpus_per_gpu;	/* 0: not asked */
 	uint32_t		 cpus_per_task;
+	uint32_t		 slot;		/* in job_tab */
 	uint8_t			 state;		/* enum job_state */
 	bool			 cancel_requested;
 	uint8_t			 width;		/* of an offset: 1, 2 or 4 */
@@ -92,14 +89,16 @@ struct job {
 	 * --gres=gpu:TYPE:N's, tasks_per_node "", "K" or "gpu". */
 	char			 str[];
 };
-TAILQ_HEAD(job_list, job);
 
 static void	job_parts_free(struct job *);
 static void	job_load_add(struct job *);
 
-static struct job_list	  job_all = TAILQ_HEAD_INITIALIZER(job_all);
-static struct job	**job_hash;
-static size_t		  job_hash_size;	/* buckets, a power of two */
+/* Every job, in id order. A job freed leaves a hole (NULL) until the holes
+ * are a quarter of the table, which is then closed up (job_tab_close): a
+ * hole costs a search a pointer's read, closing them touches every job. */
+static struct job	**job_tab;
+static size_t		  job_tab_len, job_tab_size, job_tab_holes;
+static uint64_t		  job_tab_max;	/* the largest id ever in it */
 static size_t		  job_total;
 static size_t		  job_counts[JOB_STATE_COUNT];
 /* Between job_load_begin and job_load_end: the jobs made, with their ids
@@ -189,43 +188,113 @@ job_reason_intern(const char *s)
 	return (job_reasons[0]);
 }
 
+/* The first slot from i on that holds a job, end if none before it. */
 static size_t
-job_bucket(uint64_t id)
+job_tab_skip(size_t i, size_t end)
 {
-	/* Ids are sequential, so the low bits already spread well. */
-	return ((size_t)(id * 0x9E3779B97F4A7C15ULL >> 20) &
-	    (job_hash_size - 1));
+	while (i < end && job_tab[i] == NULL)
+		i++;
+	return (i);
+}
+
+/* Moves every job down over the holes. */
+static void
+job_tab_close(void)
+{
+	size_t	i, n = 0;
+
+	for (i = 0; i < job_tab_len; i++) {
+		if (job_tab[i] == NULL)
+			continue;
+		if (n != i) {
+			job_tab[n] = job_tab[i];
+			job_tab[n]->slot = (uint32_t)n;
+		}
+		n++;
+	}
+	job_tab_len = n;
+	job_tab_holes = 0;
+}
+
+/* The first slot whose job's id is id or more, in a table with no holes. */
+static size_t
+job_tab_lower(uint64_t id)
+{
+	size_t	lo = 0, hi = job_tab_len, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (job_tab[mid]->id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (lo);
+}
+
+/* Puts j in its place: the end, as ids grow, but while loading (then
+ * job_load_end sorts) or for a job older than the newest. */
+static void
+job_tab_add(struct job *j)
+{
+	size_t	at, i;
+
+	if (job_tab_len == job_tab_size) {
+		if (job_tab_holes > 0)
+			job_tab_close();
+		if (job_tab_len == job_tab_size) {
+			job_tab_size = job_tab_size * 2 + 1024;
+			job_tab = xreallocarray(job_tab, job_tab_size,
+			    sizeof *job_tab);
+		}
+	}
+	at = job_tab_len;
+	if (j->id < job_tab_max && !job_loading) {
+		job_tab_close();
+		at = job_tab_lower(j->id);
+		memmove(&job_tab[at + 1], &job_tab[at],
+		    (job_tab_len - at) * sizeof *job_tab);
+		for (i = at + 1; i <= job_tab_len; i++)
+			job_tab[i]->slot = (uint32_t)i;
+	}
+	if (j->id > job_tab_max)
+		job_tab_max = j->id;
+	job_tab[at] = j;
+	j->slot = (uint32_t)at;
+	job_tab_len++;
 }
 
 static void
-job_hash_grow(void)
+job_tab_remove(struct job *j)
 {
-	struct job	**old = job_hash, *j, *next;
-	size_t		  oldsize = job_hash_size, i, b;
-
-	job_hash_size = oldsize == 0 ? 1024 : oldsize * 2;
-	job_hash = xcalloc(job_hash_size, sizeof *job_hash);
-	for (i = 0; i < oldsize; i++) {
-		for (j = old[i]; j != NULL; j = next) {
-			next = j->hnext;
-			b = job_bucket(j->id);
-			j->hnext = job_hash[b];
-			job_hash[b] = j;
-		}
+	job_tab[j->slot] = NULL;
+	job_tab_holes++;
+	while (job_tab_len > 0 && job_tab[job_tab_len - 1] == NULL) {
+		job_tab_len--;
+		job_tab_holes--;
 	}
-	free(old);
+	if (job_tab_holes > 0 && job_tab_holes >= job_tab_len / 4)
+		job_tab_close();
 }
 
 struct job *
 job_find(uint64_t id)
 {
-	struct job	*j;
+	size_t	lo = 0, hi = job_tab_len, mid, at;
 
-	if (job_hash_size == 0)
-		return (NULL);
-	for (j = job_hash[job_bucket(id)]; j != NULL; j = j->hnext) {
-		if (j->id == id)
-			return (j);
+	/* A binary search in which a probe landing on a hole reads the
+	 * first job after it, before hi. */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		at = job_tab_skip(mid, hi);
+		if (at == hi)
+			hi = mid;
+		else if (job_tab[at]->id == id)
+			return (job_tab[at]);
+		else if (job_tab[at]->id < id)
+			lo = at + 1;
+		else
+			hi = mid;
 	}
 	return (NULL);
 }
@@ -300,8 +369,8 @@ job_create(const struct store_job *r)
 {
 	const char		*src[JS_COUNT], *shared[JSH_COUNT];
 	struct strs_plan	 plan;
-	size_t			 size, b;
-	struct job		*j, *at;
+	size_t			 size;
+	struct job		*j;
 	struct array_set	 spec;
 	char			 err[256];
 	int			 k;
@@ -366,24 +435,10 @@ job_create(const struct store_job *r)
 	j->sched.ckpt_signal = r->ckpt_signal;
 	j->sched.ckpt_grace = r->ckpt_grace;
 
-	if (job_total + 1 > job_hash_size)
-		job_hash_grow();
-	b = job_bucket(j->id);
-	j->hnext = job_hash[b];
-	job_hash[b] = j;
+	job_tab_add(j);
 	job_total++;
 	job_counts[j->state]++;
 	job_waiting_add(j, j->state, 1);
-
-	/* Ids grow, so this is the tail except when loading out of order. */
-	TAILQ_FOREACH_REVERSE(at, &job_all, job_list, all) {
-		if (at->id < j->id || job_loading)
-			break;
-	}
-	if (at == NULL)
-		TAILQ_INSERT_HEAD(&job_all, j, all);
-	else
-		TAILQ_INSERT_AFTER(&job_all, at, j, all);
 	if (job_loading)
 		job_load_add(j);
 	return (j);
@@ -421,17 +476,17 @@ job_cmp_loaded(const void *a, const void *b)
 void
 job_load_end(void)
 {
-	struct job	*j;
 	size_t		 i;
 	bool		 sorted = true;
 
 	job_loading = false;
-	/* The list is what was loaded (start-up's list is empty before);
+	/* The table is what was loaded (start-up's is empty before);
 	 * otherwise it is walked for what was there. */
-	if (job_nloaded != job_total) {
+	job_tab_close();
+	if (job_nloaded != job_tab_len) {
 		job_nloaded = 0;
-		TAILQ_FOREACH(j, &job_all, all)
-			job_load_add(j);
+		for (i = 0; i < job_tab_len; i++)
+			job_load_add(job_tab[i]);
 	}
 	for (i = 1; i < job_nloaded && sorted; i++)
 		sorted = job_loaded[i - 1].id < job_loaded[i].id;
@@ -439,9 +494,10 @@ job_load_end(void)
 		/* By the ids copied beside the jobs: no job is read. */
 		qsort(job_loaded, job_nloaded, sizeof *job_loaded,
 		    job_cmp_loaded);
-		TAILQ_INIT(&job_all);
-		for (i = 0; i < job_nloaded; i++)
-			TAILQ_INSERT_TAIL(&job_all, job_loaded[i].j, all);
+		for (i = 0; i < job_nloaded; i++) {
+			job_tab[i] = job_loaded[i].j;
+			job_tab[i]->slot = (uint32_t)i;
+		}
 	}
 	free(job_loaded);
 	job_loaded = NULL;
@@ -451,20 +507,12 @@ job_load_end(void)
 void
 job_free(struct job *j)
 {
-	struct job	**p;
-
 	if (j == NULL)
 		return;
-	for (p = &job_hash[job_bucket(j->id)]; *p != NULL; p = &(*p)->hnext) {
-		if (*p == j) {
-			*p = j->hnext;
-			break;
-		}
-	}
+	job_tab_remove(j);
 	job_total--;
 	job_counts[j->state]--;
 	job_waiting_add(j, j->state, -1);
-	TAILQ_REMOVE(&job_all, j, all);
 	job_run_free(j);
 	job_dep_free(j->dep);
 	job_shared_put(j->shared);
@@ -479,13 +527,15 @@ void
 job_free_all(void)
 {
 	struct job_waiting	*w;
+	struct job		*j;
 	size_t			 i;
 
-	while (!TAILQ_EMPTY(&job_all))
-		job_free(TAILQ_FIRST(&job_all));
-	free(job_hash);
-	job_hash = NULL;
-	job_hash_size = 0;
+	while ((j = job_first()) != NULL)
+		job_free(j);
+	free(job_tab);
+	job_tab = NULL;
+	job_tab_len = job_tab_size = job_tab_holes = 0;
+	job_tab_max = 0;
 	for (i = 0; i < JOB_WAITING_BUCKETS; i++) {
 		while ((w = job_waiting[i]) != NULL) {
 			job_waiting[i] = w->next;
@@ -497,13 +547,17 @@ job_free_all(void)
 struct job *
 job_first(void)
 {
-	return (TAILQ_FIRST(&job_all));
+	size_t	i = job_tab_skip(0, job_tab_len);
+
+	return (i < job_tab_len ? job_tab[i] : NULL);
 }
 
 struct job *
 job_next(const struct job *j)
 {
-	return (TAILQ_NEXT(j, all));
+	size_t	i = job_tab_skip(j->slot + 1, job_tab_len);
+
+	return (i < job_tab_len ? job_tab[i] : NULL);
 }
 
 size_t

@@ -1,0 +1,154 @@
+/* job-table-test.c: the controller's table of jobs (job.c), an array in id
+ * order with holes where jobs were freed. Jobs made and freed at random,
+ * as the controller does (ids growing, a start-up's load in any order, a
+ * job older than the newest now and then), must leave every job found by
+ * its id, no freed one found, the walk in id order over exactly the jobs
+ * there, and each job's strings its own. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemon/controller/job.h"
+#include "tests/unit/tap.h"
+
+#define MAXID	20000
+
+static struct job	*made[MAXID + 1];
+
+static struct job *
+make(uint64_t id)
+{
+	struct store_job	r;
+	char			name[32], dir[32];
+
+	memset(&r, 0, sizeof r);
+	snprintf(name, sizeof name, "job%" PRIu64, id);
+	snprintf(dir, sizeof dir, "/home/u%" PRIu64, id % 7);
+	r.id = id;
+	r.name = name;
+	r.user = "alice";
+	r.command = "true";
+	r.workdir = dir;
+	r.state = JOB_PENDING;
+	r.reason = "None";
+	r.gpus = 1;
+	r.array_task_id = -1;
+	return (made[id] = job_create(&r));
+}
+
+/* Checks the table against made[]; returns the number of faults. */
+static int
+check(const char *what)
+{
+	struct job	*j;
+	struct store_job r;
+	uint64_t	 id, last = 0;
+	size_t		 walked = 0, there = 0;
+	int		 bad = 0;
+	char		 name[32], dir[32];
+
+	for (id = 0; id <= MAXID + 1; id++) {
+		j = job_find(id);
+		if (id <= MAXID && made[id] != NULL)
+			there++;
+		if (j != (id <= MAXID ? made[id] : NULL))
+			bad++;
+	}
+	for (j = job_first(); j != NULL; j = job_next(j)) {
+		if (job_id(j) <= last || made[job_id(j)] != j)
+			bad++;
+		snprintf(name, sizeof name, "job%" PRIu64, job_id(j));
+		snprintf(dir, sizeof dir, "/home/u%" PRIu64, job_id(j) % 7);
+		job_to_row(j, &r);
+		if (strcmp(job_name(j), name) != 0 ||
+		    strcmp(r.workdir, dir) != 0 ||
+		    strcmp(job_user(j), "alice") != 0)
+			bad++;
+		last = job_id(j);
+		walked++;
+	}
+	if (walked != there || job_count(JOB_PENDING) != there)
+		bad++;
+	ok(bad == 0, "%s: %zu jobs found by id, walked in order", what,
+	    there);
+	return (bad);
+}
+
+static void
+drop(uint64_t id)
+{
+	job_free(made[id]);
+	made[id] = NULL;
+}
+
+int
+main(void)
+{
+	uint64_t	id, next = 1, order[MAXID];
+	size_t		i, k;
+	int		round;
+
+	/* A start-up's load: jobs of every state, in no order. */
+	for (i = 0; i < 5000; i++)
+		order[i] = i * 2 + 1;
+	for (i = 4999; i > 0; i--) {
+		k = tap_rand() % (i + 1);
+		id = order[i];
+		order[i] = order[k];
+		order[k] = id;
+	}
+	job_load_begin();
+	for (i = 0; i < 5000; i++) {
+		(void)make(order[i]);
+		if (i % 10 == 9)	/* one refused while loading */
+			drop(order[i - 3]);
+	}
+	job_load_end();
+	check("loaded out of order, some freed while loading");
+	next = 10001;
+
+	/* Submits (ids growing) and ends at random, the oldest most often,
+	 * and now and then a job older than the newest (a hole's id). */
+	for (round = 0; round < 6; round++) {
+		for (i = 0; i < 3000; i++) {
+			if (tap_rand() % 3 != 0 && next <= MAXID)
+				(void)make(next++);
+			for (k = 0; k < 2; k++) {
+				id = 1 + tap_rand() % (next - 1);
+				if (tap_rand() % 2 == 0)
+					id = 1 + tap_rand() % (next / 4 + 1);
+				if (made[id] != NULL) {
+					drop(id);
+					break;
+				}
+			}
+			if (tap_rand() % 500 == 0) {
+				/* Even ids below 10,000 were never used. */
+				id = 2 + 2 * (tap_rand() % 4999);
+				if (made[id] == NULL)
+					(void)make(id);
+			}
+		}
+		check("submits, ends and older jobs at random");
+	}
+
+	/* Every job but the newest freed, oldest first (the holes in front),
+	 * then all. */
+	for (id = 1; id < next - 1; id++) {
+		if (made[id] != NULL)
+			drop(id);
+	}
+	check("all but the newest freed, oldest first");
+	(void)make(next - 2);
+	check("one older than the newest, after the holes");
+	job_free_all();
+	memset(made, 0, sizeof made);
+	check("all freed");
+	(void)make(3);
+	(void)make(2);
+	(void)make(7);
+	check("made again, out of order, with no load");
+	job_free_all();
+	return (tap_done());
+}
