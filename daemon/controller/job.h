@@ -1,5 +1,5 @@
 /* job.h: the controller's in-memory jobs: every job not yet finished, found
- * by id (hash) and walked in id order.
+ * by id (a binary search) and walked in id order.
  * Finished jobs live only in the store, so nothing here grows with them.
  * Scripts and environments stay in the store too (launch reads them), which
  * keeps a pending job at a few hundred bytes. */
