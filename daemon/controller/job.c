@@ -44,39 +44,42 @@ struct job_run {
 	struct job_service	 service;
 };
 
-/* A job array's member or its own row; other jobs have none. */
-struct job_array {
-	/* The array's own row: the tasks it still stands for, parsed and
+/* What few jobs have: a place in an array, a dependency, a begin time,
+ * memory or CPUs by the GPU. Made when the job is, for a job with any of
+ * them, or when a dependency is first set. */
+struct job_rare {
+	/* An array's own row: the tasks it still stands for, parsed and
 	 * as text (NULL for a task). */
 	struct array_set	*left;
 	char			*tasks;
-	uint64_t		 job_id;
-	uint32_t		 throttle;	/* its %N, 0: none */
-	int			 task_id;	/* -1: the array's own row */
+	struct job_dep		*dep;		/* its dependency, parsed */
+	uint64_t		 array_job_id;	/* 0: not of an array */
+	uint64_t		 mem_per_gpu;
+	int64_t			 begin_time;
+	uint32_t		 throttle;	/* its array's %N, 0: none */
+	uint32_t		 cpus_per_gpu;	/* 0: not asked */
+	int			 task_id;	/* -1: not a task */
 };
 
 /* Laid out for size: 100,000 pending jobs are 100,000 of these (issue 15's
  * memory target). Pointers first, then 64-bit, then 32-bit members; what
- * runs leave and what arrays need are apart, and the strings are in str
- * after a table of where each starts, in 8, 16 or 32 bits. */
+ * runs leave and what few jobs have (arrays, dependencies, ...) are apart,
+ * the strings others have too are shared, and its own are in str after a
+ * table of where each starts, in 8, 16 or 32 bits. */
 struct job {
 	uint64_t		 id;
 	const char		*reason;	/* job_reasons' */
-	struct job_dep		*dep;		/* its dependency, parsed */
 	struct job_run		*run;		/* NULL: all members 0 */
-	struct job_array	*array;		/* NULL: not of an array */
+	struct job_rare		*rare;		/* NULL: all members 0 */
 	const struct job_shared	*shared;	/* its strings others have */
 	uint64_t		 time_limit;
 	uint64_t		 mem;		/* MB a node; 0: not asked */
-	uint64_t		 mem_per_gpu;
 	int64_t			 submit_time;
-	int64_t			 begin_time;
 	struct job_sched	 sched;
 	uint32_t		 uid;
 	uint32_t		 gid;
 	uint32_t		 gpus;
 	uint32_t		 num_nodes;	/* -N; 0: any */
-	uint32_t		 cpus_per_gpu;	/* 0: not asked */
 	uint32_t		 cpus_per_task;
 	uint32_t		 slot;		/* in job_tab */
 	uint8_t			 state;		/* enum job_state */
@@ -364,6 +367,26 @@ job_run_free(struct job *j)
 	j->run = NULL;
 }
 
+static const struct job_rare	job_rare_none = { .task_id = -1 };
+
+/* What few jobs have, zeros (no task) for a job that has none. */
+static const struct job_rare *
+job_rare_const(const struct job *j)
+{
+	return (j->rare != NULL ? j->rare : &job_rare_none);
+}
+
+/* The same, to be set: made when first needed. */
+static struct job_rare *
+job_rare_set(struct job *j)
+{
+	if (j->rare == NULL) {
+		j->rare = xcalloc(1, sizeof *j->rare);
+		j->rare->task_id = -1;
+	}
+	return (j->rare);
+}
+
 struct job *
 job_create(const struct store_job *r)
 {
@@ -392,10 +415,8 @@ job_create(const struct store_job *r)
 	j->shared = job_shared_get(shared);
 	j->id = r->id;
 	j->num_nodes = r->num_nodes;
-	j->cpus_per_gpu = r->cpus_per_gpu;
 	j->cpus_per_task = r->cpus_per_task;
 	j->mem = r->mem;
-	j->mem_per_gpu = r->mem_per_gpu;
 	if (r->master_port != 0 || r->mem_peak != 0 || r->cpu_time != 0 ||
 	    r->start_time != 0 || r->end_time != 0 || r->has_exit ||
 	    r->exit_code != 0 || r->signal != 0 || r->restarts != 0) {
@@ -410,16 +431,21 @@ job_create(const struct store_job *r)
 		j->run->signal = r->signal;
 		j->run->restarts = r->restarts;
 	}
+	if (r->array_job_id != 0 || r->begin_time != 0 ||
+	    r->mem_per_gpu != 0 || r->cpus_per_gpu != 0) {
+		job_rare_set(j)->begin_time = r->begin_time;
+		j->rare->mem_per_gpu = r->mem_per_gpu;
+		j->rare->cpus_per_gpu = r->cpus_per_gpu;
+	}
 	if (r->array_job_id != 0) {
-		j->array = xcalloc(1, sizeof *j->array);
-		j->array->job_id = r->array_job_id;
-		j->array->task_id = r->array_task_id;
+		j->rare->array_job_id = r->array_job_id;
+		j->rare->task_id = r->array_task_id;
 		if (array_parse(job_str(j, JS_ARRAY_SPEC), &spec, err,
 		    sizeof err) == 0) {
-			j->array->throttle = spec.throttle;
+			j->rare->throttle = spec.throttle;
 			array_free(&spec);
 		}
-		if (j->array->task_id < 0)
+		if (j->rare->task_id < 0)
 			job_set_array_tasks(j, r->array_tasks);
 	}
 	j->uid = r->uid;
@@ -429,7 +455,6 @@ job_create(const struct store_job *r)
 	j->gpus = r->gpus;
 	j->time_limit = r->time_limit;
 	j->submit_time = r->submit_time;
-	j->begin_time = r->begin_time;
 	job_set_sched_row(j, r);
 	j->sched.flags = r->flags;
 	j->sched.ckpt_signal = r->ckpt_signal;
@@ -514,11 +539,11 @@ job_free(struct job *j)
 	job_counts[j->state]--;
 	job_waiting_add(j, j->state, -1);
 	job_run_free(j);
-	job_dep_free(j->dep);
 	job_shared_put(j->shared);
-	if (j->array != NULL) {
+	if (j->rare != NULL) {
+		job_dep_free(j->rare->dep);
 		job_set_array_tasks(j, NULL);
-		free(j->array);
+		free(j->rare);
 	}
 	free(j);
 }
@@ -583,7 +608,7 @@ job_to_row(const struct job *j, struct store_job *r)
 	r->gpus = j->gpus;
 	r->time_limit = j->time_limit;
 	r->submit_time = j->submit_time;
-	r->begin_time = j->begin_time;
+	r->begin_time = job_begin_time(j);
 	r->start_time = run->start_time;
 	r->end_time = run->end_time;
 	r->has_exit = run->has_exit;
@@ -601,10 +626,10 @@ job_to_row(const struct job *j, struct store_job *r)
 	r->array_tasks = job_array_tasks(j);
 	r->num_nodes = j->num_nodes;
 	r->master_port = run->master_port;
-	r->cpus_per_gpu = j->cpus_per_gpu;
+	r->cpus_per_gpu = job_cpus_per_gpu(j);
 	r->cpus_per_task = j->cpus_per_task;
 	r->mem = j->mem;
-	r->mem_per_gpu = j->mem_per_gpu;
+	r->mem_per_gpu = job_mem_per_gpu(j);
 	r->mem_peak = run->mem_peak;
 	r->cpu_time = run->cpu_time;
 	r->gpu_mask = job_gpu_mask(j);
@@ -671,17 +696,26 @@ const char	*job_reason(const struct job *j) { return (j->reason); }
 bool		 job_cancel_requested(const struct job *j)
 		     { return (j->cancel_requested); }
 int64_t		 job_submit_time(const struct job *j) { return (j->submit_time); }
-int64_t		 job_begin_time(const struct job *j) { return (j->begin_time); }
+int64_t		 job_begin_time(const struct job *j)
+		     { return (job_rare_const(j)->begin_time); }
 const char	*job_dependency(const struct job *j)
 		     { return (job_str(j, JS_DEPENDENCY)); }
-struct job_dep	*job_dep(const struct job *j) { return (j->dep); }
-void		 job_set_dep(struct job *j, struct job_dep *d) { j->dep = d; }
+struct job_dep	*job_dep(const struct job *j)
+		     { return (job_rare_const(j)->dep); }
+
+void
+job_set_dep(struct job *j, struct job_dep *d)
+{
+	if (d != NULL || j->rare != NULL)
+		job_rare_set(j)->dep = d;
+}
+
 uint32_t	 job_restarts(const struct job *j)
 		     { return (job_run_const(j)->restarts); }
 uint64_t	 job_array_job_id(const struct job *j)
-		     { return (j->array != NULL ? j->array->job_id : 0); }
+		     { return (job_rare_const(j)->array_job_id); }
 int		 job_array_task_id(const struct job *j)
-		     { return (j->array != NULL ? j->array->task_id : -1); }
+		     { return (job_rare_const(j)->task_id); }
 const char	*job_array_spec(const struct job *j)
 		     { return (job_str(j, JS_ARRAY_SPEC)); }
 const char	*job_req_nodes(const struct job *j)
@@ -693,11 +727,13 @@ const char	*job_gpu_type(const struct job *j)
 uint32_t	 job_num_nodes(const struct job *j) { return (j->num_nodes); }
 uint32_t	 job_master_port(const struct job *j)
 		     { return (job_run_const(j)->master_port); }
-uint32_t	 job_cpus_per_gpu(const struct job *j) { return (j->cpus_per_gpu); }
+uint32_t	 job_cpus_per_gpu(const struct job *j)
+		     { return (job_rare_const(j)->cpus_per_gpu); }
 uint32_t	 job_cpus_per_task(const struct job *j)
 		     { return (j->cpus_per_task); }
 uint64_t	 job_mem(const struct job *j) { return (j->mem); }
-uint64_t	 job_mem_per_gpu(const struct job *j) { return (j->mem_per_gpu); }
+uint64_t	 job_mem_per_gpu(const struct job *j)
+		     { return (job_rare_const(j)->mem_per_gpu); }
 
 void
 job_add_usage(struct job *j, uint64_t mem_peak, int64_t cpu_time)
@@ -727,15 +763,15 @@ job_tasks_fixed(const char *t)
 	return ((uint32_t)strtoul(t, NULL, 10));
 }
 uint32_t	 job_array_throttle(const struct job *j)
-		     { return (j->array != NULL ? j->array->throttle : 0); }
+		     { return (job_rare_const(j)->throttle); }
 struct array_set *job_array_left(struct job *j)
-		     { return (j->array != NULL ? j->array->left : NULL); }
+		     { return (j->rare != NULL ? j->rare->left : NULL); }
 
 const char *
 job_array_tasks(const struct job *j)
 {
-	return (j->array != NULL && j->array->tasks != NULL ?
-	    j->array->tasks : "");
+	return (j->rare != NULL && j->rare->tasks != NULL ?
+	    j->rare->tasks : "");
 }
 
 /* Only a job of an array (array_job_id set when it was made) has tasks
@@ -743,10 +779,10 @@ job_array_tasks(const struct job *j)
 void
 job_set_array_tasks(struct job *j, const char *text)
 {
-	struct job_array	*a = j->array;
+	struct job_rare		*a = j->rare;
 	char			 err[256];
 
-	if (a == NULL)
+	if (a == NULL || a->array_job_id == 0)
 		return;
 	if (a->left != NULL) {
 		array_free(a->left);
@@ -771,7 +807,7 @@ job_set_array_tasks(struct job *j, const char *text)
 void
 job_array_left_changed(struct job *j)
 {
-	struct job_array	*a = j->array;
+	struct job_rare		*a = j->rare;
 	size_t			 len;
 
 	if (a == NULL || a->left == NULL)
@@ -786,8 +822,8 @@ void
 job_set_array_task(struct job *j, int task)
 {
 	job_set_array_tasks(j, NULL);
-	if (j->array != NULL)
-		j->array->task_id = task;
+	if (job_array_job_id(j) != 0)
+		j->rare->task_id = task;
 }
 struct job_sched *job_sched(struct job *j) { return (&j->sched); }
 const struct job_sched *job_sched_const(const struct job *j)
