@@ -26,18 +26,24 @@ struct sched_cspec {
 	int64_t			 submit;
 	int64_t			 duration;
 	void			*arg;
-	const uint32_t		*nodes;		/* copied; NULL: any */
 	/* What it needs beside its GPUs, NULL for nothing: the core's
 	 * shared copy (sched-res.h). */
 	const struct place_res	*res;
 	uint32_t		 gpus;
-	uint32_t		 nnodes;
 	uint32_t		 num_nodes;
 	enum sched_placement	 placement;
 	bool			 consolidate;
 	bool			 own_placement;
 	bool			 no_preempt;
 	bool			 any_shape;
+};
+
+/* What binds the few jobs bound: a list of nodes (-w), its array's cap. */
+struct sched_cbound {
+	struct sched_group		*group;		/* NULL: no cap */
+	bool				 listed;	/* false: any nodes */
+	uint32_t			 nnodes;
+	uint32_t			 nodes[];
 };
 
 /* What a job has once it has run: its service, its GPUs while it holds
@@ -75,7 +81,7 @@ struct sched_chold {
  * (hold). */
 struct sched_cjob {
 	struct sched_cspec		 spec;
-	struct sched_group		*group;		/* NULL: no cap */
+	struct sched_cbound		*bound;		/* NULL: none */
 	double				 gindex;	/* gittins, while pending */
 	struct sched_chold		*hold;		/* NULL: none yet */
 	uint32_t			 reason_pass;	/* the pass that set it */
@@ -112,6 +118,29 @@ sched_core_hold(struct sched_cjob *j)
 		j->hold->timer = SCHED_NEVER;
 	}
 	return (j->hold);
+}
+
+/* Whether j may run on its listed nodes only. */
+static bool
+sched_core_listed(const struct sched_cjob *j)
+{
+	return (j->bound != NULL && j->bound->listed);
+}
+
+/* j's array's cap, NULL for none. */
+static struct sched_group *
+sched_core_group(const struct sched_cjob *j)
+{
+	return (j->bound != NULL ? j->bound->group : NULL);
+}
+
+/* Whether j's array holds all its cap allows. */
+static bool
+sched_core_capped(const struct sched_cjob *j)
+{
+	const struct sched_group	*g = sched_core_group(j);
+
+	return (g != NULL && g->holding >= g->cap);
 }
 
 /* A placement that found no room in a pass, and why (sched_core_short):
@@ -361,9 +390,9 @@ sched_core_create(const struct sched_conf *conf)
 static void
 sched_core_job_free(struct sched_core *core, struct sched_cjob *j)
 {
-	free((void *)(uintptr_t)j->spec.nodes);
-	if (j->group != NULL)
-		sched_group_leave(&core->groups, j->group);
+	if (sched_core_group(j) != NULL)
+		sched_group_leave(&core->groups, j->bound->group);
+	free(j->bound);
 	if (j->hold != NULL) {
 		free(j->hold->alloc);
 		free(j->hold->plan);
@@ -475,8 +504,10 @@ sched_core_want(const struct sched_cjob *p, struct place_want *w)
 	w->nnodes = p->spec.num_nodes;
 	w->any_shape = p->spec.any_shape;
 	w->sensitive = p->spec.consolidate;
-	w->nodes = p->spec.nodes;
-	w->nlisted = p->spec.nnodes;
+	if (sched_core_listed(p)) {
+		w->nodes = p->bound->nodes;
+		w->nlisted = p->bound->nnodes;
+	}
 	w->res = sched_core_res(p);
 }
 
@@ -647,6 +678,7 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 	const struct place_res	*r = &spec->res;
 	struct sched_cjob	*j;
 	struct sched_chold	*h;
+	size_t			 n;
 
 	if ((j = calloc(1, sizeof *j)) == NULL)
 		abort();
@@ -655,7 +687,6 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 	j->spec.duration = spec->duration;
 	j->spec.arg = spec->arg;
 	j->spec.gpus = spec->gpus;
-	j->spec.nnodes = spec->nnodes;
 	j->spec.num_nodes = spec->num_nodes;
 	j->spec.placement = spec->placement;
 	j->spec.consolidate = spec->consolidate;
@@ -663,11 +694,17 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 	j->spec.no_preempt = spec->no_preempt;
 	j->spec.any_shape = spec->any_shape;
 	j->spec.res = sched_res_get(&core->res, r);
-	if (spec->nodes != NULL) {
-		j->spec.nodes = sched_core_xalloc(NULL, spec->nnodes,
-		    sizeof *spec->nodes);
-		memcpy((void *)(uintptr_t)j->spec.nodes, spec->nodes,
-		    spec->nnodes * sizeof *spec->nodes);
+	if (spec->nodes != NULL || (spec->group != 0 &&
+	    spec->group_cap > 0)) {
+		n = spec->nodes != NULL ? spec->nnodes : 0;
+		if ((j->bound = calloc(1, sizeof *j->bound +
+		    n * sizeof *j->bound->nodes)) == NULL)
+			abort();
+		j->bound->listed = spec->nodes != NULL;
+		j->bound->nnodes = (uint32_t)n;
+		if (n > 0)
+			memcpy(j->bound->nodes, spec->nodes,
+			    n * sizeof *spec->nodes);
 	}
 	/* A job that comes back with service (after a restart) or with a
 	 * last stop of its own has a run's record from the start. */
@@ -685,8 +722,8 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 		h->preemptions = spec->preemptions;
 	}
 	if (spec->group != 0 && spec->group_cap > 0)
-		j->group = sched_group_join(&core->groups, spec->group,
-		    spec->group_cap);
+		j->bound->group = sched_group_join(&core->groups,
+		    spec->group, spec->group_cap);
 	j->queue = sched_core_queue_of(core, sched_core_qservice(j));
 	if (core->scratchsize < spec->gpus) {
 		core->scratchsize = spec->gpus;
@@ -736,8 +773,8 @@ sched_core_run(struct sched_core *core, struct sched_cjob *j,
 	memcpy(h->alloc, a, n * sizeof *a);
 	h->nalloc = (uint32_t)n;
 	place_take(core->cluster, a, n);
-	if (j->group != NULL)
-		j->group->holding++;
+	if (sched_core_group(j) != NULL)
+		j->bound->group->holding++;
 	j->state = SCHED_JOB_RUNNING;
 	j->reason = SCHED_REASON_NONE;
 	h->acct_since = now;
@@ -818,8 +855,8 @@ sched_core_unhold(struct sched_core *core, struct sched_cjob *j)
 	struct sched_chold	*h = sched_core_hold(j);
 
 	place_release(core->cluster, h->alloc, h->nalloc);
-	if (j->group != NULL)
-		j->group->holding--;
+	if (sched_core_group(j) != NULL)
+		j->bound->group->holding--;
 	free(h->alloc);
 	h->alloc = NULL;
 	h->nalloc = 0;
@@ -1161,7 +1198,7 @@ sched_core_take_orphans(struct sched_core *core, struct sched_cjob *p)
 static bool
 sched_core_may_miss(const struct sched_core *core, const struct sched_cjob *p)
 {
-	return (p->spec.nodes == NULL && sched_core_placement(core, p) !=
+	return (!sched_core_listed(p) && sched_core_placement(core, p) !=
 	    SCHED_PLACE_RANDOM);
 }
 
@@ -1262,7 +1299,7 @@ sched_core_pass(struct sched_core *core, int64_t now,
 			    left[minsize] == 0)
 				minsize++;
 		}
-		if (p->group != NULL && p->group->holding >= p->group->cap) {
+		if (sched_core_capped(p)) {
 			/* Its array is at its throttle: whatever it was
 			 * promised goes to the next. */
 			p->reason = SCHED_REASON_GROUP_CAP;
@@ -1291,7 +1328,7 @@ sched_core_pass(struct sched_core *core, int64_t now,
 			break;
 		}
 		/* Bound to some nodes: it waits for their GPUs. */
-		if (p->spec.nodes != NULL)
+		if (sched_core_listed(p))
 			continue;
 		if (sched_core_held(p)->waiting > 0 || (core->norphans > 0 &&
 		    sched_core_take_orphans(core, p) > 0)) {
@@ -1446,7 +1483,7 @@ sched_cjob_reason(const struct sched_core *core, const struct sched_cjob *j)
 		return (SCHED_REASON_NONE);
 	if (sched_core_held(j)->waiting > 0)
 		return (SCHED_REASON_PREEMPTING);
-	if (j->group != NULL && j->group->holding >= j->group->cap)
+	if (sched_core_capped(j))
 		return (SCHED_REASON_GROUP_CAP);
 	/* A pass that stopped early did not reach this job: it waits for
 	 * the reason the pass stopped for. */
