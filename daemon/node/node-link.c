@@ -62,6 +62,7 @@ struct node_link {
 	bool				 next_raw;	/* node_link_next_raw */
 	bool				 up;
 	bool				 welcomed;	/* cur accepted us */
+	bool				 stopped;	/* node_link_stop */
 	unsigned			 gen;	/* bumped on every reset */
 	struct event			*retry;
 	unsigned			 backoff_ms;
@@ -114,7 +115,7 @@ node_link_reset(struct node_link *link, const char *why)
 	struct timeval		 now = { 0, 0 };
 	bool			 next;
 
-	if (evtimer_pending(link->retry, NULL)) {
+	if (link->stopped || evtimer_pending(link->retry, NULL)) {
 		node_link_close(link);
 		return;
 	}
@@ -265,6 +266,8 @@ node_link_connect(struct node_link *link)
 	char			 err[256];
 
 	node_link_close(link);
+	if (link->stopped)
+		return;
 	/* A new resolver for every attempt: evdns reads /etc/hosts and
 	 * /etc/resolv.conf only when it is made, so one kept for the life of
 	 * gnoded would dial a controller's old address after its name moved.
@@ -402,6 +405,17 @@ bool
 node_link_is_up(const struct node_link *link)
 {
 	return (link->up);
+}
+
+void
+node_link_stop(struct node_link *link)
+{
+	if (link == NULL)
+		return;
+	link->stopped = true;
+	link->up = false;	/* going away: no down callback */
+	evtimer_del(link->retry);
+	node_link_close(link);
 }
 
 void

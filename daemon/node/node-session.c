@@ -322,6 +322,13 @@ node_session_free(struct node_session *s)
 {
 	if (s == NULL)
 		return;
+	/* The link first, for good, then one more pass of the loop: a
+	 * connect that failed at once (refused on this host) leaves libevent
+	 * a deferred callback holding the link's bufferevent and its TLS,
+	 * which only a pass of the loop runs and frees. The rest is still
+	 * whole for whatever else that pass runs. */
+	node_link_stop(s->link);
+	(void)event_base_loop(s->base, EVLOOP_NONBLOCK);
 	node_relay_free(s->relay);
 	node_steps_free(s->steps);
 	node_jobs_free(s->jobs);
