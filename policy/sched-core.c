@@ -390,8 +390,10 @@ sched_core_create(const struct sched_conf *conf)
 static void
 sched_core_job_free(struct sched_core *core, struct sched_cjob *j)
 {
-	if (sched_core_group(j) != NULL)
-		sched_group_leave(&core->groups, j->bound->group);
+	struct sched_group	*g = sched_core_group(j);
+
+	if (g != NULL)
+		sched_group_leave(&core->groups, g);
 	free(j->bound);
 	if (j->hold != NULL) {
 		free(j->hold->alloc);
@@ -678,6 +680,7 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 	const struct place_res	*r = &spec->res;
 	struct sched_cjob	*j;
 	struct sched_chold	*h;
+	bool			 capped = spec->group != 0 && spec->group_cap > 0;
 	size_t			 n;
 
 	if ((j = calloc(1, sizeof *j)) == NULL)
@@ -694,8 +697,7 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 	j->spec.no_preempt = spec->no_preempt;
 	j->spec.any_shape = spec->any_shape;
 	j->spec.res = sched_res_get(&core->res, r);
-	if (spec->nodes != NULL || (spec->group != 0 &&
-	    spec->group_cap > 0)) {
+	if (spec->nodes != NULL || capped) {
 		n = spec->nodes != NULL ? spec->nnodes : 0;
 		if ((j->bound = calloc(1, sizeof *j->bound +
 		    n * sizeof *j->bound->nodes)) == NULL)
@@ -705,6 +707,9 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 		if (n > 0)
 			memcpy(j->bound->nodes, spec->nodes,
 			    n * sizeof *spec->nodes);
+		if (capped)
+			j->bound->group = sched_group_join(&core->groups,
+			    spec->group, spec->group_cap);
 	}
 	/* A job that comes back with service (after a restart) or with a
 	 * last stop of its own has a run's record from the start. */
@@ -721,9 +726,6 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 		h->promotions = spec->promotions;
 		h->preemptions = spec->preemptions;
 	}
-	if (spec->group != 0 && spec->group_cap > 0)
-		j->bound->group = sched_group_join(&core->groups,
-		    spec->group, spec->group_cap);
 	j->queue = sched_core_queue_of(core, sched_core_qservice(j));
 	if (core->scratchsize < spec->gpus) {
 		core->scratchsize = spec->gpus;
@@ -768,13 +770,14 @@ sched_core_run(struct sched_core *core, struct sched_cjob *j,
     const struct place_alloc *a, size_t n, int64_t now)
 {
 	struct sched_chold	*h = sched_core_hold(j);
+	struct sched_group	*g;
 
 	h->alloc = sched_core_xalloc(h->alloc, n, sizeof *h->alloc);
 	memcpy(h->alloc, a, n * sizeof *a);
 	h->nalloc = (uint32_t)n;
 	place_take(core->cluster, a, n);
-	if (sched_core_group(j) != NULL)
-		j->bound->group->holding++;
+	if ((g = sched_core_group(j)) != NULL)
+		g->holding++;
 	j->state = SCHED_JOB_RUNNING;
 	j->reason = SCHED_REASON_NONE;
 	h->acct_since = now;
@@ -853,10 +856,11 @@ static void
 sched_core_unhold(struct sched_core *core, struct sched_cjob *j)
 {
 	struct sched_chold	*h = sched_core_hold(j);
+	struct sched_group	*g;
 
 	place_release(core->cluster, h->alloc, h->nalloc);
-	if (sched_core_group(j) != NULL)
-		j->bound->group->holding--;
+	if ((g = sched_core_group(j)) != NULL)
+		g->holding--;
 	free(h->alloc);
 	h->alloc = NULL;
 	h->nalloc = 0;

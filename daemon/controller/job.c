@@ -235,8 +235,9 @@ job_tab_lower(uint64_t id)
 	return (lo);
 }
 
-/* Puts j in its place: the end, as ids grow, but while loading (then
- * job_load_end sorts) or for a job older than the newest. */
+/* Puts j in the table: at the end, as ids grow; a job older than the
+ * newest goes in its place, but while loading, at the end all the same
+ * (job_load_end sorts). */
 static void
 job_tab_add(struct job *j)
 {

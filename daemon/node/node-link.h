@@ -59,8 +59,8 @@ void			 node_link_reset(struct node_link *, const char *why);
 /* The controller accepted us: the next reconnect starts at 100 ms again,
  * with this controller. */
 void			 node_link_backoff_reset(struct node_link *);
-/* Closes the connection for good: no reconnect, no callback. gnoded stops
- * its link before the last pass of its loop (see gnoded.c). */
+/* Closes the connection for good: no reconnect, no callback. A session
+ * stops its link before the last pass of its loop (node_session_free). */
 void			 node_link_stop(struct node_link *);
 void			 node_link_free(struct node_link *);
 
