@@ -242,7 +242,7 @@ job_change_state(struct job *j, enum job_state to,
 			    job_part(j, i)->mask);
 	}
 	job_set_state(j, to);
-	job_set_reason(j, job_reason_intern(row.reason));
+	job_set_reason(j, row.reason);
 	job_set_sched_row(j, &row);
 	job_set_master_port(j, row.master_port);
 	if (to == JOB_RUNNING) {

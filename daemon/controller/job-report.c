@@ -353,7 +353,7 @@ job_report_ended(struct node *n, struct peer *p, const json_t *r)
 			job_set_gang_stopping(j, true);
 			if (how.signal == 9 && job_restarts(j) <
 			    JOB_REPORT_KILLED_REQUEUES &&
-			    !(job_sched_const(j)->flags & JOB_F_NO_REQUEUE)) {
+			    !(job_flags(j) & JOB_F_NO_REQUEUE)) {
 				snprintf(detail, sizeof detail, "rank %d on %s "
 				    "was killed; stopping the others to "
 				    "requeue", rank, node_name(n));

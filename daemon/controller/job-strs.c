@@ -71,12 +71,13 @@ strs_get(const char *block, uint8_t width, size_t n, size_t k)
 	}
 }
 
-/* A shared block: in a hash of them by its strings, chained; freed when no
- * job counts in it. */
+/* A shared block: in a hash of them by its strings and numbers, chained;
+ * freed when no job counts in it. */
 struct job_shared {
 	struct job_shared	*next;
 	uint32_t		 hash;
 	uint32_t		 refs;
+	struct job_ask		 ask;
 	uint8_t			 width;
 	char			 block[];
 };
@@ -85,14 +86,20 @@ static struct job_shared	**shared_hash;
 static size_t			  shared_size;	/* buckets, a power of two */
 static size_t			  shared_count, shared_refs;
 
-/* FNV-1a over each string and the NUL after it. */
+_Static_assert(sizeof(struct job_ask) == 2 * sizeof(uint64_t) +
+    8 * sizeof(uint32_t), "struct job_ask has padding");
+
+/* FNV-1a over the numbers' bytes, then each string and the NUL after it. */
 static uint32_t
-shared_hash_of(const char *const *src)
+shared_hash_of(const char *const *src, const struct job_ask *ask)
 {
 	uint32_t	 h = 2166136261u;
+	const uint8_t	*b = (const uint8_t *)ask;
 	const char	*s;
 	size_t		 k;
 
+	for (k = 0; k < sizeof *ask; k++)
+		h = (h ^ b[k]) * 16777619u;
 	for (k = 0; k < JSH_COUNT; k++) {
 		for (s = src[k] != NULL ? src[k] : ""; *s != '\0'; s++)
 			h = (h ^ (uint8_t)*s) * 16777619u;
@@ -102,10 +109,13 @@ shared_hash_of(const char *const *src)
 }
 
 static bool
-shared_equal(const struct job_shared *s, const char *const *src)
+shared_equal(const struct job_shared *s, const char *const *src,
+    const struct job_ask *ask)
 {
 	size_t	k;
 
+	if (memcmp(&s->ask, ask, sizeof *ask) != 0)
+		return (false);
 	for (k = 0; k < JSH_COUNT; k++) {
 		if (strcmp(job_shared_str(s, k), src[k] != NULL ? src[k] : "")
 		    != 0)
@@ -134,17 +144,17 @@ shared_grow(void)
 }
 
 const struct job_shared *
-job_shared_get(const char *const *src)
+job_shared_get(const char *const *src, const struct job_ask *ask)
 {
 	struct job_shared	*s;
 	struct strs_plan	 plan;
-	uint32_t		 h = shared_hash_of(src);
+	uint32_t		 h = shared_hash_of(src, ask);
 	size_t			 size, b;
 
 	if (shared_size > 0) {
 		for (s = shared_hash[h & (shared_size - 1)]; s != NULL;
 		    s = s->next) {
-			if (s->hash == h && shared_equal(s, src)) {
+			if (s->hash == h && shared_equal(s, src, ask)) {
 				s->refs++;
 				shared_refs++;
 				return (s);
@@ -156,6 +166,7 @@ job_shared_get(const char *const *src)
 	size = strs_plan(src, JSH_COUNT, &plan);
 	s = xmalloc(offsetof(struct job_shared, block) + size);
 	strs_fill(s->block, src, JSH_COUNT, &plan);
+	s->ask = *ask;
 	s->width = plan.width;
 	s->hash = h;
 	s->refs = 1;
@@ -195,6 +206,12 @@ const char *
 job_shared_str(const struct job_shared *s, enum job_shared_str k)
 {
 	return (strs_get(s->block, s->width, JSH_COUNT, k));
+}
+
+const struct job_ask *
+job_shared_ask(const struct job_shared *s)
+{
+	return (&s->ask);
 }
 
 size_t

@@ -68,21 +68,16 @@ struct job_rare {
  * table of where each starts, in 8, 16 or 32 bits. */
 struct job {
 	uint64_t		 id;
-	const char		*reason;	/* job_reasons' */
 	struct job_run		*run;		/* NULL: all members 0 */
 	struct job_rare		*rare;		/* NULL: all members 0 */
-	const struct job_shared	*shared;	/* its strings others have */
-	uint64_t		 time_limit;
-	uint64_t		 mem;		/* MB a node; 0: not asked */
+	/* What it asks that others ask alike: its user, command, files,
+	 * constraints, GPUs, nodes, CPUs, memory, time limit and flags. */
+	const struct job_shared	*shared;
 	int64_t			 submit_time;
 	struct job_sched	 sched;
-	uint32_t		 uid;
-	uint32_t		 gid;
-	uint32_t		 gpus;
-	uint32_t		 num_nodes;	/* -N; 0: any */
-	uint32_t		 cpus_per_task;
 	uint32_t		 slot;		/* in job_tab */
 	uint8_t			 state;		/* enum job_state */
+	uint8_t			 reason;	/* in job_reasons */
 	bool			 cancel_requested;
 	uint8_t			 width;		/* of an offset: 1, 2 or 4 */
 	/* The block of its own strings (job-strs.h): argv is JSON text
@@ -166,9 +161,9 @@ job_waiting_add(const struct job *j, enum job_state s, int add)
 	if (!job_is_waiting(s))
 		return;
 	if (add > 0)
-		job_waiting_get(j->uid, true)->n++;
+		job_waiting_get(job_uid(j), true)->n++;
 	else
-		job_waiting_get(j->uid, true)->n--;
+		job_waiting_get(job_uid(j), true)->n--;
 }
 
 size_t
@@ -179,16 +174,17 @@ job_waiting_of(uint32_t uid)
 	return (w != NULL ? w->n : 0);
 }
 
-const char *
-job_reason_intern(const char *s)
+/* Where s is in job_reasons; 0 ("None") for what is not there. */
+static uint8_t
+job_reason_index(const char *s)
 {
 	size_t	i;
 
 	for (i = 0; i < sizeof job_reasons / sizeof job_reasons[0]; i++) {
 		if (s != NULL && strcmp(s, job_reasons[i]) == 0)
-			return (job_reasons[i]);
+			return ((uint8_t)i);
 	}
-	return (job_reasons[0]);
+	return (0);
 }
 
 /* The first slot from i on that holds a job, end if none before it. */
@@ -392,6 +388,7 @@ struct job *
 job_create(const struct store_job *r)
 {
 	const char		*src[JS_COUNT], *shared[JSH_COUNT];
+	struct job_ask		 ask;
 	struct strs_plan	 plan;
 	size_t			 size;
 	struct job		*j;
@@ -413,11 +410,19 @@ job_create(const struct store_job *r)
 	j = xcalloc(1, offsetof(struct job, str) + size);
 	strs_fill(j->str, src, JS_COUNT, &plan);
 	j->width = plan.width;
-	j->shared = job_shared_get(shared);
+	memset(&ask, 0, sizeof ask);
+	ask.time_limit = r->time_limit;
+	ask.mem = r->mem;
+	ask.uid = r->uid;
+	ask.gid = r->gid;
+	ask.gpus = r->gpus;
+	ask.num_nodes = r->num_nodes;
+	ask.cpus_per_task = r->cpus_per_task;
+	ask.flags = r->flags;
+	ask.ckpt_signal = r->ckpt_signal;
+	ask.ckpt_grace = r->ckpt_grace;
+	j->shared = job_shared_get(shared, &ask);
 	j->id = r->id;
-	j->num_nodes = r->num_nodes;
-	j->cpus_per_task = r->cpus_per_task;
-	j->mem = r->mem;
 	if (r->master_port != 0 || r->mem_peak != 0 || r->cpu_time != 0 ||
 	    r->start_time != 0 || r->end_time != 0 || r->has_exit ||
 	    r->exit_code != 0 || r->signal != 0 || r->restarts != 0) {
@@ -449,17 +454,10 @@ job_create(const struct store_job *r)
 		if (j->rare->task_id < 0)
 			job_set_array_tasks(j, r->array_tasks);
 	}
-	j->uid = r->uid;
-	j->gid = r->gid;
 	j->state = (uint8_t)r->state;
-	j->reason = job_reason_intern(r->reason);
-	j->gpus = r->gpus;
-	j->time_limit = r->time_limit;
+	j->reason = job_reason_index(r->reason);
 	j->submit_time = r->submit_time;
 	job_set_sched_row(j, r);
-	j->sched.flags = r->flags;
-	j->sched.ckpt_signal = r->ckpt_signal;
-	j->sched.ckpt_grace = r->ckpt_grace;
 
 	job_tab_add(j);
 	job_total++;
@@ -596,18 +594,19 @@ void
 job_to_row(const struct job *j, struct store_job *r)
 {
 	const struct job_run	*run = job_run_const(j);
+	const struct job_ask	*ask = job_shared_ask(j->shared);
 	int			 k;
 
 	memset(r, 0, sizeof *r);
 	r->queue = -1;
 	r->umask = -1;	/* only the store has it, as the script */
 	r->id = j->id;
-	r->uid = j->uid;
-	r->gid = j->gid;
+	r->uid = ask->uid;
+	r->gid = ask->gid;
 	r->state = j->state;
-	r->reason = j->reason;
-	r->gpus = j->gpus;
-	r->time_limit = j->time_limit;
+	r->reason = job_reasons[j->reason];
+	r->gpus = ask->gpus;
+	r->time_limit = ask->time_limit;
 	r->submit_time = j->submit_time;
 	r->begin_time = job_begin_time(j);
 	r->start_time = run->start_time;
@@ -625,11 +624,11 @@ job_to_row(const struct job *j, struct store_job *r)
 	r->array_job_id = job_array_job_id(j);
 	r->array_task_id = job_array_task_id(j);
 	r->array_tasks = job_array_tasks(j);
-	r->num_nodes = j->num_nodes;
+	r->num_nodes = ask->num_nodes;
 	r->master_port = run->master_port;
 	r->cpus_per_gpu = job_cpus_per_gpu(j);
-	r->cpus_per_task = j->cpus_per_task;
-	r->mem = j->mem;
+	r->cpus_per_task = ask->cpus_per_task;
+	r->mem = ask->mem;
 	r->mem_per_gpu = job_mem_per_gpu(j);
 	r->mem_peak = run->mem_peak;
 	r->cpu_time = run->cpu_time;
@@ -645,9 +644,9 @@ job_to_row(const struct job *j, struct store_job *r)
 	r->queue_delay = run->service.queue_delay;
 	r->pending_since = j->sched.pending_since;
 	r->last_queue = run->service.last_queue;
-	r->flags = j->sched.flags;
-	r->ckpt_signal = j->sched.ckpt_signal;
-	r->ckpt_grace = j->sched.ckpt_grace;
+	r->flags = ask->flags;
+	r->ckpt_signal = ask->ckpt_signal;
+	r->ckpt_grace = ask->ckpt_grace;
 }
 
 uint64_t	 job_id(const struct job *j) { return (j->id); }
@@ -656,9 +655,14 @@ enum job_state	 job_state(const struct job *j)
 const char	*job_name(const struct job *j) { return (job_str(j, JS_NAME)); }
 const char	*job_user(const struct job *j)
 		     { return (job_shared_str(j->shared, JSH_USER)); }
-uint32_t	 job_uid(const struct job *j) { return (j->uid); }
-uint32_t	 job_gpus(const struct job *j) { return (j->gpus); }
-uint64_t	 job_time_limit(const struct job *j) { return (j->time_limit); }
+uint32_t	 job_uid(const struct job *j)
+		     { return (job_shared_ask(j->shared)->uid); }
+uint32_t	 job_gpus(const struct job *j)
+		     { return (job_shared_ask(j->shared)->gpus); }
+uint64_t	 job_time_limit(const struct job *j)
+		     { return (job_shared_ask(j->shared)->time_limit); }
+uint32_t	 job_flags(const struct job *j)
+		     { return (job_shared_ask(j->shared)->flags); }
 struct node	*job_node(const struct job *j)
 		     { return (job_part_const(j, 0)->node); }
 uint64_t	 job_gpu_mask(const struct job *j)
@@ -693,7 +697,8 @@ job_rank_on(const struct job *j, const struct node *n)
 }
 int64_t		 job_start_time(const struct job *j)
 		     { return (job_run_const(j)->start_time); }
-const char	*job_reason(const struct job *j) { return (j->reason); }
+const char	*job_reason(const struct job *j)
+		     { return (job_reasons[j->reason]); }
 bool		 job_cancel_requested(const struct job *j)
 		     { return (j->cancel_requested); }
 int64_t		 job_submit_time(const struct job *j) { return (j->submit_time); }
@@ -725,14 +730,16 @@ const char	*job_exclude_nodes(const struct job *j)
 		     { return (job_shared_str(j->shared, JSH_EXCLUDE_NODES)); }
 const char	*job_gpu_type(const struct job *j)
 		     { return (job_shared_str(j->shared, JSH_GPU_TYPE)); }
-uint32_t	 job_num_nodes(const struct job *j) { return (j->num_nodes); }
+uint32_t	 job_num_nodes(const struct job *j)
+		     { return (job_shared_ask(j->shared)->num_nodes); }
 uint32_t	 job_master_port(const struct job *j)
 		     { return (job_run_const(j)->master_port); }
 uint32_t	 job_cpus_per_gpu(const struct job *j)
 		     { return (job_rare_const(j)->cpus_per_gpu); }
 uint32_t	 job_cpus_per_task(const struct job *j)
-		     { return (j->cpus_per_task); }
-uint64_t	 job_mem(const struct job *j) { return (j->mem); }
+		     { return (job_shared_ask(j->shared)->cpus_per_task); }
+uint64_t	 job_mem(const struct job *j)
+		     { return (job_shared_ask(j->shared)->mem); }
 uint64_t	 job_mem_per_gpu(const struct job *j)
 		     { return (job_rare_const(j)->mem_per_gpu); }
 
@@ -835,7 +842,7 @@ const struct job_service *job_service(const struct job *j)
 void
 job_set_reason(struct job *j, const char *reason)
 {
-	j->reason = reason;
+	j->reason = job_reason_index(reason);
 }
 
 void

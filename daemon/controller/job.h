@@ -60,12 +60,9 @@ struct job_service {
 };
 
 /* What the scheduler keeps of a job beside its service: its handle in the
- * core, its flags, and since when it waits. */
+ * core, since when it waits, its rank. */
 struct job_sched {
 	int64_t			 pending_since;	/* ms since the epoch */
-	uint32_t		 flags;		/* JOB_F_* */
-	int			 ckpt_signal;
-	uint32_t		 ckpt_grace;	/* seconds, 0: the config's */
 	struct sched_cjob	*cjob;		/* NULL when not in the core */
 	/* Its place among the pending jobs, as schedule_rank() last found
 	 * it (valid while rank_gen is that call's). */
@@ -105,6 +102,8 @@ const char	*job_user(const struct job *);
 uint32_t	 job_uid(const struct job *);
 uint32_t	 job_gpus(const struct job *);
 uint64_t	 job_time_limit(const struct job *);
+/* Its gsub flags (JOB_F_*). */
+uint32_t	 job_flags(const struct job *);
 /* Where a running job's GPUs are: one part per node, rank 0 first. A
  * single-node job has one part; job_node and job_gpu_mask are rank 0's. */
 #define JOB_MAX_PARTS	1024
@@ -192,10 +191,9 @@ struct job_sched *job_sched(struct job *);
 const struct job_service *job_service(const struct job *);
 const struct job_sched *job_sched_const(const struct job *);
 
-/* reason must be a string that outlives the job (a literal), or one of the
- * names job_reason_intern returns. */
+/* reason is one of the reasons a job is kept with (job.c's job_reasons);
+ * any other is kept as "None". */
 void		 job_set_reason(struct job *, const char *reason);
-const char	*job_reason_intern(const char *);
 void		 job_set_cancel_requested(struct job *, bool);
 /* A multi-node job one of whose parts failed: the others are stopping. */
 bool		 job_gang_stopping(const struct job *);

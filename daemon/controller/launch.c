@@ -317,7 +317,7 @@ launch_job(struct job *j)
 	for (i = 0; i < nparts; i++) {
 		msg = proto_msg(MSG_JOB_LAUNCH);
 		json_object_set_new(msg, "job", launch_part(j, spec, i, world,
-		    base, job_sched_const(j)->flags));
+		    base, job_flags(j)));
 		base += launch_tasks_of(j, i);
 		peer_send(node_peer(job_part_const(j, i)->node), msg);
 		json_decref(msg);
@@ -346,7 +346,7 @@ launch_step(struct job *j, size_t rank, uint32_t step, struct peer *p,
 	}
 	part = launch_part(j, spec, rank, launch_base_of(j, job_nparts(j)),
 	    launch_base_of(j, rank),
-	    job_sched_const(j)->flags & ~(uint32_t)JOB_F_INTERACTIVE);
+	    job_flags(j) & ~(uint32_t)JOB_F_INTERACTIVE);
 	json_decref(spec);
 	/* The job's allocation, the attaching user's command: as the user
 	 * who asked, from where they asked, with their environment. */

@@ -65,7 +65,7 @@ req_job_update_one(struct peer *p, struct job *j, const char *action,
 			    job_state_name(s));
 			return (PROTO_E_INVALID);
 		}
-		if (job_sched_const(j)->flags & JOB_F_NO_REQUEUE) {
+		if (job_flags(j) & JOB_F_NO_REQUEUE) {
 			snprintf(why, len, "job %" PRIu64 " was submitted "
 			    "with --no-requeue; cancel it instead", id);
 			return (PROTO_E_INVALID);

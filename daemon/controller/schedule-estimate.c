@@ -126,7 +126,7 @@ estimate_pending(struct sched_cjob *cj, void *arg)
 		    sizeof *e->ahead);
 	}
 	estimate_job_of(&e->ahead[e->nahead++], job_gpus(j), job_num_nodes(j),
-	    job_sched_const(j)->flags, job_req_nodes(j),
+	    job_flags(j), job_req_nodes(j),
 	    job_exclude_nodes(j), job_gpu_type(j), job_time_limit(j));
 }
 

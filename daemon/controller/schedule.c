@@ -241,22 +241,22 @@ schedule_node_res(const struct node *n, uint32_t *cpus, uint64_t *mem)
 static void
 schedule_spec(struct job *j, struct sched_jobspec *spec, int64_t now)
 {
-	const struct job_sched		*s = job_sched_const(j);
 	const struct job_service	*sv = job_service(j);
+	uint32_t			 f = job_flags(j);
 	int64_t				 run = 0;
 
 	memset(spec, 0, sizeof *spec);
 	spec->id = job_id(j);
 	spec->gpus = job_gpus(j);
 	spec->submit = job_submit_time(j) * 1000;
-	spec->consolidate = (s->flags & JOB_F_CONSOLIDATE) != 0;
-	if (s->flags & JOB_F_SPREAD) {
+	spec->consolidate = (f & JOB_F_CONSOLIDATE) != 0;
+	if (f & JOB_F_SPREAD) {
 		spec->own_placement = true;
 		spec->placement = SCHED_PLACE_SPREAD;
 	}
-	spec->no_preempt = (s->flags & JOB_F_NO_REQUEUE) != 0;
+	spec->no_preempt = (f & JOB_F_NO_REQUEUE) != 0;
 	spec->num_nodes = job_num_nodes(j);
-	spec->any_shape = (s->flags & JOB_F_ANY_SHAPE) != 0;
+	spec->any_shape = (f & JOB_F_ANY_SHAPE) != 0;
 	schedule_res(j, &spec->res);
 	/* A job array's tasks share its throttle. */
 	spec->group = job_array_job_id(j);
@@ -338,11 +338,10 @@ schedule_before_deps(struct job *j)
 	case DEPEND_MET:
 		return (false);
 	case DEPEND_WAIT:
-		job_set_reason(j, job_reason_intern("Dependency"));
+		job_set_reason(j, "Dependency");
 		break;
 	case DEPEND_NEVER:
-		job_set_reason(j, job_reason_intern(
-		    "DependencyNeverSatisfied"));
+		job_set_reason(j, "DependencyNeverSatisfied");
 		break;
 	}
 	return (true);
@@ -590,7 +589,7 @@ schedule_wake_in(int64_t ms)
 static bool
 schedule_kill_invalid(const struct job *j)
 {
-	uint32_t	f = job_sched_const(j)->flags;
+	uint32_t	f = job_flags(j);
 
 	if (f & (JOB_F_KILL_INVALID_DEP | JOB_F_KEEP_INVALID_DEP))
 		return ((f & JOB_F_KILL_INVALID_DEP) != 0);
@@ -957,7 +956,7 @@ schedule_job_view(const struct job *j, struct store_job *row, int64_t now)
 	r = sched_cjob_reason(schedule_core, cj);
 	if (r != SCHED_REASON_PREEMPTING) {
 		r2 = schedule_unrunnable(job_gpus(j),
-		    (job_sched_const(j)->flags & JOB_F_CONSOLIDATE) != 0);
+		    (job_flags(j) & JOB_F_CONSOLIDATE) != 0);
 		if (r2 != SCHED_REASON_NONE)
 			r = r2;
 	}

@@ -49,7 +49,7 @@ static uint32_t			session_steps;
 bool
 session_job_is(const struct job *j)
 {
-	return ((job_sched_const(j)->flags & JOB_F_INTERACTIVE) != 0);
+	return ((job_flags(j) & JOB_F_INTERACTIVE) != 0);
 }
 
 static struct session *
@@ -312,10 +312,10 @@ session_launch_spec(const struct job *j, size_t rank)
 	const struct session_tty *tty = s != NULL ? &s->tty : &none;
 
 	/* A terminal has one process at its end: the first task's. */
-	if ((job_sched_const(j)->flags & JOB_F_PTY) && rank != 0)
+	if ((job_flags(j) & JOB_F_PTY) && rank != 0)
 		return (NULL);
 	return (json_pack("{s:b,s:i,s:i,s:b}", "pty",
-	    (job_sched_const(j)->flags & JOB_F_PTY) != 0,
+	    (job_flags(j) & JOB_F_PTY) != 0,
 	    "rows", (int)tty->rows, "cols", (int)tty->cols,
 	    "stdin", rank == 0));
 }

@@ -2,8 +2,9 @@
  * reads back every string it was made of, with offsets of 8 bits up to
  * 256 bytes of text, 16 bits up to 65,536 and 32 bits past that; jobs
  * whose shared strings are all the same hold one block, counted, and a
- * job differing in any one string (or in where a string ends) holds its
- * own; the last job counted out frees it. */
+ * job differing in any one string (or in where a string ends) or in any
+ * one number of its request holds its own; the last job counted out frees
+ * it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +85,66 @@ set(const char **src, char (*buf)[32], int which, const char *value)
 
 #define MANY	200000
 
+/* The numbers most tests share, and those of test_ask. */
+static struct job_ask	ask = {
+	.time_limit = 3600, .mem = 16384, .uid = 1000, .gid = 1000,
+	.gpus = 8, .num_nodes = 2, .cpus_per_task = 4, .flags = 0x2,
+	.ckpt_signal = 12, .ckpt_grace = 30
+};
+
+/* ask with member which (0 to 9) one more; -1: ask itself. */
+static struct job_ask
+vary(int which)
+{
+	struct job_ask	a = ask;
+
+	switch (which) {
+	case 0: a.time_limit++; break;
+	case 1: a.mem++; break;
+	case 2: a.uid++; break;
+	case 3: a.gid++; break;
+	case 4: a.gpus++; break;
+	case 5: a.num_nodes++; break;
+	case 6: a.cpus_per_task++; break;
+	case 7: a.flags++; break;
+	case 8: a.ckpt_signal++; break;
+	case 9: a.ckpt_grace++; break;
+	default: break;
+	}
+	return (a);
+}
+
+/* The numbers are shared with the strings: the same with the same, a
+ * block of its own for a job differing in any one of them. */
+static void
+test_ask(void)
+{
+	const struct job_shared	*a, *b, *c;
+	const char		*src[JSH_COUNT];
+	char			 buf[JSH_COUNT][32];
+	struct job_ask		 v;
+	int			 k, bad = 0;
+
+	set(src, buf, -1, NULL);
+	a = job_shared_get(src, &ask);
+	v = vary(-1);
+	b = job_shared_get(src, &v);
+	ok(a == b, "the same strings and numbers: one block");
+	ok(memcmp(job_shared_ask(a), &ask, sizeof ask) == 0,
+	    "the numbers read back");
+	for (k = 0; k < 10; k++) {
+		v = vary(k);
+		c = job_shared_get(src, &v);
+		if (c == a || memcmp(job_shared_ask(c), &v, sizeof v) != 0)
+			bad++;
+		job_shared_put(c);
+	}
+	is_int(bad, 0, "a job differing in any one number has its own");
+	job_shared_put(a);
+	job_shared_put(b);
+	is_int(job_shared_count(NULL), 0, "each freed with its jobs");
+}
+
 static void
 test_shared(void)
 {
@@ -95,8 +156,8 @@ test_shared(void)
 	int			 k, bad = 0;
 
 	set(src, buf, -1, NULL);
-	a = job_shared_get(src);
-	b = job_shared_get(src);
+	a = job_shared_get(src, &ask);
+	b = job_shared_get(src, &ask);
 	ok(a == b, "the same strings: one block");
 	is_int(job_shared_count(&refs), 1, "one block in use");
 	is_int(refs, 2, "counted for two jobs");
@@ -109,7 +170,7 @@ test_shared(void)
 	/* One string other: another block, for every string. */
 	for (k = 0; k < JSH_COUNT; k++) {
 		set(src, buf, k, "other");
-		c = job_shared_get(src);
+		c = job_shared_get(src, &ask);
 		if (c == a || strcmp(job_shared_str(c, k), "other") != 0)
 			bad++;
 		job_shared_put(c);
@@ -121,19 +182,19 @@ test_shared(void)
 	set(src, buf, -1, NULL);
 	src[JSH_USER] = "ab";
 	src[JSH_COMMAND] = "c";
-	c = job_shared_get(src);
+	c = job_shared_get(src, &ask);
 	src[JSH_USER] = "a";
 	src[JSH_COMMAND] = "bc";
-	d = job_shared_get(src);
+	d = job_shared_get(src, &ask);
 	ok(c != d, "the same text split otherwise: two blocks");
 	is_str(job_shared_str(d, JSH_USER), "a", "the second's user");
 	is_str(job_shared_str(c, JSH_USER), "ab", "the first's user");
 
 	/* NULL reads as "", and is the same as "". */
 	set(src, buf, JSH_ACCOUNT, NULL);
-	e = job_shared_get(src);
+	e = job_shared_get(src, &ask);
 	set(src, buf, JSH_ACCOUNT, "");
-	ok(job_shared_get(src) == e, "NULL and \"\" are the same string");
+	ok(job_shared_get(src, &ask) == e, "NULL and \"\" are the same string");
 	is_str(job_shared_str(e, JSH_ACCOUNT), "", "NULL reads as \"\"");
 	job_shared_put(e);
 	job_shared_put(e);
@@ -149,7 +210,7 @@ test_shared(void)
 		snprintf(name, sizeof name, "/home/u%zu/%08x", i,
 		    (unsigned)tap_rand());
 		set(src, buf, JSH_WORKDIR, name);
-		many[i] = job_shared_get(src);
+		many[i] = job_shared_get(src, &ask);
 	}
 	is_int(job_shared_count(NULL), MANY + 1,
 	    "200,000 directories: 200,000 more blocks");
@@ -158,7 +219,7 @@ test_shared(void)
 		snprintf(name, sizeof name, "/home/u%zu/%08x", i,
 		    (unsigned)tap_rand());
 		set(src, buf, JSH_WORKDIR, name);
-		if (job_shared_get(src) != many[i] ||
+		if (job_shared_get(src, &ask) != many[i] ||
 		    strcmp(job_shared_str(many[i], JSH_WORKDIR), name) != 0)
 			bad++;
 	}
@@ -181,5 +242,6 @@ main(void)
 {
 	test_blocks();
 	test_shared();
+	test_ask();
 	return (tap_done());
 }
