@@ -17,34 +17,7 @@
 #include "policy/otree.h"
 #include "policy/sched-core.h"
 #include "policy/sched-group.h"
-#include "policy/sched-res.h"
-
-/* What the core keeps of a job's sched_jobspec: its fixed part. The rest
- * seeds the cjob's own counters. */
-struct sched_cspec {
-	uint64_t		 id;
-	int64_t			 submit;
-	int64_t			 duration;
-	void			*arg;
-	/* What it needs beside its GPUs, NULL for nothing: the core's
-	 * shared copy (sched-res.h). */
-	const struct place_res	*res;
-	uint32_t		 gpus;
-	uint32_t		 num_nodes;
-	enum sched_placement	 placement;
-	bool			 consolidate;
-	bool			 own_placement;
-	bool			 no_preempt;
-	bool			 any_shape;
-};
-
-/* What binds the few jobs bound: a list of nodes (-w), its array's cap. */
-struct sched_cbound {
-	struct sched_group		*group;		/* NULL: no cap */
-	bool				 listed;	/* false: any nodes */
-	uint32_t			 nnodes;
-	uint32_t			 nodes[];
-};
+#include "policy/sched-shape.h"
 
 /* What a job has once it has run: its service, its GPUs while it holds
  * them, its part in a preemption, its timer (a demotion while it runs, a
@@ -77,18 +50,22 @@ struct sched_chold {
 };
 
 /* Laid out for size, as a queue of 100,000 pending jobs holds 100,000 of
- * these: 64-bit members first, and what only a job that ran has is apart
- * (hold). */
+ * these: 64-bit members first, what never changes and jobs mostly share
+ * apart (shape), and what only a job that ran has apart (hold). */
 struct sched_cjob {
-	struct sched_cspec		 spec;
-	struct sched_cbound		*bound;		/* NULL: none */
+	uint64_t			 id;
+	int64_t				 submit;
+	int64_t				 duration;
+	void				*arg;
+	const struct sched_shape	*shape;
 	double				 gindex;	/* gittins, while pending */
 	struct sched_chold		*hold;		/* NULL: none yet */
+	struct otree_node		 qnode;		/* pending or running */
 	uint32_t			 reason_pass;	/* the pass that set it */
+	uint32_t			 rank;		/* sched_core_rank's; 0 */
 	uint8_t				 state;		/* sched_cjob_state */
 	uint8_t				 queue;		/* < SCHED_MAX_QUEUES */
 	uint8_t				 reason;	/* sched_reason */
-	struct otree_node		 qnode;		/* pending or running */
 };
 TAILQ_HEAD(sched_cjobs, sched_cjob);
 
@@ -114,7 +91,7 @@ sched_core_hold(struct sched_cjob *j)
 			abort();
 		j->hold->job = j;
 		j->hold->first_start = SCHED_NEVER;
-		j->hold->last_stop = j->spec.submit;
+		j->hold->last_stop = j->submit;
 		j->hold->timer = SCHED_NEVER;
 	}
 	return (j->hold);
@@ -124,14 +101,14 @@ sched_core_hold(struct sched_cjob *j)
 static bool
 sched_core_listed(const struct sched_cjob *j)
 {
-	return (j->bound != NULL && j->bound->listed);
+	return (j->shape->listed);
 }
 
 /* j's array's cap, NULL for none. */
 static struct sched_group *
 sched_core_group(const struct sched_cjob *j)
 {
-	return (j->bound != NULL ? j->bound->group : NULL);
+	return (j->shape->group);
 }
 
 /* Whether j's array holds all its cap allows. */
@@ -191,7 +168,7 @@ struct sched_core {
 	size_t			 victimsize;
 	struct sched_miss	 miss[SCHED_MISSES];	/* this pass's */
 	size_t			 nmiss, miss_next;
-	struct sched_res_set	 res;
+	struct sched_shapes	 shapes;
 };
 
 static void *
@@ -218,9 +195,9 @@ sched_core_cmp_tail(const struct sched_cjob *a, const struct sched_cjob *b)
 {
 	int	c;
 
-	if ((c = sched_core_cmp_i64(a->spec.submit, b->spec.submit)) != 0)
+	if ((c = sched_core_cmp_i64(a->submit, b->submit)) != 0)
 		return (c);
-	return (a->spec.id < b->spec.id ? -1 : a->spec.id > b->spec.id);
+	return (a->id < b->id ? -1 : a->id > b->id);
 }
 
 static int
@@ -232,7 +209,7 @@ sched_core_cmp_fifo(const struct otree_node *x, const struct otree_node *y)
 static int64_t
 sched_core_remaining(const struct sched_cjob *j)
 {
-	return (j->spec.duration - sched_core_held(j)->total_executed);
+	return (j->duration - sched_core_held(j)->total_executed);
 }
 
 static int
@@ -260,9 +237,9 @@ sched_core_cmp_dlas(const struct otree_node *x, const struct otree_node *y)
 	ka = sched_core_held(a)->first_start;
 	kb = sched_core_held(b)->first_start;
 	if (ka == SCHED_NEVER)
-		ka = a->spec.submit;
+		ka = a->submit;
 	if (kb == SCHED_NEVER)
-		kb = b->spec.submit;
+		kb = b->submit;
 	if ((c = sched_core_cmp_i64(ka, kb)) != 0)
 		return (c);
 	return (sched_core_cmp_tail(a, b));
@@ -320,8 +297,8 @@ sched_core_cmp_timer(const struct otree_node *x, const struct otree_node *y)
 
 	if ((c = sched_core_cmp_i64(a->timer, b->timer)) != 0)
 		return (c);
-	return (a->job->spec.id < b->job->spec.id ? -1 :
-	    a->job->spec.id > b->job->spec.id);
+	return (a->job->id < b->job->id ? -1 :
+	    a->job->id > b->job->id);
 }
 
 static int
@@ -392,15 +369,15 @@ sched_core_job_free(struct sched_core *core, struct sched_cjob *j)
 {
 	struct sched_group	*g = sched_core_group(j);
 
-	if (g != NULL)
-		sched_group_leave(&core->groups, g);
-	free(j->bound);
 	if (j->hold != NULL) {
 		free(j->hold->alloc);
 		free(j->hold->plan);
 		free(j->hold);
 	}
-	sched_res_put(&core->res, j->spec.res);
+	/* The shape first: it points at the group. */
+	sched_shape_put(&core->shapes, j->shape);
+	if (g != NULL)
+		sched_group_leave(&core->groups, g);
 	free(j);
 }
 
@@ -425,6 +402,7 @@ sched_core_free(struct sched_core *core)
 		sched_core_job_free(core, j);
 	}
 	place_cluster_free(core->cluster);
+	sched_shapes_free(&core->shapes);
 	sched_groups_free(&core->groups);
 	free(core->samples);
 	free(core->prefix);
@@ -485,15 +463,15 @@ sched_gittins_index(const uint64_t *s, const double *prefix, size_t n,
 static enum sched_placement
 sched_core_placement(const struct sched_core *core, const struct sched_cjob *j)
 {
-	return (j->spec.own_placement ? j->spec.placement :
-	    core->conf.placement);
+	return (j->shape->own_placement ?
+	    (enum sched_placement)j->shape->placement : core->conf.placement);
 }
 
 /* What j needs beside its GPUs, or NULL for nothing. */
 static const struct place_res *
 sched_core_res(const struct sched_cjob *j)
 {
-	return (j->spec.res);
+	return (j->shape->has_res ? &j->shape->res : NULL);
 }
 
 /* What p asks of its GPUs' placement: its shape, its nodes, what it
@@ -502,13 +480,13 @@ static void
 sched_core_want(const struct sched_cjob *p, struct place_want *w)
 {
 	memset(w, 0, sizeof *w);
-	w->gpus = p->spec.gpus;
-	w->nnodes = p->spec.num_nodes;
-	w->any_shape = p->spec.any_shape;
-	w->sensitive = p->spec.consolidate;
+	w->gpus = p->shape->gpus;
+	w->nnodes = p->shape->num_nodes;
+	w->any_shape = p->shape->any_shape;
+	w->sensitive = p->shape->consolidate;
 	if (sched_core_listed(p)) {
-		w->nodes = p->bound->nodes;
-		w->nlisted = p->bound->nnodes;
+		w->nodes = p->shape->nodes;
+		w->nlisted = p->shape->nnodes;
 	}
 	w->res = sched_core_res(p);
 }
@@ -558,7 +536,7 @@ sched_core_short(struct sched_core *core, const struct sched_cjob *p)
 static uint64_t
 sched_core_qservice(const struct sched_cjob *j)
 {
-	return ((uint64_t)sched_core_held(j)->executed * j->spec.gpus);
+	return ((uint64_t)sched_core_held(j)->executed * j->shape->gpus);
 }
 
 /* The queue a service level puts a job in. */
@@ -606,7 +584,7 @@ sched_core_arm_demotion(struct sched_core *core, struct sched_cjob *j)
 	if (sched_core_qservice(j) < core->conf.thresholds[j->queue])
 		left = core->conf.thresholds[j->queue] -
 		    sched_core_qservice(j);
-	ms = (int64_t)((left + j->spec.gpus - 1) / j->spec.gpus);
+	ms = (int64_t)((left + j->shape->gpus - 1) / j->shape->gpus);
 	sched_core_timer_set(core, j, sched_core_held(j)->acct_since + ms);
 }
 
@@ -650,7 +628,7 @@ sched_core_gindex(struct sched_core *core, struct sched_cjob *j)
 static unsigned
 sched_core_size_bucket(const struct sched_cjob *j)
 {
-	return (j->spec.gpus < SCHED_MAX_GPUS_PER_NODE ? j->spec.gpus :
+	return (j->shape->gpus < SCHED_MAX_GPUS_PER_NODE ? j->shape->gpus :
 	    SCHED_MAX_GPUS_PER_NODE);
 }
 
@@ -677,40 +655,31 @@ sched_core_dequeue(struct sched_core *core, struct sched_cjob *j)
 static struct sched_cjob *
 sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 {
-	const struct place_res	*r = &spec->res;
+	struct sched_shape	 want;
 	struct sched_cjob	*j;
 	struct sched_chold	*h;
-	bool			 capped = spec->group != 0 && spec->group_cap > 0;
-	size_t			 n;
 
 	if ((j = calloc(1, sizeof *j)) == NULL)
 		abort();
-	j->spec.id = spec->id;
-	j->spec.submit = spec->submit;
-	j->spec.duration = spec->duration;
-	j->spec.arg = spec->arg;
-	j->spec.gpus = spec->gpus;
-	j->spec.num_nodes = spec->num_nodes;
-	j->spec.placement = spec->placement;
-	j->spec.consolidate = spec->consolidate;
-	j->spec.own_placement = spec->own_placement;
-	j->spec.no_preempt = spec->no_preempt;
-	j->spec.any_shape = spec->any_shape;
-	j->spec.res = sched_res_get(&core->res, r);
-	if (spec->nodes != NULL || capped) {
-		n = spec->nodes != NULL ? spec->nnodes : 0;
-		if ((j->bound = calloc(1, sizeof *j->bound +
-		    n * sizeof *j->bound->nodes)) == NULL)
-			abort();
-		j->bound->listed = spec->nodes != NULL;
-		j->bound->nnodes = (uint32_t)n;
-		if (n > 0)
-			memcpy(j->bound->nodes, spec->nodes,
-			    n * sizeof *spec->nodes);
-		if (capped)
-			j->bound->group = sched_group_join(&core->groups,
-			    spec->group, spec->group_cap);
-	}
+	j->id = spec->id;
+	j->submit = spec->submit;
+	j->duration = spec->duration;
+	j->arg = spec->arg;
+	memset(&want, 0, sizeof want);
+	want.res = spec->res;
+	want.gpus = spec->gpus;
+	want.num_nodes = spec->num_nodes;
+	want.placement = (uint8_t)spec->placement;
+	want.own_placement = spec->own_placement;
+	want.consolidate = spec->consolidate;
+	want.no_preempt = spec->no_preempt;
+	want.any_shape = spec->any_shape;
+	want.listed = spec->nodes != NULL;
+	if (spec->group != 0 && spec->group_cap > 0)
+		want.group = sched_group_join(&core->groups, spec->group,
+		    spec->group_cap);
+	j->shape = sched_shape_get(&core->shapes, &want, spec->nodes,
+	    spec->nnodes);
 	/* A job that comes back with service (after a restart) or with a
 	 * last stop of its own has a run's record from the start. */
 	if (spec->attained != 0 || spec->executed != 0 ||
@@ -789,9 +758,9 @@ sched_core_run(struct sched_core *core, struct sched_cjob *j,
 	h->nplan = 0;
 	sched_core_forget_victims(core, j);
 	otree_insert(&core->running, &j->qnode);
-	if (!j->spec.no_preempt) {
-		core->victim_gpus += j->spec.gpus;
-		core->qvictim[j->queue] += j->spec.gpus;
+	if (!j->shape->no_preempt) {
+		core->victim_gpus += j->shape->gpus;
+		core->qvictim[j->queue] += j->shape->gpus;
 	}
 	sched_core_arm_demotion(core, j);
 }
@@ -833,7 +802,7 @@ sched_core_account(struct sched_cjob *j, int64_t now)
 
 	if (dt <= 0)
 		return;
-	h->attained += (uint64_t)dt * j->spec.gpus;
+	h->attained += (uint64_t)dt * j->shape->gpus;
 	h->executed += dt;
 	h->total_executed += dt;
 	h->acct_since = now;
@@ -844,9 +813,9 @@ static void
 sched_core_unrun(struct sched_core *core, struct sched_cjob *j)
 {
 	otree_remove(&core->running, &j->qnode);
-	if (!j->spec.no_preempt) {
-		core->victim_gpus -= j->spec.gpus;
-		core->qvictim[j->queue] -= j->spec.gpus;
+	if (!j->shape->no_preempt) {
+		core->victim_gpus -= j->shape->gpus;
+		core->qvictim[j->queue] -= j->shape->gpus;
 	}
 	sched_core_timer_set(core, j, SCHED_NEVER);
 }
@@ -911,6 +880,7 @@ sched_core_stopped(struct sched_core *core, struct sched_cjob *j,
 		return;
 	sched_core_detach(core, j, now);
 	j->queue = sched_core_queue_of(core, sched_core_qservice(j));
+	j->rank = 0;
 	sched_core_hold(j)->last_stop = now;
 	sched_core_enqueue(core, j);
 }
@@ -929,8 +899,8 @@ sched_core_rekey(struct sched_core *core, struct sched_cjob *j, uint64_t id,
 	if (t != NULL)
 		otree_remove(t, &j->qnode);
 	sched_core_timer_set(core, j, SCHED_NEVER);
-	j->spec.id = id;
-	j->spec.arg = arg;
+	j->id = id;
+	j->arg = arg;
 	if (t != NULL)
 		otree_insert(t, &j->qnode);
 	sched_core_timer_set(core, j, timer);
@@ -952,12 +922,12 @@ sched_core_timers(struct sched_core *core, int64_t now)
 			/* Demotion: new queue, new place among the running. */
 			sched_core_account(j, now);
 			otree_remove(&core->running, &j->qnode);
-			if (!j->spec.no_preempt)
-				core->qvictim[j->queue] -= j->spec.gpus;
+			if (!j->shape->no_preempt)
+				core->qvictim[j->queue] -= j->shape->gpus;
 			j->queue = sched_core_queue_of(core,
 			    sched_core_qservice(j));
-			if (!j->spec.no_preempt)
-				core->qvictim[j->queue] += j->spec.gpus;
+			if (!j->shape->no_preempt)
+				core->qvictim[j->queue] += j->shape->gpus;
 			otree_insert(&core->running, &j->qnode);
 			sched_core_arm_demotion(core, j);
 		} else if (j->state == SCHED_JOB_PENDING) {
@@ -1123,10 +1093,10 @@ sched_core_choose(struct sched_core *core, struct sched_cjob *p, int64_t now)
 		r = JOB_OF(n, qnode);
 		if (!sched_core_outranks(core, p, r, now))
 			break;
-		if (!r->spec.no_preempt) {
+		if (!r->shape->no_preempt) {
 			k = sched_core_victim_add(core, k, r);
-			have += r->spec.gpus;
-			if (have >= p->spec.gpus &&
+			have += r->shape->gpus;
+			if (have >= p->shape->gpus &&
 			    (fit = sched_core_fits_with(core, p, core->victims,
 			    k, SIZE_MAX)) > 0)
 				break;
@@ -1158,8 +1128,8 @@ sched_core_victims_for(struct sched_core *core, const struct sched_cjob *p,
 	case SCHED_SRTF:
 		while (*cursor != NULL && !sched_core_outranks(core, p,
 		    (r = JOB_OF(*cursor, qnode)), now)) {
-			if (!r->spec.no_preempt)
-				*passed += r->spec.gpus;
+			if (!r->shape->no_preempt)
+				*passed += r->shape->gpus;
 			*cursor = otree_next(*cursor);
 		}
 		return (core->victim_gpus - *passed);
@@ -1182,9 +1152,9 @@ sched_core_take_orphans(struct sched_core *core, struct sched_cjob *p)
 		if (r->hold->waiter != NULL)
 			continue;
 		k = sched_core_victim_add(core, k, r);
-		have += r->spec.gpus;
+		have += r->shape->gpus;
 	}
-	if (have < p->spec.gpus ||
+	if (have < p->shape->gpus ||
 	    sched_core_fits_with(core, p, core->victims, k, SIZE_MAX) == 0)
 		return (0);
 	k = sched_core_victim_prune(core, p, k);
@@ -1212,16 +1182,16 @@ static bool
 sched_core_alike(const struct sched_core *core, const struct sched_cjob *a,
     const struct sched_cjob *b)
 {
-	const struct place_res	*x = a->spec.res, *y = b->spec.res;
+	const struct sched_shape	*x = a->shape, *y = b->shape;
 
-	/* A job needing nothing beside its GPUs has no res at all, and
-	 * jobs needing the same mostly share one. */
-	return (a->spec.gpus == b->spec.gpus &&
-	    a->spec.num_nodes == b->spec.num_nodes &&
+	/* Jobs asking the same mostly share one shape. */
+	if (x == y)
+		return (true);
+	return (x->gpus == y->gpus && x->num_nodes == y->num_nodes &&
 	    sched_core_placement(core, a) == sched_core_placement(core, b) &&
-	    a->spec.consolidate == b->spec.consolidate &&
-	    a->spec.any_shape == b->spec.any_shape &&
-	    (x == y || (x != NULL && y != NULL && sched_res_equal(x, y))));
+	    x->consolidate == y->consolidate &&
+	    x->any_shape == y->any_shape && x->has_res == y->has_res &&
+	    (!x->has_res || sched_shape_res_equal(&x->res, &y->res)));
 }
 
 /* This pass's reason for a job like p that found no room, if there is
@@ -1310,7 +1280,7 @@ sched_core_pass(struct sched_core *core, int64_t now,
 			sched_core_forget_victims(core, p);
 			continue;
 		}
-		if (free_now < p->spec.gpus)
+		if (free_now < p->shape->gpus)
 			p->reason = SCHED_REASON_RESOURCES;
 		else if (sched_core_missed(core, p, &why))
 			p->reason = why;
@@ -1343,7 +1313,7 @@ sched_core_pass(struct sched_core *core, int64_t now,
 			    p->hold->nplan);
 			continue;
 		}
-		if (victims == 0 || free_now + victims < p->spec.gpus ||
+		if (victims == 0 || free_now + victims < p->shape->gpus ||
 		    (k = sched_core_choose(core, p, now)) == 0)
 			continue;
 		sched_core_victim_plan(core, p, k);
@@ -1377,6 +1347,16 @@ sched_core_each_pending(const struct sched_core *core,
 
 	for (n = otree_first(&core->pending); n != NULL; n = otree_next(n))
 		fn(JOB_OF(n, qnode), arg);
+}
+
+void
+sched_core_rank(struct sched_core *core)
+{
+	struct otree_node	*n;
+	uint32_t		 k = 0;
+
+	for (n = otree_first(&core->pending); n != NULL; n = otree_next(n))
+		JOB_OF(n, qnode)->rank = ++k;
 }
 
 uint32_t
@@ -1414,13 +1394,13 @@ sched_core_promotions(const struct sched_core *core)
 void *
 sched_cjob_arg(const struct sched_cjob *j)
 {
-	return (j->spec.arg);
+	return (j->arg);
 }
 
 uint64_t
 sched_cjob_id(const struct sched_cjob *j)
 {
-	return (j->spec.id);
+	return (j->id);
 }
 
 enum sched_cjob_state
@@ -1443,7 +1423,7 @@ sched_cjob_attained(const struct sched_cjob *j, int64_t now)
 
 	if (j->state == SCHED_JOB_PENDING || now <= since)
 		return (attained);
-	return (attained + (uint64_t)(now - since) * j->spec.gpus);
+	return (attained + (uint64_t)(now - since) * j->shape->gpus);
 }
 
 int64_t
@@ -1472,6 +1452,12 @@ uint32_t
 sched_cjob_promotions(const struct sched_cjob *j)
 {
 	return (sched_core_held(j)->promotions);
+}
+
+uint32_t
+sched_cjob_rank(const struct sched_cjob *j)
+{
+	return (j->rank);
 }
 
 uint32_t

@@ -127,6 +127,8 @@ size_t			 sched_core_pending(const struct sched_core *);
  * first is the one that starts first when GPUs allow. */
 void			 sched_core_each_pending(const struct sched_core *,
 			     void (*fn)(struct sched_cjob *, void *), void *);
+/* Numbers the pending jobs 1, 2, ... in that order (sched_cjob_rank). */
+void			 sched_core_rank(struct sched_core *);
 size_t			 sched_core_running(const struct sched_core *);
 /* The queue levels jobs are put in (1 for fifo, whatever the config). */
 unsigned		 sched_core_queues(const struct sched_core *);
@@ -154,6 +156,9 @@ int64_t			 sched_cjob_total_executed(const struct sched_cjob *,
 int64_t			 sched_cjob_executed(const struct sched_cjob *,
 			     int64_t now);
 uint32_t		 sched_cjob_promotions(const struct sched_cjob *);
+/* A pending job's place as sched_core_rank last numbered it; 0 for a job
+ * that came (or came back) since, or was never numbered. */
+uint32_t		 sched_cjob_rank(const struct sched_cjob *);
 uint32_t		 sched_cjob_preemptions(const struct sched_cjob *);
 enum sched_reason	 sched_cjob_reason(const struct sched_core *,
 			     const struct sched_cjob *);

@@ -60,14 +60,10 @@ struct job_service {
 };
 
 /* What the scheduler keeps of a job beside its service: its handle in the
- * core, since when it waits, its rank. */
+ * core, and since when it waits. */
 struct job_sched {
 	int64_t			 pending_since;	/* ms since the epoch */
 	struct sched_cjob	*cjob;		/* NULL when not in the core */
-	/* Its place among the pending jobs, as schedule_rank() last found
-	 * it (valid while rank_gen is that call's). */
-	uint32_t		 rank;
-	uint32_t		 rank_gen;
 };
 
 /* Adds a job built from row (copied) to the table and the id-ordered list.

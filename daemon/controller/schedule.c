@@ -910,27 +910,10 @@ schedule_job_changed(struct job *j, enum job_state from, enum job_state to)
 	}
 }
 
-static uint32_t	schedule_rank_gen;
-
-static void
-schedule_rank_one(struct sched_cjob *cj, void *arg)
-{
-	struct job_sched	*s = job_sched(sched_cjob_arg(cj));
-	uint32_t		*k = arg;
-
-	s->rank = ++*k;
-	s->rank_gen = schedule_rank_gen;
-}
-
 void
 schedule_rank(void)
 {
-	uint32_t	k = 0;
-
-	/* 0 is no generation: a job never ranked has rank_gen 0. */
-	if (++schedule_rank_gen == 0)
-		schedule_rank_gen = 1;
-	sched_core_each_pending(schedule_core, schedule_rank_one, &k);
+	sched_core_rank(schedule_core);
 }
 
 void
@@ -942,9 +925,8 @@ schedule_job_view(const struct job *j, struct store_job *row, int64_t now)
 
 	if ((row->queue = schedule_job_queue(j)) == -1)
 		return;
-	if (job_state(j) == JOB_PENDING && s->rank_gen == schedule_rank_gen &&
-	    schedule_rank_gen != 0)
-		row->rank = (int)s->rank;
+	if (job_state(j) == JOB_PENDING && sched_cjob_rank(cj) > 0)
+		row->rank = (int)sched_cjob_rank(cj);
 	row->attained = sched_cjob_attained(cj, now);
 	row->run_total = sched_cjob_total_executed(cj, now);
 	row->preemptions = sched_cjob_preemptions(cj);

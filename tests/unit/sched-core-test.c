@@ -707,7 +707,7 @@ test_each_pending(void)
 {
 	struct sched_conf	 conf;
 	struct sched_core	*core;
-	struct sched_cjob	*first;
+	struct sched_cjob	*first, *j2, *j3, *j4, *j5;
 	char			 order[64] = "";
 
 	t_conf(&conf, SCHED_DLAS, 3600000);
@@ -715,18 +715,31 @@ test_each_pending(void)
 	first = t_submit(core, 1, 4, 0);
 	t_pass(core, 0);
 	ok(t_did(SCHED_ACT_START, first), "each_pending: job 1 runs");
-	(void)t_submit(core, 2, 2, 100);
-	(void)t_submit(core, 3, 1, 200);
-	(void)t_submit(core, 4, 4, 50);
+	j2 = t_submit(core, 2, 2, 100);
+	j3 = t_submit(core, 3, 1, 200);
+	j4 = t_submit(core, 4, 4, 50);
 	sched_core_each_pending(core, t_collect, order);
 	is_str(order, "4,2,3", "each_pending: Q0's jobs by submit time");
+	ok(sched_cjob_rank(j4) == 0, "rank: 0 before any numbering");
+	sched_core_rank(core);
+	ok(sched_cjob_rank(j4) == 1 && sched_cjob_rank(j2) == 2 &&
+	    sched_cjob_rank(j3) == 3, "rank: the pending jobs in that order");
+	j5 = t_submit(core, 5, 1, 300);
+	ok(sched_cjob_rank(j5) == 0, "rank: 0 for a job come since");
 	sched_core_end(core, first, 1000);
 	t_pass(core, 1000);
 	ok(t_nacts == 1 && t_acts[0].type == SCHED_ACT_START &&
 	    sched_cjob_id(t_acts[0].job) == 4, "the first of them starts");
 	order[0] = '\0';
 	sched_core_each_pending(core, t_collect, order);
-	is_str(order, "2,3", "each_pending: the rest, in order");
+	is_str(order, "2,3,5", "each_pending: the rest, in order");
+	ok(sched_cjob_rank(j2) == 2, "rank: as last numbered until numbered "
+	    "again");
+	sched_core_rank(core);
+	ok(sched_cjob_rank(j2) == 1 && sched_cjob_rank(j3) == 2 &&
+	    sched_cjob_rank(j5) == 3, "rank: numbered again, from 1");
+	sched_core_stopped(core, j4, 2000);
+	ok(sched_cjob_rank(j4) == 0, "rank: 0 for a job come back since");
 	sched_core_free(core);
 }
 

@@ -1,0 +1,165 @@
+/* sched-shape.c: shapes interned in a hash chained by their members. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy/sched-shape.h"
+
+bool
+sched_shape_res_equal(const struct place_res *x, const struct place_res *y)
+{
+	return (x->cpus_node == y->cpus_node && x->cpus_gpu == y->cpus_gpu &&
+	    x->cpus_share == y->cpus_share && x->mem_node == y->mem_node &&
+	    x->mem_gpu == y->mem_gpu && x->mem_share == y->mem_share);
+}
+
+static bool
+sched_shape_res_none(const struct place_res *r)
+{
+	return (r->cpus_node == 0 && r->cpus_gpu == 0 && !r->cpus_share &&
+	    r->mem_node == 0 && r->mem_gpu == 0 && !r->mem_share);
+}
+
+/* FNV-1a, a 64-bit value at a time. */
+static uint32_t
+sched_shape_mix(uint32_t h, uint64_t v)
+{
+	int	i;
+
+	for (i = 0; i < 8; i++, v >>= 8)
+		h = (h ^ (uint8_t)v) * 16777619u;
+	return (h);
+}
+
+static uint32_t
+sched_shape_hash(const struct sched_shape *w, const uint32_t *nodes,
+    size_t nnodes)
+{
+	const struct place_res	*r = &w->res;
+	uint32_t		 h = 2166136261u;
+	size_t			 i;
+
+	h = sched_shape_mix(h, r->mem_node);
+	h = sched_shape_mix(h, r->mem_gpu);
+	h = sched_shape_mix(h, (uint64_t)r->cpus_node << 32 | r->cpus_gpu);
+	h = sched_shape_mix(h, (uint64_t)(uintptr_t)w->group);
+	h = sched_shape_mix(h, (uint64_t)w->gpus << 32 | w->num_nodes);
+	h = sched_shape_mix(h, (uint64_t)w->placement |
+	    (uint64_t)w->own_placement << 8 | (uint64_t)w->consolidate << 16 |
+	    (uint64_t)w->no_preempt << 24 | (uint64_t)w->any_shape << 32 |
+	    (uint64_t)w->listed << 40 | (uint64_t)r->cpus_share << 48 |
+	    (uint64_t)r->mem_share << 56);
+	for (i = 0; i < nnodes; i++)
+		h = sched_shape_mix(h, nodes[i]);
+	return (h);
+}
+
+static bool
+sched_shape_equal(const struct sched_shape *s, const struct sched_shape *w,
+    const uint32_t *nodes, size_t nnodes)
+{
+	return (sched_shape_res_equal(&s->res, &w->res) &&
+	    s->group == w->group && s->gpus == w->gpus &&
+	    s->num_nodes == w->num_nodes && s->placement == w->placement &&
+	    s->own_placement == w->own_placement &&
+	    s->consolidate == w->consolidate &&
+	    s->no_preempt == w->no_preempt && s->any_shape == w->any_shape &&
+	    s->listed == w->listed && s->nnodes == nnodes &&
+	    (nnodes == 0 || memcmp(s->nodes, nodes,
+	    nnodes * sizeof *nodes) == 0));
+}
+
+static void
+sched_shapes_grow(struct sched_shapes *set)
+{
+	struct sched_shape	**old = set->bucket, *s, *next;
+	size_t			  oldsize = set->size, i, b;
+
+	set->size = oldsize == 0 ? 16 : oldsize * 2;
+	if ((set->bucket = calloc(set->size, sizeof *set->bucket)) == NULL)
+		abort();
+	for (i = 0; i < oldsize; i++) {
+		for (s = old[i]; s != NULL; s = next) {
+			next = s->next;
+			b = s->hash & (set->size - 1);
+			s->next = set->bucket[b];
+			set->bucket[b] = s;
+		}
+	}
+	free(old);
+}
+
+const struct sched_shape *
+sched_shape_get(struct sched_shapes *set, const struct sched_shape *want,
+    const uint32_t *nodes, size_t nnodes)
+{
+	struct sched_shape	*s;
+	uint32_t		 h;
+	size_t			 b;
+
+	if (!want->listed)
+		nnodes = 0;
+	h = sched_shape_hash(want, nodes, nnodes);
+	if (set->size > 0) {
+		for (s = set->bucket[h & (set->size - 1)]; s != NULL;
+		    s = s->next) {
+			if (s->hash == h &&
+			    sched_shape_equal(s, want, nodes, nnodes)) {
+				s->refs++;
+				return (s);
+			}
+		}
+	}
+	if (set->n + 1 > set->size)
+		sched_shapes_grow(set);
+	if ((s = malloc(sizeof *s + nnodes * sizeof *nodes)) == NULL)
+		abort();
+	*s = *want;
+	s->has_res = !sched_shape_res_none(&want->res);
+	s->hash = h;
+	s->refs = 1;
+	s->nnodes = (uint32_t)nnodes;
+	if (nnodes > 0)
+		memcpy(s->nodes, nodes, nnodes * sizeof *nodes);
+	b = h & (set->size - 1);
+	s->next = set->bucket[b];
+	set->bucket[b] = s;
+	set->n++;
+	return (s);
+}
+
+void
+sched_shape_put(struct sched_shapes *set, const struct sched_shape *cs)
+{
+	struct sched_shape	**p, *s;
+
+	if (cs == NULL)
+		return;
+	/* Found in its chain, not cast: the shape is the set's. */
+	for (p = &set->bucket[cs->hash & (set->size - 1)]; *p != cs;
+	    p = &(*p)->next)
+		;
+	s = *p;
+	if (--s->refs > 0)
+		return;
+	*p = s->next;
+	free(s);
+	if (--set->n == 0)
+		sched_shapes_free(set);
+}
+
+void
+sched_shapes_free(struct sched_shapes *set)
+{
+	struct sched_shape	*s, *next;
+	size_t			 i;
+
+	for (i = 0; i < set->size; i++) {
+		for (s = set->bucket[i]; s != NULL; s = next) {
+			next = s->next;
+			free(s);
+		}
+	}
+	free(set->bucket);
+	set->bucket = NULL;
+	set->size = set->n = 0;
+}

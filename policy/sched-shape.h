@@ -1,0 +1,59 @@
+/* sched-shape.h: what a job asks of the core that never changes and that
+ * its siblings mostly ask alike: its GPUs, their shape and placement, what
+ * it needs beside them, the nodes it is bound to, its array's cap. A queue
+ * holds few distinct asks (a sweep, an array, a user's habit), so one copy
+ * serves every job asking the same: interned in a hash, counted, freed
+ * with its last job. 100,000 pending jobs thus hold a pointer each, not
+ * 32 bytes and a node list each. Pure: no I/O, no clock. */
+#ifndef GB_SCHED_SHAPE_H
+#define GB_SCHED_SHAPE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "policy/place.h"
+
+struct sched_group;
+
+struct sched_shape {
+	struct place_res	 res;		/* all 0: nothing */
+	struct sched_group	*group;		/* its array's cap; NULL: none */
+	uint32_t		 gpus;
+	uint32_t		 num_nodes;	/* 0: any */
+	uint8_t			 placement;	/* enum sched_placement */
+	bool			 own_placement;	/* placement, not the conf's */
+	bool			 consolidate;
+	bool			 no_preempt;
+	bool			 any_shape;
+	bool			 listed;	/* on nodes[] alone */
+	bool			 has_res;	/* res is not all 0 */
+	/* The set's: its chain in the hash, the hash, the jobs counted. */
+	struct sched_shape	*next;
+	uint32_t		 hash;
+	uint32_t		 refs;
+	uint32_t		 nnodes;
+	uint32_t		 nodes[];	/* place.h's indexes, listed's */
+};
+
+struct sched_shapes {
+	struct sched_shape	**bucket;	/* chained */
+	size_t			  size;		/* a power of two, or 0 */
+	size_t			  n;
+};
+
+/* The set's shape equal to want (its members up to has_res; res, listed
+ * and has_res as want has them) with nodes[0..nnodes) when listed, one
+ * job more; made if new. has_res is set from res. */
+const struct sched_shape *sched_shape_get(struct sched_shapes *,
+			     const struct sched_shape *want,
+			     const uint32_t *nodes, size_t nnodes);
+/* One job fewer; the shape is freed with its last. NULL is ignored. */
+void			 sched_shape_put(struct sched_shapes *,
+			     const struct sched_shape *);
+/* Whether two needs beside GPUs are the same. */
+bool			 sched_shape_res_equal(const struct place_res *,
+			     const struct place_res *);
+void			 sched_shapes_free(struct sched_shapes *);
+
+#endif
