@@ -1,29 +1,30 @@
-/* otree.c: AVL tree with parent links, so a walk needs no stack and a
- * removal needs no search. */
+/* otree.c: a red-black tree with parent links, so a walk needs no stack
+ * and a removal needs no search. The rules (after Cormen et al.): every
+ * red node's children are black, and every path from a node down to a
+ * missing child passes the same number of black nodes; so no path is more
+ * than twice another, and the height is at most 2 log2(n + 1). */
 #include "policy/otree.h"
 
-static int
-otree_h(const struct otree_node *n)
+static void
+otree_set_parent(struct otree_node *n, struct otree_node *p)
 {
-	return (n != NULL ? n->height : 0);
+	n->parent_red = (uintptr_t)p | (n->parent_red & 1);
 }
 
 static void
-otree_fix_height(struct otree_node *n)
+otree_set_red(struct otree_node *n, int red)
 {
-	int	l = otree_h(n->left), r = otree_h(n->right);
-
-	n->height = (l > r ? l : r) + 1;
+	n->parent_red = (n->parent_red & ~(uintptr_t)1) | (red ? 1 : 0);
 }
 
 /* Puts c where n was under n's parent (or as the root). */
 static void
 otree_replace(struct otree *t, struct otree_node *n, struct otree_node *c)
 {
-	struct otree_node	*p = n->parent;
+	struct otree_node	*p = otree_parent(n);
 
 	if (c != NULL)
-		c->parent = p;
+		otree_set_parent(c, p);
 	if (p == NULL)
 		t->root = c;
 	else if (p->left == n)
@@ -32,7 +33,7 @@ otree_replace(struct otree *t, struct otree_node *n, struct otree_node *c)
 		p->right = c;
 }
 
-static struct otree_node *
+static void
 otree_rotate_left(struct otree *t, struct otree_node *n)
 {
 	struct otree_node	*r = n->right;
@@ -40,15 +41,12 @@ otree_rotate_left(struct otree *t, struct otree_node *n)
 	otree_replace(t, n, r);
 	n->right = r->left;
 	if (r->left != NULL)
-		r->left->parent = n;
+		otree_set_parent(r->left, n);
 	r->left = n;
-	n->parent = r;
-	otree_fix_height(n);
-	otree_fix_height(r);
-	return (r);
+	otree_set_parent(n, r);
 }
 
-static struct otree_node *
+static void
 otree_rotate_right(struct otree *t, struct otree_node *n)
 {
 	struct otree_node	*l = n->left;
@@ -56,33 +54,9 @@ otree_rotate_right(struct otree *t, struct otree_node *n)
 	otree_replace(t, n, l);
 	n->left = l->right;
 	if (l->right != NULL)
-		l->right->parent = n;
+		otree_set_parent(l->right, n);
 	l->right = n;
-	n->parent = l;
-	otree_fix_height(n);
-	otree_fix_height(l);
-	return (l);
-}
-
-/* Walks from n to the root restoring heights and balance. */
-static void
-otree_rebalance(struct otree *t, struct otree_node *n)
-{
-	int	bal;
-
-	for (; n != NULL; n = n->parent) {
-		otree_fix_height(n);
-		bal = otree_h(n->left) - otree_h(n->right);
-		if (bal > 1) {
-			if (otree_h(n->left->left) < otree_h(n->left->right))
-				otree_rotate_left(t, n->left);
-			n = otree_rotate_right(t, n);
-		} else if (bal < -1) {
-			if (otree_h(n->right->right) < otree_h(n->right->left))
-				otree_rotate_right(t, n->right);
-			n = otree_rotate_left(t, n);
-		}
-	}
+	otree_set_parent(n, l);
 }
 
 void
@@ -96,47 +70,159 @@ otree_init(struct otree *t, otree_cmp cmp)
 void
 otree_insert(struct otree *t, struct otree_node *n)
 {
-	struct otree_node	*p = NULL, **link = &t->root;
+	struct otree_node	*p = NULL, *g, *u, **link = &t->root;
 
 	while (*link != NULL) {
 		p = *link;
 		link = t->cmp(n, p) < 0 ? &p->left : &p->right;
 	}
 	n->left = n->right = NULL;
-	n->parent = p;
-	n->height = 1;
+	n->parent_red = (uintptr_t)p | 1;
 	*link = n;
 	t->count++;
-	otree_rebalance(t, p);
+	/* A red n under a red parent: recolour up while the uncle is red,
+	 * then one or two rotations. */
+	while ((p = otree_parent(n)) != NULL && otree_red(p)) {
+		g = otree_parent(p);	/* p is red, so not the root */
+		if (p == g->left) {
+			u = g->right;
+			if (otree_red(u)) {
+				otree_set_red(p, 0);
+				otree_set_red(u, 0);
+				otree_set_red(g, 1);
+				n = g;
+				continue;
+			}
+			if (n == p->right) {
+				otree_rotate_left(t, p);
+				n = p;
+				p = otree_parent(n);
+			}
+			otree_set_red(p, 0);
+			otree_set_red(g, 1);
+			otree_rotate_right(t, g);
+		} else {
+			u = g->left;
+			if (otree_red(u)) {
+				otree_set_red(p, 0);
+				otree_set_red(u, 0);
+				otree_set_red(g, 1);
+				n = g;
+				continue;
+			}
+			if (n == p->left) {
+				otree_rotate_right(t, p);
+				n = p;
+				p = otree_parent(n);
+			}
+			otree_set_red(p, 0);
+			otree_set_red(g, 1);
+			otree_rotate_left(t, g);
+		}
+	}
+	otree_set_red(t->root, 0);
+}
+
+/* x (NULL for a missing child) under p has one black fewer on its paths
+ * than its sibling's: restores the count. */
+static void
+otree_remove_fix(struct otree *t, struct otree_node *x, struct otree_node *p)
+{
+	struct otree_node	*w;
+
+	while (x != t->root && !otree_red(x)) {
+		if (x == p->left) {
+			w = p->right;	/* not NULL: it has a black more */
+			if (otree_red(w)) {
+				otree_set_red(w, 0);
+				otree_set_red(p, 1);
+				otree_rotate_left(t, p);
+				w = p->right;
+			}
+			if (!otree_red(w->left) && !otree_red(w->right)) {
+				otree_set_red(w, 1);
+				x = p;
+				p = otree_parent(x);
+				continue;
+			}
+			if (!otree_red(w->right)) {
+				otree_set_red(w->left, 0);
+				otree_set_red(w, 1);
+				otree_rotate_right(t, w);
+				w = p->right;
+			}
+			otree_set_red(w, otree_red(p));
+			otree_set_red(p, 0);
+			otree_set_red(w->right, 0);
+			otree_rotate_left(t, p);
+		} else {
+			w = p->left;
+			if (otree_red(w)) {
+				otree_set_red(w, 0);
+				otree_set_red(p, 1);
+				otree_rotate_right(t, p);
+				w = p->left;
+			}
+			if (!otree_red(w->left) && !otree_red(w->right)) {
+				otree_set_red(w, 1);
+				x = p;
+				p = otree_parent(x);
+				continue;
+			}
+			if (!otree_red(w->left)) {
+				otree_set_red(w->right, 0);
+				otree_set_red(w, 1);
+				otree_rotate_left(t, w);
+				w = p->left;
+			}
+			otree_set_red(w, otree_red(p));
+			otree_set_red(p, 0);
+			otree_set_red(w->left, 0);
+			otree_rotate_right(t, p);
+		}
+		x = t->root;
+	}
+	if (x != NULL)
+		otree_set_red(x, 0);
 }
 
 void
 otree_remove(struct otree *t, struct otree_node *n)
 {
-	struct otree_node	*s, *from;
+	struct otree_node	*s, *x, *p;
+	int			 red;
 
 	if (n->left == NULL || n->right == NULL) {
-		from = n->parent;
-		otree_replace(t, n, n->left != NULL ? n->left : n->right);
+		/* n goes, its one child (or none) takes its place. */
+		x = n->left != NULL ? n->left : n->right;
+		p = otree_parent(n);
+		red = otree_red(n);
+		otree_replace(t, n, x);
 	} else {
-		/* Swap in the successor: the leftmost of the right side. */
+		/* Its successor, the leftmost of the right side, takes n's
+		 * place and colour; the successor's place loses a colour. */
 		for (s = n->right; s->left != NULL; s = s->left)
 			;
-		if (s->parent == n)
-			from = s;
+		red = otree_red(s);
+		x = s->right;
+		if (otree_parent(s) == n)
+			p = s;
 		else {
-			from = s->parent;
-			otree_replace(t, s, s->right);
+			p = otree_parent(s);
+			otree_replace(t, s, x);
 			s->right = n->right;
-			s->right->parent = s;
+			otree_set_parent(s->right, s);
 		}
 		otree_replace(t, n, s);
 		s->left = n->left;
-		s->left->parent = s;
+		otree_set_parent(s->left, s);
+		otree_set_red(s, otree_red(n));
 	}
-	n->left = n->right = n->parent = NULL;
+	n->left = n->right = NULL;
+	n->parent_red = 0;
 	t->count--;
-	otree_rebalance(t, from);
+	if (!red)
+		otree_remove_fix(t, x, p);
 }
 
 struct otree_node *
@@ -169,7 +255,8 @@ otree_next(const struct otree_node *n)
 			;
 		return ((struct otree_node *)n);
 	}
-	for (p = n->parent; p != NULL && n == p->right; p = p->parent)
+	for (p = otree_parent(n); p != NULL && n == p->right;
+	    p = otree_parent(p))
 		n = p;
 	return ((struct otree_node *)p);
 }
@@ -184,7 +271,8 @@ otree_prev(const struct otree_node *n)
 			;
 		return ((struct otree_node *)n);
 	}
-	for (p = n->parent; p != NULL && n == p->left; p = p->parent)
+	for (p = otree_parent(n); p != NULL && n == p->left;
+	    p = otree_parent(p))
 		n = p;
 	return ((struct otree_node *)p);
 }

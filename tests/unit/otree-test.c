@@ -1,9 +1,11 @@
-/* otree-test.c: the AVL tree of policy/otree.c. Covers the empty tree,
- * ascending inserts (which must leave a perfect tree), and 2,000 random
+/* otree-test.c: the red-black tree of policy/otree.c. Covers the empty
+ * tree, ascending inserts (which must stay within the red-black height
+ * bound, where an unbalanced tree would be a list), and 2,000 random
  * inserts and removes from a fixed seed; after every operation the tree
  * must be in order, hold exactly the keys put in, keep its count, answer
- * first/last/next/prev consistently, store true heights, keep every
- * balance within 1 and have parent links that match the child links. */
+ * first/last/next/prev consistently, have a black root, no red node with a
+ * red child, as many black nodes on every path down, and parent links
+ * that match the child links. */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -46,24 +48,37 @@ t_key(const struct otree_node *n)
 	return (otree_entry(n, struct t_item, node)->key);
 }
 
-/* Returns the height of the subtree at n, or -1 when a stored height, a
- * balance or a parent link is wrong anywhere in it. */
+/* Returns the black nodes on every path down from n (missing children
+ * count none), or -1 when the paths differ, a red node has a red child or
+ * a parent link is wrong anywhere below n. */
 static int
 t_check_node(const struct otree_node *n, const struct otree_node *parent)
 {
-	int	l, r, h;
+	int	l, r;
 
 	if (n == NULL)
 		return (0);
-	if (n->parent != parent)
+	if (otree_parent(n) != parent)
+		return (-1);
+	if (otree_red(n) && (otree_red(n->left) || otree_red(n->right)))
 		return (-1);
 	if ((l = t_check_node(n->left, n)) < 0 ||
-	    (r = t_check_node(n->right, n)) < 0)
+	    (r = t_check_node(n->right, n)) < 0 || l != r)
 		return (-1);
-	if (l - r > 1 || r - l > 1)
-		return (-1);
-	h = (l > r ? l : r) + 1;
-	return (n->height == h ? h : -1);
+	return (l + (otree_red(n) ? 0 : 1));
+}
+
+/* The longest path down from n, in nodes. */
+static int
+t_height(const struct otree_node *n)
+{
+	int	l, r;
+
+	if (n == NULL)
+		return (0);
+	l = t_height(n->left);
+	r = t_height(n->right);
+	return ((l > r ? l : r) + 1);
 }
 
 /* Compares the tree with the items marked in. Returns a short word naming
@@ -86,8 +101,10 @@ t_check(const struct otree *t)
 	}
 	if (t->count != want)
 		return ("count");
+	if (otree_red(t->root))
+		return ("red root");
 	if (t_check_node(t->root, NULL) < 0)
-		return ("balance, height or parent link");
+		return ("colours, black counts or parent link");
 	if (want == 0)
 		return (otree_first(t) == NULL && otree_last(t) == NULL &&
 		    t->root == NULL ? NULL : "empty tree");
@@ -135,8 +152,8 @@ test_ascending(void)
 	struct otree	t;
 	int		i, bad = 0;
 
-	/* Inserting 1..2^10-1 in order must rebalance into the perfect tree
-	 * of height 10; an unbalanced tree would have height 1023. */
+	/* Inserting 1..2^10-1 in order must keep the height within
+	 * 2 log2(n + 1) = 20; an unbalanced tree would have height 1023. */
 	memset(t_items, 0, sizeof t_items);
 	otree_init(&t, t_cmp);
 	for (i = 0; i < 1023; i++) {
@@ -144,8 +161,9 @@ test_ascending(void)
 		t_items[i].in = true;
 		otree_insert(&t, &t_items[i].node);
 	}
-	is_int(t.root->height, 10, "ascending: 1023 keys make height 10");
-	is_int(t_key(t.root), 511, "ascending: the middle key is the root");
+	ok(t_height(t.root) >= 10 && t_height(t.root) <= 20,
+	    "ascending: 1023 keys make height %d, within 10 to 20",
+	    t_height(t.root));
 	ok(t_check(&t) == NULL, "ascending: tree consistent");
 	for (i = 0; i < 1023; i++) {
 		otree_remove(&t, &t_items[i].node);
@@ -184,8 +202,8 @@ test_random(void)
 			t_items[i].in = true;
 			inserts++;
 		}
-		if (t.root != NULL && t.root->height > maxh)
-			maxh = t.root->height;
+		if (t_height(t.root) > maxh)
+			maxh = t_height(t.root);
 		if ((why = t_check(&t)) != NULL) {
 			if (bad++ == 0) {
 				first_bad = op;
@@ -200,10 +218,10 @@ test_random(void)
 	ok(inserts > 1000 && removes > 300,
 	    "random: the run mixes inserts (%d) and removes (%d)", inserts,
 	    removes);
-	/* An AVL tree of n nodes is at most 1.44 log2(n + 2) high: 14 for
-	 * n <= 1031. */
-	ok(maxh >= 10 && maxh <= 14, "random: height %d within AVL bounds",
-	    maxh);
+	/* A red-black tree of n nodes is at most 2 log2(n + 1) high: 20
+	 * for n <= 1031. */
+	ok(maxh >= 10 && maxh <= 20,
+	    "random: height %d within red-black bounds", maxh);
 
 	/* Empty it in key order from the last, checking prev walks. */
 	while (t.root != NULL) {
