@@ -55,10 +55,14 @@ struct sched_chold {
 struct sched_cjob {
 	uint64_t			 id;
 	int64_t				 submit;
-	int64_t				 duration;
+	/* What orders it within its queue beside its age, by the core's
+	 * policy: srtf's duration (ms), gittins' index while pending. */
+	union {
+		int64_t			 duration;
+		double			 gindex;
+	}				 key;
 	void				*arg;
 	const struct sched_shape	*shape;
-	double				 gindex;	/* gittins, while pending */
 	struct sched_chold		*hold;		/* NULL: none yet */
 	struct otree_node		 qnode;		/* pending or running */
 	uint32_t			 reason_pass;	/* the pass that set it */
@@ -209,7 +213,7 @@ sched_core_cmp_fifo(const struct otree_node *x, const struct otree_node *y)
 static int64_t
 sched_core_remaining(const struct sched_cjob *j)
 {
-	return (j->duration - sched_core_held(j)->total_executed);
+	return (j->key.duration - sched_core_held(j)->total_executed);
 }
 
 static int
@@ -253,8 +257,8 @@ sched_core_cmp_gittins(const struct otree_node *x, const struct otree_node *y)
 
 	if (a->queue != b->queue)
 		return (a->queue < b->queue ? -1 : 1);
-	if (a->gindex != b->gindex)
-		return (a->gindex > b->gindex ? -1 : 1);
+	if (a->key.gindex != b->key.gindex)
+		return (a->key.gindex > b->key.gindex ? -1 : 1);
 	return (sched_core_cmp_tail(a, b));
 }
 
@@ -620,7 +624,7 @@ sched_core_gindex(struct sched_core *core, struct sched_cjob *j)
 	    sched_core_qservice(j) < core->conf.thresholds[j->queue])
 		delta = core->conf.thresholds[j->queue] -
 		    sched_core_qservice(j);
-	j->gindex = sched_gittins_index(core->samples, core->prefix,
+	j->key.gindex = sched_gittins_index(core->samples, core->prefix,
 	    core->nsamples, sched_core_held(j)->attained, delta);
 }
 
@@ -663,7 +667,8 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 		abort();
 	j->id = spec->id;
 	j->submit = spec->submit;
-	j->duration = spec->duration;
+	if (core->conf.policy == SCHED_SRTF)
+		j->key.duration = spec->duration;
 	j->arg = spec->arg;
 	memset(&want, 0, sizeof want);
 	want.res = spec->res;
@@ -752,7 +757,8 @@ sched_core_run(struct sched_core *core, struct sched_cjob *j,
 	h->acct_since = now;
 	if (h->first_start == SCHED_NEVER)
 		h->first_start = now;
-	h->end_key = now + sched_core_remaining(j);
+	if (core->conf.policy == SCHED_SRTF)
+		h->end_key = now + sched_core_remaining(j);
 	free(h->plan);
 	h->plan = NULL;
 	h->nplan = 0;
