@@ -5,6 +5,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#ifdef HAVE_MALLOPT
+#include <malloc.h>
+#endif
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -154,6 +157,18 @@ gbatchd_daemonize(void)
 	}
 }
 
+/* gbatchd runs for months: what a large listing or a burst of requests
+ * borrowed goes back to the system. glibc otherwise raises the free heap
+ * it keeps to twice the largest block freed (up to 64 MB): 4 MB for good
+ * after one listing of 100,000 jobs. */
+static void
+gbatchd_malloc_tune(void)
+{
+#ifdef HAVE_MALLOPT
+	(void)mallopt(M_TRIM_THRESHOLD, 256 * 1024);
+#endif
+}
+
 int
 main(int argc, char **argv)
 {
@@ -167,6 +182,7 @@ main(int argc, char **argv)
 	int			 ch, i, found;
 	static const int	 signums[] = { SIGTERM, SIGINT, SIGHUP };
 
+	gbatchd_malloc_tune();
 	conf_path = NULL;
 	while ((ch = getopt_long(argc, argv, ":CDf:s:l:d:L:P:vhV",
 	    gbatchd_longopts, NULL)) != -1) {

