@@ -19,15 +19,14 @@ sched_shape_res_none(const struct place_res *r)
 	    r->mem_node == 0 && r->mem_gpu == 0 && !r->mem_share);
 }
 
-/* FNV-1a, a 64-bit value at a time. */
-static uint32_t
-sched_shape_mix(uint32_t h, uint64_t v)
+/* Mixes v into h, a word at a time (a multiply by the golden ratio's
+ * odd 64-bit constant, then the high half folded down): a shape is hashed
+ * at every submit, so a byte at a time would cost most of the submit. */
+static uint64_t
+sched_shape_mix(uint64_t h, uint64_t v)
 {
-	int	i;
-
-	for (i = 0; i < 8; i++, v >>= 8)
-		h = (h ^ (uint8_t)v) * 16777619u;
-	return (h);
+	h = (h ^ v) * 0x9e3779b97f4a7c15ULL;
+	return (h ^ (h >> 32));
 }
 
 static uint32_t
@@ -35,7 +34,7 @@ sched_shape_hash(const struct sched_shape *w, const uint32_t *nodes,
     size_t nnodes)
 {
 	const struct place_res	*r = &w->res;
-	uint32_t		 h = 2166136261u;
+	uint64_t		 h = 0;
 	size_t			 i;
 
 	h = sched_shape_mix(h, r->mem_node);
@@ -50,7 +49,7 @@ sched_shape_hash(const struct sched_shape *w, const uint32_t *nodes,
 	    (uint64_t)r->mem_share << 56);
 	for (i = 0; i < nnodes; i++)
 		h = sched_shape_mix(h, nodes[i]);
-	return (h);
+	return ((uint32_t)h);
 }
 
 static bool
