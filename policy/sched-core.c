@@ -66,7 +66,7 @@ struct sched_cjob {
 	struct sched_chold		*hold;		/* NULL: none yet */
 	struct otree_node		 qnode;		/* pending or running */
 	uint32_t			 reason_pass;	/* the pass that set it */
-	uint32_t			 rank;		/* sched_core_rank's; 0 */
+	uint32_t			 rank;		/* sched_core_rank; 0: none */
 	uint8_t				 state;		/* sched_cjob_state */
 	uint8_t				 queue;		/* < SCHED_MAX_QUEUES */
 	uint8_t				 reason;	/* sched_reason */
