@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "policy/otree.h"
+#include "policy/pool.h"
 #include "policy/sched-core.h"
 #include "policy/sched-group.h"
 #include "policy/sched-shape.h"
@@ -173,6 +174,7 @@ struct sched_core {
 	struct sched_miss	 miss[SCHED_MISSES];	/* this pass's */
 	size_t			 nmiss, miss_next;
 	struct sched_shapes	 shapes;
+	struct pool		 cjobs;		/* where each cjob is */
 };
 
 static void *
@@ -324,6 +326,7 @@ sched_core_create(const struct sched_conf *conf)
 		abort();
 	core->conf = *conf;
 	core->conf.samples = NULL;
+	pool_init(&core->cjobs, sizeof(struct sched_cjob));
 	core->nqueues = conf->nqueues;
 	switch (conf->policy) {
 	case SCHED_SRTF:
@@ -382,7 +385,7 @@ sched_core_job_free(struct sched_core *core, struct sched_cjob *j)
 	sched_shape_put(&core->shapes, j->shape);
 	if (g != NULL)
 		sched_group_leave(&core->groups, g);
-	free(j);
+	pool_put(&core->cjobs, j);
 }
 
 void
@@ -408,6 +411,7 @@ sched_core_free(struct sched_core *core)
 	place_cluster_free(core->cluster);
 	sched_shapes_free(&core->shapes);
 	sched_groups_free(&core->groups);
+	pool_free(&core->cjobs);
 	free(core->samples);
 	free(core->prefix);
 	free(core->acts);
@@ -663,8 +667,7 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 	struct sched_cjob	*j;
 	struct sched_chold	*h;
 
-	if ((j = calloc(1, sizeof *j)) == NULL)
-		abort();
+	j = pool_get(&core->cjobs);
 	j->id = spec->id;
 	j->submit = spec->submit;
 	if (core->conf.policy == SCHED_SRTF)
