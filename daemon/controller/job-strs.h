@@ -69,7 +69,8 @@ const char	*job_shared_str(const struct job_shared *s,
 		    enum job_shared_str k);
 /* The numbers of s. */
 const struct job_ask *job_shared_ask(const struct job_shared *s);
-/* Blocks in use (distinct sets of strings), and the jobs counted in them. */
+/* Blocks in use (distinct sets of strings and numbers), and the jobs
+ * counted in them. */
 size_t		 job_shared_count(size_t *refs);
 
 #endif

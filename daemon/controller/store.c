@@ -451,7 +451,6 @@ store_open(const char *dir, bool sync_full, void (*begin_cb)(void),
 		snprintf(err, errlen, "%s: %s", path, detail);
 		goto fail;
 	}
-
 	if (store_migrate(detail, sizeof detail) != 0) {
 		snprintf(err, errlen, "%s: %s", path, detail);
 		goto fail;
