@@ -160,12 +160,20 @@ gbatchd_daemonize(void)
 /* gbatchd runs for months: what a large listing or a burst of requests
  * borrowed goes back to the system. glibc otherwise raises the free heap
  * it keeps to twice the largest block freed (up to 64 MB): 4 MB for good
- * after one listing of 100,000 jobs. */
+ * after one listing of 100,000 jobs.
+ *
+ * Fixing the trim threshold also fixes the mmap threshold, which glibc
+ * would otherwise raise past the blocks it sees freed. Left at 128 KiB,
+ * every connection's first read (a 64 KiB reserve, a 128 KiB evbuffer
+ * chain) was an mmap and a munmap, with page faults between. Blocks up to
+ * 1 MiB (a read, the listing of a few thousand jobs) come from the heap;
+ * larger ones are mapped and given back when freed. */
 static void
 gbatchd_malloc_tune(void)
 {
 #ifdef HAVE_MALLOPT
 	(void)mallopt(M_TRIM_THRESHOLD, 256 * 1024);
+	(void)mallopt(M_MMAP_THRESHOLD, 1024 * 1024);
 #endif
 }
 
