@@ -402,6 +402,21 @@ peer_relay_write(struct peer *p, struct evbuffer *frames)
 	evbuffer_free(out);
 }
 
+/* Writes frames to a local client. When nothing is queued before them
+ * they go straight to the socket: a command's reply then leaves in the
+ * pass that made it, without the loop first waiting to hear that the
+ * socket is writable (two epoll_ctl and a wake-up per reply). What the
+ * socket does not take, and any error, is left to the bufferevent, which
+ * writes the rest or reports the error as for any write. */
+static void
+peer_write_local(struct peer *p, struct evbuffer *frames)
+{
+	if (p->raw && evbuffer_get_length(bufferevent_get_output(p->bev)) == 0)
+		(void)evbuffer_write(frames, bufferevent_getfd(p->bev));
+	if (evbuffer_get_length(frames) != 0)
+		bufferevent_write_buffer(p->bev, frames);
+}
+
 void
 peer_write_now(struct peer *p, struct evbuffer *frame)
 {
@@ -414,7 +429,7 @@ peer_write_now(struct peer *p, struct evbuffer *frame)
 	else if (!p->local)
 		peer_write_tcp(p, frame);
 	else
-		bufferevent_write_buffer(p->bev, frame);
+		peer_write_local(p, frame);
 }
 
 void
@@ -439,12 +454,12 @@ peer_send_bytes(struct peer *p, const void *data, size_t len)
 		return;
 	if (commit_pending())
 		commit_queue_bytes(p, data, len);
-	else if (p->via == NULL)
+	else if (p->via == NULL && !p->local)
 		bufferevent_write(p->bev, data, len);
 	else {
 		frame = evbuffer_new();
 		evbuffer_add(frame, data, len);
-		peer_relay_write(p, frame);
+		peer_write_now(p, frame);
 		evbuffer_free(frame);
 	}
 }
