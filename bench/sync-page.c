@@ -7,7 +7,8 @@
  * (dynamically, libc only), so its loop's rate beside /bin/true's is what
  * one durable page costs a call on this machine. No design that answers
  * only after its commit reached the disk can call faster than this loop.
- * Exit status: 0, or 1 with a message when FILE cannot be written. */
+ * Exit status: 0; 1, with a message, when FILE cannot be written; 2 for
+ * a usage error. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
