@@ -1,6 +1,7 @@
 /* peer.c: connections. Input is cut into frames here; each message goes to
  * req_dispatch. A peer that stops reading its replies stops being read
  * (backpressure), so one slow client cannot grow gbatchd without bound. */
+#include <sys/ioctl.h>
 #include <sys/queue.h>
 #include <sys/socket.h>
 #include <sys/types.h>
@@ -51,6 +52,10 @@ struct peer {
 	enum peer_role		 role;
 	bool			 local;
 	bool			 raw;		/* may read its socket itself */
+	bool			 reading;	/* in its read pass */
+	/* A local client's replies made in its read pass, written at the
+	 * pass's end (peer_release) or put behind a commit. */
+	struct evbuffer		*held;
 	bool			 dead;
 	bool			 closing;	/* close once output is written */
 	bool			 paused;	/* backpressure */
@@ -236,7 +241,8 @@ peer_unsent(const struct peer *p)
 {
 	if (p->via != NULL)
 		return (0);
-	return (evbuffer_get_length(bufferevent_get_output(p->bev)));
+	return (evbuffer_get_length(bufferevent_get_output(p->bev)) +
+	    (p->held != NULL ? evbuffer_get_length(p->held) : 0));
 }
 
 size_t
@@ -306,6 +312,8 @@ peer_reap(void)
 
 	while ((p = TAILQ_FIRST(&peer_dead)) != NULL) {
 		TAILQ_REMOVE(&peer_dead, p, entry);
+		if (p->held != NULL)
+			evbuffer_free(p->held);
 		free(p->cert_name);
 		free(p->addr);
 		free(p->host);
@@ -402,19 +410,61 @@ peer_relay_write(struct peer *p, struct evbuffer *frames)
 	evbuffer_free(out);
 }
 
-/* Writes frames to a local client. When nothing is queued before them
- * they go straight to the socket: a command's reply then leaves in the
- * pass that made it, without the loop first waiting to hear that the
- * socket is writable (two epoll_ctl and a wake-up per reply). What the
- * socket does not take, and any error, is left to the bufferevent, which
- * writes the rest or reports the error as for any write. */
+/* Writes frames to a local client. Those made while its requests are
+ * read wait for the end of that pass, so the replies to what one read
+ * brought (HELLO and the request after it) leave together: one write, and
+ * one wake-up of the client. Otherwise, when nothing is queued before
+ * them, they go straight to the socket, without the loop first waiting to
+ * hear that it is writable (two epoll_ctl and a wake-up per reply). What
+ * the socket does not take, and any error, is left to the bufferevent,
+ * which writes the rest or reports the error as for any write. */
 static void
 peer_write_local(struct peer *p, struct evbuffer *frames)
 {
-	if (p->raw && evbuffer_get_length(bufferevent_get_output(p->bev)) == 0)
+	if (p->reading) {
+		if (p->held == NULL)
+			p->held = evbuffer_new();
+		evbuffer_add_buffer(p->held, frames);
+		return;
+	}
+	/* A paused peer's replies go through the bufferevent, whose write
+	 * callback resumes it once they have left. */
+	if (p->raw && !p->paused &&
+	    evbuffer_get_length(bufferevent_get_output(p->bev)) == 0)
 		(void)evbuffer_write(frames, bufferevent_getfd(p->bev));
 	if (evbuffer_get_length(frames) != 0)
 		bufferevent_write_buffer(p->bev, frames);
+}
+
+/* A frame for p is about to wait for the commit: what p's read pass holds
+ * goes before it, in order. */
+static void
+peer_hold_behind_commit(struct peer *p)
+{
+	if (p->held != NULL && evbuffer_get_length(p->held) != 0)
+		commit_queue(p, p->held);
+}
+
+/* The end of p's read pass: what it holds is written, or waits for the
+ * commit that one of its requests opened. A peer closing once its replies
+ * are out closes now if they all went. */
+static void
+peer_release(struct peer *p)
+{
+	p->reading = false;
+	if (p->held == NULL || evbuffer_get_length(p->held) == 0)
+		return;
+	if (p->dead) {
+		evbuffer_drain(p->held, evbuffer_get_length(p->held));
+		return;
+	}
+	if (commit_pending()) {
+		commit_queue(p, p->held);
+		return;
+	}
+	peer_write_local(p, p->held);
+	if (p->closing && peer_unsent(p) == 0)
+		peer_close(p, NULL);
 }
 
 void
@@ -439,9 +489,10 @@ peer_send_frame(struct peer *p, struct evbuffer *frame)
 		evbuffer_drain(frame, evbuffer_get_length(frame));
 		return;
 	}
-	if (commit_pending())
+	if (commit_pending()) {
+		peer_hold_behind_commit(p);
 		commit_queue(p, frame);
-	else
+	} else
 		peer_write_now(p, frame);
 }
 
@@ -452,8 +503,10 @@ peer_send_bytes(struct peer *p, const void *data, size_t len)
 
 	if (p->dead)
 		return;
-	if (commit_pending())
+	if (commit_pending()) {
+		peer_hold_behind_commit(p);
 		commit_queue_bytes(p, data, len);
+	}
 	else if (p->via == NULL && !p->local)
 		bufferevent_write(p->bev, data, len);
 	else {
@@ -555,10 +608,19 @@ peer_read_more(struct peer *p, size_t *budget)
 	struct evbuffer_iovec	 v;
 	ssize_t			 n;
 	size_t			 want;
+	int			 ready;
 
 	if (!p->raw || *budget == 0)
 		return (false);
+	/* Ask what is there first: a command's socket is usually empty by
+	 * now, and reserving a whole chunk for nothing would take 128 KiB of
+	 * heap for each connection. End of file and errors show as 0. */
+	if (ioctl(bufferevent_getfd(p->bev), FIONREAD, &ready) == -1 ||
+	    ready <= 0)
+		return (false);
 	want = *budget < PEER_READ_CHUNK ? *budget : PEER_READ_CHUNK;
+	if ((size_t)ready < want)
+		want = (size_t)ready;
 	/* The bufferevent freezes the end of its input between its own
 	 * reads; thaw it for this one. */
 	evbuffer_unfreeze(in, 0);
@@ -614,9 +676,9 @@ peer_resume(struct peer *p)
  * holds less than a frame (and the socket has nothing more this pass) or
  * the peer is closed, paused or stopped. */
 static void
-peer_read_cb(struct bufferevent *bev, void *arg)
+peer_read_frames(struct bufferevent *bev, struct peer *p)
 {
-	struct peer	*p = arg, *target;
+	struct peer	*target;
 	struct evbuffer	*in = bufferevent_get_input(bev);
 	char		 err[256], why[300];
 	json_t		*msg;
@@ -657,8 +719,7 @@ peer_read_cb(struct bufferevent *bev, void *arg)
 		} else
 			req_dispatch(p, msg);
 		json_decref(msg);
-		if (!p->dead && evbuffer_get_length(bufferevent_get_output(bev)) >
-		    PEER_OUT_HIGH) {
+		if (!p->dead && peer_unsent(p) > PEER_OUT_HIGH) {
 			p->paused = true;
 			bufferevent_disable(bev, EV_READ);
 			bufferevent_setwatermark(bev, EV_WRITE, PEER_OUT_LOW, 0);
@@ -668,6 +729,16 @@ peer_read_cb(struct bufferevent *bev, void *arg)
 	}
 	if (!p->dead)
 		peer_held(p, false);
+}
+
+static void
+peer_read_cb(struct bufferevent *bev, void *arg)
+{
+	struct peer	*p = arg;
+
+	p->reading = true;
+	peer_read_frames(bev, p);
+	peer_release(p);
 }
 
 static void

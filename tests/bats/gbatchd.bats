@@ -528,6 +528,54 @@ assert recv(s)["ok"] is True' "$GBATCH_SOCKET"
 	gctl ping >/dev/null
 }
 
+@test "a client that pipelines listings without reading them is paused, then gets every reply in order" {
+	gb_start_controller
+	"$GBATCH_BUILDDIR/bench/submit-pipelined" -H -n 9000 >/dev/null
+	# Twelve listings of 9,000 jobs (about 3 MB each) sent at once, and
+	# nothing read until gbatchd says it stopped reading this client: its
+	# unread replies passed 16 MB. Reading them then lets it go on.
+	python3 -c '
+import json, socket, struct, sys, time
+def frame(m):
+    b = json.dumps(m).encode()
+    return struct.pack(">I", len(b)) + b
+n = 12
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+s.sendall(frame({"type": 100, "version": 1, "role": "client"}) +
+    b"".join(frame({"type": 201, "seq": i}) for i in range(1, n + 1)))
+deadline = time.time() + 20
+while b"paused until it reads its replies" not in open(sys.argv[2], "rb").read():
+    assert time.time() < deadline, "gbatchd never paused the client"
+    time.sleep(0.02)
+s.settimeout(20)
+buf = b""
+def recv():
+    global buf
+    while True:
+        if len(buf) >= 4:
+            (l,) = struct.unpack(">I", buf[:4])
+            if len(buf) >= 4 + l:
+                m = json.loads(buf[4:4 + l])
+                buf = buf[4 + l:]
+                return m
+        d = s.recv(1 << 20)
+        assert d, "gbatchd closed the connection"
+        buf += d
+h = recv()
+assert h["re"] == 100 and h["ok"] is True, h
+for i in range(1, n + 1):
+    r = recv()
+    assert (r["re"], r.get("seq"), r["ok"]) == (201, i, True), (i, r.get("seq"))
+    assert len(r["jobs"]) == 9000 and "truncated" not in r, (i, len(r["jobs"]))
+s.shutdown(socket.SHUT_WR)
+assert s.recv(1) == b"" and buf == b"", "more than the replies"' \
+	    "$GBATCH_SOCKET" "$GB_DIR/gbatchd.log"
+	# gbatchd serves others as before.
+	run -0 gctl ping
+	[[ "$output" == *"jobs: 9000 pending, 0 running"* ]]
+}
+
 @test "JOB_LIST with fields sends those members and id, nothing else" {
 	gb_start_controller
 	gb_submit -H --wrap 'true' >/dev/null
