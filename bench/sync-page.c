@@ -5,8 +5,9 @@
  * disk first (gsub, gcancel): a process that does nothing but make one
  * page durable, in the store's file system. It is linked as /bin/true is
  * (dynamically, libc only), so its loop's rate beside /bin/true's is what
- * one durable page costs a call on this machine. No design that answers
- * only after its commit reached the disk can call faster than this loop.
+ * one durable page costs a call on this machine. A command that answers
+ * only after its commit reached the disk beats this loop only by starting
+ * faster than a dynamically linked program does.
  * Exit status: 0; 1, with a message, when FILE cannot be written; 2 for
  * a usage error. */
 #include <errno.h>
