@@ -126,7 +126,12 @@ peer_create(struct bufferevent *bev, const struct peer_ident *id, bool raw,
 	bufferevent_set_max_single_write(p->bev, PEER_WRITE_MAX);
 	bufferevent_setcb(p->bev, peer_read_cb, peer_write_cb, peer_event_cb,
 	    p);
-	if (bufferevent_enable(p->bev, EV_READ | EV_WRITE) != 0) {
+	/* A local client's replies go straight to its socket
+	 * (peer_write_local): the loop need not watch it for room from the
+	 * start. A new bufferevent has writing enabled without its event
+	 * added; what the socket does not take adds it. */
+	if (bufferevent_enable(p->bev, raw ? EV_READ : EV_READ | EV_WRITE) !=
+	    0) {
 		log_warn("peer %s: cannot set up the connection", p->addr);
 		bufferevent_free(p->bev);
 		free(p->cert_name);
@@ -140,8 +145,11 @@ peer_create(struct bufferevent *bev, const struct peer_ident *id, bool raw,
 	p->lim = peer_limit_new(p, id->local, id->uid);
 	log_debug("peer %s: connected", p->addr);
 	/* What arrived with the end of a TLS handshake waits in the input
-	 * and would raise no callback of its own. */
-	if (evbuffer_get_length(bufferevent_get_input(bev)) != 0)
+	 * and would raise no callback of its own. A command sends its
+	 * requests as it connects: read them now rather than after another
+	 * turn of the loop (peer_read_more asks first, and finds nothing if
+	 * they have not come yet). */
+	if (raw || evbuffer_get_length(bufferevent_get_input(bev)) != 0)
 		peer_read_cb(bev, p);
 	return (p);
 }
