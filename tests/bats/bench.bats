@@ -41,6 +41,8 @@ teardown() {
 		grep -Eq "^$(printf '%s' "$c" | sed 's/[().-]/\\&/g') +[0-9]+/s, [0-9]+% of /bin/true \([0-9]+/s\) +target >= 85%$" <<<"$output" ||
 		    { echo "no line for $c in: $output"; false; }
 	done
+	# What gbatchd adds to each command, from a running program.
+	grep -Eq "^a connection's round trip \(HELLO, PING\) +median [0-9]+ us, p90 [0-9]+ us \(n=3\) +target -$" <<<"$output"
 	# With the store in tmpfs too where /dev/shm is one.
 	[ "$(stat -f -c %T /dev/shm 2>/dev/null)" != tmpfs ] || n=4
 	[ "$(grep -Ec '^  sync-page \(one durable page a call\) +[0-9]+/s, [0-9]+% of /bin/true$' <<<"$output")" -eq "$n" ]
