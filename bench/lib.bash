@@ -65,6 +65,11 @@ bench_cluster() {
 	cd "$GB_DIR"
 }
 
+# rss: gbatchd's resident memory now, as "X.Y MB".
+rss() {
+	awk '/^VmRSS:/ { printf "%.1f MB", $2 / 1024 }' "/proc/$GB_CTL_PID/status"
+}
+
 # now: seconds since the epoch with microseconds, without a fork.
 now() {
 	echo "${EPOCHREALTIME/,/.}"
