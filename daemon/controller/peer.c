@@ -514,8 +514,7 @@ peer_send_bytes(struct peer *p, const void *data, size_t len)
 	if (commit_pending()) {
 		peer_hold_behind_commit(p);
 		commit_queue_bytes(p, data, len);
-	}
-	else if (p->via == NULL && !p->local)
+	} else if (p->via == NULL && !p->local)
 		bufferevent_write(p->bev, data, len);
 	else {
 		frame = evbuffer_new();
