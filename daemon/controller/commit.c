@@ -36,10 +36,7 @@
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "daemon/controller/commit.h"
-#include "daemon/controller/gbatchd.h"
 #include "daemon/controller/metrics.h"
-#include "daemon/controller/peer.h"
-#include "daemon/controller/schedule.h"
 #include "daemon/controller/store.h"
 
 struct commit_item {
@@ -63,12 +60,14 @@ static struct commit_items	 commit_items =
 static struct commit_item	*commit_last;	/* the queue's tail */
 static long			 commit_delay_us = COMMIT_MIN_DELAY_US;
 static bool			 commit_busy;
+static struct commit_hooks	 commit_hooks;
 
 static void	commit_cb(evutil_socket_t, short, void *);
 
 void
-commit_init(struct event_base *base)
+commit_init(struct event_base *base, const struct commit_hooks *hooks)
 {
+	commit_hooks = *hooks;
 	/* Before any event exists: events made later get the middle
 	 * priority, above the commit's. */
 	if (event_base_priority_init(base, COMMIT_PRIORITIES) != 0)
@@ -159,9 +158,9 @@ commit_flush(bool failed)
 	while ((ci = STAILQ_FIRST(&commit_items)) != NULL) {
 		STAILQ_REMOVE_HEAD(&commit_items, entry);
 		if (failed)
-			peer_close(ci->peer, "the store failed to commit");
+			commit_hooks.drop(ci->peer, "the store failed to commit");
 		else
-			peer_write_now(ci->peer, ci->frame);
+			commit_hooks.write(ci->peer, ci->frame);
 		evbuffer_free(ci->frame);
 		free(ci);
 	}
@@ -183,8 +182,8 @@ commit_run(void)
 	}
 	/* A pass may free GPUs for another pass (launch failures end jobs
 	 * at once); bound the rounds so a pass never spins. */
-	for (rounds = 0; rounds < 4 && schedule_is_dirty(); rounds++)
-		schedule_run();
+	for (rounds = 0; rounds < 4 && commit_hooks.dirty(); rounds++)
+		commit_hooks.pass();
 	wrote = store_in_txn();
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (store_commit(err, sizeof err) != 0) {
@@ -202,12 +201,11 @@ commit_run(void)
 		    COMMIT_MAX_DELAY_US : took;
 	}
 	commit_flush(failed);
-	peer_close_flushed();
-	peer_reap();
+	commit_hooks.flushed();
 	commit_busy = false;
-	if (schedule_is_dirty())
+	if (commit_hooks.dirty())
 		commit_want();
-	gbatchd_check_stop();
+	commit_hooks.done();
 }
 
 static void

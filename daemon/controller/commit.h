@@ -2,7 +2,9 @@
  * transaction and their replies wait in a queue; once per loop pass, after
  * the read callbacks that were ready, one event runs the scheduling pass,
  * commits (one fsync for the lot), writes the queued frames and frees dead
- * peers. */
+ * peers. The pass, the peers and the stop are higher floors than this
+ * one: the composition root hands them in as hooks (commit_init), so that
+ * commit.c calls nothing above the store. */
 #ifndef GB_CTL_COMMIT_H
 #define GB_CTL_COMMIT_H
 
@@ -13,7 +15,28 @@
 
 struct peer;
 
-void	commit_init(struct event_base *);
+/* What the end of a loop pass does besides the commit, in this order. */
+struct commit_hooks {
+	/* Whether work that must join the commit is waiting (a scheduling
+	 * pass), and that work; run again while wanted, a few rounds at
+	 * most, and the commit is wanted again if it still is. */
+	bool	(*dirty)(void);
+	void	(*pass)(void);
+	/* Writes a queued frame once its commit is on disk, or closes its
+	 * peer when the commit failed (a reply saying "accepted" would
+	 * lie). */
+	void	(*write)(struct peer *, struct evbuffer *frame);
+	void	(*drop)(struct peer *, const char *why);
+	/* After the frames: frees what waited for them to be written
+	 * (closing and dead peers). */
+	void	(*flushed)(void);
+	/* Last: the loop may stop if a stop waited for this commit. */
+	void	(*done)(void);
+};
+
+/* Sets up the end-of-pass event on base (before any other event is made:
+ * it sets the loop's priorities). hooks is copied. */
+void	commit_init(struct event_base *, const struct commit_hooks *);
 void	commit_free(void);
 /* Makes the end-of-pass event run this pass (cheap; idempotent). */
 void	commit_want(void);

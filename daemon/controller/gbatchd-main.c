@@ -24,6 +24,7 @@
 #include "daemon/common/notify.h"
 #include "daemon/common/pidfile.h"
 #include "daemon/controller/conf.h"
+#include "daemon/controller/ctx.h"
 #include "daemon/controller/gbatchd.h"
 #include "daemon/controller/service.h"
 
@@ -93,9 +94,9 @@ gbatchd_signal_cb(evutil_socket_t sig, short what, void *arg)
 			    strerror(errno));
 		changed = json_array();
 		restart = json_array();
-		service_reloading(gbatchd_conf_file());
+		service_reloading(ctx_conf_file());
 		ok = gbatchd_reconfigure(changed, restart, err, sizeof err) == 0;
-		service_reloaded(gbatchd_conf_file(), ok, json_array_size(changed),
+		service_reloaded(ctx_conf_file(), ok, json_array_size(changed),
 		    err);
 		json_decref(changed);
 		json_decref(restart);
@@ -238,7 +239,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "gbatchd: %s\n", err);
 		return (EXIT_FAILURE);
 	}
-	c = gbatchd_conf();
+	c = ctx_conf();
 	if (check) {
 		conf_file_print_ok(stdout, flags.conf_path, found == 0);
 		gbatchd_unconfigure();

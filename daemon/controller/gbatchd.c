@@ -25,6 +25,7 @@
 #include "daemon/controller/audit.h"
 #include "daemon/controller/commit.h"
 #include "daemon/controller/conf.h"
+#include "daemon/controller/ctx.h"
 #include "daemon/controller/gbatchd.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/listener.h"
@@ -47,23 +48,14 @@
 
 static struct conf		 gbatchd_settings;
 static struct event_base	*gbatchd_base;
-static int64_t			 gbatchd_start;
 static bool			 gbatchd_stopping;
 static struct event		*gbatchd_stop_ev;
 /* What a reload reads again, and the flags that stay over the file. */
 static struct gbatchd_flags	 gbatchd_flags;
 
-const struct conf *gbatchd_conf(void) { return (&gbatchd_settings); }
-
 /* The TLS context and the files it was made from (tls-conf.h). */
 static SSL_CTX		*gbatchd_tls;
 static struct tls_conf	 gbatchd_tls_files;
-
-SSL_CTX *
-gbatchd_tls_ctx(void)
-{
-	return (gbatchd_tls);
-}
 
 /* Resolves the tls group's files and makes the context; -1 with err. */
 static int
@@ -78,29 +70,6 @@ gbatchd_tls_open(const struct conf *c, char *err, size_t errlen)
 	    NULL, err, errlen);
 	return (gbatchd_tls == NULL ? -1 : 0);
 }
-int64_t gbatchd_started(void) { return (gbatchd_start); }
-
-struct event_base *
-gbatchd_event_base(void)
-{
-	return (gbatchd_base);
-}
-
-int64_t
-gbatchd_now(void)
-{
-	return ((int64_t)time(NULL));
-}
-
-int64_t
-gbatchd_now_ms(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return ((int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
-}
-
 static void
 gbatchd_stop_cb(evutil_socket_t fd, short what, void *arg)
 {
@@ -134,6 +103,31 @@ gbatchd_check_stop(void)
 		event_base_loopbreak(gbatchd_base);
 }
 
+/* What requests ask of the controller as a whole (ctx.h). */
+static const struct ctx_root gbatchd_root = {
+	.stop = gbatchd_stop,
+	.reconfigure = gbatchd_reconfigure,
+};
+
+/* After a commit's frames are written: the peers that waited for them. */
+static void
+gbatchd_flushed(void)
+{
+	peer_close_flushed();
+	peer_reap();
+}
+
+/* The end of each loop pass (commit.h): the scheduling pass joins the
+ * requests' transaction, replies leave once it is on disk. */
+static const struct commit_hooks gbatchd_commit_hooks = {
+	.dirty = schedule_is_dirty,
+	.pass = schedule_run,
+	.write = peer_write_now,
+	.drop = peer_close,
+	.flushed = gbatchd_flushed,
+	.done = gbatchd_check_stop,
+};
+
 /* The file's settings with the command line's over them. Returns 0, 1
  * when there was no file (defaults stand), or -1 with err set. */
 static int
@@ -161,12 +155,6 @@ gbatchd_read_conf(struct conf *c, char *err, size_t errlen)
 	if (gbatchd_flags.debug)
 		c->log_level = LOG_LEVEL_DEBUG;
 	return (rc);
-}
-
-const char *
-gbatchd_conf_file(void)
-{
-	return (gbatchd_flags.conf_path);
 }
 
 int
@@ -247,6 +235,7 @@ gbatchd_configure(const struct gbatchd_flags *flags, char *err,
 	int		 found;
 
 	gbatchd_flags = *flags;
+	ctx_configure(c, flags->conf_path, &gbatchd_root);
 	if ((found = gbatchd_read_conf(c, err, errlen)) == -1) {
 		conf_clear(c);
 		return (-1);
@@ -276,7 +265,7 @@ gbatchd_open(struct event_base *base, char *err, size_t errlen)
 	int			 rc;
 
 	gbatchd_base = base;
-	gbatchd_start = gbatchd_now();
+	ctx_open(base, ctx_now());
 	metrics_reset();
 	gbatchd_stopping = false;
 	req_stopping = false;
@@ -294,7 +283,7 @@ gbatchd_open(struct event_base *base, char *err, size_t errlen)
 		}
 	}
 	free(sockdir);
-	commit_init(base);
+	commit_init(base, &gbatchd_commit_hooks);
 	if (audit_open(c, err, errlen) != 0)
 		return (-1);
 	if (store_open(c->state_dir, c->sync_full, commit_want, err,
@@ -353,4 +342,5 @@ gbatchd_close(void)
 	depend_wait_free();
 	node_free_all();
 	gbatchd_base = NULL;
+	ctx_open(NULL, 0);
 }

@@ -1,6 +1,8 @@
 /* gbatchd.h: the controller as a whole (gbatchd.c): starting and stopping
  * it, and what its modules share: the settings, the clock and the way to
- * stop. gbatchd-main.c runs it as a daemon. */
+ * stop. gbatchd-main.c runs it as a daemon; no other file includes this
+ * one: the modules read the settings, the clock and the loop through
+ * ctx.h, which gbatchd.c fills in. */
 #ifndef GB_CTL_GBATCHD_H
 #define GB_CTL_GBATCHD_H
 
@@ -8,11 +10,8 @@
 #include <stdint.h>
 
 #include <jansson.h>
-#include <openssl/types.h>
 
 #include "daemon/controller/conf.h"
-
-#define GBATCHD_SERVER	"gbatchd " PACKAGE_VERSION
 
 struct event_base;
 
@@ -44,32 +43,15 @@ int			 gbatchd_open(struct event_base *, char *err,
  * frees the controller's memory; gbatchd_open may then run again. */
 void			 gbatchd_close(void);
 
-/* The settings in force (read-only after start-up). */
-const struct conf	*gbatchd_conf(void);
-/* The configuration file read at start and by reloads. */
-const char		*gbatchd_conf_file(void);
 /* Reads the file again and applies what can change without a restart
  * (conf_apply), then reschedules under the new settings. Returns 0, or -1
- * with err (the file's fault; nothing changed). */
+ * with err (the file's fault; nothing changed). ctx_reconfigure asks for
+ * it. */
 int			 gbatchd_reconfigure(json_t *changed, json_t *restart,
 			     char *err, size_t errlen);
-/* The loop gbatchd_open was given (for requests that arm events). */
-struct event_base	*gbatchd_event_base(void);
-/* Wall-clock seconds, as every time in the store and the protocol. */
-int64_t			 gbatchd_now(void);
-/* The same clock in milliseconds: the scheduling core's. */
-int64_t			 gbatchd_now_ms(void);
-/* When gbatchd started (seconds). */
-int64_t			 gbatchd_started(void);
 /* Asks the loop to stop once replies are written (SHUTDOWN, SIGTERM). */
 void			 gbatchd_stop(const char *why);
 /* Leaves the loop if stopping and everything is written. */
 void			 gbatchd_check_stop(void);
-
-
-/* The TLS context for the nodes' TCP connections (daemon/common/tls.h),
- * made and checked at start from the tls group; SIGHUP reads the CRL into
- * it again. Borrowed: gbatchd frees it at exit. */
-SSL_CTX	*gbatchd_tls_ctx(void);
 
 #endif

@@ -4,7 +4,7 @@
 
 #include "common/array.h"
 #include "common/log.h"
-#include "daemon/controller/gbatchd.h"
+#include "daemon/controller/ctx.h"
 #include "daemon/controller/job-array.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/store.h"
@@ -42,7 +42,7 @@ job_array_split(struct job *j, uint32_t task)
 		return (NULL);
 	snprintf(detail, sizeof detail, "task %" PRIu32 " of array %" PRIu64,
 	    task, job_array_job_id(j));
-	(void)store_event_insert(id, gbatchd_now(), "",
+	(void)store_event_insert(id, ctx_now(), "",
 	    job_state_name(job_state(j)), detail);
 	job_to_row(j, &row);
 	row.id = id;

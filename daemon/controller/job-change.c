@@ -8,7 +8,7 @@
 
 #include "common/log.h"
 #include "common/xmalloc.h"
-#include "daemon/controller/gbatchd.h"
+#include "daemon/controller/ctx.h"
 #include "daemon/controller/job-change.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/launch.h"
@@ -124,7 +124,7 @@ job_change_state(struct job *j, enum job_state to,
 	struct job_part			 one;
 	const struct job_part		*parts = NULL;
 	enum job_state			 from = job_state(j);
-	int64_t				 now = gbatchd_now(), now_ms;
+	int64_t				 now = ctx_now(), now_ms;
 	char				 gpus[600], what[900], extra[300];
 	char				*alloc = NULL;
 	size_t				 len, nparts = 0, i;
@@ -182,7 +182,7 @@ job_change_state(struct job *j, enum job_state to,
 	else if (to == JOB_PENDING || job_state_is_terminal(to))
 		row.master_port = 0;
 	/* Time spent waiting: held time is not. */
-	now_ms = gbatchd_now_ms();
+	now_ms = ctx_now_ms();
 	if (from == JOB_PENDING && to != JOB_PENDING && row.pending_since > 0 &&
 	    now_ms > row.pending_since)
 		row.queue_delay += now_ms - row.pending_since;

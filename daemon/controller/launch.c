@@ -9,7 +9,8 @@
 #include "common/log.h"
 #include "common/proto.h"
 #include "common/xmalloc.h"
-#include "daemon/controller/gbatchd.h"
+#include "daemon/controller/conf.h"
+#include "daemon/controller/ctx.h"
 #include "daemon/controller/job-change.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/launch.h"
@@ -50,7 +51,7 @@ launch_fail(struct job *j, const char *message)
 static int
 launch_grace(const struct store_job *row)
 {
-	const struct conf	*c = gbatchd_conf();
+	const struct conf	*c = ctx_conf();
 	int			 g = row->ckpt_grace != 0 ? (int)row->ckpt_grace :
 				     c->ckpt_grace;
 
@@ -79,7 +80,7 @@ launch_port_taken(const struct node *master, uint64_t id, uint32_t port)
 uint32_t
 launch_pick_port(const struct node *master, uint64_t id)
 {
-	const struct conf	*c = gbatchd_conf();
+	const struct conf	*c = ctx_conf();
 	uint32_t		 first = (uint32_t)c->master_port_first;
 	uint32_t		 count = (uint32_t)c->master_port_count;
 	uint32_t		 off = (uint32_t)(id % count), k, port;

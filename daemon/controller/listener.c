@@ -24,7 +24,7 @@
 #include "daemon/common/hostport.h"
 #include "daemon/common/unixsock.h"
 #include "daemon/controller/conf.h"
-#include "daemon/controller/gbatchd.h"
+#include "daemon/controller/ctx.h"
 #include "daemon/controller/listener.h"
 #include "daemon/controller/peer-limit.h"
 #include "daemon/controller/peer.h"
@@ -118,7 +118,7 @@ listener_accept_local(struct event_base *base, evutil_socket_t fd)
 	id.uid = cred.uid;
 	id.gid = cred.gid;
 	user_name(cred.uid, user, sizeof user);
-	if (peer_limit_admit(true, cred.uid, conf_is_operator(gbatchd_conf(),
+	if (peer_limit_admit(true, cred.uid, conf_is_operator(ctx_conf(),
 	    cred.uid, user), &busy, why, sizeof why) != 0) {
 		snprintf(addr, sizeof addr, "unix:%s", user);
 		listener_refuse(fd, addr, busy, why);

@@ -26,7 +26,7 @@
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "daemon/common/hostport.h"
-#include "daemon/controller/gbatchd.h"
+#include "daemon/controller/ctx.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/listener.h"
 #include "daemon/controller/metrics-http.h"
@@ -95,7 +95,7 @@ metrics_http_gather(struct metrics_gauges *g, struct metrics_node **nodes,
 	    &g->clients[METRICS_CLIENT_NODE]);
 	g->requests = requests;
 	g->nrequests = req_stats(requests, METRICS_HTTP_REQUESTS);
-	g->start_time = gbatchd_started();
+	g->start_time = ctx_started();
 }
 
 /* Sends a short plain-text reply. */

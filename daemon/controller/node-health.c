@@ -3,7 +3,8 @@
 #include <stdio.h>
 
 #include "common/log.h"
-#include "daemon/controller/gbatchd.h"
+#include "daemon/controller/conf.h"
+#include "daemon/controller/ctx.h"
 #include "daemon/controller/job-change.h"
 #include "daemon/controller/job-report.h"
 #include "daemon/controller/job.h"
@@ -27,7 +28,7 @@ static int64_t		 node_health_grace_until;
 int
 node_health_interval(void)
 {
-	int	interval = gbatchd_conf()->node_timeout / 3;
+	int	interval = ctx_conf()->node_timeout / 3;
 
 	if (interval < 1)
 		interval = 1;
@@ -62,7 +63,7 @@ node_health_down(struct node *n, const char *why)
 		peer_close(node_peer(n), "its node was marked down");
 	node_set_down(n);
 	(void)node_save(n);
-	(void)node_event(n, gbatchd_now(), "DOWN", why);
+	(void)node_event(n, ctx_now(), "DOWN", why);
 	/* Its GPUs are out of reach anyway; a stale copy there is stopped
 	 * again if the node comes back with it. */
 	job_report_stale_forget(n);
@@ -74,9 +75,9 @@ node_health_down(struct node *n, const char *why)
 static void
 node_health_cb(evutil_socket_t fd, short what, void *arg)
 {
-	const struct conf	*c = gbatchd_conf();
+	const struct conf	*c = ctx_conf();
 	struct node		*n;
-	int64_t			 now = gbatchd_now(), now_ms = gbatchd_now_ms();
+	int64_t			 now = ctx_now(), now_ms = ctx_now_ms();
 	char			 why[128];
 
 	if (now_ms - node_health_tick_ms > NODE_HEALTH_STALL_MS) {
@@ -101,7 +102,7 @@ node_health_cb(evutil_socket_t fd, short what, void *arg)
 	/* After a restart, give every node node_timeout to come back before
 	 * its jobs are declared lost: a restart never kills a job. */
 	if (!node_health_recovered &&
-	    now - gbatchd_started() >= c->node_timeout) {
+	    now - ctx_started() >= c->node_timeout) {
 		node_health_recovered = true;
 		for (n = node_first(); n != NULL; n = node_next(n)) {
 			if (node_seen_since_start(n))
@@ -122,7 +123,7 @@ node_health_init(struct event_base *base)
 {
 	struct timeval	tv = { 1, 0 };
 
-	node_health_tick_ms = gbatchd_now_ms();
+	node_health_tick_ms = ctx_now_ms();
 	node_health_ev = event_new(base, -1, EV_PERSIST, node_health_cb, NULL);
 	event_add(node_health_ev, &tv);
 }

@@ -16,7 +16,7 @@
 #include "common/proto.h"
 #include "common/xmalloc.h"
 #include "daemon/controller/conf.h"
-#include "daemon/controller/gbatchd.h"
+#include "daemon/controller/ctx.h"
 #include "daemon/controller/peer-limit.h"
 #include "daemon/controller/peer.h"
 
@@ -90,7 +90,7 @@ peer_limit_open_fds(void)
 static void
 peer_limit_sweep_cb(evutil_socket_t fd, short what, void *arg)
 {
-	const struct conf	*c = gbatchd_conf();
+	const struct conf	*c = ctx_conf();
 	struct peer_limit	*l, *next;
 	int64_t			 now = peer_limit_now();
 	int64_t			 frame_ms = (int64_t)c->frame_timeout * 1000;
@@ -163,7 +163,7 @@ peer_limit_init(struct event_base *base)
 	log_info("gbatchd: file limit %ld: %ld for connections, of which "
 	    "the last %d only for root, operators and node daemons",
 	    peer_limit_fds, peer_limit_fds - peer_limit_base_fds,
-	    gbatchd_conf()->connection_reserve);
+	    ctx_conf()->connection_reserve);
 	peer_limit_sweep_ev = event_new(base, -1, EV_PERSIST,
 	    peer_limit_sweep_cb, NULL);
 	evtimer_add(peer_limit_sweep_ev, &tv);
@@ -182,7 +182,7 @@ peer_limit_free(void)
 static long
 peer_limit_cap(bool privileged)
 {
-	const struct conf	*c = gbatchd_conf();
+	const struct conf	*c = ctx_conf();
 	long			 cap = peer_limit_fds - peer_limit_base_fds;
 
 	if (!privileged)
@@ -231,7 +231,7 @@ int
 peer_limit_admit(bool local, uid_t uid, bool privileged, bool *busy,
     char *why, size_t len)
 {
-	const struct conf	*c = gbatchd_conf();
+	const struct conf	*c = ctx_conf();
 	struct peer_limit	*l;
 	long			 cap, mine = 0;
 
@@ -271,7 +271,7 @@ peer_limit_new(struct peer *p, bool local, uid_t uid)
 	l->local = local;
 	l->uid = uid;
 	l->connected = l->refilled = peer_limit_now();
-	l->tokens = gbatchd_conf()->max_requests_per_second;
+	l->tokens = ctx_conf()->max_requests_per_second;
 	TAILQ_INSERT_TAIL(&peer_limit_all, l, entry);
 	peer_limit_count++;
 	return (l);
@@ -297,7 +297,7 @@ peer_limit_gone(struct peer_limit *l, size_t unread)
 static void
 peer_limit_over_budget(void)
 {
-	const struct conf	*c = gbatchd_conf();
+	const struct conf	*c = ctx_conf();
 	size_t			 budget = (size_t)c->max_buffered_mib << 20;
 	struct peer_limit	*l, *oldest;
 	char			 why[256];
@@ -348,7 +348,7 @@ peer_limit_resume_cb(evutil_socket_t fd, short what, void *arg)
 bool
 peer_limit_request(struct peer_limit *l, int type)
 {
-	int		 rate = gbatchd_conf()->max_requests_per_second;
+	int		 rate = ctx_conf()->max_requests_per_second;
 	int64_t		 now = peer_limit_now(), wait_ms;
 	struct timeval	 tv;
 

@@ -21,7 +21,8 @@
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "daemon/controller/commit.h"
-#include "daemon/controller/gbatchd.h"
+#include "daemon/controller/conf.h"
+#include "daemon/controller/ctx.h"
 #include "daemon/controller/purge.h"
 #include "daemon/controller/store.h"
 
@@ -77,7 +78,7 @@ purge_init(struct event_base *base)
 	purge_wait = evtimer_new(base, purge_step_cb, NULL);
 	purge_timer = evtimer_new(base, purge_timer_cb, NULL);
 	purge_auto_queued = false;
-	purge_days = gbatchd_conf()->keep_finished_days;
+	purge_days = ctx_conf()->keep_finished_days;
 	if (purge_days > 0)
 		purge_arm(PURGE_START_DELAY);
 }
@@ -227,7 +228,7 @@ purge_step_cb(evutil_socket_t fd, short what, void *arg)
 static void
 purge_timer_cb(evutil_socket_t fd, short what, void *arg)
 {
-	int	days = gbatchd_conf()->keep_finished_days;
+	int	days = ctx_conf()->keep_finished_days;
 
 	(void)fd;
 	(void)what;
@@ -235,14 +236,14 @@ purge_timer_cb(evutil_socket_t fd, short what, void *arg)
 	if (days <= 0 || purge_auto_queued)
 		return;
 	purge_auto_queued = true;
-	purge_queue(gbatchd_now() - (int64_t)days * 86400, false, NULL, NULL,
+	purge_queue(ctx_now() - (int64_t)days * 86400, false, NULL, NULL,
 	    NULL);
 }
 
 void
 purge_reconfigure(void)
 {
-	int	days = gbatchd_conf()->keep_finished_days;
+	int	days = ctx_conf()->keep_finished_days;
 
 	if (days == purge_days)
 		return;

@@ -2,7 +2,8 @@
  * CONFIG_SHOW (gctl show config: the settings in force). */
 #include "common/proto.h"
 #include "daemon/controller/audit.h"
-#include "daemon/controller/gbatchd.h"
+#include "daemon/controller/conf.h"
+#include "daemon/controller/ctx.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/req.h"
 
@@ -12,18 +13,18 @@ req_reconfigure(struct peer *p, const json_t *msg)
 	json_t	*reply, *changed = json_array(), *restart = json_array();
 	char	 err[1024];
 
-	if (gbatchd_reconfigure(changed, restart, err, sizeof err) != 0) {
-		audit_done(p, "reconfigure", gbatchd_conf_file(), "failed: %s",
+	if (ctx_reconfigure(changed, restart, err, sizeof err) != 0) {
+		audit_done(p, "reconfigure", ctx_conf_file(), "failed: %s",
 		    err);
 		req_error(p, msg, PROTO_E_INVALID, "%s", err);
 		json_decref(changed);
 		json_decref(restart);
 		return;
 	}
-	audit_done(p, "reconfigure", gbatchd_conf_file(), "%zu setting(s) "
+	audit_done(p, "reconfigure", ctx_conf_file(), "%zu setting(s) "
 	    "changed", json_array_size(changed));
 	reply = proto_reply_ok(msg);
-	json_object_set_new(reply, "file", json_string(gbatchd_conf_file()));
+	json_object_set_new(reply, "file", json_string(ctx_conf_file()));
 	json_object_set_new(reply, "changed", changed);
 	json_object_set_new(reply, "restart_needed", restart);
 	peer_send(p, reply);
@@ -37,8 +38,8 @@ req_config_show(struct peer *p, const json_t *msg)
 
 	/* Anyone may read the settings; who did is worth a line. */
 	audit_done(p, "show config", NULL, NULL);
-	json_object_set_new(reply, "file", json_string(gbatchd_conf_file()));
-	json_object_set_new(reply, "config", conf_to_json(gbatchd_conf()));
+	json_object_set_new(reply, "file", json_string(ctx_conf_file()));
+	json_object_set_new(reply, "config", conf_to_json(ctx_conf()));
 	peer_send(p, reply);
 	json_decref(reply);
 }

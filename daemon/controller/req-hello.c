@@ -8,7 +8,8 @@
 #include "common/log.h"
 #include "common/proto.h"
 #include "daemon/controller/audit.h"
-#include "daemon/controller/gbatchd.h"
+#include "daemon/controller/conf.h"
+#include "daemon/controller/ctx.h"
 #include "daemon/controller/job-report.h"
 #include "daemon/controller/node-health.h"
 #include "daemon/controller/node.h"
@@ -37,7 +38,7 @@ req_hello_name_ok(const char *s)
 static void
 req_hello_client(struct peer *p, const json_t *msg)
 {
-	const struct conf	*c = gbatchd_conf();
+	const struct conf	*c = ctx_conf();
 	json_t			*reply;
 
 	peer_set_role(p, PEER_CLIENT);
@@ -47,7 +48,7 @@ req_hello_client(struct peer *p, const json_t *msg)
 	    conf_is_operator(c, peer_uid(p), peer_user(p)));
 	reply = proto_reply_ok(msg);
 	json_object_set_new(reply, "version", json_integer(PROTO_VERSION));
-	json_object_set_new(reply, "server", json_string(GBATCHD_SERVER));
+	json_object_set_new(reply, "server", json_string(CTX_SERVER));
 	json_object_set_new(reply, "user", json_string(peer_user(p)));
 	json_object_set_new(reply, "uid", json_integer(peer_uid(p)));
 	json_object_set_new(reply, "operator",
@@ -207,10 +208,10 @@ req_hello_node(struct peer *p, const json_t *msg)
 	peer_set_node(p, n);
 	/* A node already up that reconnects was never down. */
 	if (!node_is_up(n))
-		(void)node_event(n, gbatchd_now(), "UP", NULL);
+		(void)node_event(n, ctx_now(), "UP", NULL);
 	node_set_up(n, p, peer_host(p),
 	    json_string_value(json_object_get(msg, "gpu_source")), gpus,
-	    gbatchd_now());
+	    ctx_now());
 	node_set_switch(n, sw);
 	node_set_res(n, cpus, mem);
 	(void)node_save(n);

@@ -25,7 +25,7 @@
 #include "common/xmalloc.h"
 #include "daemon/controller/acct-report.h"
 #include "daemon/controller/acct-series.h"
-#include "daemon/controller/gbatchd.h"
+#include "daemon/controller/ctx.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/req-job-acct.h"
 #include "daemon/controller/req.h"
@@ -500,7 +500,7 @@ req_acct_report(struct peer *p, const json_t *msg, const char *name,
 			a->only = json_incref(users);
 	} else
 		q->users = NULL;
-	a->now = gbatchd_now();
+	a->now = ctx_now();
 	if (q->until > a->now)
 		q->until = a->now;
 	if (q->since > q->until)
@@ -525,10 +525,10 @@ req_acct_report(struct peer *p, const json_t *msg, const char *name,
 	a->req = json_pack("{s:i}", "type", MSG_JOB_ACCT);
 	if (seq != NULL)
 		json_object_set(a->req, "seq", seq);
-	a->ev = event_new(gbatchd_event_base(), -1, 0, req_acct_report_step, a);
+	a->ev = event_new(ctx_base(), -1, 0, req_acct_report_step, a);
 	a->next = req_acct_report_all;
 	req_acct_report_all = a;
-	if (a->tq != NULL && (a->th = worker_start(gbatchd_event_base(),
+	if (a->tq != NULL && (a->th = worker_start(ctx_base(),
 	    req_acct_report_thread, req_acct_report_thread_done, a)) != NULL) {
 		req_acct_report_threads++;
 		log_debug("JOB_ACCT report: the jobs are read on a thread");

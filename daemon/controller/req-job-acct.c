@@ -21,7 +21,7 @@
 #include "common/log.h"
 #include "common/proto.h"
 #include "common/xmalloc.h"
-#include "daemon/controller/gbatchd.h"
+#include "daemon/controller/ctx.h"
 #include "daemon/controller/job-list.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/req-job-acct.h"
@@ -342,7 +342,7 @@ req_job_acct(struct peer *p, const json_t *msg)
 		goto out;
 	}
 	a->peer = peer_serial(p);
-	a->now = gbatchd_now();
+	a->now = ctx_now();
 	seq = json_object_get(msg, "seq");
 	a->req = json_pack("{s:i}", "type", MSG_JOB_ACCT);
 	if (seq != NULL)
@@ -353,7 +353,7 @@ req_job_acct(struct peer *p, const json_t *msg)
 	    ",\"jobs\":[", MSG_JOB_ACCT, text != NULL ? ",\"seq\":" : "",
 	    text != NULL ? text : "", a->now);
 	free(text);
-	a->ev = event_new(gbatchd_event_base(), -1, 0, req_job_acct_step, a);
+	a->ev = event_new(ctx_base(), -1, 0, req_job_acct_step, a);
 	a->next = req_job_acct_all;
 	req_job_acct_all = a;
 	req_job_acct_step(-1, 0, a);

@@ -1,6 +1,6 @@
 /* req-job-ended.c: JOB_ENDED, a job finished on a node. */
 #include "common/proto.h"
-#include "daemon/controller/gbatchd.h"
+#include "daemon/controller/ctx.h"
 #include "daemon/controller/job-report.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
@@ -11,7 +11,7 @@ req_job_ended(struct peer *p, const json_t *msg)
 {
 	if (peer_node(p) == NULL)
 		return;
-	node_touch(peer_node(p), gbatchd_now());
+	node_touch(peer_node(p), ctx_now());
 	job_report_ended(peer_node(p), p, msg);
 }
 

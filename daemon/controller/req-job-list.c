@@ -30,7 +30,8 @@
 #include "common/log.h"
 #include "common/proto.h"
 #include "common/xmalloc.h"
-#include "daemon/controller/gbatchd.h"
+#include "daemon/controller/conf.h"
+#include "daemon/controller/ctx.h"
 #include "daemon/controller/job-list.h"
 #include "daemon/controller/job-array.h"
 #include "daemon/controller/job.h"
@@ -534,7 +535,7 @@ req_job_list_stream(struct peer *p, struct req_job_list *l)
 	*s = *l;
 	s->msg = json_incref(s->msg);
 	s->peer = peer_serial(p);
-	s->ev = event_new(gbatchd_event_base(), -1, 0, req_job_list_step, s);
+	s->ev = event_new(ctx_base(), -1, 0, req_job_list_step, s);
 	s->next = req_job_list_streams;
 	req_job_list_streams = s;
 	req_job_list_begin(s);
@@ -567,13 +568,13 @@ req_job_list(struct peer *p, const json_t *msg)
 		return;
 	}
 	l.msg = (json_t *)msg;
-	l.now = gbatchd_now();
-	l.now_ms = gbatchd_now_ms();
+	l.now = ctx_now();
+	l.now_ms = ctx_now_ms();
 	/* The scheduling order costs a walk of the pending jobs: only for
 	 * a listing that shows it. */
 	if (jfs_has(l.fields, JF_RANK))
 		schedule_rank();
-	l.private = gbatchd_conf()->private_data && !peer_is_operator(p);
+	l.private = ctx_conf()->private_data && !peer_is_operator(p);
 	l.viewer = peer_uid(p);
 	if (l.stream) {
 		req_job_list_stream(p, &l);

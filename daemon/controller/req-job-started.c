@@ -5,7 +5,7 @@
 
 #include "common/log.h"
 #include "common/proto.h"
-#include "daemon/controller/gbatchd.h"
+#include "daemon/controller/ctx.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/req.h"
@@ -15,7 +15,7 @@ req_job_started(struct peer *p, const json_t *msg)
 {
 	if (peer_node(p) == NULL)
 		return;
-	node_touch(peer_node(p), gbatchd_now());
+	node_touch(peer_node(p), ctx_now());
 	log_debug("job %" JSON_INTEGER_FORMAT ": started on %s, pid %"
 	    JSON_INTEGER_FORMAT, json_integer_value(json_object_get(msg, "id")),
 	    node_name(peer_node(p)),

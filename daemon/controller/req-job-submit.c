@@ -18,8 +18,9 @@
 #include "common/safe-text.h"
 #include "common/xmalloc.h"
 #include "daemon/controller/audit.h"
+#include "daemon/controller/conf.h"
+#include "daemon/controller/ctx.h"
 #include "daemon/controller/depend-wait.h"
-#include "daemon/controller/gbatchd.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/job-shape.h"
 #include "daemon/controller/jtext.h"
@@ -402,7 +403,7 @@ req_job_submit_test_only(struct peer *p, const json_t *msg,
 	struct schedule_estimate	 est;
 	json_t				*reply;
 
-	schedule_estimate(row, gbatchd_now_ms(), &est);
+	schedule_estimate(row, ctx_now_ms(), &est);
 	reply = proto_reply_ok(msg);
 	json_object_set_new(reply, "test_only", json_true());
 	json_object_set_new(reply, "found", json_boolean(est.found));
@@ -485,7 +486,7 @@ req_job_submit_text(const json_t *v)
 static void
 req_job_submit(struct peer *p, const json_t *msg)
 {
-	const struct conf	*c = gbatchd_conf();
+	const struct conf	*c = ctx_conf();
 	struct store_job	 row;
 	struct job		*j;
 	json_t			*job, *v, *kv;
@@ -696,7 +697,7 @@ req_job_submit(struct peer *p, const json_t *msg)
 	row.gid = peer_gid(p);
 	row.gpus = (uint32_t)gpus;
 	row.time_limit = limit;
-	row.submit_time = gbatchd_now();
+	row.submit_time = ctx_now();
 	row.pending_since = row.submit_time * 1000;
 	row.state = json_is_true(v) ? JOB_HELD : JOB_PENDING;
 	row.reason = json_is_true(v) ? "Held" : "None";

@@ -6,7 +6,7 @@
 #include "common/log.h"
 #include "common/proto.h"
 #include "daemon/controller/audit.h"
-#include "daemon/controller/gbatchd.h"
+#include "daemon/controller/ctx.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/req.h"
@@ -46,7 +46,7 @@ req_node_update(struct peer *p, const json_t *msg)
 	}
 	drain = strcmp(action, "drain") == 0;
 	/* Draining a drained node only changes its reason. */
-	if (drain != node_is_drained(n) && node_event(n, gbatchd_now(),
+	if (drain != node_is_drained(n) && node_event(n, ctx_now(),
 	    drain ? "DRAINED" : "RESUMED", drain ? reason : NULL) != 0) {
 		req_error(p, msg, PROTO_E_INTERNAL, "the store failed; see "
 		    "gbatchd's log");

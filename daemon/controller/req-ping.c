@@ -3,7 +3,7 @@
 
 #include "common/proto.h"
 #include "daemon/controller/conf.h"
-#include "daemon/controller/gbatchd.h"
+#include "daemon/controller/ctx.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
@@ -17,13 +17,13 @@ req_ping(struct peer *p, const json_t *msg)
 	size_t			 up = node_count_up();
 	unsigned		 i;
 
-	json_object_set_new(reply, "server", json_string(GBATCHD_SERVER));
+	json_object_set_new(reply, "server", json_string(CTX_SERVER));
 	json_object_set_new(reply, "cluster", json_string(
-	    gbatchd_conf()->cluster_name));
+	    ctx_conf()->cluster_name));
 	json_object_set_new(reply, "version", json_integer(PROTO_VERSION));
 	json_object_set_new(reply, "pid", json_integer(getpid()));
 	json_object_set_new(reply, "uptime",
-	    json_integer(gbatchd_now() - gbatchd_started()));
+	    json_integer(ctx_now() - ctx_started()));
 	json_object_set_new(reply, "jobs", json_pack("{s:I,s:I}",
 	    "pending", (json_int_t)(job_count(JOB_PENDING) +
 	    job_count(JOB_HELD)),
@@ -33,7 +33,7 @@ req_ping(struct peer *p, const json_t *msg)
 	    "up", (json_int_t)up, "down", (json_int_t)(node_count() - up)));
 	/* The policy in force and its queues, for gtop's header and queues
 	 * pane: thresholds in GPU-seconds, as gbatch.conf writes them. */
-	sc = &gbatchd_conf()->sched;
+	sc = &ctx_conf()->sched;
 	thresholds = json_array();
 	for (i = 0; i + 1 < sc->nqueues; i++)
 		json_array_append_new(thresholds, json_integer((json_int_t)

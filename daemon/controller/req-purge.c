@@ -14,7 +14,7 @@
 #include "common/proto.h"
 #include "common/xmalloc.h"
 #include "daemon/controller/audit.h"
-#include "daemon/controller/gbatchd.h"
+#include "daemon/controller/ctx.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/purge.h"
 #include "daemon/controller/req.h"
@@ -118,7 +118,7 @@ req_purge(struct peer *p, const json_t *msg)
 	if ((seq = json_object_get(msg, "seq")) != NULL)
 		json_object_set(rp->req, "seq", seq);
 	snprintf(who, sizeof who, "gctl purge by %s", peer_user(p));
-	rp->progress = evtimer_new(gbatchd_event_base(), req_purge_progress_cb,
+	rp->progress = evtimer_new(ctx_base(), req_purge_progress_cb,
 	    rp);
 	evtimer_add(rp->progress, &tv);
 	rp->res = purge_queue((int64_t)json_integer_value(before), dry_run,

@@ -11,8 +11,8 @@
 #include "common/job-state.h"
 #include "common/proto.h"
 #include "daemon/controller/audit.h"
-#include "daemon/controller/gbatchd.h"
 #include "daemon/controller/conf.h"
+#include "daemon/controller/ctx.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/launch.h"
 #include "daemon/controller/node.h"
@@ -179,7 +179,7 @@ req_job_attach_rank(struct job *j, const json_t *msg, char *err,
 static void
 req_job_attach(struct peer *p, const json_t *msg)
 {
-	const struct conf	*c = gbatchd_conf();
+	const struct conf	*c = ctx_conf();
 	struct session_tty	 tty;
 	struct store_job	 row;
 	struct job		*j;

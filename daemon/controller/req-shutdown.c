@@ -4,7 +4,7 @@
 
 #include "common/proto.h"
 #include "daemon/controller/audit.h"
-#include "daemon/controller/gbatchd.h"
+#include "daemon/controller/ctx.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/req.h"
 
@@ -18,7 +18,7 @@ req_shutdown(struct peer *p, const json_t *msg)
 	json_decref(reply);
 	audit_done(p, "shutdown", NULL, NULL);
 	snprintf(why, sizeof why, "SHUTDOWN from %s", peer_user(p));
-	gbatchd_stop(why);
+	ctx_stop(why);
 }
 
 const struct req_entry req_shutdown_entry = {

@@ -8,7 +8,8 @@
 #include <string.h>
 
 #include "common/xmalloc.h"
-#include "daemon/controller/gbatchd.h"
+#include "daemon/controller/conf.h"
+#include "daemon/controller/ctx.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/schedule-estimate.h"
@@ -103,7 +104,7 @@ estimate_job_of(struct estimate_job *ej, uint32_t gpus, uint32_t num_nodes,
 	ej->any_shape = (flags & JOB_F_ANY_SHAPE) != 0;
 	ej->consolidate = (flags & JOB_F_CONSOLIDATE) != 0;
 	ej->placement = (flags & JOB_F_SPREAD) ? SCHED_PLACE_SPREAD :
-	    gbatchd_conf()->sched.placement;
+	    ctx_conf()->sched.placement;
 	ej->nodes = schedule_nodes_for(req != NULL ? req : "", exc != NULL ?
 	    exc : "", type != NULL ? type : "", &ej->nnodes);
 	ej->limit = (int64_t)limit * 1000;
@@ -144,7 +145,7 @@ estimate_cluster(struct estimate *e, struct sched_core *core)
 	uint32_t		 i, sw;
 	size_t			 k, np;
 
-	e->cl = place_cluster_create(gbatchd_conf()->sched.seed);
+	e->cl = place_cluster_create(ctx_conf()->sched.seed);
 	for (i = 0; (n = schedule_node_at(i, &sw)) != NULL; i++) {
 		(void)place_node_add(e->cl, place_node_gpus(live, i), sw);
 		place_node_set_up(e->cl, i, node_is_schedulable(n));

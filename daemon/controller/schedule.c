@@ -22,8 +22,9 @@
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "daemon/controller/commit.h"
+#include "daemon/controller/conf.h"
+#include "daemon/controller/ctx.h"
 #include "daemon/controller/depend-wait.h"
-#include "daemon/controller/gbatchd.h"
 #include "daemon/controller/job-array.h"
 #include "daemon/controller/job-change.h"
 #include "daemon/controller/job.h"
@@ -178,7 +179,7 @@ schedule_node_at(uint32_t i, uint32_t *sw)
 static void
 schedule_res(const struct job *j, struct place_res *r)
 {
-	const struct conf	*c = gbatchd_conf();
+	const struct conf	*c = ctx_conf();
 	uint32_t		 k = job_tasks_fixed(job_tasks_per_node(j));
 	uint32_t		 cpt = job_cpus_per_task(j);
 
@@ -386,7 +387,7 @@ schedule_conf(struct sched_conf *c)
 {
 	size_t	n = 0;
 
-	*c = gbatchd_conf()->sched;
+	*c = ctx_conf()->sched;
 	free(schedule_samples);
 	schedule_samples = NULL;
 	schedule_nsamples = schedule_completed = 0;
@@ -507,7 +508,7 @@ static void
 schedule_rebuild(void)
 {
 	struct job	*j;
-	int64_t		 now = gbatchd_now_ms();
+	int64_t		 now = ctx_now_ms();
 
 	for (j = job_first(); j != NULL; j = job_next(j))
 		job_sched(j)->cjob = NULL;
@@ -521,7 +522,7 @@ void
 schedule_load_begin(void)
 {
 	schedule_core_new();
-	schedule_load_now = gbatchd_now_ms();
+	schedule_load_now = ctx_now_ms();
 }
 
 void
@@ -593,7 +594,7 @@ schedule_kill_invalid(const struct job *j)
 
 	if (f & (JOB_F_KILL_INVALID_DEP | JOB_F_KEEP_INVALID_DEP))
 		return ((f & JOB_F_KILL_INVALID_DEP) != 0);
-	return (gbatchd_conf()->kill_invalid_depend);
+	return (ctx_conf()->kill_invalid_depend);
 }
 
 /* After jobs changed: judges the jobs waiting for others again, hands the
@@ -765,8 +766,8 @@ schedule_recovering(void)
 
 	if (recovered)
 		return (0);
-	left = (gbatchd_started() + gbatchd_conf()->node_timeout) * 1000 -
-	    gbatchd_now_ms();
+	left = (ctx_started() + ctx_conf()->node_timeout) * 1000 -
+	    ctx_now_ms();
 	if (left > 0) {
 		for (j = job_first(); j != NULL; j = job_next(j)) {
 			if (!schedule_is_running(job_state(j)))
@@ -802,7 +803,7 @@ schedule_run(void)
 		schedule_wake_in(wait);
 		return;
 	}
-	now = gbatchd_now_ms();
+	now = ctx_now_ms();
 	schedule_begin_due(now);
 	schedule_deps_due(now);
 	promoted = sched_core_promotions(schedule_core);
@@ -824,7 +825,7 @@ void
 schedule_job_new(struct job *j)
 {
 	if (schedule_core != NULL && !schedule_stale)
-		schedule_submit(j, gbatchd_now_ms());
+		schedule_submit(j, ctx_now_ms());
 	schedule_mark_dirty();
 }
 
@@ -833,7 +834,7 @@ schedule_job_row(struct job *j, enum job_state to, struct store_job *row)
 {
 	struct sched_cjob	*cj = job_sched(j)->cjob;
 	enum job_state		 from = job_state(j);
-	int64_t			 now = gbatchd_now_ms(), run;
+	int64_t			 now = ctx_now_ms(), run;
 
 	if (cj != NULL) {
 		row->attained = sched_cjob_attained(cj, now);
@@ -872,7 +873,7 @@ schedule_job_changed(struct job *j, enum job_state from, enum job_state to)
 		schedule_mark_dirty();
 	if (schedule_core == NULL || schedule_stale)
 		return;		/* the rebuild reads every job */
-	now = gbatchd_now_ms();
+	now = ctx_now_ms();
 	switch (to) {
 	case JOB_PENDING:
 		if (s->cjob != NULL && schedule_is_running(from))
@@ -896,7 +897,7 @@ schedule_job_changed(struct job *j, enum job_state from, enum job_state to)
 		break;
 	default:
 		if (to == JOB_COMPLETED &&
-		    gbatchd_conf()->sched.policy == SCHED_GITTINS &&
+		    ctx_conf()->sched.policy == SCHED_GITTINS &&
 		    schedule_nsamples < SCHEDULE_GITTINS_HISTORY &&
 		    ++schedule_completed > schedule_nsamples / 10)
 			schedule_stale = true;
@@ -958,7 +959,7 @@ unsigned
 schedule_queues(void)
 {
 	if (schedule_core == NULL)
-		return (gbatchd_conf()->sched.nqueues);
+		return (ctx_conf()->sched.nqueues);
 	return (sched_core_queues(schedule_core));
 }
 
@@ -973,9 +974,9 @@ schedule_job_stale_changed(struct job *j)
 		return;
 	s = job_sched(j);
 	if (job_stale_copies(j) == 0 && s->cjob == NULL)
-		schedule_submit(j, gbatchd_now_ms());
+		schedule_submit(j, ctx_now_ms());
 	else if (job_stale_copies(j) > 0 && s->cjob != NULL) {
-		sched_core_end(schedule_core, s->cjob, gbatchd_now_ms());
+		sched_core_end(schedule_core, s->cjob, ctx_now_ms());
 		s->cjob = NULL;
 	}
 }
