@@ -128,6 +128,35 @@ static const struct commit_hooks gbatchd_commit_hooks = {
 	.done = gbatchd_check_stop,
 };
 
+/* A peer sent what is not a frame; it is closed next. */
+static void
+gbatchd_bad_frame(struct peer *p, const char *err)
+{
+	audit_refused(p, "frame", NULL, "%s", err);
+}
+
+/* A peer is closing: its sessions and its node let it go. */
+static void
+gbatchd_peer_gone(struct peer *p)
+{
+	session_peer_gone(p);
+	if (peer_node(p) != NULL)
+		node_peer_gone(peer_node(p), p);
+}
+
+/* What the controller does with what peers send (peer.h). */
+static const struct peer_hooks gbatchd_peer_hooks = {
+	.message = req_dispatch,
+	.bad_frame = gbatchd_bad_frame,
+	.gone = gbatchd_peer_gone,
+};
+
+/* What the connection limits do to peers (peer-limit.h). */
+static const struct peer_limit_hooks gbatchd_peer_limit_hooks = {
+	.close = peer_close,
+	.resume = peer_resume,
+};
+
 /* The file's settings with the command line's over them. Returns 0, 1
  * when there was no file (defaults stand), or -1 with err set. */
 static int
@@ -284,6 +313,7 @@ gbatchd_open(struct event_base *base, char *err, size_t errlen)
 	}
 	free(sockdir);
 	commit_init(base, &gbatchd_commit_hooks);
+	peer_init(&gbatchd_peer_hooks);
 	if (audit_open(c, err, errlen) != 0)
 		return (-1);
 	if (store_open(c->state_dir, c->sync_full, commit_want, err,
@@ -309,7 +339,7 @@ gbatchd_open(struct event_base *base, char *err, size_t errlen)
 		return (-1);
 	node_health_init(base);
 	schedule_init(base);
-	peer_limit_init(base);
+	peer_limit_init(base, &gbatchd_peer_limit_hooks);
 	purge_init(base);
 	schedule_mark_dirty();
 	return (0);

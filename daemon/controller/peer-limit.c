@@ -18,7 +18,6 @@
 #include "daemon/controller/conf.h"
 #include "daemon/controller/ctx.h"
 #include "daemon/controller/peer-limit.h"
-#include "daemon/controller/peer.h"
 
 /* Descriptors gbatchd may open besides those counted at start and its
  * connections: SQLite's journal, a reloaded configuration file, the
@@ -32,7 +31,9 @@
 #define PEER_LIMIT_EVICT_MS	100
 
 struct peer_limit {
-	struct peer		*peer;
+	struct peer		*peer;		/* for the hooks alone */
+	const char		*addr;		/* the peer's, for the log */
+	bool			 node;		/* a node daemon's link */
 	bool			 local;
 	uid_t			 uid;
 	int64_t			 connected;	/* ms, monotonic */
@@ -51,6 +52,7 @@ TAILQ_HEAD(peer_limit_list, peer_limit);
 static struct peer_limit_list	 peer_limit_all =
     TAILQ_HEAD_INITIALIZER(peer_limit_all);
 static struct event_base	*peer_limit_base;
+static struct peer_limit_hooks	 peer_limit_hooks;
 static struct event		*peer_limit_sweep_ev;
 static size_t			 peer_limit_count;
 static size_t			 peer_limit_held;	/* sum of held */
@@ -118,31 +120,31 @@ peer_limit_sweep_cb(evutil_socket_t fd, short what, void *arg)
 			    "but not the rest within %d s "
 			    "(controller.frame_timeout)", l->held,
 			    c->frame_timeout);
-			peer_close(l->peer, why);
+			peer_limit_hooks.close(l->peer, why);
 		} else if (l->last_frame == 0 && now - l->connected >= frame_ms) {
 			snprintf(why, sizeof why, "no whole request within "
 			    "%d s of connecting (controller.frame_timeout)",
 			    c->frame_timeout);
-			peer_close(l->peer, why);
-		} else if (l->last_frame != 0 && l->held == 0 &&
-		    peer_role(l->peer) != PEER_NODE &&
+			peer_limit_hooks.close(l->peer, why);
+		} else if (l->last_frame != 0 && l->held == 0 && !l->node &&
 		    now - l->last_frame >= idle_ms) {
 			snprintf(why, sizeof why, "silent for %d s between "
 			    "requests (controller.idle_timeout)",
 			    c->idle_timeout);
-			peer_close(l->peer, why);
+			peer_limit_hooks.close(l->peer, why);
 		}
 	}
 }
 
 void
-peer_limit_init(struct event_base *base)
+peer_limit_init(struct event_base *base, const struct peer_limit_hooks *h)
 {
 	struct timeval	tv = { 1, 0 };
 	struct rlimit	rl;
 	long		n;
 
 	peer_limit_base = base;
+	peer_limit_hooks = *h;
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
 		if (rl.rlim_cur < rl.rlim_max) {
 			rl.rlim_cur = rl.rlim_max;
@@ -206,8 +208,7 @@ peer_limit_evict(bool local, uid_t uid)
 	char			 why[128];
 
 	TAILQ_FOREACH(l, &peer_limit_all, entry) {
-		if (l->held != 0 || peer_role(l->peer) == PEER_NODE ||
-		    peer_is_dead(l->peer) || (local && l->local &&
+		if (l->held != 0 || l->node || (local && l->local &&
 		    l->uid == uid))
 			continue;
 		last = l->last_frame != 0 ? l->last_frame : l->connected;
@@ -223,7 +224,7 @@ peer_limit_evict(bool local, uid_t uid)
 	snprintf(why, sizeof why, "silent for %lld ms while connections ran "
 	    "short; making room for another",
 	    (long long)(now - best_last));
-	peer_close(best->peer, why);
+	peer_limit_hooks.close(best->peer, why);
 	return (true);
 }
 
@@ -262,12 +263,13 @@ peer_limit_admit(bool local, uid_t uid, bool privileged, bool *busy,
 }
 
 struct peer_limit *
-peer_limit_new(struct peer *p, bool local, uid_t uid)
+peer_limit_new(struct peer *p, const char *addr, bool local, uid_t uid)
 {
 	struct peer_limit	*l;
 
 	l = xcalloc(1, sizeof *l);
 	l->peer = p;
+	l->addr = addr;
 	l->local = local;
 	l->uid = uid;
 	l->connected = l->refilled = peer_limit_now();
@@ -275,6 +277,13 @@ peer_limit_new(struct peer *p, bool local, uid_t uid)
 	TAILQ_INSERT_TAIL(&peer_limit_all, l, entry);
 	peer_limit_count++;
 	return (l);
+}
+
+void
+peer_limit_set_node(struct peer_limit *l)
+{
+	if (l != NULL)
+		l->node = true;
 }
 
 void
@@ -319,7 +328,7 @@ peer_limit_over_budget(void)
 		    "bytes of a frame for %lld ms", peer_limit_held,
 		    c->max_buffered_mib, oldest->held,
 		    (long long)(peer_limit_now() - oldest->held_since));
-		peer_close(oldest->peer, why);
+		peer_limit_hooks.close(oldest->peer, why);
 	}
 }
 
@@ -342,7 +351,7 @@ peer_limit_resume_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct peer_limit	*l = arg;
 
-	peer_resume(l->peer);
+	peer_limit_hooks.resume(l->peer);
 }
 
 bool
@@ -354,8 +363,7 @@ peer_limit_request(struct peer_limit *l, int type)
 
 	l->last_frame = now;
 	l->frame_done = true;
-	if (rate <= 0 || type == MSG_JOB_SUBMIT ||
-	    peer_role(l->peer) == PEER_NODE)
+	if (rate <= 0 || type == MSG_JOB_SUBMIT || l->node)
 		return (true);
 	l->tokens += (double)(now - l->refilled) * rate / 1000;
 	if (l->tokens > rate)
@@ -373,7 +381,7 @@ peer_limit_request(struct peer_limit *l, int type)
 	tv.tv_usec = (wait_ms % 1000) * 1000;
 	evtimer_add(l->resume, &tv);
 	log_debug("peer %s: over controller.max_requests_per_second (%d); "
-	    "reading again in %lld ms", peer_addr(l->peer), rate,
+	    "reading again in %lld ms", l->addr, rate,
 	    (long long)wait_ms);
 	return (false);
 }

@@ -11,7 +11,8 @@
  * failing.
  * peer.c and listener.c call these hooks; the rules and the bookkeeping
  * live here, and the limits are read from the settings at each use, so a
- * reload changes them at once. */
+ * reload changes them at once. This module sits below peer.c: it acts on
+ * a peer only through the hooks it is given (peer_limit_init). */
 #ifndef GB_CTL_PEER_LIMIT_H
 #define GB_CTL_PEER_LIMIT_H
 
@@ -25,11 +26,18 @@
 struct peer;
 struct peer_limit;
 
+/* What the limits do to a peer: close it (why is logged), and read it
+ * again once its rate allows (peer_close, peer_resume). */
+struct peer_limit_hooks {
+	void	(*close)(struct peer *, const char *why);
+	void	(*resume)(struct peer *);
+};
+
 /* Raises the descriptor limit to its hard limit, counts the descriptors
  * gbatchd holds besides its connections, and starts the once-a-second
  * sweep (timeouts, memory given back). Call once the store and listeners
- * are open. */
-void	peer_limit_init(struct event_base *);
+ * are open. hooks is copied. */
+void	peer_limit_init(struct event_base *, const struct peer_limit_hooks *);
 void	peer_limit_free(void);
 
 /* Whether a new connection may be accepted: local (the Unix socket, uid
@@ -41,8 +49,13 @@ void	peer_limit_free(void);
 int	peer_limit_admit(bool local, uid_t uid, bool privileged, bool *busy,
 	    char *why, size_t len);
 
-/* Bookkeeping for a new peer, freed by peer_limit_gone. */
-struct peer_limit *peer_limit_new(struct peer *, bool local, uid_t uid);
+/* Bookkeeping for a new peer, freed by peer_limit_gone; addr names it in
+ * the log (borrowed: it must outlive the bookkeeping). */
+struct peer_limit *peer_limit_new(struct peer *, const char *addr, bool local,
+	    uid_t uid);
+/* The peer is a node daemon's link: no idle timeout, no request rate, and
+ * never closed to make room. */
+void	peer_limit_set_node(struct peer_limit *);
 /* The peer is closing; unread is what its input still held. */
 void	peer_limit_gone(struct peer_limit *, size_t unread);
 

@@ -1,5 +1,5 @@
 /* peer.c: connections. Input is cut into frames here; each message goes to
- * req_dispatch. A peer that stops reading its replies stops being read
+ * the message hook (req_dispatch, as gbatchd.c wires it). A peer that stops reading its replies stops being read
  * (backpressure), so one slow client cannot grow gbatchd without bound. */
 #include <sys/ioctl.h>
 #include <sys/queue.h>
@@ -18,13 +18,9 @@
 #include "common/proto.h"
 #include "common/xmalloc.h"
 #include "daemon/common/frame-read.h"
-#include "daemon/controller/audit.h"
 #include "daemon/controller/commit.h"
-#include "daemon/controller/node.h"
 #include "daemon/controller/peer-limit.h"
 #include "daemon/controller/peer.h"
-#include "daemon/controller/session.h"
-#include "daemon/controller/req.h"
 #include "daemon/controller/user.h"
 
 /* Stop reading a peer whose unread replies pass this, resume below the low
@@ -69,6 +65,7 @@ struct peer {
 	char			*host;
 	char			*cert_name;	/* proven by TLS, or NULL */
 	struct node		*node;
+	char			*node_name;	/* the node's, once it has one */
 	/* A relayed client has no connection of its own: its frames travel
 	 * inside its node's link (via), tagged with chan. */
 	struct peer		*via;
@@ -89,10 +86,17 @@ TAILQ_HEAD(peer_list, peer);
 static struct peer_list	peer_live = TAILQ_HEAD_INITIALIZER(peer_live);
 static struct peer_list	peer_dead = TAILQ_HEAD_INITIALIZER(peer_dead);
 static uint64_t		peer_serials;
+static struct peer_hooks	peer_hooks;
 
 static void	peer_read_cb(struct bufferevent *, void *);
 static void	peer_write_cb(struct bufferevent *, void *);
 static void	peer_event_cb(struct bufferevent *, short, void *);
+
+void
+peer_init(const struct peer_hooks *hooks)
+{
+	peer_hooks = *hooks;
+}
 
 struct peer *
 peer_create(struct bufferevent *bev, const struct peer_ident *id, bool raw,
@@ -142,7 +146,7 @@ peer_create(struct bufferevent *bev, const struct peer_ident *id, bool raw,
 	}
 	p->serial = ++peer_serials;
 	TAILQ_INSERT_TAIL(&peer_live, p, entry);
-	p->lim = peer_limit_new(p, id->local, id->uid);
+	p->lim = peer_limit_new(p, p->addr, id->local, id->uid);
 	log_debug("peer %s: connected", p->addr);
 	/* What arrived with the end of a TLS handshake waits in the input
 	 * and would raise no callback of its own. A command sends its
@@ -155,7 +159,15 @@ peer_create(struct bufferevent *bev, const struct peer_ident *id, bool raw,
 }
 
 enum peer_role peer_role(const struct peer *p) { return (p->role); }
-void peer_set_role(struct peer *p, enum peer_role r) { p->role = r; }
+
+void
+peer_set_role(struct peer *p, enum peer_role r)
+{
+	p->role = r;
+	if (r == PEER_NODE)
+		peer_limit_set_node(p->lim);
+}
+
 bool peer_is_dead(const struct peer *p) { return (p->dead); }
 bool peer_is_local(const struct peer *p) { return (p->local); }
 uid_t peer_uid(const struct peer *p) { return (p->uid); }
@@ -167,7 +179,14 @@ const char *peer_addr(const struct peer *p) { return (p->addr); }
 const char *peer_host(const struct peer *p) { return (p->host); }
 struct node *peer_node(const struct peer *p) { return (p->node); }
 const char *peer_cert_name(const struct peer *p) { return (p->cert_name); }
-void peer_set_node(struct peer *p, struct node *n) { p->node = n; }
+
+void
+peer_set_node(struct peer *p, struct node *n, const char *name)
+{
+	p->node = n;
+	free(p->node_name);
+	p->node_name = xstrdup(name);
+}
 
 /* Tells node that the connection of its client on chan ends. */
 static void
@@ -213,9 +232,7 @@ peer_close(struct peer *p, const char *why)
 	else
 		log_debug("peer %s: closed", p->addr);
 	p->dead = true;
-	session_peer_gone(p);
-	if (p->node != NULL)
-		node_peer_gone(p->node, p);
+	peer_hooks.gone(p);
 	if (p->lim != NULL)
 		peer_limit_gone(p->lim, p->bev != NULL ?
 		    evbuffer_get_length(bufferevent_get_input(p->bev)) : 0);
@@ -323,6 +340,7 @@ peer_reap(void)
 		if (p->held != NULL)
 			evbuffer_free(p->held);
 		free(p->cert_name);
+		free(p->node_name);
 		free(p->addr);
 		free(p->host);
 		free(p);
@@ -549,8 +567,8 @@ peer_relayed(struct peer *node, uint32_t chan, uid_t uid, gid_t gid,
 	p->uid = uid;
 	p->gid = gid;
 	user_name(uid, p->user, sizeof p->user);
-	p->addr = xasprintf("%s via %s", p->user, node->node != NULL ?
-	    node_name(node->node) : node->addr);
+	p->addr = xasprintf("%s via %s", p->user, node->node_name != NULL ?
+	    node->node_name : node->addr);
 	p->host = xstrdup(node->host);
 	node->nrelayed++;
 	p->serial = ++peer_serials;
@@ -698,7 +716,7 @@ peer_read_frames(struct bufferevent *bev, struct peer *p)
 		    sizeof err);
 		if (rc == -1) {
 			snprintf(why, sizeof why, "bad frame: %s", err);
-			audit_refused(p, "frame", NULL, "%s", err);
+			peer_hooks.bad_frame(p, err);
 			peer_close(p, why);
 			return;
 		}
@@ -710,7 +728,7 @@ peer_read_frames(struct bufferevent *bev, struct peer *p)
 		}
 		if ((msg = frame_read_take(in, len, err, sizeof err)) == NULL) {
 			snprintf(why, sizeof why, "bad frame: %s", err);
-			audit_refused(p, "frame", NULL, "%s", err);
+			peer_hooks.bad_frame(p, err);
 			peer_close(p, why);
 			return;
 		}
@@ -722,9 +740,9 @@ peer_read_frames(struct bufferevent *bev, struct peer *p)
 		else if ((target = p->next_for) != NULL) {
 			p->next_for = NULL;
 			if (!target->dead && !target->closing)
-				req_dispatch(target, msg);
+				peer_hooks.message(target, msg);
 		} else
-			req_dispatch(p, msg);
+			peer_hooks.message(p, msg);
 		json_decref(msg);
 		if (!p->dead && peer_unsent(p) > PEER_OUT_HIGH) {
 			p->paused = true;

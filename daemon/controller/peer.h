@@ -3,7 +3,10 @@
  * bufferevent (plain for the Unix socket, TLS for TCP) and the identity its
  * maker proved (the uid the kernel gave for a Unix socket, the node name a
  * certificate carries), splits its input into frames and hands each
- * message, with that identity, to req.c.
+ * message, with that identity, to the message hook (req.c's dispatch). It
+ * calls nothing above it: what a message, a bad frame or a closed
+ * connection means to the rest of the controller is for the hooks that
+ * the composition root registers (peer_init).
  * A peer that misbehaves is closed alone: marked dead at once and freed at
  * the end of the loop pass, so callbacks up the stack never see it freed. */
 #ifndef GB_CTL_PEER_H
@@ -41,6 +44,23 @@ struct peer_ident {
 					 * (or the admin turned TLS off):
 					 * the peer may relay its users */
 };
+
+/* What the controller does with what peers send, registered once at
+ * start-up (gbatchd.c). */
+struct peer_hooks {
+	/* A whole message from p (for a node's frame after a relay
+	 * envelope: from the relayed client). */
+	void	(*message)(struct peer *p, const json_t *msg);
+	/* p sent something that is not a frame, err says what; p is closed
+	 * after. */
+	void	(*bad_frame)(struct peer *p, const char *err);
+	/* p is closing: what holds it (its sessions, its node) lets go. p
+	 * is not freed before the end of the loop pass. */
+	void	(*gone)(struct peer *p);
+};
+
+/* Sets the hooks (copied) for every peer made from now on. */
+void		 peer_init(const struct peer_hooks *);
 
 /* Takes bev (the peer owns and frees it from here), which must be ready
  * for frames: connected, and past any TLS handshake. raw: bev is a plain
@@ -123,6 +143,7 @@ void		 peer_relay_refuse(struct peer *node, uint32_t chan);
 bool		 peer_is_trusted(const struct peer *);
 /* The node name the peer's certificate proves, or NULL. */
 const char	*peer_cert_name(const struct peer *);
-void		 peer_set_node(struct peer *, struct node *);
+/* The node whose daemon is at the other end, and its name (copied). */
+void		 peer_set_node(struct peer *, struct node *, const char *name);
 
 #endif

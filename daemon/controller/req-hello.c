@@ -205,7 +205,7 @@ req_hello_node(struct peer *p, const json_t *msg)
 		    "connection");
 	}
 	peer_set_role(p, PEER_NODE);
-	peer_set_node(p, n);
+	peer_set_node(p, n, name);
 	/* A node already up that reconnects was never down. */
 	if (!node_is_up(n))
 		(void)node_event(n, ctx_now(), "UP", NULL);
