@@ -67,10 +67,13 @@ last_job() {
 }
 
 @test "grun --pty gives the command a terminal of the caller's size that follows resizes" {
+	# The resize is sent once "got hello" is seen: the trap is set
+	# before that, or a SIGWINCH that came first would be ignored.
 	run -0 "$DRIVE" --size 33x101 \
 	    'expect:ready' 'send:hello\r' 'expect:got hello' 'size:40x120' 'expect:40 120' -- \
-	    grun -G 1 --pty sh -c 'tty; stty size; echo ready; read x; echo "got $x"
+	    grun -G 1 --pty sh -c 'tty; stty size; echo ready; read x
 		trap "stty size; tty -s && echo still-a-tty; exit 0" WINCH
+		echo "got $x"
 		while :; do sleep 0.1; done'
 	echo "$output"
 	[[ "$output" == *"/dev/pts/"* ]]
