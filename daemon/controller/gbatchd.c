@@ -21,13 +21,16 @@
 #include "daemon/common/notify.h"
 #include "daemon/common/pidfile.h"
 #include "daemon/common/tls-conf.h"
+#include "daemon/controller/core.h"
 #include "daemon/controller/depend-wait.h"
 #include "daemon/controller/audit.h"
 #include "daemon/controller/commit.h"
 #include "daemon/controller/conf.h"
 #include "daemon/controller/ctx.h"
 #include "daemon/controller/gbatchd.h"
+#include "daemon/controller/job-change.h"
 #include "daemon/controller/job.h"
+#include "daemon/controller/launch.h"
 #include "daemon/controller/listener.h"
 #include "daemon/controller/metrics-http.h"
 #include "daemon/controller/metrics.h"
@@ -120,7 +123,7 @@ gbatchd_flushed(void)
 /* The end of each loop pass (commit.h): the scheduling pass joins the
  * requests' transaction, replies leave once it is on disk. */
 static const struct commit_hooks gbatchd_commit_hooks = {
-	.dirty = schedule_is_dirty,
+	.dirty = core_is_dirty,
 	.pass = schedule_run,
 	.write = peer_write_now,
 	.drop = peer_close,
@@ -155,6 +158,11 @@ static const struct peer_hooks gbatchd_peer_hooks = {
 static const struct peer_limit_hooks gbatchd_peer_limit_hooks = {
 	.close = peer_close,
 	.resume = peer_resume,
+};
+
+/* What launching asks of the sessions above it (launch.h). */
+static const struct launch_hooks gbatchd_launch_hooks = {
+	.interactive = session_launch_spec,
 };
 
 /* The file's settings with the command line's over them. Returns 0, 1
@@ -218,7 +226,7 @@ gbatchd_reconfigure(json_t *changed, json_t *restart, char *err,
 	if (audit_open(&gbatchd_settings, why, sizeof why) != 0)
 		log_error("gbatchd: %s; still writing the audit log where it "
 		    "was", why);
-	schedule_reconfigure();
+	core_reconfigure();
 	purge_reconfigure();
 	log_info("gbatchd: reloaded %s: %zu setting%s changed%s",
 	    gbatchd_flags.conf_path, json_array_size(changed),
@@ -314,6 +322,11 @@ gbatchd_open(struct event_base *base, char *err, size_t errlen)
 	free(sockdir);
 	commit_init(base, &gbatchd_commit_hooks);
 	peer_init(&gbatchd_peer_hooks);
+	launch_init(&gbatchd_launch_hooks);
+	/* The scheduler hears of a change first: a session's client is
+	 * told of a start the core already counts. */
+	job_change_listen(core_job_changed);
+	job_change_listen(session_job_changed);
 	if (audit_open(c, err, errlen) != 0)
 		return (-1);
 	if (store_open(c->state_dir, c->sync_full, commit_want, err,
@@ -341,7 +354,7 @@ gbatchd_open(struct event_base *base, char *err, size_t errlen)
 	schedule_init(base);
 	peer_limit_init(base, &gbatchd_peer_limit_hooks);
 	purge_init(base);
-	schedule_mark_dirty();
+	core_mark_dirty();
 	return (0);
 }
 
@@ -368,9 +381,11 @@ gbatchd_close(void)
 	gbatchd_stop_ev = NULL;
 	service_free();
 	schedule_free();
+	core_free();
 	job_free_all();
 	depend_wait_free();
 	node_free_all();
+	job_change_unlisten_all();
 	gbatchd_base = NULL;
 	ctx_open(NULL, 0);
 }

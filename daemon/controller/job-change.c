@@ -8,15 +8,36 @@
 
 #include "common/log.h"
 #include "common/xmalloc.h"
+#include "daemon/controller/core.h"
 #include "daemon/controller/ctx.h"
 #include "daemon/controller/job-change.h"
 #include "daemon/controller/job.h"
-#include "daemon/controller/launch.h"
+#include "daemon/controller/master-port.h"
 #include "daemon/controller/metrics.h"
 #include "daemon/controller/node.h"
-#include "daemon/controller/schedule.h"
-#include "daemon/controller/session.h"
 #include "daemon/controller/store.h"
+
+/* Who hears of each transition (job_change_listen), in order. */
+static job_change_fn	job_change_listeners[JOB_CHANGE_LISTENERS];
+static size_t		job_change_nlisteners;
+
+void
+job_change_listen(job_change_fn fn)
+{
+	/* A programmer's error: the root registers a fixed few. */
+	if (job_change_nlisteners == JOB_CHANGE_LISTENERS) {
+		log_error("job_change_listen: more than %d listeners",
+		    JOB_CHANGE_LISTENERS);
+		abort();
+	}
+	job_change_listeners[job_change_nlisteners++] = fn;
+}
+
+void
+job_change_unlisten_all(void)
+{
+	job_change_nlisteners = 0;
+}
 
 /* Appends "0,1,3" for the GPUs of mask to buf (len bytes in all). */
 static void
@@ -172,13 +193,13 @@ job_change_state(struct job *j, enum job_state to,
 	if (to != JOB_RUNNING && to != JOB_PENDING)
 		alloc = job_alloc_text(job_part_const(j, 0), job_nparts(j));
 	row.alloc = alloc;
-	schedule_job_row(j, to, &row);
+	core_job_row(j, to, &row);
 	if (to == JOB_RUNNING && from == JOB_PENDING && how->readopt)
 		job_change_readopt(&row, job_gpus(j));
 	/* Its rendezvous port, while it runs; a job found running keeps
 	 * the one it has. */
 	if (to == JOB_RUNNING && !how->readopt)
-		row.master_port = launch_pick_port(parts[0].node, id);
+		row.master_port = master_port_pick(parts[0].node, id);
 	else if (to == JOB_PENDING || job_state_is_terminal(to))
 		row.master_port = 0;
 	/* Time spent waiting: held time is not. */
@@ -253,9 +274,8 @@ job_change_state(struct job *j, enum job_state to,
 	} else if (to == JOB_PENDING && (from == JOB_RUNNING ||
 	    from == JOB_PREEMPTING))
 		job_set_requeued(j);
-	schedule_job_changed(j, from, to);
-	if (session_job_is(j))
-		session_job_changed(j, from, to, &row);
+	for (i = 0; i < job_change_nlisteners; i++)
+		job_change_listeners[i](j, from, to, &row);
 	if (job_state_is_terminal(to)) {
 		metrics_count_finished(to);
 		job_free(j);
@@ -264,22 +284,4 @@ job_change_state(struct job *j, enum job_state to,
 out:
 	free(alloc);
 	return (rc);
-}
-
-int
-job_change_cancel(struct job *j, const char *detail)
-{
-	struct job_change	how = { 0 };
-	enum job_state		s = job_state(j);
-
-	how.detail = detail;
-	how.message = detail;
-	if (s == JOB_PENDING || s == JOB_HELD)
-		return (job_change_state(j, JOB_CANCELLED, &how));
-	/* Its node is away: the cancel is recorded now; should the node
-	 * come back with the job, it is told to stop it. */
-	if (launch_signal(j, 15, true) != 0)
-		return (job_change_state(j, JOB_CANCELLED, &how));
-	job_set_cancel_requested(j, true);
-	return (0);
 }

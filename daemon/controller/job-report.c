@@ -9,13 +9,13 @@
 #include "common/log.h"
 #include "common/proto.h"
 #include "common/xmalloc.h"
+#include "daemon/controller/core.h"
 #include "daemon/controller/job-change.h"
 #include "daemon/controller/job-report.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/launch.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
-#include "daemon/controller/schedule.h"
 #include "daemon/controller/session.h"
 
 /* The longest end message taken from a node (the rest is cut). */
@@ -91,7 +91,7 @@ job_report_stop_stale(struct node *n, struct peer *p, uint64_t id,
 	    "id", (json_int_t)id);
 	peer_send(p, msg);
 	json_decref(msg);
-	schedule_job_stale_changed(j);
+	core_job_stale_changed(j);
 }
 
 /* The stale copy of job id on n has ended (or n is gone): its GPUs are
@@ -111,7 +111,7 @@ job_report_stale_gone(struct node *n, uint64_t id)
 		if (job_stale_copies(j) == 0 && job_state(j) == JOB_PENDING)
 			job_set_reason(j, "Requeued");
 	}
-	schedule_job_stale_changed(j);
+	core_job_stale_changed(j);
 	return (true);
 }
 

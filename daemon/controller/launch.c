@@ -10,16 +10,24 @@
 #include "common/proto.h"
 #include "common/xmalloc.h"
 #include "daemon/controller/conf.h"
+#include "daemon/controller/core.h"
 #include "daemon/controller/ctx.h"
 #include "daemon/controller/job-change.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/launch.h"
+#include "daemon/controller/master-port.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
-#include "daemon/controller/schedule.h"
-#include "daemon/controller/session.h"
 #include "daemon/controller/store.h"
 #include "policy/sched.h"
+
+static struct launch_hooks	launch_hooks;
+
+void
+launch_init(const struct launch_hooks *hooks)
+{
+	launch_hooks = *hooks;
+}
 
 /* The JSON text the store keeps (argv, env), as a value; fallback when
  * there is none or it does not read. */
@@ -56,44 +64,6 @@ launch_grace(const struct store_job *row)
 				     c->ckpt_grace;
 
 	return (g < c->max_ckpt_grace ? g : c->max_ckpt_grace);
-}
-
-/* Whether a job running with its first part on master, other than id,
- * holds port. The jobs there hold its GPUs: at most 64 to look at. */
-static bool
-launch_port_taken(const struct node *master, uint64_t id, uint32_t port)
-{
-	const struct job	*o;
-	uint64_t		 other;
-	uint32_t		 i;
-
-	for (i = 0; i < node_gpus_total(master); i++) {
-		if ((other = node_gpu_job(master, i)) == 0 || other == id ||
-		    (o = job_find(other)) == NULL)
-			continue;
-		if (job_master_port(o) == port && job_node(o) == master)
-			return (true);
-	}
-	return (false);
-}
-
-uint32_t
-launch_pick_port(const struct node *master, uint64_t id)
-{
-	const struct conf	*c = ctx_conf();
-	uint32_t		 first = (uint32_t)c->master_port_first;
-	uint32_t		 count = (uint32_t)c->master_port_count;
-	uint32_t		 off = (uint32_t)(id % count), k, port;
-
-	for (k = 0; k < count; k++) {
-		port = first + (off + k) % count;
-		if (master == NULL || !launch_port_taken(master, id, port))
-			return (port);
-	}
-	log_warn("job %" PRIu64 ": every port of controller.master_ports is "
-	    "held by a job running on %s; MASTER_PORT %u is shared", id,
-	    node_name(master), first + off);
-	return (first + off);
 }
 
 static json_t *
@@ -202,7 +172,7 @@ launch_spec(struct job *j, const struct store_job *row)
 	    "master_addr", *node_addr(master) != '\0' ? node_addr(master) :
 	    node_name(master),
 	    "master_port", job_master_port(j) != 0 ? (int)job_master_port(j) :
-	    (int)launch_pick_port(master, row->id));
+	    (int)master_port_pick(master, row->id));
 	free(nodelist);
 	if (spec == NULL)
 		return (NULL);
@@ -262,14 +232,14 @@ launch_part(struct job *j, const json_t *spec, size_t i, unsigned world,
 	json_object_set_new(part, "tasks", launch_tasks(j, i, world, base,
 	    flags));
 	/* Its CPUs and memory: the node confines the job to them. */
-	schedule_part_res(j, i, &cpus, &mem);
+	core_part_res(j, i, &cpus, &mem);
 	if (cpus > 0)
 		json_object_set_new(part, "cpus", json_integer(cpus));
 	if (mem > 0)
 		json_object_set_new(part, "mem_mb", json_integer(
 		    (json_int_t)mem));
 	if (flags & JOB_F_INTERACTIVE) {
-		if ((io = session_launch_spec(j, i)) != NULL)
+		if ((io = launch_hooks.interactive(j, i)) != NULL)
 			json_object_set_new(part, "interactive", io);
 		else {
 			/* A terminal's other nodes print nowhere, as
@@ -404,4 +374,22 @@ launch_preempt(struct job *j)
 {
 	return (launch_to_parts(j, json_pack("{s:i,s:I}", "type",
 	    MSG_JOB_PREEMPT, "id", (json_int_t)job_id(j))) > 0 ? 0 : -1);
+}
+
+int
+launch_cancel(struct job *j, const char *detail)
+{
+	struct job_change	how = { 0 };
+	enum job_state		s = job_state(j);
+
+	how.detail = detail;
+	how.message = detail;
+	if (s == JOB_PENDING || s == JOB_HELD)
+		return (job_change_state(j, JOB_CANCELLED, &how));
+	/* Its node is away: the cancel is recorded now; should the node
+	 * come back with the job, it is told to stop it. */
+	if (launch_signal(j, 15, true) != 0)
+		return (job_change_state(j, JOB_CANCELLED, &how));
+	job_set_cancel_requested(j, true);
+	return (0);
 }

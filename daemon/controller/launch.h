@@ -11,11 +11,17 @@
 struct job;
 struct node;
 
-/* The rendezvous port (MASTER_PORT) for job id starting with its first
- * part on master: from the id's place in controller.master_ports, the
- * first one on that no job running with the same first node holds, so two
- * gangs sharing a node never meet. */
-uint32_t launch_pick_port(const struct node *master, uint64_t id);
+/* What launching needs from the floors above it, registered once by the
+ * composition root (gbatchd.c). */
+struct launch_hooks {
+	/* The "interactive" member of part rank's JOB_LAUNCH (a new
+	 * reference; session_launch_spec), or NULL when that part relays
+	 * nothing. */
+	json_t	*(*interactive)(const struct job *, size_t rank);
+};
+
+/* Sets the hooks (copied). */
+void	launch_init(const struct launch_hooks *);
 
 /* Sends the RUNNING job to its node. The script, argv and environment come
  * from the store (they are not kept in memory). When that fails the job
@@ -34,5 +40,11 @@ int	launch_signal(struct job *, int signal, bool cancel);
 /* Asks the PREEMPTING job's node to stop it; its end requeues it
  * (job-report.c). Returns -1 when its node is not connected. */
 int	launch_preempt(struct job *);
+/* Cancels job as gcancel does: a pending or held job ends CANCELLED now; a
+ * running one is told to stop (it ends CANCELLED once its nodes say so),
+ * or ends now when its node is away. detail: who or what cancelled it,
+ * for the event log and gq -l. The job may be freed. Returns 0, or -1
+ * when the store failed. */
+int	launch_cancel(struct job *, const char *detail);
 
 #endif

@@ -26,6 +26,7 @@
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "daemon/common/hostport.h"
+#include "daemon/controller/core.h"
 #include "daemon/controller/ctx.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/listener.h"
@@ -34,7 +35,6 @@
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/req.h"
-#include "daemon/controller/schedule.h"
 
 /* Seconds a connection has to send its request, and to take the reply. */
 #define METRICS_HTTP_TIMEOUT		10
@@ -74,9 +74,9 @@ metrics_http_gather(struct metrics_gauges *g, struct metrics_node **nodes,
 	int			 q;
 
 	memset(g, 0, sizeof *g);
-	g->nqueues = schedule_queues();
+	g->nqueues = core_queues();
 	for (j = job_first(); j != NULL; j = job_next(j)) {
-		if ((q = schedule_job_queue(j)) < 0 || q >= SCHED_MAX_QUEUES)
+		if ((q = core_job_queue(j)) < 0 || q >= SCHED_MAX_QUEUES)
 			q = SCHED_MAX_QUEUES;
 		g->jobs[job_state(j)][q]++;
 	}

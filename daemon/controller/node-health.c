@@ -4,6 +4,7 @@
 
 #include "common/log.h"
 #include "daemon/controller/conf.h"
+#include "daemon/controller/core.h"
 #include "daemon/controller/ctx.h"
 #include "daemon/controller/job-change.h"
 #include "daemon/controller/job-report.h"
@@ -11,7 +12,6 @@
 #include "daemon/controller/node-health.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
-#include "daemon/controller/schedule.h"
 
 /* The loop runs the check every second; a gap of more than this between
  * two checks means the controller itself was not running (SIGSTOP, a disk
@@ -67,7 +67,7 @@ node_health_down(struct node *n, const char *why)
 	/* Its GPUs are out of reach anyway; a stale copy there is stopped
 	 * again if the node comes back with it. */
 	job_report_stale_forget(n);
-	schedule_mark_dirty();
+	core_mark_dirty();
 	snprintf(detail, sizeof detail, "node %s %s", node_name(n), why);
 	node_health_requeue(n, detail);
 }

@@ -12,10 +12,10 @@
 #include "common/alloc-text.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
+#include "daemon/controller/core.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/recover.h"
-#include "daemon/controller/schedule.h"
 #include "daemon/controller/session.h"
 #include "daemon/controller/store.h"
 
@@ -109,7 +109,7 @@ recover_job_cb(const struct store_job *r, void *arg)
 		recover_run(j, r);
 		c->running++;
 	}
-	schedule_load_job(j);
+	core_load_job(j);
 }
 
 int
@@ -123,14 +123,14 @@ recover_load(void)
 	if (store_node_each(recover_node_cb, NULL) != 0)
 		return (-1);
 	job_load_begin();
-	schedule_load_begin();
+	core_load_begin();
 	rc = store_job_each_active(recover_job_cb, &c);
 	job_load_end();
 	if (rc != 0) {
 		free(c.sessions);
 		return (-1);
 	}
-	schedule_load_end();
+	core_load_end();
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	log_info("store: %zu nodes known, %zu jobs not finished (%zu running, "
 	    "waiting for their nodes), loaded in %.0f ms", node_count(),

@@ -9,13 +9,13 @@
 #include "common/proto.h"
 #include "daemon/controller/audit.h"
 #include "daemon/controller/conf.h"
+#include "daemon/controller/core.h"
 #include "daemon/controller/ctx.h"
 #include "daemon/controller/job-report.h"
 #include "daemon/controller/node-health.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/req.h"
-#include "daemon/controller/schedule.h"
 #include "policy/sched.h"
 
 /* Node names go into logs, file names and tables: keep them plain. */
@@ -242,7 +242,7 @@ req_hello_node(struct peer *p, const json_t *msg)
 			job_report_running(n, p, r);
 	}
 	job_report_missing(n, jobs);
-	schedule_mark_dirty();
+	core_mark_dirty();
 }
 
 static void

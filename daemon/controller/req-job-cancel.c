@@ -94,7 +94,7 @@ req_job_cancel_one(struct req_job_cancel *c, struct job *j)
 	}
 	snprintf(detail, sizeof detail, "cancelled by %s",
 	    peer_user(c->peer));
-	if (job_change_cancel(j, detail) != 0) {
+	if (launch_cancel(j, detail) != 0) {
 		req_job_cancel_result(c, id, PROTO_E_INTERNAL, "the store "
 		    "failed; see gbatchd's log");
 		return;

@@ -31,6 +31,7 @@
 #include "common/proto.h"
 #include "common/xmalloc.h"
 #include "daemon/controller/conf.h"
+#include "daemon/controller/core.h"
 #include "daemon/controller/ctx.h"
 #include "daemon/controller/job-list.h"
 #include "daemon/controller/job-array.h"
@@ -38,7 +39,6 @@
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/req.h"
-#include "daemon/controller/schedule.h"
 #include "daemon/controller/store.h"
 
 /* Leave room for the reply's tail under the client's frame limit. */
@@ -184,7 +184,7 @@ req_job_list_memory(struct req_job_list *l, struct job *j)
 	row.node = job_node(j) != NULL ? node_name(job_node(j)) : NULL;
 	row.alloc = alloc = job_alloc_text(job_part_const(j, 0),
 	    job_nparts(j));
-	schedule_job_view(j, &row, l->now_ms);
+	core_job_view(j, &row, l->now_ms);
 	req_job_list_add(&row, l);
 	free(alloc);
 }
@@ -573,7 +573,7 @@ req_job_list(struct peer *p, const json_t *msg)
 	/* The scheduling order costs a walk of the pending jobs: only for
 	 * a listing that shows it. */
 	if (jfs_has(l.fields, JF_RANK))
-		schedule_rank();
+		core_rank();
 	l.private = ctx_conf()->private_data && !peer_is_operator(p);
 	l.viewer = peer_uid(p);
 	if (l.stream) {

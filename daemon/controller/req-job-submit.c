@@ -19,6 +19,7 @@
 #include "common/xmalloc.h"
 #include "daemon/controller/audit.h"
 #include "daemon/controller/conf.h"
+#include "daemon/controller/core.h"
 #include "daemon/controller/ctx.h"
 #include "daemon/controller/depend-wait.h"
 #include "daemon/controller/job.h"
@@ -29,7 +30,6 @@
 #include "daemon/controller/peer.h"
 #include "daemon/controller/req.h"
 #include "daemon/controller/schedule-estimate.h"
-#include "daemon/controller/schedule.h"
 #include "daemon/controller/session.h"
 #include "daemon/controller/store.h"
 #include "policy/sched.h"
@@ -188,7 +188,7 @@ req_job_submit_reply(struct peer *p, const json_t *msg, uint64_t id,
 static char *
 req_job_submit_warning(uint32_t gpus, bool consolidate)
 {
-	enum sched_reason	 r = schedule_unrunnable(gpus, consolidate);
+	enum sched_reason	 r = core_unrunnable(gpus, consolidate);
 	struct node		*n;
 	char			*list = xstrdup(""), *t;
 	size_t			 shown = 0, more = 0;
@@ -725,7 +725,7 @@ req_job_submit(struct peer *p, const json_t *msg)
 	    row.user, row.gpus, row.gpus == 1 ? "" : "s",
 	    job_state_name(row.state));
 	if (row.state == JOB_PENDING) {
-		schedule_job_new(j);
+		core_job_new(j);
 		warning = req_job_submit_warning(row.gpus,
 		    (row.flags & JOB_F_CONSOLIDATE) != 0);
 	}

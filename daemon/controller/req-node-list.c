@@ -3,11 +3,11 @@
  * entries; "brief" leaves out the GPUs' descriptions, which only change
  * when a node registers. */
 #include "common/proto.h"
+#include "daemon/controller/core.h"
 #include "daemon/controller/jtext.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/req.h"
-#include "daemon/controller/schedule.h"
 
 /* The last reply's size, to start the next one's buffer with. */
 static size_t	req_node_list_last;
@@ -27,7 +27,7 @@ req_node_list(struct peer *p, const json_t *msg)
 	for (n = node_first(); n != NULL; n = node_next(n)) {
 		if (n != node_first())
 			jtext_add(&b, ",", 1);
-		schedule_node_res(n, &cpus, &mem);
+		core_node_res(n, &cpus, &mem);
 		node_describe(n, &b, brief, cpus, mem);
 	}
 	jtext_add(&b, "]}", 2);

@@ -6,11 +6,11 @@
 #include "common/log.h"
 #include "common/proto.h"
 #include "daemon/controller/audit.h"
+#include "daemon/controller/core.h"
 #include "daemon/controller/ctx.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/req.h"
-#include "daemon/controller/schedule.h"
 
 static void
 req_node_update(struct peer *p, const json_t *msg)
@@ -65,7 +65,7 @@ req_node_update(struct peer *p, const json_t *msg)
 	audit_done(p, action, target, drain && reason != NULL ? "reason "
 	    "\"%s\"" : NULL, reason);
 	if (!drain)
-		schedule_mark_dirty();
+		core_mark_dirty();
 	reply = proto_reply_ok(msg);
 	peer_send(p, reply);
 	json_decref(reply);

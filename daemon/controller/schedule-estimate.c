@@ -9,11 +9,11 @@
 
 #include "common/xmalloc.h"
 #include "daemon/controller/conf.h"
+#include "daemon/controller/core.h"
 #include "daemon/controller/ctx.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/schedule-estimate.h"
-#include "daemon/controller/schedule.h"
 #include "policy/place.h"
 #include "policy/sched-core.h"
 
@@ -105,7 +105,7 @@ estimate_job_of(struct estimate_job *ej, uint32_t gpus, uint32_t num_nodes,
 	ej->consolidate = (flags & JOB_F_CONSOLIDATE) != 0;
 	ej->placement = (flags & JOB_F_SPREAD) ? SCHED_PLACE_SPREAD :
 	    ctx_conf()->sched.placement;
-	ej->nodes = schedule_nodes_for(req != NULL ? req : "", exc != NULL ?
+	ej->nodes = core_nodes_for(req != NULL ? req : "", exc != NULL ?
 	    exc : "", type != NULL ? type : "", &ej->nnodes);
 	ej->limit = (int64_t)limit * 1000;
 }
@@ -146,7 +146,7 @@ estimate_cluster(struct estimate *e, struct sched_core *core)
 	size_t			 k, np;
 
 	e->cl = place_cluster_create(ctx_conf()->sched.seed);
-	for (i = 0; (n = schedule_node_at(i, &sw)) != NULL; i++) {
+	for (i = 0; (n = core_node_at(i, &sw)) != NULL; i++) {
 		(void)place_node_add(e->cl, place_node_gpus(live, i), sw);
 		place_node_set_up(e->cl, i, node_is_schedulable(n));
 	}
@@ -207,7 +207,7 @@ estimate_where(const struct estimate *e, size_t n, char *buf, size_t len,
 				break;
 			gat += (size_t)w;
 		}
-		node = schedule_node_at(e->scratch[i].node, &sw);
+		node = core_node_at(e->scratch[i].node, &sw);
 		if (node != NULL && nat < nameslen) {
 			if ((w = snprintf(names + nat, nameslen - nat, "%s%s",
 			    nat > 0 ? "," : "", node_name(node))) < 0)
@@ -227,7 +227,7 @@ void
 schedule_estimate(const struct store_job *row, int64_t now,
     struct schedule_estimate *out)
 {
-	struct sched_core	*core = schedule_core_now();
+	struct sched_core	*core = core_sched();
 	struct estimate		 e;
 	struct estimate_job	 me;
 	int64_t			 t = now, next;

@@ -260,13 +260,13 @@ session_event(const struct session *s, const char *state)
 }
 
 void
-session_job_changed(const struct job *j, enum job_state from,
-    enum job_state to, const struct store_job *row)
+session_job_changed(struct job *j, enum job_state from, enum job_state to,
+    const struct store_job *row)
 {
 	struct session	*s;
 	json_t		*ev;
 
-	if ((s = session_find(job_id(j), 0)) == NULL)
+	if (!session_job_is(j) || (s = session_find(job_id(j), 0)) == NULL)
 		return;
 	if (to == JOB_RUNNING) {
 		ev = session_event(s, "RUNNING");
@@ -548,7 +548,7 @@ session_client_gone(struct session *s)
 	    "cancelling it", s->job);
 	snprintf(detail, sizeof detail, "its grun session's connection was "
 	    "lost");
-	(void)job_change_cancel(j, detail);
+	(void)launch_cancel(j, detail);
 }
 
 void
@@ -567,7 +567,7 @@ session_peer_gone(struct peer *p)
 			session_step_end(s, "NODE_FAIL", 0, 0, "lost the "
 			    "connection to its node");
 	}
-	/* A cancelled job's session went with job_change_cancel(); a
+	/* A cancelled job's session went with launch_cancel(); a
 	 * step's stays until its node says it ended. */
 	for (s = TAILQ_FIRST(&session_all); s != NULL; s = next) {
 		next = TAILQ_NEXT(s, entry);
@@ -591,7 +591,7 @@ session_recover(const uint64_t *ids, size_t n)
 		    job_state_is_terminal(job_state(j)))
 			continue;
 		if (job_state(j) == JOB_PENDING || job_state(j) == JOB_HELD)
-			(void)job_change_cancel(j, detail);
+			(void)launch_cancel(j, detail);
 		else
 			job_set_cancel_requested(j, true);
 		commit_want();

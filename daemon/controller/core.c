@@ -1,0 +1,892 @@
+/* core.c: the controller's scheduling core (policy/sched-core.c, the code
+ * gsim replays) and what it owns: every pending and running job, in its
+ * queue, and the GPUs, CPUs and memory each running job holds on the
+ * cluster's nodes, by their index in the core. This file keeps it in step
+ * with the jobs (job-change.c tells core_job_changed of each transition)
+ * and the nodes (synced before each pass, cheap: a flag per node), and
+ * answers what the rest asks of it: a job's counters and queue, what a
+ * node's running jobs hold, whether a job could ever run. It acts on
+ * nothing: schedule.c runs the passes and carries out what they decide.
+ *
+ * The core is rebuilt from the jobs when the settings change (gctl
+ * reconfigure) or a node appears or changes its GPU count; a rebuild costs
+ * O(jobs log jobs) and happens rarely. Times given to the core are
+ * milliseconds of the wall clock, so service survives restarts. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/array.h"
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "daemon/controller/commit.h"
+#include "daemon/controller/conf.h"
+#include "daemon/controller/core.h"
+#include "daemon/controller/ctx.h"
+#include "daemon/controller/depend-wait.h"
+#include "daemon/controller/job-array.h"
+#include "daemon/controller/job.h"
+#include "daemon/controller/metrics.h"
+#include "daemon/controller/node.h"
+#include "daemon/controller/store.h"
+#include "policy/sched-core.h"
+
+/* Finished jobs whose GPU-times make the Gittins distribution. */
+#define CORE_GITTINS_HISTORY	10000
+
+/* The controller's one core and what it is made of. */
+static struct {
+	struct sched_core	*sc;
+	struct node		**nodes;	/* by core index */
+	uint32_t		*node_sw;	/* its switch */
+	/* The GPUs of stale copies (node_stale_mask) taken out of the
+	 * core. */
+	uint64_t		*node_stale;
+	size_t			 nnodes, nodes_size;
+	/* Topology labels seen, numbered in order of appearance. */
+	char			**switches;
+	size_t			 nswitches;
+	/* Something changed that a pass should see. */
+	bool			 dirty;
+	/* What the nodes could hold were they idle: those that take jobs,
+	 * and those with the drained ones too; the largest node known.
+	 * Found again after anything changed (core_mark_dirty). */
+	struct sched_capacity	 cap_up, cap_drained;
+	uint32_t		 cap_largest;
+	bool			 cap_valid;
+	/* The core must be rebuilt before it is used. */
+	bool			 stale;
+	/* The earliest begin time (ms) of a pending job kept out of the
+	 * core until then (core_submit), or SCHED_NEVER. */
+	int64_t			 next_begin;
+	/* Every waiting job is judged again (after a rebuild), not only
+	 * those a change concerns (depend_wait_take). */
+	bool			 deps_all;
+	/* gittins: the samples the core has, and the jobs completed since.
+	 * The distribution is taken again once the new ones are a tenth of
+	 * it (or the first one completes): a rebuild costs a pass over the
+	 * jobs. */
+	uint64_t		*samples;
+	size_t			 nsamples, completed;
+	/* The settings the core was made with; core_load_begin's time, for
+	 * every job of the load. */
+	struct sched_conf	 conf;
+	int64_t			 load_now;
+} core = {
+	.stale = true,
+	.next_begin = SCHED_NEVER,
+};
+
+
+void
+core_mark_dirty(void)
+{
+	core.dirty = true;
+	core.cap_valid = false;
+	commit_want();
+}
+
+bool
+core_is_dirty(void)
+{
+	return (core.dirty);
+}
+
+static bool
+core_is_running(enum job_state s)
+{
+	return (s == JOB_RUNNING || s == JOB_PREEMPTING);
+}
+
+/* Whether name is one of list's ("n1,n2"). */
+static bool
+core_name_in(const char *name, const char *list)
+{
+	size_t		 len = strlen(name);
+	const char	*p;
+
+	for (p = list; (p = strstr(p, name)) != NULL; p += len) {
+		if ((p == list || p[-1] == ',') && (p[len] == ',' ||
+		    p[len] == '\0'))
+			return (true);
+	}
+	return (false);
+}
+
+uint32_t *
+core_nodes_for(const char *req, const char *exc, const char *type,
+    uint32_t *n)
+{
+	const char	*name;
+	uint32_t	*v, i, k = 0;
+
+	*n = 0;
+	if (*req == '\0' && *exc == '\0' && *type == '\0')
+		return (NULL);
+	v = xcalloc(core.nnodes + 1, sizeof *v);
+	for (i = 0; i < core.nnodes; i++) {
+		name = node_name(core.nodes[i]);
+		if ((*req != '\0' && !core_name_in(name, req)) ||
+		    (*exc != '\0' && core_name_in(name, exc)) ||
+		    (*type != '\0' && !node_gpus_match(core.nodes[i],
+		    type)))
+			continue;
+		v[k++] = i;
+	}
+	*n = k;
+	return (v);
+}
+
+static uint32_t *
+core_job_nodes(const struct job *j, uint32_t *n)
+{
+	return (core_nodes_for(job_req_nodes(j), job_exclude_nodes(j),
+	    job_gpu_type(j), n));
+}
+
+static void	core_rebuild(void);
+static void	core_sync_nodes(void);
+
+struct sched_core *
+core_sched(void)
+{
+	if (core.sc == NULL || core.stale) {
+		core_rebuild();
+		core_sync_nodes();
+	}
+	return (core.sc);
+}
+
+struct node *
+core_node_at(uint32_t i, uint32_t *sw)
+{
+	if (i >= core.nnodes)
+		return (NULL);
+	*sw = core.node_sw[i];
+	return (core.nodes[i]);
+}
+
+/* What j asks beside its GPUs on each node: its -c (per task: per node
+ * with one task or K, per GPU with one per GPU) or --cpus-per-gpu, its
+ * --mem (a node's) or --mem-per-gpu; else scheduler.cpus_per_gpu and
+ * mem_per_gpu, else the node's share. */
+static void
+core_res(const struct job *j, struct place_res *r)
+{
+	const struct conf	*c = ctx_conf();
+	uint32_t		 k = job_tasks_fixed(job_tasks_per_node(j));
+	uint32_t		 cpt = job_cpus_per_task(j);
+
+	memset(r, 0, sizeof *r);
+	if (job_cpus_per_gpu(j) != 0)
+		r->cpus_gpu = job_cpus_per_gpu(j);
+	else if (cpt != 0 && k == 0)
+		r->cpus_gpu = cpt;
+	else if (cpt != 0)
+		r->cpus_node = cpt * k;
+	else if (c->cpus_per_gpu > 0)
+		r->cpus_gpu = (uint32_t)c->cpus_per_gpu;
+	else
+		r->cpus_share = true;
+	if (job_mem(j) != 0)
+		r->mem_node = job_mem(j);
+	else if (job_mem_per_gpu(j) != 0)
+		r->mem_gpu = job_mem_per_gpu(j);
+	else if (c->mem_per_gpu > 0)
+		r->mem_gpu = (uint64_t)c->mem_per_gpu;
+	else
+		r->mem_share = true;
+}
+
+void
+core_part_res(const struct job *j, size_t i, uint32_t *cpus,
+    uint64_t *mem)
+{
+	const struct job_part	*part = job_part_const(j, i);
+	struct place_res	 r;
+	uint32_t		 k = node_sched_index(part->node);
+
+	*cpus = 0;
+	*mem = 0;
+	if (core.sc == NULL || k == NODE_NO_INDEX ||
+	    k >= place_nodes(sched_core_cluster(core.sc)))
+		return;
+	core_res(j, &r);
+	place_res_need(sched_core_cluster(core.sc), k, &r,
+	    sched_mask_count(part->mask), cpus, mem);
+}
+
+void
+core_node_res(const struct node *n, uint32_t *cpus, uint64_t *mem)
+{
+	struct place_cluster	*cl;
+	uint32_t		 i = node_sched_index(n);
+
+	*cpus = 0;
+	*mem = 0;
+	if (core.sc == NULL || i == NODE_NO_INDEX ||
+	    i >= place_nodes(cl = sched_core_cluster(core.sc)))
+		return;
+	*cpus = place_node_cpus(cl, i) - place_node_cpus_free(cl, i);
+	*mem = place_node_mem(cl, i) - place_node_mem_free(cl, i);
+}
+
+/* The core's view of a job: what it received so far, with the run under
+ * way (since start_time) added for a running job. */
+static void
+core_spec(struct job *j, struct sched_jobspec *spec, int64_t now)
+{
+	const struct job_service	*sv = job_service(j);
+	uint32_t			 f = job_flags(j);
+	int64_t				 run = 0;
+
+	memset(spec, 0, sizeof *spec);
+	spec->id = job_id(j);
+	spec->gpus = job_gpus(j);
+	spec->submit = job_submit_time(j) * 1000;
+	spec->consolidate = (f & JOB_F_CONSOLIDATE) != 0;
+	if (f & JOB_F_SPREAD) {
+		spec->own_placement = true;
+		spec->placement = SCHED_PLACE_SPREAD;
+	}
+	spec->no_preempt = (f & JOB_F_NO_REQUEUE) != 0;
+	spec->num_nodes = job_num_nodes(j);
+	spec->any_shape = (f & JOB_F_ANY_SHAPE) != 0;
+	core_res(j, &spec->res);
+	/* A job array's tasks share its throttle. */
+	spec->group = job_array_job_id(j);
+	spec->group_cap = job_array_throttle(j);
+	/* The caller frees the list once the core has its copy. */
+	spec->nodes = core_job_nodes(j, &spec->nnodes);
+	spec->arg = j;
+	if (core_is_running(job_state(j)) && job_start_time(j) > 0 &&
+	    (run = now - job_start_time(j) * 1000) < 0)
+		run = 0;
+	spec->attained = sv->attained + (uint64_t)run * job_gpus(j);
+	spec->executed = sv->executed + run;
+	spec->total_executed = sv->run_total + run;
+	spec->first_start = sv->first_start != 0 ? sv->first_start :
+	    SCHED_NEVER;
+	spec->last_stop = sv->last_stop != 0 ? sv->last_stop : spec->submit;
+	spec->preemptions = sv->preemptions;
+	spec->promotions = sv->promotions;
+	spec->preempting = job_state(j) == JOB_PREEMPTING;
+}
+
+/* Hands a running job to the core with the GPUs it holds; leaves it out
+ * (logged) when its node is unknown to the core or the GPUs are taken. */
+static void
+core_adopt(struct job *j, int64_t now)
+{
+	struct sched_jobspec	 spec;
+	struct place_alloc	*a;
+	struct place_cluster	*cl = sched_core_cluster(core.sc);
+	const struct job_part	*part;
+	size_t			 n = job_nparts(j), i;
+
+	if (n == 0)
+		return;
+	a = xcalloc(n, sizeof *a);
+	for (i = 0; i < n; i++) {
+		part = job_part_const(j, i);
+		a[i].node = node_sched_index(part->node);
+		a[i].mask = part->mask;
+		if (a[i].node == NODE_NO_INDEX || a[i].mask == 0 ||
+		    (a[i].mask & ~place_node_free_mask(cl, a[i].node)) != 0) {
+			log_warn("job %" PRIu64 ": its GPUs on %s are not free "
+			    "in the scheduler; it runs unscheduled", job_id(j),
+			    node_name(part->node));
+			free(a);
+			return;
+		}
+	}
+	core_spec(j, &spec, now);
+	job_sched(j)->cjob = sched_core_adopt(core.sc, &spec, a, n, now);
+	free((void *)(uintptr_t)spec.nodes);
+	free(a);
+}
+
+/* Whether pending job j must stay out of the core until its begin time
+ * (noted as a wake-up when it does). */
+static bool
+core_before_begin(const struct job *j, int64_t now)
+{
+	int64_t	at = job_begin_time(j) * 1000;
+
+	if (at <= now)
+		return (false);
+	if (at < core.next_begin)
+		core.next_begin = at;
+	return (true);
+}
+
+/* Whether pending job j must stay out of the core for its dependencies
+ * (depend-wait.h); its reason says which way they stand. */
+static bool
+core_before_deps(struct job *j)
+{
+	char	why[512];
+
+	if (*job_dependency(j) == '\0')
+		return (false);
+	switch (depend_wait_judge(j, why, sizeof why)) {
+	case DEPEND_MET:
+		return (false);
+	case DEPEND_WAIT:
+		job_set_reason(j, "Dependency");
+		break;
+	case DEPEND_NEVER:
+		job_set_reason(j, "DependencyNeverSatisfied");
+		break;
+	}
+	return (true);
+}
+
+void
+core_submit(struct job *j, int64_t now)
+{
+	struct sched_jobspec	spec;
+
+	/* A job waits out its stale copies (job-report.c), its begin time
+	 * and its dependencies outside the core. */
+	if (job_stale_copies(j) > 0 || core_before_begin(j, now) ||
+	    core_before_deps(j))
+		return;
+	core_spec(j, &spec, now);
+	job_sched(j)->cjob = sched_core_submit(core.sc, &spec, now);
+	free((void *)(uintptr_t)spec.nodes);
+}
+
+/* The core's number for a node's topology label ("" is one too). */
+static uint32_t
+core_switch_of(const struct node *n)
+{
+	const char	*label = node_switch(n);
+	size_t		 i;
+
+	for (i = 0; i < core.nswitches; i++) {
+		if (strcmp(core.switches[i], label) == 0)
+			return ((uint32_t)i);
+	}
+	core.switches = xreallocarray(core.switches,
+	    core.nswitches + 1, sizeof *core.switches);
+	core.switches[core.nswitches] = xstrdup(label);
+	return ((uint32_t)core.nswitches++);
+}
+
+/* The core's settings: the config's, with the Gittins distribution from
+ * the jobs that completed (dlas order while there are none). */
+static void
+core_sched_conf(struct sched_conf *c)
+{
+	size_t	n = 0;
+
+	*c = ctx_conf()->sched;
+	free(core.samples);
+	core.samples = NULL;
+	core.nsamples = core.completed = 0;
+	if (c->policy != SCHED_GITTINS)
+		return;
+	if (store_job_gpu_times(CORE_GITTINS_HISTORY, &core.samples,
+	    &n) != 0 || n == 0) {
+		log_warn("schedule: gittins needs the GPU-times of completed "
+		    "jobs and there are none yet; ordering as dlas until one "
+		    "completes");
+		c->policy = SCHED_DLAS;
+		return;
+	}
+	c->samples = core.samples;
+	c->nsamples = core.nsamples = n;
+	log_info("schedule: gittins index from %zu completed jobs", n);
+}
+
+/* Takes the GPUs of node i's stale copies out of the core, and gives
+ * back those whose copies have gone. */
+static void
+core_sync_stale(uint32_t i)
+{
+	struct place_cluster	*cl = sched_core_cluster(core.sc);
+	struct place_alloc	 a = { 0 };
+	uint64_t		 want = node_stale_mask(core.nodes[i]);
+	uint64_t		 have = core.node_stale[i];
+
+	if (want == have)
+		return;
+	a.node = node_sched_index(core.nodes[i]);
+	if ((a.mask = have & ~want) != 0)
+		place_release(cl, &a, 1);
+	if ((a.mask = want & ~have & place_node_free_mask(cl, a.node)) != 0)
+		place_take(cl, &a, 1);
+	core.node_stale[i] = (have & want) | a.mask;
+}
+
+/* A new core with the nodes and none of the jobs (core_rebuild,
+ * core_load_begin). */
+static void
+core_new(void)
+{
+	struct sched_conf	*conf = &core.conf;
+	struct place_cluster	*cl;
+	struct node		*n;
+	uint32_t		 gpus;
+	char			 err[256];
+
+	core.next_begin = SCHED_NEVER;
+	core.deps_all = true;
+	sched_core_free(core.sc);
+	core_sched_conf(conf);
+	if (sched_conf_check(conf, err, sizeof err) != 0) {
+		/* conf.c checked it; only a bug gets here. */
+		log_error("schedule: %s; using the defaults", err);
+		sched_conf_default(conf);
+	}
+	core.sc = sched_core_create(conf);
+	cl = sched_core_cluster(core.sc);
+	core.nnodes = 0;
+	for (n = node_first(); n != NULL; n = node_next(n)) {
+		node_set_sched_index(n, NODE_NO_INDEX);
+		if ((gpus = node_gpus_total(n)) == 0 || gpus > 64)
+			continue;
+		if (core.nnodes == core.nodes_size) {
+			core.nodes_size = core.nodes_size * 2 + 16;
+			core.nodes = xreallocarray(core.nodes,
+			    core.nodes_size, sizeof *core.nodes);
+			core.node_sw = xreallocarray(core.node_sw,
+			    core.nodes_size, sizeof *core.node_sw);
+			core.node_stale = xreallocarray(
+			    core.node_stale, core.nodes_size,
+			    sizeof *core.node_stale);
+		}
+		core.node_stale[core.nnodes] = 0;
+		core.node_sw[core.nnodes] = core_switch_of(n);
+		node_set_sched_index(n, place_node_add(cl, gpus,
+		    core.node_sw[core.nnodes]));
+		place_node_set_res(cl, node_sched_index(n), node_cpus(n),
+		    node_memory_mb(n));
+		core.nodes[core.nnodes++] = n;
+		place_node_set_up(cl, node_sched_index(n),
+		    node_is_schedulable(n));
+	}
+}
+
+/* Hands job j to a core being built: pending ones queue, running ones
+ * keep their GPUs. */
+static void
+core_add(struct job *j, int64_t now)
+{
+	if (job_state(j) == JOB_PENDING)
+		core_submit(j, now);
+	else if (core_is_running(job_state(j)))
+		core_adopt(j, now);
+}
+
+/* The core built holds every job it should. */
+static void
+core_done(void)
+{
+	const struct sched_conf	*conf = &core.conf;
+	size_t			 i;
+
+	for (i = 0; i < core.nnodes; i++)
+		core_sync_stale((uint32_t)i);
+	core.stale = false;
+	log_info("schedule: %s, %u queue%s, placement %s: %zu nodes, %zu "
+	    "pending, %zu running", sched_policy_name(conf->policy),
+	    conf->nqueues, conf->nqueues == 1 ? "" : "s",
+	    sched_placement_name(conf->placement), core.nnodes,
+	    sched_core_pending(core.sc),
+	    sched_core_running(core.sc));
+}
+
+static void
+core_rebuild(void)
+{
+	struct job	*j;
+	int64_t		 now = ctx_now_ms();
+
+	for (j = job_first(); j != NULL; j = job_next(j))
+		job_sched(j)->cjob = NULL;
+	core_new();
+	for (j = job_first(); j != NULL; j = job_next(j))
+		core_add(j, now);
+	core_done();
+}
+
+void
+core_load_begin(void)
+{
+	core_new();
+	core.load_now = ctx_now_ms();
+}
+
+void
+core_load_job(struct job *j)
+{
+	/* Whether a dependency is met depends on jobs that may load
+	 * later: the first pass judges every waiting job (deps_all). */
+	if (*job_dependency(j) == '\0' || job_state(j) != JOB_PENDING)
+		core_add(j, core.load_now);
+}
+
+void
+core_load_end(void)
+{
+	core_done();
+}
+
+/* Up, down, drained: a flag per node. A node that is new or changed its
+ * GPU count or its switch makes the core stale. */
+static void
+core_sync_nodes(void)
+{
+	struct place_cluster	*cl = sched_core_cluster(core.sc);
+	struct node		*n;
+	uint32_t		 i, gpus;
+
+	for (n = node_first(); n != NULL; n = node_next(n)) {
+		i = node_sched_index(n);
+		gpus = node_gpus_total(n);
+		if (i == NODE_NO_INDEX) {
+			if (gpus != 0 && gpus <= 64) {
+				core.stale = true;
+				return;
+			}
+			continue;
+		}
+		if (place_node_gpus(cl, i) != gpus ||
+		    core.node_sw[i] != core_switch_of(n)) {
+			core.stale = true;
+			return;
+		}
+		/* What jobs hold stays held: only the totals change. */
+		if (place_node_cpus(cl, i) != node_cpus(n) ||
+		    place_node_mem(cl, i) != node_memory_mb(n))
+			place_node_set_res(cl, i, node_cpus(n),
+			    node_memory_mb(n));
+		place_node_set_up(cl, i, node_is_schedulable(n));
+		core_sync_stale(i);
+	}
+}
+
+void
+core_begin_due(int64_t now)
+{
+	struct job	*j;
+
+	if (core.next_begin > now)
+		return;
+	core.next_begin = SCHED_NEVER;
+	for (j = job_first(); j != NULL; j = job_next(j)) {
+		if (job_state(j) == JOB_PENDING && job_sched(j)->cjob == NULL)
+			core_submit(j, now);
+	}
+}
+
+void
+core_prepare(void)
+{
+	core.dirty = false;
+	if (core.sc != NULL && !core.stale)
+		core_sync_nodes();
+	if (core.sc == NULL || core.stale) {
+		core_rebuild();
+		core_sync_nodes();
+	}
+}
+
+bool
+core_take_deps_all(void)
+{
+	bool	all = core.deps_all;
+
+	core.deps_all = false;
+	return (all);
+}
+
+size_t
+core_pass(int64_t now, const struct sched_action **acts)
+{
+	uint64_t	promoted = sched_core_promotions(core.sc);
+	size_t		n;
+
+	n = sched_core_pass(core.sc, now, acts);
+	metrics_count_promotions(sched_core_promotions(core.sc) - promoted);
+	return (n);
+}
+
+int64_t
+core_next_wakeup(void)
+{
+	int64_t	at = sched_core_next_wakeup(core.sc);
+
+	return (core.next_begin < at ? core.next_begin : at);
+}
+
+struct job_part *
+core_alloc(struct job *j, size_t *n)
+{
+	const struct place_alloc	*a;
+	struct job_part			*parts;
+	size_t				 i;
+
+	a = sched_cjob_alloc(job_sched(j)->cjob, n);
+	parts = xcalloc(*n, sizeof *parts);
+	for (i = 0; i < *n; i++) {
+		parts[i].node = core.nodes[a[i].node];
+		parts[i].mask = a[i].mask;
+	}
+	return (parts);
+}
+
+void
+core_not_started(struct job *j, int64_t now)
+{
+	sched_core_stopped(core.sc, job_sched(j)->cjob, now);
+}
+
+void
+core_hand_over(struct job *j, struct job *t, int64_t now)
+{
+	struct sched_cjob	*cj = job_sched(j)->cjob;
+
+	job_sched(j)->cjob = NULL;
+	sched_core_rekey(core.sc, cj, job_id(t), t);
+	job_sched(t)->cjob = cj;
+	core_submit(j, now);
+	core_mark_dirty();
+}
+
+void
+core_job_new(struct job *j)
+{
+	if (core.sc != NULL && !core.stale)
+		core_submit(j, ctx_now_ms());
+	core_mark_dirty();
+}
+
+void
+core_job_row(struct job *j, enum job_state to, struct store_job *row)
+{
+	struct sched_cjob	*cj = job_sched(j)->cjob;
+	enum job_state		 from = job_state(j);
+	int64_t			 now = ctx_now_ms(), run;
+
+	if (cj != NULL) {
+		row->attained = sched_cjob_attained(cj, now);
+		row->executed = sched_cjob_executed(cj, now);
+		row->run_total = sched_cjob_total_executed(cj, now);
+		row->preemptions = sched_cjob_preemptions(cj);
+		row->promotions = sched_cjob_promotions(cj);
+		row->last_queue = (int)sched_cjob_queue(cj);
+	} else if (core_is_running(from) && !core_is_running(to) &&
+	    job_start_time(j) > 0 && (run = now - job_start_time(j) * 1000) >
+	    0) {
+		/* A job the core did not hold still ran. */
+		row->attained += (uint64_t)run * job_gpus(j);
+		row->executed += run;
+		row->run_total += run;
+	}
+	if (to == JOB_RUNNING && row->first_start == 0)
+		row->first_start = now;
+	if (core_is_running(from) && !core_is_running(to))
+		row->last_stop = now;
+}
+
+void
+core_job_changed(struct job *j, enum job_state from, enum job_state to,
+    const struct store_job *row)
+{
+	struct job_sched	*s = job_sched(j);
+	int64_t			 now;
+
+	/* A change may meet (or break) the conditions of the jobs waiting
+	 * for this one. */
+	if (depend_wait_changed(job_id(j)))
+		core_mark_dirty();
+	/* So may a task's, for the jobs waiting for its whole array. */
+	if (job_array_job_id(j) != 0 && job_array_job_id(j) != job_id(j) &&
+	    depend_wait_changed(job_array_job_id(j)))
+		core_mark_dirty();
+	if (core.sc == NULL || core.stale)
+		return;		/* the rebuild reads every job */
+	now = ctx_now_ms();
+	switch (to) {
+	case JOB_PENDING:
+		if (s->cjob != NULL && core_is_running(from))
+			sched_core_stopped(core.sc, s->cjob, now);
+		else if (s->cjob == NULL)
+			core_submit(j, now);
+		core_mark_dirty();
+		break;
+	case JOB_RUNNING:
+		/* Started by a pass: the core knows. Re-adopted from a node
+		 * after a requeue: the core thinks it waits. */
+		if (s->cjob != NULL &&
+		    sched_cjob_state(s->cjob) == SCHED_JOB_RUNNING)
+			break;
+		if (s->cjob != NULL)
+			sched_core_end(core.sc, s->cjob, now);
+		s->cjob = NULL;
+		core_adopt(j, now);
+		break;
+	case JOB_PREEMPTING:
+		break;
+	default:
+		if (to == JOB_COMPLETED &&
+		    ctx_conf()->sched.policy == SCHED_GITTINS &&
+		    core.nsamples < CORE_GITTINS_HISTORY &&
+		    ++core.completed > core.nsamples / 10)
+			core.stale = true;
+		/* Held or finished: out of the core, GPUs free. */
+		if (s->cjob != NULL) {
+			sched_core_end(core.sc, s->cjob, now);
+			s->cjob = NULL;
+			core_mark_dirty();
+		}
+		break;
+	}
+}
+
+void
+core_rank(void)
+{
+	sched_core_rank(core.sc);
+}
+
+void
+core_job_view(const struct job *j, struct store_job *row, int64_t now)
+{
+	const struct job_sched	*s = job_sched_const(j);
+	const struct sched_cjob	*cj = s->cjob;
+	enum sched_reason	 r, r2;
+
+	if ((row->queue = core_job_queue(j)) == -1)
+		return;
+	if (job_state(j) == JOB_PENDING && sched_cjob_rank(cj) > 0)
+		row->rank = (int)sched_cjob_rank(cj);
+	row->attained = sched_cjob_attained(cj, now);
+	row->run_total = sched_cjob_total_executed(cj, now);
+	row->preemptions = sched_cjob_preemptions(cj);
+	row->promotions = sched_cjob_promotions(cj);
+	if (job_state(j) != JOB_PENDING)
+		return;
+	/* Waiting for GPUs that no node taking jobs could ever give is
+	 * waiting for nodes: say which kind. */
+	r = sched_cjob_reason(core.sc, cj);
+	if (r != SCHED_REASON_PREEMPTING) {
+		r2 = core_unrunnable(job_gpus(j),
+		    (job_flags(j) & JOB_F_CONSOLIDATE) != 0);
+		if (r2 != SCHED_REASON_NONE)
+			r = r2;
+	}
+	if (r != SCHED_REASON_NONE)
+		row->reason = sched_reason_name(r);
+}
+
+int
+core_job_queue(const struct job *j)
+{
+	const struct sched_cjob	*cj = job_sched_const(j)->cjob;
+
+	return (cj != NULL ? (int)sched_cjob_queue(cj) : -1);
+}
+
+unsigned
+core_queues(void)
+{
+	if (core.sc == NULL)
+		return (ctx_conf()->sched.nqueues);
+	return (sched_core_queues(core.sc));
+}
+
+void
+core_job_stale_changed(struct job *j)
+{
+	struct job_sched	*s;
+
+	core_mark_dirty();
+	if (j == NULL || job_state(j) != JOB_PENDING || core.sc == NULL ||
+	    core.stale)
+		return;
+	s = job_sched(j);
+	if (job_stale_copies(j) == 0 && s->cjob == NULL)
+		core_submit(j, ctx_now_ms());
+	else if (job_stale_copies(j) > 0 && s->cjob != NULL) {
+		sched_core_end(core.sc, s->cjob, ctx_now_ms());
+		s->cjob = NULL;
+	}
+}
+
+static void
+core_capacity_add(struct sched_capacity *c, uint32_t gpus)
+{
+	c->total += gpus;
+	if (gpus > c->largest)
+		c->largest = gpus;
+}
+
+static void
+core_capacity(void)
+{
+	struct node	*n;
+	uint32_t	 gpus;
+
+	if (core.cap_valid)
+		return;
+	memset(&core.cap_up, 0, sizeof core.cap_up);
+	memset(&core.cap_drained, 0, sizeof core.cap_drained);
+	core.cap_largest = 0;
+	for (n = node_first(); n != NULL; n = node_next(n)) {
+		gpus = node_gpus_total(n);
+		if (gpus > core.cap_largest)
+			core.cap_largest = gpus;
+		/* Up: a node whose connection just dropped counts until
+		 * node_timeout says otherwise (node-health.c). */
+		if (!node_is_up(n))
+			continue;
+		if (!node_is_drained(n))
+			core_capacity_add(&core.cap_up, gpus);
+		core_capacity_add(&core.cap_drained, gpus);
+	}
+	core.cap_valid = true;
+}
+
+enum sched_reason
+core_unrunnable(uint32_t gpus, bool consolidate)
+{
+	core_capacity();
+	return (sched_capacity_reason(gpus, consolidate, core.cap_largest,
+	    &core.cap_up, &core.cap_drained));
+}
+
+void
+core_reconfigure(void)
+{
+	core.stale = true;
+	core_mark_dirty();
+}
+
+void
+core_free(void)
+{
+	struct job	*j;
+
+	for (j = job_first(); j != NULL; j = job_next(j))
+		job_sched(j)->cjob = NULL;
+	sched_core_free(core.sc);
+	core.sc = NULL;
+	free(core.nodes);
+	core.nodes = NULL;
+	free(core.node_sw);
+	core.node_sw = NULL;
+	free(core.node_stale);
+	core.node_stale = NULL;
+	while (core.nswitches > 0)
+		free(core.switches[--core.nswitches]);
+	free(core.switches);
+	core.switches = NULL;
+	core.nnodes = core.nodes_size = 0;
+	free(core.samples);
+	core.samples = NULL;
+}

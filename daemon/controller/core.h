@@ -1,0 +1,115 @@
+/* core.h: the controller's scheduling core (core.c): every pending and
+ * running job in its queue, and what each running job holds of the
+ * cluster's GPUs, CPUs and memory. job-change.c tells it of each
+ * transition; schedule.c runs its passes and carries them out; the rest
+ * asks it about jobs and nodes. Nothing here blocks or acts on a job. */
+#ifndef GB_CTL_CORE_H
+#define GB_CTL_CORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/job-state.h"
+#include "daemon/controller/store.h"
+#include "policy/sched.h"
+
+struct job;
+struct job_part;
+struct node;
+struct sched_action;
+struct sched_core;
+
+/* Start-up (recover.c): the core is made once the nodes are known, each
+ * job is handed to it as it loads, and the load's end completes it, so
+ * the first pass finds it built. A pending job with a dependency waits
+ * for that pass, which judges it once every job is in. */
+void	core_load_begin(void);
+void	core_load_job(struct job *);
+void	core_load_end(void);
+/* Something changed that a pass should see: asks for one at the end of
+ * this loop pass (commit_want). */
+void	core_mark_dirty(void);
+bool	core_is_dirty(void);
+
+/* A job was just created pending (submitted). */
+void	core_job_new(struct job *);
+/* Fills row's scheduling counters (attained service, run times, first
+ * start, last stop) for j's move to state to, before it is written. */
+void	core_job_row(struct job *, enum job_state to, struct store_job *);
+/* j moved from one state to another: a job_change_fn (job-change.h) that
+ * gbatchd.c registers first; row is unused. */
+void	core_job_changed(struct job *, enum job_state from,
+	    enum job_state to, const struct store_job *row);
+/* A node's stale copies changed (job-report.c): their GPUs go out of or
+ * back into the core at the next pass, and j (NULL: none in memory), whose
+ * stale copies were counted, leaves the core or enters it again. */
+void	core_job_stale_changed(struct job *);
+/* Fills row's live scheduling view for a listing: queue, attained
+ * service and run time to now (ms, ctx_now_ms(): read once per listing),
+ * and a pending job's reason. */
+void	core_job_view(const struct job *, struct store_job *row, int64_t now);
+/* Numbers the pending jobs in the order the scheduler takes them, for the
+ * listings that follow (core_job_view sets row->rank): O(pending). */
+void	core_rank(void);
+/* The queue level the scheduler holds j in, or -1 when it holds it not
+ * (held, or waiting out a stale copy). */
+int	core_job_queue(const struct job *);
+/* How many queue levels jobs are put in (1 for fifo). */
+unsigned core_queues(void);
+
+/* Whether a job of gpus GPUs could run on the nodes that take jobs now,
+ * were they idle: SCHED_REASON_NONE, or SCHED_REASON_NODES_DOWN /
+ * SCHED_REASON_NODES_DRAINED (sched_capacity_reason). */
+enum sched_reason core_unrunnable(uint32_t gpus, bool consolidate);
+
+/* For schedule-estimate.c: the core, up to date; the node at core index
+ * i and its switch (NULL past the last); the core's indexes of the nodes a
+ * job of these -w, -x and GPU type may run on (a new array of *n), or NULL
+ * when it may run on any. */
+struct sched_core *core_sched(void);
+struct node *core_node_at(uint32_t i, uint32_t *sw);
+uint32_t *core_nodes_for(const char *req, const char *exc, const char *type,
+	    uint32_t *n);
+/* What part i of running job j holds of its node's CPUs and memory (MB),
+ * as its request says (0 where the node did not say what it has). */
+void	core_part_res(const struct job *j, size_t i, uint32_t *cpus,
+	    uint64_t *mem);
+/* What running jobs hold of node n's CPUs and memory (MB), as the
+ * scheduler counts them (0 for a node it does not know). */
+void	core_node_res(const struct node *n, uint32_t *cpus, uint64_t *mem);
+
+/* For schedule.c's passes. */
+/* Clears the dirty mark, syncs the nodes and rebuilds the core if it is
+ * stale: the core is then ready for a pass. */
+void	core_prepare(void);
+/* Hands the core the pending jobs whose begin time has come (now, ms). */
+void	core_begin_due(int64_t now);
+/* Hands j (pending) to the core unless it must wait outside it: for its
+ * stale copies, its begin time or its dependencies (its reason then says
+ * which way they stand). */
+void	core_submit(struct job *, int64_t now);
+/* Whether every waiting job is to be judged again (after a rebuild), not
+ * only those depend_wait_take gives; clears it. */
+bool	core_take_deps_all(void);
+/* Runs a pass of the core at now: its actions, valid until the next
+ * call (sched_core_pass). Counts the promotions it made. */
+size_t	core_pass(int64_t now, const struct sched_action **);
+/* When the core wants the next pass (ms), or SCHED_NEVER. */
+int64_t	core_next_wakeup(void);
+/* The parts a job the pass starts is given (nodes and GPUs, rank 0
+ * first; a new array of *n). */
+struct job_part *core_alloc(struct job *, size_t *n);
+/* The start of j the pass decided did not happen (the store failed): it
+ * goes back in its queue. */
+void	core_not_started(struct job *, int64_t now);
+/* An array's row j hands its place in the core to its task t, split off
+ * it to start; j queues again for the tasks left. */
+void	core_hand_over(struct job *j, struct job *t, int64_t now);
+
+/* The scheduler settings changed (gctl reconfigure): rebuild the core
+ * under them before the next pass. */
+void	core_reconfigure(void);
+void	core_free(void);
+
+#endif

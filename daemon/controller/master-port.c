@@ -1,0 +1,48 @@
+/* master-port.c: the rendezvous port a starting job gets (master-port.h). */
+#include <inttypes.h>
+#include <stdbool.h>
+
+#include "common/log.h"
+#include "daemon/controller/conf.h"
+#include "daemon/controller/ctx.h"
+#include "daemon/controller/job.h"
+#include "daemon/controller/master-port.h"
+#include "daemon/controller/node.h"
+
+/* Whether a job running with its first part on master, other than id,
+ * holds port. The jobs there hold its GPUs: at most 64 to look at. */
+static bool
+master_port_taken(const struct node *master, uint64_t id, uint32_t port)
+{
+	const struct job	*o;
+	uint64_t		 other;
+	uint32_t		 i;
+
+	for (i = 0; i < node_gpus_total(master); i++) {
+		if ((other = node_gpu_job(master, i)) == 0 || other == id ||
+		    (o = job_find(other)) == NULL)
+			continue;
+		if (job_master_port(o) == port && job_node(o) == master)
+			return (true);
+	}
+	return (false);
+}
+
+uint32_t
+master_port_pick(const struct node *master, uint64_t id)
+{
+	const struct conf	*c = ctx_conf();
+	uint32_t		 first = (uint32_t)c->master_port_first;
+	uint32_t		 count = (uint32_t)c->master_port_count;
+	uint32_t		 off = (uint32_t)(id % count), k, port;
+
+	for (k = 0; k < count; k++) {
+		port = first + (off + k) % count;
+		if (master == NULL || !master_port_taken(master, id, port))
+			return (port);
+	}
+	log_warn("job %" PRIu64 ": every port of controller.master_ports is "
+	    "held by a job running on %s; MASTER_PORT %u is shared", id,
+	    node_name(master), first + off);
+	return (first + off);
+}
