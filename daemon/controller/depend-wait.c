@@ -144,7 +144,7 @@ depend_wait_free(void)
 }
 
 void
-job_dep_free(struct job_dep *jd)
+depend_wait_forget(struct job_dep *jd)
 {
 	if (jd == NULL)
 		return;

@@ -9,7 +9,6 @@
 #include "common/array.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
-#include "daemon/controller/depend-wait.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/job-strs.h"
 #include "daemon/controller/node.h"
@@ -528,6 +527,15 @@ job_load_end(void)
 	job_nloaded = job_loaded_size = 0;
 }
 
+/* Frees a job's parsed dependency (job_set_dep_free). */
+static void	(*job_dep_free_fn)(struct job_dep *);
+
+void
+job_set_dep_free(void (*fn)(struct job_dep *))
+{
+	job_dep_free_fn = fn;
+}
+
 void
 job_free(struct job *j)
 {
@@ -540,7 +548,8 @@ job_free(struct job *j)
 	job_run_free(j);
 	job_shared_put(j->shared);
 	if (j->rare != NULL) {
-		job_dep_free(j->rare->dep);
+		if (j->rare->dep != NULL)
+			job_dep_free_fn(j->rare->dep);
 		job_set_array_tasks(j, NULL);
 		free(j->rare);
 	}

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "common/xmalloc.h"
+#include "daemon/controller/store-row.h"
 #include "daemon/controller/store-sql.h"
-#include "daemon/controller/store.h"
 
 /* Each field's place in struct store_job; its C type must be what its
  * kind reads and writes. */

@@ -9,7 +9,7 @@
 
 #include "common/job-field.h"
 
-/* Where each field sits in struct store_job (store.h); JFK_DERIVED
+/* Where each field sits in struct store_job (store-row.h); JFK_DERIVED
  * fields have none. Its C type is what the field's kind reads. */
 extern const size_t store_job_offset[JF_COUNT];
 
