@@ -15,6 +15,8 @@
 static const char *const conf_restart_keys[] = {
 	"controller.socket", "controller.listen", "controller.metrics_listen",
 	"controller.state_dir", "controller.sync",
+	/* Nodes learn it as they register (node_health_interval). */
+	"controller.heartbeat_interval",
 };
 
 static json_t *
@@ -44,6 +46,8 @@ conf_to_json(const struct conf *c)
 	    "sync", c->sync_full ? "full" : "normal");
 	json_object_set_new(ctl, "metrics_listen", c->metrics_listen != NULL ?
 	    json_string(c->metrics_listen) : json_null());
+	json_object_set_new(ctl, "heartbeat_interval",
+	    json_integer(conf_heartbeat_interval(c)));
 	json_object_set_new(ctl, "private_data", json_boolean(c->private_data));
 	json_object_set_new(ctl, "cluster_name", json_string(c->cluster_name));
 	audit = conf_audit_path(c);

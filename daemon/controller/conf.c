@@ -131,6 +131,50 @@ conf_master_ports(void *settings, const config_setting_t *s, char *why,
 	return (0);
 }
 
+int
+conf_heartbeat_interval(const struct conf *c)
+{
+	int	i = c->node_timeout / 3;
+
+	if (c->heartbeat_interval > 0)
+		return (c->heartbeat_interval);
+	return (i < 1 ? 1 : i > 5 ? 5 : i);
+}
+
+int
+conf_heartbeat_check(int node_timeout, int interval, char *err,
+    size_t errlen)
+{
+	if (node_timeout >= 3 * interval)
+		return (0);
+	snprintf(err, errlen, "controller.node_timeout (%d s) must be at "
+	    "least three times controller.heartbeat_interval (%d s): nodes "
+	    "send a heartbeat every heartbeat_interval, and one silent for "
+	    "node_timeout is marked down", node_timeout, interval);
+	return (-1);
+}
+
+/* The rules that tie controller keys together. */
+static int
+conf_controller_check(void *settings, const config_setting_t *g, char *err,
+    size_t errlen)
+{
+	struct conf		*c = settings;
+	config_setting_t	*s;
+	char			 why[400];
+
+	if (conf_heartbeat_check(c->node_timeout, conf_heartbeat_interval(c),
+	    why, sizeof why) == 0)
+		return (0);
+	if ((s = config_setting_get_member(g, "node_timeout")) == NULL)
+		s = config_setting_get_member(g, "heartbeat_interval");
+	snprintf(err, errlen, "line %d: %s%s",
+	    s != NULL ? config_setting_source_line(s) : 0, why,
+	    c->heartbeat_interval == 0 ? " (heartbeat_interval is not set: "
+	    "a third of node_timeout, 1 to 5 s)" : "");
+	return (-1);
+}
+
 static const struct conf_file_key conf_controller_keys[] = {
 	{ .name = "socket", .type = CONF_FILE_STRING,
 	  .off = offsetof(struct conf, socket), .what = "a path" },
@@ -145,6 +189,9 @@ static const struct conf_file_key conf_controller_keys[] = {
 	{ .name = "node_timeout", .type = CONF_FILE_INT,
 	  .off = offsetof(struct conf, node_timeout), .min = 1, .max = 86400,
 	  .what = "seconds" },
+	{ .name = "heartbeat_interval", .type = CONF_FILE_INT,
+	  .off = offsetof(struct conf, heartbeat_interval), .min = 1,
+	  .max = CONF_MAX_HEARTBEAT, .what = "seconds" },
 	{ .name = "operators", .type = CONF_FILE_LIST,
 	  .off = offsetof(struct conf, operators), .what = "user names",
 	  .example = "[ \"alice\", \"bob\" ]" },
@@ -352,7 +399,8 @@ static const struct conf_file_key conf_scheduler_keys[] = {
 /* What gbatchd reads of gbatch.conf. */
 static const struct conf_file_group conf_groups[] = {
 	{ "controller", conf_controller_keys,
-	  sizeof conf_controller_keys / sizeof conf_controller_keys[0], NULL },
+	  sizeof conf_controller_keys / sizeof conf_controller_keys[0],
+	  conf_controller_check },
 	{ "scheduler", conf_scheduler_keys,
 	  sizeof conf_scheduler_keys / sizeof conf_scheduler_keys[0],
 	  conf_scheduler_check },

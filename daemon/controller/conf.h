@@ -30,6 +30,9 @@
 #define CONF_IDLE_TIMEOUT		300
 #define CONF_MAX_PENDING_PER_USER	100000
 
+/* The longest heartbeat interval gbatchd asks of nodes (seconds). */
+#define CONF_MAX_HEARTBEAT		3600
+
 /* Finished jobs are kept this many days (purge.h); 0: for ever. */
 #define CONF_KEEP_FINISHED_DAYS		365
 #define CONF_MAX_KEEP_FINISHED_DAYS	36500
@@ -45,6 +48,9 @@ struct conf {
 	char		*metrics_listen;
 	char		*state_dir;	/* holds gbatch.db and gbatchd.addr */
 	int		 node_timeout;	/* seconds */
+	/* Seconds between a node's heartbeats, told to each node as it
+	 * registers; 0: conf_heartbeat_interval derives it. */
+	int		 heartbeat_interval;
 	struct conf_file_list operators;	/* user names */
 	bool		 allow_root_jobs;
 	/* Other users' jobs are listed without their command, arguments,
@@ -126,5 +132,15 @@ void	conf_apply(struct conf *c, const struct conf *fresh, json_t *changed,
 
 /* Frees what c holds; c itself belongs to the caller. */
 void	conf_clear(struct conf *c);
+
+/* The heartbeat interval c asks of nodes: controller.heartbeat_interval,
+ * or when not set a third of node_timeout, 1 to 5 s. */
+int	conf_heartbeat_interval(const struct conf *c);
+/* Whether nodes beating every interval seconds can be judged by a
+ * node_timeout: it must be at least three intervals, so that one lost or
+ * late heartbeat never marks a healthy node down. Returns 0, or -1 with
+ * err naming both keys. */
+int	conf_heartbeat_check(int node_timeout, int interval, char *err,
+	    size_t errlen);
 
 #endif

@@ -218,6 +218,17 @@ gbatchd_reconfigure(json_t *changed, json_t *restart, char *err,
 		log_error("gbatchd: reconfigure: %s", err);
 		return (-1);
 	}
+	/* Registered nodes beat at the interval they were told at start:
+	 * the new node_timeout must suit that one too. */
+	if (conf_heartbeat_check(fresh.node_timeout, node_health_interval(),
+	    why, sizeof why) == -1) {
+		conf_clear(&fresh);
+		snprintf(err, errlen, "%s: %s (nodes keep the interval they "
+		    "were told until gbatchd restarts); the settings in force "
+		    "are unchanged", gbatchd_flags.conf_path, why);
+		log_error("gbatchd: reconfigure: %s", err);
+		return (-1);
+	}
 	conf_apply(&gbatchd_settings, &fresh, changed, restart);
 	conf_clear(&fresh);
 	log_set_level(gbatchd_settings.log_level);

@@ -24,17 +24,14 @@ static int64_t		 node_health_tick_ms;
 /* Until then (seconds) no node is judged silent: after a stall, what the
  * nodes sent meanwhile is still being read. */
 static int64_t		 node_health_grace_until;
+/* The heartbeat interval nodes were told (conf_heartbeat_interval at
+ * start): a reload cannot change what registered nodes keep. */
+static int		 node_health_beat;
 
 int
 node_health_interval(void)
 {
-	int	interval = ctx_conf()->node_timeout / 3;
-
-	if (interval < 1)
-		interval = 1;
-	if (interval > 5)
-		interval = 5;
-	return (interval);
+	return (node_health_beat);
 }
 
 static void
@@ -124,6 +121,7 @@ node_health_init(struct event_base *base)
 	struct timeval	tv = { 1, 0 };
 
 	node_health_tick_ms = ctx_now_ms();
+	node_health_beat = conf_heartbeat_interval(ctx_conf());
 	node_health_ev = event_new(base, -1, EV_PERSIST, node_health_cb, NULL);
 	event_add(node_health_ev, &tv);
 }

@@ -13,8 +13,8 @@
 struct node;
 
 void	node_health_init(struct event_base *);
-/* The heartbeat interval nodes are told to keep (seconds): a third of
- * node_timeout, 1 to 5. */
+/* The heartbeat interval nodes are told to keep (seconds), fixed at start
+ * (conf_heartbeat_interval): nodes learn it as they register. */
 int	node_health_interval(void);
 void	node_health_free(void);
 /* Marks node down for why, closes its connection, requeues its jobs. */

@@ -39,6 +39,15 @@ node_msg_hello_reply(const json_t *msg, struct node_msg *m)
 		    "another protocol version");
 		return;
 	}
+	v = json_object_get(msg, "heartbeat_interval");
+	if (v != NULL && (!json_is_integer(v) || json_integer_value(v) < 1 ||
+	    json_integer_value(v) > NODE_MSG_MAX_HEARTBEAT)) {
+		snprintf(m->refusal, sizeof m->refusal, "HELLO reply's "
+		    "heartbeat_interval: expected seconds from 1 to %d",
+		    NODE_MSG_MAX_HEARTBEAT);
+		return;
+	}
+	m->heartbeat = v != NULL ? (unsigned)json_integer_value(v) : 0;
 	m->accepted = true;
 }
 

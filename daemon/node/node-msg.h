@@ -28,6 +28,9 @@ enum node_msg_type {
 	NODE_MSG_STEP_LAUNCH,
 };
 
+/* The longest heartbeat interval a controller may ask for (seconds). */
+#define NODE_MSG_MAX_HEARTBEAT	86400
+
 struct node_msg {
 	enum node_msg_type	 type;
 	uint64_t		 id;		/* the job, > 0 */
@@ -38,6 +41,9 @@ struct node_msg {
 	uint32_t		 step;		/* IO, IO_CONTROL */
 	long long		 re;		/* OTHER_REPLY: what it answers */
 	bool			 accepted;	/* HELLO_REPLY */
+	/* HELLO_REPLY: the seconds between heartbeats the controller asks
+	 * for (1 to NODE_MSG_MAX_HEARTBEAT); 0: it named none. */
+	unsigned		 heartbeat;
 	char			 refusal[512];	/* HELLO_REPLY, not accepted */
 };
 

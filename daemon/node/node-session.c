@@ -27,6 +27,9 @@ struct node_session {
 	struct node_steps		*steps;
 	struct event			*heartbeat;
 	bool				 welcomed;	/* HELLO accepted */
+	/* Seconds between heartbeats: heartbeat_interval until the
+	 * controller names its own in the HELLO reply. */
+	unsigned			 beat;
 };
 
 static void
@@ -40,7 +43,7 @@ static void
 node_session_up(void *arg)
 {
 	struct node_session	*s = arg;
-	struct timeval		 tv = { (time_t)s->conf->heartbeat_interval, 0 };
+	struct timeval		 tv = { (time_t)s->beat, 0 };
 	json_t			*msg;
 
 	s->welcomed = false;
@@ -104,6 +107,8 @@ node_session_heartbeat_cb(evutil_socket_t fd, short what, void *arg)
 static void
 node_session_hello_reply(struct node_session *s, const struct node_msg *m)
 {
+	struct timeval	tv = { 0, 0 };
+
 	if (!m->accepted) {
 		log_error("node %s: %s", s->conf->name, m->refusal);
 		node_link_reset(s->link, m->refusal);
@@ -113,6 +118,16 @@ node_session_hello_reply(struct node_session *s, const struct node_msg *m)
 	node_link_backoff_reset(s->link);
 	log_info("node %s: registered with %zu GPUs (%s)", s->conf->name,
 	    node_gpu_count(s->gpus), node_gpu_source(s->gpus));
+	/* The controller judges silence by the interval it names: beat at
+	 * that one, not at heartbeat_interval's, from now on. */
+	if (m->heartbeat != 0 && m->heartbeat != s->beat) {
+		log_info("node %s: a heartbeat every %u s, as the controller "
+		    "asks (heartbeat_interval is %u s)", s->conf->name,
+		    m->heartbeat, s->conf->heartbeat_interval);
+		s->beat = m->heartbeat;
+		tv.tv_sec = (time_t)s->beat;
+		event_add(s->heartbeat, &tv);
+	}
 }
 
 static void
@@ -290,6 +305,7 @@ node_session_create(struct event_base *base, const struct node_conf *conf,
 	s->base = base;
 	s->conf = conf;
 	s->gpus = gpus;
+	s->beat = conf->heartbeat_interval;
 	s->heartbeat = event_new(base, -1, EV_PERSIST,
 	    node_session_heartbeat_cb, s);
 	s->link = node_link_create(base, conf->controllers.v,

@@ -198,7 +198,7 @@ EOF
 }
 
 @test "a gang whose node is lost is requeued as a whole and runs again on both" {
-	GB_NODE_TIMEOUT=2 gb_write_conf
+	GB_NODE_TIMEOUT=3 gb_write_conf
 	gb_start_cluster
 	gb_start_node n3 4
 	part_script >part.sh

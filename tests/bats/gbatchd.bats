@@ -372,7 +372,7 @@ time.sleep(60)' "$port" "$GB_DIR/held" &
 }
 
 @test "a job whose node never comes back is requeued after node_timeout" {
-	GB_NODE_TIMEOUT=2 gb_write_conf
+	GB_NODE_TIMEOUT=3 gb_write_conf
 	gb_start_cluster
 	# Short sleeps: the shell (named after its script under $GB_DIR) is
 	# what teardown can find and kill; a long sleep would outlive it.
@@ -655,7 +655,7 @@ conf_line() {
 @test "gbatchd refuses an unknown controller key, naming the line and the keys accepted" {
 	gb_write_conf 'node_timout = 30;'
 	run -1 gbatchd -D
-	[[ "$output" == *"$GBATCH_CONF: line $(conf_line node_timout): controller.node_timout: unknown key; expected socket, listen, metrics_listen, state_dir, node_timeout, operators, allow_root_jobs, private_data, audit_log, log_level, sync, master_ports, max_connections, max_connections_per_user, connection_reserve, max_buffered_mib, max_requests_per_second, frame_timeout, idle_timeout, max_pending_per_user, keep_finished_days or cluster_name"* ]]
+	[[ "$output" == *"$GBATCH_CONF: line $(conf_line node_timout): controller.node_timout: unknown key; expected socket, listen, metrics_listen, state_dir, node_timeout, heartbeat_interval, operators, allow_root_jobs, private_data, audit_log, log_level, sync, master_ports, max_connections, max_connections_per_user, connection_reserve, max_buffered_mib, max_requests_per_second, frame_timeout, idle_timeout, max_pending_per_user, keep_finished_days or cluster_name"* ]]
 	[ ! -e "$GB_DIR/ctl" ]
 }
 
@@ -687,6 +687,42 @@ conf_line() {
 	sed -i 's/listen = "127.0.0.1:0";/listen = "127.0.0.1";/' "$GBATCH_CONF"
 	run -1 gbatchd -D
 	[[ "$output" == *"line $(conf_line 'listen = '): controller.listen: expected HOST:PORT with a port of 0-65535, got \"127.0.0.1\""* ]]
+}
+
+@test "gbatchd refuses a node_timeout shorter than three heartbeat intervals, naming both keys" {
+	# Unset, the interval is a third of node_timeout, at least 1 s.
+	gb_write_conf
+	sed -i 's/node_timeout = [0-9]*;/node_timeout = 2;/' "$GBATCH_CONF"
+	run -1 --separate-stderr gbatchd --check-config
+	[ "$stderr" = "gbatchd: $GBATCH_CONF: line $(conf_line node_timeout): controller.node_timeout (2 s) must be at least three times controller.heartbeat_interval (1 s): nodes send a heartbeat every heartbeat_interval, and one silent for node_timeout is marked down (heartbeat_interval is not set: a third of node_timeout, 1 to 5 s)" ]
+	gb_write_conf 'heartbeat_interval = 5;'
+	sed -i 's/node_timeout = [0-9]*;/node_timeout = 14;/' "$GBATCH_CONF"
+	run -1 --separate-stderr gbatchd --check-config
+	[ "$stderr" = "gbatchd: $GBATCH_CONF: line $(conf_line node_timeout): controller.node_timeout (14 s) must be at least three times controller.heartbeat_interval (5 s): nodes send a heartbeat every heartbeat_interval, and one silent for node_timeout is marked down" ]
+	sed -i 's/node_timeout = [0-9]*;/node_timeout = 15;/' "$GBATCH_CONF"
+	run -0 gbatchd --check-config
+	gb_write_conf 'heartbeat_interval = 0;'
+	run -1 --separate-stderr gbatchd --check-config
+	[[ "$stderr" == *"controller.heartbeat_interval: expected seconds, a whole number from 1 to 3600, got 0" ]]
+}
+
+@test "a reload refuses a node_timeout shorter than three of the intervals nodes were told at start" {
+	gb_write_conf 'heartbeat_interval = 2;'
+	sed -i 's/node_timeout = [0-9]*;/node_timeout = 6;/' "$GBATCH_CONF"
+	gb_start_controller
+	run -0 gctl show config
+	[[ "$output" == *"controller.heartbeat_interval = 2"* ]]
+	# The file's own rule holds (3 x 1 s), but nodes keep beating every
+	# 2 s until gbatchd restarts.
+	gb_write_conf 'heartbeat_interval = 1;'
+	sed -i 's/node_timeout = [0-9]*;/node_timeout = 4;/' "$GBATCH_CONF"
+	run -1 gctl reconfigure
+	[[ "$output" == *"controller.node_timeout (4 s) must be at least three times controller.heartbeat_interval (2 s)"*"(nodes keep the interval they were told until gbatchd restarts); the settings in force are unchanged"* ]]
+	sed -i 's/node_timeout = [0-9]*;/node_timeout = 7;/' "$GBATCH_CONF"
+	run -0 gctl reconfigure
+	run -0 gctl show config
+	[[ "$output" == *"controller.node_timeout = 7"* ]]
+	[[ "$output" == *"controller.heartbeat_interval = 2"* ]]
 }
 
 @test "gbatchd --check-config prints FILE: OK and starts nothing" {

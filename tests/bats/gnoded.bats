@@ -388,6 +388,19 @@ conf_line() {
 	run -0 unshare -u sh -c 'echo "gpu-01.example" >/proc/sys/kernel/hostname && exec gnoded --check-config -g 1'
 }
 
+@test "gnoded beats at the interval gbatchd names, not at its own heartbeat_interval" {
+	# gbatchd asks for a beat a second (a third of node_timeout); left
+	# to its own 30 s, the node would be marked down after 3 s.
+	GB_NODE_TIMEOUT=3 gb_write_conf
+	sed -i 's/heartbeat_interval = 1;/heartbeat_interval = 30;/' "$GBATCH_CONF"
+	gb_start_controller
+	gb_start_node n1 4
+	gb_wait 10 grep -q "node n1: a heartbeat every 1 s, as the controller asks (heartbeat_interval is 30 s)" "$GB_DIR/gnoded-n1.log"
+	gb_wait 10 eval '[ "$(grep -c NODE_HEARTBEAT "$GB_DIR/gbatchd.log")" -ge 5 ]'
+	gb_node_is_up n1
+	run -1 grep -q "node n1: down" "$GB_DIR/gbatchd.log"
+}
+
 @test "gnoded --check-config prints FILE: OK and starts nothing" {
 	gb_write_conf '' 'controller = [ "ctl1.example:6820", "[::1]:6820" ];'
 	run -0 --separate-stderr gnoded --check-config -n n1 -d "$GB_DIR/node-c"

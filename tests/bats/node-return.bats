@@ -9,7 +9,7 @@ load helpers
 setup() {
 	bats_require_minimum_version 1.5.0
 	gb_setup
-	GB_NODE_TIMEOUT=2 gb_write_conf
+	GB_NODE_TIMEOUT=3 gb_write_conf
 	cd "$GB_DIR"
 }
 
@@ -174,8 +174,9 @@ sys.exit(0 if n["last_seen"] >= int(sys.argv[1]) else 1)' "$2"
 	gb_start_cluster
 	id=$(submit_copy -G 4)
 	gb_wait_state "$id" RUNNING
-	# Stopped for twice node_timeout (2 s) while the nodes keep sending
-	# heartbeats into its socket buffers: the scenario is the duration.
+	# Stopped for longer than node_timeout (3 s) while the nodes keep
+	# sending heartbeats into its socket buffers: the scenario is the
+	# duration.
 	kill -STOP "$GB_CTL_PID"
 	sleep 4
 	kill -CONT "$GB_CTL_PID"
@@ -199,7 +200,8 @@ sys.exit(0 if n["last_seen"] >= int(sys.argv[1]) else 1)' "$2"
 	gb_start_cluster
 	kill -STOP "$GB_CTL_PID"
 	kill_node n1
-	sleep 3
+	# Longer than node_timeout (3 s): the scenario is the duration.
+	sleep 4
 	kill -CONT "$GB_CTL_PID"
 	gb_wait 10 grep -q "node n1: down: silent" "$GB_DIR/gbatchd.log"
 	gb_node_is_up n2

@@ -395,7 +395,7 @@ node_is_down() {
 }
 
 @test "a job no up node could hold waits NodesDown, and gsub warns at submit" {
-	GB_NODE_TIMEOUT=2 gb_write_conf
+	GB_NODE_TIMEOUT=3 gb_write_conf
 	gb_start_controller
 	gb_start_node n1 4
 	gb_start_node n2 4
