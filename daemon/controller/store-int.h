@@ -43,6 +43,54 @@ const char	*store_path(void);
 /* Ends every accounting query (store_close). */
 void		 store_acct_close_all(void);
 
+/* The statements store_open prepares on the write connection. */
+enum store_stmt {
+	STORE_BEGIN,
+	STORE_COMMIT,
+	STORE_ROLLBACK,
+	STORE_JOB_INSERT,
+	STORE_JOB_UPDATE,
+	STORE_JOB_COPY,
+	STORE_EVENT_INSERT,
+	STORE_NODE_SAVE,
+	STORE_JOB_ACTIVE,
+	STORE_JOB_IN_STATE,
+	STORE_JOB_OF_ARRAY,
+	STORE_JOB_GET,
+	STORE_NODE_ALL,
+	STORE_TEXT_INSERT,
+	STORE_GPU_TIMES,
+	STORE_EVENTS_OF,
+	STORE_RUN_START,
+	STORE_RUN_END,
+	STORE_RUN_PREEMPT,
+	STORE_RUN_REOPEN,
+	STORE_NODE_EVENT,
+	STORE_USER_HAS_JOBS,
+	STORE_NSTMTS
+};
+
+/* Statement i, prepared, while the store is open. */
+sqlite3_stmt	*store_stmt(enum store_stmt i);
+/* Runs st, which returns no rows, and resets it either way. Returns 0,
+ * or -1 after logging what failed (what: "insert job run"). */
+int		 store_step_done(sqlite3_stmt *st, const char *what);
+/* Binds s (NULL: SQL NULL) as parameter i of st. */
+void		 store_bind_text(sqlite3_stmt *st, int i, const char *s);
+/* The index of st's parameter name; statements are ours, so a missing
+ * name is a programmer's error (logged, then abort). */
+int		 store_param(sqlite3_stmt *st, const char *name);
+
+/* Runs sql (no rows) on the write connection: 0, or -1 with err. */
+int		 store_exec(const char *sql, char *err, size_t errlen);
+/* The first column of sql's first row on the write connection; 0 when
+ * there is none. */
+int64_t		 store_int(const char *sql);
+/* Runs the migrations the database has not seen (store-schema.c), each
+ * in its own transaction with the version bump. Returns 0, or -1 with
+ * err. */
+int		 store_schema_migrate(char *err, size_t errlen);
+
 /* The write connection, while the store is open. */
 sqlite3		*store_handle(void);
 /* Opens the group transaction unless it is open (and tells commit.c).

@@ -34,191 +34,6 @@
  * 1.5 MB off gbatchd. */
 #define STORE_CACHE_KB	"512"
 
-/* The schema, as an ordered list of migrations. PRAGMA user_version holds
- * how many have run; a new version appends an entry, never edits one. */
-static const char *const store_migrations[] = {
-	/* 1: jobs, their event log, nodes. */
-	"CREATE TABLE jobs ("
-	" id INTEGER PRIMARY KEY AUTOINCREMENT,"
-	" name TEXT NOT NULL, user TEXT NOT NULL,"
-	" uid INTEGER NOT NULL, gid INTEGER NOT NULL,"
-	" state TEXT NOT NULL, reason TEXT NOT NULL DEFAULT '',"
-	" gpus INTEGER NOT NULL, time_limit INTEGER NOT NULL,"
-	" script TEXT NOT NULL, command TEXT NOT NULL,"
-	" argv TEXT NOT NULL, env TEXT NOT NULL,"
-	" workdir TEXT NOT NULL, stdout TEXT NOT NULL, stderr TEXT NOT NULL,"
-	" submit_time INTEGER NOT NULL, start_time INTEGER NOT NULL DEFAULT 0,"
-	" end_time INTEGER NOT NULL DEFAULT 0,"
-	" exit_code INTEGER, signal INTEGER, message TEXT NOT NULL DEFAULT '',"
-	" node TEXT, gpu_mask INTEGER NOT NULL DEFAULT 0,"
-	" restarts INTEGER NOT NULL DEFAULT 0);"
-	"CREATE INDEX jobs_state ON jobs (state);"
-	"CREATE TABLE job_events ("
-	" id INTEGER PRIMARY KEY, job_id INTEGER NOT NULL,"
-	" time INTEGER NOT NULL, from_state TEXT NOT NULL,"
-	" to_state TEXT NOT NULL, detail TEXT NOT NULL DEFAULT '');"
-	"CREATE INDEX job_events_job ON job_events (job_id);"
-	"CREATE TABLE nodes ("
-	" name TEXT PRIMARY KEY, gpus INTEGER NOT NULL,"
-	" drained INTEGER NOT NULL DEFAULT 0, reason TEXT NOT NULL DEFAULT '',"
-	" last_seen INTEGER NOT NULL DEFAULT 0);",
-	/* 2: scripts and environments out of the rows, shared (see above).
-	 * Rows of version 1 keep their text inline, with ids 0. */
-	"CREATE TABLE job_texts (id INTEGER PRIMARY KEY, text TEXT NOT NULL);"
-	"ALTER TABLE jobs ADD COLUMN script_id INTEGER NOT NULL DEFAULT 0;"
-	"ALTER TABLE jobs ADD COLUMN env_id INTEGER NOT NULL DEFAULT 0;",
-	/* 3: scheduling (Tiresias). Service in GPU-ms, times in ms since
-	 * the epoch as of the job's last start or stop; the per-job
-	 * checkpoint settings and flags of gsub; the nodes of a multi-node
-	 * allocation ("n1:0x0f,n2:0x0f", '' when node and gpu_mask say it).
-	 * Finished jobs' GPU-times feed the Gittins index. */
-	"ALTER TABLE jobs ADD COLUMN attained INTEGER NOT NULL DEFAULT 0;"
-	"ALTER TABLE jobs ADD COLUMN executed INTEGER NOT NULL DEFAULT 0;"
-	"ALTER TABLE jobs ADD COLUMN run_total INTEGER NOT NULL DEFAULT 0;"
-	"ALTER TABLE jobs ADD COLUMN first_start INTEGER NOT NULL DEFAULT 0;"
-	"ALTER TABLE jobs ADD COLUMN last_stop INTEGER NOT NULL DEFAULT 0;"
-	"ALTER TABLE jobs ADD COLUMN preemptions INTEGER NOT NULL DEFAULT 0;"
-	"ALTER TABLE jobs ADD COLUMN promotions INTEGER NOT NULL DEFAULT 0;"
-	"ALTER TABLE jobs ADD COLUMN flags INTEGER NOT NULL DEFAULT 0;"
-	"ALTER TABLE jobs ADD COLUMN ckpt_signal INTEGER NOT NULL DEFAULT 10;"
-	"ALTER TABLE jobs ADD COLUMN ckpt_grace INTEGER NOT NULL DEFAULT 0;"
-	"ALTER TABLE jobs ADD COLUMN alloc TEXT NOT NULL DEFAULT '';",
-	/* 4: the submitter's umask, for the job's files. NULL for the jobs
-	 * of earlier versions, whose launch then carries none and gnoded
-	 * picks (node-launch.h). */
-	"ALTER TABLE jobs ADD COLUMN umask INTEGER;",
-	/* 5: accounting. Each run of a job in job_runs (its nodes and GPUs
-	 * as "n1:0x3,n2:0x3", how it ended: a finished state, PREEMPTED or
-	 * REQUEUED), written with the transition that starts or ends it;
-	 * node_events for the time nodes spent down or drained; the time a
-	 * job waited; indexes for time ranges over finished jobs. Jobs of
-	 * earlier versions get their last run, and as their wait the time
-	 * to their first start. */
-	"ALTER TABLE jobs ADD COLUMN queue_delay INTEGER NOT NULL DEFAULT 0;"
-	"ALTER TABLE jobs ADD COLUMN pending_since INTEGER NOT NULL DEFAULT 0;"
-	"ALTER TABLE jobs ADD COLUMN last_queue INTEGER NOT NULL DEFAULT 0;"
-	"UPDATE jobs SET queue_delay = MAX(first_start - submit_time * 1000,"
-	" 0) WHERE first_start > 0;"
-	"UPDATE jobs SET pending_since = MAX(last_stop, submit_time * 1000)"
-	" WHERE state = 'PENDING';"
-	/* jobs_acct covers what gacct --report reads of a job, so a
-	 * year of jobs is read from the index alone, in end-time order. */
-	"CREATE INDEX jobs_acct ON jobs (end_time, user, state, gpus,"
-	" submit_time, queue_delay, preemptions, last_queue);"
-	"CREATE INDEX jobs_user_end ON jobs (user, end_time);"
-	"CREATE TABLE job_runs ("
-	" id INTEGER PRIMARY KEY, job_id INTEGER NOT NULL,"
-	" user TEXT NOT NULL, run INTEGER NOT NULL,"
-	" start_time INTEGER NOT NULL,"
-	" end_time INTEGER NOT NULL DEFAULT 0, gpus INTEGER NOT NULL,"
-	" alloc TEXT NOT NULL, end_state TEXT NOT NULL DEFAULT '',"
-	" exit_code INTEGER, signal INTEGER,"
-	" preempt_time INTEGER NOT NULL DEFAULT 0);"
-	"CREATE INDEX job_runs_job ON job_runs (job_id);"
-	/* job_runs_end covers what the reports read of a run. */
-	"CREATE INDEX job_runs_end ON job_runs (end_time, start_time, user,"
-	" gpus, alloc);"
-	"INSERT INTO job_runs (job_id, user, run, start_time, end_time, gpus,"
-	" alloc, end_state, exit_code, signal) SELECT id, user, restarts,"
-	" start_time,"
-	" end_time, gpus, CASE WHEN alloc != '' THEN alloc ELSE node ||"
-	" printf(':0x%x', gpu_mask) END, CASE WHEN end_time > 0 THEN state"
-	" ELSE '' END, exit_code, signal FROM jobs WHERE start_time > 0 AND"
-	" node IS NOT NULL ORDER BY id;"
-	"CREATE TABLE node_events ("
-	" id INTEGER PRIMARY KEY, node TEXT NOT NULL, time INTEGER NOT NULL,"
-	" state TEXT NOT NULL, detail TEXT NOT NULL DEFAULT '');"
-	"CREATE INDEX node_events_node ON node_events (node, time);",
-	/* 6: retention (store-purge.c). Whether a purged job's script or
-	 * environment is still some job's, and which node events are old,
-	 * become searches instead of scans. */
-	"CREATE INDEX jobs_script ON jobs (script_id);"
-	"CREATE INDEX jobs_env ON jobs (env_id);"
-	"CREATE INDEX node_events_time ON node_events (time);",
-	/* 7: gacct lists jobs by end time, then id. With id second in
-	 * jobs_acct the index hands them over in that order; after end_time
-	 * alone, SQLite sorted every second's jobs by id, which was a third
-	 * of a million-job listing. */
-	"DROP INDEX jobs_acct;"
-	"CREATE INDEX jobs_acct ON jobs (end_time, id, user, state, gpus,"
-	" submit_time, queue_delay, preemptions, last_queue);",
-	/* 8: the account a job is charged to and the submitter's comment
-	 * (sbatch's -A and --comment), '' for the jobs before. */
-	"ALTER TABLE jobs ADD COLUMN account TEXT NOT NULL DEFAULT '';"
-	"ALTER TABLE jobs ADD COLUMN comment TEXT NOT NULL DEFAULT '';",
-	/* 9: when a job may start at the earliest (sbatch's --begin), 0
-	 * for at once, as every job before. */
-	"ALTER TABLE jobs ADD COLUMN begin_time INTEGER NOT NULL DEFAULT 0;",
-	/* 10: what a job waits for (sbatch's --dependency), '' for
-	 * nothing, as every job before. */
-	"ALTER TABLE jobs ADD COLUMN dependency TEXT NOT NULL DEFAULT '';",
-	/* 11: the signal sent before the time limit (sbatch's --signal),
-	 * none for the jobs before. */
-	"ALTER TABLE jobs ADD COLUMN warn_signal INTEGER NOT NULL DEFAULT 0;"
-	"ALTER TABLE jobs ADD COLUMN warn_time INTEGER NOT NULL DEFAULT 0;",
-	/* 12: job arrays (sbatch's --array): the array a job is a task of
-	 * and its task, the tasks an array's own row still stands for, and
-	 * the whole array as submitted; no array for the jobs before. The
-	 * index finds an array's tasks (gcancel 42). */
-	"ALTER TABLE jobs ADD COLUMN array_job_id INTEGER NOT NULL DEFAULT 0;"
-	"ALTER TABLE jobs ADD COLUMN array_task_id INTEGER;"
-	"ALTER TABLE jobs ADD COLUMN array_tasks TEXT NOT NULL DEFAULT '';"
-	"ALTER TABLE jobs ADD COLUMN array_spec TEXT NOT NULL DEFAULT '';"
-	"CREATE INDEX jobs_array ON jobs (array_job_id) WHERE"
-	" array_job_id != 0;",
-	/* 13: the nodes a job may run on, those it may not, and its GPU
-	 * type (sbatch's -w, -x, --gres=gpu:TYPE:N); none for the jobs
-	 * before. */
-	"ALTER TABLE jobs ADD COLUMN req_nodes TEXT NOT NULL DEFAULT '';"
-	"ALTER TABLE jobs ADD COLUMN exclude_nodes TEXT NOT NULL DEFAULT '';"
-	"ALTER TABLE jobs ADD COLUMN gpu_type TEXT NOT NULL DEFAULT '';",
-	/* 14: shapes and tasks (sbatch's -N, --ntasks-per-node), the
-	 * rendezvous port of a running job, and CPUs and memory (sbatch's
-	 * -c, --cpus-per-gpu, --mem, --mem-per-gpu; none asked: the node's
-	 * share), and what its cgroups counted (none for the jobs before). The jobs before took GPUs split
-	 * any way, and keep doing so (JOB_F_ANY_SHAPE); one process per
-	 * node; a job running now keeps its port (launch.c picks the same
-	 * one for its id, 0 here). */
-	"ALTER TABLE jobs ADD COLUMN num_nodes INTEGER NOT NULL DEFAULT 0;"
-	"ALTER TABLE jobs ADD COLUMN tasks_per_node TEXT NOT NULL DEFAULT '';"
-	"ALTER TABLE jobs ADD COLUMN master_port INTEGER NOT NULL DEFAULT 0;"
-	"ALTER TABLE jobs ADD COLUMN cpus_per_gpu INTEGER NOT NULL DEFAULT 0;"
-	"ALTER TABLE jobs ADD COLUMN cpus_per_task INTEGER NOT NULL DEFAULT 0;"
-	"ALTER TABLE jobs ADD COLUMN mem INTEGER NOT NULL DEFAULT 0;"
-	"ALTER TABLE jobs ADD COLUMN mem_per_gpu INTEGER NOT NULL DEFAULT 0;"
-	"ALTER TABLE jobs ADD COLUMN mem_peak INTEGER NOT NULL DEFAULT 0;"
-	"ALTER TABLE jobs ADD COLUMN cpu_time INTEGER NOT NULL DEFAULT 0;"
-	"UPDATE jobs SET flags = flags | 128;",
-};
-#define STORE_NMIGRATIONS \
-	((int)(sizeof store_migrations / sizeof store_migrations[0]))
-
-enum store_stmt {
-	STORE_BEGIN,
-	STORE_COMMIT,
-	STORE_ROLLBACK,
-	STORE_JOB_INSERT,
-	STORE_JOB_UPDATE,
-	STORE_JOB_COPY,
-	STORE_EVENT_INSERT,
-	STORE_NODE_SAVE,
-	STORE_JOB_ACTIVE,
-	STORE_JOB_IN_STATE,
-	STORE_JOB_OF_ARRAY,
-	STORE_JOB_GET,
-	STORE_NODE_ALL,
-	STORE_TEXT_INSERT,
-	STORE_GPU_TIMES,
-	STORE_EVENTS_OF,
-	STORE_RUN_START,
-	STORE_RUN_END,
-	STORE_RUN_PREEMPT,
-	STORE_RUN_REOPEN,
-	STORE_RUNS_OF,
-	STORE_NODE_EVENT,
-	STORE_USER_HAS_JOBS,
-	STORE_NSTMTS
-};
 
 /* The statements of the jobs table are written from job_fields at open
  * (store-sql.c); these are the rest. */
@@ -249,9 +64,6 @@ static const char *const store_sql[STORE_NSTMTS] = {
 	[STORE_RUN_REOPEN] = "UPDATE job_runs SET end_time = 0, end_state ="
 	    " '', exit_code = NULL, signal = NULL WHERE id = (SELECT MAX(id)"
 	    " FROM job_runs WHERE job_id = :job)",
-	[STORE_RUNS_OF] = "SELECT run, start_time, end_time, gpus, alloc,"
-	    " end_state, exit_code, signal, preempt_time FROM job_runs WHERE"
-	    " job_id = :job ORDER BY id",
 	[STORE_NODE_EVENT] = "INSERT INTO node_events (node, time, state,"
 	    " detail) VALUES (:node, :time, :state, :detail)",
 	/* The jobs_user_end index answers it. */
@@ -295,7 +107,7 @@ static bool		 store_txn;
 static uint64_t		 store_next_id = 1;
 static void		(*store_begin_cb)(void);
 
-static int
+int
 store_exec(const char *sql, char *err, size_t errlen)
 {
 	char	*msg = NULL;
@@ -309,7 +121,7 @@ store_exec(const char *sql, char *err, size_t errlen)
 	return (0);
 }
 
-static int64_t
+int64_t
 store_int(const char *sql)
 {
 	sqlite3_stmt	*st;
@@ -321,37 +133,6 @@ store_int(const char *sql)
 		v = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	return (v);
-}
-
-/* Runs the migrations the database has not seen, each in its own
- * transaction with the version bump, so a crash leaves a whole version. */
-static int
-store_migrate(char *err, size_t errlen)
-{
-	char	 sql[64], detail[160];
-	int	 v;
-
-	v = (int)store_int("PRAGMA user_version");
-	if (v > STORE_NMIGRATIONS) {
-		snprintf(err, errlen, "the database has schema version %d, "
-		    "newer than this gbatchd knows (%d); run a newer gbatchd",
-		    v, STORE_NMIGRATIONS);
-		return (-1);
-	}
-	for (; v < STORE_NMIGRATIONS; v++) {
-		snprintf(sql, sizeof sql, "PRAGMA user_version = %d", v + 1);
-		if (store_exec("BEGIN", detail, sizeof detail) != 0 ||
-		    store_exec(store_migrations[v], detail, sizeof detail) != 0 ||
-		    store_exec(sql, detail, sizeof detail) != 0 ||
-		    store_exec("COMMIT", detail, sizeof detail) != 0) {
-			snprintf(err, errlen, "schema migration to version %d: "
-			    "%s", v + 1, detail);
-			(void)store_exec("ROLLBACK", detail, sizeof detail);
-			return (-1);
-		}
-		log_info("store: schema migrated to version %d", v + 1);
-	}
-	return (0);
 }
 
 /* The SQL of statement i: a new string for the jobs statements, written
@@ -451,7 +232,7 @@ store_open(const char *dir, bool sync_full, void (*begin_cb)(void),
 		snprintf(err, errlen, "%s: %s", path, detail);
 		goto fail;
 	}
-	if (store_migrate(detail, sizeof detail) != 0) {
+	if (store_schema_migrate(detail, sizeof detail) != 0) {
 		snprintf(err, errlen, "%s: %s", path, detail);
 		goto fail;
 	}
@@ -522,7 +303,7 @@ store_job_next_id(void)
 }
 
 /* Runs a statement that returns no rows; resets it either way. */
-static int
+int
 store_step_done(sqlite3_stmt *st, const char *what)
 {
 	int	rc;
@@ -580,7 +361,7 @@ store_commit(char *err, size_t errlen)
 	return (-1);
 }
 
-static void
+void
 store_bind_text(sqlite3_stmt *st, int i, const char *s)
 {
 	if (s == NULL)
@@ -747,7 +528,7 @@ store_event_insert(uint64_t job, int64_t when, const char *from,
 
 /* The index of st's parameter name; statements are ours, so a missing
  * one is a programmer error. */
-static int
+int
 store_param(sqlite3_stmt *st, const char *name)
 {
 	int	i;
@@ -758,134 +539,6 @@ store_param(sqlite3_stmt *st, const char *name)
 		abort();
 	}
 	return (i);
-}
-
-int
-store_run_start(uint64_t job, uint32_t run, int64_t start, uint32_t gpus,
-    const char *alloc)
-{
-	sqlite3_stmt	*st = store_stmts[STORE_RUN_START];
-
-	if (store_begin() != 0)
-		return (-1);
-	sqlite3_bind_int64(st, store_param(st, ":job"), (sqlite3_int64)job);
-	sqlite3_bind_int64(st, store_param(st, ":run"), run);
-	sqlite3_bind_int64(st, store_param(st, ":start"), start);
-	sqlite3_bind_int64(st, store_param(st, ":gpus"), gpus);
-	store_bind_text(st, store_param(st, ":alloc"), alloc);
-	return (store_step_done(st, "insert job run"));
-}
-
-int
-store_run_end(uint64_t job, int64_t end, const char *state, bool has_exit,
-    int exit_code, int signal)
-{
-	sqlite3_stmt	*st = store_stmts[STORE_RUN_END];
-
-	if (store_begin() != 0)
-		return (-1);
-	sqlite3_bind_int64(st, store_param(st, ":job"), (sqlite3_int64)job);
-	sqlite3_bind_int64(st, store_param(st, ":end"), end);
-	store_bind_text(st, store_param(st, ":state"), state);
-	if (has_exit) {
-		sqlite3_bind_int(st, store_param(st, ":exit_code"), exit_code);
-		sqlite3_bind_int(st, store_param(st, ":signal"), signal);
-	}
-	return (store_step_done(st, "end job run"));
-}
-
-int
-store_run_preempt(uint64_t job, int64_t when)
-{
-	sqlite3_stmt	*st = store_stmts[STORE_RUN_PREEMPT];
-
-	if (store_begin() != 0)
-		return (-1);
-	sqlite3_bind_int64(st, store_param(st, ":job"), (sqlite3_int64)job);
-	sqlite3_bind_int64(st, store_param(st, ":time"), when);
-	return (store_step_done(st, "mark job run preempted"));
-}
-
-int
-store_run_reopen(uint64_t job)
-{
-	sqlite3_stmt	*st = store_stmts[STORE_RUN_REOPEN];
-
-	if (store_begin() != 0)
-		return (-1);
-	sqlite3_bind_int64(st, store_param(st, ":job"), (sqlite3_int64)job);
-	return (store_step_done(st, "reopen job run"));
-}
-
-void
-store_run_read(sqlite3_stmt *st, struct store_run *r)
-{
-	memset(r, 0, sizeof *r);
-	r->run = (uint32_t)sqlite3_column_int64(st, 0);
-	r->start_time = sqlite3_column_int64(st, 1);
-	r->end_time = sqlite3_column_int64(st, 2);
-	r->gpus = (uint32_t)sqlite3_column_int64(st, 3);
-	r->alloc = store_column_text(st, 4);
-	r->end_state = store_column_text(st, 5);
-	if (sqlite3_column_type(st, 6) != SQLITE_NULL) {
-		r->has_exit = true;
-		r->exit_code = sqlite3_column_int(st, 6);
-		r->signal = sqlite3_column_int(st, 7);
-	}
-	r->preempt_time = sqlite3_column_int64(st, 8);
-}
-
-int
-store_job_runs(uint64_t job, store_run_cb cb, void *arg)
-{
-	sqlite3_stmt		*st = store_stmts[STORE_RUNS_OF];
-	struct store_run	 r;
-	int			 rc;
-
-	sqlite3_bind_int64(st, store_param(st, ":job"), (sqlite3_int64)job);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		store_run_read(st, &r);
-		cb(&r, arg);
-	}
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
-	if (rc != SQLITE_DONE) {
-		log_error("job %" PRIu64 ": reading its runs: %s", job,
-		    sqlite3_errmsg(store_db));
-		return (-1);
-	}
-	return (0);
-}
-
-int
-store_node_save(const struct store_node *n)
-{
-	sqlite3_stmt	*st = store_stmts[STORE_NODE_SAVE];
-
-	if (store_begin() != 0)
-		return (-1);
-	store_bind_text(st, 1, n->name);
-	sqlite3_bind_int64(st, 2, n->gpus);
-	sqlite3_bind_int(st, 3, n->drained);
-	store_bind_text(st, 4, n->reason != NULL ? n->reason : "");
-	sqlite3_bind_int64(st, 5, n->last_seen);
-	return (store_step_done(st, "save node"));
-}
-
-int
-store_node_event(const char *node, int64_t when, const char *state,
-    const char *detail)
-{
-	sqlite3_stmt	*st = store_stmts[STORE_NODE_EVENT];
-
-	if (store_begin() != 0)
-		return (-1);
-	store_bind_text(st, store_param(st, ":node"), node);
-	sqlite3_bind_int64(st, store_param(st, ":time"), when);
-	store_bind_text(st, store_param(st, ":state"), state);
-	store_bind_text(st, store_param(st, ":detail"), detail != NULL ?
-	    detail : "");
-	return (store_step_done(st, "insert node event"));
 }
 
 const char *
@@ -1111,25 +764,8 @@ store_job_gpu_times(size_t max, uint64_t **out, size_t *n)
 	return (0);
 }
 
-int
-store_node_each(store_node_cb cb, void *arg)
+sqlite3_stmt *
+store_stmt(enum store_stmt i)
 {
-	sqlite3_stmt		*st = store_stmts[STORE_NODE_ALL];
-	struct store_node	 n;
-	int			 rc;
-
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		n.name = store_column_text(st, 0);
-		n.gpus = (uint32_t)sqlite3_column_int64(st, 1);
-		n.drained = sqlite3_column_int(st, 2) != 0;
-		n.reason = store_column_text(st, 3);
-		n.last_seen = sqlite3_column_int64(st, 4);
-		cb(&n, arg);
-	}
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE) {
-		log_error("store: reading nodes: %s", sqlite3_errmsg(store_db));
-		return (-1);
-	}
-	return (0);
+	return (store_stmts[i]);
 }

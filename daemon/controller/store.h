@@ -81,8 +81,6 @@ void	 store_job_done(void);
 int	 store_node_each(store_node_cb, void *);
 /* A job's state changes, oldest first (its history of runs). */
 int	 store_job_events(uint64_t id, store_event_cb, void *);
-/* A job's runs, oldest first. */
-int	 store_job_runs(uint64_t id, store_run_cb, void *);
 /* The GPU-times (GPU-ms) of the last max completed jobs, newest first,
  * into a malloc'd array: the Gittins index's distribution. */
 int	 store_job_gpu_times(size_t max, uint64_t **out, size_t *n);

@@ -896,18 +896,22 @@ mode_is() {
 	    daemon/controller/store-sql.c
 	[[ "$output" != *bad:* ]]
 	[[ "$output" == *"calls "[1-9]* ]]
-	# ... and the wrappers get literals, the migrations (literals too),
-	# or the one text formatted from an integer, the schema version.
-	run -0 grep -noE 'store_(exec|int)\([^,)]*' daemon/controller/store.c
+	# ... and the wrappers (in store.c, used by store-schema.c too) get
+	# literals, the migrations (literals too), or the one text formatted
+	# from an integer, the schema version.
+	run -0 grep -noE 'store_(exec|int)\([^,)]*' daemon/controller/store.c \
+	    daemon/controller/store-schema.c
 	for l in "${lines[@]}"; do
-		case ${l#*:} in
+		case ${l#*:*:} in
 		'store_exec(const char *sql'|'store_int(const char *sql') ;;
 		'store_exec("'*|'store_int("'*|'store_exec(sync_full ? "'*) ;;
-		'store_exec(store_migrations[v]'|'store_exec(sql') ;;
+		'store_exec(store_schema_migrations[v]'|'store_exec(sql') ;;
 		*) echo "SQL not from a literal: $l"; false ;;
 		esac
 	done
-	[ "$(grep -c 'snprintf(sql, ' daemon/controller/store.c)" -eq 1 ]
+	[ "$(cat daemon/controller/store*.c | grep -c 'snprintf(sql, ')" -eq 1 ]
 	grep -q 'snprintf(sql, sizeof sql, "PRAGMA user_version = %d", v + 1);' \
-	    daemon/controller/store.c
+	    daemon/controller/store-schema.c
+	grep -q '^static const char \*const store_schema_migrations\[\] = {$' \
+	    daemon/controller/store-schema.c
 }
