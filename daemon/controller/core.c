@@ -22,6 +22,7 @@
 #include "common/xmalloc.h"
 #include "daemon/controller/commit.h"
 #include "daemon/controller/conf.h"
+#include "daemon/controller/core-int.h"
 #include "daemon/controller/core.h"
 #include "daemon/controller/ctx.h"
 #include "daemon/controller/depend-wait.h"
@@ -32,52 +33,11 @@
 #include "daemon/controller/store.h"
 #include "policy/sched-core.h"
 
-/* Finished jobs whose GPU-times make the Gittins distribution. */
-#define CORE_GITTINS_HISTORY	10000
-
-/* The controller's one core and what it is made of. */
-static struct {
-	struct sched_core	*sc;
-	struct node		**nodes;	/* by core index */
-	uint32_t		*node_sw;	/* its switch */
-	/* The GPUs of stale copies (node_stale_mask) taken out of the
-	 * core. */
-	uint64_t		*node_stale;
-	size_t			 nnodes, nodes_size;
-	/* Topology labels seen, numbered in order of appearance. */
-	char			**switches;
-	size_t			 nswitches;
-	/* Something changed that a pass should see. */
-	bool			 dirty;
-	/* What the nodes could hold were they idle: those that take jobs,
-	 * and those with the drained ones too; the largest node known.
-	 * Found again after anything changed (core_mark_dirty). */
-	struct sched_capacity	 cap_up, cap_drained;
-	uint32_t		 cap_largest;
-	bool			 cap_valid;
-	/* The core must be rebuilt before it is used. */
-	bool			 stale;
-	/* The earliest begin time (ms) of a pending job kept out of the
-	 * core until then (core_submit), or SCHED_NEVER. */
-	int64_t			 next_begin;
-	/* Every waiting job is judged again (after a rebuild), not only
-	 * those a change concerns (depend_wait_take). */
-	bool			 deps_all;
-	/* gittins: the samples the core has, and the jobs completed since.
-	 * The distribution is taken again once the new ones are a tenth of
-	 * it (or the first one completes): a rebuild costs a pass over the
-	 * jobs. */
-	uint64_t		*samples;
-	size_t			 nsamples, completed;
-	/* The settings the core was made with; core_load_begin's time, for
-	 * every job of the load. */
-	struct sched_conf	 conf;
-	int64_t			 load_now;
-} core = {
+/* The controller's one core (core-int.h). */
+struct core_state core = {
 	.stale = true,
 	.next_begin = SCHED_NEVER,
 };
-
 
 void
 core_mark_dirty(void)
@@ -91,12 +51,6 @@ bool
 core_is_dirty(void)
 {
 	return (core.dirty);
-}
-
-static bool
-core_is_running(enum job_state s)
-{
-	return (s == JOB_RUNNING || s == JOB_PREEMPTING);
 }
 
 /* Whether name is one of list's ("n1,n2"). */
@@ -145,15 +99,12 @@ core_job_nodes(const struct job *j, uint32_t *n)
 	    job_gpu_type(j), n));
 }
 
-static void	core_rebuild(void);
-static void	core_sync_nodes(void);
-
 struct sched_core *
 core_sched(void)
 {
 	if (core.sc == NULL || core.stale) {
-		core_rebuild();
-		core_sync_nodes();
+		core_build_again();
+		core_build_sync();
 	}
 	return (core.sc);
 }
@@ -260,7 +211,7 @@ core_spec(struct job *j, struct sched_jobspec *spec, int64_t now)
 	/* The caller frees the list once the core has its copy. */
 	spec->nodes = core_job_nodes(j, &spec->nnodes);
 	spec->arg = j;
-	if (core_is_running(job_state(j)) && job_start_time(j) > 0 &&
+	if (core_running(job_state(j)) && job_start_time(j) > 0 &&
 	    (run = now - job_start_time(j) * 1000) < 0)
 		run = 0;
 	spec->attained = sv->attained + (uint64_t)run * job_gpus(j);
@@ -276,7 +227,7 @@ core_spec(struct job *j, struct sched_jobspec *spec, int64_t now)
 
 /* Hands a running job to the core with the GPUs it holds; leaves it out
  * (logged) when its node is unknown to the core or the GPUs are taken. */
-static void
+void
 core_adopt(struct job *j, int64_t now)
 {
 	struct sched_jobspec	 spec;
@@ -358,217 +309,6 @@ core_submit(struct job *j, int64_t now)
 	free((void *)(uintptr_t)spec.nodes);
 }
 
-/* The core's number for a node's topology label ("" is one too). */
-static uint32_t
-core_switch_of(const struct node *n)
-{
-	const char	*label = node_switch(n);
-	size_t		 i;
-
-	for (i = 0; i < core.nswitches; i++) {
-		if (strcmp(core.switches[i], label) == 0)
-			return ((uint32_t)i);
-	}
-	core.switches = xreallocarray(core.switches,
-	    core.nswitches + 1, sizeof *core.switches);
-	core.switches[core.nswitches] = xstrdup(label);
-	return ((uint32_t)core.nswitches++);
-}
-
-/* The core's settings: the config's, with the Gittins distribution from
- * the jobs that completed (dlas order while there are none). */
-static void
-core_sched_conf(struct sched_conf *c)
-{
-	size_t	n = 0;
-
-	*c = ctx_conf()->sched;
-	free(core.samples);
-	core.samples = NULL;
-	core.nsamples = core.completed = 0;
-	if (c->policy != SCHED_GITTINS)
-		return;
-	if (store_job_gpu_times(CORE_GITTINS_HISTORY, &core.samples,
-	    &n) != 0 || n == 0) {
-		log_warn("schedule: gittins needs the GPU-times of completed "
-		    "jobs and there are none yet; ordering as dlas until one "
-		    "completes");
-		c->policy = SCHED_DLAS;
-		return;
-	}
-	c->samples = core.samples;
-	c->nsamples = core.nsamples = n;
-	log_info("schedule: gittins index from %zu completed jobs", n);
-}
-
-/* Takes the GPUs of node i's stale copies out of the core, and gives
- * back those whose copies have gone. */
-static void
-core_sync_stale(uint32_t i)
-{
-	struct place_cluster	*cl = sched_core_cluster(core.sc);
-	struct place_alloc	 a = { 0 };
-	uint64_t		 want = node_stale_mask(core.nodes[i]);
-	uint64_t		 have = core.node_stale[i];
-
-	if (want == have)
-		return;
-	a.node = node_sched_index(core.nodes[i]);
-	if ((a.mask = have & ~want) != 0)
-		place_release(cl, &a, 1);
-	if ((a.mask = want & ~have & place_node_free_mask(cl, a.node)) != 0)
-		place_take(cl, &a, 1);
-	core.node_stale[i] = (have & want) | a.mask;
-}
-
-/* A new core with the nodes and none of the jobs (core_rebuild,
- * core_load_begin). */
-static void
-core_new(void)
-{
-	struct sched_conf	*conf = &core.conf;
-	struct place_cluster	*cl;
-	struct node		*n;
-	uint32_t		 gpus;
-	char			 err[256];
-
-	core.next_begin = SCHED_NEVER;
-	core.deps_all = true;
-	sched_core_free(core.sc);
-	core_sched_conf(conf);
-	if (sched_conf_check(conf, err, sizeof err) != 0) {
-		/* conf.c checked it; only a bug gets here. */
-		log_error("schedule: %s; using the defaults", err);
-		sched_conf_default(conf);
-	}
-	core.sc = sched_core_create(conf);
-	cl = sched_core_cluster(core.sc);
-	core.nnodes = 0;
-	for (n = node_first(); n != NULL; n = node_next(n)) {
-		node_set_sched_index(n, NODE_NO_INDEX);
-		if ((gpus = node_gpus_total(n)) == 0 || gpus > 64)
-			continue;
-		if (core.nnodes == core.nodes_size) {
-			core.nodes_size = core.nodes_size * 2 + 16;
-			core.nodes = xreallocarray(core.nodes,
-			    core.nodes_size, sizeof *core.nodes);
-			core.node_sw = xreallocarray(core.node_sw,
-			    core.nodes_size, sizeof *core.node_sw);
-			core.node_stale = xreallocarray(
-			    core.node_stale, core.nodes_size,
-			    sizeof *core.node_stale);
-		}
-		core.node_stale[core.nnodes] = 0;
-		core.node_sw[core.nnodes] = core_switch_of(n);
-		node_set_sched_index(n, place_node_add(cl, gpus,
-		    core.node_sw[core.nnodes]));
-		place_node_set_res(cl, node_sched_index(n), node_cpus(n),
-		    node_memory_mb(n));
-		core.nodes[core.nnodes++] = n;
-		place_node_set_up(cl, node_sched_index(n),
-		    node_is_schedulable(n));
-	}
-}
-
-/* Hands job j to a core being built: pending ones queue, running ones
- * keep their GPUs. */
-static void
-core_add(struct job *j, int64_t now)
-{
-	if (job_state(j) == JOB_PENDING)
-		core_submit(j, now);
-	else if (core_is_running(job_state(j)))
-		core_adopt(j, now);
-}
-
-/* The core built holds every job it should. */
-static void
-core_done(void)
-{
-	const struct sched_conf	*conf = &core.conf;
-	size_t			 i;
-
-	for (i = 0; i < core.nnodes; i++)
-		core_sync_stale((uint32_t)i);
-	core.stale = false;
-	log_info("schedule: %s, %u queue%s, placement %s: %zu nodes, %zu "
-	    "pending, %zu running", sched_policy_name(conf->policy),
-	    conf->nqueues, conf->nqueues == 1 ? "" : "s",
-	    sched_placement_name(conf->placement), core.nnodes,
-	    sched_core_pending(core.sc),
-	    sched_core_running(core.sc));
-}
-
-static void
-core_rebuild(void)
-{
-	struct job	*j;
-	int64_t		 now = ctx_now_ms();
-
-	for (j = job_first(); j != NULL; j = job_next(j))
-		job_sched(j)->cjob = NULL;
-	core_new();
-	for (j = job_first(); j != NULL; j = job_next(j))
-		core_add(j, now);
-	core_done();
-}
-
-void
-core_load_begin(void)
-{
-	core_new();
-	core.load_now = ctx_now_ms();
-}
-
-void
-core_load_job(struct job *j)
-{
-	/* Whether a dependency is met depends on jobs that may load
-	 * later: the first pass judges every waiting job (deps_all). */
-	if (*job_dependency(j) == '\0' || job_state(j) != JOB_PENDING)
-		core_add(j, core.load_now);
-}
-
-void
-core_load_end(void)
-{
-	core_done();
-}
-
-/* Up, down, drained: a flag per node. A node that is new or changed its
- * GPU count or its switch makes the core stale. */
-static void
-core_sync_nodes(void)
-{
-	struct place_cluster	*cl = sched_core_cluster(core.sc);
-	struct node		*n;
-	uint32_t		 i, gpus;
-
-	for (n = node_first(); n != NULL; n = node_next(n)) {
-		i = node_sched_index(n);
-		gpus = node_gpus_total(n);
-		if (i == NODE_NO_INDEX) {
-			if (gpus != 0 && gpus <= 64) {
-				core.stale = true;
-				return;
-			}
-			continue;
-		}
-		if (place_node_gpus(cl, i) != gpus ||
-		    core.node_sw[i] != core_switch_of(n)) {
-			core.stale = true;
-			return;
-		}
-		/* What jobs hold stays held: only the totals change. */
-		if (place_node_cpus(cl, i) != node_cpus(n) ||
-		    place_node_mem(cl, i) != node_memory_mb(n))
-			place_node_set_res(cl, i, node_cpus(n),
-			    node_memory_mb(n));
-		place_node_set_up(cl, i, node_is_schedulable(n));
-		core_sync_stale(i);
-	}
-}
-
 void
 core_begin_due(int64_t now)
 {
@@ -588,10 +328,10 @@ core_prepare(void)
 {
 	core.dirty = false;
 	if (core.sc != NULL && !core.stale)
-		core_sync_nodes();
+		core_build_sync();
 	if (core.sc == NULL || core.stale) {
-		core_rebuild();
-		core_sync_nodes();
+		core_build_again();
+		core_build_sync();
 	}
 }
 
@@ -679,7 +419,7 @@ core_job_row(struct job *j, enum job_state to, struct store_job *row)
 		row->preemptions = sched_cjob_preemptions(cj);
 		row->promotions = sched_cjob_promotions(cj);
 		row->last_queue = (int)sched_cjob_queue(cj);
-	} else if (core_is_running(from) && !core_is_running(to) &&
+	} else if (core_running(from) && !core_running(to) &&
 	    job_start_time(j) > 0 && (run = now - job_start_time(j) * 1000) >
 	    0) {
 		/* A job the core did not hold still ran. */
@@ -689,7 +429,7 @@ core_job_row(struct job *j, enum job_state to, struct store_job *row)
 	}
 	if (to == JOB_RUNNING && row->first_start == 0)
 		row->first_start = now;
-	if (core_is_running(from) && !core_is_running(to))
+	if (core_running(from) && !core_running(to))
 		row->last_stop = now;
 }
 
@@ -713,7 +453,7 @@ core_job_changed(struct job *j, enum job_state from, enum job_state to,
 	now = ctx_now_ms();
 	switch (to) {
 	case JOB_PENDING:
-		if (s->cjob != NULL && core_is_running(from))
+		if (s->cjob != NULL && core_running(from))
 			sched_core_stopped(core.sc, s->cjob, now);
 		else if (s->cjob == NULL)
 			core_submit(j, now);

@@ -24,9 +24,9 @@ struct sched_core;
  * job is handed to it as it loads, and the load's end completes it, so
  * the first pass finds it built. A pending job with a dependency waits
  * for that pass, which judges it once every job is in. */
-void	core_load_begin(void);
-void	core_load_job(struct job *);
-void	core_load_end(void);
+void	core_build_begin(void);
+void	core_build_job(struct job *);
+void	core_build_end(void);
 /* Something changed that a pass should see: asks for one at the end of
  * this loop pass (commit_want). */
 void	core_mark_dirty(void);

@@ -109,7 +109,7 @@ recover_job_cb(const struct store_job *r, void *arg)
 		recover_run(j, r);
 		c->running++;
 	}
-	core_load_job(j);
+	core_build_job(j);
 }
 
 int
@@ -123,14 +123,14 @@ recover_load(void)
 	if (store_node_each(recover_node_cb, NULL) != 0)
 		return (-1);
 	job_load_begin();
-	core_load_begin();
+	core_build_begin();
 	rc = store_job_each_active(recover_job_cb, &c);
 	job_load_end();
 	if (rc != 0) {
 		free(c.sessions);
 		return (-1);
 	}
-	core_load_end();
+	core_build_end();
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	log_info("store: %zu nodes known, %zu jobs not finished (%zu running, "
 	    "waiting for their nodes), loaded in %.0f ms", node_count(),

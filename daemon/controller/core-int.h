@@ -1,0 +1,77 @@
+/* core-int.h: what the files of the core (core.c, core-build.c) share
+ * and no one else: the core's state, and the steps building uses. */
+#ifndef GB_CTL_CORE_INT_H
+#define GB_CTL_CORE_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/job-state.h"
+#include "policy/sched-core.h"
+
+struct job;
+struct node;
+
+/* Finished jobs whose GPU-times make the Gittins distribution. */
+#define CORE_GITTINS_HISTORY	10000
+
+/* The controller's one core and what it is made of (core.c defines it). */
+struct core_state {
+	struct sched_core	*sc;
+	struct node		**nodes;	/* by core index */
+	uint32_t		*node_sw;	/* its switch */
+	/* The GPUs of stale copies (node_stale_mask) taken out of the
+	 * core. */
+	uint64_t		*node_stale;
+	size_t			 nnodes, nodes_size;
+	/* Topology labels seen, numbered in order of appearance. */
+	char			**switches;
+	size_t			 nswitches;
+	/* Something changed that a pass should see. */
+	bool			 dirty;
+	/* What the nodes could hold were they idle: those that take jobs,
+	 * and those with the drained ones too; the largest node known.
+	 * Found again after anything changed (core_mark_dirty). */
+	struct sched_capacity	 cap_up, cap_drained;
+	uint32_t		 cap_largest;
+	bool			 cap_valid;
+	/* The core must be rebuilt before it is used. */
+	bool			 stale;
+	/* The earliest begin time (ms) of a pending job kept out of the
+	 * core until then (core_submit), or SCHED_NEVER. */
+	int64_t			 next_begin;
+	/* Every waiting job is judged again (after a rebuild), not only
+	 * those a change concerns (depend_wait_take). */
+	bool			 deps_all;
+	/* gittins: the samples the core has, and the jobs completed since.
+	 * The distribution is taken again once the new ones are a tenth of
+	 * it (or the first one completes): a rebuild costs a pass over the
+	 * jobs. */
+	uint64_t		*samples;
+	size_t			 nsamples, completed;
+	/* The settings the core was made with; core_build_begin's time, for
+	 * every job of the load. */
+	struct sched_conf	 conf;
+	int64_t			 load_now;
+};
+extern struct core_state core;
+
+/* Whether a job in state s holds GPUs. */
+static inline bool
+core_running(enum job_state s)
+{
+	return (s == JOB_RUNNING || s == JOB_PREEMPTING);
+}
+
+/* Hands a running job to the core with the GPUs it holds; leaves it out
+ * (logged) when its node is unknown to the core or the GPUs are taken. */
+void	core_adopt(struct job *j, int64_t now);
+/* core-build.c: a new core from the nodes and every job (after a change
+ * of settings or of a node's GPUs), and the nodes synced before a pass
+ * (up, down, drained, CPUs and memory; a new node or a changed GPU count
+ * makes the core stale). */
+void	core_build_again(void);
+void	core_build_sync(void);
+
+#endif
