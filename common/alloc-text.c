@@ -1,9 +1,12 @@
-/* alloc-text.c: reading "n1:0x3,n2:0xc" (alloc-text.h). */
+/* alloc-text.c: writing and reading "n1:0x3,n2:0xc" (alloc-text.h). */
+#include <inttypes.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/alloc-text.h"
+#include "common/xmalloc.h"
 
 static int
 alloc_text_hex(int c)
@@ -57,6 +60,17 @@ alloc_text_next(const char **pos, struct alloc_part *part)
 	part->mask = mask;
 	*pos = end;
 	return (1);
+}
+
+void
+alloc_text_append(char **text, const char *node, uint64_t mask)
+{
+	char	*t;
+
+	t = xasprintf("%s%s%s:0x%" PRIx64, *text != NULL ? *text : "",
+	    *text != NULL ? "," : "", node, mask);
+	free(*text);
+	*text = t;
 }
 
 unsigned

@@ -1,9 +1,9 @@
 /* alloc-text.h: the text of a job's allocation, "n1:0x3,n2:0xc": each part
  * a node name, a colon and the mask of its GPUs in hexadecimal, parts
- * separated by commas. gbatchd writes it (job.c, job-change.c) into jobs
- * and job_runs; this is the one reader of it (recovery, JOB_LIST records,
- * accounting reports). Reading allocates nothing, so a report can walk a
- * million runs' texts. */
+ * separated by commas. gbatchd writes it (job-alloc.c) into jobs and
+ * job_runs; this is its one writer and its one reader (recovery, JOB_LIST
+ * records, accounting reports). Reading allocates nothing, so a report can
+ * walk a million runs' texts. */
 #ifndef GB_ALLOC_TEXT_H
 #define GB_ALLOC_TEXT_H
 
@@ -21,6 +21,9 @@ struct alloc_part {
  * name, no colon, a mask that is not hexadecimal, 0 or wider than 64
  * bits). The name borrows from the text. */
 int		alloc_text_next(const char **pos, struct alloc_part *part);
+/* Appends the part of node whose GPUs are mask to *text, a string the
+ * caller frees (NULL: no part yet), after a comma when it has parts. */
+void		alloc_text_append(char **text, const char *node, uint64_t mask);
 /* The number of GPUs in mask. */
 unsigned	alloc_mask_count(uint64_t mask);
 

@@ -10,6 +10,7 @@
 #include "common/xmalloc.h"
 #include "daemon/controller/core.h"
 #include "daemon/controller/ctx.h"
+#include "daemon/controller/job-alloc.h"
 #include "daemon/controller/job-change.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/master-port.h"
@@ -118,9 +119,7 @@ job_change_run(const struct job *j, enum job_state from, enum job_state to,
 		return (store_run_reopen(row->id));
 	if (to == JOB_RUNNING) {
 		/* Every part, one too: the run's own record of its GPUs. */
-		if ((alloc = job_alloc_text(parts, nparts)) == NULL)
-			alloc = xasprintf("%s:0x%" PRIx64,
-			    node_name(parts[0].node), parts[0].mask);
+		alloc = job_alloc_text_all(parts, nparts);
 		rc = store_run_start(row->id, row->restarts, row->start_time,
 		    job_gpus(j), alloc);
 		free(alloc);

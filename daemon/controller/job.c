@@ -11,7 +11,6 @@
 #include "common/xmalloc.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/job-strs.h"
-#include "daemon/controller/node.h"
 
 /* The strings a job keeps from its row that are its own, in a block after
  * the struct (job_str); the others, where it runs and as whom, are shared
@@ -995,22 +994,4 @@ job_set_sched_row(struct job *j, const struct store_job *r)
 	s->promotions = r->promotions;
 	s->queue_delay = r->queue_delay;
 	s->last_queue = r->last_queue;
-}
-
-char *
-job_alloc_text(const struct job_part *parts, size_t n)
-{
-	char	*s = NULL, *t;
-	size_t	 i;
-
-	if (n <= 1)
-		return (NULL);
-	for (i = 0; i < n; i++) {
-		t = xasprintf("%s%s%s:0x%" PRIx64, s != NULL ? s : "",
-		    s != NULL ? "," : "", node_name(parts[i].node),
-		    parts[i].mask);
-		free(s);
-		s = t;
-	}
-	return (s);
 }

@@ -124,9 +124,6 @@ struct job_part	*job_part(struct job *, size_t rank);
 /* Part rank of a job; one of no node and no GPUs past the job's parts (a
  * job holding no GPUs has none). */
 const struct job_part *job_part_const(const struct job *, size_t rank);
-/* The store's text for a multi-node allocation, "n1:0xf,n2:0xf" (node
- * and GPU mask per rank), or NULL for one part. A new string. */
-char		*job_alloc_text(const struct job_part *, size_t n);
 /* The rank of j's part on node n, or -1. */
 int		 job_rank_on(const struct job *, const struct node *);
 int64_t		 job_start_time(const struct job *);

@@ -35,6 +35,7 @@
 #include "daemon/controller/ctx.h"
 #include "daemon/controller/job-list.h"
 #include "daemon/controller/job-array.h"
+#include "daemon/controller/job-alloc.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"

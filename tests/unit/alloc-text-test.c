@@ -1,6 +1,7 @@
 /* alloc-text-test.c: common/alloc-text.c reads "n1:0x3,n2:0xc" part by
  * part, refuses malformed parts, and counts a mask's GPUs. */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/alloc-text.h"
@@ -23,6 +24,7 @@ main(void)
 {
 	struct alloc_part	 a;
 	const char		*pos = "n1:0x3,rack-2.n10:0xf0,n3:1";
+	char			*text;
 
 	is_int(alloc_text_next(&pos, &a), 1, "first part");
 	ok(a.node_len == 2 && memcmp(a.node, "n1", 2) == 0, "its node");
@@ -53,5 +55,22 @@ main(void)
 	ok(t_bad("n1:0x3,,n2:0x1"), "an empty part");
 	ok(t_bad("n1:0x1ffffffffffffffff"), "wider than 64 bits");
 	ok(!t_bad("n1:0x0000000000000000001"), "leading zeros are fine");
+
+	/* The writer: each part appended reads back as it was written. */
+	text = NULL;
+	alloc_text_append(&text, "n1", 0x3);
+	is_str(text, "n1:0x3", "one part");
+	alloc_text_append(&text, "rack-2.n10", UINT64_C(0xffffffffffffffff));
+	is_str(text, "n1:0x3,rack-2.n10:0xffffffffffffffff",
+	    "a second part after a comma, the mask in lower case");
+	pos = text;
+	is_int(alloc_text_next(&pos, &a), 1, "the text written reads back");
+	ok(a.node_len == 2 && memcmp(a.node, "n1", 2) == 0 && a.mask == 3,
+	    "its first part");
+	is_int(alloc_text_next(&pos, &a), 1, "and its second");
+	ok(a.node_len == 10 && a.mask == UINT64_C(0xffffffffffffffff),
+	    "as written");
+	is_int(alloc_text_next(&pos, &a), 0, "then the end");
+	free(text);
 	return (tap_done());
 }
