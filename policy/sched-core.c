@@ -1,7 +1,9 @@
 /* sched-core.c: the Tiresias core: multi-level feedback queues on attained
  * GPU-service (2D-LAS, 2D-Gittins), the FIFO and SRTF baselines, starvation
  * promotion, gang placement and preemption. The rules, and why, are in
- * docs/scheduling.md; this file keeps the structures that make them cheap.
+ * docs/scheduling.md; sched-core-int.h has the structures that make them
+ * cheap, sched-cjob.c a job's record, and this file the job table and a
+ * job's life through it (submit, start, stop, end).
  *
  * Every active job sits in one of two ordered trees: pending jobs in the
  * order a pass serves them, running jobs in priority order (the lowest last,
@@ -14,170 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "policy/otree.h"
-#include "policy/pool.h"
-#include "policy/sched-core.h"
-#include "policy/sched-group.h"
-#include "policy/sched-shape.h"
+#include "policy/sched-core-int.h"
 
-/* What a job has once it has run: its service, its GPUs while it holds
- * them, its part in a preemption, its timer (a demotion while it runs, a
- * promotion once it waits again with service). Apart from the job, as a
- * large queue is mostly jobs that never ran. Made the first time one member
- * is set (sched_core_hold), or with the job when it comes with service,
- * and kept until the job ends. */
-struct sched_chold {
-	struct sched_cjob		*job;
-	uint64_t			 attained;	/* to acct_since */
-	int64_t				 executed;	/* to acct_since */
-	int64_t				 total_executed;/* to acct_since */
-	int64_t				 first_start;	/* or SCHED_NEVER */
-	int64_t				 last_stop;
-	uint32_t			 promotions;
-	uint32_t			 preemptions;
-	struct place_alloc		*alloc;		/* nalloc */
-	int64_t				 acct_since;	/* running: last accounted */
-	int64_t				 end_key;	/* srtf: projected end */
-	int64_t				 timer;		/* or SCHED_NEVER */
-	/* Preemption bookkeeping: the job a victim makes room for, how many
-	 * victims a job still waits on, and the GPUs it was promised. */
-	struct sched_cjob		*waiter;
-	struct place_alloc		*plan;		/* nplan */
-	uint32_t			 nalloc;
-	uint32_t			 nplan;
-	uint32_t			 waiting;
-	TAILQ_ENTRY(sched_cjob)		 pentry;	/* preempting */
-	struct otree_node		 tnode;		/* timers */
-};
-
-/* Laid out for size, as a queue of 100,000 pending jobs holds 100,000 of
- * these: 64-bit members first, what never changes and jobs mostly share
- * apart (shape), and what only a job that ran has apart (hold). */
-struct sched_cjob {
-	uint64_t			 id;
-	int64_t				 submit;
-	/* What orders it within its queue beside its age, by the core's
-	 * policy: srtf's duration (ms), gittins' index while pending. */
-	union {
-		int64_t			 duration;
-		double			 gindex;
-	}				 key;
-	void				*arg;
-	const struct sched_shape	*shape;
-	struct sched_chold		*hold;		/* NULL: none yet */
-	struct otree_node		 qnode;		/* pending or running */
-	uint32_t			 reason_pass;	/* the pass that set it */
-	uint32_t			 rank;		/* sched_core_rank; 0: none */
-	uint8_t				 state;		/* sched_cjob_state */
-	uint8_t				 queue;		/* < SCHED_MAX_QUEUES */
-	uint8_t				 reason;	/* sched_reason */
-};
-TAILQ_HEAD(sched_cjobs, sched_cjob);
-
-static const struct sched_chold	sched_chold_none = {
-	.first_start = SCHED_NEVER,
-	.timer = SCHED_NEVER
-};
-
-/* What j has of a run; for a job that never ran, none: no service, never
- * started, no GPUs, no timer. */
-static const struct sched_chold *
-sched_core_held(const struct sched_cjob *j)
-{
-	return (j->hold != NULL ? j->hold : &sched_chold_none);
-}
-
-/* The same, to be set: made when first needed. */
-static struct sched_chold *
-sched_core_hold(struct sched_cjob *j)
-{
-	if (j->hold == NULL) {
-		if ((j->hold = calloc(1, sizeof *j->hold)) == NULL)
-			abort();
-		j->hold->job = j;
-		j->hold->first_start = SCHED_NEVER;
-		j->hold->last_stop = j->submit;
-		j->hold->timer = SCHED_NEVER;
-	}
-	return (j->hold);
-}
-
-/* Whether j may run on its listed nodes only. */
-static bool
-sched_core_listed(const struct sched_cjob *j)
-{
-	return (j->shape->listed);
-}
-
-/* j's array's cap, NULL for none. */
-static struct sched_group *
-sched_core_group(const struct sched_cjob *j)
-{
-	return (j->shape->group);
-}
-
-/* Whether j's array holds all its cap allows. */
-static bool
-sched_core_capped(const struct sched_cjob *j)
-{
-	const struct sched_group	*g = sched_core_group(j);
-
-	return (g != NULL && g->holding >= g->cap);
-}
-
-/* A placement that found no room in a pass, and why (sched_core_short):
- * while the cluster's generation stands (nothing was taken or freed), a
- * job asking the same finds none either, for the same reason. A queue of
- * like jobs behind GPUs that are free but short of CPUs or memory thus
- * costs one placement a pass, not one a job. */
-#define SCHED_MISSES	8
-struct sched_miss {
-	uint64_t			 generation;
-	const struct sched_cjob		*job;	/* pending all the pass */
-	enum sched_reason		 reason;
-};
-
-struct sched_core {
-	struct sched_conf	 conf;
-	unsigned		 nqueues;	/* 1 for fifo and srtf */
-	struct place_cluster	*cluster;
-	struct otree		 pending;
-	struct otree		 running;
-	struct otree		 timers;
-	struct sched_cjobs	 preempting;
-	struct sched_groups	 groups;
-	/* Preempting jobs no pending job waits for (adopted so after a
-	 * restart, or whose waiter started or left): a job that needs GPUs
-	 * takes their GPUs first rather than preempt more. */
-	size_t			 norphans;
-	uint64_t		*samples;	/* sorted, gittins */
-	double			*prefix;	/* prefix sums of samples */
-	size_t			 nsamples;
-	uint64_t		 victim_gpus;	/* running, preemptable */
-	uint64_t		 qvictim[SCHED_MAX_QUEUES];	/* by queue */
-	/* Pending jobs by size (the last bucket: that size or more), so a
-	 * pass knows when no job left could use the GPUs still free. */
-	size_t			 psize[SCHED_MAX_GPUS_PER_NODE + 1];
-	/* Passes so far, modulo 2^32: a job's reason_pass only tells
-	 * whether the last pass reached it. */
-	uint32_t		 npass;
-	uint64_t		 npromoted;	/* promotions, in all */
-	enum sched_reason	 tail_reason;	/* of jobs a pass did not reach */
-	struct sched_action	*acts;
-	size_t			 nacts, actsize;
-	struct place_alloc	*scratch;	/* room for the largest job */
-	size_t			 scratchsize;
-	struct place_alloc	*held;		/* reservations of a pass */
-	size_t			 nheld, heldsize;
-	struct sched_cjob	**victims;
-	size_t			 victimsize;
-	struct sched_miss	 miss[SCHED_MISSES];	/* this pass's */
-	size_t			 nmiss, miss_next;
-	struct sched_shapes	 shapes;
-	struct pool		 cjobs;		/* where each cjob is */
-};
-
-static void *
+void *
 sched_core_xalloc(void *p, size_t n, size_t size)
 {
 	if (n != 0 && size > SIZE_MAX / n)
@@ -186,9 +27,6 @@ sched_core_xalloc(void *p, size_t n, size_t size)
 		abort();
 	return (p);
 }
-
-#define JOB_OF(n, member) otree_entry(n, struct sched_cjob, member)
-#define HOLD_OF(n) otree_entry(n, struct sched_chold, tnode)
 
 static int
 sched_core_cmp_i64(int64_t a, int64_t b)
@@ -209,23 +47,17 @@ sched_core_cmp_tail(const struct sched_cjob *a, const struct sched_cjob *b)
 static int
 sched_core_cmp_fifo(const struct otree_node *x, const struct otree_node *y)
 {
-	return (sched_core_cmp_tail(JOB_OF(x, qnode), JOB_OF(y, qnode)));
-}
-
-static int64_t
-sched_core_remaining(const struct sched_cjob *j)
-{
-	return (j->key.duration - sched_core_held(j)->total_executed);
+	return (sched_core_cmp_tail(SCHED_CJOB_OF(x, qnode), SCHED_CJOB_OF(y, qnode)));
 }
 
 static int
 sched_core_cmp_srtf(const struct otree_node *x, const struct otree_node *y)
 {
-	const struct sched_cjob	*a = JOB_OF(x, qnode), *b = JOB_OF(y, qnode);
+	const struct sched_cjob	*a = SCHED_CJOB_OF(x, qnode), *b = SCHED_CJOB_OF(y, qnode);
 	int			 c;
 
-	c = sched_core_cmp_i64(sched_core_remaining(a),
-	    sched_core_remaining(b));
+	c = sched_core_cmp_i64(sched_cjob_remaining(a),
+	    sched_cjob_remaining(b));
 	return (c != 0 ? c : sched_core_cmp_tail(a, b));
 }
 
@@ -234,14 +66,14 @@ sched_core_cmp_srtf(const struct otree_node *x, const struct otree_node *y)
 static int
 sched_core_cmp_dlas(const struct otree_node *x, const struct otree_node *y)
 {
-	const struct sched_cjob	*a = JOB_OF(x, qnode), *b = JOB_OF(y, qnode);
+	const struct sched_cjob	*a = SCHED_CJOB_OF(x, qnode), *b = SCHED_CJOB_OF(y, qnode);
 	int64_t			 ka, kb;
 	int			 c;
 
 	if (a->queue != b->queue)
 		return (a->queue < b->queue ? -1 : 1);
-	ka = sched_core_held(a)->first_start;
-	kb = sched_core_held(b)->first_start;
+	ka = sched_cjob_held(a)->first_start;
+	kb = sched_cjob_held(b)->first_start;
 	if (ka == SCHED_NEVER)
 		ka = a->submit;
 	if (kb == SCHED_NEVER)
@@ -255,7 +87,7 @@ sched_core_cmp_dlas(const struct otree_node *x, const struct otree_node *y)
 static int
 sched_core_cmp_gittins(const struct otree_node *x, const struct otree_node *y)
 {
-	const struct sched_cjob	*a = JOB_OF(x, qnode), *b = JOB_OF(y, qnode);
+	const struct sched_cjob	*a = SCHED_CJOB_OF(x, qnode), *b = SCHED_CJOB_OF(y, qnode);
 
 	if (a->queue != b->queue)
 		return (a->queue < b->queue ? -1 : 1);
@@ -270,13 +102,13 @@ static int
 sched_core_cmp_run_queue(const struct otree_node *x,
     const struct otree_node *y)
 {
-	const struct sched_cjob	*a = JOB_OF(x, qnode), *b = JOB_OF(y, qnode);
+	const struct sched_cjob	*a = SCHED_CJOB_OF(x, qnode), *b = SCHED_CJOB_OF(y, qnode);
 	int			 c;
 
 	if (a->queue != b->queue)
 		return (a->queue < b->queue ? -1 : 1);
-	if ((c = sched_core_cmp_i64(sched_core_held(a)->first_start,
-	    sched_core_held(b)->first_start)) != 0)
+	if ((c = sched_core_cmp_i64(sched_cjob_held(a)->first_start,
+	    sched_cjob_held(b)->first_start)) != 0)
 		return (c);
 	return (sched_core_cmp_tail(a, b));
 }
@@ -287,7 +119,7 @@ static int
 sched_core_cmp_run_srtf(const struct otree_node *x,
     const struct otree_node *y)
 {
-	const struct sched_cjob	*a = JOB_OF(x, qnode), *b = JOB_OF(y, qnode);
+	const struct sched_cjob	*a = SCHED_CJOB_OF(x, qnode), *b = SCHED_CJOB_OF(y, qnode);
 	int			 c;
 
 	if ((c = sched_core_cmp_i64(a->hold->end_key, b->hold->end_key)) != 0)
@@ -298,7 +130,7 @@ sched_core_cmp_run_srtf(const struct otree_node *x,
 static int
 sched_core_cmp_timer(const struct otree_node *x, const struct otree_node *y)
 {
-	const struct sched_chold	*a = HOLD_OF(x), *b = HOLD_OF(y);
+	const struct sched_chold	*a = SCHED_CHOLD_OF(x), *b = SCHED_CHOLD_OF(y);
 	int				 c;
 
 	if ((c = sched_core_cmp_i64(a->timer, b->timer)) != 0)
@@ -374,7 +206,7 @@ sched_core_create(const struct sched_conf *conf)
 static void
 sched_core_job_free(struct sched_core *core, struct sched_cjob *j)
 {
-	struct sched_group	*g = sched_core_group(j);
+	struct sched_group	*g = sched_cjob_group(j);
 
 	if (j->hold != NULL) {
 		free(j->hold->alloc);
@@ -398,11 +230,11 @@ sched_core_free(struct sched_core *core)
 		return;
 	while ((n = otree_first(&core->pending)) != NULL) {
 		otree_remove(&core->pending, n);
-		sched_core_job_free(core, JOB_OF(n, qnode));
+		sched_core_job_free(core, SCHED_CJOB_OF(n, qnode));
 	}
 	while ((n = otree_first(&core->running)) != NULL) {
 		otree_remove(&core->running, n);
-		sched_core_job_free(core, JOB_OF(n, qnode));
+		sched_core_job_free(core, SCHED_CJOB_OF(n, qnode));
 	}
 	while ((j = TAILQ_FIRST(&core->preempting)) != NULL) {
 		TAILQ_REMOVE(&core->preempting, j, hold->pentry);
@@ -467,21 +299,6 @@ sched_gittins_index(const uint64_t *s, const double *prefix, size_t n,
 	return (done / denom);
 }
 
-/* The placement of a job: its own, else the cluster's. */
-static enum sched_placement
-sched_core_placement(const struct sched_core *core, const struct sched_cjob *j)
-{
-	return (j->shape->own_placement ?
-	    (enum sched_placement)j->shape->placement : core->conf.placement);
-}
-
-/* What j needs beside its GPUs, or NULL for nothing. */
-static const struct place_res *
-sched_core_res(const struct sched_cjob *j)
-{
-	return (j->shape->has_res ? &j->shape->res : NULL);
-}
-
 /* What p asks of its GPUs' placement: its shape, its nodes, what it
  * needs beside them. */
 static void
@@ -492,11 +309,11 @@ sched_core_want(const struct sched_cjob *p, struct place_want *w)
 	w->nnodes = p->shape->num_nodes;
 	w->any_shape = p->shape->any_shape;
 	w->sensitive = p->shape->consolidate;
-	if (sched_core_listed(p)) {
+	if (sched_cjob_listed(p)) {
 		w->nodes = p->shape->nodes;
 		w->nlisted = p->shape->nnodes;
 	}
-	w->res = sched_core_res(p);
+	w->res = sched_cjob_res(p);
 }
 
 /* Finds p's GPUs among the free ones, in its shape, on the nodes it may
@@ -507,7 +324,7 @@ sched_core_find(struct sched_core *core, const struct sched_cjob *p)
 	struct place_want	w;
 
 	sched_core_want(p, &w);
-	return (place_find_want(core->cluster, sched_core_placement(core, p),
+	return (place_find_want(core->cluster, sched_cjob_placement(core, p),
 	    &w, core->scratch));
 }
 
@@ -517,10 +334,10 @@ sched_core_find(struct sched_core *core, const struct sched_cjob *p)
 static enum sched_reason
 sched_core_short(struct sched_core *core, const struct sched_cjob *p)
 {
-	const struct place_res	*r = sched_core_res(p);
+	const struct place_res	*r = sched_cjob_res(p);
 	struct place_res	 cpus_only;
 	struct place_want	 w;
-	enum sched_placement	 how = sched_core_placement(core, p);
+	enum sched_placement	 how = sched_cjob_placement(core, p);
 
 	/* The GPUs alone first. */
 	sched_core_want(p, &w);
@@ -534,17 +351,6 @@ sched_core_short(struct sched_core *core, const struct sched_cjob *p)
 	w.res = &cpus_only;
 	return (place_find_want(core->cluster, how, &w, core->scratch) == 0 ?
 	    SCHED_REASON_CPUS : SCHED_REASON_MEMORY);
-}
-
-/* The service that places a job in a queue: GPUs x time run since its
- * last promotion (all its service until it is promoted). A promotion
- * thus gives the job a fresh quantum in Q0, as in the Tiresias simulator;
- * were its whole service kept, a promoted job would be demoted at once,
- * preempt and be preempted back in a storm. */
-static uint64_t
-sched_core_qservice(const struct sched_cjob *j)
-{
-	return ((uint64_t)sched_core_held(j)->executed * j->shape->gpus);
 }
 
 /* The queue a service level puts a job in. */
@@ -566,7 +372,7 @@ sched_core_timer_set(struct sched_core *core, struct sched_cjob *j,
 
 	if (when == SCHED_NEVER && j->hold == NULL)
 		return;
-	h = sched_core_hold(j);
+	h = sched_cjob_hold(j);
 	if (h->timer != SCHED_NEVER)
 		otree_remove(&core->timers, &h->tnode);
 	h->timer = when;
@@ -589,18 +395,18 @@ sched_core_arm_demotion(struct sched_core *core, struct sched_cjob *j)
 	 * timer the threshold is reached, not one ms short. A job adopted
 	 * with more service than its queue allows is due at once. */
 	left = 0;
-	if (sched_core_qservice(j) < core->conf.thresholds[j->queue])
+	if (sched_cjob_qservice(j) < core->conf.thresholds[j->queue])
 		left = core->conf.thresholds[j->queue] -
-		    sched_core_qservice(j);
+		    sched_cjob_qservice(j);
 	ms = (int64_t)((left + j->shape->gpus - 1) / j->shape->gpus);
-	sched_core_timer_set(core, j, sched_core_held(j)->acct_since + ms);
+	sched_core_timer_set(core, j, sched_cjob_held(j)->acct_since + ms);
 }
 
 /* Pending job that has run: when starvation promotion lifts it to Q0. */
 static void
 sched_core_arm_promotion(struct sched_core *core, struct sched_cjob *j)
 {
-	const struct sched_chold	*h = sched_core_held(j);
+	const struct sched_chold	*h = sched_cjob_held(j);
 	double				 wait;
 
 	if (core->conf.promote_knob <= 0 || j->queue == 0 ||
@@ -625,21 +431,14 @@ sched_core_gindex(struct sched_core *core, struct sched_cjob *j)
 	/* The quantum is the service left in the job's queue: discretized
 	 * Gittins asks how likely the job is to finish before demotion. */
 	if (j->queue + 1u < core->nqueues &&
-	    sched_core_qservice(j) < core->conf.thresholds[j->queue])
+	    sched_cjob_qservice(j) < core->conf.thresholds[j->queue])
 		delta = core->conf.thresholds[j->queue] -
-		    sched_core_qservice(j);
+		    sched_cjob_qservice(j);
 	j->key.gindex = sched_gittins_index(core->samples, core->prefix,
-	    core->nsamples, sched_core_held(j)->attained, delta);
+	    core->nsamples, sched_cjob_held(j)->attained, delta);
 }
 
 /* Makes j pending (its state already left running or new). */
-static unsigned
-sched_core_size_bucket(const struct sched_cjob *j)
-{
-	return (j->shape->gpus < SCHED_MAX_GPUS_PER_NODE ? j->shape->gpus :
-	    SCHED_MAX_GPUS_PER_NODE);
-}
-
 static void
 sched_core_enqueue(struct sched_core *core, struct sched_cjob *j)
 {
@@ -648,7 +447,7 @@ sched_core_enqueue(struct sched_core *core, struct sched_cjob *j)
 	j->reason_pass = core->npass;
 	sched_core_gindex(core, j);
 	otree_insert(&core->pending, &j->qnode);
-	core->psize[sched_core_size_bucket(j)]++;
+	core->psize[sched_cjob_size_bucket(j)]++;
 	sched_core_arm_promotion(core, j);
 }
 
@@ -656,7 +455,7 @@ static void
 sched_core_dequeue(struct sched_core *core, struct sched_cjob *j)
 {
 	otree_remove(&core->pending, &j->qnode);
-	core->psize[sched_core_size_bucket(j)]--;
+	core->psize[sched_cjob_size_bucket(j)]--;
 	sched_core_timer_set(core, j, SCHED_NEVER);
 }
 
@@ -694,7 +493,7 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 	    spec->total_executed != 0 || spec->first_start != SCHED_NEVER ||
 	    spec->last_stop != spec->submit || spec->promotions != 0 ||
 	    spec->preemptions != 0) {
-		h = sched_core_hold(j);
+		h = sched_cjob_hold(j);
 		h->attained = spec->attained;
 		h->executed = spec->executed;
 		h->total_executed = spec->total_executed;
@@ -703,7 +502,7 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 		h->promotions = spec->promotions;
 		h->preemptions = spec->preemptions;
 	}
-	j->queue = sched_core_queue_of(core, sched_core_qservice(j));
+	j->queue = sched_core_queue_of(core, sched_cjob_qservice(j));
 	if (core->scratchsize < spec->gpus) {
 		core->scratchsize = spec->gpus;
 		core->scratch = sched_core_xalloc(core->scratch,
@@ -730,7 +529,7 @@ sched_core_forget_victims(struct sched_core *core, struct sched_cjob *j)
 {
 	struct sched_cjob	*v;
 
-	if (sched_core_held(j)->waiting == 0)
+	if (sched_cjob_held(j)->waiting == 0)
 		return;
 	TAILQ_FOREACH(v, &core->preempting, hold->pentry) {
 		if (v->hold->waiter == j) {
@@ -746,14 +545,14 @@ static void
 sched_core_run(struct sched_core *core, struct sched_cjob *j,
     const struct place_alloc *a, size_t n, int64_t now)
 {
-	struct sched_chold	*h = sched_core_hold(j);
+	struct sched_chold	*h = sched_cjob_hold(j);
 	struct sched_group	*g;
 
 	h->alloc = sched_core_xalloc(h->alloc, n, sizeof *h->alloc);
 	memcpy(h->alloc, a, n * sizeof *a);
 	h->nalloc = (uint32_t)n;
 	place_take(core->cluster, a, n);
-	if ((g = sched_core_group(j)) != NULL)
+	if ((g = sched_cjob_group(j)) != NULL)
 		g->holding++;
 	j->state = SCHED_JOB_RUNNING;
 	j->reason = SCHED_REASON_NONE;
@@ -761,7 +560,7 @@ sched_core_run(struct sched_core *core, struct sched_cjob *j,
 	if (h->first_start == SCHED_NEVER)
 		h->first_start = now;
 	if (core->conf.policy == SCHED_SRTF)
-		h->end_key = now + sched_core_remaining(j);
+		h->end_key = now + sched_cjob_remaining(j);
 	free(h->plan);
 	h->plan = NULL;
 	h->nplan = 0;
@@ -787,7 +586,7 @@ sched_core_adopt(struct sched_core *core, const struct sched_jobspec *spec,
 	own = sched_core_xalloc(NULL, n, sizeof *own);
 	for (i = 0; i < n; i++) {
 		own[i] = a[i];
-		place_res_need(core->cluster, a[i].node, sched_core_res(j),
+		place_res_need(core->cluster, a[i].node, sched_cjob_res(j),
 		    sched_mask_count(a[i].mask), &own[i].cpus, &own[i].mem);
 	}
 	sched_core_run(core, j, own, n, now);
@@ -806,7 +605,7 @@ sched_core_adopt(struct sched_core *core, const struct sched_jobspec *spec,
 static void
 sched_core_account(struct sched_cjob *j, int64_t now)
 {
-	struct sched_chold	*h = sched_core_hold(j);
+	struct sched_chold	*h = sched_cjob_hold(j);
 	int64_t			 dt = now - h->acct_since;
 
 	if (dt <= 0)
@@ -833,11 +632,11 @@ sched_core_unrun(struct sched_core *core, struct sched_cjob *j)
 static void
 sched_core_unhold(struct sched_core *core, struct sched_cjob *j)
 {
-	struct sched_chold	*h = sched_core_hold(j);
+	struct sched_chold	*h = sched_cjob_hold(j);
 	struct sched_group	*g;
 
 	place_release(core->cluster, h->alloc, h->nalloc);
-	if ((g = sched_core_group(j)) != NULL)
+	if ((g = sched_cjob_group(j)) != NULL)
 		g->holding--;
 	free(h->alloc);
 	h->alloc = NULL;
@@ -888,9 +687,9 @@ sched_core_stopped(struct sched_core *core, struct sched_cjob *j,
 	if (j->state == SCHED_JOB_PENDING)
 		return;
 	sched_core_detach(core, j, now);
-	j->queue = sched_core_queue_of(core, sched_core_qservice(j));
+	j->queue = sched_core_queue_of(core, sched_cjob_qservice(j));
 	j->rank = 0;
-	sched_core_hold(j)->last_stop = now;
+	sched_cjob_hold(j)->last_stop = now;
 	sched_core_enqueue(core, j);
 }
 
@@ -899,7 +698,7 @@ sched_core_rekey(struct sched_core *core, struct sched_cjob *j, uint64_t id,
     void *arg)
 {
 	struct otree	*t = NULL;
-	int64_t		 timer = sched_core_held(j)->timer;
+	int64_t		 timer = sched_cjob_held(j)->timer;
 
 	if (j->state == SCHED_JOB_PENDING)
 		t = &core->pending;
@@ -923,8 +722,8 @@ sched_core_timers(struct sched_core *core, int64_t now)
 	struct sched_cjob	*j;
 
 	while ((n = otree_first(&core->timers)) != NULL) {
-		j = HOLD_OF(n)->job;
-		if (HOLD_OF(n)->timer > now)
+		j = SCHED_CHOLD_OF(n)->job;
+		if (SCHED_CHOLD_OF(n)->timer > now)
 			break;
 		sched_core_timer_set(core, j, SCHED_NEVER);
 		if (j->state == SCHED_JOB_RUNNING) {
@@ -934,7 +733,7 @@ sched_core_timers(struct sched_core *core, int64_t now)
 			if (!j->shape->no_preempt)
 				core->qvictim[j->queue] -= j->shape->gpus;
 			j->queue = sched_core_queue_of(core,
-			    sched_core_qservice(j));
+			    sched_cjob_qservice(j));
 			if (!j->shape->no_preempt)
 				core->qvictim[j->queue] += j->shape->gpus;
 			otree_insert(&core->running, &j->qnode);
@@ -957,7 +756,7 @@ sched_core_next_wakeup(const struct sched_core *core)
 {
 	struct otree_node	*n = otree_first(&core->timers);
 
-	return (n != NULL ? HOLD_OF(n)->timer : SCHED_NEVER);
+	return (n != NULL ? SCHED_CHOLD_OF(n)->timer : SCHED_NEVER);
 }
 
 static void
@@ -983,7 +782,7 @@ sched_core_outranks(const struct sched_core *core, const struct sched_cjob *p,
 {
 	switch (core->conf.policy) {
 	case SCHED_SRTF:
-		return (r->hold->end_key - now > sched_core_remaining(p));
+		return (r->hold->end_key - now > sched_cjob_remaining(p));
 	case SCHED_DLAS:
 	case SCHED_GITTINS:
 		return (r->queue > p->queue);
@@ -1079,7 +878,7 @@ sched_core_victim_plan(struct sched_core *core, struct sched_cjob *p,
 	size_t			 got;
 
 	got = sched_core_fits_with(core, p, core->victims, k, SIZE_MAX);
-	h = sched_core_hold(p);
+	h = sched_cjob_hold(p);
 	h->plan = sched_core_xalloc(h->plan, got, sizeof *h->plan);
 	memcpy(h->plan, core->scratch, got * sizeof *h->plan);
 	h->nplan = (uint32_t)got;
@@ -1099,7 +898,7 @@ sched_core_choose(struct sched_core *core, struct sched_cjob *p, int64_t now)
 	size_t			 k = 0, fit = 0;
 
 	for (n = otree_last(&core->running); n != NULL; n = otree_prev(n)) {
-		r = JOB_OF(n, qnode);
+		r = SCHED_CJOB_OF(n, qnode);
 		if (!sched_core_outranks(core, p, r, now))
 			break;
 		if (!r->shape->no_preempt) {
@@ -1136,7 +935,7 @@ sched_core_victims_for(struct sched_core *core, const struct sched_cjob *p,
 		return (sum);
 	case SCHED_SRTF:
 		while (*cursor != NULL && !sched_core_outranks(core, p,
-		    (r = JOB_OF(*cursor, qnode)), now)) {
+		    (r = SCHED_CJOB_OF(*cursor, qnode)), now)) {
 			if (!r->shape->no_preempt)
 				*passed += r->shape->gpus;
 			*cursor = otree_next(*cursor);
@@ -1170,7 +969,7 @@ sched_core_take_orphans(struct sched_core *core, struct sched_cjob *p)
 	sched_core_victim_plan(core, p, k);
 	for (i = 0; i < k; i++) {
 		core->victims[i]->hold->waiter = p;
-		sched_core_hold(p)->waiting++;
+		sched_cjob_hold(p)->waiting++;
 		core->norphans--;
 	}
 	return (k);
@@ -1181,7 +980,7 @@ sched_core_take_orphans(struct sched_core *core, struct sched_cjob *p)
 static bool
 sched_core_may_miss(const struct sched_core *core, const struct sched_cjob *p)
 {
-	return (!sched_core_listed(p) && sched_core_placement(core, p) !=
+	return (!sched_cjob_listed(p) && sched_cjob_placement(core, p) !=
 	    SCHED_PLACE_RANDOM);
 }
 
@@ -1197,7 +996,7 @@ sched_core_alike(const struct sched_core *core, const struct sched_cjob *a,
 	if (x == y)
 		return (true);
 	return (x->gpus == y->gpus && x->num_nodes == y->num_nodes &&
-	    sched_core_placement(core, a) == sched_core_placement(core, b) &&
+	    sched_cjob_placement(core, a) == sched_cjob_placement(core, b) &&
 	    x->consolidate == y->consolidate &&
 	    x->any_shape == y->any_shape && x->has_res == y->has_res &&
 	    (!x->has_res || sched_shape_res_equal(&x->res, &y->res)));
@@ -1267,7 +1066,7 @@ sched_core_pass(struct sched_core *core, int64_t now,
 	cursor = otree_first(&core->running);
 	for (n = otree_first(&core->pending); n != NULL; n = next) {
 		next = otree_next(n);
-		p = JOB_OF(n, qnode);
+		p = SCHED_CJOB_OF(n, qnode);
 		free_now = place_free_total(core->cluster);
 		victims = sched_core_victims_for(core, p, &cursor, &passed,
 		    now);
@@ -1276,13 +1075,13 @@ sched_core_pass(struct sched_core *core, int64_t now,
 		if (free_now < minsize && victims == 0 && core->norphans == 0)
 			break;
 		p->reason_pass = core->npass;
-		b = sched_core_size_bucket(p);
+		b = sched_cjob_size_bucket(p);
 		if (--left[b] == 0 && b == minsize) {
 			while (minsize < SCHED_MAX_GPUS_PER_NODE &&
 			    left[minsize] == 0)
 				minsize++;
 		}
-		if (sched_core_capped(p)) {
+		if (sched_cjob_capped(p)) {
 			/* Its array is at its throttle: whatever it was
 			 * promised goes to the next. */
 			p->reason = SCHED_REASON_GROUP_CAP;
@@ -1301,7 +1100,7 @@ sched_core_pass(struct sched_core *core, int64_t now,
 				sched_core_act(core, SCHED_ACT_START, p);
 				continue;
 			}
-			p->reason = sched_core_res(p) != NULL ?
+			p->reason = sched_cjob_res(p) != NULL ?
 			    sched_core_short(core, p) : SCHED_REASON_RESOURCES;
 			sched_core_miss(core, p, p->reason);
 		}
@@ -1311,9 +1110,9 @@ sched_core_pass(struct sched_core *core, int64_t now,
 			break;
 		}
 		/* Bound to some nodes: it waits for their GPUs. */
-		if (sched_core_listed(p))
+		if (sched_cjob_listed(p))
 			continue;
-		if (sched_core_held(p)->waiting > 0 || (core->norphans > 0 &&
+		if (sched_cjob_held(p)->waiting > 0 || (core->norphans > 0 &&
 		    sched_core_take_orphans(core, p) > 0)) {
 			/* Its victims are still stopping: hold what they
 			 * were stopped for, and ask for nothing more. */
@@ -1355,7 +1154,7 @@ sched_core_each_pending(const struct sched_core *core,
 	struct otree_node	*n;
 
 	for (n = otree_first(&core->pending); n != NULL; n = otree_next(n))
-		fn(JOB_OF(n, qnode), arg);
+		fn(SCHED_CJOB_OF(n, qnode), arg);
 }
 
 void
@@ -1365,7 +1164,7 @@ sched_core_rank(struct sched_core *core)
 	uint32_t		 k = 0;
 
 	for (n = otree_first(&core->pending); n != NULL; n = otree_next(n))
-		JOB_OF(n, qnode)->rank = ++k;
+		SCHED_CJOB_OF(n, qnode)->rank = ++k;
 }
 
 uint32_t
@@ -1398,102 +1197,4 @@ uint64_t
 sched_core_promotions(const struct sched_core *core)
 {
 	return (core->npromoted);
-}
-
-void *
-sched_cjob_arg(const struct sched_cjob *j)
-{
-	return (j->arg);
-}
-
-uint64_t
-sched_cjob_id(const struct sched_cjob *j)
-{
-	return (j->id);
-}
-
-enum sched_cjob_state
-sched_cjob_state(const struct sched_cjob *j)
-{
-	return ((enum sched_cjob_state)j->state);
-}
-
-unsigned
-sched_cjob_queue(const struct sched_cjob *j)
-{
-	return (j->queue);
-}
-
-uint64_t
-sched_cjob_attained(const struct sched_cjob *j, int64_t now)
-{
-	int64_t		since = sched_core_held(j)->acct_since;
-	uint64_t	attained = sched_core_held(j)->attained;
-
-	if (j->state == SCHED_JOB_PENDING || now <= since)
-		return (attained);
-	return (attained + (uint64_t)(now - since) * j->shape->gpus);
-}
-
-int64_t
-sched_cjob_total_executed(const struct sched_cjob *j, int64_t now)
-{
-	int64_t	since = sched_core_held(j)->acct_since;
-	int64_t	total = sched_core_held(j)->total_executed;
-
-	if (j->state == SCHED_JOB_PENDING || now <= since)
-		return (total);
-	return (total + (now - since));
-}
-
-int64_t
-sched_cjob_executed(const struct sched_cjob *j, int64_t now)
-{
-	int64_t	since = sched_core_held(j)->acct_since;
-	int64_t	executed = sched_core_held(j)->executed;
-
-	if (j->state == SCHED_JOB_PENDING || now <= since)
-		return (executed);
-	return (executed + (now - since));
-}
-
-uint32_t
-sched_cjob_promotions(const struct sched_cjob *j)
-{
-	return (sched_core_held(j)->promotions);
-}
-
-uint32_t
-sched_cjob_rank(const struct sched_cjob *j)
-{
-	return (j->rank);
-}
-
-uint32_t
-sched_cjob_preemptions(const struct sched_cjob *j)
-{
-	return (sched_core_held(j)->preemptions);
-}
-
-enum sched_reason
-sched_cjob_reason(const struct sched_core *core, const struct sched_cjob *j)
-{
-	if (j->state != SCHED_JOB_PENDING)
-		return (SCHED_REASON_NONE);
-	if (sched_core_held(j)->waiting > 0)
-		return (SCHED_REASON_PREEMPTING);
-	if (sched_core_capped(j))
-		return (SCHED_REASON_GROUP_CAP);
-	/* A pass that stopped early did not reach this job: it waits for
-	 * the reason the pass stopped for. */
-	if (j->reason_pass != core->npass)
-		return (core->tail_reason);
-	return ((enum sched_reason)j->reason);
-}
-
-const struct place_alloc *
-sched_cjob_alloc(const struct sched_cjob *j, size_t *n)
-{
-	*n = sched_core_held(j)->nalloc;
-	return (sched_core_held(j)->alloc);
 }

@@ -1,0 +1,213 @@
+/* sched-core-int.h: the scheduling core's insides, shared by the files that
+ * make it up: sched-core.c (the job table and a job's life through it) and
+ * sched-cjob.c (a job's record, and what callers read of it). Not for use
+ * outside them; callers have sched-core.h. */
+#ifndef GB_SCHED_CORE_INT_H
+#define GB_SCHED_CORE_INT_H
+
+#include <sys/queue.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "policy/otree.h"
+#include "policy/pool.h"
+#include "policy/sched-core.h"
+#include "policy/sched-group.h"
+#include "policy/sched-shape.h"
+
+/* What a job has once it has run: its service, its GPUs while it holds
+ * them, its part in a preemption, its timer (a demotion while it runs, a
+ * promotion once it waits again with service). Apart from the job, as a
+ * large queue is mostly jobs that never ran. Made the first time one member
+ * is set (sched_cjob_hold), or with the job when it comes with service,
+ * and kept until the job ends. */
+struct sched_chold {
+	struct sched_cjob		*job;
+	uint64_t			 attained;	/* to acct_since */
+	int64_t				 executed;	/* to acct_since */
+	int64_t				 total_executed;/* to acct_since */
+	int64_t				 first_start;	/* or SCHED_NEVER */
+	int64_t				 last_stop;
+	uint32_t			 promotions;
+	uint32_t			 preemptions;
+	struct place_alloc		*alloc;		/* nalloc */
+	int64_t				 acct_since;	/* running: last accounted */
+	int64_t				 end_key;	/* srtf: projected end */
+	int64_t				 timer;		/* or SCHED_NEVER */
+	/* Preemption bookkeeping: the job a victim makes room for, how many
+	 * victims a job still waits on, and the GPUs it was promised. */
+	struct sched_cjob		*waiter;
+	struct place_alloc		*plan;		/* nplan */
+	uint32_t			 nalloc;
+	uint32_t			 nplan;
+	uint32_t			 waiting;
+	TAILQ_ENTRY(sched_cjob)		 pentry;	/* preempting */
+	struct otree_node		 tnode;		/* timers */
+};
+
+/* Laid out for size, as a queue of 100,000 pending jobs holds 100,000 of
+ * these: 64-bit members first, what never changes and jobs mostly share
+ * apart (shape), and what only a job that ran has apart (hold). */
+struct sched_cjob {
+	uint64_t			 id;
+	int64_t				 submit;
+	/* What orders it within its queue beside its age, by the core's
+	 * policy: srtf's duration (ms), gittins' index while pending. */
+	union {
+		int64_t			 duration;
+		double			 gindex;
+	}				 key;
+	void				*arg;
+	const struct sched_shape	*shape;
+	struct sched_chold		*hold;		/* NULL: none yet */
+	struct otree_node		 qnode;		/* pending or running */
+	uint32_t			 reason_pass;	/* the pass that set it */
+	uint32_t			 rank;		/* sched_core_rank; 0: none */
+	uint8_t				 state;		/* sched_cjob_state */
+	uint8_t				 queue;		/* < SCHED_MAX_QUEUES */
+	uint8_t				 reason;	/* sched_reason */
+};
+TAILQ_HEAD(sched_cjobs, sched_cjob);
+
+/* A placement that found no room in a pass, and why (sched_core_short):
+ * while the cluster's generation stands (nothing was taken or freed), a
+ * job asking the same finds none either, for the same reason. A queue of
+ * like jobs behind GPUs that are free but short of CPUs or memory thus
+ * costs one placement a pass, not one a job. */
+#define SCHED_MISSES	8
+struct sched_miss {
+	uint64_t			 generation;
+	const struct sched_cjob		*job;	/* pending all the pass */
+	enum sched_reason		 reason;
+};
+
+struct sched_core {
+	struct sched_conf	 conf;
+	unsigned		 nqueues;	/* 1 for fifo and srtf */
+	struct place_cluster	*cluster;
+	struct otree		 pending;
+	struct otree		 running;
+	struct otree		 timers;
+	struct sched_cjobs	 preempting;
+	struct sched_groups	 groups;
+	/* Preempting jobs no pending job waits for (adopted so after a
+	 * restart, or whose waiter started or left): a job that needs GPUs
+	 * takes their GPUs first rather than preempt more. */
+	size_t			 norphans;
+	uint64_t		*samples;	/* sorted, gittins */
+	double			*prefix;	/* prefix sums of samples */
+	size_t			 nsamples;
+	uint64_t		 victim_gpus;	/* running, preemptable */
+	uint64_t		 qvictim[SCHED_MAX_QUEUES];	/* by queue */
+	/* Pending jobs by size (the last bucket: that size or more), so a
+	 * pass knows when no job left could use the GPUs still free. */
+	size_t			 psize[SCHED_MAX_GPUS_PER_NODE + 1];
+	/* Passes so far, modulo 2^32: a job's reason_pass only tells
+	 * whether the last pass reached it. */
+	uint32_t		 npass;
+	uint64_t		 npromoted;	/* promotions, in all */
+	enum sched_reason	 tail_reason;	/* of jobs a pass did not reach */
+	struct sched_action	*acts;
+	size_t			 nacts, actsize;
+	struct place_alloc	*scratch;	/* room for the largest job */
+	size_t			 scratchsize;
+	struct place_alloc	*held;		/* reservations of a pass */
+	size_t			 nheld, heldsize;
+	struct sched_cjob	**victims;
+	size_t			 victimsize;
+	struct sched_miss	 miss[SCHED_MISSES];	/* this pass's */
+	size_t			 nmiss, miss_next;
+	struct sched_shapes	 shapes;
+	struct pool		 cjobs;		/* where each cjob is */
+};
+
+#define SCHED_CJOB_OF(n, member) otree_entry(n, struct sched_cjob, member)
+#define SCHED_CHOLD_OF(n) otree_entry(n, struct sched_chold, tnode)
+
+/* The run record of a job that never ran: no service, never started, no
+ * GPUs, no timer. */
+extern const struct sched_chold sched_cjob_no_hold;
+
+/* realloc that aborts when memory is out, as the core does, and on an
+ * overflowing n x size. */
+void		*sched_core_xalloc(void *, size_t n, size_t size);
+
+/* j's run record, made when first needed (see sched_chold). */
+struct sched_chold *sched_cjob_hold(struct sched_cjob *);
+
+/* What j has of a run, to read: sched_cjob_no_hold for a job that never
+ * ran. The readers below are inline: a pass calls them for each pending
+ * job it looks at, and the orders for each comparison. */
+static inline const struct sched_chold *
+sched_cjob_held(const struct sched_cjob *j)
+{
+	return (j->hold != NULL ? j->hold : &sched_cjob_no_hold);
+}
+
+/* Whether j may run on its listed nodes only. */
+static inline bool
+sched_cjob_listed(const struct sched_cjob *j)
+{
+	return (j->shape->listed);
+}
+
+/* j's array's cap, NULL for none. */
+static inline struct sched_group *
+sched_cjob_group(const struct sched_cjob *j)
+{
+	return (j->shape->group);
+}
+
+/* Whether j's array holds all its cap allows. */
+static inline bool
+sched_cjob_capped(const struct sched_cjob *j)
+{
+	const struct sched_group	*g = sched_cjob_group(j);
+
+	return (g != NULL && g->holding >= g->cap);
+}
+
+/* The placement of j: its own, else the core's. */
+static inline enum sched_placement
+sched_cjob_placement(const struct sched_core *core, const struct sched_cjob *j)
+{
+	return (j->shape->own_placement ?
+	    (enum sched_placement)j->shape->placement : core->conf.placement);
+}
+
+/* What j needs beside its GPUs, or NULL for nothing. */
+static inline const struct place_res *
+sched_cjob_res(const struct sched_cjob *j)
+{
+	return (j->shape->has_res ? &j->shape->res : NULL);
+}
+
+/* srtf: the time j has left to run, by its duration. */
+static inline int64_t
+sched_cjob_remaining(const struct sched_cjob *j)
+{
+	return (j->key.duration - sched_cjob_held(j)->total_executed);
+}
+
+/* The service that places a job in a queue: GPUs x time run since its
+ * last promotion (all its service until it is promoted). A promotion
+ * thus gives the job a fresh quantum in Q0, as in the Tiresias simulator;
+ * were its whole service kept, a promoted job would be demoted at once,
+ * preempt and be preempted back in a storm. */
+static inline uint64_t
+sched_cjob_qservice(const struct sched_cjob *j)
+{
+	return ((uint64_t)sched_cjob_held(j)->executed * j->shape->gpus);
+}
+
+/* j's bucket in the core's count of pending jobs by size (psize). */
+static inline unsigned
+sched_cjob_size_bucket(const struct sched_cjob *j)
+{
+	return (j->shape->gpus < SCHED_MAX_GPUS_PER_NODE ? j->shape->gpus :
+	    SCHED_MAX_GPUS_PER_NODE);
+}
+
+#endif
