@@ -14,6 +14,7 @@
 #include "policy/otree.h"
 #include "policy/pool.h"
 #include "policy/sched-core.h"
+#include "policy/sched-gittins.h"
 #include "policy/sched-group.h"
 #include "policy/sched-shape.h"
 
@@ -96,9 +97,7 @@ struct sched_core {
 	 * restart, or whose waiter started or left): a job that needs GPUs
 	 * takes their GPUs first rather than preempt more. */
 	size_t			 norphans;
-	uint64_t		*samples;	/* sorted, gittins */
-	double			*prefix;	/* prefix sums of samples */
-	size_t			 nsamples;
+	struct sched_gittins	 gittins;	/* gittins' samples */
 	uint64_t		 victim_gpus;	/* running, preemptable */
 	uint64_t		 qvictim[SCHED_MAX_QUEUES];	/* by queue */
 	/* Pending jobs by size (the last bucket: that size or more), so a

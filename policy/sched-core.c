@@ -139,20 +139,11 @@ sched_core_cmp_timer(const struct otree_node *x, const struct otree_node *y)
 	    a->job->id > b->job->id);
 }
 
-static int
-sched_core_cmp_u64(const void *a, const void *b)
-{
-	uint64_t	x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x < y ? -1 : x > y);
-}
-
 struct sched_core *
 sched_core_create(const struct sched_conf *conf)
 {
 	struct sched_core	*core;
 	otree_cmp		 pcmp, rcmp = sched_core_cmp_run_queue;
-	size_t			 i;
 
 	if ((core = calloc(1, sizeof *core)) == NULL)
 		abort();
@@ -185,21 +176,7 @@ sched_core_create(const struct sched_conf *conf)
 	otree_init(&core->timers, sched_core_cmp_timer);
 	TAILQ_INIT(&core->preempting);
 	core->cluster = place_cluster_create(conf->seed);
-	if (conf->nsamples > 0) {
-		core->nsamples = conf->nsamples;
-		core->samples = sched_core_xalloc(NULL, conf->nsamples,
-		    sizeof *core->samples);
-		memcpy(core->samples, conf->samples,
-		    conf->nsamples * sizeof *core->samples);
-		qsort(core->samples, core->nsamples, sizeof *core->samples,
-		    sched_core_cmp_u64);
-		core->prefix = sched_core_xalloc(NULL, core->nsamples + 1,
-		    sizeof *core->prefix);
-		core->prefix[0] = 0;
-		for (i = 0; i < core->nsamples; i++)
-			core->prefix[i + 1] = core->prefix[i] +
-			    (double)core->samples[i];
-	}
+	sched_gittins_init(&core->gittins, conf->samples, conf->nsamples);
 	return (core);
 }
 
@@ -244,8 +221,7 @@ sched_core_free(struct sched_core *core)
 	sched_shapes_free(&core->shapes);
 	sched_groups_free(&core->groups);
 	pool_free(&core->cjobs);
-	free(core->samples);
-	free(core->prefix);
+	sched_gittins_free(&core->gittins);
 	free(core->acts);
 	free(core->scratch);
 	free(core->held);
@@ -257,46 +233,6 @@ struct place_cluster *
 sched_core_cluster(struct sched_core *core)
 {
 	return (core->cluster);
-}
-
-/* Binary search: the first sample above v. */
-static size_t
-sched_gittins_upper(const uint64_t *s, size_t n, uint64_t v)
-{
-	size_t	lo = 0, hi = n, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (s[mid] <= v)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return (lo);
-}
-
-double
-sched_gittins_index(const uint64_t *s, const double *prefix, size_t n,
-    uint64_t a, uint64_t delta)
-{
-	size_t	lo, hi;
-	double	done, sum, beyond, denom;
-
-	lo = sched_gittins_upper(s, n, a);
-	if (lo == n)
-		return (0);	/* older than every sample: nothing known */
-	hi = delta == 0 || a > UINT64_MAX - delta ? n :
-	    sched_gittins_upper(s, n, a + delta);
-	/* Among samples above a: those ending within delta count fully in
-	 * the probability and by their remaining service in the expectation;
-	 * the others count delta each. The common 1/|S > a| cancels. */
-	done = (double)(hi - lo);
-	sum = prefix[hi] - prefix[lo] - done * (double)a;
-	beyond = (double)(n - hi) * (double)delta;
-	denom = sum + beyond;
-	if (denom <= 0)
-		return (HUGE_VAL);
-	return (done / denom);
 }
 
 /* What p asks of its GPUs' placement: its shape, its nodes, what it
@@ -426,7 +362,7 @@ sched_core_gindex(struct sched_core *core, struct sched_cjob *j)
 {
 	uint64_t	delta = 0;
 
-	if (core->conf.policy != SCHED_GITTINS || core->nsamples == 0)
+	if (core->conf.policy != SCHED_GITTINS || core->gittins.n == 0)
 		return;
 	/* The quantum is the service left in the job's queue: discretized
 	 * Gittins asks how likely the job is to finish before demotion. */
@@ -434,8 +370,9 @@ sched_core_gindex(struct sched_core *core, struct sched_cjob *j)
 	    sched_cjob_qservice(j) < core->conf.thresholds[j->queue])
 		delta = core->conf.thresholds[j->queue] -
 		    sched_cjob_qservice(j);
-	j->key.gindex = sched_gittins_index(core->samples, core->prefix,
-	    core->nsamples, sched_cjob_held(j)->attained, delta);
+	j->key.gindex = sched_gittins_index(core->gittins.samples,
+	    core->gittins.prefix, core->gittins.n,
+	    sched_cjob_held(j)->attained, delta);
 }
 
 /* Makes j pending (its state already left running or new). */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "policy/sched-core.h"
+#include "policy/sched-gittins.h"
 #include "policy/sched-group.h"
 #include "tests/unit/tap.h"
 
