@@ -133,6 +133,17 @@ extern const struct sched_chold sched_cjob_no_hold;
  * overflowing n x size. */
 void		*sched_core_xalloc(void *, size_t n, size_t size);
 
+/* sched-core-order.c: the comparisons of the pending tree and of the
+ * running tree under policy, and of the timer tree. */
+otree_cmp	 sched_core_order_pending(enum sched_policy);
+otree_cmp	 sched_core_order_running(enum sched_policy);
+int		 sched_core_order_timers(const struct otree_node *,
+		     const struct otree_node *);
+/* Sets what orders pending j beside its age and queue, for the service it
+ * has now: gittins' index (nothing under the other policies, whose keys
+ * do not move). */
+void		 sched_core_order_key(struct sched_core *, struct sched_cjob *);
+
 /* j's run record, made when first needed (see sched_chold). */
 struct sched_chold *sched_cjob_hold(struct sched_cjob *);
 

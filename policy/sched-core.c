@@ -28,122 +28,10 @@ sched_core_xalloc(void *p, size_t n, size_t size)
 	return (p);
 }
 
-static int
-sched_core_cmp_i64(int64_t a, int64_t b)
-{
-	return (a < b ? -1 : a > b);
-}
-
-static int
-sched_core_cmp_tail(const struct sched_cjob *a, const struct sched_cjob *b)
-{
-	int	c;
-
-	if ((c = sched_core_cmp_i64(a->submit, b->submit)) != 0)
-		return (c);
-	return (a->id < b->id ? -1 : a->id > b->id);
-}
-
-static int
-sched_core_cmp_fifo(const struct otree_node *x, const struct otree_node *y)
-{
-	return (sched_core_cmp_tail(SCHED_CJOB_OF(x, qnode), SCHED_CJOB_OF(y, qnode)));
-}
-
-static int
-sched_core_cmp_srtf(const struct otree_node *x, const struct otree_node *y)
-{
-	const struct sched_cjob	*a = SCHED_CJOB_OF(x, qnode), *b = SCHED_CJOB_OF(y, qnode);
-	int			 c;
-
-	c = sched_core_cmp_i64(sched_cjob_remaining(a),
-	    sched_cjob_remaining(b));
-	return (c != 0 ? c : sched_core_cmp_tail(a, b));
-}
-
-/* 2D-LAS within a queue: by the time a job first started; a job that
- * never ran by its submit time. */
-static int
-sched_core_cmp_dlas(const struct otree_node *x, const struct otree_node *y)
-{
-	const struct sched_cjob	*a = SCHED_CJOB_OF(x, qnode), *b = SCHED_CJOB_OF(y, qnode);
-	int64_t			 ka, kb;
-	int			 c;
-
-	if (a->queue != b->queue)
-		return (a->queue < b->queue ? -1 : 1);
-	ka = sched_cjob_held(a)->first_start;
-	kb = sched_cjob_held(b)->first_start;
-	if (ka == SCHED_NEVER)
-		ka = a->submit;
-	if (kb == SCHED_NEVER)
-		kb = b->submit;
-	if ((c = sched_core_cmp_i64(ka, kb)) != 0)
-		return (c);
-	return (sched_core_cmp_tail(a, b));
-}
-
-/* 2D-Gittins within a queue: the higher index first. */
-static int
-sched_core_cmp_gittins(const struct otree_node *x, const struct otree_node *y)
-{
-	const struct sched_cjob	*a = SCHED_CJOB_OF(x, qnode), *b = SCHED_CJOB_OF(y, qnode);
-
-	if (a->queue != b->queue)
-		return (a->queue < b->queue ? -1 : 1);
-	if (a->key.gindex != b->key.gindex)
-		return (a->key.gindex > b->key.gindex ? -1 : 1);
-	return (sched_core_cmp_tail(a, b));
-}
-
-/* Running jobs, highest priority first: by queue, then the earlier start.
- * The last one is the first victim. */
-static int
-sched_core_cmp_run_queue(const struct otree_node *x,
-    const struct otree_node *y)
-{
-	const struct sched_cjob	*a = SCHED_CJOB_OF(x, qnode), *b = SCHED_CJOB_OF(y, qnode);
-	int			 c;
-
-	if (a->queue != b->queue)
-		return (a->queue < b->queue ? -1 : 1);
-	if ((c = sched_core_cmp_i64(sched_cjob_held(a)->first_start,
-	    sched_cjob_held(b)->first_start)) != 0)
-		return (c);
-	return (sched_core_cmp_tail(a, b));
-}
-
-/* srtf: the running job that ends first has the highest priority; the
- * projected end does not move while the job runs. */
-static int
-sched_core_cmp_run_srtf(const struct otree_node *x,
-    const struct otree_node *y)
-{
-	const struct sched_cjob	*a = SCHED_CJOB_OF(x, qnode), *b = SCHED_CJOB_OF(y, qnode);
-	int			 c;
-
-	if ((c = sched_core_cmp_i64(a->hold->end_key, b->hold->end_key)) != 0)
-		return (c);
-	return (sched_core_cmp_tail(a, b));
-}
-
-static int
-sched_core_cmp_timer(const struct otree_node *x, const struct otree_node *y)
-{
-	const struct sched_chold	*a = SCHED_CHOLD_OF(x), *b = SCHED_CHOLD_OF(y);
-	int				 c;
-
-	if ((c = sched_core_cmp_i64(a->timer, b->timer)) != 0)
-		return (c);
-	return (a->job->id < b->job->id ? -1 :
-	    a->job->id > b->job->id);
-}
-
 struct sched_core *
 sched_core_create(const struct sched_conf *conf)
 {
 	struct sched_core	*core;
-	otree_cmp		 pcmp, rcmp = sched_core_cmp_run_queue;
 
 	if ((core = calloc(1, sizeof *core)) == NULL)
 		abort();
@@ -151,29 +39,14 @@ sched_core_create(const struct sched_conf *conf)
 	core->conf.samples = NULL;
 	pool_init(&core->cjobs, sizeof(struct sched_cjob));
 	core->nqueues = conf->nqueues;
-	switch (conf->policy) {
-	case SCHED_SRTF:
-		pcmp = sched_core_cmp_srtf;
-		rcmp = sched_core_cmp_run_srtf;
+	/* fifo and srtf order all jobs in one queue. */
+	if (conf->policy != SCHED_DLAS && conf->policy != SCHED_GITTINS)
 		core->nqueues = 1;
-		break;
-	case SCHED_DLAS:
-		pcmp = sched_core_cmp_dlas;
-		break;
-	case SCHED_GITTINS:
-		pcmp = sched_core_cmp_gittins;
-		break;
-	case SCHED_FIFO:
-	default:
-		pcmp = sched_core_cmp_fifo;
-		core->nqueues = 1;
-		break;
-	}
 	if (core->nqueues < 1)
 		core->nqueues = 1;
-	otree_init(&core->pending, pcmp);
-	otree_init(&core->running, rcmp);
-	otree_init(&core->timers, sched_core_cmp_timer);
+	otree_init(&core->pending, sched_core_order_pending(conf->policy));
+	otree_init(&core->running, sched_core_order_running(conf->policy));
+	otree_init(&core->timers, sched_core_order_timers);
 	TAILQ_INIT(&core->preempting);
 	core->cluster = place_cluster_create(conf->seed);
 	sched_gittins_init(&core->gittins, conf->samples, conf->nsamples);
@@ -357,24 +230,6 @@ sched_core_arm_promotion(struct sched_core *core, struct sched_cjob *j)
 		sched_core_timer_set(core, j, h->last_stop + (int64_t)wait);
 }
 
-static void
-sched_core_gindex(struct sched_core *core, struct sched_cjob *j)
-{
-	uint64_t	delta = 0;
-
-	if (core->conf.policy != SCHED_GITTINS || core->gittins.n == 0)
-		return;
-	/* The quantum is the service left in the job's queue: discretized
-	 * Gittins asks how likely the job is to finish before demotion. */
-	if (j->queue + 1u < core->nqueues &&
-	    sched_cjob_qservice(j) < core->conf.thresholds[j->queue])
-		delta = core->conf.thresholds[j->queue] -
-		    sched_cjob_qservice(j);
-	j->key.gindex = sched_gittins_index(core->gittins.samples,
-	    core->gittins.prefix, core->gittins.n,
-	    sched_cjob_held(j)->attained, delta);
-}
-
 /* Makes j pending (its state already left running or new). */
 static void
 sched_core_enqueue(struct sched_core *core, struct sched_cjob *j)
@@ -382,7 +237,7 @@ sched_core_enqueue(struct sched_core *core, struct sched_cjob *j)
 	j->state = SCHED_JOB_PENDING;
 	j->reason = SCHED_REASON_RESOURCES;
 	j->reason_pass = core->npass;
-	sched_core_gindex(core, j);
+	sched_core_order_key(core, j);
 	otree_insert(&core->pending, &j->qnode);
 	core->psize[sched_cjob_size_bucket(j)]++;
 	sched_core_arm_promotion(core, j);
