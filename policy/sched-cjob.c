@@ -26,6 +26,21 @@ sched_cjob_hold(struct sched_cjob *j)
 	return (j->hold);
 }
 
+/* Counts service up to now for a job that holds GPUs. */
+void
+sched_cjob_account(struct sched_cjob *j, int64_t now)
+{
+	struct sched_chold	*h = sched_cjob_hold(j);
+	int64_t			 dt = now - h->acct_since;
+
+	if (dt <= 0)
+		return;
+	h->attained += (uint64_t)dt * j->shape->gpus;
+	h->executed += dt;
+	h->total_executed += dt;
+	h->acct_since = now;
+}
+
 void *
 sched_cjob_arg(const struct sched_cjob *j)
 {

@@ -144,8 +144,28 @@ int		 sched_core_order_timers(const struct otree_node *,
  * do not move). */
 void		 sched_core_order_key(struct sched_core *, struct sched_cjob *);
 
-/* j's run record, made when first needed (see sched_chold). */
+/* sched-core.c: moves j onto the pending tree (its state already left
+ * running, or new), and off it. */
+void		 sched_core_enqueue(struct sched_core *, struct sched_cjob *);
+void		 sched_core_dequeue(struct sched_core *, struct sched_cjob *);
+
+/* sched-core-mlfq.c: the queue a service level (sched_cjob_qservice) puts
+ * a job in; j's timer (SCHED_NEVER: none); arming a running j's demotion
+ * and a pending j's promotion, each replacing its timer; running the
+ * demotions and promotions due by now. */
+unsigned	 sched_core_mlfq_queue(const struct sched_core *, uint64_t);
+void		 sched_core_mlfq_timer(struct sched_core *, struct sched_cjob *,
+		     int64_t when);
+void		 sched_core_mlfq_demotion(struct sched_core *,
+		     struct sched_cjob *);
+void		 sched_core_mlfq_promotion(struct sched_core *,
+		     struct sched_cjob *);
+void		 sched_core_mlfq_due(struct sched_core *, int64_t now);
+
+/* sched-cjob.c: j's run record, made when first needed (see sched_chold);
+ * counting the service of a job that holds GPUs up to now. */
 struct sched_chold *sched_cjob_hold(struct sched_cjob *);
+void		 sched_cjob_account(struct sched_cjob *, int64_t now);
 
 /* What j has of a run, to read: sched_cjob_no_hold for a job that never
  * ran. The readers below are inline: a pass calls them for each pending

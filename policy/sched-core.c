@@ -12,7 +12,6 @@
  * finds what is due in O(log n) and the caller learns when to wake. */
 #include <sys/queue.h>
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -162,76 +161,8 @@ sched_core_short(struct sched_core *core, const struct sched_cjob *p)
 	    SCHED_REASON_CPUS : SCHED_REASON_MEMORY);
 }
 
-/* The queue a service level puts a job in. */
-static unsigned
-sched_core_queue_of(const struct sched_core *core, uint64_t attained)
-{
-	unsigned	q = 0;
-
-	while (q + 1 < core->nqueues && attained >= core->conf.thresholds[q])
-		q++;
-	return (q);
-}
-
-static void
-sched_core_timer_set(struct sched_core *core, struct sched_cjob *j,
-    int64_t when)
-{
-	struct sched_chold	*h;
-
-	if (when == SCHED_NEVER && j->hold == NULL)
-		return;
-	h = sched_cjob_hold(j);
-	if (h->timer != SCHED_NEVER)
-		otree_remove(&core->timers, &h->tnode);
-	h->timer = when;
-	if (when != SCHED_NEVER)
-		otree_insert(&core->timers, &h->tnode);
-}
-
-/* Running job: the moment its service reaches its queue's threshold. */
-static void
-sched_core_arm_demotion(struct sched_core *core, struct sched_cjob *j)
-{
-	uint64_t	left;
-	int64_t		ms;
-
-	if (j->queue + 1u >= core->nqueues) {
-		sched_core_timer_set(core, j, SCHED_NEVER);
-		return;
-	}
-	/* Service grows by gpus per ms: round the wait up so that at the
-	 * timer the threshold is reached, not one ms short. A job adopted
-	 * with more service than its queue allows is due at once. */
-	left = 0;
-	if (sched_cjob_qservice(j) < core->conf.thresholds[j->queue])
-		left = core->conf.thresholds[j->queue] -
-		    sched_cjob_qservice(j);
-	ms = (int64_t)((left + j->shape->gpus - 1) / j->shape->gpus);
-	sched_core_timer_set(core, j, sched_cjob_held(j)->acct_since + ms);
-}
-
-/* Pending job that has run: when starvation promotion lifts it to Q0. */
-static void
-sched_core_arm_promotion(struct sched_core *core, struct sched_cjob *j)
-{
-	const struct sched_chold	*h = sched_cjob_held(j);
-	double				 wait;
-
-	if (core->conf.promote_knob <= 0 || j->queue == 0 ||
-	    h->executed <= 0) {
-		sched_core_timer_set(core, j, SCHED_NEVER);
-		return;
-	}
-	wait = ceil(core->conf.promote_knob * (double)h->executed);
-	if (wait > 4e18)
-		sched_core_timer_set(core, j, SCHED_NEVER);
-	else
-		sched_core_timer_set(core, j, h->last_stop + (int64_t)wait);
-}
-
 /* Makes j pending (its state already left running or new). */
-static void
+void
 sched_core_enqueue(struct sched_core *core, struct sched_cjob *j)
 {
 	j->state = SCHED_JOB_PENDING;
@@ -240,15 +171,16 @@ sched_core_enqueue(struct sched_core *core, struct sched_cjob *j)
 	sched_core_order_key(core, j);
 	otree_insert(&core->pending, &j->qnode);
 	core->psize[sched_cjob_size_bucket(j)]++;
-	sched_core_arm_promotion(core, j);
+	sched_core_mlfq_promotion(core, j);
 }
 
-static void
+/* Takes j off the pending (to run, to end, or to be promoted). */
+void
 sched_core_dequeue(struct sched_core *core, struct sched_cjob *j)
 {
 	otree_remove(&core->pending, &j->qnode);
 	core->psize[sched_cjob_size_bucket(j)]--;
-	sched_core_timer_set(core, j, SCHED_NEVER);
+	sched_core_mlfq_timer(core, j, SCHED_NEVER);
 }
 
 static struct sched_cjob *
@@ -294,7 +226,7 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 		h->promotions = spec->promotions;
 		h->preemptions = spec->preemptions;
 	}
-	j->queue = sched_core_queue_of(core, sched_cjob_qservice(j));
+	j->queue = sched_core_mlfq_queue(core, sched_cjob_qservice(j));
 	if (core->scratchsize < spec->gpus) {
 		core->scratchsize = spec->gpus;
 		core->scratch = sched_core_xalloc(core->scratch,
@@ -362,7 +294,7 @@ sched_core_run(struct sched_core *core, struct sched_cjob *j,
 		core->victim_gpus += j->shape->gpus;
 		core->qvictim[j->queue] += j->shape->gpus;
 	}
-	sched_core_arm_demotion(core, j);
+	sched_core_mlfq_demotion(core, j);
 }
 
 static void	sched_core_unrun(struct sched_core *, struct sched_cjob *);
@@ -393,21 +325,6 @@ sched_core_adopt(struct sched_core *core, const struct sched_jobspec *spec,
 	return (j);
 }
 
-/* Counts service up to now for a job that holds GPUs. */
-static void
-sched_core_account(struct sched_cjob *j, int64_t now)
-{
-	struct sched_chold	*h = sched_cjob_hold(j);
-	int64_t			 dt = now - h->acct_since;
-
-	if (dt <= 0)
-		return;
-	h->attained += (uint64_t)dt * j->shape->gpus;
-	h->executed += dt;
-	h->total_executed += dt;
-	h->acct_since = now;
-}
-
 /* Takes j off the running tree (it stops being a candidate victim). */
 static void
 sched_core_unrun(struct sched_core *core, struct sched_cjob *j)
@@ -417,7 +334,7 @@ sched_core_unrun(struct sched_core *core, struct sched_cjob *j)
 		core->victim_gpus -= j->shape->gpus;
 		core->qvictim[j->queue] -= j->shape->gpus;
 	}
-	sched_core_timer_set(core, j, SCHED_NEVER);
+	sched_core_mlfq_timer(core, j, SCHED_NEVER);
 }
 
 /* Frees j's GPUs and forgets which job it made room for. */
@@ -449,12 +366,12 @@ sched_core_detach(struct sched_core *core, struct sched_cjob *j, int64_t now)
 		sched_core_forget_victims(core, j);
 		break;
 	case SCHED_JOB_RUNNING:
-		sched_core_account(j, now);
+		sched_cjob_account(j, now);
 		sched_core_unrun(core, j);
 		sched_core_unhold(core, j);
 		break;
 	case SCHED_JOB_PREEMPTING:
-		sched_core_account(j, now);
+		sched_cjob_account(j, now);
 		TAILQ_REMOVE(&core->preempting, j, hold->pentry);
 		if (j->hold->waiter == NULL)
 			core->norphans--;
@@ -479,7 +396,7 @@ sched_core_stopped(struct sched_core *core, struct sched_cjob *j,
 	if (j->state == SCHED_JOB_PENDING)
 		return;
 	sched_core_detach(core, j, now);
-	j->queue = sched_core_queue_of(core, sched_cjob_qservice(j));
+	j->queue = sched_core_mlfq_queue(core, sched_cjob_qservice(j));
 	j->rank = 0;
 	sched_cjob_hold(j)->last_stop = now;
 	sched_core_enqueue(core, j);
@@ -498,49 +415,12 @@ sched_core_rekey(struct sched_core *core, struct sched_cjob *j, uint64_t id,
 		t = &core->running;
 	if (t != NULL)
 		otree_remove(t, &j->qnode);
-	sched_core_timer_set(core, j, SCHED_NEVER);
+	sched_core_mlfq_timer(core, j, SCHED_NEVER);
 	j->id = id;
 	j->arg = arg;
 	if (t != NULL)
 		otree_insert(t, &j->qnode);
-	sched_core_timer_set(core, j, timer);
-}
-
-/* Demotions and promotions due by now. */
-static void
-sched_core_timers(struct sched_core *core, int64_t now)
-{
-	struct otree_node	*n;
-	struct sched_cjob	*j;
-
-	while ((n = otree_first(&core->timers)) != NULL) {
-		j = SCHED_CHOLD_OF(n)->job;
-		if (SCHED_CHOLD_OF(n)->timer > now)
-			break;
-		sched_core_timer_set(core, j, SCHED_NEVER);
-		if (j->state == SCHED_JOB_RUNNING) {
-			/* Demotion: new queue, new place among the running. */
-			sched_core_account(j, now);
-			otree_remove(&core->running, &j->qnode);
-			if (!j->shape->no_preempt)
-				core->qvictim[j->queue] -= j->shape->gpus;
-			j->queue = sched_core_queue_of(core,
-			    sched_cjob_qservice(j));
-			if (!j->shape->no_preempt)
-				core->qvictim[j->queue] += j->shape->gpus;
-			otree_insert(&core->running, &j->qnode);
-			sched_core_arm_demotion(core, j);
-		} else if (j->state == SCHED_JOB_PENDING) {
-			/* Promotion: back to Q0 with its counters reset. */
-			sched_core_dequeue(core, j);
-			j->queue = 0;
-			j->hold->executed = 0;
-			j->hold->last_stop = now;
-			j->hold->promotions++;
-			core->npromoted++;
-			sched_core_enqueue(core, j);
-		}
-	}
+	sched_core_mlfq_timer(core, j, timer);
 }
 
 int64_t
@@ -850,7 +730,7 @@ sched_core_pass(struct sched_core *core, int64_t now,
 	core->nmiss = 0;
 	core->npass++;
 	core->tail_reason = SCHED_REASON_RESOURCES;
-	sched_core_timers(core, now);
+	sched_core_mlfq_due(core, now);
 	memcpy(left, core->psize, sizeof left);
 	for (minsize = 1; minsize < SCHED_MAX_GPUS_PER_NODE &&
 	    left[minsize] == 0; minsize++)
