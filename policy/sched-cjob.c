@@ -7,11 +7,6 @@
 
 #include "policy/sched-core-int.h"
 
-const struct sched_chold	sched_cjob_no_hold = {
-	.first_start = SCHED_NEVER,
-	.timer = SCHED_NEVER
-};
-
 struct sched_chold *
 sched_cjob_hold(struct sched_cjob *j)
 {

@@ -72,11 +72,11 @@ struct sched_cjob {
 };
 TAILQ_HEAD(sched_cjobs, sched_cjob);
 
-/* A placement that found no room in a pass, and why (sched_core_short):
- * while the cluster's generation stands (nothing was taken or freed), a
- * job asking the same finds none either, for the same reason. A queue of
- * like jobs behind GPUs that are free but short of CPUs or memory thus
- * costs one placement a pass, not one a job. */
+/* A placement that found no room in a pass, and why
+ * (sched_core_place_short): while the cluster's generation stands
+ * (nothing was taken or freed), a job asking the same finds none either,
+ * for the same reason. A queue of like jobs behind GPUs that are free but
+ * short of CPUs or memory thus costs one placement a pass, not one a job. */
 #define SCHED_MISSES	8
 struct sched_miss {
 	uint64_t			 generation;
@@ -126,8 +126,12 @@ struct sched_core {
 #define SCHED_CHOLD_OF(n) otree_entry(n, struct sched_chold, tnode)
 
 /* The run record of a job that never ran: no service, never started, no
- * GPUs, no timer. */
-extern const struct sched_chold sched_cjob_no_hold;
+ * GPUs, no timer. A copy in each file, so that the compiler folds what is
+ * read of it (the orders read first_start of every job they compare). */
+static const struct sched_chold	sched_cjob_no_hold = {
+	.first_start = SCHED_NEVER,
+	.timer = SCHED_NEVER
+};
 
 /* realloc that aborts when memory is out, as the core does, and on an
  * overflowing n x size. */
@@ -161,6 +165,14 @@ void		 sched_core_mlfq_demotion(struct sched_core *,
 void		 sched_core_mlfq_promotion(struct sched_core *,
 		     struct sched_cjob *);
 void		 sched_core_mlfq_due(struct sched_core *, int64_t now);
+
+/* sched-core-place.c: finds p's GPUs among the free ones (their count;
+ * the placement goes to core->scratch); why p, which did not fit though
+ * enough GPUs are free, waits (up to two more placements). */
+size_t		 sched_core_place_find(struct sched_core *,
+		     const struct sched_cjob *p);
+enum sched_reason sched_core_place_short(struct sched_core *,
+		     const struct sched_cjob *p);
 
 /* sched-cjob.c: j's run record, made when first needed (see sched_chold);
  * counting the service of a job that holds GPUs up to now. */

@@ -107,60 +107,6 @@ sched_core_cluster(struct sched_core *core)
 	return (core->cluster);
 }
 
-/* What p asks of its GPUs' placement: its shape, its nodes, what it
- * needs beside them. */
-static void
-sched_core_want(const struct sched_cjob *p, struct place_want *w)
-{
-	memset(w, 0, sizeof *w);
-	w->gpus = p->shape->gpus;
-	w->nnodes = p->shape->num_nodes;
-	w->any_shape = p->shape->any_shape;
-	w->sensitive = p->shape->consolidate;
-	if (sched_cjob_listed(p)) {
-		w->nodes = p->shape->nodes;
-		w->nlisted = p->shape->nnodes;
-	}
-	w->res = sched_cjob_res(p);
-}
-
-/* Finds p's GPUs among the free ones, in its shape, on the nodes it may
- * use; the placement goes to core->scratch. */
-static size_t
-sched_core_find(struct sched_core *core, const struct sched_cjob *p)
-{
-	struct place_want	w;
-
-	sched_core_want(p, &w);
-	return (place_find_want(core->cluster, sched_cjob_placement(core, p),
-	    &w, core->scratch));
-}
-
-/* Why p, which did not fit though enough GPUs are free, waits: the GPUs
- * (their split), or the CPUs or the memory it needs beside them. Costs
- * up to two more placements, for a job with CPUs and memory to place. */
-static enum sched_reason
-sched_core_short(struct sched_core *core, const struct sched_cjob *p)
-{
-	const struct place_res	*r = sched_cjob_res(p);
-	struct place_res	 cpus_only;
-	struct place_want	 w;
-	enum sched_placement	 how = sched_cjob_placement(core, p);
-
-	/* The GPUs alone first. */
-	sched_core_want(p, &w);
-	w.res = NULL;
-	if (r == NULL || place_find_want(core->cluster, how, &w,
-	    core->scratch) == 0)
-		return (SCHED_REASON_RESOURCES);
-	cpus_only = *r;
-	cpus_only.mem_node = cpus_only.mem_gpu = 0;
-	cpus_only.mem_share = false;
-	w.res = &cpus_only;
-	return (place_find_want(core->cluster, how, &w, core->scratch) == 0 ?
-	    SCHED_REASON_CPUS : SCHED_REASON_MEMORY);
-}
-
 /* Makes j pending (its state already left running or new). */
 void
 sched_core_enqueue(struct sched_core *core, struct sched_cjob *j)
@@ -503,7 +449,7 @@ sched_core_fits_with(struct sched_core *core, struct sched_cjob *p,
 			place_release(core->cluster, victims[i]->hold->alloc,
 			    victims[i]->hold->nalloc);
 	}
-	got = sched_core_find(core, p);
+	got = sched_core_place_find(core, p);
 	for (i = 0; i < n; i++) {
 		if (i != skip)
 			place_take(core->cluster, victims[i]->hold->alloc,
@@ -765,7 +711,7 @@ sched_core_pass(struct sched_core *core, int64_t now,
 		else if (sched_core_missed(core, p, &why))
 			p->reason = why;
 		else {
-			if ((got = sched_core_find(core, p)) > 0) {
+			if ((got = sched_core_place_find(core, p)) > 0) {
 				sched_core_dequeue(core, p);
 				sched_core_run(core, p, core->scratch, got,
 				    now);
@@ -773,7 +719,8 @@ sched_core_pass(struct sched_core *core, int64_t now,
 				continue;
 			}
 			p->reason = sched_cjob_res(p) != NULL ?
-			    sched_core_short(core, p) : SCHED_REASON_RESOURCES;
+			    sched_core_place_short(core, p) :
+			    SCHED_REASON_RESOURCES;
 			sched_core_miss(core, p, p->reason);
 		}
 		if (core->conf.policy == SCHED_FIFO && core->conf.strict) {
