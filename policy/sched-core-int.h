@@ -153,6 +153,31 @@ void		 sched_core_order_key(struct sched_core *, struct sched_cjob *);
 void		 sched_core_enqueue(struct sched_core *, struct sched_cjob *);
 void		 sched_core_dequeue(struct sched_core *, struct sched_cjob *);
 
+/* sched-core.c: takes running j off the running tree (it stops being a
+ * candidate victim, its timer goes). */
+void		 sched_core_unrun(struct sched_core *, struct sched_cjob *);
+
+/* sched-core-preempt.c: whether running r may be preempted for pending
+ * p; the fewest lowest victims that make room for p, in core->victims
+ * (their count; 0: preemption cannot help); recording where p will run
+ * once the first k of core->victims have stopped (p's plan); making p wait
+ * for orphans when their GPUs and the free ones hold it (their count, its
+ * plan made); r becoming p's victim; p no longer waiting for its victims
+ * (it started or left), which become orphans. */
+bool		 sched_core_preempt_outranks(const struct sched_core *,
+		     const struct sched_cjob *p, const struct sched_cjob *r,
+		     int64_t now);
+size_t		 sched_core_preempt_choose(struct sched_core *,
+		     struct sched_cjob *p, int64_t now);
+void		 sched_core_preempt_plan(struct sched_core *,
+		     struct sched_cjob *p, size_t k);
+size_t		 sched_core_preempt_orphans(struct sched_core *,
+		     struct sched_cjob *p);
+void		 sched_core_preempt_victim(struct sched_core *,
+		     struct sched_cjob *r, struct sched_cjob *p);
+void		 sched_core_preempt_forget(struct sched_core *,
+		     struct sched_cjob *p);
+
 /* sched-core-mlfq.c: the queue a service level (sched_cjob_qservice) puts
  * a job in; j's timer (SCHED_NEVER: none); arming a running j's demotion
  * and a pending j's promotion, each replacing its timer; running the

@@ -192,24 +192,6 @@ sched_core_submit(struct sched_core *core, const struct sched_jobspec *spec,
 	return (j);
 }
 
-/* j no longer waits for victims (it started, or left): those still
- * stopping make room for whoever comes next. */
-static void
-sched_core_forget_victims(struct sched_core *core, struct sched_cjob *j)
-{
-	struct sched_cjob	*v;
-
-	if (sched_cjob_held(j)->waiting == 0)
-		return;
-	TAILQ_FOREACH(v, &core->preempting, hold->pentry) {
-		if (v->hold->waiter == j) {
-			v->hold->waiter = NULL;
-			core->norphans++;
-		}
-	}
-	j->hold->waiting = 0;
-}
-
 /* Moves a job onto its GPUs: pending (or new) to running. */
 static void
 sched_core_run(struct sched_core *core, struct sched_cjob *j,
@@ -234,7 +216,7 @@ sched_core_run(struct sched_core *core, struct sched_cjob *j,
 	free(h->plan);
 	h->plan = NULL;
 	h->nplan = 0;
-	sched_core_forget_victims(core, j);
+	sched_core_preempt_forget(core, j);
 	otree_insert(&core->running, &j->qnode);
 	if (!j->shape->no_preempt) {
 		core->victim_gpus += j->shape->gpus;
@@ -242,8 +224,6 @@ sched_core_run(struct sched_core *core, struct sched_cjob *j,
 	}
 	sched_core_mlfq_demotion(core, j);
 }
-
-static void	sched_core_unrun(struct sched_core *, struct sched_cjob *);
 
 struct sched_cjob *
 sched_core_adopt(struct sched_core *core, const struct sched_jobspec *spec,
@@ -272,7 +252,7 @@ sched_core_adopt(struct sched_core *core, const struct sched_jobspec *spec,
 }
 
 /* Takes j off the running tree (it stops being a candidate victim). */
-static void
+void
 sched_core_unrun(struct sched_core *core, struct sched_cjob *j)
 {
 	otree_remove(&core->running, &j->qnode);
@@ -309,7 +289,7 @@ sched_core_detach(struct sched_core *core, struct sched_cjob *j, int64_t now)
 	switch (j->state) {
 	case SCHED_JOB_PENDING:
 		sched_core_dequeue(core, j);
-		sched_core_forget_victims(core, j);
+		sched_core_preempt_forget(core, j);
 		break;
 	case SCHED_JOB_RUNNING:
 		sched_cjob_account(j, now);
@@ -391,25 +371,6 @@ sched_core_act(struct sched_core *core, enum sched_action_type type,
 	core->nacts++;
 }
 
-/* May running job r be preempted for pending job p? Across queues only
- * (within a queue the order decides who gets free GPUs, and preempting
- * there would thrash); under srtf, for a job with less time left. */
-static bool
-sched_core_outranks(const struct sched_core *core, const struct sched_cjob *p,
-    const struct sched_cjob *r, int64_t now)
-{
-	switch (core->conf.policy) {
-	case SCHED_SRTF:
-		return (r->hold->end_key - now > sched_cjob_remaining(p));
-	case SCHED_DLAS:
-	case SCHED_GITTINS:
-		return (r->queue > p->queue);
-	case SCHED_FIFO:
-	default:
-		return (false);
-	}
-}
-
 /* Reserves for this pass the GPUs in a that are free now, so that jobs of
  * lower priority do not take what a waiting job was promised. */
 static void
@@ -436,103 +397,6 @@ sched_core_reserve(struct sched_core *core, const struct place_alloc *a,
 	}
 }
 
-/* Would p fit if victims[0..n) (skipping skip) gave their GPUs back? On
- * success the placement is in core->scratch. */
-static size_t
-sched_core_fits_with(struct sched_core *core, struct sched_cjob *p,
-    struct sched_cjob **victims, size_t n, size_t skip)
-{
-	size_t	i, got;
-
-	for (i = 0; i < n; i++) {
-		if (i != skip)
-			place_release(core->cluster, victims[i]->hold->alloc,
-			    victims[i]->hold->nalloc);
-	}
-	got = sched_core_place_find(core, p);
-	for (i = 0; i < n; i++) {
-		if (i != skip)
-			place_take(core->cluster, victims[i]->hold->alloc,
-			    victims[i]->hold->nalloc);
-	}
-	return (got);
-}
-
-/* Appends r to core->victims (k entries so far); returns the new count. */
-static size_t
-sched_core_victim_add(struct sched_core *core, size_t k, struct sched_cjob *r)
-{
-	if (k == core->victimsize) {
-		core->victimsize = k != 0 ? k * 2 : 16;
-		core->victims = sched_core_xalloc(core->victims,
-		    core->victimsize, sizeof *core->victims);
-	}
-	core->victims[k] = r;
-	return (k + 1);
-}
-
-/* Gives back the victims p can do without, the last taken first; the k
- * victims must make room for p. Returns how many are left. */
-static size_t
-sched_core_victim_prune(struct sched_core *core, struct sched_cjob *p,
-    size_t k)
-{
-	size_t	i;
-
-	for (i = k; i-- > 0;) {
-		if (sched_core_fits_with(core, p, core->victims, k, i) == 0)
-			continue;
-		core->victims[i] = core->victims[--k];
-	}
-	return (k);
-}
-
-/* Records where p will run once the k victims have stopped. */
-static void
-sched_core_victim_plan(struct sched_core *core, struct sched_cjob *p,
-    size_t k)
-{
-	struct sched_chold	*h;
-	size_t			 got;
-
-	got = sched_core_fits_with(core, p, core->victims, k, SIZE_MAX);
-	h = sched_cjob_hold(p);
-	h->plan = sched_core_xalloc(h->plan, got, sizeof *h->plan);
-	memcpy(h->plan, core->scratch, got * sizeof *h->plan);
-	h->nplan = (uint32_t)got;
-}
-
-/* Picks the fewest lowest-priority victims that make room for p: take
- * them from the bottom until p fits, then give back any p can do without,
- * the highest first. The running tree is in priority order, so the jobs p
- * outranks are a suffix of it. Returns the
- * number of victims in core->victims (0: preemption cannot help). */
-static size_t
-sched_core_choose(struct sched_core *core, struct sched_cjob *p, int64_t now)
-{
-	struct otree_node	*n;
-	struct sched_cjob	*r;
-	uint64_t		 have = place_free_total(core->cluster);
-	size_t			 k = 0, fit = 0;
-
-	for (n = otree_last(&core->running); n != NULL; n = otree_prev(n)) {
-		r = SCHED_CJOB_OF(n, qnode);
-		if (!sched_core_outranks(core, p, r, now))
-			break;
-		if (!r->shape->no_preempt) {
-			k = sched_core_victim_add(core, k, r);
-			have += r->shape->gpus;
-			if (have >= p->shape->gpus &&
-			    (fit = sched_core_fits_with(core, p, core->victims,
-			    k, SIZE_MAX)) > 0)
-				break;
-		}
-	}
-	if (fit == 0)
-		return (0);
-	return (sched_core_victim_prune(core, p, k));
-}
-
 /* GPUs of running jobs that p outranks and that may be preempted. For the
  * queue policies a sum over the lower queues; for srtf the cursor walks the
  * running jobs (ordered by end) past those p does not outrank, and only
@@ -552,7 +416,7 @@ sched_core_victims_for(struct sched_core *core, const struct sched_cjob *p,
 			sum += core->qvictim[q];
 		return (sum);
 	case SCHED_SRTF:
-		while (*cursor != NULL && !sched_core_outranks(core, p,
+		while (*cursor != NULL && !sched_core_preempt_outranks(core, p,
 		    (r = SCHED_CJOB_OF(*cursor, qnode)), now)) {
 			if (!r->shape->no_preempt)
 				*passed += r->shape->gpus;
@@ -563,34 +427,6 @@ sched_core_victims_for(struct sched_core *core, const struct sched_cjob *p,
 	default:
 		return (0);
 	}
-}
-
-/* Makes p wait for preempting jobs no one waits for when their GPUs (with
- * the free ones) can hold it: the fewest of them. Returns how many. */
-static size_t
-sched_core_take_orphans(struct sched_core *core, struct sched_cjob *p)
-{
-	struct sched_cjob	*r;
-	uint64_t		 have = place_free_total(core->cluster);
-	size_t			 k = 0, i;
-
-	TAILQ_FOREACH(r, &core->preempting, hold->pentry) {
-		if (r->hold->waiter != NULL)
-			continue;
-		k = sched_core_victim_add(core, k, r);
-		have += r->shape->gpus;
-	}
-	if (have < p->shape->gpus ||
-	    sched_core_fits_with(core, p, core->victims, k, SIZE_MAX) == 0)
-		return (0);
-	k = sched_core_victim_prune(core, p, k);
-	sched_core_victim_plan(core, p, k);
-	for (i = 0; i < k; i++) {
-		core->victims[i]->hold->waiter = p;
-		sched_cjob_hold(p)->waiting++;
-		core->norphans--;
-	}
-	return (k);
 }
 
 /* Whether p may be answered from this pass's misses: it asks for GPUs
@@ -703,7 +539,7 @@ sched_core_pass(struct sched_core *core, int64_t now,
 			/* Its array is at its throttle: whatever it was
 			 * promised goes to the next. */
 			p->reason = SCHED_REASON_GROUP_CAP;
-			sched_core_forget_victims(core, p);
+			sched_core_preempt_forget(core, p);
 			continue;
 		}
 		if (free_now < p->shape->gpus)
@@ -732,7 +568,7 @@ sched_core_pass(struct sched_core *core, int64_t now,
 		if (sched_cjob_listed(p))
 			continue;
 		if (sched_cjob_held(p)->waiting > 0 || (core->norphans > 0 &&
-		    sched_core_take_orphans(core, p) > 0)) {
+		    sched_core_preempt_orphans(core, p) > 0)) {
 			/* Its victims are still stopping: hold what they
 			 * were stopped for, and ask for nothing more. */
 			p->reason = SCHED_REASON_PREEMPTING;
@@ -741,19 +577,14 @@ sched_core_pass(struct sched_core *core, int64_t now,
 			continue;
 		}
 		if (victims == 0 || free_now + victims < p->shape->gpus ||
-		    (k = sched_core_choose(core, p, now)) == 0)
+		    (k = sched_core_preempt_choose(core, p, now)) == 0)
 			continue;
-		sched_core_victim_plan(core, p, k);
+		sched_core_preempt_plan(core, p, k);
 		for (i = 0; i < k; i++) {
 			r = core->victims[i];
 			if (&r->qnode == cursor)
 				cursor = otree_next(cursor);
-			sched_core_unrun(core, r);
-			r->state = SCHED_JOB_PREEMPTING;
-			r->hold->preemptions++;
-			r->hold->waiter = p;
-			p->hold->waiting++;
-			TAILQ_INSERT_TAIL(&core->preempting, r, hold->pentry);
+			sched_core_preempt_victim(core, r, p);
 			sched_core_act(core, SCHED_ACT_PREEMPT, r);
 		}
 		p->reason = SCHED_REASON_PREEMPTING;
