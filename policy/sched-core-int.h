@@ -1,7 +1,14 @@
 /* sched-core-int.h: the scheduling core's insides, shared by the files that
- * make it up: sched-core.c (the job table and a job's life through it) and
- * sched-cjob.c (a job's record, and what callers read of it). Not for use
- * outside them; callers have sched-core.h. */
+ * make it up. Not for use outside them; callers have sched-core.h.
+ *   sched-core.c          the job table and a job's life through it
+ *   sched-cjob.c          a job's record, and what callers read of it
+ *   sched-core-order.c    the orders of the pending, running and timer trees
+ *   sched-core-mlfq.c     queue levels, demotion and promotion timers
+ *   sched-core-place.c    finding a job's GPUs, and why it waits
+ *   sched-core-preempt.c  victims, plans, orphans, the waiter bookkeeping
+ *   sched-core-pass.c     a pass: what starts, what is preempted
+ * sched-gittins.c (the Gittins index) and sched-shape.c, sched-group.c
+ * (what jobs ask, array caps) are modules of their own. */
 #ifndef GB_SCHED_CORE_INT_H
 #define GB_SCHED_CORE_INT_H
 
@@ -153,8 +160,11 @@ void		 sched_core_order_key(struct sched_core *, struct sched_cjob *);
 void		 sched_core_enqueue(struct sched_core *, struct sched_cjob *);
 void		 sched_core_dequeue(struct sched_core *, struct sched_cjob *);
 
-/* sched-core.c: takes running j off the running tree (it stops being a
+/* sched-core.c: moves j onto the GPUs in a (n parts), pending (or new)
+ * to running; takes running j off the running tree (it stops being a
  * candidate victim, its timer goes). */
+void		 sched_core_run(struct sched_core *, struct sched_cjob *,
+		     const struct place_alloc *a, size_t n, int64_t now);
 void		 sched_core_unrun(struct sched_core *, struct sched_cjob *);
 
 /* sched-core-preempt.c: whether running r may be preempted for pending
