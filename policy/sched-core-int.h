@@ -140,20 +140,9 @@ static const struct sched_chold	sched_cjob_no_hold = {
 	.timer = SCHED_NEVER
 };
 
-/* realloc that aborts when memory is out, as the core does, and on an
- * overflowing n x size. */
+/* sched-core.c: realloc that aborts when memory is out, as the core
+ * does, and on an overflowing n x size. */
 void		*sched_core_xalloc(void *, size_t n, size_t size);
-
-/* sched-core-order.c: the comparisons of the pending tree and of the
- * running tree under policy, and of the timer tree. */
-otree_cmp	 sched_core_order_pending(enum sched_policy);
-otree_cmp	 sched_core_order_running(enum sched_policy);
-int		 sched_core_order_timers(const struct otree_node *,
-		     const struct otree_node *);
-/* Sets what orders pending j beside its age and queue, for the service it
- * has now: gittins' index (nothing under the other policies, whose keys
- * do not move). */
-void		 sched_core_order_key(struct sched_core *, struct sched_cjob *);
 
 /* sched-core.c: moves j onto the pending tree (its state already left
  * running, or new), and off it. */
@@ -167,26 +156,21 @@ void		 sched_core_run(struct sched_core *, struct sched_cjob *,
 		     const struct place_alloc *a, size_t n, int64_t now);
 void		 sched_core_unrun(struct sched_core *, struct sched_cjob *);
 
-/* sched-core-preempt.c: whether running r may be preempted for pending
- * p; the fewest lowest victims that make room for p, in core->victims
- * (their count; 0: preemption cannot help); recording where p will run
- * once the first k of core->victims have stopped (p's plan); making p wait
- * for orphans when their GPUs and the free ones hold it (their count, its
- * plan made); r becoming p's victim; p no longer waiting for its victims
- * (it started or left), which become orphans. */
-bool		 sched_core_preempt_outranks(const struct sched_core *,
-		     const struct sched_cjob *p, const struct sched_cjob *r,
-		     int64_t now);
-size_t		 sched_core_preempt_choose(struct sched_core *,
-		     struct sched_cjob *p, int64_t now);
-void		 sched_core_preempt_plan(struct sched_core *,
-		     struct sched_cjob *p, size_t k);
-size_t		 sched_core_preempt_orphans(struct sched_core *,
-		     struct sched_cjob *p);
-void		 sched_core_preempt_victim(struct sched_core *,
-		     struct sched_cjob *r, struct sched_cjob *p);
-void		 sched_core_preempt_forget(struct sched_core *,
-		     struct sched_cjob *p);
+/* sched-cjob.c: j's run record, made when first needed (see sched_chold);
+ * counting the service of a job that holds GPUs up to now. */
+struct sched_chold *sched_cjob_hold(struct sched_cjob *);
+void		 sched_cjob_account(struct sched_cjob *, int64_t now);
+
+/* sched-core-order.c: the comparisons of the pending tree and of the
+ * running tree under policy, and of the timer tree. */
+otree_cmp	 sched_core_order_pending(enum sched_policy);
+otree_cmp	 sched_core_order_running(enum sched_policy);
+int		 sched_core_order_timers(const struct otree_node *,
+		     const struct otree_node *);
+/* Sets what orders pending j beside its age and queue, for the service it
+ * has now: gittins' index (nothing under the other policies, whose keys
+ * do not move). */
+void		 sched_core_order_key(struct sched_core *, struct sched_cjob *);
 
 /* sched-core-mlfq.c: the queue a service level (sched_cjob_qservice) puts
  * a job in; j's timer (SCHED_NEVER: none); arming a running j's demotion
@@ -209,10 +193,26 @@ size_t		 sched_core_place_find(struct sched_core *,
 enum sched_reason sched_core_place_short(struct sched_core *,
 		     const struct sched_cjob *p);
 
-/* sched-cjob.c: j's run record, made when first needed (see sched_chold);
- * counting the service of a job that holds GPUs up to now. */
-struct sched_chold *sched_cjob_hold(struct sched_cjob *);
-void		 sched_cjob_account(struct sched_cjob *, int64_t now);
+/* sched-core-preempt.c: whether running r may be preempted for pending
+ * p; the fewest lowest victims that make room for p, in core->victims
+ * (their count; 0: preemption cannot help); recording where p will run
+ * once the first k of core->victims have stopped (p's plan); making p wait
+ * for orphans when their GPUs and the free ones hold it (their count, its
+ * plan made); r becoming p's victim; p no longer waiting for its victims
+ * (it started or left), which become orphans. */
+bool		 sched_core_preempt_outranks(const struct sched_core *,
+		     const struct sched_cjob *p, const struct sched_cjob *r,
+		     int64_t now);
+size_t		 sched_core_preempt_choose(struct sched_core *,
+		     struct sched_cjob *p, int64_t now);
+void		 sched_core_preempt_plan(struct sched_core *,
+		     struct sched_cjob *p, size_t k);
+size_t		 sched_core_preempt_orphans(struct sched_core *,
+		     struct sched_cjob *p);
+void		 sched_core_preempt_victim(struct sched_core *,
+		     struct sched_cjob *r, struct sched_cjob *p);
+void		 sched_core_preempt_forget(struct sched_core *,
+		     struct sched_cjob *p);
 
 /* What j has of a run, to read: sched_cjob_no_hold for a job that never
  * ran. The readers below are inline: a pass calls them for each pending
