@@ -166,12 +166,4 @@ enum sched_reason	 sched_cjob_reason(const struct sched_core *,
 const struct place_alloc *sched_cjob_alloc(const struct sched_cjob *,
 			     size_t *n);
 
-/* The Gittins index of a job with attained service a (GPU-ms) given the
- * sorted samples and the quantum delta (GPU-ms; 0: no upper bound):
- * P(S - a <= delta | S > a) / E[min(S - a, delta) | S > a]. Exposed for
- * the tests. */
-double			 sched_gittins_index(const uint64_t *sorted,
-			     const double *prefix, size_t n, uint64_t a,
-			     uint64_t delta);
-
 #endif

@@ -1,4 +1,4 @@
-/* sched-core-test.c: the rules of the scheduling core (policy/sched-core.c)
+/* sched-core-test.c: the rules of the scheduling core (policy/sched-core*.c)
  * one at a time, on clusters of one or two nodes with explicit `now`
  * values: new jobs in Q0 and demotion at the threshold, the dlas order,
  * skipping versus strict fifo, gangs across nodes, cross-queue preemption
@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "policy/sched-core.h"
+#include "policy/sched-gittins.h"
 #include "policy/sched-group.h"
 #include "tests/unit/tap.h"
 

@@ -1,0 +1,135 @@
+/* sched-cjob.c: a job's record in the core: what it asks (its shape), where
+ * it stands (state, queue, rank, why it waits) and, once it has run, its
+ * run record (sched_chold: service, GPUs, preemption, timer), made on
+ * first need, as a large queue is mostly jobs that never ran. The readers
+ * callers use are here; the core's own are inline in sched-core-int.h. */
+#include <stdlib.h>
+
+#include "policy/sched-core-int.h"
+
+struct sched_chold *
+sched_cjob_hold(struct sched_cjob *j)
+{
+	if (j->hold == NULL) {
+		if ((j->hold = calloc(1, sizeof *j->hold)) == NULL)
+			abort();
+		j->hold->job = j;
+		j->hold->first_start = SCHED_NEVER;
+		j->hold->last_stop = j->submit;
+		j->hold->timer = SCHED_NEVER;
+	}
+	return (j->hold);
+}
+
+/* Counts service up to now for a job that holds GPUs. */
+void
+sched_cjob_account(struct sched_cjob *j, int64_t now)
+{
+	struct sched_chold	*h = sched_cjob_hold(j);
+	int64_t			 dt = now - h->acct_since;
+
+	if (dt <= 0)
+		return;
+	h->attained += (uint64_t)dt * j->shape->gpus;
+	h->executed += dt;
+	h->total_executed += dt;
+	h->acct_since = now;
+}
+
+void *
+sched_cjob_arg(const struct sched_cjob *j)
+{
+	return (j->arg);
+}
+
+uint64_t
+sched_cjob_id(const struct sched_cjob *j)
+{
+	return (j->id);
+}
+
+enum sched_cjob_state
+sched_cjob_state(const struct sched_cjob *j)
+{
+	return ((enum sched_cjob_state)j->state);
+}
+
+unsigned
+sched_cjob_queue(const struct sched_cjob *j)
+{
+	return (j->queue);
+}
+
+uint64_t
+sched_cjob_attained(const struct sched_cjob *j, int64_t now)
+{
+	int64_t		since = sched_cjob_held(j)->acct_since;
+	uint64_t	attained = sched_cjob_held(j)->attained;
+
+	if (j->state == SCHED_JOB_PENDING || now <= since)
+		return (attained);
+	return (attained + (uint64_t)(now - since) * j->shape->gpus);
+}
+
+int64_t
+sched_cjob_total_executed(const struct sched_cjob *j, int64_t now)
+{
+	int64_t	since = sched_cjob_held(j)->acct_since;
+	int64_t	total = sched_cjob_held(j)->total_executed;
+
+	if (j->state == SCHED_JOB_PENDING || now <= since)
+		return (total);
+	return (total + (now - since));
+}
+
+int64_t
+sched_cjob_executed(const struct sched_cjob *j, int64_t now)
+{
+	int64_t	since = sched_cjob_held(j)->acct_since;
+	int64_t	executed = sched_cjob_held(j)->executed;
+
+	if (j->state == SCHED_JOB_PENDING || now <= since)
+		return (executed);
+	return (executed + (now - since));
+}
+
+uint32_t
+sched_cjob_promotions(const struct sched_cjob *j)
+{
+	return (sched_cjob_held(j)->promotions);
+}
+
+uint32_t
+sched_cjob_rank(const struct sched_cjob *j)
+{
+	return (j->rank);
+}
+
+uint32_t
+sched_cjob_preemptions(const struct sched_cjob *j)
+{
+	return (sched_cjob_held(j)->preemptions);
+}
+
+enum sched_reason
+sched_cjob_reason(const struct sched_core *core, const struct sched_cjob *j)
+{
+	if (j->state != SCHED_JOB_PENDING)
+		return (SCHED_REASON_NONE);
+	if (sched_cjob_held(j)->waiting > 0)
+		return (SCHED_REASON_PREEMPTING);
+	if (sched_cjob_capped(j))
+		return (SCHED_REASON_GROUP_CAP);
+	/* A pass that stopped early did not reach this job: it waits for
+	 * the reason the pass stopped for. */
+	if (j->reason_pass != core->npass)
+		return (core->tail_reason);
+	return ((enum sched_reason)j->reason);
+}
+
+const struct place_alloc *
+sched_cjob_alloc(const struct sched_cjob *j, size_t *n)
+{
+	*n = sched_cjob_held(j)->nalloc;
+	return (sched_cjob_held(j)->alloc);
+}

@@ -1,0 +1,290 @@
+/* sched-core-int.h: the scheduling core's insides, shared by the files that
+ * make it up. Not for use outside them; callers have sched-core.h.
+ *   sched-core.c          the job table and a job's life through it
+ *   sched-cjob.c          a job's record, and what callers read of it
+ *   sched-core-order.c    the orders of the pending, running and timer trees
+ *   sched-core-mlfq.c     queue levels, demotion and promotion timers
+ *   sched-core-place.c    finding a job's GPUs, and why it waits
+ *   sched-core-preempt.c  victims, plans, orphans, the waiter bookkeeping
+ *   sched-core-pass.c     a pass: what starts, what is preempted
+ * sched-gittins.c (the Gittins index) and sched-shape.c, sched-group.c
+ * (what jobs ask, array caps) are modules of their own. */
+#ifndef GB_SCHED_CORE_INT_H
+#define GB_SCHED_CORE_INT_H
+
+#include <sys/queue.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "policy/otree.h"
+#include "policy/pool.h"
+#include "policy/sched-core.h"
+#include "policy/sched-gittins.h"
+#include "policy/sched-group.h"
+#include "policy/sched-shape.h"
+
+/* What a job has once it has run: its service, its GPUs while it holds
+ * them, its part in a preemption, its timer (a demotion while it runs, a
+ * promotion once it waits again with service). Apart from the job, as a
+ * large queue is mostly jobs that never ran. Made the first time one member
+ * is set (sched_cjob_hold), or with the job when it comes with service,
+ * and kept until the job ends. */
+struct sched_chold {
+	struct sched_cjob		*job;
+	uint64_t			 attained;	/* to acct_since */
+	int64_t				 executed;	/* to acct_since */
+	int64_t				 total_executed;/* to acct_since */
+	int64_t				 first_start;	/* or SCHED_NEVER */
+	int64_t				 last_stop;
+	uint32_t			 promotions;
+	uint32_t			 preemptions;
+	struct place_alloc		*alloc;		/* nalloc */
+	int64_t				 acct_since;	/* running: last accounted */
+	int64_t				 end_key;	/* srtf: projected end */
+	int64_t				 timer;		/* or SCHED_NEVER */
+	/* Preemption bookkeeping: the job a victim makes room for, how many
+	 * victims a job still waits on, and the GPUs it was promised. */
+	struct sched_cjob		*waiter;
+	struct place_alloc		*plan;		/* nplan */
+	uint32_t			 nalloc;
+	uint32_t			 nplan;
+	uint32_t			 waiting;
+	TAILQ_ENTRY(sched_cjob)		 pentry;	/* preempting */
+	struct otree_node		 tnode;		/* timers */
+};
+
+/* Laid out for size, as a queue of 100,000 pending jobs holds 100,000 of
+ * these: 64-bit members first, what never changes and jobs mostly share
+ * apart (shape), and what only a job that ran has apart (hold). */
+struct sched_cjob {
+	uint64_t			 id;
+	int64_t				 submit;
+	/* What orders it within its queue beside its age, by the core's
+	 * policy: srtf's duration (ms), gittins' index while pending. */
+	union {
+		int64_t			 duration;
+		double			 gindex;
+	}				 key;
+	void				*arg;
+	const struct sched_shape	*shape;
+	struct sched_chold		*hold;		/* NULL: none yet */
+	struct otree_node		 qnode;		/* pending or running */
+	uint32_t			 reason_pass;	/* the pass that set it */
+	uint32_t			 rank;		/* sched_core_rank; 0: none */
+	uint8_t				 state;		/* sched_cjob_state */
+	uint8_t				 queue;		/* < SCHED_MAX_QUEUES */
+	uint8_t				 reason;	/* sched_reason */
+};
+TAILQ_HEAD(sched_cjobs, sched_cjob);
+
+/* A placement that found no room in a pass, and why
+ * (sched_core_place_short): while the cluster's generation stands
+ * (nothing was taken or freed), a job asking the same finds none either,
+ * for the same reason. A queue of like jobs behind GPUs that are free but
+ * short of CPUs or memory thus costs one placement a pass, not one a job. */
+#define SCHED_MISSES	8
+struct sched_miss {
+	uint64_t			 generation;
+	const struct sched_cjob		*job;	/* pending all the pass */
+	enum sched_reason		 reason;
+};
+
+struct sched_core {
+	struct sched_conf	 conf;
+	unsigned		 nqueues;	/* 1 for fifo and srtf */
+	struct place_cluster	*cluster;
+	struct otree		 pending;
+	struct otree		 running;
+	struct otree		 timers;
+	struct sched_cjobs	 preempting;
+	struct sched_groups	 groups;
+	/* Preempting jobs no pending job waits for (adopted so after a
+	 * restart, or whose waiter started or left): a job that needs GPUs
+	 * takes their GPUs first rather than preempt more. */
+	size_t			 norphans;
+	struct sched_gittins	 gittins;	/* gittins' samples */
+	uint64_t		 victim_gpus;	/* running, preemptable */
+	uint64_t		 qvictim[SCHED_MAX_QUEUES];	/* by queue */
+	/* Pending jobs by size (the last bucket: that size or more), so a
+	 * pass knows when no job left could use the GPUs still free. */
+	size_t			 psize[SCHED_MAX_GPUS_PER_NODE + 1];
+	/* Passes so far, modulo 2^32: a job's reason_pass only tells
+	 * whether the last pass reached it. */
+	uint32_t		 npass;
+	uint64_t		 npromoted;	/* promotions, in all */
+	enum sched_reason	 tail_reason;	/* of jobs a pass did not reach */
+	struct sched_action	*acts;
+	size_t			 nacts, actsize;
+	struct place_alloc	*scratch;	/* room for the largest job */
+	size_t			 scratchsize;
+	struct place_alloc	*held;		/* reservations of a pass */
+	size_t			 nheld, heldsize;
+	struct sched_cjob	**victims;
+	size_t			 victimsize;
+	struct sched_miss	 miss[SCHED_MISSES];	/* this pass's */
+	size_t			 nmiss, miss_next;
+	struct sched_shapes	 shapes;
+	struct pool		 cjobs;		/* where each cjob is */
+};
+
+#define SCHED_CJOB_OF(n, member) otree_entry(n, struct sched_cjob, member)
+#define SCHED_CHOLD_OF(n) otree_entry(n, struct sched_chold, tnode)
+
+/* The run record of a job that never ran: no service, never started, no
+ * GPUs, no timer. A copy in each file, so that the compiler folds what is
+ * read of it (the orders read first_start of every job they compare). */
+static const struct sched_chold	sched_cjob_no_hold = {
+	.first_start = SCHED_NEVER,
+	.timer = SCHED_NEVER
+};
+
+/* sched-core.c: realloc that aborts when memory is out, as the core
+ * does, and on an overflowing n x size. */
+void		*sched_core_xalloc(void *, size_t n, size_t size);
+
+/* sched-core.c: moves j onto the pending tree (its state already left
+ * running, or new), and off it. */
+void		 sched_core_enqueue(struct sched_core *, struct sched_cjob *);
+void		 sched_core_dequeue(struct sched_core *, struct sched_cjob *);
+
+/* sched-core.c: moves j onto the GPUs in a (n parts), pending (or new)
+ * to running; takes running j off the running tree (it stops being a
+ * candidate victim, its timer goes). */
+void		 sched_core_run(struct sched_core *, struct sched_cjob *,
+		     const struct place_alloc *a, size_t n, int64_t now);
+void		 sched_core_unrun(struct sched_core *, struct sched_cjob *);
+
+/* sched-cjob.c: j's run record, made when first needed (see sched_chold);
+ * counting the service of a job that holds GPUs up to now. */
+struct sched_chold *sched_cjob_hold(struct sched_cjob *);
+void		 sched_cjob_account(struct sched_cjob *, int64_t now);
+
+/* sched-core-order.c: the comparisons of the pending tree and of the
+ * running tree under policy, and of the timer tree. */
+otree_cmp	 sched_core_order_pending(enum sched_policy);
+otree_cmp	 sched_core_order_running(enum sched_policy);
+int		 sched_core_order_timers(const struct otree_node *,
+		     const struct otree_node *);
+/* Sets what orders pending j beside its age and queue, for the service it
+ * has now: gittins' index (nothing under the other policies, whose keys
+ * do not move). */
+void		 sched_core_order_key(struct sched_core *, struct sched_cjob *);
+
+/* sched-core-mlfq.c: the queue a service level (sched_cjob_qservice) puts
+ * a job in; j's timer (SCHED_NEVER: none); arming a running j's demotion
+ * and a pending j's promotion, each replacing its timer; running the
+ * demotions and promotions due by now. */
+unsigned	 sched_core_mlfq_queue(const struct sched_core *, uint64_t);
+void		 sched_core_mlfq_timer(struct sched_core *, struct sched_cjob *,
+		     int64_t when);
+void		 sched_core_mlfq_demotion(struct sched_core *,
+		     struct sched_cjob *);
+void		 sched_core_mlfq_promotion(struct sched_core *,
+		     struct sched_cjob *);
+void		 sched_core_mlfq_due(struct sched_core *, int64_t now);
+
+/* sched-core-place.c: finds p's GPUs among the free ones (their count;
+ * the placement goes to core->scratch); why p, which did not fit though
+ * enough GPUs are free, waits (up to two more placements). */
+size_t		 sched_core_place_find(struct sched_core *,
+		     const struct sched_cjob *p);
+enum sched_reason sched_core_place_short(struct sched_core *,
+		     const struct sched_cjob *p);
+
+/* sched-core-preempt.c: whether running r may be preempted for pending
+ * p; the fewest lowest victims that make room for p, in core->victims
+ * (their count; 0: preemption cannot help); recording where p will run
+ * once the first k of core->victims have stopped (p's plan); making p wait
+ * for orphans when their GPUs and the free ones hold it (their count, its
+ * plan made); r becoming p's victim; p no longer waiting for its victims
+ * (it started or left), which become orphans. */
+bool		 sched_core_preempt_outranks(const struct sched_core *,
+		     const struct sched_cjob *p, const struct sched_cjob *r,
+		     int64_t now);
+size_t		 sched_core_preempt_choose(struct sched_core *,
+		     struct sched_cjob *p, int64_t now);
+void		 sched_core_preempt_plan(struct sched_core *,
+		     struct sched_cjob *p, size_t k);
+size_t		 sched_core_preempt_orphans(struct sched_core *,
+		     struct sched_cjob *p);
+void		 sched_core_preempt_victim(struct sched_core *,
+		     struct sched_cjob *r, struct sched_cjob *p);
+void		 sched_core_preempt_forget(struct sched_core *,
+		     struct sched_cjob *p);
+
+/* What j has of a run, to read: sched_cjob_no_hold for a job that never
+ * ran. The readers below are inline: a pass calls them for each pending
+ * job it looks at, and the orders for each comparison. */
+static inline const struct sched_chold *
+sched_cjob_held(const struct sched_cjob *j)
+{
+	return (j->hold != NULL ? j->hold : &sched_cjob_no_hold);
+}
+
+/* Whether j may run on its listed nodes only. */
+static inline bool
+sched_cjob_listed(const struct sched_cjob *j)
+{
+	return (j->shape->listed);
+}
+
+/* j's array's cap, NULL for none. */
+static inline struct sched_group *
+sched_cjob_group(const struct sched_cjob *j)
+{
+	return (j->shape->group);
+}
+
+/* Whether j's array holds all its cap allows. */
+static inline bool
+sched_cjob_capped(const struct sched_cjob *j)
+{
+	const struct sched_group	*g = sched_cjob_group(j);
+
+	return (g != NULL && g->holding >= g->cap);
+}
+
+/* The placement of j: its own, else the core's. */
+static inline enum sched_placement
+sched_cjob_placement(const struct sched_core *core, const struct sched_cjob *j)
+{
+	return (j->shape->own_placement ?
+	    (enum sched_placement)j->shape->placement : core->conf.placement);
+}
+
+/* What j needs beside its GPUs, or NULL for nothing. */
+static inline const struct place_res *
+sched_cjob_res(const struct sched_cjob *j)
+{
+	return (j->shape->has_res ? &j->shape->res : NULL);
+}
+
+/* srtf: the time j has left to run, by its duration. */
+static inline int64_t
+sched_cjob_remaining(const struct sched_cjob *j)
+{
+	return (j->key.duration - sched_cjob_held(j)->total_executed);
+}
+
+/* The service that places a job in a queue: GPUs x time run since its
+ * last promotion (all its service until it is promoted). A promotion
+ * thus gives the job a fresh quantum in Q0, as in the Tiresias simulator;
+ * were its whole service kept, a promoted job would be demoted at once,
+ * preempt and be preempted back in a storm. */
+static inline uint64_t
+sched_cjob_qservice(const struct sched_cjob *j)
+{
+	return ((uint64_t)sched_cjob_held(j)->executed * j->shape->gpus);
+}
+
+/* j's bucket in the core's count of pending jobs by size (psize). */
+static inline unsigned
+sched_cjob_size_bucket(const struct sched_cjob *j)
+{
+	return (j->shape->gpus < SCHED_MAX_GPUS_PER_NODE ? j->shape->gpus :
+	    SCHED_MAX_GPUS_PER_NODE);
+}
+
+#endif

@@ -1,0 +1,256 @@
+/* sched-core-pass.c: a pass. Runs the due demotions and promotions, then
+ * walks the pending jobs once in the order they are served: starts each
+ * that fits (gang: all its GPUs at once, or it is skipped), and for one
+ * that does not, preempts lower-priority jobs whose GPUs would make room
+ * (sched-core-preempt.c), reserving for the rest of the pass what it was
+ * promised. The walk stops as soon as neither the free GPUs nor any job
+ * it could preempt can serve the jobs left, so a job that cannot start
+ * costs O(1); a memo of placements that found no room answers like jobs
+ * without placing them again. */
+#include <sys/queue.h>
+
+#include <string.h>
+
+#include "policy/sched-core-int.h"
+
+/* Appends an action to this pass's. */
+static void
+sched_core_pass_act(struct sched_core *core, enum sched_action_type type,
+    struct sched_cjob *j)
+{
+	if (core->nacts == core->actsize) {
+		core->actsize = core->actsize != 0 ? core->actsize * 2 : 64;
+		core->acts = sched_core_xalloc(core->acts, core->actsize,
+		    sizeof *core->acts);
+	}
+	core->acts[core->nacts].type = type;
+	core->acts[core->nacts].job = j;
+	core->nacts++;
+}
+
+/* Reserves for this pass the GPUs in a that are free now, so that jobs of
+ * lower priority do not take what a waiting job was promised. */
+static void
+sched_core_pass_reserve(struct sched_core *core, const struct place_alloc *a,
+    size_t n)
+{
+	size_t		i;
+	uint64_t	m;
+
+	for (i = 0; i < n; i++) {
+		m = a[i].mask & place_node_free_mask(core->cluster, a[i].node);
+		if (m == 0)
+			continue;
+		if (core->nheld == core->heldsize) {
+			core->heldsize = core->heldsize != 0 ?
+			    core->heldsize * 2 : 16;
+			core->held = sched_core_xalloc(core->held,
+			    core->heldsize, sizeof *core->held);
+		}
+		core->held[core->nheld].node = a[i].node;
+		core->held[core->nheld].mask = m;
+		place_take(core->cluster, &core->held[core->nheld], 1);
+		core->nheld++;
+	}
+}
+
+/* GPUs of running jobs that p outranks and that may be preempted. For the
+ * queue policies a sum over the lower queues; for srtf the cursor walks the
+ * running jobs (ordered by end) past those p does not outrank, and only
+ * forward, since each pending job after p has at least p's remaining time. */
+static uint64_t
+sched_core_pass_victims(struct sched_core *core, const struct sched_cjob *p,
+    struct otree_node **cursor, uint64_t *passed, int64_t now)
+{
+	struct sched_cjob	*r;
+	uint64_t		 sum = 0;
+	unsigned		 q;
+
+	switch (core->conf.policy) {
+	case SCHED_DLAS:
+	case SCHED_GITTINS:
+		for (q = p->queue + 1; q < core->nqueues; q++)
+			sum += core->qvictim[q];
+		return (sum);
+	case SCHED_SRTF:
+		while (*cursor != NULL && !sched_core_preempt_outranks(core, p,
+		    (r = SCHED_CJOB_OF(*cursor, qnode)), now)) {
+			if (!r->shape->no_preempt)
+				*passed += r->shape->gpus;
+			*cursor = otree_next(*cursor);
+		}
+		return (core->victim_gpus - *passed);
+	case SCHED_FIFO:
+	default:
+		return (0);
+	}
+}
+
+/* Whether p may be answered from this pass's misses: it asks for GPUs
+ * anywhere (no node list) and its placement draws no random number. */
+static bool
+sched_core_pass_may_miss(const struct sched_core *core,
+    const struct sched_cjob *p)
+{
+	return (!sched_cjob_listed(p) && sched_cjob_placement(core, p) !=
+	    SCHED_PLACE_RANDOM);
+}
+
+/* Whether jobs a and b ask the same of the cluster: as many GPUs, in the
+ * same shape and placement, with the same CPUs and memory beside them. */
+static bool
+sched_core_pass_alike(const struct sched_core *core,
+    const struct sched_cjob *a, const struct sched_cjob *b)
+{
+	const struct sched_shape	*x = a->shape, *y = b->shape;
+
+	/* Jobs asking the same mostly share one shape. */
+	if (x == y)
+		return (true);
+	return (x->gpus == y->gpus && x->num_nodes == y->num_nodes &&
+	    sched_cjob_placement(core, a) == sched_cjob_placement(core, b) &&
+	    x->consolidate == y->consolidate &&
+	    x->any_shape == y->any_shape && x->has_res == y->has_res &&
+	    (!x->has_res || sched_shape_res_equal(&x->res, &y->res)));
+}
+
+/* This pass's reason for a job like p that found no room, if there is
+ * one still standing: *why gets it. */
+static bool
+sched_core_pass_missed(struct sched_core *core, const struct sched_cjob *p,
+    enum sched_reason *why)
+{
+	uint64_t	gen = place_generation(core->cluster);
+	size_t		i;
+
+	if (!sched_core_pass_may_miss(core, p))
+		return (false);
+	for (i = 0; i < core->nmiss; i++) {
+		if (core->miss[i].generation == gen &&
+		    sched_core_pass_alike(core, core->miss[i].job, p)) {
+			*why = core->miss[i].reason;
+			return (true);
+		}
+	}
+	return (false);
+}
+
+/* Notes that p found no room, and why. */
+static void
+sched_core_pass_miss(struct sched_core *core, const struct sched_cjob *p,
+    enum sched_reason why)
+{
+	struct sched_miss	*m;
+
+	if (!sched_core_pass_may_miss(core, p))
+		return;
+	if (core->nmiss < SCHED_MISSES)
+		m = &core->miss[core->nmiss++];
+	else
+		m = &core->miss[core->miss_next++ % SCHED_MISSES];
+	m->generation = place_generation(core->cluster);
+	m->job = p;
+	m->reason = why;
+}
+
+size_t
+sched_core_pass(struct sched_core *core, int64_t now,
+    const struct sched_action **acts)
+{
+	struct otree_node	*n, *next, *cursor;
+	struct sched_cjob	*p, *r;
+	uint64_t		 passed = 0, free_now, victims;
+	size_t			 left[SCHED_MAX_GPUS_PER_NODE + 1];
+	size_t			 got, k, i;
+	unsigned		 minsize, b;
+	enum sched_reason	 why;
+
+	core->nacts = 0;
+	core->nheld = 0;
+	core->nmiss = 0;
+	core->npass++;
+	core->tail_reason = SCHED_REASON_RESOURCES;
+	sched_core_mlfq_due(core, now);
+	memcpy(left, core->psize, sizeof left);
+	for (minsize = 1; minsize < SCHED_MAX_GPUS_PER_NODE &&
+	    left[minsize] == 0; minsize++)
+		;
+	cursor = otree_first(&core->running);
+	for (n = otree_first(&core->pending); n != NULL; n = next) {
+		next = otree_next(n);
+		p = SCHED_CJOB_OF(n, qnode);
+		free_now = place_free_total(core->cluster);
+		victims = sched_core_pass_victims(core, p, &cursor, &passed,
+		    now);
+		/* Neither the free GPUs nor any job p outranks can serve p or
+		 * anything behind it (they rank lower still): stop here. */
+		if (free_now < minsize && victims == 0 && core->norphans == 0)
+			break;
+		p->reason_pass = core->npass;
+		b = sched_cjob_size_bucket(p);
+		if (--left[b] == 0 && b == minsize) {
+			while (minsize < SCHED_MAX_GPUS_PER_NODE &&
+			    left[minsize] == 0)
+				minsize++;
+		}
+		if (sched_cjob_capped(p)) {
+			/* Its array is at its throttle: whatever it was
+			 * promised goes to the next. */
+			p->reason = SCHED_REASON_GROUP_CAP;
+			sched_core_preempt_forget(core, p);
+			continue;
+		}
+		if (free_now < p->shape->gpus)
+			p->reason = SCHED_REASON_RESOURCES;
+		else if (sched_core_pass_missed(core, p, &why))
+			p->reason = why;
+		else {
+			if ((got = sched_core_place_find(core, p)) > 0) {
+				sched_core_dequeue(core, p);
+				sched_core_run(core, p, core->scratch, got,
+				    now);
+				sched_core_pass_act(core, SCHED_ACT_START, p);
+				continue;
+			}
+			p->reason = sched_cjob_res(p) != NULL ?
+			    sched_core_place_short(core, p) :
+			    SCHED_REASON_RESOURCES;
+			sched_core_pass_miss(core, p, p->reason);
+		}
+		if (core->conf.policy == SCHED_FIFO && core->conf.strict) {
+			/* Strict order: the rest wait behind p. */
+			core->tail_reason = SCHED_REASON_PRIORITY;
+			break;
+		}
+		/* Bound to some nodes: it waits for their GPUs. */
+		if (sched_cjob_listed(p))
+			continue;
+		if (sched_cjob_held(p)->waiting > 0 || (core->norphans > 0 &&
+		    sched_core_preempt_orphans(core, p) > 0)) {
+			/* Its victims are still stopping: hold what they
+			 * were stopped for, and ask for nothing more. */
+			p->reason = SCHED_REASON_PREEMPTING;
+			sched_core_pass_reserve(core, p->hold->plan,
+			    p->hold->nplan);
+			continue;
+		}
+		if (victims == 0 || free_now + victims < p->shape->gpus ||
+		    (k = sched_core_preempt_choose(core, p, now)) == 0)
+			continue;
+		sched_core_preempt_plan(core, p, k);
+		for (i = 0; i < k; i++) {
+			r = core->victims[i];
+			if (&r->qnode == cursor)
+				cursor = otree_next(cursor);
+			sched_core_preempt_victim(core, r, p);
+			sched_core_pass_act(core, SCHED_ACT_PREEMPT, r);
+		}
+		p->reason = SCHED_REASON_PREEMPTING;
+		sched_core_pass_reserve(core, p->hold->plan, p->hold->nplan);
+	}
+	for (i = 0; i < core->nheld; i++)
+		place_release(core->cluster, &core->held[i], 1);
+	core->nheld = 0;
+	*acts = core->acts;
+	return (core->nacts);
+}

@@ -1,0 +1,191 @@
+/* sched-core-preempt.c: preemption. Who may preempt whom (across queues
+ * only; under srtf, a job with less time left), the fewest lowest victims
+ * that make room for a pending job and where it will run once they have
+ * stopped, and the bookkeeping while they stop: each victim knows the job
+ * it makes room for (its waiter), each waiter how many victims it waits
+ * on. A preempting job no one waits for (its waiter started or left, or it
+ * was adopted preempting) is an orphan: the next job that needs GPUs
+ * takes its GPUs first rather than preempt more. */
+#include <sys/queue.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy/sched-core-int.h"
+
+/* May running job r be preempted for pending job p? Across queues only
+ * (within a queue the order decides who gets free GPUs, and preempting
+ * there would thrash); under srtf, for a job with less time left. */
+bool
+sched_core_preempt_outranks(const struct sched_core *core,
+    const struct sched_cjob *p, const struct sched_cjob *r, int64_t now)
+{
+	switch (core->conf.policy) {
+	case SCHED_SRTF:
+		return (r->hold->end_key - now > sched_cjob_remaining(p));
+	case SCHED_DLAS:
+	case SCHED_GITTINS:
+		return (r->queue > p->queue);
+	case SCHED_FIFO:
+	default:
+		return (false);
+	}
+}
+
+/* Would p fit if victims[0..n) (skipping skip) gave their GPUs back? On
+ * success the placement is in core->scratch. */
+static size_t
+sched_core_preempt_fits(struct sched_core *core, struct sched_cjob *p,
+    struct sched_cjob **victims, size_t n, size_t skip)
+{
+	size_t	i, got;
+
+	for (i = 0; i < n; i++) {
+		if (i != skip)
+			place_release(core->cluster, victims[i]->hold->alloc,
+			    victims[i]->hold->nalloc);
+	}
+	got = sched_core_place_find(core, p);
+	for (i = 0; i < n; i++) {
+		if (i != skip)
+			place_take(core->cluster, victims[i]->hold->alloc,
+			    victims[i]->hold->nalloc);
+	}
+	return (got);
+}
+
+/* Appends r to core->victims (k entries so far); returns the new count. */
+static size_t
+sched_core_preempt_add(struct sched_core *core, size_t k, struct sched_cjob *r)
+{
+	if (k == core->victimsize) {
+		core->victimsize = k != 0 ? k * 2 : 16;
+		core->victims = sched_core_xalloc(core->victims,
+		    core->victimsize, sizeof *core->victims);
+	}
+	core->victims[k] = r;
+	return (k + 1);
+}
+
+/* Gives back the victims p can do without, the last taken first; the k
+ * victims must make room for p. Returns how many are left. */
+static size_t
+sched_core_preempt_prune(struct sched_core *core, struct sched_cjob *p,
+    size_t k)
+{
+	size_t	i;
+
+	for (i = k; i-- > 0;) {
+		if (sched_core_preempt_fits(core, p, core->victims, k, i) == 0)
+			continue;
+		core->victims[i] = core->victims[--k];
+	}
+	return (k);
+}
+
+/* Records where p will run once the k victims have stopped. */
+void
+sched_core_preempt_plan(struct sched_core *core, struct sched_cjob *p,
+    size_t k)
+{
+	struct sched_chold	*h;
+	size_t			 got;
+
+	got = sched_core_preempt_fits(core, p, core->victims, k, SIZE_MAX);
+	h = sched_cjob_hold(p);
+	h->plan = sched_core_xalloc(h->plan, got, sizeof *h->plan);
+	memcpy(h->plan, core->scratch, got * sizeof *h->plan);
+	h->nplan = (uint32_t)got;
+}
+
+/* Picks the fewest lowest-priority victims that make room for p: take
+ * them from the bottom until p fits, then give back any p can do without,
+ * the highest first. The running tree is in priority order, so the jobs p
+ * outranks are a suffix of it. Returns the number of victims in
+ * core->victims (0: preemption cannot help). */
+size_t
+sched_core_preempt_choose(struct sched_core *core, struct sched_cjob *p,
+    int64_t now)
+{
+	struct otree_node	*n;
+	struct sched_cjob	*r;
+	uint64_t		 have = place_free_total(core->cluster);
+	size_t			 k = 0, fit = 0;
+
+	for (n = otree_last(&core->running); n != NULL; n = otree_prev(n)) {
+		r = SCHED_CJOB_OF(n, qnode);
+		if (!sched_core_preempt_outranks(core, p, r, now))
+			break;
+		if (!r->shape->no_preempt) {
+			k = sched_core_preempt_add(core, k, r);
+			have += r->shape->gpus;
+			if (have >= p->shape->gpus &&
+			    (fit = sched_core_preempt_fits(core, p,
+			    core->victims, k, SIZE_MAX)) > 0)
+				break;
+		}
+	}
+	if (fit == 0)
+		return (0);
+	return (sched_core_preempt_prune(core, p, k));
+}
+
+/* Makes p wait for preempting jobs no one waits for when their GPUs (with
+ * the free ones) can hold it: the fewest of them. Returns how many. */
+size_t
+sched_core_preempt_orphans(struct sched_core *core, struct sched_cjob *p)
+{
+	struct sched_cjob	*r;
+	uint64_t		 have = place_free_total(core->cluster);
+	size_t			 k = 0, i;
+
+	TAILQ_FOREACH(r, &core->preempting, hold->pentry) {
+		if (r->hold->waiter != NULL)
+			continue;
+		k = sched_core_preempt_add(core, k, r);
+		have += r->shape->gpus;
+	}
+	if (have < p->shape->gpus ||
+	    sched_core_preempt_fits(core, p, core->victims, k, SIZE_MAX) == 0)
+		return (0);
+	k = sched_core_preempt_prune(core, p, k);
+	sched_core_preempt_plan(core, p, k);
+	for (i = 0; i < k; i++) {
+		core->victims[i]->hold->waiter = p;
+		sched_cjob_hold(p)->waiting++;
+		core->norphans--;
+	}
+	return (k);
+}
+
+/* r, running, becomes p's victim: no longer a candidate victim, it
+ * preempts (a preemption more), and p waits for it to stop. */
+void
+sched_core_preempt_victim(struct sched_core *core, struct sched_cjob *r,
+    struct sched_cjob *p)
+{
+	sched_core_unrun(core, r);
+	r->state = SCHED_JOB_PREEMPTING;
+	r->hold->preemptions++;
+	r->hold->waiter = p;
+	p->hold->waiting++;
+	TAILQ_INSERT_TAIL(&core->preempting, r, hold->pentry);
+}
+
+/* j no longer waits for victims (it started, or left): those still
+ * stopping make room for whoever comes next. */
+void
+sched_core_preempt_forget(struct sched_core *core, struct sched_cjob *j)
+{
+	struct sched_cjob	*v;
+
+	if (sched_cjob_held(j)->waiting == 0)
+		return;
+	TAILQ_FOREACH(v, &core->preempting, hold->pentry) {
+		if (v->hold->waiter == j) {
+			v->hold->waiter = NULL;
+			core->norphans++;
+		}
+	}
+	j->hold->waiting = 0;
+}
