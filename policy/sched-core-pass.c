@@ -47,6 +47,9 @@ sched_core_pass_reserve(struct sched_core *core, const struct place_alloc *a,
 			core->held = sched_core_xalloc(core->held,
 			    core->heldsize, sizeof *core->held);
 		}
+		/* GPUs alone: what lower jobs must not take is the GPUs;
+		 * the job's CPUs and memory are counted when it starts. */
+		memset(&core->held[core->nheld], 0, sizeof *core->held);
 		core->held[core->nheld].node = a[i].node;
 		core->held[core->nheld].mask = m;
 		place_take(core->cluster, &core->held[core->nheld], 1);

@@ -283,6 +283,53 @@ t_four(enum sched_policy policy, uint64_t thr, bool nopre3,
 	return (core);
 }
 
+/* A pass that preempts for a job reserves for the rest of the pass what of
+ * its plan is free now: its GPUs alone. Before the fix the reservation's
+ * CPUs and memory were never filled in: what realloc left was taken from
+ * the node's free CPUs and given back capped at its total, so the node's
+ * count drifted up (the ASan build, whose new memory is 0xbe, shows it
+ * every time). */
+static void
+test_reserve_res(void)
+{
+	struct sched_conf	 conf;
+	struct sched_core	*core;
+	struct sched_jobspec	 spec;
+	struct place_cluster	*cl;
+	struct sched_cjob	*low, *p;
+
+	t_conf(&conf, SCHED_DLAS, 1000);
+	core = t_core(&conf, 1, 4);
+	cl = sched_core_cluster(core);
+	place_node_set_res(cl, 0, 8, 1000);
+	t_spec(&spec, 1, 2, 0);
+	spec.res.cpus_gpu = 1;
+	low = sched_core_submit(core, &spec, 0);
+	is_int(t_pass(core, 0), 1, "reserve: the low job starts");
+	is_int(place_node_cpus_free(cl, 0), 6, "reserve: it holds 2 CPUs");
+	t_spec(&spec, 2, 4, 600);
+	spec.res.cpus_gpu = 1;
+	p = sched_core_submit(core, &spec, 600);
+	is_int(t_pass(core, 600), 1, "reserve: a Q0 job of 4 preempts it");
+	ok(t_did(SCHED_ACT_PREEMPT, low), "reserve: the low job is the victim");
+	/* The reservation lasts for the pass: its GPUs are free again
+	 * after it, and the CPUs were never part of it. */
+	is_int(place_node_free_mask(cl, 0), 0xc,
+	    "reserve: the 2 GPUs reserved in the pass are free after it");
+	is_int(place_node_cpus_free(cl, 0), 6,
+	    "reserve: the node's free CPUs are untouched");
+	is_int(place_node_mem_free(cl, 0), 1000,
+	    "reserve: and its memory");
+	sched_core_stopped(core, low, 600);
+	is_int(t_pass(core, 600), 1, "reserve: once it stopped, one start");
+	ok(t_did(SCHED_ACT_START, p), "reserve: the job it waited for");
+	is_int(place_node_cpus_free(cl, 0), 4, "reserve: which holds 4 CPUs");
+	sched_core_end(core, p, 700);
+	is_int(place_node_cpus_free(cl, 0), 8,
+	    "reserve: every CPU is free once it ended");
+	sched_core_free(core);
+}
+
 static void
 test_preempt(void)
 {
@@ -1050,6 +1097,7 @@ main(void)
 	t_skip(SCHED_FIFO, true, "fifo, strict");
 	test_gang();
 	test_preempt();
+	test_reserve_res();
 	test_adopt_preempting();
 	test_promotion();
 	test_gittins();
