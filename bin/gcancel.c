@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include "client/client.h"
-#include "client/cmd.h"
 #include "common/array.h"
+#include "common/cmd.h"
 #include "common/job-state.h"
 #include "common/proto.h"
 #include "common/safe-text.h"

@@ -8,7 +8,7 @@
 #include <time.h>
 
 #include "admin/ca.h"
-#include "client/cmd.h"
+#include "common/cmd.h"
 #include "common/paths.h"
 #include "common/proto.h"
 #include "bin/gctl.h"

@@ -12,8 +12,8 @@
 
 #include "bin/gctl.h"
 #include "client/client.h"
-#include "client/cmd.h"
 #include "client/when.h"
+#include "common/cmd.h"
 #include "common/proto.h"
 
 /* Sends req (consumed) and reads its replies up to the last, into *reply.

@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "client/client.h"
-#include "client/cmd.h"
 #include "common/array.h"
+#include "common/cmd.h"
 #include "common/duration.h"
 #include "common/paths.h"
 #include "common/proto.h"

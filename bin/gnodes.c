@@ -7,10 +7,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "client/cmd.h"
 #include "client/model.h"
 #include "client/node-row.h"
 #include "client/table.h"
+#include "common/cmd.h"
 #include "common/proto.h"
 #include "common/safe-text.h"
 #include "common/xmalloc.h"

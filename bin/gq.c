@@ -14,7 +14,6 @@
 #include <unistd.h>
 
 #include "client/client.h"
-#include "client/cmd.h"
 #include "client/job-detail.h"
 #include "client/job-filter.h"
 #include "client/job-row.h"
@@ -24,6 +23,7 @@
 #include "client/jscan.h"
 #include "client/table.h"
 #include "common/array.h"
+#include "common/cmd.h"
 #include "common/job-state.h"
 #include "common/outpat.h"
 #include "common/proto.h"

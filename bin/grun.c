@@ -8,9 +8,9 @@
 #include <unistd.h>
 
 #include "client/client.h"
-#include "client/cmd.h"
 #include "client/jobspec.h"
 #include "client/relay.h"
+#include "common/cmd.h"
 #include "common/proto.h"
 #include "common/safe-text.h"
 

@@ -9,10 +9,10 @@
 #include <unistd.h>
 
 #include "client/client.h"
-#include "client/cmd.h"
 #include "client/job-wait.h"
 #include "client/jobspec.h"
 #include "client/slurm-opt.h"
+#include "common/cmd.h"
 #include "common/proto.h"
 #include "common/safe-text.h"
 

@@ -12,13 +12,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "client/cmd.h"
 #include "client/jobenv.h"
 #include "client/jobshape.h"
 #include "client/jobspec.h"
 #include "client/slurm-opt.h"
 #include "client/when.h"
 #include "common/array.h"
+#include "common/cmd.h"
 #include "common/depend.h"
 #include "common/hostlist.h"
 #include "common/duration.h"

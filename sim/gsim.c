@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "client/cmd.h"
+#include "common/cmd.h"
 #include "common/xmalloc.h"
 #include "policy/place.h"
 #include "sim/report.h"

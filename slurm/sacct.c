@@ -11,9 +11,9 @@
 #include <strings.h>
 #include <time.h>
 
-#include "client/cmd.h"
 #include "client/model.h"
 #include "client/when.h"
+#include "common/cmd.h"
 #include "common/proto.h"
 #include "common/safe-text.h"
 #include "slurm/slurm-fmt.h"

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "client/cmd.h"
 #include "client/model.h"
+#include "common/cmd.h"
 #include "common/proto.h"
 #include "common/safe-text.h"
 #include "common/xmalloc.h"

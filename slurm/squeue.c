@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "client/cmd.h"
 #include "client/model.h"
 #include "common/array.h"
+#include "common/cmd.h"
 #include "common/proto.h"
 #include "common/safe-text.h"
 #include "slurm/slurm-fmt.h"

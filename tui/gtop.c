@@ -17,8 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "client/cmd.h"
 #include "client/model.h"
+#include "common/cmd.h"
 #include "common/proto.h"
 #include "tui/frame.h"
 #include "tui/keys.h"

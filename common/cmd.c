@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "client/cmd.h"
+#include "common/cmd.h"
 #include "common/safe-text.h"
 #include "common/xmalloc.h"
 
