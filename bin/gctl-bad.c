@@ -9,6 +9,6 @@ gctl_bad(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "gctl: ");
 	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nTry 'gctl help' for more information.\n");
+	fprintf(stderr, "\nTry 'gctl --help' for more information.\n");
 	return (EXIT_USAGE);
 }

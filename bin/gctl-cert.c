@@ -65,7 +65,7 @@ gctl_cert_opts(int argc, char **argv, const char *what, const char *allow,
 		if (ch >= GCTL_OPT_DIR && ch <= GCTL_OPT_ALT &&
 		    strchr(allow, letters[ch - GCTL_OPT_DIR]) == NULL) {
 			fprintf(stderr, "gctl: %s: --%s is not an option of "
-			    "%s\nTry 'gctl help' for more information.\n",
+			    "%s\nTry 'gctl --help' for more information.\n",
 			    what, longopts[ch - GCTL_OPT_DIR].name, what);
 			return (-1);
 		}
@@ -116,7 +116,7 @@ gctl_cert_opts(int argc, char **argv, const char *what, const char *allow,
 			break;
 		default:
 			cmd_option_error(ch, argv, longopts, err, sizeof err);
-			fprintf(stderr, "gctl: %s: %s\nTry 'gctl help' for "
+			fprintf(stderr, "gctl: %s: %s\nTry 'gctl --help' for "
 			    "more information.\n", what, err);
 			return (-1);
 		}
@@ -131,7 +131,7 @@ gctl_cert_name(int argc, char **argv, const char *what)
 	char	err[512];
 
 	if (optind == argc) {
-		fprintf(stderr, "gctl: %s: expected a name\nTry 'gctl help' "
+		fprintf(stderr, "gctl: %s: expected a name\nTry 'gctl --help' "
 		    "for more information.\n", what);
 		return (NULL);
 	}

@@ -229,13 +229,13 @@ gctl_node_update(int argc, char **argv, const char *action)
 		if (!drain && ch == '?' && optind > 0 &&
 		    strncmp(argv[optind - 1], "--reason", 8) == 0)
 			snprintf(err, sizeof err, "--reason is for drain only");
-		fprintf(stderr, "gctl: %s: %s\nTry 'gctl help' for more "
+		fprintf(stderr, "gctl: %s: %s\nTry 'gctl --help' for more "
 		    "information.\n", action, err);
 		return (EXIT_USAGE);
 	}
 	if (optind == argc) {
-		fprintf(stderr, "gctl: %s: expected a node name\nTry 'gctl help' "
-		    "for more information.\n", action);
+		fprintf(stderr, "gctl: %s: expected a node name\nTry 'gctl "
+		    "--help' for more information.\n", action);
 		return (EXIT_USAGE);
 	}
 	if (argc - optind > 1)
@@ -281,7 +281,7 @@ gctl_job_update(int argc, char **argv, const char *action)
 
 	if (argc < 2) {
 		fprintf(stderr, "gctl: %s: expected one or more job ids\n"
-		    "Try 'gctl help' for more information.\n", action);
+		    "Try 'gctl --help' for more information.\n", action);
 		return (EXIT_USAGE);
 	}
 	/* 42, or a job array's tasks: 42_7, 42_[3-5]. */
@@ -289,7 +289,7 @@ gctl_job_update(int argc, char **argv, const char *action)
 		if ((strchr(argv[i], '_') != NULL ? array_jobid_parse(argv[i],
 		    &id, &tasks, err, sizeof err) : cmd_parse_id(argv[i], &id,
 		    err, sizeof err)) == -1) {
-			fprintf(stderr, "gctl: %s: %s\nTry 'gctl help' for "
+			fprintf(stderr, "gctl: %s: %s\nTry 'gctl --help' for "
 			    "more information.\n", action, err);
 			return (EXIT_USAGE);
 		}

@@ -31,12 +31,15 @@ teardown() {
 @test "gctl with an unknown command, option or no command is a usage error" {
 	run -2 gctl frobnicate
 	[[ "$output" == *'"frobnicate"'*ping*shutdown*drain*resume* ]]
+	# Like every command's usage error: the option that prints the help.
+	[ "${lines[1]}" = "Try 'gctl --help' for more information." ]
 	run -2 gctl --frobnicate
 	[[ "$output" == *"--frobnicate"* ]]
 	run -2 gctl
 	run -2 gctl ping extra
 	run -2 gctl drain
 	[[ "$output" == *"node name"* ]]
+	[ "${lines[1]}" = "Try 'gctl --help' for more information." ]
 	run -2 gctl resume n1 n2
 	run -2 gctl resume n1 --reason x
 }
