@@ -203,22 +203,28 @@ gctl_shutdown(int argc, char **argv)
 static int
 gctl_node_update(int argc, char **argv, const char *action)
 {
-	static const struct option longopts[] = {
+	/* resume takes no option: --reason there is refused by name, not
+	 * taken with its value and then misreported as that value. */
+	static const struct option drain_opts[] = {
 		{ "reason", required_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 }
+	}, resume_opts[] = {
+		{ NULL, 0, NULL, 0 }
 	};
-	json_t		*req;
-	const char	*reason = NULL;
-	char		 err[512];
-	int		 ch, drain = strcmp(action, "drain") == 0;
+	const struct option	*longopts;
+	json_t			*req;
+	const char		*reason = NULL;
+	char			 err[512];
+	int			 ch, drain = strcmp(action, "drain") == 0;
 
+	longopts = drain ? drain_opts : resume_opts;
 	optind = 0;
 	opterr = 0;
-	/* "+": the node name may come before --reason, as the usage shows,
-	 * so permute (GNU default) but stop at nothing. */
+	/* No "+": the node name comes before --reason, as the usage shows,
+	 * so getopt permutes (GNU's default). */
 	while ((ch = getopt_long(argc, argv, drain ? ":r:" : ":", longopts,
 	    NULL)) != -1) {
-		if (ch == 'r' && drain) {
+		if (ch == 'r') {
 			if (*optarg == '\0')
 				return (gctl_bad("drain: --reason: expected "
 				    "text, got \"%s\"", optarg));

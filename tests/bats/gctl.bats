@@ -42,6 +42,9 @@ teardown() {
 	[ "${lines[1]}" = "Try 'gctl --help' for more information." ]
 	run -2 gctl resume n1 n2
 	run -2 gctl resume n1 --reason x
+	[ "${lines[0]}" = "gctl: resume: --reason is for drain only" ]
+	run -2 gctl resume --reason=x n1
+	[ "${lines[0]}" = "gctl: resume: --reason is for drain only" ]
 }
 
 @test "gctl ping reports version, uptime, cluster, jobs and nodes" {
