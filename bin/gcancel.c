@@ -200,7 +200,7 @@ main(int argc, char **argv)
 			r = EXIT_OK;
 			goto out;
 		case 'V':
-			cmd_version("gcancel");
+			cmd_version(gcancel_prog);
 			r = EXIT_OK;
 			goto out;
 		default:

@@ -284,7 +284,7 @@ main(int argc, char **argv)
 		goto out;
 	}
 	if (action == JOBSPEC_VERSION) {
-		cmd_version("gsub");
+		cmd_version(gsub_prog);
 		r = EXIT_OK;
 		goto out;
 	}
