@@ -107,11 +107,24 @@ gctl_usage(FILE *f)
 	    "gbatchd,\n4 permission denied (operators only).\n");
 }
 
+static const struct option gctl_longopts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	CMD_TIMEOUT_LONGOPT,
+	{ NULL, 0, NULL, 0 }
+};
+
+static const struct cmd gctl_cmd = {
+	.name = "gctl",
+	.usage = gctl_usage,
+	.shortopts = "+:hV",	/* "+": options after the verb are the verb's */
+	.longopts = gctl_longopts,
+};
+
 static int
 gctl_help(int argc, char **argv)
 {
-	gctl_usage(stdout);
-	return (EXIT_OK);
+	return (cmd_help(&gctl_cmd));
 }
 
 
@@ -502,33 +515,18 @@ gctl_run_ca(int argc, char **argv)
 int
 main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		CMD_TIMEOUT_LONGOPT,
-		{ NULL, 0, NULL, 0 }
-	};
 	const char	*topt = NULL;
 	char		 err[512];
 	size_t		 i;
-	int		 ch;
+	int		 ch, r;
 
-	opterr = 0;
-	/* "+": options after the verb belong to the verb. */
-	while ((ch = getopt_long(argc, argv, "+:hV", longopts, NULL)) != -1) {
+	while ((ch = cmd_getopt(&gctl_cmd, argc, argv, &r)) != -1) {
 		switch (ch) {
-		case 'h':
-			gctl_usage(stdout);
-			return (EXIT_OK);
-		case 'V':
-			cmd_version("gctl");
-			return (EXIT_OK);
+		case CMD_OPT_EXIT:
+			return (r);
 		case CMD_OPT_TIMEOUT:
 			topt = optarg;
 			break;
-		default:
-			cmd_option_error(ch, argv, longopts, err, sizeof err);
-			return (gctl_bad("%s", err));
 		}
 	}
 	if (cmd_timeout(topt, &gctl_timeout, err, sizeof err) == -1)

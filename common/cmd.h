@@ -1,5 +1,6 @@
-/* cmd.h: what every command does the same way: --version, messages for
- * bad options, lists of ids and names, signal names. */
+/* cmd.h: what every program does the same way: its front door (--help,
+ * --version, bad options and usage errors), lists of ids and names, signal
+ * names, --timeout, --json's printing. */
 #ifndef GB_CMD_H
 #define GB_CMD_H
 
@@ -7,14 +8,64 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include <jansson.h>
 
-/* Prints "PROG (gbatch) VERSION" to stdout. */
-void	cmd_version(const char *prog);
+/*
+ * A program's front door: what it is called and what it takes. Every
+ * program answers the same way (the exit statuses are common/proto.h's):
+ *
+ *   --help        the usage on stdout; status 0 (EXIT_OK)
+ *   --version     "NAME (gbatch) VERSION" on stdout; status 0
+ *   a bad option  "NAME: what was wrong" and "Try 'NAME --help' for more
+ *   or argument   information." on stderr; status 2 (EXIT_USAGE)
+ *
+ * --help and --version are the rows of longopts so named, whatever their
+ * values: gq's -h means --noheader, so its --help has a value of its own.
+ * A verb with options of its own (gctl purge --before) describes them in
+ * a struct cmd of its own, with verb set: its errors read "gctl: purge:
+ * ...", and point to the program's --help.
+ */
+struct cmd {
+	const char		*name;	/* as it runs: "gq", or "sbatch" */
+	const char		*verb;	/* gctl purge's "purge"; or NULL */
+	void			(*usage)(FILE *);	/* --help's text */
+	/* For cmd_getopt(): getopt_long()'s, shortopts from its ':'. */
+	const char		*shortopts;
+	const struct option	*longopts;
+	bool			 protocol;	/* --version adds the protocol */
+};
+
+/* What cmd_getopt() returns when it has answered the option itself. */
+#define CMD_OPT_EXIT	(-2)
+
+/* getopt_long() over argv with cmd's options, as a program's option loop
+ * calls it: returns the next option's value (optarg set), -1 after the
+ * last (optind at the first argument), or CMD_OPT_EXIT when it has
+ * answered --help or --version or said what was wrong with an option: the
+ * program then ends with *status. shortopts must start with ':' (after a
+ * '+' or '-'), so that a missing value is told from an unknown option;
+ * anything else is a programmer's error and aborts. Resetting optind
+ * before the first call is the caller's. */
+int	cmd_getopt(const struct cmd *, int argc, char **argv, int *status);
+
+/* Prints cmd's usage to stdout; returns EXIT_OK. */
+int	cmd_help(const struct cmd *);
+
+/* Prints "NAME (gbatch) VERSION" to stdout (", protocol N" after it for a
+ * cmd with protocol set); returns EXIT_OK. */
+int	cmd_version(const struct cmd *);
+
+/* Prints the usage error fmt says, as "NAME: [VERB: ]message" and the
+ * line that points to --help, to stderr; returns EXIT_USAGE. */
+int	cmd_usage_error(const struct cmd *, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
 
 /* Describes the getopt_long() failure just seen (c is '?' or ':'), naming
- * the option, into err. argv and longopts are what getopt_long() had. */
+ * the option, into err: for parsers that report to their caller rather
+ * than to the user (client/jobspec.c). argv and longopts are what
+ * getopt_long() had. */
 void	cmd_option_error(int c, char **argv, const struct option *longopts,
 	    char *err, size_t errlen);
 

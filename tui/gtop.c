@@ -83,6 +83,13 @@ gtop_usage(FILE *f)
 	    GTOP_ONCE_WIDTH, GTOP_IDLE_DEFAULT, GTOP_IDLE_MAX);
 }
 
+static const struct cmd gtop_cmd = {
+	.name = "gtop",
+	.usage = gtop_usage,
+	.shortopts = ":d:V",
+	.longopts = gtop_longopts,
+};
+
 static void
 gtop_signal(int sig)
 {
@@ -264,10 +271,10 @@ main(int argc, char **argv)
 	v.utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 	v.interval = GTOP_DELAY_DEFAULT;
 	v.idle_after = GTOP_IDLE_DEFAULT;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":d:V", gtop_longopts,
-	    NULL)) != -1) {
+	while ((ch = cmd_getopt(&gtop_cmd, argc, argv, &r)) != -1) {
 		switch (ch) {
+		case CMD_OPT_EXIT:
+			goto out;
 		case 'd':
 			errno = 0;
 			n = strtol(optarg, &end, 10);
@@ -301,18 +308,6 @@ main(int argc, char **argv)
 		case CMD_OPT_TIMEOUT:
 			timeout_arg = optarg;
 			break;
-		case GTOP_OPT_HELP:
-			gtop_usage(stdout);
-			r = EXIT_OK;
-			goto out;
-		case 'V':
-			cmd_version("gtop");
-			r = EXIT_OK;
-			goto out;
-		default:
-			cmd_option_error(ch, argv, gtop_longopts, err,
-			    sizeof err);
-			goto usage;
 		}
 	}
 	if (optind < argc) {
@@ -341,8 +336,7 @@ main(int argc, char **argv)
 	goto out;
 
 usage:
-	fprintf(stderr, "gtop: %s\nTry 'gtop --help' for more "
-	    "information.\n", err);
+	r = cmd_usage_error(&gtop_cmd, "%s", err);
 out:
 	model_free(&m);
 	return (r);
