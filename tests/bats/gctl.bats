@@ -41,9 +41,12 @@ teardown() {
 	[[ "$output" == *"node name"* ]]
 	[ "${lines[1]}" = "Try 'gctl --help' for more information." ]
 	run -2 gctl resume n1 n2
+	[ "${lines[0]}" = 'gctl: resume: unexpected argument "n2"; one node at a time' ]
 	run -2 gctl resume n1 --reason x
 	[ "${lines[0]}" = "gctl: resume: --reason is for drain only" ]
 	run -2 gctl resume --reason=x n1
+	[ "${lines[0]}" = "gctl: resume: --reason is for drain only" ]
+	run -2 gctl resume --rea n1
 	[ "${lines[0]}" = "gctl: resume: --reason is for drain only" ]
 }
 
