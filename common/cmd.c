@@ -43,7 +43,8 @@ cmd_getopt(const struct cmd *cmd, int argc, char **argv, int *status)
 	opterr = 0;
 	c = getopt_long(argc, argv, cmd->shortopts, cmd->longopts, NULL);
 	if (c == '?' || c == ':') {
-		cmd_option_error(c, argv, cmd->longopts, err, sizeof err);
+		cmd_option_error(c, argv, cmd->shortopts, cmd->longopts, err,
+		    sizeof err);
 		*status = cmd_usage_error(cmd, "%s", err);
 		return (CMD_OPT_EXIT);
 	}
@@ -116,16 +117,26 @@ cmd_option_find(const struct option *longopts, int val)
 	return (NULL);
 }
 
-void
-cmd_option_error(int c, char **argv, const struct option *longopts,
-    char *err, size_t errlen)
+/* Whether getopt's value v is a letter of shortopts (-u), not only a long
+ * option's value. */
+static bool
+cmd_option_letter(const char *shortopts, int v)
 {
-	const struct option	*o = cmd_option_find(longopts, optopt);
-	const char		*tok = optind > 0 ? argv[optind - 1] : "";
-	int			 islong = strncmp(tok, "--", 2) == 0;
+	return (v > 0 && v < 128 && isalnum(v) && strchr(shortopts, v) !=
+	    NULL);
+}
 
+void
+cmd_option_error(int c, char **argv, const char *shortopts,
+    const struct option *longopts, char *err, size_t errlen)
+{
+	const struct option	*o = NULL;
+	const char		*word = optind > 0 ? argv[optind - 1] : "";
+
+	if (optopt != 0)
+		o = cmd_option_find(longopts, optopt);
 	if (c == ':') {
-		if (o != NULL && optopt < 256 && isalpha(optopt))
+		if (o != NULL && cmd_option_letter(shortopts, optopt))
 			snprintf(err, errlen, "option -%c/--%s needs a value",
 			    optopt, o->name);
 		else if (o != NULL)
@@ -136,14 +147,22 @@ cmd_option_error(int c, char **argv, const struct option *longopts,
 			    optopt);
 		return;
 	}
-	if (islong && o != NULL && o->has_arg == no_argument)
+	/* getopt_long() leaves optopt 0 for a long option it does not know
+	 * or cannot tell from another, and the option's value for a long
+	 * one given a value it takes none of; either way, the word is the
+	 * last it passed. For a short option it does not know, optopt is
+	 * the byte, and the word may be this one or the next. */
+	if (optopt == 0)
+		snprintf(err, errlen, "unknown or ambiguous option \"%s\"",
+		    word);
+	else if (o != NULL && o->has_arg == no_argument &&
+	    strncmp(word, "--", 2) == 0 && strchr(word, '=') != NULL)
 		snprintf(err, errlen, "option --%s takes no value", o->name);
-	else if (islong)
-		snprintf(err, errlen, "unknown or ambiguous option \"%s\"", tok);
-	else if (optopt != 0 && isprint(optopt))
+	else if (optopt > 0 && optopt < 128 && isprint(optopt))
 		snprintf(err, errlen, "unknown option -%c", optopt);
 	else
-		snprintf(err, errlen, "unknown option \"%s\"", tok);
+		snprintf(err, errlen, "unknown option: byte 0x%02x is no "
+		    "option's letter", (unsigned)(unsigned char)optopt);
 }
 
 int

@@ -64,10 +64,10 @@ int	cmd_usage_error(const struct cmd *, const char *fmt, ...)
 
 /* Describes the getopt_long() failure just seen (c is '?' or ':'), naming
  * the option, into err: for parsers that report to their caller rather
- * than to the user (client/jobspec.c). argv and longopts are what
- * getopt_long() had. */
-void	cmd_option_error(int c, char **argv, const struct option *longopts,
-	    char *err, size_t errlen);
+ * than to the user (client/jobspec.c). argv, shortopts and longopts are
+ * what getopt_long() had. */
+void	cmd_option_error(int c, char **argv, const char *shortopts,
+	    const struct option *longopts, char *err, size_t errlen);
 
 /* Parses a job id: a whole number >= 1. Returns 0 or -1 with err. */
 int	cmd_parse_id(const char *, uint64_t *, char *err, size_t errlen);

@@ -48,6 +48,9 @@ teardown() {
 	[ "${lines[0]}" = "gctl: resume: --reason is for drain only" ]
 	run -2 gctl resume --rea n1
 	[ "${lines[0]}" = "gctl: resume: --reason is for drain only" ]
+	# purge's --before has no -b: its error names the long option only.
+	run -2 gctl purge --before
+	[ "${lines[0]}" = "gctl: purge: option --before needs a value" ]
 }
 
 @test "gctl ping reports version, uptime, cluster, jobs and nodes" {

@@ -280,6 +280,20 @@ main(void)
 	t_bad(&t_cmd, "--version=yes", "option --version takes no value");
 	t_bad(&t_gq_cmd, "--timeout 5", "unknown or ambiguous option "
 	    "\"--timeout\"");
+	/* An unknown letter in a word of letters is named as itself, not
+	 * as the long option before it, which getopt_long() took. */
+	t_bad(&t_cmd, "--json -Zh", "unknown option -Z");
+	t_bad(&t_gq_cmd, "--noheader -Zh", "unknown option -Z");
+	/* A long option's value that is a letter, without that short
+	 * option (shortopts has no b), is named by its long name only. */
+	t_bad(&t_cmd, "--before", "option --before needs a value");
+	t_bad(&t_cmd, "--bef", "option --before needs a value");
+	/* A byte that is no letter: named as a byte, not as a word that
+	 * may be another (getopt_long() has not passed the word yet). */
+	t_bad(&t_cmd, "-\303\251", "unknown option: byte 0xc3 is no "
+	    "option's letter");
+	t_bad(&t_cmd, "-u x -\001h", "unknown option: byte 0x01 is no "
+	    "option's letter");
 	t_bad(&t_verb_cmd, "--dry-run=1", "option --dry-run takes no value");
 	/* A program without --help does not answer it. */
 	t_bad(&t_verb_cmd, "--help", "unknown or ambiguous option "
