@@ -18,7 +18,7 @@ static void
 grun_usage(FILE *f)
 {
 	fputs(
-"Usage: grun [OPTIONS] COMMAND [ARGS...]\n"
+"usage: grun [options] COMMAND [ARGS...]\n"
 "       grun --jobid ID [--pty] [-w NODE] COMMAND [ARGS...]\n"
 "Run a command on an allocation, in the foreground. grun waits in the queue\n"
 "(saying why, with a spinner on a terminal), then relays standard input,\n"
