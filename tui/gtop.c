@@ -20,8 +20,8 @@
 #include "client/model.h"
 #include "common/cmd.h"
 #include "common/proto.h"
-#include "tui/frame.h"
 #include "tui/keys.h"
+#include "tui/screen.h"
 #include "tui/ui.h"
 
 #define GTOP_DELAY_DEFAULT	2
@@ -182,9 +182,9 @@ gtop_once(struct view *v)
 
 	r = gtop_refresh(v);
 	v->now = time(NULL);
-	h = frame_full_height(v, w);
+	h = screen_full_height(v, w);
 	g = grid_new(h, w);
-	frame_draw(g, v);
+	screen_draw(g, v);
 	len = (size_t)w * 5 + 1;
 	line = malloc(len);
 	if (line == NULL) {
@@ -231,7 +231,7 @@ gtop_run(struct view *v, bool mono)
 			grid_free(g);
 			g = grid_new(h, w);
 		}
-		frame_draw(g, v);
+		screen_draw(g, v);
 		ui_show(g);
 		ch = ui_key((int)(next - time(NULL)) * 1000);
 		if (ch == -1 || ch == UI_RESIZE)
