@@ -30,7 +30,7 @@
 struct cmd {
 	const char		*name;	/* as it runs: "gq", or "sbatch" */
 	const char		*verb;	/* gctl purge's "purge"; or NULL */
-	void			(*usage)(FILE *);	/* --help's text */
+	void			(*usage)(FILE *);	/* prints --help; or NULL */
 	/* For cmd_getopt(): getopt_long()'s, shortopts from its ':'. */
 	const char		*shortopts;
 	const struct option	*longopts;
