@@ -13,8 +13,8 @@
 
 #include "bin/gacct-report.h"
 #include "client/acct-row.h"
-#include "client/cmd.h"
 #include "client/table.h"
+#include "common/cmd.h"
 
 int
 gacct_report_print(json_t *reply, const char *member, struct table *t,

@@ -21,11 +21,11 @@
 #include "bin/gacct-report.h"
 #include "client/acct-row.h"
 #include "client/client.h"
-#include "client/cmd.h"
 #include "client/job-row.h"
 #include "client/jscan.h"
 #include "client/table.h"
 #include "client/when.h"
+#include "common/cmd.h"
 #include "common/label.h"
 #include "common/proto.h"
 #include "common/xmalloc.h"
@@ -168,6 +168,13 @@ gacct_usage(FILE *f)
 	free(cluster);
 	free(nodes);
 }
+
+static const struct cmd gacct_cmd = {
+	.name = "gacct",
+	.usage = gacct_usage,
+	.shortopts = ":S:E:u:s:j:A:o:nPV",
+	.longopts = gacct_longopts,
+};
 
 /* An account as gbatchd keeps them: 1 to 64 letters, digits, ., -, _. */
 static int
@@ -519,10 +526,10 @@ main(int argc, char **argv)
 	g.accounts = json_array();
 	t = table_create(job_row_cols, job_row_ncols, GACCT_DEFAULT);
 	table_set_span(t, job_row_span);
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":S:E:u:s:j:A:o:nPV",
-	    gacct_longopts, NULL)) != -1) {
+	while ((ch = cmd_getopt(&gacct_cmd, argc, argv, &r)) != -1) {
 		switch (ch) {
+		case CMD_OPT_EXIT:
+			goto out;
 		case 'S':
 			since = optarg;
 			break;
@@ -595,18 +602,6 @@ main(int argc, char **argv)
 		case CMD_OPT_TIMEOUT:
 			timeout_arg = optarg;
 			break;
-		case GACCT_OPT_HELP:
-			gacct_usage(stdout);
-			r = EXIT_OK;
-			goto out;
-		case 'V':
-			cmd_version("gacct");
-			r = EXIT_OK;
-			goto out;
-		default:
-			cmd_option_error(ch, argv, gacct_longopts, err,
-			    sizeof err);
-			goto usage;
 		}
 	}
 	if (optind < argc) {
@@ -689,8 +684,7 @@ main(int argc, char **argv)
 	goto out;
 
 usage:
-	fprintf(stderr, "gacct: %s\nTry 'gacct --help' for more "
-	    "information.\n", err);
+	r = cmd_usage_error(&gacct_cmd, "%s", err);
 out:
 	client_free(c);
 	table_free(t);

@@ -9,14 +9,11 @@
 #include <unistd.h>
 
 #include "client/client.h"
-#include "client/cmd.h"
 #include "common/array.h"
+#include "common/cmd.h"
 #include "common/job-state.h"
 #include "common/proto.h"
 #include "common/safe-text.h"
-
-/* The name it runs under: gcancel, or scancel (slurm-compat). */
-static const char	*gcancel_prog = "gcancel";
 
 static const struct option gcancel_longopts[] = {
 	{ "user", required_argument, NULL, 'u' },
@@ -31,9 +28,9 @@ static const struct option gcancel_longopts[] = {
 };
 
 static void
-gcancel_usage(void)
+gcancel_usage(FILE *f)
 {
-	printf(
+	fprintf(f,
 "usage: gcancel [options] [ID...]\n"
 "Cancel jobs (SIGTERM, then SIGKILL after a grace period), or signal them.\n"
 "Jobs are chosen by id, or by every selector given.\n"
@@ -52,6 +49,14 @@ gcancel_usage(void)
 "Exit status: 0 ok, 1 refused by gbatchd (unknown job or user), 2 usage\n"
 "error, 3 cannot reach gbatchd, 4 permission denied (not your job).\n");
 }
+
+/* Named as it runs: gcancel, or scancel (slurm-compat). */
+static struct cmd gcancel_cmd = {
+	.name = "gcancel",
+	.usage = gcancel_usage,
+	.shortopts = ":u:t:s:n:hV",
+	.longopts = gcancel_longopts,
+};
 
 static int
 gcancel_add_state(const char *item, void *arg, char *err, size_t errlen)
@@ -91,7 +96,7 @@ gcancel_results(const json_t *reply)
 			    json_integer_value(json_object_get(res, "id")));
 			job = name;
 		}
-		fprintf(stderr, "%s: job %s: %s\n", gcancel_prog, job,
+		fprintf(stderr, "%s: job %s: %s\n", gcancel_cmd.name, job,
 		    msg != NULL ? safe_text_str(msg, safe, sizeof safe) :
 		    "refused");
 		e = proto_exit_status(json_string_value(json_object_get(res,
@@ -140,7 +145,7 @@ main(int argc, char **argv)
 {
 	struct client	*c = NULL;
 	json_t		*req, *reply, *ids, *states = NULL;
-	const char	*user = NULL, *name = NULL, *topt = NULL;
+	const char	*user = NULL, *name = NULL, *topt = NULL, *base;
 	char		 err[1024], serr[768];
 	struct array_set tasks;
 	uint64_t	 id;
@@ -149,18 +154,18 @@ main(int argc, char **argv)
 
 	/* Installed as scancel (make install-slurm-compat): Slurm's name
 	 * in what it says. */
-	if ((gcancel_prog = strrchr(argv[0], '/')) == NULL)
-		gcancel_prog = argv[0];
+	if ((base = strrchr(argv[0], '/')) == NULL)
+		base = argv[0];
 	else
-		gcancel_prog++;
-	if (strcmp(gcancel_prog, "scancel") != 0)
-		gcancel_prog = "gcancel";
+		base++;
+	if (strcmp(base, "scancel") == 0)
+		gcancel_cmd.name = "scancel";
 	req = proto_msg(MSG_JOB_CANCEL);
 	ids = json_array();
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":u:t:s:n:hV", gcancel_longopts,
-	    NULL)) != -1) {
+	while ((ch = cmd_getopt(&gcancel_cmd, argc, argv, &r)) != -1) {
 		switch (ch) {
+		case CMD_OPT_EXIT:
+			goto out;
 		case 'u':
 			/* gbatchd says whether there is such a user. */
 			if (*optarg == '\0') {
@@ -195,18 +200,6 @@ main(int argc, char **argv)
 		case CMD_OPT_TIMEOUT:
 			topt = optarg;
 			break;
-		case 'h':
-			gcancel_usage();
-			r = EXIT_OK;
-			goto out;
-		case 'V':
-			cmd_version("gcancel");
-			r = EXIT_OK;
-			goto out;
-		default:
-			cmd_option_error(ch, argv, gcancel_longopts, err,
-			    sizeof err);
-			goto usage;
 		}
 	}
 	if (cmd_timeout(topt, &timeout, err, sizeof err) == -1)
@@ -247,7 +240,7 @@ main(int argc, char **argv)
 		json_object_set_new(req, "signal", json_integer(sig));
 
 	if ((r = client_open(timeout, &c, err, sizeof err)) != 0) {
-		fprintf(stderr, "%s: %s\n", gcancel_prog, err);
+		fprintf(stderr, "%s: %s\n", gcancel_cmd.name, err);
 		goto out;
 	}
 	if (name != NULL) {
@@ -255,12 +248,12 @@ main(int argc, char **argv)
 		 * expect; the controller would refuse the others anyway. */
 		if (user == NULL && (r = client_whoami(c, &user, err,
 		    sizeof err)) != 0) {
-			fprintf(stderr, "%s: %s\n", gcancel_prog, err);
+			fprintf(stderr, "%s: %s\n", gcancel_cmd.name, err);
 			goto out;
 		}
 		if ((r = gcancel_by_name(c, req, name, user, err,
 		    sizeof err)) != 0) {
-			fprintf(stderr, "%s: %s\n", gcancel_prog, err);
+			fprintf(stderr, "%s: %s\n", gcancel_cmd.name, err);
 			goto out;
 		}
 		if (json_array_size(json_object_get(req, "ids")) == 0) {
@@ -269,7 +262,7 @@ main(int argc, char **argv)
 		}
 	}
 	if ((r = client_call(c, req, &reply, err, sizeof err)) != 0) {
-		fprintf(stderr, "%s: %s\n", gcancel_prog, err);
+		fprintf(stderr, "%s: %s\n", gcancel_cmd.name, err);
 		goto out;
 	}
 	r = gcancel_results(reply);
@@ -277,8 +270,7 @@ main(int argc, char **argv)
 	goto out;
 
 usage:
-	fprintf(stderr, "%s: %s\nTry '%s --help' for more "
-	    "information.\n", gcancel_prog, err, gcancel_prog);
+	r = cmd_usage_error(&gcancel_cmd, "%s", err);
 out:
 	client_free(c);
 	json_decref(req);

@@ -1,6 +1,7 @@
-/* gctl-cert.c: gctl ca init, gctl cert issue, revoke and list. They act on
- * the CA's files in the TLS directory (admin/ca.c), not on gbatchd: the CA
- * key lives with the admin, and gbatchd need not run. */
+/* gctl-cert.c: gctl cert issue, revoke and list, and the options they and
+ * gctl ca init take (gctl-ca.c). They act on the CA's files in the TLS
+ * directory (admin/ca.c), not on gbatchd: the CA key lives with the admin,
+ * and gbatchd need not run. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,117 +9,110 @@
 #include <time.h>
 
 #include "admin/ca.h"
-#include "client/cmd.h"
+#include "bin/gctl-cert.h"
+#include "common/cmd.h"
 #include "common/paths.h"
 #include "common/proto.h"
-#include "bin/gctl.h"
 
-/* Certificates live two years unless --days says otherwise; the CA ten. */
+/* Certificates live two years unless --days says otherwise. */
 #define GCTL_CERT_DAYS	730
-#define GCTL_CA_DAYS	3650
-#define GCTL_MAX_DAYS	36500
-#define GCTL_MAX_ALT	32
-
-/* The options every ca and cert command takes. */
-struct gctl_cert_opts {
-	const char	*dir;
-	unsigned	 days;
-	bool		 force;
-	int		 role;		/* -1 until --controller or --node */
-	const char	*alt[GCTL_MAX_ALT];
-	size_t		 nalt;
-};
+#define GCTL_CERT_MAX_DAYS	36500
 
 enum {
-	GCTL_OPT_DIR = 1000, GCTL_OPT_DAYS, GCTL_OPT_FORCE, GCTL_OPT_CTL,
-	GCTL_OPT_NODE, GCTL_OPT_ALT,
+	GCTL_CERT_OPT_DIR = 1000, GCTL_CERT_OPT_DAYS, GCTL_CERT_OPT_FORCE,
+	GCTL_CERT_OPT_CTL, GCTL_CERT_OPT_NODE, GCTL_CERT_OPT_ALT,
 };
 
-/* Reads the options of "what" (as "cert issue"), allowing those whose
- * letters are in allow, and leaves optind at the first argument. */
-static int
+/* gctl's usage errors, for those that name their verb themselves. */
+static const struct cmd gctl_cert_cmd = {
+	.name = "gctl",
+};
+
+int
 gctl_cert_opts(int argc, char **argv, const char *what, const char *allow,
     struct gctl_cert_opts *o)
 {
 	static const struct option longopts[] = {
-		{ "dir", required_argument, NULL, GCTL_OPT_DIR },
-		{ "days", required_argument, NULL, GCTL_OPT_DAYS },
-		{ "force", no_argument, NULL, GCTL_OPT_FORCE },
-		{ "controller", no_argument, NULL, GCTL_OPT_CTL },
-		{ "node", no_argument, NULL, GCTL_OPT_NODE },
-		{ "alt-name", required_argument, NULL, GCTL_OPT_ALT },
+		{ "dir", required_argument, NULL, GCTL_CERT_OPT_DIR },
+		{ "days", required_argument, NULL, GCTL_CERT_OPT_DAYS },
+		{ "force", no_argument, NULL, GCTL_CERT_OPT_FORCE },
+		{ "controller", no_argument, NULL, GCTL_CERT_OPT_CTL },
+		{ "node", no_argument, NULL, GCTL_CERT_OPT_NODE },
+		{ "alt-name", required_argument, NULL, GCTL_CERT_OPT_ALT },
 		{ NULL, 0, NULL, 0 }
 	};
 	/* Which of the options above each letter of allow names. */
 	static const char letters[] = "dDfcna";
-	char		 err[512];
-	unsigned long	 v;
-	char		*end;
-	int		 ch;
+	const struct cmd	 verb = {
+		.name = "gctl",
+		.verb = what,
+		.shortopts = ":",
+		.longopts = longopts,
+	};
+	char			 err[512];
+	unsigned long		 v;
+	char			*end;
+	int			 ch, status;
 
 	memset(o, 0, sizeof *o);
 	o->dir = GB_PATH_TLS_DIR;
 	o->role = -1;
 	optind = 0;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
-		if (ch >= GCTL_OPT_DIR && ch <= GCTL_OPT_ALT &&
-		    strchr(allow, letters[ch - GCTL_OPT_DIR]) == NULL) {
-			fprintf(stderr, "gctl: %s: --%s is not an option of "
-			    "%s\nTry 'gctl help' for more information.\n",
-			    what, longopts[ch - GCTL_OPT_DIR].name, what);
+	while ((ch = cmd_getopt(&verb, argc, argv, &status)) != -1) {
+		if (ch == CMD_OPT_EXIT)
+			return (-1);
+		if (ch >= GCTL_CERT_OPT_DIR && ch <= GCTL_CERT_OPT_ALT &&
+		    strchr(allow, letters[ch - GCTL_CERT_OPT_DIR]) == NULL) {
+			cmd_usage_error(&verb, "--%s is not an option of %s",
+			    longopts[ch - GCTL_CERT_OPT_DIR].name, what);
 			return (-1);
 		}
 		switch (ch) {
-		case GCTL_OPT_DIR:
+		case GCTL_CERT_OPT_DIR:
 			if (*optarg == '\0') {
-				gctl_bad("--dir: expected a directory, got "
-				    "\"%s\"", optarg);
+				cmd_usage_error(&verb, "--dir: expected a "
+				    "directory, got \"%s\"", optarg);
 				return (-1);
 			}
 			o->dir = optarg;
 			break;
-		case GCTL_OPT_DAYS:
+		case GCTL_CERT_OPT_DAYS:
 			v = strtoul(optarg, &end, 10);
 			if (*optarg < '0' || *optarg > '9' || *end != '\0' ||
-			    v < 1 || v > GCTL_MAX_DAYS) {
-				gctl_bad("--days: expected 1-36500, got \"%s\"",
-				    optarg);
+			    v < 1 || v > GCTL_CERT_MAX_DAYS) {
+				cmd_usage_error(&verb, "--days: expected "
+				    "1-36500, got \"%s\"", optarg);
 				return (-1);
 			}
 			o->days = (unsigned)v;
 			break;
-		case GCTL_OPT_FORCE:
+		case GCTL_CERT_OPT_FORCE:
 			o->force = true;
 			break;
-		case GCTL_OPT_CTL:
-		case GCTL_OPT_NODE:
-			if (o->role != -1 && o->role != (ch == GCTL_OPT_CTL ?
-			    CA_ROLE_CONTROLLER : CA_ROLE_NODE)) {
-				gctl_bad("%s", "--controller and --node: "
-				    "expected one of them, got both");
+		case GCTL_CERT_OPT_CTL:
+		case GCTL_CERT_OPT_NODE:
+			if (o->role != -1 && o->role != (ch ==
+			    GCTL_CERT_OPT_CTL ? CA_ROLE_CONTROLLER :
+			    CA_ROLE_NODE)) {
+				cmd_usage_error(&verb, "--controller and "
+				    "--node: expected one of them, got both");
 				return (-1);
 			}
-			o->role = ch == GCTL_OPT_CTL ? CA_ROLE_CONTROLLER :
+			o->role = ch == GCTL_CERT_OPT_CTL ? CA_ROLE_CONTROLLER :
 			    CA_ROLE_NODE;
 			break;
-		case GCTL_OPT_ALT:
+		case GCTL_CERT_OPT_ALT:
 			if (ca_alt_check(optarg, err, sizeof err) == -1) {
-				gctl_bad("--alt-name: %s", err);
+				cmd_usage_error(&verb, "--alt-name: %s", err);
 				return (-1);
 			}
-			if (o->nalt == GCTL_MAX_ALT) {
-				gctl_bad("--alt-name: expected at most 32, got "
-				    "more (\"%s\")", optarg);
+			if (o->nalt == GCTL_CERT_MAX_ALT) {
+				cmd_usage_error(&verb, "--alt-name: expected "
+				    "at most 32, got more (\"%s\")", optarg);
 				return (-1);
 			}
 			o->alt[o->nalt++] = optarg;
 			break;
-		default:
-			cmd_option_error(ch, argv, longopts, err, sizeof err);
-			fprintf(stderr, "gctl: %s: %s\nTry 'gctl help' for "
-			    "more information.\n", what, err);
-			return (-1);
 		}
 	}
 	return (0);
@@ -128,46 +122,23 @@ gctl_cert_opts(int argc, char **argv, const char *what, const char *allow,
 static const char *
 gctl_cert_name(int argc, char **argv, const char *what)
 {
-	char	err[512];
+	const struct cmd	 verb = { .name = "gctl", .verb = what };
+	char			 err[512];
 
 	if (optind == argc) {
-		fprintf(stderr, "gctl: %s: expected a name\nTry 'gctl help' "
-		    "for more information.\n", what);
+		cmd_usage_error(&verb, "expected a name");
 		return (NULL);
 	}
 	if (argc - optind > 1) {
-		gctl_bad("unexpected argument \"%s\"; one name at a time",
-		    argv[optind + 1]);
+		cmd_usage_error(&verb, "unexpected argument \"%s\"; one name "
+		    "at a time", argv[optind + 1]);
 		return (NULL);
 	}
 	if (ca_name_check(argv[optind], err, sizeof err) == -1) {
-		fprintf(stderr, "gctl: %s: %s\n", what, err);
+		cmd_usage_error(&verb, "%s", err);
 		return (NULL);
 	}
 	return (argv[optind]);
-}
-
-int
-gctl_ca(int argc, char **argv)
-{
-	struct gctl_cert_opts	o;
-	char			err[1024];
-
-	if (argc < 2 || strcmp(argv[1], "init") != 0)
-		return (gctl_bad("ca: expected \"init\", got \"%s\"",
-		    argc < 2 ? "" : argv[1]));
-	if (gctl_cert_opts(argc - 1, argv + 1, "ca init", "dDf", &o) == -1)
-		return (EXIT_USAGE);
-	if (optind < argc - 1)
-		return (gctl_bad("ca init: unexpected argument \"%s\"",
-		    argv[optind + 1]));
-	if (ca_init(o.dir, o.days != 0 ? o.days : GCTL_CA_DAYS, o.force,
-	    time(NULL), err, sizeof err) == -1) {
-		fprintf(stderr, "gctl: ca init: %s\n", err);
-		return (EXIT_REFUSED);
-	}
-	printf("made the cluster CA in %s (ca.crt, ca.key, crl.pem)\n", o.dir);
-	return (EXIT_OK);
 }
 
 static int
@@ -239,8 +210,8 @@ gctl_cert_list(int argc, char **argv)
 	if (gctl_cert_opts(argc, argv, "cert list", "d", &o) == -1)
 		return (EXIT_USAGE);
 	if (optind < argc)
-		return (gctl_bad("cert list: unexpected argument \"%s\"",
-		    argv[optind]));
+		return (cmd_usage_error(&gctl_cert_cmd, "cert list: unexpected "
+		    "argument \"%s\"", argv[optind]));
 	if (ca_list(o.dir, &v, &n, err, sizeof err) == -1) {
 		fprintf(stderr, "gctl: cert list: %s\n", err);
 		return (EXIT_REFUSED);
@@ -270,6 +241,6 @@ gctl_cert(int argc, char **argv)
 		return (gctl_cert_revoke(argc - 1, argv + 1));
 	if (strcmp(sub, "list") == 0)
 		return (gctl_cert_list(argc - 1, argv + 1));
-	return (gctl_bad("cert: expected issue, revoke or list, got \"%s\"",
-	    sub));
+	return (cmd_usage_error(&gctl_cert_cmd, "cert: expected issue, revoke "
+	    "or list, got \"%s\"", sub));
 }

@@ -12,8 +12,8 @@
 
 #include "bin/gctl.h"
 #include "client/client.h"
-#include "client/cmd.h"
 #include "client/when.h"
+#include "common/cmd.h"
 #include "common/proto.h"
 
 /* Sends req (consumed) and reads its replies up to the last, into *reply.
@@ -74,49 +74,53 @@ gctl_purge_time(time_t t, char *buf, size_t len)
 	return (buf);
 }
 
+static const struct option gctl_purge_longopts[] = {
+	{ "before", required_argument, NULL, 'b' },
+	{ "dry-run", no_argument, NULL, 'n' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static const struct cmd gctl_purge_cmd = {
+	.name = "gctl",
+	.verb = "purge",
+	.shortopts = ":",
+	.longopts = gctl_purge_longopts,
+};
+
 int
 gctl_purge(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "before", required_argument, NULL, 'b' },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ NULL, 0, NULL, 0 }
-	};
 	const char	*before = NULL;
 	json_t		*req, *reply;
 	json_int_t	 jobs, events;
 	time_t		 cutoff;
-	char		 err[512], e[448], when[64];
+	char		 e[448], when[64];
 	int		 ch, r, dry_run = 0;
 
 	optind = 0;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+	while ((ch = cmd_getopt(&gctl_purge_cmd, argc, argv, &r)) != -1) {
 		switch (ch) {
+		case CMD_OPT_EXIT:
+			return (r);
 		case 'b':
 			before = optarg;
 			break;
 		case 'n':
 			dry_run = 1;
 			break;
-		default:
-			cmd_option_error(ch, argv, longopts, err, sizeof err);
-			return (gctl_bad("purge: %s", err));
 		}
 	}
 	if (optind < argc)
-		return (gctl_bad("purge: unexpected argument \"%s\"",
-		    argv[optind]));
+		return (cmd_usage_error(&gctl_purge_cmd, "unexpected argument "
+		    "\"%s\"", argv[optind]));
 	if (before == NULL)
-		return (gctl_bad("%s", "purge: expected --before DATE: the "
-		    "finished jobs that ended before DATE go"));
-	if (when_parse(before, time(NULL), &cutoff, e, sizeof e) == -1) {
-		snprintf(err, sizeof err, "purge: --before: %s", e);
-		return (gctl_bad("%s", err));
-	}
+		return (cmd_usage_error(&gctl_purge_cmd, "expected --before "
+		    "DATE: the finished jobs that ended before DATE go"));
+	if (when_parse(before, time(NULL), &cutoff, e, sizeof e) == -1)
+		return (cmd_usage_error(&gctl_purge_cmd, "--before: %s", e));
 	if (cutoff < 0)
-		return (gctl_bad("purge: --before: \"%s\" is before 1970",
-		    before));
+		return (cmd_usage_error(&gctl_purge_cmd, "--before: \"%s\" is "
+		    "before 1970", before));
 	req = proto_msg(MSG_PURGE);
 	json_object_set_new(req, "before", json_integer((json_int_t)cutoff));
 	json_object_set_new(req, "dry_run", json_boolean(dry_run));

@@ -1,6 +1,6 @@
 /* gctl: administer gbatchd (scontrol's counterpart): ping, shutdown,
  * drain and resume nodes, show and reload the configuration; and the
- * cluster's CA (gctl-cert.c). One verb per invocation. */
+ * cluster's CA (gctl-ca.c, gctl-cert.c). One verb per invocation. */
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "client/client.h"
-#include "client/cmd.h"
 #include "common/array.h"
+#include "common/cmd.h"
 #include "common/duration.h"
 #include "common/paths.h"
 #include "common/proto.h"
@@ -107,11 +107,24 @@ gctl_usage(FILE *f)
 	    "gbatchd,\n4 permission denied (operators only).\n");
 }
 
+static const struct option gctl_longopts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	CMD_TIMEOUT_LONGOPT,
+	{ NULL, 0, NULL, 0 }
+};
+
+static const struct cmd gctl_cmd = {
+	.name = "gctl",
+	.usage = gctl_usage,
+	.shortopts = "+:hV",	/* "+": options after the verb are the verb's */
+	.longopts = gctl_longopts,
+};
+
 static int
 gctl_help(int argc, char **argv)
 {
-	gctl_usage(stdout);
-	return (EXIT_OK);
+	return (cmd_help(&gctl_cmd));
 }
 
 
@@ -158,7 +171,8 @@ gctl_ping(int argc, char **argv)
 	int		 r;
 
 	if (argc > 1)
-		return (gctl_bad("ping: unexpected argument \"%s\"", argv[1]));
+		return (cmd_usage_error(&gctl_cmd, "ping: unexpected argument "
+		    "\"%s\"", argv[1]));
 	if ((r = gctl_call(proto_msg(MSG_PING), &reply, "ping")) != 0)
 		return (r);
 	server = json_string_value(json_object_get(reply, "server"));
@@ -193,8 +207,8 @@ gctl_shutdown(int argc, char **argv)
 	int	r;
 
 	if (argc > 1)
-		return (gctl_bad("shutdown: unexpected argument \"%s\"",
-		    argv[1]));
+		return (cmd_usage_error(&gctl_cmd, "shutdown: unexpected "
+		    "argument \"%s\"", argv[1]));
 	if ((r = gctl_call(proto_msg(MSG_SHUTDOWN), NULL, "shutdown")) == 0)
 		printf("gbatchd is shutting down\n");
 	return (r);
@@ -203,44 +217,49 @@ gctl_shutdown(int argc, char **argv)
 static int
 gctl_node_update(int argc, char **argv, const char *action)
 {
-	static const struct option longopts[] = {
+	static const struct option drain_opts[] = {
 		{ "reason", required_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 }
+	}, resume_opts[] = {
+		/* Known, to be refused by name: taken as drain's, it would
+		 * take the next word as its value. */
+		{ "reason", optional_argument, NULL, 'r' },
+		{ NULL, 0, NULL, 0 }
 	};
-	json_t		*req;
-	const char	*reason = NULL;
-	char		 err[512];
-	int		 ch, drain = strcmp(action, "drain") == 0;
+	/* No "+": the node name comes before --reason, as the usage shows,
+	 * so getopt permutes (GNU's default). */
+	const struct cmd	 verb = {
+		.name = "gctl",
+		.verb = action,
+		.shortopts = strcmp(action, "drain") == 0 ? ":r:" : ":",
+		.longopts = strcmp(action, "drain") == 0 ? drain_opts :
+		    resume_opts,
+	};
+	json_t			*req;
+	const char		*reason = NULL;
+	int			 ch, r;
 
 	optind = 0;
-	opterr = 0;
-	/* "+": the node name may come before --reason, as the usage shows,
-	 * so permute (GNU default) but stop at nothing. */
-	while ((ch = getopt_long(argc, argv, drain ? ":r:" : ":", longopts,
-	    NULL)) != -1) {
-		if (ch == 'r' && drain) {
+	while ((ch = cmd_getopt(&verb, argc, argv, &r)) != -1) {
+		switch (ch) {
+		case CMD_OPT_EXIT:
+			return (r);
+		case 'r':
+			if (verb.longopts == resume_opts)
+				return (cmd_usage_error(&verb, "--reason is "
+				    "for drain only"));
 			if (*optarg == '\0')
-				return (gctl_bad("drain: --reason: expected "
-				    "text, got \"%s\"", optarg));
+				return (cmd_usage_error(&verb, "--reason: "
+				    "expected text, got \"%s\"", optarg));
 			reason = optarg;
-			continue;
+			break;
 		}
-		cmd_option_error(ch, argv, longopts, err, sizeof err);
-		if (!drain && ch == '?' && optind > 0 &&
-		    strncmp(argv[optind - 1], "--reason", 8) == 0)
-			snprintf(err, sizeof err, "--reason is for drain only");
-		fprintf(stderr, "gctl: %s: %s\nTry 'gctl help' for more "
-		    "information.\n", action, err);
-		return (EXIT_USAGE);
 	}
-	if (optind == argc) {
-		fprintf(stderr, "gctl: %s: expected a node name\nTry 'gctl help' "
-		    "for more information.\n", action);
-		return (EXIT_USAGE);
-	}
+	if (optind == argc)
+		return (cmd_usage_error(&verb, "expected a node name"));
 	if (argc - optind > 1)
-		return (gctl_bad("unexpected argument \"%s\"; one node at a "
-		    "time", argv[optind + 1]));
+		return (cmd_usage_error(&verb, "unexpected argument \"%s\"; "
+		    "one node at a time", argv[optind + 1]));
 	req = proto_msg(MSG_NODE_UPDATE);
 	json_object_set_new(req, "node", json_string(argv[optind]));
 	json_object_set_new(req, "action", json_string(action));
@@ -249,8 +268,8 @@ gctl_node_update(int argc, char **argv, const char *action)
 	if (json_object_get(req, "node") == NULL ||
 	    (reason != NULL && json_object_get(req, "reason") == NULL)) {
 		json_decref(req);
-		return (gctl_bad("%s: the node name and reason must be UTF-8 "
-		    "text", action));
+		return (cmd_usage_error(&verb, "the node name and reason must "
+		    "be UTF-8 text"));
 	}
 	return (gctl_call(req, NULL, action));
 }
@@ -279,20 +298,16 @@ gctl_job_update(int argc, char **argv, const char *action)
 	size_t		 len;
 	int		 i, r, worst = EXIT_OK;
 
-	if (argc < 2) {
-		fprintf(stderr, "gctl: %s: expected one or more job ids\n"
-		    "Try 'gctl help' for more information.\n", action);
-		return (EXIT_USAGE);
-	}
+	if (argc < 2)
+		return (cmd_usage_error(&gctl_cmd, "%s: expected one or more "
+		    "job ids", action));
 	/* 42, or a job array's tasks: 42_7, 42_[3-5]. */
 	for (i = 1; i < argc; i++) {
 		if ((strchr(argv[i], '_') != NULL ? array_jobid_parse(argv[i],
 		    &id, &tasks, err, sizeof err) : cmd_parse_id(argv[i], &id,
-		    err, sizeof err)) == -1) {
-			fprintf(stderr, "gctl: %s: %s\nTry 'gctl help' for "
-			    "more information.\n", action, err);
-			return (EXIT_USAGE);
-		}
+		    err, sizeof err)) == -1)
+			return (cmd_usage_error(&gctl_cmd, "%s: %s", action,
+			    err));
 		if (strchr(argv[i], '_') != NULL)
 			array_free(&tasks);
 	}
@@ -383,15 +398,16 @@ gctl_show(int argc, char **argv)
 	int		 r, json = 0;
 
 	if (argc < 2)
-		return (gctl_bad("%s", "show: expected what to show: config"));
+		return (cmd_usage_error(&gctl_cmd, "show: expected what to "
+		    "show: config"));
 	if (strcmp(argv[1], "config") != 0)
-		return (gctl_bad("show: unknown \"%s\"; expected config",
-		    argv[1]));
+		return (cmd_usage_error(&gctl_cmd, "show: unknown \"%s\"; "
+		    "expected config", argv[1]));
 	if (argc > 2 && strcmp(argv[2], "--json") == 0)
 		json = 1;
 	if (argc > 2 + json)
-		return (gctl_bad("show config: unexpected argument \"%s\"",
-		    argv[2 + json]));
+		return (cmd_usage_error(&gctl_cmd, "show config: unexpected "
+		    "argument \"%s\"", argv[2 + json]));
 	if ((r = gctl_call(proto_msg(MSG_CONFIG_SHOW), &reply,
 	    "show config")) != 0)
 		return (r);
@@ -431,8 +447,8 @@ gctl_reconfigure(int argc, char **argv)
 	int		 r;
 
 	if (argc > 1)
-		return (gctl_bad("reconfigure: unexpected argument \"%s\"",
-		    argv[1]));
+		return (cmd_usage_error(&gctl_cmd, "reconfigure: unexpected "
+		    "argument \"%s\"", argv[1]));
 	if ((r = gctl_call(proto_msg(MSG_RECONFIGURE), &reply,
 	    "reconfigure")) != 0)
 		return (r);
@@ -496,46 +512,31 @@ gctl_run_ca(int argc, char **argv)
 int
 main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		CMD_TIMEOUT_LONGOPT,
-		{ NULL, 0, NULL, 0 }
-	};
 	const char	*topt = NULL;
 	char		 err[512];
 	size_t		 i;
-	int		 ch;
+	int		 ch, r;
 
-	opterr = 0;
-	/* "+": options after the verb belong to the verb. */
-	while ((ch = getopt_long(argc, argv, "+:hV", longopts, NULL)) != -1) {
+	while ((ch = cmd_getopt(&gctl_cmd, argc, argv, &r)) != -1) {
 		switch (ch) {
-		case 'h':
-			gctl_usage(stdout);
-			return (EXIT_OK);
-		case 'V':
-			cmd_version("gctl");
-			return (EXIT_OK);
+		case CMD_OPT_EXIT:
+			return (r);
 		case CMD_OPT_TIMEOUT:
 			topt = optarg;
 			break;
-		default:
-			cmd_option_error(ch, argv, longopts, err, sizeof err);
-			return (gctl_bad("%s", err));
 		}
 	}
 	if (cmd_timeout(topt, &gctl_timeout, err, sizeof err) == -1)
-		return (gctl_bad("%s", err));
+		return (cmd_usage_error(&gctl_cmd, "%s", err));
 	if (optind == argc)
-		return (gctl_bad("%s", "no command given; expected one of: "
-		    "ping, shutdown, drain, resume, hold, release, requeue, show, "
-		    "reconfigure, purge, ca, cert, help"));
+		return (cmd_usage_error(&gctl_cmd, "no command given; expected "
+		    "one of: ping, shutdown, drain, resume, hold, release, "
+		    "requeue, show, reconfigure, purge, ca, cert, help"));
 	for (i = 0; i < GCTL_NVERBS; i++) {
 		if (strcmp(argv[optind], gctl_verbs[i].name) == 0)
 			return (gctl_verbs[i].run(argc - optind, argv + optind));
 	}
-	return (gctl_bad("unknown command \"%s\"; expected one of: ping, "
-	    "shutdown, drain, resume, hold, release, requeue, show, "
-	    "reconfigure, purge, ca, cert, help", argv[optind]));
+	return (cmd_usage_error(&gctl_cmd, "unknown command \"%s\"; expected "
+	    "one of: ping, shutdown, drain, resume, hold, release, requeue, "
+	    "show, reconfigure, purge, ca, cert, help", argv[optind]));
 }

@@ -7,10 +7,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "client/cmd.h"
 #include "client/model.h"
 #include "client/node-row.h"
 #include "client/table.h"
+#include "common/cmd.h"
 #include "common/proto.h"
 #include "common/safe-text.h"
 #include "common/xmalloc.h"
@@ -35,11 +35,11 @@ static const struct option gnodes_longopts[] = {
 
 
 static void
-gnodes_usage(void)
+gnodes_usage(FILE *f)
 {
 	char	*fields = table_field_names(node_row_cols, node_row_ncols);
 
-	printf(
+	fprintf(f,
 "usage: gnodes [options]\n"
 "List nodes: state, GPUs allocated/total, and the job on each GPU\n"
 "(GPU:JOB, - for a free GPU).\n"
@@ -63,6 +63,13 @@ gnodes_usage(void)
 	    fields);
 	free(fields);
 }
+
+static const struct cmd gnodes_cmd = {
+	.name = "gnodes",
+	.usage = gnodes_usage,
+	.shortopts = ":hN:o:V",
+	.longopts = gnodes_longopts,
+};
 
 /* The shape of nodes for gsim's -c, into out: "NODESxGPUS", or
  * "SWITCHESxNODESxGPUS" when every node names its switch and the switches
@@ -158,10 +165,10 @@ main(int argc, char **argv)
 	model_init(&m, CMD_TIMEOUT_DEFAULT);
 	t = table_create(node_row_cols, node_row_ncols,
 	    NODE_ROW_DEFAULT);
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":hN:o:V", gnodes_longopts,
-	    NULL)) != -1) {
+	while ((ch = cmd_getopt(&gnodes_cmd, argc, argv, &r)) != -1) {
 		switch (ch) {
+		case CMD_OPT_EXIT:
+			goto out;
 		case 'h':
 			noheader = true;
 			break;
@@ -188,18 +195,6 @@ main(int argc, char **argv)
 		case CMD_OPT_TIMEOUT:
 			topt = optarg;
 			break;
-		case GNODES_OPT_HELP:
-			gnodes_usage();
-			r = EXIT_OK;
-			goto out;
-		case 'V':
-			cmd_version("gnodes");
-			r = EXIT_OK;
-			goto out;
-		default:
-			cmd_option_error(ch, argv, gnodes_longopts, err,
-			    sizeof err);
-			goto usage;
 		}
 	}
 	if (cmd_timeout(topt, &timeout, err, sizeof err) == -1)
@@ -267,8 +262,7 @@ main(int argc, char **argv)
 	goto out;
 
 usage:
-	fprintf(stderr, "gnodes: %s\nTry 'gnodes --help' for more "
-	    "information.\n", err);
+	r = cmd_usage_error(&gnodes_cmd, "%s", err);
 out:
 	model_free(&m);
 	table_free(t);

@@ -14,7 +14,6 @@
 #include <unistd.h>
 
 #include "client/client.h"
-#include "client/cmd.h"
 #include "client/job-detail.h"
 #include "client/job-filter.h"
 #include "client/job-row.h"
@@ -24,6 +23,7 @@
 #include "client/jscan.h"
 #include "client/table.h"
 #include "common/array.h"
+#include "common/cmd.h"
 #include "common/job-state.h"
 #include "common/outpat.h"
 #include "common/proto.h"
@@ -122,6 +122,13 @@ gq_usage(FILE *f)
 	    fields);
 	free(fields);
 }
+
+static const struct cmd gq_cmd = {
+	.name = "gq",
+	.usage = gq_usage,
+	.shortopts = ":u:t:j:o:hrl:S:V",
+	.longopts = gq_longopts,
+};
 
 static int
 gq_add_state(const char *item, void *arg, char *err, size_t errlen)
@@ -484,10 +491,10 @@ main(int argc, char **argv)
 	gq.filter = &m.filter;
 	t = table_create(job_row_cols, job_row_ncols, JOB_ROW_DEFAULT);
 	table_set_span(t, job_row_span);
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":u:t:j:o:hrl:S:V", gq_longopts,
-	    NULL)) != -1) {
+	while ((ch = cmd_getopt(&gq_cmd, argc, argv, &r)) != -1) {
 		switch (ch) {
+		case CMD_OPT_EXIT:
+			goto out;
 		case 'u':
 			if (cmd_split(optarg, "--user", gq_add_user, &gq, err,
 			    sizeof err) == -1)
@@ -543,18 +550,6 @@ main(int argc, char **argv)
 		case CMD_OPT_TIMEOUT:
 			gq.timeout = optarg;
 			break;
-		case GQ_OPT_HELP:
-			gq_usage(stdout);
-			r = EXIT_OK;
-			goto out;
-		case 'V':
-			cmd_version("gq");
-			r = EXIT_OK;
-			goto out;
-		default:
-			cmd_option_error(ch, argv, gq_longopts, err,
-			    sizeof err);
-			goto usage;
 		}
 	}
 	/* gq --wait 42 43: the ids as arguments, or with -j. */
@@ -609,8 +604,7 @@ main(int argc, char **argv)
 	goto out;
 
 usage:
-	fprintf(stderr, "gq: %s\nTry 'gq --help' for more information.\n",
-	    err);
+	r = cmd_usage_error(&gq_cmd, "%s", err);
 out:
 	model_free(&m);
 	table_free(t);

@@ -8,17 +8,17 @@
 #include <unistd.h>
 
 #include "client/client.h"
-#include "client/cmd.h"
 #include "client/jobspec.h"
 #include "client/relay.h"
+#include "common/cmd.h"
 #include "common/proto.h"
 #include "common/safe-text.h"
 
 static void
-grun_usage(void)
+grun_usage(FILE *f)
 {
 	fputs(
-"Usage: grun [OPTIONS] COMMAND [ARGS...]\n"
+"usage: grun [options] COMMAND [ARGS...]\n"
 "       grun --jobid ID [--pty] [-w NODE] COMMAND [ARGS...]\n"
 "Run a command on an allocation, in the foreground. grun waits in the queue\n"
 "(saying why, with a spinner on a terminal), then relays standard input,\n"
@@ -54,8 +54,14 @@ grun_usage(void)
 "Exit status: the command's; 128+N when signal N killed it; 1 when the job\n"
 "was refused or ended otherwise (cancelled, time limit, out of memory, node\n"
 "failure); 2 for a usage error; 3 when gbatchd cannot be reached or the\n"
-"connection to it was lost; 4 when not allowed.\n", stdout);
+"connection to it was lost; 4 when not allowed.\n", f);
 }
+
+/* Its options are jobspec's (client/jobspec.c), as gsub's are. */
+static const struct cmd grun_cmd = {
+	.name = "grun",
+	.usage = grun_usage,
+};
 
 /* Adds the session's terminal to the request's "interactive". */
 static json_t *
@@ -111,13 +117,11 @@ main(int argc, char **argv)
 	if (jobspec_parse_args(js, argc, argv, &action, err, sizeof err) == -1)
 		goto usage;
 	if (action == JOBSPEC_HELP) {
-		grun_usage();
-		r = EXIT_OK;
+		r = cmd_help(&grun_cmd);
 		goto out;
 	}
 	if (action == JOBSPEC_VERSION) {
-		cmd_version("grun");
-		r = EXIT_OK;
+		r = cmd_version(&grun_cmd);
 		goto out;
 	}
 	if (jobspec_load_script(js, err, sizeof err) == -1)
@@ -162,9 +166,7 @@ main(int argc, char **argv)
 	goto out;
 
 usage:
-	fprintf(stderr, "grun: %s\nTry 'grun --help' for more information.\n",
-	    err);
-	r = EXIT_USAGE;
+	r = cmd_usage_error(&grun_cmd, "%s", err);
 	goto out;
 fail:
 	fprintf(stderr, "grun: %s\n", err);

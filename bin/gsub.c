@@ -9,48 +9,54 @@
 #include <unistd.h>
 
 #include "client/client.h"
-#include "client/cmd.h"
 #include "client/job-wait.h"
 #include "client/jobspec.h"
 #include "client/slurm-opt.h"
+#include "common/cmd.h"
 #include "common/proto.h"
 #include "common/safe-text.h"
+
+static void	gsub_usage(FILE *);
+
+/* Named as it runs: gsub, or sbatch (slurm-compat). Its options are
+ * jobspec's (client/jobspec.c), which #GSUB lines take too. */
+static struct cmd gsub_cmd = {
+	.name = "gsub",
+	.usage = gsub_usage,
+};
 
 /* Prints after head, wrapped, the names of the options of table t that
  * gsub handles as what says (its own, or refused). Bare names: a line of
  * them never reads as an option (the bash completion's rule). */
-/* The name it runs under: gsub, or sbatch (slurm-compat). */
-static const char	*gsub_prog = "gsub";
-
 static void
-gsub_usage_names(const struct slurm_opt *t, size_t n, enum slurm_opt_do what,
-    const char *head)
+gsub_usage_names(FILE *f, const struct slurm_opt *t, size_t n,
+    enum slurm_opt_do what, const char *head)
 {
 	size_t	i, col = strlen(head), w;
 	bool	first = true;
 
-	fputs(head, stdout);
+	fputs(head, f);
 	for (i = 0; i < n; i++) {
 		if (t[i].what != what)
 			continue;
 		w = strlen(t[i].name);
 		if (col + w + 2 > 78) {
-			fputs(",\n          ", stdout);
+			fputs(",\n          ", f);
 			col = 10;
 		} else if (!first) {
-			fputs(", ", stdout);
+			fputs(", ", f);
 			col += 2;
 		}
-		fputs(t[i].name, stdout);
+		fputs(t[i].name, f);
 		col += w;
 		first = false;
 	}
-	fputs("\n", stdout);
+	fputs("\n", f);
 }
 
 /* The Slurm-to-gbatch table, from slurm-opt.c's rows. */
 static void
-gsub_usage_slurm(void)
+gsub_usage_slurm(FILE *f)
 {
 	const struct slurm_opt	*t;
 	size_t			 n, i;
@@ -59,8 +65,8 @@ gsub_usage_slurm(void)
 	t = slurm_opt_table(&n);
 	fputs(
 "sbatch's options work too, on the command line and in #SBATCH lines (a\n"
-"#GSUB line wins over an #SBATCH line, the command line over both):\n", stdout);
-	gsub_usage_names(t, n, SLURM_DO_SAME, "  the same in gsub: ");
+"#GSUB line wins over an #SBATCH line, the command line over both):\n", f);
+	gsub_usage_names(f, t, n, SLURM_DO_SAME, "  the same in gsub: ");
 	for (i = 0; i < n; i++) {
 		if (t[i].what == SLURM_DO_SAME || t[i].what == SLURM_DO_REFUSE)
 			continue;
@@ -72,14 +78,14 @@ gsub_usage_slurm(void)
 			snprintf(name, sizeof name, "    --%s%s%s", t[i].name,
 			    t[i].arg != NULL ? "=" : "", t[i].arg != NULL ?
 			    t[i].arg : "");
-		printf("  %-24s %s\n", name, t[i].says);
+		fprintf(f, "  %-24s %s\n", name, t[i].says);
 	}
-	gsub_usage_names(t, n, SLURM_DO_REFUSE, "  refused, each saying why and "
-	    "the gbatch way: ");
+	gsub_usage_names(f, t, n, SLURM_DO_REFUSE, "  refused, each saying why "
+	    "and the gbatch way: ");
 }
 
 static void
-gsub_usage(void)
+gsub_usage(FILE *f)
 {
 	fputs(
 "usage: gsub [options] script [args...]\n"
@@ -171,19 +177,19 @@ gsub_usage(void)
 "      --wrap \"command\"    run command with /bin/sh instead of a script\n"
 "  -h, --help              this help\n"
 "  -V, --version           print the version\n"
-"\n", stdout);
-	gsub_usage_slurm();
+"\n", f);
+	gsub_usage_slurm(f);
 	fputs(
 "\n"
 "Exit status: 0 submitted, 1 refused by gbatchd, 2 usage error,\n"
 "3 cannot reach gbatchd, 4 permission denied; with --wait, once the job\n"
-"was submitted, the job's own.\n", stdout);
+"was submitted, the job's own.\n", f);
 }
 
 static void
 gsub_notice(const char *msg)
 {
-	fprintf(stderr, "%s: %s; still waiting\n", gsub_prog, msg);
+	fprintf(stderr, "%s: %s; still waiting\n", gsub_cmd.name, msg);
 }
 
 /* --test-only's answer (docs/protocol.md, JOB_SUBMIT): where and when,
@@ -206,7 +212,7 @@ gsub_test_only(const json_t *reply, uint32_t gpus)
 		fprintf(stderr, "%s: no start can be foreseen: the GPUs the "
 		    "job needs are held by jobs without a time limit%s (%lld "
 		    "pending job%s would go first); nothing was submitted\n",
-		    gsub_prog, json_is_true(json_object_get(reply,
+		    gsub_cmd.name, json_is_true(json_object_get(reply,
 		    "never_fits")) ? ", or the nodes up now cannot hold it" :
 		    "", (long long)ahead, ahead == 1 ? "" : "s");
 		return;
@@ -216,19 +222,19 @@ gsub_test_only(const json_t *reply, uint32_t gpus)
 	if (localtime_r(&t, &tm) == NULL ||
 	    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm) == 0)
 		snprintf(when, sizeof when, "@%lld", (long long)start);
-	if (strcmp(gsub_prog, "sbatch") == 0) {
+	if (strcmp(gsub_cmd.name, "sbatch") == 0) {
 		fprintf(stderr, "sbatch: Job 0 to start at %s using %u GPUs on "
 		    "nodes %s in partition gbatch\n", when, gpus, safen);
 		return;
 	}
 	if (start <= (json_int_t)time(NULL) + 1)
 		fprintf(stderr, "%s: the job would start now on %s; nothing "
-		    "was submitted\n", gsub_prog, safe);
+		    "was submitted\n", gsub_cmd.name, safe);
 	else
 		fprintf(stderr, "%s: the job would start at %s on %s, once "
 		    "running jobs reach their time limits (%lld pending job%s "
-		    "going first); nothing was submitted\n", gsub_prog, when,
-		    safe, (long long)ahead, ahead == 1 ? "" : "s");
+		    "going first); nothing was submitted\n", gsub_cmd.name,
+		    when, safe, (long long)ahead, ahead == 1 ? "" : "s");
 }
 
 /* --wait: the job's exit status once it has ended, saying how it ended
@@ -242,14 +248,14 @@ gsub_wait(uint64_t id, unsigned timeout)
 
 	if ((r = job_wait(&id, 1, timeout, gsub_notice, &end, err,
 	    sizeof err)) != 0) {
-		fprintf(stderr, "%s: waiting for job %llu: %s\n", gsub_prog,
+		fprintf(stderr, "%s: waiting for job %llu: %s\n", gsub_cmd.name,
 		    (unsigned long long)id, err);
 		return (r);
 	}
 	r = job_wait_status(&end, why, sizeof why);
 	if (why[0] != '\0')
-		fprintf(stderr, "%s: %s\n", gsub_prog, safe_text_str(why, safe,
-		    sizeof safe));
+		fprintf(stderr, "%s: %s\n", gsub_cmd.name, safe_text_str(why,
+		    safe, sizeof safe));
 	return (r);
 }
 
@@ -273,19 +279,17 @@ main(int argc, char **argv)
 	else
 		base++;
 	if (strcmp(base, "sbatch") == 0) {
-		gsub_prog = "sbatch";
+		gsub_cmd.name = "sbatch";
 		jobspec_sbatch(js);
 	}
 	if (jobspec_parse_args(js, argc, argv, &action, err, sizeof err) == -1)
 		goto usage;
 	if (action == JOBSPEC_HELP) {
-		gsub_usage();
-		r = EXIT_OK;
+		r = cmd_help(&gsub_cmd);
 		goto out;
 	}
 	if (action == JOBSPEC_VERSION) {
-		cmd_version("gsub");
-		r = EXIT_OK;
+		r = cmd_version(&gsub_cmd);
 		goto out;
 	}
 	if (jobspec_load_script(js, err, sizeof err) == -1)
@@ -294,7 +298,7 @@ main(int argc, char **argv)
 		goto fail;
 
 	if ((r = client_open(jobspec_timeout(js), &c, err, sizeof err)) != 0) {
-		fprintf(stderr, "%s: %s\n", gsub_prog, err);
+		fprintf(stderr, "%s: %s\n", gsub_cmd.name, err);
 		goto out;
 	}
 	req = proto_msg(MSG_JOB_SUBMIT);
@@ -304,7 +308,7 @@ main(int argc, char **argv)
 	r = client_call(c, req, &reply, err, sizeof err);
 	json_decref(req);
 	if (r != 0) {
-		fprintf(stderr, "%s: %s\n", gsub_prog, err);
+		fprintf(stderr, "%s: %s\n", gsub_cmd.name, err);
 		goto out;
 	}
 	if (jobspec_test_only(js)) {
@@ -316,14 +320,14 @@ main(int argc, char **argv)
 	}
 	if (!json_is_integer(json_object_get(reply, "job_id"))) {
 		fprintf(stderr, "%s: bad reply from gbatchd at %s: it gave no "
-		    "job id\n", gsub_prog, client_socket_path());
+		    "job id\n", gsub_cmd.name, client_socket_path());
 		json_decref(reply);
 		r = EXIT_UNREACHABLE;
 		goto out;
 	}
 	/* The controller's word, made of node names it checked. */
 	if (json_is_string(json_object_get(reply, "warning")))
-		fprintf(stderr, "%s: warning: job %lld: %s\n", gsub_prog,
+		fprintf(stderr, "%s: warning: job %lld: %s\n", gsub_cmd.name,
 		    (long long)json_integer_value(json_object_get(reply,
 		    "job_id")), safe_text_str(json_string_value(
 		    json_object_get(reply, "warning")), err, sizeof err));
@@ -334,8 +338,8 @@ main(int argc, char **argv)
 	else if (jobspec_parsable(js))
 		printf("%llu\n", (unsigned long long)id);
 	else
-		printf("Submitted %sjob %llu\n", strcmp(gsub_prog, "sbatch") ==
-		    0 ? "batch " : "", (unsigned long long)id);
+		printf("Submitted %sjob %llu\n", strcmp(gsub_cmd.name,
+		    "sbatch") == 0 ? "batch " : "", (unsigned long long)id);
 	r = EXIT_OK;
 	if (jobspec_wait(js)) {
 		/* A workflow engine reads the id before the job ends. */
@@ -347,11 +351,10 @@ main(int argc, char **argv)
 	goto out;
 
 usage:
-	fprintf(stderr, "%s: %s\nTry '%s --help' for more information.\n",
-	    gsub_prog, err, gsub_prog);
+	r = cmd_usage_error(&gsub_cmd, "%s", err);
 	goto out;
 fail:
-	fprintf(stderr, "%s: %s\n", gsub_prog, err);
+	fprintf(stderr, "%s: %s\n", gsub_cmd.name, err);
 	r = EXIT_USAGE;
 out:
 	client_free(c);

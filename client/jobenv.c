@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "client/cmd.h"
 #include "client/jobenv.h"
+#include "common/cmd.h"
 #include "common/xmalloc.h"
 
 static bool

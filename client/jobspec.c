@@ -12,13 +12,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "client/cmd.h"
 #include "client/jobenv.h"
 #include "client/jobshape.h"
 #include "client/jobspec.h"
 #include "client/slurm-opt.h"
 #include "client/when.h"
 #include "common/array.h"
+#include "common/cmd.h"
 #include "common/depend.h"
 #include "common/hostlist.h"
 #include "common/duration.h"
@@ -1027,7 +1027,8 @@ jobspec_parse_args(struct jobspec *js, int argc, char **argv,
 			break;
 		case '?':
 		case ':':
-			cmd_option_error(c, argv, jobspec_all, err, errlen);
+			cmd_option_error(c, argv, jobspec_all_short,
+			    jobspec_all, err, errlen);
 			return (-1);
 		default:
 			if (jobspec_set(js, c, optarg, JOBSPEC_SRC_CMDLINE, err,
@@ -1165,8 +1166,8 @@ jobspec_directive(struct jobspec *js, const char *tag, enum jobspec_src src,
 			return (-1);
 		case '?':
 		case ':':
-			cmd_option_error(c, words, jobspec_all, werr,
-			    sizeof werr);
+			cmd_option_error(c, words, jobspec_all_short,
+			    jobspec_all, werr, sizeof werr);
 			snprintf(err, errlen, "%s: %s", tag, werr);
 			return (-1);
 		default:

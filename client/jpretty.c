@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "client/jpretty.h"
-#include "client/jscan.h"
+#include "common/jlex.h"
 #include "common/xmalloc.h"
 
 /* Deeper than any reply of ours; refusing it bounds the recursion. */
@@ -107,7 +107,7 @@ jpretty_char(struct jpretty *p, unsigned c)
 		o[5] = "0123456789abcdef"[c & 0xf];
 		p->len += 6;
 	} else
-		p->len += jscan_utf8(c, o);
+		p->len += jlex_utf8_put(c, o);
 }
 
 /* A string whose opening quote is at i. Returns the index past its
@@ -117,8 +117,8 @@ jpretty_string(struct jpretty *p, const char *s, size_t len, size_t i)
 {
 	const unsigned char	*u = (const unsigned char *)s;
 	size_t			 run, k;
-	unsigned		 c;
-	bool			 ok;
+	uint32_t		 c;
+	enum jlex_escape	 what;
 
 	jpretty_put(p, "\"", 1);
 	for (i++, run = i; i < len; ) {
@@ -152,8 +152,8 @@ jpretty_string(struct jpretty *p, const char *s, size_t len, size_t i)
 			}
 		} else {
 			/* An escape: decoded, then written again. */
-			if ((k = jscan_escape(s + i, len - i, &c, &ok)) == 0 ||
-			    !ok)
+			if ((k = jlex_escape(s + i, len - i, &c, &what)) ==
+			    0 || what != JLEX_ESC_OK)
 				return (0);
 			jpretty_char(p, c);
 			i += k;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "client/jscan.h"
+#include "common/jlex.h"
 
 /* Deeper nesting than this is no reply of ours; refusing it bounds the
  * bracket stack without allocating. */
@@ -416,96 +417,6 @@ jscan_get(const struct jscan_val *obj, const char *key, struct jscan_val *val)
 	return (-1);
 }
 
-static int
-jscan_hex4(const char *p, size_t left, unsigned *out)
-{
-	size_t		i;
-	unsigned	v = 0;
-
-	if (left < 4)
-		return (-1);
-	for (i = 0; i < 4; i++) {
-		v <<= 4;
-		if (p[i] >= '0' && p[i] <= '9')
-			v |= (unsigned)(p[i] - '0');
-		else if (p[i] >= 'a' && p[i] <= 'f')
-			v |= (unsigned)(p[i] - 'a' + 10);
-		else if (p[i] >= 'A' && p[i] <= 'F')
-			v |= (unsigned)(p[i] - 'A' + 10);
-		else
-			return (-1);
-	}
-	*out = v;
-	return (0);
-}
-
-size_t
-jscan_escape(const char *p, size_t left, unsigned *cp, bool *ok)
-{
-	unsigned	lo;
-
-	*ok = true;
-	if (left < 2)
-		return (0);
-	switch (p[1]) {
-	case 'b': *cp = '\b'; return (2);
-	case 'f': *cp = '\f'; return (2);
-	case 'n': *cp = '\n'; return (2);
-	case 'r': *cp = '\r'; return (2);
-	case 't': *cp = '\t'; return (2);
-	case '"': case '\\': case '/': *cp = (unsigned char)p[1]; return (2);
-	case 'u':
-		break;
-	default:
-		/* Not JSON: the letter itself. */
-		*ok = false;
-		*cp = (unsigned char)p[1];
-		return (2);
-	}
-	if (jscan_hex4(p + 2, left - 2, cp) == -1) {
-		*ok = false;
-		*cp = 0xfffd;
-		return (2);
-	}
-	if (*cp < 0xd800 || *cp >= 0xe000)
-		return (6);
-	/* A surrogate pair is one character; half of one is none. */
-	if (*cp < 0xdc00 && left >= 12 && p[6] == '\\' && p[7] == 'u' &&
-	    jscan_hex4(p + 8, left - 8, &lo) == 0 && lo >= 0xdc00 &&
-	    lo < 0xe000) {
-		*cp = 0x10000 + ((*cp - 0xd800) << 10) + (lo - 0xdc00);
-		return (12);
-	}
-	*ok = false;
-	*cp = 0xfffd;
-	return (6);
-}
-
-size_t
-jscan_utf8(unsigned cp, char *u)
-{
-	if (cp < 0x80) {
-		u[0] = (char)cp;
-		return (1);
-	}
-	if (cp < 0x800) {
-		u[0] = (char)(0xc0 | cp >> 6);
-		u[1] = (char)(0x80 | (cp & 0x3f));
-		return (2);
-	}
-	if (cp < 0x10000) {
-		u[0] = (char)(0xe0 | cp >> 12);
-		u[1] = (char)(0x80 | (cp >> 6 & 0x3f));
-		u[2] = (char)(0x80 | (cp & 0x3f));
-		return (3);
-	}
-	u[0] = (char)(0xf0 | cp >> 18);
-	u[1] = (char)(0x80 | (cp >> 12 & 0x3f));
-	u[2] = (char)(0x80 | (cp >> 6 & 0x3f));
-	u[3] = (char)(0x80 | (cp & 0x3f));
-	return (4);
-}
-
 static size_t
 jscan_put(char *out, size_t outlen, size_t n, const char *s, size_t k)
 {
@@ -521,11 +432,11 @@ jscan_put(char *out, size_t outlen, size_t n, const char *s, size_t k)
 size_t
 jscan_string(const struct jscan_val *v, char *out, size_t outlen)
 {
-	const char	*p = v->p, *end = v->p + v->n;
-	size_t		 n = 0, k;
-	unsigned	 cp;
-	bool		 ok;
-	char		 u[4];
+	const char		*p = v->p, *end = v->p + v->n;
+	size_t			 n = 0, k;
+	uint32_t		 cp;
+	enum jlex_escape	 what;
+	char			 u[4];
 
 	if (v->type == JSCAN_NONE) {
 		if (outlen > 0)
@@ -550,12 +461,12 @@ jscan_string(const struct jscan_val *v, char *out, size_t outlen)
 		}
 		/* An escape: lenient, as a listing is printed whatever it
 		 * holds (a malformed one stands for U+FFFD or its letter). */
-		if ((k = jscan_escape(p, (size_t)(end - p), &cp, &ok)) == 0)
+		if ((k = jlex_escape(p, (size_t)(end - p), &cp, &what)) == 0)
 			break;
-		if (!ok && p[1] != 'u')
+		if (what == JLEX_ESC_LETTER)
 			n = jscan_put(out, outlen, n, p + 1, 1);
 		else
-			n = jscan_put(out, outlen, n, u, jscan_utf8(cp, u));
+			n = jscan_put(out, outlen, n, u, jlex_utf8_put(cp, u));
 		p += k;
 	}
 	if (outlen > 0)

@@ -94,19 +94,11 @@ jscan_key_is(const struct jscan_val *key, const char *s)
 }
 /* Decodes a string value into out (NUL-terminated, truncated to outlen).
  * Returns the decoded length before truncation. Non-strings decode as their
- * text (numbers, true, false, null). */
+ * text (numbers, true, false, null). Escapes are read leniently, as a
+ * listing is printed whatever it holds (common/jlex.h): a malformed \\u
+ * stands for U+FFFD, an unknown escape for its letter. */
 size_t	jscan_string(const struct jscan_val *, char *out, size_t outlen);
 /* Reads an integer value. Returns 0, or -1 when it is not an integer. */
-/* Decodes the escape whose backslash is at p (left bytes there) into *cp,
- * the character it stands for (a surrogate pair as one). Returns how many
- * bytes it takes, 0 when nothing follows the backslash. A malformed one
- * (an unknown letter, \\u without 4 hex digits, half a surrogate pair)
- * sets *ok false, *cp to its letter or U+FFFD, and takes the bytes a
- * lenient reader skips. */
-size_t	jscan_escape(const char *p, size_t left, unsigned *cp, bool *ok);
-/* Writes code point cp as UTF-8 into u (room for 4); returns its
- * length. */
-size_t	jscan_utf8(unsigned cp, char *u);
 int	jscan_int(const struct jscan_val *, long long *);
 /* true for JSON true, false otherwise. */
 bool	jscan_true(const struct jscan_val *);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "common/jdecode.h"
+#include "common/jlex.h"
 #include "common/xmalloc.h"
 
 struct jdecode {
@@ -69,31 +70,6 @@ jdecode_eat(struct jdecode *d, unsigned char c)
 	return (true);
 }
 
-/* The length of the valid UTF-8 sequence at p (before end) of two bytes
- * or more, or 0: no overlong form, no surrogate, nothing past U+10FFFF. */
-static size_t
-jdecode_utf8(const unsigned char *p, const unsigned char *end)
-{
-	uint32_t	v;
-	size_t		n, i;
-
-	if (p[0] < 0xc2 || p[0] > 0xf4)
-		return (0);
-	n = p[0] < 0xe0 ? 2 : p[0] < 0xf0 ? 3 : 4;
-	if ((size_t)(end - p) < n)
-		return (0);
-	v = p[0] & (n == 2 ? 0x1f : n == 3 ? 0x0f : 0x07);
-	for (i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return (0);
-		v = v << 6 | (p[i] & 0x3f);
-	}
-	if (v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff) ||
-	    (n == 3 && v < 0x800) || (n == 4 && v < 0x10000))
-		return (0);
-	return (n);
-}
-
 static void
 jdecode_room(struct jdecode *d, size_t need)
 {
@@ -105,101 +81,44 @@ jdecode_room(struct jdecode *d, size_t need)
 	d->buf = xrealloc(d->buf, d->size);
 }
 
-/* Four hex digits at p (before end) as *v; -1 when they are not. */
-static int
-jdecode_hex4(const unsigned char *p, const unsigned char *end, uint32_t *v)
-{
-	int	i, c;
-
-	if (end - p < 4)
-		return (-1);
-	*v = 0;
-	for (i = 0; i < 4; i++) {
-		c = p[i];
-		if (c >= '0' && c <= '9')
-			c -= '0';
-		else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
-			c = (c | 0x20) - 'a' + 10;
-		else
-			return (-1);
-		*v = *v << 4 | (uint32_t)c;
-	}
-	return (0);
-}
-
 /* Decodes the escape at d->p (its backslash) onto d->buf at *n. */
 static int
 jdecode_escape(struct jdecode *d, size_t *n)
 {
 	const unsigned char	*at = d->p;
-	uint32_t		 u, lo;
-	char			*o;
+	enum jlex_escape	 what;
+	uint32_t		 cp;
+	size_t			 k;
 
-	jdecode_room(d, *n + 4);
-	o = d->buf + *n;
-	if (d->end - d->p < 2) {
-		jdecode_fail(d, at, "unterminated string");
-		return (-1);
-	}
-	switch (d->p[1]) {
-	case '"':	*o = '"';	break;
-	case '\\':	*o = '\\';	break;
-	case '/':	*o = '/';	break;
-	case 'b':	*o = '\b';	break;
-	case 'f':	*o = '\f';	break;
-	case 'n':	*o = '\n';	break;
-	case 'r':	*o = '\r';	break;
-	case 't':	*o = '\t';	break;
-	case 'u':
-		if (jdecode_hex4(d->p + 2, d->end, &u) != 0) {
-			jdecode_fail(d, at, "\\u without four hex digits");
-			return (-1);
-		}
-		d->p += 6;
-		if (u >= 0xd800 && u <= 0xdbff) {
-			if (d->end - d->p < 2 || d->p[0] != '\\' ||
-			    d->p[1] != 'u' || jdecode_hex4(d->p + 2, d->end,
-			    &lo) != 0 || lo < 0xdc00 || lo > 0xdfff) {
-				jdecode_fail(d, at, "a \\u surrogate without "
-				    "its pair");
-				return (-1);
-			}
-			d->p += 6;
-			u = 0x10000 + ((u - 0xd800) << 10) + (lo - 0xdc00);
-		} else if (u >= 0xdc00 && u <= 0xdfff) {
-			jdecode_fail(d, at, "a \\u surrogate without its pair");
-			return (-1);
-		} else if (u == 0) {
-			jdecode_fail(d, at, "\\u0000 in a string");
-			return (-1);
-		}
-		if (u < 0x80)
-			o[0] = (char)u, *n += 1;
-		else if (u < 0x800) {
-			o[0] = (char)(0xc0 | u >> 6);
-			o[1] = (char)(0x80 | (u & 0x3f));
-			*n += 2;
-		} else if (u < 0x10000) {
-			o[0] = (char)(0xe0 | u >> 12);
-			o[1] = (char)(0x80 | ((u >> 6) & 0x3f));
-			o[2] = (char)(0x80 | (u & 0x3f));
-			*n += 3;
-		} else {
-			o[0] = (char)(0xf0 | u >> 18);
-			o[1] = (char)(0x80 | ((u >> 12) & 0x3f));
-			o[2] = (char)(0x80 | ((u >> 6) & 0x3f));
-			o[3] = (char)(0x80 | (u & 0x3f));
-			*n += 4;
-		}
-		return (0);
-	default:
+	k = jlex_escape((const char *)d->p, (size_t)(d->end - d->p), &cp,
+	    &what);
+	switch (what) {
+	case JLEX_ESC_OK:
+		break;
+	case JLEX_ESC_LETTER:
 		jdecode_fail(d, at, "invalid escape \\%c%s",
 		    d->p[1] >= 0x20 && d->p[1] < 0x7f ? d->p[1] : '?',
 		    d->p[1] >= 0x20 && d->p[1] < 0x7f ? "" : " (not shown)");
 		return (-1);
+	case JLEX_ESC_HEX:
+		jdecode_fail(d, at, "\\u without four hex digits");
+		return (-1);
+	case JLEX_ESC_SURROGATE:
+		jdecode_fail(d, at, "a \\u surrogate without its pair");
+		return (-1);
 	}
-	*n += 1;
-	d->p += 2;
+	if (k == 0) {
+		jdecode_fail(d, at, "unterminated string");
+		return (-1);
+	}
+	/* jansson's strings end at a NUL: it refuses this one too. */
+	if (cp == 0) {
+		jdecode_fail(d, at, "\\u0000 in a string");
+		return (-1);
+	}
+	jdecode_room(d, *n + 4);
+	*n += jlex_utf8_put(cp, d->buf + *n);
+	d->p += k;
 	return (0);
 }
 
@@ -227,7 +146,8 @@ jdecode_string(struct jdecode *d, const char **s, size_t *len)
 			return (-1);
 		}
 		if (*d->p >= 0x80) {
-			if ((k = jdecode_utf8(d->p, d->end)) == 0) {
+			if ((k = jlex_utf8_len(d->p, (size_t)(d->end -
+			    d->p))) == 0) {
 				jdecode_fail(d, d->p, "invalid UTF-8 (byte "
 				    "0x%02x)", *d->p);
 				return (-1);

@@ -3,44 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/jlex.h"
 #include "common/safe-text.h"
 #include "common/xmalloc.h"
-
-/* Length of the valid UTF-8 sequence at s (1 to 4), or 0 when the bytes
- * there are not one (a stray continuation byte, an overlong form, a
- * surrogate, a code point past U+10FFFF, or a sequence cut short). */
-static size_t
-safe_text_utf8(const unsigned char *s, size_t len)
-{
-	unsigned char	lo = 0x80, hi = 0xbf;
-	size_t		n, i;
-
-	if (s[0] < 0x80)
-		return (1);
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		n = 3;
-		if (s[0] == 0xe0)
-			lo = 0xa0;
-		else if (s[0] == 0xed)
-			hi = 0x9f;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		n = 4;
-		if (s[0] == 0xf0)
-			lo = 0x90;
-		else if (s[0] == 0xf4)
-			hi = 0x8f;
-	} else
-		return (0);
-	if (len < n || s[1] < lo || s[1] > hi)
-		return (0);
-	for (i = 2; i < n; i++) {
-		if (s[i] < 0x80 || s[i] > 0xbf)
-			return (0);
-	}
-	return (n);
-}
 
 /* Reads one character of s (len > 0 bytes) and writes what it prints as
  * into out (at least SAFE_TEXT_MAX_ESC bytes, not NUL-terminated), its
@@ -52,7 +17,7 @@ safe_text_step(const char *s, size_t len, char *out, size_t *outlen)
 	const unsigned char	*u = (const unsigned char *)s;
 	size_t			 n;
 
-	n = safe_text_utf8(u, len);
+	n = jlex_utf8_len(u, len);
 	if (n == 0) {
 		/* Not UTF-8: the byte itself, so nothing is hidden. */
 		memcpy(out, "\\x", 2);

@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "client/cmd.h"
+#include "common/cmd.h"
 #include "common/xmalloc.h"
 #include "policy/place.h"
 #include "sim/report.h"
@@ -142,6 +142,13 @@ gsim_usage(FILE *f)
 "that cannot be written), 2 usage error.\n");
 }
 
+static const struct cmd gsim_cmd = {
+	.name = "gsim",
+	.usage = gsim_usage,
+	.shortopts = ":p:c:K:T:P:S:qV",
+	.longopts = gsim_longopts,
+};
+
 static double
 gsim_elapsed(const struct timespec *a, const struct timespec *b)
 {
@@ -237,17 +244,21 @@ out:
 	return (ret);
 }
 
+/* Reads the options into g. Returns 0, -1 with err (a usage error), or
+ * CMD_OPT_EXIT when the front door answered (--help, --version, a bad
+ * option): gsim then ends with *status. */
 static int
-gsim_options(struct gsim *g, int argc, char **argv, char *err, size_t errlen)
+gsim_options(struct gsim *g, int argc, char **argv, int *status, char *err,
+    size_t errlen)
 {
 	double	v;
 	int	ch;
 	char	why[512];
 
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":p:c:K:T:P:S:qV", gsim_longopts,
-	    NULL)) != -1) {
+	while ((ch = cmd_getopt(&gsim_cmd, argc, argv, status)) != -1) {
 		switch (ch) {
+		case CMD_OPT_EXIT:
+			return (CMD_OPT_EXIT);
 		case 'p':
 			g->policies = optarg;
 			break;
@@ -347,15 +358,6 @@ gsim_options(struct gsim *g, int argc, char **argv, char *err, size_t errlen)
 		case 'q':
 			g->quiet = true;
 			break;
-		case GSIM_OPT_HELP:
-			gsim_usage(stdout);
-			exit(GSIM_EXIT_OK);
-		case 'V':
-			cmd_version("gsim");
-			exit(GSIM_EXIT_OK);
-		default:
-			cmd_option_error(ch, argv, gsim_longopts, err, errlen);
-			return (-1);
 		}
 	}
 	if (optind >= argc) {
@@ -478,7 +480,7 @@ main(int argc, char **argv)
 	void			*addarg[2];
 	char			 err[1024], why[768];
 	bool			 gittins = false;
-	int			 ret = GSIM_EXIT_USAGE;
+	int			 opt, ret = GSIM_EXIT_USAGE;
 
 	memset(&g, 0, sizeof g);
 	memset(&r, 0, sizeof r);
@@ -486,7 +488,10 @@ main(int argc, char **argv)
 	sched_conf_default(&g.conf);
 	g.conf.seed = 1;
 	g.policies = GSIM_DEFAULT_POLICIES;
-	if (gsim_options(&g, argc, argv, err, sizeof err) != 0)
+	if ((opt = gsim_options(&g, argc, argv, &ret, err,
+	    sizeof err)) == CMD_OPT_EXIT)
+		goto out;
+	if (opt != 0)
 		goto usage;
 	addarg[0] = &g;
 	addarg[1] = &r;
@@ -512,7 +517,6 @@ main(int argc, char **argv)
 	    sizeof why)) != 0) {
 		if (g.cluster != NULL) {
 			snprintf(err, sizeof err, "--cluster: %s", why);
-			ret = GSIM_EXIT_USAGE;
 			goto usage;
 		}
 		fprintf(stderr, "gsim: %s\n", why);
@@ -540,7 +544,6 @@ main(int argc, char **argv)
 		if (sched_conf_check(&r.runs[k].conf, why, sizeof why) != 0) {
 			snprintf(err, sizeof err, "%s: %s", r.runs[k].label,
 			    why);
-			ret = GSIM_EXIT_USAGE;
 			goto usage;
 		}
 	}
@@ -589,8 +592,7 @@ main(int argc, char **argv)
 	goto out;
 
 usage:
-	fprintf(stderr, "gsim: %s\nTry 'gsim --help' for more information.\n",
-	    err);
+	ret = cmd_usage_error(&gsim_cmd, "%s", err);
 out:
 	for (k = 0; k < r.nruns; k++) {
 		sim_result_free(&r.runs[k].result);

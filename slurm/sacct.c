@@ -11,9 +11,9 @@
 #include <strings.h>
 #include <time.h>
 
-#include "client/cmd.h"
 #include "client/model.h"
 #include "client/when.h"
+#include "common/cmd.h"
 #include "common/proto.h"
 #include "common/safe-text.h"
 #include "slurm/slurm-fmt.h"
@@ -226,11 +226,11 @@ struct sacct_col {
 };
 
 static void
-sacct_usage(void)
+sacct_usage(FILE *f)
 {
 	size_t	i;
 
-	printf(
+	fprintf(f,
 "usage: sacct [options]\n"
 "Jobs as Slurm's sacct prints them (slurm-compat; gacct is gbatch's own).\n"
 "Without -j, the jobs that ended since -S (default midnight) and the jobs\n"
@@ -252,9 +252,17 @@ sacct_usage(void)
 "\n"
 "Fields:", SACCT_DEFAULT);
 	for (i = 0; i < SACCT_NFIELDS; i++)
-		printf("%s %s", i > 0 ? "," : "", sacct_fields[i].name);
-	printf("\n\nExit status: 0 ok, 2 usage error, 3 cannot reach gbatchd.\n");
+		fprintf(f, "%s %s", i > 0 ? "," : "", sacct_fields[i].name);
+	fprintf(f, "\n\nExit status: 0 ok, 2 usage error, 3 cannot reach "
+	    "gbatchd.\n");
 }
+
+static const struct cmd sacct_cmd = {
+	.name = "sacct",
+	.usage = sacct_usage,
+	.shortopts = ":j:XnpPo:u:as:S:E:V",
+	.longopts = sacct_longopts,
+};
 
 /* One FIELD[%WIDTH] of --format. */
 static int
@@ -350,10 +358,10 @@ main(int argc, char **argv)
 
 	memset(cols, 0, sizeof cols);
 	model_init(&m, CMD_TIMEOUT_DEFAULT);
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":j:XnpPo:u:as:S:E:V",
-	    sacct_longopts, NULL)) != -1) {
+	while ((ch = cmd_getopt(&sacct_cmd, argc, argv, &rc)) != -1) {
 		switch (ch) {
+		case CMD_OPT_EXIT:
+			goto out;
 		case 'j':
 			by_id = true;
 			if (m.filter.ids == NULL)
@@ -405,18 +413,6 @@ main(int argc, char **argv)
 		case CMD_OPT_TIMEOUT:
 			topt = optarg;
 			break;
-		case SACCT_OPT_HELP:
-			sacct_usage();
-			rc = EXIT_OK;
-			goto out;
-		case 'V':
-			cmd_version("sacct");
-			rc = EXIT_OK;
-			goto out;
-		default:
-			cmd_option_error(ch, argv, sacct_longopts, err,
-			    sizeof err);
-			goto usage;
 		}
 	}
 	if (optind < argc) {
@@ -499,8 +495,7 @@ main(int argc, char **argv)
 	rc = EXIT_OK;
 	goto out;
 usage:
-	fprintf(stderr, "sacct: %s\nTry 'sacct --help' for more "
-	    "information.\n", err);
+	rc = cmd_usage_error(&sacct_cmd, "%s", err);
 out:
 	json_decref(names);
 	model_free(&m);

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "client/cmd.h"
 #include "client/model.h"
+#include "common/cmd.h"
 #include "common/proto.h"
 #include "common/safe-text.h"
 #include "common/xmalloc.h"
@@ -36,9 +36,9 @@ static const struct option sinfo_longopts[] = {
 };
 
 static void
-sinfo_usage(void)
+sinfo_usage(FILE *f)
 {
-	printf(
+	fprintf(f,
 "usage: sinfo [options]\n"
 "gbatch's nodes as Slurm's sinfo prints them (slurm-compat; gnodes is\n"
 "gbatch's own): one partition, gbatch, a line per node state.\n"
@@ -61,6 +61,13 @@ sinfo_usage(void)
 "Exit status: 0 ok, 2 usage error, 3 cannot reach gbatchd.\n",
 	    SINFO_DEFAULT, SINFO_NODES);
 }
+
+static const struct cmd sinfo_cmd = {
+	.name = "sinfo",
+	.usage = sinfo_usage,
+	.shortopts = ":Nhn:o:aV",
+	.longopts = sinfo_longopts,
+};
 
 /* Slurm's names of a gbatch node state: compact, and in full. */
 static const char *
@@ -173,10 +180,10 @@ main(int argc, char **argv)
 	size_t			  k, j, nsel = 0, ng;
 
 	model_init(&m, CMD_TIMEOUT_DEFAULT);
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":Nhn:o:aV", sinfo_longopts,
-	    NULL)) != -1) {
+	while ((ch = cmd_getopt(&sinfo_cmd, argc, argv, &r)) != -1) {
 		switch (ch) {
+		case CMD_OPT_EXIT:
+			goto out;
 		case 'N':
 			per_node = true;
 			break;
@@ -196,18 +203,6 @@ main(int argc, char **argv)
 		case CMD_OPT_TIMEOUT:
 			topt = optarg;
 			break;
-		case SINFO_OPT_HELP:
-			sinfo_usage();
-			r = EXIT_OK;
-			goto out;
-		case 'V':
-			cmd_version("sinfo");
-			r = EXIT_OK;
-			goto out;
-		default:
-			cmd_option_error(ch, argv, sinfo_longopts, err,
-			    sizeof err);
-			goto usage;
 		}
 	}
 	if (optind < argc) {
@@ -260,8 +255,7 @@ main(int argc, char **argv)
 	r = EXIT_OK;
 	goto out;
 usage:
-	fprintf(stderr, "sinfo: %s\nTry 'sinfo --help' for more "
-	    "information.\n", err);
+	r = cmd_usage_error(&sinfo_cmd, "%s", err);
 out:
 	free(sel);
 	free(group);

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "client/cmd.h"
 #include "client/model.h"
 #include "common/array.h"
+#include "common/cmd.h"
 #include "common/proto.h"
 #include "common/safe-text.h"
 #include "slurm/slurm-fmt.h"
@@ -44,9 +44,9 @@ static const struct option squeue_longopts[] = {
 };
 
 static void
-squeue_usage(void)
+squeue_usage(FILE *f)
 {
-	printf(
+	fprintf(f,
 "usage: squeue [options]\n"
 "gbatch's queue as Slurm's squeue prints it (slurm-compat; gq is gbatch's\n"
 "own). Pending and running jobs unless -t or -j says otherwise.\n"
@@ -76,6 +76,13 @@ squeue_usage(void)
 "Exit status: 0 ok, 1 an unknown job id, 2 usage error, 3 cannot reach\n"
 "gbatchd.\n", SQUEUE_DEFAULT);
 }
+
+static const struct cmd squeue_cmd = {
+	.name = "squeue",
+	.usage = squeue_usage,
+	.shortopts = ":hj:u:t:n:o:arV",
+	.longopts = squeue_longopts,
+};
 
 /* The value of field c of job r, into buf; task >= 0: one task of an
  * array's row, shown alone (squeue -r). */
@@ -278,10 +285,10 @@ main(int argc, char **argv)
 	size_t			 k;
 
 	model_init(&m, CMD_TIMEOUT_DEFAULT);
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":hj:u:t:n:o:arV", squeue_longopts,
-	    NULL)) != -1) {
+	while ((ch = cmd_getopt(&squeue_cmd, argc, argv, &r)) != -1) {
 		switch (ch) {
+		case CMD_OPT_EXIT:
+			goto out;
 		case 'h':
 			header = false;
 			break;
@@ -324,18 +331,6 @@ main(int argc, char **argv)
 		case CMD_OPT_TIMEOUT:
 			topt = optarg;
 			break;
-		case SQUEUE_OPT_HELP:
-			squeue_usage();
-			r = EXIT_OK;
-			goto out;
-		case 'V':
-			cmd_version("squeue");
-			r = EXIT_OK;
-			goto out;
-		default:
-			cmd_option_error(ch, argv, squeue_longopts, err,
-			    sizeof err);
-			goto usage;
 		}
 	}
 	if (optind < argc) {
@@ -389,8 +384,7 @@ main(int argc, char **argv)
 	r = EXIT_OK;
 	goto out;
 usage:
-	fprintf(stderr, "squeue: %s\nTry 'squeue --help' for more "
-	    "information.\n", err);
+	r = cmd_usage_error(&squeue_cmd, "%s", err);
 out:
 	json_decref(fields);
 	json_decref(names);

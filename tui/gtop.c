@@ -17,11 +17,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "client/cmd.h"
 #include "client/model.h"
+#include "common/cmd.h"
 #include "common/proto.h"
-#include "tui/frame.h"
 #include "tui/keys.h"
+#include "tui/screen.h"
 #include "tui/ui.h"
 
 #define GTOP_DELAY_DEFAULT	2
@@ -82,6 +82,13 @@ gtop_usage(FILE *f)
 "4 (with --once) permission denied.\n", GTOP_DELAY_DEFAULT, GTOP_DELAY_MAX,
 	    GTOP_ONCE_WIDTH, GTOP_IDLE_DEFAULT, GTOP_IDLE_MAX);
 }
+
+static const struct cmd gtop_cmd = {
+	.name = "gtop",
+	.usage = gtop_usage,
+	.shortopts = ":d:V",
+	.longopts = gtop_longopts,
+};
 
 static void
 gtop_signal(int sig)
@@ -175,9 +182,9 @@ gtop_once(struct view *v)
 
 	r = gtop_refresh(v);
 	v->now = time(NULL);
-	h = frame_full_height(v, w);
+	h = screen_full_height(v, w);
 	g = grid_new(h, w);
-	frame_draw(g, v);
+	screen_draw(g, v);
 	len = (size_t)w * 5 + 1;
 	line = malloc(len);
 	if (line == NULL) {
@@ -224,7 +231,7 @@ gtop_run(struct view *v, bool mono)
 			grid_free(g);
 			g = grid_new(h, w);
 		}
-		frame_draw(g, v);
+		screen_draw(g, v);
 		ui_show(g);
 		ch = ui_key((int)(next - time(NULL)) * 1000);
 		if (ch == -1 || ch == UI_RESIZE)
@@ -264,10 +271,10 @@ main(int argc, char **argv)
 	v.utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 	v.interval = GTOP_DELAY_DEFAULT;
 	v.idle_after = GTOP_IDLE_DEFAULT;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":d:V", gtop_longopts,
-	    NULL)) != -1) {
+	while ((ch = cmd_getopt(&gtop_cmd, argc, argv, &r)) != -1) {
 		switch (ch) {
+		case CMD_OPT_EXIT:
+			goto out;
 		case 'd':
 			errno = 0;
 			n = strtol(optarg, &end, 10);
@@ -301,18 +308,6 @@ main(int argc, char **argv)
 		case CMD_OPT_TIMEOUT:
 			timeout_arg = optarg;
 			break;
-		case GTOP_OPT_HELP:
-			gtop_usage(stdout);
-			r = EXIT_OK;
-			goto out;
-		case 'V':
-			cmd_version("gtop");
-			r = EXIT_OK;
-			goto out;
-		default:
-			cmd_option_error(ch, argv, gtop_longopts, err,
-			    sizeof err);
-			goto usage;
 		}
 	}
 	if (optind < argc) {
@@ -341,8 +336,7 @@ main(int argc, char **argv)
 	goto out;
 
 usage:
-	fprintf(stderr, "gtop: %s\nTry 'gtop --help' for more "
-	    "information.\n", err);
+	r = cmd_usage_error(&gtop_cmd, "%s", err);
 out:
 	model_free(&m);
 	return (r);

@@ -17,6 +17,7 @@
 
 #include <event2/event.h>
 
+#include "common/cmd.h"
 #include "common/log.h"
 #include "common/proto.h"
 #include "daemon/common/conf-file.h"
@@ -64,6 +65,14 @@ gbatchd_usage(FILE *f)
 "Exit status: 0 after a clean stop, 1 when start-up fails (or the\n"
 "configuration is not valid), 2 on a usage error. See gbatchd(8).\n");
 }
+
+static const struct cmd gbatchd_cmd = {
+	.name = "gbatchd",
+	.usage = gbatchd_usage,
+	.shortopts = ":CDf:s:l:d:L:P:vhV",
+	.longopts = gbatchd_longopts,
+	.protocol = true,
+};
 
 /* Reports a start-up failure where the user sees it: stderr, or through
  * the pipe to the parent that waits for the daemon to be ready. */
@@ -188,14 +197,15 @@ main(int argc, char **argv)
 	const char		*conf_path, *pidfile = NULL;
 	char			 err[1024];
 	bool			 foreground = false, check = false;
-	int			 ch, i, found;
+	int			 ch, i, found, r;
 	static const int	 signums[] = { SIGTERM, SIGINT, SIGHUP };
 
 	gbatchd_malloc_tune();
 	conf_path = NULL;
-	while ((ch = getopt_long(argc, argv, ":CDf:s:l:d:L:P:vhV",
-	    gbatchd_longopts, NULL)) != -1) {
+	while ((ch = cmd_getopt(&gbatchd_cmd, argc, argv, &r)) != -1) {
 		switch (ch) {
+		case CMD_OPT_EXIT:
+			return (r);
 		case 'C': check = true; break;
 		case 'D': foreground = true; break;
 		case 'f': conf_path = optarg; break;
@@ -205,35 +215,11 @@ main(int argc, char **argv)
 		case 'L': gbatchd_logfile = optarg; break;
 		case 'P': pidfile = optarg; break;
 		case 'v': flags.debug = true; break;
-		case 'h':
-			gbatchd_usage(stdout);
-			return (EXIT_OK);
-		case 'V':
-			printf("gbatchd (gbatch) %s, protocol %d\n", PACKAGE_VERSION,
-			    PROTO_VERSION);
-			return (EXIT_OK);
-		case ':':
-			fprintf(stderr, "gbatchd: option -%c needs a value\n",
-			    optopt);
-			gbatchd_usage(stderr);
-			return (EXIT_USAGE);
-		default:
-			if (optopt != 0)
-				fprintf(stderr, "gbatchd: unknown option -%c\n",
-				    optopt);
-			else
-				fprintf(stderr, "gbatchd: unknown option %s\n",
-				    argv[optind - 1]);
-			gbatchd_usage(stderr);
-			return (EXIT_USAGE);
 		}
 	}
-	if (optind != argc) {
-		fprintf(stderr, "gbatchd: unexpected argument \"%s\"; gbatchd "
-		    "takes options only\n", argv[optind]);
-		gbatchd_usage(stderr);
-		return (EXIT_USAGE);
-	}
+	if (optind != argc)
+		return (cmd_usage_error(&gbatchd_cmd, "unexpected argument "
+		    "\"%s\"; gbatchd takes options only", argv[optind]));
 	flags.conf_path = conf_file_path(conf_path, &flags.conf_must_exist);
 	if ((found = gbatchd_configure(&flags, err, sizeof err)) == -1) {
 		fprintf(stderr, "gbatchd: %s\n", err);

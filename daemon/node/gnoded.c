@@ -16,6 +16,7 @@
 
 #include <event2/event.h>
 
+#include "common/cmd.h"
 #include "common/log.h"
 #include "common/paths.h"
 #include "common/proto.h"
@@ -99,39 +100,51 @@ gnoded_usage(FILE *f)
 "else changes.\n");
 }
 
+static const struct option gnoded_longopts[] = {
+	{ "check-config", no_argument, NULL, 'C' },
+	{ "foreground", no_argument, NULL, 'D' },
+	{ "config", required_argument, NULL, 'f' },
+	{ "name", required_argument, NULL, 'n' },
+	{ "controller", required_argument, NULL, 'c' },
+	{ "state-dir", required_argument, NULL, 'd' },
+	{ "socket", required_argument, NULL, 'u' },
+	{ "gpus", required_argument, NULL, 'g' },
+	{ "switch", required_argument, NULL, 's' },
+	{ "gpu-use", required_argument, NULL, 'G' },
+	{ "gpu-model", required_argument, NULL, 'M' },
+	{ "cpus", required_argument, NULL, 'R' },
+	{ "memory-mb", required_argument, NULL, 'm' },
+	{ "gpu-device", required_argument, NULL, 'E' },
+	{ "log-file", required_argument, NULL, 'L' },
+	{ "pid-file", required_argument, NULL, 'P' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const struct cmd gnoded_cmd = {
+	.name = "gnoded",
+	.usage = gnoded_usage,
+	.shortopts = ":CDf:n:c:d:u:g:s:G:M:R:m:E:L:P:vhV",
+	.longopts = gnoded_longopts,
+	.protocol = true,
+};
+
+/* Reads the options into o. Returns 0, or CMD_OPT_EXIT when gnoded is to
+ * end with *status: it has printed its help or version, or said what was
+ * wrong with the options. */
 static int
-gnoded_parse(int argc, char **argv, struct gnoded_opts *o)
+gnoded_parse(int argc, char **argv, struct gnoded_opts *o, int *status)
 {
-	static const struct option longopts[] = {
-		{ "check-config", no_argument, NULL, 'C' },
-		{ "foreground", no_argument, NULL, 'D' },
-		{ "config", required_argument, NULL, 'f' },
-		{ "name", required_argument, NULL, 'n' },
-		{ "controller", required_argument, NULL, 'c' },
-		{ "state-dir", required_argument, NULL, 'd' },
-		{ "socket", required_argument, NULL, 'u' },
-		{ "gpus", required_argument, NULL, 'g' },
-		{ "switch", required_argument, NULL, 's' },
-		{ "gpu-use", required_argument, NULL, 'G' },
-		{ "gpu-model", required_argument, NULL, 'M' },
-		{ "cpus", required_argument, NULL, 'R' },
-		{ "memory-mb", required_argument, NULL, 'm' },
-		{ "gpu-device", required_argument, NULL, 'E' },
-		{ "log-file", required_argument, NULL, 'L' },
-		{ "pid-file", required_argument, NULL, 'P' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
 	char	*list, *one, *rest;
 	int	 ch;
 
 	memset(o, 0, sizeof *o);
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":CDf:n:c:d:u:g:s:G:M:R:m:E:L:P:vhV", longopts,
-	    NULL)) != -1) {
+	while ((ch = cmd_getopt(&gnoded_cmd, argc, argv, status)) != -1) {
 		switch (ch) {
+		case CMD_OPT_EXIT:
+			return (CMD_OPT_EXIT);
 		case 'C':
 			o->check = 1;
 			break;
@@ -186,31 +199,12 @@ gnoded_parse(int argc, char **argv, struct gnoded_opts *o)
 		case 'v':
 			o->verbose = 1;
 			break;
-		case 'h':
-			gnoded_usage(stdout);
-			exit(EXIT_OK);
-		case 'V':
-			printf("gnoded (gbatch) %s, protocol %d\n", PACKAGE_VERSION,
-			    PROTO_VERSION);
-			exit(EXIT_OK);
-		case ':':
-			fprintf(stderr, "gnoded: %s needs an argument\n",
-			    argv[optind - 1]);
-			return (-1);
-		default:
-			if (optopt != 0)
-				fprintf(stderr, "gnoded: unknown option -%c\n",
-				    optopt);
-			else
-				fprintf(stderr, "gnoded: unknown option %s\n",
-				    argv[optind - 1]);
-			return (-1);
 		}
 	}
 	if (optind != argc) {
-		fprintf(stderr, "gnoded: unexpected argument \"%s\"\n",
-		    argv[optind]);
-		return (-1);
+		*status = cmd_usage_error(&gnoded_cmd, "unexpected argument "
+		    "\"%s\"; gnoded takes options only", argv[optind]);
+		return (CMD_OPT_EXIT);
 	}
 	return (0);
 }
@@ -466,10 +460,8 @@ main(int argc, char **argv)
 	char			 err[1024];
 	int			 lockfd = -1, logfd = -1, rc = 1, configured;
 
-	if (gnoded_parse(argc, argv, &o) == -1) {
-		fprintf(stderr, "Try 'gnoded --help' for more information.\n");
-		return (EXIT_USAGE);
-	}
+	if (gnoded_parse(argc, argv, &o, &rc) == CMD_OPT_EXIT)
+		return (rc);
 	configured = gnoded_configure(&o, &conf);
 	conf_file_list_clear(&o.controllers);
 	if (configured < 0 || o.check) {

@@ -49,6 +49,13 @@ all_pages() {
 	done
 }
 
+@test "every program's --help starts with its usage line, as every other's" {
+	for p in $programs; do
+		run -0 "$B/$p" --help
+		[[ "${lines[0]}" == "usage: ${p##*/} "* ]] || { echo "$p: ${lines[0]}"; false; }
+	done
+}
+
 @test "every program answers --version with its name and the package version" {
 	for p in $programs; do
 		run -0 "$B/$p" --version

@@ -75,11 +75,14 @@ mode() {
 	run -0 gctl cert issue n1 --dir "$T" --force
 	! cmp -s "$T/n1.crt" "$GB_DIR/old.crt"
 	run -2 gctl cert issue 'a b' --dir "$T"
-	[[ "$output" == *"expected a name of 1-64 letters"*'got "a b"'* ]]
+	[[ "${lines[0]}" == "gctl: cert issue: expected a name of 1-64 letters"*'got "a b"' ]]
+	[ "${lines[1]}" = "Try 'gctl --help' for more information." ]
 	run -2 gctl cert issue ca --dir "$T"
 	[[ "$output" == *'"ca" names the CA'* ]]
 	run -2 gctl cert issue n2 --days two --dir "$T"
-	[[ "$output" == *'--days: expected 1-36500, got "two"'* ]]
+	[ "${lines[0]}" = 'gctl: cert issue: --days: expected 1-36500, got "two"' ]
+	run -2 gctl cert issue n2 n3 --dir "$T"
+	[ "${lines[0]}" = 'gctl: cert issue: unexpected argument "n3"; one name at a time' ]
 	run -2 gctl cert issue n2 --node --controller --dir "$T"
 	[[ "$output" == *"expected one of them, got both"* ]]
 	run -2 gctl cert issue n2 --alt-name 'x,IP:1.2.3.4' --dir "$T"

@@ -31,14 +31,26 @@ teardown() {
 @test "gctl with an unknown command, option or no command is a usage error" {
 	run -2 gctl frobnicate
 	[[ "$output" == *'"frobnicate"'*ping*shutdown*drain*resume* ]]
+	# Like every command's usage error: the option that prints the help.
+	[ "${lines[1]}" = "Try 'gctl --help' for more information." ]
 	run -2 gctl --frobnicate
 	[[ "$output" == *"--frobnicate"* ]]
 	run -2 gctl
 	run -2 gctl ping extra
 	run -2 gctl drain
 	[[ "$output" == *"node name"* ]]
+	[ "${lines[1]}" = "Try 'gctl --help' for more information." ]
 	run -2 gctl resume n1 n2
+	[ "${lines[0]}" = 'gctl: resume: unexpected argument "n2"; one node at a time' ]
 	run -2 gctl resume n1 --reason x
+	[ "${lines[0]}" = "gctl: resume: --reason is for drain only" ]
+	run -2 gctl resume --reason=x n1
+	[ "${lines[0]}" = "gctl: resume: --reason is for drain only" ]
+	run -2 gctl resume --rea n1
+	[ "${lines[0]}" = "gctl: resume: --reason is for drain only" ]
+	# purge's --before has no -b: its error names the long option only.
+	run -2 gctl purge --before
+	[ "${lines[0]}" = "gctl: purge: option --before needs a value" ]
 }
 
 @test "gctl ping reports version, uptime, cluster, jobs and nodes" {

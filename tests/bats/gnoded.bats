@@ -48,7 +48,15 @@ gb_pid_gone() {
 @test "gnoded rejects an unknown flag with exit 2" {
 	run gnoded --bogus
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"unknown option --bogus"* ]]
+	# As every program says it (common/cmd.c).
+	[ "$output" = "gnoded: unknown or ambiguous option \"--bogus\"
+Try 'gnoded --help' for more information." ]
+	run -2 gnoded -D -f
+	[ "${lines[0]}" = "gnoded: option -f/--config needs a value" ]
+	run -2 gnoded --help=yes
+	[ "${lines[0]}" = "gnoded: option --help takes no value" ]
+	run -2 gnoded extra
+	[ "${lines[0]}" = 'gnoded: unexpected argument "extra"; gnoded takes options only' ]
 }
 
 @test "gnoded -g rejects a count that is not a number" {

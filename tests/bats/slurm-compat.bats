@@ -36,6 +36,9 @@ sq() {
 	run -2 sbatch --nosuch job.sh
 	[[ "$output" == "sbatch: "* ]]
 	[[ "$output" == *"Try 'sbatch --help'"* ]]
+	# Named as it runs, as squeue, sacct and sinfo are.
+	run -0 sbatch --version
+	[[ "$output" == "sbatch (gbatch) "[0-9]* ]]
 }
 
 @test "scancel cancels by id, name and user, and speaks as scancel" {
@@ -48,6 +51,8 @@ sq() {
 	gb_wait_state "$b" CANCELLED 20
 	run -1 scancel 99999
 	[[ "$output" == "scancel: job 99999: "* ]]
+	run -0 scancel --version
+	[[ "$output" == "scancel (gbatch) "[0-9]* ]]
 }
 
 @test "squeue's default columns, and -o with Slurm's codes, for running, pending and held jobs" {

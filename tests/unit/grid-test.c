@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "tui/chart.h"
-#include "tui/frame.h"
 #include "tui/keys.h"
+#include "tui/screen.h"
 #include "tests/unit/tap.h"
 
 static const char *jobs_text =
@@ -158,7 +158,7 @@ main(void)
 	v.interval = 2;
 
 	g = grid_new(24, 80);
-	frame_draw(g, &v);
+	screen_draw(g, &v);
 	ok(strstr(grid_row(g, 0, buf, sizeof buf), "nodes: 1 up, 1 down, 0 "
 	    "drained") != NULL, "80x24: the header counts the nodes: %s", buf);
 	ok(strstr(buf, " 2/6") != NULL, "and the GPUs allocated of all");
@@ -202,7 +202,7 @@ main(void)
 	    "\"wait_avg\":2.5,\"wait_median\":2.0,\"wait_p95\":4.0}]}", 0,
 	    NULL);
 	m.acct[MODEL_ACCT_HOUR] = json_incref(m.acct[MODEL_ACCT_WINDOW]);
-	frame_draw(g, &v);
+	screen_draw(g, &v);
 	ok(t_find(g, "JCT, waits (s): jobs that ended in the last 1 h  "
 	    "[1 2 3: hour, day, week]") > y7, "the JCT pane under the "
 	    "queues");
@@ -210,7 +210,7 @@ main(void)
 	    "      4.0") > 0, "its rows in gacct --report cluster's columns, "
 	    "those that fit 80");
 	g2 = grid_new(30, 130);
-	frame_draw(g2, &v);
+	screen_draw(g2, &v);
 	ok(t_find(g2, " all    -       3    100.0       90      150       2.5 "
 	    "      2.0       4.0       2.00   12.5") > 0, "all of them in 130");
 	grid_free(g2);
@@ -223,7 +223,7 @@ main(void)
 	/* The policy and the queue levels, as PING gives them. */
 	m.ping = json_loads("{\"scheduler\":{\"policy\":\"dlas\","
 	    "\"queues\":3,\"thresholds\":[3600,36000]}}", 0, NULL);
-	frame_draw(g, &v);
+	screen_draw(g, &v);
 	ok(t_find(g, "gtop  gbatchd  policy dlas  nodes: 1 up") == 0,
 	    "the header names the policy");
 	ok(t_find(g, "Queues (Q0 < 1:00:00, Q1 < 10:00:00, Q2): 3 jobs") == 2,
@@ -234,13 +234,13 @@ main(void)
 	m.ping = json_loads("{\"cluster\":\"lab-a\",\"scheduler\":"
 	    "{\"policy\":\"gittins\",\"queues\":2,\"thresholds\":[60]}}", 0,
 	    NULL);
-	frame_draw(g, &v);
+	screen_draw(g, &v);
 	want = "lab-a  policy gittins  nodes: 1 up, 1 down, 0 drained  GPUs [";
 	ok(strncmp(grid_row(g, 0, buf, sizeof buf), want, strlen(want)) == 0 &&
 	    strstr(buf, "] 2/6") != NULL, "80 columns: the name, the policy, "
 	    "the meter (%s)", buf);
 	g2 = grid_new(24, 130);
-	frame_draw(g2, &v);
+	screen_draw(g2, &v);
 	want = "gtop  cluster lab-a  gbatchd  policy gittins  nodes: 1 up";
 	ok(strncmp(grid_row(g2, 0, buf, sizeof buf), want, strlen(want)) == 0 &&
 	    strstr(buf, "] 2/6") != NULL, "130 columns: all of it (%s)", buf);
@@ -249,7 +249,7 @@ main(void)
 	m.ping = NULL;
 
 	/* The mouse: a click selects the row under it, in its pane. */
-	frame_draw(g, &v);
+	screen_draw(g, &v);
 	is_int(keys_mouse(&v, y9, 10, KEYS_CLICK) & PANE_REDRAW, PANE_REDRAW,
 	    "a click on a job's row");
 	ok(v.focus == PANE_QUEUES && v.sel[PANE_QUEUES] == 1,
@@ -266,20 +266,20 @@ main(void)
 
 	/* ?: the keys in a box that hides what is under it. */
 	v.mode = VIEW_HELP;
-	frame_draw(g, &v);
+	screen_draw(g, &v);
 	ok(t_find(g, "gtop keys (any key closes this)") == 3, "the help box");
 	is_int(t_find(g, "Priority"), -1, "the jobs under it are hidden");
 	v.mode = VIEW_NORMAL;
 
 	/* Tab: the GPU pane's first node selected instead. */
 	v.focus = PANE_GPUS;
-	frame_draw(g, &v);
+	screen_draw(g, &v);
 	is_int(t_role_at(g, "   42  alice"), ROLE_RUNNING,
 	    "unfocused, a running job shows its colour");
 	grid_free(g);
 
 	g = grid_new(60, 200);
-	frame_draw(g, &v);
+	screen_draw(g, &v);
 	y42 = t_find(g, "   42  alice");
 	is_int(y42, 4, "200x60: the queues' first row under its title and "
 	    "heading");
@@ -290,7 +290,7 @@ main(void)
 	grid_free(g);
 
 	g = grid_new(10, 50);
-	frame_draw(g, &v);
+	screen_draw(g, &v);
 	is_str(grid_row(g, 0, buf, sizeof buf), "terminal too small: 50x10, "
 	    "gtop needs 60x12", "too small says so");
 	grid_free(g);
@@ -309,7 +309,7 @@ main(void)
 	    "{\"index\":1,\"job\":42,\"util\":0,\"low_since\":9000},"
 	    "{\"index\":2,\"job\":null,\"util\":0,\"low_since\":0}]}]");
 	g = grid_new(24, 100);
-	frame_draw(g, &v);
+	screen_draw(g, &v);
 	ok(strstr(grid_row(g, t_find(g, "n1   mixed"), buf, sizeof buf),
 	    "    42 37%     42  0%!     .  0%") != NULL, "cells with their use, "
 	    "the idle one flagged: %s", buf);
@@ -318,7 +318,7 @@ main(void)
 	ok(t_find(g, "1 allocated GPU idle for 60 s") == 0, "the header counts "
 	    "it");
 	v.idle_after = 1001;
-	frame_draw(g, &v);
+	screen_draw(g, &v);
 	ok(t_find(g, "42  0% ") > 0 && t_find(g, "idle for") == -1,
 	    "not idle long enough: not flagged");
 	grid_free(g);
@@ -347,7 +347,7 @@ main(void)
 	free(text);
 	json_decref(arr);
 	g = grid_new(24, 120);
-	frame_draw(g, &v);
+	screen_draw(g, &v);
 	ok(t_find(g, "GPUs: 3250 of 8000 allocated on 1000 nodes, a row per "
 	    "switch (w: per node)") > 0, "1000 nodes: summed up per switch");
 	y = t_find(g, "sw00 ");
@@ -359,7 +359,7 @@ main(void)
 	ok(strstr(buf, "[####") != NULL && strstr(buf, "xxx]") != NULL,
 	    "busy first, down last");
 	(void)pane_gpus.key(&v, 'w');
-	frame_draw(g, &v);
+	screen_draw(g, &v);
 	ok(t_find(g, "allocated on 1000 nodes (w: per switch)") > 0 &&
 	    t_find(g, "n0000") > 0, "w: a row per node again");
 	grid_free(g);
@@ -370,7 +370,7 @@ main(void)
 	memset(&v, 0, sizeof v);
 	v.m = &m;
 	g = grid_new(24, 80);
-	frame_draw(g, &v);
+	screen_draw(g, &v);
 	ok(t_find(g, "no pending or running jobs") == 4, "no jobs says so");
 	ok(t_find(g, "no nodes") > 4, "no nodes says so");
 	ok(t_find(g, "nodes: 0 up, 0 down, 0 drained") == 0, "the header "

@@ -104,6 +104,37 @@ test_edges(void)
 	}
 }
 
+/* What each malformed escape (common/jlex.h's verdicts) is refused as,
+ * named at its backslash. */
+static void
+test_escape_refusals(void)
+{
+	static const struct {
+		const char	*text;
+		const char	*want;
+	} cases[] = {
+		{ "[\"a\\q\"]", "invalid escape \\q at byte 3" },
+		{ "[\"\\\x01\"]", "invalid escape \\? (not shown) at byte 2" },
+		{ "[\"\\u12\"]", "\\u without four hex digits at byte 2" },
+		{ "[\"\\ud83dx\"]", "a \\u surrogate without its pair at byte 2" },
+		{ "[\"\\ud83d\\u0041\"]", "a \\u surrogate without its pair at "
+		    "byte 2" },
+		{ "[\"\\ude00\\ud83d\"]", "a \\u surrogate without its pair at "
+		    "byte 2" },
+		{ "[\"x\\u0000\"]", "\\u0000 in a string at byte 3" },
+		{ "[\"\\", "unterminated string at byte 2" },
+	};
+	char	err[256];
+	size_t	i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		err[0] = '\0';
+		ok(jdecode(cases[i].text, strlen(cases[i].text), err,
+		    sizeof err) == NULL && strcmp(err, cases[i].want) == 0,
+		    "%s is refused: %s", cases[i].text, err);
+	}
+}
+
 static void
 test_refusals(void)
 {
@@ -128,6 +159,7 @@ test_refusals(void)
 	    "a NUL byte in a string is refused (%s)", err);
 	ok(jdecode("x", 1, NULL, 0) == NULL, "a refusal with no room for "
 	    "its reason");
+	test_escape_refusals();
 }
 
 /* Random texts of JSON's pieces, good and bad, compared with jansson. */

@@ -295,43 +295,39 @@ test_elements(void)
 	}
 }
 
-/* jscan_escape: each escape's character and length; a malformed one is
- * flagged, with what a lenient reader makes of it. */
+/* jscan_string reads a malformed escape leniently (common/jlex.c lexes
+ * it): U+FFFD for a bad \\u or half a pair, the letter of an unknown one,
+ * and the bytes after it as they are. */
 static void
 test_escape(void)
 {
 	static const struct {
 		const char	*text;
-		size_t		 len;
-		unsigned	 cp;
-		bool		 ok;
+		const char	*want;
 	} cases[] = {
-		{ "\\n", 2, '\n', true },
-		{ "\\/", 2, '/', true },
-		{ "\\u00e9x", 6, 0xe9, true },
-		{ "\\ud83d\\ude00", 12, 0x1f600, true },
-		{ "\\ud83dx", 6, 0xfffd, false },
-		{ "\\ude00", 6, 0xfffd, false },
-		{ "\\u12", 2, 0xfffd, false },
-		{ "\\q", 2, 'q', false },
+		{ "a\\u00e9\\/b", "a\xc3\xa9/b" },
+		{ "\\ud83d\\ude00", "\xf0\x9f\x98\x80" },
+		{ "\\ud83dx", "\xef\xbf\xbdx" },
+		{ "\\ude00y", "\xef\xbf\xbdy" },
+		{ "\\u12z", "\xef\xbf\xbd" "12z" },
+		{ "\\qz", "qz" },
+		/* The byte after the backslash as it is: é stays é. */
+		{ "\\\xc3\xa9", "\xc3\xa9" },
+		{ "ab\\", "ab" },
 	};
-	unsigned	cp;
-	char		u[4];
-	size_t		i, k;
-	bool		good;
+	struct jscan_val	v;
+	char			buf[64];
+	size_t			i;
 
 	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		k = jscan_escape(cases[i].text, strlen(cases[i].text), &cp,
-		    &good);
-		ok(k == cases[i].len && cp == cases[i].cp && good ==
-		    cases[i].ok, "escape %s: %zu bytes, U+%04X", cases[i].text,
-		    k, cp);
+		v.type = JSCAN_STRING;
+		v.p = cases[i].text;
+		v.n = (uint32_t)strlen(cases[i].text);
+		v.lazy = false;
+		jscan_string(&v, buf, sizeof buf);
+		is_str(buf, cases[i].want, "string %s decodes leniently",
+		    cases[i].text);
 	}
-	is_int((int)jscan_escape("\\", 1, &cp, &good), 0,
-	    "a backslash alone takes nothing");
-	ok(jscan_utf8(0x41, u) == 1 && jscan_utf8(0xe9, u) == 2 &&
-	    jscan_utf8(0x263a, u) == 3 && jscan_utf8(0x1f600, u) == 4 &&
-	    memcmp(u, "\xf0\x9f\x98\x80", 4) == 0, "UTF-8 of 1 to 4 bytes");
 }
 
 int

@@ -1,19 +1,19 @@
-/* frame.c: one frame of gtop (frame.h). */
+/* screen.c: gtop's whole screen, drawn into a grid (screen.h). */
 #include <stdio.h>
 
-#include "tui/frame.h"
+#include "tui/screen.h"
 #include "tui/keys.h"
 #include "tui/layout.h"
 
 static int
-frame_gpu_rows(const struct view *v)
+screen_gpu_rows(const struct view *v)
 {
 	return (1 + (int)v->m->nodes.n);
 }
 
 /* The keys, in a box over the panes. */
 static void
-frame_help(struct grid *g, const struct layout *l)
+screen_help(struct grid *g, const struct layout *l)
 {
 	int	n, i, w = 74, y, x;
 
@@ -36,14 +36,14 @@ frame_help(struct grid *g, const struct layout *l)
 }
 
 void
-frame_draw(struct grid *g, struct view *v)
+screen_draw(struct grid *g, struct view *v)
 {
 	struct layout	l;
 	struct rect	body;
 	char		msg[128], footer[1024];
 
 	grid_clear(g);
-	layout_compute(g->h, g->w, frame_gpu_rows(v), pane_jct_rows(v), &l);
+	layout_compute(g->h, g->w, screen_gpu_rows(v), pane_jct_rows(v), &l);
 	v->layout = l;
 	if (l.too_small) {
 		snprintf(msg, sizeof msg, "terminal too small: %dx%d, gtop "
@@ -64,7 +64,7 @@ frame_draw(struct grid *g, struct view *v)
 		pane_detail.draw(g, &body, v);
 	}
 	if (v->mode == VIEW_HELP)
-		frame_help(g, &l);
+		screen_help(g, &l);
 	if (v->once)
 		return;
 	grid_puts(g, l.footer.y, l.footer.x, l.footer.w,
@@ -74,9 +74,9 @@ frame_draw(struct grid *g, struct view *v)
 }
 
 int
-frame_full_height(const struct view *v, int w)
+screen_full_height(const struct view *v, int w)
 {
-	int	q = 2 + (int)v->m->jobs.n, n = frame_gpu_rows(v);
+	int	q = 2 + (int)v->m->jobs.n, n = screen_gpu_rows(v);
 	int	j = pane_jct_rows(v), most, h;
 
 	/* Stacked, the GPU pane gets at most half the body and the JCT

@@ -1,23 +1,98 @@
-/* cmd.c: option errors, ids, signals and lists shared by the commands. */
+/* cmd.c: the programs' front door (--help, --version, option and usage
+ * errors), and the ids, signals and lists the commands share. */
 #include <ctype.h>
 #include <errno.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "client/cmd.h"
+#include "common/cmd.h"
+#include "common/proto.h"
 #include "common/safe-text.h"
 #include "common/xmalloc.h"
 
 /* Job ids are positive and fit the controller's 63-bit integers. */
 #define CMD_MAX_ID	((uint64_t)INT64_MAX)
 
-void
-cmd_version(const char *prog)
+/* Whether c is what getopt_long() returns for longopts' option called
+ * name (a row without a flag; a program may have no such option). */
+static bool
+cmd_option_is(const struct option *longopts, const char *name, int c)
 {
-	printf("%s (gbatch) %s\n", prog, PACKAGE_VERSION);
+	for (; longopts->name != NULL; longopts++) {
+		if (strcmp(longopts->name, name) == 0)
+			return (longopts->flag == NULL && longopts->val == c);
+	}
+	return (false);
+}
+
+int
+cmd_getopt(const struct cmd *cmd, int argc, char **argv, int *status)
+{
+	const char	*s = cmd->shortopts;
+	char		 err[1024];
+	int		 c;
+
+	if (*s == '+' || *s == '-')
+		s++;
+	if (*s != ':')
+		abort();	/* getopt would not tell ':' from '?' */
+	opterr = 0;
+	c = getopt_long(argc, argv, cmd->shortopts, cmd->longopts, NULL);
+	if (c == '?' || c == ':') {
+		cmd_option_error(c, argv, cmd->shortopts, cmd->longopts, err,
+		    sizeof err);
+		*status = cmd_usage_error(cmd, "%s", err);
+		return (CMD_OPT_EXIT);
+	}
+	if (c == -1)
+		return (-1);
+	if (cmd_option_is(cmd->longopts, "help", c)) {
+		*status = cmd_help(cmd);
+		return (CMD_OPT_EXIT);
+	}
+	if (cmd_option_is(cmd->longopts, "version", c)) {
+		*status = cmd_version(cmd);
+		return (CMD_OPT_EXIT);
+	}
+	return (c);
+}
+
+int
+cmd_help(const struct cmd *cmd)
+{
+	cmd->usage(stdout);
+	return (EXIT_OK);
+}
+
+int
+cmd_version(const struct cmd *cmd)
+{
+	if (cmd->protocol)
+		printf("%s (gbatch) %s, protocol %d\n", cmd->name,
+		    PACKAGE_VERSION, PROTO_VERSION);
+	else
+		printf("%s (gbatch) %s\n", cmd->name, PACKAGE_VERSION);
+	return (EXIT_OK);
+}
+
+int
+cmd_usage_error(const struct cmd *cmd, const char *fmt, ...)
+{
+	va_list	ap;
+
+	fprintf(stderr, "%s: ", cmd->name);
+	if (cmd->verb != NULL)
+		fprintf(stderr, "%s: ", cmd->verb);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry '%s --help' for more information.\n",
+	    cmd->name);
+	return (EXIT_USAGE);
 }
 
 void
@@ -42,16 +117,26 @@ cmd_option_find(const struct option *longopts, int val)
 	return (NULL);
 }
 
-void
-cmd_option_error(int c, char **argv, const struct option *longopts,
-    char *err, size_t errlen)
+/* Whether getopt's value v is a letter of shortopts (-u), not only a long
+ * option's value. */
+static bool
+cmd_option_letter(const char *shortopts, int v)
 {
-	const struct option	*o = cmd_option_find(longopts, optopt);
-	const char		*tok = optind > 0 ? argv[optind - 1] : "";
-	int			 islong = strncmp(tok, "--", 2) == 0;
+	return (v > 0 && v < 128 && isalnum(v) && strchr(shortopts, v) !=
+	    NULL);
+}
 
+void
+cmd_option_error(int c, char **argv, const char *shortopts,
+    const struct option *longopts, char *err, size_t errlen)
+{
+	const struct option	*o = NULL;
+	const char		*word = optind > 0 ? argv[optind - 1] : "";
+
+	if (optopt != 0)
+		o = cmd_option_find(longopts, optopt);
 	if (c == ':') {
-		if (o != NULL && optopt < 256 && isalpha(optopt))
+		if (o != NULL && cmd_option_letter(shortopts, optopt))
 			snprintf(err, errlen, "option -%c/--%s needs a value",
 			    optopt, o->name);
 		else if (o != NULL)
@@ -62,14 +147,22 @@ cmd_option_error(int c, char **argv, const struct option *longopts,
 			    optopt);
 		return;
 	}
-	if (islong && o != NULL && o->has_arg == no_argument)
+	/* getopt_long() leaves optopt 0 for a long option it does not know
+	 * or cannot tell from another, and the option's value for a long
+	 * one given a value it takes none of; either way, the word is the
+	 * last it passed. For a short option it does not know, optopt is
+	 * the byte, and the word may be this one or the next. */
+	if (optopt == 0)
+		snprintf(err, errlen, "unknown or ambiguous option \"%s\"",
+		    word);
+	else if (o != NULL && o->has_arg == no_argument &&
+	    strncmp(word, "--", 2) == 0 && strchr(word, '=') != NULL)
 		snprintf(err, errlen, "option --%s takes no value", o->name);
-	else if (islong)
-		snprintf(err, errlen, "unknown or ambiguous option \"%s\"", tok);
-	else if (optopt != 0 && isprint(optopt))
+	else if (optopt > 0 && optopt < 128 && isprint(optopt))
 		snprintf(err, errlen, "unknown option -%c", optopt);
 	else
-		snprintf(err, errlen, "unknown option \"%s\"", tok);
+		snprintf(err, errlen, "unknown option: byte 0x%02x is no "
+		    "option's letter", (unsigned)(unsigned char)optopt);
 }
 
 int
