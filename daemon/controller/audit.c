@@ -16,7 +16,6 @@
 #include "common/xmalloc.h"
 #include "daemon/controller/audit.h"
 #include "daemon/controller/conf.h"
-#include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
 
 static int	 audit_fd = -1;
@@ -79,9 +78,9 @@ audit_who(const struct peer *p, char *buf, size_t len)
 	char	where[256], name[128];
 	int	n;
 
-	if (peer_role(p) == PEER_NODE && peer_node(p) != NULL)
-		n = snprintf(buf, len, "node %s", safe_text_str(node_name(
-		    peer_node(p)), name, sizeof name));
+	if (peer_role(p) == PEER_NODE && peer_node_name(p) != NULL)
+		n = snprintf(buf, len, "node %s", safe_text_str(
+		    peer_node_name(p), name, sizeof name));
 	else if (peer_is_local(p) || peer_is_relayed(p))
 		n = snprintf(buf, len, "%s (uid %lu)", safe_text_str(
 		    peer_user(p), name, sizeof name), (unsigned long)peer_uid(p));

@@ -344,7 +344,7 @@ gbatchd_open(struct event_base *base, char *err, size_t errlen)
 	if (store_open(c->state_dir, c->sync_full, commit_want, err,
 	    errlen) != 0)
 		return (-1);
-	if (recover_load() != 0) {
+	if (recover_load(session_recover) != 0) {
 		snprintf(err, errlen, "cannot read the job database; see the "
 		    "log");
 		return (-1);

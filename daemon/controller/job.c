@@ -671,6 +671,12 @@ uint64_t	 job_time_limit(const struct job *j)
 		     { return (job_shared_ask(j->shared)->time_limit); }
 uint32_t	 job_flags(const struct job *j)
 		     { return (job_shared_ask(j->shared)->flags); }
+
+bool
+job_is_interactive(const struct job *j)
+{
+	return ((job_flags(j) & JOB_F_INTERACTIVE) != 0);
+}
 struct node	*job_node(const struct job *j)
 		     { return (job_part_const(j, 0)->node); }
 uint64_t	 job_gpu_mask(const struct job *j)

@@ -100,6 +100,8 @@ uint32_t	 job_gpus(const struct job *);
 uint64_t	 job_time_limit(const struct job *);
 /* Its gsub flags (JOB_F_*). */
 uint32_t	 job_flags(const struct job *);
+/* Whether it is an interactive job (grun's: JOB_F_INTERACTIVE). */
+bool		 job_is_interactive(const struct job *);
 /* Where a running job's GPUs are: one part per node, rank 0 first. A
  * single-node job has one part; job_node and job_gpu_mask are rank 0's. */
 #define JOB_MAX_PARTS	1024

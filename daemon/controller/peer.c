@@ -179,6 +179,7 @@ const char *peer_addr(const struct peer *p) { return (p->addr); }
 const char *peer_host(const struct peer *p) { return (p->host); }
 struct node *peer_node(const struct peer *p) { return (p->node); }
 const char *peer_cert_name(const struct peer *p) { return (p->cert_name); }
+const char *peer_node_name(const struct peer *p) { return (p->node_name); }
 
 void
 peer_set_node(struct peer *p, struct node *n, const char *name)

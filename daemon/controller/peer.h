@@ -143,7 +143,9 @@ void		 peer_relay_refuse(struct peer *node, uint32_t chan);
 bool		 peer_is_trusted(const struct peer *);
 /* The node name the peer's certificate proves, or NULL. */
 const char	*peer_cert_name(const struct peer *);
-/* The node whose daemon is at the other end, and its name (copied). */
+/* The node whose daemon is at the other end, and its name (copied);
+ * peer_node_name is NULL until it has one. */
+const char	*peer_node_name(const struct peer *);
 void		 peer_set_node(struct peer *, struct node *, const char *name);
 
 #endif

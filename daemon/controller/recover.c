@@ -16,7 +16,6 @@
 #include "daemon/controller/job.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/recover.h"
-#include "daemon/controller/session.h"
 #include "daemon/controller/store.h"
 
 static void
@@ -96,7 +95,7 @@ recover_job_cb(const struct store_job *r, void *arg)
 
 	j = job_create(r);
 	c->jobs++;
-	if (session_job_is(j)) {
+	if (job_is_interactive(j)) {
 		if (c->nsessions == c->sessions_size) {
 			c->sessions_size = c->sessions_size * 2 + 16;
 			c->sessions = xreallocarray(c->sessions,
@@ -113,7 +112,7 @@ recover_job_cb(const struct store_job *r, void *arg)
 }
 
 int
-recover_load(void)
+recover_load(void (*lost)(const uint64_t *ids, size_t n))
 {
 	struct recover_count c = { 0 };
 	struct timespec	t0, t1;
@@ -136,7 +135,7 @@ recover_load(void)
 	    "waiting for their nodes), loaded in %.0f ms", node_count(),
 	    c.jobs, c.running, (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
 	    (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
-	session_recover(c.sessions, c.nsessions);
+	lost(c.sessions, c.nsessions);
 	free(c.sessions);
 #ifdef HAVE_MALLOC_TRIM
 	/* What the load alone used (the store's rows, the sort) is free

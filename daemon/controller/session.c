@@ -266,7 +266,7 @@ session_job_changed(struct job *j, enum job_state from, enum job_state to,
 	struct session	*s;
 	json_t		*ev;
 
-	if (!session_job_is(j) || (s = session_find(job_id(j), 0)) == NULL)
+	if (!job_is_interactive(j) || (s = session_find(job_id(j), 0)) == NULL)
 		return;
 	if (to == JOB_RUNNING) {
 		ev = session_event(s, "RUNNING");
@@ -587,7 +587,7 @@ session_recover(const uint64_t *ids, size_t n)
 	snprintf(detail, sizeof detail, "its grun session ended when "
 	    "gbatchd restarted");
 	for (i = 0; i < n; i++) {
-		if ((j = job_find(ids[i])) == NULL || !session_job_is(j) ||
+		if ((j = job_find(ids[i])) == NULL || !job_is_interactive(j) ||
 		    job_state_is_terminal(job_state(j)))
 			continue;
 		if (job_state(j) == JOB_PENDING || job_state(j) == JOB_HELD)
