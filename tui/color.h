@@ -31,6 +31,10 @@ enum color_role {
 #define COLOR_NJOBS	6
 
 /* The colour role of job id: the same in every pane. */
-enum color_role	color_job(unsigned long long id);
+static inline enum color_role
+color_job(unsigned long long id)
+{
+	return ((enum color_role)(ROLE_JOB0 + id % COLOR_NJOBS));
+}
 
 #endif

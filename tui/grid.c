@@ -6,12 +6,6 @@
 #include "common/xmalloc.h"
 #include "tui/grid.h"
 
-enum color_role
-color_job(unsigned long long id)
-{
-	return ((enum color_role)(ROLE_JOB0 + id % COLOR_NJOBS));
-}
-
 struct grid *
 grid_new(int h, int w)
 {
