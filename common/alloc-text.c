@@ -74,7 +74,7 @@ alloc_text_append(char **text, const char *node, uint64_t mask)
 }
 
 unsigned
-alloc_mask_count(uint64_t mask)
+alloc_text_gpus(uint64_t mask)
 {
 	return ((unsigned)__builtin_popcountll(mask));
 }

@@ -24,7 +24,7 @@ int		alloc_text_next(const char **pos, struct alloc_part *part);
 /* Appends the part of node whose GPUs are mask to *text, a string the
  * caller frees (NULL: no part yet), after a comma when it has parts. */
 void		alloc_text_append(char **text, const char *node, uint64_t mask);
-/* The number of GPUs in mask. */
-unsigned	alloc_mask_count(uint64_t mask);
+/* The number of GPUs in a part's mask. */
+unsigned	alloc_text_gpus(uint64_t mask);
 
 #endif

@@ -543,7 +543,7 @@ acct_report_run(struct acct_report *r, const struct acct_report_run *run)
 		return;
 	secs = end - start;
 	while (alloc_text_next(&pos, &part) == 1) {
-		n = (uint32_t)alloc_mask_count(part.mask);
+		n = (uint32_t)alloc_text_gpus(part.mask);
 		gpus += n;
 		g = (uint64_t)n * (uint64_t)secs;
 		if (!r->users_only)

@@ -40,8 +40,8 @@ main(void)
 
 	pos = "n1:0xffffffffffffffff";
 	is_int(alloc_text_next(&pos, &a), 1, "64 GPUs");
-	is_int(alloc_mask_count(a.mask), 64, "counted");
-	is_int(alloc_mask_count(0x30c), 4, "popcount of 0x30c");
+	is_int(alloc_text_gpus(a.mask), 64, "counted");
+	is_int(alloc_text_gpus(0x30c), 4, "popcount of 0x30c");
 	pos = "";
 	is_int(alloc_text_next(&pos, &a), 0, "empty text: no part");
 
