@@ -24,7 +24,7 @@
 #include "common/proto.h"
 #include "common/xmalloc.h"
 #include "daemon/common/conf-file.h"
-#include "daemon/common/tls-conf.h"
+#include "daemon/common/tls-settings.h"
 #include "daemon/node/node-link.h"
 
 static const char *fake_usage =

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -61,6 +62,16 @@ tls_readable(const char *what, const char *path, char *err, size_t errlen)
 	}
 	fclose(f);
 	return (0);
+}
+
+void
+tls_conf_clear(struct tls_conf *tc)
+{
+	free(tc->ca);
+	free(tc->cert);
+	free(tc->key);
+	free(tc->crl);
+	memset(tc, 0, sizeof *tc);
 }
 
 int

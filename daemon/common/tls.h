@@ -20,6 +20,9 @@ struct tls_conf {
 	char	*crl;
 };
 
+/* Frees tc's paths and empties it. */
+void	tls_conf_clear(struct tls_conf *tc);
+
 /* The controller's context: TLS 1.3 only; presents cert/key; requires a
  * client certificate signed by ca, checked against crl when set, made for
  * a node (extendedKeyUsage clientAuth). The files are loaded and checked

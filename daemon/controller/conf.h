@@ -14,7 +14,7 @@
 
 #include "common/log.h"
 #include "daemon/common/conf-file.h"
-#include "daemon/common/tls-conf.h"
+#include "daemon/common/tls-settings.h"
 #include "policy/sched-conf.h"
 
 /* Checkpoint grace (seconds): a job's default, and the most it may ask. */

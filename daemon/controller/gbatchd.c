@@ -20,7 +20,7 @@
 #include "daemon/common/logfile.h"
 #include "daemon/common/notify.h"
 #include "daemon/common/pidfile.h"
-#include "daemon/common/tls-conf.h"
+#include "daemon/common/tls-settings.h"
 #include "daemon/controller/core.h"
 #include "daemon/controller/depend-wait.h"
 #include "daemon/controller/audit.h"
@@ -56,7 +56,7 @@ static struct event		*gbatchd_stop_ev;
 /* What a reload reads again, and the flags that stay over the file. */
 static struct gbatchd_flags	 gbatchd_flags;
 
-/* The TLS context and the files it was made from (tls-conf.h). */
+/* The TLS context and the files it was made from (tls-settings.h). */
 static SSL_CTX		*gbatchd_tls;
 static struct tls_conf	 gbatchd_tls_files;
 

@@ -12,7 +12,7 @@
 
 #include "common/log.h"
 #include "daemon/common/conf-file.h"
-#include "daemon/common/tls-conf.h"
+#include "daemon/common/tls-settings.h"
 
 struct node_cgroup_sys;
 

@@ -1,4 +1,4 @@
-/* tls-conf.c: the tls group of gbatch.conf (tls-conf.h). */
+/* tls-settings.c: the tls group of gbatch.conf (tls-settings.h). */
 #include <errno.h>
 #include <limits.h>
 #include <stddef.h>
@@ -10,7 +10,7 @@
 #include "common/paths.h"
 #include "common/xmalloc.h"
 #include "daemon/common/conf-file.h"
-#include "daemon/common/tls-conf.h"
+#include "daemon/common/tls-settings.h"
 
 static const struct conf_file_key tls_settings_keys[] = {
 	{ .name = "enabled", .type = CONF_FILE_BOOL,
@@ -109,16 +109,6 @@ tls_settings_files(const struct tls_settings *s, enum tls_role role,
 		}
 	}
 	return (0);
-}
-
-void
-tls_conf_clear(struct tls_conf *tc)
-{
-	free(tc->ca);
-	free(tc->cert);
-	free(tc->key);
-	free(tc->crl);
-	memset(tc, 0, sizeof *tc);
 }
 
 SSL_CTX *

@@ -1,9 +1,9 @@
-/* tls-conf.h: the tls group of gbatch.conf, which both daemons read, and
- * the TLS context made from it (tls.h). Each daemon finds its own key and
- * certificate by its name in one directory, so one file serves a host that
- * runs both. See gbatch.conf(5). */
-#ifndef GB_TLS_CONF_H
-#define GB_TLS_CONF_H
+/* tls-settings.h: the tls group of gbatch.conf, which both daemons read,
+ * and the TLS context made from it (tls.h). Each daemon finds its own key
+ * and certificate by its name in one directory, so one file serves a host
+ * that runs both. See gbatch.conf(5). */
+#ifndef GB_TLS_SETTINGS_H
+#define GB_TLS_SETTINGS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -45,7 +45,6 @@ int	tls_settings_load(struct tls_settings *, const char *path,
  * with err. */
 int	tls_settings_files(const struct tls_settings *, enum tls_role,
 	    const char *name, struct tls_conf *tc, char *err, size_t errlen);
-void	tls_conf_clear(struct tls_conf *);
 
 /* Loads and checks the files of tc for role and makes the context
  * (tls_ctx_controller or tls_ctx_node). The error names the file and says
