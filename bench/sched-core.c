@@ -56,7 +56,7 @@ bench_core(enum sched_policy policy, uint64_t *samples, size_t nsamples)
 
 	sched_conf_default(&conf);
 	conf.policy = policy;
-	(void)sched_thresholds_parse("3600,36000", &conf, err, sizeof err);
+	(void)sched_conf_thresholds_parse("3600,36000", &conf, err, sizeof err);
 	conf.promote_knob = 8;
 	conf.samples = samples;
 	conf.nsamples = nsamples;
@@ -180,7 +180,7 @@ bench_policy(enum sched_policy policy, uint64_t *samples, size_t nsamples)
 	int64_t				 now = 1000;
 	char				 what[128];
 
-	printf("%s:\n", sched_policy_name(policy));
+	printf("%s:\n", sched_conf_policy_name(policy));
 	core = bench_core(policy, samples, nsamples);
 
 	/* An idle cluster filling up: every GPU placed in one pass. */

@@ -40,7 +40,7 @@ sched_conf_default(struct sched_conf *conf)
 }
 
 const char *
-sched_policy_name(enum sched_policy p)
+sched_conf_policy_name(enum sched_policy p)
 {
 	if ((unsigned)p >= SCHED_NPOLICIES)
 		return ("unknown");
@@ -48,7 +48,7 @@ sched_policy_name(enum sched_policy p)
 }
 
 const char *
-sched_placement_name(enum sched_placement p)
+sched_conf_placement_name(enum sched_placement p)
 {
 	if ((unsigned)p >= SCHED_NPLACEMENTS)
 		return ("unknown");
@@ -56,7 +56,7 @@ sched_placement_name(enum sched_placement p)
 }
 
 int
-sched_policy_parse(const char *s, enum sched_policy *out, char *err,
+sched_conf_policy_parse(const char *s, enum sched_policy *out, char *err,
     size_t errlen)
 {
 	size_t	i;
@@ -73,7 +73,7 @@ sched_policy_parse(const char *s, enum sched_policy *out, char *err,
 }
 
 int
-sched_placement_parse(const char *s, enum sched_placement *out, char *err,
+sched_conf_placement_parse(const char *s, enum sched_placement *out, char *err,
     size_t errlen)
 {
 	size_t	i;
@@ -90,7 +90,7 @@ sched_placement_parse(const char *s, enum sched_placement *out, char *err,
 }
 
 int
-sched_thresholds_parse(const char *s, struct sched_conf *conf, char *err,
+sched_conf_thresholds_parse(const char *s, struct sched_conf *conf, char *err,
     size_t errlen)
 {
 	uint64_t	 t[SCHED_MAX_QUEUES - 1];

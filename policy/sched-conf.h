@@ -52,13 +52,13 @@ void		 sched_conf_default(struct sched_conf *);
 
 /* Parsers for a name from a user: return 0, or -1 with "expected ..., got
  * ..." in err. */
-int		 sched_policy_parse(const char *, enum sched_policy *, char *,
-		     size_t);
-int		 sched_placement_parse(const char *, enum sched_placement *,
+int		 sched_conf_policy_parse(const char *, enum sched_policy *,
+		     char *, size_t);
+int		 sched_conf_placement_parse(const char *, enum sched_placement *,
 		     char *, size_t);
 /* Parses "3250,7200,18000" (GPU-seconds, strictly rising, positive) into
  * conf's thresholds and sets nqueues to their count plus one. */
-int		 sched_thresholds_parse(const char *, struct sched_conf *,
+int		 sched_conf_thresholds_parse(const char *, struct sched_conf *,
 		     char *, size_t);
 
 /* Sets K queues with thresholds from 3,600 GPU-s up, ten times higher
@@ -66,8 +66,8 @@ int		 sched_thresholds_parse(const char *, struct sched_conf *,
  * gbatch.conf's scheduler.queues. k is 1..SCHED_MAX_QUEUES. */
 void		 sched_conf_set_queues(struct sched_conf *, unsigned k);
 
-const char	*sched_policy_name(enum sched_policy);
-const char	*sched_placement_name(enum sched_placement);
+const char	*sched_conf_policy_name(enum sched_policy);
+const char	*sched_conf_placement_name(enum sched_placement);
 
 /* Checks a conf for contradictions (K out of range, thresholds not
  * rising, gittins without samples, a negative knob). */

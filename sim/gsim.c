@@ -227,12 +227,13 @@ gsim_add_run(const char *item, void *arg, char *err, size_t errlen)
 	name = xstrdup(item);
 	if ((place = strchr(name, ':')) != NULL)
 		*place++ = '\0';
-	if (sched_policy_parse(name, &run->conf.policy, why, sizeof why) != 0) {
+	if (sched_conf_policy_parse(name, &run->conf.policy, why,
+	    sizeof why) != 0) {
 		snprintf(err, errlen, "--policy: %s", why);
 		goto out;
 	}
-	if (place != NULL && sched_placement_parse(place, &run->conf.placement,
-	    why, sizeof why) != 0) {
+	if (place != NULL && sched_conf_placement_parse(place,
+	    &run->conf.placement, why, sizeof why) != 0) {
 		snprintf(err, errlen, "--policy %s: %s", item, why);
 		goto out;
 	}
@@ -280,7 +281,7 @@ gsim_options(struct gsim *g, int argc, char **argv, int *status, char *err,
 			g->queues = (unsigned)v;
 			break;
 		case 'T':
-			if (sched_thresholds_parse(optarg, &g->conf, why,
+			if (sched_conf_thresholds_parse(optarg, &g->conf, why,
 			    sizeof why) != 0) {
 				snprintf(err, errlen, "--thresholds: %s", why);
 				return (-1);
@@ -293,8 +294,8 @@ gsim_options(struct gsim *g, int argc, char **argv, int *status, char *err,
 				return (-1);
 			break;
 		case 'P':
-			if (sched_placement_parse(optarg, &g->conf.placement,
-			    why, sizeof why) != 0) {
+			if (sched_conf_placement_parse(optarg,
+			    &g->conf.placement, why, sizeof why) != 0) {
 				snprintf(err, errlen, "--placement: %s", why);
 				return (-1);
 			}

@@ -173,8 +173,8 @@ report_json(const struct report *r, FILE *fp)
 			    (double)c->thresholds[i] / 1000));
 		run = json_pack("{s:s, s:s, s:s, s:b, s:o, s:f}",
 		    "label", r->runs[k].label,
-		    "policy", sched_policy_name(c->policy),
-		    "placement", sched_placement_name(c->placement),
+		    "policy", sched_conf_policy_name(c->policy),
+		    "placement", sched_conf_placement_name(c->placement),
 		    "strict", c->policy == SCHED_FIFO && c->strict,
 		    "thresholds", th, "promote_knob", c->promote_knob);
 		json_object_set_new(run, "avg_jct", report_secs(f.avg_jct));

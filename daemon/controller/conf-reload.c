@@ -72,10 +72,10 @@ conf_to_json(const struct conf *c)
 	for (i = 0; i + 1 < sc->nqueues; i++)
 		json_array_append_new(th, conf_secs(sc->thresholds[i]));
 	sch = json_pack("{s:s, s:i, s:o, s:f, s:s, s:b, s:i, s:i, s:b}",
-	    "policy", sched_policy_name(sc->policy),
+	    "policy", sched_conf_policy_name(sc->policy),
 	    "queues", (int)sc->nqueues, "thresholds", th,
 	    "promote_knob", sc->promote_knob,
-	    "placement", sched_placement_name(sc->placement),
+	    "placement", sched_conf_placement_name(sc->placement),
 	    "strict", sc->strict, "ckpt_grace", c->ckpt_grace,
 	    "max_ckpt_grace", c->max_ckpt_grace,
 	    "kill_invalid_depend", c->kill_invalid_depend);

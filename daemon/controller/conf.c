@@ -247,7 +247,7 @@ conf_policy(void *settings, const config_setting_t *s, char *why, size_t len)
 	const char		*v;
 
 	if (conf_file_string(s, &v, why, len) == -1 ||
-	    sched_policy_parse(v, &p, why, len) == -1)
+	    sched_conf_policy_parse(v, &p, why, len) == -1)
 		return (-1);
 	if (p == SCHED_SRTF) {
 		snprintf(why, len, "srtf needs every job's run time in "
@@ -268,7 +268,7 @@ conf_placement(void *settings, const config_setting_t *s, char *why,
 
 	if (conf_file_string(s, &v, why, len) == -1)
 		return (-1);
-	return (sched_placement_parse(v, &c->sched.placement, why, len));
+	return (sched_conf_placement_parse(v, &c->sched.placement, why, len));
 }
 
 /* scheduler.queues: K alone, thresholds at their defaults. Read before

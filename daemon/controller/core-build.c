@@ -152,9 +152,9 @@ core_build_done(void)
 		core_build_sync_stale((uint32_t)i);
 	core.stale = false;
 	log_info("schedule: %s, %u queue%s, placement %s: %zu nodes, %zu "
-	    "pending, %zu running", sched_policy_name(conf->policy),
+	    "pending, %zu running", sched_conf_policy_name(conf->policy),
 	    conf->nqueues, conf->nqueues == 1 ? "" : "s",
-	    sched_placement_name(conf->placement), core.nnodes,
+	    sched_conf_placement_name(conf->placement), core.nnodes,
 	    sched_core_pending(core.sc),
 	    sched_core_running(core.sc));
 }

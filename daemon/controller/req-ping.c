@@ -39,7 +39,7 @@ req_ping(struct peer *p, const json_t *msg)
 		json_array_append_new(thresholds, json_integer((json_int_t)
 		    (sc->thresholds[i] / 1000)));
 	json_object_set_new(reply, "scheduler", json_pack("{s:s,s:i,s:o}",
-	    "policy", sched_policy_name(sc->policy), "queues",
+	    "policy", sched_conf_policy_name(sc->policy), "queues",
 	    (int)sc->nqueues, "thresholds", thresholds));
 	peer_send(p, reply);
 	json_decref(reply);

@@ -598,45 +598,45 @@ test_conf(void)
 	enum sched_placement	 pl;
 	char			 err[256];
 
-	ok(sched_policy_parse("gittins", &pol, err, sizeof err) == 0 &&
+	ok(sched_conf_policy_parse("gittins", &pol, err, sizeof err) == 0 &&
 	    pol == SCHED_GITTINS, "parse: gittins");
-	ok(sched_policy_parse("fifo", &pol, err, sizeof err) == 0 &&
+	ok(sched_conf_policy_parse("fifo", &pol, err, sizeof err) == 0 &&
 	    pol == SCHED_FIFO, "parse: fifo");
-	is_int(sched_policy_parse("lifo", &pol, err, sizeof err), -1,
+	is_int(sched_conf_policy_parse("lifo", &pol, err, sizeof err), -1,
 	    "parse: lifo is no policy");
 	ok(strstr(err, "\"lifo\"") != NULL, "parse: the error names it");
-	ok(sched_placement_parse("yarn", &pl, err, sizeof err) == 0 &&
+	ok(sched_conf_placement_parse("yarn", &pl, err, sizeof err) == 0 &&
 	    pl == SCHED_PLACE_YARN, "parse: yarn");
-	is_int(sched_placement_parse("packed", &pl, err, sizeof err), -1,
+	is_int(sched_conf_placement_parse("packed", &pl, err, sizeof err), -1,
 	    "parse: packed is no placement");
 	ok(strstr(err, "\"packed\"") != NULL, "parse: the error names it");
-	is_str(sched_policy_name(SCHED_SRTF), "srtf", "name: srtf");
-	is_str(sched_placement_name(SCHED_PLACE_SPREAD), "spread",
+	is_str(sched_conf_policy_name(SCHED_SRTF), "srtf", "name: srtf");
+	is_str(sched_conf_placement_name(SCHED_PLACE_SPREAD), "spread",
 	    "name: spread");
 
 	sched_conf_default(&conf);
-	is_int(sched_thresholds_parse("3250,7200,18000", &conf, err,
+	is_int(sched_conf_thresholds_parse("3250,7200,18000", &conf, err,
 	    sizeof err), 0, "thresholds: three");
 	is_int(conf.nqueues, 4, "thresholds: four queues");
 	ok(conf.thresholds[0] == 3250000 && conf.thresholds[1] == 7200000 &&
 	    conf.thresholds[2] == 18000000, "thresholds: in GPU-ms");
-	is_int(sched_thresholds_parse("1.5", &conf, err, sizeof err), 0,
+	is_int(sched_conf_thresholds_parse("1.5", &conf, err, sizeof err), 0,
 	    "thresholds: a fraction");
 	ok(conf.nqueues == 2 && conf.thresholds[0] == 1500,
 	    "thresholds: 1.5 GPU-s is 1,500 GPU-ms");
-	is_int(sched_thresholds_parse("7200,3250", &conf, err, sizeof err),
+	is_int(sched_conf_thresholds_parse("7200,3250", &conf, err, sizeof err),
 	    -1, "thresholds: falling is refused");
 	ok(strstr(err, "7200,3250") != NULL, "thresholds: error names input");
 	ok(conf.nqueues == 2 && conf.thresholds[0] == 1500,
 	    "thresholds: conf untouched by a refusal");
-	is_int(sched_thresholds_parse("abc", &conf, err, sizeof err), -1,
+	is_int(sched_conf_thresholds_parse("abc", &conf, err, sizeof err), -1,
 	    "thresholds: abc is refused");
 	ok(strstr(err, "abc") != NULL, "thresholds: error names abc");
-	is_int(sched_thresholds_parse("0", &conf, err, sizeof err), -1,
+	is_int(sched_conf_thresholds_parse("0", &conf, err, sizeof err), -1,
 	    "thresholds: 0 is refused");
-	is_int(sched_thresholds_parse("10,", &conf, err, sizeof err), -1,
+	is_int(sched_conf_thresholds_parse("10,", &conf, err, sizeof err), -1,
 	    "thresholds: a trailing comma is refused");
-	is_int(sched_thresholds_parse("", &conf, err, sizeof err), -1,
+	is_int(sched_conf_thresholds_parse("", &conf, err, sizeof err), -1,
 	    "thresholds: empty is refused");
 
 	sched_conf_default(&conf);

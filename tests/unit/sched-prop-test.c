@@ -361,9 +361,9 @@ p_combo(enum sched_policy policy, bool strict, enum sched_placement how,
 			st.differ++;
 	}
 	free(w);
-	snprintf(name, sizeof name, "%s%s/%s", sched_policy_name(policy),
+	snprintf(name, sizeof name, "%s%s/%s", sched_conf_policy_name(policy),
 	    policy == SCHED_FIFO ? (strict ? " strict" : " lax") : "",
-	    sched_placement_name(how));
+	    sched_conf_placement_name(how));
 	is_int(st.overlap, 0, "%s: no GPU held twice, lost or beyond a node",
 	    name);
 	is_int(st.size, 0, "%s: every running job holds its GPU count", name);
