@@ -14,6 +14,7 @@
 #include "common/cmd.h"
 #include "common/xmalloc.h"
 #include "policy/place.h"
+#include "sim/plot.h"
 #include "sim/report.h"
 
 #define GSIM_EXIT_OK	0
@@ -503,7 +504,7 @@ main(int argc, char **argv)
 		gittins |= (r.runs[k].conf.policy == SCHED_GITTINS);
 
 	ret = GSIM_EXIT_DATA;
-	if (g.plot != NULL && !report_can_plot()) {
+	if (g.plot != NULL && !plot_available()) {
 		fprintf(stderr, "gsim: --plot needs gnuplot, which is not on "
 		    "PATH (Debian: apt-get install gnuplot-nox)\n");
 		goto out;
@@ -530,7 +531,7 @@ main(int argc, char **argv)
 	if (sim_trace_load(r.trace_path, &trace, err, sizeof err) != 0 ||
 	    gsim_check_fit(r.trace_path, &trace, &r.cluster, g.even_shapes, err,
 	    sizeof err) != 0 || (gittins && g.samples != NULL &&
-	    sim_samples_load(g.samples, &samples, &nsamples, err,
+	    sim_trace_load_samples(g.samples, &samples, &nsamples, err,
 	    sizeof err) != 0)) {
 		fprintf(stderr, "gsim: %s\n", err);
 		goto out;
@@ -585,7 +586,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "gsim: %s\n", err);
 		goto out;
 	}
-	if (g.plot != NULL && report_plot(&r, g.plot, err, sizeof err) != 0) {
+	if (g.plot != NULL && plot_jct_cdf(&r, g.plot, err, sizeof err) != 0) {
 		fprintf(stderr, "gsim: %s\n", err);
 		goto out;
 	}

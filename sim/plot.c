@@ -9,10 +9,10 @@
 #include <unistd.h>
 
 #include "common/xmalloc.h"
-#include "sim/report.h"
+#include "sim/plot.h"
 
 int
-report_can_plot(void)
+plot_available(void)
 {
 	const char	*path = getenv("PATH");
 	char		*copy, *dir, *next, *f;
@@ -61,7 +61,7 @@ plot_quotable(const char *s)
 }
 
 int
-report_plot(const struct report *r, const char *png, char *err, size_t errlen)
+plot_jct_cdf(const struct report *r, const char *png, char *err, size_t errlen)
 {
 	FILE		*data = NULL, *gp = NULL;
 	const char	*tmpdir;

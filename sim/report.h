@@ -1,8 +1,8 @@
 /* report.h: what gsim prints of a replay: per policy the JCT figures
  * (average, median, p95, p99), queueing delay, makespan, GPU utilization,
  * preemptions and promotions, as a table with the policies side by side or
- * as JSON; per job a CSV row; the JCT CDFs as a gnuplot PNG. Times are
- * seconds. */
+ * as JSON; per job a CSV row (the JCT CDFs as a gnuplot PNG are plot.h's).
+ * Times are seconds. */
 #ifndef GB_SIM_REPORT_H
 #define GB_SIM_REPORT_H
 
@@ -49,10 +49,5 @@ void	report_text(const struct report *, FILE *);
 int	report_json(const struct report *, FILE *);
 /* One CSV line per job and run. Returns 0 or -1 (errno set). */
 int	report_jobs(const struct report *, FILE *);
-/* The JCT CDF of each run into png through gnuplot. Returns 0, or -1
- * with the reason in err. */
-int	report_plot(const struct report *, const char *png, char *, size_t);
-/* Whether gnuplot is on PATH. */
-int	report_can_plot(void);
 
 #endif

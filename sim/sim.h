@@ -10,8 +10,8 @@
 
 #include "policy/place.h"
 #include "policy/sched-conf.h"
-#include "sim/cluster.h"
-#include "sim/trace.h"
+#include "sim/sim-cluster.h"
+#include "sim/sim-trace.h"
 
 /* What happened to trace job i (same index as in the trace). */
 struct sim_job_result {

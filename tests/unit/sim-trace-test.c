@@ -1,13 +1,13 @@
-/* sim-trace-test.c: gsim's readers (sim/csv.c, sim/trace.c,
- * sim/cluster.c): columns by name, quoting, CRLF and a BOM, the order of
+/* sim-trace-test.c: gsim's readers (sim/csv.c, sim/sim-trace.c,
+ * sim/sim-cluster.c): columns by name, quoting, CRLF and a BOM, the order of
  * jobs, seconds to milliseconds, and errors naming the line. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "sim/cluster.h"
-#include "sim/trace.h"
+#include "sim/sim-cluster.h"
+#include "sim/sim-trace.h"
 #include "tests/unit/tap.h"
 
 static char	t_path[64];
@@ -145,7 +145,7 @@ t_samples(void)
 	char		 err[512] = "";
 
 	t_file("duration\n121\n0.5\n");
-	is_int(sim_samples_load(t_path, &v, &n, err, sizeof err), 0,
+	is_int(sim_trace_load_samples(t_path, &v, &n, err, sizeof err), 0,
 	    "samples load");
 	is_int(n, 2, "two samples");
 	if (n == 2) {
@@ -154,7 +154,7 @@ t_samples(void)
 	}
 	free(v);
 	t_file("gpus\n1\n");
-	ok(sim_samples_load(t_path, &v, &n, err, sizeof err) == -1 &&
+	ok(sim_trace_load_samples(t_path, &v, &n, err, sizeof err) == -1 &&
 	    strstr(err, ":1: no duration column") != NULL,
 	    "samples need a duration column");
 }

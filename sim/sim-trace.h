@@ -1,4 +1,4 @@
-/* trace.h: the jobs gsim replays, read from a CSV trace. Two shapes are
+/* sim-trace.h: the jobs gsim replays, read from a CSV trace. Two shapes are
  * read, both with a header line and columns found by name: the Tiresias
  * format (job_id,num_gpu,submit_time,iterations,model_name,duration,
  * interval) and a plain one (submit_time, num_gpus or num_gpu, duration;
@@ -49,7 +49,7 @@ void	sim_trace_free(struct sim_trace *);
 
 /* Reads a one-column CSV of GPU-times in GPU-seconds (header "duration",
  * as yarn-gput1000.csv) into a malloc'd array of GPU-ms the caller frees. */
-int	sim_samples_load(const char *path, uint64_t **samples, size_t *n,
-	    char *err, size_t errlen);
+int	sim_trace_load_samples(const char *path, uint64_t **samples,
+	    size_t *n, char *err, size_t errlen);
 
 #endif

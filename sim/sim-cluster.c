@@ -1,11 +1,11 @@
-/* cluster.c: the simulated cluster's shape, from a flag or a Tiresias
- * cluster-spec CSV; see cluster.h. */
+/* sim-cluster.c: the simulated cluster's shape, from a flag or a Tiresias
+ * cluster-spec CSV; see sim-cluster.h. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/cluster.h"
+#include "sim/sim-cluster.h"
 #include "sim/csv.h"
 
 #define CLUSTER_MAX_NODES	1000000

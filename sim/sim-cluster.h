@@ -1,7 +1,7 @@
-/* cluster.h: the cluster gsim simulates: switches x nodes per switch x GPUs
- * per node, from a flag ("3x4" is 3 nodes of 4 GPUs on one switch, "2x16x8"
- * is 2 switches of 16 nodes of 8 GPUs) or a Tiresias cluster-spec CSV
- * (num_switch,num_node_p_switch,num_gpu_p_node, and num_cpu_p_node and
+/* sim-cluster.h: the cluster gsim simulates: switches x nodes per switch x
+ * GPUs per node, from a flag ("3x4" is 3 nodes of 4 GPUs on one switch,
+ * "2x16x8" is 2 switches of 16 nodes of 8 GPUs) or a Tiresias cluster-spec
+ * CSV (num_switch,num_node_p_switch,num_gpu_p_node, and num_cpu_p_node and
  * mem_p_node in GB when it has them). */
 #ifndef GB_SIM_CLUSTER_H
 #define GB_SIM_CLUSTER_H

@@ -1,11 +1,12 @@
-/* trace.c: reads a job trace or a file of GPU-time samples; see trace.h. */
+/* sim-trace.c: reads a job trace or a file of GPU-time samples; see
+ * sim-trace.h. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/xmalloc.h"
 #include "sim/csv.h"
-#include "sim/trace.h"
+#include "sim/sim-trace.h"
 
 /* Most GPUs a trace job may ask for; the cluster check comes later. */
 #define TRACE_MAX_GPUS	1000000
@@ -228,8 +229,8 @@ sim_trace_free(struct sim_trace *t)
 }
 
 int
-sim_samples_load(const char *path, uint64_t **samples, size_t *n, char *err,
-    size_t errlen)
+sim_trace_load_samples(const char *path, uint64_t **samples, size_t *n,
+    char *err, size_t errlen)
 {
 	struct csv	 c;
 	uint64_t	*v = NULL;
