@@ -65,25 +65,25 @@ static void
 sacct_id_raw(const struct job_row *r, time_t now, char *buf, size_t len)
 {
 	(void)now;
-	snprintf(buf, len, "%lld", slurm_row_int(r, JF_ID));
+	snprintf(buf, len, "%lld", slurm_fmt_row_int(r, JF_ID));
 }
 
 static void
 sacct_name(const struct job_row *r, time_t now, char *buf, size_t len)
 {
-	slurm_row_str(r, JF_NAME, buf, len);
+	slurm_fmt_row_str(r, JF_NAME, buf, len);
 }
 
 static void
 sacct_user(const struct job_row *r, time_t now, char *buf, size_t len)
 {
-	slurm_row_str(r, JF_USER, buf, len);
+	slurm_fmt_row_str(r, JF_USER, buf, len);
 }
 
 static void
 sacct_account(const struct job_row *r, time_t now, char *buf, size_t len)
 {
-	slurm_row_str(r, JF_ACCOUNT, buf, len);
+	slurm_fmt_row_str(r, JF_ACCOUNT, buf, len);
 }
 
 static void
@@ -105,7 +105,7 @@ sacct_cpus(const struct job_row *r, time_t now, char *buf, size_t len)
 static void
 sacct_maxrss(const struct job_row *r, time_t now, char *buf, size_t len)
 {
-	long long	mb = slurm_row_int(r, JF_MEM_PEAK);
+	long long	mb = slurm_fmt_row_int(r, JF_MEM_PEAK);
 
 	if (mb <= 0)
 		buf[0] = '\0';
@@ -118,51 +118,53 @@ sacct_maxrss(const struct job_row *r, time_t now, char *buf, size_t len)
 static void
 sacct_totalcpu(const struct job_row *r, time_t now, char *buf, size_t len)
 {
-	slurm_duration(slurm_row_int(r, JF_CPU_TIME), true, buf, len);
+	slurm_fmt_duration(slurm_fmt_row_int(r, JF_CPU_TIME), true, buf, len);
 }
 
 static void
 sacct_state(const struct job_row *r, time_t now, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s", slurm_state(slurm_row_state(r)));
+	snprintf(buf, len, "%s", slurm_fmt_state(slurm_fmt_row_state(r)));
 }
 
 /* Slurm's EXIT:SIGNAL. */
 static void
 sacct_exit(const struct job_row *r, time_t now, char *buf, size_t len)
 {
-	snprintf(buf, len, "%lld:%lld", slurm_row_int(r, JF_EXIT_CODE),
-	    slurm_row_int(r, JF_SIGNAL));
+	snprintf(buf, len, "%lld:%lld", slurm_fmt_row_int(r, JF_EXIT_CODE),
+	    slurm_fmt_row_int(r, JF_SIGNAL));
 }
 
 static void
 sacct_elapsed(const struct job_row *r, time_t now, char *buf, size_t len)
 {
-	slurm_duration(slurm_row_int(r, JF_ELAPSED), true, buf, len);
+	slurm_fmt_duration(slurm_fmt_row_int(r, JF_ELAPSED), true, buf, len);
 }
 
 static void
 sacct_start(const struct job_row *r, time_t now, char *buf, size_t len)
 {
-	slurm_date(slurm_row_int(r, JF_START_TIME), "Unknown", buf, len);
+	slurm_fmt_date(slurm_fmt_row_int(r, JF_START_TIME), "Unknown", buf,
+	    len);
 }
 
 static void
 sacct_end(const struct job_row *r, time_t now, char *buf, size_t len)
 {
-	slurm_date(slurm_row_int(r, JF_END_TIME), "Unknown", buf, len);
+	slurm_fmt_date(slurm_fmt_row_int(r, JF_END_TIME), "Unknown", buf, len);
 }
 
 static void
 sacct_submit(const struct job_row *r, time_t now, char *buf, size_t len)
 {
-	slurm_date(slurm_row_int(r, JF_SUBMIT_TIME), "Unknown", buf, len);
+	slurm_fmt_date(slurm_fmt_row_int(r, JF_SUBMIT_TIME), "Unknown", buf,
+	    len);
 }
 
 static void
 sacct_nnodes(const struct job_row *r, time_t now, char *buf, size_t len)
 {
-	snprintf(buf, len, "%d", slurm_row_nnodes(r));
+	snprintf(buf, len, "%d", slurm_fmt_row_nnodes(r));
 }
 
 /* Slurm's TRES list of what the job held: its GPUs and nodes; nothing
@@ -170,31 +172,31 @@ sacct_nnodes(const struct job_row *r, time_t now, char *buf, size_t len)
 static void
 sacct_tres(const struct job_row *r, time_t now, char *buf, size_t len)
 {
-	int	n = slurm_row_nnodes(r);
+	int	n = slurm_fmt_row_nnodes(r);
 
 	if (n == 0) {
 		buf[0] = '\0';
 		return;
 	}
-	snprintf(buf, len, "gres/gpu=%lld,node=%d", slurm_row_int(r, JF_GPUS),
-	    n);
+	snprintf(buf, len, "gres/gpu=%lld,node=%d",
+	    slurm_fmt_row_int(r, JF_GPUS), n);
 }
 
 static void
 sacct_nodelist(const struct job_row *r, time_t now, char *buf, size_t len)
 {
-	if (*slurm_row_str(r, JF_NODES, buf, len) == '\0')
+	if (*slurm_fmt_row_str(r, JF_NODES, buf, len) == '\0')
 		snprintf(buf, len, "None assigned");
 }
 
 static void
 sacct_limit(const struct job_row *r, time_t now, char *buf, size_t len)
 {
-	if (slurm_row_int(r, JF_TIME_LIMIT) == 0)
+	if (slurm_fmt_row_int(r, JF_TIME_LIMIT) == 0)
 		snprintf(buf, len, "UNLIMITED");
 	else
-		slurm_duration(slurm_row_int(r, JF_TIME_LIMIT), true, buf,
-		    len);
+		slurm_fmt_duration(slurm_fmt_row_int(r, JF_TIME_LIMIT), true,
+		    buf, len);
 }
 
 static const struct sacct_field sacct_fields[] = {
@@ -331,9 +333,10 @@ sacct_wanted(const struct job_row *r, const json_t *names, time_t since,
     time_t until, bool by_id)
 {
 	char		 buf[1024];
-	long long	 end = slurm_row_int(r, JF_END_TIME);
+	long long	 end = slurm_fmt_row_int(r, JF_END_TIME);
 
-	if (!cmd_list_has(names, slurm_row_str(r, JF_NAME, buf, sizeof buf)))
+	if (!cmd_list_has(names, slurm_fmt_row_str(r, JF_NAME, buf,
+	    sizeof buf)))
 		return (false);
 	/* A job not yet ended is in any window that reaches now. */
 	if (by_id || end == 0)
@@ -392,7 +395,7 @@ main(int argc, char **argv)
 				goto usage;
 			break;
 		case 'u':
-			if (cmd_split(optarg, "--user", slurm_add_user,
+			if (cmd_split(optarg, "--user", slurm_fmt_add_user,
 			    &m.filter, err, sizeof err) == -1)
 				goto usage;
 			break;

@@ -159,7 +159,7 @@ sinfo_line(const struct slurm_item *items, int nitems,
 			snprintf(buf, sizeof buf, "0");
 			break;
 		}
-		slurm_put(stdout, &items[k], safe_text_str(buf, safe,
+		slurm_fmt_put(stdout, &items[k], safe_text_str(buf, safe,
 		    sizeof safe));
 	}
 	putchar('\n');
@@ -212,7 +212,7 @@ main(int argc, char **argv)
 	}
 	if (fmt == NULL)
 		fmt = per_node ? SINFO_NODES : SINFO_DEFAULT;
-	if ((n = slurm_format_parse(fmt, "sinfo", SINFO_FIELDS, items,
+	if ((n = slurm_fmt_parse(fmt, "sinfo", SINFO_FIELDS, items,
 	    SINFO_ITEMS, err, sizeof err)) == -1)
 		goto usage;
 	if (cmd_timeout(topt, &timeout, err, sizeof err) == -1)
@@ -231,7 +231,7 @@ main(int argc, char **argv)
 	}
 	if (header) {
 		for (i = 0; i < n; i++)
-			slurm_put(stdout, &items[i], sinfo_header(
+			slurm_fmt_put(stdout, &items[i], sinfo_header(
 			    items[i].field));
 		putchar('\n');
 	}

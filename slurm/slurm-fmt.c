@@ -25,7 +25,7 @@ static const struct {
 };
 
 const char *
-slurm_row_str(const struct job_row *r, enum job_field k, char *buf,
+slurm_fmt_row_str(const struct job_row *r, enum job_field k, char *buf,
     size_t len)
 {
 	if (r->v[k].type == JSCAN_NONE || r->v[k].type == JSCAN_NULL)
@@ -35,7 +35,7 @@ slurm_row_str(const struct job_row *r, enum job_field k, char *buf,
 }
 
 long long
-slurm_row_int(const struct job_row *r, enum job_field k)
+slurm_fmt_row_int(const struct job_row *r, enum job_field k)
 {
 	long long	v;
 
@@ -43,24 +43,25 @@ slurm_row_int(const struct job_row *r, enum job_field k)
 }
 
 enum job_state
-slurm_row_state(const struct job_row *r)
+slurm_fmt_row_state(const struct job_row *r)
 {
 	enum job_state	s;
 	char		buf[32];
 
-	if (job_state_parse(slurm_row_str(r, JF_STATE, buf, sizeof buf),
+	if (job_state_parse(slurm_fmt_row_str(r, JF_STATE, buf, sizeof buf),
 	    &s) == -1)
 		return (JOB_PENDING);
 	return (s);
 }
 
 int
-slurm_row_nnodes(const struct job_row *r)
+slurm_fmt_row_nnodes(const struct job_row *r)
 {
 	char		 nodes[4096];
-	const char	*p = slurm_row_str(r, JF_NODES, nodes, sizeof nodes);
+	const char	*p;
 	int		 n = 1;
 
+	p = slurm_fmt_row_str(r, JF_NODES, nodes, sizeof nodes);
 	if (*p == '\0')
 		return (0);
 	for (; *p != '\0'; p++)
@@ -69,27 +70,27 @@ slurm_row_nnodes(const struct job_row *r)
 }
 
 int
-slurm_add_user(const char *item, void *arg, char *err, size_t errlen)
+slurm_fmt_add_user(const char *item, void *arg, char *err, size_t errlen)
 {
 	return (job_filter_add_user(arg, item, err, errlen));
 }
 
 const char *
-slurm_state(enum job_state s)
+slurm_fmt_state(enum job_state s)
 {
 	return ((unsigned)s < JOB_STATE_COUNT && slurm_states[s].name != NULL ?
 	    slurm_states[s].name : "UNKNOWN");
 }
 
 const char *
-slurm_state_code(enum job_state s)
+slurm_fmt_state_code(enum job_state s)
 {
 	return ((unsigned)s < JOB_STATE_COUNT && slurm_states[s].code != NULL ?
 	    slurm_states[s].code : "??");
 }
 
 const char *
-slurm_reason(enum job_state s, const char *reason)
+slurm_fmt_reason(enum job_state s, const char *reason)
 {
 	if (s == JOB_HELD)
 		return ("JobHeldUser");
@@ -99,7 +100,7 @@ slurm_reason(enum job_state s, const char *reason)
 }
 
 void
-slurm_duration(int64_t secs, bool hours, char *buf, size_t len)
+slurm_fmt_duration(int64_t secs, bool hours, char *buf, size_t len)
 {
 	int64_t	d, h, m, sec;
 
@@ -123,7 +124,7 @@ slurm_duration(int64_t secs, bool hours, char *buf, size_t len)
 }
 
 void
-slurm_date(int64_t t, const char *none, char *buf, size_t len)
+slurm_fmt_date(int64_t t, const char *none, char *buf, size_t len)
 {
 	time_t		tt = (time_t)t;
 	struct tm	tm;
@@ -134,7 +135,7 @@ slurm_date(int64_t t, const char *none, char *buf, size_t len)
 }
 
 int
-slurm_format_parse(const char *fmt, const char *prog, const char *fields,
+slurm_fmt_parse(const char *fmt, const char *prog, const char *fields,
     struct slurm_item *items, int max, char *err, size_t errlen)
 {
 	const char	*p = fmt;
@@ -185,7 +186,7 @@ slurm_format_parse(const char *fmt, const char *prog, const char *fields,
 }
 
 void
-slurm_put(FILE *f, const struct slurm_item *it, const char *value)
+slurm_fmt_put(FILE *f, const struct slurm_item *it, const char *value)
 {
 	int	len = (int)strlen(value);
 

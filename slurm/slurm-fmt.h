@@ -15,30 +15,31 @@
 
 /* A job row's member as text ("" when absent or null), as an integer (0
  * when absent), and its state (PENDING when unreadable). */
-const char	*slurm_row_str(const struct job_row *, enum job_field, char *buf,
-		     size_t len);
-long long	 slurm_row_int(const struct job_row *, enum job_field);
-enum job_state	 slurm_row_state(const struct job_row *);
+const char	*slurm_fmt_row_str(const struct job_row *, enum job_field,
+		     char *buf, size_t len);
+long long	 slurm_fmt_row_int(const struct job_row *, enum job_field);
+enum job_state	 slurm_fmt_row_state(const struct job_row *);
 /* The nodes a job's run holds (its comma list), 0 before it runs. */
-int		 slurm_row_nnodes(const struct job_row *);
+int		 slurm_fmt_row_nnodes(const struct job_row *);
 /* A cmd_split() callback for -u lists: adds a user to the job_filter
  * arg. */
-int		 slurm_add_user(const char *item, void *arg, char *err,
+int		 slurm_fmt_add_user(const char *item, void *arg, char *err,
 		     size_t errlen);
 
 /* Slurm's name of a gbatch state (HELD is PENDING, PREEMPTING RUNNING),
  * and its compact code (PD, R, CD, ...). */
-const char	*slurm_state(enum job_state);
-const char	*slurm_state_code(enum job_state);
+const char	*slurm_fmt_state(enum job_state);
+const char	*slurm_fmt_state_code(enum job_state);
 /* Slurm's reason for a waiting job: gbatch's, Held as JobHeldUser. */
-const char	*slurm_reason(enum job_state, const char *reason);
+const char	*slurm_fmt_reason(enum job_state, const char *reason);
 
 /* A duration: squeue's %M, M:SS, H:MM:SS or D-HH:MM:SS; with hours,
  * sacct's Elapsed, HH:MM:SS or D-HH:MM:SS. */
-void		 slurm_duration(int64_t secs, bool hours, char *buf,
+void		 slurm_fmt_duration(int64_t secs, bool hours, char *buf,
 		     size_t len);
 /* sacct's Start and End: local YYYY-MM-DDTHH:MM:SS, or none (0). */
-void		 slurm_date(int64_t t, const char *none, char *buf, size_t len);
+void		 slurm_fmt_date(int64_t t, const char *none, char *buf,
+		     size_t len);
 
 /* One item of a format: a field letter (or 0 for literal text) and its
  * width: 0 none, right-justified with '.'. */
@@ -53,11 +54,12 @@ struct slurm_item {
  * items, each field one of the letters in fields (prog's, for the
  * message). Returns how many, or -1 with err naming what is wrong and
  * what is taken. */
-int		 slurm_format_parse(const char *fmt, const char *prog,
+int		 slurm_fmt_parse(const char *fmt, const char *prog,
 		     const char *fields, struct slurm_item *items, int max,
 		     char *err, size_t errlen);
 /* Prints value in item's width (a value longer than a width is cut, as
  * Slurm's are). */
-void		 slurm_put(FILE *, const struct slurm_item *, const char *value);
+void		 slurm_fmt_put(FILE *, const struct slurm_item *,
+		     const char *value);
 
 #endif

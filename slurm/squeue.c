@@ -90,7 +90,7 @@ static const char *
 squeue_field(const struct job_row *r, char c, long task, char *buf,
     size_t len)
 {
-	enum job_state	 s = slurm_row_state(r);
+	enum job_state	 s = slurm_fmt_row_state(r);
 	char		 tmp[1024];
 	const char	*nodes;
 	int		 n;
@@ -98,75 +98,80 @@ squeue_field(const struct job_row *r, char c, long task, char *buf,
 	switch (c) {
 	case 'i':
 		if (task >= 0) {
-			snprintf(buf, len, "%lld_%ld", slurm_row_int(r,
+			snprintf(buf, len, "%lld_%ld", slurm_fmt_row_int(r,
 			    JF_ARRAY_JOB_ID), task);
 			return (buf);
 		}
 		(void)job_row_jobid(r, buf, len);
 		return (buf);
 	case 'A':
-		snprintf(buf, len, "%lld", slurm_row_int(r, JF_ID));
+		snprintf(buf, len, "%lld", slurm_fmt_row_int(r, JF_ID));
 		return (buf);
 	case 'j':
-		return (slurm_row_str(r, JF_NAME, buf, len));
+		return (slurm_fmt_row_str(r, JF_NAME, buf, len));
 	case 'u':
-		return (slurm_row_str(r, JF_USER, buf, len));
+		return (slurm_fmt_row_str(r, JF_USER, buf, len));
 	case 'a':
-		return (slurm_row_str(r, JF_ACCOUNT, buf, len));
+		return (slurm_fmt_row_str(r, JF_ACCOUNT, buf, len));
 	case 'P':
 	case 'q':
 		return ("gbatch");
 	case 't':
-		return (slurm_state_code(s));
+		return (slurm_fmt_state_code(s));
 	case 'T':
-		return (slurm_state(s));
+		return (slurm_fmt_state(s));
 	case 'M':
-		slurm_duration(slurm_row_int(r, JF_ELAPSED), false, buf, len);
+		slurm_fmt_duration(slurm_fmt_row_int(r, JF_ELAPSED), false, buf,
+		    len);
 		return (buf);
 	case 'l':
-		if (slurm_row_int(r, JF_TIME_LIMIT) == 0)
+		if (slurm_fmt_row_int(r, JF_TIME_LIMIT) == 0)
 			return ("UNLIMITED");
-		slurm_duration(slurm_row_int(r, JF_TIME_LIMIT), false, buf, len);
+		slurm_fmt_duration(slurm_fmt_row_int(r, JF_TIME_LIMIT), false,
+		    buf, len);
 		return (buf);
 	case 'D':
 		/* A job not yet placed asks for one. */
-		n = slurm_row_nnodes(r);
+		n = slurm_fmt_row_nnodes(r);
 		snprintf(buf, len, "%d", n > 0 ? n : 1);
 		return (buf);
 	case 'N':
-		return (slurm_row_str(r, JF_NODES, buf, len));
+		return (slurm_fmt_row_str(r, JF_NODES, buf, len));
 	case 'r':
-		return (slurm_reason(s, slurm_row_str(r, JF_REASON, tmp,
+		return (slurm_fmt_reason(s, slurm_fmt_row_str(r, JF_REASON, tmp,
 		    sizeof tmp)));
 	case 'R':
-		nodes = slurm_row_str(r, JF_NODES, tmp, sizeof tmp);
+		nodes = slurm_fmt_row_str(r, JF_NODES, tmp, sizeof tmp);
 		if (s == JOB_RUNNING || s == JOB_PREEMPTING) {
 			snprintf(buf, len, "%s", nodes);
 			return (buf);
 		}
-		snprintf(buf, len, "(%s)", slurm_reason(s, slurm_row_str(r,
-		    JF_REASON, tmp, sizeof tmp)));
+		snprintf(buf, len, "(%s)", slurm_fmt_reason(s,
+		    slurm_fmt_row_str(r, JF_REASON, tmp, sizeof tmp)));
 		return (buf);
 	case 'b':
-		snprintf(buf, len, "gpu:%lld", slurm_row_int(r, JF_GPUS));
+		snprintf(buf, len, "gpu:%lld", slurm_fmt_row_int(r, JF_GPUS));
 		return (buf);
 	case 'C':
-		snprintf(buf, len, "%lld", slurm_row_int(r, JF_GPUS));
+		snprintf(buf, len, "%lld", slurm_fmt_row_int(r, JF_GPUS));
 		return (buf);
 	case 'S':
-		slurm_date(slurm_row_int(r, JF_START_TIME), "N/A", buf, len);
+		slurm_fmt_date(slurm_fmt_row_int(r, JF_START_TIME), "N/A", buf,
+		    len);
 		return (buf);
 	case 'V':
-		slurm_date(slurm_row_int(r, JF_SUBMIT_TIME), "N/A", buf, len);
+		slurm_fmt_date(slurm_fmt_row_int(r, JF_SUBMIT_TIME), "N/A", buf,
+		    len);
 		return (buf);
 	case 'e':
-		slurm_date(slurm_row_int(r, JF_END_TIME), "N/A", buf, len);
+		slurm_fmt_date(slurm_fmt_row_int(r, JF_END_TIME), "N/A", buf,
+		    len);
 		return (buf);
 	case 'L':
-		if (slurm_row_int(r, JF_TIME_LIMIT) == 0)
+		if (slurm_fmt_row_int(r, JF_TIME_LIMIT) == 0)
 			return ("UNLIMITED");
-		slurm_duration(slurm_row_int(r, JF_TIME_LIMIT) -
-		    slurm_row_int(r, JF_ELAPSED), false, buf, len);
+		slurm_fmt_duration(slurm_fmt_row_int(r, JF_TIME_LIMIT) -
+		    slurm_fmt_row_int(r, JF_ELAPSED), false, buf, len);
 		return (buf);
 	default:
 		return ("");
@@ -218,18 +223,21 @@ squeue_json(const struct model *m, const json_t *names)
 			continue;
 		json_array_append_new(jobs, json_pack("{s:I,s:s,s:s,s:s,s:s,"
 		    "s:s,s:s,s:I,s:I,s:I,s:I,s:s}",
-		    "job_id", (json_int_t)slurm_row_int(r, JF_ID),
+		    "job_id", (json_int_t)slurm_fmt_row_int(r, JF_ID),
 		    "name", squeue_field(r, 'j', -1, b[0], sizeof b[0]),
 		    "user_name", squeue_field(r, 'u', -1, b[1], sizeof b[1]),
-		    "job_state", slurm_state(slurm_row_state(r)),
+		    "job_state", slurm_fmt_state(slurm_fmt_row_state(r)),
 		    "state_reason", squeue_field(r, 'r', -1, b[2], sizeof b[2]),
 		    "nodes", squeue_field(r, 'N', -1, b[3], sizeof b[3]),
 		    "partition", "gbatch",
-		    "submit_time", (json_int_t)slurm_row_int(r, JF_SUBMIT_TIME),
-		    "start_time", (json_int_t)slurm_row_int(r, JF_START_TIME),
-		    "end_time", (json_int_t)slurm_row_int(r, JF_END_TIME),
-		    "time_limit", (json_int_t)(slurm_row_int(r, JF_TIME_LIMIT) /
-		    60), "tres_per_job", squeue_field(r, 'b', -1, b[0],
+		    "submit_time",
+		    (json_int_t)slurm_fmt_row_int(r, JF_SUBMIT_TIME),
+		    "start_time",
+		    (json_int_t)slurm_fmt_row_int(r, JF_START_TIME),
+		    "end_time", (json_int_t)slurm_fmt_row_int(r, JF_END_TIME),
+		    "time_limit",
+		    (json_int_t)(slurm_fmt_row_int(r, JF_TIME_LIMIT) / 60),
+		    "tres_per_job", squeue_field(r, 'b', -1, b[0],
 		    sizeof b[0])));
 	}
 	out = json_pack("{s:o}", "jobs", jobs);
@@ -262,7 +270,7 @@ squeue_line(const struct job_row *r, const struct slurm_item *items,
 
 	for (i = 0; i < n; i++) {
 		v = squeue_field(r, items[i].field, task, buf, sizeof buf);
-		slurm_put(stdout, &items[i], safe_text_str(v, safe,
+		slurm_fmt_put(stdout, &items[i], safe_text_str(v, safe,
 		    sizeof safe));
 	}
 	putchar('\n');
@@ -303,7 +311,7 @@ main(int argc, char **argv)
 				goto usage;
 			break;
 		case 'u':
-			if (cmd_split(optarg, "--user", slurm_add_user,
+			if (cmd_split(optarg, "--user", slurm_fmt_add_user,
 			    &m.filter, err, sizeof err) == -1)
 				goto usage;
 			break;
@@ -338,7 +346,7 @@ main(int argc, char **argv)
 		    argv[optind]);
 		goto usage;
 	}
-	if ((n = slurm_format_parse(fmt, "squeue", SQUEUE_FIELDS, items,
+	if ((n = slurm_fmt_parse(fmt, "squeue", SQUEUE_FIELDS, items,
 	    SQUEUE_ITEMS, err, sizeof err)) == -1)
 		goto usage;
 	if (cmd_timeout(topt, &timeout, err, sizeof err) == -1)
@@ -366,11 +374,12 @@ main(int argc, char **argv)
 	}
 	if (header) {
 		for (i = 0; i < n; i++)
-			slurm_put(stdout, &items[i], squeue_header(items[i].field));
+			slurm_fmt_put(stdout, &items[i],
+			    squeue_header(items[i].field));
 		putchar('\n');
 	}
 	for (k = 0; k < m.jobs.n; k++) {
-		if (!cmd_list_has(names, slurm_row_str(&m.jobs.rows[k],
+		if (!cmd_list_has(names, slurm_fmt_row_str(&m.jobs.rows[k],
 		    JF_NAME, buf, sizeof buf)))
 			continue;
 		if (unfold && job_row_tasks(&m.jobs.rows[k], &tasks) == 0) {
