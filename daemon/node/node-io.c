@@ -48,7 +48,7 @@ static void	node_io_read_cb(evutil_socket_t, short, void *);
 static void	node_io_write_cb(evutil_socket_t, short, void *);
 
 struct node_ios *
-node_ios_create(struct event_base *base, const struct node_ios_cb *cb,
+node_io_create(struct event_base *base, const struct node_ios_cb *cb,
     void *arg)
 {
 	struct node_ios	*ios;
@@ -91,7 +91,7 @@ node_io_close_out(struct node_io *io, int k)
 }
 
 static void
-node_io_free(struct node_io *io)
+node_io_drop(struct node_io *io)
 {
 	TAILQ_REMOVE(&io->ios->list, io, entry);
 	node_io_close_out(io, 0);
@@ -119,7 +119,7 @@ node_io_finish(struct node_io *io)
 {
 	if (io->end != NULL)
 		io->ios->cb->send(io->end, io->ios->arg);
-	node_io_free(io);
+	node_io_drop(io);
 }
 
 static bool
@@ -471,11 +471,11 @@ node_io_close(struct node_ios *ios, uint64_t job, uint32_t step)
 	struct node_io	*io;
 
 	if ((io = node_io_find(ios, job, step)) != NULL)
-		node_io_free(io);
+		node_io_drop(io);
 }
 
 void
-node_ios_lost(struct node_ios *ios,
+node_io_lost(struct node_ios *ios,
     void (*lost)(uint64_t job, uint32_t step, void *arg), void *arg)
 {
 	struct node_io	*io;
@@ -488,17 +488,17 @@ node_ios_lost(struct node_ios *ios,
 		/* Its end goes in the next HELLO, or nowhere (a step). */
 		json_decref(io->end);
 		io->end = NULL;
-		node_io_free(io);
+		node_io_drop(io);
 		lost(job, step, arg);
 	}
 }
 
 void
-node_ios_free(struct node_ios *ios)
+node_io_free(struct node_ios *ios)
 {
 	if (ios == NULL)
 		return;
 	while (!TAILQ_EMPTY(&ios->list))
-		node_io_free(TAILQ_FIRST(&ios->list));
+		node_io_drop(TAILQ_FIRST(&ios->list));
 	free(ios);
 }

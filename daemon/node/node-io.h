@@ -33,9 +33,9 @@ struct node_ios_cb {
 	void	(*send_frames)(struct evbuffer *buf, void *arg);
 };
 
-struct node_ios	*node_ios_create(struct event_base *,
+struct node_ios	*node_io_create(struct event_base *,
 		     const struct node_ios_cb *, void *arg);
-void		 node_ios_free(struct node_ios *);
+void		 node_io_free(struct node_ios *);
 
 /* Makes the streams of job's step (0: the job itself) as l says (a
  * terminal of l->io_rows x l->io_cols owned by l->uid, or pipes), and sets
@@ -64,7 +64,7 @@ void	node_io_winsize(struct node_ios *, uint64_t job, uint32_t step,
 
 /* The link to the controller is down: every stream is dropped, and
  * lost(job, step, arg) is called for each, so what ran in it ends. */
-void	node_ios_lost(struct node_ios *,
+void	node_io_lost(struct node_ios *,
 	    void (*lost)(uint64_t job, uint32_t step, void *arg), void *arg);
 
 #endif

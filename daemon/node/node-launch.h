@@ -45,7 +45,7 @@ struct node_launch {
 	unsigned	  cpus;
 	uint64_t	  mem_mb;
 	/* Not from the launch: the host CPUs gnoded pinned the job to
-	 * (node-job.c), "0-3,8"; NULL: not pinned. */
+	 * (node-jobs.c), "0-3,8"; NULL: not pinned. */
 	char		 *cpuset;
 	unsigned	  restarts;	/* runs before this one */
 	char		 *ckpt_dir;	/* absolute, "" = none */

@@ -20,7 +20,7 @@ enum node_msg_type {
 	NODE_MSG_PREEMPT,	/* id */
 	NODE_MSG_ENDED_ACK,	/* id */
 	NODE_MSG_RELAY_REPLY,	/* chan, close */
-	/* An interactive session's (node-io.c and node-step.c read the
+	/* An interactive session's (node-io.c and node-steps.c read the
 	 * rest): IO, IO_CONTROL, STEP_LAUNCH; id is the job, step its
 	 * step (0: the job itself). */
 	NODE_MSG_IO,

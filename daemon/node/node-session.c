@@ -9,12 +9,12 @@
 #include "common/xmalloc.h"
 #include "daemon/node/node-cpus.h"
 #include "daemon/node/node-io.h"
-#include "daemon/node/node-job.h"
+#include "daemon/node/node-jobs.h"
 #include "daemon/node/node-link.h"
 #include "daemon/node/node-msg.h"
 #include "daemon/node/node-relay.h"
 #include "daemon/node/node-session.h"
-#include "daemon/node/node-step.h"
+#include "daemon/node/node-steps.h"
 
 struct node_session {
 	struct event_base		*base;
@@ -86,7 +86,7 @@ node_session_down(void *arg)
 	struct node_session	*s = arg;
 
 	s->welcomed = false;
-	node_ios_lost(s->ios, node_session_lost, s);
+	node_io_lost(s->ios, node_session_lost, s);
 	if (s->relay != NULL)
 		node_relay_link_down(s->relay);
 	event_del(s->heartbeat);
@@ -316,7 +316,7 @@ node_session_create(struct event_base *base, const struct node_conf *conf,
 	s->jobs = node_jobs_create(base, conf, node_gpu_count(gpus),
 	    &node_session_jobs_cb, s);
 	node_session_near(s);
-	s->ios = node_ios_create(base, &node_session_ios_cb, s);
+	s->ios = node_io_create(base, &node_session_ios_cb, s);
 	node_jobs_set_ios(s->jobs, s->ios);
 	s->steps = node_steps_create(base, conf, s->jobs, s->ios);
 	if (node_jobs_recover(s->jobs, err, errlen) == -1)
@@ -348,7 +348,7 @@ node_session_free(struct node_session *s)
 	node_relay_free(s->relay);
 	node_steps_free(s->steps);
 	node_jobs_free(s->jobs);
-	node_ios_free(s->ios);
+	node_io_free(s->ios);
 	node_link_free(s->link);
 	event_free(s->heartbeat);
 	free(s);

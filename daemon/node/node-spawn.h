@@ -41,7 +41,7 @@ int			 node_spawn_task(struct node_spawn *,
 pid_t			 node_spawn_start(struct node_spawn *, char *err,
 			     size_t errlen);
 
-/* In a child already forked (a step's, node-step.c): becomes the job's
+/* In a child already forked (a step's, node-steps.c): becomes the job's
  * process, as node_spawn_start's child does, writing why it could not to
  * fd (close-on-exec) and exiting 127 then. Never returns. */
 void			 node_spawn_exec(struct node_spawn *, int fd)

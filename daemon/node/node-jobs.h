@@ -1,10 +1,10 @@
-/* node-job.h: the jobs this node knows: starting, running (each under its
+/* node-jobs.h: the jobs this node knows: starting, running (each under its
  * shepherd) and ended but not yet acknowledged by the controller. Events
  * come from the shepherds (socket and pidfd), never from polling, except
  * the once-a-second check of re-attached shepherds on kernels without
  * pidfd_open(). */
-#ifndef GB_NODE_JOB_H
-#define GB_NODE_JOB_H
+#ifndef GB_NODE_JOBS_H
+#define GB_NODE_JOBS_H
 
 #include <sys/types.h>
 

@@ -1,4 +1,4 @@
-/* node-job.c: the node's job table and its shepherds. */
+/* node-jobs.c: the node's job table and its shepherds. */
 #include <sys/queue.h>
 #include <sched.h>
 #include <sys/types.h>
@@ -16,7 +16,7 @@
 #include "daemon/node/node-cgroup.h"
 #include "daemon/node/node-cpus.h"
 #include "daemon/node/node-io.h"
-#include "daemon/node/node-job.h"
+#include "daemon/node/node-jobs.h"
 #include "daemon/node/node-launch.h"
 #include "daemon/node/node-proc.h"
 #include "daemon/node/node-record.h"

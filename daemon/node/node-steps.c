@@ -1,4 +1,4 @@
-/* node-step.c: commands run inside running jobs (grun --jobid). */
+/* node-steps.c: commands run inside running jobs (grun --jobid). */
 #include <sys/queue.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -17,7 +17,7 @@
 #include "daemon/node/node-cgroup.h"
 #include "daemon/node/node-launch.h"
 #include "daemon/node/node-spawn.h"
-#include "daemon/node/node-step.h"
+#include "daemon/node/node-steps.h"
 
 struct node_step {
 	TAILQ_ENTRY(node_step)	 entry;
@@ -179,7 +179,7 @@ node_step_child(struct node_steps *steps, struct node_launch *l, int fd)
 	node_spawn_exec(sp, fd);
 }
 
-/* Checks that l may run here now, as node-job.c checks a launch. */
+/* Checks that l may run here now, as node-jobs.c checks a launch. */
 static int
 node_step_check(struct node_steps *steps, struct node_launch *l,
     char *err, size_t errlen)

@@ -1,11 +1,11 @@
-/* node-step.h: commands run inside a running job's allocation (grun
+/* node-steps.h: commands run inside a running job's allocation (grun
  * --jobid, STEP_LAUNCH): its GPUs, CPUs and cgroup, the attaching user's
  * command and environment, on a terminal or pipes relayed like an
  * interactive job's (node-io.h). A step is gnoded's own child: it lives
  * no longer than gnoded, its session or its job, and its end goes back as
  * STEP_ENDED once its output is all sent. */
-#ifndef GB_NODE_STEP_H
-#define GB_NODE_STEP_H
+#ifndef GB_NODE_STEPS_H
+#define GB_NODE_STEPS_H
 
 #include <stdint.h>
 
@@ -14,7 +14,7 @@
 
 #include "daemon/node/node-conf.h"
 #include "daemon/node/node-io.h"
-#include "daemon/node/node-job.h"
+#include "daemon/node/node-jobs.h"
 
 struct node_steps;
 
