@@ -91,8 +91,8 @@ sched_core_free(struct sched_core *core)
 		sched_core_job_free(core, j);
 	}
 	place_cluster_free(core->cluster);
-	sched_shapes_free(&core->shapes);
-	sched_groups_free(&core->groups);
+	sched_shape_clear(&core->shapes);
+	sched_group_clear(&core->groups);
 	pool_free(&core->cjobs);
 	sched_gittins_free(&core->gittins);
 	free(core->acts);

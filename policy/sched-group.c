@@ -110,7 +110,7 @@ sched_group_leave(struct sched_groups *t, struct sched_group *g)
 }
 
 void
-sched_groups_free(struct sched_groups *t)
+sched_group_clear(struct sched_groups *t)
 {
 	size_t	i;
 

@@ -31,6 +31,7 @@ void			 sched_group_leave(struct sched_groups *,
 /* The group id, or NULL. */
 struct sched_group	*sched_group_find(const struct sched_groups *,
 			     uint64_t id);
-void			 sched_groups_free(struct sched_groups *);
+/* Frees every group: the table is empty, and may be used again. */
+void			 sched_group_clear(struct sched_groups *);
 
 #endif

@@ -143,11 +143,11 @@ sched_shape_put(struct sched_shapes *set, const struct sched_shape *cs)
 	*p = s->next;
 	free(s);
 	if (--set->n == 0)
-		sched_shapes_free(set);
+		sched_shape_clear(set);
 }
 
 void
-sched_shapes_free(struct sched_shapes *set)
+sched_shape_clear(struct sched_shapes *set)
 {
 	struct sched_shape	*s, *next;
 	size_t			 i;

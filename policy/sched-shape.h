@@ -54,6 +54,7 @@ void			 sched_shape_put(struct sched_shapes *,
 /* Whether two needs beside GPUs are the same. */
 bool			 sched_shape_res_equal(const struct place_res *,
 			     const struct place_res *);
-void			 sched_shapes_free(struct sched_shapes *);
+/* Frees every shape: the set is empty, and may be used again. */
+void			 sched_shape_clear(struct sched_shapes *);
 
 #endif

@@ -909,7 +909,7 @@ test_group_table(void)
 		}
 	}
 	ok(bad == 0 && t.n == 0, "group table: found exactly while joined");
-	sched_groups_free(&t);
+	sched_group_clear(&t);
 }
 
 /* CPUs and memory beside GPUs: a job waits for them with a reason that
