@@ -1,0 +1,290 @@
+#!/usr/bin/env bats
+# tools/lint: each of its checks fails on a small tree written here, what an
+# allow-list accepts passes, and the source tree itself passes. The lines
+# lint must print are written out in full below.
+
+load helpers
+
+setup() {
+	bats_require_minimum_version 1.5.0
+	command -v python3 >/dev/null ||
+	    { echo "python3 not found: install it (tools/deps test)"; false; }
+	T=$BATS_TEST_TMPDIR/tree
+	mkdir -p "$T"
+}
+
+# put FILE [LINE...]: writes FILE in the tree, one argument a line.
+put() {
+	local f=$T/$1
+	shift
+	mkdir -p "${f%/*}"
+	printf '%s\n' "$@" >"$f"
+}
+
+# header FILE [LINE...]: a header with its own guard around the lines.
+header() {
+	local f=$1 g
+	shift
+	g=GB_$(tr 'a-z/.-' 'A-Z___' <<<"${f%.h}")_H
+	put "$f" "#ifndef $g" "#define $g" "$@" "#endif"
+}
+
+# lines FILE N: a .c file of N lines, no function in it.
+lines() {
+	mkdir -p "$T/$(dirname "$1")"
+	seq "$2" | sed 's|.*|/* & */|' >"$T/$1"
+}
+
+lint() {
+	run "$S/tools/lint" "$T"
+}
+
+@test "tools/lint --help says what it checks and its statuses; bad use is status 2" {
+	run -0 "$S/tools/lint" --help
+	[[ "$output" == *"include circles   among the modules of each folder"* ]]
+	[[ "$output" == *"file size         a production .c file"* ]]
+	[[ "$output" == *"include guards    a header without one"* ]]
+	[[ "$output" == *"function prefix   a function a production .c file"* ]]
+	[[ "$output" == *"Exit status: 0 clean (one closing line says what was checked), 1 findings,
+2 usage error."* ]]
+	run -2 "$S/tools/lint" --bogus
+	[[ "$output" == *"tools/lint: error: unrecognized arguments: --bogus" ]]
+	run -2 "$S/tools/lint" "$T/none"
+	[[ "$output" == *"tools/lint: error: $T/none: not a directory" ]]
+}
+
+@test "a clean tree passes with one line saying what was checked" {
+	header common/a.h "int	a_one(void);"
+	put common/a.c '#include "common/a.h"' "int" "a_one(void)" "{" \
+	    "	return (1);" "}"
+	lint
+	[ "$status" -eq 0 ]
+	[ "$output" = "tools/lint: 2 files, 1 folder: no include circle, no file over 1000 lines, 1 include guard unique, 1 exported function prefixed" ]
+}
+
+@test "a circle of two modules is printed as a path, with its members" {
+	header policy/a.h '#include "policy/b.h"'
+	put policy/a.c '#include "policy/a.h"'
+	header policy/b.h
+	put policy/b.c '#include "policy/a.h"'
+	lint
+	[ "$status" -eq 1 ]
+	[ "$output" = "policy: include circle: a -> b -> a
+policy: include circle of 2 modules (a b): cut one include of each circle above, so that a lower module never includes a higher one (STYLE.md 13)
+tools/lint: 2 findings" ]
+}
+
+@test "a circle of three modules, and the shorter one inside it printed first" {
+	# x -> y -> z -> x, and y -> x back.
+	header sim/x.h '#include "sim/y.h"'
+	header sim/y.h '#include "sim/z.h"'
+	put sim/y.c '#include "sim/x.h"'
+	header sim/z.h
+	put sim/z.c '#include "sim/x.h"'
+	lint
+	[ "$status" -eq 1 ]
+	[ "$output" = "sim: include circle: x -> y -> x
+sim: include circle: x -> y -> z -> x
+sim: include circle of 3 modules (x y z): cut one include of each circle above, so that a lower module never includes a higher one (STYLE.md 13)
+tools/lint: 3 findings" ]
+}
+
+@test "another folder's header of the same name, or a file's own, makes no circle" {
+	# common/b.h is not daemon/node's b, which includes a.
+	header daemon/node/a.h '#include "daemon/node/a.h"' '#include "common/b.h"'
+	put daemon/node/b.c '#include "daemon/node/a.h"'
+	header common/b.h '#include "daemon/node/a.h"'
+	lint
+	[ "$status" -eq 0 ]
+	[[ "$output" == "tools/lint: 3 files, 2 folders: no include circle,"* ]]
+}
+
+@test "foo-int.h is module foo's private header, not a module of its own" {
+	# place.c includes place-int.h, which includes place.h: one module.
+	header policy/place.h
+	header policy/place-int.h '#include "policy/place.h"'
+	put policy/place.c '#include "policy/place-int.h"'
+	put policy/place-shape.c '#include "policy/place-int.h"'
+	lint
+	[ "$status" -eq 0 ]
+	[[ "$output" == "tools/lint: 4 files, 1 folder: no include circle, "* ]]
+	# And a circle through it is place's: place -> other -> place.
+	header policy/other.h '#include "policy/place.h"'
+	header policy/place-int.h '#include "policy/other.h"'
+	lint
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "policy: include circle: other -> place -> other" ]
+}
+
+@test "a production .c file of 1,001 lines fails; 1,000 lines, tests/ and bench/ pass" {
+	lines client/big.c 1001
+	lines client/fits.c 1000
+	lines tests/unit/big-test.c 3000
+	lines bench/big.c 3000
+	lint
+	[ "$status" -eq 1 ]
+	[ "$output" = "client/big.c: 1001 lines, over 1000: split it into files of one concept each (STYLE.md 2)
+tools/lint: 1 finding" ]
+}
+
+@test "a size allowed for now passes up to its bound; past it, or no longer over, fails" {
+	lines client/big.c 1001
+	lines client/fits.c 1000
+	put tools/lint.allow "size client/big.c 1001"
+	lint
+	[ "$status" -eq 0 ]
+	[[ "$output" == *", no file over 1000 lines but the 1 allowed for now, "* ]]
+	put tools/lint.allow "# bounds" "size client/big.c 1000" \
+	    "size client/fits.c 1000" "size client/gone.c 1200"
+	lint
+	[ "$status" -eq 1 ]
+	[ "$output" = "client/big.c: 1001 lines, more than the 1000 tools/lint.allow:2 allows for now: split it rather than grow it
+tools/lint.allow:3: size client/fits.c: it has 1000 lines now, not over 1000: delete the entry
+tools/lint.allow:4: size client/gone.c: no such file: delete the entry
+tools/lint: 3 findings" ]
+}
+
+@test "two headers with one include guard are named, tests included; so is a header without one" {
+	put common/frame.h "#ifndef GB_FRAME_H" "#define GB_FRAME_H" "#endif"
+	put tui/frame.h "/* tui's own */" "#ifndef GB_FRAME_H" \
+	    "#define GB_FRAME_H" "#endif"
+	put tests/unit/tap.h "#ifndef GB_FRAME_H" "#define GB_FRAME_H" "#endif"
+	put common/bare.h "int	bare(void);"
+	put common/late.h "int	late(void);" "#ifndef GB_LATE_H" \
+	    "#define GB_LATE_H" "#endif"
+	put common/odd.h "#ifndef GB_ODD_H" "#define GB_EVEN_H" "#endif"
+	put common/open.h "#ifndef GB_OPEN_H" "#define GB_OPEN_H" "int	x;"
+	lint
+	[ "$status" -eq 1 ]
+	[ "$output" = "common/bare.h: no include guard: begin it with #ifndef GB_COMMON_BARE_H and #define GB_COMMON_BARE_H, and end it with #endif
+common/late.h: no include guard: begin it with #ifndef GB_COMMON_LATE_H and #define GB_COMMON_LATE_H, and end it with #endif
+common/odd.h: no include guard: begin it with #ifndef GB_COMMON_ODD_H and #define GB_COMMON_ODD_H, and end it with #endif
+common/open.h: no include guard: begin it with #ifndef GB_COMMON_OPEN_H and #define GB_COMMON_OPEN_H, and end it with #endif
+tests/unit/tap.h: include guard GB_FRAME_H is also common/frame.h's: give it one of its own, such as GB_TESTS_UNIT_TAP_H
+tui/frame.h: include guard GB_FRAME_H is also common/frame.h's: give it one of its own, such as GB_TUI_FRAME_H
+tools/lint: 6 findings" ]
+}
+
+@test "an exported function without its file's prefix is caught; static ones and main are not" {
+	put common/job-change.c \
+	    '#include "common/job-change.h"' \
+	    "" \
+	    "static int" \
+	    "helper(void)" \
+	    "{" \
+	    "	return (0);" \
+	    "}" \
+	    "" \
+	    "int" \
+	    "job_change_state(int x)" \
+	    "{" \
+	    "	return (x + helper());" \
+	    "}" \
+	    "" \
+	    "void" \
+	    "schedule_now(void)" \
+	    "{" \
+	    "}" \
+	    "const char *job_change_name(void) { return (\"job_change_name\"); }" \
+	    "int other_one(void) { return (1); }" \
+	    "static void __attribute__((noreturn))" \
+	    "die(void)" \
+	    "{" \
+	    "	for (;;);" \
+	    "}" \
+	    "void __attribute__((noreturn))" \
+	    "job_change_exit(void)" \
+	    "{" \
+	    "	die();" \
+	    "}" \
+	    "/* int in_a_comment(void) { } */" \
+	    "#define MAKE(name) void name(void) { }" \
+	    "MAKE(made_by_macro)" \
+	    "MAKE(job_change_made)" \
+	    "int" \
+	    "main(void)" \
+	    "{" \
+	    "	return (0);" \
+	    "}"
+	put tests/unit/job-change-test.c "int" "t_anything(void)" "{" "}"
+	put bench/thing.c "int" "anything(void)" "{" "}"
+	lint
+	[ "$status" -eq 1 ]
+	[ "$output" = "common/job-change.c:16: schedule_now is exported but does not start with job_change_: rename it (or the file), or make it static
+common/job-change.c:20: other_one is exported but does not start with job_change_: rename it (or the file), or make it static
+common/job-change.c:33: made_by_macro is exported but does not start with job_change_: rename it (or the file), or make it static
+tools/lint: 3 findings" ]
+}
+
+@test "an allow-listed name or prefix is accepted; an entry that matches nothing is refused" {
+	put common/xmalloc.c "void *" "xmalloc(int n)" "{" "}" "void *" \
+	    "xcalloc(int n)" "{" "}"
+	put daemon/controller/conf-reload.c "int" "conf_apply(void)" "{" "}" \
+	    "int" "conf_to_json(void)" "{" "}"
+	put tools/lint.allow "prefix common/xmalloc.c x  # as tmux's" \
+	    "function daemon/controller/conf-reload.c conf_apply" \
+	    "function daemon/controller/conf-reload.c conf_to_json"
+	lint
+	[ "$status" -eq 0 ]
+	[[ "$output" == *", 4 exported functions prefixed (1 by a lasting exception, 2 allowed for now)" ]]
+	put tools/lint.allow "prefix common/xmalloc.c x" \
+	    "function daemon/controller/conf-reload.c conf_apply" \
+	    "prefix common/*.c zz_" \
+	    "function daemon/controller/conf-reload.c conf_gone" \
+	    "function daemon/controller/conf-reload.c"
+	lint
+	[ "$status" -eq 1 ]
+	[ "$output" = "tools/lint.allow:5: cannot read 'function daemon/controller/conf-reload.c': write prefix FILE PREFIX, function FILE NAME, size FILE LINES or circle FOLDER MODULE MODULE...
+daemon/controller/conf-reload.c:6: conf_to_json is exported but does not start with conf_reload_: rename it (or the file), or make it static
+tools/lint.allow:3: prefix common/*.c zz_: no exported function takes it: delete the entry
+tools/lint.allow:4: function daemon/controller/conf-reload.c conf_gone: not an unprefixed function daemon/controller/conf-reload.c exports: delete the entry
+tools/lint: 4 findings" ]
+}
+
+@test "a circle inside an allowed set passes; one that grew beyond it, or a new one, fails" {
+	header daemon/controller/a.h '#include "daemon/controller/b.h"'
+	header daemon/controller/b.h
+	put daemon/controller/b.c '#include "daemon/controller/a.h"'
+	header daemon/controller/c.h
+	put tools/lint.allow "circle daemon/controller" "	a b"
+	lint
+	[ "$status" -eq 0 ]
+	[[ "$output" == *": no include circle but the 1 allowed for now, "* ]]
+	# c joins it: b -> c -> a.
+	put daemon/controller/c.c '#include "daemon/controller/a.h"'
+	put daemon/controller/b.c '#include "daemon/controller/a.h"' \
+	    '#include "daemon/controller/c.h"'
+	# And d <-> e, a circle of its own.
+	header daemon/controller/d.h '#include "daemon/controller/e.h"'
+	header daemon/controller/e.h '#include "daemon/controller/d.h"'
+	lint
+	[ "$status" -eq 1 ]
+	[ "$output" = "daemon/controller: include circle: a -> b -> c -> a
+daemon/controller: include circle of 3 modules (a b c): larger than the one tools/lint.allow:1 allows for now (c joined it): cut the includes that bring it in, shown above
+daemon/controller: include circle: d -> e -> d
+daemon/controller: include circle of 2 modules (d e): cut one include of each circle above, so that a lower module never includes a higher one (STYLE.md 13)
+tools/lint: 4 findings" ]
+}
+
+@test "an allowed circle that shrank or went must leave the allow-list" {
+	header daemon/controller/a.h '#include "daemon/controller/b.h"'
+	header daemon/controller/b.h '#include "daemon/controller/a.h"'
+	header daemon/controller/c.h
+	put tools/lint.allow "circle daemon/controller a b c" \
+	    "circle daemon/controller c d"
+	lint
+	[ "$status" -eq 1 ]
+	[ "$output" = "tools/lint.allow:1: circle daemon/controller: c is no longer in an include circle: delete it from the entry
+tools/lint.allow:2: circle daemon/controller: no include circle among these modules now: delete the entry
+tools/lint: 2 findings" ]
+}
+
+@test "the source tree passes, and tools/check runs tools/lint before the builds" {
+	run -0 "$S/tools/lint"
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" =~ ^tools/lint:\ [0-9]+\ files,\ [0-9]+\ folders:\ no\ include\ circle ]]
+	[[ "$output" == *" include guards unique, "*" exported functions prefixed"* ]]
+	lint_at=$(grep -n '^tools/lint' "$S/tools/check" | cut -d: -f1)
+	build_at=$(grep -n '^run build$' "$S/tools/check" | cut -d: -f1)
+	[ -n "$lint_at" ] && [ -n "$build_at" ] && [ "$lint_at" -lt "$build_at" ]
+}
