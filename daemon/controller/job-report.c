@@ -16,7 +16,6 @@
 #include "daemon/controller/launch.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
-#include "daemon/controller/session.h"
 
 /* The longest end message taken from a node (the rest is cut). */
 #define JOB_REPORT_MSG_MAX	1024
@@ -412,7 +411,7 @@ job_report_lost(struct job *j, struct node *n, const struct job_change *how)
 
 	/* Someone waits at an interactive job's terminal: its session is
 	 * broken, and a run started again would be another session. */
-	if (session_job_is(j))
+	if (job_is_interactive(j))
 		lost_to = JOB_NODE_FAIL;
 	if (job_nparts(j) <= 1 || rank < 0) {
 		(void)job_change_state(j, lost_to, how);

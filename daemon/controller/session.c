@@ -46,12 +46,6 @@ static struct session_list	session_all =
     TAILQ_HEAD_INITIALIZER(session_all);
 static uint32_t			session_steps;
 
-bool
-session_job_is(const struct job *j)
-{
-	return ((job_flags(j) & JOB_F_INTERACTIVE) != 0);
-}
-
 static struct session *
 session_find(uint64_t job, uint32_t step)
 {

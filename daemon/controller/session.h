@@ -85,8 +85,6 @@ void	session_peer_gone(struct peer *p);
  * their sessions with the last gbatchd. Pending ones are cancelled now,
  * running ones once their node is back. */
 void	session_recover(const uint64_t *ids, size_t n);
-/* Whether the job is interactive (JOB_F_INTERACTIVE). */
-bool	session_job_is(const struct job *);
 void	session_free_all(void);
 
 #endif

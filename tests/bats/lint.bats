@@ -45,6 +45,7 @@ lint() {
 	[[ "$output" == *"file size         a production .c file"* ]]
 	[[ "$output" == *"include guards    a header without one"* ]]
 	[[ "$output" == *"function prefix   a function a production .c file"* ]]
+	[[ "$output" == *"floors            in a folder with a file named \"floors\""* ]]
 	[[ "$output" == *"Exit status: 0 clean (one closing line says what was checked), 1 findings,
 2 usage error."* ]]
 	run -2 "$S/tools/lint" --bogus
@@ -284,7 +285,61 @@ tools/lint: 2 findings" ]
 	[ "${#lines[@]}" -eq 1 ]
 	[[ "$output" =~ ^tools/lint:\ [0-9]+\ files,\ [0-9]+\ folders:\ no\ include\ circle ]]
 	[[ "$output" == *" include guards unique, "*" exported functions prefixed"* ]]
+	# The controller's floors file is read, and nothing goes up a floor.
+	[[ "$output" == *", no include going up a floor" ]]
 	lint_at=$(grep -n '^tools/lint' "$S/tools/check" | cut -d: -f1)
 	build_at=$(grep -n '^run build$' "$S/tools/check" | cut -d: -f1)
 	[ -n "$lint_at" ] && [ -n "$build_at" ] && [ "$lint_at" -lt "$build_at" ]
+}
+
+# floors3: a folder of three modules, io < state < effects, each the
+# lowest whose modules it uses.
+floors3() {
+	header daemon/controller/store.h
+	put daemon/controller/store.c '#include "daemon/controller/store.h"'
+	header daemon/controller/job.h '#include "daemon/controller/store.h"'
+	put daemon/controller/job.c '#include "daemon/controller/job.h"'
+	header daemon/controller/launch.h
+	put daemon/controller/launch.c '#include "daemon/controller/launch.h"' \
+	    '#include "daemon/controller/job.h"' \
+	    '#include "daemon/controller/store.h"'
+	put daemon/controller/floors "# lowest first" "io: store" \
+	    "state: job  # the jobs" "effects:" "    launch"
+}
+
+@test "floors: includes down or across pass, with a floor split over lines" {
+	floors3
+	lint
+	[ "$status" -eq 0 ]
+	[ "$output" = "tools/lint: 6 files, 1 folder: no include circle, no file over 1000 lines, 3 include guards unique, 0 exported functions prefixed, no include going up a floor" ]
+}
+
+@test "floors: an include going up a floor is refused, naming both floors" {
+	floors3
+	# audit (io) asks launch (effects): the arrow goes up two floors,
+	# though it makes no circle.
+	header daemon/controller/audit.h
+	put daemon/controller/audit.c '#include "daemon/controller/audit.h"' \
+	    '#include "daemon/controller/launch.h"'
+	put daemon/controller/floors "io: store audit" "state: job" \
+	    "effects: launch"
+	lint
+	[ "$status" -eq 1 ]
+	[ "$output" = "daemon/controller/audit includes launch.h: audit is on floor io, launch on floor effects, above it: a lower floor never calls a higher one; let the higher one register a hook (STYLE.md 13)
+tools/lint: 1 finding" ]
+}
+
+@test "floors: a module on no floor, on two, or one that is gone, and a bad line" {
+	floors3
+	header daemon/controller/peer.h
+	put daemon/controller/peer.c '#include "daemon/controller/peer.h"'
+	put daemon/controller/floors "io: store job" "state job" "state: job" \
+	    "effects: launch gone"
+	lint
+	[ "$status" -eq 1 ]
+	[ "$output" = "daemon/controller/floors:2: expected \"NAME: MODULE ...\", got \"state job\"
+daemon/controller/floors:3: job is on floor io already (line 1): one floor a module
+daemon/controller/floors:4: gone: no such module in daemon/controller: delete it
+daemon/controller/peer: on no floor: put it on one in daemon/controller/floors (the lowest whose modules it uses)
+tools/lint: 4 findings" ]
 }
