@@ -1,6 +1,6 @@
 /* conf-reload.c: the settings as JSON (gctl show config) and what a reload
  * changes (gctl reconfigure, SIGHUP). Both compare through the JSON, so the
- * list of keys lives in one place: conf_to_json. */
+ * list of keys lives in one place: conf_reload_json. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +28,7 @@ conf_secs(uint64_t ms)
 }
 
 json_t *
-conf_to_json(const struct conf *c)
+conf_reload_json(const struct conf *c)
 {
 	const struct sched_conf	*sc = &c->sched;
 	json_t			*ctl, *sch, *ops, *th, *lim;
@@ -98,10 +98,11 @@ conf_needs_restart(const char *key)
 }
 
 void
-conf_apply(struct conf *c, const struct conf *fresh, json_t *changed,
+conf_reload_apply(struct conf *c, const struct conf *fresh, json_t *changed,
     json_t *restart)
 {
-	json_t		*old = conf_to_json(c), *new = conf_to_json(fresh);
+	json_t		*old = conf_reload_json(c);
+	json_t		*new = conf_reload_json(fresh);
 	json_t		*og, *ng, *ov;
 	const char	*group, *key;
 	char		 name[128];

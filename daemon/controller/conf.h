@@ -121,14 +121,14 @@ bool	conf_is_operator(const struct conf *c, uid_t uid, const char *user);
 
 /* The settings as {"controller": {...}, "scheduler": {...}} (a new
  * reference), as gctl show config prints them. */
-json_t	*conf_to_json(const struct conf *c);
+json_t	*conf_reload_json(const struct conf *c);
 
 /* Takes from fresh (a reload of the file) the settings that apply without
  * a restart. Appends to changed the names ("scheduler.policy") of those
  * that differ, and to restart those that differ but wait for the next
  * start (the sockets, the state directory, sync); c keeps their values. */
-void	conf_apply(struct conf *c, const struct conf *fresh, json_t *changed,
-	    json_t *restart);
+void	conf_reload_apply(struct conf *c, const struct conf *fresh,
+	    json_t *changed, json_t *restart);
 
 /* Frees what c holds; c itself belongs to the caller. */
 void	conf_clear(struct conf *c);

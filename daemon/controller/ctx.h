@@ -33,8 +33,8 @@ struct ctx_root {
 };
 
 /* Start-up: the settings (borrowed: they must outlive the controller;
- * conf_apply changes them in place on a reload), the file they came from
- * and what the root does on request. */
+ * conf_reload_apply changes them in place on a reload), the file they came
+ * from and what the root does on request. */
 void			 ctx_configure(const struct conf *, const char *file,
 			     const struct ctx_root *);
 /* The loop and the start time, once gbatchd_open has them; NULL at the

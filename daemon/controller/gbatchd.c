@@ -229,7 +229,7 @@ gbatchd_reconfigure(json_t *changed, json_t *restart, char *err,
 		log_error("gbatchd: reconfigure: %s", err);
 		return (-1);
 	}
-	conf_apply(&gbatchd_settings, &fresh, changed, restart);
+	conf_reload_apply(&gbatchd_settings, &fresh, changed, restart);
 	conf_clear(&fresh);
 	log_set_level(gbatchd_settings.log_level);
 	/* A reload reopens the audit log: after a rotation, or at its new

@@ -39,7 +39,7 @@ req_config_show(struct peer *p, const json_t *msg)
 	/* Anyone may read the settings; who did is worth a line. */
 	audit_done(p, "show config", NULL, NULL);
 	json_object_set_new(reply, "file", json_string(ctx_conf_file()));
-	json_object_set_new(reply, "config", conf_to_json(ctx_conf()));
+	json_object_set_new(reply, "config", conf_reload_json(ctx_conf()));
 	peer_send(p, reply);
 	json_decref(reply);
 }

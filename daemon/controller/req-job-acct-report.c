@@ -39,15 +39,15 @@ static const struct timeval req_acct_at_once = { 0, 0 };
 /* Reports whose jobs are read on threads at once. */
 #define REQ_ACCT_REPORT_THREADS	2
 
-static int	req_acct_report_threads;
+static int	req_job_acct_report_threads;
 
-static const char *const req_acct_report_names[] = {
+static const char *const req_job_acct_report_names[] = {
 	[STORE_ACCT_USERS] = "users",
 	[STORE_ACCT_CLUSTER] = "cluster",
 	[STORE_ACCT_NODES] = "nodes",
 };
 
-struct req_acct_report {
+struct req_job_acct_report {
 	uint64_t		 peer;		/* peer_serial */
 	json_t			*req;		/* its type and seq */
 	enum store_acct_report	 kind;
@@ -68,17 +68,17 @@ struct req_acct_report {
 	struct worker		*th;		/* NULL once ended */
 	int			 th_rc;		/* store_acct_report_step's */
 	char			 th_err[256];
-	struct req_acct_report	*next;
+	struct req_job_acct_report	*next;
 };
 
-static struct req_acct_report	*req_acct_report_all;
+static struct req_job_acct_report	*req_job_acct_report_all;
 
 static void
-req_acct_report_end(struct req_acct_report *a)
+req_job_acct_report_end(struct req_job_acct_report *a)
 {
-	struct req_acct_report	**pp;
+	struct req_job_acct_report	**pp;
 
-	for (pp = &req_acct_report_all; *pp != NULL; pp = &(*pp)->next) {
+	for (pp = &req_job_acct_report_all; *pp != NULL; pp = &(*pp)->next) {
 		if (*pp == a) {
 			*pp = a->next;
 			break;
@@ -90,7 +90,7 @@ req_acct_report_end(struct req_acct_report *a)
 		store_acct_report_interrupt(a->tq);
 		worker_join(a->th);
 		a->th = NULL;
-		req_acct_report_threads--;
+		req_job_acct_report_threads--;
 	}
 	store_acct_report_close(a->tq);
 	acct_report_free(a->tr);
@@ -104,15 +104,15 @@ req_acct_report_end(struct req_acct_report *a)
 }
 
 void
-req_acct_report_free(void)
+req_job_acct_report_free(void)
 {
-	while (req_acct_report_all != NULL)
-		req_acct_report_end(req_acct_report_all);
+	while (req_job_acct_report_all != NULL)
+		req_job_acct_report_end(req_job_acct_report_all);
 }
 
 /* A percentage, null when the whole is 0. */
 static json_t *
-req_acct_report_pct(uint64_t part, uint64_t whole)
+req_job_acct_report_pct(uint64_t part, uint64_t whole)
 {
 	if (whole == 0)
 		return (json_null());
@@ -122,7 +122,7 @@ req_acct_report_pct(uint64_t part, uint64_t whole)
 /* Sets the state counts and the statistics of a group of jobs. JCT in
  * seconds; waits are kept in ms and sent in seconds. */
 static void
-req_acct_report_jobs(json_t *o, uint64_t jobs, const uint64_t *by_state,
+req_job_acct_report_jobs(json_t *o, uint64_t jobs, const uint64_t *by_state,
     const struct acct_stat *jct, const struct acct_stat *wait,
     uint64_t preemptions, bool wait_all)
 {
@@ -158,7 +158,8 @@ req_acct_report_jobs(json_t *o, uint64_t jobs, const uint64_t *by_state,
 }
 
 static bool
-req_acct_report_wanted(const struct req_acct_report *a, const char *user)
+req_job_acct_report_wanted(const struct req_job_acct_report *a,
+    const char *user)
 {
 	size_t	i;
 
@@ -173,7 +174,7 @@ req_acct_report_wanted(const struct req_acct_report *a, const char *user)
 }
 
 static void
-req_acct_report_users(const struct req_acct_report *a, json_t *rows)
+req_job_acct_report_users(const struct req_job_acct_report *a, json_t *rows)
 {
 	const struct acct_report_user	*u;
 	const struct acct_report_cluster *c = acct_report_cluster(a->r);
@@ -182,39 +183,39 @@ req_acct_report_users(const struct req_acct_report *a, json_t *rows)
 
 	n = acct_report_users(a->r, &u);
 	for (i = 0; i < n; i++) {
-		if (!req_acct_report_wanted(a, u[i].user))
+		if (!req_job_acct_report_wanted(a, u[i].user))
 			continue;
 		o = json_pack("{s:s}", "user", u[i].user);
-		req_acct_report_jobs(o, u[i].jobs, u[i].by_state, &u[i].jct,
+		req_job_acct_report_jobs(o, u[i].jobs, u[i].by_state, &u[i].jct,
 		    &u[i].wait, u[i].preemptions, false);
 		json_object_set_new(o, "gpu_seconds", json_integer(
 		    (json_int_t)u[i].gpu_s));
-		json_object_set_new(o, "share", req_acct_report_pct(u[i].gpu_s,
-		    c->gpu_s));
+		json_object_set_new(o, "share",
+		    req_job_acct_report_pct(u[i].gpu_s, c->gpu_s));
 		json_array_append_new(rows, o);
 	}
 }
 
 static json_t *
-req_acct_report_group(const char *group, const char *key,
+req_job_acct_report_group(const char *group, const char *key,
     const struct acct_report_group *g)
 {
 	json_t	*o = json_pack("{s:s,s:s}", "group", group, "key", key);
 
-	req_acct_report_jobs(o, g->jobs, g->by_state, &g->jct, &g->wait,
+	req_job_acct_report_jobs(o, g->jobs, g->by_state, &g->jct, &g->wait,
 	    g->preemptions, true);
 	return (o);
 }
 
 static void
-req_acct_report_cluster(const struct req_acct_report *a, json_t *rows)
+req_job_acct_report_cluster(const struct req_job_acct_report *a, json_t *rows)
 {
 	const struct acct_report_cluster *c = acct_report_cluster(a->r);
 	json_t				*o;
 	char				 key[16];
 	int				 i;
 
-	o = req_acct_report_group("all", "", &c->all);
+	o = req_job_acct_report_group("all", "", &c->all);
 	json_object_set_new(o, "gpu_seconds", json_integer(
 	    (json_int_t)c->gpu_s));
 	json_object_set_new(o, "capacity_seconds", json_integer(
@@ -224,7 +225,7 @@ req_acct_report_cluster(const struct req_acct_report *a, json_t *rows)
 	json_object_set_new(o, "idle_seconds", json_integer(
 	    c->capacity_s > c->gpu_s ? (json_int_t)(c->capacity_s -
 	    c->gpu_s) : 0));
-	json_object_set_new(o, "utilization", req_acct_report_pct(c->gpu_s,
+	json_object_set_new(o, "utilization", req_job_acct_report_pct(c->gpu_s,
 	    c->capacity_s));
 	json_object_set_new(o, "down_seconds", json_integer(
 	    (json_int_t)c->down_gpu_s));
@@ -233,26 +234,26 @@ req_acct_report_cluster(const struct req_acct_report *a, json_t *rows)
 	json_array_append_new(rows, o);
 	for (i = 0; i < c->nqueues; i++) {
 		snprintf(key, sizeof key, "Q%d", i);
-		json_array_append_new(rows, req_acct_report_group("queue", key,
-		    &c->queue[i]));
+		json_array_append_new(rows, req_job_acct_report_group("queue",
+		    key, &c->queue[i]));
 	}
 	for (i = 0; i < ACCT_NBUCKETS; i++)
-		json_array_append_new(rows, req_acct_report_group("gpus",
+		json_array_append_new(rows, req_job_acct_report_group("gpus",
 		    acct_report_bucket_name(i), &c->bucket[i]));
 	for (i = 0; i < ACCT_NJCT; i++)
-		json_array_append_new(rows, req_acct_report_group("jct",
+		json_array_append_new(rows, req_job_acct_report_group("jct",
 		    acct_report_jct_name(i), &c->jct[i]));
 }
 
 /* An average over secs seconds, one decimal's worth of precision. */
 static json_t *
-req_acct_report_avg(uint64_t sum, int64_t secs)
+req_job_acct_report_avg(uint64_t sum, int64_t secs)
 {
 	return (json_real(secs > 0 ? (double)sum / (double)secs : 0));
 }
 
 static json_t *
-req_acct_report_series(const struct req_acct_report *a)
+req_job_acct_report_series(const struct req_job_acct_report *a)
 {
 	const struct acct_series_bin	*b;
 	json_t				*series = json_array();
@@ -265,16 +266,16 @@ req_acct_report_series(const struct req_acct_report *a)
 		    (json_int_t)b[i].end, "jobs", (json_int_t)b[i].jobs,
 		    "gpu_seconds", (json_int_t)b[i].gpu_s, "capacity_seconds",
 		    (json_int_t)b[i].capacity_s, "utilization",
-		    req_acct_report_pct(b[i].gpu_s, b[i].capacity_s),
-		    "running", req_acct_report_avg(b[i].run_s, b[i].end -
-		    b[i].start), "waiting", req_acct_report_avg(b[i].wait_s,
+		    req_job_acct_report_pct(b[i].gpu_s, b[i].capacity_s),
+		    "running", req_job_acct_report_avg(b[i].run_s, b[i].end -
+		    b[i].start), "waiting", req_job_acct_report_avg(b[i].wait_s,
 		    b[i].end - b[i].start)));
 	}
 	return (series);
 }
 
 static void
-req_acct_report_nodes(const struct req_acct_report *a, json_t *rows)
+req_job_acct_report_nodes(const struct req_job_acct_report *a, json_t *rows)
 {
 	const struct acct_report_node	*n;
 	size_t				 count, i;
@@ -285,53 +286,53 @@ req_acct_report_nodes(const struct req_acct_report *a, json_t *rows)
 		    "s:I,s:I}", "node", n[i].name, "gpus", (int)n[i].gpus,
 		    "gpu_seconds", (json_int_t)n[i].gpu_s, "capacity_seconds",
 		    (json_int_t)n[i].capacity_s, "utilization",
-		    req_acct_report_pct(n[i].gpu_s, n[i].capacity_s),
+		    req_job_acct_report_pct(n[i].gpu_s, n[i].capacity_s),
 		    "down_seconds", (json_int_t)n[i].down_s,
 		    "drained_seconds", (json_int_t)n[i].drained_s));
 	}
 }
 
 static void
-req_acct_report_reply(struct req_acct_report *a, struct peer *p)
+req_job_acct_report_reply(struct req_job_acct_report *a, struct peer *p)
 {
 	json_t	*reply, *rows = json_array();
 
 	acct_report_finish(a->r);
 	switch (a->kind) {
 	case STORE_ACCT_USERS:
-		req_acct_report_users(a, rows);
+		req_job_acct_report_users(a, rows);
 		break;
 	case STORE_ACCT_CLUSTER:
-		req_acct_report_cluster(a, rows);
+		req_job_acct_report_cluster(a, rows);
 		break;
 	case STORE_ACCT_NODES:
-		req_acct_report_nodes(a, rows);
+		req_job_acct_report_nodes(a, rows);
 		break;
 	}
 	reply = proto_reply_ok(a->req);
 	json_object_set_new(reply, "report", json_string(
-	    req_acct_report_names[a->kind]));
+	    req_job_acct_report_names[a->kind]));
 	json_object_set_new(reply, "since", json_integer(a->since));
 	json_object_set_new(reply, "until", json_integer(a->until));
 	json_object_set_new(reply, "now", json_integer(a->now));
 	json_object_set_new(reply, "rows", rows);
 	if (a->bins != 0)
 		json_object_set_new(reply, "series",
-		    req_acct_report_series(a));
+		    req_job_acct_report_series(a));
 	peer_send(p, reply);
 	json_decref(reply);
 }
 
 /* Answers once both the loop's part and the thread's are read. */
 static void
-req_acct_report_done(struct req_acct_report *a)
+req_job_acct_report_done(struct req_job_acct_report *a)
 {
 	struct peer	*p;
 
 	if (!a->loop_done || a->th != NULL)
 		return;
 	if ((p = peer_by_serial(a->peer)) == NULL) {
-		req_acct_report_end(a);
+		req_job_acct_report_end(a);
 		return;
 	}
 	if (a->tq != NULL && a->th_rc == -1) {
@@ -339,19 +340,19 @@ req_acct_report_done(struct req_acct_report *a)
 		    a->th_err);
 		req_error(p, a->req, PROTO_E_INTERNAL, "reading the accounting "
 		    "records failed: %s", a->th_err);
-		req_acct_report_end(a);
+		req_job_acct_report_end(a);
 		return;
 	}
 	if (a->tr != NULL)
 		acct_report_merge(a->r, a->tr);
-	req_acct_report_reply(a, p);
-	req_acct_report_end(a);
+	req_job_acct_report_reply(a, p);
+	req_job_acct_report_end(a);
 }
 
 static void
-req_acct_report_step(evutil_socket_t fd, short what, void *arg)
+req_job_acct_report_step(evutil_socket_t fd, short what, void *arg)
 {
-	struct req_acct_report	*a = arg;
+	struct req_job_acct_report	*a = arg;
 	struct peer		*p;
 	char			 err[256];
 	int			 r;
@@ -359,7 +360,7 @@ req_acct_report_step(evutil_socket_t fd, short what, void *arg)
 	(void)fd;
 	(void)what;
 	if ((p = peer_by_serial(a->peer)) == NULL) {
-		req_acct_report_end(a);
+		req_job_acct_report_end(a);
 		return;
 	}
 	r = store_acct_report_step(a->q, a->r, REQ_ACCT_REPORT_ROWS, err,
@@ -375,45 +376,45 @@ req_acct_report_step(evutil_socket_t fd, short what, void *arg)
 		log_error("peer %s: JOB_ACCT report: %s", peer_addr(p), err);
 		req_error(p, a->req, PROTO_E_INTERNAL, "reading the accounting "
 		    "records failed: %s", err);
-		req_acct_report_end(a);
+		req_job_acct_report_end(a);
 		return;
 	}
 	a->loop_done = true;
-	req_acct_report_done(a);
+	req_job_acct_report_done(a);
 }
 
 static void
-req_acct_report_thread(void *arg)
+req_job_acct_report_thread(void *arg)
 {
-	struct req_acct_report	*a = arg;
+	struct req_job_acct_report	*a = arg;
 
 	a->th_rc = store_acct_report_step(a->tq, a->tr, SIZE_MAX, a->th_err,
 	    sizeof a->th_err);
 }
 
 static void
-req_acct_report_thread_done(void *arg)
+req_job_acct_report_thread_done(void *arg)
 {
-	struct req_acct_report	*a = arg;
+	struct req_job_acct_report	*a = arg;
 
 	a->th = NULL;
-	req_acct_report_threads--;
-	req_acct_report_done(a);
+	req_job_acct_report_threads--;
+	req_job_acct_report_done(a);
 }
 
 /* Opens the jobs' part for a thread (not started yet). Returns 0, or -1
  * when the loop should read the jobs itself. */
 static int
-req_acct_report_thread_open(struct req_acct_report *a,
+req_job_acct_report_thread_open(struct req_job_acct_report *a,
     const struct store_acct_query *q)
 {
 	char	err[256];
 
 	if (a->kind == STORE_ACCT_NODES)
 		return (-1);
-	if (req_acct_report_threads >= REQ_ACCT_REPORT_THREADS) {
+	if (req_job_acct_report_threads >= REQ_ACCT_REPORT_THREADS) {
 		log_debug("JOB_ACCT report: %d threads busy, the jobs are "
-		    "read in the loop", req_acct_report_threads);
+		    "read in the loop", req_job_acct_report_threads);
 		return (-1);
 	}
 	if ((a->tq = store_acct_report_open(q, a->kind, STORE_ACCT_PART_JOBS |
@@ -431,10 +432,10 @@ req_acct_report_thread_open(struct req_acct_report *a,
 }
 
 void
-req_acct_report(struct peer *p, const json_t *msg, const char *name,
+req_job_acct_report(struct peer *p, const json_t *msg, const char *name,
     struct store_acct_query *q)
 {
-	struct req_acct_report	*a;
+	struct req_job_acct_report	*a;
 	json_t			*users = json_object_get(msg, "users"), *seq;
 	json_t			*bins = json_object_get(msg, "bins");
 	const char		*bad = NULL;
@@ -443,7 +444,7 @@ req_acct_report(struct peer *p, const json_t *msg, const char *name,
 	int			 kind;
 
 	for (kind = 0; kind < 3; kind++) {
-		if (strcmp(name, req_acct_report_names[kind]) == 0)
+		if (strcmp(name, req_job_acct_report_names[kind]) == 0)
 			break;
 	}
 	if (kind == 3) {
@@ -507,12 +508,12 @@ req_acct_report(struct peer *p, const json_t *msg, const char *name,
 		q->since = q->until;
 	a->since = q->since;
 	a->until = q->until;
-	if (req_acct_report_thread_open(a, q) == 0)
+	if (req_job_acct_report_thread_open(a, q) == 0)
 		parts = STORE_ACCT_PART_REST;
 	if ((a->q = store_acct_report_open(q, a->kind, parts, err,
 	    sizeof err)) == NULL) {
 		req_error(p, msg, PROTO_E_INTERNAL, "%s", err);
-		req_acct_report_end(a);
+		req_job_acct_report_end(a);
 		return;
 	}
 	a->r = acct_report_create(a->since, a->until);
@@ -525,12 +526,13 @@ req_acct_report(struct peer *p, const json_t *msg, const char *name,
 	a->req = json_pack("{s:i}", "type", MSG_JOB_ACCT);
 	if (seq != NULL)
 		json_object_set(a->req, "seq", seq);
-	a->ev = event_new(ctx_base(), -1, 0, req_acct_report_step, a);
-	a->next = req_acct_report_all;
-	req_acct_report_all = a;
+	a->ev = event_new(ctx_base(), -1, 0, req_job_acct_report_step, a);
+	a->next = req_job_acct_report_all;
+	req_job_acct_report_all = a;
 	if (a->tq != NULL && (a->th = worker_start(ctx_base(),
-	    req_acct_report_thread, req_acct_report_thread_done, a)) != NULL) {
-		req_acct_report_threads++;
+	    req_job_acct_report_thread, req_job_acct_report_thread_done,
+	    a)) != NULL) {
+		req_job_acct_report_threads++;
 		log_debug("JOB_ACCT report: the jobs are read on a thread");
 	}
 	else if (a->tq != NULL) {
@@ -544,7 +546,7 @@ req_acct_report(struct peer *p, const json_t *msg, const char *name,
 		    STORE_ACCT_PART_JOBS | STORE_ACCT_PART_REST, err,
 		    sizeof err)) == NULL) {
 			req_error(p, msg, PROTO_E_INTERNAL, "%s", err);
-			req_acct_report_end(a);
+			req_job_acct_report_end(a);
 			return;
 		}
 	}

@@ -76,7 +76,7 @@ req_job_acct_free(void)
 {
 	while (req_job_acct_all != NULL)
 		req_job_acct_end(req_job_acct_all);
-	req_acct_report_free();
+	req_job_acct_report_free();
 }
 
 static void
@@ -333,7 +333,7 @@ req_job_acct(struct peer *p, const json_t *msg)
 			    " \"cluster\" or \"nodes\"");
 			goto invalid;
 		}
-		req_acct_report(p, msg, json_string_value(v), &q);
+		req_job_acct_report(p, msg, json_string_value(v), &q);
 		goto out;
 	}
 	if ((a->q = store_acct_open(&q, err, sizeof err)) == NULL) {

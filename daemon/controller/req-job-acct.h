@@ -12,9 +12,9 @@ struct peer;
 /* Answers msg, a JOB_ACCT with "report": name, over q's range, users
  * (already narrowed to the peer's own for an ordinary user) and states.
  * The reply comes from a later loop pass; q may change. */
-void	req_acct_report(struct peer *, const json_t *msg, const char *name,
+void	req_job_acct_report(struct peer *, const json_t *msg, const char *name,
 	    struct store_acct_query *q);
 /* Ends the reports still being read (at exit). */
-void	req_acct_report_free(void);
+void	req_job_acct_report_free(void);
 
 #endif

@@ -82,8 +82,8 @@ fuzz_conf_applied(const struct conf *applied, const struct conf *file,
 	size_t		 i;
 	int		 listed;
 
-	now = conf_to_json(applied);
-	want = conf_to_json(file);
+	now = conf_reload_json(applied);
+	want = conf_reload_json(file);
 	json_object_foreach(want, group, g) {
 		json_object_foreach(g, key, v) {
 			if (json_equal(json_object_get(json_object_get(now,
@@ -119,13 +119,13 @@ fuzz_conf_controller(void)
 	else if (r != 0)
 		abort();
 	else {
-		if ((shown = conf_to_json(&c)) == NULL)
+		if ((shown = conf_reload_json(&c)) == NULL)
 			abort();
 		json_decref(shown);
 		conf_defaults(&d);
 		changed = json_array();
 		restart = json_array();
-		conf_apply(&d, &c, changed, restart);
+		conf_reload_apply(&d, &c, changed, restart);
 		fuzz_conf_applied(&d, &c, restart);
 		json_decref(changed);
 		json_decref(restart);
