@@ -14,6 +14,7 @@
 #include <openssl/pem.h>
 
 #include "admin/ca-file.h"
+#include "admin/ca-name.h"
 #include "common/xmalloc.h"
 
 #define CA_FILE_INDEX	"index"
@@ -269,9 +270,9 @@ ca_file_index_line(char *line, struct ca_entry *e)
 	    &not_after, &revoked, name, &used) != 5 ||
 	    (line[used] != '\n' && line[used] != '\0'))
 		return (-1);
-	if (strcmp(role, ca_role_name(CA_ROLE_CONTROLLER)) == 0)
+	if (strcmp(role, ca_entry_role_name(CA_ROLE_CONTROLLER)) == 0)
 		e->role = CA_ROLE_CONTROLLER;
-	else if (strcmp(role, ca_role_name(CA_ROLE_NODE)) == 0)
+	else if (strcmp(role, ca_entry_role_name(CA_ROLE_NODE)) == 0)
 		e->role = CA_ROLE_NODE;
 	else
 		return (-1);
@@ -333,7 +334,7 @@ ca_file_put_index(FILE *f, const void *arg)
 	for (i = 0; i < ix->n; i++) {
 		e = &ix->v[i];
 		if (fprintf(f, "%" PRIu64 " %s %lld %lld %s\n", e->serial,
-		    ca_role_name(e->role), (long long)e->not_after,
+		    ca_entry_role_name(e->role), (long long)e->not_after,
 		    (long long)e->revoked, e->name) < 0)
 			return (0);
 	}

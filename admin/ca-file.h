@@ -10,7 +10,7 @@
 #include <openssl/evp.h>
 #include <openssl/x509.h>
 
-#include "admin/ca.h"
+#include "admin/ca-entry.h"
 
 /* Makes dir (mode 0700, parents 0755) or, when it exists, checks that
  * neither group nor others may enter it. */

@@ -13,13 +13,7 @@
 #include <stdint.h>
 #include <time.h>
 
-/* Longest name a certificate may be made for (a node name's limit). */
-#define CA_NAME_MAX	64
-
-enum ca_role {
-	CA_ROLE_CONTROLLER,	/* extendedKeyUsage serverAuth */
-	CA_ROLE_NODE,		/* extendedKeyUsage clientAuth */
-};
+#include "admin/ca-entry.h"
 
 /* What gctl cert issue asks for. */
 struct ca_cert_req {
@@ -30,25 +24,6 @@ struct ca_cert_req {
 	unsigned		 days;	/* valid from now - 1 minute */
 	bool			 force;	/* replace NAME.crt and NAME.key */
 };
-
-/* One line of the index. */
-struct ca_entry {
-	uint64_t	serial;
-	enum ca_role	role;
-	char		name[CA_NAME_MAX + 1];
-	time_t		not_after;
-	time_t		revoked;	/* when, or 0 */
-};
-
-/* The role as gctl prints and reads it: "controller", "node". */
-const char	*ca_role_name(enum ca_role);
-
-/* Whether name may be certified: 1-64 letters, digits, '-', '_' or '.',
- * not starting with '.', and not "ca" (the CA's own files). Returns 0, or
- * -1 with err saying what is accepted. */
-int	ca_name_check(const char *name, char *err, size_t errlen);
-/* Whether alt is a DNS name or an IP address for the SAN. */
-int	ca_alt_check(const char *alt, char *err, size_t errlen);
 
 /* Makes the CA in dir (created 0700 when missing): a key, a self-signed
  * certificate valid days from now, an empty CRL and an empty index. An

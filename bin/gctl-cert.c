@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "admin/ca-name.h"
 #include "admin/ca.h"
 #include "bin/gctl-cert.h"
 #include "common/cmd.h"
@@ -102,7 +103,7 @@ gctl_cert_opts(int argc, char **argv, const char *what, const char *allow,
 			    CA_ROLE_NODE;
 			break;
 		case GCTL_CERT_OPT_ALT:
-			if (ca_alt_check(optarg, err, sizeof err) == -1) {
+			if (ca_name_alt_check(optarg, err, sizeof err) == -1) {
 				cmd_usage_error(&verb, "--alt-name: %s", err);
 				return (-1);
 			}
@@ -167,7 +168,7 @@ gctl_cert_issue(int argc, char **argv)
 		return (EXIT_REFUSED);
 	}
 	printf("issued %s/%s.crt and %s.key (%s, serial %llu, %u days)\n",
-	    o.dir, name, name, ca_role_name(req.role),
+	    o.dir, name, name, ca_entry_role_name(req.role),
 	    (unsigned long long)serial, req.days);
 	return (EXIT_OK);
 }
@@ -222,7 +223,7 @@ gctl_cert_list(int argc, char **argv)
 		gmtime_r(&v[i].not_after, &tm);
 		strftime(when, sizeof when, "%Y-%m-%d", &tm);
 		printf("%-20s %-10s %6llu  %-10s %s\n", v[i].name,
-		    ca_role_name(v[i].role), (unsigned long long)v[i].serial,
+		    ca_entry_role_name(v[i].role), (unsigned long long)v[i].serial,
 		    when, v[i].revoked != 0 ? "revoked" :
 		    v[i].not_after <= now ? "expired" : "valid");
 	}
