@@ -18,8 +18,13 @@
 #include "daemon/controller/conf.h"
 #include "daemon/controller/peer.h"
 
-static int	 audit_fd = -1;
-static char	*audit_path;
+/* The audit log's file: one for the controller. */
+static struct {
+	int	 fd;
+	char	*path;
+} audit = {
+	.fd = -1,
+};
 
 int
 audit_open(const struct conf *c, char *err, size_t errlen)
@@ -40,19 +45,19 @@ audit_open(const struct conf *c, char *err, size_t errlen)
 		return (-1);
 	}
 	audit_close();
-	audit_fd = fd;
-	audit_path = path;
+	audit.fd = fd;
+	audit.path = path;
 	return (0);
 }
 
 void
 audit_close(void)
 {
-	if (audit_fd != -1)
-		close(audit_fd);
-	audit_fd = -1;
-	free(audit_path);
-	audit_path = NULL;
+	if (audit.fd != -1)
+		close(audit.fd);
+	audit.fd = -1;
+	free(audit.path);
+	audit.path = NULL;
 }
 
 /* Where p's request came from. The hook for relayed requests: once peer.c
@@ -116,7 +121,7 @@ audit_write(const char *verdict, const struct peer *p, const char *action,
 	/* The detail quotes names and reasons from peers. */
 	safe = safe_text_dup(line, strlen(line));
 	log_info("audit: %s", safe);
-	if (audit_fd == -1) {
+	if (audit.fd == -1) {
 		free(safe);
 		return;
 	}
@@ -126,10 +131,10 @@ audit_write(const char *verdict, const struct peer *p, const char *action,
 	free(safe);
 	/* One write per line: O_APPEND keeps lines whole. */
 	len = strlen(s);
-	while ((w = write(audit_fd, s, len)) == -1 && errno == EINTR)
+	while ((w = write(audit.fd, s, len)) == -1 && errno == EINTR)
 		/* again */;
 	if (w == -1 || (size_t)w != len)
-		log_error("audit log %s: %s", audit_path, w == -1 ?
+		log_error("audit log %s: %s", audit.path, w == -1 ?
 		    strerror(errno) : "short write");
 	free(s);
 }

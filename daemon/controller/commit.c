@@ -53,53 +53,58 @@ STAILQ_HEAD(commit_items, commit_item);
 #define COMMIT_PRIORITIES	3
 #define COMMIT_PRIORITY_IDLE	(COMMIT_PRIORITIES - 1)
 
-static struct event		*commit_ev;
-static struct event		*commit_timer;
-static struct commit_items	 commit_items =
-    STAILQ_HEAD_INITIALIZER(commit_items);
-static struct commit_item	*commit_last;	/* the queue's tail */
-static long			 commit_delay_us = COMMIT_MIN_DELAY_US;
-static bool			 commit_busy;
-static struct commit_hooks	 commit_hooks;
+/* The group commit's state. */
+static struct {
+	struct event		*ev;
+	struct event		*timer;
+	struct commit_items	 items;
+	struct commit_item	*last;	/* the queue's tail */
+	long			 delay_us;
+	bool			 busy;
+	struct commit_hooks	 hooks;
+} commit = {
+	.items = STAILQ_HEAD_INITIALIZER(commit.items),
+	.delay_us = COMMIT_MIN_DELAY_US,
+};
 
 static void	commit_cb(evutil_socket_t, short, void *);
 
 void
 commit_init(struct event_base *base, const struct commit_hooks *hooks)
 {
-	commit_hooks = *hooks;
+	commit.hooks = *hooks;
 	/* Before any event exists: events made later get the middle
 	 * priority, above the commit's. */
 	if (event_base_priority_init(base, COMMIT_PRIORITIES) != 0)
 		log_warn("commit: cannot set event priorities; committing "
 		    "once per loop pass");
-	commit_ev = event_new(base, -1, 0, commit_cb, NULL);
-	(void)event_priority_set(commit_ev, COMMIT_PRIORITY_IDLE);
-	commit_timer = evtimer_new(base, commit_cb, NULL);
+	commit.ev = event_new(base, -1, 0, commit_cb, NULL);
+	(void)event_priority_set(commit.ev, COMMIT_PRIORITY_IDLE);
+	commit.timer = evtimer_new(base, commit_cb, NULL);
 }
 
 void
 commit_free(void)
 {
 	commit_run();
-	if (commit_ev != NULL)
-		event_free(commit_ev);
-	if (commit_timer != NULL)
-		event_free(commit_timer);
-	commit_ev = commit_timer = NULL;
+	if (commit.ev != NULL)
+		event_free(commit.ev);
+	if (commit.timer != NULL)
+		event_free(commit.timer);
+	commit.ev = commit.timer = NULL;
 }
 
 void
 commit_want(void)
 {
-	struct timeval	delay = { 0, commit_delay_us };
+	struct timeval	delay = { 0, commit.delay_us };
 
-	if (commit_ev == NULL || commit_busy)
+	if (commit.ev == NULL || commit.busy)
 		return;
-	if (!event_pending(commit_ev, EV_TIMEOUT, NULL))
-		event_active(commit_ev, EV_TIMEOUT, 1);
-	if (!evtimer_pending(commit_timer, NULL))
-		evtimer_add(commit_timer, &delay);
+	if (!event_pending(commit.ev, EV_TIMEOUT, NULL))
+		event_active(commit.ev, EV_TIMEOUT, 1);
+	if (!evtimer_pending(commit.timer, NULL))
+		evtimer_add(commit.timer, &delay);
 }
 
 void
@@ -111,7 +116,7 @@ commit_priority_idle(struct event *ev)
 bool
 commit_pending(void)
 {
-	return (store_in_txn() || !STAILQ_EMPTY(&commit_items));
+	return (store_in_txn() || !STAILQ_EMPTY(&commit.items));
 }
 
 /* The item frames for p go into: the last one when it is p's (frames of
@@ -122,13 +127,13 @@ commit_item_for(struct peer *p)
 {
 	struct commit_item	*ci;
 
-	if ((ci = commit_last) != NULL && ci->peer == p)
+	if ((ci = commit.last) != NULL && ci->peer == p)
 		return (ci);
 	ci = xmalloc(sizeof *ci);
 	ci->peer = p;
 	ci->frame = evbuffer_new();
-	STAILQ_INSERT_TAIL(&commit_items, ci, entry);
-	commit_last = ci;
+	STAILQ_INSERT_TAIL(&commit.items, ci, entry);
+	commit.last = ci;
 	return (ci);
 }
 
@@ -154,13 +159,14 @@ commit_flush(bool failed)
 {
 	struct commit_item	*ci;
 
-	commit_last = NULL;
-	while ((ci = STAILQ_FIRST(&commit_items)) != NULL) {
-		STAILQ_REMOVE_HEAD(&commit_items, entry);
+	commit.last = NULL;
+	while ((ci = STAILQ_FIRST(&commit.items)) != NULL) {
+		STAILQ_REMOVE_HEAD(&commit.items, entry);
 		if (failed)
-			commit_hooks.drop(ci->peer, "the store failed to commit");
+			commit.hooks.drop(ci->peer,
+			    "the store failed to commit");
 		else
-			commit_hooks.write(ci->peer, ci->frame);
+			commit.hooks.write(ci->peer, ci->frame);
 		evbuffer_free(ci->frame);
 		free(ci);
 	}
@@ -175,15 +181,15 @@ commit_run(void)
 	long		took;
 	int		rounds;
 
-	commit_busy = true;
-	if (commit_ev != NULL) {
-		event_del(commit_ev);
-		evtimer_del(commit_timer);
+	commit.busy = true;
+	if (commit.ev != NULL) {
+		event_del(commit.ev);
+		evtimer_del(commit.timer);
 	}
 	/* A pass may free GPUs for another pass (launch failures end jobs
 	 * at once); bound the rounds so a pass never spins. */
-	for (rounds = 0; rounds < 4 && commit_hooks.dirty(); rounds++)
-		commit_hooks.pass();
+	for (rounds = 0; rounds < 4 && commit.hooks.dirty(); rounds++)
+		commit.hooks.pass();
 	wrote = store_in_txn();
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (store_commit(err, sizeof err) != 0) {
@@ -196,16 +202,16 @@ commit_run(void)
 	if (wrote)
 		metrics_observe_commit_us(took);
 	if (took > 0) {
-		commit_delay_us = took < COMMIT_MIN_DELAY_US ?
+		commit.delay_us = took < COMMIT_MIN_DELAY_US ?
 		    COMMIT_MIN_DELAY_US : took > COMMIT_MAX_DELAY_US ?
 		    COMMIT_MAX_DELAY_US : took;
 	}
 	commit_flush(failed);
-	commit_hooks.flushed();
-	commit_busy = false;
-	if (commit_hooks.dirty())
+	commit.hooks.flushed();
+	commit.busy = false;
+	if (commit.hooks.dirty())
 		commit_want();
-	commit_hooks.done();
+	commit.hooks.done();
 }
 
 static void

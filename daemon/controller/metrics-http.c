@@ -42,21 +42,24 @@
 #define METRICS_HTTP_MAX_HEADERS	8192
 #define METRICS_HTTP_MAX_BODY		1024
 
-static struct evhttp		*metrics_http;
-static struct evconnlistener	*metrics_http_lev;
-static bool			 metrics_http_bound;	/* evhttp owns lev */
-static struct event		*metrics_http_backoff;
+/* The HTTP server of controller.metrics_listen, when it serves. */
+static struct {
+	struct evhttp		*server;
+	struct evconnlistener	*lev;
+	bool			 bound;	/* evhttp owns lev */
+	struct event		*backoff;
+} metrics_http;
 
 static void
 metrics_http_backoff_cb(evutil_socket_t fd, short what, void *arg)
 {
-	evconnlistener_enable(metrics_http_lev);
+	evconnlistener_enable(metrics_http.lev);
 }
 
 static void
 metrics_http_error_cb(struct evconnlistener *lev, void *arg)
 {
-	listener_accept_failed(lev, metrics_http_backoff, "metrics");
+	listener_accept_failed(lev, metrics_http.backoff, "metrics");
 }
 
 /* The gauges as they are now; *nodes is a new array the caller frees
@@ -196,31 +199,33 @@ metrics_http_open(struct event_base *base, const char *hostport, char *err,
 		goto fail;
 	}
 	evutil_make_socket_nonblocking(fd);
-	metrics_http = evhttp_new(base);
-	metrics_http_lev = evconnlistener_new(base, NULL, NULL,
+	metrics_http.server = evhttp_new(base);
+	metrics_http.lev = evconnlistener_new(base, NULL, NULL,
 	    LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, 0, fd);
-	if (metrics_http_lev != NULL)
+	if (metrics_http.lev != NULL)
 		fd = -1;	/* the listener's */
-	if (metrics_http == NULL || metrics_http_lev == NULL ||
-	    evhttp_bind_listener(metrics_http, metrics_http_lev) == NULL) {
+	if (metrics_http.server == NULL || metrics_http.lev == NULL ||
+	    evhttp_bind_listener(metrics_http.server,
+	    metrics_http.lev) == NULL) {
 		snprintf(err, errlen, "metrics_listen %s: cannot set up the "
 		    "HTTP server", hostport);
 		goto fail;
 	}
-	metrics_http_bound = true;
+	metrics_http.bound = true;
 	/* After evhttp_bind_listener, which sets the accept callback. */
-	evconnlistener_set_error_cb(metrics_http_lev, metrics_http_error_cb);
-	metrics_http_backoff = evtimer_new(base, metrics_http_backoff_cb, NULL);
+	evconnlistener_set_error_cb(metrics_http.lev, metrics_http_error_cb);
+	metrics_http.backoff = evtimer_new(base, metrics_http_backoff_cb, NULL);
 	/* Every method reaches metrics_http_cb, which answers 405 to all
 	 * but GET and HEAD (evhttp itself would answer 501). */
-	evhttp_set_allowed_methods(metrics_http, EVHTTP_REQ_GET |
+	evhttp_set_allowed_methods(metrics_http.server, EVHTTP_REQ_GET |
 	    EVHTTP_REQ_POST | EVHTTP_REQ_HEAD | EVHTTP_REQ_PUT |
 	    EVHTTP_REQ_DELETE | EVHTTP_REQ_OPTIONS | EVHTTP_REQ_TRACE |
 	    EVHTTP_REQ_CONNECT | EVHTTP_REQ_PATCH);
-	evhttp_set_max_headers_size(metrics_http, METRICS_HTTP_MAX_HEADERS);
-	evhttp_set_max_body_size(metrics_http, METRICS_HTTP_MAX_BODY);
-	evhttp_set_timeout(metrics_http, METRICS_HTTP_TIMEOUT);
-	evhttp_set_gencb(metrics_http, metrics_http_cb, NULL);
+	evhttp_set_max_headers_size(metrics_http.server,
+	    METRICS_HTTP_MAX_HEADERS);
+	evhttp_set_max_body_size(metrics_http.server, METRICS_HTTP_MAX_BODY);
+	evhttp_set_timeout(metrics_http.server, METRICS_HTTP_TIMEOUT);
+	evhttp_set_gencb(metrics_http.server, metrics_http_cb, NULL);
 	log_info("metrics: serving http://%s/metrics", hostport);
 	free(host);
 	free(port);
@@ -239,14 +244,14 @@ metrics_http_close(void)
 {
 	/* evhttp_free frees the listener bound to it, and the scrapes
 	 * under way. */
-	if (!metrics_http_bound && metrics_http_lev != NULL)
-		evconnlistener_free(metrics_http_lev);
-	if (metrics_http != NULL)
-		evhttp_free(metrics_http);
-	if (metrics_http_backoff != NULL)
-		event_free(metrics_http_backoff);
-	metrics_http = NULL;
-	metrics_http_lev = NULL;
-	metrics_http_bound = false;
-	metrics_http_backoff = NULL;
+	if (!metrics_http.bound && metrics_http.lev != NULL)
+		evconnlistener_free(metrics_http.lev);
+	if (metrics_http.server != NULL)
+		evhttp_free(metrics_http.server);
+	if (metrics_http.backoff != NULL)
+		event_free(metrics_http.backoff);
+	metrics_http.server = NULL;
+	metrics_http.lev = NULL;
+	metrics_http.bound = false;
+	metrics_http.backoff = NULL;
 }

@@ -49,17 +49,23 @@ struct peer_limit {
 };
 TAILQ_HEAD(peer_limit_list, peer_limit);
 
-static struct peer_limit_list	 peer_limit_all =
-    TAILQ_HEAD_INITIALIZER(peer_limit_all);
-static struct event_base	*peer_limit_base;
-static struct peer_limit_hooks	 peer_limit_hooks;
-static struct event		*peer_limit_sweep_ev;
-static size_t			 peer_limit_count;
-static size_t			 peer_limit_held;	/* sum of held */
-static size_t			 peer_limit_freed;	/* since the last trim */
-static int			 peer_limit_trims;	/* sweeps left to trim */
-static long			 peer_limit_fds = 1024;	/* RLIMIT_NOFILE */
-static long			 peer_limit_base_fds = 32; /* not peers */
+/* The connections' limits and their bookkeeping. */
+static struct {
+	struct peer_limit_list	 all;
+	struct event_base	*base;
+	struct peer_limit_hooks	 hooks;
+	struct event		*sweep_ev;
+	size_t			 count;
+	size_t			 held;	/* sum of held */
+	size_t			 freed;	/* since the last trim */
+	int			 trims;	/* sweeps left to trim */
+	long			 fds;	/* RLIMIT_NOFILE */
+	long			 base_fds;	/* not peers */
+} peer_limit = {
+	.all = TAILQ_HEAD_INITIALIZER(peer_limit.all),
+	.fds = 1024,
+	.base_fds = 32,
+};
 
 static int64_t
 peer_limit_now(void)
@@ -104,15 +110,15 @@ peer_limit_sweep_cb(evutil_socket_t fd, short what, void *arg)
 	 * buffers later in the loop, not in peer_close, and this sweep may
 	 * run in the very iteration that closed them, before the frees:
 	 * trimmed on this sweep and the next. */
-	if (peer_limit_freed >= PEER_LIMIT_TRIM) {
-		peer_limit_freed = 0;
-		peer_limit_trims = 2;
+	if (peer_limit.freed >= PEER_LIMIT_TRIM) {
+		peer_limit.freed = 0;
+		peer_limit.trims = 2;
 	}
-	if (peer_limit_trims > 0) {
-		peer_limit_trims--;
+	if (peer_limit.trims > 0) {
+		peer_limit.trims--;
 		malloc_trim(0);
 	}
-	for (l = TAILQ_FIRST(&peer_limit_all); l != NULL; l = next) {
+	for (l = TAILQ_FIRST(&peer_limit.all); l != NULL; l = next) {
 		next = TAILQ_NEXT(l, entry);
 		if (l->held != 0 && l->waiting &&
 		    now - l->held_since >= frame_ms) {
@@ -120,18 +126,18 @@ peer_limit_sweep_cb(evutil_socket_t fd, short what, void *arg)
 			    "but not the rest within %d s "
 			    "(controller.frame_timeout)", l->held,
 			    c->frame_timeout);
-			peer_limit_hooks.close(l->peer, why);
+			peer_limit.hooks.close(l->peer, why);
 		} else if (l->last_frame == 0 && now - l->connected >= frame_ms) {
 			snprintf(why, sizeof why, "no whole request within "
 			    "%d s of connecting (controller.frame_timeout)",
 			    c->frame_timeout);
-			peer_limit_hooks.close(l->peer, why);
+			peer_limit.hooks.close(l->peer, why);
 		} else if (l->last_frame != 0 && l->held == 0 && !l->node &&
 		    now - l->last_frame >= idle_ms) {
 			snprintf(why, sizeof why, "silent for %d s between "
 			    "requests (controller.idle_timeout)",
 			    c->idle_timeout);
-			peer_limit_hooks.close(l->peer, why);
+			peer_limit.hooks.close(l->peer, why);
 		}
 	}
 }
@@ -143,8 +149,8 @@ peer_limit_init(struct event_base *base, const struct peer_limit_hooks *h)
 	struct rlimit	rl;
 	long		n;
 
-	peer_limit_base = base;
-	peer_limit_hooks = *h;
+	peer_limit.base = base;
+	peer_limit.hooks = *h;
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
 		if (rl.rlim_cur < rl.rlim_max) {
 			rl.rlim_cur = rl.rlim_max;
@@ -155,28 +161,28 @@ peer_limit_init(struct event_base *base, const struct peer_limit_hooks *h)
 			}
 		}
 		if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < LONG_MAX)
-			peer_limit_fds = (long)rl.rlim_cur;
+			peer_limit.fds = (long)rl.rlim_cur;
 		else
-			peer_limit_fds = LONG_MAX / 2;
+			peer_limit.fds = LONG_MAX / 2;
 	}
 	if ((n = peer_limit_open_fds()) > 0)
-		peer_limit_base_fds = n;
-	peer_limit_base_fds += PEER_LIMIT_SLACK;
+		peer_limit.base_fds = n;
+	peer_limit.base_fds += PEER_LIMIT_SLACK;
 	log_info("gbatchd: file limit %ld: %ld for connections, of which "
 	    "the last %d only for root, operators and node daemons",
-	    peer_limit_fds, peer_limit_fds - peer_limit_base_fds,
+	    peer_limit.fds, peer_limit.fds - peer_limit.base_fds,
 	    ctx_conf()->connection_reserve);
-	peer_limit_sweep_ev = event_new(base, -1, EV_PERSIST,
+	peer_limit.sweep_ev = event_new(base, -1, EV_PERSIST,
 	    peer_limit_sweep_cb, NULL);
-	evtimer_add(peer_limit_sweep_ev, &tv);
+	evtimer_add(peer_limit.sweep_ev, &tv);
 }
 
 void
 peer_limit_free(void)
 {
-	if (peer_limit_sweep_ev != NULL)
-		event_free(peer_limit_sweep_ev);
-	peer_limit_sweep_ev = NULL;
+	if (peer_limit.sweep_ev != NULL)
+		event_free(peer_limit.sweep_ev);
+	peer_limit.sweep_ev = NULL;
 }
 
 /* The most connections a class may have: ordinary users stop short of
@@ -185,7 +191,7 @@ static long
 peer_limit_cap(bool privileged)
 {
 	const struct conf	*c = ctx_conf();
-	long			 cap = peer_limit_fds - peer_limit_base_fds;
+	long			 cap = peer_limit.fds - peer_limit.base_fds;
 
 	if (!privileged)
 		cap -= c->connection_reserve;
@@ -207,7 +213,7 @@ peer_limit_evict(bool local, uid_t uid)
 	int64_t			 now = peer_limit_now(), last, best_last = 0;
 	char			 why[128];
 
-	TAILQ_FOREACH(l, &peer_limit_all, entry) {
+	TAILQ_FOREACH(l, &peer_limit.all, entry) {
 		if (l->held != 0 || l->node || (local && l->local &&
 		    l->uid == uid))
 			continue;
@@ -224,7 +230,7 @@ peer_limit_evict(bool local, uid_t uid)
 	snprintf(why, sizeof why, "silent for %lld ms while connections ran "
 	    "short; making room for another",
 	    (long long)(now - best_last));
-	peer_limit_hooks.close(best->peer, why);
+	peer_limit.hooks.close(best->peer, why);
 	return (true);
 }
 
@@ -238,7 +244,7 @@ peer_limit_admit(bool local, uid_t uid, bool privileged, bool *busy,
 
 	*busy = false;
 	if (local && !privileged && c->max_connections_per_user > 0) {
-		TAILQ_FOREACH(l, &peer_limit_all, entry) {
+		TAILQ_FOREACH(l, &peer_limit.all, entry) {
 			if (l->local && l->uid == uid)
 				mine++;
 		}
@@ -251,14 +257,14 @@ peer_limit_admit(bool local, uid_t uid, bool privileged, bool *busy,
 		}
 	}
 	cap = peer_limit_cap(privileged || !local);
-	if ((long)peer_limit_count < cap || peer_limit_evict(local, uid))
+	if ((long)peer_limit.count < cap || peer_limit_evict(local, uid))
 		return (0);
 	*busy = true;
 	snprintf(why, len, "gbatchd has %zu connections open, the most it "
 	    "takes from %s (controller.max_connections, "
 	    "controller.connection_reserve and its file limit of %ld)",
-	    peer_limit_count, privileged || !local ? "anyone" :
-	    "ordinary users", peer_limit_fds);
+	    peer_limit.count, privileged || !local ? "anyone" :
+	    "ordinary users", peer_limit.fds);
 	return (-1);
 }
 
@@ -274,8 +280,8 @@ peer_limit_new(struct peer *p, const char *addr, bool local, uid_t uid)
 	l->uid = uid;
 	l->connected = l->refilled = peer_limit_now();
 	l->tokens = ctx_conf()->max_requests_per_second;
-	TAILQ_INSERT_TAIL(&peer_limit_all, l, entry);
-	peer_limit_count++;
+	TAILQ_INSERT_TAIL(&peer_limit.all, l, entry);
+	peer_limit.count++;
 	return (l);
 }
 
@@ -291,12 +297,12 @@ peer_limit_gone(struct peer_limit *l, size_t unread)
 {
 	if (l == NULL)
 		return;
-	peer_limit_held -= l->held;
-	peer_limit_freed += unread;
+	peer_limit.held -= l->held;
+	peer_limit.freed += unread;
 	if (l->resume != NULL)
 		event_free(l->resume);
-	TAILQ_REMOVE(&peer_limit_all, l, entry);
-	peer_limit_count--;
+	TAILQ_REMOVE(&peer_limit.all, l, entry);
+	peer_limit.count--;
 	free(l);
 }
 
@@ -311,9 +317,9 @@ peer_limit_over_budget(void)
 	struct peer_limit	*l, *oldest;
 	char			 why[256];
 
-	while (peer_limit_held > budget) {
+	while (peer_limit.held > budget) {
 		oldest = NULL;
-		TAILQ_FOREACH(l, &peer_limit_all, entry) {
+		TAILQ_FOREACH(l, &peer_limit.all, entry) {
 			if (l->held != 0 && (oldest == NULL ||
 			    l->held_since < oldest->held_since ||
 			    (l->held_since == oldest->held_since &&
@@ -325,10 +331,10 @@ peer_limit_over_budget(void)
 		snprintf(why, sizeof why, "half-received frames of all "
 		    "connections hold %zu bytes, over "
 		    "controller.max_buffered_mib (%d MiB); this one held %zu "
-		    "bytes of a frame for %lld ms", peer_limit_held,
+		    "bytes of a frame for %lld ms", peer_limit.held,
 		    c->max_buffered_mib, oldest->held,
 		    (long long)(peer_limit_now() - oldest->held_since));
-		peer_limit_hooks.close(oldest->peer, why);
+		peer_limit.hooks.close(oldest->peer, why);
 	}
 }
 
@@ -338,8 +344,8 @@ peer_limit_input(struct peer_limit *l, size_t held, bool waiting)
 	if (held != 0 && (l->held == 0 || l->frame_done))
 		l->held_since = peer_limit_now();
 	l->frame_done = false;
-	peer_limit_held += held;
-	peer_limit_held -= l->held;
+	peer_limit.held += held;
+	peer_limit.held -= l->held;
 	l->held = held;
 	l->waiting = waiting;
 	if (held != 0)
@@ -351,7 +357,7 @@ peer_limit_resume_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct peer_limit	*l = arg;
 
-	peer_limit_hooks.resume(l->peer);
+	peer_limit.hooks.resume(l->peer);
 }
 
 bool
@@ -375,7 +381,7 @@ peer_limit_request(struct peer_limit *l, int type)
 	/* Wait until a whole token is there again. */
 	wait_ms = (int64_t)((1 - l->tokens) * 1000 / rate) + 1;
 	if (l->resume == NULL)
-		l->resume = evtimer_new(peer_limit_base, peer_limit_resume_cb,
+		l->resume = evtimer_new(peer_limit.base, peer_limit_resume_cb,
 		    l);
 	tv.tv_sec = wait_ms / 1000;
 	tv.tv_usec = (wait_ms % 1000) * 1000;

@@ -83,10 +83,17 @@ struct peer {
 };
 TAILQ_HEAD(peer_list, peer);
 
-static struct peer_list	peer_live = TAILQ_HEAD_INITIALIZER(peer_live);
-static struct peer_list	peer_dead = TAILQ_HEAD_INITIALIZER(peer_dead);
-static uint64_t		peer_serials;
-static struct peer_hooks	peer_hooks;
+/* Every connection, live or dead, and what the controller does with what
+ * they send. */
+static struct {
+	struct peer_list	 live;
+	struct peer_list	 dead;
+	uint64_t		 serials;
+	struct peer_hooks	 hooks;
+} peers = {
+	.live = TAILQ_HEAD_INITIALIZER(peers.live),
+	.dead = TAILQ_HEAD_INITIALIZER(peers.dead),
+};
 
 static void	peer_read_cb(struct bufferevent *, void *);
 static void	peer_write_cb(struct bufferevent *, void *);
@@ -95,7 +102,7 @@ static void	peer_event_cb(struct bufferevent *, short, void *);
 void
 peer_init(const struct peer_hooks *hooks)
 {
-	peer_hooks = *hooks;
+	peers.hooks = *hooks;
 }
 
 struct peer *
@@ -144,8 +151,8 @@ peer_create(struct bufferevent *bev, const struct peer_ident *id, bool raw,
 		free(p);
 		return (NULL);
 	}
-	p->serial = ++peer_serials;
-	TAILQ_INSERT_TAIL(&peer_live, p, entry);
+	p->serial = ++peers.serials;
+	TAILQ_INSERT_TAIL(&peers.live, p, entry);
 	p->lim = peer_limit_new(p, p->addr, id->local, id->uid);
 	log_debug("peer %s: connected", p->addr);
 	/* What arrived with the end of a TLS handshake waits in the input
@@ -233,7 +240,7 @@ peer_close(struct peer *p, const char *why)
 	else
 		log_debug("peer %s: closed", p->addr);
 	p->dead = true;
-	peer_hooks.gone(p);
+	peers.hooks.gone(p);
 	if (p->lim != NULL)
 		peer_limit_gone(p->lim, p->bev != NULL ?
 		    evbuffer_get_length(bufferevent_get_input(p->bev)) : 0);
@@ -247,11 +254,11 @@ peer_close(struct peer *p, const char *why)
 		bufferevent_free(p->bev);
 		p->bev = NULL;
 	}
-	TAILQ_REMOVE(&peer_live, p, entry);
-	TAILQ_INSERT_TAIL(&peer_dead, p, entry);
+	TAILQ_REMOVE(&peers.live, p, entry);
+	TAILQ_INSERT_TAIL(&peers.dead, p, entry);
 	/* A node's relayed clients go with it. */
 	if (p->nrelayed != 0) {
-		for (q = TAILQ_FIRST(&peer_live); q != NULL; q = next) {
+		for (q = TAILQ_FIRST(&peers.live); q != NULL; q = next) {
 			next = TAILQ_NEXT(q, entry);
 			if (q->via == p)
 				peer_close(q, NULL);
@@ -290,7 +297,7 @@ peer_by_serial(uint64_t serial)
 {
 	struct peer	*p;
 
-	TAILQ_FOREACH(p, &peer_live, entry) {
+	TAILQ_FOREACH(p, &peers.live, entry) {
 		if (p->serial == serial)
 			return (p->dead ? NULL : p);
 	}
@@ -318,7 +325,7 @@ peer_close_flushed(void)
 	struct peer	*p, *next;
 	bool		 relays;
 
-	for (p = TAILQ_FIRST(&peer_live); p != NULL; p = next) {
+	for (p = TAILQ_FIRST(&peers.live); p != NULL; p = next) {
 		next = TAILQ_NEXT(p, entry);
 		if (!p->closing || peer_unsent(p) != 0)
 			continue;
@@ -327,7 +334,7 @@ peer_close_flushed(void)
 		/* A node's relayed clients closed with it, and one may have
 		 * been next: start again. */
 		if (relays)
-			next = TAILQ_FIRST(&peer_live);
+			next = TAILQ_FIRST(&peers.live);
 	}
 }
 
@@ -336,8 +343,8 @@ peer_reap(void)
 {
 	struct peer	*p;
 
-	while ((p = TAILQ_FIRST(&peer_dead)) != NULL) {
-		TAILQ_REMOVE(&peer_dead, p, entry);
+	while ((p = TAILQ_FIRST(&peers.dead)) != NULL) {
+		TAILQ_REMOVE(&peers.dead, p, entry);
 		if (p->held != NULL)
 			evbuffer_free(p->held);
 		free(p->cert_name);
@@ -351,8 +358,8 @@ peer_reap(void)
 void
 peer_free_all(void)
 {
-	while (!TAILQ_EMPTY(&peer_live))
-		peer_close(TAILQ_FIRST(&peer_live), NULL);
+	while (!TAILQ_EMPTY(&peers.live))
+		peer_close(TAILQ_FIRST(&peers.live), NULL);
 	peer_reap();
 }
 
@@ -361,7 +368,7 @@ peer_stop_reading_all(void)
 {
 	struct peer	*p;
 
-	TAILQ_FOREACH(p, &peer_live, entry) {
+	TAILQ_FOREACH(p, &peers.live, entry) {
 		p->stopped = true;
 		if (p->bev != NULL)
 			bufferevent_disable(p->bev, EV_READ);
@@ -374,7 +381,7 @@ peer_count(size_t *local, size_t *relayed, size_t *tcp)
 	struct peer	*p;
 
 	*local = *relayed = *tcp = 0;
-	TAILQ_FOREACH(p, &peer_live, entry) {
+	TAILQ_FOREACH(p, &peers.live, entry) {
 		if (p->via != NULL)
 			(*relayed)++;
 		else if (p->local)
@@ -389,7 +396,7 @@ peer_all_flushed(void)
 {
 	struct peer	*p;
 
-	TAILQ_FOREACH(p, &peer_live, entry) {
+	TAILQ_FOREACH(p, &peers.live, entry) {
 		if (peer_unsent(p) != 0)
 			return (false);
 	}
@@ -549,7 +556,7 @@ peer_relayed(struct peer *node, uint32_t chan, uid_t uid, gid_t gid,
 {
 	struct peer	*p;
 
-	TAILQ_FOREACH(p, &peer_live, entry) {
+	TAILQ_FOREACH(p, &peers.live, entry) {
 		if (p->via == node && p->chan == chan) {
 			if (p->uid != uid || p->gid != gid) {
 				*why = "a relay channel changed its user";
@@ -572,8 +579,8 @@ peer_relayed(struct peer *node, uint32_t chan, uid_t uid, gid_t gid,
 	    node->node_name : node->addr);
 	p->host = xstrdup(node->host);
 	node->nrelayed++;
-	p->serial = ++peer_serials;
-	TAILQ_INSERT_TAIL(&peer_live, p, entry);
+	p->serial = ++peers.serials;
+	TAILQ_INSERT_TAIL(&peers.live, p, entry);
 	log_debug("peer %s: relayed", p->addr);
 	return (p);
 }
@@ -585,7 +592,7 @@ peer_relayed_find(struct peer *node, uint32_t chan)
 
 	if (node->nrelayed == 0)
 		return (NULL);
-	TAILQ_FOREACH(p, &peer_live, entry) {
+	TAILQ_FOREACH(p, &peers.live, entry) {
 		if (p->via == node && p->chan == chan)
 			return (p);
 	}
@@ -717,7 +724,7 @@ peer_read_frames(struct bufferevent *bev, struct peer *p)
 		    sizeof err);
 		if (rc == -1) {
 			snprintf(why, sizeof why, "bad frame: %s", err);
-			peer_hooks.bad_frame(p, err);
+			peers.hooks.bad_frame(p, err);
 			peer_close(p, why);
 			return;
 		}
@@ -729,7 +736,7 @@ peer_read_frames(struct bufferevent *bev, struct peer *p)
 		}
 		if ((msg = frame_read_take(in, len, err, sizeof err)) == NULL) {
 			snprintf(why, sizeof why, "bad frame: %s", err);
-			peer_hooks.bad_frame(p, err);
+			peers.hooks.bad_frame(p, err);
 			peer_close(p, why);
 			return;
 		}
@@ -741,9 +748,9 @@ peer_read_frames(struct bufferevent *bev, struct peer *p)
 		else if ((target = p->next_for) != NULL) {
 			p->next_for = NULL;
 			if (!target->dead && !target->closing)
-				peer_hooks.message(target, msg);
+				peers.hooks.message(target, msg);
 		} else
-			peer_hooks.message(p, msg);
+			peers.hooks.message(p, msg);
 		json_decref(msg);
 		if (!p->dead && peer_unsent(p) > PEER_OUT_HIGH) {
 			p->paused = true;

@@ -52,11 +52,14 @@ struct purge_run {
 TAILQ_HEAD(purge_runs, purge_run);
 
 static struct purge_runs purge_runs = TAILQ_HEAD_INITIALIZER(purge_runs);
-static struct event	*purge_ev;	/* a batch, when idle */
-static struct event	*purge_wait;	/* a batch, idle or not */
-static struct event	*purge_timer;	/* the next automatic purge */
-static bool		 purge_auto_queued;
-static int		 purge_days;	/* keep_finished_days last seen */
+/* Retention's events and what it last saw of the settings. */
+static struct {
+	struct event	*ev;	/* a batch, when idle */
+	struct event	*wait;	/* a batch, idle or not */
+	struct event	*timer;	/* the next automatic purge */
+	bool		 auto_queued;
+	int		 days;	/* keep_finished_days last seen */
+} purge;
 
 static void	purge_step_cb(evutil_socket_t, short, void *);
 static void	purge_timer_cb(evutil_socket_t, short, void *);
@@ -66,20 +69,20 @@ purge_arm(int seconds)
 {
 	struct timeval	tv = { seconds, 0 };
 
-	if (purge_timer != NULL)
-		evtimer_add(purge_timer, &tv);
+	if (purge.timer != NULL)
+		evtimer_add(purge.timer, &tv);
 }
 
 void
 purge_init(struct event_base *base)
 {
-	purge_ev = evtimer_new(base, purge_step_cb, NULL);
-	commit_priority_idle(purge_ev);
-	purge_wait = evtimer_new(base, purge_step_cb, NULL);
-	purge_timer = evtimer_new(base, purge_timer_cb, NULL);
-	purge_auto_queued = false;
-	purge_days = ctx_conf()->keep_finished_days;
-	if (purge_days > 0)
+	purge.ev = evtimer_new(base, purge_step_cb, NULL);
+	commit_priority_idle(purge.ev);
+	purge.wait = evtimer_new(base, purge_step_cb, NULL);
+	purge.timer = evtimer_new(base, purge_timer_cb, NULL);
+	purge.auto_queued = false;
+	purge.days = ctx_conf()->keep_finished_days;
+	if (purge.days > 0)
 		purge_arm(PURGE_START_DELAY);
 }
 
@@ -95,10 +98,10 @@ purge_want(void)
 	struct timeval	now = { 0, 0 };
 	struct timeval	tv = { 0, PURGE_MAX_WAIT_MS * 1000 };
 
-	if (!evtimer_pending(purge_ev, NULL))
-		evtimer_add(purge_ev, &now);
-	if (!evtimer_pending(purge_wait, NULL))
-		evtimer_add(purge_wait, &tv);
+	if (!evtimer_pending(purge.ev, NULL))
+		evtimer_add(purge.ev, &now);
+	if (!evtimer_pending(purge.wait, NULL))
+		evtimer_add(purge.wait, &tv);
 }
 
 const struct purge_result *
@@ -137,7 +140,7 @@ purge_log(const struct purge_run *r)
 		snprintf(how, sizeof how, "%s", r->who);
 	else
 		snprintf(how, sizeof how, "controller.keep_finished_days = %d",
-		    purge_days);
+		    purge.days);
 	if (r->res.dry_run) {
 		log_info("purge: %zu finished jobs ended before %s and would "
 		    "go (dry run, %s; %.2f s)", r->res.jobs, when, how, took);
@@ -165,7 +168,7 @@ purge_finish(struct purge_run *r)
 	if (r->cb != NULL)
 		r->cb(&r->res, r->arg);
 	if (r->who == NULL) {
-		purge_auto_queued = false;
+		purge.auto_queued = false;
 		if (!r->res.stopped)
 			purge_arm(PURGE_INTERVAL);
 	}
@@ -215,8 +218,8 @@ purge_step_cb(evutil_socket_t fd, short what, void *arg)
 	(void)fd;
 	(void)what;
 	(void)arg;
-	event_del(purge_ev);
-	evtimer_del(purge_wait);
+	event_del(purge.ev);
+	evtimer_del(purge.wait);
 	if ((r = TAILQ_FIRST(&purge_runs)) == NULL)
 		return;
 	if (purge_batch(r))
@@ -233,9 +236,9 @@ purge_timer_cb(evutil_socket_t fd, short what, void *arg)
 	(void)fd;
 	(void)what;
 	(void)arg;
-	if (days <= 0 || purge_auto_queued)
+	if (days <= 0 || purge.auto_queued)
 		return;
-	purge_auto_queued = true;
+	purge.auto_queued = true;
 	purge_queue(ctx_now() - (int64_t)days * 86400, false, NULL, NULL,
 	    NULL);
 }
@@ -245,14 +248,14 @@ purge_reconfigure(void)
 {
 	int	days = ctx_conf()->keep_finished_days;
 
-	if (days == purge_days)
+	if (days == purge.days)
 		return;
-	purge_days = days;
-	if (purge_timer == NULL)
+	purge.days = days;
+	if (purge.timer == NULL)
 		return;
-	evtimer_del(purge_timer);
+	evtimer_del(purge.timer);
 	/* An automatic purge under way re-arms the timer when it ends. */
-	if (days > 0 && !purge_auto_queued)
+	if (days > 0 && !purge.auto_queued)
 		purge_arm(PURGE_START_DELAY);
 }
 
@@ -267,11 +270,11 @@ purge_free(void)
 			clock_gettime(CLOCK_MONOTONIC, &r->started);
 		purge_finish(r);
 	}
-	if (purge_ev != NULL)
-		event_free(purge_ev);
-	if (purge_wait != NULL)
-		event_free(purge_wait);
-	if (purge_timer != NULL)
-		event_free(purge_timer);
-	purge_ev = purge_wait = purge_timer = NULL;
+	if (purge.ev != NULL)
+		event_free(purge.ev);
+	if (purge.wait != NULL)
+		event_free(purge.wait);
+	if (purge.timer != NULL)
+		event_free(purge.timer);
+	purge.ev = purge.wait = purge.timer = NULL;
 }

@@ -13,10 +13,13 @@
  * changed is sent. */
 #define SERVICE_STATUS_INTERVAL	5
 
-static struct event		*service_ev;
-static const struct conf	*service_conf;
-static char			 service_reload[256];	/* how the last went */
-static char			 service_last[1024];	/* the line sent */
+/* What gbatchd last told the service manager, and the loop it uses. */
+static struct {
+	struct event		*ev;
+	const struct conf	*conf;
+	char			 reload[256];	/* how the last went */
+	char			 last[1024];	/* the line sent */
+} service;
 
 /* "2 nodes up, 0 down; 3 jobs running, 5 pending; commands on ..., nodes
  * on ...", and how the last reload went. */
@@ -30,19 +33,19 @@ service_line(char *buf, size_t len)
 	    node_count() - up, job_count(JOB_RUNNING) +
 	    job_count(JOB_PREEMPTING), job_count(JOB_RUNNING) +
 	    job_count(JOB_PREEMPTING) == 1 ? "" : "s",
-	    job_count(JOB_PENDING) + job_count(JOB_HELD), service_conf->socket,
-	    service_conf->listen, service_reload);
+	    job_count(JOB_PENDING) + job_count(JOB_HELD), service.conf->socket,
+	    service.conf->listen, service.reload);
 }
 
 static void
 service_send(enum notify_state state)
 {
-	char	line[sizeof service_last];
+	char	line[sizeof service.last];
 
 	service_line(line, sizeof line);
-	if (state == NOTIFY_STATUS && strcmp(line, service_last) == 0)
+	if (state == NOTIFY_STATUS && strcmp(line, service.last) == 0)
 		return;
-	memcpy(service_last, line, sizeof service_last);
+	memcpy(service.last, line, sizeof service.last);
 	notify_send(state, "%s", line);
 }
 
@@ -57,10 +60,10 @@ service_ready(struct event_base *base, const struct conf *c)
 {
 	struct timeval	tv = { SERVICE_STATUS_INTERVAL, 0 };
 
-	service_conf = c;
+	service.conf = c;
 	service_send(NOTIFY_READY);
-	service_ev = event_new(base, -1, EV_PERSIST, service_tick_cb, NULL);
-	event_add(service_ev, &tv);
+	service.ev = event_new(base, -1, EV_PERSIST, service_tick_cb, NULL);
+	event_add(service.ev, &tv);
 }
 
 void
@@ -79,13 +82,13 @@ service_reloaded(const char *file, bool ok, size_t nchanged, const char *err)
 	localtime_r(&now, &tm);
 	strftime(when, sizeof when, "%H:%M:%S", &tm);
 	if (ok)
-		snprintf(service_reload, sizeof service_reload, "; reloaded %s "
+		snprintf(service.reload, sizeof service.reload, "; reloaded %s "
 		    "at %s: %zu setting%s changed", file, when, nchanged,
 		    nchanged == 1 ? "" : "s");
 	else
-		snprintf(service_reload, sizeof service_reload, "; reload of %s "
+		snprintf(service.reload, sizeof service.reload, "; reload of %s "
 		    "at %s failed, settings unchanged: %s", file, when, err);
-	if (service_conf != NULL)
+	if (service.conf != NULL)
 		service_send(NOTIFY_READY);
 }
 
@@ -99,8 +102,8 @@ service_stopping(const char *why)
 void
 service_free(void)
 {
-	if (service_ev != NULL)
-		event_free(service_ev);
-	service_ev = NULL;
-	service_conf = NULL;
+	if (service.ev != NULL)
+		event_free(service.ev);
+	service.ev = NULL;
+	service.conf = NULL;
 }
