@@ -24,7 +24,7 @@
 #include "daemon/controller/job.h"
 #include "daemon/controller/launch.h"
 #include "daemon/controller/metrics.h"
-#include "daemon/controller/node.h"
+#include "daemon/controller/node-health.h"
 #include "daemon/controller/schedule.h"
 #include "policy/sched-core.h"
 
@@ -49,12 +49,6 @@ schedule_free(void)
 	if (schedule_wake_ev != NULL)
 		event_free(schedule_wake_ev);
 	schedule_wake_ev = NULL;
-}
-
-static bool
-schedule_is_running(enum job_state s)
-{
-	return (s == JOB_RUNNING || s == JOB_PREEMPTING);
 }
 
 /* (Re)arms the wake-up timer for ms from now. */
@@ -203,38 +197,6 @@ schedule_preempt(struct job *j)
 	(void)launch_preempt(j);
 }
 
-/* After a restart, running jobs' nodes need a moment to say HELLO again.
- * Until they have (or node_timeout passed, when node-health.c requeues
- * what they ran), those nodes look down and their jobs' GPUs unusable: a
- * pass then would preempt or place around them for nothing. Returns the
- * ms to wait, or 0 once every such node is back. */
-static int64_t
-schedule_recovering(void)
-{
-	static bool	 recovered;
-	struct job	*j;
-	size_t		 i;
-	int64_t		 left;
-
-	if (recovered)
-		return (0);
-	left = (ctx_started() + ctx_conf()->node_timeout) * 1000 -
-	    ctx_now_ms();
-	if (left > 0) {
-		for (j = job_first(); j != NULL; j = job_next(j)) {
-			if (!schedule_is_running(job_state(j)))
-				continue;
-			for (i = 0; i < job_nparts(j); i++) {
-				if (!node_seen_since_start(
-				    job_part_const(j, i)->node))
-					return (left);
-			}
-		}
-	}
-	recovered = true;
-	return (0);
-}
-
 void
 schedule_run(void)
 {
@@ -243,12 +205,14 @@ schedule_run(void)
 	int64_t				 now, wait, t0 = metrics_clock_us();
 
 	core_prepare();
-	if ((wait = schedule_recovering()) > 0) {
+	now = ctx_now_ms();
+	/* After a restart, no pass until the nodes of running jobs are back
+	 * (node-health.c owns the window). */
+	if ((wait = node_health_restart_wait(now)) > 0) {
 		/* A HELLO marks the schedule dirty; this is the backstop. */
 		schedule_wake_in(wait);
 		return;
 	}
-	now = ctx_now_ms();
 	core_begin_due(now);
 	schedule_deps_due(now);
 	n = core_pass(now, &acts);
