@@ -18,6 +18,7 @@
 #include "daemon/controller/conf.h"
 #include "daemon/controller/core.h"
 #include "daemon/controller/ctx.h"
+#include "daemon/controller/depend-judge.h"
 #include "daemon/controller/depend-wait.h"
 #include "daemon/controller/job-array.h"
 #include "daemon/controller/job-change.h"
@@ -62,18 +63,6 @@ schedule_wake_in(int64_t ms)
 	evtimer_add(schedule_wake_ev, &tv);
 }
 
-/* Whether a job that can never start is cancelled: its own word, else
- * scheduler.kill_invalid_depend. */
-static bool
-schedule_kill_invalid(const struct job *j)
-{
-	uint32_t	f = job_flags(j);
-
-	if (f & (JOB_F_KILL_INVALID_DEP | JOB_F_KEEP_INVALID_DEP))
-		return ((f & JOB_F_KILL_INVALID_DEP) != 0);
-	return (ctx_conf()->kill_invalid_depend);
-}
-
 /* Judges waiting job j again: into the core when its conditions are met,
  * cancelled when they never can be and that is asked for. */
 static void
@@ -86,11 +75,11 @@ schedule_deps_one(struct job *j, int64_t now)
 	    *job_dependency(j) == '\0')
 		return;
 	core_submit(j, now);
-	if (job_sched(j)->cjob != NULL || !schedule_kill_invalid(j) ||
+	if (job_sched(j)->cjob != NULL || !depend_judge_kills(job_flags(j),
+	    ctx_conf()->kill_invalid_depend) ||
 	    depend_wait_judge(j, why, sizeof why) != DEPEND_NEVER)
 		return;
-	snprintf(msg, sizeof msg, "its dependency can never be satisfied "
-	    "(%s)", why);
+	depend_judge_never_text(why, msg, sizeof msg);
 	memset(&how, 0, sizeof how);
 	how.message = msg;
 	how.detail = msg;
