@@ -5,22 +5,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/array.h"
 #include "common/job-state.h"
 #include "common/xmalloc.h"
+#include "daemon/controller/depend-judge.h"
 #include "daemon/controller/depend-wait.h"
 #include "daemon/controller/job-array.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/store.h"
 
-/* A job's text parsed, and each condition's state once final (met or
+/* A job's text parsed, and each condition's outcome once final (met or
  * never: the other job ended), so an ended job is read once. */
 struct job_dep {
 	uint64_t		 waiter;	/* the job it belongs to */
 	struct depend		 d;
-	enum depend_state	*final;		/* DEPEND_WAIT: not yet */
-	enum job_state		*ended;		/* the job's state then;
-						 * JOB_STATE_COUNT: purged */
+	struct depend_judge_kept *kept;		/* one per condition */
 };
 
 /* The index: the jobs named in conditions, each with its waiters. */
@@ -150,8 +148,7 @@ depend_wait_forget(struct job_dep *jd)
 		return;
 	depend_index_remove(jd);
 	depend_free(&jd->d);
-	free(jd->final);
-	free(jd->ended);
+	free(jd->kept);
 	free(jd);
 }
 
@@ -180,74 +177,29 @@ depend_wait_find(uint64_t id, enum job_state *state, bool *started)
 }
 
 /* A condition over a job array's jobs (its row and its tasks, or one
- * task): each member judged, then all of them must hold. */
-struct depend_array {
-	enum depend_type	 type;
-	int32_t			 task;		/* -1: every task */
-	enum depend_state	 st;
-	enum job_state		 state;		/* the member that decided */
-	bool			 active;	/* a member is still active */
-	bool			 found;
-};
-
-static void
-depend_array_add(struct depend_array *a, enum job_state state, bool started)
-{
-	enum depend_state	st = depend_judge(a->type, state, started);
-
-	a->found = true;
-	if (!job_state_is_terminal(state))
-		a->active = true;
-	if (st == DEPEND_NEVER && a->st != DEPEND_NEVER) {
-		a->st = DEPEND_NEVER;
-		a->state = state;
-	} else if (st == DEPEND_WAIT && a->st == DEPEND_MET) {
-		a->st = DEPEND_WAIT;
-		a->state = state;
-	}
-}
-
-/* Whether j, or a row of the array, stands for the task asked for. */
-static bool
-depend_array_member(const struct depend_array *a, int task,
-    const char *tasks)
-{
-	struct array_set	set;
-	char			err[128];
-	bool			has;
-
-	if (a->task < 0 || task == a->task)
-		return (true);
-	if (task >= 0 || *tasks == '\0' ||
-	    array_parse(tasks, &set, err, sizeof err) != 0)
-		return (false);
-	has = array_has(&set, (uint32_t)a->task);
-	array_free(&set);
-	return (has);
-}
-
+ * task): each member judged (depend-judge.h), then all of them must hold. */
 static void
 depend_array_active(struct job *j, void *arg)
 {
-	struct depend_array	*a = arg;
+	struct depend_judge_array	*a = arg;
 
-	if (!depend_array_member(a, job_array_task_id(j),
+	if (!depend_judge_array_wants(a, job_array_task_id(j),
 	    job_array_tasks(j)))
 		return;
-	depend_array_add(a, job_state(j), job_start_time(j) != 0 ||
+	depend_judge_array_add(a, job_state(j), job_start_time(j) != 0 ||
 	    job_service(j)->first_start != 0);
 }
 
 static void
 depend_array_ended(const struct store_job *row, void *arg)
 {
-	struct depend_array	*a = arg;
+	struct depend_judge_array	*a = arg;
 
-	if (!job_state_is_terminal(row->state) || !depend_array_member(a,
+	if (!job_state_is_terminal(row->state) || !depend_judge_array_wants(a,
 	    row->array_task_id, row->array_tasks != NULL ?
 	    row->array_tasks : ""))
 		return;
-	depend_array_add(a, row->state, row->start_time != 0 ||
+	depend_judge_array_add(a, row->state, row->start_time != 0 ||
 	    row->first_start != 0);
 }
 
@@ -277,7 +229,7 @@ static int
 depend_wait_item(const struct depend_item *it, enum depend_state *st,
     enum job_state *state, bool *final)
 {
-	struct depend_array	 a;
+	struct depend_judge_array a;
 	bool			 started;
 	int			 r;
 
@@ -292,20 +244,11 @@ depend_wait_item(const struct depend_item *it, enum depend_state *st,
 		*final = job_state_is_terminal(*state);
 		return (1);
 	}
-	memset(&a, 0, sizeof a);
-	a.type = it->type;
-	a.task = it->task;
-	a.st = DEPEND_MET;
-	a.state = JOB_COMPLETED;
+	depend_judge_array_start(&a, it->type, it->task);
 	job_array_each(it->job, depend_array_active, &a);
 	if (store_job_each_of_array(it->job, depend_array_ended, &a) != 0)
 		return (-1);
-	if (!a.found)
-		return (0);
-	*st = a.st;
-	*state = a.state;
-	*final = !a.active;
-	return (1);
+	return (depend_judge_array_result(&a, st, state, final) ? 1 : 0);
 }
 
 int
@@ -358,8 +301,9 @@ depend_wait_earlier_twin(const struct job *j)
 
 	for (o = job_first(); o != NULL && job_id(o) < job_id(j);
 	    o = job_next(o)) {
-		if (job_uid(o) == job_uid(j) && strcmp(job_name(o),
-		    job_name(j)) == 0 && !job_state_is_terminal(job_state(o)))
+		if (depend_judge_earlier_twin(job_id(j), job_uid(j),
+		    job_name(j), job_id(o), job_uid(o), job_name(o),
+		    job_state(o)))
 			return (true);
 	}
 	return (false);
@@ -373,8 +317,9 @@ depend_wait_judge(struct job *j, char *why, size_t len)
 	enum depend_state	*each, st;
 	enum job_state		 state;
 	bool			 final;
-	char			 err[256], task[16];
+	char			 err[256];
 	size_t			 i;
+	int			 r;
 
 	if (why != NULL && len > 0)
 		why[0] = '\0';
@@ -391,8 +336,7 @@ depend_wait_judge(struct job *j, char *why, size_t len)
 			free(jd);
 			return (DEPEND_NEVER);
 		}
-		jd->final = xcalloc(jd->d.n, sizeof *jd->final);
-		jd->ended = xcalloc(jd->d.n, sizeof *jd->ended);
+		jd->kept = xcalloc(jd->d.n, sizeof *jd->kept);
 		jd->waiter = job_id(j);
 		depend_index_add(jd);
 		job_set_dep(j, jd);
@@ -400,37 +344,24 @@ depend_wait_judge(struct job *j, char *why, size_t len)
 	each = xcalloc(jd->d.n, sizeof *each);
 	for (i = 0; i < jd->d.n; i++) {
 		it = &jd->d.items[i];
-		state = jd->ended[i];
-		if ((each[i] = jd->final[i]) != DEPEND_WAIT)
+		state = jd->kept[i].state;
+		if ((each[i] = jd->kept[i].st) != DEPEND_WAIT)
 			;
 		else if (it->type == DEPEND_SINGLETON) {
 			each[i] = depend_wait_earlier_twin(j) ? DEPEND_WAIT :
 			    DEPEND_MET;
 			continue;
-		} else switch (depend_wait_item(it, &each[i], &state, &final)) {
-		case 1:
-			if (final) {
-				jd->final[i] = each[i];
-				jd->ended[i] = state;
-			}
-			break;
-		case 0:
-			/* Purged since: its outcome is gone with it. */
-			each[i] = jd->final[i] = DEPEND_NEVER;
-			state = jd->ended[i] = JOB_STATE_COUNT;
-			break;
-		default:
-			each[i] = DEPEND_WAIT;	/* the store: next time */
-			continue;
+		} else {
+			st = DEPEND_WAIT;
+			final = false;
+			r = depend_wait_item(it, &st, &state, &final);
+			each[i] = depend_judge_found(r, st, &state, final,
+			    &jd->kept[i]);
+			if (r < 0)
+				continue;	/* the store: next time */
 		}
-		task[0] = '\0';
-		if (it->task >= 0)
-			snprintf(task, sizeof task, "_%d", (int)it->task);
 		if (each[i] == DEPEND_NEVER && why != NULL && why[0] == '\0')
-			snprintf(why, len, "%s:%" PRIu64 "%s: job %" PRIu64
-			    "%s %s", depend_type_name(it->type), it->job, task,
-			    it->job, task, state == JOB_STATE_COUNT ?
-			    "is gone (purged)" : job_state_name(state));
+			depend_judge_why(it, state, why, len);
 	}
 	st = depend_combine(&jd->d, each);
 	free(each);

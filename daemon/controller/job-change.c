@@ -16,6 +16,7 @@
 #include "daemon/controller/master-port.h"
 #include "daemon/controller/metrics.h"
 #include "daemon/controller/node.h"
+#include "daemon/controller/requeue.h"
 #include "daemon/controller/store.h"
 
 /* Who hears of each transition (job_change_listen), in order. */
@@ -75,36 +76,6 @@ job_change_where(const struct job_part *parts, size_t n, char *buf,
 	}
 }
 
-/* Takes back from row (a job re-adopted with start_time its run's start)
- * the restart and the service its requeue added: the run continues and
- * its service counts again from its start. */
-static void
-job_change_readopt(struct store_job *row, uint32_t gpus)
-{
-	int64_t		credited = row->last_stop - row->start_time * 1000;
-	uint64_t	gpu_ms;
-
-	if (row->restarts > 0)
-		row->restarts--;
-	if (credited <= 0)
-		return;
-	gpu_ms = (uint64_t)credited * gpus;
-	row->attained -= gpu_ms < row->attained ? gpu_ms : row->attained;
-	row->executed -= credited < row->executed ? credited : row->executed;
-	row->run_total -= credited < row->run_total ? credited :
-	    row->run_total;
-}
-
-/* How a run that stops on the way from "from" to "to" ended, for
- * job_runs: the finished state, or why it goes back to the queue. */
-static const char *
-job_change_run_end(enum job_state from, enum job_state to)
-{
-	if (job_state_is_terminal(to))
-		return (job_state_name(to));
-	return (from == JOB_PREEMPTING ? "PREEMPTED" : "REQUEUED");
-}
-
 /* Records the run a transition starts, ends or marks preempted in
  * job_runs, in the transaction that writes the row. */
 static int
@@ -129,7 +100,7 @@ job_change_run(const struct job *j, enum job_state from, enum job_state to,
 		return (store_run_preempt(row->id, now));
 	if (from == JOB_RUNNING || from == JOB_PREEMPTING)
 		return (store_run_end(row->id, job_state_is_terminal(to) ?
-		    row->end_time : now, job_change_run_end(from, to),
+		    row->end_time : now, requeue_run_end(from, to),
 		    how->has_exit, how->exit_code, how->signal));
 	return (0);
 }
@@ -178,14 +149,9 @@ job_change_state(struct job *j, enum job_state to,
 		alloc = job_alloc_text(parts, nparts);
 		row.start_time = how->start_time != 0 ? how->start_time : now;
 		row.reason = "None";
-	} else if (to == JOB_PENDING) {
-		row.node = NULL;
-		row.gpu_mask = 0;
-		row.start_time = 0;
-		if (from == JOB_RUNNING || from == JOB_PREEMPTING)
-			row.restarts++;
-		row.reason = how->reason != NULL ? how->reason : "Requeued";
-	} else if (to == JOB_HELD)
+	} else if (to == JOB_PENDING)
+		requeue_pending_row(&row, from, how->reason);
+	else if (to == JOB_HELD)
 		row.reason = "Held";
 	else if (to == JOB_PREEMPTING)
 		row.reason = "None";
@@ -194,7 +160,7 @@ job_change_state(struct job *j, enum job_state to,
 	row.alloc = alloc;
 	core_job_row(j, to, &row);
 	if (to == JOB_RUNNING && from == JOB_PENDING && how->readopt)
-		job_change_readopt(&row, job_gpus(j));
+		requeue_readopt(&row, job_gpus(j));
 	/* Its rendezvous port, while it runs; a job found running keeps
 	 * the one it has. */
 	if (to == JOB_RUNNING && !how->readopt)
@@ -270,8 +236,7 @@ job_change_state(struct job *j, enum job_state to,
 		job_set_run(j, parts, nparts, row.start_time);
 		for (i = 0; i < nparts; i++)
 			node_alloc(parts[i].node, parts[i].mask, id);
-	} else if (to == JOB_PENDING && (from == JOB_RUNNING ||
-	    from == JOB_PREEMPTING))
+	} else if (requeue_is_requeue(from, to))
 		job_set_requeued(j);
 	for (i = 0; i < job_change_nlisteners; i++)
 		job_change_listeners[i](j, from, to, &row);

@@ -10,19 +10,18 @@
 #include "common/proto.h"
 #include "common/xmalloc.h"
 #include "daemon/controller/core.h"
+#include "daemon/controller/gang.h"
 #include "daemon/controller/job-change.h"
 #include "daemon/controller/job-report.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/launch.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
+#include "daemon/controller/requeue.h"
+#include "daemon/controller/stale-copy.h"
 
 /* The longest end message taken from a node (the rest is cut). */
 #define JOB_REPORT_MSG_MAX	1024
-
-/* How often a gang is requeued when one of its parts is killed before it
- * is failed instead: a part the OOM killer takes every time must end. */
-#define JOB_REPORT_KILLED_REQUEUES	3
 
 static uint64_t
 job_report_id(const json_t *r)
@@ -127,6 +126,8 @@ void
 job_report_running(struct node *n, struct peer *p, const json_t *r)
 {
 	struct job_change	 how = { 0 };
+	struct stale_copy	 c = { 0 };
+	enum stale_copy_verdict	 verdict;
 	struct job		*j;
 	json_t			*v;
 	uint64_t		 id = job_report_id(r), mask;
@@ -141,51 +142,35 @@ job_report_running(struct node *n, struct peer *p, const json_t *r)
 		job_report_kill(p, id, "its report names bad GPUs");
 		return;
 	}
-	if ((j = job_find(id)) == NULL) {
-		job_report_stop_stale(n, p, id, mask, "the job has ended");
-		return;
+	if ((j = job_find(id)) != NULL) {
+		c.known = true;
+		c.state = job_state(j);
+		c.here = job_rank_on(j, n) >= 0;
+		c.cancel_requested = job_cancel_requested(j);
+		if (!c.here && job_node(j) != NULL)
+			c.runs_on = node_name(job_node(j));
+		c.gpus = job_gpus(j);
+		c.restarts = job_restarts(j);
 	}
-	if (job_state(j) == JOB_RUNNING || job_state(j) == JOB_PREEMPTING) {
-		if (job_rank_on(j, n) >= 0) {
-			log_info("job %" PRIu64 ": re-adopted on %s", id,
-			    node_name(n));
-			if (job_cancel_requested(j))
-				job_report_kill(p, id, "cancelled while its "
-				    "node was away");
-			return;
-		}
-		snprintf(why, sizeof why, "the job was requeued and runs on "
-		    "%s", node_name(job_node(j)));
-		job_report_stop_stale(n, p, id, mask, why);
-		return;
-	}
-	if (job_state(j) != JOB_PENDING) {
-		snprintf(why, sizeof why, "the job is %s",
-		    job_state_name(job_state(j)));
-		job_report_stop_stale(n, p, id, mask, why);
-		return;
-	}
-	/* Requeued while its node was away, yet still running there: take
-	 * it back rather than run it twice, when it is the job's last run
-	 * (a part of a gang cannot be taken back alone, nor a run older
-	 * than the last) and its GPUs are free. */
+	c.mask = mask;
+	c.num_nodes = json_integer_value(json_object_get(r, "num_nodes"));
 	v = json_object_get(r, "restarts");
-	if (json_integer_value(json_object_get(r, "num_nodes")) > 1 ||
-	    (uint32_t)__builtin_popcountll(mask) != job_gpus(j)) {
-		job_report_stop_stale(n, p, id, mask, "it is one part of a "
-		    "multi-node job that was requeued");
+	c.has_restarts = json_is_integer(v);
+	c.report_restarts = json_integer_value(v);
+	c.free_mask = node_free_mask(n);
+	switch ((verdict = stale_copy_judge(&c, why, sizeof why))) {
+	case STALE_COPY_RUNS:
+	case STALE_COPY_CANCEL:
+		log_info("job %" PRIu64 ": re-adopted on %s", id, node_name(n));
+		if (verdict == STALE_COPY_CANCEL)
+			job_report_kill(p, id, "cancelled while its node was "
+			    "away");
 		return;
-	}
-	if (json_is_integer(v) &&
-	    json_integer_value(v) + 1 != (json_int_t)job_restarts(j)) {
-		job_report_stop_stale(n, p, id, mask, "it is an older run "
-		    "than the last");
+	case STALE_COPY_STOP:
+		job_report_stop_stale(n, p, id, mask, why);
 		return;
-	}
-	if (mask == 0 || (mask & ~node_free_mask(n)) != 0) {
-		job_report_stop_stale(n, p, id, mask, "its GPUs were given "
-		    "to another job");
-		return;
+	case STALE_COPY_READOPT:
+		break;
 	}
 	how.node = n;
 	how.mask = mask;
@@ -208,39 +193,20 @@ job_report_ack(struct peer *p, uint64_t id)
 	json_decref(ack);
 }
 
-/* The state a gang ends in once every part has: that of the part whose
- * failure stopped the others, else of the lowest rank that failed on its
- * own (not CANCELLED: the others were stopped because of it), else of one
- * that was cancelled, else COMPLETED. Fills how with that part's exit. */
-static enum job_state
-job_report_gang_state(struct job *j, struct job_change *how, char *detail,
-    size_t len)
+/* j as gang.h's rules see it. */
+static void
+job_report_gang(const struct job *j, struct gang *g)
 {
-	const struct job_part	*part;
-	size_t			 i, pass;
-
-	for (pass = 0; pass < 3; pass++) {
-		for (i = 0; i < job_nparts(j); i++) {
-			part = job_part_const(j, i);
-			if (part->end_state == JOB_COMPLETED ||
-			    (pass == 0 && !part->first_failure) ||
-			    (pass == 1 && part->end_state == JOB_CANCELLED))
-				continue;
-			how->has_exit = part->has_exit;
-			how->exit_code = part->exit_code;
-			how->signal = part->signal;
-			snprintf(detail, len, "rank %zu on %s ended %s%s%s", i,
-			    node_name(part->node),
-			    job_state_name(part->end_state),
-			    part->message != NULL ? ": " : "",
-			    part->message != NULL ? part->message : "");
-			how->message = detail;
-			how->detail = detail;
-			return (part->end_state);
-		}
-	}
-	how->has_exit = true;
-	return (JOB_COMPLETED);
+	memset(g, 0, sizeof *g);
+	g->state = job_state(j);
+	g->cancel_requested = job_cancel_requested(j);
+	g->stopping = job_gang_stopping(j);
+	g->no_requeue = (job_flags(j) & JOB_F_NO_REQUEUE) != 0;
+	g->interactive = job_is_interactive(j);
+	g->restarts = job_restarts(j);
+	g->parts = job_part_const(j, 0);
+	g->nparts = job_nparts(j);
+	g->node_name = node_name;
 }
 
 /* A report's whole number member from 0 to 2^53, 0 otherwise. */
@@ -262,13 +228,17 @@ job_report_ended(struct node *n, struct peer *p, const json_t *r)
 	struct job_part		*part;
 	struct job		*j;
 	struct peer		**acks = NULL;
+	struct gang		 g;
+	struct gang_end		 end;
+	struct requeue_end	 next;
+	enum gang_step		 step;
 	enum job_state		 to;
 	const char		*state;
 	json_t			*v;
 	char			 detail[JOB_REPORT_MSG_MAX + 128];
 	char			 msgbuf[JOB_REPORT_MSG_MAX + 4];
 	uint64_t		 id = job_report_id(r);
-	size_t			 i, left = 0, nacks = 0, cut;
+	size_t			 i, left, nacks = 0, cut;
 	int			 rank;
 
 	if (id == 0) {
@@ -332,30 +302,24 @@ job_report_ended(struct node *n, struct peer *p, const json_t *r)
 		free(part->message);
 		part->message = how.message != NULL && *how.message != '\0' ?
 		    xstrdup(how.message) : NULL;
-		for (i = 0; i < job_nparts(j); i++)
-			left += !job_part_const(j, i)->ended;
-		if (left > 0) {
+		job_report_gang(j, &g);
+		step = gang_part_ended(&g, (size_t)rank, &left, detail,
+		    sizeof detail);
+		if (step != GANG_END)
 			log_info("job %" PRIu64 ": rank %d on %s ended %s; %zu "
 			    "part%s left", id, rank, node_name(n),
 			    job_state_name(to), left, left == 1 ? "" : "s");
-			/* A failed part stops the others: a gang never
-			 * runs partly. A part killed from outside (SIGKILL:
-			 * the OOM killer, an admin) requeues the gang as a
-			 * lost node does, a few times at most. */
-			if (to == JOB_COMPLETED || job_state(j) != JOB_RUNNING ||
-			    job_cancel_requested(j) || job_gang_stopping(j))
-				return;
+		switch (step) {
+		case GANG_WAIT:
+			return;
+		case GANG_STOP_OTHERS:
+		case GANG_REQUEUE:
 			/* The part whose failure stops the others is the one
 			 * the job ends as: they fail because of it (a torch
 			 * rank sees its peer's connection close). */
 			part->first_failure = true;
 			job_set_gang_stopping(j, true);
-			if (how.signal == 9 && job_restarts(j) <
-			    JOB_REPORT_KILLED_REQUEUES &&
-			    !(job_flags(j) & JOB_F_NO_REQUEUE)) {
-				snprintf(detail, sizeof detail, "rank %d on %s "
-				    "was killed; stopping the others to "
-				    "requeue", rank, node_name(n));
+			if (step == GANG_REQUEUE) {
 				how.detail = detail;
 				if (job_change_state(j, JOB_PREEMPTING,
 				    &how) != 0)
@@ -363,32 +327,30 @@ job_report_ended(struct node *n, struct peer *p, const json_t *r)
 			}
 			(void)launch_signal(j, 15, true);
 			return;
+		case GANG_END:
+			break;
 		}
-		to = job_report_gang_state(j, &how, detail, sizeof detail);
-		if (job_cancel_requested(j))
-			to = JOB_CANCELLED;
+		to = gang_end(&g, &end, detail, sizeof detail);
+		how.has_exit = end.has_exit;
+		if (end.rank >= 0) {
+			how.exit_code = end.exit_code;
+			how.signal = end.signal;
+			how.message = detail;
+			how.detail = detail;
+		}
 		/* Every part's node is told once the job's end is written. */
 		acks = xcalloc(job_nparts(j), sizeof *acks);
 		for (i = 0; i < job_nparts(j); i++)
 			acks[nacks++] = node_peer(job_part_const(j, i)->node);
 	}
-	/* A job its user cancelled ends CANCELLED however its process died:
-	 * cancelled while being preempted, it may die of the checkpoint
-	 * signal before SIGTERM (a gang's end says the same above). */
-	if (job_cancel_requested(j))
-		to = JOB_CANCELLED;
-	/* A preempted job stopped: it waits again with its service, unless
-	 * its user cancelled it meanwhile. So does a gang that lost a node
-	 * once its other parts have stopped. */
-	else if (job_state(j) == JOB_PREEMPTING) {
-		to = JOB_PENDING;
-		how.reason = "Preempted";
-		how.detail = "stopped after its preemption; requeued";
-		if (job_gang_stopping(j)) {
-			how.reason = "PartLost";
-			how.detail = "its other parts stopped after one was "
-			    "lost; requeued";
-		}
+	/* Cancelled, it ends CANCELLED; preempted (or a gang that stopped
+	 * after losing a part), it waits again (requeue.h). */
+	requeue_end(job_state(j), job_cancel_requested(j),
+	    job_gang_stopping(j), to, &next);
+	to = next.to;
+	if (next.reason != NULL) {
+		how.reason = next.reason;
+		how.detail = next.detail;
 	}
 	if (job_change_state(j, to, &how) != 0) {
 		free(acks);
@@ -405,32 +367,30 @@ void
 job_report_lost(struct job *j, struct node *n, const struct job_change *how)
 {
 	struct job_part	*part;
-	enum job_state	 lost_to = JOB_PENDING;
-	size_t		 i, left = 0;
+	struct gang	 g;
+	enum gang_loss	 loss;
+	enum job_state	 to;
 	int		 rank = job_rank_on(j, n);
 
-	/* Someone waits at an interactive job's terminal: its session is
-	 * broken, and a run started again would be another session. */
-	if (job_is_interactive(j))
-		lost_to = JOB_NODE_FAIL;
-	if (job_nparts(j) <= 1 || rank < 0) {
-		(void)job_change_state(j, lost_to, how);
+	job_report_gang(j, &g);
+	loss = gang_lost(&g, rank, &to);
+	if (loss != GANG_LOST_ALONE) {
+		part = job_part(j, (size_t)rank);
+		part->ended = true;
+		part->end_state = JOB_NODE_FAIL;
+	}
+	switch (loss) {
+	case GANG_LOST_ALONE:
+	case GANG_LOST_END:
+		(void)job_change_state(j, to, how);
 		return;
+	case GANG_LOST_WAIT:
+		return;
+	case GANG_LOST_STOP_OTHERS:
+		break;
 	}
 	/* A gang never runs partly: its other parts stop, and it is
 	 * requeued once they have (their GPUs are not free before). */
-	part = job_part(j, (size_t)rank);
-	part->ended = true;
-	part->end_state = JOB_NODE_FAIL;
-	for (i = 0; i < job_nparts(j); i++)
-		left += !job_part_const(j, i)->ended;
-	if (left == 0) {
-		(void)job_change_state(j, job_state(j) == JOB_PREEMPTING &&
-		    job_cancel_requested(j) ? JOB_CANCELLED : lost_to, how);
-		return;
-	}
-	if (job_gang_stopping(j) || job_cancel_requested(j))
-		return;
 	job_set_gang_stopping(j, true);
 	if (job_state(j) == JOB_RUNNING &&
 	    job_change_state(j, JOB_PREEMPTING, how) != 0)

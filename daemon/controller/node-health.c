@@ -1,4 +1,6 @@
-/* node-health.c: the once-a-second check of node heartbeats. */
+/* node-health.c: the once-a-second check of node heartbeats, and the
+ * window after a restart. What is judged is node-judge.c's and
+ * restart-window.c's; this file acts on it. */
 #include <inttypes.h>
 #include <stdio.h>
 
@@ -10,28 +12,29 @@
 #include "daemon/controller/job-report.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/node-health.h"
+#include "daemon/controller/node-judge.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
+#include "daemon/controller/restart-window.h"
 
-/* The loop runs the check every second; a gap of more than this between
- * two checks means the controller itself was not running (SIGSTOP, a disk
- * stall in a commit), not that the nodes were silent. */
-#define NODE_HEALTH_STALL_MS	2000
-
-static struct event	*node_health_ev;
-static bool		 node_health_recovered;
-static int64_t		 node_health_tick_ms;
-/* Until then (seconds) no node is judged silent: after a stall, what the
- * nodes sent meanwhile is still being read. */
-static int64_t		 node_health_grace_until;
-/* The heartbeat interval nodes were told (conf_heartbeat_interval at
- * start): a reload cannot change what registered nodes keep. */
-static int		 node_health_beat;
+/* What the checks keep between two runs. */
+static struct {
+	struct event		*ev;
+	/* The checks' clock: a stall of the controller gives the nodes a
+	 * grace (node-judge.h). */
+	struct node_judge_clock	 clock;
+	/* The window after a restart (restart-window.h): this module is
+	 * its one owner; schedule.c asks node_health_restart_wait. */
+	struct restart_window	 window;
+	/* The heartbeat interval nodes were told (conf_heartbeat_interval
+	 * at start): a reload cannot change what registered nodes keep. */
+	int			 beat;
+} node_health;
 
 int
 node_health_interval(void)
 {
-	return (node_health_beat);
+	return (node_health.beat);
 }
 
 static void
@@ -69,44 +72,64 @@ node_health_down(struct node *n, const char *why)
 	node_health_requeue(n, detail);
 }
 
+/* Whether every node of a running job has said HELLO since the start. */
+static bool
+node_health_nodes_back(void)
+{
+	struct job	*j;
+	size_t		 i;
+
+	for (j = job_first(); j != NULL; j = job_next(j)) {
+		if (job_state(j) != JOB_RUNNING &&
+		    job_state(j) != JOB_PREEMPTING)
+			continue;
+		for (i = 0; i < job_nparts(j); i++) {
+			if (!node_seen_since_start(job_part_const(j, i)->node))
+				return (false);
+		}
+	}
+	return (true);
+}
+
+int64_t
+node_health_restart_wait(int64_t now_ms)
+{
+	if (restart_window_is_settled(&node_health.window))
+		return (0);
+	return (restart_window_wait(&node_health.window, now_ms,
+	    ctx_conf()->node_timeout, node_health_nodes_back()));
+}
+
 static void
 node_health_cb(evutil_socket_t fd, short what, void *arg)
 {
 	const struct conf	*c = ctx_conf();
 	struct node		*n;
-	int64_t			 now = ctx_now(), now_ms = ctx_now_ms();
+	int64_t			 now = ctx_now(), now_ms = ctx_now_ms(), stalled;
 	char			 why[128];
+	bool			 judge;
 
-	if (now_ms - node_health_tick_ms > NODE_HEALTH_STALL_MS) {
-		node_health_grace_until = now + node_health_interval();
+	judge = node_judge_tick(&node_health.clock, now, now_ms,
+	    node_health_interval(), &stalled);
+	if (stalled > 0)
 		log_warn("gbatchd: the controller did not run for %" PRId64
 		    " s (stopped, or stalled); nodes get %d s to be heard "
-		    "from before any is judged silent",
-		    (now_ms - node_health_tick_ms) / 1000,
+		    "from before any is judged silent", stalled / 1000,
 		    node_health_interval());
-	}
-	node_health_tick_ms = now_ms;
-	if (now < node_health_grace_until)
+	if (!judge)
 		return;
 	for (n = node_first(); n != NULL; n = node_next(n)) {
-		if (node_is_up(n) && now - node_last_seen(n) > c->node_timeout) {
-			snprintf(why, sizeof why, "silent for %" PRId64 " s "
-			    "(node_timeout %d s)", now - node_last_seen(n),
-			    c->node_timeout);
+		if (node_judge_silent(node_is_up(n), now, node_last_seen(n),
+		    c->node_timeout, why, sizeof why))
 			node_health_down(n, why);
-		}
 	}
 	/* After a restart, give every node node_timeout to come back before
 	 * its jobs are declared lost: a restart never kills a job. */
-	if (!node_health_recovered &&
-	    now - ctx_started() >= c->node_timeout) {
-		node_health_recovered = true;
+	if (restart_window_end(&node_health.window, now, c->node_timeout)) {
 		for (n = node_first(); n != NULL; n = node_next(n)) {
 			if (node_seen_since_start(n))
 				continue;
-			snprintf(why, sizeof why, "node %s did not "
-			    "re-register after the controller restarted",
-			    node_name(n));
+			restart_window_why(node_name(n), why, sizeof why);
 			/* It was up when the controller stopped, as far as
 			 * node_events know; from now it is down. */
 			(void)node_event(n, now, "DOWN", why);
@@ -120,16 +143,17 @@ node_health_init(struct event_base *base)
 {
 	struct timeval	tv = { 1, 0 };
 
-	node_health_tick_ms = ctx_now_ms();
-	node_health_beat = conf_heartbeat_interval(ctx_conf());
-	node_health_ev = event_new(base, -1, EV_PERSIST, node_health_cb, NULL);
-	event_add(node_health_ev, &tv);
+	node_judge_clock_start(&node_health.clock, ctx_now_ms());
+	restart_window_open(&node_health.window, ctx_started());
+	node_health.beat = conf_heartbeat_interval(ctx_conf());
+	node_health.ev = event_new(base, -1, EV_PERSIST, node_health_cb, NULL);
+	event_add(node_health.ev, &tv);
 }
 
 void
 node_health_free(void)
 {
-	if (node_health_ev != NULL)
-		event_free(node_health_ev);
-	node_health_ev = NULL;
+	if (node_health.ev != NULL)
+		event_free(node_health.ev);
+	node_health.ev = NULL;
 }

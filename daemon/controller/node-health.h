@@ -8,6 +8,8 @@
 #ifndef GB_CTL_NODE_HEALTH_H
 #define GB_CTL_NODE_HEALTH_H
 
+#include <stdint.h>
+
 #include <event2/event.h>
 
 struct node;
@@ -19,5 +21,10 @@ int	node_health_interval(void);
 void	node_health_free(void);
 /* Marks node down for why, closes its connection, requeues its jobs. */
 void	node_health_down(struct node *, const char *why);
+/* The restart window (restart-window.h), which this module owns: how long
+ * a scheduling pass at now_ms waits for the nodes of running jobs to say
+ * HELLO again after a controller restart; 0 once they all have, or once
+ * node_timeout has passed since the start (and from then on). */
+int64_t	node_health_restart_wait(int64_t now_ms);
 
 #endif

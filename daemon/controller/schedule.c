@@ -18,13 +18,14 @@
 #include "daemon/controller/conf.h"
 #include "daemon/controller/core.h"
 #include "daemon/controller/ctx.h"
+#include "daemon/controller/depend-judge.h"
 #include "daemon/controller/depend-wait.h"
 #include "daemon/controller/job-array.h"
 #include "daemon/controller/job-change.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/launch.h"
 #include "daemon/controller/metrics.h"
-#include "daemon/controller/node.h"
+#include "daemon/controller/node-health.h"
 #include "daemon/controller/schedule.h"
 #include "policy/sched-core.h"
 
@@ -51,12 +52,6 @@ schedule_free(void)
 	schedule_wake_ev = NULL;
 }
 
-static bool
-schedule_is_running(enum job_state s)
-{
-	return (s == JOB_RUNNING || s == JOB_PREEMPTING);
-}
-
 /* (Re)arms the wake-up timer for ms from now. */
 static void
 schedule_wake_in(int64_t ms)
@@ -66,18 +61,6 @@ schedule_wake_in(int64_t ms)
 	tv.tv_sec = ms / 1000;
 	tv.tv_usec = (ms % 1000) * 1000;
 	evtimer_add(schedule_wake_ev, &tv);
-}
-
-/* Whether a job that can never start is cancelled: its own word, else
- * scheduler.kill_invalid_depend. */
-static bool
-schedule_kill_invalid(const struct job *j)
-{
-	uint32_t	f = job_flags(j);
-
-	if (f & (JOB_F_KILL_INVALID_DEP | JOB_F_KEEP_INVALID_DEP))
-		return ((f & JOB_F_KILL_INVALID_DEP) != 0);
-	return (ctx_conf()->kill_invalid_depend);
 }
 
 /* Judges waiting job j again: into the core when its conditions are met,
@@ -92,11 +75,11 @@ schedule_deps_one(struct job *j, int64_t now)
 	    *job_dependency(j) == '\0')
 		return;
 	core_submit(j, now);
-	if (job_sched(j)->cjob != NULL || !schedule_kill_invalid(j) ||
+	if (job_sched(j)->cjob != NULL || !depend_judge_kills(job_flags(j),
+	    ctx_conf()->kill_invalid_depend) ||
 	    depend_wait_judge(j, why, sizeof why) != DEPEND_NEVER)
 		return;
-	snprintf(msg, sizeof msg, "its dependency can never be satisfied "
-	    "(%s)", why);
+	depend_judge_never_text(why, msg, sizeof msg);
 	memset(&how, 0, sizeof how);
 	how.message = msg;
 	how.detail = msg;
@@ -203,38 +186,6 @@ schedule_preempt(struct job *j)
 	(void)launch_preempt(j);
 }
 
-/* After a restart, running jobs' nodes need a moment to say HELLO again.
- * Until they have (or node_timeout passed, when node-health.c requeues
- * what they ran), those nodes look down and their jobs' GPUs unusable: a
- * pass then would preempt or place around them for nothing. Returns the
- * ms to wait, or 0 once every such node is back. */
-static int64_t
-schedule_recovering(void)
-{
-	static bool	 recovered;
-	struct job	*j;
-	size_t		 i;
-	int64_t		 left;
-
-	if (recovered)
-		return (0);
-	left = (ctx_started() + ctx_conf()->node_timeout) * 1000 -
-	    ctx_now_ms();
-	if (left > 0) {
-		for (j = job_first(); j != NULL; j = job_next(j)) {
-			if (!schedule_is_running(job_state(j)))
-				continue;
-			for (i = 0; i < job_nparts(j); i++) {
-				if (!node_seen_since_start(
-				    job_part_const(j, i)->node))
-					return (left);
-			}
-		}
-	}
-	recovered = true;
-	return (0);
-}
-
 void
 schedule_run(void)
 {
@@ -243,12 +194,14 @@ schedule_run(void)
 	int64_t				 now, wait, t0 = metrics_clock_us();
 
 	core_prepare();
-	if ((wait = schedule_recovering()) > 0) {
+	now = ctx_now_ms();
+	/* After a restart, no pass until the nodes of running jobs are back
+	 * (node-health.c owns the window). */
+	if ((wait = node_health_restart_wait(now)) > 0) {
 		/* A HELLO marks the schedule dirty; this is the backstop. */
 		schedule_wake_in(wait);
 		return;
 	}
-	now = ctx_now_ms();
 	core_begin_due(now);
 	schedule_deps_due(now);
 	n = core_pass(now, &acts);

@@ -1,8 +1,10 @@
 #!/usr/bin/env bats
 # Multi-node gang jobs on a real local cluster of two 4-GPU nodes: all parts
 # start at once with consistent rank variables; a part that fails or is
-# killed stops the others; a lost node requeues the whole job; the parts
-# share one output file, or write one each with %t or %N.
+# killed stops the others; the parts share one output file, or write one
+# each with %t or %N. Which part a gang ends as, and what a lost node or a
+# kill means for it, are gang.t's rules; node-return.bats has a gang losing
+# a node end to end.
 
 load helpers
 
@@ -173,50 +175,6 @@ rank_lines_are() {
 	# No part runs on: every GPU is free again.
 	gb_wait 10 eval "[ \"\$(gnodes -h -o gpus | sort -u)\" = 0/4 ]"
 	run ! kill -0 "$(sed -n 's/^PID=//p' "part-$id-0")" 2>/dev/null
-}
-
-@test "a gang ends as the part whose failure stopped the others, not as the lowest rank that failed" {
-	gb_start_cluster
-	# Rank 0 fails of its peer's failure, as a torch rank fails once its
-	# peer's connection closes: it exits 7 on the SIGTERM that stops it.
-	cat >peer.sh <<EOF
-#!/bin/sh
-trap 'exit 7' TERM
-touch "$GB_DIR/up-\$GBATCH_JOB_ID-\$GBATCH_NODE_RANK"
-until [ -e "$GB_DIR/fail-\$GBATCH_NODE_RANK" ]; do sleep 0.05; done
-exit 3
-EOF
-	id=$(gb_submit -G 8 peer.sh)
-	gb_wait_state "$id" RUNNING 20
-	gb_wait 10 test -e "up-$id-0"
-	gb_wait 10 test -e "up-$id-1"
-	touch fail-1
-	gb_wait_state "$id" FAILED 30
-	run -0 gq -h -t all -j "$id" -o exit_code,message
-	[[ "$output" == "3 "*"rank 1 on n2 ended FAILED"* ]]
-	[[ "$output" != *"rank 0"* ]]
-}
-
-@test "a gang whose node is lost is requeued as a whole and runs again on both" {
-	GB_NODE_TIMEOUT=3 gb_write_conf
-	gb_start_cluster
-	gb_start_node n3 4
-	part_script >part.sh
-	id=$(gb_submit -G 8 part.sh)
-	gb_wait_state "$id" RUNNING 20
-	nodes=$(gq -h -j "$id" -o nodes)
-	gb_wait 10 test -e "part-$id-1"
-	# Rank 1's node dies (daemon and jobs alike).
-	lost=${nodes#*,}
-	eval "kill -KILL \$GB_NODE_PID_$lost"
-	kill -KILL "$(sed -n 's/^PID=//p' "part-$id-1")"
-	gb_wait 20 eval "[ \"\$(gq -h -j $id -o restarts)\" = 1 ]"
-	# Requeued as a whole: the surviving part was stopped too, and the
-	# job runs again on the two nodes left.
-	gb_wait_state "$id" RUNNING 30
-	[[ "$(gq -h -j "$id" -o nodes)" != *"$lost"* ]]
-	touch go
-	gb_wait_state "$id" COMPLETED 30
 }
 
 @test "a job spans nodes when GPUs are scattered; gsub --consolidate waits instead" {

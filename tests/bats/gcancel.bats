@@ -132,8 +132,11 @@ teardown() {
 	# its node hears of the cancel: gnoded is stopped meanwhile, so the
 	# node's report (an exit, not a cancel) reaches gbatchd after the
 	# cancel did. gbatchd once recorded such a job FAILED.
-	id=$(gb_submit --wrap 'echo $$ >pid; trap "touch got; while [ ! -e go ]; do sleep 0.1; done; exit 5" USR1; while :; do sleep 0.1; done')
+	# Its pid is written once the trap is set: a checkpoint signal sent
+	# before would kill the shell, and the job would just be requeued.
+	id=$(gb_submit --wrap 'trap "touch got; while [ ! -e go ]; do sleep 0.1; done; exit 5" USR1; echo $$ >pid; while :; do sleep 0.1; done')
 	gb_wait_state "$id" RUNNING
+	gb_wait 10 test -s pid
 	gctl requeue "$id" >/dev/null
 	gb_wait 20 test -e got
 	gb_state_is "$id" PREEMPTING

@@ -2,7 +2,9 @@
 # A node that comes back after its jobs were requeued: never two copies of
 # a job running once it is back, the stale copy stopped through its
 # checkpoint signal before anything else gets its GPUs, a copy re-adopted
-# when its requeued twin has not started, and one end in the job's record.
+# when its requeued twin has not started, and one end in the job's record;
+# and a controller that stalls marks no healthy node down. The verdicts
+# are stale-copy.t's and node-judge.t's.
 
 load helpers
 
@@ -196,13 +198,3 @@ sys.exit(0 if n["last_seen"] >= int(sys.argv[1]) else 1)' "$2"
 	[ "$(starts)" = 1 ]
 }
 
-@test "a node that stays silent past node_timeout after a controller stall is still marked down" {
-	gb_start_cluster
-	kill -STOP "$GB_CTL_PID"
-	kill_node n1
-	# Longer than node_timeout (3 s): the scenario is the duration.
-	sleep 4
-	kill -CONT "$GB_CTL_PID"
-	gb_wait 10 grep -q "node n1: down: silent" "$GB_DIR/gbatchd.log"
-	gb_node_is_up n2
-}

@@ -2,7 +2,9 @@
 # Live scheduling on a real local cluster: queues by attained service,
 # demotion, preemption and requeue, reasons, persistence across a
 # controller restart. Thresholds are a few GPU-seconds so it runs in
-# seconds.
+# seconds. The rules themselves (demotion, fifo, promotion and its knob,
+# victims) are sched-core.t's; what a preempted run becomes, however it
+# died, is requeue.t's: here is each behaviour once, end to end.
 
 load helpers
 
@@ -28,21 +30,6 @@ field() {
 
 field_is() {
 	[ "$(field "$1" "$2")" = "$3" ]
-}
-
-# attained_over ID GPU_SECONDS: the job's attained service passed it.
-attained_over() {
-	gq --json -j "$1" | python3 -c 'import json,sys; sys.exit(not json.load(sys.stdin)["jobs"][0]["attained"] > int(sys.argv[1]))' "$2"
-}
-
-@test "a job is demoted once its attained service reaches the threshold" {
-	sched_conf 'thresholds = [ 2.0 ];'
-	gb_start_cluster
-	a=$(gb_submit -G 4 --wrap 'sleep 60')
-	gb_wait_state "$a" RUNNING 20
-	[ "$(field "$a" queue)" = Q0 ]
-	# 4 GPUs reach 2 GPU-seconds after half a second.
-	gb_wait 10 field_is "$a" queue Q1
 }
 
 @test "a short job preempts a demoted long one, finishes first, and the long one is requeued and completes" {
@@ -110,23 +97,6 @@ attained_over() {
 	gb_wait 20 grep -q "job $p went back to the queue" "$GB_DIR/p.err"
 	gb_wait 30 grep -q "run 1" "$GB_DIR/p.out"
 	[ "$(field "$p" preemptions)" = 1 ]
-}
-
-@test "fifo never preempts" {
-	sched_conf 'policy = "fifo";' 'thresholds = [ 2.0 ];'
-	gb_start_cluster
-	l1=$(gb_submit -G 4 --wrap 'sleep 30')
-	l2=$(gb_submit -G 4 --wrap 'sleep 30')
-	gb_wait_state "$l1" RUNNING 20
-	gb_wait_state "$l2" RUNNING 20
-	s=$(gb_submit -G 4 --wrap 'sleep 1')
-	gb_wait 10 field_is "$s" reason Resources
-	# Long past the threshold, with a new job waiting, nothing is
-	# preempted.
-	gb_wait 10 attained_over "$l2" 8
-	[ "$(gb_state "$s")" = PENDING ]
-	[ "$(field "$l1" preemptions)" = 0 ]
-	[ "$(field "$l2" preemptions)" = 0 ]
 }
 
 @test "a waiting job says why; a held one is out of the queues" {
@@ -200,27 +170,6 @@ attained_over() {
 	# The checkpoint directory is the job's own, under its working
 	# directory, and persisted across the runs.
 	[ -s "$GB_DIR/.gbatch/ckpt/$l2/state.json" ]
-}
-
-@test "a job that ignores the checkpoint signal is killed after the grace and still requeued" {
-	GB_KILL_WAIT=1 gb_write_conf
-	sched_conf 'thresholds = [ 2.0 ];' 'ckpt_grace = 1;'
-	gb_start_cluster
-	l1=$(gb_submit -G 4 --wrap 'sleep 30')
-	gb_wait_state "$l1" RUNNING 20
-	# Ignores USR1 and TERM: only SIGKILL stops it.
-	l2=$(gb_submit -G 4 -o "$GB_DIR/stubborn.out" --wrap "trap '' USR1 TERM; echo started \$GBATCH_RESTART_COUNT; while :; do sleep 0.1; done")
-	gb_wait_state "$l2" RUNNING 20
-	gb_wait 10 field_is "$l2" queue Q1
-	s=$(gb_submit -G 4 --wrap 'sleep 1')
-	gb_wait_state "$l2" PREEMPTING 10
-	gb_wait_state "$s" RUNNING 20
-	[ "$(field "$l2" restarts)" = 1 ]
-	gb_wait_state "$s" COMPLETED 20
-	# Requeued, it runs again with its restart count.
-	gb_wait_state "$l2" RUNNING 20
-	gb_wait 10 grep -q "started 1" "$GB_DIR/stubborn.out"
-	grep -q "started 0" "$GB_DIR/stubborn.out"
 }
 
 @test "a --no-requeue job is never preempted; the scheduler takes the other" {
@@ -312,16 +261,6 @@ promote_scenario() {
 	[ "$(field "$l2" promotions)" -ge 1 ]
 	[ "$(field "$s" preemptions)" -ge 1 ]
 	grep -q "job $l2: PENDING -> RUNNING" "$GB_DIR/gbatchd.log"
-}
-
-@test "with promote_knob 0 a starving job is never promoted" {
-	promote_scenario 0
-	# s runs on; long past the wait that would promote l2 with a knob of
-	# 1 (s has run over 2 s), l2 still waits in Q1.
-	gb_wait 15 attained_over "$s" 8
-	[ "$(gb_state "$l2")" = PENDING ]
-	[ "$(field "$l2" queue)" = Q1 ]
-	[ "$(field "$l2" promotions)" = 0 ]
 }
 
 @test "a controller restart during PREEMPTING loses nothing and double-books no GPU" {
