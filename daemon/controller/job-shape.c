@@ -10,137 +10,56 @@
 #include "daemon/controller/node.h"
 #include "policy/sched.h"
 
-/* An optional whole number member from 1 to max into *out (0: absent). */
-static int
-job_shape_count(const json_t *job, const char *key, json_int_t max,
-    uint64_t *out, char *err, size_t errlen)
-{
-	const json_t	*v = json_object_get(job, key);
-
-	*out = 0;
-	if (v == NULL || json_is_null(v))
-		return (0);
-	if (!json_is_integer(v) || json_integer_value(v) < 1 ||
-	    json_integer_value(v) > max) {
-		snprintf(err, errlen, "%s: expected a whole number from 1 to "
-		    "%" JSON_INTEGER_FORMAT, key, max);
-		return (-1);
-	}
-	*out = (uint64_t)json_integer_value(v);
-	return (0);
-}
-
-/* "cpus_per_gpu" or "cpus_per_task", and "mem" or "mem_per_gpu" (MB):
- * one of each pair at most, as sbatch has them. */
-static int
-job_shape_res(const json_t *job, struct store_job *row, char *err,
-    size_t errlen)
-{
-	uint64_t	cpg, cpt, mem, mpg;
-
-	if (job_shape_count(job, "cpus_per_gpu", JOB_SHAPE_MAX_CPUS, &cpg,
-	    err, errlen) != 0 || job_shape_count(job, "cpus_per_task",
-	    JOB_SHAPE_MAX_CPUS, &cpt, err, errlen) != 0 ||
-	    job_shape_count(job, "mem", JOB_SHAPE_MAX_MEM, &mem, err,
-	    errlen) != 0 || job_shape_count(job, "mem_per_gpu",
-	    JOB_SHAPE_MAX_MEM, &mpg, err, errlen) != 0)
-		return (-1);
-	if (cpg != 0 && cpt != 0) {
-		snprintf(err, errlen, "cpus_per_gpu and cpus_per_task exclude "
-		    "each other; expected one of them");
-		return (-1);
-	}
-	if (mem != 0 && mpg != 0) {
-		snprintf(err, errlen, "mem and mem_per_gpu exclude each other; "
-		    "expected one of them");
-		return (-1);
-	}
-	row->cpus_per_gpu = (uint32_t)cpg;
-	row->cpus_per_task = (uint32_t)cpt;
-	row->mem = mem;
-	row->mem_per_gpu = mpg;
-	return (0);
-}
-
 int
-job_shape_read(const json_t *job, uint32_t gpus, struct store_job *row,
+job_shape_read(const struct job_req_val *v, struct store_job *row,
     char *tasks, char *err, size_t errlen)
 {
-	const json_t	*v;
-	json_int_t	 n;
-	bool		 per_gpu = false;
+	bool	per_gpu = false;
 
-	if ((v = json_object_get(job, "num_nodes")) != NULL &&
-	    !json_is_null(v)) {
-		if (!json_is_integer(v) || (n = json_integer_value(v)) < 1 ||
-		    n > JOB_MAX_PARTS) {
-			snprintf(err, errlen, "num_nodes: expected a whole "
-			    "number from 1 to %d", JOB_MAX_PARTS);
-			return (-1);
-		}
-		if (gpus % (uint32_t)n != 0) {
-			snprintf(err, errlen, "num_nodes: %u GPUs do not "
-			    "split evenly over %" JSON_INTEGER_FORMAT " nodes; "
-			    "expected a number of nodes that divides the GPUs",
-			    gpus, n);
-			return (-1);
-		}
-		row->num_nodes = (uint32_t)n;
+	if (row->num_nodes > 0 && row->gpus % row->num_nodes != 0) {
+		snprintf(err, errlen, "num_nodes: %u GPUs do not split evenly "
+		    "over %u nodes; expected a number of nodes that divides "
+		    "the GPUs", row->gpus, row->num_nodes);
+		return (-1);
 	}
-	if ((v = json_object_get(job, "any_shape")) != NULL) {
-		if (!json_is_boolean(v)) {
-			snprintf(err, errlen, "any_shape: expected true or "
-			    "false");
-			return (-1);
-		}
-		if (json_is_true(v) && row->num_nodes > 0) {
+	if (v[JRQ_ANY_SHAPE].n != 0) {
+		if (row->num_nodes > 0) {
 			snprintf(err, errlen, "any_shape: a job with "
 			    "num_nodes has its shape; expected one of them");
 			return (-1);
 		}
-		if (json_is_true(v))
-			row->flags |= JOB_F_ANY_SHAPE;
+		row->flags |= JOB_F_ANY_SHAPE;
 	}
 	tasks[0] = '\0';
-	if ((v = json_object_get(job, "tasks_per_node")) != NULL &&
-	    !json_is_null(v)) {
-		if (json_is_string(v) && strcmp(json_string_value(v),
-		    "gpu") == 0) {
-			per_gpu = true;
-			strcpy(tasks, "gpu");
-		} else if (json_is_integer(v) && (n = json_integer_value(v))
-		    >= 1 && n <= JOB_SHAPE_MAX_TASKS) {
-			/* One per node is what every job gets. */
-			if (n > 1)
-				snprintf(tasks, 16, "%" JSON_INTEGER_FORMAT, n);
-		} else {
-			snprintf(err, errlen, "tasks_per_node: expected a "
-			    "whole number from 1 to %d, or \"gpu\" (one per "
-			    "GPU)", JOB_SHAPE_MAX_TASKS);
-			return (-1);
-		}
+	if (v[JRQ_TASKS_PER_NODE].s != NULL) {
+		per_gpu = true;
+		strcpy(tasks, "gpu");
+	} else if (v[JRQ_TASKS_PER_NODE].n > 1) {
+		/* One per node is what every job gets. */
+		snprintf(tasks, 16, "%u", (unsigned)v[JRQ_TASKS_PER_NODE].n);
 	}
 	row->tasks_per_node = tasks;
-	if (job_shape_res(job, row, err, errlen) != 0)
+	/* What it asks beside its GPUs: one of each pair at most, as sbatch
+	 * has them. */
+	if (row->cpus_per_gpu != 0 && row->cpus_per_task != 0) {
+		snprintf(err, errlen, "cpus_per_gpu and cpus_per_task exclude "
+		    "each other; expected one of them");
 		return (-1);
-	if ((v = json_object_get(job, "gpu_bind")) != NULL &&
-	    !json_is_null(v)) {
-		if (!json_is_string(v) || (strcmp(json_string_value(v),
-		    "none") != 0 && strcmp(json_string_value(v), "task") != 0)) {
-			snprintf(err, errlen, "gpu_bind: expected \"none\" (each "
-			    "task sees all its node's GPUs) or \"task\" (its "
-			    "own)");
+	}
+	if (row->mem != 0 && row->mem_per_gpu != 0) {
+		snprintf(err, errlen, "mem and mem_per_gpu exclude each other; "
+		    "expected one of them");
+		return (-1);
+	}
+	if (v[JRQ_GPU_BIND].json != NULL && job_req_word(JRQ_GPU_BIND, "none",
+	    4) == v[JRQ_GPU_BIND].n) {
+		if (!per_gpu) {
+			snprintf(err, errlen, "gpu_bind: \"none\" keeps a task "
+			    "per GPU from having its own GPU; expected it with "
+			    "tasks_per_node \"gpu\"");
 			return (-1);
 		}
-		if (strcmp(json_string_value(v), "none") == 0) {
-			if (!per_gpu) {
-				snprintf(err, errlen, "gpu_bind: \"none\" keeps "
-				    "a task per GPU from having its own GPU; "
-				    "expected it with tasks_per_node \"gpu\"");
-				return (-1);
-			}
-			row->flags |= JOB_F_GPU_BIND_NONE;
-		}
+		row->flags |= JOB_F_GPU_BIND_NONE;
 	}
 	return (0);
 }

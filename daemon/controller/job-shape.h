@@ -8,25 +8,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <jansson.h>
-
+#include "common/job-req.h"
 #include "daemon/controller/store.h"
 
-/* Most processes a node starts for one job, CPUs a job asks for each, MB
- * of memory. */
-#define JOB_SHAPE_MAX_TASKS	1024
-#define JOB_SHAPE_MAX_CPUS	65536
-#define JOB_SHAPE_MAX_MEM	((json_int_t)1 << 40)
-
-/* Reads job's "num_nodes" (1 to JOB_MAX_PARTS, dividing gpus),
- * "any_shape" (true or false; not with num_nodes), "tasks_per_node" (1 to
- * JOB_SHAPE_MAX_TASKS, or "gpu") and "gpu_bind" ("none", or "task" the
- * default; none only with "gpu") into row's num_nodes, tasks_per_node
- * (written into tasks, room for 16 bytes) and flags; and what it asks
- * beside its GPUs: "cpus_per_gpu" or "cpus_per_task", "mem" (MB on each
- * node) or "mem_per_gpu" (MB). Returns 0, or -1 with err naming the member
- * and what it accepts. */
-int	job_shape_read(const json_t *job, uint32_t gpus, struct store_job *row,
+/* Checks the shape and tasks of a request read through common/job-req.h
+ * (v) whose numbers are in row already (gpus, num_nodes, cpus_per_gpu,
+ * cpus_per_task, mem, mem_per_gpu): num_nodes divides the GPUs, any_shape
+ * is not with num_nodes, one of each pair of CPUs and memory, gpu_bind
+ * "none" only with tasks_per_node "gpu". Sets row's tasks_per_node
+ * (written into tasks, room for 16 bytes) and flags. Returns 0, or -1
+ * with err naming the members and what they accept together. */
+int	job_shape_read(const struct job_req_val *v, struct store_job *row,
 	    char *tasks, char *err, size_t errlen);
 
 /* Whether the cluster's nodes, whatever their state, could ever hold gpus
