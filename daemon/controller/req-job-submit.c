@@ -24,7 +24,7 @@
 #include "daemon/controller/ctx.h"
 #include "daemon/controller/depend-wait.h"
 #include "daemon/controller/job.h"
-#include "daemon/controller/job-shape.h"
+#include "daemon/controller/job-fit.h"
 #include "daemon/controller/jtext.h"
 #include "daemon/controller/metrics.h"
 #include "daemon/controller/node.h"
@@ -279,6 +279,66 @@ req_job_submit_gpu_type(const char *t, char *err, size_t errlen)
 	return (-1);
 }
 
+/* The shape and tasks of the request v, whose numbers are in row already
+ * (gpus, num_nodes, cpus_per_gpu, cpus_per_task, mem, mem_per_gpu):
+ * num_nodes divides the GPUs, any_shape is not with num_nodes, one of
+ * each pair of CPUs and memory, gpu_bind "none" only with tasks_per_node
+ * "gpu". Sets row's tasks_per_node (written into tasks, room for 16
+ * bytes) and flags. */
+static int
+req_job_submit_shape(const struct job_req_val *v, struct store_job *row,
+    char *tasks, char *err, size_t errlen)
+{
+	bool	per_gpu = false;
+
+	if (row->num_nodes > 0 && row->gpus % row->num_nodes != 0) {
+		snprintf(err, errlen, "num_nodes: %u GPUs do not split evenly "
+		    "over %u nodes; expected a number of nodes that divides "
+		    "the GPUs", row->gpus, row->num_nodes);
+		return (-1);
+	}
+	if (v[JRQ_ANY_SHAPE].n != 0) {
+		if (row->num_nodes > 0) {
+			snprintf(err, errlen, "any_shape: a job with "
+			    "num_nodes has its shape; expected one of them");
+			return (-1);
+		}
+		row->flags |= JOB_F_ANY_SHAPE;
+	}
+	tasks[0] = '\0';
+	if (v[JRQ_TASKS_PER_NODE].s != NULL) {
+		per_gpu = true;
+		strcpy(tasks, "gpu");
+	} else if (v[JRQ_TASKS_PER_NODE].n > 1) {
+		/* One per node is what every job gets. */
+		snprintf(tasks, 16, "%u", (unsigned)v[JRQ_TASKS_PER_NODE].n);
+	}
+	row->tasks_per_node = tasks;
+	/* What it asks beside its GPUs: one of each pair at most, as sbatch
+	 * has them. */
+	if (row->cpus_per_gpu != 0 && row->cpus_per_task != 0) {
+		snprintf(err, errlen, "cpus_per_gpu and cpus_per_task exclude "
+		    "each other; expected one of them");
+		return (-1);
+	}
+	if (row->mem != 0 && row->mem_per_gpu != 0) {
+		snprintf(err, errlen, "mem and mem_per_gpu exclude each other; "
+		    "expected one of them");
+		return (-1);
+	}
+	if (v[JRQ_GPU_BIND].json != NULL && job_req_word(JRQ_GPU_BIND, "none",
+	    4) == v[JRQ_GPU_BIND].n) {
+		if (!per_gpu) {
+			snprintf(err, errlen, "gpu_bind: \"none\" keeps a task "
+			    "per GPU from having its own GPU; expected it with "
+			    "tasks_per_node \"gpu\"");
+			return (-1);
+		}
+		row->flags |= JOB_F_GPU_BIND_NONE;
+	}
+	return (0);
+}
+
 /* Answers a JOB_SUBMIT with "test_only": the estimate of row's start
  * (schedule-estimate.h); nothing is stored. */
 static void
@@ -455,7 +515,7 @@ req_job_submit(struct peer *p, const json_t *msg)
 		goto invalid;
 	row.req_nodes = req_nodes;
 	row.exclude_nodes = exc_nodes;
-	if (job_shape_read(v, &row, tasks, err, sizeof err) != 0)
+	if (req_job_submit_shape(v, &row, tasks, err, sizeof err) != 0)
 		goto invalid;
 	if (v[JRQ_ARRAY].s != NULL && req_job_submit_array(v[JRQ_ARRAY].s,
 	    &atasks, &aspec, &afirst, &acount, err, sizeof err) != 0)
@@ -485,9 +545,9 @@ req_job_submit(struct peer *p, const json_t *msg)
 		    (unsigned long long)all, all == 1 ? "" : "s");
 		goto out;
 	}
-	if ((unfit = job_shape_unfit(row.gpus, row.num_nodes,
+	if ((unfit = job_fit_shape(row.gpus, row.num_nodes,
 	    (row.flags & JOB_F_ANY_SHAPE) != 0)) != NULL ||
-	    (unfit = job_shape_res_unfit(&row)) != NULL) {
+	    (unfit = job_fit_res(&row)) != NULL) {
 		req_error(p, msg, PROTO_E_UNSATISFIABLE, "%s", unfit);
 		free(unfit);
 		goto out;

@@ -1,71 +1,17 @@
-/* job-shape.c: a job's shape and tasks at submit (job-shape.h). */
+/* job-fit.c: whether the cluster could ever hold a job (job-fit.h). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/xmalloc.h"
-#include "daemon/controller/job-shape.h"
+#include "daemon/controller/job-fit.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/node.h"
 #include "policy/sched.h"
 
-int
-job_shape_read(const struct job_req_val *v, struct store_job *row,
-    char *tasks, char *err, size_t errlen)
-{
-	bool	per_gpu = false;
-
-	if (row->num_nodes > 0 && row->gpus % row->num_nodes != 0) {
-		snprintf(err, errlen, "num_nodes: %u GPUs do not split evenly "
-		    "over %u nodes; expected a number of nodes that divides "
-		    "the GPUs", row->gpus, row->num_nodes);
-		return (-1);
-	}
-	if (v[JRQ_ANY_SHAPE].n != 0) {
-		if (row->num_nodes > 0) {
-			snprintf(err, errlen, "any_shape: a job with "
-			    "num_nodes has its shape; expected one of them");
-			return (-1);
-		}
-		row->flags |= JOB_F_ANY_SHAPE;
-	}
-	tasks[0] = '\0';
-	if (v[JRQ_TASKS_PER_NODE].s != NULL) {
-		per_gpu = true;
-		strcpy(tasks, "gpu");
-	} else if (v[JRQ_TASKS_PER_NODE].n > 1) {
-		/* One per node is what every job gets. */
-		snprintf(tasks, 16, "%u", (unsigned)v[JRQ_TASKS_PER_NODE].n);
-	}
-	row->tasks_per_node = tasks;
-	/* What it asks beside its GPUs: one of each pair at most, as sbatch
-	 * has them. */
-	if (row->cpus_per_gpu != 0 && row->cpus_per_task != 0) {
-		snprintf(err, errlen, "cpus_per_gpu and cpus_per_task exclude "
-		    "each other; expected one of them");
-		return (-1);
-	}
-	if (row->mem != 0 && row->mem_per_gpu != 0) {
-		snprintf(err, errlen, "mem and mem_per_gpu exclude each other; "
-		    "expected one of them");
-		return (-1);
-	}
-	if (v[JRQ_GPU_BIND].json != NULL && job_req_word(JRQ_GPU_BIND, "none",
-	    4) == v[JRQ_GPU_BIND].n) {
-		if (!per_gpu) {
-			snprintf(err, errlen, "gpu_bind: \"none\" keeps a task "
-			    "per GPU from having its own GPU; expected it with "
-			    "tasks_per_node \"gpu\"");
-			return (-1);
-		}
-		row->flags |= JOB_F_GPU_BIND_NONE;
-	}
-	return (0);
-}
-
 char *
-job_shape_res_unfit(const struct store_job *row)
+job_fit_res(const struct store_job *row)
 {
 	struct node	*n;
 	uint64_t	 mem = 0, cpus = 0;
@@ -102,7 +48,7 @@ job_shape_res_unfit(const struct store_job *row)
 }
 
 char *
-job_shape_unfit(uint32_t gpus, uint32_t num_nodes, bool any_shape)
+job_fit_shape(uint32_t gpus, uint32_t num_nodes, bool any_shape)
 {
 	uint32_t	 ge[SCHED_MAX_GPUS_PER_NODE + 2], g, k, per;
 	struct node	*n;
