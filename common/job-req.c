@@ -74,9 +74,7 @@ job_req_words(enum job_req f, char *buf, size_t len)
 	return (buf);
 }
 
-/* What v is, for "got ...": a number as it is, a string quoted (safely,
- * and cut short), else what kind of value it is. */
-static const char *
+const char *
 job_req_got(const json_t *v, char *buf, size_t len)
 {
 	char	safe[64];

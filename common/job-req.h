@@ -215,6 +215,10 @@ int		 job_req_check_num(enum job_req f, int64_t n, char *err,
 /* The member's name as messages give it: "rows" of interactive is
  * "interactive.rows". Returns buf. */
 const char	*job_req_name(enum job_req f, char *buf, size_t len);
+/* What v is, for a message's "got ...": a number as it is, a string
+ * quoted (made safe, and cut short), else what kind of value it is.
+ * Returns buf. */
+const char	*job_req_got(const json_t *v, char *buf, size_t len);
 /* The index of word w (len bytes) in row f's words, or -1. */
 int		 job_req_word(enum job_req f, const char *w, size_t len);
 /* Writes what row f's words accept, "\"append\" or \"truncate\"", into

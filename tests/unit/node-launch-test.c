@@ -147,17 +147,18 @@ test_restart(void)
 	json_decref(msg);
 
 	restart_bad("\"restarts\":-1",
-	    "job.restarts: expected a whole number 0-2147483647");
+	    "job.restarts: expected a whole number from 0 to 2147483647, got -1");
 	restart_bad("\"restarts\":\"1\"",
-	    "job.restarts: expected a whole number 0-2147483647");
+	    "job.restarts: expected a whole number from 0 to 2147483647, got "
+	    "\"1\"");
 	restart_bad("\"ckpt_signal\":0",
-	    "job.ckpt_signal: expected a whole number 1-64");
+	    "job.ckpt_signal: expected a whole number from 1 to 64, got 0");
 	restart_bad("\"ckpt_signal\":65",
-	    "job.ckpt_signal: expected a whole number 1-64");
+	    "job.ckpt_signal: expected a whole number from 1 to 64, got 65");
 	restart_bad("\"ckpt_grace\":86401",
-	    "job.ckpt_grace: expected a whole number 0-86400");
+	    "job.ckpt_grace: expected a whole number from 0 to 86400, got 86401");
 	restart_bad("\"ckpt_grace\":1.5",
-	    "job.ckpt_grace: expected a whole number 0-86400");
+	    "job.ckpt_grace: expected a whole number from 0 to 86400, got 1.5");
 	restart_bad("\"ckpt_dir\":\"ck\"",
 	    "job.ckpt_dir: expected an absolute path, got \"ck\"");
 	restart_bad("\"ckpt_dir\":\"\"",
@@ -166,9 +167,10 @@ test_restart(void)
 	restart_bad("\"master_addr\":\"\"",
 	    "job.master_addr: expected a host name or address, got \"\"");
 	restart_bad("\"master_port\":0",
-	    "job.master_port: expected a whole number 1-65535");
+	    "job.master_port: expected a whole number from 1 to 65535, got 0");
 	restart_bad("\"master_port\":65536",
-	    "job.master_port: expected a whole number 1-65535");
+	    "job.master_port: expected a whole number from 1 to 65535, got "
+	    "65536");
 }
 
 /* The submitter's umask: kept as sent, 077 when a launch has none. */
@@ -198,9 +200,9 @@ test_umask(void)
 	json_decref(msg);
 
 	restart_bad("\"umask\":512",
-	    "job.umask: expected a whole number 0-511");
+	    "job.umask: expected a whole number from 0 to 511, got 512");
 	restart_bad("\"umask\":\"077\"",
-	    "job.umask: expected a whole number 0-511");
+	    "job.umask: expected a whole number from 0 to 511, got \"077\"");
 }
 
 /* An interactive job's streams, and a command without a script. */
@@ -238,7 +240,8 @@ test_interactive(void)
 	restart_bad("\"interactive\":true",
 	    "job.interactive: expected an object");
 	restart_bad("\"interactive\":{\"rows\":0}",
-	    "job.interactive.rows: expected a whole number 1-65535");
+	    "job.interactive.rows: expected a whole number from 1 to 65535, "
+	    "got 0");
 
 	msg = launch_msg("{\"id\":7,\"user\":\"bob\",\"uid\":1,\"gid\":1,"
 	    "\"workdir\":\"/w\",\"script\":\"\",\"argv\":[\"bash\"],"
