@@ -1,17 +1,17 @@
-/* jobshape.c: a job's shape and tasks as gsub takes them (jobshape.h). */
+/* jobspec-shape.c: a job's shape and tasks as gsub takes them (jobspec-shape.h). */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "client/jobshape.h"
+#include "client/jobspec-shape.h"
 
 /* Far beyond any node today (jobspec.c has the same bound). */
-#define JOBSHAPE_MAX_GPUS	65536
+#define JOBSPEC_SHAPE_MAX_GPUS	65536
 
 int
-jobshape_count(const char *opt, const char *arg, long max, long *out,
+jobspec_shape_count(const char *opt, const char *arg, long max, long *out,
     char *err, size_t errlen)
 {
 	const char	*p;
@@ -29,7 +29,7 @@ jobshape_count(const char *opt, const char *arg, long max, long *out,
 }
 
 int
-jobshape_mem(const char *opt, const char *arg, uint64_t *mb, char *err,
+jobspec_shape_mem(const char *opt, const char *arg, uint64_t *mb, char *err,
     size_t errlen)
 {
 	unsigned long long	 n;
@@ -71,19 +71,19 @@ bad:
 }
 
 int
-jobshape_nodes(const char *arg, long *out, char *err, size_t errlen)
+jobspec_shape_nodes(const char *arg, long *out, char *err, size_t errlen)
 {
 	const char	*dash = strchr(arg, '-');
 	char		 first[32];
 	long		 a, b;
 
 	if (dash == NULL)
-		return (jobshape_count("nodes", arg, JOBSHAPE_MAX_NODES, out,
+		return (jobspec_shape_count("nodes", arg, JOBSPEC_SHAPE_MAX_NODES, out,
 		    err, errlen));
 	snprintf(first, sizeof first, "%.*s", (int)(dash - arg), arg);
-	if (jobshape_count("nodes", first, JOBSHAPE_MAX_NODES, &a, err,
-	    errlen) == -1 || jobshape_count("nodes", dash + 1,
-	    JOBSHAPE_MAX_NODES, &b, err, errlen) == -1)
+	if (jobspec_shape_count("nodes", first, JOBSPEC_SHAPE_MAX_NODES, &a, err,
+	    errlen) == -1 || jobspec_shape_count("nodes", dash + 1,
+	    JOBSPEC_SHAPE_MAX_NODES, &b, err, errlen) == -1)
 		return (-1);
 	if (a != b) {
 		snprintf(err, errlen, "--nodes %s: gbatch gives a job an exact "
@@ -96,23 +96,23 @@ jobshape_nodes(const char *arg, long *out, char *err, size_t errlen)
 }
 
 int
-jobshape_tasks(const char *arg, long *out, char *err, size_t errlen)
+jobspec_shape_tasks(const char *arg, long *out, char *err, size_t errlen)
 {
 	if (strcmp(arg, "gpu") == 0) {
-		*out = JOBSHAPE_PER_GPU;
+		*out = JOBSPEC_SHAPE_PER_GPU;
 		return (0);
 	}
-	if (jobshape_count("ntasks-per-node", arg, JOBSHAPE_MAX_TASKS, out,
+	if (jobspec_shape_count("ntasks-per-node", arg, JOBSPEC_SHAPE_MAX_TASKS, out,
 	    NULL, 0) == 0)
 		return (0);
 	snprintf(err, errlen, "--ntasks-per-node: expected a whole number "
 	    "from 1 to %d, or gpu (one process per GPU), got \"%s\"",
-	    JOBSHAPE_MAX_TASKS, arg);
+	    JOBSPEC_SHAPE_MAX_TASKS, arg);
 	return (-1);
 }
 
 int
-jobshape_bind(const char *arg, bool *none, char *err, size_t errlen)
+jobspec_shape_bind(const char *arg, bool *none, char *err, size_t errlen)
 {
 	/* Slurm's verbose and quiet prefixes say nothing here. */
 	if (strncmp(arg, "verbose,", 8) == 0)
@@ -133,17 +133,17 @@ jobshape_bind(const char *arg, bool *none, char *err, size_t errlen)
 
 /* The tasks per node that -n gives, once the nodes and GPUs are known. */
 static int
-jobshape_ntasks(const struct jobshape *s, struct jobshape_out *o, char *err,
+jobspec_shape_ntasks(const struct jobspec_shape *s, struct jobspec_shape_out *o, char *err,
     size_t errlen)
 {
 	long	n = s->ntasks, per;
 
 	if (s->tasks_per_node != 0) {
 		/* Both: they must agree where they can be compared. */
-		per = s->tasks_per_node == JOBSHAPE_PER_GPU ? o->gpus :
+		per = s->tasks_per_node == JOBSPEC_SHAPE_PER_GPU ? o->gpus :
 		    s->tasks_per_node * (o->num_nodes > 0 ? o->num_nodes : 1);
 		if ((o->num_nodes > 0 || s->tasks_per_node ==
-		    JOBSHAPE_PER_GPU) && n != per) {
+		    JOBSPEC_SHAPE_PER_GPU) && n != per) {
 			snprintf(err, errlen, "--ntasks %ld disagrees with "
 			    "--ntasks-per-node and the job's shape (%ld "
 			    "tasks); give one of them", n, per);
@@ -154,7 +154,7 @@ jobshape_ntasks(const struct jobshape *s, struct jobshape_out *o, char *err,
 	if (n == (o->num_nodes > 0 ? (long)o->num_nodes : 1))
 		return (0);
 	if (n == o->gpus) {
-		o->tasks_per_node = JOBSHAPE_PER_GPU;
+		o->tasks_per_node = JOBSPEC_SHAPE_PER_GPU;
 		return (0);
 	}
 	if (o->num_nodes > 0 && n % (long)o->num_nodes == 0) {
@@ -168,8 +168,8 @@ jobshape_ntasks(const struct jobshape *s, struct jobshape_out *o, char *err,
 }
 
 int
-jobshape_resolve(const struct jobshape *s, long gpus, bool given,
-    struct jobshape_out *o, char *err, size_t errlen)
+jobspec_shape_resolve(const struct jobspec_shape *s, long gpus, bool given,
+    struct jobspec_shape_out *o, char *err, size_t errlen)
 {
 	long	nodes = s->nodes, total;
 
@@ -216,9 +216,9 @@ jobshape_resolve(const struct jobshape *s, long gpus, bool given,
 		    "--gpus-per-node", nodes, gpus, gpus, nodes, nodes);
 		return (-1);
 	}
-	if (gpus > JOBSHAPE_MAX_GPUS) {
+	if (gpus > JOBSPEC_SHAPE_MAX_GPUS) {
 		snprintf(err, errlen, "the shape asks for %ld GPUs; expected "
-		    "at most %d", gpus, JOBSHAPE_MAX_GPUS);
+		    "at most %d", gpus, JOBSPEC_SHAPE_MAX_GPUS);
 		return (-1);
 	}
 	if (s->any_shape && nodes > 0) {
@@ -229,7 +229,7 @@ jobshape_resolve(const struct jobshape *s, long gpus, bool given,
 	}
 	o->gpus = gpus;
 	o->num_nodes = (uint32_t)nodes;
-	if (s->ntasks > 0 && jobshape_ntasks(s, o, err, errlen) == -1)
+	if (s->ntasks > 0 && jobspec_shape_ntasks(s, o, err, errlen) == -1)
 		return (-1);
 	if (s->cpus_per_task != 0 && s->cpus_per_gpu != 0) {
 		snprintf(err, errlen, "-c/--cpus-per-task and --cpus-per-gpu "
@@ -242,7 +242,7 @@ jobshape_resolve(const struct jobshape *s, long gpus, bool given,
 		    "other: memory for each node, or for each GPU; give one");
 		return (-1);
 	}
-	if (s->bind_none && o->tasks_per_node != JOBSHAPE_PER_GPU) {
+	if (s->bind_none && o->tasks_per_node != JOBSPEC_SHAPE_PER_GPU) {
 		snprintf(err, errlen, "--gpu-bind=none: every task sees all its "
 		    "node's GPUs already unless there is one per GPU "
 		    "(--ntasks-per-node gpu); leave it out");
