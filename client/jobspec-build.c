@@ -10,6 +10,7 @@
 
 #include "client/jobenv.h"
 #include "client/jobspec-int.h"
+#include "common/job-req.h"
 #include "common/xmalloc.h"
 
 extern char **environ;
@@ -28,25 +29,89 @@ jobspec_build_absolute(const char *path, const char *cwd)
 	    "/", path));
 }
 
+/* Puts v as member f of the request (common/job-req.h names it). */
+static void
+jobspec_build_put(json_t *job, enum job_req f, json_t *v)
+{
+	json_object_set_new(job, job_reqs[f].member, v);
+}
+
+/* The members of the shape (jobspec_check resolved it) and the warning
+ * before the time limit, with the checkpoint it implies. */
+static void
+jobspec_build_shape(const struct jobspec *js, json_t *job)
+{
+	const struct jobspec_shape_out	*o = &js->shaped;
+	bool				 requeue;
+
+	jobspec_build_put(job, JRQ_GPUS, json_integer(o->gpus > 0 ? o->gpus :
+	    (json_int_t)JOBSPEC_N(js, JOBSPEC_F_GPUS)));
+	if (o->num_nodes > 0)
+		jobspec_build_put(job, JRQ_NUM_NODES,
+		    json_integer(o->num_nodes));
+	if (o->tasks_per_node == JOBSPEC_SHAPE_PER_GPU)
+		jobspec_build_put(job, JRQ_TASKS_PER_NODE,
+		    json_string(job_reqs[JRQ_TASKS_PER_NODE].words));
+	else if (o->tasks_per_node > 1)
+		jobspec_build_put(job, JRQ_TASKS_PER_NODE,
+		    json_integer(o->tasks_per_node));
+	if (JOBSPEC_N(js, JOBSPEC_F_GPU_BIND) != 0)
+		jobspec_build_put(job, JRQ_GPU_BIND, json_string("none"));
+	if (js->gpu_type != NULL)
+		jobspec_build_put(job, JRQ_GPU_TYPE, json_string(js->gpu_type));
+	if (JOBSPEC_SET(js, JOBSPEC_F_CKPT_SIGNAL))
+		jobspec_build_put(job, JRQ_CKPT_SIGNAL,
+		    json_integer(JOBSPEC_N(js, JOBSPEC_F_CKPT_SIGNAL)));
+	if (JOBSPEC_SET(js, JOBSPEC_F_CKPT_GRACE))
+		jobspec_build_put(job, JRQ_CKPT_GRACE,
+		    json_integer(JOBSPEC_N(js, JOBSPEC_F_CKPT_GRACE)));
+	requeue = !JOBSPEC_SET(js, JOBSPEC_F_NO_REQUEUE);
+	if (js->warn.sig != 0) {
+		jobspec_build_put(job, JRQ_WARN_SIGNAL,
+		    json_integer(js->warn.sig));
+		jobspec_build_put(job, JRQ_WARN_TIME,
+		    json_integer(js->warn.secs));
+		if (js->warn.batch)
+			jobspec_build_put(job, JRQ_WARN_BATCH, json_true());
+		/* The same warning before a preemption, unless the job
+		 * named its checkpoint signal and grace itself. */
+		if (requeue && !JOBSPEC_SET(js, JOBSPEC_F_CKPT_SIGNAL))
+			jobspec_build_put(job, JRQ_CKPT_SIGNAL,
+			    json_integer(js->warn.sig));
+		if (requeue && !JOBSPEC_SET(js, JOBSPEC_F_CKPT_GRACE))
+			jobspec_build_put(job, JRQ_CKPT_GRACE,
+			    json_integer(js->warn.secs));
+	}
+	if (!requeue)
+		jobspec_build_put(job, JRQ_REQUEUE, json_false());
+	if (JOBSPEC_SET(js, JOBSPEC_F_PLACEMENT))
+		jobspec_build_put(job, JRQ_PLACEMENT, json_string(
+		    JOBSPEC_N(js, JOBSPEC_F_PLACEMENT) == job_req_word(
+		    JRQ_PLACEMENT, "spread", 6) ? "spread" : "consolidate"));
+}
+
 json_t *
 jobspec_build(const struct jobspec *js, char *const *env, const char *cwd,
     mode_t mask, char *err, size_t errlen)
 {
 	json_t		*job, *argv;
-	const char	*base, *output;
+	const char	*base, *output, *wrap, *chdir, *export;
 	char		*workdir, *command, *script;
 	int		 i;
 
+	wrap = JOBSPEC_S(js, JOBSPEC_F_WRAP);
+	chdir = JOBSPEC_S(js, JOBSPEC_F_CHDIR);
+	export = JOBSPEC_S(js, JOBSPEC_F_EXPORT);
 	if (*cwd != '/') {
 		snprintf(err, errlen, "the current directory \"%s\" is not an "
 		    "absolute path", cwd);
 		return (NULL);
 	}
-	if (js->wrap == NULL && js->script == NULL && !js->command) {
+	if (wrap == NULL && js->script == NULL && !js->command) {
 		snprintf(err, errlen, "no script loaded");
 		return (NULL);
 	}
-	workdir = jobspec_build_absolute(js->chdir != NULL ? js->chdir : ".", cwd);
+	workdir = jobspec_build_absolute(chdir != NULL ? chdir : ".", cwd);
 	if (js->command) {
 		/* grun: the node runs the command itself, without a
 		 * script. */
@@ -55,9 +120,9 @@ jobspec_build(const struct jobspec *js, char *const *env, const char *cwd,
 		base = strrchr(js->argv[0], '/');
 		base = base != NULL && base[1] != '\0' ? base + 1 :
 		    js->argv[0];
-	} else if (js->wrap != NULL) {
-		command = xstrdup(js->wrap);
-		script = xasprintf("#!/bin/sh\n%s\n", js->wrap);
+	} else if (wrap != NULL) {
+		command = xstrdup(wrap);
+		script = xasprintf("#!/bin/sh\n%s\n", wrap);
 		base = "wrap";
 	} else if (strcmp(js->script_path, "-") == 0) {
 		command = xstrdup("(" JOBSPEC_STDIN_NAME ")");
@@ -72,9 +137,9 @@ jobspec_build(const struct jobspec *js, char *const *env, const char *cwd,
 			base = "script";
 	}
 	/* An array's tasks write a file each by default, as sbatch's. */
-	if (js->output != NULL)
-		output = js->output;
-	else if (js->array != NULL)
+	if (JOBSPEC_SET(js, JOBSPEC_F_OUTPUT))
+		output = JOBSPEC_S(js, JOBSPEC_F_OUTPUT);
+	else if (JOBSPEC_SET(js, JOBSPEC_F_ARRAY))
 		output = js->default_output != NULL ?
 		    JOBSPEC_SBATCH_ARRAY_OUTPUT : JOBSPEC_ARRAY_OUTPUT;
 	else
@@ -88,98 +153,25 @@ jobspec_build(const struct jobspec *js, char *const *env, const char *cwd,
 	for (i = 0; i < js->argc; i++)
 		json_array_append_new(argv, json_string(js->argv[i]));
 	job = json_object();
-	json_object_set_new(job, "name", json_string(js->name != NULL ?
-	    js->name : base));
-	json_object_set_new(job, "script", json_string(script));
-	json_object_set_new(job, "command", json_string(command));
-	json_object_set_new(job, "argv", argv);
-	json_object_set_new(job, "workdir", json_string(workdir));
-	json_object_set_new(job, "stdout", json_string(output));
-	json_object_set_new(job, "stderr", json_string(js->error != NULL ?
-	    js->error : output));
-	json_object_set_new(job, "gpus", json_integer(js->shaped.gpus > 0 ?
-	    js->shaped.gpus : js->gpus));
-	if (js->shaped.num_nodes > 0)
-		json_object_set_new(job, "num_nodes",
-		    json_integer(js->shaped.num_nodes));
-	if (js->shape.any_shape)
-		json_object_set_new(job, "any_shape", json_true());
-	if (js->shaped.tasks_per_node == JOBSPEC_SHAPE_PER_GPU)
-		json_object_set_new(job, "tasks_per_node", json_string("gpu"));
-	else if (js->shaped.tasks_per_node > 1)
-		json_object_set_new(job, "tasks_per_node",
-		    json_integer(js->shaped.tasks_per_node));
-	if (js->shape.bind_none)
-		json_object_set_new(job, "gpu_bind", json_string("none"));
-	if (js->shape.cpus_per_task > 0)
-		json_object_set_new(job, "cpus_per_task",
-		    json_integer(js->shape.cpus_per_task));
-	if (js->shape.cpus_per_gpu > 0)
-		json_object_set_new(job, "cpus_per_gpu",
-		    json_integer(js->shape.cpus_per_gpu));
-	if (js->shape.mem > 0)
-		json_object_set_new(job, "mem",
-		    json_integer((json_int_t)js->shape.mem));
-	if (js->shape.mem_per_gpu > 0)
-		json_object_set_new(job, "mem_per_gpu",
-		    json_integer((json_int_t)js->shape.mem_per_gpu));
-	json_object_set_new(job, "time_limit",
-	    json_integer((json_int_t)js->time_limit));
-	json_object_set_new(job, "env", jobenv_build(js->export != NULL ?
-	    js->export : "ALL", env));
-	json_object_set_new(job, "hold", json_boolean(js->hold));
-	if (js->array != NULL)
-		json_object_set_new(job, "array", json_string(js->array));
-	if (js->gpu_type != NULL)
-		json_object_set_new(job, "gpu_type", json_string(js->gpu_type));
-	if (js->nodelist != NULL)
-		json_object_set_new(job, "nodelist",
-		    json_string(js->nodelist));
-	if (js->exclude != NULL)
-		json_object_set_new(job, "exclude", json_string(js->exclude));
-	if (js->begin > 0)
-		json_object_set_new(job, "begin_time",
-		    json_integer((json_int_t)js->begin));
-	if (js->dependency != NULL)
-		json_object_set_new(job, "dependency",
-		    json_string(js->dependency));
-	if (js->kill_dep != 0)
-		json_object_set_new(job, "kill_invalid_dep",
-		    json_boolean(js->kill_dep == 1));
-	if (js->append)
-		json_object_set_new(job, "open_mode", json_string("append"));
-	json_object_set_new(job, "umask", json_integer(mask & 0777));
-	if (js->ckpt_signal != 0)
-		json_object_set_new(job, "ckpt_signal",
-		    json_integer(js->ckpt_signal));
-	if (js->ckpt_grace_set)
-		json_object_set_new(job, "ckpt_grace",
-		    json_integer((json_int_t)js->ckpt_grace));
-	if (js->warn_signal != 0) {
-		json_object_set_new(job, "warn_signal",
-		    json_integer(js->warn_signal));
-		json_object_set_new(job, "warn_time",
-		    json_integer((json_int_t)js->warn_time));
-		if (js->warn_batch)
-			json_object_set_new(job, "warn_batch", json_true());
-		/* The same warning before a preemption, unless the job
-		 * named its checkpoint signal and grace itself. */
-		if (!js->no_requeue && js->ckpt_signal == 0)
-			json_object_set_new(job, "ckpt_signal",
-			    json_integer(js->warn_signal));
-		if (!js->no_requeue && !js->ckpt_grace_set)
-			json_object_set_new(job, "ckpt_grace",
-			    json_integer((json_int_t)js->warn_time));
-	}
-	if (js->no_requeue)
-		json_object_set_new(job, "requeue", json_false());
-	if (js->placement != NULL)
-		json_object_set_new(job, "placement",
-		    json_string(js->placement));
-	if (js->account != NULL)
-		json_object_set_new(job, "account", json_string(js->account));
-	if (js->comment != NULL)
-		json_object_set_new(job, "comment", json_string(js->comment));
+	jobspec_build_put(job, JRQ_NAME, json_string(JOBSPEC_SET(js,
+	    JOBSPEC_F_NAME) ? JOBSPEC_S(js, JOBSPEC_F_NAME) : base));
+	jobspec_build_put(job, JRQ_SCRIPT, json_string(script));
+	jobspec_build_put(job, JRQ_COMMAND, json_string(command));
+	jobspec_build_put(job, JRQ_ARGV, argv);
+	jobspec_build_put(job, JRQ_WORKDIR, json_string(workdir));
+	jobspec_build_put(job, JRQ_STDOUT, json_string(output));
+	jobspec_build_put(job, JRQ_STDERR, json_string(JOBSPEC_SET(js,
+	    JOBSPEC_F_ERROR) ? JOBSPEC_S(js, JOBSPEC_F_ERROR) : output));
+	jobspec_build_put(job, JRQ_TIME_LIMIT, json_integer(JOBSPEC_N(js,
+	    JOBSPEC_F_TIME)));
+	jobspec_build_put(job, JRQ_ENV, jobenv_build(export != NULL ? export :
+	    "ALL", env));
+	jobspec_build_put(job, JRQ_HOLD, json_boolean(JOBSPEC_SET(js,
+	    JOBSPEC_F_HOLD)));
+	jobspec_build_put(job, JRQ_UMASK, json_integer(mask & 0777));
+	jobspec_build_shape(js, job);
+	/* The options whose value is their member's as it is. */
+	jobspec_opt_build(js, job);
 	free(script);
 	free(command);
 	free(workdir);

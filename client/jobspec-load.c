@@ -18,19 +18,19 @@ jobspec_load_grun(const struct jobspec *js, char *err, size_t errlen)
 {
 	const char	*opt = NULL, *why = NULL;
 
-	if (js->array != NULL) {
+	if (JOBSPEC_SET(js, JOBSPEC_F_ARRAY)) {
 		opt = "array";
 		why = "a job array cannot be interactive; submit it with gsub";
-	} else if (js->hold) {
+	} else if (JOBSPEC_SET(js, JOBSPEC_F_HOLD)) {
 		opt = "hold";
 		why = "grun waits for its job to start; gsub -H holds a job";
-	} else if (js->wait) {
+	} else if (JOBSPEC_SET(js, JOBSPEC_F_WAIT)) {
 		opt = "wait";
 		why = "grun always waits for its command";
-	} else if (js->parsable) {
+	} else if (JOBSPEC_SET(js, JOBSPEC_F_PARSABLE)) {
 		opt = "parsable";
 		why = "grun prints the command's output, not a job id";
-	} else if (js->test_only) {
+	} else if (JOBSPEC_SET(js, JOBSPEC_F_TEST_ONLY)) {
 		opt = "test-only";
 		why = "gsub --test-only says where and when a job would start";
 	}
@@ -51,7 +51,7 @@ jobspec_load_script(struct jobspec *js, char *err, size_t errlen)
 	bool		 in;
 	int		 fd;
 
-	if (js->wrap != NULL)
+	if (JOBSPEC_SET(js, JOBSPEC_F_WRAP))
 		return (jobspec_check(js, err, errlen));
 	if (js->command) {
 		if (js->argc == 0) {
@@ -59,10 +59,12 @@ jobspec_load_script(struct jobspec *js, char *err, size_t errlen)
 			    "grun [options] COMMAND [ARGS...]");
 			return (-1);
 		}
-		if (js->output != NULL || js->error != NULL) {
+		if (JOBSPEC_SET(js, JOBSPEC_F_OUTPUT) ||
+		    JOBSPEC_SET(js, JOBSPEC_F_ERROR)) {
 			snprintf(err, errlen, "--%s: grun relays the command's "
 			    "output to you; gsub writes files",
-			    js->output != NULL ? "output" : "error");
+			    JOBSPEC_SET(js, JOBSPEC_F_OUTPUT) ? "output" :
+			    "error");
 			return (-1);
 		}
 		if (jobspec_load_grun(js, err, errlen) == -1)

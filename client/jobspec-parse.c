@@ -10,73 +10,30 @@
 #include "client/jobspec-int.h"
 #include "common/xmalloc.h"
 
-/* grun's own options: refused by gsub, whose jobs run in the background.
- * Returns 0, 1 when c is not one of them, or -1 with err set. */
-static int
-jobspec_parse_grun(struct jobspec *js, int c, const char *arg, char *err,
-    size_t errlen)
-{
-	char		*end;
-	unsigned long long v;
-	const char	*name;
-
-	switch (c) {
-	case JOBSPEC_OPT_PTY:
-		name = "pty";
-		break;
-	case JOBSPEC_OPT_JOBID:
-		name = "jobid";
-		break;
-	case JOBSPEC_OPT_PREEMPTIBLE:
-		name = "preemptible";
-		break;
-	default:
-		return (1);
-	}
-	if (!js->command) {
-		snprintf(err, errlen, "--%s: an option of grun, which runs a "
-		    "command in the foreground; gsub's jobs run in the "
-		    "background", name);
-		return (-1);
-	}
-	if (c == JOBSPEC_OPT_PTY)
-		js->pty = true;
-	else if (c == JOBSPEC_OPT_PREEMPTIBLE)
-		js->preemptible = true;
-	else {
-		errno = 0;
-		v = strtoull(arg, &end, 10);
-		if (errno != 0 || end == arg || *end != '\0' || v == 0 ||
-		    *arg == '-' || v > INT64_MAX) {
-			snprintf(err, errlen, "--jobid: expected a job id, got "
-			    "\"%s\"", arg);
-			return (-1);
-		}
-		js->jobid = v;
-	}
-	return (0);
-}
-
 /* Applies sbatch's option o: as the gsub option it maps to, or refused
  * with the gbatch way. */
 static int
-jobspec_parse_slurm(struct jobspec *js, const struct slurm_opt *o, const char *arg,
-    enum jobspec_src src, char *err, size_t errlen)
+jobspec_parse_slurm(struct jobspec *js, const struct slurm_opt *o,
+    const char *arg, enum jobspec_src src, char *err, size_t errlen)
 {
 	char	n[SLURM_OPT_TYPE_MAX + 32], type[SLURM_OPT_TYPE_MAX + 1];
+	char	detail[256];
 	long	gpus;
 
 	switch (o->what) {
 	case SLURM_DO_GPUS:
-		if ((gpus = slurm_opt_gpus(o->name, arg, strcmp(o->name,
-		    "gres") == 0, type, sizeof type, err, errlen)) == -1)
+		if ((gpus = slurm_opt_gpus(arg, strcmp(o->name, "gres") == 0,
+		    type, sizeof type, detail, sizeof detail)) == -1) {
+			snprintf(err, errlen, "--%s: %s", o->name, detail);
 			return (-1);
+		}
 		snprintf(n, sizeof n, "%s%s%ld", type, *type != '\0' ? ":" :
 		    "", gpus);
-		return (jobspec_opt_set(js, 'G', n, src, err, errlen));
+		return (jobspec_opt_set(js, jobspec_opt_code("gpus"), n, src,
+		    err, errlen));
 	case SLURM_DO_SPREAD:
-		return (jobspec_opt_set(js, JOBSPEC_OPT_SPREAD, NULL, src, err,
-		    errlen));
+		return (jobspec_opt_set(js, jobspec_opt_code("spread"), NULL,
+		    src, err, errlen));
 	case SLURM_DO_QUIET:
 		js->quiet = true;
 		return (0);
@@ -104,15 +61,14 @@ jobspec_parse_args(struct jobspec *js, int argc, char **argv,
 	all = jobspec_opt_getopt(&shortopts);
 	optind = 0;	/* GNU: start afresh, whatever ran before */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, shortopts, all,
-	    NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, shortopts, all, NULL)) != -1) {
 		if ((o = jobspec_opt_slurm_row(c)) != NULL) {
 			if (o->what == SLURM_DO_HELP) {
 				*action = JOBSPEC_HELP;
 				return (0);
 			}
-			if (jobspec_parse_slurm(js, o, optarg, JOBSPEC_SRC_CMDLINE,
-			    err, errlen) == -1)
+			if (jobspec_parse_slurm(js, o, optarg,
+			    JOBSPEC_SRC_CMDLINE, err, errlen) == -1)
 				return (-1);
 			continue;
 		}
@@ -123,28 +79,9 @@ jobspec_parse_args(struct jobspec *js, int argc, char **argv,
 		case 'V':
 			*action = JOBSPEC_VERSION;
 			return (0);
-		case JOBSPEC_OPT_PTY:
-		case JOBSPEC_OPT_JOBID:
-		case JOBSPEC_OPT_PREEMPTIBLE:
-			if (jobspec_parse_grun(js, c, optarg, err, errlen) == -1)
-				return (-1);
-			break;
-		case JOBSPEC_OPT_WRAP:
-			if (js->command) {
-				snprintf(err, errlen, "--wrap: grun runs the "
-				    "command given after its options");
-				return (-1);
-			}
-			if (*optarg == '\0' || !jobspec_is_text(optarg)) {
-				snprintf(err, errlen, "--wrap: expected a "
-				    "command line of text, got \"%s\"", optarg);
-				return (-1);
-			}
-			free(js->wrap);
-			js->wrap = xstrdup(optarg);
-			break;
 		case CMD_OPT_TIMEOUT:
-			if (cmd_timeout(optarg, &js->timeout, err, errlen) == -1)
+			if (cmd_timeout(optarg, &js->timeout, err,
+			    errlen) == -1)
 				return (-1);
 			js->timeout_set = true;
 			break;
@@ -153,8 +90,8 @@ jobspec_parse_args(struct jobspec *js, int argc, char **argv,
 			cmd_option_error(c, argv, all, err, errlen);
 			return (-1);
 		default:
-			if (jobspec_opt_set(js, c, optarg, JOBSPEC_SRC_CMDLINE, err,
-			    errlen) == -1)
+			if (jobspec_opt_set(js, c, optarg, JOBSPEC_SRC_CMDLINE,
+			    err, errlen) == -1)
 				return (-1);
 			break;
 		}
@@ -162,13 +99,13 @@ jobspec_parse_args(struct jobspec *js, int argc, char **argv,
 	if (!js->timeout_set && cmd_timeout(NULL, &js->timeout, err,
 	    errlen) == -1)
 		return (-1);
-	if (js->wrap != NULL && optind < argc) {
-		snprintf(err, errlen, "--wrap and a script (\"%s\") exclude each "
-		    "other; give one", argv[optind]);
+	if (JOBSPEC_SET(js, JOBSPEC_F_WRAP) && optind < argc) {
+		snprintf(err, errlen, "--wrap and a script (\"%s\") exclude "
+		    "each other; give one", argv[optind]);
 		return (-1);
 	}
 	/* No script: standard input, decided when it is read. */
-	if (js->wrap != NULL || optind == argc)
+	if (JOBSPEC_SET(js, JOBSPEC_F_WRAP) || optind == argc)
 		return (0);
 	if (!js->command)
 		js->script_path = xstrdup(argv[optind++]);
@@ -259,8 +196,7 @@ jobspec_parse_line(struct jobspec *js, const char *tag, enum jobspec_src src,
 	all = jobspec_opt_getopt(&shortopts);
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(n + 1, words, shortopts, all,
-	    NULL)) != -1) {
+	while ((c = getopt_long(n + 1, words, shortopts, all, NULL)) != -1) {
 		if ((so = jobspec_opt_slurm_row(c)) != NULL) {
 			if (so->what == SLURM_DO_HELP) {
 				snprintf(err, errlen, "%s --usage: not allowed "
@@ -274,23 +210,20 @@ jobspec_parse_line(struct jobspec *js, const char *tag, enum jobspec_src src,
 			}
 			continue;
 		}
-		switch (c) {
-		case 'h':
-		case 'V':
-		case JOBSPEC_OPT_WRAP:
-		case CMD_OPT_TIMEOUT:
+		if (c == 'h' || c == 'V' || c == CMD_OPT_TIMEOUT ||
+		    jobspec_opt_cmdline(c)) {
 			/* Named from the table: words[optind - 1] would be
 			 * the option's value when it has one. */
-			for (o = all; o->name != NULL &&
-			    o->val != c; o++)
+			for (o = all; o->name != NULL && o->val != c; o++)
 				/* nothing */;
 			snprintf(err, errlen, "%s --%s: not allowed in a "
 			    "script", tag, o->name);
 			return (-1);
+		}
+		switch (c) {
 		case '?':
 		case ':':
-			cmd_option_error(c, words, all, werr,
-			    sizeof werr);
+			cmd_option_error(c, words, all, werr, sizeof werr);
 			snprintf(err, errlen, "%s: %s", tag, werr);
 			return (-1);
 		default:

@@ -1,140 +1,16 @@
-/* jobspec-shape.c: a job's shape and tasks as gsub takes them (jobspec-shape.h). */
-#include <ctype.h>
-#include <errno.h>
+/* jobspec-shape.c: gsub's shape options resolved together
+ * (jobspec-shape.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "client/jobspec-shape.h"
-
-/* Far beyond any node today (jobspec.c has the same bound). */
-#define JOBSPEC_SHAPE_MAX_GPUS	65536
-
-int
-jobspec_shape_count(const char *opt, const char *arg, long max, long *out,
-    char *err, size_t errlen)
-{
-	const char	*p;
-	long		 n = 0;
-
-	for (p = arg; isdigit((unsigned char)*p) && n <= max; p++)
-		n = n * 10 + (*p - '0');
-	if (*arg == '\0' || *p != '\0' || n < 1 || n > max) {
-		snprintf(err, errlen, "--%s: expected a whole number from 1 "
-		    "to %ld, got \"%s\"", opt, max, arg);
-		return (-1);
-	}
-	*out = n;
-	return (0);
-}
-
-int
-jobspec_shape_mem(const char *opt, const char *arg, uint64_t *mb, char *err,
-    size_t errlen)
-{
-	unsigned long long	 n;
-	char			*end;
-	uint64_t		 kb;
-
-	errno = 0;
-	n = strtoull(arg, &end, 10);
-	if (!isdigit((unsigned char)*arg) || errno != 0 || n == 0 ||
-	    n > (1ULL << 40))
-		goto bad;
-	switch (*end == '\0' ? 'M' : toupper((unsigned char)*end)) {
-	case 'K':
-		kb = n;
-		break;
-	case 'M':
-		kb = n * 1024;
-		break;
-	case 'G':
-		kb = n * 1024 * 1024;
-		break;
-	case 'T':
-		kb = n * 1024 * 1024 * 1024;
-		break;
-	default:
-		goto bad;
-	}
-	if (*end != '\0' && end[1] != '\0' && !(toupper((unsigned char)
-	    end[1]) == 'B' && end[2] == '\0'))
-		goto bad;
-	if ((*mb = (kb + 1023) / 1024) > (1ULL << 40))
-		goto bad;
-	return (0);
-bad:
-	snprintf(err, errlen, "--%s: expected a size: a whole number with K, "
-	    "M (the default), G or T after it (16G, 512M), got \"%s\"", opt,
-	    arg);
-	return (-1);
-}
-
-int
-jobspec_shape_nodes(const char *arg, long *out, char *err, size_t errlen)
-{
-	const char	*dash = strchr(arg, '-');
-	char		 first[32];
-	long		 a, b;
-
-	if (dash == NULL)
-		return (jobspec_shape_count("nodes", arg, JOBSPEC_SHAPE_MAX_NODES, out,
-		    err, errlen));
-	snprintf(first, sizeof first, "%.*s", (int)(dash - arg), arg);
-	if (jobspec_shape_count("nodes", first, JOBSPEC_SHAPE_MAX_NODES, &a, err,
-	    errlen) == -1 || jobspec_shape_count("nodes", dash + 1,
-	    JOBSPEC_SHAPE_MAX_NODES, &b, err, errlen) == -1)
-		return (-1);
-	if (a != b) {
-		snprintf(err, errlen, "--nodes %s: gbatch gives a job an exact "
-		    "number of nodes; give one number (-N %ld), or --any-shape "
-		    "with -G for GPUs on whatever nodes have them", arg, b);
-		return (-1);
-	}
-	*out = a;
-	return (0);
-}
-
-int
-jobspec_shape_tasks(const char *arg, long *out, char *err, size_t errlen)
-{
-	if (strcmp(arg, "gpu") == 0) {
-		*out = JOBSPEC_SHAPE_PER_GPU;
-		return (0);
-	}
-	if (jobspec_shape_count("ntasks-per-node", arg, JOBSPEC_SHAPE_MAX_TASKS, out,
-	    NULL, 0) == 0)
-		return (0);
-	snprintf(err, errlen, "--ntasks-per-node: expected a whole number "
-	    "from 1 to %d, or gpu (one process per GPU), got \"%s\"",
-	    JOBSPEC_SHAPE_MAX_TASKS, arg);
-	return (-1);
-}
-
-int
-jobspec_shape_bind(const char *arg, bool *none, char *err, size_t errlen)
-{
-	/* Slurm's verbose and quiet prefixes say nothing here. */
-	if (strncmp(arg, "verbose,", 8) == 0)
-		arg += 8;
-	if (strcmp(arg, "none") == 0) {
-		*none = true;
-		return (0);
-	}
-	if (strcmp(arg, "single:1") == 0 || strcmp(arg, "task") == 0) {
-		*none = false;
-		return (0);
-	}
-	snprintf(err, errlen, "--gpu-bind: expected none (each task sees all "
-	    "its node's GPUs) or single:1 (each its own, the default with "
-	    "--ntasks-per-node gpu), got \"%s\"", arg);
-	return (-1);
-}
+#include "common/job-req.h"
 
 /* The tasks per node that -n gives, once the nodes and GPUs are known. */
 static int
-jobspec_shape_ntasks(const struct jobspec_shape *s, struct jobspec_shape_out *o, char *err,
-    size_t errlen)
+jobspec_shape_ntasks(const struct jobspec_shape *s,
+    struct jobspec_shape_out *o, char *err, size_t errlen)
 {
 	long	n = s->ntasks, per;
 
@@ -216,9 +92,9 @@ jobspec_shape_resolve(const struct jobspec_shape *s, long gpus, bool given,
 		    "--gpus-per-node", nodes, gpus, gpus, nodes, nodes);
 		return (-1);
 	}
-	if (gpus > JOBSPEC_SHAPE_MAX_GPUS) {
+	if (gpus > JOB_REQ_MAX_GPUS) {
 		snprintf(err, errlen, "the shape asks for %ld GPUs; expected "
-		    "at most %d", gpus, JOBSPEC_SHAPE_MAX_GPUS);
+		    "at most %d", gpus, JOB_REQ_MAX_GPUS);
 		return (-1);
 	}
 	if (s->any_shape && nodes > 0) {

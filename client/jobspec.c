@@ -6,6 +6,7 @@
 #include <jansson.h>
 
 #include "client/jobspec-int.h"
+#include "common/job-req.h"
 #include "common/xmalloc.h"
 
 struct jobspec *
@@ -14,7 +15,7 @@ jobspec_create(void)
 	struct jobspec	*js;
 
 	js = xcalloc(1, sizeof *js);
-	js->gpus = 1;
+	js->v[JOBSPEC_F_GPUS].n = job_reqs[JRQ_GPUS].def;
 	return (js);
 }
 
@@ -31,19 +32,9 @@ jobspec_free(struct jobspec *js)
 
 	if (js == NULL)
 		return;
-	free(js->name);
-	free(js->output);
-	free(js->error);
-	free(js->chdir);
-	free(js->export);
-	free(js->account);
-	free(js->comment);
-	free(js->dependency);
-	free(js->array);
+	for (i = 0; i < JOBSPEC_F_COUNT; i++)
+		free(js->v[i].s);
 	free(js->gpu_type);
-	free(js->nodelist);
-	free(js->exclude);
-	free(js->wrap);
 	free(js->script_path);
 	free(js->script);
 	for (i = 0; i < js->argc; i++)
@@ -55,7 +46,7 @@ jobspec_free(struct jobspec *js)
 bool
 jobspec_parsable(const struct jobspec *js)
 {
-	return (js->parsable);
+	return (JOBSPEC_SET(js, JOBSPEC_F_PARSABLE));
 }
 
 bool
@@ -67,7 +58,7 @@ jobspec_quiet(const struct jobspec *js)
 bool
 jobspec_test_only(const struct jobspec *js)
 {
-	return (js->test_only);
+	return (JOBSPEC_SET(js, JOBSPEC_F_TEST_ONLY));
 }
 
 void
@@ -79,31 +70,32 @@ jobspec_command(struct jobspec *js)
 bool
 jobspec_pty(const struct jobspec *js)
 {
-	return (js->pty);
+	return (JOBSPEC_SET(js, JOBSPEC_F_PTY));
 }
 
 bool
 jobspec_preemptible(const struct jobspec *js)
 {
-	return (js->preemptible);
+	return (JOBSPEC_SET(js, JOBSPEC_F_PREEMPTIBLE));
 }
 
 uint64_t
 jobspec_jobid(const struct jobspec *js)
 {
-	return (js->jobid);
+	return (JOBSPEC_SET(js, JOBSPEC_F_JOBID) ?
+	    (uint64_t)JOBSPEC_N(js, JOBSPEC_F_JOBID) : 0);
 }
 
 const char *
 jobspec_nodelist(const struct jobspec *js)
 {
-	return (js->nodelist);
+	return (JOBSPEC_S(js, JOBSPEC_F_NODELIST));
 }
 
 bool
 jobspec_wait(const struct jobspec *js)
 {
-	return (js->wait);
+	return (JOBSPEC_SET(js, JOBSPEC_F_WAIT));
 }
 
 unsigned
@@ -136,23 +128,50 @@ jobspec_printable(const char *s)
 	return (jobspec_is_text(s));
 }
 
+/* The shape options as jobspec_shape_resolve takes them. */
+static void
+jobspec_shape_in(const struct jobspec *js, struct jobspec_shape *s)
+{
+	s->cpus_per_task = (long)JOBSPEC_N(js, JOBSPEC_F_CPUS_PER_TASK);
+	s->cpus_per_gpu = (long)JOBSPEC_N(js, JOBSPEC_F_CPUS_PER_GPU);
+	s->mem = (uint64_t)JOBSPEC_N(js, JOBSPEC_F_MEM);
+	s->mem_per_gpu = (uint64_t)JOBSPEC_N(js, JOBSPEC_F_MEM_PER_GPU);
+	s->nodes = (long)JOBSPEC_N(js, JOBSPEC_F_NODES);
+	s->gpus_per_node = (long)JOBSPEC_N(js, JOBSPEC_F_GPUS_PER_NODE);
+	s->gpus_per_task = (long)JOBSPEC_N(js, JOBSPEC_F_GPUS_PER_TASK);
+	s->ntasks = (long)JOBSPEC_N(js, JOBSPEC_F_NTASKS);
+	s->tasks_per_node = (long)JOBSPEC_N(js, JOBSPEC_F_TASKS_PER_NODE);
+	s->any_shape = JOBSPEC_SET(js, JOBSPEC_F_ANY_SHAPE);
+	s->bind_none = JOBSPEC_N(js, JOBSPEC_F_GPU_BIND) != 0;
+}
+
 int
 jobspec_check(struct jobspec *js, char *err, size_t errlen)
 {
-	const char	*ckpt = NULL;
+	struct jobspec_shape	 shape;
+	const char		*ckpt = NULL;
+	char			 werr[256];
 
-	if (js->src[JOBSPEC_F_CKPT_SIGNAL] != JOBSPEC_SRC_NONE)
+	if (JOBSPEC_SET(js, JOBSPEC_F_CKPT_SIGNAL))
 		ckpt = "--ckpt-signal";
-	else if (js->ckpt_grace_set)
+	else if (JOBSPEC_SET(js, JOBSPEC_F_CKPT_GRACE))
 		ckpt = "--ckpt-grace";
-	if (js->no_requeue && ckpt != NULL) {
+	if (JOBSPEC_SET(js, JOBSPEC_F_NO_REQUEUE) && ckpt != NULL) {
 		snprintf(err, errlen, "--no-requeue and %s exclude each other: "
 		    "a job that is never preempted is never asked to "
 		    "checkpoint; give one", ckpt);
 		return (-1);
 	}
+	/* --signal was checked as it came. */
+	if (JOBSPEC_SET(js, JOBSPEC_F_SIGNAL) && jobspec_read_signal(
+	    JOBSPEC_S(js, JOBSPEC_F_SIGNAL), &js->warn, werr,
+	    sizeof werr) == -1) {
+		snprintf(err, errlen, "--signal: %s", werr);
+		return (-1);
+	}
 	/* The shape, once -G and every shape option are in. */
-	return (jobspec_shape_resolve(&js->shape, js->gpus,
-	    js->src[JOBSPEC_F_GPUS] != JOBSPEC_SRC_NONE, &js->shaped, err,
+	jobspec_shape_in(js, &shape);
+	return (jobspec_shape_resolve(&shape, (long)JOBSPEC_N(js,
+	    JOBSPEC_F_GPUS), JOBSPEC_SET(js, JOBSPEC_F_GPUS), &js->shaped, err,
 	    errlen));
 }

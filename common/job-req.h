@@ -48,7 +48,7 @@
 enum job_req_kind {
 	JRK_COUNT,		/* a whole number from min to max */
 	JRK_BOOL,		/* true or false */
-	JRK_LINE,		/* min to max bytes of text, no control character */
+	JRK_LINE,		/* min to max bytes of text, no control */
 	JRK_TEXT,		/* up to max bytes of text, any but NUL */
 	JRK_WORD,		/* one of words */
 	JRK_COUNT_OR_WORD,	/* a whole number from min to max, or a word */
@@ -76,8 +76,8 @@ enum job_req_kind {
 #define JOB_REQ_NO_FIELD	(-1)
 
 #define JOB_REQ_FIELDS(X)						\
-	X(SCRIPT, "script", JOB_REQ_TOP, JRK_TEXT, 0, FRAME_MAX_REQUEST,	\
-	    0, JF_SCRIPT, NULL)						\
+	X(SCRIPT, "script", JOB_REQ_TOP, JRK_TEXT, 0,			\
+	    FRAME_MAX_REQUEST, 0, JF_SCRIPT, NULL)						\
 	X(NAME, "name", JOB_REQ_TOP, JRK_LINE, 0, 256, 0, JF_NAME, NULL) \
 	X(ACCOUNT, "account", JOB_REQ_TOP, JRK_LINE, 0, LABEL_MAX, 0,	\
 	    JF_ACCOUNT, NULL)						\
@@ -170,7 +170,7 @@ enum job_req {
 
 struct job_req_desc {
 	const char		*member;
-	int			 parent;	/* enum job_req, or JOB_REQ_TOP */
+	int			 parent;	/* enum job_req; JOB_REQ_TOP */
 	enum job_req_kind	 kind;
 	int64_t			 min;
 	int64_t			 max;
@@ -205,8 +205,9 @@ int		 job_req_get(const json_t *obj, enum job_req f,
 		     struct job_req_val *out, char *err, size_t errlen);
 /* Reads every row of job (a JOB_SUBMIT's "job") into vals. Returns 0, or
  * -1 with err naming the first member that is wrong. */
-int		 job_req_read(const json_t *job, struct job_req_val vals[JRQ_COUNT],
-		     char *err, size_t errlen);
+int		 job_req_read(const json_t *job,
+		     struct job_req_val vals[JRQ_COUNT], char *err,
+		     size_t errlen);
 /* Checks a number a program parsed itself (gsub's -t 2-0 as seconds)
  * against row f's range. Returns 0, or -1 with err as job_req_check's
  * but for the number alone. */

@@ -135,16 +135,16 @@ test_bad_options(void)
 	static const struct {
 		const char	*opt, *val, *want;
 	} bad[] = {
-		{ "--gpus", "0", "--gpus: expected a whole number >= 1, got "
-		    "\"0\"" },
-		{ "--gpus", "-1", "--gpus: expected a whole number >= 1, got "
-		    "\"-1\"" },
-		{ "--gpus", "two", "--gpus: expected a whole number >= 1, got "
-		    "\"two\"" },
-		{ "--gpus", "", "--gpus: expected a whole number >= 1, got "
-		    "\"\"" },
-		{ "--gpus", "2x", "--gpus: expected a whole number >= 1, got "
-		    "\"2x\"" },
+		{ "--gpus", "0", "--gpus: expected a whole number from 1 to "
+		    "65536, got \"0\"" },
+		{ "--gpus", "-1", "--gpus: expected a whole number from 1 to "
+		    "65536, got \"-1\"" },
+		{ "--gpus", "two", "--gpus: expected a whole number from 1 to "
+		    "65536, got \"two\"" },
+		{ "--gpus", "", "--gpus: expected a whole number from 1 to "
+		    "65536, got \"\"" },
+		{ "--gpus", "2x", "--gpus: expected a whole number from 1 to "
+		    "65536, got \"2x\"" },
 		{ "--time", "abc", "--time: " },
 		{ "--output", "%q", "--output: unknown \"%q\"" },
 		{ "--output", "a%", "--output: unknown \"%\"" },
@@ -220,8 +220,8 @@ test_directives(void)
 	r = jobspec_parse_directives(js, "#!/bin/sh\n#GSUB -G 1\n\n#GSUB "
 	    "--gpus x\n", "train.sh", err, sizeof err);
 	is_int(r, -1, "bad directive value is refused");
-	is_str(err, "train.sh:4: #GSUB --gpus: expected a whole number >= 1, "
-	    "got \"x\"", "and names the script line");
+	is_str(err, "train.sh:4: #GSUB --gpus: expected a whole number from 1 "
+	    "to 65536, got \"x\"", "and names the script line");
 	jobspec_free(js);
 
 	js = parse(err, sizeof err, &r, "-G", "3", "--wrap", "x", NULL);
@@ -547,8 +547,8 @@ test_stdin(void)
 	js = parse(err, sizeof err, &r, NULL);
 	is_int(jobspec_load_script(js, err, sizeof err), -1,
 	    "a bad directive on stdin is refused");
-	is_str(err, "stdin:2: #GSUB --gpus: expected a whole number >= 1, got "
-	    "\"x\"", "and named stdin:LINE");
+	is_str(err, "stdin:2: #GSUB --gpus: expected a whole number from 1 to "
+	    "65536, got \"x\"", "and named stdin:LINE");
 	jobspec_free(js);
 
 	stdin_from(NULL);
