@@ -4,11 +4,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/job-req.h"
 #include "common/xmalloc.h"
 #include "daemon/controller/job-fit.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/node.h"
 #include "policy/sched.h"
+
+/* A request's GPUs on one node (common/job-req.h) are what the scheduler
+ * places on one; policy/ includes nothing of common/. */
+_Static_assert(JOB_REQ_MAX_GPUS_PER_NODE == SCHED_MAX_GPUS_PER_NODE,
+    "common/job-req.h and policy/sched.h disagree on a node's most GPUs");
 
 char *
 job_fit_res(const struct store_job *row)
