@@ -69,6 +69,10 @@ enum job_req_kind {
 #define JOB_REQ_MAX_GPUS_PER_NODE 64
 /* A gpu_type: a GPU model, as gsub's -G TYPE:N writes it. */
 #define JOB_REQ_MAX_GPU_TYPE	64
+/* The time from a checkpoint signal to SIGTERM: a day at most, whoever
+ * sets it (the request, gbatchd's scheduler.ckpt_grace and
+ * max_ckpt_grace). */
+#define JOB_REQ_MAX_CKPT_GRACE	86400
 /* A dependency's text: DEPEND_MAX conditions of 20-digit ids. */
 #define JOB_REQ_MAX_DEPEND	(DEPEND_MAX * 32)
 
@@ -117,8 +121,8 @@ enum job_req_kind {
 	    JOB_REQ_NO_FIELD, NULL)					\
 	X(CKPT_SIGNAL, "ckpt_signal", JOB_REQ_TOP, JRK_COUNT, 1, 64, 0,	\
 	    JF_CKPT_SIGNAL, NULL)					\
-	X(CKPT_GRACE, "ckpt_grace", JOB_REQ_TOP, JRK_COUNT, 0, 86400, 0, \
-	    JF_CKPT_GRACE, NULL)					\
+	X(CKPT_GRACE, "ckpt_grace", JOB_REQ_TOP, JRK_COUNT, 0,		\
+	    JOB_REQ_MAX_CKPT_GRACE, 0, JF_CKPT_GRACE, NULL)					\
 	X(WARN_SIGNAL, "warn_signal", JOB_REQ_TOP, JRK_COUNT, 1, 64, 0,	\
 	    JF_WARN_SIGNAL, NULL)					\
 	X(WARN_TIME, "warn_time", JOB_REQ_TOP, JRK_COUNT, 0, 65535, 0,	\
