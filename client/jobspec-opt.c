@@ -3,7 +3,6 @@
  * how its text is read (jobspec-read.c). getopt's tables are made from
  * the rows, and one function takes any option's value (jobspec-int.h). */
 #include <getopt.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,9 +16,8 @@
 #define NO	no_argument
 
 /* Every option that sets a value. A row's bounds are those of the request
- * member it names (req); an option that sets no member gives its own
- * (max). Where max is given with req it is gsub's own, tighter than
- * gbatchd's: -J, -D, -t and --ckpt-grace, for now. */
+ * member it names (req), gbatchd's and gnoded's too; an option that sets
+ * no member gives its own (max). */
 static const struct jobspec_opt jobspec_opts[] = {
 	{ "gpus", 'G', REQ, JOBSPEC_F_GPUS, JRQ_GPUS, 0,
 	    jobspec_read_gpus, NULL, 0 },
@@ -51,16 +49,16 @@ static const struct jobspec_opt jobspec_opts[] = {
 	    jobspec_read_parsed, NULL, JOBSPEC_OPT_AS_IS },
 	{ "exclude", 'x', REQ, JOBSPEC_F_EXCLUDE, JRQ_EXCLUDE, 0,
 	    jobspec_read_parsed, NULL, JOBSPEC_OPT_AS_IS },
-	{ "job-name", 'J', REQ, JOBSPEC_F_NAME, JRQ_NAME, 200,
+	{ "job-name", 'J', REQ, JOBSPEC_F_NAME, JRQ_NAME, 0,
 	    jobspec_read_line, NULL, 0 },
 	{ "output", 'o', REQ, JOBSPEC_F_OUTPUT, JRQ_STDOUT, 0,
 	    jobspec_read_pattern, NULL, 0 },
 	{ "error", 'e', REQ, JOBSPEC_F_ERROR, JRQ_STDERR, 0,
 	    jobspec_read_pattern, NULL, 0 },
-	{ "chdir", 'D', REQ, JOBSPEC_F_CHDIR, JRQ_WORKDIR, PATH_MAX - 1,
+	{ "chdir", 'D', REQ, JOBSPEC_F_CHDIR, JRQ_WORKDIR, 0,
 	    jobspec_read_dir, NULL, 0 },
-	{ "time", 't', REQ, JOBSPEC_F_TIME, JRQ_TIME_LIMIT,
-	    INT64_C(365) * 86400, jobspec_read_duration, NULL, 0 },
+	{ "time", 't', REQ, JOBSPEC_F_TIME, JRQ_TIME_LIMIT, 0,
+	    jobspec_read_duration, NULL, 0 },
 	{ "begin", 'b', REQ, JOBSPEC_F_BEGIN, JRQ_BEGIN_TIME, 0,
 	    jobspec_read_begin, NULL, JOBSPEC_OPT_AS_IS },
 	{ "array", 'a', REQ, JOBSPEC_F_ARRAY, JRQ_ARRAY, 0,
@@ -86,8 +84,8 @@ static const struct jobspec_opt jobspec_opts[] = {
 	    0 },
 	{ "ckpt-signal", 0, REQ, JOBSPEC_F_CKPT_SIGNAL, JRQ_CKPT_SIGNAL, 0,
 	    jobspec_read_signum, NULL, 0 },
-	{ "ckpt-grace", 0, REQ, JOBSPEC_F_CKPT_GRACE, JRQ_CKPT_GRACE,
-	    INT64_C(365) * 86400, jobspec_read_duration, NULL, 0 },
+	{ "ckpt-grace", 0, REQ, JOBSPEC_F_CKPT_GRACE, JRQ_CKPT_GRACE, 0,
+	    jobspec_read_duration, NULL, 0 },
 	{ "no-requeue", 0, NO, JOBSPEC_F_NO_REQUEUE, JRQ_REQUEUE, 0, NULL,
 	    NULL, 0 },
 	{ "consolidate", 0, NO, JOBSPEC_F_PLACEMENT, JRQ_PLACEMENT, 0, NULL,

@@ -265,15 +265,13 @@ jobspec_read_duration(const struct jobspec_opt *o, const char *arg,
     struct jobspec_value *v, char *err, size_t errlen)
 {
 	uint64_t	secs;
-	char		derr[256];
 
-	if (duration_parse(arg, &secs, derr, sizeof derr) == -1) {
-		snprintf(err, errlen, "%s", derr);
-		return (-1);
-	}
-	if (job_req_check_num(o->req, (int64_t)secs, derr, sizeof derr) ==
-	    -1) {
-		snprintf(err, errlen, "%s (seconds, from \"%s\")", derr, arg);
+	if (duration_parse(arg, (uint64_t)jobspec_read_max(o), &secs, err,
+	    errlen) == -1) {
+		/* For a time limit, more than the most is none at all. */
+		if (o->req == JRQ_TIME_LIMIT && strstr(err, "longer") != NULL)
+			snprintf(err + strlen(err), errlen - strlen(err),
+			    "; UNLIMITED for no limit");
 		return (-1);
 	}
 	v->n = (int64_t)secs;
@@ -460,15 +458,17 @@ jobspec_read_account(const struct jobspec_opt *o, const char *arg,
 	return (0);
 }
 
-/* --wrap: a command line for /bin/sh. */
+/* --wrap: a command line for /bin/sh, which is the job's command too
+ * (gq shows it): one line of text within the command member's length. */
 int
 jobspec_read_wrap(const struct jobspec_opt *o, const char *arg,
     struct jobspec_value *v, char *err, size_t errlen)
 {
-	(void)o;
-	if (*arg == '\0' || !jobspec_is_text(arg)) {
-		snprintf(err, errlen, "expected a command line of text, got "
-		    "\"%s\"", arg);
+	if (*arg == '\0' || (int64_t)strlen(arg) > jobspec_read_max(o) ||
+	    !jobspec_printable(arg)) {
+		snprintf(err, errlen, "expected a command line of 1 to %lld "
+		    "bytes of text on one line, got \"%s\"",
+		    (long long)jobspec_read_max(o), arg);
 		return (-1);
 	}
 	v->s = xstrdup(arg);

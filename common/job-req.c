@@ -141,7 +141,7 @@ job_req_text(const struct job_req_desc *d, const json_t *v,
 	}
 	if (d->kind == JRK_LINE) {
 		for (i = 0; i < len; i++) {
-			if ((unsigned char)s[i] < 0x20) {
+			if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) {
 				snprintf(err, errlen, "holds a control "
 				    "character; expected a line of text");
 				return (-1);
@@ -201,6 +201,11 @@ job_req_strings(const json_t *v, char *err, size_t errlen)
 			    i + 1);
 			return (-1);
 		}
+		if (strlen(json_string_value(e)) != json_string_length(e)) {
+			snprintf(err, errlen, "element %zu holds a NUL byte",
+			    i + 1);
+			return (-1);
+		}
 	}
 	return (0);
 }
@@ -227,6 +232,10 @@ job_req_vars(const json_t *v, char *err, size_t errlen)
 		if (*key == '\0' || strchr(key, '=') != NULL) {
 			snprintf(err, errlen, "\"%s\" is not a variable name",
 			    safe);
+			return (-1);
+		}
+		if (strlen(json_string_value(e)) != json_string_length(e)) {
+			snprintf(err, errlen, "%s: holds a NUL byte", safe);
 			return (-1);
 		}
 	}

@@ -23,9 +23,10 @@
  * words	what a JRK_WORD or JRK_COUNT_OR_WORD takes, '|' between
  *
  * A member that is JSON null is taken as absent. Of the members: gpus is
- * how many GPUs in all; time_limit seconds (0: none); begin_time seconds
- * since the epoch (0: at once); num_nodes exactly that many nodes (gsub
- * -N); tasks_per_node the processes on each node, or "gpu" one per GPU;
+ * how many GPUs in all; time_limit seconds (0: none; JOB_REQ_MAX_TIME
+ * says why 365 days at most); begin_time seconds since the epoch (0: at
+ * once); num_nodes exactly that many nodes (gsub -N); tasks_per_node the
+ * processes on each node, or "gpu" one per GPU;
  * mem and mem_per_gpu MB; warn_time seconds before the time limit;
  * ckpt_grace seconds from the checkpoint signal to SIGTERM (gbatchd's
  * scheduler.max_ckpt_grace may allow less); umask a file mode mask
@@ -48,15 +49,24 @@
 enum job_req_kind {
 	JRK_COUNT,		/* a whole number from min to max */
 	JRK_BOOL,		/* true or false */
-	JRK_LINE,		/* min to max bytes of text, no control */
+	JRK_LINE,		/* min to max bytes of text, no C0 nor DEL */
 	JRK_TEXT,		/* up to max bytes of text, any but NUL */
 	JRK_WORD,		/* one of words */
 	JRK_COUNT_OR_WORD,	/* a whole number from min to max, or a word */
-	JRK_STRINGS,		/* an array of strings */
-	JRK_VARS,		/* an object of strings, by variable name */
+	JRK_STRINGS,		/* an array of strings, no NUL */
+	JRK_VARS,		/* an object of strings (no NUL), by name */
 	JRK_OBJECT,		/* an object: the rows whose parent it is */
 };
 
+/* A time limit: 365 days at most, in seconds; 0 is none (gsub's
+ * UNLIMITED). More is a typo, not a plan: Slurm has no fixed cap, only
+ * each partition's MaxTime, and INFINITE for none, which 0 is here. gsub,
+ * gbatchd and gnoded all take 0 to this (gnoded's timers count ms in 64
+ * bits, far beyond it). */
+#define JOB_REQ_MAX_TIME	(INT64_C(365) * 86400)
+/* A script: more is data, not a job script, and it keeps a request well
+ * inside the frame's 1 MiB with a large environment. */
+#define JOB_REQ_MAX_SCRIPT	(512 * 1024)
 /* The bounds that other code needs as constants too. */
 #define JOB_REQ_MAX_GPUS	65536	/* far beyond any cluster today */
 #define JOB_REQ_MAX_NODES	1024	/* a gang of up to 1024 nodes */
@@ -81,7 +91,7 @@ enum job_req_kind {
 
 #define JOB_REQ_FIELDS(X)						\
 	X(SCRIPT, "script", JOB_REQ_TOP, JRK_TEXT, 0,			\
-	    FRAME_MAX_REQUEST, 0, JF_SCRIPT, NULL)						\
+	    JOB_REQ_MAX_SCRIPT, 0, JF_SCRIPT, NULL)						\
 	X(NAME, "name", JOB_REQ_TOP, JRK_LINE, 0, 256, 0, JF_NAME, NULL) \
 	X(ACCOUNT, "account", JOB_REQ_TOP, JRK_LINE, 0, LABEL_MAX, 0,	\
 	    JF_ACCOUNT, NULL)						\
@@ -100,7 +110,7 @@ enum job_req_kind {
 	X(GPUS, "gpus", JOB_REQ_TOP, JRK_COUNT, 1, JOB_REQ_MAX_GPUS, 1,	\
 	    JF_GPUS, NULL)						\
 	X(TIME_LIMIT, "time_limit", JOB_REQ_TOP, JRK_COUNT, 0,		\
-	    INT64_C(100) * 365 * 86400, 0, JF_TIME_LIMIT, NULL)		\
+	    JOB_REQ_MAX_TIME, 0, JF_TIME_LIMIT, NULL)		\
 	X(BEGIN_TIME, "begin_time", JOB_REQ_TOP, JRK_COUNT, 0,		\
 	    INT64_C(253402300799), 0, JF_BEGIN_TIME, NULL)		\
 	X(ARGV, "argv", JOB_REQ_TOP, JRK_STRINGS, 0, 0, 0,		\

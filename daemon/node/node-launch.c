@@ -149,7 +149,9 @@ node_launch_restart(struct node_launch *l, const json_t *job, char *err,
 	if (node_launch_req(job, JRQ_WARN_TIME, 0, &n, err, errlen) == -1)
 		return (-1);
 	l->warn_time = (unsigned)n;
-	l->warn_batch = json_is_true(json_object_get(job, "warn_batch"));
+	if (node_launch_req(job, JRQ_WARN_BATCH, 0, &n, err, errlen) == -1)
+		return (-1);
+	l->warn_batch = n != 0;
 	if (node_launch_req(job, JRQ_OPEN_MODE, -1, &n, err, errlen) == -1)
 		return (-1);
 	l->append = n == job_req_word(JRQ_OPEN_MODE, "append", 6);
@@ -179,41 +181,22 @@ node_launch_lists(struct node_launch *l, const json_t *job, char *err,
 {
 	json_t		*v, *e;
 	const char	*k;
-	size_t		 i, n;
+	size_t		 i;
+	int64_t		 n;
 
+	/* Checked as gbatchd checked them at submit. */
+	if (node_launch_req(job, JRQ_ARGV, 0, &n, err, errlen) == -1 ||
+	    node_launch_req(job, JRQ_ENV, 0, &n, err, errlen) == -1)
+		return (-1);
 	v = json_object_get(job, "argv");
-	if (v != NULL && !json_is_array(v)) {
-		snprintf(err, errlen, "job.argv: expected an array of strings");
-		return (-1);
-	}
-	n = json_array_size(v);
-	l->argv = xcalloc(n + 1, sizeof *l->argv);
-	json_array_foreach(v, i, e) {
-		if (!json_is_string(e) ||
-		    strlen(json_string_value(e)) != json_string_length(e)) {
-			snprintf(err, errlen, "job.argv[%zu]: expected a string",
-			    i);
-			return (-1);
-		}
+	l->argv = xcalloc(json_array_size(v) + 1, sizeof *l->argv);
+	json_array_foreach(v, i, e)
 		l->argv[i] = xstrdup(json_string_value(e));
-	}
-
 	v = json_object_get(job, "env");
-	if (v != NULL && !json_is_object(v)) {
-		snprintf(err, errlen, "job.env: expected an object of strings");
-		return (-1);
-	}
 	l->env = xcalloc(json_object_size(v) + 1, sizeof *l->env);
 	i = 0;
-	json_object_foreach(v, k, e) {
-		if (!json_is_string(e) || *k == '\0' || strchr(k, '=') != NULL ||
-		    strlen(json_string_value(e)) != json_string_length(e)) {
-			snprintf(err, errlen, "job.env.%s: expected a variable "
-			    "name without '=' and a string value", k);
-			return (-1);
-		}
+	json_object_foreach(v, k, e)
 		l->env[i++] = xasprintf("%s=%s", k, json_string_value(e));
-	}
 
 	v = json_object_get(job, "gpus");
 	if (!json_is_array(v) || json_array_size(v) >
@@ -345,7 +328,9 @@ node_launch_io(struct node_launch *l, const json_t *job, char *err,
 		return (-1);
 	}
 	l->io = true;
-	l->io_pty = json_is_true(json_object_get(io, "pty"));
+	if (node_launch_req(io, JRQ_PTY, 0, &n, err, errlen) == -1)
+		return (-1);
+	l->io_pty = n != 0;
 	l->io_stdin = json_is_true(json_object_get(io, "stdin"));
 	if (node_launch_req(io, JRQ_ROWS, 24, &n, err, errlen) == -1)
 		return (-1);
@@ -386,16 +371,16 @@ node_launch_parse(const json_t *msg, char *err, size_t errlen)
 	    errlen) == -1)
 		goto fail;
 	l->gid = (gid_t)v;
-	if (node_launch_uint(job, "time_limit", 0, INT32_MAX, &v, err,
-	    errlen) == -1)
+	if (node_launch_req(job, JRQ_TIME_LIMIT, 0, &n, err, errlen) == -1)
 		goto fail;
-	l->time_limit = (uint64_t)v;
-	if (node_launch_uint(job, "num_nodes", 0, 100000, &v, err,
+	l->time_limit = (uint64_t)n;
+	/* The parts of a job: as many nodes as a request may name. */
+	if (node_launch_uint(job, "num_nodes", 0, JOB_REQ_MAX_NODES, &v, err,
 	    errlen) == -1)
 		goto fail;
 	l->num_nodes = v == 0 ? 1 : (unsigned)v;
-	if (node_launch_uint(job, "node_rank", 0, 100000, &v, err,
-	    errlen) == -1)
+	if (node_launch_uint(job, "node_rank", 0, JOB_REQ_MAX_NODES - 1, &v,
+	    err, errlen) == -1)
 		goto fail;
 	l->node_rank = (unsigned)v;
 	/* Optional: a controller from before it was sent. */

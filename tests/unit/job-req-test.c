@@ -174,6 +174,8 @@ t_kinds(void)
 	    "or \"gpu\", got \"cpu\"", "naming the range and the word");
 	is_int(t_get("{\"comment\":\"a\\tb\"}", JRQ_COMMENT, &v, err,
 	    sizeof err), -1, "a control character in a line is refused");
+	is_int(t_get("{\"name\":\"a\\u007fb\"}", JRQ_NAME, &v, err,
+	    sizeof err), -1, "so is DEL, as gsub refuses it");
 	is_int(t_get("{\"script\":\"a\\tb\\n\"}", JRQ_SCRIPT, &v, err,
 	    sizeof err), 0, "but taken in a text");
 	is_int(t_get("{\"script\":\"a\\u0000b\"}", JRQ_SCRIPT, &v, err,
@@ -183,6 +185,16 @@ t_kinds(void)
 	is_int(t_get("{\"argv\":[\"a\",2]}", JRQ_ARGV, &v, err, sizeof err),
 	    -1, "an array of strings holds strings");
 	is_str(err, "argv: element 2 is not a string", "saying which");
+	is_int(t_get("{\"argv\":[\"a\\u0000b\"]}", JRQ_ARGV, &v, err,
+	    sizeof err), -1, "nor a NUL, which gnoded could not pass on");
+	is_int(t_get("{\"env\":{\"A\":\"a\\u0000b\"}}", JRQ_ENV, &v, err,
+	    sizeof err), -1, "in a variable's value either");
+	is_int(job_reqs[JRQ_TIME_LIMIT].max, 365 * 86400,
+	    "a time limit is 365 days at most");
+	is_int(t_get("{\"time_limit\":2207520000}", JRQ_TIME_LIMIT, &v, err,
+	    sizeof err), -1, "70 years is refused");
+	is_str(err, "time_limit: expected a whole number from 0 to 31536000, "
+	    "got 2207520000", "naming the member, the range and what came");
 	is_int(t_get("{\"env\":{\"A=B\":\"c\"}}", JRQ_ENV, &v, err,
 	    sizeof err), -1, "a variable's name holds no '='");
 	is_int(t_get("{\"env\":{\"A\":\"c\"}}", JRQ_ENV, &v, err,

@@ -5,6 +5,7 @@
 
 #include <jansson.h>
 
+#include "common/job-req.h"
 #include "daemon/node/node-launch.h"
 #include "tests/unit/tap.h"
 
@@ -173,6 +174,59 @@ test_restart(void)
 	    "65536");
 }
 
+/* The members a launch carries from the request take what gbatchd took,
+ * no more and no less: each at its row's least and most, and refused one
+ * past either (common/job-req.h). A time limit of 365 days is the most;
+ * 70 years, which gbatchd once took, is refused. */
+static void
+test_request_bounds(void)
+{
+	static const enum job_req	 f[] = { JRQ_TIME_LIMIT, JRQ_CKPT_SIGNAL,
+	    JRQ_CKPT_GRACE, JRQ_WARN_SIGNAL, JRQ_WARN_TIME, JRQ_UMASK };
+	struct node_launch		*l;
+	json_t				*msg;
+	char				 more[128], err[256];
+	size_t				 i;
+	int				 good = 1, bad = 1;
+
+	for (i = 0; i < sizeof f / sizeof f[0]; i++) {
+		const struct job_req_desc *d = &job_reqs[f[i]];
+		int64_t	v[4] = { d->min - 1, d->min, d->max, d->max + 1 };
+		int	k;
+
+		for (k = 0; k < 4; k++) {
+			if (v[k] < 0)
+				continue;
+			snprintf(more, sizeof more, "\"%s\":%lld", d->member,
+			    (long long)v[k]);
+			msg = restart_msg(more);
+			l = node_launch_parse(msg, err, sizeof err);
+			if ((k == 1 || k == 2) && l == NULL) {
+				good = 0;
+				printf("# %s: %s\n", more, err);
+			}
+			if ((k == 0 || k == 3) && l != NULL) {
+				bad = 0;
+				printf("# %s taken\n", more);
+			}
+			node_launch_free(l);
+			json_decref(msg);
+		}
+	}
+	ok(good, "the request's members are taken at their bounds");
+	ok(bad, "and refused one past them");
+	is_int(job_reqs[JRQ_TIME_LIMIT].max, 365 * 86400,
+	    "a time limit is 365 days at most");
+	restart_bad("\"time_limit\":2207520000", "job.time_limit: expected a "
+	    "whole number from 0 to 31536000, got 2207520000");
+	restart_bad("\"num_nodes\":1025", "job.num_nodes: expected a whole "
+	    "number from 0 to 1024, got 1025");
+	restart_bad("\"warn_batch\":1", "job.warn_batch: expected true or "
+	    "false");
+	restart_bad("\"argv\":[\"a\",5]", "job.argv: element 2 is not a "
+	    "string");
+}
+
 /* The submitter's umask: kept as sent, 077 when a launch has none. */
 static void
 test_umask(void)
@@ -265,6 +319,7 @@ int
 main(void)
 {
 	test_parse();
+	test_request_bounds();
 	test_restart();
 	test_umask();
 	test_interactive();
