@@ -14,6 +14,7 @@
 
 #include <jansson.h>
 
+#include "common/job-req.h"
 #include "common/outpat.h"
 
 /* The default output file (common/outpat.h has the one copy). */
@@ -23,9 +24,8 @@
 /* A job array's, a file per task. */
 #define JOBSPEC_ARRAY_OUTPUT	OUTPAT_ARRAY_DEFAULT
 #define JOBSPEC_SBATCH_ARRAY_OUTPUT	"slurm-%A_%a.out"
-/* A script larger than this is data, not a job script; it also keeps the
- * request well inside the 1 MiB frame limit with a large environment. */
-#define JOBSPEC_MAX_SCRIPT	(512U * 1024)
+/* The largest script: the request's (common/job-req.h). */
+#define JOBSPEC_MAX_SCRIPT	((unsigned)JOB_REQ_MAX_SCRIPT)
 
 enum jobspec_action {
 	JOBSPEC_SUBMIT = 0,

@@ -5,9 +5,7 @@
 #include <string.h>
 
 #include "client/slurm-opt.h"
-
-/* Far beyond any node today (jobspec.c has the same bound). */
-#define SLURM_OPT_MAX_GPUS	65536
+#include "common/job-req.h"
 
 #define REQ	required_argument
 #define NO	no_argument
@@ -198,7 +196,7 @@ slurm_opt_find(const char *name)
 	return (NULL);
 }
 
-/* A whole number from 1 to SLURM_OPT_MAX_GPUS of len bytes at s, or -1. */
+/* A whole number from 1 to JOB_REQ_MAX_GPUS of len bytes at s, or -1. */
 static long
 slurm_opt_count(const char *s, size_t len)
 {
@@ -211,14 +209,14 @@ slurm_opt_count(const char *s, size_t len)
 		if (!isdigit((unsigned char)s[i]))
 			return (-1);
 		n = n * 10 + (s[i] - '0');
-		if (n > SLURM_OPT_MAX_GPUS)
+		if (n > JOB_REQ_MAX_GPUS)
 			return (-1);
 	}
 	return (n >= 1 ? n : -1);
 }
 
 long
-slurm_opt_gpus(const char *opt, const char *arg, int gres, char *type,
+slurm_opt_gpus(const char *arg, int gres, char *type,
     size_t typelen, char *err, size_t errlen)
 {
 	const char	*p = arg, *end, *count, *colon, *t;
@@ -235,9 +233,8 @@ slurm_opt_gpus(const char *opt, const char *arg, int gres, char *type,
 		if (gres) {
 			if (len < 3 || strncmp(p, "gpu", 3) != 0 ||
 			    (len > 3 && p[3] != ':')) {
-				snprintf(err, errlen, "--%s: gbatch schedules "
-				    "GPUs only; expected %s, got \"%s\"", opt,
-				    form, arg);
+				snprintf(err, errlen, "gbatch schedules GPUs "
+				    "only; expected %s, got \"%s\"", form, arg);
 				return (-1);
 			}
 			count = len == 3 ? "1" : p + 4;
@@ -251,10 +248,9 @@ slurm_opt_gpus(const char *opt, const char *arg, int gres, char *type,
 			if (t == count || t != colon || (size_t)(colon -
 			    count) >= typelen || colon - count >
 			    SLURM_OPT_TYPE_MAX) {
-				snprintf(err, errlen, "--%s: expected %s with "
-				    "TYPE a GPU model (letters, digits, '-', "
-				    "'_' or '.', e.g. a100), got \"%s\"", opt,
-				    form, arg);
+				snprintf(err, errlen, "expected %s with TYPE a "
+				    "GPU model (letters, digits, '-', '_' or "
+				    "'.', e.g. a100), got \"%s\"", form, arg);
 				return (-1);
 			}
 			snprintf(type, typelen, "%.*s", (int)(colon - count),
@@ -263,14 +259,14 @@ slurm_opt_gpus(const char *opt, const char *arg, int gres, char *type,
 			count = colon + 1;
 		}
 		if ((n = slurm_opt_count(count, len)) == -1) {
-			snprintf(err, errlen, "--%s: expected %s with N a whole "
-			    "number from 1 to %d, got \"%s\"", opt, form,
-			    SLURM_OPT_MAX_GPUS, arg);
+			snprintf(err, errlen, "expected %s with N a whole number "
+			    "from 1 to %d, got \"%s\"", form, JOB_REQ_MAX_GPUS,
+			    arg);
 			return (-1);
 		}
 		if (total != -1) {
-			snprintf(err, errlen, "--%s: GPUs asked for twice in "
-			    "\"%s\"; expected %s once", opt, arg, form);
+			snprintf(err, errlen, "GPUs asked for twice in \"%s\"; "
+			    "expected %s once", arg, form);
 			return (-1);
 		}
 		total = n;

@@ -9,6 +9,8 @@
 
 #include <stddef.h>
 
+#include "common/job-req.h"
+
 /* What an option does. */
 enum slurm_opt_do {
 	SLURM_DO_SAME,		/* gsub's own option of that name */
@@ -40,11 +42,11 @@ const struct slurm_opt *slurm_opt_find(const char *name);
 
 /* Parses a GPU request as --gres and --gpus write it: "gpu", "gpu:N",
  * "gpu:TYPE:N" (--gres, several comma-separated) or "N", "TYPE:N"
- * (--gpus, gsub -G). Returns the count, with TYPE (or "") in type, or -1
- * with err saying what was wrong and what is accepted. opt is the
- * option's name, for the message. */
-#define SLURM_OPT_TYPE_MAX	64
-long		 slurm_opt_gpus(const char *opt, const char *arg, int gres,
-		     char *type, size_t typelen, char *err, size_t errlen);
+ * (--gpus, gsub -G), N within common/job-req.h's bound. Returns the
+ * count, with TYPE (or "") in type, or -1 with err saying what was wrong
+ * and what is accepted (the caller names the option). */
+#define SLURM_OPT_TYPE_MAX	JOB_REQ_MAX_GPU_TYPE
+long		 slurm_opt_gpus(const char *arg, int gres, char *type,
+		     size_t typelen, char *err, size_t errlen);
 
 #endif

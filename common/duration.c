@@ -8,10 +8,6 @@
 
 #include "common/duration.h"
 
-/* A limit above 365 days is a typo, not a plan. (Slurm has no fixed cap;
- * a partition's MaxTime sets one.) UNLIMITED is there for no limit. */
-#define DURATION_MAX	(365ULL * 86400)
-
 static const char duration_forms[] =
     "expected minutes, minutes:seconds, hours:minutes:seconds or "
     "days-hours[:minutes[:seconds]]";
@@ -19,7 +15,7 @@ static const char duration_forms[] =
 /* Reads up to max unsigned decimal fields separated by ':'; returns how
  * many, or -1 on anything that is not digits and colons. */
 static int
-duration_fields(const char *s, uint64_t *v, int max)
+duration_fields(const char *s, uint64_t *v, int max, uint64_t most)
 {
 	int	n = 0;
 	char	*end;
@@ -29,7 +25,7 @@ duration_fields(const char *s, uint64_t *v, int max)
 			return (-1);
 		errno = 0;
 		v[n++] = strtoull(s, &end, 10);
-		if (errno != 0 || v[n - 1] > DURATION_MAX)
+		if (errno != 0 || v[n - 1] > most)
 			return (-1);
 		if (*end == '\0')
 			return (n);
@@ -53,8 +49,10 @@ duration_range(const char *field, uint64_t v, uint64_t max, const char *s,
 }
 
 int
-duration_parse(const char *s, uint64_t *secs, char *err, size_t errlen)
+duration_parse(const char *s, uint64_t max, uint64_t *secs, char *err,
+    size_t errlen)
 {
+	char		 most[40];
 	uint64_t	 v[3], days = 0, t;
 	const char	*dash, *rest = s;
 	char		*end;
@@ -73,11 +71,11 @@ duration_parse(const char *s, uint64_t *secs, char *err, size_t errlen)
 			goto bad;
 		rest = dash + 1;
 	}
-	if ((n = duration_fields(rest, v, 3)) == -1)
+	if ((n = duration_fields(rest, v, 3, max)) == -1)
 		goto bad;
 	if (dash != NULL) {
 		/* d-h, d-h:m, d-h:m:s: the days carry what is over a day. */
-		if (duration_range("days", days, DURATION_MAX / 86400, s, err,
+		if (duration_range("days", days, max / 86400, s, err,
 		    errlen) == -1 ||
 		    duration_range("hours", v[0], 23, s, err, errlen) == -1 ||
 		    (n > 1 && duration_range("minutes", v[1], 59, s, err,
@@ -102,9 +100,16 @@ duration_parse(const char *s, uint64_t *secs, char *err, size_t errlen)
 			return (-1);
 		t = v[0] * 3600 + v[1] * 60 + v[2];
 	}
-	if (t > DURATION_MAX) {
-		snprintf(err, errlen, "time \"%s\" is longer than 365 days, "
-		    "the most a job may ask for (UNLIMITED for no limit)", s);
+	if (t > max) {
+		/* The most in days where it is whole days (365 days). */
+		if (max % 86400 == 0)
+			snprintf(most, sizeof most, "%llu day%s",
+			    (unsigned long long)(max / 86400), max == 86400 ?
+			    "" : "s");
+		else
+			duration_format(max, most, sizeof most);
+		snprintf(err, errlen, "time \"%s\" is longer than %s, the most "
+		    "accepted", s, most);
 		return (-1);
 	}
 	*secs = t;

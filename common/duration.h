@@ -6,11 +6,14 @@
 #include <stdint.h>
 
 /* Parses "M", "M:S", "H:M:S", "D-H", "D-H:M" or "D-H:M:S" into seconds:
- * minutes and seconds after a colon are 0-59, hours after days 0-23, days
- * 0-365, and the whole at most 365 days. "0", "UNLIMITED" and "INFINITE"
+ * minutes and seconds after a colon are 0-59, hours after days 0-23, and
+ * the whole at most max seconds, whose days are the days' range (a time
+ * limit's bound is common/job-req.h's). "0", "UNLIMITED" and "INFINITE"
  * mean no limit and give 0. Returns 0, or -1 with err naming the field
- * out of range and its range, or the input and the accepted forms. */
-int	 duration_parse(const char *, uint64_t *secs, char *err, size_t errlen);
+ * out of range and its range, the most, or the input and the accepted
+ * forms. */
+int	 duration_parse(const char *, uint64_t max, uint64_t *secs, char *err,
+	    size_t errlen);
 
 /* Writes secs as "M:SS", "H:MM:SS" or "D-HH:MM:SS" into buf; returns buf. */
 char	*duration_format(uint64_t secs, char *buf, size_t len);

@@ -82,22 +82,31 @@ enum job_field_kind {
 #define JFF_UPDATE	0x1	/* a transition rewrites it (store_job_update) */
 #define JFF_PRIVATE	0x2	/* controller.private_data hides it from others */
 #define JFF_MS		0x4	/* milliseconds stored, seconds on the wire */
+/* Where gbatchd keeps it in memory while the job is not finished
+ * (daemon/controller/job-strs.h): in the block the jobs that ask alike
+ * share (fixed at submit: who, where, what with), or among the job's own
+ * strings. Fields with neither are kept by job.c as it sees fit, or read
+ * from the store when needed. */
+#define JFF_SHARED	0x8
+#define JFF_OWN		0x10
 
 #define JOB_FIELDS(COL, WIRE)						\
 	COL(ID, id, uint64_t, "id", "id", JFK_U64, 0)			\
-	COL(NAME, name, const char *, "name", "name", JFK_TEXT, 0)	\
-	COL(USER, user, const char *, "user", "user", JFK_TEXT, 0)	\
-	COL(UID, uid, uint32_t, "uid", "uid", JFK_U32, 0)		\
-	COL(GID, gid, uint32_t, "gid", NULL, JFK_U32, 0)		\
+	COL(NAME, name, const char *, "name", "name", JFK_TEXT,		\
+	    JFF_OWN)							\
+	COL(USER, user, const char *, "user", "user", JFK_TEXT,		\
+	    JFF_SHARED)							\
+	COL(UID, uid, uint32_t, "uid", "uid", JFK_U32, JFF_SHARED)	\
+	COL(GID, gid, uint32_t, "gid", NULL, JFK_U32, JFF_SHARED)	\
 	COL(STATE, state, enum job_state, "state", "state", JFK_STATE,	\
 	    JFF_UPDATE)							\
 	COL(REASON, reason, const char *, "reason", "reason", JFK_TEXT0, \
 	    JFF_UPDATE)							\
-	COL(GPUS, gpus, uint32_t, "gpus", "gpus", JFK_U32, 0)		\
+	COL(GPUS, gpus, uint32_t, "gpus", "gpus", JFK_U32, JFF_SHARED)	\
 	WIRE(ALLOC, "alloc")						\
 	WIRE(NODES, "nodes")						\
-	COL(TIME_LIMIT, time_limit, uint64_t, "time_limit", "time_limit", \
-	    JFK_U64, 0)							\
+	COL(TIME_LIMIT, time_limit, uint64_t, "time_limit",		\
+	    "time_limit", JFK_U64, JFF_SHARED)				\
 	COL(SUBMIT_TIME, submit_time, int64_t, "submit_time",		\
 	    "submit_time", JFK_I64, 0)					\
 	COL(BEGIN_TIME, begin_time, int64_t, "begin_time",		\
@@ -111,48 +120,48 @@ enum job_field_kind {
 	    JFF_UPDATE)							\
 	COL(SIGNAL, signal, int, "signal", "signal", JFK_EXIT, JFF_UPDATE) \
 	COL(WORKDIR, workdir, const char *, "workdir", "workdir",	\
-	    JFK_TEXT, JFF_PRIVATE)					\
+	    JFK_TEXT, JFF_PRIVATE | JFF_SHARED)				\
 	COL(STDOUT, stdout_path, const char *, "stdout", "stdout",	\
-	    JFK_TEXT, JFF_PRIVATE)					\
+	    JFK_TEXT, JFF_PRIVATE | JFF_SHARED)				\
 	COL(STDERR, stderr_path, const char *, "stderr", "stderr",	\
-	    JFK_TEXT, JFF_PRIVATE)					\
+	    JFK_TEXT, JFF_PRIVATE | JFF_SHARED)				\
 	COL(COMMAND, command, const char *, "command", "command",	\
-	    JFK_TEXT, JFF_PRIVATE)					\
+	    JFK_TEXT, JFF_PRIVATE | JFF_SHARED)				\
 	COL(ARGV, argv, const char *, "argv", "argv", JFK_TEXT,		\
-	    JFF_PRIVATE)						\
+	    JFF_PRIVATE | JFF_OWN)					\
 	COL(MESSAGE, message, const char *, "message", "message",	\
-	    JFK_TEXT0, JFF_UPDATE | JFF_PRIVATE)			\
+	    JFK_TEXT0, JFF_UPDATE | JFF_PRIVATE | JFF_OWN)		\
 	COL(ACCOUNT, account, const char *, "account", "account",	\
-	    JFK_TEXT0, 0)						\
+	    JFK_TEXT0, JFF_SHARED)					\
 	COL(COMMENT, comment, const char *, "comment", "comment",	\
-	    JFK_TEXT0, JFF_PRIVATE)					\
-	COL(DEPENDENCY, dependency, const char *, "dependency",	\
-	    "dependency", JFK_TEXT0, 0)					\
+	    JFK_TEXT0, JFF_PRIVATE | JFF_OWN)				\
+	COL(DEPENDENCY, dependency, const char *, "dependency",		\
+	    "dependency", JFK_TEXT0, JFF_OWN)				\
 	COL(ARRAY_JOB_ID, array_job_id, uint64_t, "array_job_id",	\
 	    "array_job_id", JFK_U64, 0)					\
 	COL(ARRAY_TASK_ID, array_task_id, int, "array_task_id",	\
 	    "array_task_id", JFK_NULLINT, JFF_UPDATE)			\
 	COL(ARRAY_TASKS, array_tasks, const char *, "array_tasks",	\
 	    "array_tasks", JFK_TEXT0, JFF_UPDATE)			\
-	COL(ARRAY_SPEC, array_spec, const char *, "array_spec",	\
-	    "array_spec", JFK_TEXT0, 0)					\
-	COL(REQ_NODES, req_nodes, const char *, "req_nodes", "req_nodes", \
-	    JFK_TEXT0, 0)						\
-	COL(EXCLUDE_NODES, exclude_nodes, const char *, "exclude_nodes", \
-	    "exclude_nodes", JFK_TEXT0, 0)				\
+	COL(ARRAY_SPEC, array_spec, const char *, "array_spec",		\
+	    "array_spec", JFK_TEXT0, JFF_OWN)				\
+	COL(REQ_NODES, req_nodes, const char *, "req_nodes",		\
+	    "req_nodes", JFK_TEXT0, JFF_SHARED)				\
+	COL(EXCLUDE_NODES, exclude_nodes, const char *,			\
+	    "exclude_nodes", "exclude_nodes", JFK_TEXT0, JFF_SHARED)	\
 	COL(GPU_TYPE, gpu_type, const char *, "gpu_type", "gpu_type",	\
-	    JFK_TEXT0, 0)						\
+	    JFK_TEXT0, JFF_SHARED)					\
 	COL(NUM_NODES, num_nodes, uint32_t, "num_nodes", "num_nodes",	\
-	    JFK_U32, 0)							\
+	    JFK_U32, JFF_SHARED)					\
 	COL(TASKS_PER_NODE, tasks_per_node, const char *,		\
-	    "tasks_per_node", "tasks_per_node", JFK_TEXT0, 0)		\
+	    "tasks_per_node", "tasks_per_node", JFK_TEXT0, JFF_SHARED)	\
 	COL(MASTER_PORT, master_port, uint32_t, "master_port",		\
 	    "master_port", JFK_U32, JFF_UPDATE)				\
 	COL(CPUS_PER_GPU, cpus_per_gpu, uint32_t, "cpus_per_gpu",	\
 	    "cpus_per_gpu", JFK_U32, 0)					\
 	COL(CPUS_PER_TASK, cpus_per_task, uint32_t, "cpus_per_task",	\
-	    "cpus_per_task", JFK_U32, 0)				\
-	COL(MEM, mem, uint64_t, "mem", "mem", JFK_U64, 0)		\
+	    "cpus_per_task", JFK_U32, JFF_SHARED)			\
+	COL(MEM, mem, uint64_t, "mem", "mem", JFK_U64, JFF_SHARED)	\
 	COL(MEM_PER_GPU, mem_per_gpu, uint64_t, "mem_per_gpu",		\
 	    "mem_per_gpu", JFK_U64, 0)					\
 	COL(MEM_PEAK, mem_peak, uint64_t, "mem_peak", "mem_peak", JFK_U64, \
@@ -192,10 +201,12 @@ enum job_field_kind {
 	    JFF_UPDATE)							\
 	COL(LAST_STOP, last_stop, int64_t, "last_stop", NULL, JFK_I64,	\
 	    JFF_UPDATE)							\
-	COL(FLAGS, flags, uint32_t, "flags", NULL, JFK_U32, 0)		\
-	COL(CKPT_SIGNAL, ckpt_signal, int, "ckpt_signal", NULL, JFK_INT, 0) \
-	COL(CKPT_GRACE, ckpt_grace, uint32_t, "ckpt_grace", NULL, JFK_U32, \
-	    0)								\
+	COL(FLAGS, flags, uint32_t, "flags", NULL, JFK_U32,		\
+	    JFF_SHARED)							\
+	COL(CKPT_SIGNAL, ckpt_signal, int, "ckpt_signal", NULL,		\
+	    JFK_INT, JFF_SHARED)					\
+	COL(CKPT_GRACE, ckpt_grace, uint32_t, "ckpt_grace", NULL,	\
+	    JFK_U32, JFF_SHARED)					\
 	COL(UMASK, umask, int, "umask", NULL, JFK_NULLINT, 0)		\
 	COL(WARN_SIGNAL, warn_signal, int, "warn_signal", NULL, JFK_INT, 0) \
 	COL(WARN_TIME, warn_time, uint32_t, "warn_time", NULL, JFK_U32, 0)

@@ -10,6 +10,7 @@
 
 #include <libconfig.h>
 
+#include "common/job-req.h"
 #include "common/label.h"
 #include "common/paths.h"
 #include "common/xmalloc.h"
@@ -381,11 +382,11 @@ static const struct conf_file_key conf_scheduler_keys[] = {
 	{ .name = "strict", .type = CONF_FILE_BOOL,
 	  .off = offsetof(struct conf, sched.strict) },
 	{ .name = "ckpt_grace", .type = CONF_FILE_INT,
-	  .off = offsetof(struct conf, ckpt_grace), .min = 1, .max = 86400,
-	  .what = "seconds" },
+	  .off = offsetof(struct conf, ckpt_grace), .min = 1,
+	  .max = JOB_REQ_MAX_CKPT_GRACE, .what = "seconds" },
 	{ .name = "max_ckpt_grace", .type = CONF_FILE_INT,
 	  .off = offsetof(struct conf, max_ckpt_grace), .min = 1,
-	  .max = 86400, .what = "seconds" },
+	  .max = JOB_REQ_MAX_CKPT_GRACE, .what = "seconds" },
 	{ .name = "kill_invalid_depend", .type = CONF_FILE_BOOL,
 	  .off = offsetof(struct conf, kill_invalid_depend) },
 	{ .name = "cpus_per_gpu", .type = CONF_FILE_INT,

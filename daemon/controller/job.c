@@ -12,20 +12,17 @@
 #include "daemon/controller/job.h"
 #include "daemon/controller/job-strs.h"
 
-/* The strings a job keeps from its row that are its own, in a block after
- * the struct (job_str); the others, where it runs and as whom, are shared
- * with the jobs that have the same (job-strs.h). None changes once the job
- * is made, but for a message that job_set_end replaces. */
-enum job_str {
-	JS_NAME, JS_ARGV, JS_MESSAGE, JS_COMMENT, JS_DEPENDENCY,
-	JS_ARRAY_SPEC, JS_COUNT
-};
+/* The strings a job keeps from its row that are its own (common/
+ * job-field.h's JFF_OWN) are in a block after the struct (job_str); the
+ * others, where it runs and as whom (JFF_SHARED), are shared with the
+ * jobs that have the same (job-strs.h). None changes once the job is made,
+ * but for a message that job_set_end replaces. */
 
 /* What a job's runs leave: none of it is set before its first start (or
  * end), and most of a large queue has never started, so a job holds it
  * apart, from the first time one member is set (job_run_set). */
 struct job_run {
-	char			*message;	/* NULL: str's JS_MESSAGE */
+	char			*message;	/* NULL: str's JF_MESSAGE */
 	struct job_part		*parts;		/* nparts; NULL for none */
 	uint64_t		 mem_peak;	/* MB, over every run */
 	int64_t			 cpu_time;	/* ms, every run's */
@@ -297,40 +294,11 @@ job_find(uint64_t id)
 	return (NULL);
 }
 
-/* Where each string of a job is in its row: its own, and those it shares. */
-static const size_t job_str_member[JS_COUNT] = {
-	[JS_NAME] = offsetof(struct store_job, name),
-	[JS_ARGV] = offsetof(struct store_job, argv),
-	[JS_MESSAGE] = offsetof(struct store_job, message),
-	[JS_COMMENT] = offsetof(struct store_job, comment),
-	[JS_DEPENDENCY] = offsetof(struct store_job, dependency),
-	[JS_ARRAY_SPEC] = offsetof(struct store_job, array_spec),
-};
-static const size_t job_shared_member[JSH_COUNT] = {
-	[JSH_USER] = offsetof(struct store_job, user),
-	[JSH_COMMAND] = offsetof(struct store_job, command),
-	[JSH_WORKDIR] = offsetof(struct store_job, workdir),
-	[JSH_STDOUT] = offsetof(struct store_job, stdout_path),
-	[JSH_STDERR] = offsetof(struct store_job, stderr_path),
-	[JSH_ACCOUNT] = offsetof(struct store_job, account),
-	[JSH_REQ_NODES] = offsetof(struct store_job, req_nodes),
-	[JSH_EXCLUDE_NODES] = offsetof(struct store_job, exclude_nodes),
-	[JSH_GPU_TYPE] = offsetof(struct store_job, gpu_type),
-	[JSH_TASKS_PER_NODE] = offsetof(struct store_job, tasks_per_node),
-};
-
-/* The string member at off of row r. */
-static const char **
-job_row_str(const struct store_job *r, size_t off)
-{
-	return ((const char **)(void *)((char *)(uintptr_t)r + off));
-}
-
-/* String k of j's own. */
+/* Field f of j's own strings. */
 static const char *
-job_str(const struct job *j, enum job_str k)
+job_str(const struct job *j, enum job_field f)
 {
-	return (strs_get(j->str, j->width, JS_COUNT, k));
+	return (job_own_text(j->str, j->width, f));
 }
 
 static const struct job_run	job_run_none;
@@ -385,41 +353,25 @@ job_rare_set(struct job *j)
 struct job *
 job_create(const struct store_job *r)
 {
-	const char		*src[JS_COUNT], *shared[JSH_COUNT];
-	struct job_ask		 ask;
+	const char		*src[JOB_OWN_COUNT];
 	struct strs_plan	 plan;
 	size_t			 size;
 	struct job		*j;
 	struct array_set	 spec;
 	char			 err[256];
-	int			 k;
 
-	for (k = 0; k < JS_COUNT; k++)
-		src[k] = *job_row_str(r, job_str_member[k]);
-	if (src[JS_ARGV] == NULL)
-		src[JS_ARGV] = "[]";
-	for (k = 0; k < JSH_COUNT; k++)
-		shared[k] = *job_row_str(r, job_shared_member[k]);
+	job_own_src(r, src);
+	if (src[job_strs_slot(JF_ARGV)] == NULL)
+		src[job_strs_slot(JF_ARGV)] = "[]";
 	/* One allocation for the job and its own strings: a listing walks
 	 * every job, and strings next to their job cost no extra cache
 	 * misses. They came in one request (FRAME_MAX_REQUEST, 1 MB), so
 	 * 32-bit offsets hold them; most jobs' fit in 8 bits. */
-	size = strs_plan(src, JS_COUNT, &plan);
+	size = strs_plan(src, JOB_OWN_COUNT, &plan);
 	j = xcalloc(1, offsetof(struct job, str) + size);
-	strs_fill(j->str, src, JS_COUNT, &plan);
+	strs_fill(j->str, src, JOB_OWN_COUNT, &plan);
 	j->width = plan.width;
-	memset(&ask, 0, sizeof ask);
-	ask.time_limit = r->time_limit;
-	ask.mem = r->mem;
-	ask.uid = r->uid;
-	ask.gid = r->gid;
-	ask.gpus = r->gpus;
-	ask.num_nodes = r->num_nodes;
-	ask.cpus_per_task = r->cpus_per_task;
-	ask.flags = r->flags;
-	ask.ckpt_signal = r->ckpt_signal;
-	ask.ckpt_grace = r->ckpt_grace;
-	j->shared = job_shared_get(shared, &ask);
+	j->shared = job_shared_get_row(r);
 	j->id = r->id;
 	if (r->master_port != 0 || r->mem_peak != 0 || r->cpu_time != 0 ||
 	    r->start_time != 0 || r->end_time != 0 || r->has_exit ||
@@ -444,7 +396,7 @@ job_create(const struct store_job *r)
 	if (r->array_job_id != 0) {
 		j->rare->array_job_id = r->array_job_id;
 		j->rare->task_id = r->array_task_id;
-		if (array_parse(job_str(j, JS_ARRAY_SPEC), &spec, err,
+		if (array_parse(job_str(j, JF_ARRAY_SPEC), &spec, err,
 		    sizeof err) == 0) {
 			j->rare->throttle = spec.throttle;
 			array_free(&spec);
@@ -602,19 +554,15 @@ void
 job_to_row(const struct job *j, struct store_job *r)
 {
 	const struct job_run	*run = job_run_const(j);
-	const struct job_ask	*ask = job_shared_ask(j->shared);
-	int			 k;
 
 	memset(r, 0, sizeof *r);
 	r->queue = -1;
 	r->umask = -1;	/* only the store has it, as the script */
 	r->id = j->id;
-	r->uid = ask->uid;
-	r->gid = ask->gid;
+	job_shared_to_row(j->shared, r);
+	job_own_to_row(j->str, j->width, r);
 	r->state = j->state;
 	r->reason = job_reasons[j->reason];
-	r->gpus = ask->gpus;
-	r->time_limit = ask->time_limit;
 	r->submit_time = j->submit_time;
 	r->begin_time = job_begin_time(j);
 	r->start_time = run->start_time;
@@ -622,21 +570,13 @@ job_to_row(const struct job *j, struct store_job *r)
 	r->has_exit = run->has_exit;
 	r->exit_code = run->exit_code;
 	r->signal = run->signal;
-	for (k = 0; k < JS_COUNT; k++)
-		*job_row_str(r, job_str_member[k]) = job_str(j, k);
-	for (k = 0; k < JSH_COUNT; k++)
-		*job_row_str(r, job_shared_member[k]) =
-		    job_shared_str(j->shared, k);
 	if (run->message != NULL)
 		r->message = run->message;
 	r->array_job_id = job_array_job_id(j);
 	r->array_task_id = job_array_task_id(j);
 	r->array_tasks = job_array_tasks(j);
-	r->num_nodes = ask->num_nodes;
 	r->master_port = run->master_port;
 	r->cpus_per_gpu = job_cpus_per_gpu(j);
-	r->cpus_per_task = ask->cpus_per_task;
-	r->mem = ask->mem;
 	r->mem_per_gpu = job_mem_per_gpu(j);
 	r->mem_peak = run->mem_peak;
 	r->cpu_time = run->cpu_time;
@@ -652,25 +592,22 @@ job_to_row(const struct job *j, struct store_job *r)
 	r->queue_delay = run->service.queue_delay;
 	r->pending_since = j->sched.pending_since;
 	r->last_queue = run->service.last_queue;
-	r->flags = ask->flags;
-	r->ckpt_signal = ask->ckpt_signal;
-	r->ckpt_grace = ask->ckpt_grace;
 }
 
 uint64_t	 job_id(const struct job *j) { return (j->id); }
 enum job_state	 job_state(const struct job *j)
 		     { return ((enum job_state)j->state); }
-const char	*job_name(const struct job *j) { return (job_str(j, JS_NAME)); }
+const char	*job_name(const struct job *j) { return (job_str(j, JF_NAME)); }
 const char	*job_user(const struct job *j)
-		     { return (job_shared_str(j->shared, JSH_USER)); }
+		     { return (job_shared_text(j->shared, JF_USER)); }
 uint32_t	 job_uid(const struct job *j)
-		     { return (job_shared_ask(j->shared)->uid); }
+		     { return ((uint32_t)job_shared_num(j->shared, JF_UID)); }
 uint32_t	 job_gpus(const struct job *j)
-		     { return (job_shared_ask(j->shared)->gpus); }
+		     { return ((uint32_t)job_shared_num(j->shared, JF_GPUS)); }
 uint64_t	 job_time_limit(const struct job *j)
-		     { return (job_shared_ask(j->shared)->time_limit); }
+		     { return (job_shared_num(j->shared, JF_TIME_LIMIT)); }
 uint32_t	 job_flags(const struct job *j)
-		     { return (job_shared_ask(j->shared)->flags); }
+		     { return ((uint32_t)job_shared_num(j->shared, JF_FLAGS)); }
 
 bool
 job_is_interactive(const struct job *j)
@@ -719,7 +656,7 @@ int64_t		 job_submit_time(const struct job *j) { return (j->submit_time); }
 int64_t		 job_begin_time(const struct job *j)
 		     { return (job_rare_const(j)->begin_time); }
 const char	*job_dependency(const struct job *j)
-		     { return (job_str(j, JS_DEPENDENCY)); }
+		     { return (job_str(j, JF_DEPENDENCY)); }
 struct job_dep	*job_dep(const struct job *j)
 		     { return (job_rare_const(j)->dep); }
 
@@ -737,23 +674,24 @@ uint64_t	 job_array_job_id(const struct job *j)
 int		 job_array_task_id(const struct job *j)
 		     { return (job_rare_const(j)->task_id); }
 const char	*job_array_spec(const struct job *j)
-		     { return (job_str(j, JS_ARRAY_SPEC)); }
+		     { return (job_str(j, JF_ARRAY_SPEC)); }
 const char	*job_req_nodes(const struct job *j)
-		     { return (job_shared_str(j->shared, JSH_REQ_NODES)); }
+		     { return (job_shared_text(j->shared, JF_REQ_NODES)); }
 const char	*job_exclude_nodes(const struct job *j)
-		     { return (job_shared_str(j->shared, JSH_EXCLUDE_NODES)); }
+		     { return (job_shared_text(j->shared, JF_EXCLUDE_NODES)); }
 const char	*job_gpu_type(const struct job *j)
-		     { return (job_shared_str(j->shared, JSH_GPU_TYPE)); }
+		     { return (job_shared_text(j->shared, JF_GPU_TYPE)); }
 uint32_t	 job_num_nodes(const struct job *j)
-		     { return (job_shared_ask(j->shared)->num_nodes); }
+		     { return ((uint32_t)job_shared_num(j->shared, JF_NUM_NODES)); }
 uint32_t	 job_master_port(const struct job *j)
 		     { return (job_run_const(j)->master_port); }
 uint32_t	 job_cpus_per_gpu(const struct job *j)
 		     { return (job_rare_const(j)->cpus_per_gpu); }
 uint32_t	 job_cpus_per_task(const struct job *j)
-		     { return (job_shared_ask(j->shared)->cpus_per_task); }
+		     { return ((uint32_t)job_shared_num(j->shared,
+			 JF_CPUS_PER_TASK)); }
 uint64_t	 job_mem(const struct job *j)
-		     { return (job_shared_ask(j->shared)->mem); }
+		     { return (job_shared_num(j->shared, JF_MEM)); }
 uint64_t	 job_mem_per_gpu(const struct job *j)
 		     { return (job_rare_const(j)->mem_per_gpu); }
 
@@ -773,7 +711,7 @@ job_set_master_port(struct job *j, uint32_t port)
 		job_run_set(j)->master_port = port;
 }
 const char	*job_tasks_per_node(const struct job *j)
-		     { return (job_shared_str(j->shared, JSH_TASKS_PER_NODE)); }
+		     { return (job_shared_text(j->shared, JF_TASKS_PER_NODE)); }
 
 uint32_t
 job_tasks_fixed(const char *t)

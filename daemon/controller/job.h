@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/job-req.h"
 #include "common/job-state.h"
 #include "daemon/controller/store.h"
 
@@ -104,7 +105,7 @@ uint32_t	 job_flags(const struct job *);
 bool		 job_is_interactive(const struct job *);
 /* Where a running job's GPUs are: one part per node, rank 0 first. A
  * single-node job has one part; job_node and job_gpu_mask are rank 0's. */
-#define JOB_MAX_PARTS	1024
+#define JOB_MAX_PARTS	JOB_REQ_MAX_NODES	/* a request's most */
 struct job_part {
 	struct node	*node;
 	uint64_t	 mask;

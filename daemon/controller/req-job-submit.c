@@ -11,6 +11,7 @@
 #include "common/array.h"
 #include "common/frame.h"
 #include "common/hostlist.h"
+#include "common/job-req.h"
 #include "common/label.h"
 #include "common/log.h"
 #include "common/outpat.h"
@@ -23,7 +24,7 @@
 #include "daemon/controller/ctx.h"
 #include "daemon/controller/depend-wait.h"
 #include "daemon/controller/job.h"
-#include "daemon/controller/job-shape.h"
+#include "daemon/controller/job-fit.h"
 #include "daemon/controller/jtext.h"
 #include "daemon/controller/metrics.h"
 #include "daemon/controller/node.h"
@@ -32,55 +33,52 @@
 #include "daemon/controller/schedule-estimate.h"
 #include "daemon/controller/session.h"
 #include "daemon/controller/store.h"
+#include "daemon/controller/store-sql.h"
 #include "policy/sched.h"
 
-#define REQ_SUBMIT_NAME_MAX	256
-/* A comment is a line of text (an account a label: label.h). */
-#define REQ_SUBMIT_COMMENT_MAX	1024
-#define REQ_SUBMIT_PATH_MAX	4096
-/* A gang of up to JOB_MAX_PARTS full nodes. */
-#define REQ_SUBMIT_GPUS_MAX	65536
-/* A dependency's text: DEPEND_MAX conditions of 20-digit ids. */
-#define REQ_SUBMIT_DEPEND_MAX	(DEPEND_MAX * 32)
-/* begin_time: 9999-12-31T23:59:59Z at the latest, as gsub can write it. */
-#define REQ_SUBMIT_BEGIN_MAX	253402300799ULL
-
-/* Reads an optional string member into *out; -1 with err when present and
- * not a string, or longer than max, or holding control characters. */
-static int
-req_job_submit_string(const json_t *job, const char *key, size_t max,
-    const char **out, char *err, size_t errlen)
+/* Every member gbatchd keeps as it came (common/job-req.h's field) goes
+ * into that field of row, as the field's kind holds it (store-sql.h has
+ * where each is). Strings are borrowed from the request. */
+static void
+req_job_submit_fields(const struct job_req_val *v, struct store_job *row)
 {
-	json_t		*v = json_object_get(job, key);
-	const char	*s;
-	size_t		 i, len;
+	char		*at;
+	uint64_t	 u64;
+	int64_t		 i64;
+	uint32_t	 u32;
+	int		 i, f, jf;
 
-	if (v == NULL || json_is_null(v))
-		return (0);
-	if ((s = json_string_value(v)) == NULL) {
-		snprintf(err, errlen, "%s: expected a string", key);
-		return (-1);
-	}
-	len = json_string_length(v);
-	if (len > max) {
-		snprintf(err, errlen, "%s: longer than %zu bytes", key, max);
-		return (-1);
-	}
-	if (strlen(s) != len) {
-		snprintf(err, errlen, "%s: holds a NUL byte", key);
-		return (-1);
-	}
-	if (max != SIZE_MAX) {
-		for (i = 0; i < len; i++) {
-			if ((unsigned char)s[i] < 0x20) {
-				snprintf(err, errlen, "%s: holds a control "
-				    "character", key);
-				return (-1);
-			}
+	for (f = 0; f < JRQ_COUNT; f++) {
+		if ((jf = job_reqs[f].field) == JOB_REQ_NO_FIELD)
+			continue;
+		at = (char *)row + store_job_offset[jf];
+		switch (job_fields[jf].kind) {
+		case JFK_U64:
+			u64 = (uint64_t)v[f].n;
+			memcpy(at, &u64, sizeof u64);
+			break;
+		case JFK_I64:
+			i64 = v[f].n;
+			memcpy(at, &i64, sizeof i64);
+			break;
+		case JFK_U32:
+			u32 = (uint32_t)v[f].n;
+			memcpy(at, &u32, sizeof u32);
+			break;
+		case JFK_INT:
+		case JFK_NULLINT:
+			i = (int)v[f].n;
+			memcpy(at, &i, sizeof i);
+			break;
+		case JFK_TEXT:
+		case JFK_TEXT0:
+		case JFK_TEXTREF:
+			memcpy(at, &v[f].s, sizeof v[f].s);
+			break;
+		default:
+			break;
 		}
 	}
-	*out = s;
-	return (0);
 }
 
 /* An output pattern, checked by the module that expands it; its detail
@@ -95,54 +93,6 @@ req_job_submit_pattern(const char *key, const char *s, char *err,
 	if (n < 0 || (size_t)n >= errlen)
 		n = 0;
 	return (outpat_check(s, err + n, errlen - (size_t)n));
-}
-
-static int
-req_job_submit_argv(const json_t *argv, char *err, size_t errlen)
-{
-	json_t	*v;
-	size_t	 i;
-
-	if (argv != NULL && !json_is_array(argv)) {
-		snprintf(err, errlen, "argv: expected an array of strings");
-		return (-1);
-	}
-	json_array_foreach(argv, i, v) {
-		if (!json_is_string(v)) {
-			snprintf(err, errlen, "argv: element %zu is not a "
-			    "string", i + 1);
-			return (-1);
-		}
-	}
-	return (0);
-}
-
-static int
-req_job_submit_env(const json_t *env, char *err, size_t errlen)
-{
-	const char	*key;
-	json_t		*v;
-
-	if (env == NULL)
-		return (0);
-	if (!json_is_object(env)) {
-		snprintf(err, errlen, "env: expected an object of strings, as "
-		    "{\"PATH\": \"/usr/bin\"}");
-		return (-1);
-	}
-	json_object_foreach((json_t *)env, key, v) {
-		if (!json_is_string(v)) {
-			snprintf(err, errlen, "env: %s: expected a string",
-			    key);
-			return (-1);
-		}
-		if (*key == '\0' || strchr(key, '=') != NULL) {
-			snprintf(err, errlen, "env: \"%s\" is not a variable "
-			    "name", key);
-			return (-1);
-		}
-	}
-	return (0);
 }
 
 /* Sends {"re":200,"ok":true,"seq":...,"job_id":id} (and the warning, if
@@ -228,113 +178,53 @@ req_job_submit_warning(uint32_t gpus, bool consolidate)
 	return (t);
 }
 
-/* The scheduling options of gsub: checkpoint signal and grace, requeue,
- * placement. */
+/* The scheduling options of gsub, beside the numbers already in row:
+ * the checkpoint grace within the cluster's most, and the flags of
+ * --signal=B:, --no-requeue, --consolidate and --spread, --open-mode and
+ * --kill-on-invalid-dep. */
 static int
-req_job_submit_sched(const json_t *job, const struct conf *c,
+req_job_submit_sched(const struct job_req_val *v, const struct conf *c,
     struct store_job *row, char *err, size_t errlen)
 {
-	unsigned long long	 sig = 0, grace = 0;
-	const char		*place;
-	json_t			*v;
-
-	if (req_get_uint(job, "ckpt_signal", 64, &sig, err, errlen) != 0 ||
-	    req_get_uint(job, "ckpt_grace", 86400, &grace, err, errlen) != 0)
-		return (-1);
-	if (json_object_get(job, "ckpt_signal") != NULL && sig < 1) {
-		snprintf(err, errlen, "ckpt_signal: expected a signal number "
-		    "from 1 to 64");
-		return (-1);
-	}
-	if (grace > (unsigned long long)c->max_ckpt_grace) {
-		snprintf(err, errlen, "a checkpoint grace of %llu s (gsub "
+	if (row->ckpt_grace > (uint32_t)c->max_ckpt_grace) {
+		snprintf(err, errlen, "a checkpoint grace of %u s (gsub "
 		    "--ckpt-grace, or --signal's @SECONDS) is above the "
-		    "cluster's most, scheduler.max_ckpt_grace = %d s", grace,
-		    c->max_ckpt_grace);
+		    "cluster's most, scheduler.max_ckpt_grace = %d s",
+		    row->ckpt_grace, c->max_ckpt_grace);
 		return (-1);
 	}
-	row->ckpt_signal = (int)sig;
-	row->ckpt_grace = (uint32_t)grace;
-	sig = grace = 0;
-	if (req_get_uint(job, "warn_signal", 64, &sig, err, errlen) != 0 ||
-	    req_get_uint(job, "warn_time", 65535, &grace, err, errlen) != 0)
-		return (-1);
-	if (json_object_get(job, "warn_signal") != NULL && sig < 1) {
-		snprintf(err, errlen, "warn_signal: expected a signal number "
-		    "from 1 to 64");
-		return (-1);
-	}
-	row->warn_signal = (int)sig;
-	row->warn_time = (uint32_t)grace;
-	if ((v = json_object_get(job, "warn_batch")) != NULL) {
-		if (!json_is_boolean(v)) {
-			snprintf(err, errlen, "warn_batch: expected true or "
-			    "false");
-			return (-1);
-		}
-		if (json_is_true(v))
-			row->flags |= JOB_F_WARN_BATCH;
-	}
-	v = json_object_get(job, "requeue");
-	if (v != NULL && !json_is_boolean(v)) {
-		snprintf(err, errlen, "requeue: expected true or false");
-		return (-1);
-	}
-	if (json_is_false(v))
+	if (v[JRQ_WARN_BATCH].n != 0)
+		row->flags |= JOB_F_WARN_BATCH;
+	if (v[JRQ_REQUEUE].n == 0)
 		row->flags |= JOB_F_NO_REQUEUE;
-	if ((v = json_object_get(job, "placement")) != NULL) {
-		place = json_string_value(v);
-		if (place != NULL && strcmp(place, "consolidate") == 0)
-			row->flags |= JOB_F_CONSOLIDATE;
-		else if (place != NULL && strcmp(place, "spread") == 0)
-			row->flags |= JOB_F_SPREAD;
-		else {
-			snprintf(err, errlen, "placement: expected "
-			    "\"consolidate\" or \"spread\"");
-			return (-1);
-		}
-	}
+	if (v[JRQ_PLACEMENT].s != NULL)
+		row->flags |= strcmp(v[JRQ_PLACEMENT].s, "spread") == 0 ?
+		    JOB_F_SPREAD : JOB_F_CONSOLIDATE;
+	if (v[JRQ_OPEN_MODE].s != NULL && strcmp(v[JRQ_OPEN_MODE].s,
+	    "append") == 0)
+		row->flags |= JOB_F_APPEND;
+	if (v[JRQ_KILL_INVALID_DEP].json != NULL)
+		row->flags |= v[JRQ_KILL_INVALID_DEP].n != 0 ?
+		    JOB_F_KILL_INVALID_DEP : JOB_F_KEEP_INVALID_DEP;
 	return (0);
 }
 
-/* The submitter's umask (gsub sends it), which the job's files are created
- * with; -1 when the client sent none, and the node picks. */
-static int
-req_job_submit_umask(const json_t *job, int *out, char *err, size_t errlen)
-{
-	json_t	*v = json_object_get(job, "umask");
-
-	*out = -1;
-	if (v == NULL)
-		return (0);
-	if (!json_is_integer(v) || json_integer_value(v) < 0 ||
-	    json_integer_value(v) > 0777) {
-		snprintf(err, errlen, "umask: expected a file mode mask, a "
-		    "whole number 0-511 (octal 0-0777)");
-		return (-1);
-	}
-	*out = (int)json_integer_value(v);
-	return (0);
-}
-
-/* key ("nodelist", "exclude"): sbatch's node list, every name one of the
+/* Member f (nodelist, exclude): sbatch's node list, every name one of the
  * cluster's; *out gets the names joined by ',' (a new string, NULL when
- * key is absent). */
+ * it is absent). */
 static int
-req_job_submit_nodes(const json_t *job, const char *key, char **out,
+req_job_submit_nodes(const struct job_req_val *v, enum job_req f, char **out,
     char *err, size_t errlen)
 {
-	const json_t	*v = json_object_get(job, key);
+	const char	*key = job_reqs[f].member;
 	char		**names, herr[256], q[128];
 	size_t		  n, i, len = 0;
 
 	*out = NULL;
-	if (v == NULL)
+	if (v[f].s == NULL)
 		return (0);
-	if (!json_is_string(v) || hostlist_expand(json_string_value(v),
-	    &names, &n, herr, sizeof herr) != 0) {
-		snprintf(err, errlen, "%s: %s", key, json_is_string(v) ? herr :
-		    "expected node names, e.g. \"n1,n[3-4]\"");
+	if (hostlist_expand(v[f].s, &names, &n, herr, sizeof herr) != 0) {
+		snprintf(err, errlen, "%s: %s", key, herr);
 		return (-1);
 	}
 	for (i = 0; i < n; i++) {
@@ -357,41 +247,96 @@ req_job_submit_nodes(const json_t *job, const char *key, char **out,
 	return (0);
 }
 
-/* "gpu_type": a GPU model some node of the cluster has, e.g. "a100". */
+/* gpu_type (NULL: none): a GPU model some node of the cluster has, e.g.
+ * "a100". */
 static int
-req_job_submit_gpu_type(const json_t *job, const char **out, char *err,
-    size_t errlen)
+req_job_submit_gpu_type(const char *t, char *err, size_t errlen)
 {
-	const json_t	*v = json_object_get(job, "gpu_type");
-	const char	*t, *p;
+	const char	*p;
 	struct node	*n;
 	char		 q[128];
 
-	*out = NULL;
-	if (v == NULL)
+	if (t == NULL)
 		return (0);
-	t = json_string_value(v);
-	for (p = t; p != NULL && *p != '\0'; p++) {
+	for (p = t; *p != '\0'; p++) {
 		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' &&
 		    *p != '.' && *p != ' ')
 			break;
 	}
-	if (t == NULL || *t == '\0' || *p != '\0' || p - t > 64) {
+	if (*p != '\0') {
 		snprintf(err, errlen, "gpu_type: expected a GPU model of 1 to "
-		    "64 letters, digits, '-', '_', '.' or spaces, e.g. "
-		    "\"a100\"");
+		    "%d letters, digits, '-', '_', '.' or spaces, e.g. "
+		    "\"a100\"", JOB_REQ_MAX_GPU_TYPE);
 		return (-1);
 	}
 	for (n = node_first(); n != NULL; n = node_next(n)) {
-		if (node_gpus_match(n, t)) {
-			*out = t;
+		if (node_gpus_match(n, t))
 			return (0);
-		}
 	}
 	snprintf(err, errlen, "gpu_type: no node seen since gbatchd started "
 	    "has GPUs of type \"%s\" (gnodes -o name,gpu_model shows their "
 	    "models)", safe_text_str(t, q, sizeof q));
 	return (-1);
+}
+
+/* The shape and tasks of the request v, whose numbers are in row already
+ * (gpus, num_nodes, cpus_per_gpu, cpus_per_task, mem, mem_per_gpu):
+ * num_nodes divides the GPUs, any_shape is not with num_nodes, one of
+ * each pair of CPUs and memory, gpu_bind "none" only with tasks_per_node
+ * "gpu". Sets row's tasks_per_node (written into tasks, room for 16
+ * bytes) and flags. */
+static int
+req_job_submit_shape(const struct job_req_val *v, struct store_job *row,
+    char *tasks, char *err, size_t errlen)
+{
+	bool	per_gpu = false;
+
+	if (row->num_nodes > 0 && row->gpus % row->num_nodes != 0) {
+		snprintf(err, errlen, "num_nodes: %u GPUs do not split evenly "
+		    "over %u nodes; expected a number of nodes that divides "
+		    "the GPUs", row->gpus, row->num_nodes);
+		return (-1);
+	}
+	if (v[JRQ_ANY_SHAPE].n != 0) {
+		if (row->num_nodes > 0) {
+			snprintf(err, errlen, "any_shape: a job with "
+			    "num_nodes has its shape; expected one of them");
+			return (-1);
+		}
+		row->flags |= JOB_F_ANY_SHAPE;
+	}
+	tasks[0] = '\0';
+	if (v[JRQ_TASKS_PER_NODE].s != NULL) {
+		per_gpu = true;
+		strcpy(tasks, "gpu");
+	} else if (v[JRQ_TASKS_PER_NODE].n > 1) {
+		/* One per node is what every job gets. */
+		snprintf(tasks, 16, "%u", (unsigned)v[JRQ_TASKS_PER_NODE].n);
+	}
+	row->tasks_per_node = tasks;
+	/* What it asks beside its GPUs: one of each pair at most, as sbatch
+	 * has them. */
+	if (row->cpus_per_gpu != 0 && row->cpus_per_task != 0) {
+		snprintf(err, errlen, "cpus_per_gpu and cpus_per_task exclude "
+		    "each other; expected one of them");
+		return (-1);
+	}
+	if (row->mem != 0 && row->mem_per_gpu != 0) {
+		snprintf(err, errlen, "mem and mem_per_gpu exclude each other; "
+		    "expected one of them");
+		return (-1);
+	}
+	if (v[JRQ_GPU_BIND].json != NULL && job_req_word(JRQ_GPU_BIND, "none",
+	    4) == v[JRQ_GPU_BIND].n) {
+		if (!per_gpu) {
+			snprintf(err, errlen, "gpu_bind: \"none\" keeps a task "
+			    "per GPU from having its own GPU; expected it with "
+			    "tasks_per_node \"gpu\"");
+			return (-1);
+		}
+		row->flags |= JOB_F_GPU_BIND_NONE;
+	}
+	return (0);
 }
 
 /* Answers a JOB_SUBMIT with "test_only": the estimate of row's start
@@ -419,21 +364,19 @@ req_job_submit_test_only(struct peer *p, const json_t *msg,
 	json_decref(reply);
 }
 
-/* "array": sbatch's --array text; *tasks and *spec get the tasks the
+/* "array" (s, sbatch's --array text): *tasks and *spec get the tasks the
  * array's row stands for and the whole array with its throttle, in normal
  * form (new strings), *first its lowest task and *count how many. */
 static int
-req_job_submit_array(const json_t *v, char **tasks, char **spec,
+req_job_submit_array(const char *s, char **tasks, char **spec,
     uint32_t *first, uint32_t *count, char *err, size_t errlen)
 {
 	struct array_set	a;
 	char			aerr[256];
 	size_t			len;
 
-	if (!json_is_string(v) || array_parse(json_string_value(v), &a, aerr,
-	    sizeof aerr) != 0) {
-		snprintf(err, errlen, "array: %s", json_is_string(v) ? aerr :
-		    "expected sbatch's --array text, e.g. \"0-99%8\"");
+	if (array_parse(s, &a, aerr, sizeof aerr) != 0) {
+		snprintf(err, errlen, "array: %s", aerr);
 		return (-1);
 	}
 	len = array_format(&a, true, NULL, 0);
@@ -487,18 +430,17 @@ static void
 req_job_submit(struct peer *p, const json_t *msg)
 {
 	const struct conf	*c = ctx_conf();
+	struct job_req_val	 v[JRQ_COUNT];
 	struct store_job	 row;
 	struct job		*j;
-	json_t			*job, *v, *kv;
+	json_t			*job;
 	const char		*base;
 	char			 err[512], *argv = NULL, *env = NULL;
 	char			*warning = NULL, *depend = NULL;
 	char			*atasks = NULL, *aspec = NULL, *unfit;
 	char			 tasks[16];
 	char			*req_nodes = NULL, *exc_nodes = NULL;
-	const char		*dtext = NULL;
 	uint32_t		 afirst = 0, acount = 0;
-	unsigned long long	 gpus = 1, limit = 0, begin = 0;
 	uint64_t		 all;
 	struct session_tty	 tty;
 	bool			 interactive;
@@ -525,37 +467,13 @@ req_job_submit(struct peer *p, const json_t *msg)
 		    "describing the job");
 		return;
 	}
+	/* Every member as common/job-req.h describes it; then what the
+	 * members must be together, and against the cluster. */
+	if (job_req_read(job, v, err, sizeof err) != 0)
+		goto invalid;
 	memset(&row, 0, sizeof row);
 	row.array_task_id = -1;
-	if (req_job_submit_string(job, "script", SIZE_MAX, &row.script, err,
-	    sizeof err) != 0 ||
-	    req_job_submit_string(job, "name", REQ_SUBMIT_NAME_MAX, &row.name,
-	    err, sizeof err) != 0 ||
-	    req_job_submit_string(job, "account", LABEL_MAX,
-	    &row.account, err, sizeof err) != 0 ||
-	    req_job_submit_string(job, "comment", REQ_SUBMIT_COMMENT_MAX,
-	    &row.comment, err, sizeof err) != 0 ||
-	    req_job_submit_string(job, "dependency", REQ_SUBMIT_DEPEND_MAX,
-	    &dtext, err, sizeof err) != 0 ||
-	    req_job_submit_string(job, "command", REQ_SUBMIT_PATH_MAX,
-	    &row.command, err, sizeof err) != 0 ||
-	    req_job_submit_string(job, "workdir", REQ_SUBMIT_PATH_MAX,
-	    &row.workdir, err, sizeof err) != 0 ||
-	    req_job_submit_string(job, "stdout", REQ_SUBMIT_PATH_MAX,
-	    &row.stdout_path, err, sizeof err) != 0 ||
-	    req_job_submit_string(job, "stderr", REQ_SUBMIT_PATH_MAX,
-	    &row.stderr_path, err, sizeof err) != 0 ||
-	    req_get_uint(job, "gpus", REQ_SUBMIT_GPUS_MAX, &gpus, err,
-	    sizeof err) != 0 ||
-	    req_get_uint(job, "time_limit", 100ULL * 365 * 86400, &limit, err,
-	    sizeof err) != 0 ||
-	    req_get_uint(job, "begin_time", REQ_SUBMIT_BEGIN_MAX, &begin, err,
-	    sizeof err) != 0 ||
-	    req_job_submit_argv(json_object_get(job, "argv"), err,
-	    sizeof err) != 0 ||
-	    req_job_submit_env(json_object_get(job, "env"), err,
-	    sizeof err) != 0)
-		goto invalid;
+	req_job_submit_fields(v, &row);
 	/* What gacct -A and scripts match on: a label. */
 	if (row.account != NULL && !label_ok(row.account)) {
 		snprintf(err, sizeof err, "account: expected 1 to %d letters, "
@@ -563,12 +481,12 @@ req_job_submit(struct peer *p, const json_t *msg)
 		    LABEL_MAX, row.account);
 		goto invalid;
 	}
-	if (session_submit_read(job, &row, &interactive, &tty, err,
+	if (session_submit_read(v, &row, &interactive, &tty, err,
 	    sizeof err) != 0)
 		goto invalid;
 	/* An interactive job runs its argv itself, without a script. */
 	if ((row.script == NULL || *row.script == '\0') && (!interactive ||
-	    json_array_size(json_object_get(job, "argv")) == 0)) {
+	    json_array_size(v[JRQ_ARGV].json) == 0)) {
 		snprintf(err, sizeof err, "script: missing; expected the job "
 		    "script's text");
 		goto invalid;
@@ -580,60 +498,27 @@ req_job_submit(struct peer *p, const json_t *msg)
 		    "got \"%s\"", row.workdir != NULL ? row.workdir : "");
 		goto invalid;
 	}
-	if (gpus < 1) {
-		snprintf(err, sizeof err, "gpus: expected a whole number from "
-		    "1 to %d, got 0", REQ_SUBMIT_GPUS_MAX);
-		goto invalid;
-	}
-	v = json_object_get(job, "hold");
-	if (v != NULL && !json_is_boolean(v)) {
-		snprintf(err, sizeof err, "hold: expected true or false");
-		goto invalid;
-	}
-	if (req_job_submit_sched(job, c, &row, err, sizeof err) != 0 ||
-	    req_job_submit_umask(job, &row.umask, err, sizeof err) != 0)
+	if (req_job_submit_sched(v, c, &row, err, sizeof err) != 0)
 		goto invalid;
 	/* What it waits for must exist: an unknown id is a typo. */
-	if (dtext != NULL && *dtext != '\0') {
-		depend = xmalloc(REQ_SUBMIT_DEPEND_MAX + 1);
-		if (depend_wait_check(dtext, depend, REQ_SUBMIT_DEPEND_MAX + 1,
-		    err, sizeof err) != 0)
+	if (v[JRQ_DEPENDENCY].len > 0) {
+		depend = xmalloc(JOB_REQ_MAX_DEPEND + 1);
+		if (depend_wait_check(v[JRQ_DEPENDENCY].s, depend,
+		    JOB_REQ_MAX_DEPEND + 1, err, sizeof err) != 0)
 			goto invalid;
 		row.dependency = depend;
 	}
-	if ((kv = json_object_get(job, "open_mode")) != NULL) {
-		if (!json_is_string(kv) || (strcmp(json_string_value(kv),
-		    "append") != 0 && strcmp(json_string_value(kv),
-		    "truncate") != 0)) {
-			snprintf(err, sizeof err, "open_mode: expected "
-			    "\"append\" or \"truncate\"");
-			goto invalid;
-		}
-		if (strcmp(json_string_value(kv), "append") == 0)
-			row.flags |= JOB_F_APPEND;
-	}
-	if ((kv = json_object_get(job, "kill_invalid_dep")) != NULL) {
-		if (!json_is_boolean(kv)) {
-			snprintf(err, sizeof err, "kill_invalid_dep: expected "
-			    "true or false");
-			goto invalid;
-		}
-		row.flags |= json_is_true(kv) ? JOB_F_KILL_INVALID_DEP :
-		    JOB_F_KEEP_INVALID_DEP;
-	}
-	if (req_job_submit_nodes(job, "nodelist", &req_nodes, err,
-	    sizeof err) != 0 || req_job_submit_nodes(job, "exclude",
+	if (req_job_submit_nodes(v, JRQ_NODELIST, &req_nodes, err,
+	    sizeof err) != 0 || req_job_submit_nodes(v, JRQ_EXCLUDE,
 	    &exc_nodes, err, sizeof err) != 0 ||
-	    req_job_submit_gpu_type(job, &row.gpu_type, err, sizeof err) != 0)
+	    req_job_submit_gpu_type(row.gpu_type, err, sizeof err) != 0)
 		goto invalid;
 	row.req_nodes = req_nodes;
 	row.exclude_nodes = exc_nodes;
-	if (job_shape_read(job, (uint32_t)gpus, &row, tasks, err,
-	    sizeof err) != 0)
+	if (req_job_submit_shape(v, &row, tasks, err, sizeof err) != 0)
 		goto invalid;
-	if ((kv = json_object_get(job, "array")) != NULL &&
-	    req_job_submit_array(kv, &atasks, &aspec, &afirst, &acount, err,
-	    sizeof err) != 0)
+	if (v[JRQ_ARRAY].s != NULL && req_job_submit_array(v[JRQ_ARRAY].s,
+	    &atasks, &aspec, &afirst, &acount, err, sizeof err) != 0)
 		goto invalid;
 	if (row.stdout_path == NULL)
 		row.stdout_path = aspec != NULL ? OUTPAT_ARRAY_DEFAULT :
@@ -654,15 +539,15 @@ req_job_submit(struct peer *p, const json_t *msg)
 	/* A job larger than a node spans nodes; one larger than the whole
 	 * cluster could never start. */
 	all = node_gpus_all();
-	if (all != 0 && gpus > all) {
-		req_error(p, msg, PROTO_E_UNSATISFIABLE, "--gpus %llu: the "
-		    "cluster has %llu GPU%s in all", gpus,
+	if (all != 0 && row.gpus > all) {
+		req_error(p, msg, PROTO_E_UNSATISFIABLE, "--gpus %u: the "
+		    "cluster has %llu GPU%s in all", row.gpus,
 		    (unsigned long long)all, all == 1 ? "" : "s");
 		goto out;
 	}
-	if ((unfit = job_shape_unfit((uint32_t)gpus, row.num_nodes,
+	if ((unfit = job_fit_shape(row.gpus, row.num_nodes,
 	    (row.flags & JOB_F_ANY_SHAPE) != 0)) != NULL ||
-	    (unfit = job_shape_res_unfit(&row)) != NULL) {
+	    (unfit = job_fit_res(&row)) != NULL) {
 		req_error(p, msg, PROTO_E_UNSATISFIABLE, "%s", unfit);
 		free(unfit);
 		goto out;
@@ -670,16 +555,14 @@ req_job_submit(struct peer *p, const json_t *msg)
 
 	/* sbatch's --test-only: where and when, nothing submitted. */
 	if (json_is_true(json_object_get(msg, "test_only"))) {
-		row.gpus = (uint32_t)gpus;
-		row.time_limit = limit;
 		req_job_submit_test_only(p, msg, &row);
 		goto out;
 	}
-	argv = json_array_size(json_object_get(job, "argv")) != 0 ?
-	    req_job_submit_text(json_object_get(job, "argv")) : NULL;
+	argv = json_array_size(v[JRQ_ARGV].json) != 0 ?
+	    req_job_submit_text(v[JRQ_ARGV].json) : NULL;
 	row.argv = argv != NULL ? argv : "[]";
-	env = json_object_size(json_object_get(job, "env")) != 0 ?
-	    req_job_submit_text(json_object_get(job, "env")) : NULL;
+	env = json_object_size(v[JRQ_ENV].json) != 0 ?
+	    req_job_submit_text(v[JRQ_ENV].json) : NULL;
 	row.env = env != NULL ? env : "{}";
 	row.id = store_job_next_id();
 	if (aspec != NULL) {
@@ -695,14 +578,11 @@ req_job_submit(struct peer *p, const json_t *msg)
 	row.user = peer_user(p);
 	row.uid = peer_uid(p);
 	row.gid = peer_gid(p);
-	row.gpus = (uint32_t)gpus;
-	row.time_limit = limit;
 	row.submit_time = ctx_now();
 	row.pending_since = row.submit_time * 1000;
-	row.state = json_is_true(v) ? JOB_HELD : JOB_PENDING;
-	row.reason = json_is_true(v) ? "Held" : "None";
+	row.state = v[JRQ_HOLD].n != 0 ? JOB_HELD : JOB_PENDING;
+	row.reason = v[JRQ_HOLD].n != 0 ? "Held" : "None";
 	/* A job that may not start yet is not waiting yet either. */
-	row.begin_time = (int64_t)begin;
 	if (row.dependency != NULL && row.state == JOB_PENDING)
 		row.reason = "Dependency";
 	if (row.begin_time > row.submit_time && row.state == JOB_PENDING) {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/base64.h"
+#include "common/job-req.h"
 #include "common/job-state.h"
 #include "common/proto.h"
 #include "daemon/controller/audit.h"
@@ -181,6 +182,7 @@ req_job_attach(struct peer *p, const json_t *msg)
 {
 	const struct conf	*c = ctx_conf();
 	struct session_tty	 tty;
+	struct job_req_val	 v[JRQ_COUNT];
 	struct store_job	 row;
 	struct job		*j;
 	struct node		*n;
@@ -233,7 +235,8 @@ req_job_attach(struct peer *p, const json_t *msg)
 	    "interactive") != NULL ? json_incref(json_object_get(msg,
 	    "interactive")) : json_object());
 	if (req_job_attach_cmd(msg, err, sizeof err) != 0 ||
-	    session_submit_read(job, &row, &is, &tty, err, sizeof err) != 0 ||
+	    job_req_read(job, v, err, sizeof err) != 0 ||
+	    session_submit_read(v, &row, &is, &tty, err, sizeof err) != 0 ||
 	    (rank = req_job_attach_rank(j, msg, err, sizeof err)) < 0) {
 		json_decref(job);
 		req_error(p, msg, PROTO_E_INVALID, "%s", err);

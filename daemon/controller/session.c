@@ -153,63 +153,27 @@ session_ack_out(struct session *s, size_t bytes)
 }
 
 int
-session_submit_read(const json_t *job, struct store_job *row, bool *is,
-    struct session_tty *tty, char *err, size_t errlen)
+session_submit_read(const struct job_req_val *v, struct store_job *row,
+    bool *is, struct session_tty *tty, char *err, size_t errlen)
 {
-	const json_t	*v, *k;
-	json_int_t	 n;
-
 	*is = false;
 	memset(tty, 0, sizeof *tty);
-	if ((v = json_object_get(job, "interactive")) == NULL)
+	if (v[JRQ_INTERACTIVE].json == NULL)
 		return (0);
-	if (!json_is_object(v)) {
-		snprintf(err, errlen, "interactive: expected an object");
-		return (-1);
-	}
-	if ((k = json_object_get(v, "pty")) != NULL && !json_is_boolean(k)) {
-		snprintf(err, errlen, "interactive.pty: expected true or "
-		    "false");
-		return (-1);
-	}
-	tty->pty = json_is_true(k);
-	tty->rows = 24;
-	tty->cols = 80;
-	if ((k = json_object_get(v, "rows")) != NULL) {
-		if (!json_is_integer(k) || (n = json_integer_value(k)) < 1 ||
-		    n > 65535) {
-			snprintf(err, errlen, "interactive.rows: expected 1 to "
-			    "65535");
-			return (-1);
-		}
-		tty->rows = (unsigned)n;
-	}
-	if ((k = json_object_get(v, "cols")) != NULL) {
-		if (!json_is_integer(k) || (n = json_integer_value(k)) < 1 ||
-		    n > 65535) {
-			snprintf(err, errlen, "interactive.cols: expected 1 to "
-			    "65535");
-			return (-1);
-		}
-		tty->cols = (unsigned)n;
-	}
-	if ((k = json_object_get(v, "preemptible")) != NULL &&
-	    !json_is_boolean(k)) {
-		snprintf(err, errlen, "interactive.preemptible: expected true "
-		    "or false");
-		return (-1);
-	}
-	if (json_object_get(job, "array") != NULL) {
+	if (v[JRQ_ARRAY].json != NULL) {
 		snprintf(err, errlen, "interactive: a job array cannot be "
 		    "interactive; submit it with gsub");
 		return (-1);
 	}
+	tty->pty = v[JRQ_PTY].n != 0;
+	tty->rows = (unsigned)v[JRQ_ROWS].n;
+	tty->cols = (unsigned)v[JRQ_COLS].n;
 	/* Someone waits at a terminal: the job is not taken away from them
 	 * for another unless they said it may be. */
 	row->flags |= JOB_F_INTERACTIVE;
 	if (tty->pty)
 		row->flags |= JOB_F_PTY;
-	if (!json_is_true(k))
+	if (v[JRQ_PREEMPTIBLE].n == 0)
 		row->flags |= JOB_F_NO_REQUEUE;
 	*is = true;
 	return (0);

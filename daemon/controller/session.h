@@ -17,6 +17,7 @@
 
 #include <jansson.h>
 
+#include "common/job-req.h"
 #include "common/job-state.h"
 #include "common/proto.h"
 
@@ -40,11 +41,12 @@ struct session_tty {
 	unsigned	cols;
 };
 
-/* Reads JOB_SUBMIT's "interactive" member of job: sets *is and tty, and
- * the job's flags in row (JOB_F_INTERACTIVE, and JOB_F_NO_REQUEUE unless
- * "preemptible"). Returns 0 (*is false when absent), or -1 with err
- * naming what is wrong. */
-int	session_submit_read(const json_t *job, struct store_job *row,
+/* Takes JOB_SUBMIT's "interactive" member from v (its members as
+ * common/job-req.h read them): sets *is and tty, and the job's flags in
+ * row (JOB_F_INTERACTIVE, and JOB_F_NO_REQUEUE unless "preemptible").
+ * Returns 0 (*is false when absent), or -1 with err saying why a job
+ * cannot be interactive. */
+int	session_submit_read(const struct job_req_val *v, struct store_job *row,
 	    bool *is, struct session_tty *tty, char *err, size_t errlen);
 /* Ties the client p to its new interactive job id. */
 void	session_open_job(struct peer *p, uint64_t id,

@@ -4,16 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/job-req.h"
 #include "common/outpat.h"
 #include "common/xmalloc.h"
 #include "daemon/node/node-launch.h"
-
-/* A node's processes for one job: as gbatchd's JOB_SHAPE_MAX_TASKS. */
-#define NODE_LAUNCH_MAX_TASKS	1024
-
-/* Caps on what a controller may ask for, so a bad message costs little. */
-#define NODE_LAUNCH_MAX_GPUS	64
-#define NODE_LAUNCH_MAX_GRACE	86400
 
 /* What preemption does when the controller does not say. */
 #define NODE_LAUNCH_CKPT_SIGNAL	SIGUSR1
@@ -61,6 +55,7 @@ node_launch_uint(const json_t *job, const char *key, int required,
     json_int_t max, json_int_t *out, char *err, size_t errlen)
 {
 	json_t	*v;
+	char	 got[96];
 
 	v = json_object_get(job, key);
 	if (v == NULL && !required) {
@@ -69,8 +64,9 @@ node_launch_uint(const json_t *job, const char *key, int required,
 	}
 	if (!json_is_integer(v) || json_integer_value(v) < 0 ||
 	    json_integer_value(v) > max) {
-		snprintf(err, errlen, "job.%s: expected a whole number 0-%lld",
-		    key, (long long)max);
+		snprintf(err, errlen, "job.%s: expected a whole number from 0 "
+		    "to %lld, got %s", key, (long long)max, v == NULL ?
+		    "nothing" : job_req_got(v, got, sizeof got));
 		return (-1);
 	}
 	*out = json_integer_value(v);
@@ -84,6 +80,7 @@ node_launch_range(const json_t *job, const char *key, json_int_t min,
     json_int_t max, json_int_t def, json_int_t *out, char *err, size_t errlen)
 {
 	json_t	*v;
+	char	 got[96];
 
 	if ((v = json_object_get(job, key)) == NULL) {
 		*out = def;
@@ -91,11 +88,31 @@ node_launch_range(const json_t *job, const char *key, json_int_t min,
 	}
 	if (!json_is_integer(v) || json_integer_value(v) < min ||
 	    json_integer_value(v) > max) {
-		snprintf(err, errlen, "job.%s: expected a whole number "
-		    "%lld-%lld", key, (long long)min, (long long)max);
+		snprintf(err, errlen, "job.%s: expected a whole number from "
+		    "%lld to %lld, got %s", key, (long long)min,
+		    (long long)max, job_req_got(v, got, sizeof got));
 		return (-1);
 	}
 	*out = json_integer_value(v);
+	return (0);
+}
+
+/* A member of JOB_LAUNCH that carries a member of the request as
+ * gbatchd took it: read through the same row of common/job-req.h, so the
+ * node takes what gbatchd takes. def when absent (a controller from
+ * before it was sent). */
+static int
+node_launch_req(const json_t *obj, enum job_req f, int64_t def, int64_t *out,
+    char *err, size_t errlen)
+{
+	struct job_req_val	v;
+	char			detail[512];
+
+	if (job_req_get(obj, f, &v, detail, sizeof detail) == -1) {
+		snprintf(err, errlen, "job.%s", detail);
+		return (-1);
+	}
+	*out = v.json != NULL ? v.n : def;
 	return (0);
 }
 
@@ -107,45 +124,37 @@ node_launch_restart(struct node_launch *l, const json_t *job, char *err,
     size_t errlen)
 {
 	json_int_t	v;
-	json_t		*v2;
+	int64_t		n;
 
 	if (node_launch_range(job, "restarts", 0, INT32_MAX, 0, &v, err,
 	    errlen) == -1)
 		return (-1);
 	l->restarts = (unsigned)v;
-	if (node_launch_range(job, "ckpt_signal", 1, 64,
-	    NODE_LAUNCH_CKPT_SIGNAL, &v, err, errlen) == -1)
+	if (node_launch_req(job, JRQ_CKPT_SIGNAL, NODE_LAUNCH_CKPT_SIGNAL, &n,
+	    err, errlen) == -1)
 		return (-1);
-	l->ckpt_signal = (int)v;
-	if (node_launch_range(job, "ckpt_grace", 0, NODE_LAUNCH_MAX_GRACE,
-	    NODE_LAUNCH_CKPT_GRACE, &v, err, errlen) == -1)
+	l->ckpt_signal = (int)n;
+	if (node_launch_req(job, JRQ_CKPT_GRACE, NODE_LAUNCH_CKPT_GRACE, &n,
+	    err, errlen) == -1)
 		return (-1);
-	l->ckpt_grace = (unsigned)v;
+	l->ckpt_grace = (unsigned)n;
 	if (node_launch_range(job, "master_port", 1, 65535, 0, &v, err,
 	    errlen) == -1)
 		return (-1);
 	l->master_port = (unsigned)v;
 
-	if (node_launch_range(job, "warn_signal", 1, 64, 0, &v, err,
-	    errlen) == -1)
+	if (node_launch_req(job, JRQ_WARN_SIGNAL, 0, &n, err, errlen) == -1)
 		return (-1);
-	l->warn_signal = json_object_get(job, "warn_signal") != NULL ?
-	    (int)v : 0;
-	if (node_launch_range(job, "warn_time", 0, 65535, 0, &v, err,
-	    errlen) == -1)
+	l->warn_signal = (int)n;
+	if (node_launch_req(job, JRQ_WARN_TIME, 0, &n, err, errlen) == -1)
 		return (-1);
-	l->warn_time = (unsigned)v;
-	l->warn_batch = json_is_true(json_object_get(job, "warn_batch"));
-	if ((v2 = json_object_get(job, "open_mode")) != NULL) {
-		if (!json_is_string(v2) || (strcmp(json_string_value(v2),
-		    "append") != 0 && strcmp(json_string_value(v2),
-		    "truncate") != 0)) {
-			snprintf(err, errlen, "job.open_mode: expected "
-			    "\"append\" or \"truncate\"");
-			return (-1);
-		}
-		l->append = strcmp(json_string_value(v2), "append") == 0;
-	}
+	l->warn_time = (unsigned)n;
+	if (node_launch_req(job, JRQ_WARN_BATCH, 0, &n, err, errlen) == -1)
+		return (-1);
+	l->warn_batch = n != 0;
+	if (node_launch_req(job, JRQ_OPEN_MODE, -1, &n, err, errlen) == -1)
+		return (-1);
+	l->append = n == job_req_word(JRQ_OPEN_MODE, "append", 6);
 	if (node_launch_str(job, "ckpt_dir", 0, &l->ckpt_dir, err,
 	    errlen) == -1 ||
 	    node_launch_str(job, "master_addr", 0, &l->master_addr, err,
@@ -172,55 +181,37 @@ node_launch_lists(struct node_launch *l, const json_t *job, char *err,
 {
 	json_t		*v, *e;
 	const char	*k;
-	size_t		 i, n;
+	size_t		 i;
+	int64_t		 n;
 
+	/* Checked as gbatchd checked them at submit. */
+	if (node_launch_req(job, JRQ_ARGV, 0, &n, err, errlen) == -1 ||
+	    node_launch_req(job, JRQ_ENV, 0, &n, err, errlen) == -1)
+		return (-1);
 	v = json_object_get(job, "argv");
-	if (v != NULL && !json_is_array(v)) {
-		snprintf(err, errlen, "job.argv: expected an array of strings");
-		return (-1);
-	}
-	n = json_array_size(v);
-	l->argv = xcalloc(n + 1, sizeof *l->argv);
-	json_array_foreach(v, i, e) {
-		if (!json_is_string(e) ||
-		    strlen(json_string_value(e)) != json_string_length(e)) {
-			snprintf(err, errlen, "job.argv[%zu]: expected a string",
-			    i);
-			return (-1);
-		}
+	l->argv = xcalloc(json_array_size(v) + 1, sizeof *l->argv);
+	json_array_foreach(v, i, e)
 		l->argv[i] = xstrdup(json_string_value(e));
-	}
-
 	v = json_object_get(job, "env");
-	if (v != NULL && !json_is_object(v)) {
-		snprintf(err, errlen, "job.env: expected an object of strings");
-		return (-1);
-	}
 	l->env = xcalloc(json_object_size(v) + 1, sizeof *l->env);
 	i = 0;
-	json_object_foreach(v, k, e) {
-		if (!json_is_string(e) || *k == '\0' || strchr(k, '=') != NULL ||
-		    strlen(json_string_value(e)) != json_string_length(e)) {
-			snprintf(err, errlen, "job.env.%s: expected a variable "
-			    "name without '=' and a string value", k);
-			return (-1);
-		}
+	json_object_foreach(v, k, e)
 		l->env[i++] = xasprintf("%s=%s", k, json_string_value(e));
-	}
 
 	v = json_object_get(job, "gpus");
-	if (!json_is_array(v) || json_array_size(v) > NODE_LAUNCH_MAX_GPUS) {
+	if (!json_is_array(v) || json_array_size(v) >
+	    JOB_REQ_MAX_GPUS_PER_NODE) {
 		snprintf(err, errlen, "job.gpus: expected an array of at most "
-		    "%d GPU indices", NODE_LAUNCH_MAX_GPUS);
+		    "%d GPU indices", JOB_REQ_MAX_GPUS_PER_NODE);
 		return (-1);
 	}
 	l->ngpus = json_array_size(v);
 	l->gpus = xcalloc(l->ngpus + 1, sizeof *l->gpus);
 	json_array_foreach(v, i, e) {
 		if (!json_is_integer(e) || json_integer_value(e) < 0 ||
-		    json_integer_value(e) >= NODE_LAUNCH_MAX_GPUS) {
+		    json_integer_value(e) >= JOB_REQ_MAX_GPUS_PER_NODE) {
 			snprintf(err, errlen, "job.gpus[%zu]: expected a GPU "
-			    "index 0-%d", i, NODE_LAUNCH_MAX_GPUS - 1);
+			    "index 0-%d", i, JOB_REQ_MAX_GPUS_PER_NODE - 1);
 			return (-1);
 		}
 		l->gpus[i] = (unsigned)json_integer_value(e);
@@ -282,10 +273,13 @@ node_launch_tasks(struct node_launch *l, const json_t *job, char *err,
 	l->task_base = l->node_rank;
 	l->tasks = 1;
 	l->world_size = l->num_nodes;
-	if (node_launch_range(job, "cpus", 0, 65536, 0, &v, err, errlen) == -1)
+	/* The most a job may ask of a node (common/job-req.h); 0: not
+	 * said. */
+	if (node_launch_range(job, "cpus", 0, JOB_REQ_MAX_CPUS, 0, &v, err,
+	    errlen) == -1)
 		return (-1);
 	l->cpus = (unsigned)v;
-	if (node_launch_range(job, "mem_mb", 0, (json_int_t)1 << 40, 0, &v, err,
+	if (node_launch_range(job, "mem_mb", 0, JOB_REQ_MAX_MEM, 0, &v, err,
 	    errlen) == -1)
 		return (-1);
 	l->mem_mb = (uint64_t)v;
@@ -295,7 +289,7 @@ node_launch_tasks(struct node_launch *l, const json_t *job, char *err,
 		snprintf(err, errlen, "job.tasks: expected an object");
 		return (-1);
 	}
-	if (node_launch_range(t, "count", 1, NODE_LAUNCH_MAX_TASKS, 1, &v, err,
+	if (node_launch_range(t, "count", 1, JOB_REQ_MAX_TASKS, 1, &v, err,
 	    errlen) == -1)
 		return (-1);
 	l->tasks = (unsigned)v;
@@ -317,27 +311,6 @@ node_launch_tasks(struct node_launch *l, const json_t *job, char *err,
 	return (0);
 }
 
-/* A terminal's size member of "interactive": 1 to 65535, def if absent. */
-static int
-node_launch_io_size(const json_t *io, const char *key, unsigned def,
-    unsigned *out, char *err, size_t errlen)
-{
-	const json_t	*v = json_object_get(io, key);
-
-	if (v == NULL) {
-		*out = def;
-		return (0);
-	}
-	if (!json_is_integer(v) || json_integer_value(v) < 1 ||
-	    json_integer_value(v) > 65535) {
-		snprintf(err, errlen, "job.interactive.%s: expected a whole "
-		    "number 1-65535", key);
-		return (-1);
-	}
-	*out = (unsigned)json_integer_value(v);
-	return (0);
-}
-
 /* An interactive job's streams: "interactive": {"pty", "rows", "cols",
  * "stdin"}, all optional. */
 static int
@@ -345,6 +318,7 @@ node_launch_io(struct node_launch *l, const json_t *job, char *err,
     size_t errlen)
 {
 	const json_t	*io = json_object_get(job, "interactive");
+	int64_t		 n;
 
 	l->io_fd[0] = l->io_fd[1] = l->io_fd[2] = -1;
 	if (io == NULL)
@@ -354,12 +328,16 @@ node_launch_io(struct node_launch *l, const json_t *job, char *err,
 		return (-1);
 	}
 	l->io = true;
-	l->io_pty = json_is_true(json_object_get(io, "pty"));
-	l->io_stdin = json_is_true(json_object_get(io, "stdin"));
-	if (node_launch_io_size(io, "rows", 24, &l->io_rows, err,
-	    errlen) == -1 || node_launch_io_size(io, "cols", 80,
-	    &l->io_cols, err, errlen) == -1)
+	if (node_launch_req(io, JRQ_PTY, 0, &n, err, errlen) == -1)
 		return (-1);
+	l->io_pty = n != 0;
+	l->io_stdin = json_is_true(json_object_get(io, "stdin"));
+	if (node_launch_req(io, JRQ_ROWS, 24, &n, err, errlen) == -1)
+		return (-1);
+	l->io_rows = (unsigned)n;
+	if (node_launch_req(io, JRQ_COLS, 80, &n, err, errlen) == -1)
+		return (-1);
+	l->io_cols = (unsigned)n;
 	return (0);
 }
 
@@ -369,6 +347,7 @@ node_launch_parse(const json_t *msg, char *err, size_t errlen)
 	struct node_launch	*l;
 	const json_t		*job;
 	json_int_t		 v;
+	int64_t			 n;
 
 	job = json_object_get(msg, "job");
 	if (!json_is_object(job)) {
@@ -392,23 +371,23 @@ node_launch_parse(const json_t *msg, char *err, size_t errlen)
 	    errlen) == -1)
 		goto fail;
 	l->gid = (gid_t)v;
-	if (node_launch_uint(job, "time_limit", 0, INT32_MAX, &v, err,
-	    errlen) == -1)
+	if (node_launch_req(job, JRQ_TIME_LIMIT, 0, &n, err, errlen) == -1)
 		goto fail;
-	l->time_limit = (uint64_t)v;
-	if (node_launch_uint(job, "num_nodes", 0, 100000, &v, err,
+	l->time_limit = (uint64_t)n;
+	/* The parts of a job: as many nodes as a request may name. */
+	if (node_launch_uint(job, "num_nodes", 0, JOB_REQ_MAX_NODES, &v, err,
 	    errlen) == -1)
 		goto fail;
 	l->num_nodes = v == 0 ? 1 : (unsigned)v;
-	if (node_launch_uint(job, "node_rank", 0, 100000, &v, err,
-	    errlen) == -1)
+	if (node_launch_uint(job, "node_rank", 0, JOB_REQ_MAX_NODES - 1, &v,
+	    err, errlen) == -1)
 		goto fail;
 	l->node_rank = (unsigned)v;
 	/* Optional: a controller from before it was sent. */
-	if (node_launch_range(job, "umask", 0, 0777, NODE_LAUNCH_UMASK, &v,
-	    err, errlen) == -1)
+	if (node_launch_req(job, JRQ_UMASK, NODE_LAUNCH_UMASK, &n, err,
+	    errlen) == -1)
 		goto fail;
-	l->umask = (mode_t)v;
+	l->umask = (mode_t)n;
 
 	if (node_launch_str(job, "name", 0, &l->name, err, errlen) == -1 ||
 	    node_launch_str(job, "user", 1, &l->user, err, errlen) == -1 ||

@@ -924,3 +924,45 @@ mode_is() {
 	grep -q '^static const char \*const store_schema_migrations\[\] = {$' \
 	    daemon/controller/store-schema.c
 }
+
+@test "a time limit past 365 days sent straight to the socket is refused, naming the member and the range" {
+	gb_start_controller
+	# 70 years: gbatchd took it once, and the job failed at launch on
+	# the node. 365 days, the most gsub and gnoded take, is taken.
+	job='"script":"#!/bin/sh\ntrue\n","workdir":"/","hold":true'
+	run -0 gb_rawask "{\"type\":200,\"job\":{$job,\"time_limit\":2207520000}}" \
+	    "{\"type\":200,\"job\":{$job,\"time_limit\":31536001}}" \
+	    "{\"type\":200,\"job\":{$job,\"time_limit\":31536000}}"
+	python3 -c '
+import json, sys
+r = [json.loads(l) for l in sys.argv[1].splitlines()]
+assert len(r) == 3, r
+assert r[0]["ok"] is False and r[0]["code"] == "invalid", r[0]
+assert r[0]["message"] == "time_limit: expected a whole number from 0 to 31536000, got 2207520000", r[0]
+assert r[1]["ok"] is False and r[1]["message"].endswith("got 31536001"), r[1]
+assert r[2]["ok"] is True, r[2]' "$output"
+	id=$(gq -t HELD --noheader -o id)
+	[ "$(gq -j "$id" --noheader -o time_limit)" = 365-00:00:00 ]
+}
+
+@test "gbatchd refuses what gsub refuses: a script over 512 KiB, DEL in a name" {
+	gb_start_controller
+	run -0 python3 - "$GBATCH_SOCKET" <<'PY'
+import json, socket, struct, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+def call(msg):
+    b = json.dumps(msg).encode()
+    s.sendall(struct.pack(">I", len(b)) + b)
+    n = struct.unpack(">I", s.recv(4, socket.MSG_WAITALL))[0]
+    return json.loads(s.recv(n, socket.MSG_WAITALL))
+call({"type": 100, "version": 1, "role": "client"})
+job = {"script": "#!/bin/sh\ntrue\n", "workdir": "/", "hold": True}
+r = call({"type": 200, "job": dict(job, script="#!/bin/sh\n" + "#" * 524288)})
+assert not r["ok"] and r["message"] == "script: longer than 524288 bytes (524298)", r
+r = call({"type": 200, "job": dict(job, name="a\x7fb")})
+assert not r["ok"] and r["message"].startswith("name: holds a control character"), r
+r = call({"type": 200, "job": dict(job, script="#!/bin/sh\n" + "#" * 524278)})
+assert r["ok"], r
+PY
+}

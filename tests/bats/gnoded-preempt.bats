@@ -183,7 +183,7 @@ fc_between() {
 	fc_start
 	fc_launch 12 true '"ckpt_signal":0'
 	run fc_ended 12
-	[[ "$output" == *'"message":"job.ckpt_signal: expected a whole number 1-64"'* ]]
+	[[ "$output" == *'"message":"job.ckpt_signal: expected a whole number from 1 to 64, got '* ]]
 	fc_launch 13 true '"ckpt_dir":"ck"'
 	run fc_ended 13
 	[[ "$output" == *'"message":"job.ckpt_dir: expected an absolute path, got \"ck\""'* ]]

@@ -263,11 +263,11 @@ rawsubmit() {
 	    python3 -c 'import json, sys; print(json.load(sys.stdin)["job_id"])'
 }
 
-# gbatchd refuses C0 controls in a name but takes C1 (U+009B is CSI to some
-# terminals) and DEL, and any argument; a job of both, held.
-EVIL_JOB='{"script":"true","workdir":"/tmp","hold":true,"name":"a\u009b31m\u007fz \u00e9","argv":["\u001b]0;pwn\u0007\u001b[2J","x\nforged\tq"]}'
-EVIL_NAME='a\u009b31m\x7fz é'
-EVIL_ARGV='\e]0;pwn\x07\e[2J x\nforged\tq'
+# gbatchd refuses C0 controls and DEL in a name, as gsub does, but takes C1
+# (U+009B is CSI to some terminals), and any argument; a job of both, held.
+EVIL_JOB='{"script":"true","workdir":"/tmp","hold":true,"name":"a\u009b31mz \u00e9","argv":["\u001b]0;pwn\u0007\u001b[2J\u007f","x\nforged\tq"]}'
+EVIL_NAME='a\u009b31mz é'
+EVIL_ARGV='\e]0;pwn\x07\e[2J\x7f x\nforged\tq'
 
 @test "escape sequences in a job's name and arguments print escaped in gq's table" {
 	id=$(rawsubmit "$EVIL_JOB")

@@ -100,7 +100,7 @@ refused() {
 	[[ "$why" == *"all its GPUs"*"--consolidate"* ]]
 	# Shapes: what cannot be one is refused before gbatchd is asked.
 	run -2 gsub -N 2-4 --wrap true
-	[[ "$output" == *"--nodes 2-4: gbatch gives a job an exact number of nodes"*"-N 4"* ]]
+	[[ "$output" == *'--nodes: "2-4" is a range; gbatch gives a job an exact number of nodes'*"-N 4"* ]]
 	run -2 gsub -N 2 -G 5 --wrap true
 	[[ "$output" == *"-N 2 -G 5: 5 GPUs do not split evenly over 2 nodes"* ]]
 	run -2 gsub -N 2 --gpus-per-node 4 -G 6 --wrap true
@@ -131,7 +131,7 @@ refused() {
 	run -2 gsub --gres=gpu:2,gpu:1 --wrap true
 	[[ "$output" == *'GPUs asked for twice'* ]]
 	run -2 gsub --open-mode=sideways --wrap true
-	[[ "$output" == *'--open-mode: expected truncate or append, got "sideways"'* ]]
+	[[ "$output" == *'--open-mode: expected append or truncate, got "sideways"'* ]]
 	script s.sh '#SBATCH --usage' true
 	run -2 gsub s.sh
 	[[ "$output" == *"s.sh:2: #SBATCH --usage: not allowed in a script"* ]]

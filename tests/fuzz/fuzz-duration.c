@@ -26,7 +26,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	err[0] = '\0';
 	secs = UINT64_MAX;
-	r = duration_parse(s, &secs, err, sizeof err);
+	r = duration_parse(s, FUZZ_DURATION_MAX, &secs, err, sizeof err);
 	if (r == -1) {
 		if (err[0] == '\0')
 			abort();
@@ -42,7 +42,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (*s == '\0' || s[strspn(s, "0123456789:-")] != '\0')
 		abort();
 	duration_format(secs, buf, sizeof buf);
-	if (duration_parse(buf, &again, err, sizeof err) != 0 || again != secs)
+	if (duration_parse(buf, FUZZ_DURATION_MAX, &again, err,
+	    sizeof err) != 0 || again != secs)
 		abort();
 out:
 	free(s);

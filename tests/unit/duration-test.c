@@ -5,6 +5,9 @@
 #include "common/duration.h"
 #include "tests/unit/tap.h"
 
+/* A time limit's most (common/job-req.h's): 365 days. */
+#define T_MAX	(365ULL * 86400)
+
 static void
 t_accept(const char *in, uint64_t want)
 {
@@ -12,7 +15,7 @@ t_accept(const char *in, uint64_t want)
 	char		err[256] = "";
 	int		r;
 
-	r = duration_parse(in, &secs, err, sizeof err);
+	r = duration_parse(in, T_MAX, &secs, err, sizeof err);
 	if (!ok(r == 0 && secs == want, "\"%s\" is %llu s", in,
 	    (unsigned long long)want))
 		printf("#   returned %d, secs %llu, err \"%s\"\n", r,
@@ -26,7 +29,7 @@ t_reject(const char *in, const char *errpart)
 	char		err[256] = "";
 	int		r;
 
-	r = duration_parse(in, &secs, err, sizeof err);
+	r = duration_parse(in, T_MAX, &secs, err, sizeof err);
 	if (!ok(r == -1 && secs == 12345 && strstr(err, errpart) != NULL,
 	    "\"%s\" is refused", in))
 		printf("#   returned %d, secs %llu, err \"%s\"\n", r,
@@ -40,6 +43,23 @@ t_format(uint64_t secs, const char *want)
 
 	is_str(duration_format(secs, buf, sizeof buf), want, "%llu s prints as %s",
 	    (unsigned long long)secs, want);
+}
+
+/* Another most: a day (gsub --ckpt-grace's). */
+static void
+t_most(void)
+{
+	uint64_t	secs = 0;
+	char		err[256];
+
+	ok(duration_parse("1-0", 86400, &secs, err, sizeof err) == 0 &&
+	    secs == 86400, "a day is taken when a day is the most");
+	ok(duration_parse("1-0:0:1", 86400, &secs, err, sizeof err) == -1 &&
+	    strstr(err, "longer than 1 day, the most accepted") != NULL,
+	    "a second more is refused, saying the most");
+	ok(duration_parse("2-0", 86400, &secs, err, sizeof err) == -1 &&
+	    strstr(err, "days: expected 0-1, got 2") != NULL,
+	    "and days beyond it are out of their range");
 }
 
 int
@@ -111,7 +131,7 @@ main(void)
 	/* The error is complete and truncates safely in a short buffer. */
 	secs = 0;
 	memset(buf, 'x', sizeof buf);
-	ok(duration_parse("bogus", &secs, buf, sizeof buf) == -1 &&
+	ok(duration_parse("bogus", T_MAX, &secs, buf, sizeof buf) == -1 &&
 	    buf[sizeof buf - 1] == '\0', "short error buffer stays terminated");
 
 	t_format(0, "0:00");
@@ -139,7 +159,8 @@ main(void)
 
 		for (i = 0; i < sizeof v / sizeof *v; i++) {
 			duration_format(v[i], big, sizeof big);
-			if (duration_parse(big, &secs, buf, sizeof buf) != 0 ||
+			if (duration_parse(big, T_MAX, &secs, buf,
+			    sizeof buf) != 0 ||
 			    secs != v[i]) {
 				bad++;
 				printf("#   %llu -> \"%s\" -> %llu\n",
@@ -149,5 +170,6 @@ main(void)
 		}
 		is_int(bad, 0, "format then parse gives the same seconds");
 	}
+	t_most();
 	return (tap_done());
 }

@@ -4,12 +4,14 @@
  * whose shared strings are all the same hold one block, counted, and a
  * job differing in any one string (or in where a string ends) or in any
  * one number of its request holds its own; the last job counted out frees
- * it. */
+ * it. What goes in the blocks is what common/job-field.h flags, and a
+ * row's fields come back from them as they went in. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "daemon/controller/job-strs.h"
+#include "daemon/controller/store-row.h"
 #include "tests/unit/tap.h"
 
 /* Makes a block of n strings, checks each reads back, returns its width. */
@@ -85,32 +87,27 @@ set(const char **src, char (*buf)[32], int which, const char *value)
 
 #define MANY	200000
 
-/* The numbers most tests share, and those of test_ask. */
-static struct job_ask	ask = {
-	.time_limit = 3600, .mem = 16384, .uid = 1000, .gid = 1000,
-	.gpus = 8, .num_nodes = 2, .cpus_per_task = 4, .flags = 0x2,
-	.ckpt_signal = 12, .ckpt_grace = 30
-};
+/* The numbers most tests share (1000 + k for number k), and those of
+ * test_ask. */
+static struct job_ask	ask;
 
-/* ask with member which (0 to 9) one more; -1: ask itself. */
+static void
+ask_make(void)
+{
+	int	k;
+
+	for (k = 0; k < JSH_NUMS; k++)
+		ask.n[k] = 1000 + (uint64_t)k;
+}
+
+/* ask with number which one more; -1: ask itself. */
 static struct job_ask
 vary(int which)
 {
 	struct job_ask	a = ask;
 
-	switch (which) {
-	case 0: a.time_limit++; break;
-	case 1: a.mem++; break;
-	case 2: a.uid++; break;
-	case 3: a.gid++; break;
-	case 4: a.gpus++; break;
-	case 5: a.num_nodes++; break;
-	case 6: a.cpus_per_task++; break;
-	case 7: a.flags++; break;
-	case 8: a.ckpt_signal++; break;
-	case 9: a.ckpt_grace++; break;
-	default: break;
-	}
+	if (which >= 0)
+		a.n[which]++;
 	return (a);
 }
 
@@ -132,7 +129,7 @@ test_ask(void)
 	ok(a == b, "the same strings and numbers: one block");
 	ok(memcmp(job_shared_ask(a), &ask, sizeof ask) == 0,
 	    "the numbers read back");
-	for (k = 0; k < 10; k++) {
+	for (k = 0; k < JSH_NUMS; k++) {
 		v = vary(k);
 		c = job_shared_get(src, &v);
 		if (c == a || memcmp(job_shared_ask(c), &v, sizeof v) != 0)
@@ -154,6 +151,10 @@ test_shared(void)
 	size_t			 refs, i;
 	uint32_t		 seed;
 	int			 k, bad = 0;
+	int			 user = job_strs_slot(JF_USER);
+	int			 command = job_strs_slot(JF_COMMAND);
+	int			 account = job_strs_slot(JF_ACCOUNT);
+	int			 workdir = job_strs_slot(JF_WORKDIR);
 
 	set(src, buf, -1, NULL);
 	a = job_shared_get(src, &ask);
@@ -180,22 +181,22 @@ test_shared(void)
 
 	/* Where strings end counts: "ab","c" is not "a","bc". */
 	set(src, buf, -1, NULL);
-	src[JSH_USER] = "ab";
-	src[JSH_COMMAND] = "c";
+	src[user] = "ab";
+	src[command] = "c";
 	c = job_shared_get(src, &ask);
-	src[JSH_USER] = "a";
-	src[JSH_COMMAND] = "bc";
+	src[user] = "a";
+	src[command] = "bc";
 	d = job_shared_get(src, &ask);
 	ok(c != d, "the same text split otherwise: two blocks");
-	is_str(job_shared_str(d, JSH_USER), "a", "the second's user");
-	is_str(job_shared_str(c, JSH_USER), "ab", "the first's user");
+	is_str(job_shared_text(d, JF_USER), "a", "the second's user");
+	is_str(job_shared_text(c, JF_USER), "ab", "the first's user");
 
 	/* NULL reads as "", and is the same as "". */
-	set(src, buf, JSH_ACCOUNT, NULL);
+	set(src, buf, account, NULL);
 	e = job_shared_get(src, &ask);
-	set(src, buf, JSH_ACCOUNT, "");
+	set(src, buf, account, "");
 	ok(job_shared_get(src, &ask) == e, "NULL and \"\" are the same string");
-	is_str(job_shared_str(e, JSH_ACCOUNT), "", "NULL reads as \"\"");
+	is_str(job_shared_text(e, JF_ACCOUNT), "", "NULL reads as \"\"");
 	job_shared_put(e);
 	job_shared_put(e);
 	job_shared_put(c);
@@ -209,7 +210,7 @@ test_shared(void)
 	for (i = 0; i < MANY; i++) {
 		snprintf(name, sizeof name, "/home/u%zu/%08x", i,
 		    (unsigned)tap_rand());
-		set(src, buf, JSH_WORKDIR, name);
+		set(src, buf, workdir, name);
 		many[i] = job_shared_get(src, &ask);
 	}
 	is_int(job_shared_count(NULL), MANY + 1,
@@ -218,9 +219,9 @@ test_shared(void)
 	for (i = 0; i < MANY; i++) {
 		snprintf(name, sizeof name, "/home/u%zu/%08x", i,
 		    (unsigned)tap_rand());
-		set(src, buf, JSH_WORKDIR, name);
+		set(src, buf, workdir, name);
 		if (job_shared_get(src, &ask) != many[i] ||
-		    strcmp(job_shared_str(many[i], JSH_WORKDIR), name) != 0)
+		    strcmp(job_shared_str(many[i], workdir), name) != 0)
 			bad++;
 	}
 	is_int(bad, 0, "each found again, with its own directory");
@@ -237,9 +238,77 @@ test_shared(void)
 	is_int(refs, 0, "no job counted");
 }
 
+/* What a job keeps in memory is what common/job-field.h flags: each field
+ * with JFF_SHARED or JFF_OWN has a place, no other does, and a row's
+ * fields come back from the blocks as they went in. */
+static void
+test_fields(void)
+{
+	const struct job_shared	*s;
+	struct store_job	 r, back;
+	struct strs_plan	 plan;
+	const char		*src[JOB_OWN_COUNT];
+	char			*block;
+	int			 f, placed = 1;
+
+	for (f = 0; f < JF_COUNT; f++) {
+		if ((job_strs_slot(f) >= 0) != ((job_fields[f].flags &
+		    (JFF_SHARED | JFF_OWN)) != 0))
+			placed = 0;
+	}
+	ok(placed, "every field job-field.h keeps in memory has a place");
+	ok(JSH_COUNT == 10 && JSH_NUMS == 10 && JOB_OWN_COUNT == 6,
+	    "10 shared strings, 10 shared numbers, 6 of a job's own");
+
+	memset(&r, 0, sizeof r);
+	r.user = "alice";
+	r.command = "/home/alice/train.sh";
+	r.workdir = "/home/alice";
+	r.gpu_type = "a100";
+	r.tasks_per_node = "gpu";
+	r.uid = 1000;
+	r.gid = 100;
+	r.gpus = 8;
+	r.time_limit = 31536000;
+	r.mem = (uint64_t)1 << 40;
+	r.flags = 0x401;
+	r.ckpt_signal = 12;
+	r.ckpt_grace = 86400;
+	r.name = "train";
+	r.argv = "[\"--lr\"]";
+	r.dependency = "afterok:7";
+	s = job_shared_get_row(&r);
+	job_own_src(&r, src);
+	block = malloc(strs_plan(src, JOB_OWN_COUNT, &plan));
+	strs_fill(block, src, JOB_OWN_COUNT, &plan);
+	memset(&back, 0, sizeof back);
+	job_shared_to_row(s, &back);
+	job_own_to_row(block, plan.width, &back);
+	ok(strcmp(back.user, "alice") == 0 && strcmp(back.workdir,
+	    "/home/alice") == 0 && strcmp(back.gpu_type, "a100") == 0 &&
+	    strcmp(back.tasks_per_node, "gpu") == 0 &&
+	    strcmp(back.account, "") == 0, "the shared strings come back");
+	ok(back.uid == 1000 && back.gid == 100 && back.gpus == 8 &&
+	    back.time_limit == 31536000 && back.mem == (uint64_t)1 << 40 &&
+	    back.flags == 0x401 && back.ckpt_signal == 12 &&
+	    back.ckpt_grace == 86400, "the shared numbers come back");
+	ok(strcmp(back.name, "train") == 0 && strcmp(back.argv,
+	    "[\"--lr\"]") == 0 && strcmp(back.dependency, "afterok:7") == 0 &&
+	    strcmp(back.message, "") == 0, "a job's own strings come back");
+	is_str(job_own_text(block, plan.width, JF_NAME), "train",
+	    "one of them by its field");
+	is_int(job_shared_num(s, JF_TIME_LIMIT), 31536000,
+	    "a shared number by its field");
+	job_shared_put(s);
+	free(block);
+	is_int(job_shared_count(NULL), 0, "freed with its job");
+}
+
 int
 main(void)
 {
+	ask_make();
+	test_fields();
 	test_blocks();
 	test_shared();
 	test_ask();

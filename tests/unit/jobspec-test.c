@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "client/jobspec.h"
+#include "common/job-req.h"
 #include "tests/unit/tap.h"
 
 static char *test_env[] = {
@@ -129,22 +130,131 @@ test_options(void)
 	jobspec_free(js);
 }
 
+/* gsub takes what gbatchd and gnoded take (common/job-req.h), no more and
+ * no less: each option that sets a member of the request at the row's
+ * least and most, written as gsub's users write it, and refused one past
+ * either. */
+static void
+test_request_bounds(void)
+{
+	static const struct {
+		const char	*opt;
+		enum job_req	 f;
+		const char	*form;	/* 'n' as is, 'M' MB, 't' M:S, 's'
+					 * USR1@N, 'l' a text of n bytes */
+	} opts[] = {
+		{ "--gpus", JRQ_GPUS, "n" },
+		{ "--nodes", JRQ_NUM_NODES, "n" },
+		{ "--ntasks-per-node", JRQ_TASKS_PER_NODE, "n" },
+		{ "--cpus-per-task", JRQ_CPUS_PER_TASK, "n" },
+		{ "--cpus-per-gpu", JRQ_CPUS_PER_GPU, "n" },
+		{ "--mem", JRQ_MEM, "M" },
+		{ "--mem-per-gpu", JRQ_MEM_PER_GPU, "M" },
+		{ "--time", JRQ_TIME_LIMIT, "t" },
+		{ "--ckpt-grace", JRQ_CKPT_GRACE, "t" },
+		{ "--signal", JRQ_WARN_TIME, "s" },
+		{ "--job-name", JRQ_NAME, "l" },
+		{ "--comment", JRQ_COMMENT, "l" },
+		{ "--account", JRQ_ACCOUNT, "l" },
+	};
+	static char	 text[8192];
+	struct jobspec	*js;
+	json_t		*job;
+	char		 err[512], val[64], *arg;
+	size_t		 i;
+	int64_t		 v, least;
+	int		 k, r, good = 1, bad = 1;
+
+	for (i = 0; i < sizeof opts / sizeof opts[0]; i++) {
+		const struct job_req_desc *d = &job_reqs[opts[i].f];
+
+		/* A text is at least a byte; a count at least 1. */
+		least = d->min > 0 || *opts[i].form == 'l' ||
+		    *opts[i].form == 'M' ? (d->min > 0 ? d->min : 1) : 0;
+		for (k = 0; k < 3; k++) {
+			v = k == 0 ? least : k == 1 ? d->max : d->max + 1;
+			arg = val;
+			switch (*opts[i].form) {
+			case 'M':
+				snprintf(val, sizeof val, "%lldM", (long long)v);
+				break;
+			case 't':
+				snprintf(val, sizeof val, "%lld:%02lld",
+				    (long long)(v / 60), (long long)(v % 60));
+				break;
+			case 's':
+				snprintf(val, sizeof val, "USR1@%lld",
+				    (long long)v);
+				break;
+			case 'l':
+				memset(text, 'a', (size_t)v);
+				text[v] = '\0';
+				arg = text;
+				break;
+			default:
+				snprintf(val, sizeof val, "%lld", (long long)v);
+				break;
+			}
+			js = parse(err, sizeof err, &r, opts[i].opt, arg,
+			    "--wrap", "true", NULL);
+			if (k < 2 && r != 0) {
+				good = 0;
+				printf("# %s %.20s: %s\n", opts[i].opt, arg, err);
+			}
+			if (k == 2 && r != -1) {
+				bad = 0;
+				printf("# %s %.20s taken\n", opts[i].opt, arg);
+			}
+			jobspec_free(js);
+		}
+	}
+	ok(good, "gsub takes each option at its member's least and most");
+	ok(bad, "and refuses one past the most");
+
+	/* The bound gsub, gbatchd and gnoded share: 365 days. */
+	js = parse(err, sizeof err, &r, "-t", "365-00:00:00", "--wrap", "true",
+	    NULL);
+	is_int(r, 0, "-t 365-00:00:00 is taken");
+	job = build(js);
+	is_int(num(job, "time_limit"), job_reqs[JRQ_TIME_LIMIT].max,
+	    "as the most gbatchd takes");
+	json_decref(job);
+	jobspec_free(js);
+	js = parse(err, sizeof err, &r, "-t", "365-00:00:01", "--wrap", "true",
+	    NULL);
+	is_int(r, -1, "a second more is refused");
+	is_str(err, "--time: time \"365-00:00:01\" is longer than 365 days, "
+	    "the most accepted; UNLIMITED for no limit", "saying the most");
+	jobspec_free(js);
+	js = parse(err, sizeof err, &r, "--ckpt-grace", "1-00:00:01", "--wrap",
+	    "true", NULL);
+	is_int(r, -1, "a checkpoint grace over a day is refused by gsub too");
+	is_str(err, "--ckpt-grace: time \"1-00:00:01\" is longer than 1 day, "
+	    "the most accepted", "saying the most");
+	jobspec_free(js);
+	js = parse(err, sizeof err, &r, "--wrap", "echo a\necho b", NULL);
+	is_int(r, -1, "a --wrap of two lines is refused, as its command");
+	ok(strncmp(err, "--wrap: expected a command line of 1 to 4096 bytes of "
+	    "text on one line", 60) == 0, "saying what is taken");
+	jobspec_free(js);
+}
+
 static void
 test_bad_options(void)
 {
 	static const struct {
 		const char	*opt, *val, *want;
 	} bad[] = {
-		{ "--gpus", "0", "--gpus: expected a whole number >= 1, got "
-		    "\"0\"" },
-		{ "--gpus", "-1", "--gpus: expected a whole number >= 1, got "
-		    "\"-1\"" },
-		{ "--gpus", "two", "--gpus: expected a whole number >= 1, got "
-		    "\"two\"" },
-		{ "--gpus", "", "--gpus: expected a whole number >= 1, got "
-		    "\"\"" },
-		{ "--gpus", "2x", "--gpus: expected a whole number >= 1, got "
-		    "\"2x\"" },
+		{ "--gpus", "0", "--gpus: expected a whole number from 1 to "
+		    "65536, got \"0\"" },
+		{ "--gpus", "-1", "--gpus: expected a whole number from 1 to "
+		    "65536, got \"-1\"" },
+		{ "--gpus", "two", "--gpus: expected a whole number from 1 to "
+		    "65536, got \"two\"" },
+		{ "--gpus", "", "--gpus: expected a whole number from 1 to "
+		    "65536, got \"\"" },
+		{ "--gpus", "2x", "--gpus: expected a whole number from 1 to "
+		    "65536, got \"2x\"" },
 		{ "--time", "abc", "--time: " },
 		{ "--output", "%q", "--output: unknown \"%q\"" },
 		{ "--output", "a%", "--output: unknown \"%\"" },
@@ -220,8 +330,8 @@ test_directives(void)
 	r = jobspec_parse_directives(js, "#!/bin/sh\n#GSUB -G 1\n\n#GSUB "
 	    "--gpus x\n", "train.sh", err, sizeof err);
 	is_int(r, -1, "bad directive value is refused");
-	is_str(err, "train.sh:4: #GSUB --gpus: expected a whole number >= 1, "
-	    "got \"x\"", "and names the script line");
+	is_str(err, "train.sh:4: #GSUB --gpus: expected a whole number from 1 "
+	    "to 65536, got \"x\"", "and names the script line");
 	jobspec_free(js);
 
 	js = parse(err, sizeof err, &r, "-G", "3", "--wrap", "x", NULL);
@@ -547,8 +657,8 @@ test_stdin(void)
 	js = parse(err, sizeof err, &r, NULL);
 	is_int(jobspec_load_script(js, err, sizeof err), -1,
 	    "a bad directive on stdin is refused");
-	is_str(err, "stdin:2: #GSUB --gpus: expected a whole number >= 1, got "
-	    "\"x\"", "and named stdin:LINE");
+	is_str(err, "stdin:2: #GSUB --gpus: expected a whole number from 1 to "
+	    "65536, got \"x\"", "and named stdin:LINE");
 	jobspec_free(js);
 
 	stdin_from(NULL);
@@ -638,6 +748,7 @@ main(void)
 	test_defaults();
 	test_options();
 	test_bad_options();
+	test_request_bounds();
 	test_directives();
 	test_export();
 	test_export_identity();

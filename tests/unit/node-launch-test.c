@@ -5,6 +5,7 @@
 
 #include <jansson.h>
 
+#include "common/job-req.h"
 #include "daemon/node/node-launch.h"
 #include "tests/unit/tap.h"
 
@@ -147,17 +148,18 @@ test_restart(void)
 	json_decref(msg);
 
 	restart_bad("\"restarts\":-1",
-	    "job.restarts: expected a whole number 0-2147483647");
+	    "job.restarts: expected a whole number from 0 to 2147483647, got -1");
 	restart_bad("\"restarts\":\"1\"",
-	    "job.restarts: expected a whole number 0-2147483647");
+	    "job.restarts: expected a whole number from 0 to 2147483647, got "
+	    "\"1\"");
 	restart_bad("\"ckpt_signal\":0",
-	    "job.ckpt_signal: expected a whole number 1-64");
+	    "job.ckpt_signal: expected a whole number from 1 to 64, got 0");
 	restart_bad("\"ckpt_signal\":65",
-	    "job.ckpt_signal: expected a whole number 1-64");
+	    "job.ckpt_signal: expected a whole number from 1 to 64, got 65");
 	restart_bad("\"ckpt_grace\":86401",
-	    "job.ckpt_grace: expected a whole number 0-86400");
+	    "job.ckpt_grace: expected a whole number from 0 to 86400, got 86401");
 	restart_bad("\"ckpt_grace\":1.5",
-	    "job.ckpt_grace: expected a whole number 0-86400");
+	    "job.ckpt_grace: expected a whole number from 0 to 86400, got 1.5");
 	restart_bad("\"ckpt_dir\":\"ck\"",
 	    "job.ckpt_dir: expected an absolute path, got \"ck\"");
 	restart_bad("\"ckpt_dir\":\"\"",
@@ -166,9 +168,63 @@ test_restart(void)
 	restart_bad("\"master_addr\":\"\"",
 	    "job.master_addr: expected a host name or address, got \"\"");
 	restart_bad("\"master_port\":0",
-	    "job.master_port: expected a whole number 1-65535");
+	    "job.master_port: expected a whole number from 1 to 65535, got 0");
 	restart_bad("\"master_port\":65536",
-	    "job.master_port: expected a whole number 1-65535");
+	    "job.master_port: expected a whole number from 1 to 65535, got "
+	    "65536");
+}
+
+/* The members a launch carries from the request take what gbatchd took,
+ * no more and no less: each at its row's least and most, and refused one
+ * past either (common/job-req.h). A time limit of 365 days is the most;
+ * 70 years, which gbatchd once took, is refused. */
+static void
+test_request_bounds(void)
+{
+	static const enum job_req	 f[] = { JRQ_TIME_LIMIT, JRQ_CKPT_SIGNAL,
+	    JRQ_CKPT_GRACE, JRQ_WARN_SIGNAL, JRQ_WARN_TIME, JRQ_UMASK };
+	struct node_launch		*l;
+	json_t				*msg;
+	char				 more[128], err[256];
+	size_t				 i;
+	int				 good = 1, bad = 1;
+
+	for (i = 0; i < sizeof f / sizeof f[0]; i++) {
+		const struct job_req_desc *d = &job_reqs[f[i]];
+		int64_t	v[4] = { d->min - 1, d->min, d->max, d->max + 1 };
+		int	k;
+
+		for (k = 0; k < 4; k++) {
+			if (v[k] < 0)
+				continue;
+			snprintf(more, sizeof more, "\"%s\":%lld", d->member,
+			    (long long)v[k]);
+			msg = restart_msg(more);
+			l = node_launch_parse(msg, err, sizeof err);
+			if ((k == 1 || k == 2) && l == NULL) {
+				good = 0;
+				printf("# %s: %s\n", more, err);
+			}
+			if ((k == 0 || k == 3) && l != NULL) {
+				bad = 0;
+				printf("# %s taken\n", more);
+			}
+			node_launch_free(l);
+			json_decref(msg);
+		}
+	}
+	ok(good, "the request's members are taken at their bounds");
+	ok(bad, "and refused one past them");
+	is_int(job_reqs[JRQ_TIME_LIMIT].max, 365 * 86400,
+	    "a time limit is 365 days at most");
+	restart_bad("\"time_limit\":2207520000", "job.time_limit: expected a "
+	    "whole number from 0 to 31536000, got 2207520000");
+	restart_bad("\"num_nodes\":1025", "job.num_nodes: expected a whole "
+	    "number from 0 to 1024, got 1025");
+	restart_bad("\"warn_batch\":1", "job.warn_batch: expected true or "
+	    "false");
+	restart_bad("\"argv\":[\"a\",5]", "job.argv: element 2 is not a "
+	    "string");
 }
 
 /* The submitter's umask: kept as sent, 077 when a launch has none. */
@@ -198,9 +254,9 @@ test_umask(void)
 	json_decref(msg);
 
 	restart_bad("\"umask\":512",
-	    "job.umask: expected a whole number 0-511");
+	    "job.umask: expected a whole number from 0 to 511, got 512");
 	restart_bad("\"umask\":\"077\"",
-	    "job.umask: expected a whole number 0-511");
+	    "job.umask: expected a whole number from 0 to 511, got \"077\"");
 }
 
 /* An interactive job's streams, and a command without a script. */
@@ -238,7 +294,8 @@ test_interactive(void)
 	restart_bad("\"interactive\":true",
 	    "job.interactive: expected an object");
 	restart_bad("\"interactive\":{\"rows\":0}",
-	    "job.interactive.rows: expected a whole number 1-65535");
+	    "job.interactive.rows: expected a whole number from 1 to 65535, "
+	    "got 0");
 
 	msg = launch_msg("{\"id\":7,\"user\":\"bob\",\"uid\":1,\"gid\":1,"
 	    "\"workdir\":\"/w\",\"script\":\"\",\"argv\":[\"bash\"],"
@@ -262,6 +319,7 @@ int
 main(void)
 {
 	test_parse();
+	test_request_bounds();
 	test_restart();
 	test_umask();
 	test_interactive();
