@@ -10,6 +10,7 @@
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "daemon/controller/job.h"
+#include "daemon/controller/job-shared.h"
 #include "daemon/controller/job-strs.h"
 
 /* The strings a job keeps from its row that are its own (common/
@@ -298,7 +299,7 @@ job_find(uint64_t id)
 static const char *
 job_str(const struct job *j, enum job_field f)
 {
-	return (job_own_text(j->str, j->width, f));
+	return (job_strs_own_text(j->str, j->width, f));
 }
 
 static const struct job_run	job_run_none;
@@ -354,22 +355,22 @@ struct job *
 job_create(const struct store_job *r)
 {
 	const char		*src[JOB_OWN_COUNT];
-	struct strs_plan	 plan;
+	struct job_strs_plan	 plan;
 	size_t			 size;
 	struct job		*j;
 	struct array_set	 spec;
 	char			 err[256];
 
-	job_own_src(r, src);
+	job_strs_own_src(r, src);
 	if (src[job_strs_slot(JF_ARGV)] == NULL)
 		src[job_strs_slot(JF_ARGV)] = "[]";
 	/* One allocation for the job and its own strings: a listing walks
 	 * every job, and strings next to their job cost no extra cache
 	 * misses. They came in one request (FRAME_MAX_REQUEST, 1 MB), so
 	 * 32-bit offsets hold them; most jobs' fit in 8 bits. */
-	size = strs_plan(src, JOB_OWN_COUNT, &plan);
+	size = job_strs_plan(src, JOB_OWN_COUNT, &plan);
 	j = xcalloc(1, offsetof(struct job, str) + size);
-	strs_fill(j->str, src, JOB_OWN_COUNT, &plan);
+	job_strs_fill(j->str, src, JOB_OWN_COUNT, &plan);
 	j->width = plan.width;
 	j->shared = job_shared_get_row(r);
 	j->id = r->id;
@@ -560,7 +561,7 @@ job_to_row(const struct job *j, struct store_job *r)
 	r->umask = -1;	/* only the store has it, as the script */
 	r->id = j->id;
 	job_shared_to_row(j->shared, r);
-	job_own_to_row(j->str, j->width, r);
+	job_strs_own_to_row(j->str, j->width, r);
 	r->state = j->state;
 	r->reason = job_reasons[j->reason];
 	r->submit_time = j->submit_time;
