@@ -13,9 +13,14 @@
 
 #include "daemon/common/notify.h"
 
-static int			notify_fd = -1;
-static struct sockaddr_un	notify_sun;
-static socklen_t		notify_sunlen;
+/* The service manager's socket (NOTIFY_SOCKET), one a process. */
+static struct {
+	int			 fd;
+	struct sockaddr_un	 sun;
+	socklen_t		 sunlen;
+} notify = {
+	.fd = -1,
+};
 
 int
 notify_open(char *err, size_t errlen)
@@ -28,25 +33,25 @@ notify_open(char *err, size_t errlen)
 		return (0);
 	len = strlen(name);
 	if ((name[0] != '/' && name[0] != '@') || len < 2 ||
-	    len >= sizeof notify_sun.sun_path) {
+	    len >= sizeof notify.sun.sun_path) {
 		snprintf(err, errlen, "NOTIFY_SOCKET: expected an absolute "
 		    "path or an @abstract name shorter than %zu bytes, got "
-		    "\"%.64s\"", sizeof notify_sun.sun_path, name);
+		    "\"%.64s\"", sizeof notify.sun.sun_path, name);
 		unsetenv("NOTIFY_SOCKET");
 		return (-1);
 	}
-	memset(&notify_sun, 0, sizeof notify_sun);
-	notify_sun.sun_family = AF_UNIX;
-	memcpy(notify_sun.sun_path, name, len);
+	memset(&notify.sun, 0, sizeof notify.sun);
+	notify.sun.sun_family = AF_UNIX;
+	memcpy(notify.sun.sun_path, name, len);
 	/* An abstract name is the bytes after a leading NUL, no terminator;
 	 * its length is all the kernel has to go by. */
 	if (name[0] == '@')
-		notify_sun.sun_path[0] = '\0';
-	notify_sunlen = (socklen_t)(offsetof(struct sockaddr_un, sun_path) +
+		notify.sun.sun_path[0] = '\0';
+	notify.sunlen = (socklen_t)(offsetof(struct sockaddr_un, sun_path) +
 	    len + (name[0] == '/'));
-	notify_fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
+	notify.fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
 	    0);
-	if (notify_fd == -1) {
+	if (notify.fd == -1) {
 		snprintf(err, errlen, "NOTIFY_SOCKET: socket: %s",
 		    strerror(errno));
 		unsetenv("NOTIFY_SOCKET");
@@ -65,7 +70,7 @@ notify_send(enum notify_state state, const char *fmt, ...)
 	size_t		 off = 0;
 	int		 n;
 
-	if (notify_fd == -1)
+	if (notify.fd == -1)
 		return (0);
 	switch (state) {
 	case NOTIFY_STATUS:
@@ -103,8 +108,8 @@ notify_send(enum notify_state state, const char *fmt, ...)
 	}
 	if (off == 0)
 		return (0);
-	if (sendto(notify_fd, msg, off, MSG_NOSIGNAL,
-	    (struct sockaddr *)&notify_sun, notify_sunlen) == -1)
+	if (sendto(notify.fd, msg, off, MSG_NOSIGNAL,
+	    (struct sockaddr *)&notify.sun, notify.sunlen) == -1)
 		return (-1);
 	return (0);
 }
@@ -112,7 +117,7 @@ notify_send(enum notify_state state, const char *fmt, ...)
 void
 notify_close(void)
 {
-	if (notify_fd != -1)
-		close(notify_fd);
-	notify_fd = -1;
+	if (notify.fd != -1)
+		close(notify.fd);
+	notify.fd = -1;
 }

@@ -1,4 +1,5 @@
 /* ctx.c: the controller's context (ctx.h). */
+#include <stdbool.h>
 #include <time.h>
 
 #include "daemon/controller/ctx.h"
@@ -12,6 +13,7 @@ static struct {
 	struct ctx_root		 root;
 	struct event_base	*base;
 	int64_t			 started;
+	bool			 stopping;
 } ctx;
 
 void
@@ -67,6 +69,18 @@ ctx_now_ms(void)
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return ((int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
+}
+
+bool
+ctx_stopping(void)
+{
+	return (ctx.stopping);
+}
+
+void
+ctx_set_stopping(bool on)
+{
+	ctx.stopping = on;
 }
 
 void

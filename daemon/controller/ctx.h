@@ -11,6 +11,7 @@
 #ifndef GB_CTL_CTX_H
 #define GB_CTL_CTX_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -54,6 +55,10 @@ int64_t			 ctx_now(void);
 /* The same clock in milliseconds: the scheduling core's. */
 int64_t			 ctx_now_ms(void);
 
+/* Whether the controller is stopping: requests then get shutting_down.
+ * The root sets it (gbatchd_stop), and clears it at each start. */
+bool			 ctx_stopping(void);
+void			 ctx_set_stopping(bool);
 /* Asks the root to stop (struct ctx_root's stop). */
 void			 ctx_stop(const char *why);
 /* Asks the root to reload its settings (struct ctx_root's

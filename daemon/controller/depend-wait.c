@@ -30,11 +30,16 @@ struct depend_link {
 	struct depend_link	*next;
 };
 
-static struct depend_link	*depend_index[DEPEND_WAIT_BUCKETS];
-static uint64_t			*depend_singletons;
-static size_t			 depend_nsingletons, depend_singletons_size;
-static uint64_t			*depend_dirty;
-static size_t			 depend_ndirty, depend_dirty_size;
+/* The index from each job to the jobs waiting for it, and the waiters to judge again. */
+static struct {
+	struct depend_link	*index[DEPEND_WAIT_BUCKETS];
+	uint64_t		*singletons;
+	size_t			 nsingletons;
+	size_t			 singletons_size;
+	uint64_t		*dirty;
+	size_t			 ndirty;
+	size_t			 dirty_size;
+} depend;
 
 static size_t
 depend_bucket(uint64_t id)
@@ -62,15 +67,15 @@ depend_index_add(const struct job_dep *jd)
 
 	for (i = 0; i < jd->d.n; i++) {
 		if (jd->d.items[i].type == DEPEND_SINGLETON) {
-			depend_push(&depend_singletons, &depend_nsingletons,
-			    &depend_singletons_size, jd->waiter);
+			depend_push(&depend.singletons, &depend.nsingletons,
+			    &depend.singletons_size, jd->waiter);
 			continue;
 		}
 		l = xmalloc(sizeof *l);
 		l->target = jd->d.items[i].job;
 		l->waiter = jd->waiter;
-		l->next = depend_index[depend_bucket(l->target)];
-		depend_index[depend_bucket(l->target)] = l;
+		l->next = depend.index[depend_bucket(l->target)];
+		depend.index[depend_bucket(l->target)] = l;
 	}
 }
 
@@ -82,16 +87,16 @@ depend_index_remove(const struct job_dep *jd)
 
 	for (i = 0; i < jd->d.n; i++) {
 		if (jd->d.items[i].type == DEPEND_SINGLETON) {
-			for (k = 0; k < depend_nsingletons; k++) {
-				if (depend_singletons[k] == jd->waiter) {
-					depend_singletons[k] = depend_singletons[
-					    --depend_nsingletons];
+			for (k = 0; k < depend.nsingletons; k++) {
+				if (depend.singletons[k] == jd->waiter) {
+					depend.singletons[k] = depend.singletons[
+					    --depend.nsingletons];
 					break;
 				}
 			}
 			continue;
 		}
-		for (p = &depend_index[depend_bucket(jd->d.items[i].job)];
+		for (p = &depend.index[depend_bucket(jd->d.items[i].job)];
 		    (l = *p) != NULL; p = &l->next) {
 			if (l->target == jd->d.items[i].job &&
 			    l->waiter == jd->waiter) {
@@ -107,38 +112,38 @@ bool
 depend_wait_changed(uint64_t id)
 {
 	const struct depend_link	*l;
-	size_t				 k, before = depend_ndirty;
+	size_t				 k, before = depend.ndirty;
 
-	for (l = depend_index[depend_bucket(id)]; l != NULL; l = l->next) {
+	for (l = depend.index[depend_bucket(id)]; l != NULL; l = l->next) {
 		if (l->target == id)
-			depend_push(&depend_dirty, &depend_ndirty,
-			    &depend_dirty_size, l->waiter);
+			depend_push(&depend.dirty, &depend.ndirty,
+			    &depend.dirty_size, l->waiter);
 	}
-	for (k = 0; k < depend_nsingletons; k++)
-		depend_push(&depend_dirty, &depend_ndirty, &depend_dirty_size,
-		    depend_singletons[k]);
-	return (depend_ndirty > before);
+	for (k = 0; k < depend.nsingletons; k++)
+		depend_push(&depend.dirty, &depend.ndirty, &depend.dirty_size,
+		    depend.singletons[k]);
+	return (depend.ndirty > before);
 }
 
 size_t
 depend_wait_take(uint64_t **ids)
 {
-	size_t	n = depend_ndirty;
+	size_t	n = depend.ndirty;
 
-	*ids = depend_dirty;
-	depend_dirty = NULL;
-	depend_ndirty = depend_dirty_size = 0;
+	*ids = depend.dirty;
+	depend.dirty = NULL;
+	depend.ndirty = depend.dirty_size = 0;
 	return (n);
 }
 
 void
 depend_wait_free(void)
 {
-	free(depend_dirty);
-	free(depend_singletons);
-	depend_dirty = depend_singletons = NULL;
-	depend_ndirty = depend_dirty_size = 0;
-	depend_nsingletons = depend_singletons_size = 0;
+	free(depend.dirty);
+	free(depend.singletons);
+	depend.dirty = depend.singletons = NULL;
+	depend.ndirty = depend.dirty_size = 0;
+	depend.nsingletons = depend.singletons_size = 0;
 }
 
 void

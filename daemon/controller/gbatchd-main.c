@@ -29,8 +29,13 @@
 #include "daemon/controller/gbatchd.h"
 #include "daemon/controller/service.h"
 
-static const char		*gbatchd_logfile;
-static int			 gbatchd_ready_fd = -1;
+/* How the daemon reports: its log file (-L; NULL: syslog, or stderr in
+ * the foreground), and the pipe to the parent that waits for it to be
+ * ready (-1 once ready, or in the foreground). main() owns it. */
+struct gbatchd_run {
+	const char	*logfile;
+	int		 ready_fd;
+};
 
 static const struct option gbatchd_longopts[] = {
 	{ "check-config", no_argument, NULL, 'C' },
@@ -77,12 +82,12 @@ static const struct cmd gbatchd_cmd = {
 /* Reports a start-up failure where the user sees it: stderr, or through
  * the pipe to the parent that waits for the daemon to be ready. */
 static void __attribute__((noreturn))
-gbatchd_fatal(const char *err)
+gbatchd_fatal(const struct gbatchd_run *run, const char *err)
 {
 	log_error("%s", err);
-	if (gbatchd_ready_fd != -1)
-		(void)write(gbatchd_ready_fd, err, strlen(err));
-	else if (gbatchd_logfile != NULL || gbatchd_ready_fd == -1)
+	if (run->ready_fd != -1)
+		(void)write(run->ready_fd, err, strlen(err));
+	else if (run->logfile != NULL || run->ready_fd == -1)
 		fprintf(stderr, "gbatchd: %s\n", err);
 	exit(EXIT_FAILURE);
 }
@@ -90,6 +95,7 @@ gbatchd_fatal(const char *err)
 static void
 gbatchd_signal_cb(evutil_socket_t sig, short what, void *arg)
 {
+	const struct gbatchd_run	*run = arg;
 	json_t	*changed, *restart;
 	char	 err[1024];
 	bool	 ok;
@@ -97,9 +103,8 @@ gbatchd_signal_cb(evutil_socket_t sig, short what, void *arg)
 	switch (sig) {
 	case SIGHUP:
 		/* Log rotation and a reload, as most daemons do. */
-		if (gbatchd_logfile != NULL &&
-		    logfile_open(gbatchd_logfile) != 0)
-			log_error("gbatchd: reopening %s: %s", gbatchd_logfile,
+		if (run->logfile != NULL && logfile_open(run->logfile) != 0)
+			log_error("gbatchd: reopening %s: %s", run->logfile,
 			    strerror(errno));
 		changed = json_array();
 		restart = json_array();
@@ -122,7 +127,7 @@ gbatchd_signal_cb(evutil_socket_t sig, short what, void *arg)
 /* Forks; the parent waits until the child is ready or failed, so that
  * `gbatchd` returns 0 only when the daemon is serving. */
 static void
-gbatchd_daemonize(void)
+gbatchd_daemonize(struct gbatchd_run *run)
 {
 	char	buf[1024];
 	ssize_t	n;
@@ -155,12 +160,12 @@ gbatchd_daemonize(void)
 		_exit(EXIT_FAILURE);
 	}
 	close(fds[0]);
-	gbatchd_ready_fd = fds[1];
+	run->ready_fd = fds[1];
 	setsid();
 	if ((devnull = open("/dev/null", O_RDWR)) != -1) {
 		dup2(devnull, STDIN_FILENO);
 		dup2(devnull, STDOUT_FILENO);
-		if (gbatchd_logfile == NULL)
+		if (run->logfile == NULL)
 			dup2(devnull, STDERR_FILENO);
 		if (devnull > STDERR_FILENO)
 			close(devnull);
@@ -192,6 +197,7 @@ main(int argc, char **argv)
 {
 	struct gbatchd_flags	 flags = { 0 };
 	struct event_base	*base;
+	struct gbatchd_run	 run = { NULL, -1 };
 	struct event		*sigs[3];
 	const struct conf	*c;
 	const char		*conf_path, *pidfile = NULL;
@@ -212,7 +218,7 @@ main(int argc, char **argv)
 		case 's': flags.socket = optarg; break;
 		case 'l': flags.listen = optarg; break;
 		case 'd': flags.state_dir = optarg; break;
-		case 'L': gbatchd_logfile = optarg; break;
+		case 'L': run.logfile = optarg; break;
 		case 'P': pidfile = optarg; break;
 		case 'v': flags.debug = true; break;
 		}
@@ -232,14 +238,14 @@ main(int argc, char **argv)
 		return (EXIT_OK);
 	}
 
-	if (gbatchd_logfile != NULL && logfile_open(gbatchd_logfile) != 0) {
-		fprintf(stderr, "gbatchd: log file %s: %s\n", gbatchd_logfile,
+	if (run.logfile != NULL && logfile_open(run.logfile) != 0) {
+		fprintf(stderr, "gbatchd: log file %s: %s\n", run.logfile,
 		    strerror(errno));
 		return (EXIT_FAILURE);
 	}
 	if (!foreground)
-		gbatchd_daemonize();
-	log_open("gbatchd", !foreground && gbatchd_logfile == NULL,
+		gbatchd_daemonize(&run);
+	log_open("gbatchd", !foreground && run.logfile == NULL,
 	    c->log_level);
 	signal(SIGPIPE, SIG_IGN);
 
@@ -250,22 +256,22 @@ main(int argc, char **argv)
 	if (notify_open(err, sizeof err) != 0)
 		log_warn("gbatchd: %s; not telling the service manager", err);
 	if ((base = event_base_new()) == NULL)
-		gbatchd_fatal("cannot create the event loop");
+		gbatchd_fatal(&run, "cannot create the event loop");
 	if (gbatchd_open(base, err, sizeof err) != 0)
-		gbatchd_fatal(err);
+		gbatchd_fatal(&run, err);
 	for (i = 0; i < 3; i++) {
 		sigs[i] = evsignal_new(base, signums[i], gbatchd_signal_cb,
-		    NULL);
+		    &run);
 		evsignal_add(sigs[i], NULL);
 	}
 	if (pidfile != NULL && pidfile_write(pidfile, err, sizeof err) != 0)
-		gbatchd_fatal(err);
+		gbatchd_fatal(&run, err);
 	log_info("gbatchd %s: serving clients on %s, nodes on %s, store in "
 	    "%s", PACKAGE_VERSION, c->socket, c->listen, c->state_dir);
 	service_ready(base, c);
-	if (gbatchd_ready_fd != -1) {
-		close(gbatchd_ready_fd);
-		gbatchd_ready_fd = -1;
+	if (run.ready_fd != -1) {
+		close(run.ready_fd);
+		run.ready_fd = -1;
 	}
 
 	event_base_dispatch(base);

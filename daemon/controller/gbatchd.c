@@ -49,16 +49,20 @@
 /* Longest a stop waits for replies to drain to slow peers. */
 #define GBATCHD_STOP_WAIT	3
 
-static struct conf		 gbatchd_settings;
-static struct event_base	*gbatchd_base;
-static bool			 gbatchd_stopping;
-static struct event		*gbatchd_stop_ev;
-/* What a reload reads again, and the flags that stay over the file. */
-static struct gbatchd_flags	 gbatchd_flags;
-
-/* The TLS context and the files it was made from (tls-settings.h). */
-static SSL_CTX		*gbatchd_tls;
-static struct tls_conf	 gbatchd_tls_files;
+/* The controller of this process: its settings, what it was started with
+ * and on, and what a stop and a reload need. */
+static struct {
+	struct conf		 settings;
+	struct event_base	*base;
+	struct event		*stop_ev;
+	/* What a reload reads again, and the flags that stay over the
+	 * file. */
+	struct gbatchd_flags	 flags;
+	/* The TLS context and the files it was made from
+	 * (tls-settings.h). */
+	SSL_CTX			*tls;
+	struct tls_conf		 tls_files;
+} gbatchd;
 
 /* Resolves the tls group's files and makes the context; -1 with err. */
 static int
@@ -67,18 +71,18 @@ gbatchd_tls_open(const struct conf *c, char *err, size_t errlen)
 	if (!c->tls.enabled)
 		return (0);
 	if (tls_settings_files(&c->tls, TLS_ROLE_CONTROLLER, NULL,
-	    &gbatchd_tls_files, err, errlen) == -1)
+	    &gbatchd.tls_files, err, errlen) == -1)
 		return (-1);
-	gbatchd_tls = tls_settings_ctx(&gbatchd_tls_files, TLS_ROLE_CONTROLLER,
+	gbatchd.tls = tls_settings_ctx(&gbatchd.tls_files, TLS_ROLE_CONTROLLER,
 	    NULL, err, errlen);
-	return (gbatchd_tls == NULL ? -1 : 0);
+	return (gbatchd.tls == NULL ? -1 : 0);
 }
 static void
 gbatchd_stop_cb(evutil_socket_t fd, short what, void *arg)
 {
 	log_warn("gbatchd: peers did not read their replies within %d s",
 	    GBATCHD_STOP_WAIT);
-	event_base_loopbreak(gbatchd_base);
+	event_base_loopbreak(gbatchd.base);
 }
 
 void
@@ -86,24 +90,23 @@ gbatchd_stop(const char *why)
 {
 	struct timeval	tv = { GBATCHD_STOP_WAIT, 0 };
 
-	if (gbatchd_stopping)
+	if (ctx_stopping())
 		return;
-	gbatchd_stopping = true;
+	ctx_set_stopping(true);
 	log_info("gbatchd: stopping (%s); running jobs keep running", why);
 	service_stopping(why);
-	req_stopping = true;
 	listener_disable();
 	peer_stop_reading_all();
-	gbatchd_stop_ev = evtimer_new(gbatchd_base, gbatchd_stop_cb, NULL);
-	evtimer_add(gbatchd_stop_ev, &tv);
+	gbatchd.stop_ev = evtimer_new(gbatchd.base, gbatchd_stop_cb, NULL);
+	evtimer_add(gbatchd.stop_ev, &tv);
 	commit_want();
 }
 
 void
 gbatchd_check_stop(void)
 {
-	if (gbatchd_stopping && !commit_pending() && peer_all_flushed())
-		event_base_loopbreak(gbatchd_base);
+	if (ctx_stopping() && !commit_pending() && peer_all_flushed())
+		event_base_loopbreak(gbatchd.base);
 }
 
 /* What requests ask of the controller as a whole (ctx.h). */
@@ -174,22 +177,22 @@ gbatchd_read_conf(struct conf *c, char *err, size_t errlen)
 	int	rc;
 
 	conf_defaults(c);
-	if ((rc = conf_load(c, gbatchd_flags.conf_path,
-	    gbatchd_flags.conf_must_exist, err, errlen)) == -1)
+	if ((rc = conf_load(c, gbatchd.flags.conf_path,
+	    gbatchd.flags.conf_must_exist, err, errlen)) == -1)
 		return (-1);
-	if (gbatchd_flags.socket != NULL)
-		conf_set(&c->socket, gbatchd_flags.socket);
-	if (gbatchd_flags.listen != NULL) {
-		if (hostport_check(gbatchd_flags.listen, 0, why,
+	if (gbatchd.flags.socket != NULL)
+		conf_set(&c->socket, gbatchd.flags.socket);
+	if (gbatchd.flags.listen != NULL) {
+		if (hostport_check(gbatchd.flags.listen, 0, why,
 		    sizeof why) == -1) {
 			snprintf(err, errlen, "-l: %s", why);
 			return (-1);
 		}
-		conf_set(&c->listen, gbatchd_flags.listen);
+		conf_set(&c->listen, gbatchd.flags.listen);
 	}
-	if (gbatchd_flags.state_dir != NULL)
-		conf_set(&c->state_dir, gbatchd_flags.state_dir);
-	if (gbatchd_flags.debug)
+	if (gbatchd.flags.state_dir != NULL)
+		conf_set(&c->state_dir, gbatchd.flags.state_dir);
+	if (gbatchd.flags.debug)
 		c->log_level = LOG_LEVEL_DEBUG;
 	return (rc);
 }
@@ -210,8 +213,8 @@ gbatchd_reconfigure(json_t *changed, json_t *restart, char *err,
 	}
 	/* gctl cert revoke wrote a new CRL: refuse its certificates from
 	 * the next handshake on. */
-	if (gbatchd_tls != NULL && tls_ctx_reload(gbatchd_tls,
-	    &gbatchd_tls_files, why, sizeof why) == -1) {
+	if (gbatchd.tls != NULL && tls_ctx_reload(gbatchd.tls,
+	    &gbatchd.tls_files, why, sizeof why) == -1) {
 		conf_clear(&fresh);
 		snprintf(err, errlen, "tls: %s; the settings in force are "
 		    "unchanged", why);
@@ -225,22 +228,22 @@ gbatchd_reconfigure(json_t *changed, json_t *restart, char *err,
 		conf_clear(&fresh);
 		snprintf(err, errlen, "%s: %s (nodes keep the interval they "
 		    "were told until gbatchd restarts); the settings in force "
-		    "are unchanged", gbatchd_flags.conf_path, why);
+		    "are unchanged", gbatchd.flags.conf_path, why);
 		log_error("gbatchd: reconfigure: %s", err);
 		return (-1);
 	}
-	conf_reload_apply(&gbatchd_settings, &fresh, changed, restart);
+	conf_reload_apply(&gbatchd.settings, &fresh, changed, restart);
 	conf_clear(&fresh);
-	log_set_level(gbatchd_settings.log_level);
+	log_set_level(gbatchd.settings.log_level);
 	/* A reload reopens the audit log: after a rotation, or at its new
 	 * path. Failing that, the old file stays in use. */
-	if (audit_open(&gbatchd_settings, why, sizeof why) != 0)
+	if (audit_open(&gbatchd.settings, why, sizeof why) != 0)
 		log_error("gbatchd: %s; still writing the audit log where it "
 		    "was", why);
 	core_reconfigure();
 	purge_reconfigure();
 	log_info("gbatchd: reloaded %s: %zu setting%s changed%s",
-	    gbatchd_flags.conf_path, json_array_size(changed),
+	    gbatchd.flags.conf_path, json_array_size(changed),
 	    json_array_size(changed) == 1 ? "" : "s",
 	    json_array_size(restart) > 0 ? "; some take effect at the next "
 	    "start" : "");
@@ -279,17 +282,17 @@ int
 gbatchd_configure(const struct gbatchd_flags *flags, char *err,
     size_t errlen)
 {
-	struct conf	*c = &gbatchd_settings;
+	struct conf	*c = &gbatchd.settings;
 	int		 found;
 
-	gbatchd_flags = *flags;
+	gbatchd.flags = *flags;
 	ctx_configure(c, flags->conf_path, &gbatchd_root);
 	if ((found = gbatchd_read_conf(c, err, errlen)) == -1) {
 		conf_clear(c);
 		return (-1);
 	}
 	if (gbatchd_tls_open(c, err, errlen) == -1) {
-		tls_conf_clear(&gbatchd_tls_files);
+		tls_conf_clear(&gbatchd.tls_files);
 		conf_clear(c);
 		return (-1);
 	}
@@ -299,24 +302,23 @@ gbatchd_configure(const struct gbatchd_flags *flags, char *err,
 void
 gbatchd_unconfigure(void)
 {
-	tls_ctx_free(gbatchd_tls);
-	gbatchd_tls = NULL;
-	tls_conf_clear(&gbatchd_tls_files);
-	conf_clear(&gbatchd_settings);
+	tls_ctx_free(gbatchd.tls);
+	gbatchd.tls = NULL;
+	tls_conf_clear(&gbatchd.tls_files);
+	conf_clear(&gbatchd.settings);
 }
 
 int
 gbatchd_open(struct event_base *base, char *err, size_t errlen)
 {
-	const struct conf	*c = &gbatchd_settings;
+	const struct conf	*c = &gbatchd.settings;
 	char			*addr_file, *sockdir, *p;
 	int			 rc;
 
-	gbatchd_base = base;
+	gbatchd.base = base;
 	ctx_open(base, ctx_now());
 	metrics_reset();
-	gbatchd_stopping = false;
-	req_stopping = false;
+	ctx_set_stopping(false);
 	if (gbatchd_mkdirs(c->state_dir, "controller.state_dir (or -d)",
 	    c->state_dir, err, errlen) != 0 ||
 	    dirmode_limit(c->state_dir, DIRMODE_STATE, err, errlen) != 0)
@@ -354,7 +356,7 @@ gbatchd_open(struct event_base *base, char *err, size_t errlen)
 	/* The address file stays at exit: the next start takes its port
 	 * again. */
 	addr_file = xasprintf("%s/gbatchd.addr", c->state_dir);
-	rc = listener_tcp(base, c->listen, addr_file, gbatchd_tls, err,
+	rc = listener_tcp(base, c->listen, addr_file, gbatchd.tls, err,
 	    errlen);
 	free(addr_file);
 	if (rc != 0)
@@ -388,9 +390,9 @@ gbatchd_close(void)
 	node_health_free();
 	store_close();
 	audit_close();
-	if (gbatchd_stop_ev != NULL)
-		event_free(gbatchd_stop_ev);
-	gbatchd_stop_ev = NULL;
+	if (gbatchd.stop_ev != NULL)
+		event_free(gbatchd.stop_ev);
+	gbatchd.stop_ev = NULL;
 	service_free();
 	schedule_free();
 	core_free();
@@ -398,6 +400,6 @@ gbatchd_close(void)
 	depend_wait_free();
 	node_free_all();
 	job_change_unlisten_all();
-	gbatchd_base = NULL;
+	gbatchd.base = NULL;
 	ctx_open(NULL, 0);
 }

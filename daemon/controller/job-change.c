@@ -20,25 +20,27 @@
 #include "daemon/controller/store.h"
 
 /* Who hears of each transition (job_change_listen), in order. */
-static job_change_fn	job_change_listeners[JOB_CHANGE_LISTENERS];
-static size_t		job_change_nlisteners;
+static struct {
+	job_change_fn	 fn[JOB_CHANGE_LISTENERS];
+	size_t		 n;
+} job_change_listeners;
 
 void
 job_change_listen(job_change_fn fn)
 {
 	/* A programmer's error: the root registers a fixed few. */
-	if (job_change_nlisteners == JOB_CHANGE_LISTENERS) {
+	if (job_change_listeners.n == JOB_CHANGE_LISTENERS) {
 		log_error("job_change_listen: more than %d listeners",
 		    JOB_CHANGE_LISTENERS);
 		abort();
 	}
-	job_change_listeners[job_change_nlisteners++] = fn;
+	job_change_listeners.fn[job_change_listeners.n++] = fn;
 }
 
 void
 job_change_unlisten_all(void)
 {
-	job_change_nlisteners = 0;
+	job_change_listeners.n = 0;
 }
 
 /* Appends "0,1,3" for the GPUs of mask to buf (len bytes in all). */
@@ -238,8 +240,8 @@ job_change_state(struct job *j, enum job_state to,
 			node_alloc(parts[i].node, parts[i].mask, id);
 	} else if (requeue_is_requeue(from, to))
 		job_set_requeued(j);
-	for (i = 0; i < job_change_nlisteners; i++)
-		job_change_listeners[i](j, from, to, &row);
+	for (i = 0; i < job_change_listeners.n; i++)
+		job_change_listeners.fn[i](j, from, to, &row);
 	if (job_state_is_terminal(to)) {
 		metrics_count_finished(to);
 		job_free(j);

@@ -87,16 +87,27 @@ job_list_store_fields(struct job_field_set fields)
 }
 
 /* Each field's member name as written: ,"name": */
-static struct job_list_key {
+struct job_list_key {
 	char	text[40];
 	size_t	len;
-} job_list_keys[JF_COUNT];
+};
+
+/* What a listing of thousands of rows works out once: each field's member
+ * name, and the fields of the last set in order (a listing writes
+ * thousands of rows of one set, most with a few of the fields). */
+static struct {
+	struct job_list_key	 keys[JF_COUNT];
+	struct job_field_set	 plan_fields;
+	bool			 plan_valid;
+	int			 plan[JF_COUNT];
+	size_t			 nplan;
+} job_list_cache;
 
 /* Writes the member name of field f: a comma unless it is the first. */
 static void
 job_list_key(struct jtext *b, int f, int *first)
 {
-	struct job_list_key	*k = &job_list_keys[f];
+	struct job_list_key	*k = &job_list_cache.keys[f];
 
 	if (k->len == 0)
 		k->len = (size_t)snprintf(k->text, sizeof k->text, ",\"%s\":",
@@ -187,12 +198,6 @@ static void
 job_list_write(struct jtext *b, const struct store_job *r, int64_t now,
     struct job_field_set fields, struct job_field_set blank, bool values)
 {
-	/* The fields of the last set, in order: a listing writes
-	 * thousands of rows of one set, most with a few of the fields. */
-	static struct job_field_set plan_fields;
-	static bool	 plan_valid;
-	static int	 plan[JF_COUNT];
-	static size_t	 nplan;
 	const char	*s[JF_COUNT];
 	size_t		 n[JF_COUNT], room = JOB_LIST_ROW_FIXED, i;
 	const char	*node, *alloc;
@@ -200,12 +205,14 @@ job_list_write(struct jtext *b, const struct store_job *r, int64_t now,
 	int		 f, first = 1;
 
 	fields = jfs_and(fields, job_field_wire_set());
-	if (!plan_valid || !jfs_eq(fields, plan_fields)) {
-		plan_fields = fields;
-		plan_valid = true;
-		for (nplan = 0, f = 0; f < JF_COUNT; f++) {
+	if (!job_list_cache.plan_valid ||
+	    !jfs_eq(fields, job_list_cache.plan_fields)) {
+		job_list_cache.plan_fields = fields;
+		job_list_cache.plan_valid = true;
+		job_list_cache.nplan = 0;
+		for (f = 0; f < JF_COUNT; f++) {
 			if (jfs_has(fields, f))
-				plan[nplan++] = f;
+				job_list_cache.plan[job_list_cache.nplan++] = f;
 		}
 	}
 	node = r->node != NULL && r->gpu_mask != 0 ? r->node : "";
@@ -214,8 +221,8 @@ job_list_write(struct jtext *b, const struct store_job *r, int64_t now,
 	alloc = r->alloc != NULL && *r->alloc != '\0' ? r->alloc : NULL;
 	if (alloc != NULL)
 		room += 8 * strlen(alloc) + 260 * (strlen(alloc) / 4 + 1);
-	for (i = 0; i < nplan; i++) {
-		f = plan[i];
+	for (i = 0; i < job_list_cache.nplan; i++) {
+		f = job_list_cache.plan[i];
 		switch (f) {
 		case JF_REASON:
 			s[f] = r->reason != NULL && *r->reason != '\0' ?
@@ -259,8 +266,8 @@ job_list_write(struct jtext *b, const struct store_job *r, int64_t now,
 			elapsed = 0;
 	}
 	b->buf[b->len++] = values ? '[' : '{';
-	for (i = 0; i < nplan; i++) {
-		f = plan[i];
+	for (i = 0; i < job_list_cache.nplan; i++) {
+		f = job_list_cache.plan[i];
 		if (!values)
 			job_list_key(b, f, &first);
 		else if (!first)

@@ -71,7 +71,7 @@ struct job {
 	const struct job_shared	*shared;
 	int64_t			 submit_time;
 	struct job_sched	 sched;
-	uint32_t		 slot;		/* in job_tab */
+	uint32_t		 slot;		/* in jobs.tab */
 	uint8_t			 state;		/* enum job_state */
 	uint8_t			 reason;	/* in job_reasons */
 	bool			 cancel_requested;
@@ -87,23 +87,12 @@ struct job {
 static void	job_parts_free(struct job *);
 static void	job_load_add(struct job *);
 
-/* Every job, in id order. A job freed leaves a hole (NULL) until the holes
- * are a quarter of the table, which is then closed up (job_tab_close): a
- * hole costs a search a pointer's read, closing them touches every job. */
-static struct job	**job_tab;
-static size_t		  job_tab_len, job_tab_size, job_tab_holes;
-static uint64_t		  job_tab_max;	/* the largest id ever in it */
-static size_t		  job_total;
-static size_t		  job_counts[JOB_STATE_COUNT];
 /* Between job_load_begin and job_load_end: the jobs made, with their ids
  * beside them for the sort. */
-static bool		  job_loading;
 struct job_loaded {
 	uint64_t	 id;
 	struct job	*j;
 };
-static struct job_loaded *job_loaded;
-static size_t		  job_nloaded, job_loaded_size;
 
 /* Jobs waiting to start (pending or held) of each user, for
  * controller.max_pending_per_user: a hash by uid, chained. */
@@ -113,7 +102,28 @@ struct job_waiting {
 	size_t			 n;
 	struct job_waiting	*next;
 };
-static struct job_waiting	*job_waiting[JOB_WAITING_BUCKETS];
+
+/* The controller's jobs: the one table of this module. */
+static struct {
+	/* Every job, in id order. A job freed leaves a hole (NULL) until
+	 * the holes are a quarter of the table, which is then closed up
+	 * (job_tab_close): a hole costs a search a pointer's read, closing
+	 * them touches every job. */
+	struct job		**tab;
+	size_t			  tab_len;
+	size_t			  tab_size;
+	size_t			  tab_holes;
+	uint64_t		  tab_max;	/* the largest id ever in it */
+	size_t			  total;
+	size_t			  counts[JOB_STATE_COUNT];
+	bool			  loading;
+	struct job_loaded	 *loaded;
+	size_t			  nloaded;
+	size_t			  loaded_size;
+	struct job_waiting	 *waiting[JOB_WAITING_BUCKETS];
+	/* Frees a job's parsed dependency (job_set_dep_free). */
+	void			(*dep_free)(struct job_dep *);
+} jobs;
 
 /* Reasons as stored; anything else read back from the store becomes
  * "None" rather than a string each job would own. */
@@ -132,7 +142,7 @@ job_is_waiting(enum job_state s)
 static struct job_waiting *
 job_waiting_get(uint32_t uid, bool create)
 {
-	struct job_waiting	**at = &job_waiting[uid % JOB_WAITING_BUCKETS];
+	struct job_waiting	**at = &jobs.waiting[uid % JOB_WAITING_BUCKETS];
 	struct job_waiting	 *w;
 
 	for (w = *at; w != NULL; w = w->next) {
@@ -187,7 +197,7 @@ job_reason_index(const char *s)
 static size_t
 job_tab_skip(size_t i, size_t end)
 {
-	while (i < end && job_tab[i] == NULL)
+	while (i < end && jobs.tab[i] == NULL)
 		i++;
 	return (i);
 }
@@ -198,28 +208,28 @@ job_tab_close(void)
 {
 	size_t	i, n = 0;
 
-	for (i = 0; i < job_tab_len; i++) {
-		if (job_tab[i] == NULL)
+	for (i = 0; i < jobs.tab_len; i++) {
+		if (jobs.tab[i] == NULL)
 			continue;
 		if (n != i) {
-			job_tab[n] = job_tab[i];
-			job_tab[n]->slot = (uint32_t)n;
+			jobs.tab[n] = jobs.tab[i];
+			jobs.tab[n]->slot = (uint32_t)n;
 		}
 		n++;
 	}
-	job_tab_len = n;
-	job_tab_holes = 0;
+	jobs.tab_len = n;
+	jobs.tab_holes = 0;
 }
 
 /* The first slot whose job's id is id or more, in a table with no holes. */
 static size_t
 job_tab_lower(uint64_t id)
 {
-	size_t	lo = 0, hi = job_tab_len, mid;
+	size_t	lo = 0, hi = jobs.tab_len, mid;
 
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		if (job_tab[mid]->id < id)
+		if (jobs.tab[mid]->id < id)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -235,48 +245,48 @@ job_tab_add(struct job *j)
 {
 	size_t	at, i;
 
-	if (job_tab_len == job_tab_size) {
-		if (job_tab_holes > 0)
+	if (jobs.tab_len == jobs.tab_size) {
+		if (jobs.tab_holes > 0)
 			job_tab_close();
-		if (job_tab_len == job_tab_size) {
-			job_tab_size = job_tab_size * 2 + 1024;
-			job_tab = xreallocarray(job_tab, job_tab_size,
-			    sizeof *job_tab);
+		if (jobs.tab_len == jobs.tab_size) {
+			jobs.tab_size = jobs.tab_size * 2 + 1024;
+			jobs.tab = xreallocarray(jobs.tab, jobs.tab_size,
+			    sizeof *jobs.tab);
 		}
 	}
-	at = job_tab_len;
-	if (j->id < job_tab_max && !job_loading) {
+	at = jobs.tab_len;
+	if (j->id < jobs.tab_max && !jobs.loading) {
 		job_tab_close();
 		at = job_tab_lower(j->id);
-		memmove(&job_tab[at + 1], &job_tab[at],
-		    (job_tab_len - at) * sizeof *job_tab);
-		for (i = at + 1; i <= job_tab_len; i++)
-			job_tab[i]->slot = (uint32_t)i;
+		memmove(&jobs.tab[at + 1], &jobs.tab[at],
+		    (jobs.tab_len - at) * sizeof *jobs.tab);
+		for (i = at + 1; i <= jobs.tab_len; i++)
+			jobs.tab[i]->slot = (uint32_t)i;
 	}
-	if (j->id > job_tab_max)
-		job_tab_max = j->id;
-	job_tab[at] = j;
+	if (j->id > jobs.tab_max)
+		jobs.tab_max = j->id;
+	jobs.tab[at] = j;
 	j->slot = (uint32_t)at;
-	job_tab_len++;
+	jobs.tab_len++;
 }
 
 static void
 job_tab_remove(struct job *j)
 {
-	job_tab[j->slot] = NULL;
-	job_tab_holes++;
-	while (job_tab_len > 0 && job_tab[job_tab_len - 1] == NULL) {
-		job_tab_len--;
-		job_tab_holes--;
+	jobs.tab[j->slot] = NULL;
+	jobs.tab_holes++;
+	while (jobs.tab_len > 0 && jobs.tab[jobs.tab_len - 1] == NULL) {
+		jobs.tab_len--;
+		jobs.tab_holes--;
 	}
-	if (job_tab_holes > 0 && job_tab_holes >= job_tab_len / 4)
+	if (jobs.tab_holes > 0 && jobs.tab_holes >= jobs.tab_len / 4)
 		job_tab_close();
 }
 
 struct job *
 job_find(uint64_t id)
 {
-	size_t	lo = 0, hi = job_tab_len, mid, at;
+	size_t	lo = 0, hi = jobs.tab_len, mid, at;
 
 	/* A binary search in which a probe landing on a hole reads the
 	 * first job after it, before hi. */
@@ -285,9 +295,9 @@ job_find(uint64_t id)
 		at = job_tab_skip(mid, hi);
 		if (at == hi)
 			hi = mid;
-		else if (job_tab[at]->id == id)
-			return (job_tab[at]);
-		else if (job_tab[at]->id < id)
+		else if (jobs.tab[at]->id == id)
+			return (jobs.tab[at]);
+		else if (jobs.tab[at]->id < id)
 			lo = at + 1;
 		else
 			hi = mid;
@@ -411,10 +421,10 @@ job_create(const struct store_job *r)
 	job_set_sched_row(j, r);
 
 	job_tab_add(j);
-	job_total++;
-	job_counts[j->state]++;
+	jobs.total++;
+	jobs.counts[j->state]++;
 	job_waiting_add(j, j->state, 1);
-	if (job_loading)
+	if (jobs.loading)
 		job_load_add(j);
 	return (j);
 }
@@ -422,21 +432,21 @@ job_create(const struct store_job *r)
 void
 job_load_begin(void)
 {
-	job_loading = true;
-	job_nloaded = 0;
+	jobs.loading = true;
+	jobs.nloaded = 0;
 }
 
 /* Adds j to the jobs job_load_end puts in order. */
 static void
 job_load_add(struct job *j)
 {
-	if (job_nloaded == job_loaded_size) {
-		job_loaded_size = job_loaded_size * 2 + 1024;
-		job_loaded = xreallocarray(job_loaded, job_loaded_size,
-		    sizeof *job_loaded);
+	if (jobs.nloaded == jobs.loaded_size) {
+		jobs.loaded_size = jobs.loaded_size * 2 + 1024;
+		jobs.loaded = xreallocarray(jobs.loaded, jobs.loaded_size,
+		    sizeof *jobs.loaded);
 	}
-	job_loaded[job_nloaded].id = j->id;
-	job_loaded[job_nloaded++].j = j;
+	jobs.loaded[jobs.nloaded].id = j->id;
+	jobs.loaded[jobs.nloaded++].j = j;
 }
 
 static int
@@ -454,38 +464,35 @@ job_load_end(void)
 	size_t		 i;
 	bool		 sorted = true;
 
-	job_loading = false;
+	jobs.loading = false;
 	/* The table is what was loaded (start-up's is empty before);
 	 * otherwise it is walked for what was there. */
 	job_tab_close();
-	if (job_nloaded != job_tab_len) {
-		job_nloaded = 0;
-		for (i = 0; i < job_tab_len; i++)
-			job_load_add(job_tab[i]);
+	if (jobs.nloaded != jobs.tab_len) {
+		jobs.nloaded = 0;
+		for (i = 0; i < jobs.tab_len; i++)
+			job_load_add(jobs.tab[i]);
 	}
-	for (i = 1; i < job_nloaded && sorted; i++)
-		sorted = job_loaded[i - 1].id < job_loaded[i].id;
+	for (i = 1; i < jobs.nloaded && sorted; i++)
+		sorted = jobs.loaded[i - 1].id < jobs.loaded[i].id;
 	if (!sorted) {
 		/* By the ids copied beside the jobs: no job is read. */
-		qsort(job_loaded, job_nloaded, sizeof *job_loaded,
+		qsort(jobs.loaded, jobs.nloaded, sizeof *jobs.loaded,
 		    job_cmp_loaded);
-		for (i = 0; i < job_nloaded; i++) {
-			job_tab[i] = job_loaded[i].j;
-			job_tab[i]->slot = (uint32_t)i;
+		for (i = 0; i < jobs.nloaded; i++) {
+			jobs.tab[i] = jobs.loaded[i].j;
+			jobs.tab[i]->slot = (uint32_t)i;
 		}
 	}
-	free(job_loaded);
-	job_loaded = NULL;
-	job_nloaded = job_loaded_size = 0;
+	free(jobs.loaded);
+	jobs.loaded = NULL;
+	jobs.nloaded = jobs.loaded_size = 0;
 }
-
-/* Frees a job's parsed dependency (job_set_dep_free). */
-static void	(*job_dep_free_fn)(struct job_dep *);
 
 void
 job_set_dep_free(void (*fn)(struct job_dep *))
 {
-	job_dep_free_fn = fn;
+	jobs.dep_free = fn;
 }
 
 void
@@ -494,14 +501,14 @@ job_free(struct job *j)
 	if (j == NULL)
 		return;
 	job_tab_remove(j);
-	job_total--;
-	job_counts[j->state]--;
+	jobs.total--;
+	jobs.counts[j->state]--;
 	job_waiting_add(j, j->state, -1);
 	job_run_free(j);
 	job_shared_put(j->shared);
 	if (j->rare != NULL) {
 		if (j->rare->dep != NULL)
-			job_dep_free_fn(j->rare->dep);
+			jobs.dep_free(j->rare->dep);
 		job_set_array_tasks(j, NULL);
 		free(j->rare);
 	}
@@ -517,13 +524,13 @@ job_free_all(void)
 
 	while ((j = job_first()) != NULL)
 		job_free(j);
-	free(job_tab);
-	job_tab = NULL;
-	job_tab_len = job_tab_size = job_tab_holes = 0;
-	job_tab_max = 0;
+	free(jobs.tab);
+	jobs.tab = NULL;
+	jobs.tab_len = jobs.tab_size = jobs.tab_holes = 0;
+	jobs.tab_max = 0;
 	for (i = 0; i < JOB_WAITING_BUCKETS; i++) {
-		while ((w = job_waiting[i]) != NULL) {
-			job_waiting[i] = w->next;
+		while ((w = jobs.waiting[i]) != NULL) {
+			jobs.waiting[i] = w->next;
 			free(w);
 		}
 	}
@@ -532,23 +539,23 @@ job_free_all(void)
 struct job *
 job_first(void)
 {
-	size_t	i = job_tab_skip(0, job_tab_len);
+	size_t	i = job_tab_skip(0, jobs.tab_len);
 
-	return (i < job_tab_len ? job_tab[i] : NULL);
+	return (i < jobs.tab_len ? jobs.tab[i] : NULL);
 }
 
 struct job *
 job_next(const struct job *j)
 {
-	size_t	i = job_tab_skip(j->slot + 1, job_tab_len);
+	size_t	i = job_tab_skip(j->slot + 1, jobs.tab_len);
 
-	return (i < job_tab_len ? job_tab[i] : NULL);
+	return (i < jobs.tab_len ? jobs.tab[i] : NULL);
 }
 
 size_t
 job_count(enum job_state s)
 {
-	return (job_counts[s]);
+	return (jobs.counts[s]);
 }
 
 void
@@ -840,8 +847,8 @@ job_set_restarts(struct job *j, uint32_t n)
 void
 job_set_state(struct job *j, enum job_state s)
 {
-	job_counts[j->state]--;
-	job_counts[s]++;
+	jobs.counts[j->state]--;
+	jobs.counts[s]++;
 	job_waiting_add(j, j->state, -1);
 	job_waiting_add(j, s, 1);
 	j->state = (uint8_t)s;

@@ -57,19 +57,6 @@ static const struct metrics_bound metrics_commit_bounds[] = {
 
 #define METRICS_NBOUNDS(a)	(sizeof (a) / sizeof (a)[0])
 
-static struct metrics_histogram metrics_pass = {
-	"gbatch_schedule_pass_duration_seconds",
-	"Time a scheduling pass took, its starts and preemptions included.",
-	metrics_pass_bounds, METRICS_NBOUNDS(metrics_pass_bounds),
-	{ 0 }, 0, 0
-};
-static struct metrics_histogram metrics_commit = {
-	"gbatch_store_commit_duration_seconds",
-	"Time a commit of the job database took (one per group of requests).",
-	metrics_commit_bounds, METRICS_NBOUNDS(metrics_commit_bounds),
-	{ 0 }, 0, 0
-};
-
 /* The counters, in the order written. */
 enum metrics_counter {
 	METRICS_SUBMITS,
@@ -93,24 +80,44 @@ static const struct {
 	  "queue after waiting (starvation promotion)." },
 };
 
-static uint64_t	metrics_counters[METRICS_NCOUNTERS];
-static uint64_t	metrics_finished[JOB_STATE_COUNT];
+/* What gbatchd counts for a monitoring system: one set a process. */
+static struct {
+	struct metrics_histogram	 pass;
+	struct metrics_histogram	 commit;
+	uint64_t			 counters[METRICS_NCOUNTERS];
+	uint64_t			 finished[JOB_STATE_COUNT];
+} metrics = {
+	.pass = {
+		"gbatch_schedule_pass_duration_seconds",
+		"Time a scheduling pass took, its starts and preemptions "
+		"included.",
+		metrics_pass_bounds, METRICS_NBOUNDS(metrics_pass_bounds),
+		{ 0 }, 0, 0
+	},
+	.commit = {
+		"gbatch_store_commit_duration_seconds",
+		"Time a commit of the job database took (one per group of "
+		"requests).",
+		metrics_commit_bounds, METRICS_NBOUNDS(metrics_commit_bounds),
+		{ 0 }, 0, 0
+	},
+};
 
-void metrics_count_submit(void) { metrics_counters[METRICS_SUBMITS]++; }
-void metrics_count_start(void) { metrics_counters[METRICS_STARTS]++; }
-void metrics_count_preempt(void) { metrics_counters[METRICS_PREEMPTS]++; }
+void metrics_count_submit(void) { metrics.counters[METRICS_SUBMITS]++; }
+void metrics_count_start(void) { metrics.counters[METRICS_STARTS]++; }
+void metrics_count_preempt(void) { metrics.counters[METRICS_PREEMPTS]++; }
 
 void
 metrics_count_promotions(uint64_t n)
 {
-	metrics_counters[METRICS_PROMOTIONS] += n;
+	metrics.counters[METRICS_PROMOTIONS] += n;
 }
 
 void
 metrics_count_finished(enum job_state s)
 {
 	if ((unsigned)s < JOB_STATE_COUNT)
-		metrics_finished[s]++;
+		metrics.finished[s]++;
 }
 
 static void
@@ -130,12 +137,16 @@ metrics_observe(struct metrics_histogram *h, int64_t us)
 	h->sum_us += (uint64_t)us;
 }
 
-void metrics_observe_pass_us(int64_t us) { metrics_observe(&metrics_pass, us); }
+void
+metrics_observe_pass_us(int64_t us)
+{
+	metrics_observe(&metrics.pass, us);
+}
 
 void
 metrics_observe_commit_us(int64_t us)
 {
-	metrics_observe(&metrics_commit, us);
+	metrics_observe(&metrics.commit, us);
 }
 
 int64_t
@@ -157,10 +168,10 @@ metrics_histogram_reset(struct metrics_histogram *h)
 void
 metrics_reset(void)
 {
-	memset(metrics_counters, 0, sizeof metrics_counters);
-	memset(metrics_finished, 0, sizeof metrics_finished);
-	metrics_histogram_reset(&metrics_pass);
-	metrics_histogram_reset(&metrics_commit);
+	memset(metrics.counters, 0, sizeof metrics.counters);
+	memset(metrics.finished, 0, sizeof metrics.finished);
+	metrics_histogram_reset(&metrics.pass);
+	metrics_histogram_reset(&metrics.commit);
 }
 
 void
@@ -244,7 +255,7 @@ metrics_jobs_write(FILE *f, const struct metrics_gauges *g)
 		if (job_state_is_terminal(s))
 			fprintf(f, "gbatch_jobs_finished_total{state=\"%s\"} "
 			    "%" PRIu64 "\n", job_state_name(s),
-			    metrics_finished[s]);
+			    metrics.finished[s]);
 	}
 }
 
@@ -361,10 +372,10 @@ metrics_write(FILE *f, const struct metrics_gauges *g)
 		metrics_family(f, metrics_counter_info[i].name, "counter",
 		    metrics_counter_info[i].help);
 		fprintf(f, "%s %" PRIu64 "\n", metrics_counter_info[i].name,
-		    metrics_counters[i]);
+		    metrics.counters[i]);
 	}
-	metrics_histogram_write(f, &metrics_pass);
-	metrics_histogram_write(f, &metrics_commit);
+	metrics_histogram_write(f, &metrics.pass);
+	metrics_histogram_write(f, &metrics.commit);
 	metrics_clients_write(f, g);
 	metrics_requests_write(f, g);
 	return (ferror(f) ? -1 : 0);

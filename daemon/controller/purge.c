@@ -51,15 +51,18 @@ struct purge_run {
 };
 TAILQ_HEAD(purge_runs, purge_run);
 
-static struct purge_runs purge_runs = TAILQ_HEAD_INITIALIZER(purge_runs);
-/* Retention's events and what it last saw of the settings. */
+/* Retention's runs waiting their turn, its events and what it last saw of
+ * the settings. */
 static struct {
+	struct purge_runs runs;
 	struct event	*ev;	/* a batch, when idle */
 	struct event	*wait;	/* a batch, idle or not */
 	struct event	*timer;	/* the next automatic purge */
 	bool		 auto_queued;
 	int		 days;	/* keep_finished_days last seen */
-} purge;
+} purge = {
+	.runs = TAILQ_HEAD_INITIALIZER(purge.runs),
+};
 
 static void	purge_step_cb(evutil_socket_t, short, void *);
 static void	purge_timer_cb(evutil_socket_t, short, void *);
@@ -115,7 +118,7 @@ purge_queue(int64_t cutoff, bool dry_run, const char *who, purge_done_cb cb,
 	r->who = who != NULL ? xstrdup(who) : NULL;
 	r->cb = cb;
 	r->arg = arg;
-	TAILQ_INSERT_TAIL(&purge_runs, r, entry);
+	TAILQ_INSERT_TAIL(&purge.runs, r, entry);
 	purge_want();
 	return (&r->res);
 }
@@ -163,7 +166,7 @@ purge_log(const struct purge_run *r)
 static void
 purge_finish(struct purge_run *r)
 {
-	TAILQ_REMOVE(&purge_runs, r, entry);
+	TAILQ_REMOVE(&purge.runs, r, entry);
 	purge_log(r);
 	if (r->cb != NULL)
 		r->cb(&r->res, r->arg);
@@ -220,11 +223,11 @@ purge_step_cb(evutil_socket_t fd, short what, void *arg)
 	(void)arg;
 	event_del(purge.ev);
 	evtimer_del(purge.wait);
-	if ((r = TAILQ_FIRST(&purge_runs)) == NULL)
+	if ((r = TAILQ_FIRST(&purge.runs)) == NULL)
 		return;
 	if (purge_batch(r))
 		purge_finish(r);
-	if (!TAILQ_EMPTY(&purge_runs))
+	if (!TAILQ_EMPTY(&purge.runs))
 		purge_want();
 }
 
@@ -264,7 +267,7 @@ purge_free(void)
 {
 	struct purge_run	*r;
 
-	while ((r = TAILQ_FIRST(&purge_runs)) != NULL) {
+	while ((r = TAILQ_FIRST(&purge.runs)) != NULL) {
 		r->res.stopped = true;
 		if (r->batches == 0)
 			clock_gettime(CLOCK_MONOTONIC, &r->started);

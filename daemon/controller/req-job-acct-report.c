@@ -39,7 +39,11 @@ static const struct timeval req_acct_at_once = { 0, 0 };
 /* Reports whose jobs are read on threads at once. */
 #define REQ_ACCT_REPORT_THREADS	2
 
-static int	req_job_acct_report_threads;
+/* The reports being made, and the threads reading them. */
+static struct {
+	int				 threads;
+	struct req_job_acct_report	*all;
+} req_job_acct_reports;
 
 static const char *const req_job_acct_report_names[] = {
 	[STORE_ACCT_USERS] = "users",
@@ -71,14 +75,12 @@ struct req_job_acct_report {
 	struct req_job_acct_report	*next;
 };
 
-static struct req_job_acct_report	*req_job_acct_report_all;
-
 static void
 req_job_acct_report_end(struct req_job_acct_report *a)
 {
 	struct req_job_acct_report	**pp;
 
-	for (pp = &req_job_acct_report_all; *pp != NULL; pp = &(*pp)->next) {
+	for (pp = &req_job_acct_reports.all; *pp != NULL; pp = &(*pp)->next) {
 		if (*pp == a) {
 			*pp = a->next;
 			break;
@@ -90,7 +92,7 @@ req_job_acct_report_end(struct req_job_acct_report *a)
 		store_acct_report_interrupt(a->tq);
 		worker_join(a->th);
 		a->th = NULL;
-		req_job_acct_report_threads--;
+		req_job_acct_reports.threads--;
 	}
 	store_acct_report_close(a->tq);
 	acct_report_free(a->tr);
@@ -106,8 +108,8 @@ req_job_acct_report_end(struct req_job_acct_report *a)
 void
 req_job_acct_report_free(void)
 {
-	while (req_job_acct_report_all != NULL)
-		req_job_acct_report_end(req_job_acct_report_all);
+	while (req_job_acct_reports.all != NULL)
+		req_job_acct_report_end(req_job_acct_reports.all);
 }
 
 /* A percentage, null when the whole is 0. */
@@ -398,7 +400,7 @@ req_job_acct_report_thread_done(void *arg)
 	struct req_job_acct_report	*a = arg;
 
 	a->th = NULL;
-	req_job_acct_report_threads--;
+	req_job_acct_reports.threads--;
 	req_job_acct_report_done(a);
 }
 
@@ -412,9 +414,9 @@ req_job_acct_report_thread_open(struct req_job_acct_report *a,
 
 	if (a->kind == STORE_ACCT_NODES)
 		return (-1);
-	if (req_job_acct_report_threads >= REQ_ACCT_REPORT_THREADS) {
+	if (req_job_acct_reports.threads >= REQ_ACCT_REPORT_THREADS) {
 		log_debug("JOB_ACCT report: %d threads busy, the jobs are "
-		    "read in the loop", req_job_acct_report_threads);
+		    "read in the loop", req_job_acct_reports.threads);
 		return (-1);
 	}
 	if ((a->tq = store_acct_report_open(q, a->kind, STORE_ACCT_PART_JOBS |
@@ -527,12 +529,12 @@ req_job_acct_report(struct peer *p, const json_t *msg, const char *name,
 	if (seq != NULL)
 		json_object_set(a->req, "seq", seq);
 	a->ev = event_new(ctx_base(), -1, 0, req_job_acct_report_step, a);
-	a->next = req_job_acct_report_all;
-	req_job_acct_report_all = a;
+	a->next = req_job_acct_reports.all;
+	req_job_acct_reports.all = a;
 	if (a->tq != NULL && (a->th = worker_start(ctx_base(),
 	    req_job_acct_report_thread, req_job_acct_report_thread_done,
 	    a)) != NULL) {
-		req_job_acct_report_threads++;
+		req_job_acct_reports.threads++;
 		log_debug("JOB_ACCT report: the jobs are read on a thread");
 	}
 	else if (a->tq != NULL) {

@@ -94,7 +94,15 @@ struct req_job_list {
 	struct req_job_list *next;
 };
 
-static struct req_job_list	*req_job_list_streams;
+/* The listings being streamed, and the buffer kept for the next. */
+static struct {
+	struct req_job_list	*streams;
+	/* The buffer of the last listing, once written, kept for the next one:
+	 * listings of the same queue come out the same size. */
+	char			*spare;
+	size_t			 spare_size;
+	size_t			 last_len;
+} req_job_lists;
 static const struct timeval	 req_job_list_at_once = { 0, 0 };
 
 static void	req_job_list_begin(struct req_job_list *);
@@ -286,12 +294,6 @@ req_job_list_parse(struct req_job_list *l, const json_t *msg, char *err,
 	return (0);
 }
 
-/* The buffer of the last listing, once written, kept for the next one:
- * listings of the same queue come out the same size. */
-static char	*req_job_list_spare;
-static size_t	 req_job_list_spare_size;
-static size_t	 req_job_list_last_len;
-
 static void
 req_job_list_give_back(const void *data, size_t len, void *arg)
 {
@@ -303,10 +305,10 @@ req_job_list_give_back(const void *data, size_t len, void *arg)
 		free((void *)data);
 		return;
 	}
-	if (req_job_list_spare == NULL || size > req_job_list_spare_size) {
-		free(req_job_list_spare);
-		req_job_list_spare = (char *)data;
-		req_job_list_spare_size = size;
+	if (req_job_lists.spare == NULL || size > req_job_lists.spare_size) {
+		free(req_job_lists.spare);
+		req_job_lists.spare = (char *)data;
+		req_job_lists.spare_size = size;
 	} else
 		free((void *)data);
 }
@@ -317,14 +319,14 @@ static void
 req_job_list_start(struct req_job_list *l, size_t nids)
 {
 	size_t	want = nids > 0 ? 4096 + 2048 * nids :
-	    req_job_list_last_len + req_job_list_last_len / 8;
+	    req_job_lists.last_len + req_job_lists.last_len / 8;
 
-	if (req_job_list_spare != NULL && (want <= req_job_list_spare_size ||
+	if (req_job_lists.spare != NULL && (want <= req_job_lists.spare_size ||
 	    nids == 0)) {
-		l->out.buf = req_job_list_spare;
-		l->out.size = req_job_list_spare_size;
+		l->out.buf = req_job_lists.spare;
+		l->out.size = req_job_lists.spare_size;
 		l->out.len = 0;
-		req_job_list_spare = NULL;
+		req_job_lists.spare = NULL;
 		jtext_reserve(&l->out, want);
 	} else
 		jtext_init(&l->out, want);
@@ -460,7 +462,7 @@ req_job_list_end(struct req_job_list *l)
 {
 	struct req_job_list	**pp;
 
-	for (pp = &req_job_list_streams; *pp != NULL; pp = &(*pp)->next) {
+	for (pp = &req_job_lists.streams; *pp != NULL; pp = &(*pp)->next) {
 		if (*pp == l) {
 			*pp = l->next;
 			break;
@@ -537,8 +539,8 @@ req_job_list_stream(struct peer *p, struct req_job_list *l)
 	s->msg = json_incref(s->msg);
 	s->peer = peer_serial(p);
 	s->ev = event_new(ctx_base(), -1, 0, req_job_list_step, s);
-	s->next = req_job_list_streams;
-	req_job_list_streams = s;
+	s->next = req_job_lists.streams;
+	req_job_lists.streams = s;
 	req_job_list_begin(s);
 	if (json_array_size(json_object_get(s->msg, "ids")) > 0) {
 		/* A few jobs named by id: written at once. */
@@ -599,7 +601,7 @@ req_job_list(struct peer *p, const json_t *msg)
 
 	len = l.out.len - FRAME_HEADER;
 	req_text_end(&l.out);
-	req_job_list_last_len = l.out.len;
+	req_job_lists.last_len = l.out.len;
 	frame = evbuffer_new();
 	if (evbuffer_add_reference(frame, l.out.buf, l.out.len,
 	    req_job_list_give_back, (void *)(uintptr_t)l.out.size) != 0) {
@@ -619,11 +621,11 @@ req_job_list(struct peer *p, const json_t *msg)
 void
 req_job_list_free(void)
 {
-	while (req_job_list_streams != NULL)
-		req_job_list_end(req_job_list_streams);
-	free(req_job_list_spare);
-	req_job_list_spare = NULL;
-	req_job_list_spare_size = 0;
+	while (req_job_lists.streams != NULL)
+		req_job_list_end(req_job_lists.streams);
+	free(req_job_lists.spare);
+	req_job_lists.spare = NULL;
+	req_job_lists.spare_size = 0;
 }
 
 const struct req_entry req_job_list_entry = {

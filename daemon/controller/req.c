@@ -11,6 +11,7 @@
 #include "common/log.h"
 #include "common/proto.h"
 #include "daemon/controller/audit.h"
+#include "daemon/controller/ctx.h"
 #include "daemon/controller/jtext.h"
 #include "daemon/controller/metrics.h"
 #include "daemon/controller/peer.h"
@@ -66,10 +67,13 @@ static const struct req_entry *const req_table[] = {
 
 #define REQ_NTABLE	(sizeof req_table / sizeof req_table[0])
 
-/* How many requests of each entry were handled, and in how long. */
-static uint64_t	req_count[REQ_NTABLE], req_us[REQ_NTABLE];
+/* Requests handled of each type, and the time their handlers took. */
+static struct {
+	/* How many requests of each entry were handled, and in how long. */
+	uint64_t	 count[REQ_NTABLE];
+	uint64_t	 us[REQ_NTABLE];
+} req_handled;
 
-bool	req_stopping;
 
 void
 req_error(struct peer *p, const json_t *msg, const char *code,
@@ -197,8 +201,8 @@ req_stats(struct metrics_request *out, size_t max)
 
 	for (i = 0; i < REQ_NTABLE && i < max; i++) {
 		out[i].name = req_table[i]->name;
-		out[i].count = req_count[i];
-		out[i].us = req_us[i];
+		out[i].count = req_handled.count[i];
+		out[i].us = req_handled.us[i];
 	}
 	return (i);
 }
@@ -249,7 +253,7 @@ req_dispatch(struct peer *p, const json_t *msg)
 		peer_close_after_flush(p, why);
 		return;
 	}
-	if (req_stopping && type != MSG_HELLO && re->reply) {
+	if (ctx_stopping() && type != MSG_HELLO && re->reply) {
 		req_error(p, msg, PROTO_E_SHUTTING_DOWN, "gbatchd is shutting "
 		    "down");
 		return;
@@ -268,8 +272,8 @@ req_dispatch(struct peer *p, const json_t *msg)
 	log_debug("peer %s: %s", peer_addr(p), re->name);
 	t0 = metrics_clock_us();
 	re->handler(p, msg);
-	req_count[at]++;
-	req_us[at] += (uint64_t)(metrics_clock_us() - t0);
+	req_handled.count[at]++;
+	req_handled.us[at] += (uint64_t)(metrics_clock_us() - t0);
 }
 
 bool

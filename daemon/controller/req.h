@@ -49,9 +49,6 @@ void	req_job_list_free(void);
 /* Ends the accounting replies still being streamed (at exit). */
 void	req_job_acct_free(void);
 
-/* Whether gbatchd is stopping: requests then get shutting_down. */
-extern bool	req_stopping;
-
 /* Helpers for handlers. */
 /* Replies to msg with ok false; code and message as in proto.h. */
 void	req_error(struct peer *, const json_t *msg, const char *code,

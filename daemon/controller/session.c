@@ -42,16 +42,20 @@ struct session {
 };
 TAILQ_HEAD(session_list, session);
 
-static struct session_list	session_all =
-    TAILQ_HEAD_INITIALIZER(session_all);
-static uint32_t			session_steps;
+/* Every session, and the numbers of JOB_ATTACH's steps. */
+static struct {
+	struct session_list	 all;
+	uint32_t		 steps;
+} sessions = {
+	.all = TAILQ_HEAD_INITIALIZER(sessions.all),
+};
 
 static struct session *
 session_find(uint64_t job, uint32_t step)
 {
 	struct session	*s;
 
-	TAILQ_FOREACH(s, &session_all, entry) {
+	TAILQ_FOREACH(s, &sessions.all, entry) {
 		if (s->job == job && s->step == step)
 			return (s);
 	}
@@ -69,14 +73,14 @@ session_new(struct peer *p, uint64_t job, uint32_t step,
 	s->step = step;
 	s->client = peer_serial(p);
 	s->tty = *tty;
-	TAILQ_INSERT_TAIL(&session_all, s, entry);
+	TAILQ_INSERT_TAIL(&sessions.all, s, entry);
 	return (s);
 }
 
 static void
 session_free(struct session *s)
 {
-	TAILQ_REMOVE(&session_all, s, entry);
+	TAILQ_REMOVE(&sessions.all, s, entry);
 	free(s->node_name);
 	free(s->out);
 	free(s);
@@ -192,9 +196,9 @@ session_open_step(struct peer *p, uint64_t id, struct node *n,
 	struct session	*s;
 
 	/* Never 0, never reused while gbatchd runs. */
-	if (++session_steps == 0)
-		session_steps = 1;
-	s = session_new(p, id, session_steps, tty);
+	if (++sessions.steps == 0)
+		sessions.steps = 1;
+	s = session_new(p, id, sessions.steps, tty);
 	s->node = peer_serial(node_peer(n));
 	s->node_name = xstrdup(node_name(n));
 	return (s->step);
@@ -515,9 +519,9 @@ session_peer_gone(struct peer *p)
 	struct session	*s, *next;
 	uint64_t	 serial = peer_serial(p);
 
-	if (TAILQ_EMPTY(&session_all))
+	if (TAILQ_EMPTY(&sessions.all))
 		return;
-	for (s = TAILQ_FIRST(&session_all); s != NULL; s = next) {
+	for (s = TAILQ_FIRST(&sessions.all); s != NULL; s = next) {
 		next = TAILQ_NEXT(s, entry);
 		if (s->client == serial)
 			session_client_gone(s);
@@ -527,7 +531,7 @@ session_peer_gone(struct peer *p)
 	}
 	/* A cancelled job's session went with launch_cancel(); a
 	 * step's stays until its node says it ended. */
-	for (s = TAILQ_FIRST(&session_all); s != NULL; s = next) {
+	for (s = TAILQ_FIRST(&sessions.all); s != NULL; s = next) {
 		next = TAILQ_NEXT(s, entry);
 		if (s->client == 0 && s->step != 0 &&
 		    peer_by_serial(s->node) == NULL)
@@ -559,6 +563,6 @@ session_recover(const uint64_t *ids, size_t n)
 void
 session_free_all(void)
 {
-	while (!TAILQ_EMPTY(&session_all))
-		session_free(TAILQ_FIRST(&session_all));
+	while (!TAILQ_EMPTY(&sessions.all))
+		session_free(TAILQ_FIRST(&sessions.all));
 }

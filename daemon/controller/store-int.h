@@ -22,8 +22,6 @@
 #define STORE_SQL_ACTIVE						\
 	"state IN ('PENDING', 'HELD', 'RUNNING', 'PREEMPTING')"
 
-/* Where a jobs SELECT written by store_sql_job_select puts each field. */
-extern int	 store_job_pos[JF_COUNT];
 /* Fills r from st's current row (strings borrowed from st). */
 void		 store_job_read(sqlite3_stmt *, struct store_job *r);
 /* The same for a SELECT whose fields are at pos (store_sql_job_select_only). */

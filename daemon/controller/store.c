@@ -34,7 +34,6 @@
  * 1.5 MB off gbatchd. */
 #define STORE_CACHE_KB	"512"
 
-
 /* The statements of the jobs table are written from job_fields at open
  * (store-sql.c); these are the rest. */
 static const char *const store_sql[STORE_NSTMTS] = {
@@ -75,12 +74,6 @@ static const char *const store_sql[STORE_NSTMTS] = {
 	    " WHERE state = 'COMPLETED' ORDER BY id DESC LIMIT ?",
 };
 
-/* Where the jobs statements' SELECT puts each field (-1: not read), and
- * each statement's parameter for each field (0: none), found by name once
- * at open. */
-int		store_job_pos[JF_COUNT];
-static int	store_job_param[STORE_NSTMTS][JF_COUNT];
-
 
 /* The texts written lately, so the next job of the same user with the same
  * script or environment points at the same row. Compared byte for byte,
@@ -97,24 +90,36 @@ struct store_text {
 	uint32_t	 uid;
 	int64_t		 id;
 };
-static struct store_text	store_texts[STORE_TEXT_CACHE];
-static unsigned			store_text_next;
 
-static sqlite3		*store_db;
-static char		*store_db_path;
-static sqlite3_stmt	*store_stmts[STORE_NSTMTS];
-static bool		 store_txn;
-static uint64_t		 store_next_id = 1;
-static void		(*store_begin_cb)(void);
+/* The store's connection, its statements and its transaction: one
+ * database a controller. */
+static struct {
+	/* Where the jobs statements' SELECT puts each field (-1: not
+	 * read), and each statement's parameter for each field (0: none),
+	 * found by name once at open. */
+	int			 job_pos[JF_COUNT];
+	int			 job_param[STORE_NSTMTS][JF_COUNT];
+	struct store_text	 texts[STORE_TEXT_CACHE];
+	unsigned		 text_next;
+	sqlite3			*db;
+	char			*db_path;
+	sqlite3_stmt		*stmts[STORE_NSTMTS];
+	bool			 txn;
+	uint64_t		 next_id;
+	/* Called when a write opens a transaction (commit_want). */
+	void			(*begin_cb)(void);
+} store = {
+	.next_id = 1,
+};
 
 int
 store_exec(const char *sql, char *err, size_t errlen)
 {
 	char	*msg = NULL;
 
-	if (sqlite3_exec(store_db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+	if (sqlite3_exec(store.db, sql, NULL, NULL, &msg) != SQLITE_OK) {
 		snprintf(err, errlen, "%s", msg != NULL ? msg :
-		    sqlite3_errmsg(store_db));
+		    sqlite3_errmsg(store.db));
 		sqlite3_free(msg);
 		return (-1);
 	}
@@ -127,7 +132,7 @@ store_int(const char *sql)
 	sqlite3_stmt	*st;
 	int64_t		 v = 0;
 
-	if (sqlite3_prepare_v2(store_db, sql, -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(store.db, sql, -1, &st, NULL) != SQLITE_OK)
 		return (0);
 	if (sqlite3_step(st) == SQLITE_ROW)
 		v = sqlite3_column_int64(st, 0);
@@ -152,19 +157,19 @@ store_job_sql(int i)
 	 * ORDER BY id would sort whole rows in a temporary b-tree. */
 	case STORE_JOB_ACTIVE:
 		return (store_sql_job_select(false, " WHERE " STORE_SQL_ACTIVE,
-		    store_job_pos));
+		    store.job_pos));
 	case STORE_JOB_IN_STATE:
 		return (store_sql_job_select(false, " WHERE state = :state AND"
 		    " (:user IS NULL OR user = :user) AND end_time >= :end_time"
-		    " ORDER BY id", store_job_pos));
+		    " ORDER BY id", store.job_pos));
 	case STORE_JOB_OF_ARRAY:
 		/* "!= 0" lets SQLite use the partial index jobs_array. */
 		return (store_sql_job_select(false, " WHERE array_job_id ="
 		    " :array_job_id AND array_job_id != 0 ORDER BY id",
-		    store_job_pos));
+		    store.job_pos));
 	case STORE_JOB_GET:
 		return (store_sql_job_select(true, " WHERE id = :id",
-		    store_job_pos));
+		    store.job_pos));
 	}
 	return (NULL);
 }
@@ -178,23 +183,23 @@ store_prepare(int i, char *err, size_t errlen)
 	int			 f;
 
 	sql = store_job_sql(i);
-	if (sqlite3_prepare_v3(store_db, sql != NULL ? sql : store_sql[i], -1,
-	    SQLITE_PREPARE_PERSISTENT, &store_stmts[i], NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v3(store.db, sql != NULL ? sql : store_sql[i], -1,
+	    SQLITE_PREPARE_PERSISTENT, &store.stmts[i], NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "preparing \"%s\": %s", sql != NULL ?
-		    sql : store_sql[i], sqlite3_errmsg(store_db));
+		    sql : store_sql[i], sqlite3_errmsg(store.db));
 		free(sql);
 		return (-1);
 	}
 	free(sql);
 	for (f = 0; f < JF_COUNT; f++) {
 		d = &job_fields[f];
-		store_job_param[i][f] = 0;
+		store.job_param[i][f] = 0;
 		if (d->column == NULL)
 			continue;
 		snprintf(name, sizeof name, ":%s%s", d->column,
 		    d->kind == JFK_TEXTREF ? "_id" : "");
-		store_job_param[i][f] = sqlite3_bind_parameter_index(
-		    store_stmts[i], name);
+		store.job_param[i][f] = sqlite3_bind_parameter_index(
+		    store.stmts[i], name);
 	}
 	return (0);
 }
@@ -216,13 +221,13 @@ store_open(const char *dir, bool sync_full, void (*begin_cb)(void),
 	}
 	(void)fchmod(fd, 0600);
 	close(fd);
-	if (sqlite3_open_v2(path, &store_db, SQLITE_OPEN_READWRITE |
+	if (sqlite3_open_v2(path, &store.db, SQLITE_OPEN_READWRITE |
 	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
-		snprintf(err, errlen, "%s: %s", path, store_db == NULL ?
-		    "out of memory" : sqlite3_errmsg(store_db));
+		snprintf(err, errlen, "%s: %s", path, store.db == NULL ?
+		    "out of memory" : sqlite3_errmsg(store.db));
 		goto fail;
 	}
-	sqlite3_busy_timeout(store_db, 5000);
+	sqlite3_busy_timeout(store.db, 5000);
 	if (store_exec("PRAGMA journal_mode = WAL", detail, sizeof detail) != 0 ||
 	    store_exec(sync_full ? "PRAGMA synchronous = FULL" :
 	    "PRAGMA synchronous = NORMAL", detail, sizeof detail) != 0 ||
@@ -248,12 +253,12 @@ store_open(const char *dir, bool sync_full, void (*begin_cb)(void),
 	}
 	/* sqlite_sequence remembers the largest id ever handed out, even if
 	 * rows are purged later, so ids are never reused. */
-	store_next_id = (uint64_t)store_int("SELECT MAX(COALESCE((SELECT seq "
+	store.next_id = (uint64_t)store_int("SELECT MAX(COALESCE((SELECT seq "
 	    "FROM sqlite_sequence WHERE name = 'jobs'), 0), COALESCE((SELECT "
 	    "MAX(id) FROM jobs), 0))") + 1;
-	store_begin_cb = begin_cb;
-	free(store_db_path);
-	store_db_path = path;
+	store.begin_cb = begin_cb;
+	free(store.db_path);
+	store.db_path = path;
 	return (0);
 fail:
 	free(path);
@@ -267,39 +272,39 @@ store_close(void)
 	char	err[256];
 	int	i;
 
-	if (store_db == NULL)
+	if (store.db == NULL)
 		return;
-	if (store_txn && store_commit(err, sizeof err) != 0)
+	if (store.txn && store_commit(err, sizeof err) != 0)
 		log_error("store: %s", err);
 	for (i = 0; i < STORE_NSTMTS; i++) {
-		sqlite3_finalize(store_stmts[i]);
-		store_stmts[i] = NULL;
+		sqlite3_finalize(store.stmts[i]);
+		store.stmts[i] = NULL;
 	}
 	store_text_forget();
 	store_purge_close();
 	store_acct_close_all();
-	sqlite3_close(store_db);
-	store_db = NULL;
-	free(store_db_path);
-	store_db_path = NULL;
+	sqlite3_close(store.db);
+	store.db = NULL;
+	free(store.db_path);
+	store.db_path = NULL;
 }
 
 const char *
 store_path(void)
 {
-	return (store_db_path);
+	return (store.db_path);
 }
 
 bool
 store_in_txn(void)
 {
-	return (store_txn);
+	return (store.txn);
 }
 
 uint64_t
 store_job_next_id(void)
 {
-	return (store_next_id++);
+	return (store.next_id++);
 }
 
 /* Runs a statement that returns no rows; resets it either way. */
@@ -312,7 +317,7 @@ store_step_done(sqlite3_stmt *st, const char *what)
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
 	if (rc != SQLITE_DONE) {
-		log_error("store: %s: %s", what, sqlite3_errmsg(store_db));
+		log_error("store: %s: %s", what, sqlite3_errmsg(store.db));
 		return (-1);
 	}
 	return (0);
@@ -321,20 +326,20 @@ store_step_done(sqlite3_stmt *st, const char *what)
 sqlite3 *
 store_handle(void)
 {
-	return (store_db);
+	return (store.db);
 }
 
 /* Opens the group transaction on the first write of a loop pass. */
 int
 store_begin(void)
 {
-	if (store_txn)
+	if (store.txn)
 		return (0);
-	if (store_step_done(store_stmts[STORE_BEGIN], "begin") != 0)
+	if (store_step_done(store.stmts[STORE_BEGIN], "begin") != 0)
 		return (-1);
-	store_txn = true;
-	if (store_begin_cb != NULL)
-		store_begin_cb();
+	store.txn = true;
+	if (store.begin_cb != NULL)
+		store.begin_cb();
 	return (0);
 }
 
@@ -343,21 +348,21 @@ store_commit(char *err, size_t errlen)
 {
 	int	rc;
 
-	if (!store_txn)
+	if (!store.txn)
 		return (0);
-	rc = sqlite3_step(store_stmts[STORE_COMMIT]);
-	sqlite3_reset(store_stmts[STORE_COMMIT]);
+	rc = sqlite3_step(store.stmts[STORE_COMMIT]);
+	sqlite3_reset(store.stmts[STORE_COMMIT]);
 	if (rc == SQLITE_DONE) {
-		store_txn = false;
+		store.txn = false;
 		return (0);
 	}
-	snprintf(err, errlen, "commit: %s", sqlite3_errmsg(store_db));
+	snprintf(err, errlen, "commit: %s", sqlite3_errmsg(store.db));
 	store_text_forget();
-	if (sqlite3_get_autocommit(store_db) == 0) {
-		sqlite3_step(store_stmts[STORE_ROLLBACK]);
-		sqlite3_reset(store_stmts[STORE_ROLLBACK]);
+	if (sqlite3_get_autocommit(store.db) == 0) {
+		sqlite3_step(store.stmts[STORE_ROLLBACK]);
+		sqlite3_reset(store.stmts[STORE_ROLLBACK]);
 	}
-	store_txn = false;
+	store.txn = false;
 	return (-1);
 }
 
@@ -376,8 +381,8 @@ store_text_forget(void)
 	unsigned	i;
 
 	for (i = 0; i < STORE_TEXT_CACHE; i++) {
-		free(store_texts[i].text);
-		memset(&store_texts[i], 0, sizeof store_texts[i]);
+		free(store.texts[i].text);
+		memset(&store.texts[i], 0, sizeof store.texts[i]);
 	}
 }
 
@@ -386,13 +391,13 @@ store_text_forget(void)
 static int64_t
 store_text_id(uint32_t uid, const char *text)
 {
-	sqlite3_stmt		*st = store_stmts[STORE_TEXT_INSERT];
+	sqlite3_stmt		*st = store.stmts[STORE_TEXT_INSERT];
 	struct store_text	*t;
 	size_t			 len = strlen(text);
 	unsigned		 i;
 
 	for (i = 0; i < STORE_TEXT_CACHE; i++) {
-		t = &store_texts[i];
+		t = &store.texts[i];
 		if (t->text != NULL && t->uid == uid && t->len == len &&
 		    memcmp(t->text, text, len) == 0)
 			return (t->id);
@@ -401,14 +406,14 @@ store_text_id(uint32_t uid, const char *text)
 	if (store_step_done(st, "insert job text") != 0)
 		return (-1);
 	if (len > STORE_TEXT_CACHE_MAX)
-		return (sqlite3_last_insert_rowid(store_db));
-	t = &store_texts[store_text_next++ % STORE_TEXT_CACHE];
+		return (sqlite3_last_insert_rowid(store.db));
+	t = &store.texts[store.text_next++ % STORE_TEXT_CACHE];
 	free(t->text);
 	t->text = xmalloc(len + 1);
 	memcpy(t->text, text, len + 1);
 	t->len = len;
 	t->uid = uid;
-	t->id = sqlite3_last_insert_rowid(store_db);
+	t->id = sqlite3_last_insert_rowid(store.db);
 	return (t->id);
 }
 
@@ -467,8 +472,8 @@ store_job_bind(sqlite3_stmt *st, const int *param, const struct store_job *r)
 int
 store_job_insert(const struct store_job *r)
 {
-	sqlite3_stmt	*st = store_stmts[STORE_JOB_INSERT];
-	const int	*param = store_job_param[STORE_JOB_INSERT];
+	sqlite3_stmt	*st = store.stmts[STORE_JOB_INSERT];
+	const int	*param = store.job_param[STORE_JOB_INSERT];
 	int64_t		 script, env;
 
 	if (store_begin() != 0)
@@ -486,19 +491,19 @@ store_job_insert(const struct store_job *r)
 int
 store_job_update(const struct store_job *r)
 {
-	sqlite3_stmt	*st = store_stmts[STORE_JOB_UPDATE];
+	sqlite3_stmt	*st = store.stmts[STORE_JOB_UPDATE];
 
 	if (store_begin() != 0)
 		return (-1);
-	store_job_bind(st, store_job_param[STORE_JOB_UPDATE], r);
+	store_job_bind(st, store.job_param[STORE_JOB_UPDATE], r);
 	return (store_step_done(st, "update job"));
 }
 
 int
 store_job_copy(uint64_t from, uint64_t id, int task)
 {
-	sqlite3_stmt	*st = store_stmts[STORE_JOB_COPY];
-	const int	*param = store_job_param[STORE_JOB_COPY];
+	sqlite3_stmt	*st = store.stmts[STORE_JOB_COPY];
+	const int	*param = store.job_param[STORE_JOB_COPY];
 
 	if (store_begin() != 0)
 		return (-1);
@@ -514,7 +519,7 @@ int
 store_event_insert(uint64_t job, int64_t when, const char *from,
     const char *to, const char *detail)
 {
-	sqlite3_stmt	*st = store_stmts[STORE_EVENT_INSERT];
+	sqlite3_stmt	*st = store.stmts[STORE_EVENT_INSERT];
 
 	if (store_begin() != 0)
 		return (-1);
@@ -550,7 +555,7 @@ store_column_text(sqlite3_stmt *st, int i)
 void
 store_job_read(sqlite3_stmt *st, struct store_job *r)
 {
-	store_job_read_at(st, store_job_pos, r);
+	store_job_read_at(st, store.job_pos, r);
 }
 
 void
@@ -620,7 +625,7 @@ store_job_each(sqlite3_stmt *st, store_job_cb cb, void *arg)
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
 	if (rc != SQLITE_DONE) {
-		log_error("store: reading jobs: %s", sqlite3_errmsg(store_db));
+		log_error("store: reading jobs: %s", sqlite3_errmsg(store.db));
 		return (-1);
 	}
 	return (0);
@@ -634,15 +639,15 @@ store_job_each_active(store_job_cb cb, void *arg)
 	/* On threads (store-load.c), else here. */
 	if ((rc = store_load_active(cb, arg)) != 1)
 		return (rc);
-	return (store_job_each(store_stmts[STORE_JOB_ACTIVE], cb, arg));
+	return (store_job_each(store.stmts[STORE_JOB_ACTIVE], cb, arg));
 }
 
 int
 store_job_each_in_state(enum job_state state, const char *user,
     int64_t ended_since, store_job_cb cb, void *arg)
 {
-	sqlite3_stmt	*st = store_stmts[STORE_JOB_IN_STATE];
-	const int	*param = store_job_param[STORE_JOB_IN_STATE];
+	sqlite3_stmt	*st = store.stmts[STORE_JOB_IN_STATE];
+	const int	*param = store.job_param[STORE_JOB_IN_STATE];
 
 	store_bind_text(st, param[JF_STATE], job_state_name(state));
 	store_bind_text(st, param[JF_USER], user);
@@ -653,9 +658,9 @@ store_job_each_in_state(enum job_state state, const char *user,
 int
 store_job_each_of_array(uint64_t id, store_job_cb cb, void *arg)
 {
-	sqlite3_stmt	*st = store_stmts[STORE_JOB_OF_ARRAY];
+	sqlite3_stmt	*st = store.stmts[STORE_JOB_OF_ARRAY];
 
-	sqlite3_bind_int64(st, store_job_param[STORE_JOB_OF_ARRAY]
+	sqlite3_bind_int64(st, store.job_param[STORE_JOB_OF_ARRAY]
 	    [JF_ARRAY_JOB_ID], (sqlite3_int64)id);
 	return (store_job_each(st, cb, arg));
 }
@@ -663,12 +668,12 @@ store_job_each_of_array(uint64_t id, store_job_cb cb, void *arg)
 int
 store_job_get(uint64_t id, struct store_job *r)
 {
-	sqlite3_stmt	*st = store_stmts[STORE_JOB_GET];
+	sqlite3_stmt	*st = store.stmts[STORE_JOB_GET];
 	int		 rc;
 
 	/* The previous caller's strings die here, as store.h says. */
 	sqlite3_reset(st);
-	sqlite3_bind_int64(st, store_job_param[STORE_JOB_GET][JF_ID],
+	sqlite3_bind_int64(st, store.job_param[STORE_JOB_GET][JF_ID],
 	    (sqlite3_int64)id);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
@@ -679,14 +684,14 @@ store_job_get(uint64_t id, struct store_job *r)
 	if (rc == SQLITE_DONE)
 		return (0);
 	log_error("job %" PRIu64 ": reading it: %s", id,
-	    sqlite3_errmsg(store_db));
+	    sqlite3_errmsg(store.db));
 	return (-1);
 }
 
 int
 store_user_has_jobs(const char *user)
 {
-	sqlite3_stmt	*st = store_stmts[STORE_USER_HAS_JOBS];
+	sqlite3_stmt	*st = store.stmts[STORE_USER_HAS_JOBS];
 	int		 rc;
 
 	sqlite3_bind_text(st, 1, user, -1, SQLITE_STATIC);
@@ -698,7 +703,7 @@ store_user_has_jobs(const char *user)
 	if (rc == SQLITE_DONE)
 		return (0);
 	log_error("looking up the jobs of %s: %s", user,
-	    sqlite3_errmsg(store_db));
+	    sqlite3_errmsg(store.db));
 	return (-1);
 }
 
@@ -707,13 +712,13 @@ store_job_done(void)
 {
 	/* A statement left on a row holds a read snapshot open, which would
 	 * keep the WAL from being checkpointed. */
-	sqlite3_reset(store_stmts[STORE_JOB_GET]);
+	sqlite3_reset(store.stmts[STORE_JOB_GET]);
 }
 
 int
 store_job_events(uint64_t id, store_event_cb cb, void *arg)
 {
-	sqlite3_stmt	*st = store_stmts[STORE_EVENTS_OF];
+	sqlite3_stmt	*st = store.stmts[STORE_EVENTS_OF];
 	int		 rc;
 
 	sqlite3_bind_int64(st, 1, (sqlite3_int64)id);
@@ -724,7 +729,7 @@ store_job_events(uint64_t id, store_event_cb cb, void *arg)
 	sqlite3_clear_bindings(st);
 	if (rc != SQLITE_DONE) {
 		log_error("job %" PRIu64 ": reading its events: %s", id,
-		    sqlite3_errmsg(store_db));
+		    sqlite3_errmsg(store.db));
 		return (-1);
 	}
 	return (0);
@@ -733,7 +738,7 @@ store_job_events(uint64_t id, store_event_cb cb, void *arg)
 int
 store_job_gpu_times(size_t max, uint64_t **out, size_t *n)
 {
-	sqlite3_stmt	*st = store_stmts[STORE_GPU_TIMES];
+	sqlite3_stmt	*st = store.stmts[STORE_GPU_TIMES];
 	uint64_t	*v = NULL;
 	size_t		 size = 0;
 	int64_t		 t;
@@ -755,7 +760,7 @@ store_job_gpu_times(size_t max, uint64_t **out, size_t *n)
 	*out = v;
 	if (rc != SQLITE_DONE) {
 		log_error("store: reading GPU-times: %s",
-		    sqlite3_errmsg(store_db));
+		    sqlite3_errmsg(store.db));
 		free(v);
 		*out = NULL;
 		*n = 0;
@@ -767,5 +772,5 @@ store_job_gpu_times(size_t max, uint64_t **out, size_t *n)
 sqlite3_stmt *
 store_stmt(enum store_stmt i)
 {
-	return (store_stmts[i]);
+	return (store.stmts[i]);
 }

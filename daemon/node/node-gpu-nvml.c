@@ -47,17 +47,17 @@ struct node_gpu_nvml {
 	/* The CPUs near the GPU, as a bit mask in unsigned longs; optional. */
 	nvmlReturn_t	(*affinity)(nvmlDevice_t, unsigned int,
 			    unsigned long *);
+	char		 errbuf[32];	/* node_gpu_nvml_strerror's */
 };
 
+/* NVML's words for rc, or its number: borrowed until the next call. */
 static const char *
 node_gpu_nvml_strerror(struct node_gpu_nvml *nv, nvmlReturn_t rc)
 {
-	static char	buf[32];
-
 	if (nv->error != NULL)
 		return (nv->error(rc));
-	snprintf(buf, sizeof buf, "NVML error %d", rc);
-	return (buf);
+	snprintf(nv->errbuf, sizeof nv->errbuf, "NVML error %d", rc);
+	return (nv->errbuf);
 }
 
 static int
@@ -203,31 +203,33 @@ fail:
 /* NVML as sampling keeps it: loaded and initialised at the first sample,
  * for gnoded's life (a heartbeat every few seconds should not load a
  * library each time). */
-static struct node_gpu_nvml	node_gpu_nvml_live;
-static int			node_gpu_nvml_state;	/* 0 not yet, 1 ok, -1 no */
+static struct {
+	struct node_gpu_nvml	nv;
+	int			state;	/* 0 not yet, 1 ok, -1 no */
+} node_gpu_nvml_live;
 
 static void
 node_gpu_nvml_sample(const struct node_conf *conf, struct node_gpu_use *use,
     size_t n)
 {
-	struct node_gpu_nvml	*nv = &node_gpu_nvml_live;
+	struct node_gpu_nvml	*nv = &node_gpu_nvml_live.nv;
 	nvmlDevice_t		 dev;
 	nvmlMemory_t		 mem;
 	nvmlUtilization_t	 u;
 	char			 err[256];
 	size_t			 i;
 
-	if (node_gpu_nvml_state == 0) {
-		node_gpu_nvml_state = -1;
+	if (node_gpu_nvml_live.state == 0) {
+		node_gpu_nvml_live.state = -1;
 		if (node_gpu_nvml_load(nv, err, sizeof err) == -1)
 			log_warn("node %s: GPU use unknown: %s", conf->name,
 			    err);
 		else if (nv->init() != NODE_NVML_SUCCESS)
 			dlclose(nv->lib);
 		else
-			node_gpu_nvml_state = 1;
+			node_gpu_nvml_live.state = 1;
 	}
-	if (node_gpu_nvml_state != 1)
+	if (node_gpu_nvml_live.state != 1)
 		return;
 	for (i = 0; i < n; i++) {
 		if (nv->handle((unsigned int)i, &dev) != NODE_NVML_SUCCESS)

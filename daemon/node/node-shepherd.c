@@ -696,9 +696,13 @@ node_shepherd_main(const struct node_conf *conf, const struct node_launch *l)
 	_exit(0);
 }
 
-/* The shepherds this gnoded forked and has not reaped yet. */
-static pid_t	*node_shepherd_kids;
-static size_t	 node_shepherd_nkids, node_shepherd_kids_size;
+/* The shepherds forked and not yet reaped. */
+static struct {
+	/* The shepherds this gnoded forked and has not reaped yet. */
+	pid_t	*kids;
+	size_t	 nkids;
+	size_t	 kids_size;
+} node_shepherd;
 
 void
 node_shepherd_reap_forked(void)
@@ -706,8 +710,8 @@ node_shepherd_reap_forked(void)
 	size_t	i = 0;
 	pid_t	r;
 
-	while (i < node_shepherd_nkids) {
-		while ((r = waitpid(node_shepherd_kids[i], NULL, WNOHANG)) ==
+	while (i < node_shepherd.nkids) {
+		while ((r = waitpid(node_shepherd.kids[i], NULL, WNOHANG)) ==
 		    -1 && errno == EINTR)
 			;
 		if (r == 0) {
@@ -715,8 +719,8 @@ node_shepherd_reap_forked(void)
 			continue;
 		}
 		/* Reaped (or, ECHILD, not ours to reap). */
-		node_shepherd_kids[i] =
-		    node_shepherd_kids[--node_shepherd_nkids];
+		node_shepherd.kids[i] =
+		    node_shepherd.kids[--node_shepherd.nkids];
 	}
 }
 
@@ -758,12 +762,12 @@ node_shepherd_start(const struct node_conf *conf, const struct node_launch *l,
 		close(sv[0]);
 		return (-1);
 	}
-	if (node_shepherd_nkids == node_shepherd_kids_size) {
-		node_shepherd_kids_size = node_shepherd_kids_size * 2 + 16;
-		node_shepherd_kids = xreallocarray(node_shepherd_kids,
-		    node_shepherd_kids_size, sizeof *node_shepherd_kids);
+	if (node_shepherd.nkids == node_shepherd.kids_size) {
+		node_shepherd.kids_size = node_shepherd.kids_size * 2 + 16;
+		node_shepherd.kids = xreallocarray(node_shepherd.kids,
+		    node_shepherd.kids_size, sizeof *node_shepherd.kids);
 	}
-	node_shepherd_kids[node_shepherd_nkids++] = pid;
+	node_shepherd.kids[node_shepherd.nkids++] = pid;
 	if (fcntl(sv[0], F_SETFL, O_NONBLOCK) == -1) {
 		snprintf(err, errlen, "fcntl: %s", strerror(errno));
 		close(sv[0]);

@@ -881,9 +881,9 @@ mode_is() {
 	# and on the table of statements, which are string literals ...
 	run -0 grep -nE 'sqlite3_(exec|prepare)' daemon/controller/store.c
 	[ "${#lines[@]}" -eq 3 ]
-	[[ "${lines[0]}" == *'sqlite3_exec(store_db, sql, '* ]]
-	[[ "${lines[1]}" == *'sqlite3_prepare_v2(store_db, sql, '* ]]
-	[[ "${lines[2]}" == *'sqlite3_prepare_v3(store_db, sql != NULL ? sql : store_sql[i], '* ]]
+	[[ "${lines[0]}" == *'sqlite3_exec(store.db, sql, '* ]]
+	[[ "${lines[1]}" == *'sqlite3_prepare_v2(store.db, sql, '* ]]
+	[[ "${lines[2]}" == *'sqlite3_prepare_v3(store.db, sql != NULL ? sql : store_sql[i], '* ]]
 	grep -q '^static const char \*const store_sql\[' daemon/controller/store.c
 	# The jobs table's statements are written from common/job-field.h's
 	# column names (literals) by store-sql.c, whose only other input is a
