@@ -105,7 +105,7 @@ bench_fill(struct sched_core *core, uint64_t *id, int64_t now,
 	return (bench_now() - t0);
 }
 
-/* Every node with 7 of 8 GPUs held (by no_preempt jobs, so preemption
+/* Every node with 7 of 8 GPUs held (by no_requeue jobs, so preemption
  * cannot help either) and 100,000 pending jobs of 2 to 8 GPUs. */
 static void
 bench_fragment(struct sched_core *core, uint64_t *id, int64_t now)
@@ -122,7 +122,7 @@ bench_fragment(struct sched_core *core, uint64_t *id, int64_t now)
 		spec.gpus = 7;
 		spec.submit = now;
 		spec.duration = 3600 * 1000;
-		spec.no_preempt = true;
+		spec.no_requeue = true;
 		spec.first_start = now;
 		spec.last_stop = now;
 		(void)sched_core_adopt(core, &spec, &a, 1, now);

@@ -78,7 +78,7 @@ sched_core_pass_victims(struct sched_core *core, const struct sched_cjob *p,
 	case SCHED_SRTF:
 		while (*cursor != NULL && !sched_core_preempt_outranks(core, p,
 		    (r = SCHED_CJOB_OF(*cursor, qnode)), now)) {
-			if (!r->shape->no_preempt)
+			if (!r->shape->no_requeue)
 				*passed += r->shape->gpus;
 			*cursor = otree_next(*cursor);
 		}

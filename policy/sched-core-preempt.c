@@ -116,7 +116,7 @@ sched_core_preempt_choose(struct sched_core *core, struct sched_cjob *p,
 		r = SCHED_CJOB_OF(n, qnode);
 		if (!sched_core_preempt_outranks(core, p, r, now))
 			break;
-		if (!r->shape->no_preempt) {
+		if (!r->shape->no_requeue) {
 			k = sched_core_preempt_add(core, k, r);
 			have += r->shape->gpus;
 			if (have >= p->shape->gpus &&

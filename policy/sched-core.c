@@ -150,7 +150,7 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 	want.placement = (uint8_t)spec->placement;
 	want.own_placement = spec->own_placement;
 	want.consolidate = spec->consolidate;
-	want.no_preempt = spec->no_preempt;
+	want.no_requeue = spec->no_requeue;
 	want.any_shape = spec->any_shape;
 	want.listed = spec->nodes != NULL;
 	if (spec->group != 0 && spec->group_cap > 0)
@@ -219,7 +219,7 @@ sched_core_run(struct sched_core *core, struct sched_cjob *j,
 	h->nplan = 0;
 	sched_core_preempt_forget(core, j);
 	otree_insert(&core->running, &j->qnode);
-	if (!j->shape->no_preempt) {
+	if (!j->shape->no_requeue) {
 		core->victim_gpus += j->shape->gpus;
 		core->qvictim[j->queue] += j->shape->gpus;
 	}
@@ -257,7 +257,7 @@ void
 sched_core_unrun(struct sched_core *core, struct sched_cjob *j)
 {
 	otree_remove(&core->running, &j->qnode);
-	if (!j->shape->no_preempt) {
+	if (!j->shape->no_requeue) {
 		core->victim_gpus -= j->shape->gpus;
 		core->qvictim[j->queue] -= j->shape->gpus;
 	}

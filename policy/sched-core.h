@@ -35,7 +35,9 @@ struct sched_jobspec {
 	bool		 consolidate;	/* insists on the fewest nodes */
 	bool		 own_placement;	/* placement below, not the conf's */
 	enum sched_placement placement;
-	bool		 no_preempt;	/* never chosen as a victim */
+	/* It may not be requeued (gsub --no-requeue, grun without
+	 * --preemptible): never chosen as a victim. */
+	bool		 no_requeue;
 	/* Jobs of one group (a job array: its id) with cap > 0 hold GPUs
 	 * at most cap at a time; a pass passes over the others with
 	 * SCHED_REASON_GROUP_CAP. group 0 or cap 0: no cap. */

@@ -44,7 +44,7 @@ sched_shape_hash(const struct sched_shape *w, const uint32_t *nodes,
 	h = sched_shape_mix(h, (uint64_t)w->gpus << 32 | w->num_nodes);
 	h = sched_shape_mix(h, (uint64_t)w->placement |
 	    (uint64_t)w->own_placement << 8 | (uint64_t)w->consolidate << 16 |
-	    (uint64_t)w->no_preempt << 24 | (uint64_t)w->any_shape << 32 |
+	    (uint64_t)w->no_requeue << 24 | (uint64_t)w->any_shape << 32 |
 	    (uint64_t)w->listed << 40 | (uint64_t)r->cpus_share << 48 |
 	    (uint64_t)r->mem_share << 56);
 	for (i = 0; i < nnodes; i++)
@@ -61,7 +61,7 @@ sched_shape_equal(const struct sched_shape *s, const struct sched_shape *w,
 	    s->num_nodes == w->num_nodes && s->placement == w->placement &&
 	    s->own_placement == w->own_placement &&
 	    s->consolidate == w->consolidate &&
-	    s->no_preempt == w->no_preempt && s->any_shape == w->any_shape &&
+	    s->no_requeue == w->no_requeue && s->any_shape == w->any_shape &&
 	    s->listed == w->listed && s->nnodes == nnodes &&
 	    (nnodes == 0 || memcmp(s->nodes, nodes,
 	    nnodes * sizeof *nodes) == 0));

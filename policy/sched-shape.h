@@ -24,7 +24,7 @@ struct sched_shape {
 	uint8_t			 placement;	/* enum sched_placement */
 	bool			 own_placement;	/* placement, not the conf's */
 	bool			 consolidate;
-	bool			 no_preempt;
+	bool			 no_requeue;
 	bool			 any_shape;
 	bool			 listed;	/* on nodes[] alone */
 	bool			 has_res;	/* res is not all 0 */

@@ -201,7 +201,7 @@ core_spec(struct job *j, struct sched_jobspec *spec, int64_t now)
 		spec->own_placement = true;
 		spec->placement = SCHED_PLACE_SPREAD;
 	}
-	spec->no_preempt = (f & JOB_F_NO_REQUEUE) != 0;
+	spec->no_requeue = (f & JOB_F_NO_REQUEUE) != 0;
 	spec->num_nodes = job_num_nodes(j);
 	spec->any_shape = (f & JOB_F_ANY_SHAPE) != 0;
 	core_res(j, &spec->res);

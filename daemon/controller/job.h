@@ -21,7 +21,7 @@ struct node;
 struct sched_cjob;
 
 /* gsub flags kept in the job's row. */
-#define JOB_F_NO_REQUEUE	0x1	/* never preempted (passed over) */
+#define JOB_F_NO_REQUEUE	0x1	/* never requeued: never preempted */
 #define JOB_F_CONSOLIDATE	0x2	/* insists on the fewest nodes */
 #define JOB_F_SPREAD		0x4	/* the emptiest nodes first */
 /* A dependency that can never be met cancels the job, or does not, whatever

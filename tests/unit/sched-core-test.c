@@ -263,7 +263,7 @@ test_gang(void)
 /* Two 4-GPU nodes, threshold 1,000 GPU-ms. Four 2-GPU jobs start at 0,
  * 10, 20 and 30 and are all in Q1 by 600; l[3] is the lowest. */
 static struct sched_core *
-t_four(enum sched_policy policy, uint64_t thr, bool nopre3,
+t_four(enum sched_policy policy, uint64_t thr, bool norequeue3,
     struct sched_cjob **l)
 {
 	struct sched_conf	 conf;
@@ -275,7 +275,7 @@ t_four(enum sched_policy policy, uint64_t thr, bool nopre3,
 	core = t_core(&conf, 2, 4);
 	for (i = 0; i < 4; i++) {
 		t_spec(&spec, (uint64_t)i + 1, 2, i * 10);
-		spec.no_preempt = nopre3 && i == 3;
+		spec.no_requeue = norequeue3 && i == 3;
 		l[i] = sched_core_submit(core, &spec, i * 10);
 		t_pass(core, i * 10);
 	}
@@ -379,10 +379,10 @@ test_preempt(void)
 	/* l[3] is not requeueable: the victims are l[2] and l[1]. */
 	core = t_four(SCHED_DLAS, 1000, true, l);
 	p = t_submit(core, 5, 3, 600);
-	is_int(t_pass(core, 600), 2, "no_preempt: two victims");
+	is_int(t_pass(core, 600), 2, "no_requeue: two victims");
 	ok(t_did(SCHED_ACT_PREEMPT, l[2]) && t_did(SCHED_ACT_PREEMPT, l[1]),
-	    "no_preempt: the lowest two that may be stopped");
-	ok(!t_did(SCHED_ACT_PREEMPT, l[3]), "no_preempt: never a victim");
+	    "no_requeue: the lowest two that may be stopped");
+	ok(!t_did(SCHED_ACT_PREEMPT, l[3]), "no_requeue: never a victim");
 	sched_core_free(core);
 
 	/* fifo never preempts, strict or not. */

@@ -27,7 +27,7 @@ struct p_job {
 	uint32_t		 num_nodes;	/* exact shape; 0: free */
 	bool			 any_shape;
 	bool			 sensitive;
-	bool			 no_preempt;
+	bool			 no_requeue;
 	int64_t			 submit;
 	int64_t			 duration;
 	int64_t			 left;
@@ -128,7 +128,7 @@ p_world_make(struct p_world *w, uint64_t seed, enum sched_placement how)
 				j->num_nodes = 0;
 		}
 		j->sensitive = p_rand(6) == 0 && p_fits(idle, how, j, true, out);
-		j->no_preempt = p_rand(8) == 0;
+		j->no_requeue = p_rand(8) == 0;
 		t += p_rand(3) == 0 ? 0 : p_rand(800);
 		j->submit = t;
 		j->duration = 1 + p_rand(5000);
@@ -278,7 +278,7 @@ p_run(struct p_world *w, const struct sched_conf *conf, struct p_stats *st,
 			spec.consolidate = j->sensitive;
 			spec.num_nodes = j->num_nodes;
 			spec.any_shape = j->any_shape;
-			spec.no_preempt = j->no_preempt;
+			spec.no_requeue = j->no_requeue;
 			spec.arg = j;
 			spec.first_start = SCHED_NEVER;
 			spec.last_stop = j->submit;
@@ -302,7 +302,7 @@ p_run(struct p_world *w, const struct sched_conf *conf, struct p_stats *st,
 				}
 				if (conf->policy == SCHED_FIFO)
 					st->fifo_preempt++;
-				if (!j->running || j->no_preempt)
+				if (!j->running || j->no_requeue)
 					st->state++;
 				j->left -= now - j->run_since;
 				j->running = false;

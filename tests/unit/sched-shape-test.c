@@ -36,7 +36,7 @@ t_vary(int which)
 	case 2: w.placement++; break;
 	case 3: w.own_placement = true; break;
 	case 4: w.consolidate = true; break;
-	case 5: w.no_preempt = true; break;
+	case 5: w.no_requeue = true; break;
 	case 6: w.any_shape = true; break;
 	case 7: w.listed = true; break;
 	case 8: w.group = (struct sched_group *)(uintptr_t)&t_nodes; break;
