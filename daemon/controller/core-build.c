@@ -10,6 +10,7 @@
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "daemon/controller/conf.h"
+#include "daemon/controller/core-hold.h"
 #include "daemon/controller/core-int.h"
 #include "daemon/controller/core.h"
 #include "daemon/controller/ctx.h"
@@ -61,22 +62,23 @@ core_build_conf(struct sched_conf *c)
 	log_info("schedule: gittins index from %zu completed jobs", n);
 }
 
-/* Takes the GPUs of node i's stale copies out of the core, and gives
- * back those whose copies have gone. */
+/* Takes the GPUs of node i's stale copies (its index; as the record
+ * says) out of the core, and gives back those whose copies have gone. */
 static void
 core_build_sync_stale(uint32_t i)
 {
 	struct place_cluster	*cl = sched_core_cluster(core.sc);
 	struct place_alloc	 a = { 0 };
-	uint64_t		 want = node_stale_mask(core.nodes[i]);
+	uint64_t		 all = node_gpus_mask(core.nodes[i]), want;
 	uint64_t		 have = core.node_stale[i];
 
+	want = core_hold_stale(core_holds(), node_number(core.nodes[i])) & all;
 	if (want == have)
 		return;
-	a.node = node_sched_index(core.nodes[i]);
+	a.node = i;
 	if ((a.mask = have & ~want) != 0)
 		place_release(cl, &a, 1);
-	if ((a.mask = want & ~have & place_node_free_mask(cl, a.node)) != 0)
+	if ((a.mask = want & ~have & place_node_free_mask(cl, i)) != 0)
 		place_take(cl, &a, 1);
 	core.node_stale[i] = (have & want) | a.mask;
 }
@@ -183,6 +185,10 @@ core_build_begin(void)
 void
 core_build_job(struct job *j)
 {
+	/* What it ran on before the restart is held, whether or not its
+	 * nodes are back: the core gives it back when the job leaves. */
+	if (core_running(job_state(j)))
+		core_job_hold(j);
 	/* Whether a dependency is met depends on jobs that may load
 	 * later: the first pass judges every waiting job (deps_all). */
 	if (*job_dependency(j) == '\0' || job_state(j) != JOB_PENDING)
