@@ -25,9 +25,10 @@ struct core_state {
 	struct sched_core	*sc;
 	struct node		**nodes;	/* by core index */
 	uint32_t		*node_sw;	/* its switch */
-	/* The GPUs of stale copies (core_stale_add) taken out of the
-	 * core. */
-	uint64_t		*node_stale;
+	/* The GPUs held that no job in sc holds (stale copies', and a
+	 * running job's that sc could not adopt), taken out of sc's
+	 * cluster so that it places nothing there. */
+	uint64_t		*node_outside;
 	size_t			 nnodes, nodes_size;
 	/* Topology labels seen, numbered in order of appearance. */
 	char			**switches;
@@ -73,12 +74,13 @@ struct core_hold *core_holds(void);
 /* Running job j holds the GPUs of its parts (its start, or start-up). */
 void	core_job_hold(struct job *j);
 /* Hands a running job to the core with the GPUs it holds; leaves it out
- * (logged) when its node is unknown to the core or the GPUs are taken. */
+ * (logged) when its node is unknown to the core or the GPUs are taken:
+ * it runs unscheduled, its GPUs held outside (node_outside). */
 void	core_adopt(struct job *j, int64_t now);
 /* core-build.c: a new core from the nodes and every job (after a change
  * of settings or of a node's GPUs), and the nodes synced before a pass
- * (up, down, drained, CPUs and memory, stale copies; a new node or a
- * changed GPU count makes the core stale). */
+ * (up, down, drained, CPUs and memory, the GPUs held outside the core's
+ * jobs; a new node or a changed GPU count makes the core stale). */
 void	core_build_again(void);
 void	core_build_sync(void);
 

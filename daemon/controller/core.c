@@ -730,8 +730,8 @@ core_free(void)
 	core.nodes = NULL;
 	free(core.node_sw);
 	core.node_sw = NULL;
-	free(core.node_stale);
-	core.node_stale = NULL;
+	free(core.node_outside);
+	core.node_outside = NULL;
 	core_hold_free(core.hold);
 	core.hold = NULL;
 	while (core.nswitches > 0)

@@ -170,7 +170,7 @@ reason_is() {
 	[ "$(gq -h -j "$1" -o reason)" = "$2" ]
 }
 
-@test "a node back with fewer GPUs than its running job holds, then with all: the job keeps every one in gnodes" {
+@test "a node back with fewer GPUs than its running job holds, then with all: the job keeps every one, in gnodes and for the scheduler" {
 	GB_NODE_TIMEOUT=10 gb_write_conf
 	gb_start_controller
 	gb_start_node n1 4
@@ -180,16 +180,21 @@ reason_is() {
 	kill_node n1
 	gb_start_node n1 2
 	# The job runs on, on GPUs the node no longer lists: the two it
-	# lists are the job's.
+	# lists are the job's, and no other job is placed on them (the
+	# scheduler could not adopt the job: it holds a GPU past the two).
 	gb_wait 10 node_shows n1 "allocated 2/2 0:$id 1:$id"
+	other=$(gb_submit -G 1 -w n1 --wrap true)
+	gb_wait 10 reason_is "$other" Resources
 	gb_state_is "$id" RUNNING
 	kill_node n1
 	gb_start_node n1 4
 	gb_wait 10 node_shows n1 "allocated 4/4 0:$id 1:$id 2:$id 3:$id"
-	# One copy ran throughout.
+	gb_state_is "$other" PENDING
+	# One copy ran throughout; once it ends, the other job runs.
 	[ "$(starts)" = 1 ]
 	touch go
 	gb_wait_state "$id" COMPLETED 20
+	gb_wait_state "$other" COMPLETED 20
 	gb_wait 10 node_shows n1 "idle 0/4 0:- 1:- 2:- 3:-"
 }
 
