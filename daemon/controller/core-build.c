@@ -10,6 +10,7 @@
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "daemon/controller/conf.h"
+#include "daemon/controller/core-hold.h"
 #include "daemon/controller/core-int.h"
 #include "daemon/controller/core.h"
 #include "daemon/controller/ctx.h"
@@ -61,24 +62,30 @@ core_build_conf(struct sched_conf *c)
 	log_info("schedule: gittins index from %zu completed jobs", n);
 }
 
-/* Takes the GPUs of node i's stale copies out of the core, and gives
- * back those whose copies have gone. */
+/* Takes out of the core's cluster the GPUs of node i (its index) that
+ * are held, as the record says, and that no job in the core holds: those
+ * of stale copies, and of a running job the core could not adopt (its node
+ * changed its GPUs, or another job claims one of them), so that no job is
+ * placed on them; gives back those no longer held. */
 static void
-core_build_sync_stale(uint32_t i)
+core_build_sync_held(uint32_t i)
 {
 	struct place_cluster	*cl = sched_core_cluster(core.sc);
 	struct place_alloc	 a = { 0 };
-	uint64_t		 want = node_stale_mask(core.nodes[i]);
-	uint64_t		 have = core.node_stale[i];
+	uint64_t		 all = node_gpus_mask(core.nodes[i]);
+	uint64_t		 have = core.node_outside[i], jobs, want;
 
+	jobs = all & ~place_node_free_mask(cl, i) & ~have;
+	want = core_hold_busy(core_holds(), node_number(core.nodes[i])) &
+	    all & ~jobs;
 	if (want == have)
 		return;
-	a.node = node_sched_index(core.nodes[i]);
+	a.node = i;
 	if ((a.mask = have & ~want) != 0)
 		place_release(cl, &a, 1);
-	if ((a.mask = want & ~have & place_node_free_mask(cl, a.node)) != 0)
+	if ((a.mask = want & ~have & place_node_free_mask(cl, i)) != 0)
 		place_take(cl, &a, 1);
-	core.node_stale[i] = (have & want) | a.mask;
+	core.node_outside[i] = (have & want) | a.mask;
 }
 
 /* A new core with the nodes and none of the jobs (core_build_again,
@@ -114,11 +121,11 @@ core_build_new(void)
 			    core.nodes_size, sizeof *core.nodes);
 			core.node_sw = xreallocarray(core.node_sw,
 			    core.nodes_size, sizeof *core.node_sw);
-			core.node_stale = xreallocarray(
-			    core.node_stale, core.nodes_size,
-			    sizeof *core.node_stale);
+			core.node_outside = xreallocarray(
+			    core.node_outside, core.nodes_size,
+			    sizeof *core.node_outside);
 		}
-		core.node_stale[core.nnodes] = 0;
+		core.node_outside[core.nnodes] = 0;
 		core.node_sw[core.nnodes] = core_build_switch(n);
 		node_set_sched_index(n, place_node_add(cl, gpus,
 		    core.node_sw[core.nnodes]));
@@ -149,7 +156,7 @@ core_build_done(void)
 	size_t			 i;
 
 	for (i = 0; i < core.nnodes; i++)
-		core_build_sync_stale((uint32_t)i);
+		core_build_sync_held((uint32_t)i);
 	core.stale = false;
 	log_info("schedule: %s, %u queue%s, placement %s: %zu nodes, %zu "
 	    "pending, %zu running", sched_conf_policy_name(conf->policy),
@@ -183,6 +190,10 @@ core_build_begin(void)
 void
 core_build_job(struct job *j)
 {
+	/* What it ran on before the restart is held, whether or not its
+	 * nodes are back: the core gives it back when the job leaves. */
+	if (core_running(job_state(j)))
+		core_job_hold(j);
 	/* Whether a dependency is met depends on jobs that may load
 	 * later: the first pass judges every waiting job (deps_all). */
 	if (*job_dependency(j) == '\0' || job_state(j) != JOB_PENDING)
@@ -225,6 +236,6 @@ core_build_sync(void)
 			place_node_set_res(cl, i, node_cpus(n),
 			    node_memory_mb(n));
 		place_node_set_up(cl, i, node_is_schedulable(n));
-		core_build_sync_stale(i);
+		core_build_sync_held(i);
 	}
 }

@@ -10,6 +10,7 @@
 #include "common/job-state.h"
 #include "policy/sched-core.h"
 
+struct core_hold;
 struct job;
 struct node;
 
@@ -18,12 +19,16 @@ struct node;
 
 /* The controller's one core and what it is made of (core.c defines it). */
 struct core_state {
+	/* Who holds each GPU of each node (core_holds): the record the
+	 * rest asks, kept through every rebuild of sc. */
+	struct core_hold	*hold;
 	struct sched_core	*sc;
 	struct node		**nodes;	/* by core index */
 	uint32_t		*node_sw;	/* its switch */
-	/* The GPUs of stale copies (node_stale_mask) taken out of the
-	 * core. */
-	uint64_t		*node_stale;
+	/* The GPUs held that no job in sc holds (stale copies', and a
+	 * running job's that sc could not adopt), taken out of sc's
+	 * cluster so that it places nothing there. */
+	uint64_t		*node_outside;
 	size_t			 nnodes, nodes_size;
 	/* Topology labels seen, numbered in order of appearance. */
 	char			**switches;
@@ -64,13 +69,18 @@ core_running(enum job_state s)
 	return (s == JOB_RUNNING || s == JOB_PREEMPTING);
 }
 
+/* The record of who holds each GPU, made at first use. */
+struct core_hold *core_holds(void);
+/* Running job j holds the GPUs of its parts (its start, or start-up). */
+void	core_job_hold(struct job *j);
 /* Hands a running job to the core with the GPUs it holds; leaves it out
- * (logged) when its node is unknown to the core or the GPUs are taken. */
+ * (logged) when its node is unknown to the core or the GPUs are taken:
+ * it runs unscheduled, its GPUs held outside (node_outside). */
 void	core_adopt(struct job *j, int64_t now);
 /* core-build.c: a new core from the nodes and every job (after a change
  * of settings or of a node's GPUs), and the nodes synced before a pass
- * (up, down, drained, CPUs and memory; a new node or a changed GPU count
- * makes the core stale). */
+ * (up, down, drained, CPUs and memory, the GPUs held outside the core's
+ * jobs; a new node or a changed GPU count makes the core stale). */
 void	core_build_again(void);
 void	core_build_sync(void);
 

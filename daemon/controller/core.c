@@ -8,6 +8,14 @@
  * node's running jobs hold, whether a job could ever run. It acts on
  * nothing: schedule.c runs the passes and carries out what they decide.
  *
+ * Who holds each GPU of each node is its record too (core-hold.h), written
+ * only here: at each start and end of a run, for each stale copy, and for
+ * each running job at start-up. The listings, the ports and the node
+ * reports ask it (core_gpu_job, core_node_use, core_node_free_mask). It is
+ * apart from the scheduler's view because that view is rebuilt now and
+ * then, leaves out nodes it cannot use yet and jobs it could not adopt,
+ * and a listing must see every job's GPUs all the same.
+ *
  * The core is rebuilt from the jobs when the settings change (gctl
  * reconfigure) or a node appears or changes its GPU count; a rebuild costs
  * O(jobs log jobs) and happens rarely. Times given to the core are
@@ -22,6 +30,7 @@
 #include "common/xmalloc.h"
 #include "daemon/controller/commit.h"
 #include "daemon/controller/conf.h"
+#include "daemon/controller/core-hold.h"
 #include "daemon/controller/core-int.h"
 #include "daemon/controller/core.h"
 #include "daemon/controller/ctx.h"
@@ -168,19 +177,116 @@ core_part_res(const struct job *j, size_t i, uint32_t *cpus,
 	    sched_mask_count(part->mask), cpus, mem);
 }
 
+struct core_hold *
+core_holds(void)
+{
+	if (core.hold == NULL)
+		core.hold = core_hold_create();
+	return (core.hold);
+}
+
 void
-core_node_res(const struct node *n, uint32_t *cpus, uint64_t *mem)
+core_job_hold(struct job *j)
+{
+	const struct job_part	*part;
+	size_t			 i;
+
+	for (i = 0; i < job_nparts(j); i++) {
+		part = job_part_const(j, i);
+		if (part->node == NULL)
+			continue;
+		core_hold_take(core_holds(), node_number(part->node),
+		    part->mask, job_id(j));
+		node_gpu_handed(part->node, part->mask);
+	}
+}
+
+void
+core_job_release(struct job *j)
+{
+	const struct job_part	*part;
+	uint64_t		 freed;
+	size_t			 i;
+
+	for (i = 0; i < job_nparts(j); i++) {
+		part = job_part_const(j, i);
+		if (part->node == NULL)
+			continue;
+		freed = core_hold_give(core_holds(), node_number(part->node),
+		    part->mask, job_id(j));
+		node_gpu_handed(part->node, freed);
+	}
+}
+
+uint64_t
+core_node_held(const struct node *n)
+{
+	return (core_hold_busy(core_holds(), node_number(n)) &
+	    node_gpus_mask(n));
+}
+
+uint32_t
+core_node_busy(const struct node *n)
+{
+	return ((uint32_t)__builtin_popcountll(core_node_held(n)));
+}
+
+uint64_t
+core_node_free_mask(const struct node *n)
+{
+	return (node_gpus_mask(n) & ~core_node_held(n));
+}
+
+uint64_t
+core_gpu_job(const struct node *n, uint32_t i)
+{
+	if (i >= node_gpus_total(n))
+		return (0);
+	return (core_hold_job(core_holds(), node_number(n), i));
+}
+
+void
+core_node_use(const struct node *n, struct node_use *u)
 {
 	struct place_cluster	*cl;
 	uint32_t		 i = node_sched_index(n);
 
-	*cpus = 0;
-	*mem = 0;
+	memset(u, 0, sizeof *u);
+	u->held = core_node_held(n);
+	u->job = core_hold_jobs(core_holds(), node_number(n));
+	/* CPUs and memory: as the scheduler counts them. */
 	if (core.sc == NULL || i == NODE_NO_INDEX ||
 	    i >= place_nodes(cl = sched_core_cluster(core.sc)))
 		return;
-	*cpus = place_node_cpus(cl, i) - place_node_cpus_free(cl, i);
-	*mem = place_node_mem(cl, i) - place_node_mem_free(cl, i);
+	u->cpus = place_node_cpus(cl, i) - place_node_cpus_free(cl, i);
+	u->mem_mb = place_node_mem(cl, i) - place_node_mem_free(cl, i);
+}
+
+bool
+core_stale_add(struct node *n, uint64_t mask, uint64_t job)
+{
+	uint64_t	taken;
+
+	taken = core_hold_stale_take(core_holds(), node_number(n),
+	    mask & node_gpus_mask(n), job);
+	node_gpu_handed(n, taken);
+	return (taken != 0);
+}
+
+bool
+core_stale_release(struct node *n, uint64_t job)
+{
+	uint64_t	freed;
+
+	freed = core_hold_stale_give(core_holds(), node_number(n), job);
+	node_gpu_handed(n, freed);
+	return (freed != 0);
+}
+
+uint64_t
+core_stale_first(const struct node *n)
+{
+	return (core_hold_stale_first(core_holds(), node_number(n)));
 }
 
 /* The core's view of a job: what it received so far, with the run under
@@ -440,6 +546,10 @@ core_job_changed(struct job *j, enum job_state from, enum job_state to,
 	struct job_sched	*s = job_sched(j);
 	int64_t			 now;
 
+	/* It holds its GPUs from its start, whether or not the scheduler's
+	 * view is ready to adopt it (core_job_release gives them back). */
+	if (to == JOB_RUNNING)
+		core_job_hold(j);
 	/* A change may meet (or break) the conditions of the jobs waiting
 	 * for this one. */
 	if (depend_wait_changed(job_id(j)))
@@ -620,8 +730,10 @@ core_free(void)
 	core.nodes = NULL;
 	free(core.node_sw);
 	core.node_sw = NULL;
-	free(core.node_stale);
-	core.node_stale = NULL;
+	free(core.node_outside);
+	core.node_outside = NULL;
+	core_hold_free(core.hold);
+	core.hold = NULL;
 	while (core.nswitches > 0)
 		free(core.switches[--core.nswitches]);
 	free(core.switches);

@@ -1,8 +1,10 @@
 /* core.h: the controller's scheduling core (core.c): every pending and
  * running job in its queue, and what each running job holds of the
- * cluster's GPUs, CPUs and memory. job-change.c tells it of each
- * transition; schedule.c runs its passes and carries them out; the rest
- * asks it about jobs and nodes. Nothing here blocks or acts on a job. */
+ * cluster's GPUs, CPUs and memory, stale copies' GPUs too. job-change.c
+ * tells it of each transition, job-report.c of stale copies, recover.c of
+ * what ran before a restart; schedule.c runs its passes and carries them
+ * out; the rest asks it about jobs and nodes. Nothing here blocks or acts
+ * on a job. */
 #ifndef GB_CTL_CORE_H
 #define GB_CTL_CORE_H
 
@@ -17,13 +19,15 @@
 struct job;
 struct job_part;
 struct node;
+struct node_use;
 struct sched_action;
 struct sched_core;
 
 /* Start-up (recover.c): the core is made once the nodes are known, each
- * job is handed to it as it loads, and the load's end completes it, so
- * the first pass finds it built. A pending job with a dependency waits
- * for that pass, which judges it once every job is in. */
+ * job is handed to it as it loads (a running one holds the GPUs of its
+ * parts from then on, whether or not its nodes are back), and the load's
+ * end completes it, so the first pass finds it built. A pending job with a
+ * dependency waits for that pass, which judges it once every job is in. */
 void	core_build_begin(void);
 void	core_build_job(struct job *);
 void	core_build_end(void);
@@ -38,12 +42,47 @@ void	core_job_new(struct job *);
  * start, last stop) for j's move to state to, before it is written. */
 void	core_job_row(struct job *, enum job_state to, struct store_job *);
 /* j moved from one state to another: a job_change_fn (job-change.h) that
- * gbatchd.c registers first; row is unused. */
+ * gbatchd.c registers first; row is unused. A job that starts (or is
+ * re-adopted) holds the GPUs of its parts from now on. */
 void	core_job_changed(struct job *, enum job_state from,
 	    enum job_state to, const struct store_job *row);
+/* j, RUNNING or PREEMPTING, leaves for a state that holds no GPUs: the
+ * GPUs of its parts are free again. job-change.c calls it once the change
+ * is written and before the job's parts are cleared (a requeue clears them
+ * before the listeners hear of it). */
+void	core_job_release(struct job *);
+
+/* What running jobs and stale copies hold of each node's GPUs: the
+ * controller's one record (core-hold.h), written by the functions above
+ * and below alone, up to date even while the scheduler's view waits to be
+ * rebuilt, and kept for a node the scheduler does not know (one not back
+ * since a restart, or with no GPUs yet). Each answer is of the GPUs the
+ * node has now (node_gpus_total): held, those held; busy, how many (gnodes'
+ * GPUS); the free ones; the job holding GPU i (a stale copy's), or 0. */
+uint64_t core_node_held(const struct node *);
+uint32_t core_node_busy(const struct node *);
+uint64_t core_node_free_mask(const struct node *);
+uint64_t core_gpu_job(const struct node *, uint32_t i);
+/* What jobs hold of node n, for its listing (node_describe): its GPUs as
+ * above (the holders borrowed until the next change), and its CPUs and
+ * memory as the scheduler counts them (0 for a node it does not know). */
+void	core_node_use(const struct node *, struct node_use *);
+
+/* Stale copies (job-report.c): a run of a job that the controller
+ * requeued (or finished) while the node was away, found running when the
+ * node came back, and being stopped. Its GPUs are neither free nor a
+ * running job's until its end is reported: nothing else runs there
+ * meanwhile. core_stale_add takes the free GPUs of mask for job's copy and
+ * says whether there were any; core_stale_release frees the copy's and
+ * says whether it held any; core_stale_first names a job with a stale
+ * copy on the node (0: none). */
+bool	core_stale_add(struct node *, uint64_t mask, uint64_t job);
+bool	core_stale_release(struct node *, uint64_t job);
+uint64_t core_stale_first(const struct node *);
 /* A node's stale copies changed (job-report.c): their GPUs go out of or
- * back into the core at the next pass, and j (NULL: none in memory), whose
- * stale copies were counted, leaves the core or enters it again. */
+ * back into the scheduler's view at the next pass, and j (NULL: none in
+ * memory), whose stale copies were counted, leaves the core or enters it
+ * again. */
 void	core_job_stale_changed(struct job *);
 /* Fills row's live scheduling view for a listing: queue, attained
  * service and run time to now (ms, ctx_now_ms(): read once per listing),
@@ -75,9 +114,6 @@ uint32_t *core_nodes_for(const char *req, const char *exc, const char *type,
  * as its request says (0 where the node did not say what it has). */
 void	core_part_res(const struct job *j, size_t i, uint32_t *cpus,
 	    uint64_t *mem);
-/* What running jobs hold of node n's CPUs and memory (MB), as the
- * scheduler counts them (0 for a node it does not know). */
-void	core_node_res(const struct node *n, uint32_t *cpus, uint64_t *mem);
 
 /* For schedule.c's passes. */
 /* Clears the dirty mark, syncs the nodes and rebuilds the core if it is

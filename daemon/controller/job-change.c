@@ -222,13 +222,13 @@ job_change_state(struct job *j, enum job_state to,
 	log_info("job %" PRIu64 ": %s -> %s%s%s", id, job_state_name(from),
 	    job_state_name(to), what[0] != '\0' ? " " : "", what);
 
-	/* GPUs held in the old state go back to their nodes. */
+	/* GPUs held in the old state go back: the core owns who holds
+	 * them, and hears it while the job's parts still say which. Those
+	 * of the new run it takes as it hears of the start (its listener,
+	 * core_job_changed). */
 	if ((from == JOB_RUNNING || from == JOB_PREEMPTING) &&
-	    to != JOB_PREEMPTING) {
-		for (i = 0; i < job_nparts(j); i++)
-			node_release(job_part(j, i)->node,
-			    job_part(j, i)->mask);
-	}
+	    to != JOB_PREEMPTING)
+		core_job_release(j);
 	job_set_state(j, to);
 	job_set_reason(j, row.reason);
 	job_set_sched_row(j, &row);
@@ -236,8 +236,6 @@ job_change_state(struct job *j, enum job_state to,
 	if (to == JOB_RUNNING) {
 		job_set_restarts(j, row.restarts);
 		job_set_run(j, parts, nparts, row.start_time);
-		for (i = 0; i < nparts; i++)
-			node_alloc(parts[i].node, parts[i].mask, id);
 	} else if (requeue_is_requeue(from, to))
 		job_set_requeued(j);
 	for (i = 0; i < job_change_listeners.n; i++)

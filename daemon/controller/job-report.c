@@ -78,9 +78,9 @@ job_report_stop_stale(struct node *n, struct peer *p, uint64_t id,
 
 	log_warn("job %" PRIu64 ": a stale copy runs on %s (%s); stopping it "
 	    "through its checkpoint signal", id, node_name(n), why);
-	if (node_stale_release(n, id) && j != NULL)
+	if (core_stale_release(n, id) && j != NULL)
 		job_set_stale_copies(j, job_stale_copies(j) - 1);
-	if (node_stale_add(n, mask, id) && j != NULL) {
+	if (core_stale_add(n, mask, id) && j != NULL) {
 		job_set_stale_copies(j, job_stale_copies(j) + 1);
 		if (job_state(j) == JOB_PENDING)
 			job_set_reason(j, "StaleCopy");
@@ -100,7 +100,7 @@ job_report_stale_gone(struct node *n, uint64_t id)
 {
 	struct job	*j = job_find(id);
 
-	if (!node_stale_release(n, id))
+	if (!core_stale_release(n, id))
 		return (false);
 	log_info("job %" PRIu64 ": its stale copy on %s is gone", id,
 	    node_name(n));
@@ -118,7 +118,7 @@ job_report_stale_forget(struct node *n)
 {
 	uint64_t	id;
 
-	while ((id = node_stale_first(n)) != 0)
+	while ((id = core_stale_first(n)) != 0)
 		(void)job_report_stale_gone(n, id);
 }
 
@@ -157,7 +157,7 @@ job_report_running(struct node *n, struct peer *p, const json_t *r)
 	v = json_object_get(r, "restarts");
 	c.has_restarts = json_is_integer(v);
 	c.report_restarts = json_integer_value(v);
-	c.free_mask = node_free_mask(n);
+	c.free_mask = core_node_free_mask(n);
 	switch ((verdict = stale_copy_judge(&c, why, sizeof why))) {
 	case STALE_COPY_RUNS:
 	case STALE_COPY_CANCEL:

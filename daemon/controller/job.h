@@ -200,7 +200,7 @@ void		 job_set_cancel_requested(struct job *, bool);
 bool		 job_gang_stopping(const struct job *);
 void		 job_set_gang_stopping(struct job *, bool);
 /* Copies of the job from before a requeue still being stopped on nodes
- * that came back (job-report.c counts them, node.c holds their GPUs). A
+ * that came back (job-report.c counts them, the core holds their GPUs). A
  * job with any waits: its node would refuse a second copy, and the stale
  * one's checkpoint is what the next run should resume from. */
 uint32_t	 job_stale_copies(const struct job *);

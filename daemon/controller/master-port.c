@@ -4,13 +4,15 @@
 
 #include "common/log.h"
 #include "daemon/controller/conf.h"
+#include "daemon/controller/core.h"
 #include "daemon/controller/ctx.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/master-port.h"
 #include "daemon/controller/node.h"
 
 /* Whether a job running with its first part on master, other than id,
- * holds port. The jobs there hold its GPUs: at most 64 to look at. */
+ * holds port. The jobs there hold its GPUs (as the core says): at most 64
+ * to look at. */
 static bool
 master_port_taken(const struct node *master, uint64_t id, uint32_t port)
 {
@@ -19,7 +21,7 @@ master_port_taken(const struct node *master, uint64_t id, uint32_t port)
 	uint32_t		 i;
 
 	for (i = 0; i < node_gpus_total(master); i++) {
-		if ((other = node_gpu_job(master, i)) == 0 || other == id ||
+		if ((other = core_gpu_job(master, i)) == 0 || other == id ||
 		    (o = job_find(other)) == NULL)
 			continue;
 		if (job_master_port(o) == port && job_node(o) == master)

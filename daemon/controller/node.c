@@ -14,16 +14,12 @@
 
 struct node {
 	char			*name;
+	uint32_t		 number;	/* node_number */
 	uint32_t		 gpus_total;
-	uint64_t		 alloc_mask;
-	/* GPUs a stale copy of a job holds while it is being stopped: a
-	 * run from before a requeue found again when the node came back.
-	 * gpu_job names the job there too. */
-	uint64_t		 stale_mask;
-	uint64_t		 gpu_job[SCHED_MAX_GPUS_PER_NODE];
 	/* Each GPU's use as the last heartbeat said: % busy and MiB used
 	 * (-1: not said), and since when it has been under
-	 * NODE_GPU_LOW_UTIL % while its job held it (0: it is not). */
+	 * NODE_GPU_LOW_UTIL % while its holder held it (0: it is not; the
+	 * core says who holds it, node_gpu_handed when that changes). */
 	int			 gpu_util[SCHED_MAX_GPUS_PER_NODE];
 	int64_t			 gpu_mem_used[SCHED_MAX_GPUS_PER_NODE];
 	int64_t			 gpu_low_since[SCHED_MAX_GPUS_PER_NODE];
@@ -52,7 +48,6 @@ struct node {
 TAILQ_HEAD(node_list, node);
 
 static struct node_list	node_all = TAILQ_HEAD_INITIALIZER(node_all);
-static void		node_gpus_name(struct node *, uint64_t, uint64_t);
 static size_t		node_total;
 
 struct node *
@@ -77,6 +72,7 @@ node_get(const char *name)
 		return (n);
 	n = xcalloc(1, sizeof *n);
 	n->name = xstrdup(name);
+	n->number = (uint32_t)node_total;
 	n->sched_index = NODE_NO_INDEX;
 	for (i = 0; i < SCHED_MAX_GPUS_PER_NODE; i++)
 		n->gpu_util[i] = n->gpu_mem_used[i] = -1;
@@ -118,8 +114,8 @@ node_free_all(void)
 struct node *node_first(void) { return (TAILQ_FIRST(&node_all)); }
 struct node *node_next(const struct node *n) { return (TAILQ_NEXT(n, entry)); }
 const char *node_name(const struct node *n) { return (n->name); }
+uint32_t node_number(const struct node *n) { return (n->number); }
 uint32_t node_gpus_total(const struct node *n) { return (n->gpus_total); }
-uint64_t node_alloc_mask(const struct node *n) { return (n->alloc_mask); }
 bool node_is_up(const struct node *n) { return (n->up); }
 bool node_is_drained(const struct node *n) { return (n->drained); }
 struct peer *node_peer(const struct node *n) { return (n->peer); }
@@ -128,66 +124,12 @@ bool node_seen_since_start(const struct node *n) { return (n->seen); }
 const char *node_drain_reason(const struct node *n) { return (n->reason); }
 size_t node_count(void) { return (node_total); }
 
-static uint64_t
-node_all_mask(const struct node *n)
+uint64_t
+node_gpus_mask(const struct node *n)
 {
 	if (n->gpus_total >= 64)
 		return (UINT64_MAX);
 	return ((UINT64_C(1) << n->gpus_total) - 1);
-}
-
-uint64_t
-node_free_mask(const struct node *n)
-{
-	return (node_all_mask(n) & ~n->alloc_mask & ~n->stale_mask);
-}
-
-uint32_t
-node_gpus_busy(const struct node *n)
-{
-	return ((uint32_t)__builtin_popcountll(n->alloc_mask | n->stale_mask));
-}
-
-uint64_t
-node_stale_mask(const struct node *n)
-{
-	return (n->stale_mask);
-}
-
-bool
-node_stale_add(struct node *n, uint64_t mask, uint64_t job)
-{
-	mask &= node_free_mask(n);
-	n->stale_mask |= mask;
-	node_gpus_name(n, mask, job);
-	return (mask != 0);
-}
-
-bool
-node_stale_release(struct node *n, uint64_t job)
-{
-	uint64_t	mask = 0;
-	unsigned	i;
-
-	for (i = 0; i < SCHED_MAX_GPUS_PER_NODE; i++) {
-		if ((n->stale_mask & (UINT64_C(1) << i)) && n->gpu_job[i] == job)
-			mask |= UINT64_C(1) << i;
-	}
-	n->stale_mask &= ~mask;
-	node_gpus_name(n, mask, 0);
-	return (mask != 0);
-}
-
-uint64_t
-node_stale_first(const struct node *n)
-{
-	unsigned	i;
-
-	for (i = 0; i < SCHED_MAX_GPUS_PER_NODE; i++) {
-		if (n->stale_mask & (UINT64_C(1) << i))
-			return (n->gpu_job[i]);
-	}
-	return (0);
 }
 
 bool
@@ -197,16 +139,17 @@ node_is_schedulable(const struct node *n)
 }
 
 const char *
-node_state_name(const struct node *n)
+node_state_name(const struct node *n, uint64_t held)
 {
+	uint64_t	all = node_gpus_mask(n);
+
 	if (!n->up)
 		return ("down");
 	if (n->drained)
 		return ("drained");
-	if ((n->alloc_mask | n->stale_mask) == 0)
+	if ((held & all) == 0)
 		return ("idle");
-	if (((n->alloc_mask | n->stale_mask) & node_all_mask(n)) ==
-	    node_all_mask(n))
+	if ((held & all) == all)
 		return ("allocated");
 	return ("mixed");
 }
@@ -300,8 +243,6 @@ node_set_up(struct node *n, struct peer *peer, const char *addr,
 
 	n->gpus_total = count > SCHED_MAX_GPUS_PER_NODE ?
 	    SCHED_MAX_GPUS_PER_NODE : (uint32_t)count;
-	n->alloc_mask &= node_all_mask(n);
-	n->stale_mask &= node_all_mask(n);
 	n->up = true;
 	n->seen = true;
 	n->peer = peer;
@@ -343,18 +284,15 @@ node_set_drain(struct node *n, bool drained, const char *reason)
 	n->reason = xstrdup(reason != NULL ? reason : "");
 }
 
-/* Names job (0: none) as the holder of the GPUs in mask. */
-static void
-node_gpus_name(struct node *n, uint64_t mask, uint64_t job)
+void
+node_gpu_handed(struct node *n, uint64_t mask)
 {
 	unsigned	i;
 
+	/* Idle time counts from its new holder's first heartbeat on it. */
 	for (i = 0; i < SCHED_MAX_GPUS_PER_NODE; i++) {
-		if ((mask & (UINT64_C(1) << i)) == 0)
-			continue;
-		n->gpu_job[i] = job;
-		/* Idle time counts from the job's first heartbeat on it. */
-		n->gpu_low_since[i] = 0;
+		if (mask & (UINT64_C(1) << i))
+			n->gpu_low_since[i] = 0;
 	}
 }
 
@@ -368,26 +306,6 @@ node_set_res(struct node *n, uint32_t cpus, uint64_t memory_mb)
 uint32_t node_cpus(const struct node *n) { return (n->cpus); }
 uint64_t node_memory_mb(const struct node *n) { return (n->memory_mb); }
 
-uint64_t
-node_gpu_job(const struct node *n, uint32_t i)
-{
-	return (i < SCHED_MAX_GPUS_PER_NODE ? n->gpu_job[i] : 0);
-}
-
-void
-node_alloc(struct node *n, uint64_t mask, uint64_t job)
-{
-	n->alloc_mask |= mask;
-	node_gpus_name(n, mask, job);
-}
-
-void
-node_release(struct node *n, uint64_t mask)
-{
-	n->alloc_mask &= ~mask;
-	node_gpus_name(n, mask, 0);
-}
-
 /* Appends v, or null when v is below 0 (not known). */
 static void
 node_put_known(struct jtext *b, int64_t v)
@@ -400,13 +318,15 @@ node_put_known(struct jtext *b, int64_t v)
 
 void
 node_describe(const struct node *n, struct jtext *b, bool brief,
-    uint32_t cpus_alloc, uint64_t mem_alloc)
+    const struct node_use *use)
 {
 	static const char *const key[6] = { "{\"name\":", ",\"state\":",
 			    ",\"reason\":", ",\"addr\":", ",\"gpu_source\":",
 			    ",\"switch\":" };
-	const char	*str[6] = { n->name, node_state_name(n), n->reason,
-			    n->addr, n->gpu_source, n->switch_name };
+	static const uint64_t	 none[SCHED_MAX_GPUS_PER_NODE];
+	const char	*str[6] = { n->name, node_state_name(n, use->held),
+			    n->reason, n->addr, n->gpu_source, n->switch_name };
+	const uint64_t	*job = use->job != NULL ? use->job : none;
 	size_t		 i, len = 0;
 
 	for (i = 0; i < 6; i++)
@@ -421,16 +341,16 @@ node_describe(const struct node *n, struct jtext *b, bool brief,
 	JTEXT_LIT(b, ",\"gpus_total\":");
 	jtext_put_int(b, n->gpus_total);
 	JTEXT_LIT(b, ",\"gpus_alloc\":");
-	jtext_put_int(b, node_gpus_busy(n));
+	jtext_put_int(b, __builtin_popcountll(use->held & node_gpus_mask(n)));
 	/* CPUs and memory: null where the node did not say. */
 	JTEXT_LIT(b, ",\"cpus_total\":");
 	node_put_known(b, n->cpus != 0 ? (int64_t)n->cpus : -1);
 	JTEXT_LIT(b, ",\"cpus_alloc\":");
-	jtext_put_int(b, cpus_alloc);
+	jtext_put_int(b, use->cpus);
 	JTEXT_LIT(b, ",\"memory_mb\":");
 	node_put_known(b, n->memory_mb != 0 ? (int64_t)n->memory_mb : -1);
 	JTEXT_LIT(b, ",\"memory_alloc_mb\":");
-	jtext_put_int(b, (int64_t)mem_alloc);
+	jtext_put_int(b, (int64_t)use->mem_mb);
 	JTEXT_LIT(b, ",\"last_seen\":");
 	jtext_put_int(b, n->last_seen);
 	JTEXT_LIT(b, ",\"gpus\":[");
@@ -444,14 +364,14 @@ node_describe(const struct node *n, struct jtext *b, bool brief,
 			jtext_put_int(b, i < n->gpus_described ?
 			    n->gpu_index[i] : (int64_t)i);
 			JTEXT_LIT(b, ",");
-			node_put_known(b, n->gpu_job[i] != 0 ?
-			    (int64_t)n->gpu_job[i] : -1);
+			node_put_known(b, job[i] != 0 ?
+			    (int64_t)job[i] : -1);
 			JTEXT_LIT(b, ",");
 			node_put_known(b, n->gpu_util[i]);
 			JTEXT_LIT(b, ",");
 			node_put_known(b, n->gpu_mem_used[i]);
 			JTEXT_LIT(b, ",");
-			jtext_put_int(b, n->gpu_job[i] != 0 ?
+			jtext_put_int(b, job[i] != 0 ?
 			    n->gpu_low_since[i] : 0);
 			JTEXT_LIT(b, "]");
 			continue;
@@ -466,14 +386,14 @@ node_describe(const struct node *n, struct jtext *b, bool brief,
 			jtext_put(b, n->gpu_text.buf + n->gpu_text_off[i],
 			    n->gpu_text_off[i + 1] - n->gpu_text_off[i]);
 		JTEXT_LIT(b, ",\"job\":");
-		node_put_known(b, n->gpu_job[i] != 0 ?
-		    (int64_t)n->gpu_job[i] : -1);
+		node_put_known(b, job[i] != 0 ?
+		    (int64_t)job[i] : -1);
 		JTEXT_LIT(b, ",\"util\":");
 		node_put_known(b, n->gpu_util[i]);
 		JTEXT_LIT(b, ",\"mem_used_mb\":");
 		node_put_known(b, n->gpu_mem_used[i]);
 		JTEXT_LIT(b, ",\"low_since\":");
-		jtext_put_int(b, n->gpu_job[i] != 0 ? n->gpu_low_since[i] : 0);
+		jtext_put_int(b, job[i] != 0 ? n->gpu_low_since[i] : 0);
 		JTEXT_LIT(b, "}");
 	}
 	JTEXT_LIT(b, "]}");

@@ -1,6 +1,8 @@
 /* node.h: the GPU servers the controller knows: registered ones and those
- * remembered from the store (down until they say HELLO again). Each node
- * tracks which job holds each of its GPUs. */
+ * remembered from the store (down until they say HELLO again), with what
+ * their HELLO and heartbeats say. Which job holds each of their GPUs is
+ * the scheduling core's (core.h: core_gpu_job, core_node_use): a listing
+ * asks it and hands node_describe the answer. */
 #ifndef GB_CTL_NODE_H
 #define GB_CTL_NODE_H
 
@@ -24,20 +26,22 @@ struct node	*node_next(const struct node *);
 void		 node_free_all(void);
 
 const char	*node_name(const struct node *);
+/* The node's number: 0 for the first node known, 1 for the next, and so
+ * on; it keeps it while gbatchd runs (the core's record of who holds each
+ * GPU is by number). */
+uint32_t	 node_number(const struct node *);
 /* The address the node connected from ("" until it has). */
 const char	*node_addr(const struct node *);
 uint32_t	 node_gpus_total(const struct node *);
-uint64_t	 node_alloc_mask(const struct node *);
-/* How many GPUs jobs hold, stale copies included (gnodes' GPUS). */
-uint32_t	 node_gpus_busy(const struct node *);
-/* Neither allocated nor held by a stale copy. */
-uint64_t	 node_free_mask(const struct node *);
+/* A mask of its GPUs: bits 0 to node_gpus_total - 1. */
+uint64_t	 node_gpus_mask(const struct node *);
 bool		 node_is_up(const struct node *);
 bool		 node_is_drained(const struct node *);
 /* Up, connected and not drained: the scheduler may start jobs there. */
 bool		 node_is_schedulable(const struct node *);
-/* "idle", "mixed", "allocated", "down" or "drained". */
-const char	*node_state_name(const struct node *);
+/* "down" or "drained", else as jobs hold its GPUs (held, a mask, as the
+ * core says: core_node_held): "idle", "mixed" or "allocated". */
+const char	*node_state_name(const struct node *, uint64_t held);
 struct peer	*node_peer(const struct node *);
 int64_t		 node_last_seen(const struct node *);
 /* Whether the node said HELLO since gbatchd started. */
@@ -69,23 +73,6 @@ const char	*node_drain_reason(const struct node *);
 void		 node_set_res(struct node *, uint32_t cpus, uint64_t memory_mb);
 uint32_t	 node_cpus(const struct node *);
 uint64_t	 node_memory_mb(const struct node *);
-/* The job holding GPU i (a stale copy's included), or 0. */
-uint64_t	 node_gpu_job(const struct node *, uint32_t i);
-/* Marks the GPUs in mask as held by job id (0 releases them). */
-void		 node_alloc(struct node *, uint64_t mask, uint64_t job);
-void		 node_release(struct node *, uint64_t mask);
-
-/* Stale copies: a run of job that the controller requeued (or finished)
- * while the node was away, found running when the node came back, and
- * being stopped. Its GPUs are neither free nor allocated until its end is
- * reported: nothing else runs there meanwhile. node_stale_add takes the
- * free GPUs of mask and says whether there were any; node_stale_release
- * frees job's and says whether it held any; node_stale_first names a job
- * holding some (0: none). */
-uint64_t	 node_stale_mask(const struct node *);
-bool		 node_stale_add(struct node *, uint64_t mask, uint64_t job);
-bool		 node_stale_release(struct node *, uint64_t job);
-uint64_t	 node_stale_first(const struct node *);
 
 /* The node's topology label (gnoded's node.switch), "" for none:
  * consolidation keeps a multi-node job under one label when it can. */
@@ -97,13 +84,23 @@ void		 node_set_switch(struct node *, const char *);
 uint32_t	 node_sched_index(const struct node *);
 void		 node_set_sched_index(struct node *, uint32_t);
 
+/* What jobs hold of a node, as the scheduling core, their owner, says
+ * (core_node_use): a listing asks it and hands it to node_describe. */
+struct node_use {
+	uint64_t	 held;		/* its GPUs held, stale copies' too */
+	/* The job holding each of its GPUs (a stale copy's), 0: free;
+	 * borrowed from the core. NULL: none ever held. */
+	const uint64_t	*job;
+	uint32_t	 cpus;		/* CPUs and memory (MB) held */
+	uint64_t	 mem_mb;
+};
+
 /* Appends the node's NODE_LIST entry, as JSON text; brief gives each GPU
  * as an array of what changes, [index, job, util, mem_used_mb,
  * low_since], leaving out what only HELLO changes (name, uuid,
- * memory_mb). cpus_alloc and mem_alloc are what jobs hold of its CPUs and
- * memory (the scheduler's, schedule_node_res). */
+ * memory_mb). use is what jobs hold of it. */
 void		 node_describe(const struct node *, struct jtext *, bool brief,
-		     uint32_t cpus_alloc, uint64_t mem_alloc);
+		     const struct node_use *use);
 /* Saves the node's row (GPUs, drain state) in the open transaction. */
 int		 node_save(const struct node *);
 /* Records that node went DOWN or came UP, was DRAINED or RESUMED (state),
@@ -116,6 +113,10 @@ int		 node_event(const struct node *, int64_t when, const char *state,
 #define NODE_GPU_LOW_UTIL	5
 /* Takes a heartbeat's "gpus" (docs/protocol.md): each GPU's use. */
 void		 node_gpu_use(struct node *, const json_t *gpus, int64_t now);
+/* The GPUs of mask changed hands (core.c, as a job or a stale copy takes
+ * or gives them back): how long each has been idle counts again from its
+ * next heartbeat. */
+void		 node_gpu_handed(struct node *, uint64_t mask);
 
 /* Whether every GPU node described in its HELLO names type in its model
  * ("a100" in "NVIDIA A100-SXM4-80GB"; case aside). False for a node not

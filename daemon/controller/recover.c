@@ -57,12 +57,13 @@ struct recover_count {
 	size_t		 nsessions, sessions_size;
 };
 
-/* Running job j (row r) holds the GPUs its row names. */
+/* Running job j (row r) ran on the GPUs its row names: its parts, which
+ * the core holds for it (core_build_job). */
 static void
 recover_run(struct job *j, const struct store_job *r)
 {
 	struct job_part	 one, *parts = &one;
-	size_t		 n = 0, i;
+	size_t		 n = 0;
 
 	if (r->alloc != NULL && *r->alloc != '\0') {
 		parts = xcalloc(JOB_MAX_PARTS, sizeof *parts);
@@ -81,8 +82,6 @@ recover_run(struct job *j, const struct store_job *r)
 		n = 1;
 	}
 	job_set_run(j, parts, n, 0);
-	for (i = 0; i < n; i++)
-		node_alloc(parts[i].node, parts[i].mask, r->id);
 	if (parts != &one)
 		free(parts);
 }

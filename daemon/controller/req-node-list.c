@@ -17,9 +17,8 @@ req_node_list(struct peer *p, const json_t *msg)
 {
 	struct jtext	 b;
 	struct node	*n;
+	struct node_use	 use;
 	bool		 brief = json_is_true(json_object_get(msg, "brief"));
-	uint32_t	 cpus;
-	uint64_t	 mem;
 
 	jtext_init(&b, req_node_list_last + req_node_list_last / 8);
 	req_text_begin(&b, msg);
@@ -27,8 +26,9 @@ req_node_list(struct peer *p, const json_t *msg)
 	for (n = node_first(); n != NULL; n = node_next(n)) {
 		if (n != node_first())
 			jtext_add(&b, ",", 1);
-		core_node_res(n, &cpus, &mem);
-		node_describe(n, &b, brief, cpus, mem);
+		/* What jobs hold of it is the core's. */
+		core_node_use(n, &use);
+		node_describe(n, &b, brief, &use);
 	}
 	jtext_add(&b, "]}", 2);
 	req_node_list_last = b.len;

@@ -159,6 +159,122 @@ assert len(again) == 2 and min(again) > stop, lines' "$GB_DIR/log" "$stale"
 	[ "$output" = 1 ]
 }
 
+# node_shows NODE LINE: gnodes shows NODE's state, GPUs and their jobs as
+# LINE ("allocated 2/2 0:7 1:7").
+node_shows() {
+	[ "$(echo $(gnodes -h -N "$1" -o state,gpus,jobs))" = "$2" ]
+}
+
+# reason_is ID REASON: the job waits for REASON.
+reason_is() {
+	[ "$(gq -h -j "$1" -o reason)" = "$2" ]
+}
+
+@test "a node back with fewer GPUs than its running job holds, then with all: the job keeps every one, in gnodes and for the scheduler" {
+	GB_NODE_TIMEOUT=10 gb_write_conf
+	gb_start_controller
+	gb_start_node n1 4
+	id=$(submit_copy -G 4)
+	gb_wait_state "$id" RUNNING
+	gb_wait 10 test -s "$GB_DIR/log"
+	kill_node n1
+	gb_start_node n1 2
+	# The job runs on, on GPUs the node no longer lists: the two it
+	# lists are the job's, and no other job is placed on them (the
+	# scheduler could not adopt the job: it holds a GPU past the two).
+	gb_wait 10 node_shows n1 "allocated 2/2 0:$id 1:$id"
+	other=$(gb_submit -G 1 -w n1 --wrap true)
+	gb_wait 10 reason_is "$other" Resources
+	gb_state_is "$id" RUNNING
+	kill_node n1
+	gb_start_node n1 4
+	gb_wait 10 node_shows n1 "allocated 4/4 0:$id 1:$id 2:$id 3:$id"
+	gb_state_is "$other" PENDING
+	# One copy ran throughout; once it ends, the other job runs.
+	[ "$(starts)" = 1 ]
+	touch go
+	gb_wait_state "$id" COMPLETED 20
+	gb_wait_state "$other" COMPLETED 20
+	gb_wait 10 node_shows n1 "idle 0/4 0:- 1:- 2:- 3:-"
+}
+
+@test "a controller restarted while a node is away: its running job holds the GPUs its record names, counted among those the node is known to have" {
+	GB_NODE_TIMEOUT=10 gb_write_conf
+	gb_start_controller
+	gb_start_node n1 4
+	id=$(submit_copy -G 4)
+	gb_wait_state "$id" RUNNING
+	gb_wait 10 test -s "$GB_DIR/log"
+	# Back with 2 GPUs (the store keeps 2), away again, and the
+	# controller restarted: the job's record names 4.
+	kill_node n1
+	gb_start_node n1 2
+	gb_wait 10 node_shows n1 "allocated 2/2 0:$id 1:$id"
+	kill_node n1
+	gctl shutdown >/dev/null
+	wait "$GB_CTL_PID" || true
+	gb_start_controller
+	node_shows n1 "down 2/2 0:$id 1:$id"
+	run -0 gnodes -N n1 --json
+	python3 -c '
+import json, sys
+n = json.loads(sys.argv[1])["nodes"][0]
+assert n["gpus_total"] == 2 and n["gpus_alloc"] == 2, n' "$output"
+	gb_start_node n1 4
+	gb_wait 10 node_shows n1 "allocated 4/4 0:$id 1:$id 2:$id 3:$id"
+	gb_state_is "$id" RUNNING
+	[ "$(starts)" = 1 ]
+	touch go
+	gb_wait_state "$id" COMPLETED 20
+	gb_wait 10 node_shows n1 "idle 0/4 0:- 1:- 2:- 3:-"
+}
+
+@test "a node back with fewer GPUs than a stale copy sat on: the copy is forgotten with the others, and its job runs again" {
+	gb_start_cluster
+	# A gang whose part on n1 sits on GPUs 2 and 3 and carries on
+	# through its checkpoint signal there.
+	filler=$(submit_copy -w n1 -G 2)
+	gb_wait_state "$filler" RUNNING
+	cat >gang.sh <<'SCRIPT'
+#!/bin/sh
+node=$(echo "$GBATCH_NODELIST" | cut -d, -f$((GBATCH_NODE_RANK + 1)))
+if [ "$node" = n1 ]; then
+	trap 'echo "ckpt $node $$" >>"$GB_T/log"' USR1
+else
+	trap 'echo "ckpt $node $$" >>"$GB_T/log"; exit 9' USR1
+fi
+echo "start $node $GBATCH_RESTART_COUNT $$" >>"$GB_T/log"
+until [ -e "$GB_T/go" ]; do sleep 0.05; done
+SCRIPT
+	chmod +x gang.sh
+	id=$(GB_T=$GB_DIR gsub --parsable -o out-%j.txt -N 2 --gpus-per-node 2 gang.sh)
+	gb_wait_state "$id" RUNNING
+	gb_wait 10 node_shows n1 "allocated 4/4 0:$filler 1:$filler 2:$id 3:$id"
+	gb_wait 10 grep -q "^start n1 0 " "$GB_DIR/log"
+	kill_node n1
+	gb_wait_state "$id" PENDING 20
+	# Back with its 4 GPUs: the filler is taken back, the gang's part
+	# is a stale copy that will not stop.
+	gb_start_node n1 4
+	gb_wait 10 reason_is "$id" StaleCopy
+	gb_wait 10 grep -q "^ckpt n1 " "$GB_DIR/log"
+	gb_wait_state "$filler" RUNNING
+	# Back again at once, listing 2 GPUs: the copy is forgotten with
+	# the node's other stale copies, and not taken again (its GPUs are
+	# not among the node's).
+	kill_node n1
+	gb_start_node n1 2
+	gb_wait 10 node_shows n1 "allocated 2/2 0:$filler 1:$filler"
+	gb_wait 10 reason_is "$id" Resources
+	# Once the filler and the copy end, the gang runs again, on n1's
+	# two GPUs and n2's.
+	touch go
+	gb_wait_state "$filler" COMPLETED 20
+	gb_wait_state "$id" COMPLETED 20
+	run gq -j "$id" --noheader -o restarts
+	[ "$output" = 1 ]
+}
+
 # now_past T: the clock has reached T (seconds since the epoch).
 now_past() {
 	[ "$(date +%s)" -ge "$1" ]

@@ -1,0 +1,192 @@
+/* core-hold.c: who holds each GPU of each node (core-hold.h). The entries
+ * are one array by node number, made as far as the highest number that
+ * held anything: a listing reads them in turn, as it read them in each
+ * node before, and a cluster's nodes are few enough. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/xmalloc.h"
+#include "daemon/controller/core-hold.h"
+
+/* A mask has a bit per GPU. */
+#define CORE_HOLD_GPUS	64
+
+struct core_hold_node {
+	uint64_t	busy;		/* held by a job or a stale copy */
+	uint64_t	stale;		/* of busy, by stale copies */
+	uint64_t	job[CORE_HOLD_GPUS];	/* GPU i's holder, 0 if free */
+};
+
+struct core_hold {
+	struct core_hold_node	*nodes;		/* by node number */
+	size_t			 nnodes;
+};
+
+struct core_hold *
+core_hold_create(void)
+{
+	return (xcalloc(1, sizeof (struct core_hold)));
+}
+
+void
+core_hold_free(struct core_hold *h)
+{
+	if (h == NULL)
+		return;
+	free(h->nodes);
+	free(h);
+}
+
+/* Node k's entry, or NULL when nothing ever held its GPUs. */
+static const struct core_hold_node *
+core_hold_find(const struct core_hold *h, uint32_t k)
+{
+	return (k < h->nnodes ? &h->nodes[k] : NULL);
+}
+
+/* Node k's entry, made (free) when needed. */
+static struct core_hold_node *
+core_hold_node(struct core_hold *h, uint32_t k)
+{
+	size_t	n;
+
+	if (k >= h->nnodes) {
+		n = h->nnodes * 2 + 16;
+		if (n <= k)
+			n = (size_t)k + 1;
+		h->nodes = xreallocarray(h->nodes, n, sizeof *h->nodes);
+		memset(h->nodes + h->nnodes, 0,
+		    (n - h->nnodes) * sizeof *h->nodes);
+		h->nnodes = n;
+	}
+	return (&h->nodes[k]);
+}
+
+/* Names job (0: nobody) as the holder of node e's GPUs of mask. */
+static void
+core_hold_name(struct core_hold_node *e, uint64_t mask, uint64_t job)
+{
+	unsigned	i;
+
+	for (i = 0; i < CORE_HOLD_GPUS; i++) {
+		if (mask & (UINT64_C(1) << i))
+			e->job[i] = job;
+	}
+}
+
+/* The GPUs of mask job holds on node e, as a stale copy or not. */
+static uint64_t
+core_hold_of(const struct core_hold_node *e, uint64_t mask, uint64_t job)
+{
+	uint64_t	found = 0;
+	unsigned	i;
+
+	mask &= e->busy;
+	for (i = 0; i < CORE_HOLD_GPUS; i++) {
+		if ((mask & (UINT64_C(1) << i)) && e->job[i] == job)
+			found |= UINT64_C(1) << i;
+	}
+	return (found);
+}
+
+void
+core_hold_take(struct core_hold *h, uint32_t k, uint64_t mask, uint64_t job)
+{
+	struct core_hold_node	*e;
+
+	if (mask == 0 || job == 0)
+		return;
+	e = core_hold_node(h, k);
+	e->busy |= mask;
+	e->stale &= ~mask;
+	core_hold_name(e, mask, job);
+}
+
+uint64_t
+core_hold_give(struct core_hold *h, uint32_t k, uint64_t mask, uint64_t job)
+{
+	struct core_hold_node	*e;
+
+	if (k >= h->nnodes)
+		return (0);
+	e = &h->nodes[k];
+	mask = core_hold_of(e, mask & ~e->stale, job);
+	e->busy &= ~mask;
+	core_hold_name(e, mask, 0);
+	return (mask);
+}
+
+uint64_t
+core_hold_stale_take(struct core_hold *h, uint32_t k, uint64_t mask,
+    uint64_t job)
+{
+	struct core_hold_node	*e;
+
+	if (job == 0 || (mask &= ~core_hold_busy(h, k)) == 0)
+		return (0);
+	e = core_hold_node(h, k);
+	e->busy |= mask;
+	e->stale |= mask;
+	core_hold_name(e, mask, job);
+	return (mask);
+}
+
+uint64_t
+core_hold_stale_give(struct core_hold *h, uint32_t k, uint64_t job)
+{
+	struct core_hold_node	*e;
+	uint64_t		 mask;
+
+	if (k >= h->nnodes)
+		return (0);
+	e = &h->nodes[k];
+	mask = core_hold_of(e, e->stale, job);
+	e->busy &= ~mask;
+	e->stale &= ~mask;
+	core_hold_name(e, mask, 0);
+	return (mask);
+}
+
+uint64_t
+core_hold_stale_first(const struct core_hold *h, uint32_t k)
+{
+	const struct core_hold_node	*e = core_hold_find(h, k);
+
+	if (e == NULL || e->stale == 0)
+		return (0);
+	return (e->job[__builtin_ctzll(e->stale)]);
+}
+
+uint64_t
+core_hold_busy(const struct core_hold *h, uint32_t k)
+{
+	const struct core_hold_node	*e = core_hold_find(h, k);
+
+	return (e != NULL ? e->busy : 0);
+}
+
+uint64_t
+core_hold_stale(const struct core_hold *h, uint32_t k)
+{
+	const struct core_hold_node	*e = core_hold_find(h, k);
+
+	return (e != NULL ? e->stale : 0);
+}
+
+uint64_t
+core_hold_job(const struct core_hold *h, uint32_t k, uint32_t i)
+{
+	const struct core_hold_node	*e = core_hold_find(h, k);
+
+	if (e == NULL || i >= CORE_HOLD_GPUS)
+		return (0);
+	return (e->job[i]);
+}
+
+const uint64_t *
+core_hold_jobs(const struct core_hold *h, uint32_t k)
+{
+	const struct core_hold_node	*e = core_hold_find(h, k);
+
+	return (e != NULL ? e->job : NULL);
+}

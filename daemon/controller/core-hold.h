@@ -1,0 +1,54 @@
+/* core-hold.h: who holds each GPU of each node: a part of a running job,
+ * or a stale copy of a job being stopped (stale-copy.h), whose GPUs no
+ * other job may have until its end is reported. The scheduling core keeps
+ * the controller's one record (core.c, the only writer: it is told of
+ * every transition, stale copy and start-up) and answers from it what the
+ * listings, the ports and the node reports ask; its scheduler's view of
+ * the cluster (policy/place.h) is rebuilt now and then, this record never.
+ *
+ * Pure: nodes are numbers (node_number), jobs their ids, GPU i bit i of a
+ * mask; what a node has is its owner's business, so a mask may name GPUs
+ * past the node's count and the caller masks what it asks.
+ * tests/unit/core-hold-test.c covers it. */
+#ifndef GB_CTL_CORE_HOLD_H
+#define GB_CTL_CORE_HOLD_H
+
+#include <stdint.h>
+
+struct core_hold;
+
+struct core_hold *core_hold_create(void);
+void		 core_hold_free(struct core_hold *);
+
+/* A part of running job (an id, not 0) holds the GPUs of mask on node k:
+ * any holder they had, a stale copy included, loses them. */
+void		 core_hold_take(struct core_hold *, uint32_t k, uint64_t mask,
+		     uint64_t job);
+/* Frees those GPUs of mask on node k that job holds as a running job (a
+ * stale copy of it keeps its own); returns them. */
+uint64_t	 core_hold_give(struct core_hold *, uint32_t k, uint64_t mask,
+		     uint64_t job);
+
+/* A stale copy of job takes those GPUs of mask on node k that nobody
+ * holds; returns them (0: none was free). */
+uint64_t	 core_hold_stale_take(struct core_hold *, uint32_t k,
+		     uint64_t mask, uint64_t job);
+/* Frees the GPUs job's stale copy holds on node k; returns them (0: it
+ * held none). */
+uint64_t	 core_hold_stale_give(struct core_hold *, uint32_t k,
+		     uint64_t job);
+/* A job whose stale copy holds GPUs on node k (the lowest GPU's), or 0. */
+uint64_t	 core_hold_stale_first(const struct core_hold *, uint32_t k);
+
+/* The GPUs of node k held by anyone; those held by stale copies. */
+uint64_t	 core_hold_busy(const struct core_hold *, uint32_t k);
+uint64_t	 core_hold_stale(const struct core_hold *, uint32_t k);
+/* The job holding GPU i of node k (its stale copy's included), or 0. */
+uint64_t	 core_hold_job(const struct core_hold *, uint32_t k,
+		     uint32_t i);
+/* The same for each of node k's GPUs, all 64 (0: free), borrowed until
+ * the record changes; NULL when nothing ever held them (nor those of any
+ * node numbered above). A listing reads it once a node. */
+const uint64_t	*core_hold_jobs(const struct core_hold *, uint32_t k);
+
+#endif
