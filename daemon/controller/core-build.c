@@ -172,10 +172,10 @@ core_build_again(void)
 	struct job	*j;
 	int64_t		 now = ctx_now_ms();
 
-	for (j = job_first(); j != NULL; j = job_next(j))
+	for (j = job_table_first(); j != NULL; j = job_table_next(j))
 		job_sched(j)->cjob = NULL;
 	core_build_new();
-	for (j = job_first(); j != NULL; j = job_next(j))
+	for (j = job_table_first(); j != NULL; j = job_table_next(j))
 		core_build_add(j, now);
 	core_build_done();
 }

@@ -423,7 +423,7 @@ core_begin_due(int64_t now)
 	if (core.next_begin > now)
 		return;
 	core.next_begin = SCHED_NEVER;
-	for (j = job_first(); j != NULL; j = job_next(j)) {
+	for (j = job_table_first(); j != NULL; j = job_table_next(j)) {
 		if (job_state(j) == JOB_PENDING && job_sched(j)->cjob == NULL)
 			core_submit(j, now);
 	}
@@ -722,7 +722,7 @@ core_free(void)
 {
 	struct job	*j;
 
-	for (j = job_first(); j != NULL; j = job_next(j))
+	for (j = job_table_first(); j != NULL; j = job_table_next(j))
 		job_sched(j)->cjob = NULL;
 	sched_core_free(core.sc);
 	core.sc = NULL;

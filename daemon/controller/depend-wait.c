@@ -167,7 +167,7 @@ depend_wait_find(uint64_t id, enum job_state *state, bool *started)
 	struct job		*j;
 	int			 r;
 
-	if ((j = job_find(id)) != NULL) {
+	if ((j = job_table_find(id)) != NULL) {
 		*state = job_state(j);
 		*started = job_start_time(j) != 0 ||
 		    job_service(j)->first_start != 0;
@@ -218,7 +218,7 @@ depend_is_array(uint64_t id)
 
 	if (job_array_named(id))
 		return (1);
-	if ((j = job_find(id)) != NULL)
+	if ((j = job_table_find(id)) != NULL)
 		return (0);
 	if ((r = store_job_get(id, &row)) != 1)
 		return (r == 0 ? 0 : -1);
@@ -304,8 +304,8 @@ depend_wait_earlier_twin(const struct job *j)
 {
 	const struct job	*o;
 
-	for (o = job_first(); o != NULL && job_id(o) < job_id(j);
-	    o = job_next(o)) {
+	for (o = job_table_first(); o != NULL && job_id(o) < job_id(j);
+	    o = job_table_next(o)) {
 		if (depend_judge_earlier_twin(job_id(j), job_uid(j),
 		    job_name(j), job_id(o), job_uid(o), job_name(o),
 		    job_state(o)))

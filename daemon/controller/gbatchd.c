@@ -396,7 +396,7 @@ gbatchd_close(void)
 	service_free();
 	schedule_free();
 	core_free();
-	job_free_all();
+	job_table_free_all();
 	depend_wait_free();
 	node_free_all();
 	job_change_unlisten_all();

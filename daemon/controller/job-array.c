@@ -63,9 +63,9 @@ job_array_from(uint64_t id)
 {
 	struct job	*j;
 
-	if ((j = job_find(id)) == NULL) {
-		for (j = job_first(); j != NULL && job_id(j) < id;
-		    j = job_next(j))
+	if ((j = job_table_find(id)) == NULL) {
+		for (j = job_table_first(); j != NULL && job_id(j) < id;
+		    j = job_table_next(j))
 			;
 	}
 	return (j);
@@ -76,7 +76,7 @@ job_array_task(uint64_t id, uint32_t task, bool split)
 {
 	struct job	*j, *row = NULL;
 
-	for (j = job_array_from(id); j != NULL; j = job_next(j)) {
+	for (j = job_array_from(id); j != NULL; j = job_table_next(j)) {
 		if (job_array_job_id(j) != id)
 			continue;
 		if (job_array_task_id(j) == (int)task)
@@ -95,9 +95,9 @@ job_array_named(uint64_t id)
 	struct job	*j;
 
 	/* A job of that id is the array's, or no array has the id. */
-	if ((j = job_find(id)) != NULL)
+	if ((j = job_table_find(id)) != NULL)
 		return (job_array_job_id(j) == id);
-	for (j = job_array_from(id); j != NULL; j = job_next(j)) {
+	for (j = job_array_from(id); j != NULL; j = job_table_next(j)) {
 		if (job_array_job_id(j) == id)
 			return (true);
 	}
@@ -110,7 +110,7 @@ job_array_each(uint64_t id, void (*fn)(struct job *, void *), void *arg)
 	struct job	*j, *next;
 
 	for (j = job_array_from(id); j != NULL; j = next) {
-		next = job_next(j);
+		next = job_table_next(j);
 		if (job_array_job_id(j) == id)
 			fn(j, arg);
 	}

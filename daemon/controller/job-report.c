@@ -73,7 +73,7 @@ static void
 job_report_stop_stale(struct node *n, struct peer *p, uint64_t id,
     uint64_t mask, const char *why)
 {
-	struct job	*j = job_find(id);
+	struct job	*j = job_table_find(id);
 	json_t		*msg;
 
 	log_warn("job %" PRIu64 ": a stale copy runs on %s (%s); stopping it "
@@ -98,7 +98,7 @@ job_report_stop_stale(struct node *n, struct peer *p, uint64_t id,
 static bool
 job_report_stale_gone(struct node *n, uint64_t id)
 {
-	struct job	*j = job_find(id);
+	struct job	*j = job_table_find(id);
 
 	if (!core_stale_release(n, id))
 		return (false);
@@ -142,7 +142,7 @@ job_report_running(struct node *n, struct peer *p, const json_t *r)
 		job_report_kill(p, id, "its report names bad GPUs");
 		return;
 	}
-	if ((j = job_find(id)) != NULL) {
+	if ((j = job_table_find(id)) != NULL) {
 		c.known = true;
 		c.state = job_state(j);
 		c.here = job_rank_on(j, n) >= 0;
@@ -259,7 +259,7 @@ job_report_ended(struct node *n, struct peer *p, const json_t *r)
 		    "CANCELLED", id, node_name(n), state != NULL ? state : "");
 		to = JOB_FAILED;
 	}
-	j = job_find(id);
+	j = job_table_find(id);
 	if (j == NULL || (rank = job_rank_on(j, n)) < 0 ||
 	    (job_state(j) != JOB_RUNNING && job_state(j) != JOB_PREEMPTING)) {
 		log_debug("job %" PRIu64 ": end reported by %s already known "
@@ -426,8 +426,8 @@ job_report_missing(struct node *n, const json_t *reports)
 	    node_name(n));
 	how.reason = "NodeLost";
 	how.detail = detail;
-	for (j = job_first(); j != NULL; j = next) {
-		next = job_next(j);
+	for (j = job_table_first(); j != NULL; j = next) {
+		next = job_table_next(j);
 		if (job_rank_on(j, n) < 0 || (job_state(j) != JOB_RUNNING &&
 		    job_state(j) != JOB_PREEMPTING))
 			continue;

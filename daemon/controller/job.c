@@ -1,6 +1,6 @@
-/* job.c: the in-memory job table: the jobs not yet finished, in an array
- * in id order (found by a binary search, walked by listings). The order
- * pending jobs run in is the scheduling core's (schedule.c). */
+/* job.c: a job in memory: made from its row and back, what it holds and
+ * says (job.h). The table of them is job-table.c's; the order pending jobs
+ * run in is the scheduling core's (core.c). */
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -9,121 +9,12 @@
 #include "common/array.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
+#include "daemon/controller/job-int.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/job-shared.h"
 #include "daemon/controller/job-strs.h"
 
-/* The strings a job keeps from its row that are its own (common/
- * job-field.h's JFF_OWN) are in a block after the struct (job_str); the
- * others, where it runs and as whom (JFF_SHARED), are shared with the
- * jobs that have the same (job-strs.h). None changes once the job is made,
- * but for a message that job_set_end replaces. */
-
-/* What a job's runs leave: none of it is set before its first start (or
- * end), and most of a large queue has never started, so a job holds it
- * apart, from the first time one member is set (job_run_set). */
-struct job_run {
-	char			*message;	/* NULL: str's JF_MESSAGE */
-	struct job_part		*parts;		/* nparts; NULL for none */
-	uint64_t		 mem_peak;	/* MB, over every run */
-	int64_t			 cpu_time;	/* ms, every run's */
-	int64_t			 start_time;
-	int64_t			 end_time;
-	uint32_t		 master_port;	/* running: MASTER_PORT */
-	uint32_t		 restarts;
-	uint32_t		 stale_copies;
-	uint32_t		 nparts;
-	int			 exit_code;
-	int			 signal;
-	bool			 has_exit;
-	bool			 gang_stopping;
-	struct job_service	 service;
-};
-
-/* What few jobs have: a place in an array, a dependency, a begin time,
- * memory or CPUs by the GPU. Made when the job is, for a job with any of
- * them, or when a dependency is first set. */
-struct job_rare {
-	/* An array's own row: the tasks it still stands for, parsed and
-	 * as text (NULL for a task). */
-	struct array_set	*left;
-	char			*tasks;
-	struct job_dep		*dep;		/* its dependency, parsed */
-	uint64_t		 array_job_id;	/* 0: not of an array */
-	uint64_t		 mem_per_gpu;
-	int64_t			 begin_time;
-	uint32_t		 throttle;	/* its array's %N, 0: none */
-	uint32_t		 cpus_per_gpu;	/* 0: not asked */
-	int			 task_id;	/* -1: not a task */
-};
-
-/* Laid out for size: 100,000 pending jobs are 100,000 of these (issue 15's
- * memory target). Pointers first, then 64-bit, then 32-bit members; what
- * runs leave and what few jobs have (arrays, dependencies, ...) are apart,
- * the strings others have too are shared, and its own are in str after a
- * table of where each starts, in 8, 16 or 32 bits. */
-struct job {
-	uint64_t		 id;
-	struct job_run		*run;		/* NULL: all members 0 */
-	struct job_rare		*rare;		/* NULL: all members 0 */
-	/* What it asks that others ask alike: its user, command, files,
-	 * constraints, GPUs, nodes, CPUs, memory, time limit and flags. */
-	const struct job_shared	*shared;
-	int64_t			 submit_time;
-	struct job_sched	 sched;
-	uint32_t		 slot;		/* in jobs.tab */
-	uint8_t			 state;		/* enum job_state */
-	uint8_t			 reason;	/* in job_reasons */
-	bool			 cancel_requested;
-	uint8_t			 width;		/* of an offset: 1, 2 or 4 */
-	/* The block of its own strings (job-strs.h): argv is JSON text
-	 * (listings show it), dependency depend.h's text, array_spec as
-	 * submitted with %N; '' for none. Of the shared ones, req_nodes
-	 * and exclude_nodes are -w and -x (names, ',' between), gpu_type
-	 * --gres=gpu:TYPE:N's, tasks_per_node "", "K" or "gpu". */
-	char			 str[];
-};
-
 static void	job_parts_free(struct job *);
-static void	job_load_add(struct job *);
-
-/* Between job_load_begin and job_load_end: the jobs made, with their ids
- * beside them for the sort. */
-struct job_loaded {
-	uint64_t	 id;
-	struct job	*j;
-};
-
-/* Jobs waiting to start (pending or held) of each user, for
- * controller.max_pending_per_user: a hash by uid, chained. */
-#define JOB_WAITING_BUCKETS	256
-struct job_waiting {
-	uint32_t		 uid;
-	size_t			 n;
-	struct job_waiting	*next;
-};
-
-/* The controller's jobs: the one table of this module. */
-static struct {
-	/* Every job, in id order. A job freed leaves a hole (NULL) until
-	 * the holes are a quarter of the table, which is then closed up
-	 * (job_tab_close): a hole costs a search a pointer's read, closing
-	 * them touches every job. */
-	struct job		**tab;
-	size_t			  tab_len;
-	size_t			  tab_size;
-	size_t			  tab_holes;
-	uint64_t		  tab_max;	/* the largest id ever in it */
-	size_t			  total;
-	size_t			  counts[JOB_STATE_COUNT];
-	bool			  loading;
-	struct job_loaded	 *loaded;
-	size_t			  nloaded;
-	size_t			  loaded_size;
-	struct job_waiting	 *waiting[JOB_WAITING_BUCKETS];
-	/* Frees a job's parsed dependency (job_set_dep_free). */
-	void			(*dep_free)(struct job_dep *);
-} jobs;
 
 /* Reasons as stored; anything else read back from the store becomes
  * "None" rather than a string each job would own. */
@@ -132,53 +23,6 @@ static const char *const job_reasons[] = {
 	"Requeued", "Preempted", "Preempting", "PartLost", "StaleCopy",
 	"BeginTime", "Dependency", "DependencyNeverSatisfied",
 };
-
-static bool
-job_is_waiting(enum job_state s)
-{
-	return (s == JOB_PENDING || s == JOB_HELD);
-}
-
-static struct job_waiting *
-job_waiting_get(uint32_t uid, bool create)
-{
-	struct job_waiting	**at = &jobs.waiting[uid % JOB_WAITING_BUCKETS];
-	struct job_waiting	 *w;
-
-	for (w = *at; w != NULL; w = w->next) {
-		if (w->uid == uid)
-			return (w);
-	}
-	if (!create)
-		return (NULL);
-	w = xcalloc(1, sizeof *w);
-	w->uid = uid;
-	w->next = *at;
-	*at = w;
-	return (w);
-}
-
-/* Counts job j in or out (add: +1 or -1) of its user's waiting jobs when
- * state s is a waiting one. Entries stay once made: a cluster has few
- * users. */
-static void
-job_waiting_add(const struct job *j, enum job_state s, int add)
-{
-	if (!job_is_waiting(s))
-		return;
-	if (add > 0)
-		job_waiting_get(job_uid(j), true)->n++;
-	else
-		job_waiting_get(job_uid(j), true)->n--;
-}
-
-size_t
-job_waiting_of(uint32_t uid)
-{
-	struct job_waiting	*w = job_waiting_get(uid, false);
-
-	return (w != NULL ? w->n : 0);
-}
 
 /* Where s is in job_reasons; 0 ("None") for what is not there. */
 static uint8_t
@@ -191,118 +35,6 @@ job_reason_index(const char *s)
 			return ((uint8_t)i);
 	}
 	return (0);
-}
-
-/* The first slot from i on that holds a job, end if none before it. */
-static size_t
-job_tab_skip(size_t i, size_t end)
-{
-	while (i < end && jobs.tab[i] == NULL)
-		i++;
-	return (i);
-}
-
-/* Moves every job down over the holes. */
-static void
-job_tab_close(void)
-{
-	size_t	i, n = 0;
-
-	for (i = 0; i < jobs.tab_len; i++) {
-		if (jobs.tab[i] == NULL)
-			continue;
-		if (n != i) {
-			jobs.tab[n] = jobs.tab[i];
-			jobs.tab[n]->slot = (uint32_t)n;
-		}
-		n++;
-	}
-	jobs.tab_len = n;
-	jobs.tab_holes = 0;
-}
-
-/* The first slot whose job's id is id or more, in a table with no holes. */
-static size_t
-job_tab_lower(uint64_t id)
-{
-	size_t	lo = 0, hi = jobs.tab_len, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (jobs.tab[mid]->id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return (lo);
-}
-
-/* Puts j in the table: at the end, as ids grow; a job older than the
- * newest goes in its place, but while loading, at the end all the same
- * (job_load_end sorts). */
-static void
-job_tab_add(struct job *j)
-{
-	size_t	at, i;
-
-	if (jobs.tab_len == jobs.tab_size) {
-		if (jobs.tab_holes > 0)
-			job_tab_close();
-		if (jobs.tab_len == jobs.tab_size) {
-			jobs.tab_size = jobs.tab_size * 2 + 1024;
-			jobs.tab = xreallocarray(jobs.tab, jobs.tab_size,
-			    sizeof *jobs.tab);
-		}
-	}
-	at = jobs.tab_len;
-	if (j->id < jobs.tab_max && !jobs.loading) {
-		job_tab_close();
-		at = job_tab_lower(j->id);
-		memmove(&jobs.tab[at + 1], &jobs.tab[at],
-		    (jobs.tab_len - at) * sizeof *jobs.tab);
-		for (i = at + 1; i <= jobs.tab_len; i++)
-			jobs.tab[i]->slot = (uint32_t)i;
-	}
-	if (j->id > jobs.tab_max)
-		jobs.tab_max = j->id;
-	jobs.tab[at] = j;
-	j->slot = (uint32_t)at;
-	jobs.tab_len++;
-}
-
-static void
-job_tab_remove(struct job *j)
-{
-	jobs.tab[j->slot] = NULL;
-	jobs.tab_holes++;
-	while (jobs.tab_len > 0 && jobs.tab[jobs.tab_len - 1] == NULL) {
-		jobs.tab_len--;
-		jobs.tab_holes--;
-	}
-	if (jobs.tab_holes > 0 && jobs.tab_holes >= jobs.tab_len / 4)
-		job_tab_close();
-}
-
-struct job *
-job_find(uint64_t id)
-{
-	size_t	lo = 0, hi = jobs.tab_len, mid, at;
-
-	/* A binary search in which a probe landing on a hole reads the
-	 * first job after it, before hi. */
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		at = job_tab_skip(mid, hi);
-		if (at == hi)
-			hi = mid;
-		else if (jobs.tab[at]->id == id)
-			return (jobs.tab[at]);
-		else if (jobs.tab[at]->id < id)
-			lo = at + 1;
-		else
-			hi = mid;
-	}
-	return (NULL);
 }
 
 /* Field f of j's own strings. */
@@ -420,79 +152,18 @@ job_create(const struct store_job *r)
 	j->submit_time = r->submit_time;
 	job_set_sched_row(j, r);
 
-	job_tab_add(j);
-	jobs.total++;
-	jobs.counts[j->state]++;
-	job_waiting_add(j, j->state, 1);
-	if (jobs.loading)
-		job_load_add(j);
+	job_table_add(j);
 	return (j);
 }
 
-void
-job_load_begin(void)
-{
-	jobs.loading = true;
-	jobs.nloaded = 0;
-}
-
-/* Adds j to the jobs job_load_end puts in order. */
-static void
-job_load_add(struct job *j)
-{
-	if (jobs.nloaded == jobs.loaded_size) {
-		jobs.loaded_size = jobs.loaded_size * 2 + 1024;
-		jobs.loaded = xreallocarray(jobs.loaded, jobs.loaded_size,
-		    sizeof *jobs.loaded);
-	}
-	jobs.loaded[jobs.nloaded].id = j->id;
-	jobs.loaded[jobs.nloaded++].j = j;
-}
-
-static int
-job_cmp_loaded(const void *a, const void *b)
-{
-	uint64_t	x = ((const struct job_loaded *)a)->id;
-	uint64_t	y = ((const struct job_loaded *)b)->id;
-
-	return (x < y ? -1 : x > y);
-}
-
-void
-job_load_end(void)
-{
-	size_t		 i;
-	bool		 sorted = true;
-
-	jobs.loading = false;
-	/* The table is what was loaded (start-up's is empty before);
-	 * otherwise it is walked for what was there. */
-	job_tab_close();
-	if (jobs.nloaded != jobs.tab_len) {
-		jobs.nloaded = 0;
-		for (i = 0; i < jobs.tab_len; i++)
-			job_load_add(jobs.tab[i]);
-	}
-	for (i = 1; i < jobs.nloaded && sorted; i++)
-		sorted = jobs.loaded[i - 1].id < jobs.loaded[i].id;
-	if (!sorted) {
-		/* By the ids copied beside the jobs: no job is read. */
-		qsort(jobs.loaded, jobs.nloaded, sizeof *jobs.loaded,
-		    job_cmp_loaded);
-		for (i = 0; i < jobs.nloaded; i++) {
-			jobs.tab[i] = jobs.loaded[i].j;
-			jobs.tab[i]->slot = (uint32_t)i;
-		}
-	}
-	free(jobs.loaded);
-	jobs.loaded = NULL;
-	jobs.nloaded = jobs.loaded_size = 0;
-}
+/* Frees a job's parsed dependency: a floor above the job table made it
+ * (depend-wait.c), and gbatchd.c says how (job_set_dep_free). */
+static void	(*job_dep_free)(struct job_dep *);
 
 void
 job_set_dep_free(void (*fn)(struct job_dep *))
 {
-	jobs.dep_free = fn;
+	job_dep_free = fn;
 }
 
 void
@@ -500,62 +171,16 @@ job_free(struct job *j)
 {
 	if (j == NULL)
 		return;
-	job_tab_remove(j);
-	jobs.total--;
-	jobs.counts[j->state]--;
-	job_waiting_add(j, j->state, -1);
+	job_table_remove(j);
 	job_run_free(j);
 	job_shared_put(j->shared);
 	if (j->rare != NULL) {
 		if (j->rare->dep != NULL)
-			jobs.dep_free(j->rare->dep);
+			job_dep_free(j->rare->dep);
 		job_set_array_tasks(j, NULL);
 		free(j->rare);
 	}
 	free(j);
-}
-
-void
-job_free_all(void)
-{
-	struct job_waiting	*w;
-	struct job		*j;
-	size_t			 i;
-
-	while ((j = job_first()) != NULL)
-		job_free(j);
-	free(jobs.tab);
-	jobs.tab = NULL;
-	jobs.tab_len = jobs.tab_size = jobs.tab_holes = 0;
-	jobs.tab_max = 0;
-	for (i = 0; i < JOB_WAITING_BUCKETS; i++) {
-		while ((w = jobs.waiting[i]) != NULL) {
-			jobs.waiting[i] = w->next;
-			free(w);
-		}
-	}
-}
-
-struct job *
-job_first(void)
-{
-	size_t	i = job_tab_skip(0, jobs.tab_len);
-
-	return (i < jobs.tab_len ? jobs.tab[i] : NULL);
-}
-
-struct job *
-job_next(const struct job *j)
-{
-	size_t	i = job_tab_skip(j->slot + 1, jobs.tab_len);
-
-	return (i < jobs.tab_len ? jobs.tab[i] : NULL);
-}
-
-size_t
-job_count(enum job_state s)
-{
-	return (jobs.counts[s]);
 }
 
 void
@@ -847,10 +472,7 @@ job_set_restarts(struct job *j, uint32_t n)
 void
 job_set_state(struct job *j, enum job_state s)
 {
-	jobs.counts[j->state]--;
-	jobs.counts[s]++;
-	job_waiting_add(j, j->state, -1);
-	job_waiting_add(j, s, 1);
+	job_table_state(j, s);
 	j->state = (uint8_t)s;
 }
 

@@ -1,5 +1,6 @@
-/* job.h: the controller's in-memory jobs: every job not yet finished, found
- * by id (a binary search) and walked in id order.
+/* job.h: the controller's in-memory jobs: every job not yet finished, in
+ * a table (job-table.c) found by id (a binary search) and walked in id
+ * order, and what each holds and says (job.c).
  * Finished jobs live only in the store, so nothing here grows with them.
  * Scripts and environments stay in the store too (launch reads them), which
  * keeps a pending job at a few hundred bytes. */
@@ -70,23 +71,23 @@ struct job_sched {
 /* Adds a job built from row (copied) to the table and the id-ordered list.
  * Returns it; the table owns it. */
 struct job	*job_create(const struct store_job *row);
-/* Between these two, job_create puts each job at the list's end, whatever
- * its id, and job_load_end puts the list in id order: a start-up reads
- * jobs a state at a time, and a sort costs less than the store's. */
-void		 job_load_begin(void);
-void		 job_load_end(void);
-/* Removes job from every list and frees it (after it finished). */
+/* Between these two, job_create puts each job at the table's end,
+ * whatever its id, and job_table_load_end puts it in id order: a start-up
+ * reads jobs a state at a time, and a sort costs less than the store's. */
+void		 job_table_load_begin(void);
+void		 job_table_load_end(void);
+/* Removes job from the table and frees it (after it finished). */
 void		 job_free(struct job *);
 /* Frees every job (at exit). */
-void		 job_free_all(void);
+void		 job_table_free_all(void);
 
-struct job	*job_find(uint64_t id);
+struct job	*job_table_find(uint64_t id);
 /* Active jobs in id order. */
-struct job	*job_first(void);
-struct job	*job_next(const struct job *);
-size_t		 job_count(enum job_state);
+struct job	*job_table_first(void);
+struct job	*job_table_next(const struct job *);
+size_t		 job_table_count(enum job_state);
 /* The jobs of uid waiting to start: pending or held. */
-size_t		 job_waiting_of(uint32_t uid);
+size_t		 job_table_waiting_of(uint32_t uid);
 
 /* Fills row from job; strings are borrowed from job. Script and env are
  * NULL: only the store has them. */

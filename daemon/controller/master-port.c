@@ -22,7 +22,7 @@ master_port_taken(const struct node *master, uint64_t id, uint32_t port)
 
 	for (i = 0; i < node_gpus_total(master); i++) {
 		if ((other = core_gpu_job(master, i)) == 0 || other == id ||
-		    (o = job_find(other)) == NULL)
+		    (o = job_table_find(other)) == NULL)
 			continue;
 		if (job_master_port(o) == port && job_node(o) == master)
 			return (true);

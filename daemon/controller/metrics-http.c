@@ -78,7 +78,7 @@ metrics_http_gather(struct metrics_gauges *g, struct metrics_node **nodes,
 
 	memset(g, 0, sizeof *g);
 	g->nqueues = core_queues();
-	for (j = job_first(); j != NULL; j = job_next(j)) {
+	for (j = job_table_first(); j != NULL; j = job_table_next(j)) {
 		if ((q = core_job_queue(j)) < 0 || q >= SCHED_MAX_QUEUES)
 			q = SCHED_MAX_QUEUES;
 		g->jobs[job_state(j)][q]++;

@@ -45,8 +45,8 @@ node_health_requeue(struct node *n, const char *detail)
 
 	how.reason = "NodeLost";
 	how.detail = detail;
-	for (j = job_first(); j != NULL; j = next) {
-		next = job_next(j);
+	for (j = job_table_first(); j != NULL; j = next) {
+		next = job_table_next(j);
 		if (job_rank_on(j, n) >= 0 && (job_state(j) == JOB_RUNNING ||
 		    job_state(j) == JOB_PREEMPTING))
 			job_report_lost(j, n, &how);
@@ -79,7 +79,7 @@ node_health_nodes_back(void)
 	struct job	*j;
 	size_t		 i;
 
-	for (j = job_first(); j != NULL; j = job_next(j)) {
+	for (j = job_table_first(); j != NULL; j = job_table_next(j)) {
 		if (job_state(j) != JOB_RUNNING &&
 		    job_state(j) != JOB_PREEMPTING)
 			continue;

@@ -120,10 +120,10 @@ recover_load(void (*lost)(const uint64_t *ids, size_t n))
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (store_node_each(recover_node_cb, NULL) != 0)
 		return (-1);
-	job_load_begin();
+	job_table_load_begin();
 	core_build_begin();
 	rc = store_job_each_active(recover_job_cb, &c);
-	job_load_end();
+	job_table_load_end();
 	if (rc != 0) {
 		free(c.sessions);
 		return (-1);

@@ -114,7 +114,7 @@ static void
 req_job_cancel_id(struct req_job_cancel *c, uint64_t id)
 {
 	struct store_job	 row;
-	struct job		*j = job_find(id);
+	struct job		*j = job_table_find(id);
 
 	if (job_array_named(id)) {
 		job_array_each(id, req_job_cancel_each, c);
@@ -250,8 +250,8 @@ req_job_cancel(struct peer *p, const json_t *msg)
 			array_free(&tasks);
 		}
 	} else {
-		for (j = job_first(); j != NULL; j = next) {
-			next = job_next(j);
+		for (j = job_table_first(); j != NULL; j = next) {
+			next = job_table_next(j);
 			if (user != NULL && strcmp(job_user(j), user) != 0)
 				continue;
 			if (json_array_size(states) > 0 && !want[job_state(j)])

@@ -416,7 +416,7 @@ req_job_list_ids(struct req_job_list *l, const json_t *ids)
 
 	for (i = 0; i < json_array_size(ids); i++) {
 		id = (uint64_t)json_integer_value(json_array_get(ids, i));
-		if ((j = job_find(id)) != NULL) {
+		if ((j = job_table_find(id)) != NULL) {
 			if (job_array_job_id(j) == id)
 				req_job_list_array(l, id);
 			else
@@ -501,15 +501,15 @@ req_job_list_step(evutil_socket_t fd, short what, void *arg)
 	/* Ids only grow along the list (job.c), so the job after the
 	 * cursor is found again even when the cursor's own job has gone. */
 	if (l->cursor == 0)
-		j = job_first();
-	else if ((j = job_find(l->cursor)) != NULL)
-		j = job_next(j);
+		j = job_table_first();
+	else if ((j = job_table_find(l->cursor)) != NULL)
+		j = job_table_next(j);
 	else {
-		for (j = job_first(); j != NULL && job_id(j) < l->cursor;
-		    j = job_next(j))
+		for (j = job_table_first(); j != NULL && job_id(j) < l->cursor;
+		    j = job_table_next(j))
 			;
 	}
-	for (; j != NULL && l->sent == sent; j = job_next(j)) {
+	for (; j != NULL && l->sent == sent; j = job_table_next(j)) {
 		l->cursor = job_id(j);
 		if (!l->any_state && job_state_is_terminal(job_state(j)))
 			continue;
@@ -589,7 +589,7 @@ req_job_list(struct peer *p, const json_t *msg)
 	if (json_array_size(ids) > 0)
 		req_job_list_ids(&l, ids);
 	else {
-		for (j = job_first(); j != NULL; j = job_next(j)) {
+		for (j = job_table_first(); j != NULL; j = job_table_next(j)) {
 			if (!l.any_state && job_state_is_terminal(job_state(j)))
 				continue;
 			req_job_list_memory(&l, j);

@@ -453,13 +453,13 @@ req_job_submit(struct peer *p, const json_t *msg)
 		    "(controller.allow_root_jobs)");
 		return;
 	}
-	if (c->max_pending_per_user > 0 && job_waiting_of(peer_uid(p)) >=
+	if (c->max_pending_per_user > 0 && job_table_waiting_of(peer_uid(p)) >=
 	    (size_t)c->max_pending_per_user) {
 		req_error(p, msg, PROTO_E_INVALID, "%s has %zu jobs waiting to "
 		    "start (pending or held), the most "
 		    "controller.max_pending_per_user allows; submit more once "
 		    "some have started or were cancelled", peer_user(p),
-		    job_waiting_of(peer_uid(p)));
+		    job_table_waiting_of(peer_uid(p)));
 		return;
 	}
 	if (!json_is_object(job = json_object_get(msg, "job"))) {

@@ -199,7 +199,7 @@ req_job_update(struct peer *p, const json_t *msg)
 		    "array's tasks, e.g. \"3-5\"");
 		return;
 	}
-	j = job_find(id);
+	j = job_table_find(id);
 	if (tasks != NULL || job_array_named(id)) {
 		code = req_job_update_array(p, id, tasks, action, err,
 		    sizeof err);

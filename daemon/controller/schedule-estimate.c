@@ -150,7 +150,7 @@ estimate_cluster(struct estimate *e, struct sched_core *core)
 		(void)place_node_add(e->cl, place_node_gpus(live, i), sw);
 		place_node_set_up(e->cl, i, node_is_schedulable(n));
 	}
-	for (j = job_first(); j != NULL; j = job_next(j)) {
+	for (j = job_table_first(); j != NULL; j = job_table_next(j)) {
 		if ((job_state(j) != JOB_RUNNING &&
 		    job_state(j) != JOB_PREEMPTING) ||
 		    (np = job_nparts(j)) == 0)

@@ -102,13 +102,13 @@ schedule_deps_due(int64_t now)
 	 * next pass. */
 	n = depend_wait_take(&ids);
 	if (core_take_deps_all()) {
-		for (j = job_first(); j != NULL; j = next) {
-			next = job_next(j);
+		for (j = job_table_first(); j != NULL; j = next) {
+			next = job_table_next(j);
 			schedule_deps_one(j, now);
 		}
 	} else {
 		for (i = 0; i < n; i++) {
-			if ((j = job_find(ids[i])) != NULL)
+			if ((j = job_table_find(ids[i])) != NULL)
 				schedule_deps_one(j, now);
 		}
 	}

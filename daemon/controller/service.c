@@ -30,10 +30,10 @@ service_line(char *buf, size_t len)
 
 	snprintf(buf, len, "%zu node%s up, %zu down; %zu job%s running, %zu "
 	    "pending; commands on %s, nodes on %s%s", up, up == 1 ? "" : "s",
-	    node_count() - up, job_count(JOB_RUNNING) +
-	    job_count(JOB_PREEMPTING), job_count(JOB_RUNNING) +
-	    job_count(JOB_PREEMPTING) == 1 ? "" : "s",
-	    job_count(JOB_PENDING) + job_count(JOB_HELD), service.conf->socket,
+	    node_count() - up, job_table_count(JOB_RUNNING) +
+	    job_table_count(JOB_PREEMPTING), job_table_count(JOB_RUNNING) +
+	    job_table_count(JOB_PREEMPTING) == 1 ? "" : "s",
+	    job_table_count(JOB_PENDING) + job_table_count(JOB_HELD), service.conf->socket,
 	    service.conf->listen, service.reload);
 }
 

@@ -291,7 +291,7 @@ session_in_node(const struct session *s)
 
 	if (s->step != 0)
 		return (peer_by_serial(s->node));
-	if ((j = job_find(s->job)) == NULL || job_state(j) != JOB_RUNNING)
+	if ((j = job_table_find(s->job)) == NULL || job_state(j) != JOB_RUNNING)
 		return (NULL);
 	return (node_peer(job_node(j)));
 }
@@ -377,7 +377,7 @@ session_client_control(struct peer *p, const json_t *msg)
 	/* The job's own command: every task on every node, as gcancel
 	 * --signal sends it. */
 	if (s->step == 0 && sig != NULL) {
-		if ((j = job_find(s->job)) != NULL &&
+		if ((j = job_table_find(s->job)) != NULL &&
 		    job_state(j) == JOB_RUNNING)
 			(void)launch_signal(j, (int)json_integer_value(sig),
 			    false);
@@ -395,7 +395,7 @@ session_node_holds(const struct session *s, struct peer *p)
 
 	if (s->step != 0)
 		return (s->node == peer_serial(p));
-	return ((j = job_find(s->job)) != NULL && peer_node(p) != NULL &&
+	return ((j = job_table_find(s->job)) != NULL && peer_node(p) != NULL &&
 	    job_rank_on(j, peer_node(p)) >= 0);
 }
 
@@ -504,7 +504,7 @@ session_client_gone(struct session *s)
 		}
 		return;
 	}
-	if ((j = job_find(s->job)) == NULL || job_cancel_requested(j))
+	if ((j = job_table_find(s->job)) == NULL || job_cancel_requested(j))
 		return;
 	log_info("job %" PRIu64 ": its grun session's connection was lost; "
 	    "cancelling it", s->job);
@@ -549,7 +549,7 @@ session_recover(const uint64_t *ids, size_t n)
 	snprintf(detail, sizeof detail, "its grun session ended when "
 	    "gbatchd restarted");
 	for (i = 0; i < n; i++) {
-		if ((j = job_find(ids[i])) == NULL || !job_is_interactive(j) ||
+		if ((j = job_table_find(ids[i])) == NULL || !job_is_interactive(j) ||
 		    job_state_is_terminal(job_state(j)))
 			continue;
 		if (job_state(j) == JOB_PENDING || job_state(j) == JOB_HELD)

@@ -49,13 +49,13 @@ check(const char *what)
 	char		 name[32], dir[32];
 
 	for (id = 0; id <= MAXID + 1; id++) {
-		j = job_find(id);
+		j = job_table_find(id);
 		if (id <= MAXID && made[id] != NULL)
 			there++;
 		if (j != (id <= MAXID ? made[id] : NULL))
 			bad++;
 	}
-	for (j = job_first(); j != NULL; j = job_next(j)) {
+	for (j = job_table_first(); j != NULL; j = job_table_next(j)) {
 		if (job_id(j) <= last || made[job_id(j)] != j)
 			bad++;
 		snprintf(name, sizeof name, "job%" PRIu64, job_id(j));
@@ -68,7 +68,7 @@ check(const char *what)
 		last = job_id(j);
 		walked++;
 	}
-	if (walked != there || job_count(JOB_PENDING) != there)
+	if (walked != there || job_table_count(JOB_PENDING) != there)
 		bad++;
 	ok(bad == 0, "%s: %zu jobs found by id, walked in order", what,
 	    there);
@@ -98,13 +98,13 @@ main(void)
 		order[i] = order[k];
 		order[k] = id;
 	}
-	job_load_begin();
+	job_table_load_begin();
 	for (i = 0; i < 5000; i++) {
 		(void)make(order[i]);
 		if (i % 10 == 9)	/* one refused while loading */
 			drop(order[i - 3]);
 	}
-	job_load_end();
+	job_table_load_end();
 	check("loaded out of order, some freed while loading");
 	next = 10001;
 
@@ -142,13 +142,13 @@ main(void)
 	check("all but the newest freed, oldest first");
 	(void)make(next - 2);
 	check("one older than the newest, after the holes");
-	job_free_all();
+	job_table_free_all();
 	memset(made, 0, sizeof made);
 	check("all freed");
 	(void)make(3);
 	(void)make(2);
 	(void)make(7);
 	check("made again, out of order, with no load");
-	job_free_all();
+	job_table_free_all();
 	return (tap_done());
 }
