@@ -47,15 +47,20 @@ struct node {
 };
 TAILQ_HEAD(node_list, node);
 
-static struct node_list	node_all = TAILQ_HEAD_INITIALIZER(node_all);
-static size_t		node_total;
+/* Every node the controller knows, in name order, and how many. */
+static struct {
+	struct node_list	 all;
+	size_t			 total;
+} nodes = {
+	.all = TAILQ_HEAD_INITIALIZER(nodes.all),
+};
 
 struct node *
 node_find(const char *name)
 {
 	struct node	*n;
 
-	TAILQ_FOREACH(n, &node_all, entry) {
+	TAILQ_FOREACH(n, &nodes.all, entry) {
 		if (strcmp(n->name, name) == 0)
 			return (n);
 	}
@@ -72,7 +77,7 @@ node_get(const char *name)
 		return (n);
 	n = xcalloc(1, sizeof *n);
 	n->name = xstrdup(name);
-	n->number = (uint32_t)node_total;
+	n->number = (uint32_t)nodes.total;
 	n->sched_index = NODE_NO_INDEX;
 	for (i = 0; i < SCHED_MAX_GPUS_PER_NODE; i++)
 		n->gpu_util[i] = n->gpu_mem_used[i] = -1;
@@ -80,15 +85,15 @@ node_get(const char *name)
 	n->reason = xstrdup("");
 	n->addr = xstrdup("");
 	n->gpu_source = xstrdup("");
-	TAILQ_FOREACH(at, &node_all, entry) {
+	TAILQ_FOREACH(at, &nodes.all, entry) {
 		if (strcmp(at->name, name) > 0)
 			break;
 	}
 	if (at == NULL)
-		TAILQ_INSERT_TAIL(&node_all, n, entry);
+		TAILQ_INSERT_TAIL(&nodes.all, n, entry);
 	else
 		TAILQ_INSERT_BEFORE(at, n, entry);
-	node_total++;
+	nodes.total++;
 	return (n);
 }
 
@@ -97,8 +102,8 @@ node_free_all(void)
 {
 	struct node	*n;
 
-	while ((n = TAILQ_FIRST(&node_all)) != NULL) {
-		TAILQ_REMOVE(&node_all, n, entry);
+	while ((n = TAILQ_FIRST(&nodes.all)) != NULL) {
+		TAILQ_REMOVE(&nodes.all, n, entry);
 		free(n->name);
 		free(n->reason);
 		free(n->switch_name);
@@ -108,10 +113,10 @@ node_free_all(void)
 		free(n->gpu_text.buf);
 		free(n);
 	}
-	node_total = 0;
+	nodes.total = 0;
 }
 
-struct node *node_first(void) { return (TAILQ_FIRST(&node_all)); }
+struct node *node_first(void) { return (TAILQ_FIRST(&nodes.all)); }
 struct node *node_next(const struct node *n) { return (TAILQ_NEXT(n, entry)); }
 const char *node_name(const struct node *n) { return (n->name); }
 uint32_t node_number(const struct node *n) { return (n->number); }
@@ -122,7 +127,7 @@ struct peer *node_peer(const struct node *n) { return (n->peer); }
 int64_t node_last_seen(const struct node *n) { return (n->last_seen); }
 bool node_seen_since_start(const struct node *n) { return (n->seen); }
 const char *node_drain_reason(const struct node *n) { return (n->reason); }
-size_t node_count(void) { return (node_total); }
+size_t node_count(void) { return (nodes.total); }
 
 uint64_t
 node_gpus_mask(const struct node *n)
@@ -160,7 +165,7 @@ node_largest(void)
 	struct node	*n;
 	uint32_t	 most = 0;
 
-	TAILQ_FOREACH(n, &node_all, entry) {
+	TAILQ_FOREACH(n, &nodes.all, entry) {
 		if (n->gpus_total > most)
 			most = n->gpus_total;
 	}
@@ -173,7 +178,7 @@ node_gpus_all(void)
 	struct node	*n;
 	uint64_t	 sum = 0;
 
-	TAILQ_FOREACH(n, &node_all, entry)
+	TAILQ_FOREACH(n, &nodes.all, entry)
 		sum += n->gpus_total;
 	return (sum);
 }
@@ -184,7 +189,7 @@ node_count_up(void)
 	struct node	*n;
 	size_t		 up = 0;
 
-	TAILQ_FOREACH(n, &node_all, entry) {
+	TAILQ_FOREACH(n, &nodes.all, entry) {
 		if (n->up)
 			up++;
 	}
