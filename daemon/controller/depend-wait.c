@@ -30,7 +30,8 @@ struct depend_link {
 	struct depend_link	*next;
 };
 
-/* The index from each job to the jobs waiting for it, and the waiters to judge again. */
+/* The index from each job to the jobs waiting for it, and the waiters to
+ * judge again. */
 static struct {
 	struct depend_link	*index[DEPEND_WAIT_BUCKETS];
 	uint64_t		*singletons;
@@ -89,8 +90,9 @@ depend_index_remove(const struct job_dep *jd)
 		if (jd->d.items[i].type == DEPEND_SINGLETON) {
 			for (k = 0; k < depend.nsingletons; k++) {
 				if (depend.singletons[k] == jd->waiter) {
-					depend.singletons[k] = depend.singletons[
-					    --depend.nsingletons];
+					depend.nsingletons--;
+					depend.singletons[k] =
+					    depend.singletons[depend.nsingletons];
 					break;
 				}
 			}

@@ -73,7 +73,8 @@ job_shared_grow(void)
 	size_t			  oldsize = job_shared_tab.size, i, b;
 
 	job_shared_tab.size = oldsize == 0 ? 64 : oldsize * 2;
-	job_shared_tab.hash = xcalloc(job_shared_tab.size, sizeof *job_shared_tab.hash);
+	job_shared_tab.hash = xcalloc(job_shared_tab.size,
+	    sizeof *job_shared_tab.hash);
 	for (i = 0; i < oldsize; i++) {
 		for (s = old[i]; s != NULL; s = next) {
 			next = s->next;
@@ -94,8 +95,8 @@ job_shared_get(const char *const *src, const struct job_ask *ask)
 	size_t			 size, b;
 
 	if (job_shared_tab.size > 0) {
-		for (s = job_shared_tab.hash[h & (job_shared_tab.size - 1)]; s != NULL;
-		    s = s->next) {
+		b = h & (job_shared_tab.size - 1);
+		for (s = job_shared_tab.hash[b]; s != NULL; s = s->next) {
 			if (s->hash == h && job_shared_equal(s, src, ask)) {
 				s->refs++;
 				job_shared_tab.refs++;
@@ -128,9 +129,9 @@ job_shared_put(const struct job_shared *cs)
 	if (cs == NULL)
 		return;
 	/* Found in its chain, not cast: the block is the hash's. */
-	for (p = &job_shared_tab.hash[cs->hash & (job_shared_tab.size - 1)]; *p != cs;
-	    p = &(*p)->next)
-		;
+	p = &job_shared_tab.hash[cs->hash & (job_shared_tab.size - 1)];
+	while (*p != cs)
+		p = &(*p)->next;
 	s = *p;
 	job_shared_tab.refs--;
 	if (--s->refs > 0)
@@ -158,9 +159,11 @@ job_shared_get_row(const struct store_job *r)
 	int		 k;
 
 	for (k = 0; k < JSH_COUNT; k++)
-		src[k] = job_strs_str_of(r, job_strs_field(JOB_STRS_SHARED_STR, k));
+		src[k] = job_strs_str_of(r,
+		    job_strs_field(JOB_STRS_SHARED_STR, k));
 	for (k = 0; k < JSH_NUMS; k++)
-		ask.n[k] = job_strs_num_of(r, job_strs_field(JOB_STRS_SHARED_NUM, k));
+		ask.n[k] = job_strs_num_of(r,
+		    job_strs_field(JOB_STRS_SHARED_NUM, k));
 	return (job_shared_get(src, &ask));
 }
 
@@ -185,7 +188,8 @@ job_shared_to_row(const struct job_shared *s, struct store_job *r)
 		job_strs_str_to(r, job_strs_field(JOB_STRS_SHARED_STR, k),
 		    job_shared_str(s, k));
 	for (k = 0; k < JSH_NUMS; k++)
-		job_strs_num_to(r, job_strs_field(JOB_STRS_SHARED_NUM, k), s->ask.n[k]);
+		job_strs_num_to(r, job_strs_field(JOB_STRS_SHARED_NUM, k),
+		    s->ask.n[k]);
 }
 
 const struct job_ask *

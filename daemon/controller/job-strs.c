@@ -208,8 +208,8 @@ job_strs_own_to_row(const char *block, uint8_t width, struct store_job *r)
 	int	k;
 
 	for (k = 0; k < JOB_OWN_COUNT; k++)
-		job_strs_str_to(r, job_strs_map.own[k], job_strs_get(block, width,
-		    JOB_OWN_COUNT, (size_t)k));
+		job_strs_str_to(r, job_strs_map.own[k], job_strs_get(block,
+		    width, JOB_OWN_COUNT, (size_t)k));
 }
 
 const char *

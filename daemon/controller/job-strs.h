@@ -37,7 +37,8 @@ size_t		 job_strs_plan(const char *const *src, size_t n,
 void		 job_strs_fill(char *block, const char *const *src, size_t n,
 		    const struct job_strs_plan *);
 /* String k of a block of n strings of offsets of width bytes. */
-const char	*job_strs_get(const char *block, uint8_t width, size_t n, size_t k);
+const char	*job_strs_get(const char *block, uint8_t width, size_t n,
+		    size_t k);
 
 /* What the controller keeps of a job in memory, from common/job-field.h:
  * the fields with JFF_SHARED (strings and numbers) are one block shared by
@@ -82,7 +83,8 @@ void		 job_strs_str_to(struct store_job *r, int f, const char *s);
 /* A job's own strings: the JFF_OWN fields of row, in src (JOB_OWN_COUNT,
  * borrowed from row, NULL for ""), for job_strs_plan; and back into row from
  * the block made of them (strings borrowed from the block). */
-void		 job_strs_own_src(const struct store_job *row, const char **src);
+void		 job_strs_own_src(const struct store_job *row,
+		    const char **src);
 void		 job_strs_own_to_row(const char *block, uint8_t width,
 		    struct store_job *row);
 /* Field f of a job's own block. */

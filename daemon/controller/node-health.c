@@ -105,7 +105,8 @@ node_health_cb(evutil_socket_t fd, short what, void *arg)
 {
 	const struct conf	*c = ctx_conf();
 	struct node		*n;
-	int64_t			 now = ctx_now(), now_ms = ctx_now_ms(), stalled;
+	int64_t			 now = ctx_now(), now_ms = ctx_now_ms();
+	int64_t			 stalled;
 	char			 why[128];
 	bool			 judge;
 

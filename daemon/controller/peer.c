@@ -1,6 +1,7 @@
 /* peer.c: connections. Input is cut into frames here; each message goes to
- * the message hook (req_dispatch, as gbatchd.c wires it). A peer that stops reading its replies stops being read
- * (backpressure), so one slow client cannot grow gbatchd without bound. */
+ * the message hook (req_dispatch, as gbatchd.c wires it). A peer that stops
+ * reading its replies stops being read (backpressure), so one slow client
+ * cannot grow gbatchd without bound. */
 #include <sys/ioctl.h>
 #include <sys/queue.h>
 #include <sys/socket.h>

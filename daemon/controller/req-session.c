@@ -198,8 +198,8 @@ req_job_attach(struct peer *p, const json_t *msg)
 	}
 	snprintf(target, sizeof target, "job %" JSON_INTEGER_FORMAT,
 	    json_integer_value(json_object_get(msg, "job")));
-	if ((j = job_table_find((uint64_t)json_integer_value(json_object_get(msg,
-	    "job")))) == NULL) {
+	if ((j = job_table_find((uint64_t)json_integer_value(
+	    json_object_get(msg, "job")))) == NULL) {
 		req_error(p, msg, PROTO_E_NOT_FOUND, "no job %" 
 		    JSON_INTEGER_FORMAT " is pending or running",
 		    json_integer_value(json_object_get(msg, "job")));

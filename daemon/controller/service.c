@@ -33,8 +33,8 @@ service_line(char *buf, size_t len)
 	    node_count() - up, job_table_count(JOB_RUNNING) +
 	    job_table_count(JOB_PREEMPTING), job_table_count(JOB_RUNNING) +
 	    job_table_count(JOB_PREEMPTING) == 1 ? "" : "s",
-	    job_table_count(JOB_PENDING) + job_table_count(JOB_HELD), service.conf->socket,
-	    service.conf->listen, service.reload);
+	    job_table_count(JOB_PENDING) + job_table_count(JOB_HELD),
+	    service.conf->socket, service.conf->listen, service.reload);
 }
 
 static void

@@ -549,7 +549,8 @@ session_recover(const uint64_t *ids, size_t n)
 	snprintf(detail, sizeof detail, "its grun session ended when "
 	    "gbatchd restarted");
 	for (i = 0; i < n; i++) {
-		if ((j = job_table_find(ids[i])) == NULL || !job_is_interactive(j) ||
+		if ((j = job_table_find(ids[i])) == NULL ||
+		    !job_is_interactive(j) ||
 		    job_state_is_terminal(job_state(j)))
 			continue;
 		if (job_state(j) == JOB_PENDING || job_state(j) == JOB_HELD)

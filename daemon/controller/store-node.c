@@ -57,7 +57,8 @@ store_node_each(store_node_cb cb, void *arg)
 	}
 	sqlite3_reset(st);
 	if (rc != SQLITE_DONE) {
-		log_error("store: reading nodes: %s", sqlite3_errmsg(store_handle()));
+		log_error("store: reading nodes: %s",
+		    sqlite3_errmsg(store_handle()));
 		return (-1);
 	}
 	return (0);

@@ -165,7 +165,8 @@ static const char *const store_schema_migrations[] = {
 	"UPDATE jobs SET flags = flags | 128;",
 };
 #define STORE_SCHEMA_VERSION \
-	((int)(sizeof store_schema_migrations / sizeof store_schema_migrations[0]))
+	((int)(sizeof store_schema_migrations /				\
+	sizeof store_schema_migrations[0]))
 
 
 /* Runs the migrations the database has not seen, each in its own
@@ -186,7 +187,8 @@ store_schema_migrate(char *err, size_t errlen)
 	for (; v < STORE_SCHEMA_VERSION; v++) {
 		snprintf(sql, sizeof sql, "PRAGMA user_version = %d", v + 1);
 		if (store_exec("BEGIN", detail, sizeof detail) != 0 ||
-		    store_exec(store_schema_migrations[v], detail, sizeof detail) != 0 ||
+		    store_exec(store_schema_migrations[v], detail,
+		    sizeof detail) != 0 ||
 		    store_exec(sql, detail, sizeof detail) != 0 ||
 		    store_exec("COMMIT", detail, sizeof detail) != 0) {
 			snprintf(err, errlen, "schema migration to version %d: "
