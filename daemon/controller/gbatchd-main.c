@@ -35,6 +35,7 @@
 struct gbatchd_run {
 	const char	*logfile;
 	int		 ready_fd;
+	struct service	*service;	/* once ready */
 };
 
 static const struct option gbatchd_longopts[] = {
@@ -110,8 +111,8 @@ gbatchd_signal_cb(evutil_socket_t sig, short what, void *arg)
 		restart = json_array();
 		service_reloading(ctx_conf_file());
 		ok = gbatchd_reconfigure(changed, restart, err, sizeof err) == 0;
-		service_reloaded(ctx_conf_file(), ok, json_array_size(changed),
-		    err);
+		service_reloaded(run->service, ctx_conf_file(), ok,
+		    json_array_size(changed), err);
 		json_decref(changed);
 		json_decref(restart);
 		break;
@@ -197,7 +198,7 @@ main(int argc, char **argv)
 {
 	struct gbatchd_flags	 flags = { 0 };
 	struct event_base	*base;
-	struct gbatchd_run	 run = { NULL, -1 };
+	struct gbatchd_run	 run = { NULL, -1, NULL };
 	struct event		*sigs[3];
 	const struct conf	*c;
 	const char		*conf_path, *pidfile = NULL;
@@ -268,7 +269,7 @@ main(int argc, char **argv)
 		gbatchd_fatal(&run, err);
 	log_info("gbatchd %s: serving clients on %s, nodes on %s, store in "
 	    "%s", PACKAGE_VERSION, c->socket, c->listen, c->state_dir);
-	service_ready(base, c);
+	run.service = service_ready(base, c);
 	if (run.ready_fd != -1) {
 		close(run.ready_fd);
 		run.ready_fd = -1;
@@ -277,6 +278,7 @@ main(int argc, char **argv)
 	event_base_dispatch(base);
 
 	gbatchd_close();
+	service_free(run.service);
 	for (i = 0; i < 3; i++)
 		event_free(sigs[i]);
 	event_base_free(base);

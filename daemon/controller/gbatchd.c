@@ -62,6 +62,8 @@ static struct {
 	 * (tls-settings.h). */
 	SSL_CTX			*tls;
 	struct tls_conf		 tls_files;
+	/* The services it owns (NULL: off, or not open). */
+	struct metrics_http	*metrics_http;
 } gbatchd;
 
 /* Resolves the tls group's files and makes the context; -1 with err. */
@@ -361,8 +363,8 @@ gbatchd_open(struct event_base *base, char *err, size_t errlen)
 	free(addr_file);
 	if (rc != 0)
 		return (-1);
-	if (c->metrics_listen != NULL && metrics_http_open(base,
-	    c->metrics_listen, err, errlen) != 0)
+	if (c->metrics_listen != NULL && (gbatchd.metrics_http =
+	    metrics_http_open(base, c->metrics_listen, err, errlen)) == NULL)
 		return (-1);
 	node_health_init(base);
 	schedule_init(base);
@@ -377,7 +379,8 @@ gbatchd_close(void)
 {
 	commit_run();
 	listener_free();
-	metrics_http_close();
+	metrics_http_close(gbatchd.metrics_http);
+	gbatchd.metrics_http = NULL;
 	peer_free_all();
 	session_free_all();
 	peer_limit_free();
@@ -393,7 +396,6 @@ gbatchd_close(void)
 	if (gbatchd.stop_ev != NULL)
 		event_free(gbatchd.stop_ev);
 	gbatchd.stop_ev = NULL;
-	service_free();
 	schedule_free();
 	core_free();
 	job_table_free_all();

@@ -42,24 +42,28 @@
 #define METRICS_HTTP_MAX_HEADERS	8192
 #define METRICS_HTTP_MAX_BODY		1024
 
-/* The HTTP server of controller.metrics_listen, when it serves. */
-static struct {
+/* The HTTP server of controller.metrics_listen. */
+struct metrics_http {
 	struct evhttp		*server;
 	struct evconnlistener	*lev;
 	bool			 bound;	/* evhttp owns lev */
 	struct event		*backoff;
-} metrics_http;
+};
 
 static void
 metrics_http_backoff_cb(evutil_socket_t fd, short what, void *arg)
 {
-	evconnlistener_enable(metrics_http.lev);
+	struct metrics_http	*mh = arg;
+
+	evconnlistener_enable(mh->lev);
 }
 
 static void
 metrics_http_error_cb(struct evconnlistener *lev, void *arg)
 {
-	listener_accept_failed(lev, metrics_http.backoff, "metrics");
+	struct metrics_http	*mh = arg;
+
+	listener_accept_failed(lev, mh->backoff, "metrics");
 }
 
 /* The gauges as they are now; *nodes is a new array the caller frees
@@ -178,10 +182,11 @@ metrics_http_cb(struct evhttp_request *req, void *arg)
 	metrics_http_scrape(req);
 }
 
-int
+struct metrics_http *
 metrics_http_open(struct event_base *base, const char *hostport, char *err,
     size_t errlen)
 {
+	struct metrics_http	*mh;
 	struct sockaddr_storage	 ss;
 	socklen_t		 sslen = sizeof ss;
 	char			*host = NULL, *port = NULL, why[256];
@@ -190,8 +195,9 @@ metrics_http_open(struct event_base *base, const char *hostport, char *err,
 
 	if (hostport_split(hostport, 1, &host, &port, why, sizeof why) != 0) {
 		snprintf(err, errlen, "metrics_listen: %s", why);
-		return (-1);
+		return (NULL);
 	}
+	mh = xcalloc(1, sizeof *mh);
 	if ((fd = listener_bind(host, port, &ss, &sslen, &what)) == -1 ||
 	    listen(fd, 16) != 0) {
 		snprintf(err, errlen, "metrics_listen %s: %s", hostport,
@@ -199,59 +205,58 @@ metrics_http_open(struct event_base *base, const char *hostport, char *err,
 		goto fail;
 	}
 	evutil_make_socket_nonblocking(fd);
-	metrics_http.server = evhttp_new(base);
-	metrics_http.lev = evconnlistener_new(base, NULL, NULL,
+	mh->server = evhttp_new(base);
+	mh->lev = evconnlistener_new(base, NULL, NULL,
 	    LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, 0, fd);
-	if (metrics_http.lev != NULL)
+	if (mh->lev != NULL)
 		fd = -1;	/* the listener's */
-	if (metrics_http.server == NULL || metrics_http.lev == NULL ||
-	    evhttp_bind_listener(metrics_http.server,
-	    metrics_http.lev) == NULL) {
+	if (mh->server == NULL || mh->lev == NULL ||
+	    evhttp_bind_listener(mh->server,
+	    mh->lev) == NULL) {
 		snprintf(err, errlen, "metrics_listen %s: cannot set up the "
 		    "HTTP server", hostport);
 		goto fail;
 	}
-	metrics_http.bound = true;
+	mh->bound = true;
 	/* After evhttp_bind_listener, which sets the accept callback. */
-	evconnlistener_set_error_cb(metrics_http.lev, metrics_http_error_cb);
-	metrics_http.backoff = evtimer_new(base, metrics_http_backoff_cb, NULL);
+	evconnlistener_set_error_cb(mh->lev, metrics_http_error_cb);
+	mh->backoff = evtimer_new(base, metrics_http_backoff_cb, mh);
 	/* Every method reaches metrics_http_cb, which answers 405 to all
 	 * but GET and HEAD (evhttp itself would answer 501). */
-	evhttp_set_allowed_methods(metrics_http.server, EVHTTP_REQ_GET |
+	evhttp_set_allowed_methods(mh->server, EVHTTP_REQ_GET |
 	    EVHTTP_REQ_POST | EVHTTP_REQ_HEAD | EVHTTP_REQ_PUT |
 	    EVHTTP_REQ_DELETE | EVHTTP_REQ_OPTIONS | EVHTTP_REQ_TRACE |
 	    EVHTTP_REQ_CONNECT | EVHTTP_REQ_PATCH);
-	evhttp_set_max_headers_size(metrics_http.server,
+	evhttp_set_max_headers_size(mh->server,
 	    METRICS_HTTP_MAX_HEADERS);
-	evhttp_set_max_body_size(metrics_http.server, METRICS_HTTP_MAX_BODY);
-	evhttp_set_timeout(metrics_http.server, METRICS_HTTP_TIMEOUT);
-	evhttp_set_gencb(metrics_http.server, metrics_http_cb, NULL);
+	evhttp_set_max_body_size(mh->server, METRICS_HTTP_MAX_BODY);
+	evhttp_set_timeout(mh->server, METRICS_HTTP_TIMEOUT);
+	evhttp_set_gencb(mh->server, metrics_http_cb, NULL);
 	log_info("metrics: serving http://%s/metrics", hostport);
 	free(host);
 	free(port);
-	return (0);
+	return (mh);
 fail:
 	if (fd != -1)
 		close(fd);
-	metrics_http_close();
+	metrics_http_close(mh);
 	free(host);
 	free(port);
-	return (-1);
+	return (NULL);
 }
 
 void
-metrics_http_close(void)
+metrics_http_close(struct metrics_http *mh)
 {
+	if (mh == NULL)
+		return;
 	/* evhttp_free frees the listener bound to it, and the scrapes
 	 * under way. */
-	if (!metrics_http.bound && metrics_http.lev != NULL)
-		evconnlistener_free(metrics_http.lev);
-	if (metrics_http.server != NULL)
-		evhttp_free(metrics_http.server);
-	if (metrics_http.backoff != NULL)
-		event_free(metrics_http.backoff);
-	metrics_http.server = NULL;
-	metrics_http.lev = NULL;
-	metrics_http.bound = false;
-	metrics_http.backoff = NULL;
+	if (!mh->bound && mh->lev != NULL)
+		evconnlistener_free(mh->lev);
+	if (mh->server != NULL)
+		evhttp_free(mh->server);
+	if (mh->backoff != NULL)
+		event_free(mh->backoff);
+	free(mh);
 }

@@ -8,12 +8,14 @@
 #include <stddef.h>
 
 struct event_base;
+struct metrics_http;
 
-/* Listens on "HOST:PORT" (resolving HOST blocks). Returns 0, or -1 with
- * err naming the address and why it cannot be had. */
-int	metrics_http_open(struct event_base *, const char *hostport, char *err,
-	    size_t errlen);
-/* Stops listening and drops open scrapes; nothing to do when not open. */
-void	metrics_http_close(void);
+/* Listens on "HOST:PORT" (resolving HOST blocks). Returns the server (its
+ * caller, gbatchd.c, owns it), or NULL with err naming the address and
+ * why it cannot be had. */
+struct metrics_http *metrics_http_open(struct event_base *,
+	    const char *hostport, char *err, size_t errlen);
+/* Stops listening, drops open scrapes and frees mh (NULL: nothing). */
+void	metrics_http_close(struct metrics_http *mh);
 
 #endif

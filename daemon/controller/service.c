@@ -1,9 +1,11 @@
 /* service.c: gbatchd's side of the service manager's readiness protocol.
  * See service.h. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "common/xmalloc.h"
 #include "daemon/common/notify.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/node.h"
@@ -14,17 +16,17 @@
 #define SERVICE_STATUS_INTERVAL	5
 
 /* What gbatchd last told the service manager, and the loop it uses. */
-static struct {
+struct service {
 	struct event		*ev;
 	const struct conf	*conf;
 	char			 reload[256];	/* how the last went */
 	char			 last[1024];	/* the line sent */
-} service;
+};
 
 /* "2 nodes up, 0 down; 3 jobs running, 5 pending; commands on ..., nodes
  * on ...", and how the last reload went. */
 static void
-service_line(char *buf, size_t len)
+service_line(const struct service *svc, char *buf, size_t len)
 {
 	size_t	up = node_count_up();
 
@@ -34,36 +36,38 @@ service_line(char *buf, size_t len)
 	    job_table_count(JOB_PREEMPTING), job_table_count(JOB_RUNNING) +
 	    job_table_count(JOB_PREEMPTING) == 1 ? "" : "s",
 	    job_table_count(JOB_PENDING) + job_table_count(JOB_HELD),
-	    service.conf->socket, service.conf->listen, service.reload);
+	    svc->conf->socket, svc->conf->listen, svc->reload);
 }
 
 static void
-service_send(enum notify_state state)
+service_send(struct service *svc, enum notify_state state)
 {
-	char	line[sizeof service.last];
+	char	line[sizeof svc->last];
 
-	service_line(line, sizeof line);
-	if (state == NOTIFY_STATUS && strcmp(line, service.last) == 0)
+	service_line(svc, line, sizeof line);
+	if (state == NOTIFY_STATUS && strcmp(line, svc->last) == 0)
 		return;
-	memcpy(service.last, line, sizeof service.last);
+	memcpy(svc->last, line, sizeof svc->last);
 	notify_send(state, "%s", line);
 }
 
 static void
 service_tick_cb(evutil_socket_t fd, short what, void *arg)
 {
-	service_send(NOTIFY_STATUS);
+	service_send(arg, NOTIFY_STATUS);
 }
 
-void
+struct service *
 service_ready(struct event_base *base, const struct conf *c)
 {
-	struct timeval	tv = { SERVICE_STATUS_INTERVAL, 0 };
+	struct timeval	 tv = { SERVICE_STATUS_INTERVAL, 0 };
+	struct service	*svc = xcalloc(1, sizeof *svc);
 
-	service.conf = c;
-	service_send(NOTIFY_READY);
-	service.ev = event_new(base, -1, EV_PERSIST, service_tick_cb, NULL);
-	event_add(service.ev, &tv);
+	svc->conf = c;
+	service_send(svc, NOTIFY_READY);
+	svc->ev = event_new(base, -1, EV_PERSIST, service_tick_cb, svc);
+	event_add(svc->ev, &tv);
+	return (svc);
 }
 
 void
@@ -73,7 +77,8 @@ service_reloading(const char *file)
 }
 
 void
-service_reloaded(const char *file, bool ok, size_t nchanged, const char *err)
+service_reloaded(struct service *svc, const char *file, bool ok,
+    size_t nchanged, const char *err)
 {
 	struct tm	tm;
 	time_t		now = time(NULL);
@@ -82,14 +87,13 @@ service_reloaded(const char *file, bool ok, size_t nchanged, const char *err)
 	localtime_r(&now, &tm);
 	strftime(when, sizeof when, "%H:%M:%S", &tm);
 	if (ok)
-		snprintf(service.reload, sizeof service.reload, "; reloaded %s "
+		snprintf(svc->reload, sizeof svc->reload, "; reloaded %s "
 		    "at %s: %zu setting%s changed", file, when, nchanged,
 		    nchanged == 1 ? "" : "s");
 	else
-		snprintf(service.reload, sizeof service.reload, "; reload of %s "
+		snprintf(svc->reload, sizeof svc->reload, "; reload of %s "
 		    "at %s failed, settings unchanged: %s", file, when, err);
-	if (service.conf != NULL)
-		service_send(NOTIFY_READY);
+	service_send(svc, NOTIFY_READY);
 }
 
 void
@@ -100,10 +104,11 @@ service_stopping(const char *why)
 }
 
 void
-service_free(void)
+service_free(struct service *svc)
 {
-	if (service.ev != NULL)
-		event_free(service.ev);
-	service.ev = NULL;
-	service.conf = NULL;
+	if (svc == NULL)
+		return;
+	if (svc->ev != NULL)
+		event_free(svc->ev);
+	free(svc);
 }
