@@ -62,7 +62,10 @@ static struct {
 	 * (tls-settings.h). */
 	SSL_CTX			*tls;
 	struct tls_conf		 tls_files;
-	/* The services it owns (NULL: off, or not open). */
+	/* What it owns (NULL: off, or not open): the clients' Unix socket,
+	 * the nodes' TCP listener, the metrics endpoint. */
+	struct listener		*clients;
+	struct listener		*nodes;
 	struct metrics_http	*metrics_http;
 } gbatchd;
 
@@ -97,7 +100,8 @@ gbatchd_stop(const char *why)
 	ctx_set_stopping(true);
 	log_info("gbatchd: stopping (%s); running jobs keep running", why);
 	service_stopping(why);
-	listener_disable();
+	listener_disable(gbatchd.clients);
+	listener_disable(gbatchd.nodes);
 	peer_stop_reading_all();
 	gbatchd.stop_ev = evtimer_new(gbatchd.base, gbatchd_stop_cb, NULL);
 	evtimer_add(gbatchd.stop_ev, &tv);
@@ -315,7 +319,6 @@ gbatchd_open(struct event_base *base, char *err, size_t errlen)
 {
 	const struct conf	*c = &gbatchd.settings;
 	char			*addr_file, *sockdir, *p;
-	int			 rc;
 
 	gbatchd.base = base;
 	ctx_open(base, ctx_now());
@@ -353,15 +356,16 @@ gbatchd_open(struct event_base *base, char *err, size_t errlen)
 		    "log");
 		return (-1);
 	}
-	if (listener_unix(base, c->socket, err, errlen) != 0)
+	if ((gbatchd.clients = listener_unix(base, c->socket, err,
+	    errlen)) == NULL)
 		return (-1);
 	/* The address file stays at exit: the next start takes its port
 	 * again. */
 	addr_file = xasprintf("%s/gbatchd.addr", c->state_dir);
-	rc = listener_tcp(base, c->listen, addr_file, gbatchd.tls, err,
-	    errlen);
+	gbatchd.nodes = listener_tcp(base, c->listen, addr_file, gbatchd.tls,
+	    err, errlen);
 	free(addr_file);
-	if (rc != 0)
+	if (gbatchd.nodes == NULL)
 		return (-1);
 	if (c->metrics_listen != NULL && (gbatchd.metrics_http =
 	    metrics_http_open(base, c->metrics_listen, err, errlen)) == NULL)
@@ -378,7 +382,9 @@ void
 gbatchd_close(void)
 {
 	commit_run();
-	listener_free();
+	listener_free(gbatchd.clients);
+	listener_free(gbatchd.nodes);
+	gbatchd.clients = gbatchd.nodes = NULL;
 	metrics_http_close(gbatchd.metrics_http);
 	gbatchd.metrics_http = NULL;
 	peer_free_all();

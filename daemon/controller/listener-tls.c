@@ -23,22 +23,37 @@
 #define LISTENER_HANDSHAKE_S	10
 
 /* A TCP connection during its TLS handshake: nothing it sends is read
- * until its certificate is verified. Kept in a list, so that a shutdown
- * during handshakes frees them (listener_tls_free). */
+ * until its certificate is verified. Kept in its listener's list, so that
+ * a shutdown during handshakes frees them (listener_tls_free). */
 struct listener_tls_hs {
+	struct listener_tls		*lt;
 	char				*addr;
 	struct bufferevent		*bev;
 	TAILQ_ENTRY(listener_tls_hs)	 entry;
 };
 TAILQ_HEAD(listener_tls_hs_list, listener_tls_hs);
 
-static struct listener_tls_hs_list listener_tls_pending =
-    TAILQ_HEAD_INITIALIZER(listener_tls_pending);
+/* The TLS side of the nodes' listener: its context, and the connections
+ * in their handshake. */
+struct listener_tls {
+	SSL_CTX				*ctx;
+	struct listener_tls_hs_list	 pending;
+};
+
+struct listener_tls *
+listener_tls_create(SSL_CTX *ctx)
+{
+	struct listener_tls	*lt = xcalloc(1, sizeof *lt);
+
+	lt->ctx = ctx;
+	TAILQ_INIT(&lt->pending);
+	return (lt);
+}
 
 static void
 listener_tls_hs_free(struct listener_tls_hs *hs, struct bufferevent *bev)
 {
-	TAILQ_REMOVE(&listener_tls_pending, hs, entry);
+	TAILQ_REMOVE(&hs->lt->pending, hs, entry);
 	if (bev != NULL)
 		bufferevent_free(bev);
 	free(hs->addr);
@@ -46,12 +61,15 @@ listener_tls_hs_free(struct listener_tls_hs *hs, struct bufferevent *bev)
 }
 
 void
-listener_tls_free(void)
+listener_tls_free(struct listener_tls *lt)
 {
 	struct listener_tls_hs	*hs;
 
-	while ((hs = TAILQ_FIRST(&listener_tls_pending)) != NULL)
+	if (lt == NULL)
+		return;
+	while ((hs = TAILQ_FIRST(&lt->pending)) != NULL)
 		listener_tls_hs_free(hs, hs->bev);
+	free(lt);
 }
 
 /* The handshake ended: a verified node becomes a peer, with the name its
@@ -100,15 +118,15 @@ listener_tls_hs_cb(struct bufferevent *bev, short what, void *arg)
 }
 
 void
-listener_tls_accept(struct event_base *base, evutil_socket_t fd,
-    SSL_CTX *ctx, const char *addr)
+listener_tls_accept(struct listener_tls *lt, struct event_base *base,
+    evutil_socket_t fd, const char *addr)
 {
 	struct listener_tls_hs	*hs;
 	struct bufferevent	*bev;
 	struct timeval		 tv = { LISTENER_HANDSHAKE_S, 0 };
 	SSL			*ssl;
 
-	if ((ssl = SSL_new(ctx)) == NULL) {
+	if ((ssl = SSL_new(lt->ctx)) == NULL) {
 		log_warn("accept %s: cannot set up TLS", addr);
 		evutil_closesocket(fd);
 		return;
@@ -122,9 +140,10 @@ listener_tls_accept(struct event_base *base, evutil_socket_t fd,
 		return;
 	}
 	hs = xcalloc(1, sizeof *hs);
+	hs->lt = lt;
 	hs->addr = xstrdup(addr);
 	hs->bev = bev;
-	TAILQ_INSERT_TAIL(&listener_tls_pending, hs, entry);
+	TAILQ_INSERT_TAIL(&lt->pending, hs, entry);
 	log_debug("peer %s: TLS handshake begins", addr);
 	bufferevent_setcb(bev, NULL, NULL, listener_tls_hs_cb, hs);
 	bufferevent_set_timeouts(bev, &tv, &tv);

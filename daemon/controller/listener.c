@@ -32,13 +32,11 @@
 
 struct listener {
 	struct evconnlistener	*lev;
-	SSL_CTX			*tls;		/* TCP: or NULL, plain */
+	struct listener_tls	*tls;		/* TCP: or NULL, plain */
 	struct event		*backoff;
 	int			 local;
 	char			*path;		/* Unix socket, unlinked at exit */
 };
-
-static struct listener	listener_all[2];
 
 static void
 listener_backoff_cb(evutil_socket_t fd, short what, void *arg)
@@ -164,7 +162,7 @@ listener_accept_cb(struct evconnlistener *lev, evutil_socket_t fd,
 	}
 	(void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 	if (l->tls != NULL) {
-		listener_tls_accept(base, fd, l->tls, addr);
+		listener_tls_accept(l->tls, base, fd, addr);
 		return;
 	}
 	if ((bev = bufferevent_socket_new(base, fd,
@@ -193,18 +191,23 @@ listener_start(struct event_base *base, struct listener *l, int fd,
 	return (0);
 }
 
-int
+struct listener *
 listener_unix(struct event_base *base, const char *path, char *err,
     size_t errlen)
 {
-	struct listener		*l = &listener_all[0];
+	struct listener		*l;
 	int			 fd;
 
 	if ((fd = unixsock_bind(path, "gbatchd", err, errlen)) == -1)
-		return (-1);
+		return (NULL);
+	l = xcalloc(1, sizeof *l);
 	l->local = 1;
 	l->path = xstrdup(path);
-	return (listener_start(base, l, fd, err, errlen));
+	if (listener_start(base, l, fd, err, errlen) != 0) {
+		listener_free(l);
+		return (NULL);
+	}
+	return (l);
 }
 
 static int
@@ -296,22 +299,24 @@ listener_bind(const char *host, const char *port, struct sockaddr_storage *ss,
 	return (fd);
 }
 
-int
+struct listener *
 listener_tcp(struct event_base *base, const char *hostport,
     const char *addr_file, SSL_CTX *tls, char *err, size_t errlen)
 {
-	struct listener		*l = &listener_all[1];
+	struct listener		*l;
 	struct sockaddr_storage	 ss;
 	socklen_t		 sslen = sizeof ss;
 	char			*host, *port, *old = NULL, why[256];
 	const char		*what = NULL;
 	int			 fd = -1, rc = -1;
 
-	l->tls = tls;
 	if (hostport_split(hostport, 0, &host, &port, why, sizeof why) != 0) {
 		snprintf(err, errlen, "listen: %s", why);
-		return (-1);
+		return (NULL);
 	}
+	l = xcalloc(1, sizeof *l);
+	if (tls != NULL)
+		l->tls = listener_tls_create(tls);
 	/* Port 0 means "any free port", but node daemons keep dialling the
 	 * port they were given: a restart takes the port the last run had,
 	 * while it is free, so the nodes find the controller again. */
@@ -346,39 +351,37 @@ listener_tcp(struct event_base *base, const char *hostport,
 out:
 	free(host);
 	free(port);
-	return (rc);
+	if (rc != 0) {
+		listener_free(l);
+		return (NULL);
+	}
+	return (l);
 }
 
 void
-listener_disable(void)
+listener_disable(struct listener *l)
 {
-	size_t	i;
-
-	for (i = 0; i < 2; i++) {
-		if (listener_all[i].lev != NULL)
-			evconnlistener_disable(listener_all[i].lev);
-		if (listener_all[i].backoff != NULL)
-			evtimer_del(listener_all[i].backoff);
-	}
+	if (l == NULL)
+		return;
+	if (l->lev != NULL)
+		evconnlistener_disable(l->lev);
+	if (l->backoff != NULL)
+		evtimer_del(l->backoff);
 }
 
 void
-listener_free(void)
+listener_free(struct listener *l)
 {
-	struct listener	*l;
-	size_t		 i;
-
-	listener_tls_free();
-	for (i = 0; i < 2; i++) {
-		l = &listener_all[i];
-		if (l->lev != NULL)
-			evconnlistener_free(l->lev);
-		if (l->backoff != NULL)
-			event_free(l->backoff);
-		if (l->path != NULL) {
-			unlink(l->path);
-			free(l->path);
-		}
-		memset(l, 0, sizeof *l);
+	if (l == NULL)
+		return;
+	listener_tls_free(l->tls);
+	if (l->lev != NULL)
+		evconnlistener_free(l->lev);
+	if (l->backoff != NULL)
+		event_free(l->backoff);
+	if (l->path != NULL) {
+		unlink(l->path);
+		free(l->path);
 	}
+	free(l);
 }

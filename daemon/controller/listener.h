@@ -13,25 +13,31 @@
 #include <event2/event.h>
 #include <event2/listener.h>
 
+struct listener;
+struct listener_tls;
+
 /* Binds path (mode 0666; the kernel tells who connects). Refuses when
- * another gbatchd answers there. Returns 0 or -1 with err set. */
-int	listener_unix(struct event_base *, const char *path, char *err,
-	    size_t errlen);
+ * another gbatchd answers there. Returns the listener (the caller's, for
+ * listener_free), or NULL with err set. */
+struct listener *listener_unix(struct event_base *, const char *path,
+	    char *err, size_t errlen);
 /* Binds "HOST:PORT" and writes the address it got ("HOST:PORT\n") to
  * addr_file. With tls (not NULL), a connection is a peer only once its
  * TLS handshake proved a node's certificate; without, every connection
  * is taken for a node. With port 0, the port addr_file holds from an earlier run is
  * taken again while it is free (node daemons keep dialling it), else any
- * free port. Returns 0 or -1 with err set. */
-int	listener_tcp(struct event_base *, const char *hostport,
+ * free port. Returns the listener (the caller's), or NULL with err set. */
+struct listener *listener_tcp(struct event_base *, const char *hostport,
 	    const char *addr_file, SSL_CTX *tls, char *err, size_t errlen);
-/* Takes fd, a node's new TCP connection from addr, through the TLS
- * handshake with ctx (listener-tls.c); a peer is made only for a verified
- * node certificate, anything else is logged and closed. */
-void	listener_tls_accept(struct event_base *, evutil_socket_t fd,
-	    SSL_CTX *ctx, const char *addr);
-/* Drops the connections still in their handshake (shutdown). */
-void	listener_tls_free(void);
+/* listener-tls.c, for the nodes' listener: the TLS side with ctx
+ * (borrowed); takes fd, a node's new TCP connection from addr, through
+ * the TLS handshake, and makes a peer only for a verified node
+ * certificate (anything else is logged and closed); frees it, dropping
+ * the connections still in their handshake (NULL: nothing). */
+struct listener_tls *listener_tls_create(SSL_CTX *ctx);
+void	listener_tls_accept(struct listener_tls *, struct event_base *,
+	    evutil_socket_t fd, const char *addr);
+void	listener_tls_free(struct listener_tls *);
 /* Binds a new TCP socket (close-on-exec, SO_REUSEADDR, not yet
  * listening) to host:port, numeric port, and puts its address in ss.
  * Returns the socket, or -1 with *what naming why (a resolver's error) or
@@ -43,8 +49,10 @@ int	listener_bind(const char *host, const char *port,
  * timer enables it again) rather than spin; logs the error under what. */
 void	listener_accept_failed(struct evconnlistener *lev,
 	    struct event *backoff, const char *what);
-/* Stops accepting (shutdown). */
-void	listener_disable(void);
-void	listener_free(void);
+/* Stops accepting (shutdown). NULL: nothing. */
+void	listener_disable(struct listener *);
+/* Closes l (and unlinks its Unix socket), drops its connections still in
+ * their TLS handshake, and frees it. NULL: nothing. */
+void	listener_free(struct listener *l);
 
 #endif
