@@ -63,9 +63,11 @@ static struct {
 	SSL_CTX			*tls;
 	struct tls_conf		 tls_files;
 	/* What it owns (NULL: off, or not open): the clients' Unix socket,
-	 * the nodes' TCP listener, the metrics endpoint. */
+	 * the nodes' TCP listener, their connections' limits, the metrics
+	 * endpoint. */
 	struct listener		*clients;
 	struct listener		*nodes;
+	struct peer_limits	*limits;	/* what connections may hold */
 	struct metrics_http	*metrics_http;
 } gbatchd;
 
@@ -356,14 +358,17 @@ gbatchd_open(struct event_base *base, char *err, size_t errlen)
 		    "log");
 		return (-1);
 	}
-	if ((gbatchd.clients = listener_unix(base, c->socket, err,
-	    errlen)) == NULL)
+	/* The listeners count their peers in it; it starts counting
+	 * descriptors once they are open. */
+	gbatchd.limits = peer_limit_create(base, &gbatchd_peer_limit_hooks);
+	if ((gbatchd.clients = listener_unix(base, c->socket, gbatchd.limits,
+	    err, errlen)) == NULL)
 		return (-1);
 	/* The address file stays at exit: the next start takes its port
 	 * again. */
 	addr_file = xasprintf("%s/gbatchd.addr", c->state_dir);
 	gbatchd.nodes = listener_tcp(base, c->listen, addr_file, gbatchd.tls,
-	    err, errlen);
+	    gbatchd.limits, err, errlen);
 	free(addr_file);
 	if (gbatchd.nodes == NULL)
 		return (-1);
@@ -372,7 +377,7 @@ gbatchd_open(struct event_base *base, char *err, size_t errlen)
 		return (-1);
 	node_health_init(base);
 	schedule_init(base);
-	peer_limit_init(base, &gbatchd_peer_limit_hooks);
+	peer_limit_start(gbatchd.limits);
 	purge_init(base);
 	core_mark_dirty();
 	return (0);
@@ -389,7 +394,8 @@ gbatchd_close(void)
 	gbatchd.metrics_http = NULL;
 	peer_free_all();
 	session_free_all();
-	peer_limit_free();
+	peer_limit_free(gbatchd.limits);
+	gbatchd.limits = NULL;
 	/* After the peers: a purge asked for by one answers no one. */
 	purge_free();
 	commit_free();

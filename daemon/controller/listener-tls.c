@@ -37,15 +37,17 @@ TAILQ_HEAD(listener_tls_hs_list, listener_tls_hs);
  * in their handshake. */
 struct listener_tls {
 	SSL_CTX				*ctx;
+	struct peer_limits		*limits;
 	struct listener_tls_hs_list	 pending;
 };
 
 struct listener_tls *
-listener_tls_create(SSL_CTX *ctx)
+listener_tls_create(SSL_CTX *ctx, struct peer_limits *limits)
 {
 	struct listener_tls	*lt = xcalloc(1, sizeof *lt);
 
 	lt->ctx = ctx;
+	lt->limits = limits;
 	TAILQ_INIT(&lt->pending);
 	return (lt);
 }
@@ -97,7 +99,7 @@ listener_tls_hs_cb(struct bufferevent *bev, short what, void *arg)
 		id.node = name;
 		bufferevent_set_timeouts(bev, NULL, NULL);
 		log_debug("peer %s: TLS as node %s", hs->addr, name);
-		(void)peer_create(bev, &id, false, hs->addr);
+		(void)peer_create(bev, &id, false, hs->addr, hs->lt->limits);
 		listener_tls_hs_free(hs, NULL);
 		return;
 	}

@@ -31,6 +31,7 @@
 #include "daemon/controller/user.h"
 
 struct listener {
+	struct peer_limits	*limits;	/* its peers' */
 	struct evconnlistener	*lev;
 	struct listener_tls	*tls;		/* TCP: or NULL, plain */
 	struct event		*backoff;
@@ -99,7 +100,8 @@ listener_refuse(evutil_socket_t fd, const char *addr, bool busy,
 /* A connection on the Unix socket: a client, whose uid and gid the kernel
  * gives (SO_PEERCRED), never the client. */
 static void
-listener_accept_local(struct event_base *base, evutil_socket_t fd)
+listener_accept_local(struct listener *l, struct event_base *base,
+    evutil_socket_t fd)
 {
 	struct peer_ident	 id = { .local = true };
 	struct bufferevent	*bev;
@@ -116,8 +118,9 @@ listener_accept_local(struct event_base *base, evutil_socket_t fd)
 	id.uid = cred.uid;
 	id.gid = cred.gid;
 	user_name(cred.uid, user, sizeof user);
-	if (peer_limit_admit(true, cred.uid, conf_is_operator(ctx_conf(),
-	    cred.uid, user), &busy, why, sizeof why) != 0) {
+	if (peer_limit_admit(l->limits, true, cred.uid,
+	    conf_is_operator(ctx_conf(), cred.uid, user), &busy, why,
+	    sizeof why) != 0) {
 		snprintf(addr, sizeof addr, "unix:%s", user);
 		listener_refuse(fd, addr, busy, why);
 		return;
@@ -128,7 +131,7 @@ listener_accept_local(struct event_base *base, evutil_socket_t fd)
 		evutil_closesocket(fd);
 		return;
 	}
-	(void)peer_create(bev, &id, true, NULL);
+	(void)peer_create(bev, &id, true, NULL, l->limits);
 }
 
 static void
@@ -146,7 +149,7 @@ listener_accept_cb(struct evconnlistener *lev, evutil_socket_t fd,
 	bool			 busy;
 
 	if (l->local) {
-		listener_accept_local(base, fd);
+		listener_accept_local(l, base, fd);
 		return;
 	}
 	if (getnameinfo(sa, (socklen_t)salen, host, sizeof host, port,
@@ -156,7 +159,8 @@ listener_accept_cb(struct evconnlistener *lev, evutil_socket_t fd,
 		snprintf(addr, sizeof addr, "[%s]:%s", host, port);
 	else
 		snprintf(addr, sizeof addr, "%s:%s", host, port);
-	if (peer_limit_admit(false, 0, true, &busy, why, sizeof why) != 0) {
+	if (peer_limit_admit(l->limits, false, 0, true, &busy, why,
+	    sizeof why) != 0) {
 		listener_refuse(fd, addr, busy, why);
 		return;
 	}
@@ -171,7 +175,7 @@ listener_accept_cb(struct evconnlistener *lev, evutil_socket_t fd,
 		evutil_closesocket(fd);
 		return;
 	}
-	(void)peer_create(bev, &id, false, addr);
+	(void)peer_create(bev, &id, false, addr, l->limits);
 }
 
 static int
@@ -192,8 +196,8 @@ listener_start(struct event_base *base, struct listener *l, int fd,
 }
 
 struct listener *
-listener_unix(struct event_base *base, const char *path, char *err,
-    size_t errlen)
+listener_unix(struct event_base *base, const char *path,
+    struct peer_limits *limits, char *err, size_t errlen)
 {
 	struct listener		*l;
 	int			 fd;
@@ -201,6 +205,7 @@ listener_unix(struct event_base *base, const char *path, char *err,
 	if ((fd = unixsock_bind(path, "gbatchd", err, errlen)) == -1)
 		return (NULL);
 	l = xcalloc(1, sizeof *l);
+	l->limits = limits;
 	l->local = 1;
 	l->path = xstrdup(path);
 	if (listener_start(base, l, fd, err, errlen) != 0) {
@@ -301,7 +306,8 @@ listener_bind(const char *host, const char *port, struct sockaddr_storage *ss,
 
 struct listener *
 listener_tcp(struct event_base *base, const char *hostport,
-    const char *addr_file, SSL_CTX *tls, char *err, size_t errlen)
+    const char *addr_file, SSL_CTX *tls, struct peer_limits *limits,
+    char *err, size_t errlen)
 {
 	struct listener		*l;
 	struct sockaddr_storage	 ss;
@@ -315,8 +321,9 @@ listener_tcp(struct event_base *base, const char *hostport,
 		return (NULL);
 	}
 	l = xcalloc(1, sizeof *l);
+	l->limits = limits;
 	if (tls != NULL)
-		l->tls = listener_tls_create(tls);
+		l->tls = listener_tls_create(tls, limits);
 	/* Port 0 means "any free port", but node daemons keep dialling the
 	 * port they were given: a restart takes the port the last run had,
 	 * while it is free, so the nodes find the controller again. */

@@ -15,26 +15,31 @@
 
 struct listener;
 struct listener_tls;
+struct peer_limits;
 
 /* Binds path (mode 0666; the kernel tells who connects). Refuses when
  * another gbatchd answers there. Returns the listener (the caller's, for
  * listener_free), or NULL with err set. */
 struct listener *listener_unix(struct event_base *, const char *path,
-	    char *err, size_t errlen);
+	    struct peer_limits *limits, char *err, size_t errlen);
 /* Binds "HOST:PORT" and writes the address it got ("HOST:PORT\n") to
- * addr_file. With tls (not NULL), a connection is a peer only once its
+ * addr_file. Both count their peers in limits (peer-limit.h), whose owner
+ * keeps it until the listener is freed. With tls (not NULL), a connection
+ * is a peer only once its
  * TLS handshake proved a node's certificate; without, every connection
  * is taken for a node. With port 0, the port addr_file holds from an earlier run is
  * taken again while it is free (node daemons keep dialling it), else any
  * free port. Returns the listener (the caller's), or NULL with err set. */
 struct listener *listener_tcp(struct event_base *, const char *hostport,
-	    const char *addr_file, SSL_CTX *tls, char *err, size_t errlen);
+	    const char *addr_file, SSL_CTX *tls, struct peer_limits *limits,
+	    char *err, size_t errlen);
 /* listener-tls.c, for the nodes' listener: the TLS side with ctx
  * (borrowed); takes fd, a node's new TCP connection from addr, through
  * the TLS handshake, and makes a peer only for a verified node
  * certificate (anything else is logged and closed); frees it, dropping
  * the connections still in their handshake (NULL: nothing). */
-struct listener_tls *listener_tls_create(SSL_CTX *ctx);
+struct listener_tls *listener_tls_create(SSL_CTX *ctx,
+	    struct peer_limits *limits);
 void	listener_tls_accept(struct listener_tls *, struct event_base *,
 	    evutil_socket_t fd, const char *addr);
 void	listener_tls_free(struct listener_tls *);

@@ -31,6 +31,7 @@
 #define PEER_LIMIT_EVICT_MS	100
 
 struct peer_limit {
+	struct peer_limits	*ls;		/* the set it counts in */
 	struct peer		*peer;		/* for the hooks alone */
 	const char		*addr;		/* the peer's, for the log */
 	bool			 node;		/* a node daemon's link */
@@ -50,7 +51,7 @@ struct peer_limit {
 TAILQ_HEAD(peer_limit_list, peer_limit);
 
 /* The connections' limits and their bookkeeping. */
-static struct {
+struct peer_limits {
 	struct peer_limit_list	 all;
 	struct event_base	*base;
 	struct peer_limit_hooks	 hooks;
@@ -61,10 +62,6 @@ static struct {
 	int			 trims;	/* sweeps left to trim */
 	long			 fds;	/* RLIMIT_NOFILE */
 	long			 base_fds;	/* not peers */
-} peer_limit = {
-	.all = TAILQ_HEAD_INITIALIZER(peer_limit.all),
-	.fds = 1024,
-	.base_fds = 32,
 };
 
 static int64_t
@@ -98,6 +95,7 @@ peer_limit_open_fds(void)
 static void
 peer_limit_sweep_cb(evutil_socket_t fd, short what, void *arg)
 {
+	struct peer_limits	*ls = arg;
 	const struct conf	*c = ctx_conf();
 	struct peer_limit	*l, *next;
 	int64_t			 now = peer_limit_now();
@@ -110,15 +108,15 @@ peer_limit_sweep_cb(evutil_socket_t fd, short what, void *arg)
 	 * buffers later in the loop, not in peer_close, and this sweep may
 	 * run in the very iteration that closed them, before the frees:
 	 * trimmed on this sweep and the next. */
-	if (peer_limit.freed >= PEER_LIMIT_TRIM) {
-		peer_limit.freed = 0;
-		peer_limit.trims = 2;
+	if (ls->freed >= PEER_LIMIT_TRIM) {
+		ls->freed = 0;
+		ls->trims = 2;
 	}
-	if (peer_limit.trims > 0) {
-		peer_limit.trims--;
+	if (ls->trims > 0) {
+		ls->trims--;
 		malloc_trim(0);
 	}
-	for (l = TAILQ_FIRST(&peer_limit.all); l != NULL; l = next) {
+	for (l = TAILQ_FIRST(&ls->all); l != NULL; l = next) {
 		next = TAILQ_NEXT(l, entry);
 		if (l->held != 0 && l->waiting &&
 		    now - l->held_since >= frame_ms) {
@@ -126,31 +124,42 @@ peer_limit_sweep_cb(evutil_socket_t fd, short what, void *arg)
 			    "but not the rest within %d s "
 			    "(controller.frame_timeout)", l->held,
 			    c->frame_timeout);
-			peer_limit.hooks.close(l->peer, why);
+			ls->hooks.close(l->peer, why);
 		} else if (l->last_frame == 0 && now - l->connected >= frame_ms) {
 			snprintf(why, sizeof why, "no whole request within "
 			    "%d s of connecting (controller.frame_timeout)",
 			    c->frame_timeout);
-			peer_limit.hooks.close(l->peer, why);
+			ls->hooks.close(l->peer, why);
 		} else if (l->last_frame != 0 && l->held == 0 && !l->node &&
 		    now - l->last_frame >= idle_ms) {
 			snprintf(why, sizeof why, "silent for %d s between "
 			    "requests (controller.idle_timeout)",
 			    c->idle_timeout);
-			peer_limit.hooks.close(l->peer, why);
+			ls->hooks.close(l->peer, why);
 		}
 	}
 }
 
+struct peer_limits *
+peer_limit_create(struct event_base *base, const struct peer_limit_hooks *h)
+{
+	struct peer_limits	*ls = xcalloc(1, sizeof *ls);
+
+	TAILQ_INIT(&ls->all);
+	ls->base = base;
+	ls->hooks = *h;
+	ls->fds = 1024;
+	ls->base_fds = 32;
+	return (ls);
+}
+
 void
-peer_limit_init(struct event_base *base, const struct peer_limit_hooks *h)
+peer_limit_start(struct peer_limits *ls)
 {
 	struct timeval	tv = { 1, 0 };
 	struct rlimit	rl;
 	long		n;
 
-	peer_limit.base = base;
-	peer_limit.hooks = *h;
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
 		if (rl.rlim_cur < rl.rlim_max) {
 			rl.rlim_cur = rl.rlim_max;
@@ -161,37 +170,40 @@ peer_limit_init(struct event_base *base, const struct peer_limit_hooks *h)
 			}
 		}
 		if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < LONG_MAX)
-			peer_limit.fds = (long)rl.rlim_cur;
+			ls->fds = (long)rl.rlim_cur;
 		else
-			peer_limit.fds = LONG_MAX / 2;
+			ls->fds = LONG_MAX / 2;
 	}
 	if ((n = peer_limit_open_fds()) > 0)
-		peer_limit.base_fds = n;
-	peer_limit.base_fds += PEER_LIMIT_SLACK;
+		ls->base_fds = n;
+	ls->base_fds += PEER_LIMIT_SLACK;
 	log_info("gbatchd: file limit %ld: %ld for connections, of which "
 	    "the last %d only for root, operators and node daemons",
-	    peer_limit.fds, peer_limit.fds - peer_limit.base_fds,
+	    ls->fds, ls->fds - ls->base_fds,
 	    ctx_conf()->connection_reserve);
-	peer_limit.sweep_ev = event_new(base, -1, EV_PERSIST,
-	    peer_limit_sweep_cb, NULL);
-	evtimer_add(peer_limit.sweep_ev, &tv);
+	ls->sweep_ev = event_new(ls->base, -1, EV_PERSIST,
+	    peer_limit_sweep_cb, ls);
+	evtimer_add(ls->sweep_ev, &tv);
 }
 
 void
-peer_limit_free(void)
+peer_limit_free(struct peer_limits *ls)
 {
-	if (peer_limit.sweep_ev != NULL)
-		event_free(peer_limit.sweep_ev);
-	peer_limit.sweep_ev = NULL;
+	if (ls == NULL)
+		return;
+	/* Every peer closed first: what remains is no one's. */
+	if (ls->sweep_ev != NULL)
+		event_free(ls->sweep_ev);
+	free(ls);
 }
 
 /* The most connections a class may have: ordinary users stop short of
  * the reserve. */
 static long
-peer_limit_cap(bool privileged)
+peer_limit_cap(const struct peer_limits *ls, bool privileged)
 {
 	const struct conf	*c = ctx_conf();
-	long			 cap = peer_limit.fds - peer_limit.base_fds;
+	long			 cap = ls->fds - ls->base_fds;
 
 	if (!privileged)
 		cap -= c->connection_reserve;
@@ -207,13 +219,13 @@ peer_limit_cap(bool privileged)
  * everyone else found them all too young to close. Returns whether one
  * was closed. */
 static bool
-peer_limit_evict(bool local, uid_t uid)
+peer_limit_evict(struct peer_limits *ls, bool local, uid_t uid)
 {
 	struct peer_limit	*l, *best = NULL;
 	int64_t			 now = peer_limit_now(), last, best_last = 0;
 	char			 why[128];
 
-	TAILQ_FOREACH(l, &peer_limit.all, entry) {
+	TAILQ_FOREACH(l, &ls->all, entry) {
 		if (l->held != 0 || l->node || (local && l->local &&
 		    l->uid == uid))
 			continue;
@@ -230,12 +242,13 @@ peer_limit_evict(bool local, uid_t uid)
 	snprintf(why, sizeof why, "silent for %lld ms while connections ran "
 	    "short; making room for another",
 	    (long long)(now - best_last));
-	peer_limit.hooks.close(best->peer, why);
+	ls->hooks.close(best->peer, why);
 	return (true);
 }
 
 int
-peer_limit_admit(bool local, uid_t uid, bool privileged, bool *busy,
+peer_limit_admit(struct peer_limits *ls, bool local, uid_t uid,
+    bool privileged, bool *busy,
     char *why, size_t len)
 {
 	const struct conf	*c = ctx_conf();
@@ -244,7 +257,7 @@ peer_limit_admit(bool local, uid_t uid, bool privileged, bool *busy,
 
 	*busy = false;
 	if (local && !privileged && c->max_connections_per_user > 0) {
-		TAILQ_FOREACH(l, &peer_limit.all, entry) {
+		TAILQ_FOREACH(l, &ls->all, entry) {
 			if (l->local && l->uid == uid)
 				mine++;
 		}
@@ -256,32 +269,34 @@ peer_limit_admit(bool local, uid_t uid, bool privileged, bool *busy,
 			return (-1);
 		}
 	}
-	cap = peer_limit_cap(privileged || !local);
-	if ((long)peer_limit.count < cap || peer_limit_evict(local, uid))
+	cap = peer_limit_cap(ls, privileged || !local);
+	if ((long)ls->count < cap || peer_limit_evict(ls, local, uid))
 		return (0);
 	*busy = true;
 	snprintf(why, len, "gbatchd has %zu connections open, the most it "
 	    "takes from %s (controller.max_connections, "
 	    "controller.connection_reserve and its file limit of %ld)",
-	    peer_limit.count, privileged || !local ? "anyone" :
-	    "ordinary users", peer_limit.fds);
+	    ls->count, privileged || !local ? "anyone" :
+	    "ordinary users", ls->fds);
 	return (-1);
 }
 
 struct peer_limit *
-peer_limit_new(struct peer *p, const char *addr, bool local, uid_t uid)
+peer_limit_new(struct peer_limits *ls, struct peer *p, const char *addr,
+    bool local, uid_t uid)
 {
 	struct peer_limit	*l;
 
 	l = xcalloc(1, sizeof *l);
+	l->ls = ls;
 	l->peer = p;
 	l->addr = addr;
 	l->local = local;
 	l->uid = uid;
 	l->connected = l->refilled = peer_limit_now();
 	l->tokens = ctx_conf()->max_requests_per_second;
-	TAILQ_INSERT_TAIL(&peer_limit.all, l, entry);
-	peer_limit.count++;
+	TAILQ_INSERT_TAIL(&ls->all, l, entry);
+	ls->count++;
 	return (l);
 }
 
@@ -295,14 +310,17 @@ peer_limit_set_node(struct peer_limit *l)
 void
 peer_limit_gone(struct peer_limit *l, size_t unread)
 {
+	struct peer_limits	*ls;
+
 	if (l == NULL)
 		return;
-	peer_limit.held -= l->held;
-	peer_limit.freed += unread;
+	ls = l->ls;
+	ls->held -= l->held;
+	ls->freed += unread;
 	if (l->resume != NULL)
 		event_free(l->resume);
-	TAILQ_REMOVE(&peer_limit.all, l, entry);
-	peer_limit.count--;
+	TAILQ_REMOVE(&ls->all, l, entry);
+	ls->count--;
 	free(l);
 }
 
@@ -310,16 +328,16 @@ peer_limit_gone(struct peer_limit *l, size_t unread)
  * them fit the budget: a frame that trickles in is cut before one that
  * has just begun. */
 static void
-peer_limit_over_budget(void)
+peer_limit_over_budget(struct peer_limits *ls)
 {
 	const struct conf	*c = ctx_conf();
 	size_t			 budget = (size_t)c->max_buffered_mib << 20;
 	struct peer_limit	*l, *oldest;
 	char			 why[256];
 
-	while (peer_limit.held > budget) {
+	while (ls->held > budget) {
 		oldest = NULL;
-		TAILQ_FOREACH(l, &peer_limit.all, entry) {
+		TAILQ_FOREACH(l, &ls->all, entry) {
 			if (l->held != 0 && (oldest == NULL ||
 			    l->held_since < oldest->held_since ||
 			    (l->held_since == oldest->held_since &&
@@ -331,25 +349,27 @@ peer_limit_over_budget(void)
 		snprintf(why, sizeof why, "half-received frames of all "
 		    "connections hold %zu bytes, over "
 		    "controller.max_buffered_mib (%d MiB); this one held %zu "
-		    "bytes of a frame for %lld ms", peer_limit.held,
+		    "bytes of a frame for %lld ms", ls->held,
 		    c->max_buffered_mib, oldest->held,
 		    (long long)(peer_limit_now() - oldest->held_since));
-		peer_limit.hooks.close(oldest->peer, why);
+		ls->hooks.close(oldest->peer, why);
 	}
 }
 
 void
 peer_limit_input(struct peer_limit *l, size_t held, bool waiting)
 {
+	struct peer_limits	*ls = l->ls;
+
 	if (held != 0 && (l->held == 0 || l->frame_done))
 		l->held_since = peer_limit_now();
 	l->frame_done = false;
-	peer_limit.held += held;
-	peer_limit.held -= l->held;
+	ls->held += held;
+	ls->held -= l->held;
 	l->held = held;
 	l->waiting = waiting;
 	if (held != 0)
-		peer_limit_over_budget();
+		peer_limit_over_budget(ls);
 }
 
 static void
@@ -357,7 +377,7 @@ peer_limit_resume_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct peer_limit	*l = arg;
 
-	peer_limit.hooks.resume(l->peer);
+	l->ls->hooks.resume(l->peer);
 }
 
 bool
@@ -381,7 +401,7 @@ peer_limit_request(struct peer_limit *l, int type)
 	/* Wait until a whole token is there again. */
 	wait_ms = (int64_t)((1 - l->tokens) * 1000 / rate) + 1;
 	if (l->resume == NULL)
-		l->resume = evtimer_new(peer_limit.base, peer_limit_resume_cb,
+		l->resume = evtimer_new(l->ls->base, peer_limit_resume_cb,
 		    l);
 	tv.tv_sec = wait_ms / 1000;
 	tv.tv_usec = (wait_ms % 1000) * 1000;

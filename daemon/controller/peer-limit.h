@@ -25,6 +25,7 @@
 
 struct peer;
 struct peer_limit;
+struct peer_limits;
 
 /* What the limits do to a peer: close it (why is logged), and read it
  * again once its rate allows (peer_close, peer_resume). */
@@ -33,12 +34,17 @@ struct peer_limit_hooks {
 	void	(*resume)(struct peer *);
 };
 
-/* Raises the descriptor limit to its hard limit, counts the descriptors
- * gbatchd holds besides its connections, and starts the once-a-second
- * sweep (timeouts, memory given back). Call once the store and listeners
- * are open. hooks is copied. */
-void	peer_limit_init(struct event_base *, const struct peer_limit_hooks *);
-void	peer_limit_free(void);
+/* The limits of one controller's connections and their bookkeeping,
+ * whose owner (gbatchd.c) makes it before its listeners and gives it to
+ * them; hooks is copied. Start it once the store and listeners are open:
+ * it raises the descriptor limit to its hard limit, counts the
+ * descriptors gbatchd holds besides its connections, and starts the
+ * once-a-second sweep (timeouts, memory given back). Free it once every
+ * peer is closed. */
+struct peer_limits *peer_limit_create(struct event_base *,
+	    const struct peer_limit_hooks *hooks);
+void	peer_limit_start(struct peer_limits *);
+void	peer_limit_free(struct peer_limits *);
 
 /* Whether a new connection may be accepted: local (the Unix socket, uid
  * from the kernel) or a node daemon's (TCP). privileged: root or an
@@ -46,13 +52,13 @@ void	peer_limit_free(void);
  * Returns 0, or -1 with why set (for the refused peer and the log); *busy
  * tells whether gbatchd as a whole is full (else the user is at its own
  * limit). */
-int	peer_limit_admit(bool local, uid_t uid, bool privileged, bool *busy,
-	    char *why, size_t len);
+int	peer_limit_admit(struct peer_limits *, bool local, uid_t uid,
+	    bool privileged, bool *busy, char *why, size_t len);
 
 /* Bookkeeping for a new peer, freed by peer_limit_gone; addr names it in
  * the log (borrowed: it must outlive the bookkeeping). */
-struct peer_limit *peer_limit_new(struct peer *, const char *addr, bool local,
-	    uid_t uid);
+struct peer_limit *peer_limit_new(struct peer_limits *, struct peer *,
+	    const char *addr, bool local, uid_t uid);
 /* The peer is a node daemon's link: no idle timeout, no request rate, and
  * never closed to make room. */
 void	peer_limit_set_node(struct peer_limit *);

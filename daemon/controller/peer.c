@@ -108,7 +108,7 @@ peer_init(const struct peer_hooks *hooks)
 
 struct peer *
 peer_create(struct bufferevent *bev, const struct peer_ident *id, bool raw,
-    const char *addr)
+    const char *addr, struct peer_limits *ls)
 {
 	struct peer	*p;
 	char		*colon;
@@ -154,7 +154,7 @@ peer_create(struct bufferevent *bev, const struct peer_ident *id, bool raw,
 	}
 	p->serial = ++peers.serials;
 	TAILQ_INSERT_TAIL(&peers.live, p, entry);
-	p->lim = peer_limit_new(p, p->addr, id->local, id->uid);
+	p->lim = peer_limit_new(ls, p, p->addr, id->local, id->uid);
 	log_debug("peer %s: connected", p->addr);
 	/* What arrived with the end of a TLS handshake waits in the input
 	 * and would raise no callback of its own. A command sends its

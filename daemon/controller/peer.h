@@ -28,6 +28,7 @@ enum peer_role {
 };
 
 struct peer;
+struct peer_limits;
 struct node;
 
 struct bufferevent;
@@ -65,10 +66,10 @@ void		 peer_init(const struct peer_hooks *);
 /* Takes bev (the peer owns and frees it from here), which must be ready
  * for frames: connected, and past any TLS handshake. raw: bev is a plain
  * socket bufferevent the peer may read past (Unix socket). addr: how to
- * name the peer in logs. Returns NULL when bev cannot be set up (it is
- * freed). */
+ * name the peer in logs. ls: the limits it counts in (peer-limit.h), its
+ * listener's. Returns NULL when bev cannot be set up (it is freed). */
 struct peer	*peer_create(struct bufferevent *bev, const struct peer_ident *,
-		     bool raw, const char *addr);
+		     bool raw, const char *addr, struct peer_limits *ls);
 
 /* Sends msg (not stolen). While a commit is pending the frame waits in the
  * commit queue, so nothing reaches a peer before what it reports is on

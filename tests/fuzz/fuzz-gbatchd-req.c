@@ -37,6 +37,7 @@
 #include "common/xmalloc.h"
 #include "daemon/controller/commit.h"
 #include "daemon/controller/gbatchd.h"
+#include "daemon/controller/peer-limit.h"
 #include "daemon/controller/peer.h"
 #include "tests/fuzz/fuzz.h"
 
@@ -51,6 +52,12 @@
 enum { FUZZ_CLIENT, FUZZ_NODE_PEER, FUZZ_NPEERS };
 
 static struct event_base	*fuzz_base;
+/* The fuzz peers' connection limits, as a listener of gbatchd.c holds. */
+static struct peer_limits	*fuzz_limits;
+static const struct peer_limit_hooks fuzz_limit_hooks = {
+	.close = peer_close,
+	.resume = peer_resume,
+};
 static char			*fuzz_dir;
 static char			*fuzz_conf;
 /* Our end of each peer's socketpair, -1 when it must be made again. */
@@ -203,14 +210,15 @@ fuzz_peer(int i)
 		id.local = true;
 		id.uid = FUZZ_UID;
 		id.gid = FUZZ_UID;
-		if (peer_create(bev, &id, true, NULL) == NULL)
+		if (peer_create(bev, &id, true, NULL, fuzz_limits) == NULL)
 			fuzz_fail("peer_create", "client");
 		fuzz_send_msg(i, "{\"type\": 100, \"seq\": 1, \"version\": 1, "
 		    "\"role\": \"client\"}");
 	} else {
 		id.node = FUZZ_NODE;
 		id.trusted = true;
-		if (peer_create(bev, &id, false, "127.0.0.1:40000") == NULL)
+		if (peer_create(bev, &id, false, "127.0.0.1:40000",
+		    fuzz_limits) == NULL)
 			fuzz_fail("peer_create", "node");
 		fuzz_send_msg(i, "{\"type\": 100, \"seq\": 1, \"version\": 1, "
 		    "\"role\": \"node\", \"name\": \"" FUZZ_NODE "\", "
@@ -234,6 +242,7 @@ fuzz_open(void)
 		fuzz_fail("event_base_new", "failed");
 	if (gbatchd_open(fuzz_base, err, sizeof err) != 0)
 		fuzz_fail("gbatchd_open", err);
+	fuzz_limits = peer_limit_create(fuzz_base, &fuzz_limit_hooks);
 }
 
 static void
@@ -242,6 +251,8 @@ fuzz_close(void)
 	int	i;
 
 	gbatchd_close();
+	peer_limit_free(fuzz_limits);
+	fuzz_limits = NULL;
 	event_base_free(fuzz_base);
 	fuzz_base = NULL;
 	for (i = 0; i < FUZZ_NPEERS; i++) {
