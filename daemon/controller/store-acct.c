@@ -20,7 +20,6 @@ struct store_acct {
 	int		 pos[JF_COUNT];	/* where jobs puts each field */
 };
 
-static sqlite3	*store_acct_db;
 
 /* The query's filters are parameters; a list is a JSON array read with
  * json_each, so no SQL is ever made from what a client sent. */
@@ -32,29 +31,6 @@ static sqlite3	*store_acct_db;
 	" json_each(:states))) AND (:ids IS NULL OR id IN (SELECT value"	\
 	" FROM json_each(:ids))) AND (:accounts IS NULL OR account IN"	\
 	" (SELECT value FROM json_each(:accounts))) ORDER BY end_time, id"
-
-static int
-store_acct_connect(char *err, size_t errlen)
-{
-	const char	*path = store_path();
-
-	if (store_acct_db != NULL)
-		return (0);
-	if (path == NULL) {
-		snprintf(err, errlen, "the database is not open");
-		return (-1);
-	}
-	if (sqlite3_open_v2(path, &store_acct_db, SQLITE_OPEN_READONLY |
-	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
-		snprintf(err, errlen, "%s: %s", path, store_acct_db == NULL ?
-		    "out of memory" : sqlite3_errmsg(store_acct_db));
-		sqlite3_close(store_acct_db);
-		store_acct_db = NULL;
-		return (-1);
-	}
-	sqlite3_busy_timeout(store_acct_db, 5000);
-	return (0);
-}
 
 static void
 store_acct_bind(sqlite3_stmt *st, const char *name, const char *text)
@@ -73,10 +49,11 @@ struct store_acct *
 store_acct_open(const struct store_acct_query *q, char *err, size_t errlen)
 {
 	struct store_acct	*a;
+	sqlite3			*db;
 	char			*sql;
 	int			 rc;
 
-	if (store_acct_connect(err, errlen) != 0)
+	if ((db = store_reader(err, errlen)) == NULL)
 		return (NULL);
 	a = xcalloc(1, sizeof *a);
 	/* Only the columns the reply is written from: over a year of
@@ -84,14 +61,14 @@ store_acct_open(const struct store_acct_query *q, char *err, size_t errlen)
 	 * search itself. */
 	sql = store_sql_job_select_only(false, q->fields, STORE_ACCT_WHERE,
 	    a->pos);
-	rc = sqlite3_prepare_v2(store_acct_db, sql, -1, &a->jobs, NULL);
+	rc = sqlite3_prepare_v2(db, sql, -1, &a->jobs, NULL);
 	free(sql);
-	if (rc != SQLITE_OK || sqlite3_prepare_v2(store_acct_db, "SELECT run,"
+	if (rc != SQLITE_OK || sqlite3_prepare_v2(db, "SELECT run,"
 	    " start_time, end_time, gpus, alloc, end_state, exit_code, signal,"
 	    " preempt_time FROM job_runs WHERE job_id = :job ORDER BY id", -1,
 	    &a->runs, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "accounting query: %s",
-		    sqlite3_errmsg(store_acct_db));
+		    sqlite3_errmsg(db));
 		store_acct_close(a);
 		return (NULL);
 	}
@@ -120,7 +97,7 @@ store_acct_next(struct store_acct *a, struct store_job *row, char *err,
 	if (rc == SQLITE_DONE)
 		return (0);
 	snprintf(err, errlen, "accounting query: %s",
-	    sqlite3_errmsg(store_acct_db));
+	    sqlite3_errmsg(sqlite3_db_handle(a->jobs)));
 	return (-1);
 }
 
@@ -140,7 +117,7 @@ store_acct_runs(struct store_acct *a, uint64_t id, store_run_cb cb,
 	sqlite3_reset(st);
 	if (rc != SQLITE_DONE) {
 		log_error("job %" PRIu64 ": reading its runs: %s", id,
-		    sqlite3_errmsg(store_acct_db));
+		    sqlite3_errmsg(sqlite3_db_handle(st)));
 		return (-1);
 	}
 	return (0);
@@ -154,16 +131,6 @@ store_acct_close(struct store_acct *a)
 	sqlite3_finalize(a->jobs);
 	sqlite3_finalize(a->runs);
 	free(a);
-}
-
-void
-store_acct_close_all(void)
-{
-	/* Queries still open belong to requests being torn down; the
-	 * connection closes once the last statement is finalized. */
-	if (store_acct_db != NULL)
-		sqlite3_close_v2(store_acct_db);
-	store_acct_db = NULL;
 }
 
 /* The statements of a report, in the order they are read. */
@@ -232,11 +199,10 @@ store_acct_report_open(const struct store_acct_query *q,
 
 	a = xcalloc(1, sizeof *a);
 	if ((parts & STORE_ACCT_PART_OWN) == 0) {
-		if (store_acct_connect(err, errlen) != 0) {
+		if ((a->db = store_reader(err, errlen)) == NULL) {
 			free(a);
 			return (NULL);
 		}
-		a->db = store_acct_db;
 	} else {
 		/* Another thread reads through it: a connection that no
 		 * other statement uses (SQLite's multi-thread mode). */

@@ -38,8 +38,11 @@ int		 store_load_active(store_job_cb cb, void *arg);
 void		 store_run_read(sqlite3_stmt *, struct store_run *r);
 /* The database file, while the store is open. */
 const char	*store_path(void);
-/* Ends every accounting query (store_close). */
-void		 store_acct_close_all(void);
+/* The store's read-only connection, which accounting queries share
+ * (store-acct.c), opened at the first use and closed by store_close once
+ * the last statement on it is finalized. Returns NULL with err when the
+ * store is not open or the file cannot be opened. */
+sqlite3		*store_reader(char *err, size_t errlen);
 
 /* The statements store_open prepares on the write connection. */
 enum store_stmt {
@@ -65,6 +68,19 @@ enum store_stmt {
 	STORE_RUN_REOPEN,
 	STORE_NODE_EVENT,
 	STORE_USER_HAS_JOBS,
+	/* The purge's, in its own savepoint (store-purge.c writes them). */
+	STORE_PURGE_SAVEPOINT,
+	STORE_PURGE_RELEASE,
+	STORE_PURGE_ROLLBACK,
+	STORE_PURGE_PICK,
+	STORE_PURGE_LAST,
+	STORE_PURGE_RUNS,
+	STORE_PURGE_EVENTS,
+	STORE_PURGE_JOBS,
+	STORE_PURGE_TEXTS,
+	STORE_PURGE_CLEAR,
+	STORE_PURGE_SCAN,
+	STORE_PURGE_NODE_EVENTS,
 	STORE_NSTMTS
 };
 
@@ -98,9 +114,10 @@ int		 store_begin(void);
  * failed commit, and after a purge deleted texts, whose ids SQLite may
  * hand out again. */
 void		 store_text_forget(void);
-/* Makes the purge's scratch table and statements (store_open, after the
- * migrations); frees them (store_close). Returns 0, or -1 with err. */
+/* Makes the purge's scratch table (store_open, after the migrations and
+ * before its statements are prepared). Returns 0, or -1 with err. */
 int		 store_purge_open(char *err, size_t errlen);
-void		 store_purge_close(void);
+/* The SQL of purge statement i (STORE_PURGE_SAVEPOINT and after). */
+const char	*store_purge_sql(enum store_stmt i);
 
 #endif

@@ -31,23 +31,8 @@
 	" FROM jobs WHERE end_time > 0 AND end_time < :cutoff AND"	\
 	" end_time >= :t AND (end_time > :t OR id > :id)"
 
-enum store_purge_stmt {
-	STORE_PURGE_SAVEPOINT,
-	STORE_PURGE_RELEASE,
-	STORE_PURGE_ROLLBACK,
-	STORE_PURGE_PICK,
-	STORE_PURGE_LAST,
-	STORE_PURGE_RUNS,
-	STORE_PURGE_EVENTS,
-	STORE_PURGE_JOBS,
-	STORE_PURGE_TEXTS,
-	STORE_PURGE_CLEAR,
-	STORE_PURGE_SCAN,
-	STORE_PURGE_NODE_EVENTS,
-	STORE_PURGE_NSTMTS
-};
 
-static const char *const store_purge_sql[STORE_PURGE_NSTMTS] = {
+static const char *const store_purge_sqls[STORE_NSTMTS] = {
 	[STORE_PURGE_SAVEPOINT] = "SAVEPOINT purge",
 	[STORE_PURGE_RELEASE] = "RELEASE purge",
 	[STORE_PURGE_ROLLBACK] = "ROLLBACK TO purge",
@@ -77,14 +62,17 @@ static const char *const store_purge_sql[STORE_PURGE_NSTMTS] = {
 	    " LIMIT :max)",
 };
 
-static sqlite3_stmt	*store_purge_stmts[STORE_PURGE_NSTMTS];
+const char *
+store_purge_sql(enum store_stmt i)
+{
+	return (store_purge_sqls[i]);
+}
 
 int
 store_purge_open(char *err, size_t errlen)
 {
 	sqlite3	*db = store_handle();
 	char	*msg = NULL;
-	int	 i;
 
 	/* A temporary table is this connection's alone: the batch's ids,
 	 * so that each DELETE names the same jobs. */
@@ -97,28 +85,7 @@ store_purge_open(char *err, size_t errlen)
 		sqlite3_free(msg);
 		return (-1);
 	}
-	for (i = 0; i < STORE_PURGE_NSTMTS; i++) {
-		if (sqlite3_prepare_v3(db, store_purge_sql[i], -1,
-		    SQLITE_PREPARE_PERSISTENT, &store_purge_stmts[i],
-		    NULL) != SQLITE_OK) {
-			snprintf(err, errlen, "preparing \"%s\": %s",
-			    store_purge_sql[i], sqlite3_errmsg(db));
-			store_purge_close();
-			return (-1);
-		}
-	}
 	return (0);
-}
-
-void
-store_purge_close(void)
-{
-	int	i;
-
-	for (i = 0; i < STORE_PURGE_NSTMTS; i++) {
-		sqlite3_finalize(store_purge_stmts[i]);
-		store_purge_stmts[i] = NULL;
-	}
 }
 
 static void
@@ -148,9 +115,9 @@ store_purge_bind_range(sqlite3_stmt *st, int64_t cutoff, size_t max,
 /* Runs statement i, which returns no rows. Returns 0, or -1 after
  * logging. */
 static int
-store_purge_run(int i)
+store_purge_run(enum store_stmt i)
 {
-	sqlite3_stmt	*st = store_purge_stmts[i];
+	sqlite3_stmt	*st = store_stmt(i);
 	int		 rc;
 
 	rc = sqlite3_step(st);
@@ -168,7 +135,7 @@ store_purge_run(int i)
 static int
 store_purge_last(struct store_purge_pos *pos)
 {
-	sqlite3_stmt	*st = store_purge_stmts[STORE_PURGE_LAST];
+	sqlite3_stmt	*st = store_stmt(STORE_PURGE_LAST);
 	int		 rc;
 
 	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -195,7 +162,7 @@ store_purge_jobs(int64_t cutoff, size_t max, struct store_purge_pos *pos,
 	*n = 0;
 	if (store_begin() != 0 || store_purge_run(STORE_PURGE_SAVEPOINT) != 0)
 		return (-1);
-	store_purge_bind_range(store_purge_stmts[STORE_PURGE_PICK], cutoff,
+	store_purge_bind_range(store_stmt(STORE_PURGE_PICK), cutoff,
 	    max, pos);
 	if (store_purge_run(STORE_PURGE_PICK) != 0 ||
 	    store_purge_last(&at) != 0 ||
@@ -225,7 +192,7 @@ int
 store_purge_count(int64_t cutoff, size_t max, struct store_purge_pos *pos,
     size_t *n, bool *more)
 {
-	sqlite3_stmt	*st = store_purge_stmts[STORE_PURGE_SCAN];
+	sqlite3_stmt	*st = store_stmt(STORE_PURGE_SCAN);
 	size_t		 seen = 0;
 	int		 rc;
 
@@ -252,7 +219,7 @@ store_purge_count(int64_t cutoff, size_t max, struct store_purge_pos *pos,
 int
 store_purge_node_events(int64_t cutoff, size_t max, size_t *n)
 {
-	sqlite3_stmt	*st = store_purge_stmts[STORE_PURGE_NODE_EVENTS];
+	sqlite3_stmt	*st = store_stmt(STORE_PURGE_NODE_EVENTS);
 
 	*n = 0;
 	if (store_begin() != 0)

@@ -102,6 +102,9 @@ static struct {
 	struct store_text	 texts[STORE_TEXT_CACHE];
 	unsigned		 text_next;
 	sqlite3			*db;
+	/* The read-only connection accounting queries share
+	 * (store_reader). */
+	sqlite3			*reader;
 	char			*db_path;
 	sqlite3_stmt		*stmts[STORE_NSTMTS];
 	bool			 txn;
@@ -179,14 +182,20 @@ static int
 store_prepare(int i, char *err, size_t errlen)
 {
 	const struct job_field_desc *d;
+	const char		*text;
 	char			*sql, name[64];
 	int			 f;
 
-	sql = store_job_sql(i);
-	if (sqlite3_prepare_v3(store.db, sql != NULL ? sql : store_sql[i], -1,
-	    SQLITE_PREPARE_PERSISTENT, &store.stmts[i], NULL) != SQLITE_OK) {
-		snprintf(err, errlen, "preparing \"%s\": %s", sql != NULL ?
-		    sql : store_sql[i], sqlite3_errmsg(store.db));
+	if ((sql = store_job_sql(i)) != NULL)
+		text = sql;
+	else if (i >= STORE_PURGE_SAVEPOINT)
+		text = store_purge_sql(i);
+	else
+		text = store_sql[i];
+	if (sqlite3_prepare_v3(store.db, text, -1, SQLITE_PREPARE_PERSISTENT,
+	    &store.stmts[i], NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "preparing \"%s\": %s", text,
+		    sqlite3_errmsg(store.db));
 		free(sql);
 		return (-1);
 	}
@@ -281,8 +290,11 @@ store_close(void)
 		store.stmts[i] = NULL;
 	}
 	store_text_forget();
-	store_purge_close();
-	store_acct_close_all();
+	/* Queries still open on the reader belong to requests being torn
+	 * down: it closes once their last statement is finalized. */
+	if (store.reader != NULL)
+		sqlite3_close_v2(store.reader);
+	store.reader = NULL;
 	sqlite3_close(store.db);
 	store.db = NULL;
 	free(store.db_path);
@@ -293,6 +305,28 @@ const char *
 store_path(void)
 {
 	return (store.db_path);
+}
+
+sqlite3 *
+store_reader(char *err, size_t errlen)
+{
+	if (store.reader != NULL)
+		return (store.reader);
+	if (store.db_path == NULL) {
+		snprintf(err, errlen, "the database is not open");
+		return (NULL);
+	}
+	if (sqlite3_open_v2(store.db_path, &store.reader, SQLITE_OPEN_READONLY |
+	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "%s: %s", store.db_path,
+		    store.reader == NULL ? "out of memory" :
+		    sqlite3_errmsg(store.reader));
+		sqlite3_close(store.reader);
+		store.reader = NULL;
+		return (NULL);
+	}
+	sqlite3_busy_timeout(store.reader, 5000);
+	return (store.reader);
 }
 
 bool

@@ -859,20 +859,20 @@ mode_is() {
 	grep -q '^	static const char \*const sql\[2\] = {$' daemon/controller/store-load.c
 	grep -q '^		"SELECT min(id) FROM jobs WHERE state = ?1",$' daemon/controller/store-load.c
 	grep -q '^		"SELECT max(id) FROM jobs WHERE state = ?1",$' daemon/controller/store-load.c
-	# The purge (store-purge.c) makes its scratch table from a literal
-	# and prepares its table of statements, literals all.
+	# The purge (store-purge.c) makes its scratch table from a literal;
+	# its statements are a table of literals, which store.c prepares.
 	run -0 grep -nE 'sqlite3_(exec|prepare)' daemon/controller/store-purge.c
-	[ "${#lines[@]}" -eq 2 ]
+	[ "${#lines[@]}" -eq 1 ]
 	[[ "${lines[0]}" == *'sqlite3_exec(db, "CREATE TEMP TABLE IF NOT EXISTS purge_batch ("'* ]]
-	[[ "${lines[1]}" == *'sqlite3_prepare_v3(db, store_purge_sql[i], '* ]]
-	grep -q '^static const char \*const store_purge_sql\[' daemon/controller/store-purge.c
+	grep -q '^static const char \*const store_purge_sqls\[' daemon/controller/store-purge.c
+	grep -q '^	return (store_purge_sqls\[i\]);$' daemon/controller/store-purge.c
 	# The accounting queries (store-acct.c) prepare a SELECT written from
 	# the field table with a literal tail, and a literal of job_runs.
 	# The reports' statements are a table of literals.
 	run -0 grep -nE 'sqlite3_(exec|prepare)' daemon/controller/store-acct.c
 	[ "${#lines[@]}" -eq 3 ]
-	[[ "${lines[0]}" == *'sqlite3_prepare_v2(store_acct_db, sql, '* ]]
-	[[ "${lines[1]}" == *'sqlite3_prepare_v2(store_acct_db, "SELECT run,"'* ]]
+	[[ "${lines[0]}" == *'sqlite3_prepare_v2(db, sql, '* ]]
+	[[ "${lines[1]}" == *'sqlite3_prepare_v2(db, "SELECT run,"'* ]]
 	[[ "${lines[2]}" == *'sqlite3_prepare_v2(a->db, store_acct_report_sql[i],'* ]]
 	grep -q '^static const char \*const store_acct_report_sql\[' daemon/controller/store-acct.c
 	grep -q 'sql = store_sql_job_select_only(false, q->fields, STORE_ACCT_WHERE,' \
@@ -883,7 +883,13 @@ mode_is() {
 	[ "${#lines[@]}" -eq 3 ]
 	[[ "${lines[0]}" == *'sqlite3_exec(store.db, sql, '* ]]
 	[[ "${lines[1]}" == *'sqlite3_prepare_v2(store.db, sql, '* ]]
-	[[ "${lines[2]}" == *'sqlite3_prepare_v3(store.db, sql != NULL ? sql : store_sql[i], '* ]]
+	[[ "${lines[2]}" == *'sqlite3_prepare_v3(store.db, text, '* ]]
+	# ... text being the field table's SQL, the purge's table or store_sql.
+	run -0 grep -nE '^		text = ' daemon/controller/store.c
+	[ "${#lines[@]}" -eq 3 ]
+	[[ "${lines[0]}" == *'text = sql;' ]]
+	[[ "${lines[1]}" == *'text = store_purge_sql(i);' ]]
+	[[ "${lines[2]}" == *'text = store_sql[i];' ]]
 	grep -q '^static const char \*const store_sql\[' daemon/controller/store.c
 	# The jobs table's statements are written from common/job-field.h's
 	# column names (literals) by store-sql.c, whose only other input is a
