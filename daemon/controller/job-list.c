@@ -86,34 +86,25 @@ job_list_store_fields(struct job_field_set fields)
 	return (m);
 }
 
-/* Each field's member name as written: ,"name": */
-struct job_list_key {
-	char	text[40];
-	size_t	len;
-};
+/* A plan keeps field numbers in bytes. */
+_Static_assert(JF_COUNT <= UINT8_MAX, "job_list_plan's f holds a field");
 
-/* What a listing of thousands of rows works out once: each field's member
- * name, and the fields of the last set in order (a listing writes
- * thousands of rows of one set, most with a few of the fields). */
-static struct {
-	struct job_list_key	 keys[JF_COUNT];
-	struct job_field_set	 plan_fields;
-	bool			 plan_valid;
-	int			 plan[JF_COUNT];
-	size_t			 nplan;
-} job_list_cache;
-
-/* Writes the member name of field f: a comma unless it is the first. */
-static void
-job_list_key(struct jtext *b, int f, int *first)
+void
+job_list_plan(struct job_list_plan *plan, struct job_field_set fields)
 {
-	struct job_list_key	*k = &job_list_cache.keys[f];
+	struct job_list_key	*k;
+	int			 f;
 
-	if (k->len == 0)
-		k->len = (size_t)snprintf(k->text, sizeof k->text, ",\"%s\":",
+	fields = jfs_and(fields, job_field_wire_set());
+	plan->n = 0;
+	for (f = 0; f < JF_COUNT; f++) {
+		if (!jfs_has(fields, f))
+			continue;
+		k = &plan->key[plan->n];
+		k->len = (uint8_t)snprintf(k->text, sizeof k->text, ",\"%s\":",
 		    job_fields[f].wire);
-	jtext_put(b, k->text + *first, k->len - (size_t)*first);
-	*first = 0;
+		plan->f[plan->n++] = (uint8_t)f;
+	}
 }
 
 /* Field f of row, by its kind. */
@@ -196,7 +187,8 @@ job_list_columns(struct jtext *b, struct job_field_set fields)
  * written as null). */
 static void
 job_list_write(struct jtext *b, const struct store_job *r, int64_t now,
-    struct job_field_set fields, struct job_field_set blank, bool values)
+    const struct job_list_plan *plan, struct job_field_set blank,
+    bool values)
 {
 	const char	*s[JF_COUNT];
 	size_t		 n[JF_COUNT], room = JOB_LIST_ROW_FIXED, i;
@@ -204,25 +196,14 @@ job_list_write(struct jtext *b, const struct store_job *r, int64_t now,
 	int64_t		 elapsed = 0, v;
 	int		 f, first = 1;
 
-	fields = jfs_and(fields, job_field_wire_set());
-	if (!job_list_cache.plan_valid ||
-	    !jfs_eq(fields, job_list_cache.plan_fields)) {
-		job_list_cache.plan_fields = fields;
-		job_list_cache.plan_valid = true;
-		job_list_cache.nplan = 0;
-		for (f = 0; f < JF_COUNT; f++) {
-			if (jfs_has(fields, f))
-				job_list_cache.plan[job_list_cache.nplan++] = f;
-		}
-	}
 	node = r->node != NULL && r->gpu_mask != 0 ? r->node : "";
 	/* Node names are letters, digits, '-', '_' and '.' (req-hello.c):
 	 * the nodes list needs no escaping. */
 	alloc = r->alloc != NULL && *r->alloc != '\0' ? r->alloc : NULL;
 	if (alloc != NULL)
 		room += 8 * strlen(alloc) + 260 * (strlen(alloc) / 4 + 1);
-	for (i = 0; i < job_list_cache.nplan; i++) {
-		f = job_list_cache.plan[i];
+	for (i = 0; i < plan->n; i++) {
+		f = plan->f[i];
 		switch (f) {
 		case JF_REASON:
 			s[f] = r->reason != NULL && *r->reason != '\0' ?
@@ -266,10 +247,11 @@ job_list_write(struct jtext *b, const struct store_job *r, int64_t now,
 			elapsed = 0;
 	}
 	b->buf[b->len++] = values ? '[' : '{';
-	for (i = 0; i < job_list_cache.nplan; i++) {
-		f = job_list_cache.plan[i];
+	for (i = 0; i < plan->n; i++) {
+		f = plan->f[i];
 		if (!values)
-			job_list_key(b, f, &first);
+			jtext_put(b, plan->key[i].text + first,
+			    plan->key[i].len - (size_t)first);
 		else if (!first)
 			b->buf[b->len++] = ',';
 		first = 0;
@@ -371,14 +353,14 @@ job_list_write(struct jtext *b, const struct store_job *r, int64_t now,
 
 void
 job_list_row(struct jtext *b, const struct store_job *r, int64_t now,
-    struct job_field_set fields)
+    const struct job_list_plan *plan)
 {
-	job_list_write(b, r, now, fields, jfs_none(), false);
+	job_list_write(b, r, now, plan, jfs_none(), false);
 }
 
 void
 job_list_values(struct jtext *b, const struct store_job *r, int64_t now,
-    struct job_field_set fields, struct job_field_set blank)
+    const struct job_list_plan *plan, struct job_field_set blank)
 {
-	job_list_write(b, r, now, fields, blank, true);
+	job_list_write(b, r, now, plan, blank, true);
 }

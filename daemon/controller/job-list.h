@@ -37,15 +37,28 @@ struct job_field_set job_list_store_fields(struct job_field_set fields);
 /* Appends an allocation's text ("n1:0xf,n2:0x3", store.h) as the alloc
  * array: [{"node":"n1","gpus":[0,1,2,3]},...]. */
 void	job_list_alloc(struct jtext *, const char *text);
-/* Appends the JOB_LIST record of row with the members in fields; now
+/* What a listing writes of each record, worked out once for its fields
+ * (job_list_plan) and kept by the listing: the members in order, and
+ * each one's name as written (,"name":). A listing writes thousands of
+ * rows of one set of fields. */
+struct job_list_plan {
+	size_t		n;
+	uint8_t		f[JF_COUNT];
+	struct job_list_key {
+		uint8_t	len;
+		char	text[40];
+	}		key[JF_COUNT];
+};
+void	job_list_plan(struct job_list_plan *, struct job_field_set fields);
+/* Appends the JOB_LIST record of row with the members of plan; now
  * computes a running job's elapsed time. */
 void	job_list_row(struct jtext *, const struct store_job *row,
-	    int64_t now, struct job_field_set fields);
+	    int64_t now, const struct job_list_plan *);
 /* The same record as an array of the members' values, in the order of
  * job_list_columns (JOB_LIST "rows"): the fields in blank are written as
  * null, so every row keeps the columns (controller.private_data). */
 void	job_list_values(struct jtext *, const struct store_job *row,
-	    int64_t now, struct job_field_set fields,
+	    int64_t now, const struct job_list_plan *,
 	    struct job_field_set blank);
 /* Appends the wire names of fields, in the order a record holds them, as
  * a JSON array. */

@@ -42,6 +42,7 @@ struct req_job_acct {
 	json_t			*req;		/* its type and seq */
 	char			*head;		/* each frame's start */
 	struct job_field_set	 fields;
+	struct job_list_plan	 plan;		/* what each record holds */
 	bool			 runs;
 	int64_t			 now;
 	struct store_acct	*q;
@@ -143,7 +144,7 @@ req_job_acct_step(evutil_socket_t fd, short what, void *arg)
 	    (r = store_acct_next(a->q, &row, err, sizeof err)) == 1) {
 		if (n++ != 0)
 			jtext_add(&b, ",", 1);
-		job_list_row(&b, &row, a->now, a->fields);
+		job_list_row(&b, &row, a->now, &a->plan);
 		if (a->runs) {
 			b.len--;	/* the record's closing brace */
 			jtext_add(&b, ",\"runs\":[", 9);
@@ -294,6 +295,7 @@ req_job_acct(struct peer *p, const json_t *msg)
 		free(a);
 		goto invalid;
 	}
+	job_list_plan(&a->plan, a->fields);
 
 	/* Users see their own jobs; operators everyone's. Asking for
 	 * someone else's is refused, not answered with nothing. */

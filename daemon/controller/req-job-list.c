@@ -61,6 +61,10 @@
 struct req_job_list {
 	struct jtext	 out;
 	struct job_field_set fields;
+	/* What each record holds: the fields asked for, and those less the
+	 * private ones (another user's job under private_data). */
+	struct job_list_plan plan;
+	struct job_list_plan plan_public;
 	/* The users asked for (borrowed from the request); none: all. */
 	const char	*users[REQ_JOB_LIST_USERS];
 	size_t		 nusers;
@@ -147,7 +151,6 @@ static void
 req_job_list_add(const struct store_job *r, void *arg)
 {
 	struct req_job_list	*l = arg;
-	struct job_field_set	 fields = l->fields;
 
 	if (!req_job_list_wanted(l, r))
 		return;
@@ -160,12 +163,11 @@ req_job_list_add(const struct store_job *r, void *arg)
 		jtext_add(&l->out, ",", 1);
 	l->hide_detail = l->private && r->uid != l->viewer;
 	if (l->rows) {
-		job_list_values(&l->out, r, l->now, fields, l->hide_detail ?
+		job_list_values(&l->out, r, l->now, &l->plan, l->hide_detail ?
 		    job_field_private_set() : jfs_none());
 	} else {
-		if (l->hide_detail)
-			fields = jfs_minus(fields, job_field_private_set());
-		job_list_row(&l->out, r, l->now, fields);
+		job_list_row(&l->out, r, l->now, l->hide_detail ?
+		    &l->plan_public : &l->plan);
 		if (l->history) {
 			/* The record's closing brace moves past its
 			 * history. */
@@ -246,6 +248,9 @@ req_job_list_parse(struct req_job_list *l, const json_t *msg, char *err,
 	if (job_list_fields(json_object_get(msg, "fields"), &l->fields, err,
 	    errlen) != 0)
 		return (-1);
+	job_list_plan(&l->plan, l->fields);
+	job_list_plan(&l->plan_public, jfs_minus(l->fields,
+	    job_field_private_set()));
 	if (req_get_uint(msg, "ended_since", INT64_MAX, &since, err,
 	    errlen) != 0)
 		return (-1);

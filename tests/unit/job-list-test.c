@@ -41,14 +41,16 @@ static json_t *
 t_write(const struct store_job *r, struct job_field_set fields,
     size_t start)
 {
+	struct job_list_plan	 plan;
 	struct jtext		 b;
 	json_t			*v;
 
+	job_list_plan(&plan, fields);
 	if (start != 0)
 		jtext_init(&b, start);
 	else
 		memset(&b, 0, sizeof b);
-	job_list_row(&b, r, 1700000160, fields);
+	job_list_row(&b, r, 1700000160, &plan);
 	v = json_loadb(b.buf, b.len, JSON_REJECT_DUPLICATES, NULL);
 	free(b.buf);
 	return (v);
@@ -175,13 +177,15 @@ t_fields(void)
 static void
 t_growth(void)
 {
-	struct jtext	 b;
+	struct jtext		 b;
 	struct store_job	 r;
+	struct job_list_plan	 plan;
 	json_t			*v;
 	char			*big;
 	int			 i;
 
 	t_row(&r);
+	job_list_plan(&plan, job_field_wire_set());
 	big = malloc(100001);
 	if (big == NULL)
 		abort();
@@ -193,7 +197,7 @@ t_growth(void)
 	for (i = 0; i < 3; i++) {
 		if (i != 0)
 			jtext_add(&b, ",", 1);
-		job_list_row(&b, &r, 0, job_field_wire_set());
+		job_list_row(&b, &r, 0, &plan);
 	}
 	jtext_add(&b, "]", 1);
 	v = json_loadb(b.buf, b.len, 0, NULL);
@@ -215,6 +219,7 @@ t_values(void)
 	struct store_job	 r;
 	struct jtext		 b;
 	struct job_field_set	 fields = jfs_none();
+	struct job_list_plan	 plan;
 	json_t			*cols, *vals, *obj, *v;
 	size_t			 i;
 	const char		*name;
@@ -230,7 +235,8 @@ t_values(void)
 	job_list_columns(&b, fields);
 	cols = json_loadb(b.buf, b.len, 0, NULL);
 	b.len = 0;
-	job_list_values(&b, &r, 1700000160, fields, jfs_none());
+	job_list_plan(&plan, fields);
+	job_list_values(&b, &r, 1700000160, &plan, jfs_none());
 	vals = json_loadb(b.buf, b.len, 0, NULL);
 	b.len = 0;
 	obj = t_write(&r, fields, 0);
@@ -248,7 +254,7 @@ t_values(void)
 	is_str(json_string_value(json_array_get(cols, 0)), "id",
 	    "values: the columns in the record's order");
 	json_decref(vals);
-	job_list_values(&b, &r, 1700000160, fields, jfs_one(JF_WORKDIR));
+	job_list_values(&b, &r, 1700000160, &plan, jfs_one(JF_WORKDIR));
 	vals = json_loadb(b.buf, b.len, 0, NULL);
 	json_array_foreach(cols, i, v) {
 		if (strcmp(json_string_value(v), "workdir") == 0)
