@@ -34,7 +34,7 @@ int		 depend_wait_check(const char *text, char *norm, size_t len,
 enum depend_state depend_wait_judge(struct job *j, char *why, size_t len);
 
 /* Frees what judging kept for a job, its place in the index with it:
- * job.c calls it when the job is freed (job_set_dep_free). */
+ * job.c calls it when the job is freed (job_table_set_dep_free). */
 void		 depend_wait_forget(struct job_dep *);
 
 /* Job id changed state: the jobs waiting for it, and every singleton

@@ -340,7 +340,7 @@ gbatchd_open(struct event_base *base, char *err, size_t errlen)
 		}
 	}
 	free(sockdir);
-	job_set_dep_free(depend_wait_forget);
+	job_table_set_dep_free(depend_wait_forget);
 	commit_init(base, &gbatchd_commit_hooks);
 	peer_init(&gbatchd_peer_hooks);
 	launch_init(&gbatchd_launch_hooks);

@@ -88,6 +88,10 @@ struct job {
 /* job-table.c, for job.c: a job made enters the table (in id order, or at
  * the end while loading), a job freed leaves it, and one changing state
  * (before j->state changes) is counted again. */
+/* The table's blocks of shared strings, for making and freeing jobs. */
+struct job_shared_tab *job_table_shared(void);
+/* Frees a job's parsed dependency the way job_table_set_dep_free said. */
+void	job_table_dep_free(struct job_dep *);
 void	job_table_add(struct job *);
 void	job_table_remove(struct job *);
 void	job_table_state(struct job *, enum job_state to);

@@ -21,13 +21,6 @@ struct job_shared {
 	char			 block[];
 };
 
-/* The blocks in use, by hash: one table for the controller's jobs. */
-static struct {
-	struct job_shared	**hash;
-	size_t			  size;		/* buckets, a power of two */
-	size_t			  count, refs;	/* blocks, and jobs in them */
-} job_shared_tab;
-
 _Static_assert(sizeof(struct job_ask) == JSH_NUMS * sizeof(uint64_t),
     "struct job_ask has padding");
 
@@ -67,45 +60,46 @@ job_shared_equal(const struct job_shared *s, const char *const *src,
 }
 
 static void
-job_shared_grow(void)
+job_shared_grow(struct job_shared_tab *t)
 {
-	struct job_shared	**old = job_shared_tab.hash, *s, *next;
-	size_t			  oldsize = job_shared_tab.size, i, b;
+	struct job_shared	**old = t->hash, *s, *next;
+	size_t			  oldsize = t->size, i, b;
 
-	job_shared_tab.size = oldsize == 0 ? 64 : oldsize * 2;
-	job_shared_tab.hash = xcalloc(job_shared_tab.size,
-	    sizeof *job_shared_tab.hash);
+	t->size = oldsize == 0 ? 64 : oldsize * 2;
+	t->hash = xcalloc(t->size,
+	    sizeof *t->hash);
 	for (i = 0; i < oldsize; i++) {
 		for (s = old[i]; s != NULL; s = next) {
 			next = s->next;
-			b = s->hash & (job_shared_tab.size - 1);
-			s->next = job_shared_tab.hash[b];
-			job_shared_tab.hash[b] = s;
+			b = s->hash & (t->size - 1);
+			s->next = t->hash[b];
+			t->hash[b] = s;
 		}
 	}
 	free(old);
 }
 
 const struct job_shared *
-job_shared_get(const char *const *src, const struct job_ask *ask)
+job_shared_get(struct job_shared_tab *t, const char *const *src,
+    const struct job_ask *ask)
 {
 	struct job_shared	*s;
 	struct job_strs_plan	 plan;
 	uint32_t		 h = job_shared_hash_of(src, ask);
 	size_t			 size, b;
 
-	if (job_shared_tab.size > 0) {
-		b = h & (job_shared_tab.size - 1);
-		for (s = job_shared_tab.hash[b]; s != NULL; s = s->next) {
+	if (t->size > 0) {
+		b = h & (t->size - 1);
+		for (s = t->hash[b]; s != NULL; s = s->next) {
 			if (s->hash == h && job_shared_equal(s, src, ask)) {
 				s->refs++;
-				job_shared_tab.refs++;
+				t->refs++;
 				return (s);
 			}
 		}
 	}
-	if (job_shared_tab.count + 1 > job_shared_tab.size)
-		job_shared_grow();
+	if (t->count + 1 > t->size)
+		job_shared_grow(t);
 	size = job_strs_plan(src, JSH_COUNT, &plan);
 	s = xmalloc(offsetof(struct job_shared, block) + size);
 	job_strs_fill(s->block, src, JSH_COUNT, &plan);
@@ -113,35 +107,35 @@ job_shared_get(const char *const *src, const struct job_ask *ask)
 	s->width = plan.width;
 	s->hash = h;
 	s->refs = 1;
-	b = h & (job_shared_tab.size - 1);
-	s->next = job_shared_tab.hash[b];
-	job_shared_tab.hash[b] = s;
-	job_shared_tab.count++;
-	job_shared_tab.refs++;
+	b = h & (t->size - 1);
+	s->next = t->hash[b];
+	t->hash[b] = s;
+	t->count++;
+	t->refs++;
 	return (s);
 }
 
 void
-job_shared_put(const struct job_shared *cs)
+job_shared_put(struct job_shared_tab *t, const struct job_shared *cs)
 {
 	struct job_shared	**p, *s;
 
 	if (cs == NULL)
 		return;
 	/* Found in its chain, not cast: the block is the hash's. */
-	p = &job_shared_tab.hash[cs->hash & (job_shared_tab.size - 1)];
+	p = &t->hash[cs->hash & (t->size - 1)];
 	while (*p != cs)
 		p = &(*p)->next;
 	s = *p;
-	job_shared_tab.refs--;
+	t->refs--;
 	if (--s->refs > 0)
 		return;
 	*p = s->next;
 	free(s);
-	if (--job_shared_tab.count == 0) {
-		free(job_shared_tab.hash);
-		job_shared_tab.hash = NULL;
-		job_shared_tab.size = 0;
+	if (--t->count == 0) {
+		free(t->hash);
+		t->hash = NULL;
+		t->size = 0;
 	}
 }
 
@@ -152,7 +146,7 @@ job_shared_str(const struct job_shared *s, int k)
 }
 
 const struct job_shared *
-job_shared_get_row(const struct store_job *r)
+job_shared_get_row(struct job_shared_tab *t, const struct store_job *r)
 {
 	const char	*src[JSH_COUNT];
 	struct job_ask	 ask;
@@ -164,7 +158,7 @@ job_shared_get_row(const struct store_job *r)
 	for (k = 0; k < JSH_NUMS; k++)
 		ask.n[k] = job_strs_num_of(r,
 		    job_strs_field(JOB_STRS_SHARED_NUM, k));
-	return (job_shared_get(src, &ask));
+	return (job_shared_get(t, src, &ask));
 }
 
 const char *
@@ -199,9 +193,9 @@ job_shared_ask(const struct job_shared *s)
 }
 
 size_t
-job_shared_count(size_t *refs)
+job_shared_count(const struct job_shared_tab *t, size_t *refs)
 {
 	if (refs != NULL)
-		*refs = job_shared_tab.refs;
-	return (job_shared_tab.count);
+		*refs = t->refs;
+	return (t->count);
 }

@@ -21,15 +21,26 @@ struct job_ask {
 
 struct job_shared;
 
+/* The blocks in use, by hash: a table of them, which the job table holds
+ * for the controller's jobs (job-table.c) and a test for its own. Zeroed
+ * is empty; it frees its buckets with its last block. */
+struct job_shared_tab {
+	struct job_shared	**hash;
+	size_t			  size;		/* buckets, a power of two */
+	size_t			  count, refs;	/* blocks, and jobs in them */
+};
+
 /* The shared block of these JSH_COUNT strings (NULL for "") and ask: the
  * one already made when another job has them all the same, counted once
  * more, else a new one. Never fails (xmalloc). */
-const struct job_shared *job_shared_get(const char *const *src,
-		    const struct job_ask *ask);
+const struct job_shared *job_shared_get(struct job_shared_tab *,
+		    const char *const *src, const struct job_ask *ask);
 /* The same, of the JFF_SHARED fields of row. */
-const struct job_shared *job_shared_get_row(const struct store_job *row);
+const struct job_shared *job_shared_get_row(struct job_shared_tab *,
+		    const struct store_job *row);
 /* Counts a job out of s; the last one frees it. NULL is ignored. */
-void		 job_shared_put(const struct job_shared *s);
+void		 job_shared_put(struct job_shared_tab *,
+		    const struct job_shared *s);
 /* String k of s (by job_strs_slot). */
 const char	*job_shared_str(const struct job_shared *s, int k);
 /* Field f of s, a string or a number. */
@@ -42,6 +53,6 @@ void		 job_shared_to_row(const struct job_shared *s,
 		    struct store_job *row);
 /* Blocks in use (distinct sets of strings and numbers), and the jobs
  * counted in them. */
-size_t		 job_shared_count(size_t *refs);
+size_t		 job_shared_count(const struct job_shared_tab *, size_t *refs);
 
 #endif

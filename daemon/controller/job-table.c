@@ -9,6 +9,7 @@
 
 #include "common/xmalloc.h"
 #include "daemon/controller/job-int.h"
+#include "daemon/controller/job-shared.h"
 #include "daemon/controller/job.h"
 
 /* Between job_load_begin and job_load_end: the jobs made, with their ids
@@ -45,7 +46,30 @@ static struct {
 	size_t			  nloaded;
 	size_t			  loaded_size;
 	struct job_waiting	 *waiting[JOB_WAITING_BUCKETS];
+	/* The blocks of strings and numbers jobs share (job-shared.h). */
+	struct job_shared_tab	  shared;
+	/* Frees a job's parsed dependency: the module that judges
+	 * dependencies made it (depend-wait.c), and gbatchd.c says how. */
+	void			(*dep_free)(struct job_dep *);
 } jobs;
+
+struct job_shared_tab *
+job_table_shared(void)
+{
+	return (&jobs.shared);
+}
+
+void
+job_table_set_dep_free(void (*fn)(struct job_dep *))
+{
+	jobs.dep_free = fn;
+}
+
+void
+job_table_dep_free(struct job_dep *dep)
+{
+	jobs.dep_free(dep);
+}
 
 static bool
 job_table_is_waiting(enum job_state s)

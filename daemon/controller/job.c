@@ -114,7 +114,7 @@ job_create(const struct store_job *r)
 	j = xcalloc(1, offsetof(struct job, str) + size);
 	job_strs_fill(j->str, src, JOB_OWN_COUNT, &plan);
 	j->width = plan.width;
-	j->shared = job_shared_get_row(r);
+	j->shared = job_shared_get_row(job_table_shared(), r);
 	j->id = r->id;
 	if (r->master_port != 0 || r->mem_peak != 0 || r->cpu_time != 0 ||
 	    r->start_time != 0 || r->end_time != 0 || r->has_exit ||
@@ -156,16 +156,6 @@ job_create(const struct store_job *r)
 	return (j);
 }
 
-/* Frees a job's parsed dependency: a floor above the job table made it
- * (depend-wait.c), and gbatchd.c says how (job_set_dep_free). */
-static void	(*job_dep_free)(struct job_dep *);
-
-void
-job_set_dep_free(void (*fn)(struct job_dep *))
-{
-	job_dep_free = fn;
-}
-
 void
 job_free(struct job *j)
 {
@@ -173,10 +163,10 @@ job_free(struct job *j)
 		return;
 	job_table_remove(j);
 	job_run_free(j);
-	job_shared_put(j->shared);
+	job_shared_put(job_table_shared(), j->shared);
 	if (j->rare != NULL) {
 		if (j->rare->dep != NULL)
-			job_dep_free(j->rare->dep);
+			job_table_dep_free(j->rare->dep);
 		job_set_array_tasks(j, NULL);
 		free(j->rare);
 	}

@@ -141,11 +141,11 @@ int64_t		 job_begin_time(const struct job *);
 const char	*job_dependency(const struct job *);
 struct job_dep	*job_dep(const struct job *);
 /* Sets j's parsed dependency, which j then owns: freeing j frees it with
- * the function job_set_dep_free gave (depend_wait_forget, which gbatchd.c
- * registers: the module that judges dependencies is a floor above the job
- * table). */
+ * the function job_table_set_dep_free gave (depend_wait_forget, which
+ * gbatchd.c registers: the job table does not know how dependencies are
+ * judged). */
 void		 job_set_dep(struct job *, struct job_dep *);
-void		 job_set_dep_free(void (*)(struct job_dep *));
+void		 job_table_set_dep_free(void (*)(struct job_dep *));
 uint32_t	 job_restarts(const struct job *);
 /* Where it may run (common/job-field.h): the nodes it may run on alone,
  * those it may not (names joined by ','), the GPU type; "" for none. */

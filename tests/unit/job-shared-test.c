@@ -10,6 +10,9 @@
 #include "daemon/controller/job-strs.h"
 #include "tests/unit/tap.h"
 
+/* The blocks these tests make, as the job table holds them. */
+static struct job_shared_tab	tab;
+
 static void
 set(const char **src, char (*buf)[32], int which, const char *value)
 {
@@ -59,23 +62,23 @@ test_ask(void)
 	int			 k, bad = 0;
 
 	set(src, buf, -1, NULL);
-	a = job_shared_get(src, &ask);
+	a = job_shared_get(&tab, src, &ask);
 	v = vary(-1);
-	b = job_shared_get(src, &v);
+	b = job_shared_get(&tab, src, &v);
 	ok(a == b, "the same strings and numbers: one block");
 	ok(memcmp(job_shared_ask(a), &ask, sizeof ask) == 0,
 	    "the numbers read back");
 	for (k = 0; k < JSH_NUMS; k++) {
 		v = vary(k);
-		c = job_shared_get(src, &v);
+		c = job_shared_get(&tab, src, &v);
 		if (c == a || memcmp(job_shared_ask(c), &v, sizeof v) != 0)
 			bad++;
-		job_shared_put(c);
+		job_shared_put(&tab, c);
 	}
 	is_int(bad, 0, "a job differing in any one number has its own");
-	job_shared_put(a);
-	job_shared_put(b);
-	is_int(job_shared_count(NULL), 0, "each freed with its jobs");
+	job_shared_put(&tab, a);
+	job_shared_put(&tab, b);
+	is_int(job_shared_count(&tab, NULL), 0, "each freed with its jobs");
 }
 
 static void
@@ -93,10 +96,10 @@ test_shared(void)
 	int			 workdir = job_strs_slot(JF_WORKDIR);
 
 	set(src, buf, -1, NULL);
-	a = job_shared_get(src, &ask);
-	b = job_shared_get(src, &ask);
+	a = job_shared_get(&tab, src, &ask);
+	b = job_shared_get(&tab, src, &ask);
 	ok(a == b, "the same strings: one block");
-	is_int(job_shared_count(&refs), 1, "one block in use");
+	is_int(job_shared_count(&tab, &refs), 1, "one block in use");
 	is_int(refs, 2, "counted for two jobs");
 	for (k = 0; k < JSH_COUNT; k++) {
 		if (strcmp(job_shared_str(a, k), buf[k]) != 0)
@@ -107,36 +110,37 @@ test_shared(void)
 	/* One string other: another block, for every string. */
 	for (k = 0; k < JSH_COUNT; k++) {
 		set(src, buf, k, "other");
-		c = job_shared_get(src, &ask);
+		c = job_shared_get(&tab, src, &ask);
 		if (c == a || strcmp(job_shared_str(c, k), "other") != 0)
 			bad++;
-		job_shared_put(c);
+		job_shared_put(&tab, c);
 	}
 	is_int(bad, 0, "a job differing in any one string has its own");
-	is_int(job_shared_count(NULL), 1, "each freed with its only job");
+	is_int(job_shared_count(&tab, NULL), 1, "each freed with its only job");
 
 	/* Where strings end counts: "ab","c" is not "a","bc". */
 	set(src, buf, -1, NULL);
 	src[user] = "ab";
 	src[command] = "c";
-	c = job_shared_get(src, &ask);
+	c = job_shared_get(&tab, src, &ask);
 	src[user] = "a";
 	src[command] = "bc";
-	d = job_shared_get(src, &ask);
+	d = job_shared_get(&tab, src, &ask);
 	ok(c != d, "the same text split otherwise: two blocks");
 	is_str(job_shared_text(d, JF_USER), "a", "the second's user");
 	is_str(job_shared_text(c, JF_USER), "ab", "the first's user");
 
 	/* NULL reads as "", and is the same as "". */
 	set(src, buf, account, NULL);
-	e = job_shared_get(src, &ask);
+	e = job_shared_get(&tab, src, &ask);
 	set(src, buf, account, "");
-	ok(job_shared_get(src, &ask) == e, "NULL and \"\" are the same string");
+	ok(job_shared_get(&tab, src, &ask) == e,
+	    "NULL and \"\" are the same string");
 	is_str(job_shared_text(e, JF_ACCOUNT), "", "NULL reads as \"\"");
-	job_shared_put(e);
-	job_shared_put(e);
-	job_shared_put(c);
-	job_shared_put(d);
+	job_shared_put(&tab, e);
+	job_shared_put(&tab, e);
+	job_shared_put(&tab, c);
+	job_shared_put(&tab, d);
 
 	/* Many blocks (the hash grows), each with its own strings: 200,000
 	 * make a few pairs whose 32-bit hashes are the same, which must
@@ -147,30 +151,30 @@ test_shared(void)
 		snprintf(name, sizeof name, "/home/u%zu/%08x", i,
 		    (unsigned)tap_rand());
 		set(src, buf, workdir, name);
-		many[i] = job_shared_get(src, &ask);
+		many[i] = job_shared_get(&tab, src, &ask);
 	}
-	is_int(job_shared_count(NULL), MANY + 1,
+	is_int(job_shared_count(&tab, NULL), MANY + 1,
 	    "200,000 directories: 200,000 more blocks");
 	tap_seed = seed;
 	for (i = 0; i < MANY; i++) {
 		snprintf(name, sizeof name, "/home/u%zu/%08x", i,
 		    (unsigned)tap_rand());
 		set(src, buf, workdir, name);
-		if (job_shared_get(src, &ask) != many[i] ||
+		if (job_shared_get(&tab, src, &ask) != many[i] ||
 		    strcmp(job_shared_str(many[i], workdir), name) != 0)
 			bad++;
 	}
 	is_int(bad, 0, "each found again, with its own directory");
 	for (i = 0; i < MANY; i++) {
-		job_shared_put(many[i]);
-		job_shared_put(many[i]);
+		job_shared_put(&tab, many[i]);
+		job_shared_put(&tab, many[i]);
 	}
 	free(many);
-	is_int(job_shared_count(&refs), 1, "all freed with their jobs");
+	is_int(job_shared_count(&tab, &refs), 1, "all freed with their jobs");
 	is_int(refs, 2, "the first block still counted twice");
-	job_shared_put(a);
-	job_shared_put(b);
-	is_int(job_shared_count(&refs), 0, "the last job out frees it");
+	job_shared_put(&tab, a);
+	job_shared_put(&tab, b);
+	is_int(job_shared_count(&tab, &refs), 0, "the last job out frees it");
 	is_int(refs, 0, "no job counted");
 }
 

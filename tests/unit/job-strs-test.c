@@ -12,6 +12,9 @@
 #include "daemon/controller/store-row.h"
 #include "tests/unit/tap.h"
 
+/* The blocks these tests make, as the job table holds them. */
+static struct job_shared_tab	tab;
+
 /* Makes a block of n strings, checks each reads back, returns its width. */
 static int
 roundtrip(const char *const *src, size_t n, const char *what)
@@ -108,7 +111,7 @@ test_fields(void)
 	r.name = "train";
 	r.argv = "[\"--lr\"]";
 	r.dependency = "afterok:7";
-	s = job_shared_get_row(&r);
+	s = job_shared_get_row(&tab, &r);
 	job_strs_own_src(&r, src);
 	block = malloc(job_strs_plan(src, JOB_OWN_COUNT, &plan));
 	job_strs_fill(block, src, JOB_OWN_COUNT, &plan);
@@ -130,9 +133,9 @@ test_fields(void)
 	    "one of them by its field");
 	is_int(job_shared_num(s, JF_TIME_LIMIT), 31536000,
 	    "a shared number by its field");
-	job_shared_put(s);
+	job_shared_put(&tab, s);
 	free(block);
-	is_int(job_shared_count(NULL), 0, "freed with its job");
+	is_int(job_shared_count(&tab, NULL), 0, "freed with its job");
 }
 
 int
