@@ -28,6 +28,7 @@
 #include "daemon/controller/ctx.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/req-job-acct.h"
+#include "daemon/controller/req-int.h"
 #include "daemon/controller/req.h"
 #include "daemon/controller/store-acct.h"
 #include "daemon/controller/worker.h"
@@ -38,12 +39,6 @@ static const struct timeval req_acct_at_once = { 0, 0 };
 #define REQ_ACCT_REPORT_ROWS	50000
 /* Reports whose jobs are read on threads at once. */
 #define REQ_ACCT_REPORT_THREADS	2
-
-/* The reports being made, and the threads reading them. */
-static struct {
-	int				 threads;
-	struct req_job_acct_report	*all;
-} req_job_acct_reports;
 
 static const char *const req_job_acct_report_names[] = {
 	[STORE_ACCT_USERS] = "users",
@@ -78,9 +73,10 @@ struct req_job_acct_report {
 static void
 req_job_acct_report_end(struct req_job_acct_report *a)
 {
+	struct req_state		*rs = req_state();
 	struct req_job_acct_report	**pp;
 
-	for (pp = &req_job_acct_reports.all; *pp != NULL; pp = &(*pp)->next) {
+	for (pp = &rs->reports; *pp != NULL; pp = &(*pp)->next) {
 		if (*pp == a) {
 			*pp = a->next;
 			break;
@@ -92,7 +88,7 @@ req_job_acct_report_end(struct req_job_acct_report *a)
 		store_acct_report_interrupt(a->tq);
 		worker_join(a->th);
 		a->th = NULL;
-		req_job_acct_reports.threads--;
+		rs->report_threads--;
 	}
 	store_acct_report_close(a->tq);
 	acct_report_free(a->tr);
@@ -108,8 +104,10 @@ req_job_acct_report_end(struct req_job_acct_report *a)
 void
 req_job_acct_report_free(void)
 {
-	while (req_job_acct_reports.all != NULL)
-		req_job_acct_report_end(req_job_acct_reports.all);
+	struct req_state	*rs = req_state();
+
+	while (rs->reports != NULL)
+		req_job_acct_report_end(rs->reports);
 }
 
 /* A percentage, null when the whole is 0. */
@@ -397,10 +395,11 @@ req_job_acct_report_thread(void *arg)
 static void
 req_job_acct_report_thread_done(void *arg)
 {
+	struct req_state		*rs = req_state();
 	struct req_job_acct_report	*a = arg;
 
 	a->th = NULL;
-	req_job_acct_reports.threads--;
+	rs->report_threads--;
 	req_job_acct_report_done(a);
 }
 
@@ -410,13 +409,14 @@ static int
 req_job_acct_report_thread_open(struct req_job_acct_report *a,
     const struct store_acct_query *q)
 {
-	char	err[256];
+	struct req_state	*rs = req_state();
+	char			 err[256];
 
 	if (a->kind == STORE_ACCT_NODES)
 		return (-1);
-	if (req_job_acct_reports.threads >= REQ_ACCT_REPORT_THREADS) {
+	if (rs->report_threads >= REQ_ACCT_REPORT_THREADS) {
 		log_debug("JOB_ACCT report: %d threads busy, the jobs are "
-		    "read in the loop", req_job_acct_reports.threads);
+		    "read in the loop", rs->report_threads);
 		return (-1);
 	}
 	if ((a->tq = store_acct_report_open(q, a->kind, STORE_ACCT_PART_JOBS |
@@ -437,6 +437,7 @@ void
 req_job_acct_report(struct peer *p, const json_t *msg, const char *name,
     struct store_acct_query *q)
 {
+	struct req_state	*rs = req_state();
 	struct req_job_acct_report	*a;
 	json_t			*users = json_object_get(msg, "users"), *seq;
 	json_t			*bins = json_object_get(msg, "bins");
@@ -529,12 +530,12 @@ req_job_acct_report(struct peer *p, const json_t *msg, const char *name,
 	if (seq != NULL)
 		json_object_set(a->req, "seq", seq);
 	a->ev = event_new(ctx_base(), -1, 0, req_job_acct_report_step, a);
-	a->next = req_job_acct_reports.all;
-	req_job_acct_reports.all = a;
+	a->next = rs->reports;
+	rs->reports = a;
 	if (a->tq != NULL && (a->th = worker_start(ctx_base(),
 	    req_job_acct_report_thread, req_job_acct_report_thread_done,
 	    a)) != NULL) {
-		req_job_acct_reports.threads++;
+		rs->report_threads++;
 		log_debug("JOB_ACCT report: the jobs are read on a thread");
 	}
 	else if (a->tq != NULL) {

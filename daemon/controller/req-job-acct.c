@@ -25,6 +25,7 @@
 #include "daemon/controller/job-list.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/req-job-acct.h"
+#include "daemon/controller/req-int.h"
 #include "daemon/controller/req.h"
 #include "daemon/controller/store-acct.h"
 
@@ -51,14 +52,13 @@ struct req_job_acct {
 	struct req_job_acct	*next;
 };
 
-static struct req_job_acct	*req_job_acct_all;
-
 static void
 req_job_acct_end(struct req_job_acct *a)
 {
+	struct req_state	*rs = req_state();
 	struct req_job_acct	**pp;
 
-	for (pp = &req_job_acct_all; *pp != NULL; pp = &(*pp)->next) {
+	for (pp = &rs->accts; *pp != NULL; pp = &(*pp)->next) {
 		if (*pp == a) {
 			*pp = a->next;
 			break;
@@ -75,8 +75,10 @@ req_job_acct_end(struct req_job_acct *a)
 void
 req_job_acct_free(void)
 {
-	while (req_job_acct_all != NULL)
-		req_job_acct_end(req_job_acct_all);
+	struct req_state	*rs = req_state();
+
+	while (rs->accts != NULL)
+		req_job_acct_end(rs->accts);
 	req_job_acct_report_free();
 }
 
@@ -255,6 +257,7 @@ req_job_acct_time(const json_t *msg, const char *key, int64_t *out,
 static void
 req_job_acct(struct peer *p, const json_t *msg)
 {
+	struct req_state	*rs = req_state();
 	struct store_acct_query	 q;
 	struct req_job_acct	*a;
 	json_t			*v, *users, *seq;
@@ -356,8 +359,8 @@ req_job_acct(struct peer *p, const json_t *msg)
 	    text != NULL ? text : "", a->now);
 	free(text);
 	a->ev = event_new(ctx_base(), -1, 0, req_job_acct_step, a);
-	a->next = req_job_acct_all;
-	req_job_acct_all = a;
+	a->next = rs->accts;
+	rs->accts = a;
 	req_job_acct_step(-1, 0, a);
 	goto out;
 

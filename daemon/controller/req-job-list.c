@@ -39,6 +39,7 @@
 #include "daemon/controller/job.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
+#include "daemon/controller/req-int.h"
 #include "daemon/controller/req.h"
 #include "daemon/controller/store.h"
 
@@ -98,15 +99,6 @@ struct req_job_list {
 	struct req_job_list *next;
 };
 
-/* The listings being streamed, and the buffer kept for the next. */
-static struct {
-	struct req_job_list	*streams;
-	/* The buffer of the last listing, once written, kept for the next one:
-	 * listings of the same queue come out the same size. */
-	char			*spare;
-	size_t			 spare_size;
-	size_t			 last_len;
-} req_job_lists;
 static const struct timeval	 req_job_list_at_once = { 0, 0 };
 
 static void	req_job_list_begin(struct req_job_list *);
@@ -302,7 +294,8 @@ req_job_list_parse(struct req_job_list *l, const json_t *msg, char *err,
 static void
 req_job_list_give_back(const void *data, size_t len, void *arg)
 {
-	size_t	size = (size_t)(uintptr_t)arg;
+	struct req_state	*rs = req_state();
+	size_t			 size = (size_t)(uintptr_t)arg;
 
 	/* A larger one (every member of 100,000 jobs is 60 MB) is not
 	 * kept: it would stay in gbatchd's memory for good. */
@@ -310,10 +303,10 @@ req_job_list_give_back(const void *data, size_t len, void *arg)
 		free((void *)data);
 		return;
 	}
-	if (req_job_lists.spare == NULL || size > req_job_lists.spare_size) {
-		free(req_job_lists.spare);
-		req_job_lists.spare = (char *)data;
-		req_job_lists.spare_size = size;
+	if (rs->list_spare == NULL || size > rs->list_spare_size) {
+		free(rs->list_spare);
+		rs->list_spare = (char *)data;
+		rs->list_spare_size = size;
 	} else
 		free((void *)data);
 }
@@ -323,15 +316,16 @@ req_job_list_give_back(const void *data, size_t len, void *arg)
 static void
 req_job_list_start(struct req_job_list *l, size_t nids)
 {
-	size_t	want = nids > 0 ? 4096 + 2048 * nids :
-	    req_job_lists.last_len + req_job_lists.last_len / 8;
+	struct req_state	*rs = req_state();
+	size_t			 want = nids > 0 ? 4096 + 2048 * nids :
+	    rs->list_last_len + rs->list_last_len / 8;
 
-	if (req_job_lists.spare != NULL && (want <= req_job_lists.spare_size ||
+	if (rs->list_spare != NULL && (want <= rs->list_spare_size ||
 	    nids == 0)) {
-		l->out.buf = req_job_lists.spare;
-		l->out.size = req_job_lists.spare_size;
+		l->out.buf = rs->list_spare;
+		l->out.size = rs->list_spare_size;
 		l->out.len = 0;
-		req_job_lists.spare = NULL;
+		rs->list_spare = NULL;
 		jtext_reserve(&l->out, want);
 	} else
 		jtext_init(&l->out, want);
@@ -465,9 +459,10 @@ req_job_list_stored(struct req_job_list *l)
 static void
 req_job_list_end(struct req_job_list *l)
 {
+	struct req_state	*rs = req_state();
 	struct req_job_list	**pp;
 
-	for (pp = &req_job_lists.streams; *pp != NULL; pp = &(*pp)->next) {
+	for (pp = &rs->lists; *pp != NULL; pp = &(*pp)->next) {
 		if (*pp == l) {
 			*pp = l->next;
 			break;
@@ -538,14 +533,15 @@ req_job_list_step(evutil_socket_t fd, short what, void *arg)
 static void
 req_job_list_stream(struct peer *p, struct req_job_list *l)
 {
+	struct req_state	*rs = req_state();
 	struct req_job_list	*s = xmalloc(sizeof *s);
 
 	*s = *l;
 	s->msg = json_incref(s->msg);
 	s->peer = peer_serial(p);
 	s->ev = event_new(ctx_base(), -1, 0, req_job_list_step, s);
-	s->next = req_job_lists.streams;
-	req_job_lists.streams = s;
+	s->next = rs->lists;
+	rs->lists = s;
 	req_job_list_begin(s);
 	if (json_array_size(json_object_get(s->msg, "ids")) > 0) {
 		/* A few jobs named by id: written at once. */
@@ -561,6 +557,7 @@ req_job_list_stream(struct peer *p, struct req_job_list *l)
 static void
 req_job_list(struct peer *p, const json_t *msg)
 {
+	struct req_state	*rs = req_state();
 	struct req_job_list	 l;
 	struct evbuffer		*frame;
 	struct job		*j;
@@ -606,7 +603,7 @@ req_job_list(struct peer *p, const json_t *msg)
 
 	len = l.out.len - FRAME_HEADER;
 	req_text_end(&l.out);
-	req_job_lists.last_len = l.out.len;
+	rs->list_last_len = l.out.len;
 	frame = evbuffer_new();
 	if (evbuffer_add_reference(frame, l.out.buf, l.out.len,
 	    req_job_list_give_back, (void *)(uintptr_t)l.out.size) != 0) {
@@ -626,11 +623,13 @@ req_job_list(struct peer *p, const json_t *msg)
 void
 req_job_list_free(void)
 {
-	while (req_job_lists.streams != NULL)
-		req_job_list_end(req_job_lists.streams);
-	free(req_job_lists.spare);
-	req_job_lists.spare = NULL;
-	req_job_lists.spare_size = 0;
+	struct req_state	*rs = req_state();
+
+	while (rs->lists != NULL)
+		req_job_list_end(rs->lists);
+	free(rs->list_spare);
+	rs->list_spare = NULL;
+	rs->list_spare_size = 0;
 }
 
 const struct req_entry req_job_list_entry = {

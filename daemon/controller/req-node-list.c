@@ -7,20 +7,20 @@
 #include "daemon/controller/jtext.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
+#include "daemon/controller/req-int.h"
 #include "daemon/controller/req.h"
-
-/* The last reply's size, to start the next one's buffer with. */
-static size_t	req_node_list_last;
 
 static void
 req_node_list(struct peer *p, const json_t *msg)
 {
-	struct jtext	 b;
-	struct node	*n;
-	struct node_use	 use;
-	bool		 brief = json_is_true(json_object_get(msg, "brief"));
+	struct req_state	*rs = req_state();
+	struct jtext		 b;
+	struct node		*n;
+	struct node_use		 use;
+	bool			 brief;
 
-	jtext_init(&b, req_node_list_last + req_node_list_last / 8);
+	brief = json_is_true(json_object_get(msg, "brief"));
+	jtext_init(&b, rs->node_list_last + rs->node_list_last / 8);
 	req_text_begin(&b, msg);
 	jtext_add(&b, ",\"nodes\":[", 10);
 	for (n = node_first(); n != NULL; n = node_next(n)) {
@@ -31,7 +31,7 @@ req_node_list(struct peer *p, const json_t *msg)
 		node_describe(n, &b, brief, &use);
 	}
 	jtext_add(&b, "]}", 2);
-	req_node_list_last = b.len;
+	rs->node_list_last = b.len;
 	req_text_send(p, &b);
 }
 

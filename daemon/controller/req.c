@@ -15,6 +15,7 @@
 #include "daemon/controller/jtext.h"
 #include "daemon/controller/metrics.h"
 #include "daemon/controller/peer.h"
+#include "daemon/controller/req-int.h"
 #include "daemon/controller/req.h"
 #include "daemon/controller/store.h"
 #include "daemon/controller/user.h"
@@ -67,12 +68,17 @@ static const struct req_entry *const req_table[] = {
 
 #define REQ_NTABLE	(sizeof req_table / sizeof req_table[0])
 
-/* Requests handled of each type, and the time their handlers took. */
-static struct {
-	/* How many requests of each entry were handled, and in how long. */
-	uint64_t	 count[REQ_NTABLE];
-	uint64_t	 us[REQ_NTABLE];
-} req_handled;
+_Static_assert(REQ_NTABLE <= REQ_ENTRIES_MAX, "req-int.h counts each entry");
+
+/* The request layer's state (req-int.h): a singleton, as the controller
+ * has one request table. */
+static struct req_state	req;
+
+struct req_state *
+req_state(void)
+{
+	return (&req);
+}
 
 
 void
@@ -201,8 +207,8 @@ req_stats(struct metrics_request *out, size_t max)
 
 	for (i = 0; i < REQ_NTABLE && i < max; i++) {
 		out[i].name = req_table[i]->name;
-		out[i].count = req_handled.count[i];
-		out[i].us = req_handled.us[i];
+		out[i].count = req.count[i];
+		out[i].us = req.us[i];
 	}
 	return (i);
 }
@@ -272,8 +278,8 @@ req_dispatch(struct peer *p, const json_t *msg)
 	log_debug("peer %s: %s", peer_addr(p), re->name);
 	t0 = metrics_clock_us();
 	re->handler(p, msg);
-	req_handled.count[at]++;
-	req_handled.us[at] += (uint64_t)(metrics_clock_us() - t0);
+	req.count[at]++;
+	req.us[at] += (uint64_t)(metrics_clock_us() - t0);
 }
 
 bool
