@@ -35,6 +35,9 @@ struct core_state {
 	size_t			 nswitches;
 	/* Something changed that a pass should see. */
 	bool			 dirty;
+	/* The timer that marks it dirty when it next wants a pass
+	 * (core_wake_in); made at the first use. */
+	struct event		*wake;
 	/* What the nodes could hold were they idle: those that take jobs,
 	 * and those with the drained ones too; the largest node known.
 	 * Found again after anything changed (core_mark_dirty). */

@@ -25,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <event2/event.h>
+
 #include "common/array.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
@@ -461,12 +463,35 @@ core_pass(int64_t now, const struct sched_action **acts)
 	return (n);
 }
 
-int64_t
-core_next_wakeup(void)
+static void
+core_wake_cb(evutil_socket_t fd, short what, void *arg)
+{
+	core_mark_dirty();
+}
+
+void
+core_wake_in(int64_t ms)
+{
+	struct timeval	tv;
+
+	if (core.wake == NULL)
+		core.wake = evtimer_new(ctx_base(), core_wake_cb, NULL);
+	tv.tv_sec = ms / 1000;
+	tv.tv_usec = (ms % 1000) * 1000;
+	evtimer_add(core.wake, &tv);
+}
+
+void
+core_wake_arm(int64_t now)
 {
 	int64_t	at = sched_core_next_wakeup(core.sc);
 
-	return (core.next_begin < at ? core.next_begin : at);
+	if (core.next_begin < at)
+		at = core.next_begin;
+	if (core.wake != NULL)
+		evtimer_del(core.wake);
+	if (at != SCHED_NEVER)
+		core_wake_in(at > now ? at - now : 0);
 }
 
 struct job_part *
@@ -734,6 +759,9 @@ core_free(void)
 	core.node_outside = NULL;
 	core_hold_free(core.hold);
 	core.hold = NULL;
+	if (core.wake != NULL)
+		event_free(core.wake);
+	core.wake = NULL;
 	while (core.nswitches > 0)
 		free(core.switches[--core.nswitches]);
 	free(core.switches);

@@ -131,8 +131,12 @@ bool	core_take_deps_all(void);
 /* Runs a pass of the core at now: its actions, valid until the next
  * call (sched_core_pass). Counts the promotions it made. */
 size_t	core_pass(int64_t now, const struct sched_action **);
-/* When the core wants the next pass (ms), or SCHED_NEVER. */
-int64_t	core_next_wakeup(void);
+/* Marks the core dirty ms from now, in place of the wake-up asked
+ * before: a pass that had to wait (node_health_restart_wait). */
+void	core_wake_in(int64_t ms);
+/* After a pass at now: marks the core dirty when it next wants a pass
+ * (its next demotion or promotion, or the next begin time), or never. */
+void	core_wake_arm(int64_t now);
 /* The parts a job the pass starts is given (nodes and GPUs, rank 0
  * first; a new array of *n). */
 struct job_part *core_alloc(struct job *, size_t *n);

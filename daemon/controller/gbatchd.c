@@ -376,7 +376,6 @@ gbatchd_open(struct event_base *base, char *err, size_t errlen)
 	    metrics_http_open(base, c->metrics_listen, err, errlen)) == NULL)
 		return (-1);
 	node_health_init(base);
-	schedule_init(base);
 	peer_limit_start(gbatchd.limits);
 	purge_init(base);
 	core_mark_dirty();
@@ -408,7 +407,6 @@ gbatchd_close(void)
 	if (gbatchd.stop_ev != NULL)
 		event_free(gbatchd.stop_ev);
 	gbatchd.stop_ev = NULL;
-	schedule_free();
 	core_free();
 	job_table_free_all();
 	depend_wait_free();

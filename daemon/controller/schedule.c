@@ -11,8 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <event2/event.h>
-
 #include "common/array.h"
 #include "common/log.h"
 #include "daemon/controller/conf.h"
@@ -28,40 +26,6 @@
 #include "daemon/controller/node-health.h"
 #include "daemon/controller/schedule.h"
 #include "policy/sched-core.h"
-
-/* The wake-up the core asked for. */
-static struct event	*schedule_wake_ev;
-
-static void
-schedule_wake_cb(evutil_socket_t fd, short what, void *arg)
-{
-	core_mark_dirty();
-}
-
-void
-schedule_init(struct event_base *base)
-{
-	schedule_wake_ev = evtimer_new(base, schedule_wake_cb, NULL);
-}
-
-void
-schedule_free(void)
-{
-	if (schedule_wake_ev != NULL)
-		event_free(schedule_wake_ev);
-	schedule_wake_ev = NULL;
-}
-
-/* (Re)arms the wake-up timer for ms from now. */
-static void
-schedule_wake_in(int64_t ms)
-{
-	struct timeval	tv;
-
-	tv.tv_sec = ms / 1000;
-	tv.tv_usec = (ms % 1000) * 1000;
-	evtimer_add(schedule_wake_ev, &tv);
-}
 
 /* Judges waiting job j again: into the core when its conditions are met,
  * cancelled when they never can be and that is asked for. */
@@ -113,18 +77,6 @@ schedule_deps_due(int64_t now)
 		}
 	}
 	free(ids);
-}
-
-/* Arms the timer for the core's next demotion or promotion, or the next
- * begin time. */
-static void
-schedule_arm(int64_t now)
-{
-	int64_t	at = core_next_wakeup();
-
-	evtimer_del(schedule_wake_ev);
-	if (at != SCHED_NEVER)
-		schedule_wake_in(at > now ? at - now : 0);
 }
 
 static void
@@ -199,7 +151,7 @@ schedule_run(void)
 	 * (node-health.c owns the window). */
 	if ((wait = node_health_restart_wait(now)) > 0) {
 		/* A HELLO marks the schedule dirty; this is the backstop. */
-		schedule_wake_in(wait);
+		core_wake_in(wait);
 		return;
 	}
 	core_begin_due(now);
@@ -212,6 +164,6 @@ schedule_run(void)
 		else
 			schedule_preempt(sched_cjob_arg(acts[i].job));
 	}
-	schedule_arm(now);
+	core_wake_arm(now);
 	metrics_observe_pass_us(metrics_clock_us() - t0);
 }
