@@ -13,7 +13,9 @@
 
 #include "daemon/common/notify.h"
 
-/* The service manager's socket (NOTIFY_SOCKET), one a process. */
+/* The service manager's socket (NOTIFY_SOCKET), one a process. Global:
+ * it comes from the process's environment, read once and removed, and
+ * both daemons tell the manager from wherever they stand. */
 static struct {
 	int			 fd;
 	struct sockaddr_un	 sun;

@@ -18,7 +18,8 @@
 #include "daemon/controller/conf.h"
 #include "daemon/controller/peer.h"
 
-/* The audit log's file: one for the controller. */
+/* The audit log's file: one for the controller. Global: every request
+ * handler that changes something writes to it, and a reload reopens it. */
 static struct {
 	int	 fd;
 	char	*path;

@@ -53,7 +53,8 @@ STAILQ_HEAD(commit_items, commit_item);
 #define COMMIT_PRIORITIES	3
 #define COMMIT_PRIORITY_IDLE	(COMMIT_PRIORITIES - 1)
 
-/* The group commit's state. */
+/* The group commit's state. Global: one transaction at a time on the
+ * controller's one database, which every write of every module joins. */
 static struct {
 	struct event		*ev;
 	struct event		*timer;

@@ -44,7 +44,9 @@
 #include "daemon/controller/store.h"
 #include "policy/sched-core.h"
 
-/* The controller's one core (core-int.h). */
+/* The controller's one core (core-int.h). Global: the files of the core
+ * share it, and the jobs, nodes, passes and listings of the one
+ * controller a process ask it through core.h. */
 struct core_state core = {
 	.stale = true,
 	.next_begin = SCHED_NEVER,

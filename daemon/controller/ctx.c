@@ -6,7 +6,8 @@
 
 /* The one controller of the process: the settings, the loop and the root's
  * operations are singletons by nature, set once by gbatchd.c; every module
- * reads them through the functions below. */
+ * reads them through the functions below. Global: this is the context
+ * itself, the one place modules find what would else be passed to all. */
 static struct {
 	const struct conf	*conf;
 	const char		*file;

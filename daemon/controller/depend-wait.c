@@ -31,7 +31,8 @@ struct depend_link {
 };
 
 /* The index from each job to the jobs waiting for it, and the waiters to
- * judge again. */
+ * judge again. Global: an index over the one job table, kept beside it
+ * (job-table.c) as its hook frees each job's dependency. */
 static struct {
 	struct depend_link	*index[DEPEND_WAIT_BUCKETS];
 	uint64_t		*singletons;

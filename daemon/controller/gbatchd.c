@@ -50,7 +50,9 @@
 #define GBATCHD_STOP_WAIT	3
 
 /* The controller of this process: its settings, what it was started with
- * and on, and what a stop and a reload need. */
+ * and on, and what a stop and a reload need. Global: the composition root
+ * holds the objects it made (listeners, limits, the metrics endpoint) for
+ * gbatchd_close, and the root's operations (ctx.h) reach them. */
 static struct {
 	struct conf		 settings;
 	struct event_base	*base;

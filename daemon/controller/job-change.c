@@ -19,7 +19,9 @@
 #include "daemon/controller/requeue.h"
 #include "daemon/controller/store.h"
 
-/* Who hears of each transition (job_change_listen), in order. */
+/* Who hears of each transition (job_change_listen), in order. Global:
+ * gbatchd.c registers them once at start, and every transition of the one
+ * job table is told to them. */
 static struct {
 	job_change_fn	 fn[JOB_CHANGE_LISTENERS];
 	size_t		 n;

@@ -79,7 +79,8 @@ job_strs_get(const char *block, uint8_t width, size_t n, size_t k)
 
 /* Each field's place in the block that keeps it (job_strs_slot), and the
  * fields of each block in order: worked out from job_fields once, then
- * only read (a table the compiler cannot count for us). */
+ * only read. Global: a constant in all but name, a table the compiler
+ * cannot count for us. */
 static struct {
 	bool		 done;
 	int8_t		 slot[JF_COUNT];

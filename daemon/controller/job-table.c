@@ -28,7 +28,9 @@ struct job_waiting {
 	struct job_waiting	*next;
 };
 
-/* The controller's jobs: the one table of them. */
+/* The controller's jobs: the one table of them. Global: every floor above
+ * finds a job by its id (job_table_find) without being handed the table;
+ * one controller a process. */
 static struct {
 	/* Every job, in id order. A job freed leaves a hole (NULL) until
 	 * the holes are a quarter of the table, which is then closed up

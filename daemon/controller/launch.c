@@ -21,6 +21,8 @@
 #include "daemon/controller/store.h"
 #include "policy/sched.h"
 
+/* What launching asks of the floors above (launch.h). Global: gbatchd.c
+ * registers them once at start. */
 static struct launch_hooks	launch_hooks;
 
 void

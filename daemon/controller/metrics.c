@@ -80,7 +80,8 @@ static const struct {
 	  "queue after waiting (starvation promotion)." },
 };
 
-/* What gbatchd counts for a monitoring system: one set a process. */
+/* What gbatchd counts for a monitoring system: one set a process.
+ * Global: counted from every floor, read by the metrics endpoint. */
 static struct {
 	struct metrics_histogram	 pass;
 	struct metrics_histogram	 commit;

@@ -17,7 +17,9 @@
 #include "daemon/controller/peer.h"
 #include "daemon/controller/restart-window.h"
 
-/* What the checks keep between two runs. */
+/* What the checks keep between two runs. Global: one timer over the one
+ * node table, and the restart window the passes ask
+ * (node_health_restart_wait). */
 static struct {
 	struct event		*ev;
 	/* The checks' clock: a stall of the controller gives the nodes a

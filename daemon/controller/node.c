@@ -47,7 +47,8 @@ struct node {
 };
 TAILQ_HEAD(node_list, node);
 
-/* Every node the controller knows, in name order, and how many. */
+/* Every node the controller knows, in name order, and how many. Global:
+ * the one node table, found by name from every floor (node_find). */
 static struct {
 	struct node_list	 all;
 	size_t			 total;

@@ -85,7 +85,8 @@ struct peer {
 TAILQ_HEAD(peer_list, peer);
 
 /* Every connection, live or dead, and what the controller does with what
- * they send. */
+ * they send. Global: a peer is found by its serial or its node's name
+ * from the floors above, which keep no pointer to it across the loop. */
 static struct {
 	struct peer_list	 live;
 	struct peer_list	 dead;

@@ -52,7 +52,8 @@ struct purge_run {
 TAILQ_HEAD(purge_runs, purge_run);
 
 /* Retention's runs waiting their turn, its events and what it last saw of
- * the settings. */
+ * the settings. Global: one retention over the one store, started by
+ * gctl purge and by its own timer alike. */
 static struct {
 	struct purge_runs runs;
 	struct event	*ev;	/* a batch, when idle */

@@ -70,8 +70,8 @@ static const struct req_entry *const req_table[] = {
 
 _Static_assert(REQ_NTABLE <= REQ_ENTRIES_MAX, "req-int.h counts each entry");
 
-/* The request layer's state (req-int.h): a singleton, as the controller
- * has one request table. */
+/* The request layer's state (req-int.h). Global: a singleton, as the
+ * controller has one request table, whose handlers share it. */
 static struct req_state	req;
 
 struct req_state *

@@ -42,7 +42,8 @@ struct session {
 };
 TAILQ_HEAD(session_list, session);
 
-/* Every session, and the numbers of JOB_ATTACH's steps. */
+/* Every session, and the numbers of JOB_ATTACH's steps. Global: a session
+ * is found by its job and step when a node or a client speaks of it. */
 static struct {
 	struct session_list	 all;
 	uint32_t		 steps;

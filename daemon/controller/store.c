@@ -91,8 +91,9 @@ struct store_text {
 	int64_t		 id;
 };
 
-/* The store's connection, its statements and its transaction: one
- * database a controller. */
+/* The store's connection, its statements and its transaction. Global:
+ * one database a controller, written by every floor above through
+ * store.h. */
 static struct {
 	/* Where the jobs statements' SELECT puts each field (-1: not
 	 * read), and each statement's parameter for each field (0: none),

@@ -19,6 +19,8 @@ struct user_entry {
 	char	name[64];
 };
 
+/* The names looked up lately. Global: a cache of the system's user
+ * database, which is the process's, asked from every request. */
 static struct user_entry	user_cache[USER_CACHE];
 
 void

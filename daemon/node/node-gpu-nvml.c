@@ -202,7 +202,8 @@ fail:
 
 /* NVML as sampling keeps it: loaded and initialised at the first sample,
  * for gnoded's life (a heartbeat every few seconds should not load a
- * library each time). */
+ * library each time). Global: NVML's own state is the process's, as
+ * nvmlInit is. */
 static struct {
 	struct node_gpu_nvml	nv;
 	int			state;	/* 0 not yet, 1 ok, -1 no */

@@ -8,7 +8,7 @@
 #include "daemon/node/node-gpu.h"
 
 /* In the order auto tries them. */
-static const struct node_gpu_ops *node_gpu_backends[] = {
+static const struct node_gpu_ops *const node_gpu_backends[] = {
 	&node_gpu_nvml_ops,
 	&node_gpu_sim_ops,
 };

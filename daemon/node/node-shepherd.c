@@ -696,7 +696,8 @@ node_shepherd_main(const struct node_conf *conf, const struct node_launch *l)
 	_exit(0);
 }
 
-/* The shepherds forked and not yet reaped. */
+/* The shepherds forked and not yet reaped. Global: a child is the
+ * process's, whichever session forked it, and is reaped by its pid. */
 static struct {
 	/* The shepherds this gnoded forked and has not reaped yet. */
 	pid_t	*kids;

@@ -46,6 +46,7 @@ lint() {
 	[[ "$output" == *"include guards    a header without one"* ]]
 	[[ "$output" == *"function prefix   a function a production .c file"* ]]
 	[[ "$output" == *"floors            in a folder with a file named \"floors\""* ]]
+	[[ "$output" == *"globals           in daemon/, a mutable variable defined"* ]]
 	[[ "$output" == *"Exit status: 0 clean (one closing line says what was checked), 1 findings,
 2 usage error."* ]]
 	run -2 "$S/tools/lint" --bogus
@@ -60,7 +61,7 @@ lint() {
 	    "	return (1);" "}"
 	lint
 	[ "$status" -eq 0 ]
-	[ "$output" = "tools/lint: 2 files, 1 folder: no include circle, no file over 1000 lines, 1 include guard unique, 1 exported function prefixed" ]
+	[ "$output" = "tools/lint: 2 files, 1 folder: no include circle, no file over 1000 lines, 1 include guard unique, 1 exported function prefixed, 0 globals in daemon, each saying why" ]
 }
 
 @test "a circle of two modules is printed as a path, with its members" {
@@ -212,7 +213,7 @@ tools/lint: 1 finding" ]
 	put daemon/controller/conf-reload.c "int" "conf_reload_apply(void)" "{" "}"
 	lint
 	[ "$status" -eq 0 ]
-	[[ "$output" == *", 3 exported functions prefixed (1 by a lasting exception)" ]]
+	[[ "$output" == *", 3 exported functions prefixed (1 by a lasting exception), 0 globals in daemon, each saying why" ]]
 	put tools/lint.allow "prefix common/xmalloc.c x" "prefix common/*.c zz_" \
 	    "function daemon/controller/conf-reload.c conf_apply" \
 	    "size daemon/controller/job.c 1003" "prefix common/x.c"
@@ -230,8 +231,9 @@ tools/lint: 4 findings" ]
 	[ "${#lines[@]}" -eq 1 ]
 	[[ "$output" =~ ^tools/lint:\ [0-9]+\ files,\ [0-9]+\ folders:\ no\ include\ circle ]]
 	[[ "$output" == *" include guards unique, "*" exported functions prefixed"* ]]
-	# The controller's floors file is read, and nothing goes up a floor.
-	[[ "$output" == *", no include going up a floor" ]]
+	# The controller's floors file is read, and nothing goes up a floor;
+	# every global in daemon/ says why it is one.
+	[[ "$output" == *", no include going up a floor, "*" globals in daemon, each saying why" ]]
 	lint_at=$(grep -n '^tools/lint' "$S/tools/check" | cut -d: -f1)
 	build_at=$(grep -n '^run build$' "$S/tools/check" | cut -d: -f1)
 	[ -n "$lint_at" ] && [ -n "$build_at" ] && [ "$lint_at" -lt "$build_at" ]
@@ -256,7 +258,7 @@ floors3() {
 	floors3
 	lint
 	[ "$status" -eq 0 ]
-	[ "$output" = "tools/lint: 6 files, 1 folder: no include circle, no file over 1000 lines, 3 include guards unique, 0 exported functions prefixed, no include going up a floor" ]
+	[ "$output" = "tools/lint: 6 files, 1 folder: no include circle, no file over 1000 lines, 3 include guards unique, 0 exported functions prefixed, no include going up a floor, 0 globals in daemon, each saying why" ]
 }
 
 @test "floors: an include going up a floor is refused, naming both floors" {
@@ -287,4 +289,58 @@ daemon/controller/floors:3: job is on floor io already (line 1): one floor a mod
 daemon/controller/floors:4: gone: no such module in daemon/controller: delete it
 daemon/controller/peer: on no floor: put it on one in daemon/controller/floors (the lowest whose modules it uses)
 tools/lint: 4 findings" ]
+}
+
+@test "globals: a mutable file-scope variable in daemon/ says why it is global; const ones, locals and types are not counted" {
+	put daemon/node/a.c \
+	    "struct a_type {" "	int	x;" "};" \
+	    "TAILQ_HEAD(a_list, a_type);" \
+	    "extern int	a_elsewhere;" \
+	    "int	a_proto(int);" \
+	    "static const char *const a_names[] = { \"x\", \"y\" };" \
+	    "static const struct a_type a_zero = { 0 };" \
+	    "static char *const a_fixed = NULL;" \
+	    "static int	a_count;" \
+	    "static const char *a_last;" \
+	    "static void	(*a_hook)(int);" \
+	    "struct a_type a_inst = { 1 };" \
+	    "/* What the module keeps. */" \
+	    "static struct {" "	int	n;" "} a_state;" \
+	    "/* What the module knows. Global: it is the process's. */" \
+	    "static struct {" "	int	n;" "} a_known = {" "	.n = 1," "};" \
+	    "/* Global: the signal handler sets it. */" \
+	    "static volatile sig_atomic_t a_flag;" \
+	    "int" "a_proto(int x)" "{" "	static int	calls;" \
+	    "	int	y = x;" "" "	return (y + calls++);" "}"
+	# Outside daemon/, and in tests, nothing is counted.
+	put client/b.c "static int	b_count;"
+	put tests/unit/c-test.c "static int	c_count;"
+	lint
+	[ "$status" -eq 1 ]
+	w='is a mutable file-scope variable: put it in a struct its module owns, or say why it is global in the comment above it ("Global: ...")'
+	[ "$output" = "daemon/node/a.c:10: a_count $w
+daemon/node/a.c:11: a_last $w
+daemon/node/a.c:12: a_hook $w
+daemon/node/a.c:13: a_inst $w
+daemon/node/a.c:15: a_state $w
+tools/lint: 5 findings" ]
+}
+
+@test "globals: more than MAX_GLOBALS in daemon/ is refused, each saying why or not" {
+	max=$(sed -n 's/^MAX_GLOBALS = \([0-9][0-9]*\)$/\1/p' "$S/tools/lint")
+	[ -n "$max" ]
+	for i in $(seq "$max"); do
+		printf '/* Global: number %d. */\nstatic int\tg_%d;\n' "$i" "$i"
+	done >"$T/g.c"
+	mkdir -p "$T/daemon/common"
+	mv "$T/g.c" "$T/daemon/common/g.c"
+	lint
+	[ "$status" -eq 0 ]
+	[[ "$output" == *", $max globals in daemon, each saying why" ]]
+	printf '/* Global: one more. */\nstatic int\tg_more;\n' \
+	    >>"$T/daemon/common/g.c"
+	lint
+	[ "$status" -eq 1 ]
+	[ "$output" = "daemon: $((max + 1)) mutable file-scope variables, over $max: move state into the structs of the modules that own it (STYLE.md 13)
+tools/lint: 1 finding" ]
 }
