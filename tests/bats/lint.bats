@@ -47,6 +47,7 @@ lint() {
 	[[ "$output" == *"function prefix   a function a production .c file"* ]]
 	[[ "$output" == *"floors            in a folder with a file named \"floors\""* ]]
 	[[ "$output" == *"globals           in daemon/, a mutable variable defined"* ]]
+	[[ "$output" == *"distributed       where ROOT has a Makefile.am, every .c"* ]]
 	[[ "$output" == *"Exit status: 0 clean (one closing line says what was checked), 1 findings,
 2 usage error."* ]]
 	run -2 "$S/tools/lint" --bogus
@@ -233,7 +234,9 @@ tools/lint: 4 findings" ]
 	[[ "$output" == *" include guards unique, "*" exported functions prefixed"* ]]
 	# The controller's floors file is read, and nothing goes up a floor;
 	# every global in daemon/ says why it is one.
-	[[ "$output" == *", no include going up a floor, "*" globals in daemon, each saying why" ]]
+	[[ "$output" == *", no include going up a floor, "*" globals in daemon, each saying why, "* ]]
+	# Every source is in the Makefiles, or make dist leaves it out.
+	[[ "$output" == *", all named in Makefile.am or the "*" files it includes" ]]
 	lint_at=$(grep -n '^tools/lint' "$S/tools/check" | cut -d: -f1)
 	build_at=$(grep -n '^run build$' "$S/tools/check" | cut -d: -f1)
 	[ -n "$lint_at" ] && [ -n "$build_at" ] && [ "$lint_at" -lt "$build_at" ]
@@ -343,4 +346,29 @@ tools/lint: 5 findings" ]
 	[ "$status" -eq 1 ]
 	[ "$output" = "daemon: $((max + 1)) mutable file-scope variables, over $max: move state into the structs of the modules that own it (STYLE.md 13)
 tools/lint: 1 finding" ]
+}
+
+@test "distributed: a source the Makefiles do not name is refused; one named through an include passes" {
+	header common/a.h
+	put common/a.c '#include "common/a.h"'
+	header common/a-int.h
+	put Makefile.am 'bin_PROGRAMS = a' 'include common/local.am' \
+	    '-include missing.am'
+	put common/local.am 'a_SOURCES = common/a.c \' '	common/a.h' \
+	    'EXTRA_DIST += $(srcdir)/common/a-int.h'
+	lint
+	[ "$status" -eq 0 ]
+	[[ "$output" == *", all named in Makefile.am or the 2 files it includes" ]]
+	put common/local.am 'a_SOURCES = common/a.c'
+	lint
+	[ "$status" -eq 1 ]
+	[ "$output" = "common/a-int.h: not named in Makefile.am or the files it includes: add it to the _SOURCES (or EXTRA_DIST) of what uses it, or make dist leaves it out
+common/a.h: not named in Makefile.am or the files it includes: add it to the _SOURCES (or EXTRA_DIST) of what uses it, or make dist leaves it out
+tools/lint: 2 findings" ]
+	# Without a Makefile.am (a tree that is not an automake one) nothing
+	# is asked.
+	rm "$T/Makefile.am"
+	lint
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"named in Makefile.am"* ]]
 }
