@@ -41,7 +41,7 @@ void	core_job_new(struct job *);
 /* Fills row's scheduling counters (attained service, run times, first
  * start, last stop) for j's move to state to, before it is written. */
 void	core_job_row(struct job *, enum job_state to, struct store_job *);
-/* j moved from one state to another: a job_change_fn (job-change.h) that
+/* j moved from one state to another: a job_listener_fn (job.h) that
  * gbatchd.c registers first; row is unused. A job that starts (or is
  * re-adopted) holds the GPUs of its parts from now on. */
 void	core_job_changed(struct job *, enum job_state from,

@@ -348,8 +348,8 @@ gbatchd_open(struct event_base *base, char *err, size_t errlen)
 	launch_init(&gbatchd_launch_hooks);
 	/* The scheduler hears of a change first: a session's client is
 	 * told of a start the core already counts. */
-	job_change_listen(core_job_changed);
-	job_change_listen(session_job_changed);
+	job_table_listen(core_job_changed);
+	job_table_listen(session_job_changed);
 	if (audit_open(c, err, errlen) != 0)
 		return (-1);
 	if (store_open(c->state_dir, c->sync_full, commit_want, err,
@@ -413,7 +413,6 @@ gbatchd_close(void)
 	job_table_free_all();
 	depend_wait_free();
 	node_free_all();
-	job_change_unlisten_all();
 	gbatchd.base = NULL;
 	ctx_open(NULL, 0);
 }

@@ -19,32 +19,6 @@
 #include "daemon/controller/requeue.h"
 #include "daemon/controller/store.h"
 
-/* Who hears of each transition (job_change_listen), in order. Global:
- * gbatchd.c registers them once at start, and every transition of the one
- * job table is told to them. */
-static struct {
-	job_change_fn	 fn[JOB_CHANGE_LISTENERS];
-	size_t		 n;
-} job_change_listeners;
-
-void
-job_change_listen(job_change_fn fn)
-{
-	/* A programmer's error: the root registers a fixed few. */
-	if (job_change_listeners.n == JOB_CHANGE_LISTENERS) {
-		log_error("job_change_listen: more than %d listeners",
-		    JOB_CHANGE_LISTENERS);
-		abort();
-	}
-	job_change_listeners.fn[job_change_listeners.n++] = fn;
-}
-
-void
-job_change_unlisten_all(void)
-{
-	job_change_listeners.n = 0;
-}
-
 /* Appends "0,1,3" for the GPUs of mask to buf (len bytes in all). */
 static void
 job_change_gpus(uint64_t mask, char *buf, size_t len)
@@ -122,7 +96,7 @@ job_change_state(struct job *j, enum job_state to,
 	int64_t				 now = ctx_now(), now_ms;
 	char				 gpus[600], what[900], extra[300];
 	char				*alloc = NULL;
-	size_t				 len, nparts = 0, i;
+	size_t				 len, nparts = 0;
 	uint64_t			 id = job_id(j);
 	int				 rc = -1;
 
@@ -240,8 +214,7 @@ job_change_state(struct job *j, enum job_state to,
 		job_set_run(j, parts, nparts, row.start_time);
 	} else if (requeue_is_requeue(from, to))
 		job_set_requeued(j);
-	for (i = 0; i < job_change_listeners.n; i++)
-		job_change_listeners.fn[i](j, from, to, &row);
+	job_table_tell(j, from, to, &row);
 	if (job_state_is_terminal(to)) {
 		metrics_count_finished(to);
 		job_free(j);

@@ -34,26 +34,13 @@ struct job_change {
 	bool		 readopt;
 };
 
-/* Hears of a transition once it is written and memory follows it: j went
- * from -> to, row is what was written (j is freed right after a
- * listener hears of a finished state). */
-typedef void	(*job_change_fn)(struct job *j, enum job_state from,
-		    enum job_state to, const struct store_job *row);
-
-/* Adds a listener, called in the order added: the composition root
- * (gbatchd.c) registers the modules above this one that follow jobs (the
- * scheduler, interactive sessions), so that this module calls none of
- * them. At most JOB_CHANGE_LISTENERS. */
-#define JOB_CHANGE_LISTENERS	4
-void	job_change_listen(job_change_fn);
-/* Forgets every listener (at the controller's close). */
-void	job_change_unlisten_all(void);
 
 /* Moves job to state to: checks job_state_is_legal(), updates memory and
  * the node's GPUs, writes the job's row and a job_events row in the open
- * transaction and logs the change once. A job that finishes is freed: the
- * caller must not use it afterwards. Returns 0, or -1 (illegal or the
- * store failed; nothing changed in memory). */
+ * transaction, logs the change once and tells the job table's listeners
+ * (job_table_listen). A job that finishes is freed: the caller must not
+ * use it afterwards. Returns 0, or -1 (illegal or the store failed;
+ * nothing changed in memory). */
 int	job_change_state(struct job *, enum job_state to,
 	    const struct job_change *how);
 

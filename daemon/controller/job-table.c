@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/log.h"
 #include "common/xmalloc.h"
 #include "daemon/controller/job-int.h"
 #include "daemon/controller/job-shared.h"
@@ -53,6 +54,9 @@ static struct {
 	/* Frees a job's parsed dependency: the module that judges
 	 * dependencies made it (depend-wait.c), and gbatchd.c says how. */
 	void			(*dep_free)(struct job_dep *);
+	/* Who hears of each transition, in order (job_table_listen). */
+	job_listener_fn		  listeners[JOB_LISTENERS];
+	size_t			  nlisteners;
 } jobs;
 
 struct job_shared_tab *
@@ -71,6 +75,28 @@ void
 job_table_dep_free(struct job_dep *dep)
 {
 	jobs.dep_free(dep);
+}
+
+void
+job_table_listen(job_listener_fn fn)
+{
+	/* A programmer's error: the root registers a fixed few. */
+	if (jobs.nlisteners == JOB_LISTENERS) {
+		log_error("job_table_listen: more than %d listeners",
+		    JOB_LISTENERS);
+		abort();
+	}
+	jobs.listeners[jobs.nlisteners++] = fn;
+}
+
+void
+job_table_tell(struct job *j, enum job_state from, enum job_state to,
+    const struct store_job *row)
+{
+	size_t	i;
+
+	for (i = 0; i < jobs.nlisteners; i++)
+		jobs.listeners[i](j, from, to, row);
 }
 
 static bool
@@ -305,6 +331,7 @@ job_table_free_all(void)
 	jobs.tab = NULL;
 	jobs.tab_len = jobs.tab_size = jobs.tab_holes = 0;
 	jobs.tab_max = 0;
+	jobs.nlisteners = 0;
 	for (i = 0; i < JOB_WAITING_BUCKETS; i++) {
 		while ((w = jobs.waiting[i]) != NULL) {
 			jobs.waiting[i] = w->next;

@@ -146,6 +146,23 @@ struct job_dep	*job_dep(const struct job *);
  * judged). */
 void		 job_set_dep(struct job *, struct job_dep *);
 void		 job_table_set_dep_free(void (*)(struct job_dep *));
+
+/* Hears of a job's transition once it is written and memory follows it:
+ * j went from -> to, row is what was written (j is freed right after a
+ * listener hears of a finished state). */
+typedef void	(*job_listener_fn)(struct job *j, enum job_state from,
+		    enum job_state to, const struct store_job *row);
+/* Adds a listener of every job's transitions, called in the order added:
+ * the composition root (gbatchd.c) registers the modules above that
+ * follow jobs (the scheduler, interactive sessions), so that neither the
+ * table nor job-change.c calls them. At most JOB_LISTENERS; forgotten by
+ * job_table_free_all. */
+#define JOB_LISTENERS	4
+void		 job_table_listen(job_listener_fn);
+/* Tells the listeners of j's transition: job_change_state's, once it is
+ * written. */
+void		 job_table_tell(struct job *, enum job_state from,
+		    enum job_state to, const struct store_job *row);
 uint32_t	 job_restarts(const struct job *);
 /* Where it may run (common/job-field.h): the nodes it may run on alone,
  * those it may not (names joined by ','), the GPU type; "" for none. */

@@ -54,7 +54,7 @@ void	session_open_job(struct peer *p, uint64_t id,
 
 /* job_change_state() moved job from -> to (row: what was written): the
  * client of an interactive job hears of a start, a requeue and the end.
- * A job_change_fn (job-change.h); other jobs are left alone. */
+ * A job_listener_fn (job.h); other jobs are left alone. */
 void	session_job_changed(struct job *, enum job_state from,
 	    enum job_state to, const struct store_job *row);
 /* The "interactive" member of part rank's JOB_LAUNCH (a new reference),

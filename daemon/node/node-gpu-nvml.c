@@ -3,6 +3,7 @@
  * are declared here from the documented ABI. */
 #include <dlfcn.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -200,38 +201,39 @@ fail:
 	return (-1);
 }
 
-/* NVML as sampling keeps it: loaded and initialised at the first sample,
- * for gnoded's life (a heartbeat every few seconds should not load a
- * library each time). Global: NVML's own state is the process's, as
- * nvmlInit is. */
-static struct {
+/* NVML as sampling keeps it: loaded and initialised at the first sample
+ * and kept by the GPU list until it is freed (a heartbeat every few
+ * seconds should not load a library each time). */
+struct node_gpu_nvml_live {
 	struct node_gpu_nvml	nv;
-	int			state;	/* 0 not yet, 1 ok, -1 no */
-} node_gpu_nvml_live;
+	bool			ok;	/* loaded and initialised */
+};
 
 static void
-node_gpu_nvml_sample(const struct node_conf *conf, struct node_gpu_use *use,
-    size_t n)
+node_gpu_nvml_sample(const struct node_conf *conf, void **live,
+    struct node_gpu_use *use, size_t n)
 {
-	struct node_gpu_nvml	*nv = &node_gpu_nvml_live.nv;
-	nvmlDevice_t		 dev;
-	nvmlMemory_t		 mem;
-	nvmlUtilization_t	 u;
-	char			 err[256];
-	size_t			 i;
+	struct node_gpu_nvml_live	*l = *live;
+	struct node_gpu_nvml		*nv;
+	nvmlDevice_t			 dev;
+	nvmlMemory_t			 mem;
+	nvmlUtilization_t		 u;
+	char				 err[256];
+	size_t				 i;
 
-	if (node_gpu_nvml_live.state == 0) {
-		node_gpu_nvml_live.state = -1;
-		if (node_gpu_nvml_load(nv, err, sizeof err) == -1)
+	if (l == NULL) {
+		*live = l = xcalloc(1, sizeof *l);
+		if (node_gpu_nvml_load(&l->nv, err, sizeof err) == -1)
 			log_warn("node %s: GPU use unknown: %s", conf->name,
 			    err);
-		else if (nv->init() != NODE_NVML_SUCCESS)
-			dlclose(nv->lib);
+		else if (l->nv.init() != NODE_NVML_SUCCESS)
+			dlclose(l->nv.lib);
 		else
-			node_gpu_nvml_live.state = 1;
+			l->ok = true;
 	}
-	if (node_gpu_nvml_live.state != 1)
+	if (!l->ok)
 		return;
+	nv = &l->nv;
 	for (i = 0; i < n; i++) {
 		if (nv->handle((unsigned int)i, &dev) != NODE_NVML_SUCCESS)
 			continue;
@@ -243,9 +245,22 @@ node_gpu_nvml_sample(const struct node_conf *conf, struct node_gpu_use *use,
 	}
 }
 
+static void
+node_gpu_nvml_release(void *live)
+{
+	struct node_gpu_nvml_live	*l = live;
+
+	if (l->ok) {
+		l->nv.shutdown();
+		dlclose(l->nv.lib);
+	}
+	free(l);
+}
+
 const struct node_gpu_ops node_gpu_nvml_ops = {
 	.name = "nvml",
 	.source = "nvml",
 	.discover = node_gpu_nvml_discover,
 	.sample = node_gpu_nvml_sample,
+	.release = node_gpu_nvml_release,
 };

@@ -34,14 +34,15 @@ node_gpu_sim_discover(const struct node_conf *conf, struct node_gpu **out,
 /* Lines "INDEX UTIL MEM_USED_MB"; anything else on a line, or a line out
  * of range, is skipped: the file is a test's, read while it is written. */
 static void
-node_gpu_sim_sample(const struct node_conf *conf, struct node_gpu_use *use,
-    size_t n)
+node_gpu_sim_sample(const struct node_conf *conf, void **live,
+    struct node_gpu_use *use, size_t n)
 {
 	FILE		*f;
 	char		 line[256];
 	long		 index, util, mem;
 	size_t		 i;
 
+	(void)live;
 	for (i = 0; i < n; i++) {
 		use[i].util = 0;
 		use[i].mem_used_mb = 0;

@@ -19,6 +19,8 @@ struct node_gpus {
 	const struct node_gpu_ops	*ops;
 	struct node_gpu			*v;
 	size_t				 n;
+	/* What the backend keeps between samples (ops->sample). */
+	void				*live;
 };
 
 static int
@@ -147,12 +149,14 @@ node_gpu_free(struct node_gpus *g)
 {
 	if (g == NULL)
 		return;
+	if (g->live != NULL && g->ops->release != NULL)
+		g->ops->release(g->live);
 	free(g->v);
 	free(g);
 }
 
 json_t *
-node_gpu_use_json(const struct node_gpus *g, const struct node_conf *conf)
+node_gpu_use_json(struct node_gpus *g, const struct node_conf *conf)
 {
 	struct node_gpu_use	*use;
 	json_t			*a = json_array(), *o;
@@ -163,7 +167,7 @@ node_gpu_use_json(const struct node_gpus *g, const struct node_conf *conf)
 	use = xcalloc(g->n, sizeof *use);
 	for (i = 0; i < g->n; i++)
 		use[i].util = use[i].mem_used_mb = -1;
-	g->ops->sample(conf, use, g->n);
+	g->ops->sample(conf, &g->live, use, g->n);
 	for (i = 0; i < g->n; i++) {
 		o = json_pack("{s:i}", "index", (int)g->v[i].index);
 		if (use[i].util >= 0)

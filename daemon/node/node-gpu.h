@@ -38,9 +38,13 @@ struct node_gpu_ops {
 	int		(*discover)(const struct node_conf *, struct node_gpu **,
 			    size_t *, char *err, size_t errlen);
 	/* Fills use[0..n-1] (GPU indexes); what cannot be read is -1. May
-	 * block briefly (NVML). */
-	void		(*sample)(const struct node_conf *, struct node_gpu_use *,
-			    size_t n);
+	 * block briefly (NVML). *live is what the backend keeps between two
+	 * samples (NULL before the first): the GPU list that samples owns
+	 * it, and gives it to release when freed. */
+	void		(*sample)(const struct node_conf *, void **live,
+			    struct node_gpu_use *, size_t n);
+	/* Frees what sample kept (not NULL); NULL when it keeps nothing. */
+	void		(*release)(void *live);
 };
 
 extern const struct node_gpu_ops node_gpu_nvml_ops;
@@ -61,7 +65,7 @@ json_t			*node_gpu_json(const struct node_gpus *);
 /* Each GPU's use now, as NODE_HEARTBEAT's "gpus": [{"index":0,
  * "util":37,"mem_used_mb":1024}, ...], unknown figures left out (a new
  * reference). */
-json_t			*node_gpu_use_json(const struct node_gpus *,
+json_t			*node_gpu_use_json(struct node_gpus *,
 			     const struct node_conf *);
 void			 node_gpu_free(struct node_gpus *);
 /* GPU i of the list (i < node_gpu_count). Borrowed. */

@@ -19,7 +19,7 @@
 struct node_session {
 	struct event_base		*base;
 	const struct node_conf		*conf;
-	const struct node_gpus		*gpus;
+	struct node_gpus		*gpus;
 	struct node_link		*link;
 	struct node_jobs		*jobs;
 	struct node_relay		*relay;		/* or NULL */
@@ -296,7 +296,7 @@ node_session_near(struct node_session *s)
 
 struct node_session *
 node_session_create(struct event_base *base, const struct node_conf *conf,
-    const struct node_gpus *gpus, char *err, size_t errlen)
+    struct node_gpus *gpus, char *err, size_t errlen)
 {
 	struct node_session	*s;
 	char			 why[512];

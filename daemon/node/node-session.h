@@ -16,7 +16,7 @@ struct node_session;
 /* Recovers the jobs in the state directory and starts connecting. Returns
  * a new session or NULL with err set. Never blocks on the network. */
 struct node_session	*node_session_create(struct event_base *,
-			     const struct node_conf *, const struct node_gpus *,
+			     const struct node_conf *, struct node_gpus *,
 			     char *err, size_t errlen);
 /* Closes the connection. Jobs keep running under their shepherds. */
 void			 node_session_free(struct node_session *);

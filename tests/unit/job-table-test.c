@@ -3,7 +3,8 @@
  * as the controller does (ids growing, a start-up's load in any order, a
  * job older than the newest now and then), must leave every job found by
  * its id, no freed one found, the walk in id order over exactly the jobs
- * there, and each job's strings its own. */
+ * there, and each job's strings its own. The listeners of transitions are
+ * told in the order added. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,6 +83,59 @@ drop(uint64_t id)
 	made[id] = NULL;
 }
 
+/* What the listeners heard, in order: "A3:PENDING>RUNNING" a call. */
+static char	heard[256];
+
+static void
+hear(char who, struct job *j, enum job_state from, enum job_state to)
+{
+	size_t	len = strlen(heard);
+
+	snprintf(heard + len, sizeof heard - len, "%s%c%" PRIu64 ":%s>%s",
+	    len > 0 ? " " : "", who, job_id(j), job_state_name(from),
+	    job_state_name(to));
+}
+
+static void
+hear_a(struct job *j, enum job_state from, enum job_state to,
+    const struct store_job *row)
+{
+	(void)row;
+	hear('A', j, from, to);
+}
+
+static void
+hear_b(struct job *j, enum job_state from, enum job_state to,
+    const struct store_job *row)
+{
+	(void)row;
+	hear('B', j, from, to);
+}
+
+/* The listeners of transitions: told in the order they were added, each
+ * once, and forgotten when the table is freed. */
+static void
+listeners(void)
+{
+	struct job	*j = job_table_find(3);
+
+	job_table_tell(j, JOB_PENDING, JOB_RUNNING, NULL);
+	is_str(heard, "", "no listener: nobody is told");
+	job_table_listen(hear_a);
+	job_table_listen(hear_b);
+	job_table_tell(j, JOB_PENDING, JOB_RUNNING, NULL);
+	job_table_tell(j, JOB_RUNNING, JOB_COMPLETED, NULL);
+	is_str(heard, "A3:PENDING>RUNNING B3:PENDING>RUNNING "
+	    "A3:RUNNING>COMPLETED B3:RUNNING>COMPLETED",
+	    "each transition told to every listener, in the order added");
+	job_table_free_all();
+	memset(made, 0, sizeof made);
+	heard[0] = '\0';
+	j = make(4);
+	job_table_tell(j, JOB_PENDING, JOB_HELD, NULL);
+	is_str(heard, "", "freeing the table forgets its listeners");
+}
+
 int
 main(void)
 {
@@ -149,6 +203,7 @@ main(void)
 	(void)make(2);
 	(void)make(7);
 	check("made again, out of order, with no load");
+	listeners();
 	job_table_free_all();
 	return (tap_done());
 }
