@@ -49,11 +49,35 @@ gtop_gone() {
 }
 
 # gpu_cells NODE: the GPU pane's cells of NODE on the screen, as
-# "GPU:JOB" words (- for free), in GPU order.
+# "GPU:JOB" words (- for free), in GPU order. A cell is its job's id, "."
+# free, "x" down or "d" drained, "!" after it when the job leaves the GPU
+# idle; once the node has reported its GPUs' use, each cell is followed by
+# the use ("37%", or "-" for a GPU the node could not read), which is not
+# a cell: whether a heartbeat has come decides which form a frame has.
 gpu_cells() {
 	awk -v n="$1" '$1 == n && ($2 == "idle" || $2 == "mixed" ||
-	    $2 == "allocated") { for (i = 3; i <= NF; i++) printf "%s%d:%s",
-	    (i > 3 ? " " : ""), i - 3, ($i == "." ? "-" : $i); print "" }'
+	    $2 == "allocated") {
+		line = ""; k = 0
+		for (i = 3; i <= NF; i++) {
+			w = $i
+			sub(/!$/, "", w)
+			if (w ~ /^[0-9]+%$/ || w == "-")
+				continue
+			line = line (k > 0 ? " " : "") k ":" (w == "." ? "-" : w)
+			k++
+		}
+		print line
+	}'
+}
+
+# use_known NODE...: each node has reported every GPU's use (gnodes -o
+# util shows no "-").
+use_known() {
+	local n u
+	for n in "$@"; do
+		u=$(gnodes -h -N "$n" -o util)
+		[[ "$u" =~ ^[0-9]+:[0-9]+( [0-9]+:[0-9]+)*$ ]] || return 1
+	done
 }
 
 @test "gtop --help, --version and bad options" {
@@ -81,8 +105,14 @@ gpu_cells() {
 	gb_wait_state "$a" RUNNING
 	gb_wait_state "$b" RUNNING
 	gb_wait 10 test "$(gq -h -j "$w" -o reason)" = Resources
+	# The nodes' heartbeats have said each GPU's use, so the cells carry
+	# it ("   2   0% "): what a frame shows once the cluster has run a
+	# few seconds.
+	gb_wait 10 use_known n1 n2
 	run -0 env COLUMNS=100 gtop --once
 	frame=$(sed 's/^>/ /' <<<"$output")
+	grep -qE '^ +n1 +[a-z]+ +[0-9]+ +[0-9]+% ' <<<"$frame" ||
+	    { echo "$frame"; echo "n1's cells do not show the GPUs' use"; false; }
 	# Every job gq lists, with its state.
 	while read -r id state; do
 		grep -qE "^ +$id +root +wrap +$state " <<<"$frame" ||
