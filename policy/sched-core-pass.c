@@ -225,9 +225,6 @@ sched_core_pass(struct sched_core *core, int64_t now,
 			core->tail_reason = SCHED_REASON_PRIORITY;
 			break;
 		}
-		/* Bound to some nodes: it waits for their GPUs. */
-		if (sched_cjob_listed(p))
-			continue;
 		if (sched_cjob_held(p)->waiting > 0 || (core->norphans > 0 &&
 		    sched_core_preempt_orphans(core, p) > 0)) {
 			/* Its victims are still stopping: hold what they

@@ -5,9 +5,12 @@
  * it makes room for (its waiter), each waiter how many victims it waits
  * on. A preempting job no one waits for (its waiter started or left, or it
  * was adopted preempting) is an orphan: the next job that needs GPUs
- * takes its GPUs first rather than preempt more. */
+ * takes its GPUs first rather than preempt more. A job bound to some nodes
+ * (-w, -x) counts only the GPUs on them: a victim elsewhere cannot make it
+ * room. */
 #include <sys/queue.h>
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +33,58 @@ sched_core_preempt_outranks(const struct sched_core *core,
 	default:
 		return (false);
 	}
+}
+
+/* Whether p may run on node (any node, when it is not bound to some). */
+static bool
+sched_core_preempt_may_use(const struct sched_cjob *p, uint32_t node)
+{
+	uint32_t	i;
+
+	if (!sched_cjob_listed(p))
+		return (true);
+	for (i = 0; i < p->shape->nnodes; i++) {
+		if (p->shape->nodes[i] == node)
+			return (true);
+	}
+	return (false);
+}
+
+/* How many of r's GPUs p could run on once r stops. */
+static uint64_t
+sched_core_preempt_gives(const struct sched_cjob *p,
+    const struct sched_cjob *r)
+{
+	uint64_t	n = 0;
+	uint32_t	i;
+
+	if (!sched_cjob_listed(p))
+		return (r->shape->gpus);
+	for (i = 0; i < r->hold->nalloc; i++) {
+		if (sched_core_preempt_may_use(p, r->hold->alloc[i].node))
+			n += (uint64_t)__builtin_popcountll(
+			    r->hold->alloc[i].mask);
+	}
+	return (n);
+}
+
+/* The free GPUs p could run on now. */
+static uint64_t
+sched_core_preempt_free(const struct sched_core *core,
+    const struct sched_cjob *p)
+{
+	uint64_t	n = 0;
+	uint32_t	i;
+
+	if (!sched_cjob_listed(p))
+		return (place_free_total(core->cluster));
+	for (i = 0; i < p->shape->nnodes; i++) {
+		if (p->shape->nodes[i] < place_nodes(core->cluster))
+			n += (uint64_t)__builtin_popcountll(
+			    place_node_free_mask(core->cluster,
+			    p->shape->nodes[i]));
+	}
+	return (n);
 }
 
 /* Would p fit if victims[0..n) (skipping skip) gave their GPUs back? On
@@ -109,16 +164,17 @@ sched_core_preempt_choose(struct sched_core *core, struct sched_cjob *p,
 {
 	struct otree_node	*n;
 	struct sched_cjob	*r;
-	uint64_t		 have = place_free_total(core->cluster);
+	uint64_t		 have = sched_core_preempt_free(core, p), gives;
 	size_t			 k = 0, fit = 0;
 
 	for (n = otree_last(&core->running); n != NULL; n = otree_prev(n)) {
 		r = SCHED_CJOB_OF(n, qnode);
 		if (!sched_core_preempt_outranks(core, p, r, now))
 			break;
-		if (!r->shape->no_requeue) {
+		if (!r->shape->no_requeue &&
+		    (gives = sched_core_preempt_gives(p, r)) > 0) {
 			k = sched_core_preempt_add(core, k, r);
-			have += r->shape->gpus;
+			have += gives;
 			if (have >= p->shape->gpus &&
 			    (fit = sched_core_preempt_fits(core, p,
 			    core->victims, k, SIZE_MAX)) > 0)
@@ -136,14 +192,15 @@ size_t
 sched_core_preempt_orphans(struct sched_core *core, struct sched_cjob *p)
 {
 	struct sched_cjob	*r;
-	uint64_t		 have = place_free_total(core->cluster);
+	uint64_t		 have = sched_core_preempt_free(core, p), gives;
 	size_t			 k = 0, i;
 
 	TAILQ_FOREACH(r, &core->preempting, hold->pentry) {
-		if (r->hold->waiter != NULL)
+		if (r->hold->waiter != NULL ||
+		    (gives = sched_core_preempt_gives(p, r)) == 0)
 			continue;
 		k = sched_core_preempt_add(core, k, r);
-		have += r->shape->gpus;
+		have += gives;
 	}
 	if (have < p->shape->gpus ||
 	    sched_core_preempt_fits(core, p, core->victims, k, SIZE_MAX) == 0)

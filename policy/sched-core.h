@@ -44,8 +44,8 @@ struct sched_jobspec {
 	uint64_t	 group;
 	uint32_t	 group_cap;
 	/* The nodes (place.h's indexes) the job may run on, nnodes of them
-	 * (copied); NULL: any. Such a job takes free GPUs on them alone and
-	 * never preempts (its victims could not be chosen by rank alone). */
+	 * (copied); NULL: any. Such a job takes GPUs on them alone, and
+	 * preempts only jobs that hold GPUs there. */
 	const uint32_t	*nodes;
 	uint32_t	 nnodes;
 	/* Its shape (place.h's place_want): num_nodes > 0 asks for exactly

@@ -843,16 +843,17 @@ test_group_cap(void)
 /* A job bound to some nodes (sbatch's -w/-x): on two 4-GPU nodes with
  * node 1 full, a 2-GPU job bound to node 1 waits though node 0 is idle,
  * and a job behind it starts there; once node 1 frees it starts on node 1,
- * spread over nothing else. A bound job of a higher queue never preempts. */
+ * spread over nothing else. A bound job of a higher queue preempts a job
+ * of a lower one on its nodes, and never one elsewhere. */
 static void
 test_bound_nodes(void)
 {
 	struct sched_conf	 conf;
 	struct sched_core	*core;
 	struct sched_jobspec	 spec;
-	struct sched_cjob	*full, *bound, *free_one;
+	struct sched_cjob	*full, *bound, *free_one, *low0, *bound0;
 	const struct place_alloc *a;
-	uint32_t		 only1[] = { 1, 7 };
+	uint32_t		 only1[] = { 1, 7 }, only0[] = { 0 };
 	size_t			 n;
 
 	t_conf(&conf, SCHED_DLAS, 1000);
@@ -865,21 +866,54 @@ test_bound_nodes(void)
 	a = sched_cjob_alloc(full, &n);
 	ok(t_did(SCHED_ACT_START, full) && n == 1 && a[0].node == 1,
 	    "bound: a job bound to node 1 (and an unknown 7) runs there");
+	/* Node 1 full, with a job of Q0 on it: a bound job of Q0 waits. */
 	t_spec(&spec, 2, 2, 10);
 	spec.nodes = only1;
 	spec.nnodes = 1;
 	bound = sched_core_submit(core, &spec, 10);
 	free_one = t_submit(core, 3, 2, 20);
-	t_pass(core, 5000);
+	t_pass(core, 100);
 	ok(!t_did(SCHED_ACT_START, bound) && t_did(SCHED_ACT_START, free_one),
 	    "bound: it waits with node 0 idle; the job behind it starts");
-	ok(!t_did(SCHED_ACT_PREEMPT, full), "bound: it preempts nothing, "
-	    "though its victim is in a lower queue");
-	sched_core_end(core, full, 6000);
+	ok(!t_did(SCHED_ACT_PREEMPT, full), "bound: it preempts nothing "
+	    "of its own queue");
+	/* full has had its GPU-time and is in Q1: the bound job preempts
+	 * it, and not free_one on node 0, though free_one is in Q1 too. */
+	t_pass(core, 5000);
+	ok(sched_cjob_queue(full) == 1 && sched_cjob_queue(free_one) == 1,
+	    "bound: both running jobs demoted");
+	ok(t_did(SCHED_ACT_PREEMPT, full) &&
+	    !t_did(SCHED_ACT_PREEMPT, free_one) &&
+	    !t_did(SCHED_ACT_START, bound), "bound: it preempts the job on "
+	    "its node of a lower queue, and no other");
+	sched_core_stopped(core, full, 6000);
 	t_pass(core, 6000);
 	a = sched_cjob_alloc(bound, &n);
 	ok(t_did(SCHED_ACT_START, bound) && n == 1 && a[0].node == 1 &&
 	    a[0].mask == 0x3, "bound: node 1 free, it starts there");
+	sched_core_free(core);
+
+	/* Only a job elsewhere to preempt (the one on its node may not be
+	 * requeued): a bound job waits. */
+	core = t_core(&conf, 2, 4);
+	t_spec(&spec, 1, 4, 0);
+	spec.nodes = only0;
+	spec.nnodes = 1;
+	low0 = sched_core_submit(core, &spec, 0);
+	t_spec(&spec, 2, 4, 0);
+	spec.nodes = only1;
+	spec.nnodes = 1;
+	spec.no_requeue = true;
+	(void)sched_core_submit(core, &spec, 0);
+	t_pass(core, 0);
+	t_spec(&spec, 3, 4, 5000);
+	spec.nodes = only1;
+	spec.nnodes = 1;
+	bound0 = sched_core_submit(core, &spec, 5000);
+	t_pass(core, 5000);
+	ok(sched_cjob_queue(low0) == 1 && !t_did(SCHED_ACT_PREEMPT, low0) &&
+	    !t_did(SCHED_ACT_START, bound0),
+	    "bound: a lower job on a node it may not use is left alone");
 	sched_core_free(core);
 }
 
