@@ -28,6 +28,7 @@
 #include "common/cmd.h"
 #include "common/label.h"
 #include "common/proto.h"
+#include "common/safe-text.h"
 #include "common/xmalloc.h"
 
 #define GACCT_DEFAULT \
@@ -358,7 +359,9 @@ gacct_job(struct gacct *g, struct table *t, const struct job_row *row)
 		break;
 	case GACCT_JSON:
 		printf("%s\n", g->count++ == 0 ? "" : ",");
-		fwrite(row->obj.p, 1, row->obj.n, stdout);
+		/* The controller's JSON, C1 controls and DEL in its strings
+		 * escaped as every other view escapes them. */
+		safe_text_json_fwrite(row->obj.p, row->obj.n, stdout);
 		break;
 	case GACCT_TRACE:
 		gacct_trace_job(g, row);

@@ -300,7 +300,7 @@ main(int argc, char **argv)
 		goto fail;
 
 	if ((r = client_open(jobspec_timeout(js), &c, err, sizeof err)) != 0) {
-		fprintf(stderr, "%s: %s\n", gsub_cmd.name, err);
+		cmd_error(&gsub_cmd, err);
 		goto out;
 	}
 	req = proto_msg(MSG_JOB_SUBMIT);
@@ -310,7 +310,7 @@ main(int argc, char **argv)
 	r = client_call(c, req, &reply, err, sizeof err);
 	json_decref(req);
 	if (r != 0) {
-		fprintf(stderr, "%s: %s\n", gsub_cmd.name, err);
+		cmd_error(&gsub_cmd, err);
 		goto out;
 	}
 	if (jobspec_test_only(js)) {
@@ -356,7 +356,7 @@ usage:
 	r = cmd_usage_error(&gsub_cmd, "%s", err);
 	goto out;
 fail:
-	fprintf(stderr, "%s: %s\n", gsub_cmd.name, err);
+	cmd_error(&gsub_cmd, err);
 	r = EXIT_USAGE;
 out:
 	client_free(c);

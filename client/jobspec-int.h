@@ -162,7 +162,7 @@ jobspec_read_fn	 jobspec_read_count, jobspec_read_gpus, jobspec_read_nodes,
 
 /* Whether s is valid UTF-8 (JSON carries nothing else). */
 bool		 jobspec_is_text(const char *s);
-/* Whether s is valid UTF-8 without control characters. */
+/* Whether s is valid UTF-8 without control characters (C0, DEL, C1). */
 bool		 jobspec_printable(const char *s);
 /* Options that each make sense alone but not together, checked once all
  * are in (the command line's and the directives' alike), and the shape

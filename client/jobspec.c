@@ -2,11 +2,13 @@
  * that exclude each other (jobspec-int.h lists its other files). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <jansson.h>
 
 #include "client/jobspec-int.h"
 #include "common/job-req.h"
+#include "common/safe-text.h"
 #include "common/xmalloc.h"
 
 struct jobspec *
@@ -115,17 +117,10 @@ jobspec_is_text(const char *s)
 	return (true);
 }
 
-/* jansson checks the encoding for us. */
 bool
 jobspec_printable(const char *s)
 {
-	const char	*p;
-
-	for (p = s; *p != '\0'; p++) {
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			return (false);
-	}
-	return (jobspec_is_text(s));
+	return (safe_text_is_line(s, strlen(s)));
 }
 
 /* The shape options as jobspec_shape_resolve takes them. */

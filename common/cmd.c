@@ -83,16 +83,30 @@ int
 cmd_usage_error(const struct cmd *cmd, const char *fmt, ...)
 {
 	va_list	ap;
+	char	*msg;
 
 	fprintf(stderr, "%s: ", cmd->name);
 	if (cmd->verb != NULL)
 		fprintf(stderr, "%s: ", cmd->verb);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	if (vasprintf(&msg, fmt, ap) == -1)
+		msg = NULL;
 	va_end(ap);
+	if (msg != NULL) {
+		safe_text_fwrite(msg, strlen(msg), stderr);
+		free(msg);
+	}
 	fprintf(stderr, "\nTry '%s --help' for more information.\n",
 	    cmd->name);
 	return (EXIT_USAGE);
+}
+
+void
+cmd_error(const struct cmd *cmd, const char *msg)
+{
+	fprintf(stderr, "%s: ", cmd->name);
+	safe_text_fwrite(msg, strlen(msg), stderr);
+	fputc('\n', stderr);
 }
 
 void

@@ -58,9 +58,14 @@ int	cmd_help(const struct cmd *);
 int	cmd_version(const struct cmd *);
 
 /* Prints the usage error fmt says, as "NAME: [VERB: ]message" and the
- * line that points to --help, to stderr; returns EXIT_USAGE. */
+ * line that points to --help, to stderr; returns EXIT_USAGE. The message
+ * quotes what the user typed, so it is made safe for a terminal
+ * (safe-text.h): an escape sequence typed shows as \e, not obeyed. */
 int	cmd_usage_error(const struct cmd *, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
+/* Prints "NAME: msg" and a newline to stderr, msg made safe for a
+ * terminal as cmd_usage_error's. */
+void	cmd_error(const struct cmd *, const char *msg);
 
 /* Describes the getopt_long() failure just seen (c is '?' or ':'), naming
  * the option, into err: for parsers that report to their caller rather

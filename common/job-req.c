@@ -111,14 +111,14 @@ job_req_got(const json_t *v, char *buf, size_t len)
 }
 
 /* A text member: a string of no NUL, within the row's length, and for a
- * line no control character. */
+ * line no control character (C0, DEL or C1: safe_text_is_line). */
 static int
 job_req_text(const struct job_req_desc *d, const json_t *v,
     struct job_req_val *out, char *err, size_t errlen)
 {
 	const char	*s = json_string_value(v);
 	char		 got[96];
-	size_t		 len, i;
+	size_t		 len;
 
 	if (s == NULL) {
 		snprintf(err, errlen, "expected a string, got %s",
@@ -139,14 +139,10 @@ job_req_text(const struct job_req_desc *d, const json_t *v,
 			    "(%zu)", d->max, len);
 		return (-1);
 	}
-	if (d->kind == JRK_LINE) {
-		for (i = 0; i < len; i++) {
-			if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) {
-				snprintf(err, errlen, "holds a control "
-				    "character; expected a line of text");
-				return (-1);
-			}
-		}
+	if (d->kind == JRK_LINE && !safe_text_is_line(s, len)) {
+		snprintf(err, errlen, "holds a control character; expected a "
+		    "line of text");
+		return (-1);
 	}
 	out->s = s;
 	out->len = len;

@@ -1,5 +1,6 @@
 /* safe-text.c: escaping peer and user text for terminals and logs. See
  * safe-text.h for the rule. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -110,6 +111,21 @@ safe_text_dup(const char *s, size_t len)
 	size_t	 size = safe_text_len(s, len) + 1;
 
 	return (safe_text(s, len, xmalloc(size), size));
+}
+
+bool
+safe_text_is_line(const char *s, size_t len)
+{
+	char	out[SAFE_TEXT_MAX_ESC];
+	size_t	i = 0, n, olen;
+
+	while (i < len) {
+		n = safe_text_step(s + i, len - i, out, &olen);
+		if (olen != n || memcmp(out, s + i, n) != 0)
+			return (false);
+		i += n;
+	}
+	return (true);
 }
 
 void

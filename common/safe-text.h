@@ -17,6 +17,7 @@
 #ifndef GB_SAFE_TEXT_H
 #define GB_SAFE_TEXT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stddef.h>
 
@@ -34,6 +35,11 @@ char	*safe_text_str(const char *s, char *buf, size_t size);
 /* Returns the escaped form of len bytes of s as a new string the caller
  * frees (never NULL: allocation failure aborts). */
 char	*safe_text_dup(const char *s, size_t len);
+
+/* Whether len bytes of s are a line safe_text() keeps as it is: valid
+ * UTF-8 without a control character (C0, DEL or C1). What a job's name,
+ * comment and the like must be, at submit (gsub and gbatchd alike). */
+bool	 safe_text_is_line(const char *s, size_t len);
 
 /* How many bytes the escaped form of len bytes of s takes. */
 size_t	 safe_text_len(const char *s, size_t len);

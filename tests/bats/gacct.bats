@@ -125,6 +125,23 @@ PY
 	[[ "$output" == *'odd, "name"\x7cpipe|true\ntrue|'* ]]
 }
 
+@test "--json escapes C1 controls and DEL from an argument, as every other view does" {
+	printf '#!/bin/sh\ntrue\n' > job.sh
+	# An argument may hold anything; CSI (U+009B) must not reach the
+	# terminal raw.
+	a=$(gb_submit job.sh $'a\xc2\x9b2Jb\x7fc')
+	gb_wait_state "$a" COMPLETED 20
+	gacct --json >out.json
+	gb_no_controls out.json
+	grep -qF 'a\u009b2Jb\u007fc' out.json
+	python3 - out.json "$a" <<'PY'
+import json, sys
+jobs = json.load(open(sys.argv[1]))["jobs"]
+j = [j for j in jobs if str(j["id"]) == sys.argv[2]][0]
+assert j["argv"] == ["a\u009b2Jb\u007fc"], j["argv"]
+PY
+}
+
 @test "users see their own jobs; asking for another user's is refused" {
 	id -u gbacct1 >/dev/null 2>&1 || useradd -M -N gbacct1
 	a=$(gb_submit -J mine --wrap 'true')

@@ -186,6 +186,21 @@ script() {
 	[ "$(gb_state "$id")" = HELD ]
 }
 
+@test "gsub refuses a name or comment with a C1 control, and quotes what was typed made safe" {
+	# CSI (U+009B) is a control character as ESC is: refused, and the
+	# message shows it escaped.
+	run -2 gsub -J $'a\xc2\x9b2Jb' --wrap true
+	[[ "$output" == *'--job-name: expected 1 to '*' printable characters, got "a\u009b2Jb"'* ]]
+	printf '%s\n' "$output" >err.txt
+	gb_no_controls err.txt
+	run -2 gsub --comment $'x\e[2Jy' --wrap true
+	[[ "$output" == *'got "x\e[2Jy"'* ]]
+	printf '%s\n' "$output" >err.txt
+	gb_no_controls err.txt
+	# Nothing was submitted (gbatchd refuses them as well: job-req.t).
+	[ -z "$(gq -h -t all -o id)" ]
+}
+
 @test "gsub -t takes Slurm time forms and refuses others" {
 	id=$(gsub --parsable -H -t 1-02:03:04 --wrap true)
 	run -0 gq -j "$id" --noheader -o time_limit

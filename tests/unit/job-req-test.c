@@ -176,6 +176,12 @@ t_kinds(void)
 	    sizeof err), -1, "a control character in a line is refused");
 	is_int(t_get("{\"name\":\"a\\u007fb\"}", JRQ_NAME, &v, err,
 	    sizeof err), -1, "so is DEL, as gsub refuses it");
+	is_int(t_get("{\"name\":\"a\\u009b1mb\"}", JRQ_NAME, &v, err,
+	    sizeof err), -1, "and a C1 control (CSI), as gsub refuses it");
+	is_str(err, "name: holds a control character; expected a line of text",
+	    "saying so");
+	is_int(t_get("{\"name\":\"r\\u00e9sum\\u00e9\"}", JRQ_NAME, &v, err,
+	    sizeof err), 0, "other UTF-8 is a line");
 	is_int(t_get("{\"script\":\"a\\tb\\n\"}", JRQ_SCRIPT, &v, err,
 	    sizeof err), 0, "but taken in a text");
 	is_int(t_get("{\"script\":\"a\\u0000b\"}", JRQ_SCRIPT, &v, err,

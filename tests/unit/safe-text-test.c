@@ -81,6 +81,16 @@ main(void)
 	    "a character that does not fit is left out, not cut");
 	is_str(safe_text_str(NULL, buf, sizeof buf), "", "NULL is empty");
 
+	ok(safe_text_is_line("r\xc3\xa9sum\xc3\xa9 \xc2\xa0", 11),
+	    "a line: printable UTF-8");
+	ok(safe_text_is_line("", 0), "a line: empty");
+	ok(!safe_text_is_line("a\tb", 3), "not a line: a tab (C0)");
+	ok(!safe_text_is_line("a\x7f", 2), "not a line: DEL");
+	ok(!safe_text_is_line("a\xc2\x9b" "1m", 5), "not a line: CSI (C1)");
+	ok(!safe_text_is_line("a\xc2\x80", 3), "not a line: U+0080 (C1)");
+	ok(!safe_text_is_line("a\xff", 2), "not a line: not UTF-8");
+	ok(!safe_text_is_line("a\0b", 3), "not a line: a NUL");
+
 	t_json("{\"name\": \"a\\u001b[2Jb\"}", "{\"name\": \"a\\u001b[2Jb\"}",
 	    "jansson's escapes pass as they are");
 	t_json("{\"n\": \"x\xc2\x9b" "1m\x7fy\"}",
