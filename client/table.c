@@ -362,7 +362,8 @@ table_line_reserve(struct table_line *l, size_t n)
 
 /* Appends cell i (width w), padded to its column's width, after two
  * spaces unless it is the first; the last column is not padded on the
- * right. */
+ * right, and a column alone not at all: `gq -h -o id` gives ids a
+ * script takes as they are, as squeue -h -o %i does. */
 static void
 table_line_cell(struct table *t, struct table_line *l, size_t i,
     const char *s, size_t len, size_t w)
@@ -371,7 +372,7 @@ table_line_cell(struct table *t, struct table_line *l, size_t i,
 	size_t			 pad = sel->width > w ? sel->width - w : 0;
 	char			*p;
 
-	if (!sel->col->right && i == t->nsel - 1)
+	if (t->nsel == 1 || (!sel->col->right && i == t->nsel - 1))
 		pad = 0;
 	table_line_reserve(l, 2 + len + pad);
 	p = l->s + l->len;

@@ -4,7 +4,7 @@
  *
  * TABLE_ALIGNED (the default; gq, gnodes, gacct on a terminal): columns
  *	sized to their widest cell and separated by two spaces, no trailing
- *	blanks. Rows are kept until table_end() (or table_flush()),
+ *	blanks; a single column (-o id) is not padded at all. Rows are kept until table_end() (or table_flush()),
  *	formatted once into one arena, so 10,000 rows cost a few
  *	allocations, not 80,000.
  * TABLE_PLAIN (gacct when stdout is not a terminal): the same cells, one

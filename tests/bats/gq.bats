@@ -97,6 +97,23 @@ teardown() {
 	[ "${#lines[@]}" -eq 1 ]
 }
 
+@test "gq -h -o id prints each id as it is, for \$(...) in scripts: a column alone is not padded" {
+	# Ids of one and two digits: an aligned column would pad the short.
+	for i in $(seq 10); do gb_submit -H --wrap true >/dev/null; done
+	run -0 gq -h -o id
+	[ "$output" = "$(seq 10)" ]
+	first=$(gq -h -o id | head -1)
+	[ "$first" = 1 ]
+	gcancel "$first"
+	# With a header, the column is the header's width, still unpadded.
+	run -0 gq -o id
+	[ "${lines[0]}" = JOBID ]
+	[ "${lines[1]}" = 2 ]
+	# Beside another column, ids stay aligned for the eye.
+	run -0 gq -h -o id,state
+	[ "${lines[0]}" = " 2  HELD" ]
+}
+
 @test "gq -o picks fields and widths, and refuses an unknown field" {
 	id=$(gb_submit -H -J abcdefgh -t 90 --wrap true)
 	run -0 gq -h -j "$id" -o id,name:3,time_limit,gpus
@@ -263,13 +280,17 @@ rawsubmit() {
 	    python3 -c 'import json, sys; print(json.load(sys.stdin)["job_id"])'
 }
 
-# gbatchd refuses C0 controls and DEL in a name, as gsub does, but takes C1
-# (U+009B is CSI to some terminals), and any argument; a job of both, held.
-EVIL_JOB='{"script":"true","workdir":"/tmp","hold":true,"name":"a\u009b31mz \u00e9","argv":["\u001b]0;pwn\u0007\u001b[2J\u007f","x\nforged\tq"]}'
-EVIL_NAME='a\u009b31mz é'
-EVIL_ARGV='\e]0;pwn\x07\e[2J\x7f x\nforged\tq'
+# gbatchd refuses control characters in a name, C0, DEL and C1 (U+009B is
+# CSI to some terminals), as gsub does, but takes any argument; a job of
+# such arguments, held.
+EVIL_JOB='{"script":"true","workdir":"/tmp","hold":true,"name":"az \u00e9","argv":["\u001b]0;pwn\u0007\u001b[2J\u007f\u009b31m","x\nforged\tq"]}'
+EVIL_NAME='az é'
+EVIL_ARGV='\e]0;pwn\x07\e[2J\x7f\u009b31m x\nforged\tq'
 
 @test "escape sequences in a job's name and arguments print escaped in gq's table" {
+	# A name with a C1 control is refused, straight to the socket too.
+	run -0 gb_rawask '{"type":200,"job":{"script":"true","workdir":"/tmp","hold":true,"name":"a\u009b31m"}}'
+	[[ "$output" == *'name: holds a control character; expected a line of text'* ]]
 	id=$(rawsubmit "$EVIL_JOB")
 	gq -j "$id" -o name,argv,state >out
 	gb_no_controls out
