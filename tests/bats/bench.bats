@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # The tools bench/ rests its figures on: they run, and they print what
-# bench/README.md says they print. No timing is checked here.
+# bench/README.md says they print; and every bench script runs once at its
+# smallest size. No timing is checked here.
 
 load helpers
 
@@ -49,4 +50,89 @@ teardown() {
 	[ "$(grep -Ec '^  the command against sync-page +[0-9]+%, gbatchd CPU [0-9]+\.[0-9]{2} ms a call$' <<<"$output")" -eq "$n" ]
 	# Each pair right under its command's line.
 	[ "$(grep -A1 -E '^(gsub -H|gcancel ID)' <<<"$output" | grep -c '^  sync-page')" -eq "$n" ]
+}
+
+# Every benchmark script, once at its smallest size: a bench that no
+# longer runs (a cluster it cannot start, a tool that moved) fails here,
+# not months later when someone wants its figures. Only that it runs and
+# prints its figures is checked; never how fast.
+
+# bench_smoke SCRIPT LABEL... (with its BENCH_* sizes in the environment):
+# runs bench/SCRIPT on this build, which must exit 0 and print each LABEL
+# (the start of a figure's line, or the whole of a fixed part of it).
+bench_smoke() {
+	local script=$1 label
+	shift
+	run -0 timeout 300 "$GBATCH_SRCDIR/bench/$script" "$GBATCH_BUILDDIR"
+	for label in "$@"; do
+		grep -qF -- "$label" <<<"$output" ||
+		    { printf 'bench/%s printed no "%s" line:\n%s\n' "$script" "$label" "$output"; false; }
+	done
+}
+
+@test "every script in bench/ has a smoke test here" {
+	local f name
+	for f in "$GBATCH_SRCDIR"/bench/*; do
+		name=${f##*/}
+		[ -f "$f" ] && [ -x "$f" ] || continue
+		grep -qF -e "bench_smoke $name " -e "/bench/$name\" \"\$GBATCH_BUILDDIR\"" \
+		    "$BATS_TEST_FILENAME" ||
+		    { echo "bench/$name has no smoke test in bench.bats"; false; }
+	done
+}
+
+@test "bench/run runs at its smallest size" {
+	BENCH_SUBMITS=20 BENCH_PIPELINED=200 BENCH_PENDING=100 BENCH_RUNS=3 \
+	    BENCH_E2E=20 BENCH_LINK=200 \
+	bench_smoke run "(a) gsub --wrap" "(b) pipelined submits" "(c) gq, 100 pending" \
+	    "(d) submit to start" "(e) trivial jobs" "(f) gbatchd RSS" \
+	    "(g1) relayed submits" "(g2) trivial jobs end to end"
+}
+
+@test "bench/gsim-speed runs at its smallest size" {
+	BENCH_GSIM_JOBS=200 BENCH_GSIM_RUNS=1 \
+	bench_smoke gsim-speed "gsim dlas, 200 jobs, 250 x 8 GPUs"
+}
+
+@test "bench/gsim-vs-live runs at its smallest size, its cluster with the CA every cluster has" {
+	BENCH_SCALE=1 bench_smoke gsim-vs-live "start order, live: " \
+	    "average JCT: gsim " "live vs gsim: "
+	# All twelve jobs ran live, each with its JCT.
+	[ "$(grep -cE '^ +[0-9]+ +[1248] +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ ' <<<"$output")" -eq 12 ]
+}
+
+@test "bench/grun-speed runs at its smallest size" {
+	BENCH_GRUN_RUNS=2 BENCH_GRUN_MB=1 BENCH_GRUN_ECHOES=5 \
+	bench_smoke grun-speed "grun -G 1 true, start to exit" "grun output, 1 MB" \
+	    "a byte through grun cat and back"
+}
+
+@test "bench/list-speed runs at its smallest size" {
+	BENCH_LIST_SIZES=100 BENCH_LIST_RUNS=2 BENCH_LIST_RESTARTS=1 \
+	bench_smoke list-speed "gq's first job line" "gq --json's peak memory" \
+	    "gbatchd restart, until it answers"
+}
+
+@test "bench/history runs at its smallest size" {
+	BENCH_HISTORY_JOBS=1000 BENCH_HISTORY_ROUNDS=1 BENCH_HISTORY_RUNS=3 \
+	bench_smoke history "fill-db, 1000 finished jobs" "gsub -H latency" \
+	    "scheduling pass, mean"
+}
+
+@test "bench/gtop-speed runs at its smallest size" {
+	command -v tmux >/dev/null || skip "tmux is not installed"
+	BENCH_GTOP_NODES=4 BENCH_GTOP_JOBS=40 BENCH_GTOP_SECONDS=2 \
+	bench_smoke gtop-speed "gtop"
+}
+
+@test "bench/depend-speed runs at its smallest size" {
+	BENCH_DEPEND_JOBS=100 BENCH_DEPEND_RUNS=3 \
+	bench_smoke depend-speed "100 dependent jobs submitted" \
+	    "trivial jobs, 100 waiting beside them"
+}
+
+@test "bench/array-speed runs at its smallest size" {
+	BENCH_ARRAY_TASKS=100 BENCH_ARRAY_RUN=16 BENCH_ARRAY_GQ=2 \
+	bench_smoke array-speed "one 100-task array submitted" "gq -r, unfolded (100 rows)" \
+	    "16 trivial array tasks, submit to end"
 }
