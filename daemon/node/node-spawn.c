@@ -18,6 +18,7 @@
 #include "common/xmalloc.h"
 #include "daemon/node/node-cgroup.h"
 #include "daemon/node/node-ckpt.h"
+#include "daemon/node/node-outfile.h"
 #include "daemon/node/node-proc.h"
 #include "daemon/node/node-spawn.h"
 #include "daemon/node/node-user.h"
@@ -480,18 +481,21 @@ node_spawn_die(int fd, const char *what, const char *path)
 	node_spawn_die_msg(fd, msg);
 }
 
-/* Always O_APPEND, truncated or not: each write lands at the end of the
- * file, never over the lines of another writer (the other parts of a
- * multi-node job, another job naming the same file). Mode 0666 less the
- * submitter's umask, as the user's shell would create it. */
+/* Opens a job's output file as its user (node-outfile.h: always
+ * appended to, mode 0666 less the submitter's umask, nothing another user
+ * planted at its name), or dies saying "cannot open WHAT PATH: why". */
 static int
-node_spawn_open(const char *path, bool truncate)
+node_spawn_open(int fd, const char *what, const char *path, bool truncate)
 {
-	int	flags = O_WRONLY | O_CREAT | O_APPEND | O_NOCTTY | O_CLOEXEC;
+	char	why[512], msg[1024];
+	int	ofd;
 
-	if (truncate)
-		flags |= O_TRUNC;
-	return (open(path, flags, 0666));
+	if ((ofd = node_outfile_open(path, truncate, why, sizeof why)) == -1) {
+		snprintf(msg, sizeof msg, "cannot open %s %s: %s", what, path,
+		    why);
+		node_spawn_die_msg(fd, msg);
+	}
+	return (ofd);
 }
 
 /* In a child: takes on the job's user's identity, or dies saying why. */
@@ -572,13 +576,12 @@ node_spawn_child(struct node_spawn *sp, int fd)
 	else {
 		if ((nfd = open("/dev/null", O_RDONLY | O_CLOEXEC)) == -1)
 			node_spawn_die(fd, "stdin", "/dev/null");
-		if ((ofd = node_spawn_open(sp->out, sp->out_trunc)) == -1)
-			node_spawn_die(fd, "cannot open stdout", sp->out);
+		ofd = node_spawn_open(fd, "stdout", sp->out, sp->out_trunc);
 		if (strcmp(sp->out, sp->errf) == 0)
 			efd = ofd;
-		else if ((efd = node_spawn_open(sp->errf,
-		    sp->err_trunc)) == -1)
-			node_spawn_die(fd, "cannot open stderr", sp->errf);
+		else
+			efd = node_spawn_open(fd, "stderr", sp->errf,
+			    sp->err_trunc);
 		if (dup2(nfd, 0) == -1 || dup2(ofd, 1) == -1 ||
 		    dup2(efd, 2) == -1)
 			node_spawn_die(fd, "cannot set up stdio for", sp->out);

@@ -121,6 +121,36 @@ gbu_message() {
 	[ ! -e ran ]
 }
 
+@test "an output name another user planted in a sticky directory is refused, whatever the host's sysctls" {
+	gbu_need_root
+	gbu_add victim
+	gbu_add attacker
+	gbu_workdir "$victim"
+	mkdir "$GB_DIR/shared"
+	chmod 1777 "$GB_DIR/shared"
+	gbu_as "$victim" sh -c "echo precious >'$GB_DIR/work/mine'"
+	gb_start_cluster
+	# A symlink at the job's name, to the victim's own file.
+	gbu_as "$attacker" ln -s "$GB_DIR/work/mine" "$GB_DIR/shared/out-link"
+	id=$(gbu_as "$victim" gsub --parsable -o "$GB_DIR/shared/out-link" --wrap 'echo secret; touch ran')
+	gb_wait_state "$id" FAILED
+	run gbu_message "$id"
+	[[ "$output" == "cannot open stdout $GB_DIR/shared/out-link: a symlink of another user (uid $(id -u "$attacker")) in the shared directory $GB_DIR/shared (sticky, writable by others): refused"* ]]
+	[ "$(cat "$GB_DIR/work/mine")" = precious ]
+	[ ! -e ran ]
+	# A file made first, writable by all, to receive the job's output.
+	gbu_as "$attacker" sh -c "umask 0 && : >'$GB_DIR/shared/out-file'"
+	id=$(gbu_as "$victim" gsub --parsable -o "$GB_DIR/shared/out-file" --wrap 'echo secret')
+	gb_wait_state "$id" FAILED
+	run gbu_message "$id"
+	[[ "$output" == "cannot open stdout $GB_DIR/shared/out-file: a file of another user"* ]]
+	[ ! -s "$GB_DIR/shared/out-file" ]
+	# The victim's own name there works as it always did.
+	id=$(gbu_as "$victim" gsub --parsable -o "$GB_DIR/shared/own.out" --wrap 'echo fine')
+	gb_wait_state "$id" COMPLETED
+	[ "$(cat "$GB_DIR/shared/own.out")" = fine ]
+}
+
 @test "output files and the job's own files follow the submitter's umask" {
 	gbu_need_root
 	gbu_add u
