@@ -18,6 +18,7 @@
 #include <event2/listener.h>
 
 #include "common/frame.h"
+#include "common/log-limit.h"
 #include "common/log.h"
 #include "common/proto.h"
 #include "common/xmalloc.h"
@@ -37,7 +38,13 @@ struct listener {
 	struct event		*backoff;
 	int			 local;
 	char			*path;		/* Unix socket, unlinked at exit */
+	/* Refusals are logged once per reason and interval: whoever is
+	 * refused can connect again at once, as fast as they like. */
+	struct log_limit	 refused;
 };
+
+/* How often the same refusal is logged again (seconds). */
+#define LISTENER_REFUSED_LOG_S	10
 
 static void
 listener_backoff_cb(evutil_socket_t fd, short what, void *arg)
@@ -76,14 +83,23 @@ listener_error_cb(struct evconnlistener *lev, void *arg)
  * HELLO every client sends first says why, and the socket is closed at
  * once, so the refused costs a descriptor only for this moment. */
 static void
-listener_refuse(evutil_socket_t fd, const char *addr, bool busy,
-    const char *why)
+listener_refuse(struct listener *l, evutil_socket_t fd, const char *addr,
+    bool busy, const char *why)
 {
-	json_t	*hello, *reply;
-	uint8_t	*buf;
-	size_t	 len;
+	json_t		*hello, *reply;
+	uint8_t		*buf;
+	size_t		 len;
+	unsigned	 held;
 
-	log_info("peer %s: refused: %s", addr, why);
+	if (log_limit_pass(&l->refused, why, ctx_now(),
+	    LISTENER_REFUSED_LOG_S, &held)) {
+		if (held > 0)
+			log_info("peer %s: refused: %s (and %u more refused "
+			    "in the last %d s, not logged)", addr, why, held,
+			    LISTENER_REFUSED_LOG_S);
+		else
+			log_info("peer %s: refused: %s", addr, why);
+	}
 	hello = proto_msg(MSG_HELLO);
 	reply = proto_reply_error(hello, busy ? PROTO_E_BUSY :
 	    PROTO_E_PERMISSION, "%s", why);
@@ -122,7 +138,7 @@ listener_accept_local(struct listener *l, struct event_base *base,
 	    conf_is_operator(ctx_conf(), cred.uid, user), &busy, why,
 	    sizeof why) != 0) {
 		snprintf(addr, sizeof addr, "unix:%s", user);
-		listener_refuse(fd, addr, busy, why);
+		listener_refuse(l, fd, addr, busy, why);
 		return;
 	}
 	if ((bev = bufferevent_socket_new(base, fd,
@@ -161,7 +177,7 @@ listener_accept_cb(struct evconnlistener *lev, evutil_socket_t fd,
 		snprintf(addr, sizeof addr, "%s:%s", host, port);
 	if (peer_limit_admit(l->limits, false, 0, true, &busy, why,
 	    sizeof why) != 0) {
-		listener_refuse(fd, addr, busy, why);
+		listener_refuse(l, fd, addr, busy, why);
 		return;
 	}
 	(void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);

@@ -24,6 +24,7 @@
 #include <openssl/ssl.h>
 
 #include "common/frame.h"
+#include "common/log-limit.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "daemon/common/frame-read.h"
@@ -34,6 +35,8 @@
 #define NODE_LINK_BACKOFF_MIN_MS	100
 #define NODE_LINK_BACKOFF_MAX_MS	5000
 #define NODE_LINK_CONNECT_TIMEOUT_S	10
+/* How often the same failure to connect is logged again (seconds). */
+#define NODE_LINK_FAILS_LOG_S		300
 /* Unacknowledged data older than this means the controller is gone (a
  * dead host sends no RST; heartbeats then fail within this time). */
 #define NODE_LINK_USER_TIMEOUT_MS	30000
@@ -43,7 +46,10 @@ struct node_link_peer {
 	char				*addr;	/* "HOST:PORT", for the log */
 	char				*host;
 	char				*port;
-	bool				 quiet;	/* failure already logged */
+	/* Its failures to connect, logged once per cause and interval: a
+	 * controller that stays down, or a rogue one whose certificate
+	 * fails, is said, then said again now and then, never each try. */
+	struct log_limit		 fails;
 };
 
 struct node_link {
@@ -114,6 +120,7 @@ node_link_reset(struct node_link *link, const char *why)
 	struct node_link_peer	*p = &link->peers[link->cur];
 	struct timeval		 now = { 0, 0 };
 	bool			 next;
+	unsigned		 held;
 
 	if (link->stopped || evtimer_pending(link->retry, NULL)) {
 		node_link_close(link);
@@ -122,11 +129,18 @@ node_link_reset(struct node_link *link, const char *why)
 	next = !link->welcomed && link->failed + 1 < link->npeers;
 	if (link->up)
 		log_warn("controller %s: connection closed: %s", p->addr, why);
-	else if (!p->quiet)
-		log_warn("controller %s: cannot connect: %s (%s)", p->addr,
-		    why, next ? "trying the next" : "retrying");
-	if (!link->up)
-		p->quiet = true;
+	else if (log_limit_pass(&p->fails, why, (int64_t)time(NULL),
+	    NODE_LINK_FAILS_LOG_S, &held)) {
+		if (held > 0)
+			log_warn("controller %s: cannot connect: %s (%s; %u "
+			    "tries failed the same way since last logged)",
+			    p->addr, why, next ? "trying the next" :
+			    "retrying", held);
+		else
+			log_warn("controller %s: cannot connect: %s (%s)",
+			    p->addr, why, next ? "trying the next" :
+			    "retrying");
+	}
 	if (link->welcomed)
 		link->failed = 0;
 	else {
@@ -151,7 +165,7 @@ node_link_backoff_reset(struct node_link *link)
 	link->welcomed = true;
 	link->failed = 0;
 	for (i = 0; i < link->npeers; i++)
-		link->peers[i].quiet = false;
+		memset(&link->peers[i].fails, 0, sizeof link->peers[i].fails);
 }
 
 static void

@@ -11,12 +11,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <event2/bufferevent.h>
 #include <event2/listener.h>
 
 #include "common/frame.h"
+#include "common/log-limit.h"
 #include "common/log.h"
 #include "common/proto.h"
 #include "common/xmalloc.h"
@@ -58,7 +60,13 @@ struct node_relay {
 	unsigned			 nconns;
 	uint32_t			 next_chan;
 	uint32_t			 reply_chan;	/* of the next frame */
+	/* Refusals, logged once per user and interval: a user can be
+	 * refused as fast as they can connect. */
+	struct log_limit		 refused;
 };
+
+/* How often the same refusal is logged again (seconds). */
+#define NODE_RELAY_REFUSED_LOG_S	10
 
 static void
 node_relay_conn_free(struct node_relay_conn *c, bool tell)
@@ -178,6 +186,8 @@ node_relay_accept_cb(struct evconnlistener *lev, evutil_socket_t fd,
 	socklen_t		 len = sizeof cred;
 	struct timeval		 idle = { NODE_RELAY_IDLE_S, 0 };
 	json_t			*env;
+	char			 who[32];
+	unsigned		 held;
 
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) {
 		log_warn("relay: SO_PEERCRED: %s", strerror(errno));
@@ -186,8 +196,19 @@ node_relay_accept_cb(struct evconnlistener *lev, evutil_socket_t fd,
 	}
 	if (cred.uid != 0 && node_relay_count(r, cred.uid) >=
 	    NODE_RELAY_PER_UID) {
-		log_info("relay uid %u: refused: already %d commands open",
-		    (unsigned)cred.uid, NODE_RELAY_PER_UID);
+		snprintf(who, sizeof who, "uid %u", (unsigned)cred.uid);
+		if (log_limit_pass(&r->refused, who, (int64_t)time(NULL),
+		    NODE_RELAY_REFUSED_LOG_S, &held)) {
+			if (held > 0)
+				log_info("relay %s: refused: already %d "
+				    "commands open (and %u more refused in "
+				    "the last %d s, not logged)", who,
+				    NODE_RELAY_PER_UID, held,
+				    NODE_RELAY_REFUSED_LOG_S);
+			else
+				log_info("relay %s: refused: already %d "
+				    "commands open", who, NODE_RELAY_PER_UID);
+		}
 		evutil_closesocket(fd);
 		return;
 	}

@@ -175,6 +175,10 @@ while not os.path.exists(\"$GB_DIR/stop\"):
 	grep -q "refused: gbatchd has .* connections open, the most it takes from ordinary users" \
 	    "$GB_DIR/gbatchd.log"
 	grep -q "making room for another" "$GB_DIR/gbatchd.log"
+	# Hundreds refused in a moment: logged once for the reason, not
+	# once each (whoever is refused cannot fill the disk through the
+	# log), and at most once more, with a count, 10 s on.
+	[ "$(grep -c "refused: gbatchd has .* connections open" "$GB_DIR/gbatchd.log")" -le 2 ]
 	touch "$GB_DIR/stop"
 	wait "$holder"
 }

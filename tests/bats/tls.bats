@@ -236,14 +236,19 @@ rogue_ctl() {
 	kill "$GB_CTL_PID"
 	wait "$GB_CTL_PID" || true
 	GB_CTL_PID=
+	# A try first finds the port closed, and says so.
+	gb_wait 30 grep -q "controller $GB_CTL_ADDR: cannot connect: TLS: Connection refused" \
+	    "$GB_DIR/gnoded-n1.log"
 	openssl s_server -quiet -tls1_3 -accept "$GB_CTL_ADDR" \
 	    -cert "$GB_DIR/tls/controller.crt" -key "$GB_DIR/tls/controller.key" \
 	    >"$GB_DIR/rogue.out" 2>"$GB_DIR/rogue.err" &
 	FC_PID=$!
-	# gnoded's log says why it cannot connect once per outage (the first
-	# try found the port closed); the listener hears gnoded's alert
-	# (TLS alert 44) at every try.
+	# The listener hears gnoded's alert (TLS alert 44) at every try; and
+	# gnoded's log says why it refused the impostor, a new cause, once.
 	gb_wait 30 grep -q "alert certificate revoked" "$GB_DIR/rogue.err"
+	gb_wait 30 grep -q "controller $GB_CTL_ADDR: cannot connect: TLS: .*revoked" \
+	    "$GB_DIR/gnoded-n1.log"
+	[ "$(grep -c "controller $GB_CTL_ADDR: cannot connect: TLS: .*revoked" "$GB_DIR/gnoded-n1.log")" -eq 1 ]
 	# Nothing got through: no HELLO, nor any frame, reached the listener.
 	[ ! -s "$GB_DIR/rogue.out" ]
 }
