@@ -259,6 +259,32 @@ tls_ctx_reload(SSL_CTX *ctx, const struct tls_conf *tc, char *err,
 }
 
 int
+tls_recheck(SSL *ssl, char *why, size_t len)
+{
+	X509		*c = SSL_get0_peer_certificate(ssl);
+	X509_STORE_CTX	*sc;
+	int		 ok;
+
+	if (c == NULL)
+		return (0);
+	if ((sc = X509_STORE_CTX_new()) == NULL ||
+	    X509_STORE_CTX_init(sc, SSL_CTX_get_cert_store(SSL_get_SSL_CTX(
+	    ssl)), c, SSL_get_peer_cert_chain(ssl)) != 1) {
+		/* Out of memory: judged at its next handshake instead. */
+		X509_STORE_CTX_free(sc);
+		ERR_clear_error();
+		return (0);
+	}
+	ok = X509_verify_cert(sc);
+	if (ok != 1)
+		snprintf(why, len, "%s", X509_verify_cert_error_string(
+		    X509_STORE_CTX_get_error(sc)));
+	X509_STORE_CTX_free(sc);
+	ERR_clear_error();
+	return (ok == 1 ? 0 : -1);
+}
+
+int
 tls_expect_name(SSL *ssl, const char *name, char *err, size_t errlen)
 {
 	X509_VERIFY_PARAM	*p = SSL_get0_param(ssl);

@@ -41,10 +41,17 @@ SSL_CTX	*tls_ctx_node(const struct tls_conf *, char *err, size_t errlen);
 
 /* Reads crl again into ctx (after gctl cert revoke; SIGHUP): ctx's trust
  * store is replaced by a new one with ca and crl, so handshakes from now
- * on see the new list. Connections already up are not judged again.
- * Returns 0, or -1 with err (ctx unchanged). */
+ * on see the new list. Connections already up are judged again by
+ * tls_recheck. Returns 0, or -1 with err (ctx unchanged). */
 int	tls_ctx_reload(SSL_CTX *, const struct tls_conf *, char *err,
 	    size_t errlen);
+
+/* Judges a connection that is up again: whether the certificate its peer
+ * proved at the handshake still verifies against the trust store its
+ * context holds now (revoked since, by a CRL read again; expired since).
+ * Returns 0 (or for a connection without a peer certificate), or -1 with
+ * why ("certificate revoked", "certificate has expired"). */
+int	tls_recheck(SSL *, char *why, size_t len);
 
 /* Before connecting: the name the controller's certificate must carry, as
  * a DNS name or an IP address in its subjectAltName (an address when name

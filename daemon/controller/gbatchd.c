@@ -71,7 +71,23 @@ static struct {
 	struct listener		*nodes;
 	struct peer_limits	*limits;	/* what connections may hold */
 	struct metrics_http	*metrics_http;
+	/* Judges the nodes' connections again now and then: a certificate
+	 * expires, or a CRL read again revokes it, while it is up. */
+	struct event		*recheck_ev;
 } gbatchd;
+
+/* How often connected nodes' certificates are judged again (seconds),
+ * beside every reload of the CRL. */
+#define GBATCHD_RECHECK_S	60
+
+static void
+gbatchd_recheck_cb(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	(void)arg;
+	(void)peer_recheck(listener_tls_peer_ok);
+}
 
 /* Resolves the tls group's files and makes the context; -1 with err. */
 static int
@@ -222,7 +238,8 @@ gbatchd_reconfigure(json_t *changed, json_t *restart, char *err,
 		return (-1);
 	}
 	/* gctl cert revoke wrote a new CRL: refuse its certificates from
-	 * the next handshake on. */
+	 * the next handshake on, and cut the nodes already connected with
+	 * one (and the commands they relay) now. */
 	if (gbatchd.tls != NULL && tls_ctx_reload(gbatchd.tls,
 	    &gbatchd.tls_files, why, sizeof why) == -1) {
 		conf_clear(&fresh);
@@ -231,6 +248,8 @@ gbatchd_reconfigure(json_t *changed, json_t *restart, char *err,
 		log_error("gbatchd: reconfigure: %s", err);
 		return (-1);
 	}
+	if (gbatchd.tls != NULL)
+		(void)peer_recheck(listener_tls_peer_ok);
 	/* Registered nodes beat at the interval they were told at start:
 	 * the new node_timeout must suit that one too. */
 	if (conf_heartbeat_check(fresh.node_timeout, node_health_interval(),
@@ -322,6 +341,7 @@ int
 gbatchd_open(struct event_base *base, char *err, size_t errlen)
 {
 	const struct conf	*c = &gbatchd.settings;
+	struct timeval		 recheck_tv = { GBATCHD_RECHECK_S, 0 };
 	char			*addr_file, *sockdir, *p;
 
 	gbatchd.base = base;
@@ -378,6 +398,11 @@ gbatchd_open(struct event_base *base, char *err, size_t errlen)
 	    metrics_http_open(base, c->metrics_listen, err, errlen)) == NULL)
 		return (-1);
 	node_health_init(base);
+	if (gbatchd.tls != NULL) {
+		gbatchd.recheck_ev = event_new(base, -1, EV_PERSIST,
+		    gbatchd_recheck_cb, NULL);
+		event_add(gbatchd.recheck_ev, &recheck_tv);
+	}
 	peer_limit_start(gbatchd.limits);
 	purge_init(base);
 	core_mark_dirty();
@@ -409,6 +434,9 @@ gbatchd_close(void)
 	if (gbatchd.stop_ev != NULL)
 		event_free(gbatchd.stop_ev);
 	gbatchd.stop_ev = NULL;
+	if (gbatchd.recheck_ev != NULL)
+		event_free(gbatchd.recheck_ev);
+	gbatchd.recheck_ev = NULL;
 	core_free();
 	job_table_free_all();
 	depend_wait_free();

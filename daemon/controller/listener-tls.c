@@ -119,6 +119,14 @@ listener_tls_hs_cb(struct bufferevent *bev, short what, void *arg)
 	listener_tls_hs_free(hs, bev);
 }
 
+bool
+listener_tls_peer_ok(struct bufferevent *bev, char *why, size_t len)
+{
+	SSL	*ssl = bufferevent_openssl_get_ssl(bev);
+
+	return (ssl == NULL || tls_recheck(ssl, why, len) == 0);
+}
+
 void
 listener_tls_accept(struct listener_tls *lt, struct event_base *base,
     evutil_socket_t fd, const char *addr)

@@ -8,11 +8,13 @@
 
 #include <openssl/types.h>
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <event2/event.h>
 #include <event2/listener.h>
 
+struct bufferevent;
 struct listener;
 struct listener_tls;
 struct peer_limits;
@@ -43,6 +45,10 @@ struct listener_tls *listener_tls_create(SSL_CTX *ctx,
 void	listener_tls_accept(struct listener_tls *, struct event_base *,
 	    evutil_socket_t fd, const char *addr);
 void	listener_tls_free(struct listener_tls *);
+/* For peer_recheck: whether the node certificate a connection proved
+ * still verifies (tls_recheck), why not in why. A connection without TLS
+ * passes. */
+bool	listener_tls_peer_ok(struct bufferevent *, char *why, size_t len);
 /* Binds a new TCP socket (close-on-exec, SO_REUSEADDR, not yet
  * listening) to host:port, numeric port, and puts its address in ss.
  * Returns the socket, or -1 with *what naming why (a resolver's error) or

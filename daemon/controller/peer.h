@@ -144,6 +144,14 @@ void		 peer_relay_refuse(struct peer *node, uint32_t chan);
 bool		 peer_is_trusted(const struct peer *);
 /* The node name the peer's certificate proves, or NULL. */
 const char	*peer_cert_name(const struct peer *);
+/* Judges again every live connection whose certificate proved a node:
+ * still_ok says of its connection whether that certificate still holds
+ * (listener-tls.c's, which knows TLS: revoked or expired since the
+ * handshake), and a connection it refuses is closed, its relayed clients
+ * with it, with a log line naming the peer and why. Returns how many were
+ * closed. */
+size_t		 peer_recheck(bool (*still_ok)(struct bufferevent *, char *why,
+		    size_t len));
 /* The node whose daemon is at the other end, and its name (copied);
  * peer_node_name is NULL until it has one. */
 const char	*peer_node_name(const struct peer *);

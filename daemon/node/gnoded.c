@@ -415,11 +415,13 @@ gnoded_signal_cb(evutil_socket_t sig, short what, void *arg)
 struct gnoded_hup {
 	const char		*log_file;	/* or NULL */
 	struct node_conf	*conf;
+	struct node_session	*session;	/* once it is made */
 };
 
 /* SIGHUP: logrotate moved the -L file away; write to a new one. And gctl
  * cert revoke may have revoked a controller's certificate: read the CRL
- * again, so the next connection refuses it. Nothing else is read again:
+ * again, so the next connection refuses it, and judge the one that is up
+ * now by it (closed when revoked). Nothing else is read again:
  * the node's settings change with a restart, which running jobs survive. */
 static void
 gnoded_hup_cb(evutil_socket_t sig, short what, void *arg)
@@ -439,12 +441,15 @@ gnoded_hup_cb(evutil_socket_t sig, short what, void *arg)
 	if (node_conf_tls_reload(hup->conf, err, sizeof err) == -1)
 		log_error("node %s: tls: %s; the CA and CRL in force are "
 		    "unchanged", hup->conf->name, err);
-	else
+	else {
 		log_info("node %s: reread the CA certificate %s and %s%s",
 		    hup->conf->name, hup->conf->tls_files.ca,
 		    hup->conf->tls_files.crl != NULL ? "the CRL " : "no CRL",
 		    hup->conf->tls_files.crl != NULL ?
 		    hup->conf->tls_files.crl : "");
+		if (hup->session != NULL)
+			node_session_recheck(hup->session);
+	}
 }
 
 int
@@ -534,6 +539,7 @@ main(int argc, char **argv)
 	ev_int = evsignal_new(base, SIGINT, gnoded_signal_cb, base);
 	hup.log_file = o.log_file;
 	hup.conf = &conf;
+	hup.session = NULL;
 	ev_hup = evsignal_new(base, SIGHUP, gnoded_hup_cb, &hup);
 	event_add(ev_term, NULL);
 	event_add(ev_int, NULL);
@@ -543,6 +549,7 @@ main(int argc, char **argv)
 		log_error("node %s: %s", conf.name, err);
 		goto out;
 	}
+	hup.session = session;
 	log_info("node %s: gnoded %s started, %zu controller%s (%s%s), state "
 	    "%s", conf.name, PACKAGE_VERSION, conf.controllers.n,
 	    conf.controllers.n == 1 ? "" : "s", conf.controllers.v[0],

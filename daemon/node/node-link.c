@@ -71,8 +71,12 @@ struct node_link {
 	bool				 stopped;	/* node_link_stop */
 	unsigned			 gen;	/* bumped on every reset */
 	struct event			*retry;
+	struct event			*recheck;	/* TLS: every minute */
 	unsigned			 backoff_ms;
 };
+
+/* How often the controller's certificate is judged again (seconds). */
+#define NODE_LINK_RECHECK_S		60
 
 static void	node_link_connect(struct node_link *);
 
@@ -328,6 +332,14 @@ node_link_retry_cb(evutil_socket_t fd, short what, void *arg)
 	node_link_connect(arg);
 }
 
+static void
+node_link_recheck_cb(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	node_link_recheck(arg);
+}
+
 struct node_link *
 node_link_create(struct event_base *base, char *const *addrs, size_t naddrs,
     SSL_CTX *tls, const char *tls_name, const struct node_link_cb *cb,
@@ -335,6 +347,7 @@ node_link_create(struct event_base *base, char *const *addrs, size_t naddrs,
 {
 	struct node_link	*link;
 	struct node_link_peer	*p;
+	struct timeval		 recheck_tv = { NODE_LINK_RECHECK_S, 0 };
 	char			 why[256];
 	size_t			 i;
 
@@ -366,8 +379,28 @@ node_link_create(struct event_base *base, char *const *addrs, size_t naddrs,
 	link->arg = arg;
 	link->backoff_ms = NODE_LINK_BACKOFF_MIN_MS;
 	link->retry = evtimer_new(base, node_link_retry_cb, link);
+	if (tls != NULL) {
+		link->recheck = event_new(base, -1, EV_PERSIST,
+		    node_link_recheck_cb, link);
+		event_add(link->recheck, &recheck_tv);
+	}
 	srandom((unsigned)getpid() ^ (unsigned)time(NULL));
 	return (link);
+}
+
+void
+node_link_recheck(struct node_link *link)
+{
+	char	why[256], msg[320];
+	SSL	*ssl;
+
+	if (!link->up || link->tls == NULL || link->bev == NULL ||
+	    (ssl = bufferevent_openssl_get_ssl(link->bev)) == NULL ||
+	    tls_recheck(ssl, why, sizeof why) == 0)
+		return;
+	snprintf(msg, sizeof msg, "TLS: the controller's certificate no "
+	    "longer holds: %s", why);
+	node_link_reset(link, msg);
 }
 
 void
@@ -429,6 +462,8 @@ node_link_stop(struct node_link *link)
 	link->stopped = true;
 	link->up = false;	/* going away: no down callback */
 	evtimer_del(link->retry);
+	if (link->recheck != NULL)
+		event_del(link->recheck);
 	node_link_close(link);
 }
 
@@ -444,6 +479,8 @@ node_link_free(struct node_link *link)
 		bufferevent_free(link->bev);
 	if (link->retry != NULL)
 		event_free(link->retry);
+	if (link->recheck != NULL)
+		event_free(link->recheck);
 	if (link->dns != NULL)
 		evdns_base_free(link->dns, 0);
 	for (i = 0; i < link->npeers; i++) {

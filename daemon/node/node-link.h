@@ -56,6 +56,12 @@ void			 node_link_next_raw(struct node_link *);
 bool			 node_link_is_up(const struct node_link *);
 /* Closes the connection (logging why) and schedules a reconnect. */
 void			 node_link_reset(struct node_link *, const char *why);
+/* Judges the connection that is up again: when the controller's
+ * certificate no longer verifies against the trust store now (revoked by
+ * a CRL read again, expired), closes it and reconnects (where the
+ * handshake refuses it). Runs by itself every minute; gnoded also calls
+ * it after a SIGHUP reads the CRL again. */
+void			 node_link_recheck(struct node_link *);
 /* The controller accepted us: the next reconnect starts at 100 ms again,
  * with this controller. */
 void			 node_link_backoff_reset(struct node_link *);

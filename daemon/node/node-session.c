@@ -294,6 +294,12 @@ node_session_near(struct node_session *s)
 		    "are pinned", s->conf->name);
 }
 
+void
+node_session_recheck(struct node_session *s)
+{
+	node_link_recheck(s->link);
+}
+
 struct node_session *
 node_session_create(struct event_base *base, const struct node_conf *conf,
     struct node_gpus *gpus, char *err, size_t errlen)
