@@ -7,20 +7,32 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <event2/bufferevent.h>
 #include <event2/bufferevent_ssl.h>
 
 #include <openssl/ssl.h>
 
+#include "common/log-limit.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "daemon/common/tls.h"
+#include "daemon/controller/ctx.h"
 #include "daemon/controller/listener.h"
 #include "daemon/controller/peer.h"
 
-/* A node has this long to finish its TLS handshake. */
-#define LISTENER_HANDSHAKE_S	10
+/* A node has this long to finish its TLS handshake: a few round trips
+ * and two signatures, milliseconds on any network. */
+#define LISTENER_HANDSHAKE_S	3
+/* Connections in their handshake are not yet nodes: they have a budget
+ * of their own, per source address and in all, so that whoever can open
+ * TCP connections cannot take the descriptors kept for nodes, operators
+ * and root (peer-limit.c). A gnoded makes one connection at a time. */
+#define LISTENER_HS_PER_HOST	8
+#define LISTENER_HS_MAX		64
+/* How often the same refusal of a handshake is logged again (seconds). */
+#define LISTENER_HS_LOG_S	10
 
 /* A TCP connection during its TLS handshake: nothing it sends is read
  * until its certificate is verified. Kept in its listener's list, so that
@@ -28,6 +40,7 @@
 struct listener_tls_hs {
 	struct listener_tls		*lt;
 	char				*addr;
+	char				*host;	/* addr's, without the port */
 	struct bufferevent		*bev;
 	TAILQ_ENTRY(listener_tls_hs)	 entry;
 };
@@ -39,6 +52,10 @@ struct listener_tls {
 	SSL_CTX				*ctx;
 	struct peer_limits		*limits;
 	struct listener_tls_hs_list	 pending;
+	size_t				 npending;
+	/* Failed and refused handshakes, logged once per reason and
+	 * interval: anyone can make them as fast as they like. */
+	struct log_limit		 refused;
 };
 
 struct listener_tls *
@@ -56,9 +73,11 @@ static void
 listener_tls_hs_free(struct listener_tls_hs *hs, struct bufferevent *bev)
 {
 	TAILQ_REMOVE(&hs->lt->pending, hs, entry);
+	hs->lt->npending--;
 	if (bev != NULL)
 		bufferevent_free(bev);
 	free(hs->addr);
+	free(hs->host);
 	free(hs);
 }
 
@@ -72,6 +91,25 @@ listener_tls_free(struct listener_tls *lt)
 	while ((hs = TAILQ_FIRST(&lt->pending)) != NULL)
 		listener_tls_hs_free(hs, hs->bev);
 	free(lt);
+}
+
+/* Logs a refused connection, naming the peer and why, once per reason
+ * and interval. */
+static void
+listener_tls_refused(struct listener_tls *lt, const char *addr,
+    const char *why)
+{
+	unsigned	held;
+
+	if (!log_limit_pass(&lt->refused, why, ctx_now(), LISTENER_HS_LOG_S,
+	    &held))
+		return;
+	if (held > 0)
+		log_warn("peer %s: refused: %s (and %u more refused in the "
+		    "last %d s, not logged)", addr, why, held,
+		    LISTENER_HS_LOG_S);
+	else
+		log_warn("peer %s: refused: %s", addr, why);
 }
 
 /* The handshake ended: a verified node becomes a peer, with the name its
@@ -115,7 +153,7 @@ listener_tls_hs_cb(struct bufferevent *bev, short what, void *arg)
 	else
 		snprintf(why, sizeof why, "TLS handshake failed: %s",
 		    evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()));
-	log_warn("peer %s: refused: %s", hs->addr, why);
+	listener_tls_refused(hs->lt, hs->addr, why);
 	listener_tls_hs_free(hs, bev);
 }
 
@@ -129,12 +167,30 @@ listener_tls_peer_ok(struct bufferevent *bev, char *why, size_t len)
 
 void
 listener_tls_accept(struct listener_tls *lt, struct event_base *base,
-    evutil_socket_t fd, const char *addr)
+    evutil_socket_t fd, const char *addr, const char *host)
 {
 	struct listener_tls_hs	*hs;
 	struct bufferevent	*bev;
 	struct timeval		 tv = { LISTENER_HANDSHAKE_S, 0 };
 	SSL			*ssl;
+	size_t			 mine = 0;
+	char			 why[160];
+
+	TAILQ_FOREACH(hs, &lt->pending, entry) {
+		if (strcmp(hs->host, host) == 0)
+			mine++;
+	}
+	if (mine >= LISTENER_HS_PER_HOST)
+		snprintf(why, sizeof why, "%zu TLS handshakes from %s under "
+		    "way, the most taken from one address", mine, host);
+	else if (lt->npending >= LISTENER_HS_MAX)
+		snprintf(why, sizeof why, "%zu TLS handshakes under way, the "
+		    "most taken", lt->npending);
+	if (mine >= LISTENER_HS_PER_HOST || lt->npending >= LISTENER_HS_MAX) {
+		listener_tls_refused(lt, addr, why);
+		evutil_closesocket(fd);
+		return;
+	}
 
 	if ((ssl = SSL_new(lt->ctx)) == NULL) {
 		log_warn("accept %s: cannot set up TLS", addr);
@@ -152,8 +208,10 @@ listener_tls_accept(struct listener_tls *lt, struct event_base *base,
 	hs = xcalloc(1, sizeof *hs);
 	hs->lt = lt;
 	hs->addr = xstrdup(addr);
+	hs->host = xstrdup(host);
 	hs->bev = bev;
 	TAILQ_INSERT_TAIL(&lt->pending, hs, entry);
+	lt->npending++;
 	log_debug("peer %s: TLS handshake begins", addr);
 	bufferevent_setcb(bev, NULL, NULL, listener_tls_hs_cb, hs);
 	bufferevent_set_timeouts(bev, &tv, &tv);

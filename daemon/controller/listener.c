@@ -169,9 +169,10 @@ listener_accept_cb(struct evconnlistener *lev, evutil_socket_t fd,
 		return;
 	}
 	if (getnameinfo(sa, (socklen_t)salen, host, sizeof host, port,
-	    sizeof port, NI_NUMERICHOST | NI_NUMERICSERV) != 0)
+	    sizeof port, NI_NUMERICHOST | NI_NUMERICSERV) != 0) {
 		snprintf(addr, sizeof addr, "tcp:?");
-	else if (sa->sa_family == AF_INET6)
+		snprintf(host, sizeof host, "?");
+	} else if (sa->sa_family == AF_INET6)
 		snprintf(addr, sizeof addr, "[%s]:%s", host, port);
 	else
 		snprintf(addr, sizeof addr, "%s:%s", host, port);
@@ -182,7 +183,7 @@ listener_accept_cb(struct evconnlistener *lev, evutil_socket_t fd,
 	}
 	(void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 	if (l->tls != NULL) {
-		listener_tls_accept(l->tls, base, fd, addr);
+		listener_tls_accept(l->tls, base, fd, addr, host);
 		return;
 	}
 	if ((bev = bufferevent_socket_new(base, fd,

@@ -43,7 +43,7 @@ struct listener *listener_tcp(struct event_base *, const char *hostport,
 struct listener_tls *listener_tls_create(SSL_CTX *ctx,
 	    struct peer_limits *limits);
 void	listener_tls_accept(struct listener_tls *, struct event_base *,
-	    evutil_socket_t fd, const char *addr);
+	    evutil_socket_t fd, const char *addr, const char *host);
 void	listener_tls_free(struct listener_tls *);
 /* For peer_recheck: whether the node certificate a connection proved
  * still verifies (tls_recheck), why not in why. A connection without TLS

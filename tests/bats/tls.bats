@@ -109,6 +109,32 @@ sys.stdout.buffer.write(struct.pack(">I", len(b)) + b)' >"$GB_DIR/hello.frame"
 	gb_wait_state "$id" COMPLETED 20
 }
 
+@test "half-done TLS handshakes have their own budget, per address and in all, and a short deadline" {
+	before=$(ls "/proc/$GB_CTL_PID/fd" | wc -l)
+	# 200 TCP connections to the nodes' port that never say a word.
+	python3 - "$GB_CTL_ADDR" "$GB_DIR/held" <<'PY' &
+import socket, sys, time
+host, port = sys.argv[1].rsplit(":", 1)
+socks = [socket.create_connection((host, int(port))) for _ in range(200)]
+open(sys.argv[2], "w").close()
+time.sleep(30)
+PY
+	holder=$!
+	gb_wait 20 test -e "$GB_DIR/held"
+	gb_wait 10 grep -q "refused: 8 TLS handshakes from 127.0.0.1 under way, the most taken from one address" \
+	    "$GB_DIR/gbatchd.log"
+	# gbatchd holds 8 of them, not 200; and logs the refusals once.
+	[ "$(ls "/proc/$GB_CTL_PID/fd" | wc -l)" -le $((before + 8)) ]
+	[ "$(grep -c "TLS handshakes from 127.0.0.1 under way" "$GB_DIR/gbatchd.log")" -le 2 ]
+	run -0 gq --timeout 2
+	# Those 8 are dropped after 3 s; a node then gets in from the same
+	# address, the other 192 still held open at the far end.
+	gb_wait 10 grep -q "no TLS handshake within 3 s" "$GB_DIR/gbatchd.log"
+	gb_start_node n2 2
+	kill "$holder" 2>/dev/null || true
+	wait "$holder" 2>/dev/null || true
+}
+
 @test "an expired node certificate is refused" {
 	# gctl makes no expired certificates; openssl's ca command can.
 	cat >"$GB_DIR/ca.cnf" <<CNF
