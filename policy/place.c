@@ -362,9 +362,12 @@ place_res_need(const struct place_cluster *cl, uint32_t i,
 		c = nd->gpus > 0 ? (uint64_t)nd->cpus * g / nd->gpus : 0;
 	else
 		c = (uint64_t)r->cpus_gpu * g;
+	/* A share rounds down, to 0 where a node has fewer CPUs than GPUs
+	 * (the job then holds none and runs on the node's CPUs unpinned):
+	 * the shares of a node's GPUs never add up to more than its CPUs,
+	 * so jobs on the default share never leave a GPU idle for want of
+	 * CPUs. */
 	c += r->cpus_node;
-	if (c == 0 && r->cpus_share && nd->cpus > 0)
-		c = 1;
 	*cpus = c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
 	if (r->mem_share)
 		*mem = nd->gpus > 0 ? nd->mem * g / nd->gpus : 0;

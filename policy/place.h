@@ -24,7 +24,8 @@ struct place_alloc {
 
 /* What a job asks of a node's CPUs and memory (MB) beside g of its GPUs:
  * per_node + per_gpu x g of each, or with share the node's own per GPU
- * (its CPUs or memory x g / its GPUs, rounded down, at least 1 CPU). A
+ * (its CPUs or memory x g / its GPUs, rounded down: 0 CPUs where the node
+ * has fewer CPUs than GPUs, so that the shares never strand a GPU). A
  * node whose CPUs or memory are not known (0) holds any amount of them. */
 struct place_res {
 	uint64_t	mem_node;

@@ -138,3 +138,17 @@ all_pages() {
 	exit_section=$(sed -n '/^\.SH EXIT STATUS/,/^\.SH /p' "$(page_of gcancel)")
 	[[ "$exit_section" == *"the exit status is the highest"* ]]
 }
+
+@test "gq(1) documents every reason a job can wait for: the scheduler's and the controller's" {
+	local page reasons r
+	page=$(man -l "$(page_of gq)" 2>/dev/null)
+	# The scheduler's names (policy/sched.c) and those the controller
+	# keeps with a job (daemon/controller/job.c's job_reasons).
+	reasons=$(sed -n 's/^	\[SCHED_REASON_[A-Z_]*\] = "\([A-Za-z]*\)",$/\1/p' "$S/policy/sched.c"
+	    sed -n '/^static const char \*const job_reasons\[\] = {$/,/^};$/p' \
+	        "$S/daemon/controller/job.c" | grep -o '"[A-Za-z]*"' | tr -d '"')
+	[ "$(wc -w <<<"$reasons")" -ge 20 ]
+	for r in $reasons; do
+		grep -qw -- "$r" <<<"$page" || { echo "gq(1) does not say what reason $r means"; false; }
+	done
+}

@@ -258,6 +258,38 @@ test_res(void)
 	place_cluster_free(cl);
 }
 
+/* The default share on a node with fewer CPUs than GPUs (the quickstart's
+ * 2 CPUs beside 4 GPUs): it rounds down, to no CPU for one GPU, so that
+ * one-GPU jobs fill every GPU rather than leave two idle for want of
+ * CPUs. */
+static void
+test_res_few_cpus(void)
+{
+	uint64_t		 used[] = { 0 };
+	struct place_cluster	*cl = t_cluster(1, 4, NULL, used);
+	struct place_res	 share = { .cpus_share = true };
+	struct place_want	 w = { .gpus = 1, .res = &share };
+	uint32_t		 cpus, k, placed = 0;
+	uint64_t		 mem;
+
+	place_node_set_res(cl, 0, 2, 8192);
+	place_res_need(cl, 0, &share, 1, &cpus, &mem);
+	is_int(cpus, 0, "few CPUs: one GPU's share is no CPU");
+	place_res_need(cl, 0, &share, 2, &cpus, &mem);
+	is_int(cpus, 1, "few CPUs: two GPUs' share is one");
+	place_res_need(cl, 0, &share, 4, &cpus, &mem);
+	is_int(cpus, 2, "few CPUs: all four, both");
+	for (k = 0; k < 4; k++) {
+		if (place_find_want(cl, SCHED_PLACE_CONSOLIDATE, &w,
+		    t_out) == 1) {
+			place_take(cl, t_out, 1);
+			placed++;
+		}
+	}
+	is_int(placed, 4, "few CPUs: four one-GPU jobs take all four GPUs");
+	place_cluster_free(cl);
+}
+
 int
 main(void)
 {
@@ -265,5 +297,6 @@ main(void)
 	test_switch();
 	test_even();
 	test_res();
+	test_res_few_cpus();
 	return (tap_done());
 }
