@@ -33,7 +33,7 @@
 
 #define GACCT_DEFAULT \
 	"id,user,name,state,gpus,submit_time,first_start,end_time,run_time," \
-	"queue_delay,jct,gpu_hours,exit_code"
+	"queue_delay,jct,gpu_hours,exit"
 
 enum {
 	GACCT_OPT_ME = 0x100,
@@ -88,6 +88,11 @@ struct gacct {
 	enum gacct_out	 out;
 	enum table_format format;
 	bool		 format_set;
+	/* -o given: --json writes the members of those columns alone. */
+	bool		 columns_set;
+	/* --json: each record gets gpu_hours and gpu_seconds beside its
+	 * attained service (GPU-seconds). */
+	bool		 json_gpu;
 	bool		 noheader;
 	int		 report;	/* gacct-report.h's kind, -1: none */
 	long		 bins;		/* --bins, 0: not given */
@@ -136,7 +141,8 @@ gacct_usage(FILE *f)
 "  -P, --parsable            fields separated by |, no trailing | (a | in a\n"
 "                            field is written \\x7c, a backslash \\\\)\n"
 "      --csv                 comma-separated values (RFC 4180)\n"
-"      --json                the records as JSON, every field\n"
+"      --json                the records as JSON, every member (with -o,\n"
+"                            those fields'), and gpu_hours, gpu_seconds\n"
 "      --trace               the jobs as a gsim trace (CSV: submit_time,\n"
 "                            num_gpus, duration, name, user)\n"
 "      --report REPORT       figures over the range instead of jobs:\n"
@@ -316,7 +322,8 @@ gacct_trace_end(struct gacct *g)
 /* Asks for the members the output reads, and each job's runs only when
  * it shows them: over a year of jobs, every member of every job and a
  * query of its runs would cost the controller and gacct most of the time.
- * --json writes every member, runs included. */
+ * --json writes every member, runs included, or with -o the members of
+ * those columns. */
 static void
 gacct_fields(struct gacct *g, const struct table *t)
 {
@@ -327,8 +334,9 @@ gacct_fields(struct gacct *g, const struct table *t)
 	bool		 runs = false;
 	size_t		 i;
 
-	if (g->out == GACCT_JSON) {
+	if (g->out == GACCT_JSON && !g->columns_set) {
 		json_object_set_new(g->req, "runs", json_true());
+		g->json_gpu = true;
 		return;
 	}
 	fields = json_array();
@@ -340,12 +348,35 @@ gacct_fields(struct gacct *g, const struct table *t)
 		for (i = 0; i < table_nselected(t); i++) {
 			col = table_selected(t, i)->name;
 			runs = runs || strcmp(col, "runs") == 0;
+			g->json_gpu = g->json_gpu || strcmp(col, "gpu_hours") ==
+			    0 || strcmp(col, "gpu_seconds") == 0;
 			job_row_wire_fields(col, fields);
 		}
 	}
 	json_object_set_new(g->req, "fields", fields);
 	if (runs)
 		json_object_set_new(g->req, "runs", json_true());
+}
+
+/* One job's record for --json: the controller's JSON, C1 controls and
+ * DEL in its strings escaped as every other view escapes them; and its
+ * attained service as billing reads it, in GPU-hours (six decimals: a
+ * short job never reads 0) and whole GPU-seconds. */
+static void
+gacct_json_job(const struct gacct *g, const struct job_row *row)
+{
+	const char	*p = row->obj.p;
+	size_t		 n = row->obj.n;
+	long long	 t;
+
+	if (!g->json_gpu || n < 3 || p[n - 1] != '}' ||
+	    jscan_int(&row->v[JF_ATTAINED], &t) == -1 || t < 0) {
+		safe_text_json_fwrite(p, n, stdout);
+		return;
+	}
+	safe_text_json_fwrite(p, n - 1, stdout);
+	printf(",\"gpu_hours\":%lld.%06lld,\"gpu_seconds\":%lld}", t / 3600,
+	    (t % 3600 * 1000000 + 1800) / 3600, t);
 }
 
 /* One job of a reply, printed as asked. */
@@ -359,9 +390,7 @@ gacct_job(struct gacct *g, struct table *t, const struct job_row *row)
 		break;
 	case GACCT_JSON:
 		printf("%s\n", g->count++ == 0 ? "" : ",");
-		/* The controller's JSON, C1 controls and DEL in its strings
-		 * escaped as every other view escapes them. */
-		safe_text_json_fwrite(row->obj.p, row->obj.n, stdout);
+		gacct_json_job(g, row);
 		break;
 	case GACCT_TRACE:
 		gacct_trace_job(g, row);
@@ -420,8 +449,11 @@ gacct_run(struct gacct *g, struct client *c, struct table *t)
 
 	if (g->out == GACCT_JSON)
 		fputs("{\"jobs\":[", stdout);
-	else if (g->out != GACCT_TRACE)
+	else if (g->out != GACCT_TRACE) {
 		table_set_format(t, g->format, stdout, !g->noheader);
+		/* CSV is for spreadsheets: durations as seconds. */
+		table_set_raw(t, job_row_raw);
+	}
 	r = client_call_raw(c, g->req, &body, &len, err, sizeof err);
 	while (r == 0) {
 		more = gacct_frame(g, t, body, len);
@@ -629,6 +661,7 @@ main(int argc, char **argv)
 		table_free(t);
 		t = acct_row_table(g.report, NULL);
 	}
+	g.columns_set = format_arg != NULL;
 	if (format_arg != NULL && table_select(t, format_arg, serr,
 	    sizeof serr) == -1) {
 		snprintf(err, sizeof err, "--format: %s", serr);

@@ -487,6 +487,71 @@ job_row_get_gpu_hours(const void *row, const void *ctx, char *buf,
 	return (buf);
 }
 
+/* Attained service in GPU-seconds, a whole number. */
+static const char *
+job_row_get_gpu_seconds(const void *row, const void *ctx, char *buf,
+    size_t len)
+{
+	long long	t;
+
+	if (jscan_int(job_row_v(row, JF_ATTAINED), &t) == -1 || t < 0)
+		return ("");
+	snprintf(buf, len, "%lld", t);
+	return (buf);
+}
+
+/* The exit code and the signal that ended the job, as sacct's ExitCode
+ * shows them: "0:9" for a job killed by SIGKILL, "3:0" for exit(3). */
+static const char *
+job_row_get_exit(const void *row, const void *ctx, char *buf, size_t len)
+{
+	long long	code, sig;
+
+	if (jscan_int(job_row_v(row, JF_EXIT_CODE), &code) == -1)
+		return ("");
+	if (jscan_int(job_row_v(row, JF_SIGNAL), &sig) == -1)
+		sig = 0;
+	snprintf(buf, len, "%lld:%lld", code, sig);
+	return (buf);
+}
+
+const char *
+job_row_raw(const void *row, const void *ctx, const struct table_col *col,
+    char *buf, size_t len)
+{
+	static const struct {
+		const char	*(*get)(const void *, const void *, char *,
+				    size_t);
+		enum job_field	 field;
+	} secs[] = {
+		{ job_row_get_run_time, JF_RUN_TOTAL },
+		{ job_row_get_queue_delay, JF_QUEUE_DELAY },
+		{ job_row_get_cpu_time, JF_CPU_TIME },
+		{ job_row_get_jct, JF_JCT },
+	};
+	long long	t;
+	size_t		i;
+
+	(void)ctx;
+	for (i = 0; i < sizeof secs / sizeof secs[0]; i++) {
+		if (col->get != secs[i].get)
+			continue;
+		if (jscan_int(job_row_v(row, secs[i].field), &t) == -1 || t < 0)
+			return ("");
+		snprintf(buf, len, "%lld", t);
+		return (buf);
+	}
+	if (col->get == job_row_get_gpu_hours) {
+		/* A second of one GPU is 0.000278: no job reads 0.00. */
+		if (jscan_int(job_row_v(row, JF_ATTAINED), &t) == -1 || t < 0)
+			return ("");
+		snprintf(buf, len, "%lld.%06lld", t / 3600,
+		    (t % 3600 * 1000000 + 1800) / 3600);
+		return (buf);
+	}
+	return (NULL);
+}
+
 /* Writes an alloc array as "n1:0,1;n2:0,1" at buf + *n. */
 static void
 job_row_alloc_text(const struct jscan_val *alloc, char *buf, size_t len,
@@ -594,6 +659,7 @@ const struct table_col job_row_cols[] = {
 	{ "end_time", "END_TIME", false, job_row_get_end_time },
 	{ "exit_code", "EXIT_CODE", true, job_row_get_exit_code },
 	{ "signal", "SIGNAL", true, job_row_get_signal },
+	{ "exit", "EXIT", true, job_row_get_exit },
 	{ "workdir", "WORKDIR", false, job_row_get_workdir },
 	{ "command", "COMMAND", false, job_row_get_command },
 	{ "argv", "ARGV", false, job_row_get_argv },
@@ -632,6 +698,7 @@ const struct table_col job_row_cols[] = {
 	{ "jct", "JCT", true, job_row_get_jct },
 	{ "last_queue", "LAST_QUEUE", false, job_row_get_last_queue },
 	{ "gpu_hours", "GPU_HOURS", true, job_row_get_gpu_hours },
+	{ "gpu_seconds", "GPU_SECONDS", true, job_row_get_gpu_seconds },
 	{ "runs", "RUNS", false, job_row_get_runs },
 };
 const size_t job_row_ncols = sizeof job_row_cols / sizeof job_row_cols[0];
@@ -692,6 +759,8 @@ static const struct {
 	{ "time", { "elapsed", NULL } },
 	{ "reason", { "reason", "state", "kind", NULL } },
 	{ "gpu_hours", { "attained", NULL } },
+	{ "gpu_seconds", { "attained", NULL } },
+	{ "exit", { "exit_code", "signal", NULL } },
 	{ "runs", { "id", NULL } },
 };
 

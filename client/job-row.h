@@ -65,6 +65,12 @@ extern const size_t		job_row_ncols;
 size_t	job_row_span(const void *row, const struct table_col *col,
 	    const char **p);
 
+/* For table_set_raw: in CSV, durations (run_time, queue_delay, cpu_time,
+ * jct) as whole seconds and gpu_hours to six decimals; NULL for the
+ * other columns. */
+const char *job_row_raw(const void *row, const void *ctx,
+	    const struct table_col *col, char *buf, size_t len);
+
 /* gq's default columns. */
 #define JOB_ROW_DEFAULT \
 	"id,user,name,state,gpus,nodes,time,queue,attained,restarts," \

@@ -63,6 +63,7 @@ struct table {
 	size_t			 escsize;
 	struct table_line	 line;		/* aligned and flushed: a row */
 	table_span_fn		 span;		/* or NULL */
+	table_raw_fn		 raw;		/* CSV: or NULL */
 };
 
 struct table *
@@ -286,6 +287,12 @@ void
 table_set_span(struct table *t, table_span_fn span)
 {
 	t->span = span;
+}
+
+void
+table_set_raw(struct table *t, table_raw_fn raw)
+{
+	t->raw = raw;
 }
 
 /* Cell i of row: its bytes and length, through span where it answers,
@@ -609,7 +616,10 @@ table_add(struct table *t, const void *row, const void *ctx)
 	table_start(t);
 	for (i = 0; i < t->nsel; i++) {
 		buf[0] = '\0';
-		v = t->sel[i].col->get(row, ctx, buf, sizeof buf);
+		if (t->format != TABLE_CSV || t->raw == NULL ||
+		    (v = t->raw(row, ctx, t->sel[i].col, buf,
+		    sizeof buf)) == NULL)
+			v = t->sel[i].col->get(row, ctx, buf, sizeof buf);
 		if (v == NULL)
 			v = "";
 		table_put_cell(t, i, v, strlen(v));

@@ -89,6 +89,13 @@ void		 table_set_format(struct table *, enum table_format, FILE *out,
 typedef size_t	(*table_span_fn)(const void *row, const struct table_col *col,
 		    const char **p);
 void		 table_set_span(struct table *, table_span_fn);
+/* A cell's form for a machine, in CSV alone: raw gives it (into buf) for
+ * the columns whose text for people is not a number a spreadsheet reads
+ * as the same (a duration "1:22" it takes for a time of day: 82), or
+ * NULL to take get()'s. */
+typedef const char *(*table_raw_fn)(const void *row, const void *ctx,
+		    const struct table_col *col, char *buf, size_t len);
+void		 table_set_raw(struct table *, table_raw_fn);
 
 /* Formats one row's selected cells (see above); row need not outlive the
  * call. Select fields before the first row. An aligned table keeps the

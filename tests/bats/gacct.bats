@@ -80,7 +80,50 @@ for j in jobs:
         assert runs and runs[-1][2] == j["state"], (j, runs)
         # A run of GPUs x seconds is within a second per GPU of attained.
         assert abs(j["attained"] - gpus * j["run_time"]) <= gpus, j
+    # What billing reads, beside attained.
+    assert j["gpu_seconds"] == j["attained"], j
+    assert abs(j["gpu_hours"] - j["attained"] / 3600) < 1e-6, j
 PY
+}
+
+@test "how a job ended reads as sacct's exit:signal, and CSV and JSON carry numbers a machine reads" {
+	killed=$(gb_submit -J killed --wrap 'kill -9 $$')
+	failed=$(gb_submit -J failed --wrap 'sleep 1; exit 3')
+	gb_wait_state "$killed" FAILED 20
+	gb_wait_state "$failed" FAILED 20
+	# The default columns end with EXIT, "code:signal".
+	run -0 gacct -n
+	row() { printf '%s\n' "${lines[@]}" | awk -v id="$1" '$1 == id { print $NF }'; }
+	[ "$(row "$killed")" = 0:9 ]
+	[ "$(row "$failed")" = 3:0 ]
+	# CSV: durations in whole seconds, GPU-hours to six decimals (a
+	# second of one GPU is not 0.00); the table keeps the human form.
+	gacct --csv -o id,run_time,jct,queue_delay,gpu_hours,gpu_seconds >out.csv
+	python3 - out.csv "$failed" <<'PY'
+import csv, sys
+rows = {r["id"]: r for r in csv.DictReader(open(sys.argv[1], newline=""))}
+r = rows[sys.argv[2]]
+for k in ("run_time", "jct", "queue_delay", "gpu_seconds"):
+    assert r[k].isdigit(), (k, r)
+assert int(r["run_time"]) >= 1, r
+h = r["gpu_hours"]
+assert len(h.split(".")[1]) == 6 and float(h) > 0, r
+assert abs(float(h) - int(r["gpu_seconds"]) / 3600) < 1e-6, r
+PY
+	run -0 gacct -n -o id,run_time -j "$failed"
+	[[ "$output" =~ ^$failed[[:space:]]+0:0[0-9]$ ]]
+	# --json with -o: those fields' members alone, with gpu_hours when
+	# asked.
+	run -0 gacct --json -o id,state,gpu_hours -j "$failed"
+	python3 - "$output" <<'PY'
+import json, sys
+j = json.loads(sys.argv[1])["jobs"][0]
+# id reads the array members too (a task's id is ARRAY_TASK).
+ids = {"id", "array_job_id", "array_task_id", "array_tasks", "array_spec"}
+assert set(j) == ids | {"state", "attained", "gpu_hours", "gpu_seconds"}, j
+PY
+	run -0 gacct --json -o id,state -j "$failed"
+	python3 -c 'import json, sys; j = json.loads(sys.argv[1])["jobs"][0]; assert set(j) == {"id", "state", "array_job_id", "array_task_id", "array_tasks", "array_spec"}, j' "$output"
 }
 
 @test "time windows select by end time, START inclusive and END exclusive" {
