@@ -585,7 +585,7 @@ main(int argc, char **argv)
 				goto usage;
 			break;
 		case 'j':
-			if (cmd_split(optarg, "--jobs", cmd_add_id, g.ids, err,
+			if (cmd_split(optarg, "--jobs", cmd_add_job, g.ids, err,
 			    sizeof err) == -1)
 				goto usage;
 			break;

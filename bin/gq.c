@@ -212,10 +212,16 @@ gq_missing(const struct jscan_val *missing)
 	struct jscan_val	v;
 	size_t			pos = 0;
 	int			n = 0;
+	char			task[64];
 
 	while (jscan_element(missing, &pos, &v) == 1) {
 		fputs("gq: job ", stderr);
-		safe_text_fwrite(v.p, v.n, stderr);
+		if (v.type == JSCAN_STRING) {
+			/* An array's task: "42_7". */
+			jscan_string(&v, task, sizeof task);
+			safe_text_fwrite(task, strlen(task), stderr);
+		} else
+			safe_text_fwrite(v.p, v.n, stderr);
 		fputs(": not found\n", stderr);
 		n++;
 	}
@@ -485,6 +491,7 @@ main(int argc, char **argv)
 	unsigned	 timeout;
 	bool		 wait = false;
 	int		 ch, r = EXIT_USAGE;
+	size_t		 i;
 
 	memset(&gq, 0, sizeof gq);
 	model_init(&m, CMD_TIMEOUT_DEFAULT);
@@ -511,7 +518,7 @@ main(int argc, char **argv)
 		case 'j':
 			if (gq.filter->ids == NULL)
 				gq.filter->ids = json_array();
-			if (cmd_split(optarg, "--jobs", cmd_add_id,
+			if (cmd_split(optarg, "--jobs", cmd_add_job,
 			    gq.filter->ids, err, sizeof err) == -1)
 				goto usage;
 			break;
@@ -572,6 +579,16 @@ main(int argc, char **argv)
 			snprintf(err, sizeof err, "--wait: which jobs? expected "
 			    "job ids: gq --wait ID...");
 			goto usage;
+		}
+		for (i = 0; i < json_array_size(gq.filter->ids); i++) {
+			if (!json_is_integer(json_array_get(gq.filter->ids,
+			    i))) {
+				snprintf(err, sizeof err, "--wait takes job ids "
+				    "(an array's: all its tasks), not \"%s\"",
+				    json_string_value(json_array_get(
+				    gq.filter->ids, i)));
+				goto usage;
+			}
 		}
 		r = gq_wait(gq.filter->ids, timeout);
 		goto out;

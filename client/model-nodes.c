@@ -1,4 +1,5 @@
 /* model-nodes.c: a NODE_LIST reply read into rows (model-nodes.h). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,7 +48,22 @@ model_nodes_resume(const struct jscan_val *parent, size_t *ppos,
 	return (jscan_resume(parent, ppos, obj));
 }
 
-/* A GPU of a brief listing: [index, job, util, mem_used_mb, low_since]. */
+const char *
+model_gpu_job_name(const struct model_gpu *g, char *buf, size_t len)
+{
+	if (g->job == 0)
+		snprintf(buf, len, "%s", "");
+	else if (g->task >= 0 && g->array != 0)
+		snprintf(buf, len, "%llu_%lld", (unsigned long long)g->array,
+		    g->task);
+	else
+		snprintf(buf, len, "%llu", (unsigned long long)g->job);
+	return (buf);
+}
+
+/* A GPU of a brief listing: [index, job, util, mem_used_mb, low_since],
+ * and [..., array_job_id, array_task_id] when its job is an array's
+ * task. */
 static int
 model_nodes_gpu_brief(struct model_gpu *g, struct jscan_val *arr,
     const struct jscan_val *parent, size_t *ppos)
@@ -75,11 +91,17 @@ model_nodes_gpu_brief(struct model_gpu *g, struct jscan_val *arr,
 		case 4:
 			g->low_since = v > 0 ? v : 0;
 			break;
+		case 5:
+			g->array = v > 0 ? (uint64_t)v : 0;
+			break;
+		case 6:
+			g->task = v;
+			break;
 		default:
 			return (-1);
 		}
 	}
-	if (r == -1 || n != 5)
+	if (r == -1 || (n != 5 && n != 7))
 		return (-1);
 	return (model_nodes_resume(parent, ppos, arr, pos));
 }
@@ -106,6 +128,7 @@ model_nodes_gpu(struct model_nodes_scan *s, struct jscan_val *obj,
 	g->name = g->uuid = "";
 	g->util = -1;
 	g->mem_used_mb = -1;
+	g->task = -1;
 	if (obj->type == JSCAN_ARRAY)
 		return (model_nodes_gpu_brief(g, obj, parent, ppos));
 	while ((r = jscan_member_lazy(obj, &pos, &key, &val)) == 1) {
@@ -126,6 +149,10 @@ model_nodes_gpu(struct model_nodes_scan *s, struct jscan_val *obj,
 			g->mem_used_mb = model_nodes_int(&val, -1);
 		else if (jscan_key_is(&key, "low_since"))
 			g->low_since = model_nodes_int(&val, 0);
+		else if (jscan_key_is(&key, "array_job_id"))
+			g->array = (uint64_t)model_nodes_int(&val, 0);
+		else if (jscan_key_is(&key, "array_task_id"))
+			g->task = model_nodes_int(&val, -1);
 		if (jscan_resume(obj, &pos, &val) == -1)
 			return (-1);
 	}

@@ -19,10 +19,19 @@ struct model_gpu {
 	long long	 index;
 	long long	 memory_mb;
 	uint64_t	 job;		/* the job holding it; 0: free */
+	/* When that job is an array's task: the array's id and the task
+	 * (task -1: it is not). */
+	uint64_t	 array;
+	long long	 task;
 	int		 util;		/* % busy; -1: not known */
 	long long	 mem_used_mb;	/* -1: not known */
 	long long	 low_since;	/* held under 5% busy since; 0: not */
 };
+
+/* The job holding g as users name it (into buf): "42_7" for an array's
+ * task, else its id; "" when free. Returns buf. */
+const char	*model_gpu_job_name(const struct model_gpu *g, char *buf,
+		    size_t len);
 
 struct model_node {
 	const char		*name;

@@ -149,22 +149,28 @@ node_row_per_gpu(const struct model_node *n, long long (*get)(const
 }
 
 static long long
-node_row_gpu_job(const struct model_gpu *g)
-{
-	return (g->job != 0 ? (long long)g->job : -1);
-}
-
-static long long
 node_row_gpu_util(const struct model_gpu *g)
 {
 	return (g->util);
 }
 
-/* Each GPU and the job holding it: the figure gnodes is for. */
+/* Each GPU and the job holding it, as users name it ("0:42_7 1:-"): the
+ * figure gnodes is for. */
 static const char *
 node_row_get_jobs(const void *row, const void *ctx, char *buf, size_t len)
 {
-	return (node_row_per_gpu(row, node_row_gpu_job, buf, len));
+	const struct model_node	*n = row;
+	char			 name[48];
+	size_t			 i, at = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < n->ngpus && at < len; i++) {
+		model_gpu_job_name(&n->gpus[i], name, sizeof name);
+		at += (size_t)snprintf(buf + at, len - at, "%s%lld:%s",
+		    at > 0 ? " " : "", n->gpus[i].index, name[0] != '\0' ?
+		    name : "-");
+	}
+	return (buf);
 }
 
 /* Each GPU and how busy it is, in %, as its node's last heartbeat said. */

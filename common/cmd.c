@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/array.h"
 #include "common/cmd.h"
 #include "common/proto.h"
 #include "common/safe-text.h"
@@ -332,6 +333,24 @@ cmd_add_id(const char *item, void *arr, char *err, size_t errlen)
 		return (-1);
 	}
 	json_array_append_new(arr, json_integer((json_int_t)id));
+	return (0);
+}
+
+int
+cmd_add_job(const char *item, void *arr, char *err, size_t errlen)
+{
+	struct array_set	tasks;
+	uint64_t		id;
+	char			ierr[256];
+
+	if (strchr(item, '_') == NULL)
+		return (cmd_add_id(item, arr, err, errlen));
+	if (array_jobid_parse(item, &id, &tasks, ierr, sizeof ierr) == -1) {
+		snprintf(err, errlen, "--jobs: %s", ierr);
+		return (-1);
+	}
+	array_free(&tasks);
+	json_array_append_new(arr, json_string(item));
 	return (0);
 }
 

@@ -110,6 +110,10 @@ int	cmd_split(const char *list, const char *what,
 /* A cmd_split() callback for --jobs lists: appends item, a job id, to the
  * JSON array arr. Returns 0, or -1 with err naming --jobs. */
 int	cmd_add_id(const char *item, void *arr, char *err, size_t errlen);
+/* The same for listings, which also take an array's tasks as users write
+ * them ("42_7", "42_[3-5]"): those go in as strings, the controller's
+ * JOB_LIST and JOB_ACCT "ids" take both. */
+int	cmd_add_job(const char *item, void *arr, char *err, size_t errlen);
 /* A cmd_split() callback for lists of names: appends item to the JSON
  * array arr. Returns 0. */
 int	cmd_add_string(const char *item, void *arr, char *err, size_t errlen);

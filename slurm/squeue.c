@@ -306,7 +306,7 @@ main(int argc, char **argv)
 		case 'j':
 			if (m.filter.ids == NULL)
 				m.filter.ids = json_array();
-			if (cmd_split(optarg, "--jobs", cmd_add_id,
+			if (cmd_split(optarg, "--jobs", cmd_add_job,
 			    m.filter.ids, err, sizeof err) == -1)
 				goto usage;
 			break;

@@ -52,8 +52,8 @@ keys_footer(const struct view *v, char *buf, size_t len)
 {
 	switch (v->mode) {
 	case VIEW_CONFIRM:
-		snprintf(buf, len, "%s job %llu? y/n", keys_verbs[v->action],
-		    (unsigned long long)v->action_id);
+		snprintf(buf, len, "%s job %s? y/n", keys_verbs[v->action],
+		    v->action_name);
 		return (buf);
 	case VIEW_FILTER:
 		snprintf(buf, len, "filter: %s_   (user=NAME state=STATE "
@@ -128,6 +128,8 @@ keys_ask(struct view *v, enum model_action a)
 	v->mode = VIEW_CONFIRM;
 	v->action = a;
 	v->action_id = (uint64_t)id;
+	/* An array's task is "42_7" to its user, not its own job id. */
+	(void)job_row_jobid(row, v->action_name, sizeof v->action_name);
 	return (PANE_REDRAW);
 }
 
@@ -155,16 +157,16 @@ keys_confirm(struct view *v, int ch)
 {
 	v->mode = VIEW_NORMAL;
 	if (ch != 'y' && ch != 'Y') {
-		snprintf(v->status, sizeof v->status, "job %llu: not %s",
-		    (unsigned long long)v->action_id, keys_done[v->action]);
+		snprintf(v->status, sizeof v->status, "job %s: not %s",
+		    v->action_name, keys_done[v->action]);
 		return (PANE_REDRAW);
 	}
 	if (model_job_action(v->m, v->action_id, v->action) != 0)
-		snprintf(v->status, sizeof v->status, "job %llu: %s",
-		    (unsigned long long)v->action_id, v->m->err);
+		snprintf(v->status, sizeof v->status, "job %s: %s",
+		    v->action_name, v->m->err);
 	else
-		snprintf(v->status, sizeof v->status, "job %llu %s",
-		    (unsigned long long)v->action_id, keys_done[v->action]);
+		snprintf(v->status, sizeof v->status, "job %s %s",
+		    v->action_name, keys_done[v->action]);
 	return (PANE_REDRAW | PANE_REFRESH);
 }
 

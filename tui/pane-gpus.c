@@ -57,11 +57,14 @@ pane_gpus_cell(const struct view *v, const struct model_gpu *gpu,
 	char		 id[24], pct[16];
 	bool		 lazy = pane_gpus_idle(v, gpu);
 
-	if (gpu->job != 0)
-		snprintf(id, sizeof id, "%llu", (unsigned long long)gpu->job);
-	else
+	/* A job as users name it ("42_7" for an array's task) where that
+	 * fits the cell, else its own id; a free GPU by its state. */
+	if (gpu->job == 0)
 		snprintf(id, sizeof id, "%s", idle == ROLE_DOWN ? "x" :
 		    idle == ROLE_DRAINED ? "d" : ".");
+	else if (strlen(model_gpu_job_name(gpu, id, sizeof id)) >
+	    PANE_GPUS_CELL - 1)
+		snprintf(id, sizeof id, "%llu", (unsigned long long)gpu->job);
 	if (cw == 1) {
 		snprintf(cell, len, "%s", lazy ? "!" : gpu->job != 0 ? "#" :
 		    id);

@@ -44,6 +44,7 @@ struct view {
 	enum view_mode	 mode;
 	enum model_action action;		/* VIEW_CONFIRM: what y does */
 	uint64_t	 action_id;		/* and to which job */
+	char		 action_name[48];	/* it as users name it */
 	char		 input[128];		/* VIEW_FILTER: typed so far */
 	char		 filter[128];		/* the filter in force */
 	bool		 mine;			/* u: my jobs only */

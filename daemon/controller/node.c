@@ -379,6 +379,13 @@ node_describe(const struct node *n, struct jtext *b, bool brief,
 			JTEXT_LIT(b, ",");
 			jtext_put_int(b, job[i] != 0 ?
 			    n->gpu_low_since[i] : 0);
+			if (job[i] != 0 && use->task != NULL &&
+			    use->task[i] >= 0) {
+				JTEXT_LIT(b, ",");
+				jtext_put_int(b, (int64_t)use->array[i]);
+				JTEXT_LIT(b, ",");
+				jtext_put_int(b, use->task[i]);
+			}
 			JTEXT_LIT(b, "]");
 			continue;
 		}
@@ -400,6 +407,12 @@ node_describe(const struct node *n, struct jtext *b, bool brief,
 		node_put_known(b, n->gpu_mem_used[i]);
 		JTEXT_LIT(b, ",\"low_since\":");
 		jtext_put_int(b, job[i] != 0 ? n->gpu_low_since[i] : 0);
+		if (job[i] != 0 && use->task != NULL && use->task[i] >= 0) {
+			JTEXT_LIT(b, ",\"array_job_id\":");
+			jtext_put_int(b, (int64_t)use->array[i]);
+			JTEXT_LIT(b, ",\"array_task_id\":");
+			jtext_put_int(b, use->task[i]);
+		}
 		JTEXT_LIT(b, "}");
 	}
 	JTEXT_LIT(b, "]}");

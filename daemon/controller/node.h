@@ -93,11 +93,17 @@ struct node_use {
 	const uint64_t	*job;
 	uint32_t	 cpus;		/* CPUs and memory (MB) held */
 	uint64_t	 mem_mb;
+	/* For each GPU whose job is an array's task, the array's id and
+	 * the task (users name it "42_7"); task -1 for any other. NULL:
+	 * none is. */
+	const uint64_t	*array;
+	const int64_t	*task;
 };
 
 /* Appends the node's NODE_LIST entry, as JSON text; brief gives each GPU
  * as an array of what changes, [index, job, util, mem_used_mb,
- * low_since], leaving out what only HELLO changes (name, uuid,
+ * low_since], with [..., array_job_id, array_task_id] after them for an
+ * array's task, leaving out what only HELLO changes (name, uuid,
  * memory_mb). use is what jobs hold of it. */
 void		 node_describe(const struct node *, struct jtext *, bool brief,
 		     const struct node_use *use);

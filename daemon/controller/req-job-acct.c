@@ -16,6 +16,7 @@
 #include <event2/buffer.h>
 #include <event2/event.h>
 
+#include "common/array.h"
 #include "common/frame.h"
 #include "common/label.h"
 #include "common/log.h"
@@ -231,10 +232,69 @@ req_job_acct_is_state(const json_t *v)
 	    strcmp(job_state_name(s), json_string_value(v)) == 0);
 }
 
+/* A job id, or an array's tasks as users write them ("42_7",
+ * "42_[3-5]"). */
 static int
 req_job_acct_is_id(const json_t *v)
 {
-	return (json_is_integer(v) && json_integer_value(v) > 0);
+	struct array_set	tasks;
+	uint64_t		id;
+	char			err[256];
+
+	if (json_is_integer(v))
+		return (json_integer_value(v) > 0);
+	if (!json_is_string(v) || array_jobid_parse(json_string_value(v),
+	    &id, &tasks, err, sizeof err) == -1)
+		return (0);
+	array_free(&tasks);
+	return (1);
+}
+
+/* The ids as the query takes them (a new string, JSON): job ids as they
+ * are, which select a job and, for an array's id, each of its tasks (as
+ * sacct -j does); each task of a string as "ID_TASK". At most
+ * REQ_JOB_ACCT_TASKS tasks. */
+#define REQ_JOB_ACCT_TASKS	100000
+static int
+req_job_acct_ids(const json_t *ids, char **out, char *err, size_t errlen)
+{
+	struct array_set	 tasks;
+	json_t			*v, *q = json_array();
+	uint64_t		 id;
+	uint32_t		 t;
+	size_t			 i, n = 0;
+	char			 name[48], perr[256];
+	bool			 ok;
+
+	for (i = 0; i < json_array_size(ids); i++) {
+		v = json_array_get(ids, i);
+		if (json_is_integer(v)) {
+			json_array_append(q, v);
+			continue;
+		}
+		if (array_jobid_parse(json_string_value(v), &id, &tasks, perr,
+		    sizeof perr) == -1)
+			continue;
+		if (array_count(&tasks) == 0)
+			json_array_append_new(q, json_integer((json_int_t)id));
+		for (ok = array_next(&tasks, 0, true, &t); ok && n <
+		    REQ_JOB_ACCT_TASKS; ok = array_next(&tasks, t, false, &t)) {
+			snprintf(name, sizeof name, "%llu_%u",
+			    (unsigned long long)id, t);
+			json_array_append_new(q, json_string(name));
+			n++;
+		}
+		array_free(&tasks);
+		if (ok) {
+			snprintf(err, errlen, "ids: more than %d tasks",
+			    REQ_JOB_ACCT_TASKS);
+			json_decref(q);
+			return (-1);
+		}
+	}
+	*out = json_dumps(q, JSON_COMPACT);
+	json_decref(q);
+	return (0);
 }
 
 static int
@@ -281,11 +341,19 @@ req_job_acct(struct peer *p, const json_t *msg)
 	    "a finished state (COMPLETED, FAILED, TIMEOUT, CANCELLED, "
 	    "NODE_FAIL, OUT_OF_MEMORY)", &states_text, err, sizeof err) != 0 ||
 	    req_job_acct_list(msg, "ids", req_job_acct_is_id,
-	    "a job id (a whole number >= 1)", &ids_text, err, sizeof err) != 0 ||
+	    "a job id (a whole number >= 1, or an array's tasks as a string: "
+	    "\"42_7\", \"42_[3-5]\")", &ids_text, err, sizeof err) != 0 ||
 	    req_job_acct_list(msg, "accounts", req_job_acct_is_account,
 	    "an account name (1 to 64 letters, digits, '.', '-' or '_')",
 	    &accounts_text, err, sizeof err) != 0)
 		goto invalid;
+	if (ids_text != NULL) {
+		free(ids_text);
+		ids_text = NULL;
+		if (req_job_acct_ids(json_object_get(msg, "ids"), &ids_text,
+		    err, sizeof err) != 0)
+			goto invalid;
+	}
 	v = json_object_get(msg, "runs");
 	if (v != NULL && !json_is_boolean(v)) {
 		snprintf(err, sizeof err, "runs: expected true or false");

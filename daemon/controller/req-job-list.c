@@ -26,6 +26,7 @@
 #include <event2/buffer.h>
 #include <event2/event.h>
 
+#include "common/array.h"
 #include "common/frame.h"
 #include "common/log.h"
 #include "common/proto.h"
@@ -86,6 +87,9 @@ struct req_job_list {
 	bool		 hide_detail;	/* for the row being written */
 	uint64_t	*missing;	/* ids asked for that do not exist */
 	size_t		 nmissing;
+	/* Arrays' tasks asked for ("42_7") that no job is or was. */
+	char		**missing_tasks;
+	size_t		 nmissing_tasks;
 	/* A stream (req_job_list_step): the request (l->users point into
 	 * it), its peer, the jobs in the frame being written, the frames
 	 * sent, and the last in-memory job written. */
@@ -192,6 +196,36 @@ req_job_list_memory(struct req_job_list *l, struct job *j)
 	free(alloc);
 }
 
+
+/* An element of "ids": a job id, or an array's tasks as users write them
+ * ("42_7", "42_[3-5]"). */
+static bool
+req_job_list_is_id(const json_t *v)
+{
+	struct array_set	tasks;
+	uint64_t		id;
+	char			err[256];
+
+	if (json_is_integer(v))
+		return (json_integer_value(v) > 0);
+	if (!json_is_string(v) || array_jobid_parse(json_string_value(v),
+	    &id, &tasks, err, sizeof err) == -1)
+		return (false);
+	array_free(&tasks);
+	return (true);
+}
+
+static void
+req_job_list_free_missing(struct req_job_list *l)
+{
+	size_t	i;
+
+	for (i = 0; i < l->nmissing_tasks; i++)
+		free(l->missing_tasks[i]);
+	free(l->missing_tasks);
+	free(l->missing);
+}
+
 static int
 req_job_list_parse(struct req_job_list *l, const json_t *msg, char *err,
     size_t errlen)
@@ -280,10 +314,11 @@ req_job_list_parse(struct req_job_list *l, const json_t *msg, char *err,
 			return (-1);
 		}
 		for (i = 0; i < json_array_size(v); i++) {
-			if (!json_is_integer(json_array_get(v, i)) ||
-			    json_integer_value(json_array_get(v, i)) <= 0) {
+			if (!req_job_list_is_id(json_array_get(v, i))) {
 				snprintf(err, errlen, "ids: element %zu is not "
-				    "a job id (a whole number >= 1)", i + 1);
+				    "a job id (a whole number >= 1, or an "
+				    "array's tasks as a string: \"42_7\", "
+				    "\"42_[3-5]\")", i + 1);
 				return (-1);
 			}
 		}
@@ -395,12 +430,92 @@ req_job_list_tail(struct req_job_list *l)
 			jtext_add(&l->out, ",", 1);
 		jtext_int(&l->out, (int64_t)l->missing[i]);
 	}
+	for (i = 0; i < l->nmissing_tasks; i++) {
+		if (i != 0 || l->nmissing != 0)
+			jtext_add(&l->out, ",", 1);
+		jtext_string(&l->out, l->missing_tasks[i]);
+	}
 	jtext_add(&l->out, "]", 1);
 	if (l->truncated)
 		jtext_add(&l->out, ",\"truncated\":true", 17);
 	if (l->stream)
 		jtext_add(&l->out, ",\"more\":false", 13);
 	jtext_add(&l->out, "}", 1);
+}
+
+/* What req_job_list_task looks for: array id's task, whether listed. */
+struct req_job_list_find {
+	struct req_job_list	*l;
+	uint32_t		 task;
+	bool			 found;
+};
+
+static void
+req_job_list_task_active(struct job *j, void *arg)
+{
+	struct req_job_list_find	*f = arg;
+
+	if (f->found)
+		return;
+	/* The task itself, or the array's row while it stands for it (a
+	 * waiting task: gq -r shows it on its own). */
+	if ((job_array_is_row(j) && array_has(job_array_left(j), f->task)) ||
+	    (!job_array_is_row(j) && job_array_task_id(j) == (int64_t)f->task)) {
+		req_job_list_memory(f->l, j);
+		f->found = true;
+	}
+}
+
+static void
+req_job_list_task_ended(const struct store_job *row, void *arg)
+{
+	struct req_job_list_find	*f = arg;
+
+	if (!f->found && job_state_is_terminal(row->state) &&
+	    row->array_task_id == (int64_t)f->task) {
+		req_job_list_add(row, f->l);
+		f->found = true;
+	}
+}
+
+/* Task task of array id, as users name it ("42_7"): the active job that
+ * is it or stands for it, else the record of its last run. Returns
+ * whether there was one. */
+static bool
+req_job_list_task(struct req_job_list *l, uint64_t id, uint32_t task)
+{
+	struct req_job_list_find	f = { l, task, false };
+
+	job_array_each(id, req_job_list_task_active, &f);
+	if (!f.found)
+		(void)store_job_each_of_array(id, req_job_list_task_ended, &f);
+	return (f.found);
+}
+
+/* The tasks a string of ids names ("42_7", "42_[3-5]"); those no job is or
+ * was go to l->missing_tasks, as "ID_TASK". */
+static void
+req_job_list_tasks(struct req_job_list *l, const char *text)
+{
+	struct array_set	tasks;
+	uint64_t		id;
+	uint32_t		t;
+	char			err[256], name[48];
+	bool			ok;
+
+	if (array_jobid_parse(text, &id, &tasks, err, sizeof err) == -1)
+		return;
+	for (ok = array_next(&tasks, 0, true, &t); ok;
+	    ok = array_next(&tasks, t, false, &t)) {
+		if (req_job_list_task(l, id, t))
+			continue;
+		snprintf(name, sizeof name, "%llu_%u", (unsigned long long)id,
+		    t);
+		l->missing_tasks = xreallocarray(l->missing_tasks,
+		    l->nmissing_tasks + 1, sizeof *l->missing_tasks);
+		l->missing_tasks[l->nmissing_tasks++] = xstrdup(name);
+	}
+	array_free(&tasks);
 }
 
 /* The jobs asked for by id, in the order asked; those not found go to
@@ -414,6 +529,11 @@ req_job_list_ids(struct req_job_list *l, const json_t *ids)
 	size_t			 i;
 
 	for (i = 0; i < json_array_size(ids); i++) {
+		if (json_is_string(json_array_get(ids, i))) {
+			req_job_list_tasks(l, json_string_value(
+			    json_array_get(ids, i)));
+			continue;
+		}
 		id = (uint64_t)json_integer_value(json_array_get(ids, i));
 		if ((j = job_table_find(id)) != NULL) {
 			if (job_array_job_id(j) == id)
@@ -471,7 +591,7 @@ req_job_list_end(struct req_job_list *l)
 	if (l->ev != NULL)
 		event_free(l->ev);
 	free(l->out.buf);
-	free(l->missing);
+	req_job_list_free_missing(l);
 	json_decref(l->msg);
 	free(l);
 }
@@ -599,7 +719,7 @@ req_job_list(struct peer *p, const json_t *msg)
 		req_job_list_stored(&l);
 	}
 	req_job_list_tail(&l);
-	free(l.missing);
+	req_job_list_free_missing(&l);
 
 	len = l.out.len - FRAME_HEADER;
 	req_text_end(&l.out);

@@ -3,12 +3,39 @@
  * entries; "brief" leaves out the GPUs' descriptions, which only change
  * when a node registers. */
 #include "common/proto.h"
+#include "policy/sched.h"
 #include "daemon/controller/core.h"
+#include "daemon/controller/job.h"
 #include "daemon/controller/jtext.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/req-int.h"
 #include "daemon/controller/req.h"
+
+/* Which of the jobs on n's GPUs are arrays' tasks, shown as users name
+ * them ("42_7") rather than by the task's own job id. */
+static void
+req_node_list_tasks(const struct node *n, struct node_use *use,
+    uint64_t *array, int64_t *task)
+{
+	const struct job	*j;
+	uint32_t		 i, total = node_gpus_total(n);
+	bool			 any = false;
+
+	for (i = 0; i < total && i < SCHED_MAX_GPUS_PER_NODE; i++) {
+		task[i] = -1;
+		array[i] = 0;
+		if (use->job == NULL || use->job[i] == 0 ||
+		    (j = job_table_find(use->job[i])) == NULL ||
+		    job_array_job_id(j) == 0 || job_array_task_id(j) < 0)
+			continue;
+		array[i] = job_array_job_id(j);
+		task[i] = job_array_task_id(j);
+		any = true;
+	}
+	use->array = any ? array : NULL;
+	use->task = any ? task : NULL;
+}
 
 static void
 req_node_list(struct peer *p, const json_t *msg)
@@ -17,6 +44,8 @@ req_node_list(struct peer *p, const json_t *msg)
 	struct jtext		 b;
 	struct node		*n;
 	struct node_use		 use;
+	uint64_t		 array[SCHED_MAX_GPUS_PER_NODE];
+	int64_t			 task[SCHED_MAX_GPUS_PER_NODE];
 	bool			 brief;
 
 	brief = json_is_true(json_object_get(msg, "brief"));
@@ -28,6 +57,7 @@ req_node_list(struct peer *p, const json_t *msg)
 			jtext_add(&b, ",", 1);
 		/* What jobs hold of it is the core's. */
 		core_node_use(n, &use);
+		req_node_list_tasks(n, &use, array, task);
 		node_describe(n, &b, brief, &use);
 	}
 	jtext_add(&b, "]}", 2);

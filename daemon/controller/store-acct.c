@@ -29,7 +29,11 @@ struct store_acct {
 	" (:users IS NULL OR user IN (SELECT value FROM json_each(:users)))" \
 	" AND (:states IS NULL OR state IN (SELECT value FROM"		\
 	" json_each(:states))) AND (:ids IS NULL OR id IN (SELECT value"	\
-	" FROM json_each(:ids))) AND (:accounts IS NULL OR account IN"	\
+	" FROM json_each(:ids) WHERE type = 'integer') OR array_job_id IN"	\
+	" (SELECT value FROM json_each(:ids) WHERE type = 'integer') OR"	\
+	" (array_job_id != 0 AND array_job_id || '_' || array_task_id IN"	\
+	" (SELECT value FROM json_each(:ids) WHERE type = 'text')))"	\
+	" AND (:accounts IS NULL OR account IN"				\
 	" (SELECT value FROM json_each(:accounts))) ORDER BY end_time, id"
 
 static void

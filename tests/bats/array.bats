@@ -218,3 +218,33 @@ sbatch_like() {
 	[[ "$output" == *"job $id has no array task 7"* ]]
 	gcancel "$whole" "$bad"
 }
+
+@test "a task is named ID_TASK everywhere: gq -j, gacct -j, gnodes, gtop; gacct -j ID lists every task" {
+	# Task 0 runs until told; tasks 1-3 end at once.
+	id=$(gb_submit -a 0-3 -J named --wrap 'if [ "$GBATCH_ARRAY_TASK_ID" = 0 ]; then while [ ! -e go ]; do sleep 0.05; done; fi')
+	gb_wait 30 task_state_is "$id" 0 RUNNING
+	gb_wait 30 in_state "$id" COMPLETED 3
+	# gq takes the task's name and shows that row alone.
+	run -0 gq -h -j "${id}_0" -o id,state
+	[ "$(awk '{ print $1, $2 }' <<<"$output")" = "${id}_0 RUNNING" ]
+	run -0 gq -h -t all -j "${id}_2" -o id,state
+	[ "$(awk '{ print $1, $2 }' <<<"$output")" = "${id}_2 COMPLETED" ]
+	run -1 gq -h -j "${id}_9"
+	[[ "$output" == *"gq: job ${id}_9: not found"* ]]
+	run -2 gq -j "${id}_x"
+	[[ "$output" == *"--jobs: job id '${id}_x': expected ID, ID_TASK or ID_[TASKS]"* ]]
+	# gnodes and gtop name the GPU's job as the user does.
+	node=$(gq -h -j "${id}_0" -o nodes)
+	gnodes -h -N "$node" -o jobs | grep -qw "0:${id}_0\|[0-9]:${id}_0"
+	run -0 env COLUMNS=100 gtop --once
+	[[ "$output" == *" ${id}_0 "* ]]
+	touch go
+	gb_wait 30 all_done "$id" 4
+	# gacct -j ID: every task, as sacct -j does; -j ID_TASK: that one.
+	run -0 gacct -n -o id,state -j "$id"
+	[ "$(awk '{ print $1 }' <<<"$output" | sort | paste -sd' ')" = "${id}_0 ${id}_1 ${id}_2 ${id}_3" ]
+	run -0 gacct -n -o id -j "${id}_1,${id}_3"
+	[ "$(sort <<<"$output" | paste -sd' ')" = "${id}_1 ${id}_3" ]
+	run -0 "$GBATCH_BUILDDIR/slurm/sacct" -n -X -P -o JobID -j "${id}_2"
+	[ "$output" = "${id}_2" ]
+}
