@@ -49,7 +49,7 @@ model_nodes_resume(const struct jscan_val *parent, size_t *ppos,
 }
 
 const char *
-model_gpu_job_name(const struct model_gpu *g, char *buf, size_t len)
+model_nodes_job_name(const struct model_gpu *g, char *buf, size_t len)
 {
 	if (g->job == 0)
 		snprintf(buf, len, "%s", "");

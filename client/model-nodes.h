@@ -30,7 +30,7 @@ struct model_gpu {
 
 /* The job holding g as users name it (into buf): "42_7" for an array's
  * task, else its id; "" when free. Returns buf. */
-const char	*model_gpu_job_name(const struct model_gpu *g, char *buf,
+const char	*model_nodes_job_name(const struct model_gpu *g, char *buf,
 		    size_t len);
 
 struct model_node {

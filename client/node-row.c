@@ -165,7 +165,7 @@ node_row_get_jobs(const void *row, const void *ctx, char *buf, size_t len)
 
 	buf[0] = '\0';
 	for (i = 0; i < n->ngpus && at < len; i++) {
-		model_gpu_job_name(&n->gpus[i], name, sizeof name);
+		model_nodes_job_name(&n->gpus[i], name, sizeof name);
 		at += (size_t)snprintf(buf + at, len - at, "%s%lld:%s",
 		    at > 0 ? " " : "", n->gpus[i].index, name[0] != '\0' ?
 		    name : "-");

@@ -62,7 +62,7 @@ pane_gpus_cell(const struct view *v, const struct model_gpu *gpu,
 	if (gpu->job == 0)
 		snprintf(id, sizeof id, "%s", idle == ROLE_DOWN ? "x" :
 		    idle == ROLE_DRAINED ? "d" : ".");
-	else if (strlen(model_gpu_job_name(gpu, id, sizeof id)) >
+	else if (strlen(model_nodes_job_name(gpu, id, sizeof id)) >
 	    PANE_GPUS_CELL - 1)
 		snprintf(id, sizeof id, "%llu", (unsigned long long)gpu->job);
 	if (cw == 1) {
