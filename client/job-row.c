@@ -372,6 +372,28 @@ job_row_get_reason(const void *row, const void *ctx, char *buf, size_t len)
 	return (job_row_text(row, JF_REASON, buf, len));
 }
 
+const char *
+job_row_reason_short(const char *reason)
+{
+	static const char *const shorts[][2] = {
+		{ "Resources", "Res" }, { "Priority", "Prio" },
+		{ "Preempting", "Preempt" }, { "Preempted", "Preemptd" },
+		{ "NodesDown", "NodesDn" }, { "NodesDrained", "Drained" },
+		{ "JobArrayTaskLimit", "ArrLimit" }, { "Memory", "Mem" },
+		{ "BeginTime", "Begin" }, { "Dependency", "Dep" },
+		{ "DependencyNeverSatisfied", "DepNever" },
+		{ "StaleCopy", "Stale" }, { "Requeued", "Requeue" },
+		{ "INTERACTIVE", "Interact" },
+	};
+	size_t	i;
+
+	for (i = 0; i < sizeof shorts / sizeof shorts[0]; i++) {
+		if (strcmp(reason, shorts[i][0]) == 0)
+			return (shorts[i][1]);
+	}
+	return (reason);
+}
+
 static const char *
 job_row_get_time(const void *row, const void *ctx, char *buf, size_t len)
 {

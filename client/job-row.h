@@ -71,6 +71,12 @@ size_t	job_row_span(const void *row, const struct table_col *col,
 const char *job_row_raw(const void *row, const void *ctx,
 	    const struct table_col *col, char *buf, size_t len);
 
+/* A reason's short form, for a column too narrow for it (gtop at 80
+ * columns): "Res" for Resources, "Begin" for BeginTime, "DepNever" for
+ * DependencyNeverSatisfied, at most 8 characters; reason itself when it
+ * is short already or not known. */
+const char *job_row_reason_short(const char *reason);
+
 /* gq's default columns. */
 #define JOB_ROW_DEFAULT \
 	"id,user,name,state,gpus,nodes,time,queue,attained,restarts," \

@@ -179,6 +179,7 @@ gtop_once(struct view *v)
 	char		*line;
 	size_t		 len;
 	int		 r, w = gtop_once_width(), h, y, last = 0;
+	bool		 blank = false;
 
 	r = gtop_refresh(v);
 	v->now = time(NULL);
@@ -191,13 +192,19 @@ gtop_once(struct view *v)
 		grid_free(g);
 		return (EXIT_USAGE);
 	}
-	/* Rows after the last one with text are left out. */
+	/* Rows after the last one with text are left out, and a run of
+	 * empty rows (a pane's room its rows do not fill: the frame is
+	 * sized so that every pane fits) prints as one. */
 	for (y = 0; y < h; y++) {
 		if (grid_row(g, y, line, len)[0] != '\0')
 			last = y + 1;
 	}
-	for (y = 0; y < last; y++)
-		printf("%s\n", grid_row(g, y, line, len));
+	for (y = 0; y < last; y++) {
+		if (grid_row(g, y, line, len)[0] == '\0' && blank)
+			continue;
+		blank = line[0] == '\0';
+		printf("%s\n", line);
+	}
 	free(line);
 	grid_free(g);
 	if (r != 0)

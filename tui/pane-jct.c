@@ -25,6 +25,14 @@
 #define PANE_JCT_LABEL	9
 
 static const char *const pane_jct_names[] = { "1 h", "24 h", "7 d" };
+/* A bin of each window (PANE_JCT_BINS of them). */
+static const char *const pane_jct_bins[] = { "1 min", "24 min", "2.8 h" };
+
+static const char *
+pane_jct_bin_name(int window)
+{
+	return (pane_jct_bins[window]);
+}
 const int64_t pane_jct_windows[PANE_JCT_WINDOWS] = { 3600, 86400,
     7 * 86400 };
 
@@ -113,10 +121,13 @@ pane_jct_spark(struct grid *g, const struct rect *r, int y,
 	if (pct) {
 		max = 100;
 		x = json_object_get(all, "utilization");
+		/* Not the header's count of GPUs held now: the share of
+		 * GPU-time held over the last bin, and over the window. */
 		if (last < 0)
 			snprintf(tail, sizeof tail, " no GPUs up now");
 		else
-			snprintf(tail, sizeof tail, " now %.0f%%", last);
+			snprintf(tail, sizeof tail, " %.0f%% in the last %s",
+			    last, pane_jct_bin_name(v->window));
 		if (json_is_number(x))
 			snprintf(tail + strlen(tail), sizeof tail -
 			    strlen(tail), ", %.1f%% over %s",
@@ -199,7 +210,7 @@ pane_jct_draw(struct grid *g, const struct rect *r, struct view *v)
 		return;
 	}
 	if (r->h > 1)
-		pane_jct_spark(g, r, r->y + 1, v, "GPU use", "utilization",
+		pane_jct_spark(g, r, r->y + 1, v, "GPU time", "utilization",
 		    true, all);
 	if (r->h > 2)
 		pane_jct_spark(g, r, r->y + 2, v, "waiting", "waiting", false,

@@ -20,6 +20,14 @@ const char *const pane_queues_sorts[PANE_QUEUES_NSORTS] = {
 };
 
 static struct table		*pane_queues_table;
+/* For a pane too narrow for those: users, names and nodes cut to a
+ * width, no GPU time, and reasons abbreviated ("Res", never "Resour"), so
+ * that each row ends with why it waits at 80 columns. */
+#define PANE_QUEUES_NARROW \
+	"id,user:8,name:12,state,gpus,nodes:8,time,queue,reason"
+static struct table		*pane_queues_short;
+static struct table_col		*pane_queues_short_cols;
+static const struct table_col	*pane_queues_reason_col;
 
 /* A row with what the scheduler's order compares, read once per refresh
  * rather than at each of the sort's comparisons. */
@@ -215,18 +223,59 @@ pane_queues_levels(const struct view *v, char *buf, size_t len)
 	return (buf);
 }
 
+static const char *
+pane_queues_get_reason(const void *row, const void *ctx, char *buf,
+    size_t len)
+{
+	return (job_row_reason_short(pane_queues_reason_col->get(row, ctx,
+	    buf, len)));
+}
+
+/* The short table: job_row_cols with the reason abbreviated. */
+static struct table *
+pane_queues_short_table(void)
+{
+	size_t	i;
+
+	pane_queues_short_cols = calloc(job_row_ncols,
+	    sizeof *pane_queues_short_cols);
+	if (pane_queues_short_cols == NULL)
+		abort();
+	for (i = 0; i < job_row_ncols; i++) {
+		pane_queues_short_cols[i] = job_row_cols[i];
+		if (strcmp(job_row_cols[i].name, "reason") == 0) {
+			pane_queues_reason_col = &job_row_cols[i];
+			pane_queues_short_cols[i].get = pane_queues_get_reason;
+		}
+	}
+	return (table_create(pane_queues_short_cols, job_row_ncols,
+	    PANE_QUEUES_NARROW));
+}
+
+/* What a rendering is as wide as: its header line's width. */
+static void
+pane_queues_measure(void *arg, long row, const char *s, size_t len)
+{
+	(void)s;
+	if (row < 0)
+		*(size_t *)arg = len;
+}
+
 static void
 pane_queues_draw(struct grid *g, const struct rect *r, struct view *v)
 {
 	struct pane_queues_draw	 d = { g, r, v };
 	const struct model_jobs	*jobs = &v->m->jobs;
+	struct table		*t;
 	char			 title[768], levels[256];
-	size_t			 i, running;
+	size_t			 i, running, width = 0;
 	int			 end;
 
-	if (pane_queues_table == NULL)
+	if (pane_queues_table == NULL) {
 		pane_queues_table = table_create(job_row_cols, job_row_ncols,
 		    PANE_QUEUES_COLS);
+		pane_queues_short = pane_queues_short_table();
+	}
 	pane_queues_sort(v);
 	running = pane_queues_running;
 	snprintf(title, sizeof title, "Queues%s: %zu jobs, %zu running, %zu "
@@ -248,7 +297,19 @@ pane_queues_draw(struct grid *g, const struct rect *r, struct view *v)
 	for (i = (size_t)v->top[PANE_QUEUES]; i < jobs->n && i < (size_t)end;
 	    i++)
 		table_add(pane_queues_table, pane_queues_order[i].row, NULL);
-	table_render(pane_queues_table, true, pane_queues_line, &d);
+	/* Too wide for the pane: the reasons abbreviated, rather than
+	 * cut at the edge. */
+	t = pane_queues_table;
+	table_render(t, true, pane_queues_measure, &width);
+	if (width > (size_t)(r->w > 1 ? r->w - 1 : 0)) {
+		table_clear(pane_queues_short);
+		for (i = (size_t)v->top[PANE_QUEUES]; i < jobs->n &&
+		    i < (size_t)end; i++)
+			table_add(pane_queues_short, pane_queues_order[i].row,
+			    NULL);
+		t = pane_queues_short;
+	}
+	table_render(t, true, pane_queues_line, &d);
 	if (jobs->n == 0)
 		grid_puts(g, r->y + 2, r->x + 1, r->w - 1, "no pending or "
 		    "running jobs", ROLE_DIM);

@@ -133,6 +133,26 @@ use_known() {
 	[ "$(python3 -c 'import sys; print(max(len(l) for l in open(sys.argv[1], encoding="utf-8").read().splitlines()))' frame.txt)" -le 100 ]
 }
 
+@test "gtop --once at 80 columns: reasons abbreviated, not cut; no run of blank lines" {
+	big=$(gb_submit -G 2 --wrap 'sleep 60')
+	gb_wait_state "$big" RUNNING
+	wide=$(gb_submit -G 8 -J a-rather-long-job-name --wrap 'sleep 60')
+	later=$(gb_submit --begin now+1hour -J another-long-name --wrap true)
+	gb_wait 10 test "$(gq -h -j "$wide" -o reason)" = Resources
+	run -0 env COLUMNS=80 gtop --once
+	printf '%s\n' "$output" >frame.txt
+	# Each waiting job's reason is whole, or its short form.
+	for id in "$wide" "$later"; do
+		reason=$(awk -v id="$id" '$1 == id || ($1 == ">" && $2 == id) { print $NF }' frame.txt)
+		[[ "$reason" =~ ^(Resources|Res|BeginTime|Begin)$ ]] ||
+		    { cat frame.txt; echo "job $id: reason \"$reason\""; false; }
+	done
+	[ "$(awk -v id="$wide" '$1 == id || ($1 == ">" && $2 == id) { print $NF }' frame.txt)" != Resour ]
+	# The frame is as long as what it shows: never two empty lines running.
+	! awk 'prev == "" && $0 == "" && NR > 1 { found = 1 } { prev = $0 } END { exit !found }' frame.txt
+	[ "$(python3 -c 'import sys; print(max(len(l) for l in open(sys.argv[1], encoding="utf-8").read().splitlines()))' frame.txt)" -le 80 ]
+}
+
 @test "gtop --once with gbatchd stopped prints the frame, says why and exits 3" {
 	kill "$GB_CTL_PID"
 	wait "$GB_CTL_PID" || true
@@ -354,13 +374,18 @@ for r, (key, n) in zip(rows, want):
 # The sparklines: 60 cells (a bin each, fits at 120 columns) after the
 # label; GPUs were used only lately, and there were none an hour ago.
 levels = "\u2581\u2582\u2583\u2584\u2585\u2586\u2587\u2588" if utf8 else "_.-=+*#@"
-for label in ("GPU use", "waiting"):
+for label in ("GPU time", "waiting"):
     line = [l for l in text if l.startswith(" " + label)]
     assert len(line) == 1, (label, text)
     cells = line[0][10:70]
     assert len(cells) == 60 and all(c in levels + " " for c in cells), line
-    assert line[0][70:].startswith(" now "), line
-use = [l for l in text if l.startswith(" GPU use")][0][10:70]
+    # Labelled for what it counts: the share of GPU-time held in the
+    # last bin (a minute of the hour), not the GPUs held now.
+    assert line[0][70:].startswith(" now " if label == "waiting" else
+                                   " "), line
+    if label == "GPU time":
+        assert "% in the last 1 min, " in line[0][70:], line
+use = [l for l in text if l.startswith(" GPU time")][0][10:70]
 assert use[0] == " ", use
 assert any(c in levels[1:] for c in use[-2:]), use
 assert all(c in " " + levels[0] for c in use[:-3]), use
