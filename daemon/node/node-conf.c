@@ -38,6 +38,7 @@ node_conf_defaults(struct node_conf *conf)
 	conf->kill_wait = 30;
 	conf->allow_root_jobs = false;
 	conf->slurm_env = true;
+	conf->clean_shm = true;
 	conf->cgroups = true;
 	conf->cgroup = xstrdup("gbatch");
 	conf->job_pids_max = 16384;
@@ -251,6 +252,8 @@ static const struct conf_file_key node_conf_keys[] = {
 	  .off = offsetof(struct node_conf, allow_root_jobs) },
 	{ .name = "slurm_env", .type = CONF_FILE_BOOL,
 	  .off = offsetof(struct node_conf, slurm_env) },
+	{ .name = "clean_shm", .type = CONF_FILE_BOOL,
+	  .off = offsetof(struct node_conf, clean_shm) },
 	{ .name = "log_level", .type = CONF_FILE_LOG_LEVEL,
 	  .off = offsetof(struct node_conf, log_level) },
 };

@@ -60,6 +60,9 @@ struct node_conf {
 	/* Jobs also see the SLURM_* variables of the GBATCH_* ones, for
 	 * the scripts and libraries that read Slurm's. */
 	bool			 slurm_env;
+	/* Remove what a user left in /dev/shm once the last of the user's
+	 * jobs on the node ends (node-shm.h). */
+	bool			 clean_shm;
 	enum log_level		 log_level;
 
 	/* The tls group: this node's key and certificate, the CA, the CRL,

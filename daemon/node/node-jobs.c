@@ -20,6 +20,7 @@
 #include "daemon/node/node-launch.h"
 #include "daemon/node/node-proc.h"
 #include "daemon/node/node-record.h"
+#include "daemon/node/node-shm.h"
 #include "daemon/node/node-shepherd.h"
 
 #ifndef TAILQ_FOREACH_SAFE
@@ -65,6 +66,9 @@ struct node_job {
 	json_t			*end;		/* the end report */
 	char			*cpuset;	/* pinned to; NULL: not */
 	bool			 interactive;	/* its streams are relayed */
+	/* Whose it is: -1 for a job recovered from a record of before the
+	 * uid was kept (node_jobs_shm). */
+	long long		 uid;
 };
 TAILQ_HEAD(node_job_list, node_job);
 
@@ -112,6 +116,7 @@ node_job_new(struct node_jobs *jobs, uint64_t id)
 	job->id = id;
 	job->pidfd = -1;
 	job->sock = -1;
+	job->uid = -1;
 	job->gpus = json_array();
 	TAILQ_INSERT_TAIL(&jobs->list, job, entry);
 	return (job);
@@ -168,6 +173,36 @@ node_job_set_gpus(struct node_job *job, const json_t *gpus)
 	}
 }
 
+/* The job ended: when it was its user's last on the node, what the user
+ * left in /dev/shm goes (node.clean_shm). Not while a job of an unknown
+ * user runs (it may be the same one), never for root, and only where
+ * gnoded is root (else jobs are its own user's, whose other processes
+ * may be using /dev/shm). */
+static void
+node_jobs_shm(const struct node_job *job)
+{
+	struct node_jobs	*jobs = job->jobs;
+	struct node_job		*o;
+	char			 err[512];
+	long			 n;
+
+	if (!jobs->conf->clean_shm || job->uid <= 0 || geteuid() != 0)
+		return;
+	TAILQ_FOREACH(o, &jobs->list, entry) {
+		if (o != job && o->state != NODE_JOB_ENDED &&
+		    (o->uid == job->uid || o->uid < 0))
+			return;
+	}
+	if ((n = node_shm_clean(NODE_SHM_DIR, (uid_t)job->uid, err,
+	    sizeof err)) == -1)
+		log_warn("job %llu: %s", (unsigned long long)job->id, err);
+	else if (n > 0)
+		log_info("job %llu: removed %ld file%s uid %lld left in %s, "
+		    "its last job on this node having ended",
+		    (unsigned long long)job->id, n, n == 1 ? "" : "s",
+		    job->uid, NODE_SHM_DIR);
+}
+
 /* Records and reports the end; the job then waits for its ACK. */
 static void
 node_job_finish(struct node_job *job, json_t *report)
@@ -185,6 +220,7 @@ node_job_finish(struct node_job *job, json_t *report)
 	    json_string_value(json_object_get(report, "state")),
 	    msg != NULL && *msg != '\0' ? ": " : "",
 	    msg != NULL ? msg : "");
+	node_jobs_shm(job);
 	jobs->cb->ended(report, jobs->arg);
 }
 
@@ -471,6 +507,8 @@ node_jobs_run_record(const struct node_job *job)
 	    "shepherd_pid", (int)job->shep_pid,
 	    "shepherd_start", (json_int_t)job->shep_ticks,
 	    "restarts", (int)job->restarts, "num_nodes", (int)job->num_nodes);
+	if (job->uid >= 0)
+		json_object_set_new(rec, "uid", json_integer(job->uid));
 	if (job->cpuset != NULL)
 		json_object_set_new(rec, "cpuset", json_string(job->cpuset));
 	if (job->interactive)
@@ -572,6 +610,7 @@ node_jobs_launch(struct node_jobs *jobs, const json_t *msg, char *err,
 	json_decref(gpus);
 	job->restarts = l->restarts;
 	job->num_nodes = l->num_nodes;
+	job->uid = (long long)l->uid;
 	/* Its own CPUs, as the scheduler counted them. */
 	if ((l->cpuset = node_jobs_cpus_pick(jobs, id, l, l->cpus)) != NULL)
 		job->cpuset = xstrdup(l->cpuset);
@@ -763,6 +802,8 @@ node_jobs_reattach(struct node_jobs *jobs, struct node_job *job, json_t *run)
 	    "start_time"));
 	job->state = job->pid > 0 ? NODE_JOB_RUNNING : NODE_JOB_STARTING;
 	job->preempted = json_is_true(json_object_get(run, "preempted"));
+	if (json_is_integer(json_object_get(run, "uid")))
+		job->uid = json_integer_value(json_object_get(run, "uid"));
 	job->restarts = (unsigned)json_integer_value(json_object_get(run,
 	    "restarts"));
 	job->num_nodes = (unsigned)json_integer_value(json_object_get(run,

@@ -148,6 +148,7 @@ node_shepherd_record_run(struct node_shepherd *sh)
 	    "shepherd_start", (json_int_t)node_proc_start_ticks(getpid()),
 	    "restarts", (int)sh->l->restarts,
 	    "num_nodes", (int)sh->l->num_nodes);
+	json_object_set_new(rec, "uid", json_integer((json_int_t)sh->l->uid));
 	if (sh->preempted)
 		json_object_set_new(rec, "preempted", json_true());
 	if (sh->l->io)

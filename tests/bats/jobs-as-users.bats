@@ -151,6 +151,32 @@ gbu_message() {
 	[ "$(cat "$GB_DIR/shared/own.out")" = fine ]
 }
 
+@test "what a user's jobs leave in /dev/shm goes when the user's last job on the node ends" {
+	gbu_need_root
+	[ -d /dev/shm ] && [ -w /dev/shm ] || skip "no /dev/shm here"
+	gbu_add u
+	gbu_add other
+	gbu_workdir "$u"
+	gb_start_cluster
+	tag=gbt-shm-$$-$RANDOM
+	gbu_as "$other" touch "/dev/shm/$tag-other"
+	# Two jobs of u on one node: the first leaves a segment and ends
+	# while the second still runs; the segment stays until that one ends.
+	long=$(gbu_as "$u" gsub --parsable -w n1 -o /dev/null --wrap "touch /dev/shm/$tag-long; while [ ! -e go ]; do sleep 0.05; done")
+	gb_wait_state "$long" RUNNING
+	short=$(gbu_as "$u" gsub --parsable -w n1 -o /dev/null --wrap "mkdir /dev/shm/$tag-dir && touch /dev/shm/$tag-dir/seg /dev/shm/$tag-short")
+	gb_wait_state "$short" COMPLETED
+	[ -e "/dev/shm/$tag-short" ] && [ -e "/dev/shm/$tag-long" ]
+	touch go
+	gb_wait_state "$long" COMPLETED
+	gb_wait 10 test ! -e "/dev/shm/$tag-long"
+	[ ! -e "/dev/shm/$tag-short" ] && [ ! -e "/dev/shm/$tag-dir" ]
+	# Another user's file is not touched.
+	[ -e "/dev/shm/$tag-other" ]
+	rm -f "/dev/shm/$tag-other"
+	grep -q "job $long: removed 4 files uid $(id -u "$u") left in /dev/shm" "$GB_DIR/gnoded-n1.log"
+}
+
 @test "output files and the job's own files follow the submitter's umask" {
 	gbu_need_root
 	gbu_add u
