@@ -281,6 +281,13 @@ main(int argc, char **argv)
 	service_free(run.service);
 	for (i = 0; i < 3; i++)
 		event_free(sigs[i]);
+	/* The connections gbatchd_close freed finish going: libevent runs a
+	 * bufferevent's last release from its loop when a deferred callback
+	 * of it is still queued (a TLS connection's can be), and
+	 * event_base_free drops what is queued without running it, leaking
+	 * the connection and its SSL. Their callbacks are gone already, and
+	 * so is every other event. */
+	(void)event_base_loop(base, EVLOOP_NONBLOCK);
 	event_base_free(base);
 	if (pidfile != NULL)
 		unlink(pidfile);
