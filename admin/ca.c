@@ -208,6 +208,12 @@ ca_next_serial(const struct ca_entry *v, size_t n)
 	return (s + 1);
 }
 
+const char *
+ca_file_base(const struct ca_cert_req *req)
+{
+	return (req->role == CA_ROLE_CONTROLLER ? CA_CONTROLLER : req->name);
+}
+
 int
 ca_issue(const char *dir, const struct ca_cert_req *req, time_t now,
     uint64_t *serial, char *err, size_t errlen)
@@ -220,8 +226,17 @@ ca_issue(const char *dir, const struct ca_cert_req *req, time_t now,
 	bool		 have_crt, have_key;
 	int		 lock, rc = -1;
 
-	crt = xasprintf("%s.crt", req->name);
-	keyname = xasprintf("%s.key", req->name);
+	/* A controller's files carry its role, a node's its name: a host
+	 * that runs both keeps two pairs, whatever its name. */
+	if (req->role == CA_ROLE_NODE && strcmp(req->name, CA_CONTROLLER) ==
+	    0) {
+		snprintf(err, errlen, "\"%s\" names the controller's files "
+		    "(%s.crt): give the node another name", CA_CONTROLLER,
+		    CA_CONTROLLER);
+		return (-1);
+	}
+	crt = xasprintf("%s.crt", ca_file_base(req));
+	keyname = xasprintf("%s.key", ca_file_base(req));
 	if (ca_present(dir, err, errlen) == -1 ||
 	    (lock = ca_file_lock(dir, err, errlen)) == -1)
 		goto out;

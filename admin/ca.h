@@ -22,8 +22,16 @@ struct ca_cert_req {
 	const char *const	*alt;	/* more DNS names or IP addresses */
 	size_t			 nalt;
 	unsigned		 days;	/* valid from now - 1 minute */
-	bool			 force;	/* replace NAME.crt and NAME.key */
+	bool			 force;	/* replace the files */
 };
+
+/* What a controller's certificate and key are named in its TLS directory
+ * (controller.crt, controller.key), whatever the name they carry. */
+#define CA_CONTROLLER	"controller"
+
+/* The name of req's files, without .crt or .key: a node's own name, or
+ * CA_CONTROLLER for a controller. */
+const char	*ca_file_base(const struct ca_cert_req *);
 
 /* Makes the CA in dir (created 0700 when missing): a key, a self-signed
  * certificate valid days from now, an empty CRL and an empty index. An

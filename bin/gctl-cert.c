@@ -167,9 +167,10 @@ gctl_cert_issue(int argc, char **argv)
 		fprintf(stderr, "gctl: cert issue: %s\n", err);
 		return (EXIT_REFUSED);
 	}
-	printf("issued %s/%s.crt and %s.key (%s, serial %llu, %u days)\n",
-	    o.dir, name, name, ca_entry_role_name(req.role),
-	    (unsigned long long)serial, req.days);
+	printf("issued %s/%s.crt and %s.key (%s %s, serial %llu, %u days)\n",
+	    o.dir, ca_file_base(&req), ca_file_base(&req),
+	    ca_entry_role_name(req.role), name, (unsigned long long)serial,
+	    req.days);
 	return (EXIT_OK);
 }
 

@@ -63,8 +63,7 @@ tls_settings_load(struct tls_settings *s, const char *path, bool must_exist,
 	    err, errlen));
 }
 
-/* The name the controller's files carry. */
-static int
+int
 tls_settings_self(const struct tls_settings *s, enum tls_role role,
     const char *name, char *buf, size_t len, char *err, size_t errlen)
 {
@@ -81,6 +80,29 @@ tls_settings_self(const struct tls_settings *s, enum tls_role role,
 	return (0);
 }
 
+/* A daemon's default certificate or key (ext "crt" or "key") in dir: a
+ * node's carries its name; the controller's its role, controller.crt
+ * (gctl cert issue --controller makes it so, and a host running both
+ * daemons keeps two pairs), or, where only that is there, the file of the
+ * controller's name that releases before 0.2 made. */
+static char *
+tls_settings_default(const char *dir, enum tls_role role, const char *self,
+    const char *ext)
+{
+	char	*path, *old;
+
+	if (role == TLS_ROLE_NODE)
+		return (xasprintf("%s/%s.%s", dir, self, ext));
+	path = xasprintf("%s/%s.%s", dir, TLS_CONTROLLER_FILE, ext);
+	old = xasprintf("%s/%s.%s", dir, self, ext);
+	if (access(path, F_OK) != 0 && access(old, F_OK) == 0) {
+		free(path);
+		return (old);
+	}
+	free(old);
+	return (path);
+}
+
 int
 tls_settings_files(const struct tls_settings *s, enum tls_role role,
     const char *name, struct tls_conf *tc, char *err, size_t errlen)
@@ -94,9 +116,9 @@ tls_settings_files(const struct tls_settings *s, enum tls_role role,
 	tc->ca = s->ca != NULL ? xstrdup(s->ca) :
 	    xasprintf("%s/ca.crt", s->dir);
 	tc->cert = s->cert != NULL ? xstrdup(s->cert) :
-	    xasprintf("%s/%s.crt", s->dir, self);
+	    tls_settings_default(s->dir, role, self, "crt");
 	tc->key = s->key != NULL ? xstrdup(s->key) :
-	    xasprintf("%s/%s.key", s->dir, self);
+	    tls_settings_default(s->dir, role, self, "key");
 	/* A CRL named in the file must be there; the default one is used
 	 * when gctl ca init made it. */
 	if (s->crl != NULL)
@@ -126,18 +148,21 @@ tls_settings_ctx(const struct tls_conf *tc, enum tls_role role,
 		ctx = tls_ctx_node(tc, why, sizeof why);
 	if (ctx != NULL)
 		return (ctx);
-	/* The name to issue for: the certificate file's, without .crt. */
+	/* The name to issue for: a node's own; the controller's, the one
+	 * nodes dial it by (name: tls.controller_name or the host name). */
 	base = strrchr(tc->cert, '/') != NULL ? strrchr(tc->cert, '/') + 1 :
 	    tc->cert;
 	n = (dot = strrchr(base, '.')) != NULL ? (size_t)(dot - base) :
 	    strlen(base);
 	snprintf(self, sizeof self, "%.*s", (int)n, base);
-	if (name != NULL && role == TLS_ROLE_NODE)
+	if (name != NULL)
 		snprintf(self, sizeof self, "%s", name);
 	snprintf(err, errlen, "tls: %s; to make this %s's key and certificate, "
 	    "run \"gctl cert issue %s --%s\" where the CA key is and copy "
 	    "%s.crt, %s.key (0600) and ca.crt into the TLS directory",
 	    why, role == TLS_ROLE_CONTROLLER ? "controller" : "node", self,
-	    role == TLS_ROLE_CONTROLLER ? "controller" : "node", self, self);
+	    role == TLS_ROLE_CONTROLLER ? "controller" : "node",
+	    role == TLS_ROLE_CONTROLLER ? TLS_CONTROLLER_FILE : self,
+	    role == TLS_ROLE_CONTROLLER ? TLS_CONTROLLER_FILE : self);
 	return (NULL);
 }

@@ -93,13 +93,17 @@ gbatchd_recheck_cb(evutil_socket_t fd, short what, void *arg)
 static int
 gbatchd_tls_open(const struct conf *c, char *err, size_t errlen)
 {
+	char	self[256];
+
 	if (!c->tls.enabled)
 		return (0);
 	if (tls_settings_files(&c->tls, TLS_ROLE_CONTROLLER, NULL,
-	    &gbatchd.tls_files, err, errlen) == -1)
+	    &gbatchd.tls_files, err, errlen) == -1 ||
+	    tls_settings_self(&c->tls, TLS_ROLE_CONTROLLER, NULL, self,
+	    sizeof self, err, errlen) == -1)
 		return (-1);
 	gbatchd.tls = tls_settings_ctx(&gbatchd.tls_files, TLS_ROLE_CONTROLLER,
-	    NULL, err, errlen);
+	    self, err, errlen);
 	return (gbatchd.tls == NULL ? -1 : 0);
 }
 static void

@@ -774,19 +774,30 @@ conf_line() {
 	[[ "$output" == *"key $GB_DIR/tls/controller.key: group or others may read or write it (mode 0644)"*"chmod 600"* ]]
 	chmod 600 "$GB_DIR/tls/controller.key"
 	run -0 gbatchd --check-config
+	# The controller's files are named for its role; the advice is for
+	# the name nodes dial it by.
 	sed -i 's/controller_name = "controller"/controller_name = "ctl9"/' "$GBATCH_CONF"
+	mv "$GB_DIR/tls/controller.crt" "$GB_DIR/tls/controller.crt.away"
+	cp -p "$GB_DIR/tls/controller.key" "$GB_DIR/tls/controller.key.away"
 	run -1 gbatchd --check-config
-	[[ "$output" == *"certificate $GB_DIR/tls/ctl9.crt: No such file or directory"*'gctl cert issue ctl9 --controller'* ]]
+	[[ "$output" == *"certificate $GB_DIR/tls/controller.crt: No such file or directory"*'gctl cert issue ctl9 --controller'*"copy controller.crt, controller.key (0600)"* ]]
 	# A certificate of another CA.
 	gctl ca init --dir "$GB_DIR/other" >/dev/null
 	gctl cert issue ctl9 --controller --dir "$GB_DIR/other" >/dev/null
-	cp -p "$GB_DIR/other/ctl9.crt" "$GB_DIR/other/ctl9.key" "$GB_DIR/tls/"
+	cp -p "$GB_DIR/other/controller.crt" "$GB_DIR/other/controller.key" "$GB_DIR/tls/"
 	run -1 gbatchd --check-config
-	[[ "$output" == *"certificate $GB_DIR/tls/ctl9.crt: unable to get local issuer certificate"* ]]
+	[[ "$output" == *"certificate $GB_DIR/tls/controller.crt: unable to get local issuer certificate"* ]]
 	# A node certificate is no controller's.
-	sed -i 's/controller_name = "ctl9"/controller_name = "n1"/' "$GBATCH_CONF"
+	cp -p "$GB_DIR/tls/n1.crt" "$GB_DIR/tls/controller.crt"
+	cp -p "$GB_DIR/tls/n1.key" "$GB_DIR/tls/controller.key"
 	run -1 gbatchd --check-config
-	[[ "$output" == *"certificate $GB_DIR/tls/n1.crt: not valid for a controller"* ]]
+	[[ "$output" == *"certificate $GB_DIR/tls/controller.crt: not valid for a controller"* ]]
+	# Where only the file of the controller's name is (releases before
+	# 0.2 named it so), gbatchd takes that.
+	rm "$GB_DIR/tls/controller.crt" "$GB_DIR/tls/controller.key"
+	mv "$GB_DIR/tls/controller.crt.away" "$GB_DIR/tls/ctl9.crt"
+	mv "$GB_DIR/tls/controller.key.away" "$GB_DIR/tls/ctl9.key"
+	run -0 gbatchd --check-config
 }
 
 @test "gbatchd checks its own groups only: the node group is gnoded's" {

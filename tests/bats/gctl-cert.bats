@@ -51,14 +51,17 @@ mode() {
 	run -0 gctl cert issue n1 --dir "$T"
 	[[ "$output" == *"n1.crt"*"node"* ]]
 	run -0 gctl cert issue ctl --controller --alt-name 127.0.0.1 --alt-name ctl.example --dir "$T" --days 10
+	# A controller's files are named for the role, whatever its name.
+	[ "$output" = "issued $T/controller.crt and controller.key (controller ctl, serial 3, 10 days)" ]
+	[ ! -e "$T/ctl.crt" ]
 	[ "$(mode "$T/n1.key")" = 600 ]
 	[ "$(mode "$T/n1.crt")" = 644 ]
-	openssl verify -CAfile "$T/ca.crt" "$T/n1.crt" "$T/ctl.crt"
+	openssl verify -CAfile "$T/ca.crt" "$T/n1.crt" "$T/controller.crt"
 	run -0 openssl x509 -in "$T/n1.crt" -noout -text
 	[[ "$output" == *"TLS Web Client Authentication"* ]]
 	[[ "$output" != *"TLS Web Server Authentication"* ]]
 	[[ "$output" == *"CN = n1"* || "$output" == *"CN=n1"* ]]
-	run -0 openssl x509 -in "$T/ctl.crt" -noout -text
+	run -0 openssl x509 -in "$T/controller.crt" -noout -text
 	[[ "$output" == *"TLS Web Server Authentication"* ]]
 	[[ "$output" == *"DNS:ctl, IP Address:127.0.0.1, DNS:ctl.example"* ]]
 	want=$(date -u -d '+10 days' +%Y-%m-%d)
@@ -79,6 +82,14 @@ mode() {
 	[ "${lines[1]}" = "Try 'gctl --help' for more information." ]
 	run -2 gctl cert issue ca --dir "$T"
 	[[ "$output" == *'"ca" names the CA'* ]]
+	# "controller" names the controller's files: no node may take it,
+	# and a host that is a controller and a node (both named after it)
+	# keeps two pairs.
+	run -1 gctl cert issue controller --node --dir "$T"
+	[[ "$output" == *'"controller" names the controller'"'"'s files (controller.crt): give the node another name'* ]]
+	run -0 gctl cert issue vm --controller --dir "$T"
+	run -0 gctl cert issue vm --node --dir "$T"
+	[ -e "$T/controller.crt" ] && [ -e "$T/vm.crt" ]
 	run -2 gctl cert issue n2 --days two --dir "$T"
 	[ "${lines[0]}" = 'gctl: cert issue: --days: expected 1-36500, got "two"' ]
 	run -2 gctl cert issue n2 n3 --dir "$T"

@@ -261,7 +261,8 @@ pkg_policy_is() {
 # tls_setup ROLE: the postinst's TLS step, as the unpacked gbatch-client has
 # it, on the test's gbatch.conf (its tls.dir in the test's directory).
 tls_setup() {
-	env PATH="$R/usr/bin:$PATH" sh "$R/usr/share/gbatch/gbatch-tls-setup" "$1"
+	env PATH="$R/usr/bin:$PATH" GBATCH_GNODED="${GNODED:-/nonexistent}" \
+	    sh "$R/usr/share/gbatch/gbatch-tls-setup" "$1"
 }
 
 @test "postinst makes the CA and the controller's certificate; a node without the CA key is told what to run" {
@@ -286,12 +287,13 @@ tls_setup() {
 	[ "$(stat -c %a "$GB_DIR/t")" = 700 ]
 	[ ! -e "$GB_DIR/t/gpu07.crt" ]
 	# The controller's host: the CA, and the controller's certificate
-	# named after the host, with loopback for a node on the same host.
+	# (controller.crt) for the host's name, with loopback for a node on
+	# the same host.
 	run -0 tls_setup controller
 	[ -e "$GB_DIR/t/ca.key" ] && [ -e "$GB_DIR/t/crl.pem" ]
 	run -0 "$R/usr/bin/gctl" cert list --dir "$GB_DIR/t"
 	[[ "$output" == *"$(hostname)"*controller* ]]
-	openssl x509 -in "$GB_DIR/t/$(hostname).crt" -noout -ext subjectAltName |
+	openssl x509 -in "$GB_DIR/t/controller.crt" -noout -ext subjectAltName |
 	    grep -q 'IP Address:127.0.0.1'
 	# Once the CA key is here, the node's postinst issues its own.
 	run -0 tls_setup node
@@ -304,4 +306,29 @@ tls_setup() {
 	[ "$(ls -l --time-style=+%s.%N "$GB_DIR/t")" = "$before" ]
 	run -2 tls_setup both
 	[[ "$output" == *'expected "controller" or "node", got "both"'* ]]
+}
+
+@test "controller and node on one host, in either order: each gets its own files, and both daemons take them" {
+	local order dir
+	# Both packages are on this host.
+	GNODED=$R/usr/sbin/gnoded
+	for order in "controller node" "node controller"; do
+		dir=$GB_DIR/one-${order%% *}
+		# The sample file, as installed: the node named after the
+		# host, as the controller's certificate is.
+		sed -e "s|^  dir = \"/etc/gbatch/tls\";|  dir = \"$dir\";|" \
+		    "$R/etc/gbatch/gbatch.conf" >"$GBATCH_CONF"
+		for role in $order; do
+			run -0 tls_setup "$role"
+		done
+		# After "node" first, no CA yet: the controller's step
+		# issues the node's certificate as well.
+		[ -e "$dir/controller.crt" ] && [ -e "$dir/$(hostname).crt" ]
+		run -0 openssl x509 -in "$dir/controller.crt" -noout -ext extendedKeyUsage
+		[[ "$output" == *"TLS Web Server Authentication"* ]]
+		run -0 openssl x509 -in "$dir/$(hostname).crt" -noout -ext extendedKeyUsage
+		[[ "$output" == *"TLS Web Client Authentication"* ]]
+		run -0 "$R/usr/sbin/gbatchd" --check-config -f "$GBATCH_CONF"
+		run -0 "$R/usr/sbin/gnoded" --check-config -f "$GBATCH_CONF"
+	done
 }

@@ -256,8 +256,11 @@ rogue_ctl() {
 	gctl cert issue controller --controller --dir "$GB_DIR/other" >/dev/null
 	rogue_ctl "$GB_DIR/other/controller.crt" "$GB_DIR/other/controller.key"
 	grep -q "TLS: unable to get local issuer certificate" "$GB_DIR/gnoded-rogue.log"
-	gctl cert issue evil --controller --dir "$GB_DIR/tls" >/dev/null
-	rogue_ctl "$GB_DIR/tls/evil.crt" "$GB_DIR/tls/evil.key"
+	# Of the cluster's own CA, for another name (in a copy of its
+	# directory: a controller's files are controller.crt and .key).
+	cp -a "$GB_DIR/tls" "$GB_DIR/evil"
+	gctl cert issue evil --controller --force --dir "$GB_DIR/evil" >/dev/null
+	rogue_ctl "$GB_DIR/evil/controller.crt" "$GB_DIR/evil/controller.key"
 	grep -q "TLS: hostname mismatch" "$GB_DIR/gnoded-rogue.log"
 	rogue_ctl "$GB_DIR/tls/n1.crt" "$GB_DIR/tls/n1.key"
 	grep -q "TLS: unsuitable certificate purpose" "$GB_DIR/gnoded-rogue.log"
