@@ -90,17 +90,21 @@ files() {
 	echo /usr/libexec/gbatch/gctl-ca
 	echo /usr/share/gbatch/gbatch-tls-setup
 	echo /usr/share/man/man5/gbatch.conf.5.gz
-	echo /usr/share/doc/gbatch-client/gbatch.conf)
+	echo /usr/share/doc/gbatch-client/gbatch.conf
+	echo /usr/share/doc/gbatch-client/copyright
+	echo /usr/share/lintian/overrides/gbatch-client)
 	[ "$(files gbatch-client)" = "$(sort <<<"$want")" ] ||
 	    { diff <(files gbatch-client) <(sort <<<"$want"); false; }
 	want="/lib/systemd/system/gbatchd.service
 /usr/lib/tmpfiles.d/gbatch.conf
 /usr/sbin/gbatchd
+/usr/share/doc/gbatch-controller/copyright
 /usr/share/man/man8/gbatchd.8.gz"
 	[ "$(files gbatch-controller)" = "$want" ] ||
 	    { diff <(files gbatch-controller) - <<<"$want"; false; }
 	want="/lib/systemd/system/gnoded.service
 /usr/sbin/gnoded
+/usr/share/doc/gbatch-node/copyright
 /usr/share/man/man8/gnoded.8.gz"
 	[ "$(files gbatch-node)" = "$want" ] ||
 	    { diff <(files gbatch-node) - <<<"$want"; false; }
@@ -114,6 +118,13 @@ files() {
 /usr/share/bash-completion/completions/scancel
 /usr/share/bash-completion/completions/sinfo
 /usr/share/bash-completion/completions/squeue
+/usr/share/doc/gbatch-slurm-compat/copyright
+/usr/share/lintian/overrides/gbatch-slurm-compat
+/usr/share/man/man1/sacct.1.gz
+/usr/share/man/man1/sbatch.1.gz
+/usr/share/man/man1/scancel.1.gz
+/usr/share/man/man1/sinfo.1.gz
+/usr/share/man/man1/squeue.1.gz
 /usr/share/man/man7/gbatch-slurm.7.gz"
 	[ "$(files gbatch-slurm-compat)" = "$want" ] ||
 	    { diff <(files gbatch-slurm-compat) - <<<"$want"; false; }
@@ -331,4 +342,13 @@ tls_setup() {
 		run -0 "$R/usr/sbin/gbatchd" --check-config -f "$GBATCH_CONF"
 		run -0 "$R/usr/sbin/gnoded" --check-config -f "$GBATCH_CONF"
 	done
+}
+
+@test "the packages are lintian-clean: no error, no warning" {
+	command -v lintian >/dev/null ||
+	    skip "lintian is not installed (tools/deps test installs it)"
+	# An override says why, in its file (debian/*.lintian-overrides).
+	run lintian --fail-on error,warning "$PKG_DIR"/*.changes
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[[ "$output" != *"E: "* && "$output" != *"W: "* ]] || { echo "$output"; false; }
 }
