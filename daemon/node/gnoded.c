@@ -574,8 +574,9 @@ out:
 	if (base != NULL)
 		event_base_free(base);
 	node_gpu_free(gpus);
-	/* The jobs' cgroups stay: jobs outlive gnoded. */
-	node_cgroup_sys_free(conf.cgroup_sys);
+	/* The jobs' cgroups stay: jobs outlive gnoded. Their parent goes
+	 * when none is left in it. */
+	node_cgroup_sys_close(conf.cgroup_sys);
 	conf.cgroup_sys = NULL;
 	if (o.pid_file != NULL && rc == 0)
 		unlink(o.pid_file);

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/log.h"
 #include "common/xmalloc.h"
 #include "daemon/node/node-cgroup-int.h"
 
@@ -280,6 +281,22 @@ node_cgroup_open_v2(struct node_cgroup_sys **out, const char *mount,
 	}
 	*out = sys;
 	return (sys->mode);
+}
+
+void
+node_cgroup_sys_close(struct node_cgroup_sys *sys)
+{
+	size_t	i;
+
+	/* A job still running keeps its cgroup, and so its parent: rmdir
+	 * removes an empty cgroup only. */
+	for (i = 0; sys != NULL && i < sys->ndir; i++) {
+		if (rmdir(sys->parent[i]) == -1 && errno != ENOENT &&
+		    errno != EBUSY && errno != ENOTEMPTY)
+			log_warn("%s: cannot remove: %s", sys->parent[i],
+			    strerror(errno));
+	}
+	node_cgroup_sys_free(sys);
 }
 
 void

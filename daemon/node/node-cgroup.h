@@ -72,6 +72,10 @@ enum node_cgroup_mode	 node_cgroup_open_v2(struct node_cgroup_sys **out,
 /* Leaves the parent cgroups in place: jobs that outlive gnoded are in
  * them. */
 void			 node_cgroup_sys_free(struct node_cgroup_sys *);
+/* At gnoded's stop: removes the jobs' parent cgroups that no job is in any
+ * more (a job still running keeps its own, and so the parent: jobs outlive
+ * gnoded), then frees sys. NULL: nothing. */
+void			 node_cgroup_sys_close(struct node_cgroup_sys *);
 
 /* Makes job id's cgroup, "job_<id>" under the parent, with the limits. An
  * old one of that name (left by a crash) has its processes killed and is

@@ -177,3 +177,23 @@ PY
 	run -1 gnoded --check-config -f "$GBATCH_CONF" -n n9
 	[[ "$output" == *"gpu_cpus"*"expected a CPU list such as"*'"0-"'* ]]
 }
+
+@test "gnoded stopping removes its jobs' parent cgroup once no job is in it, and keeps it while one is" {
+	local d=${GB_DIR##*/}
+	confined_cluster
+	parents() { ls -d /sys/fs/cgroup/gbt-"$d"-n1 /sys/fs/cgroup/*/gbt-"$d"-n1 2>/dev/null || true; }
+	[ -n "$(parents)" ]
+	# A job outlives gnoded: its cgroup, and so the parent, stay.
+	id=$(gb_submit --wrap 'while [ ! -e go ]; do sleep 0.05; done')
+	gb_wait 20 state_is "$id" RUNNING
+	kill "$GB_NODE_PID_n1"
+	gb_wait 10 gb_pid_gone "$GB_NODE_PID_n1"
+	[ -n "$(parents)" ]
+	# Back, the job ends; stopped again, gnoded leaves nothing behind.
+	gb_start_node n1 4 --cpus 2 --memory-mb 4096
+	touch go
+	gb_wait 30 state_is "$id" COMPLETED
+	kill "$GB_NODE_PID_n1"
+	gb_wait 10 gb_pid_gone "$GB_NODE_PID_n1"
+	gb_wait 10 test -z "$(parents)"
+}

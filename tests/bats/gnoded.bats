@@ -25,13 +25,6 @@ gb_cluster() {
 	cd "$GB_DIR/work"
 }
 
-# gb_pid_gone PID: the process no longer exists (zombies count as gone).
-gb_pid_gone() {
-	local st
-	st=$(ps -o stat= -p "$1" 2>/dev/null) || return 0
-	[[ -z "$st" || "$st" == Z* ]]
-}
-
 @test "gnoded --help prints usage and exits 0" {
 	run gnoded --help
 	[ "$status" -eq 0 ]

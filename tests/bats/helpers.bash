@@ -109,6 +109,13 @@ gb_start_node() {
 	gb_wait 10 gb_node_is_up "$name"
 }
 
+# gb_pid_gone PID: the process no longer exists (zombies count as gone).
+gb_pid_gone() {
+	local st
+	st=$(ps -o stat= -p "$1" 2>/dev/null) || return 0
+	[[ -z "$st" || "$st" == Z* ]]
+}
+
 gb_node_is_up() {
 	gnodes --noheader | awk -v n="$1" '$1 == n && $2 != "down" { f = 1 } END { exit !f }'
 }

@@ -284,7 +284,11 @@ tls_setup() {
 		[ "$(grep -n gbatch-tls-setup "$GB_DIR/$p/postinst" | head -n 1 | cut -d: -f1)" -lt \
 		    "$(grep -n deb-systemd-invoke "$GB_DIR/$p/postinst" | head -n 1 | cut -d: -f1)" ]
 		grep -q 'rm -rf /etc/gbatch/tls' "$GB_DIR/$p/postrm"
+		sh -n "$GB_DIR/$p/postrm"
 	done
+	# A purge takes the state the package made; a remove keeps it.
+	grep -q 'find /var/lib/gbatch -mindepth 1 -maxdepth 1 ! -name node' "$GB_DIR/controller/postrm"
+	grep -q 'rm -rf /var/lib/gbatch/node' "$GB_DIR/node/postrm"
 	sed -n '/^tls = {/,/^}/p' "$R/etc/gbatch/gbatch.conf" | grep -q '^  dir = "/etc/gbatch/tls";'
 	# The sample's tls group, pointed at a directory of the test, and a
 	# node named in it.
