@@ -15,6 +15,8 @@
  * known, its % busy too ("   42  37% "). */
 #define PANE_GPUS_CELL		7
 #define PANE_GPUS_CELL_USE	11
+/* The most users the title counts GPUs of (the others are left out). */
+#define PANE_GPUS_USERS		64
 
 bool
 pane_gpus_idle(const struct view *v, const struct model_gpu *gpu)
@@ -84,6 +86,9 @@ pane_gpus_cell(const struct view *v, const struct model_gpu *gpu,
 	    idle);
 }
 
+static void	pane_gpus_res(struct grid *, int, int, int,
+		    const struct model_node *, bool);
+
 static void
 pane_gpus_node(struct grid *g, int y, int x, int w, const struct view *v,
     const struct model_node *node, int name_w, bool selected)
@@ -125,6 +130,30 @@ pane_gpus_node(struct grid *g, int y, int x, int w, const struct view *v,
 			    ROLE_SELECTED : ROLE_NORMAL);
 		cx += cw;
 	}
+	/* Beside the GPUs, what jobs hold of the CPUs and memory the node
+	 * said it has, where the row has room: a GPU can be free while the
+	 * CPUs beside it are not. */
+	if (i == n && node->cpus_total > 0)
+		pane_gpus_res(g, y, cx + 1, x + w - cx - 1, node, selected);
+}
+
+/* "CPUs 6/16  mem 24/64G" of a node at y, x (w columns), when it fits. */
+static void
+pane_gpus_res(struct grid *g, int y, int x, int w,
+    const struct model_node *node, bool selected)
+{
+	char	text[96];
+	int	len;
+
+	len = snprintf(text, sizeof text, "CPUs %lld/%lld", node->cpus_alloc,
+	    node->cpus_total);
+	if (node->mem_total > 0)
+		len += snprintf(text + len, sizeof text - (size_t)len,
+		    "  mem %lld/%lldG", (node->mem_alloc + 512) / 1024,
+		    (node->mem_total + 512) / 1024);
+	if (len <= w)
+		grid_puts(g, y, x, w, text, selected ? ROLE_SELECTED :
+		    ROLE_DIM);
 }
 
 /* One switch's GPUs, summed up. */
@@ -244,12 +273,60 @@ pane_gpus_draw_switches(struct grid *g, const struct rect *r, struct view *v,
 	}
 }
 
+/* Who holds the GPUs: the users of the running jobs listed, most GPUs
+ * first, into buf (", by user: alice 8, bob 4, 2 more"); "" when none.
+ * The jobs listed are those the queues pane shows (its filter too). */
+static void
+pane_gpus_users(const struct view *v, char *buf, size_t len)
+{
+	struct {
+		char		 name[64];
+		long long	 gpus;
+	}			 u[PANE_GPUS_USERS], t;
+	const struct job_row	*row;
+	long long		 gpus;
+	size_t			 i, k, n = 0, at;
+	char			 name[64];
+
+	buf[0] = '\0';
+	for (i = 0; i < v->m->jobs.n; i++) {
+		row = &v->m->jobs.rows[i];
+		if ((!jscan_key_is(&row->v[JF_STATE], "RUNNING") &&
+		    !jscan_key_is(&row->v[JF_STATE], "PREEMPTING")) ||
+		    jscan_int(&row->v[JF_GPUS], &gpus) == -1 || gpus <= 0)
+			continue;
+		jscan_string(&row->v[JF_USER], name, sizeof name);
+		for (k = 0; k < n && strcmp(u[k].name, name) != 0; k++)
+			continue;
+		if (k == n) {
+			if (n == PANE_GPUS_USERS)
+				continue;
+			snprintf(u[n].name, sizeof u[n].name, "%s", name);
+			u[n++].gpus = 0;
+		}
+		u[k].gpus += gpus;
+	}
+	/* Most first (a few users: an insertion sort). */
+	for (i = 1; i < n; i++) {
+		t = u[i];
+		for (k = i; k > 0 && u[k - 1].gpus < t.gpus; k--)
+			u[k] = u[k - 1];
+		u[k] = t;
+	}
+	at = 0;
+	for (i = 0; i < n && i < 4 && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%s %lld",
+		    i == 0 ? ", by user: " : ", ", u[i].name, u[i].gpus);
+	if (n > 4 && at < len)
+		snprintf(buf + at, len - at, ", %zu more", n - 4);
+}
+
 static void
 pane_gpus_draw(struct grid *g, const struct rect *r, struct view *v)
 {
 	const struct model_nodes	*nodes = &v->m->nodes;
 	long long			 total = 0, alloc = 0;
-	char				 title[160];
+	char				 title[512], users[320];
 	size_t				 i, count = nodes->n;
 	int				 name_w = pane_gpus_name_width(nodes), y;
 	bool				 summary;
@@ -260,9 +337,10 @@ pane_gpus_draw(struct grid *g, const struct rect *r, struct view *v)
 	}
 	v->rows[PANE_GPUS] = r->h > 1 ? r->h - 1 : 0;
 	summary = (int)count > v->rows[PANE_GPUS] && !v->by_node;
+	pane_gpus_users(v, users, sizeof users);
 	snprintf(title, sizeof title, "GPUs: %lld of %lld allocated on %zu "
-	    "nodes%s", alloc, total, count, summary ? ", a row per switch "
-	    "(w: per node)" : v->by_node ? " (w: per switch)" : "");
+	    "nodes%s%s", alloc, total, count, users, summary ? ", a row per "
+	    "switch (w: per node)" : v->by_node ? " (w: per switch)" : "");
 	pane_title(g, r, title, v->focus == PANE_GPUS);
 	if (summary) {
 		pane_gpus_draw_switches(g, r, v, nodes);

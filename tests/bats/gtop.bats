@@ -54,12 +54,16 @@ gtop_gone() {
 # idle; once the node has reported its GPUs' use, each cell is followed by
 # the use ("37%", or "-" for a GPU the node could not read), which is not
 # a cell: whether a heartbeat has come decides which form a frame has.
+# After the cells, where there is room, "CPUs 2/16  mem 24/64G".
 gpu_cells() {
 	awk -v n="$1" '$1 == n && ($2 == "idle" || $2 == "mixed" ||
 	    $2 == "allocated") {
 		line = ""; k = 0
 		for (i = 3; i <= NF; i++) {
 			w = $i
+			# Its CPUs and memory come after the cells.
+			if (w == "CPUs")
+				break
 			sub(/!$/, "", w)
 			if (w ~ /^[0-9]+%$/ || w == "-")
 				continue
@@ -119,7 +123,14 @@ use_known() {
 		    { echo "job $id $state not shown"; false; }
 	done < <(gq -h -o id,state)
 	[[ "$frame" == *"jobs: 2 running, 1 waiting, 0 preempting"* ]]
-	[[ "$frame" == *"GPUs: 5 of 8 allocated on 2 nodes"* ]]
+	[[ "$frame" == *"GPUs: 5 of 8 allocated on 2 nodes, by user: root 5"* ]]
+	# Beside each node's GPUs, what jobs hold of its CPUs and memory, as
+	# gnodes says.
+	for n in n1 n2; do
+		want=$(gnodes -h -N "$n" -o cpus | awk '{ print $1 }')
+		grep -qE "^ +$n .* CPUs $want  mem [0-9]+/[0-9]+G\$" <<<"$frame" ||
+		    { echo "$frame"; echo "$n: no CPUs $want"; false; }
+	done
 	# Each node's cells hold the jobs gnodes says hold those GPUs.
 	for n in n1 n2; do
 		want=$(gnodes -h -N "$n" -o jobs)
