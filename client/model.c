@@ -452,6 +452,24 @@ model_refresh_nodes(struct model *m, bool brief)
 }
 
 int
+model_node_action(struct model *m, const char *node, enum model_action a,
+    const char *reason)
+{
+	json_t	*req, *reply;
+	int	 r;
+
+	req = json_pack("{s:i,s:s,s:s}", "type", MSG_NODE_UPDATE, "node", node,
+	    "action", a == MODEL_DRAIN ? "drain" : "resume");
+	if (a == MODEL_DRAIN && reason != NULL)
+		json_object_set_new(req, "reason", json_string(reason));
+	r = model_call(m, req, &reply, NULL, NULL);
+	json_decref(req);
+	if (r == 0)
+		json_decref(reply);
+	return (r);
+}
+
+int
 model_job_action(struct model *m, uint64_t id, enum model_action a)
 {
 	static const char *const updates[] = {

@@ -115,10 +115,17 @@ enum model_action {
 	MODEL_HOLD,
 	MODEL_RELEASE,
 	MODEL_REQUEUE,
+	MODEL_DRAIN,		/* a node's (model_node_action) */
+	MODEL_RESUME,
 };
 /* Asks the controller to act on job id; it decides whether this user may.
  * Returns 0, or an exit status (EXIT_REFUSED, EXIT_PERMISSION, ...) with
  * m->err saying why. Blocks up to the timeout. */
 int	model_job_action(struct model *, uint64_t id, enum model_action);
+/* Asks the controller to drain node (MODEL_DRAIN, with reason) or resume
+ * it (MODEL_RESUME); operators only, the controller says. Returns as
+ * model_job_action. */
+int	model_node_action(struct model *, const char *node, enum model_action,
+	    const char *reason);
 
 #endif

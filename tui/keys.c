@@ -17,6 +17,8 @@ const char *const keys_help[] = {
 	"c                cancel the selected job (asks first)",
 	"H, R             hold, release the selected job (asks first)",
 	"Q                requeue the selected job (operators; asks first)",
+	"D, U             drain, resume the node selected in the GPU pane",
+	"                 (operators; asks first)",
 	"Enter            the selected job: every field, its history, the",
 	"                 end of its output (Esc closes; j/k scroll)",
 	"w                the GPUs a row per node, or per switch when the",
@@ -31,13 +33,16 @@ const char *const keys_help[] = {
 
 static const char keys_normal[] =
     "q quit  ? help  Tab pane  j/k move  Enter job  / filter  u mine  "
-    "s sort  c cancel  H/R hold/release  Q requeue  1/2/3 JCT window";
+    "s sort  c cancel  H/R hold/release  Q requeue  D/U drain/resume  "
+    "1/2/3 JCT";
 
 static const char *const keys_verbs[] = {
 	[MODEL_CANCEL] = "cancel",
 	[MODEL_HOLD] = "hold",
 	[MODEL_RELEASE] = "release",
 	[MODEL_REQUEUE] = "requeue",
+	[MODEL_DRAIN] = "drain",
+	[MODEL_RESUME] = "resume",
 };
 
 static const char *const keys_done[] = {
@@ -45,6 +50,8 @@ static const char *const keys_done[] = {
 	[MODEL_HOLD] = "held",
 	[MODEL_RELEASE] = "released",
 	[MODEL_REQUEUE] = "requeued",
+	[MODEL_DRAIN] = "drained",
+	[MODEL_RESUME] = "resumed",
 };
 
 const char *
@@ -52,8 +59,8 @@ keys_footer(const struct view *v, char *buf, size_t len)
 {
 	switch (v->mode) {
 	case VIEW_CONFIRM:
-		snprintf(buf, len, "%s job %s? y/n", keys_verbs[v->action],
-		    v->action_name);
+		snprintf(buf, len, "%s %s %s? y/n", keys_verbs[v->action],
+		    v->action_node ? "node" : "job", v->action_name);
 		return (buf);
 	case VIEW_FILTER:
 		snprintf(buf, len, "filter: %s_   (user=NAME state=STATE "
@@ -127,9 +134,33 @@ keys_ask(struct view *v, enum model_action a)
 	}
 	v->mode = VIEW_CONFIRM;
 	v->action = a;
+	v->action_node = false;
 	v->action_id = (uint64_t)id;
 	/* An array's task is "42_7" to its user, not its own job id. */
 	(void)job_row_jobid(row, v->action_name, sizeof v->action_name);
+	return (PANE_REDRAW);
+}
+
+/* Asks before draining or resuming the node selected in the GPU pane. */
+static int
+keys_ask_node(struct view *v, enum model_action a)
+{
+	const struct model_nodes	*nodes = &v->m->nodes;
+	int				 s = v->sel[PANE_GPUS];
+
+	/* Not in the summary a row per switch: a row there is no node. */
+	if (v->focus != PANE_GPUS || s < 0 || (size_t)s >= nodes->n ||
+	    ((int)nodes->n > v->rows[PANE_GPUS] && !v->by_node)) {
+		snprintf(v->status, sizeof v->status, "select a node in the "
+		    "GPU pane first (Tab, j/k; w for a row per node)");
+		return (PANE_REDRAW);
+	}
+	v->mode = VIEW_CONFIRM;
+	v->action = a;
+	v->action_node = true;
+	v->action_id = 0;
+	snprintf(v->action_name, sizeof v->action_name, "%s",
+	    nodes->rows[s].name);
 	return (PANE_REDRAW);
 }
 
@@ -157,16 +188,20 @@ keys_confirm(struct view *v, int ch)
 {
 	v->mode = VIEW_NORMAL;
 	if (ch != 'y' && ch != 'Y') {
-		snprintf(v->status, sizeof v->status, "job %s: not %s",
-		    v->action_name, keys_done[v->action]);
+		snprintf(v->status, sizeof v->status, "%s %s: not %s",
+		    v->action_node ? "node" : "job", v->action_name,
+		    keys_done[v->action]);
 		return (PANE_REDRAW);
 	}
-	if (model_job_action(v->m, v->action_id, v->action) != 0)
-		snprintf(v->status, sizeof v->status, "job %s: %s",
-		    v->action_name, v->m->err);
+	if ((v->action_node ? model_node_action(v->m, v->action_name,
+	    v->action, "drained from gtop") : model_job_action(v->m,
+	    v->action_id, v->action)) != 0)
+		snprintf(v->status, sizeof v->status, "%s %s: %s",
+		    v->action_node ? "node" : "job", v->action_name, v->m->err);
 	else
-		snprintf(v->status, sizeof v->status, "job %s %s",
-		    v->action_name, keys_done[v->action]);
+		snprintf(v->status, sizeof v->status, "%s %s %s",
+		    v->action_node ? "node" : "job", v->action_name,
+		    keys_done[v->action]);
 	return (PANE_REDRAW | PANE_REFRESH);
 }
 
@@ -275,6 +310,10 @@ keys_handle(struct view *v, int ch)
 		return (keys_ask(v, MODEL_RELEASE));
 	case 'Q':
 		return (keys_ask(v, MODEL_REQUEUE));
+	case 'D':
+		return (keys_ask_node(v, MODEL_DRAIN));
+	case 'U':
+		return (keys_ask_node(v, MODEL_RESUME));
 	default:
 		break;
 	}

@@ -45,6 +45,7 @@ struct view {
 	enum model_action action;		/* VIEW_CONFIRM: what y does */
 	uint64_t	 action_id;		/* and to which job */
 	char		 action_name[48];	/* it as users name it */
+	bool		 action_node;		/* to a node, action_name */
 	char		 input[128];		/* VIEW_FILTER: typed so far */
 	char		 filter[128];		/* the filter in force */
 	bool		 mine;			/* u: my jobs only */

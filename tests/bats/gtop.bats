@@ -193,6 +193,30 @@ use_known() {
 	gb_wait 5 gtop_gone
 }
 
+@test "gtop on a terminal: an operator drains and resumes the node selected in the GPU pane" {
+	node_state() { [ "$(gnodes -h -N n1 -o state)" = "$1" ]; }
+	start_gtop 120 40 -d 1
+	gb_wait 10 screen_has "GPUs: 0 of 8 allocated"
+	# D with the queues pane focused says where to select a node.
+	tmux -S "$TMUX_SOCK" send-keys -t gtop D
+	gb_wait 5 screen_has "select a node in the GPU pane first"
+	# Tab to the GPU pane: its first row, n1, is selected.
+	tmux -S "$TMUX_SOCK" send-keys -t gtop Tab D
+	gb_wait 5 screen_has "drain node n1? y/n"
+	tmux -S "$TMUX_SOCK" send-keys -t gtop n
+	gb_wait 5 screen_has "node n1: not drained"
+	node_state idle
+	tmux -S "$TMUX_SOCK" send-keys -t gtop D y
+	gb_wait 5 screen_has "node n1 drained"
+	gb_wait 5 node_state drained
+	[ "$(gnodes -h -N n1 -o reason)" = "drained from gtop" ]
+	tmux -S "$TMUX_SOCK" send-keys -t gtop U y
+	gb_wait 5 screen_has "node n1 resumed"
+	gb_wait 5 node_state idle
+	tmux -S "$TMUX_SOCK" send-keys -t gtop q
+	gb_wait 5 gtop_gone
+}
+
 @test "gtop resizes to 80x24 and back, and says when the terminal is too small" {
 	a=$(gb_submit -G 2 --wrap 'sleep 60')
 	gb_wait_state "$a" RUNNING
