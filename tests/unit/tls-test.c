@@ -246,7 +246,7 @@ test_load(void)
 	SSL_CTX		*ctx;
 	char		 err[512];
 
-	tc = conf_of(ca_dir, "ctl", 1);
+	tc = conf_of(ca_dir, "controller", 1);
 	chmod(tc.key, 0640);
 	ok((ctx = tls_ctx_controller(&tc, err, sizeof err)) == NULL &&
 	    strstr(err, tc.key) != NULL, "a controller with a 0640 key does "
@@ -284,7 +284,7 @@ test_load(void)
 static void
 test_handshakes(void)
 {
-	struct tls_conf	 ctl = conf_of(ca_dir, "ctl", 1);
+	struct tls_conf	 ctl = conf_of(ca_dir, "controller", 1);
 	struct tls_conf	 n2 = conf_of(ca_dir, "n2", 1);
 	struct tls_conf	 n3 = conf_of(ca_dir, "n3", 1);
 	struct tls_conf	 n9 = conf_of(other_dir, "n9", 0);
@@ -337,7 +337,7 @@ test_handshakes(void)
 	is_str(r.server, "certificate has expired", "the controller says why");
 	SSL_CTX_free(bad);
 
-	bad = rogue(ca_dir, "ctl", 0);
+	bad = rogue(ca_dir, "controller", 0);
 	handshake(sctx, bad, NULL, &r);
 	ok(!r.ok, "a controller certificate acting as a node is refused");
 	is_str(r.server, "unsuitable certificate purpose",
