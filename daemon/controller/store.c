@@ -24,6 +24,7 @@
 #include "common/xmalloc.h"
 #include "daemon/controller/store-int.h"
 #include "daemon/controller/store-sql.h"
+#include "daemon/controller/store-text.h"
 #include "daemon/controller/store.h"
 
 /* The pages this connection keeps (KiB; SQLite's default is 2,000). Its
@@ -75,22 +76,6 @@ static const char *const store_sql[STORE_NSTMTS] = {
 };
 
 
-/* The texts written lately, so the next job of the same user with the same
- * script or environment points at the same row. Compared byte for byte,
- * never by a hash alone: a collision would hand one user's environment to
- * another's job. Rows exist only once committed, so a failed commit
- * forgets them all. */
-#define STORE_TEXT_CACHE	16
-/* Larger texts are stored each time rather than held in memory. */
-#define STORE_TEXT_CACHE_MAX	(64U << 10)
-
-struct store_text {
-	char		*text;
-	size_t		 len;
-	uint32_t	 uid;
-	int64_t		 id;
-};
-
 /* The store's connection, its statements and its transaction. Global:
  * one database a controller, written by every floor above through
  * store.h. */
@@ -100,8 +85,7 @@ static struct {
 	 * found by name once at open. */
 	int			 job_pos[JF_COUNT];
 	int			 job_param[STORE_NSTMTS][JF_COUNT];
-	struct store_text	 texts[STORE_TEXT_CACHE];
-	unsigned		 text_next;
+	struct store_text_cache	 texts;		/* store-text.h */
 	sqlite3			*db;
 	/* The read-only connection accounting queries share
 	 * (store_reader). */
@@ -413,43 +397,15 @@ store_bind_text(sqlite3_stmt *st, int i, const char *s)
 void
 store_text_forget(void)
 {
-	unsigned	i;
-
-	for (i = 0; i < STORE_TEXT_CACHE; i++) {
-		free(store.texts[i].text);
-		memset(&store.texts[i], 0, sizeof store.texts[i]);
-	}
+	store_text_clear(&store.texts);
 }
 
-/* Returns the id of the job_texts row holding text for uid, inserting it
- * unless a recent one matches; -1 on failure (logged). */
+/* The id of the job_texts row holding text for uid (store-text.h). */
 static int64_t
-store_text_id(uint32_t uid, const char *text)
+store_job_text(uint32_t uid, const char *text)
 {
-	sqlite3_stmt		*st = store.stmts[STORE_TEXT_INSERT];
-	struct store_text	*t;
-	size_t			 len = strlen(text);
-	unsigned		 i;
-
-	for (i = 0; i < STORE_TEXT_CACHE; i++) {
-		t = &store.texts[i];
-		if (t->text != NULL && t->uid == uid && t->len == len &&
-		    memcmp(t->text, text, len) == 0)
-			return (t->id);
-	}
-	sqlite3_bind_text(st, 1, text, (int)len, SQLITE_STATIC);
-	if (store_step_done(st, "insert job text") != 0)
-		return (-1);
-	if (len > STORE_TEXT_CACHE_MAX)
-		return (sqlite3_last_insert_rowid(store.db));
-	t = &store.texts[store.text_next++ % STORE_TEXT_CACHE];
-	free(t->text);
-	t->text = xmalloc(len + 1);
-	memcpy(t->text, text, len + 1);
-	t->len = len;
-	t->uid = uid;
-	t->id = sqlite3_last_insert_rowid(store.db);
-	return (t->id);
+	return (store_text_id(&store.texts, store.db,
+	    store.stmts[STORE_TEXT_INSERT], uid, text));
 }
 
 /* Binds the fields of row that st names (its parameters param[f]); a
@@ -513,8 +469,8 @@ store_job_insert(const struct store_job *r)
 
 	if (store_begin() != 0)
 		return (-1);
-	if ((script = store_text_id(r->uid, r->script != NULL ? r->script :
-	    "")) == -1 || (env = store_text_id(r->uid, r->env != NULL ?
+	if ((script = store_job_text(r->uid, r->script != NULL ? r->script :
+	    "")) == -1 || (env = store_job_text(r->uid, r->env != NULL ?
 	    r->env : "{}")) == -1)
 		return (-1);
 	store_job_bind(st, param, r);
