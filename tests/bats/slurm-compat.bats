@@ -227,8 +227,12 @@ SH
 	for c in sbatch scancel squeue sacct sinfo; do
 		[ "$(readlink "$(find "$d" -path "*completions/$c")")" = gsub ]
 	done
+	# Each has a man page, pointing at gbatch-slurm(7).
+	for c in sbatch scancel squeue sacct sinfo; do
+		[ "$(cat "$d/usr/share/man/man1/$c.1")" = ".so man7/gbatch-slurm.7" ]
+	done
 	# Nothing else: gbatch's own commands come with make install.
-	[ "$(find "$d" -type f -o -type l | wc -l)" -eq 11 ]
+	[ "$(find "$d" -type f -o -type l | wc -l)" -eq 16 ]
 	make -s -C "$GBATCH_BUILDDIR" uninstall-slurm-compat DESTDIR="$d" \
 	    bindir=/usr/bin mandir=/usr/share/man >/dev/null
 	[ "$(find "$d" -type f -o -type l | wc -l)" -eq 0 ]
