@@ -86,7 +86,8 @@ bench_smoke() {
 	    BENCH_E2E=20 BENCH_LINK=200 \
 	bench_smoke run "(a) gsub --wrap" "(b) pipelined submits" "(c) gq, 100 pending" \
 	    "(d) submit to start" "(e) trivial jobs" "(f) gbatchd RSS" \
-	    "(g1) relayed submits" "(g2) trivial jobs end to end"
+	    "(g1) relayed submits" "(g2) trivial jobs end to end" \
+	    "(d2) sbatch script to its first line"
 }
 
 @test "bench/gsim-speed runs at its smallest size" {
