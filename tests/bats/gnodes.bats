@@ -76,6 +76,18 @@ teardown() {
 @test "NODE_LIST brief gives each GPU as an array of what changes, the descriptions left out (gtop's refresh)" {
 	id=$(gb_submit -G 2 --wrap 'sleep 60')
 	gb_wait_state "$id" RUNNING 20
+	# The two answers are compared value for value: first let the
+	# heartbeats say every GPU's use, and that the job's GPUs are idle,
+	# so that a heartbeat between the two requests changes nothing.
+	settled() {
+		gnodes --json | python3 -c '
+import json, sys
+gpus = [g for n in json.load(sys.stdin)["nodes"] for g in n["gpus"]]
+sys.exit(0 if all(g["util"] is not None for g in gpus) and
+         all(g["low_since"] > 0 for g in gpus if g["job"] == int(sys.argv[1]))
+         else 1)' "$id"
+	}
+	gb_wait 20 settled
 	run -0 gb_rawask '{"type":300,"brief":true,"seq":7}' '{"type":300}'
 	python3 -c '
 import json, sys
