@@ -368,15 +368,16 @@ gacct_json_job(const struct gacct *g, const struct job_row *row)
 	const char	*p = row->obj.p;
 	size_t		 n = row->obj.n;
 	long long	 t;
+	char		 hours[32];
 
 	if (!g->json_gpu || n < 3 || p[n - 1] != '}' ||
-	    jscan_int(&row->v[JF_ATTAINED], &t) == -1 || t < 0) {
+	    *job_row_gpu_hours_exact(row, hours, sizeof hours) == '\0' ||
+	    jscan_int(&row->v[JF_ATTAINED], &t) == -1) {
 		safe_text_json_fwrite(p, n, stdout);
 		return;
 	}
 	safe_text_json_fwrite(p, n - 1, stdout);
-	printf(",\"gpu_hours\":%lld.%06lld,\"gpu_seconds\":%lld}", t / 3600,
-	    (t % 3600 * 1000000 + 1800) / 3600, t);
+	printf(",\"gpu_hours\":%s,\"gpu_seconds\":%lld}", hours, t);
 }
 
 /* One job of a reply, printed as asked. */

@@ -563,15 +563,22 @@ job_row_raw(const void *row, const void *ctx, const struct table_col *col,
 		snprintf(buf, len, "%lld", t);
 		return (buf);
 	}
-	if (col->get == job_row_get_gpu_hours) {
-		/* A second of one GPU is 0.000278: no job reads 0.00. */
-		if (jscan_int(job_row_v(row, JF_ATTAINED), &t) == -1 || t < 0)
-			return ("");
-		snprintf(buf, len, "%lld.%06lld", t / 3600,
-		    (t % 3600 * 1000000 + 1800) / 3600);
-		return (buf);
-	}
+	if (col->get == job_row_get_gpu_hours)
+		return (job_row_gpu_hours_exact(row, buf, len));
 	return (NULL);
+}
+
+const char *
+job_row_gpu_hours_exact(const struct job_row *row, char *buf, size_t len)
+{
+	long long	t;
+
+	/* A second of one GPU is 0.000278: no job reads 0.00. */
+	if (jscan_int(job_row_v(row, JF_ATTAINED), &t) == -1 || t < 0)
+		return ("");
+	snprintf(buf, len, "%lld.%06lld", t / 3600,
+	    (t % 3600 * 1000000 + 1800) / 3600);
+	return (buf);
 }
 
 /* Writes an alloc array as "n1:0,1;n2:0,1" at buf + *n. */

@@ -77,6 +77,11 @@ const char *job_row_raw(const void *row, const void *ctx,
  * is short already or not known. */
 const char *job_row_reason_short(const char *reason);
 
+/* The job's attained service in GPU-hours to six decimals, for CSV and
+ * JSON (into buf); "" when the row has none. */
+const char *job_row_gpu_hours_exact(const struct job_row *, char *buf,
+	    size_t len);
+
 /* gq's default columns. */
 #define JOB_ROW_DEFAULT \
 	"id,user,name,state,gpus,nodes,time,queue,attained,restarts," \

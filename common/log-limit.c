@@ -6,7 +6,7 @@
 
 bool
 log_limit_pass(struct log_limit *l, const char *cause, int64_t now,
-    int64_t every, unsigned *held)
+    int64_t every, char *note)
 {
 	const char	*c = cause != NULL ? cause : "";
 
@@ -15,7 +15,11 @@ log_limit_pass(struct log_limit *l, const char *cause, int64_t now,
 		l->held++;
 		return (false);
 	}
-	*held = l->held;
+	if (l->held > 0)
+		snprintf(note, LOG_LIMIT_NOTE, " (and %u more since it was "
+		    "last logged)", l->held);
+	else
+		note[0] = '\0';
 	l->held = 0;
 	l->last = now;
 	l->logged = true;

@@ -18,12 +18,16 @@ struct log_limit {
 	char		cause[160];	/* the cause of the last logged */
 };
 
+/* The most a note takes, its NUL included. */
+#define LOG_LIMIT_NOTE	64
+
 /* Whether the event of cause (NULL: any) at now (seconds) is logged: the
  * first, one whose cause differs from the last logged one's, or the first
  * once every seconds have passed since the last logged. Held back
- * otherwise (and counted). When it is logged, *held is how many were held
- * back since the last one logged (for "and N more"). */
+ * otherwise (and counted). When it is logged, note (LOG_LIMIT_NOTE bytes)
+ * is what the line ends with: "" or, when some were held back since the
+ * last one logged, " (and N more since it was last logged)". */
 bool	log_limit_pass(struct log_limit *, const char *cause, int64_t now,
-	    int64_t every, unsigned *held);
+	    int64_t every, char *note);
 
 #endif

@@ -99,17 +99,11 @@ static void
 listener_tls_refused(struct listener_tls *lt, const char *addr,
     const char *why)
 {
-	unsigned	held;
+	char	note[LOG_LIMIT_NOTE];
 
-	if (!log_limit_pass(&lt->refused, why, ctx_now(), LISTENER_HS_LOG_S,
-	    &held))
-		return;
-	if (held > 0)
-		log_warn("peer %s: refused: %s (and %u more refused in the "
-		    "last %d s, not logged)", addr, why, held,
-		    LISTENER_HS_LOG_S);
-	else
-		log_warn("peer %s: refused: %s", addr, why);
+	if (log_limit_pass(&lt->refused, why, ctx_now(), LISTENER_HS_LOG_S,
+	    note))
+		log_warn("peer %s: refused: %s%s", addr, why, note);
 }
 
 /* The handshake ended: a verified node becomes a peer, with the name its

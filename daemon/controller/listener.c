@@ -89,17 +89,11 @@ listener_refuse(struct listener *l, evutil_socket_t fd, const char *addr,
 	json_t		*hello, *reply;
 	uint8_t		*buf;
 	size_t		 len;
-	unsigned	 held;
+	char		 note[LOG_LIMIT_NOTE];
 
 	if (log_limit_pass(&l->refused, why, ctx_now(),
-	    LISTENER_REFUSED_LOG_S, &held)) {
-		if (held > 0)
-			log_info("peer %s: refused: %s (and %u more refused "
-			    "in the last %d s, not logged)", addr, why, held,
-			    LISTENER_REFUSED_LOG_S);
-		else
-			log_info("peer %s: refused: %s", addr, why);
-	}
+	    LISTENER_REFUSED_LOG_S, note))
+		log_info("peer %s: refused: %s%s", addr, why, note);
 	hello = proto_msg(MSG_HELLO);
 	reply = proto_reply_error(hello, busy ? PROTO_E_BUSY :
 	    PROTO_E_PERMISSION, "%s", why);

@@ -396,24 +396,24 @@ peer_count(size_t *local, size_t *relayed, size_t *tcp)
 size_t
 peer_recheck(bool (*still_ok)(struct bufferevent *, char *, size_t))
 {
-	struct peer	*p;
-	uint64_t	*serials;
+	struct peer	*p, **nodes;
 	size_t		 n = 0, i, closed = 0;
 	char		 why[256], msg[320];
 
-	/* Closing a node closes its relayed clients too: the walk is over
-	 * serials taken first, not over the list it changes. */
+	/* Closing a node closes its relayed clients too, so the walk is
+	 * over the nodes taken first, not over the list it changes; a peer
+	 * closed meanwhile stays in memory, dead, until peer_reap. */
 	TAILQ_FOREACH(p, &peers.live, entry)
 		n++;
-	serials = xcalloc(n + 1, sizeof *serials);
+	nodes = xcalloc(n + 1, sizeof *nodes);
 	n = 0;
 	TAILQ_FOREACH(p, &peers.live, entry) {
 		if (p->cert_name != NULL && p->via == NULL && p->bev != NULL)
-			serials[n++] = p->serial;
+			nodes[n++] = p;
 	}
 	for (i = 0; i < n; i++) {
-		if ((p = peer_by_serial(serials[i])) == NULL || p->dead ||
-		    still_ok(p->bev, why, sizeof why))
+		p = nodes[i];
+		if (p->dead || still_ok(p->bev, why, sizeof why))
 			continue;
 		log_warn("peer %s: node %s refused: %s; connection closed",
 		    p->addr, p->cert_name, why);
@@ -421,7 +421,7 @@ peer_recheck(bool (*still_ok)(struct bufferevent *, char *, size_t))
 		peer_close(p, msg);
 		closed++;
 	}
-	free(serials);
+	free(nodes);
 	return (closed);
 }
 

@@ -232,24 +232,6 @@ req_job_acct_is_state(const json_t *v)
 	    strcmp(job_state_name(s), json_string_value(v)) == 0);
 }
 
-/* A job id, or an array's tasks as users write them ("42_7",
- * "42_[3-5]"). */
-static int
-req_job_acct_is_id(const json_t *v)
-{
-	struct array_set	tasks;
-	uint64_t		id;
-	char			err[256];
-
-	if (json_is_integer(v))
-		return (json_integer_value(v) > 0);
-	if (!json_is_string(v) || array_jobid_parse(json_string_value(v),
-	    &id, &tasks, err, sizeof err) == -1)
-		return (0);
-	array_free(&tasks);
-	return (1);
-}
-
 /* The ids as the query takes them (a new string, JSON): job ids as they
  * are, which select a job and, for an array's id, each of its tasks (as
  * sacct -j does); each task of a string as "ID_TASK". At most
@@ -340,7 +322,7 @@ req_job_acct(struct peer *p, const json_t *msg)
 	    req_job_acct_list(msg, "states", req_job_acct_is_state,
 	    "a finished state (COMPLETED, FAILED, TIMEOUT, CANCELLED, "
 	    "NODE_FAIL, OUT_OF_MEMORY)", &states_text, err, sizeof err) != 0 ||
-	    req_job_acct_list(msg, "ids", req_job_acct_is_id,
+	    req_job_acct_list(msg, "ids", req_is_job_id,
 	    "a job id (a whole number >= 1, or an array's tasks as a string: "
 	    "\"42_7\", \"42_[3-5]\")", &ids_text, err, sizeof err) != 0 ||
 	    req_job_acct_list(msg, "accounts", req_job_acct_is_account,

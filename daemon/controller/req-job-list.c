@@ -197,24 +197,6 @@ req_job_list_memory(struct req_job_list *l, struct job *j)
 }
 
 
-/* An element of "ids": a job id, or an array's tasks as users write them
- * ("42_7", "42_[3-5]"). */
-static bool
-req_job_list_is_id(const json_t *v)
-{
-	struct array_set	tasks;
-	uint64_t		id;
-	char			err[256];
-
-	if (json_is_integer(v))
-		return (json_integer_value(v) > 0);
-	if (!json_is_string(v) || array_jobid_parse(json_string_value(v),
-	    &id, &tasks, err, sizeof err) == -1)
-		return (false);
-	array_free(&tasks);
-	return (true);
-}
-
 static void
 req_job_list_free_missing(struct req_job_list *l)
 {
@@ -314,7 +296,7 @@ req_job_list_parse(struct req_job_list *l, const json_t *msg, char *err,
 			return (-1);
 		}
 		for (i = 0; i < json_array_size(v); i++) {
-			if (!req_job_list_is_id(json_array_get(v, i))) {
+			if (!req_is_job_id(json_array_get(v, i))) {
 				snprintf(err, errlen, "ids: element %zu is not "
 				    "a job id (a whole number >= 1, or an "
 				    "array's tasks as a string: \"42_7\", "

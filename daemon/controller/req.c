@@ -7,6 +7,7 @@
 
 #include <event2/buffer.h>
 
+#include "common/array.h"
 #include "common/frame.h"
 #include "common/log.h"
 #include "common/proto.h"
@@ -149,6 +150,22 @@ req_text_send(struct peer *p, struct jtext *b)
 	b->len = b->size = 0;
 	peer_send_frame(p, frame);
 	evbuffer_free(frame);
+}
+
+int
+req_is_job_id(const json_t *v)
+{
+	struct array_set	tasks;
+	uint64_t		id;
+	char			err[256];
+
+	if (json_is_integer(v))
+		return (json_integer_value(v) > 0);
+	if (!json_is_string(v) || array_jobid_parse(json_string_value(v),
+	    &id, &tasks, err, sizeof err) == -1)
+		return (0);
+	array_free(&tasks);
+	return (1);
 }
 
 int

@@ -67,6 +67,10 @@ void	req_text_send(struct peer *, struct jtext *);
  * untouched), or -1 with err set when it is not one. */
 int	req_get_uint(const json_t *obj, const char *key, unsigned long long max,
 	    unsigned long long *out, char *err, size_t errlen);
+/* Whether v, an element of a request's "ids", names jobs: a job id (a
+ * whole number >= 1), or an array's tasks as users write them ("42_7",
+ * "42_[3-5]"). */
+int	req_is_job_id(const json_t *v);
 /* Whether name is a user: one the account database knows, or one with
  * jobs in the store (a user since removed keeps their history). The
  * commands read no account database, so this is where "no such user" is

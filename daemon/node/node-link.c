@@ -124,7 +124,7 @@ node_link_reset(struct node_link *link, const char *why)
 	struct node_link_peer	*p = &link->peers[link->cur];
 	struct timeval		 now = { 0, 0 };
 	bool			 next;
-	unsigned		 held;
+	char			 note[LOG_LIMIT_NOTE];
 
 	if (link->stopped || evtimer_pending(link->retry, NULL)) {
 		node_link_close(link);
@@ -134,17 +134,9 @@ node_link_reset(struct node_link *link, const char *why)
 	if (link->up)
 		log_warn("controller %s: connection closed: %s", p->addr, why);
 	else if (log_limit_pass(&p->fails, why, (int64_t)time(NULL),
-	    NODE_LINK_FAILS_LOG_S, &held)) {
-		if (held > 0)
-			log_warn("controller %s: cannot connect: %s (%s; %u "
-			    "tries failed the same way since last logged)",
-			    p->addr, why, next ? "trying the next" :
-			    "retrying", held);
-		else
-			log_warn("controller %s: cannot connect: %s (%s)",
-			    p->addr, why, next ? "trying the next" :
-			    "retrying");
-	}
+	    NODE_LINK_FAILS_LOG_S, note))
+		log_warn("controller %s: cannot connect: %s (%s)%s", p->addr,
+		    why, next ? "trying the next" : "retrying", note);
 	if (link->welcomed)
 		link->failed = 0;
 	else {

@@ -186,8 +186,7 @@ node_relay_accept_cb(struct evconnlistener *lev, evutil_socket_t fd,
 	socklen_t		 len = sizeof cred;
 	struct timeval		 idle = { NODE_RELAY_IDLE_S, 0 };
 	json_t			*env;
-	char			 who[32];
-	unsigned		 held;
+	char			 who[32], note[LOG_LIMIT_NOTE];
 
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) {
 		log_warn("relay: SO_PEERCRED: %s", strerror(errno));
@@ -198,17 +197,9 @@ node_relay_accept_cb(struct evconnlistener *lev, evutil_socket_t fd,
 	    NODE_RELAY_PER_UID) {
 		snprintf(who, sizeof who, "uid %u", (unsigned)cred.uid);
 		if (log_limit_pass(&r->refused, who, (int64_t)time(NULL),
-		    NODE_RELAY_REFUSED_LOG_S, &held)) {
-			if (held > 0)
-				log_info("relay %s: refused: already %d "
-				    "commands open (and %u more refused in "
-				    "the last %d s, not logged)", who,
-				    NODE_RELAY_PER_UID, held,
-				    NODE_RELAY_REFUSED_LOG_S);
-			else
-				log_info("relay %s: refused: already %d "
-				    "commands open", who, NODE_RELAY_PER_UID);
-		}
+		    NODE_RELAY_REFUSED_LOG_S, note))
+			log_info("relay %s: refused: already %d commands "
+			    "open%s", who, NODE_RELAY_PER_UID, note);
 		evutil_closesocket(fd);
 		return;
 	}
