@@ -75,8 +75,9 @@ gtop_usage(FILE *f)
 "  -V, --version             print the version\n"
 "\n"
 "Keys: q quits, ? lists the others: Tab, j/k, Enter shows a job, /\n"
-"filters, u my jobs, c cancels, H and R hold and release, Q requeues\n"
-"(each asks first), 1 2 3 the JCT window (hour, day, week).\n"
+"filters, u my jobs, c cancels, H and R hold and release, Q requeues,\n"
+"D and U drain and resume the node selected in the GPU pane (each asks\n"
+"first), 1 2 3 the JCT window (hour, day, week).\n"
 "\n"
 "Exit status: 0 ok, 2 usage error, 3 (with --once) cannot reach gbatchd,\n"
 "4 (with --once) permission denied.\n", GTOP_DELAY_DEFAULT, GTOP_DELAY_MAX,
