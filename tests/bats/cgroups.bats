@@ -57,14 +57,16 @@ state_is() {
 	run -0 gq -h -t all -j "$id" -o message
 	[[ "$output" == *"out of memory: a process was killed over the job's limit of 64 MB"* ]]
 	peak=$(gq -h -t all -j "$id" -o mem_peak)
-	[ "$peak" -ge 32 ] && [ "$peak" -le 128 ]
+	[ "$peak" -ge 32 ]
+	[ "$peak" -le 128 ]
 	# The same program within its limit completes, and is counted.
 	# ... and burns a few seconds of CPU.
 	printf 'import time\na = bytearray(256 << 20)\nwhile time.process_time() < 2.5:\n    pass\n' >burn.py
 	id=$(gb_submit -G 1 --mem 1G --wrap '/usr/bin/python3 burn.py')
 	gb_wait 120 state_is "$id" COMPLETED
 	peak=$(gq -h -t all -j "$id" -o mem_peak)
-	[ "$peak" -ge 200 ] && [ "$peak" -le 1024 ]
+	[ "$peak" -ge 200 ]
+	[ "$peak" -le 1024 ]
 	cpu=$(gq -h -t all -j "$id" -o cpu_time)
 	[[ "$cpu" =~ ^0:0[2-9]$ ]] || { echo "cpu_time $cpu"; false; }
 	# sacct (slurm-compat) says the same in Slurm's words.
@@ -118,7 +120,8 @@ PY
 	for i in 1 2; do gb_wait 20 test -s "cpus-${id[$i]}"; done
 	a=$(cat "cpus-${id[1]}")
 	b=$(cat "cpus-${id[2]}")
-	[[ "$a" =~ ^[0-9]+$ ]] && [[ "$b" =~ ^[0-9]+$ ]]
+	[[ "$a" =~ ^[0-9]+$ ]]
+	[[ "$b" =~ ^[0-9]+$ ]]
 	[ "$a" != "$b" ]
 	# A job that asks for both has both.
 	gcancel "${id[1]}" "${id[2]}"

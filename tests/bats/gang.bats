@@ -97,7 +97,8 @@ rank_lines_are() {
 	# A part's own file is truncated on the job's first run.
 	[ "$(wc -l <out-0.txt)" -eq 500 ]
 	[ "$(wc -l <out-1.txt)" -eq 500 ]
-	[ -e err-n1.txt ] && [ -e err-n2.txt ]
+	[ -e err-n1.txt ]
+	[ -e err-n2.txt ]
 	# %N names the node: rank 0 ran on n1.
 	run_lines 500 -o 'node-%j-%N.txt'
 	rank_lines_are "node-$id-n1.txt" 0 500

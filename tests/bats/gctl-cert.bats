@@ -89,7 +89,8 @@ mode() {
 	[[ "$output" == *'"controller" names the controller'"'"'s files (controller.crt): give the node another name'* ]]
 	run -0 gctl cert issue vm --controller --dir "$T"
 	run -0 gctl cert issue vm --node --dir "$T"
-	[ -e "$T/controller.crt" ] && [ -e "$T/vm.crt" ]
+	[ -e "$T/controller.crt" ]
+	[ -e "$T/vm.crt" ]
 	run -2 gctl cert issue n2 --days two --dir "$T"
 	[ "${lines[0]}" = 'gctl: cert issue: --days: expected 1-36500, got "two"' ]
 	run -2 gctl cert issue n2 n3 --dir "$T"

@@ -442,7 +442,8 @@ PY
 	[ "$(field "$b" reason)" = BeginTime ]
 	gb_wait_state "$a" COMPLETED 30
 	gb_wait_state "$b" COMPLETED 30
-	[ "$(cat s.txt)" -ge $((t0 + 4)) ] && [ "$(cat h.txt)" -ge $((t0 + 4)) ]
+	[ "$(cat s.txt)" -ge $((t0 + 4)) ]
+	[ "$(cat h.txt)" -ge $((t0 + 4)) ]
 	[ "$(field "$a" name)" = later ]
 }
 

@@ -166,11 +166,13 @@ gbu_message() {
 	gb_wait_state "$long" RUNNING
 	short=$(gbu_as "$u" gsub --parsable -w n1 -o /dev/null --wrap "mkdir /dev/shm/$tag-dir && touch /dev/shm/$tag-dir/seg /dev/shm/$tag-short")
 	gb_wait_state "$short" COMPLETED
-	[ -e "/dev/shm/$tag-short" ] && [ -e "/dev/shm/$tag-long" ]
+	[ -e "/dev/shm/$tag-short" ]
+	[ -e "/dev/shm/$tag-long" ]
 	touch go
 	gb_wait_state "$long" COMPLETED
 	gb_wait 10 test ! -e "/dev/shm/$tag-long"
-	[ ! -e "/dev/shm/$tag-short" ] && [ ! -e "/dev/shm/$tag-dir" ]
+	[ ! -e "/dev/shm/$tag-short" ]
+	[ ! -e "/dev/shm/$tag-dir" ]
 	# Another user's file is not touched.
 	[ -e "/dev/shm/$tag-other" ]
 	rm -f "/dev/shm/$tag-other"

@@ -236,10 +236,12 @@ tools/lint: 4 findings" ]
 	# every global in daemon/ says why it is one.
 	[[ "$output" == *", no include going up a floor, "*" globals in daemon, each saying why, "* ]]
 	# Every source is in the Makefiles, or make dist leaves it out.
-	[[ "$output" == *", all named in Makefile.am or the "*" files it includes" ]]
+	[[ "$output" == *", all named in Makefile.am or the "*" files it includes, "*" bats files read for chained checks" ]]
 	lint_at=$(grep -n '^tools/lint' "$S/tools/check" | cut -d: -f1)
 	build_at=$(grep -n '^run build$' "$S/tools/check" | cut -d: -f1)
-	[ -n "$lint_at" ] && [ -n "$build_at" ] && [ "$lint_at" -lt "$build_at" ]
+	[ -n "$lint_at" ]
+	[ -n "$build_at" ]
+	[ "$lint_at" -lt "$build_at" ]
 }
 
 # floors3: a folder of three modules, io < state < effects, each the
@@ -371,4 +373,20 @@ tools/lint: 2 findings" ]
 	lint
 	[ "$status" -eq 0 ]
 	[[ "$output" != *"named in Makefile.am"* ]]
+}
+
+@test "bats checks: a @test line chaining checks with && is refused; one check a line, a [[ ]] with && inside, and helpers pass" {
+	put tests/bats/a.bats '#!/usr/bin/env bats' 'ok() {' '	[ -e a ] && [ -e b ]' '}' \
+	    '@test "x" {' '	[ -e a ]' '	[[ "$x" == a && "$y" == b ]]' \
+	    '	[ -e b ] && [ -e c ] || skip "no b"' '}'
+	lint
+	[ "$status" -eq 0 ]
+	[[ "$output" == *", 1 bats file read for chained checks" ]]
+	put tests/bats/a.bats '@test "x" {' '	[ -e a ] && [ -e b ]' \
+	    '	[[ -n "$x" ]] && run true' '	if [ -e a ] && [ -e b ]; then :; fi' '}'
+	lint
+	[ "$status" -eq 1 ]
+	[ "$output" = "tests/bats/a.bats:2: checks chained with &&: bats does not fail a test at a command before the last && of a list, so put each check on a line of its own
+tests/bats/a.bats:3: checks chained with &&: bats does not fail a test at a command before the last && of a list, so put each check on a line of its own
+tools/lint: 2 findings" ]
 }

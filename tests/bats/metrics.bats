@@ -94,7 +94,8 @@ waits_for_gpus() {
 	[ "$(metric 'gbatch_requests_total{type="PURGE"}')" = 0 ]
 	metric 'gbatch_request_seconds_total{type="JOB_LIST"}' | grep -Eq '^[0-9]+\.[0-9]{6}$'
 	start=$(metric gbatch_start_time_seconds)
-	[ "$start" -le "$(date +%s)" ] && [ "$start" -gt $(($(date +%s) - 600)) ]
+	[ "$start" -le "$(date +%s)" ]
+	[ "$start" -gt $(($(date +%s) - 600)) ]
 	# A held job leaves the queues; a node that stops is down.
 	gctl hold "$waiting" >/dev/null
 	gb_wait 10 metric_is 'gbatch_jobs{state="HELD"}' 1

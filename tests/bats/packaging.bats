@@ -305,7 +305,8 @@ tls_setup() {
 	# (controller.crt) for the host's name, with loopback for a node on
 	# the same host.
 	run -0 tls_setup controller
-	[ -e "$GB_DIR/t/ca.key" ] && [ -e "$GB_DIR/t/crl.pem" ]
+	[ -e "$GB_DIR/t/ca.key" ]
+	[ -e "$GB_DIR/t/crl.pem" ]
 	run -0 "$R/usr/bin/gctl" cert list --dir "$GB_DIR/t"
 	[[ "$output" == *"$(hostname)"*controller* ]]
 	openssl x509 -in "$GB_DIR/t/controller.crt" -noout -ext subjectAltName |
@@ -338,7 +339,8 @@ tls_setup() {
 		done
 		# After "node" first, no CA yet: the controller's step
 		# issues the node's certificate as well.
-		[ -e "$dir/controller.crt" ] && [ -e "$dir/$(hostname).crt" ]
+		[ -e "$dir/controller.crt" ]
+		[ -e "$dir/$(hostname).crt" ]
 		run -0 openssl x509 -in "$dir/controller.crt" -noout -ext extendedKeyUsage
 		[[ "$output" == *"TLS Web Server Authentication"* ]]
 		run -0 openssl x509 -in "$dir/$(hostname).crt" -noout -ext extendedKeyUsage

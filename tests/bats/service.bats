@@ -128,7 +128,8 @@ default_conf() {
 @test "with no configuration file anywhere both daemons look for their certificates in the default TLS directory" {
 	ctl_conf=$(default_conf gbatchd)
 	node_conf=$(default_conf gnoded)
-	[ -n "$ctl_conf" ] && [ "$ctl_conf" = "$node_conf" ]
+	[ -n "$ctl_conf" ]
+	[ "$ctl_conf" = "$node_conf" ]
 	[ ! -e "$ctl_conf" ] || skip "$ctl_conf exists on this machine"
 	tls=${ctl_conf%/gbatch.conf}/tls
 	[ ! -e "$tls" ] || skip "$tls exists on this machine"
@@ -139,7 +140,8 @@ default_conf() {
 	[[ "$output" == "gbatchd: tls: certificate $tls/"*'.crt: No such file or directory; '*'--controller"'* ]]
 	run -1 gnoded -D -n n1 -g 1 -c 127.0.0.1:1 -d "$GB_DIR/node"
 	[[ "$output" == "gnoded: tls: certificate $tls/n1.crt: No such file or directory; "*'"gctl cert issue n1 --node"'* ]]
-	[ ! -e "$GB_DIR/ctl" ] && [ ! -e "$GB_DIR/node" ]
+	[ ! -e "$GB_DIR/ctl" ]
+	[ ! -e "$GB_DIR/node" ]
 }
 
 @test "gnoded reopens its -L file on SIGHUP and keeps running" {

@@ -111,7 +111,8 @@ var() {
 	[ "$(gq -h -j "$id" -o tasks_per_node)" = gpu ]
 	port=$(var "task-$id-0.env" MASTER_PORT)
 	addr=$(var "task-$id-0.env" MASTER_ADDR)
-	[ -n "$port" ] && [ -n "$addr" ]
+	[ -n "$port" ]
+	[ -n "$addr" ]
 	for r in 0 1 2 3; do
 		f=task-$id-$r.env
 		[ "$(var "$f" RANK)" = "$r" ]
@@ -223,7 +224,8 @@ port_of() {
 	gb_wait 20 test -e "task-$a-0.env"
 	for i in 2 3; do gcancel "$(gb_submit --hold --wrap true)"; done
 	b=$(gb_submit -N 2 --gpus-per-node 1 task.sh)
-	[ "$a" = 1 ] && [ "$b" = 4 ]
+	[ "$a" = 1 ]
+	[ "$b" = 4 ]
 	gb_wait 20 test -e "task-$b-0.env"
 	# Both start on n1 (rank 0 there), each with a port of its own.
 	[ "$(var "task-$a-0.env" SLURMD_NODENAME)" = n1 ]

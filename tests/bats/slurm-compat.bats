@@ -218,7 +218,8 @@ SH
 	# pages) with paths of another prefix.
 	make -s -C "$GBATCH_BUILDDIR" install-slurm-compat DESTDIR="$d" \
 	    bindir=/usr/bin mandir=/usr/share/man >/dev/null
-	[ -x "$d/usr/bin/squeue" ] && [ -x "$d/usr/bin/sacct" ]
+	[ -x "$d/usr/bin/squeue" ]
+	[ -x "$d/usr/bin/sacct" ]
 	[ "$(readlink "$d/usr/bin/sbatch")" = gsub ]
 	[ "$(readlink "$d/usr/bin/scancel")" = gcancel ]
 	[ -f "$d/usr/share/man/man7/gbatch-slurm.7" ]
