@@ -8,20 +8,7 @@
 # The packages are built once for the file (about a minute on 2 cores).
 
 load helpers
-
-PKGS="gbatch-client gbatch-controller gbatch-node gbatch-slurm-compat"
-
-# Why the file is skipped, if it is: bats 1.8 cannot skip from setup_file,
-# so each test skips with this.
-pkg_skip_reason() {
-	if ! command -v dpkg-buildpackage >/dev/null || ! command -v dh >/dev/null; then
-		echo "dpkg-buildpackage or dh is missing (tools/deps test installs dpkg-dev, debhelper and fakeroot)"
-	elif [ -n "${GBATCH_SKIP_PACKAGING:-}" ]; then
-		echo "$GBATCH_SKIP_PACKAGING"
-	elif grep -q '^GB_CFLAGS = .*-fsanitize=address' "$B/Makefile"; then
-		echo "a sanitizer build: the packages are built with Debian's flags, not this build's; the plain run tests them"
-	fi
-}
+load pkg
 
 setup_file() {
 	PKG_SKIP=$(pkg_skip_reason)
@@ -29,20 +16,8 @@ setup_file() {
 	[ -z "$PKG_SKIP" ] || return 0
 	PKG_DIR=$(mktemp -d /tmp/gbpkg.XXXXXX)
 	export PKG_DIR
-	mkdir "$PKG_DIR/src" "$PKG_DIR/root"
-	# Everything of the source tree but builds (build*/ beside a checkout,
-	# _build/ and _inst/ inside distcheck's tarball) and git's own files.
-	(cd "$S" && tar -cf - --exclude=./.git --exclude='./build*' \
-	    --exclude=./_build --exclude=./_inst --exclude=./autom4te.cache .) |
-	    tar -xf - -C "$PKG_DIR/src"
-	local t0=$SECONDS
-	(cd "$PKG_DIR/src" &&
-	    DEB_BUILD_OPTIONS="nocheck noddebs parallel=2" dpkg-buildpackage -us -uc -b) \
-	    >"$PKG_DIR/build.log" 2>&1 || {
-		tail -n 40 "$PKG_DIR/build.log" >&3
-		return 1
-	}
-	echo "# packages built in $((SECONDS - t0)) s" >&3
+	mkdir "$PKG_DIR/root"
+	pkg_build "$PKG_DIR"
 	for p in $PKGS; do
 		dpkg -x "$PKG_DIR/${p}_"*.deb "$PKG_DIR/root"
 	done
