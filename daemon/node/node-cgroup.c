@@ -3,8 +3,11 @@
  * differs between v1 and v2 is in node-cgroup-v1.c and node-cgroup-v2.c,
  * behind struct node_cgroup_ops. */
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/types.h>
+
+#include <linux/sched.h>
 
 #include <ctype.h>
 #include <errno.h>
@@ -514,6 +517,33 @@ node_cgroup_enter(const struct node_cgroup *cg)
 		close(fd);
 	}
 	return (0);
+}
+
+pid_t
+node_cgroup_fork(const struct node_cgroup *cg, bool *inside)
+{
+	struct clone_args	args;
+	long			pid;
+	int			fd;
+
+	*inside = false;
+	if (cg == NULL || cg->sys->mode != NODE_CGROUP_V2 || cg->ndir != 1 ||
+	    (fd = open(cg->dir[0], O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
+		return (fork());
+	memset(&args, 0, sizeof args);
+	args.flags = CLONE_INTO_CGROUP;
+	args.exit_signal = SIGCHLD;
+	args.cgroup = (uint64_t)fd;
+	pid = syscall(SYS_clone3, &args, sizeof args);
+	close(fd);
+	if (pid != -1) {
+		*inside = true;
+		return ((pid_t)pid);
+	}
+	/* A kernel without clone3 (ENOSYS) or CLONE_INTO_CGROUP (E2BIG,
+	 * EINVAL), or a cgroup that refuses it: the child enters as before,
+	 * and says why if it cannot. */
+	return (fork());
 }
 
 int

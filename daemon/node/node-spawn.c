@@ -36,6 +36,7 @@ struct node_spawn {
 	bool				 out_trunc;	/* else append */
 	bool				 err_trunc;
 	const struct node_cgroup	*cg;		/* or NULL */
+	bool				 born_in_cg;	/* in the child */
 	unsigned			 local;		/* the next task */
 };
 
@@ -554,8 +555,9 @@ node_spawn_child(struct node_spawn *sp, int fd)
 	sigprocmask(SIG_SETMASK, &all, NULL);
 
 	/* Into the job's cgroup first, while still root and before it can
-	 * fork: nothing the job starts is outside it. */
-	if (sp->cg != NULL && node_cgroup_enter(sp->cg) == -1)
+	 * fork: nothing the job starts is outside it (unless it was born
+	 * there, node_cgroup_fork). */
+	if (sp->cg != NULL && !sp->born_in_cg && node_cgroup_enter(sp->cg) == -1)
 		node_spawn_die(fd, "cannot enter the job's cgroup", NULL);
 	/* Everything from here on is done as the job's user: a job may
 	 * write, through its output paths and its checkpoint directory,
@@ -619,10 +621,13 @@ node_spawn_read_err(int fd, char *err, size_t errlen)
 }
 
 /* Forks a child that can write why it failed to fds[1] (close-on-exec, so
- * an exec closes it); the parent keeps fds[0]. Returns the pid, 0 in the
- * child, or -1 with err saying "what: ..." */
+ * an exec closes it); the parent keeps fds[0]. The child is born in cg
+ * where the kernel can do that (node_cgroup_fork: the caller, the
+ * shepherd, has one thread) and says so in *born_in_cg. Returns the pid, 0
+ * in the child, or -1 with err saying "what: ..." */
 static pid_t
-node_spawn_fork(int fds[2], const char *what, char *err, size_t errlen)
+node_spawn_fork(int fds[2], const struct node_cgroup *cg, bool *born_in_cg,
+    const char *what, char *err, size_t errlen)
 {
 	pid_t	pid;
 
@@ -630,7 +635,7 @@ node_spawn_fork(int fds[2], const char *what, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: pipe: %s", what, strerror(errno));
 		return (-1);
 	}
-	if ((pid = fork()) == -1) {
+	if ((pid = node_cgroup_fork(cg, born_in_cg)) == -1) {
 		snprintf(err, errlen, "%s: fork: %s", what, strerror(errno));
 		close(fds[0]);
 		close(fds[1]);
@@ -646,8 +651,8 @@ node_spawn_start(struct node_spawn *sp, char *err, size_t errlen)
 	pid_t	pid;
 	int	fds[2], status;
 
-	if ((pid = node_spawn_fork(fds, "cannot start the job", err,
-	    errlen)) <= 0) {
+	if ((pid = node_spawn_fork(fds, sp->cg, &sp->born_in_cg,
+	    "cannot start the job", err, errlen)) <= 0) {
 		if (pid == 0)
 			node_spawn_child(sp, fds[1]);
 		return (-1);

@@ -87,7 +87,28 @@ bench_smoke() {
 	bench_smoke run "(a) gsub --wrap" "(b) pipelined submits" "(c) gq, 100 pending" \
 	    "(d) submit to start" "(e) trivial jobs" "(f) gbatchd RSS" \
 	    "(g1) relayed submits" "(g2) trivial jobs end to end" \
-	    "(d2) sbatch script to its first line"
+	    "(d2) sbatch script to its first line" \
+	    "(d3) job's first process into its cgroup"
+}
+
+@test "cgroup-fork times a child moved into a cgroup and one born there, or says why it cannot" {
+	local cf="$GBATCH_BUILDDIR/bench/cgroup-fork"
+
+	run "$cf" 3
+	if [ "$status" -eq 1 ]; then
+		# Not root, or no cgroup2 mount here.
+		[[ "$output" == "cgroup-fork: "* ]]
+		[ "${#lines[@]}" -eq 1 ]
+	else
+		[ "$status" -eq 0 ]
+		[ "${#lines[@]}" -eq 2 ]
+		[[ "${lines[0]}" == "fork, then write cgroup.procs"$'\t'"median "*" ms, p95 "*" ms (n=3)" ]]
+		[[ "${lines[1]}" == "born in it (clone3 CLONE_INTO_CGROUP)"$'\t'"median "*" ms, p95 "*" ms (n=3)" ]]
+		# It leaves no cgroup of its own behind.
+		[ -z "$(find /sys/fs/cgroup -maxdepth 3 -name 'gbbench-cgfork-*')" ]
+	fi
+	run -2 "$cf" 0
+	[ "$output" = "usage: cgroup-fork [ROUNDS, 1-1000]" ]
 }
 
 @test "bench/gsim-speed runs at its smallest size" {

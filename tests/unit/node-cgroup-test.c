@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/types.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 
 #include <dirent.h>
@@ -419,6 +420,74 @@ test_enter(struct node_cgroup_sys *sys, uint64_t id)
 	destroy(cg);
 }
 
+/* Whether the running kernel has clone3's CLONE_INTO_CGROUP (5.7). */
+static bool
+kernel_clones_into_cgroups(void)
+{
+	struct utsname	u;
+	int		major = 0, minor = 0;
+
+	if (uname(&u) == -1 || sscanf(u.release, "%d.%d", &major, &minor) != 2)
+		return (false);
+	return (major > 5 || (major == 5 && minor >= 7));
+}
+
+/* node_cgroup_fork: the child ends up in each of the cgroup's directories,
+ * on v2 born there (no migration), on v1 by entering after the fork. */
+static void
+test_fork(struct node_cgroup_sys *sys, uint64_t id, bool v2)
+{
+	struct node_cgroup		*cg;
+	struct node_cgroup_limits	 l = { 0 };
+	char				 buf[256];
+	bool				 inside;
+	int				 p[2], status;
+	pid_t				 pid;
+
+	if ((cg = make(sys, id, &l)) == NULL) {
+		ok(0, "a cgroup to fork into is made");
+		return;
+	}
+	fflush(stdout);
+	if (pipe2(p, O_CLOEXEC) == -1 ||
+	    (pid = node_cgroup_fork(cg, &inside)) == -1) {
+		ok(0, "node_cgroup_fork: %s", strerror(errno));
+		destroy(cg);
+		return;
+	}
+	if (pid == 0) {
+		close(p[0]);
+		dprintf(p[1], "%s, ", inside ? "born inside" : "entered");
+		if (!inside && node_cgroup_enter(cg) == -1) {
+			dprintf(p[1], "enter: %s", strerror(errno));
+			_exit(90);
+		}
+		child_where(p[1], cg);
+		_exit(0);
+	}
+	close(p[1]);
+	report(p[0], buf, sizeof buf, 0);
+	status = reap(pid);
+	ok(strstr(buf, ", in all") != NULL && WIFEXITED(status) &&
+	    WEXITSTATUS(status) == 0, "node_cgroup_fork: the child is in each "
+	    "of the cgroup's directories (%s)", buf);
+	if (v2)
+		ok(inside == kernel_clones_into_cgroups() &&
+		    strncmp(buf, inside ? "born inside" : "entered", 7) == 0,
+		    "v2: it is born there where the kernel has CLONE_INTO_CGROUP,"
+		    " and the parent knows (%s)", buf);
+	else
+		ok(!inside && strncmp(buf, "entered", 7) == 0, "v1: it enters "
+		    "after the fork, CLONE_INTO_CGROUP being v2's (%s)", buf);
+	destroy(cg);
+	pid = node_cgroup_fork(NULL, &inside);
+	if (pid == 0)
+		_exit(inside ? 1 : 0);
+	status = reap(pid);
+	ok(pid > 0 && !inside && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	    "without a cgroup it is fork");
+}
+
 static void
 test_oom(struct node_cgroup_sys *sys, uint64_t id)
 {
@@ -807,6 +876,7 @@ test_v2_bare(struct node_cgroup_sys *sys)
 	destroy(cg);
 	test_stale(sys, 6, false);
 	test_destroy_busy(sys, 7);
+	test_fork(sys, 8, true);
 }
 
 /* On cgroup v2 the module may move the processes of this test's own
@@ -924,6 +994,7 @@ run(void)
 		test_stale(sys, 8, true);
 		test_destroy_busy(sys, 9);
 		test_partial(sys, 10);
+		test_fork(sys, 11, mode == NODE_CGROUP_V2);
 		node_cgroup_sys_free(sys);
 		sys = NULL;
 		ok(node_cgroup_open(&sys, name, why, sizeof why) == mode,
