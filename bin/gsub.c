@@ -226,7 +226,8 @@ gsub_test_only(const json_t *reply, uint32_t gpus)
 		snprintf(when, sizeof when, "@%lld", (long long)start);
 	if (strcmp(gsub_cmd.name, "sbatch") == 0) {
 		fprintf(stderr, "sbatch: Job 0 to start at %s using %u GPUs on "
-		    "nodes %s in partition gbatch\n", when, gpus, safen);
+		    "nodes %s in partition %s\n", when, gpus, safen,
+		    SLURM_OPT_PARTITION);
 		return;
 	}
 	if (start <= (json_int_t)time(NULL) + 1)

@@ -80,11 +80,11 @@ static const struct slurm_opt slurm_opts[] = {
 	    "the default: a job's parts start together" },
 	{ "ignore-pbs", 0, NO, SLURM_DO_ACCEPT, NULL, "gsub reads no #PBS lines" },
 	{ "usage", 0, NO, SLURM_DO_HELP, NULL, "--help" },
+	{ "partition", 'p', REQ, SLURM_DO_PARTITION, "NAME",
+	    "gbatch's one partition, \"" SLURM_OPT_PARTITION "\" (sinfo); "
+	    "another is refused" },
 	/* Not in gbatch yet. */
 	{ "nodefile", 'F', REQ, SLURM_DO_REFUSE, NULL, SLURM_NAMED },
-
-	{ "partition", 'p', REQ, SLURM_DO_REFUSE, NULL, "gbatch has no partitions: "
-	    "all nodes are one pool; leave it out" },
 	/* Nothing of the kind in gbatch. */
 	{ "mail-type", 0, REQ, SLURM_DO_REFUSE, NULL, "gbatch sends no mail; "
 	    "follow jobs with gq or gtop" },
@@ -194,6 +194,29 @@ slurm_opt_find(const char *name)
 			return (&slurm_opts[i]);
 	}
 	return (NULL);
+}
+
+int
+slurm_opt_partition(const char *arg, char *err, size_t errlen)
+{
+	const char	*p = arg, *end;
+	size_t		 len;
+
+	for (;;) {
+		end = strchr(p, ',');
+		len = end != NULL ? (size_t)(end - p) : strlen(p);
+		if (len != strlen(SLURM_OPT_PARTITION) ||
+		    strncmp(p, SLURM_OPT_PARTITION, len) != 0) {
+			snprintf(err, errlen, "gbatch has one partition, \"%s\""
+			    " (sinfo), holding every node; \"%.*s\" is not it: "
+			    "give %s or leave -p out", SLURM_OPT_PARTITION,
+			    (int)len, p, SLURM_OPT_PARTITION);
+			return (-1);
+		}
+		if (end == NULL)
+			return (0);
+		p = end + 1;
+	}
 }
 
 /* A whole number from 1 to JOB_REQ_MAX_GPUS of len bytes at s, or -1. */

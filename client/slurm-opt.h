@@ -19,6 +19,7 @@ enum slurm_opt_do {
 	SLURM_DO_QUIET,		/* -Q: print nothing when all goes well */
 	SLURM_DO_SPREAD,	/* --spread-job: --spread */
 	SLURM_DO_HELP,		/* --usage: as --help */
+	SLURM_DO_PARTITION,	/* -p: gbatch's one partition, by name */
 	SLURM_DO_REFUSE,	/* refused with why */
 };
 
@@ -39,6 +40,15 @@ const struct slurm_opt *slurm_opt_table(size_t *n);
 
 /* The row of a long name, or NULL. */
 const struct slurm_opt *slurm_opt_find(const char *name);
+
+/* The one partition gbatch has, holding every node, as sinfo, squeue and
+ * sacct name it; -p takes this name until gbatch has real partitions. */
+#define SLURM_OPT_PARTITION	"gbatch"
+
+/* Checks a -p/--partition value, NAME[,NAME...]: 0 when every name is
+ * SLURM_OPT_PARTITION, else -1 with err saying which is not and what is
+ * (the caller names the option). */
+int		 slurm_opt_partition(const char *arg, char *err, size_t errlen);
 
 /* Parses a GPU request as --gres and --gpus write it: "gpu", "gpu:N",
  * "gpu:TYPE:N" (--gres, several comma-separated) or "N", "TYPE:N"

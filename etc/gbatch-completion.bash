@@ -162,6 +162,9 @@ _gbatch_value()
 		COMPREPLY=($(compgen -W "gpu 1 2 4 8" -- "$cur")) ;;
 	gsub:--gpu-bind)
 		COMPREPLY=($(compgen -W "none single:1" -- "$cur")) ;;
+	gsub:-p | gsub:--partition | squeue:-p | squeue:--partition | \
+	sinfo:-p | sinfo:--partition)
+		COMPREPLY=($(compgen -W gbatch -- "$cur")) ;;
 	gsub:--export)
 		_gbatch_list ALL NONE $(compgen -e) ;;
 	*)

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "client/model.h"
+#include "client/slurm-opt.h"
 #include "client/when.h"
 #include "common/cmd.h"
 #include "common/proto.h"
@@ -89,7 +90,7 @@ sacct_account(const struct job_row *r, time_t now, char *buf, size_t len)
 static void
 sacct_partition(const struct job_row *r, time_t now, char *buf, size_t len)
 {
-	snprintf(buf, len, "gbatch");
+	snprintf(buf, len, "%s", SLURM_OPT_PARTITION);
 }
 
 /* The CPUs a job was given are not kept with it yet: none counted. */

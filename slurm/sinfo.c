@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "client/model.h"
+#include "client/slurm-opt.h"
 #include "common/cmd.h"
 #include "common/proto.h"
 #include "common/safe-text.h"
@@ -29,6 +30,7 @@ static const struct option sinfo_longopts[] = {
 	{ "format", required_argument, NULL, 'o' },
 	{ "nodes", required_argument, NULL, 'n' },
 	{ "all", no_argument, NULL, 'a' },
+	{ "partition", required_argument, NULL, 'p' },
 	CMD_TIMEOUT_LONGOPT,
 	{ "help", no_argument, NULL, SINFO_OPT_HELP },
 	{ "version", no_argument, NULL, 'V' },
@@ -54,6 +56,8 @@ sinfo_usage(FILE *f)
 "                         GPUs) (default \"%s\", with -N\n"
 "                         \"%s\")\n"
 "  -a, --all              accepted: gbatch has one partition\n"
+"  -p, --partition NAME[,NAME]  accepted for that one partition, gbatch;\n"
+"                         another name is a usage error\n"
 "      --timeout SECONDS  how long to wait for gbatchd (default 10)\n"
 "      --help             this help\n"
 "  -V, --version          print the version\n"
@@ -65,7 +69,7 @@ sinfo_usage(FILE *f)
 static const struct cmd sinfo_cmd = {
 	.name = "sinfo",
 	.usage = sinfo_usage,
-	.shortopts = ":Nhn:o:aV",
+	.shortopts = ":Nhn:o:ap:V",
 	.longopts = sinfo_longopts,
 };
 
@@ -124,7 +128,7 @@ sinfo_line(const struct slurm_item *items, int nitems,
 		switch (items[k].field) {
 		case 'P':
 			/* The default partition, as Slurm marks it. */
-			snprintf(buf, sizeof buf, "gbatch*");
+			snprintf(buf, sizeof buf, "%s*", SLURM_OPT_PARTITION);
 			break;
 		case 'a':
 			snprintf(buf, sizeof buf, "up");
@@ -199,6 +203,10 @@ main(int argc, char **argv)
 			fmt = optarg;
 			break;
 		case 'a':
+			break;
+		case 'p':
+			if (slurm_opt_partition(optarg, err, sizeof err) == -1)
+				goto usage;
 			break;
 		case CMD_OPT_TIMEOUT:
 			topt = optarg;

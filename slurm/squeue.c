@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "client/model.h"
+#include "client/slurm-opt.h"
 #include "common/array.h"
 #include "common/cmd.h"
 #include "common/proto.h"
@@ -34,6 +35,7 @@ static const struct option squeue_longopts[] = {
 	{ "name", required_argument, NULL, 'n' },
 	{ "format", required_argument, NULL, 'o' },
 	{ "all", no_argument, NULL, 'a' },
+	{ "partition", required_argument, NULL, 'p' },
 	{ "array", no_argument, NULL, 'r' },
 	{ "json", no_argument, NULL, SQUEUE_OPT_JSON },
 	{ "me", no_argument, NULL, SQUEUE_OPT_ME },
@@ -69,6 +71,8 @@ squeue_usage(FILE *f)
 "                         (default \"%s\")\n"
 "      --json             the jobs as JSON\n"
 "  -a, --all              accepted: gbatch has one partition, \"gbatch\"\n"
+"  -p, --partition NAME[,NAME]  accepted for that one partition, gbatch;\n"
+"                         another name is a usage error\n"
 "      --timeout SECONDS  how long to wait for gbatchd (default 10)\n"
 "      --help             this help\n"
 "  -V, --version          print the version\n"
@@ -80,7 +84,7 @@ squeue_usage(FILE *f)
 static const struct cmd squeue_cmd = {
 	.name = "squeue",
 	.usage = squeue_usage,
-	.shortopts = ":hj:u:t:n:o:arV",
+	.shortopts = ":hj:u:t:n:o:ap:rV",
 	.longopts = squeue_longopts,
 };
 
@@ -115,7 +119,7 @@ squeue_field(const struct job_row *r, char c, long task, char *buf,
 		return (slurm_fmt_row_str(r, JF_ACCOUNT, buf, len));
 	case 'P':
 	case 'q':
-		return ("gbatch");
+		return (SLURM_OPT_PARTITION);
 	case 't':
 		return (slurm_fmt_state_code(s));
 	case 'T':
@@ -332,6 +336,10 @@ main(int argc, char **argv)
 			fmt = optarg;
 			break;
 		case 'a':
+			break;
+		case 'p':
+			if (slurm_opt_partition(optarg, err, sizeof err) == -1)
+				goto usage;
 			break;
 		case SQUEUE_OPT_JSON:
 			json = true;

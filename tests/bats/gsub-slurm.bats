@@ -91,7 +91,9 @@ refused() {
 	refused mail-type END
 	[[ "$why" == *"gbatch sends no mail"*"gq"*"gtop"* ]]
 	refused partition gpu
-	[[ "$why" == *"no partitions"*"one pool"* ]]
+	[[ "$why" == 'gbatch has one partition, "gbatch" (sinfo), holding every node; "gpu" is not it: give gbatch or leave -p out' ]]
+	refused partition gbatch,gpu
+	[[ "$why" == *'"gpu" is not it'* ]]
 	refused mem-per-cpu 16G
 	[[ "$why" == *"CPUs and memory per GPU or per node"*"--mem-per-gpu"*"leave it out"* ]]
 	refused qos high

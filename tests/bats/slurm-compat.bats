@@ -301,3 +301,32 @@ array_completed() {
 	run gb_rawask "{\"type\":201,\"states\":[\"COMPLETED\"],\"ended_since\":$(($(date +%s) - 86400))}"
 	python3 -c 'import json,sys; r=json.loads(sys.argv[1]); assert [j["id"] for j in r["jobs"]] == [int(sys.argv[2])], r' "$output" "$b"
 }
+
+@test "the partition sinfo reports is the one sbatch, #SBATCH lines and squeue -p take; another name is refused" {
+	# A tool's way: the default partition from sinfo, its * taken off.
+	part=$(sinfo -h -o %P | head -n 1)
+	[ "$part" = "gbatch*" ]
+	part=${part%\*}
+	id=$(sbatch --parsable -p "$part" -G 1 --wrap true)
+	gb_wait_state "$id" COMPLETED 20
+	printf '#!/bin/sh\n#SBATCH --partition=%s\n#SBATCH -G 1\necho ran\n' \
+	    "$part" >p.sh
+	id2=$(sbatch --parsable p.sh)
+	gb_wait_state "$id2" COMPLETED 20
+	[ "$(cat "slurm-$id2.out")" = ran ]
+	[ "$(sacct -n -X -P -j "$id2" --format Partition)" = gbatch ]
+	run -0 squeue -h -p "$part,$part" -t all -j "$id,$id2" -o '%i %P'
+	[ "$output" = "$id gbatch
+$id2 gbatch" ]
+	run -0 sinfo -h -p "$part" -o %P
+	[ "${lines[0]}" = "gbatch*" ]
+	# Another name: a usage error, nothing submitted.
+	before=$(gq -h -t all -o id | wc -l)
+	run -2 sbatch -p gpu -G 1 --wrap true
+	[[ "${lines[0]}" == 'sbatch: --partition: gbatch has one partition, "gbatch" (sinfo), holding every node; "gpu" is not it'* ]]
+	[ "$(gq -h -t all -o id | wc -l)" = "$before" ]
+	run -2 squeue -p gpu
+	[[ "${lines[0]}" == 'squeue: gbatch has one partition, "gbatch"'*'"gpu" is not it'* ]]
+	run -2 sinfo -p gbatch,debug
+	[[ "${lines[0]}" == 'sinfo: gbatch has one partition, "gbatch"'*'"debug" is not it'* ]]
+}
