@@ -70,6 +70,12 @@ gcancel_add_state(const char *item, void *arg, char *err, size_t errlen)
 		return (-1);
 	}
 	json_array_append_new(arg, json_string(job_state_name(s)));
+	/* As scancel, Slurm's states as squeue shows them: a held job is
+	 * PENDING there, a preempting one RUNNING. */
+	if (strcmp(gcancel_cmd.name, "scancel") == 0 && (s == JOB_PENDING ||
+	    s == JOB_RUNNING))
+		json_array_append_new(arg, json_string(job_state_name(
+		    s == JOB_PENDING ? JOB_HELD : JOB_PREEMPTING)));
 	return (0);
 }
 

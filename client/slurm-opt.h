@@ -43,7 +43,7 @@ const struct slurm_opt *slurm_opt_find(const char *name);
 
 /* The one partition gbatch has, holding every node, as sinfo, squeue and
  * sacct name it; -p takes this name until gbatch has real partitions. */
-#define SLURM_OPT_PARTITION	"gbatch"
+#define SLURM_OPT_PARTITION	JOB_REQ_PARTITION
 
 /* Checks a -p/--partition value, NAME[,NAME...]: 0 when every name is
  * SLURM_OPT_PARTITION, else -1 with err saying which is not and what is

@@ -78,6 +78,9 @@ enum job_req_kind {
  * and the most GPUs a launch gives one node. */
 #define JOB_REQ_MAX_GPUS_PER_NODE 64
 /* A gpu_type: a GPU model, as gsub's -G TYPE:N writes it. */
+/* The one partition gbatch has, holding every node, as the Slurm-named
+ * commands and a job's SLURM_JOB_PARTITION name it. */
+#define JOB_REQ_PARTITION	"gbatch"
 #define JOB_REQ_MAX_GPU_TYPE	64
 /* The time from a checkpoint signal to SIGTERM: a day at most, whoever
  * sets it (the request, gbatchd's scheduler.ckpt_grace and

@@ -216,7 +216,7 @@ static void
 squeue_json(const struct model *m, const json_t *names)
 {
 	json_t		*jobs = json_array(), *out;
-	char		 b[4][1024];
+	char		 b[5][1024];
 	size_t		 i;
 	const struct job_row *r;
 
@@ -233,7 +233,7 @@ squeue_json(const struct model *m, const json_t *names)
 		    "job_state", slurm_fmt_state(slurm_fmt_row_state(r)),
 		    "state_reason", squeue_field(r, 'r', -1, b[2], sizeof b[2]),
 		    "nodes", squeue_field(r, 'N', -1, b[3], sizeof b[3]),
-		    "partition", "gbatch",
+		    "partition", SLURM_OPT_PARTITION,
 		    "submit_time",
 		    (json_int_t)slurm_fmt_row_int(r, JF_SUBMIT_TIME),
 		    "start_time",
@@ -241,8 +241,8 @@ squeue_json(const struct model *m, const json_t *names)
 		    "end_time", (json_int_t)slurm_fmt_row_int(r, JF_END_TIME),
 		    "time_limit",
 		    (json_int_t)(slurm_fmt_row_int(r, JF_TIME_LIMIT) / 60),
-		    "tres_per_job", squeue_field(r, 'b', -1, b[0],
-		    sizeof b[0])));
+		    "tres_per_job", squeue_field(r, 'b', -1, b[4],
+		    sizeof b[4])));
 	}
 	out = json_pack("{s:o}", "jobs", jobs);
 	cmd_json_print(out, JSON_INDENT(2));

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/job-req.h"
 #include "common/outpat.h"
 #include "common/xmalloc.h"
 #include "daemon/node/node-cgroup.h"
@@ -113,6 +114,20 @@ node_spawn_array_env(struct node_spawn *sp, const char *prefix)
 #undef NODE_SPAWN_ARRAY
 }
 
+/* Sets key to n, a count every node of the job has alike, in Slurm's
+ * per-node form: "N" on one node, "N(xM)" for M nodes. */
+static void
+node_spawn_per_node(struct node_spawn *sp, const char *key, unsigned n)
+{
+	char	num[48];
+
+	if (sp->l->num_nodes > 1)
+		snprintf(num, sizeof num, "%u(x%u)", n, sp->l->num_nodes);
+	else
+		snprintf(num, sizeof num, "%u", n);
+	node_spawn_setenv(sp, key, num);
+}
+
 /* The variables Slurm's batch jobs see, where gbatch has their meaning:
  * one task per node, so a node's rank is its task's too. Scripts and
  * libraries that read them (SLURM_JOB_ID in paths, SLURM_PROCID for a
@@ -124,6 +139,7 @@ node_spawn_slurm_env(struct node_spawn *sp, const char *node,
 	const struct node_launch	*l = sp->l;
 	char				 num[32];
 	size_t				 i, k = 0;
+	unsigned			 per_task;
 
 	/* A submitter's shell inside a Slurm job exported its own: none
 	 * of those is this job's. */
@@ -159,6 +175,14 @@ node_spawn_slurm_env(struct node_spawn *sp, const char *node,
 	snprintf(num, sizeof num, "%zu", l->ngpus);
 	node_spawn_setenv(sp, "SLURM_GPUS_ON_NODE", num);
 	node_spawn_res_env(sp, "SLURM_CPUS_ON_NODE", "SLURM_MEM_PER_NODE");
+	if (l->cpus > 0) {
+		node_spawn_per_node(sp, "SLURM_JOB_CPUS_PER_NODE", l->cpus);
+		per_task = l->tasks > 1 ? l->cpus / l->tasks : l->cpus;
+		snprintf(num, sizeof num, "%u", per_task > 0 ? per_task : 1);
+		node_spawn_setenv(sp, "SLURM_CPUS_PER_TASK", num);
+	}
+	node_spawn_per_node(sp, "SLURM_TASKS_PER_NODE", l->tasks);
+	node_spawn_setenv(sp, "SLURM_JOB_PARTITION", JOB_REQ_PARTITION);
 	node_spawn_setenv(sp, "SLURM_JOB_GPUS", devs);
 	snprintf(num, sizeof num, "%u", l->restarts);
 	node_spawn_setenv(sp, "SLURM_RESTART_COUNT", num);

@@ -328,6 +328,11 @@ assert g("SLURM_JOB_USER") == "root" and g("SLURM_JOB_UID") == "0", env
 assert "SLURM_ARRAY_TASK_ID" not in env, env
 # The node's CPUs are the job's share of them, not the submitter's 64.
 assert g("SLURM_CPUS_ON_NODE") == g("GBATCH_CPUS") != "64", env
+# Per node in Slurm's "N(xM)" form; one task a node has them all.
+assert g("SLURM_JOB_CPUS_PER_NODE") == g("GBATCH_CPUS") + "(x2)", env
+assert g("SLURM_CPUS_PER_TASK") == g("GBATCH_CPUS"), env
+assert g("SLURM_TASKS_PER_NODE") == "1(x2)", env
+assert g("SLURM_JOB_PARTITION") == "gbatch", env
 PY
 	done
 	# Off, on a node started with it off (the others drained): the

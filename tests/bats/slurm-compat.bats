@@ -55,6 +55,23 @@ sq() {
 	[[ "$output" == "scancel (gbatch) "[0-9]* ]]
 }
 
+@test "scancel -t PENDING cancels what squeue shows as PENDING, held jobs included; gcancel keeps gbatch's states" {
+	run_id=$(sbatch --parsable --wrap 'sleep 60')
+	gb_wait_state "$run_id" RUNNING 20
+	held=$(sbatch --parsable -H --wrap true)
+	held2=$(sbatch --parsable -H --wrap true)
+	[ "$(sq "$held" %t)" = PD ]
+	# gbatch's own PENDING is not HELD.
+	run -0 gcancel -t PENDING -u root
+	gb_wait_state "$held" HELD 5
+	run -0 scancel -t PENDING -u root
+	gb_wait_state "$held" CANCELLED 20
+	gb_wait_state "$held2" CANCELLED 20
+	gb_wait_state "$run_id" RUNNING 5
+	run -0 scancel -t R -u root
+	gb_wait_state "$run_id" CANCELLED 20
+}
+
 @test "squeue's default columns, and -o with Slurm's codes, for running, pending and held jobs" {
 	big=$(sbatch --parsable -J big -G 8 --wrap 'sleep 60')
 	gb_wait_state "$big" RUNNING 20
@@ -95,7 +112,8 @@ import json, sys
 d = json.loads(sys.argv[1])
 j = [x for x in d["jobs"] if x["job_id"] == int(sys.argv[2])][0]
 assert j["name"] == "j1" and j["job_state"] == "RUNNING" and j["partition"] == "gbatch", j
-assert j["user_name"] == "root" and j["nodes"] != "", j' "$output" "$id"
+assert j["user_name"] == "root" and j["nodes"] != "", j
+assert j["tres_per_job"] == "gpu:1", j' "$output" "$id"
 	run -1 squeue -j 99999
 	[ "$output" = "slurm_load_jobs error: Invalid job id specified" ]
 	run -2 squeue -o '%i %Z'
@@ -284,6 +302,9 @@ array_completed() {
 		[[ "$output" == *"${id}_$t|"*"|COMPLETED"* ]]
 	done
 	[ "$(cut -d'|' -f2 <<<"$output" | sort -u | wc -l)" = 5 ]
+	# One task by Slurm's name for it.
+	run -0 sacct -j "${id}_3" -n -X -P --format JobID,State
+	[ "$output" = "${id}_3|COMPLETED" ]
 }
 
 @test "sacct without -j asks gbatchd for the jobs that ended since -S, not a user's whole history" {
