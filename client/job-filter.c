@@ -131,6 +131,8 @@ job_filter_request(const struct job_filter *f, json_t *req)
 	if (f->ended_since > 0)
 		json_object_set_new(req, "ended_since",
 		    json_integer((json_int_t)f->ended_since));
+	if (f->forget_finished)
+		json_object_set_new(req, "forget_finished", json_true());
 }
 
 /* Whether state and name (NULL: absent) pass: the controller filtered

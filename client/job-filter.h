@@ -32,6 +32,10 @@ struct job_filter {
 	/* Finished jobs that ended at this time or later only (seconds
 	 * since the epoch; 0: all), asked of gbatchd (JOB_LIST ended_since). */
 	int64_t		 ended_since;
+	/* Jobs asked for by id that finished longer ago than gbatchd's
+	 * controller.min_job_age are answered as missing (JOB_LIST
+	 * forget_finished), as Slurm forgets them: squeue -j. */
+	bool		 forget_finished;
 };
 
 void	job_filter_init(struct job_filter *);

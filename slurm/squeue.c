@@ -313,6 +313,9 @@ main(int argc, char **argv)
 			if (cmd_split(optarg, "--jobs", cmd_add_job,
 			    m.filter.ids, err, sizeof err) == -1)
 				goto usage;
+			/* As Slurm, a job finished longer ago than
+			 * MinJobAge (controller.min_job_age) is not known. */
+			m.filter.forget_finished = true;
 			break;
 		case 'u':
 			if (cmd_split(optarg, "--user", slurm_fmt_add_user,

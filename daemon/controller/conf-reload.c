@@ -54,7 +54,7 @@ conf_reload_json(const struct conf *c)
 	json_object_set_new(ctl, "audit_log", json_string(audit));
 	free(audit);
 	lim = json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, "
-	    "s:i, s:i, s:i}", "max_connections", c->max_connections,
+	    "s:i, s:i, s:i, s:i}", "max_connections", c->max_connections,
 	    "max_connections_per_user", c->max_connections_per_user,
 	    "connection_reserve", c->connection_reserve,
 	    "max_buffered_mib", c->max_buffered_mib,
@@ -62,7 +62,8 @@ conf_reload_json(const struct conf *c)
 	    "frame_timeout", c->frame_timeout,
 	    "idle_timeout", c->idle_timeout,
 	    "max_pending_per_user", c->max_pending_per_user,
-	    "keep_finished_days", c->keep_finished_days);
+	    "keep_finished_days", c->keep_finished_days,
+	    "min_job_age", c->min_job_age);
 	json_object_update(ctl, lim);
 	json_decref(lim);
 	snprintf(ports, sizeof ports, "%d-%d", c->master_port_first,
@@ -153,6 +154,7 @@ conf_reload_apply(struct conf *c, const struct conf *fresh, json_t *changed,
 	c->idle_timeout = fresh->idle_timeout;
 	c->max_pending_per_user = fresh->max_pending_per_user;
 	c->keep_finished_days = fresh->keep_finished_days;
+	c->min_job_age = fresh->min_job_age;
 	c->master_port_first = fresh->master_port_first;
 	c->master_port_count = fresh->master_port_count;
 }

@@ -63,6 +63,7 @@ conf_defaults(struct conf *c)
 	c->idle_timeout = CONF_IDLE_TIMEOUT;
 	c->max_pending_per_user = CONF_MAX_PENDING_PER_USER;
 	c->keep_finished_days = CONF_KEEP_FINISHED_DAYS;
+	c->min_job_age = CONF_MIN_JOB_AGE;
 	c->master_port_first = 20000;
 	c->master_port_count = 20000;
 }
@@ -235,6 +236,10 @@ static const struct conf_file_key conf_controller_keys[] = {
 	  .off = offsetof(struct conf, keep_finished_days), .min = 0,
 	  .max = CONF_MAX_KEEP_FINISHED_DAYS,
 	  .what = "days (0: keep finished jobs for ever)" },
+	{ .name = "min_job_age", .type = CONF_FILE_INT,
+	  .off = offsetof(struct conf, min_job_age), .min = 0,
+	  .max = CONF_MAX_MIN_JOB_AGE,
+	  .what = "seconds (0: Slurm's names never forget a finished job)" },
 	{ .name = "cluster_name", .type = CONF_FILE_STRING,
 	  .off = offsetof(struct conf, cluster_name), .what = "a name",
 	  .valid = conf_cluster_name_valid },

@@ -36,6 +36,10 @@
 /* Finished jobs are kept this many days (purge.h); 0: for ever. */
 #define CONF_KEEP_FINISHED_DAYS		365
 #define CONF_MAX_KEEP_FINISHED_DAYS	36500
+/* Seconds after its end that a finished job is forgotten by a listing
+ * that asks so (squeue -j: Slurm's MinJobAge); 0: never. */
+#define CONF_MIN_JOB_AGE		300
+#define CONF_MAX_MIN_JOB_AGE		(86400 * 365)
 
 struct conf {
 	/* What gtop and the reports call the cluster; the controller's
@@ -74,6 +78,9 @@ struct conf {
 	/* Days a finished job stays in the store before the purge deletes
 	 * it (purge.h); 0: for ever. */
 	int		 keep_finished_days;
+	/* Seconds a finished job stays in listings that forget (JOB_LIST's
+	 * forget_finished: squeue -j), as Slurm's MinJobAge; 0: never. */
+	int		 min_job_age;
 	/* The ports MASTER_PORT is picked from (launch_pick_port):
 	 * master_port_first and the count of them. */
 	int		 master_port_first;

@@ -73,6 +73,9 @@ struct req_job_list {
 	bool		 states[JOB_STATE_COUNT];
 	bool		 any_state;
 	int64_t		 ended_since;	/* finished jobs: ended then or later */
+	/* Jobs asked for by id that ended before this are answered as
+	 * missing (forget_finished: controller.min_job_age); 0: none. */
+	int64_t		 forget_before;
 	int64_t		 now;
 	int64_t		 now_ms;	/* the scheduler's clock */
 	size_t		 count;
@@ -263,6 +266,13 @@ req_job_list_parse(struct req_job_list *l, const json_t *msg, char *err,
 	    errlen) != 0)
 		return (-1);
 	l->ended_since = (int64_t)since;
+	v = json_object_get(msg, "forget_finished");
+	if (v != NULL && !json_is_boolean(v)) {
+		snprintf(err, errlen, "forget_finished: expected true or false");
+		return (-1);
+	}
+	if (json_is_true(v) && ctx_conf()->min_job_age > 0)
+		l->forget_before = ctx_now() - ctx_conf()->min_job_age;
 	v = json_object_get(msg, "history");
 	if (v != NULL && !json_is_boolean(v)) {
 		snprintf(err, errlen, "history: expected true or false");
@@ -503,6 +513,14 @@ req_job_list_tasks(struct req_job_list *l, const char *text)
 /* The jobs asked for by id, in the order asked; those not found go to
  * l->missing. */
 static void
+req_job_list_missing(struct req_job_list *l, uint64_t id)
+{
+	l->missing = xreallocarray(l->missing, l->nmissing + 1,
+	    sizeof *l->missing);
+	l->missing[l->nmissing++] = id;
+}
+
+static void
 req_job_list_ids(struct req_job_list *l, const json_t *ids)
 {
 	struct store_job	 row;
@@ -528,13 +546,16 @@ req_job_list_ids(struct req_job_list *l, const json_t *ids)
 				req_job_list_array(l, id);
 				continue;
 			}
+			if (job_state_is_terminal(row.state) &&
+			    row.end_time > 0 && row.end_time < l->forget_before) {
+				store_job_done();
+				req_job_list_missing(l, id);
+				continue;
+			}
 			req_job_list_add(&row, l);
 			store_job_done();
-		} else {
-			l->missing = xreallocarray(l->missing, l->nmissing + 1,
-			    sizeof *l->missing);
-			l->missing[l->nmissing++] = id;
-		}
+		} else
+			req_job_list_missing(l, id);
 	}
 }
 

@@ -351,3 +351,29 @@ $id2 gbatch" ]
 	run -2 sinfo -p gbatch,debug
 	[[ "${lines[0]}" == 'sinfo: gbatch has one partition, "gbatch"'*'"debug" is not it'* ]]
 }
+
+# forgotten ID: squeue -j ID answers as Slurm does for a job it forgot.
+forgotten() {
+	run squeue -h -j "$1"
+	[ "$status" -eq 1 ]
+	[ "$output" = "slurm_load_jobs error: Invalid job id specified" ]
+}
+
+@test "squeue -j forgets a finished job after controller.min_job_age, as Slurm after MinJobAge; gq keeps it" {
+	id=$(sbatch --parsable --wrap true)
+	gb_wait_state "$id" COMPLETED 20
+	# The default, 300 s: still known, as CD.
+	[ "$(squeue -h -j "$id" -o %t)" = CD ]
+	gctl show config | grep -qx 'controller.min_job_age = 300'
+	sed -i 's/^controller = {/controller = {\n  min_job_age = 1;/' "$GBATCH_CONF"
+	gctl reconfigure >/dev/null
+	gctl show config | grep -qx 'controller.min_job_age = 1'
+	gb_wait 15 forgotten "$id"
+	# gbatch's own listing and accounting keep it.
+	[ "$(gq -h -j "$id" -o state)" = COMPLETED ]
+	[ "$(sacct -n -X -P -j "$id" --format State)" = COMPLETED ]
+	# A job not finished is never forgotten.
+	run_id=$(sbatch --parsable --wrap 'sleep 60')
+	gb_wait_state "$run_id" RUNNING 20
+	[ "$(squeue -h -j "$run_id" -o %t)" = R ]
+}
