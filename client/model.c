@@ -97,6 +97,12 @@ model_call(struct model *m, json_t *req, json_t **reply, char **body,
 	}
 }
 
+int
+model_request(struct model *m, json_t *req, json_t **reply)
+{
+	return (model_call(m, req, reply, NULL, NULL));
+}
+
 /* --me: the user the controller names this uid, resolved once, on the
  * model's connection, before the first listing that needs it. */
 static int

@@ -65,6 +65,12 @@ void	model_set_timeout(struct model *, unsigned timeout_s);
  * the next model call), or an exit status with m->err set. */
 int	model_client(struct model *, struct client **cp);
 
+/* Sends req (a request the caller built; not taken over) on the model's
+ * connection, opened again once if it died, and waits for the reply: 0
+ * with *reply (a new reference), or an exit status with m->err set to the
+ * controller's message or what went wrong. */
+int	model_request(struct model *, json_t *req, json_t **reply);
+
 /* Asks for the jobs m->filter selects, with only the members in fields (a
  * JSON array of JOB_LIST member names; NULL for every member, and the
  * event history too). The rows the filter passes replace m->jobs. Returns

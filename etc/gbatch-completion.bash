@@ -1,5 +1,6 @@
 # bash completion for gbatch: gsub grun gq gcancel gacct gnodes gtop gctl gsim gbatchd gnoded
-# (and slurm-compat's sbatch scancel squeue sacct sinfo where it is installed)
+# (and slurm-compat's sbatch scancel squeue sacct sinfo scontrol where it is
+# installed)
 #
 # Installed once per command name (bash-completion loads a command's
 # completion from a file of its name). Nothing here lists an option or a
@@ -283,6 +284,44 @@ _gbatch_grun()
 	COMPREPLY=($(compgen -c -- "$cur"))
 }
 
+# scontrol COMMAND [SUBJECT] [NAME]: the words at each place.
+_gbatch_scontrol()
+{
+	local verb= subject= i
+	if [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W "$(_gbatch_options scontrol)" -- "$cur"))
+		return
+	fi
+	for ((i = 1; i < cword; i++)); do
+		[[ ${words[i]} == -* ]] && continue
+		if [[ -z $verb ]]; then
+			verb=${words[i]}
+		elif [[ -z $subject ]]; then
+			subject=${words[i]}
+		fi
+	done
+	case $verb in
+	"")
+		COMPREPLY=($(compgen -W "show hold release requeue update ping reconfigure version" -- "$cur")) ;;
+	show)
+		case $subject in
+		"") COMPREPLY=($(compgen -W "job node partition config reservation" -- "$cur")) ;;
+		job | jobid) COMPREPLY=($(compgen -W "$(_gbatch_jobs)" -- "$cur")) ;;
+		node) COMPREPLY=($(compgen -W "$(_gbatch_nodes)" -- "$cur")) ;;
+		partition) COMPREPLY=($(compgen -W gbatch -- "$cur")) ;;
+		esac ;;
+	hold | release | requeue)
+		COMPREPLY=($(compgen -W "$(_gbatch_jobs)" -- "$cur")) ;;
+	update)
+		case $cur in
+		NodeName=*) COMPREPLY=($(compgen -P NodeName= -W "$(_gbatch_nodes)" -- "${cur#NodeName=}")) ;;
+		State=*) COMPREPLY=($(compgen -P State= -W "DRAIN RESUME" -- "${cur#State=}")) ;;
+		*) COMPREPLY=($(compgen -W "NodeName= State= Reason=" -- "$cur"))
+			compopt -o nospace 2>/dev/null ;;
+		esac ;;
+	esac
+}
+
 _gbatch()
 {
 	local cur prev words cword split cmd=${1##*/} i
@@ -299,6 +338,10 @@ _gbatch()
 	fi
 	if [[ $cmd == grun ]]; then
 		_gbatch_grun
+		return
+	fi
+	if [[ $cmd == scontrol ]]; then
+		_gbatch_scontrol
 		return
 	fi
 	# The value of the option before the cursor (or of --opt=).
@@ -326,7 +369,7 @@ complete -F _gbatch gsub grun gq gcancel gacct gnodes gtop gctl gsim gbatchd gno
 # Slurm's names only where slurm-compat put links to this file beside it
 # (make install-slurm-compat): a host with Slurm's own commands keeps
 # their completion.
-for _gbatch_c in sbatch scancel squeue sacct sinfo; do
+for _gbatch_c in sbatch scancel squeue sacct sinfo scontrol; do
 	[[ -L ${BASH_SOURCE[0]%/*}/$_gbatch_c ]] && complete -F _gbatch "$_gbatch_c"
 done
 unset _gbatch_c

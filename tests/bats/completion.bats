@@ -209,3 +209,26 @@ complete_words() {
 	run complete_words squeue --for
 	[ "$output" = --format ]
 }
+
+@test "scontrol completes its commands, what show shows, job ids, node names and update's keys" {
+	gb_start_cluster
+	PATH="$B/slurm:$PATH"
+	a=$(gb_submit -H --wrap true)
+	run complete_words scontrol ""
+	[ "$output" = "$(printf '%s\n' show hold release requeue update ping reconfigure version | sort)" ]
+	run complete_words scontrol show ""
+	[ "$output" = "$(printf '%s\n' job node partition config reservation | sort)" ]
+	run complete_words scontrol show job ""
+	[ "$output" = "$a" ]
+	run complete_words scontrol release ""
+	[ "$output" = "$a" ]
+	run complete_words scontrol show node ""
+	[ "$output" = $'n1\nn2' ]
+	run complete_words scontrol update NodeName=n
+	[ "$output" = $'NodeName=n1\nNodeName=n2' ]
+	run complete_words scontrol update NodeName=n1 State=
+	[ "$output" = $'State=DRAIN\nState=RESUME' ]
+	run complete_words scontrol --one
+	[ "$output" = --oneliner ]
+	gcancel "$a"
+}

@@ -86,11 +86,13 @@ files() {
 	want="/usr/bin/sacct
 /usr/bin/sbatch
 /usr/bin/scancel
+/usr/bin/scontrol
 /usr/bin/sinfo
 /usr/bin/squeue
 /usr/share/bash-completion/completions/sacct
 /usr/share/bash-completion/completions/sbatch
 /usr/share/bash-completion/completions/scancel
+/usr/share/bash-completion/completions/scontrol
 /usr/share/bash-completion/completions/sinfo
 /usr/share/bash-completion/completions/squeue
 /usr/share/doc/gbatch-slurm-compat/copyright
@@ -98,6 +100,7 @@ files() {
 /usr/share/man/man1/sacct.1.gz
 /usr/share/man/man1/sbatch.1.gz
 /usr/share/man/man1/scancel.1.gz
+/usr/share/man/man1/scontrol.1.gz
 /usr/share/man/man1/sinfo.1.gz
 /usr/share/man/man1/squeue.1.gz
 /usr/share/man/man7/gbatch-slurm.7.gz"

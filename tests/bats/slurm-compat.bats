@@ -242,16 +242,17 @@ SH
 	[ "$(readlink "$d/usr/bin/scancel")" = gcancel ]
 	[ -f "$d/usr/share/man/man7/gbatch-slurm.7" ]
 	[ -x "$d/usr/bin/sinfo" ]
+	[ -x "$d/usr/bin/scontrol" ]
 	# Their completion: links to gbatch's script, under their names.
-	for c in sbatch scancel squeue sacct sinfo; do
+	for c in sbatch scancel squeue sacct sinfo scontrol; do
 		[ "$(readlink "$(find "$d" -path "*completions/$c")")" = gsub ]
 	done
 	# Each has a man page, pointing at gbatch-slurm(7).
-	for c in sbatch scancel squeue sacct sinfo; do
+	for c in sbatch scancel squeue sacct sinfo scontrol; do
 		[ "$(cat "$d/usr/share/man/man1/$c.1")" = ".so man7/gbatch-slurm.7" ]
 	done
 	# Nothing else: gbatch's own commands come with make install.
-	[ "$(find "$d" -type f -o -type l | wc -l)" -eq 16 ]
+	[ "$(find "$d" -type f -o -type l | wc -l)" -eq 19 ]
 	make -s -C "$GBATCH_BUILDDIR" uninstall-slurm-compat DESTDIR="$d" \
 	    bindir=/usr/bin mandir=/usr/share/man >/dev/null
 	[ "$(find "$d" -type f -o -type l | wc -l)" -eq 0 ]
@@ -376,4 +377,119 @@ forgotten() {
 	run_id=$(sbatch --parsable --wrap 'sleep 60')
 	gb_wait_state "$run_id" RUNNING 20
 	[ "$(squeue -h -j "$run_id" -o %t)" = R ]
+}
+
+# kv: Slurm's Key=Value records on stdin as KEY<TAB>VALUE lines (a value
+# runs to the next " Key=", as Slurm's own parsers read them).
+kv() {
+	python3 -c '
+import re, sys
+for line in sys.stdin:
+    for k, v in re.findall(r"(\S+?)=(.*?)(?=\s+[A-Za-z/\[\]0-9_:]+=|\s*$)", line.strip()):
+        print(k + "\t" + v)'
+}
+
+# val KEY: KEY's value in kv's output on stdin.
+val() {
+	awk -F'\t' -v k="$1" '$1 == k { print $2; exit }'
+}
+
+@test "scontrol show job, jobid -dd and -o: Slurm's Key=Value records of a running job" {
+	id=$(sbatch --parsable -J sj -t 5 --wrap 'sleep 60')
+	gb_wait_state "$id" RUNNING 20
+	node=$(gq -h -j "$id" -o nodes)
+	run -0 scontrol show job "$id"
+	[[ "${lines[0]}" == "JobId=$id JobName=sj" ]]
+	[[ "${lines[1]}" == "   UserId=root(0) GroupId="*"(0)" ]]
+	rec=$(kv <<<"$output")
+	[ "$(val JobState <<<"$rec")" = RUNNING ]
+	[ "$(val Reason <<<"$rec")" = None ]
+	[ "$(val TimeLimit <<<"$rec")" = 00:05:00 ]
+	[ "$(val Partition <<<"$rec")" = gbatch ]
+	[ "$(val NodeList <<<"$rec")" = "$node" ]
+	[ "$(val BatchHost <<<"$rec")" = "$node" ]
+	[ "$(val NumNodes <<<"$rec")" = 1 ]
+	[ "$(val BatchFlag <<<"$rec")" = 1 ]
+	[ "$(val ExitCode <<<"$rec")" = 0:0 ]
+	[ "$(val WorkDir <<<"$rec")" = "$GB_DIR" ]
+	[ "$(val StdOut <<<"$rec")" = "$GB_DIR/slurm-$id.out" ]
+	[ "$(val TresPerJob <<<"$rec")" = gres/gpu:1 ]
+	[ "$(val TRES <<<"$rec")" = node=1,gres/gpu=1 ]
+	[[ "$(val SubmitTime <<<"$rec")" =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}$ ]]
+	[ "$(val EndTime <<<"$rec")" = Unknown ]
+	# The same record on one line, and under show jobid -dd and job=ID
+	# (but the run time, which goes on).
+	rec=$(grep -v '^RunTime' <<<"$rec")
+	run -0 scontrol -o show job "$id"
+	[ "${#lines[@]}" -eq 1 ]
+	[ "$(kv <<<"$output" | grep -v '^RunTime')" = "$rec" ]
+	[ "$(scontrol show jobid -dd "$id" | kv | grep -v '^RunTime')" = "$rec" ]
+	[ "$(scontrol show job="$id" | kv | grep -v '^RunTime')" = "$rec" ]
+	# Every active job without an id; Slurm's words for an unknown one.
+	[ "$(scontrol -o show job | grep -c "^JobId=$id ")" = 1 ]
+	run -1 scontrol show job 99999
+	[ "$output" = "slurm_load_jobs error: Invalid job id specified" ]
+}
+
+@test "scontrol hold, release, requeue and update NodeName act as gctl's; refusals are usage errors" {
+	run_id=$(sbatch --parsable --wrap 'sleep 60')
+	gb_wait_state "$run_id" RUNNING 20
+	wait_id=$(sbatch --parsable -G 8 --wrap true)
+	gb_wait_state "$wait_id" PENDING 10
+	run -0 scontrol hold "$wait_id"
+	[ -z "$output" ]
+	gb_wait_state "$wait_id" HELD 10
+	rec=$(scontrol show job "$wait_id" | kv)
+	[ "$(val JobState <<<"$rec")" = PENDING ]
+	[ "$(val Reason <<<"$rec")" = JobHeldUser ]
+	run -0 scontrol release "$wait_id"
+	gb_wait_state "$wait_id" PENDING 10
+	run -0 scontrol requeue "$run_id"
+	gb_wait 20 gb_state_is "$run_id" RUNNING
+	[ "$(gq -h -j "$run_id" -o restarts)" = 1 ]
+	# A node: drained with a reason, resumed.
+	run -0 scontrol update NodeName=n2 State=DRAIN Reason=maint
+	rec=$(scontrol show node n2 | kv)
+	[[ "$(val State <<<"$rec")" == *DRAIN ]]
+	[ "$(val Reason <<<"$rec")" = maint ]
+	[ "$(val Partitions <<<"$rec")" = gbatch ]
+	[ "$(val Gres <<<"$rec")" = gpu:4 ]
+	run -0 scontrol update nodename=n2 state=resume
+	gb_wait 10 eval '[ "$(gnodes -h -N n2 -o state)" != drained ]'
+	run -1 scontrol show node nosuch
+	[ "$output" = "Node nosuch not found" ]
+	run -1 scontrol hold 99999
+	[[ "$output" == "scontrol: "*99999* ]]
+	run -2 scontrol show bogus
+	[[ "${lines[0]}" == 'scontrol: show: unknown "bogus"; expected job, jobid, node, partition, config or reservation' ]]
+	run -2 scontrol update JobId="$wait_id" TimeLimit=5
+	[[ "${lines[0]}" == "scontrol: update: a job's fields cannot be changed yet"* ]]
+	run -2 scontrol frobnicate
+	[[ "${lines[0]}" == 'scontrol: unknown command "frobnicate"'* ]]
+}
+
+@test "scontrol show config, partition and reservation, and ping: Slurm's forms" {
+	run -0 scontrol show config
+	[[ "${lines[0]}" == "Configuration data as of "* ]]
+	[[ "${lines[-1]}" == "Slurmctld(primary) at "*" is UP" ]]
+	conf=$(sed -n 's/^\([A-Za-z_]*\(\[0\]\)\?\) *= \(.*\)$/\1\t\3/p' <<<"$output")
+	[ "$(val MinJobAge <<<"$conf")" = "300 sec" ]
+	[ "$(val ClusterName <<<"$conf")" = "$(gctl show config | sed -n 's/^controller.cluster_name = "\(.*\)"$/\1/p')" ]
+	[ "$(val SlurmctldHost[0] <<<"$conf")" = 127.0.0.1 ]
+	[ "$(val SLURM_CONF <<<"$conf")" = "$GBATCH_CONF" ]
+	[ "$(val SchedulerType <<<"$conf")" = "sched/gbatch (dlas, placement consolidate)" ]
+	rec=$(scontrol show partition | kv)
+	[ "$(val PartitionName <<<"$rec")" = gbatch ]
+	[ "$(val Nodes <<<"$rec")" = n1,n2 ]
+	[ "$(val TotalNodes <<<"$rec")" = 2 ]
+	[ "$(val State <<<"$rec")" = UP ]
+	[ "$(val Default <<<"$rec")" = YES ]
+	run -1 scontrol show partition gpu
+	[ "$output" = "Partition gpu not found" ]
+	run -0 scontrol show reservation
+	[ "$output" = "No reservations in the system" ]
+	run -0 scontrol ping
+	[[ "$output" == "Slurmctld(primary) at "*" is UP" ]]
+	run -0 scontrol --version
+	[[ "$output" == "scontrol (gbatch) "[0-9]* ]]
 }

@@ -1,0 +1,353 @@
+/* scontrol (slurm-compat): Slurm's scontrol for its daily forms over
+ * gbatch: show job|jobid|node|partition|config|reservation, hold,
+ * release, requeue, update NodeName=... State=DRAIN|RESUME, ping,
+ * reconfigure, version. gbatch's own are gq, gnodes and gctl; the records
+ * are scontrol-show.c's. */
+#include <ctype.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "client/model.h"
+#include "common/array.h"
+#include "common/cmd.h"
+#include "common/proto.h"
+#include "common/safe-text.h"
+#include "common/xmalloc.h"
+#include "slurm/scontrol.h"
+
+enum {
+	SCONTROL_OPT_HELP = 256,
+};
+
+static const struct option scontrol_longopts[] = {
+	{ "oneliner", no_argument, NULL, 'o' },
+	{ "details", no_argument, NULL, 'd' },
+	{ "all", no_argument, NULL, 'a' },
+	{ "quiet", no_argument, NULL, 'Q' },
+	CMD_TIMEOUT_LONGOPT,
+	{ "help", no_argument, NULL, SCONTROL_OPT_HELP },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static void
+scontrol_usage(FILE *f)
+{
+	fputs(
+"usage: scontrol [options] COMMAND [ARGS]\n"
+"Slurm's scontrol over gbatch (slurm-compat; gq, gnodes and gctl are\n"
+"gbatch's own). Records print as Slurm's, Key=Value, with the fields\n"
+"gbatch has.\n"
+"\n"
+"  show job [ID]          a job, or every pending and running one (also\n"
+"                         show jobid ID, show job=ID; ID_TASK for an\n"
+"                         array's task)\n"
+"  show node [NAME]       a node, or every node\n"
+"  show partition [NAME]  gbatch's one partition, gbatch\n"
+"  show config            the controller's settings under Slurm's names\n"
+"  show reservation       gbatch has none\n"
+"  hold ID[,ID...]        keep pending jobs from starting\n"
+"  release ID[,ID...]     let held jobs start\n"
+"  requeue ID[,ID...]     checkpoint, stop and requeue running jobs\n"
+"  update NodeName=NODE State=DRAIN|RESUME [Reason=TEXT]\n"
+"                         drain or resume a node (operators)\n"
+"  ping                   is gbatchd up\n"
+"  reconfigure            read gbatch.conf again (operators)\n"
+"  version                gbatch's version\n"
+"\n"
+"  -o, --oneliner         each record on one line\n"
+"  -d, --details          accepted: every field gbatch has is shown\n"
+"  -a, --all              accepted: gbatch has one partition\n"
+"  -Q, --quiet            no message when an action works\n"
+"      --timeout SECONDS  how long to wait for gbatchd (default 10)\n"
+"  -h, --help             this help\n"
+"  -V, --version          print the version\n"
+"\n"
+"Exit status: 0 ok, 1 a job or node not found or an action refused, 2\n"
+"usage error, 3 cannot reach gbatchd, 4 not allowed.\n", f);
+}
+
+static const struct cmd scontrol_cmd = {
+	.name = "scontrol",
+	.usage = scontrol_usage,
+	.shortopts = ":odaQhV",
+	.longopts = scontrol_longopts,
+};
+
+/* Whether word is Slurm's keyword kw, in any case, or a prefix of it at
+ * least min letters long (Slurm takes "sho" for "show"). */
+static bool
+scontrol_is(const char *word, const char *kw, size_t min)
+{
+	size_t	len = strlen(word);
+
+	return (len >= min && len <= strlen(kw) && strncasecmp(word, kw,
+	    len) == 0);
+}
+
+/* show's subject and its name: "job 42", "job=42", "jobid 42". */
+static int
+scontrol_show(struct model *m, int argc, char **argv, bool oneline)
+{
+	char		 err[1024], subject[32];
+	const char	*what, *eq, *name = NULL;
+	int		 r;
+
+	if (argc < 1)
+		return (cmd_usage_error(&scontrol_cmd, "show: expected what to "
+		    "show: job, node, partition, config or reservation"));
+	what = argv[0];
+	if ((eq = strchr(what, '=')) != NULL) {
+		snprintf(subject, sizeof subject, "%.*s", (int)(eq - what),
+		    what);
+		what = subject;
+		name = eq + 1;
+	} else if (argc > 1)
+		name = argv[1];
+	if (argc > (eq != NULL ? 1 : 2))
+		return (cmd_usage_error(&scontrol_cmd, "show %s: unexpected "
+		    "argument \"%s\"", what, argv[eq != NULL ? 1 : 2]));
+	if (name != NULL && *name == '\0')
+		name = NULL;
+	if (scontrol_is(what, "jobs", 3) || scontrol_is(what, "jobid", 4))
+		r = scontrol_show_job(m, name, oneline, err, sizeof err);
+	else if (scontrol_is(what, "nodes", 4))
+		r = scontrol_show_node(m, name, oneline, err, sizeof err);
+	else if (scontrol_is(what, "partitions", 4))
+		r = scontrol_show_partition(m, name, oneline, err, sizeof err);
+	else if (scontrol_is(what, "config", 4)) {
+		if (name != NULL)
+			return (cmd_usage_error(&scontrol_cmd, "show config: "
+			    "unexpected argument \"%s\"", name));
+		r = scontrol_show_config(m, err, sizeof err);
+	} else if (scontrol_is(what, "reservations", 3)) {
+		printf("No reservations in the system\n");
+		return (EXIT_OK);
+	} else
+		return (cmd_usage_error(&scontrol_cmd, "show: unknown \"%s\"; "
+		    "expected job, jobid, node, partition, config or "
+		    "reservation", what));
+	if (r == EXIT_USAGE)
+		return (cmd_usage_error(&scontrol_cmd, "show %s: %s", what,
+		    err));
+	/* Not found: Slurm's words, as Slurm's scontrol prints them. */
+	if (r == EXIT_REFUSED)
+		fprintf(stderr, "%s\n", err);
+	else if (r != EXIT_OK)
+		cmd_error(&scontrol_cmd, err);
+	return (r);
+}
+
+/* hold, release, requeue: each job of the lists, as gctl does them. */
+static int
+scontrol_job_action(struct model *m, const char *action, int argc,
+    char **argv, bool quiet)
+{
+	json_t		*ids, *req, *reply;
+	struct array_set tasks;
+	const char	*id;
+	uint64_t	 jid;
+	char		 err[512], *text;
+	size_t		 i, len;
+	int		 k, r, worst = EXIT_OK;
+
+	if (argc < 1)
+		return (cmd_usage_error(&scontrol_cmd, "%s: expected one or "
+		    "more job ids", action));
+	ids = json_array();
+	for (k = 0; k < argc; k++) {
+		if (cmd_split(argv[k], "job id", cmd_add_string, ids, err,
+		    sizeof err) == -1) {
+			json_decref(ids);
+			return (cmd_usage_error(&scontrol_cmd, "%s: %s", action,
+			    err));
+		}
+	}
+	/* 42, or an array's tasks: 42_7, 42_[3-5]; all checked first. */
+	for (i = 0; i < json_array_size(ids); i++) {
+		id = json_string_value(json_array_get(ids, i));
+		if ((strchr(id, '_') != NULL ? array_jobid_parse(id, &jid,
+		    &tasks, err, sizeof err) : cmd_parse_id(id, &jid, err,
+		    sizeof err)) == -1) {
+			json_decref(ids);
+			return (cmd_usage_error(&scontrol_cmd, "%s: %s", action,
+			    err));
+		}
+		if (strchr(id, '_') != NULL)
+			array_free(&tasks);
+	}
+	for (i = 0; i < json_array_size(ids); i++) {
+		id = json_string_value(json_array_get(ids, i));
+		req = proto_msg(MSG_JOB_UPDATE);
+		if (strchr(id, '_') != NULL) {
+			(void)array_jobid_parse(id, &jid, &tasks, err,
+			    sizeof err);
+			len = array_format(&tasks, false, NULL, 0);
+			text = xmalloc(len + 1);
+			(void)array_format(&tasks, false, text, len + 1);
+			array_free(&tasks);
+			json_object_set_new(req, "tasks", json_string(text));
+			free(text);
+		} else
+			(void)cmd_parse_id(id, &jid, err, sizeof err);
+		json_object_set_new(req, "id", json_integer((json_int_t)jid));
+		json_object_set_new(req, "action", json_string(action));
+		r = model_request(m, req, &reply);
+		json_decref(req);
+		if (r == 0) {
+			json_decref(reply);
+			continue;
+		}
+		cmd_error(&scontrol_cmd, m->err);
+		if (r > worst)
+			worst = r;
+	}
+	json_decref(ids);
+	return (worst);
+}
+
+/* update NodeName=NODE State=DRAIN|RESUME [Reason=TEXT]. */
+static int
+scontrol_update(struct model *m, int argc, char **argv)
+{
+	const char	*node = NULL, *state = NULL, *reason = NULL, *eq;
+	char		 key[32];
+	int		 k, r;
+
+	for (k = 0; k < argc; k++) {
+		if ((eq = strchr(argv[k], '=')) == NULL)
+			return (cmd_usage_error(&scontrol_cmd, "update: expected "
+			    "KEY=VALUE, got \"%s\"", argv[k]));
+		snprintf(key, sizeof key, "%.*s", (int)(eq - argv[k]),
+		    argv[k]);
+		if (strcasecmp(key, "NodeName") == 0)
+			node = eq + 1;
+		else if (strcasecmp(key, "State") == 0)
+			state = eq + 1;
+		else if (strcasecmp(key, "Reason") == 0)
+			reason = eq + 1;
+		else if (strcasecmp(key, "JobId") == 0 ||
+		    strcasecmp(key, "JobName") == 0)
+			return (cmd_usage_error(&scontrol_cmd, "update: a job's "
+			    "fields cannot be changed yet; hold, release and "
+			    "requeue it, or cancel and submit it again"));
+		else
+			return (cmd_usage_error(&scontrol_cmd, "update: unknown "
+			    "key \"%s\"; expected NodeName, State and Reason",
+			    key));
+	}
+	if (node == NULL || state == NULL)
+		return (cmd_usage_error(&scontrol_cmd, "update: expected "
+		    "NodeName=NODE State=DRAIN|RESUME [Reason=TEXT]"));
+	if (strcasecmp(state, "DRAIN") == 0)
+		r = model_node_action(m, node, MODEL_DRAIN, reason != NULL ?
+		    reason : "");
+	else if (strcasecmp(state, "RESUME") == 0 || strcasecmp(state,
+	    "UNDRAIN") == 0 || strcasecmp(state, "IDLE") == 0)
+		r = model_node_action(m, node, MODEL_RESUME, NULL);
+	else
+		return (cmd_usage_error(&scontrol_cmd, "update: State=%s: "
+		    "expected DRAIN or RESUME", state));
+	if (r != 0)
+		cmd_error(&scontrol_cmd, m->err);
+	return (r);
+}
+
+static int
+scontrol_simple(struct model *m, int type, const char *what)
+{
+	json_t	*req = proto_msg(type), *reply;
+	int	 r;
+
+	r = model_request(m, req, &reply);
+	json_decref(req);
+	if (r != 0) {
+		cmd_error(&scontrol_cmd, m->err);
+		return (r);
+	}
+	if (type == MSG_PING)
+		printf("Slurmctld(primary) at %s is UP\n", what);
+	json_decref(reply);
+	return (EXIT_OK);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct model	 m;
+	const char	*topt = NULL, *verb;
+	char		 err[256];
+	bool		 oneline = false, quiet = false;
+	unsigned	 timeout;
+	int		 ch, r = EXIT_OK, nargs;
+	char		**args;
+
+	cmd_stdout_buffer();
+	model_init(&m, CMD_TIMEOUT_DEFAULT);
+	optind = 0;
+	while ((ch = cmd_getopt(&scontrol_cmd, argc, argv, &r)) != -1) {
+		switch (ch) {
+		case CMD_OPT_EXIT:
+			goto out;
+		case 'o':
+			oneline = true;
+			break;
+		case 'd':
+		case 'a':
+			break;
+		case 'Q':
+			quiet = true;
+			break;
+		case 'h':
+			r = cmd_help(&scontrol_cmd);
+			goto out;
+		case CMD_OPT_TIMEOUT:
+			topt = optarg;
+			break;
+		}
+	}
+	if (cmd_timeout(topt, &timeout, err, sizeof err) == -1) {
+		r = cmd_usage_error(&scontrol_cmd, "%s", err);
+		goto out;
+	}
+	model_set_timeout(&m, timeout);
+	if (optind >= argc) {
+		r = cmd_usage_error(&scontrol_cmd, "expected a command: show, "
+		    "hold, release, requeue, update, ping, reconfigure or "
+		    "version");
+		goto out;
+	}
+	verb = argv[optind];
+	args = argv + optind + 1;
+	nargs = argc - optind - 1;
+	if (scontrol_is(verb, "show", 3))
+		r = scontrol_show(&m, nargs, args, oneline);
+	else if (scontrol_is(verb, "hold", 4) || scontrol_is(verb, "release",
+	    3) || scontrol_is(verb, "requeue", 5))
+		r = scontrol_job_action(&m, tolower((unsigned char)verb[0]) ==
+		    'h' ? "hold" : tolower((unsigned char)verb[2]) == 'l' ?
+		    "release" : "requeue", nargs, args, quiet);
+	else if (scontrol_is(verb, "update", 2))
+		r = scontrol_update(&m, nargs, args);
+	else if (scontrol_is(verb, "ping", 4) && nargs == 0)
+		r = scontrol_simple(&m, MSG_PING, "gbatchd");
+	else if (scontrol_is(verb, "reconfigure", 5) && nargs == 0)
+		r = scontrol_simple(&m, MSG_RECONFIGURE, NULL);
+	else if (scontrol_is(verb, "version", 4) && nargs == 0)
+		r = cmd_version(&scontrol_cmd);
+	else if (scontrol_is(verb, "ping", 4) || scontrol_is(verb,
+	    "reconfigure", 5) || scontrol_is(verb, "version", 4))
+		r = cmd_usage_error(&scontrol_cmd, "%s: unexpected argument "
+		    "\"%s\"", verb, args[0]);
+	else
+		r = cmd_usage_error(&scontrol_cmd, "unknown command \"%s\"; "
+		    "expected show, hold, release, requeue, update, ping, "
+		    "reconfigure or version", verb);
+out:
+	model_free(&m);
+	return (r);
+}
