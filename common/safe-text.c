@@ -73,6 +73,20 @@ safe_text(const char *s, size_t len, char *buf, size_t size)
 	size_t	i = 0, n, olen, used = 0;
 
 	while (i < len) {
+		/* Printable ASCII, most of any text, goes as it is. */
+		for (n = i; n < len && (unsigned char)s[n] >= 0x20 &&
+		    (unsigned char)s[n] < 0x7f; n++)
+			;
+		if (n > i) {
+			if (n - i >= size - used)
+				n = i + (size - used - 1);
+			memcpy(buf + used, s + i, n - i);
+			used += n - i;
+			i = n;
+			if (used + 1 >= size)
+				break;
+			continue;
+		}
 		n = safe_text_step(s + i, len - i, out, &olen);
 		if (used + olen >= size)
 			break;

@@ -361,6 +361,7 @@ main(int argc, char **argv)
 	size_t			 n;
 
 	memset(cols, 0, sizeof cols);
+	cmd_stdout_buffer();
 	model_init(&m, CMD_TIMEOUT_DEFAULT);
 	while ((ch = cmd_getopt(&sacct_cmd, argc, argv, &rc)) != -1) {
 		switch (ch) {

@@ -183,6 +183,7 @@ main(int argc, char **argv)
 	int			  ch, n, i, r = EXIT_USAGE;
 	size_t			  k, j, nsel = 0, ng;
 
+	cmd_stdout_buffer();
 	model_init(&m, CMD_TIMEOUT_DEFAULT);
 	while ((ch = cmd_getopt(&sinfo_cmd, argc, argv, &r)) != -1) {
 		switch (ch) {

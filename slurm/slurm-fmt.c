@@ -185,6 +185,68 @@ slurm_fmt_parse(const char *fmt, const char *prog, const char *fields,
 	return (count);
 }
 
+/* Appends len bytes of s to the line, as many as fit. */
+static void
+slurm_fmt_line_add(struct slurm_line *l, const char *s, size_t len)
+{
+	if (len > sizeof l->buf - 1 - l->len)
+		len = sizeof l->buf - 1 - l->len;
+	memcpy(l->buf + l->len, s, len);
+	l->len += len;
+}
+
+static void
+slurm_fmt_line_pad(struct slurm_line *l, int n)
+{
+	if (n <= 0)
+		return;
+	if ((size_t)n > sizeof l->buf - 1 - l->len)
+		n = (int)(sizeof l->buf - 1 - l->len);
+	memset(l->buf + l->len, ' ', (size_t)n);
+	l->len += (size_t)n;
+}
+
+void
+slurm_fmt_line_put(struct slurm_line *l, const struct slurm_item *it,
+    const char *value)
+{
+	int	len = (int)strlen(value);
+
+	if (it->field == 0) {
+		slurm_fmt_line_add(l, it->text, strlen(it->text));
+		return;
+	}
+	if (it->width > 0 && len > it->width)
+		len = it->width;
+	if (it->width > 0 && it->right)
+		slurm_fmt_line_pad(l, it->width - len);
+	slurm_fmt_line_add(l, value, (size_t)len);
+	if (it->width > 0 && !it->right)
+		slurm_fmt_line_pad(l, it->width - len);
+}
+
+void
+slurm_fmt_line_end(struct slurm_line *l, FILE *f)
+{
+	l->buf[l->len++] = '\n';
+	fwrite(l->buf, 1, l->len, f);
+	l->len = 0;
+}
+
+/* n spaces: a listing of 10,000 jobs pads 100,000 fields, which printf's
+ * "%*s" makes a fifth of squeue's time. */
+static void
+slurm_fmt_pad(FILE *f, int n)
+{
+	static const char	spaces[] = "                                ";
+	int			k;
+
+	for (; n > 0; n -= k) {
+		k = n < (int)sizeof spaces - 1 ? n : (int)sizeof spaces - 1;
+		fwrite(spaces, 1, (size_t)k, f);
+	}
+}
+
 void
 slurm_fmt_put(FILE *f, const struct slurm_item *it, const char *value)
 {
@@ -201,7 +263,8 @@ slurm_fmt_put(FILE *f, const struct slurm_item *it, const char *value)
 	if (len > it->width)
 		len = it->width;
 	if (it->right)
-		fprintf(f, "%*s%.*s", it->width - len, "", len, value);
-	else
-		fprintf(f, "%.*s%*s", len, value, it->width - len, "");
+		slurm_fmt_pad(f, it->width - len);
+	fwrite(value, 1, (size_t)len, f);
+	if (!it->right)
+		slurm_fmt_pad(f, it->width - len);
 }

@@ -62,4 +62,17 @@ int		 slurm_fmt_parse(const char *fmt, const char *prog,
 void		 slurm_fmt_put(FILE *, const struct slurm_item *,
 		     const char *value);
 
+/* A line of items built in memory and written whole: a listing of 10,000
+ * jobs is 10,000 writes to stdio rather than 100,000. A line longer than
+ * the buffer is cut. */
+struct slurm_line {
+	size_t		 len;
+	char		 buf[16384];
+};
+/* As slurm_fmt_put, onto the line. */
+void		 slurm_fmt_line_put(struct slurm_line *,
+		     const struct slurm_item *, const char *value);
+/* Writes the line and a newline to f, and empties it. */
+void		 slurm_fmt_line_end(struct slurm_line *, FILE *);
+
 #endif

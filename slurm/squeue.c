@@ -91,10 +91,9 @@ static const struct cmd squeue_cmd = {
 /* The value of field c of job r, into buf; task >= 0: one task of an
  * array's row, shown alone (squeue -r). */
 static const char *
-squeue_field(const struct job_row *r, char c, long task, char *buf,
-    size_t len)
+squeue_field(const struct job_row *r, enum job_state s, char c, long task,
+    char *buf, size_t len)
 {
-	enum job_state	 s = slurm_fmt_row_state(r);
 	char		 tmp[1024];
 	const char	*nodes;
 	int		 n;
@@ -219,20 +218,22 @@ squeue_json(const struct model *m, const json_t *names)
 	char		 b[5][1024];
 	size_t		 i;
 	const struct job_row *r;
+	enum job_state	 s;
 
 	for (i = 0; i < m->jobs.n; i++) {
 		r = &m->jobs.rows[i];
-		if (!cmd_list_has(names, squeue_field(r, 'j', -1, b[0],
+		s = slurm_fmt_row_state(r);
+		if (!cmd_list_has(names, squeue_field(r, s, 'j', -1, b[0],
 		    sizeof b[0])))
 			continue;
 		json_array_append_new(jobs, json_pack("{s:I,s:s,s:s,s:s,s:s,"
 		    "s:s,s:s,s:I,s:I,s:I,s:I,s:s}",
 		    "job_id", (json_int_t)slurm_fmt_row_int(r, JF_ID),
-		    "name", squeue_field(r, 'j', -1, b[0], sizeof b[0]),
-		    "user_name", squeue_field(r, 'u', -1, b[1], sizeof b[1]),
-		    "job_state", slurm_fmt_state(slurm_fmt_row_state(r)),
-		    "state_reason", squeue_field(r, 'r', -1, b[2], sizeof b[2]),
-		    "nodes", squeue_field(r, 'N', -1, b[3], sizeof b[3]),
+		    "name", squeue_field(r, s, 'j', -1, b[0], sizeof b[0]),
+		    "user_name", squeue_field(r, s, 'u', -1, b[1], sizeof b[1]),
+		    "job_state", slurm_fmt_state(s),
+		    "state_reason", squeue_field(r, s, 'r', -1, b[2], sizeof b[2]),
+		    "nodes", squeue_field(r, s, 'N', -1, b[3], sizeof b[3]),
 		    "partition", SLURM_OPT_PARTITION,
 		    "submit_time",
 		    (json_int_t)slurm_fmt_row_int(r, JF_SUBMIT_TIME),
@@ -241,7 +242,7 @@ squeue_json(const struct model *m, const json_t *names)
 		    "end_time", (json_int_t)slurm_fmt_row_int(r, JF_END_TIME),
 		    "time_limit",
 		    (json_int_t)(slurm_fmt_row_int(r, JF_TIME_LIMIT) / 60),
-		    "tres_per_job", squeue_field(r, 'b', -1, b[4],
+		    "tres_per_job", squeue_field(r, s, 'b', -1, b[4],
 		    sizeof b[4])));
 	}
 	out = json_pack("{s:o}", "jobs", jobs);
@@ -268,16 +269,106 @@ static void
 squeue_line(const struct job_row *r, const struct slurm_item *items,
     int n, long task)
 {
+	static struct slurm_line line;
+	enum job_state	 s = slurm_fmt_row_state(r);
 	char		 buf[2048], safe[4096];
 	const char	*v;
 	int		 i;
 
 	for (i = 0; i < n; i++) {
-		v = squeue_field(r, items[i].field, task, buf, sizeof buf);
-		slurm_fmt_put(stdout, &items[i], safe_text_str(v, safe,
+		v = squeue_field(r, s, items[i].field, task, buf, sizeof buf);
+		slurm_fmt_line_put(&line, &items[i], safe_text_str(v, safe,
 		    sizeof safe));
 	}
+	slurm_fmt_line_end(&line, stdout);
+}
+
+/* The members a listing asks of gbatchd: those the format's fields read
+ * (a third of a listing's time is reading them), or all of them for
+ * --json; the state and the name (-n) always. */
+static json_t *
+squeue_fields(const struct slurm_item *items, int n, bool all)
+{
+	static const struct {
+		char		 field;
+		const char	*members;	/* space-separated */
+	} uses[] = {
+		{ 'i', "id" }, { 'A', "id" }, { 'j', "name" }, { 'u', "user" },
+		{ 'a', "account" }, { 'M', "elapsed" }, { 'l', "time_limit" },
+		{ 'L', "time_limit elapsed" }, { 'D', "nodes" },
+		{ 'N', "nodes" }, { 'r', "reason" }, { 'R', "reason nodes" },
+		{ 'b', "gpus" }, { 'C', "gpus" }, { 'S', "start_time" },
+		{ 'V', "submit_time" }, { 'e', "end_time" },
+	};
+	json_t		*fields = json_array();
+	char		 word[32];
+	const char	*p, *end;
+	size_t		 k;
+	int		 i;
+
+	json_array_append_new(fields, json_string("state"));
+	json_array_append_new(fields, json_string("name"));
+	for (k = 0; k < sizeof uses / sizeof uses[0]; k++) {
+		for (i = 0; i < n && !all; i++) {
+			if (items[i].field == uses[k].field)
+				break;
+		}
+		if (!all && i == n)
+			continue;
+		for (p = uses[k].members; *p != '\0'; p = *end ? end + 1 :
+		    end) {
+			end = p + strcspn(p, " ");
+			snprintf(word, sizeof word, "%.*s", (int)(end - p), p);
+			if (!cmd_list_has(fields, word))
+				json_array_append_new(fields,
+				    json_string(word));
+		}
+	}
+	/* Array tasks are named as Slurm names them, 42_7. */
+	if (cmd_list_has(fields, "id"))
+		job_row_wire_fields("id", fields);
+	return (fields);
+}
+
+/* What a row prints with: the format's items, the names asked for (-n),
+ * and whether an array's waiting tasks unfold (-r). */
+struct squeue_out {
+	const struct slurm_item	*items;
+	int			 n;
+	const json_t		*names;
+	bool			 unfold;
+};
+
+static void
+squeue_header_line(const struct slurm_item *items, int n)
+{
+	int	i;
+
+	for (i = 0; i < n; i++)
+		slurm_fmt_put(stdout, &items[i], squeue_header(items[i].field));
 	putchar('\n');
+}
+
+/* A job's line, or a line per waiting task of an array's row with -r. */
+static void
+squeue_row(const struct job_row *r, void *arg)
+{
+	const struct squeue_out	*o = arg;
+	struct array_set	 tasks;
+	uint32_t		 t;
+	bool			 more;
+	char			 buf[1024];
+
+	if (!cmd_list_has(o->names, slurm_fmt_row_str(r, JF_NAME, buf,
+	    sizeof buf)))
+		return;
+	if (o->unfold && job_row_tasks(r, &tasks) == 0) {
+		for (more = array_next(&tasks, 0, true, &t); more;
+		    more = array_next(&tasks, t, false, &t))
+			squeue_line(r, o->items, o->n, (long)t);
+		array_free(&tasks);
+	} else
+		squeue_line(r, o->items, o->n, -1);
 }
 
 int
@@ -287,15 +378,14 @@ main(int argc, char **argv)
 	struct model		 m;
 	json_t			*fields = NULL, *names = json_array();
 	const char		*fmt = SQUEUE_DEFAULT, *topt = NULL;
-	struct array_set	 tasks;
-	char			 err[1024], buf[4096];
+	struct squeue_out	 out;
+	char			 err[1024];
 	unsigned		 timeout;
-	uint32_t		 t;
 	bool			 header = true, json = false, unfold = false;
-	bool			 more;
-	int			 ch, n, i, r = EXIT_USAGE;
+	int			 ch, n, r = EXIT_USAGE;
 	size_t			 k;
 
+	cmd_stdout_buffer();
 	model_init(&m, CMD_TIMEOUT_DEFAULT);
 	while ((ch = cmd_getopt(&squeue_cmd, argc, argv, &r)) != -1) {
 		switch (ch) {
@@ -363,11 +453,23 @@ main(int argc, char **argv)
 	if (cmd_timeout(topt, &timeout, err, sizeof err) == -1)
 		goto usage;
 	model_set_timeout(&m, timeout);
-	fields = json_pack("[s,s,s,s,s,s,s,s,s,s,s,s,s]", "id", "name", "user",
-	    "state", "reason", "gpus", "nodes", "elapsed", "time_limit",
-	    "submit_time", "start_time", "end_time", "account");
-	/* Array tasks are named as Slurm names them, 42_7. */
-	job_row_wire_fields("id", fields);
+	fields = squeue_fields(items, n, json);
+	out.items = items;
+	out.n = n;
+	out.names = names;
+	out.unfold = unfold;
+	if (!json && m.filter.ids == NULL) {
+		/* The whole queue: streamed, each row printed as its frame
+		 * comes, as gq does (no id can be missing). */
+		if (header)
+			squeue_header_line(items, n);
+		if ((r = model_stream_jobs(&m, fields, squeue_row, &out)) !=
+		    0) {
+			fflush(stdout);
+			fprintf(stderr, "squeue: %s\n", m.err);
+		}
+		goto out;
+	}
 	if ((r = model_refresh_jobs(&m, fields)) != 0) {
 		fprintf(stderr, "squeue: %s\n", m.err);
 		goto out;
@@ -383,24 +485,10 @@ main(int argc, char **argv)
 		squeue_json(&m, names);
 		goto out;
 	}
-	if (header) {
-		for (i = 0; i < n; i++)
-			slurm_fmt_put(stdout, &items[i],
-			    squeue_header(items[i].field));
-		putchar('\n');
-	}
-	for (k = 0; k < m.jobs.n; k++) {
-		if (!cmd_list_has(names, slurm_fmt_row_str(&m.jobs.rows[k],
-		    JF_NAME, buf, sizeof buf)))
-			continue;
-		if (unfold && job_row_tasks(&m.jobs.rows[k], &tasks) == 0) {
-			for (more = array_next(&tasks, 0, true, &t); more;
-			    more = array_next(&tasks, t, false, &t))
-				squeue_line(&m.jobs.rows[k], items, n, (long)t);
-			array_free(&tasks);
-		} else
-			squeue_line(&m.jobs.rows[k], items, n, -1);
-	}
+	if (header)
+		squeue_header_line(items, n);
+	for (k = 0; k < m.jobs.n; k++)
+		squeue_row(&m.jobs.rows[k], &out);
 	r = EXIT_OK;
 	goto out;
 usage:

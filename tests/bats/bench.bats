@@ -134,6 +134,7 @@ bench_smoke() {
 @test "bench/list-speed runs at its smallest size" {
 	BENCH_LIST_SIZES=100 BENCH_LIST_RUNS=2 BENCH_LIST_RESTARTS=1 \
 	bench_smoke list-speed "gq's first job line" "gq --json's peak memory" \
+	    "squeue (slurm-compat), in turns with gq" "squeue's peak memory" \
 	    "gbatchd restart, until it answers"
 }
 
