@@ -316,7 +316,8 @@ _gbatch_scontrol()
 		case $cur in
 		NodeName=*) COMPREPLY=($(compgen -P NodeName= -W "$(_gbatch_nodes)" -- "${cur#NodeName=}")) ;;
 		State=*) COMPREPLY=($(compgen -P State= -W "DRAIN RESUME" -- "${cur#State=}")) ;;
-		*) COMPREPLY=($(compgen -W "NodeName= State= Reason=" -- "$cur"))
+		JobId=*) COMPREPLY=($(compgen -P JobId= -W "$(_gbatch_jobs)" -- "${cur#JobId=}")) ;;
+		*) COMPREPLY=($(compgen -W "NodeName= State= Reason= JobId= TimeLimit=" -- "$cur"))
 			compopt -o nospace 2>/dev/null ;;
 		esac ;;
 	esac

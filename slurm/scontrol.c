@@ -14,6 +14,8 @@
 #include "client/model.h"
 #include "common/array.h"
 #include "common/cmd.h"
+#include "common/duration.h"
+#include "common/job-req.h"
 #include "common/proto.h"
 #include "common/safe-text.h"
 #include "common/xmalloc.h"
@@ -55,6 +57,9 @@ scontrol_usage(FILE *f)
 "  requeue ID[,ID...]     checkpoint, stop and requeue running jobs\n"
 "  update NodeName=NODE State=DRAIN|RESUME [Reason=TEXT]\n"
 "                         drain or resume a node (operators)\n"
+"  update JobId=ID[,ID...] TimeLimit=LIMIT\n"
+"                         a waiting job's time limit (Slurm's forms;\n"
+"                         raising it is for operators)\n"
 "  ping                   is gbatchd up\n"
 "  reconfigure            read gbatch.conf again (operators)\n"
 "  version                gbatch's version\n"
@@ -210,11 +215,83 @@ scontrol_job_action(struct model *m, const char *action, int argc,
 	return (worst);
 }
 
-/* update NodeName=NODE State=DRAIN|RESUME [Reason=TEXT]. */
+/* update JobId=ID[,ID...] TimeLimit=LIMIT: JOB_UPDATE's set, a job at a
+ * time (an array's id reaches its waiting tasks, ID_TASK one task). */
+static int
+scontrol_update_jobs(struct model *m, const char *ids, const char *limit)
+{
+	json_t		*list, *req, *reply;
+	struct array_set tasks;
+	const char	*id;
+	uint64_t	 jid, secs;
+	char		 err[512], *text;
+	size_t		 i, len;
+	int		 r, worst = EXIT_OK;
+
+	if (duration_parse(limit, JOB_REQ_MAX_TIME, &secs, err,
+	    sizeof err) == -1)
+		return (cmd_usage_error(&scontrol_cmd, "update: TimeLimit: %s",
+		    err));
+	list = json_array();
+	if (cmd_split(ids, "JobId", cmd_add_string, list, err,
+	    sizeof err) == -1) {
+		json_decref(list);
+		return (cmd_usage_error(&scontrol_cmd, "update: %s", err));
+	}
+	/* Every id checked before the first is changed. */
+	for (i = 0; i < json_array_size(list); i++) {
+		id = json_string_value(json_array_get(list, i));
+		if ((strchr(id, '_') != NULL ? array_jobid_parse(id, &jid,
+		    &tasks, err, sizeof err) : cmd_parse_id(id, &jid, err,
+		    sizeof err)) == -1) {
+			json_decref(list);
+			return (cmd_usage_error(&scontrol_cmd, "update: JobId: "
+			    "%s", err));
+		}
+		if (strchr(id, '_') != NULL)
+			array_free(&tasks);
+	}
+	for (i = 0; i < json_array_size(list); i++) {
+		id = json_string_value(json_array_get(list, i));
+		if (strchr(id, '_') != NULL)
+			(void)array_jobid_parse(id, &jid, &tasks, err,
+			    sizeof err);
+		else
+			(void)cmd_parse_id(id, &jid, err, sizeof err);
+		req = proto_msg(MSG_JOB_UPDATE);
+		if (strchr(id, '_') != NULL) {
+			len = array_format(&tasks, false, NULL, 0);
+			text = xmalloc(len + 1);
+			(void)array_format(&tasks, false, text, len + 1);
+			array_free(&tasks);
+			json_object_set_new(req, "tasks", json_string(text));
+			free(text);
+		}
+		json_object_set_new(req, "id", json_integer((json_int_t)jid));
+		json_object_set_new(req, "action", json_string("set"));
+		json_object_set_new(req, "time_limit",
+		    json_integer((json_int_t)secs));
+		r = model_request(m, req, &reply);
+		json_decref(req);
+		if (r == 0) {
+			json_decref(reply);
+			continue;
+		}
+		cmd_error(&scontrol_cmd, m->err);
+		if (r > worst)
+			worst = r;
+	}
+	json_decref(list);
+	return (worst);
+}
+
+/* update NodeName=NODE State=DRAIN|RESUME [Reason=TEXT], or JobId=ID
+ * TimeLimit=LIMIT. */
 static int
 scontrol_update(struct model *m, int argc, char **argv)
 {
 	const char	*node = NULL, *state = NULL, *reason = NULL, *eq;
+	const char	*job = NULL, *limit = NULL;
 	char		 key[32];
 	int		 k, r;
 
@@ -230,15 +307,26 @@ scontrol_update(struct model *m, int argc, char **argv)
 			state = eq + 1;
 		else if (strcasecmp(key, "Reason") == 0)
 			reason = eq + 1;
-		else if (strcasecmp(key, "JobId") == 0 ||
-		    strcasecmp(key, "JobName") == 0)
+		else if (strcasecmp(key, "JobId") == 0)
+			job = eq + 1;
+		else if (strcasecmp(key, "TimeLimit") == 0)
+			limit = eq + 1;
+		else if (job != NULL || strcasecmp(key, "JobName") == 0)
 			return (cmd_usage_error(&scontrol_cmd, "update: a job's "
-			    "fields cannot be changed yet; hold, release and "
-			    "requeue it, or cancel and submit it again"));
+			    "%s cannot be changed; gbatch changes a waiting "
+			    "job's TimeLimit (and holds, releases and requeues "
+			    "jobs)", key));
 		else
 			return (cmd_usage_error(&scontrol_cmd, "update: unknown "
-			    "key \"%s\"; expected NodeName, State and Reason",
-			    key));
+			    "key \"%s\"; expected NodeName, State and Reason, "
+			    "or JobId and TimeLimit", key));
+	}
+	if (job != NULL || limit != NULL) {
+		if (job == NULL || limit == NULL || node != NULL ||
+		    state != NULL || reason != NULL)
+			return (cmd_usage_error(&scontrol_cmd, "update: expected "
+			    "JobId=ID TimeLimit=LIMIT"));
+		return (scontrol_update_jobs(m, job, limit));
 	}
 	if (node == NULL || state == NULL)
 		return (cmd_usage_error(&scontrol_cmd, "update: expected "

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/duration.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "daemon/controller/core.h"
@@ -223,4 +224,27 @@ job_change_state(struct job *j, enum job_state to,
 out:
 	free(alloc);
 	return (rc);
+}
+
+int
+job_change_time_limit(struct job *j, uint64_t secs, const char *detail)
+{
+	struct store_job	 row;
+	const char		*state = job_state_name(job_state(j));
+	uint64_t		 old = job_time_limit(j);
+	char			 from[32], to[32], what[256];
+
+	snprintf(what, sizeof what, "time limit %s -> %s%s%s", old == 0 ?
+	    "none" : duration_format(old, from, sizeof from), secs == 0 ?
+	    "none" : duration_format(secs, to, sizeof to), detail != NULL ?
+	    ", " : "", detail != NULL ? detail : "");
+	job_set_time_limit(j, secs);
+	job_to_row(j, &row);
+	if (store_job_update(&row) != 0 || store_event_insert(job_id(j),
+	    ctx_now(), state, state, what) != 0) {
+		job_set_time_limit(j, old);
+		return (-1);
+	}
+	log_info("job %" PRIu64 ": %s", job_id(j), what);
+	return (0);
 }

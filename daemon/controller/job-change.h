@@ -44,4 +44,10 @@ struct job_change {
 int	job_change_state(struct job *, enum job_state to,
 	    const struct job_change *how);
 
+/* Sets job's time limit (seconds, 0: none), saved, with an event in its
+ * history saying from what to what and detail ("by alice"). Not a state
+ * change: the caller checks the job may take it. Returns 0, or -1 when
+ * the store failed (the job keeps its old limit). */
+int	job_change_time_limit(struct job *, uint64_t secs, const char *detail);
+
 #endif

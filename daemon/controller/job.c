@@ -157,6 +157,20 @@ job_create(const struct store_job *r)
 }
 
 void
+job_set_time_limit(struct job *j, uint64_t secs)
+{
+	const struct job_shared	*old = j->shared;
+	struct store_job	 row;
+
+	job_to_row(j, &row);
+	row.time_limit = secs;
+	/* The row borrows old's strings: the new block is made (or found)
+	 * before old is let go. */
+	j->shared = job_shared_get_row(job_table_shared(), &row);
+	job_shared_put(job_table_shared(), old);
+}
+
+void
 job_free(struct job *j)
 {
 	if (j == NULL)

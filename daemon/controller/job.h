@@ -212,6 +212,10 @@ const struct job_sched *job_sched_const(const struct job *);
 
 /* reason is one of the reasons a job is kept with (job.c's job_reasons);
  * any other is kept as "None". */
+/* Gives j the time limit secs (0: none): a shared block with its other
+ * shared strings and numbers the same. Memory only; job_change_time_limit
+ * saves it. */
+void		 job_set_time_limit(struct job *, uint64_t secs);
 void		 job_set_reason(struct job *, const char *reason);
 void		 job_set_cancel_requested(struct job *, bool);
 /* A multi-node job one of whose parts failed: the others are stopping. */

@@ -333,3 +333,23 @@ gnoded: not running as root (uid $(id -u "$u"), $u): runs jobs only for $u" ]
 	[ "$(stat -c %U ran-2)" = "$u" ]
 	[ ! -e ran-1 ]
 }
+
+@test "a user lowers a waiting job's time limit (scontrol update TimeLimit), may not raise it; an operator may" {
+	gbu_need_root
+	gbu_add u
+	gbu_workdir "$u"
+	gb_start_cluster
+	cd "$GB_DIR/work"
+	PATH="$B/slurm:$PATH"
+	id=$(gbu_as "$u" gsub --parsable -H -t 1:00:00 --wrap true)
+	run -0 gbu_as "$u" scontrol update JobId="$id" TimeLimit=30
+	[ "$(gq -h -j "$id" -o time_limit)" = 30:00 ]
+	run -4 gbu_as "$u" scontrol update JobId="$id" TimeLimit=2:00:00
+	[[ "$output" == *"only an operator may raise a time limit (from 30:00 to 2:00:00)"* ]]
+	run -4 gbu_as "$u" scontrol update JobId="$id" TimeLimit=UNLIMITED
+	[ "$(gq -h -j "$id" -o time_limit)" = 30:00 ]
+	# root is an operator.
+	run -0 scontrol update JobId="$id" TimeLimit=2:00:00
+	[ "$(gq -h -j "$id" -o time_limit)" = 2:00:00 ]
+	gcancel "$id"
+}

@@ -444,6 +444,20 @@ val() {
 	[ "$(val Reason <<<"$rec")" = JobHeldUser ]
 	run -0 scontrol release "$wait_id"
 	gb_wait_state "$wait_id" PENDING 10
+	# A waiting job's time limit, in Slurm's forms; recorded in its
+	# history. A running job's is the node's, and stays.
+	run -0 scontrol update JobId="$wait_id" TimeLimit=1-00:30
+	[ "$(gq -h -j "$wait_id" -o time_limit)" = 1-00:30:00 ]
+	[ "$(scontrol show job "$wait_id" | kv | val TimeLimit)" = 1-00:30:00 ]
+	gq -l "$wait_id" | grep -q "PENDING -> PENDING  time limit none -> 1-00:30:00, by root"
+	run -0 scontrol update jobid="$wait_id" timelimit=UNLIMITED
+	[ "$(scontrol show job "$wait_id" | kv | val TimeLimit)" = UNLIMITED ]
+	run -1 scontrol update JobId="$run_id" TimeLimit=10
+	[[ "$output" == *"job $run_id is RUNNING; only a waiting job's time limit can change"* ]]
+	run -2 scontrol update JobId="$wait_id" TimeLimit=soon
+	[[ "${lines[0]}" == "scontrol: update: TimeLimit: "*'"soon"'* ]]
+	run -2 scontrol update JobId="$wait_id" Name=x
+	[[ "${lines[0]}" == "scontrol: update: a job's Name cannot be changed; gbatch changes a waiting job's TimeLimit"* ]]
 	run -0 scontrol requeue "$run_id"
 	gb_wait 20 gb_state_is "$run_id" RUNNING
 	[ "$(gq -h -j "$run_id" -o restarts)" = 1 ]
@@ -462,8 +476,6 @@ val() {
 	[[ "$output" == "scontrol: "*99999* ]]
 	run -2 scontrol show bogus
 	[[ "${lines[0]}" == 'scontrol: show: unknown "bogus"; expected job, jobid, node, partition, config or reservation' ]]
-	run -2 scontrol update JobId="$wait_id" TimeLimit=5
-	[[ "${lines[0]}" == "scontrol: update: a job's fields cannot be changed yet"* ]]
 	run -2 scontrol frobnicate
 	[[ "${lines[0]}" == 'scontrol: unknown command "frobnicate"'* ]]
 }
