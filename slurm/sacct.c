@@ -21,6 +21,11 @@
 
 #define SACCT_DEFAULT	"JobID,JobName,Partition,Account,AllocCPUS,State," \
 			"ExitCode"
+/* -l: Slurm's long list, less the fields gbatch does not keep (virtual
+ * memory, pages, disk, energy, per-task minima and maxima). */
+#define SACCT_LONG	"JobID,JobIDRaw,JobName,Partition,MaxRSS,NTasks," \
+			"AllocCPUS,Elapsed,State,ExitCode,ReqMem,ReqTRES," \
+			"AllocTRES,TotalCPU"
 #define SACCT_MAX_COLS	64
 
 enum {
@@ -35,6 +40,7 @@ static const struct option sacct_longopts[] = {
 	{ "parsable", no_argument, NULL, 'p' },
 	{ "parsable2", no_argument, NULL, 'P' },
 	{ "format", required_argument, NULL, 'o' },
+	{ "long", no_argument, NULL, 'l' },
 	{ "name", required_argument, NULL, SACCT_OPT_NAME },
 	{ "user", required_argument, NULL, 'u' },
 	{ "allusers", no_argument, NULL, 'a' },
@@ -200,6 +206,83 @@ sacct_limit(const struct job_row *r, time_t now, char *buf, size_t len)
 		    buf, len);
 }
 
+/* The job's nodes asked for, or held: 1 before it runs without -N. */
+static long long
+sacct_nodes(const struct job_row *r)
+{
+	int		n = slurm_fmt_row_nnodes(r);
+	long long	asked = slurm_fmt_row_int(r, JF_NUM_NODES);
+
+	return (n > 0 ? n : asked > 0 ? asked : 1);
+}
+
+/* Slurm's ReqMem: the memory asked for in all, "32000M"; "0" when the
+ * job took the node's default share. */
+static void
+sacct_reqmem(const struct job_row *r, time_t now, char *buf, size_t len)
+{
+	long long	mem = slurm_fmt_row_int(r, JF_MEM);
+	long long	mpg = slurm_fmt_row_int(r, JF_MEM_PER_GPU);
+
+	if (mpg > 0)
+		snprintf(buf, len, "%lldM", mpg * slurm_fmt_row_int(r,
+		    JF_GPUS));
+	else if (mem > 0)
+		snprintf(buf, len, "%lldM", mem * sacct_nodes(r));
+	else
+		snprintf(buf, len, "0");
+}
+
+static long long
+sacct_tasks(const struct job_row *r)
+{
+	return (slurm_fmt_row_tasks(r, sacct_nodes(r)) * sacct_nodes(r));
+}
+
+static void
+sacct_ntasks(const struct job_row *r, time_t now, char *buf, size_t len)
+{
+	snprintf(buf, len, "%lld", sacct_tasks(r));
+}
+
+/* Slurm's ReqTRES: what the job asked for, "cpu=8,mem=32000M,node=2,
+ * gres/gpu=8" (cpu= and mem= only where it asked). */
+static void
+sacct_reqtres(const struct job_row *r, time_t now, char *buf, size_t len)
+{
+	long long	cpg = slurm_fmt_row_int(r, JF_CPUS_PER_GPU);
+	long long	cpt = slurm_fmt_row_int(r, JF_CPUS_PER_TASK);
+	char		mem[64];
+	size_t		off = 0;
+
+	buf[0] = '\0';
+	if (cpg > 0 || cpt > 0)
+		off += (size_t)snprintf(buf, len, "cpu=%lld,", cpg > 0 ? cpg *
+		    slurm_fmt_row_int(r, JF_GPUS) : cpt * sacct_tasks(r));
+	sacct_reqmem(r, now, mem, sizeof mem);
+	if (strcmp(mem, "0") != 0 && off < len)
+		off += (size_t)snprintf(buf + off, len - off, "mem=%s,", mem);
+	if (off < len)
+		snprintf(buf + off, len - off, "node=%lld,gres/gpu=%lld",
+		    sacct_nodes(r), slurm_fmt_row_int(r, JF_GPUS));
+}
+
+/* Slurm's Reason: why a pending job waits, else None. */
+static void
+sacct_reason(const struct job_row *r, time_t now, char *buf, size_t len)
+{
+	char	tmp[256];
+
+	snprintf(buf, len, "%s", slurm_fmt_reason(slurm_fmt_row_state(r),
+	    slurm_fmt_row_str(r, JF_REASON, tmp, sizeof tmp)));
+}
+
+static void
+sacct_workdir(const struct job_row *r, time_t now, char *buf, size_t len)
+{
+	slurm_fmt_row_str(r, JF_WORKDIR, buf, len);
+}
+
 static const struct sacct_field sacct_fields[] = {
 	{ "JobID", 12, sacct_id },
 	{ "JobIDRaw", 12, sacct_id_raw },
@@ -220,6 +303,11 @@ static const struct sacct_field sacct_fields[] = {
 	{ "Timelimit", 10, sacct_limit },
 	{ "MaxRSS", 10, sacct_maxrss },
 	{ "TotalCPU", 10, sacct_totalcpu },
+	{ "NTasks", 8, sacct_ntasks },
+	{ "ReqMem", 10, sacct_reqmem },
+	{ "ReqTRES", 10, sacct_reqtres },
+	{ "Reason", 10, sacct_reason },
+	{ "WorkDir", 10, sacct_workdir },
 };
 #define SACCT_NFIELDS	(sizeof sacct_fields / sizeof sacct_fields[0])
 
@@ -244,6 +332,8 @@ sacct_usage(FILE *f)
 "  -n, --noheader           no header lines\n"
 "  -P, --parsable2          fields split by '|'; -p also ends each line so\n"
 "  -o, --format FIELD[%%WIDTH][,...]  (default %s)\n"
+"  -l, --long               Slurm's long fields that gbatch keeps:\n"
+"                           " SACCT_LONG "\n"
 "      --name NAME[,NAME]   jobs of these names\n"
 "  -u, --user USER[,USER]   these users' jobs; -a, --allusers every user's\n"
 "  -s, --state STATE[,...]  CD, F, CA, TO, NF, PD, R (or the names)\n"
@@ -263,7 +353,7 @@ sacct_usage(FILE *f)
 static const struct cmd sacct_cmd = {
 	.name = "sacct",
 	.usage = sacct_usage,
-	.shortopts = ":j:XnpPo:u:as:S:E:V",
+	.shortopts = ":j:XnpPo:lu:as:S:E:V",
 	.longopts = sacct_longopts,
 };
 
@@ -391,6 +481,11 @@ main(int argc, char **argv)
 			    err, sizeof err) == -1)
 				goto usage;
 			break;
+		case 'l':
+			if (cmd_split(SACCT_LONG, "--long", sacct_add_col, cols,
+			    err, sizeof err) == -1)
+				goto usage;
+			break;
 		case SACCT_OPT_NAME:
 			if (cmd_split(optarg, "--name", cmd_add_string, names,
 			    err, sizeof err) == -1)
@@ -456,6 +551,14 @@ main(int argc, char **argv)
 	json_array_append_new(fields, json_string("account"));
 	json_array_append_new(fields, json_string("mem_peak"));
 	json_array_append_new(fields, json_string("cpu_time"));
+	json_array_append_new(fields, json_string("mem"));
+	json_array_append_new(fields, json_string("mem_per_gpu"));
+	json_array_append_new(fields, json_string("cpus_per_gpu"));
+	json_array_append_new(fields, json_string("cpus_per_task"));
+	json_array_append_new(fields, json_string("tasks_per_node"));
+	json_array_append_new(fields, json_string("num_nodes"));
+	json_array_append_new(fields, json_string("reason"));
+	json_array_append_new(fields, json_string("workdir"));
 	/* Array tasks are named as Slurm names them, 42_7. */
 	job_row_wire_fields("id", fields);
 	rc = model_refresh_jobs(&m, fields);

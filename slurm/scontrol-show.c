@@ -198,7 +198,7 @@ scontrol_tres(const struct job_row *r, int nodes, char *buf, size_t len)
 	long long	gpus = slurm_fmt_row_int(r, JF_GPUS);
 	long long	cpg = slurm_fmt_row_int(r, JF_CPUS_PER_GPU);
 	long long	cpt = slurm_fmt_row_int(r, JF_CPUS_PER_TASK);
-	long long	tasks = slurm_fmt_row_int(r, JF_TASKS_PER_NODE);
+	long long	tasks = slurm_fmt_row_tasks(r, nodes);
 	long long	mem = slurm_fmt_row_int(r, JF_MEM);
 	long long	mpg = slurm_fmt_row_int(r, JF_MEM_PER_GPU);
 	size_t		off = 0;
@@ -206,8 +206,7 @@ scontrol_tres(const struct job_row *r, int nodes, char *buf, size_t len)
 	buf[0] = '\0';
 	if (cpg > 0 || cpt > 0)
 		off += (size_t)snprintf(buf + off, len - off, "cpu=%lld,",
-		    cpg > 0 ? cpg * gpus : cpt * (tasks > 0 ? tasks : 1) *
-		    nodes);
+		    cpg > 0 ? cpg * gpus : cpt * tasks * nodes);
 	if ((mem > 0 || mpg > 0) && off < len)
 		off += (size_t)snprintf(buf + off, len - off, "mem=%lldM,",
 		    mpg > 0 ? mpg * gpus : mem * nodes);
@@ -290,9 +289,8 @@ scontrol_job(const struct job_row *r, bool oneline)
 	}
 	scontrol_rec_line(&rec);
 	scontrol_rec_kvf(&rec, "NumNodes", "%d", nodes);
-	scontrol_rec_kvf(&rec, "NumTasks", "%lld", (slurm_fmt_row_int(r,
-	    JF_TASKS_PER_NODE) > 0 ? slurm_fmt_row_int(r, JF_TASKS_PER_NODE) :
-	    1) * nodes);
+	scontrol_rec_kvf(&rec, "NumTasks", "%lld", slurm_fmt_row_tasks(r,
+	    nodes) * nodes);
 	if (slurm_fmt_row_int(r, JF_CPUS_PER_TASK) > 0)
 		scontrol_rec_kvf(&rec, "CPUs/Task", "%lld", slurm_fmt_row_int(r,
 		    JF_CPUS_PER_TASK));

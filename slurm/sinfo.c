@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "client/model.h"
 #include "client/slurm-opt.h"
@@ -18,16 +19,46 @@
 #define SINFO_DEFAULT	"%9P %.5a %.10l %.6D %.6t %N"
 #define SINFO_NODES	"%N %.6D %.9P %.6t"
 #define SINFO_ITEMS	64
-#define SINFO_FIELDS	"PalDtTNnGEc"
+#define SINFO_FIELDS	"PalDtTNnGEcmFsrhgdwfzuH"
+/* Slurm's -s, -l, -N -l and -R columns. */
+#define SINFO_SUMMARY	"%9P %.5a %.10l %.16F  %N"
+#define SINFO_LONG	"%9P %.5a %.10l %.10s %.4r %.8h %.10g %.6D %.11T %N"
+#define SINFO_NODES_LONG	"%N %.6D %.9P %.11T %.4c %.8z %.6m %.8d %.6w %.8f %20E"
+#define SINFO_REASONS	"%20E %9u %19H %N"
+
+/* -O/--Format's names of the fields, as Slurm's. */
+static const struct slurm_long_field sinfo_long_fields[] = {
+	{ "PartitionName", 'P' }, { "Partition", 'P' },
+	{ "Available", 'a' }, { "Time", 'l' }, { "Nodes", 'D' },
+	{ "StateCompact", 't' }, { "StateLong", 'T' }, { "NodeList", 'N' },
+	{ "NodeHost", 'n' }, { "Gres", 'G' }, { "Reason", 'E' },
+	{ "CPUs", 'c' }, { "Memory", 'm' }, { "NodeAIOT", 'F' },
+	{ "Size", 's' }, { "Root", 'r' }, { "OverSubscribe", 'h' },
+	{ "Groups", 'g' }, { "Disk", 'd' }, { "Weight", 'w' },
+	{ "Features", 'f' }, { "SocketCoreThread", 'z' }, { "User", 'u' },
+	{ "Timestamp", 'H' },
+};
 
 enum {
 	SINFO_OPT_HELP = 256,
+};
+
+/* How nodes are grouped into lines. */
+enum sinfo_group {
+	SINFO_BY_STATE,		/* the default: a line per state */
+	SINFO_BY_NODE,		/* -N */
+	SINFO_ALL,		/* -s: one line */
+	SINFO_BY_REASON,	/* -R: drained and down nodes, per reason */
 };
 
 static const struct option sinfo_longopts[] = {
 	{ "Node", no_argument, NULL, 'N' },
 	{ "noheader", no_argument, NULL, 'h' },
 	{ "format", required_argument, NULL, 'o' },
+	{ "Format", required_argument, NULL, 'O' },
+	{ "long", no_argument, NULL, 'l' },
+	{ "summarize", no_argument, NULL, 's' },
+	{ "list-reasons", no_argument, NULL, 'R' },
 	{ "nodes", required_argument, NULL, 'n' },
 	{ "all", no_argument, NULL, 'a' },
 	{ "partition", required_argument, NULL, 'p' },
@@ -52,9 +83,17 @@ sinfo_usage(FILE *f)
 "                         availability, %%l time limit, %%D nodes, %%t state\n"
 "                         (idle, mix, alloc, drain, down), %%T state in\n"
 "                         full, %%N node list, %%n node names, %%G GPUs\n"
-"                         (gpu:N), %%E reason, %%c CPUs (0: gbatch allots\n"
-"                         GPUs) (default \"%s\", with -N\n"
+"                         (gpu:N), %%E reason, %%c CPUs, %%m memory (MB),\n"
+"                         %%F nodes allocated/idle/other/total\n"
+"                         (default \"%s\", with -N\n"
 "                         \"%s\")\n"
+"  -O, --Format NAME[:[.]WIDTH][,...]  fields by Slurm's names (at least\n"
+"                         WIDTH wide, 20): PartitionName, Available, Time,\n"
+"                         Nodes, StateCompact, StateLong, NodeList, Gres,\n"
+"                         Reason, CPUs, Memory, NodeAIOT, ...\n"
+"  -l, --long             Slurm's long columns, under the time of the call\n"
+"  -s, --summarize        one line: nodes allocated/idle/other/total\n"
+"  -R, --list-reasons     drained and down nodes with their reasons\n"
 "  -a, --all              accepted: gbatch has one partition\n"
 "  -p, --partition NAME[,NAME]  accepted for that one partition, gbatch;\n"
 "                         another name is a usage error\n"
@@ -69,7 +108,7 @@ sinfo_usage(FILE *f)
 static const struct cmd sinfo_cmd = {
 	.name = "sinfo",
 	.usage = sinfo_usage,
-	.shortopts = ":Nhn:o:ap:V",
+	.shortopts = ":Nhn:o:O:lsRap:V",
 	.longopts = sinfo_longopts,
 };
 
@@ -110,8 +149,66 @@ sinfo_header(char c)
 	case 'G': return ("GRES");
 	case 'E': return ("REASON");
 	case 'c': return ("CPUS");
+	case 'm': return ("MEMORY");
+	case 'F': return ("NODES(A/I/O/T)");
+	case 's': return ("JOB_SIZE");
+	case 'r': return ("ROOT");
+	case 'h': return ("OVERSUBS");
+	case 'g': return ("GROUPS");
+	case 'd': return ("TMP_DISK");
+	case 'w': return ("WEIGHT");
+	case 'f': return ("AVAIL_FEATURES");
+	case 'z': return ("S:C:T");
+	case 'u': return ("USER");
+	case 'H': return ("TIMESTAMP");
 	default: return ("");
 	}
+}
+
+/* %F: the nodes allocated (or mixed), idle, other (drained, down) and
+ * in all. */
+static void
+sinfo_aiot(const struct model_node *const *rows, size_t n, char *buf,
+    size_t len)
+{
+	size_t	i, a = 0, idle = 0, o = 0;
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(rows[i]->state, "allocated") == 0 ||
+		    strcmp(rows[i]->state, "mixed") == 0)
+			a++;
+		else if (strcmp(rows[i]->state, "idle") == 0)
+			idle++;
+		else
+			o++;
+	}
+	snprintf(buf, len, "%zu/%zu/%zu/%zu", a, idle, o, n);
+}
+
+/* Whether node r belongs in -R's list: drained or down, or with a
+ * reason. */
+static bool
+sinfo_has_reason(const struct model_node *r)
+{
+	return (*r->reason != '\0' || strcmp(r->state, "drained") == 0 ||
+	    strcmp(r->state, "down") == 0);
+}
+
+/* Whether a and b share a line when grouped by how. */
+static bool
+sinfo_same(enum sinfo_group how, const struct model_node *a,
+    const struct model_node *b)
+{
+	switch (how) {
+	case SINFO_ALL:
+		return (true);
+	case SINFO_BY_REASON:
+		return (strcmp(a->reason, b->reason) == 0);
+	case SINFO_BY_STATE:
+	case SINFO_BY_NODE:
+		break;
+	}
+	return (strcmp(a->state, b->state) == 0);
 }
 
 /* A line: the nodes in rows[0..n), which share their state. */
@@ -119,6 +216,7 @@ static void
 sinfo_line(const struct slurm_item *items, int nitems,
     const struct model_node *const *rows, size_t n)
 {
+	static struct slurm_line	line;
 	char	buf[8192], safe[8400];
 	size_t	i, at;
 	int	k;
@@ -160,13 +258,52 @@ sinfo_line(const struct slurm_item *items, int nitems,
 			    '\0' ? rows[0]->reason : "none");
 			break;
 		case 'c':
+			if (rows[0]->cpus_total >= 0)
+				snprintf(buf, sizeof buf, "%lld",
+				    rows[0]->cpus_total);
+			else
+				snprintf(buf, sizeof buf, "0");
+			break;
+		case 'm':
+			snprintf(buf, sizeof buf, "%lld", rows[0]->mem_total >= 0 ?
+			    rows[0]->mem_total : 0);
+			break;
+		case 'F':
+			sinfo_aiot(rows, n, buf, sizeof buf);
+			break;
+		case 's':
+			snprintf(buf, sizeof buf, "1-infinite");
+			break;
+		case 'r':
+			snprintf(buf, sizeof buf, "no");
+			break;
+		case 'h':
+			snprintf(buf, sizeof buf, "NO");
+			break;
+		case 'g':
+			snprintf(buf, sizeof buf, "all");
+			break;
+		case 'd':
 			snprintf(buf, sizeof buf, "0");
 			break;
+		case 'w':
+			snprintf(buf, sizeof buf, "1");
+			break;
+		case 'f':
+			snprintf(buf, sizeof buf, "(null)");
+			break;
+		case 'z':
+		case 'u':
+		case 'H':
+			/* Neither the sockets of a node nor who drained it
+			 * and when are known to gbatch. */
+			snprintf(buf, sizeof buf, "Unknown");
+			break;
 		}
-		slurm_fmt_put(stdout, &items[k], safe_text_str(buf, safe,
+		slurm_fmt_line_put(&line, &items[k], safe_text_str(buf, safe,
 		    sizeof safe));
 	}
-	putchar('\n');
+	slurm_fmt_line_end(&line, stdout);
 }
 
 int
@@ -179,7 +316,10 @@ main(int argc, char **argv)
 	const char		 *fmt = NULL, *topt = NULL;
 	char			  err[1024];
 	unsigned		  timeout;
+	const char		 *long_fmt = NULL;
+	enum sinfo_group	  how = SINFO_BY_STATE;
 	bool			  header = true, per_node = false, *done = NULL;
+	bool			  dated = false, longer = false;
 	int			  ch, n, i, r = EXIT_USAGE;
 	size_t			  k, j, nsel = 0, ng;
 
@@ -203,6 +343,18 @@ main(int argc, char **argv)
 		case 'o':
 			fmt = optarg;
 			break;
+		case 'O':
+			long_fmt = optarg;
+			break;
+		case 'l':
+			longer = true;
+			break;
+		case 's':
+			how = SINFO_ALL;
+			break;
+		case 'R':
+			how = SINFO_BY_REASON;
+			break;
 		case 'a':
 			break;
 		case 'p':
@@ -219,9 +371,19 @@ main(int argc, char **argv)
 		    argv[optind]);
 		goto usage;
 	}
-	if (fmt == NULL)
-		fmt = per_node ? SINFO_NODES : SINFO_DEFAULT;
-	if ((n = slurm_fmt_parse(fmt, "sinfo", SINFO_FIELDS, items,
+	if (per_node && how == SINFO_BY_STATE)
+		how = SINFO_BY_NODE;
+	if (fmt == NULL) {
+		dated = longer;
+		fmt = how == SINFO_ALL ? SINFO_SUMMARY : how ==
+		    SINFO_BY_REASON ? SINFO_REASONS : how == SINFO_BY_NODE ?
+		    (longer ? SINFO_NODES_LONG : SINFO_NODES) : longer ?
+		    SINFO_LONG : SINFO_DEFAULT;
+	}
+	if ((n = long_fmt != NULL ? slurm_fmt_parse_long(long_fmt, "sinfo",
+	    sinfo_long_fields, sizeof sinfo_long_fields /
+	    sizeof sinfo_long_fields[0], items, SINFO_ITEMS, err,
+	    sizeof err) : slurm_fmt_parse(fmt, "sinfo", SINFO_FIELDS, items,
 	    SINFO_ITEMS, err, sizeof err)) == -1)
 		goto usage;
 	if (cmd_timeout(topt, &timeout, err, sizeof err) == -1)
@@ -235,8 +397,18 @@ main(int argc, char **argv)
 	group = xcalloc(m.nodes.n + 1, sizeof *group);
 	done = xcalloc(m.nodes.n + 1, sizeof *done);
 	for (k = 0; k < m.nodes.n; k++) {
-		if (cmd_list_has(names, m.nodes.rows[k].name))
+		if (cmd_list_has(names, m.nodes.rows[k].name) &&
+		    (how != SINFO_BY_REASON || sinfo_has_reason(
+		    &m.nodes.rows[k])))
 			sel[nsel++] = &m.nodes.rows[k];
+	}
+	if (dated && header) {
+		time_t	now = time(NULL);
+		char	when[64];
+
+		strftime(when, sizeof when, "%a %b %e %H:%M:%S %Y",
+		    localtime(&now));
+		printf("%s\n", when);
 	}
 	if (header) {
 		for (i = 0; i < n; i++)
@@ -244,17 +416,16 @@ main(int argc, char **argv)
 			    items[i].field));
 		putchar('\n');
 	}
-	/* A line per node, or per state in the order states first show. */
+	/* A line per node, or per group in the order groups first show. */
 	for (k = 0; k < nsel; k++) {
-		if (per_node) {
+		if (how == SINFO_BY_NODE) {
 			sinfo_line(items, n, &sel[k], 1);
 			continue;
 		}
 		if (done[k])
 			continue;
 		for (j = k, ng = 0; j < nsel; j++) {
-			if (!done[j] && strcmp(sel[j]->state,
-			    sel[k]->state) == 0) {
+			if (!done[j] && sinfo_same(how, sel[j], sel[k])) {
 				done[j] = true;
 				group[ng++] = sel[j];
 			}

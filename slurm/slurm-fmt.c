@@ -2,7 +2,9 @@
 #include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "client/job-filter.h"
@@ -52,6 +54,20 @@ slurm_fmt_row_state(const struct job_row *r)
 	    &s) == -1)
 		return (JOB_PENDING);
 	return (s);
+}
+
+long long
+slurm_fmt_row_tasks(const struct job_row *r, long long nodes)
+{
+	char		 buf[32];
+	long long	 t;
+
+	slurm_fmt_row_str(r, JF_TASKS_PER_NODE, buf, sizeof buf);
+	if (strcmp(buf, "gpu") == 0)
+		return (nodes > 0 && slurm_fmt_row_int(r, JF_GPUS) / nodes > 0 ?
+		    slurm_fmt_row_int(r, JF_GPUS) / nodes : 1);
+	t = strtoll(buf, NULL, 10);
+	return (t > 0 ? t : 1);
 }
 
 int
@@ -185,6 +201,72 @@ slurm_fmt_parse(const char *fmt, const char *prog, const char *fields,
 	return (count);
 }
 
+int
+slurm_fmt_parse_long(const char *list, const char *prog,
+    const struct slurm_long_field *fields, size_t nfields,
+    struct slurm_item *items, int max, char *err, size_t errlen)
+{
+	const char	*p = list, *end, *colon;
+	struct slurm_item *it;
+	size_t		 k, len, off;
+	int		 count = 0, w;
+
+	while (*p != '\0') {
+		end = p + strcspn(p, ",");
+		colon = memchr(p, ':', (size_t)(end - p));
+		len = (size_t)((colon != NULL ? colon : end) - p);
+		for (k = 0; k < nfields; k++) {
+			if (strlen(fields[k].name) == len &&
+			    strncasecmp(fields[k].name, p, len) == 0)
+				break;
+		}
+		if (k == nfields) {
+			off = (size_t)snprintf(err, errlen, "--Format: \"%.*s\" "
+			    "is not a field gbatch's %s prints; it prints",
+			    (int)len, p, prog);
+			for (k = 0; k < nfields && off < errlen; k++)
+				off += (size_t)snprintf(err + off, errlen - off,
+				    "%s%s", k > 0 ? ", " : " ", fields[k].name);
+			return (-1);
+		}
+		if (count + 2 > max) {
+			snprintf(err, errlen, "--Format: more than %d fields",
+			    max / 2);
+			return (-1);
+		}
+		if (count > 0) {
+			it = &items[count++];
+			memset(it, 0, sizeof *it);
+			it->text[0] = ' ';
+		}
+		it = &items[count++];
+		memset(it, 0, sizeof *it);
+		it->field = fields[k].field;
+		it->width = 20;
+		it->at_least = true;
+		if (colon != NULL) {
+			p = colon + 1;
+			if (*p == '.') {
+				it->right = true;
+				p++;
+			}
+			for (w = 0; p < end && isdigit((unsigned char)*p) &&
+			    w < 1000; p++)
+				w = w * 10 + (*p - '0');
+			if (p != end) {
+				snprintf(err, errlen, "--Format: \"%.*s\": "
+				    "expected NAME[:[.]WIDTH]",
+				    (int)(end - (colon - len)), colon - len);
+				return (-1);
+			}
+			if (w > 0)
+				it->width = w;
+		}
+		p = *end != '\0' ? end + 1 : end;
+	}
+	return (count);
+}
+
 /* Appends len bytes of s to the line, as many as fit. */
 static void
 slurm_fmt_line_add(struct slurm_line *l, const char *s, size_t len)
@@ -216,7 +298,7 @@ slurm_fmt_line_put(struct slurm_line *l, const struct slurm_item *it,
 		slurm_fmt_line_add(l, it->text, strlen(it->text));
 		return;
 	}
-	if (it->width > 0 && len > it->width)
+	if (it->width > 0 && len > it->width && !it->at_least)
 		len = it->width;
 	if (it->width > 0 && it->right)
 		slurm_fmt_line_pad(l, it->width - len);
@@ -260,7 +342,7 @@ slurm_fmt_put(FILE *f, const struct slurm_item *it, const char *value)
 		fputs(value, f);
 		return;
 	}
-	if (len > it->width)
+	if (len > it->width && !it->at_least)
 		len = it->width;
 	if (it->right)
 		slurm_fmt_pad(f, it->width - len);

@@ -21,6 +21,9 @@ long long	 slurm_fmt_row_int(const struct job_row *, enum job_field);
 enum job_state	 slurm_fmt_row_state(const struct job_row *);
 /* The nodes a job's run holds (its comma list), 0 before it runs. */
 int		 slurm_fmt_row_nnodes(const struct job_row *);
+/* The tasks a job starts on each of its nodes nodes: its tasks_per_node,
+ * "gpu" as its GPUs over the nodes; 1 when it said nothing. */
+long long	 slurm_fmt_row_tasks(const struct job_row *, long long nodes);
 /* A cmd_split() callback for -u lists: adds a user to the job_filter
  * arg. */
 int		 slurm_fmt_add_user(const char *item, void *arg, char *err,
@@ -47,8 +50,25 @@ struct slurm_item {
 	char		 field;
 	int		 width;
 	bool		 right;
+	bool		 at_least;	/* -O's: a longer value is not cut */
 	char		 text[64];	/* literal text, field 0 */
 };
+
+/* A -O/--Format field's name and the -o letter of the same field. */
+struct slurm_long_field {
+	const char	*name;
+	char		 field;
+};
+
+/* Parses a -O/--Format list, "NAME[:[.][WIDTH]][,...]" (a name in any
+ * case), into at most max items, as Slurm lays them out: each value at
+ * least WIDTH (default 20) wide, left-justified unless '.', never cut,
+ * with a space after each but the last. Returns how many, or -1 with err
+ * naming what is wrong and the names prog takes. */
+int		 slurm_fmt_parse_long(const char *list, const char *prog,
+		     const struct slurm_long_field *fields, size_t nfields,
+		     struct slurm_item *items, int max, char *err,
+		     size_t errlen);
 
 /* Parses an squeue/sinfo -o format ("%.18i %j|%u") into at most max
  * items, each field one of the letters in fields (prog's, for the

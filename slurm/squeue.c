@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "client/model.h"
 #include "client/slurm-opt.h"
@@ -18,12 +19,28 @@
 
 #define SQUEUE_DEFAULT	"%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R"
 #define SQUEUE_ITEMS	64
-#define SQUEUE_FIELDS	"iAjuaPqtTMlLDNrRbCSVe"
+#define SQUEUE_FIELDS	"iAjuaPqtTMlLDNrRbCSVeE"
+/* -l's and --start's columns, as Slurm's. */
+#define SQUEUE_LONG	"%.18i %.9P %.8j %.8u %.8T %.10M %.9l %.6D %R"
+#define SQUEUE_START	"%.18i %.9P %.8j %.8u %.2t %.19S %.6D %R"
+
+/* -O/--Format's names of the fields, as Slurm's. */
+static const struct slurm_long_field squeue_long_fields[] = {
+	{ "JobID", 'i' }, { "JobArrayID", 'i' }, { "ArrayJobID", 'A' },
+	{ "Name", 'j' }, { "UserName", 'u' }, { "Account", 'a' },
+	{ "Partition", 'P' }, { "QOS", 'q' }, { "StateCompact", 't' },
+	{ "State", 'T' }, { "TimeUsed", 'M' }, { "TimeLimit", 'l' },
+	{ "TimeLeft", 'L' }, { "NumNodes", 'D' }, { "NodeList", 'N' },
+	{ "Reason", 'r' }, { "ReasonList", 'R' }, { "tres-per-node", 'b' },
+	{ "NumCPUs", 'C' }, { "StartTime", 'S' }, { "SubmitTime", 'V' },
+	{ "EndTime", 'e' }, { "Dependency", 'E' },
+};
 
 enum {
 	SQUEUE_OPT_JSON = 256,
 	SQUEUE_OPT_ME,
 	SQUEUE_OPT_HELP,
+	SQUEUE_OPT_START,
 };
 
 static const struct option squeue_longopts[] = {
@@ -34,6 +51,9 @@ static const struct option squeue_longopts[] = {
 	{ "state", required_argument, NULL, 't' },
 	{ "name", required_argument, NULL, 'n' },
 	{ "format", required_argument, NULL, 'o' },
+	{ "Format", required_argument, NULL, 'O' },
+	{ "long", no_argument, NULL, 'l' },
+	{ "start", no_argument, NULL, SQUEUE_OPT_START },
 	{ "all", no_argument, NULL, 'a' },
 	{ "partition", required_argument, NULL, 'p' },
 	{ "array", no_argument, NULL, 'r' },
@@ -67,8 +87,16 @@ squeue_usage(FILE *f)
 "                         code, %%T state, %%M time used, %%l time limit,\n"
 "                         %%D nodes, %%R reason or nodes, %%r reason, %%N\n"
 "                         nodes, %%b GPUs (gpu:N), %%S start, %%V submit,\n"
-"                         %%e end, %%a account, %%C GPUs\n"
+"                         %%e end, %%a account, %%C GPUs, %%E dependency\n"
 "                         (default \"%s\")\n"
+"  -O, --Format NAME[:[.]WIDTH][,...]  fields by Slurm's names, each at\n"
+"                         least WIDTH wide (20): JobID, Name, UserName,\n"
+"                         State, StateCompact, TimeUsed, TimeLimit,\n"
+"                         TimeLeft, NumNodes, NodeList, Reason, ReasonList,\n"
+"                         StartTime, SubmitTime, EndTime, Dependency, ...\n"
+"  -l, --long             Slurm's long columns, under the time of the call\n"
+"      --start            pending jobs with their start time (N/A where\n"
+"                         gbatch has none)\n"
 "      --json             the jobs as JSON\n"
 "  -a, --all              accepted: gbatch has one partition, \"gbatch\"\n"
 "  -p, --partition NAME[,NAME]  accepted for that one partition, gbatch;\n"
@@ -84,7 +112,7 @@ squeue_usage(FILE *f)
 static const struct cmd squeue_cmd = {
 	.name = "squeue",
 	.usage = squeue_usage,
-	.shortopts = ":hj:u:t:n:o:ap:rV",
+	.shortopts = ":hj:u:t:n:o:O:lap:rV",
 	.longopts = squeue_longopts,
 };
 
@@ -170,6 +198,9 @@ squeue_field(const struct job_row *r, enum job_state s, char c, long task,
 		slurm_fmt_date(slurm_fmt_row_int(r, JF_END_TIME), "N/A", buf,
 		    len);
 		return (buf);
+	case 'E':
+		slurm_fmt_row_str(r, JF_DEPENDENCY, buf, len);
+		return (*buf != '\0' ? buf : "(null)");
 	case 'L':
 		if (slurm_fmt_row_int(r, JF_TIME_LIMIT) == 0)
 			return ("UNLIMITED");
@@ -207,6 +238,7 @@ squeue_header(char c)
 	case 'S': return ("START_TIME");
 	case 'V': return ("SUBMIT_TIME");
 	case 'e': return ("END_TIME");
+	case 'E': return ("DEPENDENCY");
 	default: return ("");
 	}
 }
@@ -299,6 +331,7 @@ squeue_fields(const struct slurm_item *items, int n, bool all)
 		{ 'N', "nodes" }, { 'r', "reason" }, { 'R', "reason nodes" },
 		{ 'b', "gpus" }, { 'C', "gpus" }, { 'S', "start_time" },
 		{ 'V', "submit_time" }, { 'e', "end_time" },
+		{ 'E', "dependency" },
 	};
 	json_t		*fields = json_array();
 	char		 word[32];
@@ -338,6 +371,16 @@ struct squeue_out {
 	const json_t		*names;
 	bool			 unfold;
 };
+
+static void
+squeue_dated(void)
+{
+	char	buf[64];
+	time_t	now = time(NULL);
+
+	strftime(buf, sizeof buf, "%a %b %e %H:%M:%S %Y", localtime(&now));
+	printf("%s\n", buf);
+}
 
 static void
 squeue_header_line(const struct slurm_item *items, int n)
@@ -381,7 +424,9 @@ main(int argc, char **argv)
 	struct squeue_out	 out;
 	char			 err[1024];
 	unsigned		 timeout;
+	const char		*long_fmt = NULL;
 	bool			 header = true, json = false, unfold = false;
+	bool			 dated = false;
 	int			 ch, n, r = EXIT_USAGE;
 	size_t			 k;
 
@@ -428,6 +473,20 @@ main(int argc, char **argv)
 		case 'o':
 			fmt = optarg;
 			break;
+		case 'O':
+			long_fmt = optarg;
+			break;
+		case 'l':
+			fmt = SQUEUE_LONG;
+			dated = true;
+			break;
+		case SQUEUE_OPT_START:
+			/* Slurm's: the pending jobs and when they start. */
+			fmt = SQUEUE_START;
+			if (squeue_add_state("PD", &m.filter, err,
+			    sizeof err) == -1)
+				goto usage;
+			break;
 		case 'a':
 			break;
 		case 'p':
@@ -447,9 +506,15 @@ main(int argc, char **argv)
 		    argv[optind]);
 		goto usage;
 	}
-	if ((n = slurm_fmt_parse(fmt, "squeue", SQUEUE_FIELDS, items,
+	if ((n = long_fmt != NULL ? slurm_fmt_parse_long(long_fmt, "squeue",
+	    squeue_long_fields, sizeof squeue_long_fields /
+	    sizeof squeue_long_fields[0], items, SQUEUE_ITEMS, err,
+	    sizeof err) : slurm_fmt_parse(fmt, "squeue", SQUEUE_FIELDS, items,
 	    SQUEUE_ITEMS, err, sizeof err)) == -1)
 		goto usage;
+	/* -l's first line: the time of the listing, as Slurm's. */
+	if (dated && header && !json)
+		squeue_dated();
 	if (cmd_timeout(topt, &timeout, err, sizeof err) == -1)
 		goto usage;
 	model_set_timeout(&m, timeout);

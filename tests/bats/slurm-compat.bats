@@ -158,8 +158,8 @@ in_line() {
 	[ "${lines[2]}" = "$(printf '%12s' "$ok") COMP+ okj+ " ]
 	[ "$(sacct -j "$ok" -n -p -o jobid,state)" = "$ok|COMPLETED|" ]
 	[ "$(sacct -n -P -o JobName --name badjob)" = badjob ]
-	run -2 sacct -o JobID,ReqMem
-	[[ "$output" == *'--format: "ReqMem" is not a field gbatch'"'"'s sacct prints'* ]]
+	run -2 sacct -o JobID,MaxVMSize
+	[[ "$output" == *'--format: "MaxVMSize" is not a field gbatch'"'"'s sacct prints'* ]]
 }
 
 # A small pipeline, a -> b -> c, each step a file made from the one before.
@@ -274,8 +274,8 @@ SH
 	[ "$(sinfo -h -N -n "$idle" -o '%N|%T|%G|%E|%D')" = "$idle|drained|gpu:4|disk swap|1" ]
 	gctl resume "$idle" >/dev/null
 	[ "$(sinfo -h -n "$idle" -o '%t %N')" = "idle $idle" ]
-	run -2 sinfo -o '%N %z'
-	[[ "$output" == *"--format: %z is not a field gbatch's sinfo prints"* ]]
+	run -2 sinfo -o '%N %Y'
+	[[ "$output" == *"--format: %Y is not a field gbatch's sinfo prints"* ]]
 }
 
 array_running() {
@@ -504,4 +504,78 @@ val() {
 	[[ "$output" == "Slurmctld(primary) at "*" is UP" ]]
 	run -0 scontrol --version
 	[[ "$output" == "scontrol (gbatch) "[0-9]* ]]
+}
+
+@test "squeue -l, --start, -O/--Format and %E: Slurm's columns" {
+	run_id=$(sbatch --parsable -J longjob -t 10 --wrap 'sleep 60')
+	gb_wait_state "$run_id" RUNNING 20
+	wait_id=$(sbatch --parsable -J waiter -G 8 -d "afterok:$run_id" --wrap true)
+	gb_wait_state "$wait_id" PENDING 10
+	# -l: the time of the call, then Slurm's long columns.
+	run -0 squeue -l -j "$run_id"
+	[[ "${lines[0]}" =~ ^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)\ [A-Z][a-z]{2}\ [\ 0-9][0-9]\ [0-9]{2}:[0-9]{2}:[0-9]{2}\ [0-9]{4}$ ]]
+	[ "${lines[1]}" = "             JOBID PARTITION     NAME     USER    STATE       TIME TIME_LIMI  NODES NODELIST(REASON)" ]
+	read -r id part name user state time limit nodes where <<<"${lines[2]}"
+	[ "$id $part $name $user $state $limit $nodes" = "$run_id gbatch longjob root RUNNING 10:00 1" ]
+	[ "$where" = "$(gq -h -j "$run_id" -o nodes)" ]
+	# --start: the pending ones only.
+	run -0 squeue --start
+	[ "${lines[0]}" = "             JOBID PARTITION     NAME     USER ST          START_TIME  NODES NODELIST(REASON)" ]
+	[ "${#lines[@]}" -eq 2 ]
+	read -r id part name user st start nodes reason <<<"${lines[1]}"
+	[ "$id $st $start $reason" = "$wait_id PD N/A (Dependency)" ]
+	# -O: Slurm's names, 20 wide unless said, never cut.
+	run -0 squeue -h -j "$wait_id" -O "JobID:10,Name,State:.9,Dependency:5"
+	[ "$output" = "$(printf '%-10s %-20s %9s %-5s' "$wait_id" waiter PENDING "afterok:$run_id")" ]
+	run -0 squeue -h -j "$wait_id" -o '%i|%E'
+	[ "$output" = "$wait_id|afterok:$run_id" ]
+	[ "$(squeue -h -j "$run_id" -o %E)" = "(null)" ]
+	run -2 squeue -O JobID,Colour
+	[[ "$output" == *'--Format: "Colour" is not a field gbatch'"'"'s squeue prints; it prints JobID, JobArrayID'* ]]
+}
+
+@test "sinfo -s, -l, -N -l, -R, -O/--Format, %c %m %F: Slurm's columns" {
+	id=$(sbatch --parsable -G 1 --wrap 'sleep 60')
+	gb_wait_state "$id" RUNNING 20
+	busy=$(gq -h -j "$id" -o nodes)
+	idle=$( [ "$busy" = n1 ] && echo n2 || echo n1 )
+	read -r cpus mem < <(gnodes --json | python3 -c '
+import json, sys
+n = [x for x in json.load(sys.stdin)["nodes"] if x["name"] == sys.argv[1]][0]
+print(n["cpus_total"], n["memory_mb"])' "$idle")
+	run -0 sinfo -s
+	[ "${lines[0]}" = "PARTITION AVAIL  TIMELIMIT   NODES(A/I/O/T)  NODELIST" ]
+	[ "${lines[1]}" = "gbatch*      up   infinite          1/1/0/2  $(printf '%s\n' n1 n2 | paste -sd, -)" ] ||
+	    [ "${lines[1]}" = "gbatch*      up   infinite          1/1/0/2  $busy,$idle" ]
+	run -0 sinfo -l
+	[[ "${lines[0]}" =~ ^[A-Z][a-z]{2}\ [A-Z][a-z]{2}\ [\ 0-9][0-9]\ [0-9:]{8}\ [0-9]{4}$ ]]
+	[ "${lines[1]}" = "PARTITION AVAIL  TIMELIMIT   JOB_SIZE ROOT OVERSUBS     GROUPS  NODES       STATE NODELIST" ]
+	run -0 sinfo -N -l -n "$idle"
+	[[ "${lines[1]}" == "NODELIST  NODES PARTITION       STATE CPUS    S:C:T MEMORY TMP_DISK WEIGHT AVAIL_FE REASON"* ]]
+	read -r node nodes part state c sct m disk w feat reason <<<"${lines[2]}"
+	[ "$node $nodes $part $state $c $m $w" = "$idle 1 gbatch* idle $cpus $mem 1" ]
+	[ "$(sinfo -h -N -n "$idle" -o '%c|%m|%F')" = "$cpus|$mem|0/1/0/1" ]
+	# -R: drained and down nodes by reason.
+	gctl drain "$idle" --reason 'disk swap' >/dev/null
+	run -0 sinfo -R
+	[ "${lines[0]}" = "REASON               USER      TIMESTAMP           NODELIST" ]
+	[ "${#lines[@]}" -eq 2 ]
+	[[ "${lines[1]}" == "disk swap "*" $idle" ]]
+	run -0 sinfo -h -O "NodeList:6,StateLong:.10,Reason" -N -n "$idle"
+	[ "$output" = "$(printf '%-6s %10s %-20s' "$idle" drained 'disk swap')" ]
+	run -2 sinfo -O Colour
+	[[ "$output" == *'"Colour" is not a field gbatch'"'"'s sinfo prints'* ]]
+}
+
+@test "sacct -l and ReqMem, ReqTRES, NTasks, Reason, WorkDir: Slurm's fields" {
+	mkdir w
+	id=$(sbatch --parsable -D "$GB_DIR/w" -N 1 --gpus-per-node 2 --ntasks-per-node 2 -c 1 --mem 100M --wrap true)
+	gb_wait_state "$id" COMPLETED 20
+	run -0 sacct -n -P -j "$id" -o JobID,ReqMem,ReqTRES,NTasks,Reason,WorkDir,State
+	[ "$output" = "$id|100M|cpu=2,mem=100M,node=1,gres/gpu=2|2|None|$GB_DIR/w|COMPLETED" ]
+	held=$(sbatch --parsable -H --wrap true)
+	[ "$(sacct -n -P -j "$held" -o Reason,ReqMem)" = "JobHeldUser|0" ]
+	run -0 sacct -l -P -j "$id"
+	[ "${lines[0]}" = "JobID|JobIDRaw|JobName|Partition|MaxRSS|NTasks|AllocCPUS|Elapsed|State|ExitCode|ReqMem|ReqTRES|AllocTRES|TotalCPU" ]
+	[[ "${lines[1]}" == "$id|$id|wrap|gbatch|"*"|2|"*"|COMPLETED|0:0|100M|cpu=2,mem=100M,node=1,gres/gpu=2|gres/gpu=2,node=1|"* ]]
 }
