@@ -26,6 +26,8 @@
 #define SACCT_LONG	"JobID,JobIDRaw,JobName,Partition,MaxRSS,NTasks," \
 			"AllocCPUS,Elapsed,State,ExitCode,ReqMem,ReqTRES," \
 			"AllocTRES,TotalCPU"
+/* sstat's (the same program, under that name): a running job's counts. */
+#define SSTAT_DEFAULT	"JobID,NTasks,MaxRSS,AveCPU,TotalCPU"
 #define SACCT_MAX_COLS	64
 
 enum {
@@ -277,6 +279,16 @@ sacct_reason(const struct job_row *r, time_t now, char *buf, size_t len)
 	    slurm_fmt_row_str(r, JF_REASON, tmp, sizeof tmp)));
 }
 
+/* Slurm's AveCPU: the CPU time over the job's tasks. */
+static void
+sacct_avecpu(const struct job_row *r, time_t now, char *buf, size_t len)
+{
+	long long	tasks = sacct_tasks(r);
+
+	slurm_fmt_duration(slurm_fmt_row_int(r, JF_CPU_TIME) / (tasks >
+	    0 ? tasks : 1), true, buf, len);
+}
+
 static void
 sacct_workdir(const struct job_row *r, time_t now, char *buf, size_t len)
 {
@@ -308,6 +320,7 @@ static const struct sacct_field sacct_fields[] = {
 	{ "ReqTRES", 10, sacct_reqtres },
 	{ "Reason", 10, sacct_reason },
 	{ "WorkDir", 10, sacct_workdir },
+	{ "AveCPU", 10, sacct_avecpu },
 };
 #define SACCT_NFIELDS	(sizeof sacct_fields / sizeof sacct_fields[0])
 
@@ -323,7 +336,11 @@ sacct_usage(FILE *f)
 
 	fprintf(f,
 "usage: sacct [options]\n"
+"       sstat -j ID[,ID] [options]\n"
 "Jobs as Slurm's sacct prints them (slurm-compat; gacct is gbatch's own).\n"
+"As sstat, the running jobs -j names with what their cgroups have counted\n"
+"so far (default " SSTAT_DEFAULT "; nodes send it with\n"
+"each heartbeat; empty where jobs run without cgroups).\n"
 "Without -j, the jobs that ended since -S (default midnight) and the jobs\n"
 "not yet ended, of the user (or -u, or every user with -a).\n"
 "\n"
@@ -350,7 +367,8 @@ sacct_usage(FILE *f)
 	    "gbatchd.\n");
 }
 
-static const struct cmd sacct_cmd = {
+/* Named as it runs: sacct, or sstat. */
+static struct cmd sacct_cmd = {
 	.name = "sacct",
 	.usage = sacct_usage,
 	.shortopts = ":j:XnpPo:lu:as:S:E:V",
@@ -447,9 +465,15 @@ main(int argc, char **argv)
 	time_t			 now = time(NULL), since = 0, until = 0;
 	unsigned		 timeout;
 	bool			 header = true, all = false, by_id = false;
+	bool			 stat_mode, gone = false;
+	const char		*base;
 	int			 ch, parsable = 0, rc = EXIT_USAGE, i, k, w;
 	size_t			 n;
 
+	base = strrchr(argv[0], '/') != NULL ? strrchr(argv[0], '/') + 1 :
+	    argv[0];
+	if ((stat_mode = strcmp(base, "sstat") == 0))
+		sacct_cmd.name = "sstat";
 	memset(cols, 0, sizeof cols);
 	cmd_stdout_buffer();
 	model_init(&m, CMD_TIMEOUT_DEFAULT);
@@ -520,8 +544,14 @@ main(int argc, char **argv)
 		    argv[optind]);
 		goto usage;
 	}
-	if (cols[0].f == NULL && cmd_split(SACCT_DEFAULT, "--format",
-	    sacct_add_col, cols, err, sizeof err) == -1)
+	if (stat_mode && !by_id) {
+		snprintf(err, sizeof err, "no jobs to stat: give -j ID[,ID] "
+		    "(running jobs)");
+		goto usage;
+	}
+	if (cols[0].f == NULL && cmd_split(stat_mode ? SSTAT_DEFAULT :
+	    SACCT_DEFAULT, "--format", sacct_add_col, cols, err,
+	    sizeof err) == -1)
 		goto usage;
 	if (start != NULL ? when_parse(start, now, &since, buf,
 	    sizeof buf) == -1 : when_parse("midnight", now, &since, buf,
@@ -564,8 +594,16 @@ main(int argc, char **argv)
 	rc = model_refresh_jobs(&m, fields);
 	json_decref(fields);
 	if (rc != 0) {
-		fprintf(stderr, "sacct: %s\n", m.err);
+		fprintf(stderr, "%s: %s\n", sacct_cmd.name, m.err);
 		goto out;
+	}
+	/* sstat: a job that does not exist or does not run has nothing to
+	 * stat, in Slurm's words. */
+	if (stat_mode && m.jobs.missing.type == JSCAN_ARRAY &&
+	    m.jobs.missing.n > 2) {
+		fprintf(stderr, "sstat: error: couldn't get steps for a job "
+		    "asked for: no such job\n");
+		gone = true;
 	}
 	if (header) {
 		for (i = 0; cols[i].f != NULL; i++) {
@@ -589,6 +627,16 @@ main(int argc, char **argv)
 		r = &m.jobs.rows[n];
 		if (!sacct_wanted(r, names, since, until, by_id))
 			continue;
+		if (stat_mode && slurm_fmt_row_state(r) != JOB_RUNNING &&
+		    slurm_fmt_row_state(r) != JOB_PREEMPTING) {
+			(void)job_row_jobid(r, buf, sizeof buf);
+			fprintf(stderr, "sstat: error: couldn't get steps for "
+			    "job %s: it is %s, not running\n", safe_text_str(
+			    buf, safe, sizeof safe), slurm_fmt_state(
+			    slurm_fmt_row_state(r)));
+			gone = true;
+			continue;
+		}
 		for (i = 0; cols[i].f != NULL; i++) {
 			cols[i].f->get(r, now, buf, sizeof buf);
 			safe_text_str(buf, safe, sizeof safe);
@@ -600,7 +648,7 @@ main(int argc, char **argv)
 		}
 		printf("%s\n", parsable == 1 ? "|" : "");
 	}
-	rc = EXIT_OK;
+	rc = gone ? EXIT_REFUSED : EXIT_OK;
 	goto out;
 usage:
 	rc = cmd_usage_error(&sacct_cmd, "%s", err);

@@ -157,6 +157,20 @@ job_create(const struct store_job *r)
 }
 
 void
+job_row_add_live(const struct job *j, struct store_job *row)
+{
+	const struct job_part	*p;
+	size_t			 k;
+
+	for (k = 0; k < job_nparts(j); k++) {
+		p = job_part_const(j, k);
+		if (p->live_mem_peak > row->mem_peak)
+			row->mem_peak = p->live_mem_peak;
+		row->cpu_time += p->live_cpu_time;
+	}
+}
+
+void
 job_set_time_limit(struct job *j, uint64_t secs)
 {
 	const struct job_shared	*old = j->shared;
@@ -518,6 +532,8 @@ job_set_run(struct job *j, const struct job_part *parts, size_t n,
 		run->parts[i] = parts[i];
 		run->parts[i].ended = false;
 		run->parts[i].message = NULL;
+		run->parts[i].live_mem_peak = 0;
+		run->parts[i].live_cpu_time = 0;
 	}
 	if (start != 0)
 		run->start_time = start;

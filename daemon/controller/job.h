@@ -120,6 +120,11 @@ struct job_part {
 	int		 signal;
 	char		*message;	/* what its node said, or NULL */
 	bool		 first_failure;	/* it failed first: the others stop */
+	/* While it runs, what its node's heartbeat last said the part's
+	 * cgroup counted (memory only; the end record's figures replace
+	 * them): peak memory in MB, CPU time in ms. */
+	uint64_t	 live_mem_peak;
+	int64_t		 live_cpu_time;
 };
 struct node	*job_node(const struct job *);
 uint64_t	 job_gpu_mask(const struct job *);
@@ -215,6 +220,10 @@ const struct job_sched *job_sched_const(const struct job *);
 /* Gives j the time limit secs (0: none): a shared block with its other
  * shared strings and numbers the same. Memory only; job_change_time_limit
  * saves it. */
+/* Adds to row (job_to_row's) what j's running parts have counted so far
+ * (job_part's live_ figures): the peak memory the larger, the CPU time
+ * summed. For listings, never for the store. */
+void		 job_row_add_live(const struct job *, struct store_job *row);
 void		 job_set_time_limit(struct job *, uint64_t secs);
 void		 job_set_reason(struct job *, const char *reason);
 void		 job_set_cancel_requested(struct job *, bool);

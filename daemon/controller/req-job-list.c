@@ -191,6 +191,7 @@ req_job_list_memory(struct req_job_list *l, struct job *j)
 	char			*alloc;
 
 	job_to_row(j, &row);
+	job_row_add_live(j, &row);
 	row.node = job_node(j) != NULL ? node_name(job_node(j)) : NULL;
 	row.alloc = alloc = job_alloc_text(job_part_const(j, 0),
 	    job_nparts(j));

@@ -1,9 +1,46 @@
-/* req-node-heartbeat.c: NODE_HEARTBEAT, a node saying it is alive. */
+/* req-node-heartbeat.c: NODE_HEARTBEAT, a node saying it is alive, how
+ * its GPUs are used, and what its running jobs' cgroups have counted. */
+#include <stdint.h>
+
+#include "common/job-state.h"
 #include "common/proto.h"
 #include "daemon/controller/ctx.h"
+#include "daemon/controller/job.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/req.h"
+
+/* usage: each entry's figures go to the part of its job that runs on n;
+ * an entry for a job not running there, or malformed, is skipped. */
+static void
+req_node_heartbeat_usage(struct node *n, const json_t *usage)
+{
+	struct job_part	*part;
+	struct job	*j;
+	json_t		*e, *mem, *cpu;
+	size_t		 i, k;
+
+	json_array_foreach(usage, i, e) {
+		mem = json_object_get(e, "mem_peak_mb");
+		cpu = json_object_get(e, "cpu_time_ms");
+		if (!json_is_integer(json_object_get(e, "job")) ||
+		    !json_is_integer(mem) || json_integer_value(mem) < 0 ||
+		    !json_is_integer(cpu) || json_integer_value(cpu) < 0)
+			continue;
+		j = job_table_find((uint64_t)json_integer_value(
+		    json_object_get(e, "job")));
+		if (j == NULL || (job_state(j) != JOB_RUNNING &&
+		    job_state(j) != JOB_PREEMPTING))
+			continue;
+		for (k = 0; k < job_nparts(j); k++) {
+			part = job_part(j, k);
+			if (part->node != n)
+				continue;
+			part->live_mem_peak = (uint64_t)json_integer_value(mem);
+			part->live_cpu_time = (int64_t)json_integer_value(cpu);
+		}
+	}
+}
 
 static void
 req_node_heartbeat(struct peer *p, const json_t *msg)
@@ -13,6 +50,7 @@ req_node_heartbeat(struct peer *p, const json_t *msg)
 	node_touch(peer_node(p), ctx_now());
 	node_gpu_use(peer_node(p), json_object_get(msg, "gpus"),
 	    ctx_now());
+	req_node_heartbeat_usage(peer_node(p), json_object_get(msg, "usage"));
 }
 
 const struct req_entry req_node_heartbeat_entry = {

@@ -15,6 +15,7 @@
 #include "daemon/node/node-relay.h"
 #include "daemon/node/node-session.h"
 #include "daemon/node/node-steps.h"
+#include "daemon/node/node-usage.h"
 
 struct node_session {
 	struct event_base		*base;
@@ -96,10 +97,13 @@ static void
 node_session_heartbeat_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct node_session	*s = arg;
-	json_t			*msg;
+	json_t			*msg, *running, *usage;
 
 	msg = proto_msg(MSG_NODE_HEARTBEAT);
-	json_object_set_new(msg, "running", node_jobs_running(s->jobs));
+	running = node_jobs_running(s->jobs);
+	if ((usage = node_usage_json(s->conf->cgroup_sys, running)) != NULL)
+		json_object_set_new(msg, "usage", usage);
+	json_object_set_new(msg, "running", running);
 	json_object_set_new(msg, "gpus", node_gpu_use_json(s->gpus, s->conf));
 	node_session_send(s, msg);
 }

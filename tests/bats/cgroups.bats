@@ -200,3 +200,33 @@ PY
 	gb_wait 10 gb_pid_gone "$GB_NODE_PID_n1"
 	gb_wait 10 test -z "$(parents)"
 }
+
+# sstat ID: its MaxRSS (KiB) and TotalCPU's seconds, "KIB SECS", once
+# both are above 0.
+counted_live() {
+	local out
+	out=$("$B/slurm/sstat" -n -P -j "$1" -o MaxRSS,TotalCPU) || return 1
+	[[ "$out" =~ ^([0-9]+)K\|00:00:0*([0-9]+)$ ]] || return 1
+	[ "${BASH_REMATCH[1]}" -gt 100000 ] && [ "${BASH_REMATCH[2]}" -ge 1 ]
+}
+
+@test "sstat and gq show what a running job's cgroup has counted so far, from the node's heartbeats" {
+	confined_cluster
+	# 256 MiB held and CPU burnt until told to stop.
+	printf 'import os, time\na = bytearray(256 << 20)\nwhile not os.path.exists("stop"):\n    sum(range(10000))\n' >hold.py
+	id=$(gb_submit -G 1 --mem 1G --wrap '/usr/bin/python3 hold.py')
+	gb_wait 20 state_is "$id" RUNNING
+	gb_wait 30 counted_live "$id"
+	# gq's columns say the same while it runs.
+	[ "$(gq -h -j "$id" -o mem_peak)" -ge 200 ]
+	run -0 "$B/slurm/sstat" -j "$id"
+	[[ "${lines[0]}" == *"JobID"*"NTasks"*"MaxRSS"*"AveCPU"*"TotalCPU"* ]]
+	touch stop
+	gb_wait 30 state_is "$id" COMPLETED
+	# Once ended, sstat has nothing to say; sacct has the end record's.
+	run -1 "$B/slurm/sstat" -j "$id"
+	[[ "$output" == *"sstat: error: couldn't get steps for job $id: it is COMPLETED, not running"* ]]
+	[ "$(gq -h -t all -j "$id" -o mem_peak)" -ge 200 ]
+	run -2 "$B/slurm/sstat"
+	[[ "$output" == *"no jobs to stat: give -j ID[,ID] (running jobs)"* ]]
+}

@@ -89,12 +89,14 @@ files() {
 /usr/bin/scontrol
 /usr/bin/sinfo
 /usr/bin/squeue
+/usr/bin/sstat
 /usr/share/bash-completion/completions/sacct
 /usr/share/bash-completion/completions/sbatch
 /usr/share/bash-completion/completions/scancel
 /usr/share/bash-completion/completions/scontrol
 /usr/share/bash-completion/completions/sinfo
 /usr/share/bash-completion/completions/squeue
+/usr/share/bash-completion/completions/sstat
 /usr/share/doc/gbatch-slurm-compat/copyright
 /usr/share/lintian/overrides/gbatch-slurm-compat
 /usr/share/man/man1/sacct.1.gz
@@ -103,6 +105,7 @@ files() {
 /usr/share/man/man1/scontrol.1.gz
 /usr/share/man/man1/sinfo.1.gz
 /usr/share/man/man1/squeue.1.gz
+/usr/share/man/man1/sstat.1.gz
 /usr/share/man/man7/gbatch-slurm.7.gz"
 	[ "$(files gbatch-slurm-compat)" = "$want" ] ||
 	    { diff <(files gbatch-slurm-compat) - <<<"$want"; false; }
