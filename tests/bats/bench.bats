@@ -38,7 +38,9 @@ teardown() {
 
 	BENCH_CMD_LOOPS=3 run -0 "$GBATCH_SRCDIR/bench/cmd-speed" "$GBATCH_BUILDDIR"
 	for c in "gsub --version (no request)" "gsub -H --wrap true" "gq -j ID" \
-	    "gctl ping" "gnodes" "gcancel ID, a call per job"; do
+	    "gctl ping" "gnodes" "gcancel ID, a call per job" \
+	    "  squeue -j ID (its Slurm twin)" "  scontrol ping (its Slurm twin)" \
+	    "  sinfo (its Slurm twin)"; do
 		grep -Eq "^$(printf '%s' "$c" | sed 's/[().-]/\\&/g') +[0-9]+/s, [0-9]+% of /bin/true \([0-9]+/s\) +target >= 85%$" <<<"$output" ||
 		    { echo "no line for $c in: $output"; false; }
 	done
