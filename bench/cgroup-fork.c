@@ -9,10 +9,14 @@
  *   cgroup-fork [ROUNDS]      (default 20; as root, on a host with a
  *                              cgroup2 mount: a v2 host's, or a hybrid
  *                              host's unified one without controllers)
- * Prints one line per way, the way and its figures (median and p95, in
- * ms) separated by a tab. Exit status: 0; 1 when
+ * Then what making a job's cgroup there costs: mkdir and the device
+ * program that denies the node's other GPUs (seven here, as on an 8-GPU
+ * node), and removing it after.
+ * Prints one line per way, and one for the making, each label and its
+ * figures (median and p95, in ms) separated by a tab. Exit status: 0; 1 when
  * there is no usable cgroup2 mount here (it says why); 2 for a usage
  * error. */
+#include <sys/sysmacros.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
@@ -88,11 +92,37 @@ cgroup_fork_print(const char *what, double *v, int n)
 	    v[(n - 1) / 2], v[(n * 95 + 99) / 100 - 1], n);
 }
 
+/* Makes and removes a job's cgroup denied seven GPUs' device files:
+ * the ms making took, or -1. */
+static double
+cgroup_fork_make(struct node_cgroup_sys *sys, uint64_t id)
+{
+	struct node_cgroup_limits	 l = { 0 };
+	struct node_cgroup		*cg;
+	dev_t				 deny[7];
+	char				 why[512];
+	double				 t0, t;
+	size_t				 i;
+
+	for (i = 0; i < 7; i++)
+		deny[i] = makedev(195, (unsigned)i + 1);
+	l.deny = deny;
+	l.ndeny = 7;
+	t0 = cgroup_fork_now_ms();
+	if ((cg = node_cgroup_create(sys, id, &l, why, sizeof why)) == NULL)
+		return (-1);
+	t = cgroup_fork_now_ms() - t0;
+	(void)node_cgroup_destroy(cg, why, sizeof why);
+	node_cgroup_free(cg);
+	return (t);
+}
+
 int
 main(int argc, char **argv)
 {
 	static double			 entered[CGROUP_FORK_MAX];
 	static double			 born[CGROUP_FORK_MAX];
+	static double			 made[CGROUP_FORK_MAX];
 	struct node_cgroup_sys		*sys = NULL;
 	struct node_cgroup		*cg;
 	struct node_cgroup_limits	 l = { 0 };
@@ -128,10 +158,20 @@ main(int argc, char **argv)
 			break;
 		}
 	}
+	for (i = 0; rounds > 0 && i < rounds; i++) {
+		usleep(CGROUP_FORK_PAUSE_US);
+		if ((made[i] = cgroup_fork_make(sys, 2 + (uint64_t)i)) < 0) {
+			printf("cgroup-fork: cannot make a cgroup with a device "
+			    "program here\n");
+			rounds = -1;
+		}
+	}
 	if (rounds > 0) {
 		cgroup_fork_print("fork, then write cgroup.procs", entered,
 		    rounds);
 		cgroup_fork_print("born in it (clone3 CLONE_INTO_CGROUP)", born,
+		    rounds);
+		cgroup_fork_print("made, with its device program", made,
 		    rounds);
 	}
 	(void)node_cgroup_destroy(cg, why, sizeof why);

@@ -103,9 +103,10 @@ bench_smoke() {
 		[ "${#lines[@]}" -eq 1 ]
 	else
 		[ "$status" -eq 0 ]
-		[ "${#lines[@]}" -eq 2 ]
+		[ "${#lines[@]}" -eq 3 ]
 		[[ "${lines[0]}" == "fork, then write cgroup.procs"$'\t'"median "*" ms, p95 "*" ms (n=3)" ]]
 		[[ "${lines[1]}" == "born in it (clone3 CLONE_INTO_CGROUP)"$'\t'"median "*" ms, p95 "*" ms (n=3)" ]]
+		[[ "${lines[2]}" == "made, with its device program"$'\t'"median "*" ms, p95 "*" ms (n=3)" ]]
 		# It leaves no cgroup of its own behind.
 		[ -z "$(find /sys/fs/cgroup -maxdepth 3 -name 'gbbench-cgfork-*')" ]
 	fi
