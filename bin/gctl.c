@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "client/client.h"
-#include "common/array.h"
+#include "client/model.h"
 #include "common/cmd.h"
 #include "common/duration.h"
 #include "common/paths.h"
@@ -291,44 +291,25 @@ gctl_resume(int argc, char **argv)
 static int
 gctl_job_update(int argc, char **argv, const char *action)
 {
-	json_t		*req;
-	struct array_set tasks;
-	uint64_t	 id;
-	char		 err[256], *text;
-	size_t		 len;
-	int		 i, r, worst = EXIT_OK;
+	json_t	*reqs;
+	char	 err[256];
+	size_t	 i;
+	int	 r, worst = EXIT_OK;
 
 	if (argc < 2)
 		return (cmd_usage_error(&gctl_cmd, "%s: expected one or more "
 		    "job ids", action));
-	/* 42, or a job array's tasks: 42_7, 42_[3-5]. */
-	for (i = 1; i < argc; i++) {
-		if ((strchr(argv[i], '_') != NULL ? array_jobid_parse(argv[i],
-		    &id, &tasks, err, sizeof err) : cmd_parse_id(argv[i], &id,
-		    err, sizeof err)) == -1)
-			return (cmd_usage_error(&gctl_cmd, "%s: %s", action,
-			    err));
-		if (strchr(argv[i], '_') != NULL)
-			array_free(&tasks);
-	}
-	for (i = 1; i < argc; i++) {
-		req = proto_msg(MSG_JOB_UPDATE);
-		if (strchr(argv[i], '_') != NULL) {
-			(void)array_jobid_parse(argv[i], &id, &tasks, err,
-			    sizeof err);
-			len = array_format(&tasks, false, NULL, 0);
-			text = xmalloc(len + 1);
-			(void)array_format(&tasks, false, text, len + 1);
-			array_free(&tasks);
-			json_object_set_new(req, "tasks", json_string(text));
-			free(text);
-		} else
-			(void)cmd_parse_id(argv[i], &id, err, sizeof err);
-		json_object_set_new(req, "id", json_integer((json_int_t)id));
-		json_object_set_new(req, "action", json_string(action));
-		if ((r = gctl_call(req, NULL, NULL)) > worst)
+	/* 42, or a job array's tasks: 42_7, 42_[3-5]; every id checked
+	 * before the first is acted on. */
+	if ((reqs = model_job_update_requests(argc - 1, argv + 1, action,
+	    err, sizeof err)) == NULL)
+		return (cmd_usage_error(&gctl_cmd, "%s: %s", action, err));
+	for (i = 0; i < json_array_size(reqs); i++) {
+		if ((r = gctl_call(json_incref(json_array_get(reqs, i)), NULL,
+		    NULL)) > worst)
 			worst = r;
 	}
+	json_decref(reqs);
 	return (worst);
 }
 

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "client/model.h"
+#include "common/array.h"
+#include "common/cmd.h"
 #include "common/proto.h"
 #include "common/xmalloc.h"
 
@@ -473,6 +475,61 @@ model_node_action(struct model *m, const char *node, enum model_action a,
 	if (r == 0)
 		json_decref(reply);
 	return (r);
+}
+
+json_t *
+model_job_update_request(const char *id, const char *action, char *err,
+    size_t errlen)
+{
+	struct array_set	 tasks;
+	json_t			*req;
+	uint64_t		 jid;
+	char			*text;
+	size_t			 len;
+
+	if (strchr(id, '_') == NULL) {
+		if (cmd_parse_id(id, &jid, err, errlen) == -1)
+			return (NULL);
+		return (json_pack("{s:i,s:I,s:s}", "type", MSG_JOB_UPDATE,
+		    "id", (json_int_t)jid, "action", action));
+	}
+	if (array_jobid_parse(id, &jid, &tasks, err, errlen) == -1)
+		return (NULL);
+	len = array_format(&tasks, false, NULL, 0);
+	text = xmalloc(len + 1);
+	(void)array_format(&tasks, false, text, len + 1);
+	array_free(&tasks);
+	req = json_pack("{s:i,s:I,s:s,s:s}", "type", MSG_JOB_UPDATE, "id",
+	    (json_int_t)jid, "action", action, "tasks", text);
+	free(text);
+	return (req);
+}
+
+json_t *
+model_job_update_requests(int argc, char **argv, const char *action,
+    char *err, size_t errlen)
+{
+	json_t	*ids = json_array(), *reqs = json_array(), *req;
+	size_t	 i;
+	int	 k;
+
+	for (k = 0; k < argc; k++) {
+		if (cmd_split(argv[k], "job id", cmd_add_string, ids, err,
+		    errlen) == -1)
+			goto fail;
+	}
+	for (i = 0; i < json_array_size(ids); i++) {
+		if ((req = model_job_update_request(json_string_value(
+		    json_array_get(ids, i)), action, err, errlen)) == NULL)
+			goto fail;
+		json_array_append_new(reqs, req);
+	}
+	json_decref(ids);
+	return (reqs);
+fail:
+	json_decref(ids);
+	json_decref(reqs);
+	return (NULL);
 }
 
 int

@@ -124,6 +124,20 @@ enum model_action {
 	MODEL_DRAIN,		/* a node's (model_node_action) */
 	MODEL_RESUME,
 };
+/* The JOB_UPDATE request of action ("hold", "release", "requeue", "set")
+ * on id as a user writes it: "42", or an array's tasks, "42_7" or
+ * "42_[3-5]". A new request, or NULL with err saying what is wrong with id
+ * (the caller names the option). */
+json_t	*model_job_update_request(const char *id, const char *action,
+	    char *err, size_t errlen);
+
+/* The requests of action on the ids in argv[0..argc), each word an id or
+ * a comma list of them: a new JSON array of them, or NULL with err (the
+ * first id that is wrong) and none made: every id is checked before one
+ * is acted on. */
+json_t	*model_job_update_requests(int argc, char **argv, const char *action,
+	    char *err, size_t errlen);
+
 /* Asks the controller to act on job id; it decides whether this user may.
  * Returns 0, or an exit status (EXIT_REFUSED, EXIT_PERMISSION, ...) with
  * m->err saying why. Blocks up to the timeout. */

@@ -12,13 +12,11 @@
 #include <strings.h>
 
 #include "client/model.h"
-#include "common/array.h"
 #include "common/cmd.h"
 #include "common/duration.h"
 #include "common/job-req.h"
 #include "common/proto.h"
 #include "common/safe-text.h"
-#include "common/xmalloc.h"
 #include "slurm/scontrol.h"
 
 enum {
@@ -67,7 +65,7 @@ scontrol_usage(FILE *f)
 "  -o, --oneliner         each record on one line\n"
 "  -d, --details          accepted: every field gbatch has is shown\n"
 "  -a, --all              accepted: gbatch has one partition\n"
-"  -Q, --quiet            no message when an action works\n"
+"  -Q, --quiet            accepted: an action that works prints nothing\n"
 "      --timeout SECONDS  how long to wait for gbatchd (default 10)\n"
 "  -h, --help             this help\n"
 "  -V, --version          print the version\n"
@@ -147,63 +145,18 @@ scontrol_show(struct model *m, int argc, char **argv, bool oneline)
 	return (r);
 }
 
-/* hold, release, requeue: each job of the lists, as gctl does them. */
+/* Sends each request of reqs (model_job_update_requests'), saying what
+ * the controller refused; returns the worst exit status. */
 static int
-scontrol_job_action(struct model *m, const char *action, int argc,
-    char **argv, bool quiet)
+scontrol_send_all(struct model *m, json_t *reqs)
 {
-	json_t		*ids, *req, *reply;
-	struct array_set tasks;
-	const char	*id;
-	uint64_t	 jid;
-	char		 err[512], *text;
-	size_t		 i, len;
-	int		 k, r, worst = EXIT_OK;
+	json_t	*reply;
+	size_t	 i;
+	int	 r, worst = EXIT_OK;
 
-	if (argc < 1)
-		return (cmd_usage_error(&scontrol_cmd, "%s: expected one or "
-		    "more job ids", action));
-	ids = json_array();
-	for (k = 0; k < argc; k++) {
-		if (cmd_split(argv[k], "job id", cmd_add_string, ids, err,
-		    sizeof err) == -1) {
-			json_decref(ids);
-			return (cmd_usage_error(&scontrol_cmd, "%s: %s", action,
-			    err));
-		}
-	}
-	/* 42, or an array's tasks: 42_7, 42_[3-5]; all checked first. */
-	for (i = 0; i < json_array_size(ids); i++) {
-		id = json_string_value(json_array_get(ids, i));
-		if ((strchr(id, '_') != NULL ? array_jobid_parse(id, &jid,
-		    &tasks, err, sizeof err) : cmd_parse_id(id, &jid, err,
-		    sizeof err)) == -1) {
-			json_decref(ids);
-			return (cmd_usage_error(&scontrol_cmd, "%s: %s", action,
-			    err));
-		}
-		if (strchr(id, '_') != NULL)
-			array_free(&tasks);
-	}
-	for (i = 0; i < json_array_size(ids); i++) {
-		id = json_string_value(json_array_get(ids, i));
-		req = proto_msg(MSG_JOB_UPDATE);
-		if (strchr(id, '_') != NULL) {
-			(void)array_jobid_parse(id, &jid, &tasks, err,
-			    sizeof err);
-			len = array_format(&tasks, false, NULL, 0);
-			text = xmalloc(len + 1);
-			(void)array_format(&tasks, false, text, len + 1);
-			array_free(&tasks);
-			json_object_set_new(req, "tasks", json_string(text));
-			free(text);
-		} else
-			(void)cmd_parse_id(id, &jid, err, sizeof err);
-		json_object_set_new(req, "id", json_integer((json_int_t)jid));
-		json_object_set_new(req, "action", json_string(action));
-		r = model_request(m, req, &reply);
-		json_decref(req);
-		if (r == 0) {
+	for (i = 0; i < json_array_size(reqs); i++) {
+		if ((r = model_request(m, json_array_get(reqs, i), &reply)) ==
+		    0) {
 			json_decref(reply);
 			continue;
 		}
@@ -211,8 +164,25 @@ scontrol_job_action(struct model *m, const char *action, int argc,
 		if (r > worst)
 			worst = r;
 	}
-	json_decref(ids);
+	json_decref(reqs);
 	return (worst);
+}
+
+/* hold, release, requeue: each job of the lists, as gctl does them. */
+static int
+scontrol_job_action(struct model *m, const char *action, int argc,
+    char **argv)
+{
+	json_t	*reqs;
+	char	 err[512];
+
+	if (argc < 1)
+		return (cmd_usage_error(&scontrol_cmd, "%s: expected one or "
+		    "more job ids", action));
+	if ((reqs = model_job_update_requests(argc, argv, action, err,
+	    sizeof err)) == NULL)
+		return (cmd_usage_error(&scontrol_cmd, "%s: %s", action, err));
+	return (scontrol_send_all(m, reqs));
 }
 
 /* update JobId=ID[,ID...] TimeLimit=LIMIT: JOB_UPDATE's set, a job at a
@@ -220,69 +190,23 @@ scontrol_job_action(struct model *m, const char *action, int argc,
 static int
 scontrol_update_jobs(struct model *m, const char *ids, const char *limit)
 {
-	json_t		*list, *req, *reply;
-	struct array_set tasks;
-	const char	*id;
-	uint64_t	 jid, secs;
-	char		 err[512], *text;
-	size_t		 i, len;
-	int		 r, worst = EXIT_OK;
+	json_t		*reqs, *req;
+	uint64_t	 secs;
+	char		 err[512], *argv[1] = { (char *)ids };
+	size_t		 i;
 
 	if (duration_parse(limit, JOB_REQ_MAX_TIME, &secs, err,
 	    sizeof err) == -1)
 		return (cmd_usage_error(&scontrol_cmd, "update: TimeLimit: %s",
 		    err));
-	list = json_array();
-	if (cmd_split(ids, "JobId", cmd_add_string, list, err,
-	    sizeof err) == -1) {
-		json_decref(list);
-		return (cmd_usage_error(&scontrol_cmd, "update: %s", err));
-	}
-	/* Every id checked before the first is changed. */
-	for (i = 0; i < json_array_size(list); i++) {
-		id = json_string_value(json_array_get(list, i));
-		if ((strchr(id, '_') != NULL ? array_jobid_parse(id, &jid,
-		    &tasks, err, sizeof err) : cmd_parse_id(id, &jid, err,
-		    sizeof err)) == -1) {
-			json_decref(list);
-			return (cmd_usage_error(&scontrol_cmd, "update: JobId: "
-			    "%s", err));
-		}
-		if (strchr(id, '_') != NULL)
-			array_free(&tasks);
-	}
-	for (i = 0; i < json_array_size(list); i++) {
-		id = json_string_value(json_array_get(list, i));
-		if (strchr(id, '_') != NULL)
-			(void)array_jobid_parse(id, &jid, &tasks, err,
-			    sizeof err);
-		else
-			(void)cmd_parse_id(id, &jid, err, sizeof err);
-		req = proto_msg(MSG_JOB_UPDATE);
-		if (strchr(id, '_') != NULL) {
-			len = array_format(&tasks, false, NULL, 0);
-			text = xmalloc(len + 1);
-			(void)array_format(&tasks, false, text, len + 1);
-			array_free(&tasks);
-			json_object_set_new(req, "tasks", json_string(text));
-			free(text);
-		}
-		json_object_set_new(req, "id", json_integer((json_int_t)jid));
-		json_object_set_new(req, "action", json_string("set"));
+	if ((reqs = model_job_update_requests(1, argv, "set", err,
+	    sizeof err)) == NULL)
+		return (cmd_usage_error(&scontrol_cmd, "update: JobId: %s",
+		    err));
+	json_array_foreach(reqs, i, req)
 		json_object_set_new(req, "time_limit",
 		    json_integer((json_int_t)secs));
-		r = model_request(m, req, &reply);
-		json_decref(req);
-		if (r == 0) {
-			json_decref(reply);
-			continue;
-		}
-		cmd_error(&scontrol_cmd, m->err);
-		if (r > worst)
-			worst = r;
-	}
-	json_decref(list);
-	return (worst);
+	return (scontrol_send_all(m, reqs));
 }
 
 /* update NodeName=NODE State=DRAIN|RESUME [Reason=TEXT], or JobId=ID
@@ -369,7 +293,7 @@ main(int argc, char **argv)
 	struct model	 m;
 	const char	*topt = NULL, *verb;
 	char		 err[256];
-	bool		 oneline = false, quiet = false;
+	bool		 oneline = false;
 	unsigned	 timeout;
 	int		 ch, r = EXIT_OK, nargs;
 	char		**args;
@@ -388,7 +312,7 @@ main(int argc, char **argv)
 		case 'a':
 			break;
 		case 'Q':
-			quiet = true;
+			/* An action that works prints nothing anyway. */
 			break;
 		case 'h':
 			r = cmd_help(&scontrol_cmd);
@@ -418,7 +342,7 @@ main(int argc, char **argv)
 	    3) || scontrol_is(verb, "requeue", 5))
 		r = scontrol_job_action(&m, tolower((unsigned char)verb[0]) ==
 		    'h' ? "hold" : tolower((unsigned char)verb[2]) == 'l' ?
-		    "release" : "requeue", nargs, args, quiet);
+		    "release" : "requeue", nargs, args);
 	else if (scontrol_is(verb, "update", 2))
 		r = scontrol_update(&m, nargs, args);
 	else if (scontrol_is(verb, "ping", 4) && nargs == 0)

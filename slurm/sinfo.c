@@ -165,6 +165,30 @@ sinfo_header(char c)
 	}
 }
 
+/* The fields whose value is the same for every gbatch node: what holds of
+ * gbatch (any job size, no root-only partition, no oversubscription, all
+ * groups, no scratch disk, one weight, no features), and Unknown for what
+ * gbatch does not know (sockets, who drained a node and when). */
+static const char *
+sinfo_constant(char c)
+{
+	static const struct {
+		char		 field;
+		const char	*value;
+	} consts[] = {
+		{ 's', "1-infinite" }, { 'r', "no" }, { 'h', "NO" },
+		{ 'g', "all" }, { 'd', "0" }, { 'w', "1" }, { 'f', "(null)" },
+		{ 'z', "Unknown" }, { 'u', "Unknown" }, { 'H', "Unknown" },
+	};
+	size_t	i;
+
+	for (i = 0; i < sizeof consts / sizeof consts[0]; i++) {
+		if (consts[i].field == c)
+			return (consts[i].value);
+	}
+	return ("");
+}
+
 /* %F: the nodes allocated (or mixed), idle, other (drained, down) and
  * in all. */
 static void
@@ -271,33 +295,9 @@ sinfo_line(const struct slurm_item *items, int nitems,
 		case 'F':
 			sinfo_aiot(rows, n, buf, sizeof buf);
 			break;
-		case 's':
-			snprintf(buf, sizeof buf, "1-infinite");
-			break;
-		case 'r':
-			snprintf(buf, sizeof buf, "no");
-			break;
-		case 'h':
-			snprintf(buf, sizeof buf, "NO");
-			break;
-		case 'g':
-			snprintf(buf, sizeof buf, "all");
-			break;
-		case 'd':
-			snprintf(buf, sizeof buf, "0");
-			break;
-		case 'w':
-			snprintf(buf, sizeof buf, "1");
-			break;
-		case 'f':
-			snprintf(buf, sizeof buf, "(null)");
-			break;
-		case 'z':
-		case 'u':
-		case 'H':
-			/* Neither the sockets of a node nor who drained it
-			 * and when are known to gbatch. */
-			snprintf(buf, sizeof buf, "Unknown");
+		default:
+			snprintf(buf, sizeof buf, "%s", sinfo_constant(
+			    items[k].field));
 			break;
 		}
 		slurm_fmt_line_put(&line, &items[k], safe_text_str(buf, safe,
