@@ -274,6 +274,7 @@ job_row_get_id(const void *row, const void *ctx, char *buf, size_t len)
 	X(mem, JF_MEM)							\
 	X(mem_per_gpu, JF_MEM_PER_GPU)					\
 	X(mem_peak, JF_MEM_PEAK)					\
+	X(alloc_cpus, JF_ALLOC_CPUS)					\
 	X(array_spec, JF_ARRAY_SPEC)					\
 	X(restarts, JF_RESTARTS)					\
 	X(preemptions, JF_PREEMPTIONS)					\
@@ -715,6 +716,7 @@ const struct table_col job_row_cols[] = {
 	{ "mem_per_gpu", "MEM_PER_GPU_MB", true, job_row_get_mem_per_gpu },
 	{ "mem_peak", "MEM_PEAK_MB", true, job_row_get_mem_peak },
 	{ "cpu_time", "CPU_TIME", true, job_row_get_cpu_time },
+	{ "alloc_cpus", "CPUS", true, job_row_get_alloc_cpus },
 	{ "queue", "QUEUE", false, job_row_get_queue },
 	{ "rank", "RANK", true, job_row_get_rank },
 	{ "attained", "GPU_TIME", true, job_row_get_attained },

@@ -50,7 +50,8 @@
  * scheduler's default, the node's share per GPU. mem_peak is the most
  * memory (MB) its processes held on a node at once, over every run, and
  * cpu_time the CPU time they used in all (ms), as the nodes' cgroups
- * count them (0: not counted). flags
+ * count them (0: not counted). alloc_cpus is the CPUs its last run held
+ * on its nodes in all (0: not started, or not known). flags
  * are job.h's JOB_F_*;
  * ckpt_signal 0 means SIGUSR1, ckpt_grace 0 the config's; umask -1 none.
  * warn_signal (0: none) is sent warn_time seconds before the time limit
@@ -168,6 +169,8 @@ enum job_field_kind {
 	    JFF_UPDATE)							\
 	COL(CPU_TIME, cpu_time, int64_t, "cpu_time", "cpu_time", JFK_I64, \
 	    JFF_UPDATE | JFF_MS)					\
+	COL(ALLOC_CPUS, alloc_cpus, uint32_t, "alloc_cpus", "alloc_cpus", \
+	    JFK_U32, JFF_UPDATE)					\
 	COL(QUEUE, queue, int, NULL, "queue", JFK_INT, 0)		\
 	COL(RANK, rank, int, NULL, "rank", JFK_INT, 0)			\
 	COL(ATTAINED, attained, uint64_t, "attained", "attained",	\

@@ -101,11 +101,11 @@ sacct_partition(const struct job_row *r, time_t now, char *buf, size_t len)
 	snprintf(buf, len, "%s", SLURM_OPT_PARTITION);
 }
 
-/* The CPUs a job was given are not kept with it yet: none counted. */
+/* The CPUs its run held on its nodes in all (0: it has not started). */
 static void
 sacct_cpus(const struct job_row *r, time_t now, char *buf, size_t len)
 {
-	snprintf(buf, len, "0");
+	snprintf(buf, len, "%lld", slurm_fmt_row_int(r, JF_ALLOC_CPUS));
 }
 
 /* Slurm's MaxRSS, in KiB ("524288K"): the most memory the job's processes
@@ -176,8 +176,8 @@ sacct_nnodes(const struct job_row *r, time_t now, char *buf, size_t len)
 	snprintf(buf, len, "%d", slurm_fmt_row_nnodes(r));
 }
 
-/* Slurm's TRES list of what the job held: its GPUs and nodes; nothing
- * before it ran. */
+/* Slurm's TRES list of what the job held: its CPUs (where known), GPUs
+ * and nodes; nothing before it ran. */
 static void
 sacct_tres(const struct job_row *r, time_t now, char *buf, size_t len)
 {
@@ -187,8 +187,13 @@ sacct_tres(const struct job_row *r, time_t now, char *buf, size_t len)
 		buf[0] = '\0';
 		return;
 	}
-	snprintf(buf, len, "gres/gpu=%lld,node=%d",
-	    slurm_fmt_row_int(r, JF_GPUS), n);
+	if (slurm_fmt_row_int(r, JF_ALLOC_CPUS) > 0)
+		snprintf(buf, len, "cpu=%lld,gres/gpu=%lld,node=%d",
+		    slurm_fmt_row_int(r, JF_ALLOC_CPUS),
+		    slurm_fmt_row_int(r, JF_GPUS), n);
+	else
+		snprintf(buf, len, "gres/gpu=%lld,node=%d",
+		    slurm_fmt_row_int(r, JF_GPUS), n);
 }
 
 static void
@@ -589,6 +594,7 @@ main(int argc, char **argv)
 	json_array_append_new(fields, json_string("num_nodes"));
 	json_array_append_new(fields, json_string("reason"));
 	json_array_append_new(fields, json_string("workdir"));
+	json_array_append_new(fields, json_string("alloc_cpus"));
 	/* Array tasks are named as Slurm names them, 42_7. */
 	job_row_wire_fields("id", fields);
 	rc = model_refresh_jobs(&m, fields);

@@ -204,7 +204,10 @@ scontrol_tres(const struct job_row *r, int nodes, char *buf, size_t len)
 	size_t		off = 0;
 
 	buf[0] = '\0';
-	if (cpg > 0 || cpt > 0)
+	if (slurm_fmt_row_int(r, JF_ALLOC_CPUS) > 0)
+		off += (size_t)snprintf(buf + off, len - off, "cpu=%lld,",
+		    slurm_fmt_row_int(r, JF_ALLOC_CPUS));
+	else if (cpg > 0 || cpt > 0)
 		off += (size_t)snprintf(buf + off, len - off, "cpu=%lld,",
 		    cpg > 0 ? cpg * gpus : cpt * tasks * nodes);
 	if ((mem > 0 || mpg > 0) && off < len)
@@ -289,6 +292,9 @@ scontrol_job(const struct job_row *r, bool oneline)
 	}
 	scontrol_rec_line(&rec);
 	scontrol_rec_kvf(&rec, "NumNodes", "%d", nodes);
+	if (slurm_fmt_row_int(r, JF_ALLOC_CPUS) > 0)
+		scontrol_rec_kvf(&rec, "NumCPUs", "%lld", slurm_fmt_row_int(r,
+		    JF_ALLOC_CPUS));
 	scontrol_rec_kvf(&rec, "NumTasks", "%lld", slurm_fmt_row_tasks(r,
 	    nodes) * nodes);
 	if (slurm_fmt_row_int(r, JF_CPUS_PER_TASK) > 0)

@@ -87,7 +87,7 @@ squeue_usage(FILE *f)
 "                         code, %%T state, %%M time used, %%l time limit,\n"
 "                         %%D nodes, %%R reason or nodes, %%r reason, %%N\n"
 "                         nodes, %%b GPUs (gpu:N), %%S start, %%V submit,\n"
-"                         %%e end, %%a account, %%C GPUs, %%E dependency\n"
+"                         %%e end, %%a account, %%C CPUs, %%E dependency\n"
 "                         (default \"%s\")\n"
 "  -O, --Format NAME[:[.]WIDTH][,...]  fields by Slurm's names, each at\n"
 "                         least WIDTH wide (20): JobID, Name, UserName,\n"
@@ -118,6 +118,22 @@ static const struct cmd squeue_cmd = {
 
 /* The value of field c of job r, into buf; task >= 0: one task of an
  * array's row, shown alone (squeue -r). */
+/* The CPUs a waiting job asks for: per GPU or per task, as it said; 0
+ * for the node's share. */
+static long long
+squeue_cpus_asked(const struct job_row *r)
+{
+	long long	cpg = slurm_fmt_row_int(r, JF_CPUS_PER_GPU);
+	long long	cpt = slurm_fmt_row_int(r, JF_CPUS_PER_TASK);
+	long long	nodes = slurm_fmt_row_int(r, JF_NUM_NODES);
+
+	if (nodes <= 0)
+		nodes = 1;
+	if (cpg > 0)
+		return (cpg * slurm_fmt_row_int(r, JF_GPUS));
+	return (cpt * slurm_fmt_row_tasks(r, nodes) * nodes);
+}
+
 static const char *
 squeue_field(const struct job_row *r, enum job_state s, char c, long task,
     char *buf, size_t len)
@@ -184,7 +200,11 @@ squeue_field(const struct job_row *r, enum job_state s, char c, long task,
 		snprintf(buf, len, "gpu:%lld", slurm_fmt_row_int(r, JF_GPUS));
 		return (buf);
 	case 'C':
-		snprintf(buf, len, "%lld", slurm_fmt_row_int(r, JF_GPUS));
+		/* The CPUs it holds, or held; those it asks for while it
+		 * waits (0: the node's share, known when it starts). */
+		snprintf(buf, len, "%lld", s == JOB_PENDING || s == JOB_HELD ?
+		    squeue_cpus_asked(r) : slurm_fmt_row_int(r,
+		    JF_ALLOC_CPUS));
 		return (buf);
 	case 'S':
 		slurm_fmt_date(slurm_fmt_row_int(r, JF_START_TIME), "N/A", buf,
@@ -329,7 +349,9 @@ squeue_fields(const struct slurm_item *items, int n, bool all)
 		{ 'a', "account" }, { 'M', "elapsed" }, { 'l', "time_limit" },
 		{ 'L', "time_limit elapsed" }, { 'D', "nodes" },
 		{ 'N', "nodes" }, { 'r', "reason" }, { 'R', "reason nodes" },
-		{ 'b', "gpus" }, { 'C', "gpus" }, { 'S', "start_time" },
+		{ 'b', "gpus" },
+		{ 'C', "alloc_cpus gpus cpus_per_gpu cpus_per_task tasks_per_node num_nodes" },
+		{ 'S', "start_time" },
 		{ 'V', "submit_time" }, { 'e', "end_time" },
 		{ 'E', "dependency" },
 	};

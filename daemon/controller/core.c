@@ -163,11 +163,11 @@ core_res(const struct job *j, struct place_res *r)
 		r->mem_share = true;
 }
 
-void
-core_part_res(const struct job *j, size_t i, uint32_t *cpus,
+/* The CPUs and memory part of j holds on its node (0 where not known). */
+static void
+core_res_of(const struct job *j, const struct job_part *part, uint32_t *cpus,
     uint64_t *mem)
 {
-	const struct job_part	*part = job_part_const(j, i);
 	struct place_res	 r;
 	uint32_t		 k = node_sched_index(part->node);
 
@@ -179,6 +179,28 @@ core_part_res(const struct job *j, size_t i, uint32_t *cpus,
 	core_res(j, &r);
 	place_res_need(sched_core_cluster(core.sc), k, &r,
 	    sched_mask_count(part->mask), cpus, mem);
+}
+
+void
+core_part_res(const struct job *j, size_t i, uint32_t *cpus,
+    uint64_t *mem)
+{
+	core_res_of(j, job_part_const(j, i), cpus, mem);
+}
+
+uint32_t
+core_parts_cpus(const struct job *j, const struct job_part *parts,
+    size_t nparts)
+{
+	uint64_t	mem;
+	uint32_t	cpus, total = 0;
+	size_t		i;
+
+	for (i = 0; i < nparts; i++) {
+		core_res_of(j, &parts[i], &cpus, &mem);
+		total += cpus;
+	}
+	return (total);
 }
 
 struct core_hold *

@@ -114,6 +114,9 @@ uint32_t *core_nodes_for(const char *req, const char *exc, const char *type,
  * as its request says (0 where the node did not say what it has). */
 void	core_part_res(const struct job *j, size_t i, uint32_t *cpus,
 	    uint64_t *mem);
+/* The CPUs the parts (a run about to start) hold in all, as above. */
+uint32_t core_parts_cpus(const struct job *j, const struct job_part *parts,
+	    size_t nparts);
 
 /* For schedule.c's passes. */
 /* Clears the dirty mark, syncs the nodes and rebuilds the core if it is

@@ -144,6 +144,9 @@ job_change_state(struct job *j, enum job_state to,
 	 * the one it has. */
 	if (to == JOB_RUNNING && !how->readopt)
 		row.master_port = master_port_pick(parts[0].node, id);
+	/* The CPUs the run holds: kept with the job once it ends. */
+	if (to == JOB_RUNNING)
+		row.alloc_cpus = core_parts_cpus(j, parts, nparts);
 	else if (to == JOB_PENDING || job_state_is_terminal(to))
 		row.master_port = 0;
 	/* Time spent waiting: held time is not. */
@@ -210,6 +213,7 @@ job_change_state(struct job *j, enum job_state to,
 	job_set_reason(j, row.reason);
 	job_set_sched_row(j, &row);
 	job_set_master_port(j, row.master_port);
+	job_set_alloc_cpus(j, row.alloc_cpus);
 	if (to == JOB_RUNNING) {
 		job_set_restarts(j, row.restarts);
 		job_set_run(j, parts, nparts, row.start_time);

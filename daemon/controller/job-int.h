@@ -27,6 +27,7 @@ struct job_run {
 	char			*message;	/* NULL: str's JF_MESSAGE */
 	struct job_part		*parts;		/* nparts; NULL for none */
 	uint64_t		 mem_peak;	/* MB, over every run */
+	uint32_t		 alloc_cpus;	/* the last run's, in all */
 	int64_t			 cpu_time;	/* ms, every run's */
 	int64_t			 start_time;
 	int64_t			 end_time;

@@ -117,11 +117,13 @@ job_create(const struct store_job *r)
 	j->shared = job_shared_get_row(job_table_shared(), r);
 	j->id = r->id;
 	if (r->master_port != 0 || r->mem_peak != 0 || r->cpu_time != 0 ||
+	    r->alloc_cpus != 0 ||
 	    r->start_time != 0 || r->end_time != 0 || r->has_exit ||
 	    r->exit_code != 0 || r->signal != 0 || r->restarts != 0) {
 		j->run = xcalloc(1, sizeof *j->run);
 		j->run->master_port = r->master_port;
 		j->run->mem_peak = r->mem_peak;
+		j->run->alloc_cpus = r->alloc_cpus;
 		j->run->cpu_time = r->cpu_time;
 		j->run->start_time = r->start_time;
 		j->run->end_time = r->end_time;
@@ -230,6 +232,7 @@ job_to_row(const struct job *j, struct store_job *r)
 	r->cpus_per_gpu = job_cpus_per_gpu(j);
 	r->mem_per_gpu = job_mem_per_gpu(j);
 	r->mem_peak = run->mem_peak;
+	r->alloc_cpus = run->alloc_cpus;
 	r->cpu_time = run->cpu_time;
 	r->gpu_mask = job_gpu_mask(j);
 	r->restarts = run->restarts;
@@ -353,6 +356,13 @@ job_add_usage(struct job *j, uint64_t mem_peak, int64_t cpu_time)
 		job_run_set(j)->mem_peak = mem_peak;
 	if (cpu_time > 0)
 		job_run_set(j)->cpu_time += cpu_time;
+}
+
+void
+job_set_alloc_cpus(struct job *j, uint32_t cpus)
+{
+	if (cpus != job_run_const(j)->alloc_cpus)
+		job_run_set(j)->alloc_cpus = cpus;
 }
 
 void

@@ -192,6 +192,8 @@ uint64_t	 job_mem_per_gpu(const struct job *);
  * memory (MB) any one held, and CPU time (ms) in all. */
 void		 job_add_usage(struct job *, uint64_t mem_peak, int64_t cpu_time);
 void		 job_set_master_port(struct job *, uint32_t);
+/* The CPUs its run holds in all (sacct's AllocCPUS). */
+void		 job_set_alloc_cpus(struct job *, uint32_t);
 /* Job arrays (common/job-field.h says how their rows work): the array's
  * id (0: none), the task (-1: none, or the array's own row), the array as
  * submitted and its throttle (0: none). */

@@ -163,6 +163,9 @@ static const char *const store_schema_migrations[] = {
 	"ALTER TABLE jobs ADD COLUMN mem_peak INTEGER NOT NULL DEFAULT 0;"
 	"ALTER TABLE jobs ADD COLUMN cpu_time INTEGER NOT NULL DEFAULT 0;"
 	"UPDATE jobs SET flags = flags | 128;",
+	/* 15: the CPUs a job's run held (sacct's AllocCPUS, squeue's %C);
+	 * the jobs before, 0: not known. */
+	"ALTER TABLE jobs ADD COLUMN alloc_cpus INTEGER NOT NULL DEFAULT 0;",
 };
 #define STORE_SCHEMA_VERSION \
 	((int)(sizeof store_schema_migrations /				\

@@ -147,7 +147,12 @@ in_line() {
 	IFS='|' read -r id raw name state code rest <<<"$(in_line "$output" "$bad")"
 	[ "$state $code" = "FAILED 3:0" ]
 	IFS='|' read -r id raw name state code el st en tres nodes nn part <<<"$(in_line "$output" "$long")"
-	[ "$state $en $tres $nn" = "RUNNING Unknown gres/gpu=8,node=2 2" ]
+	# It holds both nodes whole: every CPU of theirs.
+	cpus=$(gnodes --json | python3 -c 'import json, sys; print(sum(n["cpus_total"] for n in json.load(sys.stdin)["nodes"]))')
+	[ "$state $en $tres $nn" = "RUNNING Unknown cpu=$cpus,gres/gpu=8,node=2 2" ]
+	[ "$(sacct -n -P -j "$long" -o AllocCPUS)" = "$cpus" ]
+	[ "$(squeue -h -j "$long" -o %C)" = "$cpus" ]
+	[ "$(gq -h -j "$long" -o alloc_cpus)" = "$cpus" ]
 	IFS='|' read -r id raw name state code el st en tres nodes nn part <<<"$(in_line "$output" "$gone")"
 	[ "$state|$st|$tres|$nodes|$nn" = "CANCELLED|Unknown||None assigned|0" ]
 	# Slurm's headers: right-justified names over dashes; -p ends lines
@@ -578,5 +583,5 @@ print(n["cpus_total"], n["memory_mb"])' "$idle")
 	[ "$(sacct -n -P -j "$held" -o Reason,ReqMem)" = "JobHeldUser|0" ]
 	run -0 sacct -l -P -j "$id"
 	[ "${lines[0]}" = "JobID|JobIDRaw|JobName|Partition|MaxRSS|NTasks|AllocCPUS|Elapsed|State|ExitCode|ReqMem|ReqTRES|AllocTRES|TotalCPU" ]
-	[[ "${lines[1]}" == "$id|$id|wrap|gbatch|"*"|2|"*"|COMPLETED|0:0|100M|cpu=2,mem=100M,node=1,gres/gpu=2|gres/gpu=2,node=1|"* ]]
+	[[ "${lines[1]}" == "$id|$id|wrap|gbatch|"*"|2|2|"*"|COMPLETED|0:0|100M|cpu=2,mem=100M,node=1,gres/gpu=2|cpu=2,gres/gpu=2,node=1|"* ]]
 }
