@@ -1,5 +1,6 @@
 /* hostlist.c: Slurm's node lists expanded (hostlist.h). */
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,4 +173,128 @@ hostlist_free(char **names, size_t n)
 	for (i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
+}
+
+/* A name as a prefix and a trailing number: the number's digits start at
+ * digits (len when there are none) and count ndigits. */
+struct hostlist_key {
+	const char	*name;
+	size_t		 digits;
+	size_t		 ndigits;
+	unsigned long	 num;
+	bool		 padded;	/* the number starts with a 0 */
+	/* The width its group writes numbers in: ndigits where it or a
+	 * name of the same prefix and width is zero-padded, else 0. */
+	size_t		 width;
+};
+
+static void
+hostlist_key(const char *name, struct hostlist_key *k)
+{
+	size_t	len = strlen(name), i = len;
+
+	while (i > 0 && isdigit((unsigned char)name[i - 1]) && len - i < 9)
+		i--;
+	k->name = name;
+	k->digits = i;
+	k->ndigits = len - i;
+	k->num = k->ndigits > 0 ? strtoul(name + i, NULL, 10) : 0;
+	k->padded = k->ndigits > 1 && name[i] == '0';
+}
+
+/* Whether a and b go in one range list: the same prefix, both numbered,
+ * and numbers written alike (the same padded width, or neither padded). */
+static bool
+hostlist_same_group(const struct hostlist_key *a, const struct hostlist_key *b)
+{
+	return (a->ndigits > 0 && b->ndigits > 0 && a->digits == b->digits &&
+	    strncmp(a->name, b->name, a->digits) == 0 && a->width == b->width);
+}
+
+static int
+hostlist_key_cmp(const void *x, const void *y)
+{
+	const struct hostlist_key	*a = x, *b = y;
+	size_t				 n = a->digits < b->digits ?
+					    a->digits : b->digits;
+	int				 c;
+
+	if ((c = strncmp(a->name, b->name, n)) != 0 || a->digits != b->digits)
+		return (c != 0 ? c : a->digits < b->digits ? -1 : 1);
+	if (a->width != b->width)
+		return (a->width < b->width ? -1 : 1);
+	if (a->num != b->num)
+		return (a->num < b->num ? -1 : 1);
+	return (a->ndigits < b->ndigits ? -1 : a->ndigits > b->ndigits);
+}
+
+/* Appends s (len bytes) to *out (size *cap, used *len). */
+static void
+hostlist_put(char **out, size_t *used, size_t *cap, const char *s, size_t len)
+{
+	while (*used + len + 1 > *cap) {
+		*cap = *cap * 2 + 64;
+		*out = xrealloc(*out, *cap);
+	}
+	memcpy(*out + *used, s, len);
+	*used += len;
+	(*out)[*used] = '\0';
+}
+
+char *
+hostlist_compress(char *const *names, size_t n)
+{
+	struct hostlist_key	*k;
+	char			*out = NULL, num[48];
+	size_t			 used = 0, cap = 0, i, j, r, width;
+
+	hostlist_put(&out, &used, &cap, "", 0);
+	k = xcalloc(n + 1, sizeof *k);
+	for (i = 0; i < n; i++)
+		hostlist_key(names[i], &k[i]);
+	/* gpu01 pads gpu10 too: one width for a prefix and digit count
+	 * where any of them has a leading zero. */
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < n && k[i].ndigits > 0 && k[i].width == 0; j++) {
+			if (k[j].padded && k[j].ndigits == k[i].ndigits &&
+			    k[j].digits == k[i].digits && strncmp(k[i].name,
+			    k[j].name, k[i].digits) == 0)
+				k[i].width = k[i].ndigits;
+		}
+	}
+	qsort(k, n, sizeof *k, hostlist_key_cmp);
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && hostlist_same_group(&k[i], &k[j]); j++)
+			continue;
+		if (i > 0)
+			hostlist_put(&out, &used, &cap, ",", 1);
+		if (j - i == 1) {
+			hostlist_put(&out, &used, &cap, k[i].name,
+			    strlen(k[i].name));
+			continue;
+		}
+		width = k[i].width;
+		hostlist_put(&out, &used, &cap, k[i].name, k[i].digits);
+		hostlist_put(&out, &used, &cap, "[", 1);
+		for (r = i; r < j; r = r + 1) {
+			size_t	e = r;
+
+			/* A run of consecutive numbers, r to e. */
+			while (e + 1 < j && k[e + 1].num == k[e].num + 1)
+				e++;
+			snprintf(num, sizeof num, "%s%0*lu", r > i ? "," : "",
+			    (int)width, k[r].num);
+			hostlist_put(&out, &used, &cap, num, strlen(num));
+			if (e > r) {
+				snprintf(num, sizeof num, "-%0*lu", (int)width,
+				    k[e].num);
+				hostlist_put(&out, &used, &cap, num,
+				    strlen(num));
+			}
+			r = e;
+		}
+		hostlist_put(&out, &used, &cap, "]", 1);
+	}
+	free(k);
+	return (out);
 }

@@ -18,4 +18,11 @@ int	hostlist_expand(const char *s, char ***names, size_t *n, char *err,
 	    size_t errlen);
 void	hostlist_free(char **names, size_t n);
 
+/* The names as one list, as Slurm's scontrol show hostlist writes it:
+ * sorted, the names that differ only in a trailing number folded into
+ * one range list, "n[1-3,7],gpu[01-02],login" (numbers of the same width
+ * with leading zeros keep them; a name alone in its group stays as it
+ * is). A new string. */
+char	*hostlist_compress(char *const *names, size_t n);
+
 #endif

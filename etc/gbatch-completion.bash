@@ -305,7 +305,7 @@ _gbatch_scontrol()
 		COMPREPLY=($(compgen -W "show hold release requeue update ping reconfigure version" -- "$cur")) ;;
 	show)
 		case $subject in
-		"") COMPREPLY=($(compgen -W "job node partition config reservation" -- "$cur")) ;;
+		"") COMPREPLY=($(compgen -W "job node partition config reservation hostnames hostlist" -- "$cur")) ;;
 		job | jobid) COMPREPLY=($(compgen -W "$(_gbatch_jobs)" -- "$cur")) ;;
 		node) COMPREPLY=($(compgen -W "$(_gbatch_nodes)" -- "$cur")) ;;
 		partition) COMPREPLY=($(compgen -W gbatch -- "$cur")) ;;

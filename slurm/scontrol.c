@@ -14,6 +14,7 @@
 #include "client/model.h"
 #include "common/cmd.h"
 #include "common/duration.h"
+#include "common/hostlist.h"
 #include "common/job-req.h"
 #include "common/proto.h"
 #include "common/safe-text.h"
@@ -50,6 +51,9 @@ scontrol_usage(FILE *f)
 "  show partition [NAME]  gbatch's one partition, gbatch\n"
 "  show config            the controller's settings under Slurm's names\n"
 "  show reservation       gbatch has none\n"
+"  show hostnames [LIST]  a node list's names, one a line (default: the\n"
+"                         job's, SLURM_JOB_NODELIST)\n"
+"  show hostlist LIST     a node list folded into ranges, n[1-3,7]\n"
 "  hold ID[,ID...]        keep pending jobs from starting\n"
 "  release ID[,ID...]     let held jobs start\n"
 "  requeue ID[,ID...]     checkpoint, stop and requeue running jobs\n"
@@ -92,6 +96,36 @@ scontrol_is(const char *word, const char *kw, size_t min)
 	    len) == 0);
 }
 
+/* show hostnames [LIST] (one name a line; the job's nodes, from
+ * SLURM_JOB_NODELIST, without LIST) and show hostlist LIST (the names
+ * folded into ranges): what batch scripts ask of a node list. */
+static int
+scontrol_hostnames(const char *list, bool fold)
+{
+	char	**names, *text, err[512];
+	size_t	  n, i;
+
+	if (list == NULL && !fold)
+		list = getenv("SLURM_JOB_NODELIST");
+	if (list == NULL)
+		return (cmd_usage_error(&scontrol_cmd, "show %s: expected a "
+		    "node list%s", fold ? "hostlist" : "hostnames", fold ? "" :
+		    " (or SLURM_JOB_NODELIST set, as in a job)"));
+	if (hostlist_expand(list, &names, &n, err, sizeof err) == -1)
+		return (cmd_usage_error(&scontrol_cmd, "show %s: %s", fold ?
+		    "hostlist" : "hostnames", err));
+	if (fold) {
+		text = hostlist_compress(names, n);
+		printf("%s\n", text);
+		free(text);
+	} else {
+		for (i = 0; i < n; i++)
+			printf("%s\n", names[i]);
+	}
+	hostlist_free(names, n);
+	return (EXIT_OK);
+}
+
 /* show's subject and its name: "job 42", "job=42", "jobid 42". */
 static int
 scontrol_show(struct model *m, int argc, char **argv, bool oneline)
@@ -102,7 +136,8 @@ scontrol_show(struct model *m, int argc, char **argv, bool oneline)
 
 	if (argc < 1)
 		return (cmd_usage_error(&scontrol_cmd, "show: expected what to "
-		    "show: job, node, partition, config or reservation"));
+		    "show: job, node, partition, config, reservation, "
+		    "hostnames or hostlist"));
 	what = argv[0];
 	if ((eq = strchr(what, '=')) != NULL) {
 		snprintf(subject, sizeof subject, "%.*s", (int)(eq - what),
@@ -116,6 +151,11 @@ scontrol_show(struct model *m, int argc, char **argv, bool oneline)
 		    "argument \"%s\"", what, argv[eq != NULL ? 1 : 2]));
 	if (name != NULL && *name == '\0')
 		name = NULL;
+	if (scontrol_is(what, "hostnames", 5))
+		return (scontrol_hostnames(name, false));
+	if (scontrol_is(what, "hostlist", 5) || scontrol_is(what,
+	    "hostlistsorted", 9))
+		return (scontrol_hostnames(name, true));
 	if (scontrol_is(what, "jobs", 3) || scontrol_is(what, "jobid", 4))
 		r = scontrol_show_job(m, name, oneline, err, sizeof err);
 	else if (scontrol_is(what, "nodes", 4))
@@ -132,8 +172,8 @@ scontrol_show(struct model *m, int argc, char **argv, bool oneline)
 		return (EXIT_OK);
 	} else
 		return (cmd_usage_error(&scontrol_cmd, "show: unknown \"%s\"; "
-		    "expected job, jobid, node, partition, config or "
-		    "reservation", what));
+		    "expected job, jobid, node, partition, config, "
+		    "reservation, hostnames or hostlist", what));
 	if (r == EXIT_USAGE)
 		return (cmd_usage_error(&scontrol_cmd, "show %s: %s", what,
 		    err));

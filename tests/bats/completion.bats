@@ -217,7 +217,7 @@ complete_words() {
 	run complete_words scontrol ""
 	[ "$output" = "$(printf '%s\n' show hold release requeue update ping reconfigure version | sort)" ]
 	run complete_words scontrol show ""
-	[ "$output" = "$(printf '%s\n' job node partition config reservation | sort)" ]
+	[ "$output" = "$(printf '%s\n' job node partition config reservation hostnames hostlist | sort)" ]
 	run complete_words scontrol show job ""
 	[ "$output" = "$a" ]
 	run complete_words scontrol release ""

@@ -481,7 +481,7 @@ val() {
 	run -1 scontrol hold 99999
 	[[ "$output" == "scontrol: "*99999* ]]
 	run -2 scontrol show bogus
-	[[ "${lines[0]}" == 'scontrol: show: unknown "bogus"; expected job, jobid, node, partition, config or reservation' ]]
+	[[ "${lines[0]}" == 'scontrol: show: unknown "bogus"; expected job, jobid, node, partition, config, reservation, hostnames or hostlist' ]]
 	run -2 scontrol frobnicate
 	[[ "${lines[0]}" == 'scontrol: unknown command "frobnicate"'* ]]
 }
@@ -584,4 +584,20 @@ print(n["cpus_total"], n["memory_mb"])' "$idle")
 	run -0 sacct -l -P -j "$id"
 	[ "${lines[0]}" = "JobID|JobIDRaw|JobName|Partition|MaxRSS|NTasks|AllocCPUS|Elapsed|State|ExitCode|ReqMem|ReqTRES|AllocTRES|TotalCPU" ]
 	[[ "${lines[1]}" == "$id|$id|wrap|gbatch|"*"|2|2|"*"|COMPLETED|0:0|100M|cpu=2,mem=100M,node=1,gres/gpu=2|cpu=2,gres/gpu=2,node=1|"* ]]
+}
+
+@test "scontrol show hostnames and hostlist: a job script's node list, one name a line, and folded back" {
+	printf '#!/bin/sh\n#SBATCH -N 2 --gpus-per-node 1\nscontrol show hostnames >hosts-$SLURM_NODEID.txt\nscontrol show hostlist "$(paste -sd, hosts-$SLURM_NODEID.txt)" >list-$SLURM_NODEID.txt\n' >h.sh
+	id=$(PATH="$GBATCH_BUILDDIR/slurm:$PATH" sbatch --parsable h.sh)
+	gb_wait_state "$id" COMPLETED 20
+	[ "$(cat hosts-0.txt)" = $'n1\nn2' ]
+	[ "$(cat list-0.txt)" = "n[1-2]" ]
+	run -0 scontrol show hostnames 'gpu[07-09],login'
+	[ "$output" = $'gpu07\ngpu08\ngpu09\nlogin' ]
+	run -0 scontrol show hostlist n3,n1,n2,n7,login
+	[ "$output" = "login,n[1-3,7]" ]
+	run -2 env -u SLURM_JOB_NODELIST scontrol show hostnames
+	[[ "$output" == *"show hostnames: expected a node list (or SLURM_JOB_NODELIST set, as in a job)"* ]]
+	run -2 scontrol show hostlist 'n[1-'
+	[[ "$output" == *'show hostlist: "n[1-"'* ]]
 }
