@@ -1,5 +1,8 @@
 /* grun: run a command on an allocation, in the foreground (srun's
- * counterpart): an interactive job, or a command inside a running job. */
+ * counterpart): an interactive job, or a command inside a running job.
+ * Run as srun (slurm-compat), it takes srun's own options too, and inside
+ * a job (SLURM_JOB_ID or GBATCH_JOB_ID set) starts the step in that job,
+ * one task, on this node. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -10,6 +13,7 @@
 #include "client/client.h"
 #include "client/jobspec.h"
 #include "client/relay.h"
+#include "client/srun-opt.h"
 #include "common/cmd.h"
 #include "common/proto.h"
 #include "common/safe-text.h"
@@ -57,8 +61,9 @@ grun_usage(FILE *f)
 "connection to it was lost; 4 when not allowed.\n", f);
 }
 
-/* Its options are jobspec's (client/jobspec.c), as gsub's are. */
-static const struct cmd grun_cmd = {
+/* Its options are jobspec's (client/jobspec.c), as gsub's are. Named as it
+ * runs: grun, or srun. */
+static struct cmd grun_cmd = {
 	.name = "grun",
 	.usage = grun_usage,
 };
@@ -81,6 +86,80 @@ grun_interactive(const struct jobspec *js)
 	if (jobspec_preemptible(js))
 		json_object_set_new(io, "preemptible", json_true());
 	return (io);
+}
+
+/* Whether srun runs as a step: inside a job (its variables set) and not
+ * told another job (--jobid). */
+static bool
+grun_srun_step(int argc, char **argv)
+{
+	int	i;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0 || argv[i][0] != '-')
+			break;
+		if (strncmp(argv[i], "--jobid", 7) == 0)
+			return (false);
+	}
+	return (getenv("SLURM_JOB_ID") != NULL ||
+	    getenv("GBATCH_JOB_ID") != NULL);
+}
+
+/* srun inside a job: the step goes to that job, on this node, unless the
+ * command line names a job (--jobid). argv becomes a new array with
+ * --jobid and -w added in front (freed by the caller; the strings are
+ * argv's or static). Returns 0 (nothing to add outside a job), or -1 with
+ * err. */
+static int
+grun_srun_in_job(int *argc, char ***argv, const struct srun_opt *so,
+    char *err, size_t errlen)
+{
+	static char	 jobarg[64], nodearg[300];
+	const char	*id, *node, *nnodes;
+	char		**v;
+	int		 i;
+
+	if (!grun_srun_step(*argc, *argv))
+		return (0);
+	if ((id = getenv("SLURM_JOB_ID")) == NULL)
+		id = getenv("GBATCH_JOB_ID");
+	nnodes = getenv("SLURM_JOB_NUM_NODES") != NULL ?
+	    getenv("SLURM_JOB_NUM_NODES") : getenv("GBATCH_NUM_NODES");
+	if ((nnodes != NULL && atoi(nnodes) > 1) || so->nodes > 1) {
+		snprintf(err, errlen, "a step over several nodes is not in "
+		    "gbatch yet: in a job of %s nodes each node runs the batch "
+		    "script itself (gsub's way); start the step's tasks on "
+		    "this node with srun -N 1 -n TASKS", nnodes != NULL ?
+		    nnodes : "several");
+		return (-1);
+	}
+	/* This node (the job's first and only one when not said). */
+	node = getenv("SLURMD_NODENAME");
+	if (so->ntasks > 1) {
+		snprintf(err, errlen, "a step of several tasks is not in "
+		    "gbatch yet: srun in a job starts one (-n 1); a job's own "
+		    "tasks are gsub's --ntasks-per-node, each with its "
+		    "RANK and SLURM_PROCID");
+		return (-1);
+	}
+	snprintf(jobarg, sizeof jobarg, "--jobid=%s", id);
+	v = calloc((size_t)*argc + 4, sizeof *v);
+	if (v == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return (-1);
+	}
+	v[0] = (*argv)[0];
+	v[1] = jobarg;
+	i = 2;
+	if (node != NULL && *node != '\0') {
+		snprintf(nodearg, sizeof nodearg, "--nodelist=%s", node);
+		v[i++] = nodearg;
+	}
+	memcpy(v + i, *argv + 1, sizeof *v * (size_t)(*argc - 1));
+	*argc += i - 1;
+	v[*argc] = NULL;
+	*argv = v;
+	return (1);
 }
 
 /* JOB_ATTACH: the command, as job describes it, in job id's allocation. */
@@ -109,11 +188,31 @@ main(int argc, char **argv)
 	struct relay_opts	 ro;
 	enum jobspec_action	 action;
 	json_t			*job = NULL, *req, *reply;
-	char			 err[2048], safe[2048];
+	struct srun_opt		 so;
+	const struct option	*longopts;
+	const char		*base, *shortopts;
+	char			 err[2048], safe[2048], **own = NULL;
 	int			 r = EXIT_USAGE;
 
+	base = strrchr(argv[0], '/') != NULL ? strrchr(argv[0], '/') + 1 :
+	    argv[0];
 	js = jobspec_create();
 	jobspec_command(js);
+	if (strcmp(base, "srun") == 0) {
+		grun_cmd.name = "srun";
+		longopts = jobspec_options(&shortopts);
+		if (srun_opt_take(&argc, argv, longopts, shortopts,
+		    grun_srun_step(argc, argv), &so, err, sizeof err) == -1)
+			goto usage;
+		switch (grun_srun_in_job(&argc, &argv, &so, err,
+		    sizeof err)) {
+		case -1:
+			goto usage;
+		case 1:
+			own = argv;
+			break;
+		}
+	}
 	if (jobspec_parse_args(js, argc, argv, &action, err, sizeof err) == -1)
 		goto usage;
 	if (action == JOBSPEC_HELP) {
@@ -130,11 +229,11 @@ main(int argc, char **argv)
 		goto fail;
 
 	if ((r = client_open(jobspec_timeout(js), &c, err, sizeof err)) != 0) {
-		fprintf(stderr, "grun: %s\n", err);
+		fprintf(stderr, "%s: %s\n", grun_cmd.name, err);
 		goto out;
 	}
 	memset(&ro, 0, sizeof ro);
-	ro.prog = "grun";
+	ro.prog = grun_cmd.name;
 	ro.pty = jobspec_pty(js);
 	ro.quiet = jobspec_quiet(js);
 	if (jobspec_jobid(js) != 0) {
@@ -148,7 +247,7 @@ main(int argc, char **argv)
 	r = client_call(c, req, &reply, err, sizeof err);
 	json_decref(req);
 	if (r != 0) {
-		fprintf(stderr, "grun: %s\n", safe_text_str(err, safe,
+		fprintf(stderr, "%s: %s\n", grun_cmd.name, safe_text_str(err, safe,
 		    sizeof safe));
 		goto out;
 	}
@@ -157,8 +256,8 @@ main(int argc, char **argv)
 	ro.step = (uint32_t)json_integer_value(json_object_get(reply, "step"));
 	json_decref(reply);
 	if (ro.job == 0 || (jobspec_jobid(js) != 0 && ro.step == 0)) {
-		fprintf(stderr, "grun: bad reply from gbatchd at %s: no job or "
-		    "step\n", client_socket_path());
+		fprintf(stderr, "%s: bad reply from gbatchd at %s: no job or "
+		    "step\n", grun_cmd.name, client_socket_path());
 		r = EXIT_UNREACHABLE;
 		goto out;
 	}
@@ -169,11 +268,12 @@ usage:
 	r = cmd_usage_error(&grun_cmd, "%s", err);
 	goto out;
 fail:
-	fprintf(stderr, "grun: %s\n", err);
+	fprintf(stderr, "%s: %s\n", grun_cmd.name, err);
 	r = EXIT_USAGE;
 out:
 	client_free(c);
 	json_decref(job);
 	jobspec_free(js);
+	free(own);
 	return (r);
 }

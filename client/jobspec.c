@@ -21,6 +21,12 @@ jobspec_create(void)
 	return (js);
 }
 
+const struct option *
+jobspec_options(const char **shortopts)
+{
+	return (jobspec_opt_getopt(shortopts));
+}
+
 void
 jobspec_sbatch(struct jobspec *js)
 {

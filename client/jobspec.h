@@ -8,6 +8,8 @@
 
 #include <sys/types.h>
 
+#include <getopt.h>
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -40,6 +42,9 @@ void		 jobspec_free(struct jobspec *);
 /* Takes sbatch's defaults where they differ from gsub's: the output file
  * slurm-%j.out (gsub run as sbatch, slurm-compat). */
 void		 jobspec_sbatch(struct jobspec *);
+/* The options jobspec_parse_args takes, as getopt_long's tables (for a
+ * front that reads its own first, srun's). */
+const struct option *jobspec_options(const char **shortopts);
 
 /* Parses gsub's command line (options, then the script and its
  * arguments; no script is left to jobspec_load_script()). Sets *action for

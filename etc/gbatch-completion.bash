@@ -332,6 +332,7 @@ _gbatch()
 	sbatch) cmd=gsub ;;
 	scancel) cmd=gcancel ;;
 	sstat) cmd=sacct ;;
+	srun) cmd=grun ;;
 	esac
 
 	if [[ $cmd == gctl ]]; then
@@ -371,7 +372,7 @@ complete -F _gbatch gsub grun gq gcancel gacct gnodes gtop gctl gsim gbatchd gno
 # Slurm's names only where slurm-compat put links to this file beside it
 # (make install-slurm-compat): a host with Slurm's own commands keeps
 # their completion.
-for _gbatch_c in sbatch scancel squeue sacct sinfo scontrol sstat; do
+for _gbatch_c in sbatch scancel squeue sacct sinfo scontrol sstat srun; do
 	[[ -L ${BASH_SOURCE[0]%/*}/$_gbatch_c ]] && complete -F _gbatch "$_gbatch_c"
 done
 unset _gbatch_c

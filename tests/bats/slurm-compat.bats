@@ -249,16 +249,17 @@ SH
 	[ -x "$d/usr/bin/sinfo" ]
 	[ -x "$d/usr/bin/scontrol" ]
 	[ "$(readlink "$d/usr/bin/sstat")" = sacct ]
+	[ "$(readlink "$d/usr/bin/srun")" = grun ]
 	# Their completion: links to gbatch's script, under their names.
-	for c in sbatch scancel squeue sacct sinfo scontrol sstat; do
+	for c in sbatch scancel squeue sacct sinfo scontrol sstat srun; do
 		[ "$(readlink "$(find "$d" -path "*completions/$c")")" = gsub ]
 	done
 	# Each has a man page, pointing at gbatch-slurm(7).
-	for c in sbatch scancel squeue sacct sinfo scontrol sstat; do
+	for c in sbatch scancel squeue sacct sinfo scontrol sstat srun; do
 		[ "$(cat "$d/usr/share/man/man1/$c.1")" = ".so man7/gbatch-slurm.7" ]
 	done
 	# Nothing else: gbatch's own commands come with make install.
-	[ "$(find "$d" -type f -o -type l | wc -l)" -eq 22 ]
+	[ "$(find "$d" -type f -o -type l | wc -l)" -eq 25 ]
 	make -s -C "$GBATCH_BUILDDIR" uninstall-slurm-compat DESTDIR="$d" \
 	    bindir=/usr/bin mandir=/usr/share/man >/dev/null
 	[ "$(find "$d" -type f -o -type l | wc -l)" -eq 0 ]
@@ -600,4 +601,43 @@ print(n["cpus_total"], n["memory_mb"])' "$idle")
 	[[ "$output" == *"show hostnames: expected a node list (or SLURM_JOB_NODELIST set, as in a job)"* ]]
 	run -2 scontrol show hostlist 'n[1-'
 	[[ "$output" == *'show hostlist: "n[1-"'* ]]
+}
+
+@test "srun in a batch script starts its command as a step in the job on its node, with the command's status; outside a job it is grun" {
+	cat >s.sh <<'SH'
+#!/bin/sh
+#SBATCH -G 2
+srun -n1 --cpu-bind=q --mpi=none sh -c 'echo "$SLURM_JOB_ID $CUDA_VISIBLE_DEVICES"' >step.txt
+srun sh -c 'exit 3'
+echo "status $?" >status.txt
+srun -n 2 true 2>tasks.txt
+echo "tasks $?" >>status.txt
+srun --label true 2>label.txt
+echo "label $?" >>status.txt
+SH
+	id=$(sbatch --parsable s.sh)
+	gb_wait_state "$id" COMPLETED 30
+	# The step sees the job's id and its two GPUs.
+	[ "$(cat step.txt)" = "$id $(gq -h -t all -j "$id" -o gpu_ids | sed 's/^[^:]*://')" ]
+	[ "$(cat status.txt)" = "status 3
+tasks 2
+label 2" ]
+	grep -q "srun: a step of several tasks is not in gbatch yet" tasks.txt
+	grep -q "srun: --label: gbatch does not label a step's output lines" label.txt
+	# Outside a job: an allocation of its own, as grun.
+	run -0 srun -G 1 -Q sh -c 'echo "out $SLURM_NTASKS"'
+	[ "$output" = "out 1" ]
+	run -4 srun -G 1 -Q sh -c 'exit 4'
+	run -2 srun --mpi=pmi2 true
+	[[ "$output" == *"--mpi=pmi2: gbatch starts no PMI server"* ]]
+	run -2 srun -n 0 true
+	[[ "$output" == *"--ntasks: expected a whole number from 1 to 1024, got \"0\""* ]]
+}
+
+@test "srun in a job of several nodes says a step over several nodes is not in gbatch yet" {
+	printf '#!/bin/sh\n#SBATCH -N 2 --gpus-per-node 1\nsrun hostname 2>err-$SLURM_NODEID.txt\necho $? >rc-$SLURM_NODEID.txt\n' >m.sh
+	id=$(sbatch --parsable m.sh)
+	gb_wait_state "$id" COMPLETED 30
+	[ "$(cat rc-0.txt)" = 2 ]
+	grep -q "srun: a step over several nodes is not in gbatch yet" err-0.txt
 }

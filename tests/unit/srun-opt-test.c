@@ -1,0 +1,94 @@
+/* srun-opt-test.c: srun's own options read before jobspec's
+ * (client/srun-opt.c). */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "client/srun-opt.h"
+#include "tests/unit/tap.h"
+
+/* jobspec's shape, as far as these tests need: -G and -n take values,
+ * --pty does not. */
+static const struct option t_longopts[] = {
+	{ "gpus", required_argument, NULL, 'G' },
+	{ "ntasks", required_argument, NULL, 'n' },
+	{ "nodes", required_argument, NULL, 'N' },
+	{ "pty", no_argument, NULL, 1 },
+	{ "jobid", required_argument, NULL, 2 },
+	{ NULL, 0, NULL, 0 }
+};
+static const char t_shortopts[] = ":G:n:N:";
+
+/* in (words split on spaces) becomes want, with ntasks and nodes noted. */
+static void
+t_take(const char *in, bool step, const char *want, unsigned ntasks,
+    unsigned nodes)
+{
+	char		 buf[512], *argv[32], got[512] = "", err[256] = "";
+	struct srun_opt	 o;
+	int		 argc = 0, i;
+
+	snprintf(buf, sizeof buf, "srun %s", in);
+	for (argv[argc] = strtok(buf, " "); argv[argc] != NULL && argc < 30;
+	    argv[++argc] = strtok(NULL, " "))
+		;
+	if (srun_opt_take(&argc, argv, t_longopts, t_shortopts, step, &o,
+	    err, sizeof err) != 0) {
+		ok(0, "\"%s\" is taken (%s)", in, err);
+		return;
+	}
+	for (i = 1; i < argc; i++) {
+		strncat(got, i > 1 ? " " : "", sizeof got - strlen(got) - 1);
+		strncat(got, argv[i], sizeof got - strlen(got) - 1);
+	}
+	ok(strcmp(got, want) == 0 && o.ntasks == ntasks && o.nodes == nodes &&
+	    argv[argc] == NULL, "\"%s\"%s leaves \"%s\", -n %u, -N %u (got "
+	    "\"%s\", %u, %u)", in, step ? " in a step" : "", want, ntasks,
+	    nodes, got, o.ntasks, o.nodes);
+}
+
+static void
+t_bad(const char *in, const char *part)
+{
+	char		 buf[512], *argv[32], err[256] = "";
+	struct srun_opt	 o;
+	int		 argc = 0, r;
+
+	snprintf(buf, sizeof buf, "srun %s", in);
+	for (argv[argc] = strtok(buf, " "); argv[argc] != NULL && argc < 30;
+	    argv[++argc] = strtok(NULL, " "))
+		;
+	r = srun_opt_take(&argc, argv, t_longopts, t_shortopts, false, &o, err,
+	    sizeof err);
+	ok(r == -1 && strstr(err, part) != NULL, "\"%s\" is refused: %s", in,
+	    err);
+}
+
+int
+main(void)
+{
+	/* srun's own are taken out; jobspec's stay with their values; the
+	 * command and its options are the command's. */
+	t_take("--cpu-bind=q hostname", false, "hostname", 0, 0);
+	t_take("--cpu-bind q -G 1 python3 -u train.py", false,
+	    "-G 1 python3 -u train.py", 0, 0);
+	t_take("--mpi=none --overlap --exact --whole -u -K cmd --label", false,
+	    "cmd --label", 0, 0);
+	t_take("--kill-on-bad-exit=1 --mpi none cmd", false, "cmd", 0, 0);
+	t_take("-n 4 -N2 --pty bash", false, "-n 4 -N2 --pty bash", 4, 2);
+	t_take("--ntasks=3 -G 2 cmd -n 9", false, "--ntasks=3 -G 2 cmd -n 9",
+	    3, 0);
+	/* In a step -n and -N are the step's alone. */
+	t_take("-n1 --cpu-bind=q cmd", true, "cmd", 1, 0);
+	t_take("--ntasks 1 --jobid 7 cmd", true, "--jobid 7 cmd", 1, 0);
+	t_take("-- cmd --cpu-bind=q", false, "-- cmd --cpu-bind=q", 0, 0);
+
+	t_bad("--label cmd", "--label: gbatch does not label");
+	t_bad("-l cmd", "--label");
+	t_bad("--mpi=pmi2 cmd", "--mpi=pmi2: gbatch starts no PMI server");
+	t_bad("--multi-prog conf", "branch on SLURM_PROCID");
+	t_bad("-n 0 cmd", "--ntasks: expected a whole number from 1 to 1024");
+	t_bad("-N x cmd", "--nodes: expected a whole number");
+	t_bad("--cpu-bind", "--cpu-bind: expected a value");
+	return (tap_done());
+}
