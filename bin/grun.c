@@ -1,8 +1,9 @@
 /* grun: run a command on an allocation, in the foreground (srun's
  * counterpart): an interactive job, or a command inside a running job.
  * Run as srun (slurm-compat), it takes srun's own options too, and inside
- * a job (SLURM_JOB_ID or GBATCH_JOB_ID set) starts the step in that job,
- * one task, on this node. */
+ * a job (SLURM_JOB_ID or GBATCH_JOB_ID set) runs its command as the
+ * calling task: gbatch runs a batch script once per task already. */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -105,61 +106,72 @@ grun_srun_step(int argc, char **argv)
 	    getenv("GBATCH_JOB_ID") != NULL);
 }
 
-/* srun inside a job: the step goes to that job, on this node, unless the
- * command line names a job (--jobid). argv becomes a new array with
- * --jobid and -w added in front (freed by the caller; the strings are
- * argv's or static). Returns 0 (nothing to add outside a job), or -1 with
- * err. */
+/* A count from the job's environment: the first of names that is set, or
+ * def. */
+static long
+grun_env_count(const char *a, const char *b, long def)
+{
+	const char	*v = getenv(a) != NULL ? getenv(a) : getenv(b);
+
+	return (v != NULL && atol(v) > 0 ? atol(v) : def);
+}
+
+/* srun inside a job (grun_srun_step): gbatch runs the batch script once
+ * per task of the job, so srun runs its command as the calling task:
+ * exec'd in place, in the job's cgroup with its GPUs and this task's
+ * ranks (RANK, SLURM_PROCID, ...). A step of another shape than the job's
+ * own is refused. Returns only on an error (err set; the exit status). */
 static int
-grun_srun_in_job(int *argc, char ***argv, const struct srun_opt *so,
+grun_srun_as_task(int argc, char **argv, const struct srun_opt *so,
     char *err, size_t errlen)
 {
-	static char	 jobarg[64], nodearg[300];
-	const char	*id, *node, *nnodes;
-	char		**v;
-	int		 i;
+	long	 tasks, nodes, per_node;
+	char	*w;
+	int	 i = 1;
 
-	if (!grun_srun_step(*argc, *argv))
-		return (0);
-	if ((id = getenv("SLURM_JOB_ID")) == NULL)
-		id = getenv("GBATCH_JOB_ID");
-	nnodes = getenv("SLURM_JOB_NUM_NODES") != NULL ?
-	    getenv("SLURM_JOB_NUM_NODES") : getenv("GBATCH_NUM_NODES");
-	if ((nnodes != NULL && atoi(nnodes) > 1) || so->nodes > 1) {
-		snprintf(err, errlen, "a step over several nodes is not in "
-		    "gbatch yet: in a job of %s nodes each node runs the batch "
-		    "script itself (gsub's way); start the step's tasks on "
-		    "this node with srun -N 1 -n TASKS", nnodes != NULL ?
-		    nnodes : "several");
-		return (-1);
+	tasks = grun_env_count("SLURM_NTASKS", "WORLD_SIZE", 1);
+	nodes = grun_env_count("SLURM_JOB_NUM_NODES", "GBATCH_NUM_NODES", 1);
+	per_node = grun_env_count("SLURM_NTASKS_PER_NODE", "LOCAL_WORLD_SIZE",
+	    1);
+	if ((so->ntasks > 0 && (long)so->ntasks != tasks) ||
+	    (so->nodes > 0 && (long)so->nodes != nodes)) {
+		snprintf(err, errlen, "a step of another shape than the job's "
+		    "is not in gbatch yet: gbatch runs the batch script once "
+		    "for each of the job's %ld tasks on %ld nodes, and srun "
+		    "runs its command as the task that calls it (give -n %ld "
+		    "-N %ld, or leave them out)", tasks, nodes, tasks, nodes);
+		return (EXIT_USAGE);
 	}
-	/* This node (the job's first and only one when not said). */
-	node = getenv("SLURMD_NODENAME");
-	if (so->ntasks > 1) {
-		snprintf(err, errlen, "a step of several tasks is not in "
-		    "gbatch yet: srun in a job starts one (-n 1); a job's own "
-		    "tasks are gsub's --ntasks-per-node, each with its "
-		    "RANK and SLURM_PROCID");
-		return (-1);
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		w = argv[i];
+		if (strcmp(w, "--") == 0) {
+			i++;
+			break;
+		}
+		if (strcmp(w, "--export=ALL") == 0)
+			continue;
+		if (strcmp(w, "--export") == 0 && i + 1 < argc &&
+		    strcmp(argv[i + 1], "ALL") == 0) {
+			i++;
+			continue;
+		}
+		if ((strncmp(w, "--ntasks-per-node=", 18) == 0 &&
+		    atol(w + 18) == per_node) || (strcmp(w,
+		    "--ntasks-per-node") == 0 && i + 1 < argc &&
+		    atol(argv[i + 1]) == per_node && ++i > 0))
+			continue;
+		snprintf(err, errlen, "%s: srun in a job runs its command as "
+		    "the calling task, with the job's GPUs, CPUs and ranks; "
+		    "a step's own resources are not in gbatch yet", w);
+		return (EXIT_USAGE);
 	}
-	snprintf(jobarg, sizeof jobarg, "--jobid=%s", id);
-	v = calloc((size_t)*argc + 4, sizeof *v);
-	if (v == NULL) {
-		snprintf(err, errlen, "out of memory");
-		return (-1);
+	if (i >= argc) {
+		snprintf(err, errlen, "expected a command to run");
+		return (EXIT_USAGE);
 	}
-	v[0] = (*argv)[0];
-	v[1] = jobarg;
-	i = 2;
-	if (node != NULL && *node != '\0') {
-		snprintf(nodearg, sizeof nodearg, "--nodelist=%s", node);
-		v[i++] = nodearg;
-	}
-	memcpy(v + i, *argv + 1, sizeof *v * (size_t)(*argc - 1));
-	*argc += i - 1;
-	v[*argc] = NULL;
-	*argv = v;
-	return (1);
+	execvp(argv[i], argv + i);
+	snprintf(err, errlen, "%s: %s", argv[i], strerror(errno));
+	return (errno == ENOENT ? 127 : 126);
 }
 
 /* JOB_ATTACH: the command, as job describes it, in job id's allocation. */
@@ -191,7 +203,7 @@ main(int argc, char **argv)
 	struct srun_opt		 so;
 	const struct option	*longopts;
 	const char		*base, *shortopts;
-	char			 err[2048], safe[2048], **own = NULL;
+	char			 err[2048], safe[2048];
 	int			 r = EXIT_USAGE;
 
 	base = strrchr(argv[0], '/') != NULL ? strrchr(argv[0], '/') + 1 :
@@ -204,13 +216,13 @@ main(int argc, char **argv)
 		if (srun_opt_take(&argc, argv, longopts, shortopts,
 		    grun_srun_step(argc, argv), &so, err, sizeof err) == -1)
 			goto usage;
-		switch (grun_srun_in_job(&argc, &argv, &so, err,
-		    sizeof err)) {
-		case -1:
-			goto usage;
-		case 1:
-			own = argv;
-			break;
+		if (grun_srun_step(argc, argv)) {
+			r = grun_srun_as_task(argc, argv, &so, err,
+			    sizeof err);
+			if (r == EXIT_USAGE)
+				goto usage;
+			fprintf(stderr, "srun: %s\n", err);
+			goto out;
 		}
 	}
 	if (jobspec_parse_args(js, argc, argv, &action, err, sizeof err) == -1)
@@ -274,6 +286,5 @@ out:
 	client_free(c);
 	json_decref(job);
 	jobspec_free(js);
-	free(own);
 	return (r);
 }

@@ -19,7 +19,8 @@ struct srun_opt {
  * removing the ones jobspec does not know (--cpu-bind, --mpi=none,
  * --kill-on-bad-exit, --overlap, --exact, --whole, --unbuffered) and
  * noting -n and -N in o (they stay for jobspec, which reads them as the
- * job's, unless step: then they are the step's alone, removed). The other
+ * job's, unless step: srun in a job, where they only say the shape the
+ * caller expects, removed). The other
  * options are jobspec's, longopts and shortopts (getopt's) saying which
  * take a value. argv keeps its terminating NULL. Returns 0, or -1 with err
  * saying which option is refused and why, or what its value should be. */

@@ -603,27 +603,35 @@ print(n["cpus_total"], n["memory_mb"])' "$idle")
 	[[ "$output" == *'show hostlist: "n[1-"'* ]]
 }
 
-@test "srun in a batch script starts its command as a step in the job on its node, with the command's status; outside a job it is grun" {
+@test "srun in a batch script runs its command as the calling task, with the job's GPUs and ranks and the command's status; outside a job it is grun" {
 	cat >s.sh <<'SH'
 #!/bin/sh
 #SBATCH -G 2
-srun -n1 --cpu-bind=q --mpi=none sh -c 'echo "$SLURM_JOB_ID $CUDA_VISIBLE_DEVICES"' >step.txt
+srun -n1 --cpu-bind=q --mpi=none --export=ALL sh -c 'echo "$SLURM_JOB_ID $SLURM_PROCID $CUDA_VISIBLE_DEVICES"' >step.txt
 srun sh -c 'exit 3'
 echo "status $?" >status.txt
 srun -n 2 true 2>tasks.txt
 echo "tasks $?" >>status.txt
 srun --label true 2>label.txt
 echo "label $?" >>status.txt
+srun -G 1 true 2>gpus.txt
+echo "gpus $?" >>status.txt
+srun no-such-command-here 2>missing.txt
+echo "missing $?" >>status.txt
 SH
 	id=$(sbatch --parsable s.sh)
 	gb_wait_state "$id" COMPLETED 30
-	# The step sees the job's id and its two GPUs.
-	[ "$(cat step.txt)" = "$id $(gq -h -t all -j "$id" -o gpu_ids | sed 's/^[^:]*://')" ]
+	# The command sees the job's id, its task's rank and its two GPUs.
+	[ "$(cat step.txt)" = "$id 0 $(gq -h -t all -j "$id" -o gpu_ids | sed 's/^[^:]*://')" ]
 	[ "$(cat status.txt)" = "status 3
 tasks 2
-label 2" ]
-	grep -q "srun: a step of several tasks is not in gbatch yet" tasks.txt
+label 2
+gpus 2
+missing 127" ]
+	grep -q "srun: a step of another shape than the job's is not in gbatch yet: gbatch runs the batch script once for each of the job's 1 tasks on 1 nodes" tasks.txt
 	grep -q "srun: --label: gbatch does not label a step's output lines" label.txt
+	grep -q "srun: -G: srun in a job runs its command as the calling task" gpus.txt
+	grep -q "srun: no-such-command-here: No such file or directory" missing.txt
 	# Outside a job: an allocation of its own, as grun.
 	run -0 srun -G 1 -Q sh -c 'echo "out $SLURM_NTASKS"'
 	[ "$output" = "out 1" ]
@@ -634,10 +642,18 @@ label 2" ]
 	[[ "$output" == *"--ntasks: expected a whole number from 1 to 1024, got \"0\""* ]]
 }
 
-@test "srun in a job of several nodes says a step over several nodes is not in gbatch yet" {
-	printf '#!/bin/sh\n#SBATCH -N 2 --gpus-per-node 1\nsrun hostname 2>err-$SLURM_NODEID.txt\necho $? >rc-$SLURM_NODEID.txt\n' >m.sh
+@test "srun in a job of two nodes and two tasks a node runs the command once for each task, each with its own ranks" {
+	cat >m.sh <<'SH'
+#!/bin/sh
+#SBATCH -N 2 --ntasks-per-node 2 --gpus-per-node 2
+srun -N 2 -n 4 --ntasks-per-node=2 sh -c 'echo "$SLURM_PROCID/$SLURM_NTASKS $RANK $LOCAL_RANK $SLURM_NODEID $CUDA_VISIBLE_DEVICES"' >rank-$SLURM_PROCID.txt
+SH
 	id=$(sbatch --parsable m.sh)
 	gb_wait_state "$id" COMPLETED 30
-	[ "$(cat rc-0.txt)" = 2 ]
-	grep -q "srun: a step over several nodes is not in gbatch yet" err-0.txt
+	[ "$(cat rank-*.txt | awk '{ print $1, $2, $3, $4 }' | sort)" = "0/4 0 0 0
+1/4 1 1 0
+2/4 2 0 1
+3/4 3 1 1" ]
+	# Each task sees its node's two GPUs, as Slurm's tasks do by default.
+	[ "$(cat rank-*.txt | awk '{ print $5 }' | grep -c '^[0-9],[0-9]$')" = 4 ]
 }

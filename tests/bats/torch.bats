@@ -116,3 +116,24 @@ result() {
 	run -0 gq -l "$id"
 	[[ "$output" == *"rank 0 on "*" ended FAILED: task 1 (rank 1) exited with status 3"* ]]
 }
+
+@test "a Slurm script's srun python3 joins torch.distributed over 2 nodes x 2 tasks through env://" {
+	gb_start_cluster
+	allreduce_script >allreduce.py
+	chmod +x allreduce.py
+	# As Slurm users write it: the job's shape in #SBATCH lines, the
+	# program started by srun, no rank mapped by hand.
+	cat >train.sh <<SH
+#!/bin/sh
+#SBATCH -N 2 --ntasks-per-node 2 --gpus-per-node 2 -t 2
+#SBATCH -o torch-%t.out
+srun $PY allreduce.py
+SH
+	id=$(PATH="$B/slurm:$PATH" sbatch --parsable train.sh)
+	gb_wait_state "$id" COMPLETED 90 || {
+		gq -l "$id"; tail -n 20 torch-*.out; false
+	}
+	for r in 0 1 2 3; do
+		[ "$(result "$r")" = "rank=$r world=4 sum=10" ]
+	done
+}
