@@ -328,15 +328,17 @@ scontrol_show_job(struct model *m, const char *id, bool oneline, char *err,
 	size_t	i;
 	int	r;
 
+	/* As squeue: a job finished longer ago than MinJobAge is not
+	 * known; without an id, every job it knows, finished ones too. */
+	m->filter.forget_finished = true;
 	if (id != NULL) {
 		m->filter.ids = json_array();
 		if (cmd_split(id, "job id", cmd_add_job, m->filter.ids, err,
 		    errlen) == -1)
 			return (EXIT_USAGE);
-		/* As squeue -j: a job finished longer ago than MinJobAge
-		 * is not known. */
-		m->filter.forget_finished = true;
-	}
+	} else if (job_filter_add_state(&m->filter, "all", err, errlen) ==
+	    -1)
+		return (EXIT_USAGE);
 	if ((r = model_refresh_jobs(m, NULL)) != 0) {
 		snprintf(err, errlen, "%s", m->err);
 		return (r);

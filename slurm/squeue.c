@@ -454,6 +454,9 @@ main(int argc, char **argv)
 
 	cmd_stdout_buffer();
 	model_init(&m, CMD_TIMEOUT_DEFAULT);
+	/* As Slurm's, a job finished longer ago than MinJobAge
+	 * (controller.min_job_age) is not known, by id or by state. */
+	m.filter.forget_finished = true;
 	while ((ch = cmd_getopt(&squeue_cmd, argc, argv, &r)) != -1) {
 		switch (ch) {
 		case CMD_OPT_EXIT:
@@ -470,9 +473,7 @@ main(int argc, char **argv)
 			if (cmd_split(optarg, "--jobs", cmd_add_job,
 			    m.filter.ids, err, sizeof err) == -1)
 				goto usage;
-			/* As Slurm, a job finished longer ago than
-			 * MinJobAge (controller.min_job_age) is not known. */
-			m.filter.forget_finished = true;
+
 			break;
 		case 'u':
 			if (cmd_split(optarg, "--user", slurm_fmt_add_user,

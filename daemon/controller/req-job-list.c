@@ -274,6 +274,10 @@ req_job_list_parse(struct req_job_list *l, const json_t *msg, char *err,
 	}
 	if (json_is_true(v) && ctx_conf()->min_job_age > 0)
 		l->forget_before = ctx_now() - ctx_conf()->min_job_age;
+	/* A listing of finished states forgets them alike: squeue -t CD
+	 * shows the last min_job_age seconds', as Slurm's does. */
+	if (l->forget_before > l->ended_since)
+		l->ended_since = l->forget_before;
 	v = json_object_get(msg, "history");
 	if (v != NULL && !json_is_boolean(v)) {
 		snprintf(err, errlen, "history: expected true or false");

@@ -370,13 +370,19 @@ forgotten() {
 @test "squeue -j forgets a finished job after controller.min_job_age, as Slurm after MinJobAge; gq keeps it" {
 	id=$(sbatch --parsable --wrap true)
 	gb_wait_state "$id" COMPLETED 20
-	# The default, 300 s: still known, as CD.
+	# The default, 300 s: still known, as CD, by id and by state.
 	[ "$(squeue -h -j "$id" -o %t)" = CD ]
+	squeue -h -t CD -o %i | grep -qx "$id"
+	scontrol -o show job | grep -q "^JobId=$id "
 	gctl show config | grep -qx 'controller.min_job_age = 300'
 	sed -i 's/^controller = {/controller = {\n  min_job_age = 1;/' "$GBATCH_CONF"
 	gctl reconfigure >/dev/null
 	gctl show config | grep -qx 'controller.min_job_age = 1'
 	gb_wait 15 forgotten "$id"
+	run -0 squeue -h -t CD -o %i
+	[[ "$output" != *"$id"* ]]
+	run -0 scontrol -o show job
+	[[ "$output" != *"JobId=$id "* ]]
 	# gbatch's own listing and accounting keep it.
 	[ "$(gq -h -j "$id" -o state)" = COMPLETED ]
 	[ "$(sacct -n -X -P -j "$id" --format State)" = COMPLETED ]
