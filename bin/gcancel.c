@@ -9,11 +9,16 @@
 #include <unistd.h>
 
 #include "client/client.h"
+#include "client/slurm-opt.h"
 #include "common/array.h"
 #include "common/cmd.h"
 #include "common/job-state.h"
 #include "common/proto.h"
 #include "common/safe-text.h"
+
+enum {
+	GCANCEL_OPT_ME = 256,
+};
 
 static const struct option gcancel_longopts[] = {
 	{ "user", required_argument, NULL, 'u' },
@@ -21,6 +26,9 @@ static const struct option gcancel_longopts[] = {
 	{ "states", required_argument, NULL, 't' },
 	{ "signal", required_argument, NULL, 's' },
 	{ "name", required_argument, NULL, 'n' },
+	{ "me", no_argument, NULL, GCANCEL_OPT_ME },
+	{ "partition", required_argument, NULL, 'p' },
+	{ "quiet", no_argument, NULL, 'Q' },
 	CMD_TIMEOUT_LONGOPT,
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -39,6 +47,10 @@ gcancel_usage(FILE *f)
 "  -t, --state STATE[,STATE]  jobs in these states: PENDING (PD), HELD (H),\n"
 "                        RUNNING (R), PREEMPTING (PR)\n"
 "  -n, --name NAME       jobs named NAME (your own unless -u is given)\n"
+"      --me              your own jobs\n"
+"  -p, --partition NAME  accepted for gbatch's one partition, gbatch (all\n"
+"                        jobs are in it); another name is a usage error\n"
+"  -Q, --quiet           accepted: a cancel that works prints nothing\n"
 "  -s, --signal SIG      send SIG (USR1, SIGUSR1, 10, ...) to running jobs\n"
 "                        instead of cancelling\n"
 "      --timeout SECONDS  how long to wait for gbatchd (default 10, or\n"
@@ -54,7 +66,7 @@ gcancel_usage(FILE *f)
 static struct cmd gcancel_cmd = {
 	.name = "gcancel",
 	.usage = gcancel_usage,
-	.shortopts = ":u:t:s:n:hV",
+	.shortopts = ":u:t:s:n:p:QhV",
 	.longopts = gcancel_longopts,
 };
 
@@ -152,6 +164,7 @@ main(int argc, char **argv)
 	struct client	*c = NULL;
 	json_t		*req, *reply, *ids, *states = NULL;
 	const char	*user = NULL, *name = NULL, *topt = NULL, *base;
+	bool		 me = false;
 	char		 err[1024], serr[768];
 	struct array_set tasks;
 	uint64_t	 id;
@@ -203,10 +216,24 @@ main(int argc, char **argv)
 			}
 			name = optarg;
 			break;
+		case GCANCEL_OPT_ME:
+			me = true;
+			break;
+		case 'p':
+			if (slurm_opt_partition(optarg, err, sizeof err) == -1)
+				goto usage;
+			break;
+		case 'Q':
+			break;
 		case CMD_OPT_TIMEOUT:
 			topt = optarg;
 			break;
 		}
+	}
+	if (me && user != NULL) {
+		snprintf(err, sizeof err, "--me and --user exclude each other; "
+		    "give one");
+		goto usage;
 	}
 	if (cmd_timeout(topt, &timeout, err, sizeof err) == -1)
 		goto usage;
@@ -225,15 +252,15 @@ main(int argc, char **argv)
 		json_array_append_new(ids, json_integer((json_int_t)id));
 	}
 	if (json_array_size(ids) == 0 && user == NULL && states == NULL &&
-	    name == NULL) {
+	    name == NULL && !me) {
 		snprintf(err, sizeof err, "nothing to cancel: give job ids, or "
-		    "select jobs with --user, --state or --name");
+		    "select jobs with --user, --me, --state or --name");
 		goto usage;
 	}
 	if (json_array_size(ids) > 0 && (user != NULL || states != NULL ||
-	    name != NULL)) {
+	    name != NULL || me)) {
 		snprintf(err, sizeof err, "give job ids or selectors (--user, "
-		    "--state, --name), not both");
+		    "--me, --state, --name), not both");
 		goto usage;
 	}
 	if (json_array_size(ids) > 0)
@@ -248,6 +275,14 @@ main(int argc, char **argv)
 	if ((r = client_open(timeout, &c, err, sizeof err)) != 0) {
 		fprintf(stderr, "%s: %s\n", gcancel_cmd.name, err);
 		goto out;
+	}
+	/* --me: the user the controller names this uid. */
+	if (me) {
+		if ((r = client_whoami(c, &user, err, sizeof err)) != 0) {
+			fprintf(stderr, "%s: %s\n", gcancel_cmd.name, err);
+			goto out;
+		}
+		json_object_set_new(req, "user", json_string(user));
 	}
 	if (name != NULL) {
 		/* Without -u, a user means their own jobs, as they would

@@ -164,7 +164,7 @@ _gbatch_value()
 	gsub:--gpu-bind)
 		COMPREPLY=($(compgen -W "none single:1" -- "$cur")) ;;
 	gsub:-p | gsub:--partition | squeue:-p | squeue:--partition | \
-	sinfo:-p | sinfo:--partition)
+	sinfo:-p | sinfo:--partition | gcancel:-p | gcancel:--partition)
 		COMPREPLY=($(compgen -W gbatch -- "$cur")) ;;
 	gsub:--export)
 		_gbatch_list ALL NONE $(compgen -e) ;;

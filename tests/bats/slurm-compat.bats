@@ -53,6 +53,19 @@ sq() {
 	[[ "$output" == "scancel: job 99999: "* ]]
 	run -0 scancel --version
 	[[ "$output" == "scancel (gbatch) "[0-9]* ]]
+	# --me, and -p with the one partition.
+	c=$(sbatch --parsable -H --wrap true)
+	d=$(sbatch --parsable -H --wrap true)
+	run -0 scancel --me -p gbatch -Q -t PENDING
+	[ -z "$output" ]
+	gb_wait_state "$c" CANCELLED 20
+	gb_wait_state "$d" CANCELLED 20
+	run -2 scancel -p gpu --me
+	[[ "$output" == *'"gpu" is not it'* ]]
+	run -2 scancel --me -u root
+	[[ "$output" == *"--me and --user exclude each other"* ]]
+	run -2 scancel --me "$c"
+	[[ "$output" == *"give job ids or selectors (--user, --me, --state, --name), not both"* ]]
 }
 
 @test "scancel -t PENDING cancels what squeue shows as PENDING, held jobs included; gcancel keeps gbatch's states" {
