@@ -43,6 +43,7 @@ static const struct option sacct_longopts[] = {
 	{ "parsable2", no_argument, NULL, 'P' },
 	{ "format", required_argument, NULL, 'o' },
 	{ "long", no_argument, NULL, 'l' },
+	{ "brief", no_argument, NULL, 'b' },
 	{ "name", required_argument, NULL, SACCT_OPT_NAME },
 	{ "user", required_argument, NULL, 'u' },
 	{ "allusers", no_argument, NULL, 'a' },
@@ -354,6 +355,7 @@ sacct_usage(FILE *f)
 "  -n, --noheader           no header lines\n"
 "  -P, --parsable2          fields split by '|'; -p also ends each line so\n"
 "  -o, --format FIELD[%%WIDTH][,...]  (default %s)\n"
+"  -b, --brief              JobID,State,ExitCode\n"
 "  -l, --long               Slurm's long fields that gbatch keeps:\n"
 "                           " SACCT_LONG "\n"
 "      --name NAME[,NAME]   jobs of these names\n"
@@ -376,7 +378,7 @@ sacct_usage(FILE *f)
 static struct cmd sacct_cmd = {
 	.name = "sacct",
 	.usage = sacct_usage,
-	.shortopts = ":j:XnpPo:lu:as:S:E:V",
+	.shortopts = ":j:XnpPo:lbu:as:S:E:V",
 	.longopts = sacct_longopts,
 };
 
@@ -513,6 +515,11 @@ main(int argc, char **argv)
 		case 'l':
 			if (cmd_split(SACCT_LONG, "--long", sacct_add_col, cols,
 			    err, sizeof err) == -1)
+				goto usage;
+			break;
+		case 'b':
+			if (cmd_split("JobID,State,ExitCode", "--brief",
+			    sacct_add_col, cols, err, sizeof err) == -1)
 				goto usage;
 			break;
 		case SACCT_OPT_NAME:

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "client/model.h"
@@ -59,6 +60,7 @@ static const struct option sinfo_longopts[] = {
 	{ "long", no_argument, NULL, 'l' },
 	{ "summarize", no_argument, NULL, 's' },
 	{ "list-reasons", no_argument, NULL, 'R' },
+	{ "states", required_argument, NULL, 't' },
 	{ "nodes", required_argument, NULL, 'n' },
 	{ "all", no_argument, NULL, 'a' },
 	{ "partition", required_argument, NULL, 'p' },
@@ -94,6 +96,8 @@ sinfo_usage(FILE *f)
 "  -l, --long             Slurm's long columns, under the time of the call\n"
 "  -s, --summarize        one line: nodes allocated/idle/other/total\n"
 "  -R, --list-reasons     drained and down nodes with their reasons\n"
+"  -t, --states STATE[,STATE]  nodes in these states: idle, mix(ed),\n"
+"                         alloc(ated), drain(ed), down\n"
 "  -a, --all              accepted: gbatch has one partition\n"
 "  -p, --partition NAME[,NAME]  accepted for that one partition, gbatch;\n"
 "                         another name is a usage error\n"
@@ -108,7 +112,7 @@ sinfo_usage(FILE *f)
 static const struct cmd sinfo_cmd = {
 	.name = "sinfo",
 	.usage = sinfo_usage,
-	.shortopts = ":Nhn:o:O:lsRap:V",
+	.shortopts = ":Nhn:o:O:lsRt:ap:V",
 	.longopts = sinfo_longopts,
 };
 
@@ -207,6 +211,32 @@ sinfo_aiot(const struct model_node *const *rows, size_t n, char *buf,
 			o++;
 	}
 	snprintf(buf, len, "%zu/%zu/%zu/%zu", a, idle, o, n);
+}
+
+/* -t's states, as gbatch names a node's: Slurm's names and codes,
+ * upper or lower case, into the list arg. */
+static int
+sinfo_add_state(const char *item, void *arg, char *err, size_t errlen)
+{
+	static const struct {
+		const char	*slurm, *gbatch;
+	} map[] = {
+		{ "idle", "idle" }, { "mix", "mixed" }, { "mixed", "mixed" },
+		{ "alloc", "allocated" }, { "allocated", "allocated" },
+		{ "drain", "drained" }, { "drained", "drained" },
+		{ "draining", "drained" }, { "down", "down" },
+	};
+	size_t	i;
+
+	for (i = 0; i < sizeof map / sizeof map[0]; i++) {
+		if (strcasecmp(item, map[i].slurm) == 0) {
+			json_array_append_new(arg, json_string(map[i].gbatch));
+			return (0);
+		}
+	}
+	snprintf(err, errlen, "--states: unknown state \"%s\"; expected idle, "
+	    "mix, alloc, drain or down", item);
+	return (-1);
 }
 
 /* Whether node r belongs in -R's list: drained or down, or with a
@@ -312,7 +342,7 @@ main(int argc, char **argv)
 	struct slurm_item	  items[SINFO_ITEMS];
 	struct model		  m;
 	const struct model_node	**sel = NULL, **group = NULL;
-	json_t			 *names = json_array();
+	json_t			 *names = json_array(), *states = json_array();
 	const char		 *fmt = NULL, *topt = NULL;
 	char			  err[1024];
 	unsigned		  timeout;
@@ -354,6 +384,11 @@ main(int argc, char **argv)
 			break;
 		case 'R':
 			how = SINFO_BY_REASON;
+			break;
+		case 't':
+			if (cmd_split(optarg, "--states", sinfo_add_state,
+			    states, err, sizeof err) == -1)
+				goto usage;
 			break;
 		case 'a':
 			break;
@@ -398,6 +433,7 @@ main(int argc, char **argv)
 	done = xcalloc(m.nodes.n + 1, sizeof *done);
 	for (k = 0; k < m.nodes.n; k++) {
 		if (cmd_list_has(names, m.nodes.rows[k].name) &&
+		    cmd_list_has(states, m.nodes.rows[k].state) &&
 		    (how != SINFO_BY_REASON || sinfo_has_reason(
 		    &m.nodes.rows[k])))
 			sel[nsel++] = &m.nodes.rows[k];
@@ -441,6 +477,7 @@ out:
 	free(group);
 	free(done);
 	json_decref(names);
+	json_decref(states);
 	model_free(&m);
 	return (r);
 }

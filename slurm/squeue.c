@@ -13,6 +13,7 @@
 #include "client/slurm-opt.h"
 #include "common/array.h"
 #include "common/cmd.h"
+#include "common/hostlist.h"
 #include "common/proto.h"
 #include "common/safe-text.h"
 #include "slurm/slurm-fmt.h"
@@ -56,6 +57,8 @@ static const struct option squeue_longopts[] = {
 	{ "start", no_argument, NULL, SQUEUE_OPT_START },
 	{ "all", no_argument, NULL, 'a' },
 	{ "partition", required_argument, NULL, 'p' },
+	{ "nodelist", required_argument, NULL, 'w' },
+	{ "account", required_argument, NULL, 'A' },
 	{ "array", no_argument, NULL, 'r' },
 	{ "json", no_argument, NULL, SQUEUE_OPT_JSON },
 	{ "me", no_argument, NULL, SQUEUE_OPT_ME },
@@ -80,6 +83,8 @@ squeue_usage(FILE *f)
 "  -t, --states STATE[,STATE]  PD, R, CD, F, CA, TO, NF (or the names),\n"
 "                         or all\n"
 "  -n, --name NAME[,NAME] jobs of these names\n"
+"  -w, --nodelist NODES   jobs on these nodes (n1,n2 or n[1-2])\n"
+"  -A, --account ACCOUNT[,ACCOUNT]  jobs charged to these accounts\n"
 "  -r, --array            a job array's waiting tasks one per line\n"
 "                         (default: one line, 42_[7-99%%8])\n"
 "  -o, --format FORMAT    fields as %%[.][WIDTH]CODE ('.': right-justified):\n"
@@ -112,7 +117,7 @@ squeue_usage(FILE *f)
 static const struct cmd squeue_cmd = {
 	.name = "squeue",
 	.usage = squeue_usage,
-	.shortopts = ":hj:u:t:n:o:O:lap:rV",
+	.shortopts = ":hj:u:t:n:o:O:lap:w:A:rV",
 	.longopts = squeue_longopts,
 };
 
@@ -263,8 +268,53 @@ squeue_header(char c)
 	}
 }
 
+/* What a row prints with: the format's items, the names asked for (-n),
+ * and whether an array's waiting tasks unfold (-r). */
+struct squeue_out {
+	const struct slurm_item	*items;
+	int			 n;
+	const json_t		*names;
+	const json_t		*nodes;		/* -w: any of these */
+	const json_t		*accounts;	/* -A */
+	bool			 unfold;
+};
+
+/* Whether the comma list of nodes a job runs on has one of want (all when
+ * want is empty). */
+static bool
+squeue_on_nodes(const char *list, const json_t *want)
+{
+	char		 node[256];
+	const char	*p = list, *end;
+	size_t		 len;
+
+	if (json_array_size(want) == 0)
+		return (true);
+	while (*p != '\0') {
+		end = p + strcspn(p, ",");
+		len = (size_t)(end - p);
+		snprintf(node, sizeof node, "%.*s", (int)len, p);
+		if (len > 0 && len < sizeof node && cmd_list_has(want, node))
+			return (true);
+		p = *end != '\0' ? end + 1 : end;
+	}
+	return (false);
+}
+
+/* Whether row r passes -n, -A and -w. */
+static bool
+squeue_wanted(const struct job_row *r, const struct squeue_out *o)
+{
+	char	buf[4096];
+
+	return (cmd_list_has(o->names, slurm_fmt_row_str(r, JF_NAME, buf,
+	    sizeof buf)) && cmd_list_has(o->accounts, slurm_fmt_row_str(r,
+	    JF_ACCOUNT, buf, sizeof buf)) && squeue_on_nodes(
+	    slurm_fmt_row_str(r, JF_NODES, buf, sizeof buf), o->nodes));
+}
+
 static void
-squeue_json(const struct model *m, const json_t *names)
+squeue_json(const struct model *m, const struct squeue_out *o)
 {
 	json_t		*jobs = json_array(), *out;
 	char		 b[5][1024];
@@ -275,8 +325,7 @@ squeue_json(const struct model *m, const json_t *names)
 	for (i = 0; i < m->jobs.n; i++) {
 		r = &m->jobs.rows[i];
 		s = slurm_fmt_row_state(r);
-		if (!cmd_list_has(names, squeue_field(r, s, 'j', -1, b[0],
-		    sizeof b[0])))
+		if (!squeue_wanted(r, o))
 			continue;
 		json_array_append_new(jobs, json_pack("{s:I,s:s,s:s,s:s,s:s,"
 		    "s:s,s:s,s:I,s:I,s:I,s:I,s:s}",
@@ -363,6 +412,9 @@ squeue_fields(const struct slurm_item *items, int n, bool all)
 
 	json_array_append_new(fields, json_string("state"));
 	json_array_append_new(fields, json_string("name"));
+	/* -w and -A read these. */
+	json_array_append_new(fields, json_string("nodes"));
+	json_array_append_new(fields, json_string("account"));
 	for (k = 0; k < sizeof uses / sizeof uses[0]; k++) {
 		for (i = 0; i < n && !all; i++) {
 			if (items[i].field == uses[k].field)
@@ -384,15 +436,6 @@ squeue_fields(const struct slurm_item *items, int n, bool all)
 		job_row_wire_fields("id", fields);
 	return (fields);
 }
-
-/* What a row prints with: the format's items, the names asked for (-n),
- * and whether an array's waiting tasks unfold (-r). */
-struct squeue_out {
-	const struct slurm_item	*items;
-	int			 n;
-	const json_t		*names;
-	bool			 unfold;
-};
 
 static void
 squeue_dated(void)
@@ -422,10 +465,8 @@ squeue_row(const struct job_row *r, void *arg)
 	struct array_set	 tasks;
 	uint32_t		 t;
 	bool			 more;
-	char			 buf[1024];
 
-	if (!cmd_list_has(o->names, slurm_fmt_row_str(r, JF_NAME, buf,
-	    sizeof buf)))
+	if (!squeue_wanted(r, o))
 		return;
 	if (o->unfold && job_row_tasks(r, &tasks) == 0) {
 		for (more = array_next(&tasks, 0, true, &t); more;
@@ -442,6 +483,9 @@ main(int argc, char **argv)
 	struct slurm_item	 items[SQUEUE_ITEMS];
 	struct model		 m;
 	json_t			*fields = NULL, *names = json_array();
+	json_t			*nodes = json_array(), *accounts = json_array();
+	char			**hosts;
+	size_t			 nhosts, h;
 	const char		*fmt = SQUEUE_DEFAULT, *topt = NULL;
 	struct squeue_out	 out;
 	char			 err[1024];
@@ -491,6 +535,20 @@ main(int argc, char **argv)
 		case 'n':
 			if (cmd_split(optarg, "--name", cmd_add_string, names,
 			    err, sizeof err) == -1)
+				goto usage;
+			break;
+		case 'w':
+			if (hostlist_expand(optarg, &hosts, &nhosts, err,
+			    sizeof err) == -1)
+				goto usage;
+			for (h = 0; h < nhosts; h++)
+				json_array_append_new(nodes,
+				    json_string(hosts[h]));
+			hostlist_free(hosts, nhosts);
+			break;
+		case 'A':
+			if (cmd_split(optarg, "--account", cmd_add_string,
+			    accounts, err, sizeof err) == -1)
 				goto usage;
 			break;
 		case 'o':
@@ -545,6 +603,8 @@ main(int argc, char **argv)
 	out.items = items;
 	out.n = n;
 	out.names = names;
+	out.nodes = nodes;
+	out.accounts = accounts;
 	out.unfold = unfold;
 	if (!json && m.filter.ids == NULL) {
 		/* The whole queue: streamed, each row printed as its frame
@@ -570,7 +630,7 @@ main(int argc, char **argv)
 		goto out;
 	}
 	if (json) {
-		squeue_json(&m, names);
+		squeue_json(&m, &out);
 		goto out;
 	}
 	if (header)
@@ -584,6 +644,8 @@ usage:
 out:
 	json_decref(fields);
 	json_decref(names);
+	json_decref(nodes);
+	json_decref(accounts);
 	model_free(&m);
 	return (r);
 }

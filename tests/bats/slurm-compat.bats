@@ -676,3 +676,27 @@ SH
 	# Each task sees its node's two GPUs, as Slurm's tasks do by default.
 	[ "$(cat rank-*.txt | awk '{ print $5 }' | grep -c '^[0-9],[0-9]$')" = 4 ]
 }
+
+@test "squeue -w and -A, sinfo -t and sacct -b select as Slurm's do" {
+	a=$(sbatch --parsable -A vision -w n1 --wrap 'sleep 60')
+	b=$(sbatch --parsable -A speech -w n2 --wrap 'sleep 60')
+	gb_wait_state "$a" RUNNING 20
+	gb_wait_state "$b" RUNNING 20
+	[ "$(squeue -h -w n1 -o %i)" = "$a" ]
+	[ "$(squeue -h -w 'n[2-3]' -o %i)" = "$b" ]
+	[ "$(squeue -h -A speech -o '%i %a')" = "$b speech" ]
+	[ "$(squeue -h -A vision,speech -o %i | sort)" = "$(printf '%s\n' "$a" "$b" | sort)" ]
+	[ "$(squeue --json -A vision | python3 -c 'import json, sys; print([j["job_id"] for j in json.load(sys.stdin)["jobs"]])')" = "[$a]" ]
+	run -2 squeue -w 'n[1-'
+	[[ "$output" == *'"n[1-"'* ]]
+	# sinfo -t: both nodes hold a job of one GPU of four.
+	[ "$(sinfo -h -N -t mix -o %N | sort | paste -sd, -)" = n1,n2 ]
+	[ -z "$(sinfo -h -N -t idle,down -o %N)" ]
+	run -2 sinfo -t sleepy
+	[[ "$output" == *'--states: unknown state "sleepy"; expected idle, mix, alloc, drain or down'* ]]
+	scancel "$a"
+	gb_wait_state "$a" CANCELLED 20
+	run -0 sacct -b -P -n -j "$a"
+	# Its shell ended by gbatch's SIGTERM: Slurm's 0:15.
+	[ "$output" = "$a|CANCELLED|0:15" ]
+}
