@@ -301,6 +301,15 @@ sacct_workdir(const struct job_row *r, time_t now, char *buf, size_t len)
 	slurm_fmt_row_str(r, JF_WORKDIR, buf, len);
 }
 
+/* The members of JOB_LIST every field above reads. */
+static const char *const sacct_members[] = {
+	"id", "name", "user", "state", "gpus", "nodes", "elapsed",
+	"time_limit", "submit_time", "start_time", "end_time", "exit_code",
+	"signal", "account", "mem_peak", "cpu_time", "mem", "mem_per_gpu",
+	"cpus_per_gpu", "cpus_per_task", "tasks_per_node", "num_nodes",
+	"reason", "workdir", "alloc_cpus",
+};
+
 static const struct sacct_field sacct_fields[] = {
 	{ "JobID", 12, sacct_id },
 	{ "JobIDRaw", 12, sacct_id_raw },
@@ -587,21 +596,9 @@ main(int argc, char **argv)
 		job_filter_add_me(&m.filter);
 	if (!m.filter.states_set)
 		(void)job_filter_add_state(&m.filter, "all", err, sizeof err);
-	fields = json_pack("[s,s,s,s,s,s,s,s,s,s,s,s,s]", "id", "name", "user",
-	    "state", "gpus", "nodes", "elapsed", "time_limit", "submit_time",
-	    "start_time", "end_time", "exit_code", "signal");
-	json_array_append_new(fields, json_string("account"));
-	json_array_append_new(fields, json_string("mem_peak"));
-	json_array_append_new(fields, json_string("cpu_time"));
-	json_array_append_new(fields, json_string("mem"));
-	json_array_append_new(fields, json_string("mem_per_gpu"));
-	json_array_append_new(fields, json_string("cpus_per_gpu"));
-	json_array_append_new(fields, json_string("cpus_per_task"));
-	json_array_append_new(fields, json_string("tasks_per_node"));
-	json_array_append_new(fields, json_string("num_nodes"));
-	json_array_append_new(fields, json_string("reason"));
-	json_array_append_new(fields, json_string("workdir"));
-	json_array_append_new(fields, json_string("alloc_cpus"));
+	fields = json_array();
+	for (n = 0; n < sizeof sacct_members / sizeof sacct_members[0]; n++)
+		json_array_append_new(fields, json_string(sacct_members[n]));
 	/* Array tasks are named as Slurm names them, 42_7. */
 	job_row_wire_fields("id", fields);
 	rc = model_refresh_jobs(&m, fields);
