@@ -163,7 +163,7 @@ main(int argc, char **argv)
 {
 	struct client	*c = NULL;
 	json_t		*req, *reply, *ids, *states = NULL;
-	const char	*user = NULL, *name = NULL, *topt = NULL, *base;
+	const char	*user = NULL, *name = NULL, *topt = NULL;
 	bool		 me = false;
 	char		 err[1024], serr[768];
 	struct array_set tasks;
@@ -173,11 +173,7 @@ main(int argc, char **argv)
 
 	/* Installed as scancel (make install-slurm-compat): Slurm's name
 	 * in what it says. */
-	if ((base = strrchr(argv[0], '/')) == NULL)
-		base = argv[0];
-	else
-		base++;
-	if (strcmp(base, "scancel") == 0)
+	if (cmd_runs_as(argv[0], "scancel"))
 		gcancel_cmd.name = "scancel";
 	req = proto_msg(MSG_JOB_CANCEL);
 	ids = json_array();

@@ -127,7 +127,7 @@ grun_srun_as_task(int argc, char **argv, const struct srun_opt *so,
 {
 	long	 tasks, nodes, per_node;
 	char	*w;
-	int	 i = 1;
+	int	 i = 1, e;
 
 	tasks = grun_env_count("SLURM_NTASKS", "WORLD_SIZE", 1);
 	nodes = grun_env_count("SLURM_JOB_NUM_NODES", "GBATCH_NUM_NODES", 1);
@@ -155,11 +155,14 @@ grun_srun_as_task(int argc, char **argv, const struct srun_opt *so,
 			i++;
 			continue;
 		}
-		if ((strncmp(w, "--ntasks-per-node=", 18) == 0 &&
-		    atol(w + 18) == per_node) || (strcmp(w,
-		    "--ntasks-per-node") == 0 && i + 1 < argc &&
-		    atol(argv[i + 1]) == per_node && ++i > 0))
+		if (strncmp(w, "--ntasks-per-node=", 18) == 0 &&
+		    atol(w + 18) == per_node)
 			continue;
+		if (strcmp(w, "--ntasks-per-node") == 0 && i + 1 < argc &&
+		    atol(argv[i + 1]) == per_node) {
+			i++;
+			continue;
+		}
 		snprintf(err, errlen, "%s: srun in a job runs its command as "
 		    "the calling task, with the job's GPUs, CPUs and ranks; "
 		    "a step's own resources are not in gbatch yet", w);
@@ -170,8 +173,9 @@ grun_srun_as_task(int argc, char **argv, const struct srun_opt *so,
 		return (EXIT_USAGE);
 	}
 	execvp(argv[i], argv + i);
-	snprintf(err, errlen, "%s: %s", argv[i], strerror(errno));
-	return (errno == ENOENT ? 127 : 126);
+	e = errno;
+	snprintf(err, errlen, "%s: %s", argv[i], strerror(e));
+	return (e == ENOENT ? 127 : 126);
 }
 
 /* JOB_ATTACH: the command, as job describes it, in job id's allocation. */
@@ -202,21 +206,21 @@ main(int argc, char **argv)
 	json_t			*job = NULL, *req, *reply;
 	struct srun_opt		 so;
 	const struct option	*longopts;
-	const char		*base, *shortopts;
+	const char		*shortopts;
 	char			 err[2048], safe[2048];
+	bool			 step;
 	int			 r = EXIT_USAGE;
 
-	base = strrchr(argv[0], '/') != NULL ? strrchr(argv[0], '/') + 1 :
-	    argv[0];
 	js = jobspec_create();
 	jobspec_command(js);
-	if (strcmp(base, "srun") == 0) {
+	if (cmd_runs_as(argv[0], "srun")) {
 		grun_cmd.name = "srun";
 		longopts = jobspec_options(&shortopts);
-		if (srun_opt_take(&argc, argv, longopts, shortopts,
-		    grun_srun_step(argc, argv), &so, err, sizeof err) == -1)
+		step = grun_srun_step(argc, argv);
+		if (srun_opt_take(&argc, argv, longopts, shortopts, step, &so,
+		    err, sizeof err) == -1)
 			goto usage;
-		if (grun_srun_step(argc, argv)) {
+		if (step) {
 			r = grun_srun_as_task(argc, argv, &so, err,
 			    sizeof err);
 			if (r == EXIT_USAGE)

@@ -269,7 +269,6 @@ main(int argc, char **argv)
 	struct client		*c = NULL;
 	enum jobspec_action	 action;
 	json_t			*job = NULL, *req, *reply;
-	const char		*base;
 	char			 err[2048];
 	uint64_t		 id;
 	int			 r = EXIT_USAGE;
@@ -277,11 +276,7 @@ main(int argc, char **argv)
 	js = jobspec_create();
 	/* Installed as sbatch (make install-slurm-compat): Slurm's defaults
 	 * and words where they differ. */
-	if ((base = strrchr(argv[0], '/')) == NULL)
-		base = argv[0];
-	else
-		base++;
-	if (strcmp(base, "sbatch") == 0) {
+	if (cmd_runs_as(argv[0], "sbatch")) {
 		gsub_cmd.name = "sbatch";
 		jobspec_sbatch(js);
 	}

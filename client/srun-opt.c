@@ -1,5 +1,4 @@
 /* srun-opt.c: srun's own options (srun-opt.h). */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,8 +75,8 @@ srun_opt_jobspec_value(const char *name, size_t len, int letter,
 	return (0);
 }
 
-/* srun's own option at argv[i] (a long name of len bytes, or a letter),
- * with its value in val when it has one ("" for none): the row, or -1. */
+/* The row of srun's own option named name (len bytes, a long name) or
+ * letter (not 0: a short one), or -1. */
 static int
 srun_opt_row(const char *name, size_t len, int letter)
 {

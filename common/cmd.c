@@ -354,6 +354,14 @@ cmd_add_job(const char *item, void *arr, char *err, size_t errlen)
 	return (0);
 }
 
+bool
+cmd_runs_as(const char *argv0, const char *name)
+{
+	const char	*slash = strrchr(argv0, '/');
+
+	return (strcmp(slash != NULL ? slash + 1 : argv0, name) == 0);
+}
+
 void
 cmd_stdout_buffer(void)
 {

@@ -125,4 +125,9 @@ bool	cmd_list_has(const json_t *list, const char *s);
  * lines goes out in large writes. Call it before the first output. */
 void	cmd_stdout_buffer(void);
 
+/* Whether the program runs under name: argv0 without its directories is
+ * it (gsub installed as sbatch, gcancel as scancel, grun as srun, sacct as
+ * sstat). */
+bool	cmd_runs_as(const char *argv0, const char *name);
+
 #endif

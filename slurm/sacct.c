@@ -214,43 +214,23 @@ sacct_limit(const struct job_row *r, time_t now, char *buf, size_t len)
 		    buf, len);
 }
 
-/* The job's nodes asked for, or held: 1 before it runs without -N. */
-static long long
-sacct_nodes(const struct job_row *r)
-{
-	int		n = slurm_fmt_row_nnodes(r);
-	long long	asked = slurm_fmt_row_int(r, JF_NUM_NODES);
-
-	return (n > 0 ? n : asked > 0 ? asked : 1);
-}
-
 /* Slurm's ReqMem: the memory asked for in all, "32000M"; "0" when the
  * job took the node's default share. */
 static void
 sacct_reqmem(const struct job_row *r, time_t now, char *buf, size_t len)
 {
-	long long	mem = slurm_fmt_row_int(r, JF_MEM);
-	long long	mpg = slurm_fmt_row_int(r, JF_MEM_PER_GPU);
+	long long	mem = slurm_fmt_row_mem_asked(r);
 
-	if (mpg > 0)
-		snprintf(buf, len, "%lldM", mpg * slurm_fmt_row_int(r,
-		    JF_GPUS));
-	else if (mem > 0)
-		snprintf(buf, len, "%lldM", mem * sacct_nodes(r));
+	if (mem > 0)
+		snprintf(buf, len, "%lldM", mem);
 	else
 		snprintf(buf, len, "0");
-}
-
-static long long
-sacct_tasks(const struct job_row *r)
-{
-	return (slurm_fmt_row_tasks(r, sacct_nodes(r)) * sacct_nodes(r));
 }
 
 static void
 sacct_ntasks(const struct job_row *r, time_t now, char *buf, size_t len)
 {
-	snprintf(buf, len, "%lld", sacct_tasks(r));
+	snprintf(buf, len, "%lld", slurm_fmt_row_ntasks(r));
 }
 
 /* Slurm's ReqTRES: what the job asked for, "cpu=8,mem=32000M,node=2,
@@ -258,21 +238,19 @@ sacct_ntasks(const struct job_row *r, time_t now, char *buf, size_t len)
 static void
 sacct_reqtres(const struct job_row *r, time_t now, char *buf, size_t len)
 {
-	long long	cpg = slurm_fmt_row_int(r, JF_CPUS_PER_GPU);
-	long long	cpt = slurm_fmt_row_int(r, JF_CPUS_PER_TASK);
+	long long	cpus = slurm_fmt_row_cpus_asked(r);
 	char		mem[64];
 	size_t		off = 0;
 
 	buf[0] = '\0';
-	if (cpg > 0 || cpt > 0)
-		off += (size_t)snprintf(buf, len, "cpu=%lld,", cpg > 0 ? cpg *
-		    slurm_fmt_row_int(r, JF_GPUS) : cpt * sacct_tasks(r));
+	if (cpus > 0)
+		off += (size_t)snprintf(buf, len, "cpu=%lld,", cpus);
 	sacct_reqmem(r, now, mem, sizeof mem);
 	if (strcmp(mem, "0") != 0 && off < len)
 		off += (size_t)snprintf(buf + off, len - off, "mem=%s,", mem);
 	if (off < len)
 		snprintf(buf + off, len - off, "node=%lld,gres/gpu=%lld",
-		    sacct_nodes(r), slurm_fmt_row_int(r, JF_GPUS));
+		    slurm_fmt_row_nodes(r), slurm_fmt_row_int(r, JF_GPUS));
 }
 
 /* Slurm's Reason: why a pending job waits, else None. */
@@ -289,7 +267,7 @@ sacct_reason(const struct job_row *r, time_t now, char *buf, size_t len)
 static void
 sacct_avecpu(const struct job_row *r, time_t now, char *buf, size_t len)
 {
-	long long	tasks = sacct_tasks(r);
+	long long	tasks = slurm_fmt_row_ntasks(r);
 
 	slurm_fmt_duration(slurm_fmt_row_int(r, JF_CPU_TIME) / (tasks >
 	    0 ? tasks : 1), true, buf, len);
@@ -482,13 +460,10 @@ main(int argc, char **argv)
 	unsigned		 timeout;
 	bool			 header = true, all = false, by_id = false;
 	bool			 stat_mode, gone = false;
-	const char		*base;
 	int			 ch, parsable = 0, rc = EXIT_USAGE, i, k, w;
 	size_t			 n;
 
-	base = strrchr(argv[0], '/') != NULL ? strrchr(argv[0], '/') + 1 :
-	    argv[0];
-	if ((stat_mode = strcmp(base, "sstat") == 0))
+	if ((stat_mode = cmd_runs_as(argv[0], "sstat")))
 		sacct_cmd.name = "sstat";
 	memset(cols, 0, sizeof cols);
 	cmd_stdout_buffer();

@@ -190,32 +190,28 @@ scontrol_path(struct scontrol_rec *rec, const char *key,
 		scontrol_rec_kvf(rec, key, "%s/%s", dir, out);
 }
 
-/* The CPUs and memory a job asked for, where it said (gbatch's default
- * share is the node's to decide): TRES's cpu= and mem= parts. */
+/* TRES: the CPUs the job holds (else those it asked for), the memory it
+ * asked for (gbatch's default share is the node's to decide), its nodes
+ * and GPUs. */
 static void
-scontrol_tres(const struct job_row *r, int nodes, char *buf, size_t len)
+scontrol_tres(const struct job_row *r, char *buf, size_t len)
 {
-	long long	gpus = slurm_fmt_row_int(r, JF_GPUS);
-	long long	cpg = slurm_fmt_row_int(r, JF_CPUS_PER_GPU);
-	long long	cpt = slurm_fmt_row_int(r, JF_CPUS_PER_TASK);
-	long long	tasks = slurm_fmt_row_tasks(r, nodes);
-	long long	mem = slurm_fmt_row_int(r, JF_MEM);
-	long long	mpg = slurm_fmt_row_int(r, JF_MEM_PER_GPU);
+	long long	cpus = slurm_fmt_row_int(r, JF_ALLOC_CPUS);
+	long long	mem = slurm_fmt_row_mem_asked(r);
 	size_t		off = 0;
 
 	buf[0] = '\0';
-	if (slurm_fmt_row_int(r, JF_ALLOC_CPUS) > 0)
+	if (cpus <= 0)
+		cpus = slurm_fmt_row_cpus_asked(r);
+	if (cpus > 0)
 		off += (size_t)snprintf(buf + off, len - off, "cpu=%lld,",
-		    slurm_fmt_row_int(r, JF_ALLOC_CPUS));
-	else if (cpg > 0 || cpt > 0)
-		off += (size_t)snprintf(buf + off, len - off, "cpu=%lld,",
-		    cpg > 0 ? cpg * gpus : cpt * tasks * nodes);
-	if ((mem > 0 || mpg > 0) && off < len)
+		    cpus);
+	if (mem > 0 && off < len)
 		off += (size_t)snprintf(buf + off, len - off, "mem=%lldM,",
-		    mpg > 0 ? mpg * gpus : mem * nodes);
+		    mem);
 	if (off < len)
-		snprintf(buf + off, len - off, "node=%d,gres/gpu=%lld", nodes,
-		    gpus);
+		snprintf(buf + off, len - off, "node=%lld,gres/gpu=%lld",
+		    slurm_fmt_row_nodes(r), slurm_fmt_row_int(r, JF_GPUS));
 }
 
 static void
@@ -225,11 +221,7 @@ scontrol_job(const struct job_row *r, bool oneline)
 	enum job_state		 s = slurm_fmt_row_state(r);
 	char			 buf[4096], tmp[4096];
 	long long		 arr = slurm_fmt_row_int(r, JF_ARRAY_JOB_ID);
-	int			 nodes = slurm_fmt_row_nnodes(r);
 
-	if (nodes <= 0)
-		nodes = slurm_fmt_row_int(r, JF_NUM_NODES) > 0 ?
-		    (int)slurm_fmt_row_int(r, JF_NUM_NODES) : 1;
 	scontrol_rec_begin(&rec, oneline);
 	scontrol_rec_kvf(&rec, "JobId", "%lld", slurm_fmt_row_int(r, JF_ID));
 	if (arr > 0) {
@@ -291,17 +283,16 @@ scontrol_job(const struct job_row *r, bool oneline)
 		scontrol_rec_kv(&rec, "BatchHost", buf);
 	}
 	scontrol_rec_line(&rec);
-	scontrol_rec_kvf(&rec, "NumNodes", "%d", nodes);
+	scontrol_rec_kvf(&rec, "NumNodes", "%lld", slurm_fmt_row_nodes(r));
 	if (slurm_fmt_row_int(r, JF_ALLOC_CPUS) > 0)
 		scontrol_rec_kvf(&rec, "NumCPUs", "%lld", slurm_fmt_row_int(r,
 		    JF_ALLOC_CPUS));
-	scontrol_rec_kvf(&rec, "NumTasks", "%lld", slurm_fmt_row_tasks(r,
-	    nodes) * nodes);
+	scontrol_rec_kvf(&rec, "NumTasks", "%lld", slurm_fmt_row_ntasks(r));
 	if (slurm_fmt_row_int(r, JF_CPUS_PER_TASK) > 0)
 		scontrol_rec_kvf(&rec, "CPUs/Task", "%lld", slurm_fmt_row_int(r,
 		    JF_CPUS_PER_TASK));
 	scontrol_rec_line(&rec);
-	scontrol_tres(r, nodes, buf, sizeof buf);
+	scontrol_tres(r, buf, sizeof buf);
 	scontrol_rec_kv(&rec, "TRES", buf);
 	scontrol_rec_line(&rec);
 	scontrol_rec_kv(&rec, "Command", scontrol_str(r, JF_COMMAND, buf,

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
 #include "client/model.h"
 #include "client/slurm-opt.h"
@@ -438,14 +437,8 @@ main(int argc, char **argv)
 		    &m.nodes.rows[k])))
 			sel[nsel++] = &m.nodes.rows[k];
 	}
-	if (dated && header) {
-		time_t	now = time(NULL);
-		char	when[64];
-
-		strftime(when, sizeof when, "%a %b %e %H:%M:%S %Y",
-		    localtime(&now));
-		printf("%s\n", when);
-	}
+	if (dated && header)
+		slurm_fmt_dated(stdout);
 	if (header) {
 		for (i = 0; i < n; i++)
 			slurm_fmt_put(stdout, &items[i], sinfo_header(

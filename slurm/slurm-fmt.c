@@ -70,6 +70,54 @@ slurm_fmt_row_tasks(const struct job_row *r, long long nodes)
 	return (t > 0 ? t : 1);
 }
 
+long long
+slurm_fmt_row_nodes(const struct job_row *r)
+{
+	int		n = slurm_fmt_row_nnodes(r);
+	long long	asked = slurm_fmt_row_int(r, JF_NUM_NODES);
+
+	return (n > 0 ? n : asked > 0 ? asked : 1);
+}
+
+long long
+slurm_fmt_row_ntasks(const struct job_row *r)
+{
+	long long	nodes = slurm_fmt_row_nodes(r);
+
+	return (slurm_fmt_row_tasks(r, nodes) * nodes);
+}
+
+long long
+slurm_fmt_row_cpus_asked(const struct job_row *r)
+{
+	long long	cpg = slurm_fmt_row_int(r, JF_CPUS_PER_GPU);
+
+	if (cpg > 0)
+		return (cpg * slurm_fmt_row_int(r, JF_GPUS));
+	return (slurm_fmt_row_int(r, JF_CPUS_PER_TASK) *
+	    slurm_fmt_row_ntasks(r));
+}
+
+long long
+slurm_fmt_row_mem_asked(const struct job_row *r)
+{
+	long long	mpg = slurm_fmt_row_int(r, JF_MEM_PER_GPU);
+
+	if (mpg > 0)
+		return (mpg * slurm_fmt_row_int(r, JF_GPUS));
+	return (slurm_fmt_row_int(r, JF_MEM) * slurm_fmt_row_nodes(r));
+}
+
+void
+slurm_fmt_dated(FILE *f)
+{
+	char	buf[64];
+	time_t	now = time(NULL);
+
+	strftime(buf, sizeof buf, "%a %b %e %H:%M:%S %Y", localtime(&now));
+	fprintf(f, "%s\n", buf);
+}
+
 int
 slurm_fmt_row_nnodes(const struct job_row *r)
 {
@@ -315,38 +363,12 @@ slurm_fmt_line_end(struct slurm_line *l, FILE *f)
 	l->len = 0;
 }
 
-/* n spaces: a listing of 10,000 jobs pads 100,000 fields, which printf's
- * "%*s" makes a fifth of squeue's time. */
-static void
-slurm_fmt_pad(FILE *f, int n)
-{
-	static const char	spaces[] = "                                ";
-	int			k;
-
-	for (; n > 0; n -= k) {
-		k = n < (int)sizeof spaces - 1 ? n : (int)sizeof spaces - 1;
-		fwrite(spaces, 1, (size_t)k, f);
-	}
-}
-
 void
 slurm_fmt_put(FILE *f, const struct slurm_item *it, const char *value)
 {
-	int	len = (int)strlen(value);
+	struct slurm_line	l;
 
-	if (it->field == 0) {
-		fputs(it->text, f);
-		return;
-	}
-	if (it->width == 0) {
-		fputs(value, f);
-		return;
-	}
-	if (len > it->width && !it->at_least)
-		len = it->width;
-	if (it->right)
-		slurm_fmt_pad(f, it->width - len);
-	fwrite(value, 1, (size_t)len, f);
-	if (!it->right)
-		slurm_fmt_pad(f, it->width - len);
+	l.len = 0;
+	slurm_fmt_line_put(&l, it, value);
+	fwrite(l.buf, 1, l.len, f);
 }

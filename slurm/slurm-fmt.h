@@ -24,6 +24,17 @@ int		 slurm_fmt_row_nnodes(const struct job_row *);
 /* The tasks a job starts on each of its nodes nodes: its tasks_per_node,
  * "gpu" as its GPUs over the nodes; 1 when it said nothing. */
 long long	 slurm_fmt_row_tasks(const struct job_row *, long long nodes);
+/* The nodes a job holds, else those it asks for (-N), else 1; its tasks
+ * on all of them. */
+long long	 slurm_fmt_row_nodes(const struct job_row *);
+long long	 slurm_fmt_row_ntasks(const struct job_row *);
+/* What it asks for beside its GPUs, in all: CPUs per GPU or per task,
+ * memory (MB) per GPU or per node; 0 where it took the node's share. */
+long long	 slurm_fmt_row_cpus_asked(const struct job_row *);
+long long	 slurm_fmt_row_mem_asked(const struct job_row *);
+/* Prints the time of the call as Slurm's long listings head them
+ * ("Sat Nov 28 10:39:21 2026") and a newline. */
+void		 slurm_fmt_dated(FILE *);
 /* A cmd_split() callback for -u lists: adds a user to the job_filter
  * arg. */
 int		 slurm_fmt_add_user(const char *item, void *arg, char *err,

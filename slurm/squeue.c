@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "client/model.h"
 #include "client/slurm-opt.h"
@@ -123,22 +122,6 @@ static const struct cmd squeue_cmd = {
 
 /* The value of field c of job r, into buf; task >= 0: one task of an
  * array's row, shown alone (squeue -r). */
-/* The CPUs a waiting job asks for: per GPU or per task, as it said; 0
- * for the node's share. */
-static long long
-squeue_cpus_asked(const struct job_row *r)
-{
-	long long	cpg = slurm_fmt_row_int(r, JF_CPUS_PER_GPU);
-	long long	cpt = slurm_fmt_row_int(r, JF_CPUS_PER_TASK);
-	long long	nodes = slurm_fmt_row_int(r, JF_NUM_NODES);
-
-	if (nodes <= 0)
-		nodes = 1;
-	if (cpg > 0)
-		return (cpg * slurm_fmt_row_int(r, JF_GPUS));
-	return (cpt * slurm_fmt_row_tasks(r, nodes) * nodes);
-}
-
 static const char *
 squeue_field(const struct job_row *r, enum job_state s, char c, long task,
     char *buf, size_t len)
@@ -208,7 +191,7 @@ squeue_field(const struct job_row *r, enum job_state s, char c, long task,
 		/* The CPUs it holds, or held; those it asks for while it
 		 * waits (0: the node's share, known when it starts). */
 		snprintf(buf, len, "%lld", s == JOB_PENDING || s == JOB_HELD ?
-		    squeue_cpus_asked(r) : slurm_fmt_row_int(r,
+		    slurm_fmt_row_cpus_asked(r) : slurm_fmt_row_int(r,
 		    JF_ALLOC_CPUS));
 		return (buf);
 	case 'S':
@@ -384,11 +367,12 @@ squeue_line(const struct job_row *r, const struct slurm_item *items,
 	slurm_fmt_line_end(&line, stdout);
 }
 
-/* The members a listing asks of gbatchd: those the format's fields read
- * (a third of a listing's time is reading them), or all of them for
- * --json; the state and the name (-n) always. */
+/* The members a listing asks of gbatchd: those the format's fields and
+ * o's filters (-w, -A) read (a third of a listing's time is reading them),
+ * or all of them for --json; the state and the name (-n) always. */
 static json_t *
-squeue_fields(const struct slurm_item *items, int n, bool all)
+squeue_fields(const struct slurm_item *items, int n, bool all,
+    const struct squeue_out *o)
 {
 	static const struct {
 		char		 field;
@@ -413,8 +397,10 @@ squeue_fields(const struct slurm_item *items, int n, bool all)
 	json_array_append_new(fields, json_string("state"));
 	json_array_append_new(fields, json_string("name"));
 	/* -w and -A read these. */
-	json_array_append_new(fields, json_string("nodes"));
-	json_array_append_new(fields, json_string("account"));
+	if (json_array_size(o->nodes) > 0)
+		json_array_append_new(fields, json_string("nodes"));
+	if (json_array_size(o->accounts) > 0)
+		json_array_append_new(fields, json_string("account"));
 	for (k = 0; k < sizeof uses / sizeof uses[0]; k++) {
 		for (i = 0; i < n && !all; i++) {
 			if (items[i].field == uses[k].field)
@@ -435,16 +421,6 @@ squeue_fields(const struct slurm_item *items, int n, bool all)
 	if (cmd_list_has(fields, "id"))
 		job_row_wire_fields("id", fields);
 	return (fields);
-}
-
-static void
-squeue_dated(void)
-{
-	char	buf[64];
-	time_t	now = time(NULL);
-
-	strftime(buf, sizeof buf, "%a %b %e %H:%M:%S %Y", localtime(&now));
-	printf("%s\n", buf);
 }
 
 static void
@@ -595,17 +571,17 @@ main(int argc, char **argv)
 		goto usage;
 	/* -l's first line: the time of the listing, as Slurm's. */
 	if (dated && header && !json)
-		squeue_dated();
+		slurm_fmt_dated(stdout);
 	if (cmd_timeout(topt, &timeout, err, sizeof err) == -1)
 		goto usage;
 	model_set_timeout(&m, timeout);
-	fields = squeue_fields(items, n, json);
 	out.items = items;
 	out.n = n;
 	out.names = names;
 	out.nodes = nodes;
 	out.accounts = accounts;
 	out.unfold = unfold;
+	fields = squeue_fields(items, n, json, &out);
 	if (!json && m.filter.ids == NULL) {
 		/* The whole queue: streamed, each row printed as its frame
 		 * comes, as gq does (no id can be missing). */

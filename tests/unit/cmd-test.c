@@ -298,6 +298,15 @@ main(void)
 	/* A program without --help does not answer it. */
 	t_bad(&t_verb_cmd, "--help", "unknown or ambiguous option "
 	    "\"--help\"");
+	/* The name a program runs under, its directories left out. */
+	ok(cmd_runs_as("/usr/bin/sbatch", "sbatch"), "/usr/bin/sbatch runs as "
+	    "sbatch");
+	ok(cmd_runs_as("srun", "srun"), "srun runs as srun");
+	ok(!cmd_runs_as("/usr/bin/gsub", "sbatch"), "gsub does not run as "
+	    "sbatch");
+	ok(!cmd_runs_as("/opt/sbatch/gsub", "sbatch"), "a directory named "
+	    "sbatch is not the name");
+	ok(!cmd_runs_as("sbatch2", "sbatch"), "sbatch2 is not sbatch");
 
 	t_usage_error();
 	return (tap_done());
