@@ -30,6 +30,9 @@ struct place_cluster {
 	uint32_t		 head[SCHED_MAX_GPUS_PER_NODE + 1];
 	uint64_t		 free_total, gpus_total;
 	uint32_t		 max_gpus;	/* largest node seen */
+	/* place_cpus_known's: the CPUs of the nodes with CPUs known, and
+	 * their GPUs. */
+	uint64_t		 cpus_known, cpus_known_gpus;
 	uint32_t		*tree;		/* max of nfree; 2 * tcap */
 	uint32_t		 tcap;		/* leaves, a power of two */
 	uint64_t		*sw_free;	/* free GPUs per switch */

@@ -311,10 +311,25 @@ place_node_set_res(struct place_cluster *cl, uint32_t i, uint32_t cpus,
 	uint64_t		 held_m = nd->mem - nd->mem_free;
 
 	cl->generation++;
+	if (nd->cpus != 0) {
+		cl->cpus_known -= nd->cpus;
+		cl->cpus_known_gpus -= nd->gpus;
+	}
+	if (cpus != 0) {
+		cl->cpus_known += cpus;
+		cl->cpus_known_gpus += nd->gpus;
+	}
 	nd->cpus = cpus;
 	nd->cpus_free = cpus > held_c ? cpus - held_c : 0;
 	nd->mem = mem;
 	nd->mem_free = mem > held_m ? mem - held_m : 0;
+}
+
+uint64_t
+place_cpus_known(const struct place_cluster *cl, uint64_t *gpus)
+{
+	*gpus = cl->cpus_known_gpus;
+	return (cl->cpus_known);
 }
 
 uint64_t
@@ -356,8 +371,19 @@ place_res_need(const struct place_cluster *cl, uint32_t i,
 
 	*cpus = 0;
 	*mem = 0;
-	if (r == NULL || g == 0)
+	if (r == NULL)
 		return;
+	if (g == 0) {
+		/* A CPU job's part: its CPUs, and its memory or the node's
+		 * for as many CPUs. */
+		*cpus = r->cpus_node;
+		if (r->mem_share)
+			*mem = nd->cpus > 0 ? nd->mem * r->cpus_node /
+			    nd->cpus : 0;
+		else
+			*mem = r->mem_node;
+		return;
+	}
 	if (r->cpus_share)
 		c = nd->gpus > 0 ? (uint64_t)nd->cpus * g / nd->gpus : 0;
 	else

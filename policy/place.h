@@ -26,7 +26,9 @@ struct place_alloc {
  * per_node + per_gpu x g of each, or with share the node's own per GPU
  * (its CPUs or memory x g / its GPUs, rounded down: 0 CPUs where the node
  * has fewer CPUs than GPUs, so that the shares never strand a GPU). A
- * node whose CPUs or memory are not known (0) holds any amount of them. */
+ * node whose CPUs or memory are not known (0) holds any amount of them.
+ * A CPU job (no GPU: g is 0) takes cpus_node CPUs, and mem_node MB or
+ * with mem_share the node's memory per CPU for them. */
 struct place_res {
 	uint64_t	mem_node;
 	uint64_t	mem_gpu;
@@ -100,7 +102,7 @@ size_t		place_find_shape(struct place_cluster *, enum sched_placement,
 
 /* What a job asks of its GPUs. */
 struct place_want {
-	uint32_t	 gpus;		/* >= 1 */
+	uint32_t	 gpus;		/* 0: a CPU job (place_find_cpus) */
 	/* Exactly nnodes nodes of gpus / nnodes GPUs each (sbatch's -N with
 	 * --gpus-per-node); 0: free, as any_shape says. */
 	uint32_t	 nnodes;
@@ -117,10 +119,21 @@ struct place_want {
 };
 
 /* Finds a job's GPUs as w asks (place_find_shape, place_find_in or
- * place_find); out has room for gpus entries. Returns the entries, or 0.
+ * place_find; place_find_cpus for a CPU job); out has room for gpus
+ * entries (a CPU job's nnodes, at least one). Returns the entries, or 0.
  * Takes nothing. */
 size_t		place_find_want(struct place_cluster *, enum sched_placement,
 		    const struct place_want *, struct place_alloc *out);
+/* Nodes for a CPU job (w->gpus 0): w->nnodes of them (0: one), each
+ * with w->res's CPUs and memory free (NULL: any up node), none of their
+ * GPUs: the nodes with the fewest free GPUs first (place-cpu.c). Writes
+ * a part of mask 0 per node, in index order; returns their count, or 0. */
+size_t		place_find_cpus(struct place_cluster *,
+		    const struct place_want *, struct place_alloc *out);
+/* The CPUs of the nodes whose CPUs are known, and those nodes' GPUs: what
+ * a CPU is worth in GPUs on this cluster (0 and 0 while none is known). */
+uint64_t	place_cpus_known(const struct place_cluster *,
+		    uint64_t *gpus);
 /* Marks the GPUs of allocs allocated (they must be free) or free again,
  * with their CPUs and memory. */
 void		place_take(struct place_cluster *, const struct place_alloc *,

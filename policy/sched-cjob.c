@@ -30,7 +30,7 @@ sched_cjob_account(struct sched_cjob *j, int64_t now)
 
 	if (dt <= 0)
 		return;
-	h->attained += (uint64_t)dt * j->shape->gpus;
+	h->attained += (uint64_t)dt * j->rate / SCHED_RATE_GPU;
 	h->executed += dt;
 	h->total_executed += dt;
 	h->acct_since = now;
@@ -68,7 +68,8 @@ sched_cjob_attained(const struct sched_cjob *j, int64_t now)
 
 	if (j->state == SCHED_JOB_PENDING || now <= since)
 		return (attained);
-	return (attained + (uint64_t)(now - since) * j->shape->gpus);
+	return (attained + (uint64_t)(now - since) * j->rate /
+	    SCHED_RATE_GPU);
 }
 
 int64_t

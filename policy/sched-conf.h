@@ -11,6 +11,9 @@
 #include <stdint.h>
 
 #define SCHED_MAX_QUEUES	16
+/* What a CPU counts for in service, in CPUs per GPU, while no node's CPUs
+ * are known: a common server's (8 GPUs, 64 CPUs). */
+#define SCHED_CPUS_PER_GPU	8
 
 enum sched_policy {
 	SCHED_FIFO = 0,		/* first come first served, no preemption */
@@ -40,6 +43,11 @@ struct sched_conf {
 	double			 promote_knob;
 	enum sched_placement	 placement;
 	uint64_t		 seed;			/* for random placement */
+	/* A CPU job's service: its CPUs count as CPUs / cpus_per_gpu GPUs
+	 * while it runs. 0: the cluster's own CPUs per GPU (of the nodes
+	 * whose CPUs are known when it comes; SCHED_CPUS_PER_GPU while none
+	 * is). */
+	uint32_t		 cpus_per_gpu;
 	/* gittins: GPU-times (GPU-ms) of finished jobs, any order; borrowed
 	 * by sched_core_create, which keeps a sorted copy. */
 	const uint64_t		*samples;

@@ -76,6 +76,10 @@ struct sched_cjob {
 	uint8_t				 state;		/* sched_cjob_state */
 	uint8_t				 queue;		/* < SCHED_MAX_QUEUES */
 	uint8_t				 reason;	/* sched_reason */
+	/* The service a ms of its run gives, in GPU-ms / SCHED_RATE_GPU
+	 * (sched_core_rate): its GPUs, or a CPU job's CPUs in GPUs. In
+	 * the padding after reason: no larger a record. */
+	uint32_t			 rate;
 };
 TAILQ_HEAD(sched_cjobs, sched_cjob);
 
@@ -139,6 +143,9 @@ static const struct sched_chold	sched_cjob_no_hold = {
 	.first_start = SCHED_NEVER,
 	.timer = SCHED_NEVER
 };
+
+/* A GPU's service rate (sched_cjob's rate): a ms of a GPU is a GPU-ms. */
+#define SCHED_RATE_GPU	1000u
 
 /* sched-core.c: realloc that aborts when memory is out, as the core
  * does, and on an overflowing n x size. */
@@ -276,7 +283,8 @@ sched_cjob_remaining(const struct sched_cjob *j)
 static inline uint64_t
 sched_cjob_qservice(const struct sched_cjob *j)
 {
-	return ((uint64_t)sched_cjob_held(j)->executed * j->shape->gpus);
+	return ((uint64_t)sched_cjob_held(j)->executed * j->rate /
+	    SCHED_RATE_GPU);
 }
 
 /* j's bucket in the core's count of pending jobs by size (psize). */

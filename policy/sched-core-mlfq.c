@@ -40,21 +40,22 @@ sched_core_mlfq_timer(struct sched_core *core, struct sched_cjob *j,
 void
 sched_core_mlfq_demotion(struct sched_core *core, struct sched_cjob *j)
 {
-	uint64_t	left;
-	int64_t		ms;
+	uint64_t	threshold, need;
+	int64_t		ms = 0;
 
-	if (j->queue + 1u >= core->nqueues) {
+	if (j->queue + 1u >= core->nqueues ||
+	    (threshold = core->conf.thresholds[j->queue]) >
+	    UINT64_MAX / SCHED_RATE_GPU) {
 		sched_core_mlfq_timer(core, j, SCHED_NEVER);
 		return;
 	}
-	/* Service grows by gpus per ms: round the wait up so that at the
-	 * timer the threshold is reached, not one ms short. A job adopted
-	 * with more service than its queue allows is due at once. */
-	left = 0;
-	if (sched_cjob_qservice(j) < core->conf.thresholds[j->queue])
-		left = core->conf.thresholds[j->queue] -
-		    sched_cjob_qservice(j);
-	ms = (int64_t)((left + j->shape->gpus - 1) / j->shape->gpus);
+	/* Service grows by rate / SCHED_RATE_GPU per ms: the run that
+	 * reaches the threshold, rounded up so that at the timer it is
+	 * reached, not one ms short. A job adopted with more service than
+	 * its queue allows is due at once. */
+	need = (threshold * SCHED_RATE_GPU + j->rate - 1) / j->rate;
+	if (need > (uint64_t)sched_cjob_held(j)->executed)
+		ms = (int64_t)(need - (uint64_t)sched_cjob_held(j)->executed);
 	sched_core_mlfq_timer(core, j, sched_cjob_held(j)->acct_since + ms);
 }
 

@@ -175,7 +175,7 @@ sched_core_pass(struct sched_core *core, int64_t now,
 	core->tail_reason = SCHED_REASON_RESOURCES;
 	sched_core_mlfq_due(core, now);
 	memcpy(left, core->psize, sizeof left);
-	for (minsize = 1; minsize < SCHED_MAX_GPUS_PER_NODE &&
+	for (minsize = 0; minsize < SCHED_MAX_GPUS_PER_NODE &&
 	    left[minsize] == 0; minsize++)
 		;
 	cursor = otree_first(&core->running);
@@ -225,6 +225,10 @@ sched_core_pass(struct sched_core *core, int64_t now,
 			core->tail_reason = SCHED_REASON_PRIORITY;
 			break;
 		}
+		/* A CPU job waits for CPUs to free up: it preempts no one,
+		 * as stopping a GPU job for it would idle GPUs. */
+		if (p->shape->gpus == 0)
+			continue;
 		if (sched_cjob_held(p)->waiting > 0 || (core->norphans > 0 &&
 		    sched_core_preempt_orphans(core, p) > 0)) {
 			/* Its victims are still stopping: hold what they

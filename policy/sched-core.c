@@ -130,6 +130,33 @@ sched_core_dequeue(struct sched_core *core, struct sched_cjob *j)
 	sched_core_mlfq_timer(core, j, SCHED_NEVER);
 }
 
+/* The service a ms of spec's run gives (sched_cjob's rate): a GPU's per
+ * GPU; a CPU job's CPUs (on all its nodes) at the conf's CPUs per GPU or
+ * else the cluster's, in thousandths of a GPU rounded down, at least one
+ * so that a CPU job's service grows too. */
+static uint32_t
+sched_core_rate(const struct sched_core *core,
+    const struct sched_jobspec *spec)
+{
+	uint64_t	cpus, gpus = 1, per = SCHED_CPUS_PER_GPU, rate;
+
+	if (spec->gpus > 0)
+		return (spec->gpus * SCHED_RATE_GPU);
+	cpus = (uint64_t)spec->res.cpus_node *
+	    (spec->num_nodes > 0 ? spec->num_nodes : 1);
+	if (core->conf.cpus_per_gpu > 0)
+		per = core->conf.cpus_per_gpu;
+	else if ((per = place_cpus_known(core->cluster, &gpus)) == 0 ||
+	    gpus == 0) {
+		per = SCHED_CPUS_PER_GPU;
+		gpus = 1;
+	}
+	rate = cpus * gpus * SCHED_RATE_GPU / per;
+	if (rate > UINT32_MAX)
+		return (UINT32_MAX);
+	return (rate > 0 ? (uint32_t)rate : 1);
+}
+
 static struct sched_cjob *
 sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 {
@@ -173,9 +200,14 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 		h->promotions = spec->promotions;
 		h->preemptions = spec->preemptions;
 	}
+	j->rate = sched_core_rate(core, spec);
 	j->queue = sched_core_mlfq_queue(core, sched_cjob_qservice(j));
-	if (core->scratchsize < spec->gpus) {
-		core->scratchsize = spec->gpus;
+	if (core->scratchsize < spec->gpus ||
+	    core->scratchsize < spec->num_nodes || core->scratchsize == 0) {
+		core->scratchsize = spec->gpus > spec->num_nodes ? spec->gpus :
+		    spec->num_nodes;
+		if (core->scratchsize == 0)
+			core->scratchsize = 1;
 		core->scratch = sched_core_xalloc(core->scratch,
 		    core->scratchsize, sizeof *core->scratch);
 	}

@@ -2,7 +2,8 @@
  * clusters: consolidate (best fit, fewest nodes, one switch when it can),
  * consolidation-sensitive jobs, yarn (first fit, whole idle nodes), spread
  * (emptiest first), random (seeded, valid), take and release, down nodes
- * and the free totals. Expected placements follow docs/scheduling.md. */
+ * and the free totals, CPU jobs (no GPU; the nodes with the fewest free
+ * GPUs first, CPUs and memory counted). Expected placements follow docs/scheduling.md. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -341,6 +342,78 @@ test_down(void)
 	place_cluster_free(cl);
 }
 
+/* CPU jobs: 3 nodes of 4 GPUs and 16 CPUs, 64 GB; node 1 has all its
+ * GPUs taken, node 2 one. */
+static void
+test_cpus(void)
+{
+	uint64_t		 used[] = { 0, 0xf, 0x1 }, held;
+	struct place_cluster	*cl = t_cluster(3, 4, used);
+	struct place_res	 r = { .cpus_node = 6, .mem_node = 1000 };
+	struct place_want	 w = { .gpus = 0, .res = &r };
+	uint32_t		 only[] = { 2, 0 };
+	uint64_t		 gpus;
+	size_t			 n, i;
+
+	for (i = 0; i < 3; i++)
+		place_node_set_res(cl, (uint32_t)i, 16, 65536);
+	is_int(place_cpus_known(cl, &gpus), 48, "cpus: 48 CPUs known");
+	is_int(gpus, 12, "cpus: beside 12 GPUs");
+	n = place_find_want(cl, SCHED_PLACE_SPREAD, &w, t_out);
+	ok(n == 1 && t_out[0].node == 1 && t_out[0].mask == 0,
+	    "cpus: on the node whose GPUs are all taken, no GPU");
+	ok(t_out[0].cpus == 6 && t_out[0].mem == 1000,
+	    "cpus: its CPUs and memory in the part");
+	place_take(cl, t_out, n);
+	is_int(place_node_cpus_free(cl, 1), 10, "cpus: 10 CPUs left there");
+	is_int(place_free_total(cl), 7, "cpus: no GPU taken");
+	/* 6 more do not fit on node 1 twice: 10 left, then 4. */
+	place_take(cl, t_out, n);
+	n = place_find_want(cl, SCHED_PLACE_CONSOLIDATE, &w, t_out);
+	ok(n == 1 && t_out[0].node == 2,
+	    "cpus: then the node with the fewest free GPUs that has them");
+	/* Two nodes of them, in index order. */
+	w.nnodes = 2;
+	n = place_find_want(cl, SCHED_PLACE_CONSOLIDATE, &w, t_out);
+	ok(n == 2 && t_out[0].node == 0 && t_out[1].node == 2,
+	    "cpus: -N 2 takes two nodes, rank 0 the lowest");
+	w.nnodes = 3;
+	is_int(place_find_want(cl, SCHED_PLACE_CONSOLIDATE, &w, t_out), 0,
+	    "cpus: three nodes with 6 CPUs free there are not");
+	/* Listed nodes, and a down one. */
+	w.nnodes = 1;
+	w.nodes = only;
+	w.nlisted = 1;
+	place_node_set_up(cl, 2, false);
+	is_int(place_find_want(cl, SCHED_PLACE_CONSOLIDATE, &w, t_out), 0,
+	    "cpus: a down node takes none");
+	w.nlisted = 2;
+	n = place_find_want(cl, SCHED_PLACE_CONSOLIDATE, &w, t_out);
+	ok(n == 1 && t_out[0].node == 0, "cpus: the listed node that is up");
+	/* Memory: the node's share per CPU without --mem. */
+	r.mem_node = 0;
+	r.mem_share = true;
+	n = place_find_want(cl, SCHED_PLACE_CONSOLIDATE, &w, t_out);
+	ok(n == 1 && t_out[0].mem == 65536 * 6 / 16,
+	    "cpus: memory by the node's share per CPU");
+	r.mem_share = false;
+	r.mem_node = 70000;
+	is_int(place_find_want(cl, SCHED_PLACE_CONSOLIDATE, &w, t_out), 0,
+	    "cpus: more memory than a node has fits nowhere");
+	/* Released, the CPUs come back. */
+	held = place_node_cpus_free(cl, 1);
+	r.mem_node = 1000;
+	w.nodes = NULL;
+	w.nlisted = 0;
+	t_out[0].node = 1;
+	t_out[0].mask = 0;
+	t_out[0].cpus = 6;
+	t_out[0].mem = 1000;
+	place_release(cl, t_out, 1);
+	is_int(place_node_cpus_free(cl, 1), held + 6, "cpus: released");
+	place_cluster_free(cl);
+}
+
 int
 main(void)
 {
@@ -352,5 +425,6 @@ main(void)
 	test_random();
 	test_take_release();
 	test_down();
+	test_cpus();
 	return (tap_done());
 }
