@@ -44,8 +44,7 @@ jobspec_build_shape(const struct jobspec *js, json_t *job)
 	const struct jobspec_shape_out	*o = &js->shaped;
 	bool				 requeue;
 
-	jobspec_build_put(job, JRQ_GPUS, json_integer(o->gpus > 0 ? o->gpus :
-	    (json_int_t)JOBSPEC_N(js, JOBSPEC_F_GPUS)));
+	jobspec_build_put(job, JRQ_GPUS, json_integer(o->gpus));
 	if (o->num_nodes > 0)
 		jobspec_build_put(job, JRQ_NUM_NODES,
 		    json_integer(o->num_nodes));

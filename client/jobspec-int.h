@@ -98,6 +98,8 @@ struct jobspec {
 	char			*gpu_type;	/* -G TYPE:N: the GPUs' model */
 	bool			 quiet;		/* -Q: nothing said on success */
 	const char		*default_output;
+	/* sbatch's: no GPU option, no GPU (jobspec_sbatch). */
+	bool			 no_gpu_default;
 	/* Resolved by jobspec_check once every option is in. */
 	struct jobspec_shape_out shaped;
 	struct jobspec_warn	 warn;

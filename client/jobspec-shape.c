@@ -29,6 +29,11 @@ jobspec_shape_ntasks(const struct jobspec_shape *s,
 	}
 	if (n == (o->num_nodes > 0 ? (long)o->num_nodes : 1))
 		return (0);
+	if (o->gpus == 0 && o->num_nodes == 0) {
+		/* A CPU job: its tasks on its one node. */
+		o->tasks_per_node = n;
+		return (0);
+	}
 	if (n == o->gpus) {
 		o->tasks_per_node = JOBSPEC_SHAPE_PER_GPU;
 		return (0);
@@ -37,9 +42,14 @@ jobspec_shape_ntasks(const struct jobspec_shape *s,
 		o->tasks_per_node = n / (long)o->num_nodes;
 		return (0);
 	}
-	snprintf(err, errlen, "--ntasks %ld: gbatch starts the same tasks on "
-	    "each node; give one per GPU (-n %ld), or -N with a multiple of "
-	    "it, or --ntasks-per-node", n, o->gpus);
+	if (o->gpus == 0)
+		snprintf(err, errlen, "--ntasks %ld: gbatch starts the same "
+		    "tasks on each node; give -N with a divisor of it, or "
+		    "--ntasks-per-node", n);
+	else
+		snprintf(err, errlen, "--ntasks %ld: gbatch starts the same "
+		    "tasks on each node; give one per GPU (-n %ld), or -N "
+		    "with a multiple of it, or --ntasks-per-node", n, o->gpus);
 	return (-1);
 }
 
@@ -51,6 +61,8 @@ jobspec_shape_resolve(const struct jobspec_shape *s, long gpus, bool given,
 
 	memset(o, 0, sizeof *o);
 	o->tasks_per_node = s->tasks_per_node == 1 ? 0 : s->tasks_per_node;
+	if (!given && s->no_gpu_default)
+		gpus = 0;
 	if (s->gpus_per_task > 0) {
 		/* sbatch's -n T --gpus-per-task G: T x G GPUs, each task its
 		 * own when G is 1. */
@@ -84,7 +96,7 @@ jobspec_shape_resolve(const struct jobspec_shape *s, long gpus, bool given,
 			return (-1);
 		}
 		gpus = total;
-	} else if (nodes > 0 && !given) {
+	} else if (nodes > 0 && !given && !s->no_gpu_default) {
 		gpus = nodes;		/* a GPU on each */
 	} else if (nodes > 0 && gpus % nodes != 0) {
 		snprintf(err, errlen, "-N %ld -G %ld: %ld GPUs do not split "
@@ -101,6 +113,22 @@ jobspec_shape_resolve(const struct jobspec_shape *s, long gpus, bool given,
 		snprintf(err, errlen, "--any-shape and -N/--gpus-per-node "
 		    "exclude each other: any split of the GPUs, or this shape; "
 		    "give one");
+		return (-1);
+	}
+	if (gpus == 0 && s->tasks_per_node == JOBSPEC_SHAPE_PER_GPU) {
+		snprintf(err, errlen, "--ntasks-per-node gpu with no GPU: a "
+		    "CPU job's tasks are a number (--ntasks-per-node N)");
+		return (-1);
+	}
+	if (gpus == 0 && (s->cpus_per_gpu != 0 || s->mem_per_gpu != 0)) {
+		snprintf(err, errlen, "%s with no GPU: a CPU job asks for "
+		    "CPUs with -c (per task) and memory with --mem (per node)",
+		    s->cpus_per_gpu != 0 ? "--cpus-per-gpu" : "--mem-per-gpu");
+		return (-1);
+	}
+	if (gpus == 0 && s->any_shape) {
+		snprintf(err, errlen, "--any-shape with no GPU: a CPU job "
+		    "takes one node, or -N's; leave --any-shape out");
 		return (-1);
 	}
 	o->gpus = gpus;

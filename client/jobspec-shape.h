@@ -25,6 +25,9 @@ struct jobspec_shape {
 	long	 tasks_per_node;/* 0: not given; JOBSPEC_SHAPE_PER_GPU */
 	bool	 any_shape;
 	bool	 bind_none;	/* --gpu-bind=none */
+	/* sbatch's: a job that names no GPUs has none (a CPU job), where
+	 * gsub's has one. */
+	bool	 no_gpu_default;
 };
 
 /* What a resolved shape sends. */
@@ -35,7 +38,9 @@ struct jobspec_shape_out {
 };
 
 /* Resolves the options of s with the GPUs of -G (gpus; given: whether -G
- * came at all, else it is the default 1) into out. Returns 0, or -1 with
+ * came at all, else it is the default: 1, or 0 with no_gpu_default) into
+ * out. A job of no GPU (a CPU job) runs its tasks on one node, or on each
+ * of -N's. Returns 0, or -1 with
  * err naming the options that disagree and what would do. */
 int	jobspec_shape_resolve(const struct jobspec_shape *s, long gpus,
 	    bool given, struct jobspec_shape_out *out, char *err,

@@ -31,6 +31,7 @@ void
 jobspec_sbatch(struct jobspec *js)
 {
 	js->default_output = JOBSPEC_SBATCH_OUTPUT;
+	js->no_gpu_default = true;
 }
 
 void
@@ -144,6 +145,7 @@ jobspec_shape_in(const struct jobspec *js, struct jobspec_shape *s)
 	s->tasks_per_node = (long)JOBSPEC_N(js, JOBSPEC_F_TASKS_PER_NODE);
 	s->any_shape = JOBSPEC_SET(js, JOBSPEC_F_ANY_SHAPE);
 	s->bind_none = JOBSPEC_N(js, JOBSPEC_F_GPU_BIND) != 0;
+	s->no_gpu_default = js->no_gpu_default;
 }
 
 int

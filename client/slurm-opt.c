@@ -219,7 +219,7 @@ slurm_opt_partition(const char *arg, char *err, size_t errlen)
 	}
 }
 
-/* A whole number from 1 to JOB_REQ_MAX_GPUS of len bytes at s, or -1. */
+/* A whole number from 0 to JOB_REQ_MAX_GPUS of len bytes at s, or -1. */
 static long
 slurm_opt_count(const char *s, size_t len)
 {
@@ -235,7 +235,7 @@ slurm_opt_count(const char *s, size_t len)
 		if (n > JOB_REQ_MAX_GPUS)
 			return (-1);
 	}
-	return (n >= 1 ? n : -1);
+	return (n);
 }
 
 long
@@ -283,7 +283,7 @@ slurm_opt_gpus(const char *arg, int gres, char *type,
 		}
 		if ((n = slurm_opt_count(count, len)) == -1) {
 			snprintf(err, errlen, "expected %s with N a whole number "
-			    "from 1 to %d, got \"%s\"", form, JOB_REQ_MAX_GPUS,
+			    "from 0 to %d, got \"%s\"", form, JOB_REQ_MAX_GPUS,
 			    arg);
 			return (-1);
 		}

@@ -25,7 +25,7 @@ alloc_text_next(const char **pos, struct alloc_part *part)
 {
 	const char	*item = *pos, *end, *colon, *p;
 	uint64_t	 mask = 0;
-	int		 digit, ndigits = 0;
+	int		 digit, ndigits = 0, any = 0;
 
 	/* *pos stays on the comma after a part, so a comma with no part
 	 * after it is seen as the malformed empty part it is. */
@@ -47,13 +47,14 @@ alloc_text_next(const char **pos, struct alloc_part *part)
 	for (; p < end; p++) {
 		if ((digit = alloc_text_hex((unsigned char)*p)) == -1)
 			return (-1);
+		any = 1;
 		if (ndigits > 0 || digit != 0)
 			ndigits++;
 		if (ndigits > 16)
 			return (-1);
 		mask = (mask << 4) | (uint64_t)digit;
 	}
-	if (mask == 0)
+	if (!any)
 		return (-1);
 	part->node = item;
 	part->node_len = (size_t)(colon - 1 - item);

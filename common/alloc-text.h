@@ -13,13 +13,14 @@
 struct alloc_part {
 	const char	*node;		/* not NUL-terminated: node_len bytes */
 	size_t		 node_len;
-	uint64_t	 mask;		/* never 0 */
+	uint64_t	 mask;		/* 0: a CPU job's part */
 };
 
 /* Reads the part at *pos and moves *pos past it. Returns 1 with *part
  * filled, 0 at the end of the text, -1 when the part is malformed (no
- * name, no colon, a mask that is not hexadecimal, 0 or wider than 64
- * bits). The name borrows from the text. */
+ * name, no colon, a mask that is empty, not hexadecimal or wider than 64
+ * bits). A mask of 0 is a CPU job's part: a node and no GPU. The name
+ * borrows from the text. */
 int		alloc_text_next(const char **pos, struct alloc_part *part);
 /* Appends the part of node whose GPUs are mask to *text, a string the
  * caller frees (NULL: no part yet), after a comma when it has parts. */

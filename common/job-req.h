@@ -23,7 +23,7 @@
  * words	what a JRK_WORD or JRK_COUNT_OR_WORD takes, '|' between
  *
  * A member that is JSON null is taken as absent. Of the members: gpus is
- * how many GPUs in all; time_limit seconds (0: none; JOB_REQ_MAX_TIME
+ * how many GPUs in all (0: a CPU job, of CPUs and memory alone); time_limit seconds (0: none; JOB_REQ_MAX_TIME
  * says why 365 days at most); begin_time seconds since the epoch (0: at
  * once); num_nodes exactly that many nodes (gsub -N); tasks_per_node the
  * processes on each node, or "gpu" one per GPU;
@@ -110,7 +110,7 @@ enum job_req_kind {
 	    JF_STDOUT, NULL)						\
 	X(STDERR, "stderr", JOB_REQ_TOP, JRK_LINE, 0, 4096, 0,		\
 	    JF_STDERR, NULL)						\
-	X(GPUS, "gpus", JOB_REQ_TOP, JRK_COUNT, 1, JOB_REQ_MAX_GPUS, 1,	\
+	X(GPUS, "gpus", JOB_REQ_TOP, JRK_COUNT, 0, JOB_REQ_MAX_GPUS, 1,	\
 	    JF_GPUS, NULL)						\
 	X(TIME_LIMIT, "time_limit", JOB_REQ_TOP, JRK_COUNT, 0,		\
 	    JOB_REQ_MAX_TIME, 0, JF_TIME_LIMIT, NULL)		\

@@ -157,6 +157,15 @@ sched_core_rate(const struct sched_core *core,
 	return (rate > 0 ? (uint32_t)rate : 1);
 }
 
+uint64_t
+sched_core_service(const struct sched_core *core,
+    const struct sched_jobspec *spec, int64_t ms)
+{
+	if (ms <= 0)
+		return (0);
+	return ((uint64_t)ms * sched_core_rate(core, spec) / SCHED_RATE_GPU);
+}
+
 static struct sched_cjob *
 sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 {

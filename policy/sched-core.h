@@ -29,7 +29,7 @@ struct sched_cjob;
  * controller restart carries the service it had. */
 struct sched_jobspec {
 	uint64_t	 id;		/* unique; breaks every tie */
-	uint32_t	 gpus;		/* >= 1 */
+	uint32_t	 gpus;		/* 0: a CPU job, of res alone */
 	int64_t		 submit;	/* ms */
 	int64_t		 duration;	/* ms; srtf only (0: unknown) */
 	bool		 consolidate;	/* insists on the fewest nodes */
@@ -86,6 +86,11 @@ void			 sched_core_free(struct sched_core *);
  * node going down does not free its jobs' GPUs; the caller stops or ends
  * those jobs. */
 struct place_cluster	*sched_core_cluster(struct sched_core *);
+
+/* The service ms of spec's run gives, in GPU-ms: its GPUs x ms, or a CPU
+ * job's CPUs at their worth in GPUs (sched_conf's cpus_per_gpu). */
+uint64_t		 sched_core_service(const struct sched_core *,
+			     const struct sched_jobspec *, int64_t ms);
 
 /* A job arrives (pending, in the queue its attained service puts it in).
  * Returns the core's handle, valid until sched_core_end. */

@@ -133,11 +133,13 @@ gsim_usage(FILE *f)
 "  -V, --version             print the version\n"
 "\n"
 "TRACE has a header; columns found by name: submit_time, num_gpus (or\n"
-"num_gpu), duration, in seconds; optional job_id, name (or model_name),\n"
-"user, array_id, array_throttle, num_nodes (the job's exact node count,\n"
-"num_gpus / num_nodes GPUs each), num_cpu and mem_gb (the job's CPUs and\n"
-"memory in all, beside its GPUs). The Tiresias trace format is read as\n"
-"it is.\n"
+"num_gpu; 0: a CPU job, of num_cpu CPUs, one at least), duration, in\n"
+"seconds; optional job_id, name (or model_name), user, array_id,\n"
+"array_throttle, num_nodes (the job's exact node count, num_gpus /\n"
+"num_nodes GPUs each), num_cpu and mem_gb (the job's CPUs and memory in\n"
+"all, beside its GPUs). The Tiresias trace format is read as it is. A\n"
+"CPU job gains service at its CPUs' worth in GPUs: the nodes' CPUs per\n"
+"GPU (--node-cpus), else 8.\n"
 "\n"
 "Exit status: 0 ok, 1 bad trace, cluster or samples file (or an output\n"
 "that cannot be written), 2 usage error.\n");
@@ -411,7 +413,17 @@ gsim_check_fit(const char *path, const struct sim_trace *t,
 		w.any_shape = !even;
 		sim_job_res(&t->jobs[i], &res);
 		w.res = &res;
-		if (w.gpus > total) {
+		if (w.gpus == 0 && place_find_want(idle,
+		    SCHED_PLACE_CONSOLIDATE, &w, out) == 0) {
+			snprintf(err, errlen, "%s:%u: job %llu, of no GPU, "
+			    "finds %s with the CPUs and memory it needs (give "
+			    "fewer, or --node-cpus, --node-mem-gb)", path,
+			    t->jobs[i].line, (unsigned long long)t->jobs[i].id,
+			    w.nnodes > 1 ? "too few nodes" : "no node");
+			ret = -1;
+		} else if (w.gpus == 0) {
+			continue;
+		} else if (w.gpus > total) {
 			snprintf(err, errlen, "%s:%u: job %llu asks for %u GPUs; "
 			    "the cluster has %llu", path, t->jobs[i].line,
 			    (unsigned long long)t->jobs[i].id, w.gpus,
@@ -437,17 +449,20 @@ gsim_check_fit(const char *path, const struct sim_trace *t,
 	return (ret);
 }
 
-/* The trace's own GPU-times, for gittins when no sample file is given. */
+/* The trace's own GPU-times, for gittins when no sample file is given:
+ * its GPU jobs' (a CPU job's is 0), *n of them. */
 static uint64_t *
-gsim_trace_samples(const struct sim_trace *t)
+gsim_trace_samples(const struct sim_trace *t, size_t *n)
 {
 	uint64_t	*v;
 	size_t		 i;
 
 	v = xcalloc(t->njobs, sizeof *v);
-	for (i = 0; i < t->njobs; i++)
-		v[i] = (uint64_t)t->jobs[i].gpus *
-		    (uint64_t)t->jobs[i].duration_ms;
+	for (i = *n = 0; i < t->njobs; i++) {
+		if (t->jobs[i].gpus > 0)
+			v[(*n)++] = (uint64_t)t->jobs[i].gpus *
+			    (uint64_t)t->jobs[i].duration_ms;
+	}
 	return (v);
 }
 
@@ -537,8 +552,7 @@ main(int argc, char **argv)
 		goto out;
 	}
 	if (gittins && g.samples == NULL) {
-		samples = gsim_trace_samples(&trace);
-		nsamples = trace.njobs;
+		samples = gsim_trace_samples(&trace, &nsamples);
 	}
 	for (k = 0; k < r.nruns; k++) {
 		r.runs[k].conf.samples = samples;

@@ -109,7 +109,7 @@ trace_record(const struct csv *c, const int *col, size_t row,
 			return (-1);
 		j->id = v;
 	}
-	if (csv_uint(c, col[1], c->names[col[1]], 1, TRACE_MAX_GPUS, &v, err,
+	if (csv_uint(c, col[1], c->names[col[1]], 0, TRACE_MAX_GPUS, &v, err,
 	    errlen) != 0)
 		return (-1);
 	j->gpus = (uint32_t)v;
@@ -134,8 +134,8 @@ trace_record(const struct csv *c, const int *col, size_t row,
 		j->array_throttle = (uint32_t)v;
 	}
 	if (col[8] >= 0 && *csv_field(c, col[8]) != '\0') {
-		if (csv_uint(c, col[8], "num_nodes", 0, j->gpus, &v, err,
-		    errlen) != 0)
+		if (csv_uint(c, col[8], "num_nodes", 0, j->gpus > 0 ?
+		    j->gpus : TRACE_MAX_GPUS, &v, err, errlen) != 0)
 			return (-1);
 		j->num_nodes = (uint32_t)v;
 		if (v != 0 && j->gpus % v != 0) {

@@ -123,7 +123,18 @@ sim_apply(struct sched_core *core, const struct sim_trace *trace,
 void
 sim_job_res(const struct sim_job *tj, struct place_res *r)
 {
+	uint32_t	nodes = tj->num_nodes > 0 ? tj->num_nodes : 1;
+
 	memset(r, 0, sizeof *r);
+	if (tj->gpus == 0) {
+		/* A CPU job: its CPUs (one at least) and memory, split over
+		 * its nodes, or the node's memory for as many CPUs. */
+		r->cpus_node = tj->cpus > nodes ? (tj->cpus + nodes - 1) /
+		    nodes : 1;
+		r->mem_node = (tj->mem + nodes - 1) / nodes;
+		r->mem_share = tj->mem == 0;
+		return;
+	}
 	if (tj->cpus > 0)
 		r->cpus_gpu = (tj->cpus + tj->gpus - 1) / tj->gpus;
 	else

@@ -178,23 +178,24 @@ sacct_nnodes(const struct job_row *r, time_t now, char *buf, size_t len)
 }
 
 /* Slurm's TRES list of what the job held: its CPUs (where known), GPUs
- * and nodes; nothing before it ran. */
+ * (none for a CPU job) and nodes; nothing before it ran. */
 static void
 sacct_tres(const struct job_row *r, time_t now, char *buf, size_t len)
 {
-	int	n = slurm_fmt_row_nnodes(r);
+	long long	cpus = slurm_fmt_row_int(r, JF_ALLOC_CPUS);
+	long long	gpus = slurm_fmt_row_int(r, JF_GPUS);
+	int		n = slurm_fmt_row_nnodes(r);
+	char		c[32] = "", g[32] = "";
 
 	if (n == 0) {
 		buf[0] = '\0';
 		return;
 	}
-	if (slurm_fmt_row_int(r, JF_ALLOC_CPUS) > 0)
-		snprintf(buf, len, "cpu=%lld,gres/gpu=%lld,node=%d",
-		    slurm_fmt_row_int(r, JF_ALLOC_CPUS),
-		    slurm_fmt_row_int(r, JF_GPUS), n);
-	else
-		snprintf(buf, len, "gres/gpu=%lld,node=%d",
-		    slurm_fmt_row_int(r, JF_GPUS), n);
+	if (cpus > 0)
+		snprintf(c, sizeof c, "cpu=%lld,", cpus);
+	if (gpus > 0)
+		snprintf(g, sizeof g, "gres/gpu=%lld,", gpus);
+	snprintf(buf, len, "%s%snode=%d", c, g, n);
 }
 
 static void
@@ -249,8 +250,7 @@ sacct_reqtres(const struct job_row *r, time_t now, char *buf, size_t len)
 	if (strcmp(mem, "0") != 0 && off < len)
 		off += (size_t)snprintf(buf + off, len - off, "mem=%s,", mem);
 	if (off < len)
-		snprintf(buf + off, len - off, "node=%lld,gres/gpu=%lld",
-		    slurm_fmt_row_nodes(r), slurm_fmt_row_int(r, JF_GPUS));
+		slurm_fmt_node_gpus(r, buf + off, len - off);
 }
 
 /* Slurm's Reason: why a pending job waits, else None. */

@@ -210,8 +210,7 @@ scontrol_tres(const struct job_row *r, char *buf, size_t len)
 		off += (size_t)snprintf(buf + off, len - off, "mem=%lldM,",
 		    mem);
 	if (off < len)
-		snprintf(buf + off, len - off, "node=%lld,gres/gpu=%lld",
-		    slurm_fmt_row_nodes(r), slurm_fmt_row_int(r, JF_GPUS));
+		slurm_fmt_node_gpus(r, buf + off, len - off);
 }
 
 static void
@@ -307,8 +306,10 @@ scontrol_job(const struct job_row *r, bool oneline)
 	scontrol_rec_line(&rec);
 	scontrol_path(&rec, "StdOut", r, JF_STDOUT);
 	scontrol_rec_line(&rec);
-	scontrol_rec_kvf(&rec, "TresPerJob", "gres/gpu:%lld",
-	    slurm_fmt_row_int(r, JF_GPUS));
+	/* A CPU job has none, as Slurm's has no TresPerJob. */
+	if (slurm_fmt_row_int(r, JF_GPUS) > 0)
+		scontrol_rec_kvf(&rec, "TresPerJob", "gres/gpu:%lld",
+		    slurm_fmt_row_int(r, JF_GPUS));
 	scontrol_rec_end(&rec);
 }
 

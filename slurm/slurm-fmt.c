@@ -92,10 +92,26 @@ slurm_fmt_row_cpus_asked(const struct job_row *r)
 {
 	long long	cpg = slurm_fmt_row_int(r, JF_CPUS_PER_GPU);
 
+	long long	cpt = slurm_fmt_row_int(r, JF_CPUS_PER_TASK);
+
 	if (cpg > 0)
 		return (cpg * slurm_fmt_row_int(r, JF_GPUS));
-	return (slurm_fmt_row_int(r, JF_CPUS_PER_TASK) *
-	    slurm_fmt_row_ntasks(r));
+	/* A CPU job takes a CPU a task at least. */
+	if (cpt == 0 && slurm_fmt_row_int(r, JF_GPUS) == 0)
+		cpt = 1;
+	return (cpt * slurm_fmt_row_ntasks(r));
+}
+
+void
+slurm_fmt_node_gpus(const struct job_row *r, char *buf, size_t len)
+{
+	long long	gpus = slurm_fmt_row_int(r, JF_GPUS);
+
+	if (gpus > 0)
+		snprintf(buf, len, "node=%lld,gres/gpu=%lld",
+		    slurm_fmt_row_nodes(r), gpus);
+	else
+		snprintf(buf, len, "node=%lld", slurm_fmt_row_nodes(r));
 }
 
 long long

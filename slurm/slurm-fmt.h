@@ -28,10 +28,14 @@ long long	 slurm_fmt_row_tasks(const struct job_row *, long long nodes);
  * on all of them. */
 long long	 slurm_fmt_row_nodes(const struct job_row *);
 long long	 slurm_fmt_row_ntasks(const struct job_row *);
-/* What it asks for beside its GPUs, in all: CPUs per GPU or per task,
- * memory (MB) per GPU or per node; 0 where it took the node's share. */
+/* What it asks for beside its GPUs, in all: CPUs per GPU or per task (a
+ * CPU job's, one a task at least), memory (MB) per GPU or per node; 0
+ * where it took the node's share. */
 long long	 slurm_fmt_row_cpus_asked(const struct job_row *);
 long long	 slurm_fmt_row_mem_asked(const struct job_row *);
+/* The end of a TRES list: "node=N,gres/gpu=G", "node=N" for a CPU job. */
+void		 slurm_fmt_node_gpus(const struct job_row *, char *buf,
+		     size_t len);
 /* Prints the time of the call as Slurm's long listings head them
  * ("Sat Nov 28 10:39:21 2026") and a newline. */
 void		 slurm_fmt_dated(FILE *);

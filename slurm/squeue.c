@@ -185,7 +185,12 @@ squeue_field(const struct job_row *r, enum job_state s, char c, long task,
 		    slurm_fmt_row_str(r, JF_REASON, tmp, sizeof tmp)));
 		return (buf);
 	case 'b':
-		snprintf(buf, len, "gpu:%lld", slurm_fmt_row_int(r, JF_GPUS));
+		/* N/A for a CPU job, as Slurm's for a job with no GRES. */
+		if (slurm_fmt_row_int(r, JF_GPUS) > 0)
+			snprintf(buf, len, "gpu:%lld", slurm_fmt_row_int(r,
+			    JF_GPUS));
+		else
+			snprintf(buf, len, "N/A");
 		return (buf);
 	case 'C':
 		/* The CPUs it holds, or held; those it asks for while it

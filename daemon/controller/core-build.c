@@ -44,6 +44,8 @@ core_build_conf(struct sched_conf *c)
 	size_t	n = 0;
 
 	*c = ctx_conf()->sched;
+	/* What gives a GPU job its CPUs prices a CPU job's in GPUs. */
+	c->cpus_per_gpu = (uint32_t)ctx_conf()->cpus_per_gpu;
 	free(core.samples);
 	core.samples = NULL;
 	core.nsamples = core.completed = 0;

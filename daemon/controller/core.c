@@ -134,7 +134,8 @@ core_node_at(uint32_t i, uint32_t *sw)
 /* What j asks beside its GPUs on each node: its -c (per task: per node
  * with one task or K, per GPU with one per GPU) or --cpus-per-gpu, its
  * --mem (a node's) or --mem-per-gpu; else scheduler.cpus_per_gpu and
- * mem_per_gpu, else the node's share. */
+ * mem_per_gpu, else the node's share. A CPU job asks for CPUs and memory
+ * alone. */
 static void
 core_res(const struct job *j, struct place_res *r)
 {
@@ -143,6 +144,14 @@ core_res(const struct job *j, struct place_res *r)
 	uint32_t		 cpt = job_cpus_per_task(j);
 
 	memset(r, 0, sizeof *r);
+	if (job_gpus(j) == 0) {
+		/* A CPU job: a CPU a task unless -c says more, its --mem or
+		 * the node's memory for as many CPUs. */
+		r->cpus_node = (k > 0 ? k : 1) * (cpt > 0 ? cpt : 1);
+		r->mem_node = job_mem(j);
+		r->mem_share = job_mem(j) == 0;
+		return;
+	}
 	if (job_cpus_per_gpu(j) != 0)
 		r->cpus_gpu = job_cpus_per_gpu(j);
 	else if (cpt != 0 && k == 0)
@@ -346,7 +355,8 @@ core_spec(struct job *j, struct sched_jobspec *spec, int64_t now)
 	if (core_running(job_state(j)) && job_start_time(j) > 0 &&
 	    (run = now - job_start_time(j) * 1000) < 0)
 		run = 0;
-	spec->attained = sv->attained + (uint64_t)run * job_gpus(j);
+	spec->attained = sv->attained + sched_core_service(core.sc, spec,
+	    run);
 	spec->executed = sv->executed + run;
 	spec->total_executed = sv->run_total + run;
 	spec->first_start = sv->first_start != 0 ? sv->first_start :
@@ -355,6 +365,21 @@ core_spec(struct job *j, struct sched_jobspec *spec, int64_t now)
 	spec->preemptions = sv->preemptions;
 	spec->promotions = sv->promotions;
 	spec->preempting = job_state(j) == JOB_PREEMPTING;
+}
+
+/* The service ms of j's run gives (sched_core_service). */
+static uint64_t
+core_job_service(struct job *j, int64_t ms)
+{
+	struct sched_jobspec	spec;
+	uint64_t		service;
+
+	if (job_gpus(j) > 0 || core.sc == NULL)
+		return (ms > 0 ? (uint64_t)ms * job_gpus(j) : 0);
+	core_spec(j, &spec, 0);
+	service = sched_core_service(core.sc, &spec, ms);
+	free((void *)(uintptr_t)spec.nodes);
+	return (service);
 }
 
 /* Hands a running job to the core with the GPUs it holds; leaves it out
@@ -375,7 +400,9 @@ core_adopt(struct job *j, int64_t now)
 		part = job_part_const(j, i);
 		a[i].node = node_sched_index(part->node);
 		a[i].mask = part->mask;
-		if (a[i].node == NODE_NO_INDEX || a[i].mask == 0 ||
+		/* A CPU job's parts hold no GPU. */
+		if (a[i].node == NODE_NO_INDEX ||
+		    (a[i].mask == 0) != (job_gpus(j) == 0) ||
 		    (a[i].mask & ~place_node_free_mask(cl, a[i].node)) != 0) {
 			log_warn("job %" PRIu64 ": its GPUs on %s are not free "
 			    "in the scheduler; it runs unscheduled", job_id(j),
@@ -578,7 +605,7 @@ core_job_row(struct job *j, enum job_state to, struct store_job *row)
 	    job_start_time(j) > 0 && (run = now - job_start_time(j) * 1000) >
 	    0) {
 		/* A job the core did not hold still ran. */
-		row->attained += (uint64_t)run * job_gpus(j);
+		row->attained += core_job_service(j, run);
 		row->executed += run;
 		row->run_total += run;
 	}

@@ -22,14 +22,18 @@ job_fit_res(const struct store_job *row)
 	struct node	*n;
 	uint64_t	 mem = 0, cpus = 0;
 	uint32_t	 tasks = job_tasks_fixed(row->tasks_per_node);
+	uint32_t	 cpt = row->cpus_per_task;
 
-	/* A job that asks for its share alone always fits: no walk of
-	 * the nodes on the submit path. */
-	if (row->mem == 0 && row->mem_per_gpu == 0 && row->cpus_per_task == 0 &&
-	    row->cpus_per_gpu == 0)
-		return (NULL);
 	if (tasks == 0)
 		tasks = 1;	/* one per GPU: one GPU's task */
+	/* A CPU job takes a CPU a task at least. */
+	if (row->gpus == 0 && cpt == 0)
+		cpt = 1;
+	/* A job that asks for its share alone always fits: no walk of
+	 * the nodes on the submit path. */
+	if (row->mem == 0 && row->mem_per_gpu == 0 &&
+	    (uint64_t)cpt * tasks <= 1 && row->cpus_per_gpu == 0)
+		return (NULL);
 	for (n = node_first(); n != NULL; n = node_next(n)) {
 		if (node_memory_mb(n) > mem)
 			mem = node_memory_mb(n);
@@ -44,12 +48,12 @@ job_fit_res(const struct store_job *row)
 		    "memory (the most is %llu MB)", row->mem != 0 ? "" :
 		    "-per-gpu", (unsigned long long)(row->mem != 0 ?
 		    row->mem : row->mem_per_gpu), (unsigned long long)mem));
-	if (cpus > 0 && ((uint64_t)row->cpus_per_task * tasks > cpus ||
+	if (cpus > 0 && ((uint64_t)cpt * tasks > cpus ||
 	    row->cpus_per_gpu > cpus))
 		return (xasprintf("%s %u: no node has that many CPUs (the "
 		    "most is %llu)", row->cpus_per_gpu != 0 ? "--cpus-per-gpu" :
-		    "-c", row->cpus_per_gpu != 0 ? row->cpus_per_gpu :
-		    row->cpus_per_task * tasks, (unsigned long long)cpus));
+		    row->cpus_per_task != 0 ? "-c" : "-n", row->cpus_per_gpu != 0 ?
+		    row->cpus_per_gpu : cpt * tasks, (unsigned long long)cpus));
 	return (NULL);
 }
 
@@ -60,9 +64,10 @@ job_fit_shape(uint32_t gpus, uint32_t num_nodes, bool any_shape)
 	struct node	*n;
 	size_t		 nodes = 0;
 
-	/* Any split, or a single GPU (a node of the cluster holds it, if
-	 * there is one), needs no walk of the nodes on the submit path. */
-	if (any_shape || (gpus == 1 && num_nodes <= 1))
+	/* Any split, or a single GPU or node (a node of the cluster holds
+	 * it, if there is one), needs no walk of the nodes on the submit
+	 * path. */
+	if (any_shape || (gpus <= 1 && num_nodes <= 1))
 		return (NULL);
 	memset(ge, 0, sizeof ge);
 	for (n = node_first(); n != NULL; n = node_next(n)) {
@@ -74,6 +79,10 @@ job_fit_shape(uint32_t gpus, uint32_t num_nodes, bool any_shape)
 	}
 	if (nodes == 0)
 		return (NULL);
+	if (gpus == 0)
+		return (num_nodes <= nodes ? NULL : xasprintf("-N %u: the "
+		    "cluster has %zu node%s", num_nodes, nodes,
+		    nodes == 1 ? "" : "s"));
 	/* ge[g]: the nodes with g GPUs or more. */
 	for (g = SCHED_MAX_GPUS_PER_NODE; g-- > 0;)
 		ge[g] += ge[g + 1];

@@ -196,7 +196,7 @@ job_list_write(struct jtext *b, const struct store_job *r, int64_t now,
 	int64_t		 elapsed = 0, v;
 	int		 f, first = 1;
 
-	node = r->node != NULL && r->gpu_mask != 0 ? r->node : "";
+	node = r->node != NULL ? r->node : "";
 	/* Node names are letters, digits, '-', '_' and '.' (req-hello.c):
 	 * the nodes list needs no escaping. */
 	alloc = r->alloc != NULL && *r->alloc != '\0' ? r->alloc : NULL;

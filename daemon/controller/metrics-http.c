@@ -77,6 +77,7 @@ metrics_http_gather(struct metrics_gauges *g, struct metrics_node **nodes,
 {
 	struct metrics_node	*mn;
 	struct node		*n;
+	struct node_use		 use;
 	struct job		*j;
 	int			 q;
 
@@ -91,7 +92,8 @@ metrics_http_gather(struct metrics_gauges *g, struct metrics_node **nodes,
 	for (n = node_first(); n != NULL; n = node_next(n)) {
 		mn = &(*nodes)[g->nnodes++];
 		mn->name = node_name(n);
-		mn->state = node_state_name(n, core_node_held(n));
+		core_node_use(n, &use);
+		mn->state = node_state_name(n, use.held, use.cpus);
 		mn->gpus_total = node_gpus_total(n);
 		mn->gpus_allocated = core_node_busy(n);
 		mn->gpus_down = node_is_up(n) ? 0 : mn->gpus_total;

@@ -145,7 +145,7 @@ node_is_schedulable(const struct node *n)
 }
 
 const char *
-node_state_name(const struct node *n, uint64_t held)
+node_state_name(const struct node *n, uint64_t held, uint32_t cpus)
 {
 	uint64_t	all = node_gpus_mask(n);
 
@@ -153,9 +153,9 @@ node_state_name(const struct node *n, uint64_t held)
 		return ("down");
 	if (n->drained)
 		return ("drained");
-	if ((held & all) == 0)
+	if ((held & all) == 0 && cpus == 0)
 		return ("idle");
-	if ((held & all) == all)
+	if ((held & all) == all && all != 0)
 		return ("allocated");
 	return ("mixed");
 }
@@ -330,7 +330,8 @@ node_describe(const struct node *n, struct jtext *b, bool brief,
 			    ",\"reason\":", ",\"addr\":", ",\"gpu_source\":",
 			    ",\"switch\":" };
 	static const uint64_t	 none[SCHED_MAX_GPUS_PER_NODE];
-	const char	*str[6] = { n->name, node_state_name(n, use->held),
+	const char	*str[6] = { n->name, node_state_name(n, use->held,
+			    use->cpus),
 			    n->reason, n->addr, n->gpu_source, n->switch_name };
 	const uint64_t	*job = use->job != NULL ? use->job : none;
 	size_t		 i, len = 0;

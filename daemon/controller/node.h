@@ -40,8 +40,11 @@ bool		 node_is_drained(const struct node *);
 /* Up, connected and not drained: the scheduler may start jobs there. */
 bool		 node_is_schedulable(const struct node *);
 /* "down" or "drained", else as jobs hold its GPUs (held, a mask, as the
- * core says: core_node_held): "idle", "mixed" or "allocated". */
-const char	*node_state_name(const struct node *, uint64_t held);
+ * core says: core_node_held) and CPUs (cpus held: CPU jobs'):
+ * "idle", "mixed" (some held, or CPUs with no GPU) or "allocated" (every
+ * GPU). */
+const char	*node_state_name(const struct node *, uint64_t held,
+		    uint32_t cpus);
 struct peer	*node_peer(const struct node *);
 int64_t		 node_last_seen(const struct node *);
 /* Whether the node said HELLO since gbatchd started. */

@@ -279,6 +279,33 @@ req_job_submit_gpu_type(const char *t, char *err, size_t errlen)
 	return (-1);
 }
 
+/* A CPU job's request v (gpus 0, numbers in row): it counts nothing by
+ * the GPU (CPUs, memory, tasks), names no GPU model and has no free
+ * split. */
+static int
+req_job_submit_cpu_job(const struct job_req_val *v,
+    const struct store_job *row, char *err, size_t errlen)
+{
+	const char	*what = NULL;
+
+	if (row->cpus_per_gpu != 0)
+		what = "cpus_per_gpu";
+	else if (row->mem_per_gpu != 0)
+		what = "mem_per_gpu";
+	else if (v[JRQ_TASKS_PER_NODE].s != NULL)
+		what = "tasks_per_node \"gpu\"";
+	else if (v[JRQ_GPU_TYPE].s != NULL)
+		what = "gpu_type";
+	else if (v[JRQ_ANY_SHAPE].n != 0)
+		what = "any_shape";
+	if (what == NULL)
+		return (0);
+	snprintf(err, errlen, "%s: a job of no GPU (gpus 0) has none to "
+	    "count by or choose; expected cpus_per_task, mem, tasks_per_node "
+	    "N or num_nodes", what);
+	return (-1);
+}
+
 /* The shape and tasks of the request v, whose numbers are in row already
  * (gpus, num_nodes, cpus_per_gpu, cpus_per_task, mem, mem_per_gpu):
  * num_nodes divides the GPUs, any_shape is not with num_nodes, one of
@@ -291,6 +318,9 @@ req_job_submit_shape(const struct job_req_val *v, struct store_job *row,
 {
 	bool	per_gpu = false;
 
+	if (row->gpus == 0 && req_job_submit_cpu_job(v, row, err,
+	    errlen) != 0)
+		return (-1);
 	if (row->num_nodes > 0 && row->gpus % row->num_nodes != 0) {
 		snprintf(err, errlen, "num_nodes: %u GPUs do not split evenly "
 		    "over %u nodes; expected a number of nodes that divides "

@@ -41,7 +41,8 @@ stale_copy_judge(const struct stale_copy *c, char *why, size_t len)
 	    (int64_t)c->restarts)
 		return (stale_copy_stop(why, len, "it is an older run than "
 		    "the last"));
-	if (c->mask == 0 || (c->mask & ~c->free_mask) != 0)
+	/* A CPU job's copy holds no GPU: its CPUs are taken back with it. */
+	if (c->gpus > 0 && (c->mask == 0 || (c->mask & ~c->free_mask) != 0))
 		return (stale_copy_stop(why, len, "its GPUs were given to "
 		    "another job"));
 	return (STALE_COPY_READOPT);

@@ -183,7 +183,9 @@ node_spawn_slurm_env(struct node_spawn *sp, const char *node,
 	}
 	node_spawn_per_node(sp, "SLURM_TASKS_PER_NODE", l->tasks);
 	node_spawn_setenv(sp, "SLURM_JOB_PARTITION", JOB_REQ_PARTITION);
-	node_spawn_setenv(sp, "SLURM_JOB_GPUS", devs);
+	/* Slurm sets it for a job with GPUs only. */
+	if (l->ngpus > 0)
+		node_spawn_setenv(sp, "SLURM_JOB_GPUS", devs);
 	snprintf(num, sizeof num, "%u", l->restarts);
 	node_spawn_setenv(sp, "SLURM_RESTART_COUNT", num);
 	node_spawn_array_env(sp, "SLURM_ARRAY_");
@@ -276,6 +278,7 @@ node_spawn_env(struct node_spawn *sp, const struct node_conf *conf)
 	for (i = 0; i < l->ngpus; i++)
 		len += (size_t)sprintf(devs + len, "%s%u", i == 0 ? "" : ",",
 		    l->gpus[i]);
+	/* Empty for a CPU job: CUDA then sees no GPU, cgroups or not. */
 	node_spawn_setenv(sp, "CUDA_VISIBLE_DEVICES", devs);
 	if (conf->slurm_env)
 		node_spawn_slurm_env(sp, conf->name != NULL ? conf->name : "",

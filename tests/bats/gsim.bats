@@ -230,6 +230,24 @@ CSV
 	[[ "$output" == *'--node-cpus "x": expected a'* ]]
 }
 
+@test "gsim replays CPU jobs (num_gpus 0) beside GPU jobs, on CPUs alone" {
+	# One node of 4 GPUs and 16 CPUs. Job 1 (4 GPUs, 8 CPUs) at 0 holds
+	# every GPU; job 2 (no GPU, 8 CPUs) at 1 starts at once beside it;
+	# job 3 (4 CPUs) at 2 and job 4 (no num_cpu: 1 CPU) at 3 wait for
+	# CPUs until job 1 ends at 10.
+	printf 'job_id,submit_time,num_gpus,duration,num_cpu\n1,0,4,10,8\n2,1,0,10,8\n3,2,0,10,4\n4,3,0,10,\n' >cj.csv
+	run -0 gsim -q -p fifo --no-strict -c 1x4 --node-cpus 16 --jobs cj-out.csv cj.csv
+	grep -q '^fifo,1,,,4,0.000,10.000,0.000,10.000,' cj-out.csv
+	grep -q '^fifo,2,,,0,1.000,10.000,1.000,11.000,' cj-out.csv
+	grep -q '^fifo,3,,,0,2.000,10.000,10.000,20.000,' cj-out.csv
+	grep -q '^fifo,4,,,0,3.000,10.000,10.000,20.000,' cj-out.csv
+	# No GPU is busy for a CPU job: 40 GPU-s of 80 over the makespan.
+	[[ "$output" == *"GPU utilization"*"50.0%"* ]]
+	# What no node could hold is refused before the replay.
+	run -1 gsim -q -c 1x4 --node-cpus 16 <(printf 'submit_time,num_gpus,duration,num_cpu\n0,0,5,17\n')
+	[[ "$output" == *":2: job 0, of no GPU, finds no node with the CPUs and memory it needs"* ]]
+}
+
 @test "gsim -K alone spaces thresholds tenfold; -T sets K" {
 	run -0 gsim --json -p dlas -K 4 -c 3x4 "$T60"
 	echo "$output" >k.json

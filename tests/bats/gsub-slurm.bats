@@ -128,8 +128,8 @@ refused() {
 	# A type no node has is gbatchd's to refuse (nodes-chosen.bats).
 	run -2 gsub --gres=mps:100 --wrap true
 	[[ "$output" == *'--gres: gbatch schedules GPUs only; expected gpu, gpu:N or gpu:TYPE:N, got "mps:100"'* ]]
-	run -2 gsub --gres=gpu:0 --wrap true
-	[[ "$output" == *'--gres: expected gpu, gpu:N or gpu:TYPE:N with N a whole number from 1 to 65536, got "gpu:0"'* ]]
+	run -2 gsub --gres=gpu:x --wrap true
+	[[ "$output" == *'--gres: expected gpu, gpu:N or gpu:TYPE:N with N a whole number from 0 to 65536, got "gpu:x"'* ]]
 	run -2 gsub --gres=gpu:2,gpu:1 --wrap true
 	[[ "$output" == *'GPUs asked for twice'* ]]
 	run -2 gsub --open-mode=sideways --wrap true

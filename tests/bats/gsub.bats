@@ -52,10 +52,10 @@ script() {
 	[[ "$output" =~ ^[0-9]+$ ]]
 }
 
-@test "gsub --gpus refuses 0, -1 and two locally" {
-	for v in 0 -1 two; do
+@test "gsub --gpus refuses 65537, -1 and two locally" {
+	for v in 65537 -1 two; do
 		run -2 gsub --gpus "$v" --wrap true
-		[[ "$output" == *"--gpus: expected a whole number from 1 to 65536, got \"$v\""* ]]
+		[[ "$output" == *"--gpus: expected a whole number from 0 to 65536, got \"$v\""* ]]
 	done
 	run -0 gq --noheader -t all
 	[ -z "$output" ]
@@ -99,7 +99,7 @@ script() {
 @test "gsub reports a bad #GSUB value with the script line" {
 	script train.sh '# comment' '#GSUB --gpus x' 'echo hi'
 	run -2 gsub train.sh
-	[[ "$output" == *'train.sh:3: #GSUB --gpus: expected a whole number from 1 to 65536, got "x"'* ]]
+	[[ "$output" == *'train.sh:3: #GSUB --gpus: expected a whole number from 0 to 65536, got "x"'* ]]
 }
 
 @test "gsub takes a script saved with CRLF whose last line ends in CR" {
@@ -248,7 +248,7 @@ script() {
 	grep -qx "args: a b" "gbatch-$id.out"
 	run -2 gsub <<<'#!/bin/sh
 #GSUB --gpus x'
-	[[ "$output" == *'stdin:2: #GSUB --gpus: expected a whole number from 1 to 65536'* ]]
+	[[ "$output" == *'stdin:2: #GSUB --gpus: expected a whole number from 0 to 65536'* ]]
 }
 
 @test "gsub with no script and a terminal on stdin is a usage error" {

@@ -3,7 +3,8 @@
 # have (gnoded --cpus, --memory-mb), jobs ask (-c, --cpus-per-gpu, --mem,
 # --mem-per-gpu) or get the node's share per GPU; the scheduler places by
 # all three, names the one that is short, gnodes shows them, the job sees
-# what it got.
+# what it got. CPU jobs (no GPU) take CPUs and memory alone, beside GPU
+# jobs, and sbatch's jobs are CPU jobs unless they name GPUs.
 
 load helpers
 
@@ -99,4 +100,74 @@ node_col() {
 	# sbatch's spellings are the same options.
 	id=$(gsub --parsable --hold --mem-per-gpu=512 --wrap true)
 	[ "$(gq -h -j "$id" -o mem_per_gpu)" = 512 ]
+}
+
+# gpu_jobs NODE: the jobs gnodes shows on NODE's GPUs, sorted, once each.
+gpu_jobs() {
+	gnodes -h -N "$1" -o jobs | tr ' ' '\n' | sed -n 's/^[0-9]*://p' |
+	    grep -v '^-$' | sort -u | paste -sd' '
+}
+
+@test "a CPU job runs beside GPU jobs on CPUs alone, never a GPU, and waits for CPUs" {
+	# GPU jobs take 2 CPUs and 2 GB a GPU, not the node's share: CPUs
+	# and memory are left for CPU jobs.
+	printf 'scheduler = {\n  cpus_per_gpu = 2;\n  mem_per_gpu = 2048;\n};\n' >>"$GBATCH_CONF"
+	gb_start_controller
+	gb_start_node n1 4 --cpus 16 --memory-mb 16384
+	# Every GPU held, 8 of the 16 CPUs with them (2 a GPU).
+	g=$(gb_submit -G 4 --wrap 'sleep 300')
+	gb_wait_state "$g" RUNNING 20
+	[ "$(node_col n1 cpus)" = 8/16 ]
+	# A CPU job of 2 tasks x 3 CPUs starts beside it.
+	c=$(gb_submit -G 0 -n 2 -c 3 --wrap 'echo "gpus=[$CUDA_VISIBLE_DEVICES] n=$GBATCH_GPUS cpus=$SLURM_CPUS_ON_NODE mem=$GBATCH_MEM_MB"; sleep 300')
+	gb_wait_state "$c" RUNNING 20
+	[ "$(node_col n1 cpus)" = 14/16 ]
+	[ "$(node_col n1 gpus)" = 4/4 ]
+	# The node's memory for 6 of its 16 CPUs: 6144 MB.
+	gb_wait 10 test -s "gbatch-$c.out"
+	[ "$(head -n 1 "gbatch-$c.out")" = "gpus=[] n=0 cpus=6 mem=6144" ]
+	[ "$(gq -h -j "$c" -o gpus,nodes | awk '{ print $1, $2 }')" = "0 n1" ]
+	# No GPU is the CPU job's.
+	[ "$(gpu_jobs n1)" = "$g" ]
+	# 4 more CPUs are not free: it waits for CPUs, as a GPU job would.
+	d=$(gb_submit -G 0 -c 4 --wrap 'sleep 300')
+	gb_wait 10 reason_is "$d" CPUs
+	gcancel "$c"
+	gb_wait_state "$d" RUNNING 20
+	[ "$(node_col n1 cpus)" = 12/16 ]
+	# With the GPU job gone and only CPU jobs on it, the node is mixed,
+	# not idle.
+	gcancel "$g"
+	gb_wait 10 eval '[ "$(node_col n1 gpus)" = 0/4 ]'
+	[ "$(gnodes -h -N n1 -o state)" = mixed ]
+}
+
+@test "-G 0 and sbatch without GPUs are CPU jobs; what a CPU job cannot ask is refused" {
+	gb_start_controller
+	gb_start_node n1 4 --cpus 8 --memory-mb 16384
+	PATH="$GBATCH_BUILDDIR/slurm:$PATH"
+	id=$(gsub --parsable --hold --wrap true)
+	[ "$(gq -h -j "$id" -o gpus)" = 1 ]
+	id=$(sbatch --parsable --hold --wrap true)
+	[ "$(gq -h -j "$id" -o gpus)" = 0 ]
+	id=$(sbatch --parsable --hold -N 1 --gres=gpu:2 --wrap true)
+	[ "$(gq -h -j "$id" -o gpus)" = 2 ]
+	id=$(sbatch --parsable --hold --gpus=0 -n 4 --wrap true)
+	[ "$(gq -h -j "$id" -o gpus,tasks_per_node | awk '{ print $1, $2 }')" = "0 4" ]
+	# Slurm's views of a CPU job: no GRES, no gres/gpu in its TRES.
+	[ "$(squeue -h -j "$id" -o %b)" = N/A ]
+	[ "$(squeue -h -j "$id" -o %C)" = 4 ]
+	run -0 scontrol show job "$id"
+	[[ "$output" == *" TRES=cpu=4,node=1"$'\n'* ]]
+	[[ "$output" != *TresPerJob* ]]
+	# Refused before anything is sent, naming what a CPU job takes.
+	run -2 gsub -G 0 --cpus-per-gpu 2 --wrap true
+	[[ "$output" == *"--cpus-per-gpu with no GPU: a CPU job asks for CPUs with -c (per task) and memory with --mem (per node)"* ]]
+	run -2 gsub -G 0 --ntasks-per-node gpu --wrap true
+	[[ "$output" == *"--ntasks-per-node gpu with no GPU"* ]]
+	# What no node has, by gbatchd.
+	run -1 gsub -G 0 -n 9 --wrap true
+	[[ "$output" == *"-n 9: no node has that many CPUs (the most is 8)"* ]]
+	run -1 gsub -G 0 -N 2 --wrap true
+	[[ "$output" == *"-N 2: the cluster has 1 node"* ]]
 }

@@ -146,7 +146,7 @@ t_kinds(void)
 	is_int(v.n, 1, "null gpus is the default, 1");
 	is_int(t_get("{\"gpus\":\"2\"}", JRQ_GPUS, &v, err, sizeof err), -1,
 	    "a number in a string is refused");
-	is_str(err, "gpus: expected a whole number from 1 to 65536, got \"2\"",
+	is_str(err, "gpus: expected a whole number from 0 to 65536, got \"2\"",
 	    "saying so");
 	is_int(t_get("{\"gpus\":1.5}", JRQ_GPUS, &v, err, sizeof err), -1,
 	    "a fraction is refused");

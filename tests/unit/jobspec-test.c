@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "client/jobspec.h"
+#include "client/jobspec-int.h"
 #include "common/job-req.h"
 #include "tests/unit/tap.h"
 
@@ -39,11 +40,14 @@ parse(char *err, size_t errlen, int *ret, ...)
 	return (js);
 }
 
+/* Builds the request as gsub does: the shape resolved first. */
 static json_t *
 build_env(struct jobspec *js, char **env)
 {
 	char	err[512];
 
+	if (jobspec_check(js, err, sizeof err) != 0)
+		return (NULL);
 	return (jobspec_build(js, env, "/home/alice/work", 027, err,
 	    sizeof err));
 }
@@ -239,21 +243,87 @@ test_request_bounds(void)
 	jobspec_free(js);
 }
 
+/* CPU jobs: -G 0 under gsub; no GPU option under sbatch. */
+static void
+test_cpu_jobs(void)
+{
+	struct jobspec	*js;
+	json_t		*job;
+	char		 err[512];
+	int		 r;
+
+	js = parse(err, sizeof err, &r, "-G", "0", "-n", "4", "-c", "2",
+	    "--wrap", "true", NULL);
+	job = build(js);
+	ok(job != NULL, "-G 0 -n 4 builds");
+	is_int(num(job, "gpus"), 0, "-G 0: no GPU");
+	is_int(num(job, "tasks_per_node"), 4, "-n 4: four tasks on its node");
+	is_int(num(job, "cpus_per_task"), 2, "-c 2");
+	json_decref(job);
+	jobspec_free(js);
+
+	js = parse(err, sizeof err, &r, "-N", "2", "--wrap", "true", NULL);
+	jobspec_sbatch(js);
+	job = build(js);
+	is_int(num(job, "gpus"), 0, "sbatch -N 2 names no GPU: none");
+	is_int(num(job, "num_nodes"), 2, "sbatch -N 2: two nodes");
+	json_decref(job);
+	jobspec_free(js);
+
+	js = parse(err, sizeof err, &r, "-N", "2", "--wrap", "true", NULL);
+	job = build(js);
+	is_int(num(job, "gpus"), 2, "gsub -N 2: a GPU on each");
+	json_decref(job);
+	jobspec_free(js);
+
+	js = parse(err, sizeof err, &r, "-N", "2", "--gpus-per-node", "2",
+	    "--wrap", "true", NULL);
+	jobspec_sbatch(js);
+	job = build(js);
+	is_int(num(job, "gpus"), 4, "sbatch --gpus-per-node 2 -N 2: four");
+	json_decref(job);
+	jobspec_free(js);
+
+	js = parse(err, sizeof err, &r, "--gres", "gpu:0", "--wrap", "true",
+	    NULL);
+	job = build(js);
+	is_int(num(job, "gpus"), 0, "--gres=gpu:0: none");
+	json_decref(job);
+	jobspec_free(js);
+
+	js = parse(err, sizeof err, &r, "-G", "0", "--ntasks-per-node", "gpu",
+	    "--wrap", "true", NULL);
+	is_int(jobspec_check(js, err, sizeof err), -1,
+	    "-G 0 --ntasks-per-node gpu is refused");
+	is_str(err, "--ntasks-per-node gpu with no GPU: a CPU job's tasks "
+	    "are a number (--ntasks-per-node N)", "saying what to give");
+	jobspec_free(js);
+
+	js = parse(err, sizeof err, &r, "-G", "0", "-N", "2", "-n", "3",
+	    "--wrap", "true", NULL);
+	is_int(jobspec_check(js, err, sizeof err), -1,
+	    "-G 0 -N 2 -n 3 is refused");
+	is_str(err, "--ntasks 3: gbatch starts the same tasks on each node; "
+	    "give -N with a divisor of it, or --ntasks-per-node",
+	    "saying what to give");
+	jobspec_free(js);
+}
+
 static void
 test_bad_options(void)
 {
 	static const struct {
 		const char	*opt, *val, *want;
 	} bad[] = {
-		{ "--gpus", "0", "--gpus: expected a whole number from 1 to "
-		    "65536, got \"0\"" },
-		{ "--gpus", "-1", "--gpus: expected a whole number from 1 to "
+		{ "--gpus", "65537", "--gpus: expected a whole number from 0 to "
+		    "65536, got \"65537\"" },
+		{ "--gpus", "-1", "--gpus: expected a whole number from 0 to "
 		    "65536, got \"-1\"" },
-		{ "--gpus", "two", "--gpus: expected a whole number from 1 to "
+		{ "--gpus", "two", "--gpus: expected a whole number from 0 to "
 		    "65536, got \"two\"" },
-		{ "--gpus", "", "--gpus: expected a whole number from 1 to "
+		{ "--gpus", "", "--gpus: expected a whole number from 0 to "
 		    "65536, got \"\"" },
-		{ "--gpus", "2x", "--gpus: expected a whole number from 1 to "
+		{ "--gpus", "2x", "--gpus: expected a whole number from 0 to "
 		    "65536, got \"2x\"" },
 		{ "--time", "abc", "--time: " },
 		{ "--output", "%q", "--output: unknown \"%q\"" },
@@ -330,7 +400,7 @@ test_directives(void)
 	r = jobspec_parse_directives(js, "#!/bin/sh\n#GSUB -G 1\n\n#GSUB "
 	    "--gpus x\n", "train.sh", err, sizeof err);
 	is_int(r, -1, "bad directive value is refused");
-	is_str(err, "train.sh:4: #GSUB --gpus: expected a whole number from 1 "
+	is_str(err, "train.sh:4: #GSUB --gpus: expected a whole number from 0 "
 	    "to 65536, got \"x\"", "and names the script line");
 	jobspec_free(js);
 
@@ -657,7 +727,7 @@ test_stdin(void)
 	js = parse(err, sizeof err, &r, NULL);
 	is_int(jobspec_load_script(js, err, sizeof err), -1,
 	    "a bad directive on stdin is refused");
-	is_str(err, "stdin:2: #GSUB --gpus: expected a whole number from 1 to "
+	is_str(err, "stdin:2: #GSUB --gpus: expected a whole number from 0 to "
 	    "65536, got \"x\"", "and named stdin:LINE");
 	jobspec_free(js);
 
@@ -748,6 +818,7 @@ main(void)
 	test_defaults();
 	test_options();
 	test_bad_options();
+	test_cpu_jobs();
 	test_request_bounds();
 	test_directives();
 	test_export();
