@@ -30,6 +30,35 @@ model_nodes_str(struct model_nodes_scan *s, const struct jscan_val *v)
 	return (p);
 }
 
+/* An array of job ids (v, lazy) as the text "17,18" in the rows' strings
+ * (never longer than the array's own text); "" for none. Returns it, or
+ * NULL on bad syntax. */
+static const char *
+model_nodes_ids(struct model_nodes_scan *s, struct jscan_val *v)
+{
+	struct jscan_val	 e;
+	char			*p = s->strp;
+	size_t			 pos = 0, n = 0;
+	long long		 id;
+	int			 r;
+
+	*p = '\0';
+	if (v->type != JSCAN_ARRAY)
+		return (p);
+	while ((r = jscan_element_lazy(v, &pos, &e)) == 1) {
+		if (jscan_int(&e, &id) == 0 && id > 0)
+			n += (size_t)sprintf(p + n, "%s%lld", n > 0 ? "," : "",
+			    id);
+		if (jscan_resume(v, &pos, &e) == -1)
+			return (NULL);
+	}
+	if (r == -1)
+		return (NULL);
+	jscan_close(v, pos);
+	s->strp += n + 1;
+	return (p);
+}
+
 static long long
 model_nodes_int(const struct jscan_val *v, long long none)
 {
@@ -185,6 +214,7 @@ model_nodes_row(struct model_nodes_scan *s, struct jscan_val *obj,
 	memset(n, 0, sizeof *n);
 	n->cpus_total = n->mem_total = -1;
 	n->name = n->state = n->reason = n->addr = n->gpu_source = n->sw = "";
+	n->cpu_jobs = "";
 	while ((r = jscan_member_lazy(obj, &pos, &key, &val)) == 1) {
 		if (jscan_key_is(&key, "name"))
 			n->name = model_nodes_str(s, &val);
@@ -212,6 +242,10 @@ model_nodes_row(struct model_nodes_scan *s, struct jscan_val *obj,
 			n->mem_alloc = model_nodes_int(&val, 0);
 		else if (jscan_key_is(&key, "last_seen"))
 			n->last_seen = model_nodes_int(&val, 0);
+		else if (jscan_key_is(&key, "cpu_jobs")) {
+			if ((n->cpu_jobs = model_nodes_ids(s, &val)) == NULL)
+				return (-1);
+		}
 		else if (jscan_key_is(&key, "gpus") && val.type ==
 		    JSCAN_ARRAY) {
 			gpos = 0;

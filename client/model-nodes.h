@@ -48,6 +48,8 @@ struct model_node {
 	long long		 mem_total;
 	long long		 mem_alloc;
 	long long		 last_seen;
+	/* The CPU jobs (of no GPU) on it, "17,18"; "" for none. */
+	const char		*cpu_jobs;
 	struct model_gpu	*gpus;
 	size_t			 ngpus;
 };

@@ -88,6 +88,16 @@ node_row_get_alloc(const void *row, const void *ctx, char *buf, size_t len)
 	    len));
 }
 
+/* The CPU jobs on it, "17,18"; "-" for none. */
+static const char *
+node_row_get_cpu_jobs(const void *row, const void *ctx, char *buf,
+    size_t len)
+{
+	const char	*ids = ((const struct model_node *)row)->cpu_jobs;
+
+	return (*ids != '\0' ? ids : "-");
+}
+
 /* CPUs allocated of total, "-" where the node did not say. */
 static const char *
 node_row_get_cpus(const void *row, const void *ctx, char *buf, size_t len)
@@ -198,6 +208,7 @@ const struct table_col node_row_cols[] = {
 	{ "state", "STATE", false, node_row_get_state },
 	{ "gpus", "GPUS", true, node_row_get_gpus },
 	{ "jobs", "GPU:JOB", false, node_row_get_jobs },
+	{ "cpu_jobs", "CPU_JOBS", false, node_row_get_cpu_jobs },
 	{ "util", "GPU:UTIL%", false, node_row_get_util },
 	{ "reason", "REASON", false, node_row_get_reason },
 	{ "gpus_total", "TOTAL", true, node_row_get_total },

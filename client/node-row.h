@@ -14,6 +14,6 @@ extern const struct table_col	node_row_cols[];
 extern const size_t		node_row_ncols;
 
 /* gnodes' default columns. */
-#define NODE_ROW_DEFAULT	"name,state,gpus,jobs,reason"
+#define NODE_ROW_DEFAULT	"name,state,gpus,cpus,jobs,cpu_jobs,reason"
 
 #endif

@@ -331,8 +331,8 @@ squeue_json(const struct model *m, const struct squeue_out *o)
 		    "end_time", (json_int_t)slurm_fmt_row_int(r, JF_END_TIME),
 		    "time_limit",
 		    (json_int_t)(slurm_fmt_row_int(r, JF_TIME_LIMIT) / 60),
-		    "tres_per_job", squeue_field(r, s, 'b', -1, b[4],
-		    sizeof b[4])));
+		    "tres_per_job", slurm_fmt_row_int(r, JF_GPUS) == 0 ? "" :
+		    squeue_field(r, s, 'b', -1, b[4], sizeof b[4])));
 	}
 	out = json_pack("{s:o}", "jobs", jobs);
 	cmd_json_print(out, JSON_INDENT(2));

@@ -137,13 +137,14 @@ pane_gpus_node(struct grid *g, int y, int x, int w, const struct view *v,
 		pane_gpus_res(g, y, cx + 1, x + w - cx - 1, node, selected);
 }
 
-/* "CPUs 6/16  mem 24/64G" of a node at y, x (w columns), when it fits. */
+/* "CPUs 6/16  mem 24/64G  CPU jobs 17,18" of a node at y, x (w columns),
+ * as much of it as fits: the CPU jobs go first, then the memory. */
 static void
 pane_gpus_res(struct grid *g, int y, int x, int w,
     const struct model_node *node, bool selected)
 {
-	char	text[96];
-	int	len;
+	char	text[160];
+	int	len, full;
 
 	len = snprintf(text, sizeof text, "CPUs %lld/%lld", node->cpus_alloc,
 	    node->cpus_total);
@@ -151,6 +152,13 @@ pane_gpus_res(struct grid *g, int y, int x, int w,
 		len += snprintf(text + len, sizeof text - (size_t)len,
 		    "  mem %lld/%lldG", (node->mem_alloc + 512) / 1024,
 		    (node->mem_total + 512) / 1024);
+	/* The ids came from gbatchd as numbers: digits and commas. */
+	if (*node->cpu_jobs != '\0' && (full = len + snprintf(text + len,
+	    sizeof text - (size_t)len, "  CPU jobs %s", node->cpu_jobs)) <= w &&
+	    full < (int)sizeof text)
+		len = full;
+	else
+		text[len] = '\0';
 	if (len <= w)
 		grid_puts(g, y, x, w, text, selected ? ROLE_SELECTED :
 		    ROLE_DIM);

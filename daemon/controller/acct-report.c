@@ -87,7 +87,7 @@ static const enum job_state acct_report_states[ACCT_NSTATES] = {
 };
 
 static const char *const acct_report_buckets[ACCT_NBUCKETS] = {
-	"1", "2-4", "5-8", ">8"
+	"0", "1", "2-4", "5-8", ">8"
 };
 
 /* The JCT ranges' upper ends, seconds (the last has none), and names. */
@@ -143,13 +143,16 @@ acct_report_state_index(enum job_state s)
 static int
 acct_report_bucket(uint32_t gpus)
 {
-	if (gpus <= 1)
+	/* CPU jobs apart. */
+	if (gpus == 0)
 		return (0);
-	if (gpus <= 4)
+	if (gpus == 1)
 		return (1);
-	if (gpus <= 8)
+	if (gpus <= 4)
 		return (2);
-	return (3);
+	if (gpus <= 8)
+		return (3);
+	return (4);
 }
 
 static uint64_t

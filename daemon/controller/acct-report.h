@@ -35,7 +35,7 @@
 enum job_state	acct_report_state(int i);
 
 /* GPU-count buckets of the cluster report: 1, 2-4, 5-8, more than 8. */
-#define ACCT_NBUCKETS	4
+#define ACCT_NBUCKETS	5
 const char	*acct_report_bucket_name(int i);
 /* JCT ranges of the cluster report (its histogram): under a minute, 1 to
  * 10 minutes, 10 minutes to an hour, 1-4 h, 4-12 h, 12 h to a day, 1-3

@@ -2,6 +2,7 @@
  * are one array by node number, made as far as the highest number that
  * held anything: a listing reads them in turn, as it read them in each
  * node before, and a cluster's nodes are few enough. */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +16,8 @@ struct core_hold_node {
 	uint64_t	busy;		/* held by a job or a stale copy */
 	uint64_t	stale;		/* of busy, by stale copies */
 	uint64_t	job[CORE_HOLD_GPUS];	/* GPU i's holder, 0 if free */
+	uint64_t	*cpu;		/* CPU jobs on it, ncpu, in no order */
+	uint32_t	 ncpu, cpucap;
 };
 
 struct core_hold {
@@ -31,8 +34,12 @@ core_hold_create(void)
 void
 core_hold_free(struct core_hold *h)
 {
+	size_t	k;
+
 	if (h == NULL)
 		return;
+	for (k = 0; k < h->nnodes; k++)
+		free(h->nodes[k].cpu);
 	free(h->nodes);
 	free(h);
 }
@@ -189,4 +196,51 @@ core_hold_jobs(const struct core_hold *h, uint32_t k)
 	const struct core_hold_node	*e = core_hold_find(h, k);
 
 	return (e != NULL ? e->job : NULL);
+}
+
+void
+core_hold_cpu_take(struct core_hold *h, uint32_t k, uint64_t job)
+{
+	struct core_hold_node	*e;
+	uint32_t		 i;
+
+	if (job == 0)
+		return;
+	e = core_hold_node(h, k);
+	for (i = 0; i < e->ncpu; i++) {
+		if (e->cpu[i] == job)
+			return;
+	}
+	if (e->ncpu == e->cpucap) {
+		e->cpucap = e->cpucap * 2 + 4;
+		e->cpu = xreallocarray(e->cpu, e->cpucap, sizeof *e->cpu);
+	}
+	e->cpu[e->ncpu++] = job;
+}
+
+bool
+core_hold_cpu_give(struct core_hold *h, uint32_t k, uint64_t job)
+{
+	struct core_hold_node	*e;
+	uint32_t		 i;
+
+	if (k >= h->nnodes)
+		return (false);
+	e = &h->nodes[k];
+	for (i = 0; i < e->ncpu; i++) {
+		if (e->cpu[i] == job) {
+			e->cpu[i] = e->cpu[--e->ncpu];
+			return (true);
+		}
+	}
+	return (false);
+}
+
+const uint64_t *
+core_hold_cpu_jobs(const struct core_hold *h, uint32_t k, size_t *n)
+{
+	const struct core_hold_node	*e = core_hold_find(h, k);
+
+	*n = e != NULL ? e->ncpu : 0;
+	return (*n > 0 ? e->cpu : NULL);
 }

@@ -1,6 +1,7 @@
 /* core-hold.h: who holds each GPU of each node: a part of a running job,
  * or a stale copy of a job being stopped (stale-copy.h), whose GPUs no
- * other job may have until its end is reported. The scheduling core keeps
+ * other job may have until its end is reported; and the CPU jobs (of no
+ * GPU) running on each node. The scheduling core keeps
  * the controller's one record (core.c, the only writer: it is told of
  * every transition, stale copy and start-up) and answers from it what the
  * listings, the ports and the node reports ask; its scheduler's view of
@@ -13,6 +14,8 @@
 #ifndef GB_CTL_CORE_HOLD_H
 #define GB_CTL_CORE_HOLD_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct core_hold;
@@ -50,5 +53,15 @@ uint64_t	 core_hold_job(const struct core_hold *, uint32_t k,
  * the record changes; NULL when nothing ever held them (nor those of any
  * node numbered above). A listing reads it once a node. */
 const uint64_t	*core_hold_jobs(const struct core_hold *, uint32_t k);
+
+/* A part of CPU job (no GPU; an id, not 0) runs on node k, or no longer
+ * does (false: it did not); the CPU jobs on node k, *n of them in no
+ * order, borrowed until the record changes (NULL: none). */
+void		 core_hold_cpu_take(struct core_hold *, uint32_t k,
+		     uint64_t job);
+bool		 core_hold_cpu_give(struct core_hold *, uint32_t k,
+		     uint64_t job);
+const uint64_t	*core_hold_cpu_jobs(const struct core_hold *, uint32_t k,
+		     size_t *n);
 
 #endif

@@ -230,6 +230,9 @@ core_job_hold(struct job *j)
 		part = job_part_const(j, i);
 		if (part->node == NULL)
 			continue;
+		if (part->mask == 0)
+			core_hold_cpu_take(core_holds(),
+			    node_number(part->node), job_id(j));
 		core_hold_take(core_holds(), node_number(part->node),
 		    part->mask, job_id(j));
 		node_gpu_handed(part->node, part->mask);
@@ -247,6 +250,9 @@ core_job_release(struct job *j)
 		part = job_part_const(j, i);
 		if (part->node == NULL)
 			continue;
+		if (part->mask == 0)
+			(void)core_hold_cpu_give(core_holds(),
+			    node_number(part->node), job_id(j));
 		freed = core_hold_give(core_holds(), node_number(part->node),
 		    part->mask, job_id(j));
 		node_gpu_handed(part->node, freed);
@@ -289,6 +295,8 @@ core_node_use(const struct node *n, struct node_use *u)
 	memset(u, 0, sizeof *u);
 	u->held = core_node_held(n);
 	u->job = core_hold_jobs(core_holds(), node_number(n));
+	u->cpu_job = core_hold_cpu_jobs(core_holds(), node_number(n),
+	    &u->ncpu_jobs);
 	/* CPUs and memory: as the scheduler counts them. */
 	if (core.sc == NULL || i == NODE_NO_INDEX ||
 	    i >= place_nodes(cl = sched_core_cluster(core.sc)))

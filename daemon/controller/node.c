@@ -322,6 +322,27 @@ node_put_known(struct jtext *b, int64_t v)
 		jtext_put_int(b, v);
 }
 
+/* Writes ids[0..n) as JSON numbers, lowest first, between commas. */
+static void
+node_put_ids(struct jtext *b, const uint64_t *ids, size_t n)
+{
+	uint64_t	last = 0, next;
+	size_t		i, k;
+
+	/* n is a handful: a pass for each, no copy to sort. */
+	for (k = 0; k < n; k++) {
+		next = UINT64_MAX;
+		for (i = 0; i < n; i++) {
+			if (ids[i] > last && ids[i] < next)
+				next = ids[i];
+		}
+		if (k > 0)
+			JTEXT_LIT(b, ",");
+		jtext_put_int(b, (int64_t)next);
+		last = next;
+	}
+}
+
 void
 node_describe(const struct node *n, struct jtext *b, bool brief,
     const struct node_use *use)
@@ -360,7 +381,11 @@ node_describe(const struct node *n, struct jtext *b, bool brief,
 	jtext_put_int(b, (int64_t)use->mem_mb);
 	JTEXT_LIT(b, ",\"last_seen\":");
 	jtext_put_int(b, n->last_seen);
-	JTEXT_LIT(b, ",\"gpus\":[");
+	/* The CPU jobs on it, by id, lowest first. */
+	jtext_reserve(b, 24 * use->ncpu_jobs + 16);
+	JTEXT_LIT(b, ",\"cpu_jobs\":[");
+	node_put_ids(b, use->cpu_job, use->ncpu_jobs);
+	JTEXT_LIT(b, "],\"gpus\":[");
 	for (i = 0; i < n->gpus_total; i++) {
 		if (i != 0)
 			JTEXT_LIT(b, ",");

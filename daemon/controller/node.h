@@ -96,6 +96,10 @@ struct node_use {
 	const uint64_t	*job;
 	uint32_t	 cpus;		/* CPUs and memory (MB) held */
 	uint64_t	 mem_mb;
+	/* The CPU jobs (of no GPU) on it, ncpu_jobs; borrowed from the
+	 * core. */
+	const uint64_t	*cpu_job;
+	size_t		 ncpu_jobs;
 	/* For each GPU whose job is an array's task, the array's id and
 	 * the task (users name it "42_7"); task -1 for any other. NULL:
 	 * none is. */

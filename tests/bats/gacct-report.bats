@@ -215,7 +215,7 @@ queues = [r for r in crows if r["group"] == "queue"]
 assert [r["key"] for r in queues] == ["Q%d" % i for i in range(len(queues))]
 for r in queues:
     check_jobs(r, [j for j in jobs if j[7] == int(r["key"][1:])], True)
-buckets = {"1": (1, 1), "2-4": (2, 4), "5-8": (5, 8), ">8": (9, 1 << 30)}
+buckets = {"0": (0, 0), "1": (1, 1), "2-4": (2, 4), "5-8": (5, 8), ">8": (9, 1 << 30)}
 assert [r["key"] for r in crows if r["group"] == "gpus"] == list(buckets)
 for r in crows:
     if r["group"] == "gpus":

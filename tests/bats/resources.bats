@@ -127,14 +127,18 @@ gpu_jobs() {
 	gb_wait 10 test -s "gbatch-$c.out"
 	[ "$(head -n 1 "gbatch-$c.out")" = "gpus=[] n=0 cpus=6 mem=6144" ]
 	[ "$(gq -h -j "$c" -o gpus,nodes | awk '{ print $1, $2 }')" = "0 n1" ]
-	# No GPU is the CPU job's.
+	# No GPU is the CPU job's; gnodes and gtop list it on its node.
 	[ "$(gpu_jobs n1)" = "$g" ]
+	[ "$(gnodes -h -N n1 -o cpu_jobs)" = "$c" ]
+	run -0 gtop --once
+	[[ "$output" == *"CPUs 14/16  mem 14/16G  CPU jobs $c"* ]]
 	# 4 more CPUs are not free: it waits for CPUs, as a GPU job would.
 	d=$(gb_submit -G 0 -c 4 --wrap 'sleep 300')
 	gb_wait 10 reason_is "$d" CPUs
 	gcancel "$c"
 	gb_wait_state "$d" RUNNING 20
 	[ "$(node_col n1 cpus)" = 12/16 ]
+	[ "$(gnodes -h -N n1 -o cpu_jobs)" = "$d" ]
 	# With the GPU job gone and only CPU jobs on it, the node is mixed,
 	# not idle.
 	gcancel "$g"

@@ -117,8 +117,9 @@ sq() {
 }
 
 @test "squeue --json, and refusals in Slurm's words" {
-	id=$(sbatch --parsable -J j1 --wrap 'sleep 60')
+	id=$(sbatch --parsable -J j1 --gres=gpu:1 --wrap 'sleep 60')
 	gb_wait_state "$id" RUNNING 20
+	cpu=$(sbatch --parsable -J j2 --hold --wrap true)
 	run -0 squeue --json
 	python3 -c '
 import json, sys
@@ -126,7 +127,10 @@ d = json.loads(sys.argv[1])
 j = [x for x in d["jobs"] if x["job_id"] == int(sys.argv[2])][0]
 assert j["name"] == "j1" and j["job_state"] == "RUNNING" and j["partition"] == "gbatch", j
 assert j["user_name"] == "root" and j["nodes"] != "", j
-assert j["tres_per_job"] == "gpu:1", j' "$output" "$id"
+assert j["tres_per_job"] == "gpu:1", j
+# A CPU job has none, as Slurm leaves it empty.
+j = [x for x in d["jobs"] if x["job_id"] == int(sys.argv[3])][0]
+assert j["tres_per_job"] == "", j' "$output" "$id" "$cpu"
 	run -1 squeue -j 99999
 	[ "$output" = "slurm_load_jobs error: Invalid job id specified" ]
 	run -2 squeue -o '%i %Z'
@@ -141,7 +145,7 @@ in_line() {
 }
 
 @test "sacct -j -X -n -P --format: Slurm's fields of completed, failed, running and cancelled jobs" {
-	ok=$(sbatch --parsable -J okjob --wrap true)
+	ok=$(sbatch --parsable -J okjob --gres=gpu:1 --wrap true)
 	bad=$(sbatch --parsable -J badjob --wrap 'exit 3')
 	gb_wait_state "$ok" COMPLETED 20
 	gb_wait_state "$bad" FAILED 20
@@ -421,7 +425,7 @@ val() {
 }
 
 @test "scontrol show job, jobid -dd and -o: Slurm's Key=Value records of a running job" {
-	id=$(sbatch --parsable -J sj -t 5 --wrap 'sleep 60')
+	id=$(sbatch --parsable -J sj -t 5 --gres=gpu:1 --wrap 'sleep 60')
 	gb_wait_state "$id" RUNNING 20
 	node=$(gq -h -j "$id" -o nodes)
 	run -0 scontrol show job "$id"

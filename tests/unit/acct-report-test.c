@@ -146,11 +146,13 @@ t_cluster_jobs(const struct acct_report *r)
 	/* 50 100 300 400 800 1100: avg 2750 / 6, ranks 3 and 6. */
 	t_stat(&c->all.jct, 6, 2750.0 / 6, 300, 1100, "cluster JCT");
 	is_int(c->all.preemptions, 4, "cluster: preemptions");
-	t_stat(&c->bucket[0].jct, 1, 100, 100, 100, "bucket 1");
-	t_stat(&c->bucket[1].jct, 2, 950, 800, 1100, "bucket 2-4");
-	t_stat(&c->bucket[2].jct, 2, 225, 50, 400, "bucket 5-8");
-	t_stat(&c->bucket[3].jct, 1, 300, 300, 300, "bucket >8");
-	is_str(acct_report_bucket_name(3), ">8", "bucket names");
+	t_stat(&c->bucket[0].jct, 0, 0, 0, 0, "bucket 0: no CPU job");
+	t_stat(&c->bucket[1].jct, 1, 100, 100, 100, "bucket 1");
+	t_stat(&c->bucket[2].jct, 2, 950, 800, 1100, "bucket 2-4");
+	t_stat(&c->bucket[3].jct, 2, 225, 50, 400, "bucket 5-8");
+	t_stat(&c->bucket[4].jct, 1, 300, 300, 300, "bucket >8");
+	is_str(acct_report_bucket_name(4), ">8", "bucket names");
+	is_str(acct_report_bucket_name(0), "0", "CPU jobs' bucket");
 	is_int(c->nqueues, 3, "queues 0-2");
 	t_stat(&c->queue[0].jct, 3, 1550.0 / 3, 400, 1100, "queue 0 JCT");
 	t_stat(&c->queue[0].wait, 3, 5500.0 / 3, 500, 5000, "queue 0 wait");

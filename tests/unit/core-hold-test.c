@@ -189,6 +189,30 @@ main(void)
 	    "none to give back");
 	is_int(core_hold_job(h, 3, 4), 11, "it names the running job");
 	is_int(core_hold_busy(h, 3), 0x13, "what is held is the two jobs'");
+
+	/* CPU jobs: listed by node, apart from the GPUs. */
+	{
+		const uint64_t	*c;
+		size_t		 n;
+
+		ok(core_hold_cpu_jobs(h, 2000, &n) == NULL && n == 0,
+		    "no CPU job on a node never seen");
+		core_hold_cpu_take(h, 3, 20);
+		core_hold_cpu_take(h, 3, 21);
+		core_hold_cpu_take(h, 3, 20);
+		core_hold_cpu_take(h, 4, 0);
+		c = core_hold_cpu_jobs(h, 3, &n);
+		ok(n == 2 && ((c[0] == 20 && c[1] == 21) || (c[0] == 21 &&
+		    c[1] == 20)), "a node lists its CPU jobs once each");
+		is_int(core_hold_busy(h, 3), 0x13, "they hold no GPU");
+		ok(core_hold_cpu_jobs(h, 4, &n) == NULL, "job 0 is nobody");
+		ok(!core_hold_cpu_give(h, 3, 22), "a job not there gives back "
+		    "nothing");
+		ok(core_hold_cpu_give(h, 3, 20), "one that is leaves");
+		c = core_hold_cpu_jobs(h, 3, &n);
+		ok(n == 1 && c[0] == 21, "the other stays");
+		ok(!core_hold_cpu_give(h, 5000, 21), "a node never seen has none");
+	}
 	core_hold_free(h);
 	core_hold_free(NULL);
 	ok(1, "core_hold_free(NULL) does nothing");
