@@ -15,6 +15,7 @@
 #include "client/jobspec.h"
 #include "client/relay.h"
 #include "client/srun-opt.h"
+#include "client/srun-step.h"
 #include "common/cmd.h"
 #include "common/proto.h"
 #include "common/safe-text.h"
@@ -57,11 +58,14 @@ grun_usage(FILE *f)
 "goes to the first process.\n"
 "\n"
 "Installed as srun (slurm-compat) it also takes srun's own options:\n"
-"--cpu-bind, --kill-on-bad-exit, --overlap, --exact, --whole, -u and\n"
-"--mpi=none are accepted; --label, --multi-prog and other --mpi values are\n"
-"refused, saying why. Inside a job (SLURM_JOB_ID set) srun runs its command\n"
-"as the task that calls it: gbatch runs the batch script once per task,\n"
-"each with its ranks, so -n and -N may only repeat the job's.\n"
+"--cpu-bind, --overlap, --exact, --whole, -u and --mpi=none are accepted;\n"
+"--multi-prog and other --mpi values are refused, saying why. In an sbatch\n"
+"job's batch script srun starts a step of the job: its tasks (or -n, -N,\n"
+"--ntasks-per-node of them), each inside the job with its own ranks, the\n"
+"output relayed (-l/--label: each line after its rank), the first failure\n"
+"stopping the others with -K/--kill-on-bad-exit; it exits with the highest\n"
+"status. In a script gsub runs once per task, srun runs its command as the\n"
+"task that calls it, so -n and -N may only repeat the job's.\n"
 "\n"
 "Exit status: the command's; 128+N when signal N killed it; 1 when the job\n"
 "was refused or ended otherwise (cancelled, time limit, out of memory, node\n"
@@ -123,25 +127,63 @@ grun_env_count(const char *a, const char *b, long def)
 	return (v != NULL && atol(v) > 0 ? atol(v) : def);
 }
 
-/* srun inside a job (grun_srun_step): gbatch runs the batch script once
- * per task of the job, so srun runs its command as the calling task:
- * exec'd in place, in the job's cgroup with its GPUs and this task's
- * ranks (RANK, SLURM_PROCID, ...). A step of another shape than the job's
- * own is refused. Returns only on an error (err set; the exit status). */
+/* The command after srun's options (argv[*i] on), or -1 with err naming
+ * an option a step does not take. */
+static int
+grun_srun_command(int argc, char **argv, int *i, const char *why,
+    char *err, size_t errlen)
+{
+	for (*i = 1; *i < argc && argv[*i][0] == '-'; (*i)++) {
+		if (strcmp(argv[*i], "--") == 0) {
+			(*i)++;
+			break;
+		}
+		snprintf(err, errlen, "%s: %s", argv[*i], why);
+		return (-1);
+	}
+	if (*i >= argc) {
+		snprintf(err, errlen, "expected a command to run");
+		return (-1);
+	}
+	return (0);
+}
+
+/* srun in a batch script that runs once (sbatch's jobs, GBATCH_STEP
+ * batch): a step of the job's allocation, its tasks started on its nodes
+ * (srun-step.h). Returns the exit status (err set on srun's own
+ * failure). */
+static int
+grun_srun_step_run(int argc, char **argv, const struct srun_opt *so,
+    char *err, size_t errlen)
+{
+	int	i;
+
+	if (grun_srun_command(argc, argv, &i, "a step takes srun's -n, -N, "
+	    "--ntasks-per-node, --label and --kill-on-bad-exit; its GPUs, "
+	    "CPUs and memory are the job's", err, errlen) == -1)
+		return (EXIT_USAGE);
+	return (srun_step_run(argv + i, so, 10, err, errlen));
+}
+
+/* srun inside a job whose batch script runs once a task (gsub's): srun
+ * runs its command as the calling task: exec'd in place, in the job's
+ * cgroup with its GPUs and this task's ranks (RANK, SLURM_PROCID, ...). A
+ * step of another shape than the job's own is refused. Returns only on an
+ * error (err set; the exit status). */
 static int
 grun_srun_as_task(int argc, char **argv, const struct srun_opt *so,
     char *err, size_t errlen)
 {
 	long	 tasks, nodes, per_node;
-	char	*w;
-	int	 i = 1, e;
+	int	 i, e;
 
 	tasks = grun_env_count("SLURM_NTASKS", "WORLD_SIZE", 1);
 	nodes = grun_env_count("SLURM_JOB_NUM_NODES", "GBATCH_NUM_NODES", 1);
 	per_node = grun_env_count("SLURM_NTASKS_PER_NODE", "LOCAL_WORLD_SIZE",
 	    1);
 	if ((so->ntasks > 0 && (long)so->ntasks != tasks) ||
-	    (so->nodes > 0 && (long)so->nodes != nodes)) {
+	    (so->nodes > 0 && (long)so->nodes != nodes) ||
+	    (so->tasks_per_node > 0 && (long)so->tasks_per_node != per_node)) {
 		snprintf(err, errlen, "a step of another shape than the job's "
 		    "is not in gbatch yet: gbatch runs the batch script once "
 		    "for each of the job's %ld tasks on %ld nodes, and srun "
@@ -149,36 +191,17 @@ grun_srun_as_task(int argc, char **argv, const struct srun_opt *so,
 		    "-N %ld, or leave them out)", tasks, nodes, tasks, nodes);
 		return (EXIT_USAGE);
 	}
-	for (; i < argc && argv[i][0] == '-'; i++) {
-		w = argv[i];
-		if (strcmp(w, "--") == 0) {
-			i++;
-			break;
-		}
-		if (strcmp(w, "--export=ALL") == 0)
-			continue;
-		if (strcmp(w, "--export") == 0 && i + 1 < argc &&
-		    strcmp(argv[i + 1], "ALL") == 0) {
-			i++;
-			continue;
-		}
-		if (strncmp(w, "--ntasks-per-node=", 18) == 0 &&
-		    atol(w + 18) == per_node)
-			continue;
-		if (strcmp(w, "--ntasks-per-node") == 0 && i + 1 < argc &&
-		    atol(argv[i + 1]) == per_node) {
-			i++;
-			continue;
-		}
-		snprintf(err, errlen, "%s: srun in a job runs its command as "
-		    "the calling task, with the job's GPUs, CPUs and ranks; "
-		    "a step's own resources are not in gbatch yet", w);
+	if (so->label) {
+		snprintf(err, errlen, "--label: in a job whose batch script "
+		    "runs once a task (gsub's), srun runs its command as the "
+		    "calling task: its lines are that task's alone");
 		return (EXIT_USAGE);
 	}
-	if (i >= argc) {
-		snprintf(err, errlen, "expected a command to run");
+	if (grun_srun_command(argc, argv, &i, "srun in a job runs its "
+	    "command as the calling task, with the job's GPUs, CPUs and "
+	    "ranks; a step's own resources are not in gbatch yet", err,
+	    errlen) == -1)
 		return (EXIT_USAGE);
-	}
 	execvp(argv[i], argv + i);
 	e = errno;
 	snprintf(err, errlen, "%s: %s", argv[i], strerror(e));
@@ -227,6 +250,16 @@ main(int argc, char **argv)
 		if (srun_opt_take(&argc, argv, longopts, shortopts, step, &so,
 		    err, sizeof err) == -1)
 			goto usage;
+		if (step && getenv("GBATCH_STEP") != NULL &&
+		    strcmp(getenv("GBATCH_STEP"), "batch") == 0) {
+			r = grun_srun_step_run(argc, argv, &so, err,
+			    sizeof err);
+			if (r == EXIT_USAGE && *err != '\0')
+				goto usage;
+			if (*err != '\0')
+				fprintf(stderr, "srun: %s\n", err);
+			goto out;
+		}
 		if (step) {
 			r = grun_srun_as_task(argc, argv, &so, err,
 			    sizeof err);
@@ -234,6 +267,12 @@ main(int argc, char **argv)
 				goto usage;
 			fprintf(stderr, "srun: %s\n", err);
 			goto out;
+		}
+		if (so.label) {
+			snprintf(err, sizeof err, "--label: outside a job, srun "
+			    "runs an allocation's tasks on one stream; give "
+			    "--label to srun in a batch script");
+			goto usage;
 		}
 	}
 	if (jobspec_parse_args(js, argc, argv, &action, err, sizeof err) == -1)

@@ -83,6 +83,9 @@ jobspec_build_shape(const struct jobspec *js, json_t *job)
 	}
 	if (!requeue)
 		jobspec_build_put(job, JRQ_REQUEUE, json_false());
+	/* sbatch's: the script once, its tasks started by srun. */
+	if (js->batch_once && !js->command)
+		jobspec_build_put(job, JRQ_BATCH, json_string("once"));
 	if (JOBSPEC_SET(js, JOBSPEC_F_PLACEMENT))
 		jobspec_build_put(job, JRQ_PLACEMENT, json_string(
 		    JOBSPEC_N(js, JOBSPEC_F_PLACEMENT) == job_req_word(

@@ -98,8 +98,10 @@ struct jobspec {
 	char			*gpu_type;	/* -G TYPE:N: the GPUs' model */
 	bool			 quiet;		/* -Q: nothing said on success */
 	const char		*default_output;
-	/* sbatch's: no GPU option, no GPU (jobspec_sbatch). */
+	/* sbatch's (jobspec_sbatch): no GPU option, no GPU; the script
+	 * once, on the first node, its tasks started by srun. */
 	bool			 no_gpu_default;
+	bool			 batch_once;
 	/* Resolved by jobspec_check once every option is in. */
 	struct jobspec_shape_out shaped;
 	struct jobspec_warn	 warn;

@@ -32,6 +32,7 @@ jobspec_sbatch(struct jobspec *js)
 {
 	js->default_output = JOBSPEC_SBATCH_OUTPUT;
 	js->no_gpu_default = true;
+	js->batch_once = true;
 }
 
 void

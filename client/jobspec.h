@@ -40,7 +40,8 @@ struct jobspec;
 struct jobspec	*jobspec_create(void);
 void		 jobspec_free(struct jobspec *);
 /* Takes sbatch's defaults where they differ from gsub's: the output file
- * slurm-%j.out, and no GPU where the job names none (gsub run as sbatch,
+ * slurm-%j.out, no GPU where the job names none, and the script run once
+ * on the first node rather than once a task (gsub run as sbatch,
  * slurm-compat). */
 void		 jobspec_sbatch(struct jobspec *);
 /* The options jobspec_parse_args takes, as getopt_long's tables (for a

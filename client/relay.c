@@ -28,6 +28,8 @@
 #define RELAY_SPIN_MS		100
 /* A job that starts sooner gets no word about the queue. */
 #define RELAY_QUIET_MS		1000
+/* A labelled line longer than this is written in pieces, each labelled. */
+#define RELAY_LINE_MAX		4096
 /* Output is acknowledged by this much, well inside the node's window. */
 #define RELAY_ACK_BYTES		(PROTO_IO_OUT_WINDOW / 8)
 
@@ -45,6 +47,10 @@ struct relay {
 	size_t				 in_flight;	/* sent, not written */
 	size_t				 unacked;	/* output written */
 	bool				 out_broken;	/* stdout closed */
+	/* With a label: the line begun on stdout and stderr, not yet
+	 * written (a line is written whole, after its label). */
+	char				 line[2][RELAY_LINE_MAX];
+	size_t				 linelen[2];
 	int				 status;
 	/* While it waits. */
 	uint64_t			 since;
@@ -252,6 +258,42 @@ relay_write(struct relay *r, int fd, const uint8_t *data, size_t len)
 	}
 }
 
+/* Writes line i's buffer (0 stdout, 1 stderr) after the label, in one
+ * write: another task's lines, on the same file, come whole before or
+ * after it. */
+static void
+relay_flush_line(struct relay *r, int i)
+{
+	char	buf[64 + RELAY_LINE_MAX];
+	size_t	n;
+
+	if (r->linelen[i] == 0)
+		return;
+	n = (size_t)snprintf(buf, 64, "%s", r->o->label);
+	memcpy(buf + n, r->line[i], r->linelen[i]);
+	relay_write(r, i == 0 ? STDOUT_FILENO : STDERR_FILENO,
+	    (const uint8_t *)buf, n + r->linelen[i]);
+	r->linelen[i] = 0;
+}
+
+/* Output of the command: as it comes, or with a label, line by line. */
+static void
+relay_out(struct relay *r, int fd, const uint8_t *data, size_t len)
+{
+	int	i = fd == STDERR_FILENO;
+	size_t	k;
+
+	if (r->o->label == NULL) {
+		relay_write(r, fd, data, len);
+		return;
+	}
+	for (k = 0; k < len; k++) {
+		r->line[i][r->linelen[i]++] = (char)data[k];
+		if (data[k] == '\n' || r->linelen[i] == RELAY_LINE_MAX)
+			relay_flush_line(r, i);
+	}
+}
+
 /* n bytes of output were written: acknowledged by RELAY_ACK_BYTES. */
 static void
 relay_took(struct relay *r, size_t n)
@@ -289,7 +331,7 @@ relay_output(struct relay *r, const json_t *msg)
 	fd = json_integer_value(json_object_get(msg, "fd")) == 2 ?
 	    STDERR_FILENO : STDOUT_FILENO;
 	relay_unspin(r);
-	relay_write(r, fd, buf, (size_t)n);
+	relay_out(r, fd, buf, (size_t)n);
 	relay_took(r, (size_t)n);
 }
 
@@ -426,7 +468,7 @@ relay_fast_output(struct relay *r, const char *body, size_t len)
 	    (n = base64_decode(p, (size_t)(end - 2 - p), buf)) < 0)
 		return (0);
 	relay_unspin(r);
-	relay_write(r, fd == 2 ? STDERR_FILENO : STDOUT_FILENO, buf, (size_t)n);
+	relay_out(r, fd == 2 ? STDERR_FILENO : STDOUT_FILENO, buf, (size_t)n);
 	relay_took(r, (size_t)n);
 	return (1);
 }
@@ -611,6 +653,9 @@ relay_run(struct client *c, const struct relay_opts *o)
 	}
 	relay_restore();
 	relay_unspin(&r);
+	/* A last line without its newline still gets its label. */
+	relay_flush_line(&r, 0);
+	relay_flush_line(&r, 1);
 	free(r.buf);
 	if (!r.ended && r.lost) {
 		fprintf(stderr, "%s: lost the connection to gbatchd; job %llu%s "

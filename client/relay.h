@@ -20,6 +20,9 @@ struct relay_opts {
 	bool		 pty;		/* the remote end is a terminal */
 	bool		 running;	/* a step: no queue to wait in */
 	bool		 quiet;		/* -Q: no word about the queue */
+	/* Put before each line of output ("3: ", srun --label); NULL:
+	 * the bytes as they come. */
+	const char	*label;
 };
 
 /* Relays the session of c (whose first call, the submit or the attach,

@@ -10,6 +10,8 @@
 enum srun_opt_do {
 	SRUN_ACCEPT,		/* what gbatch does anyway: taken, removed */
 	SRUN_MPI,		/* --mpi: none is taken, the rest refused */
+	SRUN_LABEL,		/* --label: noted (a step's, srun_step.h) */
+	SRUN_KILL,		/* --kill-on-bad-exit[=0|1]: noted */
 	SRUN_REFUSE,		/* refused with why */
 };
 
@@ -22,15 +24,13 @@ static const struct {
 } srun_opts[] = {
 	{ "cpu-bind", 0, required_argument, SRUN_ACCEPT, NULL },
 	{ "cpu_bind", 0, required_argument, SRUN_ACCEPT, NULL },
-	{ "kill-on-bad-exit", 'K', optional_argument, SRUN_ACCEPT, NULL },
+	{ "kill-on-bad-exit", 'K', optional_argument, SRUN_KILL, NULL },
 	{ "overlap", 0, no_argument, SRUN_ACCEPT, NULL },
 	{ "exact", 0, no_argument, SRUN_ACCEPT, NULL },
 	{ "whole", 0, no_argument, SRUN_ACCEPT, NULL },
 	{ "unbuffered", 'u', no_argument, SRUN_ACCEPT, NULL },
 	{ "mpi", 0, required_argument, SRUN_MPI, NULL },
-	{ "label", 'l', no_argument, SRUN_REFUSE, "gbatch does not label a "
-	    "step's output lines with their task yet; have each task print "
-	    "its SLURM_PROCID" },
+	{ "label", 'l', no_argument, SRUN_LABEL, NULL },
 	{ "multi-prog", 0, no_argument, SRUN_REFUSE, "gbatch runs the same "
 	    "command in every task; branch on SLURM_PROCID in it" },
 };
@@ -140,6 +140,11 @@ srun_opt_take(int *argc, char **argv, const struct option *longopts,
 				    "it out", val);
 				return (-1);
 			}
+			if (srun_opts[k].what == SRUN_LABEL)
+				o->label = true;
+			if (srun_opts[k].what == SRUN_KILL)
+				o->kill_on_bad_exit = val == NULL ||
+				    strcmp(val, "0") != 0;
 			drop = 1;
 		} else {
 			if (val == NULL && srun_opt_jobspec_value(w + 2, len,
@@ -163,6 +168,20 @@ srun_opt_take(int *argc, char **argv, const struct option *longopts,
 					return (-1);
 				drop = step;
 			}
+			if (step && letter == 0 && len == 15 &&
+			    strncmp(w + 2, "ntasks-per-node", 15) == 0 &&
+			    val != NULL) {
+				if (srun_opt_count("--ntasks-per-node", val,
+				    JOB_REQ_MAX_TASKS, &o->tasks_per_node, err,
+				    errlen) == -1)
+					return (-1);
+				drop = 1;
+			}
+			/* A step's environment is srun's own. */
+			if (step && letter == 0 && len == 6 &&
+			    strncmp(w + 2, "export", 6) == 0 && val != NULL &&
+			    strcmp(val, "ALL") == 0)
+				drop = 1;
 		}
 		if (!drop) {
 			argv[out++] = argv[i];

@@ -12,15 +12,19 @@
 struct srun_opt {
 	unsigned	 ntasks;	/* -n/--ntasks; 0: not given */
 	unsigned	 nodes;		/* -N/--nodes; 0: not given */
+	unsigned	 tasks_per_node;/* a step's --ntasks-per-node; 0 */
+	bool		 label;		/* -l/--label */
+	bool		 kill_on_bad_exit; /* -K/--kill-on-bad-exit[=1] */
 };
 
 /* Reads srun's own options from argv[1..*argc), those before the command
  * (the first word that is neither an option nor an option's value),
  * removing the ones jobspec does not know (--cpu-bind, --mpi=none,
- * --kill-on-bad-exit, --overlap, --exact, --whole, --unbuffered) and
- * noting -n and -N in o (they stay for jobspec, which reads them as the
- * job's, unless step: srun in a job, where they only say the shape the
- * caller expects, removed). The other
+ * --kill-on-bad-exit, --overlap, --exact, --whole, --unbuffered, --label;
+ * the last two noted in o) and noting -n and -N in o (they stay for
+ * jobspec, which reads them as the job's, unless step: srun in a job,
+ * where they say the step's shape, removed with --ntasks-per-node, also
+ * noted, and --export=ALL, what a step gets anyway). The other
  * options are jobspec's, longopts and shortopts (getopt's) saying which
  * take a value. argv keeps its terminating NULL. Returns 0, or -1 with err
  * saying which option is refused and why, or what its value should be. */

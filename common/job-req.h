@@ -30,7 +30,8 @@
  * mem and mem_per_gpu MB; warn_time seconds before the time limit;
  * ckpt_grace seconds from the checkpoint signal to SIGTERM (gbatchd's
  * scheduler.max_ckpt_grace may allow less); umask a file mode mask
- * (octal 0777 at most; absent: the node's 077). */
+ * (octal 0777 at most; absent: the node's 077); batch "once" runs the
+ * script once, on the first node (sbatch's), "per_task" once a task. */
 #ifndef GB_JOB_REQ_H
 #define GB_JOB_REQ_H
 
@@ -176,7 +177,9 @@ enum job_req_kind {
 	X(MEM_PER_GPU, "mem_per_gpu", JOB_REQ_TOP, JRK_COUNT, 1,	\
 	    JOB_REQ_MAX_MEM, 0, JF_MEM_PER_GPU, NULL)			\
 	X(ARRAY, "array", JOB_REQ_TOP, JRK_TEXT, 0, FRAME_MAX_REQUEST, 0, \
-	    JOB_REQ_NO_FIELD, NULL)
+	    JOB_REQ_NO_FIELD, NULL)					\
+	X(BATCH, "batch", JOB_REQ_TOP, JRK_WORD, 0, 0, 1,		\
+	    JOB_REQ_NO_FIELD, "once|per_task")
 
 #define JOB_REQ_ENUM(e, m, p, k, lo, hi, d, f, w)	JRQ_##e,
 enum job_req {

@@ -74,7 +74,7 @@ place_cpu_all(struct place_cluster *cl, uint32_t want)
 }
 
 size_t
-place_find_cpus(struct place_cluster *cl, const struct place_want *w,
+place_cpu_find(struct place_cluster *cl, const struct place_want *w,
     struct place_alloc *out)
 {
 	uint32_t	want = w->nnodes > 0 ? w->nnodes : 1, n, j;

@@ -265,7 +265,7 @@ place_find_want(struct place_cluster *cl, enum sched_placement how,
 	/* The parts place_put writes carry what the job needs beside its
 	 * GPUs, and the candidates are the nodes that have it. */
 	cl->res = w->res;
-	n = w->gpus == 0 ? place_find_cpus(cl, w, out) :
+	n = w->gpus == 0 ? place_cpu_find(cl, w, out) :
 	    place_find_res(cl, how, w, out);
 	cl->res = NULL;
 	return (n);

@@ -102,7 +102,7 @@ size_t		place_find_shape(struct place_cluster *, enum sched_placement,
 
 /* What a job asks of its GPUs. */
 struct place_want {
-	uint32_t	 gpus;		/* 0: a CPU job (place_find_cpus) */
+	uint32_t	 gpus;		/* 0: a CPU job (place_cpu_find) */
 	/* Exactly nnodes nodes of gpus / nnodes GPUs each (sbatch's -N with
 	 * --gpus-per-node); 0: free, as any_shape says. */
 	uint32_t	 nnodes;
@@ -119,7 +119,7 @@ struct place_want {
 };
 
 /* Finds a job's GPUs as w asks (place_find_shape, place_find_in or
- * place_find; place_find_cpus for a CPU job); out has room for gpus
+ * place_find; place_cpu_find for a CPU job); out has room for gpus
  * entries (a CPU job's nnodes, at least one). Returns the entries, or 0.
  * Takes nothing. */
 size_t		place_find_want(struct place_cluster *, enum sched_placement,
@@ -128,7 +128,7 @@ size_t		place_find_want(struct place_cluster *, enum sched_placement,
  * with w->res's CPUs and memory free (NULL: any up node), none of their
  * GPUs: the nodes with the fewest free GPUs first (place-cpu.c). Writes
  * a part of mask 0 per node, in index order; returns their count, or 0. */
-size_t		place_find_cpus(struct place_cluster *,
+size_t		place_cpu_find(struct place_cluster *,
 		    const struct place_want *, struct place_alloc *out);
 /* The CPUs of the nodes whose CPUs are known, and those nodes' GPUs: what
  * a CPU is worth in GPUs on this cluster (0 and 0 while none is known). */

@@ -21,11 +21,17 @@ gang_part_ended(const struct gang *g, size_t rank, size_t *left,
 
 	if ((*left = gang_left(g)) == 0)
 		return (GANG_END);
-	/* A part that completed waits for the others; so does one that
-	 * ends while the gang is stopping already (preempted, cancelled, or
-	 * after the first failure): the others are told once. */
-	if (part->end_state == JOB_COMPLETED || g->state != JOB_RUNNING ||
-	    g->cancel_requested || g->stopping)
+	/* One that ends while the gang is stopping already (preempted,
+	 * cancelled, or after the first failure) waits for the others: they
+	 * are told once. */
+	if (g->state != JOB_RUNNING || g->cancel_requested || g->stopping)
+		return (GANG_WAIT);
+	/* The batch script of a batch_once job is the job: its end, however
+	 * it ended, ends the parts that hold the other nodes. */
+	if (g->batch_once && rank == 0)
+		return (GANG_STOP_OTHERS);
+	/* A part that completed waits for the others. */
+	if (part->end_state == JOB_COMPLETED)
 		return (GANG_WAIT);
 	/* Killed from outside (SIGKILL: the OOM killer, an admin): as a lost
 	 * node does, it requeues the gang, a few times at most. */
@@ -47,10 +53,13 @@ gang_end(const struct gang *g, struct gang_end *end, char *detail,
 
 	/* Pass 0: the first failure; 1: any other but a cancelled one;
 	 * 2: a cancelled one. */
+	/* Pass 0 takes a batch_once job's rank 0 even when it completed:
+	 * the others were stopped because it ended. */
 	for (pass = 0; pass < 3; pass++) {
 		for (i = 0; i < g->nparts; i++) {
 			part = &g->parts[i];
-			if (part->end_state == JOB_COMPLETED ||
+			if ((part->end_state == JOB_COMPLETED &&
+			    (pass > 0 || !part->first_failure)) ||
 			    (pass == 0 && !part->first_failure) ||
 			    (pass == 1 && part->end_state == JOB_CANCELLED))
 				continue;
@@ -59,11 +68,14 @@ gang_end(const struct gang *g, struct gang_end *end, char *detail,
 			end->has_exit = part->has_exit;
 			end->exit_code = part->exit_code;
 			end->signal = part->signal;
-			snprintf(detail, len, "rank %zu on %s ended %s%s%s", i,
-			    g->node_name(part->node),
-			    job_state_name(part->end_state),
-			    part->message != NULL ? ": " : "",
-			    part->message != NULL ? part->message : "");
+			detail[0] = '\0';
+			if (part->end_state != JOB_COMPLETED)
+				snprintf(detail, len, "rank %zu on %s ended "
+				    "%s%s%s", i, g->node_name(part->node),
+				    job_state_name(part->end_state),
+				    part->message != NULL ? ": " : "",
+				    part->message != NULL ? part->message :
+				    "");
 			return (end->state);
 		}
 	}

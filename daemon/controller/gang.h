@@ -31,6 +31,9 @@ struct gang {
 	bool			 stopping;	/* its other parts are stopping */
 	bool			 no_requeue;	/* gsub --no-requeue */
 	bool			 interactive;	/* a client waits at its terminal */
+	/* sbatch's: rank 0 runs the batch script once, the other parts
+	 * hold their nodes for its steps; the job is rank 0's. */
+	bool			 batch_once;
 	uint32_t		 restarts;
 	/* Its parts, rank 0 first, with the ends known so far. */
 	const struct job_part	*parts;
@@ -42,8 +45,10 @@ struct gang {
 /* What follows when one part of a gang of two or more parts ends. */
 enum gang_step {
 	GANG_WAIT,		/* nothing: others run on, or are stopping */
-	GANG_STOP_OTHERS,	/* it failed first: it is what the gang ends
-				 * as; the others are stopped (SIGTERM) */
+	GANG_STOP_OTHERS,	/* it failed first (or, batch_once, it is
+				 * rank 0, whatever its end): it is what the
+				 * gang ends as; the others are stopped
+				 * (SIGTERM) */
 	GANG_REQUEUE,		/* it was killed: the gang goes PREEMPTING,
 				 * the others are stopped, and it is
 				 * requeued once they have */
@@ -71,12 +76,14 @@ struct gang_end {
 	int		 signal;	/* rank's, when rank >= 0 */
 };
 
-/* The state g ends in once every part has: that of the part whose failure
- * stopped the others, else of the lowest rank that failed on its own (not
+/* The state g ends in once every part has: that of the part whose end
+ * stopped the others (a batch_once job's rank 0, which may have
+ * completed), else of the lowest rank that failed on its own (not
  * CANCELLED: the others were stopped because of it), else of one that was
  * cancelled, else COMPLETED (rank -1; the exit is known: has_exit). When a
- * rank decides, detail (len bytes) is "rank R on NODE ended STATE[: its
- * message]", the job's message and the event's text. */
+ * rank that did not complete decides, detail (len bytes) is "rank R on
+ * NODE ended STATE[: its message]", the job's message and the event's
+ * text; else "". */
 enum job_state	gang_end(const struct gang *g, struct gang_end *end,
 		    char *detail, size_t len);
 

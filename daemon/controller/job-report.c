@@ -203,6 +203,7 @@ job_report_gang(const struct job *j, struct gang *g)
 	g->stopping = job_gang_stopping(j);
 	g->no_requeue = (job_flags(j) & JOB_F_NO_REQUEUE) != 0;
 	g->interactive = job_is_interactive(j);
+	g->batch_once = (job_flags(j) & JOB_F_BATCH_ONCE) != 0;
 	g->restarts = job_restarts(j);
 	g->parts = job_part_const(j, 0);
 	g->nparts = job_nparts(j);
@@ -335,8 +336,8 @@ job_report_ended(struct node *n, struct peer *p, const json_t *r)
 		if (end.rank >= 0) {
 			how.exit_code = end.exit_code;
 			how.signal = end.signal;
-			how.message = detail;
-			how.detail = detail;
+			how.message = *detail != '\0' ? detail : NULL;
+			how.detail = how.message;
 		}
 		/* Every part's node is told once the job's end is written. */
 		acks = xcalloc(job_nparts(j), sizeof *acks);

@@ -45,6 +45,9 @@ struct sched_cjob;
  * submitted it, which it ends with; with JOB_F_PTY, on a pseudo-terminal. */
 #define JOB_F_INTERACTIVE	0x200
 #define JOB_F_PTY		0x400
+/* sbatch's: the batch script runs once, on rank 0's node; the other parts
+ * hold their nodes for its steps (srun), and the job ends with it. */
+#define JOB_F_BATCH_ONCE	0x800
 
 /* The service a job received, as the store's schema 3 columns hold it (as
  * of the last start or stop): what the core is handed when the job comes

@@ -217,6 +217,26 @@ launch_base_of(const struct job *j, size_t i)
 	return (base);
 }
 
+/* sbatch's script once: rank 0 runs it as one process that sees the
+ * whole part (its tasks are srun's to start); the others hold their
+ * nodes with nothing of the job's in them, writing nowhere and deaf to
+ * all but the SIGTERM that ends them (gnoded's "hold"). */
+static void
+launch_batch_once(json_t *part, size_t i)
+{
+	if (i == 0) {
+		json_object_set_new(part, "batch", json_string("once"));
+		return;
+	}
+	json_object_set_new(part, "batch", json_string("hold"));
+	json_object_set_new(part, "script", json_string(""));
+	json_object_set_new(part, "argv", json_array());
+	json_object_set_new(part, "stdout", json_string("/dev/null"));
+	json_object_set_new(part, "stderr", json_string("/dev/null"));
+	json_object_del(part, "warn_signal");
+	json_object_del(part, "warn_time");
+}
+
 /* Part i's launch: spec with its rank, GPUs, tasks, CPUs and memory, and
  * an interactive job's streams. A new reference. */
 static json_t *
@@ -233,6 +253,8 @@ launch_part(struct job *j, const json_t *spec, size_t i, unsigned world,
 	    launch_gpus(job_part_const(j, i)->mask));
 	json_object_set_new(part, "tasks", launch_tasks(j, i, world, base,
 	    flags));
+	if (flags & JOB_F_BATCH_ONCE)
+		launch_batch_once(part, i);
 	/* Its CPUs and memory: the node confines the job to them. */
 	core_part_res(j, i, &cpus, &mem);
 	if (cpus > 0)
@@ -303,6 +325,7 @@ launch_step(struct job *j, size_t rank, uint32_t step, struct peer *p,
     const json_t *cmd, const json_t *io, char *err, size_t errlen)
 {
 	struct store_job	 row;
+	const json_t		*t;
 	json_t			*msg, *spec, *part, *tasks;
 	int			 rc;
 
@@ -318,8 +341,8 @@ launch_step(struct job *j, size_t rank, uint32_t step, struct peer *p,
 		return (-1);
 	}
 	part = launch_part(j, spec, rank, launch_base_of(j, job_nparts(j)),
-	    launch_base_of(j, rank),
-	    job_flags(j) & ~(uint32_t)JOB_F_INTERACTIVE);
+	    launch_base_of(j, rank), job_flags(j) &
+	    ~(uint32_t)(JOB_F_INTERACTIVE | JOB_F_BATCH_ONCE));
 	json_decref(spec);
 	/* The job's allocation, the attaching user's command: as the user
 	 * who asked, from where they asked, with their environment. */
@@ -332,10 +355,22 @@ launch_step(struct job *j, size_t rank, uint32_t step, struct peer *p,
 	json_object_set(part, "workdir", json_object_get(cmd, "workdir"));
 	json_object_del(part, "ckpt_dir");
 	json_object_del(part, "warn_signal");
-	/* One process, the node's first rank's. */
+	/* One process: the node's first rank's, or the task of a step of
+	 * several that the client names (srun's; req-session.c checked it):
+	 * its node's count of them, its place there and the step's in all. */
 	tasks = json_object_get(part, "tasks");
 	json_object_set_new(tasks, "count", json_integer(1));
 	json_object_del(tasks, "per_gpu");
+	json_object_del(tasks, "gpu_bind_none");
+	if ((t = json_object_get(cmd, "task")) != NULL) {
+		json_object_set_new(tasks, "base", json_integer(
+		    json_integer_value(json_object_get(t, "rank")) -
+		    json_integer_value(json_object_get(t, "local"))));
+		json_object_set(tasks, "local", json_object_get(t, "local"));
+		json_object_set(tasks, "count", json_object_get(t, "count"));
+		json_object_set(tasks, "world_size", json_object_get(t,
+		    "world_size"));
+	}
 	json_object_set_new(part, "interactive", json_deep_copy(io));
 	msg = json_pack("{s:i,s:o,s:i}", "type", MSG_STEP_LAUNCH, "job", part,
 	    "step", (int)step);

@@ -203,6 +203,15 @@ req_job_submit_sched(const struct job_req_val *v, const struct conf *c,
 	if (v[JRQ_OPEN_MODE].s != NULL && strcmp(v[JRQ_OPEN_MODE].s,
 	    "append") == 0)
 		row->flags |= JOB_F_APPEND;
+	if (v[JRQ_BATCH].s != NULL && strcmp(v[JRQ_BATCH].s, "once") == 0) {
+		if (v[JRQ_INTERACTIVE].json != NULL) {
+			snprintf(err, errlen, "batch: an interactive job runs "
+			    "its command, not a batch script; expected "
+			    "\"per_task\" or none");
+			return (-1);
+		}
+		row->flags |= JOB_F_BATCH_ONCE;
+	}
 	if (v[JRQ_KILL_INVALID_DEP].json != NULL)
 		row->flags |= v[JRQ_KILL_INVALID_DEP].n != 0 ?
 		    JOB_F_KILL_INVALID_DEP : JOB_F_KEEP_INVALID_DEP;

@@ -177,6 +177,40 @@ req_job_attach_rank(struct job *j, const json_t *msg, char *err,
 	return (rank);
 }
 
+/* JOB_ATTACH's "task" (optional): which task of a step of several the
+ * command is (srun's), {"rank", "local", "count", "world_size"}: its
+ * global rank, its rank among the count on its node, and the step's tasks
+ * in all. Returns 0, or -1 with err saying what is accepted. */
+static int
+req_job_attach_task(const json_t *msg, char *err, size_t errlen)
+{
+	const json_t	*t = json_object_get(msg, "task");
+	json_int_t	 v[4];
+	const char	*k[4] = { "rank", "local", "count", "world_size" };
+	const json_int_t max = (json_int_t)JOB_REQ_MAX_TASKS *
+			    JOB_REQ_MAX_NODES;
+	int		 i;
+
+	if (t == NULL)
+		return (0);
+	for (i = 0; i < 4; i++) {
+		if (!json_is_integer(json_object_get(t, k[i])) ||
+		    (v[i] = json_integer_value(json_object_get(t, k[i]))) <
+		    (i < 2 ? 0 : 1) || v[i] > max)
+			goto bad;
+	}
+	if (v[2] > JOB_REQ_MAX_TASKS || v[1] >= v[2] || v[0] < v[1] ||
+	    v[0] >= v[3] || v[0] - v[1] + v[2] > v[3])
+		goto bad;
+	return (0);
+bad:
+	snprintf(err, errlen, "task: expected {\"rank\", \"local\", "
+	    "\"count\", \"world_size\"}: local below count (at most %d), "
+	    "the node's tasks from rank - local within world_size",
+	    JOB_REQ_MAX_TASKS);
+	return (-1);
+}
+
 static void
 req_job_attach(struct peer *p, const json_t *msg)
 {
@@ -235,6 +269,7 @@ req_job_attach(struct peer *p, const json_t *msg)
 	    "interactive") != NULL ? json_incref(json_object_get(msg,
 	    "interactive")) : json_object());
 	if (req_job_attach_cmd(msg, err, sizeof err) != 0 ||
+	    req_job_attach_task(msg, err, sizeof err) != 0 ||
 	    job_req_read(job, v, err, sizeof err) != 0 ||
 	    session_submit_read(v, &row, &is, &tty, err, sizeof err) != 0 ||
 	    (rank = req_job_attach_rank(j, msg, err, sizeof err)) < 0) {

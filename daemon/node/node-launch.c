@@ -301,6 +301,10 @@ node_launch_tasks(struct node_launch *l, const json_t *job, char *err,
 	    err, errlen) == -1)
 		return (-1);
 	l->task_base = (unsigned)v;
+	if (node_launch_range(t, "local", 0, l->tasks - 1, 0, &v, err,
+	    errlen) == -1)
+		return (-1);
+	l->task_local = (unsigned)v;
 	l->task_per_gpu = json_is_true(json_object_get(t, "per_gpu"));
 	l->gpu_bind_none = json_is_true(json_object_get(t, "gpu_bind_none"));
 	if (l->task_per_gpu && l->tasks != l->ngpus) {
@@ -309,6 +313,36 @@ node_launch_tasks(struct node_launch *l, const json_t *job, char *err,
 		return (-1);
 	}
 	return (0);
+}
+
+/* "batch": "once" or "hold" (absent: a process a task). A script run
+ * once sees all the part's GPUs, as its steps' tasks do. */
+static int
+node_launch_batch(struct node_launch *l, const json_t *job, char *err,
+    size_t errlen)
+{
+	const json_t	*b = json_object_get(job, "batch");
+	const char	*s = json_string_value(b);
+
+	if (b == NULL)
+		return (0);
+	if (s != NULL && strcmp(s, "once") == 0) {
+		l->batch = NODE_BATCH_ONCE;
+		l->task_per_gpu = false;
+	} else if (s != NULL && strcmp(s, "hold") == 0)
+		l->batch = NODE_BATCH_HOLD;
+	else {
+		snprintf(err, errlen, "job.batch: expected \"once\" or "
+		    "\"hold\"");
+		return (-1);
+	}
+	return (0);
+}
+
+unsigned
+node_launch_procs(const struct node_launch *l)
+{
+	return (l->batch != NODE_BATCH_TASKS ? 1 : l->tasks);
 }
 
 /* An interactive job's streams: "interactive": {"pty", "rows", "cols",
@@ -415,9 +449,11 @@ node_launch_parse(const json_t *msg, char *err, size_t errlen)
 	    node_launch_array(l, job, err, errlen) == -1 ||
 	    node_launch_lists(l, job, err, errlen) == -1 ||
 	    node_launch_tasks(l, job, err, errlen) == -1 ||
+	    node_launch_batch(l, job, err, errlen) == -1 ||
 	    node_launch_io(l, job, err, errlen) == -1)
 		goto fail;
-	if (*l->script == '\0' && l->argv[0] == NULL) {
+	if (*l->script == '\0' && l->argv[0] == NULL &&
+	    l->batch != NODE_BATCH_HOLD) {
 		snprintf(err, errlen, "job.script: expected the script's text, "
 		    "or a command in job.argv");
 		goto fail;

@@ -11,6 +11,17 @@
 
 #include <jansson.h>
 
+/* How a part runs its batch script ("batch"): once a task (gsub's), once
+ * on the first node (sbatch's, "once": one process, with the part's
+ * tasks, GPUs and variables for srun to start its steps from), or not at
+ * all ("hold": the other nodes of such a job, held by a process of no
+ * output that only SIGTERM ends). */
+enum node_batch {
+	NODE_BATCH_TASKS = 0,
+	NODE_BATCH_ONCE,
+	NODE_BATCH_HOLD,
+};
+
 struct node_launch {
 	uint64_t	  id;
 	char		 *name;
@@ -40,6 +51,11 @@ struct node_launch {
 	 * unless gpu_bind_none. */
 	bool		  task_per_gpu;
 	bool		  gpu_bind_none;
+	enum node_batch	  batch;
+	/* A step's (STEP_LAUNCH): its number, and its one process's rank
+	 * on the node (tasks.local; RANK is task_base + it). 0 for a job. */
+	unsigned	  step;
+	unsigned	  task_local;
 	/* The CPUs and memory (MB) of this node the job may use; 0: not
 	 * said (no limit). */
 	unsigned	  cpus;
@@ -96,5 +112,8 @@ int	node_launch_id(const json_t *msg, uint64_t *id);
 struct node_launch	*node_launch_parse(const json_t *msg, char *err,
 			     size_t errlen);
 void			 node_launch_free(struct node_launch *);
+/* The processes l starts: its tasks, or one for a batch script run once
+ * and for a holder. */
+unsigned		 node_launch_procs(const struct node_launch *);
 
 #endif

@@ -548,11 +548,11 @@ node_shepherd_start_tasks(struct node_shepherd *sh, struct node_spawn *sp,
 	pid_t				 pid;
 	int				 status;
 
-	for (i = 0; i < l->tasks; i++) {
+	for (i = 0; i < node_launch_procs(l); i++) {
 		if ((i > 0 && node_spawn_task(sp, sh->conf, i, why,
 		    sizeof why) == -1) || (pid = node_spawn_start(sp, why,
 		    sizeof why)) == -1) {
-			if (l->tasks > 1)
+			if (node_launch_procs(l) > 1)
 				snprintf(err, errlen, "task %u (rank %u): %s",
 				    i, l->task_base + i, why);
 			else
@@ -651,7 +651,7 @@ node_shepherd_main(const struct node_conf *conf, const struct node_launch *l)
 	if (n != 1)
 		_exit(0);
 
-	sh.tasks = xcalloc(l->tasks, sizeof *sh.tasks);
+	sh.tasks = xcalloc(node_launch_procs(l), sizeof *sh.tasks);
 	sh.failed = -1;
 	if ((sh.cg = node_confine_job(conf, l, err, sizeof err)) == NULL &&
 	    err[0] != '\0') {

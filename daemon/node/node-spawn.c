@@ -259,6 +259,29 @@ node_spawn_account_env(struct node_spawn *sp)
 		node_user_clear(&own);
 }
 
+/* What the process is to srun (grun run as srun inside a job): the batch
+ * script of a job whose tasks srun starts (GBATCH_STEP=batch), a task of
+ * a job that runs its script once a task ("task"), or a step's task (its
+ * number, Slurm's SLURM_STEP_ID too). Always set: a job submitted from
+ * inside another inherits its environment. */
+static void
+node_spawn_step_env(struct node_spawn *sp, const struct node_conf *conf)
+{
+	const struct node_launch	*l = sp->l;
+	char				 num[32];
+
+	if (l->step > 0) {
+		snprintf(num, sizeof num, "%u", l->step);
+		node_spawn_setenv(sp, "GBATCH_STEP", num);
+		if (conf->slurm_env) {
+			node_spawn_setenv(sp, "SLURM_STEP_ID", num);
+			node_spawn_setenv(sp, "SLURM_STEPID", num);
+		}
+	} else
+		node_spawn_setenv(sp, "GBATCH_STEP", l->batch ==
+		    NODE_BATCH_ONCE ? "batch" : "task");
+}
+
 static void
 node_spawn_env(struct node_spawn *sp, const struct node_conf *conf)
 {
@@ -291,6 +314,7 @@ node_spawn_env(struct node_spawn *sp, const struct node_conf *conf)
 	snprintf(num, sizeof num, "%llu", (unsigned long long)l->id);
 	node_spawn_setenv(sp, "GBATCH_JOB_ID", num);
 	node_spawn_setenv(sp, "GBATCH_JOB_NAME", l->name);
+	node_spawn_step_env(sp, conf);
 	snprintf(num, sizeof num, "%zu", l->ngpus);
 	node_spawn_setenv(sp, "GBATCH_GPUS", num);
 	node_spawn_res_env(sp, "GBATCH_CPUS", "GBATCH_MEM_MB");
@@ -322,6 +346,14 @@ node_spawn_argv(struct node_spawn *sp)
 	for (n = 0; l->argv[n] != NULL; n++)
 		;
 	sp->argv = xcalloc(n + 5, sizeof *sp->argv);
+	if (l->batch == NODE_BATCH_HOLD) {
+		/* A holder: a process of the job's user in its cgroup, that
+		 * does nothing until the job's end stops it. */
+		sp->argv[i++] = xstrdup("/bin/sleep");
+		sp->argv[i++] = xstrdup("infinity");
+		sp->argv[i] = NULL;
+		return;
+	}
 	if (*l->script == '\0') {
 		/* A command (grun's): the shell finds it on the job's PATH
 		 * and becomes it. */
@@ -469,7 +501,7 @@ node_spawn_prepare(const struct node_conf *conf, const struct node_launch *l,
 	}
 	node_spawn_argv(sp);
 	node_spawn_env(sp, conf);
-	node_spawn_task_env(sp, conf, 0);
+	node_spawn_task_env(sp, conf, l->task_local);
 	return (sp);
 }
 
@@ -576,8 +608,13 @@ node_spawn_child(struct node_spawn *sp, int fd)
 	/* The shepherd blocks and ignores signals; the job starts clean. */
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = SIG_DFL;
-	for (sig = 1; sig < NSIG; sig++)
+	for (sig = 1; sig < NSIG; sig++) {
+		/* A holder hears SIGTERM alone (a signal to the job, a
+		 * checkpoint's, a warning's are the batch script's). */
+		sa.sa_handler = l->batch == NODE_BATCH_HOLD && sig != SIGTERM ?
+		    SIG_IGN : SIG_DFL;
 		sigaction(sig, &sa, NULL);
+	}
 	sigemptyset(&all);
 	sigprocmask(SIG_SETMASK, &all, NULL);
 

@@ -224,6 +224,7 @@ node_steps_launch(struct node_steps *steps, const json_t *msg)
 		node_launch_free(l);
 		return;
 	}
+	l->step = step;
 	if (node_io_open(steps->ios, job, step, l, why, sizeof why) == -1) {
 		node_step_report(steps, job, step, 1, 0, why);
 		node_launch_free(l);

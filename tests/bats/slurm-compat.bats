@@ -626,35 +626,46 @@ print(n["cpus_total"], n["memory_mb"])' "$idle")
 	[[ "$output" == *'show hostlist: "n[1-"'* ]]
 }
 
-@test "srun in a batch script runs its command as the calling task, with the job's GPUs and ranks and the command's status; outside a job it is grun" {
+@test "srun in a batch script starts a step of the job's tasks, with the job's GPUs and their ranks, and returns the highest status; outside a job it is grun" {
 	cat >s.sh <<'SH'
 #!/bin/sh
 #SBATCH -G 2
+echo "batch $SLURM_PROCID $GBATCH_STEP" >batch.txt
 srun -n1 --cpu-bind=q --mpi=none --export=ALL sh -c 'echo "$SLURM_JOB_ID $SLURM_PROCID $CUDA_VISIBLE_DEVICES"' >step.txt
 srun sh -c 'exit 3'
 echo "status $?" >status.txt
-srun -n 2 true 2>tasks.txt
-echo "tasks $?" >>status.txt
-srun --label true 2>label.txt
+srun -n 3 --label sh -c 'echo "rank $SLURM_PROCID of $SLURM_NTASKS"; exit $SLURM_PROCID' >label.txt
 echo "label $?" >>status.txt
+srun -n 2 -K sh -c '[ "$SLURM_PROCID" = 1 ] && exit 5; sleep 60' 2>/dev/null
+echo "kill $?" >>status.txt
 srun -G 1 true 2>gpus.txt
 echo "gpus $?" >>status.txt
+srun -N 2 true 2>nodes.txt
+echo "nodes $?" >>status.txt
 srun no-such-command-here 2>missing.txt
 echo "missing $?" >>status.txt
 SH
 	id=$(sbatch --parsable s.sh)
-	gb_wait_state "$id" COMPLETED 30
-	# The command sees the job's id, its task's rank and its two GPUs.
+	gb_wait_state "$id" COMPLETED 60
+	# The script ran once, as the job's batch script.
+	[ "$(cat batch.txt)" = "batch 0 batch" ]
+	# The step's task sees the job's id, its rank and the two GPUs.
 	[ "$(cat step.txt)" = "$id 0 $(gq -h -t all -j "$id" -o gpu_ids | sed 's/^[^:]*://')" ]
+	# Three tasks on the job's one node, each line after its rank; srun
+	# exits with the highest status of them (2); -K stops the others
+	# once one fails (the sleeper does not keep srun 60 s).
+	[ "$(sort label.txt)" = "0: rank 0 of 3
+1: rank 1 of 3
+2: rank 2 of 3" ]
 	[ "$(cat status.txt)" = "status 3
-tasks 2
 label 2
+kill 143
 gpus 2
+nodes 2
 missing 127" ]
-	grep -q "srun: a step of another shape than the job's is not in gbatch yet: gbatch runs the batch script once for each of the job's 1 tasks on 1 nodes" tasks.txt
-	grep -q "srun: --label: gbatch does not label a step's output lines" label.txt
-	grep -q "srun: -G: srun in a job runs its command as the calling task" gpus.txt
-	grep -q "srun: no-such-command-here: No such file or directory" missing.txt
+	grep -q "srun: -G: a step takes srun's -n, -N, --ntasks-per-node, --label and --kill-on-bad-exit; its GPUs, CPUs and memory are the job's" gpus.txt
+	grep -q "srun: -N 2: the job has 1 node; give at most -N 1" nodes.txt
+	grep -q "no-such-command-here: not found" missing.txt
 	# Outside a job: an allocation of its own, as grun.
 	run -0 srun -G 1 -Q sh -c 'echo "out $SLURM_NTASKS"'
 	[ "$output" = "out 1" ]
@@ -663,6 +674,8 @@ missing 127" ]
 	[[ "$output" == *"--mpi=pmi2: gbatch starts no PMI server"* ]]
 	run -2 srun -n 0 true
 	[[ "$output" == *"--ntasks: expected a whole number from 1 to 1024, got \"0\""* ]]
+	run -2 srun --label -G 1 true
+	[[ "$output" == *"--label: outside a job"* ]]
 }
 
 @test "srun in a job of two nodes and two tasks a node runs the command once for each task, each with its own ranks" {

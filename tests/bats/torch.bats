@@ -117,23 +117,28 @@ result() {
 	[[ "$output" == *"rank 0 on "*" ended FAILED: task 1 (rank 1) exited with status 3"* ]]
 }
 
-@test "a Slurm script's srun python3 joins torch.distributed over 2 nodes x 2 tasks through env://" {
+@test "a Slurm script runs once and its srun python3 starts four ranks that join torch.distributed over 2 nodes through env://" {
 	gb_start_cluster
 	allreduce_script >allreduce.py
 	chmod +x allreduce.py
-	# As Slurm users write it: the job's shape in #SBATCH lines, the
-	# program started by srun, no rank mapped by hand.
+	# As Slurm users write it: the job's shape in #SBATCH lines, setup
+	# lines that run once, the program started by srun, no rank mapped
+	# by hand; every rank's output comes to the job's one file.
 	cat >train.sh <<SH
 #!/bin/sh
 #SBATCH -N 2 --ntasks-per-node 2 --gpus-per-node 2 -t 2
-#SBATCH -o torch-%t.out
+#SBATCH -o torch.out
+echo "setup on node \$SLURM_NODEID of \$SLURM_JOB_NUM_NODES, \$SLURM_NTASKS tasks"
 srun $PY allreduce.py
 SH
 	id=$(PATH="$B/slurm:$PATH" sbatch --parsable train.sh)
 	gb_wait_state "$id" COMPLETED 90 || {
-		gq -l "$id"; tail -n 20 torch-*.out; false
+		gq -l "$id"; tail -n 20 torch.out; false
 	}
-	for r in 0 1 2 3; do
-		[ "$(result "$r")" = "rank=$r world=4 sum=10" ]
-	done
+	[ "$(grep -c '^setup' torch.out)" = 1 ]
+	grep -qx 'setup on node 0 of 2, 4 tasks' torch.out
+	[ "$(sed -n 's/^allreduce //p' torch.out | sort)" = "rank=0 world=4 sum=10
+rank=1 world=4 sum=10
+rank=2 world=4 sum=10
+rank=3 world=4 sum=10" ]
 }

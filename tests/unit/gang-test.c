@@ -4,7 +4,8 @@
  * unless it opted out; a part that completes, or ends while the gang is
  * stopping anyway, waits; a lost node ends its part and stops the others
  * through a preemption, and an interactive job whose node is lost ends
- * NODE_FAIL. */
+ * NODE_FAIL; a batch_once job (sbatch's) ends with its batch script, rank
+ * 0, however that ended. */
 #include <stdio.h>
 #include <string.h>
 
@@ -342,10 +343,73 @@ test_lost(void)
 	    "the lost part, marked already, is not counted as left");
 }
 
+/* sbatch's: rank 0 runs the script, the others hold their nodes. */
+static void
+test_batch_once(void)
+{
+	struct job_part		parts[3];
+	struct gang		g;
+	struct gang_end		end;
+	enum gang_step		step;
+	char			detail[256];
+	size_t			left;
+
+	gang_make(&g, parts, 3);
+	g.batch_once = true;
+	/* The script completes: the holders are stopped, and the job
+	 * completes as rank 0 did, though they end by SIGTERM. */
+	part_end(&parts[0], JOB_COMPLETED, 0, 0);
+	step = gang_part_ended(&g, 0, &left, detail, sizeof detail);
+	is_str(step_name(step), "STOP_OTHERS",
+	    "batch_once: rank 0 completing stops the others");
+	is_int(left, 2, "batch_once: two parts left");
+	parts[0].first_failure = true;
+	g.stopping = true;
+	part_end(&parts[1], JOB_FAILED, 0, 15);
+	is_str(step_name(gang_part_ended(&g, 1, &left, detail,
+	    sizeof detail)), "WAIT", "batch_once: a holder stopped waits");
+	part_end(&parts[2], JOB_FAILED, 0, 15);
+	is_str(step_name(gang_part_ended(&g, 2, &left, detail,
+	    sizeof detail)), "END", "batch_once: the last ends the job");
+	is_int(gang_end(&g, &end, detail, sizeof detail), JOB_COMPLETED,
+	    "batch_once: it ends as rank 0, COMPLETED");
+	ok(end.rank == 0 && end.has_exit && end.exit_code == 0 &&
+	    end.signal == 0, "batch_once: with rank 0's exit");
+	is_str(detail, "", "batch_once: no message for a completed script");
+
+	/* The script fails with 4: the job fails with 4, named. */
+	gang_make(&g, parts, 3);
+	g.batch_once = true;
+	part_end(&parts[0], JOB_FAILED, 4, 0);
+	is_str(step_name(gang_part_ended(&g, 0, &left, detail,
+	    sizeof detail)), "STOP_OTHERS", "batch_once: a failed script too");
+	parts[0].first_failure = true;
+	part_end(&parts[1], JOB_FAILED, 0, 15);
+	part_end(&parts[2], JOB_FAILED, 0, 15);
+	is_int(gang_end(&g, &end, detail, sizeof detail), JOB_FAILED,
+	    "batch_once: it fails as rank 0");
+	is_int(end.exit_code, 4, "batch_once: with its status");
+	is_str(detail, "rank 0 on n1 ended FAILED", "batch_once: named");
+
+	/* A holder killed before the script ends: the gang's rules. */
+	gang_make(&g, parts, 2);
+	g.batch_once = true;
+	part_end(&parts[1], JOB_FAILED, 0, 9);
+	is_str(step_name(gang_part_ended(&g, 1, &left, detail,
+	    sizeof detail)), "REQUEUE", "batch_once: a holder killed "
+	    "requeues as any part");
+	/* Not batch_once: rank 0 completing waits for the others. */
+	gang_make(&g, parts, 2);
+	part_end(&parts[0], JOB_COMPLETED, 0, 0);
+	is_str(step_name(gang_part_ended(&g, 0, &left, detail,
+	    sizeof detail)), "WAIT", "per task: rank 0 completing waits");
+}
+
 int
 main(void)
 {
 	test_part_ended();
+	test_batch_once();
 	test_end();
 	test_lost();
 	return (tap_done());

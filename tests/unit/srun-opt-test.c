@@ -13,6 +13,8 @@ static const struct option t_longopts[] = {
 	{ "gpus", required_argument, NULL, 'G' },
 	{ "ntasks", required_argument, NULL, 'n' },
 	{ "nodes", required_argument, NULL, 'N' },
+	{ "ntasks-per-node", required_argument, NULL, 3 },
+	{ "export", required_argument, NULL, 4 },
 	{ "pty", no_argument, NULL, 1 },
 	{ "jobid", required_argument, NULL, 2 },
 	{ NULL, 0, NULL, 0 }
@@ -64,6 +66,33 @@ t_bad(const char *in, const char *part)
 	    err);
 }
 
+/* --label, --kill-on-bad-exit and a step's --ntasks-per-node, noted. */
+static void
+t_flags(void)
+{
+	char		 buf[] = "srun -l -K --ntasks-per-node=3 cmd";
+	char		*argv[8];
+	struct srun_opt	 o;
+	char		 err[256];
+	int		 argc = 0;
+
+	for (argv[argc] = strtok(buf, " "); argv[argc] != NULL;
+	    argv[++argc] = strtok(NULL, " "))
+		;
+	ok(srun_opt_take(&argc, argv, t_longopts, t_shortopts, true, &o, err,
+	    sizeof err) == 0 && o.label && o.kill_on_bad_exit &&
+	    o.tasks_per_node == 3 && argc == 2, "-l -K --ntasks-per-node=3: "
+	    "noted");
+	strcpy(buf, "srun --kill-on-bad-exit=0 cmd");
+	argc = 0;
+	for (argv[argc] = strtok(buf, " "); argv[argc] != NULL;
+	    argv[++argc] = strtok(NULL, " "))
+		;
+	ok(srun_opt_take(&argc, argv, t_longopts, t_shortopts, true, &o, err,
+	    sizeof err) == 0 && !o.kill_on_bad_exit && !o.label,
+	    "--kill-on-bad-exit=0: off");
+}
+
 int
 main(void)
 {
@@ -83,8 +112,10 @@ main(void)
 	t_take("--ntasks 1 --jobid 7 cmd", true, "--jobid 7 cmd", 1, 0);
 	t_take("-- cmd --cpu-bind=q", false, "-- cmd --cpu-bind=q", 0, 0);
 
-	t_bad("--label cmd", "--label: gbatch does not label");
-	t_bad("-l cmd", "--label");
+	/* A step's --ntasks-per-node and --export=ALL are taken out. */
+	t_take("--ntasks-per-node=2 --export=ALL cmd", true, "cmd", 0, 0);
+	t_take("--ntasks-per-node 2 --export ALL cmd", true, "cmd", 0, 0);
+	t_flags();
 	t_bad("--mpi=pmi2 cmd", "--mpi=pmi2: gbatch starts no PMI server");
 	t_bad("--multi-prog conf", "branch on SLURM_PROCID");
 	t_bad("-n 0 cmd", "--ntasks: expected a whole number from 1 to 1024");

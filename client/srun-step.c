@@ -1,0 +1,290 @@
+/* srun-step.c: a step of a running job's allocation, started by srun in
+ * the job's batch script (srun-step.h). A child process a task: each opens
+ * its own session with gbatchd and relays its task, as grun --jobid does
+ * one command; srun waits for them all. */
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "client/client.h"
+#include "client/jobenv.h"
+#include "client/relay.h"
+#include "client/srun-step.h"
+#include "common/job-req.h"
+#include "common/proto.h"
+#include "common/safe-text.h"
+#include "common/xmalloc.h"
+
+extern char	**environ;
+
+int
+srun_step_layout(unsigned alloc_nodes, unsigned alloc_per_node,
+    const struct srun_opt *o, struct srun_layout *out, char *err,
+    size_t errlen)
+{
+	unsigned	nodes, tasks, i;
+
+	memset(out, 0, sizeof *out);
+	if (alloc_nodes == 0)
+		alloc_nodes = 1;
+	if (alloc_per_node == 0)
+		alloc_per_node = 1;
+	if (o->nodes > alloc_nodes) {
+		snprintf(err, errlen, "-N %u: the job has %u node%s; give at "
+		    "most -N %u", o->nodes, alloc_nodes, alloc_nodes == 1 ?
+		    "" : "s", alloc_nodes);
+		return (-1);
+	}
+	nodes = o->nodes != 0 ? o->nodes : o->ntasks != 0 ?
+	    (o->ntasks < alloc_nodes ? o->ntasks : alloc_nodes) : alloc_nodes;
+	if (o->tasks_per_node != 0) {
+		tasks = o->tasks_per_node * nodes;
+		if (o->ntasks != 0 && o->ntasks != tasks) {
+			snprintf(err, errlen, "-n %u disagrees with "
+			    "--ntasks-per-node %u on %u node%s (%u tasks); give "
+			    "one of them", o->ntasks, o->tasks_per_node, nodes,
+			    nodes == 1 ? "" : "s", tasks);
+			return (-1);
+		}
+	} else
+		tasks = o->ntasks != 0 ? o->ntasks : alloc_per_node * nodes;
+	if (tasks < nodes) {
+		snprintf(err, errlen, "-n %u on -N %u: every node of a step runs "
+		    "a task at least; give -n %u or more, or -N %u", tasks,
+		    nodes, nodes, tasks);
+		return (-1);
+	}
+	if ((tasks + nodes - 1) / nodes > JOB_REQ_MAX_TASKS) {
+		snprintf(err, errlen, "%u tasks on %u node%s: at most %d a "
+		    "node", tasks, nodes, nodes == 1 ? "" : "s",
+		    JOB_REQ_MAX_TASKS);
+		return (-1);
+	}
+	out->nodes = nodes;
+	out->tasks = tasks;
+	out->count = xcalloc(nodes, sizeof *out->count);
+	for (i = 0; i < nodes; i++)
+		out->count[i] = tasks / nodes + (i < tasks % nodes);
+	return (0);
+}
+
+void
+srun_step_layout_free(struct srun_layout *l)
+{
+	free(l->count);
+	l->count = NULL;
+}
+
+/* The tasks' children, for the signals srun passes on. */
+static pid_t	*srun_step_pids;
+static size_t	 srun_step_npids;
+
+static void
+srun_step_forward(int sig)
+{
+	size_t	i;
+	int	saved = errno;
+
+	for (i = 0; i < srun_step_npids; i++) {
+		if (srun_step_pids[i] > 0)
+			(void)kill(srun_step_pids[i], sig);
+	}
+	errno = saved;
+}
+
+/* A count from the job's environment: the first of a and b that is set
+ * and positive, or def. */
+static unsigned
+srun_step_env_count(const char *a, const char *b, unsigned def)
+{
+	const char	*v = getenv(a) != NULL ? getenv(a) : getenv(b);
+	long		 n = v != NULL ? strtol(v, NULL, 10) : 0;
+
+	return (n > 0 && n <= (long)JOB_REQ_MAX_TASKS * JOB_REQ_MAX_NODES ?
+	    (unsigned)n : def);
+}
+
+/* In task's child: starts it on node inside job id and relays it. Never
+ * returns. */
+static void __attribute__((noreturn))
+srun_step_task(uint64_t id, const char *node, char **argv, json_t *env,
+    const char *cwd, unsigned rank, unsigned local, unsigned count,
+    unsigned world, bool label, unsigned timeout_s)
+{
+	struct relay_opts	 ro;
+	struct client		*c = NULL;
+	json_t			*req, *args, *reply;
+	char			 err[1024], safe[1024], tag[32];
+	int			 r, fd, i;
+
+	/* The first task reads srun's input; the others none. */
+	if (rank > 0 && (fd = open("/dev/null", O_RDONLY)) != -1) {
+		(void)dup2(fd, STDIN_FILENO);
+		if (fd != STDIN_FILENO)
+			close(fd);
+	}
+	if ((r = client_open(timeout_s, &c, err, sizeof err)) != 0) {
+		fprintf(stderr, "srun: task %u: %s\n", rank, err);
+		_exit(r);
+	}
+	args = json_array();
+	for (i = 0; argv[i] != NULL; i++)
+		json_array_append_new(args, json_string(argv[i]));
+	req = json_pack("{s:i,s:I,s:s,s:o,s:O,s:s,s:{s:b},s:{s:i,s:i,s:i,"
+	    "s:i}}", "type", MSG_JOB_ATTACH, "job", (json_int_t)id, "node",
+	    node, "argv", args, "env", env, "workdir", cwd, "interactive",
+	    "pty", 0, "task", "rank", (int)rank, "local", (int)local, "count",
+	    (int)count, "world_size", (int)world);
+	if (req == NULL) {
+		fprintf(stderr, "srun: task %u: its command or environment is "
+		    "not UTF-8 text\n", rank);
+		_exit(EXIT_USAGE);
+	}
+	r = client_call(c, req, &reply, err, sizeof err);
+	json_decref(req);
+	if (r != 0) {
+		fprintf(stderr, "srun: task %u on %s: %s\n", rank, node,
+		    safe_text_str(err, safe, sizeof safe));
+		_exit(r);
+	}
+	memset(&ro, 0, sizeof ro);
+	ro.prog = "srun";
+	ro.job = id;
+	ro.step = (uint32_t)json_integer_value(json_object_get(reply, "step"));
+	ro.running = true;
+	ro.quiet = true;
+	snprintf(tag, sizeof tag, "%u: ", rank);
+	ro.label = label ? tag : NULL;
+	json_decref(reply);
+	r = relay_run(c, &ro);
+	client_free(c);
+	_exit(r);
+}
+
+/* Waits for the n children of pids; with kill, the first that fails
+ * stops the others (SIGTERM, passed on to their tasks). Returns the
+ * highest status. */
+static int
+srun_step_wait(pid_t *pids, size_t n, bool kill_bad)
+{
+	size_t	left = n, i;
+	pid_t	pid;
+	int	status, code, worst = 0;
+	bool	killed = false;
+
+	while (left > 0) {
+		if ((pid = waitpid(-1, &status, 0)) == -1) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (i = 0; i < n && pids[i] != pid; i++)
+			;
+		if (i == n)
+			continue;
+		pids[i] = -1;
+		left--;
+		code = WIFEXITED(status) ? WEXITSTATUS(status) :
+		    128 + WTERMSIG(status);
+		if (code > worst)
+			worst = code;
+		if (code != 0 && kill_bad && !killed) {
+			killed = true;
+			srun_step_forward(SIGTERM);
+		}
+	}
+	return (worst);
+}
+
+int
+srun_step_run(char **argv, const struct srun_opt *o, unsigned timeout_s,
+    char *err, size_t errlen)
+{
+	static const int	 sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT,
+				    SIGUSR1, SIGUSR2, SIGCONT };
+	struct srun_layout	 lay;
+	struct sigaction	 sa, old[sizeof sigs / sizeof sigs[0]];
+	const char		*id_s, *list;
+	char			*nodes, **node, *cwd, *save;
+	json_t			*env;
+	uint64_t		 id;
+	unsigned		 nnodes = 0, i, t, rank = 0;
+	size_t			 k;
+	pid_t			 pid;
+	int			 r;
+
+	*err = '\0';
+	id_s = getenv("GBATCH_JOB_ID") != NULL ? getenv("GBATCH_JOB_ID") :
+	    getenv("SLURM_JOB_ID");
+	list = getenv("GBATCH_NODELIST");
+	if (id_s == NULL || (id = strtoull(id_s, NULL, 10)) == 0 ||
+	    list == NULL || *list == '\0') {
+		snprintf(err, errlen, "not in a job's batch script: "
+		    "GBATCH_JOB_ID and GBATCH_NODELIST are not set");
+		return (EXIT_USAGE);
+	}
+	nodes = xstrdup(list);
+	node = xcalloc(strlen(list) / 2 + 2, sizeof *node);
+	for (save = NULL, node[0] = strtok_r(nodes, ",", &save);
+	    node[nnodes] != NULL; node[++nnodes] = strtok_r(NULL, ",", &save))
+		;
+	if (srun_step_layout(nnodes, srun_step_env_count(
+	    "SLURM_NTASKS_PER_NODE", "LOCAL_WORLD_SIZE", 1), o, &lay, err,
+	    errlen) != 0) {
+		free(node);
+		free(nodes);
+		return (EXIT_USAGE);
+	}
+	env = jobenv_build("ALL", environ);
+	cwd = getcwd(NULL, 0);
+	srun_step_pids = xcalloc(lay.tasks, sizeof *srun_step_pids);
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = srun_step_forward;
+	sigemptyset(&sa.sa_mask);
+	for (k = 0; k < sizeof sigs / sizeof sigs[0]; k++)
+		sigaction(sigs[k], &sa, &old[k]);
+	fflush(NULL);
+	for (i = 0; i < lay.nodes; i++) {
+		for (t = 0; t < lay.count[i]; t++, rank++) {
+			if ((pid = fork()) == 0) {
+				/* The child relays its own signals. */
+				for (k = 0; k < sizeof sigs / sizeof sigs[0];
+				    k++)
+					sigaction(sigs[k], &old[k], NULL);
+				srun_step_task(id, node[i], argv, env,
+				    cwd != NULL ? cwd : "/", rank, t,
+				    lay.count[i], lay.tasks, o->label,
+				    timeout_s);
+			}
+			if (pid == -1) {
+				snprintf(err, errlen, "cannot start task %u: "
+				    "%s", rank, strerror(errno));
+				srun_step_forward(SIGTERM);
+				break;
+			}
+			srun_step_pids[srun_step_npids++] = pid;
+		}
+	}
+	r = srun_step_wait(srun_step_pids, srun_step_npids,
+	    o->kill_on_bad_exit);
+	if (srun_step_npids < lay.tasks && r == 0)
+		r = 1;
+	for (k = 0; k < sizeof sigs / sizeof sigs[0]; k++)
+		sigaction(sigs[k], &old[k], NULL);
+	free(srun_step_pids);
+	srun_step_pids = NULL;
+	srun_step_npids = 0;
+	free(cwd);
+	json_decref(env);
+	srun_step_layout_free(&lay);
+	free(node);
+	free(nodes);
+	return (r);
+}
