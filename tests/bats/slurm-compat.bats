@@ -479,7 +479,7 @@ val() {
 	run -0 scontrol update jobid="$wait_id" timelimit=UNLIMITED
 	[ "$(scontrol show job "$wait_id" | kv | val TimeLimit)" = UNLIMITED ]
 	run -1 scontrol update JobId="$run_id" TimeLimit=10
-	[[ "$output" == *"job $run_id is RUNNING; only a waiting job's time limit can change"* ]]
+	[[ "$output" == *"job $run_id is RUNNING: its time limit can change only while it waits (PENDING or HELD); a running job keeps the time limit its node enforces"* ]]
 	run -2 scontrol update JobId="$wait_id" TimeLimit=soon
 	[[ "${lines[0]}" == "scontrol: update: TimeLimit: "*'"soon"'* ]]
 	run -2 scontrol update JobId="$wait_id" Name=x
@@ -504,6 +504,45 @@ val() {
 	[[ "${lines[0]}" == 'scontrol: show: unknown "bogus"; expected job, jobid, node, partition, config, reservation, hostnames or hostlist' ]]
 	run -2 scontrol frobnicate
 	[[ "${lines[0]}" == 'scontrol: unknown command "frobnicate"'* ]]
+}
+
+# set ID JSON-MEMBERS: JOB_UPDATE's set of job ID, its reply's code and
+# message ("ok" when it was done).
+set_reply() {
+	gb_rawask "{\"type\":203,\"id\":$1,\"action\":\"set\"$2}" |
+	    python3 -c '
+import json, sys
+r = json.loads(sys.stdin.read())
+print("ok" if r["ok"] else r["code"] + ": " + r["message"])'
+}
+
+@test "JOB_UPDATE's set (scontrol update's): a peer's bad members are refused by the submit's bounds, all or none; gbatchd lives on" {
+	id=$(sbatch --parsable -H -J first --wrap true)
+	gb_wait_state "$id" HELD 10
+	[ "$(set_reply "$id" '')" = "invalid: set: expected one or more of name, comment, dependency, time_limit or num_nodes" ]
+	[ "$(set_reply "$id" ',"name":"a\u0007b"')" = "invalid: name: holds a control character; expected a line of text" ]
+	[ "$(set_reply "$id" ',"name":"x","num_nodes":"two"')" = 'invalid: num_nodes: expected a whole number from 1 to 1024, got "two"' ]
+	[[ "$(set_reply "$id" ',"name":"x","num_nodes":2')" == "invalid: job $id: num_nodes: 1 GPUs do not split evenly over 2 nodes"* ]]
+	[ "$(set_reply "$id" ',"name":"x","time_limit":-1')" = "invalid: time_limit: expected a whole number from 0 to 31536000, got -1" ]
+	[ "$(set_reply "$id" ',"name":"x","comment":7')" = "invalid: comment: expected a string, got 7" ]
+	[ "$(set_reply "$id" ',"name":"x","gpus":4')" = "invalid: set: a job's gpus cannot change; expected name, comment, dependency, time_limit or num_nodes" ]
+	[ "$(set_reply "$id" ',"name":"x","dependency":"afterok:99999"')" = "invalid: dependency: job 99999 does not exist" ]
+	[ "$(set_reply "$id" ",\"name\":\"x\",\"dependency\":\"afterany:$id\"")" = "invalid: dependency: job $id cannot wait for itself; it would wait forever" ]
+	# None of it was done; gbatchd still answers.
+	[ "$(gq -h -j "$id" -o name)" = first ]
+	gctl ping >/dev/null
+	# An empty name is the one a submit gives: the command's (--wrap's
+	# command line here).
+	[ "$(set_reply "$id" ',"name":"","comment":"c"')" = ok ]
+	[ "$(gq -h -j "$id" -o name)" = true ]
+	[ "$(gq -h -j "$id" -o comment)" = c ]
+	# What changed survives a restart of the controller.
+	[ "$(set_reply "$id" ',"name":"kept","time_limit":600,"dependency":""')" = ok ]
+	kill "$GB_CTL_PID"
+	wait "$GB_CTL_PID" || true
+	gb_start_controller
+	[ "$(gq -h -j "$id" -o name)" = kept ]
+	[ "$(gq -h -j "$id" -o time_limit)" = 10:00 ]
 }
 
 @test "scontrol show config, partition and reservation, and ping: Slurm's forms" {
