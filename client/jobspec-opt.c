@@ -304,6 +304,27 @@ jobspec_opt_set(struct jobspec *js, int opt, const char *arg,
 	return (0);
 }
 
+/* Option o's value v as its member's kind writes it (a new reference);
+ * with omit, NULL for a number or a word that is what the member's
+ * absence means. */
+static json_t *
+jobspec_opt_json(const struct jobspec_opt *o, const struct jobspec_value *v,
+    bool omit)
+{
+	const struct job_req_desc	*d = &job_reqs[o->req];
+
+	switch (d->kind) {
+	case JRK_BOOL:
+		return (json_boolean(v->n));
+	case JRK_COUNT:
+		return (omit && v->n == d->def ? NULL : json_integer(v->n));
+	case JRK_WORD:
+		return (omit && v->n == d->def ? NULL : json_string(v->s));
+	default:
+		return (json_string(v->s));
+	}
+}
+
 void
 jobspec_opt_build(const struct jobspec *js, json_t *job)
 {
@@ -318,26 +339,39 @@ jobspec_opt_build(const struct jobspec *js, json_t *job)
 		if (!(o->flags & JOBSPEC_OPT_AS_IS) ||
 		    v->src == JOBSPEC_SRC_NONE)
 			continue;
-		/* As the member's kind writes it; a number or a word that
-		 * is what its absence means is left out. */
-		switch (job_reqs[o->req].kind) {
-		case JRK_BOOL:
-			m = json_boolean(v->n);
-			break;
-		case JRK_COUNT:
-			m = v->n != job_reqs[o->req].def ? json_integer(v->n) :
-			    NULL;
-			break;
-		case JRK_WORD:
-			m = v->n != job_reqs[o->req].def ? json_string(v->s) :
-			    NULL;
-			break;
-		default:
-			m = json_string(v->s);
-			break;
-		}
-		if (m != NULL)
+		if ((m = jobspec_opt_json(o, v, true)) != NULL)
 			json_object_set_new(job, job_reqs[o->req].member, m);
 	}
+}
+
+int
+jobspec_opt_value(const char *name, const char *arg, const char **member,
+    json_t **value, char *err, size_t errlen)
+{
+	const struct jobspec_opt	*o = NULL;
+	struct jobspec_value		 v = { JOBSPEC_SRC_CMDLINE, 1, NULL };
+	size_t				 i;
+
+	for (i = 0; i < JOBSPEC_NOPTS && o == NULL; i++) {
+		if (strcmp(jobspec_opts[i].name, name) == 0)
+			o = &jobspec_opts[i];
+	}
+	/* A programmer's error: the callers name options of the table
+	 * that set a member through a reader. */
+	if (o == NULL || o->req == JRQ_COUNT || o->read == NULL) {
+		snprintf(err, errlen, "--%s is not an option with a member",
+		    name);
+		return (-1);
+	}
+	if (o->read(o, arg, &v, err, errlen) == -1)
+		return (-1);
+	*member = job_reqs[o->req].member;
+	*value = jobspec_opt_json(o, &v, false);
+	free(v.s);
+	if (*value == NULL) {
+		snprintf(err, errlen, "expected UTF-8 text");
+		return (-1);
+	}
+	return (0);
 }
 

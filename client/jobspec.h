@@ -89,6 +89,18 @@ json_t		*jobspec_build(const struct jobspec *, char *const *env,
 json_t		*jobspec_build_here(const struct jobspec *, char *err,
 		     size_t errlen);
 
+/* The value arg of gsub's option name (its long name: "time",
+ * "job-name", "nodes", ...), read and checked as gsub reads it (the
+ * option's forms, its member's bounds), as the member of a request it
+ * sets: its name in *member (static), its value in *value (a new
+ * reference). For a command that takes gsub's values under other names,
+ * scontrol update's TimeLimit=, Name=, NumNodes=. Returns 0, or -1 with
+ * err saying what is wrong and what is accepted, without the option's
+ * name. */
+int		 jobspec_opt_value(const char *name, const char *arg,
+		     const char **member, json_t **value, char *err,
+		     size_t errlen);
+
 /* --parsable: print only the job id. */
 bool		 jobspec_parsable(const struct jobspec *);
 /* -Q, --quiet (sbatch's): print nothing when the job is submitted. */

@@ -270,3 +270,18 @@ depend_combine(const struct depend *d, const enum depend_state *each)
 	return (never > 0 ? DEPEND_NEVER : met == d->n ? DEPEND_MET :
 	    DEPEND_WAIT);
 }
+
+bool
+depend_waits_for(const struct depend *d, uint64_t job, int32_t task)
+{
+	const struct depend_item	*it;
+	size_t				 i;
+
+	for (i = 0; i < d->n; i++) {
+		it = &d->items[i];
+		if (it->type != DEPEND_SINGLETON && it->job == job &&
+		    (task < 0 || it->task < 0 || it->task == task))
+			return (true);
+	}
+	return (false);
+}

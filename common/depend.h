@@ -61,6 +61,11 @@ enum depend_state {
 int		 depend_parse(const char *s, struct depend *d, char *err,
 		     size_t errlen);
 void		 depend_free(struct depend *);
+/* Whether a condition of d waits for job, or with task >= 0, for task
+ * task of job array job: one naming the job (or the whole array), or that
+ * task; with task -1, any naming job at all. */
+bool		 depend_waits_for(const struct depend *d, uint64_t job,
+		     int32_t task);
 /* The text of d, as depend_parse reads it, into buf (cut to len). */
 void		 depend_format(const struct depend *d, char *buf, size_t len);
 

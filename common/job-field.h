@@ -90,11 +90,14 @@ enum job_field_kind {
  * from the store when needed. */
 #define JFF_SHARED	0x8
 #define JFF_OWN		0x10
+/* What a waiting job's user may change in its request (scontrol update;
+ * store_job_edit writes it). */
+#define JFF_EDIT	0x20
 
 #define JOB_FIELDS(COL, WIRE)						\
 	COL(ID, id, uint64_t, "id", "id", JFK_U64, 0)			\
 	COL(NAME, name, const char *, "name", "name", JFK_TEXT,		\
-	    JFF_OWN)							\
+	    JFF_OWN | JFF_EDIT)						\
 	COL(USER, user, const char *, "user", "user", JFK_TEXT,		\
 	    JFF_SHARED)							\
 	COL(UID, uid, uint32_t, "uid", "uid", JFK_U32, JFF_SHARED)	\
@@ -107,7 +110,7 @@ enum job_field_kind {
 	WIRE(ALLOC, "alloc")						\
 	WIRE(NODES, "nodes")						\
 	COL(TIME_LIMIT, time_limit, uint64_t, "time_limit",		\
-	    "time_limit", JFK_U64, JFF_SHARED)				\
+	    "time_limit", JFK_U64, JFF_SHARED | JFF_EDIT)		\
 	COL(SUBMIT_TIME, submit_time, int64_t, "submit_time",		\
 	    "submit_time", JFK_I64, 0)					\
 	COL(BEGIN_TIME, begin_time, int64_t, "begin_time",		\
@@ -135,9 +138,9 @@ enum job_field_kind {
 	COL(ACCOUNT, account, const char *, "account", "account",	\
 	    JFK_TEXT0, JFF_SHARED)					\
 	COL(COMMENT, comment, const char *, "comment", "comment",	\
-	    JFK_TEXT0, JFF_PRIVATE | JFF_OWN)				\
+	    JFK_TEXT0, JFF_PRIVATE | JFF_OWN | JFF_EDIT)		\
 	COL(DEPENDENCY, dependency, const char *, "dependency",		\
-	    "dependency", JFK_TEXT0, JFF_OWN)				\
+	    "dependency", JFK_TEXT0, JFF_OWN | JFF_EDIT)		\
 	COL(ARRAY_JOB_ID, array_job_id, uint64_t, "array_job_id",	\
 	    "array_job_id", JFK_U64, 0)					\
 	COL(ARRAY_TASK_ID, array_task_id, int, "array_task_id",	\
@@ -153,7 +156,7 @@ enum job_field_kind {
 	COL(GPU_TYPE, gpu_type, const char *, "gpu_type", "gpu_type",	\
 	    JFK_TEXT0, JFF_SHARED)					\
 	COL(NUM_NODES, num_nodes, uint32_t, "num_nodes", "num_nodes",	\
-	    JFK_U32, JFF_SHARED)					\
+	    JFK_U32, JFF_SHARED | JFF_EDIT)				\
 	COL(TASKS_PER_NODE, tasks_per_node, const char *,		\
 	    "tasks_per_node", "tasks_per_node", JFK_TEXT0, JFF_SHARED)	\
 	COL(MASTER_PORT, master_port, uint32_t, "master_port",		\
@@ -205,7 +208,7 @@ enum job_field_kind {
 	COL(LAST_STOP, last_stop, int64_t, "last_stop", NULL, JFK_I64,	\
 	    JFF_UPDATE)							\
 	COL(FLAGS, flags, uint32_t, "flags", NULL, JFK_U32,		\
-	    JFF_SHARED)							\
+	    JFF_SHARED | JFF_EDIT)					\
 	COL(CKPT_SIGNAL, ckpt_signal, int, "ckpt_signal", NULL,		\
 	    JFK_INT, JFF_SHARED)					\
 	COL(CKPT_GRACE, ckpt_grace, uint32_t, "ckpt_grace", NULL,	\

@@ -343,3 +343,24 @@ job_req_check_num(enum job_req f, int64_t n, char *err, size_t errlen)
 	    PRId64 ", got %" PRId64, d->min, d->max, n);
 	return (-1);
 }
+
+int
+job_req_check_split(uint32_t gpus, uint32_t num_nodes, char *err,
+    size_t errlen)
+{
+	if (num_nodes == 0 || gpus % num_nodes == 0)
+		return (0);
+	snprintf(err, errlen, "num_nodes: %u GPUs do not split evenly over %u "
+	    "nodes; expected a number of nodes that divides the GPUs", gpus,
+	    num_nodes);
+	return (-1);
+}
+
+const char *
+job_req_default_name(const char *command)
+{
+	const char	*base = strrchr(command, '/');
+
+	base = base != NULL ? base + 1 : command;
+	return (*base != '\0' ? base : "wrap");
+}

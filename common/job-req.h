@@ -233,6 +233,15 @@ int		 job_req_read(const json_t *job,
  * but for the number alone. */
 int		 job_req_check_num(enum job_req f, int64_t n, char *err,
 		     size_t errlen);
+/* Checks that gpus GPUs split evenly over num_nodes nodes (0: any
+ * number), as a job of that shape takes them. Returns 0, or -1 with err
+ * naming num_nodes and what is accepted. */
+int		 job_req_check_split(uint32_t gpus, uint32_t num_nodes,
+		     char *err, size_t errlen);
+/* The name of a job that is given none: the base name of its command
+ * (a path, or a --wrap's command line), else "wrap". Borrowed from
+ * command, or static. */
+const char	*job_req_default_name(const char *command);
 /* The member's name as messages give it: "rows" of interactive is
  * "interactive.rows". Returns buf. */
 const char	*job_req_name(enum job_req f, char *buf, size_t len);

@@ -313,11 +313,21 @@ _gbatch_scontrol()
 	hold | release | requeue)
 		COMPREPLY=($(compgen -W "$(_gbatch_jobs)" -- "$cur")) ;;
 	update)
+		# A job's keys after JobId=, a node's after NodeName=.
+		local keys="NodeName= JobId="
+		for ((i = 1; i < cword; i++)); do
+			case ${words[i]} in
+			[Jj]ob[Ii]d=*) keys="TimeLimit= Name= JobName= Comment= Dependency= NumNodes=" ;;
+			[Nn]ode[Nn]ame=*) keys="State= Reason=" ;;
+			esac
+		done
 		case $cur in
 		NodeName=*) COMPREPLY=($(compgen -P NodeName= -W "$(_gbatch_nodes)" -- "${cur#NodeName=}")) ;;
 		State=*) COMPREPLY=($(compgen -P State= -W "DRAIN RESUME" -- "${cur#State=}")) ;;
 		JobId=*) COMPREPLY=($(compgen -P JobId= -W "$(_gbatch_jobs)" -- "${cur#JobId=}")) ;;
-		*) COMPREPLY=($(compgen -W "NodeName= State= Reason= JobId= TimeLimit=" -- "$cur"))
+		Dependency=*) COMPREPLY=($(compgen -P Dependency= -W "after: afterany: afterok: afternotok: singleton" -- "${cur#Dependency=}"))
+			compopt -o nospace 2>/dev/null ;;
+		*) COMPREPLY=($(compgen -W "$keys" -- "$cur"))
 			compopt -o nospace 2>/dev/null ;;
 		esac ;;
 	esac

@@ -1,8 +1,9 @@
 /* scontrol (slurm-compat): Slurm's scontrol for its daily forms over
  * gbatch: show job|jobid|node|partition|config|reservation, hold,
- * release, requeue, update NodeName=... State=DRAIN|RESUME, ping,
+ * release, requeue, update NodeName=... State=DRAIN|RESUME, update
+ * JobId=... with TimeLimit, Name, Comment, Dependency and NumNodes, ping,
  * reconfigure, version. gbatch's own are gq, gnodes and gctl; the records
- * are scontrol-show.c's. */
+ * are scontrol-show.c's, update's words scontrol-update.c's. */
 #include <ctype.h>
 #include <getopt.h>
 #include <stdbool.h>
@@ -13,11 +14,10 @@
 
 #include "client/model.h"
 #include "common/cmd.h"
-#include "common/duration.h"
 #include "common/hostlist.h"
-#include "common/job-req.h"
 #include "common/proto.h"
 #include "common/safe-text.h"
+#include "slurm/scontrol-update.h"
 #include "slurm/scontrol.h"
 
 enum {
@@ -59,9 +59,16 @@ scontrol_usage(FILE *f)
 "  requeue ID[,ID...]     checkpoint, stop and requeue running jobs\n"
 "  update NodeName=NODE State=DRAIN|RESUME [Reason=TEXT]\n"
 "                         drain or resume a node (operators)\n"
-"  update JobId=ID[,ID...] TimeLimit=LIMIT\n"
-"                         a waiting job's time limit (Slurm's forms;\n"
-"                         raising it is for operators)\n"
+"  update JobId=ID[,ID...] KEY=VALUE...\n"
+"                         change a waiting (pending or held) job, every\n"
+"                         key or none of them:\n"
+"      TimeLimit=LIMIT    Slurm's forms, UNLIMITED (raising it is for\n"
+"                         operators)\n"
+"      Name=NAME          the job's name (also JobName=)\n"
+"      Comment=TEXT       its comment (Comment= for none)\n"
+"      Dependency=SPEC    what it waits for, as sbatch -d takes it\n"
+"                         (Dependency= for nothing)\n"
+"      NumNodes=N         exactly N nodes, which must divide its GPUs\n"
 "  ping                   is gbatchd up\n"
 "  reconfigure            read gbatch.conf again (operators)\n"
 "  version                gbatch's version\n"
@@ -74,8 +81,10 @@ scontrol_usage(FILE *f)
 "  -h, --help             this help\n"
 "  -V, --version          print the version\n"
 "\n"
-"Exit status: 0 ok, 1 a job or node not found or an action refused, 2\n"
-"usage error, 3 cannot reach gbatchd, 4 not allowed.\n", f);
+"Exit status: 0 ok, 1 a job or node not found or an action refused (a\n"
+"job not waiting, a value gbatchd refused), 2 usage error (an unknown key,\n"
+"a value not in the accepted forms), 3 cannot reach gbatchd, 4 not\n"
+"allowed (another user's job, raising a time limit).\n", f);
 }
 
 static const struct cmd scontrol_cmd = {
@@ -225,87 +234,53 @@ scontrol_job_action(struct model *m, const char *action, int argc,
 	return (scontrol_send_all(m, reqs));
 }
 
-/* update JobId=ID[,ID...] TimeLimit=LIMIT: JOB_UPDATE's set, a job at a
- * time (an array's id reaches its waiting tasks, ID_TASK one task). */
+/* update JobId=ID[,ID...] KEY=VALUE...: JOB_UPDATE's set with the
+ * members set, a job at a time, each job's all or none (an array's id
+ * reaches its waiting tasks, ID_TASK one task). */
 static int
-scontrol_update_jobs(struct model *m, const char *ids, const char *limit)
+scontrol_update_jobs(struct model *m, const char *ids, json_t *set)
 {
 	json_t		*reqs, *req;
-	uint64_t	 secs;
 	char		 err[512], *argv[1] = { (char *)ids };
 	size_t		 i;
 
-	if (duration_parse(limit, JOB_REQ_MAX_TIME, &secs, err,
-	    sizeof err) == -1)
-		return (cmd_usage_error(&scontrol_cmd, "update: TimeLimit: %s",
-		    err));
 	if ((reqs = model_job_update_requests(1, argv, "set", err,
 	    sizeof err)) == NULL)
 		return (cmd_usage_error(&scontrol_cmd, "update: JobId: %s",
 		    err));
 	json_array_foreach(reqs, i, req)
-		json_object_set_new(req, "time_limit",
-		    json_integer((json_int_t)secs));
+		json_object_update(req, set);
 	return (scontrol_send_all(m, reqs));
 }
 
 /* update NodeName=NODE State=DRAIN|RESUME [Reason=TEXT], or JobId=ID
- * TimeLimit=LIMIT. */
+ * with what to change (scontrol-update.h). */
 static int
 scontrol_update(struct model *m, int argc, char **argv)
 {
-	const char	*node = NULL, *state = NULL, *reason = NULL, *eq;
-	const char	*job = NULL, *limit = NULL;
-	char		 key[32];
-	int		 k, r;
+	struct scontrol_update	 u;
+	char			 err[1024];
+	int			 r;
 
-	for (k = 0; k < argc; k++) {
-		if ((eq = strchr(argv[k], '=')) == NULL)
-			return (cmd_usage_error(&scontrol_cmd, "update: expected "
-			    "KEY=VALUE, got \"%s\"", argv[k]));
-		snprintf(key, sizeof key, "%.*s", (int)(eq - argv[k]),
-		    argv[k]);
-		if (strcasecmp(key, "NodeName") == 0)
-			node = eq + 1;
-		else if (strcasecmp(key, "State") == 0)
-			state = eq + 1;
-		else if (strcasecmp(key, "Reason") == 0)
-			reason = eq + 1;
-		else if (strcasecmp(key, "JobId") == 0)
-			job = eq + 1;
-		else if (strcasecmp(key, "TimeLimit") == 0)
-			limit = eq + 1;
-		else if (job != NULL || strcasecmp(key, "JobName") == 0)
-			return (cmd_usage_error(&scontrol_cmd, "update: a job's "
-			    "%s cannot be changed; gbatch changes a waiting "
-			    "job's TimeLimit (and holds, releases and requeues "
-			    "jobs)", key));
-		else
-			return (cmd_usage_error(&scontrol_cmd, "update: unknown "
-			    "key \"%s\"; expected NodeName, State and Reason, "
-			    "or JobId and TimeLimit", key));
+	if (scontrol_update_parse(argc, argv, &u, err, sizeof err) == -1)
+		return (cmd_usage_error(&scontrol_cmd, "update: %s", err));
+	if (u.jobs != NULL)
+		r = scontrol_update_jobs(m, u.jobs, u.set);
+	else if (strcasecmp(u.state, "DRAIN") == 0)
+		r = model_node_action(m, u.node, MODEL_DRAIN, u.reason != NULL ?
+		    u.reason : "");
+	else if (strcasecmp(u.state, "RESUME") == 0 || strcasecmp(u.state,
+	    "UNDRAIN") == 0 || strcasecmp(u.state, "IDLE") == 0)
+		r = model_node_action(m, u.node, MODEL_RESUME, NULL);
+	else {
+		r = cmd_usage_error(&scontrol_cmd, "update: State=%s: expected "
+		    "DRAIN or RESUME", u.state);
+		goto out;
 	}
-	if (job != NULL || limit != NULL) {
-		if (job == NULL || limit == NULL || node != NULL ||
-		    state != NULL || reason != NULL)
-			return (cmd_usage_error(&scontrol_cmd, "update: expected "
-			    "JobId=ID TimeLimit=LIMIT"));
-		return (scontrol_update_jobs(m, job, limit));
-	}
-	if (node == NULL || state == NULL)
-		return (cmd_usage_error(&scontrol_cmd, "update: expected "
-		    "NodeName=NODE State=DRAIN|RESUME [Reason=TEXT]"));
-	if (strcasecmp(state, "DRAIN") == 0)
-		r = model_node_action(m, node, MODEL_DRAIN, reason != NULL ?
-		    reason : "");
-	else if (strcasecmp(state, "RESUME") == 0 || strcasecmp(state,
-	    "UNDRAIN") == 0 || strcasecmp(state, "IDLE") == 0)
-		r = model_node_action(m, node, MODEL_RESUME, NULL);
-	else
-		return (cmd_usage_error(&scontrol_cmd, "update: State=%s: "
-		    "expected DRAIN or RESUME", state));
-	if (r != 0)
+	if (u.jobs == NULL && r != 0)
 		cmd_error(&scontrol_cmd, m->err);
+out:
+	scontrol_update_free(&u);
 	return (r);
 }
 

@@ -300,6 +300,39 @@ depend_wait_check(const char *text, char *norm, size_t len, char *err,
 	return (0);
 }
 
+int
+depend_wait_check_for(const struct job *j, const char *text, char *err,
+    size_t errlen)
+{
+	struct depend	d;
+	uint64_t	self = job_id(j), array = job_array_job_id(j);
+	char		why[256];
+	int		r = 0;
+
+	if (*text == '\0')
+		return (0);
+	if (depend_parse(text, &d, why, sizeof why) == -1) {
+		snprintf(err, errlen, "dependency: %s", why);
+		return (-1);
+	}
+	/* A task may wait for its array's other tasks, not for itself nor
+	 * the whole array; an array's row stands for its tasks not yet
+	 * started, and waits for none of them. */
+	if (depend_waits_for(&d, self, -1)) {
+		snprintf(err, errlen, "dependency: job %" PRIu64 " cannot wait "
+		    "for itself; it would wait forever", self);
+		r = -1;
+	} else if (array != 0 && depend_waits_for(&d, array,
+	    job_array_task_id(j))) {
+		snprintf(err, errlen, "dependency: job %" PRIu64 " cannot wait "
+		    "for its own array %" PRIu64 "; it would wait forever",
+		    self, array);
+		r = -1;
+	}
+	depend_free(&d);
+	return (r);
+}
+
 /* Whether an earlier job of j's user and name is still to end (Slurm's
  * singleton). */
 static bool

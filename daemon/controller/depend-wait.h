@@ -28,6 +28,13 @@ struct job_dep;
 int		 depend_wait_check(const char *text, char *norm, size_t len,
 		     char *err, size_t errlen);
 
+/* Whether job j (PENDING or HELD) may take the dependency text, in the
+ * normal form depend_wait_check wrote: not one that names j itself nor
+ * its own job array, which would never be met. Returns 0, or -1 with err
+ * naming the condition. */
+int		 depend_wait_check_for(const struct job *j, const char *text,
+		     char *err, size_t errlen);
+
 /* How j's conditions stand now; why (len bytes), for one that can never
  * be met, names the condition ("afterok:12: job 12 FAILED"). A job
  * without conditions is DEPEND_MET. */

@@ -1,5 +1,6 @@
-/* job-change.c: job state transitions (DESIGN.md, "Job life"). Every
- * caller comes through here, so the row, the event log and the log line can
+/* job-change.c: job state transitions (DESIGN.md, "Job life"), and the
+ * changes scontrol update makes to a waiting job's request. Every caller
+ * comes through here, so the row, the event log and the log line can
  * never disagree. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -7,10 +8,12 @@
 #include <string.h>
 
 #include "common/duration.h"
+#include "common/job-req.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "daemon/controller/core.h"
 #include "daemon/controller/ctx.h"
+#include "daemon/controller/depend-wait.h"
 #include "daemon/controller/job-alloc.h"
 #include "daemon/controller/job-change.h"
 #include "daemon/controller/job.h"
@@ -230,25 +233,132 @@ out:
 	return (rc);
 }
 
-int
-job_change_time_limit(struct job *j, uint64_t secs, const char *detail)
+/* Appends to ev (*n so far) the event of one field of a request that
+ * changes, from from to to: "name "a" -> "b", by alice"; a text is
+ * quoted, and "" is none. */
+static void
+job_change_req_event(char **ev, size_t *n, const char *label,
+    const char *from, const char *to, bool quote, const char *detail)
 {
-	struct store_job	 row;
-	const char		*state = job_state_name(job_state(j));
-	uint64_t		 old = job_time_limit(j);
-	char			 from[32], to[32], what[256];
+	const char	*qf = quote && *from != '\0' ? "\"" : "";
+	const char	*qt = quote && *to != '\0' ? "\"" : "";
 
-	snprintf(what, sizeof what, "time limit %s -> %s%s%s", old == 0 ?
-	    "none" : duration_format(old, from, sizeof from), secs == 0 ?
-	    "none" : duration_format(secs, to, sizeof to), detail != NULL ?
-	    ", " : "", detail != NULL ? detail : "");
-	job_set_time_limit(j, secs);
+	if (strcmp(from, to) == 0)
+		return;
+	ev[(*n)++] = xasprintf("%s %s%s%s -> %s%s%s%s%s", label, qf,
+	    *from != '\0' ? from : "none", qf, qt, *to != '\0' ? to : "none",
+	    qt, detail != NULL ? ", " : "", detail != NULL ? detail : "");
+}
+
+/* The core takes a job's request as the job enters it (core_submit) and
+ * has no call to change it: a pending job whose request changed leaves
+ * it and enters again, as a hold and a release have it do, but with no
+ * change of state. What the core counted while the job waited (a
+ * promotion) is kept first, as a transition keeps it (core_job_row). */
+static void
+job_change_core_leave(struct job *j)
+{
+	struct store_job	row;
+
 	job_to_row(j, &row);
-	if (store_job_update(&row) != 0 || store_event_insert(job_id(j),
-	    ctx_now(), state, state, what) != 0) {
-		job_set_time_limit(j, old);
-		return (-1);
+	core_job_row(j, JOB_PENDING, &row);
+	job_set_sched_row(j, &row);
+	core_job_changed(j, JOB_PENDING, JOB_HELD, &row);
+}
+
+/* Its dependency is judged as it enters: its reason then says which way
+ * it stands (Dependency, DependencyNeverSatisfied), or None. */
+static void
+job_change_core_enter(struct job *j)
+{
+	struct store_job	row;
+
+	if (strncmp(job_reason(j), "Dependency", 10) == 0)
+		job_set_reason(j, "None");
+	job_to_row(j, &row);
+	core_job_changed(j, JOB_HELD, JOB_PENDING, &row);
+}
+
+int
+job_change_request(struct job *j, const struct job_change_req *req,
+    const char *detail)
+{
+	struct store_job	 was, row;
+	const char		*state = job_state_name(job_state(j));
+	char			*ev[5], from[32], to[32];
+	size_t			 n = 0, i;
+	bool			 again, renamed;
+	int			 rc = -1;
+
+	job_to_row(j, &was);
+	row = was;
+	if (req->name != NULL)
+		row.name = *req->name != '\0' ? req->name :
+		    job_req_default_name(row.command);
+	if (req->comment != NULL)
+		row.comment = req->comment;
+	if (req->dependency != NULL)
+		row.dependency = req->dependency;
+	if (req->has_time_limit)
+		row.time_limit = req->time_limit;
+	if (req->num_nodes != 0 && req->num_nodes != row.num_nodes) {
+		row.num_nodes = req->num_nodes;
+		/* A shape asked for is not any shape (--any-shape, or a job
+		 * of a store before schema 14): the two exclude each other
+		 * at submit. */
+		row.flags &= ~(uint32_t)JOB_F_ANY_SHAPE;
 	}
-	log_info("job %" PRIu64 ": %s", job_id(j), what);
-	return (0);
+	job_change_req_event(ev, &n, "name", was.name, row.name, true,
+	    detail);
+	job_change_req_event(ev, &n, "comment", was.comment, row.comment,
+	    true, detail);
+	job_change_req_event(ev, &n, "dependency", was.dependency,
+	    row.dependency, false, detail);
+	job_change_req_event(ev, &n, "time limit", was.time_limit == 0 ?
+	    "none" : duration_format(was.time_limit, from, sizeof from),
+	    row.time_limit == 0 ? "none" : duration_format(row.time_limit, to,
+	    sizeof to), false, detail);
+	snprintf(from, sizeof from, "%u", was.num_nodes);
+	snprintf(to, sizeof to, "%u", row.num_nodes);
+	job_change_req_event(ev, &n, "nodes", was.num_nodes == 0 ? "any" :
+	    from, row.num_nodes == 0 ? "any" : to, false, detail);
+	if (n == 0)
+		return (0);
+	renamed = strcmp(was.name, row.name) != 0;
+	again = job_state(j) == JOB_PENDING && (renamed ||
+	    strcmp(was.dependency, row.dependency) != 0 ||
+	    was.num_nodes != row.num_nodes);
+	/* Its reason as a submit writes it; memory has it as the core
+	 * judges it (job_change_core_enter). */
+	if (job_state(j) == JOB_PENDING && strcmp(was.dependency,
+	    row.dependency) != 0)
+		row.reason = *row.dependency != '\0' ? "Dependency" :
+		    strncmp(was.reason, "Dependency", 10) == 0 ? "None" :
+		    was.reason;
+	if (store_job_edit(&row) != 0 || (strcmp(row.reason,
+	    was.reason) != 0 && store_job_update(&row) != 0))
+		goto out;
+	for (i = 0; i < n; i++) {
+		if (store_event_insert(job_id(j), ctx_now(), state, state,
+		    ev[i]) != 0)
+			goto out;
+	}
+	for (i = 0; i < n; i++)
+		log_info("job %" PRIu64 ": %s", job_id(j), ev[i]);
+
+	if (again)
+		job_change_core_leave(j);
+	/* was and row borrow the job's strings, which this replaces. */
+	job_set_asked(j, &row);
+	if (again)
+		job_change_core_enter(j);
+	/* A held job's name is a singleton's too: those waiting for one
+	 * of its user and name are judged again. */
+	if (renamed && depend_wait_changed(job_id(j)))
+		core_mark_dirty();
+	rc = 0;
+out:
+	for (i = 0; i < n; i++)
+		free(ev[i]);
+	return (rc);
 }

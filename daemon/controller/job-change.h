@@ -44,10 +44,30 @@ struct job_change {
 int	job_change_state(struct job *, enum job_state to,
 	    const struct job_change *how);
 
-/* Sets job's time limit (seconds, 0: none), saved, with an event in its
- * history saying from what to what and detail ("by alice"). Not a state
- * change: the caller checks the job may take it. Returns 0, or -1 when
- * the store failed (the job keeps its old limit). */
-int	job_change_time_limit(struct job *, uint64_t secs, const char *detail);
+/* What scontrol update changes in a waiting job's request (JOB_UPDATE's
+ * set). A text NULL, has_time_limit false or num_nodes 0 is left as it
+ * is; each was checked as a submit's is (common/job-req.h). */
+struct job_change_req {
+	const char	*name;		/* "": the one a submit gives */
+	const char	*comment;	/* "": none */
+	const char	*dependency;	/* common/depend.h's normal form, "":
+					   none */
+	uint64_t	 time_limit;	/* seconds, 0: none */
+	bool		 has_time_limit;
+	uint32_t	 num_nodes;	/* exactly that many nodes */
+};
+
+/* Changes job's request (job_set_asked) as req says, all of it or none:
+ * the job's row (store_job_edit) and, for each field that changes, an
+ * event in its history from what to what and detail ("by alice"), in the
+ * open transaction, each logged once. Not a state change: the caller
+ * checks the job may take it (PENDING or HELD), who asks and the values.
+ * A pending job leaves the scheduling core and enters it again, so that
+ * it waits in its new shape and for its new conditions (its reason says
+ * which way they stand); the jobs waiting for it are judged again (a
+ * singleton's name). Returns 0 (also when nothing changes), or -1 when
+ * the store failed (nothing changed in memory). */
+int	job_change_request(struct job *, const struct job_change_req *req,
+	    const char *detail);
 
 #endif

@@ -18,7 +18,10 @@ struct job_shared;
  * job-field.h's JFF_OWN) are in a block after the struct (job_str); the
  * others, where it runs and as whom (JFF_SHARED), are shared with the
  * jobs that have the same (job-strs.h). None changes once the job is made,
- * but for a message that job_set_end replaces. */
+ * but for a message that job_set_end replaces, and what scontrol update
+ * changes in a waiting job's request (job_set_asked): its own strings are
+ * then a block apart (job_rare's own), the job's other block unused, as
+ * the job cannot move (its pointer is held all over). */
 
 /* What a job's runs leave: none of it is set before its first start (or
  * end), and most of a large queue has never started, so a job holds it
@@ -43,20 +46,23 @@ struct job_run {
 };
 
 /* What few jobs have: a place in an array, a dependency, a begin time,
- * memory or CPUs by the GPU. Made when the job is, for a job with any of
- * them, or when a dependency is first set. */
+ * memory or CPUs by the GPU, strings changed since it was made. Made when
+ * the job is, for a job with any of them, or when a dependency is first
+ * set or its strings change. */
 struct job_rare {
 	/* An array's own row: the tasks it still stands for, parsed and
 	 * as text (NULL for a task). */
 	struct array_set	*left;
 	char			*tasks;
 	struct job_dep		*dep;		/* its dependency, parsed */
+	char			*own;		/* NULL: its str */
 	uint64_t		 array_job_id;	/* 0: not of an array */
 	uint64_t		 mem_per_gpu;
 	int64_t			 begin_time;
 	uint32_t		 throttle;	/* its array's %N, 0: none */
 	uint32_t		 cpus_per_gpu;	/* 0: not asked */
 	int			 task_id;	/* -1: not a task */
+	uint8_t			 own_width;	/* of own's offsets */
 };
 
 /* Laid out for size: 100,000 pending jobs are 100,000 of these (issue 15's

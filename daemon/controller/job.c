@@ -37,11 +37,40 @@ job_reason_index(const char *s)
 	return (0);
 }
 
+/* The block of j's own strings and the width of its offsets: the one
+ * after the struct, or the one made when they changed (job_set_asked). */
+static const char *
+job_own(const struct job *j, uint8_t *width)
+{
+	if (j->rare != NULL && j->rare->own != NULL) {
+		*width = j->rare->own_width;
+		return (j->rare->own);
+	}
+	*width = j->width;
+	return (j->str);
+}
+
 /* Field f of j's own strings. */
 static const char *
 job_str(const struct job *j, enum job_field f)
 {
-	return (job_strs_own_text(j->str, j->width, f));
+	const char	*block;
+	uint8_t		 width;
+
+	block = job_own(j, &width);
+	return (job_strs_own_text(block, width, f));
+}
+
+/* Plans the block of row's own strings into src and plan (an argv of
+ * none is "[]", as listings show it); returns its size. */
+static size_t
+job_own_plan(const struct store_job *r, const char **src,
+    struct job_strs_plan *plan)
+{
+	job_strs_own_src(r, src);
+	if (src[job_strs_slot(JF_ARGV)] == NULL)
+		src[job_strs_slot(JF_ARGV)] = "[]";
+	return (job_strs_plan(src, JOB_OWN_COUNT, plan));
 }
 
 static const struct job_run	job_run_none;
@@ -103,14 +132,11 @@ job_create(const struct store_job *r)
 	struct array_set	 spec;
 	char			 err[256];
 
-	job_strs_own_src(r, src);
-	if (src[job_strs_slot(JF_ARGV)] == NULL)
-		src[job_strs_slot(JF_ARGV)] = "[]";
 	/* One allocation for the job and its own strings: a listing walks
 	 * every job, and strings next to their job cost no extra cache
 	 * misses. They came in one request (FRAME_MAX_REQUEST, 1 MB), so
 	 * 32-bit offsets hold them; most jobs' fit in 8 bits. */
-	size = job_strs_plan(src, JOB_OWN_COUNT, &plan);
+	size = job_own_plan(r, src, &plan);
 	j = xcalloc(1, offsetof(struct job, str) + size);
 	job_strs_fill(j->str, src, JOB_OWN_COUNT, &plan);
 	j->width = plan.width;
@@ -172,17 +198,54 @@ job_row_add_live(const struct job *j, struct store_job *row)
 	}
 }
 
+/* Whether the own strings of row are j's already. */
+static bool
+job_own_same(const struct job *j, const char *const *src)
+{
+	const char	*block, *s;
+	uint8_t		 width;
+	size_t		 k;
+
+	block = job_own(j, &width);
+	for (k = 0; k < JOB_OWN_COUNT; k++) {
+		s = job_strs_get(block, width, JOB_OWN_COUNT, k);
+		if (strcmp(s, src[k] != NULL ? src[k] : "") != 0)
+			return (false);
+	}
+	return (true);
+}
+
 void
-job_set_time_limit(struct job *j, uint64_t secs)
+job_set_asked(struct job *j, const struct store_job *r)
 {
 	const struct job_shared	*old = j->shared;
-	struct store_job	 row;
+	const char		*src[JOB_OWN_COUNT];
+	struct job_strs_plan	 plan;
+	struct job_rare		*a;
+	char			*block;
+	size_t			 size;
+	bool			 dep_same;
 
-	job_to_row(j, &row);
-	row.time_limit = secs;
-	/* The row borrows old's strings: the new block is made (or found)
-	 * before old is let go. */
-	j->shared = job_shared_get_row(job_table_shared(), &row);
+	/* r may borrow the job's strings: the new blocks are made (or
+	 * found) before the old ones are let go. */
+	size = job_own_plan(r, src, &plan);
+	if (!job_own_same(j, src)) {
+		dep_same = strcmp(job_dependency(j), r->dependency != NULL ?
+		    r->dependency : "") == 0;
+		block = xmalloc(size);
+		job_strs_fill(block, src, JOB_OWN_COUNT, &plan);
+		a = job_rare_set(j);
+		free(a->own);
+		a->own = block;
+		a->own_width = plan.width;
+		/* What was judged of the old conditions is of no use: the
+		 * new ones are parsed and judged afresh. */
+		if (!dep_same && a->dep != NULL) {
+			job_table_dep_free(a->dep);
+			a->dep = NULL;
+		}
+	}
+	j->shared = job_shared_get_row(job_table_shared(), r);
 	job_shared_put(job_table_shared(), old);
 }
 
@@ -198,6 +261,7 @@ job_free(struct job *j)
 		if (j->rare->dep != NULL)
 			job_table_dep_free(j->rare->dep);
 		job_set_array_tasks(j, NULL);
+		free(j->rare->own);
 		free(j->rare);
 	}
 	free(j);
@@ -207,13 +271,16 @@ void
 job_to_row(const struct job *j, struct store_job *r)
 {
 	const struct job_run	*run = job_run_const(j);
+	const char		*block;
+	uint8_t			 width;
 
 	memset(r, 0, sizeof *r);
 	r->queue = -1;
 	r->umask = -1;	/* only the store has it, as the script */
 	r->id = j->id;
 	job_shared_to_row(j->shared, r);
-	job_strs_own_to_row(j->str, j->width, r);
+	block = job_own(j, &width);
+	job_strs_own_to_row(block, width, r);
 	r->state = j->state;
 	r->reason = job_reasons[j->reason];
 	r->submit_time = j->submit_time;

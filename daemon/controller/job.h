@@ -220,16 +220,20 @@ struct job_sched *job_sched(struct job *);
 const struct job_service *job_service(const struct job *);
 const struct job_sched *job_sched_const(const struct job *);
 
-/* reason is one of the reasons a job is kept with (job.c's job_reasons);
- * any other is kept as "None". */
-/* Gives j the time limit secs (0: none): a shared block with its other
- * shared strings and numbers the same. Memory only; job_change_time_limit
- * saves it. */
 /* Adds to row (job_to_row's) what j's running parts have counted so far
  * (job_part's live_ figures): the peak memory the larger, the CPU time
  * summed. For listings, never for the store. */
 void		 job_row_add_live(const struct job *, struct store_job *row);
-void		 job_set_time_limit(struct job *, uint64_t secs);
+/* Gives j the request of row (job_to_row's, changed; it may borrow j's
+ * strings): its own strings (name, comment, dependency: common/
+ * job-field.h's JFF_OWN) in a block made anew when any differs, and the
+ * shared ones (time limit, nodes, flags: JFF_SHARED) in the block of the
+ * jobs that have them all the same. A new dependency drops what was
+ * judged of the old one (depend-wait.h judges it afresh). The rest of row
+ * is not read. Memory only: job-edit.c saves it and tells the core. */
+void		 job_set_asked(struct job *, const struct store_job *row);
+/* reason is one of the reasons a job is kept with (job.c's job_reasons);
+ * any other is kept as "None". */
 void		 job_set_reason(struct job *, const char *reason);
 void		 job_set_cancel_requested(struct job *, bool);
 /* A multi-node job one of whose parts failed: the others are stopping. */

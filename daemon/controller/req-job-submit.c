@@ -330,12 +330,8 @@ req_job_submit_shape(const struct job_req_val *v, struct store_job *row,
 	if (row->gpus == 0 && req_job_submit_cpu_job(v, row, err,
 	    errlen) != 0)
 		return (-1);
-	if (row->num_nodes > 0 && row->gpus % row->num_nodes != 0) {
-		snprintf(err, errlen, "num_nodes: %u GPUs do not split evenly "
-		    "over %u nodes; expected a number of nodes that divides "
-		    "the GPUs", row->gpus, row->num_nodes);
+	if (job_req_check_split(row->gpus, row->num_nodes, err, errlen) != 0)
 		return (-1);
-	}
 	if (v[JRQ_ANY_SHAPE].n != 0) {
 		if (row->num_nodes > 0) {
 			snprintf(err, errlen, "any_shape: a job with "
@@ -473,7 +469,6 @@ req_job_submit(struct peer *p, const json_t *msg)
 	struct store_job	 row;
 	struct job		*j;
 	json_t			*job;
-	const char		*base;
 	char			 err[512], *argv = NULL, *env = NULL;
 	char			*warning = NULL, *depend = NULL;
 	char			*atasks = NULL, *aspec = NULL, *unfit;
@@ -570,11 +565,8 @@ req_job_submit(struct peer *p, const json_t *msg)
 		goto invalid;
 	if (row.command == NULL)
 		row.command = "";
-	if (row.name == NULL || *row.name == '\0') {
-		base = strrchr(row.command, '/');
-		base = base != NULL ? base + 1 : row.command;
-		row.name = *base != '\0' ? base : "wrap";
-	}
+	if (row.name == NULL || *row.name == '\0')
+		row.name = job_req_default_name(row.command);
 	/* A job larger than a node spans nodes; one larger than the whole
 	 * cluster could never start. */
 	all = node_gpus_all();

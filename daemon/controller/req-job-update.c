@@ -1,64 +1,144 @@
 /* req-job-update.c: JOB_UPDATE, gctl hold, release and requeue, and set
- * (scontrol update JobId=... TimeLimit=...). A held job leaves the queues
- * until released; a requeued running job is preempted as the scheduler
- * would (checkpoint signal, grace, stop) and waits again with its id and
- * its service; a waiting job's time limit may change, lowered by its user,
- * raised only by an operator. Users act on their own jobs, operators on
- * all. */
+ * (scontrol update JobId=... with TimeLimit, Name, Comment, Dependency
+ * and NumNodes). A held job leaves the queues until released; a requeued
+ * running job is preempted as the scheduler would (checkpoint signal,
+ * grace, stop) and waits again with its id and its service; a waiting
+ * job's request may change, all of what one set asks or none of it, its
+ * time limit lowered by its user and raised only by an operator. Users act
+ * on their own jobs, operators on all. */
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/array.h"
 #include "common/duration.h"
 #include "common/job-req.h"
 #include "common/proto.h"
+#include "common/xmalloc.h"
 #include "daemon/controller/audit.h"
+#include "daemon/controller/depend-wait.h"
 #include "daemon/controller/job-array.h"
 #include "daemon/controller/job-change.h"
+#include "daemon/controller/job-fit.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/launch.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/req.h"
 
-/* set: j's time limit becomes limit (seconds, 0: none). Returns NULL, or
+/* The members of set, each a row of common/job-req.h read with its bounds
+ * (a submit's), and what a message calls it. */
+static const struct {
+	enum job_req	 f;
+	const char	*label;
+} req_job_update_sets[] = {
+	{ JRQ_NAME, "name" },
+	{ JRQ_COMMENT, "comment" },
+	{ JRQ_DEPENDENCY, "dependency" },
+	{ JRQ_TIME_LIMIT, "time limit" },
+	{ JRQ_NUM_NODES, "number of nodes" },
+};
+#define REQ_JOB_UPDATE_NSETS						\
+	(sizeof req_job_update_sets / sizeof req_job_update_sets[0])
+
+/* Whether req changes member f. */
+static bool
+req_job_update_has(const struct job_change_req *req, enum job_req f)
+{
+	switch (f) {
+	case JRQ_NAME:
+		return (req->name != NULL);
+	case JRQ_COMMENT:
+		return (req->comment != NULL);
+	case JRQ_DEPENDENCY:
+		return (req->dependency != NULL);
+	case JRQ_TIME_LIMIT:
+		return (req->has_time_limit);
+	case JRQ_NUM_NODES:
+		return (req->num_nodes != 0);
+	default:
+		return (false);
+	}
+}
+
+/* What req changes, for a message: "its name and time limit". */
+static void
+req_job_update_what(const struct job_change_req *req, char *buf, size_t len)
+{
+	size_t	i, n = 0, k = 0, off;
+
+	for (i = 0; i < REQ_JOB_UPDATE_NSETS; i++)
+		n += req_job_update_has(req, req_job_update_sets[i].f);
+	snprintf(buf, len, "its");
+	for (i = 0; i < REQ_JOB_UPDATE_NSETS; i++) {
+		if (!req_job_update_has(req, req_job_update_sets[i].f))
+			continue;
+		off = strlen(buf);
+		snprintf(buf + off, len - off, "%s%s", k == 0 ? " " : k + 1 ==
+		    n ? " and " : ", ", req_job_update_sets[i].label);
+		k++;
+	}
+}
+
+/* set: j's request changes as req says, all or nothing. Returns NULL, or
  * the error code with why filled. */
 static const char *
-req_job_update_set(struct peer *p, struct job *j, uint64_t limit, char *why,
-    size_t len)
+req_job_update_set(struct peer *p, struct job *j,
+    const struct job_change_req *req, char *why, size_t len)
 {
 	enum job_state	s = job_state(j);
 	uint64_t	old = job_time_limit(j), id = job_id(j);
-	char		detail[128], a[32], b[32];
+	uint64_t	limit = req->time_limit;
+	char		detail[128], a[32], b[32], what[96], split[160];
+	char		*unfit;
 
 	if (s != JOB_PENDING && s != JOB_HELD) {
-		snprintf(why, len, "job %" PRIu64 " is %s; only a waiting job's "
-		    "time limit can change (a running one keeps the limit its "
-		    "node enforces)", id, job_state_name(s));
+		req_job_update_what(req, what, sizeof what);
+		snprintf(why, len, "job %" PRIu64 " is %s: %s can change only "
+		    "while it waits (PENDING or HELD)%s", id,
+		    job_state_name(s), what, s == JOB_RUNNING &&
+		    req->has_time_limit ? "; a running job keeps the time "
+		    "limit its node enforces" : "");
 		return (PROTO_E_INVALID);
 	}
-	if (!peer_is_operator(p) && (limit == 0 ? old != 0 : old != 0 &&
-	    limit > old)) {
+	if (req->has_time_limit && !peer_is_operator(p) && (limit == 0 ?
+	    old != 0 : old != 0 && limit > old)) {
 		snprintf(why, len, "job %" PRIu64 ": only an operator may raise "
 		    "a time limit (from %s to %s); a user may lower it", id,
 		    old == 0 ? "none" : duration_format(old, a, sizeof a),
 		    limit == 0 ? "none" : duration_format(limit, b, sizeof b));
 		return (PROTO_E_PERMISSION);
 	}
+	if (req->num_nodes != 0) {
+		if (job_req_check_split(job_gpus(j), req->num_nodes, split,
+		    sizeof split) != 0) {
+			snprintf(why, len, "job %" PRIu64 ": %s", id, split);
+			return (PROTO_E_INVALID);
+		}
+		if ((unfit = job_fit_shape(job_gpus(j), req->num_nodes,
+		    false)) != NULL) {
+			snprintf(why, len, "job %" PRIu64 ": %s", id, unfit);
+			free(unfit);
+			return (PROTO_E_UNSATISFIABLE);
+		}
+	}
+	if (req->dependency != NULL && depend_wait_check_for(j,
+	    req->dependency, why, len) != 0)
+		return (PROTO_E_INVALID);
 	snprintf(detail, sizeof detail, "by %s", peer_user(p));
-	if (job_change_time_limit(j, limit, detail) != 0) {
+	if (job_change_request(j, req, detail) != 0) {
 		snprintf(why, len, "job %" PRIu64 ": the store failed", id);
 		return (PROTO_E_INTERNAL);
 	}
 	return (NULL);
 }
 
-/* Acts on j (set: its time limit becomes limit); returns NULL, or the
+/* Acts on j (set: its request changes as req says); returns NULL, or the
  * error code with why filled. */
 static const char *
 req_job_update_one(struct peer *p, struct job *j, const char *action,
-    uint64_t limit, char *why, size_t len)
+    const struct job_change_req *req, char *why, size_t len)
 {
 	struct job_change	 how = { 0 };
 	enum job_state		 s = job_state(j), to;
@@ -68,7 +148,8 @@ req_job_update_one(struct peer *p, struct job *j, const char *action,
 	snprintf(target, sizeof target, "job %" PRIu64, id);
 	if (job_uid(j) != peer_uid(p) && !peer_is_operator(p)) {
 		snprintf(why, len, "job %" PRIu64 " belongs to %s; you may %s "
-		    "only your own jobs", id, job_user(j), action);
+		    "only your own jobs", id, job_user(j), strcmp(action,
+		    "set") == 0 ? "change" : action);
 		audit_refused(p, action, target, "it belongs to %s",
 		    job_user(j));
 		return (PROTO_E_PERMISSION);
@@ -76,7 +157,7 @@ req_job_update_one(struct peer *p, struct job *j, const char *action,
 	if (job_uid(j) != peer_uid(p))
 		audit_done(p, action, target, "of %s", job_user(j));
 	if (strcmp(action, "set") == 0)
-		return (req_job_update_set(p, j, limit, why, len));
+		return (req_job_update_set(p, j, req, why, len));
 	snprintf(detail, sizeof detail, "%s by %s", strcmp(action,
 	    "hold") == 0 ? "held" : strcmp(action, "release") == 0 ?
 	    "released" : "requeued", peer_user(p));
@@ -139,7 +220,7 @@ req_job_update_fits(const char *action, enum job_state s)
 struct req_job_update_array {
 	struct peer	*peer;
 	const char	*action;
-	uint64_t	 limit;		/* set's */
+	const struct job_change_req *req;	/* set's */
 	const char	*code;		/* the first refusal */
 	char		 why[256];
 	unsigned	 done;
@@ -154,7 +235,7 @@ req_job_update_member(struct job *j, void *arg)
 
 	if (!req_job_update_fits(a->action, job_state(j)))
 		return;
-	if ((code = req_job_update_one(a->peer, j, a->action, a->limit, why,
+	if ((code = req_job_update_one(a->peer, j, a->action, a->req, why,
 	    sizeof why)) != NULL) {
 		if (a->code == NULL) {
 			a->code = code;
@@ -171,7 +252,8 @@ req_job_update_member(struct job *j, void *arg)
  * those running). Returns NULL, or the error code with why filled. */
 static const char *
 req_job_update_array(struct peer *p, uint64_t id, const char *tasks,
-    const char *action, uint64_t limit, char *why, size_t len)
+    const char *action, const struct job_change_req *req, char *why,
+    size_t len)
 {
 	struct req_job_update_array	 a;
 	struct array_set		 set;
@@ -183,7 +265,7 @@ req_job_update_array(struct peer *p, uint64_t id, const char *tasks,
 	memset(&a, 0, sizeof a);
 	a.peer = p;
 	a.action = action;
-	a.limit = limit;
+	a.req = req;
 	if (tasks == NULL)
 		job_array_each(id, req_job_update_member, &a);
 	else {
@@ -217,14 +299,91 @@ req_job_update_array(struct peer *p, uint64_t id, const char *tasks,
 	return (NULL);
 }
 
+/* set's members (req_job_update_sets) into req, dependency into depend
+ * (JOB_REQ_MAX_DEPEND + 1 bytes) in its normal form once checked as a
+ * submit's. Returns NULL, or the error code with err filled. */
+static const char *
+req_job_update_read(const json_t *msg, struct job_change_req *req,
+    char *depend, char *err, size_t errlen)
+{
+	struct job_req_val	 v;
+	size_t			 i, n = 0, off;
+	char			 members[128];
+	int			 f;
+
+	memset(req, 0, sizeof *req);
+	/* "name, comment, ... or num_nodes", for the messages. */
+	members[0] = '\0';
+	for (i = 0; i < REQ_JOB_UPDATE_NSETS; i++) {
+		off = strlen(members);
+		snprintf(members + off, sizeof members - off, "%s%s", i == 0 ?
+		    "" : i + 1 == REQ_JOB_UPDATE_NSETS ? " or " : ", ",
+		    job_reqs[req_job_update_sets[i].f].member);
+	}
+	/* A member of a job's request that set does not change is refused,
+	 * not left out: the peer asked for a change that did not happen. */
+	for (f = 0; f < JRQ_COUNT; f++) {
+		for (i = 0; i < REQ_JOB_UPDATE_NSETS; i++) {
+			if (req_job_update_sets[i].f == (enum job_req)f)
+				break;
+		}
+		if (i == REQ_JOB_UPDATE_NSETS && job_reqs[f].parent ==
+		    JOB_REQ_TOP && json_object_get(msg,
+		    job_reqs[f].member) != NULL) {
+			snprintf(err, errlen, "set: a job's %s cannot change; "
+			    "expected %s", job_reqs[f].member, members);
+			return (PROTO_E_INVALID);
+		}
+	}
+	for (i = 0; i < REQ_JOB_UPDATE_NSETS; i++) {
+		f = req_job_update_sets[i].f;
+		if (job_req_get(msg, f, &v, err, errlen) != 0)
+			return (PROTO_E_INVALID);
+		if (v.json == NULL)
+			continue;
+		n++;
+		switch (f) {
+		case JRQ_NAME:
+			req->name = v.s;
+			break;
+		case JRQ_COMMENT:
+			req->comment = v.s;
+			break;
+		case JRQ_DEPENDENCY:
+			/* What it waits for must exist, as at submit; ""
+			 * waits for nothing. */
+			*depend = '\0';
+			if (v.len > 0 && depend_wait_check(v.s, depend,
+			    JOB_REQ_MAX_DEPEND + 1, err, errlen) != 0)
+				return (PROTO_E_INVALID);
+			req->dependency = depend;
+			break;
+		case JRQ_TIME_LIMIT:
+			req->has_time_limit = true;
+			req->time_limit = (uint64_t)v.n;
+			break;
+		case JRQ_NUM_NODES:
+			req->num_nodes = (uint32_t)v.n;
+			break;
+		}
+	}
+	if (n == 0) {
+		snprintf(err, errlen, "set: expected one or more of %s",
+		    members);
+		return (PROTO_E_INVALID);
+	}
+	return (NULL);
+}
+
 static void
 req_job_update(struct peer *p, const json_t *msg)
 {
+	struct job_change_req	 req;
 	struct job		*j;
 	json_t			*reply, *tv;
 	const char		*action, *code, *tasks = NULL;
-	unsigned long long	 id = 0, limit = 0;
-	char			 err[256];
+	unsigned long long	 id = 0;
+	char			 err[512], *depend = NULL;
 
 	action = json_string_value(json_object_get(msg, "action"));
 	if (action == NULL || (strcmp(action, "hold") != 0 &&
@@ -232,14 +391,6 @@ req_job_update(struct peer *p, const json_t *msg)
 	    strcmp(action, "set") != 0)) {
 		req_error(p, msg, PROTO_E_INVALID, "action: expected \"hold\", "
 		    "\"release\", \"requeue\" or \"set\"");
-		return;
-	}
-	if (strcmp(action, "set") == 0 && (json_object_get(msg,
-	    "time_limit") == NULL || req_get_uint(msg, "time_limit",
-	    JOB_REQ_MAX_TIME, &limit, err, sizeof err) != 0)) {
-		req_error(p, msg, PROTO_E_INVALID, "set: expected time_limit, "
-		    "seconds from 0 (none) to %llu",
-		    (unsigned long long)JOB_REQ_MAX_TIME);
 		return;
 	}
 	if (req_get_uint(msg, "id", INT64_MAX, &id, err, sizeof err) != 0 ||
@@ -253,24 +404,34 @@ req_job_update(struct peer *p, const json_t *msg)
 		    "array's tasks, e.g. \"3-5\"");
 		return;
 	}
-	j = job_table_find(id);
-	if (tasks != NULL || job_array_named(id)) {
-		code = req_job_update_array(p, id, tasks, action, limit, err,
-		    sizeof err);
-	} else if (j == NULL) {
-		req_error(p, msg, PROTO_E_NOT_FOUND, "job %llu: no such job, "
-		    "or it has finished", id);
-		return;
-	} else
-		code = req_job_update_one(p, j, action, limit, err,
-		    sizeof err);
-	if (code != NULL) {
-		req_error(p, msg, code, "%s", err);
-		return;
+	memset(&req, 0, sizeof req);
+	if (strcmp(action, "set") == 0) {
+		depend = xmalloc(JOB_REQ_MAX_DEPEND + 1);
+		if ((code = req_job_update_read(msg, &req, depend, err,
+		    sizeof err)) != NULL)
+			goto fail;
 	}
+	j = job_table_find(id);
+	if (tasks != NULL || job_array_named(id))
+		code = req_job_update_array(p, id, tasks, action, &req, err,
+		    sizeof err);
+	else if (j == NULL) {
+		snprintf(err, sizeof err, "job %llu: no such job, or it has "
+		    "finished", id);
+		code = PROTO_E_NOT_FOUND;
+	} else
+		code = req_job_update_one(p, j, action, &req, err,
+		    sizeof err);
+	if (code != NULL)
+		goto fail;
 	reply = proto_reply_ok(msg);
 	peer_send(p, reply);
 	json_decref(reply);
+	free(depend);
+	return;
+fail:
+	req_error(p, msg, code, "%s", err);
+	free(depend);
 }
 
 const struct req_entry req_job_update_entry = {

@@ -111,7 +111,7 @@ store_sql_job_copy(void)
 }
 
 char *
-store_sql_job_update(void)
+store_sql_job_update(unsigned flag)
 {
 	struct store_sql_buf	 set = { NULL, 0, 0 };
 	const struct job_field_desc *d;
@@ -120,7 +120,7 @@ store_sql_job_update(void)
 
 	for (f = 0; f < JF_COUNT; f++) {
 		d = &job_fields[f];
-		if (d->column == NULL || (d->flags & JFF_UPDATE) == 0)
+		if (d->column == NULL || (d->flags & flag) == 0)
 			continue;
 		store_sql_add(&set, set.len > 0 ? ", " : "", d->column,
 		    " = :");

@@ -19,8 +19,9 @@ char	*store_sql_job_insert(void);
 /* INSERT INTO jobs a copy of job :from under :id, with its own
  * :array_task_id and :array_tasks (a job array's task split off). */
 char	*store_sql_job_copy(void);
-/* UPDATE jobs of the fields a transition changes (JFF_UPDATE), by :id. */
-char	*store_sql_job_update(void);
+/* UPDATE jobs of the fields with flag, by :id: JFF_UPDATE, those a
+ * transition changes, or JFF_EDIT, those of a request that may change. */
+char	*store_sql_job_update(unsigned flag);
 /* SELECT of every stored field FROM jobs, then tail (" WHERE ..."). texts:
  * script and env read from job_texts; otherwise '' (listings need
  * neither). pos[f] gets field f's result column, or -1. */

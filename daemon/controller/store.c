@@ -137,7 +137,9 @@ store_job_sql(int i)
 	case STORE_JOB_INSERT:
 		return (store_sql_job_insert());
 	case STORE_JOB_UPDATE:
-		return (store_sql_job_update());
+		return (store_sql_job_update(JFF_UPDATE));
+	case STORE_JOB_EDIT:
+		return (store_sql_job_update(JFF_EDIT));
 	case STORE_JOB_COPY:
 		return (store_sql_job_copy());
 	/* Memory and listings keep neither script nor environment. In no
@@ -479,15 +481,27 @@ store_job_insert(const struct store_job *r)
 	return (store_step_done(st, "insert job"));
 }
 
+/* Runs statement i, an UPDATE of some of row's fields (what names it in
+ * the log), in the open transaction. */
+static int
+store_job_set(enum store_stmt i, const struct store_job *r, const char *what)
+{
+	if (store_begin() != 0)
+		return (-1);
+	store_job_bind(store.stmts[i], store.job_param[i], r);
+	return (store_step_done(store.stmts[i], what));
+}
+
 int
 store_job_update(const struct store_job *r)
 {
-	sqlite3_stmt	*st = store.stmts[STORE_JOB_UPDATE];
+	return (store_job_set(STORE_JOB_UPDATE, r, "update job"));
+}
 
-	if (store_begin() != 0)
-		return (-1);
-	store_job_bind(st, store.job_param[STORE_JOB_UPDATE], r);
-	return (store_step_done(st, "update job"));
+int
+store_job_edit(const struct store_job *r)
+{
+	return (store_job_set(STORE_JOB_EDIT, r, "edit job"));
 }
 
 int

@@ -43,6 +43,9 @@ int	 store_job_insert(const struct store_job *);
 int	 store_job_copy(uint64_t from, uint64_t id, int task);
 /* Updates the columns a transition changes (state onwards). */
 int	 store_job_update(const struct store_job *);
+/* Updates the columns of a waiting job's request that may change
+ * (JFF_EDIT: name, comment, dependency, time limit, nodes, flags). */
+int	 store_job_edit(const struct store_job *);
 int	 store_event_insert(uint64_t job, int64_t when, const char *from,
 	     const char *to, const char *detail);
 int	 store_node_save(const struct store_node *);

@@ -210,7 +210,7 @@ complete_words() {
 	[ "$output" = --format ]
 }
 
-@test "scontrol completes its commands, what show shows, job ids, node names and update's keys" {
+@test "scontrol completes its commands, what show shows, job ids, node names and update's keys, a job's or a node's" {
 	gb_start_cluster
 	PATH="$B/slurm:$PATH"
 	a=$(gb_submit -H --wrap true)
@@ -228,6 +228,12 @@ complete_words() {
 	[ "$output" = $'NodeName=n1\nNodeName=n2' ]
 	run complete_words scontrol update NodeName=n1 State=
 	[ "$output" = $'State=DRAIN\nState=RESUME' ]
+	run complete_words scontrol update NodeName=n1 ""
+	[ "$output" = $'Reason=\nState=' ]
+	run complete_words scontrol update JobId="$a" ""
+	[ "$output" = "$(printf '%s\n' TimeLimit= Name= JobName= Comment= Dependency= NumNodes= | sort)" ]
+	run complete_words scontrol update JobId="$a" Dependency=aftero
+	[ "$output" = Dependency=afterok: ]
 	run complete_words scontrol --one
 	[ "$output" = --oneliner ]
 	gcancel "$a"

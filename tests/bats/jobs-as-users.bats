@@ -335,9 +335,10 @@ gnoded: not running as root (uid $(id -u "$u"), $u): runs jobs only for $u" ]
 	[ ! -e ran-1 ]
 }
 
-@test "a user lowers a waiting job's time limit (scontrol update TimeLimit), may not raise it; an operator may" {
+@test "a user lowers a waiting job's time limit (scontrol update TimeLimit), may not raise it; an operator may; another user changes nothing of it" {
 	gbu_need_root
 	gbu_add u
+	gbu_add other
 	gbu_workdir "$u"
 	gb_start_cluster
 	cd "$GB_DIR/work"
@@ -349,8 +350,18 @@ gnoded: not running as root (uid $(id -u "$u"), $u): runs jobs only for $u" ]
 	[[ "$output" == *"only an operator may raise a time limit (from 30:00 to 2:00:00)"* ]]
 	run -4 gbu_as "$u" scontrol update JobId="$id" TimeLimit=UNLIMITED
 	[ "$(gq -h -j "$id" -o time_limit)" = 30:00 ]
+	# All or none: a raise refused keeps the name too.
+	run -4 gbu_as "$u" scontrol update JobId="$id" Name=mine TimeLimit=2:00:00
+	[ "$(gq -h -j "$id" -o name)" = wrap ]
+	run -0 gbu_as "$u" scontrol update JobId="$id" Name=mine Comment=ours
+	[ "$(gq -h -j "$id" -o name)" = mine ]
+	# Another user's job: refused, nothing changed.
+	run -4 gbu_as "$other" scontrol update JobId="$id" Name=theirs
+	[ "$output" = "scontrol: job $id belongs to $u; you may change only your own jobs" ]
+	[ "$(gq -h -j "$id" -o name)" = mine ]
 	# root is an operator.
-	run -0 scontrol update JobId="$id" TimeLimit=2:00:00
+	run -0 scontrol update JobId="$id" TimeLimit=2:00:00 Name=root-set
 	[ "$(gq -h -j "$id" -o time_limit)" = 2:00:00 ]
+	gq -l "$id" | grep -q "name \"mine\" -> \"root-set\", by root"
 	gcancel "$id"
 }

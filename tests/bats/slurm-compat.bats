@@ -483,11 +483,11 @@ val() {
 	run -0 scontrol update jobid="$wait_id" timelimit=UNLIMITED
 	[ "$(scontrol show job "$wait_id" | kv | val TimeLimit)" = UNLIMITED ]
 	run -1 scontrol update JobId="$run_id" TimeLimit=10
-	[[ "$output" == *"job $run_id is RUNNING; only a waiting job's time limit can change"* ]]
+	[[ "$output" == *"job $run_id is RUNNING: its time limit can change only while it waits (PENDING or HELD); a running job keeps the time limit its node enforces"* ]]
 	run -2 scontrol update JobId="$wait_id" TimeLimit=soon
 	[[ "${lines[0]}" == "scontrol: update: TimeLimit: "*'"soon"'* ]]
-	run -2 scontrol update JobId="$wait_id" Name=x
-	[[ "${lines[0]}" == "scontrol: update: a job's Name cannot be changed; gbatch changes a waiting job's TimeLimit"* ]]
+	run -2 scontrol update JobId="$wait_id" Partition=x
+	[[ "${lines[0]}" == 'scontrol: update: unknown key "Partition"; a job takes TimeLimit, Name (or JobName), Comment, Dependency or NumNodes, a node State and Reason' ]]
 	run -0 scontrol requeue "$run_id"
 	gb_wait 20 gb_state_is "$run_id" RUNNING
 	[ "$(gq -h -j "$run_id" -o restarts)" = 1 ]
@@ -508,6 +508,134 @@ val() {
 	[[ "${lines[0]}" == 'scontrol: show: unknown "bogus"; expected job, jobid, node, partition, config, reservation, hostnames or hostlist' ]]
 	run -2 scontrol frobnicate
 	[[ "${lines[0]}" == 'scontrol: unknown command "frobnicate"'* ]]
+}
+
+# history ID: the details of the job's history, one a line.
+history() {
+	gq -l "$1" | sed -n 's/^  [0-9T:-]*  //p'
+}
+
+@test "scontrol update JobId= changes a waiting job's Name, Comment, Dependency, TimeLimit and NumNodes, all or none, each in its history" {
+	# Two jobs hold 3 of each node's 4 GPUs: a job of 2 GPUs waits unless
+	# split over both nodes.
+	b1=$(sbatch --parsable -G 3 --wrap 'sleep 60')
+	gb_wait_state "$b1" RUNNING 20
+	b2=$(sbatch --parsable -G 3 --wrap 'sleep 60')
+	gb_wait_state "$b2" RUNNING 20
+	failed=$(sbatch --parsable --wrap 'exit 3')
+	gb_wait_state "$failed" FAILED 20
+	dep=$(sbatch --parsable -H --wrap true)
+	id=$(sbatch --parsable -H -J first -G 2 --wrap true)
+	gb_wait_state "$id" HELD 10
+	# Every key at once, in any case, a job's name under either key.
+	run -0 scontrol update JobId="$id" Name=second "Comment=two words" \
+	    dependency=afterok:"$dep" TimeLimit=30 numnodes=1
+	[ -z "$output" ]
+	rec=$(scontrol show job "$id" | kv)
+	[ "$(val JobName <<<"$rec")" = second ]
+	[ "$(val Comment <<<"$rec")" = "two words" ]
+	[ "$(val Dependency <<<"$rec")" = "afterok:$dep" ]
+	[ "$(val TimeLimit <<<"$rec")" = 00:30:00 ]
+	[ "$(val NumNodes <<<"$rec")" = 1 ]
+	run -0 history "$id"
+	[[ "$output" == *$'\nHELD -> HELD  name "first" -> "second", by root\n'* ]]
+	[[ "$output" == *$'\nHELD -> HELD  comment none -> "two words", by root\n'* ]]
+	[[ "$output" == *$'\nHELD -> HELD  dependency none -> afterok:'"$dep"$', by root\n'* ]]
+	[[ "$output" == *$'\nHELD -> HELD  time limit none -> 30:00, by root\n'* ]]
+	[[ "$output" == *$'\nHELD -> HELD  nodes any -> 1, by root'* ]]
+	run -0 scontrol update JobId="$id" JobName=third
+	[ "$(scontrol show job "$id" | kv | val JobName)" = third ]
+	# All or none: a value gbatchd refuses, or one not in the accepted
+	# forms, and nothing changes.
+	run -1 scontrol update JobId="$id" Name=fourth NumNodes=3
+	[ "$output" = "scontrol: job $id: num_nodes: 2 GPUs do not split evenly over 3 nodes; expected a number of nodes that divides the GPUs" ]
+	run -2 scontrol update JobId="$id" Name=fourth TimeLimit=soon
+	[[ "${lines[0]}" == 'scontrol: update: TimeLimit: '*'"soon"'* ]]
+	run -2 scontrol update JobId="$id" Name=fourth Name=fifth
+	[ "${lines[0]}" = "scontrol: update: Name: the job's name is given twice; expected each key once" ]
+	run -1 scontrol update JobId="$id" Name=fourth Dependency=afterok:99999
+	[ "$output" = "scontrol: dependency: job 99999 does not exist" ]
+	run -1 scontrol update JobId="$id" Name=fourth Dependency=afterok:"$id"
+	[ "$output" = "scontrol: dependency: job $id cannot wait for itself; it would wait forever" ]
+	rec=$(scontrol show job "$id" | kv)
+	[ "$(val JobName <<<"$rec")" = third ]
+	[ "$(val Dependency <<<"$rec")" = "afterok:$dep" ]
+	[ "$(val NumNodes <<<"$rec")" = 1 ]
+	# Released, it waits for its dependency, then for what replaces it:
+	# none, a failed job's (never), none again (GPUs).
+	run -0 scontrol release "$id"
+	gb_wait_state "$id" PENDING 10
+	[ "$(scontrol show job "$id" | kv | val Reason)" = Dependency ]
+	run -0 scontrol update JobId="$id" Dependency=afterok:"$failed"
+	gb_wait 10 eval '[ "$(scontrol show job "$id" | kv | val Reason)" = DependencyNeverSatisfied ]'
+	run -0 scontrol update JobId="$id" Dependency=
+	rec=$(scontrol show job "$id" | kv)
+	[ "$(val Dependency <<<"$rec")" = "(null)" ]
+	[ "$(val Reason <<<"$rec")" = Resources ]
+	[ "$(val JobState <<<"$rec")" = PENDING ]
+	# A shape the cluster cannot hold is refused; split over both
+	# nodes, it starts at once: 1 GPU of each is free.
+	big=$(sbatch --parsable -H -G 8 --wrap true)
+	run -1 scontrol update JobId="$big" NumNodes=1
+	[ "$output" = "scontrol: job $big: -N 1 with 8 GPUs each: the cluster has 0 nodes with 8 GPUs or more" ]
+	run -0 scontrol update JobId="$id" NumNodes=2
+	gb_wait_state "$id" COMPLETED 20
+	rec=$(scontrol show job "$id" | kv)
+	[ "$(val NumNodes <<<"$rec")" = 2 ]
+	[ "$(gq -h -j "$id" -o nodes)" = n1,n2 ]
+	run -0 history "$id"
+	[[ "$output" == *$'\nPENDING -> PENDING  dependency afterok:'"$failed"$' -> none, by root\n'* ]]
+	[[ "$output" == *$'\nPENDING -> PENDING  nodes 1 -> 2, by root\n'* ]]
+	# A running job's request is its node's: refused, naming its state.
+	run -1 scontrol update JobId="$b1" Name=x Comment=y
+	[ "$output" = "scontrol: job $b1 is RUNNING: its name and comment can change only while it waits (PENDING or HELD)" ]
+	[ "$(scontrol show job "$b1" | kv | val JobName)" = wrap ]
+	# Keys gbatch does not have; the update's forms.
+	run -2 scontrol update JobId="$dep" QOS=high
+	[[ "${lines[0]}" == 'scontrol: update: unknown key "QOS"; a job takes TimeLimit, Name (or JobName), Comment, Dependency or NumNodes'* ]]
+	run -2 scontrol update JobId="$dep"
+	[ "${lines[0]}" = "scontrol: update: JobId=$dep: expected what to change: TimeLimit, Name (or JobName), Comment, Dependency or NumNodes" ]
+	run -1 scontrol update JobId=99999 Name=x
+	[[ "$output" == "scontrol: job 99999: no such job"* ]]
+}
+
+# set ID JSON-MEMBERS: JOB_UPDATE's set of job ID, its reply's code and
+# message ("ok" when it was done).
+set_reply() {
+	gb_rawask "{\"type\":203,\"id\":$1,\"action\":\"set\"$2}" |
+	    python3 -c '
+import json, sys
+r = json.loads(sys.stdin.read())
+print("ok" if r["ok"] else r["code"] + ": " + r["message"])'
+}
+
+@test "JOB_UPDATE's set (scontrol update's): a peer's bad members are refused by the submit's bounds, all or none; gbatchd lives on" {
+	id=$(sbatch --parsable -H -J first --wrap true)
+	gb_wait_state "$id" HELD 10
+	[ "$(set_reply "$id" '')" = "invalid: set: expected one or more of name, comment, dependency, time_limit or num_nodes" ]
+	[ "$(set_reply "$id" ',"name":"a\u0007b"')" = "invalid: name: holds a control character; expected a line of text" ]
+	[ "$(set_reply "$id" ',"name":"x","num_nodes":"two"')" = 'invalid: num_nodes: expected a whole number from 1 to 1024, got "two"' ]
+	[[ "$(set_reply "$id" ',"name":"x","num_nodes":2')" == "invalid: job $id: num_nodes: 1 GPUs do not split evenly over 2 nodes"* ]]
+	[ "$(set_reply "$id" ',"name":"x","time_limit":-1')" = "invalid: time_limit: expected a whole number from 0 to 31536000, got -1" ]
+	[ "$(set_reply "$id" ',"name":"x","comment":7')" = "invalid: comment: expected a string, got 7" ]
+	[ "$(set_reply "$id" ',"name":"x","gpus":4')" = "invalid: set: a job's gpus cannot change; expected name, comment, dependency, time_limit or num_nodes" ]
+	[ "$(set_reply "$id" ',"name":"x","dependency":"afterok:99999"')" = "invalid: dependency: job 99999 does not exist" ]
+	[ "$(set_reply "$id" ",\"name\":\"x\",\"dependency\":\"afterany:$id\"")" = "invalid: dependency: job $id cannot wait for itself; it would wait forever" ]
+	# None of it was done; gbatchd still answers.
+	[ "$(gq -h -j "$id" -o name)" = first ]
+	gctl ping >/dev/null
+	# An empty name is the one a submit gives: the command's (--wrap's
+	# command line here).
+	[ "$(set_reply "$id" ',"name":"","comment":"c"')" = ok ]
+	[ "$(gq -h -j "$id" -o name)" = true ]
+	[ "$(gq -h -j "$id" -o comment)" = c ]
+	# What changed survives a restart of the controller.
+	[ "$(set_reply "$id" ',"name":"kept","time_limit":600,"dependency":""')" = ok ]
+	kill "$GB_CTL_PID"
+	wait "$GB_CTL_PID" || true
+	gb_start_controller
+	[ "$(gq -h -j "$id" -o name)" = kept ]
+	[ "$(gq -h -j "$id" -o time_limit)" = 10:00 ]
 }
 
 @test "scontrol show config, partition and reservation, and ping: Slurm's forms" {

@@ -142,9 +142,30 @@ t_judge(void)
 	is_int(depend_combine(&d, e), DEPEND_NEVER, "any: all never");
 }
 
+/* Which jobs a text waits for: a job named, a whole array or one of its
+ * tasks; not a singleton's. */
+static void
+t_waits_for(void)
+{
+	struct depend	d;
+	char		err[256];
+
+	ok(depend_parse("afterok:7,afterany:9_2,singleton", &d, err,
+	    sizeof err) == 0, "parse");
+	ok(depend_waits_for(&d, 7, -1) && depend_waits_for(&d, 7, 3),
+	    "job 7, and any task of it as an array");
+	ok(depend_waits_for(&d, 9, -1) && depend_waits_for(&d, 9, 2),
+	    "task 2 of array 9");
+	ok(!depend_waits_for(&d, 9, 4), "not task 4 of array 9");
+	ok(!depend_waits_for(&d, 0, -1) && !depend_waits_for(&d, 8, -1),
+	    "not a singleton's job 0, nor a job not named");
+	depend_free(&d);
+}
+
 int
 main(void)
 {
+	t_waits_for();
 	t_parse();
 	t_judge();
 	return (tap_done());

@@ -235,6 +235,29 @@ t_nested(void)
 	json_decref(job);
 }
 
+/* The rules of a request that gbatchd applies at submit and when a
+ * waiting job's request changes: the GPUs split evenly over the nodes,
+ * and the name a job given none gets. */
+static void
+t_rules(void)
+{
+	char	err[256];
+
+	is_int(job_req_check_split(8, 2, err, sizeof err), 0,
+	    "8 GPUs split over 2 nodes");
+	is_int(job_req_check_split(3, 0, err, sizeof err), 0,
+	    "any number of nodes takes any GPUs");
+	is_int(job_req_check_split(3, 2, err, sizeof err), -1,
+	    "3 GPUs do not split over 2 nodes");
+	is_str(err, "num_nodes: 3 GPUs do not split evenly over 2 nodes; "
+	    "expected a number of nodes that divides the GPUs", "saying so");
+	is_str(job_req_default_name("/home/a/train.sh"), "train.sh",
+	    "a script's base name");
+	is_str(job_req_default_name("python3"), "python3", "a command's");
+	is_str(job_req_default_name("/home/a/"), "wrap", "none: \"wrap\"");
+	is_str(job_req_default_name(""), "wrap", "no command: \"wrap\"");
+}
+
 int
 main(void)
 {
@@ -242,5 +265,6 @@ main(void)
 	t_bounds();
 	t_kinds();
 	t_nested();
+	t_rules();
 	return (tap_done());
 }

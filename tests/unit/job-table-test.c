@@ -4,12 +4,16 @@
  * job older than the newest now and then), must leave every job found by
  * its id, no freed one found, the walk in id order over exactly the jobs
  * there, and each job's strings its own. The listeners of transitions are
- * told in the order added. */
+ * told in the order added. A waiting job's request changed
+ * (job_set_asked) takes its new strings and numbers, the other jobs and
+ * fields keep theirs, and the shared blocks are counted right. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "daemon/controller/job-int.h"
+#include "daemon/controller/job-shared.h"
 #include "daemon/controller/job.h"
 #include "tests/unit/tap.h"
 
@@ -136,6 +140,89 @@ listeners(void)
 	is_str(heard, "", "freeing the table forgets its listeners");
 }
 
+/* The parsed dependencies freed (job_table_set_dep_free's hook). */
+static int	deps_freed;
+
+static void
+dep_free(struct job_dep *d)
+{
+	(void)d;
+	deps_freed++;
+}
+
+/* job_set_asked: name, comment and dependency rebuilt, time limit and
+ * nodes re-interned with the shared strings; a job made alike keeps its
+ * own. */
+static void
+asked(void)
+{
+	struct job		*j, *twin;
+	struct store_job	 r;
+	size_t			 blocks, refs, blocks0, refs0;
+	char			 name[300];
+
+	job_table_set_dep_free(dep_free);
+	j = make(11);
+	twin = make(18);	/* the same workdir (id % 7): one block */
+	blocks0 = job_shared_count(job_table_shared(), &refs0);
+	job_to_row(j, &r);
+	r.name = "renamed";
+	r.comment = "a comment";
+	r.dependency = "afterok:3";
+	r.time_limit = 600;
+	r.num_nodes = 2;
+	job_set_asked(j, &r);
+	job_to_row(j, &r);
+	ok(strcmp(job_name(j), "renamed") == 0 && strcmp(r.comment,
+	    "a comment") == 0 && strcmp(job_dependency(j), "afterok:3") == 0 &&
+	    job_time_limit(j) == 600 && job_num_nodes(j) == 2,
+	    "the job takes its new name, comment, dependency, time limit and "
+	    "nodes");
+	ok(strcmp(r.workdir, "/home/u4") == 0 && strcmp(job_user(j),
+	    "alice") == 0 && strcmp(r.command, "true") == 0 &&
+	    strcmp(r.argv, "[]") == 0 && job_gpus(j) == 1,
+	    "and keeps the rest of its request");
+	job_to_row(twin, &r);
+	ok(strcmp(job_name(twin), "job18") == 0 && *r.comment == '\0' &&
+	    job_time_limit(twin) == 0 && job_num_nodes(twin) == 0,
+	    "a job that shared its block keeps its own");
+	blocks = job_shared_count(job_table_shared(), &refs);
+	ok(blocks == blocks0 + 1 && refs == refs0, "the changed job has a "
+	    "shared block of its own: %zu blocks (was %zu), %zu jobs in them",
+	    blocks, blocks0, refs);
+
+	/* What was judged of a dependency goes with it, not before. */
+	job_set_dep(j, (struct job_dep *)&deps_freed);
+	job_to_row(j, &r);
+	r.name = "again";
+	job_set_asked(j, &r);
+	ok(deps_freed == 0 && job_dep(j) != NULL && strcmp(job_name(j),
+	    "again") == 0, "a new name keeps the parsed dependency");
+	job_to_row(j, &r);
+	r.dependency = "";
+	job_set_asked(j, &r);
+	ok(deps_freed == 1 && job_dep(j) == NULL && *job_dependency(j) ==
+	    '\0', "a new dependency frees the one parsed");
+
+	/* Back to its twin's numbers: one block again. A long name needs
+	 * wider offsets. */
+	memset(name, 'x', sizeof name - 1);
+	name[256] = '\0';
+	job_to_row(j, &r);
+	r.name = name;
+	r.time_limit = 0;
+	r.num_nodes = 0;
+	job_set_asked(j, &r);
+	blocks = job_shared_count(job_table_shared(), &refs);
+	job_to_row(j, &r);
+	ok(blocks == blocks0 && refs == refs0 && strcmp(job_name(j),
+	    name) == 0 && strcmp(r.comment, "a comment") == 0,
+	    "back to the shared numbers, one block again; a long name");
+	drop(11);
+	drop(18);
+	ok(deps_freed == 1, "freeing the job frees no dependency it lost");
+}
+
 int
 main(void)
 {
@@ -203,6 +290,8 @@ main(void)
 	(void)make(2);
 	(void)make(7);
 	check("made again, out of order, with no load");
+	asked();
+	check("after a job's request changed");
 	listeners();
 	job_table_free_all();
 	return (tap_done());

@@ -96,6 +96,38 @@ t_same(const struct store_job *a, const struct store_job *b, int f)
 	return (1);
 }
 
+/* Writes row 42 with write (seeds 1 to seed - 1 wrote it before, each
+ * the fields of the writes before): the fields with flag come back as
+ * seed fills them, the others as before. */
+static void
+t_write(int (*write)(const struct store_job *), unsigned flag, int seed,
+    const char *what)
+{
+	struct store_job	 up, before, out;
+	char			 err[256];
+	int			 f;
+
+	t_fill(&up, seed);
+	ok(write(&up) == 0, "%s", what);
+	ok(store_commit(err, sizeof err) == 0, "commit: %s", err);
+	ok(store_job_get(42, &out) == 1, "read it after the %s", what);
+	for (f = 0; f < JF_COUNT; f++) {
+		if (job_fields[f].column == NULL)
+			continue;
+		/* What the last write of the field left: the insert's
+		 * (seed 1), or the update's (seed 2, JFF_UPDATE). */
+		t_fill(&before, seed > 2 && (job_fields[f].flags &
+		    JFF_UPDATE) ? 2 : 1);
+		if (job_fields[f].flags & flag)
+			ok(t_same(&up, &out, f), "%s is rewritten by the %s",
+			    job_fields[f].column, what);
+		else
+			ok(t_same(&before, &out, f), "%s is kept by the %s",
+			    job_fields[f].column, what);
+	}
+	store_job_done();
+}
+
 int
 main(void)
 {
@@ -116,9 +148,14 @@ main(void)
 	}
 	is_int(n, stored, "the select reads every stored field once");
 	free(sql);
-	sql = store_sql_job_update();
+	sql = store_sql_job_update(JFF_UPDATE);
 	ok(strstr(sql, " name = ") == NULL && strstr(sql, "state = :state") !=
 	    NULL, "the update sets transition fields, not the name: %s", sql);
+	free(sql);
+	sql = store_sql_job_update(JFF_EDIT);
+	ok(strstr(sql, " name = :name") != NULL && strstr(sql, "state =") ==
+	    NULL, "the edit sets the request's fields, not the state: %s",
+	    sql);
 	free(sql);
 
 	ok(store_open(dir, false, NULL, err, sizeof err) == 0, "open: %s", err);
@@ -136,23 +173,11 @@ main(void)
 	is_int(out.queue, -1, "queue is not stored");
 	store_job_done();
 
-	/* An update takes the transition fields only. */
+	/* An update takes the transition fields only, an edit those of a
+	 * request that may change. */
+	t_write(store_job_update, JFF_UPDATE, 2, "update");
+	t_write(store_job_edit, JFF_EDIT, 3, "edit");
 	t_fill(&up, 2);
-	ok(store_job_update(&up) == 0, "update");
-	ok(store_commit(err, sizeof err) == 0, "commit: %s", err);
-	t_fill(&in, 1);
-	ok(store_job_get(42, &out) == 1, "read it again");
-	for (f = 0; f < JF_COUNT; f++) {
-		if (job_fields[f].column == NULL)
-			continue;
-		if (job_fields[f].flags & JFF_UPDATE)
-			ok(t_same(&up, &out, f), "%s is rewritten by an update",
-			    job_fields[f].column);
-		else
-			ok(t_same(&in, &out, f), "%s is kept by an update",
-			    job_fields[f].column);
-	}
-	store_job_done();
 
 	/* NULL-able fields: no exit status, no umask. */
 	up.has_exit = false;
