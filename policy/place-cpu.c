@@ -21,20 +21,6 @@ place_cpu_fits(const struct place_cluster *cl, uint32_t i)
 	    place_res_fits(cl, i, cl->res, 0));
 }
 
-/* By free GPUs, the fewest first, then by index (qsort_r, the cluster as
- * its argument). */
-static int
-place_cpu_by_free(const void *a, const void *b, void *arg)
-{
-	const struct place_cluster	*cl = arg;
-	uint32_t			 x = *(const uint32_t *)a;
-	uint32_t			 y = *(const uint32_t *)b;
-
-	if (cl->nodes[x].nfree != cl->nodes[y].nfree)
-		return (cl->nodes[x].nfree < cl->nodes[y].nfree ? -1 : 1);
-	return (x < y ? -1 : x > y);
-}
-
 /* Up to want nodes that fit, among nodes[0..nlisted), into cl->scratch:
  * the fewest free GPUs first. Returns how many. */
 static uint32_t
@@ -50,7 +36,7 @@ place_cpu_listed(struct place_cluster *cl, uint32_t want,
 		cl->nodes[nodes[k]].mark = cl->stamp;
 		cl->scratch[n++] = nodes[k];
 	}
-	qsort_r(cl->scratch, n, sizeof *cl->scratch, place_cpu_by_free, cl);
+	qsort_r(cl->scratch, n, sizeof *cl->scratch, place_by_free_asc, cl);
 	return (n < want ? n : want);
 }
 

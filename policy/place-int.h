@@ -59,9 +59,11 @@ uint32_t	place_put(struct place_cluster *, uint32_t i, uint32_t want,
 		    struct place_alloc *out);
 /* A new placement: no node is marked used. */
 void		place_new_stamp(struct place_cluster *);
-/* qsort comparators of node indexes: by index; by free GPUs, the most
- * first, then by index (qsort_r, the cluster as its argument). */
+/* qsort comparators of node indexes: by index; by free GPUs, the fewest
+ * (best fit) or the most first, then by index (qsort_r, the cluster as
+ * its argument). */
 int		place_by_index(const void *, const void *);
+int		place_by_free_asc(const void *, const void *, void *);
 int		place_by_free_desc(const void *, const void *, void *);
 
 #endif

@@ -16,19 +16,6 @@
 #include "policy/place.h"
 #include "policy/place-int.h"
 
-/* Best fit: the fewest free GPUs first, index order among equals. */
-static int
-place_by_free_asc(const void *a, const void *b, void *arg)
-{
-	const struct place_cluster	*cl = arg;
-	uint32_t			 x = *(const uint32_t *)a;
-	uint32_t			 y = *(const uint32_t *)b;
-
-	if (cl->nodes[x].nfree != cl->nodes[y].nfree)
-		return (cl->nodes[x].nfree < cl->nodes[y].nfree ? -1 : 1);
-	return (x < y ? -1 : x > y);
-}
-
 /* The listed nodes with per free GPUs, in the order how prefers. */
 static uint32_t
 place_shape_listed(struct place_cluster *cl, enum sched_placement how,

@@ -435,6 +435,18 @@ place_best_fit(struct place_cluster *cl, uint32_t want, uint32_t sw)
 }
 
 int
+place_by_free_asc(const void *a, const void *b, void *arg)
+{
+	const struct place_cluster	*cl = arg;
+	uint32_t			 x = *(const uint32_t *)a;
+	uint32_t			 y = *(const uint32_t *)b;
+
+	if (cl->nodes[x].nfree != cl->nodes[y].nfree)
+		return (cl->nodes[x].nfree < cl->nodes[y].nfree ? -1 : 1);
+	return (x < y ? -1 : x > y);
+}
+
+int
 place_by_free_desc(const void *a, const void *b, void *arg)
 {
 	const struct place_cluster	*cl = arg;
