@@ -20,9 +20,11 @@
 #include "client/job-wait.h"
 #include "client/jpretty.h"
 #include "client/model.h"
+#include "client/step-rows.h"
 #include "client/jscan.h"
 #include "client/table.h"
 #include "common/array.h"
+#include "common/duration.h"
 #include "common/cmd.h"
 #include "common/job-state.h"
 #include "common/outpat.h"
@@ -244,6 +246,47 @@ gq_print_long(const struct job_row *row)
 	job_detail(row, gq_print_line, NULL);
 }
 
+/* gq -l's last lines: the job's steps (srun's in its batch script, grun
+ * --jobid's), one a line: JOBID.STEP, its tasks and nodes, how it stands,
+ * its start and run time, its command. Nothing for a job without any. */
+static void
+gq_print_steps(struct model *m, uint64_t id)
+{
+	struct step_row	*r;
+	struct tm	 tm;
+	json_t		*req, *reply;
+	time_t		 t;
+	char		 when[32], took[32], line[1400];
+	size_t		 n, i;
+
+	req = json_pack("{s:i,s:[I]}", "type", MSG_STEP_LIST, "ids",
+	    (json_int_t)id);
+	if (model_request(m, req, &reply) != 0) {
+		json_decref(req);
+		return;
+	}
+	json_decref(req);
+	if ((r = step_rows_group(json_object_get(reply, "steps"), &n)) !=
+	    NULL)
+		gq_print_line(NULL, "steps:");
+	for (i = 0; i < n; i++) {
+		t = (time_t)r[i].start_time;
+		if (localtime_r(&t, &tm) == NULL || strftime(when, sizeof when,
+		    "%Y-%m-%dT%H:%M:%S", &tm) == 0)
+			when[0] = '\0';
+		duration_format((uint64_t)((r[i].end_time != 0 ? r[i].end_time :
+		    (int64_t)time(NULL)) - r[i].start_time), took, sizeof took);
+		snprintf(line, sizeof line, "  %llu.%u  %u task%s on %s  %s "
+		    "%d:%d  %s  %s  %s", (unsigned long long)r[i].job,
+		    r[i].step, r[i].ntasks, r[i].ntasks == 1 ? "" : "s",
+		    r[i].nodes != NULL ? r[i].nodes : "-", r[i].state,
+		    r[i].exit_code, r[i].signal, when, took, r[i].command);
+		gq_print_line(NULL, line);
+	}
+	step_rows_free(r, n);
+	json_decref(reply);
+}
+
 /* qsort() has no argument for it: the listing being sorted. */
 static const struct gq	*gq_sorting;
 
@@ -338,6 +381,7 @@ gq_table(struct model *m, struct gq *gq, struct table *t)
 	for (i = 0; i < m->jobs.n; i++) {
 		if (gq->long_id != 0) {
 			gq_print_long(&m->jobs.rows[i]);
+			gq_print_steps(m, gq->long_id);
 			break;
 		}
 		if (gq->nsort == 0) {

@@ -111,17 +111,27 @@ srun_step_env_count(const char *a, const char *b, unsigned def)
 	    (unsigned)n : def);
 }
 
-/* In task's child: starts it on node inside job id and relays it. Never
+/* One task of a step: where and which. */
+struct srun_step_task {
+	uint64_t	 job;
+	const char	*node;
+	unsigned	 rank, local, count, world;
+	uint32_t	 first;		/* the step's first task's number; 0 */
+	int		 report;	/* the first: its number goes there */
+};
+
+/* In task t's child: starts it inside its job and relays it. Never
  * returns. */
 static void __attribute__((noreturn))
-srun_step_task(uint64_t id, const char *node, char **argv, json_t *env,
-    const char *cwd, unsigned rank, unsigned local, unsigned count,
-    unsigned world, bool label, unsigned timeout_s)
+srun_step_task(const struct srun_step_task *t, char **argv, json_t *env,
+    const char *cwd, bool label, unsigned timeout_s)
 {
 	struct relay_opts	 ro;
 	struct client		*c = NULL;
-	json_t			*req, *args, *reply;
+	json_t			*req, *args, *reply, *task;
 	char			 err[1024], safe[1024], tag[32];
+	unsigned		 rank = t->rank;
+	uint32_t		 step;
 	int			 r, fd, i;
 
 	/* The first task reads srun's input; the others none. */
@@ -137,11 +147,15 @@ srun_step_task(uint64_t id, const char *node, char **argv, json_t *env,
 	args = json_array();
 	for (i = 0; argv[i] != NULL; i++)
 		json_array_append_new(args, json_string(argv[i]));
-	req = json_pack("{s:i,s:I,s:s,s:o,s:O,s:s,s:{s:b},s:{s:i,s:i,s:i,"
-	    "s:i}}", "type", MSG_JOB_ATTACH, "job", (json_int_t)id, "node",
-	    node, "argv", args, "env", env, "workdir", cwd, "interactive",
-	    "pty", 0, "task", "rank", (int)rank, "local", (int)local, "count",
-	    (int)count, "world_size", (int)world);
+	task = json_pack("{s:i,s:i,s:i,s:i}", "rank", (int)rank, "local",
+	    (int)t->local, "count", (int)t->count, "world_size",
+	    (int)t->world);
+	if (t->first != 0)
+		json_object_set_new(task, "first", json_integer(t->first));
+	req = json_pack("{s:i,s:I,s:s,s:o,s:O,s:s,s:{s:b},s:o}", "type",
+	    MSG_JOB_ATTACH, "job", (json_int_t)t->job, "node", t->node,
+	    "argv", args, "env", env, "workdir", cwd, "interactive", "pty", 0,
+	    "task", task);
 	if (req == NULL) {
 		fprintf(stderr, "srun: task %u: its command or environment is "
 		    "not UTF-8 text\n", rank);
@@ -150,14 +164,20 @@ srun_step_task(uint64_t id, const char *node, char **argv, json_t *env,
 	r = client_call(c, req, &reply, err, sizeof err);
 	json_decref(req);
 	if (r != 0) {
-		fprintf(stderr, "srun: task %u on %s: %s\n", rank, node,
+		fprintf(stderr, "srun: task %u on %s: %s\n", rank, t->node,
 		    safe_text_str(err, safe, sizeof safe));
 		_exit(r);
 	}
+	step = (uint32_t)json_integer_value(json_object_get(reply, "step"));
+	/* The others are named after the first: one step. */
+	if (t->report >= 0) {
+		(void)!write(t->report, &step, sizeof step);
+		close(t->report);
+	}
 	memset(&ro, 0, sizeof ro);
 	ro.prog = "srun";
-	ro.job = id;
-	ro.step = (uint32_t)json_integer_value(json_object_get(reply, "step"));
+	ro.job = t->job;
+	ro.step = step;
 	ro.running = true;
 	ro.quiet = true;
 	snprintf(tag, sizeof tag, "%u: ", rank);
@@ -210,15 +230,16 @@ srun_step_run(char **argv, const struct srun_opt *o, unsigned timeout_s,
 	static const int	 sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT,
 				    SIGUSR1, SIGUSR2, SIGCONT };
 	struct srun_layout	 lay;
+	struct srun_step_task	 task;
 	struct sigaction	 sa, old[sizeof sigs / sizeof sigs[0]];
 	const char		*id_s, *list;
 	char			*nodes, **node, *cwd, *save;
 	json_t			*env;
 	uint64_t		 id;
-	unsigned		 nnodes = 0, i, t, rank = 0;
+	unsigned		 nnodes = 0, i, t;
 	size_t			 k;
 	pid_t			 pid;
-	int			 r;
+	int			 r, fds[2];
 
 	*err = '\0';
 	id_s = getenv("GBATCH_JOB_ID") != NULL ? getenv("GBATCH_JOB_ID") :
@@ -251,25 +272,44 @@ srun_step_run(char **argv, const struct srun_opt *o, unsigned timeout_s,
 	for (k = 0; k < sizeof sigs / sizeof sigs[0]; k++)
 		sigaction(sigs[k], &sa, &old[k]);
 	fflush(NULL);
+	memset(&task, 0, sizeof task);
+	task.job = id;
+	task.world = lay.tasks;
+	task.report = -1;
 	for (i = 0; i < lay.nodes; i++) {
-		for (t = 0; t < lay.count[i]; t++, rank++) {
+		task.node = node[i];
+		task.count = lay.count[i];
+		for (t = 0; t < lay.count[i]; t++, task.rank++) {
+			task.local = t;
+			/* The first task's number, once it has one, names the
+			 * step for all (SLURM_STEP_ID, JOBID.STEP). */
+			if (task.rank == 0 && pipe2(fds, O_CLOEXEC) == 0)
+				task.report = fds[1];
 			if ((pid = fork()) == 0) {
 				/* The child relays its own signals. */
 				for (k = 0; k < sizeof sigs / sizeof sigs[0];
 				    k++)
 					sigaction(sigs[k], &old[k], NULL);
-				srun_step_task(id, node[i], argv, env,
-				    cwd != NULL ? cwd : "/", rank, t,
-				    lay.count[i], lay.tasks, o->label,
+				srun_step_task(&task, argv, env,
+				    cwd != NULL ? cwd : "/", o->label,
 				    timeout_s);
 			}
 			if (pid == -1) {
 				snprintf(err, errlen, "cannot start task %u: "
-				    "%s", rank, strerror(errno));
+				    "%s", task.rank, strerror(errno));
 				srun_step_forward(SIGTERM);
+				i = lay.nodes;
 				break;
 			}
 			srun_step_pids[srun_step_npids++] = pid;
+			if (task.report >= 0) {
+				close(task.report);
+				task.report = -1;
+				if (read(fds[0], &task.first,
+				    sizeof task.first) != sizeof task.first)
+					task.first = 0;
+				close(fds[0]);
+			}
 		}
 	}
 	r = srun_step_wait(srun_step_pids, srun_step_npids,

@@ -31,6 +31,7 @@ enum msg_type {
 	MSG_SESSION = 206,	/* controller -> client: its session's news */
 	MSG_IO = 207,		/* a session's bytes, every way */
 	MSG_IO_CONTROL = 208,	/* a session's signal, window size */
+	MSG_STEP_LIST = 209,	/* gq -l, sacct: jobs' steps */
 
 	MSG_NODE_LIST = 300,
 	MSG_NODE_HEARTBEAT = 301,	/* node -> controller */

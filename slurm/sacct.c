@@ -1,8 +1,8 @@
 /* sacct (slurm-compat): jobs as Slurm's sacct prints them, for the
  * scripts and workflow engines that poll it for a job's end: -j, -X, -n,
- * -P/-p, --format with Slurm's field names, --name, -u, -s, -S, -E.
- * gbatch keeps no job steps, so every line is an allocation (-X changes
- * nothing). gbatch's own accounting is gacct. */
+ * -P/-p, --format with Slurm's field names, --name, -u, -s, -S, -E. With
+ * -j and without -X, each job's steps follow its line (JOBID.STEP,
+ * sacct-step.h). gbatch's own accounting is gacct. */
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -12,11 +12,13 @@
 #include <time.h>
 
 #include "client/model.h"
+#include "client/step-rows.h"
 #include "client/slurm-opt.h"
 #include "client/when.h"
 #include "common/cmd.h"
 #include "common/proto.h"
 #include "common/safe-text.h"
+#include "slurm/sacct-step.h"
 #include "slurm/slurm-fmt.h"
 
 #define SACCT_DEFAULT	"JobID,JobName,Partition,Account,AllocCPUS,State," \
@@ -338,7 +340,8 @@ sacct_usage(FILE *f)
 "not yet ended, of the user (or -u, or every user with -a).\n"
 "\n"
 "  -j, --jobs ID[,ID]       these jobs, whatever their state\n"
-"  -X, --allocations        accepted: gbatch keeps no job steps\n"
+"  -X, --allocations        the jobs alone, not their steps (with -j, each\n"
+"                           job's steps, JOBID.STEP, follow its line)\n"
 "  -n, --noheader           no header lines\n"
 "  -P, --parsable2          fields split by '|'; -p also ends each line so\n"
 "  -o, --format FIELD[%%WIDTH][,...]  (default %s)\n"
@@ -447,6 +450,56 @@ sacct_wanted(const struct job_row *r, const json_t *names, time_t since,
 	return (end >= since && (until == 0 || end < until));
 }
 
+/* Prints one line: job r's, or step s's (its fields a job's alone
+ * blank). */
+static void
+sacct_line(const struct sacct_col *cols, const struct job_row *r,
+    const struct step_row *s, time_t now, int parsable)
+{
+	sacct_step_fn	fn;
+	char		buf[1024], safe[4200];
+	int		i;
+
+	for (i = 0; cols[i].f != NULL; i++) {
+		buf[0] = '\0';
+		if (r != NULL)
+			cols[i].f->get(r, now, buf, sizeof buf);
+		else if ((fn = sacct_step_field(cols[i].f->name)) != NULL)
+			fn(s, now, buf, sizeof buf);
+		safe_text_str(buf, safe, sizeof safe);
+		if (parsable)
+			printf("%s%s", i > 0 ? "|" : "", safe);
+		else
+			sacct_put(safe, cols[i].width);
+	}
+	printf("%s\n", parsable == 1 ? "|" : "");
+}
+
+/* The steps of the jobs m listed, by job and number (STEP_LIST), into
+ * *steps (NULL when there are none or gbatchd could not say). Returns the
+ * reply they borrow from, for the caller to free after them. */
+static json_t *
+sacct_steps(struct model *m, struct step_row **steps, size_t *n)
+{
+	json_t		*req, *ids, *reply;
+	size_t		 i;
+
+	*n = 0;
+	*steps = NULL;
+	ids = json_array();
+	for (i = 0; i < m->jobs.n && json_array_size(ids) < 1000; i++)
+		json_array_append_new(ids, json_integer(slurm_fmt_row_int(
+		    &m->jobs.rows[i], JF_ID)));
+	req = json_pack("{s:i,s:o}", "type", MSG_STEP_LIST, "ids", ids);
+	if (json_array_size(ids) == 0 || model_request(m, req, &reply) != 0) {
+		json_decref(req);
+		return (NULL);
+	}
+	json_decref(req);
+	*steps = step_rows_group(json_object_get(reply, "steps"), n);
+	return (reply);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -459,7 +512,10 @@ main(int argc, char **argv)
 	time_t			 now = time(NULL), since = 0, until = 0;
 	unsigned		 timeout;
 	bool			 header = true, all = false, by_id = false;
-	bool			 stat_mode, gone = false;
+	bool			 stat_mode, gone = false, allocations = false;
+	struct step_row		*steps = NULL;
+	json_t			*steps_reply = NULL;
+	size_t			 nsteps = 0, si = 0;
 	int			 ch, parsable = 0, rc = EXIT_USAGE, i, k, w;
 	size_t			 n;
 
@@ -481,6 +537,7 @@ main(int argc, char **argv)
 				goto usage;
 			break;
 		case 'X':
+			allocations = true;
 			break;
 		case 'n':
 			header = false;
@@ -590,6 +647,9 @@ main(int argc, char **argv)
 		    "asked for: no such job\n");
 		gone = true;
 	}
+	/* -j without -X: the jobs' steps too. */
+	if (by_id && !allocations && !stat_mode)
+		steps_reply = sacct_steps(&m, &steps, &nsteps);
 	if (header) {
 		for (i = 0; cols[i].f != NULL; i++) {
 			w = cols[i].width;
@@ -622,17 +682,17 @@ main(int argc, char **argv)
 			gone = true;
 			continue;
 		}
-		for (i = 0; cols[i].f != NULL; i++) {
-			cols[i].f->get(r, now, buf, sizeof buf);
-			safe_text_str(buf, safe, sizeof safe);
-			w = cols[i].width;
-			if (parsable)
-				printf("%s%s", i > 0 ? "|" : "", safe);
-			else
-				sacct_put(safe, w);
-		}
-		printf("%s\n", parsable == 1 ? "|" : "");
+		sacct_line(cols, r, NULL, now, parsable);
+		/* Its steps, in the order of their numbers. */
+		while (si < nsteps && steps[si].job < (uint64_t)
+		    slurm_fmt_row_int(r, JF_ID))
+			si++;
+		for (; si < nsteps && steps[si].job == (uint64_t)
+		    slurm_fmt_row_int(r, JF_ID); si++)
+			sacct_line(cols, NULL, &steps[si], now, parsable);
 	}
+	step_rows_free(steps, nsteps);
+	json_decref(steps_reply);
 	rc = gone ? EXIT_REFUSED : EXIT_OK;
 	goto out;
 usage:

@@ -80,6 +80,10 @@ job_change_run(const struct job *j, enum job_state from, enum job_state to,
 	}
 	if (from == JOB_RUNNING && to == JOB_PREEMPTING)
 		return (store_run_preempt(row->id, now));
+	/* A step whose end never came (its node lost) ends with the run. */
+	if ((from == JOB_RUNNING || from == JOB_PREEMPTING) &&
+	    store_step_close(row->id, now, "CANCELLED") != 0)
+		return (-1);
 	if (from == JOB_RUNNING || from == JOB_PREEMPTING)
 		return (store_run_end(row->id, job_state_is_terminal(to) ?
 		    row->end_time : now, requeue_run_end(from, to),

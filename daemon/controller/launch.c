@@ -370,6 +370,9 @@ launch_step(struct job *j, size_t rank, uint32_t step, struct peer *p,
 		json_object_set(tasks, "count", json_object_get(t, "count"));
 		json_object_set(tasks, "world_size", json_object_get(t,
 		    "world_size"));
+		if (json_object_get(t, "first") != NULL)
+			json_object_set(tasks, "first", json_object_get(t,
+			    "first"));
 	}
 	json_object_set_new(part, "interactive", json_deep_copy(io));
 	msg = json_pack("{s:i,s:o,s:i}", "type", MSG_STEP_LAUNCH, "job", part,

@@ -202,13 +202,53 @@ req_job_attach_task(const json_t *msg, char *err, size_t errlen)
 	if (v[2] > JOB_REQ_MAX_TASKS || v[1] >= v[2] || v[0] < v[1] ||
 	    v[0] >= v[3] || v[0] - v[1] + v[2] > v[3])
 		goto bad;
+	/* The step its first task opened (the step's name); absent for
+	 * that first task. */
+	if (json_object_get(t, "first") != NULL &&
+	    (!json_is_integer(json_object_get(t, "first")) ||
+	    json_integer_value(json_object_get(t, "first")) < 1 ||
+	    json_integer_value(json_object_get(t, "first")) > UINT32_MAX))
+		goto bad;
 	return (0);
 bad:
 	snprintf(err, errlen, "task: expected {\"rank\", \"local\", "
-	    "\"count\", \"world_size\"}: local below count (at most %d), "
-	    "the node's tasks from rank - local within world_size",
-	    JOB_REQ_MAX_TASKS);
+	    "\"count\", \"world_size\", \"first\"?}: local below count (at "
+	    "most %d), the node's tasks from rank - local within world_size, "
+	    "first a step's number", JOB_REQ_MAX_TASKS);
 	return (-1);
+}
+
+/* Records job j's new step (a task of it) on node n: its row in
+ * job_steps, named by its first task's number. */
+static void
+req_job_attach_record(struct peer *p, const struct job *j,
+    const struct node *n, uint32_t step, const json_t *msg)
+{
+	const json_t		*t = json_object_get(msg, "task");
+	const json_t		*a;
+	struct store_step	 s;
+	char			 cmd[1024];
+	size_t			 i, len = 0;
+
+	cmd[0] = '\0';
+	json_array_foreach(json_object_get(msg, "argv"), i, a) {
+		if (len < sizeof cmd - 1)
+			len += (size_t)snprintf(cmd + len, sizeof cmd - len,
+			    "%s%s", i > 0 ? " " : "", json_string_value(a));
+	}
+	memset(&s, 0, sizeof s);
+	s.job = job_id(j);
+	s.step = step;
+	s.first = json_is_integer(json_object_get(t, "first")) ? (uint32_t)
+	    json_integer_value(json_object_get(t, "first")) : step;
+	s.user = peer_user(p);
+	s.node = node_name(n);
+	s.task = (uint32_t)json_integer_value(json_object_get(t, "rank"));
+	s.ntasks = t != NULL ? (uint32_t)json_integer_value(
+	    json_object_get(t, "world_size")) : 1;
+	s.command = cmd;
+	s.start_time = ctx_now();
+	(void)store_step_start(&s);
 }
 
 static void
@@ -298,6 +338,7 @@ req_job_attach(struct peer *p, const json_t *msg)
 		return;
 	}
 	json_decref(io);
+	req_job_attach_record(p, j, n, step, msg);
 	reply = proto_reply_ok(msg);
 	json_object_set_new(reply, "job", json_integer((json_int_t)job_id(j)));
 	json_object_set_new(reply, "step", json_integer(step));

@@ -42,6 +42,7 @@ extern const struct req_entry	req_io_entry;
 extern const struct req_entry	req_io_control_entry;
 extern const struct req_entry	req_job_attach_entry;
 extern const struct req_entry	req_step_ended_entry;
+extern const struct req_entry	req_step_list_entry;
 
 static const struct req_entry *const req_table[] = {
 	&req_hello_entry,
@@ -65,6 +66,7 @@ static const struct req_entry *const req_table[] = {
 	&req_io_control_entry,
 	&req_job_attach_entry,
 	&req_step_ended_entry,
+	&req_step_list_entry,
 };
 
 #define REQ_NTABLE	(sizeof req_table / sizeof req_table[0])

@@ -12,6 +12,7 @@
 #include "common/proto.h"
 #include "common/xmalloc.h"
 #include "daemon/controller/commit.h"
+#include "daemon/controller/ctx.h"
 #include "daemon/controller/job-change.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/launch.h"
@@ -453,6 +454,9 @@ session_step_end(struct session *s, const char *state, int code, int sig,
 {
 	json_t	*ev;
 
+	if (s->step != 0)
+		(void)store_step_end(s->job, s->step, ctx_now(), state, code,
+		    sig);
 	ev = session_event(s, state);
 	json_object_set_new(ev, "end", json_true());
 	json_object_set_new(ev, "exit_code", json_integer(code));
@@ -466,6 +470,7 @@ void
 session_step_ended(struct peer *p, const json_t *msg)
 {
 	struct session	*s;
+	struct job	*j;
 	const char	*state;
 	int		 code, sig;
 
@@ -477,6 +482,11 @@ session_step_ended(struct peer *p, const json_t *msg)
 	code = (int)json_integer_value(json_object_get(msg, "exit_code"));
 	sig = (int)json_integer_value(json_object_get(msg, "signal"));
 	state = code == 0 && sig == 0 ? "COMPLETED" : "FAILED";
+	/* Killed as its job ended (cancelled, its time out) or as its
+	 * client went (srun ended, hung up): Slurm's CANCELLED. */
+	if (sig != 0 && (s->client == 0 || (j = job_table_find(s->job)) ==
+	    NULL || job_state(j) != JOB_RUNNING || job_cancel_requested(j)))
+		state = "CANCELLED";
 	log_info("job %" PRIu64 ": step %u on %s ended (%s)", s->job,
 	    s->step, s->node_name, state);
 	session_step_end(s, state, code, sig, json_string_value(
@@ -547,6 +557,9 @@ session_recover(const uint64_t *ids, size_t n)
 	char		 detail[128];
 	size_t		 i;
 
+	/* Step numbers go on from the last recorded: a job's steps keep
+	 * their names across restarts. */
+	sessions.steps = store_step_max();
 	snprintf(detail, sizeof detail, "its grun session ended when "
 	    "gbatchd restarted");
 	for (i = 0; i < n; i++) {

@@ -44,6 +44,8 @@ static const char *const store_purge_sqls[STORE_NSTMTS] = {
 	    " ORDER BY end_time DESC, id DESC LIMIT 1",
 	[STORE_PURGE_RUNS] = "DELETE FROM job_runs WHERE job_id IN"
 	    " (SELECT id FROM temp.purge_batch)",
+	[STORE_PURGE_STEPS] = "DELETE FROM job_steps WHERE job_id IN"
+	    " (SELECT id FROM temp.purge_batch)",
 	[STORE_PURGE_EVENTS] = "DELETE FROM job_events WHERE job_id IN"
 	    " (SELECT id FROM temp.purge_batch)",
 	[STORE_PURGE_JOBS] = "DELETE FROM jobs WHERE id IN"
@@ -167,6 +169,7 @@ store_purge_jobs(int64_t cutoff, size_t max, struct store_purge_pos *pos,
 	if (store_purge_run(STORE_PURGE_PICK) != 0 ||
 	    store_purge_last(&at) != 0 ||
 	    store_purge_run(STORE_PURGE_RUNS) != 0 ||
+	    store_purge_run(STORE_PURGE_STEPS) != 0 ||
 	    store_purge_run(STORE_PURGE_EVENTS) != 0 ||
 	    store_purge_run(STORE_PURGE_JOBS) != 0)
 		goto fail;

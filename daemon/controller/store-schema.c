@@ -166,6 +166,18 @@ static const char *const store_schema_migrations[] = {
 	/* 15: the CPUs a job's run held (sacct's AllocCPUS, squeue's %C);
 	 * the jobs before, 0: not known. */
 	"ALTER TABLE jobs ADD COLUMN alloc_cpus INTEGER NOT NULL DEFAULT 0;",
+	/* 16: job steps, a row a task of each (srun's in a batch script,
+	 * grun --jobid): its number, the number of its step's first task
+	 * (which names the step, JOBID.FIRST), where it ran and how it
+	 * ended (end_time 0 while it runs). */
+	"CREATE TABLE job_steps ("
+	" job_id INTEGER NOT NULL, step INTEGER NOT NULL,"
+	" first INTEGER NOT NULL, user TEXT NOT NULL, node TEXT NOT NULL,"
+	" task INTEGER NOT NULL DEFAULT 0, ntasks INTEGER NOT NULL DEFAULT 1,"
+	" command TEXT NOT NULL DEFAULT '', start_time INTEGER NOT NULL,"
+	" end_time INTEGER NOT NULL DEFAULT 0,"
+	" state TEXT NOT NULL DEFAULT 'RUNNING', exit_code INTEGER,"
+	" signal INTEGER, PRIMARY KEY (job_id, step));",
 };
 #define STORE_SCHEMA_VERSION \
 	((int)(sizeof store_schema_migrations /				\

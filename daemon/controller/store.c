@@ -66,6 +66,20 @@ static const char *const store_sql[STORE_NSTMTS] = {
 	    " FROM job_runs WHERE job_id = :job)",
 	[STORE_NODE_EVENT] = "INSERT INTO node_events (node, time, state,"
 	    " detail) VALUES (:node, :time, :state, :detail)",
+	[STORE_STEP_START] = "INSERT INTO job_steps (job_id, step, first,"
+	    " user, node, task, ntasks, command, start_time) VALUES (:job,"
+	    " :step, :first, :user, :node, :task, :ntasks, :command, :start)",
+	[STORE_STEP_END] = "UPDATE job_steps SET end_time = :end, state ="
+	    " :state, exit_code = :exit_code, signal = :signal WHERE job_id ="
+	    " :job AND step = :step AND end_time = 0",
+	/* Its job ended: a step whose end never came (its node lost) ends
+	 * with it. */
+	[STORE_STEP_CLOSE] = "UPDATE job_steps SET end_time = :end, state ="
+	    " :state WHERE job_id = :job AND end_time = 0",
+	[STORE_STEP_MAX] = "SELECT MAX(step) FROM job_steps",
+	[STORE_STEPS_OF] = "SELECT step, first, user, node, task, ntasks,"
+	    " command, start_time, end_time, state, exit_code, signal FROM"
+	    " job_steps WHERE job_id = ? ORDER BY step",
 	/* The jobs_user_end index answers it. */
 	[STORE_USER_HAS_JOBS] = "SELECT 1 FROM jobs WHERE user = ? LIMIT 1",
 	/* Jobs of schema 1 and 2 have no attained service: their GPU-time

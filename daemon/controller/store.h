@@ -64,6 +64,38 @@ int	 store_run_end(uint64_t job, int64_t end, const char *state,
 int	 store_run_preempt(uint64_t job, int64_t when);
 int	 store_run_reopen(uint64_t job);
 
+/* job_steps (store-step.c): a task of a step of a running job, a row a
+ * task. */
+struct store_step {
+	uint64_t	 job;
+	uint32_t	 step;		/* the task's own number */
+	uint32_t	 first;		/* its step's first task's: the step */
+	const char	*user;
+	const char	*node;
+	uint32_t	 task;		/* its rank in the step */
+	uint32_t	 ntasks;	/* the step's */
+	const char	*command;
+	int64_t		 start_time;
+	int64_t		 end_time;	/* 0: it runs */
+	const char	*state;
+	bool		 has_exit;
+	int		 exit_code;
+	int		 signal;
+};
+typedef void	(*store_step_cb)(const struct store_step *, void *);
+/* A task started (its row), ended (state COMPLETED, FAILED, CANCELLED),
+ * or, its job ended, every task of job not yet ended ends so at end. */
+int	 store_step_start(const struct store_step *);
+int	 store_step_end(uint64_t job, uint32_t step, int64_t end,
+	     const char *state, int exit_code, int signal);
+int	 store_step_close(uint64_t job, int64_t end, const char *state);
+/* The highest task number recorded (0: none): numbers go on from it
+ * after a restart. */
+uint32_t store_step_max(void);
+/* Calls cb for each task of job's steps, by number. Returns 0, or -1
+ * after logging the failure. */
+int	 store_step_list(uint64_t job, store_step_cb cb, void *arg);
+
 /* Reads. Each returns 0, or -1 after logging the failure. */
 /* Every job not finished, in no order (read on threads, store-load.c):
  * an ORDER BY id would have SQLite sort whole rows, which costs more than

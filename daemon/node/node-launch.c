@@ -305,6 +305,10 @@ node_launch_tasks(struct node_launch *l, const json_t *job, char *err,
 	    errlen) == -1)
 		return (-1);
 	l->task_local = (unsigned)v;
+	if (node_launch_range(t, "first", 0, UINT32_MAX, 0, &v, err,
+	    errlen) == -1)
+		return (-1);
+	l->step_first = (unsigned)v;
 	l->task_per_gpu = json_is_true(json_object_get(t, "per_gpu"));
 	l->gpu_bind_none = json_is_true(json_object_get(t, "gpu_bind_none"));
 	if (l->task_per_gpu && l->tasks != l->ngpus) {

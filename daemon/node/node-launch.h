@@ -52,9 +52,12 @@ struct node_launch {
 	bool		  task_per_gpu;
 	bool		  gpu_bind_none;
 	enum node_batch	  batch;
-	/* A step's (STEP_LAUNCH): its number, and its one process's rank
-	 * on the node (tasks.local; RANK is task_base + it). 0 for a job. */
+	/* A step's (STEP_LAUNCH): its number, the number of its step's
+	 * first task (tasks.first, the step's name: SLURM_STEP_ID; 0: its
+	 * own), and its one process's rank on the node (tasks.local; RANK
+	 * is task_base + it). 0 for a job. */
 	unsigned	  step;
+	unsigned	  step_first;
 	unsigned	  task_local;
 	/* The CPUs and memory (MB) of this node the job may use; 0: not
 	 * said (no limit). */

@@ -271,7 +271,8 @@ node_spawn_step_env(struct node_spawn *sp, const struct node_conf *conf)
 	char				 num[32];
 
 	if (l->step > 0) {
-		snprintf(num, sizeof num, "%u", l->step);
+		snprintf(num, sizeof num, "%u", l->step_first != 0 ?
+		    l->step_first : l->step);
 		node_spawn_setenv(sp, "GBATCH_STEP", num);
 		if (conf->slurm_env) {
 			node_spawn_setenv(sp, "SLURM_STEP_ID", num);

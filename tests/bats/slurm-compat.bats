@@ -522,7 +522,7 @@ history() {
 	gb_wait_state "$b1" RUNNING 20
 	b2=$(sbatch --parsable -G 3 --wrap 'sleep 60')
 	gb_wait_state "$b2" RUNNING 20
-	failed=$(sbatch --parsable --wrap 'exit 3')
+	failed=$(sbatch --parsable -G 1 --wrap 'exit 3')
 	gb_wait_state "$failed" FAILED 20
 	dep=$(sbatch --parsable -H --wrap true)
 	id=$(sbatch --parsable -H -J first -G 2 --wrap true)
@@ -610,7 +610,7 @@ print("ok" if r["ok"] else r["code"] + ": " + r["message"])'
 }
 
 @test "JOB_UPDATE's set (scontrol update's): a peer's bad members are refused by the submit's bounds, all or none; gbatchd lives on" {
-	id=$(sbatch --parsable -H -J first --wrap true)
+	id=$(sbatch --parsable -H -J first -G 1 --wrap true)
 	gb_wait_state "$id" HELD 10
 	[ "$(set_reply "$id" '')" = "invalid: set: expected one or more of name, comment, dependency, time_limit or num_nodes" ]
 	[ "$(set_reply "$id" ',"name":"a\u0007b"')" = "invalid: name: holds a control character; expected a line of text" ]
@@ -792,6 +792,21 @@ gpus 2
 nodes 2
 missing 127" ]
 	grep -q "srun: -G: a step takes srun's -n, -N, --ntasks-per-node, --label and --kill-on-bad-exit; its GPUs, CPUs and memory are the job's" gpus.txt
+	# Its steps, as sacct lists them after the job (not with -X): each
+	# srun that started tasks, JOBID.STEP, its tasks, how it ended.
+	run -0 sacct -j "$id" -n -P -o JobID,JobName,State,ExitCode,NTasks
+	[ "${#lines[@]}" -eq 6 ]
+	[ "${lines[0]}" = "$id|s.sh|COMPLETED|0:0|1" ]
+	[[ "${lines[1]}" =~ ^$id\.[0-9]+\|sh\|COMPLETED\|0:0\|1$ ]]
+	[[ "${lines[2]}" =~ ^$id\.[0-9]+\|sh\|FAILED\|3:0\|1$ ]]
+	[[ "${lines[3]}" =~ ^$id\.[0-9]+\|sh\|FAILED\|2:0\|3$ ]]
+	[[ "${lines[4]}" =~ ^$id\.[0-9]+\|sh\|(FAILED|CANCELLED)\|5:15\|2$ ]]
+	[[ "${lines[5]}" =~ ^$id\.[0-9]+\|no-such-command-here\|FAILED\|127:0\|1$ ]]
+	[ "$(sacct -j "$id" -X -n -P -o JobID)" = "$id" ]
+	# gq -l ends with them, one a line.
+	gq -l "$id" >long.txt
+	[ "$(sed -n '/^steps:$/,$p' long.txt | grep -c "^  $id\.[0-9]* ")" -eq 5 ]
+	grep -q "^  $id\.[0-9]*  3 tasks on n[12]  FAILED 2:0  " long.txt
 	grep -q "srun: -N 2: the job has 1 node; give at most -N 1" nodes.txt
 	grep -q "no-such-command-here: not found" missing.txt
 	# Outside a job: an allocation of its own, as grun.
