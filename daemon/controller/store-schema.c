@@ -177,7 +177,10 @@ static const char *const store_schema_migrations[] = {
 	" command TEXT NOT NULL DEFAULT '', start_time INTEGER NOT NULL,"
 	" end_time INTEGER NOT NULL DEFAULT 0,"
 	" state TEXT NOT NULL DEFAULT 'RUNNING', exit_code INTEGER,"
-	" signal INTEGER, PRIMARY KEY (job_id, step));",
+	" signal INTEGER, PRIMARY KEY (job_id, step));"
+	/* The highest number, where they go on from after a restart,
+	 * without a scan. */
+	"CREATE INDEX job_steps_step ON job_steps (step);",
 };
 #define STORE_SCHEMA_VERSION \
 	((int)(sizeof store_schema_migrations /				\

@@ -229,7 +229,8 @@ gbu_message() {
 	    ALTER TABLE jobs DROP COLUMN mem_per_gpu;
 	    ALTER TABLE jobs DROP COLUMN mem_peak;
 	    ALTER TABLE jobs DROP COLUMN cpu_time;
-	    ALTER TABLE jobs DROP COLUMN alloc_cpus; PRAGMA user_version = 3;'
+	    ALTER TABLE jobs DROP COLUMN alloc_cpus; DROP TABLE job_steps;
+	    PRAGMA user_version = 3;'
 	gb_start_controller
 	grep -q 'store: schema migrated to version 4' "$GB_DIR/gbatchd.log"
 	gb_wait 10 gb_node_is_up n1
