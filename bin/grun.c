@@ -61,11 +61,13 @@ grun_usage(FILE *f)
 "--cpu-bind, --overlap, --exact, --whole, -u and --mpi=none are accepted;\n"
 "--multi-prog and other --mpi values are refused, saying why. In an sbatch\n"
 "job's batch script srun starts a step of the job: its tasks (or -n, -N,\n"
-"--ntasks-per-node of them), each inside the job with its own ranks, the\n"
-"output relayed (-l/--label: each line after its rank), the first failure\n"
-"stopping the others with -K/--kill-on-bad-exit; it exits with the highest\n"
-"status. In a script gsub runs once per task, srun runs its command as the\n"
-"task that calls it, so -n and -N may only repeat the job's.\n"
+"--ntasks-per-node of them), each inside the job with its own ranks\n"
+"(--gpus-per-task=1: each its own GPU), the output relayed (-l/--label:\n"
+"each line after its rank; -o/-e FILE: to files, %t the task, %n the node's\n"
+"rank, %N its name, %j the job), the first failure stopping the others with\n"
+"-K/--kill-on-bad-exit; it exits with the highest status. In a script gsub\n"
+"runs once per task, srun runs its command as the task that calls it, so\n"
+"-n and -N may only repeat the job's.\n"
 "\n"
 "Exit status: the command's; 128+N when signal N killed it; 1 when the job\n"
 "was refused or ended otherwise (cancelled, time limit, out of memory, node\n"
@@ -159,8 +161,9 @@ grun_srun_step_run(int argc, char **argv, const struct srun_opt *so,
 	int	i;
 
 	if (grun_srun_command(argc, argv, &i, "a step takes srun's -n, -N, "
-	    "--ntasks-per-node, --label and --kill-on-bad-exit; its GPUs, "
-	    "CPUs and memory are the job's", err, errlen) == -1)
+	    "--ntasks-per-node, -o, -e, --gpus-per-task=1, --label and "
+	    "--kill-on-bad-exit; its GPUs, CPUs and memory are the job's",
+	    err, errlen) == -1)
 		return (EXIT_USAGE);
 	return (srun_step_run(argv + i, so, 10, err, errlen));
 }

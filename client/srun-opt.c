@@ -177,6 +177,31 @@ srun_opt_take(int *argc, char **argv, const struct option *longopts,
 					return (-1);
 				drop = 1;
 			}
+			if (step && val != NULL && (letter == 'o' ||
+			    (letter == 0 && len == 6 &&
+			    strncmp(w + 2, "output", 6) == 0))) {
+				o->output = val;
+				drop = 1;
+			}
+			if (step && val != NULL && (letter == 'e' ||
+			    (letter == 0 && len == 5 &&
+			    strncmp(w + 2, "error", 5) == 0))) {
+				o->error = val;
+				drop = 1;
+			}
+			if (step && letter == 0 && len == 13 &&
+			    strncmp(w + 2, "gpus-per-task", 13) == 0 &&
+			    val != NULL) {
+				if (strcmp(val, "1") != 0) {
+					snprintf(err, errlen, "--gpus-per-task=%s:"
+					    " a step's task gets one GPU of its "
+					    "node's (1), or all of them (leave it "
+					    "out)", val);
+					return (-1);
+				}
+				o->gpu_per_task = true;
+				drop = 1;
+			}
 			/* A step's environment is srun's own. */
 			if (step && letter == 0 && len == 6 &&
 			    strncmp(w + 2, "export", 6) == 0 && val != NULL &&

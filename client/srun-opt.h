@@ -13,6 +13,12 @@ struct srun_opt {
 	unsigned	 ntasks;	/* -n/--ntasks; 0: not given */
 	unsigned	 nodes;		/* -N/--nodes; 0: not given */
 	unsigned	 tasks_per_node;/* a step's --ntasks-per-node; 0 */
+	/* A step's -o/--output and -e/--error (patterns, borrowed from
+	 * argv; NULL: srun's own) and --gpus-per-task=1 (each task its
+	 * node's GPU of its local rank). */
+	const char	*output;
+	const char	*error;
+	bool		 gpu_per_task;
 	bool		 label;		/* -l/--label */
 	bool		 kill_on_bad_exit; /* -K/--kill-on-bad-exit[=1] */
 };
@@ -23,8 +29,9 @@ struct srun_opt {
  * --kill-on-bad-exit, --overlap, --exact, --whole, --unbuffered, --label;
  * the last two noted in o) and noting -n and -N in o (they stay for
  * jobspec, which reads them as the job's, unless step: srun in a job,
- * where they say the step's shape, removed with --ntasks-per-node, also
- * noted, and --export=ALL, what a step gets anyway). The other
+ * where they say the step's shape, removed with --ntasks-per-node,
+ * -o/--output, -e/--error and --gpus-per-task=1, also noted, and
+ * --export=ALL, what a step gets anyway). The other
  * options are jobspec's, longopts and shortopts (getopt's) saying which
  * take a value. argv keeps its terminating NULL. Returns 0, or -1 with err
  * saying which option is refused and why, or what its value should be. */

@@ -18,6 +18,7 @@
 #include "client/relay.h"
 #include "client/srun-step.h"
 #include "common/job-req.h"
+#include "common/outpat.h"
 #include "common/proto.h"
 #include "common/safe-text.h"
 #include "common/xmalloc.h"
@@ -115,16 +116,76 @@ srun_step_env_count(const char *a, const char *b, unsigned def)
 struct srun_step_task {
 	uint64_t	 job;
 	const char	*node;
-	unsigned	 rank, local, count, world;
+	unsigned	 rank, local, count, world, node_rank;
 	uint32_t	 first;		/* the step's first task's number; 0 */
 	int		 report;	/* the first: its number goes there */
+	bool		 gpu_per_task;	/* --gpus-per-task=1 */
 };
 
-/* In task t's child: starts it inside its job and relays it. Never
- * returns. */
+/* Opens the file of pattern (srun -o/-e) for task t, truncated, as the
+ * job's user (srun is the user). Returns the descriptor, or -1 with err. */
+static int
+srun_step_open(const char *pattern, const struct srun_step_task *t,
+    char *err, size_t errlen)
+{
+	struct outpat_vars	v;
+	char			path[4096], why[256];
+	int			fd;
+
+	memset(&v, 0, sizeof v);
+	v.id = t->job;
+	v.rank = (long)t->rank;
+	v.node_rank = (long)t->node_rank;
+	v.node = t->node;
+	v.name = v.user = NULL;
+	v.array_task = -1;
+	if (outpat_expand(pattern, &v, path, sizeof path, why,
+	    sizeof why) != 0) {
+		snprintf(err, errlen, "%s: %s", pattern, why);
+		return (-1);
+	}
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+	    0666)) == -1)
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	return (fd);
+}
+
+/* Points t's output (and its errors, unless error names their own) at the
+ * files of srun -o/-e: shared ones srun opened (*fd >= 0), or the task's
+ * own. Returns 0, or -1 with err. */
+static int
+srun_step_files(const struct srun_opt *o, const struct srun_step_task *t,
+    const int *shared, char *err, size_t errlen)
+{
+	const char	*pat[2] = { o->output, o->error };
+	int		 fd[2] = { -1, -1 }, i;
+
+	for (i = 0; i < 2; i++) {
+		if (pat[i] == NULL)
+			continue;
+		if ((fd[i] = shared[i]) < 0 && (fd[i] = srun_step_open(pat[i],
+		    t, err, errlen)) == -1)
+			return (-1);
+	}
+	/* Errors go with the output unless -e says where. */
+	if (fd[1] < 0)
+		fd[1] = fd[0];
+	for (i = 0; i < 2; i++) {
+		if (fd[i] >= 0 && dup2(fd[i], STDOUT_FILENO + i) == -1) {
+			snprintf(err, errlen, "cannot write the output: %s",
+			    strerror(errno));
+			return (-1);
+		}
+	}
+	return (0);
+}
+
+/* In task t's child: starts it inside its job and relays it, its output
+ * where o says. Never returns. */
 static void __attribute__((noreturn))
-srun_step_task(const struct srun_step_task *t, char **argv, json_t *env,
-    const char *cwd, bool label, unsigned timeout_s)
+srun_step_task(const struct srun_step_task *t, const struct srun_opt *o,
+    const int *shared, char **argv, json_t *env, const char *cwd,
+    unsigned timeout_s)
 {
 	struct relay_opts	 ro;
 	struct client		*c = NULL;
@@ -140,6 +201,10 @@ srun_step_task(const struct srun_step_task *t, char **argv, json_t *env,
 		if (fd != STDIN_FILENO)
 			close(fd);
 	}
+	if (srun_step_files(o, t, shared, err, sizeof err) == -1) {
+		fprintf(stderr, "srun: task %u: %s\n", rank, err);
+		_exit(EXIT_USAGE);
+	}
 	if ((r = client_open(timeout_s, &c, err, sizeof err)) != 0) {
 		fprintf(stderr, "srun: task %u: %s\n", rank, err);
 		_exit(r);
@@ -152,6 +217,8 @@ srun_step_task(const struct srun_step_task *t, char **argv, json_t *env,
 	    (int)t->world);
 	if (t->first != 0)
 		json_object_set_new(task, "first", json_integer(t->first));
+	if (t->gpu_per_task)
+		json_object_set_new(task, "gpu_bind", json_true());
 	req = json_pack("{s:i,s:I,s:s,s:o,s:O,s:s,s:{s:b},s:o}", "type",
 	    MSG_JOB_ATTACH, "job", (json_int_t)t->job, "node", t->node,
 	    "argv", args, "env", env, "workdir", cwd, "interactive", "pty", 0,
@@ -181,7 +248,7 @@ srun_step_task(const struct srun_step_task *t, char **argv, json_t *env,
 	ro.running = true;
 	ro.quiet = true;
 	snprintf(tag, sizeof tag, "%u: ", rank);
-	ro.label = label ? tag : NULL;
+	ro.label = o->label ? tag : NULL;
 	json_decref(reply);
 	r = relay_run(c, &ro);
 	client_free(c);
@@ -239,7 +306,7 @@ srun_step_run(char **argv, const struct srun_opt *o, unsigned timeout_s,
 	unsigned		 nnodes = 0, i, t;
 	size_t			 k;
 	pid_t			 pid;
-	int			 r, fds[2];
+	int			 r, fds[2], shared[2] = { -1, -1 };
 
 	*err = '\0';
 	id_s = getenv("GBATCH_JOB_ID") != NULL ? getenv("GBATCH_JOB_ID") :
@@ -265,6 +332,24 @@ srun_step_run(char **argv, const struct srun_opt *o, unsigned timeout_s,
 	}
 	env = jobenv_build("ALL", environ);
 	cwd = getcwd(NULL, 0);
+	/* A file every task writes to is opened (truncated) once. */
+	memset(&task, 0, sizeof task);
+	task.job = id;
+	task.node = node[0];
+	if ((o->output != NULL && !outpat_per_part(o->output) &&
+	    (shared[0] = srun_step_open(o->output, &task, err,
+	    errlen)) == -1) || (o->error != NULL &&
+	    !outpat_per_part(o->error) && (shared[1] = srun_step_open(
+	    o->error, &task, err, errlen)) == -1)) {
+		if (shared[0] >= 0)
+			close(shared[0]);
+		json_decref(env);
+		free(cwd);
+		srun_step_layout_free(&lay);
+		free(node);
+		free(nodes);
+		return (EXIT_USAGE);
+	}
 	srun_step_pids = xcalloc(lay.tasks, sizeof *srun_step_pids);
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = srun_step_forward;
@@ -272,12 +357,12 @@ srun_step_run(char **argv, const struct srun_opt *o, unsigned timeout_s,
 	for (k = 0; k < sizeof sigs / sizeof sigs[0]; k++)
 		sigaction(sigs[k], &sa, &old[k]);
 	fflush(NULL);
-	memset(&task, 0, sizeof task);
-	task.job = id;
 	task.world = lay.tasks;
 	task.report = -1;
+	task.gpu_per_task = o->gpu_per_task;
 	for (i = 0; i < lay.nodes; i++) {
 		task.node = node[i];
+		task.node_rank = i;
 		task.count = lay.count[i];
 		for (t = 0; t < lay.count[i]; t++, task.rank++) {
 			task.local = t;
@@ -290,9 +375,8 @@ srun_step_run(char **argv, const struct srun_opt *o, unsigned timeout_s,
 				for (k = 0; k < sizeof sigs / sizeof sigs[0];
 				    k++)
 					sigaction(sigs[k], &old[k], NULL);
-				srun_step_task(&task, argv, env,
-				    cwd != NULL ? cwd : "/", o->label,
-				    timeout_s);
+				srun_step_task(&task, o, shared, argv, env,
+				    cwd != NULL ? cwd : "/", timeout_s);
 			}
 			if (pid == -1) {
 				snprintf(err, errlen, "cannot start task %u: "
@@ -318,6 +402,10 @@ srun_step_run(char **argv, const struct srun_opt *o, unsigned timeout_s,
 		r = 1;
 	for (k = 0; k < sizeof sigs / sizeof sigs[0]; k++)
 		sigaction(sigs[k], &old[k], NULL);
+	for (k = 0; k < 2; k++) {
+		if (shared[k] >= 0)
+			close(shared[k]);
+	}
 	free(srun_step_pids);
 	srun_step_pids = NULL;
 	srun_step_npids = 0;

@@ -373,6 +373,10 @@ launch_step(struct job *j, size_t rank, uint32_t step, struct peer *p,
 		if (json_object_get(t, "first") != NULL)
 			json_object_set(tasks, "first", json_object_get(t,
 			    "first"));
+		/* srun --gpus-per-task=1: the task's own GPU, of its local
+		 * rank (gnoded checks the node has one a task). */
+		if (json_is_true(json_object_get(t, "gpu_bind")))
+			json_object_set_new(tasks, "per_gpu", json_true());
 	}
 	json_object_set_new(part, "interactive", json_deep_copy(io));
 	msg = json_pack("{s:i,s:o,s:i}", "type", MSG_STEP_LAUNCH, "job", part,

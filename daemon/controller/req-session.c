@@ -204,6 +204,9 @@ req_job_attach_task(const json_t *msg, char *err, size_t errlen)
 		goto bad;
 	/* The step its first task opened (the step's name); absent for
 	 * that first task. */
+	if (json_object_get(t, "gpu_bind") != NULL &&
+	    !json_is_boolean(json_object_get(t, "gpu_bind")))
+		goto bad;
 	if (json_object_get(t, "first") != NULL &&
 	    (!json_is_integer(json_object_get(t, "first")) ||
 	    json_integer_value(json_object_get(t, "first")) < 1 ||

@@ -791,7 +791,7 @@ kill 143
 gpus 2
 nodes 2
 missing 127" ]
-	grep -q "srun: -G: a step takes srun's -n, -N, --ntasks-per-node, --label and --kill-on-bad-exit; its GPUs, CPUs and memory are the job's" gpus.txt
+	grep -q "srun: -G: a step takes srun's -n, -N, --ntasks-per-node, -o, -e, --gpus-per-task=1, --label and --kill-on-bad-exit; its GPUs, CPUs and memory are the job's" gpus.txt
 	# Its steps, as sacct lists them after the job (not with -X): each
 	# srun that started tasks, JOBID.STEP, its tasks, how it ended.
 	run -0 sacct -j "$id" -n -P -o JobID,JobName,State,ExitCode,NTasks
@@ -835,6 +835,28 @@ SH
 3/4 3 1 1" ]
 	# Each task sees its node's two GPUs, as Slurm's tasks do by default.
 	[ "$(cat rank-*.txt | awk '{ print $5 }' | grep -c '^[0-9],[0-9]$')" = 4 ]
+	# -o with %t: a file a task; with --gpus-per-task=1 each task has
+	# its own GPU, that of its local rank. -o alone takes the errors too;
+	# -e apart from -o.
+	cat >f.sh <<'SH'
+#!/bin/sh
+#SBATCH -N 2 --ntasks-per-node 2 --gpus-per-node 2
+srun -o 'task-%t.txt' --gpus-per-task=1 sh -c 'echo "$SLURM_PROCID $SLURM_LOCALID $CUDA_VISIBLE_DEVICES"'
+srun -o all.txt sh -c 'echo "out $SLURM_PROCID"; echo "err $SLURM_PROCID" >&2'
+srun -n 2 -o two.txt -e 'two-err-%t.txt' sh -c 'echo "o $SLURM_PROCID"; echo "e $SLURM_PROCID" >&2'
+SH
+	id=$(sbatch --parsable f.sh)
+	gb_wait_state "$id" COMPLETED 30
+	for t in 0 1 2 3; do
+		read -r rank local gpu <"task-$t.txt"
+		[ "$rank" = "$t" ]
+		[ "$local" = $((t % 2)) ]
+		gq -h -t all -j "$id" -o gpu_ids | grep -q "n[12]:.*\b$gpu\b"
+	done
+	[ "$(cat task-0.txt task-1.txt | awk '{ print $3 }' | sort -u | wc -l)" = 2 ]
+	[ "$(sort all.txt | paste -sd' ')" = "err 0 err 1 err 2 err 3 out 0 out 1 out 2 out 3" ]
+	[ "$(sort two.txt | paste -sd' ')" = "o 0 o 1" ]
+	[ "$(cat two-err-1.txt)" = "e 1" ]
 }
 
 @test "squeue -w and -A, sinfo -t and sacct -b select as Slurm's do" {

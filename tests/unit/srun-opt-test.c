@@ -15,11 +15,14 @@ static const struct option t_longopts[] = {
 	{ "nodes", required_argument, NULL, 'N' },
 	{ "ntasks-per-node", required_argument, NULL, 3 },
 	{ "export", required_argument, NULL, 4 },
+	{ "output", required_argument, NULL, 'o' },
+	{ "error", required_argument, NULL, 'e' },
+	{ "gpus-per-task", required_argument, NULL, 5 },
 	{ "pty", no_argument, NULL, 1 },
 	{ "jobid", required_argument, NULL, 2 },
 	{ NULL, 0, NULL, 0 }
 };
-static const char t_shortopts[] = ":G:n:N:";
+static const char t_shortopts[] = ":G:n:N:o:e:";
 
 /* in (words split on spaces) becomes want, with ntasks and nodes noted. */
 static void
@@ -93,6 +96,36 @@ t_flags(void)
 	    "--kill-on-bad-exit=0: off");
 }
 
+/* A step's -o, -e and --gpus-per-task=1, noted; other counts refused. */
+static void
+t_files(void)
+{
+	char		 buf[] = "srun -o out-%t.txt --error e.txt "
+			    "--gpus-per-task=1 cmd";
+	char		 bad[] = "srun --gpus-per-task=2 cmd";
+	char		*argv[8];
+	struct srun_opt	 o;
+	char		 err[256];
+	int		 argc = 0;
+
+	for (argv[argc] = strtok(buf, " "); argv[argc] != NULL;
+	    argv[++argc] = strtok(NULL, " "))
+		;
+	ok(srun_opt_take(&argc, argv, t_longopts, t_shortopts, true, &o, err,
+	    sizeof err) == 0 && argc == 2 && o.output != NULL &&
+	    strcmp(o.output, "out-%t.txt") == 0 && o.error != NULL &&
+	    strcmp(o.error, "e.txt") == 0 && o.gpu_per_task,
+	    "a step's -o, --error and --gpus-per-task=1: noted, taken out");
+	argc = 0;
+	for (argv[argc] = strtok(bad, " "); argv[argc] != NULL;
+	    argv[++argc] = strtok(NULL, " "))
+		;
+	ok(srun_opt_take(&argc, argv, t_longopts, t_shortopts, true, &o, err,
+	    sizeof err) == -1 && strstr(err, "--gpus-per-task=2: a step's "
+	    "task gets one GPU") != NULL, "--gpus-per-task=2 is refused: %s",
+	    err);
+}
+
 int
 main(void)
 {
@@ -116,6 +149,7 @@ main(void)
 	t_take("--ntasks-per-node=2 --export=ALL cmd", true, "cmd", 0, 0);
 	t_take("--ntasks-per-node 2 --export ALL cmd", true, "cmd", 0, 0);
 	t_flags();
+	t_files();
 	t_bad("--mpi=pmi2 cmd", "--mpi=pmi2: gbatch starts no PMI server");
 	t_bad("--multi-prog conf", "branch on SLURM_PROCID");
 	t_bad("-n 0 cmd", "--ntasks: expected a whole number from 1 to 1024");
