@@ -167,6 +167,75 @@ bench_line(const char *what, double s, size_t acts)
 	printf("%-58s %8.2f ms  (%zu actions)\n", what, s * 1000, acts);
 }
 
+/* A job of spec's id and gpus (0: a CPU job of cpus CPUs), pending. */
+static void
+bench_submit_res(struct sched_core *core, uint64_t id, uint32_t gpus,
+    uint32_t cpus, int64_t now)
+{
+	struct sched_jobspec	spec;
+
+	memset(&spec, 0, sizeof spec);
+	spec.id = id;
+	spec.gpus = gpus;
+	if (gpus == 0)
+		spec.res.cpus_node = cpus;
+	else
+		spec.res.cpus_gpu = cpus;
+	spec.submit = now;
+	spec.duration = 1000 * (60 + bench_rand() % 86400);
+	spec.first_start = SCHED_NEVER;
+	spec.last_stop = now;
+	(void)sched_core_submit(core, &spec, now);
+}
+
+/* CPU jobs (no GPU) on nodes of 64 CPUs: 10,000 of them of 1 to 8 CPUs
+ * placed beside a full cluster's GPU jobs in one pass; then, every CPU
+ * taken, 1,000 more waiting behind 100,000 GPU jobs, the pass walking
+ * to the last of them (a CPU job can start though no GPU is free). */
+static void
+bench_cpu_jobs(enum sched_policy policy, uint64_t *samples, size_t nsamples,
+    uint64_t *id, int64_t *now, size_t runs)
+{
+	const struct sched_action	*acts;
+	struct sched_core		*core;
+	double				 t0, t;
+	size_t				 n, i;
+	char				 what[128];
+
+	core = bench_core(policy, samples, nsamples);
+	for (i = 0; i < BENCH_NODES; i++)
+		place_node_set_res(sched_core_cluster(core), (uint32_t)i, 64,
+		    0);
+	/* GPU jobs of 4 CPUs a GPU: a full node keeps 32 CPUs free. */
+	while (sched_core_pending(core) * 2 <
+	    place_free_total(sched_core_cluster(core)))
+		bench_submit_res(core, (*id)++, bench_size(), 4, *now);
+	(void)sched_core_pass(core, ++*now, &acts);
+	for (i = 0; i < 10000; i++)
+		bench_submit_res(core, (*id)++, 0, 1 + bench_rand() % 8, *now);
+	t0 = bench_now();
+	n = sched_core_pass(core, ++*now, &acts);
+	t = bench_now() - t0;
+	bench_line("  10,000 CPU jobs beside a full cluster's GPU jobs", t, n);
+	/* No CPU left (each node has just the CPUs its jobs hold), then
+	 * 100,000 GPU jobs and 1,000 CPU jobs behind them. */
+	for (i = 0; i < BENCH_NODES; i++) {
+		n = place_node_cpus(sched_core_cluster(core), (uint32_t)i) -
+		    place_node_cpus_free(sched_core_cluster(core), (uint32_t)i);
+		place_node_set_res(sched_core_cluster(core), (uint32_t)i,
+		    (uint32_t)(n > 0 ? n : 1), 0);
+	}
+	for (i = sched_core_pending(core); i < BENCH_PENDING; i++)
+		bench_submit_res(core, (*id)++, bench_size(), 4, *now);
+	for (i = 0; i < 1000; i++)
+		bench_submit_res(core, (*id)++, 0, 1 + bench_rand() % 8, *now);
+	t = bench_best(core, now, runs, &n);
+	snprintf(what, sizeof what, "  no CPU free, %zu pending, 1,000 CPU jobs "
+	    "last, best of %zu", sched_core_pending(core), runs);
+	bench_line(what, t, n);
+	sched_core_free(core);
+}
+
 /* One policy through the shapes. */
 static void
 bench_policy(enum sched_policy policy, uint64_t *samples, size_t nsamples)
@@ -259,6 +328,8 @@ bench_policy(enum sched_policy policy, uint64_t *samples, size_t nsamples)
 	    "best of %zu", sched_core_pending(core), runs);
 	bench_line(what, t, n);
 	sched_core_free(core);
+
+	bench_cpu_jobs(policy, samples, nsamples, &id, &now, runs);
 
 	if (policy == SCHED_FIFO)
 		return;

@@ -161,9 +161,9 @@ grun_srun_step_run(int argc, char **argv, const struct srun_opt *so,
 	int	i;
 
 	if (grun_srun_command(argc, argv, &i, "a step takes srun's -n, -N, "
-	    "--ntasks-per-node, -o, -e, --gpus-per-task=1, --label and "
-	    "--kill-on-bad-exit; its GPUs, CPUs and memory are the job's",
-	    err, errlen) == -1)
+	    "--ntasks-per-node, -c, -o, -e, --export, --gpus-per-task=1, "
+	    "--label and --kill-on-bad-exit; its GPUs, CPUs and memory are "
+	    "the job's", err, errlen) == -1)
 		return (EXIT_USAGE);
 	return (srun_step_run(argv + i, so, 10, err, errlen));
 }
@@ -194,10 +194,16 @@ grun_srun_as_task(int argc, char **argv, const struct srun_opt *so,
 		    "-N %ld, or leave them out)", tasks, nodes, tasks, nodes);
 		return (EXIT_USAGE);
 	}
-	if (so->label) {
-		snprintf(err, errlen, "--label: in a job whose batch script "
-		    "runs once a task (gsub's), srun runs its command as the "
-		    "calling task: its lines are that task's alone");
+	if (so->label || so->output != NULL || so->error != NULL ||
+	    so->gpu_per_task || so->cpus_per_task != 0 ||
+	    (so->export != NULL && strcmp(so->export, "ALL") != 0)) {
+		snprintf(err, errlen, "%s: in a job whose batch script runs "
+		    "once a task (gsub's), srun runs its command as the calling "
+		    "task, with that task's output, GPUs, CPUs and environment",
+		    so->label ? "--label" : so->output != NULL ? "-o" :
+		    so->error != NULL ? "-e" : so->gpu_per_task ?
+		    "--gpus-per-task" : so->cpus_per_task != 0 ? "-c" :
+		    "--export");
 		return (EXIT_USAGE);
 	}
 	if (grun_srun_command(argc, argv, &i, "srun in a job runs its "

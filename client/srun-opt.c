@@ -202,11 +202,20 @@ srun_opt_take(int *argc, char **argv, const struct option *longopts,
 				o->gpu_per_task = true;
 				drop = 1;
 			}
-			/* A step's environment is srun's own. */
 			if (step && letter == 0 && len == 6 &&
-			    strncmp(w + 2, "export", 6) == 0 && val != NULL &&
-			    strcmp(val, "ALL") == 0)
+			    strncmp(w + 2, "export", 6) == 0 && val != NULL) {
+				o->export = val;
 				drop = 1;
+			}
+			if (step && val != NULL && (letter == 'c' ||
+			    (letter == 0 && len == 13 &&
+			    strncmp(w + 2, "cpus-per-task", 13) == 0))) {
+				if (srun_opt_count("--cpus-per-task", val,
+				    JOB_REQ_MAX_CPUS, &o->cpus_per_task, err,
+				    errlen) == -1)
+					return (-1);
+				drop = 1;
+			}
 		}
 		if (!drop) {
 			argv[out++] = argv[i];

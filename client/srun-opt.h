@@ -19,6 +19,10 @@ struct srun_opt {
 	const char	*output;
 	const char	*error;
 	bool		 gpu_per_task;
+	/* A step's --export list (borrowed; NULL: ALL) and -c (0: not
+	 * given). */
+	const char	*export;
+	unsigned	 cpus_per_task;
 	bool		 label;		/* -l/--label */
 	bool		 kill_on_bad_exit; /* -K/--kill-on-bad-exit[=1] */
 };
@@ -30,8 +34,8 @@ struct srun_opt {
  * the last two noted in o) and noting -n and -N in o (they stay for
  * jobspec, which reads them as the job's, unless step: srun in a job,
  * where they say the step's shape, removed with --ntasks-per-node,
- * -o/--output, -e/--error and --gpus-per-task=1, also noted, and
- * --export=ALL, what a step gets anyway). The other
+ * -o/--output, -e/--error, --gpus-per-task=1, --export and
+ * -c/--cpus-per-task, also noted). The other
  * options are jobspec's, longopts and shortopts (getopt's) saying which
  * take a value. argv keeps its terminating NULL. Returns 0, or -1 with err
  * saying which option is refused and why, or what its value should be. */

@@ -290,6 +290,31 @@ srun_step_wait(pid_t *pids, size_t n, bool kill_bad)
 	return (worst);
 }
 
+/* What a step asks of the job beside its shape: -c within the CPUs the
+ * job gave each task (its tasks run in the job's cgroup, on its CPUs),
+ * an --export list as gsub takes one. Returns 0, or -1 with err. */
+static int
+srun_step_check(const struct srun_opt *o, char *err, size_t errlen)
+{
+	unsigned	per = srun_step_env_count("SLURM_CPUS_PER_TASK",
+			    "GBATCH_CPUS", 0);
+	char		why[512];
+
+	if (o->cpus_per_task != 0 && per != 0 && o->cpus_per_task > per) {
+		snprintf(err, errlen, "-c %u: the job gave each task %u CPU%s; "
+		    "a step's tasks share the job's CPUs (give -c %u or less, "
+		    "or submit the job with -c %u)", o->cpus_per_task, per,
+		    per == 1 ? "" : "s", per, o->cpus_per_task);
+		return (-1);
+	}
+	if (o->export != NULL && jobenv_check(o->export, why,
+	    sizeof why) != 0) {
+		snprintf(err, errlen, "%s", why);
+		return (-1);
+	}
+	return (0);
+}
+
 int
 srun_step_run(char **argv, const struct srun_opt *o, unsigned timeout_s,
     char *err, size_t errlen)
@@ -325,12 +350,12 @@ srun_step_run(char **argv, const struct srun_opt *o, unsigned timeout_s,
 		;
 	if (srun_step_layout(nnodes, srun_step_env_count(
 	    "SLURM_NTASKS_PER_NODE", "LOCAL_WORLD_SIZE", 1), o, &lay, err,
-	    errlen) != 0) {
+	    errlen) != 0 || srun_step_check(o, err, errlen) != 0) {
 		free(node);
 		free(nodes);
 		return (EXIT_USAGE);
 	}
-	env = jobenv_build("ALL", environ);
+	env = jobenv_build(o->export != NULL ? o->export : "ALL", environ);
 	cwd = getcwd(NULL, 0);
 	/* A file every task writes to is opened (truncated) once. */
 	memset(&task, 0, sizeof task);

@@ -772,6 +772,9 @@ srun -N 2 true 2>nodes.txt
 echo "nodes $?" >>status.txt
 srun no-such-command-here 2>missing.txt
 echo "missing $?" >>status.txt
+srun -c 64 true 2>cpus.txt
+echo "cpus $?" >>status.txt
+FOO=no BAR=kept srun -c 1 --export=NONE,FOO=yes sh -c 'echo "$FOO ${BAR:-none}"' >export.txt
 SH
 	id=$(sbatch --parsable s.sh)
 	gb_wait_state "$id" COMPLETED 60
@@ -790,22 +793,27 @@ label 2
 kill 143
 gpus 2
 nodes 2
-missing 127" ]
-	grep -q "srun: -G: a step takes srun's -n, -N, --ntasks-per-node, -o, -e, --gpus-per-task=1, --label and --kill-on-bad-exit; its GPUs, CPUs and memory are the job's" gpus.txt
+missing 127
+cpus 2" ]
+	grep -q "srun: -c 64: the job gave each task [0-9]* CPUs\{0,1\}; a step's tasks share the job's CPUs" cpus.txt
+	# --export as gsub takes it: the list alone, not srun's own.
+	[ "$(cat export.txt)" = "yes none" ]
+	grep -q "srun: -G: a step takes srun's -n, -N, --ntasks-per-node, -c, -o, -e, --export, --gpus-per-task=1, --label and --kill-on-bad-exit; its GPUs, CPUs and memory are the job's" gpus.txt
 	# Its steps, as sacct lists them after the job (not with -X): each
 	# srun that started tasks, JOBID.STEP, its tasks, how it ended.
 	run -0 sacct -j "$id" -n -P -o JobID,JobName,State,ExitCode,NTasks
-	[ "${#lines[@]}" -eq 6 ]
+	[ "${#lines[@]}" -eq 7 ]
 	[ "${lines[0]}" = "$id|s.sh|COMPLETED|0:0|1" ]
 	[[ "${lines[1]}" =~ ^$id\.[0-9]+\|sh\|COMPLETED\|0:0\|1$ ]]
 	[[ "${lines[2]}" =~ ^$id\.[0-9]+\|sh\|FAILED\|3:0\|1$ ]]
 	[[ "${lines[3]}" =~ ^$id\.[0-9]+\|sh\|FAILED\|2:0\|3$ ]]
 	[[ "${lines[4]}" =~ ^$id\.[0-9]+\|sh\|(FAILED|CANCELLED)\|5:15\|2$ ]]
 	[[ "${lines[5]}" =~ ^$id\.[0-9]+\|no-such-command-here\|FAILED\|127:0\|1$ ]]
+	[[ "${lines[6]}" =~ ^$id\.[0-9]+\|sh\|COMPLETED\|0:0\|1$ ]]
 	[ "$(sacct -j "$id" -X -n -P -o JobID)" = "$id" ]
 	# gq -l ends with them, one a line.
 	gq -l "$id" >long.txt
-	[ "$(sed -n '/^steps:$/,$p' long.txt | grep -c "^  $id\.[0-9]* ")" -eq 5 ]
+	[ "$(sed -n '/^steps:$/,$p' long.txt | grep -c "^  $id\.[0-9]* ")" -eq 6 ]
 	grep -q "^  $id\.[0-9]*  3 tasks on n[12]  FAILED 2:0  " long.txt
 	grep -q "srun: -N 2: the job has 1 node; give at most -N 1" nodes.txt
 	grep -q "no-such-command-here: not found" missing.txt
