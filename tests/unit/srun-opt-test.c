@@ -24,6 +24,19 @@ static const struct option t_longopts[] = {
 };
 static const char t_shortopts[] = ":G:n:N:o:e:";
 
+/* Splits buf on spaces into argv (room for 32, NULL-ended); returns the
+ * count. */
+static int
+t_split(char *buf, char **argv)
+{
+	int	argc = 0;
+
+	for (argv[argc] = strtok(buf, " "); argv[argc] != NULL && argc < 30;
+	    argv[++argc] = strtok(NULL, " "))
+		;
+	return (argc);
+}
+
 /* in (words split on spaces) becomes want, with ntasks and nodes noted. */
 static void
 t_take(const char *in, bool step, const char *want, unsigned ntasks,
@@ -34,9 +47,7 @@ t_take(const char *in, bool step, const char *want, unsigned ntasks,
 	int		 argc = 0, i;
 
 	snprintf(buf, sizeof buf, "srun %s", in);
-	for (argv[argc] = strtok(buf, " "); argv[argc] != NULL && argc < 30;
-	    argv[++argc] = strtok(NULL, " "))
-		;
+	argc = t_split(buf, argv);
 	if (srun_opt_take(&argc, argv, t_longopts, t_shortopts, step, &o,
 	    err, sizeof err) != 0) {
 		ok(0, "\"%s\" is taken (%s)", in, err);
@@ -60,9 +71,7 @@ t_bad(const char *in, const char *part)
 	int		 argc = 0, r;
 
 	snprintf(buf, sizeof buf, "srun %s", in);
-	for (argv[argc] = strtok(buf, " "); argv[argc] != NULL && argc < 30;
-	    argv[++argc] = strtok(NULL, " "))
-		;
+	argc = t_split(buf, argv);
 	r = srun_opt_take(&argc, argv, t_longopts, t_shortopts, false, &o, err,
 	    sizeof err);
 	ok(r == -1 && strstr(err, part) != NULL, "\"%s\" is refused: %s", in,
@@ -74,23 +83,18 @@ static void
 t_flags(void)
 {
 	char		 buf[] = "srun -l -K --ntasks-per-node=3 cmd";
-	char		*argv[8];
+	char		*argv[32];
 	struct srun_opt	 o;
 	char		 err[256];
 	int		 argc = 0;
 
-	for (argv[argc] = strtok(buf, " "); argv[argc] != NULL;
-	    argv[++argc] = strtok(NULL, " "))
-		;
+	argc = t_split(buf, argv);
 	ok(srun_opt_take(&argc, argv, t_longopts, t_shortopts, true, &o, err,
 	    sizeof err) == 0 && o.label && o.kill_on_bad_exit &&
 	    o.tasks_per_node == 3 && argc == 2, "-l -K --ntasks-per-node=3: "
 	    "noted");
 	strcpy(buf, "srun --kill-on-bad-exit=0 cmd");
-	argc = 0;
-	for (argv[argc] = strtok(buf, " "); argv[argc] != NULL;
-	    argv[++argc] = strtok(NULL, " "))
-		;
+	argc = t_split(buf, argv);
 	ok(srun_opt_take(&argc, argv, t_longopts, t_shortopts, true, &o, err,
 	    sizeof err) == 0 && !o.kill_on_bad_exit && !o.label,
 	    "--kill-on-bad-exit=0: off");
@@ -103,23 +107,18 @@ t_files(void)
 	char		 buf[] = "srun -o out-%t.txt --error e.txt "
 			    "--gpus-per-task=1 cmd";
 	char		 bad[] = "srun --gpus-per-task=2 cmd";
-	char		*argv[8];
+	char		*argv[32];
 	struct srun_opt	 o;
 	char		 err[256];
 	int		 argc = 0;
 
-	for (argv[argc] = strtok(buf, " "); argv[argc] != NULL;
-	    argv[++argc] = strtok(NULL, " "))
-		;
+	argc = t_split(buf, argv);
 	ok(srun_opt_take(&argc, argv, t_longopts, t_shortopts, true, &o, err,
 	    sizeof err) == 0 && argc == 2 && o.output != NULL &&
 	    strcmp(o.output, "out-%t.txt") == 0 && o.error != NULL &&
 	    strcmp(o.error, "e.txt") == 0 && o.gpu_per_task,
 	    "a step's -o, --error and --gpus-per-task=1: noted, taken out");
-	argc = 0;
-	for (argv[argc] = strtok(bad, " "); argv[argc] != NULL;
-	    argv[++argc] = strtok(NULL, " "))
-		;
+	argc = t_split(bad, argv);
 	ok(srun_opt_take(&argc, argv, t_longopts, t_shortopts, true, &o, err,
 	    sizeof err) == -1 && strstr(err, "--gpus-per-task=2: a step's "
 	    "task gets one GPU") != NULL, "--gpus-per-task=2 is refused: %s",
