@@ -909,7 +909,7 @@ mode_is() {
 	for l in "${lines[@]}"; do
 		case ${l#*:} in
 		*'store_sql_job_select(false, "'*|*'store_sql_job_select(true, "'*) ;;
-		*'store_sql_job_insert()'*|*'store_sql_job_update()'*) ;;
+		*'store_sql_job_insert()'*|*'store_sql_job_update(JFF_UPDATE)'*|*'store_sql_job_update(JFF_EDIT)'*) ;;
 		*) echo "job SQL not from the field table: $l"; false ;;
 		esac
 	done

@@ -277,9 +277,9 @@ CSV
 	run -1 gsim -c 3x4 nodur.csv
 	[[ "$output" == *"nodur.csv:1: no duration column; the header has: job_id, num_gpu, submit_time"* ]]
 
-	printf 'submit_time,num_gpus,duration\n0,2,10\n5,0,3\n' >zero.csv
+	printf 'submit_time,num_gpus,duration\n0,2,10\n5,two,3\n' >zero.csv
 	run -1 gsim -c 3x4 zero.csv
-	[[ "$output" == *'zero.csv:3: num_gpus "0": expected a whole number from 1'* ]]
+	[[ "$output" == *'zero.csv:3: num_gpus "two": expected a whole number from 0'* ]]
 
 	printf 'submit_time,num_gpus,duration\n0,2,10\n\n5,1,-3\n' >neg.csv
 	run -1 gsim -c 3x4 neg.csv

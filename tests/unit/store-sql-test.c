@@ -17,7 +17,8 @@
 #include "daemon/controller/store.h"
 #include "tests/unit/tap.h"
 
-static char	t_text[2][JF_COUNT][64];
+/* Seeds 1 to 3: the insert's, the update's and the edit's texts. */
+static char	t_text[3][JF_COUNT][64];
 
 /* Gives every field of r a value of its own, from seed. */
 static void
@@ -52,8 +53,8 @@ t_fill(struct store_job *r, int seed)
 		case JFK_TEXT:
 		case JFK_TEXT0:
 		case JFK_TEXTREF:
-			snprintf(t_text[seed - 1][f], sizeof t_text[seed - 1][f], "%s %d '\"\n",
-			    job_fields[f].column, seed);
+			snprintf(t_text[seed - 1][f], sizeof t_text[0][0],
+			    "%s %d '\"\n", job_fields[f].column, seed);
 			*(const char **)p = t_text[seed - 1][f];
 			break;
 		case JFK_STATE:
