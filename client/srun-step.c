@@ -348,9 +348,10 @@ srun_step_run(char **argv, const struct srun_opt *o, unsigned timeout_s,
 	for (save = NULL, node[0] = strtok_r(nodes, ",", &save);
 	    node[nnodes] != NULL; node[++nnodes] = strtok_r(NULL, ",", &save))
 		;
-	if (srun_step_layout(nnodes, srun_step_env_count(
+	if (srun_step_check(o, err, errlen) != 0 ||
+	    srun_step_layout(nnodes, srun_step_env_count(
 	    "SLURM_NTASKS_PER_NODE", "LOCAL_WORLD_SIZE", 1), o, &lay, err,
-	    errlen) != 0 || srun_step_check(o, err, errlen) != 0) {
+	    errlen) != 0) {
 		free(node);
 		free(nodes);
 		return (EXIT_USAGE);
