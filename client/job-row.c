@@ -278,6 +278,7 @@ job_row_get_id(const void *row, const void *ctx, char *buf, size_t len)
 	X(array_spec, JF_ARRAY_SPEC)					\
 	X(restarts, JF_RESTARTS)					\
 	X(preemptions, JF_PREEMPTIONS)					\
+	X(preempt, JF_PREEMPT)						\
 	X(promotions, JF_PROMOTIONS)					\
 	X(rank, JF_RANK)
 
@@ -683,6 +684,7 @@ const struct table_col job_row_cols[] = {
 	{ "time_limit", "TIME_LIMIT", true, job_row_get_time_limit },
 	{ "reason", "REASON", false, job_row_get_reason },
 	{ "kind", "KIND", false, job_row_get_kind },
+	{ "preempt", "PREEMPT", false, job_row_get_preempt },
 	{ "submit_time", "SUBMIT_TIME", false, job_row_get_submit_time },
 	{ "begin_time", "BEGIN_TIME", false, job_row_get_begin_time },
 	{ "start_time", "START_TIME", false, job_row_get_start_time },

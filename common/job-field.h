@@ -192,6 +192,7 @@ enum job_field_kind {
 	    "queue_delay", JFK_I64, JFF_UPDATE | JFF_MS)		\
 	WIRE(JCT, "jct")						\
 	WIRE(KIND, "kind")						\
+	WIRE(PREEMPT, "preempt")					\
 	COL(LAST_QUEUE, last_queue, int, "last_queue", "last_queue",	\
 	    JFK_INT, JFF_UPDATE)					\
 	COL(PENDING_SINCE, pending_since, int64_t, "pending_since", NULL, \

@@ -82,6 +82,7 @@ conf_reload_json(const struct conf *c)
 	    "kill_invalid_depend", c->kill_invalid_depend);
 	json_object_set_new(sch, "cpus_per_gpu", json_integer(c->cpus_per_gpu));
 	json_object_set_new(sch, "mem_per_gpu", json_integer(c->mem_per_gpu));
+	json_object_set_new(sch, "preempt_plain", json_boolean(c->preempt_plain));
 	return (json_pack("{s:o, s:o}", "controller", ctl, "scheduler", sch));
 }
 
@@ -145,6 +146,7 @@ conf_reload_apply(struct conf *c, const struct conf *fresh, json_t *changed,
 	c->kill_invalid_depend = fresh->kill_invalid_depend;
 	c->cpus_per_gpu = fresh->cpus_per_gpu;
 	c->mem_per_gpu = fresh->mem_per_gpu;
+	c->preempt_plain = fresh->preempt_plain;
 	c->max_connections = fresh->max_connections;
 	c->max_connections_per_user = fresh->max_connections_per_user;
 	c->connection_reserve = fresh->connection_reserve;

@@ -394,6 +394,8 @@ static const struct conf_file_key conf_scheduler_keys[] = {
 	  .max = JOB_REQ_MAX_CKPT_GRACE, .what = "seconds" },
 	{ .name = "kill_invalid_depend", .type = CONF_FILE_BOOL,
 	  .off = offsetof(struct conf, kill_invalid_depend) },
+	{ .name = "preempt_plain", .type = CONF_FILE_BOOL,
+	  .off = offsetof(struct conf, preempt_plain) },
 	{ .name = "cpus_per_gpu", .type = CONF_FILE_INT,
 	  .off = offsetof(struct conf, cpus_per_gpu), .min = 0, .max = 65536,
 	  .what = "CPUs (0: the node's CPUs over its GPUs)" },

@@ -98,6 +98,10 @@ struct conf {
 	 * (0: the node's share, its CPUs or memory over its GPUs). */
 	int		 cpus_per_gpu;
 	int		 mem_per_gpu;
+	/* Whether a batch job that gave no checkpoint signal may be
+	 * preempted (requeued to start over): off, such a job is never
+	 * preempted, as it would lose its work (job_preempt_mode). */
+	bool		 preempt_plain;
 
 	/* The tls group: where the key, certificates and CRL are. Read at
 	 * start; a reload reads the CRL again, the rest waits for a

@@ -38,6 +38,7 @@
 #include "daemon/controller/ctx.h"
 #include "daemon/controller/depend-wait.h"
 #include "daemon/controller/job-array.h"
+#include "daemon/controller/job-preempt.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/metrics.h"
 #include "daemon/controller/node.h"
@@ -350,7 +351,9 @@ core_spec(struct job *j, struct sched_jobspec *spec, int64_t now)
 		spec->own_placement = true;
 		spec->placement = SCHED_PLACE_SPREAD;
 	}
-	spec->no_requeue = (f & JOB_F_NO_REQUEUE) != 0;
+	/* Never a victim unless it can come back (job_preempt_mode). */
+	spec->no_requeue = job_preempt_mode(f, job_ckpt_signal(j),
+	    ctx_conf()->preempt_plain) == JOB_PREEMPT_NO;
 	spec->num_nodes = job_num_nodes(j);
 	spec->any_shape = (f & JOB_F_ANY_SHAPE) != 0;
 	core_res(j, &spec->res);

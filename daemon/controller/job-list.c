@@ -13,6 +13,7 @@
 #include "common/alloc-text.h"
 #include "common/xmalloc.h"
 #include "daemon/controller/job-list.h"
+#include "daemon/controller/job-preempt.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/jtext.h"
 #include "daemon/controller/store-sql.h"
@@ -83,6 +84,10 @@ job_list_store_fields(struct job_field_set fields)
 	}
 	if (jfs_has(fields, JF_KIND))
 		jfs_add(&m, JF_FLAGS);
+	if (jfs_has(fields, JF_PREEMPT)) {
+		jfs_add(&m, JF_FLAGS);
+		jfs_add(&m, JF_CKPT_SIGNAL);
+	}
 	return (m);
 }
 
@@ -97,6 +102,7 @@ job_list_plan(struct job_list_plan *plan, struct job_field_set fields)
 
 	fields = jfs_and(fields, job_field_wire_set());
 	plan->n = 0;
+	plan->preempt_plain = false;
 	for (f = 0; f < JF_COUNT; f++) {
 		if (!jfs_has(fields, f))
 			continue;
@@ -294,6 +300,10 @@ job_list_write(struct jtext *b, const struct store_job *r, int64_t now,
 			continue;
 		case JF_ARGV:
 			jtext_put(b, s[f], n[f]);
+			continue;
+		case JF_PREEMPT:
+			jtext_string(b, job_preempt_name(job_preempt_mode(
+			    r->flags, r->ckpt_signal, plan->preempt_plain)));
 			continue;
 		case JF_KIND:
 			/* grun's jobs, or gsub's. */

@@ -48,6 +48,9 @@ struct job_list_plan {
 		uint8_t	len;
 		char	text[40];
 	}		key[JF_COUNT];
+	/* scheduler.preempt_plain, for the preempt member (the caller's:
+	 * job_list_plan leaves it false). */
+	bool		preempt_plain;
 };
 void	job_list_plan(struct job_list_plan *, struct job_field_set fields);
 /* Appends the JOB_LIST record of row with the members of plan; now

@@ -329,6 +329,8 @@ uint64_t	 job_time_limit(const struct job *j)
 		     { return (job_shared_num(j->shared, JF_TIME_LIMIT)); }
 uint32_t	 job_flags(const struct job *j)
 		     { return ((uint32_t)job_shared_num(j->shared, JF_FLAGS)); }
+int		 job_ckpt_signal(const struct job *j)
+		     { return ((int)job_shared_num(j->shared, JF_CKPT_SIGNAL)); }
 
 bool
 job_is_interactive(const struct job *j)

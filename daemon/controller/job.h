@@ -105,6 +105,9 @@ uint32_t	 job_gpus(const struct job *);
 uint64_t	 job_time_limit(const struct job *);
 /* Its gsub flags (JOB_F_*). */
 uint32_t	 job_flags(const struct job *);
+/* The checkpoint signal the job asked for (gsub --ckpt-signal or
+ * --signal), 0 for none (the node then sends SIGUSR1). */
+int		 job_ckpt_signal(const struct job *);
 /* Whether it is an interactive job (grun's: JOB_F_INTERACTIVE). */
 bool		 job_is_interactive(const struct job *);
 /* Where a running job's GPUs are: one part per node, rank 0 first. A

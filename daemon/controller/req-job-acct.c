@@ -22,6 +22,7 @@
 #include "common/log.h"
 #include "common/proto.h"
 #include "common/xmalloc.h"
+#include "daemon/controller/conf.h"
 #include "daemon/controller/ctx.h"
 #include "daemon/controller/job-list.h"
 #include "daemon/controller/peer.h"
@@ -349,6 +350,7 @@ req_job_acct(struct peer *p, const json_t *msg)
 		goto invalid;
 	}
 	job_list_plan(&a->plan, a->fields);
+	a->plan.preempt_plain = ctx_conf()->preempt_plain;
 
 	/* Users see their own jobs; operators everyone's. Asking for
 	 * someone else's is refused, not answered with nothing. */

@@ -53,7 +53,8 @@ field() {
 }
 
 @test "gacct --report users, cluster, nodes and timeline agree with the database" {
-	printf 'scheduler = {\n  thresholds = [ 2.0 ];\n  promote_knob = 0;\n};\n' >>"$GBATCH_CONF"
+	# preempt_plain: big, a plain sleep, may be preempted.
+	printf 'scheduler = {\n  thresholds = [ 2.0 ];\n  promote_knob = 0;\n  preempt_plain = true;\n};\n' >>"$GBATCH_CONF"
 	# The range starts before the nodes first come up: that time is
 	# theirs neither as down time nor as capacity.
 	t0=$(($(date +%s) - 5))

@@ -113,7 +113,8 @@ field() {
 }
 
 @test "preemptions and promotions are counted as the jobs' own counters say" {
-	printf 'scheduler = {\n  thresholds = [ 2.0 ];\n  promote_knob = 1;\n};\n' >>"$GBATCH_CONF"
+	# preempt_plain: l, a plain sleep, may be preempted.
+	printf 'scheduler = {\n  thresholds = [ 2.0 ];\n  promote_knob = 1;\n  preempt_plain = true;\n};\n' >>"$GBATCH_CONF"
 	gb_start_controller
 	gb_start_node n1 4
 	# l reaches Q1 after half a second; s, new in Q0, preempts it; l,

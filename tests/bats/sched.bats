@@ -18,9 +18,13 @@ teardown() {
 	gb_teardown
 }
 
-# sched_conf KEYS...: a scheduler group with these keys.
+# sched_conf KEYS...: a scheduler group with these keys. The tests here
+# preempt plain jobs (sleep, a shell), which the default never preempts,
+# as they would lose their work: preempt_plain lets them be (the default
+# is the last test's).
 sched_conf() {
-	printf 'scheduler = {\n  %s\n};\n' "$*" >>"$GBATCH_CONF"
+	printf 'scheduler = {\n  preempt_plain = true;\n  %s\n};\n' "$*" \
+	    >>"$GBATCH_CONF"
 }
 
 # field ID FIELD: one gq field of a job.
@@ -372,4 +376,44 @@ node_is_down() {
 	gb_wait 10 field_is "$id" reason NodesDrained
 	gctl resume n1
 	gb_wait_state "$id" COMPLETED 20
+}
+
+@test "by default only a job that gave a checkpoint signal is preempted; a plain one keeps its GPUs; preempt_plain lets it be requeued" {
+	printf 'scheduler = {\n  thresholds = [ 2.0 ];\n};\n' >>"$GBATCH_CONF"
+	gb_start_controller
+	gb_start_node n1 4
+	# A plain job and, later, one with a checkpoint signal, both demoted
+	# to Q1 holding two GPUs each.
+	plain=$(gb_submit -G 2 -J plain --wrap 'sleep 60')
+	gb_wait_state "$plain" RUNNING 20
+	ckpt=$(gb_submit -G 2 -J ckpt --ckpt-signal USR2 --wrap 'trap "exit 0" USR2; sleep 60 & wait')
+	gb_wait_state "$ckpt" RUNNING 20
+	[ "$(field "$plain" preempt)" = no ]
+	[ "$(field "$ckpt" preempt)" = checkpoint ]
+	gb_wait 10 field_is "$plain" queue Q1
+	gb_wait 10 field_is "$ckpt" queue Q1
+	# A Q0 job of four GPUs needs both: only the checkpointing one may
+	# be stopped, which is not enough; it waits, and nothing is stopped.
+	big=$(gb_submit -G 4 -J big --wrap true)
+	gb_wait 10 eval '[ "$(gq -h -j '"$big"' -o reason)" != None ]'
+	# A job of two takes the checkpointing one's GPUs, never the plain one's.
+	s=$(gb_submit -G 2 -J small --wrap 'sleep 1')
+	gb_wait_state "$s" RUNNING 20
+	[ "$(field "$ckpt" preemptions)" = 1 ]
+	[ "$(gb_state "$plain")" = RUNNING ]
+	[ "$(field "$plain" preemptions)" = 0 ]
+	gq -l "$plain" | grep -qx 'preempt: *no'
+	# With preempt_plain, the plain job may be requeued to start over.
+	gcancel "$big" "$s" "$ckpt"
+	sed -i 's/^  thresholds = \[ 2.0 \];$/  thresholds = [ 2.0 ];\n  preempt_plain = true;/' "$GBATCH_CONF"
+	run -0 gctl reconfigure
+	[[ "$output" == *scheduler.preempt_plain* ]]
+	[ "$(field "$plain" preempt)" = requeue ]
+	s=$(gb_submit -G 4 -J small2 --wrap 'sleep 1')
+	gb_wait_state "$s" RUNNING 20
+	[ "$(field "$plain" preemptions)" = 1 ]
+	[ "$(field "$plain" restarts)" = 1 ]
+	# --no-requeue holds whatever the settings.
+	n=$(gb_submit -G 1 --no-requeue --wrap true)
+	[ "$(gq -h -t all -j "$n" -o preempt)" = no ]
 }
