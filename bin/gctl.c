@@ -7,10 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "client/client.h"
 #include "client/model.h"
+#include "client/update-words.h"
 #include "common/cmd.h"
 #include "common/duration.h"
 #include "common/paths.h"
@@ -34,6 +36,7 @@ static int	gctl_show(int, char **);
 static int	gctl_hold(int, char **);
 static int	gctl_release(int, char **);
 static int	gctl_requeue(int, char **);
+static int	gctl_update(int, char **);
 static int	gctl_reconfigure(int, char **);
 static int	gctl_help(int, char **);
 static int	gctl_run_ca(int, char **);
@@ -50,6 +53,11 @@ static const struct gctl_verb gctl_verbs[] = {
 	{ "release", "ID...", "let held jobs start again", gctl_release },
 	{ "requeue", "ID...", "checkpoint, stop and requeue running jobs",
 	    gctl_requeue },
+	{ "update", "job ID[,ID...] KEY=VALUE...", "change waiting jobs: "
+	    "TimeLimit=, Name=, Comment=, Dependency=, NumNodes= (keys as "
+	    "scontrol's, any case)", gctl_update },
+	{ "update", "node NODE State=DRAIN|RESUME [Reason=TEXT]", "drain or "
+	    "resume a node (operators)", gctl_update },
 	{ "show", "config [--json]", "the settings gbatchd has in force",
 	    gctl_show },
 	{ "reconfigure", "", "read gbatch.conf again, no restart (operators; "
@@ -311,6 +319,70 @@ gctl_job_update(int argc, char **argv, const char *action)
 	}
 	json_decref(reqs);
 	return (worst);
+}
+
+/* update job ID[,ID...] KEY=VALUE..., or update node NODE KEY=VALUE...:
+ * what scontrol update does, read by the same words (update-words.h).
+ * A job's changes go a job at a time, each job's all or none; the exit
+ * status is the worst seen. */
+static int
+gctl_update(int argc, char **argv)
+{
+	struct update_words	 u;
+	json_t			*reqs, *req;
+	char			**words, err[512], *ids[1];
+	size_t			 i;
+	int			 r = EXIT_OK, worst = EXIT_OK, k;
+	bool			 job;
+
+	if (argc < 4 || (strcmp(argv[1], "job") != 0 &&
+	    strcmp(argv[1], "node") != 0))
+		return (cmd_usage_error(&gctl_cmd, "update: expected job "
+		    "ID[,ID...] KEY=VALUE... or node NODE State=DRAIN|RESUME "
+		    "[Reason=TEXT]"));
+	job = strcmp(argv[1], "job") == 0;
+	words = xcalloc((size_t)argc, sizeof *words);
+	words[0] = xasprintf("%s=%s", job ? "JobId" : "NodeName", argv[2]);
+	for (k = 3; k < argc; k++)
+		words[k - 2] = argv[k];
+	if (update_words_parse(argc - 2, words, &u, err, sizeof err) == -1) {
+		r = cmd_usage_error(&gctl_cmd, "update: %s", err);
+		goto out;
+	}
+	if (u.jobs != NULL) {
+		ids[0] = (char *)u.jobs;
+		if ((reqs = model_job_update_requests(1, ids, "set", err,
+		    sizeof err)) == NULL) {
+			r = cmd_usage_error(&gctl_cmd, "update: %s", err);
+			goto out;
+		}
+		json_array_foreach(reqs, i, req) {
+			json_object_update(req, u.set);
+			if ((r = gctl_call(json_incref(req), NULL,
+			    "update")) > worst)
+				worst = r;
+		}
+		json_decref(reqs);
+		r = worst;
+	} else if (u.node != NULL && !job && u.state != NULL &&
+	    (strcasecmp(u.state, "DRAIN") == 0 || strcasecmp(u.state,
+	    "RESUME") == 0)) {
+		req = proto_msg(MSG_NODE_UPDATE);
+		json_object_set_new(req, "node", json_string(u.node));
+		json_object_set_new(req, "action", json_string(strcasecmp(
+		    u.state, "DRAIN") == 0 ? "drain" : "resume"));
+		if (u.reason != NULL && strcasecmp(u.state, "DRAIN") == 0)
+			json_object_set_new(req, "reason",
+			    json_string(u.reason));
+		r = gctl_call(req, NULL, "update");
+	} else
+		r = cmd_usage_error(&gctl_cmd, "update: a node takes "
+		    "State=DRAIN or State=RESUME (with Reason=TEXT to drain)");
+out:
+	update_words_free(&u);
+	free(words[0]);
+	free(words);
+	return (r);
 }
 
 static int

@@ -208,6 +208,22 @@ _gbatch_gctl()
 	resume)
 		((cword == i + 1)) &&
 		    COMPREPLY=($(compgen -W "$(_gbatch_nodes)" -- "$cur")) ;;
+	update)
+		if ((cword == i + 1)); then
+			COMPREPLY=($(compgen -W "job node" -- "$cur"))
+		elif ((cword == i + 2)); then
+			if [[ $prev == job ]]; then
+				COMPREPLY=($(compgen -W "$(_gbatch_jobs)" -- "$cur"))
+			else
+				COMPREPLY=($(compgen -W "$(_gbatch_nodes)" -- "$cur"))
+			fi
+		elif [[ ${words[i + 1]} == job ]]; then
+			COMPREPLY=($(compgen -W "TimeLimit= Name= Comment= Dependency= NumNodes=" -- "$cur"))
+			compopt -o nospace 2>/dev/null
+		else
+			COMPREPLY=($(compgen -W "State=DRAIN State=RESUME Reason=" -- "$cur"))
+			compopt -o nospace 2>/dev/null
+		fi ;;
 	ca)
 		if ((cword == i + 1)); then
 			COMPREPLY=($(compgen -W "init" -- "$cur"))

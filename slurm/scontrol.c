@@ -3,7 +3,7 @@
  * release, requeue, update NodeName=... State=DRAIN|RESUME, update
  * JobId=... with TimeLimit, Name, Comment, Dependency and NumNodes, ping,
  * reconfigure, version. gbatch's own are gq, gnodes and gctl; the records
- * are scontrol-show.c's, update's words scontrol-update.c's. */
+ * are scontrol-show.c's, update's words update-words.c's. */
 #include <ctype.h>
 #include <getopt.h>
 #include <stdbool.h>
@@ -17,7 +17,7 @@
 #include "common/hostlist.h"
 #include "common/proto.h"
 #include "common/safe-text.h"
-#include "slurm/scontrol-update.h"
+#include "client/update-words.h"
 #include "slurm/scontrol.h"
 
 enum {
@@ -254,15 +254,15 @@ scontrol_update_jobs(struct model *m, const char *ids, json_t *set)
 }
 
 /* update NodeName=NODE State=DRAIN|RESUME [Reason=TEXT], or JobId=ID
- * with what to change (scontrol-update.h). */
+ * with what to change (update-words.h). */
 static int
 scontrol_update(struct model *m, int argc, char **argv)
 {
-	struct scontrol_update	 u;
+	struct update_words	 u;
 	char			 err[1024];
 	int			 r;
 
-	if (scontrol_update_parse(argc, argv, &u, err, sizeof err) == -1)
+	if (update_words_parse(argc, argv, &u, err, sizeof err) == -1)
 		return (cmd_usage_error(&scontrol_cmd, "update: %s", err));
 	if (u.jobs != NULL)
 		r = scontrol_update_jobs(m, u.jobs, u.set);
@@ -280,7 +280,7 @@ scontrol_update(struct model *m, int argc, char **argv)
 	if (u.jobs == NULL && r != 0)
 		cmd_error(&scontrol_cmd, m->err);
 out:
-	scontrol_update_free(&u);
+	update_words_free(&u);
 	return (r);
 }
 

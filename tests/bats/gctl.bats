@@ -17,7 +17,7 @@ teardown() {
 @test "gctl --help and gctl help list every command" {
 	for h in --help help -h; do
 		run -0 gctl $h
-		for v in ping shutdown drain resume show reconfigure help --reason; do
+		for v in ping shutdown drain resume show reconfigure update help --reason; do
 			[[ "$output" == *"$v"* ]] || { echo "missing $v"; false; }
 		done
 	done
@@ -79,6 +79,35 @@ teardown() {
 	[ "$(gq -h -j "$a" -o nodes)" = n2 ]
 	run -0 gctl resume n1
 	gb_wait 10 sh -c 'gnodes -h -N n1 -o state | grep -qx idle'
+}
+
+@test "gctl update changes a waiting job as scontrol update does, and drains and resumes a node" {
+	id=$(gb_submit -H -J first --wrap true)
+	run -0 gctl update job "$id" name=second TIMELIMIT=1:00:00 Comment="a note"
+	[ "$(gq -h -j "$id" -o name)" = second ]
+	[ "$(gq -h -j "$id" -o time_limit)" = 1:00:00 ]
+	[ "$(gq -h -j "$id" -o comment)" = "a note" ]
+	gq -l "$id" | grep -q 'name "first" -> "second", by root'
+	# All or none: a bad key changes nothing, a usage error naming the
+	# keys a job takes.
+	run -2 gctl update job "$id" Name=third Partition=gpu
+	[[ "$output" == *'update: unknown key "Partition"; a job takes TimeLimit, Name (or JobName), Comment, Dependency or NumNodes'* ]]
+	[ "$(gq -h -j "$id" -o name)" = second ]
+	# A running job's name is refused by gbatchd, saying why.
+	r=$(gb_submit -G 1 --wrap 'sleep 60')
+	gb_wait_state "$r" RUNNING 20
+	run -1 gctl update job "$r" Name=x
+	[[ "$output" == *"update: job $r is RUNNING: its name can change only while it waits (PENDING or HELD)"* ]]
+	run -2 gctl update job
+	[[ "$output" == *"update: expected job ID[,ID...] KEY=VALUE... or node NODE State=DRAIN|RESUME [Reason=TEXT]"* ]]
+	# A node, in scontrol's words.
+	run -0 gctl update node n1 State=DRAIN Reason=maint
+	gb_wait 10 sh -c 'gnodes -h -N n1 -o state | grep -qx drained'
+	[ "$(gnodes -h -N n1 -o reason)" = maint ]
+	run -0 gctl update node n1 state=resume
+	gb_wait 10 sh -c 'gnodes -h -N n1 -o state | grep -qx idle'
+	run -2 gctl update node n1 State=IDLE
+	[[ "$output" == *"update: a node takes State=DRAIN or State=RESUME"* ]]
 }
 
 @test "gctl drain of an unknown node exits 1" {

@@ -1,5 +1,5 @@
-/* scontrol-update-test.c: scontrol update's KEY=VALUE words read into
- * JOB_UPDATE's set (slurm/scontrol-update.c): Slurm's keys in any case,
+/* update-words-test.c: scontrol update's KEY=VALUE words read into
+ * JOB_UPDATE's set (slurm/update-words.c): Slurm's keys in any case,
  * each value in gsub's forms and bounds (common/job-req.h), each key once,
  * a job's keys or a node's, and words that say what is accepted. */
 #include <stdio.h>
@@ -7,7 +7,7 @@
 
 #include <jansson.h>
 
-#include "slurm/scontrol-update.h"
+#include "client/update-words.h"
 #include "tests/unit/tap.h"
 
 /* Splits in on spaces into argv (kept in buf). Returns argc. */
@@ -28,11 +28,11 @@ t_words(const char *in, char *buf, size_t len, char **argv, int max)
 static void
 t_job(const char *in, const char *jobs, const char *set)
 {
-	struct scontrol_update	 u;
+	struct update_words	 u;
 	char			 buf[512], *argv[16], err[512] = "", *got;
 	int			 argc = t_words(in, buf, sizeof buf, argv, 16);
 
-	if (scontrol_update_parse(argc, argv, &u, err, sizeof err) != 0) {
+	if (update_words_parse(argc, argv, &u, err, sizeof err) != 0) {
 		ok(0, "\"%s\" is read (%s)", in, err);
 		return;
 	}
@@ -41,30 +41,30 @@ t_job(const char *in, const char *jobs, const char *set)
 	    set) == 0 && u.node == NULL, "\"%s\": jobs %s, set %s (got %s, "
 	    "%s)", in, jobs, set, u.jobs != NULL ? u.jobs : "none", got);
 	free(got);
-	scontrol_update_free(&u);
+	update_words_free(&u);
 }
 
 /* in is refused with err holding part. */
 static void
 t_bad(const char *in, const char *part)
 {
-	struct scontrol_update	 u;
+	struct update_words	 u;
 	char			 buf[512], *argv[16], err[512] = "";
 	int			 argc = t_words(in, buf, sizeof buf, argv, 16);
 	int			 r;
 
-	r = scontrol_update_parse(argc, argv, &u, err, sizeof err);
+	r = update_words_parse(argc, argv, &u, err, sizeof err);
 	ok(r == -1 && strstr(err, part) != NULL && u.set == NULL,
 	    "\"%s\" is refused saying \"%s\" (got %d, \"%s\")", in, part, r,
 	    err);
 	if (r == 0)
-		scontrol_update_free(&u);
+		update_words_free(&u);
 }
 
 int
 main(void)
 {
-	struct scontrol_update	 u;
+	struct update_words	 u;
 	char			 buf[256], *argv[8], err[256];
 	int			 argc;
 
@@ -120,10 +120,10 @@ main(void)
 	/* A node's form, its values for the caller to check. */
 	argc = t_words("nodename=n1 State=drain Reason=disk", buf, sizeof buf,
 	    argv, 8);
-	ok(scontrol_update_parse(argc, argv, &u, err, sizeof err) == 0 &&
+	ok(update_words_parse(argc, argv, &u, err, sizeof err) == 0 &&
 	    u.jobs == NULL && strcmp(u.node, "n1") == 0 &&
 	    strcmp(u.state, "drain") == 0 && strcmp(u.reason, "disk") == 0 &&
 	    json_object_size(u.set) == 0, "a node's keys are read as given");
-	scontrol_update_free(&u);
+	update_words_free(&u);
 	return (tap_done());
 }

@@ -1,4 +1,4 @@
-/* scontrol-update.c: scontrol update's words (scontrol-update.h). A job's
+/* update-words.c: an update's words (update-words.h). A job's
  * keys are Slurm's, their values gsub's: each key reads its value through
  * the gsub option that sets the same member of a request, so that
  * TimeLimit= takes what -t takes and NumNodes= what -N takes, with the
@@ -9,13 +9,13 @@
 #include <strings.h>
 
 #include "client/jobspec.h"
-#include "slurm/scontrol-update.h"
+#include "client/update-words.h"
 
 /* A job's keys, and the gsub option whose forms each takes. */
 static const struct {
 	const char	*key;
 	const char	*option;
-} scontrol_update_keys[] = {
+} update_words_keys[] = {
 	{ "TimeLimit", "time" },
 	{ "Name", "job-name" },
 	{ "JobName", "job-name" },
@@ -23,16 +23,16 @@ static const struct {
 	{ "Dependency", "dependency" },
 	{ "NumNodes", "nodes" },
 };
-#define SCONTROL_UPDATE_NKEYS						\
-	(sizeof scontrol_update_keys / sizeof scontrol_update_keys[0])
+#define UPDATE_WORDS_NKEYS						\
+	(sizeof update_words_keys / sizeof update_words_keys[0])
 
 /* What a job takes, for messages. */
-#define SCONTROL_UPDATE_JOB_KEYS					\
+#define UPDATE_WORDS_JOB_KEYS					\
 	"TimeLimit, Name (or JobName), Comment, Dependency or NumNodes"
 
 /* The job's key k with value val, into u->set. */
 static int
-scontrol_update_job(struct scontrol_update *u, size_t k, const char *key,
+update_words_job(struct update_words *u, size_t k, const char *key,
     const char *val, char *err, size_t errlen)
 {
 	const char	*member;
@@ -40,11 +40,11 @@ scontrol_update_job(struct scontrol_update *u, size_t k, const char *key,
 	char		 detail[512];
 
 	/* Slurm's Dependency= with nothing waits for nothing. */
-	if (strcmp(scontrol_update_keys[k].option, "dependency") == 0 &&
+	if (strcmp(update_words_keys[k].option, "dependency") == 0 &&
 	    *val == '\0') {
 		member = "dependency";
 		v = json_string("");
-	} else if (jobspec_opt_value(scontrol_update_keys[k].option, val,
+	} else if (jobspec_opt_value(update_words_keys[k].option, val,
 	    &member, &v, detail, sizeof detail) == -1) {
 		snprintf(err, errlen, "%s: %s", key, detail);
 		return (-1);
@@ -62,7 +62,7 @@ scontrol_update_job(struct scontrol_update *u, size_t k, const char *key,
 /* The place of a key that names what is updated, or is a node's: JobId,
  * NodeName, State, Reason; NULL for another. */
 static const char **
-scontrol_update_slot(struct scontrol_update *u, const char *key)
+update_words_slot(struct update_words *u, const char *key)
 {
 	if (strcasecmp(key, "JobId") == 0)
 		return (&u->jobs);
@@ -77,7 +77,7 @@ scontrol_update_slot(struct scontrol_update *u, const char *key)
 
 /* Whether the keys read into u make one of update's forms. */
 static int
-scontrol_update_form(const struct scontrol_update *u, char *err,
+update_words_form(const struct update_words *u, char *err,
     size_t errlen)
 {
 	bool	job = u->jobs != NULL || json_object_size(u->set) > 0;
@@ -86,24 +86,24 @@ scontrol_update_form(const struct scontrol_update *u, char *err,
 		snprintf(err, errlen, "a job's keys and a node's exclude each "
 		    "other; expected JobId=ID[,ID...] with %s, or "
 		    "NodeName=NODE State=DRAIN|RESUME [Reason=TEXT]",
-		    SCONTROL_UPDATE_JOB_KEYS);
+		    UPDATE_WORDS_JOB_KEYS);
 	else if (job && u->jobs == NULL)
 		snprintf(err, errlen, "expected JobId=ID[,ID...], the jobs "
 		    "to change");
 	else if (job && json_object_size(u->set) == 0)
 		snprintf(err, errlen, "JobId=%s: expected what to change: %s",
-		    u->jobs, SCONTROL_UPDATE_JOB_KEYS);
+		    u->jobs, UPDATE_WORDS_JOB_KEYS);
 	else if (!job && (u->node == NULL || u->state == NULL))
 		snprintf(err, errlen, "expected NodeName=NODE State=DRAIN|RESUME "
 		    "[Reason=TEXT], or JobId=ID[,ID...] with %s",
-		    SCONTROL_UPDATE_JOB_KEYS);
+		    UPDATE_WORDS_JOB_KEYS);
 	else
 		return (0);
 	return (-1);
 }
 
 int
-scontrol_update_parse(int argc, char **argv, struct scontrol_update *u,
+update_words_parse(int argc, char **argv, struct update_words *u,
     char *err, size_t errlen)
 {
 	const char	**slot, *eq;
@@ -121,7 +121,7 @@ scontrol_update_parse(int argc, char **argv, struct scontrol_update *u,
 		}
 		snprintf(key, sizeof key, "%.*s", (int)(eq - argv[i]),
 		    argv[i]);
-		if ((slot = scontrol_update_slot(u, key)) != NULL) {
+		if ((slot = update_words_slot(u, key)) != NULL) {
 			if (*slot != NULL) {
 				snprintf(err, errlen, "%s is given twice; "
 				    "expected each key once", key);
@@ -130,29 +130,29 @@ scontrol_update_parse(int argc, char **argv, struct scontrol_update *u,
 			*slot = eq + 1;
 			continue;
 		}
-		for (k = 0; k < SCONTROL_UPDATE_NKEYS; k++) {
-			if (strcasecmp(key, scontrol_update_keys[k].key) == 0)
+		for (k = 0; k < UPDATE_WORDS_NKEYS; k++) {
+			if (strcasecmp(key, update_words_keys[k].key) == 0)
 				break;
 		}
-		if (k == SCONTROL_UPDATE_NKEYS) {
+		if (k == UPDATE_WORDS_NKEYS) {
 			snprintf(err, errlen, "unknown key \"%s\"; a job takes "
 			    "%s, a node State and Reason", key,
-			    SCONTROL_UPDATE_JOB_KEYS);
+			    UPDATE_WORDS_JOB_KEYS);
 			goto fail;
 		}
-		if (scontrol_update_job(u, k, key, eq + 1, err, errlen) == -1)
+		if (update_words_job(u, k, key, eq + 1, err, errlen) == -1)
 			goto fail;
 	}
-	if (scontrol_update_form(u, err, errlen) == -1)
+	if (update_words_form(u, err, errlen) == -1)
 		goto fail;
 	return (0);
 fail:
-	scontrol_update_free(u);
+	update_words_free(u);
 	return (-1);
 }
 
 void
-scontrol_update_free(struct scontrol_update *u)
+update_words_free(struct update_words *u)
 {
 	json_decref(u->set);
 	memset(u, 0, sizeof *u);

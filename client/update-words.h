@@ -1,9 +1,10 @@
-/* scontrol-update.h: the KEY=VALUE words of scontrol update, read into
- * what they ask (scontrol-update.c): a node drained or resumed, or a
- * change to jobs' requests, JOB_UPDATE's set (docs/protocol.md). Pure: no
- * connection, tested alone (tests/unit/scontrol-update-test.c). */
-#ifndef GB_SCONTROL_UPDATE_H
-#define GB_SCONTROL_UPDATE_H
+/* update-words.h: the KEY=VALUE words of an update (scontrol update,
+ * gctl update; keys as scontrol spells them), read into what they ask
+ * (update-words.c): a node drained or resumed, or a change to jobs'
+ * requests, JOB_UPDATE's set (docs/protocol.md). Pure: no connection,
+ * tested alone (tests/unit/update-words-test.c). */
+#ifndef GB_UPDATE_WORDS_H
+#define GB_UPDATE_WORDS_H
 
 #include <stddef.h>
 
@@ -11,7 +12,7 @@
 
 /* What update's words ask; a key not given is NULL. Strings are borrowed
  * from the words. */
-struct scontrol_update {
+struct update_words {
 	const char	*jobs;		/* JobId's: ID[,ID...] */
 	json_t		*set;		/* with jobs: set's members, one or
 					   more (a new object) */
@@ -27,9 +28,9 @@ struct scontrol_update {
  * or NodeName with State and Reason (checked by the caller). Returns 0,
  * or -1 with err saying what is wrong and what is accepted (a usage
  * error); u is then empty. */
-int	scontrol_update_parse(int argc, char **argv, struct scontrol_update *u,
+int	update_words_parse(int argc, char **argv, struct update_words *u,
 	    char *err, size_t errlen);
-/* Frees what scontrol_update_parse made; u may be zeroed. */
-void	scontrol_update_free(struct scontrol_update *u);
+/* Frees what update_words_parse made; u may be zeroed. */
+void	update_words_free(struct update_words *u);
 
 #endif
