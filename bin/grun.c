@@ -119,16 +119,6 @@ grun_srun_step(int argc, char **argv)
 	    getenv("GBATCH_JOB_ID") != NULL);
 }
 
-/* A count from the job's environment: the first of names that is set, or
- * def. */
-static long
-grun_env_count(const char *a, const char *b, long def)
-{
-	const char	*v = getenv(a) != NULL ? getenv(a) : getenv(b);
-
-	return (v != NULL && atol(v) > 0 ? atol(v) : def);
-}
-
 /* The command after srun's options (argv[*i] on), or -1 with err naming
  * an option a step does not take. */
 static int
@@ -180,9 +170,9 @@ grun_srun_as_task(int argc, char **argv, const struct srun_opt *so,
 	long	 tasks, nodes, per_node;
 	int	 i, e;
 
-	tasks = grun_env_count("SLURM_NTASKS", "WORLD_SIZE", 1);
-	nodes = grun_env_count("SLURM_JOB_NUM_NODES", "GBATCH_NUM_NODES", 1);
-	per_node = grun_env_count("SLURM_NTASKS_PER_NODE", "LOCAL_WORLD_SIZE",
+	tasks = srun_step_env_count("SLURM_NTASKS", "WORLD_SIZE", 1);
+	nodes = srun_step_env_count("SLURM_JOB_NUM_NODES", "GBATCH_NUM_NODES", 1);
+	per_node = srun_step_env_count("SLURM_NTASKS_PER_NODE", "LOCAL_WORLD_SIZE",
 	    1);
 	if ((so->ntasks > 0 && (long)so->ntasks != tasks) ||
 	    (so->nodes > 0 && (long)so->nodes != nodes) ||

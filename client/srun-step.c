@@ -100,9 +100,7 @@ srun_step_forward(int sig)
 	errno = saved;
 }
 
-/* A count from the job's environment: the first of a and b that is set
- * and positive, or def. */
-static unsigned
+unsigned
 srun_step_env_count(const char *a, const char *b, unsigned def)
 {
 	const char	*v = getenv(a) != NULL ? getenv(a) : getenv(b);

@@ -32,6 +32,11 @@ int	 srun_step_layout(unsigned alloc_nodes, unsigned alloc_per_node,
 	     size_t errlen);
 void	 srun_step_layout_free(struct srun_layout *);
 
+/* A count from the job's environment: the first of a and b that is set
+ * and a whole number from 1 to the most tasks a job has, or def (grun
+ * and srun read the job's shape so). */
+unsigned srun_step_env_count(const char *a, const char *b, unsigned def);
+
 /* Runs argv (a command and its arguments, NULL-terminated) as the step o
  * asks for in the job whose batch script calls srun (its GBATCH_JOB_ID,
  * GBATCH_NODELIST and tasks per node). Returns srun's exit status: the
