@@ -269,21 +269,22 @@ relay_flush_line(struct relay *r, int i)
 
 	if (r->linelen[i] == 0)
 		return;
-	n = (size_t)snprintf(buf, 64, "%s", r->o->label);
+	n = (size_t)snprintf(buf, 64, "%s",
+	    r->o->label != NULL ? r->o->label : "");
 	memcpy(buf + n, r->line[i], r->linelen[i]);
 	relay_write(r, i == 0 ? STDOUT_FILENO : STDERR_FILENO,
 	    (const uint8_t *)buf, n + r->linelen[i]);
 	r->linelen[i] = 0;
 }
 
-/* Output of the command: as it comes, or with a label, line by line. */
+/* Output of the command: as it comes, or line by line (with a label). */
 static void
 relay_out(struct relay *r, int fd, const uint8_t *data, size_t len)
 {
 	int	i = fd == STDERR_FILENO;
 	size_t	k;
 
-	if (r->o->label == NULL) {
+	if (r->o->label == NULL && !r->o->lines) {
 		relay_write(r, fd, data, len);
 		return;
 	}

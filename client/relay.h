@@ -21,8 +21,13 @@ struct relay_opts {
 	bool		 running;	/* a step: no queue to wait in */
 	bool		 quiet;		/* -Q: no word about the queue */
 	/* Put before each line of output ("3: ", srun --label); NULL:
-	 * the bytes as they come. */
+	 * none. */
 	const char	*label;
+	/* Output is written a whole line at a time, in one write, so that
+	 * another writer's lines on the same file (srun's other tasks) come
+	 * before or after it, never inside; false: the bytes as they come
+	 * (unless there is a label). */
+	bool		 lines;
 };
 
 /* Relays the session of c (whose first call, the submit or the attach,

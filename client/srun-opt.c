@@ -11,6 +11,7 @@ enum srun_opt_do {
 	SRUN_ACCEPT,		/* what gbatch does anyway: taken, removed */
 	SRUN_MPI,		/* --mpi: none is taken, the rest refused */
 	SRUN_LABEL,		/* --label: noted (a step's, srun_step.h) */
+	SRUN_UNBUFFERED,	/* --unbuffered: noted (a step's) */
 	SRUN_KILL,		/* --kill-on-bad-exit[=0|1]: noted */
 	SRUN_REFUSE,		/* refused with why */
 };
@@ -28,7 +29,7 @@ static const struct {
 	{ "overlap", 0, no_argument, SRUN_ACCEPT, NULL },
 	{ "exact", 0, no_argument, SRUN_ACCEPT, NULL },
 	{ "whole", 0, no_argument, SRUN_ACCEPT, NULL },
-	{ "unbuffered", 'u', no_argument, SRUN_ACCEPT, NULL },
+	{ "unbuffered", 'u', no_argument, SRUN_UNBUFFERED, NULL },
 	{ "mpi", 0, required_argument, SRUN_MPI, NULL },
 	{ "label", 'l', no_argument, SRUN_LABEL, NULL },
 	{ "multi-prog", 0, no_argument, SRUN_REFUSE, "gbatch runs the same "
@@ -142,6 +143,8 @@ srun_opt_take(int *argc, char **argv, const struct option *longopts,
 			}
 			if (srun_opts[k].what == SRUN_LABEL)
 				o->label = true;
+			if (srun_opts[k].what == SRUN_UNBUFFERED)
+				o->unbuffered = true;
 			if (srun_opts[k].what == SRUN_KILL)
 				o->kill_on_bad_exit = val == NULL ||
 				    strcmp(val, "0") != 0;

@@ -24,6 +24,7 @@ struct srun_opt {
 	const char	*export;
 	unsigned	 cpus_per_task;
 	bool		 label;		/* -l/--label */
+	bool		 unbuffered;	/* -u/--unbuffered */
 	bool		 kill_on_bad_exit; /* -K/--kill-on-bad-exit[=1] */
 };
 
@@ -31,7 +32,7 @@ struct srun_opt {
  * (the first word that is neither an option nor an option's value),
  * removing the ones jobspec does not know (--cpu-bind, --mpi=none,
  * --kill-on-bad-exit, --overlap, --exact, --whole, --unbuffered, --label;
- * the last two noted in o) and noting -n and -N in o (they stay for
+ * the last two and --unbuffered noted in o) and noting -n and -N in o (they stay for
  * jobspec, which reads them as the job's, unless step: srun in a job,
  * where they say the step's shape, removed with --ntasks-per-node,
  * -o/--output, -e/--error, --gpus-per-task=1, --export and

@@ -247,6 +247,9 @@ srun_step_task(const struct srun_step_task *t, const struct srun_opt *o,
 	ro.quiet = true;
 	snprintf(tag, sizeof tag, "%u: ", rank);
 	ro.label = o->label ? tag : NULL;
+	/* The tasks share srun's output: each writes whole lines, as
+	 * Slurm's srun does, unless -u asks for the bytes as they come. */
+	ro.lines = !o->unbuffered;
 	json_decref(reply);
 	r = relay_run(c, &ro);
 	client_free(c);

@@ -140,5 +140,7 @@ SH
 	[ "$(sed -n 's/^allreduce //p' torch.out | sort)" = "rank=0 world=4 sum=10
 rank=1 world=4 sum=10
 rank=2 world=4 sum=10
-rank=3 world=4 sum=10" ]
+rank=3 world=4 sum=10" ] || {
+		cat -A torch.out; false
+	}
 }

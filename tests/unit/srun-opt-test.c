@@ -78,11 +78,12 @@ t_bad(const char *in, const char *part)
 	    err);
 }
 
-/* --label, --kill-on-bad-exit and a step's --ntasks-per-node, noted. */
+/* --label, --kill-on-bad-exit, --unbuffered and a step's
+ * --ntasks-per-node, noted. */
 static void
 t_flags(void)
 {
-	char		 buf[] = "srun -l -K --ntasks-per-node=3 cmd";
+	char		 buf[] = "srun -l -K -u --ntasks-per-node=3 cmd";
 	char		*argv[32];
 	struct srun_opt	 o;
 	char		 err[256];
@@ -91,12 +92,13 @@ t_flags(void)
 	argc = t_split(buf, argv);
 	ok(srun_opt_take(&argc, argv, t_longopts, t_shortopts, true, &o, err,
 	    sizeof err) == 0 && o.label && o.kill_on_bad_exit &&
-	    o.tasks_per_node == 3 && argc == 2, "-l -K --ntasks-per-node=3: "
-	    "noted");
+	    o.unbuffered && o.tasks_per_node == 3 && argc == 2,
+	    "-l -K -u --ntasks-per-node=3: noted");
 	strcpy(buf, "srun --kill-on-bad-exit=0 cmd");
 	argc = t_split(buf, argv);
 	ok(srun_opt_take(&argc, argv, t_longopts, t_shortopts, true, &o, err,
-	    sizeof err) == 0 && !o.kill_on_bad_exit && !o.label,
+	    sizeof err) == 0 && !o.kill_on_bad_exit && !o.label &&
+	    !o.unbuffered,
 	    "--kill-on-bad-exit=0: off");
 }
 
