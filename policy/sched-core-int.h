@@ -76,6 +76,7 @@ struct sched_cjob {
 	uint8_t				 state;		/* sched_cjob_state */
 	uint8_t				 queue;		/* < SCHED_MAX_QUEUES */
 	uint8_t				 reason;	/* sched_reason */
+	uint8_t				 tier;		/* higher first */
 	/* The service a ms of its run gives, in GPU-ms / SCHED_RATE_GPU
 	 * (sched_core_rate): its GPUs, or a CPU job's CPUs in GPUs. In
 	 * the padding after reason: no larger a record. */
@@ -110,6 +111,10 @@ struct sched_core {
 	size_t			 norphans;
 	struct sched_gittins	 gittins;	/* gittins' samples */
 	uint64_t		 victim_gpus;	/* running, preemptable */
+	/* Jobs of a tier above 0: while there are any, a pass counts every
+	 * preemptable GPU as a possible victim (the sums by queue below
+	 * know no tiers) and lets sched_core_preempt_outranks sort them. */
+	size_t			 tiered;
 	uint64_t		 qvictim[SCHED_MAX_QUEUES];	/* by queue */
 	/* Pending jobs by size (the last bucket: that size or more), so a
 	 * pass knows when no job left could use the GPUs still free. */
@@ -235,6 +240,26 @@ static inline bool
 sched_cjob_listed(const struct sched_cjob *j)
 {
 	return (j->shape->listed);
+}
+
+/* Whether j may run on node: any node, when it is not listed; else a node
+ * of one of its sets. */
+static inline bool
+sched_cjob_may_use(const struct sched_cjob *j, uint32_t node)
+{
+	const uint32_t	*v;
+	uint32_t	 k = 0, n, i;
+
+	if (!sched_cjob_listed(j))
+		return (true);
+	do {
+		v = sched_shape_set(j->shape, k, &n);
+		for (i = 0; i < n; i++) {
+			if (v[i] == node)
+				return (true);
+		}
+	} while (++k < j->shape->nsets);
+	return (false);
 }
 
 /* j's array's cap, NULL for none. */

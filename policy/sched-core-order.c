@@ -1,10 +1,11 @@
-/* sched-core-order.c: the orders the core keeps its jobs in, by policy:
- * the pending jobs in the order a pass serves them (fifo by submit, srtf
- * by the time left, 2D-LAS by queue then first start, 2D-Gittins by queue
- * then index), the running jobs by priority (the last is the first
- * victim), the timers by when they are due. Each order ends on the id
- * (the jobs' on the submit time first), so it is total and a walk is
- * deterministic. */
+/* sched-core-order.c: the orders the core keeps its jobs in, by policy.
+ * Each order of jobs puts a higher tier first (sched_jobspec's tier);
+ * within a tier, the pending jobs in the order a pass serves them (fifo
+ * by submit, srtf by the time left, 2D-LAS by queue then first start,
+ * 2D-Gittins by queue then index), the running jobs by priority (the last
+ * is the first victim). The timers are by when they are due. Each order
+ * ends on the id (the jobs' on the submit time first), so it is total and
+ * a walk is deterministic. */
 #include "policy/sched-core-int.h"
 
 static int
@@ -25,11 +26,23 @@ sched_core_order_tail(const struct sched_cjob *a, const struct sched_cjob *b)
 	return (a->id < b->id ? -1 : a->id > b->id);
 }
 
+/* A higher tier first: 0 within one. */
+static inline int
+sched_core_order_tier(const struct sched_cjob *a, const struct sched_cjob *b)
+{
+	return (a->tier == b->tier ? 0 : a->tier > b->tier ? -1 : 1);
+}
+
 static int
 sched_core_order_fifo(const struct otree_node *x, const struct otree_node *y)
 {
-	return (sched_core_order_tail(SCHED_CJOB_OF(x, qnode),
-	    SCHED_CJOB_OF(y, qnode)));
+	const struct sched_cjob	*a = SCHED_CJOB_OF(x, qnode);
+	const struct sched_cjob	*b = SCHED_CJOB_OF(y, qnode);
+	int			 c;
+
+	if ((c = sched_core_order_tier(a, b)) != 0)
+		return (c);
+	return (sched_core_order_tail(a, b));
 }
 
 /* srtf: the least time left first. */
@@ -40,6 +53,8 @@ sched_core_order_srtf(const struct otree_node *x, const struct otree_node *y)
 	const struct sched_cjob	*b = SCHED_CJOB_OF(y, qnode);
 	int			 c;
 
+	if ((c = sched_core_order_tier(a, b)) != 0)
+		return (c);
 	c = sched_core_order_i64(sched_cjob_remaining(a),
 	    sched_cjob_remaining(b));
 	return (c != 0 ? c : sched_core_order_tail(a, b));
@@ -55,6 +70,8 @@ sched_core_order_dlas(const struct otree_node *x, const struct otree_node *y)
 	int64_t			 ka, kb;
 	int			 c;
 
+	if ((c = sched_core_order_tier(a, b)) != 0)
+		return (c);
 	if (a->queue != b->queue)
 		return (a->queue < b->queue ? -1 : 1);
 	ka = sched_cjob_held(a)->first_start;
@@ -74,7 +91,10 @@ sched_core_order_gittins(const struct otree_node *x, const struct otree_node *y)
 {
 	const struct sched_cjob	*a = SCHED_CJOB_OF(x, qnode);
 	const struct sched_cjob	*b = SCHED_CJOB_OF(y, qnode);
+	int			 c;
 
+	if ((c = sched_core_order_tier(a, b)) != 0)
+		return (c);
 	if (a->queue != b->queue)
 		return (a->queue < b->queue ? -1 : 1);
 	if (a->key.gindex != b->key.gindex)
@@ -92,6 +112,8 @@ sched_core_order_run_queue(const struct otree_node *x,
 	const struct sched_cjob	*b = SCHED_CJOB_OF(y, qnode);
 	int			 c;
 
+	if ((c = sched_core_order_tier(a, b)) != 0)
+		return (c);
 	if (a->queue != b->queue)
 		return (a->queue < b->queue ? -1 : 1);
 	if ((c = sched_core_order_i64(sched_cjob_held(a)->first_start,
@@ -110,6 +132,8 @@ sched_core_order_run_srtf(const struct otree_node *x,
 	const struct sched_cjob	*b = SCHED_CJOB_OF(y, qnode);
 	int			 c;
 
+	if ((c = sched_core_order_tier(a, b)) != 0)
+		return (c);
 	if ((c = sched_core_order_i64(a->hold->end_key, b->hold->end_key)) != 0)
 		return (c);
 	return (sched_core_order_tail(a, b));

@@ -9,6 +9,7 @@
  * without placing them again. */
 #include <sys/queue.h>
 
+#include <stdint.h>
 #include <string.h>
 
 #include "policy/sched-core-int.h"
@@ -69,6 +70,10 @@ sched_core_pass_victims(struct sched_core *core, const struct sched_cjob *p,
 	uint64_t		 sum = 0;
 	unsigned		 q;
 
+	/* Tiers: a job may preempt any queue of a lower tier; every
+	 * preemptable GPU may serve (sched_core_preempt_outranks sorts). */
+	if (core->tiered > 0 && core->conf.policy != SCHED_FIFO)
+		return (core->victim_gpus);
 	switch (core->conf.policy) {
 	case SCHED_DLAS:
 	case SCHED_GITTINS:
@@ -89,14 +94,14 @@ sched_core_pass_victims(struct sched_core *core, const struct sched_cjob *p,
 	}
 }
 
-/* Whether p may be answered from this pass's misses: it asks for GPUs
- * anywhere (no node list) and its placement draws no random number. */
+/* Whether p may be answered from this pass's misses: its placement draws
+ * no random number. A job bound to nodes (its partitions, -w) is answered
+ * by its shape's own miss alone, which names the same nodes. */
 static bool
 sched_core_pass_may_miss(const struct sched_core *core,
     const struct sched_cjob *p)
 {
-	return (!sched_cjob_listed(p) && sched_cjob_placement(core, p) !=
-	    SCHED_PLACE_RANDOM);
+	return (sched_cjob_placement(core, p) != SCHED_PLACE_RANDOM);
 }
 
 /* Whether jobs a and b ask the same of the cluster: as many GPUs, in the
@@ -123,10 +128,17 @@ static bool
 sched_core_pass_missed(struct sched_core *core, const struct sched_cjob *p,
     enum sched_reason *why)
 {
-	uint64_t	gen = place_generation(core->cluster);
-	size_t		i;
+	const struct sched_shape	*s = p->shape;
+	uint64_t			 gen = place_generation(core->cluster);
+	size_t				 i;
 
 	if (!sched_core_pass_may_miss(core, p))
+		return (false);
+	if (s->miss_pass == core->npass && s->miss_generation == gen) {
+		*why = (enum sched_reason)s->miss_reason;
+		return (true);
+	}
+	if (sched_cjob_listed(p))
 		return (false);
 	for (i = 0; i < core->nmiss; i++) {
 		if (core->miss[i].generation == gen &&
@@ -144,8 +156,16 @@ sched_core_pass_miss(struct sched_core *core, const struct sched_cjob *p,
     enum sched_reason why)
 {
 	struct sched_miss	*m;
+	/* The memo is the core's, in a shape it interned: the shape's
+	 * members that the set hashes stay as they are. */
+	struct sched_shape	*s = (struct sched_shape *)(uintptr_t)p->shape;
 
 	if (!sched_core_pass_may_miss(core, p))
+		return;
+	s->miss_pass = core->npass;
+	s->miss_generation = place_generation(core->cluster);
+	s->miss_reason = (uint8_t)why;
+	if (sched_cjob_listed(p))
 		return;
 	if (core->nmiss < SCHED_MISSES)
 		m = &core->miss[core->nmiss++];

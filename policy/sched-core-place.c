@@ -5,38 +5,51 @@
 
 #include "policy/sched-core-int.h"
 
-/* What p asks of its GPUs' placement: its shape, its nodes, what it
- * needs beside them. */
+/* What p asks of its GPUs' placement: its shape, its nodes (of set k),
+ * what it needs beside them. */
 static void
-sched_core_place_want(const struct sched_cjob *p, struct place_want *w)
+sched_core_place_want(const struct sched_cjob *p, uint32_t k,
+    struct place_want *w)
 {
+	uint32_t	n;
+
 	memset(w, 0, sizeof *w);
 	w->gpus = p->shape->gpus;
 	w->nnodes = p->shape->num_nodes;
 	w->any_shape = p->shape->any_shape;
 	w->sensitive = p->shape->consolidate;
 	if (sched_cjob_listed(p)) {
-		w->nodes = p->shape->nodes;
-		w->nlisted = p->shape->nnodes;
+		w->nodes = sched_shape_set(p->shape, k, &n);
+		w->nlisted = n;
 	}
 	w->res = sched_cjob_res(p);
 }
 
 /* Finds p's GPUs among the free ones, in its shape, on the nodes it may
- * use; the placement goes to core->scratch. */
+ * use: of its sets, the first that holds it; the placement goes to
+ * core->scratch. */
 size_t
 sched_core_place_find(struct sched_core *core, const struct sched_cjob *p)
 {
 	struct place_want	w;
+	uint32_t		k = 0;
+	size_t			got;
 
-	sched_core_place_want(p, &w);
-	return (place_find_want(core->cluster, sched_cjob_placement(core, p),
-	    &w, core->scratch));
+	do {
+		sched_core_place_want(p, k, &w);
+		if (w.nodes != NULL && w.nlisted == 0)
+			continue;	/* an empty set holds nothing */
+		if ((got = place_find_want(core->cluster,
+		    sched_cjob_placement(core, p), &w, core->scratch)) > 0)
+			return (got);
+	} while (++k < p->shape->nsets);
+	return (0);
 }
 
 /* Why p, which did not fit though enough GPUs are free, waits: the GPUs
- * (their split), or the CPUs or the memory it needs beside them. Costs
- * up to two more placements, for a job with CPUs and memory to place. */
+ * (their split), or the CPUs or the memory it needs beside them, as its
+ * first set of nodes says. Costs up to two more placements, for a job
+ * with CPUs and memory to place. */
 enum sched_reason
 sched_core_place_short(struct sched_core *core, const struct sched_cjob *p)
 {
@@ -46,7 +59,7 @@ sched_core_place_short(struct sched_core *core, const struct sched_cjob *p)
 	enum sched_placement	 how = sched_cjob_placement(core, p);
 
 	/* The GPUs alone first. */
-	sched_core_place_want(p, &w);
+	sched_core_place_want(p, 0, &w);
 	w.res = NULL;
 	if (r == NULL || place_find_want(core->cluster, how, &w,
 	    core->scratch) == 0)

@@ -16,13 +16,18 @@
 
 #include "policy/sched-core-int.h"
 
-/* May running job r be preempted for pending job p? Across queues only
- * (within a queue the order decides who gets free GPUs, and preempting
- * there would thrash); under srtf, for a job with less time left. */
+/* May running job r be preempted for pending job p? Never under fifo; for
+ * a job of a higher tier; within a tier, across queues only (within a
+ * queue the order decides who gets free GPUs, and preempting there would
+ * thrash); under srtf, for a job with less time left. */
 bool
 sched_core_preempt_outranks(const struct sched_core *core,
     const struct sched_cjob *p, const struct sched_cjob *r, int64_t now)
 {
+	if (core->conf.policy == SCHED_FIFO)
+		return (false);
+	if (p->tier != r->tier)
+		return (p->tier > r->tier);
 	switch (core->conf.policy) {
 	case SCHED_SRTF:
 		return (r->hold->end_key - now > sched_cjob_remaining(p));
@@ -33,21 +38,6 @@ sched_core_preempt_outranks(const struct sched_core *core,
 	default:
 		return (false);
 	}
-}
-
-/* Whether p may run on node (any node, when it is not bound to some). */
-static bool
-sched_core_preempt_may_use(const struct sched_cjob *p, uint32_t node)
-{
-	uint32_t	i;
-
-	if (!sched_cjob_listed(p))
-		return (true);
-	for (i = 0; i < p->shape->nnodes; i++) {
-		if (p->shape->nodes[i] == node)
-			return (true);
-	}
-	return (false);
 }
 
 /* How many of r's GPUs p could run on once r stops. */
@@ -61,7 +51,7 @@ sched_core_preempt_gives(const struct sched_cjob *p,
 	if (!sched_cjob_listed(p))
 		return (r->shape->gpus);
 	for (i = 0; i < r->hold->nalloc; i++) {
-		if (sched_core_preempt_may_use(p, r->hold->alloc[i].node))
+		if (sched_cjob_may_use(p, r->hold->alloc[i].node))
 			n += (uint64_t)__builtin_popcountll(
 			    r->hold->alloc[i].mask);
 	}
@@ -73,18 +63,24 @@ static uint64_t
 sched_core_preempt_free(const struct sched_core *core,
     const struct sched_cjob *p)
 {
-	uint64_t	n = 0;
-	uint32_t	i;
+	const uint32_t	*v;
+	uint64_t	 n = 0, most = 0;
+	uint32_t	 i, k = 0, nv;
 
 	if (!sched_cjob_listed(p))
 		return (place_free_total(core->cluster));
-	for (i = 0; i < p->shape->nnodes; i++) {
-		if (p->shape->nodes[i] < place_nodes(core->cluster))
-			n += (uint64_t)__builtin_popcountll(
-			    place_node_free_mask(core->cluster,
-			    p->shape->nodes[i]));
-	}
-	return (n);
+	/* Of several sets, the one with the most: p runs in one. */
+	do {
+		v = sched_shape_set(p->shape, k, &nv);
+		for (i = 0, n = 0; i < nv; i++) {
+			if (v[i] < place_nodes(core->cluster))
+				n += (uint64_t)__builtin_popcountll(
+				    place_node_free_mask(core->cluster, v[i]));
+		}
+		if (n > most)
+			most = n;
+	} while (++k < p->shape->nsets);
+	return (most);
 }
 
 /* Would p fit if victims[0..n) (skipping skip) gave their GPUs back? On

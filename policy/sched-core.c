@@ -58,6 +58,8 @@ sched_core_job_free(struct sched_core *core, struct sched_cjob *j)
 {
 	struct sched_group	*g = sched_cjob_group(j);
 
+	if (j->tier != 0)
+		core->tiered--;
 	if (j->hold != NULL) {
 		free(j->hold->alloc);
 		free(j->hold->plan);
@@ -189,6 +191,7 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 	want.no_requeue = spec->no_requeue;
 	want.any_shape = spec->any_shape;
 	want.listed = spec->nodes != NULL;
+	want.nsets = spec->nsets;
 	if (spec->group != 0 && spec->group_cap > 0)
 		want.group = sched_group_join(&core->groups, spec->group,
 		    spec->group_cap);
@@ -210,6 +213,8 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 		h->preemptions = spec->preemptions;
 	}
 	j->rate = sched_core_rate(core, spec);
+	if ((j->tier = spec->tier) != 0)
+		core->tiered++;
 	j->queue = sched_core_mlfq_queue(core, sched_cjob_qservice(j));
 	if (core->scratchsize < spec->gpus ||
 	    core->scratchsize < spec->num_nodes || core->scratchsize == 0) {

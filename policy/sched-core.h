@@ -45,9 +45,17 @@ struct sched_jobspec {
 	uint32_t	 group_cap;
 	/* The nodes (place.h's indexes) the job may run on, nnodes of them
 	 * (copied); NULL: any. Such a job takes GPUs on them alone, and
-	 * preempts only jobs that hold GPUs there. */
+	 * preempts only jobs that hold GPUs there. With nsets > 1 they are
+	 * that many sets, tried in order (a job's partitions, the first that
+	 * holds it wins): nodes[0..nsets) is where each set ends, counted
+	 * from nodes + nsets, and the sets follow one after another. */
 	const uint32_t	*nodes;
 	uint32_t	 nnodes;
+	uint32_t	 nsets;		/* 0 or 1: nodes is one set */
+	/* Its tier (a partition's or QOS's priority tier): a pass serves a
+	 * higher tier first, and a job preempts only jobs of its tier or
+	 * lower; within a tier the policy orders. 0 for all: as without. */
+	uint8_t		 tier;
 	/* Its shape (place.h's place_want): num_nodes > 0 asks for exactly
 	 * that many nodes with gpus / num_nodes GPUs each; otherwise one node
 	 * when one holds the job, else an even split, or any split at all

@@ -47,6 +47,7 @@ sched_shape_hash(const struct sched_shape *w, const uint32_t *nodes,
 	    (uint64_t)w->no_requeue << 24 | (uint64_t)w->any_shape << 32 |
 	    (uint64_t)w->listed << 40 | (uint64_t)r->cpus_share << 48 |
 	    (uint64_t)r->mem_share << 56);
+	h = sched_shape_mix(h, w->nsets);
 	for (i = 0; i < nnodes; i++)
 		h = sched_shape_mix(h, nodes[i]);
 	return ((uint32_t)h);
@@ -62,9 +63,26 @@ sched_shape_equal(const struct sched_shape *s, const struct sched_shape *w,
 	    s->own_placement == w->own_placement &&
 	    s->consolidate == w->consolidate &&
 	    s->no_requeue == w->no_requeue && s->any_shape == w->any_shape &&
-	    s->listed == w->listed && s->nnodes == nnodes &&
+	    s->listed == w->listed && s->nsets == w->nsets &&
+	    s->nnodes == nnodes &&
 	    (nnodes == 0 || memcmp(s->nodes, nodes,
 	    nnodes * sizeof *nodes) == 0));
+}
+
+/* Whether nodes[0..nnodes) holds nsets sets as sched_jobspec lays them
+ * out: ends that never go back, the last at the end. */
+static bool
+sched_shape_sets_ok(uint32_t nsets, const uint32_t *nodes, size_t nnodes)
+{
+	uint32_t	k;
+
+	if (nnodes < nsets)
+		return (false);
+	for (k = 1; k < nsets; k++) {
+		if (nodes[k] < nodes[k - 1])
+			return (false);
+	}
+	return (nodes[nsets - 1] == nnodes - nsets);
 }
 
 static void
@@ -91,12 +109,19 @@ const struct sched_shape *
 sched_shape_get(struct sched_shapes *set, const struct sched_shape *want,
     const uint32_t *nodes, size_t nnodes)
 {
-	struct sched_shape	*s;
+	struct sched_shape	*s, w0;
 	uint32_t		 h;
 	size_t			 b;
 
 	if (!want->listed)
 		nnodes = 0;
+	if (want->nsets <= 1 || !want->listed) {
+		/* One set, or none: one way to say it. */
+		w0 = *want;
+		w0.nsets = 0;
+		want = &w0;
+	} else if (!sched_shape_sets_ok(want->nsets, nodes, nnodes))
+		abort();	/* the caller's sets overrun its nodes */
 	h = sched_shape_hash(want, nodes, nnodes);
 	if (set->size > 0) {
 		for (s = set->bucket[h & (set->size - 1)]; s != NULL;
@@ -117,6 +142,9 @@ sched_shape_get(struct sched_shapes *set, const struct sched_shape *want,
 	s->hash = h;
 	s->refs = 1;
 	s->nnodes = (uint32_t)nnodes;
+	s->miss_generation = 0;
+	s->miss_pass = 0;
+	s->miss_reason = 0;
 	if (nnodes > 0)
 		memcpy(s->nodes, nodes, nnodes * sizeof *nodes);
 	b = h & (set->size - 1);

@@ -33,8 +33,33 @@ struct sched_shape {
 	uint32_t		 hash;
 	uint32_t		 refs;
 	uint32_t		 nnodes;
+	/* listed: nodes[] holds nsets sets (1, or more as sched_jobspec's
+	 * nodes lays them out); sched_shape_set reads set k. */
+	uint32_t		 nsets;
+	/* The last pass that found no room for a job of this shape, the
+	 * cluster's generation then and why: while the generation stands,
+	 * the shape's next job finds none either (sched-core-pass.c). */
+	uint64_t		 miss_generation;
+	uint32_t		 miss_pass;
+	uint8_t			 miss_reason;
 	uint32_t		 nodes[];	/* place.h's indexes, listed's */
 };
+
+/* Set k (< s->nsets, or 0 of a shape of one set) of listed s's nodes:
+ * their count in *n. */
+static inline const uint32_t *
+sched_shape_set(const struct sched_shape *s, uint32_t k, uint32_t *n)
+{
+	uint32_t	start;
+
+	if (s->nsets <= 1) {
+		*n = s->nnodes;
+		return (s->nodes);
+	}
+	start = k == 0 ? 0 : s->nodes[k - 1];
+	*n = s->nodes[k] - start;
+	return (s->nodes + s->nsets + start);
+}
 
 struct sched_shapes {
 	struct sched_shape	**bucket;	/* chained */
@@ -43,8 +68,8 @@ struct sched_shapes {
 };
 
 /* The set's shape equal to want (its members up to has_res; res, listed
- * and has_res as want has them) with nodes[0..nnodes) when listed, one
- * job more; made if new. has_res is set from res. */
+ * and has_res as want has them) with nodes[0..nnodes) in want->nsets
+ * sets when listed, one job more; made if new. has_res is set from res. */
 const struct sched_shape *sched_shape_get(struct sched_shapes *,
 			     const struct sched_shape *want,
 			     const uint32_t *nodes, size_t nnodes);

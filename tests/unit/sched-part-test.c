@@ -1,0 +1,277 @@
+/* sched-part-test.c: partitions and tiers in the scheduling core
+ * (policy/sched-core*.c, sched-shape.c): a job given several node sets
+ * (its partitions) runs in the first that holds it, never across two;
+ * an empty set holds nothing; a higher tier starts first and may preempt
+ * a lower one whatever their queues, never the other way, and never under
+ * fifo; jobs bound to the same nodes that find no room are answered by
+ * their shape's memo without hiding a job bound elsewhere. Expected
+ * values are worked out in the comments. */
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "policy/sched-core.h"
+#include "tests/unit/tap.h"
+
+static const struct sched_action	*t_acts;
+static size_t				 t_nacts;
+
+/* policy, two queues at thr0 GPU-ms, nnodes nodes of gpus GPUs each. */
+static struct sched_core *
+t_core(enum sched_policy policy, uint64_t thr0, uint32_t nnodes,
+    uint32_t gpus)
+{
+	struct sched_conf	 conf;
+	struct sched_core	*core;
+	uint32_t		 i;
+
+	sched_conf_default(&conf);
+	conf.policy = policy;
+	conf.thresholds[0] = thr0;
+	core = sched_core_create(&conf);
+	for (i = 0; i < nnodes; i++)
+		place_node_add(sched_core_cluster(core), gpus, 0);
+	return (core);
+}
+
+static void
+t_spec(struct sched_jobspec *spec, uint64_t id, uint32_t gpus, int64_t now)
+{
+	memset(spec, 0, sizeof *spec);
+	spec->id = id;
+	spec->gpus = gpus;
+	spec->submit = now;
+	spec->first_start = SCHED_NEVER;
+	spec->last_stop = now;
+	spec->any_shape = true;
+}
+
+/* A job of gpus GPUs in tier, on the sets laid out in nodes (nsets of
+ * them; nodes NULL: anywhere). */
+static struct sched_cjob *
+t_submit(struct sched_core *core, uint64_t id, uint32_t gpus, uint8_t tier,
+    const uint32_t *nodes, uint32_t nnodes, uint32_t nsets, int64_t now)
+{
+	struct sched_jobspec	spec;
+
+	t_spec(&spec, id, gpus, now);
+	spec.tier = tier;
+	spec.nodes = nodes;
+	spec.nnodes = nnodes;
+	spec.nsets = nsets;
+	return (sched_core_submit(core, &spec, now));
+}
+
+static size_t
+t_pass(struct sched_core *core, int64_t now)
+{
+	t_nacts = sched_core_pass(core, now, &t_acts);
+	return (t_nacts);
+}
+
+static bool
+t_did(enum sched_action_type type, const struct sched_cjob *j)
+{
+	size_t	i;
+
+	for (i = 0; i < t_nacts; i++) {
+		if (t_acts[i].type == type && t_acts[i].job == j)
+			return (true);
+	}
+	return (false);
+}
+
+/* The one node a running job holds GPUs on, or -1 for none or several. */
+static long
+t_node(const struct sched_cjob *j)
+{
+	const struct place_alloc	*a;
+	size_t				 n;
+
+	a = sched_cjob_alloc(j, &n);
+	return (n == 1 ? (long)a[0].node : -1);
+}
+
+/* Two sets, node 0 then node 1 (2 GPUs each): the first that holds the
+ * job wins, the second when the first is full. */
+static void
+test_first_set(void)
+{
+	struct sched_core	*core = t_core(SCHED_DLAS, 1000000, 2, 2);
+	/* Set 0 ends at 1, set 1 at 2: {0}, {1}. */
+	static const uint32_t	 sets[] = { 1, 2, 0, 1 };
+	static const uint32_t	 only0[] = { 0 };
+	struct sched_cjob	*a, *b, *c;
+
+	a = t_submit(core, 1, 2, 0, sets, 4, 2, 0);
+	t_pass(core, 0);
+	ok(t_did(SCHED_ACT_START, a) && t_node(a) == 0,
+	    "both sets free: the job runs in the first (node %ld)", t_node(a));
+	b = t_submit(core, 2, 2, 0, sets, 4, 2, 1);
+	t_pass(core, 1);
+	ok(t_did(SCHED_ACT_START, b) && t_node(b) == 1,
+	    "the first full: the second (node %ld)", t_node(b));
+	c = t_submit(core, 3, 1, 0, only0, 1, 1, 2);
+	t_pass(core, 2);
+	ok(!t_did(SCHED_ACT_START, c) &&
+	    sched_cjob_reason(core, c) == SCHED_REASON_RESOURCES,
+	    "a job of one set waits while its set is full");
+	sched_core_free(core);
+}
+
+/* A gang never spans two sets: 2 + 2 GPUs free, one in each set, do not
+ * hold a job of 4; one set of both nodes does. */
+static void
+test_no_span(void)
+{
+	struct sched_core	*core = t_core(SCHED_DLAS, 1000000, 2, 2);
+	static const uint32_t	 sets[] = { 1, 2, 0, 1 };
+	static const uint32_t	 both[] = { 0, 1 };
+	struct sched_cjob	*a, *b;
+
+	a = t_submit(core, 1, 4, 0, sets, 4, 2, 0);
+	t_pass(core, 0);
+	ok(!t_did(SCHED_ACT_START, a) &&
+	    sched_cjob_reason(core, a) == SCHED_REASON_RESOURCES,
+	    "4 GPUs over two sets of 2: it waits");
+	b = t_submit(core, 2, 4, 0, both, 2, 1, 1);
+	t_pass(core, 1);
+	ok(t_did(SCHED_ACT_START, b), "one set of both nodes: it runs");
+	sched_core_free(core);
+}
+
+/* An empty set (a partition with no node up) holds nothing; the next set
+ * still serves. */
+static void
+test_empty_set(void)
+{
+	struct sched_core	*core = t_core(SCHED_DLAS, 1000000, 2, 2);
+	/* Set 0 empty (ends at 0), set 1 {1}. */
+	static const uint32_t	 sets[] = { 0, 1, 1 };
+	static const uint32_t	 none[] = { 0 };
+	struct sched_cjob	*a, *b;
+
+	a = t_submit(core, 1, 1, 0, sets, 3, 2, 0);
+	b = t_submit(core, 2, 1, 0, none, 0, 1, 0);
+	t_pass(core, 0);
+	ok(t_did(SCHED_ACT_START, a) && t_node(a) == 1,
+	    "an empty first set is passed over (node %ld)", t_node(a));
+	ok(!t_did(SCHED_ACT_START, b) &&
+	    sched_cjob_reason(core, b) == SCHED_REASON_RESOURCES,
+	    "a job whose one set is empty waits");
+	sched_core_free(core);
+}
+
+/* A higher tier starts first, whatever it submitted later; within a tier
+ * the policy orders. */
+static void
+test_tier_order(enum sched_policy policy, const char *name)
+{
+	struct sched_core	*core = t_core(policy, 1000000, 1, 1);
+	struct sched_cjob	*lo, *hi, *lo2;
+
+	lo = t_submit(core, 1, 1, 0, NULL, 0, 0, 0);
+	lo2 = t_submit(core, 2, 1, 0, NULL, 0, 0, 1);
+	hi = t_submit(core, 3, 1, 2, NULL, 0, 0, 5);
+	t_pass(core, 10);
+	ok(t_did(SCHED_ACT_START, hi) && !t_did(SCHED_ACT_START, lo),
+	    "%s: the tier 2 job submitted last starts first", name);
+	sched_core_end(core, hi, 20);
+	t_pass(core, 20);
+	ok(t_did(SCHED_ACT_START, lo) && !t_did(SCHED_ACT_START, lo2),
+	    "%s: then tier 0 in the policy's order", name);
+	sched_core_free(core);
+}
+
+/* dlas: a higher tier preempts a lower one even in the same queue (both
+ * fresh, Q0); a lower tier never preempts a higher one, even from a
+ * higher queue (the tier 1 job demoted to Q1, the tier 0 one in Q0). */
+static void
+test_tier_preempt(void)
+{
+	struct sched_core	*core = t_core(SCHED_DLAS, 1000, 1, 2);
+	struct sched_cjob	*lo, *hi, *lo2;
+
+	lo = t_submit(core, 1, 2, 0, NULL, 0, 0, 0);
+	t_pass(core, 0);
+	ok(t_did(SCHED_ACT_START, lo), "tier 0 runs on both GPUs");
+	/* At 100 ms lo has 200 GPU-ms, below Q0's 1000: same queue. */
+	hi = t_submit(core, 2, 2, 1, NULL, 0, 0, 100);
+	t_pass(core, 100);
+	ok(sched_cjob_queue(lo) == 0 && t_did(SCHED_ACT_PREEMPT, lo),
+	    "tier 1 preempts tier 0 in the same queue");
+	sched_core_stopped(core, lo, 200);
+	t_pass(core, 200);
+	ok(t_did(SCHED_ACT_START, hi), "and starts once it stopped");
+	/* hi runs past Q0's 1000 GPU-ms: 2 GPUs x 1000 ms. */
+	lo2 = t_submit(core, 3, 2, 0, NULL, 0, 0, 1200);
+	t_pass(core, 1300);
+	ok(sched_cjob_queue(hi) == 1 && sched_cjob_queue(lo2) == 0 &&
+	    !t_did(SCHED_ACT_PREEMPT, hi),
+	    "tier 0 in Q0 does not preempt tier 1 demoted to Q1 (queue %u)",
+	    sched_cjob_queue(hi));
+	sched_core_free(core);
+}
+
+/* fifo never preempts, tiers or not. */
+static void
+test_tier_fifo(void)
+{
+	struct sched_core	*core = t_core(SCHED_FIFO, 1000, 1, 1);
+	struct sched_cjob	*lo, *hi;
+
+	lo = t_submit(core, 1, 1, 0, NULL, 0, 0, 0);
+	t_pass(core, 0);
+	hi = t_submit(core, 2, 1, 3, NULL, 0, 0, 10);
+	t_pass(core, 10);
+	ok(t_did(SCHED_ACT_START, lo) == false && !t_did(SCHED_ACT_PREEMPT,
+	    lo) && sched_cjob_reason(core, hi) == SCHED_REASON_RESOURCES,
+	    "fifo: tier 3 waits, tier 0 keeps its GPU");
+	sched_core_free(core);
+}
+
+/* Many jobs bound to a full node, then one bound to a free one: the
+ * shape's memo answers the first kind, never the other. */
+static void
+test_memo(void)
+{
+	struct sched_core	*core = t_core(SCHED_DLAS, 1000000, 2, 1);
+	static const uint32_t	 only0[] = { 0 }, only1[] = { 1 };
+	struct sched_cjob	*a, *w[50], *b;
+	size_t			 i, waiting = 0;
+
+	a = t_submit(core, 1, 1, 0, only0, 1, 1, 0);
+	t_pass(core, 0);
+	ok(t_did(SCHED_ACT_START, a), "node 0 taken");
+	for (i = 0; i < 50; i++)
+		w[i] = t_submit(core, 10 + i, 1, 0, only0, 1, 1, 1);
+	b = t_submit(core, 100, 1, 0, only1, 1, 1, 2);
+	t_pass(core, 3);
+	for (i = 0; i < 50; i++)
+		waiting += !t_did(SCHED_ACT_START, w[i]) &&
+		    sched_cjob_reason(core, w[i]) == SCHED_REASON_RESOURCES;
+	ok(waiting == 50, "50 jobs of node 0 wait for GPUs (%zu)", waiting);
+	ok(t_did(SCHED_ACT_START, b) && t_node(b) == 1,
+	    "the job of node 1 behind them starts there");
+	sched_core_end(core, a, 4);
+	t_pass(core, 4);
+	ok(t_did(SCHED_ACT_START, w[0]) && !t_did(SCHED_ACT_START, w[1]),
+	    "node 0 freed: the first of them starts, the next waits");
+	sched_core_free(core);
+}
+
+int
+main(void)
+{
+	test_first_set();
+	test_no_span();
+	test_empty_set();
+	test_tier_order(SCHED_DLAS, "dlas");
+	test_tier_order(SCHED_GITTINS, "gittins");
+	test_tier_order(SCHED_SRTF, "srtf");
+	test_tier_order(SCHED_FIFO, "fifo");
+	test_tier_preempt();
+	test_tier_fifo();
+	test_memo();
+	return (tap_done());
+}
