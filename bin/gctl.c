@@ -496,7 +496,9 @@ gctl_print_names(const json_t *list)
 static int
 gctl_reconfigure(int argc, char **argv)
 {
-	json_t		*reply, *changed, *restart;
+	json_t		*reply, *changed, *restart, *note;
+	char		 safe[1024];
+	size_t		 i;
 	int		 r;
 
 	if (argc > 1)
@@ -520,6 +522,12 @@ gctl_reconfigure(int argc, char **argv)
 		printf("changed in the file, in force after gbatchd restarts: ");
 		gctl_print_names(restart);
 		printf("\n");
+	}
+	/* What the change does to jobs (a partition removed). */
+	json_array_foreach(json_object_get(reply, "notes"), i, note) {
+		if (json_is_string(note))
+			printf("%s\n", safe_text_str(json_string_value(note),
+			    safe, sizeof safe));
 	}
 	json_decref(reply);
 	return (EXIT_OK);

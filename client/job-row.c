@@ -262,6 +262,7 @@ job_row_get_id(const void *row, const void *ctx, char *buf, size_t len)
 	X(command, JF_COMMAND)						\
 	X(message, JF_MESSAGE)						\
 	X(account, JF_ACCOUNT)						\
+	X(partition, JF_PARTITION)					\
 	X(comment, JF_COMMENT)						\
 	X(dependency, JF_DEPENDENCY)					\
 	X(array_job_id, JF_ARRAY_JOB_ID)				\
@@ -699,6 +700,7 @@ const struct table_col job_row_cols[] = {
 	{ "stderr", "STDERR", false, job_row_get_stderr },
 	{ "message", "MESSAGE", false, job_row_get_message },
 	{ "account", "ACCOUNT", false, job_row_get_account },
+	{ "partition", "PARTITION", false, job_row_get_partition },
 	{ "comment", "COMMENT", false, job_row_get_comment },
 	{ "dependency", "DEPENDENCY", false, job_row_get_dependency },
 	{ "array_job_id", "ARRAY_JOB_ID", true, job_row_get_array_job_id },

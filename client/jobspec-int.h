@@ -48,6 +48,7 @@ enum jobspec_field {
 	JOBSPEC_F_NO_REQUEUE,
 	JOBSPEC_F_PLACEMENT,
 	JOBSPEC_F_ACCOUNT,
+	JOBSPEC_F_PARTITION,
 	JOBSPEC_F_COMMENT,
 	JOBSPEC_F_WAIT,
 	JOBSPEC_F_BEGIN,
@@ -162,7 +163,7 @@ jobspec_read_fn	 jobspec_read_count, jobspec_read_gpus, jobspec_read_nodes,
 		 jobspec_read_duration, jobspec_read_begin, jobspec_read_parsed,
 		 jobspec_read_word, jobspec_read_yesno, jobspec_read_warn,
 		 jobspec_read_signum, jobspec_read_account, jobspec_read_wrap,
-		 jobspec_read_jobid;
+		 jobspec_read_jobid, jobspec_read_partition;
 
 /* Whether s is valid UTF-8 (JSON carries nothing else). */
 bool		 jobspec_is_text(const char *s);

@@ -39,12 +39,6 @@ jobspec_parse_slurm(struct jobspec *js, const struct slurm_opt *o,
 		return (0);
 	case SLURM_DO_ACCEPT:
 		return (0);
-	case SLURM_DO_PARTITION:
-		if (slurm_opt_partition(arg, detail, sizeof detail) == -1) {
-			snprintf(err, errlen, "--%s: %s", o->name, detail);
-			return (-1);
-		}
-		return (0);
 	case SLURM_DO_SAME:
 	case SLURM_DO_HELP:
 	case SLURM_DO_REFUSE:

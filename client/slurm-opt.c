@@ -80,9 +80,8 @@ static const struct slurm_opt slurm_opts[] = {
 	    "the default: a job's parts start together" },
 	{ "ignore-pbs", 0, NO, SLURM_DO_ACCEPT, NULL, "gsub reads no #PBS lines" },
 	{ "usage", 0, NO, SLURM_DO_HELP, NULL, "--help" },
-	{ "partition", 'p', REQ, SLURM_DO_PARTITION, "NAME",
-	    "gbatch's one partition, \"" SLURM_OPT_PARTITION "\" (sinfo); "
-	    "another is refused" },
+	{ "partition", 'p', REQ, SLURM_DO_SAME, "NAME[,NAME]",
+	    "-p NAME[,NAME]" },
 	/* Not in gbatch yet. */
 	{ "nodefile", 'F', REQ, SLURM_DO_REFUSE, NULL, SLURM_NAMED },
 	/* Nothing of the kind in gbatch. */

@@ -19,7 +19,6 @@ enum slurm_opt_do {
 	SLURM_DO_QUIET,		/* -Q: print nothing when all goes well */
 	SLURM_DO_SPREAD,	/* --spread-job: --spread */
 	SLURM_DO_HELP,		/* --usage: as --help */
-	SLURM_DO_PARTITION,	/* -p: gbatch's one partition, by name */
 	SLURM_DO_REFUSE,	/* refused with why */
 };
 

@@ -25,6 +25,9 @@
  * part of the current or last run, alloc every part ("n1:0xf,n2:0xf") or
  * '' for one; job_runs (store.h) keeps each run. account and comment are
  * the submitter's words (sbatch's -A and --comment), '' for none.
+ * partition is the partitions it may run in, in the order it takes them
+ * ("gpu,long"; the default's name when it named none; '' for a job from
+ * before partitions, which the default takes).
  * begin_time is when the job may start at the earliest (sbatch's
  * --begin; 0: at once). dependency is what it waits for (common/depend.h,
  * in its normal form; '' for nothing). A job array (sbatch's --array) is
@@ -137,6 +140,8 @@ enum job_field_kind {
 	    JFK_TEXT0, JFF_UPDATE | JFF_PRIVATE | JFF_OWN)		\
 	COL(ACCOUNT, account, const char *, "account", "account",	\
 	    JFK_TEXT0, JFF_SHARED)					\
+	COL(PARTITION, partition, const char *, "partition",		\
+	    "partition", JFK_TEXT0, JFF_SHARED | JFF_EDIT)		\
 	COL(COMMENT, comment, const char *, "comment", "comment",	\
 	    JFK_TEXT0, JFF_PRIVATE | JFF_OWN | JFF_EDIT)		\
 	COL(DEPENDENCY, dependency, const char *, "dependency",		\

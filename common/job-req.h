@@ -99,6 +99,8 @@ enum job_req_kind {
 	X(NAME, "name", JOB_REQ_TOP, JRK_LINE, 0, 256, 0, JF_NAME, NULL) \
 	X(ACCOUNT, "account", JOB_REQ_TOP, JRK_LINE, 0, LABEL_MAX, 0,	\
 	    JF_ACCOUNT, NULL)						\
+	X(PARTITION, "partition", JOB_REQ_TOP, JRK_LINE, 0, 1024, 0,	\
+	    JF_PARTITION, NULL)						\
 	X(COMMENT, "comment", JOB_REQ_TOP, JRK_LINE, 0, 1024, 0,	\
 	    JF_COMMENT, NULL)						\
 	X(DEPENDENCY, "dependency", JOB_REQ_TOP, JRK_LINE, 0,		\

@@ -17,7 +17,7 @@
 /* The groups of gbatch.conf. Both daemons read the one file, so each
  * accepts every group at the top and reads only its own (tls is both's). */
 static const char *const conf_file_groups[] = {
-	"controller", "node", "scheduler", "tls", NULL,
+	"controller", "node", "scheduler", "tls", "partitions", NULL,
 };
 
 /* Longest value quoted back in a message. */
@@ -409,7 +409,33 @@ conf_file_known(const config_setting_t *g, const struct conf_file_group *grp,
 	return (0);
 }
 
+/* A group of named groups: each member a group, read by grp->members. */
 static int
+conf_file_members_read(const config_setting_t *g,
+    const struct conf_file_group *grp, void *settings, char *err,
+    size_t errlen)
+{
+	const config_setting_t	*m;
+	int			 i;
+
+	for (i = 0; i < config_setting_length(g); i++) {
+		m = config_setting_get_elem(g, (unsigned)i);
+		if (!config_setting_is_group(m)) {
+			snprintf(err, errlen, "line %d: %s.%s: expected a "
+			    "group, as %s = { ... };",
+			    config_setting_source_line(m), grp->name,
+			    config_setting_name(m), config_setting_name(m));
+			return (-1);
+		}
+		if (grp->members(settings, m, err, errlen) == -1)
+			return (-1);
+	}
+	if (grp->check != NULL && grp->check(settings, g, err, errlen) == -1)
+		return (-1);
+	return (0);
+}
+
+int
 conf_file_group_read(const config_setting_t *g,
     const struct conf_file_group *grp, void *settings, char *err,
     size_t errlen)
@@ -419,6 +445,9 @@ conf_file_group_read(const config_setting_t *g,
 	char			 why[512];
 	size_t			 i;
 
+	if (grp->members != NULL)
+		return (conf_file_members_read(g, grp, settings, err,
+		    errlen));
 	if (conf_file_known(g, grp, err, errlen) == -1)
 		return (-1);
 	for (i = 0; i < grp->nkeys; i++) {

@@ -75,6 +75,13 @@ struct conf_file_group {
 	int			(*check)(void *settings,
 				    const struct config_setting_t *g, char *err,
 				    size_t);
+	/* Optional: a group of named groups (partitions = { gpu = { ... };
+	 * };), read a member at a time by members, which reads m (a group,
+	 * checked) with conf_file_group_read and a table of its own; keys
+	 * is then unused. err gets "line N: ..." from members itself. */
+	int			(*members)(void *settings,
+				    const struct config_setting_t *m, char *err,
+				    size_t);
 };
 
 /* The file a daemon reads: flag (-f) when given, else $GBATCH_CONF when
@@ -92,6 +99,13 @@ const char *conf_file_path(const char *flag, bool *must_exist);
 int	conf_file_read(const char *path, bool must_exist,
 	    const struct conf_file_group *groups, size_t ngroups,
 	    void *settings, char *err, size_t errlen);
+
+/* Reads group g as grp describes it into settings (grp->name names it in
+ * messages: "partitions.gpu"). Returns 0, or -1 with err as "line N:
+ * NAME.KEY: ...". */
+int	conf_file_group_read(const struct config_setting_t *g,
+	    const struct conf_file_group *grp, void *settings, char *err,
+	    size_t errlen);
 
 /* What --check-config prints when the settings are valid: "PATH: OK", or
  * that no file was found and the defaults are valid (found 0). */

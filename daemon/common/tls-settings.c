@@ -32,7 +32,7 @@ static const struct conf_file_key tls_settings_keys[] = {
 
 static const struct conf_file_group tls_settings_group = {
 	"tls", tls_settings_keys,
-	sizeof tls_settings_keys / sizeof tls_settings_keys[0], NULL,
+	sizeof tls_settings_keys / sizeof tls_settings_keys[0], NULL, NULL,
 };
 
 void

@@ -83,7 +83,8 @@ conf_reload_json(const struct conf *c)
 	json_object_set_new(sch, "cpus_per_gpu", json_integer(c->cpus_per_gpu));
 	json_object_set_new(sch, "mem_per_gpu", json_integer(c->mem_per_gpu));
 	json_object_set_new(sch, "preempt_plain", json_boolean(c->preempt_plain));
-	return (json_pack("{s:o, s:o}", "controller", ctl, "scheduler", sch));
+	return (json_pack("{s:o, s:o, s:o}", "controller", ctl, "scheduler",
+	    sch, "partitions", part_json(&c->parts)));
 }
 
 static bool
@@ -124,6 +125,16 @@ conf_reload_apply(struct conf *c, const struct conf *fresh, json_t *changed,
 			    json_string(name));
 		}
 	}
+	/* What is gone (a partition removed) changed too. */
+	json_object_foreach(old, group, og) {
+		ng = json_object_get(new, group);
+		json_object_foreach(og, key, ov) {
+			if (json_object_get(ng, key) != NULL)
+				continue;
+			snprintf(name, sizeof name, "%s.%s", group, key);
+			json_array_append_new(changed, json_string(name));
+		}
+	}
 	json_decref(old);
 	json_decref(new);
 
@@ -159,4 +170,6 @@ conf_reload_apply(struct conf *c, const struct conf *fresh, json_t *changed,
 	c->min_job_age = fresh->min_job_age;
 	c->master_port_first = fresh->master_port_first;
 	c->master_port_count = fresh->master_port_count;
+	part_clear(&c->parts);
+	part_copy(&c->parts, &fresh->parts);
 }

@@ -404,14 +404,30 @@ static const struct conf_file_key conf_scheduler_keys[] = {
 	  .max = 1 << 30, .what = "MB (0: the node's memory over its GPUs)" },
 };
 
+static int
+conf_partition(void *settings, const config_setting_t *m, char *err,
+    size_t errlen)
+{
+	return (part_read(&((struct conf *)settings)->parts, m, err, errlen));
+}
+
+static int
+conf_partitions_check(void *settings, const config_setting_t *g, char *err,
+    size_t errlen)
+{
+	return (part_check(&((struct conf *)settings)->parts,
+	    config_setting_source_line(g), err, errlen));
+}
+
 /* What gbatchd reads of gbatch.conf. */
 static const struct conf_file_group conf_groups[] = {
 	{ "controller", conf_controller_keys,
 	  sizeof conf_controller_keys / sizeof conf_controller_keys[0],
-	  conf_controller_check },
+	  conf_controller_check, NULL },
 	{ "scheduler", conf_scheduler_keys,
 	  sizeof conf_scheduler_keys / sizeof conf_scheduler_keys[0],
-	  conf_scheduler_check },
+	  conf_scheduler_check, NULL },
+	{ "partitions", NULL, 0, conf_partitions_check, conf_partition },
 };
 
 int
@@ -460,6 +476,7 @@ conf_clear(struct conf *c)
 	free(c->state_dir);
 	free(c->audit_log);
 	conf_file_list_clear(&c->operators);
+	part_clear(&c->parts);
 	tls_settings_clear(&c->tls);
 	memset(c, 0, sizeof *c);
 }

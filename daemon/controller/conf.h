@@ -15,6 +15,7 @@
 #include "common/log.h"
 #include "daemon/common/conf-file.h"
 #include "daemon/common/tls-settings.h"
+#include "daemon/controller/part.h"
 #include "policy/sched-conf.h"
 
 /* Checkpoint grace (seconds): a job's default, and the most it may ask. */
@@ -103,6 +104,9 @@ struct conf {
 	 * preempted, as it would lose its work (job_preempt_mode). */
 	bool		 preempt_plain;
 
+	/* The partitions group: none, one partition of every node. */
+	struct parts	 parts;
+
 	/* The tls group: where the key, certificates and CRL are. Read at
 	 * start; a reload reads the CRL again, the rest waits for a
 	 * restart. */
@@ -130,8 +134,9 @@ char	*conf_audit_path(const struct conf *c);
 /* Whether user (uid) may act on every job: root and the operators list. */
 bool	conf_is_operator(const struct conf *c, uid_t uid, const char *user);
 
-/* The settings as {"controller": {...}, "scheduler": {...}} (a new
- * reference), as gctl show config prints them. */
+/* The settings as {"controller": {...}, "scheduler": {...},
+ * "partitions": {...}} (a new reference), as gctl show config prints
+ * them. */
 json_t	*conf_reload_json(const struct conf *c);
 
 /* Takes from fresh (a reload of the file) the settings that apply without

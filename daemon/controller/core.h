@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "common/job-state.h"
 #include "daemon/controller/store.h"
 #include "policy/sched.h"
@@ -154,5 +156,10 @@ void	core_hand_over(struct job *j, struct job *t, int64_t now);
  * under them before the next pass. */
 void	core_reconfigure(void);
 void	core_free(void);
+
+/* After a reload: notes (strings appended to notes, and logged) on the
+ * jobs whose partitions are gone or no longer take them: running ones keep
+ * running where they are; pending ones wait, their reason naming why. */
+void		 core_part_notes(json_t *notes);
 
 #endif

@@ -91,7 +91,8 @@ ctx_stop(const char *why)
 }
 
 int
-ctx_reconfigure(json_t *changed, json_t *restart, char *err, size_t errlen)
+ctx_reconfigure(json_t *changed, json_t *restart, json_t *notes, char *err,
+    size_t errlen)
 {
-	return (ctx.root.reconfigure(changed, restart, err, errlen));
+	return (ctx.root.reconfigure(changed, restart, notes, err, errlen));
 }

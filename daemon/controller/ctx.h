@@ -28,9 +28,10 @@ struct ctx_root {
 	/* Stops once replies are written (SHUTDOWN, SIGTERM). */
 	void	(*stop)(const char *why);
 	/* Reads the settings file again and applies what can change
-	 * without a restart; 0, or -1 with err (nothing changed). */
-	int	(*reconfigure)(json_t *changed, json_t *restart, char *err,
-		    size_t errlen);
+	 * without a restart, with notes (strings) on what that does to
+	 * jobs; 0, or -1 with err (nothing changed). */
+	int	(*reconfigure)(json_t *changed, json_t *restart, json_t *notes,
+		    char *err, size_t errlen);
 };
 
 /* Start-up: the settings (borrowed: they must outlive the controller;
@@ -64,6 +65,6 @@ void			 ctx_stop(const char *why);
 /* Asks the root to reload its settings (struct ctx_root's
  * reconfigure). */
 int			 ctx_reconfigure(json_t *changed, json_t *restart,
-			     char *err, size_t errlen);
+			     json_t *notes, char *err, size_t errlen);
 
 #endif

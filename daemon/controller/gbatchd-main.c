@@ -97,7 +97,7 @@ static void
 gbatchd_signal_cb(evutil_socket_t sig, short what, void *arg)
 {
 	const struct gbatchd_run	*run = arg;
-	json_t	*changed, *restart;
+	json_t	*changed, *restart, *notes;
 	char	 err[1024];
 	bool	 ok;
 
@@ -109,12 +109,15 @@ gbatchd_signal_cb(evutil_socket_t sig, short what, void *arg)
 			    strerror(errno));
 		changed = json_array();
 		restart = json_array();
+		notes = json_array();	/* logged as they are made */
 		service_reloading(ctx_conf_file());
-		ok = gbatchd_reconfigure(changed, restart, err, sizeof err) == 0;
+		ok = gbatchd_reconfigure(changed, restart, notes, err,
+		    sizeof err) == 0;
 		service_reloaded(run->service, ctx_conf_file(), ok,
 		    json_array_size(changed), err);
 		json_decref(changed);
 		json_decref(restart);
+		json_decref(notes);
 		break;
 	case SIGTERM:
 		gbatchd_stop("SIGTERM");

@@ -228,8 +228,8 @@ gbatchd_read_conf(struct conf *c, char *err, size_t errlen)
 }
 
 int
-gbatchd_reconfigure(json_t *changed, json_t *restart, char *err,
-    size_t errlen)
+gbatchd_reconfigure(json_t *changed, json_t *restart, json_t *notes,
+    char *err, size_t errlen)
 {
 	struct conf	fresh;
 	char		why[1024];
@@ -274,6 +274,7 @@ gbatchd_reconfigure(json_t *changed, json_t *restart, char *err,
 		log_error("gbatchd: %s; still writing the audit log where it "
 		    "was", why);
 	core_reconfigure();
+	core_part_notes(notes);
 	purge_reconfigure();
 	log_info("gbatchd: reloaded %s: %zu setting%s changed%s",
 	    gbatchd.flags.conf_path, json_array_size(changed),

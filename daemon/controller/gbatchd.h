@@ -44,11 +44,12 @@ int			 gbatchd_open(struct event_base *, char *err,
 void			 gbatchd_close(void);
 
 /* Reads the file again and applies what can change without a restart
- * (conf_reload_apply), then reschedules under the new settings. Returns 0,
- * or -1 with err (the file's fault; nothing changed). ctx_reconfigure asks
- * for it. */
+ * (conf_reload_apply), then reschedules under the new settings, with
+ * notes on the jobs it leaves without a partition (core_part_notes).
+ * Returns 0, or -1 with err (the file's fault; nothing changed).
+ * ctx_reconfigure asks for it. */
 int			 gbatchd_reconfigure(json_t *changed, json_t *restart,
-			     char *err, size_t errlen);
+			     json_t *notes, char *err, size_t errlen);
 /* Asks the loop to stop once replies are written (SHUTDOWN, SIGTERM). */
 void			 gbatchd_stop(const char *why);
 /* Leaves the loop if stopping and everything is written. */

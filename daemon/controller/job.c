@@ -22,6 +22,10 @@ static const char *const job_reasons[] = {
 	"None", "Resources", "Priority", "Held", "NodeLost", "NodeDown",
 	"Requeued", "Preempted", "Preempting", "PartLost", "StaleCopy",
 	"BeginTime", "Dependency", "DependencyNeverSatisfied",
+	/* part.h's refusals of a job that no partition of its list takes
+	 * now (a reload changed them). */
+	"PartitionTimeLimit", "PartitionGPULimit", "PartitionNodeLimit",
+	"PartitionAccount", "PartitionConfig",
 };
 
 /* Where s is in job_reasons; 0 ("None") for what is not there. */
@@ -400,6 +404,10 @@ const char	*job_array_spec(const struct job *j)
 		     { return (job_str(j, JF_ARRAY_SPEC)); }
 const char	*job_req_nodes(const struct job *j)
 		     { return (job_shared_text(j->shared, JF_REQ_NODES)); }
+const char	*job_partition(const struct job *j)
+		     { return (job_shared_text(j->shared, JF_PARTITION)); }
+const char	*job_account(const struct job *j)
+		     { return (job_shared_text(j->shared, JF_ACCOUNT)); }
 const char	*job_exclude_nodes(const struct job *j)
 		     { return (job_shared_text(j->shared, JF_EXCLUDE_NODES)); }
 const char	*job_gpu_type(const struct job *j)

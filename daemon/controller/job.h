@@ -178,6 +178,10 @@ uint32_t	 job_restarts(const struct job *);
 /* Where it may run (common/job-field.h): the nodes it may run on alone,
  * those it may not (names joined by ','), the GPU type; "" for none. */
 const char	*job_req_nodes(const struct job *);
+/* The partitions it may run in, in order ('' for the default: a job
+ * from before partitions), and its account ('' for none). */
+const char	*job_partition(const struct job *);
+const char	*job_account(const struct job *);
 const char	*job_exclude_nodes(const struct job *);
 const char	*job_gpu_type(const struct job *);
 /* Its shape and tasks (common/job-field.h): the nodes asked for (0: any

@@ -359,6 +359,7 @@ node_describe(const struct node *n, struct jtext *b, bool brief,
 
 	for (i = 0; i < 6; i++)
 		len += strlen(str[i]) * 6 + 2;
+	len += strlen(use->partitions) * 6 + 2;
 	/* Room for the members' names and integers, and per GPU for its
 	 * use besides its HELLO text. */
 	jtext_reserve(b, len + 256 + n->gpu_text.len + n->gpus_total * 256);
@@ -381,6 +382,8 @@ node_describe(const struct node *n, struct jtext *b, bool brief,
 	jtext_put_int(b, (int64_t)use->mem_mb);
 	JTEXT_LIT(b, ",\"last_seen\":");
 	jtext_put_int(b, n->last_seen);
+	JTEXT_LIT(b, ",\"partitions\":");
+	jtext_put_string(b, use->partitions, strlen(use->partitions));
 	/* The CPU jobs on it, by id, lowest first. */
 	jtext_reserve(b, 24 * use->ncpu_jobs + 16);
 	JTEXT_LIT(b, ",\"cpu_jobs\":[");

@@ -105,6 +105,9 @@ struct node_use {
 	 * none is. */
 	const uint64_t	*array;
 	const int64_t	*task;
+	/* The partitions it is in, names joined by ',' in gbatch.conf's
+	 * order ('' without partitions). */
+	char		 partitions[256];
 };
 
 /* Appends the node's NODE_LIST entry, as JSON text; brief gives each GPU

@@ -11,14 +11,16 @@ static void
 req_reconfigure(struct peer *p, const json_t *msg)
 {
 	json_t	*reply, *changed = json_array(), *restart = json_array();
+	json_t	*notes = json_array();
 	char	 err[1024];
 
-	if (ctx_reconfigure(changed, restart, err, sizeof err) != 0) {
+	if (ctx_reconfigure(changed, restart, notes, err, sizeof err) != 0) {
 		audit_done(p, "reconfigure", ctx_conf_file(), "failed: %s",
 		    err);
 		req_error(p, msg, PROTO_E_INVALID, "%s", err);
 		json_decref(changed);
 		json_decref(restart);
+		json_decref(notes);
 		return;
 	}
 	audit_done(p, "reconfigure", ctx_conf_file(), "%zu setting(s) "
@@ -27,6 +29,7 @@ req_reconfigure(struct peer *p, const json_t *msg)
 	json_object_set_new(reply, "file", json_string(ctx_conf_file()));
 	json_object_set_new(reply, "changed", changed);
 	json_object_set_new(reply, "restart_needed", restart);
+	json_object_set_new(reply, "notes", notes);
 	peer_send(p, reply);
 	json_decref(reply);
 }

@@ -218,6 +218,43 @@ req_job_submit_sched(const struct job_req_val *v, const struct conf *c,
 	return (0);
 }
 
+/* sbatch's -p: the partitions row may run in, each known, written as
+ * gbatch keeps them into buf (row->partition then points there); one of
+ * them must take the job, and a job that gave no time limit gets the
+ * first's default. */
+static int
+req_job_submit_part(const struct conf *c, struct store_job *row, char *buf,
+    size_t buflen, char *err, size_t errlen)
+{
+	const struct part	*p;
+	struct part_ask		 a;
+	char			 why[384];
+
+	if (part_resolve(&c->parts, row->partition != NULL ? row->partition :
+	    "", buf, buflen, err, errlen) == -1)
+		return (-1);
+	row->partition = buf;
+	if (c->parts.n == 0)
+		return (0);
+	memset(&a, 0, sizeof a);
+	a.time_limit = row->time_limit;
+	a.gpus = row->gpus;
+	a.nodes = row->num_nodes;
+	a.account = row->account != NULL ? row->account : "";
+	if ((p = part_choose(&c->parts, buf, &a, row->req_nodes != NULL ?
+	    row->req_nodes : "", NULL, why, sizeof why)) == NULL) {
+		if (strchr(buf, ',') == NULL)
+			snprintf(err, errlen, "partition %.80s does not take the "
+			    "job: %s", buf, why);
+		else
+			snprintf(err, errlen, "no partition of %.80s takes "
+			    "the job: %s", buf, why);
+		return (-1);
+	}
+	row->time_limit = part_time_limit(p, &a);
+	return (0);
+}
+
 /* Member f (nodelist, exclude): sbatch's node list, every name one of the
  * cluster's; *out gets the names joined by ',' (a new string, NULL when
  * it is absent). */
@@ -472,7 +509,7 @@ req_job_submit(struct peer *p, const json_t *msg)
 	char			 err[512], *argv = NULL, *env = NULL;
 	char			*warning = NULL, *depend = NULL;
 	char			*atasks = NULL, *aspec = NULL, *unfit;
-	char			 tasks[16];
+	char			 tasks[16], part[1100];
 	char			*req_nodes = NULL, *exc_nodes = NULL;
 	uint32_t		 afirst = 0, acount = 0;
 	uint64_t		 all;
@@ -549,7 +586,9 @@ req_job_submit(struct peer *p, const json_t *msg)
 		goto invalid;
 	row.req_nodes = req_nodes;
 	row.exclude_nodes = exc_nodes;
-	if (req_job_submit_shape(v, &row, tasks, err, sizeof err) != 0)
+	if (req_job_submit_shape(v, &row, tasks, err, sizeof err) != 0 ||
+	    req_job_submit_part(c, &row, part, sizeof part, err,
+	    sizeof err) != 0)
 		goto invalid;
 	if (v[JRQ_ARRAY].s != NULL && req_job_submit_array(v[JRQ_ARRAY].s,
 	    &atasks, &aspec, &afirst, &acount, err, sizeof err) != 0)

@@ -181,6 +181,9 @@ static const char *const store_schema_migrations[] = {
 	/* The highest number, where they go on from after a restart,
 	 * without a scan. */
 	"CREATE INDEX job_steps_step ON job_steps (step);",
+	/* 17: the partitions a job may run in (sbatch's -p); '' for the
+	 * jobs before, which the default partition takes. */
+	"ALTER TABLE jobs ADD COLUMN partition TEXT NOT NULL DEFAULT '';",
 };
 #define STORE_SCHEMA_VERSION \
 	((int)(sizeof store_schema_migrations /				\

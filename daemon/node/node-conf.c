@@ -260,7 +260,7 @@ static const struct conf_file_key node_conf_keys[] = {
 
 static const struct conf_file_group node_conf_group = {
 	"node", node_conf_keys, sizeof node_conf_keys / sizeof node_conf_keys[0],
-	node_conf_check,
+	node_conf_check, NULL,
 };
 
 int

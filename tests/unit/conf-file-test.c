@@ -89,7 +89,7 @@ static const struct conf_file_key t_keys[] = {
 
 /* The test reads one group of the three gbatch.conf has, as gnoded does. */
 static const struct conf_file_group t_groups[] = {
-	{ "node", t_keys, sizeof t_keys / sizeof t_keys[0], t_check },
+	{ "node", t_keys, sizeof t_keys / sizeof t_keys[0], t_check, NULL },
 };
 
 static char	t_dir[] = "/tmp/conf-file-test.XXXXXX";
@@ -208,11 +208,11 @@ test_unknown(void)
 	    "an unknown key names its line and the keys of the table");
 	t_refuse("node = { };\nnodes = { gpus = 4; };\n",
 	    "line 2: nodes: unknown top-level setting; expected the group "
-	    "controller, node, scheduler or tls",
+	    "controller, node, scheduler, tls or partitions",
 	    "an unknown group is refused");
 	t_refuse("\n\ngpus = 4;\n",
 	    "line 3: gpus: unknown top-level setting; expected the group "
-	    "controller, node, scheduler or tls",
+	    "controller, node, scheduler, tls or partitions",
 	    "a key outside any group is refused");
 	t_refuse("scheduler = 4;\n",
 	    "line 1: scheduler: expected a group, as scheduler = { ... };",
