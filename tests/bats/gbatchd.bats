@@ -672,7 +672,7 @@ conf_line() {
 	gb_write_conf
 	printf 'schedular = {\n  policy = "fifo";\n};\n' >>"$GBATCH_CONF"
 	run -1 gbatchd -D
-	[[ "$output" == *"$GBATCH_CONF: line $(conf_line schedular): schedular: unknown top-level setting; expected the group controller, node, scheduler or tls"* ]]
+	[[ "$output" == *"$GBATCH_CONF: line $(conf_line schedular): schedular: unknown top-level setting; expected the group controller, node, scheduler, tls or partitions"* ]]
 	gb_write_conf
 	printf 'log_level = "debug";\n' >>"$GBATCH_CONF"
 	run -1 gbatchd -D
