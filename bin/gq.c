@@ -27,6 +27,7 @@
 #include "common/duration.h"
 #include "common/cmd.h"
 #include "common/job-state.h"
+#include "common/label.h"
 #include "common/outpat.h"
 #include "common/proto.h"
 #include "common/safe-text.h"
@@ -47,6 +48,7 @@ static const struct option gq_longopts[] = {
 	{ "states", required_argument, NULL, 't' },
 	{ "state", required_argument, NULL, 't' },
 	{ "jobs", required_argument, NULL, 'j' },
+	{ "partition", required_argument, NULL, 'p' },
 	{ "format", required_argument, NULL, 'o' },
 	{ "noheader", no_argument, NULL, 'h' },
 	{ "json", no_argument, NULL, GQ_OPT_JSON },
@@ -98,6 +100,8 @@ gq_usage(FILE *f)
 "                            forms: PD, H, R, PR, CD, F, TO, CA, NF), or all\n"
 "  -j, --jobs ID[,ID]        only these jobs, whatever their state (an\n"
 "                            array's task: ID_TASK or ID_[TASKS])\n"
+"  -p, --partition NAME[,NAME]  only jobs that may run in one of these\n"
+"                            partitions\n"
 "  -o, --format FIELD[:WIDTH][,...]  columns to print (default:\n"
 "                            " JOB_ROW_DEFAULT ")\n"
 "  -h, --noheader            no header line (as squeue -h)\n"
@@ -129,7 +133,7 @@ gq_usage(FILE *f)
 static const struct cmd gq_cmd = {
 	.name = "gq",
 	.usage = gq_usage,
-	.shortopts = ":u:t:j:o:hrl:S:V",
+	.shortopts = ":u:t:j:p:o:hrl:S:V",
 	.longopts = gq_longopts,
 };
 
@@ -201,6 +205,7 @@ gq_fields(const struct gq *gq, const struct table *t)
 
 	json_array_append_new(fields, json_string("state"));
 	json_array_append_new(fields, json_string("user"));
+	job_filter_wire_fields(gq->filter, fields);
 	for (i = 0; i < table_nselected(t); i++)
 		job_row_wire_fields(table_selected(t, i)->name, fields);
 	for (i = 0; i < (size_t)gq->nsort; i++)
@@ -566,6 +571,15 @@ main(int argc, char **argv)
 			if (cmd_split(optarg, "--jobs", cmd_add_job,
 			    gq.filter->ids, err, sizeof err) == -1)
 				goto usage;
+			break;
+		case 'p':
+			if (!label_list_ok(optarg)) {
+				snprintf(err, sizeof err, "--partition: expected "
+				    "partition names joined by ',', got \"%s\"",
+				    optarg);
+				goto usage;
+			}
+			job_filter_set_partitions(gq.filter, optarg);
 			break;
 		case 'o':
 			if (table_select(t, optarg, serr, sizeof serr) == -1) {

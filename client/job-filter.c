@@ -26,6 +26,7 @@ job_filter_clear(struct job_filter *f)
 		free(f->users[i]);
 	json_decref(f->ids);
 	free(f->name);
+	free(f->partitions);
 	job_filter_init(f);
 }
 
@@ -93,6 +94,43 @@ job_filter_set_name(struct job_filter *f, const char *substring)
 	    xstrdup(substring) : NULL;
 }
 
+void
+job_filter_set_partitions(struct job_filter *f, const char *list)
+{
+	free(f->partitions);
+	f->partitions = list != NULL && *list != '\0' ?
+	    xasprintf(",%s,", list) : NULL;
+}
+
+void
+job_filter_wire_fields(const struct job_filter *f, json_t *fields)
+{
+	if (f->partitions != NULL)
+		json_array_append_new(fields, json_string("partition"));
+}
+
+/* Whether a name of list (NAME[,NAME...]) is one of f's partitions. */
+static bool
+job_filter_part_in(const struct job_filter *f, const char *list)
+{
+	const char	*w, *end;
+	char		 key[96];
+	size_t		 len;
+
+	for (w = list; *w != '\0'; w = end + 1) {
+		end = strchr(w, ',');
+		len = end != NULL ? (size_t)(end - w) : strlen(w);
+		if (len > 0 && len + 3 <= sizeof key) {
+			snprintf(key, sizeof key, ",%.*s,", (int)len, w);
+			if (strstr(f->partitions, key) != NULL)
+				return (true);
+		}
+		if (end == NULL)
+			break;
+	}
+	return (false);
+}
+
 bool
 job_filter_finished(const struct job_filter *f)
 {
@@ -155,17 +193,23 @@ job_filter_pass(const struct job_filter *f, const char *state,
 bool
 job_filter_trivial(const struct job_filter *f)
 {
-	return (!f->states_set && f->name == NULL);
+	return (!f->states_set && f->name == NULL && f->partitions == NULL);
 }
 
 bool
 job_filter_match(const struct job_filter *f, const struct job_row *row)
 {
-	char	state[32], name[1024];
+	char	state[32], name[1024], part[1100];
 
 	/* Most listings have nothing left to filter. */
 	if (job_filter_trivial(f))
 		return (true);
+	if (f->partitions != NULL) {
+		part[0] = '\0';
+		jscan_string(&row->v[JF_PARTITION], part, sizeof part);
+		if (!job_filter_part_in(f, part))
+			return (false);
+	}
 	jscan_string(&row->v[JF_STATE], state, sizeof state);
 	if (f->name != NULL)
 		jscan_string(&row->v[JF_NAME], name, sizeof name);

@@ -36,6 +36,9 @@ struct job_filter {
 	 * controller.min_job_age are answered as missing (JOB_LIST
 	 * forget_finished), as Slurm forgets them: squeue -j. */
 	bool		 forget_finished;
+	/* Jobs that may run in one of these partitions only: names between
+	 * commas, ",gpu,long,"; NULL: any. */
+	char		*partitions;
 };
 
 void	job_filter_init(struct job_filter *);
@@ -56,6 +59,13 @@ int	job_filter_add_state(struct job_filter *, const char *item,
 void	job_filter_add_id(struct job_filter *, uint64_t id);
 /* Sets the name substring (NULL or "": none). */
 void	job_filter_set_name(struct job_filter *, const char *substring);
+
+/* Keeps the jobs whose partition list shares a name with list
+ * (NAME[,NAME...]; NULL or "": any). */
+void	job_filter_set_partitions(struct job_filter *, const char *list);
+/* Adds to fields (JOB_LIST's, an array of names) those the filter reads
+ * that the listing may not show: "partition". */
+void	job_filter_wire_fields(const struct job_filter *, json_t *fields);
 
 /* Whether the filter asks for a finished state. */
 bool	job_filter_finished(const struct job_filter *);

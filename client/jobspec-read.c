@@ -464,31 +464,14 @@ int
 jobspec_read_partition(const struct jobspec_opt *o, const char *arg,
     struct jobspec_value *v, char *err, size_t errlen)
 {
-	const char	*w, *end;
-	char		 name[LABEL_MAX + 1];
-	size_t		 len;
-
-	if ((int64_t)strlen(arg) > jobspec_read_max(o))
-		goto bad;
-	for (w = arg; ; w = end + 1) {
-		end = strchr(w, ',');
-		len = end != NULL ? (size_t)(end - w) : strlen(w);
-		if (len == 0 || len > LABEL_MAX)
-			goto bad;
-		memcpy(name, w, len);
-		name[len] = '\0';
-		if (!label_ok(name))
-			goto bad;
-		if (end == NULL)
-			break;
+	if ((int64_t)strlen(arg) > jobspec_read_max(o) || !label_list_ok(arg)) {
+		snprintf(err, errlen, "expected partition names of 1 to %d "
+		    "letters, digits, '.', '-' or '_', joined by ',' "
+		    "(\"gpu,long\"), got \"%s\"", LABEL_MAX, arg);
+		return (-1);
 	}
 	v->s = xstrdup(arg);
 	return (0);
-bad:
-	snprintf(err, errlen, "expected partition names of 1 to %d letters, "
-	    "digits, '.', '-' or '_', joined by ',' (\"gpu,long\"), got "
-	    "\"%s\"", LABEL_MAX, arg);
-	return (-1);
 }
 
 /* --wrap: a command line for /bin/sh, which is the job's command too

@@ -10,5 +10,7 @@
 
 /* Whether s is 1 to LABEL_MAX letters, digits, '.', '-' or '_'. */
 bool	label_ok(const char *s);
+/* Whether s is labels joined by ',' ("gpu,long"): none empty. */
+bool	label_list_ok(const char *s);
 
 #endif

@@ -1,5 +1,6 @@
-/* core-int.h: what the files of the core (core.c, core-build.c) share
- * and no one else: the core's state, and the steps building uses. */
+/* core-int.h: what the files of the core (core.c, core-build.c,
+ * core-part.c) share and no one else: the core's state, and the steps
+ * building uses. */
 #ifndef GB_CTL_CORE_INT_H
 #define GB_CTL_CORE_INT_H
 
@@ -71,6 +72,15 @@ core_running(enum job_state s)
 {
 	return (s == JOB_RUNNING || s == JOB_PREEMPTING);
 }
+
+/* core-part.c: the nodes j may run on (NULL: any), as sched_jobspec lays
+ * out its sets, one for each partition of its list that takes it, in
+ * order (*nsets of them), and its tier, the first such partition's (a new
+ * array the caller frees); whether pending job j must stay out of the
+ * core as no partition of its list takes it now (its reason says why). */
+uint32_t *core_part_job_nodes(const struct job *j, uint32_t *n, uint32_t *nsets,
+	    uint8_t *tier);
+bool	 core_part_before(struct job *j);
 
 /* The record of who holds each GPU, made at first use. */
 struct core_hold *core_holds(void);

@@ -67,117 +67,6 @@ core_is_dirty(void)
 	return (core.dirty);
 }
 
-/* Whether name is one of list's ("n1,n2"). */
-static bool
-core_name_in(const char *name, const char *list)
-{
-	size_t		 len = strlen(name);
-	const char	*p;
-
-	for (p = list; (p = strstr(p, name)) != NULL; p += len) {
-		if ((p == list || p[-1] == ',') && (p[len] == ',' ||
-		    p[len] == '\0'))
-			return (true);
-	}
-	return (false);
-}
-
-/* Appends to v (at *k) the core's nodes that are in p (any, for NULL)
- * and that req, exc and type allow. */
-static void
-core_nodes_add(const char *req, const char *exc, const char *type,
-    const struct part *p, uint32_t *v, uint32_t *k)
-{
-	const char	*name;
-	uint32_t	 i;
-
-	for (i = 0; i < core.nnodes; i++) {
-		name = node_name(core.nodes[i]);
-		if ((*req != '\0' && !core_name_in(name, req)) ||
-		    (*exc != '\0' && core_name_in(name, exc)) ||
-		    (*type != '\0' && !node_gpus_match(core.nodes[i],
-		    type)) || (p != NULL && !part_has_node(p, name)))
-			continue;
-		v[(*k)++] = i;
-	}
-}
-
-uint32_t *
-core_nodes_for(const char *req, const char *exc, const char *type,
-    uint32_t *n)
-{
-	uint32_t	*v;
-
-	*n = 0;
-	if (*req == '\0' && *exc == '\0' && *type == '\0')
-		return (NULL);
-	v = xcalloc(core.nnodes + 1, sizeof *v);
-	core_nodes_add(req, exc, type, NULL, v, n);
-	return (v);
-}
-
-/* What j asks that its partitions judge. */
-static void
-core_part_ask(const struct job *j, struct part_ask *a)
-{
-	memset(a, 0, sizeof *a);
-	a->time_limit = job_time_limit(j);
-	a->gpus = job_gpus(j);
-	a->nodes = job_num_nodes(j);
-	a->account = job_account(j);
-}
-
-/* The nodes j may run on (NULL: any), as sched_jobspec lays out its
- * sets: one for each partition of its list that takes it, in order
- * (*nsets of them), and its tier, the first such partition's. */
-static uint32_t *
-core_job_nodes(const struct job *j, uint32_t *n, uint32_t *nsets,
-    uint8_t *tier)
-{
-	const struct parts	*ps = &ctx_conf()->parts;
-	const struct part	*v[PART_MAX_ASKED], *ok[PART_MAX_ASKED];
-	const char		*req = job_req_nodes(j);
-	const char		*exc = job_exclude_nodes(j);
-	const char		*type = job_gpu_type(j);
-	struct part_ask		 a;
-	char			 detail[256];
-	uint32_t		*nodes, k = 0, s, nok = 0;
-	size_t			 nv, i;
-
-	*nsets = 0;
-	*tier = 0;
-	if ((nv = part_listed(ps, job_partition(j), v, NULL)) == 0)
-		return (core_nodes_for(req, exc, type, n));
-	core_part_ask(j, &a);
-	for (i = 0; i < nv; i++) {
-		if (part_admits(v[i], &a, detail, sizeof detail) == PART_OK)
-			ok[nok++] = v[i];
-	}
-	if (nok > 0)
-		*tier = (uint8_t)ok[0]->tier;
-	/* One partition of every node: no more bound than without. */
-	if (nok == 1 && ok[0]->nodes == NULL)
-		return (core_nodes_for(req, exc, type, n));
-	nodes = xcalloc((size_t)core.nnodes * (nok > 0 ? nok : 1) + nok + 1,
-	    sizeof *nodes);
-	if (nok <= 1) {
-		if (nok == 1)
-			core_nodes_add(req, exc, type, ok[0], nodes, &k);
-		*n = k;
-		*nsets = nok;
-		return (nodes);
-	}
-	/* Each set after the ends, which say where each stops. */
-	k = nok;
-	for (s = 0; s < nok; s++) {
-		core_nodes_add(req, exc, type, ok[s], nodes, &k);
-		nodes[s] = k - nok;
-	}
-	*n = k;
-	*nsets = nok;
-	return (nodes);
-}
-
 struct sched_core *
 core_sched(void)
 {
@@ -434,7 +323,7 @@ core_spec(struct job *j, struct sched_jobspec *spec, int64_t now)
 	spec->group = job_array_job_id(j);
 	spec->group_cap = job_array_throttle(j);
 	/* The caller frees the list once the core has its copy. */
-	spec->nodes = core_job_nodes(j, &spec->nnodes, &spec->nsets,
+	spec->nodes = core_part_job_nodes(j, &spec->nnodes, &spec->nsets,
 	    &spec->tier);
 	spec->arg = j;
 	if (core_running(job_state(j)) && job_start_time(j) > 0 &&
@@ -538,87 +427,6 @@ core_before_deps(struct job *j)
 	return (true);
 }
 
-/* Whether pending job j must stay out of the core as no partition of its
- * list takes it now (a reload removed them or changed their limits): its
- * reason names the first refusal. */
-static bool
-core_before_parts(struct job *j)
-{
-	const struct parts	*ps = &ctx_conf()->parts;
-	struct part_ask		 a;
-	enum part_refusal	 why;
-	char			 err[64];
-
-	if (ps->n == 0)
-		return (false);
-	core_part_ask(j, &a);
-	if (part_choose(ps, job_partition(j), &a, job_req_nodes(j), &why, err,
-	    sizeof err) != NULL)
-		return (false);
-	job_set_reason(j, part_refusal_word(why));
-	return (true);
-}
-
-/* Appends id to the list in buf (at most a few, then "..."). */
-static void
-core_note_id(char *buf, size_t len, size_t *count, uint64_t id)
-{
-	size_t	at = strlen(buf);
-
-	if (++*count <= 8)
-		snprintf(buf + at, len - at, "%s%" PRIu64, *count > 1 ? ", " :
-		    "", id);
-	else if (*count == 9)
-		snprintf(buf + at, len - at, ", ...");
-}
-
-void
-core_part_notes(json_t *notes)
-{
-	const struct parts	*ps = &ctx_conf()->parts;
-	const struct part	*v[PART_MAX_ASKED];
-	struct part_ask		 a;
-	struct job		*j;
-	enum job_state		 st;
-	char			 run[256] = "", wait[256] = "", err[64];
-	char			*line;
-	size_t			 nrun = 0, nwait = 0, gone;
-
-	for (j = job_table_first(); j != NULL; j = job_table_next(j)) {
-		st = job_state(j);
-		if (core_running(st)) {
-			if (part_listed(ps, job_partition(j), v, &gone) == 0 &&
-			    gone > 0)
-				core_note_id(run, sizeof run, &nrun,
-				    job_id(j));
-		} else if (st == JOB_PENDING && ps->n > 0) {
-			core_part_ask(j, &a);
-			if (part_choose(ps, job_partition(j), &a,
-			    job_req_nodes(j), NULL, err, sizeof err) == NULL)
-				core_note_id(wait, sizeof wait, &nwait,
-				    job_id(j));
-		}
-	}
-	if (nrun > 0) {
-		line = xasprintf("%zu running job%s (%s) ran in partitions no "
-		    "longer in the file: they keep running where they are",
-		    nrun, nrun == 1 ? "" : "s", run);
-		log_warn("gbatchd: reconfigure: %s", line);
-		json_array_append_new(notes, json_string(line));
-		free(line);
-	}
-	if (nwait > 0) {
-		line = xasprintf("%zu pending job%s (%s): no partition %s "
-		    "takes %s now; %s until one does (gq -o reason says why)",
-		    nwait, nwait == 1 ? "" : "s", wait, nwait == 1 ?
-		    "it lists" : "they list", nwait == 1 ? "it" : "them",
-		    nwait == 1 ? "it waits" : "they wait");
-		log_warn("gbatchd: reconfigure: %s", line);
-		json_array_append_new(notes, json_string(line));
-		free(line);
-	}
-}
-
 void
 core_submit(struct job *j, int64_t now)
 {
@@ -627,7 +435,7 @@ core_submit(struct job *j, int64_t now)
 	/* A job waits out its stale copies (job-report.c), its begin time,
 	 * its dependencies and its partitions' limits outside the core. */
 	if (job_stale_copies(j) > 0 || core_before_begin(j, now) ||
-	    core_before_deps(j) || core_before_parts(j))
+	    core_before_deps(j) || core_part_before(j))
 		return;
 	core_spec(j, &spec, now);
 	job_sched(j)->cjob = sched_core_submit(core.sc, &spec, now);

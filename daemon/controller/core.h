@@ -110,8 +110,8 @@ enum sched_reason core_unrunnable(uint32_t gpus, bool consolidate);
  * when it may run on any. */
 struct sched_core *core_sched(void);
 struct node *core_node_at(uint32_t i, uint32_t *sw);
-uint32_t *core_nodes_for(const char *req, const char *exc, const char *type,
-	    uint32_t *n);
+uint32_t *core_part_nodes_for(const char *req, const char *exc,
+	    const char *type, uint32_t *n);
 /* What part i of running job j holds of its node's CPUs and memory (MB),
  * as its request says (0 where the node did not say what it has). */
 void	core_part_res(const struct job *j, size_t i, uint32_t *cpus,
@@ -161,5 +161,11 @@ void	core_free(void);
  * jobs whose partitions are gone or no longer take them: running ones keep
  * running where they are; pending ones wait, their reason naming why. */
 void		 core_part_notes(json_t *notes);
+
+/* The partition running job j runs in, into buf: the first of its list
+ * that takes it and holds each of its nodes (JOB_REQ_PARTITION without
+ * partitions; its list's first, should none do so after a reload).
+ * Returns buf. */
+const char	*core_part_run(const struct job *j, char *buf, size_t len);
 
 #endif

@@ -6,6 +6,7 @@
 
 #include "common/array.h"
 #include "common/jdecode.h"
+#include "common/label.h"
 #include "common/log.h"
 #include "common/proto.h"
 #include "common/xmalloc.h"
@@ -155,7 +156,7 @@ launch_spec(struct job *j, const struct store_job *row)
 {
 	struct node	*master = job_node(j);
 	json_t		*spec;
-	char		*ckpt_dir, *nodelist;
+	char		*ckpt_dir, *nodelist, part[LABEL_MAX + 1];
 
 	nodelist = launch_nodelist(j);
 	spec = json_pack("{s:I,s:s,s:s,s:I,s:I,s:s,s:s,s:s,s:s,s:o,s:o,"
@@ -178,6 +179,8 @@ launch_spec(struct job *j, const struct store_job *row)
 	free(nodelist);
 	if (spec == NULL)
 		return (NULL);
+	json_object_set_new(spec, "partition", json_string(core_part_run(j,
+	    part, sizeof part)));
 	/* A job from before the umask was kept has none: the node picks. */
 	if (row->umask >= 0)
 		json_object_set_new(spec, "umask", json_integer(row->umask));

@@ -105,7 +105,7 @@ estimate_job_of(struct estimate_job *ej, uint32_t gpus, uint32_t num_nodes,
 	ej->consolidate = (flags & JOB_F_CONSOLIDATE) != 0;
 	ej->placement = (flags & JOB_F_SPREAD) ? SCHED_PLACE_SPREAD :
 	    ctx_conf()->sched.placement;
-	ej->nodes = core_nodes_for(req != NULL ? req : "", exc != NULL ?
+	ej->nodes = core_part_nodes_for(req != NULL ? req : "", exc != NULL ?
 	    exc : "", type != NULL ? type : "", &ej->nnodes);
 	ej->limit = (int64_t)limit * 1000;
 }

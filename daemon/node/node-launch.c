@@ -428,6 +428,8 @@ node_launch_parse(const json_t *msg, char *err, size_t errlen)
 	l->umask = (mode_t)n;
 
 	if (node_launch_str(job, "name", 0, &l->name, err, errlen) == -1 ||
+	    node_launch_str(job, "partition", 0, &l->partition, err,
+	    errlen) == -1 ||
 	    node_launch_str(job, "user", 1, &l->user, err, errlen) == -1 ||
 	    node_launch_str(job, "workdir", 1, &l->workdir, err, errlen) == -1 ||
 	    node_launch_str(job, "stdout", 0, &l->out, err, errlen) == -1 ||
@@ -486,6 +488,7 @@ node_launch_free(struct node_launch *l)
 	if (l == NULL)
 		return;
 	free(l->name);
+	free(l->partition);
 	free(l->user);
 	free(l->workdir);
 	free(l->out);

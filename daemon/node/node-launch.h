@@ -25,6 +25,9 @@ enum node_batch {
 struct node_launch {
 	uint64_t	  id;
 	char		 *name;
+	/* The partition it runs in (SLURM_JOB_PARTITION); "" from a
+	 * controller from before partitions. */
+	char		 *partition;
 	char		 *user;
 	uid_t		  uid;
 	gid_t		  gid;

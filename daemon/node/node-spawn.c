@@ -182,7 +182,8 @@ node_spawn_slurm_env(struct node_spawn *sp, const char *node,
 		node_spawn_setenv(sp, "SLURM_CPUS_PER_TASK", num);
 	}
 	node_spawn_per_node(sp, "SLURM_TASKS_PER_NODE", l->tasks);
-	node_spawn_setenv(sp, "SLURM_JOB_PARTITION", JOB_REQ_PARTITION);
+	node_spawn_setenv(sp, "SLURM_JOB_PARTITION", *l->partition != '\0' ?
+	    l->partition : JOB_REQ_PARTITION);
 	/* Slurm sets it for a job with GPUs only. */
 	if (l->ngpus > 0)
 		node_spawn_setenv(sp, "SLURM_JOB_GPUS", devs);
