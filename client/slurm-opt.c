@@ -41,6 +41,8 @@ static const struct slurm_opt slurm_opts[] = {
 	{ "help", 'h', NO, SLURM_DO_SAME, NULL, "--help" },
 	{ "version", 'V', NO, SLURM_DO_SAME, NULL, "--version" },
 	{ "account", 'A', REQ, SLURM_DO_SAME, "ACCOUNT", "-A ACCOUNT" },
+	{ "partition", 'p', REQ, SLURM_DO_SAME, "NAME[,NAME]",
+	    "-p NAME[,NAME]" },
 	{ "comment", 0, REQ, SLURM_DO_SAME, "TEXT", "--comment TEXT" },
 	{ "wait", 'W', NO, SLURM_DO_SAME, NULL, "-W" },
 	{ "test-only", 0, NO, SLURM_DO_SAME, NULL, "--test-only" },
@@ -80,8 +82,6 @@ static const struct slurm_opt slurm_opts[] = {
 	    "the default: a job's parts start together" },
 	{ "ignore-pbs", 0, NO, SLURM_DO_ACCEPT, NULL, "gsub reads no #PBS lines" },
 	{ "usage", 0, NO, SLURM_DO_HELP, NULL, "--help" },
-	{ "partition", 'p', REQ, SLURM_DO_SAME, "NAME[,NAME]",
-	    "-p NAME[,NAME]" },
 	/* Not in gbatch yet. */
 	{ "nodefile", 'F', REQ, SLURM_DO_REFUSE, NULL, SLURM_NAMED },
 	/* Nothing of the kind in gbatch. */

@@ -118,6 +118,16 @@ _gbatch_nodes()
 	timeout 2 gnodes --noheader -o name 2>/dev/null </dev/null
 }
 
+# The cluster's partitions, as gbatchd has them in force; without any,
+# the one there is, gbatch.
+_gbatch_partitions()
+{
+	local p
+	p=$(timeout 2 gctl show config 2>/dev/null </dev/null |
+	    sed -n 's/^partitions\.\([^ ]*\) = .*/\1/p')
+	printf '%s\n' "${p:-gbatch}"
+}
+
 # _gbatch_list WORDS...: completes the last item of a comma list in cur.
 _gbatch_list()
 {
@@ -163,9 +173,10 @@ _gbatch_value()
 		COMPREPLY=($(compgen -W "gpu 1 2 4 8" -- "$cur")) ;;
 	gsub:--gpu-bind)
 		COMPREPLY=($(compgen -W "none single:1" -- "$cur")) ;;
-	gsub:-p | gsub:--partition | squeue:-p | squeue:--partition | \
-	sinfo:-p | sinfo:--partition | gcancel:-p | gcancel:--partition)
-		COMPREPLY=($(compgen -W gbatch -- "$cur")) ;;
+	gsub:-p | gsub:--partition | gq:-p | gq:--partition | \
+	squeue:-p | squeue:--partition | sinfo:-p | sinfo:--partition | \
+	gcancel:-p | gcancel:--partition)
+		_gbatch_list $(_gbatch_partitions) ;;
 	gsub:--export)
 		_gbatch_list ALL NONE $(compgen -e) ;;
 	*)
@@ -324,7 +335,7 @@ _gbatch_scontrol()
 		"") COMPREPLY=($(compgen -W "job node partition config reservation hostnames hostlist" -- "$cur")) ;;
 		job | jobid) COMPREPLY=($(compgen -W "$(_gbatch_jobs)" -- "$cur")) ;;
 		node) COMPREPLY=($(compgen -W "$(_gbatch_nodes)" -- "$cur")) ;;
-		partition) COMPREPLY=($(compgen -W gbatch -- "$cur")) ;;
+		partition) COMPREPLY=($(compgen -W "$(_gbatch_partitions)" -- "$cur")) ;;
 		esac ;;
 	hold | release | requeue)
 		COMPREPLY=($(compgen -W "$(_gbatch_jobs)" -- "$cur")) ;;

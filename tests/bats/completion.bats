@@ -170,6 +170,23 @@ complete_words() {
 	gcancel "$a" "$b"
 }
 
+@test "partition names come from the settings in force: gsub -p, gq -p, a list; gbatch without partitions" {
+	gb_start_controller
+	for words in "gsub -p" "gq -p"; do
+		run complete_words $words ""
+		[ "$output" = gbatch ] || { echo "$words: [$output]"; false; }
+	done
+	printf 'partitions = {\n  gpu = { };\n  debug = { nodes = "n1"; };\n};\n' \
+	    >>"$GBATCH_CONF"
+	gctl reconfigure >/dev/null
+	# Completion remembers what programs say of themselves, not the
+	# cluster's settings: a new shell is not needed.
+	run complete_words gsub -p ""
+	[ "$output" = $'debug\ngpu' ]
+	run complete_words gq --partition "gpu,"
+	[ "$output" = $'gpu,debug\ngpu,gpu' ]
+}
+
 @test "a controller that does not answer does not hang completion" {
 	gb_start_controller
 	kill -STOP "$GB_CTL_PID"
