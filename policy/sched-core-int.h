@@ -25,6 +25,9 @@
 #include "policy/sched-group.h"
 #include "policy/sched-shape.h"
 
+/* Tiers a job may be of (its uint8_t). */
+#define SCHED_TIERS	256
+
 /* What a job has once it has run: its service, its GPUs while it holds
  * them, its part in a preemption, its timer (a demotion while it runs, a
  * promotion once it waits again with service). Apart from the job, as a
@@ -111,10 +114,19 @@ struct sched_core {
 	size_t			 norphans;
 	struct sched_gittins	 gittins;	/* gittins' samples */
 	uint64_t		 victim_gpus;	/* running, preemptable */
-	/* Jobs of a tier above 0: while there are any, a pass counts every
-	 * preemptable GPU as a possible victim (the sums by queue below
-	 * know no tiers) and lets sched_core_preempt_outranks sort them. */
+	/* Jobs of a tier above 0: while there are any, a pass counts the
+	 * possible victims of a job by tier (tvictim, tqvictim) rather than
+	 * by queue alone. */
 	size_t			 tiered;
+	/* Preemptable GPUs held by tier and queue, and by tier as a Fenwick
+	 * tree (tier t at t + 1): the GPUs of every tier below one in
+	 * O(log tiers). */
+	uint64_t		 tqvictim[SCHED_TIERS][SCHED_MAX_QUEUES];
+	uint64_t		 tvictim[SCHED_TIERS + 1];
+	/* Counts each change to the preemptable running jobs (a start, a
+	 * stop, a demotion): a victim search that found none stands while
+	 * it and the cluster's generation stand. */
+	uint64_t		 victim_gen;
 	uint64_t		 qvictim[SCHED_MAX_QUEUES];	/* by queue */
 	/* Pending jobs by size (the last bucket: that size or more), so a
 	 * pass knows when no job left could use the GPUs still free. */
@@ -155,6 +167,14 @@ static const struct sched_chold	sched_cjob_no_hold = {
 /* sched-core.c: realloc that aborts when memory is out, as the core
  * does, and on an overflowing n x size. */
 void		*sched_core_xalloc(void *, size_t n, size_t size);
+
+/* sched-core.c: counts running j's GPUs among the possible victims
+ * (sign 1) or no longer (-1), unless it may not be requeued; the GPUs of
+ * preemptable jobs of tiers below tier. */
+void		 sched_core_victims(struct sched_core *, const struct sched_cjob *,
+		     int sign);
+uint64_t	 sched_core_victims_below(const struct sched_core *,
+		     unsigned tier);
 
 /* sched-core.c: moves j onto the pending tree (its state already left
  * running, or new), and off it. */

@@ -94,12 +94,10 @@ sched_core_mlfq_due(struct sched_core *core, int64_t now)
 			/* Demotion: new queue, new place among the running. */
 			sched_cjob_account(j, now);
 			otree_remove(&core->running, &j->qnode);
-			if (!j->shape->no_requeue)
-				core->qvictim[j->queue] -= j->shape->gpus;
+			sched_core_victims(core, j, -1);
 			j->queue = sched_core_mlfq_queue(core,
 			    sched_cjob_qservice(j));
-			if (!j->shape->no_requeue)
-				core->qvictim[j->queue] += j->shape->gpus;
+			sched_core_victims(core, j, 1);
 			otree_insert(&core->running, &j->qnode);
 			sched_core_mlfq_demotion(core, j);
 		} else if (j->state == SCHED_JOB_PENDING) {

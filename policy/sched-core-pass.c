@@ -70,10 +70,18 @@ sched_core_pass_victims(struct sched_core *core, const struct sched_cjob *p,
 	uint64_t		 sum = 0;
 	unsigned		 q;
 
-	/* Tiers: a job may preempt any queue of a lower tier; every
-	 * preemptable GPU may serve (sched_core_preempt_outranks sorts). */
-	if (core->tiered > 0 && core->conf.policy != SCHED_FIFO)
-		return (core->victim_gpus);
+	/* Tiers: a job may preempt any queue of a lower tier, and within
+	 * its own as the policy says. The pending jobs are walked a higher
+	 * tier first, so what a job may preempt only shrinks along the
+	 * walk, as without tiers. */
+	if (core->tiered > 0 && core->conf.policy != SCHED_FIFO) {
+		sum = sched_core_victims_below(core, p->tier);
+		if (core->conf.policy == SCHED_SRTF)
+			return (sum + core->tqvictim[p->tier][0]);
+		for (q = p->queue + 1; q < core->nqueues; q++)
+			sum += core->tqvictim[p->tier][q];
+		return (sum);
+	}
 	switch (core->conf.policy) {
 	case SCHED_DLAS:
 	case SCHED_GITTINS:
@@ -176,6 +184,38 @@ sched_core_pass_miss(struct sched_core *core, const struct sched_cjob *p,
 	m->reason = why;
 }
 
+/* Whether a victim search for p would find none, as one for a job of its
+ * shape, tier and queue did in this pass with nothing changed since
+ * (dlas and gittins: there the search reads nothing else of p). */
+static bool
+sched_core_pass_pmissed(const struct sched_core *core,
+    const struct sched_cjob *p)
+{
+	const struct sched_shape	*s = p->shape;
+
+	return ((core->conf.policy == SCHED_DLAS ||
+	    core->conf.policy == SCHED_GITTINS) &&
+	    sched_core_pass_may_miss(core, p) &&
+	    s->pmiss_pass == core->npass && s->pmiss_tier == p->tier &&
+	    s->pmiss_queue == p->queue &&
+	    s->pmiss_victims == core->victim_gen &&
+	    s->pmiss_generation == place_generation(core->cluster));
+}
+
+/* Notes that a victim search for p found none. */
+static void
+sched_core_pass_pmiss(struct sched_core *core, const struct sched_cjob *p)
+{
+	/* The core's memo, in a shape it interned (as the misses'). */
+	struct sched_shape	*s = (struct sched_shape *)(uintptr_t)p->shape;
+
+	s->pmiss_pass = core->npass;
+	s->pmiss_tier = p->tier;
+	s->pmiss_queue = p->queue;
+	s->pmiss_victims = core->victim_gen;
+	s->pmiss_generation = place_generation(core->cluster);
+}
+
 size_t
 sched_core_pass(struct sched_core *core, int64_t now,
     const struct sched_action **acts)
@@ -259,8 +299,12 @@ sched_core_pass(struct sched_core *core, int64_t now,
 			continue;
 		}
 		if (victims == 0 || free_now + victims < p->shape->gpus ||
-		    (k = sched_core_preempt_choose(core, p, now)) == 0)
+		    sched_core_pass_pmissed(core, p))
 			continue;
+		if ((k = sched_core_preempt_choose(core, p, now)) == 0) {
+			sched_core_pass_pmiss(core, p);
+			continue;
+		}
 		sched_core_preempt_plan(core, p, k);
 		for (i = 0; i < k; i++) {
 			r = core->victims[i];

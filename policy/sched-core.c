@@ -239,6 +239,43 @@ sched_core_submit(struct sched_core *core, const struct sched_jobspec *spec,
 	return (j);
 }
 
+void
+sched_core_victims(struct sched_core *core, const struct sched_cjob *j,
+    int sign)
+{
+	uint64_t	g = j->shape->gpus;
+	unsigned	t;
+
+	core->victim_gen++;
+	if (j->shape->no_requeue)
+		return;
+	if (sign > 0) {
+		core->victim_gpus += g;
+		core->qvictim[j->queue] += g;
+		core->tqvictim[j->tier][j->queue] += g;
+		for (t = j->tier + 1u; t <= SCHED_TIERS; t += t & -t)
+			core->tvictim[t] += g;
+	} else {
+		core->victim_gpus -= g;
+		core->qvictim[j->queue] -= g;
+		core->tqvictim[j->tier][j->queue] -= g;
+		for (t = j->tier + 1u; t <= SCHED_TIERS; t += t & -t)
+			core->tvictim[t] -= g;
+	}
+}
+
+uint64_t
+sched_core_victims_below(const struct sched_core *core, unsigned tier)
+{
+	uint64_t	sum = 0;
+	unsigned	t;
+
+	/* Tiers 0 to tier - 1 are the tree's first tier entries. */
+	for (t = tier; t > 0; t -= t & -t)
+		sum += core->tvictim[t];
+	return (sum);
+}
+
 /* Moves a job onto its GPUs: pending (or new) to running. */
 void
 sched_core_run(struct sched_core *core, struct sched_cjob *j,
@@ -265,10 +302,7 @@ sched_core_run(struct sched_core *core, struct sched_cjob *j,
 	h->nplan = 0;
 	sched_core_preempt_forget(core, j);
 	otree_insert(&core->running, &j->qnode);
-	if (!j->shape->no_requeue) {
-		core->victim_gpus += j->shape->gpus;
-		core->qvictim[j->queue] += j->shape->gpus;
-	}
+	sched_core_victims(core, j, 1);
 	sched_core_mlfq_demotion(core, j);
 }
 
@@ -303,10 +337,7 @@ void
 sched_core_unrun(struct sched_core *core, struct sched_cjob *j)
 {
 	otree_remove(&core->running, &j->qnode);
-	if (!j->shape->no_requeue) {
-		core->victim_gpus -= j->shape->gpus;
-		core->qvictim[j->queue] -= j->shape->gpus;
-	}
+	sched_core_victims(core, j, -1);
 	sched_core_mlfq_timer(core, j, SCHED_NEVER);
 }
 

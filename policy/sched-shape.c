@@ -145,6 +145,7 @@ sched_shape_get(struct sched_shapes *set, const struct sched_shape *want,
 	s->miss_generation = 0;
 	s->miss_pass = 0;
 	s->miss_reason = 0;
+	s->pmiss_pass = 0;
 	if (nnodes > 0)
 		memcpy(s->nodes, nodes, nnodes * sizeof *nodes);
 	b = h & (set->size - 1);

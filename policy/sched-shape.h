@@ -42,6 +42,14 @@ struct sched_shape {
 	uint64_t		 miss_generation;
 	uint32_t		 miss_pass;
 	uint8_t			 miss_reason;
+	/* Likewise the last pass whose victim search for a job of this
+	 * shape, tier and queue found none, with the generation and the
+	 * core's victim_gen then (dlas and gittins only). */
+	uint8_t			 pmiss_tier;
+	uint8_t			 pmiss_queue;
+	uint32_t		 pmiss_pass;
+	uint64_t		 pmiss_generation;
+	uint64_t		 pmiss_victims;
 	uint32_t		 nodes[];	/* place.h's indexes, listed's */
 };
 
