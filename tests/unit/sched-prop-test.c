@@ -1,7 +1,8 @@
 /* sched-prop-test.c: properties of the scheduling core that must hold
  * whatever the workload. For each policy (fifo strict and not, dlas,
  * gittins, srtf) and each placement, random small clusters (1-4 nodes of
- * 1-8 GPUs) replay random job sets (20-60 jobs) through an event loop like
+ * 1-8 GPUs) replay random job sets (20-60 jobs, a quarter of them in a
+ * higher tier but under strict fifo) through an event loop like
  * gsim's (sim/sim.c): submits, completions and the core's wake-ups, with
  * preempted jobs stopped at once. After every pass: no GPU is held twice
  * or beyond its node, every GPU is either free or held, each running job
@@ -28,6 +29,7 @@ struct p_job {
 	bool			 any_shape;
 	bool			 sensitive;
 	bool			 no_requeue;
+	uint8_t			 tier;		/* a partition's, or 0 */
 	int64_t			 submit;
 	int64_t			 duration;
 	int64_t			 left;
@@ -129,6 +131,9 @@ p_world_make(struct p_world *w, uint64_t seed, enum sched_placement how)
 		}
 		j->sensitive = p_rand(6) == 0 && p_fits(idle, how, j, true, out);
 		j->no_requeue = p_rand(8) == 0;
+		/* A quarter in a higher tier (but under strict fifo, whose
+		 * order the checks hold to submit order). */
+		j->tier = p_rand(4) == 0 ? (uint8_t)(1 + p_rand(2)) : 0;
 		t += p_rand(3) == 0 ? 0 : p_rand(800);
 		j->submit = t;
 		j->duration = 1 + p_rand(5000);
@@ -279,6 +284,7 @@ p_run(struct p_world *w, const struct sched_conf *conf, struct p_stats *st,
 			spec.num_nodes = j->num_nodes;
 			spec.any_shape = j->any_shape;
 			spec.no_requeue = j->no_requeue;
+			spec.tier = strict ? 0 : j->tier;
 			spec.arg = j;
 			spec.first_start = SCHED_NEVER;
 			spec.last_stop = j->submit;
