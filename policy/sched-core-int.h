@@ -148,6 +148,11 @@ struct sched_core {
 	size_t			 nmiss, miss_next;
 	struct sched_shapes	 shapes;
 	struct pool		 cjobs;		/* where each cjob is */
+	/* Where a cjob of a tier above 0 is, a pool each (made at the
+	 * tier's first job): a pass walks a tier's jobs together, in the
+	 * order they came, and so through its pool's memory in order,
+	 * not across every tier's jobs mixed. */
+	struct pool		*tpool[SCHED_TIERS];
 };
 
 #define SCHED_CJOB_OF(n, member) otree_entry(n, struct sched_cjob, member)

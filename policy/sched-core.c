@@ -53,6 +53,20 @@ sched_core_create(const struct sched_conf *conf)
 	return (core);
 }
 
+/* The pool of the cjobs of tier t. */
+static struct pool *
+sched_core_pool(struct sched_core *core, uint8_t t)
+{
+	if (t == 0)
+		return (&core->cjobs);
+	if (core->tpool[t] == NULL) {
+		if ((core->tpool[t] = malloc(sizeof *core->tpool[t])) == NULL)
+			abort();
+		pool_init(core->tpool[t], sizeof(struct sched_cjob));
+	}
+	return (core->tpool[t]);
+}
+
 static void
 sched_core_job_free(struct sched_core *core, struct sched_cjob *j)
 {
@@ -69,7 +83,7 @@ sched_core_job_free(struct sched_core *core, struct sched_cjob *j)
 	sched_shape_put(&core->shapes, j->shape);
 	if (g != NULL)
 		sched_group_leave(&core->groups, g);
-	pool_put(&core->cjobs, j);
+	pool_put(sched_core_pool(core, j->tier), j);
 }
 
 void
@@ -77,6 +91,7 @@ sched_core_free(struct sched_core *core)
 {
 	struct otree_node	*n;
 	struct sched_cjob	*j;
+	size_t			 i;
 
 	if (core == NULL)
 		return;
@@ -96,6 +111,11 @@ sched_core_free(struct sched_core *core)
 	sched_shape_clear(&core->shapes);
 	sched_group_clear(&core->groups);
 	pool_free(&core->cjobs);
+	for (i = 1; i < SCHED_TIERS; i++) {
+		if (core->tpool[i] != NULL)
+			pool_free(core->tpool[i]);
+		free(core->tpool[i]);
+	}
 	sched_gittins_free(&core->gittins);
 	free(core->acts);
 	free(core->scratch);
@@ -175,7 +195,7 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 	struct sched_cjob	*j;
 	struct sched_chold	*h;
 
-	j = pool_get(&core->cjobs);
+	j = pool_get(sched_core_pool(core, spec->tier));
 	j->id = spec->id;
 	j->submit = spec->submit;
 	if (core->conf.policy == SCHED_SRTF)
