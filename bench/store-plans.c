@@ -153,7 +153,7 @@ int
 main(int argc, char **argv)
 {
 	struct store_acct_query	 all = { 0, INT64_MAX, NULL, NULL, NULL,
-	    jfs_all(), true, NULL };
+	    jfs_all(), true, NULL, NULL };
 	struct store_acct	*acct = NULL;
 	struct store_acct_rep	*rep = NULL;
 	sqlite3_stmt		*st;

@@ -57,6 +57,7 @@ static const struct option gacct_longopts[] = {
 	{ "state", required_argument, NULL, 's' },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "accounts", required_argument, NULL, 'A' },
+	{ "partition", required_argument, NULL, 'r' },
 	{ "account", required_argument, NULL, 'A' },
 	{ "format", required_argument, NULL, 'o' },
 	{ "noheader", no_argument, NULL, 'n' },
@@ -85,6 +86,7 @@ struct gacct {
 	json_t		*states;
 	json_t		*ids;
 	json_t		*accounts;
+	json_t		*partitions;
 	enum gacct_out	 out;
 	enum table_format format;
 	bool		 format_set;
@@ -136,6 +138,8 @@ gacct_usage(FILE *f)
 "                            array's ID: every task; ID_TASK: that task\n"
 "  -A, --accounts ACCOUNT[,ACCOUNT]  jobs charged to these accounts (gsub\n"
 "                            -A)\n"
+"  -r, --partition NAME[,NAME]  jobs that listed one of these partitions\n"
+"                            (gsub -p; sacct's -r)\n"
 "  -o, --format FIELD[:WIDTH][,...]  columns to print (default:\n"
 "                            " GACCT_DEFAULT ")\n"
 "  -n, --noheader            no header line\n"
@@ -180,7 +184,7 @@ gacct_usage(FILE *f)
 static const struct cmd gacct_cmd = {
 	.name = "gacct",
 	.usage = gacct_usage,
-	.shortopts = ":S:E:u:s:j:A:o:nPV",
+	.shortopts = ":S:E:u:s:j:A:r:o:nPV",
 	.longopts = gacct_longopts,
 };
 
@@ -191,6 +195,20 @@ gacct_add_account(const char *item, void *arg, char *err, size_t errlen)
 	if (!label_ok(item)) {
 		snprintf(err, errlen, "--accounts: expected account names of 1 "
 		    "to 64 letters, digits, '.', '-' or '_', got \"%s\"", item);
+		return (-1);
+	}
+	json_array_append_new(arg, json_string(item));
+	return (0);
+}
+
+/* A partition's name, a label too. */
+static int
+gacct_add_partition(const char *item, void *arg, char *err, size_t errlen)
+{
+	if (!label_ok(item)) {
+		snprintf(err, errlen, "--partition: expected partition names of "
+		    "1 to 64 letters, digits, '.', '-' or '_', got \"%s\"",
+		    item);
 		return (-1);
 	}
 	json_array_append_new(arg, json_string(item));
@@ -497,6 +515,8 @@ gacct_report_check(const struct gacct *g, char *err, size_t errlen)
 		bad = "-j/--jobs";
 	else if (json_array_size(g->accounts) > 0)
 		bad = "-A/--accounts";
+	else if (json_array_size(g->partitions) > 0)
+		bad = "-r/--partition";
 	else if (g->out == GACCT_TRACE)
 		bad = "--trace";
 	else if ((json_array_size(g->users) > 0 || g->me) &&
@@ -561,6 +581,7 @@ main(int argc, char **argv)
 	g.states = json_array();
 	g.ids = json_array();
 	g.accounts = json_array();
+	g.partitions = json_array();
 	t = table_create(job_row_cols, job_row_ncols, GACCT_DEFAULT);
 	table_set_span(t, job_row_span);
 	while ((ch = cmd_getopt(&gacct_cmd, argc, argv, &r)) != -1) {
@@ -594,6 +615,11 @@ main(int argc, char **argv)
 		case 'A':
 			if (cmd_split(optarg, "--accounts", gacct_add_account,
 			    g.accounts, err, sizeof err) == -1)
+				goto usage;
+			break;
+		case 'r':
+			if (cmd_split(optarg, "--partition", gacct_add_partition,
+			    g.partitions, err, sizeof err) == -1)
 				goto usage;
 			break;
 		case 'o':
@@ -689,6 +715,8 @@ main(int argc, char **argv)
 		json_object_set(g.req, "ids", g.ids);
 	if (json_array_size(g.accounts) > 0)
 		json_object_set(g.req, "accounts", g.accounts);
+	if (json_array_size(g.partitions) > 0)
+		json_object_set(g.req, "partitions", g.partitions);
 	/* A timeline is the series of a cluster report. */
 	if (g.report == ACCT_ROW_TIMELINE) {
 		json_object_set_new(g.req, "report", json_string("cluster"));
@@ -731,5 +759,6 @@ out:
 	json_decref(g.states);
 	json_decref(g.ids);
 	json_decref(g.accounts);
+	json_decref(g.partitions);
 	return (r);
 }

@@ -216,7 +216,8 @@ req_job_acct_is_user(const json_t *v)
 	    json_string_length(v) < 256);
 }
 
-/* An account name as gbatchd keeps them (req-job-submit.c). */
+/* An account name as gbatchd keeps them (req-job-submit.c), and a
+ * partition's (part.c). */
 static int
 req_job_acct_is_account(const json_t *v)
 {
@@ -306,7 +307,7 @@ req_job_acct(struct peer *p, const json_t *msg)
 	json_t			*v, *users, *seq;
 	char			 err[512], *users_text = NULL;
 	char			*states_text = NULL, *ids_text = NULL, *text;
-	char			*accounts_text = NULL;
+	char			*accounts_text = NULL, *parts_text = NULL;
 	const char		*names[REQ_JOB_ACCT_USERS];
 	size_t			 i, nnames;
 
@@ -328,7 +329,10 @@ req_job_acct(struct peer *p, const json_t *msg)
 	    "\"42_7\", \"42_[3-5]\")", &ids_text, err, sizeof err) != 0 ||
 	    req_job_acct_list(msg, "accounts", req_job_acct_is_account,
 	    "an account name (1 to 64 letters, digits, '.', '-' or '_')",
-	    &accounts_text, err, sizeof err) != 0)
+	    &accounts_text, err, sizeof err) != 0 ||
+	    req_job_acct_list(msg, "partitions", req_job_acct_is_account,
+	    "a partition name (1 to 64 letters, digits, '.', '-' or '_')",
+	    &parts_text, err, sizeof err) != 0)
 		goto invalid;
 	if (ids_text != NULL) {
 		free(ids_text);
@@ -376,6 +380,7 @@ req_job_acct(struct peer *p, const json_t *msg)
 	q.states = states_text;
 	q.ids = ids_text;
 	q.accounts = accounts_text;
+	q.partitions = parts_text;
 	q.fields = job_list_store_fields(a->fields);
 	if ((v = json_object_get(msg, "report")) == NULL &&
 	    json_object_get(msg, "bins") != NULL) {
@@ -423,6 +428,7 @@ out:
 	free(states_text);
 	free(ids_text);
 	free(accounts_text);
+	free(parts_text);
 }
 
 const struct req_entry req_job_acct_entry = {

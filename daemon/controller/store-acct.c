@@ -34,7 +34,10 @@ struct store_acct {
 	" (array_job_id != 0 AND array_job_id || '_' || array_task_id IN"	\
 	" (SELECT value FROM json_each(:ids) WHERE type = 'text')))"	\
 	" AND (:accounts IS NULL OR account IN"				\
-	" (SELECT value FROM json_each(:accounts))) ORDER BY end_time, id"
+	" (SELECT value FROM json_each(:accounts))) AND (:partitions IS"	\
+	" NULL OR EXISTS (SELECT 1 FROM json_each(:partitions) p WHERE"	\
+	" instr(',' || partition || ',', ',' || p.value || ',') > 0))"	\
+	" ORDER BY end_time, id"
 
 static void
 store_acct_bind(sqlite3_stmt *st, const char *name, const char *text)
@@ -84,6 +87,7 @@ store_acct_open(const struct store_acct_query *q, char *err, size_t errlen)
 	store_acct_bind(a->jobs, ":states", q->states);
 	store_acct_bind(a->jobs, ":ids", q->ids);
 	store_acct_bind(a->jobs, ":accounts", q->accounts);
+	store_acct_bind(a->jobs, ":partitions", q->partitions);
 	return (a);
 }
 

@@ -13,7 +13,8 @@
 #include "daemon/controller/store.h"
 
 /* Finished jobs whose end_time is in [since, until), of these users,
- * states, ids and accounts (each a JSON array's text, or NULL for any), by
+ * states, ids, accounts and partitions (each a JSON array's text, or NULL
+ * for any), by
  * end time then id. */
 struct store_acct_query {
 	int64_t		 since;
@@ -24,6 +25,8 @@ struct store_acct_query {
 	struct job_field_set fields;	/* the store fields read */
 	bool		 alive;		/* a report: the jobs alive at until too */
 	const char	*accounts;	/* a listing: of these accounts only */
+	/* A listing: of jobs that listed one of these partitions only. */
+	const char	*partitions;
 };
 
 struct store_acct;

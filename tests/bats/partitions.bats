@@ -69,6 +69,13 @@ where_script() {
 	[ "$output" = "$d" ]
 	run -2 gq -p 'gpu long'
 	[[ "${lines[0]}" == "gq: --partition: expected partition names joined by ',', got \"gpu long\"" ]]
+	# Accounting keeps them: gacct shows and filters by partition.
+	run -0 gacct -n -r long -o id,partition
+	[ "$(echo $output)" = "$l long" ]
+	run -0 gacct -n -r gpu,vip -o id
+	[ "$(echo $output)" = "$d" ]
+	run -2 gacct -r 'a b'
+	[[ "${lines[0]}" == "gacct: --partition: expected partition names of 1 to 64 letters, digits, '.', '-' or '_', got \"a b\"" ]]
 }
 
 @test "a job no partition of its list takes is refused at submit, naming each limit; nothing is submitted" {
