@@ -9,6 +9,7 @@
 
 #include "common/duration.h"
 #include "common/job-req.h"
+#include "common/label.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "daemon/controller/core.h"
@@ -89,6 +90,18 @@ job_change_run(const struct job *j, enum job_state from, enum job_state to,
 		    row->end_time : now, requeue_run_end(from, to),
 		    how->has_exit, how->exit_code, how->signal));
 	return (0);
+}
+
+/* A run of j ended at now: its GPU-seconds, to its partition's count. */
+static void
+job_change_gpu_seconds(const struct job *j, int64_t now)
+{
+	char	part[LABEL_MAX + 1];
+
+	if (job_start_time(j) <= 0 || now <= job_start_time(j))
+		return;
+	metrics_count_gpu_seconds(core_part_run(j, part, sizeof part),
+	    (uint64_t)(now - job_start_time(j)) * job_gpus(j));
 }
 
 int
@@ -214,8 +227,10 @@ job_change_state(struct job *j, enum job_state to,
 	 * of the new run it takes as it hears of the start (its listener,
 	 * core_job_changed). */
 	if ((from == JOB_RUNNING || from == JOB_PREEMPTING) &&
-	    to != JOB_PREEMPTING)
+	    to != JOB_PREEMPTING) {
+		job_change_gpu_seconds(j, now);
 		core_job_release(j);
+	}
 	job_set_state(j, to);
 	job_set_reason(j, row.reason);
 	job_set_sched_row(j, &row);

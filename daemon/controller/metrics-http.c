@@ -23,10 +23,13 @@
 #include <event2/keyvalq_struct.h>
 #include <event2/listener.h>
 
+#include "common/job-req.h"
+#include "common/label.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "daemon/common/hostport.h"
 #include "daemon/controller/core.h"
+#include "daemon/controller/conf.h"
 #include "daemon/controller/ctx.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/listener.h"
@@ -71,9 +74,51 @@ metrics_http_error_cb(struct evconnlistener *lev, void *arg)
 /* Room for every request type (req.c's table). */
 #define METRICS_HTTP_REQUESTS	64
 
+/* The partitions' jobs and GPUs into parts (a new array, room for each
+ * partition of the settings, or gbatch's one). */
+static void
+metrics_http_parts(struct metrics_gauges *g, struct metrics_part **parts)
+{
+	const struct parts	*ps = &ctx_conf()->parts;
+	const struct part	*v[PART_MAX_ASKED];
+	struct metrics_part	*mp;
+	struct job		*j;
+	char			 run[LABEL_MAX + 1];
+	size_t			 n, i, k;
+
+	g->nparts = ps->n > 0 ? ps->n : 1;
+	*parts = mp = xcalloc(g->nparts, sizeof *mp);
+	for (k = 0; k < ps->n; k++)
+		mp[k].name = ps->v[k].name;
+	if (ps->n == 0)
+		mp[0].name = JOB_REQ_PARTITION;
+	for (j = job_table_first(); j != NULL; j = job_table_next(j)) {
+		if (job_state(j) == JOB_PENDING) {
+			n = part_listed(ps, job_partition(j), v, NULL);
+			for (i = 0; i < n; i++)
+				mp[v[i] - ps->v].pending++;
+			if (ps->n == 0)
+				mp[0].pending++;
+			continue;
+		}
+		if (job_state(j) != JOB_RUNNING &&
+		    job_state(j) != JOB_PREEMPTING)
+			continue;
+		(void)core_part_run(j, run, sizeof run);
+		for (k = 0; k < g->nparts; k++) {
+			if (strcmp(mp[k].name, run) == 0) {
+				mp[k].running++;
+				mp[k].gpus += job_gpus(j);
+				break;
+			}
+		}
+	}
+	g->parts = *parts;
+}
+
 static void
 metrics_http_gather(struct metrics_gauges *g, struct metrics_node **nodes,
-    struct metrics_request *requests)
+    struct metrics_part **parts, struct metrics_request *requests)
 {
 	struct metrics_node	*mn;
 	struct node		*n;
@@ -99,6 +144,7 @@ metrics_http_gather(struct metrics_gauges *g, struct metrics_node **nodes,
 		mn->gpus_down = node_is_up(n) ? 0 : mn->gpus_total;
 	}
 	g->nodes = *nodes;
+	metrics_http_parts(g, parts);
 	peer_count(&g->clients[METRICS_CLIENT_LOCAL],
 	    &g->clients[METRICS_CLIENT_RELAYED],
 	    &g->clients[METRICS_CLIENT_NODE]);
@@ -126,6 +172,7 @@ metrics_http_scrape(struct evhttp_request *req)
 {
 	struct metrics_gauges	 g;
 	struct metrics_node	*nodes;
+	struct metrics_part	*parts;
 	struct metrics_request	 requests[METRICS_HTTP_REQUESTS];
 	struct evbuffer		*body;
 	char			*text = NULL;
@@ -139,11 +186,12 @@ metrics_http_scrape(struct evhttp_request *req)
 		    "out of memory\n");
 		return;
 	}
-	metrics_http_gather(&g, &nodes, requests);
+	metrics_http_gather(&g, &nodes, &parts, requests);
 	rc = metrics_write(f, &g);
 	if (fclose(f) != 0)
 		rc = -1;
 	free(nodes);
+	free(parts);
 	if (rc != 0) {
 		log_warn("metrics: cannot write the figures");
 		metrics_http_reply(req, HTTP_INTERNAL, "Internal Server Error",

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/label.h"
 #include "common/xmalloc.h"
 #include "daemon/controller/metrics.h"
 
@@ -24,6 +25,9 @@ struct metrics_bound {
 };
 
 #define METRICS_MAX_BUCKETS	16
+/* Partitions whose GPU-seconds are counted: gbatch.conf's most, and the
+ * one of a cluster without. */
+#define METRICS_PARTS		257
 
 struct metrics_histogram {
 	const char			*name;
@@ -87,6 +91,13 @@ static struct {
 	struct metrics_histogram	 commit;
 	uint64_t			 counters[METRICS_NCOUNTERS];
 	uint64_t			 finished[JOB_STATE_COUNT];
+	/* GPU-seconds of the runs that ended, by partition (names as
+	 * gbatch.conf has them: at most 256, and "gbatch"). */
+	struct {
+		char		 name[LABEL_MAX + 1];
+		uint64_t	 gpu_seconds;
+	}				 part[METRICS_PARTS];
+	size_t				 nparts;
 } metrics = {
 	.pass = {
 		"gbatch_schedule_pass_duration_seconds",
@@ -112,6 +123,25 @@ void
 metrics_count_promotions(uint64_t n)
 {
 	metrics.counters[METRICS_PROMOTIONS] += n;
+}
+
+void
+metrics_count_gpu_seconds(const char *partition, uint64_t gpu_seconds)
+{
+	size_t	i;
+
+	for (i = 0; i < metrics.nparts; i++) {
+		if (strcmp(metrics.part[i].name, partition) == 0)
+			break;
+	}
+	if (i == metrics.nparts) {
+		if (metrics.nparts == METRICS_PARTS)
+			return;
+		snprintf(metrics.part[i].name, sizeof metrics.part[i].name,
+		    "%s", partition);
+		metrics.nparts++;
+	}
+	metrics.part[i].gpu_seconds += gpu_seconds;
 }
 
 void
@@ -171,6 +201,7 @@ metrics_reset(void)
 {
 	memset(metrics.counters, 0, sizeof metrics.counters);
 	memset(metrics.finished, 0, sizeof metrics.finished);
+	metrics.nparts = 0;
 	metrics_histogram_reset(&metrics.pass);
 	metrics_histogram_reset(&metrics.commit);
 }
@@ -357,6 +388,41 @@ metrics_requests_write(FILE *f, const struct metrics_gauges *g)
 		    g->requests[i].us / 1000000, g->requests[i].us % 1000000);
 }
 
+/* Jobs and GPUs by partition, and the GPU-seconds of the runs that ended
+ * in each. */
+static void
+metrics_parts_write(FILE *f, const struct metrics_gauges *g)
+{
+	size_t	i;
+
+	metrics_family(f, "gbatch_partition_jobs", "gauge", "Jobs pending "
+	    "that may run in each partition (a job that lists two counts in "
+	    "both) and jobs running in it.");
+	for (i = 0; i < g->nparts; i++) {
+		fputs("gbatch_partition_jobs{partition=\"", f);
+		metrics_write_label(f, g->parts[i].name);
+		fprintf(f, "\",state=\"PENDING\"} %zu\n", g->parts[i].pending);
+		fputs("gbatch_partition_jobs{partition=\"", f);
+		metrics_write_label(f, g->parts[i].name);
+		fprintf(f, "\",state=\"RUNNING\"} %zu\n", g->parts[i].running);
+	}
+	metrics_family(f, "gbatch_partition_gpus_allocated", "gauge", "GPUs "
+	    "held by the jobs running in each partition.");
+	for (i = 0; i < g->nparts; i++) {
+		fputs("gbatch_partition_gpus_allocated{partition=\"", f);
+		metrics_write_label(f, g->parts[i].name);
+		fprintf(f, "\"} %" PRIu64 "\n", g->parts[i].gpus);
+	}
+	metrics_family(f, "gbatch_partition_gpu_seconds_total", "counter",
+	    "GPUs x seconds of the runs that ended in each partition since "
+	    "gbatchd started.");
+	for (i = 0; i < metrics.nparts; i++) {
+		fputs("gbatch_partition_gpu_seconds_total{partition=\"", f);
+		metrics_write_label(f, metrics.part[i].name);
+		fprintf(f, "\"} %" PRIu64 "\n", metrics.part[i].gpu_seconds);
+	}
+}
+
 int
 metrics_write(FILE *f, const struct metrics_gauges *g)
 {
@@ -368,6 +434,7 @@ metrics_write(FILE *f, const struct metrics_gauges *g)
 	    "gbatchd started, in seconds since the epoch.");
 	fprintf(f, "gbatch_start_time_seconds %" PRId64 "\n", g->start_time);
 	metrics_jobs_write(f, g);
+	metrics_parts_write(f, g);
 	metrics_nodes_write(f, g);
 	for (i = 0; i < METRICS_NCOUNTERS; i++) {
 		metrics_family(f, metrics_counter_info[i].name, "counter",

@@ -25,6 +25,9 @@ void	metrics_count_preempt(void);
 void	metrics_count_promotions(uint64_t n);
 /* A job reached the terminal state. */
 void	metrics_count_finished(enum job_state);
+/* A run in partition ended, having held GPUs for gpu_seconds in all
+ * (GPUs x seconds run). */
+void	metrics_count_gpu_seconds(const char *partition, uint64_t gpu_seconds);
 /* A scheduling pass, a store commit took us microseconds. */
 void	metrics_observe_pass_us(int64_t us);
 void	metrics_observe_commit_us(int64_t us);
@@ -50,6 +53,16 @@ struct metrics_node {
 	uint32_t	 gpus_down;
 };
 
+/* One partition as a scrape sees it (the name borrowed): jobs pending
+ * that may run in it (a job listing two counts in each), jobs running in
+ * it, and the GPUs those hold. */
+struct metrics_part {
+	const char	*name;
+	size_t		 pending;
+	size_t		 running;
+	uint64_t	 gpus;
+};
+
 /* The requests of one type handled since the start (as Slurm's sdiag
  * counts RPCs): how many, and the microseconds their handlers took. */
 struct metrics_request {
@@ -68,6 +81,8 @@ struct metrics_gauges {
 	unsigned			 nqueues;
 	const struct metrics_node	*nodes;
 	size_t				 nnodes;
+	const struct metrics_part	*parts;
+	size_t				 nparts;
 	size_t				 clients[METRICS_CLIENT_COUNT];
 	const struct metrics_request	*requests;
 	size_t				 nrequests;

@@ -139,6 +139,43 @@ field() {
 	[ $(($(metric 'gbatch_jobs{state="RUNNING",queue="0"}') + $(metric 'gbatch_jobs{state="RUNNING",queue="1"}'))) = 1 ]
 }
 
+# ran_a_second ID: the job has run for a second or more.
+ran_a_second() {
+	[ "$(gq -h -j "$1" -o time)" != 0:00 ]
+}
+
+@test "jobs, GPUs and GPU-seconds by partition: pending in each it lists, running and GPU-seconds where it runs" {
+	cat >>"$GBATCH_CONF" <<'CONF'
+partitions = {
+  gpu = { nodes = "n1"; default = true; };
+  long = { nodes = "n1"; };
+};
+CONF
+	gb_start_controller
+	gb_start_node n1 2
+	big=$(gb_submit -G 2 -p long --wrap 'sleep 300')
+	gb_wait_state "$big" RUNNING 20
+	both=$(gb_submit -G 1 -p gpu,long --wrap true)
+	gb_wait 10 waits_for_gpus "$both"
+	scrape
+	[ "$(metric 'gbatch_partition_jobs{partition="long",state="RUNNING"}')" = 1 ]
+	[ "$(metric 'gbatch_partition_jobs{partition="gpu",state="RUNNING"}')" = 0 ]
+	[ "$(metric 'gbatch_partition_jobs{partition="long",state="PENDING"}')" = 1 ]
+	[ "$(metric 'gbatch_partition_jobs{partition="gpu",state="PENDING"}')" = 1 ]
+	[ "$(metric 'gbatch_partition_gpus_allocated{partition="long"}')" = 2 ]
+	[ "$(metric 'gbatch_partition_gpus_allocated{partition="gpu"}')" = 0 ]
+	! metric 'gbatch_partition_gpu_seconds_total{partition="long"}'
+	gb_wait 10 ran_a_second "$big"
+	gcancel "$big"
+	gb_wait_state "$both" COMPLETED 20
+	scrape
+	s=$(metric 'gbatch_partition_gpu_seconds_total{partition="long"}')
+	[ "$s" -ge 2 ]
+	# The second job ran in gpu, the first of its list: under a
+	# second, nothing to count, or its GPU's seconds.
+	[ "$(metric 'gbatch_partition_gpus_allocated{partition="gpu"}')" = 0 ]
+}
+
 @test "the metrics pass promtool check metrics" {
 	command -v promtool >/dev/null ||
 	    skip "promtool not installed (Debian package prometheus)"
