@@ -4,13 +4,15 @@
 #include <string.h>
 
 #include "client/job-filter.h"
+#include "common/label.h"
 #include "tui/keys.h"
 
 const char *const keys_help[] = {
 	"j, k, Down, Up   move in the pane",
 	"Tab              the next pane",
-	"/                filter: user=NAME state=STATE[,...] and words of",
-	"                 the job's name (Enter applies, an empty one clears)",
+	"/                filter: user=NAME state=STATE[,...]",
+	"                 partition=NAME[,...] and words of the job's name",
+	"                 (Enter applies, an empty one clears)",
 	"u                my jobs only, or everyone's again",
 	"s                sort the queues: the scheduler's order, then by id,",
 	"                 user, name, gpus, time, attained, and round again",
@@ -64,7 +66,8 @@ keys_footer(const struct view *v, char *buf, size_t len)
 		return (buf);
 	case VIEW_FILTER:
 		snprintf(buf, len, "filter: %s_   (user=NAME state=STATE "
-		    "words; Enter applies, Esc leaves)", v->input);
+		    "partition=NAME words; Enter applies, Esc leaves)",
+		    v->input);
 		return (buf);
 	default:
 		return (v->status[0] != '\0' ? v->status : keys_normal);
@@ -97,6 +100,15 @@ keys_filter(struct view *v, const char *text, char *err, size_t errlen)
 				    sizeof why) == -1)
 					goto bad;
 			}
+		} else if (val != NULL && (strncmp(w, "partition=", 10) == 0 ||
+		    strncmp(w, "p=", 2) == 0)) {
+			if (!label_list_ok(val + 1)) {
+				snprintf(why, sizeof why, "partition: expected "
+				    "partition names joined by ',', got \"%s\"",
+				    val + 1);
+				goto bad;
+			}
+			job_filter_set_partitions(&f, val + 1);
 		} else {
 			/* The name's words, as typed. */
 			if (name[0] != '\0')

@@ -62,6 +62,8 @@ pane_queues_fields(void)
 	json_array_append_new(fields, json_string("user"));
 	json_array_append_new(fields, json_string("queue"));
 	json_array_append_new(fields, json_string("rank"));
+	/* What the / filter's partition= reads. */
+	json_array_append_new(fields, json_string("partition"));
 	t = table_create(job_row_cols, job_row_ncols, PANE_QUEUES_COLS);
 	for (i = 0; i < table_nselected(t); i++)
 		job_row_wire_fields(table_selected(t, i)->name, fields);

@@ -285,7 +285,7 @@ use_known() {
 	gb_wait 5 screen_has "job $p released"
 }
 
-@test "gtop: / filters by name and state, an empty filter shows all again; ? shows the keys" {
+@test "gtop: / filters by name, state and partition, an empty filter shows all again; ? shows the keys" {
 	a=$(gb_submit -G 1 -J resnet50 --wrap 'sleep 60')
 	b=$(gb_submit -G 1 -J bert-large --wrap 'sleep 60')
 	gb_wait_state "$a" RUNNING
@@ -304,6 +304,17 @@ use_known() {
 	gb_wait 5 screen_has 'filter: unknown state "xx"'
 	screen_has 'filter "state=PD"'
 	# Cleared: both again.
+	tmux -S "$TMUX_SOCK" send-keys -t gtop /
+	for ((i = 0; i < 8; i++)); do
+		tmux -S "$TMUX_SOCK" send-keys -t gtop BSpace
+	done
+	tmux -S "$TMUX_SOCK" send-keys -t gtop Enter
+	gb_wait 5 screen_has "): 2 jobs, 2 running, 0 waiting"
+	# By partition: both are in the one there is, none in another.
+	tmux -S "$TMUX_SOCK" send-keys -t gtop / p = g p u Enter
+	gb_wait 5 screen_has '): 0 jobs, 0 running, 0 waiting, filter "p=gpu"'
+	tmux -S "$TMUX_SOCK" send-keys -t gtop / BSpace BSpace BSpace g b a t c h Enter
+	gb_wait 5 screen_has '): 2 jobs, 2 running, 0 waiting, filter "p=gbatch"'
 	tmux -S "$TMUX_SOCK" send-keys -t gtop /
 	for ((i = 0; i < 8; i++)); do
 		tmux -S "$TMUX_SOCK" send-keys -t gtop BSpace
