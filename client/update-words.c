@@ -22,13 +22,15 @@ static const struct {
 	{ "Comment", "comment" },
 	{ "Dependency", "dependency" },
 	{ "NumNodes", "nodes" },
+	{ "Partition", "partition" },
 };
 #define UPDATE_WORDS_NKEYS						\
 	(sizeof update_words_keys / sizeof update_words_keys[0])
 
 /* What a job takes, for messages. */
 #define UPDATE_WORDS_JOB_KEYS					\
-	"TimeLimit, Name (or JobName), Comment, Dependency or NumNodes"
+	"TimeLimit, Name (or JobName), Comment, Dependency, NumNodes or " \
+	"Partition"
 
 /* The job's key k with value val, into u->set. */
 static int

@@ -55,6 +55,7 @@ struct job_change_req {
 	uint64_t	 time_limit;	/* seconds, 0: none */
 	bool		 has_time_limit;
 	uint32_t	 num_nodes;	/* exactly that many nodes */
+	const char	*partition;	/* part.h's list, checked */
 };
 
 /* Changes job's request (job_set_asked) as req says, all of it or none:

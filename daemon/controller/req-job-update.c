@@ -1,6 +1,6 @@
 /* req-job-update.c: JOB_UPDATE, gctl hold, release and requeue, and set
- * (scontrol update JobId=... with TimeLimit, Name, Comment, Dependency
- * and NumNodes). A held job leaves the queues until released; a requeued
+ * (scontrol update JobId=... with TimeLimit, Name, Comment, Dependency,
+ * NumNodes and Partition). A held job leaves the queues until released; a requeued
  * running job is preempted as the scheduler would (checkpoint signal,
  * grace, stop) and waits again with its id and its service; a waiting
  * job's request may change, all of what one set asks or none of it, its
@@ -18,6 +18,8 @@
 #include "common/proto.h"
 #include "common/xmalloc.h"
 #include "daemon/controller/audit.h"
+#include "daemon/controller/conf.h"
+#include "daemon/controller/ctx.h"
 #include "daemon/controller/depend-wait.h"
 #include "daemon/controller/job-array.h"
 #include "daemon/controller/job-change.h"
@@ -38,6 +40,7 @@ static const struct {
 	{ JRQ_DEPENDENCY, "dependency" },
 	{ JRQ_TIME_LIMIT, "time limit" },
 	{ JRQ_NUM_NODES, "number of nodes" },
+	{ JRQ_PARTITION, "partition" },
 };
 #define REQ_JOB_UPDATE_NSETS						\
 	(sizeof req_job_update_sets / sizeof req_job_update_sets[0])
@@ -57,6 +60,8 @@ req_job_update_has(const struct job_change_req *req, enum job_req f)
 		return (req->has_time_limit);
 	case JRQ_NUM_NODES:
 		return (req->num_nodes != 0);
+	case JRQ_PARTITION:
+		return (req->partition != NULL);
 	default:
 		return (false);
 	}
@@ -79,6 +84,35 @@ req_job_update_what(const struct job_change_req *req, char *buf, size_t len)
 		    n ? " and " : ", ", req_job_update_sets[i].label);
 		k++;
 	}
+}
+
+/* Whether a partition of j's list (req's, if it changes it) takes j as
+ * req leaves it, as at submit: 0, or -1 with why naming each refusal. */
+static int
+req_job_update_parts(const struct job *j, const struct job_change_req *req,
+    char *why, size_t len)
+{
+	const struct parts	*ps = &ctx_conf()->parts;
+	const char		*list = req->partition != NULL ?
+				    req->partition : job_partition(j);
+	struct part_ask		 a;
+	char			 err[384];
+
+	if (ps->n == 0)
+		return (0);
+	memset(&a, 0, sizeof a);
+	a.time_limit = req->has_time_limit ? req->time_limit :
+	    job_time_limit(j);
+	a.gpus = job_gpus(j);
+	a.nodes = req->num_nodes != 0 ? req->num_nodes : job_num_nodes(j);
+	a.account = job_account(j);
+	if (part_choose(ps, list, &a, job_req_nodes(j), NULL, err,
+	    sizeof err) != NULL)
+		return (0);
+	snprintf(why, len, "job %" PRIu64 ": %s %.80s takes it so: %s",
+	    job_id(j), strchr(list, ',') != NULL ? "no partition of" :
+	    "partition", list, err);
+	return (-1);
 }
 
 /* set: j's request changes as req says, all or nothing. Returns NULL, or
@@ -125,6 +159,10 @@ req_job_update_set(struct peer *p, struct job *j,
 	}
 	if (req->dependency != NULL && depend_wait_check_for(j,
 	    req->dependency, why, len) != 0)
+		return (PROTO_E_INVALID);
+	if ((req->partition != NULL || req->has_time_limit ||
+	    req->num_nodes != 0) && req_job_update_parts(j, req, why,
+	    len) != 0)
 		return (PROTO_E_INVALID);
 	snprintf(detail, sizeof detail, "by %s", peer_user(p));
 	if (job_change_request(j, req, detail) != 0) {
@@ -304,7 +342,7 @@ req_job_update_array(struct peer *p, uint64_t id, const char *tasks,
  * submit's. Returns NULL, or the error code with err filled. */
 static const char *
 req_job_update_read(const json_t *msg, struct job_change_req *req,
-    char *depend, char *err, size_t errlen)
+    char *depend, char *part, size_t partlen, char *err, size_t errlen)
 {
 	struct job_req_val	 v;
 	size_t			 i, n = 0, off;
@@ -365,6 +403,14 @@ req_job_update_read(const json_t *msg, struct job_change_req *req,
 		case JRQ_NUM_NODES:
 			req->num_nodes = (uint32_t)v.n;
 			break;
+		case JRQ_PARTITION:
+			/* Each name known, as gbatch keeps the list; whether
+			 * one takes the job is req_job_update_parts's. */
+			if (part_resolve(&ctx_conf()->parts, v.s, part,
+			    partlen, err, errlen) != 0)
+				return (PROTO_E_INVALID);
+			req->partition = part;
+			break;
 		}
 	}
 	if (n == 0) {
@@ -383,7 +429,7 @@ req_job_update(struct peer *p, const json_t *msg)
 	json_t			*reply, *tv;
 	const char		*action, *code, *tasks = NULL;
 	unsigned long long	 id = 0;
-	char			 err[512], *depend = NULL;
+	char			 err[512], *depend = NULL, part[1100];
 
 	action = json_string_value(json_object_get(msg, "action"));
 	if (action == NULL || (strcmp(action, "hold") != 0 &&
@@ -407,8 +453,8 @@ req_job_update(struct peer *p, const json_t *msg)
 	memset(&req, 0, sizeof req);
 	if (strcmp(action, "set") == 0) {
 		depend = xmalloc(JOB_REQ_MAX_DEPEND + 1);
-		if ((code = req_job_update_read(msg, &req, depend, err,
-		    sizeof err)) != NULL)
+		if ((code = req_job_update_read(msg, &req, depend, part,
+		    sizeof part, err, sizeof err)) != NULL)
 			goto fail;
 	}
 	j = job_table_find(id);

@@ -189,3 +189,25 @@ where_script() {
 	run -0 gctl show config
 	[[ "$output" == *'partitions.long = {"nodes":"n2","default":false,"default_time":86400,"max_time":172800,'* ]]
 }
+
+@test "gctl update job moves a waiting job to another partition; one that would not take it is refused, and nothing changes" {
+	parts_conf
+	gb_start_cluster
+	full=$(gb_submit -G 4 --wrap "sleep 300")
+	gb_wait_state "$full" RUNNING
+	id=$(gb_submit -G 2 -t 30 --wrap "sleep 300")
+	gb_wait 10 reason_is "$id" Resources
+	run -1 gctl update job "$id" TimeLimit=3:00:00
+	[[ "$output" == *"update: job $id: partition gpu takes it so: the time limit 3:00:00 is over gpu's max_time 1:00:00"* ]]
+	run -1 gctl update job "$id" Partition=nope
+	[[ "$output" == *'update: partition "nope": no such partition; expected one of gpu, long, vip'* ]]
+	run -1 gctl update job "$id" Partition=vip
+	[[ "$output" == *"update: job $id: partition vip takes it so: vip is for the accounts vision; give one with -A"* ]]
+	[ "$(field "$id" partition)" = gpu ]
+	[ "$(field "$id" time_limit)" = 30:00 ]
+	run -0 gctl update job "$id" Partition=long TimeLimit=3:00:00
+	gb_wait_state "$id" RUNNING
+	[ "$(field "$id" nodes)" = n2 ]
+	[ "$(field "$id" partition)" = long ]
+	gq -l "$id" | grep -q 'partition gpu -> long, by root'
+}

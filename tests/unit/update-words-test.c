@@ -81,6 +81,8 @@ main(void)
 	t_job("JobId=5 Dependency=", "5", "{\"dependency\":\"\"}");
 	t_job("JobId=5 NumNodes=2", "5", "{\"num_nodes\":2}");
 	t_job("JobId=5 NumNodes=2-2", "5", "{\"num_nodes\":2}");
+	t_job("JobId=5 Partition=gpu,long", "5",
+	    "{\"partition\":\"gpu,long\"}");
 	/* Several at once, keys in any case and any order, several jobs. */
 	t_job("name=a COMMENT=b jobid=5,6_2 timelimit=10", "5,6_2",
 	    "{\"comment\":\"b\",\"name\":\"a\",\"time_limit\":600}");
@@ -97,6 +99,7 @@ main(void)
 	t_bad("JobId=5 NumNodes=2-4", "is a range; gbatch gives a job an "
 	    "exact number of nodes");
 	t_bad("JobId=5 NumNodes=two", "got \"two\"");
+	t_bad("JobId=5 Partition=gpu,", "Partition: expected partition names");
 	t_bad("JobId=5 Dependency=afterok", "Dependency: afterok: expected");
 	t_bad("JobId=5 Dependency=afterok:1,after:2?after:3",
 	    "',' (all) and '?' (any)");
@@ -105,9 +108,9 @@ main(void)
 	    "twice");
 	t_bad("JobId=5 JobId=6 Name=a", "JobId is given twice");
 	/* Keys gbatch does not have, and forms that are not update's. */
-	t_bad("JobId=5 Partition=gpu", "unknown key \"Partition\"; a job "
-	    "takes TimeLimit, Name (or JobName), Comment, Dependency or "
-	    "NumNodes, a node State and Reason");
+	t_bad("JobId=5 QOS=high", "unknown key \"QOS\"; a job "
+	    "takes TimeLimit, Name (or JobName), Comment, Dependency, "
+	    "NumNodes or Partition, a node State and Reason");
 	t_bad("JobId=5 Name", "expected KEY=VALUE, got \"Name\"");
 	t_bad("JobId=5", "JobId=5: expected what to change: TimeLimit");
 	t_bad("Name=a", "expected JobId=ID[,ID...], the jobs to change");
