@@ -149,7 +149,8 @@ gacct_usage(FILE *f)
 "      --json                the records as JSON, every member (with -o,\n"
 "                            those fields'), and gpu_hours, gpu_seconds\n"
 "      --trace               the jobs as a gsim trace (CSV: submit_time,\n"
-"                            num_gpus, duration, name, user)\n"
+"                            num_gpus, duration, name, user, account,\n"
+"                            partition, time_limit)\n"
 "      --report REPORT       figures over the range instead of jobs:\n"
 "                            users (per user; -u, -s apply), cluster (GPU\n"
 "                            use, jobs per queue, GPU count and JCT range;\n"
@@ -289,8 +290,9 @@ gacct_trace_field(char *buf, size_t n, size_t len, const char *s)
 static void
 gacct_trace_job(struct gacct *g, const struct job_row *row)
 {
-	long long	submit, gpus, run;
-	char		name[1024], user[256], line[2600];
+	long long	submit, gpus, run, limit;
+	char		name[1024], user[256], account[256], part[1100];
+	char		line[4000];
 	size_t		n;
 
 	if (jscan_int(&row->v[JF_SUBMIT_TIME], &submit) == -1 ||
@@ -300,9 +302,17 @@ gacct_trace_job(struct gacct *g, const struct job_row *row)
 		return;
 	jscan_string(&row->v[JF_NAME], name, sizeof name);
 	jscan_string(&row->v[JF_USER], user, sizeof user);
+	jscan_string(&row->v[JF_ACCOUNT], account, sizeof account);
+	jscan_string(&row->v[JF_PARTITION], part, sizeof part);
+	if (jscan_int(&row->v[JF_TIME_LIMIT], &limit) == -1)
+		limit = 0;
 	n = (size_t)snprintf(line, sizeof line, ",%lld,%lld", gpus, run);
 	n = gacct_trace_field(line, n, sizeof line, name);
-	(void)gacct_trace_field(line, n, sizeof line, user);
+	n = gacct_trace_field(line, n, sizeof line, user);
+	n = gacct_trace_field(line, n, sizeof line, account);
+	n = gacct_trace_field(line, n, sizeof line, part);
+	if (n < sizeof line)
+		(void)snprintf(line + n, sizeof line - n, ",%lld", limit);
 	if (g->count == g->trace_size) {
 		g->trace_size = g->trace_size != 0 ? g->trace_size * 2 : 1024;
 		g->trace = xreallocarray(g->trace, g->trace_size,
@@ -329,7 +339,8 @@ gacct_trace_end(struct gacct *g)
 	size_t	i;
 
 	qsort(g->trace, g->count, sizeof *g->trace, gacct_trace_cmp);
-	puts("submit_time,num_gpus,duration,name,user");
+	puts("submit_time,num_gpus,duration,name,user,account,partition,"
+	    "time_limit");
 	for (i = 0; i < g->count; i++) {
 		printf("%" PRId64 "%s\n", g->trace[i].submit - g->trace_t0,
 		    g->trace[i].rest);
@@ -347,7 +358,7 @@ static void
 gacct_fields(struct gacct *g, const struct table *t)
 {
 	static const int trace[] = { JF_SUBMIT_TIME, JF_GPUS, JF_RUN_TOTAL,
-	    JF_NAME, JF_USER };
+	    JF_NAME, JF_USER, JF_ACCOUNT, JF_PARTITION, JF_TIME_LIMIT };
 	json_t		*fields;
 	const char	*col;
 	bool		 runs = false;

@@ -16,6 +16,7 @@
 #include "policy/place.h"
 #include "sim/plot.h"
 #include "sim/report.h"
+#include "sim/sim-part.h"
 
 #define GSIM_EXIT_OK	0
 #define GSIM_EXIT_DATA	1	/* bad trace, cluster or samples; I/O */
@@ -36,6 +37,8 @@ enum {
 	GSIM_OPT_JSON,
 	GSIM_OPT_JOBS,
 	GSIM_OPT_PLOT,
+	GSIM_OPT_CONF,
+	GSIM_OPT_NODES,
 	GSIM_OPT_HELP,
 };
 
@@ -58,6 +61,8 @@ static const struct option gsim_longopts[] = {
 	{ "json", no_argument, NULL, GSIM_OPT_JSON },
 	{ "jobs", required_argument, NULL, GSIM_OPT_JOBS },
 	{ "plot", required_argument, NULL, GSIM_OPT_PLOT },
+	{ "conf", required_argument, NULL, GSIM_OPT_CONF },
+	{ "nodes", required_argument, NULL, GSIM_OPT_NODES },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, GSIM_OPT_HELP },
 	{ "version", no_argument, NULL, 'V' },
@@ -71,6 +76,8 @@ struct gsim {
 	const char		*samples;
 	const char		*jobs;
 	const char		*plot;
+	const char		*conf_file;	/* --conf: its partitions */
+	const char		*nodes;		/* --nodes: the nodes' names */
 	struct sched_conf	 conf;		/* the flags; each run's base */
 	unsigned		 queues;	/* -K, 0: not given */
 	bool			 thresholds;	/* -T given */
@@ -125,6 +132,14 @@ gsim_usage(FILE *f)
 "                            trace gives no num_nodes: any split, as the\n"
 "                            Tiresias simulator (default), or an even one,\n"
 "                            k nodes of GPUs/k, as gbatchd places it\n"
+"      --conf FILE           the partitions of a gbatch.conf: each job runs\n"
+"                            in the first of its list (its partition\n"
+"                            column, else the default) whose limits take\n"
+"                            it, in that partition's nodes and tier, as\n"
+"                            gbatchd runs it\n"
+"      --nodes LIST          with --conf: the simulated nodes' names, a\n"
+"                            host list in the cluster's order (gpu[01-16];\n"
+"                            default n1, n2, ...)\n"
 "      --json                print the figures as JSON\n"
 "      --jobs FILE           write one CSV line per job and policy to FILE\n"
 "      --plot FILE.png       draw the JCT CDF of each policy (gnuplot)\n"
@@ -137,7 +152,9 @@ gsim_usage(FILE *f)
 "seconds; optional job_id, name (or model_name), user, array_id,\n"
 "array_throttle, num_nodes (the job's exact node count, num_gpus /\n"
 "num_nodes GPUs each), num_cpu and mem_gb (the job's CPUs and memory in\n"
-"all, beside its GPUs). The Tiresias trace format is read as it is. A\n"
+"all, beside its GPUs), account, partition and time_limit (seconds; gacct\n"
+"--trace writes them; --conf judges them). The Tiresias trace format is\n"
+"read as it is. A\n"
 "CPU job gains service at its CPUs' worth in GPUs: the nodes' CPUs per\n"
 "GPU (--node-cpus), else 8.\n"
 "\n"
@@ -359,6 +376,12 @@ gsim_options(struct gsim *g, int argc, char **argv, int *status, char *err,
 		case GSIM_OPT_PLOT:
 			g->plot = optarg;
 			break;
+		case GSIM_OPT_CONF:
+			g->conf_file = optarg;
+			break;
+		case GSIM_OPT_NODES:
+			g->nodes = optarg;
+			break;
 		case 'q':
 			g->quiet = true;
 			break;
@@ -371,6 +394,11 @@ gsim_options(struct gsim *g, int argc, char **argv, int *status, char *err,
 	if (optind + 1 < argc) {
 		snprintf(err, errlen, "unexpected argument \"%s\"; gsim takes "
 		    "one trace", argv[optind + 1]);
+		return (-1);
+	}
+	if (g->nodes != NULL && g->conf_file == NULL) {
+		snprintf(err, errlen, "--nodes names the nodes of --conf's "
+		    "partitions; give --conf FILE too");
 		return (-1);
 	}
 	if ((g->cluster == NULL) == (g->cluster_spec == NULL)) {
@@ -492,6 +520,7 @@ main(int argc, char **argv)
 	struct report		 r;
 	struct sim_trace	 trace;
 	struct sim_opts		 so;
+	struct sim_parts	*parts = NULL;
 	uint64_t		*samples = NULL;
 	size_t			 nsamples = 0, k;
 	void			*addarg[2];
@@ -545,7 +574,10 @@ main(int argc, char **argv)
 		r.cluster.mem_per_node = g.node_mem;
 	if (sim_trace_load(r.trace_path, &trace, err, sizeof err) != 0 ||
 	    gsim_check_fit(r.trace_path, &trace, &r.cluster, g.even_shapes, err,
-	    sizeof err) != 0 || (gittins && g.samples != NULL &&
+	    sizeof err) != 0 || (g.conf_file != NULL && (sim_part_load(
+	    g.conf_file, g.nodes, &r.cluster, &parts, err, sizeof err) != 0 ||
+	    sim_part_apply(parts, r.trace_path, &trace, &r.cluster,
+	    g.even_shapes, err, sizeof err) != 0)) || (gittins && g.samples != NULL &&
 	    sim_trace_load_samples(g.samples, &samples, &nsamples, err,
 	    sizeof err) != 0)) {
 		fprintf(stderr, "gsim: %s\n", err);
@@ -617,5 +649,6 @@ out:
 	free(r.runs);
 	free(samples);
 	sim_trace_free(&trace);
+	sim_part_free(parts);
 	return (ret);
 }

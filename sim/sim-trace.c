@@ -22,6 +22,9 @@ static const char *const trace_col_throttle[] = { "array_throttle", NULL };
 static const char *const trace_col_nodes[] = { "num_nodes", NULL };
 static const char *const trace_col_cpus[] = { "num_cpu", "num_cpus", NULL };
 static const char *const trace_col_mem[] = { "mem_gb", NULL };
+static const char *const trace_col_account[] = { "account", NULL };
+static const char *const trace_col_part[] = { "partition", NULL };
+static const char *const trace_col_limit[] = { "time_limit", NULL };
 static const char *const trace_col_sample[] = { "duration", "gpu_time",
     NULL };
 
@@ -158,6 +161,16 @@ trace_record(const struct csv *c, const int *col, size_t row,
 			return (-1);
 		j->mem = v * 1024;
 	}
+	if (col[11] >= 0 && *(s = csv_field(c, col[11])) != '\0')
+		j->account = xstrdup(s);
+	if (col[12] >= 0 && *(s = csv_field(c, col[12])) != '\0')
+		j->partition = xstrdup(s);
+	if (col[13] >= 0 && *csv_field(c, col[13]) != '\0') {
+		if (csv_uint(c, col[13], "time_limit", 0, UINT32_MAX, &v, err,
+		    errlen) != 0)
+			return (-1);
+		j->time_limit = v;
+	}
 	return (0);
 }
 
@@ -167,7 +180,7 @@ sim_trace_load(const char *path, struct sim_trace *t, char *err,
 {
 	struct csv	c;
 	size_t		size = 0;
-	int		col[11], r;
+	int		col[14], r;
 
 	memset(t, 0, sizeof *t);
 	if (csv_open(&c, path, err, errlen) != 0)
@@ -185,6 +198,9 @@ sim_trace_load(const char *path, struct sim_trace *t, char *err,
 	col[8] = csv_column(&c, trace_col_nodes);
 	col[9] = csv_column(&c, trace_col_cpus);
 	col[10] = csv_column(&c, trace_col_mem);
+	col[11] = csv_column(&c, trace_col_account);
+	col[12] = csv_column(&c, trace_col_part);
+	col[13] = csv_column(&c, trace_col_limit);
 
 	while ((r = csv_next(&c, err, errlen)) == 1) {
 		if (t->njobs == size) {
@@ -222,6 +238,8 @@ sim_trace_free(struct sim_trace *t)
 	for (i = 0; i < t->njobs; i++) {
 		free(t->jobs[i].name);
 		free(t->jobs[i].user);
+		free(t->jobs[i].account);
+		free(t->jobs[i].partition);
 	}
 	free(t->jobs);
 	t->jobs = NULL;

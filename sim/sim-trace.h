@@ -7,7 +7,10 @@
  * most array_throttle of them run at once, as sbatch's --array=...%N;
  * num_nodes: the job runs on exactly that many nodes with num_gpus /
  * num_nodes GPUs each, as sbatch's -N with --gpus-per-node; num_cpu and
- * mem_gb: the CPUs and GB of memory it needs in all, beside its GPUs).
+ * mem_gb: the CPUs and GB of memory it needs in all, beside its GPUs;
+ * account, partition (a list, "gpu,long") and time_limit (seconds, 0 for
+ * none), as gacct --trace writes them, which gsim --conf judges by the
+ * partitions of a gbatch.conf).
  * Times are seconds in the file
  * (fractions allowed) and milliseconds here. */
 #ifndef GB_SIM_TRACE_H
@@ -31,6 +34,16 @@ struct sim_job {
 	 * 0: the node's share per GPU. */
 	uint32_t	 cpus;
 	uint64_t	 mem;
+	char		*account;	/* or NULL */
+	char		*partition;	/* its list, or NULL: the default */
+	uint64_t	 time_limit;	/* seconds; 0: none */
+	/* Where it may run (sched_jobspec's nodes, nnodes, nsets and tier),
+	 * set by sim-part.c from its partitions (borrowed from there);
+	 * nodes NULL: anywhere. */
+	const uint32_t	*nodes;
+	uint32_t	 nnodes;
+	uint32_t	 nsets;
+	uint8_t		 tier;
 	unsigned	 line;		/* line in the file, for messages */
 };
 

@@ -233,6 +233,10 @@ sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
 			spec.group = tj->array_id;
 			spec.group_cap = tj->array_throttle;
 			spec.num_nodes = tj->num_nodes;
+			spec.nodes = tj->nodes;
+			spec.nnodes = tj->nnodes;
+			spec.nsets = tj->nsets;
+			spec.tier = tj->tier;
 			sim_job_res(tj, &spec.res);
 			spec.any_shape = !o->even_shapes;
 			spec.arg = (void *)(uintptr_t)next;

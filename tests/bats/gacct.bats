@@ -231,7 +231,7 @@ PY
 	gb_wait_state "$a" COMPLETED 20
 	gb_wait_state "$b" COMPLETED 20
 	gacct --trace > week.csv
-	[ "$(head -n 1 week.csv)" = "submit_time,num_gpus,duration,name,user" ]
+	[ "$(head -n 1 week.csv)" = "submit_time,num_gpus,duration,name,user,account,partition,time_limit" ]
 	[ "$(wc -l < week.csv)" -eq 3 ]
 	run -0 gsim -p dlas,fifo -c 2x4 week.csv
 	[[ "$output" == *dlas* ]]

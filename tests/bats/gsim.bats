@@ -248,6 +248,51 @@ CSV
 	[[ "$output" == *":2: job 0, of no GPU, finds no node with the CPUs and memory it needs"* ]]
 }
 
+@test "gsim --conf replays partitions as gbatchd runs them: a list in order, limits, accounts, a higher tier first" {
+	cat >p.conf <<'CONF'
+partitions = {
+  gpu = { nodes = "gpu1"; default = true; max_time = "1:00:00"; };
+  long = { nodes = "gpu2"; };
+  prio = { nodes = "gpu1"; tier = 3; accounts = ["vip"]; };
+};
+CONF
+	# Two nodes of 4 GPUs, gpu1 and gpu2. Jobs 1 and 2 (gpu, the
+	# default) take gpu1 in turn; job 3 (gpu,long) finds gpu1 full and
+	# runs on gpu2 at once; job 4 (prio, tier 3) at 10 preempts job 1
+	# (tier 0, same queue) and runs 10-60; job 1 comes back at 60, then
+	# job 2 at 150.
+	printf 'job_id,submit_time,num_gpus,duration,user,account,partition,time_limit\n1,0,4,100,a,,,0\n2,0,4,100,a,,gpu,3600\n3,0,4,100,b,,"gpu,long",0\n4,10,4,50,c,vip,prio,0\n' >pt.csv
+	run -0 gsim -q -p dlas -c 2x4 --conf p.conf --nodes 'gpu[1-2]' --jobs pt-out.csv pt.csv
+	grep -q '^dlas,1,,a,4,0.000,100.000,0.000,150.000,150.000,50.000,1,' pt-out.csv
+	grep -q '^dlas,2,,a,4,0.000,100.000,150.000,250.000,' pt-out.csv
+	grep -q '^dlas,3,,b,4,0.000,100.000,0.000,100.000,' pt-out.csv
+	grep -q '^dlas,4,,c,4,10.000,50.000,10.000,60.000,' pt-out.csv
+	# Without --conf the columns are read and change nothing: job 3
+	# takes the free node, job 4 waits its turn.
+	run -0 gsim -q -p dlas -c 2x4 --jobs plain-out.csv pt.csv
+	grep -q '^dlas,4,,c,4,10.000,50.000,100.000,150.000,' plain-out.csv
+	# What no partition takes, each named with its line and why.
+	printf 'submit_time,num_gpus,duration,partition,time_limit,account\n0,1,5,gpu,7200,\n' >over.csv
+	run -1 gsim -q -c 2x4 --conf p.conf over.csv
+	[[ "$output" == *"over.csv:2: job 0: no partition of gpu takes it: the time limit 2:00:00 is over gpu's max_time 1:00:00"* ]]
+	printf 'submit_time,num_gpus,duration,partition\n0,1,5,nope\n' >nope.csv
+	run -1 gsim -q -c 2x4 --conf p.conf nope.csv
+	[[ "$output" == *'nope.csv:2: partition "nope": no such partition; expected one of gpu, long, prio'* ]]
+	printf 'submit_time,num_gpus,duration,partition,account\n0,1,5,prio,\n' >acct.csv
+	run -1 gsim -q -c 2x4 --conf p.conf acct.csv
+	[[ "$output" == *"acct.csv:2: job 0: no partition of prio takes it: prio is for the accounts vip; give one with -A"* ]]
+	# Nodes the partitions do not name: nothing holds the job.
+	run -1 gsim -q -c 2x4 --conf p.conf pt.csv
+	[[ "$output" == *"pt.csv:2: job 1's 4 GPUs fit no partition of gpu on an idle cluster (--nodes names the nodes its partitions hold)"* ]]
+	run -1 gsim -q -c 2x4 --conf p.conf --nodes 'gpu[1-3]' pt.csv
+	[[ "$output" == *"--nodes: 3 names for the cluster's 2 nodes; expected one name a node, in the cluster's order"* ]]
+	run -2 gsim -q -c 2x4 --nodes 'gpu[1-2]' pt.csv
+	[[ "$output" == *"--nodes names the nodes of --conf's partitions; give --conf FILE too"* ]]
+	printf 'partitions = { a = { default = true; }; b = { default = true; }; };\n' >bad.conf
+	run -1 gsim -q -c 2x4 --conf bad.conf pt.csv
+	[[ "$output" == *"bad.conf: line 1: partitions: a and b are both the default"* ]]
+}
+
 @test "gsim -K alone spaces thresholds tenfold; -T sets K" {
 	run -0 gsim --json -p dlas -K 4 -c 3x4 "$T60"
 	echo "$output" >k.json
