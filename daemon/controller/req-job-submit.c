@@ -218,6 +218,56 @@ req_job_submit_sched(const struct job_req_val *v, const struct conf *c,
 	return (0);
 }
 
+/* The GPUs of p's nodes that gbatchd knows; *all says whether it knows
+ * each node p names (a partition of every node: whether any). */
+static uint64_t
+req_job_submit_part_gpus(const struct part *p, bool *all)
+{
+	struct node	*n;
+	uint64_t	 sum = 0;
+	size_t		 i;
+
+	*all = true;
+	if (p->nodes == NULL)
+		return (node_gpus_all());
+	for (i = 0; i < p->nnames; i++) {
+		if ((n = node_find(p->names[i])) == NULL)
+			*all = false;
+		else
+			sum += node_gpus_total(n);
+	}
+	return (sum);
+}
+
+/* A job none of whose partitions that take it could ever hold its GPUs,
+ * every node of theirs known, is refused: it would wait for ever. */
+static int
+req_job_submit_part_room(const struct conf *c, const char *list,
+    const struct part_ask *a, char *err, size_t errlen)
+{
+	const struct part	*v[PART_MAX_ASKED];
+	char			 detail[256];
+	uint64_t		 most = 0, g;
+	size_t			 n, i;
+	bool			 all;
+
+	n = part_listed(&c->parts, list, v, NULL);
+	for (i = 0; i < n; i++) {
+		if (part_admits(v[i], a, detail, sizeof detail) != PART_OK)
+			continue;
+		g = req_job_submit_part_gpus(v[i], &all);
+		if (!all || g >= a->gpus)
+			return (0);
+		if (g > most)
+			most = g;
+	}
+	snprintf(err, errlen, "%u GPUs: %s %.80s has %llu GPU%s in all; ask "
+	    "for fewer, or another partition", a->gpus, strchr(list, ',') !=
+	    NULL ? "the largest partition of" : "partition", list,
+	    (unsigned long long)most, most == 1 ? "" : "s");
+	return (-1);
+}
+
 /* sbatch's -p: the partitions row may run in, each known, written as
  * gbatch keeps them into buf (row->partition then points there); one of
  * them must take the job, and a job that gave no time limit gets the
@@ -252,7 +302,7 @@ req_job_submit_part(const struct conf *c, struct store_job *row, char *buf,
 		return (-1);
 	}
 	row->time_limit = part_time_limit(p, &a);
-	return (0);
+	return (req_job_submit_part_room(c, buf, &a, err, errlen));
 }
 
 /* Member f (nodelist, exclude): sbatch's node list, every name one of the

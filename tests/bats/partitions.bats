@@ -93,6 +93,12 @@ where_script() {
 	[ "$output" = "gsub: partition vip does not take the job: 2 nodes is over vip's max_nodes_per_job 1" ]
 	run -1 gsub -G 1 -p gpu -w n2 --wrap true
 	[ "$output" = "gsub: partition gpu does not take the job: gpu does not hold the nodes n2" ]
+	# Within every limit, yet more GPUs than the partitions' nodes have.
+	run -1 gsub -G 5 -p long --wrap true
+	[ "$output" = "gsub: 5 GPUs: partition long has 4 GPUs in all; ask for fewer, or another partition" ]
+	run -1 gsub -G 5 -t 10 -p gpu,long --wrap true
+	# gpu's cap refuses it, long has too few GPUs.
+	[ "$output" = "gsub: 5 GPUs: the largest partition of gpu,long has 4 GPUs in all; ask for fewer, or another partition" ]
 	run -1 gsub -G 1 -p nope --wrap true
 	[ "$output" = 'gsub: partition "nope": no such partition; expected one of gpu, long, vip' ]
 	run -2 gsub -G 1 -p 'a;b' --wrap true
