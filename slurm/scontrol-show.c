@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "client/slurm-opt.h"
+#include "client/slurm-part.h"
 #include "common/cmd.h"
 #include "common/outpat.h"
 #include "common/proto.h"
@@ -268,7 +269,8 @@ scontrol_job(const struct job_row *r, bool oneline)
 	scontrol_date(&rec, "EndTime", slurm_fmt_row_int(r, JF_END_TIME),
 	    "Unknown");
 	scontrol_rec_line(&rec);
-	scontrol_rec_kv(&rec, "Partition", SLURM_OPT_PARTITION);
+	scontrol_rec_kv(&rec, "Partition", slurm_part_of_job(
+	    slurm_fmt_row_str(r, JF_PARTITION, buf, sizeof buf)));
 	scontrol_rec_line(&rec);
 	scontrol_rec_kv(&rec, "ReqNodeList", scontrol_str(r, JF_REQ_NODES, buf,
 	    sizeof buf));
