@@ -375,8 +375,13 @@ $id2 gbatch" ]
 	run -0 --separate-stderr squeue -h -t all -p gpu
 	[ -z "$output" ]
 	[ "$stderr" = 'squeue: --partition: no partition "gpu" (the partitions: gbatch)' ]
-	run -2 sinfo -p gbatch,debug
-	[[ "${lines[0]}" == 'sinfo: gbatch has one partition, "gbatch"'*'"debug" is not it'* ]]
+	# sinfo too: the partitions there are, and a word on the others.
+	run -0 --separate-stderr sinfo -h -p gbatch,debug -o %P
+	[ "$output" = "gbatch*" ]
+	[ "$stderr" = 'sinfo: --partition: no partition "debug" (the partitions: gbatch)' ]
+	run -0 --separate-stderr sinfo -h -p debug
+	[ -z "$output" ]
+	[ "$stderr" = 'sinfo: --partition: no partition "debug" (the partitions: gbatch)' ]
 }
 
 # forgotten ID: squeue -j ID answers as Slurm does for a job it forgot.
