@@ -661,6 +661,10 @@ print("ok" if r["ok"] else r["code"] + ": " + r["message"])'
 	[ "$(val TotalNodes <<<"$rec")" = 2 ]
 	[ "$(val State <<<"$rec")" = UP ]
 	[ "$(val Default <<<"$rec")" = YES ]
+	[ "$(val MaxTime <<<"$rec")" = UNLIMITED ]
+	[ "$(val DefaultTime <<<"$rec")" = NONE ]
+	[ "$(val AllowAccounts <<<"$rec")" = ALL ]
+	[ "$(scontrol show partition gbatch | kv)" = "$rec" ]
 	run -1 scontrol show partition gpu
 	[ "$output" = "Partition gpu not found" ]
 	run -0 scontrol show reservation
