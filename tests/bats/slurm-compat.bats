@@ -53,19 +53,26 @@ sq() {
 	[[ "$output" == "scancel: job 99999: "* ]]
 	run -0 scancel --version
 	[[ "$output" == "scancel (gbatch) "[0-9]* ]]
-	# --me, and -p with the one partition.
+	# --me, and -p with the one partition, gbatch.
 	c=$(sbatch --parsable -H --wrap true)
 	d=$(sbatch --parsable -H --wrap true)
 	run -0 scancel --me -p gbatch -Q -t PENDING
 	[ -z "$output" ]
 	gb_wait_state "$c" CANCELLED 20
 	gb_wait_state "$d" CANCELLED 20
-	run -2 scancel -p gpu --me
-	[[ "$output" == *'"gpu" is not it'* ]]
+	# Another partition: none of the jobs, as Slurm's, and said.
+	e=$(sbatch --parsable -H --wrap true)
+	run -0 scancel -p gpu --me
+	[ "$output" = 'scancel: --partition: no partition "gpu" (the partitions: gbatch)' ]
+	[ "$(gb_state "$e")" = HELD ]
+	run -0 scancel -p gbatch
+	gb_wait_state "$e" CANCELLED 20
 	run -2 scancel --me -u root
 	[[ "$output" == *"--me and --user exclude each other"* ]]
 	run -2 scancel --me "$c"
-	[[ "$output" == *"give job ids or selectors (--user, --me, --state, --name), not both"* ]]
+	[[ "$output" == *"give job ids or selectors (--user, --me, --state, --name, --partition), not both"* ]]
+	run -2 scancel -p gbatch "$c"
+	[[ "$output" == *"not both"* ]]
 }
 
 @test "scancel -t PENDING cancels what squeue shows as PENDING, held jobs included; gcancel keeps gbatch's states" {
