@@ -53,6 +53,15 @@ enum sinfo_group {
 	SINFO_BY_REASON,	/* -R: drained and down nodes, per reason */
 };
 
+/* How lines print: the format's items, the letters of its fields, and
+ * how nodes are grouped into lines. */
+struct sinfo_fmt {
+	const struct slurm_item	*items;
+	int			 n;
+	char			 shown[SINFO_ITEMS + 1];
+	enum sinfo_group	 how;
+};
+
 static const struct option sinfo_longopts[] = {
 	{ "Node", no_argument, NULL, 'N' },
 	{ "noheader", no_argument, NULL, 'h' },
@@ -250,10 +259,14 @@ sinfo_has_reason(const struct model_node *r)
 	    strcmp(r->state, "down") == 0);
 }
 
-/* Whether a and b share a line when grouped by how. */
+/* Whether a and b share a line when grouped by how: -s, all; -R, those
+ * of one reason; by default, as Slurm's, those that agree on each field
+ * of a node the format shows (of the letters in shown: its state, GPUs,
+ * reason, CPUs and memory), so that "sinfo -o %P" has a line per
+ * partition. */
 static bool
-sinfo_same(enum sinfo_group how, const struct model_node *a,
-    const struct model_node *b)
+sinfo_same(enum sinfo_group how, const char *shown,
+    const struct model_node *a, const struct model_node *b)
 {
 	switch (how) {
 	case SINFO_ALL:
@@ -264,7 +277,12 @@ sinfo_same(enum sinfo_group how, const struct model_node *a,
 	case SINFO_BY_NODE:
 		break;
 	}
-	return (strcmp(a->state, b->state) == 0);
+	return ((strpbrk(shown, "tT") == NULL || strcmp(a->state,
+	    b->state) == 0) && (strchr(shown, 'G') == NULL ||
+	    a->gpus_total == b->gpus_total) && (strchr(shown, 'E') == NULL ||
+	    strcmp(a->reason, b->reason) == 0) && (strchr(shown, 'c') == NULL ||
+	    a->cpus_total == b->cpus_total) && (strchr(shown, 'm') == NULL ||
+	    a->mem_total == b->mem_total));
 }
 
 /* The value of field c for a line of partition p and the nodes rows[0..n),
@@ -337,18 +355,17 @@ sinfo_value(char c, const struct slurm_part *p,
 }
 
 static void
-sinfo_line(const struct slurm_item *items, int nitems,
-    const struct slurm_part *p, const struct model_node *const *rows,
-    size_t n)
+sinfo_line(const struct sinfo_fmt *f, const struct slurm_part *p,
+    const struct model_node *const *rows, size_t n)
 {
 	static struct slurm_line	line;
 	char	buf[8192], safe[8400];
 	int	k;
 
-	for (k = 0; k < nitems; k++) {
-		sinfo_value(items[k].field, p, rows, n, buf, sizeof buf);
-		slurm_fmt_line_put(&line, &items[k], safe_text_str(buf, safe,
-		    sizeof safe));
+	for (k = 0; k < f->n; k++) {
+		sinfo_value(f->items[k].field, p, rows, n, buf, sizeof buf);
+		slurm_fmt_line_put(&line, &f->items[k], safe_text_str(buf,
+		    safe, sizeof safe));
 	}
 	slurm_fmt_line_end(&line, stdout);
 }
@@ -426,26 +443,25 @@ sinfo_list_free(struct sinfo_list *l)
  * groups first show. */
 static void
 sinfo_print_run(const struct sinfo_list *l, size_t from, size_t to,
-    const struct slurm_item *items, int nitems, enum sinfo_group how,
-    const struct model_node **group, bool *done)
+    const struct sinfo_fmt *f, const struct model_node **group, bool *done)
 {
 	size_t	k, j, ng;
 
 	for (k = from; k < to; k++) {
-		if (how == SINFO_BY_NODE) {
-			sinfo_line(items, nitems, l->part[k], &l->node[k], 1);
+		if (f->how == SINFO_BY_NODE) {
+			sinfo_line(f, l->part[k], &l->node[k], 1);
 			continue;
 		}
 		if (done[k])
 			continue;
 		for (j = k, ng = 0; j < to; j++) {
-			if (!done[j] && sinfo_same(how, l->node[j],
-			    l->node[k])) {
+			if (!done[j] && sinfo_same(f->how, f->shown,
+			    l->node[j], l->node[k])) {
 				done[j] = true;
 				group[ng++] = l->node[j];
 			}
 		}
-		sinfo_line(items, nitems, l->part[k], group, ng);
+		sinfo_line(f, l->part[k], group, ng);
 	}
 }
 
@@ -455,8 +471,7 @@ sinfo_print_run(const struct sinfo_list *l, size_t from, size_t to,
  * (want) none of whose nodes is listed; otherwise all of l as one run. */
 static void
 sinfo_print(const struct sinfo_list *l, const struct slurm_parts *ps,
-    const json_t *want, const struct slurm_item *items, int nitems,
-    enum sinfo_group how, bool split, bool empty)
+    const json_t *want, const struct sinfo_fmt *f, bool split, bool empty)
 {
 	const struct model_node	**group;
 	bool			 *done;
@@ -464,39 +479,26 @@ sinfo_print(const struct sinfo_list *l, const struct slurm_parts *ps,
 
 	group = xcalloc(l->n + 1, sizeof *group);
 	done = xcalloc(l->n + 1, sizeof *done);
-	if (!split || how == SINFO_BY_NODE)
-		sinfo_print_run(l, 0, l->n, items, nitems, how, group, done);
-	for (k = 0; split && how != SINFO_BY_NODE && k < ps->n; k++) {
+	if (!split || f->how == SINFO_BY_NODE)
+		sinfo_print_run(l, 0, l->n, f, group, done);
+	for (k = 0; split && f->how != SINFO_BY_NODE && k < ps->n; k++) {
 		for (to = from; to < l->n && l->part[to] == &ps->v[k]; to++)
 			;
 		if (to > from)
-			sinfo_print_run(l, from, to, items, nitems, how, group,
-			    done);
+			sinfo_print_run(l, from, to, f, group, done);
 		else if (empty && cmd_list_has(want, ps->v[k].name))
-			sinfo_line(items, nitems, &ps->v[k], NULL, 0);
+			sinfo_line(f, &ps->v[k], NULL, 0);
 		from = to;
 	}
 	free(group);
 	free(done);
 }
 
-/* Whether the format has field c. */
-static bool
-sinfo_shows(const struct slurm_item *items, int n, char c)
-{
-	int	i;
-
-	for (i = 0; i < n; i++) {
-		if (items[i].field == c)
-			return (true);
-	}
-	return (false);
-}
-
 int
 main(int argc, char **argv)
 {
 	struct slurm_item	  items[SINFO_ITEMS];
+	struct sinfo_fmt	  f;
 	struct model		  m;
 	struct slurm_parts	  ps = { 0 };
 	struct sinfo_list	  l = { 0 };
@@ -604,10 +606,15 @@ main(int argc, char **argv)
 		    &m.nodes.rows[k])))
 			sel[nsel++] = &m.nodes.rows[k];
 	}
+	f.items = items;
+	f.n = n;
+	f.how = how;
+	for (i = 0; i < n; i++)
+		f.shown[i] = items[i].field != 0 ? items[i].field : ' ';
+	f.shown[n] = '\0';
 	/* As Slurm's: a line for each partition where the format shows one
 	 * (or its time limit), except in -R's list. */
-	split = how != SINFO_BY_REASON && (sinfo_shows(items, n, 'P') ||
-	    sinfo_shows(items, n, 'l'));
+	split = how != SINFO_BY_REASON && strpbrk(f.shown, "Pl") != NULL;
 	sinfo_list_build(&l, &ps, parts, sel, nsel, split, how ==
 	    SINFO_BY_NODE);
 	if (dated && header)
@@ -620,8 +627,8 @@ main(int argc, char **argv)
 	}
 	/* gbatch's one partition, of every node, is never empty but on a
 	 * cluster without nodes, which lists none, as before partitions. */
-	sinfo_print(&l, &ps, parts, items, n, how, split, ps.configured &&
-	    how != SINFO_BY_NODE && sinfo_shows(items, n, 'P') && how !=
+	sinfo_print(&l, &ps, parts, &f, split, ps.configured && how !=
+	    SINFO_BY_NODE && strchr(f.shown, 'P') != NULL && how !=
 	    SINFO_BY_REASON);
 	r = EXIT_OK;
 	goto out;

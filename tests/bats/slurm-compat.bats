@@ -303,6 +303,10 @@ SH
 	run -0 sinfo -N -h
 	grep -qxF "$busy      1   gbatch*    mix" <<<"$output"
 	[ "$(sinfo -h -N -n "$idle" -o '%N|%T|%G|%E|%D')" = "$idle|drained|gpu:4|disk swap|1" ]
+	# As Slurm's, nodes share a line unless they differ in a field the
+	# format shows: a line for the partition here, one per state there.
+	[ "$(sinfo -h -o '%P %D %N')" = "gbatch* 2 n1,n2" ]
+	[ "$(sinfo -h -o '%P %D %t' | wc -l)" = 2 ]
 	gctl resume "$idle" >/dev/null
 	[ "$(sinfo -h -n "$idle" -o '%t %N')" = "idle $idle" ]
 	run -2 sinfo -o '%N %Y'
