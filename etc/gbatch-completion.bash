@@ -7,8 +7,8 @@
 # value by hand, so it cannot fall behind the programs: options come from
 # each command's own --help, field names from its "Fields:" line, the
 # values an option accepts from the command's usage error for a bad value
-# (which names what is accepted), job ids from gq and node names from
-# gnodes. What the programs print about themselves is asked once per
+# (which names what is accepted), job ids from gq, node names from gnodes
+# and partition names from gctl show config. What the programs print about themselves is asked once per
 # command and shell; jobs and nodes are asked at each completion.
 
 declare -gA _gbatch_cache
@@ -118,6 +118,20 @@ _gbatch_nodes()
 	timeout 2 gnodes --noheader -o name 2>/dev/null </dev/null
 }
 
+# The partitions gbatchd has (gctl show config's partitions.NAME lines),
+# or gbatch's one, gbatch, where gbatch.conf names none; nothing when
+# gbatchd does not answer.
+_gbatch_partitions()
+{
+	local conf
+	conf=$(timeout 2 gctl show config 2>/dev/null </dev/null) || return 0
+	if [[ $conf == *$'\npartitions.'* ]]; then
+		sed -n 's/^partitions\.\([^ ]*\) = .*/\1/p' <<<"$conf"
+	else
+		echo gbatch
+	fi
+}
+
 # _gbatch_list WORDS...: completes the last item of a comma list in cur.
 _gbatch_list()
 {
@@ -165,7 +179,7 @@ _gbatch_value()
 		COMPREPLY=($(compgen -W "none single:1" -- "$cur")) ;;
 	gsub:-p | gsub:--partition | squeue:-p | squeue:--partition | \
 	sinfo:-p | sinfo:--partition | gcancel:-p | gcancel:--partition)
-		COMPREPLY=($(compgen -W gbatch -- "$cur")) ;;
+		_gbatch_list $(_gbatch_partitions) ;;
 	gsub:--export)
 		_gbatch_list ALL NONE $(compgen -e) ;;
 	*)
@@ -324,7 +338,7 @@ _gbatch_scontrol()
 		"") COMPREPLY=($(compgen -W "job node partition config reservation hostnames hostlist" -- "$cur")) ;;
 		job | jobid) COMPREPLY=($(compgen -W "$(_gbatch_jobs)" -- "$cur")) ;;
 		node) COMPREPLY=($(compgen -W "$(_gbatch_nodes)" -- "$cur")) ;;
-		partition) COMPREPLY=($(compgen -W gbatch -- "$cur")) ;;
+		partition) COMPREPLY=($(compgen -W "$(_gbatch_partitions)" -- "$cur")) ;;
 		esac ;;
 	hold | release | requeue)
 		COMPREPLY=($(compgen -W "$(_gbatch_jobs)" -- "$cur")) ;;
