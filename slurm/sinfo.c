@@ -625,8 +625,9 @@ main(int argc, char **argv)
 			    items[i].field));
 		putchar('\n');
 	}
-	/* gbatch's one partition, of every node, is never empty but on a
-	 * cluster without nodes, which lists none, as before partitions. */
+	/* Slurm's 0 n/a line, where the format shows the partition, for
+	 * gbatch.conf's partitions: gbatch's one prints as it did before
+	 * partitions, no line where it has no node listed. */
 	sinfo_print(&l, &ps, parts, &f, split, ps.configured && how !=
 	    SINFO_BY_NODE && strchr(f.shown, 'P') != NULL && how !=
 	    SINFO_BY_REASON);
