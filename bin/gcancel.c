@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "client/client.h"
-#include "client/slurm-opt.h"
+#include "client/slurm-part.h"
 #include "common/array.h"
 #include "common/cmd.h"
 #include "common/job-state.h"
@@ -48,8 +48,8 @@ gcancel_usage(FILE *f)
 "                        RUNNING (R), PREEMPTING (PR)\n"
 "  -n, --name NAME       jobs named NAME (your own unless -u is given)\n"
 "      --me              your own jobs\n"
-"  -p, --partition NAME  accepted for gbatch's one partition, gbatch (all\n"
-"                        jobs are in it); another name is a usage error\n"
+"  -p, --partition NAME[,NAME]  jobs that may run in these partitions\n"
+"                        (your own unless -u is given; sinfo lists them)\n"
 "  -Q, --quiet           accepted: a cancel that works prints nothing\n"
 "  -s, --signal SIG      send SIG (USR1, SIGUSR1, 10, ...) to running jobs\n"
 "                        instead of cancelling\n"
@@ -125,14 +125,15 @@ gcancel_results(const json_t *reply)
 	return (r);
 }
 
-/* --name: the protocol selects by id, user and state; names are matched
+/* --name and --partition: the protocol selects by id, user and state;
+ * names and partitions (parts, a JSON array: any of them) are matched
  * here on a listing, then cancelled by id on the same connection. */
 static int
-gcancel_by_name(struct client *c, json_t *req, const char *name,
-    const char *user, char *err, size_t errlen)
+gcancel_select(struct client *c, json_t *req, const char *name,
+    const json_t *parts, const char *user, char *err, size_t errlen)
 {
 	json_t		*list, *reply, *job, *ids;
-	const char	*jname;
+	const char	*jname, *jpart;
 	size_t		 i;
 	int		 r;
 
@@ -148,7 +149,10 @@ gcancel_by_name(struct client *c, json_t *req, const char *name,
 	ids = json_array();
 	json_array_foreach(json_object_get(reply, "jobs"), i, job) {
 		jname = json_string_value(json_object_get(job, "name"));
-		if (jname != NULL && strcmp(jname, name) == 0)
+		jpart = json_string_value(json_object_get(job, "partition"));
+		if ((name == NULL || (jname != NULL && strcmp(jname,
+		    name) == 0)) && slurm_part_job_in(jpart != NULL ? jpart :
+		    "", parts))
 			json_array_append(ids, json_object_get(job, "id"));
 	}
 	json_decref(reply);
@@ -158,11 +162,34 @@ gcancel_by_name(struct client *c, json_t *req, const char *name,
 	return (0);
 }
 
+/* -p's names, each checked against the partitions there are: as Slurm's
+ * scancel, a name that is none selects no job; but a typo is not let pass
+ * unsaid. */
+static int
+gcancel_check_parts(struct client *c, const json_t *parts)
+{
+	struct slurm_parts	 ps;
+	json_t			*req = proto_msg(MSG_CONFIG_SHOW), *reply;
+	char			 err[768];
+	int			 r;
+
+	r = client_call(c, req, &reply, err, sizeof err);
+	json_decref(req);
+	if (r != 0 || slurm_part_read(&ps, reply, err, sizeof err) == -1) {
+		fprintf(stderr, "%s: %s\n", gcancel_cmd.name, err);
+		return (r != 0 ? r : EXIT_UNREACHABLE);
+	}
+	if (slurm_part_check(&ps, parts, err, sizeof err) == -1)
+		fprintf(stderr, "%s: --partition: %s\n", gcancel_cmd.name, err);
+	slurm_part_free(&ps);
+	return (0);
+}
+
 int
 main(int argc, char **argv)
 {
 	struct client	*c = NULL;
-	json_t		*req, *reply, *ids, *states = NULL;
+	json_t		*req, *reply, *ids, *states = NULL, *parts;
 	const char	*user = NULL, *name = NULL, *topt = NULL;
 	bool		 me = false;
 	char		 err[1024], serr[768];
@@ -177,6 +204,7 @@ main(int argc, char **argv)
 		gcancel_cmd.name = "scancel";
 	req = proto_msg(MSG_JOB_CANCEL);
 	ids = json_array();
+	parts = json_array();
 	while ((ch = cmd_getopt(&gcancel_cmd, argc, argv, &r)) != -1) {
 		switch (ch) {
 		case CMD_OPT_EXIT:
@@ -216,7 +244,8 @@ main(int argc, char **argv)
 			me = true;
 			break;
 		case 'p':
-			if (slurm_opt_partition(optarg, err, sizeof err) == -1)
+			if (cmd_split(optarg, "--partition", cmd_add_string,
+			    parts, err, sizeof err) == -1)
 				goto usage;
 			break;
 		case 'Q':
@@ -248,15 +277,16 @@ main(int argc, char **argv)
 		json_array_append_new(ids, json_integer((json_int_t)id));
 	}
 	if (json_array_size(ids) == 0 && user == NULL && states == NULL &&
-	    name == NULL && !me) {
+	    name == NULL && !me && json_array_size(parts) == 0) {
 		snprintf(err, sizeof err, "nothing to cancel: give job ids, or "
-		    "select jobs with --user, --me, --state or --name");
+		    "select jobs with --user, --me, --state, --name or "
+		    "--partition");
 		goto usage;
 	}
 	if (json_array_size(ids) > 0 && (user != NULL || states != NULL ||
-	    name != NULL || me)) {
+	    name != NULL || me || json_array_size(parts) > 0)) {
 		snprintf(err, sizeof err, "give job ids or selectors (--user, "
-		    "--me, --state, --name), not both");
+		    "--me, --state, --name, --partition), not both");
 		goto usage;
 	}
 	if (json_array_size(ids) > 0)
@@ -280,7 +310,10 @@ main(int argc, char **argv)
 		}
 		json_object_set_new(req, "user", json_string(user));
 	}
-	if (name != NULL) {
+	if (json_array_size(parts) > 0 && (r = gcancel_check_parts(c,
+	    parts)) != 0)
+		goto out;
+	if (name != NULL || json_array_size(parts) > 0) {
 		/* Without -u, a user means their own jobs, as they would
 		 * expect; the controller would refuse the others anyway. */
 		if (user == NULL && (r = client_whoami(c, &user, err,
@@ -288,7 +321,7 @@ main(int argc, char **argv)
 			fprintf(stderr, "%s: %s\n", gcancel_cmd.name, err);
 			goto out;
 		}
-		if ((r = gcancel_by_name(c, req, name, user, err,
+		if ((r = gcancel_select(c, req, name, parts, user, err,
 		    sizeof err)) != 0) {
 			fprintf(stderr, "%s: %s\n", gcancel_cmd.name, err);
 			goto out;
@@ -312,6 +345,7 @@ out:
 	client_free(c);
 	json_decref(req);
 	json_decref(ids);
+	json_decref(parts);
 	json_decref(states);
 	return (r);
 }

@@ -13,6 +13,7 @@
 #include "client/jobspec.h"
 #include "client/slurm-opt.h"
 #include "common/cmd.h"
+#include "common/job-req.h"
 #include "common/proto.h"
 #include "common/safe-text.h"
 
@@ -203,14 +204,17 @@ gsub_notice(const char *msg)
 static void
 gsub_test_only(const json_t *reply, uint32_t gpus)
 {
-	const char	*where, *nodes;
-	char		 when[64], safe[1100], safen[1100];
+	const char	*where, *nodes, *part;
+	char		 when[64], safe[1100], safen[1100], safep[1100];
 	json_int_t	 start, ahead;
 	time_t		 t;
 	struct tm	 tm;
 
 	where = json_string_value(json_object_get(reply, "where"));
 	nodes = json_string_value(json_object_get(reply, "nodes"));
+	/* The partition it would run in; a gbatchd from before partitions
+	 * has gbatch's one and does not say. */
+	part = json_string_value(json_object_get(reply, "partition"));
 	ahead = json_integer_value(json_object_get(reply, "ahead"));
 	safe_text_str(where != NULL ? where : "", safe, sizeof safe);
 	safe_text_str(nodes != NULL ? nodes : "", safen, sizeof safen);
@@ -231,7 +235,8 @@ gsub_test_only(const json_t *reply, uint32_t gpus)
 	if (strcmp(gsub_cmd.name, "sbatch") == 0) {
 		fprintf(stderr, "sbatch: Job 0 to start at %s using %u GPUs on "
 		    "nodes %s in partition %s\n", when, gpus, safen,
-		    SLURM_OPT_PARTITION);
+		    safe_text_str(part != NULL ? part : JOB_REQ_PARTITION,
+		    safep, sizeof safep));
 		return;
 	}
 	if (start <= (json_int_t)time(NULL) + 1)

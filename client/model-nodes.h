@@ -40,6 +40,9 @@ struct model_node {
 	const char		*addr;
 	const char		*gpu_source;
 	const char		*sw;		/* its switch; "" none */
+	/* Its partitions in gbatch.conf's order, "gpu,long"; "" where
+	 * gbatch.conf names none (or none holds it). */
+	const char		*partitions;
 	long long		 gpus_total;
 	long long		 gpus_alloc;
 	/* CPUs and memory (MB): -1 total when the node did not say. */

@@ -195,29 +195,6 @@ slurm_opt_find(const char *name)
 	return (NULL);
 }
 
-int
-slurm_opt_partition(const char *arg, char *err, size_t errlen)
-{
-	const char	*p = arg, *end;
-	size_t		 len;
-
-	for (;;) {
-		end = strchr(p, ',');
-		len = end != NULL ? (size_t)(end - p) : strlen(p);
-		if (len != strlen(SLURM_OPT_PARTITION) ||
-		    strncmp(p, SLURM_OPT_PARTITION, len) != 0) {
-			snprintf(err, errlen, "gbatch has one partition, \"%s\""
-			    " (sinfo), holding every node; \"%.*s\" is not it: "
-			    "give %s or leave -p out", SLURM_OPT_PARTITION,
-			    (int)len, p, SLURM_OPT_PARTITION);
-			return (-1);
-		}
-		if (end == NULL)
-			return (0);
-		p = end + 1;
-	}
-}
-
 /* A whole number from 0 to JOB_REQ_MAX_GPUS of len bytes at s, or -1. */
 static long
 slurm_opt_count(const char *s, size_t len)

@@ -40,15 +40,6 @@ const struct slurm_opt *slurm_opt_table(size_t *n);
 /* The row of a long name, or NULL. */
 const struct slurm_opt *slurm_opt_find(const char *name);
 
-/* The one partition gbatch has, holding every node, as sinfo, squeue and
- * sacct name it; -p takes this name until gbatch has real partitions. */
-#define SLURM_OPT_PARTITION	JOB_REQ_PARTITION
-
-/* Checks a -p/--partition value, NAME[,NAME...]: 0 when every name is
- * SLURM_OPT_PARTITION, else -1 with err saying which is not and what is
- * (the caller names the option). */
-int		 slurm_opt_partition(const char *arg, char *err, size_t errlen);
-
 /* Parses a GPU request as --gres and --gpus write it: "gpu", "gpu:N",
  * "gpu:TYPE:N" (--gres, several comma-separated) or "N", "TYPE:N"
  * (--gpus, gsub -G), N within common/job-req.h's bound. Returns the

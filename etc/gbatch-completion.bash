@@ -7,8 +7,8 @@
 # value by hand, so it cannot fall behind the programs: options come from
 # each command's own --help, field names from its "Fields:" line, the
 # values an option accepts from the command's usage error for a bad value
-# (which names what is accepted), job ids from gq and node names from
-# gnodes. What the programs print about themselves is asked once per
+# (which names what is accepted), job ids from gq, node names from gnodes
+# and partition names from gctl show config. What the programs print about themselves is asked once per
 # command and shell; jobs and nodes are asked at each completion.
 
 declare -gA _gbatch_cache
@@ -118,14 +118,18 @@ _gbatch_nodes()
 	timeout 2 gnodes --noheader -o name 2>/dev/null </dev/null
 }
 
-# The cluster's partitions, as gbatchd has them in force; without any,
-# the one there is, gbatch.
+# The partitions gbatchd has (gctl show config's partitions.NAME lines),
+# or gbatch's one, gbatch, where gbatch.conf names none; nothing when
+# gbatchd does not answer.
 _gbatch_partitions()
 {
-	local p
-	p=$(timeout 2 gctl show config 2>/dev/null </dev/null |
-	    sed -n 's/^partitions\.\([^ ]*\) = .*/\1/p')
-	printf '%s\n' "${p:-gbatch}"
+	local conf
+	conf=$(timeout 2 gctl show config 2>/dev/null </dev/null) || return 0
+	if [[ $conf == *$'\npartitions.'* ]]; then
+		sed -n 's/^partitions\.\([^ ]*\) = .*/\1/p' <<<"$conf"
+	else
+		echo gbatch
+	fi
 }
 
 # _gbatch_list WORDS...: completes the last item of a comma list in cur.

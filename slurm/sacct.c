@@ -12,8 +12,8 @@
 #include <time.h>
 
 #include "client/model.h"
+#include "client/slurm-part.h"
 #include "client/step-rows.h"
-#include "client/slurm-opt.h"
 #include "client/when.h"
 #include "common/cmd.h"
 #include "common/proto.h"
@@ -98,10 +98,14 @@ sacct_account(const struct job_row *r, time_t now, char *buf, size_t len)
 	slurm_fmt_row_str(r, JF_ACCOUNT, buf, len);
 }
 
+/* The partitions it could run in, as the job asked ("gpu,long"). */
 static void
 sacct_partition(const struct job_row *r, time_t now, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s", SLURM_OPT_PARTITION);
+	char	list[1024];
+
+	snprintf(buf, len, "%s", slurm_part_of_job(slurm_fmt_row_str(r,
+	    JF_PARTITION, list, sizeof list)));
 }
 
 /* The CPUs its run held on its nodes in all (0: it has not started). */
@@ -287,7 +291,7 @@ static const char *const sacct_members[] = {
 	"time_limit", "submit_time", "start_time", "end_time", "exit_code",
 	"signal", "account", "mem_peak", "cpu_time", "mem", "mem_per_gpu",
 	"cpus_per_gpu", "cpus_per_task", "tasks_per_node", "num_nodes",
-	"reason", "workdir", "alloc_cpus",
+	"reason", "workdir", "alloc_cpus", "partition",
 };
 
 static const struct sacct_field sacct_fields[] = {

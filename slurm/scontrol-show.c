@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "client/slurm-opt.h"
+#include "client/slurm-part.h"
 #include "common/cmd.h"
 #include "common/outpat.h"
 #include "common/proto.h"
@@ -268,7 +268,8 @@ scontrol_job(const struct job_row *r, bool oneline)
 	scontrol_date(&rec, "EndTime", slurm_fmt_row_int(r, JF_END_TIME),
 	    "Unknown");
 	scontrol_rec_line(&rec);
-	scontrol_rec_kv(&rec, "Partition", SLURM_OPT_PARTITION);
+	scontrol_rec_kv(&rec, "Partition", slurm_part_of_job(
+	    slurm_fmt_row_str(r, JF_PARTITION, buf, sizeof buf)));
 	scontrol_rec_line(&rec);
 	scontrol_rec_kv(&rec, "ReqNodeList", scontrol_str(r, JF_REQ_NODES, buf,
 	    sizeof buf));
@@ -372,7 +373,8 @@ scontrol_node_state(const char *s)
 }
 
 static void
-scontrol_node(const struct model_node *n, bool oneline)
+scontrol_node(const struct slurm_parts *ps, const struct model_node *n,
+    bool oneline)
 {
 	struct scontrol_rec	rec;
 	char			gres[128], tres[256];
@@ -398,8 +400,12 @@ scontrol_node(const struct model_node *n, bool oneline)
 	}
 	scontrol_rec_kv(&rec, "State", scontrol_node_state(n->state));
 	scontrol_rec_line(&rec);
-	scontrol_rec_kv(&rec, "Partitions", SLURM_OPT_PARTITION);
-	scontrol_rec_line(&rec);
+	/* As Slurm's, none for a node no partition holds. */
+	if (!ps->configured || *n->partitions != '\0') {
+		scontrol_rec_kv(&rec, "Partitions", ps->configured ?
+		    n->partitions : ps->v[0].name);
+		scontrol_rec_line(&rec);
+	}
 	snprintf(tres, sizeof tres, "cpu=%lld,mem=%lldM,gres/gpu=%lld",
 	    n->cpus_total > 0 ? n->cpus_total : 0, n->mem_total > 0 ?
 	    n->mem_total : 0, n->gpus_total);
@@ -423,19 +429,22 @@ int
 scontrol_show_node(struct model *m, const char *name, bool oneline,
     char *err, size_t errlen)
 {
-	size_t	i, shown = 0;
-	int	r;
+	struct slurm_parts	ps;
+	size_t			i, shown = 0;
+	int			r;
 
-	if ((r = model_refresh_nodes(m, false)) != 0) {
+	if ((r = model_refresh_nodes(m, false)) != 0 ||
+	    (r = slurm_part_fetch(m, &ps)) != 0) {
 		snprintf(err, errlen, "%s", m->err);
 		return (r);
 	}
 	for (i = 0; i < m->nodes.n; i++) {
 		if (name != NULL && strcmp(m->nodes.rows[i].name, name) != 0)
 			continue;
-		scontrol_node(&m->nodes.rows[i], oneline);
+		scontrol_node(&ps, &m->nodes.rows[i], oneline);
 		shown++;
 	}
+	slurm_part_free(&ps);
 	if (name != NULL && shown == 0) {
 		snprintf(err, errlen, "Node %s not found", name);
 		return (EXIT_REFUSED);
@@ -445,60 +454,121 @@ scontrol_show_node(struct model *m, const char *name, bool oneline,
 	return (EXIT_OK);
 }
 
-int
-scontrol_show_partition(struct model *m, const char *name, bool oneline,
-    char *err, size_t errlen)
+/* A partition's time limit as Slurm's scontrol writes it: none (0) as
+ * none says, else HH:MM:SS or D-HH:MM:SS. */
+static void
+scontrol_part_time(struct scontrol_rec *rec, const char *key, long long secs,
+    const char *none)
+{
+	char	buf[64];
+
+	if (secs <= 0) {
+		scontrol_rec_kv(rec, key, none);
+		return;
+	}
+	slurm_fmt_duration(secs, true, buf, sizeof buf);
+	scontrol_rec_kv(rec, key, buf);
+}
+
+/* AllowAccounts: the accounts whose jobs p takes, joined by ','; ALL for
+ * any. */
+static void
+scontrol_part_accounts(struct scontrol_rec *rec, const struct slurm_part *p)
+{
+	const json_t	*v;
+	char		 buf[1024];
+	size_t		 i, at = 0;
+
+	buf[0] = '\0';
+	json_array_foreach((json_t *)p->accounts, i, v) {
+		if (json_is_string(v) && at < sizeof buf)
+			at += (size_t)snprintf(buf + at, sizeof buf - at,
+			    "%s%s", at > 0 ? "," : "", json_string_value(v));
+	}
+	scontrol_rec_kv(rec, "AllowAccounts", *buf != '\0' ? buf : "ALL");
+}
+
+static void
+scontrol_partition(const struct slurm_parts *ps, const struct slurm_part *p,
+    const struct model_nodes *nodes, bool oneline)
 {
 	struct scontrol_rec	 rec;
 	const struct model_node	*n;
 	long long		 cpus = 0, gpus = 0;
-	size_t			 i, len, off;
+	size_t			 i, len, off, total = 0;
 	char			*list;
-	int			 r;
 
-	if (name != NULL && slurm_opt_partition(name, err, errlen) == -1) {
-		snprintf(err, errlen, "Partition %s not found", name);
-		return (EXIT_REFUSED);
-	}
-	if ((r = model_refresh_nodes(m, true)) != 0) {
-		snprintf(err, errlen, "%s", m->err);
-		return (r);
-	}
 	scontrol_rec_begin(&rec, oneline);
-	scontrol_rec_kv(&rec, "PartitionName", SLURM_OPT_PARTITION);
+	scontrol_rec_kv(&rec, "PartitionName", p->name);
 	scontrol_rec_line(&rec);
 	scontrol_rec_kv(&rec, "AllowGroups", "ALL");
-	scontrol_rec_kv(&rec, "AllowAccounts", "ALL");
+	scontrol_part_accounts(&rec, p);
 	scontrol_rec_kv(&rec, "AllowQos", "ALL");
 	scontrol_rec_line(&rec);
-	scontrol_rec_kv(&rec, "Default", "YES");
-	scontrol_rec_kv(&rec, "DefaultTime", "NONE");
-	scontrol_rec_kv(&rec, "MaxNodes", "UNLIMITED");
-	scontrol_rec_kv(&rec, "MaxTime", "UNLIMITED");
+	scontrol_rec_kv(&rec, "Default", p->is_default ? "YES" : "NO");
+	scontrol_part_time(&rec, "DefaultTime", p->default_time, "NONE");
+	if (p->max_nodes > 0)
+		scontrol_rec_kvf(&rec, "MaxNodes", "%lld", p->max_nodes);
+	else
+		scontrol_rec_kv(&rec, "MaxNodes", "UNLIMITED");
+	scontrol_part_time(&rec, "MaxTime", p->max_time, "UNLIMITED");
 	scontrol_rec_line(&rec);
-	/* The nodes, comma-separated (a list Slurm's tools read too). */
-	for (i = 0, len = 1; i < m->nodes.n; i++)
-		len += strlen(m->nodes.rows[i].name) + 1;
+	/* Its nodes as gbatch.conf names them; one of every node, those
+	 * gbatchd knows, comma-separated (a list Slurm's tools read too). */
+	for (i = 0, len = 1; i < nodes->n; i++)
+		len += strlen(nodes->rows[i].name) + 1;
 	list = xmalloc(len);
 	list[0] = '\0';
-	for (i = 0, off = 0; i < m->nodes.n; i++) {
-		n = &m->nodes.rows[i];
+	for (i = 0, off = 0; i < nodes->n; i++) {
+		n = &nodes->rows[i];
+		if (!slurm_part_node_in(ps, n->partitions, p))
+			continue;
 		off += (size_t)snprintf(list + off, len - off, "%s%s",
-		    i > 0 ? "," : "", n->name);
+		    off > 0 ? "," : "", n->name);
 		cpus += n->cpus_total > 0 ? n->cpus_total : 0;
 		gpus += n->gpus_total;
+		total++;
 	}
-	scontrol_rec_kv(&rec, "Nodes", list);
+	scontrol_rec_kv(&rec, "Nodes", p->nodes != NULL ? p->nodes : list);
 	free(list);
 	scontrol_rec_line(&rec);
+	scontrol_rec_kvf(&rec, "PriorityTier", "%lld", p->tier);
 	scontrol_rec_kv(&rec, "PreemptMode", "REQUEUE");
+	scontrol_rec_line(&rec);
 	scontrol_rec_kv(&rec, "State", "UP");
 	scontrol_rec_kvf(&rec, "TotalCPUs", "%lld", cpus);
-	scontrol_rec_kvf(&rec, "TotalNodes", "%zu", m->nodes.n);
+	scontrol_rec_kvf(&rec, "TotalNodes", "%zu", total);
 	scontrol_rec_line(&rec);
 	scontrol_rec_kvf(&rec, "TRES", "cpu=%lld,node=%zu,gres/gpu=%lld", cpus,
-	    m->nodes.n, gpus);
+	    total, gpus);
 	scontrol_rec_end(&rec);
+}
+
+int
+scontrol_show_partition(struct model *m, const char *name, bool oneline,
+    char *err, size_t errlen)
+{
+	struct slurm_parts	 ps;
+	const struct slurm_part	*p = NULL;
+	size_t			 i;
+	int			 r;
+
+	if ((r = slurm_part_fetch(m, &ps)) != 0 ||
+	    (r = model_refresh_nodes(m, true)) != 0) {
+		snprintf(err, errlen, "%s", m->err);
+		slurm_part_free(&ps);
+		return (r);
+	}
+	if (name != NULL && (p = slurm_part_find(&ps, name)) == NULL) {
+		snprintf(err, errlen, "Partition %s not found", name);
+		slurm_part_free(&ps);
+		return (EXIT_REFUSED);
+	}
+	for (i = 0; i < ps.n; i++) {
+		if (p == NULL || p == &ps.v[i])
+			scontrol_partition(&ps, &ps.v[i], &m->nodes, oneline);
+	}
+	slurm_part_free(&ps);
 	return (EXIT_OK);
 }
 

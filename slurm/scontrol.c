@@ -48,7 +48,8 @@ scontrol_usage(FILE *f)
 "                         show jobid ID, show job=ID; ID_TASK for an\n"
 "                         array's task)\n"
 "  show node [NAME]       a node, or every node\n"
-"  show partition [NAME]  gbatch's one partition, gbatch\n"
+"  show partition [NAME]  a partition, or every one in gbatch.conf's order\n"
+"                         (without partitions, gbatch's one, gbatch)\n"
 "  show config            the controller's settings under Slurm's names\n"
 "  show reservation       gbatch has none\n"
 "  show hostnames [LIST]  a node list's names, one a line (default: the\n"
@@ -75,16 +76,16 @@ scontrol_usage(FILE *f)
 "\n"
 "  -o, --oneliner         each record on one line\n"
 "  -d, --details          accepted: every field gbatch has is shown\n"
-"  -a, --all              accepted: gbatch has one partition\n"
+"  -a, --all              accepted: every partition is shown anyway\n"
 "  -Q, --quiet            accepted: an action that works prints nothing\n"
 "      --timeout SECONDS  how long to wait for gbatchd (default 10)\n"
 "  -h, --help             this help\n"
 "  -V, --version          print the version\n"
 "\n"
-"Exit status: 0 ok, 1 a job or node not found or an action refused (a\n"
-"job not waiting, a value gbatchd refused), 2 usage error (an unknown key,\n"
-"a value not in the accepted forms), 3 cannot reach gbatchd, 4 not\n"
-"allowed (another user's job, raising a time limit).\n", f);
+"Exit status: 0 ok, 1 a job, node or partition not found or an action\n"
+"refused (a job not waiting, a value gbatchd refused), 2 usage error (an\n"
+"unknown key, a value not in the accepted forms), 3 cannot reach gbatchd,\n"
+"4 not allowed (another user's job, raising a time limit).\n", f);
 }
 
 static const struct cmd scontrol_cmd = {

@@ -1,5 +1,5 @@
 /* squeue (slurm-compat): the queue as Slurm's squeue prints it, for the
- * scripts and workflow engines that read it: -h, -j, -u, -t, -n, --me,
+ * scripts and workflow engines that read it: -h, -j, -u, -t, -n, -p, --me,
  * -o with Slurm's field codes and widths, --json. gbatch's own view is
  * gq. */
 #include <getopt.h>
@@ -9,10 +9,11 @@
 #include <string.h>
 
 #include "client/model.h"
-#include "client/slurm-opt.h"
+#include "client/slurm-part.h"
 #include "common/array.h"
 #include "common/cmd.h"
 #include "common/hostlist.h"
+#include "common/job-req.h"
 #include "common/proto.h"
 #include "common/safe-text.h"
 #include "slurm/slurm-fmt.h"
@@ -102,9 +103,10 @@ squeue_usage(FILE *f)
 "      --start            pending jobs with their start time (N/A where\n"
 "                         gbatch has none)\n"
 "      --json             the jobs as JSON\n"
-"  -a, --all              accepted: gbatch has one partition, \"gbatch\"\n"
-"  -p, --partition NAME[,NAME]  accepted for that one partition, gbatch;\n"
-"                         another name is a usage error\n"
+"  -p, --partition NAME[,NAME]  jobs that may run in these partitions\n"
+"                         (sinfo lists them; gbatch without partitions has\n"
+"                         one, gbatch)\n"
+"  -a, --all              accepted: every partition is shown anyway\n"
 "      --timeout SECONDS  how long to wait for gbatchd (default 10)\n"
 "      --help             this help\n"
 "  -V, --version          print the version\n"
@@ -149,8 +151,11 @@ squeue_field(const struct job_row *r, enum job_state s, char c, long task,
 	case 'a':
 		return (slurm_fmt_row_str(r, JF_ACCOUNT, buf, len));
 	case 'P':
+		return (slurm_part_of_job(slurm_fmt_row_str(r, JF_PARTITION,
+		    buf, len)));
 	case 'q':
-		return (SLURM_OPT_PARTITION);
+		/* gbatch has no QOS: the name it always printed. */
+		return (JOB_REQ_PARTITION);
 	case 't':
 		return (slurm_fmt_state_code(s));
 	case 'T':
@@ -264,6 +269,7 @@ struct squeue_out {
 	const json_t		*names;
 	const json_t		*nodes;		/* -w: any of these */
 	const json_t		*accounts;	/* -A */
+	const json_t		*parts;		/* -p: any of these */
 	bool			 unfold;
 };
 
@@ -289,7 +295,7 @@ squeue_on_nodes(const char *list, const json_t *want)
 	return (false);
 }
 
-/* Whether row r passes -n, -A and -w. */
+/* Whether row r passes -n, -A, -p and -w. */
 static bool
 squeue_wanted(const struct job_row *r, const struct squeue_out *o)
 {
@@ -297,15 +303,17 @@ squeue_wanted(const struct job_row *r, const struct squeue_out *o)
 
 	return (cmd_list_has(o->names, slurm_fmt_row_str(r, JF_NAME, buf,
 	    sizeof buf)) && cmd_list_has(o->accounts, slurm_fmt_row_str(r,
-	    JF_ACCOUNT, buf, sizeof buf)) && squeue_on_nodes(
-	    slurm_fmt_row_str(r, JF_NODES, buf, sizeof buf), o->nodes));
+	    JF_ACCOUNT, buf, sizeof buf)) && slurm_part_job_in(
+	    slurm_fmt_row_str(r, JF_PARTITION, buf, sizeof buf), o->parts) &&
+	    squeue_on_nodes(slurm_fmt_row_str(r, JF_NODES, buf, sizeof buf),
+	    o->nodes));
 }
 
 static void
 squeue_json(const struct model *m, const struct squeue_out *o)
 {
 	json_t		*jobs = json_array(), *out;
-	char		 b[5][1024];
+	char		 b[6][1024];
 	size_t		 i;
 	const struct job_row *r;
 	enum job_state	 s;
@@ -323,7 +331,7 @@ squeue_json(const struct model *m, const struct squeue_out *o)
 		    "job_state", slurm_fmt_state(s),
 		    "state_reason", squeue_field(r, s, 'r', -1, b[2], sizeof b[2]),
 		    "nodes", squeue_field(r, s, 'N', -1, b[3], sizeof b[3]),
-		    "partition", SLURM_OPT_PARTITION,
+		    "partition", squeue_field(r, s, 'P', -1, b[5], sizeof b[5]),
 		    "submit_time",
 		    (json_int_t)slurm_fmt_row_int(r, JF_SUBMIT_TIME),
 		    "start_time",
@@ -373,7 +381,7 @@ squeue_line(const struct job_row *r, const struct slurm_item *items,
 }
 
 /* The members a listing asks of gbatchd: those the format's fields and
- * o's filters (-w, -A) read (a third of a listing's time is reading them),
+ * o's filters (-w, -A, -p) read (a third of a listing's time is reading them),
  * or all of them for --json; the state and the name (-n) always. */
 static json_t *
 squeue_fields(const struct slurm_item *items, int n, bool all,
@@ -384,7 +392,8 @@ squeue_fields(const struct slurm_item *items, int n, bool all,
 		const char	*members;	/* space-separated */
 	} uses[] = {
 		{ 'i', "id" }, { 'A', "id" }, { 'j', "name" }, { 'u', "user" },
-		{ 'a', "account" }, { 'M', "elapsed" }, { 'l', "time_limit" },
+		{ 'a', "account" }, { 'P', "partition" }, { 'M', "elapsed" },
+		{ 'l', "time_limit" },
 		{ 'L', "time_limit elapsed" }, { 'D', "nodes" },
 		{ 'N', "nodes" }, { 'r', "reason" }, { 'R', "reason nodes" },
 		{ 'b', "gpus" },
@@ -401,11 +410,13 @@ squeue_fields(const struct slurm_item *items, int n, bool all,
 
 	json_array_append_new(fields, json_string("state"));
 	json_array_append_new(fields, json_string("name"));
-	/* -w and -A read these. */
+	/* -w, -A and -p read these. */
 	if (json_array_size(o->nodes) > 0)
 		json_array_append_new(fields, json_string("nodes"));
 	if (json_array_size(o->accounts) > 0)
 		json_array_append_new(fields, json_string("account"));
+	if (json_array_size(o->parts) > 0)
+		json_array_append_new(fields, json_string("partition"));
 	for (k = 0; k < sizeof uses / sizeof uses[0]; k++) {
 		for (i = 0; i < n && !all; i++) {
 			if (items[i].field == uses[k].field)
@@ -465,11 +476,13 @@ main(int argc, char **argv)
 	struct model		 m;
 	json_t			*fields = NULL, *names = json_array();
 	json_t			*nodes = json_array(), *accounts = json_array();
+	json_t			*parts = json_array();
+	struct slurm_parts	 ps = { 0 };
 	char			**hosts;
 	size_t			 nhosts, h;
 	const char		*fmt = SQUEUE_DEFAULT, *topt = NULL;
 	struct squeue_out	 out;
-	char			 err[1024];
+	char			 err[1024], why[768];
 	unsigned		 timeout;
 	const char		*long_fmt = NULL;
 	bool			 header = true, json = false, unfold = false;
@@ -552,7 +565,8 @@ main(int argc, char **argv)
 		case 'a':
 			break;
 		case 'p':
-			if (slurm_opt_partition(optarg, err, sizeof err) == -1)
+			if (cmd_split(optarg, "--partition", cmd_add_string,
+			    parts, err, sizeof err) == -1)
 				goto usage;
 			break;
 		case SQUEUE_OPT_JSON:
@@ -580,11 +594,24 @@ main(int argc, char **argv)
 	if (cmd_timeout(topt, &timeout, err, sizeof err) == -1)
 		goto usage;
 	model_set_timeout(&m, timeout);
+	/* As Slurm's, a name that is no partition lists no job; but a
+	 * typo is not let pass unsaid. */
+	if (json_array_size(parts) > 0) {
+		if ((r = slurm_part_fetch(&m, &ps)) != 0) {
+			fprintf(stderr, "squeue: %s\n", m.err);
+			goto out;
+		}
+		if (slurm_part_check(&ps, parts, why, sizeof why) == -1) {
+			snprintf(err, sizeof err, "--partition: %s", why);
+			cmd_error(&squeue_cmd, err);
+		}
+	}
 	out.items = items;
 	out.n = n;
 	out.names = names;
 	out.nodes = nodes;
 	out.accounts = accounts;
+	out.parts = parts;
 	out.unfold = unfold;
 	fields = squeue_fields(items, n, json, &out);
 	if (!json && m.filter.ids == NULL) {
@@ -627,6 +654,8 @@ out:
 	json_decref(names);
 	json_decref(nodes);
 	json_decref(accounts);
+	json_decref(parts);
+	slurm_part_free(&ps);
 	model_free(&m);
 	return (r);
 }

@@ -268,6 +268,17 @@ req_job_submit_part_room(const struct conf *c, const char *list,
 	return (-1);
 }
 
+/* What row asks that its partitions judge. */
+static void
+req_job_submit_ask(const struct store_job *row, struct part_ask *a)
+{
+	memset(a, 0, sizeof *a);
+	a->time_limit = row->time_limit;
+	a->gpus = row->gpus;
+	a->nodes = row->num_nodes;
+	a->account = row->account != NULL ? row->account : "";
+}
+
 /* sbatch's -p: the partitions row may run in, each known, written as
  * gbatch keeps them into buf (row->partition then points there); one of
  * them must take the job, and a job that gave no time limit gets the
@@ -286,11 +297,7 @@ req_job_submit_part(const struct conf *c, struct store_job *row, char *buf,
 	row->partition = buf;
 	if (c->parts.n == 0)
 		return (0);
-	memset(&a, 0, sizeof a);
-	a.time_limit = row->time_limit;
-	a.gpus = row->gpus;
-	a.nodes = row->num_nodes;
-	a.account = row->account != NULL ? row->account : "";
+	req_job_submit_ask(row, &a);
 	if ((p = part_choose(&c->parts, buf, &a, row->req_nodes != NULL ?
 	    row->req_nodes : "", NULL, why, sizeof why)) == NULL) {
 		if (strchr(buf, ',') == NULL)
@@ -461,8 +468,32 @@ req_job_submit_shape(const struct job_req_val *v, struct store_job *row,
 	return (0);
 }
 
+/* The partition row (its list resolved, req_job_submit_part's) would run
+ * in on the nodes est foresees: the first of its list that takes it and
+ * holds them, else the first that takes it; gbatch's one without
+ * partitions. */
+static const char *
+req_job_submit_est_part(const struct conf *c, const struct store_job *row,
+    const struct schedule_estimate *est)
+{
+	const struct part	*in;
+	struct part_ask		 a;
+	char			 why[384];
+
+	if (c->parts.n == 0)
+		return (row->partition);
+	req_job_submit_ask(row, &a);
+	if ((in = part_choose(&c->parts, row->partition, &a, est->nodes, NULL,
+	    why, sizeof why)) == NULL)
+		in = part_choose(&c->parts, row->partition, &a,
+		    row->req_nodes != NULL ? row->req_nodes : "", NULL, why,
+		    sizeof why);
+	return (in != NULL ? in->name : row->partition);
+}
+
 /* Answers a JOB_SUBMIT with "test_only": the estimate of row's start
- * (schedule-estimate.h); nothing is stored. */
+ * (schedule-estimate.h) and the partition it would run in; nothing is
+ * stored. */
 static void
 req_job_submit_test_only(struct peer *p, const json_t *msg,
     const struct store_job *row)
@@ -482,6 +513,8 @@ req_job_submit_test_only(struct peer *p, const json_t *msg,
 	    est.ahead));
 	json_object_set_new(reply, "never_fits", json_boolean(
 	    est.never_fits));
+	json_object_set_new(reply, "partition", json_string(
+	    req_job_submit_est_part(ctx_conf(), row, &est)));
 	peer_send(p, reply);
 	json_decref(reply);
 }

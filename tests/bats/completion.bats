@@ -227,6 +227,34 @@ complete_words() {
 	[ "$output" = --format ]
 }
 
+@test "partition names come from gbatchd: gbatch.conf's, or gbatch's one without any" {
+	gb_start_controller
+	PATH="$B/slurm:$PATH"
+	run complete_words gsub -p ""
+	[ "$output" = gbatch ]
+	run complete_words scontrol show partition ""
+	[ "$output" = gbatch ]
+	cat >>"$GBATCH_CONF" <<'CONF'
+partitions = {
+  gpu = { default = true; };
+  long = { max_time = "2-00:00:00"; };
+};
+CONF
+	gctl reconfigure >/dev/null
+	for words in "gsub -p" "gsub --partition" "squeue -p" "sinfo -p" \
+	    "scancel -p" "scontrol show partition"; do
+		run complete_words $words ""
+		[ "$output" = $'gpu\nlong' ] || { echo "$words: [$output]"; false; }
+	done
+	run complete_words squeue -p gpu,l
+	[ "$output" = gpu,long ]
+	# A controller that is gone: nothing offered.
+	kill "$GB_CTL_PID"
+	wait "$GB_CTL_PID" || true
+	run complete_words sinfo -p ""
+	[ -z "$output" ]
+}
+
 @test "scontrol completes its commands, what show shows, job ids, node names and update's keys, a job's or a node's" {
 	gb_start_cluster
 	PATH="$B/slurm:$PATH"

@@ -59,12 +59,12 @@ refused() {
 	    wait-all-nodes=1 account=a comment=c begin=now+60 \
 	    dependency=afterok:1 kill-on-invalid-dep=yes signal=B:USR1@60 \
 	    array=0-3%2 cpus-per-task=1 cpus-per-gpu=1 mem=100M \
-	    mem-per-gpu=100M ntasks-per-node=gpu; do
+	    mem-per-gpu=100M ntasks-per-node=gpu partition=gbatch; do
 		run -0 gsub -H "--$o" --wrap true
 	done
 	run -0 gsub -H -b now --wrap true
 	run -0 gsub -H -d afterany:1 --wrap true
-	for o in partition=gpu \
+	for o in \
 	    mail-type=END mail-user=a@b mem-per-cpu=1G \
 	    qos=high priority=10 nice=5 \
 	    constraint=a100 reservation=r licenses=l clusters=c no-kill \
@@ -79,21 +79,32 @@ refused() {
 		fi || { echo "--$o was not refused properly"; false; }
 	done
 	# The short spellings too.
-	for o in "-p gpu" \
+	for o in \
 	    "-q high" "-C a100" "-k" "-s" "-i in.txt" "-v" "-L l" \
 	    "-M c" "-m block"; do
 		run -2 gsub $o --wrap true
 		[[ "$output" == "gsub: --"[a-z]*": "* ]] || { echo "$o: $output"; false; }
 	done
+	# -p is gbatchd's to judge, against the partitions it has: here
+	# gbatch's one alone, so another name is refused there, a line or
+	# the command line alike, and nothing is submitted.
+	before=$(gq -h -t all -o id | wc -l)
+	run -1 gsub -p gpu --wrap true
+	[ "$output" = 'gsub: partition "gpu": this cluster has no partitions but "gbatch", every node (leave -p out)' ]
+	run -1 gsub -p gbatch,gpu --wrap true
+	[ "$output" = 'gsub: partition "gbatch,gpu": this cluster has no partitions but "gbatch", every node (leave -p out)' ]
+	script p.sh "#SBATCH -p gpu" true
+	run -1 gsub p.sh
+	[ "$output" = 'gsub: partition "gpu": this cluster has no partitions but "gbatch", every node (leave -p out)' ]
+	[ "$(gq -h -t all -o id | wc -l)" = "$before" ]
+	# What is no partition name at all is gsub's usage error.
+	run -2 gsub -p 'g p' --wrap true
+	[[ "$output" == "gsub: --partition: "* ]]
 }
 
 @test "refusals say what gbatch does instead, or that it has no such thing" {
 	refused mail-type END
 	[[ "$why" == *"gbatch sends no mail"*"gq"*"gtop"* ]]
-	refused partition gpu
-	[[ "$why" == 'gbatch has one partition, "gbatch" (sinfo), holding every node; "gpu" is not it: give gbatch or leave -p out' ]]
-	refused partition gbatch,gpu
-	[[ "$why" == *'"gpu" is not it'* ]]
 	refused mem-per-cpu 16G
 	[[ "$why" == *"CPUs and memory per GPU or per node"*"--mem-per-gpu"*"leave it out"* ]]
 	refused qos high

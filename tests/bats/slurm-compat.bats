@@ -53,19 +53,26 @@ sq() {
 	[[ "$output" == "scancel: job 99999: "* ]]
 	run -0 scancel --version
 	[[ "$output" == "scancel (gbatch) "[0-9]* ]]
-	# --me, and -p with the one partition.
+	# --me, and -p with the one partition, gbatch.
 	c=$(sbatch --parsable -H --wrap true)
 	d=$(sbatch --parsable -H --wrap true)
 	run -0 scancel --me -p gbatch -Q -t PENDING
 	[ -z "$output" ]
 	gb_wait_state "$c" CANCELLED 20
 	gb_wait_state "$d" CANCELLED 20
-	run -2 scancel -p gpu --me
-	[[ "$output" == *'"gpu" is not it'* ]]
+	# Another partition: none of the jobs, as Slurm's, and said.
+	e=$(sbatch --parsable -H --wrap true)
+	run -0 scancel -p gpu --me
+	[ "$output" = 'scancel: --partition: no partition "gpu" (the partitions: gbatch)' ]
+	[ "$(gb_state "$e")" = HELD ]
+	run -0 scancel -p gbatch
+	gb_wait_state "$e" CANCELLED 20
 	run -2 scancel --me -u root
 	[[ "$output" == *"--me and --user exclude each other"* ]]
 	run -2 scancel --me "$c"
-	[[ "$output" == *"give job ids or selectors (--user, --me, --state, --name), not both"* ]]
+	[[ "$output" == *"give job ids or selectors (--user, --me, --state, --name, --partition), not both"* ]]
+	run -2 scancel -p gbatch "$c"
+	[[ "$output" == *"not both"* ]]
 }
 
 @test "scancel -t PENDING cancels what squeue shows as PENDING, held jobs included; gcancel keeps gbatch's states" {
@@ -296,6 +303,10 @@ SH
 	run -0 sinfo -N -h
 	grep -qxF "$busy      1   gbatch*    mix" <<<"$output"
 	[ "$(sinfo -h -N -n "$idle" -o '%N|%T|%G|%E|%D')" = "$idle|drained|gpu:4|disk swap|1" ]
+	# As Slurm's, nodes share a line unless they differ in a field the
+	# format shows: a line for the partition here, one per state there.
+	[ "$(sinfo -h -o '%P %D %N')" = "gbatch* 2 n1,n2" ]
+	[ "$(sinfo -h -o '%P %D %t' | wc -l)" = 2 ]
 	gctl resume "$idle" >/dev/null
 	[ "$(sinfo -h -n "$idle" -o '%t %N')" = "idle $idle" ]
 	run -2 sinfo -o '%N %Y'
@@ -348,7 +359,7 @@ array_completed() {
 	python3 -c 'import json,sys; r=json.loads(sys.argv[1]); assert [j["id"] for j in r["jobs"]] == [int(sys.argv[2])], r' "$output" "$b"
 }
 
-@test "the partition sinfo reports is the one sbatch, #SBATCH lines and squeue -p take; another name is refused" {
+@test "the partition sinfo reports is the one sbatch, #SBATCH lines and squeue -p take; another name is refused, or matches nothing" {
 	# A tool's way: the default partition from sinfo, its * taken off.
 	part=$(sinfo -h -o %P | head -n 1)
 	[ "$part" = "gbatch*" ]
@@ -366,15 +377,22 @@ array_completed() {
 $id2 gbatch" ]
 	run -0 sinfo -h -p "$part" -o %P
 	[ "${lines[0]}" = "gbatch*" ]
-	# Another name: a usage error, nothing submitted.
+	# Another name: gbatchd refuses it, nothing submitted.
 	before=$(gq -h -t all -o id | wc -l)
-	run -2 sbatch -p gpu -G 1 --wrap true
-	[[ "${lines[0]}" == 'sbatch: --partition: gbatch has one partition, "gbatch" (sinfo), holding every node; "gpu" is not it'* ]]
+	run -1 sbatch -p gpu -G 1 --wrap true
+	[ "$output" = 'sbatch: partition "gpu": this cluster has no partitions but "gbatch", every node (leave -p out)' ]
 	[ "$(gq -h -t all -o id | wc -l)" = "$before" ]
-	run -2 squeue -p gpu
-	[[ "${lines[0]}" == 'squeue: gbatch has one partition, "gbatch"'*'"gpu" is not it'* ]]
-	run -2 sinfo -p gbatch,debug
-	[[ "${lines[0]}" == 'sinfo: gbatch has one partition, "gbatch"'*'"debug" is not it'* ]]
+	# squeue: as Slurm's, no job in a partition there is not, and said.
+	run -0 --separate-stderr squeue -h -t all -p gpu
+	[ -z "$output" ]
+	[ "$stderr" = 'squeue: --partition: no partition "gpu" (the partitions: gbatch)' ]
+	# sinfo too: the partitions there are, and a word on the others.
+	run -0 --separate-stderr sinfo -h -p gbatch,debug -o %P
+	[ "$output" = "gbatch*" ]
+	[ "$stderr" = 'sinfo: --partition: no partition "debug" (the partitions: gbatch)' ]
+	run -0 --separate-stderr sinfo -h -p debug
+	[ -z "$output" ]
+	[ "$stderr" = 'sinfo: --partition: no partition "debug" (the partitions: gbatch)' ]
 }
 
 # forgotten ID: squeue -j ID answers as Slurm does for a job it forgot.
@@ -486,8 +504,11 @@ val() {
 	[[ "$output" == *"job $run_id is RUNNING: its time limit can change only while it waits (PENDING or HELD); a running job keeps the time limit its node enforces"* ]]
 	run -2 scontrol update JobId="$wait_id" TimeLimit=soon
 	[[ "${lines[0]}" == "scontrol: update: TimeLimit: "*'"soon"'* ]]
-	run -2 scontrol update JobId="$wait_id" Partition=x
-	[[ "${lines[0]}" == 'scontrol: update: unknown key "Partition"; a job takes TimeLimit, Name (or JobName), Comment, Dependency or NumNodes, a node State and Reason' ]]
+	run -2 scontrol update JobId="$wait_id" QOS=x
+	[[ "${lines[0]}" == 'scontrol: update: unknown key "QOS"; a job takes TimeLimit, Name (or JobName), Comment, Dependency, NumNodes or Partition, a node State and Reason' ]]
+	# Partition= is gbatchd's to judge: none but gbatch without any.
+	run -1 scontrol update JobId="$wait_id" Partition=x
+	[[ "$output" == *'partition "x": this cluster has no partitions but "gbatch", every node (leave -p out)'* ]]
 	run -0 scontrol requeue "$run_id"
 	gb_wait 20 gb_state_is "$run_id" RUNNING
 	[ "$(gq -h -j "$run_id" -o restarts)" = 1 ]
@@ -592,9 +613,9 @@ history() {
 	[ "$(scontrol show job "$b1" | kv | val JobName)" = wrap ]
 	# Keys gbatch does not have; the update's forms.
 	run -2 scontrol update JobId="$dep" QOS=high
-	[[ "${lines[0]}" == 'scontrol: update: unknown key "QOS"; a job takes TimeLimit, Name (or JobName), Comment, Dependency or NumNodes'* ]]
+	[[ "${lines[0]}" == 'scontrol: update: unknown key "QOS"; a job takes TimeLimit, Name (or JobName), Comment, Dependency, NumNodes or Partition'* ]]
 	run -2 scontrol update JobId="$dep"
-	[ "${lines[0]}" = "scontrol: update: JobId=$dep: expected what to change: TimeLimit, Name (or JobName), Comment, Dependency or NumNodes" ]
+	[ "${lines[0]}" = "scontrol: update: JobId=$dep: expected what to change: TimeLimit, Name (or JobName), Comment, Dependency, NumNodes or Partition" ]
 	run -1 scontrol update JobId=99999 Name=x
 	[[ "$output" == "scontrol: job 99999: no such job"* ]]
 }
@@ -612,13 +633,13 @@ print("ok" if r["ok"] else r["code"] + ": " + r["message"])'
 @test "JOB_UPDATE's set (scontrol update's): a peer's bad members are refused by the submit's bounds, all or none; gbatchd lives on" {
 	id=$(sbatch --parsable -H -J first -G 1 --wrap true)
 	gb_wait_state "$id" HELD 10
-	[ "$(set_reply "$id" '')" = "invalid: set: expected one or more of name, comment, dependency, time_limit or num_nodes" ]
+	[ "$(set_reply "$id" '')" = "invalid: set: expected one or more of name, comment, dependency, time_limit, num_nodes or partition" ]
 	[ "$(set_reply "$id" ',"name":"a\u0007b"')" = "invalid: name: holds a control character; expected a line of text" ]
 	[ "$(set_reply "$id" ',"name":"x","num_nodes":"two"')" = 'invalid: num_nodes: expected a whole number from 1 to 1024, got "two"' ]
 	[[ "$(set_reply "$id" ',"name":"x","num_nodes":2')" == "invalid: job $id: num_nodes: 1 GPUs do not split evenly over 2 nodes"* ]]
 	[ "$(set_reply "$id" ',"name":"x","time_limit":-1')" = "invalid: time_limit: expected a whole number from 0 to 31536000, got -1" ]
 	[ "$(set_reply "$id" ',"name":"x","comment":7')" = "invalid: comment: expected a string, got 7" ]
-	[ "$(set_reply "$id" ',"name":"x","gpus":4')" = "invalid: set: a job's gpus cannot change; expected name, comment, dependency, time_limit or num_nodes" ]
+	[ "$(set_reply "$id" ',"name":"x","gpus":4')" = "invalid: set: a job's gpus cannot change; expected name, comment, dependency, time_limit, num_nodes or partition" ]
 	[ "$(set_reply "$id" ',"name":"x","dependency":"afterok:99999"')" = "invalid: dependency: job 99999 does not exist" ]
 	[ "$(set_reply "$id" ",\"name\":\"x\",\"dependency\":\"afterany:$id\"")" = "invalid: dependency: job $id cannot wait for itself; it would wait forever" ]
 	# None of it was done; gbatchd still answers.
@@ -654,6 +675,10 @@ print("ok" if r["ok"] else r["code"] + ": " + r["message"])'
 	[ "$(val TotalNodes <<<"$rec")" = 2 ]
 	[ "$(val State <<<"$rec")" = UP ]
 	[ "$(val Default <<<"$rec")" = YES ]
+	[ "$(val MaxTime <<<"$rec")" = UNLIMITED ]
+	[ "$(val DefaultTime <<<"$rec")" = NONE ]
+	[ "$(val AllowAccounts <<<"$rec")" = ALL ]
+	[ "$(scontrol show partition gbatch | kv)" = "$rec" ]
 	run -1 scontrol show partition gpu
 	[ "$output" = "Partition gpu not found" ]
 	run -0 scontrol show reservation

@@ -67,3 +67,26 @@ none_submitted() {
 	[[ "$output" == "gsub: --time: "* ]]
 	none_submitted 0
 }
+
+@test "sbatch's line names the partition the job would run in: the first of its list that takes it on the nodes foreseen" {
+	cat >>"$GBATCH_CONF" <<'CONF'
+partitions = {
+  gpu = { nodes = "n1"; default = true; max_time = "1:00:00"; };
+  long = { nodes = "n[1-2]"; };
+};
+CONF
+	gctl reconfigure >/dev/null
+	sbatch=$B/slurm/sbatch
+	# No -p: the default.
+	run -0 "$sbatch" --test-only -G 2 -w n1 --wrap true
+	[[ "$output" == "sbatch: Job 0 to start at "*" using 2 GPUs on nodes n1 in partition gpu" ]]
+	# Over gpu's max_time: long takes it.
+	run -0 "$sbatch" --test-only -p gpu,long -t 2:00:00 -G 2 --wrap true
+	[[ "$output" == "sbatch: Job 0 to start at "*" using 2 GPUs on nodes n"[12]" in partition long" ]]
+	# gpu would take it but has not n2: long.
+	run -0 "$sbatch" --test-only -p gpu,long -G 1 -w n2 --wrap true
+	[[ "$output" == *" on nodes n2 in partition long" ]]
+	run -1 "$sbatch" --test-only -p gpu -t 2:00:00 --wrap true
+	[[ "$output" == *"gpu's max_time"* ]]
+	none_submitted 0
+}

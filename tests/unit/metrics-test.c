@@ -242,6 +242,43 @@ test_counters(void)
 	free(text);
 }
 
+/* Partitions: jobs and GPUs as the caller gathered them, a label value
+ * escaped; GPU-seconds counted by name, and only for those with a run. */
+static void
+test_partitions(void)
+{
+	struct metrics_part	 p[2] = {
+		{ "gpu", 3, 2, 6 },
+		{ "we\"ird", 0, 1, 1 },
+	};
+	struct metrics_gauges	 g = { .nqueues = 1, .parts = p, .nparts = 2 };
+	char			*text;
+
+	metrics_reset();
+	metrics_count_gpu_seconds("gpu", 100);
+	metrics_count_gpu_seconds("long", 7);
+	metrics_count_gpu_seconds("gpu", 20);
+	text = t_write(&g);
+	ok(t_has(text, "gbatch_partition_jobs{partition=\"gpu\",state="
+	    "\"PENDING\"} 3") && t_has(text, "gbatch_partition_jobs{"
+	    "partition=\"gpu\",state=\"RUNNING\"} 2"),
+	    "partitions: pending and running jobs");
+	ok(t_has(text, "gbatch_partition_gpus_allocated{partition=\"gpu\"} 6"),
+	    "partitions: GPUs allocated");
+	ok(t_has(text, "gbatch_partition_gpus_allocated{partition=\"we\\\"ird\"} "
+	    "1"), "partitions: a label value escaped");
+	ok(t_has(text, "gbatch_partition_gpu_seconds_total{partition=\"gpu\"} "
+	    "120") && t_has(text, "gbatch_partition_gpu_seconds_total{"
+	    "partition=\"long\"} 7"), "partitions: GPU-seconds summed by "
+	    "partition");
+	free(text);
+	metrics_reset();
+	text = t_write(&g);
+	ok(strstr(text, "gbatch_partition_gpu_seconds_total{") == NULL,
+	    "reset: no partition's GPU-seconds");
+	free(text);
+}
+
 /* The family a sample line belongs to: its name, less a histogram's
  * suffix when full has no family of the whole name. */
 static void
@@ -297,7 +334,7 @@ test_families(void)
 	}
 	ok(good && samples > 40, "families: each of %d samples has its HELP "
 	    "and TYPE before it", samples);
-	is_int(types, 15, "families: fifteen families");
+	is_int(types, 18, "families: eighteen families");
 	free(text);
 	free(full);
 }
@@ -309,6 +346,7 @@ main(void)
 	test_labels();
 	test_gauges();
 	test_counters();
+	test_partitions();
 	test_families();
 	return (tap_done());
 }

@@ -70,6 +70,7 @@ t_scan(void)
 	const char		*text =
 	    "{\"re\":300,\"ok\":true,\"nodes\":["
 	    "{\"name\":\"n\\u00e9\\\"1\",\"state\":\"mixed\",\"switch\":\"s1\","
+	    "\"partitions\":\"gpu,long\","
 	    "\"gpus_total\":2,\"gpus_alloc\":1,\"last_seen\":1700000000,"
 	    "\"gpus\":[{\"index\":0,\"name\":\"A100\",\"job\":42,\"util\":37,"
 	    "\"mem_used_mb\":1024,\"low_since\":5,\"memory_mb\":81920},"
@@ -83,6 +84,8 @@ t_scan(void)
 	is_int((int)n.ngpus, 5, "scan: five GPUs in all");
 	is_str(n.rows[0].name, "n\xc3\xa9\"1", "scan: a name decoded");
 	is_str(n.rows[0].sw, "s1", "scan: the switch");
+	is_str(n.rows[0].partitions, "gpu,long", "scan: the partitions");
+	is_str(n.rows[1].partitions, "", "scan: no partitions: ''");
 	ok(n.rows[0].gpus_total == 2 && n.rows[0].gpus_alloc == 1 &&
 	    n.rows[0].last_seen == 1700000000, "scan: the counts");
 	ok(n.rows[0].ngpus == 2 && n.rows[0].gpus[0].job == 42 &&
