@@ -9,8 +9,10 @@
 
 #include "client/model.h"
 #include "client/node-row.h"
+#include "client/slurm-part.h"
 #include "client/table.h"
 #include "common/cmd.h"
+#include "common/label.h"
 #include "common/proto.h"
 #include "common/safe-text.h"
 #include "common/xmalloc.h"
@@ -24,6 +26,7 @@ enum {
 static const struct option gnodes_longopts[] = {
 	{ "noheader", no_argument, NULL, 'h' },
 	{ "nodes", required_argument, NULL, 'N' },
+	{ "partition", required_argument, NULL, 'p' },
 	{ "format", required_argument, NULL, 'o' },
 	{ "json", no_argument, NULL, GNODES_OPT_JSON },
 	{ "gsim", no_argument, NULL, GNODES_OPT_GSIM },
@@ -45,6 +48,7 @@ gnodes_usage(FILE *f)
 "(GPU:JOB, - for a free GPU).\n"
 "\n"
 "  -N, --nodes NAME[,NAME]   only these nodes\n"
+"  -p, --partition NAME[,NAME]  only the nodes of these partitions\n"
 "  -o, --format FIELD[:WIDTH][,...]  columns (default: " NODE_ROW_DEFAULT ")\n"
 "  -h, --noheader            no header line (as sinfo -h)\n"
 "      --json                print the controller's reply as JSON\n"
@@ -58,8 +62,9 @@ gnodes_usage(FILE *f)
 "\n"
 "Fields: %s\n"
 "\n"
-"Exit status: 0 ok, 1 unknown node (or, with --gsim, no nodes or nodes of\n"
-"different GPU counts), 2 usage error, 3 cannot reach gbatchd.\n",
+"Exit status: 0 ok, 1 unknown node or partition (or, with --gsim, no\n"
+"nodes or nodes of different GPU counts), 2 usage error, 3 cannot reach\n"
+"gbatchd.\n",
 	    fields);
 	free(fields);
 }
@@ -67,7 +72,7 @@ gnodes_usage(FILE *f)
 static const struct cmd gnodes_cmd = {
 	.name = "gnodes",
 	.usage = gnodes_usage,
-	.shortopts = ":hN:o:V",
+	.shortopts = ":hN:p:o:V",
 	.longopts = gnodes_longopts,
 };
 
@@ -145,6 +150,25 @@ gnodes_gsim_shape(const struct model_node *const *nodes, size_t n, char *out,
 	return (0);
 }
 
+/* Whether node n is in one of the partitions of want (NULL: any). */
+static bool
+gnodes_in_parts(const struct slurm_parts *ps, const json_t *want,
+    const struct model_node *n)
+{
+	const struct slurm_part	*p;
+	json_t			*v;
+	size_t			 i;
+
+	if (want == NULL)
+		return (true);
+	json_array_foreach(want, i, v) {
+		if ((p = slurm_part_find(ps, json_string_value(v))) != NULL &&
+		    slurm_part_node_in(ps, n->partitions, p))
+			return (true);
+	}
+	return (false);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -152,6 +176,8 @@ main(int argc, char **argv)
 	struct table		 *t;
 	const struct model_node	**sel = NULL;
 	json_t			 *names = NULL, *node, *n, *keep = NULL;
+	json_t			 *parts = NULL;
+	struct slurm_parts	  ps;
 	json_t			 *reply = NULL;
 	const char		 *name, *topt = NULL;
 	char			  err[1024], serr[768], safe[1024], shape[64];
@@ -163,6 +189,7 @@ main(int argc, char **argv)
 	int		 ch, r = EXIT_USAGE;
 
 	model_init(&m, CMD_TIMEOUT_DEFAULT);
+	memset(&ps, 0, sizeof ps);
 	t = table_create(node_row_cols, node_row_ncols,
 	    NODE_ROW_DEFAULT);
 	while ((ch = cmd_getopt(&gnodes_cmd, argc, argv, &r)) != -1) {
@@ -177,6 +204,19 @@ main(int argc, char **argv)
 				names = json_array();
 			if (cmd_split(optarg, "--nodes", cmd_add_string, names,
 			    err, sizeof err) == -1)
+				goto usage;
+			break;
+		case 'p':
+			if (parts == NULL)
+				parts = json_array();
+			if (!label_list_ok(optarg)) {
+				snprintf(err, sizeof err, "--partition: expected "
+				    "partition names joined by ',', got \"%s\"",
+				    optarg);
+				goto usage;
+			}
+			if (cmd_split(optarg, "--partition", cmd_add_string,
+			    parts, err, sizeof err) == -1)
 				goto usage;
 			break;
 		case 'o':
@@ -211,13 +251,21 @@ main(int argc, char **argv)
 	}
 
 	model_set_timeout(&m, timeout);
-	if ((r = model_refresh_nodes(&m, false)) != 0) {
+	if ((r = model_refresh_nodes(&m, false)) != 0 || (parts != NULL &&
+	    (r = slurm_part_fetch(&m, &ps)) != 0)) {
 		fprintf(stderr, "gnodes: %s\n", m.err);
+		goto out;
+	}
+	if (parts != NULL && slurm_part_check(&ps, parts, serr,
+	    sizeof serr) == -1) {
+		fprintf(stderr, "gnodes: --partition: %s\n", serr);
+		r = EXIT_REFUSED;
 		goto out;
 	}
 	sel = xcalloc(m.nodes.n + 1, sizeof *sel);
 	for (i = 0; i < m.nodes.n; i++) {
-		if (cmd_list_has(names, m.nodes.rows[i].name)) {
+		if (cmd_list_has(names, m.nodes.rows[i].name) &&
+		    gnodes_in_parts(&ps, parts, &m.nodes.rows[i])) {
 			sel[nsel++] = &m.nodes.rows[i];
 			table_add(t, &m.nodes.rows[i], NULL);
 		}
@@ -270,5 +318,7 @@ out:
 	json_decref(keep);
 	json_decref(reply);
 	json_decref(names);
+	json_decref(parts);
+	slurm_part_free(&ps);
 	return (r);
 }

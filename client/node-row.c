@@ -98,6 +98,16 @@ node_row_get_cpu_jobs(const void *row, const void *ctx, char *buf,
 	return (*ids != '\0' ? ids : "-");
 }
 
+/* Its partitions, "gpu,long"; "-" for none (or no partitions at all). */
+static const char *
+node_row_get_partitions(const void *row, const void *ctx, char *buf,
+    size_t len)
+{
+	const char	*p = ((const struct model_node *)row)->partitions;
+
+	return (*p != '\0' ? p : "-");
+}
+
 /* CPUs allocated of total, "-" where the node did not say. */
 static const char *
 node_row_get_cpus(const void *row, const void *ctx, char *buf, size_t len)
@@ -211,6 +221,7 @@ const struct table_col node_row_cols[] = {
 	{ "cpu_jobs", "CPU_JOBS", false, node_row_get_cpu_jobs },
 	{ "util", "GPU:UTIL%", false, node_row_get_util },
 	{ "reason", "REASON", false, node_row_get_reason },
+	{ "partitions", "PARTITIONS", false, node_row_get_partitions },
 	{ "gpus_total", "TOTAL", true, node_row_get_total },
 	{ "gpus_alloc", "ALLOC", true, node_row_get_alloc },
 	{ "cpus", "CPUS", true, node_row_get_cpus },

@@ -178,7 +178,7 @@ _gbatch_value()
 	gsub:--gpu-bind)
 		COMPREPLY=($(compgen -W "none single:1" -- "$cur")) ;;
 	gsub:-p | gsub:--partition | gq:-p | gq:--partition | \
-	gacct:-r | gacct:--partition | \
+	gacct:-r | gacct:--partition | gnodes:-p | gnodes:--partition | \
 	squeue:-p | squeue:--partition | sinfo:-p | sinfo:--partition | \
 	gcancel:-p | gcancel:--partition)
 		_gbatch_list $(_gbatch_partitions) ;;

@@ -69,6 +69,15 @@ where_script() {
 	[ "$output" = "$d" ]
 	run -2 gq -p 'gpu long'
 	[[ "${lines[0]}" == "gq: --partition: expected partition names joined by ',', got \"gpu long\"" ]]
+	# Nodes: their partitions, and those of some partitions.
+	run -0 gnodes -h -o name,partitions
+	[ "$output" = $'n1  gpu,vip\nn2  long,vip' ]
+	run -0 gnodes -h -p long -o name
+	[ "$output" = n2 ]
+	run -0 gnodes -h -p gpu,long -o name
+	[ "$output" = $'n1\nn2' ]
+	run -1 gnodes -p gpx
+	[ "$output" = 'gnodes: --partition: no partition "gpx" (the partitions: gpu, long, vip)' ]
 	# Accounting keeps them: gacct shows and filters by partition.
 	run -0 gacct -n -r long -o id,partition
 	[ "$(echo $output)" = "$l long" ]
