@@ -35,8 +35,8 @@ struct store_acct {
 	" (SELECT value FROM json_each(:ids) WHERE type = 'text')))"	\
 	" AND (:accounts IS NULL OR account IN"				\
 	" (SELECT value FROM json_each(:accounts))) AND (:partitions IS"	\
-	" NULL OR EXISTS (SELECT 1 FROM json_each(:partitions) p WHERE"	\
-	" instr(',' || partition || ',', ',' || p.value || ',') > 0))"	\
+	" NULL OR EXISTS (SELECT 1 FROM json_each(:partitions) WHERE"	\
+	" instr(',' || partition || ',', ',' || value || ',') > 0))"	\
 	" ORDER BY end_time, id"
 
 static void
