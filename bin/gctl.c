@@ -62,6 +62,25 @@ static const struct gctl_verb gctl_verbs[] = {
 	    gctl_show },
 	{ "reconfigure", "", "read gbatch.conf again, no restart (operators; "
 	    "also SIGHUP)", gctl_reconfigure },
+	{ "account", "add NAME [KEY=VALUE...]", "add an account (operators; the "
+	    "keys in gctl(1))", gctl_assoc_account },
+	{ "account", "modify NAME KEY=VALUE...", "change an account "
+	    "(operators)", gctl_assoc_account },
+	{ "account", "delete NAME", "delete an account without users or "
+	    "accounts below it (operators)", gctl_assoc_account },
+	{ "account", "list", "every account: parent, shares, limits, users",
+	    gctl_assoc_account },
+	{ "account", "show NAME", "an account's settings, users and children",
+	    gctl_assoc_account },
+	{ "user", "add USER account=NAME [default] [KEY=VALUE...]", "let USER "
+	    "charge jobs to an account (operators)", gctl_assoc_user },
+	{ "user", "modify USER account=NAME KEY=VALUE...", "change USER's "
+	    "limits there, or default=yes (operators)",
+	    gctl_assoc_user },
+	{ "user", "delete USER [account=NAME]", "take USER out of an account, "
+	    "or out of all (operators)", gctl_assoc_user },
+	{ "user", "list [USER]", "users' accounts, defaults and limits",
+	    gctl_assoc_user },
 	{ "purge", "--before DATE [--dry-run]", "delete the finished jobs "
 	    "that ended before DATE (operators)", gctl_purge },
 	{ "ca", "init [--days N] [--force]", "make the cluster's CA in the "
@@ -136,10 +155,7 @@ gctl_help(int argc, char **argv)
 }
 
 
-/* Sends req (consumed) and returns the exit status; *reply when wanted.
- * what (the verb, or NULL) prefixes gbatchd's refusals, which do not say
- * what was refused. */
-static int
+int
 gctl_call(json_t *req, json_t **reply, const char *what)
 {
 	struct client	*c;

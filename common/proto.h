@@ -21,6 +21,8 @@ enum msg_type {
 	MSG_RELAY = 105,	/* node -> controller: a local client's frame */
 	MSG_RELAY_REPLY = 106,	/* controller -> node: a frame for it */
 	MSG_PURGE = 107,	/* gctl purge (operators) */
+	MSG_ASSOC = 108,	/* gctl account/user changes (operators) */
+	MSG_ASSOC_LIST = 109,	/* gctl account/user list and show */
 
 	MSG_JOB_SUBMIT = 200,
 	MSG_JOB_LIST = 201,

@@ -240,6 +240,20 @@ _gbatch_gctl()
 			COMPREPLY=($(compgen -W "State=DRAIN State=RESUME Reason=" -- "$cur"))
 			compopt -o nospace 2>/dev/null
 		fi ;;
+	account)
+		if ((cword == i + 1)); then
+			COMPREPLY=($(compgen -W "add modify delete list show" -- "$cur"))
+		elif ((cword > i + 2)); then
+			COMPREPLY=($(compgen -W "parent= shares= description= max_gpus= max_jobs= max_pending= max_time= gpu_hours=" -- "$cur"))
+			compopt -o nospace 2>/dev/null
+		fi ;;
+	user)
+		if ((cword == i + 1)); then
+			COMPREPLY=($(compgen -W "add modify delete list" -- "$cur"))
+		elif ((cword > i + 2)); then
+			COMPREPLY=($(compgen -W "account= default max_gpus= max_jobs= max_pending= max_time=" -- "$cur"))
+			[[ ${COMPREPLY[0]-} == *= ]] && compopt -o nospace 2>/dev/null
+		fi ;;
 	ca)
 		if ((cword == i + 1)); then
 			COMPREPLY=($(compgen -W "init" -- "$cur"))

@@ -49,6 +49,8 @@ conf_reload_json(const struct conf *c)
 	json_object_set_new(ctl, "heartbeat_interval",
 	    json_integer(conf_heartbeat_interval(c)));
 	json_object_set_new(ctl, "private_data", json_boolean(c->private_data));
+	json_object_set_new(ctl, "enforce_accounts",
+	    json_boolean(c->enforce_accounts));
 	json_object_set_new(ctl, "cluster_name", json_string(c->cluster_name));
 	audit = conf_audit_path(c);
 	json_object_set_new(ctl, "audit_log", json_string(audit));
@@ -144,6 +146,7 @@ conf_reload_apply(struct conf *c, const struct conf *fresh, json_t *changed,
 		conf_file_list_add(&c->operators, fresh->operators.v[i]);
 	c->allow_root_jobs = fresh->allow_root_jobs;
 	c->private_data = fresh->private_data;
+	c->enforce_accounts = fresh->enforce_accounts;
 	free(c->cluster_name);
 	c->cluster_name = xstrdup(fresh->cluster_name);
 	/* The audit log is reopened, at this path, after the reload. */

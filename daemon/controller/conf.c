@@ -199,6 +199,8 @@ static const struct conf_file_key conf_controller_keys[] = {
 	  .example = "[ \"alice\", \"bob\" ]" },
 	{ .name = "allow_root_jobs", .type = CONF_FILE_BOOL,
 	  .off = offsetof(struct conf, allow_root_jobs) },
+	{ .name = "enforce_accounts", .type = CONF_FILE_BOOL,
+	  .off = offsetof(struct conf, enforce_accounts) },
 	{ .name = "private_data", .type = CONF_FILE_BOOL,
 	  .off = offsetof(struct conf, private_data) },
 	{ .name = "audit_log", .type = CONF_FILE_STRING,

@@ -58,6 +58,9 @@ struct conf {
 	int		 heartbeat_interval;
 	struct conf_file_list operators;	/* user names */
 	bool		 allow_root_jobs;
+	/* A job must be charged to one of its user's accounts (assoc.h);
+	 * off, any account (or none) is taken, the default filled in. */
+	bool		 enforce_accounts;
 	/* Other users' jobs are listed without their command, arguments,
 	 * directories, output files and messages (job-list.h). */
 	bool		 private_data;

@@ -23,6 +23,7 @@
 #include "daemon/common/tls-settings.h"
 #include "daemon/controller/core.h"
 #include "daemon/controller/depend-wait.h"
+#include "daemon/controller/assoc.h"
 #include "daemon/controller/audit.h"
 #include "daemon/controller/commit.h"
 #include "daemon/controller/conf.h"
@@ -385,6 +386,10 @@ gbatchd_open(struct event_base *base, char *err, size_t errlen)
 		    "log");
 		return (-1);
 	}
+	if (assoc_load(req_assoc()) != 0) {
+		snprintf(err, errlen, "cannot read the accounts; see the log");
+		return (-1);
+	}
 	/* The listeners count their peers in it; it starts counting
 	 * descriptors once they are open. */
 	gbatchd.limits = peer_limit_create(base, &gbatchd_peer_limit_hooks);
@@ -444,6 +449,7 @@ gbatchd_close(void)
 	gbatchd.recheck_ev = NULL;
 	core_free();
 	job_table_free_all();
+	assoc_tab_free(req_assoc());
 	depend_wait_free();
 	node_free_all();
 	gbatchd.base = NULL;

@@ -18,6 +18,7 @@
 #include "common/proto.h"
 #include "common/safe-text.h"
 #include "common/xmalloc.h"
+#include "daemon/controller/assoc-tab.h"
 #include "daemon/controller/audit.h"
 #include "daemon/controller/conf.h"
 #include "daemon/controller/core.h"
@@ -581,6 +582,27 @@ req_job_submit_text(const json_t *v)
 	return (b.buf);
 }
 
+/* Waiting jobs (pending or held) of user (NULL: anyone's) charged to
+ * account, or (anyone's) to an account below it: assoc-tab.h's count
+ * for max_pending. A walk of the table, made only while a cap is set. */
+static size_t
+req_job_submit_waiting(const char *user, const char *account, void *arg)
+{
+	const struct assoc_tab	*t = arg;
+	const struct job	*j;
+	size_t			 n = 0;
+
+	for (j = job_table_first(); j != NULL; j = job_table_next(j)) {
+		if (job_state(j) != JOB_PENDING && job_state(j) != JOB_HELD)
+			continue;
+		if (user != NULL ? strcmp(job_user(j), user) == 0 &&
+		    strcmp(job_account(j), account) == 0 :
+		    assoc_tab_is_within(t, job_account(j), account))
+			n++;
+	}
+	return (n);
+}
+
 static void
 req_job_submit(struct peer *p, const json_t *msg)
 {
@@ -594,6 +616,7 @@ req_job_submit(struct peer *p, const json_t *msg)
 	char			*atasks = NULL, *aspec = NULL, *unfit;
 	char			 tasks[16], part[1100];
 	char			*req_nodes = NULL, *exc_nodes = NULL;
+	const char		*account;
 	uint32_t		 afirst = 0, acount = 0;
 	uint64_t		 all;
 	struct session_tty	 tty;
@@ -635,6 +658,13 @@ req_job_submit(struct peer *p, const json_t *msg)
 		    LABEL_MAX, row.account);
 		goto invalid;
 	}
+	/* The account before the partitions, which may take jobs by
+	 * account: none asked is the user's default. */
+	if (assoc_tab_resolve(req_assoc(), peer_user(p), row.account,
+	    c->enforce_accounts, &account, err, sizeof err) != 0)
+		goto invalid;
+	if (*account != '\0')
+		row.account = account;
 	if (session_submit_read(v, &row, &interactive, &tty, err,
 	    sizeof err) != 0)
 		goto invalid;
@@ -672,6 +702,11 @@ req_job_submit(struct peer *p, const json_t *msg)
 	if (req_job_submit_shape(v, &row, tasks, err, sizeof err) != 0 ||
 	    req_job_submit_part(c, &row, part, sizeof part, err,
 	    sizeof err) != 0)
+		goto invalid;
+	/* Its time limit is known now, the partition's default too. */
+	if (assoc_tab_submit_check(req_assoc(), peer_user(p),
+	    row.account != NULL ? row.account : "", row.time_limit,
+	    req_job_submit_waiting, req_assoc(), err, sizeof err) != 0)
 		goto invalid;
 	if (v[JRQ_ARRAY].s != NULL && req_job_submit_array(v[JRQ_ARRAY].s,
 	    &atasks, &aspec, &afirst, &acount, err, sizeof err) != 0)

@@ -27,6 +27,8 @@ extern const struct req_entry	req_shutdown_entry;
 extern const struct req_entry	req_reconfigure_entry;
 extern const struct req_entry	req_config_show_entry;
 extern const struct req_entry	req_purge_entry;
+extern const struct req_entry	req_assoc_entry;
+extern const struct req_entry	req_assoc_list_entry;
 extern const struct req_entry	req_job_submit_entry;
 extern const struct req_entry	req_job_list_entry;
 extern const struct req_entry	req_job_acct_entry;
@@ -51,6 +53,8 @@ static const struct req_entry *const req_table[] = {
 	&req_reconfigure_entry,
 	&req_config_show_entry,
 	&req_purge_entry,
+	&req_assoc_entry,
+	&req_assoc_list_entry,
 	&req_job_submit_entry,
 	&req_job_list_entry,
 	&req_job_acct_entry,
@@ -81,6 +85,12 @@ struct req_state *
 req_state(void)
 {
 	return (&req);
+}
+
+struct assoc_tab *
+req_assoc(void)
+{
+	return (&req.assoc);
 }
 
 

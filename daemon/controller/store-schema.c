@@ -184,6 +184,27 @@ static const char *const store_schema_migrations[] = {
 	/* 17: the partitions a job may run in (sbatch's -p); '' for the
 	 * jobs before, which the default partition takes. */
 	"ALTER TABLE jobs ADD COLUMN partition TEXT NOT NULL DEFAULT '';",
+	/* 18: accounts and users (sacctmgr's associations, store-assoc.c):
+	 * the account tree ('' the parent of a root) with its shares, and
+	 * each user's accounts, one of them the default. Limits are 0 for
+	 * none; max_time in seconds, gpu_hours a month's budget. */
+	"CREATE TABLE accounts ("
+	" name TEXT PRIMARY KEY, parent TEXT NOT NULL DEFAULT '',"
+	" shares INTEGER NOT NULL DEFAULT 1,"
+	" description TEXT NOT NULL DEFAULT '',"
+	" max_gpus INTEGER NOT NULL DEFAULT 0,"
+	" max_jobs INTEGER NOT NULL DEFAULT 0,"
+	" max_pending INTEGER NOT NULL DEFAULT 0,"
+	" max_time INTEGER NOT NULL DEFAULT 0,"
+	" gpu_hours INTEGER NOT NULL DEFAULT 0);"
+	"CREATE TABLE account_users ("
+	" user TEXT NOT NULL, account TEXT NOT NULL,"
+	" is_default INTEGER NOT NULL DEFAULT 0,"
+	" max_gpus INTEGER NOT NULL DEFAULT 0,"
+	" max_jobs INTEGER NOT NULL DEFAULT 0,"
+	" max_pending INTEGER NOT NULL DEFAULT 0,"
+	" max_time INTEGER NOT NULL DEFAULT 0,"
+	" PRIMARY KEY (user, account));",
 };
 #define STORE_SCHEMA_VERSION \
 	((int)(sizeof store_schema_migrations /				\

@@ -1,0 +1,173 @@
+/* store-assoc.c: accounts and account_users (store-assoc.h). They are
+ * read once at start and written when an operator changes them, a few
+ * times a day: each statement is prepared when it runs, not kept with
+ * the job statements store_open prepares for the hot paths. */
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <sqlite3.h>
+
+#include "common/log.h"
+#include "daemon/controller/store-assoc.h"
+#include "daemon/controller/store-int.h"
+
+/* The limit columns, in the order the SELECTs below read them and the
+ * binds name them. */
+#define STORE_ASSOC_LIMITS	"max_gpus, max_jobs, max_pending, max_time"
+
+/* Prepares sql on the write connection: NULL after logging. */
+static sqlite3_stmt *
+store_assoc_prepare(const char *sql)
+{
+	sqlite3_stmt	*st;
+
+	if (sqlite3_prepare_v2(store_handle(), sql, -1, &st, NULL) !=
+	    SQLITE_OK) {
+		log_error("store: preparing \"%s\": %s", sql,
+		    sqlite3_errmsg(store_handle()));
+		return (NULL);
+	}
+	return (st);
+}
+
+/* Runs st (no rows) in the group transaction and finalizes it. */
+static int
+store_assoc_run(sqlite3_stmt *st, const char *what)
+{
+	int	rc;
+
+	rc = store_step_done(st, what);
+	sqlite3_finalize(st);
+	return (rc);
+}
+
+static void
+store_assoc_bind_limits(sqlite3_stmt *st, const struct assoc_limits *l)
+{
+	sqlite3_bind_int64(st, store_param(st, ":max_gpus"), l->max_gpus);
+	sqlite3_bind_int64(st, store_param(st, ":max_jobs"), l->max_jobs);
+	sqlite3_bind_int64(st, store_param(st, ":max_pending"),
+	    l->max_pending);
+	sqlite3_bind_int64(st, store_param(st, ":max_time"),
+	    (sqlite3_int64)l->max_time);
+}
+
+/* The limits at column i on of st's row. */
+static void
+store_assoc_read_limits(sqlite3_stmt *st, int i, struct assoc_limits *l)
+{
+	l->max_gpus = (uint32_t)sqlite3_column_int64(st, i);
+	l->max_jobs = (uint32_t)sqlite3_column_int64(st, i + 1);
+	l->max_pending = (uint32_t)sqlite3_column_int64(st, i + 2);
+	l->max_time = (uint64_t)sqlite3_column_int64(st, i + 3);
+}
+
+int
+store_assoc_load(store_assoc_account_cb acb, store_assoc_user_cb ucb,
+    void *arg)
+{
+	struct assoc_account	 a;
+	struct assoc_user	 u;
+	sqlite3_stmt		*st;
+	int			 rc;
+
+	if ((st = store_assoc_prepare("SELECT name, parent, shares,"
+	    " description, gpu_hours, " STORE_ASSOC_LIMITS " FROM accounts"
+	    " ORDER BY name")) == NULL)
+		return (-1);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		a.name = (char *)store_column_text(st, 0);
+		a.parent = (char *)store_column_text(st, 1);
+		a.shares = (uint32_t)sqlite3_column_int64(st, 2);
+		a.description = (char *)store_column_text(st, 3);
+		a.gpu_hours = (uint64_t)sqlite3_column_int64(st, 4);
+		store_assoc_read_limits(st, 5, &a.lim);
+		acb(&a, arg);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		goto fail;
+	if ((st = store_assoc_prepare("SELECT user, account, is_default, "
+	    STORE_ASSOC_LIMITS " FROM account_users ORDER BY user,"
+	    " account")) == NULL)
+		return (-1);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		u.user = (char *)store_column_text(st, 0);
+		u.account = (char *)store_column_text(st, 1);
+		u.is_default = sqlite3_column_int(st, 2) != 0;
+		store_assoc_read_limits(st, 3, &u.lim);
+		ucb(&u, arg);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		goto fail;
+	return (0);
+fail:
+	log_error("store: reading accounts: %s",
+	    sqlite3_errmsg(store_handle()));
+	return (-1);
+}
+
+int
+store_assoc_account_save(const struct assoc_account *a)
+{
+	sqlite3_stmt	*st;
+
+	if (store_begin() != 0 || (st = store_assoc_prepare("INSERT OR"
+	    " REPLACE INTO accounts (name, parent, shares, description,"
+	    " gpu_hours, " STORE_ASSOC_LIMITS ") VALUES (:name, :parent,"
+	    " :shares, :description, :gpu_hours, :max_gpus, :max_jobs,"
+	    " :max_pending, :max_time)")) == NULL)
+		return (-1);
+	store_bind_text(st, store_param(st, ":name"), a->name);
+	store_bind_text(st, store_param(st, ":parent"), a->parent);
+	sqlite3_bind_int64(st, store_param(st, ":shares"), a->shares);
+	store_bind_text(st, store_param(st, ":description"), a->description);
+	sqlite3_bind_int64(st, store_param(st, ":gpu_hours"),
+	    (sqlite3_int64)a->gpu_hours);
+	store_assoc_bind_limits(st, &a->lim);
+	return (store_assoc_run(st, "save account"));
+}
+
+int
+store_assoc_account_delete(const char *name)
+{
+	sqlite3_stmt	*st;
+
+	if (store_begin() != 0 || (st = store_assoc_prepare("DELETE FROM"
+	    " accounts WHERE name = :name")) == NULL)
+		return (-1);
+	store_bind_text(st, store_param(st, ":name"), name);
+	return (store_assoc_run(st, "delete account"));
+}
+
+int
+store_assoc_user_save(const struct assoc_user *u)
+{
+	sqlite3_stmt	*st;
+
+	if (store_begin() != 0 || (st = store_assoc_prepare("INSERT OR"
+	    " REPLACE INTO account_users (user, account, is_default, "
+	    STORE_ASSOC_LIMITS ") VALUES (:user, :account, :is_default,"
+	    " :max_gpus, :max_jobs, :max_pending, :max_time)")) == NULL)
+		return (-1);
+	store_bind_text(st, store_param(st, ":user"), u->user);
+	store_bind_text(st, store_param(st, ":account"), u->account);
+	sqlite3_bind_int(st, store_param(st, ":is_default"), u->is_default);
+	store_assoc_bind_limits(st, &u->lim);
+	return (store_assoc_run(st, "save account user"));
+}
+
+int
+store_assoc_user_delete(const char *user, const char *account)
+{
+	sqlite3_stmt	*st;
+
+	if (store_begin() != 0 || (st = store_assoc_prepare("DELETE FROM"
+	    " account_users WHERE user = :user AND (:account IS NULL OR"
+	    " account = :account)")) == NULL)
+		return (-1);
+	store_bind_text(st, store_param(st, ":user"), user);
+	store_bind_text(st, store_param(st, ":account"), account);
+	return (store_assoc_run(st, "delete account user"));
+}

@@ -1,0 +1,54 @@
+/* store-assoc.h: accounts and account_users (schema 18), sacctmgr's
+ * associations: their rows, which assoc-tab.h keeps in memory, and
+ * reading and writing them (store-assoc.c). Writes go into the group
+ * transaction as every other (store.h); each returns 0, or -1 after
+ * logging what failed. */
+#ifndef GB_CTL_STORE_ASSOC_H
+#define GB_CTL_STORE_ASSOC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Limits of an account or of a user's association; 0 is none. max_gpus
+ * and max_jobs are stored and shown, enforced in a later slice. */
+struct assoc_limits {
+	uint32_t	 max_gpus;
+	uint32_t	 max_jobs;
+	uint32_t	 max_pending;	/* waiting jobs: pending or held */
+	uint64_t	 max_time;	/* seconds */
+};
+
+struct assoc_account {
+	char			*name;
+	char			*parent;	/* "": a root */
+	uint32_t		 shares;
+	char			*description;
+	struct assoc_limits	 lim;
+	uint64_t		 gpu_hours;	/* a month's budget */
+};
+
+struct assoc_user {
+	char			*user;
+	char			*account;
+	bool			 is_default;
+	struct assoc_limits	 lim;
+};
+
+typedef void	(*store_assoc_account_cb)(const struct assoc_account *,
+		    void *);
+typedef void	(*store_assoc_user_cb)(const struct assoc_user *, void *);
+
+/* Calls acb for every account (by name), then ucb for every user's
+ * association (by user, then account); strings are borrowed for the
+ * call. Returns 0, or -1 after logging. */
+int	store_assoc_load(store_assoc_account_cb acb, store_assoc_user_cb ucb,
+	    void *arg);
+/* Inserts a, or replaces the account of its name. */
+int	store_assoc_account_save(const struct assoc_account *a);
+int	store_assoc_account_delete(const char *name);
+/* Inserts u, or replaces the association of its user and account. */
+int	store_assoc_user_save(const struct assoc_user *u);
+/* Deletes user's association with account, or all of user's (NULL). */
+int	store_assoc_user_delete(const char *user, const char *account);
+
+#endif

@@ -1,0 +1,235 @@
+#!/usr/bin/env bats
+# Accounts and users (gctl account, gctl user), as an operator manages
+# them on a local cluster: each form and its errors, a non-operator
+# refused, the audit log, a restart keeping them, and what a submit meets:
+# the default account, controller.enforce_accounts, max_time and
+# max_pending. The rules themselves are unit-tested (assoc-tab.t).
+
+load helpers
+
+setup() {
+	bats_require_minimum_version 1.5.0
+	gb_setup
+	cd "$GB_DIR"
+}
+
+teardown() {
+	[ -z "${GB_USER:-}" ] || userdel "$GB_USER" 2>/dev/null || true
+	gb_teardown
+}
+
+# audit_has TEXT: a line of the audit log holds TEXT.
+audit_has() {
+	grep -F -- "$1" "$(gctl show config --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["controller"]["audit_log"])')"
+}
+
+@test "gctl account: add, modify, list, show, delete; each refusal names what is wrong" {
+	gb_write_conf
+	gb_start_controller
+	run -0 gctl account add science shares=10 description='All of science'
+	[ "$output" = "account science: added" ]
+	run -0 gctl account add phys PARENT=science Max_Time=2:00:00 max_gpus=8 gpu_hours=500
+	run -0 gctl account add chem parent=science
+	run -0 gctl account modify chem shares=3 max_pending=20
+	[ "$output" = "account chem: modified" ]
+	run -0 gctl account list
+	[ "${lines[0]}" = "ACCOUNT          PARENT           SHARES MAX_GPUS MAX_JOBS MAX_PENDING    MAX_TIME GPU_HOURS USERS" ]
+	[ "${lines[1]}" = "chem             science               3        -        -          20           -         -     0" ]
+	[ "${lines[2]}" = "phys             science               1        8        -           -     2:00:00       500     0" ]
+	[ "${lines[3]}" = "science          -                    10        -        -           -           -         -     0" ]
+	[ "${#lines[@]}" -eq 4 ]
+	run -0 gctl user add alice account=phys
+	run -0 gctl account show science
+	[ "$output" = "account: science
+parent: -
+shares: 10
+description: All of science
+max_gpus: -
+max_jobs: -
+max_pending: -
+max_time: -
+gpu_hours: -
+users: -
+children: chem, phys" ]
+	run -0 gctl account show phys
+	[ "${lines[9]}" = "users: alice (default)" ]
+	[ "${lines[10]}" = "children: -" ]
+	# The client's own checks: usage errors, exit 2.
+	run -2 gctl account add bio shares=none
+	[ "${lines[0]}" = "gctl: account: add: shares: expected a whole number from 1 to 1000000000, got \"none\"" ]
+	run -2 gctl account add bio shares=0
+	run -2 gctl account add bio max_time=forever
+	[[ "${lines[0]}" == "gctl: account: add: max_time: "* ]]
+	run -2 gctl account add bio colour=blue
+	[ "${lines[0]}" = "gctl: account: add: colour: unknown key; expected parent, shares, description, max_gpus, max_jobs, max_pending, max_time or gpu_hours" ]
+	run -2 gctl account add bio shares=1 SHARES=2
+	[ "${lines[0]}" = "gctl: account: add: shares: given twice; expected each key once" ]
+	run -2 gctl account modify bio
+	run -2 gctl account rename bio
+	[ "${lines[0]}" = "gctl: account: expected add, modify, delete, list or show, got \"rename\"" ]
+	# gbatchd's refusals, exit 1.
+	run -1 gctl account add bio parent=nowhere
+	[ "$output" = "gctl: account add: parent: no account nowhere; add it first" ]
+	run -1 gctl account add 'bad name'
+	[[ "$output" == "gctl: account add: account name: expected 1 to 64 letters, digits, '.', '-' or '_', got \"bad name\"" ]]
+	run -1 gctl account add phys
+	[ "$output" = "gctl: account add: account phys exists already; change it with gctl account modify" ]
+	run -1 gctl account modify bio shares=2
+	[ "$output" = "gctl: account modify: no account bio" ]
+	run -1 gctl account modify science parent=phys
+	[ "$output" = "gctl: account modify: parent: phys is science or below it; expected an account outside science's subtree" ]
+	run -1 gctl account delete science
+	[ "$output" = "gctl: account delete: account science has 2 accounts below it (chem, phys); delete or move them first" ]
+	run -1 gctl account delete phys
+	[ "$output" = "gctl: account delete: account phys has 1 user (alice); delete them from it first" ]
+	run -1 gctl account show bio
+	[ "$output" = "gctl: account show: no account bio" ]
+	run -0 gctl account delete chem
+	[ "$output" = "account chem: deleted" ]
+	run -1 gctl account delete chem
+	[ "$output" = "gctl: account delete: no account chem" ]
+	run -0 gctl account list
+	[ "${#lines[@]}" -eq 3 ]
+}
+
+@test "gctl user: the first account is the default, default moves it, delete takes one or all" {
+	gb_write_conf
+	gb_start_controller
+	gctl account add a
+	gctl account add b
+	run -0 gctl user add alice account=b max_pending=3 max_time=30
+	[ "$output" = "user alice: added to account b" ]
+	run -0 gctl user add alice ACCOUNT=a
+	run -0 gctl user add bob account=a default
+	run -0 gctl user list
+	[ "$output" = "USER             ACCOUNT          DEFAULT MAX_GPUS MAX_JOBS MAX_PENDING    MAX_TIME
+alice            a                     no        -        -           -           -
+alice            b                    yes        -        -           3       30:00
+bob              a                    yes        -        -           -           -" ]
+	run -0 gctl user modify alice account=a default=yes max_jobs=4
+	[ "$output" = "user alice: modified in account a" ]
+	run -0 gctl user list alice
+	[ "${lines[1]}" = "alice            a                    yes        -        4           -           -" ]
+	[ "${lines[2]}" = "alice            b                     no        -        -           3       30:00" ]
+	[ "${#lines[@]}" -eq 3 ]
+	# The client's checks, exit 2; gbatchd's, exit 1.
+	run -2 gctl user add carol
+	[ "${lines[0]}" = "gctl: user: add: expected account=NAME" ]
+	run -2 gctl user modify alice account=a default=maybe
+	[ "${lines[0]}" = "gctl: user: modify: default: expected yes or no, got \"maybe\"" ]
+	run -2 gctl user add carol account=a shares=2
+	[ "${lines[0]}" = "gctl: user: add: shares: unknown key; expected account, default, max_gpus, max_jobs, max_pending or max_time" ]
+	run -1 gctl user add carol account=zz
+	[ "$output" = "gctl: user add: account: no account zz; an operator adds it with gctl account add zz" ]
+	run -1 gctl user add alice account=a
+	[ "$output" = "gctl: user add: user alice is in account a already; change it with gctl user modify" ]
+	run -1 gctl user modify carol account=a max_jobs=1
+	[ "$output" = "gctl: user modify: user carol is not in account a" ]
+	# The default deleted, the other takes it.
+	run -0 gctl user delete alice account=a
+	[ "$output" = "user alice: deleted from 1 account" ]
+	run -0 gctl user list alice
+	[ "${lines[1]}" = "alice            b                    yes        -        -           3       30:00" ]
+	run -1 gctl user delete alice account=a
+	[ "$output" = "gctl: user delete: user alice is not in account a" ]
+	gctl user add alice account=a
+	run -0 gctl user delete alice
+	[ "$output" = "user alice: deleted from 2 accounts" ]
+	run -1 gctl user delete alice
+	[ "$output" = "gctl: user delete: user alice has no account" ]
+	run -0 gctl user list
+	[ "${#lines[@]}" -eq 2 ]
+}
+
+@test "changes are audited, refused to non-operators (exit 4), listed to anyone, and kept across a restart" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to create a throwaway user"
+	gb_write_conf
+	gb_start_controller
+	gctl account add phys max_time=1:00:00
+	gctl user add alice account=phys max_pending=2
+	gctl user delete alice
+	gctl account modify phys shares=4
+	audit_has 'account_add account phys: {"max_time":3600}'
+	audit_has 'user_add user alice in account phys: {"max_pending":2}'
+	audit_has 'user_delete user alice'
+	audit_has 'account_modify account phys: {"shares":4}'
+	GB_USER=gbacc$$
+	useradd --no-create-home --shell /bin/sh "$GB_USER"
+	chmod 0711 "$GB_DIR"
+	chmod 0666 "$GBATCH_SOCKET"
+	run -4 su -s /bin/sh "$GB_USER" -c "PATH='$PATH' GBATCH_SOCKET='$GBATCH_SOCKET' gctl account add bio"
+	[[ "$output" == "gctl: account add: only operators may do this"*"you are $GB_USER" ]]
+	run -4 su -s /bin/sh "$GB_USER" -c "PATH='$PATH' GBATCH_SOCKET='$GBATCH_SOCKET' gctl user add $GB_USER account=phys"
+	audit_has "refused $GB_USER"
+	run -0 su -s /bin/sh "$GB_USER" -c "PATH='$PATH' GBATCH_SOCKET='$GBATCH_SOCKET' gctl account list"
+	[ "${lines[1]}" = "phys             -                     4        -        -           -     1:00:00         -     0" ]
+	gctl user add bob account=phys default
+	before=$(gctl account list; gctl user list)
+	kill "$GB_CTL_PID"
+	gb_wait 10 gb_pid_gone "$GB_CTL_PID"
+	gb_start_controller
+	[ "$(gctl account list; gctl user list)" = "$before" ]
+	[ "$(sqlite3 ctl/gbatch.db 'SELECT user, account, is_default FROM account_users')" = "bob|phys|1" ]
+}
+
+@test "a submit gets the user's default account; enforce_accounts refuses users and accounts not associated; off, any account goes" {
+	gb_write_conf
+	gb_start_cluster
+	me=$(id -un)
+	# No association, not enforced: as before.
+	j=$(gb_submit -H --wrap true)
+	[ "$(gq -h -j "$j" -o account)" = - ]
+	j=$(gb_submit -H -A anything --wrap true)
+	[ "$(gq -h -j "$j" -o account)" = anything ]
+	gctl account add phys
+	gctl account add chem
+	gctl user add "$me" account=phys
+	gctl user add "$me" account=chem
+	j=$(gb_submit -H --wrap true)
+	[ "$(gq -h -j "$j" -o account)" = phys ]
+	j=$(gb_submit -H -A chem --wrap true)
+	[ "$(gq -h -j "$j" -o account)" = chem ]
+	# Enforced, after a reload.
+	gb_write_conf 'enforce_accounts = true;'
+	gctl reconfigure
+	gb_wait 10 sh -c 'gctl show config | grep -q "enforce_accounts.*true"'
+	run -1 gsub -H -A bio --wrap true
+	[ "$output" = "gsub: account bio: $me is not one of its users; $me's accounts: chem, phys" ]
+	j=$(gb_submit -H --wrap true)
+	[ "$(gq -h -j "$j" -o account)" = phys ]
+	gctl user delete "$me"
+	run -1 gsub -H --wrap true
+	[ "$output" = "gsub: $me has no account; an operator adds one with gctl user add $me account=NAME" ]
+	# Off again: any account, none.
+	gb_write_conf
+	gctl reconfigure
+	gb_wait 10 sh -c 'gctl show config | grep -q "enforce_accounts.*false"'
+	run -0 gsub -H -A bio --wrap true
+}
+
+@test "an association's and its accounts' max_time and max_pending refuse a submit, naming the limit" {
+	gb_write_conf
+	gb_start_cluster
+	me=$(id -un)
+	gctl account add science max_time=2:00:00
+	gctl account add phys parent=science max_pending=3
+	gctl user add "$me" account=phys max_time=1:00:00 max_pending=2
+	run -1 gsub -H -t 1:00:01 --wrap true
+	[ "$output" = "gsub: time limit 1:00:01: above user $me's in account phys max_time, 1:00:00" ]
+	run -1 gsub -H --wrap true
+	[ "$output" = "gsub: time limit: none given, but user $me's in account phys max_time is 1:00:00; ask for 1:00:00 or less with -t" ]
+	gctl user modify "$me" account=phys max_time=0
+	run -1 gsub -H -t 3:00:00 --wrap true
+	[ "$output" = "gsub: time limit 3:00:00: above account science's max_time, 2:00:00" ]
+	gb_submit -H -t 10 --wrap true
+	gb_submit -H -t 10 --wrap true
+	run -1 gsub -H -t 10 --wrap true
+	[ "$output" = "gsub: 2 jobs waiting to start (pending or held): user $me's in account phys max_pending is 2; submit more once some have started or were cancelled" ]
+	gctl user modify "$me" account=phys max_pending=0
+	gb_submit -H -t 10 --wrap true
+	run -1 gsub -H -t 10 --wrap true
+	[ "$output" = "gsub: 3 jobs waiting to start (pending or held): account phys's max_pending is 3; submit more once some have started or were cancelled" ]
+	# A cancelled job no longer waits.
+	gcancel "$(gq -h -o id | head -n 1)"
+	run -0 gsub -H -t 10 --wrap true
+}
