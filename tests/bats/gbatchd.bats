@@ -664,7 +664,7 @@ conf_line() {
 @test "gbatchd refuses an unknown controller key, naming the line and the keys accepted" {
 	gb_write_conf 'node_timout = 30;'
 	run -1 gbatchd -D
-	[[ "$output" == *"$GBATCH_CONF: line $(conf_line node_timout): controller.node_timout: unknown key; expected socket, listen, metrics_listen, state_dir, node_timeout, heartbeat_interval, operators, allow_root_jobs, private_data, audit_log, log_level, sync, master_ports, max_connections, max_connections_per_user, connection_reserve, max_buffered_mib, max_requests_per_second, frame_timeout, idle_timeout, max_pending_per_user, keep_finished_days, min_job_age or cluster_name"* ]]
+	[[ "$output" == *"$GBATCH_CONF: line $(conf_line node_timout): controller.node_timout: unknown key; expected socket, listen, metrics_listen, state_dir, node_timeout, heartbeat_interval, operators, allow_root_jobs, enforce_accounts, private_data, audit_log, log_level, sync, master_ports, max_connections, max_connections_per_user, connection_reserve, max_buffered_mib, max_requests_per_second, frame_timeout, idle_timeout, max_pending_per_user, keep_finished_days, min_job_age or cluster_name"* ]]
 	[ ! -e "$GB_DIR/ctl" ]
 }
 
@@ -855,7 +855,15 @@ mode_is() {
 	! grep -rn 'sqlite3_[a-z]*printf' daemon/
 	# Only the store talks to SQLite.
 	[ "$(grep -rlE 'sqlite3_(exec|prepare)' daemon/ | sort | paste -sd' ')" = \
-	    "daemon/controller/store-acct.c daemon/controller/store-load.c daemon/controller/store-purge.c daemon/controller/store.c" ]
+	    "daemon/controller/store-acct.c daemon/controller/store-assoc.c daemon/controller/store-load.c daemon/controller/store-purge.c daemon/controller/store.c" ]
+	# The accounts and users (store-assoc.c, rarely changed) prepare
+	# each statement where it runs, in one wrapper, every call of which
+	# gives a string literal.
+	run -0 grep -nE 'sqlite3_(exec|prepare)' daemon/controller/store-assoc.c
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "${lines[0]}" == *'sqlite3_prepare_v2(store_handle(), sql, -1, &st, NULL)'* ]]
+	[ "$(grep -c 'store_assoc_prepare(' daemon/controller/store-assoc.c)" = \
+	    "$(($(grep -c 'store_assoc_prepare("' daemon/controller/store-assoc.c) + 1))" ]
 	# Start-up's readers (store-load.c) prepare one SELECT written from
 	# the field table with a literal tail, and two literals that find the
 	# ids' span.
