@@ -47,6 +47,12 @@ bp_now(void)
 /* The node sets of one partition, and of each pair (p, p + 1), laid out
  * as sched_jobspec's nodes: one list, or the ends then the sets. */
 static uint32_t	bp_one[BP_PARTS][BP_PER_PART];
+/* Sweeps: each user's jobs alike (one account, one partition list, one
+ * size), as a queue of sweeps and arrays is; else every job drawn alone,
+ * each of its own shape and limits (the worst case for the walk). And
+ * whether the cluster is the fragmented one (jobs of 2 to 8 GPUs). */
+static bool	bp_sweeps;
+static bool	bp_frag;
 static uint32_t	bp_two[BP_PARTS][2 + 2 * BP_PER_PART];
 
 static void
@@ -85,7 +91,8 @@ bp_core(void)
 }
 
 /* A job of gpus GPUs on one node (so that the fragmented cluster stays
- * fragmented); with parts, in one partition (four in five) or two, at
+ * fragmented), of one of the users; with parts, under its user's and
+ * its account's limits on GPUs held, in one partition (four in five) or two, at
  * its QOS-account combination's tier (0 to 4), of one of the users. */
 static void
 bp_submit(struct sched_core *core, uint64_t id, uint32_t gpus, bool parts,
@@ -93,7 +100,9 @@ bp_submit(struct sched_core *core, uint64_t id, uint32_t gpus, bool parts,
 {
 	struct sched_jobspec	spec;
 	struct place_alloc	a = { 0 };
-	uint32_t		p = bp_rand() % BP_PARTS;
+	static const uint32_t	sizes[] = { 1, 1, 1, 1, 2, 2, 4, 8 };
+	uint32_t		p = bp_rand() % BP_PARTS, user, combo;
+	bool			two = bp_rand() % 5 == 0;
 
 	memset(&spec, 0, sizeof spec);
 	spec.id = id;
@@ -102,12 +111,26 @@ bp_submit(struct sched_core *core, uint64_t id, uint32_t gpus, bool parts,
 	spec.submit = now;
 	spec.first_start = SCHED_NEVER;
 	spec.last_stop = now;
-	/* The user, for the group a caller would give; unused by the
-	 * core beyond its arrays, like the account. */
-	(void)(bp_rand() % BP_USERS);
+	user = bp_rand() % BP_USERS;
+	combo = bp_rand() % BP_COMBOS;
+	if (bp_sweeps && !hold) {
+		p = user % BP_PARTS;
+		two = user % 5 == 0;
+		combo = user % BP_COMBOS;
+		spec.gpus = bp_frag ? 2 + user % 7 : sizes[user % 8];
+	}
 	if (parts) {
-		spec.tier = (uint8_t)((bp_rand() % BP_COMBOS) / 10);
-		if (bp_rand() % 5 != 0) {
+		/* Its user's association (at most 32 GPUs at once) and its
+		 * account (at most 400), as gbatchd gives them. */
+		spec.limits[0].id = (UINT64_C(1) << 63) | user;
+		spec.limits[0].gpus = 32;
+		spec.limits[0].gpus_reason = SCHED_REASON_ASSOC_GPUS;
+		spec.limits[1].id = (UINT64_C(1) << 62) | combo;
+		spec.limits[1].gpus = 400;
+		spec.limits[1].gpus_reason = SCHED_REASON_ASSOC_GRP_GPUS;
+		spec.nlimits = 2;
+		spec.tier = (uint8_t)(combo / 10);
+		if (!two) {
 			spec.nodes = bp_one[p];
 			spec.nnodes = BP_PER_PART;
 			spec.nsets = 1;
@@ -191,12 +214,14 @@ bp_fragmented(bool parts, size_t *n)
 	int64_t			 now = 1000;
 	double			 t;
 
+	bp_frag = true;
 	for (id = 1; id <= BP_NODES; id++)
 		bp_submit(core, id, 7, false, true, now);
 	while (sched_core_pending(core) < BP_PENDING)
 		bp_submit(core, id++, 2 + bp_rand() % 7, parts, false, now);
 	t = bp_best(core, &now, n);
 	sched_core_free(core);
+	bp_frag = false;
 	return (t);
 }
 
@@ -230,8 +255,15 @@ main(void)
 	printf("without partitions (today's pass):\n");
 	bp_case(false);
 	printf("%d partitions of %d nodes, a fifth of jobs listing two, "
-	    "%d QOS-account combinations in 5 tiers:\n", BP_PARTS,
-	    BP_PER_PART, BP_COMBOS);
+	    "%d QOS-account combinations in 5 tiers, each user and account "
+	    "capped (32 and 400 GPUs);\n", BP_PARTS, BP_PER_PART, BP_COMBOS);
+	printf("each user's jobs alike (one account, partition list and "
+	    "size: sweeps):\n");
+	bp_sweeps = true;
+	bp_case(true);
+	printf("every job drawn alone (its own shape and limits: the worst "
+	    "case):\n");
+	bp_sweeps = false;
 	bp_case(true);
 	return (0);
 }

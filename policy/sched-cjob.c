@@ -115,12 +115,14 @@ sched_cjob_preemptions(const struct sched_cjob *j)
 enum sched_reason
 sched_cjob_reason(const struct sched_core *core, const struct sched_cjob *j)
 {
+	enum sched_reason	 cap;
+
 	if (j->state != SCHED_JOB_PENDING)
 		return (SCHED_REASON_NONE);
 	if (sched_cjob_held(j)->waiting > 0)
 		return (SCHED_REASON_PREEMPTING);
-	if (sched_cjob_capped(j))
-		return (SCHED_REASON_GROUP_CAP);
+	if ((cap = sched_cjob_capped(j)) != SCHED_REASON_NONE)
+		return (cap);
 	/* A pass that stopped early did not reach this job: it waits for
 	 * the reason the pass stopped for. */
 	if (j->reason_pass != core->npass)

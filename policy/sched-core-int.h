@@ -93,6 +93,17 @@ TAILQ_HEAD(sched_cjobs, sched_cjob);
  * for the same reason. A queue of like jobs behind GPUs that are free but
  * short of CPUs or memory thus costs one placement a pass, not one a job. */
 #define SCHED_MISSES	8
+/* The same by what a placement asks (sched_shape's place_key), for
+ * shapes that differ in what a placement does not read (their limits,
+ * their array): a table a pass fills as it goes. */
+#define SCHED_PLACE_MISSES	1024
+struct sched_place_miss {
+	uint64_t			key;
+	uint64_t			generation;
+	uint32_t			pass;
+	uint32_t			gpus;	/* a check beside the key */
+	uint8_t				reason;
+};
 struct sched_miss {
 	uint64_t			 generation;
 	const struct sched_cjob		*job;	/* pending all the pass */
@@ -145,6 +156,7 @@ struct sched_core {
 	struct sched_cjob	**victims;
 	size_t			 victimsize;
 	struct sched_miss	 miss[SCHED_MISSES];	/* this pass's */
+	struct sched_place_miss	 place_miss[SCHED_PLACE_MISSES];
 	size_t			 nmiss, miss_next;
 	struct sched_shapes	 shapes;
 	struct pool		 cjobs;		/* where each cjob is */
@@ -294,13 +306,25 @@ sched_cjob_group(const struct sched_cjob *j)
 	return (j->shape->group);
 }
 
-/* Whether j's array holds all its cap allows. */
-static inline bool
+/* Why j may not start for a cap: its array holds all its throttle
+ * allows, or a limit's group would go past its cap on jobs or GPUs (the
+ * first such, in the caller's order); SCHED_REASON_NONE when none. */
+static inline enum sched_reason
 sched_cjob_capped(const struct sched_cjob *j)
 {
 	const struct sched_group	*g = sched_cjob_group(j);
+	uint8_t				 i;
 
-	return (g != NULL && g->holding >= g->cap);
+	if (g != NULL && g->holding >= g->cap)
+		return (SCHED_REASON_GROUP_CAP);
+	for (i = 0; i < j->shape->nlimits; i++) {
+		g = j->shape->limit[i];
+		if (g->cap != 0 && g->holding >= g->cap)
+			return ((enum sched_reason)g->jobs_reason);
+		if (g->gpu_cap != 0 && g->gpus + j->shape->gpus > g->gpu_cap)
+			return ((enum sched_reason)g->gpus_reason);
+	}
+	return (SCHED_REASON_NONE);
 }
 
 /* The placement of j: its own, else the core's. */

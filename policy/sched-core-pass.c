@@ -137,6 +137,7 @@ sched_core_pass_missed(struct sched_core *core, const struct sched_cjob *p,
     enum sched_reason *why)
 {
 	const struct sched_shape	*s = p->shape;
+	const struct sched_place_miss	*pm;
 	uint64_t			 gen = place_generation(core->cluster);
 	size_t				 i;
 
@@ -144,6 +145,12 @@ sched_core_pass_missed(struct sched_core *core, const struct sched_cjob *p,
 		return (false);
 	if (s->miss_pass == core->npass && s->miss_generation == gen) {
 		*why = (enum sched_reason)s->miss_reason;
+		return (true);
+	}
+	pm = &core->place_miss[s->place_key & (SCHED_PLACE_MISSES - 1)];
+	if (pm->pass == core->npass && pm->generation == gen &&
+	    pm->key == s->place_key && pm->gpus == s->gpus) {
+		*why = (enum sched_reason)pm->reason;
 		return (true);
 	}
 	if (sched_cjob_listed(p))
@@ -164,6 +171,7 @@ sched_core_pass_miss(struct sched_core *core, const struct sched_cjob *p,
     enum sched_reason why)
 {
 	struct sched_miss	*m;
+	struct sched_place_miss	*pm;
 	/* The memo is the core's, in a shape it interned: the shape's
 	 * members that the set hashes stay as they are. */
 	struct sched_shape	*s = (struct sched_shape *)(uintptr_t)p->shape;
@@ -173,6 +181,12 @@ sched_core_pass_miss(struct sched_core *core, const struct sched_cjob *p,
 	s->miss_pass = core->npass;
 	s->miss_generation = place_generation(core->cluster);
 	s->miss_reason = (uint8_t)why;
+	pm = &core->place_miss[s->place_key & (SCHED_PLACE_MISSES - 1)];
+	pm->key = s->place_key;
+	pm->generation = s->miss_generation;
+	pm->pass = core->npass;
+	pm->gpus = s->gpus;
+	pm->reason = (uint8_t)why;
 	if (sched_cjob_listed(p))
 		return;
 	if (core->nmiss < SCHED_MISSES)
@@ -256,10 +270,10 @@ sched_core_pass(struct sched_core *core, int64_t now,
 			    left[minsize] == 0)
 				minsize++;
 		}
-		if (sched_cjob_capped(p)) {
-			/* Its array is at its throttle: whatever it was
-			 * promised goes to the next. */
-			p->reason = SCHED_REASON_GROUP_CAP;
+		if ((why = sched_cjob_capped(p)) != SCHED_REASON_NONE) {
+			/* Its array is at its throttle, or a limit at its
+			 * cap: whatever it was promised goes to the next. */
+			p->reason = why;
 			sched_core_preempt_forget(core, p);
 			continue;
 		}

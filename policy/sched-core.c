@@ -67,10 +67,32 @@ sched_core_pool(struct sched_core *core, uint8_t t)
 	return (core->tpool[t]);
 }
 
+/* j's limits' groups count it among those holding GPUs (sign 1), or no
+ * longer (-1). */
+static void
+sched_core_limits_hold(const struct sched_cjob *j, int sign)
+{
+	struct sched_group	*g;
+	uint8_t			 i;
+
+	for (i = 0; i < j->shape->nlimits; i++) {
+		g = j->shape->limit[i];
+		if (sign > 0) {
+			g->holding++;
+			g->gpus += j->shape->gpus;
+		} else {
+			g->holding--;
+			g->gpus -= j->shape->gpus;
+		}
+	}
+}
+
 static void
 sched_core_job_free(struct sched_core *core, struct sched_cjob *j)
 {
 	struct sched_group	*g = sched_cjob_group(j);
+	struct sched_group	*limit[SCHED_MAX_LIMITS];
+	uint8_t			 i, n = j->shape->nlimits;
 
 	if (j->tier != 0)
 		core->tiered--;
@@ -79,10 +101,14 @@ sched_core_job_free(struct sched_core *core, struct sched_cjob *j)
 		free(j->hold->plan);
 		free(j->hold);
 	}
-	/* The shape first: it points at the group. */
+	/* The shape first: it points at the groups. */
+	for (i = 0; i < n; i++)
+		limit[i] = j->shape->limit[i];
 	sched_shape_put(&core->shapes, j->shape);
 	if (g != NULL)
 		sched_group_leave(&core->groups, g);
+	for (i = 0; i < n; i++)
+		sched_group_leave(&core->groups, limit[i]);
 	pool_put(sched_core_pool(core, j->tier), j);
 }
 
@@ -192,8 +218,11 @@ static struct sched_cjob *
 sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 {
 	struct sched_shape	 want;
+	const struct sched_limit *l;
+	struct sched_group	*g;
 	struct sched_cjob	*j;
 	struct sched_chold	*h;
+	uint32_t		 i;
 
 	j = pool_get(sched_core_pool(core, spec->tier));
 	j->id = spec->id;
@@ -214,7 +243,14 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 	want.nsets = spec->nsets;
 	if (spec->group != 0 && spec->group_cap > 0)
 		want.group = sched_group_join(&core->groups, spec->group,
-		    spec->group_cap);
+		    spec->group_cap, 0);
+	for (i = 0; i < spec->nlimits && i < SCHED_MAX_LIMITS; i++) {
+		l = &spec->limits[i];
+		g = sched_group_join(&core->groups, l->id, l->jobs, l->gpus);
+		g->jobs_reason = l->jobs_reason;
+		g->gpus_reason = l->gpus_reason;
+		want.limit[want.nlimits++] = g;
+	}
 	j->shape = sched_shape_get(&core->shapes, &want, spec->nodes,
 	    spec->nnodes);
 	/* A job that comes back with service (after a restart) or with a
@@ -310,6 +346,7 @@ sched_core_run(struct sched_core *core, struct sched_cjob *j,
 	place_take(core->cluster, a, n);
 	if ((g = sched_cjob_group(j)) != NULL)
 		g->holding++;
+	sched_core_limits_hold(j, 1);
 	j->state = SCHED_JOB_RUNNING;
 	j->reason = SCHED_REASON_NONE;
 	h->acct_since = now;
@@ -371,6 +408,7 @@ sched_core_unhold(struct sched_core *core, struct sched_cjob *j)
 	place_release(core->cluster, h->alloc, h->nalloc);
 	if ((g = sched_cjob_group(j)) != NULL)
 		g->holding--;
+	sched_core_limits_hold(j, -1);
 	free(h->alloc);
 	h->alloc = NULL;
 	h->nalloc = 0;

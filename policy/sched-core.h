@@ -43,6 +43,20 @@ struct sched_jobspec {
 	 * SCHED_REASON_GROUP_CAP. group 0 or cap 0: no cap. */
 	uint64_t	 group;
 	uint32_t	 group_cap;
+	/* The caller's limits on the job (its association's and its
+	 * accounts'), nlimits of them: each a group of jobs by id (unique
+	 * among them and the arrays' ids) with a cap on its members running
+	 * at once and on the GPUs they hold (0: none), and the reason a job
+	 * waits at each. A pass passes over a job that one of them would
+	 * take past its cap; it preempts nothing for it. */
+	struct sched_limit {
+		uint64_t	 id;
+		uint32_t	 jobs;
+		uint32_t	 gpus;
+		uint8_t		 jobs_reason;	/* enum sched_reason */
+		uint8_t		 gpus_reason;
+	}		 limits[SCHED_MAX_LIMITS];
+	uint32_t	 nlimits;
 	/* The nodes (place.h's indexes) the job may run on, nnodes of them
 	 * (copied); NULL: any. Such a job takes GPUs on them alone, and
 	 * preempts only jobs that hold GPUs there. With nsets > 1 they are

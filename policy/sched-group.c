@@ -66,7 +66,8 @@ sched_group_find(const struct sched_groups *t, uint64_t id)
 }
 
 struct sched_group *
-sched_group_join(struct sched_groups *t, uint64_t id, uint32_t cap)
+sched_group_join(struct sched_groups *t, uint64_t id, uint32_t cap,
+    uint32_t gpu_cap)
 {
 	struct sched_group	*g;
 
@@ -80,6 +81,7 @@ sched_group_join(struct sched_groups *t, uint64_t id, uint32_t cap)
 		t->n++;
 	}
 	g->cap = cap;
+	g->gpu_cap = gpu_cap;
 	g->members++;
 	return (g);
 }

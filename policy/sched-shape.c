@@ -41,6 +41,8 @@ sched_shape_hash(const struct sched_shape *w, const uint32_t *nodes,
 	h = sched_shape_mix(h, r->mem_gpu);
 	h = sched_shape_mix(h, (uint64_t)r->cpus_node << 32 | r->cpus_gpu);
 	h = sched_shape_mix(h, (uint64_t)(uintptr_t)w->group);
+	for (i = 0; i < w->nlimits; i++)
+		h = sched_shape_mix(h, (uint64_t)(uintptr_t)w->limit[i]);
 	h = sched_shape_mix(h, (uint64_t)w->gpus << 32 | w->num_nodes);
 	h = sched_shape_mix(h, (uint64_t)w->placement |
 	    (uint64_t)w->own_placement << 8 | (uint64_t)w->consolidate << 16 |
@@ -53,12 +55,38 @@ sched_shape_hash(const struct sched_shape *w, const uint32_t *nodes,
 	return ((uint32_t)h);
 }
 
+/* The hash of what w's placement asks (place_key). */
+static uint64_t
+sched_shape_place_key(const struct sched_shape *w, const uint32_t *nodes,
+    size_t nnodes)
+{
+	const struct place_res	*r = &w->res;
+	uint64_t		 h = 0x5bd1e995;
+	size_t			 i;
+
+	h = sched_shape_mix(h, r->mem_node);
+	h = sched_shape_mix(h, r->mem_gpu);
+	h = sched_shape_mix(h, (uint64_t)r->cpus_node << 32 | r->cpus_gpu);
+	h = sched_shape_mix(h, (uint64_t)w->gpus << 32 | w->num_nodes);
+	h = sched_shape_mix(h, (uint64_t)w->placement |
+	    (uint64_t)w->own_placement << 8 | (uint64_t)w->consolidate << 16 |
+	    (uint64_t)w->any_shape << 32 | (uint64_t)w->listed << 40 |
+	    (uint64_t)r->cpus_share << 48 | (uint64_t)r->mem_share << 56);
+	h = sched_shape_mix(h, w->nsets);
+	for (i = 0; i < nnodes; i++)
+		h = sched_shape_mix(h, nodes[i]);
+	/* The mix folds to 32 bits' worth: a second round for the top. */
+	return (h ^ sched_shape_mix(h, nnodes) << 32);
+}
+
 static bool
 sched_shape_equal(const struct sched_shape *s, const struct sched_shape *w,
     const uint32_t *nodes, size_t nnodes)
 {
 	return (sched_shape_res_equal(&s->res, &w->res) &&
-	    s->group == w->group && s->gpus == w->gpus &&
+	    s->group == w->group && s->nlimits == w->nlimits &&
+	    (w->nlimits == 0 || memcmp(s->limit, w->limit,
+	    w->nlimits * sizeof *w->limit) == 0) && s->gpus == w->gpus &&
 	    s->num_nodes == w->num_nodes && s->placement == w->placement &&
 	    s->own_placement == w->own_placement &&
 	    s->consolidate == w->consolidate &&
@@ -142,6 +170,7 @@ sched_shape_get(struct sched_shapes *set, const struct sched_shape *want,
 	s->hash = h;
 	s->refs = 1;
 	s->nnodes = (uint32_t)nnodes;
+	s->place_key = sched_shape_place_key(s, nodes, nnodes);
 	s->miss_generation = 0;
 	s->miss_pass = 0;
 	s->miss_reason = 0;

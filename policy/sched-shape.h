@@ -13,12 +13,17 @@
 #include <stdint.h>
 
 #include "policy/place.h"
+#include "policy/sched.h"
 
 struct sched_group;
 
 struct sched_shape {
 	struct place_res	 res;		/* all 0: nothing */
 	struct sched_group	*group;		/* its array's cap; NULL: none */
+	/* Its limits' groups (nlimits of them), each capping its jobs or
+	 * the GPUs they hold: the first it would pass names its reason. */
+	struct sched_group	*limit[SCHED_MAX_LIMITS];
+	uint8_t			 nlimits;
 	uint32_t		 gpus;
 	uint32_t		 num_nodes;	/* 0: any */
 	uint8_t			 placement;	/* enum sched_placement */
@@ -28,6 +33,10 @@ struct sched_shape {
 	bool			 any_shape;
 	bool			 listed;	/* on nodes[] alone */
 	bool			 has_res;	/* res is not all 0 */
+	/* What its placement asks, hashed: its GPUs, shape, placement,
+	 * CPUs and memory and nodes, not its array, limits or requeue
+	 * (sched-core-pass.c's memo of placements that found no room). */
+	uint64_t		 place_key;
 	/* The set's: its chain in the hash, the hash, the jobs counted. */
 	struct sched_shape	*next;
 	uint32_t		 hash;

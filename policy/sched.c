@@ -11,6 +11,10 @@ static const char *const sched_reason_names[] = {
 	[SCHED_REASON_GROUP_CAP] = "JobArrayTaskLimit",
 	[SCHED_REASON_CPUS] = "CPUs",
 	[SCHED_REASON_MEMORY] = "Memory",
+	[SCHED_REASON_ASSOC_JOBS] = "AssocMaxJobs",
+	[SCHED_REASON_ASSOC_GPUS] = "AssocMaxGPUs",
+	[SCHED_REASON_ASSOC_GRP_JOBS] = "AssocGrpJobs",
+	[SCHED_REASON_ASSOC_GRP_GPUS] = "AssocGrpGPUs",
 };
 
 static bool

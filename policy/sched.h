@@ -8,6 +8,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Groups of limits a job may be in beside its array's (its association
+ * and each account up its tree: sched_jobspec's limits). */
+#define SCHED_MAX_LIMITS	6
+
 /* GPUs of one node as a bit mask: bit i is GPU index i. */
 #define SCHED_MAX_GPUS_PER_NODE	64
 
@@ -21,6 +25,12 @@ enum sched_reason {
 	SCHED_REASON_GROUP_CAP,	/* its array holds its throttle's GPUs */
 	SCHED_REASON_CPUS,	/* GPUs are free, not the CPUs beside them */
 	SCHED_REASON_MEMORY,	/* GPUs and CPUs are free, not the memory */
+	/* A limit of the caller's (sched_limit) holds it back: its user's
+	 * association's, or an account's, on jobs running or GPUs held. */
+	SCHED_REASON_ASSOC_JOBS,
+	SCHED_REASON_ASSOC_GPUS,
+	SCHED_REASON_ASSOC_GRP_JOBS,
+	SCHED_REASON_ASSOC_GRP_GPUS,
 };
 
 /* A set of nodes' GPUs: in all, and on the largest node. */

@@ -405,10 +405,18 @@ assoc_tab_resolve(const struct assoc_tab *t, const char *user,
  * in account a", "account a's"). */
 static int
 assoc_tab_limits_take(const struct assoc_limits *lim, const char *who,
-    uint64_t time_limit, size_t waiting, char *err, size_t errlen)
+    uint64_t time_limit, uint32_t gpus, size_t waiting, char *err,
+    size_t errlen)
 {
 	char	max[32], asked[32];
 
+	/* More GPUs than it may ever hold at once: it would wait for ever. */
+	if (lim->max_gpus > 0 && gpus > lim->max_gpus) {
+		snprintf(err, errlen, "%u GPUs: above %s max_gpus, %u (the GPUs "
+		    "its running jobs hold at once)", gpus, who,
+		    lim->max_gpus);
+		return (-1);
+	}
 	if (lim->max_time > 0 && (time_limit == 0 ||
 	    time_limit > lim->max_time)) {
 		duration_format(lim->max_time, max, sizeof max);
@@ -434,8 +442,8 @@ assoc_tab_limits_take(const struct assoc_limits *lim, const char *who,
 
 int
 assoc_tab_submit_check(const struct assoc_tab *t, const char *user,
-    const char *account, uint64_t time_limit, assoc_tab_waiting_fn waiting,
-    void *arg, char *err, size_t errlen)
+    const char *account, uint64_t time_limit, uint32_t gpus,
+    assoc_tab_waiting_fn waiting, void *arg, char *err, size_t errlen)
 {
 	const struct assoc_user		*u;
 	const struct assoc_account	*a;
@@ -446,8 +454,8 @@ assoc_tab_submit_check(const struct assoc_tab *t, const char *user,
 		n = u->lim.max_pending > 0 ? waiting(user, account, arg) : 0;
 		snprintf(who, sizeof who, "user %s's in account %s", user,
 		    account);
-		if (assoc_tab_limits_take(&u->lim, who, time_limit, n, err,
-		    errlen) != 0)
+		if (assoc_tab_limits_take(&u->lim, who, time_limit, gpus, n,
+		    err, errlen) != 0)
 			return (-1);
 	}
 	for (hops = 0; hops <= t->nacc && *account != '\0'; hops++) {
@@ -455,8 +463,8 @@ assoc_tab_submit_check(const struct assoc_tab *t, const char *user,
 			break;
 		n = a->lim.max_pending > 0 ? waiting(NULL, account, arg) : 0;
 		snprintf(who, sizeof who, "account %s's", account);
-		if (assoc_tab_limits_take(&a->lim, who, time_limit, n, err,
-		    errlen) != 0)
+		if (assoc_tab_limits_take(&a->lim, who, time_limit, gpus, n,
+		    err, errlen) != 0)
 			return (-1);
 		account = a->parent;
 	}

@@ -91,12 +91,13 @@ typedef size_t	(*assoc_tab_waiting_fn)(const char *user,
 		    const char *account, void *arg);
 
 /* Whether user's job charged to account, with time_limit seconds (0:
- * none), may be submitted: the user's association's max_time and
- * max_pending, then each account's from account up the tree. The
+ * none) and gpus GPUs, may be submitted: the user's association's
+ * max_gpus (a job larger could never start), max_time and max_pending,
+ * then each account's from account up the tree. The
  * account need not be in the table (then nothing limits it). Returns 0,
  * or -1 with err naming the limit. */
 int	assoc_tab_submit_check(const struct assoc_tab *, const char *user,
-	    const char *account, uint64_t time_limit,
+	    const char *account, uint64_t time_limit, uint32_t gpus,
 	    assoc_tab_waiting_fn waiting, void *arg, char *err, size_t errlen);
 
 #endif

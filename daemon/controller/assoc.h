@@ -2,8 +2,8 @@
  * start and kept in step with it: every change is checked by
  * assoc-tab.h's rules, written into the group transaction, then made in
  * the table, so what submits see is what the database will hold. The
- * table is the request layer's (req_assoc), whose handlers alone change
- * and read it. */
+ * table is the core's (core_assoc): the ASSOC requests change it,
+ * submits read it, and the core holds jobs to its limits. */
 #ifndef GB_CTL_ASSOC_H
 #define GB_CTL_ASSOC_H
 

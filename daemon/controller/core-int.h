@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "common/job-state.h"
+#include "daemon/controller/assoc-tab.h"
 #include "policy/sched-core.h"
 
 struct core_hold;
@@ -63,6 +64,10 @@ struct core_state {
 	 * every job of the load. */
 	struct sched_conf	 conf;
 	int64_t			 load_now;
+	/* The accounts and users (assoc.h): what a submit is charged to,
+	 * and the limits the core holds each job's group to. The ASSOC
+	 * requests change them (core_assoc), and the core is rebuilt. */
+	struct assoc_tab	 assoc;
 };
 extern struct core_state core;
 
@@ -81,6 +86,9 @@ core_running(enum job_state s)
 uint32_t *core_part_job_nodes(const struct job *j, uint32_t *n, uint32_t *nsets,
 	    uint8_t *tier);
 bool	 core_part_before(struct job *j);
+/* core-part.c: the limits j's association and accounts hold it to, into
+ * spec's limits (sched_jobspec's). */
+void	 core_part_limits(const struct job *j, struct sched_jobspec *spec);
 
 /* The record of who holds each GPU, made at first use. */
 struct core_hold *core_holds(void);

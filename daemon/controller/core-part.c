@@ -68,6 +68,66 @@ core_part_nodes_for(const char *req, const char *exc, const char *type,
 	return (v);
 }
 
+/* A limit group's id from its names: in the top half of the ids, where
+ * no job array's id (a job id) reaches, a hash of kind and names. */
+static uint64_t
+core_part_limit_id(char kind, const char *a, const char *b)
+{
+	uint64_t	h = 14695981039346656037ULL;
+	const char	*s;
+
+	h = (h ^ (unsigned char)kind) * 1099511628211ULL;
+	for (s = a; *s != '\0'; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	h = (h ^ 0xff) * 1099511628211ULL;
+	for (s = b; s != NULL && *s != '\0'; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return (h | (UINT64_C(1) << 63));
+}
+
+/* Appends a limit of caps l to spec, when l has one. */
+static void
+core_part_limit_add(struct sched_jobspec *spec, uint64_t id,
+    const struct assoc_limits *l, bool account)
+{
+	struct sched_limit	*s;
+
+	if ((l->max_jobs == 0 && l->max_gpus == 0) ||
+	    spec->nlimits == SCHED_MAX_LIMITS)
+		return;
+	s = &spec->limits[spec->nlimits++];
+	s->id = id;
+	s->jobs = l->max_jobs;
+	s->gpus = l->max_gpus;
+	s->jobs_reason = account ? SCHED_REASON_ASSOC_GRP_JOBS :
+	    SCHED_REASON_ASSOC_JOBS;
+	s->gpus_reason = account ? SCHED_REASON_ASSOC_GRP_GPUS :
+	    SCHED_REASON_ASSOC_GPUS;
+}
+
+void
+core_part_limits(const struct job *j, struct sched_jobspec *spec)
+{
+	const struct assoc_user		*u;
+	const struct assoc_account	*a;
+	const char			*account = job_account(j);
+	size_t				 depth = 0;
+
+	spec->nlimits = 0;
+	if (*account == '\0')
+		return;
+	if ((u = assoc_tab_user(&core.assoc, job_user(j), account)) != NULL)
+		core_part_limit_add(spec, core_part_limit_id('u', job_user(j),
+		    account), &u->lim, false);
+	/* The account and each above it (a tree is shallow; the depth
+	 * bound only guards against a loop). */
+	for (a = assoc_tab_account(&core.assoc, account); a != NULL &&
+	    depth++ < 64; a = *a->parent != '\0' ?
+	    assoc_tab_account(&core.assoc, a->parent) : NULL)
+		core_part_limit_add(spec, core_part_limit_id('a', a->name,
+		    NULL), &a->lim, true);
+}
+
 /* What j asks that its partitions judge. */
 static void
 core_part_ask(const struct job *j, struct part_ask *a)

@@ -322,6 +322,8 @@ core_spec(struct job *j, struct sched_jobspec *spec, int64_t now)
 	/* A job array's tasks share its throttle. */
 	spec->group = job_array_job_id(j);
 	spec->group_cap = job_array_throttle(j);
+	/* Its association's and accounts' limits on jobs and GPUs. */
+	core_part_limits(j, spec);
 	/* The caller frees the list once the core has its copy. */
 	spec->nodes = core_part_job_nodes(j, &spec->nnodes, &spec->nsets,
 	    &spec->tier);
@@ -758,6 +760,12 @@ core_unrunnable(uint32_t gpus, bool consolidate)
 	core_capacity();
 	return (sched_capacity_reason(gpus, consolidate, core.cap_largest,
 	    &core.cap_up, &core.cap_drained));
+}
+
+struct assoc_tab *
+core_assoc(void)
+{
+	return (&core.assoc);
 }
 
 void

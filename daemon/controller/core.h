@@ -18,6 +18,7 @@
 #include "daemon/controller/store.h"
 #include "policy/sched.h"
 
+struct assoc_tab;
 struct job;
 struct job_part;
 struct node;
@@ -167,5 +168,10 @@ void		 core_part_notes(json_t *notes);
  * partitions; its list's first, should none do so after a reload).
  * Returns buf. */
 const char	*core_part_run(const struct job *j, char *buf, size_t len);
+
+/* The accounts and users (assoc.h), which the ASSOC requests change and
+ * submits read; gbatchd.c loads them at start and empties them at exit.
+ * After a change, core_reconfigure makes the core take their limits. */
+struct assoc_tab *core_assoc(void);
 
 #endif

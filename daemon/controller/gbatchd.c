@@ -381,13 +381,14 @@ gbatchd_open(struct event_base *base, char *err, size_t errlen)
 	if (store_open(c->state_dir, c->sync_full, commit_want, err,
 	    errlen) != 0)
 		return (-1);
+	/* The accounts first: the jobs' limits are theirs. */
+	if (assoc_load(core_assoc()) != 0) {
+		snprintf(err, errlen, "cannot read the accounts; see the log");
+		return (-1);
+	}
 	if (recover_load(session_recover) != 0) {
 		snprintf(err, errlen, "cannot read the job database; see the "
 		    "log");
-		return (-1);
-	}
-	if (assoc_load(req_assoc()) != 0) {
-		snprintf(err, errlen, "cannot read the accounts; see the log");
 		return (-1);
 	}
 	/* The listeners count their peers in it; it starts counting
@@ -449,7 +450,7 @@ gbatchd_close(void)
 	gbatchd.recheck_ev = NULL;
 	core_free();
 	job_table_free_all();
-	assoc_tab_free(req_assoc());
+	assoc_tab_free(core_assoc());
 	depend_wait_free();
 	node_free_all();
 	gbatchd.base = NULL;

@@ -11,6 +11,7 @@
 #include "common/proto.h"
 #include "daemon/controller/assoc.h"
 #include "daemon/controller/audit.h"
+#include "daemon/controller/core.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/req.h"
 
@@ -100,7 +101,7 @@ req_assoc_account(const char *action, const char *name, const json_t *set,
 	const char			*parent, *description;
 	unsigned long long		 shares, hours;
 
-	old = assoc_tab_account(req_assoc(), name);
+	old = assoc_tab_account(core_assoc(), name);
 	if (strcmp(action, "account_add") == 0 && old != NULL) {
 		*code = PROTO_E_INVALID;
 		snprintf(err, errlen, "account %s exists already; change it "
@@ -155,7 +156,7 @@ req_assoc_user(const char *action, const char *name, const char *account,
 		snprintf(err, errlen, "account: expected the account's name");
 		return (-1);
 	}
-	old = assoc_tab_user(req_assoc(), name, account);
+	old = assoc_tab_user(core_assoc(), name, account);
 	if (strcmp(action, "user_add") == 0 && old != NULL) {
 		snprintf(err, errlen, "user %s is in account %s already; change "
 		    "it with gctl user modify", name, account);
@@ -226,12 +227,12 @@ req_assoc_change(struct peer *p, const json_t *msg)
 	    strcmp(action, "account_modify") == 0) {
 		if ((rc = req_assoc_account(action, name, set, &a, &code, err,
 		    sizeof err)) == 0)
-			rc = assoc_account_set(req_assoc(), &a, err,
+			rc = assoc_account_set(core_assoc(), &a, err,
 			    sizeof err);
 		snprintf(target, sizeof target, "account %s", name);
 	} else if (strcmp(action, "account_delete") == 0) {
-		if ((rc = assoc_account_delete(req_assoc(), name, err,
-		    sizeof err)) != 0 && assoc_tab_account(req_assoc(),
+		if ((rc = assoc_account_delete(core_assoc(), name, err,
+		    sizeof err)) != 0 && assoc_tab_account(core_assoc(),
 		    name) == NULL)
 			code = PROTO_E_NOT_FOUND;
 		snprintf(target, sizeof target, "account %s", name);
@@ -239,11 +240,11 @@ req_assoc_change(struct peer *p, const json_t *msg)
 	    strcmp(action, "user_modify") == 0) {
 		if ((rc = req_assoc_user(action, name, account, set, &u, &code,
 		    err, sizeof err)) == 0)
-			rc = assoc_user_set(req_assoc(), &u, err, sizeof err);
+			rc = assoc_user_set(core_assoc(), &u, err, sizeof err);
 		snprintf(target, sizeof target, "user %s in account %s", name,
 		    account != NULL ? account : "");
 	} else if (strcmp(action, "user_delete") == 0) {
-		if ((rc = assoc_user_delete(req_assoc(), name, account, &n,
+		if ((rc = assoc_user_delete(core_assoc(), name, account, &n,
 		    err, sizeof err)) == ASSOC_REFUSED)
 			code = PROTO_E_NOT_FOUND;
 		snprintf(target, sizeof target, "user %s%s%s", name,
@@ -271,6 +272,8 @@ req_assoc_change(struct peer *p, const json_t *msg)
 	}
 	audit_done(p, action, target, detail != NULL ? "%s" : NULL, detail);
 	free(detail);
+	/* The jobs' groups take the limits as they now stand. */
+	core_reconfigure();
 	reply = proto_reply_ok(msg);
 	if (strcmp(action, "user_delete") == 0)
 		json_object_set_new(reply, "deleted", json_integer((json_int_t)n));
@@ -295,7 +298,7 @@ req_assoc_list_limits(json_t *o, const struct assoc_limits *l)
 static void
 req_assoc_list(struct peer *p, const json_t *msg)
 {
-	const struct assoc_tab	*t = req_assoc();
+	const struct assoc_tab	*t = core_assoc();
 	const struct assoc_account *a;
 	const struct assoc_user	*u;
 	json_t			*reply, *accounts, *users;

@@ -11,8 +11,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "daemon/controller/assoc-tab.h"
-
 /* The most entries the request table may hold (req.c checks it). */
 #define REQ_ENTRIES_MAX		64
 
@@ -41,9 +39,6 @@ struct req_state {
 	/* The last node listing's size, to start the next one's buffer
 	 * with (req-node-list.c). */
 	size_t				 node_list_last;
-	/* The accounts and users (assoc.h), which the ASSOC requests
-	 * change and submits read. */
-	struct assoc_tab		 assoc;
 };
 
 struct req_state *req_state(void);

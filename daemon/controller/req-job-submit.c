@@ -660,7 +660,7 @@ req_job_submit(struct peer *p, const json_t *msg)
 	}
 	/* The account before the partitions, which may take jobs by
 	 * account: none asked is the user's default. */
-	if (assoc_tab_resolve(req_assoc(), peer_user(p), row.account,
+	if (assoc_tab_resolve(core_assoc(), peer_user(p), row.account,
 	    c->enforce_accounts, &account, err, sizeof err) != 0)
 		goto invalid;
 	if (*account != '\0')
@@ -704,9 +704,10 @@ req_job_submit(struct peer *p, const json_t *msg)
 	    sizeof err) != 0)
 		goto invalid;
 	/* Its time limit is known now, the partition's default too. */
-	if (assoc_tab_submit_check(req_assoc(), peer_user(p),
+	if (assoc_tab_submit_check(core_assoc(), peer_user(p),
 	    row.account != NULL ? row.account : "", row.time_limit,
-	    req_job_submit_waiting, req_assoc(), err, sizeof err) != 0)
+	    row.gpus, req_job_submit_waiting, core_assoc(), err,
+	    sizeof err) != 0)
 		goto invalid;
 	if (v[JRQ_ARRAY].s != NULL && req_job_submit_array(v[JRQ_ARRAY].s,
 	    &atasks, &aspec, &afirst, &acount, err, sizeof err) != 0)

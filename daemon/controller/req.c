@@ -87,12 +87,6 @@ req_state(void)
 	return (&req);
 }
 
-struct assoc_tab *
-req_assoc(void)
-{
-	return (&req.assoc);
-}
-
 
 void
 req_error(struct peer *p, const json_t *msg, const char *code,

@@ -49,9 +49,6 @@ size_t	req_stats(struct metrics_request *out, size_t max);
 void	req_job_list_free(void);
 /* Ends the accounting replies still being streamed (at exit). */
 void	req_job_acct_free(void);
-/* The accounts and users the requests change and submits read
- * (assoc.h): gbatchd.c loads them at start and empties them at exit. */
-struct assoc_tab *req_assoc(void);
 
 /* Helpers for handlers. */
 /* Replies to msg with ok false; code and message as in proto.h. */

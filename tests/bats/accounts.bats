@@ -233,3 +233,37 @@ bob              a                    yes        -        -           -         
 	gcancel "$(gq -h -o id | head -n 1)"
 	run -0 gsub -H -t 10 --wrap true
 }
+
+# reason_is ID REASON: the job waits for that reason now.
+reason_is() {
+	[ "$(gq -h -j "$1" -o reason)" = "$2" ]
+}
+
+@test "an account's max_gpus and an association's max_jobs hold jobs back with their reason; raised, the jobs start; past them, a submit is refused" {
+	gb_start_cluster
+	run -0 gctl account add lab max_gpus=4
+	run -0 gctl user add root account=lab
+	a=$(gb_submit -G 2 --wrap 'sleep 300')
+	b=$(gb_submit -G 2 --wrap 'sleep 300')
+	c=$(gb_submit -G 2 --wrap 'sleep 300')
+	gb_wait_state "$a" RUNNING
+	gb_wait_state "$b" RUNNING
+	# 8 GPUs in the cluster, 4 free: the account's cap holds c.
+	gb_wait 10 reason_is "$c" AssocGrpGPUs
+	# A job of no account is not the lab's: it runs beside them.
+	d=$(gb_submit -G 1 -A other --wrap 'sleep 300')
+	gb_wait_state "$d" RUNNING
+	run -1 gsub -G 6 --wrap true
+	[ "$output" = "gsub: 6 GPUs: above account lab's max_gpus, 4 (the GPUs its running jobs hold at once)" ]
+	# Raised: c starts at once.
+	run -0 gctl account modify lab max_gpus=6
+	gb_wait_state "$c" RUNNING
+	# root's association: three of its jobs running at a time.
+	run -0 gctl user modify root account=lab max_jobs=3
+	e=$(gb_submit -G 1 --wrap 'sleep 300')
+	gb_wait 10 reason_is "$e" AssocMaxJobs
+	gcancel "$a"
+	gb_wait_state "$e" RUNNING
+	[ "$(gq -h -j "$e" -o account)" = lab ]
+	gcancel "$b" "$c" "$d" "$e"
+}

@@ -206,40 +206,49 @@ test_limits(void)
 	u.account = "phys";
 	u.lim.max_time = 3600;
 	assoc_tab_user_put(&t, &u);
-	ok(assoc_tab_submit_check(&t, "alice", "phys", 3600, waiting, &t,
+	ok(assoc_tab_submit_check(&t, "alice", "phys", 3600, 1, waiting, &t,
 	    err, sizeof err) == 0, "at the limit: taken");
-	ok(assoc_tab_submit_check(&t, "alice", "phys", 3601, waiting, &t,
+	ok(assoc_tab_submit_check(&t, "alice", "phys", 3601, 1, waiting, &t,
 	    err, sizeof err) == -1 && strcmp(err, "time limit 1:00:01: "
 	    "above user alice's in account phys max_time, 1:00:00") == 0,
 	    "the association's max_time first: %s", err);
-	ok(assoc_tab_submit_check(&t, "alice", "phys", 0, waiting, &t,
+	ok(assoc_tab_submit_check(&t, "alice", "phys", 0, 1, waiting, &t,
 	    err, sizeof err) == -1 && strcmp(err, "time limit: none given, "
 	    "but user alice's in account phys max_time is 1:00:00; ask for "
 	    "1:00:00 or less with -t") == 0, "no limit under a cap: %s", err);
-	ok(assoc_tab_submit_check(&t, "bob", "chem", 7201, waiting, &t,
+	ok(assoc_tab_submit_check(&t, "bob", "chem", 7201, 1, waiting, &t,
 	    err, sizeof err) == -1 && strcmp(err, "time limit 2:00:01: "
 	    "above account science's max_time, 2:00:00") == 0,
 	    "a parent's max_time: %s", err);
-	ok(assoc_tab_submit_check(&t, "bob", "elsewhere", 0, waiting, &t,
+	ok(assoc_tab_submit_check(&t, "bob", "elsewhere", 0, 1, waiting, &t,
 	    err, sizeof err) == 0, "an account not in the table: no limit");
 	u.lim.max_time = 0;
 	u.lim.max_pending = 2;
 	assoc_tab_user_put(&t, &u);
-	ok(assoc_tab_submit_check(&t, "alice", "phys", 60, waiting, &t,
+	ok(assoc_tab_submit_check(&t, "alice", "phys", 60, 1, waiting, &t,
 	    err, sizeof err) == -1 && strcmp(err, "2 jobs waiting to start "
 	    "(pending or held): user alice's in account phys max_pending is "
 	    "2; submit more once some have started or were cancelled") == 0,
 	    "the association's max_pending: %s", err);
 	u.lim.max_pending = 3;
 	assoc_tab_user_put(&t, &u);
-	ok(assoc_tab_submit_check(&t, "alice", "phys", 60, waiting, &t,
+	ok(assoc_tab_submit_check(&t, "alice", "phys", 60, 1, waiting, &t,
 	    err, sizeof err) == 0, "under it: taken");
 	a.lim.max_pending = 3;
 	assoc_tab_account_put(&t, &a);
-	ok(assoc_tab_submit_check(&t, "bob", "chem", 60, waiting, &t,
+	ok(assoc_tab_submit_check(&t, "bob", "chem", 60, 1, waiting, &t,
 	    err, sizeof err) == -1 && strstr(err, "3 jobs waiting to start "
 	    "(pending or held): account science's max_pending is 3") != NULL,
 	    "an account's counts its subtree's jobs: %s", err);
+	a.lim.max_pending = 0;
+	a.lim.max_gpus = 4;
+	assoc_tab_account_put(&t, &a);
+	ok(assoc_tab_submit_check(&t, "bob", "chem", 60, 4, waiting, &t,
+	    err, sizeof err) == 0, "GPUs at an account's max_gpus: taken");
+	ok(assoc_tab_submit_check(&t, "bob", "chem", 60, 5, waiting, &t,
+	    err, sizeof err) == -1 && strcmp(err, "5 GPUs: above account "
+	    "science's max_gpus, 4 (the GPUs its running jobs hold at once)") ==
+	    0, "more than it may ever hold: %s", err);
 	assoc_tab_free(&t);
 }
 

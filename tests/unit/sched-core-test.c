@@ -929,7 +929,7 @@ test_group_table(void)
 
 	memset(&t, 0, sizeof t);
 	for (i = 0; i < 2000; i++)
-		g[i] = sched_group_join(&t, i * 64 + 1, 3);
+		g[i] = sched_group_join(&t, i * 64 + 1, 3, 0);
 	for (i = 0; i < 2000; i++) {
 		k = (i * 7919) % 2000;
 		sched_group_leave(&t, g[k]);

@@ -260,6 +260,69 @@ test_memo(void)
 	sched_core_free(core);
 }
 
+/* A job of gpus GPUs under the limits l[0..n). */
+static struct sched_cjob *
+t_limited(struct sched_core *core, uint64_t id, uint32_t gpus,
+    const struct sched_limit *l, uint32_t n, int64_t now)
+{
+	struct sched_jobspec	spec;
+
+	t_spec(&spec, id, gpus, now);
+	memcpy(spec.limits, l, n * sizeof *l);
+	spec.nlimits = n;
+	return (sched_core_submit(core, &spec, now));
+}
+
+/* Limits: a user's association capping GPUs held at 4 and an account
+ * capping jobs running at 3, over a cluster of 16 GPUs. Each holds back
+ * what would pass it, with its reason, lets others by, and lets the job
+ * go once room is made; a job of no limit is never held. */
+static void
+test_limits(void)
+{
+	struct sched_core	*core = t_core(SCHED_DLAS, 1000000, 2, 8);
+	const struct sched_limit alice[2] = {
+		{ 101, 0, 4, SCHED_REASON_ASSOC_JOBS, SCHED_REASON_ASSOC_GPUS },
+		{ 900, 3, 0, SCHED_REASON_ASSOC_GRP_JOBS,
+		  SCHED_REASON_ASSOC_GRP_GPUS },
+	};
+	const struct sched_limit bob[1] = {
+		{ 900, 3, 0, SCHED_REASON_ASSOC_GRP_JOBS,
+		  SCHED_REASON_ASSOC_GRP_GPUS },
+	};
+	struct sched_cjob	*a1, *a2, *a3, *b1, *b2, *free1;
+
+	a1 = t_limited(core, 1, 2, alice, 2, 0);
+	a2 = t_limited(core, 2, 2, alice, 2, 1);
+	a3 = t_limited(core, 3, 1, alice, 2, 2);
+	b1 = t_limited(core, 4, 1, bob, 1, 3);
+	b2 = t_limited(core, 5, 1, bob, 1, 4);
+	free1 = t_limited(core, 6, 1, NULL, 0, 5);
+	t_pass(core, 10);
+	ok(t_did(SCHED_ACT_START, a1) && t_did(SCHED_ACT_START, a2),
+	    "alice's first two, 4 GPUs, start");
+	ok(!t_did(SCHED_ACT_START, a3) && sched_cjob_reason(core, a3) ==
+	    SCHED_REASON_ASSOC_GPUS && strcmp(sched_reason_name(
+	    sched_cjob_reason(core, a3)), "AssocMaxGPUs") == 0,
+	    "her third would hold 5 GPUs: AssocMaxGPUs");
+	ok(t_did(SCHED_ACT_START, b1) && !t_did(SCHED_ACT_START, b2) &&
+	    sched_cjob_reason(core, b2) == SCHED_REASON_ASSOC_GRP_JOBS,
+	    "the account's third job runs, bob's next waits: AssocGrpJobs");
+	ok(t_did(SCHED_ACT_START, free1), "a job of no limit starts beside "
+	    "them");
+	/* a3 comes before b2 (submitted earlier): a1's end frees both
+	 * alice's GPUs and the account's slot, which a3 takes. */
+	sched_core_end(core, a1, 20);
+	t_pass(core, 20);
+	ok(t_did(SCHED_ACT_START, a3) && !t_did(SCHED_ACT_START, b2) &&
+	    sched_cjob_reason(core, b2) == SCHED_REASON_ASSOC_GRP_JOBS,
+	    "a1 ends: a3 takes the account's slot, b2 still waits on it");
+	sched_core_end(core, b1, 30);
+	t_pass(core, 30);
+	ok(t_did(SCHED_ACT_START, b2), "b1 ends: b2 starts");
+	sched_core_free(core);
+}
+
 int
 main(void)
 {
@@ -273,5 +336,6 @@ main(void)
 	test_tier_preempt();
 	test_tier_fifo();
 	test_memo();
+	test_limits();
 	return (tap_done());
 }
