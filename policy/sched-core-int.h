@@ -155,6 +155,12 @@ struct sched_core {
 	size_t			 nheld, heldsize;
 	struct sched_cjob	**victims;
 	size_t			 victimsize;
+	/* A victim search's mark on the nodes its job may use (a job
+	 * bound to nodes): node i is one while usable[i] == ustamp, so that
+	 * what a victim gives is counted without a scan of the sets. */
+	uint32_t		*usable;
+	size_t			 usablesize;
+	uint32_t		 ustamp;
 	struct sched_miss	 miss[SCHED_MISSES];	/* this pass's */
 	struct sched_place_miss	 place_miss[SCHED_PLACE_MISSES];
 	size_t			 nmiss, miss_next;
@@ -277,26 +283,6 @@ static inline bool
 sched_cjob_listed(const struct sched_cjob *j)
 {
 	return (j->shape->listed);
-}
-
-/* Whether j may run on node: any node, when it is not listed; else a node
- * of one of its sets. */
-static inline bool
-sched_cjob_may_use(const struct sched_cjob *j, uint32_t node)
-{
-	const uint32_t	*v;
-	uint32_t	 k = 0, n, i;
-
-	if (!sched_cjob_listed(j))
-		return (true);
-	do {
-		v = sched_shape_set(j->shape, k, &n);
-		for (i = 0; i < n; i++) {
-			if (v[i] == node)
-				return (true);
-		}
-	} while (++k < j->shape->nsets);
-	return (false);
 }
 
 /* j's array's cap, NULL for none. */

@@ -40,18 +40,52 @@ sched_core_preempt_outranks(const struct sched_core *core,
 	}
 }
 
-/* How many of r's GPUs p could run on once r stops. */
+/* Marks the nodes p may use (core->usable), for the searches of its
+ * victims; nothing for a job that may use any. */
+static void
+sched_core_preempt_mark(struct sched_core *core, const struct sched_cjob *p)
+{
+	const uint32_t	*v;
+	uint32_t	 k = 0, n, i;
+	size_t		 nodes = place_nodes(core->cluster);
+
+	if (!sched_cjob_listed(p))
+		return;
+	if (core->usablesize < nodes) {
+		core->usable = sched_core_xalloc(core->usable, nodes,
+		    sizeof *core->usable);
+		memset(core->usable + core->usablesize, 0,
+		    (nodes - core->usablesize) * sizeof *core->usable);
+		core->usablesize = nodes;
+	}
+	if (++core->ustamp == 0) {
+		memset(core->usable, 0, core->usablesize *
+		    sizeof *core->usable);
+		core->ustamp = 1;
+	}
+	do {
+		v = sched_shape_set(p->shape, k, &n);
+		for (i = 0; i < n; i++) {
+			if (v[i] < core->usablesize)
+				core->usable[v[i]] = core->ustamp;
+		}
+	} while (++k < p->shape->nsets);
+}
+
+/* How many of r's GPUs p could run on once r stops (p's nodes marked). */
 static uint64_t
-sched_core_preempt_gives(const struct sched_cjob *p,
-    const struct sched_cjob *r)
+sched_core_preempt_gives(const struct sched_core *core,
+    const struct sched_cjob *p, const struct sched_cjob *r)
 {
 	uint64_t	n = 0;
-	uint32_t	i;
+	uint32_t	i, node;
 
 	if (!sched_cjob_listed(p))
 		return (r->shape->gpus);
 	for (i = 0; i < r->hold->nalloc; i++) {
-		if (sched_cjob_may_use(p, r->hold->alloc[i].node))
+		node = r->hold->alloc[i].node;
+		if (node < core->usablesize &&
+		    core->usable[node] == core->ustamp)
 			n += (uint64_t)__builtin_popcountll(
 			    r->hold->alloc[i].mask);
 	}
@@ -163,12 +197,13 @@ sched_core_preempt_choose(struct sched_core *core, struct sched_cjob *p,
 	uint64_t		 have = sched_core_preempt_free(core, p), gives;
 	size_t			 k = 0, fit = 0;
 
+	sched_core_preempt_mark(core, p);
 	for (n = otree_last(&core->running); n != NULL; n = otree_prev(n)) {
 		r = SCHED_CJOB_OF(n, qnode);
 		if (!sched_core_preempt_outranks(core, p, r, now))
 			break;
 		if (!r->shape->no_requeue &&
-		    (gives = sched_core_preempt_gives(p, r)) > 0) {
+		    (gives = sched_core_preempt_gives(core, p, r)) > 0) {
 			k = sched_core_preempt_add(core, k, r);
 			have += gives;
 			if (have >= p->shape->gpus &&
@@ -191,9 +226,10 @@ sched_core_preempt_orphans(struct sched_core *core, struct sched_cjob *p)
 	uint64_t		 have = sched_core_preempt_free(core, p), gives;
 	size_t			 k = 0, i;
 
+	sched_core_preempt_mark(core, p);
 	TAILQ_FOREACH(r, &core->preempting, hold->pentry) {
 		if (r->hold->waiter != NULL ||
-		    (gives = sched_core_preempt_gives(p, r)) == 0)
+		    (gives = sched_core_preempt_gives(core, p, r)) == 0)
 			continue;
 		k = sched_core_preempt_add(core, k, r);
 		have += gives;

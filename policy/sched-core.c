@@ -144,6 +144,7 @@ sched_core_free(struct sched_core *core)
 	}
 	sched_gittins_free(&core->gittins);
 	free(core->acts);
+	free(core->usable);
 	free(core->scratch);
 	free(core->held);
 	free(core->victims);
