@@ -387,6 +387,13 @@ job_row_reason_short(const char *reason)
 		{ "DependencyNeverSatisfied", "DepNever" },
 		{ "StaleCopy", "Stale" }, { "Requeued", "Requeue" },
 		{ "INTERACTIVE", "Interact" },
+		{ "PartitionTimeLimit", "PartTime" },
+		{ "PartitionGPULimit", "PartGPUs" },
+		{ "PartitionNodeLimit", "PartNode" },
+		{ "PartitionAccount", "PartAcct" },
+		{ "PartitionConfig", "PartConf" },
+		{ "AssocMaxJobs", "MaxJobs" }, { "AssocMaxGPUs", "MaxGPUs" },
+		{ "AssocGrpJobs", "GrpJobs" }, { "AssocGrpGPUs", "GrpGPUs" },
 	};
 	size_t	i;
 
