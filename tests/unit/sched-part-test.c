@@ -268,7 +268,8 @@ t_limited(struct sched_core *core, uint64_t id, uint32_t gpus,
 	struct sched_jobspec	spec;
 
 	t_spec(&spec, id, gpus, now);
-	memcpy(spec.limits, l, n * sizeof *l);
+	if (n > 0)
+		memcpy(spec.limits, l, n * sizeof *l);
 	spec.nlimits = n;
 	return (sched_core_submit(core, &spec, now));
 }
