@@ -128,6 +128,20 @@ core_part_limits(const struct job *j, struct sched_jobspec *spec)
 		    NULL), &a->lim, true);
 }
 
+uint32_t *
+core_part_nodes_in(const char *req, const char *exc, const char *type,
+    const struct part *p, uint32_t *n)
+{
+	uint32_t	*v;
+
+	*n = 0;
+	if (p == NULL || p->nodes == NULL)
+		return (core_part_nodes_for(req, exc, type, n));
+	v = xcalloc(core.nnodes + 1, sizeof *v);
+	core_nodes_add(req, exc, type, p, v, n);
+	return (v);
+}
+
 /* What j asks that its partitions judge. */
 static void
 core_part_ask(const struct job *j, struct part_ask *a)

@@ -19,6 +19,7 @@
 #include "policy/sched.h"
 
 struct assoc_tab;
+struct part;
 struct job;
 struct job_part;
 struct node;
@@ -113,6 +114,10 @@ struct sched_core *core_sched(void);
 struct node *core_node_at(uint32_t i, uint32_t *sw);
 uint32_t *core_part_nodes_for(const char *req, const char *exc,
 	    const char *type, uint32_t *n);
+/* The same within partition p's nodes (NULL, or one of every node: as
+ * core_part_nodes_for). */
+uint32_t *core_part_nodes_in(const char *req, const char *exc,
+	    const char *type, const struct part *p, uint32_t *n);
 /* What part i of running job j holds of its node's CPUs and memory (MB),
  * as its request says (0 where the node did not say what it has). */
 void	core_part_res(const struct job *j, size_t i, uint32_t *cpus,

@@ -223,6 +223,34 @@ estimate_where(const struct estimate *e, size_t n, char *buf, size_t len,
 	}
 }
 
+/* Narrows me to the nodes of the first partition of row's list that
+ * takes it (the one a submit would most likely run it in). */
+static void
+estimate_partition(struct estimate_job *me, const struct store_job *row)
+{
+	const struct parts	*ps = &ctx_conf()->parts;
+	const struct part	*p;
+	struct part_ask		 a;
+	char			 err[64];
+
+	if (ps->n == 0 || row->partition == NULL)
+		return;
+	memset(&a, 0, sizeof a);
+	a.time_limit = row->time_limit;
+	a.gpus = row->gpus;
+	a.nodes = row->num_nodes;
+	a.account = row->account != NULL ? row->account : "";
+	if ((p = part_choose(ps, row->partition, &a, row->req_nodes != NULL ?
+	    row->req_nodes : "", NULL, err, sizeof err)) == NULL ||
+	    p->nodes == NULL)
+		return;
+	free(me->nodes);
+	me->nodes = core_part_nodes_in(row->req_nodes != NULL ?
+	    row->req_nodes : "", row->exclude_nodes != NULL ?
+	    row->exclude_nodes : "", row->gpu_type != NULL ? row->gpu_type :
+	    "", p, &me->nnodes);
+}
+
 void
 schedule_estimate(const struct store_job *row, int64_t now,
     struct schedule_estimate *out)
@@ -242,6 +270,7 @@ schedule_estimate(const struct store_job *row, int64_t now,
 	estimate_job_of(&me, row->gpus, row->num_nodes, row->flags,
 	    row->req_nodes,
 	    row->exclude_nodes, row->gpu_type, 0);
+	estimate_partition(&me, row);
 	/* Each round ends at least one hold, so this ends. */
 	for (round = 0; round <= e.nholds + e.nahead + 1; round++) {
 		for (i = 0; i < e.nahead; i++) {

@@ -73,6 +73,7 @@ none_submitted() {
 partitions = {
   gpu = { nodes = "n1"; default = true; max_time = "1:00:00"; };
   long = { nodes = "n[1-2]"; };
+  two = { nodes = "n2"; };
 };
 CONF
 	gctl reconfigure >/dev/null
@@ -86,6 +87,11 @@ CONF
 	# gpu would take it but has not n2: long.
 	run -0 "$sbatch" --test-only -p gpu,long -G 1 -w n2 --wrap true
 	[[ "$output" == *" on nodes n2 in partition long" ]]
+	# The estimate places the job on its partition's nodes alone.
+	run -0 "$sbatch" --test-only -p two -G 2 --wrap true
+	[[ "$output" == "sbatch: Job 0 to start at "*" using 2 GPUs on nodes n2 in partition two" ]]
+	run -0 "$sbatch" --test-only -G 2 --wrap true
+	[[ "$output" == "sbatch: Job 0 to start at "*" using 2 GPUs on nodes n1 in partition gpu" ]]
 	run -1 "$sbatch" --test-only -p gpu -t 2:00:00 --wrap true
 	[[ "$output" == *"gpu's max_time"* ]]
 	none_submitted 0
