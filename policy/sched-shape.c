@@ -29,32 +29,6 @@ sched_shape_mix(uint64_t h, uint64_t v)
 	return (h ^ (h >> 32));
 }
 
-static uint32_t
-sched_shape_hash(const struct sched_shape *w, const uint32_t *nodes,
-    size_t nnodes)
-{
-	const struct place_res	*r = &w->res;
-	uint64_t		 h = 0;
-	size_t			 i;
-
-	h = sched_shape_mix(h, r->mem_node);
-	h = sched_shape_mix(h, r->mem_gpu);
-	h = sched_shape_mix(h, (uint64_t)r->cpus_node << 32 | r->cpus_gpu);
-	h = sched_shape_mix(h, (uint64_t)(uintptr_t)w->group);
-	for (i = 0; i < w->nlimits; i++)
-		h = sched_shape_mix(h, (uint64_t)(uintptr_t)w->limit[i]);
-	h = sched_shape_mix(h, (uint64_t)w->gpus << 32 | w->num_nodes);
-	h = sched_shape_mix(h, (uint64_t)w->placement |
-	    (uint64_t)w->own_placement << 8 | (uint64_t)w->consolidate << 16 |
-	    (uint64_t)w->no_requeue << 24 | (uint64_t)w->any_shape << 32 |
-	    (uint64_t)w->listed << 40 | (uint64_t)r->cpus_share << 48 |
-	    (uint64_t)r->mem_share << 56);
-	h = sched_shape_mix(h, w->nsets);
-	for (i = 0; i < nnodes; i++)
-		h = sched_shape_mix(h, nodes[i]);
-	return ((uint32_t)h);
-}
-
 /* The hash of what w's placement asks (place_key). */
 static uint64_t
 sched_shape_place_key(const struct sched_shape *w, const uint32_t *nodes,
@@ -77,6 +51,21 @@ sched_shape_place_key(const struct sched_shape *w, const uint32_t *nodes,
 		h = sched_shape_mix(h, nodes[i]);
 	/* The mix folds to 32 bits' worth: a second round for the top. */
 	return (h ^ sched_shape_mix(h, nnodes) << 32);
+}
+
+/* The set's hash of w: what its placement asks (its place_key), its
+ * array, its limits and whether it may be requeued. */
+static uint32_t
+sched_shape_hash(const struct sched_shape *w, uint64_t place_key)
+{
+	uint64_t	h = place_key;
+	size_t		i;
+
+	h = sched_shape_mix(h, (uint64_t)(uintptr_t)w->group);
+	for (i = 0; i < w->nlimits; i++)
+		h = sched_shape_mix(h, (uint64_t)(uintptr_t)w->limit[i]);
+	h = sched_shape_mix(h, w->no_requeue);
+	return ((uint32_t)h);
 }
 
 static bool
@@ -138,6 +127,7 @@ sched_shape_get(struct sched_shapes *set, const struct sched_shape *want,
     const uint32_t *nodes, size_t nnodes)
 {
 	struct sched_shape	*s, w0;
+	uint64_t		 key;
 	uint32_t		 h;
 	size_t			 b;
 
@@ -150,7 +140,8 @@ sched_shape_get(struct sched_shapes *set, const struct sched_shape *want,
 		want = &w0;
 	} else if (!sched_shape_sets_ok(want->nsets, nodes, nnodes))
 		abort();	/* the caller's sets overrun its nodes */
-	h = sched_shape_hash(want, nodes, nnodes);
+	key = sched_shape_place_key(want, nodes, nnodes);
+	h = sched_shape_hash(want, key);
 	if (set->size > 0) {
 		for (s = set->bucket[h & (set->size - 1)]; s != NULL;
 		    s = s->next) {
@@ -170,7 +161,7 @@ sched_shape_get(struct sched_shapes *set, const struct sched_shape *want,
 	s->hash = h;
 	s->refs = 1;
 	s->nnodes = (uint32_t)nnodes;
-	s->place_key = sched_shape_place_key(s, nodes, nnodes);
+	s->place_key = key;
 	s->miss_generation = 0;
 	s->miss_pass = 0;
 	s->miss_reason = 0;
