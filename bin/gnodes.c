@@ -252,7 +252,7 @@ main(int argc, char **argv)
 
 	model_set_timeout(&m, timeout);
 	if ((r = model_refresh_nodes(&m, false)) != 0 || (parts != NULL &&
-	    (r = slurm_part_fetch(&m, &ps)) != 0)) {
+	    (r = model_fetch_parts(&m, &ps)) != 0)) {
 		fprintf(stderr, "gnodes: %s\n", m.err);
 		goto out;
 	}

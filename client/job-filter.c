@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "client/job-filter.h"
+#include "client/slurm-part.h"
 #include "common/xmalloc.h"
 
 void
@@ -26,7 +27,7 @@ job_filter_clear(struct job_filter *f)
 		free(f->users[i]);
 	json_decref(f->ids);
 	free(f->name);
-	free(f->partitions);
+	json_decref(f->partitions);
 	job_filter_init(f);
 }
 
@@ -97,9 +98,18 @@ job_filter_set_name(struct job_filter *f, const char *substring)
 void
 job_filter_set_partitions(struct job_filter *f, const char *list)
 {
-	free(f->partitions);
-	f->partitions = list != NULL && *list != '\0' ?
-	    xasprintf(",%s,", list) : NULL;
+	const char	*w, *end;
+
+	json_decref(f->partitions);
+	f->partitions = NULL;
+	if (list == NULL || *list == '\0')
+		return;
+	f->partitions = json_array();
+	for (w = list; *w != '\0'; w = *end != '\0' ? end + 1 : end) {
+		end = w + strcspn(w, ",");
+		json_array_append_new(f->partitions,
+		    json_stringn(w, (size_t)(end - w)));
+	}
 }
 
 void
@@ -107,28 +117,6 @@ job_filter_wire_fields(const struct job_filter *f, json_t *fields)
 {
 	if (f->partitions != NULL)
 		json_array_append_new(fields, json_string("partition"));
-}
-
-/* Whether a name of list (NAME[,NAME...]) is one of f's partitions. */
-static bool
-job_filter_part_in(const struct job_filter *f, const char *list)
-{
-	const char	*w, *end;
-	char		 key[96];
-	size_t		 len;
-
-	for (w = list; *w != '\0'; w = end + 1) {
-		end = strchr(w, ',');
-		len = end != NULL ? (size_t)(end - w) : strlen(w);
-		if (len > 0 && len + 3 <= sizeof key) {
-			snprintf(key, sizeof key, ",%.*s,", (int)len, w);
-			if (strstr(f->partitions, key) != NULL)
-				return (true);
-		}
-		if (end == NULL)
-			break;
-	}
-	return (false);
 }
 
 bool
@@ -207,7 +195,7 @@ job_filter_match(const struct job_filter *f, const struct job_row *row)
 	if (f->partitions != NULL) {
 		part[0] = '\0';
 		jscan_string(&row->v[JF_PARTITION], part, sizeof part);
-		if (!job_filter_part_in(f, part))
+		if (!slurm_part_job_in(part, f->partitions))
 			return (false);
 	}
 	jscan_string(&row->v[JF_STATE], state, sizeof state);

@@ -36,9 +36,9 @@ struct job_filter {
 	 * controller.min_job_age are answered as missing (JOB_LIST
 	 * forget_finished), as Slurm forgets them: squeue -j. */
 	bool		 forget_finished;
-	/* Jobs that may run in one of these partitions only: names between
-	 * commas, ",gpu,long,"; NULL: any. */
-	char		*partitions;
+	/* Jobs that may run in one of these partitions only (an array of
+	 * names, slurm-part.h's matching); NULL: any. */
+	json_t		*partitions;
 };
 
 void	job_filter_init(struct job_filter *);

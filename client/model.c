@@ -568,3 +568,19 @@ model_job_action(struct model *m, uint64_t id, enum model_action a)
 	json_decref(reply);
 	return (r);
 }
+
+int
+model_fetch_parts(struct model *m, struct slurm_parts *ps)
+{
+	json_t	*req = proto_msg(MSG_CONFIG_SHOW), *reply;
+	int	 r;
+
+	memset(ps, 0, sizeof *ps);
+	r = model_request(m, req, &reply);
+	json_decref(req);
+	if (r != 0)
+		return (r);
+	if (slurm_part_read(ps, reply, m->err, sizeof m->err) == -1)
+		return (EXIT_UNREACHABLE);
+	return (0);
+}

@@ -19,6 +19,7 @@
 
 #include "client/client.h"
 #include "client/job-filter.h"
+#include "client/slurm-part.h"
 #include "client/job-row.h"
 #include "client/jscan.h"
 #include "client/model-nodes.h"
@@ -70,6 +71,10 @@ int	model_client(struct model *, struct client **cp);
  * with *reply (a new reference), or an exit status with m->err set to the
  * controller's message or what went wrong. */
 int	model_request(struct model *, json_t *req, json_t **reply);
+/* Asks m's controller for its settings (CONFIG_SHOW) and reads their
+ * partitions into ps (slurm-part.h). Returns 0, or an exit status with
+ * m->err set. Blocks up to m's timeout. */
+int	model_fetch_parts(struct model *, struct slurm_parts *ps);
 
 /* Asks for the jobs m->filter selects, with only the members in fields (a
  * JSON array of JOB_LIST member names; NULL for every member, and the

@@ -4,10 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "client/model.h"
 #include "client/slurm-part.h"
 #include "common/job-req.h"
-#include "common/proto.h"
 #include "common/xmalloc.h"
 
 /* gbatch's one partition, where gbatch.conf names none. */
@@ -71,22 +69,6 @@ slurm_part_read(struct slurm_parts *ps, json_t *reply, char *err,
 		p->accounts = json_object_get(o, "accounts");
 		p->tier = slurm_part_int(o, "tier");
 	}
-	return (0);
-}
-
-int
-slurm_part_fetch(struct model *m, struct slurm_parts *ps)
-{
-	json_t	*req = proto_msg(MSG_CONFIG_SHOW), *reply;
-	int	 r;
-
-	memset(ps, 0, sizeof *ps);
-	r = model_request(m, req, &reply);
-	json_decref(req);
-	if (r != 0)
-		return (r);
-	if (slurm_part_read(ps, reply, m->err, sizeof m->err) == -1)
-		return (EXIT_UNREACHABLE);
 	return (0);
 }
 

@@ -4,7 +4,8 @@
  * where gbatch.conf has none, the one partition gbatch has then,
  * JOB_REQ_PARTITION: the default, of every node, without limits. A job's
  * and a node's partitions come as names joined by ',' (JOB_LIST's
- * "partition", NODE_LIST's "partitions"). Pure but for slurm_part_fetch. */
+ * "partition", NODE_LIST's "partitions"). Pure: model_fetch_parts asks
+ * gbatchd for them. */
 #ifndef GB_SLURM_PART_H
 #define GB_SLURM_PART_H
 
@@ -12,8 +13,6 @@
 #include <stddef.h>
 
 #include <jansson.h>
-
-struct model;
 
 struct slurm_part {
 	const char	*name;
@@ -42,10 +41,6 @@ struct slurm_parts {
  * CONFIG_SHOW's; ps then holds gbatch's one and owns nothing. */
 int		 slurm_part_read(struct slurm_parts *ps, json_t *reply,
 		     char *err, size_t errlen);
-/* Asks m's controller for its settings (CONFIG_SHOW) and reads their
- * partitions into ps. Returns 0, or an exit status with m->err set.
- * Blocks up to m's timeout. */
-int		 slurm_part_fetch(struct model *m, struct slurm_parts *ps);
 /* Frees what ps holds; slurm_part_free of a zeroed ps does nothing. */
 void		 slurm_part_free(struct slurm_parts *ps);
 

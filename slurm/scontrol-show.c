@@ -434,7 +434,7 @@ scontrol_show_node(struct model *m, const char *name, bool oneline,
 	int			r;
 
 	if ((r = model_refresh_nodes(m, false)) != 0 ||
-	    (r = slurm_part_fetch(m, &ps)) != 0) {
+	    (r = model_fetch_parts(m, &ps)) != 0) {
 		snprintf(err, errlen, "%s", m->err);
 		return (r);
 	}
@@ -553,7 +553,7 @@ scontrol_show_partition(struct model *m, const char *name, bool oneline,
 	size_t			 i;
 	int			 r;
 
-	if ((r = slurm_part_fetch(m, &ps)) != 0 ||
+	if ((r = model_fetch_parts(m, &ps)) != 0 ||
 	    (r = model_refresh_nodes(m, true)) != 0) {
 		snprintf(err, errlen, "%s", m->err);
 		slurm_part_free(&ps);

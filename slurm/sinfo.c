@@ -588,7 +588,7 @@ main(int argc, char **argv)
 		goto usage;
 	model_set_timeout(&m, timeout);
 	if ((r = model_refresh_nodes(&m, false)) != 0 ||
-	    (r = slurm_part_fetch(&m, &ps)) != 0) {
+	    (r = model_fetch_parts(&m, &ps)) != 0) {
 		fprintf(stderr, "sinfo: %s\n", m.err);
 		goto out;
 	}

@@ -597,7 +597,7 @@ main(int argc, char **argv)
 	/* As Slurm's, a name that is no partition lists no job; but a
 	 * typo is not let pass unsaid. */
 	if (json_array_size(parts) > 0) {
-		if ((r = slurm_part_fetch(&m, &ps)) != 0) {
+		if ((r = model_fetch_parts(&m, &ps)) != 0) {
 			fprintf(stderr, "squeue: %s\n", m.err);
 			goto out;
 		}
