@@ -54,8 +54,8 @@ static const struct gctl_verb gctl_verbs[] = {
 	{ "requeue", "ID...", "checkpoint, stop and requeue running jobs",
 	    gctl_requeue },
 	{ "update", "job ID[,ID...] KEY=VALUE...", "change waiting jobs: "
-	    "TimeLimit=, Name=, Comment=, Dependency=, NumNodes= (keys as "
-	    "scontrol's, any case)", gctl_update },
+	    "TimeLimit=, Name=, Comment=, Dependency=, NumNodes=, "
+	    "Partition=, QOS= (keys as scontrol's, any case)", gctl_update },
 	{ "update", "node NODE State=DRAIN|RESUME [Reason=TEXT]", "drain or "
 	    "resume a node (operators)", gctl_update },
 	{ "show", "config [--json]", "the settings gbatchd has in force",

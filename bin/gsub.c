@@ -162,6 +162,8 @@ gsub_usage(FILE *f)
 "  -p, --partition NAME[,NAME]\n"
 "                          the partitions it may run in, the first that\n"
 "                          takes it and has room (default: the default)\n"
+"  -q, --qos NAME          its QOS: priority, limits, who it may preempt\n"
+"                          and how it is preempted (default: the default)\n"
 "      --comment TEXT      a comment kept with the job (gq -o comment)\n"
 "  -W, --wait              return once the job has ended, with its exit\n"
 "                          status (128 + N when signal N ended it)\n"

@@ -263,6 +263,7 @@ job_row_get_id(const void *row, const void *ctx, char *buf, size_t len)
 	X(message, JF_MESSAGE)						\
 	X(account, JF_ACCOUNT)						\
 	X(partition, JF_PARTITION)					\
+	X(qos, JF_QOS)							\
 	X(comment, JF_COMMENT)						\
 	X(dependency, JF_DEPENDENCY)					\
 	X(array_job_id, JF_ARRAY_JOB_ID)				\
@@ -394,6 +395,10 @@ job_row_reason_short(const char *reason)
 		{ "PartitionConfig", "PartConf" },
 		{ "AssocMaxJobs", "MaxJobs" }, { "AssocMaxGPUs", "MaxGPUs" },
 		{ "AssocGrpJobs", "GrpJobs" }, { "AssocGrpGPUs", "GrpGPUs" },
+		{ "PartitionQOS", "PartQOS" }, { "InvalidQOS", "BadQOS" },
+		{ "QOSMaxJobsPerUserLimit", "QOSJobs" },
+		{ "QOSMaxGRESPerUser", "QOSGPUs" },
+		{ "QOSMaxWallDurationPerJobLimit", "QOSTime" },
 	};
 	size_t	i;
 
@@ -708,6 +713,7 @@ const struct table_col job_row_cols[] = {
 	{ "message", "MESSAGE", false, job_row_get_message },
 	{ "account", "ACCOUNT", false, job_row_get_account },
 	{ "partition", "PARTITION", false, job_row_get_partition },
+	{ "qos", "QOS", false, job_row_get_qos },
 	{ "comment", "COMMENT", false, job_row_get_comment },
 	{ "dependency", "DEPENDENCY", false, job_row_get_dependency },
 	{ "array_job_id", "ARRAY_JOB_ID", true, job_row_get_array_job_id },

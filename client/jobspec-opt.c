@@ -79,6 +79,8 @@ static const struct jobspec_opt jobspec_opts[] = {
 	    jobspec_read_account, NULL, JOBSPEC_OPT_AS_IS },
 	{ "partition", 'p', REQ, JOBSPEC_F_PARTITION, JRQ_PARTITION, 0,
 	    jobspec_read_partition, NULL, JOBSPEC_OPT_AS_IS },
+	{ "qos", 'q', REQ, JOBSPEC_F_QOS, JRQ_QOS, 0, jobspec_read_account,
+	    NULL, JOBSPEC_OPT_AS_IS },
 	{ "comment", 0, REQ, JOBSPEC_F_COMMENT, JRQ_COMMENT, 0,
 	    jobspec_read_line, NULL, JOBSPEC_OPT_AS_IS },
 	{ "wait", 'W', NO, JOBSPEC_F_WAIT, JRQ_COUNT, 0, NULL, NULL, 0 },

@@ -443,7 +443,7 @@ jobspec_read_signum(const struct jobspec_opt *o, const char *arg,
 	return (0);
 }
 
-/* -A: a label (common/label.h), within the member's length. */
+/* -A, --qos: a label (common/label.h), within the member's length. */
 int
 jobspec_read_account(const struct jobspec_opt *o, const char *arg,
     struct jobspec_value *v, char *err, size_t errlen)

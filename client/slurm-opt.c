@@ -15,9 +15,10 @@
 #define SLURM_CPUS	"gbatch gives a job CPUs and memory per GPU or per " \
 			"node (-c, --cpus-per-gpu, --mem, --mem-per-gpu; by " \
 			"default the node's share per GPU); leave it out"
-#define SLURM_ORDER	"gbatch orders jobs by the GPU time they have had " \
-			"(Tiresias: 2D-LAS or Gittins), not by QOS, " \
-			"priority or nice values; leave it out"
+#define SLURM_ORDER	"gbatch orders jobs by QOS and partition tiers, " \
+			"then by the GPU time they have had (Tiresias: " \
+			"2D-LAS or Gittins), not by priority or nice " \
+			"values; use --qos, or leave it out"
 #define SLURM_FEATURES	"gbatch's nodes have no features: any node with " \
 			"free GPUs may run a job; leave it out"
 #define SLURM_NAMED	"gbatch takes the nodes a job may run on, and those " \
@@ -116,7 +117,7 @@ static const struct slurm_opt slurm_opts[] = {
 	{ "gpu-freq", 0, REQ, SLURM_DO_REFUSE, NULL, "gbatch does not set GPU "
 	    "clocks; leave it out" },
 	{ "gres-flags", 0, REQ, SLURM_DO_REFUSE, NULL, SLURM_CPUS },
-	{ "qos", 'q', REQ, SLURM_DO_REFUSE, NULL, SLURM_ORDER },
+	{ "qos", 'q', REQ, SLURM_DO_SAME, "NAME", "--qos NAME" },
 	{ "priority", 0, REQ, SLURM_DO_REFUSE, NULL, SLURM_ORDER },
 	{ "nice", 0, OPT, SLURM_DO_REFUSE, NULL, SLURM_ORDER },
 	{ "constraint", 'C', REQ, SLURM_DO_REFUSE, NULL, SLURM_FEATURES },

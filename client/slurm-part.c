@@ -67,6 +67,7 @@ slurm_part_read(struct slurm_parts *ps, json_t *reply, char *err,
 		p->max_gpus = slurm_part_int(o, "max_gpus");
 		p->max_nodes = slurm_part_int(o, "max_nodes");
 		p->accounts = json_object_get(o, "accounts");
+		p->qos = json_object_get(o, "qos");
 		p->tier = slurm_part_int(o, "tier");
 	}
 	return (0);
@@ -96,6 +97,12 @@ const char *
 slurm_part_of_job(const char *list)
 {
 	return (*list != '\0' ? list : JOB_REQ_PARTITION);
+}
+
+const char *
+slurm_part_qos_of_job(const char *qos)
+{
+	return (*qos != '\0' ? qos : JOB_REQ_QOS);
 }
 
 bool

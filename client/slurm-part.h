@@ -25,6 +25,7 @@ struct slurm_part {
 	long long	 max_gpus;	/* per job; 0: no cap */
 	long long	 max_nodes;	/* per job; 0: no cap */
 	const json_t	*accounts;	/* their names; none: any account */
+	const json_t	*qos;		/* their names; none: any QOS */
 	long long	 tier;
 };
 
@@ -52,6 +53,9 @@ const struct slurm_part *slurm_part_find(const struct slurm_parts *ps,
  * list, or JOB_REQ_PARTITION for '', a job from before partitions, which
  * ran in gbatch's one partition as the commands named it then. */
 const char	*slurm_part_of_job(const char *list);
+/* A job's QOS (JOB_LIST's "qos") likewise: qos, or JOB_REQ_QOS for '', a
+ * job from before QOS. */
+const char	*slurm_part_qos_of_job(const char *qos);
 /* Whether list, names joined by ',', has name. */
 bool		 slurm_part_listed(const char *list, const char *name);
 /* Whether a job whose partitions are list shares one with want (a JSON

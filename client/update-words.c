@@ -23,14 +23,15 @@ static const struct {
 	{ "Dependency", "dependency" },
 	{ "NumNodes", "nodes" },
 	{ "Partition", "partition" },
+	{ "QOS", "qos" },
 };
 #define UPDATE_WORDS_NKEYS						\
 	(sizeof update_words_keys / sizeof update_words_keys[0])
 
 /* What a job takes, for messages. */
 #define UPDATE_WORDS_JOB_KEYS					\
-	"TimeLimit, Name (or JobName), Comment, Dependency, NumNodes or " \
-	"Partition"
+	"TimeLimit, Name (or JobName), Comment, Dependency, NumNodes, " \
+	"Partition or QOS"
 
 /* The job's key k with value val, into u->set. */
 static int

@@ -27,7 +27,9 @@
  * the submitter's words (sbatch's -A and --comment), '' for none.
  * partition is the partitions it may run in, in the order it takes them
  * ("gpu,long"; the default's name when it named none; '' for a job from
- * before partitions, which the default takes).
+ * before partitions, which the default takes). qos is its QOS (gsub
+ * --qos; the default's name when it named none; '' for a job from before
+ * QOS, which the default takes).
  * begin_time is when the job may start at the earliest (sbatch's
  * --begin; 0: at once). dependency is what it waits for (common/depend.h,
  * in its normal form; '' for nothing). A job array (sbatch's --array) is
@@ -142,6 +144,8 @@ enum job_field_kind {
 	    JFK_TEXT0, JFF_SHARED)					\
 	COL(PARTITION, partition, const char *, "partition",		\
 	    "partition", JFK_TEXT0, JFF_SHARED | JFF_EDIT)		\
+	COL(QOS, qos, const char *, "qos", "qos", JFK_TEXT0,		\
+	    JFF_SHARED | JFF_EDIT)					\
 	COL(COMMENT, comment, const char *, "comment", "comment",	\
 	    JFK_TEXT0, JFF_PRIVATE | JFF_OWN | JFF_EDIT)		\
 	COL(DEPENDENCY, dependency, const char *, "dependency",		\

@@ -82,6 +82,9 @@ enum job_req_kind {
 /* The one partition gbatch has, holding every node, as the Slurm-named
  * commands and a job's SLURM_JOB_PARTITION name it. */
 #define JOB_REQ_PARTITION	"gbatch"
+/* The QOS a job has on a cluster whose gbatch.conf names none, and the
+ * default's name by preference where it does (as Slurm's). */
+#define JOB_REQ_QOS		"normal"
 #define JOB_REQ_MAX_GPU_TYPE	64
 /* The time from a checkpoint signal to SIGTERM: a day at most, whoever
  * sets it (the request, gbatchd's scheduler.ckpt_grace and
@@ -101,6 +104,8 @@ enum job_req_kind {
 	    JF_ACCOUNT, NULL)						\
 	X(PARTITION, "partition", JOB_REQ_TOP, JRK_LINE, 0, 1024, 0,	\
 	    JF_PARTITION, NULL)						\
+	X(QOS, "qos", JOB_REQ_TOP, JRK_LINE, 0, LABEL_MAX, 0, JF_QOS,	\
+	    NULL)							\
 	X(COMMENT, "comment", JOB_REQ_TOP, JRK_LINE, 0, 1024, 0,	\
 	    JF_COMMENT, NULL)						\
 	X(DEPENDENCY, "dependency", JOB_REQ_TOP, JRK_LINE, 0,		\

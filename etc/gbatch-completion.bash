@@ -8,7 +8,7 @@
 # each command's own --help, field names from its "Fields:" line, the
 # values an option accepts from the command's usage error for a bad value
 # (which names what is accepted), job ids from gq, node names from gnodes
-# and partition names from gctl show config. What the programs print about themselves is asked once per
+# and partition and QOS names from gctl show config. What the programs print about themselves is asked once per
 # command and shell; jobs and nodes are asked at each completion.
 
 declare -gA _gbatch_cache
@@ -132,6 +132,14 @@ _gbatch_partitions()
 	fi
 }
 
+# The QOS gbatchd has (gctl show config's qos.NAME lines: normal alone
+# where gbatch.conf names none); nothing when gbatchd does not answer.
+_gbatch_qos()
+{
+	timeout 2 gctl show config 2>/dev/null </dev/null |
+	    sed -n 's/^qos\.\([^ ]*\) = .*/\1/p'
+}
+
 # _gbatch_list WORDS...: completes the last item of a comma list in cur.
 _gbatch_list()
 {
@@ -182,6 +190,8 @@ _gbatch_value()
 	squeue:-p | squeue:--partition | sinfo:-p | sinfo:--partition | \
 	gcancel:-p | gcancel:--partition)
 		_gbatch_list $(_gbatch_partitions) ;;
+	gsub:-q | gsub:--qos)
+		COMPREPLY=($(compgen -W "$(_gbatch_qos)" -- "$cur")) ;;
 	gsub:--export)
 		_gbatch_list ALL NONE $(compgen -e) ;;
 	*)

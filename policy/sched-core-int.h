@@ -171,6 +171,10 @@ struct sched_core {
 	 * order they came, and so through its pool's memory in order,
 	 * not across every tier's jobs mixed. */
 	struct pool		*tpool[SCHED_TIERS];
+	/* sched_core_preempt_rule's: a bit per class r in row p, set where
+	 * p may not preempt r; none set while prules is false. */
+	uint64_t		 pdeny[SCHED_CLASSES][SCHED_CLASSES / 64];
+	bool			 prules;
 };
 
 #define SCHED_CJOB_OF(n, member) otree_entry(n, struct sched_cjob, member)

@@ -1,5 +1,6 @@
-/* sched-core-preempt.c: preemption. Who may preempt whom (across queues
- * only; under srtf, a job with less time left), the fewest lowest victims
+/* sched-core-preempt.c: preemption. Who may preempt whom (a job of a
+ * lower tier, of a class the caller's rules let it; within a tier across
+ * queues only; under srtf, a job with less time left), the fewest lowest victims
  * that make room for a pending job and where it will run once they have
  * stopped, and the bookkeeping while they stop: each victim knows the job
  * it makes room for (its waiter), each waiter how many victims it waits
@@ -38,6 +39,18 @@ sched_core_preempt_outranks(const struct sched_core *core,
 	default:
 		return (false);
 	}
+}
+
+/* Whether the caller's rules let p, of a higher tier than r or the same,
+ * preempt r (sched_core_preempt_rule): within a tier they say nothing. */
+static bool
+sched_core_preempt_ruled(const struct sched_core *core,
+    const struct sched_cjob *p, const struct sched_cjob *r)
+{
+	unsigned	rc = r->shape->pclass;
+
+	return (!core->prules || r->tier == p->tier ||
+	    !(core->pdeny[p->shape->pclass][rc / 64] >> (rc % 64) & 1));
 }
 
 /* Marks the nodes p may use (core->usable), for the searches of its
@@ -202,8 +215,8 @@ sched_core_preempt_choose(struct sched_core *core, struct sched_cjob *p,
 		r = SCHED_CJOB_OF(n, qnode);
 		if (!sched_core_preempt_outranks(core, p, r, now))
 			break;
-		if (!r->shape->no_requeue &&
-		    (gives = sched_core_preempt_gives(core, p, r)) > 0) {
+		if (!r->shape->no_requeue && sched_core_preempt_ruled(core,
+		    p, r) && (gives = sched_core_preempt_gives(core, p, r)) > 0) {
 			k = sched_core_preempt_add(core, k, r);
 			have += gives;
 			if (have >= p->shape->gpus &&

@@ -53,6 +53,22 @@ sched_core_create(const struct sched_conf *conf)
 	return (core);
 }
 
+void
+sched_core_preempt_rule(struct sched_core *core, unsigned p, unsigned r,
+    bool may)
+{
+	uint64_t	bit = UINT64_C(1) << (r % 64);
+
+	if (p >= SCHED_CLASSES || r >= SCHED_CLASSES)
+		return;
+	if (may)
+		core->pdeny[p][r / 64] &= ~bit;
+	else {
+		core->pdeny[p][r / 64] |= bit;
+		core->prules = true;
+	}
+}
+
 /* The pool of the cjobs of tier t. */
 static struct pool *
 sched_core_pool(struct sched_core *core, uint8_t t)
@@ -239,6 +255,7 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 	want.own_placement = spec->own_placement;
 	want.consolidate = spec->consolidate;
 	want.no_requeue = spec->no_requeue;
+	want.pclass = spec->pclass;
 	want.any_shape = spec->any_shape;
 	want.listed = spec->nodes != NULL;
 	want.nsets = spec->nsets;

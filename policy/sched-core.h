@@ -22,6 +22,9 @@
 
 #define SCHED_NEVER	INT64_MAX
 
+/* Preemption classes (sched_jobspec's pclass). */
+#define SCHED_CLASSES	256
+
 struct sched_core;
 struct sched_cjob;
 
@@ -70,6 +73,10 @@ struct sched_jobspec {
 	 * higher tier first, and a job preempts only jobs of its tier or
 	 * lower; within a tier the policy orders. 0 for all: as without. */
 	uint8_t		 tier;
+	/* Its preemption class (the caller's: a QOS each): across tiers a
+	 * job preempts only jobs of the classes its own may preempt
+	 * (sched_core_preempt_rule); 0 for all: as without. */
+	uint8_t		 pclass;
 	/* Its shape (place.h's place_want): num_nodes > 0 asks for exactly
 	 * that many nodes with gpus / num_nodes GPUs each; otherwise one node
 	 * when one holds the job, else an even split, or any split at all
@@ -108,6 +115,11 @@ void			 sched_core_free(struct sched_core *);
  * node going down does not free its jobs' GPUs; the caller stops or ends
  * those jobs. */
 struct place_cluster	*sched_core_cluster(struct sched_core *);
+/* Whether a job of class p may preempt one of class r of a lower tier
+ * (the caller's rules between QOS; within a tier the policy alone
+ * decides). Until a rule is set, any may; set before the jobs come. */
+void			 sched_core_preempt_rule(struct sched_core *,
+			     unsigned p, unsigned r, bool may);
 
 /* The service ms of spec's run gives, in GPU-ms: its GPUs x ms, or a CPU
  * job's CPUs at their worth in GPUs (sched_conf's cpus_per_gpu). */

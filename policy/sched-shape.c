@@ -54,7 +54,7 @@ sched_shape_place_key(const struct sched_shape *w, const uint32_t *nodes,
 }
 
 /* The set's hash of w: what its placement asks (its place_key), its
- * array, its limits and whether it may be requeued. */
+ * array, its limits, whether it may be requeued and its class. */
 static uint32_t
 sched_shape_hash(const struct sched_shape *w, uint64_t place_key)
 {
@@ -65,6 +65,7 @@ sched_shape_hash(const struct sched_shape *w, uint64_t place_key)
 	for (i = 0; i < w->nlimits; i++)
 		h = sched_shape_mix(h, (uint64_t)(uintptr_t)w->limit[i]);
 	h = sched_shape_mix(h, w->no_requeue);
+	h = sched_shape_mix(h, w->pclass);
 	return ((uint32_t)h);
 }
 
@@ -79,7 +80,8 @@ sched_shape_equal(const struct sched_shape *s, const struct sched_shape *w,
 	    s->num_nodes == w->num_nodes && s->placement == w->placement &&
 	    s->own_placement == w->own_placement &&
 	    s->consolidate == w->consolidate &&
-	    s->no_requeue == w->no_requeue && s->any_shape == w->any_shape &&
+	    s->no_requeue == w->no_requeue && s->pclass == w->pclass &&
+	    s->any_shape == w->any_shape &&
 	    s->listed == w->listed && s->nsets == w->nsets &&
 	    s->nnodes == nnodes &&
 	    (nnodes == 0 || memcmp(s->nodes, nodes,

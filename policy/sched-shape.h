@@ -30,6 +30,7 @@ struct sched_shape {
 	bool			 own_placement;	/* placement, not the conf's */
 	bool			 consolidate;
 	bool			 no_requeue;
+	uint8_t			 pclass;	/* sched_jobspec's */
 	bool			 any_shape;
 	bool			 listed;	/* on nodes[] alone */
 	bool			 has_res;	/* res is not all 0 */

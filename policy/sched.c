@@ -15,6 +15,8 @@ static const char *const sched_reason_names[] = {
 	[SCHED_REASON_ASSOC_GPUS] = "AssocMaxGPUs",
 	[SCHED_REASON_ASSOC_GRP_JOBS] = "AssocGrpJobs",
 	[SCHED_REASON_ASSOC_GRP_GPUS] = "AssocGrpGPUs",
+	[SCHED_REASON_QOS_JOBS] = "QOSMaxJobsPerUserLimit",
+	[SCHED_REASON_QOS_GPUS] = "QOSMaxGRESPerUser",
 };
 
 static bool

@@ -31,6 +31,9 @@ enum sched_reason {
 	SCHED_REASON_ASSOC_GPUS,
 	SCHED_REASON_ASSOC_GRP_JOBS,
 	SCHED_REASON_ASSOC_GRP_GPUS,
+	/* Its QOS's limit per user, on jobs running or GPUs held. */
+	SCHED_REASON_QOS_JOBS,
+	SCHED_REASON_QOS_GPUS,
 };
 
 /* A set of nodes' GPUs: in all, and on the largest node. */

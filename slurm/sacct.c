@@ -98,6 +98,15 @@ sacct_account(const struct job_row *r, time_t now, char *buf, size_t len)
 	slurm_fmt_row_str(r, JF_ACCOUNT, buf, len);
 }
 
+static void
+sacct_qos(const struct job_row *r, time_t now, char *buf, size_t len)
+{
+	char	qos[64];
+
+	snprintf(buf, len, "%s", slurm_part_qos_of_job(slurm_fmt_row_str(r,
+	    JF_QOS, qos, sizeof qos)));
+}
+
 /* The partitions it could run in, as the job asked ("gpu,long"). */
 static void
 sacct_partition(const struct job_row *r, time_t now, char *buf, size_t len)
@@ -291,7 +300,7 @@ static const char *const sacct_members[] = {
 	"time_limit", "submit_time", "start_time", "end_time", "exit_code",
 	"signal", "account", "mem_peak", "cpu_time", "mem", "mem_per_gpu",
 	"cpus_per_gpu", "cpus_per_task", "tasks_per_node", "num_nodes",
-	"reason", "workdir", "alloc_cpus", "partition",
+	"reason", "workdir", "alloc_cpus", "partition", "qos",
 };
 
 static const struct sacct_field sacct_fields[] = {
@@ -301,6 +310,7 @@ static const struct sacct_field sacct_fields[] = {
 	{ "User", 9, sacct_user },
 	{ "Account", 10, sacct_account },
 	{ "Partition", 10, sacct_partition },
+	{ "QOS", 10, sacct_qos },
 	{ "AllocCPUS", 10, sacct_cpus },
 	{ "State", 10, sacct_state },
 	{ "ExitCode", 8, sacct_exit },

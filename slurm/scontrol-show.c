@@ -236,6 +236,8 @@ scontrol_job(const struct job_row *r, bool oneline)
 	scontrol_rec_line(&rec);
 	scontrol_rec_kv(&rec, "Account", scontrol_str(r, JF_ACCOUNT, buf,
 	    sizeof buf));
+	scontrol_rec_kv(&rec, "QOS", slurm_part_qos_of_job(slurm_fmt_row_str(
+	    r, JF_QOS, buf, sizeof buf)));
 	scontrol_rec_kv(&rec, "Comment", scontrol_str(r, JF_COMMENT, buf,
 	    sizeof buf));
 	scontrol_rec_line(&rec);
@@ -470,22 +472,23 @@ scontrol_part_time(struct scontrol_rec *rec, const char *key, long long secs,
 	scontrol_rec_kv(rec, key, buf);
 }
 
-/* AllowAccounts: the accounts whose jobs p takes, joined by ','; ALL for
- * any. */
+/* AllowAccounts or AllowQos (key): the names of list (p's accounts or
+ * QOS), joined by ','; ALL for any. */
 static void
-scontrol_part_accounts(struct scontrol_rec *rec, const struct slurm_part *p)
+scontrol_part_names(struct scontrol_rec *rec, const char *key,
+    const json_t *list)
 {
 	const json_t	*v;
 	char		 buf[1024];
 	size_t		 i, at = 0;
 
 	buf[0] = '\0';
-	json_array_foreach((json_t *)p->accounts, i, v) {
+	json_array_foreach((json_t *)list, i, v) {
 		if (json_is_string(v) && at < sizeof buf)
 			at += (size_t)snprintf(buf + at, sizeof buf - at,
 			    "%s%s", at > 0 ? "," : "", json_string_value(v));
 	}
-	scontrol_rec_kv(rec, "AllowAccounts", *buf != '\0' ? buf : "ALL");
+	scontrol_rec_kv(rec, key, *buf != '\0' ? buf : "ALL");
 }
 
 static void
@@ -502,8 +505,8 @@ scontrol_partition(const struct slurm_parts *ps, const struct slurm_part *p,
 	scontrol_rec_kv(&rec, "PartitionName", p->name);
 	scontrol_rec_line(&rec);
 	scontrol_rec_kv(&rec, "AllowGroups", "ALL");
-	scontrol_part_accounts(&rec, p);
-	scontrol_rec_kv(&rec, "AllowQos", "ALL");
+	scontrol_part_names(&rec, "AllowAccounts", p->accounts);
+	scontrol_part_names(&rec, "AllowQos", p->qos);
 	scontrol_rec_line(&rec);
 	scontrol_rec_kv(&rec, "Default", p->is_default ? "YES" : "NO");
 	scontrol_part_time(&rec, "DefaultTime", p->default_time, "NONE");

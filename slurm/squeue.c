@@ -154,8 +154,8 @@ squeue_field(const struct job_row *r, enum job_state s, char c, long task,
 		return (slurm_part_of_job(slurm_fmt_row_str(r, JF_PARTITION,
 		    buf, len)));
 	case 'q':
-		/* gbatch has no QOS: the name it always printed. */
-		return (JOB_REQ_PARTITION);
+		return (slurm_part_qos_of_job(slurm_fmt_row_str(r, JF_QOS, buf,
+		    len)));
 	case 't':
 		return (slurm_fmt_state_code(s));
 	case 'T':
@@ -313,7 +313,7 @@ static void
 squeue_json(const struct model *m, const struct squeue_out *o)
 {
 	json_t		*jobs = json_array(), *out;
-	char		 b[6][1024];
+	char		 b[7][1024];
 	size_t		 i;
 	const struct job_row *r;
 	enum job_state	 s;
@@ -324,7 +324,7 @@ squeue_json(const struct model *m, const struct squeue_out *o)
 		if (!squeue_wanted(r, o))
 			continue;
 		json_array_append_new(jobs, json_pack("{s:I,s:s,s:s,s:s,s:s,"
-		    "s:s,s:s,s:I,s:I,s:I,s:I,s:s}",
+		    "s:s,s:s,s:s,s:I,s:I,s:I,s:I,s:s}",
 		    "job_id", (json_int_t)slurm_fmt_row_int(r, JF_ID),
 		    "name", squeue_field(r, s, 'j', -1, b[0], sizeof b[0]),
 		    "user_name", squeue_field(r, s, 'u', -1, b[1], sizeof b[1]),
@@ -332,6 +332,7 @@ squeue_json(const struct model *m, const struct squeue_out *o)
 		    "state_reason", squeue_field(r, s, 'r', -1, b[2], sizeof b[2]),
 		    "nodes", squeue_field(r, s, 'N', -1, b[3], sizeof b[3]),
 		    "partition", squeue_field(r, s, 'P', -1, b[5], sizeof b[5]),
+		    "qos", squeue_field(r, s, 'q', -1, b[6], sizeof b[6]),
 		    "submit_time",
 		    (json_int_t)slurm_fmt_row_int(r, JF_SUBMIT_TIME),
 		    "start_time",
@@ -392,7 +393,8 @@ squeue_fields(const struct slurm_item *items, int n, bool all,
 		const char	*members;	/* space-separated */
 	} uses[] = {
 		{ 'i', "id" }, { 'A', "id" }, { 'j', "name" }, { 'u', "user" },
-		{ 'a', "account" }, { 'P', "partition" }, { 'M', "elapsed" },
+		{ 'a', "account" }, { 'P', "partition" }, { 'q', "qos" },
+		{ 'M', "elapsed" },
 		{ 'l', "time_limit" },
 		{ 'L', "time_limit elapsed" }, { 'D', "nodes" },
 		{ 'N', "nodes" }, { 'r', "reason" }, { 'R', "reason nodes" },

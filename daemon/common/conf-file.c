@@ -17,7 +17,7 @@
 /* The groups of gbatch.conf. Both daemons read the one file, so each
  * accepts every group at the top and reads only its own (tls is both's). */
 static const char *const conf_file_groups[] = {
-	"controller", "node", "scheduler", "tls", "partitions", NULL,
+	"controller", "node", "scheduler", "tls", "partitions", "qos", NULL,
 };
 
 /* Longest value quoted back in a message. */

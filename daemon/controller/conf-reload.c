@@ -85,8 +85,9 @@ conf_reload_json(const struct conf *c)
 	json_object_set_new(sch, "cpus_per_gpu", json_integer(c->cpus_per_gpu));
 	json_object_set_new(sch, "mem_per_gpu", json_integer(c->mem_per_gpu));
 	json_object_set_new(sch, "preempt_plain", json_boolean(c->preempt_plain));
-	return (json_pack("{s:o, s:o, s:o}", "controller", ctl, "scheduler",
-	    sch, "partitions", part_json(&c->parts)));
+	return (json_pack("{s:o, s:o, s:o, s:o}", "controller", ctl,
+	    "scheduler", sch, "partitions", part_json(&c->parts), "qos",
+	    qos_json(&c->qos)));
 }
 
 static bool
@@ -175,4 +176,6 @@ conf_reload_apply(struct conf *c, const struct conf *fresh, json_t *changed,
 	c->master_port_count = fresh->master_port_count;
 	part_clear(&c->parts);
 	part_copy(&c->parts, &fresh->parts);
+	qos_clear(&c->qos);
+	qos_copy(&c->qos, &fresh->qos);
 }

@@ -417,7 +417,26 @@ static int
 conf_partitions_check(void *settings, const config_setting_t *g, char *err,
     size_t errlen)
 {
-	return (part_check(&((struct conf *)settings)->parts,
+	struct conf	*c = settings;
+	int		 line = config_setting_source_line(g);
+
+	if (part_check(&c->parts, line, err, errlen) == -1)
+		return (-1);
+	return (qos_check_parts(&c->qos, &c->parts, line, err, errlen));
+}
+
+static int
+conf_qos(void *settings, const config_setting_t *m, char *err,
+    size_t errlen)
+{
+	return (qos_read(&((struct conf *)settings)->qos, m, err, errlen));
+}
+
+static int
+conf_qos_check(void *settings, const config_setting_t *g, char *err,
+    size_t errlen)
+{
+	return (qos_check(&((struct conf *)settings)->qos,
 	    config_setting_source_line(g), err, errlen));
 }
 
@@ -429,6 +448,8 @@ static const struct conf_file_group conf_groups[] = {
 	{ "scheduler", conf_scheduler_keys,
 	  sizeof conf_scheduler_keys / sizeof conf_scheduler_keys[0],
 	  conf_scheduler_check, NULL },
+	/* Before the partitions, which may name QOS. */
+	{ "qos", NULL, 0, conf_qos_check, conf_qos },
 	{ "partitions", NULL, 0, conf_partitions_check, conf_partition },
 };
 
@@ -479,6 +500,7 @@ conf_clear(struct conf *c)
 	free(c->audit_log);
 	conf_file_list_clear(&c->operators);
 	part_clear(&c->parts);
+	qos_clear(&c->qos);
 	tls_settings_clear(&c->tls);
 	memset(c, 0, sizeof *c);
 }

@@ -16,6 +16,7 @@
 #include "daemon/common/conf-file.h"
 #include "daemon/common/tls-settings.h"
 #include "daemon/controller/part.h"
+#include "daemon/controller/qos.h"
 #include "policy/sched-conf.h"
 
 /* Checkpoint grace (seconds): a job's default, and the most it may ask. */
@@ -109,6 +110,8 @@ struct conf {
 
 	/* The partitions group: none, one partition of every node. */
 	struct parts	 parts;
+	/* The qos group: none, one QOS (JOB_REQ_QOS) of no limit. */
+	struct qoses	 qos;
 
 	/* The tls group: where the key, certificates and CRL are. Read at
 	 * start; a reload reads the CRL again, the rest waits for a

@@ -111,6 +111,7 @@ core_build_new(void)
 		sched_conf_default(conf);
 	}
 	core.sc = sched_core_create(conf);
+	core_qos_rules();
 	cl = sched_core_cluster(core.sc);
 	core.nnodes = 0;
 	for (n = node_first(); n != NULL; n = node_next(n)) {

@@ -10,6 +10,8 @@
 
 #include "common/job-state.h"
 #include "daemon/controller/assoc-tab.h"
+#include "daemon/controller/job-preempt.h"
+#include "daemon/controller/qos.h"
 #include "policy/sched-core.h"
 
 struct core_hold;
@@ -68,6 +70,9 @@ struct core_state {
 	 * and the limits the core holds each job's group to. The ASSOC
 	 * requests change them (core_assoc), and the core is rebuilt. */
 	struct assoc_tab	 assoc;
+	/* The tiers of QOS priorities and partitions' tiers (qos.h), as
+	 * the core was built with (core_qos_rules). */
+	struct qos_tiers	 tiers;
 };
 extern struct core_state core;
 
@@ -86,9 +91,24 @@ core_running(enum job_state s)
 uint32_t *core_part_job_nodes(const struct job *j, uint32_t *n, uint32_t *nsets,
 	    uint8_t *tier);
 bool	 core_part_before(struct job *j);
-/* core-part.c: the limits j's association and accounts hold it to, into
- * spec's limits (sched_jobspec's). */
+/* core-part.c: the limits j's association and accounts hold it to,
+ * appended to spec's limits (sched_jobspec's); a limit group's id from
+ * a kind and names (in the top half of the ids, where no array's is). */
 void	 core_part_limits(const struct job *j, struct sched_jobspec *spec);
+uint64_t core_part_limit_id(char kind, const char *a, const char *b);
+
+/* core-qos.c: j's QOS (qos.h; the default for a job from before QOS),
+ * or NULL when its QOS is gone (a reload); the tiers and preemption rules
+ * of the settings in force, into the core being built; j's tier beside
+ * its partition's (spec's tier on entry), its preemption class and its
+ * QOS's limit per user, into spec; whether it may be preempted, and how;
+ * whether pending j must stay out of the core for its QOS (its reason
+ * says why). */
+const struct qos *core_qos_of(const struct job *j);
+void	 core_qos_rules(void);
+void	 core_qos_spec(const struct job *j, struct sched_jobspec *spec);
+enum job_preempt core_qos_preempt(const struct job *j);
+bool	 core_qos_before(struct job *j);
 
 /* The record of who holds each GPU, made at first use. */
 struct core_hold *core_holds(void);

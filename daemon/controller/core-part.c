@@ -68,9 +68,8 @@ core_part_nodes_for(const char *req, const char *exc, const char *type,
 	return (v);
 }
 
-/* A limit group's id from its names: in the top half of the ids, where
- * no job array's id (a job id) reaches, a hash of kind and names. */
-static uint64_t
+/* A hash of kind and names, with the top bit set. */
+uint64_t
 core_part_limit_id(char kind, const char *a, const char *b)
 {
 	uint64_t	h = 14695981039346656037ULL;
@@ -113,7 +112,6 @@ core_part_limits(const struct job *j, struct sched_jobspec *spec)
 	const char			*account = job_account(j);
 	size_t				 depth = 0;
 
-	spec->nlimits = 0;
 	if (*account == '\0')
 		return;
 	if ((u = assoc_tab_user(&core.assoc, job_user(j), account)) != NULL)
@@ -151,6 +149,7 @@ core_part_ask(const struct job *j, struct part_ask *a)
 	a->gpus = job_gpus(j);
 	a->nodes = job_num_nodes(j);
 	a->account = job_account(j);
+	a->qos = job_qos(j);
 }
 
 /* The nodes j may run on (NULL: any), as sched_jobspec lays out its

@@ -314,19 +314,20 @@ core_spec(struct job *j, struct sched_jobspec *spec, int64_t now)
 		spec->placement = SCHED_PLACE_SPREAD;
 	}
 	/* Never a victim unless it can come back (job_preempt_mode). */
-	spec->no_requeue = job_preempt_mode(f, job_ckpt_signal(j),
-	    ctx_conf()->preempt_plain) == JOB_PREEMPT_NO;
+	spec->no_requeue = core_qos_preempt(j) == JOB_PREEMPT_NO;
 	spec->num_nodes = job_num_nodes(j);
 	spec->any_shape = (f & JOB_F_ANY_SHAPE) != 0;
 	core_res(j, &spec->res);
 	/* A job array's tasks share its throttle. */
 	spec->group = job_array_job_id(j);
 	spec->group_cap = job_array_throttle(j);
-	/* Its association's and accounts' limits on jobs and GPUs. */
-	core_part_limits(j, spec);
 	/* The caller frees the list once the core has its copy. */
 	spec->nodes = core_part_job_nodes(j, &spec->nnodes, &spec->nsets,
 	    &spec->tier);
+	/* Its QOS's tier, class and limit; its association's and
+	 * accounts' limits on jobs and GPUs. */
+	core_qos_spec(j, spec);
+	core_part_limits(j, spec);
 	spec->arg = j;
 	if (core_running(job_state(j)) && job_start_time(j) > 0 &&
 	    (run = now - job_start_time(j) * 1000) < 0)
@@ -437,7 +438,7 @@ core_submit(struct job *j, int64_t now)
 	/* A job waits out its stale copies (job-report.c), its begin time,
 	 * its dependencies and its partitions' limits outside the core. */
 	if (job_stale_copies(j) > 0 || core_before_begin(j, now) ||
-	    core_before_deps(j) || core_part_before(j))
+	    core_before_deps(j) || core_part_before(j) || core_qos_before(j))
 		return;
 	core_spec(j, &spec, now);
 	job_sched(j)->cjob = sched_core_submit(core.sc, &spec, now);

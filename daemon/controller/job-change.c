@@ -304,7 +304,7 @@ job_change_request(struct job *j, const struct job_change_req *req,
 {
 	struct store_job	 was, row;
 	const char		*state = job_state_name(job_state(j));
-	char			*ev[6], from[32], to[32];
+	char			*ev[7], from[32], to[32];
 	size_t			 n = 0, i;
 	bool			 again, renamed;
 	int			 rc = -1;
@@ -322,6 +322,8 @@ job_change_request(struct job *j, const struct job_change_req *req,
 		row.time_limit = req->time_limit;
 	if (req->partition != NULL)
 		row.partition = req->partition;
+	if (req->qos != NULL)
+		row.qos = req->qos;
 	if (req->num_nodes != 0 && req->num_nodes != row.num_nodes) {
 		row.num_nodes = req->num_nodes;
 		/* A shape asked for is not any shape (--any-shape, or a job
@@ -345,6 +347,8 @@ job_change_request(struct job *j, const struct job_change_req *req,
 	    from, row.num_nodes == 0 ? "any" : to, false, detail);
 	job_change_req_event(ev, &n, "partition", was.partition,
 	    row.partition, false, detail);
+	job_change_req_event(ev, &n, "QOS", *was.qos != '\0' ? was.qos :
+	    "the default", row.qos, false, detail);
 	if (n == 0)
 		return (0);
 	renamed = strcmp(was.name, row.name) != 0;
@@ -353,7 +357,8 @@ job_change_request(struct job *j, const struct job_change_req *req,
 	    strcmp(was.dependency, row.dependency) != 0 ||
 	    was.num_nodes != row.num_nodes ||
 	    was.time_limit != row.time_limit ||
-	    strcmp(was.partition, row.partition) != 0);
+	    strcmp(was.partition, row.partition) != 0 ||
+	    strcmp(was.qos, row.qos) != 0);
 	/* Its reason as a submit writes it; memory has it as the core
 	 * judges it (job_change_core_enter). */
 	if (job_state(j) == JOB_PENDING && strcmp(was.dependency,

@@ -56,6 +56,7 @@ struct job_change_req {
 	bool		 has_time_limit;
 	uint32_t	 num_nodes;	/* exactly that many nodes */
 	const char	*partition;	/* part.h's list, checked */
+	const char	*qos;		/* a QOS's name, checked */
 };
 
 /* Changes job's request (job_set_asked) as req says, all of it or none:

@@ -102,7 +102,7 @@ job_list_plan(struct job_list_plan *plan, struct job_field_set fields)
 
 	fields = jfs_and(fields, job_field_wire_set());
 	plan->n = 0;
-	plan->preempt_plain = false;
+	memset(&plan->preempt, 0, sizeof plan->preempt);
 	for (f = 0; f < JF_COUNT; f++) {
 		if (!jfs_has(fields, f))
 			continue;
@@ -303,7 +303,8 @@ job_list_write(struct jtext *b, const struct store_job *r, int64_t now,
 			continue;
 		case JF_PREEMPT:
 			jtext_string(b, job_preempt_name(job_preempt_mode(
-			    r->flags, r->ckpt_signal, plan->preempt_plain)));
+			    r->flags, r->ckpt_signal, plan->preempt.plain,
+			    job_preempt_qos(&plan->preempt, r->qos))));
 			continue;
 		case JF_KIND:
 			/* grun's jobs, or gsub's. */

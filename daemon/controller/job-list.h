@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "common/job-field.h"
+#include "daemon/controller/job-preempt.h"
 #include "daemon/controller/jtext.h"
 
 struct store_job;
@@ -48,9 +49,10 @@ struct job_list_plan {
 		uint8_t	len;
 		char	text[40];
 	}		key[JF_COUNT];
-	/* scheduler.preempt_plain, for the preempt member (the caller's:
-	 * job_list_plan leaves it false). */
-	bool		preempt_plain;
+	/* scheduler.preempt_plain and the QOS' modes, for the preempt
+	 * member (the caller's, job_preempt_modes; job_list_plan leaves
+	 * none, plain false). */
+	struct job_preempt_modes preempt;
 };
 void	job_list_plan(struct job_list_plan *, struct job_field_set fields);
 /* Appends the JOB_LIST record of row with the members of plan; now

@@ -26,6 +26,9 @@ static const char *const job_reasons[] = {
 	 * now (a reload changed them). */
 	"PartitionTimeLimit", "PartitionGPULimit", "PartitionNodeLimit",
 	"PartitionAccount", "PartitionConfig",
+	/* Likewise of a QOS (qos.h): a partition of its list not for it,
+	 * its QOS gone, its time limit over its QOS's max_time. */
+	"PartitionQOS", "InvalidQOS", "QOSMaxWallDurationPerJobLimit",
 };
 
 /* Where s is in job_reasons; 0 ("None") for what is not there. */
@@ -408,6 +411,8 @@ const char	*job_partition(const struct job *j)
 		     { return (job_shared_text(j->shared, JF_PARTITION)); }
 const char	*job_account(const struct job *j)
 		     { return (job_shared_text(j->shared, JF_ACCOUNT)); }
+const char	*job_qos(const struct job *j)
+		     { return (job_shared_text(j->shared, JF_QOS)); }
 const char	*job_exclude_nodes(const struct job *j)
 		     { return (job_shared_text(j->shared, JF_EXCLUDE_NODES)); }
 const char	*job_gpu_type(const struct job *j)

@@ -182,6 +182,8 @@ const char	*job_req_nodes(const struct job *);
  * from before partitions), and its account ('' for none). */
 const char	*job_partition(const struct job *);
 const char	*job_account(const struct job *);
+/* Its QOS ('' for the default: a job from before QOS). */
+const char	*job_qos(const struct job *);
 const char	*job_exclude_nodes(const struct job *);
 const char	*job_gpu_type(const struct job *);
 /* Its shape and tasks (common/job-field.h): the nodes asked for (0: any

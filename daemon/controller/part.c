@@ -21,13 +21,13 @@ struct part_raw {
 	unsigned		 max_gpus;
 	unsigned		 max_nodes;
 	struct conf_file_list	 accounts;
+	struct conf_file_list	 qos;
 	int			 tier;
 };
 
-/* A time limit as Slurm writes it ("2-00:00:00", "30" minutes,
- * "UNLIMITED"), or a whole number of minutes. */
-static int
-part_time(const config_setting_t *s, uint64_t *out, char *why, size_t len)
+int
+part_time_setting(const config_setting_t *s, uint64_t *out, char *why,
+    size_t len)
 {
 	const char	*v;
 	char		 err[256];
@@ -54,25 +54,25 @@ static int
 part_default_time(void *settings, const config_setting_t *s, char *why,
     size_t len)
 {
-	return (part_time(s, &((struct part_raw *)settings)->default_time,
-	    why, len));
+	return (part_time_setting(s,
+	    &((struct part_raw *)settings)->default_time, why, len));
 }
 
 static int
 part_max_time(void *settings, const config_setting_t *s, char *why,
     size_t len)
 {
-	return (part_time(s, &((struct part_raw *)settings)->max_time, why,
-	    len));
+	return (part_time_setting(s, &((struct part_raw *)settings)->max_time,
+	    why, len));
 }
 
-static int
-part_account_valid(const char *v, char *why, size_t len)
+int
+part_label_valid(const char *v, char *why, size_t len)
 {
 	if (label_ok(v))
 		return (0);
-	snprintf(why, len, "expected account names of 1 to %d letters, "
-	    "digits, '.', '-' or '_'", LABEL_MAX);
+	snprintf(why, len, "expected names of 1 to %d letters, digits, '.', "
+	    "'-' or '_'", LABEL_MAX);
 	return (-1);
 }
 
@@ -94,7 +94,10 @@ static const struct conf_file_key part_keys[] = {
 	  .max = JOB_REQ_MAX_NODES, .what = "nodes (0: no cap)" },
 	{ .name = "accounts", .type = CONF_FILE_STRINGS,
 	  .off = offsetof(struct part_raw, accounts), .min = 1,
-	  .example = "[\"vision\", \"nlp\"]", .valid = part_account_valid },
+	  .example = "[\"vision\", \"nlp\"]", .valid = part_label_valid },
+	{ .name = "qos", .type = CONF_FILE_STRINGS,
+	  .off = offsetof(struct part_raw, qos), .min = 1,
+	  .example = "[\"normal\", \"high\"]", .valid = part_label_valid },
 	{ .name = "tier", .type = CONF_FILE_INT,
 	  .off = offsetof(struct part_raw, tier), .min = 0, .max = 255,
 	  .what = "a priority tier (higher first)" },
@@ -170,6 +173,7 @@ part_read(struct parts *ps, const config_setting_t *m, char *err,
 	p->max_gpus = raw.max_gpus;
 	p->max_nodes = raw.max_nodes;
 	p->accounts = raw.accounts;
+	p->qos = raw.qos;
 	p->tier = (uint32_t)raw.tier;
 	ps->n++;
 	free(raw.nodes);
@@ -177,6 +181,7 @@ part_read(struct parts *ps, const config_setting_t *m, char *err,
 fail:
 	free(raw.nodes);
 	conf_file_list_clear(&raw.accounts);
+	conf_file_list_clear(&raw.qos);
 	return (-1);
 }
 
@@ -211,6 +216,7 @@ part_clear(struct parts *ps)
 		free(ps->v[i].nodes);
 		hostlist_free(ps->v[i].names, ps->v[i].nnames);
 		conf_file_list_clear(&ps->v[i].accounts);
+		conf_file_list_clear(&ps->v[i].qos);
 	}
 	free(ps->v);
 	ps->v = NULL;
@@ -239,6 +245,9 @@ part_copy(struct parts *dst, const struct parts *src)
 		memset(&d->accounts, 0, sizeof d->accounts);
 		for (k = 0; k < s->accounts.n; k++)
 			conf_file_list_add(&d->accounts, s->accounts.v[k]);
+		memset(&d->qos, 0, sizeof d->qos);
+		for (k = 0; k < s->qos.n; k++)
+			conf_file_list_add(&d->qos, s->qos.v[k]);
 	}
 }
 
@@ -248,11 +257,26 @@ part_str_equal(const char *a, const char *b)
 	return (a == b || (a != NULL && b != NULL && strcmp(a, b) == 0));
 }
 
+static bool
+part_list_equal(const struct conf_file_list *a,
+    const struct conf_file_list *b)
+{
+	size_t	k;
+
+	if (a->n != b->n)
+		return (false);
+	for (k = 0; k < a->n; k++) {
+		if (strcmp(a->v[k], b->v[k]) != 0)
+			return (false);
+	}
+	return (true);
+}
+
 bool
 part_equal(const struct parts *a, const struct parts *b)
 {
 	const struct part	*x, *y;
-	size_t			 i, k;
+	size_t			 i;
 
 	if (a->n != b->n)
 		return (false);
@@ -265,12 +289,9 @@ part_equal(const struct parts *a, const struct parts *b)
 		    x->default_time != y->default_time ||
 		    x->max_time != y->max_time || x->max_gpus != y->max_gpus ||
 		    x->max_nodes != y->max_nodes || x->tier != y->tier ||
-		    x->accounts.n != y->accounts.n)
+		    !part_list_equal(&x->accounts, &y->accounts) ||
+		    !part_list_equal(&x->qos, &y->qos))
 			return (false);
-		for (k = 0; k < x->accounts.n; k++) {
-			if (strcmp(x->accounts.v[k], y->accounts.v[k]) != 0)
-				return (false);
-		}
 	}
 	return (true);
 }
@@ -396,12 +417,24 @@ part_time_limit(const struct part *p, const struct part_ask *a)
 	return (p->default_time != 0 ? p->default_time : p->max_time);
 }
 
+/* Whether name is one of l's. */
+static bool
+part_listed_name(const struct conf_file_list *l, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < l->n; i++) {
+		if (strcmp(l->v[i], name) == 0)
+			return (true);
+	}
+	return (false);
+}
+
 enum part_refusal
 part_admits(const struct part *p, const struct part_ask *a, char *detail,
     size_t detlen)
 {
 	char	t1[32], t2[32];
-	size_t	i;
 
 	if (p->max_time != 0 && (a->time_limit > p->max_time ||
 	    (a->time_limit == 0 && part_time_limit(p, a) == 0))) {
@@ -426,11 +459,15 @@ part_admits(const struct part *p, const struct part_ask *a, char *detail,
 		    "max_nodes_per_job %u", a->nodes, p->name, p->max_nodes);
 		return (PART_NODE_LIMIT);
 	}
-	if (p->accounts.n > 0) {
-		for (i = 0; i < p->accounts.n; i++) {
-			if (strcmp(p->accounts.v[i], a->account) == 0)
-				return (PART_OK);
-		}
+	if (p->qos.n > 0 && a->qos != NULL && *a->qos != '\0' &&
+	    !part_listed_name(&p->qos, a->qos)) {
+		snprintf(detail, detlen, "%s is for the QOS %s%s; give one "
+		    "with --qos", p->name, p->qos.v[0], p->qos.n > 1 ?
+		    " and others (gctl show config)" : "");
+		return (PART_QOS);
+	}
+	if (p->accounts.n > 0 && !part_listed_name(&p->accounts,
+	    a->account)) {
 		snprintf(detail, detlen, "%s is for the accounts %s%s; "
 		    "give one with -A", p->name, p->accounts.v[0],
 		    p->accounts.n > 1 ? " and others (gctl show config)" : "");
@@ -556,6 +593,8 @@ part_refusal_word(enum part_refusal r)
 		return ("PartitionAccount");
 	case PART_GONE:
 		return ("PartitionConfig");
+	case PART_QOS:
+		return ("PartitionQOS");
 	case PART_OK:
 	default:
 		return ("None");
@@ -566,7 +605,7 @@ json_t *
 part_json(const struct parts *ps)
 {
 	const struct part	*p, *def = part_default(ps);
-	json_t			*a = json_object(), *o, *acc;
+	json_t			*a = json_object(), *o, *acc, *qos;
 	size_t			 i, k;
 
 	for (i = 0; i < ps->n; i++) {
@@ -575,12 +614,17 @@ part_json(const struct parts *ps)
 		for (k = 0; k < p->accounts.n; k++)
 			json_array_append_new(acc,
 			    json_string(p->accounts.v[k]));
-		o = json_pack("{s:s,s:b,s:I,s:I,s:I,s:I,s:o,s:I}", "nodes", p->nodes != NULL ? p->nodes : "ALL",
+		qos = json_array();
+		for (k = 0; k < p->qos.n; k++)
+			json_array_append_new(qos, json_string(p->qos.v[k]));
+		o = json_pack("{s:s,s:b,s:I,s:I,s:I,s:I,s:o,s:o,s:I}", "nodes",
+		    p->nodes != NULL ? p->nodes : "ALL",
 		    "default", p == def, "default_time",
 		    (json_int_t)p->default_time, "max_time",
 		    (json_int_t)p->max_time, "max_gpus",
 		    (json_int_t)p->max_gpus, "max_nodes",
-		    (json_int_t)p->max_nodes, "accounts", acc, "tier",
+		    (json_int_t)p->max_nodes, "accounts", acc, "qos", qos,
+		    "tier",
 		    (json_int_t)p->tier);
 		json_object_set_new(a, p->name, o);
 	}

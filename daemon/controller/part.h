@@ -35,6 +35,8 @@ struct part {
 	uint32_t	 max_nodes;	/* per job; 0: no cap */
 	/* The accounts whose jobs may run here (sbatch's -A); none: any. */
 	struct conf_file_list accounts;
+	/* The QOS whose jobs may run here (--qos); none: any. */
+	struct conf_file_list qos;
 	uint32_t	 tier;		/* higher first; 0 to 255 */
 };
 
@@ -49,6 +51,7 @@ struct part_ask {
 	uint32_t	 gpus;
 	uint32_t	 nodes;		/* its -N; 0: not fixed */
 	const char	*account;	/* '' : none */
+	const char	*qos;		/* '' : any */
 };
 
 /* Why a partition refuses a job: PART_OK when it does not. The words
@@ -60,6 +63,7 @@ enum part_refusal {
 	PART_NODE_LIMIT,	/* PartitionNodeLimit */
 	PART_ACCOUNT,		/* PartitionAccount */
 	PART_GONE,		/* PartitionConfig: no such partition now */
+	PART_QOS,		/* PartitionQOS */
 };
 
 /* Reads m, one member of gbatch.conf's partitions group (gpu = { ... };),
@@ -85,6 +89,17 @@ const struct part *part_find(const struct parts *ps, const char *name);
 const struct part *part_default(const struct parts *ps);
 /* Whether node (its name) is one of p's. */
 bool		 part_has_node(const struct part *p, const char *node);
+
+/* Reads a time limit as Slurm writes it ("2-00:00:00", "30" minutes,
+ * "UNLIMITED") or a whole number of minutes, into *out (s). Returns 0,
+ * or -1 with why saying what is expected (for conf_file's CUSTOM keys,
+ * the QOS' too). */
+int		 part_time_setting(const struct config_setting_t *s,
+		     uint64_t *out, char *why, size_t len);
+
+/* A conf_file_key's valid for a list of accounts' or QOS' names: labels
+ * (common/label.h). */
+int		 part_label_valid(const char *v, char *why, size_t len);
 
 /* Checks a job's list of partitions, NAME[,NAME...], against ps: each
  * name known, none twice, at most PART_MAX_ASKED. '' asks for the
@@ -125,7 +140,7 @@ uint64_t	 part_time_limit(const struct part *p, const struct part_ask *a);
 
 /* The partitions as gctl show config and the Slurm views read them: an
  * object of {nodes, default, default_time, max_time, max_gpus, max_nodes,
- * accounts, tier} by name, in gbatch.conf's order (a new reference). */
+ * accounts, qos, tier} by name, in gbatch.conf's order (a new reference). */
 json_t		*part_json(const struct parts *ps);
 
 #endif

@@ -354,7 +354,8 @@ req_job_acct(struct peer *p, const json_t *msg)
 		goto invalid;
 	}
 	job_list_plan(&a->plan, a->fields);
-	a->plan.preempt_plain = ctx_conf()->preempt_plain;
+	job_preempt_modes(&a->plan.preempt, &ctx_conf()->qos,
+	    ctx_conf()->preempt_plain);
 
 	/* Users see their own jobs; operators everyone's. Asking for
 	 * someone else's is refused, not answered with nothing. */

@@ -261,10 +261,11 @@ req_job_list_parse(struct req_job_list *l, const json_t *msg, char *err,
 	    errlen) != 0)
 		return (-1);
 	job_list_plan(&l->plan, l->fields);
-	l->plan.preempt_plain = ctx_conf()->preempt_plain;
+	job_preempt_modes(&l->plan.preempt, &ctx_conf()->qos,
+	    ctx_conf()->preempt_plain);
 	job_list_plan(&l->plan_public, jfs_minus(l->fields,
 	    job_field_private_set()));
-	l->plan_public.preempt_plain = l->plan.preempt_plain;
+	l->plan_public.preempt = l->plan.preempt;
 	if (req_get_uint(msg, "ended_since", INT64_MAX, &since, err,
 	    errlen) != 0)
 		return (-1);

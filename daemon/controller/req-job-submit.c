@@ -278,6 +278,7 @@ req_job_submit_ask(const struct store_job *row, struct part_ask *a)
 	a->gpus = row->gpus;
 	a->nodes = row->num_nodes;
 	a->account = row->account != NULL ? row->account : "";
+	a->qos = row->qos != NULL ? row->qos : "";
 }
 
 /* sbatch's -p: the partitions row may run in, each known, written as
@@ -614,7 +615,7 @@ req_job_submit(struct peer *p, const json_t *msg)
 	char			 err[512], *argv = NULL, *env = NULL;
 	char			*warning = NULL, *depend = NULL;
 	char			*atasks = NULL, *aspec = NULL, *unfit;
-	char			 tasks[16], part[1100];
+	char			 tasks[16], part[1100], qos[LABEL_MAX + 1];
 	char			*req_nodes = NULL, *exc_nodes = NULL;
 	const char		*account;
 	uint32_t		 afirst = 0, acount = 0;
@@ -665,6 +666,11 @@ req_job_submit(struct peer *p, const json_t *msg)
 		goto invalid;
 	if (*account != '\0')
 		row.account = account;
+	/* The QOS too: none asked is the default's. */
+	if (qos_resolve(&c->qos, row.qos != NULL ? row.qos : "", qos,
+	    sizeof qos, err, sizeof err) != 0)
+		goto invalid;
+	row.qos = qos;
 	if (session_submit_read(v, &row, &interactive, &tty, err,
 	    sizeof err) != 0)
 		goto invalid;
@@ -704,7 +710,8 @@ req_job_submit(struct peer *p, const json_t *msg)
 	    sizeof err) != 0)
 		goto invalid;
 	/* Its time limit is known now, the partition's default too. */
-	if (assoc_tab_submit_check(core_assoc(), peer_user(p),
+	if (qos_admits(qos_find(&c->qos, row.qos), &row.time_limit, row.gpus,
+	    err, sizeof err) != 0 || assoc_tab_submit_check(core_assoc(), peer_user(p),
 	    row.account != NULL ? row.account : "", row.time_limit,
 	    row.gpus, req_job_submit_waiting, core_assoc(), err,
 	    sizeof err) != 0)

@@ -1,7 +1,7 @@
 /* req-job-update.c: JOB_UPDATE, gctl hold, release and requeue, and set
  * (scontrol update JobId=... with TimeLimit, Name, Comment, Dependency,
- * NumNodes and Partition). A held job leaves the queues until released; a requeued
- * running job is preempted as the scheduler would (checkpoint signal,
+ * NumNodes, Partition and QOS). A held job leaves the queues until
+ * released; a requeued running job is preempted as the scheduler would (checkpoint signal,
  * grace, stop) and waits again with its id and its service; a waiting
  * job's request may change, all of what one set asks or none of it, its
  * time limit lowered by its user and raised only by an operator. Users act
@@ -41,6 +41,7 @@ static const struct {
 	{ JRQ_TIME_LIMIT, "time limit" },
 	{ JRQ_NUM_NODES, "number of nodes" },
 	{ JRQ_PARTITION, "partition" },
+	{ JRQ_QOS, "QOS" },
 };
 #define REQ_JOB_UPDATE_NSETS						\
 	(sizeof req_job_update_sets / sizeof req_job_update_sets[0])
@@ -62,6 +63,8 @@ req_job_update_has(const struct job_change_req *req, enum job_req f)
 		return (req->num_nodes != 0);
 	case JRQ_PARTITION:
 		return (req->partition != NULL);
+	case JRQ_QOS:
+		return (req->qos != NULL);
 	default:
 		return (false);
 	}
@@ -106,6 +109,7 @@ req_job_update_parts(const struct job *j, const struct job_change_req *req,
 	a.gpus = job_gpus(j);
 	a.nodes = req->num_nodes != 0 ? req->num_nodes : job_num_nodes(j);
 	a.account = job_account(j);
+	a.qos = req->qos != NULL ? req->qos : job_qos(j);
 	if (part_choose(ps, list, &a, job_req_nodes(j), NULL, err,
 	    sizeof err) != NULL)
 		return (0);
@@ -115,6 +119,46 @@ req_job_update_parts(const struct job *j, const struct job_change_req *req,
 	return (-1);
 }
 
+/* Whether j may have the QOS req gives (its own, if req changes only the
+ * time limit): one of a higher priority than its own only by an
+ * operator's hand, and its limits take the job as at submit. Returns
+ * NULL, or the error code with why filled. */
+static const char *
+req_job_update_qos(struct peer *p, const struct job *j,
+    const struct job_change_req *req, char *why, size_t len)
+{
+	const struct qoses	*qs = &ctx_conf()->qos;
+	const struct qos	*was, *to;
+	uint64_t		 limit = req->has_time_limit ? req->time_limit :
+				    job_time_limit(j);
+	char			 err[256];
+
+	was = *job_qos(j) != '\0' ? qos_find(qs, job_qos(j)) :
+	    qos_default(qs);
+	to = req->qos != NULL ? qos_find(qs, req->qos) : was;
+	if (to == NULL)
+		return (NULL);
+	if (req->qos != NULL && !peer_is_operator(p) && (was == NULL ||
+	    to->priority > was->priority)) {
+		snprintf(why, len, "job %" PRIu64 ": only an operator may move "
+		    "a job to a QOS of a higher priority (%s is %u, %s %u)",
+		    job_id(j), to->name, to->priority, was != NULL ? was->name :
+		    job_qos(j), was != NULL ? was->priority : 0);
+		return (PROTO_E_PERMISSION);
+	}
+	/* A job without a time limit keeps none unless the QOS caps it. */
+	if (limit == 0 && to->max_time != 0 && !req->has_time_limit) {
+		snprintf(why, len, "job %" PRIu64 ": QOS %s has a max_time; "
+		    "give a TimeLimit with the QOS", job_id(j), to->name);
+		return (PROTO_E_INVALID);
+	}
+	if (qos_admits(to, &limit, job_gpus(j), err, sizeof err) != 0) {
+		snprintf(why, len, "job %" PRIu64 ": %s", job_id(j), err);
+		return (PROTO_E_INVALID);
+	}
+	return (NULL);
+}
+
 /* set: j's request changes as req says, all or nothing. Returns NULL, or
  * the error code with why filled. */
 static const char *
@@ -122,6 +166,7 @@ req_job_update_set(struct peer *p, struct job *j,
     const struct job_change_req *req, char *why, size_t len)
 {
 	enum job_state	s = job_state(j);
+	const char	*code;
 	uint64_t	old = job_time_limit(j), id = job_id(j);
 	uint64_t	limit = req->time_limit;
 	char		detail[128], a[32], b[32], what[96], split[160];
@@ -161,9 +206,12 @@ req_job_update_set(struct peer *p, struct job *j,
 	    req->dependency, why, len) != 0)
 		return (PROTO_E_INVALID);
 	if ((req->partition != NULL || req->has_time_limit ||
-	    req->num_nodes != 0) && req_job_update_parts(j, req, why,
-	    len) != 0)
+	    req->num_nodes != 0 || req->qos != NULL) &&
+	    req_job_update_parts(j, req, why, len) != 0)
 		return (PROTO_E_INVALID);
+	if ((req->qos != NULL || req->has_time_limit) &&
+	    (code = req_job_update_qos(p, j, req, why, len)) != NULL)
+		return (code);
 	snprintf(detail, sizeof detail, "by %s", peer_user(p));
 	if (job_change_request(j, req, detail) != 0) {
 		snprintf(why, len, "job %" PRIu64 ": the store failed", id);
@@ -179,6 +227,7 @@ req_job_update_one(struct peer *p, struct job *j, const char *action,
     const struct job_change_req *req, char *why, size_t len)
 {
 	struct job_change	 how = { 0 };
+	const char		*code;
 	enum job_state		 s = job_state(j), to;
 	uint64_t		 id = job_id(j);
 	char			 detail[128], target[64];
@@ -194,8 +243,13 @@ req_job_update_one(struct peer *p, struct job *j, const char *action,
 	}
 	if (job_uid(j) != peer_uid(p))
 		audit_done(p, action, target, "of %s", job_user(j));
-	if (strcmp(action, "set") == 0)
-		return (req_job_update_set(p, j, req, why, len));
+	if (strcmp(action, "set") == 0) {
+		/* What only an operator may do, asked by a user. */
+		if ((code = req_job_update_set(p, j, req, why, len)) !=
+		    NULL && strcmp(code, PROTO_E_PERMISSION) == 0)
+			audit_refused(p, action, target, "%s", why);
+		return (code);
+	}
 	snprintf(detail, sizeof detail, "%s by %s", strcmp(action,
 	    "hold") == 0 ? "held" : strcmp(action, "release") == 0 ?
 	    "released" : "requeued", peer_user(p));
@@ -342,7 +396,8 @@ req_job_update_array(struct peer *p, uint64_t id, const char *tasks,
  * submit's. Returns NULL, or the error code with err filled. */
 static const char *
 req_job_update_read(const json_t *msg, struct job_change_req *req,
-    char *depend, char *part, size_t partlen, char *err, size_t errlen)
+    char *depend, char *part, size_t partlen, char *qos, size_t qoslen,
+    char *err, size_t errlen)
 {
 	struct job_req_val	 v;
 	size_t			 i, n = 0, off;
@@ -411,6 +466,12 @@ req_job_update_read(const json_t *msg, struct job_change_req *req,
 				return (PROTO_E_INVALID);
 			req->partition = part;
 			break;
+		case JRQ_QOS:
+			if (qos_resolve(&ctx_conf()->qos, v.s, qos, qoslen,
+			    err, errlen) != 0)
+				return (PROTO_E_INVALID);
+			req->qos = qos;
+			break;
 		}
 	}
 	if (n == 0) {
@@ -430,6 +491,7 @@ req_job_update(struct peer *p, const json_t *msg)
 	const char		*action, *code, *tasks = NULL;
 	unsigned long long	 id = 0;
 	char			 err[512], *depend = NULL, part[1100];
+	char			 qos[LABEL_MAX + 1];
 
 	action = json_string_value(json_object_get(msg, "action"));
 	if (action == NULL || (strcmp(action, "hold") != 0 &&
@@ -454,7 +516,7 @@ req_job_update(struct peer *p, const json_t *msg)
 	if (strcmp(action, "set") == 0) {
 		depend = xmalloc(JOB_REQ_MAX_DEPEND + 1);
 		if ((code = req_job_update_read(msg, &req, depend, part,
-		    sizeof part, err, sizeof err)) != NULL)
+		    sizeof part, qos, sizeof qos, err, sizeof err)) != NULL)
 			goto fail;
 	}
 	j = job_table_find(id);

@@ -205,6 +205,9 @@ static const char *const store_schema_migrations[] = {
 	" max_pending INTEGER NOT NULL DEFAULT 0,"
 	" max_time INTEGER NOT NULL DEFAULT 0,"
 	" PRIMARY KEY (user, account));",
+	/* 19: a job's QOS (gsub --qos); '' for the jobs before, which the
+	 * default QOS takes. */
+	"ALTER TABLE jobs ADD COLUMN qos TEXT NOT NULL DEFAULT '';",
 };
 #define STORE_SCHEMA_VERSION \
 	((int)(sizeof store_schema_migrations /				\

@@ -187,6 +187,19 @@ complete_words() {
 	[ "$output" = $'gpu,debug\ngpu,gpu' ]
 }
 
+@test "QOS names come from the settings in force: gsub -q, sbatch --qos; normal without any" {
+	gb_start_controller
+	run complete_words gsub -q ""
+	[ "$output" = normal ]
+	printf 'qos = {\n  normal = { };\n  high = { priority = 5; };\n};\n' \
+	    >>"$GBATCH_CONF"
+	gctl reconfigure >/dev/null
+	run complete_words gsub --qos ""
+	[ "$output" = $'high\nnormal' ]
+	run complete_words sbatch --qos h
+	[ "$output" = high ]
+}
+
 @test "a controller that does not answer does not hang completion" {
 	gb_start_controller
 	kill -STOP "$GB_CTL_PID"

@@ -600,7 +600,7 @@ for j in few["jobs"]:
     assert j["state"] == "HELD", j
 assert [j["gpus"] for j in few["jobs"]] == [1, 2], few
 assert [j["id"] for j in few["jobs"]] == [j["id"] for j in every["jobs"]]
-assert len(every["jobs"][0]) == 57, every["jobs"][0]' "$output"
+assert len(every["jobs"][0]) == 58, every["jobs"][0]' "$output"
 }
 
 @test "JOB_LIST with an unknown field is refused, naming the accepted ones" {
@@ -672,7 +672,7 @@ conf_line() {
 	gb_write_conf
 	printf 'schedular = {\n  policy = "fifo";\n};\n' >>"$GBATCH_CONF"
 	run -1 gbatchd -D
-	[[ "$output" == *"$GBATCH_CONF: line $(conf_line schedular): schedular: unknown top-level setting; expected the group controller, node, scheduler, tls or partitions"* ]]
+	[[ "$output" == *"$GBATCH_CONF: line $(conf_line schedular): schedular: unknown top-level setting; expected the group controller, node, scheduler, tls, partitions or qos"* ]]
 	gb_write_conf
 	printf 'log_level = "debug";\n' >>"$GBATCH_CONF"
 	run -1 gbatchd -D

@@ -90,8 +90,8 @@ teardown() {
 	gq -l "$id" | grep -q 'name "first" -> "second", by root'
 	# All or none: a bad key changes nothing, a usage error naming the
 	# keys a job takes.
-	run -2 gctl update job "$id" Name=third QOS=high
-	[[ "$output" == *'update: unknown key "QOS"; a job takes TimeLimit, Name (or JobName), Comment, Dependency, NumNodes or Partition'* ]]
+	run -2 gctl update job "$id" Name=third Colour=blue
+	[[ "$output" == *'update: unknown key "Colour"; a job takes TimeLimit, Name (or JobName), Comment, Dependency, NumNodes, Partition or QOS'* ]]
 	[ "$(gq -h -j "$id" -o name)" = second ]
 	# A running job's name is refused by gbatchd, saying why.
 	r=$(gb_submit -G 1 --wrap 'sleep 60')

@@ -59,14 +59,14 @@ refused() {
 	    wait-all-nodes=1 account=a comment=c begin=now+60 \
 	    dependency=afterok:1 kill-on-invalid-dep=yes signal=B:USR1@60 \
 	    array=0-3%2 cpus-per-task=1 cpus-per-gpu=1 mem=100M \
-	    mem-per-gpu=100M ntasks-per-node=gpu partition=gbatch; do
+	    mem-per-gpu=100M ntasks-per-node=gpu partition=gbatch qos=normal; do
 		run -0 gsub -H "--$o" --wrap true
 	done
 	run -0 gsub -H -b now --wrap true
 	run -0 gsub -H -d afterany:1 --wrap true
 	for o in \
 	    mail-type=END mail-user=a@b mem-per-cpu=1G \
-	    qos=high priority=10 nice=5 \
+	    priority=10 nice=5 \
 	    constraint=a100 reservation=r licenses=l clusters=c no-kill \
 	    exclusive oversubscribe uid=1 gid=1 get-user-env input=in.txt \
 	    deadline=now time-min=5 gpu-bind=closest distribution=block \
@@ -80,7 +80,7 @@ refused() {
 	done
 	# The short spellings too.
 	for o in \
-	    "-q high" "-C a100" "-k" "-s" "-i in.txt" "-v" "-L l" \
+	    "-C a100" "-k" "-s" "-i in.txt" "-v" "-L l" \
 	    "-M c" "-m block"; do
 		run -2 gsub $o --wrap true
 		[[ "$output" == "gsub: --"[a-z]*": "* ]] || { echo "$o: $output"; false; }
@@ -96,6 +96,12 @@ refused() {
 	script p.sh "#SBATCH -p gpu" true
 	run -1 gsub p.sh
 	[ "$output" = 'gsub: partition "gpu": this cluster has no partitions but "gbatch", every node (leave -p out)' ]
+	# --qos likewise: without a qos group, normal alone.
+	run -1 gsub -q high --wrap true
+	[ "$output" = 'gsub: QOS "high": this cluster has no QOS but "normal" (leave --qos out)' ]
+	script q.sh "#SBATCH --qos=high" true
+	run -1 gsub q.sh
+	[ "$output" = 'gsub: QOS "high": this cluster has no QOS but "normal" (leave --qos out)' ]
 	[ "$(gq -h -t all -o id | wc -l)" = "$before" ]
 	# What is no partition name at all is gsub's usage error.
 	run -2 gsub -p 'g p' --wrap true
@@ -107,7 +113,7 @@ refused() {
 	[[ "$why" == *"gbatch sends no mail"*"gq"*"gtop"* ]]
 	refused mem-per-cpu 16G
 	[[ "$why" == *"CPUs and memory per GPU or per node"*"--mem-per-gpu"*"leave it out"* ]]
-	refused qos high
+	refused priority 10
 	[[ "$why" == *"Tiresias"* ]]
 	refused exclusive
 	[[ "$why" == *"all its GPUs"*"--consolidate"* ]]

@@ -208,11 +208,11 @@ test_unknown(void)
 	    "an unknown key names its line and the keys of the table");
 	t_refuse("node = { };\nnodes = { gpus = 4; };\n",
 	    "line 2: nodes: unknown top-level setting; expected the group "
-	    "controller, node, scheduler, tls or partitions",
+	    "controller, node, scheduler, tls, partitions or qos",
 	    "an unknown group is refused");
 	t_refuse("\n\ngpus = 4;\n",
 	    "line 3: gpus: unknown top-level setting; expected the group "
-	    "controller, node, scheduler, tls or partitions",
+	    "controller, node, scheduler, tls, partitions or qos",
 	    "a key outside any group is refused");
 	t_refuse("scheduler = 4;\n",
 	    "line 1: scheduler: expected a group, as scheduler = { ... };",

@@ -3,7 +3,8 @@
  * (its partitions) runs in the first that holds it, never across two;
  * an empty set holds nothing; a higher tier starts first and may preempt
  * a lower one whatever their queues, never the other way, and never under
- * fifo; jobs bound to the same nodes that find no room are answered by
+ * fifo, nor across tiers where the caller's rules between classes say
+ * not, which say nothing within a tier; jobs bound to the same nodes that find no room are answered by
  * their shape's memo without hiding a job bound elsewhere. Expected
  * values are worked out in the comments. */
 #include <stdbool.h>
@@ -213,6 +214,67 @@ test_tier_preempt(void)
 	sched_core_free(core);
 }
 
+/* A job of class cls in tier, anywhere. */
+static struct sched_cjob *
+t_classed(struct sched_core *core, uint64_t id, uint32_t gpus, uint8_t tier,
+    uint8_t cls, int64_t now)
+{
+	struct sched_jobspec	spec;
+
+	t_spec(&spec, id, gpus, now);
+	spec.tier = tier;
+	spec.pclass = cls;
+	return (sched_core_submit(core, &spec, now));
+}
+
+/* The caller's rules between classes (QOS): class 1 (tier 1) may preempt
+ * class 2 but not class 0, both of tier 0. On one node of 2 GPUs, a
+ * class 0 job (id 1, older: the lowest running) and a class 2 job (id 2)
+ * of a GPU each; the class 1 job of a GPU preempts the class 2 job,
+ * passing over the class 0 one below it. With none of class 2 left it
+ * waits: class 0 is not its to preempt. Within a tier the rules say
+ * nothing: a class 0 job preempts a class 2 job of its tier from a
+ * higher queue. */
+static void
+test_class_rules(void)
+{
+	struct sched_core	*core = t_core(SCHED_DLAS, 1000, 1, 2);
+	struct sched_cjob	*c0, *c2, *c1, *c1b;
+
+	sched_core_preempt_rule(core, 1, 0, false);
+	c0 = t_classed(core, 1, 1, 0, 0, 0);
+	c2 = t_classed(core, 2, 1, 0, 2, 0);
+	t_pass(core, 0);
+	ok(t_did(SCHED_ACT_START, c0) && t_did(SCHED_ACT_START, c2),
+	    "classes 0 and 2 run");
+	c1 = t_classed(core, 3, 1, 1, 1, 100);
+	t_pass(core, 100);
+	ok(t_did(SCHED_ACT_PREEMPT, c2) && !t_did(SCHED_ACT_PREEMPT, c0),
+	    "class 1 preempts class 2, not class 0");
+	sched_core_stopped(core, c2, 200);
+	t_pass(core, 200);
+	ok(t_did(SCHED_ACT_START, c1), "and starts in its place");
+	c1b = t_classed(core, 4, 1, 1, 1, 300);
+	t_pass(core, 300);
+	ok(!t_did(SCHED_ACT_PREEMPT, c0) && sched_cjob_reason(core, c1b) ==
+	    SCHED_REASON_RESOURCES, "a second class 1 job waits: class 0 is "
+	    "not its to preempt (reason %s)", sched_reason_name(
+	    sched_cjob_reason(core, c1b)));
+	sched_core_free(core);
+
+	/* Within tier 0: c0 runs 2 GPUs past Q0 (2,000 GPU-ms at 1,000
+	 * ms), a fresh class 2 job in Q0 preempts it. */
+	core = t_core(SCHED_DLAS, 1000, 1, 2);
+	sched_core_preempt_rule(core, 2, 0, false);
+	c0 = t_classed(core, 1, 2, 0, 0, 0);
+	t_pass(core, 0);
+	c2 = t_classed(core, 2, 2, 0, 2, 1500);
+	t_pass(core, 1500);
+	ok(sched_cjob_queue(c0) == 1 && t_did(SCHED_ACT_PREEMPT, c0),
+	    "within a tier the queues decide, whatever the rules");
+	sched_core_free(core);
+}
+
 /* fifo never preempts, tiers or not. */
 static void
 test_tier_fifo(void)
@@ -336,6 +398,7 @@ main(void)
 	test_tier_order(SCHED_FIFO, "fifo");
 	test_tier_preempt();
 	test_tier_fifo();
+	test_class_rules();
 	test_memo();
 	test_limits();
 	return (tap_done());

@@ -108,9 +108,10 @@ main(void)
 	    "twice");
 	t_bad("JobId=5 JobId=6 Name=a", "JobId is given twice");
 	/* Keys gbatch does not have, and forms that are not update's. */
-	t_bad("JobId=5 QOS=high", "unknown key \"QOS\"; a job "
+	t_bad("JobId=5 Nice=5", "unknown key \"Nice\"; a job "
 	    "takes TimeLimit, Name (or JobName), Comment, Dependency, "
-	    "NumNodes or Partition, a node State and Reason");
+	    "NumNodes, Partition or QOS, a node State and Reason");
+	t_bad("JobId=5 QOS=a,b", "QOS: expected 1 to 64 letters");
 	t_bad("JobId=5 Name", "expected KEY=VALUE, got \"Name\"");
 	t_bad("JobId=5", "JobId=5: expected what to change: TimeLimit");
 	t_bad("Name=a", "expected JobId=ID[,ID...], the jobs to change");
