@@ -150,7 +150,7 @@ gacct_usage(FILE *f)
 "                            those fields'), and gpu_hours, gpu_seconds\n"
 "      --trace               the jobs as a gsim trace (CSV: submit_time,\n"
 "                            num_gpus, duration, name, user, account,\n"
-"                            partition, time_limit)\n"
+"                            partition, time_limit, qos)\n"
 "      --report REPORT       figures over the range instead of jobs:\n"
 "                            users (per user; -u, -s apply), cluster (GPU\n"
 "                            use, jobs per queue, GPU count and JCT range;\n"
@@ -292,6 +292,7 @@ gacct_trace_job(struct gacct *g, const struct job_row *row)
 {
 	long long	submit, gpus, run, limit;
 	char		name[1024], user[256], account[256], part[1100];
+	char		qos[256];
 	char		line[4000];
 	size_t		n;
 
@@ -304,6 +305,7 @@ gacct_trace_job(struct gacct *g, const struct job_row *row)
 	jscan_string(&row->v[JF_USER], user, sizeof user);
 	jscan_string(&row->v[JF_ACCOUNT], account, sizeof account);
 	jscan_string(&row->v[JF_PARTITION], part, sizeof part);
+	jscan_string(&row->v[JF_QOS], qos, sizeof qos);
 	if (jscan_int(&row->v[JF_TIME_LIMIT], &limit) == -1)
 		limit = 0;
 	n = (size_t)snprintf(line, sizeof line, ",%lld,%lld", gpus, run);
@@ -312,7 +314,8 @@ gacct_trace_job(struct gacct *g, const struct job_row *row)
 	n = gacct_trace_field(line, n, sizeof line, account);
 	n = gacct_trace_field(line, n, sizeof line, part);
 	if (n < sizeof line)
-		(void)snprintf(line + n, sizeof line - n, ",%lld", limit);
+		n += (size_t)snprintf(line + n, sizeof line - n, ",%lld", limit);
+	n = gacct_trace_field(line, n, sizeof line, qos);
 	if (g->count == g->trace_size) {
 		g->trace_size = g->trace_size != 0 ? g->trace_size * 2 : 1024;
 		g->trace = xreallocarray(g->trace, g->trace_size,
@@ -340,7 +343,7 @@ gacct_trace_end(struct gacct *g)
 
 	qsort(g->trace, g->count, sizeof *g->trace, gacct_trace_cmp);
 	puts("submit_time,num_gpus,duration,name,user,account,partition,"
-	    "time_limit");
+	    "time_limit,qos");
 	for (i = 0; i < g->count; i++) {
 		printf("%" PRId64 "%s\n", g->trace[i].submit - g->trace_t0,
 		    g->trace[i].rest);
@@ -358,7 +361,7 @@ static void
 gacct_fields(struct gacct *g, const struct table *t)
 {
 	static const int trace[] = { JF_SUBMIT_TIME, JF_GPUS, JF_RUN_TOTAL,
-	    JF_NAME, JF_USER, JF_ACCOUNT, JF_PARTITION, JF_TIME_LIMIT };
+	    JF_NAME, JF_USER, JF_ACCOUNT, JF_PARTITION, JF_TIME_LIMIT, JF_QOS };
 	json_t		*fields;
 	const char	*col;
 	bool		 runs = false;

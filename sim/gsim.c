@@ -599,6 +599,11 @@ main(int argc, char **argv)
 	memset(&so, 0, sizeof so);
 	so.overhead_ms = g.overhead_ms;
 	so.even_shapes = g.even_shapes;
+	if (parts != NULL) {
+		/* The QOS' rules between preemption classes. */
+		so.rules = sim_part_rules;
+		so.rules_arg = parts;
+	}
 	if (!g.quiet && isatty(STDERR_FILENO)) {
 		so.progress = gsim_progress;
 		so.progress_arg = &g;

@@ -1,4 +1,4 @@
-/* sim-part.c: gsim --conf's partitions (sim-part.h). */
+/* sim-part.c: gsim --conf's partitions and QOS (sim-part.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +9,7 @@
 #include "common/xmalloc.h"
 #include "daemon/common/conf-file.h"
 #include "daemon/controller/part.h"
+#include "daemon/controller/qos.h"
 #include "sim/sim-part.h"
 #include "sim/sim.h"
 
@@ -23,7 +24,11 @@ struct sim_parts_sets {
 };
 
 struct sim_parts {
+	/* As gbatchd's conf has them: the QOS first (the partitions may
+	 * name them), then the partitions. */
+	struct qoses		 qos;
 	struct parts		 ps;
+	struct qos_tiers	 tiers;
 	char			**names;	/* the nodes', cluster order */
 	size_t			 nnames;
 	struct sim_parts_sets	*sets;
@@ -34,19 +39,41 @@ static int
 sim_parts_member(void *settings, const config_setting_t *m, char *err,
     size_t errlen)
 {
-	return (part_read(settings, m, err, errlen));
+	return (part_read(&((struct sim_parts *)settings)->ps, m, err,
+	    errlen));
 }
 
 static int
 sim_parts_check(void *settings, const config_setting_t *g, char *err,
     size_t errlen)
 {
-	return (part_check(settings, config_setting_source_line(g), err,
+	struct sim_parts	*sp = settings;
+	int			 line = config_setting_source_line(g);
+
+	if (part_check(&sp->ps, line, err, errlen) != 0)
+		return (-1);
+	return (qos_check_parts(&sp->qos, &sp->ps, line, err, errlen));
+}
+
+static int
+sim_qos_member(void *settings, const config_setting_t *m, char *err,
+    size_t errlen)
+{
+	return (qos_read(&((struct sim_parts *)settings)->qos, m, err,
 	    errlen));
 }
 
-/* gbatch.conf's partitions group, as gbatchd reads it. */
+static int
+sim_qos_check(void *settings, const config_setting_t *g, char *err,
+    size_t errlen)
+{
+	return (qos_check(&((struct sim_parts *)settings)->qos,
+	    config_setting_source_line(g), err, errlen));
+}
+
+/* gbatch.conf's qos and partitions groups, as gbatchd reads them. */
 static const struct conf_file_group sim_parts_group[] = {
+	{ "qos", NULL, 0, sim_qos_check, sim_qos_member },
 	{ "partitions", NULL, 0, sim_parts_check, sim_parts_member },
 };
 
@@ -61,9 +88,10 @@ sim_part_load(const char *conf, const char *nodes,
 	char			 why[512];
 
 	*out = NULL;
-	if (conf_file_read(conf, true, sim_parts_group, 1, &sp->ps, err,
+	if (conf_file_read(conf, true, sim_parts_group, 2, sp, err,
 	    errlen) != 0)
 		goto fail;
+	(void)qos_tiers_make(&sp->qos, &sp->ps, &sp->tiers);
 	if (nodes != NULL) {
 		if (hostlist_expand(nodes, &sp->names, &sp->nnames, why,
 		    sizeof why) != 0) {
@@ -132,6 +160,40 @@ sim_parts_sets(struct sim_parts *sp, const struct part **v, size_t n)
 	return (s);
 }
 
+/* Job j's QOS, as gbatchd judges a submit's (its qos column, else the
+ * default): its time limit (none: the QOS's max_time), its class, its
+ * preempt_mode (off: never a victim; the replay takes every other job
+ * to checkpoint), its limit per user. NULL, with err naming the line, for
+ * a QOS that is none or whose limits refuse the job. */
+static const struct qos *
+sim_part_qos(const struct sim_parts *sp, const char *path, struct sim_job *j,
+    char *err, size_t errlen)
+{
+	const struct qos	*q;
+	char			 name[128], why[384];
+
+	if (qos_resolve(&sp->qos, j->qos != NULL ? j->qos : "", name,
+	    sizeof name, why, sizeof why) != 0 ||
+	    qos_admits((q = qos_find(&sp->qos, name)), &j->time_limit,
+	    j->gpus, why, sizeof why) != 0) {
+		snprintf(err, errlen, "%s:%u: job %llu: %s", path, j->line,
+		    (unsigned long long)j->id, why);
+		return (NULL);
+	}
+	j->pclass = (uint8_t)qos_class(&sp->qos, q);
+	j->no_requeue = q->mode == QOS_MODE_OFF;
+	if (q->max_jobs_per_user != 0 || q->max_gpus_per_user != 0) {
+		j->nlimits = 1;
+		j->limit.id = qos_limit_id(q, j->user != NULL ? j->user :
+		    "");
+		j->limit.jobs = q->max_jobs_per_user;
+		j->limit.gpus = q->max_gpus_per_user;
+		j->limit.jobs_reason = SCHED_REASON_QOS_JOBS;
+		j->limit.gpus_reason = SCHED_REASON_QOS_GPUS;
+	}
+	return (q);
+}
+
 /* Whether job j fits one of its sets on an idle cluster. */
 static bool
 sim_parts_fits(struct place_cluster *idle, struct place_alloc *out,
@@ -172,6 +234,7 @@ sim_part_apply(struct sim_parts *sp, const char *path, struct sim_trace *t,
 {
 	const struct part		*v[PART_MAX_ASKED], *ok[PART_MAX_ASKED];
 	const struct sim_parts_sets	*s;
+	const struct qos		*q;
 	struct place_cluster		*idle;
 	struct place_alloc		*out;
 	struct part_ask			 a;
@@ -192,7 +255,12 @@ sim_part_apply(struct sim_parts *sp, const char *path, struct sim_trace *t,
 			ret = -1;
 			break;
 		}
+		if ((q = sim_part_qos(sp, path, j, err, errlen)) == NULL) {
+			ret = -1;
+			break;
+		}
 		memset(&a, 0, sizeof a);
+		a.qos = q->name;
 		a.time_limit = j->time_limit;
 		a.gpus = j->gpus;
 		a.nodes = j->num_nodes;
@@ -219,6 +287,7 @@ sim_part_apply(struct sim_parts *sp, const char *path, struct sim_trace *t,
 			j->nsets = s->nsets;
 			j->tier = s->tier;
 		}
+		j->tier = qos_tier(&sp->tiers, q, j->tier);
 		if (!sim_parts_fits(idle, out, j, even)) {
 			snprintf(err, errlen, "%s:%u: job %llu's %u GPUs fit no "
 			    "partition of %s on an idle cluster (--nodes names "
@@ -233,6 +302,21 @@ sim_part_apply(struct sim_parts *sp, const char *path, struct sim_trace *t,
 }
 
 void
+sim_part_rules(void *arg, struct sched_core *core)
+{
+	const struct sim_parts	*sp = arg;
+	size_t			 p, r;
+
+	for (p = 0; p < sp->qos.n; p++) {
+		for (r = 0; r < sp->qos.n; r++) {
+			if (!qos_may_preempt(&sp->qos.v[p], &sp->qos.v[r]))
+				sched_core_preempt_rule(core, (unsigned)p,
+				    (unsigned)r, false);
+		}
+	}
+}
+
+void
 sim_part_free(struct sim_parts *sp)
 {
 	size_t	i;
@@ -240,6 +324,7 @@ sim_part_free(struct sim_parts *sp)
 	if (sp == NULL)
 		return;
 	part_clear(&sp->ps);
+	qos_clear(&sp->qos);
 	hostlist_free(sp->names, sp->nnames);
 	for (i = 0; i < sp->nsets; i++) {
 		free(sp->sets[i].key);

@@ -34,6 +34,11 @@ int	sim_part_apply(struct sim_parts *parts, const char *path,
 	    struct sim_trace *t, const struct sim_cluster *c, bool even,
 	    char *err, size_t errlen);
 
+/* Sets the rules between the QOS' preemption classes in core (a
+ * sim_opts' rules, its arg the sim_parts). */
+struct sched_core;
+void	sim_part_rules(void *sp, struct sched_core *core);
+
 void	sim_part_free(struct sim_parts *);
 
 #endif

@@ -25,6 +25,7 @@ static const char *const trace_col_mem[] = { "mem_gb", NULL };
 static const char *const trace_col_account[] = { "account", NULL };
 static const char *const trace_col_part[] = { "partition", NULL };
 static const char *const trace_col_limit[] = { "time_limit", NULL };
+static const char *const trace_col_qos[] = { "qos", NULL };
 static const char *const trace_col_sample[] = { "duration", "gpu_time",
     NULL };
 
@@ -171,6 +172,8 @@ trace_record(const struct csv *c, const int *col, size_t row,
 			return (-1);
 		j->time_limit = v;
 	}
+	if (col[14] >= 0 && *(s = csv_field(c, col[14])) != '\0')
+		j->qos = xstrdup(s);
 	return (0);
 }
 
@@ -180,7 +183,7 @@ sim_trace_load(const char *path, struct sim_trace *t, char *err,
 {
 	struct csv	c;
 	size_t		size = 0;
-	int		col[14], r;
+	int		col[15], r;
 
 	memset(t, 0, sizeof *t);
 	if (csv_open(&c, path, err, errlen) != 0)
@@ -201,6 +204,7 @@ sim_trace_load(const char *path, struct sim_trace *t, char *err,
 	col[11] = csv_column(&c, trace_col_account);
 	col[12] = csv_column(&c, trace_col_part);
 	col[13] = csv_column(&c, trace_col_limit);
+	col[14] = csv_column(&c, trace_col_qos);
 
 	while ((r = csv_next(&c, err, errlen)) == 1) {
 		if (t->njobs == size) {
@@ -240,6 +244,7 @@ sim_trace_free(struct sim_trace *t)
 		free(t->jobs[i].user);
 		free(t->jobs[i].account);
 		free(t->jobs[i].partition);
+		free(t->jobs[i].qos);
 	}
 	free(t->jobs);
 	t->jobs = NULL;

@@ -8,16 +8,19 @@
  * num_nodes: the job runs on exactly that many nodes with num_gpus /
  * num_nodes GPUs each, as sbatch's -N with --gpus-per-node; num_cpu and
  * mem_gb: the CPUs and GB of memory it needs in all, beside its GPUs;
- * account, partition (a list, "gpu,long") and time_limit (seconds, 0 for
- * none), as gacct --trace writes them, which gsim --conf judges by the
- * partitions of a gbatch.conf).
+ * account, partition (a list, "gpu,long"), time_limit (seconds, 0 for
+ * none) and qos, as gacct --trace writes them, which gsim --conf judges
+ * by the partitions and QOS of a gbatch.conf).
  * Times are seconds in the file
  * (fractions allowed) and milliseconds here. */
 #ifndef GB_SIM_TRACE_H
 #define GB_SIM_TRACE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "policy/sched-core.h"
 
 struct sim_job {
 	uint64_t	 id;		/* job_id, else the row number from 0 */
@@ -37,6 +40,7 @@ struct sim_job {
 	char		*account;	/* or NULL */
 	char		*partition;	/* its list, or NULL: the default */
 	uint64_t	 time_limit;	/* seconds; 0: none */
+	char		*qos;		/* or NULL: the default */
 	/* Where it may run (sched_jobspec's nodes, nnodes, nsets and tier),
 	 * set by sim-part.c from its partitions (borrowed from there);
 	 * nodes NULL: anywhere. */
@@ -44,6 +48,12 @@ struct sim_job {
 	uint32_t	 nnodes;
 	uint32_t	 nsets;
 	uint8_t		 tier;
+	/* What its QOS makes of it (sched_jobspec's pclass, no_requeue and
+	 * a limit), set by sim-part.c; nlimits 0: none. */
+	uint8_t		 pclass;
+	bool		 no_requeue;
+	uint32_t	 nlimits;
+	struct sched_limit limit;
 	unsigned	 line;		/* line in the file, for messages */
 };
 

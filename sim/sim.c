@@ -165,6 +165,8 @@ sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
 	if (sched_conf_check(conf, err, errlen) != 0)
 		return (-1);
 	core = sched_core_create(conf);
+	if (o->rules != NULL)
+		o->rules(o->rules_arg, core);
 	cl = sched_core_cluster(core);
 	sim_cluster_build(cluster, cl);
 	res->njobs = trace->njobs;
@@ -237,6 +239,10 @@ sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
 			spec.nnodes = tj->nnodes;
 			spec.nsets = tj->nsets;
 			spec.tier = tj->tier;
+			spec.pclass = tj->pclass;
+			spec.no_requeue = tj->no_requeue;
+			spec.nlimits = tj->nlimits;
+			spec.limits[0] = tj->limit;
 			sim_job_res(tj, &spec.res);
 			spec.any_shape = !o->even_shapes;
 			spec.arg = (void *)(uintptr_t)next;

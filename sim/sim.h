@@ -43,6 +43,10 @@ struct sim_opts {
 	/* Called now and then with jobs finished so far; may be NULL. */
 	void		(*progress)(void *, size_t done, size_t total);
 	void		 *progress_arg;
+	/* Called with the core before the jobs come, to set its rules
+	 * between preemption classes (sim-part.c's QOS); may be NULL. */
+	void		(*rules)(void *, struct sched_core *);
+	void		 *rules_arg;
 };
 
 /* What job tj needs beside its GPUs: its CPUs and memory spread over its

@@ -92,10 +92,8 @@ uint32_t *core_part_job_nodes(const struct job *j, uint32_t *n, uint32_t *nsets,
 	    uint8_t *tier);
 bool	 core_part_before(struct job *j);
 /* core-part.c: the limits j's association and accounts hold it to,
- * appended to spec's limits (sched_jobspec's); a limit group's id from
- * a kind and names (in the top half of the ids, where no array's is). */
+ * appended to spec's limits (sched_jobspec's). */
 void	 core_part_limits(const struct job *j, struct sched_jobspec *spec);
-uint64_t core_part_limit_id(char kind, const char *a, const char *b);
 
 /* core-qos.c: j's QOS (qos.h; the default for a job from before QOS),
  * or NULL when its QOS is gone (a reload); the tiers and preemption rules

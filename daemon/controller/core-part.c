@@ -68,8 +68,9 @@ core_part_nodes_for(const char *req, const char *exc, const char *type,
 	return (v);
 }
 
-/* A hash of kind and names, with the top bit set. */
-uint64_t
+/* A limit group's id from its names: in the top half of the ids, where
+ * no job array's id (a job id) reaches, a hash of kind and names. */
+static uint64_t
 core_part_limit_id(char kind, const char *a, const char *b)
 {
 	uint64_t	h = 14695981039346656037ULL;

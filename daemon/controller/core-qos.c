@@ -52,7 +52,7 @@ core_qos_spec(const struct job *j, struct sched_jobspec *spec)
 	    spec->nlimits == SCHED_MAX_LIMITS)
 		return;
 	l = &spec->limits[spec->nlimits++];
-	l->id = core_part_limit_id('q', q->name, job_user(j));
+	l->id = qos_limit_id(q, job_user(j));
 	l->jobs = q->max_jobs_per_user;
 	l->gpus = q->max_gpus_per_user;
 	l->jobs_reason = SCHED_REASON_QOS_JOBS;

@@ -432,6 +432,20 @@ qos_tier(const struct qos_tiers *t, const struct qos *q, uint32_t part_tier)
 	return ((uint8_t)(x > 255 ? 255 : x));
 }
 
+uint64_t
+qos_limit_id(const struct qos *q, const char *user)
+{
+	uint64_t	h = 14695981039346656037ULL;
+	const char	*s;
+
+	for (s = q->name; *s != '\0'; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	h = (h ^ 0xff) * 1099511628211ULL;
+	for (s = user; *s != '\0'; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return (h | (UINT64_C(1) << 63));
+}
+
 const char *
 qos_mode_name(enum qos_mode m)
 {

@@ -122,6 +122,10 @@ unsigned	 qos_tiers_make(const struct qoses *qs, const struct parts *ps,
 uint8_t		 qos_tier(const struct qos_tiers *t, const struct qos *q,
 		     uint32_t part_tier);
 
+/* The id of the core's limit group of user's jobs of QOS q (sched_limit):
+ * a hash of both, in the top half of the ids, where no job array's is. */
+uint64_t	 qos_limit_id(const struct qos *q, const char *user);
+
 /* "checkpoint", "requeue", "off". */
 const char	*qos_mode_name(enum qos_mode);
 

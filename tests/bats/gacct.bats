@@ -227,12 +227,14 @@ PY
 
 @test "--trace replays in gsim" {
 	a=$(gb_submit -J t1 -G 2 --wrap 'sleep 2')
-	b=$(gb_submit -J t2 --wrap 'sleep 3')
+	b=$(gb_submit -J t2 --qos normal --wrap 'sleep 3')
 	gb_wait_state "$a" COMPLETED 20
 	gb_wait_state "$b" COMPLETED 20
 	gacct --trace > week.csv
-	[ "$(head -n 1 week.csv)" = "submit_time,num_gpus,duration,name,user,account,partition,time_limit" ]
+	[ "$(head -n 1 week.csv)" = "submit_time,num_gpus,duration,name,user,account,partition,time_limit,qos" ]
 	[ "$(wc -l < week.csv)" -eq 3 ]
+	# Each row ends with the job's QOS, which gsim --conf judges.
+	[ "$(cut -d, -f9 week.csv | tail -n 2 | sort -u)" = normal ]
 	run -0 gsim -p dlas,fifo -c 2x4 week.csv
 	[[ "$output" == *dlas* ]]
 }

@@ -293,6 +293,49 @@ CONF
 	[[ "$output" == *"bad.conf: line 1: partitions: a and b are both the default"* ]]
 }
 
+@test "gsim --conf replays QOS as gbatchd runs them: a higher priority first, preempting only what its list names, per-user limits" {
+	cat >q.conf <<'CONF'
+qos = {
+  normal = { };
+  high = { priority = 10; preempt = ["scavenger"]; };
+  scavenger = { preempt_mode = "requeue"; };
+  keep = { preempt_mode = "off"; };
+  capped = { max_jobs_per_user = 1; max_time = "1:00:00"; };
+};
+CONF
+	# One node of 4 GPUs. Job 1 (scavenger) runs from 0; job 2 (high)
+	# at 10 preempts it and runs 10-60; job 1 comes back at 60 with 90
+	# left, to 150.
+	printf 'job_id,submit_time,num_gpus,duration,user,qos\n1,0,4,100,a,scavenger\n2,10,4,50,b,high\n' >s.csv
+	run -0 gsim -q -p dlas -c 1x4 --conf q.conf --jobs s-out.csv s.csv
+	grep -q '^dlas,1,,a,4,0.000,100.000,0.000,150.000,' s-out.csv
+	grep -q '^dlas,2,,b,4,10.000,50.000,10.000,60.000,' s-out.csv
+	# A normal job is not high's to preempt, nor one of keep: job 2
+	# waits for job 1 to end, 100-150.
+	for q in normal keep; do
+		printf 'job_id,submit_time,num_gpus,duration,user,qos\n1,0,4,100,a,%s\n2,10,4,50,b,high\n' "$q" >n.csv
+		run -0 gsim -q -p dlas -c 1x4 --conf q.conf --jobs n-out.csv n.csv
+		grep -q '^dlas,1,,a,4,0.000,100.000,0.000,100.000,' n-out.csv
+		grep -q '^dlas,2,,b,4,10.000,50.000,100.000,150.000,' n-out.csv
+	done
+	# capped: one job a user at once; user a's second waits for the
+	# first (0-100, then 100-200), user b's runs beside it.
+	printf 'job_id,submit_time,num_gpus,duration,user,qos\n1,0,1,100,a,capped\n2,0,1,100,a,capped\n3,0,1,100,b,capped\n' >c.csv
+	run -0 gsim -q -p dlas -c 1x4 --conf q.conf --jobs c-out.csv c.csv
+	grep -q '^dlas,2,,a,1,0.000,100.000,100.000,200.000,' c-out.csv
+	grep -q '^dlas,3,,b,1,0.000,100.000,0.000,100.000,' c-out.csv
+	# Without --conf the qos column changes nothing: FIFO within Q0.
+	run -0 gsim -q -p dlas -c 1x4 --jobs plain-out.csv s.csv
+	grep -q '^dlas,2,,b,4,10.000,50.000,100.000,150.000,' plain-out.csv
+	# A QOS that is none, or whose limit refuses the job, names its line.
+	printf 'submit_time,num_gpus,duration,qos\n0,1,5,gold\n' >g.csv
+	run -1 gsim -q -c 1x4 --conf q.conf g.csv
+	[[ "$output" == *'g.csv:2: job 0: QOS "gold": no such QOS; expected one of normal, high, scavenger, keep, capped'* ]]
+	printf 'submit_time,num_gpus,duration,qos,time_limit\n0,1,5,capped,7200\n' >t.csv
+	run -1 gsim -q -c 1x4 --conf q.conf t.csv
+	[[ "$output" == *'t.csv:2: job 0: QOS capped does not take the job: the time limit 2:00:00 is over its max_time 1:00:00'* ]]
+}
+
 @test "gsim -K alone spaces thresholds tenfold; -T sets K" {
 	run -0 gsim --json -p dlas -K 4 -c 3x4 "$T60"
 	echo "$output" >k.json
