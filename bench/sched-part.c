@@ -2,7 +2,8 @@
  * partitions and tiers (issue 34's figure): 1,000 nodes x 8 GPUs in 20
  * partitions of 50 nodes, 100,000 pending jobs of 1,000 users, each in one
  * partition or two (a list), at one of the tiers 50 QOS-account
- * combinations give; beside it, in the same run, the same cluster and
+ * combinations give (5 QOS, each its tier and preemption class, a QOS
+ * preempting only the one below it, each capping a user's jobs); beside it, in the same run, the same cluster and
  * queue without partitions (today's pass). Each in two states: full
  * (nothing starts, the pass every event runs) and fragmented (a GPU free
  * on every node, no job fits: the walk looks at every job). Prints
@@ -85,6 +86,14 @@ bp_core(void)
 	(void)sched_conf_thresholds_parse("3600,36000", &conf, err, sizeof err);
 	conf.promote_knob = 8;
 	core = sched_core_create(&conf);
+	/* QOS q may preempt q - 1 alone across tiers (gbatchd's rules from
+	 * preempt lists); without partitions no job has a class above 0. */
+	for (i = 0; i < BP_COMBOS / 10; i++) {
+		uint32_t	r;
+
+		for (r = 0; r + 1 < i; r++)
+			sched_core_preempt_rule(core, i, r, false);
+	}
 	for (i = 0; i < BP_NODES; i++)
 		place_node_add(sched_core_cluster(core), BP_GPUS, i / 32);
 	return (core);
@@ -128,8 +137,14 @@ bp_submit(struct sched_core *core, uint64_t id, uint32_t gpus, bool parts,
 		spec.limits[1].id = (UINT64_C(1) << 62) | combo;
 		spec.limits[1].gpus = 400;
 		spec.limits[1].gpus_reason = SCHED_REASON_ASSOC_GRP_GPUS;
-		spec.nlimits = 2;
+		/* Its QOS's cap on a user's jobs running at once. */
+		spec.limits[2].id = (UINT64_C(1) << 61) | (user * 8 +
+		    combo / 10);
+		spec.limits[2].jobs = 64;
+		spec.limits[2].jobs_reason = SCHED_REASON_QOS_JOBS;
+		spec.nlimits = 3;
 		spec.tier = (uint8_t)(combo / 10);
+		spec.pclass = (uint8_t)(combo / 10);
 		if (!two) {
 			spec.nodes = bp_one[p];
 			spec.nnodes = BP_PER_PART;
@@ -255,8 +270,9 @@ main(void)
 	printf("without partitions (today's pass):\n");
 	bp_case(false);
 	printf("%d partitions of %d nodes, a fifth of jobs listing two, "
-	    "%d QOS-account combinations in 5 tiers, each user and account "
-	    "capped (32 and 400 GPUs);\n", BP_PARTS, BP_PER_PART, BP_COMBOS);
+	    "%d QOS-account combinations in 5 tiers (5 QOS, each preempting "
+	    "the one below), each user and account capped (32 and 400 GPUs), "
+	    "each user's jobs of a QOS (64);\n", BP_PARTS, BP_PER_PART, BP_COMBOS);
 	printf("each user's jobs alike (one account, partition list and "
 	    "size: sweeps):\n");
 	bp_sweeps = true;

@@ -175,6 +175,13 @@ struct sched_core {
 	 * p may not preempt r; none set while prules is false. */
 	uint64_t		 pdeny[SCHED_CLASSES][SCHED_CLASSES / 64];
 	bool			 prules;
+	/* With rules: the preemptable GPUs of each class by tier, a
+	 * Fenwick tree as tvictim (made at the class's first running job,
+	 * cactive listing those made), so that the victims a job's class
+	 * may take below its tier are counted, not every class's. */
+	uint64_t		*ctvictim[SCHED_CLASSES];
+	uint8_t			 cactive[SCHED_CLASSES];
+	unsigned		 ncactive;
 };
 
 #define SCHED_CJOB_OF(n, member) otree_entry(n, struct sched_cjob, member)
@@ -197,11 +204,11 @@ void		*sched_core_xalloc(void *, size_t n, size_t size);
 
 /* sched-core.c: counts running j's GPUs among the possible victims
  * (sign 1) or no longer (-1), unless it may not be requeued; the GPUs of
- * preemptable jobs of tiers below tier. */
+ * preemptable jobs of tiers below p's that p's class may preempt. */
 void		 sched_core_victims(struct sched_core *, const struct sched_cjob *,
 		     int sign);
 uint64_t	 sched_core_victims_below(const struct sched_core *,
-		     unsigned tier);
+		     const struct sched_cjob *p);
 
 /* sched-core.c: moves j onto the pending tree (its state already left
  * running, or new), and off it. */

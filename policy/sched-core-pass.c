@@ -75,7 +75,7 @@ sched_core_pass_victims(struct sched_core *core, const struct sched_cjob *p,
 	 * tier first, so what a job may preempt only shrinks along the
 	 * walk, as without tiers. */
 	if (core->tiered > 0 && core->conf.policy != SCHED_FIFO) {
-		sum = sched_core_victims_below(core, p->tier);
+		sum = sched_core_victims_below(core, p);
 		if (core->conf.policy == SCHED_SRTF)
 			return (sum + core->tqvictim[p->tier][0]);
 		for (q = p->queue + 1; q < core->nqueues; q++)

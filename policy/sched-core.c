@@ -158,6 +158,8 @@ sched_core_free(struct sched_core *core)
 			pool_free(core->tpool[i]);
 		free(core->tpool[i]);
 	}
+	for (i = 0; i < core->ncactive; i++)
+		free(core->ctvictim[core->cactive[i]]);
 	sched_gittins_free(&core->gittins);
 	free(core->acts);
 	free(core->usable);
@@ -313,6 +315,28 @@ sched_core_submit(struct sched_core *core, const struct sched_jobspec *spec,
 	return (j);
 }
 
+/* sched_core_victims' count by class (with rules). */
+static void
+sched_core_victims_class(struct sched_core *core, const struct sched_cjob *j,
+    int sign)
+{
+	uint64_t	*tree, g = j->shape->gpus;
+	unsigned	 c = j->shape->pclass, t;
+
+	if ((tree = core->ctvictim[c]) == NULL) {
+		tree = core->ctvictim[c] = sched_core_xalloc(NULL,
+		    SCHED_TIERS + 1, sizeof *tree);
+		memset(tree, 0, (SCHED_TIERS + 1) * sizeof *tree);
+		core->cactive[core->ncactive++] = (uint8_t)c;
+	}
+	for (t = j->tier + 1u; t <= SCHED_TIERS; t += t & -t) {
+		if (sign > 0)
+			tree[t] += g;
+		else
+			tree[t] -= g;
+	}
+}
+
 void
 sched_core_victims(struct sched_core *core, const struct sched_cjob *j,
     int sign)
@@ -323,6 +347,8 @@ sched_core_victims(struct sched_core *core, const struct sched_cjob *j,
 	core->victim_gen++;
 	if (j->shape->no_requeue)
 		return;
+	if (core->prules)
+		sched_core_victims_class(core, j, sign);
 	if (sign > 0) {
 		core->victim_gpus += g;
 		core->qvictim[j->queue] += g;
@@ -339,14 +365,30 @@ sched_core_victims(struct sched_core *core, const struct sched_cjob *j,
 }
 
 uint64_t
-sched_core_victims_below(const struct sched_core *core, unsigned tier)
+sched_core_victims_below(const struct sched_core *core,
+    const struct sched_cjob *p)
 {
-	uint64_t	sum = 0;
-	unsigned	t;
+	const uint64_t	*deny = core->pdeny[p->shape->pclass], *tree;
+	uint64_t	 sum = 0;
+	unsigned	 t, k, c;
+	bool		 ruled = false;
 
+	for (k = 0; core->prules && k < SCHED_CLASSES / 64; k++)
+		ruled |= deny[k] != 0;
 	/* Tiers 0 to tier - 1 are the tree's first tier entries. */
-	for (t = tier; t > 0; t -= t & -t)
-		sum += core->tvictim[t];
+	if (!ruled) {
+		for (t = p->tier; t > 0; t -= t & -t)
+			sum += core->tvictim[t];
+		return (sum);
+	}
+	for (k = 0; k < core->ncactive; k++) {
+		c = core->cactive[k];
+		if (deny[c / 64] >> (c % 64) & 1)
+			continue;
+		tree = core->ctvictim[c];
+		for (t = p->tier; t > 0; t -= t & -t)
+			sum += tree[t];
+	}
 	return (sum);
 }
 
