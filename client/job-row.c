@@ -264,6 +264,8 @@ job_row_get_id(const void *row, const void *ctx, char *buf, size_t len)
 	X(account, JF_ACCOUNT)						\
 	X(partition, JF_PARTITION)					\
 	X(qos, JF_QOS)							\
+	X(nice, JF_NICE)						\
+	X(priority, JF_PRIORITY)					\
 	X(comment, JF_COMMENT)						\
 	X(dependency, JF_DEPENDENCY)					\
 	X(array_job_id, JF_ARRAY_JOB_ID)				\
@@ -714,6 +716,8 @@ const struct table_col job_row_cols[] = {
 	{ "account", "ACCOUNT", false, job_row_get_account },
 	{ "partition", "PARTITION", false, job_row_get_partition },
 	{ "qos", "QOS", false, job_row_get_qos },
+	{ "nice", "NICE", true, job_row_get_nice },
+	{ "priority", "PRIORITY", true, job_row_get_priority },
 	{ "comment", "COMMENT", false, job_row_get_comment },
 	{ "dependency", "DEPENDENCY", false, job_row_get_dependency },
 	{ "array_job_id", "ARRAY_JOB_ID", true, job_row_get_array_job_id },

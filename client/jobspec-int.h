@@ -50,6 +50,8 @@ enum jobspec_field {
 	JOBSPEC_F_ACCOUNT,
 	JOBSPEC_F_PARTITION,
 	JOBSPEC_F_QOS,
+	JOBSPEC_F_NICE,
+	JOBSPEC_F_PRIORITY,
 	JOBSPEC_F_COMMENT,
 	JOBSPEC_F_WAIT,
 	JOBSPEC_F_BEGIN,
@@ -164,7 +166,8 @@ jobspec_read_fn	 jobspec_read_count, jobspec_read_gpus, jobspec_read_nodes,
 		 jobspec_read_duration, jobspec_read_begin, jobspec_read_parsed,
 		 jobspec_read_word, jobspec_read_yesno, jobspec_read_warn,
 		 jobspec_read_signum, jobspec_read_account, jobspec_read_wrap,
-		 jobspec_read_jobid, jobspec_read_partition;
+		 jobspec_read_jobid, jobspec_read_partition,
+		 jobspec_read_signed;
 
 /* Whether s is valid UTF-8 (JSON carries nothing else). */
 bool		 jobspec_is_text(const char *s);

@@ -71,6 +71,26 @@ jobspec_read_count(const struct jobspec_opt *o, const char *arg,
 	return (0);
 }
 
+/* --nice, --priority: a whole number with a sign or none, within the
+ * member's bounds. */
+int
+jobspec_read_signed(const struct jobspec_opt *o, const char *arg,
+    struct jobspec_value *v, char *err, size_t errlen)
+{
+	int64_t	min = jobspec_read_min(o), max = jobspec_read_max(o), n;
+	bool	neg = *arg == '-';
+
+	n = jobspec_read_number(arg + (neg || *arg == '+'), 0, neg ?
+	    (min < 0 ? -min : 0) : max);
+	if (n == -1 || (neg && -n < min)) {
+		snprintf(err, errlen, "expected a whole number from %lld to "
+		    "%lld, got \"%s\"", (long long)min, (long long)max, arg);
+		return (-1);
+	}
+	v->n = neg ? -n : n;
+	return (0);
+}
+
 /* [TYPE:]N (-G, --gpus-per-node, --gpus-per-task): N GPUs, of the model
  * TYPE (kept in s) when given. */
 int

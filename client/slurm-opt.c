@@ -15,10 +15,6 @@
 #define SLURM_CPUS	"gbatch gives a job CPUs and memory per GPU or per " \
 			"node (-c, --cpus-per-gpu, --mem, --mem-per-gpu; by " \
 			"default the node's share per GPU); leave it out"
-#define SLURM_ORDER	"gbatch orders jobs by QOS and partition tiers, " \
-			"then by the GPU time they have had (Tiresias: " \
-			"2D-LAS or Gittins), not by priority or nice " \
-			"values; use --qos, or leave it out"
 #define SLURM_FEATURES	"gbatch's nodes have no features: any node with " \
 			"free GPUs may run a job; leave it out"
 #define SLURM_NAMED	"gbatch takes the nodes a job may run on, and those " \
@@ -118,8 +114,8 @@ static const struct slurm_opt slurm_opts[] = {
 	    "clocks; leave it out" },
 	{ "gres-flags", 0, REQ, SLURM_DO_REFUSE, NULL, SLURM_CPUS },
 	{ "qos", 'q', REQ, SLURM_DO_SAME, "NAME", "--qos NAME" },
-	{ "priority", 0, REQ, SLURM_DO_REFUSE, NULL, SLURM_ORDER },
-	{ "nice", 0, OPT, SLURM_DO_REFUSE, NULL, SLURM_ORDER },
+	{ "priority", 0, REQ, SLURM_DO_SAME, "N", "--priority N" },
+	{ "nice", 0, REQ, SLURM_DO_SAME, "N", "--nice N" },
 	{ "constraint", 'C', REQ, SLURM_DO_REFUSE, NULL, SLURM_FEATURES },
 	{ "prefer", 0, REQ, SLURM_DO_REFUSE, NULL, SLURM_FEATURES },
 	{ "cluster-constraint", 0, REQ, SLURM_DO_REFUSE, NULL, SLURM_FEATURES },

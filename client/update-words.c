@@ -24,6 +24,8 @@ static const struct {
 	{ "NumNodes", "nodes" },
 	{ "Partition", "partition" },
 	{ "QOS", "qos" },
+	{ "Nice", "nice" },
+	{ "Priority", "priority" },
 };
 #define UPDATE_WORDS_NKEYS						\
 	(sizeof update_words_keys / sizeof update_words_keys[0])
@@ -31,7 +33,7 @@ static const struct {
 /* What a job takes, for messages. */
 #define UPDATE_WORDS_JOB_KEYS					\
 	"TimeLimit, Name (or JobName), Comment, Dependency, NumNodes, " \
-	"Partition or QOS"
+	"Partition, QOS, Nice or Priority"
 
 /* The job's key k with value val, into u->set. */
 static int

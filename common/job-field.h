@@ -29,7 +29,9 @@
  * ("gpu,long"; the default's name when it named none; '' for a job from
  * before partitions, which the default takes). qos is its QOS (gsub
  * --qos; the default's name when it named none; '' for a job from before
- * QOS, which the default takes).
+ * QOS, which the default takes). nice and priority order it among the
+ * waiting jobs of its tier and queue (gsub --nice, --priority): the
+ * higher priority - nice first.
  * begin_time is when the job may start at the earliest (sbatch's
  * --begin; 0: at once). dependency is what it waits for (common/depend.h,
  * in its normal form; '' for nothing). A job array (sbatch's --array) is
@@ -146,6 +148,10 @@ enum job_field_kind {
 	    "partition", JFK_TEXT0, JFF_SHARED | JFF_EDIT)		\
 	COL(QOS, qos, const char *, "qos", "qos", JFK_TEXT0,		\
 	    JFF_SHARED | JFF_EDIT)					\
+	COL(NICE, nice, int, "nice", "nice", JFK_INT,			\
+	    JFF_SHARED | JFF_EDIT)					\
+	COL(PRIORITY, priority, uint32_t, "priority", "priority",	\
+	    JFK_U32, JFF_SHARED | JFF_EDIT)				\
 	COL(COMMENT, comment, const char *, "comment", "comment",	\
 	    JFK_TEXT0, JFF_PRIVATE | JFF_OWN | JFF_EDIT)		\
 	COL(DEPENDENCY, dependency, const char *, "dependency",		\

@@ -85,6 +85,11 @@ enum job_req_kind {
 /* The QOS a job has on a cluster whose gbatch.conf names none, and the
  * default's name by preference where it does (as Slurm's). */
 #define JOB_REQ_QOS		"normal"
+/* gsub --nice's and --priority's bounds: a job's priority - nice orders
+ * it among the waiting jobs of its tier and queue (docs/scheduling.md). A
+ * negative nice and any priority are an operator's to give. */
+#define JOB_REQ_MAX_NICE	10000
+#define JOB_REQ_MAX_PRIORITY	1000000
 #define JOB_REQ_MAX_GPU_TYPE	64
 /* The time from a checkpoint signal to SIGTERM: a day at most, whoever
  * sets it (the request, gbatchd's scheduler.ckpt_grace and
@@ -106,6 +111,10 @@ enum job_req_kind {
 	    JF_PARTITION, NULL)						\
 	X(QOS, "qos", JOB_REQ_TOP, JRK_LINE, 0, LABEL_MAX, 0, JF_QOS,	\
 	    NULL)							\
+	X(NICE, "nice", JOB_REQ_TOP, JRK_COUNT, -JOB_REQ_MAX_NICE,	\
+	    JOB_REQ_MAX_NICE, 0, JF_NICE, NULL)				\
+	X(PRIORITY, "priority", JOB_REQ_TOP, JRK_COUNT, 0,		\
+	    JOB_REQ_MAX_PRIORITY, 0, JF_PRIORITY, NULL)			\
 	X(COMMENT, "comment", JOB_REQ_TOP, JRK_LINE, 0, 1024, 0,	\
 	    JF_COMMENT, NULL)						\
 	X(DEPENDENCY, "dependency", JOB_REQ_TOP, JRK_LINE, 0,		\

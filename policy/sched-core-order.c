@@ -2,7 +2,8 @@
  * Each order of jobs puts a higher tier first (sched_jobspec's tier);
  * within a tier, the pending jobs in the order a pass serves them (fifo
  * by submit, srtf by the time left, 2D-LAS by queue then first start,
- * 2D-Gittins by queue then index), the running jobs by priority (the last
+ * 2D-Gittins by queue then index; within a queue a higher urgency, the
+ * caller's priority - nice, before either), the running jobs by priority (the last
  * is the first victim). The timers are by when they are due. Each order
  * ends on the id (the jobs' on the submit time first), so it is total and
  * a walk is deterministic. */
@@ -33,6 +34,17 @@ sched_core_order_tier(const struct sched_cjob *a, const struct sched_cjob *b)
 	return (a->tier == b->tier ? 0 : a->tier > b->tier ? -1 : 1);
 }
 
+/* Waiting jobs: a higher urgency first (the caller's priority - nice); 0
+ * for equals. */
+static inline int
+sched_core_order_urgency(const struct sched_cjob *a,
+    const struct sched_cjob *b)
+{
+	int32_t	ua = a->shape->urgency, ub = b->shape->urgency;
+
+	return (ua == ub ? 0 : ua > ub ? -1 : 1);
+}
+
 static int
 sched_core_order_fifo(const struct otree_node *x, const struct otree_node *y)
 {
@@ -40,7 +52,8 @@ sched_core_order_fifo(const struct otree_node *x, const struct otree_node *y)
 	const struct sched_cjob	*b = SCHED_CJOB_OF(y, qnode);
 	int			 c;
 
-	if ((c = sched_core_order_tier(a, b)) != 0)
+	if ((c = sched_core_order_tier(a, b)) != 0 ||
+	    (c = sched_core_order_urgency(a, b)) != 0)
 		return (c);
 	return (sched_core_order_tail(a, b));
 }
@@ -53,7 +66,8 @@ sched_core_order_srtf(const struct otree_node *x, const struct otree_node *y)
 	const struct sched_cjob	*b = SCHED_CJOB_OF(y, qnode);
 	int			 c;
 
-	if ((c = sched_core_order_tier(a, b)) != 0)
+	if ((c = sched_core_order_tier(a, b)) != 0 ||
+	    (c = sched_core_order_urgency(a, b)) != 0)
 		return (c);
 	c = sched_core_order_i64(sched_cjob_remaining(a),
 	    sched_cjob_remaining(b));
@@ -74,6 +88,8 @@ sched_core_order_dlas(const struct otree_node *x, const struct otree_node *y)
 		return (c);
 	if (a->queue != b->queue)
 		return (a->queue < b->queue ? -1 : 1);
+	if ((c = sched_core_order_urgency(a, b)) != 0)
+		return (c);
 	ka = sched_cjob_held(a)->first_start;
 	kb = sched_cjob_held(b)->first_start;
 	if (ka == SCHED_NEVER)
@@ -97,6 +113,8 @@ sched_core_order_gittins(const struct otree_node *x, const struct otree_node *y)
 		return (c);
 	if (a->queue != b->queue)
 		return (a->queue < b->queue ? -1 : 1);
+	if ((c = sched_core_order_urgency(a, b)) != 0)
+		return (c);
 	if (a->key.gindex != b->key.gindex)
 		return (a->key.gindex > b->key.gindex ? -1 : 1);
 	return (sched_core_order_tail(a, b));

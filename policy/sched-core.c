@@ -258,6 +258,7 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 	want.consolidate = spec->consolidate;
 	want.no_requeue = spec->no_requeue;
 	want.pclass = spec->pclass;
+	want.urgency = spec->urgency;
 	want.any_shape = spec->any_shape;
 	want.listed = spec->nodes != NULL;
 	want.nsets = spec->nsets;

@@ -77,6 +77,10 @@ struct sched_jobspec {
 	 * job preempts only jobs of the classes its own may preempt
 	 * (sched_core_preempt_rule); 0 for all: as without. */
 	uint8_t		 pclass;
+	/* Among the waiting jobs of its tier and queue, a higher urgency
+	 * first, the policy's order among equals (the caller's priority -
+	 * nice); 0 for all: as without. Running jobs keep their order. */
+	int32_t		 urgency;
 	/* Its shape (place.h's place_want): num_nodes > 0 asks for exactly
 	 * that many nodes with gpus / num_nodes GPUs each; otherwise one node
 	 * when one holds the job, else an even split, or any split at all

@@ -54,7 +54,7 @@ sched_shape_place_key(const struct sched_shape *w, const uint32_t *nodes,
 }
 
 /* The set's hash of w: what its placement asks (its place_key), its
- * array, its limits, whether it may be requeued and its class. */
+ * array, its limits, whether it may be requeued, its class, urgency. */
 static uint32_t
 sched_shape_hash(const struct sched_shape *w, uint64_t place_key)
 {
@@ -66,6 +66,7 @@ sched_shape_hash(const struct sched_shape *w, uint64_t place_key)
 		h = sched_shape_mix(h, (uint64_t)(uintptr_t)w->limit[i]);
 	h = sched_shape_mix(h, w->no_requeue);
 	h = sched_shape_mix(h, w->pclass);
+	h = sched_shape_mix(h, (uint32_t)w->urgency);
 	return ((uint32_t)h);
 }
 
@@ -81,6 +82,7 @@ sched_shape_equal(const struct sched_shape *s, const struct sched_shape *w,
 	    s->own_placement == w->own_placement &&
 	    s->consolidate == w->consolidate &&
 	    s->no_requeue == w->no_requeue && s->pclass == w->pclass &&
+	    s->urgency == w->urgency &&
 	    s->any_shape == w->any_shape &&
 	    s->listed == w->listed && s->nsets == w->nsets &&
 	    s->nnodes == nnodes &&

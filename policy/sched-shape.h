@@ -31,6 +31,7 @@ struct sched_shape {
 	bool			 consolidate;
 	bool			 no_requeue;
 	uint8_t			 pclass;	/* sched_jobspec's */
+	int32_t			 urgency;	/* sched_jobspec's */
 	bool			 any_shape;
 	bool			 listed;	/* on nodes[] alone */
 	bool			 has_res;	/* res is not all 0 */

@@ -234,6 +234,9 @@ scontrol_job(const struct job_row *r, bool oneline)
 	scontrol_rec_line(&rec);
 	scontrol_ids(&rec, r);
 	scontrol_rec_line(&rec);
+	scontrol_rec_kvf(&rec, "Priority", "%lld", slurm_fmt_row_int(r,
+	    JF_PRIORITY));
+	scontrol_rec_kvf(&rec, "Nice", "%lld", slurm_fmt_row_int(r, JF_NICE));
 	scontrol_rec_kv(&rec, "Account", scontrol_str(r, JF_ACCOUNT, buf,
 	    sizeof buf));
 	scontrol_rec_kv(&rec, "QOS", slurm_part_qos_of_job(slurm_fmt_row_str(

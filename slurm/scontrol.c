@@ -73,6 +73,8 @@ scontrol_usage(FILE *f)
 "      Partition=LIST     the partitions it may run in, as sbatch -p\n"
 "      QOS=NAME           its QOS, as sbatch --qos (a higher priority\n"
 "                         is for operators)\n"
+"      Nice=N, Priority=N as sbatch --nice, --priority (a negative\n"
+"                         nice and a priority are for operators)\n"
 "  ping                   is gbatchd up\n"
 "  reconfigure            read gbatch.conf again (operators)\n"
 "  version                gbatch's version\n"

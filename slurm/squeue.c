@@ -20,7 +20,7 @@
 
 #define SQUEUE_DEFAULT	"%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R"
 #define SQUEUE_ITEMS	64
-#define SQUEUE_FIELDS	"iAjuaPqtTMlLDNrRbCSVeE"
+#define SQUEUE_FIELDS	"iAjuaPqQytTMlLDNrRbCSVeE"
 /* -l's and --start's columns, as Slurm's. */
 #define SQUEUE_LONG	"%.18i %.9P %.8j %.8u %.8T %.10M %.9l %.6D %R"
 #define SQUEUE_START	"%.18i %.9P %.8j %.8u %.2t %.19S %.6D %R"
@@ -30,6 +30,7 @@ static const struct slurm_long_field squeue_long_fields[] = {
 	{ "JobID", 'i' }, { "JobArrayID", 'i' }, { "ArrayJobID", 'A' },
 	{ "Name", 'j' }, { "UserName", 'u' }, { "Account", 'a' },
 	{ "Partition", 'P' }, { "QOS", 'q' }, { "StateCompact", 't' },
+	{ "Priority", 'Q' }, { "Nice", 'y' },
 	{ "State", 'T' }, { "TimeUsed", 'M' }, { "TimeLimit", 'l' },
 	{ "TimeLeft", 'L' }, { "NumNodes", 'D' }, { "NodeList", 'N' },
 	{ "Reason", 'r' }, { "ReasonList", 'R' }, { "tres-per-node", 'b' },
@@ -92,7 +93,8 @@ squeue_usage(FILE *f)
 "                         code, %%T state, %%M time used, %%l time limit,\n"
 "                         %%D nodes, %%R reason or nodes, %%r reason, %%N\n"
 "                         nodes, %%b GPUs (gpu:N), %%S start, %%V submit,\n"
-"                         %%e end, %%a account, %%C CPUs, %%E dependency\n"
+"                         %%e end, %%a account, %%C CPUs, %%E dependency,\n"
+"                         %%q QOS, %%Q priority, %%y nice\n"
 "                         (default \"%s\")\n"
 "  -O, --Format NAME[:[.]WIDTH][,...]  fields by Slurm's names, each at\n"
 "                         least WIDTH wide (20): JobID, Name, UserName,\n"
@@ -156,6 +158,12 @@ squeue_field(const struct job_row *r, enum job_state s, char c, long task,
 	case 'q':
 		return (slurm_part_qos_of_job(slurm_fmt_row_str(r, JF_QOS, buf,
 		    len)));
+	case 'Q':
+		snprintf(buf, len, "%lld", slurm_fmt_row_int(r, JF_PRIORITY));
+		return (buf);
+	case 'y':
+		snprintf(buf, len, "%lld", slurm_fmt_row_int(r, JF_NICE));
+		return (buf);
 	case 't':
 		return (slurm_fmt_state_code(s));
 	case 'T':
@@ -242,6 +250,8 @@ squeue_header(char c)
 	case 'a': return ("ACCOUNT");
 	case 'P': return ("PARTITION");
 	case 'q': return ("QOS");
+	case 'Q': return ("PRIORITY");
+	case 'y': return ("NICE");
 	case 't': return ("ST");
 	case 'T': return ("STATE");
 	case 'M': return ("TIME");
@@ -394,6 +404,7 @@ squeue_fields(const struct slurm_item *items, int n, bool all,
 	} uses[] = {
 		{ 'i', "id" }, { 'A', "id" }, { 'j', "name" }, { 'u', "user" },
 		{ 'a', "account" }, { 'P', "partition" }, { 'q', "qos" },
+		{ 'Q', "priority" }, { 'y', "nice" },
 		{ 'M', "elapsed" },
 		{ 'l', "time_limit" },
 		{ 'L', "time_limit elapsed" }, { 'D', "nodes" },

@@ -328,6 +328,8 @@ core_spec(struct job *j, struct sched_jobspec *spec, int64_t now)
 	 * accounts' limits on jobs and GPUs. */
 	core_qos_spec(j, spec);
 	core_part_limits(j, spec);
+	/* Its place among the waiting jobs of its tier and queue. */
+	spec->urgency = (int32_t)((int64_t)job_priority(j) - job_nice(j));
 	spec->arg = j;
 	if (core_running(job_state(j)) && job_start_time(j) > 0 &&
 	    (run = now - job_start_time(j) * 1000) < 0)

@@ -304,7 +304,7 @@ job_change_request(struct job *j, const struct job_change_req *req,
 {
 	struct store_job	 was, row;
 	const char		*state = job_state_name(job_state(j));
-	char			*ev[7], from[32], to[32];
+	char			*ev[9], from[32], to[32];
 	size_t			 n = 0, i;
 	bool			 again, renamed;
 	int			 rc = -1;
@@ -324,6 +324,10 @@ job_change_request(struct job *j, const struct job_change_req *req,
 		row.partition = req->partition;
 	if (req->qos != NULL)
 		row.qos = req->qos;
+	if (req->has_nice)
+		row.nice = req->nice;
+	if (req->has_priority)
+		row.priority = req->priority;
 	if (req->num_nodes != 0 && req->num_nodes != row.num_nodes) {
 		row.num_nodes = req->num_nodes;
 		/* A shape asked for is not any shape (--any-shape, or a job
@@ -349,6 +353,12 @@ job_change_request(struct job *j, const struct job_change_req *req,
 	    row.partition, false, detail);
 	job_change_req_event(ev, &n, "QOS", *was.qos != '\0' ? was.qos :
 	    "the default", row.qos, false, detail);
+	snprintf(from, sizeof from, "%d", was.nice);
+	snprintf(to, sizeof to, "%d", row.nice);
+	job_change_req_event(ev, &n, "nice", from, to, false, detail);
+	snprintf(from, sizeof from, "%u", was.priority);
+	snprintf(to, sizeof to, "%u", row.priority);
+	job_change_req_event(ev, &n, "priority", from, to, false, detail);
 	if (n == 0)
 		return (0);
 	renamed = strcmp(was.name, row.name) != 0;
@@ -358,7 +368,8 @@ job_change_request(struct job *j, const struct job_change_req *req,
 	    was.num_nodes != row.num_nodes ||
 	    was.time_limit != row.time_limit ||
 	    strcmp(was.partition, row.partition) != 0 ||
-	    strcmp(was.qos, row.qos) != 0);
+	    strcmp(was.qos, row.qos) != 0 || was.nice != row.nice ||
+	    was.priority != row.priority);
 	/* Its reason as a submit writes it; memory has it as the core
 	 * judges it (job_change_core_enter). */
 	if (job_state(j) == JOB_PENDING && strcmp(was.dependency,

@@ -57,6 +57,9 @@ struct job_change_req {
 	uint32_t	 num_nodes;	/* exactly that many nodes */
 	const char	*partition;	/* part.h's list, checked */
 	const char	*qos;		/* a QOS's name, checked */
+	bool		 has_nice, has_priority;
+	int		 nice;
+	uint32_t	 priority;
 };
 
 /* Changes job's request (job_set_asked) as req says, all of it or none:

@@ -413,6 +413,12 @@ const char	*job_account(const struct job *j)
 		     { return (job_shared_text(j->shared, JF_ACCOUNT)); }
 const char	*job_qos(const struct job *j)
 		     { return (job_shared_text(j->shared, JF_QOS)); }
+int		 job_nice(const struct job *j)
+		     { return ((int)(int64_t)job_shared_num(j->shared,
+		     JF_NICE)); }
+uint32_t	 job_priority(const struct job *j)
+		     { return ((uint32_t)job_shared_num(j->shared,
+		     JF_PRIORITY)); }
 const char	*job_exclude_nodes(const struct job *j)
 		     { return (job_shared_text(j->shared, JF_EXCLUDE_NODES)); }
 const char	*job_gpu_type(const struct job *j)

@@ -184,6 +184,9 @@ const char	*job_partition(const struct job *);
 const char	*job_account(const struct job *);
 /* Its QOS ('' for the default: a job from before QOS). */
 const char	*job_qos(const struct job *);
+/* Its nice and priority (gsub --nice, --priority; 0 for none). */
+int		 job_nice(const struct job *);
+uint32_t	 job_priority(const struct job *);
 const char	*job_exclude_nodes(const struct job *);
 const char	*job_gpu_type(const struct job *);
 /* Its shape and tasks (common/job-field.h): the nodes asked for (0: any

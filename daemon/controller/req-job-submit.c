@@ -666,6 +666,15 @@ req_job_submit(struct peer *p, const json_t *msg)
 		goto invalid;
 	if (*account != '\0')
 		row.account = account;
+	/* Only an operator puts a job ahead of others of its queue. */
+	if ((row.nice < 0 || row.priority != 0) && !peer_is_operator(p)) {
+		req_error(p, msg, PROTO_E_PERMISSION, "%s: only an operator "
+		    "may give a job %s; a user may lower their own jobs with "
+		    "a nice of 0 to %d", row.nice < 0 ? "nice" : "priority",
+		    row.nice < 0 ? "a negative nice" : "a priority",
+		    JOB_REQ_MAX_NICE);
+		goto out;
+	}
 	/* The QOS too: none asked is the default's. */
 	if (qos_resolve(&c->qos, row.qos != NULL ? row.qos : "", qos,
 	    sizeof qos, err, sizeof err) != 0)

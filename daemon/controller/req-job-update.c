@@ -42,6 +42,8 @@ static const struct {
 	{ JRQ_NUM_NODES, "number of nodes" },
 	{ JRQ_PARTITION, "partition" },
 	{ JRQ_QOS, "QOS" },
+	{ JRQ_NICE, "nice" },
+	{ JRQ_PRIORITY, "priority" },
 };
 #define REQ_JOB_UPDATE_NSETS						\
 	(sizeof req_job_update_sets / sizeof req_job_update_sets[0])
@@ -65,6 +67,10 @@ req_job_update_has(const struct job_change_req *req, enum job_req f)
 		return (req->partition != NULL);
 	case JRQ_QOS:
 		return (req->qos != NULL);
+	case JRQ_NICE:
+		return (req->has_nice);
+	case JRQ_PRIORITY:
+		return (req->has_priority);
 	default:
 		return (false);
 	}
@@ -212,6 +218,14 @@ req_job_update_set(struct peer *p, struct job *j,
 	if ((req->qos != NULL || req->has_time_limit) &&
 	    (code = req_job_update_qos(p, j, req, why, len)) != NULL)
 		return (code);
+	if (((req->has_nice && req->nice < 0) || (req->has_priority &&
+	    req->priority != job_priority(j))) && !peer_is_operator(p)) {
+		snprintf(why, len, "job %" PRIu64 ": only an operator may give "
+		    "%s; a user may set a nice of 0 to %d", id,
+		    req->has_nice && req->nice < 0 ? "a negative nice" :
+		    "a priority", JOB_REQ_MAX_NICE);
+		return (PROTO_E_PERMISSION);
+	}
 	snprintf(detail, sizeof detail, "by %s", peer_user(p));
 	if (job_change_request(j, req, detail) != 0) {
 		snprintf(why, len, "job %" PRIu64 ": the store failed", id);
@@ -471,6 +485,14 @@ req_job_update_read(const json_t *msg, struct job_change_req *req,
 			    err, errlen) != 0)
 				return (PROTO_E_INVALID);
 			req->qos = qos;
+			break;
+		case JRQ_NICE:
+			req->has_nice = true;
+			req->nice = (int)v.n;
+			break;
+		case JRQ_PRIORITY:
+			req->has_priority = true;
+			req->priority = (uint32_t)v.n;
 			break;
 		}
 	}

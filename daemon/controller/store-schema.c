@@ -208,6 +208,9 @@ static const char *const store_schema_migrations[] = {
 	/* 19: a job's QOS (gsub --qos); '' for the jobs before, which the
 	 * default QOS takes. */
 	"ALTER TABLE jobs ADD COLUMN qos TEXT NOT NULL DEFAULT '';",
+	/* 20: a job's nice and priority (gsub --nice, --priority). */
+	"ALTER TABLE jobs ADD COLUMN nice INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE jobs ADD COLUMN priority INTEGER NOT NULL DEFAULT 0;",
 };
 #define STORE_SCHEMA_VERSION \
 	((int)(sizeof store_schema_migrations /				\

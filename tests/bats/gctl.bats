@@ -91,7 +91,7 @@ teardown() {
 	# All or none: a bad key changes nothing, a usage error naming the
 	# keys a job takes.
 	run -2 gctl update job "$id" Name=third Colour=blue
-	[[ "$output" == *'update: unknown key "Colour"; a job takes TimeLimit, Name (or JobName), Comment, Dependency, NumNodes, Partition or QOS'* ]]
+	[[ "$output" == *'update: unknown key "Colour"; a job takes TimeLimit, Name (or JobName), Comment, Dependency, NumNodes, Partition, QOS, Nice or Priority'* ]]
 	[ "$(gq -h -j "$id" -o name)" = second ]
 	# A running job's name is refused by gbatchd, saying why.
 	r=$(gb_submit -G 1 --wrap 'sleep 60')

@@ -59,14 +59,14 @@ refused() {
 	    wait-all-nodes=1 account=a comment=c begin=now+60 \
 	    dependency=afterok:1 kill-on-invalid-dep=yes signal=B:USR1@60 \
 	    array=0-3%2 cpus-per-task=1 cpus-per-gpu=1 mem=100M \
-	    mem-per-gpu=100M ntasks-per-node=gpu partition=gbatch qos=normal; do
+	    mem-per-gpu=100M ntasks-per-node=gpu partition=gbatch qos=normal \
+	    nice=5; do
 		run -0 gsub -H "--$o" --wrap true
 	done
 	run -0 gsub -H -b now --wrap true
 	run -0 gsub -H -d afterany:1 --wrap true
 	for o in \
 	    mail-type=END mail-user=a@b mem-per-cpu=1G \
-	    priority=10 nice=5 \
 	    constraint=a100 reservation=r licenses=l clusters=c no-kill \
 	    exclusive oversubscribe uid=1 gid=1 get-user-env input=in.txt \
 	    deadline=now time-min=5 gpu-bind=closest distribution=block \
@@ -113,8 +113,6 @@ refused() {
 	[[ "$why" == *"gbatch sends no mail"*"gq"*"gtop"* ]]
 	refused mem-per-cpu 16G
 	[[ "$why" == *"CPUs and memory per GPU or per node"*"--mem-per-gpu"*"leave it out"* ]]
-	refused priority 10
-	[[ "$why" == *"Tiresias"* ]]
 	refused exclusive
 	[[ "$why" == *"all its GPUs"*"--consolidate"* ]]
 	# Shapes: what cannot be one is refused before gbatchd is asked.

@@ -30,13 +30,13 @@ new() {
 	sqlite3 ctl/gbatch.db "$1"
 }
 
-@test "a schema-4 database is upgraded to version 19 keeping every job" {
+@test "a schema-4 database is upgraded to version 20 keeping every job" {
 	[ "$(old 'PRAGMA user_version')" = 4 ]
 	gb_start_controller
 	grep -q 'schema migrated to version 5' gbatchd.log
 	grep -q 'schema migrated to version 6' gbatchd.log
-	grep -q 'schema migrated to version 19' gbatchd.log
-	[ "$(new 'PRAGMA user_version')" = 19 ]
+	grep -q 'schema migrated to version 20' gbatchd.log
+	[ "$(new 'PRAGMA user_version')" = 20 ]
 	# Versions 5 and 7: the index gacct --report reads jobs from alone,
 	# in the order gacct lists them.
 	[ "$(new "SELECT sql FROM sqlite_master WHERE name = 'jobs_acct'")" = \
@@ -82,6 +82,8 @@ new() {
 	[ "$(new 'SELECT COUNT(*) FROM accounts') $(new 'SELECT COUNT(*) FROM account_users')" = "0 0" ]
 	# 19: no job named a QOS (the default takes them).
 	[ "$(new "SELECT COUNT(*) FROM jobs WHERE qos = ''")" = "$(old 'SELECT COUNT(*) FROM jobs')" ]
+	# 20: no job niced or given a priority.
+	[ "$(new "SELECT COUNT(*) FROM jobs WHERE nice = 0 AND priority = 0")" = "$(old 'SELECT COUNT(*) FROM jobs')" ]
 	# gq still lists them, finished ones from the database.
 	run -0 gq -t all -h -o id,name,state
 	[ "${#lines[@]}" -eq "$(old 'SELECT COUNT(*) FROM jobs')" ]
@@ -181,7 +183,7 @@ for k in ("first_start", "run_time", "queue_delay", "last_queue"):
 	new 'PRAGMA user_version = 99'
 	before=$(sqlite3 ctl/gbatch.db .dump | md5sum)
 	run ! gbatchd -D -f "$GBATCH_CONF" -L "$GB_DIR/gbatchd.log"
-	grep -q 'schema version 99, newer than this gbatchd knows (19)' gbatchd.log ||
+	grep -q 'schema version 99, newer than this gbatchd knows (20)' gbatchd.log ||
 	    [[ "$output" == *'schema version 99, newer than this gbatchd knows (9)'* ]]
 	[ "$(sqlite3 ctl/gbatch.db .dump | md5sum)" = "$before" ]
 }

@@ -201,3 +201,55 @@ field_is() {
 	run -1 gsub -G 1 --qos scavenger --wrap true
 	[[ "$output" == *'no such QOS; expected one of normal'* ]]
 }
+
+@test "nice and priority order the waiting jobs of a tier and queue; gq, squeue and scontrol show them; an operator alone gives a negative nice or a priority" {
+	gb_start_controller
+	gb_start_node n1 1
+	b=$(gb_submit -G 1 --wrap 'sleep 60')
+	gb_wait_state "$b" RUNNING
+	a=$(gb_submit -G 1 -J plain --wrap true)
+	n=$(gb_submit -G 1 -J niced --nice 100 --wrap true)
+	p=$(gb_submit -G 1 -J urgent --priority 10 --wrap true)
+	# priority - nice first, then the queue's own order (submit time).
+	gb_wait 10 field_is "$p" rank 1
+	gb_wait 10 field_is "$a" rank 2
+	gb_wait 10 field_is "$n" rank 3
+	[ "$(field "$n" nice) $(field "$p" priority)" = "100 10" ]
+	[ "$(squeue -h -j "$n" -o '%y %Q')" = "100 0" ]
+	scontrol show job "$p" | grep -q ' Priority=10 Nice=0 '
+	# An operator lowers the urgent one; it goes behind the plain one.
+	run -0 gctl update job "$p" Priority=0 Nice=200
+	gb_wait 10 field_is "$a" rank 1
+	gb_wait 10 field_is "$p" rank 3
+	gq -l "$p" | grep -q 'priority 10 -> 0, by root'
+	run -2 gsub -G 1 --nice 20000 --wrap true
+	[[ "$output" == *'--nice: expected a whole number from -10000 to 10000, got "20000"'* ]]
+	gcancel "$b"
+	gb_wait_state "$n" COMPLETED 20
+}
+
+@test "a user may nice their own jobs, not give a negative nice or a priority (exit 4)" {
+	gb_start_cluster
+	id nobody >/dev/null 2>&1 || skip "no user nobody"
+	[ "$(id -u)" = 0 ] || skip "needs root to act as another user"
+	chmod 755 "$GB_DIR"
+	as_nobody() {
+		su -s /bin/sh nobody -c "GBATCH_SOCKET=$GBATCH_SOCKET GBATCH_CONF=$GBATCH_CONF $*"
+	}
+	run as_nobody gsub -D /tmp -H --nice -5 --wrap true
+	[ "$status" -eq 4 ]
+	[[ "$output" == *'nice: only an operator may give a job a negative nice; a user may lower their own jobs with a nice of 0 to 10000'* ]]
+	run as_nobody gsub -D /tmp -H --priority 5 --wrap true
+	[ "$status" -eq 4 ]
+	[[ "$output" == *'priority: only an operator may give a job a priority'* ]]
+	w=$(as_nobody gsub --parsable -D /tmp -H --nice 50 --wrap true)
+	[ "$(field "$w" nice)" = 50 ]
+	run as_nobody gctl update job "$w" Nice=0
+	[ "$status" -eq 0 ]
+	run as_nobody gctl update job "$w" Nice=-1
+	[ "$status" -eq 4 ]
+	run as_nobody gctl update job "$w" Priority=3
+	[ "$status" -eq 4 ]
+	[[ "$output" == *"job $w: only an operator may give a priority"* ]]
+	[ "$(field "$w" nice) $(field "$w" priority)" = "0 0" ]
+}

@@ -4,7 +4,8 @@
  * an empty set holds nothing; a higher tier starts first and may preempt
  * a lower one whatever their queues, never the other way, and never under
  * fifo, nor across tiers where the caller's rules between classes say
- * not, which say nothing within a tier; jobs bound to the same nodes that find no room are answered by
+ * not, which say nothing within a tier; urgency orders the waiting jobs
+ * of a tier and queue and preempts no one; jobs bound to the same nodes that find no room are answered by
  * their shape's memo without hiding a job bound elsewhere. Expected
  * values are worked out in the comments. */
 #include <stdbool.h>
@@ -275,6 +276,57 @@ test_class_rules(void)
 	sched_core_free(core);
 }
 
+/* Urgency (the caller's priority - nice) orders the waiting jobs of a
+ * tier and queue, under every policy: on one node of 1 GPU held by job 1,
+ * job 2 (urgency -5, niced), job 3 (0) and job 4 (+7) wait; as job 1 ends
+ * job 4 starts, then 3, then 2, whatever their submit times. A higher
+ * tier still comes first: job 5 of tier 1 and urgency -100 goes before
+ * any of them. Running jobs keep their order: no preemption for it. */
+static void
+test_urgency(enum sched_policy policy, const char *name)
+{
+	struct sched_core	*core = t_core(policy, 1000000, 1, 1);
+	struct sched_jobspec	 spec;
+	struct sched_cjob	*j[6];
+	static const int32_t	 urg[6] = { 0, 0, -5, 0, 7, -100 };
+	uint64_t		 id;
+
+	for (id = 1; id <= 5; id++) {
+		t_spec(&spec, id, 1, (int64_t)id);
+		spec.urgency = urg[id];
+		spec.tier = id == 5 ? 1 : 0;
+		spec.duration = 100;
+		if (id == 5)
+			continue;
+		j[id] = sched_core_submit(core, &spec, (int64_t)id);
+		if (id == 1)
+			t_pass(core, 1);
+	}
+	t_pass(core, 10);
+	ok(!t_did(SCHED_ACT_PREEMPT, j[1]), "%s: urgency preempts no one",
+	    name);
+	sched_core_end(core, j[1], 20);
+	t_pass(core, 20);
+	ok(t_did(SCHED_ACT_START, j[4]), "%s: the most urgent starts first "
+	    "(job 4, +7)", name);
+	t_spec(&spec, 5, 1, 21);
+	spec.urgency = urg[5];
+	spec.tier = 1;
+	spec.duration = 100;
+	j[5] = sched_core_submit(core, &spec, 21);
+	sched_core_end(core, j[4], 30);
+	t_pass(core, 30);
+	ok(t_did(SCHED_ACT_START, j[5]), "%s: a higher tier before any "
+	    "urgency", name);
+	sched_core_end(core, j[5], 40);
+	t_pass(core, 40);
+	ok(t_did(SCHED_ACT_START, j[3]), "%s: then urgency 0 (job 3)", name);
+	sched_core_end(core, j[3], 50);
+	t_pass(core, 50);
+	ok(t_did(SCHED_ACT_START, j[2]), "%s: the niced job last", name);
+	sched_core_free(core);
+}
+
 /* fifo never preempts, tiers or not. */
 static void
 test_tier_fifo(void)
@@ -399,6 +451,10 @@ main(void)
 	test_tier_preempt();
 	test_tier_fifo();
 	test_class_rules();
+	test_urgency(SCHED_DLAS, "dlas");
+	test_urgency(SCHED_GITTINS, "gittins");
+	test_urgency(SCHED_SRTF, "srtf");
+	test_urgency(SCHED_FIFO, "fifo");
 	test_memo();
 	test_limits();
 	return (tap_done());

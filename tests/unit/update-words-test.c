@@ -108,9 +108,12 @@ main(void)
 	    "twice");
 	t_bad("JobId=5 JobId=6 Name=a", "JobId is given twice");
 	/* Keys gbatch does not have, and forms that are not update's. */
-	t_bad("JobId=5 Nice=5", "unknown key \"Nice\"; a job "
+	t_bad("JobId=5 Features=a", "unknown key \"Features\"; a job "
 	    "takes TimeLimit, Name (or JobName), Comment, Dependency, "
-	    "NumNodes, Partition or QOS, a node State and Reason");
+	    "NumNodes, Partition, QOS, Nice or Priority, a node State and "
+	    "Reason");
+	t_bad("JobId=5 Nice=x", "Nice: expected a whole number from -10000 "
+	    "to 10000, got \"x\"");
 	t_bad("JobId=5 QOS=a,b", "QOS: expected 1 to 64 letters");
 	t_bad("JobId=5 Name", "expected KEY=VALUE, got \"Name\"");
 	t_bad("JobId=5", "JobId=5: expected what to change: TimeLimit");
