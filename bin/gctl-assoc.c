@@ -25,6 +25,7 @@ enum gctl_assoc_kind {
 	GCTL_ASSOC_TIME,	/* Slurm's time forms, seconds on the wire */
 	GCTL_ASSOC_TEXT,
 	GCTL_ASSOC_YESNO,
+	GCTL_ASSOC_HOURS,	/* a decimal number of GPU-hours, 0: none */
 };
 
 #define GCTL_ASSOC_ACCOUNT	0x1	/* a key of gctl account's */
@@ -38,7 +39,7 @@ static const struct {
 	{ "parent", GCTL_ASSOC_TEXT, GCTL_ASSOC_ACCOUNT },
 	{ "shares", GCTL_ASSOC_SHARES, GCTL_ASSOC_ACCOUNT },
 	{ "description", GCTL_ASSOC_TEXT, GCTL_ASSOC_ACCOUNT },
-	{ "gpu_hours", GCTL_ASSOC_COUNT, GCTL_ASSOC_ACCOUNT },
+	{ "gpu_hours", GCTL_ASSOC_HOURS, GCTL_ASSOC_ACCOUNT },
 	{ "default", GCTL_ASSOC_YESNO, GCTL_ASSOC_USER },
 	{ "max_gpus", GCTL_ASSOC_COUNT, GCTL_ASSOC_ACCOUNT | GCTL_ASSOC_USER },
 	{ "max_jobs", GCTL_ASSOC_COUNT, GCTL_ASSOC_ACCOUNT | GCTL_ASSOC_USER },
@@ -56,6 +57,41 @@ static const struct {
 
 /* The most a count may be, as gbatchd takes it. */
 #define GCTL_ASSOC_COUNT_MAX	1000000000ULL
+
+/* A budget in GPU-hours, digits with a decimal fraction or not ("500",
+ * "0.25"), into set's gpu_hours: a whole number as one, so that the
+ * wire and the audit log read as they did. gbatchd keeps it to the
+ * GPU-second and refuses one smaller. */
+static int
+gctl_assoc_hours_parse(const char *val, json_t *set, char *err,
+    size_t errlen)
+{
+	const char	*p = val;
+	char		*end;
+	double		 h;
+
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (p != val && *p == '.' && p[1] >= '0' && p[1] <= '9') {
+		for (p++; *p >= '0' && *p <= '9'; p++)
+			;
+	}
+	errno = 0;
+	h = strtod(val, &end);
+	if (p == val || *p != '\0' || end != p || errno != 0 ||
+	    h > GCTL_ASSOC_COUNT_MAX) {
+		snprintf(err, errlen, "gpu_hours: expected GPU-hours a month, "
+		    "a number from 0 (no budget) to %llu such as 500 or 0.25, "
+		    "got \"%s\"", GCTL_ASSOC_COUNT_MAX, val);
+		return (-1);
+	}
+	if (strchr(val, '.') == NULL)
+		json_object_set_new(set, "gpu_hours", json_integer(
+		    (json_int_t)h));
+	else
+		json_object_set_new(set, "gpu_hours", json_real(h));
+	return (0);
+}
 
 /* Reads word (KEY=VALUE, or "default" alone for a user) into set; with
  * account, account= goes to *account instead. Returns 0, or -1 with err. */
@@ -134,6 +170,10 @@ gctl_assoc_word(const char *word, int of, json_t *set, const char **account,
 		json_object_set_new(set, gctl_assoc_keys[k].key,
 		    json_integer((json_int_t)secs));
 		break;
+	case GCTL_ASSOC_HOURS:
+		if (gctl_assoc_hours_parse(val, set, err, errlen) != 0)
+			return (-1);
+		break;
 	case GCTL_ASSOC_TEXT:
 		json_object_set_new(set, gctl_assoc_keys[k].key,
 		    json_string(val));
@@ -167,12 +207,24 @@ gctl_assoc_send(const char *what, const char *action, const char *name,
 	return (gctl_call(req, reply, what));
 }
 
-/* A limit as listings show it: "-" for none. */
+/* A limit as listings show it: "-" for none. A budget's GPU-hours may
+ * have a fraction: up to 6 decimals (a GPU-second is 0.000278),
+ * trailing zeros dropped. */
 static const char *
 gctl_assoc_limit(const json_t *o, const char *key, char *buf, size_t len)
 {
-	json_int_t	v = json_integer_value(json_object_get(o, key));
+	const json_t	*n = json_object_get(o, key);
+	json_int_t	 v = json_integer_value(n);
+	char		*z;
 
+	if (json_is_real(n) && json_real_value(n) > 0) {
+		snprintf(buf, len, "%.6f", json_real_value(n));
+		for (z = buf + strlen(buf) - 1; z > buf && *z == '0'; z--)
+			*z = '\0';
+		if (*z == '.')
+			*z = '\0';
+		return (buf);
+	}
 	if (v <= 0)
 		return ("-");
 	if (strcmp(key, "max_time") == 0)

@@ -11,11 +11,12 @@
 #include "common/proto.h"
 #include "daemon/controller/assoc.h"
 #include "daemon/controller/audit.h"
+#include "daemon/controller/budget.h"
 #include "daemon/controller/core.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/req.h"
 
-/* The most a count limit or a budget may be: far past any cluster. */
+/* The most a count limit may be: far past any cluster. */
 #define REQ_ASSOC_COUNT_MAX	1000000000ULL
 
 /* Reads set's limit members into l (absent ones unchanged). */
@@ -89,6 +90,24 @@ req_assoc_string(const json_t *set, const char *key, const char **out,
 	return (0);
 }
 
+/* set's gpu_hours (a number of GPU-hours, 0 for none) into *budget
+ * (GPU-seconds), when there. */
+static int
+req_assoc_budget(const json_t *set, uint64_t *budget, char *err,
+    size_t errlen)
+{
+	json_t	*v = json_object_get(set, "gpu_hours");
+
+	if (v == NULL)
+		return (0);
+	if (!json_is_number(v)) {
+		snprintf(err, errlen, "gpu_hours: expected a number of "
+		    "GPU-hours, 0 for no budget");
+		return (-1);
+	}
+	return (budget_from_hours(json_number_value(v), budget, err, errlen));
+}
+
 /* account_add and account_modify: the account as it will be, in a. */
 static int
 req_assoc_account(const char *action, const char *name, const json_t *set,
@@ -99,7 +118,7 @@ req_assoc_account(const char *action, const char *name, const json_t *set,
 	    "gpu_hours", NULL };
 	const struct assoc_account	*old;
 	const char			*parent, *description;
-	unsigned long long		 shares, hours;
+	unsigned long long		 shares;
 
 	old = assoc_tab_account(core_assoc(), name);
 	if (strcmp(action, "account_add") == 0 && old != NULL) {
@@ -122,21 +141,18 @@ req_assoc_account(const char *action, const char *name, const json_t *set,
 	parent = old != NULL ? old->parent : "";
 	description = old != NULL ? old->description : "";
 	shares = a->shares;
-	hours = a->gpu_hours;
 	if (req_assoc_known(set, keys, err, errlen) != 0 ||
 	    req_assoc_string(set, "parent", &parent, err, errlen) != 0 ||
 	    req_assoc_string(set, "description", &description, err,
 	    errlen) != 0 ||
 	    req_get_uint(set, "shares", REQ_ASSOC_COUNT_MAX, &shares, err,
 	    errlen) != 0 ||
-	    req_get_uint(set, "gpu_hours", REQ_ASSOC_COUNT_MAX, &hours, err,
-	    errlen) != 0 ||
+	    req_assoc_budget(set, &a->budget, err, errlen) != 0 ||
 	    req_assoc_limits(set, &a->lim, err, errlen) != 0)
 		return (-1);
 	a->parent = (char *)parent;
 	a->description = (char *)description;
 	a->shares = (uint32_t)shares;
-	a->gpu_hours = hours;
 	return (0);
 }
 
@@ -295,6 +311,15 @@ req_assoc_list_limits(json_t *o, const struct assoc_limits *l)
 	return (o);
 }
 
+/* GPU-seconds as GPU-hours: a whole number when they are whole. */
+static json_t *
+req_assoc_hours(uint64_t secs)
+{
+	if (secs % 3600 == 0)
+		return (json_integer((json_int_t)(secs / 3600)));
+	return (json_real(budget_hours(secs)));
+}
+
 static void
 req_assoc_list(struct peer *p, const json_t *msg)
 {
@@ -308,10 +333,10 @@ req_assoc_list(struct peer *p, const json_t *msg)
 	for (i = 0; i < t->nacc; i++) {
 		a = &t->acc[i];
 		json_array_append_new(accounts, req_assoc_list_limits(json_pack(
-		    "{s:s, s:s, s:I, s:s, s:I, s:I}", "name", a->name,
+		    "{s:s, s:s, s:I, s:s, s:o, s:I}", "name", a->name,
 		    "parent", a->parent, "shares", (json_int_t)a->shares,
 		    "description", a->description, "gpu_hours",
-		    (json_int_t)a->gpu_hours, "users",
+		    req_assoc_hours(a->budget), "users",
 		    (json_int_t)assoc_tab_users_of(t, a->name)), &a->lim));
 	}
 	users = json_array();

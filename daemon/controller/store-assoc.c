@@ -8,12 +8,21 @@
 #include <sqlite3.h>
 
 #include "common/log.h"
+#include "daemon/controller/budget.h"
 #include "daemon/controller/store-assoc.h"
 #include "daemon/controller/store-int.h"
 
 /* The limit columns, in the order the SELECTs below read them and the
  * binds name them. */
 #define STORE_ASSOC_LIMITS	"max_gpus, max_jobs, max_pending, max_time"
+
+/* The budget column's GPU-hours (a whole number, or a fraction since
+ * budgets may be) as GPU-seconds, rounded to the nearest. */
+static uint64_t
+store_assoc_budget(double hours)
+{
+	return (hours > 0 ? (uint64_t)(hours * 3600 + 0.5) : 0);
+}
 
 /* Prepares sql on the write connection: NULL after logging. */
 static sqlite3_stmt *
@@ -80,7 +89,7 @@ store_assoc_load(store_assoc_account_cb acb, store_assoc_user_cb ucb,
 		a.parent = (char *)store_column_text(st, 1);
 		a.shares = (uint32_t)sqlite3_column_int64(st, 2);
 		a.description = (char *)store_column_text(st, 3);
-		a.gpu_hours = (uint64_t)sqlite3_column_int64(st, 4);
+		a.budget = store_assoc_budget(sqlite3_column_double(st, 4));
 		store_assoc_read_limits(st, 5, &a.lim);
 		acb(&a, arg);
 	}
@@ -123,8 +132,10 @@ store_assoc_account_save(const struct assoc_account *a)
 	store_bind_text(st, store_param(st, ":parent"), a->parent);
 	sqlite3_bind_int64(st, store_param(st, ":shares"), a->shares);
 	store_bind_text(st, store_param(st, ":description"), a->description);
-	sqlite3_bind_int64(st, store_param(st, ":gpu_hours"),
-	    (sqlite3_int64)a->gpu_hours);
+	/* GPU-hours as a REAL: a whole number stays an INTEGER in the
+	 * column (its affinity), as before budgets could be fractional. */
+	sqlite3_bind_double(st, store_param(st, ":gpu_hours"),
+	    budget_hours(a->budget));
 	store_assoc_bind_limits(st, &a->lim);
 	return (store_assoc_run(st, "save account"));
 }

@@ -9,8 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Limits of an account or of a user's association; 0 is none. max_gpus
- * and max_jobs are stored and shown, enforced in a later slice. */
+/* Limits of an account or of a user's association; 0 is none. */
 struct assoc_limits {
 	uint32_t	 max_gpus;
 	uint32_t	 max_jobs;
@@ -24,7 +23,9 @@ struct assoc_account {
 	uint32_t		 shares;
 	char			*description;
 	struct assoc_limits	 lim;
-	uint64_t		 gpu_hours;	/* a month's budget */
+	/* A month's budget of GPU-seconds, 0 for none: given and shown in
+	 * GPU-hours, kept to the GPU-second (budget.h). */
+	uint64_t		 budget;
 };
 
 struct assoc_user {

@@ -52,8 +52,23 @@ gpu_hours: -
 users: -
 children: chem, phys" ]
 	run -0 gctl account show phys
+	[ "${lines[8]}" = "gpu_hours: 500" ]
 	[ "${lines[9]}" = "users: alice (default)" ]
 	[ "${lines[10]}" = "children: -" ]
+	# A budget of a fraction of a GPU-hour, kept to the GPU-second:
+	# 0.25 is 900 GPU-seconds; 0.001 rounds to 4 (0.001111).
+	run -0 gctl account modify chem gpu_hours=0.25
+	run -0 gctl account show chem
+	[ "${lines[8]}" = "gpu_hours: 0.25" ]
+	run -0 gctl account modify chem gpu_hours=0.001
+	run -0 gctl account show chem
+	[ "${lines[8]}" = "gpu_hours: 0.001111" ]
+	run -2 gctl account modify chem gpu_hours=-1
+	[ "${lines[0]}" = "gctl: account: modify: gpu_hours: expected GPU-hours a month, a number from 0 (no budget) to 1000000000 such as 500 or 0.25, got \"-1\"" ]
+	run -2 gctl account modify chem gpu_hours=1e3
+	run -1 gctl account modify chem gpu_hours=0.0001
+	[ "$output" = "gctl: account modify: gpu_hours: 0.0001 is less than a GPU-second; expected 0 (no budget), or 0.0003 (about a GPU-second) or more" ]
+	run -0 gctl account modify chem gpu_hours=0
 	# The client's own checks: usage errors, exit 2.
 	run -2 gctl account add bio shares=none
 	[ "${lines[0]}" = "gctl: account: add: shares: expected a whole number from 1 to 1000000000, got \"none\"" ]

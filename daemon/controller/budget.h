@@ -1,0 +1,65 @@
+/* budget.h: an account's GPU-hour budget and the month it is for
+ * (docs/scheduling.md, "Budgets"): which month a time is in (the
+ * calendar month, UTC), how much a budget's account used by now, whether
+ * it spent the budget and when it will at the rate it spends now, and
+ * the budget's unit. Pure: no clock, no tables; tested alone
+ * (tests/unit/budget-test.c). */
+#ifndef GB_CTL_BUDGET_H
+#define GB_CTL_BUDGET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A time that never comes. */
+#define BUDGET_NEVER		INT64_MAX
+
+/* The most GPU-hours a budget may be: far past any cluster's month. */
+#define BUDGET_MAX_HOURS	1000000000.0
+
+/* The start of the calendar month (UTC) that holds t, and of the one
+ * after it; seconds since the epoch. */
+int64_t	budget_month_start(int64_t t);
+int64_t	budget_month_next(int64_t t);
+/* The month that holds t as "YYYY-MM" into buf (8 bytes suffice).
+ * Returns buf. */
+const char *budget_month_name(int64_t t, char *buf, size_t len);
+
+/* What an account (or a subtree of accounts) used in a month, in a form
+ * that costs nothing to keep up to date as runs start and end:
+ * done: GPU-seconds of the runs that ended in the month; gpus: the GPUs
+ * its runs under way hold; since: the sum, over those runs, of their
+ * GPUs x the time they started, or the month's start for a run that
+ * started before it. At now, a run under way has used its GPUs x (now -
+ * its start in the month), so the whole is done + gpus x now - since. */
+struct budget_use {
+	uint64_t	 done;
+	uint64_t	 gpus;
+	int64_t		 since;
+};
+
+/* GPU-seconds used by now (never below done). */
+uint64_t budget_used(const struct budget_use *, int64_t now);
+/* Whether a budget of budget GPU-seconds is spent with used used: a
+ * budget of 0 is none, never spent; otherwise spent once used reaches
+ * it. */
+bool	budget_is_spent(uint64_t budget, uint64_t used);
+/* When a budget not spent at now will be, if the GPUs running now keep
+ * running: BUDGET_NEVER without a budget or with no GPU running, now
+ * when it is spent already. */
+int64_t	budget_spent_at(uint64_t budget, const struct budget_use *,
+	    int64_t now);
+
+/* The unit: a budget is given in GPU-hours, a decimal number (0.5 is 30
+ * GPU-minutes), and kept in whole GPU-seconds, rounded to the nearest.
+ * budget_from_hours takes 0 (none) to BUDGET_MAX_HOURS; a budget that
+ * would round to no GPU-second at all is refused rather than taken as
+ * none. Returns 0 with *secs, or -1 with err saying what is accepted. */
+int	budget_from_hours(double hours, uint64_t *secs, char *err,
+	    size_t errlen);
+/* GPU-seconds as GPU-hours. */
+double	budget_hours(uint64_t secs);
+/* used as a percentage of budget (0 for no budget). */
+double	budget_percent(uint64_t used, uint64_t budget);
+
+#endif

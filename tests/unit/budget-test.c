@@ -1,0 +1,131 @@
+/* budget-test.c: budgets' rules (daemon/controller/budget.c): the month
+ * a time is in (UTC calendar months, leap years, before the epoch), what
+ * was used by now, when a budget is spent, and the unit. The expected
+ * times were worked out with Python's calendar.timegm. */
+#include <string.h>
+
+#include "daemon/controller/budget.h"
+#include "tests/unit/tap.h"
+
+static void
+test_months(void)
+{
+	char	buf[16];
+
+	/* A leap February, its last second, the next month's first. */
+	is_int(budget_month_start(1709208000), 1706745600,
+	    "2024-02-29 12:00 is in the month from 2024-02-01");
+	is_int(budget_month_start(1709251199), 1706745600,
+	    "2024-02-29 23:59:59 still is");
+	is_int(budget_month_start(1709251200), 1709251200,
+	    "2024-03-01 00:00 starts a month of its own");
+	is_int(budget_month_next(1709208000), 1709251200,
+	    "the month after 2024-02 starts on 2024-03-01");
+	/* December into January of the next year. */
+	is_int(budget_month_start(1704067199), 1701388800,
+	    "2023-12-31 23:59:59 is in 2023-12");
+	is_int(budget_month_next(1704067199), 1704067200,
+	    "the month after 2023-12 is 2024-01");
+	/* Century years: 2000 is a leap year, 2100 and 1900 are not. */
+	is_int(budget_month_start(950572800), 949363200,
+	    "2000-02-15 is in the month from 2000-02-01");
+	is_int(budget_month_next(950572800), 951868800,
+	    "2000-02 has 29 days");
+	is_int(budget_month_start(4107542400), 4107542400,
+	    "2100-03-01 starts its month");
+	is_int(budget_month_next(4107542400), 4110220800,
+	    "2100-03 ends on 2100-04-01");
+	is_int(budget_month_start(-2203891200), -2203891200,
+	    "1900-03-01, before the epoch, starts its month");
+	is_int(budget_month_next(-2203891200), -2201212800,
+	    "1900-03 ends on 1900-04-01");
+	/* The second before the epoch. */
+	is_int(budget_month_start(-1), -2678400, "1969-12-31 23:59:59 is in "
+	    "1969-12");
+	is_int(budget_month_next(-1), 0, "the month after it starts at 0");
+	is_int(budget_month_start(0), 0, "the epoch starts 1970-01");
+	is_str(budget_month_name(1709208000, buf, sizeof buf), "2024-02",
+	    "the month's name");
+	is_str(budget_month_name(-1, buf, sizeof buf), "1969-12",
+	    "before the epoch too");
+}
+
+static void
+test_used(void)
+{
+	struct budget_use	u;
+
+	memset(&u, 0, sizeof u);
+	is_int(budget_used(&u, 1000), 0, "nothing used");
+	/* 100 GPU-s done; 4 GPUs running since 500 and 2 since 900. */
+	u.done = 100;
+	u.gpus = 6;
+	u.since = 4 * 500 + 2 * 900;
+	is_int(budget_used(&u, 1000), 100 + 4 * 500 + 2 * 100,
+	    "done plus each run's GPUs x its time so far");
+	/* A clock stepped back before the runs' starts. */
+	is_int(budget_used(&u, 400), 100, "a clock stepped back adds nothing");
+}
+
+static void
+test_spent(void)
+{
+	struct budget_use	u;
+
+	ok(!budget_is_spent(0, 1000000), "no budget is never spent");
+	ok(!budget_is_spent(3600, 3599), "a second short is not spent");
+	ok(budget_is_spent(3600, 3600), "reached is spent");
+	ok(budget_is_spent(3600, 7200), "passed is spent");
+
+	memset(&u, 0, sizeof u);
+	u.done = 1000;
+	is_int(budget_spent_at(0, &u, 50), BUDGET_NEVER, "no budget: never");
+	is_int(budget_spent_at(2000, &u, 50), BUDGET_NEVER,
+	    "nothing running: never");
+	is_int(budget_spent_at(1000, &u, 50), 50, "spent already: now");
+	/* 3 GPUs from 50 on: 1000 left, 333.3 s: spent at 384. */
+	u.gpus = 3;
+	u.since = 3 * 50;
+	is_int(budget_spent_at(2000, &u, 50), 50 + 334,
+	    "rounded up to the second it is spent");
+	ok(!budget_is_spent(2000, budget_used(&u, 383)), "not at 383");
+	ok(budget_is_spent(2000, budget_used(&u, 384)), "spent at 384");
+	is_int(budget_percent(500, 2000), 25, "a quarter used");
+	is_int(budget_percent(500, 0), 0, "no budget: 0%%");
+}
+
+static void
+test_unit(void)
+{
+	uint64_t	s = 99;
+	char		err[256];
+
+	ok(budget_from_hours(500, &s, err, sizeof err) == 0 && s == 1800000,
+	    "500 GPU-hours are 1,800,000 GPU-seconds");
+	ok(budget_from_hours(0.5, &s, err, sizeof err) == 0 && s == 1800,
+	    "0.5 GPU-hours are 30 GPU-minutes");
+	ok(budget_from_hours(0.001, &s, err, sizeof err) == 0 && s == 4,
+	    "0.001 GPU-hours round to 4 GPU-seconds (3.6)");
+	ok(budget_from_hours(0, &s, err, sizeof err) == 0 && s == 0,
+	    "0 is no budget");
+	ok(budget_from_hours(0.0001, &s, err, sizeof err) == -1,
+	    "below half a GPU-second is refused, not taken as none");
+	is_str(err, "gpu_hours: 0.0001 is less than a GPU-second; expected 0 "
+	    "(no budget), or 0.0003 (about a GPU-second) or more",
+	    "the refusal says what is accepted");
+	ok(budget_from_hours(-1, &s, err, sizeof err) == -1, "negative");
+	ok(budget_from_hours(2e9, &s, err, sizeof err) == -1, "too large");
+	is_str(err, "gpu_hours: expected 0 (no budget) to 1000000000 "
+	    "GPU-hours, got 2e+09", "the refusal names the range");
+	ok(budget_hours(5400) == 1.5, "5400 GPU-seconds are 1.5 GPU-hours");
+}
+
+int
+main(void)
+{
+	test_months();
+	test_used();
+	test_spent();
+	test_unit();
+	return (tap_done());
+}
