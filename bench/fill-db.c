@@ -278,7 +278,7 @@ fill_job(struct fill *f, unsigned user, const char *name, uint32_t gpus,
 		snprintf(detail, sizeof detail, "on %s", p.where);
 		if ((rc = fill_event(f, r.id, start, "PENDING", "RUNNING",
 		    detail)) != 0 || (rc = store_run_start(r.id, k, start, gpus,
-		    p.runs)) != 0)
+		    p.runs, "gbatch")) != 0)
 			goto out;
 		f->runs++;
 		t = start + dur;

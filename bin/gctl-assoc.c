@@ -296,7 +296,47 @@ gctl_assoc_print_users(const json_t *users, const char *only)
 	}
 }
 
-/* gctl account show NAME: its fields, its users, its children. */
+/* A count in use against its limit key: "2 (max_jobs 4)". */
+static void
+gctl_assoc_show_use(const char *label, json_int_t n, const json_t *a,
+    const char *key)
+{
+	json_int_t	max = json_integer_value(json_object_get(a, key));
+
+	if (max > 0)
+		printf("%s: %lld (%s %lld)\n", label, (long long)n, key,
+		    (long long)max);
+	else
+		printf("%s: %lld (no %s)\n", label, (long long)n, key);
+}
+
+/* What account a (and the accounts below it) used this month against
+ * its budget, and what its running jobs hold against its limits. */
+static void
+gctl_assoc_show_usage(const json_t *reply, const json_t *a)
+{
+	const json_t	*b = json_object_get(a, "gpu_hours");
+	double		 used, budget;
+
+	used = (double)json_integer_value(json_object_get(a,
+	    "used_gpu_seconds")) / 3600;
+	budget = json_number_value(b);
+	printf("month: %s (UTC)\n", gctl_assoc_str(reply, "month"));
+	if (budget <= 0)
+		printf("used_gpu_hours: %.2f (no budget)\n", used);
+	else
+		printf("used_gpu_hours: %.2f (%.1f%% of gpu_hours%s)\n", used,
+		    100 * used / budget, json_is_true(json_object_get(a,
+		    "spent")) ? "; spent: its jobs wait, AssocGPUHoursSpent" :
+		    "");
+	gctl_assoc_show_use("running_jobs", json_integer_value(
+	    json_object_get(a, "running_jobs")), a, "max_jobs");
+	gctl_assoc_show_use("running_gpus", json_integer_value(
+	    json_object_get(a, "running_gpus")), a, "max_gpus");
+}
+
+/* gctl account show NAME: its fields, what it used this month and holds
+ * now, its users, its children. */
 static int
 gctl_assoc_show(const struct cmd *verb, const char *name)
 {
@@ -335,6 +375,7 @@ gctl_assoc_show(const struct cmd *verb, const char *name)
 	    sizeof buf));
 	printf("gpu_hours: %s\n", gctl_assoc_limit(a, "gpu_hours", buf,
 	    sizeof buf));
+	gctl_assoc_show_usage(reply, a);
 	printf("users:");
 	sep = " ";
 	json_array_foreach(json_object_get(reply, "users"), i, e) {

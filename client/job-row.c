@@ -401,6 +401,7 @@ job_row_reason_short(const char *reason)
 		{ "QOSMaxJobsPerUserLimit", "QOSJobs" },
 		{ "QOSMaxGRESPerUser", "QOSGPUs" },
 		{ "QOSMaxWallDurationPerJobLimit", "QOSTime" },
+		{ "AssocGPUHoursSpent", "GPUHours" },
 	};
 	size_t	i;
 

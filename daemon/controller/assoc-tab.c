@@ -1,7 +1,7 @@
 /* assoc-tab.c: accounts and users in memory, and their rules
  * (assoc-tab.h). A cluster has tens or hundreds of accounts and a few
- * users each, changed by hand: sorted arrays, searched in a line, are
- * plenty and keep the listings in order for free. */
+ * users each, changed by hand: sorted arrays are plenty and keep the
+ * listings in order for free; accounts are found by halving. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,11 +43,19 @@ assoc_tab_free(struct assoc_tab *t)
 const struct assoc_account *
 assoc_tab_account(const struct assoc_tab *t, const char *name)
 {
-	size_t	i;
+	size_t	lo = 0, hi = t->nacc, mid;
+	int	c;
 
-	for (i = 0; i < t->nacc; i++) {
-		if (strcmp(t->acc[i].name, name) == 0)
-			return (&t->acc[i]);
+	/* Sorted by name (assoc_tab_account_put): a budget's judgment
+	 * walks each account's parents at every pass (assoc-usage.h). */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if ((c = strcmp(t->acc[mid].name, name)) == 0)
+			return (&t->acc[mid]);
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
 	return (NULL);
 }

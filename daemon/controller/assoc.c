@@ -4,7 +4,9 @@
 #include <string.h>
 
 #include "common/log.h"
+#include "daemon/controller/assoc-usage.h"
 #include "daemon/controller/assoc.h"
+#include "daemon/controller/job.h"
 #include "daemon/controller/store-assoc.h"
 
 static void
@@ -28,6 +30,39 @@ assoc_load(struct assoc_tab *t)
 	if (t->nacc > 0)
 		log_info("accounts: %zu, with %zu users' associations",
 		    t->nacc, t->nusr);
+	return (0);
+}
+
+struct assoc_load {
+	struct assoc_usage	*u;
+	int64_t			 now;
+};
+
+static void
+assoc_load_used(const char *account, uint64_t gpu_s, void *arg)
+{
+	struct assoc_load	*l = arg;
+
+	assoc_usage_add(l->u, account, gpu_s, l->now);
+}
+
+int
+assoc_load_usage(struct assoc_usage *u, int64_t now)
+{
+	struct assoc_load	 l = { u, now };
+	struct job		*j;
+
+	if (store_assoc_month(assoc_usage_month(u, now), assoc_load_used,
+	    &l) != 0)
+		return (-1);
+	/* The runs under way, open in the store: counted from their
+	 * start, as those that start from now on. */
+	for (j = job_table_first(); j != NULL; j = job_table_next(j)) {
+		if (job_state(j) == JOB_RUNNING ||
+		    job_state(j) == JOB_PREEMPTING)
+			assoc_usage_run_start(u, job_account(j), job_gpus(j),
+			    job_start_time(j), now);
+	}
 	return (0);
 }
 

@@ -8,6 +8,7 @@
 #define GB_CTL_ASSOC_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "daemon/controller/assoc-tab.h"
 
@@ -19,6 +20,12 @@
 /* Reads the tables into t, emptied first (after store_open). Returns 0,
  * or -1 after logging. */
 int	assoc_load(struct assoc_tab *t);
+
+/* Loads into u (new, for now's month) the GPU-seconds of the month's
+ * runs that ended, from the store, and the runs under way, from the job
+ * table: after recover_load. Returns 0, or -1 after logging. */
+struct assoc_usage;
+int	assoc_load_usage(struct assoc_usage *u, int64_t now);
 
 /* Adds a, or replaces the account of its name. */
 int	assoc_account_set(struct assoc_tab *t, const struct assoc_account *a,

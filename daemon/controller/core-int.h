@@ -14,6 +14,7 @@
 #include "daemon/controller/qos.h"
 #include "policy/sched-core.h"
 
+struct assoc_usage;
 struct core_hold;
 struct job;
 struct node;
@@ -73,6 +74,10 @@ struct core_state {
 	/* The tiers of QOS priorities and partitions' tiers (qos.h), as
 	 * the core was built with (core_qos_rules). */
 	struct qos_tiers	 tiers;
+	/* What each account used of its budget this month, and which have
+	 * spent theirs (core_usage): judged before each pass; a pending
+	 * job of such an account waits outside the core. */
+	struct assoc_usage	*usage;
 };
 extern struct core_state core;
 
@@ -92,8 +97,11 @@ uint32_t *core_part_job_nodes(const struct job *j, uint32_t *n, uint32_t *nsets,
 	    uint8_t *tier);
 bool	 core_part_before(struct job *j);
 /* core-part.c: the limits j's association and accounts hold it to,
- * appended to spec's limits (sched_jobspec's). */
+ * appended to spec's limits (sched_jobspec's); whether pending job j
+ * must stay out of the core as its account, or one above it, has spent
+ * its month's budget (its reason then says so). */
 void	 core_part_limits(const struct job *j, struct sched_jobspec *spec);
+bool	 core_part_budget(struct job *j);
 
 /* core-qos.c: j's QOS (qos.h; the default for a job from before QOS),
  * or NULL when its QOS is gone (a reload); the tiers and preemption rules

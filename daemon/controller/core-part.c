@@ -1,7 +1,8 @@
 /* core-part.c: where the core lets a job run: the nodes of its -w, -x and
  * GPU type, and of the partitions of its list that take it (part.h), one
  * set each, in its list's order, with the first one's tier; whether a
- * pending job waits outside the core for its partitions' limits; the
+ * pending job waits outside the core for its partitions' limits or its
+ * account's spent budget, and the running limits of its accounts; the
  * partition a running job runs in; what a reload leaves without one. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include "common/job-req.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
+#include "daemon/controller/assoc-usage.h"
 #include "daemon/controller/conf.h"
 #include "daemon/controller/core-int.h"
 #include "daemon/controller/core.h"
@@ -125,6 +127,16 @@ core_part_limits(const struct job *j, struct sched_jobspec *spec)
 	    assoc_tab_account(&core.assoc, a->parent) : NULL)
 		core_part_limit_add(spec, core_part_limit_id('a', a->name,
 		    NULL), &a->lim, true);
+}
+
+bool
+core_part_budget(struct job *j)
+{
+	if (!assoc_usage_held(core_usage(), &core.assoc, job_account(j),
+	    NULL))
+		return (false);
+	job_set_reason(j, "AssocGPUHoursSpent");
+	return (true);
 }
 
 uint32_t *
@@ -288,6 +300,13 @@ core_part_notes(json_t *notes)
 const char *
 core_part_run(const struct job *j, char *buf, size_t len)
 {
+	return (core_part_run_on(j, NULL, job_nparts(j), buf, len));
+}
+
+const char *
+core_part_run_on(const struct job *j, const struct job_part *parts,
+    size_t nparts, char *buf, size_t len)
+{
 	const struct parts	*ps = &ctx_conf()->parts;
 	const struct part	*v[PART_MAX_ASKED];
 	const struct job_part	*p;
@@ -307,12 +326,12 @@ core_part_run(const struct job *j, char *buf, size_t len)
 	for (i = 0; i < n; i++) {
 		if (part_admits(v[i], &a, detail, sizeof detail) != PART_OK)
 			continue;
-		for (k = 0; k < job_nparts(j); k++) {
-			p = job_part_const(j, k);
+		for (k = 0; k < nparts; k++) {
+			p = parts != NULL ? &parts[k] : job_part_const(j, k);
 			if (!part_has_node(v[i], node_name(p->node)))
 				break;
 		}
-		if (k == job_nparts(j))
+		if (k == nparts)
 			break;
 	}
 	snprintf(buf, len, "%s", v[i < n ? i : 0]->name);

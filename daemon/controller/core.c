@@ -30,6 +30,7 @@
 #include "common/array.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
+#include "daemon/controller/assoc-usage.h"
 #include "daemon/controller/commit.h"
 #include "daemon/controller/conf.h"
 #include "daemon/controller/core-hold.h"
@@ -438,9 +439,11 @@ core_submit(struct job *j, int64_t now)
 	struct sched_jobspec	spec;
 
 	/* A job waits out its stale copies (job-report.c), its begin time,
-	 * its dependencies and its partitions' limits outside the core. */
+	 * its dependencies, its partitions' limits and its account's spent
+	 * budget outside the core. */
 	if (job_stale_copies(j) > 0 || core_before_begin(j, now) ||
-	    core_before_deps(j) || core_part_before(j) || core_qos_before(j))
+	    core_before_deps(j) || core_part_before(j) || core_qos_before(j) ||
+	    core_part_budget(j))
 		return;
 	core_spec(j, &spec, now);
 	job_sched(j)->cjob = sched_core_submit(core.sc, &spec, now);
@@ -465,6 +468,12 @@ void
 core_prepare(void)
 {
 	core.dirty = false;
+	/* An account that spent its budget, or no longer has (raised, a
+	 * new month): its waiting jobs are judged again, by a rebuild. A
+	 * change of the accounts (core_reconfigure) forces a judgment. */
+	if (assoc_usage_judge(core_usage(), &core.assoc, ctx_now(),
+	    core.stale))
+		core.stale = true;
 	if (core.sc != NULL && !core.stale)
 		core_build_sync();
 	if (core.sc == NULL || core.stale) {
@@ -515,9 +524,13 @@ void
 core_wake_arm(int64_t now)
 {
 	int64_t	at = sched_core_next_wakeup(core.sc);
+	int64_t	spent = assoc_usage_next(core_usage());
 
 	if (core.next_begin < at)
 		at = core.next_begin;
+	/* The moment a budget is spent, or a month turns on one spent. */
+	if (spent != BUDGET_NEVER && spent < at / 1000)
+		at = spent * 1000;
 	if (core.wake != NULL)
 		evtimer_del(core.wake);
 	if (at != SCHED_NEVER)
@@ -771,6 +784,14 @@ core_assoc(void)
 	return (&core.assoc);
 }
 
+struct assoc_usage *
+core_usage(void)
+{
+	if (core.usage == NULL)
+		core.usage = assoc_usage_create(ctx_now());
+	return (core.usage);
+}
+
 void
 core_reconfigure(void)
 {
@@ -805,4 +826,6 @@ core_free(void)
 	core.nnodes = core.nodes_size = 0;
 	free(core.samples);
 	core.samples = NULL;
+	assoc_usage_free(core.usage);
+	core.usage = NULL;
 }

@@ -19,6 +19,7 @@
 #include "policy/sched.h"
 
 struct assoc_tab;
+struct assoc_usage;
 struct part;
 struct job;
 struct job_part;
@@ -173,10 +174,19 @@ void		 core_part_notes(json_t *notes);
  * partitions; its list's first, should none do so after a reload).
  * Returns buf. */
 const char	*core_part_run(const struct job *j, char *buf, size_t len);
+/* The same for a run on parts (NULL: j's own), before j holds them. */
+const char	*core_part_run_on(const struct job *j,
+		    const struct job_part *parts, size_t nparts, char *buf,
+		    size_t len);
 
 /* The accounts and users (assoc.h), which the ASSOC requests change and
  * submits read; gbatchd.c loads them at start and empties them at exit.
  * After a change, core_reconfigure makes the core take their limits. */
 struct assoc_tab *core_assoc(void);
+/* What each account used of its budget this month (assoc-usage.h):
+ * job-change.c tells it of each run, gbatchd.c loads the month's ended
+ * runs at start (assoc_load_usage), listings read it. Made at the first
+ * call. */
+struct assoc_usage *core_usage(void);
 
 #endif

@@ -391,6 +391,13 @@ gbatchd_open(struct event_base *base, char *err, size_t errlen)
 		    "log");
 		return (-1);
 	}
+	/* The month's use of the budgets: the runs ended, and those the
+	 * load found under way. */
+	if (assoc_load_usage(core_usage(), ctx_now()) != 0) {
+		snprintf(err, errlen, "cannot read the accounts' use of their "
+		    "budgets; see the log");
+		return (-1);
+	}
 	/* The listeners count their peers in it; it starts counting
 	 * descriptors once they are open. */
 	gbatchd.limits = peer_limit_create(base, &gbatchd_peer_limit_hooks);

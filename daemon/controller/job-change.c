@@ -12,6 +12,7 @@
 #include "common/label.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
+#include "daemon/controller/assoc-usage.h"
 #include "daemon/controller/core.h"
 #include "daemon/controller/ctx.h"
 #include "daemon/controller/depend-wait.h"
@@ -66,7 +67,7 @@ job_change_run(const struct job *j, enum job_state from, enum job_state to,
     const struct store_job *row, const struct job_change *how,
     const struct job_part *parts, size_t nparts, int64_t now)
 {
-	char	*alloc;
+	char	*alloc, part[LABEL_MAX + 1];
 	int	 rc;
 
 	if (to == JOB_RUNNING && from == JOB_PENDING && how->readopt)
@@ -75,7 +76,8 @@ job_change_run(const struct job *j, enum job_state from, enum job_state to,
 		/* Every part, one too: the run's own record of its GPUs. */
 		alloc = job_alloc_text_all(parts, nparts);
 		rc = store_run_start(row->id, row->restarts, row->start_time,
-		    job_gpus(j), alloc);
+		    job_gpus(j), alloc, core_part_run_on(j, parts, nparts,
+		    part, sizeof part));
 		free(alloc);
 		return (rc);
 	}
@@ -92,16 +94,37 @@ job_change_run(const struct job *j, enum job_state from, enum job_state to,
 	return (0);
 }
 
-/* A run of j ended at now: its GPU-seconds, to its partition's count. */
+/* A run of j ended at now: its GPU-seconds, to its account's use of its
+ * budget and to its partition's count. */
 static void
 job_change_gpu_seconds(const struct job *j, int64_t now)
 {
-	char	part[LABEL_MAX + 1];
+	char		part[LABEL_MAX + 1];
+	uint64_t	gpu_s;
 
+	assoc_usage_run_end(core_usage(), job_account(j), job_gpus(j),
+	    job_start_time(j), now);
 	if (job_start_time(j) <= 0 || now <= job_start_time(j))
 		return;
-	metrics_count_gpu_seconds(core_part_run(j, part, sizeof part),
-	    (uint64_t)(now - job_start_time(j)) * job_gpus(j));
+	gpu_s = (uint64_t)(now - job_start_time(j)) * job_gpus(j);
+	metrics_count_gpu_seconds(core_part_run(j, part, sizeof part), gpu_s);
+}
+
+/* A run of j started (row): its account's use of its budget counts it
+ * from its start on. A job re-adopted from its node after it was
+ * requeued goes on with the run its requeue ended (row->last_stop, ms),
+ * as the store's record of it does. */
+static void
+job_change_run_started(const struct job *j, enum job_state from,
+    const struct store_job *row, const struct job_change *how,
+    int64_t now)
+{
+	if (from == JOB_PENDING && how->readopt && row->last_stop > 0)
+		assoc_usage_run_reopen(core_usage(), job_account(j),
+		    job_gpus(j), row->start_time, row->last_stop / 1000, now);
+	else
+		assoc_usage_run_start(core_usage(), job_account(j),
+		    job_gpus(j), row->start_time, now);
 }
 
 int
@@ -239,6 +262,7 @@ job_change_state(struct job *j, enum job_state to,
 	if (to == JOB_RUNNING) {
 		job_set_restarts(j, row.restarts);
 		job_set_run(j, parts, nparts, row.start_time);
+		job_change_run_started(j, from, &row, how, now);
 	} else if (requeue_is_requeue(from, to))
 		job_set_requeued(j);
 	job_table_tell(j, from, to, &row);

@@ -29,6 +29,9 @@ static const char *const job_reasons[] = {
 	/* Likewise of a QOS (qos.h): a partition of its list not for it,
 	 * its QOS gone, its time limit over its QOS's max_time. */
 	"PartitionQOS", "InvalidQOS", "QOSMaxWallDurationPerJobLimit",
+	/* Its account, or one above it, spent its month's GPU-hours
+	 * (assoc-usage.h). */
+	"AssocGPUHoursSpent",
 };
 
 /* Where s is in job_reasons; 0 ("None") for what is not there. */

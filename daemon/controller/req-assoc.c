@@ -1,6 +1,8 @@
 /* req-assoc.c: ASSOC (operators: add, modify or delete an account or a
  * user's association, gctl account and gctl user) and ASSOC_LIST
- * (anyone: every account and association). A change is checked by
+ * (anyone: every account, with what it and the accounts below it used
+ * of its budget this month and hold now, and every association). A
+ * change is checked by
  * assoc-tab.h's rules, written in the group transaction and audited;
  * its reply leaves after the commit (commit.h). */
 #include <stdio.h>
@@ -9,10 +11,13 @@
 
 #include "common/job-req.h"
 #include "common/proto.h"
+#include "common/xmalloc.h"
+#include "daemon/controller/assoc-usage.h"
 #include "daemon/controller/assoc.h"
 #include "daemon/controller/audit.h"
 #include "daemon/controller/budget.h"
 #include "daemon/controller/core.h"
+#include "daemon/controller/ctx.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/req.h"
 
@@ -320,25 +325,51 @@ req_assoc_hours(uint64_t secs)
 	return (json_real(budget_hours(secs)));
 }
 
+/* What account a's subtree (sum) uses this month and holds now. */
+static json_t *
+req_assoc_list_usage(json_t *o, const struct assoc_account *a,
+    const struct assoc_usage_sum *sum, int64_t now)
+{
+	uint64_t	used = budget_used(&sum->use, now);
+
+	json_object_set_new(o, "used_gpu_seconds",
+	    json_integer((json_int_t)used));
+	json_object_set_new(o, "spent", json_boolean(
+	    budget_is_spent(a->budget, used)));
+	json_object_set_new(o, "running_jobs", json_integer(sum->jobs));
+	json_object_set_new(o, "running_gpus",
+	    json_integer((json_int_t)sum->use.gpus));
+	return (o);
+}
+
 static void
 req_assoc_list(struct peer *p, const json_t *msg)
 {
 	const struct assoc_tab	*t = core_assoc();
 	const struct assoc_account *a;
 	const struct assoc_user	*u;
-	json_t			*reply, *accounts, *users;
+	struct assoc_usage_sum	*sums;
+	json_t			*reply, *accounts, *users, *o;
+	int64_t			 now = ctx_now(), month;
 	size_t			 i;
+	char			 name[16];
 
+	sums = xcalloc(t->nacc + 1, sizeof *sums);
+	assoc_usage_tree(core_usage(), t, now, sums);
+	month = assoc_usage_month(core_usage(), now);
 	accounts = json_array();
 	for (i = 0; i < t->nacc; i++) {
 		a = &t->acc[i];
-		json_array_append_new(accounts, req_assoc_list_limits(json_pack(
-		    "{s:s, s:s, s:I, s:s, s:o, s:I}", "name", a->name,
+		o = json_pack("{s:s, s:s, s:I, s:s, s:o, s:I}", "name", a->name,
 		    "parent", a->parent, "shares", (json_int_t)a->shares,
 		    "description", a->description, "gpu_hours",
 		    req_assoc_hours(a->budget), "users",
-		    (json_int_t)assoc_tab_users_of(t, a->name)), &a->lim));
+		    (json_int_t)assoc_tab_users_of(t, a->name));
+		req_assoc_list_usage(o, a, &sums[i], now);
+		json_array_append_new(accounts, req_assoc_list_limits(o,
+		    &a->lim));
 	}
+	free(sums);
 	users = json_array();
 	for (i = 0; i < t->nusr; i++) {
 		u = &t->usr[i];
@@ -347,6 +378,9 @@ req_assoc_list(struct peer *p, const json_t *msg)
 		    "default", u->is_default), &u->lim));
 	}
 	reply = proto_reply_ok(msg);
+	json_object_set_new(reply, "month", json_string(budget_month_name(
+	    month, name, sizeof name)));
+	json_object_set_new(reply, "month_start", json_integer(month));
 	json_object_set_new(reply, "accounts", accounts);
 	json_object_set_new(reply, "users", users);
 	peer_send(p, reply);

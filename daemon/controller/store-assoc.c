@@ -182,3 +182,31 @@ store_assoc_user_delete(const char *user, const char *account)
 	store_bind_text(st, store_param(st, ":account"), account);
 	return (store_assoc_run(st, "delete account user"));
 }
+
+int
+store_assoc_month(int64_t month, store_assoc_used_cb cb, void *arg)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	/* Runs ended since the month began (job_runs_end), each counted
+	 * from the month's start or its own, whichever is later; those of
+	 * no account are no budget's. */
+	if ((st = store_assoc_prepare("SELECT account, SUM(gpus * (end_time -"
+	    " MAX(start_time, :month))) FROM job_runs WHERE end_time > :month"
+	    " AND account != '' GROUP BY account")) == NULL)
+		return (-1);
+	sqlite3_bind_int64(st, store_param(st, ":month"), month);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (sqlite3_column_int64(st, 1) > 0)
+			cb(store_column_text(st, 0),
+			    (uint64_t)sqlite3_column_int64(st, 1), arg);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		log_error("store: reading the month's use of the accounts: %s",
+		    sqlite3_errmsg(store_handle()));
+		return (-1);
+	}
+	return (0);
+}

@@ -12,7 +12,7 @@
 
 int
 store_run_start(uint64_t job, uint32_t run, int64_t start, uint32_t gpus,
-    const char *alloc)
+    const char *alloc, const char *partition)
 {
 	sqlite3_stmt	*st = store_stmt(STORE_RUN_START);
 
@@ -23,6 +23,7 @@ store_run_start(uint64_t job, uint32_t run, int64_t start, uint32_t gpus,
 	sqlite3_bind_int64(st, store_param(st, ":start"), start);
 	sqlite3_bind_int64(st, store_param(st, ":gpus"), gpus);
 	store_bind_text(st, store_param(st, ":alloc"), alloc);
+	store_bind_text(st, store_param(st, ":partition"), partition);
 	return (store_step_done(st, "insert job run"));
 }
 

@@ -211,6 +211,18 @@ static const char *const store_schema_migrations[] = {
 	/* 20: a job's nice and priority (gsub --nice, --priority). */
 	"ALTER TABLE jobs ADD COLUMN nice INTEGER NOT NULL DEFAULT 0;"
 	"ALTER TABLE jobs ADD COLUMN priority INTEGER NOT NULL DEFAULT 0;",
+	/* 21: what a run was charged to and where it ran, kept with it from
+	 * its start: the account (budgets, gacct --report accounts) and the
+	 * partition of its job's list it ran in (gacct --report
+	 * partitions). Runs before get their job's account and the first
+	 * partition of its list (the default's name, gbatch, for none). */
+	"ALTER TABLE job_runs ADD COLUMN account TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE job_runs ADD COLUMN partition TEXT NOT NULL DEFAULT '';"
+	"UPDATE job_runs SET (account, partition) = (SELECT account, CASE"
+	" WHEN partition = '' THEN 'gbatch' WHEN instr(partition, ',') > 0"
+	" THEN substr(partition, 1, instr(partition, ',') - 1) ELSE"
+	" partition END FROM jobs WHERE jobs.id = job_runs.job_id) WHERE"
+	" EXISTS (SELECT 1 FROM jobs WHERE jobs.id = job_runs.job_id);",
 };
 #define STORE_SCHEMA_VERSION \
 	((int)(sizeof store_schema_migrations /				\

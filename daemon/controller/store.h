@@ -56,9 +56,10 @@ int	 store_node_event(const char *node, int64_t when, const char *state,
 /* job_runs, written by job-change.c with the transition they record: a
  * run starts; the job's open run ends (state: a finished state,
  * PREEMPTED or REQUEUED); its preemption begins; a run thought ended
- * goes on (a re-adopted job). */
+ * goes on (a re-adopted job). A run starts in partition (the one of its
+ * job's list it runs in) and is charged to its job's account. */
 int	 store_run_start(uint64_t job, uint32_t run, int64_t start,
-	     uint32_t gpus, const char *alloc);
+	     uint32_t gpus, const char *alloc, const char *partition);
 int	 store_run_end(uint64_t job, int64_t end, const char *state,
 	     bool has_exit, int exit_code, int signal);
 int	 store_run_preempt(uint64_t job, int64_t when);

@@ -49,12 +49,18 @@ max_jobs: -
 max_pending: -
 max_time: -
 gpu_hours: -
+month: $(date -u +%Y-%m) (UTC)
+used_gpu_hours: 0.00 (no budget)
+running_jobs: 0 (no max_jobs)
+running_gpus: 0 (no max_gpus)
 users: -
 children: chem, phys" ]
 	run -0 gctl account show phys
 	[ "${lines[8]}" = "gpu_hours: 500" ]
-	[ "${lines[9]}" = "users: alice (default)" ]
-	[ "${lines[10]}" = "children: -" ]
+	[ "${lines[10]}" = "used_gpu_hours: 0.00 (0.0% of gpu_hours)" ]
+	[ "${lines[12]}" = "running_gpus: 0 (max_gpus 8)" ]
+	[ "${lines[13]}" = "users: alice (default)" ]
+	[ "${lines[14]}" = "children: -" ]
 	# A budget of a fraction of a GPU-hour, kept to the GPU-second:
 	# 0.25 is 900 GPU-seconds; 0.001 rounds to 4 (0.001111).
 	run -0 gctl account modify chem gpu_hours=0.25
@@ -281,4 +287,62 @@ reason_is() {
 	gb_wait_state "$e" RUNNING
 	[ "$(gq -h -j "$e" -o account)" = lab ]
 	gcancel "$b" "$c" "$d" "$e"
+}
+
+# gacct_run ID: "GPUS START END" of the job's runs, one a line, as gacct
+# lists them.
+gacct_runs() {
+	gacct -j "$1" --json | python3 -c '
+import json, sys
+j = json.load(sys.stdin)["jobs"][0]
+for r in j["runs"]:
+    print(r["gpus"], r["start_time"], r["end_time"])'
+}
+
+@test "an account that spent its month's GPU-hours holds its jobs and those below it (AssocGPUHoursSpent) while running ones go on; raised, they start" {
+	gb_start_cluster
+	me=$(id -un)
+	# science's budget, 0.001 GPU-hours, is 4 GPU-seconds (kept to the
+	# GPU-second); phys, below it, has none of its own.
+	gctl account add science gpu_hours=0.001
+	gctl account add phys parent=science
+	gctl user add "$me" account=phys
+	# a: 2 GPUs for 6 s; science's budget is spent 2 s in, and a goes
+	# on. wide, waiting for all 8 GPUs, is held from then on.
+	a=$(gb_submit -G 2 --wrap 'sleep 6')
+	gb_wait_state "$a" RUNNING 20
+	wide=$(gb_submit -G 8 --wrap 'sleep 300')
+	gb_wait 10 reason_is "$wide" AssocGPUHoursSpent
+	[ "$(gb_state "$a")" = RUNNING ]
+	gb_wait_state "$a" COMPLETED 20
+	# The GPUs free, wide and a new job of phys stay pending; a job of
+	# another account starts.
+	b=$(gb_submit -G 1 --wrap 'sleep 300')
+	gb_wait 10 reason_is "$b" AssocGPUHoursSpent
+	o=$(gb_submit -G 1 -A other --wrap 'sleep 300')
+	gb_wait_state "$o" RUNNING 20
+	[ "$(gb_state "$wide")" = PENDING ]
+	[ "$(gq -h -j "$wide" -o reason)" = AssocGPUHoursSpent ]
+	# gctl account show: the month's use, from a's own run as gacct
+	# lists it, against the budget.
+	read -r gpus start end <<<"$(gacct_runs "$a")"
+	used=$((gpus * (end - start)))
+	[ "$used" -ge 10 ]
+	run -0 gctl account show science
+	[ "${lines[10]}" = "used_gpu_hours: $(python3 -c "print('%.2f (%.1f%% of gpu_hours; spent: its jobs wait, AssocGPUHoursSpent)' % ($used / 3600, 100 * $used / 4))")" ]
+	[ "${lines[11]}" = "running_jobs: 0 (no max_jobs)" ]
+	run -0 gctl account show phys
+	[ "${lines[10]}" = "used_gpu_hours: $(python3 -c "print('%.2f (no budget)' % ($used / 3600))")" ]
+	# A restart reads the month's use back from the store: still held.
+	kill "$GB_CTL_PID"
+	gb_wait 10 gb_pid_gone "$GB_CTL_PID"
+	gb_start_controller
+	gb_wait 20 gb_node_is_up n1
+	gb_wait 10 reason_is "$b" AssocGPUHoursSpent
+	run -0 gctl account show science
+	[[ "${lines[10]}" == "used_gpu_hours: "*"; spent: its jobs wait, AssocGPUHoursSpent)" ]]
+	# Raised: the jobs start without a restart.
+	gctl account modify science gpu_hours=10
+	gb_wait_state "$b" RUNNING 20
+	gcancel "$b" "$o" "$wide"
 }

@@ -1,0 +1,335 @@
+/* assoc-usage.c: each account's use in the budget's month
+ * (assoc-usage.h). Accounts used are kept sorted by name, found by
+ * halving: there are as many as a cluster has projects, and a run's
+ * start or end finds its own in a few comparisons. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/xmalloc.h"
+#include "daemon/controller/assoc-usage.h"
+
+/* One account's own use: its runs', not those of the accounts below. */
+struct assoc_usage_acc {
+	char			*name;
+	struct budget_use	 use;
+	uint32_t		 jobs;		/* runs under way */
+};
+
+struct assoc_usage {
+	int64_t			 month;		/* its start */
+	struct assoc_usage_acc	*acc;
+	size_t			 nacc;
+	/* A run started or ended, or the month turned, since the last
+	 * judgment. */
+	bool			 changed;
+	/* The accounts that had spent their budget at the last judgment,
+	 * sorted, and when that may next change by itself. */
+	char			**spent;
+	size_t			 nspent;
+	int64_t			 next;
+};
+
+struct assoc_usage *
+assoc_usage_create(int64_t now)
+{
+	struct assoc_usage	*u = xcalloc(1, sizeof *u);
+
+	u->month = budget_month_start(now);
+	u->changed = true;
+	return (u);
+}
+
+static void
+assoc_usage_spent_clear(struct assoc_usage *u)
+{
+	size_t	i;
+
+	for (i = 0; i < u->nspent; i++)
+		free(u->spent[i]);
+	free(u->spent);
+	u->spent = NULL;
+	u->nspent = 0;
+}
+
+void
+assoc_usage_free(struct assoc_usage *u)
+{
+	size_t	i;
+
+	if (u == NULL)
+		return;
+	for (i = 0; i < u->nacc; i++)
+		free(u->acc[i].name);
+	free(u->acc);
+	assoc_usage_spent_clear(u);
+	free(u);
+}
+
+/* A new month once now is past the one counted: nothing done in it yet,
+ * and the runs under way count from its start. A clock stepped back
+ * into an earlier month changes nothing (its figures are gone). */
+static void
+assoc_usage_roll(struct assoc_usage *u, int64_t now)
+{
+	int64_t	month = budget_month_start(now);
+	size_t	i;
+
+	if (month <= u->month)
+		return;
+	u->month = month;
+	for (i = 0; i < u->nacc; i++) {
+		u->acc[i].use.done = 0;
+		u->acc[i].use.since = (int64_t)u->acc[i].use.gpus * month;
+	}
+	u->changed = true;
+}
+
+/* The index where name is, or where it would go; *found says which. */
+static size_t
+assoc_usage_find(const struct assoc_usage *u, const char *name, bool *found)
+{
+	size_t	lo = 0, hi = u->nacc, mid;
+	int	c;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if ((c = strcmp(u->acc[mid].name, name)) == 0) {
+			*found = true;
+			return (mid);
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*found = false;
+	return (lo);
+}
+
+/* account's own figures, made when it has none. */
+static struct assoc_usage_acc *
+assoc_usage_get(struct assoc_usage *u, const char *account)
+{
+	struct assoc_usage_acc	*a;
+	bool			 found;
+	size_t			 i = assoc_usage_find(u, account, &found);
+
+	if (found)
+		return (&u->acc[i]);
+	u->acc = xreallocarray(u->acc, u->nacc + 1, sizeof *u->acc);
+	memmove(&u->acc[i + 1], &u->acc[i], (u->nacc - i) * sizeof *u->acc);
+	a = &u->acc[i];
+	memset(a, 0, sizeof *a);
+	a->name = xstrdup(account);
+	u->nacc++;
+	return (a);
+}
+
+/* When a run's time starts counting in the month. */
+static int64_t
+assoc_usage_from(const struct assoc_usage *u, int64_t start)
+{
+	return (start > u->month ? start : u->month);
+}
+
+void
+assoc_usage_add(struct assoc_usage *u, const char *account, uint64_t gpu_s,
+    int64_t now)
+{
+	if (*account == '\0')
+		return;
+	assoc_usage_roll(u, now);
+	assoc_usage_get(u, account)->use.done += gpu_s;
+	u->changed = true;
+}
+
+void
+assoc_usage_run_start(struct assoc_usage *u, const char *account,
+    uint32_t gpus, int64_t start, int64_t now)
+{
+	struct assoc_usage_acc	*a;
+
+	if (*account == '\0')
+		return;
+	assoc_usage_roll(u, now);
+	a = assoc_usage_get(u, account);
+	if (start > now)
+		start = now;
+	a->use.gpus += gpus;
+	a->use.since += (int64_t)gpus * assoc_usage_from(u, start);
+	a->jobs++;
+	u->changed = true;
+}
+
+void
+assoc_usage_run_end(struct assoc_usage *u, const char *account,
+    uint32_t gpus, int64_t start, int64_t end)
+{
+	struct assoc_usage_acc	*a;
+	int64_t			 from;
+
+	if (*account == '\0')
+		return;
+	assoc_usage_roll(u, end);
+	a = assoc_usage_get(u, account);
+	if (start > end)
+		start = end;
+	/* What run_start added, or since the month turned, its start. */
+	from = assoc_usage_from(u, start);
+	if (a->use.gpus >= gpus && a->jobs > 0) {
+		a->use.gpus -= gpus;
+		a->use.since -= (int64_t)gpus * from;
+		a->jobs--;
+	}
+	if (end > from)
+		a->use.done += (uint64_t)gpus * (uint64_t)(end - from);
+	u->changed = true;
+}
+
+void
+assoc_usage_run_reopen(struct assoc_usage *u, const char *account,
+    uint32_t gpus, int64_t start, int64_t stop, int64_t now)
+{
+	struct assoc_usage_acc	*a;
+	int64_t			 from;
+	uint64_t		 back;
+
+	if (*account == '\0')
+		return;
+	assoc_usage_roll(u, now);
+	a = assoc_usage_get(u, account);
+	from = assoc_usage_from(u, start);
+	/* An end in an earlier month added nothing to this one. */
+	if (stop > from) {
+		back = (uint64_t)gpus * (uint64_t)(stop - from);
+		a->use.done -= back < a->use.done ? back : a->use.done;
+	}
+	assoc_usage_run_start(u, account, gpus, start, now);
+}
+
+int64_t
+assoc_usage_month(struct assoc_usage *u, int64_t now)
+{
+	assoc_usage_roll(u, now);
+	return (u->month);
+}
+
+void
+assoc_usage_tree(struct assoc_usage *u, const struct assoc_tab *t,
+    int64_t now, struct assoc_usage_sum *sums)
+{
+	const struct assoc_account	*a;
+	const struct assoc_usage_acc	*e;
+	struct assoc_usage_sum		*s;
+	size_t				 i, hops;
+
+	assoc_usage_roll(u, now);
+	memset(sums, 0, t->nacc * sizeof *sums);
+	for (i = 0; i < u->nacc; i++) {
+		e = &u->acc[i];
+		/* Up the tree; the bound only guards a hand-edited loop. */
+		for (a = assoc_tab_account(t, e->name), hops = 0; a != NULL &&
+		    hops <= t->nacc; hops++) {
+			s = &sums[a - t->acc];
+			s->use.done += e->use.done;
+			s->use.gpus += e->use.gpus;
+			s->use.since += e->use.since;
+			s->jobs += e->jobs;
+			a = *a->parent != '\0' ? assoc_tab_account(t, a->parent) :
+			    NULL;
+		}
+	}
+}
+
+static int
+assoc_usage_name_cmp(const void *a, const void *b)
+{
+	return (strcmp(*(char *const *)a, *(char *const *)b));
+}
+
+/* Whether the sorted lists a and b hold the same names. */
+static bool
+assoc_usage_same(char **a, size_t na, char **b, size_t nb)
+{
+	size_t	i;
+
+	if (na != nb)
+		return (false);
+	for (i = 0; i < na; i++) {
+		if (strcmp(a[i], b[i]) != 0)
+			return (false);
+	}
+	return (true);
+}
+
+bool
+assoc_usage_judge(struct assoc_usage *u, const struct assoc_tab *t,
+    int64_t now, bool force)
+{
+	struct assoc_usage_sum	*sums;
+	char			**spent;
+	uint64_t		 used;
+	size_t			 n = 0, i;
+	int64_t			 at, next = BUDGET_NEVER;
+	bool			 changed;
+
+	assoc_usage_roll(u, now);
+	if (!force && !u->changed && now < u->next)
+		return (false);
+	u->changed = false;
+	sums = xcalloc(t->nacc + 1, sizeof *sums);
+	spent = xcalloc(t->nacc + 1, sizeof *spent);
+	assoc_usage_tree(u, t, now, sums);
+	for (i = 0; i < t->nacc; i++) {
+		if (t->acc[i].budget == 0)
+			continue;
+		used = budget_used(&sums[i].use, now);
+		if (budget_is_spent(t->acc[i].budget, used)) {
+			spent[n++] = xstrdup(t->acc[i].name);
+			continue;
+		}
+		at = budget_spent_at(t->acc[i].budget, &sums[i].use, now);
+		if (at < next)
+			next = at;
+	}
+	/* The table is sorted by name, and so the list. */
+	if (n > 0 && budget_month_next(now) < next)
+		next = budget_month_next(now);
+	changed = !assoc_usage_same(u->spent, u->nspent, spent, n);
+	assoc_usage_spent_clear(u);
+	u->spent = spent;
+	u->nspent = n;
+	u->next = next;
+	free(sums);
+	return (changed);
+}
+
+bool
+assoc_usage_held(const struct assoc_usage *u, const struct assoc_tab *t,
+    const char *account, const char **who)
+{
+	const struct assoc_account	*a;
+	char				**hit;
+	size_t				 hops;
+
+	if (u->nspent == 0 || *account == '\0')
+		return (false);
+	for (a = assoc_tab_account(t, account), hops = 0; a != NULL &&
+	    hops <= t->nacc; hops++) {
+		if ((hit = bsearch(&a->name, u->spent, u->nspent,
+		    sizeof *u->spent, assoc_usage_name_cmp)) != NULL) {
+			if (who != NULL)
+				*who = *hit;
+			return (true);
+		}
+		a = *a->parent != '\0' ? assoc_tab_account(t, a->parent) :
+		    NULL;
+	}
+	return (false);
+}
+
+int64_t
+assoc_usage_next(const struct assoc_usage *u)
+{
+	return (u->next);
+}

@@ -1,0 +1,199 @@
+/* assoc-usage-test.c: each account's use of its budget
+ * (daemon/controller/assoc-usage.c): runs that end and runs under way,
+ * a parent's budget spent by the accounts below it, a month's turn, a
+ * re-adopted run, and when a judgment changes. Times are seconds within
+ * 2024-03 (from 1709251200) unless said. */
+#include <string.h>
+
+#include "daemon/controller/assoc-usage.h"
+#include "tests/unit/tap.h"
+
+#define MAR	1709251200	/* 2024-03-01 00:00 UTC */
+#define APR	1711929600	/* 2024-04-01 00:00 UTC */
+
+static void
+add_account(struct assoc_tab *t, const char *name, const char *parent,
+    uint64_t budget)
+{
+	struct assoc_account	a;
+
+	memset(&a, 0, sizeof a);
+	a.name = (char *)name;
+	a.parent = (char *)parent;
+	a.description = (char *)"";
+	a.shares = 1;
+	a.budget = budget;
+	assoc_tab_account_put(t, &a);
+}
+
+/* The use of account t's account at index of name, at now. */
+static uint64_t
+used_of(struct assoc_usage *u, const struct assoc_tab *t, const char *name,
+    int64_t now, uint32_t *jobs)
+{
+	struct assoc_usage_sum	 sums[8];
+	const struct assoc_account *a = assoc_tab_account(t, name);
+
+	assoc_usage_tree(u, t, now, sums);
+	if (jobs != NULL)
+		*jobs = sums[a - t->acc].jobs;
+	return (budget_used(&sums[a - t->acc].use, now));
+}
+
+static void
+test_tree(void)
+{
+	struct assoc_tab	 t;
+	struct assoc_usage	*u;
+	uint32_t		 jobs;
+
+	memset(&t, 0, sizeof t);
+	add_account(&t, "science", "", 0);
+	add_account(&t, "phys", "science", 0);
+	add_account(&t, "chem", "science", 0);
+	u = assoc_usage_create(MAR + 10);
+	/* From the store: 1000 GPU-s of phys's runs ended this month. */
+	assoc_usage_add(u, "phys", 1000, MAR + 10);
+	/* chem: 2 GPUs from MAR + 100; phys: 4 GPUs from MAR + 200. */
+	assoc_usage_run_start(u, "chem", 2, MAR + 100, MAR + 100);
+	assoc_usage_run_start(u, "phys", 4, MAR + 200, MAR + 200);
+	/* An account not in the table counts for itself alone; none
+	 * counts nowhere. */
+	assoc_usage_run_start(u, "other", 1, MAR + 200, MAR + 200);
+	assoc_usage_run_start(u, "", 8, MAR + 200, MAR + 200);
+	is_int(used_of(u, &t, "chem", MAR + 300, &jobs), 400,
+	    "chem: 2 GPUs x 200 s so far");
+	is_int(jobs, 1, "chem: one run under way");
+	is_int(used_of(u, &t, "phys", MAR + 300, NULL), 1000 + 400,
+	    "phys: done plus 4 GPUs x 100 s");
+	is_int(used_of(u, &t, "science", MAR + 300, &jobs), 1800,
+	    "science: its own (none) and both below it");
+	is_int(jobs, 2, "science: the two runs below it");
+	/* chem's run ends: its part is done, and no longer grows. */
+	assoc_usage_run_end(u, "chem", 2, MAR + 100, MAR + 400);
+	is_int(used_of(u, &t, "chem", MAR + 1000, &jobs), 600,
+	    "chem: 2 GPUs x 300 s, done");
+	is_int(jobs, 0, "chem: none under way");
+	is_int(used_of(u, &t, "science", MAR + 1000, NULL),
+	    600 + 1000 + 4 * 800, "science after chem's end");
+	assoc_usage_free(u);
+	assoc_tab_free(&t);
+}
+
+static void
+test_month(void)
+{
+	struct assoc_tab	 t;
+	struct assoc_usage	*u;
+
+	memset(&t, 0, sizeof t);
+	add_account(&t, "phys", "", 0);
+	/* A run from 100 s before April, and 5000 GPU-s done in March. */
+	u = assoc_usage_create(APR - 500);
+	assoc_usage_add(u, "phys", 5000, APR - 500);
+	assoc_usage_run_start(u, "phys", 2, APR - 100, APR - 100);
+	is_int(assoc_usage_month(u, APR - 1), MAR, "March's figures");
+	is_int(used_of(u, &t, "phys", APR - 1, NULL), 5000 + 2 * 99,
+	    "a second before April");
+	/* April: March's use is gone, the run counts from April 1. */
+	is_int(used_of(u, &t, "phys", APR + 50, NULL), 2 * 50,
+	    "April: only the run's part since its start");
+	is_int(assoc_usage_month(u, APR + 50), APR, "April's figures");
+	assoc_usage_run_end(u, "phys", 2, APR - 100, APR + 60);
+	is_int(used_of(u, &t, "phys", APR + 1000, NULL), 2 * 60,
+	    "its end adds only its part in April");
+	/* A clock stepped back into March changes nothing. */
+	is_int(assoc_usage_month(u, APR - 10), APR, "no month back");
+	assoc_usage_free(u);
+	assoc_tab_free(&t);
+}
+
+static void
+test_reopen(void)
+{
+	struct assoc_tab	 t;
+	struct assoc_usage	*u;
+
+	memset(&t, 0, sizeof t);
+	add_account(&t, "phys", "", 0);
+	u = assoc_usage_create(MAR);
+	/* Ran from 100, requeued at 300 (its node lost), found running
+	 * when the node came back at 500: one run from 100 on. */
+	assoc_usage_run_start(u, "phys", 1, MAR + 100, MAR + 100);
+	assoc_usage_run_end(u, "phys", 1, MAR + 100, MAR + 300);
+	is_int(used_of(u, &t, "phys", MAR + 500, NULL), 200, "ended: 200");
+	assoc_usage_run_reopen(u, "phys", 1, MAR + 100, MAR + 300, MAR + 500);
+	is_int(used_of(u, &t, "phys", MAR + 500, NULL), 400,
+	    "re-adopted: one run of 400 s so far, not 200 twice");
+	assoc_usage_run_end(u, "phys", 1, MAR + 100, MAR + 600);
+	is_int(used_of(u, &t, "phys", MAR + 900, NULL), 500, "ended at 600");
+	assoc_usage_free(u);
+	assoc_tab_free(&t);
+}
+
+static void
+test_judge(void)
+{
+	struct assoc_tab	 t;
+	struct assoc_account	 a;
+	struct assoc_usage	*u;
+	const char		*who = NULL;
+
+	memset(&t, 0, sizeof t);
+	/* science: 1000 GPU-s for all of it; phys below, no budget of its
+	 * own; chem 100 of its own. */
+	add_account(&t, "science", "", 1000);
+	add_account(&t, "phys", "science", 0);
+	add_account(&t, "chem", "science", 100);
+	u = assoc_usage_create(MAR);
+	ok(!assoc_usage_judge(u, &t, MAR, false), "nothing spent at first");
+	is_int(assoc_usage_next(u), BUDGET_NEVER, "nothing runs: never");
+	ok(!assoc_usage_held(u, &t, "phys", NULL), "phys's jobs may start");
+	/* phys runs 2 GPUs from MAR: science's 1000 spent at MAR + 500. */
+	assoc_usage_run_start(u, "phys", 2, MAR, MAR);
+	ok(!assoc_usage_judge(u, &t, MAR, false), "a start spends nothing");
+	is_int(assoc_usage_next(u), MAR + 500, "spent at MAR + 500");
+	ok(!assoc_usage_judge(u, &t, MAR + 499, false), "not at 499");
+	ok(assoc_usage_judge(u, &t, MAR + 500, false), "spent at 500: a "
+	    "change");
+	ok(assoc_usage_held(u, &t, "phys", &who), "phys's jobs wait");
+	is_str(who, "science", "for science's budget");
+	ok(assoc_usage_held(u, &t, "chem", &who), "so do chem's");
+	ok(!assoc_usage_held(u, &t, "other", NULL), "an account outside "
+	    "the tree does not");
+	ok(!assoc_usage_held(u, &t, "", NULL), "nor a job of no account");
+	is_int(assoc_usage_next(u), APR, "then April, when it is no longer");
+	ok(!assoc_usage_judge(u, &t, MAR + 600, false), "still spent: no "
+	    "change");
+	/* Raised: judged again when told the table changed. */
+	a = *assoc_tab_account(&t, "science");
+	a.budget = 3000;
+	assoc_tab_account_put(&t, &a);
+	ok(!assoc_usage_judge(u, &t, MAR + 700, false), "unseen until "
+	    "forced");
+	ok(assoc_usage_judge(u, &t, MAR + 700, true), "raised: a change");
+	ok(!assoc_usage_held(u, &t, "phys", NULL), "phys's jobs may start "
+	    "again");
+	is_int(assoc_usage_next(u), MAR + 1500, "3000 spent at MAR + 1500");
+	/* chem's own budget: spent by chem alone. */
+	assoc_usage_add(u, "chem", 100, MAR + 800);
+	ok(assoc_usage_judge(u, &t, MAR + 800, false), "chem spent its own");
+	ok(assoc_usage_held(u, &t, "chem", &who), "chem's jobs wait");
+	is_str(who, "chem", "for chem's own budget");
+	ok(!assoc_usage_held(u, &t, "phys", NULL), "phys's do not");
+	/* The month turns: nothing is spent. */
+	ok(assoc_usage_judge(u, &t, APR, false), "April: a change");
+	ok(!assoc_usage_held(u, &t, "chem", NULL), "chem's jobs may start");
+	assoc_usage_free(u);
+	assoc_tab_free(&t);
+}
+
+int
+main(void)
+{
+	test_tree();
+	test_month();
+	test_reopen();
+	test_judge();
+	return (tap_done());
+}
