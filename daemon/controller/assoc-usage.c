@@ -153,8 +153,6 @@ assoc_usage_run_start(struct assoc_usage *u, const char *account,
 		return;
 	assoc_usage_roll(u, now);
 	a = assoc_usage_get(u, account);
-	if (start > now)
-		start = now;
 	a->use.gpus += gpus;
 	a->use.since += (int64_t)gpus * assoc_usage_from(u, start);
 	a->jobs++;
@@ -172,9 +170,9 @@ assoc_usage_run_end(struct assoc_usage *u, const char *account,
 		return;
 	assoc_usage_roll(u, end);
 	a = assoc_usage_get(u, account);
-	if (start > end)
-		start = end;
-	/* What run_start added, or since the month turned, its start. */
+	/* What run_start added, or since the month turned, its start
+	 * (never clamped to now or end: the two must match, and a start a
+	 * node's clock put past either adds nothing to done). */
 	from = assoc_usage_from(u, start);
 	if (a->use.gpus >= gpus && a->jobs > 0) {
 		a->use.gpus -= gpus;

@@ -94,19 +94,20 @@ job_change_run(const struct job *j, enum job_state from, enum job_state to,
 	return (0);
 }
 
-/* A run of j ended at now: its GPU-seconds, to its account's use of its
- * budget and to its partition's count. */
+/* A run of j ended at end (as job_runs records it: its node's word for
+ * a finished job): its GPU-seconds, to its account's use of its budget
+ * and to its partition's count. */
 static void
-job_change_gpu_seconds(const struct job *j, int64_t now)
+job_change_gpu_seconds(const struct job *j, int64_t end)
 {
 	char		part[LABEL_MAX + 1];
 	uint64_t	gpu_s;
 
 	assoc_usage_run_end(core_usage(), job_account(j), job_gpus(j),
-	    job_start_time(j), now);
-	if (job_start_time(j) <= 0 || now <= job_start_time(j))
+	    job_start_time(j), end);
+	if (job_start_time(j) <= 0 || end <= job_start_time(j))
 		return;
-	gpu_s = (uint64_t)(now - job_start_time(j)) * job_gpus(j);
+	gpu_s = (uint64_t)(end - job_start_time(j)) * job_gpus(j);
 	metrics_count_gpu_seconds(core_part_run(j, part, sizeof part), gpu_s);
 }
 
@@ -251,7 +252,8 @@ job_change_state(struct job *j, enum job_state to,
 	 * core_job_changed). */
 	if ((from == JOB_RUNNING || from == JOB_PREEMPTING) &&
 	    to != JOB_PREEMPTING) {
-		job_change_gpu_seconds(j, now);
+		job_change_gpu_seconds(j, job_state_is_terminal(to) ?
+		    row.end_time : now);
 		core_job_release(j);
 	}
 	job_set_state(j, to);
