@@ -96,7 +96,7 @@ job_change_run(const struct job *j, enum job_state from, enum job_state to,
 
 /* A run of j ended at end (as job_runs records it: its node's word for
  * a finished job): its GPU-seconds, to its account's use of its budget
- * and to its partition's count. */
+ * and to its partition's and account's counts. */
 static void
 job_change_gpu_seconds(const struct job *j, int64_t end)
 {
@@ -109,6 +109,7 @@ job_change_gpu_seconds(const struct job *j, int64_t end)
 		return;
 	gpu_s = (uint64_t)(end - job_start_time(j)) * job_gpus(j);
 	metrics_count_gpu_seconds(core_part_run(j, part, sizeof part), gpu_s);
+	metrics_count_account_gpu_seconds(job_account(j), gpu_s);
 }
 
 /* A run of j started (row): its account's use of its budget counts it

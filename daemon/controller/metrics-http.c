@@ -1,7 +1,7 @@
 /* metrics-http.c: the HTTP side of the metrics. A scrape gathers the
  * gauges from their owners (jobs, nodes, peers, the scheduler) into a
  * struct metrics_gauges and has metrics.c write the text: O(jobs + nodes)
- * per scrape, the active jobs only, once every few seconds at most.
+ * per scrape (jobs x log accounts for the accounts), the active jobs only, once every few seconds at most.
  *
  * Whoever reaches the port must not stall gbatchd: requests are small and
  * bounded (headers, no body), every connection has a timeout for reading
@@ -28,6 +28,7 @@
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "daemon/common/hostport.h"
+#include "daemon/controller/assoc-tab.h"
 #include "daemon/controller/core.h"
 #include "daemon/controller/conf.h"
 #include "daemon/controller/ctx.h"
@@ -116,9 +117,69 @@ metrics_http_parts(struct metrics_gauges *g, struct metrics_part **parts)
 	g->parts = *parts;
 }
 
+/* The index of account name in v (n sorted by name), put there with
+ * nothing counted when it is not. */
+static size_t
+metrics_http_account(struct metrics_account *v, size_t *n, const char *name)
+{
+	size_t	lo = 0, hi = *n, mid;
+	int	c;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if ((c = strcmp(v[mid].name, name)) == 0)
+			return (mid);
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	memmove(&v[lo + 1], &v[lo], (*n - lo) * sizeof *v);
+	memset(&v[lo], 0, sizeof *v);
+	v[lo].name = name;
+	(*n)++;
+	return (lo);
+}
+
+/* The accounts' jobs and GPUs into accounts (a new array, by name):
+ * every account of the table, and any other an active job is charged
+ * to. */
+static void
+metrics_http_accounts(struct metrics_gauges *g,
+    struct metrics_account **accounts)
+{
+	const struct assoc_tab	*t = core_assoc();
+	struct metrics_account	*v;
+	struct job		*j;
+	enum job_state		 st;
+	size_t			 n = 0, i, room = t->nacc + 1;
+
+	for (j = job_table_first(); j != NULL; j = job_table_next(j))
+		room++;
+	*accounts = v = xcalloc(room, sizeof *v);
+	for (i = 0; i < t->nacc; i++)
+		(void)metrics_http_account(v, &n, t->acc[i].name);
+	for (j = job_table_first(); j != NULL; j = job_table_next(j)) {
+		st = job_state(j);
+		if (st != JOB_PENDING && st != JOB_RUNNING &&
+		    st != JOB_PREEMPTING)
+			continue;
+		i = metrics_http_account(v, &n, job_account(j));
+		if (st == JOB_PENDING)
+			v[i].pending++;
+		else {
+			v[i].running++;
+			v[i].gpus += job_gpus(j);
+		}
+	}
+	g->accounts = v;
+	g->naccounts = n;
+}
+
 static void
 metrics_http_gather(struct metrics_gauges *g, struct metrics_node **nodes,
-    struct metrics_part **parts, struct metrics_request *requests)
+    struct metrics_part **parts, struct metrics_account **accounts,
+    struct metrics_request *requests)
 {
 	struct metrics_node	*mn;
 	struct node		*n;
@@ -145,6 +206,7 @@ metrics_http_gather(struct metrics_gauges *g, struct metrics_node **nodes,
 	}
 	g->nodes = *nodes;
 	metrics_http_parts(g, parts);
+	metrics_http_accounts(g, accounts);
 	peer_count(&g->clients[METRICS_CLIENT_LOCAL],
 	    &g->clients[METRICS_CLIENT_RELAYED],
 	    &g->clients[METRICS_CLIENT_NODE]);
@@ -173,6 +235,7 @@ metrics_http_scrape(struct evhttp_request *req)
 	struct metrics_gauges	 g;
 	struct metrics_node	*nodes;
 	struct metrics_part	*parts;
+	struct metrics_account	*accounts;
 	struct metrics_request	 requests[METRICS_HTTP_REQUESTS];
 	struct evbuffer		*body;
 	char			*text = NULL;
@@ -186,12 +249,13 @@ metrics_http_scrape(struct evhttp_request *req)
 		    "out of memory\n");
 		return;
 	}
-	metrics_http_gather(&g, &nodes, &parts, requests);
+	metrics_http_gather(&g, &nodes, &parts, &accounts, requests);
 	rc = metrics_write(f, &g);
 	if (fclose(f) != 0)
 		rc = -1;
 	free(nodes);
 	free(parts);
+	free(accounts);
 	if (rc != 0) {
 		log_warn("metrics: cannot write the figures");
 		metrics_http_reply(req, HTTP_INTERNAL, "Internal Server Error",

@@ -28,6 +28,10 @@ struct metrics_bound {
 /* Partitions whose GPU-seconds are counted: gbatch.conf's most, and the
  * one of a cluster without. */
 #define METRICS_PARTS		257
+/* Accounts whose GPU-seconds are counted: past any cluster's projects.
+ * Without controller.enforce_accounts a job may name any account; past
+ * this many the rest are not counted, so a scrape stays bounded. */
+#define METRICS_ACCOUNTS	1024
 
 struct metrics_histogram {
 	const char			*name;
@@ -98,6 +102,14 @@ static struct {
 		uint64_t	 gpu_seconds;
 	}				 part[METRICS_PARTS];
 	size_t				 nparts;
+	/* The same by account, in the order first seen (up to
+	 * METRICS_ACCOUNTS). */
+	struct metrics_account_use {
+		char		 name[LABEL_MAX + 1];
+		uint64_t	 gpu_seconds;
+	}				*account;
+	size_t				 naccounts;
+	size_t				 accounts_size;
 } metrics = {
 	.pass = {
 		"gbatch_schedule_pass_duration_seconds",
@@ -142,6 +154,31 @@ metrics_count_gpu_seconds(const char *partition, uint64_t gpu_seconds)
 		metrics.nparts++;
 	}
 	metrics.part[i].gpu_seconds += gpu_seconds;
+}
+
+void
+metrics_count_account_gpu_seconds(const char *account, uint64_t gpu_seconds)
+{
+	size_t	i;
+
+	for (i = 0; i < metrics.naccounts; i++) {
+		if (strcmp(metrics.account[i].name, account) == 0)
+			break;
+	}
+	if (i == metrics.naccounts) {
+		if (metrics.naccounts == METRICS_ACCOUNTS)
+			return;
+		if (i == metrics.accounts_size) {
+			metrics.accounts_size = metrics.accounts_size * 2 + 16;
+			metrics.account = xreallocarray(metrics.account,
+			    metrics.accounts_size, sizeof *metrics.account);
+		}
+		snprintf(metrics.account[i].name,
+		    sizeof metrics.account[i].name, "%s", account);
+		metrics.account[i].gpu_seconds = 0;
+		metrics.naccounts++;
+	}
+	metrics.account[i].gpu_seconds += gpu_seconds;
 }
 
 void
@@ -202,6 +239,9 @@ metrics_reset(void)
 	memset(metrics.counters, 0, sizeof metrics.counters);
 	memset(metrics.finished, 0, sizeof metrics.finished);
 	metrics.nparts = 0;
+	free(metrics.account);
+	metrics.account = NULL;
+	metrics.naccounts = metrics.accounts_size = 0;
 	metrics_histogram_reset(&metrics.pass);
 	metrics_histogram_reset(&metrics.commit);
 }
@@ -423,6 +463,43 @@ metrics_parts_write(FILE *f, const struct metrics_gauges *g)
 	}
 }
 
+/* Jobs and GPUs by account, and the GPU-seconds of the runs that ended
+ * charged to each: as by partition. */
+static void
+metrics_accounts_write(FILE *f, const struct metrics_gauges *g)
+{
+	const struct metrics_account	*a;
+	size_t				 i;
+
+	metrics_family(f, "gbatch_account_jobs", "gauge", "Jobs pending and "
+	    "running charged to each account (not those of the accounts "
+	    "below it; account=\"\" for jobs of none).");
+	for (i = 0; i < g->naccounts; i++) {
+		a = &g->accounts[i];
+		fputs("gbatch_account_jobs{account=\"", f);
+		metrics_write_label(f, a->name);
+		fprintf(f, "\",state=\"PENDING\"} %zu\n", a->pending);
+		fputs("gbatch_account_jobs{account=\"", f);
+		metrics_write_label(f, a->name);
+		fprintf(f, "\",state=\"RUNNING\"} %zu\n", a->running);
+	}
+	metrics_family(f, "gbatch_account_gpus_allocated", "gauge", "GPUs "
+	    "held by the running jobs charged to each account.");
+	for (i = 0; i < g->naccounts; i++) {
+		fputs("gbatch_account_gpus_allocated{account=\"", f);
+		metrics_write_label(f, g->accounts[i].name);
+		fprintf(f, "\"} %" PRIu64 "\n", g->accounts[i].gpus);
+	}
+	metrics_family(f, "gbatch_account_gpu_seconds_total", "counter",
+	    "GPUs x seconds of the runs that ended charged to each account "
+	    "since gbatchd started.");
+	for (i = 0; i < metrics.naccounts; i++) {
+		fputs("gbatch_account_gpu_seconds_total{account=\"", f);
+		metrics_write_label(f, metrics.account[i].name);
+		fprintf(f, "\"} %" PRIu64 "\n", metrics.account[i].gpu_seconds);
+	}
+}
+
 int
 metrics_write(FILE *f, const struct metrics_gauges *g)
 {
@@ -435,6 +512,7 @@ metrics_write(FILE *f, const struct metrics_gauges *g)
 	fprintf(f, "gbatch_start_time_seconds %" PRId64 "\n", g->start_time);
 	metrics_jobs_write(f, g);
 	metrics_parts_write(f, g);
+	metrics_accounts_write(f, g);
 	metrics_nodes_write(f, g);
 	for (i = 0; i < METRICS_NCOUNTERS; i++) {
 		metrics_family(f, metrics_counter_info[i].name, "counter",

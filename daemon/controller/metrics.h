@@ -5,7 +5,7 @@
  * duration); and gauges read from their owners at each scrape (jobs,
  * nodes, connections), which the caller gathers into a struct
  * metrics_gauges. Only aggregates: no user names, no job ids, nothing a
- * scrape could leak.
+ * scrape could leak (accounts are projects', listed to anyone).
  *
  * Pure: no libevent, no sockets. metrics-http.c serves the text. */
 #ifndef GB_CTL_METRICS_H
@@ -28,6 +28,9 @@ void	metrics_count_finished(enum job_state);
 /* A run in partition ended, having held GPUs for gpu_seconds in all
  * (GPUs x seconds run). */
 void	metrics_count_gpu_seconds(const char *partition, uint64_t gpu_seconds);
+/* The same run, charged to account ("" for none). */
+void	metrics_count_account_gpu_seconds(const char *account,
+	    uint64_t gpu_seconds);
 /* A scheduling pass, a store commit took us microseconds. */
 void	metrics_observe_pass_us(int64_t us);
 void	metrics_observe_commit_us(int64_t us);
@@ -63,6 +66,16 @@ struct metrics_part {
 	uint64_t	 gpus;
 };
 
+/* One account as a scrape sees it (the name borrowed, "" for the jobs
+ * of none): its jobs pending and running (those charged to it, not to
+ * the accounts below it), and the GPUs the running ones hold. */
+struct metrics_account {
+	const char	*name;
+	size_t		 pending;
+	size_t		 running;
+	uint64_t	 gpus;
+};
+
 /* The requests of one type handled since the start (as Slurm's sdiag
  * counts RPCs): how many, and the microseconds their handlers took. */
 struct metrics_request {
@@ -83,6 +96,8 @@ struct metrics_gauges {
 	size_t				 nnodes;
 	const struct metrics_part	*parts;
 	size_t				 nparts;
+	const struct metrics_account	*accounts;
+	size_t				 naccounts;
 	size_t				 clients[METRICS_CLIENT_COUNT];
 	const struct metrics_request	*requests;
 	size_t				 nrequests;

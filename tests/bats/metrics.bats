@@ -176,6 +176,48 @@ CONF
 	[ "$(metric 'gbatch_partition_gpus_allocated{partition="gpu"}')" = 0 ]
 }
 
+# runs_gpu_seconds IDS...: GPUs x seconds of the jobs' runs, as gacct
+# lists them.
+runs_gpu_seconds() {
+	gacct -j "$(IFS=,; echo "$*")" --json | python3 -c '
+import json, sys
+print(sum(r["gpus"] * (r["end_time"] - r["start_time"])
+          for j in json.load(sys.stdin)["jobs"] for r in j["runs"]))'
+}
+
+@test "jobs, GPUs and GPU-seconds by account: the jobs charged to each, every account of the table, jobs of none under account=\"\"" {
+	gb_start_controller
+	gb_start_node n1 2
+	gctl account add phys
+	gctl account add idle
+	big=$(gb_submit -G 2 -A phys --wrap 'sleep 300')
+	gb_wait_state "$big" RUNNING 20
+	wait1=$(gb_submit -G 1 -A phys --wrap 'sleep 1')
+	none=$(gb_submit -G 1 --wrap 'sleep 1')
+	gb_wait 10 waits_for_gpus "$wait1"
+	gb_wait 10 waits_for_gpus "$none"
+	scrape
+	[ "$(metric 'gbatch_account_jobs{account="phys",state="RUNNING"}')" = 1 ]
+	[ "$(metric 'gbatch_account_jobs{account="phys",state="PENDING"}')" = 1 ]
+	[ "$(metric 'gbatch_account_gpus_allocated{account="phys"}')" = 2 ]
+	[ "$(metric 'gbatch_account_jobs{account="idle",state="PENDING"}')" = 0 ]
+	[ "$(metric 'gbatch_account_jobs{account="idle",state="RUNNING"}')" = 0 ]
+	[ "$(metric 'gbatch_account_gpus_allocated{account="idle"}')" = 0 ]
+	[ "$(metric 'gbatch_account_jobs{account="",state="PENDING"}')" = 1 ]
+	! metric 'gbatch_account_gpu_seconds_total{account="phys"}'
+	gb_wait 10 ran_a_second "$big"
+	gcancel "$big"
+	gb_wait_state "$wait1" COMPLETED 20
+	gb_wait_state "$none" COMPLETED 20
+	scrape
+	[ "$(metric 'gbatch_account_jobs{account="phys",state="RUNNING"}')" = 0 ]
+	[ "$(metric 'gbatch_account_gpus_allocated{account="phys"}')" = 0 ]
+	# The runs that ended, as gacct lists them.
+	[ "$(metric 'gbatch_account_gpu_seconds_total{account="phys"}')" = "$(runs_gpu_seconds "$big" "$wait1")" ]
+	[ "$(metric 'gbatch_account_gpu_seconds_total{account=""}')" = "$(runs_gpu_seconds "$none")" ]
+	! metric 'gbatch_account_gpu_seconds_total{account="idle"}'
+}
+
 @test "the metrics pass promtool check metrics" {
 	command -v promtool >/dev/null ||
 	    skip "promtool not installed (Debian package prometheus)"

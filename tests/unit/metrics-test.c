@@ -279,6 +279,45 @@ test_partitions(void)
 	free(text);
 }
 
+/* Accounts: as partitions, jobs of no account under account="". */
+static void
+test_accounts(void)
+{
+	struct metrics_account	 a[3] = {
+		{ "", 1, 0, 0 },
+		{ "phys", 2, 3, 5 },
+		{ "we\\ird", 0, 0, 0 },
+	};
+	struct metrics_gauges	 g = { .nqueues = 1, .accounts = a,
+	    .naccounts = 3 };
+	char			*text;
+
+	metrics_reset();
+	metrics_count_account_gpu_seconds("phys", 30);
+	metrics_count_account_gpu_seconds("", 4);
+	metrics_count_account_gpu_seconds("phys", 12);
+	text = t_write(&g);
+	ok(t_has(text, "gbatch_account_jobs{account=\"phys\",state="
+	    "\"PENDING\"} 2") && t_has(text, "gbatch_account_jobs{"
+	    "account=\"phys\",state=\"RUNNING\"} 3"),
+	    "accounts: pending and running jobs");
+	ok(t_has(text, "gbatch_account_jobs{account=\"\",state="
+	    "\"PENDING\"} 1"), "accounts: jobs of none");
+	ok(t_has(text, "gbatch_account_gpus_allocated{account=\"phys\"} 5"),
+	    "accounts: GPUs allocated");
+	ok(t_has(text, "gbatch_account_gpus_allocated{account=\"we\\\\ird\"} "
+	    "0"), "accounts: a label value escaped");
+	ok(t_has(text, "gbatch_account_gpu_seconds_total{account=\"phys\"} "
+	    "42") && t_has(text, "gbatch_account_gpu_seconds_total{"
+	    "account=\"\"} 4"), "accounts: GPU-seconds summed by account");
+	free(text);
+	metrics_reset();
+	text = t_write(&g);
+	ok(strstr(text, "gbatch_account_gpu_seconds_total{") == NULL,
+	    "reset: no account's GPU-seconds");
+	free(text);
+}
+
 /* The family a sample line belongs to: its name, less a histogram's
  * suffix when full has no family of the whole name. */
 static void
@@ -334,7 +373,7 @@ test_families(void)
 	}
 	ok(good && samples > 40, "families: each of %d samples has its HELP "
 	    "and TYPE before it", samples);
-	is_int(types, 18, "families: eighteen families");
+	is_int(types, 21, "families: twenty-one families");
 	free(text);
 	free(full);
 }
@@ -347,6 +386,7 @@ main(void)
 	test_gauges();
 	test_counters();
 	test_partitions();
+	test_accounts();
 	test_families();
 	return (tap_done());
 }
