@@ -2,8 +2,9 @@
  * runs, on a given database.
  *   store-plans DIR
  * Opens DIR/gbatch.db with the controller's own store module (store_open,
- * which prepares its statements and runs its start-up queries) and starts
- * an accounting query (store_acct_open, gacct's), then prints SQLite's
+ * which prepares its statements and runs its start-up queries), starts
+ * an accounting query (store_acct_open, gacct's) and the reports, reads
+ * the month's use of the accounts' budgets, then prints SQLite's
  * EXPLAIN QUERY PLAN for each statement. The statements are not listed
  * here: an auto-extension sees every connection the store opens, and
  * each connection's prepared statements (sqlite3_next_stmt) and the
@@ -28,6 +29,7 @@
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "daemon/controller/store-acct.h"
+#include "daemon/controller/store-assoc.h"
 #include "daemon/controller/store.h"
 
 #define PLANS_MAX_CONN	4
@@ -72,6 +74,14 @@ plans_connect_cb(sqlite3 *db, char **err,
 		plans_conn[plans_nconn++] = db;
 	sqlite3_trace_v2(db, SQLITE_TRACE_STMT, plans_trace_cb, NULL);
 	return (SQLITE_OK);
+}
+
+static void
+plans_used_cb(const char *account, uint64_t gpu_s, void *arg)
+{
+	(void)account;
+	(void)gpu_s;
+	(void)arg;
 }
 
 /* Statements that are not queries of tables: nothing to plan. */
@@ -154,8 +164,12 @@ main(int argc, char **argv)
 {
 	struct store_acct_query	 all = { 0, INT64_MAX, NULL, NULL, NULL,
 	    jfs_all(), true, NULL, NULL };
+	/* The reports whose statements differ: the cluster's (every
+	 * statement but the keys'), by account and by partition. */
+	static const enum store_acct_report kinds[] = { STORE_ACCT_CLUSTER,
+	    STORE_ACCT_ACCOUNTS, STORE_ACCT_PARTITIONS };
 	struct store_acct	*acct = NULL;
-	struct store_acct_rep	*rep = NULL;
+	struct store_acct_rep	*rep[sizeof kinds / sizeof kinds[0]] = { 0 };
 	sqlite3_stmt		*st;
 	const char		*sql;
 	char			 err[512];
@@ -176,12 +190,20 @@ main(int argc, char **argv)
 		return (1);
 	}
 	/* The listing's statements, and a cluster report's with its
-	 * series (every statement a report may read). */
-	if ((acct = store_acct_open(&all, err, sizeof err)) == NULL ||
-	    (rep = store_acct_report_open(&all, STORE_ACCT_CLUSTER,
-	    STORE_ACCT_PART_JOBS | STORE_ACCT_PART_REST, err,
-	    sizeof err)) == NULL) {
+	 * series (every statement a report may read), and those of the
+	 * reports by account and partition; the month's use of each
+	 * account's budget, read at start (a one-off the trace sees). */
+	acct = store_acct_open(&all, err, sizeof err);
+	for (i = 0; acct != NULL && i < sizeof kinds / sizeof kinds[0] &&
+	    (i == 0 || rep[i - 1] != NULL); i++)
+		rep[i] = store_acct_report_open(&all, kinds[i],
+		    STORE_ACCT_PART_JOBS | STORE_ACCT_PART_REST, err,
+		    sizeof err);
+	if (acct == NULL || rep[i - 1] == NULL ||
+	    store_assoc_month(0, plans_used_cb, NULL) != 0) {
 		fprintf(stderr, "store-plans: %s\n", err);
+		for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+			store_acct_report_close(rep[i]);
 		store_acct_close(acct);
 		store_close();
 		return (1);
@@ -213,7 +235,8 @@ main(int argc, char **argv)
 	printf("store-plans: %u statements, %u with a full scan of a table "
 	    "that grows with the history, %u not planned\n", n, scanning,
 	    unplanned);
-	store_acct_report_close(rep);
+	for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+		store_acct_report_close(rep[i]);
 	store_acct_close(acct);
 	store_close();
 	for (i = 0; i < plans_nran; i++)

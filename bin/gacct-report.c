@@ -1,9 +1,10 @@
-/* gacct-report.c: gacct --report users|cluster|nodes|timeline. gbatchd
- * aggregates (JOB_ACCT with "report", docs/protocol.md) and sends a row per
- * user, per group of jobs or per node, and a cluster report's series (the
- * timeline); this prints them in gacct's formats, through the columns
- * client/acct-row.h describes. --json prints the reply's figures as they
- * came, as "rows" whichever they were. */
+/* gacct-report.c: gacct --report
+ * users|cluster|nodes|timeline|accounts|partitions. gbatchd aggregates
+ * (JOB_ACCT with "report", docs/protocol.md) and sends a row per user,
+ * per group of jobs, per node, per account or per partition, and a
+ * cluster report's series (the timeline); this prints them in gacct's
+ * formats, through the columns client/acct-row.h describes. --json prints
+ * the reply's figures as they came, as "rows" whichever they were. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,10 @@ int
 gacct_report_print(json_t *reply, const char *member, struct table *t,
     bool json)
 {
+	/* The reply's members --json keeps: the accounts report's month
+	 * is that of its budgets' figures. */
+	static const char *const keys[] = { "report", "since", "until",
+	    "month" };
 	json_t		*rows = json_object_get(reply, member);
 	json_t		*out;
 	const char	*k;
@@ -32,8 +37,8 @@ gacct_report_print(json_t *reply, const char *member, struct table *t,
 	}
 	if (json) {
 		out = json_object();
-		for (i = 0; i < 3; i++) {
-			k = i == 0 ? "report" : i == 1 ? "since" : "until";
+		for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+			k = keys[i];
 			if (json_object_get(reply, k) != NULL)
 				json_object_set(out, k, json_object_get(reply,
 				    k));

@@ -116,6 +116,8 @@ gacct_usage(FILE *f)
 	char	*users = acct_row_fields(0), *cluster = acct_row_fields(1);
 	char	*nodes = acct_row_fields(2);
 	char	*timeline = acct_row_fields(ACCT_ROW_TIMELINE);
+	char	*accounts = acct_row_fields(ACCT_ROW_ACCOUNTS);
+	char	*partitions = acct_row_fields(ACCT_ROW_PARTITIONS);
 
 	fprintf(f,
 "usage: gacct [options]\n"
@@ -154,10 +156,13 @@ gacct_usage(FILE *f)
 "      --report REPORT       figures over the range instead of jobs:\n"
 "                            users (per user; -u, -s apply), cluster (GPU\n"
 "                            use, jobs per queue, GPU count and JCT range;\n"
-"                            -s applies), nodes (per node) or timeline\n"
+"                            -s applies), nodes (per node), timeline\n"
 "                            (the range in bins: GPU use, jobs running,\n"
-"                            waiting and ended); -o picks their fields,\n"
-"                            gacct(1) defines them\n"
+"                            waiting and ended), accounts (per account,\n"
+"                            with this month's budget and use; -A, -s\n"
+"                            apply) or partitions (per partition; -r, -s\n"
+"                            apply); -o picks their fields, gacct(1)\n"
+"                            defines them\n"
 "      --bins N              --report timeline's bins, 1 to 1000 (default\n"
 "                            24): the range cut into N equal parts\n"
 "      --timeout SECONDS     how long to wait for gbatchd (default 10, or\n"
@@ -170,11 +175,15 @@ gacct_usage(FILE *f)
 "  cluster: %s\n"
 "  nodes: %s\n"
 "  timeline: %s\n"
+"  accounts: %s\n"
+"  partitions: %s\n"
 "\n"
 "Exit status: 0 ok (also when nothing matched), 1 refused by gbatchd\n"
 "(such as an unknown user), 2 usage error, 3 cannot reach gbatchd,\n"
 "4 permission denied.\n", fields,
-	    users, cluster, nodes, timeline);
+	    users, cluster, nodes, timeline, accounts, partitions);
+	free(accounts);
+	free(partitions);
 	free(timeline);
 	free(fields);
 	free(users);
@@ -519,7 +528,8 @@ gacct_run(struct gacct *g, struct client *c, struct table *t)
 }
 
 /* What --report leaves out: jobs by id, a trace; users outside the users
- * report, states in the nodes report. */
+ * report, accounts outside the accounts report, partitions outside the
+ * partitions report (each picks its rows), states in the nodes report. */
 static int
 gacct_report_check(const struct gacct *g, char *err, size_t errlen)
 {
@@ -527,9 +537,11 @@ gacct_report_check(const struct gacct *g, char *err, size_t errlen)
 
 	if (json_array_size(g->ids) > 0)
 		bad = "-j/--jobs";
-	else if (json_array_size(g->accounts) > 0)
+	else if (json_array_size(g->accounts) > 0 &&
+	    g->report != ACCT_ROW_ACCOUNTS)
 		bad = "-A/--accounts";
-	else if (json_array_size(g->partitions) > 0)
+	else if (json_array_size(g->partitions) > 0 &&
+	    g->report != ACCT_ROW_PARTITIONS)
 		bad = "-r/--partition";
 	else if (g->out == GACCT_TRACE)
 		bad = "--trace";
@@ -544,8 +556,8 @@ gacct_report_check(const struct gacct *g, char *err, size_t errlen)
 	if (bad == NULL)
 		return (0);
 	snprintf(err, errlen, "--report %s: %s does not apply (users takes -u,"
-	    " --me and -s; cluster -s; timeline --bins; all four -S and -E)",
-	    name, bad);
+	    " --me and -s; cluster -s; timeline --bins; accounts -A and -s;"
+	    " partitions -r and -s; all -S and -E)", name, bad);
 	return (-1);
 }
 

@@ -59,6 +59,13 @@ fn(const void *row, const void *ctx, char *buf, size_t len)		\
 	return (acct_row_report_cell(row, key, kind, buf, len));		\
 }
 ACCT_ROW_COL(ar_user, "user", ACCT_ROW_CELL_TEXT)
+ACCT_ROW_COL(ar_account, "account", ACCT_ROW_CELL_TEXT)
+ACCT_ROW_COL(ar_parent, "parent", ACCT_ROW_CELL_TEXT)
+ACCT_ROW_COL(ar_partition, "partition", ACCT_ROW_CELL_TEXT)
+ACCT_ROW_COL(ar_month, "month", ACCT_ROW_CELL_TEXT)
+ACCT_ROW_COL(ar_budget, "budget_seconds", ACCT_ROW_CELL_HOURS)
+ACCT_ROW_COL(ar_used, "used_seconds", ACCT_ROW_CELL_HOURS)
+ACCT_ROW_COL(ar_used_pct, "used_pct", ACCT_ROW_CELL_PCT)
 ACCT_ROW_COL(ar_node, "node", ACCT_ROW_CELL_TEXT)
 ACCT_ROW_COL(ar_group, "group", ACCT_ROW_CELL_TEXT)
 ACCT_ROW_COL(ar_key, "key", ACCT_ROW_CELL_TEXT)
@@ -104,6 +111,33 @@ ACCT_ROW_COL(ar_waiting, "waiting", ACCT_ROW_CELL_SECS)
 
 static const struct table_col acct_row_users_cols[] = {
 	{ "user", "USER", false, ar_user },
+	ACCT_ROW_JOB_COLS,
+	{ "preemptions", "PREEMPT", true, ar_preemptions },
+	{ "gpu_hours", "GPU_HOURS", true, ar_gpu_hours },
+	{ "share", "SHARE%", true, ar_share },
+};
+
+/* An account: its jobs and GPU-hours over the range, as a user's; then
+ * its month's budget (GPU-hours), what it and the accounts below it used
+ * of it this month, whatever the range, and the percentage. A QOS's usage
+ * factor would add a column of GPU-hours with the factor applied beside
+ * gpu_hours, and a report by QOS a table of its own as this one (issue
+ * 34). */
+static const struct table_col acct_row_accounts_cols[] = {
+	{ "account", "ACCOUNT", false, ar_account },
+	{ "parent", "PARENT", false, ar_parent },
+	ACCT_ROW_JOB_COLS,
+	{ "preemptions", "PREEMPT", true, ar_preemptions },
+	{ "gpu_hours", "GPU_HOURS", true, ar_gpu_hours },
+	{ "share", "SHARE%", true, ar_share },
+	{ "month", "MONTH", false, ar_month },
+	{ "budget_hours", "BUDGET_H", true, ar_budget },
+	{ "used_hours", "USED_H", true, ar_used },
+	{ "used_pct", "USED%", true, ar_used_pct },
+};
+
+static const struct table_col acct_row_partitions_cols[] = {
+	{ "partition", "PARTITION", false, ar_partition },
 	ACCT_ROW_JOB_COLS,
 	{ "preemptions", "PREEMPT", true, ar_preemptions },
 	{ "gpu_hours", "GPU_HOURS", true, ar_gpu_hours },
@@ -170,6 +204,14 @@ static const struct acct_row_report_kind {
 	    ACCT_ROW_NCOLS(acct_row_timeline_cols),
 	    "start,end,jobs,gpu_hours,capacity_hours,utilization,running,"
 	    "waiting" },
+	{ "accounts", acct_row_accounts_cols,
+	    ACCT_ROW_NCOLS(acct_row_accounts_cols),
+	    "account,parent,jobs,completed,failed,timeout,cancelled,"
+	    "gpu_hours,share,budget_hours,used_hours,used_pct" },
+	{ "partitions", acct_row_partitions_cols,
+	    ACCT_ROW_NCOLS(acct_row_partitions_cols),
+	    "partition,jobs,completed,failed,timeout,cancelled,node_fail,"
+	    "gpu_hours,share,jct_avg,wait_avg" },
 };
 
 int
@@ -181,8 +223,8 @@ acct_row_parse(const char *name, char *err, size_t errlen)
 		if (strcmp(name, acct_row_reports[i].name) == 0)
 			return ((int)i);
 	}
-	snprintf(err, errlen, "--report: expected users, cluster, nodes or "
-	    "timeline, got \"%s\"", name);
+	snprintf(err, errlen, "--report: expected users, cluster, nodes, "
+	    "timeline, accounts or partitions, got \"%s\"", name);
 	return (-1);
 }
 

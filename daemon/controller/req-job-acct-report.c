@@ -1,5 +1,6 @@
 /* req-job-acct-report.c: JOB_ACCT with "report" (docs/protocol.md, 204):
- * gacct --report users, cluster or nodes. The figures are aggregated here
+ * gacct --report users, cluster, nodes, accounts or partitions (the rows
+ * of the last two are req-job-acct-group.c's). The figures are aggregated here
  * (acct-report.c) from rows read on the store's read-only connection in
  * steps of REQ_ACCT_REPORT_ROWS, one step per loop pass, so a year of a busy
  * cluster costs the loop no long stall and the reply is one small frame:
@@ -40,17 +41,33 @@ static const struct timeval req_acct_at_once = { 0, 0 };
 /* Reports whose jobs are read on threads at once. */
 #define REQ_ACCT_REPORT_THREADS	2
 
-static const char *const req_job_acct_report_names[] = {
+/* The reports by name. A report by QOS goes here too, keyed as those by
+ * account and partition are (store-acct.h), its rows in
+ * req-job-acct-group.c. */
+static const char *const req_job_acct_report_names[STORE_ACCT_NREPORTS] = {
 	[STORE_ACCT_USERS] = "users",
 	[STORE_ACCT_CLUSTER] = "cluster",
 	[STORE_ACCT_NODES] = "nodes",
+	[STORE_ACCT_ACCOUNTS] = "accounts",
+	[STORE_ACCT_PARTITIONS] = "partitions",
 };
+
+/* Whether a report's rows are keyed (acct-report.h's rows by user):
+ * by user, account or partition. */
+static bool
+req_job_acct_report_keyed(enum store_acct_report kind)
+{
+	return (kind == STORE_ACCT_USERS || kind == STORE_ACCT_ACCOUNTS ||
+	    kind == STORE_ACCT_PARTITIONS);
+}
 
 struct req_job_acct_report {
 	uint64_t		 peer;		/* peer_serial */
 	json_t			*req;		/* its type and seq */
 	enum store_acct_report	 kind;
-	json_t			*only;		/* the users whose rows go out */
+	/* The users (accounts, partitions) whose rows go out; NULL:
+	 * all. */
+	json_t			*only;
 	int64_t			 since;
 	int64_t			 until;
 	int64_t			 now;
@@ -110,8 +127,7 @@ req_job_acct_report_free(void)
 		req_job_acct_report_end(rs->reports);
 }
 
-/* A percentage, null when the whole is 0. */
-static json_t *
+json_t *
 req_job_acct_report_pct(uint64_t part, uint64_t whole)
 {
 	if (whole == 0)
@@ -119,9 +135,7 @@ req_job_acct_report_pct(uint64_t part, uint64_t whole)
 	return (json_real(100.0 * (double)part / (double)whole));
 }
 
-/* Sets the state counts and the statistics of a group of jobs. JCT in
- * seconds; waits are kept in ms and sent in seconds. */
-static void
+void
 req_job_acct_report_jobs(json_t *o, uint64_t jobs, const uint64_t *by_state,
     const struct acct_stat *jct, const struct acct_stat *wait,
     uint64_t preemptions, bool wait_all)
@@ -308,6 +322,12 @@ req_job_acct_report_reply(struct req_job_acct_report *a, struct peer *p)
 	case STORE_ACCT_NODES:
 		req_job_acct_report_nodes(a, rows);
 		break;
+	case STORE_ACCT_ACCOUNTS:
+		req_job_acct_group_accounts(a->r, a->only, a->now, rows);
+		break;
+	case STORE_ACCT_PARTITIONS:
+		req_job_acct_group_partitions(a->r, a->only, rows);
+		break;
 	}
 	reply = proto_reply_ok(a->req);
 	json_object_set_new(reply, "report", json_string(
@@ -315,6 +335,8 @@ req_job_acct_report_reply(struct req_job_acct_report *a, struct peer *p)
 	json_object_set_new(reply, "since", json_integer(a->since));
 	json_object_set_new(reply, "until", json_integer(a->until));
 	json_object_set_new(reply, "now", json_integer(a->now));
+	if (a->kind == STORE_ACCT_ACCOUNTS)
+		req_job_acct_group_month(reply, a->now);
 	json_object_set_new(reply, "rows", rows);
 	if (a->bins != 0)
 		json_object_set_new(reply, "series",
@@ -426,7 +448,7 @@ req_job_acct_report_thread_open(struct req_job_acct_report *a,
 		return (-1);
 	}
 	a->tr = acct_report_create(a->since, a->until);
-	if (a->kind == STORE_ACCT_USERS)
+	if (req_job_acct_report_keyed(a->kind))
 		acct_report_users_only(a->tr);
 	if (a->bins != 0)
 		acct_report_series(a->tr, a->bins);
@@ -446,13 +468,14 @@ req_job_acct_report(struct peer *p, const json_t *msg, const char *name,
 	unsigned		 parts = STORE_ACCT_PART_JOBS | STORE_ACCT_PART_REST;
 	int			 kind;
 
-	for (kind = 0; kind < 3; kind++) {
+	for (kind = 0; kind < STORE_ACCT_NREPORTS; kind++) {
 		if (strcmp(name, req_job_acct_report_names[kind]) == 0)
 			break;
 	}
-	if (kind == 3) {
+	if (kind == STORE_ACCT_NREPORTS) {
 		req_error(p, msg, PROTO_E_INVALID, "report: expected \"users\", "
-		    "\"cluster\" or \"nodes\", got \"%s\"", name);
+		    "\"cluster\", \"nodes\", \"accounts\" or \"partitions\", "
+		    "got \"%s\"", name);
 		return;
 	}
 	if (json_object_get(msg, "ids") != NULL)
@@ -461,8 +484,12 @@ req_job_acct_report(struct peer *p, const json_t *msg, const char *name,
 		bad = "fields";
 	else if (json_object_get(msg, "runs") != NULL)
 		bad = "runs";
-	else if (json_object_get(msg, "accounts") != NULL)
+	else if (kind != STORE_ACCT_ACCOUNTS &&
+	    json_object_get(msg, "accounts") != NULL)
 		bad = "accounts";
+	else if (kind != STORE_ACCT_PARTITIONS &&
+	    json_object_get(msg, "partitions") != NULL)
+		bad = "partitions";
 	else if (kind != STORE_ACCT_USERS && json_array_size(users) > 0)
 		bad = "users";
 	else if (kind == STORE_ACCT_NODES && json_object_get(msg, "states") !=
@@ -504,6 +531,16 @@ req_job_acct_report(struct peer *p, const json_t *msg, const char *name,
 			a->only = json_incref(users);
 	} else
 		q->users = NULL;
+	/* An account's or a partition's row sums its users' jobs: anyone
+	 * may see it, as anyone may list the accounts and their budgets.
+	 * The rows asked for are cut here, not in the query: a share is
+	 * still of the whole cluster's use. */
+	if (kind == STORE_ACCT_ACCOUNTS && q->accounts != NULL)
+		a->only = json_incref(json_object_get(msg, "accounts"));
+	if (kind == STORE_ACCT_PARTITIONS && q->partitions != NULL)
+		a->only = json_incref(json_object_get(msg, "partitions"));
+	q->accounts = NULL;
+	q->partitions = NULL;
 	a->now = ctx_now();
 	if (q->until > a->now)
 		q->until = a->now;
@@ -520,7 +557,7 @@ req_job_acct_report(struct peer *p, const json_t *msg, const char *name,
 		return;
 	}
 	a->r = acct_report_create(a->since, a->until);
-	if (a->kind == STORE_ACCT_USERS)
+	if (req_job_acct_report_keyed(a->kind))
 		acct_report_users_only(a->r);
 	if (a->bins != 0)
 		acct_report_series(a->r, a->bins);

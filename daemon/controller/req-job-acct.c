@@ -393,7 +393,8 @@ req_job_acct(struct peer *p, const json_t *msg)
 		free(a);
 		if (!json_is_string(v)) {
 			snprintf(err, sizeof err, "report: expected \"users\","
-			    " \"cluster\" or \"nodes\"");
+			    " \"cluster\", \"nodes\", \"accounts\" or"
+			    " \"partitions\"");
 			goto invalid;
 		}
 		req_job_acct_report(p, msg, json_string_value(v), &q);

@@ -153,9 +153,29 @@ enum store_acct_phase {
 	STORE_ACCT_NPHASES
 };
 
+/* What the rows are keyed by (the first column of the jobs and runs
+ * read; store-acct.h), in jobs and in job_runs. */
+#define STORE_ACCT_JOB_PARTITION					\
+	"COALESCE((SELECT r.partition FROM job_runs r WHERE r.job_id ="	\
+	" jobs.id ORDER BY r.id DESC LIMIT 1), CASE WHEN partition = ''"	\
+	" THEN 'gbatch' WHEN instr(partition, ',') > 0 THEN"		\
+	" substr(partition, 1, instr(partition, ',') - 1) ELSE partition"	\
+	" END)"
+static const struct {
+	const char	*job;
+	const char	*run;
+} store_acct_keys[STORE_ACCT_NREPORTS] = {
+	[STORE_ACCT_USERS] = { "user", "user" },
+	[STORE_ACCT_CLUSTER] = { "user", "user" },
+	[STORE_ACCT_NODES] = { "user", "user" },
+	[STORE_ACCT_ACCOUNTS] = { "account", "account" },
+	[STORE_ACCT_PARTITIONS] = { STORE_ACCT_JOB_PARTITION, "partition" },
+};
+
+/* The statements, %s where the key goes (in the first three). */
 static const char *const store_acct_report_sql[STORE_ACCT_NPHASES] = {
 	/* From jobs_acct alone (or jobs_user_end with users). */
-	[STORE_ACCT_JOBS] = "SELECT user, state, gpus, submit_time, end_time,"
+	[STORE_ACCT_JOBS] = "SELECT %s, state, gpus, submit_time, end_time,"
 	    " queue_delay, preemptions, last_queue FROM jobs WHERE "
 	    STORE_SQL_FINISHED " AND end_time >= :since AND end_time < :until"
 	    " AND (:users IS NULL OR"
@@ -167,9 +187,9 @@ static const char *const store_acct_report_sql[STORE_ACCT_NPHASES] = {
 	 * that started at or after until are left out here rather than
 	 * read. A run that ended at since counts 0; since is never below 0,
 	 * so no run is in both. */
-	[STORE_ACCT_RUNS] = "SELECT user, start_time, end_time, gpus, alloc"
+	[STORE_ACCT_RUNS] = "SELECT %s, start_time, end_time, gpus, alloc"
 	    " FROM job_runs WHERE end_time > :since AND start_time < :until",
-	[STORE_ACCT_OPEN_RUNS] = "SELECT user, start_time, end_time, gpus,"
+	[STORE_ACCT_OPEN_RUNS] = "SELECT %s, start_time, end_time, gpus,"
 	    " alloc FROM job_runs WHERE end_time = 0 AND start_time < :until",
 	[STORE_ACCT_NODE_ROWS] = "SELECT name, gpus, (SELECT state FROM"
 	    " node_events e WHERE e.node = nodes.name AND e.time < :since AND"
@@ -203,7 +223,11 @@ store_acct_report_open(const struct store_acct_query *q,
 	struct store_acct_rep	*a;
 	sqlite3_stmt		*st;
 	const char		*path = store_path();
-	int			 i, idx;
+	char			*sql;
+	int			 i, idx, rc;
+	bool			 keyed = kind == STORE_ACCT_USERS ||
+				     kind == STORE_ACCT_ACCOUNTS ||
+				     kind == STORE_ACCT_PARTITIONS;
 
 	a = xcalloc(1, sizeof *a);
 	if ((parts & STORE_ACCT_PART_OWN) == 0) {
@@ -229,15 +253,22 @@ store_acct_report_open(const struct store_acct_query *q,
 	}
 	for (i = 0; i < STORE_ACCT_NPHASES; i++) {
 		if ((i == STORE_ACCT_JOBS && kind == STORE_ACCT_NODES) ||
-		    (i >= STORE_ACCT_NODE_ROWS && kind == STORE_ACCT_USERS) ||
+		    (i >= STORE_ACCT_NODE_ROWS && keyed) ||
 		    (i >= STORE_ACCT_ACTIVE && !q->alive) ||
 		    (i == STORE_ACCT_JOBS &&
 		    (parts & STORE_ACCT_PART_JOBS) == 0) ||
 		    (i != STORE_ACCT_JOBS &&
 		    (parts & STORE_ACCT_PART_REST) == 0))
 			continue;
-		if (sqlite3_prepare_v2(a->db, store_acct_report_sql[i],
-		    -1, &a->st[i], NULL) != SQLITE_OK) {
+		if (i <= STORE_ACCT_OPEN_RUNS)
+			sql = xasprintf(store_acct_report_sql[i], i ==
+			    STORE_ACCT_JOBS ? store_acct_keys[kind].job :
+			    store_acct_keys[kind].run);
+		else
+			sql = xstrdup(store_acct_report_sql[i]);
+		rc = sqlite3_prepare_v2(a->db, sql, -1, &a->st[i], NULL);
+		free(sql);
+		if (rc != SQLITE_OK) {
 			snprintf(err, errlen, "accounting report: %s",
 			    sqlite3_errmsg(a->db));
 			store_acct_report_close(a);

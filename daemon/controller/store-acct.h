@@ -45,17 +45,26 @@ void		 store_acct_close(struct store_acct *);
 
 /* A report (acct-report.h) is read in steps, so that the loop serves
  * others between them: the jobs that ended in [since, until) of the
- * query's users and states (users and cluster), the runs overlapping
- * [since, until) of every user (all three), the nodes table with the state
+ * query's users and states (all but nodes), the runs overlapping
+ * [since, until) of every user (all), the nodes table with the state
  * each node's last events before since left, and the node events of the
  * range (cluster and nodes), and with alive the submit times of the jobs
  * not ended by until (a cluster report's series). until is min(END,
- * now). */
+ * now).
+ *
+ * The reports by user, account and partition feed acct-report.h's rows
+ * by user, each job and run keyed by what the report groups by: its
+ * user; the account it is charged to; the partition a run ran in (a
+ * job's, where its last run ran, its list's first if it never ran). A
+ * report by QOS would key them by their QOS the same way. */
 enum store_acct_report {
 	STORE_ACCT_USERS,
 	STORE_ACCT_CLUSTER,
 	STORE_ACCT_NODES,
+	STORE_ACCT_ACCOUNTS,
+	STORE_ACCT_PARTITIONS,
 };
+#define STORE_ACCT_NREPORTS	(STORE_ACCT_PARTITIONS + 1)
 struct acct_report;
 struct store_acct_rep;
 

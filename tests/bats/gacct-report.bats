@@ -28,7 +28,7 @@ field() {
 
 @test "gacct --report: a bad name, and options that do not apply, are usage errors" {
 	run -2 gacct --report groups
-	[[ "$output" == *'--report: expected users, cluster, nodes or timeline, got "groups"'* ]]
+	[[ "$output" == *'--report: expected users, cluster, nodes, timeline, accounts or partitions, got "groups"'* ]]
 	run -2 gacct --report nodes -s CD
 	[[ "$output" == *"-s/--state does not apply"* ]]
 	run -2 gacct --report cluster -u root
@@ -46,8 +46,18 @@ field() {
 		run -2 gacct --report timeline --bins "$n"
 		[[ "$output" == *"--bins: expected a whole number from 1 to 1000, got \"$n\""* ]]
 	done
+	run -2 gacct --report users -A phys
+	[[ "$output" == *"--report users: -A/--accounts does not apply"* ]]
+	run -2 gacct --report accounts -r gpu
+	[[ "$output" == *"--report accounts: -r/--partition does not apply"* ]]
+	run -2 gacct --report partitions -u root
+	[[ "$output" == *"--report partitions: -u/--user and --me does not apply"* ]]
+	run -2 gacct --report accounts -o account,nope
+	[[ "$output" == *'nope'*'budget_hours'*'used_pct'* ]]
 	run -0 gacct --help
 	[[ "$output" == *"--report REPORT"* ]]
+	[[ "$output" == *"accounts: account, parent, jobs,"* ]]
+	[[ "$output" == *"partitions: partition, jobs,"* ]]
 	[[ "$output" == *"--bins N"* ]]
 	[[ "$output" == *"timeline: start, end, jobs,"* ]]
 }
@@ -277,6 +287,117 @@ PY
 	[ "${lines[1]}" = "$want" ]
 	run -0 gacct --report nodes -S "@$t0" -E "@$t1" --csv
 	python3 -c 'import csv, sys; rows = list(csv.DictReader(sys.stdin)); assert [r["node"] for r in rows] == ["n1", "n2"], rows' <<<"$output"
+}
+
+@test "gacct --report accounts and partitions: a row each, jobs and GPU-hours as the jobs' own runs say, and each budget's use this month" {
+	cat >>"$GBATCH_CONF" <<'CONF'
+partitions = {
+  gpu = { nodes = "n1"; default = true; };
+  long = { nodes = "n2"; };
+};
+CONF
+	t0=$(date +%s)
+	gb_start_cluster
+	# science's budget counts phys's runs, below it; chem has none;
+	# idle runs nothing and still has its row.
+	gctl account add science gpu_hours=100
+	gctl account add phys parent=science
+	gctl account add chem
+	gctl account add idle gpu_hours=0.5
+	a=$(gb_submit -A phys -p gpu -G 2 --wrap 'sleep 4')
+	b=$(gb_submit -A chem -p long -G 1 --wrap 'sleep 4')
+	gb_wait_state "$a" RUNNING 20
+	gb_wait_state "$b" RUNNING 20
+	# n1 has 2 GPUs free, n2 3: c, listing both, runs in long.
+	c=$(gb_submit -A phys -p gpu,long -G 3 --wrap 'sleep 1')
+	# No account; and a job that never ran, in its list's first.
+	d=$(gb_submit -p long -G 1 --wrap 'exit 2')
+	e=$(gb_submit -A chem -p long,gpu -H --wrap true)
+	gcancel "$e"
+	for j in "$a" "$b" "$c"; do
+		gb_wait_state "$j" COMPLETED 30
+	done
+	gb_wait_state "$d" FAILED 20
+	# The range ends after the last of them did.
+	last=$(gacct -j "$a,$b,$c,$d,$e" --json | python3 -c 'import json, sys; print(max(j["end_time"] for j in json.load(sys.stdin)["jobs"]))')
+	gb_wait 5 eval "[ \$(date +%s) -gt $last ]"
+	t1=$(date +%s)
+	gacct -j "$a,$b,$c,$d,$e" -S "@$t0" -E "@$t1" --json >jobs.json
+	run -0 gacct --report accounts -S "@$t0" -E "@$t1" --json
+	echo "$output" >accounts.json
+	run -0 gacct --report partitions -S "@$t0" -E "@$t1" --json
+	echo "$output" >partitions.json
+	python3 - "$t0" "$t1" "$(date -u +%Y-%m)" <<'PY'
+import json, sys
+since, until, month = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+jobs = json.load(open("jobs.json"))["jobs"]
+assert len(jobs) == 5, jobs
+PART = {"n1": "gpu", "n2": "long"}
+
+def secs(r):
+    return max(0, min(r["end_time"] or until, until) - max(r["start_time"], since))
+
+def where(j):
+    # The partition of its last run's node, or its list's first.
+    if j["runs"]:
+        return PART[j["runs"][-1]["alloc"][0]["node"]]
+    return j["partition"].split(",")[0]
+
+total = sum(r["gpus"] * secs(r) for j in jobs for r in j["runs"])
+assert total > 0
+
+def check(row, js, gs):
+    assert row["jobs"] == len(js), (row, js)
+    for s in ("COMPLETED", "FAILED", "CANCELLED"):
+        assert row[s.lower()] == sum(1 for j in js if j["state"] == s), (row, s)
+    assert row["gpu_seconds"] == gs, (row, gs)
+    if total:
+        assert abs(row["share"] - 100 * gs / total) < 1e-6, (row, gs, total)
+
+acc = json.load(open("accounts.json"))
+assert acc["report"] == "accounts" and acc["month"] == month, acc
+rows = {r["account"]: r for r in acc["rows"]}
+# Every account of the table, and "" for the job of none, by name.
+assert [r["account"] for r in acc["rows"]] == ["", "chem", "idle", "phys", "science"], acc
+for name, row in rows.items():
+    js = [j for j in jobs if j["account"] == name]
+    check(row, js, sum(r["gpus"] * secs(r) for j in js for r in j["runs"]))
+# The month's use: phys's runs count for science's budget too.
+phys = sum(r["gpus"] * (r["end_time"] - r["start_time"])
+           for j in jobs if j["account"] == "phys" for r in j["runs"])
+assert rows["science"]["budget_seconds"] == 360000, rows["science"]
+assert rows["science"]["used_seconds"] == phys, (rows["science"], phys)
+assert abs(rows["science"]["used_pct"] - 100 * phys / 360000) < 1e-6
+assert rows["science"]["spent"] is False and rows["science"]["parent"] == ""
+assert rows["phys"]["used_seconds"] == phys and rows["phys"]["parent"] == "science"
+assert rows["phys"]["budget_seconds"] is None and rows["phys"]["used_pct"] is None
+assert rows["idle"]["budget_seconds"] == 1800 and rows["idle"]["used_seconds"] == 0
+assert rows["idle"]["jobs"] == 0 and rows["idle"]["used_pct"] == 0
+assert rows[""]["parent"] is None and rows[""]["budget_seconds"] is None
+
+par = json.load(open("partitions.json"))
+assert par["report"] == "partitions", par
+assert [r["partition"] for r in par["rows"]] == ["gpu", "long"], par
+assert where([j for j in jobs if j["name"] == "wrap" and j["gpus"] == 3][0]) == "long"
+for row in par["rows"]:
+    js = [j for j in jobs if where(j) == row["partition"]]
+    gs = sum(r["gpus"] * secs(r) for j in jobs for r in j["runs"]
+             if PART[r["alloc"][0]["node"]] == row["partition"])
+    check(row, js, gs)
+PY
+	# -A and -r pick rows; the shares stay the cluster's.
+	run -0 gacct --report accounts -A science,idle -S "@$t0" -E "@$t1" -P -o account,parent,budget_hours,used_hours,used_pct
+	[ "${lines[0]}" = "account|parent|budget_hours|used_hours|used_pct" ]
+	[ "${lines[1]}" = "idle||0.50|0.00|0.0" ]
+	want=$(python3 -c 'import json; r = {x["account"]: x for x in json.load(open("accounts.json"))["rows"]}["science"]; print("science||100.00|%.2f|%.1f" % (r["used_seconds"] / 3600, r["used_pct"]))')
+	[ "${lines[2]}" = "$want" ]
+	[ "${#lines[@]}" -eq 3 ]
+	run -0 gacct --report partitions -r long -S "@$t0" -E "@$t1" --csv -o partition,jobs
+	python3 -c '
+import csv, json, sys
+want = [r for r in json.load(open("partitions.json"))["rows"] if r["partition"] == "long"][0]["jobs"]
+rows = list(csv.DictReader(sys.stdin))
+assert rows == [{"partition": "long", "jobs": str(want)}], rows' <<<"$output"
 }
 
 @test "an ordinary user's users report holds their own row only" {
