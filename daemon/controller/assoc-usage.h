@@ -11,7 +11,12 @@
  * or job table (tested alone, tests/unit/assoc-usage-test.c). The core
  * owns the controller's one (core_usage): job-change.c tells it of runs,
  * each pass judges it, and a job charged to an account that has spent
- * its budget waits outside the core (core-part.c). */
+ * its budget waits outside the core (core-part.c).
+ *
+ * What a run charges is its GPUs x time. A QOS's usage factor (issue 34)
+ * would scale that: the GPUs counted here would become weighted ones
+ * (GPUs x factor, in whole thousandths say, and the month's load the
+ * same), while gacct goes on showing the GPU-hours as run beside them. */
 #ifndef GB_CTL_ASSOC_USAGE_H
 #define GB_CTL_ASSOC_USAGE_H
 
