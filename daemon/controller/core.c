@@ -439,8 +439,8 @@ core_submit(struct job *j, int64_t now)
 	struct sched_jobspec	spec;
 
 	/* A job waits out its stale copies (job-report.c), its begin time,
-	 * its dependencies, its partitions' limits and its account's spent
-	 * budget outside the core. */
+	 * its dependencies, its partitions' limits, its QOS's and its
+	 * account's spent budget outside the core. */
 	if (job_stale_copies(j) > 0 || core_before_begin(j, now) ||
 	    core_before_deps(j) || core_part_before(j) || core_qos_before(j) ||
 	    core_part_budget(j))
