@@ -259,11 +259,18 @@ core_part_notes(json_t *notes)
 	struct job		*j;
 	enum job_state		 st;
 	char			 run[256] = "", wait[256] = "", err[64];
+	char			 qrun[256] = "", qwait[256] = "";
 	char			*line;
-	size_t			 nrun = 0, nwait = 0, gone;
+	size_t			 nrun = 0, nwait = 0, nqrun = 0, nqwait = 0;
+	size_t			 gone;
 
 	for (j = job_table_first(); j != NULL; j = job_table_next(j)) {
 		st = job_state(j);
+		/* Its QOS gone: it runs on, or waits (InvalidQOS). */
+		if (core_qos_of(j) == NULL && (core_running(st) ||
+		    st == JOB_PENDING))
+			core_note_id(core_running(st) ? qrun : qwait, 256,
+			    core_running(st) ? &nqrun : &nqwait, job_id(j));
 		if (core_running(st)) {
 			if (part_listed(ps, job_partition(j), v, &gone) == 0 &&
 			    gone > 0)
@@ -291,6 +298,24 @@ core_part_notes(json_t *notes)
 		    nwait, nwait == 1 ? "" : "s", wait, nwait == 1 ?
 		    "it lists" : "they list", nwait == 1 ? "it" : "them",
 		    nwait == 1 ? "it waits" : "they wait");
+		log_warn("gbatchd: reconfigure: %s", line);
+		json_array_append_new(notes, json_string(line));
+		free(line);
+	}
+	if (nqrun > 0) {
+		line = xasprintf("%zu running job%s (%s) of QOS no longer in "
+		    "the file: they keep running", nqrun, nqrun == 1 ? "" : "s",
+		    qrun);
+		log_warn("gbatchd: reconfigure: %s", line);
+		json_array_append_new(notes, json_string(line));
+		free(line);
+	}
+	if (nqwait > 0) {
+		line = xasprintf("%zu pending job%s (%s) of QOS no longer in "
+		    "the file wait (InvalidQOS) until %s moved to another "
+		    "(gctl update job ID QOS=NAME) or the QOS comes back",
+		    nqwait, nqwait == 1 ? "" : "s", qwait, nqwait == 1 ?
+		    "it is" : "they are");
 		log_warn("gbatchd: reconfigure: %s", line);
 		json_array_append_new(notes, json_string(line));
 		free(line);

@@ -165,8 +165,9 @@ void	core_reconfigure(void);
 void	core_free(void);
 
 /* After a reload: notes (strings appended to notes, and logged) on the
- * jobs whose partitions are gone or no longer take them: running ones keep
- * running where they are; pending ones wait, their reason naming why. */
+ * jobs whose partitions or QOS are gone or no longer take them: running
+ * ones keep running where they are; pending ones wait, their reason
+ * naming why. */
 void		 core_part_notes(json_t *notes);
 
 /* The partition running job j runs in, into buf: the first of its list

@@ -185,7 +185,7 @@ field_is() {
 	true
 }
 
-@test "bad QOS in gbatch.conf stop gbatchd naming the line; a reload that removes a QOS holds its pending jobs InvalidQOS" {
+@test "bad QOS in gbatch.conf stop gbatchd naming the line; a reload that removes a QOS keeps its running jobs, holds its pending ones InvalidQOS, and says so" {
 	qos_conf '  a = { priority = 2; preempt = ["b"]; };
   b = { priority = 2; };'
 	run -1 gbatchd -f "$GBATCH_CONF" -C
@@ -193,11 +193,15 @@ field_is() {
 	qos_conf
 	gb_start_cluster
 	w=$(gb_submit -G 1 --qos scavenger -H --wrap true)
+	r=$(gb_submit -G 1 --qos scavenger --wrap 'sleep 60')
+	gb_wait_state "$r" RUNNING
 	qos_conf '  normal = { };'
 	run -0 gctl reconfigure
 	[[ "$output" == *qos.scavenger* ]]
+	[[ "$output" == *"1 running job ($r) of QOS no longer in the file: they keep running"* ]]
 	gctl release "$w"
 	gb_wait 10 field_is "$w" reason InvalidQOS
+	[ "$(gb_state "$r")" = RUNNING ]
 	run -1 gsub -G 1 --qos scavenger --wrap true
 	[[ "$output" == *'no such QOS; expected one of normal'* ]]
 }
