@@ -46,6 +46,7 @@ enum msg_type {
 	MSG_JOB_PREEMPT = 315,		/* controller -> node */
 	MSG_STEP_LAUNCH = 316,		/* controller -> node: JOB_ATTACH */
 	MSG_STEP_ENDED = 317,		/* node -> controller */
+	MSG_JOB_LIMIT = 318,		/* controller -> node */
 };
 
 /* Interactive sessions' flow control (docs/protocol.md, IO): the output

@@ -46,6 +46,20 @@ job_report_kill(struct peer *p, uint64_t id, const char *why)
 	json_decref(msg);
 }
 
+/* Tells the node of p j's time limit, which may have changed while the
+ * node was away (gctl update job TimeLimit= of a running job). */
+static void
+job_report_limit(struct peer *p, const struct job *j)
+{
+	json_t	*msg;
+
+	msg = json_pack("{s:i,s:I,s:I}", "type", MSG_JOB_LIMIT, "id",
+	    (json_int_t)job_id(j), "time_limit",
+	    (json_int_t)job_time_limit(j));
+	peer_send(p, msg);
+	json_decref(msg);
+}
+
 /* The GPUs a report names, as a mask; -1 when it names bad ones. */
 static int
 job_report_mask(const json_t *r, uint64_t *mask)
@@ -165,6 +179,8 @@ job_report_running(struct node *n, struct peer *p, const json_t *r)
 		if (verdict == STALE_COPY_CANCEL)
 			job_report_kill(p, id, "cancelled while its node was "
 			    "away");
+		else if (j != NULL)
+			job_report_limit(p, j);
 		return;
 	case STALE_COPY_STOP:
 		job_report_stop_stale(n, p, id, mask, why);

@@ -424,6 +424,14 @@ launch_preempt(struct job *j)
 }
 
 int
+launch_limit(struct job *j)
+{
+	return (launch_to_parts(j, json_pack("{s:i,s:I,s:I}", "type",
+	    MSG_JOB_LIMIT, "id", (json_int_t)job_id(j), "time_limit",
+	    (json_int_t)job_time_limit(j))) > 0 ? 0 : -1);
+}
+
+int
 launch_cancel(struct job *j, const char *detail)
 {
 	struct job_change	how = { 0 };

@@ -40,6 +40,10 @@ int	launch_signal(struct job *, int signal, bool cancel);
 /* Asks the PREEMPTING job's node to stop it; its end requeues it
  * (job-report.c). Returns -1 when its node is not connected. */
 int	launch_preempt(struct job *);
+/* Tells a running job's nodes its time limit (job_time_limit, from its
+ * start; 0 none), which they enforce from then on. Returns -1 when none
+ * of its nodes is connected. */
+int	launch_limit(struct job *);
 /* Cancels job as gcancel does: a pending or held job ends CANCELLED now; a
  * running one is told to stop (it ends CANCELLED once its nodes say so),
  * or ends now when its node is away. detail: who or what cancelled it,

@@ -15,6 +15,7 @@
 #include "common/array.h"
 #include "common/duration.h"
 #include "common/job-req.h"
+#include "common/log.h"
 #include "common/proto.h"
 #include "common/xmalloc.h"
 #include "daemon/controller/audit.h"
@@ -74,6 +75,20 @@ req_job_update_has(const struct job_change_req *req, enum job_req f)
 	default:
 		return (false);
 	}
+}
+
+/* Whether req changes the time limit and nothing else. */
+static bool
+req_job_update_only_limit(const struct job_change_req *req)
+{
+	size_t	i;
+
+	for (i = 0; i < REQ_JOB_UPDATE_NSETS; i++) {
+		if (req_job_update_sets[i].f != JRQ_TIME_LIMIT &&
+		    req_job_update_has(req, req_job_update_sets[i].f))
+			return (false);
+	}
+	return (true);
 }
 
 /* What req changes, for a message: "its name and time limit". */
@@ -173,18 +188,22 @@ req_job_update_set(struct peer *p, struct job *j,
 {
 	enum job_state	s = job_state(j);
 	const char	*code;
+	bool		 running;
 	uint64_t	old = job_time_limit(j), id = job_id(j);
 	uint64_t	limit = req->time_limit;
 	char		detail[128], a[32], b[32], what[96], split[160];
 	char		*unfit;
 
-	if (s != JOB_PENDING && s != JOB_HELD) {
+	/* A running job's time limit alone may change: its nodes are
+	 * told, and enforce it from its start. */
+	running = s == JOB_RUNNING && req->has_time_limit &&
+	    req_job_update_only_limit(req);
+	if (s != JOB_PENDING && s != JOB_HELD && !running) {
 		req_job_update_what(req, what, sizeof what);
 		snprintf(why, len, "job %" PRIu64 " is %s: %s can change only "
 		    "while it waits (PENDING or HELD)%s", id,
-		    job_state_name(s), what, s == JOB_RUNNING &&
-		    req->has_time_limit ? "; a running job keeps the time "
-		    "limit its node enforces" : "");
+		    job_state_name(s), what, s == JOB_RUNNING ?
+		    "; of a running job, the time limit alone" : "");
 		return (PROTO_E_INVALID);
 	}
 	if (req->has_time_limit && !peer_is_operator(p) && (limit == 0 ?
@@ -231,6 +250,11 @@ req_job_update_set(struct peer *p, struct job *j,
 		snprintf(why, len, "job %" PRIu64 ": the store failed", id);
 		return (PROTO_E_INTERNAL);
 	}
+	/* A node away now enforces the limit it had; it is told again
+	 * should it come back with the job (job-report.c). */
+	if (running && job_time_limit(j) != old && launch_limit(j) != 0)
+		log_warn("job %" PRIu64 ": its time limit changed, but no node "
+		    "of it is connected to be told", id);
 	return (NULL);
 }
 

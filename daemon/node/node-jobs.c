@@ -734,6 +734,31 @@ node_jobs_preempt(struct node_jobs *jobs, uint64_t id)
 }
 
 void
+node_jobs_limit(struct node_jobs *jobs, uint64_t id, uint64_t secs)
+{
+	struct node_job	*job;
+
+	if ((job = node_job_find(jobs, id)) == NULL ||
+	    job->state == NODE_JOB_ENDED) {
+		log_debug("job %llu: a time limit for a job not running here; "
+		    "ignored", (unsigned long long)id);
+		return;
+	}
+	if (job->pidfd == -1 &&
+	    !node_proc_matches(job->shep_pid, job->shep_ticks)) {
+		node_job_reap(job);
+		return;
+	}
+	log_info("job %llu: time limit set to %llu s",
+	    (unsigned long long)id, (unsigned long long)secs);
+	if (node_proc_queue(job->pidfd, job->shep_pid, NODE_SHEPHERD_SIGLIMIT,
+	    (int)secs) == -1)
+		log_warn("job %llu: cannot signal shepherd %ld: %s",
+		    (unsigned long long)id, (long)job->shep_pid,
+		    strerror(errno));
+}
+
+void
 node_jobs_ack(struct node_jobs *jobs, uint64_t id)
 {
 	struct node_job	*job;

@@ -61,6 +61,10 @@ void			 node_jobs_signal(struct node_jobs *, uint64_t id,
  * Unknown or ended jobs, and jobs already being preempted, are ignored
  * (logged): the controller's request may cross the job's end. */
 void			 node_jobs_preempt(struct node_jobs *, uint64_t id);
+/* JOB_LIMIT: job id's time limit is now secs from its start (0: none),
+ * told to its shepherd; for a job not running here, nothing. */
+void			 node_jobs_limit(struct node_jobs *, uint64_t id,
+			     uint64_t secs);
 
 /* JOB_ENDED_ACK: forgets the job and removes its records. */
 void			 node_jobs_ack(struct node_jobs *, uint64_t id);

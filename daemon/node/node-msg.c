@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/job-req.h"
 #include "common/proto.h"
 #include "daemon/node/node-launch.h"
 #include "daemon/node/node-msg.h"
@@ -74,6 +75,22 @@ node_msg_signal(const json_t *msg, struct node_msg *m, char *why, size_t len)
 	return (0);
 }
 
+/* JOB_LIMIT's time_limit: seconds, 0 for none, a launch's bounds. */
+static int
+node_msg_limit(const json_t *msg, struct node_msg *m, char *why, size_t len)
+{
+	json_t	*v = json_object_get(msg, "time_limit");
+
+	if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+	    json_integer_value(v) > JOB_REQ_MAX_TIME) {
+		snprintf(why, len, "JOB_LIMIT without a time_limit of 0 to "
+		    "%lld seconds", (long long)JOB_REQ_MAX_TIME);
+		return (-1);
+	}
+	m->limit = (uint64_t)json_integer_value(v);
+	return (0);
+}
+
 int
 node_msg_decode(const json_t *msg, struct node_msg *m, char *why, size_t len)
 {
@@ -137,6 +154,10 @@ node_msg_decode(const json_t *msg, struct node_msg *m, char *why, size_t len)
 		m->type = NODE_MSG_PREEMPT;
 		name = "JOB_PREEMPT";
 		break;
+	case MSG_JOB_LIMIT:
+		m->type = NODE_MSG_LIMIT;
+		name = "JOB_LIMIT";
+		break;
 	case MSG_JOB_ENDED_ACK:
 		m->type = NODE_MSG_ENDED_ACK;
 		name = "JOB_ENDED_ACK";
@@ -157,5 +178,7 @@ node_msg_decode(const json_t *msg, struct node_msg *m, char *why, size_t len)
 	}
 	if (m->type == NODE_MSG_SIGNAL)
 		return (node_msg_signal(msg, m, why, len));
+	if (m->type == NODE_MSG_LIMIT)
+		return (node_msg_limit(msg, m, why, len));
 	return (0);
 }

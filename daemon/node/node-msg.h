@@ -18,6 +18,7 @@ enum node_msg_type {
 	NODE_MSG_LAUNCH,	/* id */
 	NODE_MSG_SIGNAL,	/* id, sig, cancel */
 	NODE_MSG_PREEMPT,	/* id */
+	NODE_MSG_LIMIT,		/* id, limit */
 	NODE_MSG_ENDED_ACK,	/* id */
 	NODE_MSG_RELAY_REPLY,	/* chan, close */
 	/* An interactive session's (node-io.c and node-steps.c read the
@@ -36,6 +37,7 @@ struct node_msg {
 	uint64_t		 id;		/* the job, > 0 */
 	int			 sig;		/* 1 to NSIG - 1 */
 	bool			 cancel;
+	uint64_t		 limit;		/* LIMIT: s, 0 none */
 	uint32_t		 chan;		/* RELAY_REPLY: > 0 */
 	bool			 close;		/* RELAY_REPLY */
 	uint32_t		 step;		/* IO, IO_CONTROL */

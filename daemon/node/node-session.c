@@ -168,6 +168,9 @@ node_session_message(const json_t *msg, void *arg)
 	case NODE_MSG_PREEMPT:
 		node_jobs_preempt(s->jobs, m.id);
 		break;
+	case NODE_MSG_LIMIT:
+		node_jobs_limit(s->jobs, m.id, m.limit);
+		break;
 	case NODE_MSG_RELAY_REPLY:
 		if (s->relay == NULL)
 			node_link_reset(s->link, "RELAY_REPLY, but this node "

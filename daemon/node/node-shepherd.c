@@ -57,6 +57,8 @@ struct node_shepherd {
 	unsigned			 ndone;
 	int				 failed;	/* first to fail, -1 */
 	time_t				 start_time;
+	uint64_t			 start_ms;	/* monotonic */
+	uint64_t			 time_limit;	/* s, 0 none */
 	uint64_t			 limit_at;	/* monotonic ms, 0 none */
 	uint64_t			 warn_at;	/* the warning signal's */
 	uint64_t			 kill_at;	/* monotonic ms, 0 none */
@@ -337,6 +339,22 @@ node_shepherd_group_gone(struct node_shepherd *sh)
 	return (true);
 }
 
+/* The job's time limit is secs from its start (0: none), and its warning
+ * signal's time before it; a warning already due goes at once, and a
+ * limit already past ends the job at the next look. */
+static void
+node_shepherd_limit(struct node_shepherd *sh, uint64_t secs)
+{
+	const struct node_launch	*l = sh->l;
+
+	sh->time_limit = secs;
+	sh->limit_at = secs != 0 ? sh->start_ms + secs * 1000 : 0;
+	sh->warn_at = 0;
+	if (secs != 0 && l->warn_signal != 0)
+		sh->warn_at = sh->limit_at - (l->warn_time < secs ?
+		    l->warn_time : secs) * 1000ULL;
+}
+
 static void
 node_shepherd_wait(struct node_shepherd *sh, const sigset_t *set)
 {
@@ -383,6 +401,13 @@ node_shepherd_wait(struct node_shepherd *sh, const sigset_t *set)
 				node_shepherd_kill(sh, info.si_value.sival_int);
 		} else if (sig == NODE_SHEPHERD_SIGPREEMPT)
 			node_shepherd_preempt(sh);
+		else if (sig == NODE_SHEPHERD_SIGLIMIT &&
+		    info.si_value.sival_int >= 0) {
+			node_shepherd_limit(sh, (uint64_t)info.si_value.sival_int);
+			log_info("job %llu: time limit now %d s",
+			    (unsigned long long)sh->l->id,
+			    info.si_value.sival_int);
+		}
 		now = node_shepherd_now_ms();
 		if (sh->ending == NODE_SHEPHERD_RUNNING &&
 		    sh->preempt_at != 0 && now >= sh->preempt_at) {
@@ -429,7 +454,7 @@ node_shepherd_finish(struct node_shepherd *sh)
 	case NODE_SHEPHERD_TIMEOUT:
 		state = "TIMEOUT";
 		snprintf(msg, sizeof msg, "time limit of %s reached",
-		    duration_format(sh->l->time_limit, limit, sizeof limit));
+		    duration_format(sh->time_limit, limit, sizeof limit));
 		break;
 	case NODE_SHEPHERD_CANCEL:
 		state = "CANCELLED";
@@ -504,6 +529,7 @@ node_shepherd_sigset(sigset_t *set)
 	sigaddset(set, SIGINT);
 	sigaddset(set, NODE_SHEPHERD_SIGFWD);
 	sigaddset(set, NODE_SHEPHERD_SIGPREEMPT);
+	sigaddset(set, NODE_SHEPHERD_SIGLIMIT);
 }
 
 /* Points stdin and stdout at /dev/null: gnoded's may be a terminal or a
@@ -677,12 +703,8 @@ node_shepherd_main(const struct node_conf *conf, const struct node_launch *l)
 	node_shepherd_io_close(l);
 	pid = sh.tasks[0].pgid;
 	sh.start_time = time(NULL);
-	if (l->time_limit != 0)
-		sh.limit_at = node_shepherd_now_ms() + l->time_limit * 1000;
-	/* A warning due before the start goes at the start. */
-	if (l->time_limit != 0 && l->warn_signal != 0)
-		sh.warn_at = sh.limit_at - (l->warn_time < l->time_limit ?
-		    l->warn_time : l->time_limit) * 1000ULL;
+	sh.start_ms = node_shepherd_now_ms();
+	node_shepherd_limit(&sh, l->time_limit);
 	node_shepherd_record_run(&sh);
 	len = snprintf(line, sizeof line, "started %ld %lld\n", (long)pid,
 	    (long long)sh.start_time);

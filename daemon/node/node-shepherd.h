@@ -12,8 +12,11 @@
  * gnoded to the shepherd: SIGTERM cancels the job; NODE_SHEPHERD_SIGFWD with
  * a queued value delivers that signal to the job's process group;
  * NODE_SHEPHERD_SIGPREEMPT preempts the job: its checkpoint signal, its
- * grace, then SIGTERM, kill_wait and SIGKILL as for a cancel. The sequence
- * runs in the shepherd so that a gnoded restart does not interrupt it. */
+ * grace, then SIGTERM, kill_wait and SIGKILL as for a cancel;
+ * NODE_SHEPHERD_SIGLIMIT with a queued value sets the job's time limit to
+ * that many seconds from its start (0: none; a limit already past ends it
+ * at once, TIMEOUT). The sequence runs in the shepherd so that a gnoded
+ * restart does not interrupt it. */
 #ifndef GB_NODE_SHEPHERD_H
 #define GB_NODE_SHEPHERD_H
 
@@ -28,6 +31,7 @@
 
 #define NODE_SHEPHERD_SIGFWD	(SIGRTMIN + 1)
 #define NODE_SHEPHERD_SIGPREEMPT	(SIGRTMIN + 2)
+#define NODE_SHEPHERD_SIGLIMIT	(SIGRTMIN + 3)
 
 /* Forks the shepherd of l (which makes a session of its own). Returns its
  * pid and sets *sock to gnoded's end of the socket pair (non-blocking,

@@ -110,6 +110,36 @@ teardown() {
 	[[ "$output" == *"update: a node takes State=DRAIN or State=RESUME"* ]]
 }
 
+@test "gctl update job TimeLimit= of a running job: its node enforces the new limit from the job's start; a user lowers, an operator raises" {
+	# Lowered to 3 s: it ends TIMEOUT at 3 s, not at its minute.
+	a=$(gb_submit -G 1 -t 1:00 --wrap 'sleep 60')
+	gb_wait_state "$a" RUNNING 20
+	run -0 gctl update job "$a" TimeLimit=0:03
+	gb_wait_state "$a" TIMEOUT 20
+	[ "$(gq -h -t all -j "$a" -o time_limit)" = 0:03 ]
+	gq -h -t all -j "$a" -o message | grep -q 'time limit of 0:03 reached'
+	gq -l "$a" | grep -q 'RUNNING -> RUNNING  time limit 1:00 -> 0:03, by root'
+	# Raised from 6 s to a minute: its 9 s of work complete.
+	b=$(gb_submit -G 1 -t 0:06 --wrap 'sleep 9')
+	gb_wait_state "$b" RUNNING 20
+	run -0 gctl update job "$b" TimeLimit=1:00
+	gb_wait_state "$b" COMPLETED 30
+	# A user may not raise a running job's limit.
+	id nobody >/dev/null 2>&1 || skip "no user nobody"
+	[ "$(id -u)" = 0 ] || skip "needs root to act as another user"
+	chmod 755 "$GB_DIR"
+	mkdir -m 777 "$GB_DIR/nobody"
+	c=$(su -s /bin/sh nobody -c "GBATCH_SOCKET=$GBATCH_SOCKET GBATCH_CONF=$GBATCH_CONF gsub --parsable -D $GB_DIR/nobody -t 1:00 --wrap 'sleep 60'")
+	gb_wait_state "$c" RUNNING 20
+	run su -s /bin/sh nobody -c "GBATCH_SOCKET=$GBATCH_SOCKET GBATCH_CONF=$GBATCH_CONF gctl update job $c TimeLimit=2:00"
+	[ "$status" -eq 4 ]
+	[[ "$output" == *"only an operator may raise a time limit (from 1:00 to 2:00)"* ]]
+	run su -s /bin/sh nobody -c "GBATCH_SOCKET=$GBATCH_SOCKET GBATCH_CONF=$GBATCH_CONF gctl update job $c TimeLimit=0:30"
+	[ "$status" -eq 0 ]
+	[ "$(gq -h -j "$c" -o time_limit)" = 0:30 ]
+	gcancel "$c"
+}
+
 @test "gctl drain of an unknown node exits 1" {
 	run -1 gctl drain nosuch
 	[[ "$output" == *nosuch* ]]

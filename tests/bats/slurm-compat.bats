@@ -493,15 +493,15 @@ val() {
 	run -0 scontrol release "$wait_id"
 	gb_wait_state "$wait_id" PENDING 10
 	# A waiting job's time limit, in Slurm's forms; recorded in its
-	# history. A running job's is the node's, and stays.
+	# history. Of a running job, the time limit alone (gctl.bats).
 	run -0 scontrol update JobId="$wait_id" TimeLimit=1-00:30
 	[ "$(gq -h -j "$wait_id" -o time_limit)" = 1-00:30:00 ]
 	[ "$(scontrol show job "$wait_id" | kv | val TimeLimit)" = 1-00:30:00 ]
 	gq -l "$wait_id" | grep -q "PENDING -> PENDING  time limit none -> 1-00:30:00, by root"
 	run -0 scontrol update jobid="$wait_id" timelimit=UNLIMITED
 	[ "$(scontrol show job "$wait_id" | kv | val TimeLimit)" = UNLIMITED ]
-	run -1 scontrol update JobId="$run_id" TimeLimit=10
-	[[ "$output" == *"job $run_id is RUNNING: its time limit can change only while it waits (PENDING or HELD); a running job keeps the time limit its node enforces"* ]]
+	run -1 scontrol update JobId="$run_id" TimeLimit=10 Name=x
+	[[ "$output" == *"job $run_id is RUNNING: its name and time limit can change only while it waits (PENDING or HELD); of a running job, the time limit alone"* ]]
 	run -2 scontrol update JobId="$wait_id" TimeLimit=soon
 	[[ "${lines[0]}" == "scontrol: update: TimeLimit: "*'"soon"'* ]]
 	run -2 scontrol update JobId="$wait_id" Features=a
