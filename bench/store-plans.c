@@ -77,9 +77,11 @@ plans_connect_cb(sqlite3 *db, char **err,
 }
 
 static void
-plans_used_cb(const char *account, uint64_t gpu_s, void *arg)
+plans_used_cb(const char *account, const char *qos, uint64_t gpu_s,
+    void *arg)
 {
 	(void)account;
+	(void)qos;
 	(void)gpu_s;
 	(void)arg;
 }

@@ -103,8 +103,8 @@ job_change_gpu_seconds(const struct job *j, int64_t end)
 	char		part[LABEL_MAX + 1];
 	uint64_t	gpu_s;
 
-	assoc_usage_run_end(core_usage(), job_account(j), job_gpus(j),
-	    job_start_time(j), end);
+	assoc_usage_run_end(core_usage(), job_account(j), job_qos(j),
+	    job_gpus(j), job_start_time(j), end);
 	if (job_start_time(j) <= 0 || end <= job_start_time(j))
 		return;
 	gpu_s = (uint64_t)(end - job_start_time(j)) * job_gpus(j);
@@ -123,10 +123,11 @@ job_change_run_started(const struct job *j, enum job_state from,
 {
 	if (from == JOB_PENDING && how->readopt && row->last_stop > 0)
 		assoc_usage_run_reopen(core_usage(), job_account(j),
-		    job_gpus(j), row->start_time, row->last_stop / 1000, now);
+		    job_qos(j), job_gpus(j), row->start_time,
+		    row->last_stop / 1000, now);
 	else
 		assoc_usage_run_start(core_usage(), job_account(j),
-		    job_gpus(j), row->start_time, now);
+		    job_qos(j), job_gpus(j), row->start_time, now);
 }
 
 int

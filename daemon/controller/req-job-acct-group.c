@@ -113,8 +113,9 @@ req_job_acct_group_account(const char *name, const struct acct_report_user *u,
 {
 	struct req_job_acct_group	*g = arg;
 	const struct assoc_account	*a;
+	const struct assoc_usage_sum	*sum;
 	json_t				*o;
-	uint64_t			 used;
+	uint64_t			 charged;
 
 	if (!req_job_acct_group_wanted(g->only, name))
 		return;
@@ -127,18 +128,23 @@ req_job_acct_group_account(const char *name, const struct acct_report_user *u,
 	if (a == NULL) {
 		json_object_set_new(o, "budget_seconds", json_null());
 		json_object_set_new(o, "used_seconds", json_null());
+		json_object_set_new(o, "used_seconds_charged", json_null());
 		json_object_set_new(o, "used_pct", json_null());
 		json_object_set_new(o, "spent", json_false());
 	} else {
-		used = budget_used(&g->sums[a - g->tab->acc].use, g->now);
+		/* The budget counts the charged use. */
+		sum = &g->sums[a - g->tab->acc];
+		charged = assoc_usage_charged(sum, g->now);
 		json_object_set_new(o, "budget_seconds", a->budget > 0 ?
 		    json_integer((json_int_t)a->budget) : json_null());
-		json_object_set_new(o, "used_seconds",
-		    json_integer((json_int_t)used));
-		json_object_set_new(o, "used_pct",
-		    req_job_acct_report_pct(used, a->budget));
+		json_object_set_new(o, "used_seconds", json_integer(
+		    (json_int_t)budget_used(&sum->use, g->now)));
+		json_object_set_new(o, "used_seconds_charged", json_real(
+		    budget_charged_seconds(charged)));
+		json_object_set_new(o, "used_pct", req_job_acct_report_pct(
+		    charged, a->budget * BUDGET_MILLI));
 		json_object_set_new(o, "spent", json_boolean(
-		    budget_is_spent(a->budget, used)));
+		    assoc_usage_is_spent(sum, a->budget, g->now)));
 	}
 	json_array_append_new(g->rows, o);
 }
