@@ -77,6 +77,17 @@ set_qos(double factor)
 	t_qos[0].usage_factor = factor;
 }
 
+/* A new use at now, under t_qos with normal's factor factor. */
+static struct assoc_usage *
+usage_at(int64_t now, double factor)
+{
+	struct assoc_usage	*u = assoc_usage_create(now);
+
+	set_qos(factor);
+	assoc_usage_weigh(u, &t_qoses, now);
+	return (u);
+}
+
 static void
 is_real(double got, double want, const char *what)
 {
@@ -242,9 +253,7 @@ test_factors(void)
 
 	memset(&t, 0, sizeof t);
 	add_account(&t, "phys", "", 1000);
-	set_qos(1);
-	u = assoc_usage_create(MAR);
-	assoc_usage_weigh(u, &t_qoses, MAR);
+	u = usage_at(MAR, 1);
 	/* From the store: 300 GPU-s of scavenger's, 100 of half's. */
 	assoc_usage_add(u, "phys", "scavenger", 300, MAR);
 	assoc_usage_add(u, "phys", "half", 100, MAR);
@@ -288,9 +297,7 @@ test_reweigh(void)
 	memset(&t, 0, sizeof t);
 	add_account(&t, "phys", "", 0);
 	add_account(&t, "chem", "", 3000);
-	set_qos(1);
-	u = assoc_usage_create(MAR);
-	assoc_usage_weigh(u, &t_qoses, MAR);
+	u = usage_at(MAR, 1);
 	assoc_usage_add(u, "phys", "normal", 1000, MAR);
 	assoc_usage_run_start(u, "phys", "normal", 2, MAR + 100, MAR + 100);
 	assoc_usage_run_start(u, "phys", "high", 1, MAR + 100, MAR + 100);
@@ -341,9 +348,7 @@ test_reweigh_idle(void)
 
 	memset(&t, 0, sizeof t);
 	add_account(&t, "phys", "", 0);
-	set_qos(1);
-	u = assoc_usage_create(APR - 1000);
-	assoc_usage_weigh(u, &t_qoses, APR - 1000);
+	u = usage_at(APR - 1000, 1);
 	assoc_usage_add(u, "phys", "half", 100, APR - 1000);
 	assoc_usage_run_start(u, "phys", "high", 1, APR - 100, APR - 100);
 	set_qos(5);
