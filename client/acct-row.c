@@ -14,7 +14,7 @@ enum acct_row_cell {
 	ACCT_ROW_CELL_PCT,
 	ACCT_ROW_CELL_SECS,	/* seconds, 1 decimal */
 	ACCT_ROW_CELL_DATE,	/* seconds since the epoch, local ISO 8601 */
-	ACCT_ROW_CELL_NUM,	/* a number as it is, to a thousandth */
+	ACCT_ROW_CELL_NUM,	/* a number as it is (0.5, 2, 1000) */
 };
 
 /* A null or absent figure is an empty cell. */
@@ -43,7 +43,7 @@ acct_row_report_cell(const void *row, const char *key, enum acct_row_cell kind,
 		snprintf(buf, len, "%.1f", json_number_value(v));
 		break;
 	case ACCT_ROW_CELL_NUM:
-		snprintf(buf, len, "%.3g", json_number_value(v));
+		snprintf(buf, len, "%.7g", json_number_value(v));
 		break;
 	case ACCT_ROW_CELL_DATE:
 		t = (time_t)json_integer_value(v);

@@ -501,7 +501,9 @@ PY
 	want=$(python3 -c 'import json; r = json.load(open("qos.json"))["rows"][0]; print("double|2|%.2f|%.2f" % (r["gpu_seconds"] / 3600, r["gpu_seconds_charged"] / 3600))')
 	[ "${lines[1]}" = "$want" ]
 	[ "${lines[2]}" = "free|0|0.00|0.00" ]
+	[ "${lines[3]}" = "half|0.5|0.00|0.00" ]
 	[ "${lines[4]}" = "normal|1|0.00|0.00" ]
+	[ "${lines[5]}" = "old|1|0.00|0.00" ]
 	[ "${#lines[@]}" -eq 6 ]
 }
 
