@@ -77,9 +77,11 @@ plans_connect_cb(sqlite3 *db, char **err,
 }
 
 static void
-plans_used_cb(const char *account, uint64_t gpu_s, void *arg)
+plans_used_cb(const char *account, const char *qos, uint64_t gpu_s,
+    void *arg)
 {
 	(void)account;
+	(void)qos;
 	(void)gpu_s;
 	(void)arg;
 }
@@ -163,11 +165,12 @@ int
 main(int argc, char **argv)
 {
 	struct store_acct_query	 all = { 0, INT64_MAX, NULL, NULL, NULL,
-	    jfs_all(), true, NULL, NULL };
+	    jfs_all(), true, NULL, NULL, NULL, NULL, NULL };
 	/* The reports whose statements differ: the cluster's (every
-	 * statement but the keys'), by account and by partition. */
+	 * statement but the keys'), by account, by partition and by
+	 * QOS. */
 	static const enum store_acct_report kinds[] = { STORE_ACCT_CLUSTER,
-	    STORE_ACCT_ACCOUNTS, STORE_ACCT_PARTITIONS };
+	    STORE_ACCT_ACCOUNTS, STORE_ACCT_PARTITIONS, STORE_ACCT_QOS };
 	struct store_acct	*acct = NULL;
 	struct store_acct_rep	*rep[sizeof kinds / sizeof kinds[0]] = { 0 };
 	sqlite3_stmt		*st;
@@ -191,7 +194,7 @@ main(int argc, char **argv)
 	}
 	/* The listing's statements, and a cluster report's with its
 	 * series (every statement a report may read), and those of the
-	 * reports by account and partition; the month's use of each
+	 * reports by account, partition and QOS; the month's use of each
 	 * account's budget, read at start (a one-off the trace sees). */
 	acct = store_acct_open(&all, err, sizeof err);
 	for (i = 0; acct != NULL && i < sizeof kinds / sizeof kinds[0] &&

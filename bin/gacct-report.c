@@ -1,10 +1,11 @@
 /* gacct-report.c: gacct --report
- * users|cluster|nodes|timeline|accounts|partitions. gbatchd aggregates
- * (JOB_ACCT with "report", docs/protocol.md) and sends a row per user,
- * per group of jobs, per node, per account or per partition, and a
- * cluster report's series (the timeline); this prints them in gacct's
- * formats, through the columns client/acct-row.h describes. --json prints
- * the reply's figures as they came, as "rows" whichever they were. */
+ * users|cluster|nodes|timeline|accounts|partitions|qos. gbatchd
+ * aggregates (JOB_ACCT with "report", docs/protocol.md) and sends a row
+ * per user, per group of jobs, per node, per account, partition or QOS,
+ * and a cluster report's series (the timeline); this prints them in
+ * gacct's formats, through the columns client/acct-row.h describes.
+ * --json prints the reply's figures as they came, as "rows" whichever
+ * they were. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>

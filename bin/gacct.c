@@ -118,6 +118,7 @@ gacct_usage(FILE *f)
 	char	*timeline = acct_row_fields(ACCT_ROW_TIMELINE);
 	char	*accounts = acct_row_fields(ACCT_ROW_ACCOUNTS);
 	char	*partitions = acct_row_fields(ACCT_ROW_PARTITIONS);
+	char	*qos = acct_row_fields(ACCT_ROW_QOS);
 
 	fprintf(f,
 "usage: gacct [options]\n"
@@ -160,8 +161,11 @@ gacct_usage(FILE *f)
 "                            (the range in bins: GPU use, jobs running,\n"
 "                            waiting and ended), accounts (per account,\n"
 "                            with this month's budget and use; -A, -s\n"
-"                            apply) or partitions (per partition; -r, -s\n"
-"                            apply); -o picks their fields, gacct(1)\n"
+"                            apply), partitions (per partition; -r, -s\n"
+"                            apply) or qos (per QOS, with its usage\n"
+"                            factor; -s applies); GPU-hours come as run\n"
+"                            and charged (x each run's QOS's usage\n"
+"                            factor); -o picks their fields, gacct(1)\n"
 "                            defines them\n"
 "      --bins N              --report timeline's bins, 1 to 1000 (default\n"
 "                            24): the range cut into N equal parts\n"
@@ -177,13 +181,15 @@ gacct_usage(FILE *f)
 "  timeline: %s\n"
 "  accounts: %s\n"
 "  partitions: %s\n"
+"  qos: %s\n"
 "\n"
 "Exit status: 0 ok (also when nothing matched), 1 refused by gbatchd\n"
 "(such as an unknown user), 2 usage error, 3 cannot reach gbatchd,\n"
 "4 permission denied.\n", fields,
-	    users, cluster, nodes, timeline, accounts, partitions);
+	    users, cluster, nodes, timeline, accounts, partitions, qos);
 	free(accounts);
 	free(partitions);
+	free(qos);
 	free(timeline);
 	free(fields);
 	free(users);
@@ -557,7 +563,7 @@ gacct_report_check(const struct gacct *g, char *err, size_t errlen)
 		return (0);
 	snprintf(err, errlen, "--report %s: %s does not apply (users takes -u,"
 	    " --me and -s; cluster -s; timeline --bins; accounts -A and -s;"
-	    " partitions -r and -s; all -S and -E)", name, bad);
+	    " partitions -r and -s; qos -s; all -S and -E)", name, bad);
 	return (-1);
 }
 

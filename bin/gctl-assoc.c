@@ -310,25 +310,29 @@ gctl_assoc_show_use(const char *label, json_int_t n, const json_t *a,
 		printf("%s: %lld (no %s)\n", label, (long long)n, key);
 }
 
-/* What account a (and the accounts below it) used this month against
- * its budget, and what its running jobs hold against its limits. */
+/* What account a (and the accounts below it) used this month, as run
+ * and charged (each QOS's usage factor applied) against its budget, and
+ * what its running jobs hold against its limits. */
 static void
 gctl_assoc_show_usage(const json_t *reply, const json_t *a)
 {
 	const json_t	*b = json_object_get(a, "gpu_hours");
-	double		 used, budget;
+	double		 used, charged, budget;
 
 	used = (double)json_integer_value(json_object_get(a,
 	    "used_gpu_seconds")) / 3600;
+	charged = json_number_value(json_object_get(a,
+	    "used_gpu_seconds_charged")) / 3600;
 	budget = json_number_value(b);
 	printf("month: %s (UTC)\n", gctl_assoc_str(reply, "month"));
+	printf("used_gpu_hours: %.2f\n", used);
 	if (budget <= 0)
-		printf("used_gpu_hours: %.2f (no budget)\n", used);
+		printf("used_gpu_hours_charged: %.2f (no budget)\n", charged);
 	else
-		printf("used_gpu_hours: %.2f (%.1f%% of gpu_hours%s)\n", used,
-		    100 * used / budget, json_is_true(json_object_get(a,
-		    "spent")) ? "; spent: its jobs wait, AssocGPUHoursSpent" :
-		    "");
+		printf("used_gpu_hours_charged: %.2f (%.1f%% of gpu_hours%s)\n",
+		    charged, 100 * charged / budget, json_is_true(
+		    json_object_get(a, "spent")) ? "; spent: its jobs wait, "
+		    "AssocGPUHoursSpent" : "");
 	gctl_assoc_show_use("running_jobs", json_integer_value(
 	    json_object_get(a, "running_jobs")), a, "max_jobs");
 	gctl_assoc_show_use("running_gpus", json_integer_value(

@@ -14,6 +14,7 @@ enum acct_row_cell {
 	ACCT_ROW_CELL_PCT,
 	ACCT_ROW_CELL_SECS,	/* seconds, 1 decimal */
 	ACCT_ROW_CELL_DATE,	/* seconds since the epoch, local ISO 8601 */
+	ACCT_ROW_CELL_NUM,	/* a number as it is (0.5, 2, 1000) */
 };
 
 /* A null or absent figure is an empty cell. */
@@ -41,6 +42,9 @@ acct_row_report_cell(const void *row, const char *key, enum acct_row_cell kind,
 	case ACCT_ROW_CELL_SECS:
 		snprintf(buf, len, "%.1f", json_number_value(v));
 		break;
+	case ACCT_ROW_CELL_NUM:
+		snprintf(buf, len, "%.7g", json_number_value(v));
+		break;
 	case ACCT_ROW_CELL_DATE:
 		t = (time_t)json_integer_value(v);
 		if (localtime_r(&t, &tm) == NULL ||
@@ -62,9 +66,12 @@ ACCT_ROW_COL(ar_user, "user", ACCT_ROW_CELL_TEXT)
 ACCT_ROW_COL(ar_account, "account", ACCT_ROW_CELL_TEXT)
 ACCT_ROW_COL(ar_parent, "parent", ACCT_ROW_CELL_TEXT)
 ACCT_ROW_COL(ar_partition, "partition", ACCT_ROW_CELL_TEXT)
+ACCT_ROW_COL(ar_qos, "qos", ACCT_ROW_CELL_TEXT)
+ACCT_ROW_COL(ar_factor, "usage_factor", ACCT_ROW_CELL_NUM)
 ACCT_ROW_COL(ar_month, "month", ACCT_ROW_CELL_TEXT)
 ACCT_ROW_COL(ar_budget, "budget_seconds", ACCT_ROW_CELL_HOURS)
 ACCT_ROW_COL(ar_used, "used_seconds", ACCT_ROW_CELL_HOURS)
+ACCT_ROW_COL(ar_used_charged, "used_seconds_charged", ACCT_ROW_CELL_HOURS)
 ACCT_ROW_COL(ar_used_pct, "used_pct", ACCT_ROW_CELL_PCT)
 ACCT_ROW_COL(ar_node, "node", ACCT_ROW_CELL_TEXT)
 ACCT_ROW_COL(ar_group, "group", ACCT_ROW_CELL_TEXT)
@@ -78,6 +85,7 @@ ACCT_ROW_COL(ar_cancelled, "cancelled", ACCT_ROW_CELL_INT)
 ACCT_ROW_COL(ar_node_fail, "node_fail", ACCT_ROW_CELL_INT)
 ACCT_ROW_COL(ar_oom, "out_of_memory", ACCT_ROW_CELL_INT)
 ACCT_ROW_COL(ar_gpu_hours, "gpu_seconds", ACCT_ROW_CELL_HOURS)
+ACCT_ROW_COL(ar_gpu_hours_charged, "gpu_seconds_charged", ACCT_ROW_CELL_HOURS)
 ACCT_ROW_COL(ar_capacity, "capacity_seconds", ACCT_ROW_CELL_HOURS)
 ACCT_ROW_COL(ar_idle, "idle_seconds", ACCT_ROW_CELL_HOURS)
 ACCT_ROW_COL(ar_down, "down_seconds", ACCT_ROW_CELL_HOURS)
@@ -95,6 +103,13 @@ ACCT_ROW_COL(ar_start, "start", ACCT_ROW_CELL_DATE)
 ACCT_ROW_COL(ar_end, "end", ACCT_ROW_CELL_DATE)
 ACCT_ROW_COL(ar_running, "running", ACCT_ROW_CELL_SECS)
 ACCT_ROW_COL(ar_waiting, "waiting", ACCT_ROW_CELL_SECS)
+
+/* Where GPU-hours come as run and charged. */
+#define ACCT_ROW_CHARGED_COLS						\
+	{ "preemptions", "PREEMPT", true, ar_preemptions },		\
+	{ "gpu_hours", "GPU_HOURS", true, ar_gpu_hours },		\
+	{ "gpu_hours_charged", "GPU_H_CHARGED", true, ar_gpu_hours_charged }, \
+	{ "share", "SHARE%", true, ar_share }
 
 #define ACCT_ROW_JOB_COLS							\
 	{ "jobs", "JOBS", true, ar_jobs },				\
@@ -117,23 +132,30 @@ static const struct table_col acct_row_users_cols[] = {
 	{ "share", "SHARE%", true, ar_share },
 };
 
-/* An account: its jobs and GPU-hours over the range, as a user's; then
- * its month's budget (GPU-hours), what it and the accounts below it used
- * of it this month, whatever the range, and the percentage. A QOS's usage
- * factor would add a column of GPU-hours with the factor applied beside
- * gpu_hours, and a report by QOS a table of its own as this one (issue
- * 34). */
+/* An account: its jobs and GPU-hours over the range, as a user's, as run
+ * and charged (each run's QOS's usage factor applied); then its month's
+ * budget (GPU-hours), what it and the accounts below it used this month,
+ * whatever the range, as run and charged, and the percentage of the
+ * budget the charged use is. */
 static const struct table_col acct_row_accounts_cols[] = {
 	{ "account", "ACCOUNT", false, ar_account },
 	{ "parent", "PARENT", false, ar_parent },
 	ACCT_ROW_JOB_COLS,
-	{ "preemptions", "PREEMPT", true, ar_preemptions },
-	{ "gpu_hours", "GPU_HOURS", true, ar_gpu_hours },
-	{ "share", "SHARE%", true, ar_share },
+	ACCT_ROW_CHARGED_COLS,
 	{ "month", "MONTH", false, ar_month },
 	{ "budget_hours", "BUDGET_H", true, ar_budget },
 	{ "used_hours", "USED_H", true, ar_used },
+	{ "used_hours_charged", "USED_H_CHARGED", true, ar_used_charged },
 	{ "used_pct", "USED%", true, ar_used_pct },
+};
+
+/* A QOS: its usage factor as the settings have it now, its jobs and
+ * GPU-hours over the range, as run and charged. */
+static const struct table_col acct_row_qos_cols[] = {
+	{ "qos", "QOS", false, ar_qos },
+	{ "usage_factor", "FACTOR", true, ar_factor },
+	ACCT_ROW_JOB_COLS,
+	ACCT_ROW_CHARGED_COLS,
 };
 
 static const struct table_col acct_row_partitions_cols[] = {
@@ -207,11 +229,15 @@ static const struct acct_row_report_kind {
 	{ "accounts", acct_row_accounts_cols,
 	    ACCT_ROW_NCOLS(acct_row_accounts_cols),
 	    "account,parent,jobs,completed,failed,timeout,cancelled,"
-	    "gpu_hours,share,budget_hours,used_hours,used_pct" },
+	    "gpu_hours,gpu_hours_charged,share,budget_hours,used_hours,"
+	    "used_hours_charged,used_pct" },
 	{ "partitions", acct_row_partitions_cols,
 	    ACCT_ROW_NCOLS(acct_row_partitions_cols),
 	    "partition,jobs,completed,failed,timeout,cancelled,node_fail,"
 	    "gpu_hours,share,jct_avg,wait_avg" },
+	{ "qos", acct_row_qos_cols, ACCT_ROW_NCOLS(acct_row_qos_cols),
+	    "qos,usage_factor,jobs,completed,failed,timeout,cancelled,"
+	    "node_fail,gpu_hours,gpu_hours_charged,share,jct_avg,wait_avg" },
 };
 
 int
@@ -224,7 +250,7 @@ acct_row_parse(const char *name, char *err, size_t errlen)
 			return ((int)i);
 	}
 	snprintf(err, errlen, "--report: expected users, cluster, nodes, "
-	    "timeline, accounts or partitions, got \"%s\"", name);
+	    "timeline, accounts, partitions or qos, got \"%s\"", name);
 	return (-1);
 }
 

@@ -1,5 +1,5 @@
 /* acct-row.h: the rows of a JOB_ACCT report (docs/protocol.md: a row per
- * user, per group of jobs, per node, per account or per partition, as
+ * user, per group of jobs, per node, per account, partition or QOS, as
  * JSON objects, and the bins of a cluster report's series), described
  * once as table columns: gacct --report prints them, gtop's JCT pane
  * shows the cluster report's. */
@@ -18,13 +18,15 @@
 #define ACCT_ROW_NODES		2
 /* The "series" of a cluster report asked with "bins". */
 #define ACCT_ROW_TIMELINE	3
-/* A row per account (with its month's budget and use) and per
- * partition. A report by QOS would come next. */
+/* A row per account (with its month's budget and use), per partition
+ * and per QOS (with its usage factor). */
 #define ACCT_ROW_ACCOUNTS	4
 #define ACCT_ROW_PARTITIONS	5
+#define ACCT_ROW_QOS		6
 
 /* The report called name (users, cluster, nodes, timeline, accounts,
- * partitions) as an index, or -1 with err naming the accepted ones. */
+ * partitions, qos) as an index, or -1 with err naming the accepted
+ * ones. */
 int		 acct_row_parse(const char *name, char *err, size_t errlen);
 const char	*acct_row_name(int kind);
 /* A table of the report's columns with its default selection, or with

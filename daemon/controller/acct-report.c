@@ -476,6 +476,7 @@ acct_report_merge(struct acct_report *into, const struct acct_report *from)
 			u->pub.by_state[k] += f->pub.by_state[k];
 		u->pub.preemptions += f->pub.preemptions;
 		u->pub.gpu_s += f->pub.gpu_s;
+		u->pub.charged += f->pub.charged;
 		acct_vals_merge(&u->jct, &f->jct);
 		acct_vals_merge(&u->wait, &f->wait);
 	}
@@ -563,6 +564,7 @@ acct_report_run(struct acct_report *r, const struct acct_report_run *run)
 		acct_series_run(r->series, start, end, gpus);
 	u = acct_report_user(r, run->user);
 	u->pub.gpu_s += gpu_s;
+	u->pub.charged += gpu_s * run->weight;
 	r->cluster.gpu_s += gpu_s;
 }
 

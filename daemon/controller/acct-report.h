@@ -10,7 +10,9 @@
  *   value at rank ceil(p/100 x n) of the sorted values; the median is p50).
  * - Usage figures come from runs (acct_report_run), each clipped to
  *   [since, until); a run not ended counts up to until. A run's GPUs on
- *   each node are the popcount of that node's mask in its alloc text.
+ *   each node are the popcount of that node's mask in its alloc text. A
+ *   row's charged figure is its runs' GPU-seconds, each x its weight
+ *   (its QOS's usage factor, as the caller gives it).
  * - Capacity is each node's GPUs x the seconds of the range it was not
  *   down. Drained time is capacity (the GPUs are there and may still run
  *   jobs that started before the drain); it is reported on its own, and
@@ -60,6 +62,9 @@ struct acct_report_run {
 	int64_t		 end_time;	/* 0: not ended */
 	uint32_t	 gpus;		/* counted when alloc is unreadable */
 	const char	*alloc;		/* "n1:0x3,n2:0xc" */
+	/* What a GPU-second of it is charged, in thousandths (budget.h's
+	 * BUDGET_MILLI is a factor of 1; qos_weight). */
+	uint32_t	 weight;
 };
 
 enum acct_node_event {
@@ -82,6 +87,7 @@ struct acct_report_user {
 	uint64_t	 jobs;
 	uint64_t	 by_state[ACCT_NSTATES];
 	uint64_t	 gpu_s;		/* GPU-seconds of its runs */
+	uint64_t	 charged;	/* the same x their weights, 1/1000 */
 	struct acct_stat jct;		/* seconds */
 	struct acct_stat wait;		/* queueing delay, ms */
 	uint64_t	 preemptions;

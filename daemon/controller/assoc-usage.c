@@ -1,24 +1,35 @@
 /* assoc-usage.c: each account's use in the budget's month
- * (assoc-usage.h). Accounts used are kept sorted by name, found by
- * halving: there are as many as a cluster has projects, and a run's
- * start or end finds its own in a few comparisons. */
+ * (assoc-usage.h). Use is kept by account and QOS, sorted by both and
+ * found by halving: there are as many accounts as a cluster has
+ * projects, and a few QOS, and a run's start or end finds its own in a
+ * few comparisons. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/xmalloc.h"
 #include "daemon/controller/assoc-usage.h"
 
-/* One account's own use: its runs', not those of the accounts below. */
+/* One account's own use in one QOS: its runs', not those of the
+ * accounts below. */
 struct assoc_usage_acc {
 	char			*name;
+	char			*qos;
+	uint32_t		 weight;	/* its QOS's factor, thousandths */
 	struct budget_use	 use;
+	/* Thousandths of GPU-seconds charged for the runs ended, and for
+	 * the part of those under way before the last fold. */
+	uint64_t		 charged;
 	uint32_t		 jobs;		/* runs under way */
 };
 
 struct assoc_usage {
 	int64_t			 month;		/* its start */
+	/* When the runs under way count from: the month's start, or the
+	 * last change of a factor of theirs (a fold), if later. */
+	int64_t			 from;
 	struct assoc_usage_acc	*acc;
 	size_t			 nacc;
+	struct qoses		 qos;		/* the factors in force */
 	/* A run started or ended, or the month turned, since the last
 	 * judgment. */
 	bool			 changed;
@@ -34,7 +45,7 @@ assoc_usage_create(int64_t now)
 {
 	struct assoc_usage	*u = xcalloc(1, sizeof *u);
 
-	u->month = budget_month_start(now);
+	u->month = u->from = budget_month_start(now);
 	u->changed = true;
 	return (u);
 }
@@ -58,9 +69,12 @@ assoc_usage_free(struct assoc_usage *u)
 
 	if (u == NULL)
 		return;
-	for (i = 0; i < u->nacc; i++)
+	for (i = 0; i < u->nacc; i++) {
 		free(u->acc[i].name);
+		free(u->acc[i].qos);
+	}
 	free(u->acc);
+	qos_clear(&u->qos);
 	assoc_usage_spent_clear(u);
 	free(u);
 }
@@ -76,24 +90,77 @@ assoc_usage_roll(struct assoc_usage *u, int64_t now)
 
 	if (month <= u->month)
 		return;
-	u->month = month;
+	u->month = u->from = month;
 	for (i = 0; i < u->nacc; i++) {
 		u->acc[i].use.done = 0;
+		u->acc[i].charged = 0;
 		u->acc[i].use.since = (int64_t)u->acc[i].use.gpus * month;
 	}
 	u->changed = true;
 }
 
-/* The index where name is, or where it would go; *found says which. */
+/* What the runs under way used up to now is done, charged at the
+ * factors they had, and they count from now on: as a month's turn does,
+ * but keeping what was done. */
+static void
+assoc_usage_fold(struct assoc_usage *u, int64_t now)
+{
+	struct assoc_usage_acc	*a;
+	int64_t			 ran;
+	size_t			 i;
+
+	if (now <= u->from)
+		return;
+	for (i = 0; i < u->nacc; i++) {
+		a = &u->acc[i];
+		ran = (int64_t)a->use.gpus * now - a->use.since;
+		if (ran > 0) {
+			a->use.done += (uint64_t)ran;
+			a->charged += (uint64_t)ran * a->weight;
+		}
+		a->use.since = (int64_t)a->use.gpus * now;
+	}
+	u->from = now;
+}
+
+void
+assoc_usage_weigh(struct assoc_usage *u, const struct qoses *qs,
+    int64_t now)
+{
+	struct assoc_usage_acc	*a;
+	size_t			 i;
+	bool			 running = false;
+
+	assoc_usage_roll(u, now);
+	for (i = 0; i < u->nacc; i++) {
+		a = &u->acc[i];
+		if (a->use.gpus > 0 && qos_weight(qs, a->qos) != a->weight)
+			running = true;
+	}
+	/* Only a change under way needs the runs' past cut off. */
+	if (running)
+		assoc_usage_fold(u, now);
+	for (i = 0; i < u->nacc; i++)
+		u->acc[i].weight = qos_weight(qs, u->acc[i].qos);
+	qos_clear(&u->qos);
+	qos_copy(&u->qos, qs);
+	u->changed = true;
+}
+
+/* The index where (name, qos) is, or where it would go; *found says
+ * which. */
 static size_t
-assoc_usage_find(const struct assoc_usage *u, const char *name, bool *found)
+assoc_usage_find(const struct assoc_usage *u, const char *name,
+    const char *qos, bool *found)
 {
 	size_t	lo = 0, hi = u->nacc, mid;
 	int	c;
 
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		if ((c = strcmp(u->acc[mid].name, name)) == 0) {
+		if ((c = strcmp(u->acc[mid].name, name)) == 0)
+			c = strcmp(u->acc[mid].qos, qos);
+		if (c == 0) {
 			*found = true;
 			return (mid);
 		}
@@ -106,13 +173,13 @@ assoc_usage_find(const struct assoc_usage *u, const char *name, bool *found)
 	return (lo);
 }
 
-/* account's own figures, made when it has none. */
+/* account's own figures in qos, made when it has none. */
 static struct assoc_usage_acc *
-assoc_usage_get(struct assoc_usage *u, const char *account)
+assoc_usage_get(struct assoc_usage *u, const char *account, const char *qos)
 {
 	struct assoc_usage_acc	*a;
 	bool			 found;
-	size_t			 i = assoc_usage_find(u, account, &found);
+	size_t			 i = assoc_usage_find(u, account, qos, &found);
 
 	if (found)
 		return (&u->acc[i]);
@@ -121,38 +188,44 @@ assoc_usage_get(struct assoc_usage *u, const char *account)
 	a = &u->acc[i];
 	memset(a, 0, sizeof *a);
 	a->name = xstrdup(account);
+	a->qos = xstrdup(qos);
+	a->weight = qos_weight(&u->qos, qos);
 	u->nacc++;
 	return (a);
 }
 
-/* When a run's time starts counting in the month. */
+/* When a run's time starts counting now. */
 static int64_t
 assoc_usage_from(const struct assoc_usage *u, int64_t start)
 {
-	return (start > u->month ? start : u->month);
+	return (start > u->from ? start : u->from);
 }
 
 void
-assoc_usage_add(struct assoc_usage *u, const char *account, uint64_t gpu_s,
-    int64_t now)
-{
-	if (*account == '\0')
-		return;
-	assoc_usage_roll(u, now);
-	assoc_usage_get(u, account)->use.done += gpu_s;
-	u->changed = true;
-}
-
-void
-assoc_usage_run_start(struct assoc_usage *u, const char *account,
-    uint32_t gpus, int64_t start, int64_t now)
+assoc_usage_add(struct assoc_usage *u, const char *account, const char *qos,
+    uint64_t gpu_s, int64_t now)
 {
 	struct assoc_usage_acc	*a;
 
 	if (*account == '\0')
 		return;
 	assoc_usage_roll(u, now);
-	a = assoc_usage_get(u, account);
+	a = assoc_usage_get(u, account, qos);
+	a->use.done += gpu_s;
+	a->charged += gpu_s * a->weight;
+	u->changed = true;
+}
+
+void
+assoc_usage_run_start(struct assoc_usage *u, const char *account,
+    const char *qos, uint32_t gpus, int64_t start, int64_t now)
+{
+	struct assoc_usage_acc	*a;
+
+	if (*account == '\0')
+		return;
+	assoc_usage_roll(u, now);
+	a = assoc_usage_get(u, account, qos);
 	a->use.gpus += gpus;
 	a->use.since += (int64_t)gpus * assoc_usage_from(u, start);
 	a->jobs++;
@@ -161,32 +234,44 @@ assoc_usage_run_start(struct assoc_usage *u, const char *account,
 
 void
 assoc_usage_run_end(struct assoc_usage *u, const char *account,
-    uint32_t gpus, int64_t start, int64_t end)
+    const char *qos, uint32_t gpus, int64_t start, int64_t end)
 {
 	struct assoc_usage_acc	*a;
 	int64_t			 from;
+	uint64_t		 ran;
 
 	if (*account == '\0')
 		return;
 	assoc_usage_roll(u, end);
-	a = assoc_usage_get(u, account);
-	/* What run_start added, or since the month turned, its start
-	 * (never clamped to now or end: the two must match, and a start a
-	 * node's clock put past either adds nothing to done). */
+	a = assoc_usage_get(u, account, qos);
+	/* What run_start added, or since the month turned or a factor
+	 * changed, its start (never clamped to now or end: the two must
+	 * match, and a start a node's clock put past either adds nothing
+	 * to done). */
 	from = assoc_usage_from(u, start);
 	if (a->use.gpus >= gpus && a->jobs > 0) {
 		a->use.gpus -= gpus;
 		a->use.since -= (int64_t)gpus * from;
 		a->jobs--;
 	}
-	if (end > from)
-		a->use.done += (uint64_t)gpus * (uint64_t)(end - from);
+	if (end > from) {
+		ran = (uint64_t)gpus * (uint64_t)(end - from);
+		a->use.done += ran;
+		a->charged += ran * a->weight;
+	}
 	u->changed = true;
+}
+
+/* Takes back up to back from *done. */
+static void
+assoc_usage_take(uint64_t *done, uint64_t back)
+{
+	*done -= back < *done ? back : *done;
 }
 
 void
 assoc_usage_run_reopen(struct assoc_usage *u, const char *account,
-    uint32_t gpus, int64_t start, int64_t stop, int64_t now)
+    const char *qos, uint32_t gpus, int64_t start, int64_t stop, int64_t now)
 {
 	struct assoc_usage_acc	*a;
 	int64_t			 from;
@@ -195,14 +280,16 @@ assoc_usage_run_reopen(struct assoc_usage *u, const char *account,
 	if (*account == '\0')
 		return;
 	assoc_usage_roll(u, now);
-	a = assoc_usage_get(u, account);
+	a = assoc_usage_get(u, account, qos);
 	from = assoc_usage_from(u, start);
-	/* An end in an earlier month added nothing to this one. */
+	/* An end before the month, or before a fold, added nothing that
+	 * counts from there. */
 	if (stop > from) {
 		back = (uint64_t)gpus * (uint64_t)(stop - from);
-		a->use.done -= back < a->use.done ? back : a->use.done;
+		assoc_usage_take(&a->use.done, back);
+		assoc_usage_take(&a->charged, back * a->weight);
 	}
-	assoc_usage_run_start(u, account, gpus, start, now);
+	assoc_usage_run_start(u, account, qos, gpus, start, now);
 }
 
 int64_t
@@ -212,13 +299,25 @@ assoc_usage_month(struct assoc_usage *u, int64_t now)
 	return (u->month);
 }
 
+/* Adds e's figures to s. */
+static void
+assoc_usage_sum_add(struct assoc_usage_sum *s, const struct assoc_usage_acc *e)
+{
+	s->use.done += e->use.done;
+	s->use.gpus += e->use.gpus;
+	s->use.since += e->use.since;
+	s->charged.done += e->charged;
+	s->charged.gpus += (uint64_t)e->use.gpus * e->weight;
+	s->charged.since += e->use.since * (int64_t)e->weight;
+	s->jobs += e->jobs;
+}
+
 void
 assoc_usage_tree(struct assoc_usage *u, const struct assoc_tab *t,
     int64_t now, struct assoc_usage_sum *sums)
 {
 	const struct assoc_account	*a;
 	const struct assoc_usage_acc	*e;
-	struct assoc_usage_sum		*s;
 	size_t				 i, hops;
 
 	assoc_usage_roll(u, now);
@@ -228,15 +327,25 @@ assoc_usage_tree(struct assoc_usage *u, const struct assoc_tab *t,
 		/* Up the tree; the bound only guards a hand-edited loop. */
 		for (a = assoc_tab_account(t, e->name), hops = 0; a != NULL &&
 		    hops <= t->nacc; hops++) {
-			s = &sums[a - t->acc];
-			s->use.done += e->use.done;
-			s->use.gpus += e->use.gpus;
-			s->use.since += e->use.since;
-			s->jobs += e->jobs;
+			assoc_usage_sum_add(&sums[a - t->acc], e);
 			a = *a->parent != '\0' ? assoc_tab_account(t, a->parent) :
 			    NULL;
 		}
 	}
+}
+
+uint64_t
+assoc_usage_charged(const struct assoc_usage_sum *s, int64_t now)
+{
+	return (budget_used(&s->charged, now));
+}
+
+bool
+assoc_usage_is_spent(const struct assoc_usage_sum *s, uint64_t budget,
+    int64_t now)
+{
+	return (budget_is_spent(budget * BUDGET_MILLI,
+	    assoc_usage_charged(s, now)));
 }
 
 static int
@@ -266,7 +375,6 @@ assoc_usage_judge(struct assoc_usage *u, const struct assoc_tab *t,
 {
 	struct assoc_usage_sum	*sums;
 	char			**spent;
-	uint64_t		 used;
 	size_t			 n = 0, i;
 	int64_t			 at, next = BUDGET_NEVER;
 	bool			 changed;
@@ -281,12 +389,12 @@ assoc_usage_judge(struct assoc_usage *u, const struct assoc_tab *t,
 	for (i = 0; i < t->nacc; i++) {
 		if (t->acc[i].budget == 0)
 			continue;
-		used = budget_used(&sums[i].use, now);
-		if (budget_is_spent(t->acc[i].budget, used)) {
+		if (assoc_usage_is_spent(&sums[i], t->acc[i].budget, now)) {
 			spent[n++] = xstrdup(t->acc[i].name);
 			continue;
 		}
-		at = budget_spent_at(t->acc[i].budget, &sums[i].use, now);
+		at = budget_spent_at(t->acc[i].budget * BUDGET_MILLI,
+		    &sums[i].charged, now);
 		if (at < next)
 			next = at;
 	}

@@ -39,11 +39,12 @@ struct assoc_load {
 };
 
 static void
-assoc_load_used(const char *account, uint64_t gpu_s, void *arg)
+assoc_load_used(const char *account, const char *qos, uint64_t gpu_s,
+    void *arg)
 {
 	struct assoc_load	*l = arg;
 
-	assoc_usage_add(l->u, account, gpu_s, l->now);
+	assoc_usage_add(l->u, account, qos, gpu_s, l->now);
 }
 
 int
@@ -60,8 +61,8 @@ assoc_load_usage(struct assoc_usage *u, int64_t now)
 	for (j = job_table_first(); j != NULL; j = job_table_next(j)) {
 		if (job_state(j) == JOB_RUNNING ||
 		    job_state(j) == JOB_PREEMPTING)
-			assoc_usage_run_start(u, job_account(j), job_gpus(j),
-			    job_start_time(j), now);
+			assoc_usage_run_start(u, job_account(j), job_qos(j),
+			    job_gpus(j), job_start_time(j), now);
 	}
 	return (0);
 }

@@ -139,6 +139,12 @@ budget_hours(uint64_t secs)
 }
 
 double
+budget_charged_seconds(uint64_t milli)
+{
+	return ((double)milli / BUDGET_MILLI);
+}
+
+double
 budget_percent(uint64_t used, uint64_t budget)
 {
 	if (budget == 0)

@@ -14,6 +14,12 @@
 /* A time that never comes. */
 #define BUDGET_NEVER		INT64_MAX
 
+/* Charged use, a run's GPU-seconds x its QOS's usage factor (qos.h), is
+ * kept in thousandths of a GPU-second, as a factor is kept to a
+ * thousandth (qos_weight): a factor of 1 is BUDGET_MILLI, and a budget of
+ * B GPU-seconds is spent once the charged use reaches B x BUDGET_MILLI. */
+#define BUDGET_MILLI		1000
+
 /* The most GPU-hours a budget may be: far past any cluster's month. */
 #define BUDGET_MAX_HOURS	1000000000.0
 
@@ -59,6 +65,8 @@ int	budget_from_hours(double hours, uint64_t *secs, char *err,
 	    size_t errlen);
 /* GPU-seconds as GPU-hours. */
 double	budget_hours(uint64_t secs);
+/* Charged use (thousandths of a GPU-second) as GPU-seconds. */
+double	budget_charged_seconds(uint64_t milli);
 /* used as a percentage of budget (0 for no budget). */
 double	budget_percent(uint64_t used, uint64_t budget);
 

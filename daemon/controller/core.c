@@ -787,14 +787,18 @@ core_assoc(void)
 struct assoc_usage *
 core_usage(void)
 {
-	if (core.usage == NULL)
+	if (core.usage == NULL) {
 		core.usage = assoc_usage_create(ctx_now());
+		assoc_usage_weigh(core.usage, &ctx_conf()->qos, ctx_now());
+	}
 	return (core.usage);
 }
 
 void
 core_reconfigure(void)
 {
+	/* The QOS's usage factors charge the budgets from now on. */
+	assoc_usage_weigh(core_usage(), &ctx_conf()->qos, ctx_now());
 	core.stale = true;
 	core_mark_dirty();
 }

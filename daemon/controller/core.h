@@ -160,7 +160,8 @@ void	core_not_started(struct job *, int64_t now);
 void	core_hand_over(struct job *j, struct job *t, int64_t now);
 
 /* The scheduler settings changed (gctl reconfigure): rebuild the core
- * under them before the next pass. */
+ * under them before the next pass; the budgets charge the runs at the
+ * QOS's usage factors in force from now on (assoc_usage_weigh). */
 void	core_reconfigure(void);
 void	core_free(void);
 

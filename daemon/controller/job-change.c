@@ -14,6 +14,7 @@
 #include "common/xmalloc.h"
 #include "daemon/controller/assoc-usage.h"
 #include "daemon/controller/core.h"
+#include "daemon/controller/conf.h"
 #include "daemon/controller/ctx.h"
 #include "daemon/controller/depend-wait.h"
 #include "daemon/controller/job-alloc.h"
@@ -22,6 +23,7 @@
 #include "daemon/controller/master-port.h"
 #include "daemon/controller/metrics.h"
 #include "daemon/controller/node.h"
+#include "daemon/controller/qos.h"
 #include "daemon/controller/requeue.h"
 #include "daemon/controller/store.h"
 
@@ -96,20 +98,23 @@ job_change_run(const struct job *j, enum job_state from, enum job_state to,
 
 /* A run of j ended at end (as job_runs records it: its node's word for
  * a finished job): its GPU-seconds, to its account's use of its budget
- * and to its partition's and account's counts. */
+ * and to its partition's, account's and QOS's counts. */
 static void
 job_change_gpu_seconds(const struct job *j, int64_t end)
 {
 	char		part[LABEL_MAX + 1];
+	const char	*names[METRICS_BY_COUNT];
 	uint64_t	gpu_s;
 
-	assoc_usage_run_end(core_usage(), job_account(j), job_gpus(j),
-	    job_start_time(j), end);
+	assoc_usage_run_end(core_usage(), job_account(j), job_qos(j),
+	    job_gpus(j), job_start_time(j), end);
 	if (job_start_time(j) <= 0 || end <= job_start_time(j))
 		return;
 	gpu_s = (uint64_t)(end - job_start_time(j)) * job_gpus(j);
-	metrics_count_gpu_seconds(core_part_run(j, part, sizeof part), gpu_s);
-	metrics_count_account_gpu_seconds(job_account(j), gpu_s);
+	names[METRICS_BY_PARTITION] = core_part_run(j, part, sizeof part);
+	names[METRICS_BY_ACCOUNT] = job_account(j);
+	names[METRICS_BY_QOS] = qos_key(&ctx_conf()->qos, job_qos(j));
+	metrics_count_gpu_seconds(names, gpu_s);
 }
 
 /* A run of j started (row): its account's use of its budget counts it
@@ -123,10 +128,11 @@ job_change_run_started(const struct job *j, enum job_state from,
 {
 	if (from == JOB_PENDING && how->readopt && row->last_stop > 0)
 		assoc_usage_run_reopen(core_usage(), job_account(j),
-		    job_gpus(j), row->start_time, row->last_stop / 1000, now);
+		    job_qos(j), job_gpus(j), row->start_time,
+		    row->last_stop / 1000, now);
 	else
 		assoc_usage_run_start(core_usage(), job_account(j),
-		    job_gpus(j), row->start_time, now);
+		    job_qos(j), job_gpus(j), row->start_time, now);
 }
 
 int

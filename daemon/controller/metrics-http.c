@@ -1,7 +1,8 @@
 /* metrics-http.c: the HTTP side of the metrics. A scrape gathers the
  * gauges from their owners (jobs, nodes, peers, the scheduler) into a
  * struct metrics_gauges and has metrics.c write the text: O(jobs + nodes)
- * per scrape (jobs x log accounts for the accounts), the active jobs only, once every few seconds at most.
+ * per scrape (jobs x log accounts for the accounts and QOS), the active
+ * jobs only, once every few seconds at most.
  *
  * Whoever reaches the port must not stall gbatchd: requests are small and
  * bounded (headers, no body), every connection has a timeout for reading
@@ -38,6 +39,7 @@
 #include "daemon/controller/metrics.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
+#include "daemon/controller/qos.h"
 #include "daemon/controller/req.h"
 
 /* Seconds a connection has to send its request, and to take the reply. */
@@ -75,20 +77,19 @@ metrics_http_error_cb(struct evconnlistener *lev, void *arg)
 /* Room for every request type (req.c's table). */
 #define METRICS_HTTP_REQUESTS	64
 
-/* The partitions' jobs and GPUs into parts (a new array, room for each
+/* The partitions' jobs and GPUs (a new array, a group for each
  * partition of the settings, or gbatch's one). */
 static void
-metrics_http_parts(struct metrics_gauges *g, struct metrics_part **parts)
+metrics_http_parts(struct metrics_gauges *g, struct metrics_group **parts)
 {
 	const struct parts	*ps = &ctx_conf()->parts;
 	const struct part	*v[PART_MAX_ASKED];
-	struct metrics_part	*mp;
+	struct metrics_group	*mp;
 	struct job		*j;
 	char			 run[LABEL_MAX + 1];
-	size_t			 n, i, k;
+	size_t			 n, i, k, np = ps->n > 0 ? ps->n : 1;
 
-	g->nparts = ps->n > 0 ? ps->n : 1;
-	*parts = mp = xcalloc(g->nparts, sizeof *mp);
+	*parts = mp = xcalloc(np, sizeof *mp);
 	for (k = 0; k < ps->n; k++)
 		mp[k].name = ps->v[k].name;
 	if (ps->n == 0)
@@ -106,7 +107,7 @@ metrics_http_parts(struct metrics_gauges *g, struct metrics_part **parts)
 		    job_state(j) != JOB_PREEMPTING)
 			continue;
 		(void)core_part_run(j, run, sizeof run);
-		for (k = 0; k < g->nparts; k++) {
+		for (k = 0; k < np; k++) {
 			if (strcmp(mp[k].name, run) == 0) {
 				mp[k].running++;
 				mp[k].gpus += job_gpus(j);
@@ -114,13 +115,14 @@ metrics_http_parts(struct metrics_gauges *g, struct metrics_part **parts)
 			}
 		}
 	}
-	g->parts = *parts;
+	g->groups[METRICS_BY_PARTITION] = mp;
+	g->ngroups[METRICS_BY_PARTITION] = np;
 }
 
-/* The index of account name in v (n sorted by name), put there with
+/* The index of group name in v (n sorted by name), put there with
  * nothing counted when it is not. */
 static size_t
-metrics_http_account(struct metrics_account *v, size_t *n, const char *name)
+metrics_http_group(struct metrics_group *v, size_t *n, const char *name)
 {
 	size_t	lo = 0, hi = *n, mid;
 	int	c;
@@ -141,30 +143,42 @@ metrics_http_account(struct metrics_account *v, size_t *n, const char *name)
 	return (lo);
 }
 
-/* The accounts' jobs and GPUs into accounts (a new array, by name):
- * every account of the table, and any other an active job is charged
- * to. */
-static void
-metrics_http_accounts(struct metrics_gauges *g,
-    struct metrics_account **accounts)
+/* A job's account, and its QOS as it is reported (qos_key). */
+static const char *
+metrics_http_account_of(const struct job *j)
 {
-	const struct assoc_tab	*t = core_assoc();
-	struct metrics_account	*v;
+	return (job_account(j));
+}
+
+static const char *
+metrics_http_qos_of(const struct job *j)
+{
+	return (qos_key(&ctx_conf()->qos, job_qos(j)));
+}
+
+/* The active jobs and GPUs by the group name_of names for each, into
+ * g's groups[by] (a new array, by name): every one of names (nnames),
+ * and any other an active job is of. */
+static struct metrics_group *
+metrics_http_by(struct metrics_gauges *g, int by, const char *const *names,
+    size_t nnames, const char *(*name_of)(const struct job *))
+{
+	struct metrics_group	*v;
 	struct job		*j;
 	enum job_state		 st;
-	size_t			 n = 0, i, room = t->nacc + 1;
+	size_t			 n = 0, i, room = nnames + 1;
 
 	for (j = job_table_first(); j != NULL; j = job_table_next(j))
 		room++;
-	*accounts = v = xcalloc(room, sizeof *v);
-	for (i = 0; i < t->nacc; i++)
-		(void)metrics_http_account(v, &n, t->acc[i].name);
+	v = xcalloc(room, sizeof *v);
+	for (i = 0; i < nnames; i++)
+		(void)metrics_http_group(v, &n, names[i]);
 	for (j = job_table_first(); j != NULL; j = job_table_next(j)) {
 		st = job_state(j);
 		if (st != JOB_PENDING && st != JOB_RUNNING &&
 		    st != JOB_PREEMPTING)
 			continue;
-		i = metrics_http_account(v, &n, job_account(j));
+		i = metrics_http_group(v, &n, name_of(j));
 		if (st == JOB_PENDING)
 			v[i].pending++;
 		else {
@@ -172,14 +186,41 @@ metrics_http_accounts(struct metrics_gauges *g,
 			v[i].gpus += job_gpus(j);
 		}
 	}
-	g->accounts = v;
-	g->naccounts = n;
+	g->groups[by] = v;
+	g->ngroups[by] = n;
+	return (v);
+}
+
+/* The accounts' groups: every account of the table, and any other an
+ * active job is charged to; the QOS's: every QOS of the settings (or the
+ * built-in one), and any other an active job is of. groups[] gets each
+ * new array. */
+static void
+metrics_http_accounts_qos(struct metrics_gauges *g,
+    struct metrics_group **groups)
+{
+	const struct assoc_tab	*t = core_assoc();
+	const struct qoses	*qs = &ctx_conf()->qos;
+	const char		**names;
+	size_t			 i, n = t->nacc + qs->n + 1;
+
+	names = xcalloc(n, sizeof *names);
+	for (i = 0; i < t->nacc; i++)
+		names[i] = t->acc[i].name;
+	groups[METRICS_BY_ACCOUNT] = metrics_http_by(g, METRICS_BY_ACCOUNT,
+	    names, t->nacc, metrics_http_account_of);
+	for (i = 0; i < qs->n; i++)
+		names[i] = qs->v[i].name;
+	if (qs->n == 0)
+		names[0] = qos_default(qs)->name;
+	groups[METRICS_BY_QOS] = metrics_http_by(g, METRICS_BY_QOS, names,
+	    qs->n > 0 ? qs->n : 1, metrics_http_qos_of);
+	free(names);
 }
 
 static void
 metrics_http_gather(struct metrics_gauges *g, struct metrics_node **nodes,
-    struct metrics_part **parts, struct metrics_account **accounts,
-    struct metrics_request *requests)
+    struct metrics_group **groups, struct metrics_request *requests)
 {
 	struct metrics_node	*mn;
 	struct node		*n;
@@ -205,8 +246,8 @@ metrics_http_gather(struct metrics_gauges *g, struct metrics_node **nodes,
 		mn->gpus_down = node_is_up(n) ? 0 : mn->gpus_total;
 	}
 	g->nodes = *nodes;
-	metrics_http_parts(g, parts);
-	metrics_http_accounts(g, accounts);
+	metrics_http_parts(g, &groups[METRICS_BY_PARTITION]);
+	metrics_http_accounts_qos(g, groups);
 	peer_count(&g->clients[METRICS_CLIENT_LOCAL],
 	    &g->clients[METRICS_CLIENT_RELAYED],
 	    &g->clients[METRICS_CLIENT_NODE]);
@@ -234,14 +275,13 @@ metrics_http_scrape(struct evhttp_request *req)
 {
 	struct metrics_gauges	 g;
 	struct metrics_node	*nodes;
-	struct metrics_part	*parts;
-	struct metrics_account	*accounts;
+	struct metrics_group	*groups[METRICS_BY_COUNT];
 	struct metrics_request	 requests[METRICS_HTTP_REQUESTS];
 	struct evbuffer		*body;
 	char			*text = NULL;
 	size_t			 len = 0;
 	FILE			*f;
-	int			 rc;
+	int			 rc, by;
 
 	if ((f = open_memstream(&text, &len)) == NULL) {
 		log_warn("metrics: %s", strerror(errno));
@@ -249,13 +289,13 @@ metrics_http_scrape(struct evhttp_request *req)
 		    "out of memory\n");
 		return;
 	}
-	metrics_http_gather(&g, &nodes, &parts, &accounts, requests);
+	metrics_http_gather(&g, &nodes, groups, requests);
 	rc = metrics_write(f, &g);
 	if (fclose(f) != 0)
 		rc = -1;
 	free(nodes);
-	free(parts);
-	free(accounts);
+	for (by = 0; by < METRICS_BY_COUNT; by++)
+		free(groups[by]);
 	if (rc != 0) {
 		log_warn("metrics: cannot write the figures");
 		metrics_http_reply(req, HTTP_INTERNAL, "Internal Server Error",

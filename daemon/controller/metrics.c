@@ -25,13 +25,53 @@ struct metrics_bound {
 };
 
 #define METRICS_MAX_BUCKETS	16
-/* Partitions whose GPU-seconds are counted: gbatch.conf's most, and the
- * one of a cluster without. */
-#define METRICS_PARTS		257
-/* Accounts whose GPU-seconds are counted: past any cluster's projects.
- * Without controller.enforce_accounts a job may name any account; past
- * this many the rest are not counted, so a scrape stays bounded. */
-#define METRICS_ACCOUNTS	1024
+
+/* The groups' families, gbatch_<name>_jobs{<name>,state},
+ * gbatch_<name>_gpus_allocated{<name>} and
+ * gbatch_<name>_gpu_seconds_total{<name>}, and how many names' GPU-seconds
+ * are counted: past that many the rest are not, so a scrape stays
+ * bounded. */
+static const struct metrics_by_info {
+	const char	*name;
+	size_t		 max;
+	const char	*jobs_help;
+	const char	*gpus_help;
+	const char	*seconds_help;
+} metrics_by_info[METRICS_BY_COUNT] = {
+	/* gbatch.conf's most, and the one of a cluster without. */
+	[METRICS_BY_PARTITION] = { "partition", 257,
+	    "Jobs pending that may run in each partition (a job that lists "
+	    "two counts in both) and jobs running in it.",
+	    "GPUs held by the jobs running in each partition.",
+	    "GPUs x seconds of the runs that ended in each partition since "
+	    "gbatchd started." },
+	/* Past any cluster's projects: without controller.enforce_accounts
+	 * a job may name any account. */
+	[METRICS_BY_ACCOUNT] = { "account", 1024,
+	    "Jobs pending and running charged to each account (not those of "
+	    "the accounts below it; account=\"\" for jobs of none).",
+	    "GPUs held by the running jobs charged to each account.",
+	    "GPUs x seconds of the runs that ended charged to each account "
+	    "since gbatchd started." },
+	/* gbatch.conf's most, and as many again that reloads removed. */
+	[METRICS_BY_QOS] = { "qos", 128,
+	    "Jobs pending and running in each QOS (jobs from before QOS in "
+	    "the default's).",
+	    "GPUs held by the running jobs of each QOS.",
+	    "GPUs x seconds of the runs that ended in each QOS since gbatchd "
+	    "started (as run, without its usage factor)." },
+};
+
+/* GPU-seconds of the runs that ended, by the names of one kind of group,
+ * in the order first seen. */
+struct metrics_uses {
+	struct metrics_use {
+		char		 name[LABEL_MAX + 1];
+		uint64_t	 gpu_seconds;
+	}			*v;
+	size_t			 n;
+	size_t			 size;
+};
 
 struct metrics_histogram {
 	const char			*name;
@@ -95,21 +135,7 @@ static struct {
 	struct metrics_histogram	 commit;
 	uint64_t			 counters[METRICS_NCOUNTERS];
 	uint64_t			 finished[JOB_STATE_COUNT];
-	/* GPU-seconds of the runs that ended, by partition (names as
-	 * gbatch.conf has them: at most 256, and "gbatch"). */
-	struct {
-		char		 name[LABEL_MAX + 1];
-		uint64_t	 gpu_seconds;
-	}				 part[METRICS_PARTS];
-	size_t				 nparts;
-	/* The same by account, in the order first seen (up to
-	 * METRICS_ACCOUNTS). */
-	struct metrics_account_use {
-		char		 name[LABEL_MAX + 1];
-		uint64_t	 gpu_seconds;
-	}				*account;
-	size_t				 naccounts;
-	size_t				 accounts_size;
+	struct metrics_uses		 uses[METRICS_BY_COUNT];
 } metrics = {
 	.pass = {
 		"gbatch_schedule_pass_duration_seconds",
@@ -137,48 +163,40 @@ metrics_count_promotions(uint64_t n)
 	metrics.counters[METRICS_PROMOTIONS] += n;
 }
 
-void
-metrics_count_gpu_seconds(const char *partition, uint64_t gpu_seconds)
+/* Adds gpu_seconds to name's in u, a new one while there is room. */
+static void
+metrics_uses_add(struct metrics_uses *u, size_t max, const char *name,
+    uint64_t gpu_seconds)
 {
 	size_t	i;
 
-	for (i = 0; i < metrics.nparts; i++) {
-		if (strcmp(metrics.part[i].name, partition) == 0)
+	for (i = 0; i < u->n; i++) {
+		if (strcmp(u->v[i].name, name) == 0)
 			break;
 	}
-	if (i == metrics.nparts) {
-		if (metrics.nparts == METRICS_PARTS)
+	if (i == u->n) {
+		if (u->n == max)
 			return;
-		snprintf(metrics.part[i].name, sizeof metrics.part[i].name,
-		    "%s", partition);
-		metrics.nparts++;
+		if (i == u->size) {
+			u->size = u->size * 2 + 16;
+			u->v = xreallocarray(u->v, u->size, sizeof *u->v);
+		}
+		snprintf(u->v[i].name, sizeof u->v[i].name, "%s", name);
+		u->v[i].gpu_seconds = 0;
+		u->n++;
 	}
-	metrics.part[i].gpu_seconds += gpu_seconds;
+	u->v[i].gpu_seconds += gpu_seconds;
 }
 
 void
-metrics_count_account_gpu_seconds(const char *account, uint64_t gpu_seconds)
+metrics_count_gpu_seconds(const char *const names[METRICS_BY_COUNT],
+    uint64_t gpu_seconds)
 {
-	size_t	i;
+	int	by;
 
-	for (i = 0; i < metrics.naccounts; i++) {
-		if (strcmp(metrics.account[i].name, account) == 0)
-			break;
-	}
-	if (i == metrics.naccounts) {
-		if (metrics.naccounts == METRICS_ACCOUNTS)
-			return;
-		if (i == metrics.accounts_size) {
-			metrics.accounts_size = metrics.accounts_size * 2 + 16;
-			metrics.account = xreallocarray(metrics.account,
-			    metrics.accounts_size, sizeof *metrics.account);
-		}
-		snprintf(metrics.account[i].name,
-		    sizeof metrics.account[i].name, "%s", account);
-		metrics.account[i].gpu_seconds = 0;
-		metrics.naccounts++;
-	}
-	metrics.account[i].gpu_seconds += gpu_seconds;
+	for (by = 0; by < METRICS_BY_COUNT; by++)
+		metrics_uses_add(&metrics.uses[by], metrics_by_info[by].max,
+		    names[by], gpu_seconds);
 }
 
 void
@@ -236,12 +254,14 @@ metrics_histogram_reset(struct metrics_histogram *h)
 void
 metrics_reset(void)
 {
+	int	by;
+
 	memset(metrics.counters, 0, sizeof metrics.counters);
 	memset(metrics.finished, 0, sizeof metrics.finished);
-	metrics.nparts = 0;
-	free(metrics.account);
-	metrics.account = NULL;
-	metrics.naccounts = metrics.accounts_size = 0;
+	for (by = 0; by < METRICS_BY_COUNT; by++) {
+		free(metrics.uses[by].v);
+		memset(&metrics.uses[by], 0, sizeof metrics.uses[by]);
+	}
 	metrics_histogram_reset(&metrics.pass);
 	metrics_histogram_reset(&metrics.commit);
 }
@@ -428,75 +448,47 @@ metrics_requests_write(FILE *f, const struct metrics_gauges *g)
 		    g->requests[i].us / 1000000, g->requests[i].us % 1000000);
 }
 
-/* Jobs and GPUs by partition, and the GPU-seconds of the runs that ended
- * in each. */
+/* Writes "gbatch_<by>_<what>{<by>=\"NAME\"" for a sample of group NAME. */
 static void
-metrics_parts_write(FILE *f, const struct metrics_gauges *g)
+metrics_group_sample(FILE *f, int by, const char *what, const char *name)
 {
-	size_t	i;
+	const char	*n = metrics_by_info[by].name;
 
-	metrics_family(f, "gbatch_partition_jobs", "gauge", "Jobs pending "
-	    "that may run in each partition (a job that lists two counts in "
-	    "both) and jobs running in it.");
-	for (i = 0; i < g->nparts; i++) {
-		fputs("gbatch_partition_jobs{partition=\"", f);
-		metrics_write_label(f, g->parts[i].name);
-		fprintf(f, "\",state=\"PENDING\"} %zu\n", g->parts[i].pending);
-		fputs("gbatch_partition_jobs{partition=\"", f);
-		metrics_write_label(f, g->parts[i].name);
-		fprintf(f, "\",state=\"RUNNING\"} %zu\n", g->parts[i].running);
-	}
-	metrics_family(f, "gbatch_partition_gpus_allocated", "gauge", "GPUs "
-	    "held by the jobs running in each partition.");
-	for (i = 0; i < g->nparts; i++) {
-		fputs("gbatch_partition_gpus_allocated{partition=\"", f);
-		metrics_write_label(f, g->parts[i].name);
-		fprintf(f, "\"} %" PRIu64 "\n", g->parts[i].gpus);
-	}
-	metrics_family(f, "gbatch_partition_gpu_seconds_total", "counter",
-	    "GPUs x seconds of the runs that ended in each partition since "
-	    "gbatchd started.");
-	for (i = 0; i < metrics.nparts; i++) {
-		fputs("gbatch_partition_gpu_seconds_total{partition=\"", f);
-		metrics_write_label(f, metrics.part[i].name);
-		fprintf(f, "\"} %" PRIu64 "\n", metrics.part[i].gpu_seconds);
-	}
+	fprintf(f, "gbatch_%s_%s{%s=\"", n, what, n);
+	metrics_write_label(f, name);
+	fputc('"', f);
 }
 
-/* Jobs and GPUs by account, and the GPU-seconds of the runs that ended
- * charged to each: as by partition. */
+/* Jobs and GPUs by partition, account or QOS (by), and the GPU-seconds
+ * of the runs that ended in each. */
 static void
-metrics_accounts_write(FILE *f, const struct metrics_gauges *g)
+metrics_groups_write(FILE *f, const struct metrics_gauges *g, int by)
 {
-	const struct metrics_account	*a;
+	const struct metrics_by_info	*info = &metrics_by_info[by];
+	const struct metrics_group	*v = g->groups[by];
+	const struct metrics_uses	*u = &metrics.uses[by];
+	char				 fam[64];
 	size_t				 i;
 
-	metrics_family(f, "gbatch_account_jobs", "gauge", "Jobs pending and "
-	    "running charged to each account (not those of the accounts "
-	    "below it; account=\"\" for jobs of none).");
-	for (i = 0; i < g->naccounts; i++) {
-		a = &g->accounts[i];
-		fputs("gbatch_account_jobs{account=\"", f);
-		metrics_write_label(f, a->name);
-		fprintf(f, "\",state=\"PENDING\"} %zu\n", a->pending);
-		fputs("gbatch_account_jobs{account=\"", f);
-		metrics_write_label(f, a->name);
-		fprintf(f, "\",state=\"RUNNING\"} %zu\n", a->running);
+	snprintf(fam, sizeof fam, "gbatch_%s_jobs", info->name);
+	metrics_family(f, fam, "gauge", info->jobs_help);
+	for (i = 0; i < g->ngroups[by]; i++) {
+		metrics_group_sample(f, by, "jobs", v[i].name);
+		fprintf(f, ",state=\"PENDING\"} %zu\n", v[i].pending);
+		metrics_group_sample(f, by, "jobs", v[i].name);
+		fprintf(f, ",state=\"RUNNING\"} %zu\n", v[i].running);
 	}
-	metrics_family(f, "gbatch_account_gpus_allocated", "gauge", "GPUs "
-	    "held by the running jobs charged to each account.");
-	for (i = 0; i < g->naccounts; i++) {
-		fputs("gbatch_account_gpus_allocated{account=\"", f);
-		metrics_write_label(f, g->accounts[i].name);
-		fprintf(f, "\"} %" PRIu64 "\n", g->accounts[i].gpus);
+	snprintf(fam, sizeof fam, "gbatch_%s_gpus_allocated", info->name);
+	metrics_family(f, fam, "gauge", info->gpus_help);
+	for (i = 0; i < g->ngroups[by]; i++) {
+		metrics_group_sample(f, by, "gpus_allocated", v[i].name);
+		fprintf(f, "} %" PRIu64 "\n", v[i].gpus);
 	}
-	metrics_family(f, "gbatch_account_gpu_seconds_total", "counter",
-	    "GPUs x seconds of the runs that ended charged to each account "
-	    "since gbatchd started.");
-	for (i = 0; i < metrics.naccounts; i++) {
-		fputs("gbatch_account_gpu_seconds_total{account=\"", f);
-		metrics_write_label(f, metrics.account[i].name);
-		fprintf(f, "\"} %" PRIu64 "\n", metrics.account[i].gpu_seconds);
+	snprintf(fam, sizeof fam, "gbatch_%s_gpu_seconds_total", info->name);
+	metrics_family(f, fam, "counter", info->seconds_help);
+	for (i = 0; i < u->n; i++) {
+		metrics_group_sample(f, by, "gpu_seconds_total", u->v[i].name);
+		fprintf(f, "} %" PRIu64 "\n", u->v[i].gpu_seconds);
 	}
 }
 
@@ -511,8 +503,8 @@ metrics_write(FILE *f, const struct metrics_gauges *g)
 	    "gbatchd started, in seconds since the epoch.");
 	fprintf(f, "gbatch_start_time_seconds %" PRId64 "\n", g->start_time);
 	metrics_jobs_write(f, g);
-	metrics_parts_write(f, g);
-	metrics_accounts_write(f, g);
+	for (i = 0; i < METRICS_BY_COUNT; i++)
+		metrics_groups_write(f, g, (int)i);
 	metrics_nodes_write(f, g);
 	for (i = 0; i < METRICS_NCOUNTERS; i++) {
 		metrics_family(f, metrics_counter_info[i].name, "counter",

@@ -25,11 +25,20 @@ void	metrics_count_preempt(void);
 void	metrics_count_promotions(uint64_t n);
 /* A job reached the terminal state. */
 void	metrics_count_finished(enum job_state);
-/* A run in partition ended, having held GPUs for gpu_seconds in all
- * (GPUs x seconds run). */
-void	metrics_count_gpu_seconds(const char *partition, uint64_t gpu_seconds);
-/* The same run, charged to account ("" for none). */
-void	metrics_count_account_gpu_seconds(const char *account,
+/* The groups of jobs a scrape counts jobs, GPUs and GPU-seconds by: the
+ * partition a job runs in (or may run in, pending), the account it is
+ * charged to ("" for none), its QOS (the default's name for '', a job
+ * from before QOS). */
+enum metrics_by {
+	METRICS_BY_PARTITION,
+	METRICS_BY_ACCOUNT,
+	METRICS_BY_QOS,
+};
+#define METRICS_BY_COUNT	(METRICS_BY_QOS + 1)
+
+/* A run ended, having held GPUs for gpu_seconds in all (GPUs x seconds
+ * run): counted for each of its groups, names[METRICS_BY_*]. */
+void	metrics_count_gpu_seconds(const char *const names[METRICS_BY_COUNT],
 	    uint64_t gpu_seconds);
 /* A scheduling pass, a store commit took us microseconds. */
 void	metrics_observe_pass_us(int64_t us);
@@ -56,20 +65,12 @@ struct metrics_node {
 	uint32_t	 gpus_down;
 };
 
-/* One partition as a scrape sees it (the name borrowed): jobs pending
- * that may run in it (a job listing two counts in each), jobs running in
- * it, and the GPUs those hold. */
-struct metrics_part {
-	const char	*name;
-	size_t		 pending;
-	size_t		 running;
-	uint64_t	 gpus;
-};
-
-/* One account as a scrape sees it (the name borrowed, "" for the jobs
- * of none): its jobs pending and running (those charged to it, not to
- * the accounts below it), and the GPUs the running ones hold. */
-struct metrics_account {
+/* One group as a scrape sees it (the name borrowed): its jobs pending
+ * and running, and the GPUs the running ones hold. A partition's pending
+ * jobs are those that may run in it (a job listing two counts in each),
+ * its running ones those that run in it; an account's are those charged
+ * to it, not to the accounts below it. */
+struct metrics_group {
 	const char	*name;
 	size_t		 pending;
 	size_t		 running;
@@ -94,10 +95,10 @@ struct metrics_gauges {
 	unsigned			 nqueues;
 	const struct metrics_node	*nodes;
 	size_t				 nnodes;
-	const struct metrics_part	*parts;
-	size_t				 nparts;
-	const struct metrics_account	*accounts;
-	size_t				 naccounts;
+	/* By partition, account and QOS: every one of the settings or
+	 * the table, and any other an active job is of. */
+	const struct metrics_group	*groups[METRICS_BY_COUNT];
+	size_t				 ngroups[METRICS_BY_COUNT];
 	size_t				 clients[METRICS_CLIENT_COUNT];
 	const struct metrics_request	*requests;
 	size_t				 nrequests;

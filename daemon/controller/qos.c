@@ -9,6 +9,7 @@
 #include "common/job-req.h"
 #include "common/label.h"
 #include "common/xmalloc.h"
+#include "daemon/controller/budget.h"
 #include "daemon/controller/part.h"
 #include "daemon/controller/qos.h"
 
@@ -347,6 +348,24 @@ qos_default(const struct qoses *qs)
 			return (&qs->v[i]);
 	}
 	return ((q = qos_find(qs, JOB_REQ_QOS)) != NULL ? q : &qs->v[0]);
+}
+
+const char *
+qos_key(const struct qoses *qs, const char *name)
+{
+	return (*name != '\0' ? name : qos_default(qs)->name);
+}
+
+uint32_t
+qos_weight(const struct qoses *qs, const char *name)
+{
+	const struct qos	*q = *name != '\0' ? qos_find(qs, name) :
+				    qos_default(qs);
+
+	/* qos_read keeps a factor within 0 to 1000. */
+	if (q == NULL)
+		return (BUDGET_MILLI);
+	return ((uint32_t)(q->usage_factor * BUDGET_MILLI + 0.5));
 }
 
 unsigned

@@ -83,6 +83,14 @@ const struct qos *qos_find(const struct qoses *qs, const char *name);
 /* The default: the one marked so, else the one named JOB_REQ_QOS, else
  * the first; the built-in one without any. Never NULL. */
 const struct qos *qos_default(const struct qoses *qs);
+/* The name a job of QOS name is reported under (gacct --report qos, the
+ * metrics): name, or the default's for '' (a job from before QOS). */
+const char	*qos_key(const struct qoses *qs, const char *name);
+/* What a GPU-second of a job of QOS name is charged in budgets and
+ * reports: its QOS's usage_factor in thousandths (budget.h's
+ * BUDGET_MILLI is a factor of 1), rounded to the nearest. name '' is the
+ * default's; a QOS not in qs (a reload removed it) counts at 1. */
+uint32_t	 qos_weight(const struct qoses *qs, const char *name);
 /* q's class among qs (its index; 0 for the built-in one): the core's
  * preemption class (sched_jobspec's pclass). */
 unsigned	 qos_class(const struct qoses *qs, const struct qos *q);

@@ -325,17 +325,18 @@ req_assoc_hours(uint64_t secs)
 	return (json_real(budget_hours(secs)));
 }
 
-/* What account a's subtree (sum) uses this month and holds now. */
+/* What account a's subtree (sum) uses this month, as run and charged
+ * (what its budget counts), and holds now. */
 static json_t *
 req_assoc_list_usage(json_t *o, const struct assoc_account *a,
     const struct assoc_usage_sum *sum, int64_t now)
 {
-	uint64_t	used = budget_used(&sum->use, now);
-
 	json_object_set_new(o, "used_gpu_seconds",
-	    json_integer((json_int_t)used));
+	    json_integer((json_int_t)budget_used(&sum->use, now)));
+	json_object_set_new(o, "used_gpu_seconds_charged", json_real(
+	    budget_charged_seconds(assoc_usage_charged(sum, now))));
 	json_object_set_new(o, "spent", json_boolean(
-	    budget_is_spent(a->budget, used)));
+	    assoc_usage_is_spent(sum, a->budget, now)));
 	json_object_set_new(o, "running_jobs", json_integer(sum->jobs));
 	json_object_set_new(o, "running_gpus",
 	    json_integer((json_int_t)sum->use.gpus));

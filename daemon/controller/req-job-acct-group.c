@@ -1,15 +1,14 @@
-/* req-job-acct-group.c: the rows of JOB_ACCT's reports by account and by
- * partition (gacct --report accounts, partitions; req-job-acct.h). The
- * report's rows come keyed by account or partition (store-acct.h); here
- * each becomes a row, with one more for each account of the table and
- * each partition of the settings that had no job, so that a budget shows
- * before it is used. An account's row also carries its month's budget
- * and its use of it (assoc-usage.h): the month's, now, whatever the
- * range, and the account's with those below it, as the budget counts.
- *
- * A report by QOS would write its rows here too, one per QOS; and a
- * QOS's usage factor would add, beside gpu_seconds, the GPU-seconds with
- * the factor applied (issue 34). */
+/* req-job-acct-group.c: the rows of JOB_ACCT's reports by account,
+ * partition and QOS (gacct --report accounts, partitions, qos;
+ * req-job-acct.h). The report's rows come keyed by account, partition or
+ * QOS (store-acct.h); here each becomes a row, with one more for each
+ * account of the table, each partition and each QOS of the settings that
+ * had no job, so that a budget shows before it is used. An account's row
+ * also carries its month's budget and its use of it (assoc-usage.h): the
+ * month's, now, whatever the range, and the account's with those below
+ * it, as the budget counts. Rows by account and QOS give their runs'
+ * GPU-seconds as run and charged (each run's QOS's usage factor
+ * applied, the factors of the settings at the request). */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -27,6 +26,7 @@
 #include "daemon/controller/core.h"
 #include "daemon/controller/ctx.h"
 #include "daemon/controller/part.h"
+#include "daemon/controller/qos.h"
 #include "daemon/controller/req-job-acct.h"
 
 /* Whether name is one of only's (NULL: all are). */
@@ -45,10 +45,11 @@ req_job_acct_group_wanted(const json_t *only, const char *name)
 	return (false);
 }
 
-/* A row keyed key of the report's figures u (zero for none). */
+/* A row keyed key of the report's figures u (zero for none); with
+ * charged, the GPU-seconds charged too. */
 static json_t *
 req_job_acct_group_row(const char *key, const char *name,
-    const struct acct_report_user *u, uint64_t cluster_gpu_s)
+    const struct acct_report_user *u, uint64_t cluster_gpu_s, bool charged)
 {
 	json_t	*o = json_pack("{s:s}", key, name);
 
@@ -56,6 +57,9 @@ req_job_acct_group_row(const char *key, const char *name,
 	    u->preemptions, false);
 	json_object_set_new(o, "gpu_seconds", json_integer(
 	    (json_int_t)u->gpu_s));
+	if (charged)
+		json_object_set_new(o, "gpu_seconds_charged", json_real(
+		    budget_charged_seconds(u->charged)));
 	json_object_set_new(o, "share", req_job_acct_report_pct(u->gpu_s,
 	    cluster_gpu_s));
 	return (o);
@@ -104,6 +108,7 @@ struct req_job_acct_group {
 	uint64_t			 cluster_gpu_s;
 	const struct assoc_tab		*tab;
 	const struct assoc_usage_sum	*sums;
+	const struct qoses		*qos;
 	int64_t				 now;
 };
 
@@ -113,12 +118,14 @@ req_job_acct_group_account(const char *name, const struct acct_report_user *u,
 {
 	struct req_job_acct_group	*g = arg;
 	const struct assoc_account	*a;
+	const struct assoc_usage_sum	*sum;
 	json_t				*o;
-	uint64_t			 used;
+	uint64_t			 charged;
 
 	if (!req_job_acct_group_wanted(g->only, name))
 		return;
-	o = req_job_acct_group_row("account", name, u, g->cluster_gpu_s);
+	o = req_job_acct_group_row("account", name, u, g->cluster_gpu_s,
+	    true);
 	a = assoc_tab_account(g->tab, name);
 	json_object_set_new(o, "parent", a != NULL ? json_string(a->parent) :
 	    json_null());
@@ -127,18 +134,23 @@ req_job_acct_group_account(const char *name, const struct acct_report_user *u,
 	if (a == NULL) {
 		json_object_set_new(o, "budget_seconds", json_null());
 		json_object_set_new(o, "used_seconds", json_null());
+		json_object_set_new(o, "used_seconds_charged", json_null());
 		json_object_set_new(o, "used_pct", json_null());
 		json_object_set_new(o, "spent", json_false());
 	} else {
-		used = budget_used(&g->sums[a - g->tab->acc].use, g->now);
+		/* The budget counts the charged use. */
+		sum = &g->sums[a - g->tab->acc];
+		charged = assoc_usage_charged(sum, g->now);
 		json_object_set_new(o, "budget_seconds", a->budget > 0 ?
 		    json_integer((json_int_t)a->budget) : json_null());
-		json_object_set_new(o, "used_seconds",
-		    json_integer((json_int_t)used));
-		json_object_set_new(o, "used_pct",
-		    req_job_acct_report_pct(used, a->budget));
+		json_object_set_new(o, "used_seconds", json_integer(
+		    (json_int_t)budget_used(&sum->use, g->now)));
+		json_object_set_new(o, "used_seconds_charged", json_real(
+		    budget_charged_seconds(charged)));
+		json_object_set_new(o, "used_pct", req_job_acct_report_pct(
+		    charged, a->budget * BUDGET_MILLI));
 		json_object_set_new(o, "spent", json_boolean(
-		    budget_is_spent(a->budget, used)));
+		    assoc_usage_is_spent(sum, a->budget, g->now)));
 	}
 	json_array_append_new(g->rows, o);
 }
@@ -179,7 +191,7 @@ req_job_acct_group_partition(const char *name,
 
 	if (req_job_acct_group_wanted(g->only, name))
 		json_array_append_new(g->rows, req_job_acct_group_row(
-		    "partition", name, u, g->cluster_gpu_s));
+		    "partition", name, u, g->cluster_gpu_s, false));
 }
 
 void
@@ -205,6 +217,43 @@ req_job_acct_group_partitions(const struct acct_report *r,
 	qsort(names, n, sizeof *names, req_job_acct_group_cmp);
 	req_job_acct_group_union(r, names, n, req_job_acct_group_partition,
 	    &g);
+	free(names);
+}
+
+static void
+req_job_acct_group_qos_row(const char *name, const struct acct_report_user *u,
+    void *arg)
+{
+	struct req_job_acct_group	*g = arg;
+	json_t				*o;
+
+	o = req_job_acct_group_row("qos", name, u, g->cluster_gpu_s, true);
+	json_object_set_new(o, "usage_factor", json_real((double)qos_weight(
+	    g->qos, name) / BUDGET_MILLI));
+	json_array_append_new(g->rows, o);
+}
+
+void
+req_job_acct_group_qos(const struct acct_report *r, const struct qoses *qs,
+    json_t *rows)
+{
+	struct req_job_acct_group	 g;
+	const char			**names;
+	size_t				 n, i;
+
+	memset(&g, 0, sizeof g);
+	g.rows = rows;
+	g.cluster_gpu_s = acct_report_cluster(r)->gpu_s;
+	g.qos = qs;
+	/* The settings' QOS, or the one of a cluster without. */
+	n = qs->n > 0 ? qs->n : 1;
+	names = xcalloc(n, sizeof *names);
+	for (i = 0; i < qs->n; i++)
+		names[i] = qs->v[i].name;
+	if (qs->n == 0)
+		names[0] = qos_default(qs)->name;
+	qsort(names, n, sizeof *names, req_job_acct_group_cmp);
+	req_job_acct_group_union(r, names, n, req_job_acct_group_qos_row, &g);
 	free(names);
 }
 

@@ -1,6 +1,6 @@
 /* req-job-acct-report.c: JOB_ACCT with "report" (docs/protocol.md, 204):
- * gacct --report users, cluster, nodes, accounts or partitions (the rows
- * of the last two are req-job-acct-group.c's). The figures are aggregated here
+ * gacct --report users, cluster, nodes, accounts, partitions or qos (the
+ * rows of the last three are req-job-acct-group.c's). The figures are aggregated here
  * (acct-report.c) from rows read on the store's read-only connection in
  * steps of REQ_ACCT_REPORT_ROWS, one step per loop pass, so a year of a busy
  * cluster costs the loop no long stall and the reply is one small frame:
@@ -26,8 +26,10 @@
 #include "common/xmalloc.h"
 #include "daemon/controller/acct-report.h"
 #include "daemon/controller/acct-series.h"
+#include "daemon/controller/conf.h"
 #include "daemon/controller/ctx.h"
 #include "daemon/controller/peer.h"
+#include "daemon/controller/qos.h"
 #include "daemon/controller/req-job-acct.h"
 #include "daemon/controller/req-int.h"
 #include "daemon/controller/req.h"
@@ -41,8 +43,8 @@ static const struct timeval req_acct_at_once = { 0, 0 };
 /* Reports whose jobs are read on threads at once. */
 #define REQ_ACCT_REPORT_THREADS	2
 
-/* The reports by name. A report by QOS goes here too, keyed as those by
- * account and partition are (store-acct.h), its rows in
+/* The reports by name. Those by account, partition and QOS are keyed
+ * as the users' are (store-acct.h), their rows written in
  * req-job-acct-group.c. */
 static const char *const req_job_acct_report_names[STORE_ACCT_NREPORTS] = {
 	[STORE_ACCT_USERS] = "users",
@@ -50,15 +52,15 @@ static const char *const req_job_acct_report_names[STORE_ACCT_NREPORTS] = {
 	[STORE_ACCT_NODES] = "nodes",
 	[STORE_ACCT_ACCOUNTS] = "accounts",
 	[STORE_ACCT_PARTITIONS] = "partitions",
+	[STORE_ACCT_QOS] = "qos",
 };
 
 /* Whether a report's rows are keyed (acct-report.h's rows by user):
- * by user, account or partition. */
+ * by user, account, partition or QOS. */
 static bool
 req_job_acct_report_keyed(enum store_acct_report kind)
 {
-	return (kind == STORE_ACCT_USERS || kind == STORE_ACCT_ACCOUNTS ||
-	    kind == STORE_ACCT_PARTITIONS);
+	return (kind != STORE_ACCT_CLUSTER && kind != STORE_ACCT_NODES);
 }
 
 struct req_job_acct_report {
@@ -72,6 +74,10 @@ struct req_job_acct_report {
 	int64_t			 until;
 	int64_t			 now;
 	int			 bins;		/* of the series; 0: none */
+	/* The QOS settings at the request, which the runs are charged
+	 * at and the QOS report's rows are of, whatever a reload does
+	 * meanwhile. */
+	struct qoses		 qos;
 	struct store_acct_rep	*q;		/* read in the loop */
 	struct acct_report	*r;
 	struct event		*ev;
@@ -115,6 +121,7 @@ req_job_acct_report_end(struct req_job_acct_report *a)
 		event_free(a->ev);
 	json_decref(a->req);
 	json_decref(a->only);
+	qos_clear(&a->qos);
 	free(a);
 }
 
@@ -328,6 +335,9 @@ req_job_acct_report_reply(struct req_job_acct_report *a, struct peer *p)
 	case STORE_ACCT_PARTITIONS:
 		req_job_acct_group_partitions(a->r, a->only, rows);
 		break;
+	case STORE_ACCT_QOS:
+		req_job_acct_group_qos(a->r, &a->qos, rows);
+		break;
 	}
 	reply = proto_reply_ok(a->req);
 	json_object_set_new(reply, "report", json_string(
@@ -455,6 +465,14 @@ req_job_acct_report_thread_open(struct req_job_acct_report *a,
 	return (0);
 }
 
+/* A run of QOS qos is charged at the usage factor of the report's
+ * settings (arg). */
+static uint32_t
+req_job_acct_report_weigh(const char *qos, const void *arg)
+{
+	return (qos_weight(arg, qos));
+}
+
 void
 req_job_acct_report(struct peer *p, const json_t *msg, const char *name,
     struct store_acct_query *q)
@@ -474,8 +492,8 @@ req_job_acct_report(struct peer *p, const json_t *msg, const char *name,
 	}
 	if (kind == STORE_ACCT_NREPORTS) {
 		req_error(p, msg, PROTO_E_INVALID, "report: expected \"users\", "
-		    "\"cluster\", \"nodes\", \"accounts\" or \"partitions\", "
-		    "got \"%s\"", name);
+		    "\"cluster\", \"nodes\", \"accounts\", \"partitions\" or "
+		    "\"qos\", got \"%s\"", name);
 		return;
 	}
 	if (json_object_get(msg, "ids") != NULL)
@@ -517,6 +535,10 @@ req_job_acct_report(struct peer *p, const json_t *msg, const char *name,
 	}
 	a = xcalloc(1, sizeof *a);
 	a->kind = (enum store_acct_report)kind;
+	qos_copy(&a->qos, &ctx_conf()->qos);
+	q->weigh = req_job_acct_report_weigh;
+	q->weigh_arg = &a->qos;
+	q->qos_default = qos_key(&a->qos, "");
 	if (bins != NULL) {
 		a->bins = (int)json_integer_value(bins);
 		q->alive = true;

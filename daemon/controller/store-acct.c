@@ -7,9 +7,11 @@
 
 #include <sqlite3.h>
 
+#include "common/job-req.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "daemon/controller/acct-report.h"
+#include "daemon/controller/budget.h"
 #include "daemon/controller/store-acct.h"
 #include "daemon/controller/store-int.h"
 #include "daemon/controller/store-sql.h"
@@ -161,18 +163,27 @@ enum store_acct_phase {
 	" THEN 'gbatch' WHEN instr(partition, ',') > 0 THEN"		\
 	" substr(partition, 1, instr(partition, ',') - 1) ELSE partition"	\
 	" END)"
+#define STORE_ACCT_QOS_KEY						\
+	"CASE WHEN qos = '' THEN :qos_default ELSE qos END"
+/* And what the runs' weights are read from: their QOS where a report
+ * shows what they are charged; elsewhere nothing, so that the runs are
+ * read from job_runs_end alone. */
 static const struct {
 	const char	*job;
 	const char	*run;
+	const char	*weight;
 } store_acct_keys[STORE_ACCT_NREPORTS] = {
-	[STORE_ACCT_USERS] = { "user", "user" },
-	[STORE_ACCT_CLUSTER] = { "user", "user" },
-	[STORE_ACCT_NODES] = { "user", "user" },
-	[STORE_ACCT_ACCOUNTS] = { "account", "account" },
-	[STORE_ACCT_PARTITIONS] = { STORE_ACCT_JOB_PARTITION, "partition" },
+	[STORE_ACCT_USERS] = { "user", "user", "NULL" },
+	[STORE_ACCT_CLUSTER] = { "user", "user", "NULL" },
+	[STORE_ACCT_NODES] = { "user", "user", "NULL" },
+	[STORE_ACCT_ACCOUNTS] = { "account", "account", "qos" },
+	[STORE_ACCT_PARTITIONS] = { STORE_ACCT_JOB_PARTITION, "partition",
+	    "NULL" },
+	[STORE_ACCT_QOS] = { STORE_ACCT_QOS_KEY, STORE_ACCT_QOS_KEY, "qos" },
 };
 
-/* The statements, %s where the key goes (in the first three). */
+/* The statements, %s where the key goes (in the first three) and the
+ * runs' weights. */
 static const char *const store_acct_report_sql[STORE_ACCT_NPHASES] = {
 	/* From jobs_acct alone (or jobs_user_end with users). */
 	[STORE_ACCT_JOBS] = "SELECT %s, state, gpus, submit_time, end_time,"
@@ -187,10 +198,12 @@ static const char *const store_acct_report_sql[STORE_ACCT_NPHASES] = {
 	 * that started at or after until are left out here rather than
 	 * read. A run that ended at since counts 0; since is never below 0,
 	 * so no run is in both. */
-	[STORE_ACCT_RUNS] = "SELECT %s, start_time, end_time, gpus, alloc"
-	    " FROM job_runs WHERE end_time > :since AND start_time < :until",
+	[STORE_ACCT_RUNS] = "SELECT %s, start_time, end_time, gpus, alloc,"
+	    " %s FROM job_runs WHERE end_time > :since AND start_time <"
+	    " :until",
 	[STORE_ACCT_OPEN_RUNS] = "SELECT %s, start_time, end_time, gpus,"
-	    " alloc FROM job_runs WHERE end_time = 0 AND start_time < :until",
+	    " alloc, %s FROM job_runs WHERE end_time = 0 AND start_time <"
+	    " :until",
 	[STORE_ACCT_NODE_ROWS] = "SELECT name, gpus, (SELECT state FROM"
 	    " node_events e WHERE e.node = nodes.name AND e.time < :since AND"
 	    " e.state IN ('UP', 'DOWN') ORDER BY e.time DESC, e.id DESC LIMIT"
@@ -212,6 +225,9 @@ static const char *const store_acct_report_sql[STORE_ACCT_NPHASES] = {
 struct store_acct_rep {
 	sqlite3		*db;		/* the shared connection or its own */
 	bool		 own;
+	/* The query's weights of the runs. */
+	uint32_t	(*weigh)(const char *qos, const void *arg);
+	const void	*weigh_arg;
 	sqlite3_stmt	*st[STORE_ACCT_NPHASES];
 	int		 phase;
 };
@@ -225,11 +241,12 @@ store_acct_report_open(const struct store_acct_query *q,
 	const char		*path = store_path();
 	char			*sql;
 	int			 i, idx, rc;
-	bool			 keyed = kind == STORE_ACCT_USERS ||
-				     kind == STORE_ACCT_ACCOUNTS ||
-				     kind == STORE_ACCT_PARTITIONS;
+	bool			 keyed = kind != STORE_ACCT_CLUSTER &&
+				     kind != STORE_ACCT_NODES;
 
 	a = xcalloc(1, sizeof *a);
+	a->weigh = q->weigh;
+	a->weigh_arg = q->weigh_arg;
 	if ((parts & STORE_ACCT_PART_OWN) == 0) {
 		if ((a->db = store_reader(err, errlen)) == NULL) {
 			free(a);
@@ -260,10 +277,13 @@ store_acct_report_open(const struct store_acct_query *q,
 		    (i != STORE_ACCT_JOBS &&
 		    (parts & STORE_ACCT_PART_REST) == 0))
 			continue;
-		if (i <= STORE_ACCT_OPEN_RUNS)
-			sql = xasprintf(store_acct_report_sql[i], i ==
-			    STORE_ACCT_JOBS ? store_acct_keys[kind].job :
-			    store_acct_keys[kind].run);
+		if (i == STORE_ACCT_JOBS)
+			sql = xasprintf(store_acct_report_sql[i],
+			    store_acct_keys[kind].job);
+		else if (i <= STORE_ACCT_OPEN_RUNS)
+			sql = xasprintf(store_acct_report_sql[i],
+			    store_acct_keys[kind].run,
+			    store_acct_keys[kind].weight);
 		else
 			sql = xstrdup(store_acct_report_sql[i]);
 		rc = sqlite3_prepare_v2(a->db, sql, -1, &a->st[i], NULL);
@@ -281,6 +301,8 @@ store_acct_report_open(const struct store_acct_query *q,
 			sqlite3_bind_int64(st, idx, q->until);
 		store_acct_bind(st, ":users", q->users);
 		store_acct_bind(st, ":states", q->states);
+		store_acct_bind(st, ":qos_default", q->qos_default != NULL ?
+		    q->qos_default : JOB_REQ_QOS);
 	}
 	return (a);
 }
@@ -296,13 +318,14 @@ store_acct_state(const char *s, const char *yes)
 }
 
 static void
-store_acct_feed(int phase, sqlite3_stmt *st, struct acct_report *r)
+store_acct_feed(const struct store_acct_rep *a, sqlite3_stmt *st,
+    struct acct_report *r)
 {
 	struct acct_report_job	 j;
 	struct acct_report_run	 run;
 	const char		*s;
 
-	switch (phase) {
+	switch (a->phase) {
 	case STORE_ACCT_JOBS:
 		memset(&j, 0, sizeof j);
 		j.user = store_column_text(st, 0);
@@ -323,6 +346,9 @@ store_acct_feed(int phase, sqlite3_stmt *st, struct acct_report *r)
 		run.end_time = sqlite3_column_int64(st, 2);
 		run.gpus = (uint32_t)sqlite3_column_int64(st, 3);
 		run.alloc = store_column_text(st, 4);
+		run.weight = a->weigh == NULL || sqlite3_column_type(st, 5) ==
+		    SQLITE_NULL ? BUDGET_MILLI : a->weigh(store_column_text(st,
+		    5), a->weigh_arg);
 		acct_report_run(r, &run);
 		break;
 	case STORE_ACCT_NODE_ROWS:
@@ -358,7 +384,7 @@ store_acct_report_step(struct store_acct_rep *a, struct acct_report *r,
 			continue;
 		while (n < max &&
 		    (rc = sqlite3_step(a->st[a->phase])) == SQLITE_ROW) {
-			store_acct_feed(a->phase, a->st[a->phase], r);
+			store_acct_feed(a, a->st[a->phase], r);
 			n++;
 		}
 		if (n == max)

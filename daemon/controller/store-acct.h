@@ -27,6 +27,13 @@ struct store_acct_query {
 	const char	*accounts;	/* a listing: of these accounts only */
 	/* A listing: of jobs that listed one of these partitions only. */
 	const char	*partitions;
+	/* A report: what a GPU-second of a run of QOS qos is charged, in
+	 * thousandths (qos_weight; the reports by account and QOS; NULL:
+	 * as run), called with weigh_arg; and the QOS a job of '' is of
+	 * (NULL: JOB_REQ_QOS). Borrowed until the report is closed. */
+	uint32_t	(*weigh)(const char *qos, const void *arg);
+	const void	*weigh_arg;
+	const char	*qos_default;
 };
 
 struct store_acct;
@@ -52,19 +59,22 @@ void		 store_acct_close(struct store_acct *);
  * not ended by until (a cluster report's series). until is min(END,
  * now).
  *
- * The reports by user, account and partition feed acct-report.h's rows
- * by user, each job and run keyed by what the report groups by: its
+ * The reports by user, account, partition and QOS feed acct-report.h's
+ * rows by user, each job and run keyed by what the report groups by: its
  * user; the account it is charged to; the partition a run ran in (a
- * job's, where its last run ran, its list's first if it never ran). A
- * report by QOS would key them by their QOS the same way. */
+ * job's, where its last run ran, its list's first if it never ran); the
+ * QOS a run ran in (a job's, its own at its end), '' read as the
+ * default's name. The runs of the reports by account and QOS carry their
+ * weight, q->weigh's for their QOS. */
 enum store_acct_report {
 	STORE_ACCT_USERS,
 	STORE_ACCT_CLUSTER,
 	STORE_ACCT_NODES,
 	STORE_ACCT_ACCOUNTS,
 	STORE_ACCT_PARTITIONS,
+	STORE_ACCT_QOS,
 };
-#define STORE_ACCT_NREPORTS	(STORE_ACCT_PARTITIONS + 1)
+#define STORE_ACCT_NREPORTS	(STORE_ACCT_QOS + 1)
 struct acct_report;
 struct store_acct_rep;
 

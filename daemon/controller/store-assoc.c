@@ -192,15 +192,16 @@ store_assoc_month(int64_t month, store_assoc_used_cb cb, void *arg)
 	/* Runs ended since the month began (job_runs_end), each counted
 	 * from the month's start or its own, whichever is later; those of
 	 * no account are no budget's. */
-	if ((st = store_assoc_prepare("SELECT account, SUM(gpus * (end_time -"
-	    " MAX(start_time, :month))) FROM job_runs WHERE end_time > :month"
-	    " AND account != '' GROUP BY account")) == NULL)
+	if ((st = store_assoc_prepare("SELECT account, qos, SUM(gpus *"
+	    " (end_time - MAX(start_time, :month))) FROM job_runs WHERE"
+	    " end_time > :month AND account != '' GROUP BY account, qos")) ==
+	    NULL)
 		return (-1);
 	sqlite3_bind_int64(st, store_param(st, ":month"), month);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (sqlite3_column_int64(st, 1) > 0)
-			cb(store_column_text(st, 0),
-			    (uint64_t)sqlite3_column_int64(st, 1), arg);
+		if (sqlite3_column_int64(st, 2) > 0)
+			cb(store_column_text(st, 0), store_column_text(st, 1),
+			    (uint64_t)sqlite3_column_int64(st, 2), arg);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {

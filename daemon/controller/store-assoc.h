@@ -1,7 +1,8 @@
 /* store-assoc.h: accounts and account_users (schema 18), sacctmgr's
  * associations: their rows, which assoc-tab.h keeps in memory, and
  * reading and writing them (store-assoc.c); and what each account used
- * of its budget in a month, from job_runs (schema 19), read at start. Writes go into the group
+ * of its budget in a month, from job_runs (schemas 21 and 22), read at
+ * start. Writes go into the group
  * transaction as every other (store.h); each returns 0, or -1 after
  * logging what failed. */
 #ifndef GB_CTL_STORE_ASSOC_H
@@ -54,12 +55,12 @@ int	store_assoc_user_save(const struct assoc_user *u);
 int	store_assoc_user_delete(const char *user, const char *account);
 
 /* The GPU-seconds of the runs that ended since month (seconds since the
- * epoch, a month's start), by the account they were charged to: cb for
- * each account that used some (the name borrowed for the call), counting
- * a run that began before month from month on. Returns 0, or -1 after
- * logging. */
-typedef void	(*store_assoc_used_cb)(const char *account, uint64_t gpu_s,
-		    void *);
+ * epoch, a month's start), by the account they were charged to and the
+ * QOS they ran in: cb for each pair that used some (the names borrowed
+ * for the call), counting a run that began before month from month on.
+ * Returns 0, or -1 after logging. */
+typedef void	(*store_assoc_used_cb)(const char *account, const char *qos,
+		    uint64_t gpu_s, void *);
 int	store_assoc_month(int64_t month, store_assoc_used_cb cb, void *arg);
 
 #endif

@@ -223,6 +223,16 @@ static const char *const store_schema_migrations[] = {
 	" THEN substr(partition, 1, instr(partition, ',') - 1) ELSE"
 	" partition END FROM jobs WHERE jobs.id = job_runs.job_id) WHERE"
 	" EXISTS (SELECT 1 FROM jobs WHERE jobs.id = job_runs.job_id);",
+	/* 22: the QOS a run ran in, kept with it from its start as its
+	 * account is (gacct --report qos, the usage factor a budget and
+	 * a report charge it at), so that a job moved to another QOS
+	 * later does not rewrite its runs. Runs before get their job's
+	 * QOS: '' for a job from before QOS, which the reports take as
+	 * the default's. */
+	"ALTER TABLE job_runs ADD COLUMN qos TEXT NOT NULL DEFAULT '';"
+	"UPDATE job_runs SET qos = (SELECT qos FROM jobs WHERE jobs.id ="
+	" job_runs.job_id) WHERE EXISTS (SELECT 1 FROM jobs WHERE jobs.id ="
+	" job_runs.job_id);",
 };
 #define STORE_SCHEMA_VERSION \
 	((int)(sizeof store_schema_migrations /				\

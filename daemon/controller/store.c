@@ -51,12 +51,12 @@ static const char *const store_sql[STORE_NSTMTS] = {
 	[STORE_TEXT_INSERT] = "INSERT INTO job_texts (text) VALUES (?)",
 	[STORE_EVENTS_OF] = "SELECT time, from_state, to_state, detail FROM"
 	    " job_events WHERE job_id = ? ORDER BY id",
-	/* A run carries its job's user and account, so the reports read
-	 * runs alone. */
+	/* A run carries its job's user, account and QOS, so the reports
+	 * read runs alone. */
 	[STORE_RUN_START] = "INSERT INTO job_runs (job_id, user, account,"
-	    " partition, run, start_time, gpus, alloc) SELECT :job, user,"
-	    " account, :partition, :run, :start, :gpus, :alloc FROM jobs"
-	    " WHERE id = :job",
+	    " qos, partition, run, start_time, gpus, alloc) SELECT :job,"
+	    " user, account, qos, :partition, :run, :start, :gpus, :alloc"
+	    " FROM jobs WHERE id = :job",
 	/* A job has at most one open run: the one not yet ended. */
 	[STORE_RUN_END] = "UPDATE job_runs SET end_time = :end, end_state ="
 	    " :state, exit_code = :exit_code, signal = :signal WHERE job_id ="

@@ -57,7 +57,8 @@ int	 store_node_event(const char *node, int64_t when, const char *state,
  * run starts; the job's open run ends (state: a finished state,
  * PREEMPTED or REQUEUED); its preemption begins; a run thought ended
  * goes on (a re-adopted job). A run starts in partition (the one of its
- * job's list it runs in) and is charged to its job's account. */
+ * job's list it runs in), and is charged to its job's account in its
+ * job's QOS, as they are at its start. */
 int	 store_run_start(uint64_t job, uint32_t run, int64_t start,
 	     uint32_t gpus, const char *alloc, const char *partition);
 int	 store_run_end(uint64_t job, int64_t end, const char *state,

@@ -50,17 +50,18 @@ max_pending: -
 max_time: -
 gpu_hours: -
 month: $(date -u +%Y-%m) (UTC)
-used_gpu_hours: 0.00 (no budget)
+used_gpu_hours: 0.00
+used_gpu_hours_charged: 0.00 (no budget)
 running_jobs: 0 (no max_jobs)
 running_gpus: 0 (no max_gpus)
 users: -
 children: chem, phys" ]
 	run -0 gctl account show phys
 	[ "${lines[8]}" = "gpu_hours: 500" ]
-	[ "${lines[10]}" = "used_gpu_hours: 0.00 (0.0% of gpu_hours)" ]
-	[ "${lines[12]}" = "running_gpus: 0 (max_gpus 8)" ]
-	[ "${lines[13]}" = "users: alice (default)" ]
-	[ "${lines[14]}" = "children: -" ]
+	[ "${lines[11]}" = "used_gpu_hours_charged: 0.00 (0.0% of gpu_hours)" ]
+	[ "${lines[13]}" = "running_gpus: 0 (max_gpus 8)" ]
+	[ "${lines[14]}" = "users: alice (default)" ]
+	[ "${lines[15]}" = "children: -" ]
 	# A budget of a fraction of a GPU-hour, kept to the GPU-second:
 	# 0.25 is 900 GPU-seconds; 0.001 rounds to 4 (0.001111).
 	run -0 gctl account modify chem gpu_hours=0.25
@@ -329,10 +330,11 @@ for r in j["runs"]:
 	used=$((gpus * (end - start)))
 	[ "$used" -ge 10 ]
 	run -0 gctl account show science
-	[ "${lines[10]}" = "used_gpu_hours: $(python3 -c "print('%.2f (%.1f%% of gpu_hours; spent: its jobs wait, AssocGPUHoursSpent)' % ($used / 3600, 100 * $used / 4))")" ]
-	[ "${lines[11]}" = "running_jobs: 0 (no max_jobs)" ]
+	[ "${lines[10]}" = "used_gpu_hours: $(python3 -c "print('%.2f' % ($used / 3600))")" ]
+	[ "${lines[11]}" = "used_gpu_hours_charged: $(python3 -c "print('%.2f (%.1f%% of gpu_hours; spent: its jobs wait, AssocGPUHoursSpent)' % ($used / 3600, 100 * $used / 4))")" ]
+	[ "${lines[12]}" = "running_jobs: 0 (no max_jobs)" ]
 	run -0 gctl account show phys
-	[ "${lines[10]}" = "used_gpu_hours: $(python3 -c "print('%.2f (no budget)' % ($used / 3600))")" ]
+	[ "${lines[11]}" = "used_gpu_hours_charged: $(python3 -c "print('%.2f (no budget)' % ($used / 3600))")" ]
 	# A restart reads the month's use back from the store: still held.
 	kill "$GB_CTL_PID"
 	gb_wait 10 gb_pid_gone "$GB_CTL_PID"
@@ -340,9 +342,40 @@ for r in j["runs"]:
 	gb_wait 20 gb_node_is_up n1
 	gb_wait 10 reason_is "$b" AssocGPUHoursSpent
 	run -0 gctl account show science
-	[[ "${lines[10]}" == "used_gpu_hours: "*"; spent: its jobs wait, AssocGPUHoursSpent)" ]]
+	[[ "${lines[11]}" == "used_gpu_hours_charged: "*"; spent: its jobs wait, AssocGPUHoursSpent)" ]]
 	# Raised: the jobs start without a restart.
 	gctl account modify science gpu_hours=10
 	gb_wait_state "$b" RUNNING 20
 	gcancel "$b" "$o" "$wide"
+}
+
+@test "a budget counts each run at its QOS's usage_factor: a factor-0 job spends none of it, a factor-1 job does, and only then the account's jobs wait (AssocGPUHoursSpent)" {
+	gb_write_conf
+	printf 'qos = {\n  normal = { };\n  scavenger = { usage_factor = 0.0; preempt_mode = "requeue"; };\n};\n' >>"$GBATCH_CONF"
+	gb_start_cluster
+	me=$(id -un)
+	# lab's budget: 4 GPU-seconds a month.
+	gctl account add lab gpu_hours=0.001
+	gctl user add "$me" account=lab
+	# s, a scavenger's: 2 GPUs for 3 s, past the budget as run.
+	s=$(gb_submit -G 2 -q scavenger --wrap 'sleep 3')
+	gb_wait_state "$s" COMPLETED 20
+	read -r gpus start end <<<"$(gacct_runs "$s")"
+	used=$((gpus * (end - start)))
+	[ "$used" -ge 4 ]
+	run -0 gctl account show lab
+	[ "${lines[10]}" = "used_gpu_hours: $(python3 -c "print('%.2f' % ($used / 3600))")" ]
+	[ "${lines[11]}" = "used_gpu_hours_charged: 0.00 (0.0% of gpu_hours)" ]
+	# Nothing charged: a job of lab starts, normal's, factor 1.
+	n=$(gb_submit -G 1 --wrap 'sleep 300')
+	gb_wait_state "$n" RUNNING 20
+	[ "$(gq -h -j "$n" -o qos)" = normal ]
+	# It spends the budget 4 s on: a job waiting for the GPUs it holds
+	# then waits for the budget.
+	wide=$(gb_submit -G 8 --wrap 'sleep 300')
+	gb_wait 20 reason_is "$wide" AssocGPUHoursSpent
+	[ "$(gb_state "$n")" = RUNNING ]
+	run -0 gctl account show lab
+	[[ "${lines[11]}" == "used_gpu_hours_charged: "*"; spent: its jobs wait, AssocGPUHoursSpent)" ]]
+	gcancel "$n" "$wide"
 }

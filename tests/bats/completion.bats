@@ -82,7 +82,7 @@ complete_words() {
 	[ "$output" = $'gpus_alloc\ngpus_total' ]
 }
 
-@test "states for gq -t and gcancel -t, signals, policies, placements, users" {
+@test "states for gq -t and gcancel -t, signals, policies, placements, users, gacct's reports" {
 	run complete_words gq -t RUN
 	[ "$output" = RUNNING ]
 	run complete_words gq -t PD,CA
@@ -112,6 +112,10 @@ complete_words() {
 	grep -qx NONE <<<"$output"
 	run complete_words gsub --export=ALL,GB_DIR
 	[ "$output" = ALL,GB_DIR ]
+	run complete_words gacct --report ""
+	[ "$output" = $'accounts\ncluster\nnodes\npartitions\nqos\ntimeline\nusers' ]
+	run complete_words gacct --report q
+	[ "$output" = qos ]
 }
 
 @test "gsub completes the script as a file, gbatchd -L a file, gnoded -d a directory, -G nothing" {

@@ -26,9 +26,24 @@ field() {
 	gq -h -t all -j "$1" -o "$2"
 }
 
+# range_end IDS: once the second after the last of the jobs IDS (a,b,...)
+# ended has come, echoes now: an END that takes in every one of them.
+range_end() {
+	local last
+	last=$(gacct -j "$1" --json | python3 -c 'import json, sys; print(max(j["end_time"] for j in json.load(sys.stdin)["jobs"]))')
+	gb_wait 5 eval "[ \$(date +%s) -gt $last ]"
+	date +%s
+}
+
+# report_json NAME SINCE UNTIL: gacct --report NAME over [SINCE, UNTIL)
+# as JSON, into NAME.json.
+report_json() {
+	gacct --report "$1" -S "@$2" -E "@$3" --json >"$1.json"
+}
+
 @test "gacct --report: a bad name, and options that do not apply, are usage errors" {
 	run -2 gacct --report groups
-	[[ "$output" == *'--report: expected users, cluster, nodes, timeline, accounts or partitions, got "groups"'* ]]
+	[[ "$output" == *'--report: expected users, cluster, nodes, timeline, accounts, partitions or qos, got "groups"'* ]]
 	run -2 gacct --report nodes -s CD
 	[[ "$output" == *"-s/--state does not apply"* ]]
 	run -2 gacct --report cluster -u root
@@ -54,10 +69,18 @@ field() {
 	[[ "$output" == *"--report partitions: -u/--user and --me does not apply"* ]]
 	run -2 gacct --report accounts -o account,nope
 	[[ "$output" == *'nope'*'budget_hours'*'used_pct'* ]]
+	run -2 gacct --report qos -A phys
+	[[ "$output" == *"--report qos: -A/--accounts does not apply"*"qos -s"* ]]
+	run -2 gacct --report qos -r gpu
+	[[ "$output" == *"--report qos: -r/--partition does not apply"* ]]
+	run -2 gacct --report qos -u root
+	[[ "$output" == *"--report qos: -u/--user and --me does not apply"* ]]
 	run -0 gacct --help
 	[[ "$output" == *"--report REPORT"* ]]
 	[[ "$output" == *"accounts: account, parent, jobs,"* ]]
 	[[ "$output" == *"partitions: partition, jobs,"* ]]
+	[[ "$output" == *"qos: qos, usage_factor, jobs,"*"gpu_hours, gpu_hours_charged, share"* ]]
+	[[ "$output" == *"accounts: account, parent, jobs,"*"gpu_hours, gpu_hours_charged,"*"used_hours, used_hours_charged, used_pct"* ]]
 	[[ "$output" == *"--bins N"* ]]
 	[[ "$output" == *"timeline: start, end, jobs,"* ]]
 }
@@ -319,14 +342,10 @@ CONF
 	done
 	gb_wait_state "$d" FAILED 20
 	# The range ends after the last of them did.
-	last=$(gacct -j "$a,$b,$c,$d,$e" --json | python3 -c 'import json, sys; print(max(j["end_time"] for j in json.load(sys.stdin)["jobs"]))')
-	gb_wait 5 eval "[ \$(date +%s) -gt $last ]"
-	t1=$(date +%s)
+	t1=$(range_end "$a,$b,$c,$d,$e")
 	gacct -j "$a,$b,$c,$d,$e" -S "@$t0" -E "@$t1" --json >jobs.json
-	run -0 gacct --report accounts -S "@$t0" -E "@$t1" --json
-	echo "$output" >accounts.json
-	run -0 gacct --report partitions -S "@$t0" -E "@$t1" --json
-	echo "$output" >partitions.json
+	report_json accounts "$t0" "$t1"
+	report_json partitions "$t0" "$t1"
 	python3 - "$t0" "$t1" "$(date -u +%Y-%m)" <<'PY'
 import json, sys
 since, until, month = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
@@ -369,6 +388,10 @@ assert rows["science"]["budget_seconds"] == 360000, rows["science"]
 assert rows["science"]["used_seconds"] == phys, (rows["science"], phys)
 assert abs(rows["science"]["used_pct"] - 100 * phys / 360000) < 1e-6
 assert rows["science"]["spent"] is False and rows["science"]["parent"] == ""
+# Without a qos group every run is normal's, of factor 1: charged as run.
+for row in acc["rows"]:
+    assert row["gpu_seconds_charged"] == row["gpu_seconds"], row
+    assert row["account"] == "" or row["used_seconds_charged"] == row["used_seconds"], row
 assert rows["phys"]["used_seconds"] == phys and rows["phys"]["parent"] == "science"
 assert rows["phys"]["budget_seconds"] is None and rows["phys"]["used_pct"] is None
 assert rows["idle"]["budget_seconds"] == 1800 and rows["idle"]["used_seconds"] == 0
@@ -398,6 +421,90 @@ import csv, json, sys
 want = [r for r in json.load(open("partitions.json"))["rows"] if r["partition"] == "long"][0]["jobs"]
 rows = list(csv.DictReader(sys.stdin))
 assert rows == [{"partition": "long", "jobs": str(want)}], rows' <<<"$output"
+}
+
+@test "gacct --report qos: a row per QOS of the settings, and one for a QOS a reload removed, jobs and GPU-hours as the jobs' own runs say, charged at each QOS's usage_factor; the accounts report charges the same" {
+	cat >>"$GBATCH_CONF" <<'CONF'
+qos = {
+  normal = { };
+  double = { usage_factor = 2.0; };
+  free = { usage_factor = 0.0; };
+  half = { usage_factor = 0.5; };
+  old = { };
+};
+CONF
+	t0=$(date +%s)
+	gb_start_cluster
+	gctl account add lab
+	a=$(gb_submit -A lab -G 2 --wrap 'sleep 2')
+	b=$(gb_submit -A lab -G 1 -q double --wrap 'sleep 3')
+	c=$(gb_submit -G 3 -q free --wrap 'sleep 2')
+	d=$(gb_submit -A lab -G 1 -q old --wrap 'sleep 1')
+	e=$(gb_submit -A lab -G 1 -q half --wrap 'sleep 2; exit 3')
+	for j in "$a" "$b" "$c" "$d"; do
+		gb_wait_state "$j" COMPLETED 30
+	done
+	gb_wait_state "$e" FAILED 30
+	# old leaves the settings: its job keeps a row under its name,
+	# charged at 1 as a QOS not in the settings is.
+	sed -i '/^  old = /d' "$GBATCH_CONF"
+	run -0 gctl reconfigure
+	t1=$(range_end "$a,$b,$c,$d,$e")
+	gacct -j "$a,$b,$c,$d,$e" -S "@$t0" -E "@$t1" --json >jobs.json
+	report_json qos "$t0" "$t1"
+	report_json accounts "$t0" "$t1"
+	python3 - "$t0" "$t1" <<'PY'
+import json, sys
+since, until = int(sys.argv[1]), int(sys.argv[2])
+jobs = json.load(open("jobs.json"))["jobs"]
+assert len(jobs) == 5, jobs
+FACTOR = {"normal": 1, "double": 2, "free": 0, "half": 0.5, "old": 1}
+
+def secs(r):
+    return max(0, min(r["end_time"] or until, until) - max(r["start_time"], since))
+
+def gpu_s(js):
+    return sum(r["gpus"] * secs(r) for j in js for r in j["runs"])
+
+def charged(js):
+    return sum(r["gpus"] * secs(r) * FACTOR[j["qos"]] for j in js for r in j["runs"])
+
+total = gpu_s(jobs)
+assert total > 0 and all(gpu_s([j]) > 0 for j in jobs), jobs
+rep = json.load(open("qos.json"))
+assert rep["report"] == "qos", rep
+# The settings' QOS, and old, by name.
+assert [r["qos"] for r in rep["rows"]] == ["double", "free", "half", "normal", "old"], rep
+for row in rep["rows"]:
+    js = [j for j in jobs if j["qos"] == row["qos"]]
+    assert len(js) == 1 and row["jobs"] == 1, (row, js)
+    for s in ("COMPLETED", "FAILED"):
+        assert row[s.lower()] == sum(1 for j in js if j["state"] == s), (row, s)
+    assert row["usage_factor"] == FACTOR[row["qos"]], row
+    assert row["gpu_seconds"] == gpu_s(js), (row, js)
+    assert abs(row["gpu_seconds_charged"] - gpu_s(js) * FACTOR[row["qos"]]) < 1e-6, row
+    assert abs(row["share"] - 100 * gpu_s(js) / total) < 1e-6, (row, total)
+acc = {r["account"]: r for r in json.load(open("accounts.json"))["rows"]}
+for name in ("", "lab"):
+    js = [j for j in jobs if j["account"] == name]
+    assert acc[name]["gpu_seconds"] == gpu_s(js), (acc[name], js)
+    assert abs(acc[name]["gpu_seconds_charged"] - charged(js)) < 1e-6, (acc[name], js)
+# This month's use of lab, as run and charged: its runs whole.
+js = [j for j in jobs if j["account"] == "lab"]
+whole = [(j["qos"], r["gpus"] * (r["end_time"] - r["start_time"])) for j in js for r in j["runs"]]
+assert acc["lab"]["used_seconds"] == sum(g for q, g in whole), acc["lab"]
+assert abs(acc["lab"]["used_seconds_charged"] - sum(g * FACTOR[q] for q, g in whole)) < 1e-6, acc["lab"]
+PY
+	# The table: the factor as given, GPU-hours as run and charged.
+	run -0 gacct --report qos -S "@$t0" -E "@$t1" -P -o qos,usage_factor,gpu_hours,gpu_hours_charged
+	[ "${lines[0]}" = "qos|usage_factor|gpu_hours|gpu_hours_charged" ]
+	want=$(python3 -c 'import json; r = json.load(open("qos.json"))["rows"][0]; print("double|2|%.2f|%.2f" % (r["gpu_seconds"] / 3600, r["gpu_seconds_charged"] / 3600))')
+	[ "${lines[1]}" = "$want" ]
+	[ "${lines[2]}" = "free|0|0.00|0.00" ]
+	[ "${lines[3]}" = "half|0.5|0.00|0.00" ]
+	[ "${lines[4]}" = "normal|1|0.00|0.00" ]
+	[ "${lines[5]}" = "old|1|0.00|0.00" ]
+	[ "${#lines[@]}" -eq 6 ]
 }
 
 @test "an ordinary user's users report holds their own row only" {

@@ -41,6 +41,15 @@ metric_is() {
 	scrape && [ "$(metric "$1")" = "$2" ]
 }
 
+# group_is KIND NAME PENDING RUNNING GPUS: in the last scrape, the jobs
+# pending and running of the group NAME of KIND (partition, account,
+# qos), and the GPUs the running ones hold.
+group_is() {
+	[ "$(metric "gbatch_$1_jobs{$1=\"$2\",state=\"PENDING\"}")" = "$3" ] &&
+	    [ "$(metric "gbatch_$1_jobs{$1=\"$2\",state=\"RUNNING\"}")" = "$4" ] &&
+	    [ "$(metric "gbatch_$1_gpus_allocated{$1=\"$2\"}")" = "$5" ]
+}
+
 # waits_for_gpus ID: the job is pending for want of GPUs.
 waits_for_gpus() {
 	[ "$(gq -h -j "$1" -o state,reason | awk '{ print $1, $2 }')" = "PENDING Resources" ]
@@ -158,12 +167,8 @@ CONF
 	both=$(gb_submit -G 1 -p gpu,long --wrap true)
 	gb_wait 10 waits_for_gpus "$both"
 	scrape
-	[ "$(metric 'gbatch_partition_jobs{partition="long",state="RUNNING"}')" = 1 ]
-	[ "$(metric 'gbatch_partition_jobs{partition="gpu",state="RUNNING"}')" = 0 ]
-	[ "$(metric 'gbatch_partition_jobs{partition="long",state="PENDING"}')" = 1 ]
-	[ "$(metric 'gbatch_partition_jobs{partition="gpu",state="PENDING"}')" = 1 ]
-	[ "$(metric 'gbatch_partition_gpus_allocated{partition="long"}')" = 2 ]
-	[ "$(metric 'gbatch_partition_gpus_allocated{partition="gpu"}')" = 0 ]
+	group_is partition long 1 1 2
+	group_is partition gpu 1 0 0
 	! metric 'gbatch_partition_gpu_seconds_total{partition="long"}'
 	gb_wait 10 ran_a_second "$big"
 	gcancel "$big"
@@ -197,25 +202,49 @@ print(sum(r["gpus"] * (r["end_time"] - r["start_time"])
 	gb_wait 10 waits_for_gpus "$wait1"
 	gb_wait 10 waits_for_gpus "$none"
 	scrape
-	[ "$(metric 'gbatch_account_jobs{account="phys",state="RUNNING"}')" = 1 ]
-	[ "$(metric 'gbatch_account_jobs{account="phys",state="PENDING"}')" = 1 ]
-	[ "$(metric 'gbatch_account_gpus_allocated{account="phys"}')" = 2 ]
-	[ "$(metric 'gbatch_account_jobs{account="idle",state="PENDING"}')" = 0 ]
-	[ "$(metric 'gbatch_account_jobs{account="idle",state="RUNNING"}')" = 0 ]
-	[ "$(metric 'gbatch_account_gpus_allocated{account="idle"}')" = 0 ]
-	[ "$(metric 'gbatch_account_jobs{account="",state="PENDING"}')" = 1 ]
+	group_is account phys 1 1 2
+	group_is account idle 0 0 0
+	group_is account "" 1 0 0
 	! metric 'gbatch_account_gpu_seconds_total{account="phys"}'
 	gb_wait 10 ran_a_second "$big"
 	gcancel "$big"
 	gb_wait_state "$wait1" COMPLETED 20
 	gb_wait_state "$none" COMPLETED 20
 	scrape
-	[ "$(metric 'gbatch_account_jobs{account="phys",state="RUNNING"}')" = 0 ]
-	[ "$(metric 'gbatch_account_gpus_allocated{account="phys"}')" = 0 ]
+	group_is account phys 0 0 0
 	# The runs that ended, as gacct lists them.
 	[ "$(metric 'gbatch_account_gpu_seconds_total{account="phys"}')" = "$(runs_gpu_seconds "$big" "$wait1")" ]
 	[ "$(metric 'gbatch_account_gpu_seconds_total{account=""}')" = "$(runs_gpu_seconds "$none")" ]
 	! metric 'gbatch_account_gpu_seconds_total{account="idle"}'
+}
+
+@test "jobs, GPUs and GPU-seconds by QOS: the jobs of each, every QOS of the settings, GPU-seconds as run whatever the usage factor" {
+	printf 'qos = {\n  normal = { };\n  scavenger = { usage_factor = 0.0; preempt_mode = "requeue"; };\n  idle = { };\n};\n' >>"$GBATCH_CONF"
+	gb_start_controller
+	gb_start_node n1 2
+	big=$(gb_submit -G 2 -q scavenger --wrap 'sleep 300')
+	gb_wait_state "$big" RUNNING 20
+	wait1=$(gb_submit -G 1 -q scavenger --wrap 'sleep 1')
+	plain=$(gb_submit -G 1 --wrap 'sleep 1')
+	gb_wait 10 waits_for_gpus "$wait1"
+	gb_wait 10 waits_for_gpus "$plain"
+	scrape
+	group_is qos scavenger 1 1 2
+	group_is qos normal 1 0 0
+	group_is qos idle 0 0 0
+	! metric 'gbatch_qos_gpu_seconds_total{qos="scavenger"}'
+	gb_wait 10 ran_a_second "$big"
+	gcancel "$big"
+	gb_wait_state "$wait1" COMPLETED 20
+	gb_wait_state "$plain" COMPLETED 20
+	scrape
+	group_is qos scavenger 0 0 0
+	# The runs that ended, as gacct lists them, the factor not applied.
+	s=$(runs_gpu_seconds "$big" "$wait1")
+	[ "$s" -ge 2 ]
+	[ "$(metric 'gbatch_qos_gpu_seconds_total{qos="scavenger"}')" = "$s" ]
+	[ "$(metric 'gbatch_qos_gpu_seconds_total{qos="normal"}')" = "$(runs_gpu_seconds "$plain")" ]
+	! metric 'gbatch_qos_gpu_seconds_total{qos="idle"}'
 }
 
 @test "the metrics pass promtool check metrics" {

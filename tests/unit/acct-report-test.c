@@ -37,9 +37,38 @@ static void
 t_run(struct acct_report *r, const char *user, int64_t start, int64_t end,
     uint32_t gpus, const char *alloc)
 {
-	struct acct_report_run	run = { user, start, end, gpus, alloc };
+	struct acct_report_run	run = { user, start, end, gpus, alloc,
+				    1000 };
 
 	acct_report_run(r, &run);
+}
+
+/* A row's charged figure: each run's GPU-seconds within the range x its
+ * weight (thousandths), merged as the rest. */
+static void
+t_charged(void)
+{
+	struct acct_report		*r = acct_report_create(1000, 2000);
+	struct acct_report		*o = acct_report_create(1000, 2000);
+	const struct acct_report_user	*u;
+	struct acct_report_run		 run = { "phys", 500, 1500, 2, "",
+					     2000 };
+
+	/* 2 GPUs for 500 s of the range at 2; 1 GPU from n1's mask for
+	 * 100 s at 0; 4 GPUs for 200 s at 0.5, read into another. */
+	acct_report_run(r, &run);
+	run = (struct acct_report_run){ "phys", 1800, 1900, 9, "n1:0x1", 0 };
+	acct_report_run(r, &run);
+	run = (struct acct_report_run){ "phys", 1800, 0, 4, "", 500 };
+	acct_report_run(o, &run);
+	acct_report_merge(r, o);
+	acct_report_finish(r);
+	is_int(acct_report_users(r, &u), 1, "one row");
+	is_int(u[0].gpu_s, 1000 + 100 + 800, "1900 GPU-s as run");
+	is_int(u[0].charged, 2000 * 1000 + 0 + 500 * 800, "2,400,000 "
+	    "thousandths charged: 1000 x 2, 100 x 0, 800 x 0.5");
+	acct_report_free(o);
+	acct_report_free(r);
 }
 
 static void
@@ -406,6 +435,7 @@ main(void)
 	t_cluster(r);
 	t_nodes(r);
 	used = acct_report_cluster(r)->gpu_s;
+	t_charged();
 	acct_report_free(r);
 
 	/* The series, fed alone and with its jobs merged from another. */

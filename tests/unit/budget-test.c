@@ -120,6 +120,34 @@ test_unit(void)
 	ok(budget_hours(5400) == 1.5, "5400 GPU-seconds are 1.5 GPU-hours");
 }
 
+/* Charged use, in thousandths of a GPU-second: the same rules with the
+ * GPUs weighed by their QOS's factor (x BUDGET_MILLI). */
+static void
+test_charged(void)
+{
+	struct budget_use	u;
+	uint64_t		budget = 100 * BUDGET_MILLI;
+
+	/* 2 GPUs at a factor of 0.5 and 1 at 2 since 0; 10 GPU-s done at
+	 * a factor of 1. */
+	memset(&u, 0, sizeof u);
+	u.done = 10 * BUDGET_MILLI;
+	u.gpus = 2 * 500 + 1 * 2000;
+	is_int(budget_used(&u, 10), 10 * 1000 + 3000 * 10, "40 GPU-s charged "
+	    "at 10: 10 done, 2 x 0.5 x 10 and 2 x 10 running");
+	is_int(budget_spent_at(budget, &u, 10), 30, "the 100 GPU-s budget "
+	    "spent 20 s on, at 3 charged GPU-s a second");
+	ok(!budget_is_spent(budget, budget_used(&u, 29)) &&
+	    budget_is_spent(budget, budget_used(&u, 30)), "spent at 30, not "
+	    "at 29");
+	/* Only a factor of 0 running: never spent by it. */
+	u.gpus = 0;
+	is_int(budget_spent_at(budget, &u, 10), BUDGET_NEVER, "free GPUs "
+	    "never spend it");
+	ok(budget_charged_seconds(1500) == 1.5, "1500 thousandths are 1.5 "
+	    "GPU-s");
+}
+
 int
 main(void)
 {
@@ -127,5 +155,6 @@ main(void)
 	test_used();
 	test_spent();
 	test_unit();
+	test_charged();
 	return (tap_done());
 }

@@ -2,6 +2,7 @@
  * family declared before its samples, histogram buckets cumulative with
  * +Inf equal to _count, label values escaped, counters and gauges where
  * they belong. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,19 @@
 #include "tap.h"
 
 /* The text for g, a new string. */
+/* A run of partition, account and QOS ended: gpu_s GPU-seconds. */
+static void
+t_count(const char *part, const char *account, const char *qos,
+    uint64_t gpu_s)
+{
+	const char	*names[METRICS_BY_COUNT];
+
+	names[METRICS_BY_PARTITION] = part;
+	names[METRICS_BY_ACCOUNT] = account;
+	names[METRICS_BY_QOS] = qos;
+	metrics_count_gpu_seconds(names, gpu_s);
+}
+
 static char *
 t_write(const struct metrics_gauges *g)
 {
@@ -242,80 +256,137 @@ test_counters(void)
 	free(text);
 }
 
+/* Whether text has group name's samples of kind (partition, account,
+ * qos): its jobs pending and running and the GPUs they hold; with
+ * seconds >= 0, its GPU-seconds too. */
+static int
+t_group_has(const char *text, const char *kind, const char *name,
+    size_t pending, size_t running, uint64_t gpus, int64_t seconds)
+{
+	char	line[256];
+
+	snprintf(line, sizeof line, "gbatch_%s_jobs{%s=\"%s\",state="
+	    "\"PENDING\"} %zu", kind, kind, name, pending);
+	if (!t_has(text, line))
+		return (0);
+	snprintf(line, sizeof line, "gbatch_%s_jobs{%s=\"%s\",state="
+	    "\"RUNNING\"} %zu", kind, kind, name, running);
+	if (!t_has(text, line))
+		return (0);
+	snprintf(line, sizeof line, "gbatch_%s_gpus_allocated{%s=\"%s\"} "
+	    "%" PRIu64, kind, kind, name, gpus);
+	if (!t_has(text, line))
+		return (0);
+	snprintf(line, sizeof line, "gbatch_%s_gpu_seconds_total{%s=\"%s\"} "
+	    "%" PRId64, kind, kind, name, seconds);
+	return (seconds < 0 || t_has(text, line));
+}
+
+/* Whether a scrape after a reset has no GPU-seconds of kind. */
+static int
+t_reset_clears(const struct metrics_gauges *g, const char *kind)
+{
+	char	*text, fam[64];
+	int	 none;
+
+	metrics_reset();
+	text = t_write(g);
+	snprintf(fam, sizeof fam, "gbatch_%s_gpu_seconds_total{", kind);
+	none = strstr(text, fam) == NULL;
+	free(text);
+	return (none);
+}
+
 /* Partitions: jobs and GPUs as the caller gathered them, a label value
  * escaped; GPU-seconds counted by name, and only for those with a run. */
 static void
 test_partitions(void)
 {
-	struct metrics_part	 p[2] = {
+	struct metrics_group	 p[2] = {
 		{ "gpu", 3, 2, 6 },
 		{ "we\"ird", 0, 1, 1 },
 	};
-	struct metrics_gauges	 g = { .nqueues = 1, .parts = p, .nparts = 2 };
+	struct metrics_gauges	 g = { .nqueues = 1 };
 	char			*text;
 
+	g.groups[METRICS_BY_PARTITION] = p;
+	g.ngroups[METRICS_BY_PARTITION] = 2;
 	metrics_reset();
-	metrics_count_gpu_seconds("gpu", 100);
-	metrics_count_gpu_seconds("long", 7);
-	metrics_count_gpu_seconds("gpu", 20);
+	t_count("gpu", "", "normal", 100);
+	t_count("long", "", "normal", 7);
+	t_count("gpu", "", "normal", 20);
 	text = t_write(&g);
-	ok(t_has(text, "gbatch_partition_jobs{partition=\"gpu\",state="
-	    "\"PENDING\"} 3") && t_has(text, "gbatch_partition_jobs{"
-	    "partition=\"gpu\",state=\"RUNNING\"} 2"),
-	    "partitions: pending and running jobs");
-	ok(t_has(text, "gbatch_partition_gpus_allocated{partition=\"gpu\"} 6"),
-	    "partitions: GPUs allocated");
+	ok(t_group_has(text, "partition", "gpu", 3, 2, 6, 120),
+	    "partitions: jobs, GPUs, GPU-seconds summed by partition");
 	ok(t_has(text, "gbatch_partition_gpus_allocated{partition=\"we\\\"ird\"} "
 	    "1"), "partitions: a label value escaped");
-	ok(t_has(text, "gbatch_partition_gpu_seconds_total{partition=\"gpu\"} "
-	    "120") && t_has(text, "gbatch_partition_gpu_seconds_total{"
-	    "partition=\"long\"} 7"), "partitions: GPU-seconds summed by "
-	    "partition");
+	ok(t_has(text, "gbatch_partition_gpu_seconds_total{partition=\"long\"} "
+	    "7"), "partitions: GPU-seconds of one with none now");
 	free(text);
-	metrics_reset();
-	text = t_write(&g);
-	ok(strstr(text, "gbatch_partition_gpu_seconds_total{") == NULL,
-	    "reset: no partition's GPU-seconds");
-	free(text);
+	ok(t_reset_clears(&g, "partition"), "reset: no partition's "
+	    "GPU-seconds");
 }
 
 /* Accounts: as partitions, jobs of no account under account="". */
 static void
 test_accounts(void)
 {
-	struct metrics_account	 a[3] = {
+	struct metrics_group	 a[3] = {
 		{ "", 1, 0, 0 },
 		{ "phys", 2, 3, 5 },
 		{ "we\\ird", 0, 0, 0 },
 	};
-	struct metrics_gauges	 g = { .nqueues = 1, .accounts = a,
-	    .naccounts = 3 };
+	struct metrics_gauges	 g = { .nqueues = 1 };
 	char			*text;
 
+	g.groups[METRICS_BY_ACCOUNT] = a;
+	g.ngroups[METRICS_BY_ACCOUNT] = 3;
 	metrics_reset();
-	metrics_count_account_gpu_seconds("phys", 30);
-	metrics_count_account_gpu_seconds("", 4);
-	metrics_count_account_gpu_seconds("phys", 12);
+	t_count("gpu", "phys", "normal", 30);
+	t_count("gpu", "", "normal", 4);
+	t_count("gpu", "phys", "normal", 12);
 	text = t_write(&g);
-	ok(t_has(text, "gbatch_account_jobs{account=\"phys\",state="
-	    "\"PENDING\"} 2") && t_has(text, "gbatch_account_jobs{"
-	    "account=\"phys\",state=\"RUNNING\"} 3"),
-	    "accounts: pending and running jobs");
-	ok(t_has(text, "gbatch_account_jobs{account=\"\",state="
-	    "\"PENDING\"} 1"), "accounts: jobs of none");
-	ok(t_has(text, "gbatch_account_gpus_allocated{account=\"phys\"} 5"),
-	    "accounts: GPUs allocated");
+	ok(t_group_has(text, "account", "phys", 2, 3, 5, 42), "accounts: "
+	    "jobs, GPUs, GPU-seconds summed by account");
+	ok(t_group_has(text, "account", "", 1, 0, 0, 4), "accounts: jobs of "
+	    "none");
 	ok(t_has(text, "gbatch_account_gpus_allocated{account=\"we\\\\ird\"} "
 	    "0"), "accounts: a label value escaped");
-	ok(t_has(text, "gbatch_account_gpu_seconds_total{account=\"phys\"} "
-	    "42") && t_has(text, "gbatch_account_gpu_seconds_total{"
-	    "account=\"\"} 4"), "accounts: GPU-seconds summed by account");
 	free(text);
+	ok(t_reset_clears(&g, "account"), "reset: no account's GPU-seconds");
+}
+
+/* QOS: as accounts, by the QOS a job is of; one run counts for its
+ * partition, account and QOS alike. */
+static void
+test_qos(void)
+{
+	struct metrics_group	 q[2] = {
+		{ "normal", 4, 1, 2 },
+		{ "scavenger", 0, 2, 8 },
+	};
+	struct metrics_gauges	 g = { .nqueues = 1 };
+	char			*text;
+
+	g.groups[METRICS_BY_QOS] = q;
+	g.ngroups[METRICS_BY_QOS] = 2;
 	metrics_reset();
+	t_count("gpu", "phys", "scavenger", 80);
+	t_count("long", "", "normal", 5);
+	t_count("gpu", "chem", "scavenger", 16);
 	text = t_write(&g);
-	ok(strstr(text, "gbatch_account_gpu_seconds_total{") == NULL,
-	    "reset: no account's GPU-seconds");
+	ok(t_has(text, "# TYPE gbatch_qos_jobs gauge") && t_has(text,
+	    "# TYPE gbatch_qos_gpu_seconds_total counter"), "qos: its "
+	    "families");
+	ok(t_group_has(text, "qos", "scavenger", 0, 2, 8, 96) &&
+	    t_group_has(text, "qos", "normal", 4, 1, 2, 5), "qos: jobs, GPUs, "
+	    "GPU-seconds summed by QOS");
+	ok(t_has(text, "gbatch_account_gpu_seconds_total{account=\"chem\"} "
+	    "16") && t_has(text, "gbatch_partition_gpu_seconds_total{"
+	    "partition=\"gpu\"} 96"), "one run counted for its partition "
+	    "and account too");
 	free(text);
+	ok(t_reset_clears(&g, "qos"), "reset: no QOS's GPU-seconds");
 }
 
 /* The family a sample line belongs to: its name, less a histogram's
@@ -373,7 +444,7 @@ test_families(void)
 	}
 	ok(good && samples > 40, "families: each of %d samples has its HELP "
 	    "and TYPE before it", samples);
-	is_int(types, 21, "families: twenty-one families");
+	is_int(types, 24, "families: twenty-four families");
 	free(text);
 	free(full);
 }
@@ -387,6 +458,7 @@ main(void)
 	test_counters();
 	test_partitions();
 	test_accounts();
+	test_qos();
 	test_families();
 	return (tap_done());
 }

@@ -12,6 +12,7 @@
 
 #include "common/job-req.h"
 #include "daemon/common/conf-file.h"
+#include "daemon/controller/budget.h"
 #include "daemon/controller/part.h"
 #include "daemon/controller/qos.h"
 #include "tests/unit/tap.h"
@@ -340,6 +341,37 @@ test_copy(void)
 	json_decref(j);
 }
 
+/* What a GPU-second of each QOS is charged, in thousandths, and the name
+ * a job of '' is reported under. */
+static void
+test_weight(void)
+{
+	struct t_conf	c = { { 0 }, { 0 } };
+	char		err[512];
+
+	(void)t_read(t_text, &c, err, sizeof err);
+	is_int(qos_weight(&c.qos, "high"), 2 * BUDGET_MILLI, "high: a factor "
+	    "of 2, 2000 thousandths");
+	is_int(qos_weight(&c.qos, "scavenger"), 0, "scavenger: free");
+	is_int(qos_weight(&c.qos, "normal"), BUDGET_MILLI, "normal: 1");
+	is_int(qos_weight(&c.qos, ""), BUDGET_MILLI, "'': the default's");
+	is_int(qos_weight(&c.qos, "gone"), BUDGET_MILLI, "a QOS no longer in "
+	    "the settings: 1");
+	ok(strcmp(qos_key(&c.qos, ""), "normal") == 0 &&
+	    strcmp(qos_key(&c.qos, "high"), "high") == 0, "'' is reported "
+	    "under the default's name, others under their own");
+	t_clear(&c);
+	ok(t_read("qos = { a = { usage_factor = 0.3336; };\n"
+	    "  b = { default = true; usage_factor = 0.5; }; };\n", &c, err,
+	    sizeof err) == 0, "read (%s)", err);
+	is_int(qos_weight(&c.qos, "a"), 334, "kept to the nearest thousandth");
+	is_int(qos_weight(&c.qos, ""), 500, "'': the one marked the default");
+	ok(strcmp(qos_key(&c.qos, ""), "b") == 0, "and its name");
+	t_clear(&c);
+	is_int(qos_weight(&c.qos, ""), BUDGET_MILLI, "without QOS: 1");
+	ok(strcmp(qos_key(&c.qos, ""), JOB_REQ_QOS) == 0, "under normal");
+}
+
 int
 main(void)
 {
@@ -355,6 +387,7 @@ main(void)
 	test_admits();
 	test_preempt_and_tiers();
 	test_copy();
+	test_weight();
 	unlink(t_file);
 	rmdir(t_dir);
 	return (tap_done());
