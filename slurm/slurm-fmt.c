@@ -204,6 +204,51 @@ slurm_fmt_duration(int64_t secs, bool hours, char *buf, size_t len)
 }
 
 void
+slurm_fmt_field(FILE *f, int width, const char *value, int parsable,
+    bool last)
+{
+	int	w = width < 0 ? -width : width;
+
+	if (parsable) {
+		fputs(value, f);
+		if (parsable == 1 || !last)
+			fputc('|', f);
+		return;
+	}
+	if (w < 1)
+		w = 1;
+	if (strlen(value) > (size_t)w)
+		fprintf(f, "%.*s+ ", w - 1, value);
+	else
+		fprintf(f, width < 0 ? "%-*s " : "%*s ", w, value);
+}
+
+void
+slurm_fmt_field_name(FILE *f, int width, const char *name, int parsable,
+    bool last)
+{
+	int	w = width < 0 ? -width : width;
+
+	if (parsable) {
+		fputs(name, f);
+		if (parsable == 1 || !last)
+			fputc('|', f);
+		return;
+	}
+	fprintf(f, width < 0 ? "%-*.*s " : "%*.*s ", w, w, name);
+}
+
+void
+slurm_fmt_field_rule(FILE *f, int width)
+{
+	int	w = width < 0 ? -width : width;
+
+	while (w-- > 0)
+		fputc('-', f);
+	fputc(' ', f);
+}
+
+void
 slurm_fmt_date(int64_t t, const char *none, char *buf, size_t len)
 {
 	time_t		tt = (time_t)t;

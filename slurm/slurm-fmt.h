@@ -97,6 +97,21 @@ int		 slurm_fmt_parse(const char *fmt, const char *prog,
 void		 slurm_fmt_put(FILE *, const struct slurm_item *,
 		     const char *value);
 
+/* Slurm's print_fields, which sacct, sacctmgr and sshare write their
+ * columns with. parsable is 0 for columns, 1 for -p (each value ended by
+ * '|'), 2 for -P (values split by '|'); last says the line's last value.
+ * In columns a value takes width characters, right-justified (left with a
+ * negative width), a longer one cut with a '+' at its end, and a space
+ * after it. */
+void		 slurm_fmt_field(FILE *, int width, const char *value,
+		     int parsable, bool last);
+/* A header's name as Slurm prints it: in columns cut to the width without
+ * a '+'. After the last, the caller ends the line and, in columns, writes
+ * a rule of '-' under each name (slurm_fmt_field_rule). */
+void		 slurm_fmt_field_name(FILE *, int width, const char *name,
+		     int parsable, bool last);
+void		 slurm_fmt_field_rule(FILE *, int width);
+
 /* A line of items built in memory and written whole: a listing of 10,000
  * jobs is 10,000 writes to stdio rather than 100,000. A line longer than
  * the buffer is cut. */
