@@ -84,6 +84,7 @@ files() {
 	[ "$(files gbatch-node)" = "$want" ] ||
 	    { diff <(files gbatch-node) - <<<"$want"; false; }
 	want="/usr/bin/sacct
+/usr/bin/sacctmgr
 /usr/bin/sbatch
 /usr/bin/scancel
 /usr/bin/scontrol
@@ -92,6 +93,7 @@ files() {
 /usr/bin/srun
 /usr/bin/sstat
 /usr/share/bash-completion/completions/sacct
+/usr/share/bash-completion/completions/sacctmgr
 /usr/share/bash-completion/completions/sbatch
 /usr/share/bash-completion/completions/scancel
 /usr/share/bash-completion/completions/scontrol
@@ -102,6 +104,7 @@ files() {
 /usr/share/doc/gbatch-slurm-compat/copyright
 /usr/share/lintian/overrides/gbatch-slurm-compat
 /usr/share/man/man1/sacct.1.gz
+/usr/share/man/man1/sacctmgr.1.gz
 /usr/share/man/man1/sbatch.1.gz
 /usr/share/man/man1/scancel.1.gz
 /usr/share/man/man1/scontrol.1.gz
