@@ -11,7 +11,7 @@
 #include "common/safe-text.h"
 #include "common/xmalloc.h"
 #include "slurm/sacctmgr-plan.h"
-#include "slurm/sacctmgr-show.h"
+#include "slurm/slurm-fmt.h"
 
 /* A step: req, and undo (both taken over). */
 static void
@@ -107,7 +107,7 @@ sacctmgr_plan_settings(FILE *f, const json_t *set, int of)
 		if ((s = json_string_value(v)) != NULL)
 			s = strcmp(member, "parent") == 0 && *s == '\0' ? "root" :
 			    s;
-		else if ((s = sacctmgr_show_value(member, strcmp(member,
+		else if ((s = slurm_fmt_member(member, strcmp(member,
 		    "gpu_hours") == 0 ? (uint64_t)(json_number_value(v) *
 		    3600 + 0.5) : (uint64_t)json_integer_value(v), buf,
 		    sizeof buf))[0] == '\0')

@@ -77,24 +77,6 @@ struct sacctmgr_show_line {
 	int				 indent;	/* -1: no tree */
 };
 
-char *
-sacctmgr_show_value(const char *member, uint64_t v, char *buf, size_t len)
-{
-	if (v == 0)
-		buf[0] = '\0';
-	else if (strcmp(member, "max_gpus") == 0)
-		snprintf(buf, len, "gres/gpu=%llu", (unsigned long long)v);
-	else if (strcmp(member, "gpu_hours") == 0 && v % 60 == 0)
-		snprintf(buf, len, "gres/gpu=%llu", (unsigned long long)v / 60);
-	else if (strcmp(member, "gpu_hours") == 0)
-		snprintf(buf, len, "gres/gpu=%.2f", (double)v / 60);
-	else if (strcmp(member, "max_time") == 0)
-		slurm_fmt_duration((int64_t)v, true, buf, len);
-	else
-		snprintf(buf, len, "%llu", (unsigned long long)v);
-	return (buf);
-}
-
 /* A FIELD[%WIDTH] of Format=: a cmd_split() callback. */
 static int
 sacctmgr_show_add(const char *item, void *arg, char *err, size_t errlen)
@@ -241,28 +223,28 @@ sacctmgr_show_cell(enum sacctmgr_show_field f,
 	case SACCTMGR_SHOW_SHARE:
 		if (u != NULL)
 			return ("parent");
-		return (a == NULL ? "" : sacctmgr_show_value("shares",
+		return (a == NULL ? "" : slurm_fmt_member("shares",
 		    a->shares, buf, len));
 	case SACCTMGR_SHOW_GRPJOBS:
-		return (lim == NULL ? "" : sacctmgr_show_value("max_jobs",
+		return (lim == NULL ? "" : slurm_fmt_member("max_jobs",
 		    lim->max_jobs, buf, len));
 	case SACCTMGR_SHOW_GRPSUBMIT:
-		return (lim == NULL ? "" : sacctmgr_show_value("max_pending",
+		return (lim == NULL ? "" : slurm_fmt_member("max_pending",
 		    lim->max_pending, buf, len));
 	case SACCTMGR_SHOW_GRPTRES:
-		return (lim == NULL ? "" : sacctmgr_show_value("max_gpus",
+		return (lim == NULL ? "" : slurm_fmt_member("max_gpus",
 		    lim->max_gpus, buf, len));
 	case SACCTMGR_SHOW_GRPTRESMINS:
 		return (a == NULL || u != NULL ? "" :
-		    sacctmgr_show_value("gpu_hours", a->budget_s, buf, len));
+		    slurm_fmt_member("gpu_hours", a->budget_s, buf, len));
 	case SACCTMGR_SHOW_MAXJOBS:
-		return (u == NULL ? "" : sacctmgr_show_value("max_jobs",
+		return (u == NULL ? "" : slurm_fmt_member("max_jobs",
 		    u->lim.max_jobs, buf, len));
 	case SACCTMGR_SHOW_MAXSUBMIT:
-		return (u == NULL ? "" : sacctmgr_show_value("max_pending",
+		return (u == NULL ? "" : slurm_fmt_member("max_pending",
 		    u->lim.max_pending, buf, len));
 	case SACCTMGR_SHOW_MAXWALL:
-		return (lim == NULL ? "" : sacctmgr_show_value("max_time",
+		return (lim == NULL ? "" : slurm_fmt_member("max_time",
 		    lim->max_time, buf, len));
 	case SACCTMGR_SHOW_NFIELDS:
 		break;

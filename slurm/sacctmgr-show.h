@@ -1,7 +1,6 @@
 /* sacctmgr-show.h: sacctmgr show account, user and association
  * (sacctmgr-show.c): their lines from ASSOC_LIST's reply (assoc-list.h)
- * in Slurm's columns and order, and the values of gbatch's members as
- * Slurm writes them, which sacctmgr's changes report with too. */
+ * in Slurm's columns and order. */
 #ifndef GB_SACCTMGR_SHOW_H
 #define GB_SACCTMGR_SHOW_H
 
@@ -67,13 +66,5 @@ void	sacctmgr_show_print(FILE *f, const struct sacctmgr_words *w,
 	    const struct assoc_list *l, const struct sacctmgr_show_col *cols,
 	    int n, const struct sacctmgr_show_ctx *ctx, int parsable,
 	    bool header);
-
-/* A member's value v (of an account, or a user's association) as Slurm
- * writes the keyword it is: "gres/gpu=8" for max_gpus, GPU-minutes for
- * gpu_hours (whose v is the budget's GPU-seconds, as gbatchd keeps it),
- * "02:00:00" for max_time, the number otherwise; "" for 0, a limit of
- * none. Into buf; returns buf. */
-char	*sacctmgr_show_value(const char *member, uint64_t v, char *buf,
-	    size_t len);
 
 #endif

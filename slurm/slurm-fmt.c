@@ -203,6 +203,24 @@ slurm_fmt_duration(int64_t secs, bool hours, char *buf, size_t len)
 		snprintf(buf, len, "%" PRId64 ":%02" PRId64, m, sec);
 }
 
+char *
+slurm_fmt_member(const char *member, uint64_t v, char *buf, size_t len)
+{
+	if (v == 0)
+		buf[0] = '\0';
+	else if (strcmp(member, "max_gpus") == 0)
+		snprintf(buf, len, "gres/gpu=%llu", (unsigned long long)v);
+	else if (strcmp(member, "gpu_hours") == 0 && v % 60 == 0)
+		snprintf(buf, len, "gres/gpu=%llu", (unsigned long long)v / 60);
+	else if (strcmp(member, "gpu_hours") == 0)
+		snprintf(buf, len, "gres/gpu=%.2f", (double)v / 60);
+	else if (strcmp(member, "max_time") == 0)
+		slurm_fmt_duration((int64_t)v, true, buf, len);
+	else
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+	return (buf);
+}
+
 void
 slurm_fmt_field(FILE *f, int width, const char *value, int parsable,
     bool last)

@@ -91,6 +91,7 @@ files() {
 /usr/bin/sinfo
 /usr/bin/squeue
 /usr/bin/srun
+/usr/bin/sshare
 /usr/bin/sstat
 /usr/share/bash-completion/completions/sacct
 /usr/share/bash-completion/completions/sacctmgr
@@ -100,6 +101,7 @@ files() {
 /usr/share/bash-completion/completions/sinfo
 /usr/share/bash-completion/completions/squeue
 /usr/share/bash-completion/completions/srun
+/usr/share/bash-completion/completions/sshare
 /usr/share/bash-completion/completions/sstat
 /usr/share/doc/gbatch-slurm-compat/copyright
 /usr/share/lintian/overrides/gbatch-slurm-compat
@@ -111,6 +113,7 @@ files() {
 /usr/share/man/man1/sinfo.1.gz
 /usr/share/man/man1/squeue.1.gz
 /usr/share/man/man1/srun.1.gz
+/usr/share/man/man1/sshare.1.gz
 /usr/share/man/man1/sstat.1.gz
 /usr/share/man/man7/gbatch-slurm.7.gz"
 	[ "$(files gbatch-slurm-compat)" = "$want" ] ||
