@@ -77,13 +77,30 @@ struct sacctmgr_show_line {
 	int				 indent;	/* -1: no tree */
 };
 
+char *
+sacctmgr_show_names(char *buf, size_t len)
+{
+	size_t	i, used = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < SACCTMGR_SHOW_NNAMES && used < len; i++) {
+		/* Another name of the field above: not told. */
+		if (i > 0 && sacctmgr_show_fields[i].field ==
+		    sacctmgr_show_fields[i - 1].field)
+			continue;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+		    used > 0 ? "," : "", sacctmgr_show_fields[i].name);
+	}
+	return (buf);
+}
+
 /* A FIELD[%WIDTH] of Format=: a cmd_split() callback. */
 static int
 sacctmgr_show_add(const char *item, void *arg, char *err, size_t errlen)
 {
 	struct sacctmgr_show_col	*cols = arg;
 	const char			*pct = strchr(item, '%');
-	char				 name[64], *end;
+	char				 name[64], names[400], *end;
 	size_t				 i, n, k;
 	long				 wd;
 
@@ -104,10 +121,8 @@ sacctmgr_show_add(const char *item, void *arg, char *err, size_t errlen)
 	}
 	if (i == SACCTMGR_SHOW_NNAMES) {
 		snprintf(err, errlen, "Format: \"%s\" is not a field gbatch's "
-		    "sacctmgr prints; expected Account, AdminLevel, Cluster, "
-		    "DefaultAccount, Description, GrpJobs, GrpSubmitJobs, "
-		    "GrpTRES, GrpTRESMins, MaxJobs, MaxSubmitJobs, MaxWall, "
-		    "Organization, ParentName, Share or User", name);
+		    "sacctmgr prints; expected one of %s", name,
+		    sacctmgr_show_names(names, sizeof names));
 		return (-1);
 	}
 	cols[k].field = sacctmgr_show_fields[i].field;

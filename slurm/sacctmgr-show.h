@@ -55,6 +55,9 @@ struct sacctmgr_show_ctx {
  * field and those there are. */
 int	sacctmgr_show_columns(const struct sacctmgr_words *w,
 	    struct sacctmgr_show_col *cols, char *err, size_t errlen);
+/* The fields' names, as Format= takes them, joined by ',' into buf.
+ * Returns buf. */
+char	*sacctmgr_show_names(char *buf, size_t len);
 /* Whether the n columns hold field. */
 bool	sacctmgr_show_has(const struct sacctmgr_show_col *cols, int n,
 	    enum sacctmgr_show_field field);

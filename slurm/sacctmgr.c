@@ -40,6 +40,8 @@ static const struct option sacctmgr_longopts[] = {
 static void
 sacctmgr_usage(FILE *f)
 {
+	char	names[400];
+
 	fprintf(f,
 "usage: sacctmgr [options] COMMAND ENTITY [SPECS]\n"
 "Slurm's sacctmgr over gbatch's accounts and users (slurm-compat; gctl\n"
@@ -75,13 +77,12 @@ sacctmgr_usage(FILE *f)
 "  -h, --help               this help\n"
 "  -V, --version            print the version\n"
 "\n"
-"Fields: Account, AdminLevel, Cluster, DefaultAccount, Description,\n"
-"GrpJobs, GrpSubmitJobs, GrpTRES, GrpTRESMins, MaxJobs, MaxSubmitJobs,\n"
-"MaxWall, Organization, ParentName, Share, User\n"
+"Fields: %s\n"
 "\n"
 "Exit status: 0 ok (a change declined too), 1 refused, or a form of\n"
 "Slurm's gbatch does not have (QOS, clusters, ...), 2 usage error, 3\n"
-"cannot reach gbatchd, 4 not an operator.\n");
+"cannot reach gbatchd, 4 not an operator.\n", sacctmgr_show_names(names,
+	    sizeof names));
 }
 
 static const struct cmd sacctmgr_cmd = {
