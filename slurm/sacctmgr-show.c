@@ -136,6 +136,7 @@ sacctmgr_show_add(const char *item, void *arg, char *err, size_t errlen)
 			return (-1);
 		}
 		cols[k].width = (int)wd;
+		cols[k].given = true;
 	}
 	return (0);
 }
@@ -159,10 +160,12 @@ sacctmgr_show_columns(const struct sacctmgr_words *w,
 	if (cmd_split(list, "Format", sacctmgr_show_add, cols, err,
 	    errlen) == -1)
 		return (-1);
-	for (n = 0; n < SACCTMGR_SHOW_MAX_COLS && cols[n].width != 0; n++)
+	/* Tree's accounts are indented, left-justified in 20, as Slurm's. */
+	for (n = 0; n < SACCTMGR_SHOW_MAX_COLS && cols[n].width != 0; n++) {
 		if (w->tree && cols[n].field == SACCTMGR_SHOW_ACCOUNT &&
-		    w->format == NULL)
+		    !cols[n].given)
 			cols[n].width = -20;
+	}
 	return (n);
 }
 

@@ -38,6 +38,7 @@ enum sacctmgr_show_field {
 struct sacctmgr_show_col {
 	enum sacctmgr_show_field field;
 	int			 width;		/* negative: left-justified */
+	bool			 given;		/* width from Format='s %W */
 };
 
 #define SACCTMGR_SHOW_MAX_COLS	32
