@@ -138,7 +138,7 @@ sacctmgr_list(struct model *m, struct assoc_list *l)
 /* One more request whose reply the show needs; NULL when it failed (the
  * column is then empty, as Slurm's are for what it cannot get). */
 static json_t *
-sacctmgr_ask_for(struct model *m, enum msg_type type)
+sacctmgr_fetch(struct model *m, enum msg_type type)
 {
 	json_t	*req = proto_msg(type), *reply = NULL;
 
@@ -166,11 +166,11 @@ sacctmgr_show(struct model *m, const struct sacctmgr_words *w,
 		return (r);
 	}
 	if (sacctmgr_show_has(cols, n, SACCTMGR_SHOW_CLUSTER) &&
-	    (ping = sacctmgr_ask_for(m, MSG_PING)) != NULL)
+	    (ping = sacctmgr_fetch(m, MSG_PING)) != NULL)
 		ctx.cluster = json_string_value(json_object_get(ping,
 		    "cluster"));
 	if (sacctmgr_show_has(cols, n, SACCTMGR_SHOW_ADMIN) &&
-	    (conf = sacctmgr_ask_for(m, MSG_CONFIG_SHOW)) != NULL)
+	    (conf = sacctmgr_fetch(m, MSG_CONFIG_SHOW)) != NULL)
 		ctx.operators = json_object_get(json_object_get(
 		    json_object_get(conf, "config"), "controller"), "operators");
 	sacctmgr_show_print(stdout, w, &l, cols, n, &ctx, parsable, header);
