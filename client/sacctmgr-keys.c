@@ -27,7 +27,7 @@ enum sacctmgr_keys_conv {
 	SACCTMGR_KEYS_SHARES,
 	SACCTMGR_KEYS_COUNT,		/* -1: no limit; 0 refused */
 	SACCTMGR_KEYS_TRES,		/* gres/gpu=N */
-	SACCTMGR_KEYS_TRESMINS,	/* gres/gpu=MINUTES, to hours */
+	SACCTMGR_KEYS_TRESMINS,	/* gres/gpu=MINUTES, to GPU-hours */
 	SACCTMGR_KEYS_TIME,		/* -1 or UNLIMITED: no limit */
 };
 
@@ -222,15 +222,12 @@ sacctmgr_keys_put(json_t *set, const struct sacctmgr_key *k, int of,
 		if (sacctmgr_keys_tres(key, val, ASSOC_WORDS_COUNT_MAX *
 		    60, &v, err, errlen) != 0)
 			return (-1);
-		if (v % 60 != 0) {
-			snprintf(err, errlen, "%s: gres/gpu=%llu minutes is not "
-			    "a whole number of GPU-hours, gbatch's budget; "
-			    "expected a multiple of 60", key,
-			    (unsigned long long)v);
-			return (-1);
-		}
-		v /= 60;
-		break;
+		/* GPU-minutes are whole GPU-seconds, which gbatchd keeps
+		 * its budget in: exactly, as GPU-hours with a fraction. */
+		if (assoc_words_put_budget(set, v * 60, detail,
+		    sizeof detail) != 0)
+			goto bad;
+		return (0);
 	case SACCTMGR_KEYS_TIME:
 		if (strcmp(val, "-1") == 0 || strcasecmp(val, "UNLIMITED") ==
 		    0 || strcasecmp(val, "INFINITE") == 0) {

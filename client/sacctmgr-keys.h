@@ -4,7 +4,8 @@
  * converted: Fairshare to shares, GrpJobs and a user's MaxJobs to
  * max_jobs, GrpSubmitJobs and a user's MaxSubmitJobs to max_pending,
  * GrpTRES's gres/gpu to max_gpus, MaxWall to max_time (seconds),
- * GrpTRESMins's GPU-minutes to gpu_hours (exactly, or refused), Parent
+ * GrpTRESMins's GPU-minutes to gpu_hours (exactly: gbatchd keeps a
+ * budget to the GPU-second, and a fraction of an hour goes as one), Parent
  * root to the top. Slurm's -1 clears a limit (gbatch's 0); Slurm's 0, a
  * limit that lets nothing run, gbatch cannot hold and is refused. Pure;
  * tested with sacctmgr-words (tests/unit/sacctmgr-words-test.c). */

@@ -3,15 +3,18 @@
  * then each account, its users and the accounts below it, indented. What
  * gbatch has today is printed: an account's shares (RawShares) and its
  * share of its siblings' (NormShares); a user's association has no share
- * of its own (RawShares "parent", its account's NormShares). gbatch
- * computes no fair share and keeps no decayed usage yet (issue 35), and
- * no per-account usage is there for a client to ask (JOB_ACCT's users
- * report is per user, over a range), so the usage columns read as
- * Slurm's do for associations that have used nothing: RawUsage 0,
- * EffectvUsage 0 (the root's 1), a user's FairShare 1. */
+ * of its own (RawShares "parent", its account's NormShares). An account's
+ * usage is what ASSOC_LIST gives with it, the GPU-seconds it and the
+ * accounts below it used this month, as its budget counts them: Slurm's
+ * RawUsage where usage is reset monthly and does not decay
+ * (PriorityUsageResetPeriod=MONTHLY, no PriorityDecayHalfLife), GPUs its
+ * one TRES. gbatch keeps no usage per user's association and computes no
+ * fair share yet (issue 35): those columns are empty, as Slurm leaves a
+ * value it has not. */
 #include <getopt.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,10 +91,11 @@ sshare_usage(FILE *f)
 	fprintf(f,
 "usage: sshare [options]\n"
 "gbatch's accounts and their users' associations as Slurm's sshare prints\n"
-"them (slurm-compat): the tree from root, each account's shares and its\n"
-"share of its siblings'. gbatch keeps no fair-share usage yet: the usage\n"
-"columns read as for associations that have used nothing. Without -a or\n"
-"-u, the accounts and the caller's own associations.\n"
+"them (slurm-compat): the tree from root, each account's shares, its share\n"
+"of its siblings' and the GPU-seconds it and the accounts below it used\n"
+"this month. gbatch computes no fair share yet: FairShare, and a user's\n"
+"usage, are empty. Without -a or -u, the accounts and the caller's own\n"
+"associations.\n"
 "\n"
 "  -a, --all                every user's associations\n"
 "  -A, --accounts ACCOUNT[,ACCOUNT]  only these accounts' lines\n"
@@ -120,6 +124,8 @@ struct sshare_line {
 	const struct assoc_list		*l;
 	const struct assoc_list_account	*acct;
 	const struct assoc_list_user	*user;
+	uint64_t			 root_used;	/* the top accounts' */
+	uint64_t			 up_used;	/* the parent's, or root's */
 	int				 indent;
 };
 
@@ -130,47 +136,63 @@ sshare_real(double v, char *buf, size_t len)
 	return (buf);
 }
 
+/* part over whole, 0 when the whole is 0. */
+static double
+sshare_ratio(uint64_t part, uint64_t whole)
+{
+	return (whole == 0 ? 0.0 : (double)part / (double)whole);
+}
+
 /* Field f of line ln into buf. */
 static const char *
 sshare_cell(enum sshare_field f, const struct sshare_line *ln, char *buf,
     size_t len)
 {
 	const struct assoc_list_account	*a = ln->acct;
-	bool				 root = a == NULL;
-	double				 norm;
+	bool				 root = a == NULL, user = ln->user != NULL;
+	uint64_t			 used = root ? ln->root_used : a->used_s;
+	double				 norm, efctv;
 
 	norm = root ? 0.0 : assoc_list_norm_shares(ln->l, a);
+	/* Fair tree's: an account's usage over its parent's; the root's 1. */
+	efctv = root ? 1.0 : sshare_ratio(a->used_s, ln->up_used);
 	switch (f) {
 	case SSHARE_ACCOUNT:
 		snprintf(buf, len, "%*s%s", ln->indent, "", root ? "root" :
 		    a->name);
 		return (buf);
 	case SSHARE_USER:
-		return (ln->user != NULL ? ln->user->user : "");
+		return (user ? ln->user->user : "");
 	case SSHARE_RAWSHARES:
 		if (root)
 			return ("");
-		if (ln->user != NULL)
+		if (user)
 			return ("parent");
 		return (slurm_fmt_member("shares", a->shares, buf, len));
 	case SSHARE_NORMSHARES:
 		return (sshare_real(norm, buf, len));
 	case SSHARE_RAWUSAGE:
-		return ("0");
-	case SSHARE_NORMUSAGE:
-		return (sshare_real(0.0, buf, len));
-	case SSHARE_EFFECTVUSAGE:
-		return (sshare_real(root ? 1.0 : 0.0, buf, len));
-	case SSHARE_FAIRSHARE:
-		return (ln->user != NULL ? sshare_real(1.0, buf, len) : "");
-	case SSHARE_LEVELFS:
-		/* An account's shares over no usage; none for the root and
-		 * for users without shares of their own. */
-		if (root || ln->user != NULL)
+		if (user)
 			return ("");
-		return (sshare_real(norm > 0 ? INFINITY : 0.0, buf, len));
+		snprintf(buf, len, "%llu", (unsigned long long)used);
+		return (buf);
+	case SSHARE_NORMUSAGE:
+		return (user ? "" : sshare_real(sshare_ratio(used,
+		    ln->root_used), buf, len));
+	case SSHARE_EFFECTVUSAGE:
+		return (user ? "" : sshare_real(efctv, buf, len));
+	case SSHARE_FAIRSHARE:
+		return ("");
+	case SSHARE_LEVELFS:
+		/* An account's shares over its usage (fair tree's level
+		 * fair share): none for the root and for users without
+		 * shares of their own. */
+		if (root || user)
+			return ("");
+		return (sshare_real(norm == 0 ? 0.0 : efctv == 0 ? INFINITY :
+		    norm / efctv, buf, len));
 	case SSHARE_GRPTRESMINS:
-		if (root || ln->user != NULL)
+		if (root || user)
 			return ("");
 		return (slurm_fmt_member("gpu_hours", a->budget_s, buf,
 		    len));
@@ -218,13 +240,20 @@ sshare_lines(const struct assoc_list *l, const json_t *accounts,
 		    row->user->user));
 	}
 	assoc_list_indent(l, shown, root, indent);
+	for (i = 0; i < l->nrows; i++) {
+		if (l->rows[i].up == ASSOC_LIST_TOP)
+			ln.root_used += l->rows[i].acct->used_s;
+	}
 	if (root)
 		sshare_print(&ln, cols, n, parsable);
 	for (i = 0; i < l->nrows; i++) {
 		if (!shown[i])
 			continue;
-		ln.acct = l->rows[i].acct;
-		ln.user = l->rows[i].user;
+		row = &l->rows[i];
+		ln.acct = row->acct;
+		ln.user = row->user;
+		ln.up_used = row->up == ASSOC_LIST_TOP ? ln.root_used :
+		    l->rows[row->up].acct->used_s;
 		ln.indent = indent[i];
 		sshare_print(&ln, cols, n, parsable);
 	}

@@ -61,9 +61,19 @@ bio              -                     1        -        -           -          
 chem             science               1        8        4          20     2:00:00       500     0
 phys             science               1        8        4          20     2:00:00       500     0
 science          -                    10        -        -           -           -         -     0" ]
-	# GrpTRESMins is GPU-minutes: 30000 of them are 500 GPU-hours.
 	run -0 gctl account show science
 	[ "${lines[3]}" = "description: All of science" ]
+	# GrpTRESMins is GPU-minutes: 30000 of them are 500 GPU-hours, 90
+	# are 1.5, kept to the GPU-second; shown back in GPU-minutes.
+	run -0 sacctmgr -iQ modify account bio set GrpTRESMins=gres/gpu=90
+	run -0 gctl account show bio
+	[ "${lines[8]}" = "gpu_hours: 1.5" ]
+	gctl account modify science gpu_hours=0.001111
+	run -0 sacctmgr -nP show account format=account,grptresmins withassoc
+	[ "$output" = "bio|gres/gpu=90
+chem|gres/gpu=30000
+phys|gres/gpu=30000
+science|gres/gpu=0.07" ]
 }
 
 @test "modify account: by name or where Name=, set's keywords, -1 clearing a limit, Parent=root" {
@@ -160,8 +170,8 @@ carol            chem                 yes        -        -           -         
 	run -2 sacctmgr -i add account x Colour=blue
 	[ "${lines[0]}" = "sacctmgr: Colour: unknown keyword; expected Names, Description, Fairshare, GrpJobs, GrpSubmitJobs, GrpTRES, GrpTRESMins, MaxWall, Parent" ]
 	[ "${lines[1]}" = "Try 'sacctmgr --help' for more information." ]
-	run -2 sacctmgr -i add account x GrpTRESMins=gres/gpu=90
-	[ "${lines[0]}" = "sacctmgr: GrpTRESMins: gres/gpu=90 minutes is not a whole number of GPU-hours, gbatch's budget; expected a multiple of 60" ]
+	run -2 sacctmgr -i add account x GrpTRESMins=gres/gpu=1.5
+	[ "${lines[0]}" = "sacctmgr: GrpTRESMins: expected a whole number from 1 to 60000000000, or -1 for no limit, got \"1.5\"" ]
 	run -2 sacctmgr -i add account x GrpJobs=0
 	[ "${lines[0]}" = "sacctmgr: GrpJobs: 0 lets no job run in Slurm, a limit gbatch cannot hold; expected 1 to 1000000000, or -1 for no limit" ]
 	run -2 sacctmgr -i add account x GrpTRES=cpu=4

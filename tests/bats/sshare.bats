@@ -2,9 +2,10 @@
 # sshare.bats: sshare (slurm-compat) on a local controller: gbatch's
 # account tree as Slurm's sshare prints it (the root, each account, its
 # users, the accounts below it, indented), RawShares and NormShares from
-# the accounts' shares, the usage columns as Slurm's for associations that
-# used nothing; whose associations -a, -u and -A select; -l, -n, -p, -P.
-# The tree and NormShares are unit-tested (assoc-list.t).
+# the accounts' shares, an account's RawUsage what a job charged to it
+# ran this month, a user's usage and FairShare empty (no fair share yet);
+# whose associations -a, -u and -A select; -l, -n, -p, -P. The tree and
+# NormShares are unit-tested (assoc-list.t).
 
 load helpers
 
@@ -36,17 +37,17 @@ teardown() {
 -------------------- ---------- ---------- ----------- ----------- ------------- ---------- 
 root                                          0.000000           0      1.000000            
  bio                                    30    0.750000           0      0.000000            
-$(printf '%-20s %10s %10s %11s %11s %13s %10s ' '  bio' "$me" parent 0.750000 0 0.000000 1.000000)
+$(printf '%-20s %10s %10s %11s %11s %13s %10s ' '  bio' "$me" parent 0.750000 '' '' '')
  science                                10    0.250000           0      0.000000            
   chem                                   3    0.750000           0      0.000000            
-   chem                   alice     parent    0.750000           0      0.000000   1.000000 
+   chem                   alice     parent    0.750000                                      
   phys                                   1    0.250000           0      0.000000            
-   phys                   alice     parent    0.250000           0      0.000000   1.000000 " ]
+   phys                   alice     parent    0.250000                                      " ]
 	# A share changed shows at once.
 	gctl account modify chem shares=1
 	run -0 sshare -a -P
 	[ "${lines[5]}" = "  chem||1|0.500000|0|0.000000|" ]
-	[ "${lines[6]}" = "   chem|alice|parent|0.500000|0|0.000000|1.000000" ]
+	[ "${lines[6]}" = "   chem|alice|parent|0.500000|||" ]
 }
 
 @test "sshare selects the caller's associations by default, -u's users, -A's accounts (indented from the first shown)" {
@@ -54,7 +55,7 @@ $(printf '%-20s %10s %10s %11s %11s %13s %10s ' '  bio' "$me" parent 0.750000 0 
 	run -0 sshare -n -P
 	[ "$output" = "root|||0.000000|0|1.000000|
  bio||30|0.750000|0|0.000000|
-  bio|$me|parent|0.750000|0|0.000000|1.000000
+  bio|$me|parent|0.750000|||
  science||10|0.250000|0|0.000000|
   chem||3|0.750000|0|0.000000|
   phys||1|0.250000|0|0.000000|" ]
@@ -66,7 +67,7 @@ $(printf '%-20s %10s %10s %11s %11s %13s %10s ' '  bio' "$me" parent 0.750000 0 
 	run -0 sshare -n -P -a -A science,phys
 	[ "$output" = "science||10|0.250000|0|0.000000|
  phys||1|0.250000|0|0.000000|
-  phys|alice|parent|0.250000|0|0.000000|1.000000" ]
+  phys|alice|parent|0.250000|||" ]
 	run -0 sshare -n -p -A root
 	[ "$output" = "root|||0.000000|0|1.000000||" ]
 	run -0 sshare -n -A nope
@@ -77,7 +78,22 @@ $(printf '%-20s %10s %10s %11s %11s %13s %10s ' '  bio' "$me" parent 0.750000 0 
 	run -0 sshare -l -a -P -A phys
 	[ "$output" = "Account|User|RawShares|NormShares|RawUsage|NormUsage|EffectvUsage|FairShare|LevelFS|GrpTRESMins|TRESRunMins
 phys||1|0.250000|0|0.000000|0.000000||inf|gres/gpu=600|
- phys|alice|parent|0.250000|0|0.000000|0.000000|1.000000|||" ]
+ phys|alice|parent|0.250000|||||||" ]
+}
+
+@test "an account's RawUsage is the GPU-seconds it and those below it ran this month, as gbatchd counts them; EffectvUsage its share of its parent's" {
+	gb_start_node n1 4
+	# Accounts are not enforced: the caller's job goes to phys.
+	j=$(gb_submit -A phys -G 2 -o /dev/null --wrap 'sleep 1')
+	gb_wait_state "$j" COMPLETED 30
+	used=$(gb_rawask '{"type":109}' | python3 -c 'import json, sys; print(next(a["used_gpu_seconds"] for a in json.load(sys.stdin)["accounts"] if a["name"] == "phys"))')
+	[ "$used" -ge 2 ]
+	run -0 sshare -n -P -l
+	[ "${lines[0]}" = "root|||0.000000|$used|1.000000|1.000000||||" ]
+	[ "${lines[1]}" = " bio||30|0.750000|0|0.000000|0.000000||inf||" ]
+	[ "${lines[3]}" = " science||10|0.250000|$used|1.000000|1.000000||0.250000||" ]
+	[ "${lines[4]}" = "  chem||3|0.750000|0|0.000000|0.000000||inf||" ]
+	[ "${lines[5]}" = "  phys||1|0.250000|$used|1.000000|1.000000||0.250000|gres/gpu=600|" ]
 }
 
 @test "sshare: --help, --version, a bad option or argument, gbatchd away" {

@@ -2,7 +2,8 @@
  * (client/sacctmgr-words.c): commands and entities and their
  * abbreviations, Slurm's others refused as unsupported, names, where and
  * set, each keyword converted to ASSOC's member (GrpTRES's gres/gpu,
- * GrpTRESMins's minutes to GPU-hours, MaxWall's times, -1 for no limit),
+ * GrpTRESMins's minutes to GPU-hours (to the GPU-second), MaxWall's
+ * times, -1 for no limit),
  * and what gbatch cannot hold refused with why. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -254,16 +255,22 @@ main(void)
 	    "gres/gpu=N");
 	t_bad("add account x GrpTRES=gres/gpu=0", U, "0 lets no job run");
 
-	/* GrpTRESMins: minutes to GPU-hours, exactly or not at all. */
+	/* GrpTRESMins: minutes to GPU-hours, exactly: a fraction of an hour
+	 * goes as one, which gbatchd keeps to the GPU-second. */
 	t_read("add account x GrpTRESMins=gres/gpu=6000",
 	    "add account [\"x\"] [] [] {\"gpu_hours\":100}");
+	t_read("add account x GrpTRESMins=gres/gpu=90",
+	    "add account [\"x\"] [] [] {\"gpu_hours\":1.5}");
+	t_read("add account x GrpTRESMins=gres/gpu=1",
+	    "add account [\"x\"] [] [] {\"gpu_hours\":0.016666666666666666}");
 	t_read("add account x GrpTRESMins=gres/gpu=-1",
 	    "add account [\"x\"] [] [] {\"gpu_hours\":0}");
-	t_bad("add account x GrpTRESMins=gres/gpu=90", U, "GrpTRESMins: "
-	    "gres/gpu=90 minutes is not a whole number of GPU-hours, gbatch's "
-	    "budget; expected a multiple of 60");
+	t_bad("add account x GrpTRESMins=gres/gpu=1.5", U, "GrpTRESMins: "
+	    "expected a whole number from 1 to 60000000000, or -1 for no "
+	    "limit, got \"1.5\"");
 	t_bad("add account x GrpTRESMins=gres/gpu=60000000060", U,
 	    "expected a whole number from 1 to 60000000000");
+	t_bad("add account x GrpTRESMins=gres/gpu=0", U, "0 lets no job run");
 
 	/* The keywords a member is reported by. */
 	is_str(sacctmgr_keys_key("max_gpus", ASSOC_WORDS_ACCOUNT), "GrpTRES",
