@@ -324,7 +324,10 @@ sacctmgr_words_head(int argc, char **argv, struct sacctmgr_words *w,
 	}
 	if (sacctmgr_words_entities[i].entity == SACCTMGR_WORDS_NONE) {
 		snprintf(err, errlen, "%s %s: not supported; "
-		    SACCTMGR_WORDS_SUPPORTED, argv[0], argv[1]);
+		    SACCTMGR_WORDS_SUPPORTED "%s", argv[0], argv[1],
+		    strcmp(sacctmgr_words_entities[i].word, "qos") == 0 ?
+		    " (gbatch's QOS are gbatch.conf's qos group: gctl show "
+		    "config)" : "");
 		return (SACCTMGR_WORDS_UNSUPPORTED);
 	}
 	w->entity = (enum sacctmgr_entity)sacctmgr_words_entities[i].entity;

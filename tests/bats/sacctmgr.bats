@@ -190,7 +190,7 @@ carol            chem                 yes        -        -           -         
 	[[ "${lines[0]}" == 'sacctmgr: Format: "Colour" is not a field gbatch'"'"'s sacctmgr prints; expected one of Account,'* ]]
 	# Slurm's forms gbatch does not have: exit 1, naming what it does.
 	run -1 sacctmgr -i add qos high
-	[ "$output" = "sacctmgr: add qos: not supported; gbatch's sacctmgr adds, modifies and deletes accounts and users, and shows accounts, users and associations" ]
+	[ "$output" = "sacctmgr: add qos: not supported; gbatch's sacctmgr adds, modifies and deletes accounts and users, and shows accounts, users and associations (gbatch's QOS are gbatch.conf's qos group: gctl show config)" ]
 	run -1 sacctmgr show cluster
 	[[ "$output" == "sacctmgr: show cluster: not supported; "* ]]
 	run -1 sacctmgr -i add coordinator names=alice account=phys

@@ -150,6 +150,8 @@ main(void)
 	    "adds, modifies and deletes accounts and users, and shows "
 	    "accounts, users and associations");
 	t_bad("add qos high", N, "add qos: not supported; gbatch's sacctmgr");
+	t_bad("show qos", N, "and shows accounts, users and associations "
+	    "(gbatch's QOS are gbatch.conf's qos group: gctl show config)");
 	t_bad("show cluster", N, "show cluster: not supported");
 	t_bad("add coordinator names=alice account=phys", N, "add "
 	    "coordinator: not supported");
