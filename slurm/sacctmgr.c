@@ -119,22 +119,6 @@ sacctmgr_ask(void)
 	}
 }
 
-/* Asks gbatchd for its accounts and users into l. */
-static int
-sacctmgr_list(struct model *m, struct assoc_list *l)
-{
-	json_t	*req = proto_msg(MSG_ASSOC_LIST), *reply;
-	int	 r;
-
-	r = model_request(m, req, &reply);
-	json_decref(req);
-	if (r != 0)
-		return (r);
-	if (assoc_list_read(l, reply, m->err, sizeof m->err) != 0)
-		return (EXIT_UNREACHABLE);
-	return (EXIT_OK);
-}
-
 /* One more request whose reply the show needs; NULL when it failed (the
  * column is then empty, as Slurm's are for what it cannot get). */
 static json_t *
@@ -161,7 +145,7 @@ sacctmgr_show(struct model *m, const struct sacctmgr_words *w,
 
 	if ((n = sacctmgr_show_columns(w, cols, err, sizeof err)) == -1)
 		return (cmd_usage_error(&sacctmgr_cmd, "%s", err));
-	if ((r = sacctmgr_list(m, &l)) != 0) {
+	if ((r = model_fetch_assoc(m, &l)) != 0) {
 		fprintf(stderr, "sacctmgr: %s\n", m->err);
 		return (r);
 	}
@@ -193,7 +177,7 @@ sacctmgr_change(struct model *m, const struct sacctmgr_words *w,
 	bool			 op;
 	int			 r;
 
-	if ((r = sacctmgr_list(m, &l)) != 0) {
+	if ((r = model_fetch_assoc(m, &l)) != 0) {
 		fprintf(stderr, "sacctmgr: %s\n", m->err);
 		return (r);
 	}

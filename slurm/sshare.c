@@ -269,7 +269,7 @@ main(int argc, char **argv)
 	struct client			*c;
 	const enum sshare_field		*cols = sshare_short;
 	json_t				*accounts = json_array();
-	json_t				*users = json_array(), *req, *reply;
+	json_t				*users = json_array();
 	const char			*topt = NULL, *me;
 	char				 err[1024];
 	unsigned			 timeout;
@@ -324,12 +324,7 @@ main(int argc, char **argv)
 	if (cmd_timeout(topt, &timeout, err, sizeof err) == -1)
 		goto usage;
 	model_set_timeout(&m, timeout);
-	req = proto_msg(MSG_ASSOC_LIST);
-	rc = model_request(&m, req, &reply);
-	json_decref(req);
-	if (rc == 0 && assoc_list_read(&l, reply, m.err, sizeof m.err) != 0)
-		rc = EXIT_UNREACHABLE;
-	if (rc != 0) {
+	if ((rc = model_fetch_assoc(&m, &l)) != 0) {
 		fprintf(stderr, "sshare: %s\n", m.err);
 		goto out;
 	}
