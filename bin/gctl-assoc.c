@@ -4,7 +4,6 @@
  * may list (ASSOC_LIST), and the listing is cut to what was asked here.
  * Words are KEY=VALUE, keys in any case, each value checked here against
  * what it accepts, so a typo is a usage error (2), not a round trip. */
-#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,85 +11,23 @@
 #include <strings.h>
 
 #include "bin/gctl.h"
+#include "client/assoc-list.h"
+#include "client/assoc-words.h"
 #include "common/cmd.h"
 #include "common/duration.h"
-#include "common/job-req.h"
 #include "common/proto.h"
 #include "common/safe-text.h"
 
-/* The keys a word may give, and what each takes. */
-enum gctl_assoc_kind {
-	GCTL_ASSOC_COUNT,	/* a whole number, 0: none */
-	GCTL_ASSOC_SHARES,	/* a whole number, 1 or more */
-	GCTL_ASSOC_TIME,	/* Slurm's time forms, seconds on the wire */
-	GCTL_ASSOC_TEXT,
-	GCTL_ASSOC_YESNO,
-	GCTL_ASSOC_HOURS,	/* a decimal number of GPU-hours, 0: none */
-};
-
-#define GCTL_ASSOC_ACCOUNT	0x1	/* a key of gctl account's */
-#define GCTL_ASSOC_USER		0x2	/* of gctl user's */
-
-static const struct {
-	const char		*key;
-	enum gctl_assoc_kind	 kind;
-	int			 of;
-} gctl_assoc_keys[] = {
-	{ "parent", GCTL_ASSOC_TEXT, GCTL_ASSOC_ACCOUNT },
-	{ "shares", GCTL_ASSOC_SHARES, GCTL_ASSOC_ACCOUNT },
-	{ "description", GCTL_ASSOC_TEXT, GCTL_ASSOC_ACCOUNT },
-	{ "gpu_hours", GCTL_ASSOC_HOURS, GCTL_ASSOC_ACCOUNT },
-	{ "default", GCTL_ASSOC_YESNO, GCTL_ASSOC_USER },
-	{ "max_gpus", GCTL_ASSOC_COUNT, GCTL_ASSOC_ACCOUNT | GCTL_ASSOC_USER },
-	{ "max_jobs", GCTL_ASSOC_COUNT, GCTL_ASSOC_ACCOUNT | GCTL_ASSOC_USER },
-	{ "max_pending", GCTL_ASSOC_COUNT, GCTL_ASSOC_ACCOUNT |
-	    GCTL_ASSOC_USER },
-	{ "max_time", GCTL_ASSOC_TIME, GCTL_ASSOC_ACCOUNT | GCTL_ASSOC_USER },
-};
-#define GCTL_ASSOC_NKEYS	(sizeof gctl_assoc_keys / sizeof gctl_assoc_keys[0])
-
-#define GCTL_ASSOC_ACCOUNT_KEYS						\
-	"parent, shares, description, max_gpus, max_jobs, max_pending, "	\
-	"max_time or gpu_hours"
-#define GCTL_ASSOC_USER_KEYS						\
-	"account, default, max_gpus, max_jobs, max_pending or max_time"
-
-/* The most a count may be, as gbatchd takes it. */
-#define GCTL_ASSOC_COUNT_MAX	1000000000ULL
-
-/* A budget in GPU-hours, digits with a decimal fraction or not ("500",
- * "0.25"), into set's gpu_hours: a whole number as one, so that the
- * wire and the audit log read as they did. gbatchd keeps it to the
- * GPU-second and refuses one smaller. */
-static int
-gctl_assoc_hours_parse(const char *val, json_t *set, char *err,
-    size_t errlen)
+/* What a word of gctl account's or gctl user's may say, for messages:
+ * the members (assoc-words.h), and for a user the account too. */
+static void
+gctl_assoc_keys(int of, char *buf, size_t len)
 {
-	const char	*p = val;
-	char		*end;
-	double		 h;
+	char	names[256];
 
-	while (*p >= '0' && *p <= '9')
-		p++;
-	if (p != val && *p == '.' && p[1] >= '0' && p[1] <= '9') {
-		for (p++; *p >= '0' && *p <= '9'; p++)
-			;
-	}
-	errno = 0;
-	h = strtod(val, &end);
-	if (p == val || *p != '\0' || end != p || errno != 0 ||
-	    h > GCTL_ASSOC_COUNT_MAX) {
-		snprintf(err, errlen, "gpu_hours: expected GPU-hours a month, "
-		    "a number from 0 (no budget) to %llu such as 500 or 0.25, "
-		    "got \"%s\"", GCTL_ASSOC_COUNT_MAX, val);
-		return (-1);
-	}
-	if (strchr(val, '.') == NULL)
-		json_object_set_new(set, "gpu_hours", json_integer(
-		    (json_int_t)h));
-	else
-		json_object_set_new(set, "gpu_hours", json_real(h));
-	return (0);
+	assoc_words_names(of, names, sizeof names);
+	snprintf(buf, len, "%s%s", of == ASSOC_WORDS_USER ? "account, " : "",
+	    names);
 }
 
 /* Reads word (KEY=VALUE, or "default" alone for a user) into set; with
@@ -99,19 +36,18 @@ static int
 gctl_assoc_word(const char *word, int of, json_t *set, const char **account,
     char *err, size_t errlen)
 {
-	const char		*eq, *val;
-	char			 key[32], detail[256], *end;
-	unsigned long long	 n;
-	uint64_t		 secs;
-	size_t			 k, len;
+	const struct assoc_words_member	*m;
+	const char			*eq, *val;
+	char				 key[32], keys[300];
+	size_t				 len;
 
-	if (of == GCTL_ASSOC_USER && strcasecmp(word, "default") == 0)
+	gctl_assoc_keys(of, keys, sizeof keys);
+	if (of == ASSOC_WORDS_USER && strcasecmp(word, "default") == 0)
 		word = "default=yes";
 	if ((eq = strchr(word, '=')) == NULL || eq == word ||
 	    (len = (size_t)(eq - word)) >= sizeof key) {
 		snprintf(err, errlen, "\"%s\": expected KEY=VALUE, KEY one of "
-		    "%s", word, of == GCTL_ASSOC_USER ? GCTL_ASSOC_USER_KEYS :
-		    GCTL_ASSOC_ACCOUNT_KEYS);
+		    "%s", word, keys);
 		return (-1);
 	}
 	memcpy(key, word, len);
@@ -126,69 +62,11 @@ gctl_assoc_word(const char *word, int of, json_t *set, const char **account,
 		*account = val;
 		return (0);
 	}
-	for (k = 0; k < GCTL_ASSOC_NKEYS; k++) {
-		if ((gctl_assoc_keys[k].of & of) != 0 &&
-		    strcasecmp(gctl_assoc_keys[k].key, key) == 0)
-			break;
-	}
-	if (k == GCTL_ASSOC_NKEYS) {
-		snprintf(err, errlen, "%s: unknown key; expected %s", key,
-		    of == GCTL_ASSOC_USER ? GCTL_ASSOC_USER_KEYS :
-		    GCTL_ASSOC_ACCOUNT_KEYS);
+	if ((m = assoc_words_find(key, of)) == NULL) {
+		snprintf(err, errlen, "%s: unknown key; expected %s", key, keys);
 		return (-1);
 	}
-	if (json_object_get(set, gctl_assoc_keys[k].key) != NULL) {
-		snprintf(err, errlen, "%s: given twice; expected each key "
-		    "once", gctl_assoc_keys[k].key);
-		return (-1);
-	}
-	switch (gctl_assoc_keys[k].kind) {
-	case GCTL_ASSOC_COUNT:
-	case GCTL_ASSOC_SHARES:
-		errno = 0;
-		n = strtoull(val, &end, 10);
-		if (*val < '0' || *val > '9' || *end != '\0' || errno != 0 ||
-		    n > GCTL_ASSOC_COUNT_MAX || (n == 0 &&
-		    gctl_assoc_keys[k].kind == GCTL_ASSOC_SHARES)) {
-			snprintf(err, errlen, "%s: expected a whole number from "
-			    "%d to %llu%s, got \"%s\"", gctl_assoc_keys[k].key,
-			    gctl_assoc_keys[k].kind == GCTL_ASSOC_SHARES ? 1 : 0,
-			    GCTL_ASSOC_COUNT_MAX, gctl_assoc_keys[k].kind ==
-			    GCTL_ASSOC_COUNT ? " (0: no limit)" : "", val);
-			return (-1);
-		}
-		json_object_set_new(set, gctl_assoc_keys[k].key,
-		    json_integer((json_int_t)n));
-		break;
-	case GCTL_ASSOC_TIME:
-		if (duration_parse(val, JOB_REQ_MAX_TIME, &secs, detail,
-		    sizeof detail) != 0) {
-			snprintf(err, errlen, "%s: %s", gctl_assoc_keys[k].key,
-			    detail);
-			return (-1);
-		}
-		json_object_set_new(set, gctl_assoc_keys[k].key,
-		    json_integer((json_int_t)secs));
-		break;
-	case GCTL_ASSOC_HOURS:
-		if (gctl_assoc_hours_parse(val, set, err, errlen) != 0)
-			return (-1);
-		break;
-	case GCTL_ASSOC_TEXT:
-		json_object_set_new(set, gctl_assoc_keys[k].key,
-		    json_string(val));
-		break;
-	case GCTL_ASSOC_YESNO:
-		if (strcasecmp(val, "yes") != 0 && strcasecmp(val, "no") != 0) {
-			snprintf(err, errlen, "%s: expected yes or no, got "
-			    "\"%s\"", gctl_assoc_keys[k].key, val);
-			return (-1);
-		}
-		json_object_set_new(set, gctl_assoc_keys[k].key,
-		    json_boolean(strcasecmp(val, "yes") == 0));
-		break;
-	}
-	return (0);
+	return (assoc_words_put(set, m, val, err, errlen));
 }
 
 /* Sends an ASSOC of action for name; set (consumed) may be NULL. */
@@ -196,211 +74,201 @@ static int
 gctl_assoc_send(const char *what, const char *action, const char *name,
     const char *account, json_t *set, json_t **reply)
 {
-	json_t	*req = proto_msg(MSG_ASSOC);
-
-	json_object_set_new(req, "action", json_string(action));
-	json_object_set_new(req, "name", json_string(name));
-	if (account != NULL)
-		json_object_set_new(req, "account", json_string(account));
-	if (set != NULL)
-		json_object_set_new(req, "set", set);
-	return (gctl_call(req, reply, what));
+	return (gctl_call(assoc_words_request(action, name, account, set),
+	    reply, what));
 }
 
-/* A limit as listings show it: "-" for none. A budget's GPU-hours may
- * have a fraction: up to 6 decimals (a GPU-second is 0.000278),
- * trailing zeros dropped. */
+/* A limit as listings show it: "-" for none. */
 static const char *
-gctl_assoc_limit(const json_t *o, const char *key, char *buf, size_t len)
+gctl_assoc_limit(uint64_t v, bool is_time, char *buf, size_t len)
 {
-	const json_t	*n = json_object_get(o, key);
-	json_int_t	 v = json_integer_value(n);
-	char		*z;
-
-	if (json_is_real(n) && json_real_value(n) > 0) {
-		snprintf(buf, len, "%.6f", json_real_value(n));
-		for (z = buf + strlen(buf) - 1; z > buf && *z == '0'; z--)
-			*z = '\0';
-		if (*z == '.')
-			*z = '\0';
-		return (buf);
-	}
-	if (v <= 0)
+	if (v == 0)
 		return ("-");
-	if (strcmp(key, "max_time") == 0)
-		return (duration_format((uint64_t)v, buf, len));
-	snprintf(buf, len, "%lld", (long long)v);
+	if (is_time)
+		return (duration_format(v, buf, len));
+	snprintf(buf, len, "%llu", (unsigned long long)v);
 	return (buf);
 }
 
-/* Fetches every account and association. */
-static int
-gctl_assoc_list(const char *what, json_t **reply)
+/* A budget as listings show it: "-" for none, else GPU-hours, which may
+ * have a fraction (assoc_list_hours). */
+static const char *
+gctl_assoc_budget(uint64_t secs, char *buf, size_t len)
 {
-	return (gctl_call(proto_msg(MSG_ASSOC_LIST), reply, what));
+	return (secs == 0 ? "-" : assoc_list_hours(secs, buf, len));
 }
 
-static const char *
-gctl_assoc_str(const json_t *o, const char *key)
+/* Fetches every account and association into l. */
+static int
+gctl_assoc_list(const char *what, struct assoc_list *l)
 {
-	const char	*s = json_string_value(json_object_get(o, key));
+	json_t	*reply;
+	char	 err[256];
+	int	 r;
 
-	return (s != NULL ? s : "");
+	if ((r = gctl_call(proto_msg(MSG_ASSOC_LIST), &reply, what)) != 0)
+		return (r);
+	if (assoc_list_read(l, reply, err, sizeof err) != 0) {
+		fprintf(stderr, "gctl: %s: %s\n", what, err);
+		return (EXIT_UNREACHABLE);
+	}
+	return (EXIT_OK);
+}
+
+/* How many users account has. */
+static size_t
+gctl_assoc_users_of(const struct assoc_list *l, const char *account)
+{
+	size_t	i, n = 0;
+
+	for (i = 0; i < l->nusr; i++)
+		n += strcmp(l->usr[i].account, account) == 0;
+	return (n);
 }
 
 static void
-gctl_assoc_print_accounts(const json_t *accounts)
+gctl_assoc_print_accounts(const struct assoc_list *l)
 {
-	const json_t	*a;
-	size_t		 i;
-	char		 g[24], j[24], p[24], t[32], h[24];
+	const struct assoc_list_account	*a;
+	size_t				 i;
+	char				 g[24], j[24], p[24], t[32], h[24];
 
 	printf("%-16s %-16s %6s %8s %8s %11s %11s %9s %5s\n", "ACCOUNT",
 	    "PARENT", "SHARES", "MAX_GPUS", "MAX_JOBS", "MAX_PENDING",
 	    "MAX_TIME", "GPU_HOURS", "USERS");
-	json_array_foreach(accounts, i, a) {
-		printf("%-16s %-16s %6lld %8s %8s %11s %11s %9s %5lld\n",
-		    gctl_assoc_str(a, "name"), *gctl_assoc_str(a, "parent") !=
-		    '\0' ? gctl_assoc_str(a, "parent") : "-",
-		    (long long)json_integer_value(json_object_get(a,
-		    "shares")), gctl_assoc_limit(a, "max_gpus", g, sizeof g),
-		    gctl_assoc_limit(a, "max_jobs", j, sizeof j),
-		    gctl_assoc_limit(a, "max_pending", p, sizeof p),
-		    gctl_assoc_limit(a, "max_time", t, sizeof t),
-		    gctl_assoc_limit(a, "gpu_hours", h, sizeof h),
-		    (long long)json_integer_value(json_object_get(a,
-		    "users")));
+	for (i = 0; i < l->nacc; i++) {
+		a = &l->acc[i];
+		printf("%-16s %-16s %6llu %8s %8s %11s %11s %9s %5zu\n",
+		    a->name, a->parent[0] != '\0' ? a->parent : "-",
+		    (unsigned long long)a->shares,
+		    gctl_assoc_limit(a->lim.max_gpus, false, g, sizeof g),
+		    gctl_assoc_limit(a->lim.max_jobs, false, j, sizeof j),
+		    gctl_assoc_limit(a->lim.max_pending, false, p, sizeof p),
+		    gctl_assoc_limit(a->lim.max_time, true, t, sizeof t),
+		    gctl_assoc_budget(a->budget_s, h, sizeof h),
+		    gctl_assoc_users_of(l, a->name));
 	}
 }
 
 static void
-gctl_assoc_print_users(const json_t *users, const char *only)
+gctl_assoc_print_users(const struct assoc_list *l, const char *only)
 {
-	const json_t	*u;
-	size_t		 i;
-	char		 g[24], j[24], p[24], t[32];
+	const struct assoc_list_user	*u;
+	size_t				 i;
+	char				 g[24], j[24], p[24], t[32];
 
 	printf("%-16s %-16s %7s %8s %8s %11s %11s\n", "USER", "ACCOUNT",
 	    "DEFAULT", "MAX_GPUS", "MAX_JOBS", "MAX_PENDING", "MAX_TIME");
-	json_array_foreach(users, i, u) {
-		if (only != NULL && strcmp(gctl_assoc_str(u, "user"),
-		    only) != 0)
+	for (i = 0; i < l->nusr; i++) {
+		u = &l->usr[i];
+		if (only != NULL && strcmp(u->user, only) != 0)
 			continue;
-		printf("%-16s %-16s %7s %8s %8s %11s %11s\n",
-		    gctl_assoc_str(u, "user"), gctl_assoc_str(u, "account"),
-		    json_is_true(json_object_get(u, "default")) ? "yes" : "no",
-		    gctl_assoc_limit(u, "max_gpus", g, sizeof g),
-		    gctl_assoc_limit(u, "max_jobs", j, sizeof j),
-		    gctl_assoc_limit(u, "max_pending", p, sizeof p),
-		    gctl_assoc_limit(u, "max_time", t, sizeof t));
+		printf("%-16s %-16s %7s %8s %8s %11s %11s\n", u->user,
+		    u->account, u->is_default ? "yes" : "no",
+		    gctl_assoc_limit(u->lim.max_gpus, false, g, sizeof g),
+		    gctl_assoc_limit(u->lim.max_jobs, false, j, sizeof j),
+		    gctl_assoc_limit(u->lim.max_pending, false, p, sizeof p),
+		    gctl_assoc_limit(u->lim.max_time, true, t, sizeof t));
 	}
 }
 
 /* A count in use against its limit key: "2 (max_jobs 4)". */
 static void
-gctl_assoc_show_use(const char *label, json_int_t n, const json_t *a,
-    const char *key)
+gctl_assoc_show_use(const char *label, uint64_t n, const char *key,
+    uint64_t max)
 {
-	json_int_t	max = json_integer_value(json_object_get(a, key));
-
 	if (max > 0)
-		printf("%s: %lld (%s %lld)\n", label, (long long)n, key,
-		    (long long)max);
+		printf("%s: %llu (%s %llu)\n", label, (unsigned long long)n, key,
+		    (unsigned long long)max);
 	else
-		printf("%s: %lld (no %s)\n", label, (long long)n, key);
+		printf("%s: %llu (no %s)\n", label, (unsigned long long)n, key);
 }
 
 /* What account a (and the accounts below it) used this month, as run
  * and charged (each QOS's usage factor applied) against its budget, and
  * what its running jobs hold against its limits. */
 static void
-gctl_assoc_show_usage(const json_t *reply, const json_t *a)
+gctl_assoc_show_usage(const struct assoc_list *l,
+    const struct assoc_list_account *a)
 {
-	const json_t	*b = json_object_get(a, "gpu_hours");
-	double		 used, charged, budget;
+	double	used = (double)a->used_s / 3600;
+	double	charged = a->used_charged_s / 3600;
 
-	used = (double)json_integer_value(json_object_get(a,
-	    "used_gpu_seconds")) / 3600;
-	charged = json_number_value(json_object_get(a,
-	    "used_gpu_seconds_charged")) / 3600;
-	budget = json_number_value(b);
-	printf("month: %s (UTC)\n", gctl_assoc_str(reply, "month"));
+	printf("month: %s (UTC)\n", l->month);
 	printf("used_gpu_hours: %.2f\n", used);
-	if (budget <= 0)
+	if (a->budget_s == 0)
 		printf("used_gpu_hours_charged: %.2f (no budget)\n", charged);
 	else
 		printf("used_gpu_hours_charged: %.2f (%.1f%% of gpu_hours%s)\n",
-		    charged, 100 * charged / budget, json_is_true(
-		    json_object_get(a, "spent")) ? "; spent: its jobs wait, "
-		    "AssocGPUHoursSpent" : "");
-	gctl_assoc_show_use("running_jobs", json_integer_value(
-	    json_object_get(a, "running_jobs")), a, "max_jobs");
-	gctl_assoc_show_use("running_gpus", json_integer_value(
-	    json_object_get(a, "running_gpus")), a, "max_gpus");
+		    charged, 100 * a->used_charged_s / (double)a->budget_s,
+		    a->spent ? "; spent: its jobs wait, AssocGPUHoursSpent" :
+		    "");
+	gctl_assoc_show_use("running_jobs", a->running_jobs, "max_jobs",
+	    a->lim.max_jobs);
+	gctl_assoc_show_use("running_gpus", a->running_gpus, "max_gpus",
+	    a->lim.max_gpus);
 }
 
 /* gctl account show NAME: its fields, what it used this month and holds
- * now, its users, its children. */
+ * now, its users, its children (the lines just below its own in the
+ * tree). */
 static int
-gctl_assoc_show(const struct cmd *verb, const char *name)
+gctl_assoc_show(const char *name)
 {
-	const json_t	*a = NULL, *e;
-	json_t		*reply;
-	const char	*sep;
-	size_t		 i;
-	char		 buf[32], safe[1100];
-	int		 r;
+	const struct assoc_list_account	*a;
+	const struct assoc_list_row	*row;
+	struct assoc_list		 l;
+	const char			*sep;
+	size_t				 i, me;
+	char				 buf[32], safe[1100];
+	int				 r;
 
-	if ((r = gctl_assoc_list("account show", &reply)) != 0)
+	if ((r = gctl_assoc_list("account show", &l)) != 0)
 		return (r);
-	json_array_foreach(json_object_get(reply, "accounts"), i, e) {
-		if (strcmp(gctl_assoc_str(e, "name"), name) == 0)
-			a = e;
-	}
-	if (a == NULL) {
-		json_decref(reply);
+	if ((a = assoc_list_account(&l, name)) == NULL) {
+		assoc_list_free(&l);
 		fprintf(stderr, "gctl: account show: no account %s\n",
 		    safe_text_str(name, safe, sizeof safe));
 		return (EXIT_REFUSED);
 	}
-	printf("account: %s\nparent: %s\nshares: %lld\ndescription: %s\n",
-	    name, *gctl_assoc_str(a, "parent") != '\0' ?
-	    gctl_assoc_str(a, "parent") : "-",
-	    (long long)json_integer_value(json_object_get(a, "shares")),
-	    safe_text_str(gctl_assoc_str(a, "description"), safe,
+	printf("account: %s\nparent: %s\nshares: %llu\ndescription: %s\n",
+	    name, a->parent[0] != '\0' ? a->parent : "-",
+	    (unsigned long long)a->shares, safe_text_str(a->description, safe,
 	    sizeof safe));
-	printf("max_gpus: %s\n", gctl_assoc_limit(a, "max_gpus", buf,
+	printf("max_gpus: %s\n", gctl_assoc_limit(a->lim.max_gpus, false, buf,
 	    sizeof buf));
-	printf("max_jobs: %s\n", gctl_assoc_limit(a, "max_jobs", buf,
+	printf("max_jobs: %s\n", gctl_assoc_limit(a->lim.max_jobs, false, buf,
 	    sizeof buf));
-	printf("max_pending: %s\n", gctl_assoc_limit(a, "max_pending", buf,
+	printf("max_pending: %s\n", gctl_assoc_limit(a->lim.max_pending,
+	    false, buf, sizeof buf));
+	printf("max_time: %s\n", gctl_assoc_limit(a->lim.max_time, true, buf,
 	    sizeof buf));
-	printf("max_time: %s\n", gctl_assoc_limit(a, "max_time", buf,
+	printf("gpu_hours: %s\n", gctl_assoc_budget(a->budget_s, buf,
 	    sizeof buf));
-	printf("gpu_hours: %s\n", gctl_assoc_limit(a, "gpu_hours", buf,
-	    sizeof buf));
-	gctl_assoc_show_usage(reply, a);
+	gctl_assoc_show_usage(&l, a);
+	for (me = 0; me < l.nrows && (l.rows[me].acct != a ||
+	    l.rows[me].user != NULL); me++)
+		continue;
+	/* Its users come first below it, then its children. */
 	printf("users:");
 	sep = " ";
-	json_array_foreach(json_object_get(reply, "users"), i, e) {
-		if (strcmp(gctl_assoc_str(e, "account"), name) != 0)
-			continue;
-		printf("%s%s%s", sep, gctl_assoc_str(e, "user"),
-		    json_is_true(json_object_get(e, "default")) ?
+	for (i = me + 1; i < l.nrows && l.rows[i].up == me &&
+	    l.rows[i].user != NULL; i++) {
+		row = &l.rows[i];
+		printf("%s%s%s", sep, row->user->user, row->user->is_default ?
 		    " (default)" : "");
 		sep = ", ";
 	}
 	printf("%s\nchildren:", *sep == ' ' ? " -" : "");
 	sep = " ";
-	json_array_foreach(json_object_get(reply, "accounts"), i, e) {
-		if (strcmp(gctl_assoc_str(e, "parent"), name) != 0)
+	for (; i < l.nrows; i++) {
+		if (l.rows[i].up != me || l.rows[i].user != NULL)
 			continue;
-		printf("%s%s", sep, gctl_assoc_str(e, "name"));
+		printf("%s%s", sep, l.rows[i].acct->name);
 		sep = ", ";
 	}
 	printf("%s\n", *sep == ' ' ? " -" : "");
-	json_decref(reply);
-	(void)verb;
+	assoc_list_free(&l);
 	return (EXIT_OK);
 }
 
@@ -409,7 +277,8 @@ gctl_assoc_account(int argc, char **argv)
 {
 	const struct cmd	 verb = { .name = "gctl", .verb = "account" };
 	const char		*sub = argc > 1 ? argv[1] : "", *action, *name;
-	json_t			*set, *reply;
+	struct assoc_list	 l;
+	json_t			*set;
 	char			 err[512], what[64];
 	int			 i, r;
 
@@ -417,11 +286,10 @@ gctl_assoc_account(int argc, char **argv)
 		if (argc > 2)
 			return (cmd_usage_error(&verb, "list: unexpected "
 			    "argument \"%s\"", argv[2]));
-		if ((r = gctl_assoc_list("account list", &reply)) != 0)
+		if ((r = gctl_assoc_list("account list", &l)) != 0)
 			return (r);
-		gctl_assoc_print_accounts(json_object_get(reply,
-		    "accounts"));
-		json_decref(reply);
+		gctl_assoc_print_accounts(&l);
+		assoc_list_free(&l);
 		return (EXIT_OK);
 	}
 	if (strcmp(sub, "add") == 0)
@@ -444,14 +312,16 @@ gctl_assoc_account(int argc, char **argv)
 			return (cmd_usage_error(&verb, "%s: unexpected "
 			    "argument \"%s\"", sub, argv[3]));
 		if (action == NULL)
-			return (gctl_assoc_show(&verb, name));
+			return (gctl_assoc_show(name));
 	}
-	if (strcmp(action, "account_modify") == 0 && argc < 4)
+	if (strcmp(action, "account_modify") == 0 && argc < 4) {
+		gctl_assoc_keys(ASSOC_WORDS_ACCOUNT, err, sizeof err);
 		return (cmd_usage_error(&verb, "modify: expected KEY=VALUE, "
-		    "KEY one of " GCTL_ASSOC_ACCOUNT_KEYS));
+		    "KEY one of %s", err));
+	}
 	set = json_object();
 	for (i = 3; i < argc; i++) {
-		if (gctl_assoc_word(argv[i], GCTL_ASSOC_ACCOUNT, set, NULL,
+		if (gctl_assoc_word(argv[i], ASSOC_WORDS_ACCOUNT, set, NULL,
 		    err, sizeof err) != 0) {
 			json_decref(set);
 			return (cmd_usage_error(&verb, "%s: %s", sub, err));
@@ -471,6 +341,7 @@ gctl_assoc_user(int argc, char **argv)
 	const struct cmd	 verb = { .name = "gctl", .verb = "user" };
 	const char		*sub = argc > 1 ? argv[1] : "", *action;
 	const char		*name, *account = NULL;
+	struct assoc_list	 l;
 	json_t			*set, *reply;
 	char			 err[512], what[64];
 	int			 i, r;
@@ -479,11 +350,10 @@ gctl_assoc_user(int argc, char **argv)
 		if (argc > 3)
 			return (cmd_usage_error(&verb, "list: unexpected "
 			    "argument \"%s\"", argv[3]));
-		if ((r = gctl_assoc_list("user list", &reply)) != 0)
+		if ((r = gctl_assoc_list("user list", &l)) != 0)
 			return (r);
-		gctl_assoc_print_users(json_object_get(reply, "users"),
-		    argc > 2 ? argv[2] : NULL);
-		json_decref(reply);
+		gctl_assoc_print_users(&l, argc > 2 ? argv[2] : NULL);
+		assoc_list_free(&l);
 		return (EXIT_OK);
 	}
 	if (strcmp(sub, "add") == 0)
@@ -501,7 +371,7 @@ gctl_assoc_user(int argc, char **argv)
 	name = argv[2];
 	set = json_object();
 	for (i = 3; i < argc; i++) {
-		if (gctl_assoc_word(argv[i], GCTL_ASSOC_USER, set, &account,
+		if (gctl_assoc_word(argv[i], ASSOC_WORDS_USER, set, &account,
 		    err, sizeof err) != 0) {
 			json_decref(set);
 			return (cmd_usage_error(&verb, "%s: %s", sub, err));

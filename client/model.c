@@ -584,3 +584,19 @@ model_fetch_parts(struct model *m, struct slurm_parts *ps)
 		return (EXIT_UNREACHABLE);
 	return (0);
 }
+
+int
+model_fetch_assoc(struct model *m, struct assoc_list *l)
+{
+	json_t	*req = proto_msg(MSG_ASSOC_LIST), *reply;
+	int	 r;
+
+	memset(l, 0, sizeof *l);
+	r = model_request(m, req, &reply);
+	json_decref(req);
+	if (r != 0)
+		return (r);
+	if (assoc_list_read(l, reply, m->err, sizeof m->err) == -1)
+		return (EXIT_UNREACHABLE);
+	return (0);
+}

@@ -17,6 +17,7 @@
 
 #include <jansson.h>
 
+#include "client/assoc-list.h"
 #include "client/client.h"
 #include "client/job-filter.h"
 #include "client/slurm-part.h"
@@ -75,6 +76,10 @@ int	model_request(struct model *, json_t *req, json_t **reply);
  * partitions into ps (slurm-part.h). Returns 0, or an exit status with
  * m->err set. Blocks up to m's timeout. */
 int	model_fetch_parts(struct model *, struct slurm_parts *ps);
+/* Asks m's controller for every account and association (ASSOC_LIST) and
+ * reads them into l (assoc-list.h; the caller frees it). Returns 0, or an
+ * exit status with m->err set and l empty. Blocks up to m's timeout. */
+int	model_fetch_assoc(struct model *, struct assoc_list *l);
 
 /* Asks for the jobs m->filter selects, with only the members in fields (a
  * JSON array of JOB_LIST member names; NULL for every member, and the

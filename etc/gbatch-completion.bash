@@ -1,6 +1,6 @@
 # bash completion for gbatch: gsub grun gq gcancel gacct gnodes gtop gctl gsim gbatchd gnoded
-# (and slurm-compat's sbatch scancel squeue sacct sinfo scontrol where it is
-# installed)
+# (and slurm-compat's sbatch scancel squeue sacct sinfo scontrol sacctmgr
+# sshare where it is installed)
 #
 # Installed once per command name (bash-completion loads a command's
 # completion from a file of its name). Nothing here lists an option or a
@@ -140,6 +140,13 @@ _gbatch_qos()
 	    sed -n 's/^qos\.\([^ ]*\) = .*/\1/p'
 }
 
+# The accounts gbatchd has (gctl account list's first column); nothing
+# when it does not answer.
+_gbatch_accounts()
+{
+	timeout 2 gctl account list 2>/dev/null </dev/null | awk 'NR > 1 { print $1 }'
+}
+
 # _gbatch_list WORDS...: completes the last item of a comma list in cur.
 _gbatch_list()
 {
@@ -177,8 +184,11 @@ _gbatch_value()
 		COMPREPLY=($(compgen -W "$(_gbatch_jobs)" -- "$cur")) ;;
 	gnodes:-N | gnodes:--nodes)
 		_gbatch_list $(_gbatch_nodes) ;;
-	gq:-u | gq:--user | gcancel:-u | gcancel:--user | gacct:-u | gacct:--user)
+	gq:-u | gq:--user | gcancel:-u | gcancel:--user | gacct:-u | gacct:--user | \
+	sshare:-u | sshare:--users)
 		_gbatch_list $(compgen -u) ;;
+	sshare:-A | sshare:--accounts)
+		_gbatch_list $(_gbatch_accounts) ;;
 	gcancel:-s | gcancel:--signal | gsub:--ckpt-signal)
 		COMPREPLY=($(compgen -W "$(_gbatch_signals)" -- "$cur")) ;;
 	gsub:--ntasks-per-node)
@@ -389,6 +399,82 @@ _gbatch_scontrol()
 	esac
 }
 
+# sacctmgr COMMAND ENTITY [SPECS]: the commands, the entities, then the
+# keywords that sacctmgr's own usage error lists where the cursor stands
+# (before or after set), and their values: accounts, users, fields.
+_gbatch_sacctmgr()
+{
+	local verb= entity= set= i key w
+	if [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W "$(_gbatch_options sacctmgr)" -- "$cur"))
+		return
+	fi
+	for ((i = 1; i < cword; i++)); do
+		[[ ${words[i]} == -* ]] && continue
+		if [[ -z $verb ]]; then
+			verb=${words[i]}
+		elif [[ -z $entity ]]; then
+			entity=${words[i]}
+		elif [[ ${words[i],,} == set ]]; then
+			set=set
+		fi
+	done
+	if [[ -z $verb ]]; then
+		COMPREPLY=($(compgen -W "add modify delete show" -- "$cur"))
+		return
+	fi
+	if [[ -z $entity ]]; then
+		w="account user"
+		[[ $verb == show || $verb == list ]] && w="$w association"
+		COMPREPLY=($(compgen -W "$w" -- "$cur"))
+		return
+	fi
+	if [[ $cur == *=* ]]; then
+		key=${cur%%=*}
+		case ${key,,} in
+		format)
+			_gbatch_ask sacctmgr --help
+			w=$(sed -n 's/^Fields: //p' <<<"$REPLY")
+			cur=${cur#*=}
+			_gbatch_list ${w//,/ }
+			COMPREPLY=("${COMPREPLY[@]/#/$key=}") ;;
+		parent | account | accounts | acct | defaultaccount)
+			cur=${cur#*=}
+			_gbatch_list $(_gbatch_accounts)
+			COMPREPLY=("${COMPREPLY[@]/#/$key=}") ;;
+		name | names)
+			cur=${cur#*=}
+			if [[ ${entity,,} == u* ]]; then
+				_gbatch_list $(compgen -u)
+			else
+				_gbatch_list $(_gbatch_accounts)
+			fi
+			COMPREPLY=("${COMPREPLY[@]/#/$key=}") ;;
+		user | users)
+			cur=${cur#*=}
+			_gbatch_list $(compgen -u)
+			COMPREPLY=("${COMPREPLY[@]/#/$key=}") ;;
+		esac
+		return
+	fi
+	# What the words take where the cursor stands, as sacctmgr says
+	# it refuses a keyword that is none.
+	_gbatch_ask sacctmgr "$verb" "$entity" $set _gbatch_=
+	w=${REPLY%%$'\n'*}
+	[[ $w == *"unknown keyword"*"expected "* ]] || return
+	w=${w##*expected }
+	w=${w//,/ }
+	COMPREPLY=($(for key in $w; do
+		case $key in
+		WithAssoc | Tree) printf '%s\n' "$key" ;;
+		*) printf '%s=\n' "$key" ;;
+		esac
+	done; [[ -z $set && ( $verb == modify || $verb == update ) ]] &&
+	    echo set))
+	COMPREPLY=($(compgen -W "${COMPREPLY[*]}" -- "$cur"))
+	[[ ${COMPREPLY[0]-} == *= ]] && compopt -o nospace 2>/dev/null
+}
+
 _gbatch()
 {
 	local cur prev words cword split cmd=${1##*/} i
@@ -411,6 +497,10 @@ _gbatch()
 	fi
 	if [[ $cmd == scontrol ]]; then
 		_gbatch_scontrol
+		return
+	fi
+	if [[ $cmd == sacctmgr ]]; then
+		_gbatch_sacctmgr
 		return
 	fi
 	# The value of the option before the cursor (or of --opt=).
@@ -438,7 +528,7 @@ complete -F _gbatch gsub grun gq gcancel gacct gnodes gtop gctl gsim gbatchd gno
 # Slurm's names only where slurm-compat put links to this file beside it
 # (make install-slurm-compat): a host with Slurm's own commands keeps
 # their completion.
-for _gbatch_c in sbatch scancel squeue sacct sinfo scontrol sstat srun; do
+for _gbatch_c in sbatch scancel squeue sacct sinfo scontrol sstat srun sacctmgr sshare; do
 	[[ -L ${BASH_SOURCE[0]%/*}/$_gbatch_c ]] && complete -F _gbatch "$_gbatch_c"
 done
 unset _gbatch_c

@@ -435,19 +435,6 @@ sacct_add_state(const char *item, void *arg, char *err, size_t errlen)
 	return (job_filter_add_state(arg, item, err, errlen));
 }
 
-/* A value in a column of width w, right-justified, cut with a '+' at its
- * end when longer, as Slurm's sacct does. */
-static void
-sacct_put(const char *s, int w)
-{
-	int	len = (int)strlen(s);
-
-	if (len <= w)
-		printf("%*s ", w, s);
-	else
-		printf("%.*s+ ", w - 1, s);
-}
-
 static bool
 sacct_wanted(const struct job_row *r, const json_t *names, time_t since,
     time_t until, bool by_id)
@@ -481,12 +468,10 @@ sacct_line(const struct sacct_col *cols, const struct job_row *r,
 		else if ((fn = sacct_step_field(cols[i].f->name)) != NULL)
 			fn(s, now, buf, sizeof buf);
 		safe_text_str(buf, safe, sizeof safe);
-		if (parsable)
-			printf("%s%s", i > 0 ? "|" : "", safe);
-		else
-			sacct_put(safe, cols[i].width);
+		slurm_fmt_field(stdout, cols[i].width, safe, parsable,
+		    cols[i + 1].f == NULL);
 	}
-	printf("%s\n", parsable == 1 ? "|" : "");
+	putchar('\n');
 }
 
 /* The steps of the jobs m listed, by job and number (STEP_LIST), into
@@ -530,7 +515,7 @@ main(int argc, char **argv)
 	struct step_row		*steps = NULL;
 	json_t			*steps_reply = NULL;
 	size_t			 nsteps = 0, si = 0;
-	int			 ch, parsable = 0, rc = EXIT_USAGE, i, k, w;
+	int			 ch, parsable = 0, rc = EXIT_USAGE, i;
 	size_t			 n;
 
 	if ((stat_mode = cmd_runs_as(argv[0], "sstat")))
@@ -665,20 +650,12 @@ main(int argc, char **argv)
 	if (by_id && !allocations && !stat_mode)
 		steps_reply = sacct_steps(&m, &steps, &nsteps);
 	if (header) {
-		for (i = 0; cols[i].f != NULL; i++) {
-			w = cols[i].width;
-			if (parsable)
-				printf("%s%s", i > 0 ? "|" : "",
-				    cols[i].f->name);
-			else
-				printf("%*.*s ", w, w, cols[i].f->name);
-		}
-		printf("%s\n", parsable == 1 ? "|" : "");
-		for (i = 0; !parsable && cols[i].f != NULL; i++) {
-			for (k = 0; k < cols[i].width; k++)
-				putchar('-');
-			putchar(' ');
-		}
+		for (i = 0; cols[i].f != NULL; i++)
+			slurm_fmt_field_name(stdout, cols[i].width,
+			    cols[i].f->name, parsable, cols[i + 1].f == NULL);
+		putchar('\n');
+		for (i = 0; !parsable && cols[i].f != NULL; i++)
+			slurm_fmt_field_rule(stdout, cols[i].width);
 		if (!parsable)
 			putchar('\n');
 	}

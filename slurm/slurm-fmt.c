@@ -203,6 +203,69 @@ slurm_fmt_duration(int64_t secs, bool hours, char *buf, size_t len)
 		snprintf(buf, len, "%" PRId64 ":%02" PRId64, m, sec);
 }
 
+char *
+slurm_fmt_member(const char *member, uint64_t v, char *buf, size_t len)
+{
+	if (v == 0)
+		buf[0] = '\0';
+	else if (strcmp(member, "max_gpus") == 0)
+		snprintf(buf, len, "gres/gpu=%llu", (unsigned long long)v);
+	else if (strcmp(member, "gpu_hours") == 0 && v % 60 == 0)
+		snprintf(buf, len, "gres/gpu=%llu", (unsigned long long)v / 60);
+	else if (strcmp(member, "gpu_hours") == 0)
+		snprintf(buf, len, "gres/gpu=%.2f", (double)v / 60);
+	else if (strcmp(member, "max_time") == 0)
+		slurm_fmt_duration((int64_t)v, true, buf, len);
+	else
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+	return (buf);
+}
+
+void
+slurm_fmt_field(FILE *f, int width, const char *value, int parsable,
+    bool last)
+{
+	int	w = width < 0 ? -width : width;
+
+	if (parsable) {
+		fputs(value, f);
+		if (parsable == 1 || !last)
+			fputc('|', f);
+		return;
+	}
+	if (w < 1)
+		w = 1;
+	if (strlen(value) > (size_t)w)
+		fprintf(f, "%.*s+ ", w - 1, value);
+	else
+		fprintf(f, width < 0 ? "%-*s " : "%*s ", w, value);
+}
+
+void
+slurm_fmt_field_name(FILE *f, int width, const char *name, int parsable,
+    bool last)
+{
+	int	w = width < 0 ? -width : width;
+
+	if (parsable) {
+		fputs(name, f);
+		if (parsable == 1 || !last)
+			fputc('|', f);
+		return;
+	}
+	fprintf(f, width < 0 ? "%-*.*s " : "%*.*s ", w, w, name);
+}
+
+void
+slurm_fmt_field_rule(FILE *f, int width)
+{
+	int	w = width < 0 ? -width : width;
+
+	while (w-- > 0)
+		fputc('-', f);
+	fputc(' ', f);
+}
+
 void
 slurm_fmt_date(int64_t t, const char *none, char *buf, size_t len)
 {

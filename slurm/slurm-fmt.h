@@ -97,6 +97,30 @@ int		 slurm_fmt_parse(const char *fmt, const char *prog,
 void		 slurm_fmt_put(FILE *, const struct slurm_item *,
 		     const char *value);
 
+/* A member of a gbatch account's or association's (ASSOC's names,
+ * docs/protocol.md) valued v, as sacctmgr and sshare write the keyword it
+ * is: "gres/gpu=8" for max_gpus, GPU-minutes ("gres/gpu=30000") for
+ * gpu_hours (whose v is the budget's GPU-seconds, as gbatchd keeps it),
+ * sacct's "02:00:00" for max_time, the number otherwise; "" for 0, a
+ * limit of none. Into buf; returns buf. */
+char		*slurm_fmt_member(const char *member, uint64_t v, char *buf,
+		     size_t len);
+
+/* Slurm's print_fields, which sacct, sacctmgr and sshare write their
+ * columns with. parsable is 0 for columns, 1 for -p (each value ended by
+ * '|'), 2 for -P (values split by '|'); last says the line's last value.
+ * In columns a value takes width characters, right-justified (left with a
+ * negative width), a longer one cut with a '+' at its end, and a space
+ * after it. */
+void		 slurm_fmt_field(FILE *, int width, const char *value,
+		     int parsable, bool last);
+/* A header's name as Slurm prints it: in columns cut to the width without
+ * a '+'. After the last, the caller ends the line and, in columns, writes
+ * a rule of '-' under each name (slurm_fmt_field_rule). */
+void		 slurm_fmt_field_name(FILE *, int width, const char *name,
+		     int parsable, bool last);
+void		 slurm_fmt_field_rule(FILE *, int width);
+
 /* A line of items built in memory and written whole: a listing of 10,000
  * jobs is 10,000 writes to stdio rather than 100,000. A line longer than
  * the buffer is cut. */

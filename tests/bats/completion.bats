@@ -300,3 +300,42 @@ CONF
 	[ "$output" = --oneliner ]
 	gcancel "$a"
 }
+
+@test "sacctmgr completes its commands, entities, the keywords it takes before and after set, accounts, users and fields; sshare -A accounts" {
+	gb_start_controller
+	PATH="$B/slurm:$PATH"
+	gctl account add phys
+	gctl account add chem
+	run complete_words sacctmgr ""
+	[ "$output" = "$(printf '%s\n' add modify delete show | sort)" ]
+	run complete_words sacctmgr show ""
+	[ "$output" = $'account\nassociation\nuser' ]
+	run complete_words sacctmgr add ""
+	[ "$output" = $'account\nuser' ]
+	# The keywords are sacctmgr's own list, where the cursor stands.
+	run complete_words sacctmgr add account x Grp
+	[ "$output" = "$(printf '%s\n' GrpJobs= GrpSubmitJobs= GrpTRES= GrpTRESMins=)" ]
+	run complete_words sacctmgr add user x Max
+	[ "$output" = "$(printf '%s\n' MaxJobs= MaxSubmitJobs= MaxWall=)" ]
+	run complete_words sacctmgr modify account phys ""
+	[ "$output" = $'Names=\nset' ]
+	run complete_words sacctmgr modify account phys set Par
+	[ "$output" = Parent= ]
+	run complete_words sacctmgr show assoc ""
+	[ "$output" = "$(printf '%s\n' Accounts= Format= Tree Users=)" ]
+	run complete_words sacctmgr show account With
+	[ "$output" = WithAssoc ]
+	# Values: accounts from gbatchd, users, Format='s fields.
+	run complete_words sacctmgr add account x Parent=
+	[ "$output" = $'Parent=chem\nParent=phys' ]
+	run complete_words sacctmgr add user x Account=p
+	[ "$output" = Account=phys ]
+	run complete_words sacctmgr show assoc format=Account,Us
+	[ "$output" = format=Account,User ]
+	run complete_words sacctmgr --imm
+	[ "$output" = --immediate ]
+	run complete_words sshare -A ""
+	[ "$output" = $'chem\nphys' ]
+	run complete_words sshare --acc
+	[ "$output" = --accounts ]
+}

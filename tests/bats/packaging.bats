@@ -84,30 +84,36 @@ files() {
 	[ "$(files gbatch-node)" = "$want" ] ||
 	    { diff <(files gbatch-node) - <<<"$want"; false; }
 	want="/usr/bin/sacct
+/usr/bin/sacctmgr
 /usr/bin/sbatch
 /usr/bin/scancel
 /usr/bin/scontrol
 /usr/bin/sinfo
 /usr/bin/squeue
 /usr/bin/srun
+/usr/bin/sshare
 /usr/bin/sstat
 /usr/share/bash-completion/completions/sacct
+/usr/share/bash-completion/completions/sacctmgr
 /usr/share/bash-completion/completions/sbatch
 /usr/share/bash-completion/completions/scancel
 /usr/share/bash-completion/completions/scontrol
 /usr/share/bash-completion/completions/sinfo
 /usr/share/bash-completion/completions/squeue
 /usr/share/bash-completion/completions/srun
+/usr/share/bash-completion/completions/sshare
 /usr/share/bash-completion/completions/sstat
 /usr/share/doc/gbatch-slurm-compat/copyright
 /usr/share/lintian/overrides/gbatch-slurm-compat
 /usr/share/man/man1/sacct.1.gz
+/usr/share/man/man1/sacctmgr.1.gz
 /usr/share/man/man1/sbatch.1.gz
 /usr/share/man/man1/scancel.1.gz
 /usr/share/man/man1/scontrol.1.gz
 /usr/share/man/man1/sinfo.1.gz
 /usr/share/man/man1/squeue.1.gz
 /usr/share/man/man1/srun.1.gz
+/usr/share/man/man1/sshare.1.gz
 /usr/share/man/man1/sstat.1.gz
 /usr/share/man/man7/gbatch-slurm.7.gz"
 	[ "$(files gbatch-slurm-compat)" = "$want" ] ||

@@ -272,18 +272,22 @@ SH
 	[ -f "$d/usr/share/man/man7/gbatch-slurm.7" ]
 	[ -x "$d/usr/bin/sinfo" ]
 	[ -x "$d/usr/bin/scontrol" ]
+	[ -x "$d/usr/bin/sacctmgr" ]
+	[ -x "$d/usr/bin/sshare" ]
 	[ "$(readlink "$d/usr/bin/sstat")" = sacct ]
 	[ "$(readlink "$d/usr/bin/srun")" = grun ]
 	# Their completion: links to gbatch's script, under their names.
-	for c in sbatch scancel squeue sacct sinfo scontrol sstat srun; do
+	for c in sbatch scancel squeue sacct sinfo scontrol sstat srun sacctmgr \
+	    sshare; do
 		[ "$(readlink "$(find "$d" -path "*completions/$c")")" = gsub ]
 	done
 	# Each has a man page, pointing at gbatch-slurm(7).
-	for c in sbatch scancel squeue sacct sinfo scontrol sstat srun; do
+	for c in sbatch scancel squeue sacct sinfo scontrol sstat srun sacctmgr \
+	    sshare; do
 		[ "$(cat "$d/usr/share/man/man1/$c.1")" = ".so man7/gbatch-slurm.7" ]
 	done
 	# Nothing else: gbatch's own commands come with make install.
-	[ "$(find "$d" -type f -o -type l | wc -l)" -eq 25 ]
+	[ "$(find "$d" -type f -o -type l | wc -l)" -eq 31 ]
 	make -s -C "$GBATCH_BUILDDIR" uninstall-slurm-compat DESTDIR="$d" \
 	    bindir=/usr/bin mandir=/usr/share/man >/dev/null
 	[ "$(find "$d" -type f -o -type l | wc -l)" -eq 0 ]
