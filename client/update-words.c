@@ -26,6 +26,8 @@ static const struct {
 	{ "QOS", "qos" },
 	{ "Nice", "nice" },
 	{ "Priority", "priority" },
+	{ "Account", "account" },
+	{ "StartTime", "begin" },
 };
 #define UPDATE_WORDS_NKEYS						\
 	(sizeof update_words_keys / sizeof update_words_keys[0])
@@ -33,7 +35,7 @@ static const struct {
 /* What a job takes, for messages. */
 #define UPDATE_WORDS_JOB_KEYS					\
 	"TimeLimit, Name (or JobName), Comment, Dependency, NumNodes, " \
-	"Partition, QOS, Nice or Priority"
+	"Partition, QOS, Nice, Priority, Account or StartTime"
 
 /* The job's key k with value val, into u->set. */
 static int

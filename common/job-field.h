@@ -121,7 +121,7 @@ enum job_field_kind {
 	COL(SUBMIT_TIME, submit_time, int64_t, "submit_time",		\
 	    "submit_time", JFK_I64, 0)					\
 	COL(BEGIN_TIME, begin_time, int64_t, "begin_time",		\
-	    "begin_time", JFK_I64, 0)					\
+	    "begin_time", JFK_I64, JFF_EDIT)				\
 	COL(START_TIME, start_time, int64_t, "start_time", "start_time", \
 	    JFK_I64, JFF_UPDATE)					\
 	COL(END_TIME, end_time, int64_t, "end_time", "end_time", JFK_I64, \
@@ -143,7 +143,7 @@ enum job_field_kind {
 	COL(MESSAGE, message, const char *, "message", "message",	\
 	    JFK_TEXT0, JFF_UPDATE | JFF_PRIVATE | JFF_OWN)		\
 	COL(ACCOUNT, account, const char *, "account", "account",	\
-	    JFK_TEXT0, JFF_SHARED)					\
+	    JFK_TEXT0, JFF_SHARED | JFF_EDIT)				\
 	COL(PARTITION, partition, const char *, "partition",		\
 	    "partition", JFK_TEXT0, JFF_SHARED | JFF_EDIT)		\
 	COL(QOS, qos, const char *, "qos", "qos", JFK_TEXT0,		\

@@ -75,6 +75,8 @@ scontrol_usage(FILE *f)
 "                         is for operators)\n"
 "      Nice=N, Priority=N as sbatch --nice, --priority (a negative\n"
 "                         nice and a priority are for operators)\n"
+"      Account=NAME       as sbatch -A\n"
+"      StartTime=TIME     as sbatch --begin\n"
 "  ping                   is gbatchd up\n"
 "  reconfigure            read gbatch.conf again (operators)\n"
 "  version                gbatch's version\n"

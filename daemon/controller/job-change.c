@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "common/duration.h"
 #include "common/job-req.h"
@@ -331,13 +332,25 @@ job_change_core_enter(struct job *j)
 	core_job_changed(j, JOB_HELD, JOB_PENDING, &row);
 }
 
+/* A begin time as the history shows it: local ISO 8601, or "none". */
+static void
+job_change_when(int64_t t, char *buf, size_t len)
+{
+	time_t		 tt = (time_t)t;
+	struct tm	 tm;
+
+	if (t == 0 || localtime_r(&tt, &tm) == NULL ||
+	    strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm) == 0)
+		snprintf(buf, len, "none");
+}
+
 int
 job_change_request(struct job *j, const struct job_change_req *req,
     const char *detail)
 {
 	struct store_job	 was, row;
 	const char		*state = job_state_name(job_state(j));
-	char			*ev[9], from[32], to[32];
+	char			*ev[11], from[32], to[32];
 	size_t			 n = 0, i;
 	bool			 again, renamed;
 	int			 rc = -1;
@@ -357,6 +370,10 @@ job_change_request(struct job *j, const struct job_change_req *req,
 		row.partition = req->partition;
 	if (req->qos != NULL)
 		row.qos = req->qos;
+	if (req->account != NULL)
+		row.account = req->account;
+	if (req->has_begin)
+		row.begin_time = req->begin_time;
 	if (req->has_nice)
 		row.nice = req->nice;
 	if (req->has_priority)
@@ -386,6 +403,11 @@ job_change_request(struct job *j, const struct job_change_req *req,
 	    row.partition, false, detail);
 	job_change_req_event(ev, &n, "QOS", *was.qos != '\0' ? was.qos :
 	    "the default", row.qos, false, detail);
+	job_change_req_event(ev, &n, "account", was.account, row.account,
+	    false, detail);
+	job_change_when(was.begin_time, from, sizeof from);
+	job_change_when(row.begin_time, to, sizeof to);
+	job_change_req_event(ev, &n, "begin time", from, to, false, detail);
 	snprintf(from, sizeof from, "%d", was.nice);
 	snprintf(to, sizeof to, "%d", row.nice);
 	job_change_req_event(ev, &n, "nice", from, to, false, detail);
@@ -402,7 +424,9 @@ job_change_request(struct job *j, const struct job_change_req *req,
 	    was.time_limit != row.time_limit ||
 	    strcmp(was.partition, row.partition) != 0 ||
 	    strcmp(was.qos, row.qos) != 0 || was.nice != row.nice ||
-	    was.priority != row.priority);
+	    was.priority != row.priority ||
+	    strcmp(was.account, row.account) != 0 ||
+	    was.begin_time != row.begin_time);
 	/* Its reason as a submit writes it; memory has it as the core
 	 * judges it (job_change_core_enter). */
 	if (job_state(j) == JOB_PENDING && strcmp(was.dependency,

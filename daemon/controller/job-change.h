@@ -57,6 +57,9 @@ struct job_change_req {
 	uint32_t	 num_nodes;	/* exactly that many nodes */
 	const char	*partition;	/* part.h's list, checked */
 	const char	*qos;		/* a QOS's name, checked */
+	const char	*account;	/* resolved for the job's user */
+	bool		 has_begin;
+	int64_t		 begin_time;	/* s since the epoch; 0: at once */
 	bool		 has_nice, has_priority;
 	int		 nice;
 	uint32_t	 priority;

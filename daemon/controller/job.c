@@ -257,6 +257,8 @@ job_set_asked(struct job *j, const struct store_job *r)
 	}
 	j->shared = job_shared_get_row(job_table_shared(), r);
 	job_shared_put(job_table_shared(), old);
+	if (r->begin_time != job_begin_time(j))
+		job_rare_set(j)->begin_time = r->begin_time;
 }
 
 void

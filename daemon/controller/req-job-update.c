@@ -15,11 +15,14 @@
 #include "common/array.h"
 #include "common/duration.h"
 #include "common/job-req.h"
+#include "common/label.h"
 #include "common/log.h"
 #include "common/proto.h"
 #include "common/xmalloc.h"
+#include "daemon/controller/assoc-tab.h"
 #include "daemon/controller/audit.h"
 #include "daemon/controller/conf.h"
+#include "daemon/controller/core.h"
 #include "daemon/controller/ctx.h"
 #include "daemon/controller/depend-wait.h"
 #include "daemon/controller/job-array.h"
@@ -45,6 +48,8 @@ static const struct {
 	{ JRQ_QOS, "QOS" },
 	{ JRQ_NICE, "nice" },
 	{ JRQ_PRIORITY, "priority" },
+	{ JRQ_ACCOUNT, "account" },
+	{ JRQ_BEGIN_TIME, "begin time" },
 };
 #define REQ_JOB_UPDATE_NSETS						\
 	(sizeof req_job_update_sets / sizeof req_job_update_sets[0])
@@ -72,6 +77,10 @@ req_job_update_has(const struct job_change_req *req, enum job_req f)
 		return (req->has_nice);
 	case JRQ_PRIORITY:
 		return (req->has_priority);
+	case JRQ_ACCOUNT:
+		return (req->account != NULL);
+	case JRQ_BEGIN_TIME:
+		return (req->has_begin);
 	default:
 		return (false);
 	}
@@ -129,7 +138,7 @@ req_job_update_parts(const struct job *j, const struct job_change_req *req,
 	    job_time_limit(j);
 	a.gpus = job_gpus(j);
 	a.nodes = req->num_nodes != 0 ? req->num_nodes : job_num_nodes(j);
-	a.account = job_account(j);
+	a.account = req->account != NULL ? req->account : job_account(j);
 	a.qos = req->qos != NULL ? req->qos : job_qos(j);
 	if (part_choose(ps, list, &a, job_req_nodes(j), NULL, err,
 	    sizeof err) != NULL)
@@ -186,14 +195,28 @@ static const char *
 req_job_update_set(struct peer *p, struct job *j,
     const struct job_change_req *req, char *why, size_t len)
 {
+	struct job_change_req mine = *req;
 	enum job_state	s = job_state(j);
-	const char	*code;
+	const char	*code, *account;
 	bool		 running;
 	uint64_t	old = job_time_limit(j), id = job_id(j);
 	uint64_t	limit = req->time_limit;
-	char		detail[128], a[32], b[32], what[96], split[160];
+	char		detail[128], a[32], b[32], what[128], split[160];
+	char		refusal[256];
 	char		*unfit;
 
+	/* An account is the job's user's: with controller.enforce_accounts
+	 * one of theirs; "" their default. */
+	if (req->account != NULL) {
+		if (assoc_tab_resolve(core_assoc(), job_user(j), req->account,
+		    ctx_conf()->enforce_accounts, &account, refusal,
+		    sizeof refusal) != 0) {
+			snprintf(why, len, "job %" PRIu64 ": %s", id, refusal);
+			return (PROTO_E_INVALID);
+		}
+		mine.account = account;
+		req = &mine;
+	}
 	/* A running job's time limit alone may change: its nodes are
 	 * told, and enforce it from its start. */
 	running = s == JOB_RUNNING && req->has_time_limit &&
@@ -231,7 +254,7 @@ req_job_update_set(struct peer *p, struct job *j,
 	    req->dependency, why, len) != 0)
 		return (PROTO_E_INVALID);
 	if ((req->partition != NULL || req->has_time_limit ||
-	    req->num_nodes != 0 || req->qos != NULL) &&
+	    req->num_nodes != 0 || req->qos != NULL || req->account != NULL) &&
 	    req_job_update_parts(j, req, why, len) != 0)
 		return (PROTO_E_INVALID);
 	if ((req->qos != NULL || req->has_time_limit) &&
@@ -439,7 +462,7 @@ req_job_update_read(const json_t *msg, struct job_change_req *req,
 {
 	struct job_req_val	 v;
 	size_t			 i, n = 0, off;
-	char			 members[128];
+	char			 members[192];
 	int			 f;
 
 	memset(req, 0, sizeof *req);
@@ -517,6 +540,21 @@ req_job_update_read(const json_t *msg, struct job_change_req *req,
 		case JRQ_PRIORITY:
 			req->has_priority = true;
 			req->priority = (uint32_t)v.n;
+			break;
+		case JRQ_ACCOUNT:
+			/* What gacct -A matches on: a label, or "" for the
+			 * user's default; whose is the job's to say. */
+			if (v.len > 0 && !label_ok(v.s)) {
+				snprintf(err, errlen, "account: expected 1 to %d "
+				    "letters, digits, '.', '-' or '_', got "
+				    "\"%s\"", LABEL_MAX, v.s);
+				return (PROTO_E_INVALID);
+			}
+			req->account = v.s;
+			break;
+		case JRQ_BEGIN_TIME:
+			req->has_begin = true;
+			req->begin_time = v.n;
 			break;
 		}
 	}

@@ -219,6 +219,14 @@ bob              a                    yes        -        -           -         
 	[ "$output" = "gsub: account bio: $me is not one of its users; $me's accounts: chem, phys" ]
 	j=$(gb_submit -H --wrap true)
 	[ "$(gq -h -j "$j" -o account)" = phys ]
+	# gctl update job Account= as a submit's -A: one of the job's
+	# user's accounts, each change in its history.
+	run -0 gctl update job "$j" Account=chem
+	[ "$(gq -h -j "$j" -o account)" = chem ]
+	gq -l "$j" | grep -q 'account phys -> chem, by root'
+	run -1 gctl update job "$j" Account=bio
+	[[ "$output" == *"job $j: account bio: $me is not one of its users; $me's accounts: chem, phys"* ]]
+	[ "$(gq -h -j "$j" -o account)" = chem ]
 	gctl user delete "$me"
 	run -1 gsub -H --wrap true
 	[ "$output" = "gsub: $me has no account; an operator adds one with gctl user add $me account=NAME" ]

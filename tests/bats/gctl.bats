@@ -91,7 +91,7 @@ teardown() {
 	# All or none: a bad key changes nothing, a usage error naming the
 	# keys a job takes.
 	run -2 gctl update job "$id" Name=third Colour=blue
-	[[ "$output" == *'update: unknown key "Colour"; a job takes TimeLimit, Name (or JobName), Comment, Dependency, NumNodes, Partition, QOS, Nice or Priority'* ]]
+	[[ "$output" == *'update: unknown key "Colour"; a job takes TimeLimit, Name (or JobName), Comment, Dependency, NumNodes, Partition, QOS, Nice, Priority, Account or StartTime'* ]]
 	[ "$(gq -h -j "$id" -o name)" = second ]
 	# A running job's name is refused by gbatchd, saying why.
 	r=$(gb_submit -G 1 --wrap 'sleep 60')
@@ -138,6 +138,21 @@ teardown() {
 	[ "$status" -eq 0 ]
 	[ "$(gq -h -j "$c" -o time_limit)" = 0:30 ]
 	gcancel "$c"
+}
+
+@test "gctl update job StartTime= moves a waiting job's begin time: later, it waits BeginTime; now, it runs" {
+	j=$(gb_submit -G 1 --wrap true)
+	gb_wait_state "$j" COMPLETED 20
+	w=$(gb_submit -G 1 -H --wrap true)
+	run -0 gctl update job "$w" StartTime=now+1hour
+	[ "$(gq -h -j "$w" -o begin_time)" != - ]
+	gq -l "$w" | grep -q 'begin time none -> 20[0-9-]*T[0-9:]*, by root'
+	gctl release "$w"
+	gb_wait 10 sh -c "gq -h -j $w -o reason | grep -qx BeginTime"
+	run -0 gctl update job "$w" StartTime=now
+	gb_wait_state "$w" COMPLETED 20
+	run -2 gctl update job "$w" StartTime=someday
+	[[ "$output" == *'StartTime: '* ]]
 }
 
 @test "gctl drain of an unknown node exits 1" {

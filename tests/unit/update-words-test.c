@@ -110,8 +110,8 @@ main(void)
 	/* Keys gbatch does not have, and forms that are not update's. */
 	t_bad("JobId=5 Features=a", "unknown key \"Features\"; a job "
 	    "takes TimeLimit, Name (or JobName), Comment, Dependency, "
-	    "NumNodes, Partition, QOS, Nice or Priority, a node State and "
-	    "Reason");
+	    "NumNodes, Partition, QOS, Nice, Priority, Account or "
+	    "StartTime, a node State and Reason");
 	t_bad("JobId=5 Nice=x", "Nice: expected a whole number from -10000 "
 	    "to 10000, got \"x\"");
 	t_bad("JobId=5 QOS=a,b", "QOS: expected 1 to 64 letters");
