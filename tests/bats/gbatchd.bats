@@ -887,13 +887,17 @@ mode_is() {
 	grep -q '^	return (store_purge_sqls\[i\]);$' daemon/controller/store-purge.c
 	# The accounting queries (store-acct.c) prepare a SELECT written from
 	# the field table with a literal tail, and a literal of job_runs.
-	# The reports' statements are a table of literals.
+	# The reports' statements are a table of literals, into which only
+	# the column a report groups by goes, from a table of literals too.
 	run -0 grep -nE 'sqlite3_(exec|prepare)' daemon/controller/store-acct.c
 	[ "${#lines[@]}" -eq 3 ]
 	[[ "${lines[0]}" == *'sqlite3_prepare_v2(db, sql, '* ]]
 	[[ "${lines[1]}" == *'sqlite3_prepare_v2(db, "SELECT run,"'* ]]
-	[[ "${lines[2]}" == *'sqlite3_prepare_v2(a->db, store_acct_report_sql[i],'* ]]
+	[[ "${lines[2]}" == *'sqlite3_prepare_v2(a->db, sql, -1, &a->st[i], NULL);'* ]]
 	grep -q '^static const char \*const store_acct_report_sql\[' daemon/controller/store-acct.c
+	grep -q '^} store_acct_keys\[STORE_ACCT_NREPORTS\] = {$' daemon/controller/store-acct.c
+	[ "$(grep -c 'xasprintf(store_acct_report_sql\[i\],$' daemon/controller/store-acct.c)" -eq 2 ]
+	[ "$(grep -c 'store_acct_keys\[kind\]\.[a-z]*[,)]' daemon/controller/store-acct.c)" -eq 3 ]
 	grep -q 'sql = store_sql_job_select_only(false, q->fields, STORE_ACCT_WHERE,' \
 	    daemon/controller/store-acct.c
 	# In it, sqlite3_exec and sqlite3_prepare* run only in the wrappers

@@ -616,7 +616,7 @@ history() {
 	[[ "$output" == *$'\nPENDING -> PENDING  nodes 1 -> 2, by root\n'* ]]
 	# A running job's request is its node's: refused, naming its state.
 	run -1 scontrol update JobId="$b1" Name=x Comment=y
-	[ "$output" = "scontrol: job $b1 is RUNNING: its name and comment can change only while it waits (PENDING or HELD)" ]
+	[ "$output" = "scontrol: job $b1 is RUNNING: its name and comment can change only while it waits (PENDING or HELD); of a running job, the time limit alone" ]
 	[ "$(scontrol show job "$b1" | kv | val JobName)" = wrap ]
 	# Keys gbatch does not have; the update's forms.
 	run -2 scontrol update JobId="$dep" Features=a
