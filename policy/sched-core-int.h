@@ -134,6 +134,10 @@ struct sched_core {
 	 * O(log tiers). */
 	uint64_t		 tqvictim[SCHED_TIERS][SCHED_MAX_QUEUES];
 	uint64_t		 tvictim[SCHED_TIERS + 1];
+	/* Counts each change to what groups and limits hold (a start, a
+	 * stop) and each job that joins them: a shape's caps' verdict
+	 * stands while it stands (sched-core-pass.c). */
+	uint64_t		 cap_gen;
 	/* Counts each change to the preemptable running jobs (a start, a
 	 * stop, a demotion): a victim search that found none stands while
 	 * it and the cluster's generation stand. */

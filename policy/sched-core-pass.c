@@ -130,6 +130,21 @@ sched_core_pass_alike(const struct sched_core *core,
 	    (!x->has_res || sched_shape_res_equal(&x->res, &y->res)));
 }
 
+/* sched_cjob_capped of p, from its shape's memo while nothing held or
+ * joined since: a queue of 100,000 jobs that found no room reads its
+ * limits' groups once, not at every pass. */
+static enum sched_reason
+sched_core_pass_capped(struct sched_core *core, const struct sched_cjob *p)
+{
+	struct sched_shape	*s = (struct sched_shape *)(uintptr_t)p->shape;
+
+	if (s->cap_gen != core->cap_gen + 1) {
+		s->cap_reason = (uint8_t)sched_cjob_capped(p);
+		s->cap_gen = core->cap_gen + 1;
+	}
+	return ((enum sched_reason)s->cap_reason);
+}
+
 /* This pass's reason for a job like p that found no room, if there is
  * one still standing: *why gets it. */
 static bool
@@ -270,7 +285,8 @@ sched_core_pass(struct sched_core *core, int64_t now,
 			    left[minsize] == 0)
 				minsize++;
 		}
-		if ((why = sched_cjob_capped(p)) != SCHED_REASON_NONE) {
+		if ((why = sched_core_pass_capped(core, p)) !=
+		    SCHED_REASON_NONE) {
 			/* Its array is at its throttle, or a limit at its
 			 * cap: whatever it was promised goes to the next. */
 			p->reason = why;

@@ -257,6 +257,8 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 	want.own_placement = spec->own_placement;
 	want.consolidate = spec->consolidate;
 	want.no_requeue = spec->no_requeue;
+	/* A group's cap may change as a job joins it. */
+	core->cap_gen++;
 	want.pclass = spec->pclass;
 	want.urgency = spec->urgency;
 	want.any_shape = spec->any_shape;
@@ -408,6 +410,7 @@ sched_core_run(struct sched_core *core, struct sched_cjob *j,
 	if ((g = sched_cjob_group(j)) != NULL)
 		g->holding++;
 	sched_core_limits_hold(j, 1);
+	core->cap_gen++;
 	j->state = SCHED_JOB_RUNNING;
 	j->reason = SCHED_REASON_NONE;
 	h->acct_since = now;
@@ -470,6 +473,7 @@ sched_core_unhold(struct sched_core *core, struct sched_cjob *j)
 	if ((g = sched_cjob_group(j)) != NULL)
 		g->holding--;
 	sched_core_limits_hold(j, -1);
+	core->cap_gen++;
 	free(h->alloc);
 	h->alloc = NULL;
 	h->nalloc = 0;

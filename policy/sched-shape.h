@@ -56,6 +56,10 @@ struct sched_shape {
 	/* Likewise the last pass whose victim search for a job of this
 	 * shape, tier and queue found none, with the generation and the
 	 * core's victim_gen then (dlas and gittins only). */
+	/* Its caps' verdict (sched_cjob_capped: what a shape's group and
+	 * limits decide alone) while the core's cap_gen stands, + 1. */
+	uint64_t		 cap_gen;
+	uint8_t			 cap_reason;
 	uint8_t			 pmiss_tier;
 	uint8_t			 pmiss_queue;
 	uint32_t		 pmiss_pass;
