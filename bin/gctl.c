@@ -55,8 +55,8 @@ static const struct gctl_verb gctl_verbs[] = {
 	    gctl_requeue },
 	{ "update", "job ID[,ID...] KEY=VALUE...", "change waiting jobs: "
 	    "TimeLimit=, Name=, Comment=, Dependency=, NumNodes=, "
-	    "Partition=, QOS=, Nice=, Priority=, Account=, StartTime= (keys "
-	    "as scontrol's, any case)", gctl_update },
+	    "Partition=, QOS=, Nice=, Priority=, Account=, StartTime=, GPUs= "
+	    "(keys as scontrol's, any case)", gctl_update },
 	{ "update", "node NODE State=DRAIN|RESUME [Reason=TEXT]", "drain or "
 	    "resume a node (operators)", gctl_update },
 	{ "show", "config [--json]", "the settings gbatchd has in force",

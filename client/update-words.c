@@ -28,6 +28,7 @@ static const struct {
 	{ "Priority", "priority" },
 	{ "Account", "account" },
 	{ "StartTime", "begin" },
+	{ "GPUs", "gpus" },
 };
 #define UPDATE_WORDS_NKEYS						\
 	(sizeof update_words_keys / sizeof update_words_keys[0])
@@ -35,7 +36,7 @@ static const struct {
 /* What a job takes, for messages. */
 #define UPDATE_WORDS_JOB_KEYS					\
 	"TimeLimit, Name (or JobName), Comment, Dependency, NumNodes, " \
-	"Partition, QOS, Nice, Priority, Account or StartTime"
+	"Partition, QOS, Nice, Priority, Account, StartTime or GPUs"
 
 /* The job's key k with value val, into u->set. */
 static int
@@ -46,6 +47,13 @@ update_words_job(struct update_words *u, size_t k, const char *key,
 	json_t		*v;
 	char		 detail[512];
 
+	/* A count alone: the job's GPU type stays what it asked. */
+	if (strcmp(update_words_keys[k].option, "gpus") == 0 &&
+	    strchr(val, ':') != NULL) {
+		snprintf(err, errlen, "%s: expected a number of GPUs, got "
+		    "\"%s\" (the job's GPU type stays)", key, val);
+		return (-1);
+	}
 	/* Slurm's Dependency= with nothing waits for nothing. */
 	if (strcmp(update_words_keys[k].option, "dependency") == 0 &&
 	    *val == '\0') {

@@ -113,7 +113,8 @@ enum job_field_kind {
 	    JFF_UPDATE)							\
 	COL(REASON, reason, const char *, "reason", "reason", JFK_TEXT0, \
 	    JFF_UPDATE)							\
-	COL(GPUS, gpus, uint32_t, "gpus", "gpus", JFK_U32, JFF_SHARED)	\
+	COL(GPUS, gpus, uint32_t, "gpus", "gpus", JFK_U32,		\
+	    JFF_SHARED | JFF_EDIT)					\
 	WIRE(ALLOC, "alloc")						\
 	WIRE(NODES, "nodes")						\
 	COL(TIME_LIMIT, time_limit, uint64_t, "time_limit",		\

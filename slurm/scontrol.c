@@ -77,6 +77,7 @@ scontrol_usage(FILE *f)
 "                         nice and a priority are for operators)\n"
 "      Account=NAME       as sbatch -A\n"
 "      StartTime=TIME     as sbatch --begin\n"
+"      GPUs=N             a GPU job's count, as sbatch -G\n"
 "  ping                   is gbatchd up\n"
 "  reconfigure            read gbatch.conf again (operators)\n"
 "  version                gbatch's version\n"

@@ -350,7 +350,7 @@ job_change_request(struct job *j, const struct job_change_req *req,
 {
 	struct store_job	 was, row;
 	const char		*state = job_state_name(job_state(j));
-	char			*ev[11], from[32], to[32];
+	char			*ev[12], from[32], to[32];
 	size_t			 n = 0, i;
 	bool			 again, renamed;
 	int			 rc = -1;
@@ -372,6 +372,8 @@ job_change_request(struct job *j, const struct job_change_req *req,
 		row.qos = req->qos;
 	if (req->account != NULL)
 		row.account = req->account;
+	if (req->gpus != 0)
+		row.gpus = req->gpus;
 	if (req->has_begin)
 		row.begin_time = req->begin_time;
 	if (req->has_nice)
@@ -405,6 +407,9 @@ job_change_request(struct job *j, const struct job_change_req *req,
 	    "the default", row.qos, false, detail);
 	job_change_req_event(ev, &n, "account", was.account, row.account,
 	    false, detail);
+	snprintf(from, sizeof from, "%u", was.gpus);
+	snprintf(to, sizeof to, "%u", row.gpus);
+	job_change_req_event(ev, &n, "GPUs", from, to, false, detail);
 	job_change_when(was.begin_time, from, sizeof from);
 	job_change_when(row.begin_time, to, sizeof to);
 	job_change_req_event(ev, &n, "begin time", from, to, false, detail);
@@ -426,7 +431,7 @@ job_change_request(struct job *j, const struct job_change_req *req,
 	    strcmp(was.qos, row.qos) != 0 || was.nice != row.nice ||
 	    was.priority != row.priority ||
 	    strcmp(was.account, row.account) != 0 ||
-	    was.begin_time != row.begin_time);
+	    was.begin_time != row.begin_time || was.gpus != row.gpus);
 	/* Its reason as a submit writes it; memory has it as the core
 	 * judges it (job_change_core_enter). */
 	if (job_state(j) == JOB_PENDING && strcmp(was.dependency,

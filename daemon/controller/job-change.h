@@ -58,6 +58,7 @@ struct job_change_req {
 	const char	*partition;	/* part.h's list, checked */
 	const char	*qos;		/* a QOS's name, checked */
 	const char	*account;	/* resolved for the job's user */
+	uint32_t	 gpus;		/* 0: unchanged */
 	bool		 has_begin;
 	int64_t		 begin_time;	/* s since the epoch; 0: at once */
 	bool		 has_nice, has_priority;

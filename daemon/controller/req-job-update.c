@@ -49,6 +49,7 @@ static const struct {
 	{ JRQ_NICE, "nice" },
 	{ JRQ_PRIORITY, "priority" },
 	{ JRQ_ACCOUNT, "account" },
+	{ JRQ_GPUS, "GPUs" },
 	{ JRQ_BEGIN_TIME, "begin time" },
 };
 #define REQ_JOB_UPDATE_NSETS						\
@@ -79,6 +80,8 @@ req_job_update_has(const struct job_change_req *req, enum job_req f)
 		return (req->has_priority);
 	case JRQ_ACCOUNT:
 		return (req->account != NULL);
+	case JRQ_GPUS:
+		return (req->gpus != 0);
 	case JRQ_BEGIN_TIME:
 		return (req->has_begin);
 	default:
@@ -136,7 +139,7 @@ req_job_update_parts(const struct job *j, const struct job_change_req *req,
 	memset(&a, 0, sizeof a);
 	a.time_limit = req->has_time_limit ? req->time_limit :
 	    job_time_limit(j);
-	a.gpus = job_gpus(j);
+	a.gpus = req->gpus != 0 ? req->gpus : job_gpus(j);
 	a.nodes = req->num_nodes != 0 ? req->num_nodes : job_num_nodes(j);
 	a.account = req->account != NULL ? req->account : job_account(j);
 	a.qos = req->qos != NULL ? req->qos : job_qos(j);
@@ -182,7 +185,8 @@ req_job_update_qos(struct peer *p, const struct job *j,
 		    "give a TimeLimit with the QOS", job_id(j), to->name);
 		return (PROTO_E_INVALID);
 	}
-	if (qos_admits(to, &limit, job_gpus(j), err, sizeof err) != 0) {
+	if (qos_admits(to, &limit, req->gpus != 0 ? req->gpus : job_gpus(j),
+	    err, sizeof err) != 0) {
 		snprintf(why, len, "job %" PRIu64 ": %s", job_id(j), err);
 		return (PROTO_E_INVALID);
 	}
@@ -198,6 +202,7 @@ req_job_update_set(struct peer *p, struct job *j,
 	struct job_change_req mine = *req;
 	enum job_state	s = job_state(j);
 	const char	*code, *account;
+	uint32_t	 gpus, nodes;
 	bool		 running;
 	uint64_t	old = job_time_limit(j), id = job_id(j);
 	uint64_t	limit = req->time_limit;
@@ -237,14 +242,22 @@ req_job_update_set(struct peer *p, struct job *j,
 		    limit == 0 ? "none" : duration_format(limit, b, sizeof b));
 		return (PROTO_E_PERMISSION);
 	}
-	if (req->num_nodes != 0) {
-		if (job_req_check_split(job_gpus(j), req->num_nodes, split,
+	if (req->gpus != 0 && job_gpus(j) == 0) {
+		snprintf(why, len, "job %" PRIu64 " is a CPU job: it asks for "
+		    "no GPU, and stays so", id);
+		return (PROTO_E_INVALID);
+	}
+	if (req->num_nodes != 0 || req->gpus != 0) {
+		gpus = req->gpus != 0 ? req->gpus : job_gpus(j);
+		nodes = req->num_nodes != 0 ? req->num_nodes :
+		    job_num_nodes(j);
+		if (job_req_check_split(gpus, nodes, split,
 		    sizeof split) != 0) {
 			snprintf(why, len, "job %" PRIu64 ": %s", id, split);
 			return (PROTO_E_INVALID);
 		}
-		if ((unfit = job_fit_shape(job_gpus(j), req->num_nodes,
-		    false)) != NULL) {
+		if ((unfit = job_fit_shape(gpus, nodes, req->num_nodes == 0 &&
+		    (job_flags(j) & JOB_F_ANY_SHAPE) != 0)) != NULL) {
 			snprintf(why, len, "job %" PRIu64 ": %s", id, unfit);
 			free(unfit);
 			return (PROTO_E_UNSATISFIABLE);
@@ -254,10 +267,11 @@ req_job_update_set(struct peer *p, struct job *j,
 	    req->dependency, why, len) != 0)
 		return (PROTO_E_INVALID);
 	if ((req->partition != NULL || req->has_time_limit ||
-	    req->num_nodes != 0 || req->qos != NULL || req->account != NULL) &&
+	    req->num_nodes != 0 || req->qos != NULL || req->account != NULL ||
+	    req->gpus != 0) &&
 	    req_job_update_parts(j, req, why, len) != 0)
 		return (PROTO_E_INVALID);
-	if ((req->qos != NULL || req->has_time_limit) &&
+	if ((req->qos != NULL || req->has_time_limit || req->gpus != 0) &&
 	    (code = req_job_update_qos(p, j, req, why, len)) != NULL)
 		return (code);
 	if (((req->has_nice && req->nice < 0) || (req->has_priority &&
@@ -555,6 +569,16 @@ req_job_update_read(const json_t *msg, struct job_change_req *req,
 		case JRQ_BEGIN_TIME:
 			req->has_begin = true;
 			req->begin_time = v.n;
+			break;
+		case JRQ_GPUS:
+			/* A CPU job (0) stays one, a GPU job a GPU job. */
+			if (v.n == 0) {
+				snprintf(err, errlen, "gpus: expected 1 or more; "
+				    "a GPU job stays one (cancel it and submit "
+				    "a CPU job)");
+				return (PROTO_E_INVALID);
+			}
+			req->gpus = (uint32_t)v.n;
 			break;
 		}
 	}

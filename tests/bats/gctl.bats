@@ -91,7 +91,7 @@ teardown() {
 	# All or none: a bad key changes nothing, a usage error naming the
 	# keys a job takes.
 	run -2 gctl update job "$id" Name=third Colour=blue
-	[[ "$output" == *'update: unknown key "Colour"; a job takes TimeLimit, Name (or JobName), Comment, Dependency, NumNodes, Partition, QOS, Nice, Priority, Account or StartTime'* ]]
+	[[ "$output" == *'update: unknown key "Colour"; a job takes TimeLimit, Name (or JobName), Comment, Dependency, NumNodes, Partition, QOS, Nice, Priority, Account, StartTime or GPUs'* ]]
 	[ "$(gq -h -j "$id" -o name)" = second ]
 	# A running job's name is refused by gbatchd, saying why.
 	r=$(gb_submit -G 1 --wrap 'sleep 60')
@@ -153,6 +153,25 @@ teardown() {
 	gb_wait_state "$w" COMPLETED 20
 	run -2 gctl update job "$w" StartTime=someday
 	[[ "$output" == *'StartTime: '* ]]
+}
+
+@test "gctl update job GPUs= changes a waiting job's GPUs, judged as at submit" {
+	w=$(gb_submit -G 1 -H --wrap true)
+	run -0 gctl update job "$w" GPUs=4
+	[ "$(gq -h -j "$w" -o gpus)" = 4 ]
+	gq -l "$w" | grep -q 'GPUs 1 -> 4, by root'
+	# 8 GPUs split over 2 nodes of 4; 16 fit no shape of this cluster.
+	run -0 gctl update job "$w" GPUs=8
+	run -1 gctl update job "$w" GPUs=16
+	[[ "$output" == *"job $w: "* ]]
+	[ "$(gq -h -j "$w" -o gpus)" = 8 ]
+	run -1 gctl update job "$w" GPUs=0
+	[[ "$output" == *'gpus: expected 1 or more; a GPU job stays one'* ]]
+	c=$(gb_submit -G 0 -H --wrap true)
+	run -1 gctl update job "$c" GPUs=1
+	[[ "$output" == *"job $c is a CPU job: it asks for no GPU, and stays so"* ]]
+	gctl release "$w"
+	gb_wait_state "$w" COMPLETED 20
 }
 
 @test "gctl drain of an unknown node exits 1" {

@@ -509,7 +509,7 @@ val() {
 	run -2 scontrol update JobId="$wait_id" TimeLimit=soon
 	[[ "${lines[0]}" == "scontrol: update: TimeLimit: "*'"soon"'* ]]
 	run -2 scontrol update JobId="$wait_id" Features=a
-	[[ "${lines[0]}" == 'scontrol: update: unknown key "Features"; a job takes TimeLimit, Name (or JobName), Comment, Dependency, NumNodes, Partition, QOS, Nice, Priority, Account or StartTime, a node State and Reason' ]]
+	[[ "${lines[0]}" == 'scontrol: update: unknown key "Features"; a job takes TimeLimit, Name (or JobName), Comment, Dependency, NumNodes, Partition, QOS, Nice, Priority, Account, StartTime or GPUs, a node State and Reason' ]]
 	# QOS= is gbatchd's to judge: normal alone without a qos group.
 	run -1 scontrol update JobId="$wait_id" QOS=x
 	[[ "$output" == *'QOS "x": this cluster has no QOS but "normal" (leave --qos out)'* ]]
@@ -620,9 +620,9 @@ history() {
 	[ "$(scontrol show job "$b1" | kv | val JobName)" = wrap ]
 	# Keys gbatch does not have; the update's forms.
 	run -2 scontrol update JobId="$dep" Features=a
-	[[ "${lines[0]}" == 'scontrol: update: unknown key "Features"; a job takes TimeLimit, Name (or JobName), Comment, Dependency, NumNodes, Partition, QOS, Nice, Priority, Account or StartTime'* ]]
+	[[ "${lines[0]}" == 'scontrol: update: unknown key "Features"; a job takes TimeLimit, Name (or JobName), Comment, Dependency, NumNodes, Partition, QOS, Nice, Priority, Account, StartTime or GPUs'* ]]
 	run -2 scontrol update JobId="$dep"
-	[ "${lines[0]}" = "scontrol: update: JobId=$dep: expected what to change: TimeLimit, Name (or JobName), Comment, Dependency, NumNodes, Partition, QOS, Nice, Priority, Account or StartTime" ]
+	[ "${lines[0]}" = "scontrol: update: JobId=$dep: expected what to change: TimeLimit, Name (or JobName), Comment, Dependency, NumNodes, Partition, QOS, Nice, Priority, Account, StartTime or GPUs" ]
 	run -1 scontrol update JobId=99999 Name=x
 	[[ "$output" == "scontrol: job 99999: no such job"* ]]
 }
@@ -640,13 +640,13 @@ print("ok" if r["ok"] else r["code"] + ": " + r["message"])'
 @test "JOB_UPDATE's set (scontrol update's): a peer's bad members are refused by the submit's bounds, all or none; gbatchd lives on" {
 	id=$(sbatch --parsable -H -J first -G 1 --wrap true)
 	gb_wait_state "$id" HELD 10
-	[ "$(set_reply "$id" '')" = "invalid: set: expected one or more of name, comment, dependency, time_limit, num_nodes, partition, qos, nice, priority, account or begin_time" ]
+	[ "$(set_reply "$id" '')" = "invalid: set: expected one or more of name, comment, dependency, time_limit, num_nodes, partition, qos, nice, priority, account, gpus or begin_time" ]
 	[ "$(set_reply "$id" ',"name":"a\u0007b"')" = "invalid: name: holds a control character; expected a line of text" ]
 	[ "$(set_reply "$id" ',"name":"x","num_nodes":"two"')" = 'invalid: num_nodes: expected a whole number from 1 to 1024, got "two"' ]
 	[[ "$(set_reply "$id" ',"name":"x","num_nodes":2')" == "invalid: job $id: num_nodes: 1 GPUs do not split evenly over 2 nodes"* ]]
 	[ "$(set_reply "$id" ',"name":"x","time_limit":-1')" = "invalid: time_limit: expected a whole number from 0 to 31536000, got -1" ]
 	[ "$(set_reply "$id" ',"name":"x","comment":7')" = "invalid: comment: expected a string, got 7" ]
-	[ "$(set_reply "$id" ',"name":"x","gpus":4')" = "invalid: set: a job's gpus cannot change; expected name, comment, dependency, time_limit, num_nodes, partition, qos, nice, priority, account or begin_time" ]
+	[ "$(set_reply "$id" ',"name":"x","gpus":4')" = "invalid: set: a job's gpus cannot change; expected name, comment, dependency, time_limit, num_nodes, partition, qos, nice, priority, account, gpus or begin_time" ]
 	[ "$(set_reply "$id" ',"name":"x","dependency":"afterok:99999"')" = "invalid: dependency: job 99999 does not exist" ]
 	[ "$(set_reply "$id" ",\"name\":\"x\",\"dependency\":\"afterany:$id\"")" = "invalid: dependency: job $id cannot wait for itself; it would wait forever" ]
 	# None of it was done; gbatchd still answers.

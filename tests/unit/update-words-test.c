@@ -110,8 +110,10 @@ main(void)
 	/* Keys gbatch does not have, and forms that are not update's. */
 	t_bad("JobId=5 Features=a", "unknown key \"Features\"; a job "
 	    "takes TimeLimit, Name (or JobName), Comment, Dependency, "
-	    "NumNodes, Partition, QOS, Nice, Priority, Account or "
-	    "StartTime, a node State and Reason");
+	    "NumNodes, Partition, QOS, Nice, Priority, Account, "
+	    "StartTime or GPUs, a node State and Reason");
+	t_bad("JobId=5 GPUs=a100:2", "GPUs: expected a number of GPUs, got "
+	    "\"a100:2\" (the job's GPU type stays)");
 	t_bad("JobId=5 Nice=x", "Nice: expected a whole number from -10000 "
 	    "to 10000, got \"x\"");
 	t_bad("JobId=5 QOS=a,b", "QOS: expected 1 to 64 letters");
