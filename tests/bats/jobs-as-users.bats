@@ -231,7 +231,9 @@ gbu_message() {
 	    ALTER TABLE jobs DROP COLUMN cpu_time;
 	    ALTER TABLE jobs DROP COLUMN alloc_cpus; DROP TABLE job_steps;
 	    ALTER TABLE jobs DROP COLUMN partition; DROP TABLE accounts;
-	    DROP TABLE account_users;
+	    DROP TABLE account_users; ALTER TABLE jobs DROP COLUMN qos;
+	    ALTER TABLE jobs DROP COLUMN nice;
+	    ALTER TABLE jobs DROP COLUMN priority;
 	    PRAGMA user_version = 3;'
 	gb_start_controller
 	grep -q 'store: schema migrated to version 4' "$GB_DIR/gbatchd.log"

@@ -646,7 +646,7 @@ print("ok" if r["ok"] else r["code"] + ": " + r["message"])'
 	[[ "$(set_reply "$id" ',"name":"x","num_nodes":2')" == "invalid: job $id: num_nodes: 1 GPUs do not split evenly over 2 nodes"* ]]
 	[ "$(set_reply "$id" ',"name":"x","time_limit":-1')" = "invalid: time_limit: expected a whole number from 0 to 31536000, got -1" ]
 	[ "$(set_reply "$id" ',"name":"x","comment":7')" = "invalid: comment: expected a string, got 7" ]
-	[ "$(set_reply "$id" ',"name":"x","gpus":4')" = "invalid: set: a job's gpus cannot change; expected name, comment, dependency, time_limit, num_nodes, partition, qos, nice, priority, account, gpus or begin_time" ]
+	[ "$(set_reply "$id" ',"name":"x","mem":4')" = "invalid: set: a job's mem cannot change; expected name, comment, dependency, time_limit, num_nodes, partition, qos, nice, priority, account, gpus or begin_time" ]
 	[ "$(set_reply "$id" ',"name":"x","dependency":"afterok:99999"')" = "invalid: dependency: job 99999 does not exist" ]
 	[ "$(set_reply "$id" ",\"name\":\"x\",\"dependency\":\"afterany:$id\"")" = "invalid: dependency: job $id cannot wait for itself; it would wait forever" ]
 	# None of it was done; gbatchd still answers.
