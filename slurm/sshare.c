@@ -137,6 +137,15 @@ sshare_real(double v, char *buf, size_t len)
 }
 
 /* part over whole, 0 when the whole is 0. */
+/* An account's usage as its budget counts it: GPU-seconds with each run's
+ * QOS usage factor applied (Slurm's RawUsage has its UsageFactor too). */
+static uint64_t
+sshare_used(const struct assoc_list_account *a)
+{
+	return (a->used_charged_s > 0 ? (uint64_t)(a->used_charged_s + 0.5) :
+	    0);
+}
+
 static double
 sshare_ratio(uint64_t part, uint64_t whole)
 {
@@ -150,12 +159,13 @@ sshare_cell(enum sshare_field f, const struct sshare_line *ln, char *buf,
 {
 	const struct assoc_list_account	*a = ln->acct;
 	bool				 root = a == NULL, user = ln->user != NULL;
-	uint64_t			 used = root ? ln->root_used : a->used_s;
+	uint64_t			 used = root ? ln->root_used :
+					    sshare_used(a);
 	double				 norm, efctv;
 
 	norm = root ? 0.0 : assoc_list_norm_shares(ln->l, a);
 	/* Fair tree's: an account's usage over its parent's; the root's 1. */
-	efctv = root ? 1.0 : sshare_ratio(a->used_s, ln->up_used);
+	efctv = root ? 1.0 : sshare_ratio(sshare_used(a), ln->up_used);
 	switch (f) {
 	case SSHARE_ACCOUNT:
 		snprintf(buf, len, "%*s%s", ln->indent, "", root ? "root" :
@@ -242,7 +252,7 @@ sshare_lines(const struct assoc_list *l, const json_t *accounts,
 	assoc_list_indent(l, shown, root, indent);
 	for (i = 0; i < l->nrows; i++) {
 		if (l->rows[i].up == ASSOC_LIST_TOP)
-			ln.root_used += l->rows[i].acct->used_s;
+			ln.root_used += sshare_used(l->rows[i].acct);
 	}
 	if (root)
 		sshare_print(&ln, cols, n, parsable);
@@ -253,7 +263,7 @@ sshare_lines(const struct assoc_list *l, const json_t *accounts,
 		ln.acct = row->acct;
 		ln.user = row->user;
 		ln.up_used = row->up == ASSOC_LIST_TOP ? ln.root_used :
-		    l->rows[row->up].acct->used_s;
+		    sshare_used(l->rows[row->up].acct);
 		ln.indent = indent[i];
 		sshare_print(&ln, cols, n, parsable);
 	}

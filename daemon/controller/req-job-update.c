@@ -89,6 +89,18 @@ req_job_update_has(const struct job_change_req *req, enum job_req f)
 	}
 }
 
+/* assoc_tab_submit_check's count of waiting jobs, for a job that waits
+ * already (counted at its submit): none more. */
+static size_t
+req_job_update_none_waiting(const char *user, const char *account,
+    void *arg)
+{
+	(void)user;
+	(void)account;
+	(void)arg;
+	return (0);
+}
+
 /* Whether req changes the time limit and nothing else. */
 static bool
 req_job_update_only_limit(const struct job_change_req *req)
@@ -271,6 +283,16 @@ req_job_update_set(struct peer *p, struct job *j,
 	    req->gpus != 0) &&
 	    req_job_update_parts(j, req, why, len) != 0)
 		return (PROTO_E_INVALID);
+	if ((req->account != NULL || req->has_time_limit ||
+	    req->gpus != 0) && assoc_tab_submit_check(core_assoc(),
+	    job_user(j), req->account != NULL ? req->account :
+	    job_account(j), req->has_time_limit ? req->time_limit :
+	    job_time_limit(j), req->gpus != 0 ? req->gpus : job_gpus(j),
+	    req_job_update_none_waiting, NULL, refusal,
+	    sizeof refusal) != 0) {
+		snprintf(why, len, "job %" PRIu64 ": %s", id, refusal);
+		return (PROTO_E_INVALID);
+	}
 	if ((req->qos != NULL || req->has_time_limit || req->gpus != 0) &&
 	    (code = req_job_update_qos(p, j, req, why, len)) != NULL)
 		return (code);

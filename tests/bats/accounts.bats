@@ -285,6 +285,10 @@ reason_is() {
 	gb_wait_state "$d" RUNNING
 	run -1 gsub -G 6 --wrap true
 	[ "$output" = "gsub: 6 GPUs: above account lab's max_gpus, 4 (the GPUs its running jobs hold at once)" ]
+	# So is a waiting job's GPUs= past it, and nothing changes.
+	run -1 gctl update job "$c" GPUs=6
+	[[ "$output" == *"job $c: 6 GPUs: above account lab's max_gpus, 4"* ]]
+	[ "$(gq -h -j "$c" -o gpus)" != 6 ]
 	# Raised: c starts at once.
 	run -0 gctl account modify lab max_gpus=6
 	gb_wait_state "$c" RUNNING
