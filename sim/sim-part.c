@@ -305,15 +305,8 @@ void
 sim_part_rules(void *arg, struct sched_core *core)
 {
 	const struct sim_parts	*sp = arg;
-	size_t			 p, r;
 
-	for (p = 0; p < sp->qos.n; p++) {
-		for (r = 0; r < sp->qos.n; r++) {
-			if (!qos_may_preempt(&sp->qos.v[p], &sp->qos.v[r]))
-				sched_core_preempt_rule(core, (unsigned)p,
-				    (unsigned)r, false);
-		}
-	}
+	qos_core_rules(&sp->qos, core);
 }
 
 void

@@ -31,6 +31,44 @@ conf_file_list_add(struct conf_file_list *l, const char *s)
 }
 
 void
+conf_file_list_copy(struct conf_file_list *dst,
+    const struct conf_file_list *src)
+{
+	size_t	i;
+
+	memset(dst, 0, sizeof *dst);
+	for (i = 0; i < src->n; i++)
+		conf_file_list_add(dst, src->v[i]);
+}
+
+bool
+conf_file_list_equal(const struct conf_file_list *a,
+    const struct conf_file_list *b)
+{
+	size_t	i;
+
+	if (a->n != b->n)
+		return (false);
+	for (i = 0; i < a->n; i++) {
+		if (strcmp(a->v[i], b->v[i]) != 0)
+			return (false);
+	}
+	return (true);
+}
+
+bool
+conf_file_list_has(const struct conf_file_list *l, const char *s)
+{
+	size_t	i;
+
+	for (i = 0; i < l->n; i++) {
+		if (strcmp(l->v[i], s) == 0)
+			return (true);
+	}
+	return (false);
+}
+
+void
 conf_file_list_clear(struct conf_file_list *l)
 {
 	size_t	i;

@@ -25,6 +25,14 @@ struct conf_file_list {
 };
 
 void	conf_file_list_add(struct conf_file_list *, const char *);
+/* dst (empty before) becomes a copy of src. */
+void	conf_file_list_copy(struct conf_file_list *dst,
+	    const struct conf_file_list *src);
+/* Whether a and b hold the same strings in the same order. */
+bool	conf_file_list_equal(const struct conf_file_list *a,
+	    const struct conf_file_list *b);
+/* Whether s is one of l's strings. */
+bool	conf_file_list_has(const struct conf_file_list *l, const char *s);
 /* Frees the strings; the list is empty after, ready for reuse. */
 void	conf_file_list_clear(struct conf_file_list *);
 

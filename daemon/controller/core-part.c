@@ -250,6 +250,15 @@ core_note_id(char *buf, size_t len, size_t *count, uint64_t id)
 		snprintf(buf + at, len - at, ", ...");
 }
 
+/* A reload's note: logged, and appended to notes. Frees line. */
+static void
+core_note(json_t *notes, char *line)
+{
+	log_warn("gbatchd: reconfigure: %s", line);
+	json_array_append_new(notes, json_string(line));
+	free(line);
+}
+
 void
 core_part_notes(json_t *notes)
 {
@@ -260,7 +269,6 @@ core_part_notes(json_t *notes)
 	enum job_state		 st;
 	char			 run[256] = "", wait[256] = "", err[64];
 	char			 qrun[256] = "", qwait[256] = "";
-	char			*line;
 	size_t			 nrun = 0, nwait = 0, nqrun = 0, nqwait = 0;
 	size_t			 gone;
 
@@ -284,42 +292,26 @@ core_part_notes(json_t *notes)
 				    job_id(j));
 		}
 	}
-	if (nrun > 0) {
-		line = xasprintf("%zu running job%s (%s) ran in partitions no "
-		    "longer in the file: they keep running where they are",
-		    nrun, nrun == 1 ? "" : "s", run);
-		log_warn("gbatchd: reconfigure: %s", line);
-		json_array_append_new(notes, json_string(line));
-		free(line);
-	}
-	if (nwait > 0) {
-		line = xasprintf("%zu pending job%s (%s): no partition %s "
-		    "takes %s now; %s until one does (gq -o reason says why)",
-		    nwait, nwait == 1 ? "" : "s", wait, nwait == 1 ?
+	if (nrun > 0)
+		core_note(notes, xasprintf("%zu running job%s (%s) ran in "
+		    "partitions no longer in the file: they keep running where "
+		    "they are", nrun, nrun == 1 ? "" : "s", run));
+	if (nwait > 0)
+		core_note(notes, xasprintf("%zu pending job%s (%s): no "
+		    "partition %s takes %s now; %s until one does (gq -o reason "
+		    "says why)", nwait, nwait == 1 ? "" : "s", wait, nwait == 1 ?
 		    "it lists" : "they list", nwait == 1 ? "it" : "them",
-		    nwait == 1 ? "it waits" : "they wait");
-		log_warn("gbatchd: reconfigure: %s", line);
-		json_array_append_new(notes, json_string(line));
-		free(line);
-	}
-	if (nqrun > 0) {
-		line = xasprintf("%zu running job%s (%s) of QOS no longer in "
-		    "the file: they keep running", nqrun, nqrun == 1 ? "" : "s",
-		    qrun);
-		log_warn("gbatchd: reconfigure: %s", line);
-		json_array_append_new(notes, json_string(line));
-		free(line);
-	}
-	if (nqwait > 0) {
-		line = xasprintf("%zu pending job%s (%s) of QOS no longer in "
-		    "the file wait (InvalidQOS) until %s moved to another "
-		    "(gctl update job ID QOS=NAME) or the QOS comes back",
-		    nqwait, nqwait == 1 ? "" : "s", qwait, nqwait == 1 ?
-		    "it is" : "they are");
-		log_warn("gbatchd: reconfigure: %s", line);
-		json_array_append_new(notes, json_string(line));
-		free(line);
-	}
+		    nwait == 1 ? "it waits" : "they wait"));
+	if (nqrun > 0)
+		core_note(notes, xasprintf("%zu running job%s (%s) of QOS no "
+		    "longer in the file: they keep running", nqrun, nqrun == 1 ?
+		    "" : "s", qrun));
+	if (nqwait > 0)
+		core_note(notes, xasprintf("%zu pending job%s (%s) of QOS no "
+		    "longer in the file wait (InvalidQOS) until %s moved to "
+		    "another (gctl update job ID QOS=NAME) or the QOS comes back",
+		    nqwait, nqwait == 1 ? "" : "s", qwait, nqwait == 1 ? "it is" :
+		    "they are"));
 }
 
 const char *

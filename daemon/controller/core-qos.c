@@ -25,16 +25,9 @@ void
 core_qos_rules(void)
 {
 	const struct conf	*c = ctx_conf();
-	size_t			 p, r;
 
 	(void)qos_tiers_make(&c->qos, &c->parts, &core.tiers);
-	for (p = 0; p < c->qos.n; p++) {
-		for (r = 0; r < c->qos.n; r++) {
-			if (!qos_may_preempt(&c->qos.v[p], &c->qos.v[r]))
-				sched_core_preempt_rule(core.sc, (unsigned)p,
-				    (unsigned)r, false);
-		}
-	}
+	qos_core_rules(&c->qos, core.sc);
 }
 
 void

@@ -242,12 +242,8 @@ part_copy(struct parts *dst, const struct parts *src)
 		    sizeof *d->names) : NULL;
 		for (k = 0; k < s->nnames; k++)
 			d->names[k] = xstrdup(s->names[k]);
-		memset(&d->accounts, 0, sizeof d->accounts);
-		for (k = 0; k < s->accounts.n; k++)
-			conf_file_list_add(&d->accounts, s->accounts.v[k]);
-		memset(&d->qos, 0, sizeof d->qos);
-		for (k = 0; k < s->qos.n; k++)
-			conf_file_list_add(&d->qos, s->qos.v[k]);
+		conf_file_list_copy(&d->accounts, &s->accounts);
+		conf_file_list_copy(&d->qos, &s->qos);
 	}
 }
 
@@ -255,21 +251,6 @@ static bool
 part_str_equal(const char *a, const char *b)
 {
 	return (a == b || (a != NULL && b != NULL && strcmp(a, b) == 0));
-}
-
-static bool
-part_list_equal(const struct conf_file_list *a,
-    const struct conf_file_list *b)
-{
-	size_t	k;
-
-	if (a->n != b->n)
-		return (false);
-	for (k = 0; k < a->n; k++) {
-		if (strcmp(a->v[k], b->v[k]) != 0)
-			return (false);
-	}
-	return (true);
 }
 
 bool
@@ -289,8 +270,8 @@ part_equal(const struct parts *a, const struct parts *b)
 		    x->default_time != y->default_time ||
 		    x->max_time != y->max_time || x->max_gpus != y->max_gpus ||
 		    x->max_nodes != y->max_nodes || x->tier != y->tier ||
-		    !part_list_equal(&x->accounts, &y->accounts) ||
-		    !part_list_equal(&x->qos, &y->qos))
+		    !conf_file_list_equal(&x->accounts, &y->accounts) ||
+		    !conf_file_list_equal(&x->qos, &y->qos))
 			return (false);
 	}
 	return (true);
@@ -417,19 +398,6 @@ part_time_limit(const struct part *p, const struct part_ask *a)
 	return (p->default_time != 0 ? p->default_time : p->max_time);
 }
 
-/* Whether name is one of l's. */
-static bool
-part_listed_name(const struct conf_file_list *l, const char *name)
-{
-	size_t	i;
-
-	for (i = 0; i < l->n; i++) {
-		if (strcmp(l->v[i], name) == 0)
-			return (true);
-	}
-	return (false);
-}
-
 enum part_refusal
 part_admits(const struct part *p, const struct part_ask *a, char *detail,
     size_t detlen)
@@ -460,13 +428,13 @@ part_admits(const struct part *p, const struct part_ask *a, char *detail,
 		return (PART_NODE_LIMIT);
 	}
 	if (p->qos.n > 0 && a->qos != NULL && *a->qos != '\0' &&
-	    !part_listed_name(&p->qos, a->qos)) {
+	    !conf_file_list_has(&p->qos, a->qos)) {
 		snprintf(detail, detlen, "%s is for the QOS %s%s; give one "
 		    "with --qos", p->name, p->qos.v[0], p->qos.n > 1 ?
 		    " and others (gctl show config)" : "");
 		return (PART_QOS);
 	}
-	if (p->accounts.n > 0 && !part_listed_name(&p->accounts,
+	if (p->accounts.n > 0 && !conf_file_list_has(&p->accounts,
 	    a->account)) {
 		snprintf(detail, detlen, "%s is for the accounts %s%s; "
 		    "give one with -A", p->name, p->accounts.v[0],

@@ -12,6 +12,7 @@
 #include "daemon/controller/budget.h"
 #include "daemon/controller/part.h"
 #include "daemon/controller/qos.h"
+#include "policy/sched-core.h"
 
 /* The one QOS of a cluster whose gbatch.conf names none. */
 static const struct qos qos_builtin = {
@@ -279,7 +280,7 @@ void
 qos_copy(struct qoses *dst, const struct qoses *src)
 {
 	struct qos	*d;
-	size_t		 i, k;
+	size_t		 i;
 
 	dst->v = src->n > 0 ? xcalloc(src->n, sizeof *dst->v) : NULL;
 	dst->n = src->n;
@@ -287,9 +288,7 @@ qos_copy(struct qoses *dst, const struct qoses *src)
 		d = &dst->v[i];
 		*d = src->v[i];
 		d->name = xstrdup(src->v[i].name);
-		memset(&d->preempt, 0, sizeof d->preempt);
-		for (k = 0; k < src->v[i].preempt.n; k++)
-			conf_file_list_add(&d->preempt, src->v[i].preempt.v[k]);
+		conf_file_list_copy(&d->preempt, &src->v[i].preempt);
 	}
 }
 
@@ -297,7 +296,7 @@ bool
 qos_equal(const struct qoses *a, const struct qoses *b)
 {
 	const struct qos	*x, *y;
-	size_t			 i, k;
+	size_t			 i;
 
 	if (a->n != b->n)
 		return (false);
@@ -311,12 +310,8 @@ qos_equal(const struct qoses *a, const struct qoses *b)
 		    x->max_gpus_per_user != y->max_gpus_per_user ||
 		    x->max_time != y->max_time ||
 		    x->usage_factor != y->usage_factor || x->mode != y->mode ||
-		    x->preempt.n != y->preempt.n)
+		    !conf_file_list_equal(&x->preempt, &y->preempt))
 			return (false);
-		for (k = 0; k < x->preempt.n; k++) {
-			if (strcmp(x->preempt.v[k], y->preempt.v[k]) != 0)
-				return (false);
-		}
 	}
 	return (true);
 }
@@ -431,15 +426,8 @@ qos_admits(const struct qos *q, uint64_t *time_limit, uint32_t gpus,
 bool
 qos_may_preempt(const struct qos *p, const struct qos *r)
 {
-	size_t	k;
-
-	if (p == r || p->priority == r->priority)
-		return (true);
-	for (k = 0; k < p->preempt.n; k++) {
-		if (strcmp(p->preempt.v[k], r->name) == 0)
-			return (true);
-	}
-	return (false);
+	return (p == r || p->priority == r->priority ||
+	    conf_file_list_has(&p->preempt, r->name));
 }
 
 uint8_t
@@ -449,6 +437,20 @@ qos_tier(const struct qos_tiers *t, const struct qos *q, uint32_t part_tier)
 			    t->prank[part_tier & 255];
 
 	return ((uint8_t)(x > 255 ? 255 : x));
+}
+
+void
+qos_core_rules(const struct qoses *qs, struct sched_core *core)
+{
+	size_t	p, r;
+
+	for (p = 0; p < qs->n; p++) {
+		for (r = 0; r < qs->n; r++) {
+			if (!qos_may_preempt(&qs->v[p], &qs->v[r]))
+				sched_core_preempt_rule(core, (unsigned)p,
+				    (unsigned)r, false);
+		}
+	}
 }
 
 uint64_t

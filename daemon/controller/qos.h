@@ -16,6 +16,7 @@
 #include "daemon/common/conf-file.h"
 
 struct parts;
+struct sched_core;
 
 /* QOS gbatch.conf may have: a class each in the scheduling core's
  * preemption rules (sched_core_preempt_rule), which has 256. */
@@ -112,6 +113,9 @@ int		 qos_admits(const struct qos *q, uint64_t *time_limit,
  * permitting: within one QOS priority the scheduler's queues decide (as
  * without QOS); across, only a QOS that p's preempt list names. */
 bool		 qos_may_preempt(const struct qos *p, const struct qos *r);
+/* Tells core, before its jobs come, which class may not preempt which
+ * (qos_class, qos_may_preempt): gbatchd's core and gsim's alike. */
+void		 qos_core_rules(const struct qoses *qs, struct sched_core *core);
 
 /* The core's tiers: QOS priority first, then the partition's tier, each
  * ranked among the distinct ones of the QOS and the partitions, so that

@@ -163,7 +163,7 @@ teardown() {
 	# 8 GPUs split over 2 nodes of 4; 16 fit no shape of this cluster.
 	run -0 gctl update job "$w" GPUs=8
 	run -1 gctl update job "$w" GPUs=16
-	[[ "$output" == *"job $w: "* ]]
+	[[ "$output" == *"job $w: --gpus 16: no even split of them fits the cluster's 2 nodes"* ]]
 	[ "$(gq -h -j "$w" -o gpus)" = 8 ]
 	run -1 gctl update job "$w" GPUs=0
 	[[ "$output" == *'gpus: expected 1 or more; a GPU job stays one'* ]]
