@@ -10,6 +10,7 @@
 #include <linux/sched.h>
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -286,19 +287,58 @@ node_cgroup_open_v2(struct node_cgroup_sys **out, const char *mount,
 	return (sys->mode);
 }
 
+/* Whether dir holds a cgroup of its own (a job's, still there). */
+static bool
+node_cgroup_has_child(const char *dir)
+{
+	struct dirent	*de;
+	DIR		*d;
+	bool		 found = false;
+
+	if ((d = opendir(dir)) == NULL)
+		return (false);
+	while (!found && (de = readdir(d)) != NULL) {
+		if (de->d_type == DT_DIR && strcmp(de->d_name, ".") != 0 &&
+		    strcmp(de->d_name, "..") != 0)
+			found = true;
+	}
+	closedir(d);
+	return (found);
+}
+
+/* Removes the jobs' parent dir unless a job's cgroup is still in it. The
+ * kernel may answer EBUSY for a moment after the last child went (its
+ * state goes away asynchronously, and a loaded host can take a while):
+ * with no child left, that is tried again for a second at most, once,
+ * as gnoded stops. */
+static void
+node_cgroup_remove_parent(const char *dir)
+{
+	struct timespec	 ts = { 0, 10 * 1000 * 1000 };
+	int		 tries;
+
+	for (tries = 0; rmdir(dir) == -1; tries++) {
+		if (errno == ENOENT)
+			return;
+		if ((errno != EBUSY && errno != ENOTEMPTY) || tries == 100) {
+			log_warn("%s: cannot remove: %s", dir,
+			    strerror(errno));
+			return;
+		}
+		/* A running job keeps its cgroup, and so its parent. */
+		if (node_cgroup_has_child(dir))
+			return;
+		nanosleep(&ts, NULL);
+	}
+}
+
 void
 node_cgroup_sys_close(struct node_cgroup_sys *sys)
 {
 	size_t	i;
 
-	/* A job still running keeps its cgroup, and so its parent: rmdir
-	 * removes an empty cgroup only. */
-	for (i = 0; sys != NULL && i < sys->ndir; i++) {
-		if (rmdir(sys->parent[i]) == -1 && errno != ENOENT &&
-		    errno != EBUSY && errno != ENOTEMPTY)
-			log_warn("%s: cannot remove: %s", sys->parent[i],
-			    strerror(errno));
-	}
+	for (i = 0; sys != NULL && i < sys->ndir; i++)
+		node_cgroup_remove_parent(sys->parent[i]);
 	node_cgroup_sys_free(sys);
 }
 
