@@ -48,6 +48,15 @@ struct sched_conf {
 	 * whose CPUs are known when it comes; SCHED_CPUS_PER_GPU while none
 	 * is). */
 	uint32_t		 cpus_per_gpu;
+	/* Backfill: the first backfill_depth jobs in a pass that can
+	 * neither start nor make room by preemption are each promised the
+	 * earliest time their GPUs will be free, from the running jobs'
+	 * expected ends (sched-resv.h), and jobs behind them start only
+	 * where they keep the promises. backfill_window bounds the running
+	 * jobs a promise walks (0: all). 0 depth: no promise, a job that
+	 * does not fit is skipped as before. */
+	uint32_t		 backfill_depth;
+	uint32_t		 backfill_window;
 	/* gittins: GPU-times (GPU-ms) of finished jobs, any order; borrowed
 	 * by sched_core_create, which keeps a sorted copy. */
 	const uint64_t		*samples;

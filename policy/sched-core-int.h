@@ -7,6 +7,7 @@
  *   sched-core-place.c    finding a job's GPUs, and why it waits
  *   sched-core-preempt.c  victims, plans, orphans, the waiter bookkeeping
  *   sched-core-pass.c     a pass: what starts, what is preempted
+ *   sched-core-backfill.c expected ends, and a pass's promises
  * sched-gittins.c (the Gittins index) and sched-shape.c, sched-group.c
  * (what jobs ask, array caps) are modules of their own. */
 #ifndef GB_SCHED_CORE_INT_H
@@ -22,6 +23,7 @@
 #include "policy/pool.h"
 #include "policy/sched-core.h"
 #include "policy/sched-gittins.h"
+#include "policy/sched-resv.h"
 #include "policy/sched-group.h"
 #include "policy/sched-shape.h"
 
@@ -46,6 +48,9 @@ struct sched_chold {
 	struct place_alloc		*alloc;		/* nalloc */
 	int64_t				 acct_since;	/* running: last accounted */
 	int64_t				 end_key;	/* srtf: projected end */
+	/* Backfill: when the running job is expected to end (SCHED_NEVER:
+	 * not known, not in the core's ends). */
+	int64_t				 expect_end;
 	int64_t				 timer;		/* or SCHED_NEVER */
 	/* Preemption bookkeeping: the job a victim makes room for, how many
 	 * victims a job still waits on, and the GPUs it was promised. */
@@ -56,6 +61,7 @@ struct sched_chold {
 	uint32_t			 waiting;
 	TAILQ_ENTRY(sched_cjob)		 pentry;	/* preempting */
 	struct otree_node		 tnode;		/* timers */
+	struct otree_node		 enode;		/* ends */
 };
 
 /* Laid out for size, as a queue of 100,000 pending jobs holds 100,000 of
@@ -84,6 +90,10 @@ struct sched_cjob {
 	 * (sched_core_rate): its GPUs, or a CPU job's CPUs in GPUs. In
 	 * the padding after reason: no larger a record. */
 	uint32_t			 rate;
+	/* Backfill's: the jobspec's limit and expect, in seconds (0: not
+	 * known), so that a queue of jobs that never ran grows by little. */
+	uint32_t			 limit_s;
+	uint32_t			 expect_s;
 };
 TAILQ_HEAD(sched_cjobs, sched_cjob);
 
@@ -117,6 +127,24 @@ struct sched_core {
 	struct otree		 pending;
 	struct otree		 running;
 	struct otree		 timers;
+	/* Running jobs whose end is expected (sched_chold's expect_end),
+	 * the earliest first: what backfill's promises are made of. */
+	struct otree		 ends;
+	/* This pass's promises (sched-core-backfill.c): to whom (by id,
+	 * which outlives a job's record) and when, how many, the earliest
+	 * start among them, the GPUs they hold free now. */
+	struct sched_promise {
+		uint64_t	 id;
+		int64_t		 start;
+	}			*promises;
+	uint32_t		 nresv;
+	int64_t			 resv_start;
+	uint64_t		 resv_gpus;
+	struct sched_resv_run	*runs;		/* a promise's scratch */
+	size_t			 runsize;
+	struct place_alloc	*rplan;		/* room for the largest job */
+	struct place_alloc	*rheld;		/* the free GPUs promised */
+	size_t			 nrheld, rheldsize;
 	struct sched_cjobs	 preempting;
 	struct sched_groups	 groups;
 	/* Preempting jobs no pending job waits for (adopted so after a
@@ -190,6 +218,7 @@ struct sched_core {
 
 #define SCHED_CJOB_OF(n, member) otree_entry(n, struct sched_cjob, member)
 #define SCHED_CHOLD_OF(n) otree_entry(n, struct sched_chold, tnode)
+#define SCHED_CHOLD_OF_END(n) otree_entry(n, struct sched_chold, enode)
 
 /* The run record of a job that never ran: no service, never started, no
  * GPUs, no timer. A copy in each file, so that the compiler folds what is
@@ -237,6 +266,8 @@ otree_cmp	 sched_core_order_pending(enum sched_policy);
 otree_cmp	 sched_core_order_running(enum sched_policy);
 int		 sched_core_order_timers(const struct otree_node *,
 		     const struct otree_node *);
+int		 sched_core_order_ends(const struct otree_node *,
+		     const struct otree_node *);
 /* Sets what orders pending j beside its age and queue, for the service it
  * has now: gittins' index (nothing under the other policies, whose keys
  * do not move). */
@@ -260,6 +291,10 @@ void		 sched_core_mlfq_due(struct sched_core *, int64_t now);
  * enough GPUs are free, waits (up to two more placements). */
 size_t		 sched_core_place_find(struct sched_core *,
 		     const struct sched_cjob *p);
+/* What p asks of a placement on its set k of nodes (the first when it is
+ * not bound to nodes). */
+void		 sched_core_place_want(const struct sched_cjob *p, uint32_t k,
+		     struct place_want *w);
 enum sched_reason sched_core_place_short(struct sched_core *,
 		     const struct sched_cjob *p);
 
@@ -283,6 +318,25 @@ void		 sched_core_preempt_victim(struct sched_core *,
 		     struct sched_cjob *r, struct sched_cjob *p);
 void		 sched_core_preempt_forget(struct sched_core *,
 		     struct sched_cjob *p);
+
+/* sched-core-backfill.c: a running j's expected end, and its place in
+ * the ends (in at a start, out at a stop); the start of a pass's
+ * promises, and their end; a promise for p, which can neither start nor
+ * make room (true when one was made); whether p, behind the promises, may
+ * take their GPUs and so whether it may preempt (it ends by their start);
+ * placing p so (its count, in core->scratch; 0: none). */
+void		 sched_core_ends_add(struct sched_core *, struct sched_cjob *,
+		     int64_t now);
+void		 sched_core_ends_remove(struct sched_core *,
+		     struct sched_cjob *);
+void		 sched_core_backfill_begin(struct sched_core *);
+void		 sched_core_backfill_end(struct sched_core *);
+bool		 sched_core_backfill_promise(struct sched_core *,
+		     struct sched_cjob *p, int64_t now);
+bool		 sched_core_backfill_in_time(const struct sched_core *,
+		     const struct sched_cjob *p, int64_t now);
+size_t		 sched_core_backfill_place(struct sched_core *,
+		     const struct sched_cjob *p);
 
 /* What j has of a run, to read: sched_cjob_no_hold for a job that never
  * ran. The readers below are inline: a pass calls them for each pending

@@ -6,7 +6,9 @@
  * promised. The walk stops as soon as neither the free GPUs nor any job
  * it could preempt can serve the jobs left, so a job that cannot start
  * costs O(1); a memo of placements that found no room answers like jobs
- * without placing them again. */
+ * without placing them again. With backfill, the first jobs that can do
+ * neither are promised a time (sched-core-backfill.c), and the jobs
+ * behind them keep the promises. */
 #include <sys/queue.h>
 
 #include <stdint.h>
@@ -262,6 +264,7 @@ sched_core_pass(struct sched_core *core, int64_t now,
 	core->nmiss = 0;
 	core->npass++;
 	core->tail_reason = SCHED_REASON_RESOURCES;
+	sched_core_backfill_begin(core);
 	sched_core_mlfq_due(core, now);
 	memcpy(left, core->psize, sizeof left);
 	for (minsize = 0; minsize < SCHED_MAX_GPUS_PER_NODE &&
@@ -274,10 +277,18 @@ sched_core_pass(struct sched_core *core, int64_t now,
 		free_now = place_free_total(core->cluster);
 		victims = sched_core_pass_victims(core, p, &cursor, &passed,
 		    now);
-		/* Neither the free GPUs nor any job p outranks can serve p or
+		/* Neither the free GPUs (those promised among them, to a job
+		 * that ends in time) nor any job p outranks can serve p or
 		 * anything behind it (they rank lower still): stop here. */
-		if (free_now < minsize && victims == 0 && core->norphans == 0)
+		if (free_now + core->resv_gpus < minsize && victims == 0 &&
+		    core->norphans == 0) {
+			/* The first that waits so is promised still, so
+			 * that its expected start stays known. */
+			if (core->nresv == 0 && sched_core_pass_capped(core,
+			    p) == SCHED_REASON_NONE)
+				sched_core_backfill_promise(core, p, now);
 			break;
+		}
 		p->reason_pass = core->npass;
 		b = sched_cjob_size_bucket(p);
 		if (--left[b] == 0 && b == minsize) {
@@ -310,6 +321,17 @@ sched_core_pass(struct sched_core *core, int64_t now,
 			    SCHED_REASON_RESOURCES;
 			sched_core_pass_miss(core, p, p->reason);
 		}
+		/* Behind a promise: the GPUs it holds are p's too if p ends
+		 * by its start. */
+		if (core->nrheld > 0 &&
+		    free_now + core->resv_gpus >= p->shape->gpus &&
+		    sched_core_backfill_in_time(core, p, now) &&
+		    (got = sched_core_backfill_place(core, p)) > 0) {
+			sched_core_dequeue(core, p);
+			sched_core_run(core, p, core->scratch, got, now);
+			sched_core_pass_act(core, SCHED_ACT_START, p);
+			continue;
+		}
 		if (core->conf.policy == SCHED_FIFO && core->conf.strict) {
 			/* Strict order: the rest wait behind p. */
 			core->tail_reason = SCHED_REASON_PRIORITY;
@@ -328,11 +350,17 @@ sched_core_pass(struct sched_core *core, int64_t now,
 			    p->hold->nplan);
 			continue;
 		}
+		/* Behind a promise, p preempts only if it ends by its start:
+		 * what it stops might be what was promised. */
 		if (victims == 0 || free_now + victims < p->shape->gpus ||
-		    sched_core_pass_pmissed(core, p))
+		    sched_core_pass_pmissed(core, p) ||
+		    !sched_core_backfill_in_time(core, p, now)) {
+			sched_core_backfill_promise(core, p, now);
 			continue;
+		}
 		if ((k = sched_core_preempt_choose(core, p, now)) == 0) {
 			sched_core_pass_pmiss(core, p);
+			sched_core_backfill_promise(core, p, now);
 			continue;
 		}
 		sched_core_preempt_plan(core, p, k);
@@ -349,6 +377,7 @@ sched_core_pass(struct sched_core *core, int64_t now,
 	for (i = 0; i < core->nheld; i++)
 		place_release(core->cluster, &core->held[i], 1);
 	core->nheld = 0;
+	sched_core_backfill_end(core);
 	*acts = core->acts;
 	return (core->nacts);
 }

@@ -7,7 +7,7 @@
 
 /* What p asks of its GPUs' placement: its shape, its nodes (of set k),
  * what it needs beside them. */
-static void
+void
 sched_core_place_want(const struct sched_cjob *p, uint32_t k,
     struct place_want *w)
 {

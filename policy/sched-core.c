@@ -47,6 +47,7 @@ sched_core_create(const struct sched_conf *conf)
 	otree_init(&core->pending, sched_core_order_pending(conf->policy));
 	otree_init(&core->running, sched_core_order_running(conf->policy));
 	otree_init(&core->timers, sched_core_order_timers);
+	otree_init(&core->ends, sched_core_order_ends);
 	TAILQ_INIT(&core->preempting);
 	core->cluster = place_cluster_create(conf->seed);
 	sched_gittins_init(&core->gittins, conf->samples, conf->nsamples);
@@ -165,6 +166,10 @@ sched_core_free(struct sched_core *core)
 	free(core->usable);
 	free(core->scratch);
 	free(core->held);
+	free(core->rheld);
+	free(core->rplan);
+	free(core->runs);
+	free(core->promises);
 	free(core->victims);
 	free(core);
 }
@@ -233,6 +238,18 @@ sched_core_service(const struct sched_core *core,
 	return ((uint64_t)ms * sched_core_rate(core, spec) / SCHED_RATE_GPU);
 }
 
+/* ms as whole seconds, rounded up (a limit is not shortened), at most
+ * what a uint32_t holds; 0 (or less) for not known. */
+static uint32_t
+sched_core_secs(int64_t ms)
+{
+	if (ms <= 0)
+		return (0);
+	if (ms / 1000 >= UINT32_MAX)
+		return (UINT32_MAX);
+	return ((uint32_t)((ms + 999) / 1000));
+}
+
 static struct sched_cjob *
 sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 {
@@ -292,6 +309,8 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 		h->preemptions = spec->preemptions;
 	}
 	j->rate = sched_core_rate(core, spec);
+	j->limit_s = sched_core_secs(spec->limit);
+	j->expect_s = sched_core_secs(spec->expect);
 	if ((j->tier = spec->tier) != 0)
 		core->tiered++;
 	j->queue = sched_core_mlfq_queue(core, sched_cjob_qservice(j));
@@ -303,6 +322,8 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 			core->scratchsize = 1;
 		core->scratch = sched_core_xalloc(core->scratch,
 		    core->scratchsize, sizeof *core->scratch);
+		core->rplan = sched_core_xalloc(core->rplan,
+		    core->scratchsize, sizeof *core->rplan);
 	}
 	return (j);
 }
@@ -423,6 +444,7 @@ sched_core_run(struct sched_core *core, struct sched_cjob *j,
 	h->nplan = 0;
 	sched_core_preempt_forget(core, j);
 	otree_insert(&core->running, &j->qnode);
+	sched_core_ends_add(core, j, now);
 	sched_core_victims(core, j, 1);
 	sched_core_mlfq_demotion(core, j);
 }
@@ -458,6 +480,7 @@ void
 sched_core_unrun(struct sched_core *core, struct sched_cjob *j)
 {
 	otree_remove(&core->running, &j->qnode);
+	sched_core_ends_remove(core, j);
 	sched_core_victims(core, j, -1);
 	sched_core_mlfq_timer(core, j, SCHED_NEVER);
 }

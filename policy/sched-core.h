@@ -90,6 +90,13 @@ struct sched_jobspec {
 	/* The CPUs and memory it needs beside its GPUs on each node
 	 * (place.h); all 0: none. */
 	struct place_res res;
+	/* What backfill knows of how long it runs (ms; 0: not known): a
+	 * run's time limit, its end for sure (a job adopted running: what
+	 * is left of it), and the run time in all predicted from history,
+	 * its likely end. A job behind a promise may use its prediction to
+	 * show it ends in time only if it can be requeued (!no_requeue). */
+	int64_t		 limit;
+	int64_t		 expect;
 	void		*arg;		/* the caller's, handed back */
 	uint64_t	 attained;	/* GPU-ms received so far */
 	int64_t		 executed;	/* ms run since the last promotion */
@@ -206,6 +213,10 @@ uint32_t		 sched_cjob_promotions(const struct sched_cjob *);
 uint32_t		 sched_cjob_rank(const struct sched_cjob *);
 uint32_t		 sched_cjob_preemptions(const struct sched_cjob *);
 enum sched_reason	 sched_cjob_reason(const struct sched_core *,
+			     const struct sched_cjob *);
+/* The time a pending job was promised its GPUs in the last pass
+ * (backfill), or SCHED_NEVER when it was not. */
+int64_t			 sched_cjob_resv_start(const struct sched_core *,
 			     const struct sched_cjob *);
 /* The GPUs a running or preempting job holds; borrowed. */
 const struct place_alloc *sched_cjob_alloc(const struct sched_cjob *,

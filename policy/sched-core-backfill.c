@@ -1,0 +1,225 @@
+/* sched-core-backfill.c: backfill with promises (sched-resv.h) in the
+ * core. Running jobs whose end is expected are kept in the order of it
+ * (the ends tree). A pass promises the first backfill_depth jobs that can
+ * neither start nor make room by preemption the earliest time their GPUs
+ * will be free, holds for the rest of the pass the promised GPUs that are
+ * free now, and lets a job behind take those only when it ends by the
+ * earliest promise: by its time limit, or by its predicted end when it
+ * can be requeued (stopped then). GPUs no promise needs are anyone's.
+ *
+ * A second promise is made on the cluster as the first left it: the
+ * GPUs the first holds now are not given back to it, but those the first
+ * will have once running jobs end may be promised to both. Promises are
+ * made again at every pass, so one that two share is settled when the
+ * first starts. */
+#include <string.h>
+
+#include "policy/sched-core-int.h"
+
+/* ms from seconds, as the jobspec's were kept. */
+#define SCHED_BF_MS(s)	((int64_t)(s) * 1000)
+
+void
+sched_core_ends_add(struct sched_core *core, struct sched_cjob *j,
+    int64_t now)
+{
+	struct sched_chold	*h = sched_cjob_hold(j);
+	int64_t			 left;
+
+	h->expect_end = SCHED_NEVER;
+	/* Kept only where promises are made: no cost otherwise. */
+	if (core->conf.backfill_depth == 0)
+		return;
+	if (j->limit_s > 0)
+		h->expect_end = now + SCHED_BF_MS(j->limit_s);
+	else if (j->expect_s > 0) {
+		/* Run time in all, less what earlier runs did; a job past
+		 * its prediction is expected to end any moment. */
+		left = SCHED_BF_MS(j->expect_s) - h->total_executed;
+		h->expect_end = now + (left > 0 ? left : 0);
+	}
+	if (h->expect_end != SCHED_NEVER)
+		otree_insert(&core->ends, &h->enode);
+}
+
+void
+sched_core_ends_remove(struct sched_core *core, struct sched_cjob *j)
+{
+	struct sched_chold	*h = j->hold;
+
+	if (h == NULL || h->expect_end == SCHED_NEVER)
+		return;
+	otree_remove(&core->ends, &h->enode);
+	h->expect_end = SCHED_NEVER;
+}
+
+void
+sched_core_backfill_begin(struct sched_core *core)
+{
+	core->nresv = 0;
+	core->resv_start = SCHED_NEVER;
+	core->resv_gpus = 0;
+	core->nrheld = 0;
+}
+
+void
+sched_core_backfill_end(struct sched_core *core)
+{
+	place_release(core->cluster, core->rheld, core->nrheld);
+	core->nrheld = 0;
+	core->resv_gpus = 0;
+}
+
+/* Holds for the rest of the pass the GPUs of plan that are free now. */
+static void
+sched_core_backfill_hold(struct sched_core *core,
+    const struct place_alloc *plan, size_t n)
+{
+	struct place_alloc	*a;
+	uint64_t		 m;
+	size_t			 i;
+
+	for (i = 0; i < n; i++) {
+		m = plan[i].mask & place_node_free_mask(core->cluster,
+		    plan[i].node);
+		if (m == 0)
+			continue;
+		if (core->nrheld == core->rheldsize) {
+			core->rheldsize = core->rheldsize != 0 ?
+			    core->rheldsize * 2 : 16;
+			core->rheld = sched_core_xalloc(core->rheld,
+			    core->rheldsize, sizeof *core->rheld);
+		}
+		/* GPUs alone, as the pass's own holds. */
+		a = &core->rheld[core->nrheld++];
+		memset(a, 0, sizeof *a);
+		a->node = plan[i].node;
+		a->mask = m;
+		place_take(core->cluster, a, 1);
+		core->resv_gpus += sched_mask_count(m);
+	}
+}
+
+/* The running jobs by expected end, the earliest first, backfill_window
+ * of them at most: core->runs, their count. */
+static size_t
+sched_core_backfill_runs(struct sched_core *core)
+{
+	struct otree_node	*e;
+	struct sched_chold	*h;
+	size_t			 n = 0, max = core->conf.backfill_window;
+
+	for (e = otree_first(&core->ends); e != NULL &&
+	    (max == 0 || n < max); e = otree_next(e)) {
+		h = SCHED_CHOLD_OF_END(e);
+		if (n == core->runsize) {
+			core->runsize = core->runsize != 0 ?
+			    core->runsize * 2 : 64;
+			core->runs = sched_core_xalloc(core->runs,
+			    core->runsize, sizeof *core->runs);
+		}
+		core->runs[n].alloc = h->alloc;
+		core->runs[n].n = h->nalloc;
+		core->runs[n].end = h->expect_end;
+		n++;
+	}
+	return (n);
+}
+
+bool
+sched_core_backfill_promise(struct sched_core *core, struct sched_cjob *p,
+    int64_t now)
+{
+	struct place_want	 w;
+	struct sched_resv	 r;
+	size_t			 nruns;
+	uint32_t		 k = 0;
+
+	if (core->nresv >= core->conf.backfill_depth || p->shape->gpus == 0)
+		return (false);
+	nruns = sched_core_backfill_runs(core);
+	r.plan = core->rplan;
+	/* Its sets of nodes in order, as it would start: the first that
+	 * can hold it at some known time is promised. */
+	do {
+		sched_core_place_want(p, k, &w);
+		if (w.nodes != NULL && w.nlisted == 0)
+			continue;
+		sched_resv_find(core->cluster, sched_cjob_placement(core, p),
+		    &w, core->runs, nruns, 0, now, &r);
+		if (r.start != SCHED_RESV_NEVER)
+			break;
+	} while (++k < p->shape->nsets);
+	if (r.start == SCHED_RESV_NEVER)
+		return (false);
+	sched_core_backfill_hold(core, r.plan, r.nplan);
+	core->promises = sched_core_xalloc(core->promises, core->nresv + 1,
+	    sizeof *core->promises);
+	core->promises[core->nresv].id = p->id;
+	core->promises[core->nresv].start = r.start;
+	core->nresv++;
+	if (r.start < core->resv_start)
+		core->resv_start = r.start;
+	return (true);
+}
+
+bool
+sched_core_backfill_in_time(const struct sched_core *core,
+    const struct sched_cjob *p, int64_t now)
+{
+	int64_t	left;
+
+	if (core->nresv == 0)
+		return (true);
+	if (p->limit_s > 0)
+		return (now + SCHED_BF_MS(p->limit_s) <= core->resv_start);
+	/* A prediction may overrun: only a job that can be stopped at the
+	 * promise's start (requeued, from its checkpoint) may lean on it. */
+	if (p->expect_s == 0 || p->shape->no_requeue)
+		return (false);
+	left = SCHED_BF_MS(p->expect_s) - sched_cjob_held(p)->total_executed;
+	return (now + (left > 0 ? left : 0) <= core->resv_start);
+}
+
+size_t
+sched_core_backfill_place(struct sched_core *core, const struct sched_cjob *p)
+{
+	struct place_alloc	*a;
+	size_t			 got, i, j, n = 0;
+
+	if (core->nrheld == 0)
+		return (0);
+	place_release(core->cluster, core->rheld, core->nrheld);
+	got = sched_core_place_find(core, p);
+	/* Held again, but for what p takes (it starts at once). */
+	core->resv_gpus = 0;
+	for (i = 0; i < core->nrheld; i++) {
+		a = &core->rheld[i];
+		for (j = 0; j < got; j++) {
+			if (core->scratch[j].node == a->node)
+				a->mask &= ~core->scratch[j].mask;
+		}
+		if (a->mask == 0)
+			continue;
+		core->rheld[n++] = *a;
+		core->resv_gpus += sched_mask_count(a->mask);
+	}
+	core->nrheld = n;
+	place_take(core->cluster, core->rheld, core->nrheld);
+	return (got);
+}
+
+int64_t
+sched_cjob_resv_start(const struct sched_core *core,
+    const struct sched_cjob *j)
+{
+	uint32_t	i;
+
+	if (j->state != SCHED_JOB_PENDING)
+		return (SCHED_NEVER);
+	for (i = 0; i < core->nresv; i++) {
+		if (core->promises[i].id == j->id)
+			return (core->promises[i].start);
+	}
+	return (SCHED_NEVER);
+}
