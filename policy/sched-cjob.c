@@ -136,3 +136,18 @@ sched_cjob_alloc(const struct sched_cjob *j, size_t *n)
 	*n = sched_cjob_held(j)->nalloc;
 	return (sched_cjob_held(j)->alloc);
 }
+
+int64_t
+sched_cjob_resv_start(const struct sched_core *core,
+    const struct sched_cjob *j)
+{
+	uint32_t	i;
+
+	if (j->state != SCHED_JOB_PENDING)
+		return (SCHED_NEVER);
+	for (i = 0; i < core->nresv; i++) {
+		if (core->promises[i].id == j->id)
+			return (core->promises[i].start);
+	}
+	return (SCHED_NEVER);
+}

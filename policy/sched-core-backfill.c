@@ -20,7 +20,7 @@
 #define SCHED_BF_MS(s)	((int64_t)(s) * 1000)
 
 void
-sched_core_ends_add(struct sched_core *core, struct sched_cjob *j,
+sched_core_backfill_ends_add(struct sched_core *core, struct sched_cjob *j,
     int64_t now)
 {
 	struct sched_chold	*h = sched_cjob_hold(j);
@@ -43,7 +43,7 @@ sched_core_ends_add(struct sched_core *core, struct sched_cjob *j,
 }
 
 void
-sched_core_ends_remove(struct sched_core *core, struct sched_cjob *j)
+sched_core_backfill_ends_remove(struct sched_core *core, struct sched_cjob *j)
 {
 	struct sched_chold	*h = j->hold;
 
@@ -207,19 +207,4 @@ sched_core_backfill_place(struct sched_core *core, const struct sched_cjob *p)
 	core->nrheld = n;
 	place_take(core->cluster, core->rheld, core->nrheld);
 	return (got);
-}
-
-int64_t
-sched_cjob_resv_start(const struct sched_core *core,
-    const struct sched_cjob *j)
-{
-	uint32_t	i;
-
-	if (j->state != SCHED_JOB_PENDING)
-		return (SCHED_NEVER);
-	for (i = 0; i < core->nresv; i++) {
-		if (core->promises[i].id == j->id)
-			return (core->promises[i].start);
-	}
-	return (SCHED_NEVER);
 }

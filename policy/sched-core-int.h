@@ -325,9 +325,9 @@ void		 sched_core_preempt_forget(struct sched_core *,
  * make room (true when one was made); whether p, behind the promises, may
  * take their GPUs and so whether it may preempt (it ends by their start);
  * placing p so (its count, in core->scratch; 0: none). */
-void		 sched_core_ends_add(struct sched_core *, struct sched_cjob *,
-		     int64_t now);
-void		 sched_core_ends_remove(struct sched_core *,
+void		 sched_core_backfill_ends_add(struct sched_core *,
+		     struct sched_cjob *, int64_t now);
+void		 sched_core_backfill_ends_remove(struct sched_core *,
 		     struct sched_cjob *);
 void		 sched_core_backfill_begin(struct sched_core *);
 void		 sched_core_backfill_end(struct sched_core *);

@@ -444,7 +444,7 @@ sched_core_run(struct sched_core *core, struct sched_cjob *j,
 	h->nplan = 0;
 	sched_core_preempt_forget(core, j);
 	otree_insert(&core->running, &j->qnode);
-	sched_core_ends_add(core, j, now);
+	sched_core_backfill_ends_add(core, j, now);
 	sched_core_victims(core, j, 1);
 	sched_core_mlfq_demotion(core, j);
 }
@@ -480,7 +480,7 @@ void
 sched_core_unrun(struct sched_core *core, struct sched_cjob *j)
 {
 	otree_remove(&core->running, &j->qnode);
-	sched_core_ends_remove(core, j);
+	sched_core_backfill_ends_remove(core, j);
 	sched_core_victims(core, j, -1);
 	sched_core_mlfq_timer(core, j, SCHED_NEVER);
 }
