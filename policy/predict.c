@@ -308,7 +308,8 @@ predict_learn(struct predict *p, const struct predict_job *j,
 	    gpu_ms);
 }
 
-/* The key of the first rule with its minimum of runs for j, or NULL. */
+/* The key of the first rule with its minimum of runs for j, or NULL. A
+ * job without a name key finds no name rule's key: none is learned. */
 static const struct predict_key *
 predict_pick(const struct predict *p, const struct predict_job *j)
 {
@@ -320,8 +321,6 @@ predict_pick(const struct predict *p, const struct predict_job *j)
 
 	predict_name_key(j->name, key, sizeof key);
 	for (how = PREDICT_BY_NAME; how <= PREDICT_BY_GPUS; how++) {
-		if (how == PREDICT_BY_NAME && key[0] == '\0')
-			continue;
 		predict_parts(how, j, key, &user, &name, &gpus);
 		k = predict_find(p, how, p->hash(how, gpus, user, name), user,
 		    name, gpus);

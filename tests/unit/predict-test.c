@@ -62,6 +62,7 @@ test_name_key(void)
 	/* A T or Z not after a digit is a word. */
 	t_key("eval-T-Z", "eval-T-Z");
 	t_key("run3a", "run-a");
+	t_key("run3Trial", "run-Trial");
 	t_key("resnet50_bs256", "resnet-bs");
 	t_key("run-a3f9c2", "run-a-f-c");
 	t_key("__job__", "job");
@@ -412,6 +413,22 @@ test_key_bound(void)
 	is_int(g.samples, 4, "bound: the user's key kept every run");
 	g = t_guess(p, "alice", "bar", 1);
 	is_int(g.how, PREDICT_BY_NAME, "bound: a newer name kept");
+	predict_free(p);
+
+	/* Learning a key again makes it the newest: foo, learned again
+	 * after qux, outlives bar, and the user's key outlives both. */
+	p = predict_create(5);
+	t_learn(p, "alice", "foo", 1, 10);
+	t_learn(p, "alice", "bar", 1, 20);
+	t_learn(p, "alice", "qux", 1, 30);
+	t_learn(p, "alice", "foo", 1, 10);
+	t_learn(p, "alice", "zip", 1, 40);
+	g = t_guess(p, "alice", "foo", 1);
+	is_int(g.how, PREDICT_BY_NAME, "bound: a name learned again kept");
+	is_int(g.samples, 2, "bound: both its runs");
+	g = t_guess(p, "alice", "bar", 1);
+	is_int(g.how, PREDICT_BY_USER_GPUS, "bound: the oldest learned gone");
+	is_int(g.samples, 5, "bound: the user's key kept every run");
 	predict_free(p);
 
 	/* Fewer than 3 keys are 3: one job's keys all stay, the next
