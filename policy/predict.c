@@ -29,8 +29,10 @@
  * count GPU-time is GPUs x run time and the median keeps that, across
  * counts (a name run on 4 and on 8 GPUs) each is the middle of its own.
  *
- * Memory is bounded: a key holds at most PREDICT_WINDOW runs (its ring
- * grows to that), and past max_keys the key learned from longest ago goes
+ * Keys live in one hash table of chains, found by a 64-bit FNV-1a of
+ * their parts and told apart by their text when hashes collide. Memory is
+ * bounded: a key holds at most PREDICT_WINDOW runs (its ring grows to
+ * that), and past max_keys the key learned from longest ago goes
  * (a name not run for longest; a user's and a GPU count's keys are
  * learned by each of their jobs and stay). While no key has overflowed
  * its window and none has gone, a guess does not depend on the order the
@@ -354,7 +356,8 @@ predict_guess(const struct predict *p, const struct predict_job *j,
     struct predict_guess *out)
 {
 	const struct predict_key	*k;
-	uint64_t			 run[PREDICT_WINDOW], gpu[PREDICT_WINDOW];
+	uint64_t			 run[PREDICT_WINDOW];
+	uint64_t			 gpu[PREDICT_WINDOW];
 	size_t				 i;
 
 	memset(out, 0, sizeof *out);
