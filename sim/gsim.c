@@ -30,6 +30,7 @@ enum {
 	GSIM_OPT_STRICT,
 	GSIM_OPT_NO_STRICT,
 	GSIM_OPT_OVERHEAD,
+	GSIM_OPT_BACKFILL,
 	GSIM_OPT_SEED,
 	GSIM_OPT_SHAPE,
 	GSIM_OPT_NODE_CPUS,
@@ -54,6 +55,7 @@ static const struct option gsim_longopts[] = {
 	{ "no-strict", no_argument, NULL, GSIM_OPT_NO_STRICT },
 	{ "samples", required_argument, NULL, 'S' },
 	{ "overhead", required_argument, NULL, GSIM_OPT_OVERHEAD },
+	{ "backfill", required_argument, NULL, GSIM_OPT_BACKFILL },
 	{ "seed", required_argument, NULL, GSIM_OPT_SEED },
 	{ "shape", required_argument, NULL, GSIM_OPT_SHAPE },
 	{ "node-cpus", required_argument, NULL, GSIM_OPT_NODE_CPUS },
@@ -122,6 +124,12 @@ gsim_usage(FILE *f)
 "                            header (default: the trace's own GPU-times)\n"
 "      --overhead SECONDS    time a preempted job loses on each restart\n"
 "                            (default 0)\n"
+"      --backfill DEPTH      promise the first DEPTH jobs that cannot start\n"
+"                            the earliest time their GPUs are free, and start\n"
+"                            a job behind them only where it keeps the\n"
+"                            promises: by its time_limit, or its run time\n"
+"                            learned from the jobs replayed before it\n"
+"                            (default 0: skip what does not fit)\n"
 "      --seed N              seed of random placement (default 1)\n"
 "      --node-cpus N         each node's CPUs, which jobs take beside their\n"
 "                            GPUs (their num_cpu, else the node's share);\n"
@@ -332,6 +340,16 @@ gsim_options(struct gsim *g, int argc, char **argv, int *status, char *err,
 			    errlen) != 0)
 				return (-1);
 			g->overhead_ms = llround(v * 1000);
+			break;
+		case GSIM_OPT_BACKFILL:
+			if (gsim_number(optarg, "--backfill", 0, &v, err,
+			    errlen) != 0 || v != floor(v) || v > 64) {
+				snprintf(err, errlen, "--backfill \"%s\": "
+				    "expected a whole number of jobs, 0 to 64",
+				    optarg);
+				return (-1);
+			}
+			g->conf.backfill_depth = (uint32_t)v;
 			break;
 		case GSIM_OPT_SEED:
 			if (gsim_number(optarg, "--seed", 0, &v, err,

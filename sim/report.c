@@ -177,6 +177,8 @@ report_json(const struct report *r, FILE *fp)
 		    "placement", sched_conf_placement_name(c->placement),
 		    "strict", c->policy == SCHED_FIFO && c->strict,
 		    "thresholds", th, "promote_knob", c->promote_knob);
+		json_object_set_new(run, "backfill_depth",
+		    json_integer(c->backfill_depth));
 		json_object_set_new(run, "avg_jct", report_secs(f.avg_jct));
 		json_object_set_new(run, "median_jct",
 		    report_secs(f.median_jct));

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/xmalloc.h"
+#include "policy/predict.h"
 #include "policy/sched-core.h"
 #include "sim/sim.h"
 
@@ -145,6 +146,36 @@ sim_job_res(const struct sim_job *tj, struct place_res *r)
 		r->mem_share = true;
 }
 
+/* What the predictor knows tj by. */
+static void
+sim_predict_job(const struct sim_job *tj, struct predict_job *pj)
+{
+	pj->user = tj->user;
+	pj->name = tj->name;
+	pj->gpus = tj->gpus;
+}
+
+/* Learns tj's run, which just ended: its duration uninterrupted. */
+static void
+sim_learn(struct predict *pr, const struct sim_job *tj)
+{
+	struct predict_job	pj;
+
+	sim_predict_job(tj, &pj);
+	predict_learn(pr, &pj, (uint64_t)tj->duration_ms,
+	    (uint64_t)tj->duration_ms * tj->gpus);
+}
+
+static bool
+sim_guess(const struct predict *pr, const struct sim_job *tj,
+    struct predict_guess *g)
+{
+	struct predict_job	pj;
+
+	sim_predict_job(tj, &pj);
+	return (predict_guess(pr, &pj, g));
+}
+
 int
 sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
     const struct sched_conf *conf, const struct sim_opts *o,
@@ -155,6 +186,8 @@ sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
 	struct sim_state		*st;
 	struct sim_heap			 h = { NULL, 0, 0 };
 	struct sched_jobspec		 spec;
+	struct predict			*pr = NULL;
+	struct predict_guess		 guess;
 	const struct sched_action	*acts;
 	const struct sim_job		*tj;
 	size_t				 next = 0, done = 0, i, n, idx, step;
@@ -165,6 +198,10 @@ sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
 	if (sched_conf_check(conf, err, errlen) != 0)
 		return (-1);
 	core = sched_core_create(conf);
+	/* Backfill leans on durations learned as the trace is replayed: a
+	 * job's own is never known before it ends, as on a live cluster. */
+	if (conf->backfill_depth > 0)
+		pr = predict_create(PREDICT_MAX_KEYS);
 	if (o->rules != NULL)
 		o->rules(o->rules_arg, core);
 	cl = sched_core_cluster(core);
@@ -219,6 +256,8 @@ sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
 			res->jobs[idx].end_ms = now;
 			res->jobs[idx].promotions =
 			    sched_cjob_promotions(st[idx].cj);
+			if (pr != NULL)
+				sim_learn(pr, &trace->jobs[idx]);
 			sched_core_end(core, st[idx].cj, now);
 			st[idx].cj = NULL;
 			if (++done % step == 0 && o->progress != NULL)
@@ -248,6 +287,9 @@ sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
 			spec.arg = (void *)(uintptr_t)next;
 			spec.first_start = SCHED_NEVER;
 			spec.last_stop = tj->submit_ms;
+			spec.limit = (int64_t)tj->time_limit * 1000;
+			if (pr != NULL && sim_guess(pr, tj, &guess))
+				spec.expect = (int64_t)guess.run_ms;
 			st[next].cj = sched_core_submit(core, &spec, now);
 			next++;
 		}
@@ -284,6 +326,7 @@ out:
 	}
 	free(st);
 	free(h.v);
+	predict_free(pr);
 	sched_core_free(core);
 	return (ret);
 }

@@ -40,7 +40,7 @@ json_get() {
 @test "gsim --help lists every option and --version names the package" {
 	run -0 gsim --help
 	for o in --policy --cluster --cluster-spec --thresholds --queues \
-	    --promote --placement --strict --no-strict --samples --overhead \
+	    --promote --placement --strict --no-strict --samples --overhead --backfill \
 	    --seed --shape --node-cpus --node-mem-gb --json --jobs --plot --quiet --help --version; do
 		[[ "$output" == *"$o"* ]] || { echo "missing $o"; false; }
 	done
@@ -147,6 +147,32 @@ CSV
 	[ "$(json_get nostrict.json 'j["runs"][0]["strict"]')" = False ]
 	# (10 + 19 + 5) / 3
 	[ "$(json_get nostrict.json 'round(j["runs"][1]["avg_jct"], 3)')" = 11.333 ]
+}
+
+@test "gsim --backfill promises a waiting gang its GPUs and starts behind it only what ends in time" {
+	# Two nodes of 2 GPUs. A (2 GPUs, 100 s, limit 100) runs from 0; B
+	# (4 GPUs, limit 10) at 1 waits for A; C (1 GPU, limit 50) at 2 and
+	# D (1 GPU, 200 s, no limit) at 3. Without backfill C and D skip
+	# ahead and B waits for both: 203..213. With depth 1, B is promised
+	# A's end (100); C ends at 52, before it, and is backfilled; D's end
+	# is not known (nothing like it ended yet), so it waits: B 100..110,
+	# then D 110..310.
+	printf 'submit_time,num_gpus,duration,time_limit,name\n0,2,100,100,a\n1,4,10,10,b\n2,1,50,50,c\n3,1,200,0,d\n' >bf.csv
+	run -0 gsim --json -p dlas -c 2x2 --jobs skip.csv bf.csv
+	echo "$output" >skip.json
+	grep -q '^dlas,1,b,,4,1.000,10.000,203.000,213.000,' skip.csv
+	grep -q '^dlas,3,d,,1,3.000,200.000,3.000,203.000,' skip.csv
+	[ "$(json_get skip.json 'j["runs"][0]["backfill_depth"]')" = 0 ]
+	run -0 gsim --json -p dlas -c 2x2 --backfill 1 --jobs bf.jobs bf.csv
+	echo "$output" >bf.json
+	[ "$(json_get bf.json 'j["runs"][0]["backfill_depth"]')" = 1 ]
+	grep -q '^dlas,1,b,,4,1.000,10.000,100.000,110.000,109.000,99.000,' bf.jobs
+	grep -q '^dlas,2,c,,1,2.000,50.000,2.000,52.000,' bf.jobs
+	grep -q '^dlas,3,d,,1,3.000,200.000,110.000,310.000,' bf.jobs
+	# (100 + 109 + 50 + 307) / 4
+	[ "$(json_get bf.json 'j["runs"][0]["avg_jct"]')" = 141.5 ]
+	run -2 gsim -c 2x2 --backfill 65 bf.csv
+	[[ "$output" == *'--backfill "65": expected a whole number of jobs, 0 to 64'* ]]
 }
 
 @test "gsim honours a job array's throttle, as gbatchd's core does" {
