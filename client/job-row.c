@@ -462,6 +462,37 @@ job_row_get_first_start(const void *row, const void *ctx, char *buf,
 }
 
 static const char *
+job_row_get_expect_start(const void *row, const void *ctx, char *buf,
+    size_t len)
+{
+	return (job_row_date(row, JF_EXPECT_START, buf, len));
+}
+
+static const char *
+job_row_get_predicted(const void *row, const void *ctx, char *buf,
+    size_t len)
+{
+	return (job_row_seconds(row, JF_PREDICTED, buf, len, ""));
+}
+
+/* How the prediction was made: "user's similar name (7 runs)". */
+static const char *
+job_row_get_predicted_by(const void *row, const void *ctx, char *buf,
+    size_t len)
+{
+	char		how[64] = "";
+	long long	runs;
+
+	job_row_text(row, JF_PREDICTED_BY, how, sizeof how);
+	if (how[0] == '\0' ||
+	    jscan_int(job_row_v(row, JF_PREDICTED_RUNS), &runs) == -1)
+		return ("");
+	snprintf(buf, len, "%s (%lld run%s)", how, runs, runs == 1 ? "" :
+	    "s");
+	return (buf);
+}
+
+static const char *
 job_row_get_run_time(const void *row, const void *ctx, char *buf,
     size_t len)
 {
@@ -741,6 +772,9 @@ const struct table_col job_row_cols[] = {
 	{ "alloc_cpus", "CPUS", true, job_row_get_alloc_cpus },
 	{ "queue", "QUEUE", false, job_row_get_queue },
 	{ "rank", "RANK", true, job_row_get_rank },
+	{ "expect_start", "EXPECT_START", false, job_row_get_expect_start },
+	{ "predicted", "PREDICTED", true, job_row_get_predicted },
+	{ "predicted_by", "PREDICTED_BY", false, job_row_get_predicted_by },
 	{ "attained", "GPU_TIME", true, job_row_get_attained },
 	{ "restarts", "RESTARTS", true, job_row_get_restarts },
 	{ "preemptions", "PREEMPTED", true, job_row_get_preemptions },
@@ -815,6 +849,7 @@ static const struct {
 	{ "gpu_seconds", { "attained", NULL } },
 	{ "exit", { "exit_code", "signal", NULL } },
 	{ "runs", { "id", NULL } },
+	{ "predicted_by", { "predicted_by", "predicted_runs", NULL } },
 };
 
 void

@@ -20,7 +20,11 @@
  * the current wait began; last_queue the scheduler's level when last
  * changed; queue its level now (-1: not held by the scheduler); rank a
  * pending job's place in the order the scheduler takes them (1 starts
- * first; 0: none, or not asked for); jct is
+ * first; 0: none, or not asked for); expect_start when backfill promised
+ * a pending job its GPUs (0: no promise); predicted its run time in all
+ * as the completed jobs like it ran (0: none alike yet, or not asked
+ * for), predicted_by the rule that found them (policy/predict.h's words)
+ * and predicted_runs how many; jct is
  * end_time - submit_time of a finished job. node and gpu_mask are rank 0's
  * part of the current or last run, alloc every part ("n1:0xf,n2:0xf") or
  * '' for one; job_runs (store.h) keeps each run. account and comment are
@@ -192,6 +196,14 @@ enum job_field_kind {
 	    JFK_U32, JFF_UPDATE)					\
 	COL(QUEUE, queue, int, NULL, "queue", JFK_INT, 0)		\
 	COL(RANK, rank, int, NULL, "rank", JFK_INT, 0)			\
+	COL(EXPECT_START, expect_start, int64_t, NULL, "expect_start",	\
+	    JFK_I64, 0)							\
+	COL(PREDICTED, predicted, int64_t, NULL, "predicted", JFK_I64,	\
+	    JFF_MS)							\
+	COL(PREDICTED_BY, predicted_by, const char *, NULL,		\
+	    "predicted_by", JFK_TEXT0, 0)				\
+	COL(PREDICTED_RUNS, predicted_runs, uint32_t, NULL,		\
+	    "predicted_runs", JFK_U32, 0)				\
 	COL(ATTAINED, attained, uint64_t, "attained", "attained",	\
 	    JFK_U64, JFF_UPDATE | JFF_MS)				\
 	COL(RESTARTS, restarts, uint32_t, "restarts", "restarts",	\

@@ -102,8 +102,9 @@ squeue_usage(FILE *f)
 "                         TimeLeft, NumNodes, NodeList, Reason, ReasonList,\n"
 "                         StartTime, SubmitTime, EndTime, Dependency, ...\n"
 "  -l, --long             Slurm's long columns, under the time of the call\n"
-"      --start            pending jobs with their start time (N/A where\n"
-"                         gbatch has none)\n"
+"      --start            pending jobs with their expected start: the time\n"
+"                         backfill promised the first of them (N/A where\n"
+"                         none was)\n"
 "      --json             the jobs as JSON\n"
 "  -p, --partition NAME[,NAME]  jobs that may run in these partitions\n"
 "                         (sinfo lists them; gbatch without partitions has\n"
@@ -213,8 +214,12 @@ squeue_field(const struct job_row *r, enum job_state s, char c, long task,
 		    JF_ALLOC_CPUS));
 		return (buf);
 	case 'S':
-		slurm_fmt_date(slurm_fmt_row_int(r, JF_START_TIME), "N/A", buf,
-		    len);
+		/* A pending job's is the start backfill promised it, as
+		 * Slurm's expected start. */
+		slurm_fmt_date(s == JOB_PENDING && slurm_fmt_row_int(r,
+		    JF_EXPECT_START) > 0 ? slurm_fmt_row_int(r,
+		    JF_EXPECT_START) : slurm_fmt_row_int(r, JF_START_TIME),
+		    "N/A", buf, len);
 		return (buf);
 	case 'V':
 		slurm_fmt_date(slurm_fmt_row_int(r, JF_SUBMIT_TIME), "N/A", buf,
@@ -346,7 +351,8 @@ squeue_json(const struct model *m, const struct squeue_out *o)
 		    "submit_time",
 		    (json_int_t)slurm_fmt_row_int(r, JF_SUBMIT_TIME),
 		    "start_time",
-		    (json_int_t)slurm_fmt_row_int(r, JF_START_TIME),
+		    (json_int_t)(s == JOB_PENDING ? slurm_fmt_row_int(r,
+		    JF_EXPECT_START) : slurm_fmt_row_int(r, JF_START_TIME)),
 		    "end_time", (json_int_t)slurm_fmt_row_int(r, JF_END_TIME),
 		    "time_limit",
 		    (json_int_t)(slurm_fmt_row_int(r, JF_TIME_LIMIT) / 60),
@@ -411,7 +417,7 @@ squeue_fields(const struct slurm_item *items, int n, bool all,
 		{ 'N', "nodes" }, { 'r', "reason" }, { 'R', "reason nodes" },
 		{ 'b', "gpus" },
 		{ 'C', "alloc_cpus gpus cpus_per_gpu cpus_per_task tasks_per_node num_nodes" },
-		{ 'S', "start_time" },
+		{ 'S', "start_time expect_start" },
 		{ 'V', "submit_time" }, { 'e', "end_time" },
 		{ 'E', "dependency" },
 	};

@@ -85,6 +85,10 @@ conf_reload_json(const struct conf *c)
 	json_object_set_new(sch, "cpus_per_gpu", json_integer(c->cpus_per_gpu));
 	json_object_set_new(sch, "mem_per_gpu", json_integer(c->mem_per_gpu));
 	json_object_set_new(sch, "preempt_plain", json_boolean(c->preempt_plain));
+	json_object_set_new(sch, "backfill_depth",
+	    json_integer(sc->backfill_depth));
+	json_object_set_new(sch, "backfill_window",
+	    json_integer(sc->backfill_window));
 	return (json_pack("{s:o, s:o, s:o, s:o}", "controller", ctl,
 	    "scheduler", sch, "partitions", part_json(&c->parts), "qos",
 	    qos_json(&c->qos)));

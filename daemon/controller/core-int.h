@@ -16,6 +16,9 @@
 
 struct assoc_usage;
 struct core_hold;
+struct predict;
+struct predict_guess;
+struct store_job;
 struct job;
 struct node;
 
@@ -78,6 +81,9 @@ struct core_state {
 	 * spent theirs (core_usage): judged before each pass; a pending
 	 * job of such an account waits outside the core. */
 	struct assoc_usage	*usage;
+	/* Run times learned from the jobs that completed (core-predict.c):
+	 * read from the store at first use, then told each completion. */
+	struct predict		*predict;
 };
 extern struct core_state core;
 
@@ -115,6 +121,13 @@ void	 core_qos_rules(void);
 void	 core_qos_spec(const struct job *j, struct sched_jobspec *spec);
 enum job_preempt core_qos_preempt(const struct job *j);
 bool	 core_qos_before(struct job *j);
+
+/* core-predict.c: j's run time in all as the jobs like it that completed
+ * ran (ms; 0: none alike yet), and how it was found (false: it was not);
+ * learning j's run, which completed. */
+int64_t	 core_predict_run_ms(const struct job *j);
+bool	 core_predict_guess(const struct job *j, struct predict_guess *g);
+void	 core_predict_learn(const struct job *j, const struct store_job *row);
 
 /* The record of who holds each GPU, made at first use. */
 struct core_hold *core_holds(void);

@@ -44,6 +44,7 @@
 #include "daemon/controller/metrics.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/store.h"
+#include "policy/predict.h"
 #include "policy/sched-core.h"
 
 /* The controller's one core (core-int.h). Global: the files of the core
@@ -345,6 +346,15 @@ core_spec(struct job *j, struct sched_jobspec *spec, int64_t now)
 	spec->preemptions = sv->preemptions;
 	spec->promotions = sv->promotions;
 	spec->preempting = job_state(j) == JOB_PREEMPTING;
+	/* Backfill's: a run's time limit (each run has all of it; a job
+	 * running already, what is left, at least a ms: it is due to end),
+	 * and its run time predicted from the jobs like it that ended. */
+	if (job_time_limit(j) > 0) {
+		spec->limit = (int64_t)job_time_limit(j) * 1000 - run;
+		if (spec->limit < 1)
+			spec->limit = 1;
+	}
+	spec->expect = core_predict_run_ms(j);
 }
 
 /* The service ms of j's run gives (sched_core_service). */
@@ -626,6 +636,9 @@ core_job_changed(struct job *j, enum job_state from, enum job_state to,
 	if (job_array_job_id(j) != 0 && job_array_job_id(j) != job_id(j) &&
 	    depend_wait_changed(job_array_job_id(j)))
 		core_mark_dirty();
+	/* Its run teaches how long its like run. */
+	if (to == JOB_COMPLETED)
+		core_predict_learn(j, row);
 	if (core.sc == NULL || core.stale)
 		return;		/* the rebuild reads every job */
 	now = ctx_now_ms();
@@ -673,12 +686,20 @@ core_rank(void)
 }
 
 void
-core_job_view(const struct job *j, struct store_job *row, int64_t now)
+core_job_view(const struct job *j, struct store_job *row, int64_t now,
+    bool predict)
 {
 	const struct job_sched	*s = job_sched_const(j);
 	const struct sched_cjob	*cj = s->cjob;
+	struct predict_guess	 g;
 	enum sched_reason	 r, r2;
+	int64_t			 start;
 
+	if (predict && core_predict_guess(j, &g) && g.run_ms <= INT64_MAX) {
+		row->predicted = (int64_t)g.run_ms;
+		row->predicted_by = predict_how_name(g.how);
+		row->predicted_runs = (uint32_t)g.samples;
+	}
 	if ((row->queue = core_job_queue(j)) == -1)
 		return;
 	if (job_state(j) == JOB_PENDING && sched_cjob_rank(cj) > 0)
@@ -689,6 +710,8 @@ core_job_view(const struct job *j, struct store_job *row, int64_t now)
 	row->promotions = sched_cjob_promotions(cj);
 	if (job_state(j) != JOB_PENDING)
 		return;
+	if ((start = sched_cjob_resv_start(core.sc, cj)) != SCHED_NEVER)
+		row->expect_start = (start + 999) / 1000;
 	/* Waiting for GPUs that no node taking jobs could ever give is
 	 * waiting for nodes: say which kind. */
 	r = sched_cjob_reason(core.sc, cj);
@@ -832,4 +855,6 @@ core_free(void)
 	core.samples = NULL;
 	assoc_usage_free(core.usage);
 	core.usage = NULL;
+	predict_free(core.predict);
+	core.predict = NULL;
 }

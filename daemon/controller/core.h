@@ -91,8 +91,11 @@ uint64_t core_stale_first(const struct node *);
 void	core_job_stale_changed(struct job *);
 /* Fills row's live scheduling view for a listing: queue, attained
  * service and run time to now (ms, ctx_now_ms(): read once per listing),
- * and a pending job's reason. */
-void	core_job_view(const struct job *, struct store_job *row, int64_t now);
+ * a pending job's reason and the start backfill promised it, and with
+ * predict its predicted run time (a lookup a job: only for a listing
+ * that shows it). */
+void	core_job_view(const struct job *, struct store_job *row, int64_t now,
+	    bool predict);
 /* Numbers the pending jobs in the order the scheduler takes them, for the
  * listings that follow (core_job_view sets row->rank): O(pending). */
 void	core_rank(void);

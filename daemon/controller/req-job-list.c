@@ -81,6 +81,7 @@ struct req_job_list {
 	size_t		 count;
 	bool		 truncated;
 	bool		 history;	/* each job's state changes too */
+	bool		 predict;	/* predicted run times asked for */
 	bool		 rows;		/* each job an array of values */
 	/* controller.private_data for a user who is not an operator: other
 	 * users' jobs go out without job_field_private_set(), their history
@@ -195,7 +196,7 @@ req_job_list_memory(struct req_job_list *l, struct job *j)
 	row.node = job_node(j) != NULL ? node_name(job_node(j)) : NULL;
 	row.alloc = alloc = job_alloc_text(job_part_const(j, 0),
 	    job_nparts(j));
-	core_job_view(j, &row, l->now_ms);
+	core_job_view(j, &row, l->now_ms, l->predict);
 	req_job_list_add(&row, l);
 	free(alloc);
 }
@@ -710,6 +711,9 @@ req_job_list(struct peer *p, const json_t *msg)
 	 * a listing that shows it. */
 	if (jfs_has(l.fields, JF_RANK))
 		core_rank();
+	l.predict = jfs_has(l.fields, JF_PREDICTED) ||
+	    jfs_has(l.fields, JF_PREDICTED_BY) ||
+	    jfs_has(l.fields, JF_PREDICTED_RUNS);
 	l.private = ctx_conf()->private_data && !peer_is_operator(p);
 	l.viewer = peer_uid(p);
 	if (l.stream) {

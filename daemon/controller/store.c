@@ -89,6 +89,13 @@ static const char *const store_sql[STORE_NSTMTS] = {
 	[STORE_GPU_TIMES] = "SELECT CASE WHEN attained > 0 THEN attained ELSE"
 	    " gpus * MAX(end_time - start_time, 0) * 1000 END FROM jobs"
 	    " WHERE state = 'COMPLETED' ORDER BY id DESC LIMIT ?",
+	/* The last completed jobs, oldest first: their run time in all,
+	 * or (schemas 1 and 2) the last run's. */
+	[STORE_JOB_HISTORY] = "SELECT user, name, gpus, run_time FROM"
+	    " (SELECT id, user, name, gpus, CASE WHEN run_total > 0 THEN"
+	    " run_total ELSE MAX(end_time - start_time, 0) * 1000 END AS"
+	    " run_time FROM jobs WHERE state = 'COMPLETED' ORDER BY id DESC"
+	    " LIMIT ?) ORDER BY id",
 };
 
 
@@ -785,6 +792,33 @@ store_job_gpu_times(size_t max, uint64_t **out, size_t *n)
 		free(v);
 		*out = NULL;
 		*n = 0;
+		return (-1);
+	}
+	return (0);
+}
+
+int
+store_job_history(size_t max, store_history_cb cb, void *arg)
+{
+	sqlite3_stmt	*st = store.stmts[STORE_JOB_HISTORY];
+	const char	*user, *name;
+	int64_t		 ms;
+	int		 rc;
+
+	sqlite3_bind_int64(st, 1, (sqlite3_int64)max);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		user = (const char *)sqlite3_column_text(st, 0);
+		name = (const char *)sqlite3_column_text(st, 1);
+		if ((ms = sqlite3_column_int64(st, 3)) <= 0)
+			continue;
+		cb(user != NULL ? user : "", name != NULL ? name : "",
+		    (uint32_t)sqlite3_column_int64(st, 2), (uint64_t)ms, arg);
+	}
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	if (rc != SQLITE_DONE) {
+		log_error("store: reading the completed jobs' run times: %s",
+		    sqlite3_errmsg(store.db));
 		return (-1);
 	}
 	return (0);

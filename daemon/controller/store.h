@@ -121,6 +121,11 @@ int	 store_job_events(uint64_t id, store_event_cb, void *);
 /* The GPU-times (GPU-ms) of the last max completed jobs, newest first,
  * into a malloc'd array: the Gittins index's distribution. */
 int	 store_job_gpu_times(size_t max, uint64_t **out, size_t *n);
+/* The last max completed jobs, oldest first: cb with each one's user,
+ * name (borrowed for the call), GPUs and run time in all (ms). */
+typedef void	(*store_history_cb)(const char *user, const char *name,
+		    uint32_t gpus, uint64_t run_ms, void *);
+int	 store_job_history(size_t max, store_history_cb, void *);
 
 /* Retention (store-purge.c): deleting the finished jobs that ended before
  * cutoff (seconds), in batches of the oldest first. pos is where the next

@@ -1,0 +1,120 @@
+#!/usr/bin/env bats
+# Backfill on a live cluster: the first job that cannot start is promised
+# the time its GPUs will be free, by the running jobs' time limits; a job
+# behind it starts now only if it ends by then; gq and squeue --start show
+# the promise; run times are learned from the jobs that complete. The
+# rules themselves are sched-resv.t's and sched-backfill.t's.
+
+load helpers
+
+setup() {
+	bats_require_minimum_version 1.5.0
+	gb_setup
+	cd "$GB_DIR"
+}
+
+teardown() {
+	gb_teardown
+}
+
+field() {
+	gq -h -t all -j "$1" -o "$2"
+}
+
+# waiter FILE: a job's command that runs until FILE exists.
+waiter() {
+	printf 'while [ ! -e %s ]; do sleep 0.1; done' "$1"
+}
+
+has_promise() {
+	[ "$(field "$1" expect_start)" != - ]
+}
+
+# epoch DATE: a date as gq prints it, in seconds since the epoch.
+epoch() {
+	date -d "$1" +%s
+}
+
+@test "a waiting gang is promised its start; a job that ends by then is backfilled, one of unknown end waits" {
+	printf 'scheduler = {\n  backfill_depth = 1;\n};\n' >>"$GBATCH_CONF"
+	gb_start_cluster
+	# Two nodes of 4: a (4 GPUs, 10 min) and a2 (2 GPUs, 20 min) run;
+	# 2 GPUs are free.
+	a=$(gb_submit -G 4 -t 10 -J a --wrap "$(waiter go-a)")
+	gb_wait_state "$a" RUNNING 20
+	a2=$(gb_submit -G 2 -t 20 -J a2 --wrap "$(waiter go-a2)")
+	gb_wait_state "$a2" RUNNING 20
+	# b needs all 8: at a's end 6 are free, at a2's all 8. So b is
+	# promised a2's start + 20 min, and the 2 free GPUs are held for it.
+	b=$(gb_submit -G 8 -t 1 -J b --wrap 'true')
+	c=$(gb_submit -G 1 -t 2 -J c --wrap "$(waiter go-c)")
+	d=$(gb_submit -G 1 -J d --wrap 'true')
+	# c ends within 2 min, long before: it is backfilled.
+	gb_wait_state "$c" RUNNING 20
+	# d has no time limit: it could run past the promise, so it waits,
+	# though a GPU is free.
+	[ "$(gb_state "$d")" = PENDING ]
+	[ "$(field "$d" reason)" = Resources ]
+	[ "$(gb_state "$b")" = PENDING ]
+	a2_start=$(epoch "$(field "$a2" start_time)")
+	gb_wait 10 has_promise "$b"
+	b_start=$(epoch "$(field "$b" expect_start)")
+	[ "$b_start" -ge $((a2_start + 1200)) ]
+	[ "$b_start" -le $((a2_start + 1201)) ]
+	# squeue --start says the same, in Slurm's columns.
+	run -0 "$GBATCH_BUILDDIR/slurm/squeue" --start -h -j "$b" -o '%i %S'
+	[ "$output" = "$b $(field "$b" expect_start)" ]
+	# A job that is not first gets no promise.
+	[ "$(field "$d" expect_start)" = - ]
+	# Once a and a2 end, b still waits for c's GPU; once c ends it runs,
+	# and d after it.
+	touch go-a go-a2
+	gb_wait_state "$a2" COMPLETED 20
+	[ "$(gb_state "$d")" = PENDING ]
+	touch go-c
+	gb_wait_state "$b" COMPLETED 30
+	gb_wait_state "$d" COMPLETED 30
+	# b ran before d.
+	[ "$(epoch "$(field "$b" start_time)")" -le \
+	    "$(epoch "$(field "$d" start_time)")" ]
+}
+
+@test "without backfill_depth a job that fits starts ahead of a waiting gang, as before" {
+	gb_start_cluster
+	a=$(gb_submit -G 4 -t 10 -J a --wrap "$(waiter go-a)")
+	gb_wait_state "$a" RUNNING 20
+	b=$(gb_submit -G 8 -t 1 -J b --wrap 'true')
+	d=$(gb_submit -G 1 -J d --wrap "$(waiter go-d)")
+	gb_wait_state "$d" RUNNING 20
+	[ "$(field "$b" expect_start)" = - ]
+	touch go-a go-d
+	gb_wait_state "$b" COMPLETED 30
+}
+
+@test "gq shows a run time predicted from the user's completed jobs of a similar name, and how" {
+	gb_start_cluster
+	j1=$(gb_submit -G 1 -J train-2026-11-01 --wrap 'sleep 1')
+	gb_wait_state "$j1" COMPLETED 20
+	j2=$(gb_submit -G 1 -J train-2026-11-28 --hold --wrap 'true')
+	run -0 gq -h -j "$j2" -o predicted_by
+	[ "$output" = "user's similar name (1 run)" ]
+	# j1 slept 1 s: its run took 1 s and a little.
+	run -0 gq -h -j "$j2" -o predicted
+	[[ "$output" =~ ^(0:0|00:00:0)[12]$ ]]
+	# And gq -l lists both.
+	run -0 gq -l "$j2"
+	[[ "$output" == *"predicted_by:"*"user's similar name (1 run)"* ]]
+	# A name nothing completed resembles, of another GPU count: none.
+	j3=$(gb_submit -G 2 -J other --hold --wrap 'true')
+	[ "$(field "$j3" predicted)" = - ]
+}
+
+@test "gctl reconfigure takes backfill_depth; a value out of range is refused, naming it" {
+	gb_start_cluster
+	printf 'scheduler = {\n  backfill_depth = 2;\n};\n' >>"$GBATCH_CONF"
+	run -0 gctl reconfigure
+	[[ "$output" == *"scheduler.backfill_depth"* ]]
+	sed 's/backfill_depth = 2/backfill_depth = 65/' "$GBATCH_CONF" >"$GB_DIR/bad.conf"
+	run -1 gbatchd --check-config -f "$GB_DIR/bad.conf"
+	[[ "$output" == *"backfill_depth"*"0"*"64"* ]]
+}
