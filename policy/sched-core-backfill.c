@@ -60,6 +60,7 @@ sched_core_backfill_begin(struct sched_core *core)
 	core->resv_start = SCHED_NEVER;
 	core->resv_gpus = 0;
 	core->nrheld = 0;
+	core->nbf_miss = 0;
 }
 
 void
@@ -181,13 +182,51 @@ sched_core_backfill_in_time(const struct sched_core *core,
 	return (now + (left > 0 ? left : 0) <= core->resv_start);
 }
 
+/* Whether a placement like p's found none on the promised GPUs with the
+ * cluster as it stands (random placement is never answered so). */
+static bool
+sched_core_backfill_missed(const struct sched_core *core,
+    const struct sched_cjob *p)
+{
+	size_t	i;
+
+	if (core->bf_gen != place_generation(core->cluster) ||
+	    sched_cjob_placement(core, p) == SCHED_PLACE_RANDOM)
+		return (false);
+	for (i = 0; i < core->nbf_miss; i++) {
+		if (core->bf_miss[i].key == p->shape->place_key &&
+		    core->bf_miss[i].gpus == p->shape->gpus)
+			return (true);
+	}
+	return (false);
+}
+
+/* Notes that p found no room on the promised GPUs, tried with the
+ * cluster at generation gen and left as it was (its generation moved all
+ * the same: what stood at gen stands). */
+static void
+sched_core_backfill_miss(struct sched_core *core, const struct sched_cjob *p,
+    uint64_t gen)
+{
+	size_t	i;
+
+	if (core->bf_gen != gen)
+		core->nbf_miss = 0;
+	core->bf_gen = place_generation(core->cluster);
+	i = core->nbf_miss < SCHED_MISSES ? core->nbf_miss++ :
+	    (size_t)(p->id % SCHED_MISSES);
+	core->bf_miss[i].key = p->shape->place_key;
+	core->bf_miss[i].gpus = p->shape->gpus;
+}
+
 size_t
 sched_core_backfill_place(struct sched_core *core, const struct sched_cjob *p)
 {
 	struct place_alloc	*a;
+	uint64_t		 gen = place_generation(core->cluster);
 	size_t			 got, i, j, n = 0;
 
-	if (core->nrheld == 0)
+	if (core->nrheld == 0 || sched_core_backfill_missed(core, p))
 		return (0);
 	place_release(core->cluster, core->rheld, core->nrheld);
 	got = sched_core_place_find(core, p);
@@ -206,5 +245,7 @@ sched_core_backfill_place(struct sched_core *core, const struct sched_cjob *p)
 	}
 	core->nrheld = n;
 	place_take(core->cluster, core->rheld, core->nrheld);
+	if (got == 0)
+		sched_core_backfill_miss(core, p, gen);
 	return (got);
 }

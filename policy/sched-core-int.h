@@ -145,6 +145,16 @@ struct sched_core {
 	struct place_alloc	*rplan;		/* room for the largest job */
 	struct place_alloc	*rheld;		/* the free GPUs promised */
 	size_t			 nrheld, rheldsize;
+	/* Placements on the promised GPUs that found none, by what they
+	 * ask (place_key, gpus), while the cluster stands as bf_gen says:
+	 * a queue of like jobs in time for a promise costs one placement,
+	 * not one a job. */
+	struct {
+		uint64_t	 key;
+		uint32_t	 gpus;
+	}			 bf_miss[SCHED_MISSES];
+	size_t			 nbf_miss;
+	uint64_t		 bf_gen;
 	struct sched_cjobs	 preempting;
 	struct sched_groups	 groups;
 	/* Preempting jobs no pending job waits for (adopted so after a
