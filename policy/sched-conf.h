@@ -57,6 +57,18 @@ struct sched_conf {
 	 * does not fit is skipped as before. */
 	uint32_t		 backfill_depth;
 	uint32_t		 backfill_window;
+	/* Fair share (sched_core_fairshare_set): with fairshare on, the
+	 * waiting jobs of a tier are ordered by fskey = their user's
+	 * standing + fairshare_queue_weight x their queue, then as the
+	 * policy says. Weight 0 serves the user furthest below their share
+	 * first, by queue and the policy's order among theirs (least
+	 * attained service one level up); a weight W counts a queue level
+	 * as W places of standing (a multifactor blend of the two); a large
+	 * one keeps Tiresias' queues first, fair share deciding among jobs
+	 * of a queue. Not for srtf, whose order is its own. Where every job
+	 * has one user, every standing is 0 and the order is as without. */
+	bool			 fairshare;
+	uint32_t		 fairshare_queue_weight;
 	/* gittins: GPU-times (GPU-ms) of finished jobs, any order; borrowed
 	 * by sched_core_create, which keeps a sorted copy. */
 	const uint64_t		*samples;

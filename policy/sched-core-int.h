@@ -8,6 +8,7 @@
  *   sched-core-preempt.c  victims, plans, orphans, the waiter bookkeeping
  *   sched-core-pass.c     a pass: what starts, what is preempted
  *   sched-core-backfill.c expected ends, and a pass's promises
+ *   sched-core-fs.c       fair share: the leaves' standings, the keys
  * sched-gittins.c (the Gittins index) and sched-shape.c, sched-group.c
  * (what jobs ask, array caps) are modules of their own. */
 #ifndef GB_SCHED_CORE_INT_H
@@ -94,6 +95,11 @@ struct sched_cjob {
 	 * known), so that a queue of jobs that never ran grows by little. */
 	uint32_t			 limit_s;
 	uint32_t			 expect_s;
+	/* Fair share's: its leaf, and its key among the waiting jobs of its
+	 * tier (sched_conf's fairshare; 0 for all without). */
+	uint32_t			 fs_leaf;
+	uint32_t			 fskey;
+	TAILQ_ENTRY(sched_cjob)		 fsentry;	/* its leaf's, pending */
 };
 TAILQ_HEAD(sched_cjobs, sched_cjob);
 
@@ -130,6 +136,13 @@ struct sched_core {
 	/* Running jobs whose end is expected (sched_chold's expect_end),
 	 * the earliest first: what backfill's promises are made of. */
 	struct otree		 ends;
+	/* Fair share: each leaf's standing and waiting jobs, by leaf
+	 * (sched-core-fs.c), nfs of them made. */
+	struct sched_fs_leaf {
+		uint32_t		 standing;
+		struct sched_cjobs	 jobs;
+	}			*fs;
+	uint32_t		 nfs;
 	/* This pass's promises (sched-core-backfill.c): to whom (by id,
 	 * which outlives a job's record) and when, how many, the earliest
 	 * start among them, the GPUs they hold free now. */
@@ -347,6 +360,14 @@ bool		 sched_core_backfill_in_time(const struct sched_core *,
 		     const struct sched_cjob *p, int64_t now);
 size_t		 sched_core_backfill_place(struct sched_core *,
 		     const struct sched_cjob *p);
+
+/* sched-core-fs.c: the key j waits with (its leaf's standing and its
+ * queue); j joining its leaf's waiting jobs as it is queued, and leaving
+ * them. */
+uint32_t	 sched_core_fs_key(const struct sched_core *,
+		     const struct sched_cjob *j);
+void		 sched_core_fs_enqueue(struct sched_core *, struct sched_cjob *j);
+void		 sched_core_fs_dequeue(struct sched_core *, struct sched_cjob *j);
 
 /* What j has of a run, to read: sched_cjob_no_hold for a job that never
  * ran. The readers below are inline: a pass calls them for each pending

@@ -2,7 +2,8 @@
  * Each order of jobs puts a higher tier first (sched_jobspec's tier);
  * within a tier, the pending jobs in the order a pass serves them (fifo
  * by submit, srtf by the time left, 2D-LAS by queue then first start,
- * 2D-Gittins by queue then index; within a queue a higher urgency, the
+ * 2D-Gittins by queue then index; with fair share the lower key of
+ * sched-core-fs.c before the queue; within a queue a higher urgency, the
  * caller's priority - nice, before either), the running jobs by priority (the last
  * is the first victim). The timers are by when they are due. Each order
  * ends on the id (the jobs' on the submit time first), so it is total and
@@ -34,6 +35,14 @@ sched_core_order_tier(const struct sched_cjob *a, const struct sched_cjob *b)
 	return (a->tier == b->tier ? 0 : a->tier > b->tier ? -1 : 1);
 }
 
+/* Waiting jobs: the lower fair-share key first (sched-core-fs.c; 0 for
+ * all without fair share). */
+static inline int
+sched_core_order_fs(const struct sched_cjob *a, const struct sched_cjob *b)
+{
+	return (a->fskey == b->fskey ? 0 : a->fskey < b->fskey ? -1 : 1);
+}
+
 /* Waiting jobs: a higher urgency first (the caller's priority - nice); 0
  * for equals. */
 static inline int
@@ -53,6 +62,7 @@ sched_core_order_fifo(const struct otree_node *x, const struct otree_node *y)
 	int			 c;
 
 	if ((c = sched_core_order_tier(a, b)) != 0 ||
+	    (c = sched_core_order_fs(a, b)) != 0 ||
 	    (c = sched_core_order_urgency(a, b)) != 0)
 		return (c);
 	return (sched_core_order_tail(a, b));
@@ -84,7 +94,8 @@ sched_core_order_dlas(const struct otree_node *x, const struct otree_node *y)
 	int64_t			 ka, kb;
 	int			 c;
 
-	if ((c = sched_core_order_tier(a, b)) != 0)
+	if ((c = sched_core_order_tier(a, b)) != 0 ||
+	    (c = sched_core_order_fs(a, b)) != 0)
 		return (c);
 	if (a->queue != b->queue)
 		return (a->queue < b->queue ? -1 : 1);
@@ -109,7 +120,8 @@ sched_core_order_gittins(const struct otree_node *x, const struct otree_node *y)
 	const struct sched_cjob	*b = SCHED_CJOB_OF(y, qnode);
 	int			 c;
 
-	if ((c = sched_core_order_tier(a, b)) != 0)
+	if ((c = sched_core_order_tier(a, b)) != 0 ||
+	    (c = sched_core_order_fs(a, b)) != 0)
 		return (c);
 	if (a->queue != b->queue)
 		return (a->queue < b->queue ? -1 : 1);

@@ -104,6 +104,32 @@ sched_core_pass_victims(struct sched_core *core, const struct sched_cjob *p,
 	}
 }
 
+/* The most a job behind p in the walk may preempt: with fair share a
+ * job of a higher queue may come after p (a user below their share first),
+ * so what a job of p's tier in the first queue may preempt; without, what
+ * p may (it only shrinks along the walk). */
+static uint64_t
+sched_core_pass_victims_behind(const struct sched_core *core,
+    const struct sched_cjob *p, uint64_t victims)
+{
+	uint64_t	sum = 0;
+	unsigned	q;
+
+	if (!core->conf.fairshare || p->queue == 0 ||
+	    (core->conf.policy != SCHED_DLAS &&
+	    core->conf.policy != SCHED_GITTINS))
+		return (victims);
+	if (core->tiered > 0) {
+		sum = sched_core_victims_below(core, p);
+		for (q = 1; q < core->nqueues; q++)
+			sum += core->tqvictim[p->tier][q];
+		return (sum);
+	}
+	for (q = 1; q < core->nqueues; q++)
+		sum += core->qvictim[q];
+	return (sum);
+}
+
 /* Whether p may be answered from this pass's misses: its placement draws
  * no random number. A job bound to nodes (its partitions, -w) is answered
  * by its shape's own miss alone, which names the same nodes. */
@@ -280,7 +306,8 @@ sched_core_pass(struct sched_core *core, int64_t now,
 		/* Neither the free GPUs (those promised among them, to a job
 		 * that ends in time) nor any job p outranks can serve p or
 		 * anything behind it (they rank lower still): stop here. */
-		if (free_now + core->resv_gpus < minsize && victims == 0 &&
+		if (free_now + core->resv_gpus < minsize &&
+		    sched_core_pass_victims_behind(core, p, victims) == 0 &&
 		    core->norphans == 0) {
 			/* The first that waits so is promised still, so
 			 * that its expected start stays known. */

@@ -37,6 +37,9 @@ sched_core_create(const struct sched_conf *conf)
 		abort();
 	core->conf = *conf;
 	core->conf.samples = NULL;
+	/* srtf orders by the time left alone (an oracle to compare with). */
+	if (conf->policy == SCHED_SRTF)
+		core->conf.fairshare = false;
 	pool_init(&core->cjobs, sizeof(struct sched_cjob));
 	core->nqueues = conf->nqueues;
 	/* fifo and srtf order all jobs in one queue. */
@@ -170,6 +173,7 @@ sched_core_free(struct sched_core *core)
 	free(core->rplan);
 	free(core->runs);
 	free(core->promises);
+	free(core->fs);
 	free(core->victims);
 	free(core);
 }
@@ -188,6 +192,7 @@ sched_core_enqueue(struct sched_core *core, struct sched_cjob *j)
 	j->reason = SCHED_REASON_RESOURCES;
 	j->reason_pass = core->npass;
 	sched_core_order_key(core, j);
+	sched_core_fs_enqueue(core, j);
 	otree_insert(&core->pending, &j->qnode);
 	core->psize[sched_cjob_size_bucket(j)]++;
 	sched_core_mlfq_promotion(core, j);
@@ -198,6 +203,7 @@ void
 sched_core_dequeue(struct sched_core *core, struct sched_cjob *j)
 {
 	otree_remove(&core->pending, &j->qnode);
+	sched_core_fs_dequeue(core, j);
 	core->psize[sched_cjob_size_bucket(j)]--;
 	sched_core_mlfq_timer(core, j, SCHED_NEVER);
 }
@@ -310,6 +316,8 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 	}
 	j->rate = sched_core_rate(core, spec);
 	j->limit_s = sched_core_secs(spec->limit);
+	j->fs_leaf = spec->fs_leaf < SCHED_FS_LEAVES ? spec->fs_leaf :
+	    SCHED_FS_LEAVES - 1;
 	j->expect_s = sched_core_secs(spec->expect);
 	if ((j->tier = spec->tier) != 0)
 		core->tiered++;

@@ -97,6 +97,10 @@ struct sched_jobspec {
 	 * show it ends in time only if it can be requeued (!no_requeue). */
 	int64_t		 limit;
 	int64_t		 expect;
+	/* Its fair-share leaf (the caller's number for its user and
+	 * account, < SCHED_FS_LEAVES), whose standing
+	 * sched_core_fairshare_set gives. */
+	uint32_t	 fs_leaf;
 	void		*arg;		/* the caller's, handed back */
 	uint64_t	 attained;	/* GPU-ms received so far */
 	int64_t		 executed;	/* ms run since the last promotion */
@@ -131,6 +135,15 @@ struct place_cluster	*sched_core_cluster(struct sched_core *);
  * decides). Until a rule is set, any may; set before the jobs come. */
 void			 sched_core_preempt_rule(struct sched_core *,
 			     unsigned p, unsigned r, bool may);
+
+/* Fair share (sched_conf's fairshare): leaf's standing, 0 first, equal
+ * for a tie (fairshare.h's); every leaf's is 0 until set. The waiting
+ * jobs of the leaf are ordered again, O(their number x log n). */
+#define SCHED_FS_LEAVES	(1u << 24)
+void			 sched_core_fairshare_set(struct sched_core *,
+			     uint32_t leaf, uint32_t standing);
+uint32_t		 sched_core_fairshare_get(const struct sched_core *,
+			     uint32_t leaf);
 
 /* The service ms of spec's run gives, in GPU-ms: its GPUs x ms, or a CPU
  * job's CPUs at their worth in GPUs (sched_conf's cpus_per_gpu). */
