@@ -8,7 +8,7 @@
  *   sched-core-preempt.c  victims, plans, orphans, the waiter bookkeeping
  *   sched-core-pass.c     a pass: what starts, what is preempted
  *   sched-core-backfill.c expected ends, and a pass's promises
- *   sched-core-fs.c       fair share: the leaves' standings, the keys
+ *   sched-core-fairshare.c       fair share: the leaves' standings, the keys
  * sched-gittins.c (the Gittins index) and sched-shape.c, sched-group.c
  * (what jobs ask, array caps) are modules of their own. */
 #ifndef GB_SCHED_CORE_INT_H
@@ -137,7 +137,7 @@ struct sched_core {
 	 * the earliest first: what backfill's promises are made of. */
 	struct otree		 ends;
 	/* Fair share: each leaf's standing and waiting jobs, by leaf
-	 * (sched-core-fs.c), nfs of them made. */
+	 * (sched-core-fairshare.c), nfs of them made. */
 	struct sched_fs_leaf {
 		uint32_t		 standing;
 		struct sched_cjobs	 jobs;
@@ -361,13 +361,15 @@ bool		 sched_core_backfill_in_time(const struct sched_core *,
 size_t		 sched_core_backfill_place(struct sched_core *,
 		     const struct sched_cjob *p);
 
-/* sched-core-fs.c: the key j waits with (its leaf's standing and its
+/* sched-core-fairshare.c: the key j waits with (its leaf's standing and its
  * queue); j joining its leaf's waiting jobs as it is queued, and leaving
  * them. */
-uint32_t	 sched_core_fs_key(const struct sched_core *,
+uint32_t	 sched_core_fairshare_key(const struct sched_core *,
 		     const struct sched_cjob *j);
-void		 sched_core_fs_enqueue(struct sched_core *, struct sched_cjob *j);
-void		 sched_core_fs_dequeue(struct sched_core *, struct sched_cjob *j);
+void		 sched_core_fairshare_enqueue(struct sched_core *,
+		     struct sched_cjob *j);
+void		 sched_core_fairshare_dequeue(struct sched_core *,
+		     struct sched_cjob *j);
 
 /* What j has of a run, to read: sched_cjob_no_hold for a job that never
  * ran. The readers below are inline: a pass calls them for each pending

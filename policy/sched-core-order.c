@@ -3,7 +3,7 @@
  * within a tier, the pending jobs in the order a pass serves them (fifo
  * by submit, srtf by the time left, 2D-LAS by queue then first start,
  * 2D-Gittins by queue then index; with fair share the lower key of
- * sched-core-fs.c before the queue; within a queue a higher urgency, the
+ * sched-core-fairshare.c before the queue; within a queue a higher urgency, the
  * caller's priority - nice, before either), the running jobs by priority (the last
  * is the first victim). The timers are by when they are due. Each order
  * ends on the id (the jobs' on the submit time first), so it is total and
@@ -35,7 +35,7 @@ sched_core_order_tier(const struct sched_cjob *a, const struct sched_cjob *b)
 	return (a->tier == b->tier ? 0 : a->tier > b->tier ? -1 : 1);
 }
 
-/* Waiting jobs: the lower fair-share key first (sched-core-fs.c; 0 for
+/* Waiting jobs: the lower fair-share key first (sched-core-fairshare.c; 0 for
  * all without fair share). */
 static inline int
 sched_core_order_fs(const struct sched_cjob *a, const struct sched_cjob *b)

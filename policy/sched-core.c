@@ -192,7 +192,7 @@ sched_core_enqueue(struct sched_core *core, struct sched_cjob *j)
 	j->reason = SCHED_REASON_RESOURCES;
 	j->reason_pass = core->npass;
 	sched_core_order_key(core, j);
-	sched_core_fs_enqueue(core, j);
+	sched_core_fairshare_enqueue(core, j);
 	otree_insert(&core->pending, &j->qnode);
 	core->psize[sched_cjob_size_bucket(j)]++;
 	sched_core_mlfq_promotion(core, j);
@@ -203,7 +203,7 @@ void
 sched_core_dequeue(struct sched_core *core, struct sched_cjob *j)
 {
 	otree_remove(&core->pending, &j->qnode);
-	sched_core_fs_dequeue(core, j);
+	sched_core_fairshare_dequeue(core, j);
 	core->psize[sched_cjob_size_bucket(j)]--;
 	sched_core_mlfq_timer(core, j, SCHED_NEVER);
 }

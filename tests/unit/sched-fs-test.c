@@ -1,5 +1,5 @@
 /* sched-fs-test.c: fair share in the scheduling core
- * (policy/sched-core-fs.c): a waiting job's key is its leaf's standing
+ * (policy/sched-core-fairshare.c): a waiting job's key is its leaf's standing
  * plus fairshare_queue_weight x its queue; the user furthest below their
  * share starts first, a standing that moves re-orders that user's jobs,
  * the weight trades standing against queues, one user alone is ordered as

@@ -1,4 +1,4 @@
-/* sched-core-fs.c: fair share in the core's order (sched_conf's
+/* sched-core-fairshare.c: fair share in the core's order (sched_conf's
  * fairshare). The caller ranks users and accounts (policy/fairshare.c)
  * and hands each leaf's standing in; the core keys a waiting job with its
  * leaf's standing plus fairshare_queue_weight times its queue, and the
@@ -15,7 +15,7 @@
 
 /* The leaf's record, made (with every one below it) at first need. */
 static struct sched_fs_leaf *
-sched_core_fs_leaf(struct sched_core *core, uint32_t leaf)
+sched_core_fairshare_leaf(struct sched_core *core, uint32_t leaf)
 {
 	uint32_t	i, n;
 
@@ -36,7 +36,7 @@ sched_core_fs_leaf(struct sched_core *core, uint32_t leaf)
 }
 
 uint32_t
-sched_core_fs_key(const struct sched_core *core, const struct sched_cjob *j)
+sched_core_fairshare_key(const struct sched_core *core, const struct sched_cjob *j)
 {
 	uint64_t	key;
 
@@ -48,19 +48,19 @@ sched_core_fs_key(const struct sched_core *core, const struct sched_cjob *j)
 }
 
 void
-sched_core_fs_enqueue(struct sched_core *core, struct sched_cjob *j)
+sched_core_fairshare_enqueue(struct sched_core *core, struct sched_cjob *j)
 {
-	j->fskey = sched_core_fs_key(core, j);
+	j->fskey = sched_core_fairshare_key(core, j);
 	if (core->conf.fairshare)
-		TAILQ_INSERT_TAIL(&sched_core_fs_leaf(core, j->fs_leaf)->jobs,
+		TAILQ_INSERT_TAIL(&sched_core_fairshare_leaf(core, j->fs_leaf)->jobs,
 		    j, fsentry);
 }
 
 void
-sched_core_fs_dequeue(struct sched_core *core, struct sched_cjob *j)
+sched_core_fairshare_dequeue(struct sched_core *core, struct sched_cjob *j)
 {
 	if (core->conf.fairshare)
-		TAILQ_REMOVE(&sched_core_fs_leaf(core, j->fs_leaf)->jobs, j,
+		TAILQ_REMOVE(&sched_core_fairshare_leaf(core, j->fs_leaf)->jobs, j,
 		    fsentry);
 }
 
@@ -68,7 +68,7 @@ void
 sched_core_fairshare_set(struct sched_core *core, uint32_t leaf,
     uint32_t standing)
 {
-	struct sched_fs_leaf	*l = sched_core_fs_leaf(core, leaf);
+	struct sched_fs_leaf	*l = sched_core_fairshare_leaf(core, leaf);
 	struct sched_cjob	*j;
 
 	if (l->standing == standing)
@@ -78,7 +78,7 @@ sched_core_fairshare_set(struct sched_core *core, uint32_t leaf,
 		otree_remove(&core->pending, &j->qnode);
 	l->standing = standing;
 	TAILQ_FOREACH(j, &l->jobs, fsentry) {
-		j->fskey = sched_core_fs_key(core, j);
+		j->fskey = sched_core_fairshare_key(core, j);
 		otree_insert(&core->pending, &j->qnode);
 	}
 }
