@@ -8,7 +8,7 @@
  *   sched-core-preempt.c  victims, plans, orphans, the waiter bookkeeping
  *   sched-core-pass.c     a pass: what starts, what is preempted
  *   sched-core-backfill.c expected ends, and a pass's promises
- *   sched-core-fairshare.c       fair share: the leaves' standings, the keys
+ *   sched-core-fairshare.c fair share: the leaves' standings, the keys
  * sched-gittins.c (the Gittins index) and sched-shape.c, sched-group.c
  * (what jobs ask, array caps) are modules of their own. */
 #ifndef GB_SCHED_CORE_INT_H
