@@ -31,6 +31,8 @@ enum {
 	GSIM_OPT_NO_STRICT,
 	GSIM_OPT_OVERHEAD,
 	GSIM_OPT_BACKFILL,
+	GSIM_OPT_FAIRSHARE,
+	GSIM_OPT_FS_HALF_LIFE,
 	GSIM_OPT_SEED,
 	GSIM_OPT_SHAPE,
 	GSIM_OPT_NODE_CPUS,
@@ -56,6 +58,9 @@ static const struct option gsim_longopts[] = {
 	{ "samples", required_argument, NULL, 'S' },
 	{ "overhead", required_argument, NULL, GSIM_OPT_OVERHEAD },
 	{ "backfill", required_argument, NULL, GSIM_OPT_BACKFILL },
+	{ "fairshare", required_argument, NULL, GSIM_OPT_FAIRSHARE },
+	{ "fairshare-half-life", required_argument, NULL,
+	    GSIM_OPT_FS_HALF_LIFE },
 	{ "seed", required_argument, NULL, GSIM_OPT_SEED },
 	{ "shape", required_argument, NULL, GSIM_OPT_SHAPE },
 	{ "node-cpus", required_argument, NULL, GSIM_OPT_NODE_CPUS },
@@ -87,6 +92,7 @@ struct gsim {
 	bool			 json;
 	bool			 quiet;
 	int64_t			 overhead_ms;
+	int64_t			 fs_half_life_ms;
 	bool			 even_shapes;	/* --shape even */
 	uint32_t		 node_cpus;	/* --node-cpus; 0: not given */
 	uint64_t		 node_mem;	/* --node-mem-gb, in MB */
@@ -124,6 +130,12 @@ gsim_usage(FILE *f)
 "                            header (default: the trace's own GPU-times)\n"
 "      --overhead SECONDS    time a preempted job loses on each restart\n"
 "                            (default 0)\n"
+"      --fairshare WEIGHT    order waiting jobs by their user's fair-share\n"
+"                            standing (every user and account one share)\n"
+"                            plus WEIGHT x their queue: 0 serves the user\n"
+"                            furthest below their share first\n"
+"      --fairshare-half-life SECONDS  usage decays by half in SECONDS\n"
+"                            (default 604800, 7 days; 0: never)\n"
 "      --backfill DEPTH      promise the first DEPTH jobs that cannot start\n"
 "                            the earliest time their GPUs are free, and start\n"
 "                            a job behind them only where it keeps the\n"
@@ -351,6 +363,23 @@ gsim_options(struct gsim *g, int argc, char **argv, int *status, char *err,
 			}
 			g->conf.backfill_depth = (uint32_t)v;
 			break;
+		case GSIM_OPT_FAIRSHARE:
+			if (gsim_number(optarg, "--fairshare", 0, &v, err,
+			    errlen) != 0 || v != floor(v) || v > 1e9) {
+				snprintf(err, errlen, "--fairshare \"%s\": "
+				    "expected a queue's weight in places of "
+				    "standing, a whole number from 0", optarg);
+				return (-1);
+			}
+			g->conf.fairshare = true;
+			g->conf.fairshare_queue_weight = (uint32_t)v;
+			break;
+		case GSIM_OPT_FS_HALF_LIFE:
+			if (gsim_number(optarg, "--fairshare-half-life", 0, &v,
+			    err, errlen) != 0)
+				return (-1);
+			g->fs_half_life_ms = llround(v * 1000);
+			break;
 		case GSIM_OPT_SEED:
 			if (gsim_number(optarg, "--seed", 0, &v, err,
 			    errlen) != 0 || v != floor(v) || v > 9e15) {
@@ -550,6 +579,7 @@ main(int argc, char **argv)
 	memset(&r, 0, sizeof r);
 	memset(&trace, 0, sizeof trace);
 	sched_conf_default(&g.conf);
+	g.fs_half_life_ms = INT64_C(7) * 24 * 3600 * 1000;
 	g.conf.seed = 1;
 	g.policies = GSIM_DEFAULT_POLICIES;
 	if ((opt = gsim_options(&g, argc, argv, &ret, err,
@@ -617,6 +647,7 @@ main(int argc, char **argv)
 	memset(&so, 0, sizeof so);
 	so.overhead_ms = g.overhead_ms;
 	so.even_shapes = g.even_shapes;
+	so.fs_half_life_ms = g.fs_half_life_ms;
 	if (parts != NULL) {
 		/* The QOS' rules between preemption classes. */
 		so.rules = sim_part_rules;

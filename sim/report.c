@@ -179,6 +179,8 @@ report_json(const struct report *r, FILE *fp)
 		    "thresholds", th, "promote_knob", c->promote_knob);
 		json_object_set_new(run, "backfill_depth",
 		    json_integer(c->backfill_depth));
+		json_object_set_new(run, "fairshare", c->fairshare ?
+		    json_integer(c->fairshare_queue_weight) : json_null());
 		json_object_set_new(run, "avg_jct", report_secs(f.avg_jct));
 		json_object_set_new(run, "median_jct",
 		    report_secs(f.median_jct));

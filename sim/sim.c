@@ -11,6 +11,7 @@
 #include "common/xmalloc.h"
 #include "policy/predict.h"
 #include "policy/sched-core.h"
+#include "sim/sim-share.h"
 #include "sim/sim.h"
 
 struct sim_state {
@@ -86,7 +87,7 @@ static size_t
 sim_apply(struct sched_core *core, const struct sim_trace *trace,
     struct sim_state *st, struct sim_heap *h, const struct sim_opts *o,
     struct sim_result *res, int64_t now, const struct sched_action *acts,
-    size_t n)
+    size_t n, struct sim_share *share)
 {
 	struct sim_state	*s;
 	size_t			 i, idx, nalloc, preempted = 0;
@@ -99,6 +100,8 @@ sim_apply(struct sched_core *core, const struct sim_trace *trace,
 			s->run_since = now;
 			s->end_at = now + s->left_ms;
 			sim_heap_push(h, s->end_at, idx);
+			if (share != NULL)
+				sim_share_start(share, idx, now);
 			if (res->jobs[idx].start_ms < 0) {
 				res->jobs[idx].start_ms = now;
 				(void)sched_cjob_alloc(s->cj, &nalloc);
@@ -115,6 +118,8 @@ sim_apply(struct sched_core *core, const struct sim_trace *trace,
 		    trace->jobs[idx].gpus;
 		res->jobs[idx].preemptions++;
 		res->preemptions++;
+		if (share != NULL)
+			sim_share_stop(share, idx, now);
 		sched_core_stopped(core, s->cj, now);
 		preempted++;
 	}
@@ -187,6 +192,7 @@ sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
 	struct sim_heap			 h = { NULL, 0, 0 };
 	struct sched_jobspec		 spec;
 	struct predict			*pr = NULL;
+	struct sim_share		*share = NULL;
 	struct predict_guess		 guess;
 	const struct sched_action	*acts;
 	const struct sim_job		*tj;
@@ -202,6 +208,8 @@ sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
 	 * job's own is never known before it ends, as on a live cluster. */
 	if (conf->backfill_depth > 0)
 		pr = predict_create(PREDICT_MAX_KEYS);
+	if (conf->fairshare && conf->policy != SCHED_SRTF)
+		share = sim_share_create(trace, o->fs_half_life_ms);
 	if (o->rules != NULL)
 		o->rules(o->rules_arg, core);
 	cl = sched_core_cluster(core);
@@ -258,6 +266,8 @@ sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
 			    sched_cjob_promotions(st[idx].cj);
 			if (pr != NULL)
 				sim_learn(pr, &trace->jobs[idx]);
+			if (share != NULL)
+				sim_share_stop(share, idx, now);
 			sched_core_end(core, st[idx].cj, now);
 			st[idx].cj = NULL;
 			if (++done % step == 0 && o->progress != NULL)
@@ -288,6 +298,8 @@ sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
 			spec.first_start = SCHED_NEVER;
 			spec.last_stop = tj->submit_ms;
 			spec.limit = (int64_t)tj->time_limit * 1000;
+			if (share != NULL)
+				spec.fs_leaf = sim_share_leaf(share, next);
 			if (pr != NULL && sim_guess(pr, tj, &guess))
 				spec.expect = (int64_t)guess.run_ms;
 			st[next].cj = sched_core_submit(core, &spec, now);
@@ -297,11 +309,13 @@ sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
 		 * taker starts at this instant. Each round preempts only for
 		 * jobs that outrank their victims, so this ends; the bound is
 		 * a guard. */
+		if (share != NULL)
+			sim_share_tick(share, core, now);
 		for (rounds = 0; rounds < 1000; rounds++) {
 			n = sched_core_pass(core, now, &acts);
 			res->passes++;
 			if (sim_apply(core, trace, st, &h, o, res, now, acts,
-			    n) == 0)
+			    n, share) == 0)
 				break;
 		}
 	}
@@ -327,6 +341,7 @@ out:
 	free(st);
 	free(h.v);
 	predict_free(pr);
+	sim_share_free(share);
 	sched_core_free(core);
 	return (ret);
 }

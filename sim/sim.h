@@ -47,6 +47,8 @@ struct sim_opts {
 	 * between preemption classes (sim-part.c's QOS); may be NULL. */
 	void		(*rules)(void *, struct sched_core *);
 	void		 *rules_arg;
+	/* Fair share's half-life (sched_conf's fairshare; 0: no decay). */
+	int64_t		  fs_half_life_ms;
 };
 
 /* What job tj needs beside its GPUs: its CPUs and memory spread over its

@@ -41,6 +41,7 @@ json_get() {
 	run -0 gsim --help
 	for o in --policy --cluster --cluster-spec --thresholds --queues \
 	    --promote --placement --strict --no-strict --samples --overhead --backfill \
+	    --fairshare --fairshare-half-life \
 	    --seed --shape --node-cpus --node-mem-gb --json --jobs --plot --quiet --help --version; do
 		[[ "$output" == *"$o"* ]] || { echo "missing $o"; false; }
 	done
@@ -173,6 +174,28 @@ CSV
 	[ "$(json_get bf.json 'j["runs"][0]["avg_jct"]')" = 141.5 ]
 	run -2 gsim -c 2x2 --backfill 65 bf.csv
 	[[ "$output" == *'--backfill "65": expected a whole number of jobs, 0 to 64'* ]]
+}
+
+@test "gsim --fairshare serves the user furthest below their share first" {
+	# One GPU; jobs of 100 s. alice's a1 runs 0..100; a2, a3 (alice) and
+	# b1 (bob) wait. Without fair share they run in the order they came:
+	# b1 300..400. With it, at 100 alice has used 100 GPU-s and bob none:
+	# bob ranks first, b1 runs 100..200; then both have used 100, they
+	# tie, and a2 (first come) runs 200..300, a3 300..400.
+	printf 'submit_time,num_gpus,duration,user\n0,1,100,alice\n1,1,100,alice\n2,1,100,alice\n3,1,100,bob\n' >fs.csv
+	gsim -p dlas -c 1x1 --jobs plain.jobs fs.csv >/dev/null
+	grep -q '^dlas,3,,bob,1,3.000,100.000,300.000,400.000,' plain.jobs
+	run -0 gsim --json -p dlas -c 1x1 --fairshare 0 --jobs fs.jobs fs.csv
+	echo "$output" >fs.json
+	[ "$(json_get fs.json 'j["runs"][0]["fairshare"]')" = 0 ]
+	grep -q '^dlas,3,,bob,1,3.000,100.000,100.000,200.000,' fs.jobs
+	grep -q '^dlas,1,,alice,1,1.000,100.000,200.000,300.000,' fs.jobs
+	grep -q '^dlas,2,,alice,1,2.000,100.000,300.000,400.000,' fs.jobs
+	# A trace of one user (60_job.csv has none) replays as without.
+	cmp <(gsim -c 2x4 -p dlas,gittins "$T60") \
+	    <(gsim -c 2x4 -p dlas,gittins --fairshare 0 "$T60")
+	run -2 gsim -c 1x1 --fairshare -1 fs.csv
+	[[ "$output" == *'--fairshare "-1": expected a queue'* ]]
 }
 
 @test "gsim honours a job array's throttle, as gbatchd's core does" {

@@ -1,0 +1,39 @@
+/* sim-share.h: fair share as gsim replays it (sched_conf's fairshare).
+ * Each (user, account) of the trace is a leaf of policy/fairshare.c's
+ * tree, every account and user with one share (the trace says nothing of
+ * shares); a job's GPU-time is charged to its leaf as it runs, decayed
+ * with the half-life, and the leaves' standings are handed to the core
+ * before the first pass at least SIM_SHARE_TICK_MS of simulated time
+ * after the last (a job's GPU-time is charged up to its stop at once). */
+#ifndef GB_SIM_SHARE_H
+#define GB_SIM_SHARE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim/sim-trace.h"
+
+/* How often running jobs are charged and standings handed over. */
+#define SIM_SHARE_TICK_MS	(60 * 1000)
+
+struct sim_share;
+struct sched_core;
+
+/* For trace's jobs, decaying with half_life_ms (0: never). */
+struct sim_share	*sim_share_create(const struct sim_trace *,
+			    int64_t half_life_ms);
+void			 sim_share_free(struct sim_share *);
+/* Job idx's leaf (sched_jobspec's fs_leaf). */
+uint32_t		 sim_share_leaf(const struct sim_share *, size_t idx);
+/* Job idx started, or stopped (ended or preempted): what it ran since its
+ * last charge is charged. */
+void			 sim_share_start(struct sim_share *, size_t idx,
+			    int64_t now);
+void			 sim_share_stop(struct sim_share *, size_t idx,
+			    int64_t now);
+/* Before a pass at now: once a tick has passed, charges the running jobs,
+ * ranks the leaves and hands the core the standings that moved. */
+void			 sim_share_tick(struct sim_share *, struct sched_core *,
+			    int64_t now);
+
+#endif
