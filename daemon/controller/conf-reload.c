@@ -89,6 +89,11 @@ conf_reload_json(const struct conf *c)
 	    json_integer(sc->backfill_depth));
 	json_object_set_new(sch, "backfill_window",
 	    json_integer(sc->backfill_window));
+	json_object_set_new(sch, "fairshare", json_boolean(sc->fairshare));
+	json_object_set_new(sch, "fairshare_queue_weight",
+	    json_integer(sc->fairshare_queue_weight));
+	json_object_set_new(sch, "fairshare_half_life",
+	    json_integer(c->fairshare_half_life));
 	return (json_pack("{s:o, s:o, s:o, s:o}", "controller", ctl,
 	    "scheduler", sch, "partitions", part_json(&c->parts), "qos",
 	    qos_json(&c->qos)));
@@ -166,6 +171,7 @@ conf_reload_apply(struct conf *c, const struct conf *fresh, json_t *changed,
 	c->cpus_per_gpu = fresh->cpus_per_gpu;
 	c->mem_per_gpu = fresh->mem_per_gpu;
 	c->preempt_plain = fresh->preempt_plain;
+	c->fairshare_half_life = fresh->fairshare_half_life;
 	c->max_connections = fresh->max_connections;
 	c->max_connections_per_user = fresh->max_connections_per_user;
 	c->connection_reserve = fresh->connection_reserve;

@@ -54,6 +54,8 @@ conf_defaults(struct conf *c)
 	sched_conf_default(&c->sched);
 	c->ckpt_grace = CONF_CKPT_GRACE;
 	c->max_ckpt_grace = CONF_MAX_CKPT_GRACE;
+	/* Slurm's PriorityDecayHalfLife: 7 days. */
+	c->fairshare_half_life = 7 * 86400;
 	tls_settings_defaults(&c->tls);
 	c->max_connections_per_user = CONF_MAX_CONNECTIONS_PER_USER;
 	c->connection_reserve = CONF_CONNECTION_RESERVE;
@@ -391,6 +393,15 @@ static const struct conf_file_key conf_scheduler_keys[] = {
 	{ .name = "backfill_depth", .type = CONF_FILE_UINT,
 	  .off = offsetof(struct conf, sched.backfill_depth), .min = 0,
 	  .max = 64, .what = "jobs promised their start (0: no backfill)" },
+	{ .name = "fairshare", .type = CONF_FILE_BOOL,
+	  .off = offsetof(struct conf, sched.fairshare) },
+	{ .name = "fairshare_queue_weight", .type = CONF_FILE_UINT,
+	  .off = offsetof(struct conf, sched.fairshare_queue_weight),
+	  .min = 0, .max = 1000000000,
+	  .what = "places of fair-share standing a queue level counts as" },
+	{ .name = "fairshare_half_life", .type = CONF_FILE_UINT,
+	  .off = offsetof(struct conf, fairshare_half_life), .min = 0,
+	  .max = 10 * 365 * 86400, .what = "seconds (0: usage never decays)" },
 	{ .name = "backfill_window", .type = CONF_FILE_UINT,
 	  .off = offsetof(struct conf, sched.backfill_window), .min = 0,
 	  .max = 1000000, .what = "running jobs a promise looks at (0: all)" },

@@ -107,6 +107,9 @@ struct conf {
 	 * preempted (requeued to start over): off, such a job is never
 	 * preempted, as it would lose its work (job_preempt_mode). */
 	bool		 preempt_plain;
+	/* Fair share's half-life, in seconds (0: usage never decays); on or
+	 * off and the queue's weight are sched's. */
+	unsigned	 fairshare_half_life;
 
 	/* The partitions group: none, one partition of every node. */
 	struct parts	 parts;

@@ -112,6 +112,7 @@ core_build_new(void)
 	}
 	core.sc = sched_core_create(conf);
 	core_qos_rules();
+	core_fairshare_build();
 	cl = sched_core_cluster(core.sc);
 	core.nnodes = 0;
 	for (n = node_first(); n != NULL; n = node_next(n)) {

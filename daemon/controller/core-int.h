@@ -16,6 +16,7 @@
 
 struct assoc_usage;
 struct core_hold;
+struct fairshare;
 struct predict;
 struct predict_guess;
 struct store_job;
@@ -84,6 +85,23 @@ struct core_state {
 	/* Run times learned from the jobs that completed (core-predict.c):
 	 * read from the store at first use, then told each completion. */
 	struct predict		*predict;
+	/* Fair share (core-fairshare.c): the tree and its usage; each
+	 * (user, account) leaf by its number, with the standing the core
+	 * has, and an index of them by name (fs_slots, UINT32_MAX free);
+	 * when the running jobs were last charged, and next will be; the
+	 * ranking's generation the core has; the half-life in force. */
+	struct fairshare	*fs;
+	struct core_fs_leaf {
+		char		*user;
+		char		*account;
+		uint32_t	 standing;
+	}			*fs_leaves;
+	size_t			 nfs_leaves;
+	uint32_t		*fs_index;
+	size_t			 fs_slots;
+	int64_t			 fs_charged, fs_next;
+	uint64_t		 fs_gen;
+	uint64_t		 fs_half_life;
 };
 extern struct core_state core;
 
@@ -128,6 +146,19 @@ bool	 core_qos_before(struct job *j);
 int64_t	 core_predict_run_ms(const struct job *j);
 bool	 core_predict_guess(const struct job *j, struct predict_guess *g);
 void	 core_predict_learn(const struct job *j, const struct store_job *row);
+
+/* core-fairshare.c: the tree (again) from the accounts in force, every
+ * leaf's standing handed to a new core, with the usage read from the
+ * store at the first; j's leaf (sched_jobspec's fs_leaf), and user's
+ * under account's; before a pass, the running jobs charged and the
+ * standings that moved handed over, once a tick has passed; a job that
+ * stops running charged to now; all of it freed. */
+void	 core_fairshare_build(void);
+uint32_t core_fairshare_leaf(const struct job *j);
+uint32_t core_fairshare_leaf_of(const char *user, const char *account);
+void	 core_fairshare_tick(int64_t now);
+void	 core_fairshare_stopped(const struct job *j, int64_t now);
+void	 core_fairshare_free(void);
 
 /* The record of who holds each GPU, made at first use. */
 struct core_hold *core_holds(void);

@@ -355,6 +355,7 @@ core_spec(struct job *j, struct sched_jobspec *spec, int64_t now)
 			spec->limit = 1;
 	}
 	spec->expect = core_predict_run_ms(j);
+	spec->fs_leaf = core_fairshare_leaf(j);
 }
 
 /* The service ms of j's run gives (sched_core_service). */
@@ -507,6 +508,7 @@ core_pass(int64_t now, const struct sched_action **acts)
 	uint64_t	promoted = sched_core_promotions(core.sc);
 	size_t		n;
 
+	core_fairshare_tick(now);
 	n = sched_core_pass(core.sc, now, acts);
 	metrics_count_promotions(sched_core_promotions(core.sc) - promoted);
 	return (n);
@@ -636,6 +638,9 @@ core_job_changed(struct job *j, enum job_state from, enum job_state to,
 	if (job_array_job_id(j) != 0 && job_array_job_id(j) != job_id(j) &&
 	    depend_wait_changed(job_array_job_id(j)))
 		core_mark_dirty();
+	/* What it ran since the last charge is its user's. */
+	if (core_running(from) && !core_running(to))
+		core_fairshare_stopped(j, ctx_now_ms());
 	/* Its run teaches how long its like run. */
 	if (to == JOB_COMPLETED)
 		core_predict_learn(j, row);
@@ -857,4 +862,5 @@ core_free(void)
 	core.usage = NULL;
 	predict_free(core.predict);
 	core.predict = NULL;
+	core_fairshare_free();
 }

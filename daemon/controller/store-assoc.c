@@ -184,6 +184,34 @@ store_assoc_user_delete(const char *user, const char *account)
 }
 
 int
+store_assoc_runs(int64_t since, store_assoc_run_cb cb, void *arg)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	/* job_runs_end answers the range; a run still open has no end. */
+	if ((st = store_assoc_prepare("SELECT user, account, qos, gpus *"
+	    " (end_time - start_time), end_time FROM job_runs WHERE"
+	    " end_time >= :since ORDER BY end_time")) == NULL)
+		return (-1);
+	sqlite3_bind_int64(st, store_param(st, ":since"), since);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (sqlite3_column_int64(st, 3) > 0)
+			cb(store_column_text(st, 0), store_column_text(st, 1),
+			    store_column_text(st, 2),
+			    (uint64_t)sqlite3_column_int64(st, 3),
+			    sqlite3_column_int64(st, 4), arg);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		log_error("store: reading the runs fair share counts: %s",
+		    sqlite3_errmsg(store_handle()));
+		return (-1);
+	}
+	return (0);
+}
+
+int
 store_assoc_month(int64_t month, store_assoc_used_cb cb, void *arg)
 {
 	sqlite3_stmt	*st;

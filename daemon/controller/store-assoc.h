@@ -63,4 +63,12 @@ typedef void	(*store_assoc_used_cb)(const char *account, const char *qos,
 		    uint64_t gpu_s, void *);
 int	store_assoc_month(int64_t month, store_assoc_used_cb cb, void *arg);
 
+/* The runs that ended at since (seconds since the epoch) or later, the
+ * earliest end first: cb with each one's user, account and QOS (borrowed
+ * for the call), GPUs x seconds run and end. Fair share's usage, read
+ * again at start. Returns 0, or -1 after logging. */
+typedef void	(*store_assoc_run_cb)(const char *user, const char *account,
+		    const char *qos, uint64_t gpu_s, int64_t end, void *);
+int	store_assoc_runs(int64_t since, store_assoc_run_cb cb, void *arg);
+
 #endif

@@ -118,3 +118,46 @@ epoch() {
 	run -1 gbatchd --check-config -f "$GB_DIR/bad.conf"
 	[[ "$output" == *"backfill_depth"*"0"*"64"* ]]
 }
+
+# as_nobody CMD: CMD run by nobody, in a directory nobody may write.
+as_nobody() {
+	su -s /bin/sh nobody -c "cd '$GB_DIR/nobody' && PATH='$PATH' GBATCH_SOCKET='$GBATCH_SOCKET' $*"
+}
+
+# fair_cluster [KEYS]: a controller with these scheduler keys and one node
+# of one GPU, and a directory for nobody's jobs.
+fair_cluster() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root: jobs of two users"
+	printf 'scheduler = {\n  %s\n};\n' "$*" >>"$GBATCH_CONF"
+	gb_start_controller
+	gb_start_node n1 1
+	chmod 0755 "$GB_DIR"
+	mkdir -m 777 "$GB_DIR/nobody"
+}
+
+@test "fair share: once root has used the GPU, nobody's job goes before root's next, though it came later" {
+	fair_cluster 'fairshare = true;'
+	r1=$(gb_submit -J r1 --wrap "$(waiter go-r1)")
+	gb_wait_state "$r1" RUNNING 20
+	r2=$(gb_submit -J r2 --wrap 'true')
+	n1=$(as_nobody gsub --parsable -J n1 --wrap "'$(waiter go-n1)'")
+	# root has used the GPU for as long as r1 ran; nobody not at all.
+	touch go-r1
+	gb_wait_state "$n1" RUNNING 20
+	[ "$(gb_state "$r2")" = PENDING ]
+	touch nobody/go-n1
+	gb_wait_state "$r2" COMPLETED 20
+}
+
+@test "without fair share the first come goes first, whoever it is" {
+	fair_cluster 'fairshare = false;'
+	r1=$(gb_submit -J r1 --wrap "$(waiter go-r1)")
+	gb_wait_state "$r1" RUNNING 20
+	r2=$(gb_submit -J r2 --wrap "$(waiter go-r2)")
+	n1=$(as_nobody gsub --parsable -J n1 --wrap "'$(waiter go-n1)'")
+	touch go-r1
+	gb_wait_state "$r2" RUNNING 20
+	[ "$(gb_state "$n1")" = PENDING ]
+	touch go-r2 nobody/go-n1
+	gb_wait_state "$n1" COMPLETED 20
+}
