@@ -1,9 +1,11 @@
 #!/usr/bin/env bats
-# Backfill on a live cluster: the first job that cannot start is promised
-# the time its GPUs will be free, by the running jobs' time limits; a job
-# behind it starts now only if it ends by then; gq and squeue --start show
-# the promise; run times are learned from the jobs that complete. The
-# rules themselves are sched-resv.t's and sched-backfill.t's.
+# Sharing the cluster, on a live one: backfill (the first job that cannot
+# start is promised the time its GPUs will be free, by the running jobs'
+# time limits; a job behind it starts now only if it ends by then; gq and
+# squeue --start show the promise), run times learned from the jobs that
+# complete, and fair share between users. The rules themselves are
+# sched-resv.t's, sched-backfill.t's, predict.t's, fairshare.t's and
+# sched-fs.t's.
 
 load helpers
 
