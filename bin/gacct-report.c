@@ -47,6 +47,9 @@ gacct_report_print(json_t *reply, const char *member, struct table *t,
 		if (strcmp(member, "series") == 0)
 			json_object_set_new(out, "report", json_string(
 			    "timeline"));
+		if (strcmp(member, "fairshare") == 0)
+			json_object_set_new(out, "report", json_string(
+			    "fairshare"));
 		json_object_set(out, "rows", rows);
 		cmd_json_print(out, JSON_INDENT(2));
 		json_decref(out);

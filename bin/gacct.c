@@ -119,6 +119,7 @@ gacct_usage(FILE *f)
 	char	*accounts = acct_row_fields(ACCT_ROW_ACCOUNTS);
 	char	*partitions = acct_row_fields(ACCT_ROW_PARTITIONS);
 	char	*qos = acct_row_fields(ACCT_ROW_QOS);
+	char	*fairshare = acct_row_fields(ACCT_ROW_FAIRSHARE);
 
 	fprintf(f,
 "usage: gacct [options]\n"
@@ -163,7 +164,10 @@ gacct_usage(FILE *f)
 "                            with this month's budget and use; -A, -s\n"
 "                            apply), partitions (per partition; -r, -s\n"
 "                            apply) or qos (per QOS, with its usage\n"
-"                            factor; -s applies); GPU-hours come as run\n"
+"                            factor; -s applies); or fairshare: each\n"
+"                            account's and user's fair-share standing now\n"
+"                            (gbatch.conf's scheduler.fairshare; no range);\n"
+"                            GPU-hours come as run\n"
 "                            and charged (x each run's QOS's usage\n"
 "                            factor); -o picks their fields, gacct(1)\n"
 "                            defines them\n"
@@ -182,11 +186,14 @@ gacct_usage(FILE *f)
 "  accounts: %s\n"
 "  partitions: %s\n"
 "  qos: %s\n"
+"  fairshare: %s\n"
 "\n"
 "Exit status: 0 ok (also when nothing matched), 1 refused by gbatchd\n"
 "(such as an unknown user), 2 usage error, 3 cannot reach gbatchd,\n"
 "4 permission denied.\n", fields,
-	    users, cluster, nodes, timeline, accounts, partitions, qos);
+	    users, cluster, nodes, timeline, accounts, partitions, qos,
+	    fairshare);
+	free(fairshare);
 	free(accounts);
 	free(partitions);
 	free(qos);
@@ -543,6 +550,9 @@ gacct_report_check(const struct gacct *g, char *err, size_t errlen)
 
 	if (json_array_size(g->ids) > 0)
 		bad = "-j/--jobs";
+	else if (g->report == ACCT_ROW_FAIRSHARE &&
+	    json_array_size(g->states) > 0)
+		bad = "-s";
 	else if (json_array_size(g->accounts) > 0 &&
 	    g->report != ACCT_ROW_ACCOUNTS)
 		bad = "-A/--accounts";
@@ -563,7 +573,8 @@ gacct_report_check(const struct gacct *g, char *err, size_t errlen)
 		return (0);
 	snprintf(err, errlen, "--report %s: %s does not apply (users takes -u,"
 	    " --me and -s; cluster -s; timeline --bins; accounts -A and -s;"
-	    " partitions -r and -s; qos -s; all -S and -E)", name, bad);
+	    " partitions -r and -s; qos -s; all but fairshare -S and -E)",
+	    name, bad);
 	return (-1);
 }
 
@@ -580,8 +591,16 @@ gacct_report_run(struct gacct *g, struct client *c, struct table *t)
 	}
 	if (g->out != GACCT_JSON)
 		table_set_format(t, g->format, stdout, !g->noheader);
+	if (g->report == ACCT_ROW_FAIRSHARE &&
+	    json_is_null(json_object_get(reply, "fairshare"))) {
+		fprintf(stderr, "gacct: --report fairshare: fair share is off "
+		    "(gbatch.conf's scheduler.fairshare)\n");
+		json_decref(reply);
+		return (EXIT_REFUSED);
+	}
 	r = gacct_report_print(reply, g->report == ACCT_ROW_TIMELINE ?
-	    "series" : "rows", t, g->out == GACCT_JSON);
+	    "series" : g->report == ACCT_ROW_FAIRSHARE ? "fairshare" : "rows",
+	    t, g->out == GACCT_JSON);
 	json_decref(reply);
 	if (r == -1)
 		return (EXIT_UNREACHABLE);
@@ -727,9 +746,20 @@ main(int argc, char **argv)
 		snprintf(err, sizeof err, "--format: %s", serr);
 		goto usage;
 	}
+	/* Fair share is the standing now, the accounts' and users' list. */
+	if (g.report == ACCT_ROW_FAIRSHARE) {
+		if (since != NULL || until != NULL) {
+			snprintf(err, sizeof err, "--report fairshare: -S and "
+			    "-E do not apply (it is the standing now)");
+			goto usage;
+		}
+		json_decref(g.req);
+		g.req = json_pack("{s:i}", "type", MSG_ASSOC_LIST);
+	}
 	/* Jobs asked by id are found whatever their end time, unless a
 	 * window is given too; otherwise the window is today so far. */
-	if (since == NULL && until == NULL && json_array_size(g.ids) == 0)
+	if (since == NULL && until == NULL && json_array_size(g.ids) == 0 &&
+	    g.report != ACCT_ROW_FAIRSHARE)
 		since = "midnight";
 	if ((since != NULL && gacct_time("--starttime", since, now, "since",
 	    &g, &since_t, err, sizeof err) == -1) || (until != NULL &&
@@ -754,7 +784,7 @@ main(int argc, char **argv)
 		json_object_set_new(g.req, "report", json_string("cluster"));
 		json_object_set_new(g.req, "bins", json_integer(g.bins != 0 ?
 		    g.bins : GACCT_BINS));
-	} else if (g.report != -1)
+	} else if (g.report != -1 && g.report != ACCT_ROW_FAIRSHARE)
 		json_object_set_new(g.req, "report", json_string(
 		    acct_row_name(g.report)));
 	else

@@ -73,6 +73,14 @@ ACCT_ROW_COL(ar_budget, "budget_seconds", ACCT_ROW_CELL_HOURS)
 ACCT_ROW_COL(ar_used, "used_seconds", ACCT_ROW_CELL_HOURS)
 ACCT_ROW_COL(ar_used_charged, "used_seconds_charged", ACCT_ROW_CELL_HOURS)
 ACCT_ROW_COL(ar_used_pct, "used_pct", ACCT_ROW_CELL_PCT)
+ACCT_ROW_COL(ar_shares, "shares", ACCT_ROW_CELL_INT)
+ACCT_ROW_COL(ar_norm_shares, "norm_shares", ACCT_ROW_CELL_NUM)
+ACCT_ROW_COL(ar_raw_usage, "raw_usage", ACCT_ROW_CELL_SECS)
+ACCT_ROW_COL(ar_norm_usage, "norm_usage", ACCT_ROW_CELL_NUM)
+ACCT_ROW_COL(ar_effective_usage, "effective_usage", ACCT_ROW_CELL_NUM)
+ACCT_ROW_COL(ar_level_fs, "level_fs", ACCT_ROW_CELL_NUM)
+ACCT_ROW_COL(ar_fs_factor, "factor", ACCT_ROW_CELL_NUM)
+ACCT_ROW_COL(ar_standing, "standing", ACCT_ROW_CELL_INT)
 ACCT_ROW_COL(ar_node, "node", ACCT_ROW_CELL_TEXT)
 ACCT_ROW_COL(ar_group, "group", ACCT_ROW_CELL_TEXT)
 ACCT_ROW_COL(ar_key, "key", ACCT_ROW_CELL_TEXT)
@@ -158,6 +166,23 @@ static const struct table_col acct_row_qos_cols[] = {
 	ACCT_ROW_CHARGED_COLS,
 };
 
+/* Fair share's line of an account (user empty) or a user's association:
+ * shares, their share of their siblings' down the tree, usage (GPU-s,
+ * decayed) and its share of the root's and of the parent's, the level
+ * fair share (empty: no usage), a user's factor and standing (0 first). */
+static const struct table_col acct_row_fairshare_cols[] = {
+	{ "account", "ACCOUNT", false, ar_account },
+	{ "user", "USER", false, ar_user },
+	{ "shares", "SHARES", true, ar_shares },
+	{ "norm_shares", "NORM_SHARES", true, ar_norm_shares },
+	{ "raw_usage", "RAW_USAGE", true, ar_raw_usage },
+	{ "norm_usage", "NORM_USAGE", true, ar_norm_usage },
+	{ "effective_usage", "EFFECTV_USAGE", true, ar_effective_usage },
+	{ "level_fs", "LEVEL_FS", true, ar_level_fs },
+	{ "fairshare", "FAIRSHARE", true, ar_fs_factor },
+	{ "standing", "STANDING", true, ar_standing },
+};
+
 static const struct table_col acct_row_partitions_cols[] = {
 	{ "partition", "PARTITION", false, ar_partition },
 	ACCT_ROW_JOB_COLS,
@@ -238,6 +263,10 @@ static const struct acct_row_report_kind {
 	{ "qos", acct_row_qos_cols, ACCT_ROW_NCOLS(acct_row_qos_cols),
 	    "qos,usage_factor,jobs,completed,failed,timeout,cancelled,"
 	    "node_fail,gpu_hours,gpu_hours_charged,share,jct_avg,wait_avg" },
+	{ "fairshare", acct_row_fairshare_cols,
+	    ACCT_ROW_NCOLS(acct_row_fairshare_cols),
+	    "account,user,shares,norm_shares,raw_usage,effective_usage,"
+	    "level_fs,fairshare" },
 };
 
 int

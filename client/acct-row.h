@@ -23,9 +23,12 @@
 #define ACCT_ROW_ACCOUNTS	4
 #define ACCT_ROW_PARTITIONS	5
 #define ACCT_ROW_QOS		6
+/* Fair share's standing of each account and user's association, now
+ * (ASSOC_LIST's "fairshare", not a JOB_ACCT report). */
+#define ACCT_ROW_FAIRSHARE	7
 
 /* The report called name (users, cluster, nodes, timeline, accounts,
- * partitions, qos) as an index, or -1 with err naming the accepted
+ * partitions, qos, fairshare) as an index, or -1 with err naming the accepted
  * ones. */
 int		 acct_row_parse(const char *name, char *err, size_t errlen);
 const char	*acct_row_name(int kind);

@@ -1,5 +1,6 @@
 /* assoc-list.c: ASSOC_LIST's reply read and its tree laid out
  * (assoc-list.h). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,6 +215,56 @@ assoc_list_tree(struct assoc_list *l)
 	free(w.seen);
 }
 
+/* Fair share's lines, when the controller sends them. */
+static void
+assoc_list_read_fs(struct assoc_list *l, const json_t *rows)
+{
+	struct assoc_list_fs	*f;
+	const json_t		*o, *lf;
+	size_t			 i;
+
+	if (!json_is_array(rows))
+		return;
+	l->fs = xcalloc(json_array_size(rows) + 1, sizeof *l->fs);
+	json_array_foreach(rows, i, o) {
+		if (json_string_value(json_object_get(o, "account")) == NULL)
+			continue;
+		f = &l->fs[l->nfs++];
+		f->account = assoc_list_str(o, "account");
+		f->user = json_string_value(json_object_get(o, "user"));
+		f->shares = assoc_list_uint(o, "shares");
+		f->norm_shares = json_number_value(json_object_get(o,
+		    "norm_shares"));
+		f->raw_usage = json_number_value(json_object_get(o,
+		    "raw_usage"));
+		f->norm_usage = json_number_value(json_object_get(o,
+		    "norm_usage"));
+		f->effective_usage = json_number_value(json_object_get(o,
+		    "effective_usage"));
+		lf = json_object_get(o, "level_fs");
+		f->level_fs = json_is_number(lf) ? json_number_value(lf) :
+		    INFINITY;
+		f->factor = json_number_value(json_object_get(o, "factor"));
+		f->standing = assoc_list_uint(o, "standing");
+	}
+}
+
+const struct assoc_list_fs *
+assoc_list_fairshare(const struct assoc_list *l, const char *account,
+    const char *user)
+{
+	size_t	i;
+
+	for (i = 0; i < l->nfs; i++) {
+		if (strcmp(l->fs[i].account, account) == 0 &&
+		    ((user == NULL && l->fs[i].user == NULL) ||
+		    (user != NULL && l->fs[i].user != NULL &&
+		    strcmp(l->fs[i].user, user) == 0)))
+			return (&l->fs[i]);
+	}
+	return (NULL);
+}
+
 int
 assoc_list_read(struct assoc_list *l, json_t *reply, char *err,
     size_t errlen)
@@ -269,6 +320,7 @@ assoc_list_read(struct assoc_list *l, json_t *reply, char *err,
 		assoc_list_limits(o, &u->lim);
 		l->nusr++;
 	}
+	assoc_list_read_fs(l, json_object_get(reply, "fairshare"));
 	/* Sorted here too, whatever the order came: lookups bisect. */
 	qsort(l->acc, l->nacc, sizeof *l->acc, assoc_list_by_name_cb);
 	qsort(l->usr, l->nusr, sizeof *l->usr, assoc_list_by_user_cb);
@@ -282,6 +334,7 @@ assoc_list_free(struct assoc_list *l)
 	free(l->acc);
 	free(l->usr);
 	free(l->rows);
+	free(l->fs);
 	json_decref(l->reply);
 	memset(l, 0, sizeof *l);
 }

@@ -58,6 +58,22 @@ struct assoc_list_row {
 	int				 depth;	/* 0: a top account */
 };
 
+/* Fair share's figures of an account (user NULL) or a user's
+ * association, as gbatchd ranks them (policy/fairshare.h's rows); the
+ * root's has account "". */
+struct assoc_list_fs {
+	const char			*account;
+	const char			*user;
+	uint64_t			 shares;
+	double				 norm_shares;
+	double				 raw_usage;	/* GPU-s, decayed */
+	double				 norm_usage;
+	double				 effective_usage;
+	double				 level_fs;	/* INFINITY: no usage */
+	double				 factor;
+	uint64_t			 standing;
+};
+
 struct assoc_list {
 	json_t				*reply;	/* owns the strings */
 	const char			*month;	/* of used_s: "2024-03", UTC */
@@ -67,6 +83,10 @@ struct assoc_list {
 	size_t				 nusr;
 	struct assoc_list_row		*rows;	/* the tree, in order */
 	size_t				 nrows;
+	/* Fair share's, in the controller's tree order; NULL while its
+	 * scheduler.fairshare is off. */
+	struct assoc_list_fs		*fs;
+	size_t				 nfs;
 };
 
 /* Reads ASSOC_LIST's reply into l, which takes it over (the caller's
@@ -85,6 +105,9 @@ const struct assoc_list_account *assoc_list_account(
 	    const struct assoc_list *l, const char *name);
 const struct assoc_list_user *assoc_list_user(const struct assoc_list *l,
 	    const char *user, const char *account);
+/* Fair share's line of account's (user NULL) or user's under account. */
+const struct assoc_list_fs *assoc_list_fairshare(const struct assoc_list *l,
+	    const char *account, const char *user);
 /* user's default account's name, or NULL when user has no account. */
 const char *assoc_list_default(const struct assoc_list *l,
 	    const char *user);

@@ -176,7 +176,7 @@ _gbatch_value()
 	gsim:-p | gsim:--policy | gsim:-P | gsim:--placement | gsim:--shape)
 		_gbatch_list $(_gbatch_accepted "$cmd" "$opt" -c 1x1 /dev/null) ;;
 	gacct:--report)
-		COMPREPLY=($(compgen -W "users cluster nodes timeline accounts partitions qos" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "users cluster nodes timeline accounts partitions qos fairshare" -- "$cur")) ;;
 	gq:-j | gq:--jobs | gacct:-j | gacct:--jobs | squeue:-j | squeue:--jobs | \
 	sacct:-j | sacct:--jobs)
 		_gbatch_list $(_gbatch_jobs) ;;

@@ -8,9 +8,10 @@
  * accounts below it used this month, as its budget counts them: Slurm's
  * RawUsage where usage is reset monthly and does not decay
  * (PriorityUsageResetPeriod=MONTHLY, no PriorityDecayHalfLife), GPUs its
- * one TRES. gbatch keeps no usage per user's association and computes no
- * fair share yet (issue 35): those columns are empty, as Slurm leaves a
- * value it has not. */
+ * one TRES. With gbatchd's scheduler.fairshare on, the figures are fair
+ * share's instead, for accounts and users alike: each association's own
+ * shares (1 a user), its usage decayed with the half-life, its fair-share
+ * factor as Fair Tree ranks it. */
 #include <getopt.h>
 #include <math.h>
 #include <stdbool.h>
@@ -93,8 +94,10 @@ sshare_usage(FILE *f)
 "gbatch's accounts and their users' associations as Slurm's sshare prints\n"
 "them (slurm-compat): the tree from root, each account's shares, its share\n"
 "of its siblings' and the GPU-seconds it and the accounts below it used\n"
-"this month. gbatch computes no fair share yet: FairShare, and a user's\n"
-"usage, are empty. Without -a or -u, the accounts and the caller's own\n"
+"this month. With gbatch.conf's scheduler.fairshare on, fair share's\n"
+"figures as Slurm's Fair Tree has them: each account's and user's own\n"
+"shares, usage decayed with fairshare_half_life, a user's FairShare\n"
+"factor. Without -a or -u, the accounts and the caller's own\n"
 "associations.\n"
 "\n"
 "  -a, --all                every user's associations\n"
@@ -152,6 +155,39 @@ sshare_ratio(uint64_t part, uint64_t whole)
 	return (whole == 0 ? 0.0 : (double)part / (double)whole);
 }
 
+/* Field f of line ln into buf, from fair share's figures (gbatchd's
+ * scheduler.fairshare on): usage decayed, users with shares of their own
+ * and a fair-share factor, as Slurm's sshare under Fair Tree. */
+static const char *
+sshare_fs_cell(enum sshare_field f, const struct sshare_line *ln,
+    const struct assoc_list_fs *fs, char *buf, size_t len)
+{
+	bool	root = ln->acct == NULL, user = ln->user != NULL;
+
+	switch (f) {
+	case SSHARE_RAWSHARES:
+		if (root)
+			return ("");
+		snprintf(buf, len, "%llu", (unsigned long long)fs->shares);
+		return (buf);
+	case SSHARE_NORMSHARES:
+		return (sshare_real(root ? 1.0 : fs->norm_shares, buf, len));
+	case SSHARE_RAWUSAGE:
+		snprintf(buf, len, "%.0f", fs->raw_usage);
+		return (buf);
+	case SSHARE_NORMUSAGE:
+		return (sshare_real(fs->norm_usage, buf, len));
+	case SSHARE_EFFECTVUSAGE:
+		return (sshare_real(fs->effective_usage, buf, len));
+	case SSHARE_FAIRSHARE:
+		return (user ? sshare_real(fs->factor, buf, len) : "");
+	case SSHARE_LEVELFS:
+		return (root ? "" : sshare_real(fs->level_fs, buf, len));
+	default:
+		return (NULL);
+	}
+}
+
 /* Field f of line ln into buf. */
 static const char *
 sshare_cell(enum sshare_field f, const struct sshare_line *ln, char *buf,
@@ -161,8 +197,14 @@ sshare_cell(enum sshare_field f, const struct sshare_line *ln, char *buf,
 	bool				 root = a == NULL, user = ln->user != NULL;
 	uint64_t			 used = root ? ln->root_used :
 					    sshare_used(a);
+	const struct assoc_list_fs	*fs;
+	const char			*s;
 	double				 norm, efctv;
 
+	if (ln->l->nfs > 0 && (fs = assoc_list_fairshare(ln->l, root ? "" :
+	    a->name, user ? ln->user->user : NULL)) != NULL &&
+	    (s = sshare_fs_cell(f, ln, fs, buf, len)) != NULL)
+		return (s);
 	norm = root ? 0.0 : assoc_list_norm_shares(ln->l, a);
 	/* Fair tree's: an account's usage over its parent's; the root's 1. */
 	efctv = root ? 1.0 : sshare_ratio(sshare_used(a), ln->up_used);

@@ -17,6 +17,7 @@
 #include "common/xmalloc.h"
 #include "daemon/controller/conf.h"
 #include "daemon/controller/core-int.h"
+#include "daemon/controller/core.h"
 #include "daemon/controller/ctx.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/qos.h"
@@ -247,6 +248,15 @@ core_fairshare_tick(int64_t now)
 		l->standing = st;
 		sched_core_fairshare_set(core.sc, (uint32_t)i, st);
 	}
+}
+
+struct fairshare_row *
+core_fairshare_report(int64_t now, size_t *n)
+{
+	*n = 0;
+	if (core.fs == NULL || !core.conf.fairshare)
+		return (NULL);
+	return (fairshare_report(core.fs, now, n));
 }
 
 void

@@ -20,6 +20,7 @@
 
 struct assoc_tab;
 struct assoc_usage;
+struct fairshare_row;
 struct part;
 struct job;
 struct job_part;
@@ -193,5 +194,9 @@ struct assoc_tab *core_assoc(void);
  * runs at start (assoc_load_usage), listings read it. Made at the first
  * call. */
 struct assoc_usage *core_usage(void);
+/* Fair share's figures at now (policy/fairshare.h's rows, in tree order,
+ * *n of them; the caller frees the array), ranked as the core has them;
+ * NULL with *n 0 while scheduler.fairshare is off. */
+struct fairshare_row *core_fairshare_report(int64_t now, size_t *n);
 
 #endif

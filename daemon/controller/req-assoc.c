@@ -5,6 +5,7 @@
  * change is checked by
  * assoc-tab.h's rules, written in the group transaction and audited;
  * its reply leaves after the commit (commit.h). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 #include "daemon/controller/ctx.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/req.h"
+#include "policy/fairshare.h"
 
 /* The most a count limit may be: far past any cluster. */
 #define REQ_ASSOC_COUNT_MAX	1000000000ULL
@@ -343,6 +345,37 @@ req_assoc_list_usage(json_t *o, const struct assoc_account *a,
 	return (o);
 }
 
+/* Fair share's figures (scheduler.fairshare), a line an account and a
+ * user's association, in tree order; null while it is off. */
+static json_t *
+req_assoc_list_fairshare(int64_t now_ms)
+{
+	struct fairshare_row	*rows;
+	json_t			*a, *o;
+	size_t			 n, i;
+
+	if ((rows = core_fairshare_report(now_ms, &n)) == NULL)
+		return (json_null());
+	a = json_array();
+	for (i = 0; i < n; i++) {
+		o = json_pack("{s:s, s:s?, s:I, s:f, s:f, s:f, s:f, s:f, s:I}",
+		    "account", rows[i].account, "user", rows[i].user,
+		    "shares", (json_int_t)rows[i].shares,
+		    "norm_shares", rows[i].norm_shares,
+		    "raw_usage", rows[i].raw_usage_s,
+		    "norm_usage", rows[i].norm_usage,
+		    "effective_usage", rows[i].effective_usage,
+		    "factor", rows[i].factor,
+		    "standing", (json_int_t)rows[i].standing);
+		/* No usage: a level fair share past any number. */
+		json_object_set_new(o, "level_fs", isinf(rows[i].level_fs) ?
+		    json_null() : json_real(rows[i].level_fs));
+		json_array_append_new(a, o);
+	}
+	free(rows);
+	return (a);
+}
+
 static void
 req_assoc_list(struct peer *p, const json_t *msg)
 {
@@ -384,6 +417,8 @@ req_assoc_list(struct peer *p, const json_t *msg)
 	json_object_set_new(reply, "month_start", json_integer(month));
 	json_object_set_new(reply, "accounts", accounts);
 	json_object_set_new(reply, "users", users);
+	json_object_set_new(reply, "fairshare",
+	    req_assoc_list_fairshare(ctx_now_ms()));
 	peer_send(p, reply);
 	json_decref(reply);
 }

@@ -113,7 +113,7 @@ complete_words() {
 	run complete_words gsub --export=ALL,GB_DIR
 	[ "$output" = ALL,GB_DIR ]
 	run complete_words gacct --report ""
-	[ "$output" = $'accounts\ncluster\nnodes\npartitions\nqos\ntimeline\nusers' ]
+	[ "$output" = $'accounts\ncluster\nfairshare\nnodes\npartitions\nqos\ntimeline\nusers' ]
 	run complete_words gacct --report q
 	[ "$output" = qos ]
 }

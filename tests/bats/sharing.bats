@@ -139,6 +139,9 @@ fair_cluster() {
 
 @test "fair share: once root has used the GPU, nobody's job goes before root's next, though it came later" {
 	fair_cluster 'fairshare = true;'
+	gctl account add phys >/dev/null
+	gctl user add root account=phys >/dev/null
+	gctl user add nobody account=phys >/dev/null
 	r1=$(gb_submit -J r1 --wrap "$(waiter go-r1)")
 	gb_wait_state "$r1" RUNNING 20
 	r2=$(gb_submit -J r2 --wrap 'true')
@@ -147,6 +150,21 @@ fair_cluster() {
 	touch go-r1
 	gb_wait_state "$n1" RUNNING 20
 	[ "$(gb_state "$r2")" = PENDING ]
+	# sshare shows why, in Slurm's columns: root has used the GPU,
+	# nobody less, and nobody's fair-share factor is the higher.
+	# Account|User|RawShares|NormShares|RawUsage|EffectvUsage|FairShare
+	run -0 "$GBATCH_BUILDDIR/slurm/sshare" -a -P
+	root_line=$(grep '^ *phys|root|' <<<"$output")
+	nobody_line=$(grep '^ *phys|nobody|' <<<"$output")
+	[ "$(cut -d'|' -f3 <<<"$root_line")" = 1 ]
+	[ "$(cut -d'|' -f5 <<<"$root_line")" -ge 0 ]
+	[ "$(cut -d'|' -f5 <<<"$nobody_line")" = 0 ]
+	awk -v r="$(cut -d'|' -f7 <<<"$root_line")" \
+	    -v n="$(cut -d'|' -f7 <<<"$nobody_line")" 'BEGIN { exit !(n > r) }'
+	# gacct --report fairshare, the same figures in gbatch's words.
+	run -0 gacct --report fairshare -P -o account,user,shares,fairshare,standing
+	[[ "$output" == *"phys|nobody|1|1|0"* ]]
+	[[ "$output" == *"phys|root|1|0.5|1"* ]]
 	touch nobody/go-n1
 	gb_wait_state "$r2" COMPLETED 20
 }
@@ -162,4 +180,8 @@ fair_cluster() {
 	[ "$(gb_state "$n1")" = PENDING ]
 	touch go-r2 nobody/go-n1
 	gb_wait_state "$n1" COMPLETED 20
+	run -1 gacct --report fairshare
+	[[ "$output" == *"fair share is off (gbatch.conf's scheduler.fairshare)"* ]]
+	run -2 gacct --report fairshare -S yesterday
+	[[ "$output" == *"-S and -E do not apply"* ]]
 }
