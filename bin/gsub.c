@@ -226,7 +226,8 @@ gsub_test_only(const json_t *reply, uint32_t gpus)
 	safe_text_str(nodes != NULL ? nodes : "", safen, sizeof safen);
 	if (!json_is_true(json_object_get(reply, "found"))) {
 		fprintf(stderr, "%s: no start can be foreseen: the GPUs the "
-		    "job needs are held by jobs without a time limit%s (%lld "
+		    "job needs are held by jobs with neither a time limit nor "
+		    "a predicted run time%s (%lld "
 		    "pending job%s would go first); nothing was submitted\n",
 		    gsub_cmd.name, json_is_true(json_object_get(reply,
 		    "never_fits")) ? ", or the nodes up now cannot hold it" :
@@ -250,8 +251,9 @@ gsub_test_only(const json_t *reply, uint32_t gpus)
 		    "was submitted\n", gsub_cmd.name, safe);
 	else
 		fprintf(stderr, "%s: the job would start at %s on %s, once "
-		    "running jobs reach their time limits (%lld pending job%s "
-		    "going first); nothing was submitted\n", gsub_cmd.name,
+		    "running jobs reach their time limits or predicted ends "
+		    "(%lld pending job%s going first); nothing was "
+		    "submitted\n", gsub_cmd.name,
 		    when, safe, (long long)ahead, ahead == 1 ? "" : "s");
 }
 

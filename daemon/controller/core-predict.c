@@ -10,6 +10,7 @@
 
 #include "common/log.h"
 #include "daemon/controller/core-int.h"
+#include "daemon/controller/core.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/store.h"
 #include "policy/predict.h"
@@ -66,6 +67,30 @@ core_predict_run_ms(const struct job *j)
 	if (!core_predict_guess(j, &g) || g.run_ms > INT64_MAX)
 		return (0);
 	return ((int64_t)g.run_ms);
+}
+
+int64_t
+core_predict_run_for(const struct job *j)
+{
+	int64_t	ms;
+
+	if (job_time_limit(j) > 0)
+		return ((int64_t)job_time_limit(j) * 1000);
+	if ((ms = core_predict_run_ms(j)) == 0)
+		return (CORE_PREDICT_NEVER);
+	/* A prediction is of the run time in all: less what ran before. */
+	ms -= job_service(j)->run_total;
+	return (ms > 0 ? ms : 0);
+}
+
+int64_t
+core_predict_end(const struct job *j)
+{
+	int64_t	run = core_predict_run_for(j);
+
+	if (run == CORE_PREDICT_NEVER)
+		return (CORE_PREDICT_NEVER);
+	return (job_start_time(j) * 1000 + run);
 }
 
 void

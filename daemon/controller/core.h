@@ -194,6 +194,14 @@ struct assoc_tab *core_assoc(void);
  * runs at start (assoc_load_usage), listings read it. Made at the first
  * call. */
 struct assoc_usage *core_usage(void);
+/* How long job j's next (or current) run is expected to take, in ms: its
+ * time limit, else its run time predicted from the completed jobs like it
+ * less what it ran before; CORE_PREDICT_NEVER when neither is known.
+ * When running j is expected to end (ms since the epoch), likewise. What
+ * backfill's promises and gsub --test-only judge by. */
+#define CORE_PREDICT_NEVER	INT64_MAX
+int64_t	core_predict_run_for(const struct job *j);
+int64_t	core_predict_end(const struct job *j);
 /* Fair share's figures at now (policy/fairshare.h's rows, in tree order,
  * *n of them; the caller frees the array), ranked as the core has them;
  * NULL with *n 0 while scheduler.fairshare is off. */

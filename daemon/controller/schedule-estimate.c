@@ -96,7 +96,7 @@ estimate_find(struct estimate *e, const struct estimate_job *j)
 static void
 estimate_job_of(struct estimate_job *ej, uint32_t gpus, uint32_t num_nodes,
     uint32_t flags, const char *req, const char *exc, const char *type,
-    uint64_t limit)
+    int64_t run_ms)
 {
 	memset(ej, 0, sizeof *ej);
 	ej->gpus = gpus;
@@ -107,7 +107,8 @@ estimate_job_of(struct estimate_job *ej, uint32_t gpus, uint32_t num_nodes,
 	    ctx_conf()->sched.placement;
 	ej->nodes = core_part_nodes_for(req != NULL ? req : "", exc != NULL ?
 	    exc : "", type != NULL ? type : "", &ej->nnodes);
-	ej->limit = (int64_t)limit * 1000;
+	/* A run past its prediction is due any moment: a ms. */
+	ej->limit = run_ms == CORE_PREDICT_NEVER ? 0 : run_ms > 0 ? run_ms : 1;
 }
 
 /* The pending jobs a new one would come after (sched_core_each_pending's
@@ -128,7 +129,7 @@ estimate_pending(struct sched_cjob *cj, void *arg)
 	}
 	estimate_job_of(&e->ahead[e->nahead++], job_gpus(j), job_num_nodes(j),
 	    job_flags(j), job_req_nodes(j),
-	    job_exclude_nodes(j), job_gpu_type(j), job_time_limit(j));
+	    job_exclude_nodes(j), job_gpu_type(j), core_predict_run_for(j));
 }
 
 /* The cluster as the core has it, each GPU in use held till its job's
@@ -164,9 +165,7 @@ estimate_cluster(struct estimate *e, struct sched_core *core)
 			if (a[i].node < place_nodes(e->cl) && a[i].mask != 0)
 				i++;
 		}
-		estimate_hold(e, job_time_limit(j) > 0 ? job_start_time(j) *
-		    1000 + (int64_t)job_time_limit(j) * 1000 : ESTIMATE_NEVER,
-		    a, i);
+		estimate_hold(e, core_predict_end(j), a, i);
 		free(a);
 	}
 	for (i = 0; i < place_nodes(e->cl); i++) {

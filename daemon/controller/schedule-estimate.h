@@ -1,11 +1,13 @@
 /* schedule-estimate.h: where and when a job would start were it submitted
  * now (sbatch's --test-only), nothing submitted. An estimate on the
- * cluster as it is: running jobs end at their time limits (one without a
- * limit never does), the pending jobs the scheduler would serve before it
- * (every one of a single queue; under dlas and gittins, those of the first
- * queue, which a new job joins last) take GPUs first, in their order, as
- * they fit, each for its own time limit; the job takes the first GPUs that
- * fit after them. Preemption, promotions and jobs submitted later are not
+ * cluster as it is: running jobs end when backfill expects them to
+ * (core_predict_end: their time limits, else their run times predicted
+ * from the completed jobs like them; one with neither never does), the
+ * pending jobs the scheduler would serve before it (every one of a single
+ * queue; under dlas and gittins, those of the first queue, which a new
+ * job joins last) take GPUs first, in their order, as they fit, each for
+ * as long (core_predict_run_for); the job takes the first GPUs that fit
+ * after them. Preemption, promotions and jobs submitted later are not
  * foreseen, so it errs late for a short job under dlas, and an exact start
  * needs time limits. */
 #ifndef GB_CTL_SCHEDULE_ESTIMATE_H

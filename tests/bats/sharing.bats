@@ -185,3 +185,23 @@ fair_cluster() {
 	run -2 gacct --report fairshare -S yesterday
 	[[ "$output" == *"-S and -E do not apply"* ]]
 }
+
+@test "gsub --test-only counts on a running job's predicted end where it has no time limit" {
+	gb_start_cluster
+	j1=$(gb_submit -G 1 -J train-2026-11-01 --wrap 'sleep 1')
+	gb_wait_state "$j1" COMPLETED 20
+	# k holds every GPU, without a time limit; a job like it ran 1 s.
+	k=$(gb_submit -G 8 -J train-2026-11-28 --wrap "$(waiter go-k)")
+	gb_wait_state "$k" RUNNING 20
+	run -0 gsub --test-only -G 1 --wrap true
+	[[ "$output" == "gsub: the job would start "*"nothing was submitted" ]]
+	[[ "$output" != *"no start can be foreseen"* ]]
+	# A job like nothing that completed: no prediction, no start.
+	touch go-k
+	gb_wait_state "$k" COMPLETED 20
+	o=$(gb_submit -G 8 -J other --wrap "$(waiter go-o)")
+	gb_wait_state "$o" RUNNING 20
+	run -0 gsub --test-only -G 1 --wrap true
+	[[ "$output" == *"no start can be foreseen: the GPUs the job needs are held by jobs with neither a time limit nor a predicted run time"* ]]
+	touch go-o
+}

@@ -44,17 +44,17 @@ none_submitted() {
 	start=$(gq -h -j "$a" -o start_time)
 	s=$(date -d "$start" +%s)
 	run -0 gsub --test-only -G 2 --wrap true
-	[ "$output" = "gsub: the job would start at $(at $((s + 600))) on n2 GPUs 0,1, once running jobs reach their time limits (0 pending jobs going first); nothing was submitted" ]
+	[ "$output" = "gsub: the job would start at $(at $((s + 600))) on n2 GPUs 0,1, once running jobs reach their time limits or predicted ends (0 pending jobs going first); nothing was submitted" ]
 	run -0 "$B/slurm/sbatch" --test-only --gres=gpu:2 --wrap true
 	[ "$output" = "sbatch: Job 0 to start at $(at $((s + 600))) using 2 GPUs on nodes n2 in partition gbatch" ]
 	# A pending 4-GPU job of 5 minutes takes n2 first.
 	c=$(gb_submit -G 4 -t 5 --wrap 'sleep 600')
 	gb_wait 10 gb_state_is "$c" PENDING
 	run -0 gsub --test-only -G 2 -t 1 --wrap true
-	[ "$output" = "gsub: the job would start at $(at $((s + 900))) on n2 GPUs 0,1, once running jobs reach their time limits (1 pending job going first); nothing was submitted" ]
+	[ "$output" = "gsub: the job would start at $(at $((s + 900))) on n2 GPUs 0,1, once running jobs reach their time limits or predicted ends (1 pending job going first); nothing was submitted" ]
 	# Only n1, held by a job without a limit: nothing to foresee.
 	run -0 gsub --test-only -w n1 --wrap true
-	[ "$output" = "gsub: no start can be foreseen: the GPUs the job needs are held by jobs without a time limit (1 pending job would go first); nothing was submitted" ]
+	[ "$output" = "gsub: no start can be foreseen: the GPUs the job needs are held by jobs with neither a time limit nor a predicted run time (1 pending job would go first); nothing was submitted" ]
 	none_submitted 3
 }
 
