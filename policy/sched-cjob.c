@@ -17,6 +17,8 @@ sched_cjob_hold(struct sched_cjob *j)
 		j->hold->first_start = SCHED_NEVER;
 		j->hold->last_stop = j->submit;
 		j->hold->timer = SCHED_NEVER;
+		j->hold->expect_end = SCHED_NEVER;
+		j->hold->bf_deadline = SCHED_NEVER;
 	}
 	return (j->hold);
 }

@@ -249,3 +249,44 @@ sched_core_backfill_place(struct sched_core *core, const struct sched_cjob *p)
 		sched_core_backfill_miss(core, p, gen);
 	return (got);
 }
+
+void
+sched_core_backfill_lean(struct sched_core *core, struct sched_cjob *p)
+{
+	struct sched_chold	*h = sched_cjob_hold(p);
+
+	h->bf_deadline = core->resv_start;
+	otree_insert(&core->deadlines, &h->dnode);
+}
+
+void
+sched_core_backfill_unlean(struct sched_core *core, struct sched_cjob *j)
+{
+	struct sched_chold	*h = j->hold;
+
+	if (h == NULL || h->bf_deadline == SCHED_NEVER)
+		return;
+	otree_remove(&core->deadlines, &h->dnode);
+	h->bf_deadline = SCHED_NEVER;
+}
+
+struct sched_cjob *
+sched_core_backfill_overdue(struct sched_core *core, int64_t now)
+{
+	struct otree_node	*n = otree_first(&core->deadlines);
+	struct sched_cjob	*j;
+
+	if (n == NULL || SCHED_CHOLD_OF_DL(n)->bf_deadline > now)
+		return (NULL);
+	j = SCHED_CHOLD_OF_DL(n)->job;
+	sched_core_backfill_unlean(core, j);
+	return (j);
+}
+
+int64_t
+sched_core_backfill_next(const struct sched_core *core)
+{
+	struct otree_node	*n = otree_first(&core->deadlines);
+
+	return (n != NULL ? SCHED_CHOLD_OF_DL(n)->bf_deadline : SCHED_NEVER);
+}

@@ -50,8 +50,10 @@ struct sched_chold {
 	int64_t				 acct_since;	/* running: last accounted */
 	int64_t				 end_key;	/* srtf: projected end */
 	/* Backfill: when the running job is expected to end (SCHED_NEVER:
-	 * not known, not in the core's ends). */
+	 * not known, not in the core's ends); when it must be gone, let in
+	 * behind a promise on its prediction alone (SCHED_NEVER: not so). */
 	int64_t				 expect_end;
+	int64_t				 bf_deadline;
 	int64_t				 timer;		/* or SCHED_NEVER */
 	/* Preemption bookkeeping: the job a victim makes room for, how many
 	 * victims a job still waits on, and the GPUs it was promised. */
@@ -63,6 +65,7 @@ struct sched_chold {
 	TAILQ_ENTRY(sched_cjob)		 pentry;	/* preempting */
 	struct otree_node		 tnode;		/* timers */
 	struct otree_node		 enode;		/* ends */
+	struct otree_node		 dnode;		/* deadlines */
 };
 
 /* Laid out for size, as a queue of 100,000 pending jobs holds 100,000 of
@@ -136,6 +139,9 @@ struct sched_core {
 	/* Running jobs whose end is expected (sched_chold's expect_end),
 	 * the earliest first: what backfill's promises are made of. */
 	struct otree		 ends;
+	/* Running jobs let in behind a promise on their predictions, by
+	 * the promise's start (sched_chold's bf_deadline). */
+	struct otree		 deadlines;
 	/* Fair share: each leaf's standing and waiting jobs, by leaf
 	 * (sched-core-fairshare.c), nfs of them made. */
 	struct sched_fs_leaf {
@@ -242,13 +248,16 @@ struct sched_core {
 #define SCHED_CJOB_OF(n, member) otree_entry(n, struct sched_cjob, member)
 #define SCHED_CHOLD_OF(n) otree_entry(n, struct sched_chold, tnode)
 #define SCHED_CHOLD_OF_END(n) otree_entry(n, struct sched_chold, enode)
+#define SCHED_CHOLD_OF_DL(n) otree_entry(n, struct sched_chold, dnode)
 
 /* The run record of a job that never ran: no service, never started, no
  * GPUs, no timer. A copy in each file, so that the compiler folds what is
  * read of it (the orders read first_start of every job they compare). */
 static const struct sched_chold	sched_cjob_no_hold = {
 	.first_start = SCHED_NEVER,
-	.timer = SCHED_NEVER
+	.timer = SCHED_NEVER,
+	.expect_end = SCHED_NEVER,
+	.bf_deadline = SCHED_NEVER
 };
 
 /* A GPU's service rate (sched_cjob's rate): a ms of a GPU is a GPU-ms. */
@@ -290,6 +299,8 @@ otree_cmp	 sched_core_order_running(enum sched_policy);
 int		 sched_core_order_timers(const struct otree_node *,
 		     const struct otree_node *);
 int		 sched_core_order_ends(const struct otree_node *,
+		     const struct otree_node *);
+int		 sched_core_order_deadlines(const struct otree_node *,
 		     const struct otree_node *);
 /* Sets what orders pending j beside its age and queue, for the service it
  * has now: gittins' index (nothing under the other policies, whose keys
@@ -360,6 +371,17 @@ bool		 sched_core_backfill_in_time(const struct sched_core *,
 		     const struct sched_cjob *p, int64_t now);
 size_t		 sched_core_backfill_place(struct sched_core *,
 		     const struct sched_cjob *p);
+/* A job p, started behind the promises on its prediction alone, must be
+ * gone by their start; a job that stops no longer must; the next job past
+ * its deadline at now (out of the deadlines), or NULL; the earliest
+ * deadline (SCHED_NEVER: none). */
+void		 sched_core_backfill_lean(struct sched_core *,
+		     struct sched_cjob *p);
+void		 sched_core_backfill_unlean(struct sched_core *,
+		     struct sched_cjob *j);
+struct sched_cjob *sched_core_backfill_overdue(struct sched_core *,
+		     int64_t now);
+int64_t		 sched_core_backfill_next(const struct sched_core *);
 
 /* sched-core-fairshare.c: the key j waits with (its leaf's standing and its
  * queue); j joining its leaf's waiting jobs as it is queued, and leaving

@@ -197,6 +197,21 @@ sched_core_order_ends(const struct otree_node *x, const struct otree_node *y)
 	    a->job->id > b->job->id);
 }
 
+/* Backfill's deadlines: the earliest first. */
+int
+sched_core_order_deadlines(const struct otree_node *x,
+    const struct otree_node *y)
+{
+	const struct sched_chold	*a = SCHED_CHOLD_OF_DL(x);
+	const struct sched_chold	*b = SCHED_CHOLD_OF_DL(y);
+	int				 c;
+
+	if ((c = sched_core_order_i64(a->bf_deadline, b->bf_deadline)) != 0)
+		return (c);
+	return (a->job->id < b->job->id ? -1 :
+	    a->job->id > b->job->id);
+}
+
 otree_cmp
 sched_core_order_pending(enum sched_policy policy)
 {

@@ -273,6 +273,28 @@ sched_core_pass_pmiss(struct sched_core *core, const struct sched_cjob *p)
 	s->pmiss_generation = place_generation(core->cluster);
 }
 
+/* Jobs let in behind a promise on their predictions alone that still run
+ * at its start are preempted (they can be requeued, from a checkpoint),
+ * while a promise stood at the last pass: their GPUs, orphans, go to the
+ * next job that needs GPUs, the promised one first. */
+static void
+sched_core_pass_overdue(struct sched_core *core, int64_t now)
+{
+	struct sched_cjob	*r;
+
+	while ((r = sched_core_backfill_overdue(core, now)) != NULL) {
+		if (r->state != SCHED_JOB_RUNNING || core->nresv == 0)
+			continue;
+		sched_core_unrun(core, r);
+		r->state = SCHED_JOB_PREEMPTING;
+		r->hold->preemptions++;
+		r->hold->waiter = NULL;
+		TAILQ_INSERT_TAIL(&core->preempting, r, hold->pentry);
+		core->norphans++;
+		sched_core_pass_act(core, SCHED_ACT_PREEMPT, r);
+	}
+}
+
 size_t
 sched_core_pass(struct sched_core *core, int64_t now,
     const struct sched_action **acts)
@@ -290,6 +312,7 @@ sched_core_pass(struct sched_core *core, int64_t now,
 	core->nmiss = 0;
 	core->npass++;
 	core->tail_reason = SCHED_REASON_RESOURCES;
+	sched_core_pass_overdue(core, now);
 	sched_core_backfill_begin(core);
 	sched_core_mlfq_due(core, now);
 	memcpy(left, core->psize, sizeof left);
@@ -356,6 +379,9 @@ sched_core_pass(struct sched_core *core, int64_t now,
 		    (got = sched_core_backfill_place(core, p)) > 0) {
 			sched_core_dequeue(core, p);
 			sched_core_run(core, p, core->scratch, got, now);
+			/* In time by its prediction alone: gone by then. */
+			if (p->limit_s == 0)
+				sched_core_backfill_lean(core, p);
 			sched_core_pass_act(core, SCHED_ACT_START, p);
 			continue;
 		}

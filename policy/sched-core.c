@@ -51,6 +51,7 @@ sched_core_create(const struct sched_conf *conf)
 	otree_init(&core->running, sched_core_order_running(conf->policy));
 	otree_init(&core->timers, sched_core_order_timers);
 	otree_init(&core->ends, sched_core_order_ends);
+	otree_init(&core->deadlines, sched_core_order_deadlines);
 	TAILQ_INIT(&core->preempting);
 	core->cluster = place_cluster_create(conf->seed);
 	sched_gittins_init(&core->gittins, conf->samples, conf->nsamples);
@@ -489,6 +490,7 @@ sched_core_unrun(struct sched_core *core, struct sched_cjob *j)
 {
 	otree_remove(&core->running, &j->qnode);
 	sched_core_backfill_ends_remove(core, j);
+	sched_core_backfill_unlean(core, j);
 	sched_core_victims(core, j, -1);
 	sched_core_mlfq_timer(core, j, SCHED_NEVER);
 }
@@ -585,8 +587,12 @@ int64_t
 sched_core_next_wakeup(const struct sched_core *core)
 {
 	struct otree_node	*n = otree_first(&core->timers);
+	int64_t			 t = n != NULL ? SCHED_CHOLD_OF(n)->timer :
+				    SCHED_NEVER;
 
-	return (n != NULL ? SCHED_CHOLD_OF(n)->timer : SCHED_NEVER);
+	/* A job let in on its prediction is preempted at its deadline. */
+	return (t < sched_core_backfill_next(core) ? t :
+	    sched_core_backfill_next(core));
 }
 
 void

@@ -190,6 +190,39 @@ test_prediction(void)
 	sched_core_free(core);
 }
 
+/* A job let in on its prediction that overruns it is preempted at the
+ * promise's start. Same timeline (C promised 1,000 s); F (1 GPU, predicted
+ * 60 s, requeueable) is backfilled at 1 s and never ends by itself. */
+static void
+test_overrun(void)
+{
+	struct sched_core	*core = t_core(UINT64_C(1) << 50, 1, 2, 4);
+	struct sched_cjob	*a, *b, *c, *f;
+
+	a = t_submit(core, 1, 4, 100000, 0, false, 0);
+	b = t_submit(core, 2, 2, 1000000, 0, false, 0);
+	t_pass(core, 0);
+	c = t_submit(core, 3, 8, 0, 0, false, 1000);
+	f = t_submit(core, 5, 1, 0, 60000, false, 1000);
+	t_pass(core, 1000);
+	ok(t_did(SCHED_ACT_START, f), "F is backfilled on its prediction");
+	ok(sched_core_next_wakeup(core) <= 1000000, "the core asks to be "
+	    "woken by the promise's start (%lld)",
+	    (long long)sched_core_next_wakeup(core));
+	sched_core_end(core, a, 100000);
+	t_pass(core, 100000);
+	ok(!t_did(SCHED_ACT_PREEMPT, f), "at 100 s F runs on");
+	sched_core_end(core, b, 1000000);
+	t_pass(core, 1000000);
+	ok(t_did(SCHED_ACT_PREEMPT, f), "at 1,000 s, still running, F is "
+	    "preempted");
+	ok(!t_did(SCHED_ACT_START, c), "C waits for F to stop");
+	sched_core_stopped(core, f, 1000500);
+	t_pass(core, 1000500);
+	ok(t_did(SCHED_ACT_START, c), "then C starts");
+	sched_core_free(core);
+}
+
 /* Unknown ends promise nothing: A and B have no limit, so C gets no
  * promise and E skips ahead as without backfill. */
 static void
@@ -257,6 +290,7 @@ main(void)
 	test_other_gpus();
 	test_prediction();
 	test_unknown_ends();
+	test_overrun();
 	test_no_preempt_behind();
 	return (tap_done());
 }
