@@ -175,11 +175,14 @@ sched_core_backfill_in_time(const struct sched_core *core,
 	if (p->limit_s > 0)
 		return (now + SCHED_BF_MS(p->limit_s) <= core->resv_start);
 	/* A prediction may overrun: only a job that can be stopped at the
-	 * promise's start (requeued, from its checkpoint) may lean on it. */
+	 * promise's start (requeued, from its checkpoint) may lean on it,
+	 * and only while it promises some time to run before then (one past
+	 * its prediction, or a promise due now, would be stopped as it
+	 * starts, again and again). */
 	if (p->expect_s == 0 || p->shape->no_requeue)
 		return (false);
 	left = SCHED_BF_MS(p->expect_s) - sched_cjob_held(p)->total_executed;
-	return (now + (left > 0 ? left : 0) <= core->resv_start);
+	return (left > 0 && now + left <= core->resv_start);
 }
 
 /* Whether a placement like p's found none on the promised GPUs with the

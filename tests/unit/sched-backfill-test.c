@@ -165,7 +165,7 @@ test_prediction(void)
 {
 	struct sched_core	*core = t_core(UINT64_C(1) << 50, 1, 2, 4);
 	struct sched_jobspec	 spec;
-	struct sched_cjob	*f, *g;
+	struct sched_cjob	*f, *g, *h;
 
 	t_submit(core, 1, 4, 100000, 0, false, 0);
 	t_submit(core, 2, 2, 1000000, 0, false, 0);
@@ -182,7 +182,22 @@ test_prediction(void)
 	spec.no_requeue = true;
 	g = sched_core_submit(core, &spec, 1000);
 	f = t_submit(core, 5, 1, 0, 60000, false, 1000);
+	/* H ran 70 s before, past its prediction of 60: leaning on it, it
+	 * would be stopped as it starts, again and again. */
+	memset(&spec, 0, sizeof spec);
+	spec.id = 6;
+	spec.gpus = 1;
+	spec.submit = 1000;
+	spec.first_start = 1000;
+	spec.last_stop = 1000;
+	spec.executed = spec.total_executed = 70000;
+	spec.attained = 70000;
+	spec.any_shape = true;
+	spec.expect = 60000;
+	h = sched_core_submit(core, &spec, 1000);
 	t_pass(core, 1000);
+	ok(!t_did(SCHED_ACT_START, h), "past its prediction: not "
+	    "backfilled");
 	ok(!t_did(SCHED_ACT_START, g), "predicted 60 s but never requeued: "
 	    "not backfilled");
 	ok(t_did(SCHED_ACT_START, f), "predicted 60 s and requeueable: "
