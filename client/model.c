@@ -40,6 +40,7 @@ model_free(struct model *m)
 		json_decref(m->acct[i]);
 	model_nodes_free(&m->nodes);
 	json_decref(m->ping);
+	json_decref(m->assoc);
 	memset(m, 0, sizeof *m);
 }
 
@@ -415,6 +416,21 @@ model_refresh_acct(struct model *m, enum model_acct slot, int64_t since,
 	json_decref(m->acct[slot]);
 	m->acct[slot] = reply;
 	m->acct_at[slot] = time(NULL);
+	return (m->status = 0);
+}
+
+int
+model_refresh_assoc(struct model *m)
+{
+	json_t	*req = proto_msg(MSG_ASSOC_LIST), *reply;
+	int	 r;
+
+	r = model_call(m, req, &reply, NULL, NULL);
+	json_decref(req);
+	if (r != 0)
+		return (m->status = r);
+	json_decref(m->assoc);
+	m->assoc = reply;
 	return (m->status = 0);
 }
 

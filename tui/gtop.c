@@ -127,6 +127,7 @@ gtop_refresh_acct(struct view *v)
 		return (0);
 	v->acct_stale = false;
 	if ((r = model_refresh_ping(m)) != 0 ||
+	    (r = model_refresh_assoc(m)) != 0 ||
 	    (r = model_refresh_acct(m, MODEL_ACCT_WINDOW, now -
 	    pane_jct_windows[v->window], PANE_JCT_BINS)) != 0 ||
 	    (r = model_refresh_acct(m, MODEL_ACCT_HOUR, now - 3600, 0)) != 0)

@@ -281,11 +281,40 @@ pane_gpus_draw_switches(struct grid *g, const struct rect *r, struct view *v,
 	}
 }
 
-/* Who holds the GPUs: the users of the running jobs listed, most GPUs
- * first, into buf (", by user: alice 8, bob 4, 2 more"); "" when none.
- * The jobs listed are those the queues pane shows (its filter too). */
+/* A user's (key "user") or an account's (key "account", on its own
+ * line) normalised share as fair share has it, the user's summed over
+ * their associations; -1 when fair share is off or has none. */
+static double
+pane_gpus_share(const struct view *v, const char *key, const char *name)
+{
+	const json_t	*rows, *o, *u;
+	double		 sum = -1;
+	size_t		 i;
+
+	rows = v->m->assoc != NULL ? json_object_get(v->m->assoc,
+	    "fairshare") : NULL;
+	json_array_foreach(rows, i, o) {
+		u = json_object_get(o, "user");
+		if (strcmp(key, "account") == 0 && json_is_string(u))
+			continue;
+		if (json_string_value(json_object_get(o, key)) == NULL ||
+		    strcmp(json_string_value(json_object_get(o, key)),
+		    name) != 0)
+			continue;
+		sum = (sum < 0 ? 0 : sum) + json_number_value(
+		    json_object_get(o, "norm_shares"));
+	}
+	return (sum);
+}
+
+/* Who holds the GPUs (key "user", or "account"): the running jobs listed
+ * by that field, most GPUs first, into buf (", by user: alice 8, bob 4, 2
+ * more"), each with its share where fair share is on ("alice 8 of 50%");
+ * "" when none. The jobs listed are those the queues pane shows (its
+ * filter too). */
 static void
-pane_gpus_users(const struct view *v, char *buf, size_t len)
+pane_gpus_holders(const struct view *v, const char *key, char *buf,
+    size_t len)
 {
 	struct {
 		char		 name[64];
@@ -293,6 +322,7 @@ pane_gpus_users(const struct view *v, char *buf, size_t len)
 	}			 u[PANE_GPUS_USERS], t;
 	const struct job_row	*row;
 	long long		 gpus;
+	double			 share;
 	size_t			 i, k, n = 0, at;
 	char			 name[64];
 
@@ -303,7 +333,10 @@ pane_gpus_users(const struct view *v, char *buf, size_t len)
 		    !jscan_key_is(&row->v[JF_STATE], "PREEMPTING")) ||
 		    jscan_int(&row->v[JF_GPUS], &gpus) == -1 || gpus <= 0)
 			continue;
-		jscan_string(&row->v[JF_USER], name, sizeof name);
+		jscan_string(&row->v[strcmp(key, "user") == 0 ? JF_USER :
+		    JF_ACCOUNT], name, sizeof name);
+		if (name[0] == '\0')
+			continue;
 		for (k = 0; k < n && strcmp(u[k].name, name) != 0; k++)
 			continue;
 		if (k == n) {
@@ -322,9 +355,15 @@ pane_gpus_users(const struct view *v, char *buf, size_t len)
 		u[k] = t;
 	}
 	at = 0;
-	for (i = 0; i < n && i < 4 && at < len; i++)
+	for (i = 0; i < n && i < 4 && at < len; i++) {
 		at += (size_t)snprintf(buf + at, len - at, "%s%s %lld",
-		    i == 0 ? ", by user: " : ", ", u[i].name, u[i].gpus);
+		    i == 0 ? (strcmp(key, "user") == 0 ? ", by user: " :
+		    "; by account: ") : ", ", u[i].name, u[i].gpus);
+		if (at < len && (share = pane_gpus_share(v, key,
+		    u[i].name)) >= 0)
+			at += (size_t)snprintf(buf + at, len - at, " of %.0f%%",
+			    share * 100);
+	}
 	if (n > 4 && at < len)
 		snprintf(buf + at, len - at, ", %zu more", n - 4);
 }
@@ -334,7 +373,7 @@ pane_gpus_draw(struct grid *g, const struct rect *r, struct view *v)
 {
 	const struct model_nodes	*nodes = &v->m->nodes;
 	long long			 total = 0, alloc = 0;
-	char				 title[512], users[320];
+	char				 title[1024], users[320], accounts[320];
 	size_t				 i, count = nodes->n;
 	int				 name_w = pane_gpus_name_width(nodes), y;
 	bool				 summary;
@@ -345,9 +384,11 @@ pane_gpus_draw(struct grid *g, const struct rect *r, struct view *v)
 	}
 	v->rows[PANE_GPUS] = r->h > 1 ? r->h - 1 : 0;
 	summary = (int)count > v->rows[PANE_GPUS] && !v->by_node;
-	pane_gpus_users(v, users, sizeof users);
+	pane_gpus_holders(v, "user", users, sizeof users);
+	pane_gpus_holders(v, "account", accounts, sizeof accounts);
 	snprintf(title, sizeof title, "GPUs: %lld of %lld allocated on %zu "
-	    "nodes%s%s", alloc, total, count, users, summary ? ", a row per "
+	    "nodes%s%s%s", alloc, total, count, users, accounts, summary ?
+	    ", a row per "
 	    "switch (w: per node)" : v->by_node ? " (w: per switch)" : "");
 	pane_title(g, r, title, v->focus == PANE_GPUS);
 	if (summary) {

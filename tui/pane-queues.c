@@ -64,6 +64,8 @@ pane_queues_fields(void)
 	json_array_append_new(fields, json_string("rank"));
 	/* What the / filter's partition= reads. */
 	json_array_append_new(fields, json_string("partition"));
+	/* What the GPUs pane counts by account. */
+	json_array_append_new(fields, json_string("account"));
 	t = table_create(job_row_cols, job_row_ncols, PANE_QUEUES_COLS);
 	for (i = 0; i < table_nselected(t); i++)
 		job_row_wire_fields(table_selected(t, i)->name, fields);

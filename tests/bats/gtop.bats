@@ -164,6 +164,22 @@ use_known() {
 	[ "$(python3 -c 'import sys; print(max(len(l) for l in open(sys.argv[1], encoding="utf-8").read().splitlines()))' frame.txt)" -le 80 ]
 }
 
+@test "gtop --once shows each user's and account's GPUs beside their share, with fair share on" {
+	printf 'scheduler = {\n  fairshare = true;\n};\n' >>"$GBATCH_CONF"
+	gctl reconfigure >/dev/null
+	gctl account add phys shares=3 >/dev/null
+	gctl account add chem shares=1 >/dev/null
+	gctl user add root account=phys >/dev/null
+	a=$(gb_submit -G 2 --wrap 'sleep 60')
+	gb_wait_state "$a" RUNNING
+	# phys has 3 of the 4 shares among the accounts: 75%; root is its
+	# one user, with all of phys's: 75% too.
+	gb_wait 10 gacct --report fairshare
+	run -0 env COLUMNS=300 gtop --once
+	[[ "$output" == *"by user: root 2 of 75%; by account: phys 2 of 75%"* ]] ||
+	    { echo "$output" | grep GPUs; false; }
+}
+
 @test "gtop --once with gbatchd stopped prints the frame, says why and exits 3" {
 	kill "$GB_CTL_PID"
 	wait "$GB_CTL_PID" || true
