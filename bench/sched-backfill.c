@@ -76,6 +76,29 @@ bf_cmp(const void *a, const void *b)
 	return (x < y ? -1 : x > y);
 }
 
+/* A dlas core with backfill at depth, BF_NODES nodes of BF_GPUS under
+ * switches switches, and the random draws from their start. */
+static struct sched_core *
+bf_core(uint32_t depth, uint32_t switches)
+{
+	struct sched_conf	 conf;
+	struct sched_core	*core;
+	char			 err[128];
+	uint32_t		 i;
+
+	bf_seed = 2463534242U;
+	sched_conf_default(&conf);
+	conf.policy = SCHED_DLAS;
+	(void)sched_conf_thresholds_parse("3600,36000", &conf, err,
+	    sizeof err);
+	conf.backfill_depth = depth;
+	core = sched_core_create(&conf);
+	for (i = 0; i < BF_NODES; i++)
+		place_node_add(sched_core_cluster(core), BF_GPUS,
+		    i % switches);
+	return (core);
+}
+
 /* The running jobs, to end one at random at each step. */
 struct bf_run {
 	struct sched_cjob	**v;
@@ -104,25 +127,14 @@ static void
 bf_run(uint32_t depth)
 {
 	const struct sched_action	*acts;
-	struct sched_conf		 conf;
 	struct sched_core		*core;
 	struct bf_run			 run = { NULL, 0, 0 };
 	double				 t[BF_STEPS], t0;
 	uint64_t			 id = 1;
 	int64_t				 now = 1000;
 	size_t				 i, k, n;
-	char				 err[128];
 
-	bf_seed = 2463534242U;
-	sched_conf_default(&conf);
-	conf.policy = SCHED_DLAS;
-	(void)sched_conf_thresholds_parse("3600,36000", &conf, err,
-	    sizeof err);
-	conf.backfill_depth = depth;
-	core = sched_core_create(&conf);
-	for (i = 0; i < BF_NODES; i++)
-		place_node_add(sched_core_cluster(core), BF_GPUS,
-		    (uint32_t)(i % 16));
+	core = bf_core(depth, 16);
 	while (sched_core_pending(core) < BF_PENDING)
 		bf_submit(core, id++, now);
 	n = sched_core_pass(core, now, &acts);
@@ -159,7 +171,6 @@ static void
 bf_fragment(uint32_t depth)
 {
 	const struct sched_action	*acts;
-	struct sched_conf		 conf;
 	struct sched_core		*core;
 	struct sched_jobspec		 spec;
 	struct place_alloc		 a = { 0 };
@@ -167,17 +178,9 @@ bf_fragment(uint32_t depth)
 	uint64_t			 id = 1;
 	int64_t				 now = 1000;
 	size_t				 i;
-	char				 err[128];
 
-	bf_seed = 2463534242U;
-	sched_conf_default(&conf);
-	conf.policy = SCHED_DLAS;
-	(void)sched_conf_thresholds_parse("3600,36000", &conf, err,
-	    sizeof err);
-	conf.backfill_depth = depth;
-	core = sched_core_create(&conf);
+	core = bf_core(depth, 1);
 	for (i = 0; i < BF_NODES; i++) {
-		place_node_add(sched_core_cluster(core), BF_GPUS, 0);
 		a.node = (uint32_t)i;
 		a.mask = 0xfe;
 		memset(&spec, 0, sizeof spec);

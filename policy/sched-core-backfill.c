@@ -71,36 +71,6 @@ sched_core_backfill_end(struct sched_core *core)
 	core->resv_gpus = 0;
 }
 
-/* Holds for the rest of the pass the GPUs of plan that are free now. */
-static void
-sched_core_backfill_hold(struct sched_core *core,
-    const struct place_alloc *plan, size_t n)
-{
-	struct place_alloc	*a;
-	uint64_t		 m;
-	size_t			 i;
-
-	for (i = 0; i < n; i++) {
-		m = plan[i].mask & place_node_free_mask(core->cluster,
-		    plan[i].node);
-		if (m == 0)
-			continue;
-		if (core->nrheld == core->rheldsize) {
-			core->rheldsize = core->rheldsize != 0 ?
-			    core->rheldsize * 2 : 16;
-			core->rheld = sched_core_xalloc(core->rheld,
-			    core->rheldsize, sizeof *core->rheld);
-		}
-		/* GPUs alone, as the pass's own holds. */
-		a = &core->rheld[core->nrheld++];
-		memset(a, 0, sizeof *a);
-		a->node = plan[i].node;
-		a->mask = m;
-		place_take(core->cluster, a, 1);
-		core->resv_gpus += sched_mask_count(m);
-	}
-}
-
 /* The running jobs by expected end, the earliest first, backfill_window
  * of them at most: core->runs, their count. */
 static size_t
@@ -153,7 +123,9 @@ sched_core_backfill_promise(struct sched_core *core, struct sched_cjob *p,
 	} while (++k < p->shape->nsets);
 	if (r.start == SCHED_RESV_NEVER)
 		return (false);
-	sched_core_backfill_hold(core, r.plan, r.nplan);
+	/* The promised GPUs free now are held for the rest of the pass. */
+	core->resv_gpus += sched_core_pass_hold(core, r.plan, r.nplan,
+	    &core->rheld, &core->nrheld, &core->rheldsize);
 	core->promises = sched_core_xalloc(core->promises, core->nresv + 1,
 	    sizeof *core->promises);
 	core->promises[core->nresv].id = p->id;

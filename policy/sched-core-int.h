@@ -353,6 +353,13 @@ void		 sched_core_preempt_victim(struct sched_core *,
 void		 sched_core_preempt_forget(struct sched_core *,
 		     struct sched_cjob *p);
 
+/* sched-core-pass.c: takes for the rest of the pass the GPUs of a[0..n)
+ * that are free now, appending them to *held (*nheld of them, room for
+ * *size); returns how many. */
+uint64_t	 sched_core_pass_hold(struct sched_core *,
+		     const struct place_alloc *a, size_t n,
+		     struct place_alloc **held, size_t *nheld, size_t *size);
+
 /* sched-core-backfill.c: a running j's expected end, and its place in
  * the ends (in at a start, out at a stop); the start of a pass's
  * promises, and their end; a promise for p, which can neither start nor

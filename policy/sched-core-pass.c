@@ -31,33 +31,41 @@ sched_core_pass_act(struct sched_core *core, enum sched_action_type type,
 	core->nacts++;
 }
 
+uint64_t
+sched_core_pass_hold(struct sched_core *core, const struct place_alloc *a,
+    size_t n, struct place_alloc **held, size_t *nheld, size_t *size)
+{
+	size_t		i;
+	uint64_t	m, gpus = 0;
+
+	for (i = 0; i < n; i++) {
+		m = a[i].mask & place_node_free_mask(core->cluster, a[i].node);
+		if (m == 0)
+			continue;
+		if (*nheld == *size) {
+			*size = *size != 0 ? *size * 2 : 16;
+			*held = sched_core_xalloc(*held, *size, sizeof **held);
+		}
+		/* GPUs alone: what lower jobs must not take is the GPUs;
+		 * the job's CPUs and memory are counted when it starts. */
+		memset(&(*held)[*nheld], 0, sizeof **held);
+		(*held)[*nheld].node = a[i].node;
+		(*held)[*nheld].mask = m;
+		place_take(core->cluster, &(*held)[*nheld], 1);
+		(*nheld)++;
+		gpus += sched_mask_count(m);
+	}
+	return (gpus);
+}
+
 /* Reserves for this pass the GPUs in a that are free now, so that jobs of
  * lower priority do not take what a waiting job was promised. */
 static void
 sched_core_pass_reserve(struct sched_core *core, const struct place_alloc *a,
     size_t n)
 {
-	size_t		i;
-	uint64_t	m;
-
-	for (i = 0; i < n; i++) {
-		m = a[i].mask & place_node_free_mask(core->cluster, a[i].node);
-		if (m == 0)
-			continue;
-		if (core->nheld == core->heldsize) {
-			core->heldsize = core->heldsize != 0 ?
-			    core->heldsize * 2 : 16;
-			core->held = sched_core_xalloc(core->held,
-			    core->heldsize, sizeof *core->held);
-		}
-		/* GPUs alone: what lower jobs must not take is the GPUs;
-		 * the job's CPUs and memory are counted when it starts. */
-		memset(&core->held[core->nheld], 0, sizeof *core->held);
-		core->held[core->nheld].node = a[i].node;
-		core->held[core->nheld].mask = m;
-		place_take(core->cluster, &core->held[core->nheld], 1);
-		core->nheld++;
-	}
+	(void)sched_core_pass_hold(core, a, n, &core->held, &core->nheld,
+	    &core->heldsize);
 }
 
 /* GPUs of running jobs that p outranks and that may be preempted. For the
