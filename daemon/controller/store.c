@@ -89,13 +89,12 @@ static const char *const store_sql[STORE_NSTMTS] = {
 	[STORE_GPU_TIMES] = "SELECT CASE WHEN attained > 0 THEN attained ELSE"
 	    " gpus * MAX(end_time - start_time, 0) * 1000 END FROM jobs"
 	    " WHERE state = 'COMPLETED' ORDER BY id DESC LIMIT ?",
-	/* The last completed jobs, oldest first: their run time in all,
-	 * or (schemas 1 and 2) the last run's. */
-	[STORE_JOB_HISTORY] = "SELECT user, name, gpus, run_time FROM"
-	    " (SELECT id, user, name, gpus, CASE WHEN run_total > 0 THEN"
-	    " run_total ELSE MAX(end_time - start_time, 0) * 1000 END AS"
-	    " run_time FROM jobs WHERE state = 'COMPLETED' ORDER BY id DESC"
-	    " LIMIT ?) ORDER BY id",
+	/* The last completed jobs, newest first (jobs_state holds them in
+	 * id order): their run time in all, or (schemas 1 and 2) the last
+	 * run's. */
+	[STORE_JOB_HISTORY] = "SELECT user, name, gpus, CASE WHEN run_total >"
+	    " 0 THEN run_total ELSE MAX(end_time - start_time, 0) * 1000 END"
+	    " FROM jobs WHERE state = 'COMPLETED' ORDER BY id DESC LIMIT ?",
 };
 
 
@@ -801,21 +800,41 @@ int
 store_job_history(size_t max, store_history_cb cb, void *arg)
 {
 	sqlite3_stmt	*st = store.stmts[STORE_JOB_HISTORY];
-	const char	*user, *name;
+	struct {
+		char		*user, *name;
+		uint32_t	 gpus;
+		uint64_t	 ms;
+	}		*v = NULL;
+	const char	*s;
 	int64_t		 ms;
+	size_t		 n = 0, size = 0, i;
 	int		 rc;
 
+	/* Read newest first, handed over oldest first. */
 	sqlite3_bind_int64(st, 1, (sqlite3_int64)max);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		user = (const char *)sqlite3_column_text(st, 0);
-		name = (const char *)sqlite3_column_text(st, 1);
 		if ((ms = sqlite3_column_int64(st, 3)) <= 0)
 			continue;
-		cb(user != NULL ? user : "", name != NULL ? name : "",
-		    (uint32_t)sqlite3_column_int64(st, 2), (uint64_t)ms, arg);
+		if (n == size) {
+			size = size != 0 ? size * 2 : 1024;
+			v = xreallocarray(v, size, sizeof *v);
+		}
+		s = (const char *)sqlite3_column_text(st, 0);
+		v[n].user = xstrdup(s != NULL ? s : "");
+		s = (const char *)sqlite3_column_text(st, 1);
+		v[n].name = xstrdup(s != NULL ? s : "");
+		v[n].gpus = (uint32_t)sqlite3_column_int64(st, 2);
+		v[n++].ms = (uint64_t)ms;
 	}
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
+	for (i = n; i-- > 0; ) {
+		if (rc == SQLITE_DONE)
+			cb(v[i].user, v[i].name, v[i].gpus, v[i].ms, arg);
+		free(v[i].user);
+		free(v[i].name);
+	}
+	free(v);
 	if (rc != SQLITE_DONE) {
 		log_error("store: reading the completed jobs' run times: %s",
 		    sqlite3_errmsg(store.db));
