@@ -27,12 +27,14 @@ sched_core_fairshare_leaf(struct sched_core *core, uint32_t leaf)
 			n *= 2;
 		core->fs = sched_core_xalloc(core->fs, n, sizeof *core->fs);
 		for (i = core->nfs; i < n; i++) {
-			core->fs[i].standing = 0;
-			TAILQ_INIT(&core->fs[i].jobs);
+			core->fs[i] = sched_core_xalloc(NULL, 1,
+			    sizeof *core->fs[i]);
+			core->fs[i]->standing = 0;
+			TAILQ_INIT(&core->fs[i]->jobs);
 		}
 		core->nfs = n;
 	}
-	return (&core->fs[leaf]);
+	return (core->fs[leaf]);
 }
 
 uint32_t
@@ -42,7 +44,7 @@ sched_core_fairshare_key(const struct sched_core *core, const struct sched_cjob 
 
 	if (!core->conf.fairshare)
 		return (0);
-	key = j->fs_leaf < core->nfs ? core->fs[j->fs_leaf].standing : 0;
+	key = j->fs_leaf < core->nfs ? core->fs[j->fs_leaf]->standing : 0;
 	key += (uint64_t)core->conf.fairshare_queue_weight * j->queue;
 	return (key > UINT32_MAX ? UINT32_MAX : (uint32_t)key);
 }
@@ -86,5 +88,5 @@ sched_core_fairshare_set(struct sched_core *core, uint32_t leaf,
 uint32_t
 sched_core_fairshare_get(const struct sched_core *core, uint32_t leaf)
 {
-	return (leaf < core->nfs ? core->fs[leaf].standing : 0);
+	return (leaf < core->nfs ? core->fs[leaf]->standing : 0);
 }

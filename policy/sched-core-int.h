@@ -143,11 +143,12 @@ struct sched_core {
 	 * the promise's start (sched_chold's bf_deadline). */
 	struct otree		 deadlines;
 	/* Fair share: each leaf's standing and waiting jobs, by leaf
-	 * (sched-core-fairshare.c), nfs of them made. */
+	 * (sched-core-fairshare.c), nfs of them made; each on its own, as
+	 * a list's head must not move while the list is in use. */
 	struct sched_fs_leaf {
 		uint32_t		 standing;
 		struct sched_cjobs	 jobs;
-	}			*fs;
+	}			**fs;
 	uint32_t		 nfs;
 	/* This pass's promises (sched-core-backfill.c): to whom (by id,
 	 * which outlives a job's record) and when, how many, the earliest

@@ -174,6 +174,8 @@ sched_core_free(struct sched_core *core)
 	free(core->rplan);
 	free(core->runs);
 	free(core->promises);
+	for (i = 0; i < core->nfs; i++)
+		free(core->fs[i]);
 	free(core->fs);
 	free(core->victims);
 	free(core);

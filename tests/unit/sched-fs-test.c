@@ -270,6 +270,35 @@ test_preempt_behind(void)
 	(void)p;
 }
 
+/* Many leaves: their records grow while jobs wait in their lists. 40
+ * users of one job each wait for one GPU; standings in reverse (leaf
+ * 40 first): every job is re-keyed, and they start in that order. */
+static void
+test_many_leaves(void)
+{
+	struct sched_core	*core = t_core(true, 0, UINT64_C(1) << 50, 1,
+	    1);
+	struct sched_cjob	*j[41], *r;
+	uint32_t		 i;
+	bool			 order = true;
+
+	r = t_submit(core, 100, 1, 0, 0);
+	t_pass(core, 0);
+	for (i = 1; i <= 40; i++)
+		j[i] = t_submit(core, i, 1, i, (int64_t)i);
+	for (i = 1; i <= 40; i++)
+		sched_core_fairshare_set(core, i, 40 - i);
+	sched_core_end(core, r, 1000);
+	for (i = 40; i >= 1; i--) {
+		t_pass(core, 1000 + (int64_t)(41 - i));
+		if (!t_did(SCHED_ACT_START, j[i]))
+			order = false;
+		sched_core_end(core, j[i], 1000 + (int64_t)(41 - i));
+	}
+	ok(order, "40 leaves: each job starts in its standing's order");
+	sched_core_free(core);
+}
+
 int
 main(void)
 {
@@ -278,5 +307,6 @@ main(void)
 	test_weight();
 	test_one_user();
 	test_preempt_behind();
+	test_many_leaves();
 	return (tap_done());
 }
