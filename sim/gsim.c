@@ -14,6 +14,7 @@
 #include "common/cmd.h"
 #include "common/xmalloc.h"
 #include "policy/place.h"
+#include "sim/fair-shares.h"
 #include "sim/plot.h"
 #include "sim/report.h"
 #include "sim/sim-part.h"
@@ -42,6 +43,7 @@ enum {
 	GSIM_OPT_PLOT,
 	GSIM_OPT_CONF,
 	GSIM_OPT_NODES,
+	GSIM_OPT_SHARES,
 	GSIM_OPT_HELP,
 };
 
@@ -70,6 +72,7 @@ static const struct option gsim_longopts[] = {
 	{ "plot", required_argument, NULL, GSIM_OPT_PLOT },
 	{ "conf", required_argument, NULL, GSIM_OPT_CONF },
 	{ "nodes", required_argument, NULL, GSIM_OPT_NODES },
+	{ "shares", required_argument, NULL, GSIM_OPT_SHARES },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, GSIM_OPT_HELP },
 	{ "version", no_argument, NULL, 'V' },
@@ -85,6 +88,7 @@ struct gsim {
 	const char		*plot;
 	const char		*conf_file;	/* --conf: its partitions */
 	const char		*nodes;		/* --nodes: the nodes' names */
+	const char		*shares;	/* --shares: the fairness tree */
 	struct sched_conf	 conf;		/* the flags; each run's base */
 	unsigned		 queues;	/* -K, 0: not given */
 	bool			 thresholds;	/* -T given */
@@ -109,7 +113,8 @@ gsim_usage(FILE *f)
 	fprintf(f,
 "usage: gsim [options] -c NODESxGPUS TRACE.csv\n"
 "Replay a job trace through gbatch's scheduler on a simulated cluster and\n"
-"report job completion times (JCT), one column per policy.\n"
+"report job completion times (JCT), waits by job size and how fairly users\n"
+"were served, one column per policy.\n"
 "\n"
 "  -p, --policy P[:PLACE][,...]  policies to compare: fifo, dlas, gittins,\n"
 "                            srtf (oracle); :PLACE overrides -P for one run\n"
@@ -160,6 +165,10 @@ gsim_usage(FILE *f)
 "      --nodes LIST          with --conf: the simulated nodes' names, a\n"
 "                            host list in the cluster's order (gpu[01-16];\n"
 "                            default n1, n2, ...)\n"
+"      --shares FILE         the accounts and users the fairness figures\n"
+"                            measure against: a CSV of kind,name,parent,\n"
+"                            shares (default: accounts equal under the\n"
+"                            root, users equal within their account)\n"
 "      --json                print the figures as JSON\n"
 "      --jobs FILE           write one CSV line per job and policy to FILE\n"
 "      --plot FILE.png       draw the JCT CDF of each policy (gnuplot)\n"
@@ -429,6 +438,9 @@ gsim_options(struct gsim *g, int argc, char **argv, int *status, char *err,
 		case GSIM_OPT_NODES:
 			g->nodes = optarg;
 			break;
+		case GSIM_OPT_SHARES:
+			g->shares = optarg;
+			break;
 		case 'q':
 			g->quiet = true;
 			break;
@@ -568,6 +580,7 @@ main(int argc, char **argv)
 	struct sim_trace	 trace;
 	struct sim_opts		 so;
 	struct sim_parts	*parts = NULL;
+	struct fair_tree	*tree;
 	uint64_t		*samples = NULL;
 	size_t			 nsamples = 0, k;
 	void			*addarg[2];
@@ -634,6 +647,14 @@ main(int argc, char **argv)
 	if (gittins && g.samples == NULL) {
 		samples = gsim_trace_samples(&trace, &nsamples);
 	}
+	tree = fair_tree_create();
+	if (g.shares != NULL && fair_shares_load(g.shares, tree, err,
+	    sizeof err) != 0) {
+		fair_tree_free(tree);
+		fprintf(stderr, "gsim: --shares: %s\n", err);
+		goto out;
+	}
+	report_fair_init(&r.fair, tree, &trace);
 	for (k = 0; k < r.nruns; k++) {
 		r.runs[k].conf.samples = samples;
 		r.runs[k].conf.nsamples = nsamples;
@@ -704,5 +725,6 @@ out:
 	free(samples);
 	sim_trace_free(&trace);
 	sim_part_free(parts);
+	report_fair_free(&r.fair);
 	return (ret);
 }

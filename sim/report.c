@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "common/xmalloc.h"
+#include "sim/report-table.h"
 #include "sim/report.h"
 
 static int
@@ -59,6 +60,45 @@ report_sorted_jcts(const struct report *r, const struct report_run *run)
 	return (jct);
 }
 
+/* The size class of a job of gpus GPUs, or -1 for a CPU job. */
+static int
+report_size_class(uint32_t gpus)
+{
+	if (gpus == 0)
+		return (-1);
+	return (gpus == 1 ? 0 : gpus <= 8 ? 1 : gpus <= 31 ? 2 : 3);
+}
+
+static const char *const report_size_names[REPORT_SIZES] = { "1", "2-8",
+    "9-31", "32+" };
+static const char *const report_size_labels[REPORT_SIZES] = { "  1 GPU",
+    "  2-8 GPUs", "  9-31 GPUs", "  32+ GPUs" };
+
+/* Each size class's waits: first start less submit, so time a preempted
+ * job spends waiting to restart is not in it (avg queueing has it). */
+static void
+report_waits(const struct report *r, const struct sim_result *res,
+    struct report_wait *w)
+{
+	double	wait;
+	size_t	i;
+	int	c;
+
+	for (i = 0; i < r->trace->njobs; i++) {
+		if ((c = report_size_class(r->trace->jobs[i].gpus)) < 0)
+			continue;
+		wait = (double)(res->jobs[i].start_ms -
+		    r->trace->jobs[i].submit_ms) / 1000;
+		w[c].avg += wait;
+		if (w[c].jobs++ == 0 || wait > w[c].max)
+			w[c].max = wait;
+	}
+	for (c = 0; c < REPORT_SIZES; c++) {
+		if (w[c].jobs > 0)
+			w[c].avg /= (double)w[c].jobs;
+	}
+}
+
 void
 report_figures(const struct report *r, const struct report_run *run,
     struct report_figures *f)
@@ -87,6 +127,7 @@ report_figures(const struct report *r, const struct report_run *run,
 	f->utilization = capacity > 0 ? (double)res->busy_gpu_ms / capacity : 0;
 	f->preemptions = res->preemptions;
 	f->promotions = res->promotions;
+	report_waits(r, res, f->waits);
 	free(jct);
 }
 
@@ -96,17 +137,17 @@ static const char *const report_rows[] = { "avg JCT (s)", "median JCT (s)",
 
 /* Row i of the table for one run. */
 static void
-report_cell(const struct report_figures *f, size_t i, char *buf, size_t len)
+report_cell(const struct report_figures *f, size_t i, struct report_table *t)
 {
 	double	secs[] = { f->avg_jct, f->median_jct, f->p95_jct, f->p99_jct,
 		    f->avg_wait, f->makespan };
 
 	if (i < sizeof secs / sizeof secs[0])
-		snprintf(buf, len, "%.1f", secs[i]);
+		report_table_cell(t, "%.1f", secs[i]);
 	else if (i == 6)
-		snprintf(buf, len, "%.1f%%", 100 * f->utilization);
+		report_table_cell(t, "%.1f%%", 100 * f->utilization);
 	else
-		snprintf(buf, len, "%llu", (unsigned long long)(i == 7 ?
+		report_table_cell(t, "%llu", (unsigned long long)(i == 7 ?
 		    f->preemptions : f->promotions));
 }
 
@@ -114,15 +155,21 @@ void
 report_text(const struct report *r, FILE *fp)
 {
 	struct report_figures	*f;
-	size_t			 i, k, w;
-	int			 width = 10;
-	char			 cell[64];
+	struct fair_figures	*ff;
+	struct report_table	*t;
+	const char		**heads;
+	const struct report_wait *w;
+	size_t			 i, k;
+	int			 c;
 
 	f = xcalloc(r->nruns, sizeof *f);
+	ff = xcalloc(r->nruns, sizeof *ff);
+	heads = xcalloc(r->nruns, sizeof *heads);
 	for (k = 0; k < r->nruns; k++) {
 		report_figures(r, &r->runs[k], &f[k]);
-		if ((w = strlen(r->runs[k].label)) > (size_t)width)
-			width = (int)w;
+		report_fair_figures(&r->fair, r->trace, &r->runs[k].result,
+		    &ff[k]);
+		heads[k] = r->runs[k].label;
 	}
 	fprintf(fp, "%zu jobs; %u node%s x %u GPUs = %llu GPUs on %u switch%s; "
 	    "restart overhead %.3g s; %s shapes\n\n", r->trace->njobs,
@@ -132,18 +179,31 @@ report_text(const struct report *r, FILE *fp)
 	    (unsigned long long)sim_cluster_gpus(&r->cluster),
 	    r->cluster.switches, r->cluster.switches != 1 ? "es" : "",
 	    (double)r->overhead_ms / 1000, r->even_shapes ? "even" : "any");
-	fprintf(fp, "%-18s", "");
-	for (k = 0; k < r->nruns; k++)
-		fprintf(fp, "  %*s", width, r->runs[k].label);
-	fputc('\n', fp);
+	t = report_table_create(r->nruns, heads);
 	for (i = 0; i < sizeof report_rows / sizeof report_rows[0]; i++) {
-		fprintf(fp, "%-18s", report_rows[i]);
-		for (k = 0; k < r->nruns; k++) {
-			report_cell(&f[k], i, cell, sizeof cell);
-			fprintf(fp, "  %*s", width, cell);
-		}
-		fputc('\n', fp);
+		report_table_row(t, report_rows[i]);
+		for (k = 0; k < r->nruns; k++)
+			report_cell(&f[k], i, t);
 	}
+	report_table_row(t, "wait avg/max (s)");
+	for (c = 0; c < REPORT_SIZES; c++) {
+		report_table_row(t, report_size_labels[c]);
+		for (k = 0; k < r->nruns; k++) {
+			w = &f[k].waits[c];
+			if (w->jobs == 0)
+				report_table_cell(t, "-");
+			else
+				report_table_cell(t, "%.1f/%.1f", w->avg,
+				    w->max);
+		}
+	}
+	report_fair_rows(&r->fair, ff, r->nruns, t);
+	report_table_print(t, fp);
+	report_table_free(t);
+	for (k = 0; k < r->nruns; k++)
+		fair_figures_free(&ff[k]);
+	free(heads);
+	free(ff);
 	free(f);
 }
 
@@ -154,10 +214,28 @@ report_secs(double s)
 	return (json_real(round(s * 1000) / 1000));
 }
 
+/* {"1": {"jobs": n, "avg": s, "max": s}, "2-8": ...}, null for a class
+ * with no job. */
+static json_t *
+report_waits_json(const struct report_figures *f)
+{
+	json_t	*o = json_object();
+	int	 c;
+
+	for (c = 0; c < REPORT_SIZES; c++)
+		json_object_set_new(o, report_size_names[c],
+		    f->waits[c].jobs == 0 ? json_null() : json_pack(
+		    "{s:I, s:o, s:o}", "jobs", (json_int_t)f->waits[c].jobs,
+		    "avg", report_secs(f->waits[c].avg), "max",
+		    report_secs(f->waits[c].max)));
+	return (o);
+}
+
 int
 report_json(const struct report *r, FILE *fp)
 {
 	struct report_figures	 f;
+	struct fair_figures	 ff;
 	const struct sched_conf	*c;
 	json_t			*root, *runs, *run, *th;
 	size_t			 k, i;
@@ -197,6 +275,12 @@ report_json(const struct report *r, FILE *fp)
 		    json_integer((json_int_t)f.promotions));
 		json_object_set_new(run, "passes",
 		    json_integer((json_int_t)r->runs[k].result.passes));
+		json_object_set_new(run, "waits", report_waits_json(&f));
+		report_fair_figures(&r->fair, r->trace, &r->runs[k].result,
+		    &ff);
+		json_object_set_new(run, "fairness",
+		    report_fair_json(&r->fair, &ff));
+		fair_figures_free(&ff);
 		json_array_append_new(runs, run);
 	}
 	root = json_pack("{s:s, s:I, s:{s:I, s:I, s:I, s:I}, s:o, s:I, s:o}",

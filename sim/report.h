@@ -1,8 +1,9 @@
 /* report.h: what gsim prints of a replay: per policy the JCT figures
  * (average, median, p95, p99), queueing delay, makespan, GPU utilization,
- * preemptions and promotions, as a table with the policies side by side or
- * as JSON; per job a CSV row (the JCT CDFs as a gnuplot PNG are plot.h's).
- * Times are seconds. */
+ * preemptions and promotions, the wait of each GPU-size class and how
+ * fairly users were served (report-fair.h), as a table with the policies
+ * side by side or as JSON; per job a CSV row (the JCT CDFs as a gnuplot
+ * PNG are plot.h's). Times are seconds. */
 #ifndef GB_SIM_REPORT_H
 #define GB_SIM_REPORT_H
 
@@ -11,7 +12,18 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "sim/report-fair.h"
 #include "sim/sim.h"
+
+/* The GPU-size classes whose waits are reported: 1, 2-8, 9-31 and 32+
+ * GPUs (a CPU job is in none). */
+#define REPORT_SIZES	4
+
+/* The wait (first start less submit) of a size class's jobs. */
+struct report_wait {
+	size_t		jobs;		/* 0: avg and max mean nothing */
+	double		avg, max;
+};
 
 /* One replay: its label (as given with -p), conf and result. */
 struct report_run {
@@ -26,6 +38,7 @@ struct report_figures {
 	double		makespan;
 	double		utilization;	/* busy GPU-time / (GPUs x makespan) */
 	uint64_t	preemptions, promotions;
+	struct report_wait waits[REPORT_SIZES];
 };
 
 struct report {
@@ -37,6 +50,7 @@ struct report {
 	uint64_t		 seed;
 	struct report_run	*runs;
 	size_t			 nruns;
+	struct report_fair	 fair;		/* the shares and users */
 };
 
 void	report_figures(const struct report *, const struct report_run *,

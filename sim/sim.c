@@ -82,6 +82,24 @@ sim_heap_pop(struct sim_heap *h)
 	}
 }
 
+/* Keeps job idx's run over [from, to); an empty one (started and
+ * preempted at one instant) held nothing. */
+static void
+sim_span_add(struct sim_result *res, size_t idx, int64_t from, int64_t to)
+{
+	if (to <= from)
+		return;
+	if (res->nspans == res->spansize) {
+		res->spansize = res->spansize != 0 ? res->spansize * 2 : 256;
+		res->spans = xreallocarray(res->spans, res->spansize,
+		    sizeof *res->spans);
+	}
+	res->spans[res->nspans].job = idx;
+	res->spans[res->nspans].start_ms = from;
+	res->spans[res->nspans].end_ms = to;
+	res->nspans++;
+}
+
 /* Carries out one pass's actions; returns how many preemptions it had. */
 static size_t
 sim_apply(struct sched_core *core, const struct sim_trace *trace,
@@ -116,6 +134,7 @@ sim_apply(struct sched_core *core, const struct sim_trace *trace,
 		s->left_ms += o->overhead_ms;
 		res->busy_gpu_ms += (uint64_t)(now - s->run_since) *
 		    trace->jobs[idx].gpus;
+		sim_span_add(res, idx, s->run_since, now);
 		res->jobs[idx].preemptions++;
 		res->preemptions++;
 		if (share != NULL)
@@ -261,6 +280,7 @@ sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
 			st[idx].left_ms = 0;
 			res->busy_gpu_ms += (uint64_t)(now - st[idx].run_since) *
 			    trace->jobs[idx].gpus;
+			sim_span_add(res, idx, st[idx].run_since, now);
 			res->jobs[idx].end_ms = now;
 			res->jobs[idx].promotions =
 			    sched_cjob_promotions(st[idx].cj);
@@ -334,10 +354,8 @@ out:
 		if (st[i].cj != NULL)
 			sched_core_end(core, st[i].cj, 0);
 	}
-	if (ret != 0) {
-		free(res->jobs);
-		res->jobs = NULL;
-	}
+	if (ret != 0)
+		sim_result_free(res);
 	free(st);
 	free(h.v);
 	predict_free(pr);
@@ -353,4 +371,7 @@ sim_result_free(struct sim_result *res)
 		return;
 	free(res->jobs);
 	res->jobs = NULL;
+	free(res->spans);
+	res->spans = NULL;
+	res->nspans = res->spansize = 0;
 }

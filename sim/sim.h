@@ -22,9 +22,20 @@ struct sim_job_result {
 	uint32_t	nodes;		/* nodes of its first placement */
 };
 
+/* One stretch a job held its GPUs, from a start to its end or preemption
+ * (restart overhead included: the GPUs are held). */
+struct sim_span {
+	size_t		job;		/* trace index */
+	int64_t		start_ms, end_ms;
+};
+
 struct sim_result {
 	struct sim_job_result	*jobs;		/* trace->njobs entries */
 	size_t			 njobs;
+	/* Every run of every job, in the order they ended: a job's own are
+	 * in time order, which the fairness figures (fair.h) rest on. */
+	struct sim_span		*spans;
+	size_t			 nspans, spansize;
 	int64_t			 makespan_ms;	/* last end - first submit */
 	uint64_t		 busy_gpu_ms;	/* GPU-ms allocated to jobs */
 	uint64_t		 preemptions;

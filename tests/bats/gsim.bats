@@ -42,7 +42,8 @@ json_get() {
 	for o in --policy --cluster --cluster-spec --thresholds --queues \
 	    --promote --placement --strict --no-strict --samples --overhead --backfill \
 	    --fairshare --fairshare-half-life \
-	    --seed --shape --node-cpus --node-mem-gb --json --jobs --plot --quiet --help --version; do
+	    --seed --shape --node-cpus --node-mem-gb --conf --nodes --shares --json --jobs --plot \
+	    --quiet --help --version; do
 		[[ "$output" == *"$o"* ]] || { echo "missing $o"; false; }
 	done
 	run -0 gsim --version
@@ -196,6 +197,123 @@ CSV
 	    <(gsim -c 2x4 -p dlas,gittins --fairshare 0 "$T60")
 	run -2 gsim -c 1x1 --fairshare -1 fs.csv
 	[[ "$output" == *'--fairshare "-1": expected a queue'* ]]
+}
+
+@test "gsim reports the wait of each GPU-size class: first start less submit, avg and max" {
+	# Two nodes of 16 GPUs, strict fifo. Job 1 (32 GPUs, 100 s) at 0
+	# starts at once: wait 0. Job 2 (1 GPU) at 5 and job 3 (28 GPUs) at
+	# 7 wait for it: at 100 both start (1 + 28 of 32), waits 95 and 93.
+	# Job 4 (1 GPU) at 200 finds the cluster idle: wait 0. So 1 GPU: two
+	# jobs, (95 + 0) / 2 = 47.5, max 95; 2-8: none; 9-31: 93; 32+: 0.
+	printf 'job_id,submit_time,num_gpus,duration\n1,0,32,100\n2,5,1,10\n3,7,28,10\n4,200,1,10\n' >w.csv
+	run -0 gsim -q -p fifo -c 2x16 w.csv
+	[[ "$output" == *$'\nwait avg/max (s)\n'* ]]
+	grep -Eq '^  1 GPU +47\.5/95\.0$' <<<"$output"
+	grep -Eq '^  2-8 GPUs +-$' <<<"$output"
+	grep -Eq '^  9-31 GPUs +93\.0/93\.0$' <<<"$output"
+	grep -Eq '^  32\+ GPUs +0\.0/0\.0$' <<<"$output"
+	# A trace without users has no fairness section.
+	[[ "$output" != *fairness* ]]
+	run -0 gsim --json -p fifo -c 2x16 w.csv
+	echo "$output" >w.json
+	[ "$(json_get w.json 'j["runs"][0]["waits"]["1"]')" = "{'jobs': 2, 'avg': 47.5, 'max': 95.0}" ]
+	[ "$(json_get w.json 'j["runs"][0]["waits"]["2-8"]')" = None ]
+	[ "$(json_get w.json 'j["runs"][0]["waits"]["9-31"]["max"]')" = 93.0 ]
+	[ "$(json_get w.json 'j["runs"][0]["waits"]["32+"]["jobs"]')" = 1 ]
+	# One user, nobody to be unfair to: nothing measured.
+	[ "$(json_get w.json 'j["runs"][0]["fairness"]["jain"]')" = None ]
+	[ "$(json_get w.json 'j["runs"][0]["fairness"]["min_window_share"]')" = None ]
+
+	# The wait is until the first start; time waiting to restart after a
+	# preemption is in avg queueing only. One GPU, dlas, queue 0 ends at
+	# 5 GPU-s: A (100 s) starts at 0, B (3 s) at 10 preempts it on
+	# arrival; both waits 0, while A queues 3 s (10..13).
+	printf 'submit_time,num_gpus,duration\n0,1,100\n10,1,3\n' >p.csv
+	run -0 gsim --json -p dlas -T 5 -c 1x1 p.csv
+	echo "$output" >p.json
+	[ "$(json_get p.json 'j["runs"][0]["waits"]["1"]')" = "{'jobs': 2, 'avg': 0.0, 'max': 0.0}" ]
+	[ "$(json_get p.json 'j["runs"][0]["avg_queueing"]')" = 1.5 ]
+}
+
+@test "gsim measures fairness between users: GPU-time received against entitled, Jain's index, the lowest window share" {
+	# One node of 2 GPUs, fifo. User a: job 1 (2 GPUs, 100 s) and job 2
+	# (1 GPU, 100 s) at 0; user b: job 3 (1 GPU, 100 s) at 10. Job 1 runs
+	# 0..100; jobs 2 and 3 wait and run 100..200. One 6-hour window; both
+	# users waited in it. Delivered: 2 x 100 + 100 + 100 = 400 GPU-s;
+	# equal shares: each is entitled to 200. a received 300: 1.5; b 100:
+	# 0.5. Lowest window share 0.5; Jain (1.5 + 0.5)^2 / (2 x (1.5^2 +
+	# 0.5^2)) = 4 / 5 = 0.8.
+	printf 'job_id,submit_time,num_gpus,duration,user\n1,0,2,100,a\n2,0,1,100,a\n3,10,1,100,b\n' >two.csv
+	run -0 gsim -q -p fifo -c 1x2 two.csv
+	[[ "$output" == *$'\n\nfairness, 6 h windows'* ]]
+	grep -Eq "^Jain's index +0\.800$" <<<"$output"
+	grep -Eq '^min window share +0\.500$' <<<"$output"
+	grep -Eq '^user a +1\.500$' <<<"$output"
+	grep -Eq '^user b +0\.500$' <<<"$output"
+	# One account: no account rows.
+	[[ "$output" != *$'\naccount '* ]]
+	run -0 gsim --json -p fifo -c 1x2 two.csv
+	echo "$output" >two.json
+	[ "$(json_get two.json 'j["runs"][0]["fairness"]["jain"]')" = 0.8 ]
+	[ "$(json_get two.json 'j["runs"][0]["fairness"]["min_window_share"]')" = 0.5 ]
+	[ "$(json_get two.json 'j["runs"][0]["fairness"]["window"]')" = 21600 ]
+	# GPU-hours: a received 300 GPU-s = 0.083333 h, entitled 200 =
+	# 0.055556 h.
+	[ "$(json_get two.json '[(u["user"], u["received"], u["entitled"], u["ratio"]) for u in j["runs"][0]["fairness"]["users"]]')" = \
+	    "[('a', 0.083333, 0.055556, 1.5), ('b', 0.027778, 0.055556, 0.5)]" ]
+
+	# Accounts x (a) and y (b), y with 3 shares to x's 1: a is entitled
+	# to 400 / 4 = 100 and received 300: 3; b to 300, received 100: 1/3.
+	# Jain (3 + 1/3)^2 / (2 x (9 + 1/9)) = (100/9) / (164/9) = 0.609756.
+	sed 's/^\(.*,a\)$/\1,x/; s/^\(.*,b\)$/\1,y/; 1s/$/,account/' two.csv >acc.csv
+	printf 'kind,name,parent,shares\naccount,x,,1\naccount,y,,3\n' >xy.csv
+	run -0 gsim --json -p fifo -c 1x2 --shares xy.csv acc.csv
+	echo "$output" >acc.json
+	[ "$(json_get acc.json 'j["runs"][0]["fairness"]["jain"]')" = 0.609756 ]
+	[ "$(json_get acc.json '[(a["account"], a["shares"], a["ratio"]) for a in j["runs"][0]["fairness"]["accounts"]]')" = \
+	    "[('x', 1, 3.0), ('y', 3, 0.333333)]" ]
+	run -0 gsim -q -p fifo -c 1x2 --shares xy.csv acc.csv
+	grep -Eq '^user a \(x\) +3\.000$' <<<"$output"
+	grep -Eq '^account y +0\.333$' <<<"$output"
+	# Users in one account with 3 shares to 1 (the accounts, nested
+	# under lab, change nothing): a is entitled to 300 and received it,
+	# b to 100: both 1, Jain 1.
+	printf 'kind,name,parent,shares\naccount,lab,,1\nuser,a,lab,3\nuser,b,lab,1\n' >ab.csv
+	sed 's/,x$/,lab/; s/,y$/,lab/' acc.csv >lab.csv
+	run -0 gsim --json -p fifo -c 1x2 --shares ab.csv lab.csv
+	echo "$output" >lab.json
+	[ "$(json_get lab.json 'j["runs"][0]["fairness"]["jain"]')" = 1.0 ]
+	[ "$(json_get lab.json 'j["runs"][0]["fairness"]["min_window_share"]')" = 1.0 ]
+}
+
+@test "gsim --shares names the file and line of a bad row and exits 1" {
+	printf 'submit_time,num_gpus,duration,user\n0,1,10,a\n0,1,10,b\n' >t.csv
+	printf 'kind,name,shares\naccount,x,1\n' >hdr.csv
+	run -1 gsim -q -c 1x2 --shares hdr.csv t.csv
+	[ "$output" = "gsim: --shares: hdr.csv:1: no parent column; the header has: kind, name, shares (expected kind, name, parent, shares)" ]
+	printf 'kind,name,parent,shares\naccount,x,,1\naccount,z,nope,1\n' >parent.csv
+	run -1 gsim -q -c 1x2 --shares parent.csv t.csv
+	[ "$output" = 'gsim: --shares: parent.csv:3: account "z": parent "nope" is no account of this file' ]
+	printf 'kind,name,parent,shares\naccount,x,,1\nuser,a,lab,2\n' >user.csv
+	run -1 gsim -q -c 1x2 --shares user.csv t.csv
+	[ "$output" = 'gsim: --shares: user.csv:3: user "a": account "lab" is no account of this file' ]
+	printf 'kind,name,parent,shares\naccount,x,,0\n' >zero.csv
+	run -1 gsim -q -c 1x2 --shares zero.csv t.csv
+	[ "$output" = 'gsim: --shares: zero.csv:2: shares "0": expected a whole number from 1 to 1000000' ]
+	printf 'kind,name,parent,shares\naccount,x,y,1\naccount,y,x,1\n' >loop.csv
+	run -1 gsim -q -c 1x2 --shares loop.csv t.csv
+	[ "$output" = 'gsim: --shares: loop.csv:2: account "x" is its own ancestor: its parents loop back to it' ]
+	printf 'kind,name,parent,shares\ngroup,x,,1\n' >kind.csv
+	run -1 gsim -q -c 1x2 --shares kind.csv t.csv
+	[ "$output" = 'gsim: --shares: kind.csv:2: kind "group": expected account or user' ]
+	printf 'kind,name,parent,shares\naccount,x,,1\nuser,a,,1\naccount,x,,2\n' >twice.csv
+	run -1 gsim -q -c 1x2 --shares twice.csv t.csv
+	[ "$output" = 'gsim: --shares: twice.csv:3: user "a" has no parent; expected the account it is in' ]
+	sed -i 3d twice.csv
+	run -1 gsim -q -c 1x2 --shares twice.csv t.csv
+	[ "$output" = 'gsim: --shares: twice.csv:3: account "x" is given twice (first on line 2)' ]
+	run -1 gsim -q -c 1x2 --shares missing.csv t.csv
+	[ "$output" = 'gsim: --shares: missing.csv: No such file or directory' ]
 }
 
 @test "gsim honours a job array's throttle, as gbatchd's core does" {
