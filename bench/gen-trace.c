@@ -5,7 +5,6 @@
  * Job sizes follow deep-learning clusters (half of them 1 GPU, a few 16 or
  * 32); run times are log-uniform from 1 minute to 2 days; arrivals are
  * Poisson at the rate that keeps LOAD (default 0.9) of the GPUs busy. */
-#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
@@ -13,34 +12,7 @@
 #include <limits.h>
 #include <stdlib.h>
 
-static uint64_t gen_state = 0x2545f4914f6cdd1dULL;
-
-/* xorshift64*: a uniform double in (0, 1). */
-static double
-gen_uniform(void)
-{
-	gen_state ^= gen_state >> 12;
-	gen_state ^= gen_state << 25;
-	gen_state ^= gen_state >> 27;
-	return (((gen_state * 0x2545f4914f6cdd1dULL) >> 11) + 0.5) /
-	    9007199254740992.0;
-}
-
-static long
-gen_arg(const char *s, const char *what, long lo, long hi)
-{
-	char	*end;
-	long	 v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (*s == '\0' || *end != '\0' || errno != 0 || v < lo || v > hi) {
-		fprintf(stderr, "gen-trace: %s: expected %ld-%ld, got \"%s\"\n",
-		    what, lo, hi, s);
-		exit(2);
-	}
-	return (v);
-}
+#include "bench/gen-util.h"
 
 int
 main(int argc, char **argv)
@@ -55,18 +27,22 @@ main(int argc, char **argv)
 	double		 load = 0.9, mean_g = 0, mean_d, rate, t = 0, u, d;
 	long		 jobs, gpus, i;
 	unsigned	 g, k;
+	uint64_t	 state = GEN_UTIL_STATE;
 
 	if (argc < 3 || argc > 5) {
 		fprintf(stderr, "usage: gen-trace JOBS CLUSTER_GPUS [LOAD] "
 		    "[SEED]\n");
 		return (2);
 	}
-	jobs = gen_arg(argv[1], "JOBS", 1, 10000000);
-	gpus = gen_arg(argv[2], "CLUSTER_GPUS", 32, 10000000);
+	jobs = gen_util_arg("gen-trace", argv[1], "JOBS", 1, 10000000);
+	gpus = gen_util_arg("gen-trace", argv[2], "CLUSTER_GPUS", 32,
+	    10000000);
 	if (argc > 3)
-		load = (double)gen_arg(argv[3], "LOAD (percent)", 1, 200) / 100;
+		load = (double)gen_util_arg("gen-trace", argv[3],
+		    "LOAD (percent)", 1, 200) / 100;
 	if (argc > 4)
-		gen_state += (uint64_t)gen_arg(argv[4], "SEED", 0, LONG_MAX);
+		state += (uint64_t)gen_util_arg("gen-trace", argv[4], "SEED",
+		    0, LONG_MAX);
 	for (k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
 		mean_g += sizes[k].p * sizes[k].g;
 	mean_d = (dmax - dmin) / log(dmax / dmin);
@@ -75,17 +51,17 @@ main(int argc, char **argv)
 	printf("job_id,num_gpu,submit_time,iterations,model_name,duration,"
 	    "interval\n");
 	for (i = 0; i < jobs; i++) {
-		u = gen_uniform();
+		u = gen_util_uniform(&state);
 		g = sizes[0].g;
 		for (k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
 			g = sizes[k].g;
 			if ((u -= sizes[k].p) <= 0)
 				break;
 		}
-		d = dmin * exp(gen_uniform() * log(dmax / dmin));
+		d = dmin * exp(gen_util_uniform(&state) * log(dmax / dmin));
 		printf("%ld,%u,%.0f,%ld,%s,%.0f,0\n", i, g, floor(t),
 		    (long)(d * 3), models[i % 6], ceil(d));
-		t += -log(gen_uniform()) / rate;
+		t += -log(gen_util_uniform(&state)) / rate;
 	}
 	return (0);
 }

@@ -15,7 +15,7 @@
  * min_share is the lowest received / entitled over the pairs that count;
  * each user's received and entitled are summed over its pairs that count,
  * and jain is Jain's index of those users' ratios. docs/scheduling.md
- * ("Fairness in gsim") says why these. Pure: no I/O, no clock. */
+ * ("Measuring it in gsim") says why these. Pure: no I/O, no clock. */
 #ifndef GB_SIM_FAIR_H
 #define GB_SIM_FAIR_H
 
@@ -59,7 +59,7 @@ struct fair_figures {
 	double		*received;
 	double		*entitled;
 	uint64_t	*gpu_ms;
-	double		 jain;		/* NAN: no user has a pair that counts */
+	double		 jain;		/* NAN: no user's pair counts */
 	double		 min_share;	/* NAN: no pair counts */
 	size_t		 windows;	/* all, and those that count */
 	size_t		 windows_counted;

@@ -88,7 +88,7 @@ struct gsim {
 	const char		*plot;
 	const char		*conf_file;	/* --conf: its partitions */
 	const char		*nodes;		/* --nodes: the nodes' names */
-	const char		*shares;	/* --shares: the fairness tree */
+	const char		*shares;	/* --shares: fairness's tree */
 	struct sched_conf	 conf;		/* the flags; each run's base */
 	unsigned		 queues;	/* -K, 0: not given */
 	bool			 thresholds;	/* -T given */

@@ -21,7 +21,7 @@ struct report_fair {
 	size_t			*job_user;
 	size_t			 njobs;
 	bool			*listed;	/* per node: a GPU job below */
-	size_t			 users;		/* distinct users of the trace */
+	size_t			 users;		/* the trace's, distinct */
 	int64_t			 origin_ms;	/* the first submit */
 };
 

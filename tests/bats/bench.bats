@@ -164,3 +164,36 @@ bench_smoke() {
 	bench_smoke array-speed "one 100-task array submitted" "gq -r, unfolded (100 rows)" \
 	    "16 trivial array tasks, submit to end"
 }
+
+@test "gen-fair-trace draws jobs from a source trace, a ten to one mix or a tree of accounts, the same bytes each time" {
+	local g="$GBATCH_BUILDDIR/bench/gen-fair-trace"
+
+	printf 'job_id,num_gpu,submit_time,duration\n0,1,0,100\n1,4,5,50\n2,64,9,10\n' >"$T/src.csv"
+	run -0 "$g" ten-to-one "$T/src.csv" 16 220
+	[ "${lines[0]}" = "job_id,submit_time,num_gpus,duration,user,account" ]
+	[ "${#lines[@]}" -eq 221 ]
+	# Exactly ten of a's jobs for each of b's, all in account lab.
+	[ "$(grep -c ',a,lab$' <<<"$output")" -eq 200 ]
+	[ "$(grep -c ',b,lab$' <<<"$output")" -eq 20 ]
+	# Only the source's sizes and durations that fit 16 GPUs.
+	[ "$(tail -n +2 <<<"$output" | cut -d, -f3,4 | sort -u | tr '\n' ' ')" = "1,100 4,50 " ]
+	"$g" ten-to-one "$T/src.csv" 16 220 >"$T/again.csv"
+	[ "$output" = "$(cat "$T/again.csv")" ]
+	run -0 "$g" tree "$T/src.csv" 16 100
+	[ "$(tail -n +2 <<<"$output" | cut -d, -f5,6 | sort -u | tr '\n' ' ')" = "n1,nlp s1,speech v1,vision v2,vision " ]
+
+	printf 'name,time,num_replicas\nx,0,2\n' >"$T/pollux.csv"
+	run -1 "$g" tree "$T/pollux.csv" 16
+	[ "$output" = "gen-fair-trace: $T/pollux.csv:1: the header has: name, time, num_replicas (expected num_gpus or num_gpu, and duration)" ]
+	run -2 "$g" fair "$T/src.csv" 16
+	[[ "$output" == "usage: gen-fair-trace ten-to-one|tree "* ]]
+}
+
+@test "bench/fairness runs at its smallest size, or says the source trace is absent" {
+	BENCH_FAIR_TRACE=$T/none.csv bench_smoke fairness "bench/fairness: $T/none.csv is absent"
+	[ -r "$GBATCH_SRCDIR/../shared/traces/tiresias/60_job.csv" ] ||
+	    skip "../shared/traces/tiresias/60_job.csv is absent"
+	BENCH_FAIR_JOBS=300 bench_smoke fairness "ten-to-one: " "tree: " \
+	    "Jain's index" "min window share" "user b (lab) got/due" \
+	    "account speech got/due" "wait 1 GPU avg/max (s)" "dlas bf1"
+}

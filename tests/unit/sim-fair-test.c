@@ -49,7 +49,7 @@ t_windows(void)
 	fair_usage_ran(u, a, 1, 1000 + 18 * H, 1000 + 19 * H);
 	is_int(fair_usage_windows(u), 4, "a run starting on a boundary is in "
 	    "window 3");
-	is_int(fair_usage_gpu_ms(u, a, 2), 3 * H, "window 2: 1 h x 2 + 1 h x 1");
+	is_int(fair_usage_gpu_ms(u, a, 2), 3 * H, "window 2: 1 h x 2, 1 h x 1");
 	is_int(fair_usage_gpu_ms(u, a, 3), H, "window 3: 1 h x 1");
 	/* Before the origin counts from it. */
 	fair_usage_ran(u, a, 1, 0, 1000 + H);
