@@ -135,21 +135,72 @@ report_fair_users(const struct report_fair *rf, size_t *n)
 	return (k);
 }
 
-/* The accounts that have a GPU job below them. */
-static size_t
-report_fair_accounts(const struct report_fair *rf)
+static int
+report_fair_name_cmp(const void *a, const void *b)
 {
-	size_t	i, n = 0;
+	const struct report_fair_key	*x = a, *y = b;
 
-	for (i = 1; i < fair_tree_size(rf->tree); i++)
-		n += rf->listed[i] && !fair_tree_is_user(rf->tree, i);
-	return (n);
+	return (strcmp(x->account, y->account));
+}
+
+/* Appends to v the listed accounts below node p, depth first, siblings by
+ * name, each before the accounts below it. */
+static void
+report_fair_walk(const struct report_fair *rf, size_t p, size_t *v,
+    size_t *n)
+{
+	struct report_fair_key	*k;
+	size_t			 i, nk = 0, size = fair_tree_size(rf->tree);
+
+	k = xcalloc(size, sizeof *k);
+	for (i = p + 1; i < size; i++) {
+		if (rf->listed[i] && !fair_tree_is_user(rf->tree, i) &&
+		    fair_tree_parent(rf->tree, i) == p) {
+			k[nk].account = fair_tree_name(rf->tree, i);
+			k[nk++].i = i;
+		}
+	}
+	qsort(k, nk, sizeof *k, report_fair_name_cmp);
+	for (i = 0; i < nk; i++) {
+		v[(*n)++] = k[i].i;
+		report_fair_walk(rf, k[i].i, v, n);
+	}
+	free(k);
+}
+
+/* The accounts that have a GPU job below them, in tree order; *n of
+ * them. */
+static size_t *
+report_fair_accounts(const struct report_fair *rf, size_t *n)
+{
+	size_t	*v = xcalloc(fair_tree_size(rf->tree), sizeof *v);
+
+	*n = 0;
+	report_fair_walk(rf, FAIR_TREE_ROOT, v, n);
+	return (v);
 }
 
 static const char *
 report_fair_name(const char *s)
 {
 	return (*s != '\0' ? s : "(none)");
+}
+
+/* "account A/B" for account B under A; a new string. */
+static char *
+report_fair_path(const struct report_fair *rf, size_t i)
+{
+	char	*path, *up;
+
+	path = xstrdup(report_fair_name(fair_tree_name(rf->tree, i)));
+	while ((i = fair_tree_parent(rf->tree, i)) != FAIR_TREE_ROOT) {
+		up = xasprintf("%s/%s", fair_tree_name(rf->tree, i), path);
+		free(path);
+		path = up;
+	}
+	up = xasprintf("account %s", path);
+	free(path);
+	return (up);
 }
 
 /* A cell of three places, or "-" for NAN: nothing to measure. */
@@ -180,7 +231,7 @@ report_fair_rows(const struct report_fair *rf, const struct fair_figures *f,
     size_t nruns, struct report_table *t)
 {
 	struct report_fair_key	*users;
-	size_t			 i, k, n, accounts;
+	size_t			*accounts, i, k, n, nacc;
 	char			*label;
 
 	if (rf->users < 2)
@@ -194,10 +245,10 @@ report_fair_rows(const struct report_fair *rf, const struct fair_figures *f,
 	report_table_row(t, "min window share");
 	for (k = 0; k < nruns; k++)
 		report_fair_cell(t, f[k].min_share);
-	accounts = report_fair_accounts(rf);
+	accounts = report_fair_accounts(rf, &nacc);
 	users = report_fair_users(rf, &n);
 	for (i = 0; i < n && i < REPORT_FAIR_TEXT_USERS; i++) {
-		label = accounts > 1 ? xasprintf("user %s (%s)",
+		label = nacc > 1 ? xasprintf("user %s (%s)",
 		    report_fair_name(users[i].user),
 		    report_fair_name(users[i].account)) : xasprintf("user %s",
 		    report_fair_name(users[i].user));
@@ -211,14 +262,12 @@ report_fair_rows(const struct report_fair *rf, const struct fair_figures *f,
 		free(label);
 	}
 	free(users);
-	for (i = 1; accounts > 1 && i < fair_tree_size(rf->tree); i++) {
-		if (!rf->listed[i] || fair_tree_is_user(rf->tree, i))
-			continue;
-		label = xasprintf("account %s",
-		    report_fair_name(fair_tree_name(rf->tree, i)));
-		report_fair_ratio_row(f, nruns, i, label, t);
+	for (i = 0; nacc > 1 && i < nacc; i++) {
+		label = report_fair_path(rf, accounts[i]);
+		report_fair_ratio_row(f, nruns, accounts[i], label, t);
 		free(label);
 	}
+	free(accounts);
 }
 
 /* A figure rounded to six places, or null when it is NAN. */
@@ -253,7 +302,7 @@ report_fair_json(const struct report_fair *rf, const struct fair_figures *f)
 {
 	struct report_fair_key	*users;
 	json_t			*o, *list, *row;
-	size_t			 i, n, p;
+	size_t			*accounts, i, n, p;
 
 	o = json_pack("{s:I, s:I, s:I}", "window",
 	    (json_int_t)(FAIR_WINDOW_MS / 1000), "windows",
@@ -275,18 +324,18 @@ report_fair_json(const struct report_fair *rf, const struct fair_figures *f)
 	free(users);
 	json_object_set_new(o, "users", list);
 	list = json_array();
-	for (i = 1; i < fair_tree_size(rf->tree); i++) {
-		if (!rf->listed[i] || fair_tree_is_user(rf->tree, i))
-			continue;
-		p = fair_tree_parent(rf->tree, i);
+	accounts = report_fair_accounts(rf, &n);
+	for (i = 0; i < n; i++) {
+		p = fair_tree_parent(rf->tree, accounts[i]);
 		row = json_pack("{s:o, s:o, s:I}", "account",
-		    report_fair_str(fair_tree_name(rf->tree, i)), "parent",
-		    report_fair_str(p != FAIR_TREE_ROOT ?
+		    report_fair_str(fair_tree_name(rf->tree, accounts[i])),
+		    "parent", report_fair_str(p != FAIR_TREE_ROOT ?
 		    fair_tree_name(rf->tree, p) : NULL), "shares",
-		    (json_int_t)fair_tree_shares(rf->tree, i));
-		report_fair_hours(row, f, i);
+		    (json_int_t)fair_tree_shares(rf->tree, accounts[i]));
+		report_fair_hours(row, f, accounts[i]);
 		json_array_append_new(list, row);
 	}
+	free(accounts);
 	json_object_set_new(o, "accounts", list);
 	return (o);
 }

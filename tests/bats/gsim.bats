@@ -284,6 +284,26 @@ CSV
 	echo "$output" >lab.json
 	[ "$(json_get lab.json 'j["runs"][0]["fairness"]["jain"]')" = 1.0 ]
 	[ "$(json_get lab.json 'j["runs"][0]["fairness"]["min_window_share"]')" = 1.0 ]
+
+	# A tree: x and y under the root, z under y. Job 1 (a in x, 2 GPUs)
+	# starts at 0 and never waits; jobs 2 (b in y) and 3 (c in z), 1 GPU
+	# each, wait for it and run 100..200. All three compete; 400 GPU-s
+	# delivered. x and y get half each; y's half splits between b and z:
+	# b and c are entitled to 100 each, and received it: 1.0, Jain 1. a
+	# never waited: not measured, and x shows "-". Flat (no --shares: x,
+	# y and z equal siblings) each is entitled to 400 / 3: b and c 0.75.
+	printf 'job_id,submit_time,num_gpus,duration,user,account\n1,0,2,100,a,x\n2,1,1,100,b,y\n3,2,1,100,c,z\n' >tree.csv
+	printf 'kind,name,parent,shares\naccount,z,y,1\naccount,y,,1\naccount,x,,1\n' >tree-shares.csv
+	run -0 gsim -q -p fifo -c 1x2 --shares tree-shares.csv tree.csv
+	grep -Eq '^min window share +1\.000$' <<<"$output"
+	grep -Eq "^Jain's index +1\.000$" <<<"$output"
+	grep -Eq '^user a \(x\) +-$' <<<"$output"
+	grep -Eq '^account x +-$' <<<"$output"
+	grep -Eq '^account y/z +1\.000$' <<<"$output"
+	run -0 gsim --json -p fifo -c 1x2 tree.csv
+	echo "$output" >flat.json
+	[ "$(json_get flat.json 'j["runs"][0]["fairness"]["min_window_share"]')" = 0.75 ]
+	[ "$(json_get flat.json '[a["parent"] for a in j["runs"][0]["fairness"]["accounts"]]')" = "[None, None, None]" ]
 }
 
 @test "gsim --shares names the file and line of a bad row and exits 1" {
