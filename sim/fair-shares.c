@@ -76,6 +76,7 @@ fair_shares_row(const struct csv *c, const int *col,
 {
 	const struct fair_shares_row	*twin;
 	const char			*kind = csv_field(c, col[0]);
+	char				*where;
 	uint64_t			 v;
 
 	memset(row, 0, sizeof *row);
@@ -91,12 +92,6 @@ fair_shares_row(const struct csv *c, const int *col,
 		    "%s's name", c->path, c->line, kind);
 		return (-1);
 	}
-	if (row->user && *csv_field(c, col[2]) == '\0') {
-		snprintf(err, errlen, "%s:%u: user \"%s\" has no parent; "
-		    "expected the account it is in", c->path, c->line,
-		    csv_field(c, col[1]));
-		return (-1);
-	}
 	if (csv_uint(c, col[3], "shares", 1, FAIR_SHARES_MAX, &v, err,
 	    errlen) != 0)
 		return (-1);
@@ -104,10 +99,13 @@ fair_shares_row(const struct csv *c, const int *col,
 	row->name = xstrdup(csv_field(c, col[1]));
 	row->parent = xstrdup(csv_field(c, col[2]));
 	if ((twin = fair_shares_twin(s, row)) != NULL) {
-		snprintf(err, errlen, "%s:%u: %s \"%s\"%s%s%s is given twice "
-		    "(first on line %u)", c->path, c->line, kind, row->name,
-		    row->user ? " in account \"" : "", row->user ?
-		    row->parent : "", row->user ? "\"" : "", twin->line);
+		where = !row->user ? xstrdup("") : *row->parent == '\0' ?
+		    xstrdup(" under the root") : xasprintf(" in account \"%s\"",
+		    row->parent);
+		snprintf(err, errlen, "%s:%u: %s \"%s\"%s is given twice (first "
+		    "on line %u)", c->path, c->line, kind, row->name, where,
+		    twin->line);
+		free(where);
 		free(row->name);
 		free(row->parent);
 		return (-1);
@@ -220,7 +218,8 @@ fair_shares_load(const char *path, struct fair_tree *t, char *err,
 		row = &s.rows[i];
 		if (!row->user)
 			continue;
-		if (fair_shares_account(&s, row->parent) == NULL) {
+		if (*row->parent != '\0' &&
+		    fair_shares_account(&s, row->parent) == NULL) {
 			snprintf(err, errlen, "%s:%u: user \"%s\": account "
 			    "\"%s\" is no account of this file", path,
 			    row->line, row->name, row->parent);

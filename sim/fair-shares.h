@@ -2,8 +2,8 @@
  * figures, read from a CSV with the header kind,name,parent,shares (in any
  * order; other columns are ignored). A row of kind "account" puts account
  * name under account parent (empty: under the root); a row of kind "user"
- * gives user name in account parent (required) its shares among that
- * account's children. shares is a whole number from 1. Rows may come in
+ * gives user name in account parent (empty: the root, where the jobs of no
+ * account are) its shares among that account's children. shares is a whole number from 1. Rows may come in
  * any order: a parent may be named before its own row.
  *
  *   kind,name,parent,shares

@@ -59,13 +59,15 @@ fair_tree_free(struct fair_tree *t)
 	free(t);
 }
 
-/* The account named name, or -1. Account names are one namespace, as
- * Slurm's, wherever they sit in the tree. */
+/* The account named name ("": the root), or -1. Account names are one
+ * namespace, as Slurm's, wherever they sit in the tree. */
 static int
 fair_tree_account(const struct fair_tree *t, const char *name)
 {
 	size_t	i;
 
+	if (*name == '\0')
+		return (FAIR_TREE_ROOT);
 	for (i = 1; i < t->n; i++) {
 		if (!t->nodes[i].user && strcmp(t->nodes[i].name, name) == 0)
 			return ((int)i);
@@ -93,12 +95,15 @@ fair_tree_add_account(struct fair_tree *t, const char *name,
 {
 	int	p = FAIR_TREE_ROOT;
 
+	if (*name == '\0') {
+		snprintf(err, errlen, "an account needs a name");
+		return (-1);
+	}
 	if (fair_tree_account(t, name) >= 0) {
 		snprintf(err, errlen, "account \"%s\" is given twice", name);
 		return (-1);
 	}
-	if (parent != NULL && *parent != '\0' &&
-	    (p = fair_tree_account(t, parent)) < 0) {
+	if (parent != NULL && (p = fair_tree_account(t, parent)) < 0) {
 		snprintf(err, errlen, "account \"%s\": parent \"%s\" is no "
 		    "account", name, parent);
 		return (-1);
@@ -112,7 +117,7 @@ fair_tree_add_user(struct fair_tree *t, const char *user,
 {
 	int	a;
 
-	if ((a = fair_tree_account(t, account)) < 0) {
+	if ((a = fair_tree_account(t, account != NULL ? account : "")) < 0) {
 		snprintf(err, errlen, "user \"%s\": account \"%s\" is no "
 		    "account", user, account);
 		return (-1);

@@ -2,7 +2,9 @@
  * fairness figures (fair.h). Accounts form a tree under the root, each with
  * shares among its siblings; below them are users, each a user in one
  * account (Slurm's association: a user who runs under two accounts is two
- * users here), with shares among its account's children. A user's share is
+ * users here), with shares among its account's children. Account "" is
+ * the root itself, as in policy/fairshare.h: a job of no account makes its
+ * user a sibling of the accounts. A user's share is
  * renormalised over the part of the tree that is active: an account with
  * no active user gives its share to its siblings, and an inactive user's
  * share goes first to the rest of its own account (Slurm's Fair Tree
@@ -28,13 +30,13 @@ void			 fair_tree_free(struct fair_tree *);
  * parent is no account yet. */
 int	fair_tree_add_account(struct fair_tree *, const char *name,
 	    const char *parent, uint32_t shares, char *err, size_t errlen);
-/* Adds user in account, which must be there. Returns its node, or -1 with
- * the reason in err. */
+/* Adds user in account (NULL or "": the root), which must be there.
+ * Returns its node, or -1 with the reason in err. */
 int	fair_tree_add_user(struct fair_tree *, const char *user,
 	    const char *account, uint32_t shares, char *err, size_t errlen);
-/* The node of user in account ("" for either: none given), added when
- * missing with 1 share, its account too (under the root). Linear in the
- * tree's size: look up each pair once. */
+/* The node of user in account ("" for either: none given; account "" is
+ * the root), added when missing with 1 share, its account too (under the
+ * root). Linear in the tree's size: look up each pair once. */
 size_t	fair_tree_leaf(struct fair_tree *, const char *account,
 	    const char *user);
 

@@ -231,7 +231,7 @@ report_fair_rows(const struct report_fair *rf, const struct fair_figures *f,
     size_t nruns, struct report_table *t)
 {
 	struct report_fair_key	*users;
-	size_t			*accounts, i, k, n, nacc;
+	size_t			*accounts, i, k, n, nacc, top;
 	char			*label;
 
 	if (rf->users < 2)
@@ -247,11 +247,14 @@ report_fair_rows(const struct report_fair *rf, const struct fair_figures *f,
 		report_fair_cell(t, f[k].min_share);
 	accounts = report_fair_accounts(rf, &nacc);
 	users = report_fair_users(rf, &n);
+	/* An account's row says something when it has siblings: other
+	 * accounts, or users of no account beside it under the root. */
+	for (i = 0, top = nacc; i < n; i++)
+		top += *users[i].account == '\0';
 	for (i = 0; i < n && i < REPORT_FAIR_TEXT_USERS; i++) {
-		label = nacc > 1 ? xasprintf("user %s (%s)",
-		    report_fair_name(users[i].user),
-		    report_fair_name(users[i].account)) : xasprintf("user %s",
-		    report_fair_name(users[i].user));
+		label = *users[i].account != '\0' ? xasprintf("user %s (%s)",
+		    report_fair_name(users[i].user), users[i].account) :
+		    xasprintf("user %s", report_fair_name(users[i].user));
 		report_fair_ratio_row(f, nruns, users[i].i, label, t);
 		free(label);
 	}
@@ -262,7 +265,7 @@ report_fair_rows(const struct report_fair *rf, const struct fair_figures *f,
 		free(label);
 	}
 	free(users);
-	for (i = 0; nacc > 1 && i < nacc; i++) {
+	for (i = 0; top > 1 && i < nacc; i++) {
 		label = report_fair_path(rf, accounts[i]);
 		report_fair_ratio_row(f, nruns, accounts[i], label, t);
 		free(label);

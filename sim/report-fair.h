@@ -38,8 +38,8 @@ void	report_fair_figures(const struct report_fair *,
 	    struct fair_figures *);
 /* Appends to t, when the trace has more than one user, a blank line and
  * the fairness rows of nruns runs' figures: Jain's index, the lowest
- * window share, then each user's and (with more than one) each account's
- * received / entitled. */
+ * window share, then each user's received / entitled, and each account's
+ * where the root has more than one account or user below it. */
 void	report_fair_rows(const struct report_fair *,
 	    const struct fair_figures *, size_t nruns, struct report_table *);
 /* One run's "fairness" object, a new reference. */

@@ -137,6 +137,27 @@ t_norm(void)
 	free(share);
 	free(on);
 	fair_tree_free(t);
+
+	/* A user of no account is a sibling of the accounts: root -> A (3)
+	 * -> a1, and r (1) under the root: a1 3/4, r 1/4. */
+	t = fair_tree_create();
+	ok(fair_tree_add_account(t, "A", NULL, 3, err, sizeof err) > 0,
+	    "A is added");
+	ok(fair_tree_add_user(t, "r", "", 1, err, sizeof err) > 0,
+	    "r is added under the root");
+	a1 = fair_tree_leaf(t, "A", "a1");
+	ok(fair_tree_leaf(t, "", "r") == 2 && fair_tree_parent(t, 2) == 0,
+	    "r is found under the root");
+	n = fair_tree_size(t);
+	on = calloc(n, sizeof *on);
+	share = calloc(n, sizeof *share);
+	on[a1] = on[2] = true;
+	fair_tree_norm(t, on, share);
+	is_near(share[a1], 0.75, "a1 3/4");
+	is_near(share[2], 0.25, "r, beside A, 1/4");
+	free(share);
+	free(on);
+	fair_tree_free(t);
 }
 
 static void
@@ -190,8 +211,9 @@ t_figures(void)
 	is_near(f.received[b] / f.entitled[b], 0.5, "b: 0.5");
 	is_near(f.min_share, 0.5, "min window share 0.5");
 	is_near(f.jain, 0.8, "Jain 0.8");
-	is_near(f.entitled[acct], 400000, "the account: its users' sum");
-	is_int(f.gpu_ms[acct], 400000, "the account ran 400 GPU-s");
+	is_int(acct, FAIR_TREE_ROOT, "no account: under the root itself");
+	is_near(f.entitled[acct], 400000, "the root: its users' sum");
+	is_int(f.gpu_ms[acct], 400000, "the root ran 400 GPU-s");
 	is_int(f.windows_counted, 1, "one window counts");
 	fair_figures_free(&f);
 	fair_usage_free(u);
