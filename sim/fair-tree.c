@@ -173,29 +173,104 @@ fair_tree_shares(const struct fair_tree *t, size_t i)
 }
 
 void
-fair_tree_norm(const struct fair_tree *t, const bool *active, double *share)
+fair_tree_export(const struct fair_tree *t, struct fairshare_account **acc,
+    size_t *nacc, struct fairshare_user **usr, size_t *nusr)
 {
-	double	*below;
-	size_t	 i, p;
+	const struct fair_node	*nd, *p;
+	size_t			 i;
 
-	/* Up: each node's sum of the shares of its children that have an
-	 * active user at or below them (a user counts its own when active).
-	 * Children come after their parents, so a walk backwards sums each
-	 * node before its parent reads it. */
-	below = xcalloc(t->n, sizeof *below);
-	for (i = t->n; i-- > 1;) {
-		p = t->nodes[i].parent;
-		if (t->nodes[i].user ? active[i] : below[i] > 0)
-			below[p] += t->nodes[i].shares;
-	}
-	/* Down: a node's fraction of its parent's, among the active. */
-	share[FAIR_TREE_ROOT] = below[FAIR_TREE_ROOT] > 0 ? 1 : 0;
+	*acc = xcalloc(t->n, sizeof **acc);
+	*usr = xcalloc(t->n, sizeof **usr);
+	*nacc = *nusr = 0;
 	for (i = 1; i < t->n; i++) {
-		p = t->nodes[i].parent;
-		share[i] = 0;
-		if ((t->nodes[i].user ? active[i] : below[i] > 0) &&
-		    below[p] > 0)
-			share[i] = share[p] * t->nodes[i].shares / below[p];
+		nd = &t->nodes[i];
+		p = &t->nodes[nd->parent];
+		if (nd->user) {
+			(*usr)[*nusr].user = nd->name;
+			(*usr)[*nusr].account = p->name;
+			(*usr)[(*nusr)++].shares = nd->shares;
+		} else {
+			(*acc)[*nacc].name = nd->name;
+			(*acc)[*nacc].parent = p->name;
+			(*acc)[(*nacc)++].shares = nd->shares;
+		}
 	}
-	free(below);
+}
+
+/* A child of the node being shared out, and its cap over its shares:
+ * the order in which children reach their caps as the level rises. */
+struct fair_tree_child {
+	size_t	node;
+	double	level;
+};
+
+static int
+fair_tree_child_cmp(const void *a, const void *b)
+{
+	const struct fair_tree_child	*x = a, *y = b;
+
+	if (x->level != y->level)
+		return (x->level < y->level ? -1 : 1);
+	return (x->node < y->node ? -1 : x->node > y->node);
+}
+
+/* Shares alloc[p] out between p's children (those with a cap), by their
+ * shares, none above its cap: the children that reach their cap keep it
+ * and the rest is shared again between the others. k is scratch. */
+static void
+fair_tree_fill_children(const struct fair_tree *t, size_t p,
+    const double *cap, double *alloc, struct fair_tree_child *k)
+{
+	double	left = alloc[p], weight = 0, level = -1;
+	size_t	i, n = 0;
+
+	for (i = p + 1; i < t->n; i++) {
+		if (t->nodes[i].parent != p || cap[i] <= 0)
+			continue;
+		k[n].node = i;
+		k[n++].level = cap[i] / t->nodes[i].shares;
+		weight += t->nodes[i].shares;
+	}
+	qsort(k, n, sizeof *k, fair_tree_child_cmp);
+	for (i = 0; i < n; i++) {
+		if (level < 0 && k[i].level * weight > left)
+			level = left > 0 ? left / weight : 0;
+		if (level >= 0) {
+			alloc[k[i].node] = level * t->nodes[k[i].node].shares;
+			continue;
+		}
+		alloc[k[i].node] = cap[k[i].node];
+		left -= cap[k[i].node];
+		weight -= t->nodes[k[i].node].shares;
+	}
+}
+
+void
+fair_tree_fill(const struct fair_tree *t, const double *want, double total,
+    double *alloc)
+{
+	struct fair_tree_child	*k;
+	double			*cap;
+	size_t			 i;
+
+	/* Up: a user's cap is what it wants, an account's its children's
+	 * sum; children come after their parents, so a walk backwards has
+	 * each node summed before its parent reads it. */
+	cap = xcalloc(t->n, sizeof *cap);
+	for (i = t->n; i-- > 1;) {
+		if (t->nodes[i].user)
+			cap[i] = want[i] > 0 ? want[i] : 0;
+		cap[t->nodes[i].parent] += cap[i];
+	}
+	/* Down: each account's part shared out between its children. */
+	memset(alloc, 0, t->n * sizeof *alloc);
+	alloc[FAIR_TREE_ROOT] = total < cap[FAIR_TREE_ROOT] ? total :
+	    cap[FAIR_TREE_ROOT];
+	k = xcalloc(t->n, sizeof *k);
+	for (i = 0; i < t->n; i++) {
+		if (!t->nodes[i].user && alloc[i] > 0)
+			fair_tree_fill_children(t, i, cap, alloc, k);
+	}
+	free(k);
+	free(cap);
 }

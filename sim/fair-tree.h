@@ -4,17 +4,16 @@
  * account (Slurm's association: a user who runs under two accounts is two
  * users here), with shares among its account's children. Account "" is
  * the root itself, as in policy/fairshare.h: a job of no account makes its
- * user a sibling of the accounts. A user's share is
- * renormalised over the part of the tree that is active: an account with
- * no active user gives its share to its siblings, and an inactive user's
- * share goes first to the rest of its own account (Slurm's Fair Tree
- * shape). Pure: no I/O. */
+ * user a sibling of the accounts. fair_tree_fill shares GPU-time out over
+ * this tree (Slurm's Fair Tree shape). Pure: no I/O. */
 #ifndef GB_SIM_FAIR_TREE_H
 #define GB_SIM_FAIR_TREE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "policy/fairshare.h"
 
 /* The root is node 0; every other node's parent comes before it, so a walk
  * in index order meets parents first. */
@@ -49,13 +48,25 @@ bool		 fair_tree_is_user(const struct fair_tree *, size_t);
 const char	*fair_tree_name(const struct fair_tree *, size_t);
 uint32_t	 fair_tree_shares(const struct fair_tree *, size_t);
 
-/* Each node's fraction of the whole into share (fair_tree_size entries),
- * with only the users whose active entry is true taking part (the entries
- * of accounts are not read): down from the root, a node's fraction is its
- * parent's times its shares over those of its siblings that have an
- * active user at or below them. Nodes with none get 0; the active users'
- * fractions sum to 1 when any is active. */
-void	fair_tree_norm(const struct fair_tree *, const bool *active,
-	    double *share);
+/* t's accounts and users as policy/fairshare.h's fairshare_set_tree takes
+ * them, so gsim --fairshare schedules by the shares the figures measure
+ * against: two new arrays the caller frees, their strings t's (borrowed
+ * until t is freed). */
+void	fair_tree_export(const struct fair_tree *,
+	    struct fairshare_account **acc, size_t *nacc,
+	    struct fairshare_user **usr, size_t *nusr);
+
+/* Shares total out between the users by weighted max-min fairness down
+ * the tree, each user capped at want (fair_tree_size entries; accounts'
+ * are not read): from the root, each account's part is split between its
+ * children in proportion to their shares, but none gets more than its
+ * cap (a user's want, an account's the sum of its users'); what a capped
+ * child leaves is split again between its siblings, so an account's
+ * unused share goes to its siblings and a user's to the rest of its own
+ * account first. Each node's part goes to alloc (fair_tree_size
+ * entries); the users' parts sum to total, or to all they want when
+ * that is less. */
+void	fair_tree_fill(const struct fair_tree *, const double *want,
+	    double total, double *alloc);
 
 #endif

@@ -10,10 +10,12 @@
 #define FAIR_WAITED	0x1
 #define FAIR_RAN	0x2
 
-/* One window: per tree node (users only are written), GPU-ms run and
- * whether it waited or ran. */
+/* One window: per tree node (users only are written), GPU-ms run,
+ * GPU-ms wanted (its jobs' GPUs while waiting or running) and whether it
+ * waited or ran. */
 struct fair_window {
 	uint64_t	*gpu_ms;
+	uint64_t	*want_ms;
 	uint8_t		*state;
 };
 
@@ -47,6 +49,7 @@ fair_usage_free(struct fair_usage *u)
 		return;
 	for (k = 0; k < u->nwindows; k++) {
 		free(u->w[k].gpu_ms);
+		free(u->w[k].want_ms);
 		free(u->w[k].state);
 	}
 	free(u->w);
@@ -64,6 +67,8 @@ fair_usage_window(struct fair_usage *u, size_t k)
 		}
 		u->w[u->nwindows].gpu_ms = xcalloc(u->nnodes,
 		    sizeof *u->w[0].gpu_ms);
+		u->w[u->nwindows].want_ms = xcalloc(u->nnodes,
+		    sizeof *u->w[0].want_ms);
 		u->w[u->nwindows].state = xcalloc(u->nnodes,
 		    sizeof *u->w[0].state);
 		u->nwindows++;
@@ -72,7 +77,7 @@ fair_usage_window(struct fair_usage *u, size_t k)
 }
 
 /* Marks node over [from, to) in each window it overlaps, adding gpus x
- * the overlap to its GPU-ms there. */
+ * the overlap to what it wanted there, and to what it ran when it ran. */
 static void
 fair_usage_mark(struct fair_usage *u, size_t node, uint32_t gpus,
     int64_t from, int64_t to, uint8_t state)
@@ -89,7 +94,9 @@ fair_usage_mark(struct fair_usage *u, size_t node, uint32_t gpus,
 		if (end > to)
 			end = to;
 		w = fair_usage_window(u, k);
-		w->gpu_ms[node] += (uint64_t)(end - from) * gpus;
+		w->want_ms[node] += (uint64_t)(end - from) * gpus;
+		if (state == FAIR_RAN)
+			w->gpu_ms[node] += (uint64_t)(end - from) * gpus;
 		w->state[node] |= state;
 	}
 }
@@ -102,10 +109,10 @@ fair_usage_ran(struct fair_usage *u, size_t node, uint32_t gpus,
 }
 
 void
-fair_usage_waited(struct fair_usage *u, size_t node, int64_t from,
-    int64_t to)
+fair_usage_waited(struct fair_usage *u, size_t node, uint32_t gpus,
+    int64_t from, int64_t to)
 {
-	fair_usage_mark(u, node, 0, from, to, FAIR_WAITED);
+	fair_usage_mark(u, node, gpus, from, to, FAIR_WAITED);
 }
 
 size_t
@@ -118,6 +125,12 @@ uint64_t
 fair_usage_gpu_ms(const struct fair_usage *u, size_t node, size_t w)
 {
 	return (w < u->nwindows ? u->w[w].gpu_ms[node] : 0);
+}
+
+uint64_t
+fair_usage_want_ms(const struct fair_usage *u, size_t node, size_t w)
+{
+	return (w < u->nwindows ? u->w[w].want_ms[node] : 0);
 }
 
 double
@@ -135,30 +148,31 @@ fair_jain(const double *x, size_t n)
 	return (sum * sum / ((double)n * sq));
 }
 
-/* Adds window w's pairs that count to f: see fair.h. share and active are
+/* Adds window w's pairs that count to f: see fair.h. want and due are
  * scratch of the tree's size. */
 static void
 fair_usage_window_figures(const struct fair_usage *u,
-    const struct fair_window *w, bool *active, double *share,
+    const struct fair_window *w, double *want, double *due,
     struct fair_figures *f)
 {
 	double	delivered = 0, e, ratio;
 	size_t	i, competing = 0;
 
 	for (i = 0; i < u->nnodes; i++) {
-		active[i] = fair_tree_is_user(u->tree, i) && w->state[i] != 0;
-		competing += active[i];
+		want[i] = (double)w->want_ms[i];
+		competing += fair_tree_is_user(u->tree, i) && w->state[i] != 0;
 		delivered += (double)w->gpu_ms[i];
 		f->gpu_ms[i] += w->gpu_ms[i];
 	}
 	if (competing < 2 || delivered == 0)
 		return;
 	f->windows_counted++;
-	fair_tree_norm(u->tree, active, share);
+	fair_tree_fill(u->tree, want, delivered, due);
 	for (i = 0; i < u->nnodes; i++) {
-		if (!active[i] || !(w->state[i] & FAIR_WAITED))
+		if (!fair_tree_is_user(u->tree, i) ||
+		    !(w->state[i] & FAIR_WAITED) || !(due[i] > 0))
 			continue;
-		e = delivered * share[i];
+		e = due[i];
 		f->received[i] += (double)w->gpu_ms[i];
 		f->entitled[i] += e;
 		ratio = (double)w->gpu_ms[i] / e;
@@ -170,8 +184,7 @@ fair_usage_window_figures(const struct fair_usage *u,
 void
 fair_usage_figures(const struct fair_usage *u, struct fair_figures *f)
 {
-	bool	*active;
-	double	*share, *x;
+	double	*want, *due, *x;
 	size_t	 i, k, n = u->nnodes, nx = 0;
 
 	memset(f, 0, sizeof *f);
@@ -181,11 +194,11 @@ fair_usage_figures(const struct fair_usage *u, struct fair_figures *f)
 	f->gpu_ms = xcalloc(n, sizeof *f->gpu_ms);
 	f->min_share = NAN;
 	f->windows = u->nwindows;
-	active = xcalloc(n, sizeof *active);
-	share = xcalloc(n, sizeof *share);
+	want = xcalloc(n, sizeof *want);
+	due = xcalloc(n, sizeof *due);
 	x = xcalloc(n, sizeof *x);
 	for (k = 0; k < u->nwindows; k++)
-		fair_usage_window_figures(u, &u->w[k], active, share, f);
+		fair_usage_window_figures(u, &u->w[k], want, due, f);
 	for (i = 0; i < n; i++) {
 		if (fair_tree_is_user(u->tree, i) && f->entitled[i] > 0)
 			x[nx++] = f->received[i] / f->entitled[i];
@@ -200,8 +213,8 @@ fair_usage_figures(const struct fair_usage *u, struct fair_figures *f)
 		f->gpu_ms[k] += f->gpu_ms[i];
 	}
 	free(x);
-	free(share);
-	free(active);
+	free(due);
+	free(want);
 }
 
 void

@@ -5,10 +5,14 @@
  *   - a user competes when at some instant of w one of its jobs waited or
  *     ran; it waited when one of its jobs waited (submitted or preempted,
  *     not running);
- *   - delivered(w) is the GPU-time all jobs ran in w; a user's
- *     entitled(u, w) is delivered(w) times u's share renormalised over the
- *     users that compete in w (fair_tree_norm), and received(u, w) the
- *     GPU-time its jobs ran in w;
+ *   - received(u, w) is the GPU-time u's jobs ran in w, and wanted(u, w)
+ *     the GPU-time they asked for in w: each job's GPUs times its time in
+ *     w waiting or running;
+ *   - delivered(w) is the GPU-time all jobs ran in w, and entitled(u, w)
+ *     u's part of it shared out by weighted max-min fairness down the tree
+ *     of shares, none above what it wanted (fair_tree_fill): where every
+ *     user wants more than its share, delivered(w) times its share
+ *     renormalised over the users that compete in w;
  *   - w counts when two users or more compete and delivered(w) > 0; a pair
  *     (u, w) counts when w counts and u waited in w.
  *
@@ -40,15 +44,17 @@ void			 fair_usage_free(struct fair_usage *);
  * origin count from the origin. */
 void	fair_usage_ran(struct fair_usage *, size_t u, uint32_t gpus,
 	    int64_t from, int64_t to);
-/* A job of user node u waited over [from, to); an empty stretch is no
- * wait. */
-void	fair_usage_waited(struct fair_usage *, size_t u, int64_t from,
-	    int64_t to);
+/* A job of user node u, of gpus GPUs, waited over [from, to); an empty
+ * stretch is no wait. */
+void	fair_usage_waited(struct fair_usage *, size_t u, uint32_t gpus,
+	    int64_t from, int64_t to);
 
 /* The windows seen so far (up to the last instant given), and the GPU-ms
- * node u's jobs ran in window w (0 past the last). */
+ * node u's jobs ran and wanted in window w (0 past the last). */
 size_t		fair_usage_windows(const struct fair_usage *);
 uint64_t	fair_usage_gpu_ms(const struct fair_usage *, size_t u,
+		    size_t w);
+uint64_t	fair_usage_want_ms(const struct fair_usage *, size_t u,
 		    size_t w);
 
 struct fair_figures {

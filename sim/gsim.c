@@ -166,9 +166,10 @@ gsim_usage(FILE *f)
 "                            host list in the cluster's order (gpu[01-16];\n"
 "                            default n1, n2, ...)\n"
 "      --shares FILE         the accounts and users the fairness figures\n"
-"                            measure against: a CSV of kind,name,parent,\n"
-"                            shares (default: accounts equal under the\n"
-"                            root, users equal within their account)\n"
+"                            measure against, and --fairshare schedules\n"
+"                            by: a CSV of kind,name,parent,shares\n"
+"                            (default: accounts equal under the root,\n"
+"                            users equal within their account)\n"
 "      --json                print the figures as JSON\n"
 "      --jobs FILE           write one CSV line per job and policy to FILE\n"
 "      --plot FILE.png       draw the JCT CDF of each policy (gnuplot)\n"
@@ -581,6 +582,9 @@ main(int argc, char **argv)
 	struct sim_opts		 so;
 	struct sim_parts	*parts = NULL;
 	struct fair_tree	*tree;
+	struct fairshare_account *fs_acc = NULL;
+	struct fairshare_user	*fs_usr = NULL;
+	size_t			 fs_nacc = 0, fs_nusr = 0;
 	uint64_t		*samples = NULL;
 	size_t			 nsamples = 0, k;
 	void			*addarg[2];
@@ -654,6 +658,9 @@ main(int argc, char **argv)
 		fprintf(stderr, "gsim: --shares: %s\n", err);
 		goto out;
 	}
+	/* --fairshare schedules by the file's tree, before the trace's
+	 * users join it (the root's name, "", is the root to both). */
+	fair_tree_export(tree, &fs_acc, &fs_nacc, &fs_usr, &fs_nusr);
 	report_fair_init(&r.fair, tree, &trace);
 	for (k = 0; k < r.nruns; k++) {
 		r.runs[k].conf.samples = samples;
@@ -669,6 +676,10 @@ main(int argc, char **argv)
 	so.overhead_ms = g.overhead_ms;
 	so.even_shapes = g.even_shapes;
 	so.fs_half_life_ms = g.fs_half_life_ms;
+	so.fs_accounts = fs_acc;
+	so.fs_naccounts = fs_nacc;
+	so.fs_users = fs_usr;
+	so.fs_nusers = fs_nusr;
 	if (parts != NULL) {
 		/* The QOS' rules between preemption classes. */
 		so.rules = sim_part_rules;
@@ -726,5 +737,7 @@ out:
 	sim_trace_free(&trace);
 	sim_part_free(parts);
 	report_fair_free(&r.fair);
+	free(fs_acc);
+	free(fs_usr);
 	return (ret);
 }

@@ -105,7 +105,8 @@ report_fair_figures(const struct report_fair *rf,
 		s = &res->spans[i];
 		if ((node = rf->job_user[s->job]) == SIZE_MAX)
 			continue;
-		fair_usage_waited(u, node, last[s->job], s->start_ms);
+		fair_usage_waited(u, node, trace->jobs[s->job].gpus,
+		    last[s->job], s->start_ms);
 		fair_usage_ran(u, node, trace->jobs[s->job].gpus, s->start_ms,
 		    s->end_ms);
 		last[s->job] = s->end_ms;

@@ -2,6 +2,7 @@
 #include <sys/types.h>
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,15 +59,23 @@ sim_share_find(struct sim_share *s, const char *user, const char *account)
 }
 
 struct sim_share *
-sim_share_create(const struct sim_trace *trace, int64_t half_life_ms)
+sim_share_create(const struct sim_trace *trace, int64_t half_life_ms,
+    const struct fairshare_account *acc, size_t nacc,
+    const struct fairshare_user *usr, size_t nusr)
 {
 	struct sim_share	*s = xcalloc(1, sizeof *s);
 	const struct sim_job	*tj;
 	size_t			 i, n = trace->njobs != 0 ? trace->njobs : 1;
+	char			 err[256];
 
 	s->trace = trace;
 	s->fs = fairshare_create(half_life_ms > 0 ? (uint64_t)half_life_ms :
 	    0);
+	if (fairshare_set_tree(s->fs, acc, nacc, usr, nusr, err,
+	    sizeof err) != 0) {
+		fprintf(stderr, "sim_share_create: %s\n", err);
+		abort();
+	}
 	s->leaf_of = xcalloc(n, sizeof *s->leaf_of);
 	s->charged = xcalloc(n, sizeof *s->charged);
 	s->running = xcalloc(n, sizeof *s->running);

@@ -1,6 +1,7 @@
 /* sim-share.h: fair share as gsim replays it (sched_conf's fairshare).
  * Each (user, account) of the trace is a leaf of policy/fairshare.c's
- * tree, every account and user with one share (the trace says nothing of
+ * tree, under the accounts and with the shares of gsim --shares, else
+ * every account and user with one share (the trace says nothing of
  * shares); a job's GPU-time is charged to its leaf as it runs, decayed
  * with the half-life, and the leaves' standings are handed to the core
  * before the first pass at least SIM_SHARE_TICK_MS of simulated time
@@ -11,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "policy/fairshare.h"
 #include "sim/sim-trace.h"
 
 /* How often running jobs are charged and standings handed over. */
@@ -19,9 +21,14 @@
 struct sim_share;
 struct sched_core;
 
-/* For trace's jobs, decaying with half_life_ms (0: never). */
+/* For trace's jobs, decaying with half_life_ms (0: never), in the tree
+ * of acc[0..nacc) and usr[0..nusr) (none: every account and user one
+ * share; a tree fairshare_set_tree refuses is the caller's error: gsim
+ * checks --shares first). */
 struct sim_share	*sim_share_create(const struct sim_trace *,
-			    int64_t half_life_ms);
+			    int64_t half_life_ms,
+			    const struct fairshare_account *acc, size_t nacc,
+			    const struct fairshare_user *usr, size_t nusr);
 void			 sim_share_free(struct sim_share *);
 /* Job idx's leaf (sched_jobspec's fs_leaf). */
 uint32_t		 sim_share_leaf(const struct sim_share *, size_t idx);

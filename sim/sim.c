@@ -228,7 +228,9 @@ sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
 	if (conf->backfill_depth > 0)
 		pr = predict_create(PREDICT_MAX_KEYS);
 	if (conf->fairshare && conf->policy != SCHED_SRTF)
-		share = sim_share_create(trace, o->fs_half_life_ms);
+		share = sim_share_create(trace, o->fs_half_life_ms,
+		    o->fs_accounts, o->fs_naccounts, o->fs_users,
+		    o->fs_nusers);
 	if (o->rules != NULL)
 		o->rules(o->rules_arg, core);
 	cl = sched_core_cluster(core);

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "policy/fairshare.h"
 #include "policy/place.h"
 #include "policy/sched-conf.h"
 #include "sim/sim-cluster.h"
@@ -60,6 +61,12 @@ struct sim_opts {
 	void		 *rules_arg;
 	/* Fair share's half-life (sched_conf's fairshare; 0: no decay). */
 	int64_t		  fs_half_life_ms;
+	/* Fair share's tree (gsim --shares), strings borrowed for the
+	 * replay; none: every account and user of the trace one share. */
+	const struct fairshare_account	*fs_accounts;
+	size_t				 fs_naccounts;
+	const struct fairshare_user	*fs_users;
+	size_t				 fs_nusers;
 };
 
 /* What job tj needs beside its GPUs: its CPUs and memory spread over its

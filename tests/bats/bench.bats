@@ -193,7 +193,8 @@ bench_smoke() {
 	BENCH_FAIR_TRACE=$T/none.csv bench_smoke fairness "bench/fairness: $T/none.csv is absent"
 	[ -r "$GBATCH_SRCDIR/../shared/traces/tiresias/60_job.csv" ] ||
 	    skip "../shared/traces/tiresias/60_job.csv is absent"
-	BENCH_FAIR_JOBS=300 bench_smoke fairness "ten-to-one: " "tree: " \
+	BENCH_FAIR_JOBS=300 bench_smoke fairness "ten-to-one, dlas: " \
+	    "ten-to-one, gittins: " "tree, dlas: " "tree, gittins: " \
 	    "Jain's index" "min window share" "user b (lab) got/due" \
-	    "account speech got/due" "wait 1 GPU avg/max (s)" "dlas bf1"
+	    "account speech got/due" "wait 1 GPU avg/max (s)" "fs0 bf1"
 }

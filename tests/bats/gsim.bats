@@ -236,21 +236,23 @@ CSV
 }
 
 @test "gsim measures fairness between users: GPU-time received against entitled, Jain's index, the lowest window share" {
-	# One node of 2 GPUs, fifo. User a: job 1 (2 GPUs, 100 s) and job 2
-	# (1 GPU, 100 s) at 0; user b: job 3 (1 GPU, 100 s) at 10. Job 1 runs
-	# 0..100; jobs 2 and 3 wait and run 100..200. One 6-hour window; both
-	# users waited in it. Delivered: 2 x 100 + 100 + 100 = 400 GPU-s;
-	# equal shares: each is entitled to 200. a received 300: 1.5; b 100:
-	# 0.5. Lowest window share 0.5; Jain (1.5 + 0.5)^2 / (2 x (1.5^2 +
+	# One node of 2 GPUs, fifo, all jobs at 0. User a: job 1 (2 GPUs,
+	# 100 s) and job 2 (1 GPU, 100 s); user b: job 3 (1 GPU, 100 s). Job
+	# 1 runs 0..100; jobs 2 and 3 wait and run 100..200. One 6-hour
+	# window; both users waited in it. Delivered: 2 x 100 + 100 + 100 =
+	# 400 GPU-s. Wanted (GPUs x time waiting or running): a 200 + 200 =
+	# 400, b 200; equal shares give 200 each, which neither wants less
+	# than: each is entitled to 200. a received 300: 1.5; b 100: 0.5.
+	# Lowest window share 0.5; Jain (1.5 + 0.5)^2 / (2 x (1.5^2 +
 	# 0.5^2)) = 4 / 5 = 0.8.
-	printf 'job_id,submit_time,num_gpus,duration,user\n1,0,2,100,a\n2,0,1,100,a\n3,10,1,100,b\n' >two.csv
+	printf 'job_id,submit_time,num_gpus,duration,user\n1,0,2,100,a\n2,0,1,100,a\n3,0,1,100,b\n' >two.csv
 	run -0 gsim -q -p fifo -c 1x2 two.csv
 	[[ "$output" == *$'\n\nfairness, 6 h windows'* ]]
 	grep -Eq "^Jain's index +0\.800$" <<<"$output"
 	grep -Eq '^min window share +0\.500$' <<<"$output"
 	grep -Eq '^user a +1\.500$' <<<"$output"
 	grep -Eq '^user b +0\.500$' <<<"$output"
-	# One account: no account rows.
+	# No account: no account rows.
 	[[ "$output" != *$'\naccount '* ]]
 	run -0 gsim --json -p fifo -c 1x2 two.csv
 	echo "$output" >two.json
@@ -261,37 +263,56 @@ CSV
 	# 0.055556 h.
 	[ "$(json_get two.json '[(u["user"], u["received"], u["entitled"], u["ratio"]) for u in j["runs"][0]["fairness"]["users"]]')" = \
 	    "[('a', 0.083333, 0.055556, 1.5), ('b', 0.027778, 0.055556, 0.5)]" ]
-
-	# Accounts x (a) and y (b), y with 3 shares to x's 1: a is entitled
-	# to 400 / 4 = 100 and received 300: 3; b to 300, received 100: 1/3.
-	# Jain (3 + 1/3)^2 / (2 x (9 + 1/9)) = (100/9) / (164/9) = 0.609756.
-	sed 's/^\(.*,a\)$/\1,x/; s/^\(.*,b\)$/\1,y/; 1s/$/,account/' two.csv >acc.csv
-	printf 'kind,name,parent,shares\naccount,x,,1\naccount,y,,3\n' >xy.csv
-	run -0 gsim --json -p fifo -c 1x2 --shares xy.csv acc.csv
-	echo "$output" >acc.json
-	[ "$(json_get acc.json 'j["runs"][0]["fairness"]["jain"]')" = 0.609756 ]
-	[ "$(json_get acc.json '[(a["account"], a["shares"], a["ratio"]) for a in j["runs"][0]["fairness"]["accounts"]]')" = \
-	    "[('x', 1, 3.0), ('y', 3, 0.333333)]" ]
-	run -0 gsim -q -p fifo -c 1x2 --shares xy.csv acc.csv
-	grep -Eq '^user a \(x\) +3\.000$' <<<"$output"
-	grep -Eq '^account y +0\.333$' <<<"$output"
-	# Users in one account with 3 shares to 1 (the accounts, nested
-	# under lab, change nothing): a is entitled to 300 and received it,
-	# b to 100: both 1, Jain 1.
+	# Users in account lab with 3 shares to 1: a is due 300 (it wants
+	# 400) and received it, b 100 (it wants 200) and received it: both
+	# 1, Jain 1.
 	printf 'kind,name,parent,shares\naccount,lab,,1\nuser,a,lab,3\nuser,b,lab,1\n' >ab.csv
-	sed 's/,x$/,lab/; s/,y$/,lab/' acc.csv >lab.csv
+	sed '1s/$/,account/; 2,$s/$/,lab/' two.csv >lab.csv
 	run -0 gsim --json -p fifo -c 1x2 --shares ab.csv lab.csv
 	echo "$output" >lab.json
 	[ "$(json_get lab.json 'j["runs"][0]["fairness"]["jain"]')" = 1.0 ]
 	[ "$(json_get lab.json 'j["runs"][0]["fairness"]["min_window_share"]')" = 1.0 ]
 
+	# A user is due no more than it wants: with a's job 2 alone beside b
+	# (b's job 3 submitted at 150, when a GPU is free), b wants and gets
+	# 100 of the 400; only a waited, and a window of one user waiting
+	# and b running still counts: a is due 300 and got 300: 1.
+	printf 'job_id,submit_time,num_gpus,duration,user\n1,0,2,100,a\n2,0,1,100,a\n3,150,1,100,b\n' >sat.csv
+	run -0 gsim --json -p fifo -c 1x2 sat.csv
+	echo "$output" >sat.json
+	[ "$(json_get sat.json '[(u["user"], u["entitled"], u["ratio"]) for u in j["runs"][0]["fairness"]["users"]]')" = \
+	    "[('a', 0.083333, 1.0), ('b', 0.0, None)]" ]
+
+	# Accounts x (a) and y (b), y with 3 shares to x's 1, and b with a
+	# second job (4: 1 GPU, 100 s at 0, run 200..300). Delivered 500;
+	# wanted: a 400, b 200 + (200 + 100) = 500. The root gives x 1/4 and
+	# y 3/4 of 500: 125 and 375, each under what it wants. a received 300:
+	# 2.4; b 200: 0.533333. Jain (12/5 + 8/15)^2 / (2 x (144/25 +
+	# 64/225)) = (1936/225) / (2720/225) = 0.711765.
+	printf 'job_id,submit_time,num_gpus,duration,user,account\n1,0,2,100,a,x\n2,0,1,100,a,x\n3,0,1,100,b,y\n4,0,1,100,b,y\n' >acc.csv
+	printf 'kind,name,parent,shares\naccount,x,,1\naccount,y,,3\n' >xy.csv
+	run -0 gsim --json -p fifo -c 1x2 --shares xy.csv acc.csv
+	echo "$output" >acc.json
+	[ "$(json_get acc.json 'j["runs"][0]["fairness"]["jain"]')" = 0.711765 ]
+	[ "$(json_get acc.json '[(a["account"], a["shares"], a["ratio"]) for a in j["runs"][0]["fairness"]["accounts"]]')" = \
+	    "[('x', 1, 2.4), ('y', 3, 0.533333)]" ]
+	run -0 gsim -q -p fifo -c 1x2 --shares xy.csv acc.csv
+	grep -Eq '^user a \(x\) +2\.400$' <<<"$output"
+	grep -Eq '^account y +0\.533$' <<<"$output"
+	# With equal shares, 250 each: a 1.2, b 0.8.
+	run -0 gsim -q -p fifo -c 1x2 acc.csv
+	grep -Eq '^user a \(x\) +1\.200$' <<<"$output"
+	grep -Eq '^user b \(y\) +0\.800$' <<<"$output"
+
 	# A tree: x and y under the root, z under y. Job 1 (a in x, 2 GPUs)
 	# starts at 0 and never waits; jobs 2 (b in y) and 3 (c in z), 1 GPU
 	# each, wait for it and run 100..200. All three compete; 400 GPU-s
-	# delivered. x and y get half each; y's half splits between b and z:
-	# b and c are entitled to 100 each, and received it: 1.0, Jain 1. a
-	# never waited: not measured, and x shows "-". Flat (no --shares: x,
-	# y and z equal siblings) each is entitled to 400 / 3: b and c 0.75.
+	# delivered; wanted: a 200, b 99 + 100, c 98 + 100. x and y get half
+	# each (x wants no more than its 200); y's half splits between b and
+	# z: b and c are entitled to 100 each, and received it: 1.0, Jain 1.
+	# a never waited: not measured, and x shows "-". Flat (no --shares:
+	# x, y and z equal siblings) each is entitled to 400 / 3: b and c
+	# 0.75.
 	printf 'job_id,submit_time,num_gpus,duration,user,account\n1,0,2,100,a,x\n2,1,1,100,b,y\n3,2,1,100,c,z\n' >tree.csv
 	printf 'kind,name,parent,shares\naccount,z,y,1\naccount,y,,1\naccount,x,,1\n' >tree-shares.csv
 	run -0 gsim -q -p fifo -c 1x2 --shares tree-shares.csv tree.csv
@@ -304,6 +325,26 @@ CSV
 	echo "$output" >flat.json
 	[ "$(json_get flat.json 'j["runs"][0]["fairness"]["min_window_share"]')" = 0.75 ]
 	[ "$(json_get flat.json '[a["parent"] for a in j["runs"][0]["fairness"]["accounts"]]')" = "[None, None, None]" ]
+}
+
+@test "gsim --fairshare schedules by the shares of --shares" {
+	# One GPU, jobs of 100 s, no decay. a (account x) submits jobs 1-3 at
+	# 0, 1, 2; b (account y) jobs 4 and 5 at 3, 4. Job 1 runs 0..100; at
+	# 100 b has used nothing: job 4 runs 100..200. With one share each,
+	# a and b have then used 100 each and tie: job 2 (first come) runs
+	# 200..300, job 5 300..400. With y 3 shares to x's 1, at 200 y's
+	# level fair share is (3/4) / (100/200) = 1.5 against x's (1/4) /
+	# (100/200) = 0.5: job 5 runs 200..300, then jobs 2 and 3.
+	printf 'job_id,submit_time,num_gpus,duration,user,account\n1,0,1,100,a,x\n2,1,1,100,a,x\n3,2,1,100,a,x\n4,3,1,100,b,y\n5,4,1,100,b,y\n' >fs.csv
+	printf 'kind,name,parent,shares\naccount,x,,1\naccount,y,,3\n' >fs-shares.csv
+	run -0 gsim -q -p dlas -c 1x1 --fairshare 0 --fairshare-half-life 0 --jobs eq.jobs fs.csv
+	grep -q '^dlas,2,,a,1,1.000,100.000,200.000,300.000,' eq.jobs
+	grep -q '^dlas,5,,b,1,4.000,100.000,300.000,400.000,' eq.jobs
+	run -0 gsim -q -p dlas -c 1x1 --fairshare 0 --fairshare-half-life 0 --shares fs-shares.csv --jobs sh.jobs fs.csv
+	grep -q '^dlas,4,,b,1,3.000,100.000,100.000,200.000,' sh.jobs
+	grep -q '^dlas,5,,b,1,4.000,100.000,200.000,300.000,' sh.jobs
+	grep -q '^dlas,2,,a,1,1.000,100.000,300.000,400.000,' sh.jobs
+	grep -q '^dlas,3,,a,1,2.000,100.000,400.000,500.000,' sh.jobs
 }
 
 @test "gsim --shares names the file and line of a bad row and exits 1" {
