@@ -347,35 +347,38 @@ CSV
 	grep -q '^dlas,3,,a,1,2.000,100.000,400.000,500.000,' sh.jobs
 }
 
+# shares_refused ROWS WANT: gsim --shares of a file s.csv holding the
+# header kind,name,parent,shares and ROWS (printf's \n between them)
+# exits 1 with "gsim: --shares: s.csv:" and WANT.
+shares_refused() {
+	printf "kind,name,parent,shares\n$1\n" >s.csv
+	run -1 gsim -q -c 1x2 --shares s.csv t.csv
+	[ "$output" = "gsim: --shares: s.csv:$2" ] ||
+	    { echo "rows: $1"; echo "got:  $output"; echo "want: gsim: --shares: s.csv:$2"; false; }
+}
+
 @test "gsim --shares names the file and line of a bad row and exits 1" {
 	printf 'submit_time,num_gpus,duration,user\n0,1,10,a\n0,1,10,b\n' >t.csv
 	printf 'kind,name,shares\naccount,x,1\n' >hdr.csv
 	run -1 gsim -q -c 1x2 --shares hdr.csv t.csv
 	[ "$output" = "gsim: --shares: hdr.csv:1: no parent column; the header has: kind, name, shares (expected kind, name, parent, shares)" ]
-	printf 'kind,name,parent,shares\naccount,x,,1\naccount,z,nope,1\n' >parent.csv
-	run -1 gsim -q -c 1x2 --shares parent.csv t.csv
-	[ "$output" = 'gsim: --shares: parent.csv:3: account "z": parent "nope" is no account of this file' ]
-	printf 'kind,name,parent,shares\naccount,x,,1\nuser,a,lab,2\n' >user.csv
-	run -1 gsim -q -c 1x2 --shares user.csv t.csv
-	[ "$output" = 'gsim: --shares: user.csv:3: user "a": account "lab" is no account of this file' ]
-	printf 'kind,name,parent,shares\naccount,x,,0\n' >zero.csv
-	run -1 gsim -q -c 1x2 --shares zero.csv t.csv
-	[ "$output" = 'gsim: --shares: zero.csv:2: shares "0": expected a whole number from 1 to 1000000' ]
-	printf 'kind,name,parent,shares\naccount,x,y,1\naccount,y,x,1\n' >loop.csv
-	run -1 gsim -q -c 1x2 --shares loop.csv t.csv
-	[ "$output" = 'gsim: --shares: loop.csv:2: account "x" is its own ancestor: its parents loop back to it' ]
-	printf 'kind,name,parent,shares\ngroup,x,,1\n' >kind.csv
-	run -1 gsim -q -c 1x2 --shares kind.csv t.csv
-	[ "$output" = 'gsim: --shares: kind.csv:2: kind "group": expected account or user' ]
-	printf 'kind,name,parent,shares\naccount,x,,1\nuser,a,,1\naccount,x,,2\n' >twice.csv
-	run -1 gsim -q -c 1x2 --shares twice.csv t.csv
-	[ "$output" = 'gsim: --shares: twice.csv:4: account "x" is given twice (first on line 2)' ]
-	printf 'kind,name,parent,shares\nuser,a,,1\nuser,a,,2\n' >twice.csv
-	run -1 gsim -q -c 1x2 --shares twice.csv t.csv
-	[ "$output" = 'gsim: --shares: twice.csv:3: user "a" under the root is given twice (first on line 2)' ]
-	printf 'kind,name,parent,shares\naccount,x,,1\nuser,a,x,1\nuser,a,x,2\n' >twice.csv
-	run -1 gsim -q -c 1x2 --shares twice.csv t.csv
-	[ "$output" = 'gsim: --shares: twice.csv:4: user "a" in account "x" is given twice (first on line 3)' ]
+	shares_refused 'account,x,,1\naccount,z,nope,1' \
+	    '3: account "z": parent "nope" is no account of this file'
+	shares_refused 'account,x,,1\nuser,a,lab,2' \
+	    '3: user "a": account "lab" is no account of this file'
+	shares_refused 'account,x,,0' \
+	    '2: shares "0": expected a whole number from 1 to 1000000'
+	shares_refused 'account,x,y,1\naccount,y,x,1' \
+	    '2: account "x" is its own ancestor: its parents loop back to it'
+	shares_refused 'group,x,,1' '2: kind "group": expected account or user'
+	shares_refused 'account,x,,1\nuser,a,,1\naccount,x,,2' \
+	    '4: account "x" is given twice (first on line 2)'
+	shares_refused 'user,a,,1\nuser,a,,2' \
+	    '3: user "a" under the root is given twice (first on line 2)'
+	shares_refused 'account,x,,1\nuser,a,x,1\nuser,a,x,2' \
+	    '4: user "a" in account "x" is given twice (first on line 3)'
+	shares_refused ',x,,1' '2: kind "": expected account or user'
+	shares_refused 'account,,,1' "2: name is empty; expected the account's name"
 	run -1 gsim -q -c 1x2 --shares missing.csv t.csv
 	[ "$output" = 'gsim: --shares: missing.csv: No such file or directory' ]
 }
