@@ -20,7 +20,8 @@
 /* May running job r be preempted for pending job p? Never under fifo; for
  * a job of a higher tier; within a tier, across queues only (within a
  * queue the order decides who gets free GPUs, and preempting there would
- * thrash); under srtf, for a job with less time left. */
+ * thrash), and with fair share only a job whose fair-share key is not
+ * below p's; under srtf, for a job with less time left. */
 bool
 sched_core_preempt_outranks(const struct sched_core *core,
     const struct sched_cjob *p, const struct sched_cjob *r, int64_t now)
@@ -34,7 +35,11 @@ sched_core_preempt_outranks(const struct sched_core *core,
 		return (r->hold->end_key - now > sched_cjob_remaining(p));
 	case SCHED_DLAS:
 	case SCHED_GITTINS:
-		return (r->queue > p->queue);
+		/* With fair share, not a job whose user is as far below
+		 * their share or further: it may have started before p in
+		 * this very pass, and p would stop it, and it p, for ever. */
+		return (r->queue > p->queue && (!core->conf.fairshare ||
+		    sched_core_fairshare_key(core, r) >= p->fskey));
 	case SCHED_FIFO:
 	default:
 		return (false);

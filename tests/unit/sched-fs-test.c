@@ -299,6 +299,46 @@ test_many_leaves(void)
 	sched_core_free(core);
 }
 
+/* A job of a lower queue that fair share puts first is not preempted by
+ * the job of a higher queue behind it: one node of 2 GPUs, queues at 1
+ * GPU-s. q (leaf 1, standing 0) ran before and waits in Q1; p (leaf 2,
+ * standing 1) is new, in Q0; both want both GPUs. q starts; p, behind it
+ * in the order, must not stop it (it would start again and be stopped,
+ * pass after pass). */
+static void
+test_no_thrash(void)
+{
+	struct sched_core	*core = t_core(true, 0, 1000, 1, 2);
+	struct sched_jobspec	 spec;
+	struct sched_cjob	*q, *p;
+	size_t			 i;
+	bool			 calm = true;
+
+	memset(&spec, 0, sizeof spec);
+	spec.id = 1;
+	spec.gpus = 2;
+	spec.submit = 0;
+	spec.first_start = 0;
+	spec.last_stop = 5000;
+	spec.attained = spec.executed = spec.total_executed = 4000;
+	spec.any_shape = true;
+	spec.fs_leaf = 1;
+	q = sched_core_submit(core, &spec, 5000);
+	p = t_submit(core, 2, 2, 2, 5000);
+	sched_core_fairshare_set(core, 2, 1);
+	t_pass(core, 5000);
+	ok(t_did(SCHED_ACT_START, q) && !t_did(SCHED_ACT_PREEMPT, q),
+	    "q, below its share, starts and is not preempted by p");
+	for (i = 0; i < 5; i++) {
+		t_pass(core, 5001 + (int64_t)i);
+		if (t_nacts != 0)
+			calm = false;
+	}
+	ok(calm && sched_cjob_state(p) == SCHED_JOB_PENDING, "and the next "
+	    "passes change nothing");
+	sched_core_free(core);
+}
+
 int
 main(void)
 {
@@ -308,5 +348,6 @@ main(void)
 	test_one_user();
 	test_preempt_behind();
 	test_many_leaves();
+	test_no_thrash();
 	return (tap_done());
 }
