@@ -125,6 +125,10 @@ sched_cjob_reason(const struct sched_core *core, const struct sched_cjob *j)
 		return (SCHED_REASON_PREEMPTING);
 	if ((cap = sched_cjob_capped(j)) != SCHED_REASON_NONE)
 		return (cap);
+	/* Its reservation not open, whether a pass reached it or not. */
+	if (j->shape->resv != 0 && !sched_window_open(&core->windows,
+	    j->shape->resv, core->wnow))
+		return (SCHED_REASON_RESERVATION);
 	/* A pass that stopped early did not reach this job: it waits for
 	 * the reason the pass stopped for. */
 	if (j->reason_pass != core->npass)

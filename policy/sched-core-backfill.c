@@ -7,6 +7,10 @@
  * earliest promise: by its time limit, or by its predicted end when it
  * can be requeued (stopped then). GPUs no promise needs are anyone's.
  *
+ * A promise is made on the nodes the advance reservations' windows leave
+ * the job now (sched-window.h): a job they keep off a node is promised
+ * none of it, though a window may end before the promise is due.
+ *
  * A second promise is made on the cluster as the first left it: the
  * GPUs the first holds now are not given back to it, but those the first
  * will have once running jobs end may be promised to both. Promises are
@@ -106,21 +110,23 @@ sched_core_backfill_promise(struct sched_core *core, struct sched_cjob *p,
 	size_t			 nruns;
 	uint32_t		 k = 0;
 
-	if (core->nresv >= core->conf.backfill_depth || p->shape->gpus == 0)
+	if (core->nresv >= core->conf.backfill_depth || p->shape->gpus == 0 ||
+	    sched_core_window_of(core, p)->never)
 		return (false);
 	nruns = sched_core_backfill_runs(core);
 	r.plan = core->rplan;
+	r.start = SCHED_RESV_NEVER;	/* should every set be empty */
 	/* Its sets of nodes in order, as it would start: the first that
 	 * can hold it at some known time is promised. */
 	do {
-		sched_core_place_want(p, k, &w);
+		sched_core_place_want(core, p, k, &w);
 		if (w.nodes != NULL && w.nlisted == 0)
 			continue;
 		sched_resv_find(core->cluster, sched_cjob_placement(core, p),
 		    &w, core->runs, nruns, 0, now, &r);
 		if (r.start != SCHED_RESV_NEVER)
 			break;
-	} while (++k < p->shape->nsets);
+	} while (++k < sched_core_job_nsets(p));
 	if (r.start == SCHED_RESV_NEVER)
 		return (false);
 	/* The promised GPUs free now are held for the rest of the pass. */

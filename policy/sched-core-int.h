@@ -9,8 +9,9 @@
  *   sched-core-pass.c     a pass: what starts, what is preempted
  *   sched-core-backfill.c expected ends, and a pass's promises
  *   sched-core-fairshare.c fair share: the leaves' standings, the keys
- * sched-gittins.c (the Gittins index) and sched-shape.c, sched-group.c
- * (what jobs ask, array caps) are modules of their own. */
+ * sched-gittins.c (the Gittins index) and sched-shape.c, sched-group.c,
+ * sched-window.c (what jobs ask, array caps, advance reservations'
+ * windows) are modules of their own. */
 #ifndef GB_SCHED_CORE_INT_H
 #define GB_SCHED_CORE_INT_H
 
@@ -27,6 +28,7 @@
 #include "policy/sched-resv.h"
 #include "policy/sched-group.h"
 #include "policy/sched-shape.h"
+#include "policy/sched-window.h"
 
 /* Tiers a job may be of (its uint8_t). */
 #define SCHED_TIERS	256
@@ -118,6 +120,7 @@ TAILQ_HEAD(sched_cjobs, sched_cjob);
 #define SCHED_PLACE_MISSES	1024
 struct sched_place_miss {
 	uint64_t			key;
+	uint64_t			wkey;	/* the windows' view's */
 	uint64_t			generation;
 	uint32_t			pass;
 	uint32_t			gpus;	/* a check beside the key */
@@ -127,6 +130,21 @@ struct sched_miss {
 	uint64_t			 generation;
 	const struct sched_cjob		*job;	/* pending all the pass */
 	enum sched_reason		 reason;
+};
+
+/* What the advance reservations' windows leave the job a pass looks at
+ * (sched_core_window_of): the view, found once a job a pass, and for a
+ * job bound to nodes its sets narrowed to the view's nodes, laid out as
+ * sched_jobspec's (made when first asked). */
+struct sched_core_wjob {
+	uint64_t			 id;
+	uint32_t			 pass;
+	bool				 valid;
+	bool				 ready;		/* sets made */
+	struct sched_window_view	 v;
+	uint32_t			*ends;		/* nsets */
+	uint32_t			*nodes;
+	size_t				 endsize, nodesize;
 };
 
 struct sched_core {
@@ -244,6 +262,14 @@ struct sched_core {
 	uint64_t		*ctvictim[SCHED_CLASSES];
 	uint8_t			 cactive[SCHED_CLASSES];
 	unsigned		 ncactive;
+	/* Advance reservations' windows, the now of the last pass (what
+	 * they are judged at, and what the next wake-up is after), the
+	 * job looked at; while bypass is set, placement passes over the
+	 * windows (why a job waits: sched_core_place_short's kind). */
+	struct sched_windows	 windows;
+	int64_t			 wnow;
+	struct sched_core_wjob	 wjob;
+	bool			 wbypass;
 };
 
 #define SCHED_CJOB_OF(n, member) otree_entry(n, struct sched_cjob, member)
@@ -323,15 +349,30 @@ void		 sched_core_mlfq_due(struct sched_core *, int64_t now);
 
 /* sched-core-place.c: finds p's GPUs among the free ones (their count;
  * the placement goes to core->scratch); why p, which did not fit though
- * enough GPUs are free, waits (up to two more placements). */
+ * enough GPUs are free, waits (up to two more placements, or three when a
+ * maintenance window holds nodes it could use). */
 size_t		 sched_core_place_find(struct sched_core *,
 		     const struct sched_cjob *p);
 /* What p asks of a placement on its set k of nodes (the first when it is
- * not bound to nodes). */
-void		 sched_core_place_want(const struct sched_cjob *p, uint32_t k,
+ * not bound to nodes), on the nodes the windows leave it. */
+void		 sched_core_place_want(struct sched_core *,
+		     const struct sched_cjob *p, uint32_t k,
 		     struct place_want *w);
 enum sched_reason sched_core_place_short(struct sched_core *,
 		     const struct sched_cjob *p);
+/* sched-core-place.c: what the windows leave p at the pass's now (found
+ * once a job a pass); whether p may run on some nodes alone (its own
+ * sets, or the windows'); how many sets of nodes it has (1 when it is not
+ * bound); its set k as it may use it now: its listed set narrowed to the
+ * view's nodes, or the view's nodes, or NULL for any (*n their count; a
+ * set may be empty, never NULL then). */
+const struct sched_window_view *sched_core_window_of(struct sched_core *,
+		     const struct sched_cjob *p);
+bool		 sched_core_job_listed(struct sched_core *,
+		     const struct sched_cjob *p);
+uint32_t	 sched_core_job_nsets(const struct sched_cjob *p);
+const uint32_t	*sched_core_job_set(struct sched_core *,
+		     const struct sched_cjob *p, uint32_t k, uint32_t *n);
 
 /* sched-core-preempt.c: whether running r may be preempted for pending
  * p; the fewest lowest victims that make room for p, in core->victims

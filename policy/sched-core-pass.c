@@ -8,7 +8,9 @@
  * costs O(1); a memo of placements that found no room answers like jobs
  * without placing them again. With backfill, the first jobs that can do
  * neither are promised a time (sched-core-backfill.c), and the jobs
- * behind them keep the promises. */
+ * behind them keep the promises. Advance reservations' windows
+ * (sched-window.h) narrow the nodes each job may use at the pass's now,
+ * and the memos are kept by what they leave it (the view's key). */
 #include <sys/queue.h>
 
 #include <stdint.h>
@@ -190,21 +192,25 @@ sched_core_pass_missed(struct sched_core *core, const struct sched_cjob *p,
 	const struct sched_shape	*s = p->shape;
 	const struct sched_place_miss	*pm;
 	uint64_t			 gen = place_generation(core->cluster);
+	uint64_t			 wkey = sched_core_window_of(core,
+					     p)->key;
 	size_t				 i;
 
 	if (!sched_core_pass_may_miss(core, p))
 		return (false);
-	if (s->miss_pass == core->npass && s->miss_generation == gen) {
+	if (s->miss_pass == core->npass && s->miss_generation == gen &&
+	    s->miss_wkey == wkey) {
 		*why = (enum sched_reason)s->miss_reason;
 		return (true);
 	}
 	pm = &core->place_miss[s->place_key & (SCHED_PLACE_MISSES - 1)];
 	if (pm->pass == core->npass && pm->generation == gen &&
-	    pm->key == s->place_key && pm->gpus == s->gpus) {
+	    pm->key == s->place_key && pm->gpus == s->gpus &&
+	    pm->wkey == wkey) {
 		*why = (enum sched_reason)pm->reason;
 		return (true);
 	}
-	if (sched_cjob_listed(p))
+	if (sched_cjob_listed(p) || wkey != 0)
 		return (false);
 	for (i = 0; i < core->nmiss; i++) {
 		if (core->miss[i].generation == gen &&
@@ -226,19 +232,22 @@ sched_core_pass_miss(struct sched_core *core, const struct sched_cjob *p,
 	/* The memo is the core's, in a shape it interned: the shape's
 	 * members that the set hashes stay as they are. */
 	struct sched_shape	*s = (struct sched_shape *)(uintptr_t)p->shape;
+	uint64_t		 wkey = sched_core_window_of(core, p)->key;
 
 	if (!sched_core_pass_may_miss(core, p))
 		return;
 	s->miss_pass = core->npass;
 	s->miss_generation = place_generation(core->cluster);
 	s->miss_reason = (uint8_t)why;
+	s->miss_wkey = wkey;
 	pm = &core->place_miss[s->place_key & (SCHED_PLACE_MISSES - 1)];
 	pm->key = s->place_key;
 	pm->generation = s->miss_generation;
 	pm->pass = core->npass;
 	pm->gpus = s->gpus;
 	pm->reason = (uint8_t)why;
-	if (sched_cjob_listed(p))
+	pm->wkey = wkey;
+	if (sched_cjob_listed(p) || wkey != 0)
 		return;
 	if (core->nmiss < SCHED_MISSES)
 		m = &core->miss[core->nmiss++];
@@ -253,8 +262,7 @@ sched_core_pass_miss(struct sched_core *core, const struct sched_cjob *p,
  * shape, tier and queue did in this pass with nothing changed since
  * (dlas and gittins: there the search reads nothing else of p). */
 static bool
-sched_core_pass_pmissed(const struct sched_core *core,
-    const struct sched_cjob *p)
+sched_core_pass_pmissed(struct sched_core *core, const struct sched_cjob *p)
 {
 	const struct sched_shape	*s = p->shape;
 
@@ -264,7 +272,8 @@ sched_core_pass_pmissed(const struct sched_core *core,
 	    s->pmiss_pass == core->npass && s->pmiss_tier == p->tier &&
 	    s->pmiss_queue == p->queue &&
 	    s->pmiss_victims == core->victim_gen &&
-	    s->pmiss_generation == place_generation(core->cluster));
+	    s->pmiss_generation == place_generation(core->cluster) &&
+	    s->pmiss_wkey == sched_core_window_of(core, p)->key);
 }
 
 /* Notes that a victim search for p found none. */
@@ -279,6 +288,7 @@ sched_core_pass_pmiss(struct sched_core *core, const struct sched_cjob *p)
 	s->pmiss_queue = p->queue;
 	s->pmiss_victims = core->victim_gen;
 	s->pmiss_generation = place_generation(core->cluster);
+	s->pmiss_wkey = sched_core_window_of(core, p)->key;
 }
 
 /* Jobs let in behind a promise on their predictions alone that still run
@@ -319,6 +329,7 @@ sched_core_pass(struct sched_core *core, int64_t now,
 	core->nheld = 0;
 	core->nmiss = 0;
 	core->npass++;
+	core->wnow = now;
 	core->tail_reason = SCHED_REASON_RESOURCES;
 	sched_core_pass_overdue(core, now);
 	sched_core_backfill_begin(core);
@@ -362,6 +373,13 @@ sched_core_pass(struct sched_core *core, int64_t now,
 			sched_core_preempt_forget(core, p);
 			continue;
 		}
+		if (sched_core_window_of(core, p)->never) {
+			/* Its reservation is not open: it waits for it,
+			 * and takes, preempts and is promised nothing. */
+			p->reason = SCHED_REASON_RESERVATION;
+			sched_core_preempt_forget(core, p);
+			continue;
+		}
 		if (free_now < p->shape->gpus)
 			p->reason = SCHED_REASON_RESOURCES;
 		else if (sched_core_pass_missed(core, p, &why))
@@ -374,7 +392,8 @@ sched_core_pass(struct sched_core *core, int64_t now,
 				sched_core_pass_act(core, SCHED_ACT_START, p);
 				continue;
 			}
-			p->reason = sched_cjob_res(p) != NULL ?
+			p->reason = sched_cjob_res(p) != NULL ||
+			    sched_core_window_of(core, p)->maint ?
 			    sched_core_place_short(core, p) :
 			    SCHED_REASON_RESOURCES;
 			sched_core_pass_miss(core, p, p->reason);

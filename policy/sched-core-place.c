@@ -1,15 +1,108 @@
 /* sched-core-place.c: where a job's GPUs are found: in its shape, on the
- * nodes it may use, with the CPUs and memory it needs beside them; and,
- * when they are not, why it waits. */
+ * nodes it may use (its own sets, as the advance reservations' windows
+ * leave them at the pass's now), with the CPUs and memory it needs
+ * beside them; and, when they are not, why it waits. */
 #include <string.h>
 
 #include "policy/sched-core-int.h"
 
-/* What p asks of its GPUs' placement: its shape, its nodes (of set k),
- * what it needs beside them. */
+/* The view of a job no window concerns. */
+static const struct sched_window_view	sched_core_no_view;
+/* The set a job that may use no node has: empty, not NULL (any). */
+static const uint32_t			sched_core_no_nodes[1];
+
+const struct sched_window_view *
+sched_core_window_of(struct sched_core *core, const struct sched_cjob *p)
+{
+	struct sched_core_wjob	*c = &core->wjob;
+
+	/* No window: no cost beyond this test, as before windows. */
+	if (core->windows.n == 0 && p->shape->resv == 0)
+		return (&sched_core_no_view);
+	if (c->valid && c->pass == core->npass && c->id == p->id)
+		return (&c->v);
+	c->valid = true;
+	c->ready = false;
+	c->pass = core->npass;
+	c->id = p->id;
+	sched_window_view(&core->windows, place_nodes(core->cluster),
+	    p->shape->resv, (int64_t)p->limit_s * 1000, core->wnow, &c->v);
+	return (&c->v);
+}
+
+bool
+sched_core_job_listed(struct sched_core *core, const struct sched_cjob *p)
+{
+	return (sched_cjob_listed(p) || (!core->wbypass &&
+	    sched_core_window_of(core, p)->key != 0));
+}
+
+uint32_t
+sched_core_job_nsets(const struct sched_cjob *p)
+{
+	return (p->shape->nsets > 1 ? p->shape->nsets : 1);
+}
+
+/* Narrows p's sets to the view's nodes, into core->wjob. */
+static void
+sched_core_job_narrow(struct sched_core *core, const struct sched_cjob *p)
+{
+	struct sched_core_wjob	*c = &core->wjob;
+	const uint32_t		*v;
+	uint32_t		 k, i, n, nsets = sched_core_job_nsets(p), at = 0;
+
+	if (c->endsize < nsets) {
+		c->endsize = nsets;
+		c->ends = sched_core_xalloc(c->ends, nsets, sizeof *c->ends);
+	}
+	if (c->nodesize < p->shape->nnodes + 1) {
+		c->nodesize = p->shape->nnodes + 1;
+		c->nodes = sched_core_xalloc(c->nodes, c->nodesize,
+		    sizeof *c->nodes);
+	}
+	for (k = 0; k < nsets; k++) {
+		v = sched_shape_set(p->shape, k, &n);
+		for (i = 0; i < n; i++) {
+			if (sched_window_in_view(&core->windows, &c->v, v[i]))
+				c->nodes[at++] = v[i];
+		}
+		c->ends[k] = at;
+	}
+	c->ready = true;
+}
+
+const uint32_t *
+sched_core_job_set(struct sched_core *core, const struct sched_cjob *p,
+    uint32_t k, uint32_t *n)
+{
+	const struct sched_window_view	*v = sched_core_window_of(core, p);
+	struct sched_core_wjob		*c = &core->wjob;
+	uint32_t			 start;
+
+	*n = 0;
+	if (v->key == 0 || core->wbypass) {
+		if (!sched_cjob_listed(p))
+			return (NULL);
+		return (sched_shape_set(p->shape, k, n));
+	}
+	if (v->never)
+		return (sched_core_no_nodes);
+	if (!sched_cjob_listed(p)) {
+		*n = (uint32_t)v->n;
+		return (v->n > 0 ? v->nodes : sched_core_no_nodes);
+	}
+	if (!c->ready)
+		sched_core_job_narrow(core, p);
+	start = k == 0 ? 0 : c->ends[k - 1];
+	*n = c->ends[k] - start;
+	return (c->nodes + start);
+}
+
+/* What p asks of its GPUs' placement: its shape, its nodes (of set k,
+ * as it may use them now), what it needs beside them. */
 void
-sched_core_place_want(const struct sched_cjob *p, uint32_t k,
-    struct place_want *w)
+sched_core_place_want(struct sched_core *core, const struct sched_cjob *p,
+    uint32_t k, struct place_want *w)
 {
 	uint32_t	n;
 
@@ -18,10 +111,8 @@ sched_core_place_want(const struct sched_cjob *p, uint32_t k,
 	w->nnodes = p->shape->num_nodes;
 	w->any_shape = p->shape->any_shape;
 	w->sensitive = p->shape->consolidate;
-	if (sched_cjob_listed(p)) {
-		w->nodes = sched_shape_set(p->shape, k, &n);
+	if ((w->nodes = sched_core_job_set(core, p, k, &n)) != NULL)
 		w->nlisted = n;
-	}
 	w->res = sched_cjob_res(p);
 }
 
@@ -36,20 +127,35 @@ sched_core_place_find(struct sched_core *core, const struct sched_cjob *p)
 	size_t			got;
 
 	do {
-		sched_core_place_want(p, k, &w);
+		sched_core_place_want(core, p, k, &w);
 		if (w.nodes != NULL && w.nlisted == 0)
 			continue;	/* an empty set holds nothing */
 		if ((got = place_find_want(core->cluster,
 		    sched_cjob_placement(core, p), &w, core->scratch)) > 0)
 			return (got);
-	} while (++k < p->shape->nsets);
+	} while (++k < sched_core_job_nsets(p));
 	return (0);
+}
+
+/* Whether p would fit now were no window in its way. */
+static bool
+sched_core_place_unwindowed(struct sched_core *core,
+    const struct sched_cjob *p)
+{
+	size_t	got;
+
+	core->wbypass = true;
+	got = sched_core_place_find(core, p);
+	core->wbypass = false;
+	return (got > 0);
 }
 
 /* Why p, which did not fit though enough GPUs are free, waits: the GPUs
  * (their split), or the CPUs or the memory it needs beside them, as its
- * first set of nodes says. Costs up to two more placements, for a job
- * with CPUs and memory to place. */
+ * first set of nodes says; a maintenance window, when one holds nodes
+ * that would take it now. Costs up to two more placements, for a job
+ * with CPUs and memory to place, one more where a maintenance is in the
+ * way. */
 enum sched_reason
 sched_core_place_short(struct sched_core *core, const struct sched_cjob *p)
 {
@@ -58,8 +164,11 @@ sched_core_place_short(struct sched_core *core, const struct sched_cjob *p)
 	struct place_want	 w;
 	enum sched_placement	 how = sched_cjob_placement(core, p);
 
+	if (sched_core_window_of(core, p)->maint &&
+	    sched_core_place_unwindowed(core, p))
+		return (SCHED_REASON_RESV_MAINT);
 	/* The GPUs alone first. */
-	sched_core_place_want(p, 0, &w);
+	sched_core_place_want(core, p, 0, &w);
 	w.res = NULL;
 	if (r == NULL || place_find_want(core->cluster, how, &w,
 	    core->scratch) == 0)

@@ -7,8 +7,8 @@
  * on. A preempting job no one waits for (its waiter started or left, or it
  * was adopted preempting) is an orphan: the next job that needs GPUs
  * takes its GPUs first rather than preempt more. A job bound to some nodes
- * (-w, -x) counts only the GPUs on them: a victim elsewhere cannot make it
- * room. */
+ * (-w, -x, or by the advance reservations' windows) counts only the GPUs
+ * on them: a victim elsewhere cannot make it room. */
 #include <sys/queue.h>
 
 #include <stdbool.h>
@@ -67,7 +67,7 @@ sched_core_preempt_mark(struct sched_core *core, const struct sched_cjob *p)
 	uint32_t	 k = 0, n, i;
 	size_t		 nodes = place_nodes(core->cluster);
 
-	if (!sched_cjob_listed(p))
+	if (!sched_core_job_listed(core, p))
 		return;
 	if (core->usablesize < nodes) {
 		core->usable = sched_core_xalloc(core->usable, nodes,
@@ -82,23 +82,23 @@ sched_core_preempt_mark(struct sched_core *core, const struct sched_cjob *p)
 		core->ustamp = 1;
 	}
 	do {
-		v = sched_shape_set(p->shape, k, &n);
+		v = sched_core_job_set(core, p, k, &n);
 		for (i = 0; i < n; i++) {
 			if (v[i] < core->usablesize)
 				core->usable[v[i]] = core->ustamp;
 		}
-	} while (++k < p->shape->nsets);
+	} while (++k < sched_core_job_nsets(p));
 }
 
 /* How many of r's GPUs p could run on once r stops (p's nodes marked). */
 static uint64_t
-sched_core_preempt_gives(const struct sched_core *core,
+sched_core_preempt_gives(struct sched_core *core,
     const struct sched_cjob *p, const struct sched_cjob *r)
 {
 	uint64_t	n = 0;
 	uint32_t	i, node;
 
-	if (!sched_cjob_listed(p))
+	if (!sched_core_job_listed(core, p))
 		return (r->shape->gpus);
 	for (i = 0; i < r->hold->nalloc; i++) {
 		node = r->hold->alloc[i].node;
@@ -112,18 +112,17 @@ sched_core_preempt_gives(const struct sched_core *core,
 
 /* The free GPUs p could run on now. */
 static uint64_t
-sched_core_preempt_free(const struct sched_core *core,
-    const struct sched_cjob *p)
+sched_core_preempt_free(struct sched_core *core, const struct sched_cjob *p)
 {
 	const uint32_t	*v;
 	uint64_t	 n = 0, most = 0;
 	uint32_t	 i, k = 0, nv;
 
-	if (!sched_cjob_listed(p))
+	if (!sched_core_job_listed(core, p))
 		return (place_free_total(core->cluster));
 	/* Of several sets, the one with the most: p runs in one. */
 	do {
-		v = sched_shape_set(p->shape, k, &nv);
+		v = sched_core_job_set(core, p, k, &nv);
 		for (i = 0, n = 0; i < nv; i++) {
 			if (v[i] < place_nodes(core->cluster))
 				n += (uint64_t)__builtin_popcountll(
@@ -131,7 +130,7 @@ sched_core_preempt_free(const struct sched_core *core,
 		}
 		if (n > most)
 			most = n;
-	} while (++k < p->shape->nsets);
+	} while (++k < sched_core_job_nsets(p));
 	return (most);
 }
 

@@ -166,6 +166,9 @@ sched_core_free(struct sched_core *core)
 	for (i = 0; i < core->ncactive; i++)
 		free(core->ctvictim[core->cactive[i]]);
 	sched_gittins_free(&core->gittins);
+	sched_window_free(&core->windows);
+	free(core->wjob.ends);
+	free(core->wjob.nodes);
 	free(core->acts);
 	free(core->usable);
 	free(core->scratch);
@@ -287,6 +290,7 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 	core->cap_gen++;
 	want.pclass = spec->pclass;
 	want.urgency = spec->urgency;
+	want.resv = spec->resv;
 	want.any_shape = spec->any_shape;
 	want.listed = spec->nodes != NULL;
 	want.nsets = spec->nsets;
@@ -591,10 +595,30 @@ sched_core_next_wakeup(const struct sched_core *core)
 	struct otree_node	*n = otree_first(&core->timers);
 	int64_t			 t = n != NULL ? SCHED_CHOLD_OF(n)->timer :
 				    SCHED_NEVER;
+	int64_t			 w;
 
 	/* A job let in on its prediction is preempted at its deadline. */
-	return (t < sched_core_backfill_next(core) ? t :
-	    sched_core_backfill_next(core));
+	if (sched_core_backfill_next(core) < t)
+		t = sched_core_backfill_next(core);
+	/* A window's opening or end lets a job start that could not. */
+	if ((w = sched_window_next(&core->windows, core->wnow)) < t)
+		t = w;
+	return (t);
+}
+
+void
+sched_core_window_set(struct sched_core *core, uint64_t id, int64_t start,
+    int64_t end, bool maint, const uint32_t *nodes, size_t n)
+{
+	sched_window_set(&core->windows, id, start, end, maint, nodes, n);
+	core->wjob.valid = false;
+}
+
+bool
+sched_core_window_clear(struct sched_core *core, uint64_t id)
+{
+	core->wjob.valid = false;
+	return (sched_window_clear(&core->windows, id));
 }
 
 void

@@ -94,13 +94,19 @@ struct sched_jobspec {
 	 * run's time limit, its end for sure (a job adopted running: what
 	 * is left of it), and the run time in all predicted from history,
 	 * its likely end. A job behind a promise may use its prediction to
-	 * show it ends in time only if it can be requeued (!no_requeue). */
+	 * show it ends in time only if it can be requeued (!no_requeue).
+	 * Advance reservations read the limit alone: a job may start on a
+	 * node a window holds later only if its limit ends it by then. */
 	int64_t		 limit;
 	int64_t		 expect;
 	/* Its fair-share leaf (the caller's number for its user and
 	 * account, < SCHED_FS_LEAVES), whose standing
 	 * sched_core_fairshare_set gives. */
 	uint32_t	 fs_leaf;
+	/* The advance reservation it runs in (sched_core_window_set's id),
+	 * 0 for none: it runs on its window's nodes alone, while the window
+	 * is open (sched-window.h). */
+	uint64_t	 resv;
 	void		*arg;		/* the caller's, handed back */
 	uint64_t	 attained;	/* GPU-ms received so far */
 	int64_t		 executed;	/* ms run since the last promotion */
@@ -144,6 +150,19 @@ void			 sched_core_fairshare_set(struct sched_core *,
 			     uint32_t leaf, uint32_t standing);
 uint32_t		 sched_core_fairshare_get(const struct sched_core *,
 			     uint32_t leaf);
+/* Advance reservations (sched-window.h): window id (not 0) holds
+ * nodes[0..n) (the cluster's indexes) from start to end (ms), a
+ * maintenance or not, in place of the one of that id; a job of it carries
+ * its id (sched_jobspec's resv). Every pass judges every job against the
+ * windows at its now; the next instant a window opens or ends is a
+ * wake-up (sched_core_next_wakeup). Cheap to call: the nodes are sorted
+ * again at the next pass only. */
+void			 sched_core_window_set(struct sched_core *,
+			     uint64_t id, int64_t start, int64_t end,
+			     bool maint, const uint32_t *nodes, size_t n);
+/* Drops window id; its jobs then run nowhere. Whether there was one. */
+bool			 sched_core_window_clear(struct sched_core *,
+			     uint64_t id);
 
 /* The service ms of spec's run gives, in GPU-ms: its GPUs x ms, or a CPU
  * job's CPUs at their worth in GPUs (sched_conf's cpus_per_gpu). */
@@ -184,7 +203,8 @@ void			 sched_core_rekey(struct sched_core *,
 size_t			 sched_core_pass(struct sched_core *, int64_t now,
 			     const struct sched_action **acts);
 /* When the core next needs a pass though nothing else happens (the next
- * demotion or promotion), or SCHED_NEVER. */
+ * demotion or promotion, or the next instant after the last pass at which
+ * a window opens or ends), or SCHED_NEVER. */
 int64_t			 sched_core_next_wakeup(const struct sched_core *);
 
 size_t			 sched_core_pending(const struct sched_core *);

@@ -29,7 +29,8 @@ sched_shape_mix(uint64_t h, uint64_t v)
 	return (h ^ (h >> 32));
 }
 
-/* The hash of what w's placement asks (place_key). */
+/* The hash of what w's placement asks (place_key): its advance
+ * reservation too, whose nodes it runs on. */
 static uint64_t
 sched_shape_place_key(const struct sched_shape *w, const uint32_t *nodes,
     size_t nnodes)
@@ -47,6 +48,7 @@ sched_shape_place_key(const struct sched_shape *w, const uint32_t *nodes,
 	    (uint64_t)w->any_shape << 32 | (uint64_t)w->listed << 40 |
 	    (uint64_t)r->cpus_share << 48 | (uint64_t)r->mem_share << 56);
 	h = sched_shape_mix(h, w->nsets);
+	h = sched_shape_mix(h, w->resv);
 	for (i = 0; i < nnodes; i++)
 		h = sched_shape_mix(h, nodes[i]);
 	/* The mix folds to 32 bits' worth: a second round for the top. */
@@ -82,6 +84,7 @@ sched_shape_equal(const struct sched_shape *s, const struct sched_shape *w,
 	    s->own_placement == w->own_placement &&
 	    s->consolidate == w->consolidate &&
 	    s->no_requeue == w->no_requeue && s->pclass == w->pclass &&
+	    s->resv == w->resv &&
 	    s->urgency == w->urgency &&
 	    s->any_shape == w->any_shape &&
 	    s->listed == w->listed && s->nsets == w->nsets &&

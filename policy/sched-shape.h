@@ -31,12 +31,14 @@ struct sched_shape {
 	bool			 consolidate;
 	bool			 no_requeue;
 	uint8_t			 pclass;	/* sched_jobspec's */
+	uint64_t		 resv;		/* sched_jobspec's */
 	int32_t			 urgency;	/* sched_jobspec's */
 	bool			 any_shape;
 	bool			 listed;	/* on nodes[] alone */
 	bool			 has_res;	/* res is not all 0 */
 	/* What its placement asks, hashed: its GPUs, shape, placement,
-	 * CPUs and memory and nodes, not its array, limits or requeue
+	 * CPUs and memory, nodes and reservation, not its array, limits or
+	 * requeue
 	 * (sched-core-pass.c's memo of placements that found no room). */
 	uint64_t		 place_key;
 	/* The set's: its chain in the hash, the hash, the jobs counted. */
@@ -49,8 +51,11 @@ struct sched_shape {
 	uint32_t		 nsets;
 	/* The last pass that found no room for a job of this shape, the
 	 * cluster's generation then and why: while the generation stands,
-	 * the shape's next job finds none either (sched-core-pass.c). */
+	 * the shape's next job finds none either (sched-core-pass.c), if
+	 * the windows leave it the same nodes (the view's key). */
 	uint64_t		 miss_generation;
+	uint64_t		 miss_wkey;
+	uint64_t		 pmiss_wkey;
 	uint32_t		 miss_pass;
 	uint8_t			 miss_reason;
 	/* Likewise the last pass whose victim search for a job of this

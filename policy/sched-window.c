@@ -378,6 +378,14 @@ sched_window_in_view(const struct sched_windows *ws,
 	    w->opos[j] < v->n);
 }
 
+bool
+sched_window_open(const struct sched_windows *ws, uint64_t id, int64_t now)
+{
+	const struct sched_window	*w = sched_window_find(ws, id);
+
+	return (w != NULL && w->start <= now && now < w->end);
+}
+
 int64_t
 sched_window_next(const struct sched_windows *ws, int64_t now)
 {

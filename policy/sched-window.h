@@ -137,6 +137,10 @@ void	sched_window_view(struct sched_windows *, size_t nnodes,
 bool	sched_window_in_view(const struct sched_windows *,
 	    const struct sched_window_view *v, uint32_t node);
 
+/* Whether window id is open at now (start <= now < end). */
+bool	sched_window_open(const struct sched_windows *, uint64_t id,
+	    int64_t now);
+
 /* The first instant after now at which a window opens or ends (a job may
  * start then that could not before), or SCHED_WINDOW_NEVER. */
 int64_t	sched_window_next(const struct sched_windows *, int64_t now);

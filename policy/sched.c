@@ -17,6 +17,9 @@ static const char *const sched_reason_names[] = {
 	[SCHED_REASON_ASSOC_GRP_GPUS] = "AssocGrpGPUs",
 	[SCHED_REASON_QOS_JOBS] = "QOSMaxJobsPerUserLimit",
 	[SCHED_REASON_QOS_GPUS] = "QOSMaxGRESPerUser",
+	[SCHED_REASON_RESERVATION] = "Reservation",
+	/* Slurm's words, which tools match on. */
+	[SCHED_REASON_RESV_MAINT] = "ReqNodeNotAvail, Reserved for maintenance",
 };
 
 static bool

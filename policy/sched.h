@@ -34,6 +34,10 @@ enum sched_reason {
 	/* Its QOS's limit per user, on jobs running or GPUs held. */
 	SCHED_REASON_QOS_JOBS,
 	SCHED_REASON_QOS_GPUS,
+	/* Its advance reservation is not open (sched-window.h). */
+	SCHED_REASON_RESERVATION,
+	/* A maintenance window holds nodes it would fit on now. */
+	SCHED_REASON_RESV_MAINT,
 };
 
 /* A set of nodes' GPUs: in all, and on the largest node. */
@@ -60,7 +64,8 @@ unsigned	sched_mask_count(uint64_t mask);
 uint64_t	sched_mask_lowest(uint64_t avail, uint32_t n);
 
 /* Returns a display name: "None", "Resources", "Priority", "Preempting",
- * "NodesDown", "NodesDrained", "JobArrayTaskLimit" (Slurm's name). */
+ * "NodesDown", "NodesDrained", "JobArrayTaskLimit", ..., "Reservation",
+ * "ReqNodeNotAvail, Reserved for maintenance" (Slurm's names). */
 const char *sched_reason_name(enum sched_reason);
 
 #endif
