@@ -33,7 +33,9 @@
  * ("gpu,long"; the default's name when it named none; '' for a job from
  * before partitions, which the default takes). qos is its QOS (gsub
  * --qos; the default's name when it named none; '' for a job from before
- * QOS, which the default takes). nice and priority order it among the
+ * QOS, which the default takes). reservation is the advance reservation
+ * it runs in (gsub --reservation; '' for none). nice and priority order
+ * it among the
  * waiting jobs of its tier and queue (gsub --nice, --priority): the
  * higher priority - nice first.
  * begin_time is when the job may start at the earliest (sbatch's
@@ -153,6 +155,8 @@ enum job_field_kind {
 	    "partition", JFK_TEXT0, JFF_SHARED | JFF_EDIT)		\
 	COL(QOS, qos, const char *, "qos", "qos", JFK_TEXT0,		\
 	    JFF_SHARED | JFF_EDIT)					\
+	COL(RESERVATION, reservation, const char *, "reservation",	\
+	    "reservation", JFK_TEXT0, JFF_SHARED)			\
 	COL(NICE, nice, int, "nice", "nice", JFK_INT,			\
 	    JFF_SHARED | JFF_EDIT)					\
 	COL(PRIORITY, priority, uint32_t, "priority", "priority",	\

@@ -111,6 +111,8 @@ enum job_req_kind {
 	    JF_PARTITION, NULL)						\
 	X(QOS, "qos", JOB_REQ_TOP, JRK_LINE, 0, LABEL_MAX, 0, JF_QOS,	\
 	    NULL)							\
+	X(RESERVATION, "reservation", JOB_REQ_TOP, JRK_LINE, 0,	\
+	    LABEL_MAX, 0, JF_RESERVATION, NULL)				\
 	X(NICE, "nice", JOB_REQ_TOP, JRK_COUNT, -JOB_REQ_MAX_NICE,	\
 	    JOB_REQ_MAX_NICE, 0, JF_NICE, NULL)				\
 	X(PRIORITY, "priority", JOB_REQ_TOP, JRK_COUNT, 0,		\

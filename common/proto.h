@@ -23,6 +23,8 @@ enum msg_type {
 	MSG_PURGE = 107,	/* gctl purge (operators) */
 	MSG_ASSOC = 108,	/* gctl account/user changes (operators) */
 	MSG_ASSOC_LIST = 109,	/* gctl account/user list and show */
+	MSG_RESV = 110,		/* gctl reservation changes (operators) */
+	MSG_RESV_LIST = 111,	/* gctl reservation list */
 
 	MSG_JOB_SUBMIT = 200,
 	MSG_JOB_LIST = 201,

@@ -126,7 +126,7 @@ sched_core_backfill_promise(struct sched_core *core, struct sched_cjob *p,
 		    &w, core->runs, nruns, 0, now, &r);
 		if (r.start != SCHED_RESV_NEVER)
 			break;
-	} while (++k < sched_core_job_nsets(p));
+	} while (++k < sched_core_window_nsets(p));
 	if (r.start == SCHED_RESV_NEVER)
 		return (false);
 	/* The promised GPUs free now are held for the rest of the pass. */

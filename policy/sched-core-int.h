@@ -9,6 +9,8 @@
  *   sched-core-pass.c     a pass: what starts, what is preempted
  *   sched-core-backfill.c expected ends, and a pass's promises
  *   sched-core-fairshare.c fair share: the leaves' standings, the keys
+ *   sched-core-window.c   advance reservations' windows, what they leave a
+ *                         job
  * sched-gittins.c (the Gittins index) and sched-shape.c, sched-group.c,
  * sched-window.c (what jobs ask, array caps, advance reservations'
  * windows) are modules of their own. */
@@ -360,7 +362,7 @@ void		 sched_core_place_want(struct sched_core *,
 		     struct place_want *w);
 enum sched_reason sched_core_place_short(struct sched_core *,
 		     const struct sched_cjob *p);
-/* sched-core-place.c: what the windows leave p at the pass's now (found
+/* sched-core-window.c: what the windows leave p at the pass's now (found
  * once a job a pass); whether p may run on some nodes alone (its own
  * sets, or the windows'); how many sets of nodes it has (1 when it is not
  * bound); its set k as it may use it now: its listed set narrowed to the
@@ -368,10 +370,10 @@ enum sched_reason sched_core_place_short(struct sched_core *,
  * set may be empty, never NULL then). */
 const struct sched_window_view *sched_core_window_of(struct sched_core *,
 		     const struct sched_cjob *p);
-bool		 sched_core_job_listed(struct sched_core *,
+bool		 sched_core_window_listed(struct sched_core *,
 		     const struct sched_cjob *p);
-uint32_t	 sched_core_job_nsets(const struct sched_cjob *p);
-const uint32_t	*sched_core_job_set(struct sched_core *,
+uint32_t	 sched_core_window_nsets(const struct sched_cjob *p);
+const uint32_t	*sched_core_window_nodes(struct sched_core *,
 		     const struct sched_cjob *p, uint32_t k, uint32_t *n);
 
 /* sched-core-preempt.c: whether running r may be preempted for pending

@@ -67,7 +67,7 @@ sched_core_preempt_mark(struct sched_core *core, const struct sched_cjob *p)
 	uint32_t	 k = 0, n, i;
 	size_t		 nodes = place_nodes(core->cluster);
 
-	if (!sched_core_job_listed(core, p))
+	if (!sched_core_window_listed(core, p))
 		return;
 	if (core->usablesize < nodes) {
 		core->usable = sched_core_xalloc(core->usable, nodes,
@@ -82,12 +82,12 @@ sched_core_preempt_mark(struct sched_core *core, const struct sched_cjob *p)
 		core->ustamp = 1;
 	}
 	do {
-		v = sched_core_job_set(core, p, k, &n);
+		v = sched_core_window_nodes(core, p, k, &n);
 		for (i = 0; i < n; i++) {
 			if (v[i] < core->usablesize)
 				core->usable[v[i]] = core->ustamp;
 		}
-	} while (++k < sched_core_job_nsets(p));
+	} while (++k < sched_core_window_nsets(p));
 }
 
 /* How many of r's GPUs p could run on once r stops (p's nodes marked). */
@@ -98,7 +98,7 @@ sched_core_preempt_gives(struct sched_core *core,
 	uint64_t	n = 0;
 	uint32_t	i, node;
 
-	if (!sched_core_job_listed(core, p))
+	if (!sched_core_window_listed(core, p))
 		return (r->shape->gpus);
 	for (i = 0; i < r->hold->nalloc; i++) {
 		node = r->hold->alloc[i].node;
@@ -118,11 +118,11 @@ sched_core_preempt_free(struct sched_core *core, const struct sched_cjob *p)
 	uint64_t	 n = 0, most = 0;
 	uint32_t	 i, k = 0, nv;
 
-	if (!sched_core_job_listed(core, p))
+	if (!sched_core_window_listed(core, p))
 		return (place_free_total(core->cluster));
 	/* Of several sets, the one with the most: p runs in one. */
 	do {
-		v = sched_core_job_set(core, p, k, &nv);
+		v = sched_core_window_nodes(core, p, k, &nv);
 		for (i = 0, n = 0; i < nv; i++) {
 			if (v[i] < place_nodes(core->cluster))
 				n += (uint64_t)__builtin_popcountll(
@@ -130,7 +130,7 @@ sched_core_preempt_free(struct sched_core *core, const struct sched_cjob *p)
 		}
 		if (n > most)
 			most = n;
-	} while (++k < sched_core_job_nsets(p));
+	} while (++k < sched_core_window_nsets(p));
 	return (most);
 }
 

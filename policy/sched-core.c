@@ -607,21 +607,6 @@ sched_core_next_wakeup(const struct sched_core *core)
 }
 
 void
-sched_core_window_set(struct sched_core *core, uint64_t id, int64_t start,
-    int64_t end, bool maint, const uint32_t *nodes, size_t n)
-{
-	sched_window_set(&core->windows, id, start, end, maint, nodes, n);
-	core->wjob.valid = false;
-}
-
-bool
-sched_core_window_clear(struct sched_core *core, uint64_t id)
-{
-	core->wjob.valid = false;
-	return (sched_window_clear(&core->windows, id));
-}
-
-void
 sched_core_each_pending(const struct sched_core *core,
     void (*fn)(struct sched_cjob *, void *), void *arg)
 {

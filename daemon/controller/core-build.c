@@ -139,6 +139,8 @@ core_build_new(void)
 		place_node_set_up(cl, node_sched_index(n),
 		    node_is_schedulable(n));
 	}
+	/* The reservations' windows, on the nodes just numbered. */
+	core_resv_windows();
 }
 
 /* Hands job j to a core being built: pending ones queue, running ones

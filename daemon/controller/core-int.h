@@ -12,6 +12,7 @@
 #include "daemon/controller/assoc-tab.h"
 #include "daemon/controller/job-preempt.h"
 #include "daemon/controller/qos.h"
+#include "daemon/controller/resv-tab.h"
 #include "policy/sched-core.h"
 
 struct assoc_usage;
@@ -102,6 +103,10 @@ struct core_state {
 	int64_t			 fs_charged, fs_next;
 	uint64_t		 fs_gen;
 	uint64_t		 fs_half_life;
+	/* The advance reservations (resv.h, core_resv): the RESV requests
+	 * change them and the core is rebuilt; each not ended is a window
+	 * of sc's (core-resv.c). */
+	struct resv_tab		 resv;
 };
 extern struct core_state core;
 
@@ -126,6 +131,17 @@ bool	 core_part_before(struct job *j);
  * its month's budget (its reason then says so). */
 void	 core_part_limits(const struct job *j, struct sched_jobspec *spec);
 bool	 core_part_budget(struct job *j);
+
+/* core-resv.c: the reservations not ended as windows of the core being
+ * built (its nodes added); j's reservation's window into spec; whether
+ * pending j must stay out of the core for its reservation (not started:
+ * reason Reservation, and a wake-up at its start; gone:
+ * ReservationDeleted); deleting the reservations that ended, before a
+ * pass (whether any went: the core is rebuilt then). */
+void	 core_resv_windows(void);
+void	 core_resv_spec(const struct job *j, struct sched_jobspec *spec);
+bool	 core_resv_before(struct job *j, int64_t now);
+bool	 core_resv_expire(void);
 
 /* core-qos.c: j's QOS (qos.h; the default for a job from before QOS),
  * or NULL when its QOS is gone (a reload); the tiers and preemption rules

@@ -247,6 +247,7 @@ void
 core_node_use(const struct node *n, struct node_use *u)
 {
 	const struct parts	*ps = &ctx_conf()->parts;
+	const struct resv	*r;
 	struct place_cluster	*cl;
 	uint32_t		 i = node_sched_index(n);
 	size_t			 k, at = 0;
@@ -257,6 +258,12 @@ core_node_use(const struct node *n, struct node_use *u)
 			at += (size_t)snprintf(u->partitions + at,
 			    sizeof u->partitions - at, "%s%s", at > 0 ? "," :
 			    "", ps->v[k].name);
+	}
+	/* The reservation open on it (a maintenance first). */
+	if ((r = resv_tab_on_node(&core.resv, node_name(n), ctx_now())) !=
+	    NULL) {
+		snprintf(u->reservation, sizeof u->reservation, "%s", r->name);
+		u->resv_maint = (r->flags & RESV_F_MAINT) != 0;
 	}
 	u->held = core_node_held(n);
 	u->job = core_hold_jobs(core_holds(), node_number(n));
@@ -330,6 +337,9 @@ core_spec(struct job *j, struct sched_jobspec *spec, int64_t now)
 	 * accounts' limits on jobs and GPUs. */
 	core_qos_spec(j, spec);
 	core_part_limits(j, spec);
+	/* Its reservation's window (its time limit, below, the windows
+	 * read too). */
+	core_resv_spec(j, spec);
 	/* Its place among the waiting jobs of its tier and queue. */
 	spec->urgency = (int32_t)((int64_t)job_priority(j) - job_nice(j));
 	spec->arg = j;
@@ -346,8 +356,9 @@ core_spec(struct job *j, struct sched_jobspec *spec, int64_t now)
 	spec->preemptions = sv->preemptions;
 	spec->promotions = sv->promotions;
 	spec->preempting = job_state(j) == JOB_PREEMPTING;
-	/* Backfill's: a run's time limit (each run has all of it; a job
-	 * running already, what is left, at least a ms: it is due to end),
+	/* Backfill's and the windows': a run's time limit (each run has all
+	 * of it; a job running already, what is left, at least a ms: it is
+	 * due to end),
 	 * and its run time predicted from the jobs like it that ended. */
 	if (job_time_limit(j) > 0) {
 		spec->limit = (int64_t)job_time_limit(j) * 1000 - run;
@@ -450,11 +461,11 @@ core_submit(struct job *j, int64_t now)
 	struct sched_jobspec	spec;
 
 	/* A job waits out its stale copies (job-report.c), its begin time,
-	 * its dependencies, its partitions' limits, its QOS's and its
+	 * its reservation's start, its dependencies, its partitions' limits, its QOS's and its
 	 * account's spent budget outside the core. */
 	if (job_stale_copies(j) > 0 || core_before_begin(j, now) ||
-	    core_before_deps(j) || core_part_before(j) || core_qos_before(j) ||
-	    core_part_budget(j))
+	    core_resv_before(j, now) || core_before_deps(j) ||
+	    core_part_before(j) || core_qos_before(j) || core_part_budget(j))
 		return;
 	core_spec(j, &spec, now);
 	job_sched(j)->cjob = sched_core_submit(core.sc, &spec, now);
@@ -484,6 +495,10 @@ core_prepare(void)
 	 * change of the accounts (core_reconfigure) forces a judgment. */
 	if (assoc_usage_judge(core_usage(), &core.assoc, ctx_now(),
 	    core.stale))
+		core.stale = true;
+	/* A reservation that ended is deleted: its window goes, and its
+	 * waiting jobs wait for good (ReservationDeleted). */
+	if (core_resv_expire())
 		core.stale = true;
 	if (core.sc != NULL && !core.stale)
 		core_build_sync();
@@ -863,4 +878,5 @@ core_free(void)
 	predict_free(core.predict);
 	core.predict = NULL;
 	core_fairshare_free();
+	resv_tab_free(&core.resv);
 }

@@ -21,6 +21,7 @@
 struct assoc_tab;
 struct assoc_usage;
 struct fairshare_row;
+struct resv_tab;
 struct part;
 struct job;
 struct job_part;
@@ -189,6 +190,17 @@ const char	*core_part_run_on(const struct job *j,
  * submits read; gbatchd.c loads them at start and empties them at exit.
  * After a change, core_reconfigure makes the core take their limits. */
 struct assoc_tab *core_assoc(void);
+/* The advance reservations (resv.h), which the RESV requests change and
+ * submits read; gbatchd.c loads them at start and empties them at exit.
+ * After a change, core_resv_changed rebuilds the core under them before
+ * the next pass (their windows, and every job judged again). */
+struct resv_tab *core_resv(void);
+void	core_resv_changed(void);
+/* The time limit (s; 0: none) j's run started at start (s) is held to on
+ * its nodes: its own, cut at its reservation's end, where the run is
+ * over (Slurm's ResvOverRun of 0). */
+uint64_t core_resv_limit(const struct job *j, int64_t start);
+
 /* What each account used of its budget this month (assoc-usage.h):
  * job-change.c tells it of each run, gbatchd.c loads the month's ended
  * runs at start (assoc_load_usage), listings read it. Made at the first

@@ -42,6 +42,7 @@
 #include "daemon/controller/purge.h"
 #include "daemon/controller/recover.h"
 #include "daemon/controller/req.h"
+#include "daemon/controller/resv.h"
 #include "daemon/controller/schedule.h"
 #include "daemon/controller/service.h"
 #include "daemon/controller/session.h"
@@ -381,9 +382,15 @@ gbatchd_open(struct event_base *base, char *err, size_t errlen)
 	if (store_open(c->state_dir, c->sync_full, commit_want, err,
 	    errlen) != 0)
 		return (-1);
-	/* The accounts first: the jobs' limits are theirs. */
+	/* The accounts first: the jobs' limits are theirs; and the
+	 * reservations, whose windows the core is built with. */
 	if (assoc_load(core_assoc()) != 0) {
 		snprintf(err, errlen, "cannot read the accounts; see the log");
+		return (-1);
+	}
+	if (resv_load(core_resv()) != 0) {
+		snprintf(err, errlen, "cannot read the reservations; see the "
+		    "log");
 		return (-1);
 	}
 	if (recover_load(session_recover) != 0) {

@@ -55,7 +55,7 @@ job_report_limit(struct peer *p, const struct job *j)
 
 	msg = json_pack("{s:i,s:I,s:I}", "type", MSG_JOB_LIMIT, "id",
 	    (json_int_t)job_id(j), "time_limit",
-	    (json_int_t)job_time_limit(j));
+	    (json_int_t)core_resv_limit(j, job_start_time(j)));
 	peer_send(p, msg);
 	json_decref(msg);
 }

@@ -32,6 +32,9 @@ static const char *const job_reasons[] = {
 	/* Its account, or one above it, spent its month's GPU-hours
 	 * (assoc-usage.h). */
 	"AssocGPUHoursSpent",
+	/* Its advance reservation has not started, or is gone (ended or
+	 * deleted: resv-tab.h). */
+	"Reservation", "ReservationDeleted",
 };
 
 /* Where s is in job_reasons; 0 ("None") for what is not there. */
@@ -418,6 +421,8 @@ const char	*job_account(const struct job *j)
 		     { return (job_shared_text(j->shared, JF_ACCOUNT)); }
 const char	*job_qos(const struct job *j)
 		     { return (job_shared_text(j->shared, JF_QOS)); }
+const char	*job_reservation(const struct job *j)
+		     { return (job_shared_text(j->shared, JF_RESERVATION)); }
 int		 job_nice(const struct job *j)
 		     { return ((int)(int64_t)job_shared_num(j->shared,
 		     JF_NICE)); }

@@ -184,6 +184,8 @@ const char	*job_partition(const struct job *);
 const char	*job_account(const struct job *);
 /* Its QOS ('' for the default: a job from before QOS). */
 const char	*job_qos(const struct job *);
+/* The advance reservation it runs in ('' for none). */
+const char	*job_reservation(const struct job *);
 /* Its nice and priority (gsub --nice, --priority; 0 for none). */
 int		 job_nice(const struct job *);
 uint32_t	 job_priority(const struct job *);

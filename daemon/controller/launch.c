@@ -167,7 +167,7 @@ launch_spec(struct job *j, const struct store_job *row)
 	    "stderr", row->stderr_path, "script", row->script,
 	    "argv", launch_parse(row->argv, json_array()),
 	    "env", launch_parse(row->env, json_object()),
-	    "time_limit", (json_int_t)row->time_limit,
+	    "time_limit", (json_int_t)core_resv_limit(j, row->start_time),
 	    "nodelist", nodelist, "num_nodes", (json_int_t)job_nparts(j),
 	    "restarts", (json_int_t)row->restarts,
 	    "ckpt_signal", row->ckpt_signal != 0 ? row->ckpt_signal : 10,
@@ -428,7 +428,8 @@ launch_limit(struct job *j)
 {
 	return (launch_to_parts(j, json_pack("{s:i,s:I,s:I}", "type",
 	    MSG_JOB_LIMIT, "id", (json_int_t)job_id(j), "time_limit",
-	    (json_int_t)job_time_limit(j))) > 0 ? 0 : -1);
+	    (json_int_t)core_resv_limit(j, job_start_time(j)))) > 0 ? 0 :
+	    -1);
 }
 
 int

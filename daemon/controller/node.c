@@ -357,9 +357,15 @@ node_describe(const struct node *n, struct jtext *b, bool brief,
 	const uint64_t	*job = use->job != NULL ? use->job : none;
 	size_t		 i, len = 0;
 
+	/* In an open reservation, a node that takes jobs reads as Slurm's
+	 * do: maint throughout a maintenance, reserved while idle. */
+	if (*use->reservation != '\0' && n->up && !n->drained &&
+	    (use->resv_maint || strcmp(str[1], "idle") == 0))
+		str[1] = use->resv_maint ? "maint" : "reserved";
 	for (i = 0; i < 6; i++)
 		len += strlen(str[i]) * 6 + 2;
 	len += strlen(use->partitions) * 6 + 2;
+	len += strlen(use->reservation) * 6 + 2;
 	/* Room for the members' names and integers, and per GPU for its
 	 * use besides its HELLO text. */
 	jtext_reserve(b, len + 256 + n->gpu_text.len + n->gpus_total * 256);
@@ -384,6 +390,8 @@ node_describe(const struct node *n, struct jtext *b, bool brief,
 	jtext_put_int(b, n->last_seen);
 	JTEXT_LIT(b, ",\"partitions\":");
 	jtext_put_string(b, use->partitions, strlen(use->partitions));
+	JTEXT_LIT(b, ",\"reservation\":");
+	jtext_put_string(b, use->reservation, strlen(use->reservation));
 	/* The CPU jobs on it, by id, lowest first. */
 	jtext_reserve(b, 24 * use->ncpu_jobs + 16);
 	JTEXT_LIT(b, ",\"cpu_jobs\":[");

@@ -108,9 +108,15 @@ struct node_use {
 	/* The partitions it is in, names joined by ',' in gbatch.conf's
 	 * order ('' without partitions). */
 	char		 partitions[256];
+	/* The advance reservation open on it now ('' none; a maintenance
+	 * first), and whether it is a maintenance. */
+	char		 reservation[72];
+	bool		 resv_maint;
 };
 
-/* Appends the node's NODE_LIST entry, as JSON text; brief gives each GPU
+/* Appends the node's NODE_LIST entry, as JSON text (its state, as
+ * node_state_name, but "maint" throughout an open maintenance on it and
+ * "reserved" while idle in another open reservation); brief gives each GPU
  * as an array of what changes, [index, job, util, mem_used_mb,
  * low_since], with [..., array_job_id, array_task_id] after them for an
  * array's task, leaving out what only HELLO changes (name, uuid,

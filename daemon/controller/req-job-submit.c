@@ -31,6 +31,7 @@
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/req.h"
+#include "daemon/controller/resv-tab.h"
 #include "daemon/controller/schedule-estimate.h"
 #include "daemon/controller/session.h"
 #include "daemon/controller/store.h"
@@ -604,6 +605,81 @@ req_job_submit_waiting(const char *user, const char *account, void *arg)
 	return (n);
 }
 
+/* Whether name is one of list's ("n1,n2"). */
+static bool
+req_job_submit_listed(const char *list, const char *name)
+{
+	size_t		 len = strlen(name);
+	const char	*at;
+
+	for (at = list; (at = strstr(at, name)) != NULL; at += len) {
+		if ((at == list || at[-1] == ',') && (at[len] == ',' ||
+		    at[len] == '\0'))
+			return (true);
+	}
+	return (false);
+}
+
+/* A job of a reservation (gsub --reservation): it must be there and not
+ * ended, let the user or the job's account in, and hold on the nodes
+ * the job may use of it (its partitions', -w, -x, GPU type) the GPUs the
+ * job asks for. Returns NULL, or the refusal's code with err. A job
+ * whose reservation is still to come waits for it (Reservation). */
+static const char *
+req_job_submit_resv(const struct conf *c, const char *user,
+    struct store_job *row, char *err, size_t errlen)
+{
+	const struct part	*v[PART_MAX_ASKED];
+	const struct resv	*r;
+	struct node		*n;
+	uint64_t		 gpus = 0;
+	size_t			 nv, i, k;
+
+	if (row->reservation == NULL || *row->reservation == '\0')
+		return (NULL);
+	if ((r = resv_tab_find(core_resv(), row->reservation)) == NULL ||
+	    r->end <= ctx_now()) {
+		snprintf(err, errlen, "reservation: no reservation %s (gctl "
+		    "reservation list shows them)", label_ok(row->reservation) ?
+		    row->reservation : "of that name");
+		return (PROTO_E_INVALID);
+	}
+	if (!resv_tab_admits(r, user, row->account != NULL ? row->account : "")) {
+		snprintf(err, errlen, "reservation %s is for %s%s%s%s%s; not "
+		    "for %s%s%s", r->name, *r->users != '\0' ? "users " : "",
+		    r->users, *r->users != '\0' && *r->accounts != '\0' ?
+		    " and " : "", *r->accounts != '\0' ? "accounts " : "",
+		    r->accounts, user, row->account != NULL ? " of account " :
+		    "", row->account != NULL ? row->account : "");
+		return (PROTO_E_PERMISSION);
+	}
+	nv = part_listed(&c->parts, row->partition, v, NULL);
+	for (i = 0; i < r->nnames; i++) {
+		if ((n = node_find(r->names[i])) == NULL ||
+		    (row->req_nodes != NULL && *row->req_nodes != '\0' &&
+		    !req_job_submit_listed(row->req_nodes, r->names[i])) ||
+		    (row->exclude_nodes != NULL &&
+		    req_job_submit_listed(row->exclude_nodes, r->names[i])) ||
+		    (row->gpu_type != NULL && *row->gpu_type != '\0' &&
+		    !node_gpus_match(n, row->gpu_type)))
+			continue;
+		for (k = 0; k < nv && !part_has_node(v[k], r->names[i]); k++)
+			continue;
+		if (nv == 0 || k < nv)
+			gpus += node_gpus_total(n);
+	}
+	if (gpus < row->gpus) {
+		snprintf(err, errlen, "reservation %s: the nodes of it the job "
+		    "may use (its partitions, -w, -x, GPU type) hold %" PRIu64
+		    " GPU%s; it asks for %u", r->name, gpus, gpus == 1 ? "" :
+		    "s", row->gpus);
+		return (PROTO_E_UNSATISFIABLE);
+	}
+	if (r->start > ctx_now())
+		row->reason = "Reservation";
+	return (NULL);
+}
+
 static void
 req_job_submit(struct peer *p, const json_t *msg)
 {
@@ -617,7 +693,7 @@ req_job_submit(struct peer *p, const json_t *msg)
 	char			*atasks = NULL, *aspec = NULL, *unfit;
 	char			 tasks[16], part[1100], qos[LABEL_MAX + 1];
 	char			*req_nodes = NULL, *exc_nodes = NULL;
-	const char		*account;
+	const char		*account, *code;
 	uint32_t		 afirst = 0, acount = 0;
 	uint64_t		 all;
 	struct session_tty	 tty;
@@ -758,6 +834,15 @@ req_job_submit(struct peer *p, const json_t *msg)
 		goto out;
 	}
 
+	/* Its reservation, once its partitions and nodes are known. */
+	if ((code = req_job_submit_resv(c, peer_user(p), &row, err,
+	    sizeof err)) != NULL) {
+		if (strcmp(code, PROTO_E_PERMISSION) == 0)
+			audit_refused(p, "submit", NULL, "%s", err);
+		req_error(p, msg, code, "%s", err);
+		goto out;
+	}
+
 	/* sbatch's --test-only: where and when, nothing submitted. */
 	if (json_is_true(json_object_get(msg, "test_only"))) {
 		req_job_submit_test_only(p, msg, &row);
@@ -786,7 +871,8 @@ req_job_submit(struct peer *p, const json_t *msg)
 	row.submit_time = ctx_now();
 	row.pending_since = row.submit_time * 1000;
 	row.state = v[JRQ_HOLD].n != 0 ? JOB_HELD : JOB_PENDING;
-	row.reason = v[JRQ_HOLD].n != 0 ? "Held" : "None";
+	if (row.reason == NULL || v[JRQ_HOLD].n != 0)
+		row.reason = v[JRQ_HOLD].n != 0 ? "Held" : "None";
 	/* A job that may not start yet is not waiting yet either. */
 	if (row.dependency != NULL && row.state == JOB_PENDING)
 		row.reason = "Dependency";

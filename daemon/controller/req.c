@@ -29,6 +29,8 @@ extern const struct req_entry	req_config_show_entry;
 extern const struct req_entry	req_purge_entry;
 extern const struct req_entry	req_assoc_entry;
 extern const struct req_entry	req_assoc_list_entry;
+extern const struct req_entry	req_resv_entry;
+extern const struct req_entry	req_resv_list_entry;
 extern const struct req_entry	req_job_submit_entry;
 extern const struct req_entry	req_job_list_entry;
 extern const struct req_entry	req_job_acct_entry;
@@ -55,6 +57,8 @@ static const struct req_entry *const req_table[] = {
 	&req_purge_entry,
 	&req_assoc_entry,
 	&req_assoc_list_entry,
+	&req_resv_entry,
+	&req_resv_list_entry,
 	&req_job_submit_entry,
 	&req_job_list_entry,
 	&req_job_acct_entry,

@@ -233,6 +233,22 @@ static const char *const store_schema_migrations[] = {
 	"UPDATE job_runs SET qos = (SELECT qos FROM jobs WHERE jobs.id ="
 	" job_runs.job_id) WHERE EXISTS (SELECT 1 FROM jobs WHERE jobs.id ="
 	" job_runs.job_id);",
+	/* 23: advance reservations (gctl reservation, scontrol create
+	 * reservation; store-resv.c): a name, a window of time (seconds
+	 * since the epoch, from start_time to end_time), its nodes as a
+	 * host list, the users and accounts it is for (names joined by
+	 * ','), its flags (resv-tab.h's RESV_F_*). AUTOINCREMENT: an id is
+	 * never given twice, so a name made of it (root_7) never comes
+	 * back for the jobs still asking for the one deleted. And the
+	 * reservation a job asked for (gsub --reservation), '' for none,
+	 * as every job before. */
+	"CREATE TABLE reservations ("
+	" id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL UNIQUE,"
+	" start_time INTEGER NOT NULL, end_time INTEGER NOT NULL,"
+	" nodes TEXT NOT NULL, users TEXT NOT NULL DEFAULT '',"
+	" accounts TEXT NOT NULL DEFAULT '',"
+	" flags INTEGER NOT NULL DEFAULT 0);"
+	"ALTER TABLE jobs ADD COLUMN reservation TEXT NOT NULL DEFAULT '';",
 };
 #define STORE_SCHEMA_VERSION \
 	((int)(sizeof store_schema_migrations /				\

@@ -600,7 +600,7 @@ for j in few["jobs"]:
     assert j["state"] == "HELD", j
 assert [j["gpus"] for j in few["jobs"]] == [1, 2], few
 assert [j["id"] for j in few["jobs"]] == [j["id"] for j in every["jobs"]]
-assert len(every["jobs"][0]) == 64, every["jobs"][0]' "$output"
+assert len(every["jobs"][0]) == 65, every["jobs"][0]' "$output"
 }
 
 @test "JOB_LIST with an unknown field is refused, naming the accepted ones" {
@@ -855,7 +855,7 @@ mode_is() {
 	! grep -rn 'sqlite3_[a-z]*printf' daemon/
 	# Only the store talks to SQLite.
 	[ "$(grep -rlE 'sqlite3_(exec|prepare)' daemon/ | sort | paste -sd' ')" = \
-	    "daemon/controller/store-acct.c daemon/controller/store-assoc.c daemon/controller/store-load.c daemon/controller/store-purge.c daemon/controller/store.c" ]
+	    "daemon/controller/store-acct.c daemon/controller/store-assoc.c daemon/controller/store-load.c daemon/controller/store-purge.c daemon/controller/store-resv.c daemon/controller/store.c" ]
 	# The accounts and users (store-assoc.c, rarely changed) prepare
 	# each statement where it runs, in one wrapper, every call of which
 	# gives a string literal.
@@ -864,6 +864,12 @@ mode_is() {
 	[[ "${lines[0]}" == *'sqlite3_prepare_v2(store_handle(), sql, -1, &st, NULL)'* ]]
 	[ "$(grep -c 'store_assoc_prepare(' daemon/controller/store-assoc.c)" = \
 	    "$(($(grep -c 'store_assoc_prepare("' daemon/controller/store-assoc.c) + 1))" ]
+	# The reservations (store-resv.c, as rarely changed) the same way.
+	run -0 grep -nE 'sqlite3_(exec|prepare)' daemon/controller/store-resv.c
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "${lines[0]}" == *'sqlite3_prepare_v2(store_handle(), sql, -1, &st, NULL)'* ]]
+	[ "$(grep -c 'store_resv_prepare(' daemon/controller/store-resv.c)" = \
+	    "$(($(grep -c 'store_resv_prepare("' daemon/controller/store-resv.c) + 1))" ]
 	# Start-up's readers (store-load.c) prepare one SELECT written from
 	# the field table with a literal tail, and two literals that find the
 	# ids' span.

@@ -234,6 +234,7 @@ gbu_message() {
 	    DROP TABLE account_users; ALTER TABLE jobs DROP COLUMN qos;
 	    ALTER TABLE jobs DROP COLUMN nice;
 	    ALTER TABLE jobs DROP COLUMN priority;
+	    ALTER TABLE jobs DROP COLUMN reservation; DROP TABLE reservations;
 	    PRAGMA user_version = 3;'
 	gb_start_controller
 	grep -q 'store: schema migrated to version 4' "$GB_DIR/gbatchd.log"

@@ -30,13 +30,13 @@ new() {
 	sqlite3 ctl/gbatch.db "$1"
 }
 
-@test "a schema-4 database is upgraded to version 22 keeping every job" {
+@test "a schema-4 database is upgraded to version 23 keeping every job" {
 	[ "$(old 'PRAGMA user_version')" = 4 ]
 	gb_start_controller
 	grep -q 'schema migrated to version 5' gbatchd.log
 	grep -q 'schema migrated to version 6' gbatchd.log
-	grep -q 'schema migrated to version 22' gbatchd.log
-	[ "$(new 'PRAGMA user_version')" = 22 ]
+	grep -q 'schema migrated to version 23' gbatchd.log
+	[ "$(new 'PRAGMA user_version')" = 23 ]
 	# Versions 5 and 7: the index gacct --report reads jobs from alone,
 	# in the order gacct lists them.
 	[ "$(new "SELECT sql FROM sqlite_master WHERE name = 'jobs_acct'")" = \
@@ -120,6 +120,10 @@ new() {
 	    WHERE r.qos = j.qos')" = "$(new 'SELECT COUNT(*) FROM job_runs')" ]
 	[ "$(new "SELECT COUNT(*) FROM job_runs WHERE qos = ''")" = \
 	    "$(new 'SELECT COUNT(*) FROM job_runs')" ]
+	# 23: no reservation, and none asked for by the jobs before.
+	[ "$(new 'SELECT COUNT(*) FROM reservations')" = 0 ]
+	[ "$(new "SELECT COUNT(*) FROM jobs WHERE reservation = ''")" = \
+	    "$(new 'SELECT COUNT(*) FROM jobs')" ]
 	# The gang's run names both of its nodes.
 	gang=$(old "SELECT id FROM jobs WHERE name = 'gang'")
 	[[ "$(new "SELECT alloc FROM job_runs WHERE job_id = $gang")" == *n1:*,n2:* ]]
@@ -193,7 +197,7 @@ for k in ("first_start", "run_time", "queue_delay", "last_queue"):
 	new 'PRAGMA user_version = 99'
 	before=$(sqlite3 ctl/gbatch.db .dump | md5sum)
 	run ! gbatchd -D -f "$GBATCH_CONF" -L "$GB_DIR/gbatchd.log"
-	grep -q 'schema version 99, newer than this gbatchd knows (22)' gbatchd.log ||
+	grep -q 'schema version 99, newer than this gbatchd knows (23)' gbatchd.log ||
 	    [[ "$output" == *'schema version 99, newer than this gbatchd knows (9)'* ]]
 	[ "$(sqlite3 ctl/gbatch.db .dump | md5sum)" = "$before" ]
 }
