@@ -82,6 +82,14 @@ static const struct gctl_verb gctl_verbs[] = {
 	    "or out of all (operators)", gctl_assoc_user },
 	{ "user", "list [USER]", "users' accounts, defaults and limits",
 	    gctl_assoc_user },
+	{ "reservation", "create --start TIME --duration D --nodes LIST|--gpus N "
+	    "--users U,...|--accounts A,... [--flags maint] [--name NAME]",
+	    "reserve nodes from a start to an end (operators; gctl "
+	    "reservation --help)", gctl_resv },
+	{ "reservation", "update NAME [OPTIONS] | delete NAME", "change or "
+	    "delete a reservation (operators)", gctl_resv },
+	{ "reservation", "list [NAME] [--json]", "the reservations: window, "
+	    "nodes, GPUs, flags, users, state", gctl_resv },
 	{ "purge", "--before DATE [--dry-run]", "delete the finished jobs "
 	    "that ended before DATE (operators)", gctl_purge },
 	{ "ca", "init [--days N] [--force]", "make the cluster's CA in the "
@@ -609,12 +617,14 @@ main(int argc, char **argv)
 	if (optind == argc)
 		return (cmd_usage_error(&gctl_cmd, "no command given; expected "
 		    "one of: ping, shutdown, drain, resume, hold, release, "
-		    "requeue, show, reconfigure, purge, ca, cert, help"));
+		    "requeue, update, show, reconfigure, account, user, "
+		    "reservation, purge, ca, cert, help"));
 	for (i = 0; i < GCTL_NVERBS; i++) {
 		if (strcmp(argv[optind], gctl_verbs[i].name) == 0)
 			return (gctl_verbs[i].run(argc - optind, argv + optind));
 	}
 	return (cmd_usage_error(&gctl_cmd, "unknown command \"%s\"; expected "
 	    "one of: ping, shutdown, drain, resume, hold, release, requeue, "
-	    "show, reconfigure, purge, ca, cert, help", argv[optind]));
+	    "update, show, reconfigure, account, user, reservation, purge, ca, "
+	    "cert, help", argv[optind]));
 }

@@ -16,6 +16,9 @@ int	gctl_call(json_t *req, json_t **reply, const char *what);
 int	gctl_assoc_account(int argc, char **argv);
 int	gctl_assoc_user(int argc, char **argv);
 
+/* gctl reservation ... (gctl-resv.c). */
+int	gctl_resv(int argc, char **argv);
+
 /* gctl purge --before DATE (gctl-purge.c). */
 int	gctl_purge(int argc, char **argv);
 

@@ -264,6 +264,7 @@ job_row_get_id(const void *row, const void *ctx, char *buf, size_t len)
 	X(account, JF_ACCOUNT)						\
 	X(partition, JF_PARTITION)					\
 	X(qos, JF_QOS)							\
+	X(reservation, JF_RESERVATION)					\
 	X(nice, JF_NICE)						\
 	X(priority, JF_PRIORITY)					\
 	X(comment, JF_COMMENT)						\
@@ -748,6 +749,7 @@ const struct table_col job_row_cols[] = {
 	{ "account", "ACCOUNT", false, job_row_get_account },
 	{ "partition", "PARTITION", false, job_row_get_partition },
 	{ "qos", "QOS", false, job_row_get_qos },
+	{ "reservation", "RESERVATION", false, job_row_get_reservation },
 	{ "nice", "NICE", true, job_row_get_nice },
 	{ "priority", "PRIORITY", true, job_row_get_priority },
 	{ "comment", "COMMENT", false, job_row_get_comment },

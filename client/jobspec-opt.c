@@ -81,6 +81,8 @@ static const struct jobspec_opt jobspec_opts[] = {
 	    jobspec_read_partition, NULL, JOBSPEC_OPT_AS_IS },
 	{ "qos", 'q', REQ, JOBSPEC_F_QOS, JRQ_QOS, 0, jobspec_read_account,
 	    NULL, JOBSPEC_OPT_AS_IS },
+	{ "reservation", 0, REQ, JOBSPEC_F_RESERVATION, JRQ_RESERVATION, 0,
+	    jobspec_read_account, NULL, JOBSPEC_OPT_AS_IS },
 	{ "nice", 0, REQ, JOBSPEC_F_NICE, JRQ_NICE, 0, jobspec_read_signed,
 	    NULL, JOBSPEC_OPT_AS_IS },
 	{ "priority", 0, REQ, JOBSPEC_F_PRIORITY, JRQ_PRIORITY, 0,

@@ -425,8 +425,9 @@ jobspec_read_signal(const char *arg, struct jobspec_warn *w, char *err,
 		w->batch = true;
 		s += 2;
 	} else if (strncmp(s, "R:", 2) == 0) {
-		snprintf(err, errlen, "R: is for reservations, which gbatch "
-		    "has not; give [B:]SIG[@SECONDS]");
+		snprintf(err, errlen, "R: is for Slurm's reservations of a "
+		    "MaxStartDelay, which gbatch has not; give "
+		    "[B:]SIG[@SECONDS]");
 		return (-1);
 	}
 	at = strchr(s, '@');
@@ -463,7 +464,8 @@ jobspec_read_signum(const struct jobspec_opt *o, const char *arg,
 	return (0);
 }
 
-/* -A, --qos: a label (common/label.h), within the member's length. */
+/* -A, --qos, --reservation: a label (common/label.h), within the
+ * member's length. */
 int
 jobspec_read_account(const struct jobspec_opt *o, const char *arg,
     struct jobspec_value *v, char *err, size_t errlen)

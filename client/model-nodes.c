@@ -214,7 +214,7 @@ model_nodes_row(struct model_nodes_scan *s, struct jscan_val *obj,
 	memset(n, 0, sizeof *n);
 	n->cpus_total = n->mem_total = -1;
 	n->name = n->state = n->reason = n->addr = n->gpu_source = n->sw = "";
-	n->cpu_jobs = n->partitions = "";
+	n->cpu_jobs = n->partitions = n->reservation = "";
 	while ((r = jscan_member_lazy(obj, &pos, &key, &val)) == 1) {
 		if (jscan_key_is(&key, "name"))
 			n->name = model_nodes_str(s, &val);
@@ -230,6 +230,8 @@ model_nodes_row(struct model_nodes_scan *s, struct jscan_val *obj,
 			n->sw = model_nodes_str(s, &val);
 		else if (jscan_key_is(&key, "partitions"))
 			n->partitions = model_nodes_str(s, &val);
+		else if (jscan_key_is(&key, "reservation"))
+			n->reservation = model_nodes_str(s, &val);
 		else if (jscan_key_is(&key, "gpus_total"))
 			n->gpus_total = model_nodes_int(&val, 0);
 		else if (jscan_key_is(&key, "gpus_alloc"))

@@ -43,6 +43,8 @@ struct model_node {
 	/* Its partitions in gbatch.conf's order, "gpu,long"; "" where
 	 * gbatch.conf names none (or none holds it). */
 	const char		*partitions;
+	/* The advance reservation open on it now, "" none. */
+	const char		*reservation;
 	long long		 gpus_total;
 	long long		 gpus_alloc;
 	/* CPUs and memory (MB): -1 total when the node did not say. */

@@ -108,6 +108,16 @@ node_row_get_partitions(const void *row, const void *ctx, char *buf,
 	return (*p != '\0' ? p : "-");
 }
 
+/* The reservation open on it; "-" for none. */
+static const char *
+node_row_get_reservation(const void *row, const void *ctx, char *buf,
+    size_t len)
+{
+	const char	*r = ((const struct model_node *)row)->reservation;
+
+	return (*r != '\0' ? r : "-");
+}
+
 /* CPUs allocated of total, "-" where the node did not say. */
 static const char *
 node_row_get_cpus(const void *row, const void *ctx, char *buf, size_t len)
@@ -222,6 +232,7 @@ const struct table_col node_row_cols[] = {
 	{ "util", "GPU:UTIL%", false, node_row_get_util },
 	{ "reason", "REASON", false, node_row_get_reason },
 	{ "partitions", "PARTITIONS", false, node_row_get_partitions },
+	{ "reservation", "RESERVATION", false, node_row_get_reservation },
 	{ "gpus_total", "TOTAL", true, node_row_get_total },
 	{ "gpus_alloc", "ALLOC", true, node_row_get_alloc },
 	{ "cpus", "CPUS", true, node_row_get_cpus },

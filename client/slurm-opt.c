@@ -126,8 +126,7 @@ static const struct slurm_opt slurm_opts[] = {
 	{ "switches", 0, REQ, SLURM_DO_REFUSE, NULL, "gbatch keeps a job under one "
 	    "switch when one has room, and spans switches otherwise; leave "
 	    "it out" },
-	{ "reservation", 0, REQ, SLURM_DO_REFUSE, NULL, "gbatch has no "
-	    "reservations; keep nodes free by draining them (gctl drain)" },
+	{ "reservation", 0, REQ, SLURM_DO_SAME, "NAME", "--reservation NAME" },
 	{ "licenses", 'L', REQ, SLURM_DO_REFUSE, NULL, "gbatch has no licenses; "
 	    "leave it out" },
 	{ "clusters", 'M', REQ, SLURM_DO_REFUSE, NULL, "one gbatchd is one "

@@ -147,6 +147,13 @@ _gbatch_accounts()
 	timeout 2 gctl account list 2>/dev/null </dev/null | awk 'NR > 1 { print $1 }'
 }
 
+# The reservations gbatchd has (gctl reservation list's first column);
+# nothing when it does not answer.
+_gbatch_reservations()
+{
+	timeout 2 gctl reservation list 2>/dev/null </dev/null | awk 'NR > 1 { print $1 }'
+}
+
 # _gbatch_list WORDS...: completes the last item of a comma list in cur.
 _gbatch_list()
 {
@@ -202,6 +209,8 @@ _gbatch_value()
 		_gbatch_list $(_gbatch_partitions) ;;
 	gsub:-q | gsub:--qos)
 		COMPREPLY=($(compgen -W "$(_gbatch_qos)" -- "$cur")) ;;
+	gsub:--reservation)
+		COMPREPLY=($(compgen -W "$(_gbatch_reservations)" -- "$cur")) ;;
 	gsub:--export)
 		_gbatch_list ALL NONE $(compgen -e) ;;
 	*)
@@ -273,6 +282,28 @@ _gbatch_gctl()
 		elif ((cword > i + 2)); then
 			COMPREPLY=($(compgen -W "account= default max_gpus= max_jobs= max_pending= max_time=" -- "$cur"))
 			[[ ${COMPREPLY[0]-} == *= ]] && compopt -o nospace 2>/dev/null
+		fi ;;
+	reservation)
+		if ((cword == i + 1)); then
+			COMPREPLY=($(compgen -W "create update delete list --help" -- "$cur"))
+		elif ((cword == i + 2)) && [[ ${words[i + 1]} =~ ^(update|delete|list)$ ]]; then
+			COMPREPLY=($(compgen -W "$(_gbatch_reservations)" -- "$cur"))
+		elif [[ $prev == --nodes ]]; then
+			_gbatch_list $(_gbatch_nodes)
+		elif [[ $prev == --users ]]; then
+			_gbatch_list $(compgen -u)
+		elif [[ $prev == --accounts ]]; then
+			_gbatch_list $(_gbatch_accounts)
+		elif [[ $prev == --flags ]]; then
+			_gbatch_list maint ignore_jobs
+		elif [[ $prev == --start || $prev == --end ]]; then
+			COMPREPLY=($(compgen -W "now now+10minutes now+1hour tomorrow" -- "$cur"))
+		elif [[ $prev =~ ^--(name|duration|gpus)$ ]]; then
+			COMPREPLY=()
+		elif [[ ${words[i + 1]} == list ]]; then
+			COMPREPLY=($(compgen -W "--json" -- "$cur"))
+		elif [[ ${words[i + 1]} =~ ^(create|update)$ ]]; then
+			COMPREPLY=($(compgen -W "--name --start --end --duration --nodes --gpus --users --accounts --flags" -- "$cur"))
 		fi ;;
 	ca)
 		if ((cword == i + 1)); then
@@ -350,6 +381,19 @@ _gbatch_grun()
 	COMPREPLY=($(compgen -c -- "$cur"))
 }
 
+# scontrol create reservation's and update ReservationName='s keys, and
+# their values.
+_gbatch_scontrol_resv()
+{
+	case $cur in
+	Nodes=*) COMPREPLY=($(compgen -P Nodes= -W "$(_gbatch_nodes)" -- "${cur#Nodes=}")) ;;
+	Flags=*) COMPREPLY=($(compgen -P Flags= -W "MAINT MAINT,IGNORE_JOBS" -- "${cur#Flags=}")) ;;
+	StartTime=*) COMPREPLY=($(compgen -P StartTime= -W "now now+10minutes now+1hour" -- "${cur#StartTime=}")) ;;
+	*) COMPREPLY=($(compgen -W "ReservationName= StartTime= EndTime= Duration= Nodes= TRES=gres/gpu= Users= Accounts= Flags=" -- "$cur"))
+		compopt -o nospace 2>/dev/null ;;
+	esac
+}
+
 # scontrol COMMAND [SUBJECT] [NAME]: the words at each place.
 _gbatch_scontrol()
 {
@@ -368,26 +412,42 @@ _gbatch_scontrol()
 	done
 	case $verb in
 	"")
-		COMPREPLY=($(compgen -W "show hold release requeue update ping reconfigure version" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "show hold release requeue update create delete ping reconfigure version" -- "$cur")) ;;
 	show)
 		case $subject in
 		"") COMPREPLY=($(compgen -W "job node partition config reservation hostnames hostlist" -- "$cur")) ;;
 		job | jobid) COMPREPLY=($(compgen -W "$(_gbatch_jobs)" -- "$cur")) ;;
 		node) COMPREPLY=($(compgen -W "$(_gbatch_nodes)" -- "$cur")) ;;
 		partition) COMPREPLY=($(compgen -W "$(_gbatch_partitions)" -- "$cur")) ;;
+		reservation) COMPREPLY=($(compgen -W "$(_gbatch_reservations)" -- "$cur")) ;;
 		esac ;;
+	create)
+		if [[ -z $subject ]]; then
+			COMPREPLY=($(compgen -W "reservation" -- "$cur"))
+		else
+			_gbatch_scontrol_resv
+		fi ;;
+	delete)
+		if [[ -z $subject ]]; then
+			COMPREPLY=($(compgen -W "reservation" -- "$cur"))
+		else
+			COMPREPLY=($(compgen -W "$(_gbatch_reservations)" -- "$cur"))
+		fi ;;
 	hold | release | requeue)
 		COMPREPLY=($(compgen -W "$(_gbatch_jobs)" -- "$cur")) ;;
 	update)
-		# A job's keys after JobId=, a node's after NodeName=.
-		local keys="NodeName= JobId="
+		# A job's keys after JobId=, a node's after NodeName=, a
+		# reservation's after ReservationName=.
+		local keys="NodeName= JobId= ReservationName="
 		for ((i = 1; i < cword; i++)); do
 			case ${words[i]} in
+			[Rr]eservation[Nn]ame=*) _gbatch_scontrol_resv; return ;;
 			[Jj]ob[Ii]d=*) keys="TimeLimit= Name= JobName= Comment= Dependency= NumNodes=" ;;
 			[Nn]ode[Nn]ame=*) keys="State= Reason=" ;;
 			esac
 		done
 		case $cur in
+		ReservationName=*) COMPREPLY=($(compgen -P ReservationName= -W "$(_gbatch_reservations)" -- "${cur#ReservationName=}")) ;;
 		NodeName=*) COMPREPLY=($(compgen -P NodeName= -W "$(_gbatch_nodes)" -- "${cur#NodeName=}")) ;;
 		State=*) COMPREPLY=($(compgen -P State= -W "DRAIN RESUME" -- "${cur#State=}")) ;;
 		JobId=*) COMPREPLY=($(compgen -P JobId= -W "$(_gbatch_jobs)" -- "${cur#JobId=}")) ;;

@@ -1,12 +1,14 @@
-/* scontrol-show.c: scontrol show job, node, partition and config: gbatch's
- * jobs, nodes and settings as Slurm's scontrol prints them, "Key=Value"
- * records with the fields gbatch has (gbatch-slurm(7) lists them). */
+/* scontrol-show.c: scontrol show job, node, partition, reservation and
+ * config: gbatch's jobs, nodes, reservations and settings as Slurm's
+ * scontrol prints them, "Key=Value" records with the fields gbatch has
+ * (gbatch-slurm(7) lists them). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "client/resv-list.h"
 #include "client/slurm-part.h"
 #include "common/cmd.h"
 #include "common/outpat.h"
@@ -275,6 +277,8 @@ scontrol_job(const struct job_row *r, bool oneline)
 	scontrol_rec_line(&rec);
 	scontrol_rec_kv(&rec, "Partition", slurm_part_of_job(
 	    slurm_fmt_row_str(r, JF_PARTITION, buf, sizeof buf)));
+	scontrol_rec_kv(&rec, "Reservation", scontrol_str(r, JF_RESERVATION,
+	    buf, sizeof buf));
 	scontrol_rec_line(&rec);
 	scontrol_rec_kv(&rec, "ReqNodeList", scontrol_str(r, JF_REQ_NODES, buf,
 	    sizeof buf));
@@ -365,6 +369,8 @@ scontrol_node_state(const char *s)
 		{ "mixed", "MIXED" },
 		{ "allocated", "ALLOCATED" },
 		{ "drained", "IDLE+DRAIN" },
+		{ "reserved", "RESERVED" },
+		{ "maint", "MAINT" },
 		{ "draining", "MIXED+DRAIN" },
 		{ "down", "DOWN" },
 	};
@@ -575,6 +581,84 @@ scontrol_show_partition(struct model *m, const char *name, bool oneline,
 			scontrol_partition(&ps, &ps.v[i], &m->nodes, oneline);
 	}
 	slurm_part_free(&ps);
+	return (EXIT_OK);
+}
+
+/* A list as Slurm writes it: "(null)" for none. */
+static const char *
+scontrol_resv_list(const char *s)
+{
+	return (*s != '\0' ? s : "(null)");
+}
+
+static void
+scontrol_resv(const struct resv_list_entry *e, bool oneline)
+{
+	struct scontrol_rec	 rec;
+	char			 buf[64];
+
+	scontrol_rec_begin(&rec, oneline);
+	scontrol_rec_kv(&rec, "ReservationName", e->name);
+	scontrol_rec_kv(&rec, "StartTime", resv_list_time(e->start, buf,
+	    sizeof buf));
+	scontrol_rec_kv(&rec, "EndTime", resv_list_time(e->end, buf,
+	    sizeof buf));
+	slurm_fmt_duration(e->duration, true, buf, sizeof buf);
+	scontrol_rec_kv(&rec, "Duration", buf);
+	scontrol_rec_line(&rec);
+	scontrol_rec_kv(&rec, "Nodes", e->nodes);
+	scontrol_rec_kvf(&rec, "NodeCnt", "%lld", (long long)e->node_count);
+	scontrol_rec_kv(&rec, "CoreCnt", "0");
+	scontrol_rec_kv(&rec, "Features", "(null)");
+	scontrol_rec_kv(&rec, "PartitionName", "(null)");
+	scontrol_rec_kv(&rec, "Flags", scontrol_resv_list(e->flags));
+	scontrol_rec_line(&rec);
+	scontrol_rec_kvf(&rec, "TRES", "gres/gpu=%lld", (long long)e->gpus);
+	scontrol_rec_line(&rec);
+	scontrol_rec_kv(&rec, "Users", scontrol_resv_list(e->users));
+	scontrol_rec_kv(&rec, "Groups", "(null)");
+	scontrol_rec_kv(&rec, "Accounts", scontrol_resv_list(e->accounts));
+	scontrol_rec_kv(&rec, "Licenses", "(null)");
+	scontrol_rec_kv(&rec, "State", e->state);
+	scontrol_rec_kv(&rec, "BurstBuffer", "(null)");
+	scontrol_rec_kv(&rec, "Watts", "n/a");
+	scontrol_rec_line(&rec);
+	scontrol_rec_kv(&rec, "MaxStartDelay", "(null)");
+	scontrol_rec_end(&rec);
+}
+
+int
+scontrol_show_resv(struct model *m, const char *name, bool oneline,
+    char *err, size_t errlen)
+{
+	struct resv_list	 l;
+	json_t			*req = proto_msg(MSG_RESV_LIST), *reply;
+	size_t			 i;
+	int			 r;
+
+	r = model_request(m, req, &reply);
+	json_decref(req);
+	if (r != 0) {
+		snprintf(err, errlen, "%s", m->err);
+		return (r);
+	}
+	if (resv_list_read(&l, reply, err, errlen) != 0)
+		return (EXIT_UNREACHABLE);
+	for (i = 0; i < l.n && name != NULL && strcmp(l.v[i].name, name) != 0;
+	    i++)
+		continue;
+	if (name != NULL && i == l.n) {
+		snprintf(err, errlen, "Reservation %s not found", name);
+		resv_list_free(&l);
+		return (EXIT_REFUSED);
+	}
+	if (l.n == 0)
+		printf("No reservations in the system\n");
+	for (i = 0; i < l.n; i++) {
+		if (name == NULL || strcmp(l.v[i].name, name) == 0)
+			scontrol_resv(&l.v[i], oneline);
+	}
+	resv_list_free(&l);
 	return (EXIT_OK);
 }
 

@@ -1,9 +1,10 @@
 /* scontrol (slurm-compat): Slurm's scontrol for its daily forms over
  * gbatch: show job|jobid|node|partition|config|reservation, hold,
  * release, requeue, update NodeName=... State=DRAIN|RESUME, update
- * JobId=... with TimeLimit, Name, Comment, Dependency and NumNodes, ping,
- * reconfigure, version. gbatch's own are gq, gnodes and gctl; the records
- * are scontrol-show.c's, update's words update-words.c's. */
+ * JobId=... with TimeLimit, Name, Comment, Dependency and NumNodes,
+ * create, update and delete reservation, ping, reconfigure, version.
+ * gbatch's own are gq, gnodes and gctl; the records are scontrol-show.c's,
+ * update's words update-words.c's, a reservation's resv-words.c's. */
 #include <ctype.h>
 #include <getopt.h>
 #include <stdbool.h>
@@ -12,7 +13,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include <time.h>
+
 #include "client/model.h"
+#include "client/resv-words.h"
 #include "common/cmd.h"
 #include "common/hostlist.h"
 #include "common/proto.h"
@@ -51,7 +55,8 @@ scontrol_usage(FILE *f)
 "  show partition [NAME]  a partition, or every one in gbatch.conf's order\n"
 "                         (without partitions, gbatch's one, gbatch)\n"
 "  show config            the controller's settings under Slurm's names\n"
-"  show reservation       gbatch has none\n"
+"  show reservation [NAME]\n"
+"                         an advance reservation, or every one\n"
 "  show hostnames [LIST]  a node list's names, one a line (default: the\n"
 "                         job's, SLURM_JOB_NODELIST)\n"
 "  show hostlist LIST     a node list folded into ranges, n[1-3,7]\n"
@@ -78,6 +83,18 @@ scontrol_usage(FILE *f)
 "      Account=NAME       as sbatch -A\n"
 "      StartTime=TIME     as sbatch --begin\n"
 "      GPUs=N             a GPU job's count, as sbatch -G\n"
+"  create reservation KEY=VALUE...\n"
+"                         reserve nodes (operators; gctl reservation):\n"
+"      ReservationName=NAME  (default USER_N)\n"
+"      StartTime=TIME     now, now+1hour, 2026-12-01T10:00, ...\n"
+"      EndTime=TIME or Duration=MINUTES|[D-]H:M[:S]\n"
+"      Nodes=LIST or TRES=gres/gpu=N (whole nodes holding N GPUs)\n"
+"      Users=U,... and/or Accounts=A,...\n"
+"      Flags=MAINT[,IGNORE_JOBS]  a maintenance\n"
+"  update ReservationName=NAME KEY=VALUE...\n"
+"                         change one, the keys of create (operators)\n"
+"  delete reservation NAME\n"
+"                         delete one no job runs in (operators)\n"
 "  ping                   is gbatchd up\n"
 "  reconfigure            read gbatch.conf again (operators)\n"
 "  version                gbatch's version\n"
@@ -112,6 +129,14 @@ scontrol_is(const char *word, const char *kw, size_t min)
 
 	return (len >= min && len <= strlen(kw) && strncasecmp(word, kw,
 	    len) == 0);
+}
+
+/* Whether word's key (up to eq, its '=') is kw, in any case. */
+static bool
+scontrol_is_kw(const char *word, const char *eq, const char *kw)
+{
+	return ((size_t)(eq - word) == strlen(kw) && strncasecmp(word, kw,
+	    strlen(kw)) == 0);
 }
 
 /* show hostnames [LIST] (one name a line; the job's nodes, from
@@ -185,10 +210,9 @@ scontrol_show(struct model *m, int argc, char **argv, bool oneline)
 			return (cmd_usage_error(&scontrol_cmd, "show config: "
 			    "unexpected argument \"%s\"", name));
 		r = scontrol_show_config(m, err, sizeof err);
-	} else if (scontrol_is(what, "reservations", 3)) {
-		printf("No reservations in the system\n");
-		return (EXIT_OK);
-	} else
+	} else if (scontrol_is(what, "reservations", 3))
+		r = scontrol_show_resv(m, name, oneline, err, sizeof err);
+	else
 		return (cmd_usage_error(&scontrol_cmd, "show: unknown \"%s\"; "
 		    "expected job, jobid, node, partition, config, "
 		    "reservation, hostnames or hostlist", what));
@@ -262,14 +286,110 @@ scontrol_update_jobs(struct model *m, const char *ids, json_t *set)
 	return (scontrol_send_all(m, reqs));
 }
 
+/* Sends a RESV request (resv-words.h) and says what Slurm's says: the
+ * name created, "Reservation updated.", nothing for a delete. */
+static int
+scontrol_resv_send(struct model *m, json_t *req, const char *action)
+{
+	json_t		*reply;
+	const char	*name;
+	int		 r;
+
+	r = model_request(m, req, &reply);
+	json_decref(req);
+	if (r != 0) {
+		cmd_error(&scontrol_cmd, m->err);
+		return (r);
+	}
+	name = json_string_value(json_object_get(json_object_get(reply,
+	    "reservation"), "name"));
+	if (strcmp(action, "create") == 0)
+		printf("Reservation created: %s\n", name != NULL ? name : "");
+	else if (strcmp(action, "update") == 0)
+		printf("Reservation updated.\n");
+	json_decref(reply);
+	return (EXIT_OK);
+}
+
+/* create reservation KEY=VALUE..., update ReservationName=NAME
+ * KEY=VALUE... (argv from its first word): Slurm's keywords. */
+static int
+scontrol_resv_change(struct model *m, const char *action, int argc,
+    char **argv)
+{
+	const char	*name;
+	json_t		*set = json_object();
+	char		 err[1024];
+
+	if (resv_words_slurm(argc, argv, time(NULL), &name, set, err,
+	    sizeof err) != 0) {
+		json_decref(set);
+		return (cmd_usage_error(&scontrol_cmd, "%s reservation: %s",
+		    action, err));
+	}
+	if (strcmp(action, "update") == 0 && json_object_size(set) == 0) {
+		json_decref(set);
+		return (cmd_usage_error(&scontrol_cmd, "update reservation: "
+		    "expected what to change: StartTime, EndTime, Duration, "
+		    "Nodes, TRES, Users, Accounts or Flags"));
+	}
+	return (scontrol_resv_send(m, resv_words_request(action, name, set),
+	    action));
+}
+
+/* create reservation|res KEY=VALUE...: Slurm's create. */
+static int
+scontrol_create(struct model *m, int argc, char **argv)
+{
+	if (argc > 0 && strchr(argv[0], '=') == NULL) {
+		if (!scontrol_is(argv[0], "reservation", 3))
+			return (cmd_usage_error(&scontrol_cmd, "create: expected "
+			    "reservation (gbatch's partitions are gbatch.conf's),"
+			    " got \"%s\"", argv[0]));
+		argc--;
+		argv++;
+	}
+	if (argc == 0)
+		return (cmd_usage_error(&scontrol_cmd, "create reservation: "
+		    "expected KEY=VALUE words: StartTime, Duration or EndTime, "
+		    "Nodes or TRES, Users or Accounts, [Flags]"));
+	return (scontrol_resv_change(m, "create", argc, argv));
+}
+
+/* delete reservation NAME, or delete ReservationName=NAME. */
+static int
+scontrol_delete(struct model *m, int argc, char **argv)
+{
+	const char	*name = NULL, *eq;
+
+	if (argc == 2 && scontrol_is(argv[0], "reservation", 3))
+		name = argv[1];
+	else if (argc == 1 && (eq = strchr(argv[0], '=')) != NULL &&
+	    (scontrol_is_kw(argv[0], eq, "ReservationName") ||
+	    scontrol_is_kw(argv[0], eq, "Reservation")))
+		name = eq + 1;
+	if (name == NULL || *name == '\0')
+		return (cmd_usage_error(&scontrol_cmd, "delete: expected "
+		    "reservation NAME (gbatch deletes only reservations)"));
+	return (scontrol_resv_send(m, resv_words_request("delete", name,
+	    NULL), "delete"));
+}
+
 /* update NodeName=NODE State=DRAIN|RESUME [Reason=TEXT], or JobId=ID
- * with what to change (update-words.h). */
+ * with what to change (update-words.h), or ReservationName=NAME with
+ * Slurm's reservation keys (resv-words.h). */
 static int
 scontrol_update(struct model *m, int argc, char **argv)
 {
 	struct update_words	 u;
 	char			 err[1024];
+	const char		*eq;
 	int			 r;
+
+	if (argc > 0 && (eq = strchr(argv[0], '=')) != NULL &&
+	    (scontrol_is_kw(argv[0], eq, "ReservationName") ||
+	    scontrol_is_kw(argv[0], eq, "Reservation")))
+		return (scontrol_resv_change(m, "update", argc, argv));
 
 	if (update_words_parse(argc, argv, &u, err, sizeof err) == -1)
 		return (cmd_usage_error(&scontrol_cmd, "update: %s", err));
@@ -353,8 +473,8 @@ main(int argc, char **argv)
 	model_set_timeout(&m, timeout);
 	if (optind >= argc) {
 		r = cmd_usage_error(&scontrol_cmd, "expected a command: show, "
-		    "hold, release, requeue, update, ping, reconfigure or "
-		    "version");
+		    "hold, release, requeue, update, create, delete, ping, "
+		    "reconfigure or version");
 		goto out;
 	}
 	verb = argv[optind];
@@ -369,6 +489,10 @@ main(int argc, char **argv)
 		    "release" : "requeue", nargs, args);
 	else if (scontrol_is(verb, "update", 2))
 		r = scontrol_update(&m, nargs, args);
+	else if (scontrol_is(verb, "create", 2))
+		r = scontrol_create(&m, nargs, args);
+	else if (scontrol_is(verb, "delete", 3))
+		r = scontrol_delete(&m, nargs, args);
 	else if (scontrol_is(verb, "ping", 4) && nargs == 0)
 		r = scontrol_simple(&m, MSG_PING, "gbatchd");
 	else if (scontrol_is(verb, "reconfigure", 5) && nargs == 0)
@@ -381,8 +505,8 @@ main(int argc, char **argv)
 		    "\"%s\"", verb, args[0]);
 	else
 		r = cmd_usage_error(&scontrol_cmd, "unknown command \"%s\"; "
-		    "expected show, hold, release, requeue, update, ping, "
-		    "reconfigure or version", verb);
+		    "expected show, hold, release, requeue, update, create, "
+		    "delete, ping, reconfigure or version", verb);
 out:
 	model_free(&m);
 	return (r);

@@ -19,5 +19,9 @@ int	scontrol_show_node(struct model *, const char *name, bool oneline,
 int	scontrol_show_partition(struct model *, const char *name,
 	    bool oneline, char *err, size_t errlen);
 int	scontrol_show_config(struct model *, char *err, size_t errlen);
+/* show reservation [NAME]: each (or the one) as Slurm's record, or "No
+ * reservations in the system". */
+int	scontrol_show_resv(struct model *, const char *name, bool oneline,
+	    char *err, size_t errlen);
 
 #endif

@@ -139,6 +139,8 @@ sinfo_state(const char *s, bool full)
 		{ "allocated", "alloc", "allocated" },
 		{ "drained", "drain", "drained" },
 		{ "down", "down", "down" },
+		{ "reserved", "resv", "reserved" },
+		{ "maint", "maint", "maint" },
 	};
 	size_t	i;
 
@@ -236,6 +238,8 @@ sinfo_add_state(const char *item, void *arg, char *err, size_t errlen)
 		{ "alloc", "allocated" }, { "allocated", "allocated" },
 		{ "drain", "drained" }, { "drained", "drained" },
 		{ "draining", "drained" }, { "down", "down" },
+		{ "resv", "reserved" }, { "reserved", "reserved" },
+		{ "maint", "maint" },
 	};
 	size_t	i;
 
@@ -246,7 +250,7 @@ sinfo_add_state(const char *item, void *arg, char *err, size_t errlen)
 		}
 	}
 	snprintf(err, errlen, "--states: unknown state \"%s\"; expected idle, "
-	    "mix, alloc, drain or down", item);
+	    "mix, alloc, drain, down, resv or maint", item);
 	return (-1);
 }
 

@@ -20,7 +20,7 @@
 
 #define SQUEUE_DEFAULT	"%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R"
 #define SQUEUE_ITEMS	64
-#define SQUEUE_FIELDS	"iAjuaPqQytTMlLDNrRbCSVeE"
+#define SQUEUE_FIELDS	"iAjuaPqvQytTMlLDNrRbCSVeE"
 /* -l's and --start's columns, as Slurm's. */
 #define SQUEUE_LONG	"%.18i %.9P %.8j %.8u %.8T %.10M %.9l %.6D %R"
 #define SQUEUE_START	"%.18i %.9P %.8j %.8u %.2t %.19S %.6D %R"
@@ -29,7 +29,8 @@
 static const struct slurm_long_field squeue_long_fields[] = {
 	{ "JobID", 'i' }, { "JobArrayID", 'i' }, { "ArrayJobID", 'A' },
 	{ "Name", 'j' }, { "UserName", 'u' }, { "Account", 'a' },
-	{ "Partition", 'P' }, { "QOS", 'q' }, { "StateCompact", 't' },
+	{ "Partition", 'P' }, { "QOS", 'q' }, { "Reservation", 'v' },
+	{ "StateCompact", 't' },
 	{ "Priority", 'Q' }, { "Nice", 'y' },
 	{ "State", 'T' }, { "TimeUsed", 'M' }, { "TimeLimit", 'l' },
 	{ "TimeLeft", 'L' }, { "NumNodes", 'D' }, { "NodeList", 'N' },
@@ -94,7 +95,7 @@ squeue_usage(FILE *f)
 "                         %%D nodes, %%R reason or nodes, %%r reason, %%N\n"
 "                         nodes, %%b GPUs (gpu:N), %%S start, %%V submit,\n"
 "                         %%e end, %%a account, %%C CPUs, %%E dependency,\n"
-"                         %%q QOS, %%Q priority, %%y nice\n"
+"                         %%q QOS, %%Q priority, %%y nice, %%v reservation\n"
 "                         (default \"%s\")\n"
 "  -O, --Format NAME[:[.]WIDTH][,...]  fields by Slurm's names, each at\n"
 "                         least WIDTH wide (20): JobID, Name, UserName,\n"
@@ -159,6 +160,9 @@ squeue_field(const struct job_row *r, enum job_state s, char c, long task,
 	case 'q':
 		return (slurm_part_qos_of_job(slurm_fmt_row_str(r, JF_QOS, buf,
 		    len)));
+	case 'v':
+		slurm_fmt_row_str(r, JF_RESERVATION, buf, len);
+		return (*buf != '\0' ? buf : "(null)");
 	case 'Q':
 		snprintf(buf, len, "%lld", slurm_fmt_row_int(r, JF_PRIORITY));
 		return (buf);
@@ -255,6 +259,7 @@ squeue_header(char c)
 	case 'a': return ("ACCOUNT");
 	case 'P': return ("PARTITION");
 	case 'q': return ("QOS");
+	case 'v': return ("RESERVATION");
 	case 'Q': return ("PRIORITY");
 	case 'y': return ("NICE");
 	case 't': return ("ST");
@@ -328,7 +333,7 @@ static void
 squeue_json(const struct model *m, const struct squeue_out *o)
 {
 	json_t		*jobs = json_array(), *out;
-	char		 b[7][1024];
+	char		 b[8][1024];
 	size_t		 i;
 	const struct job_row *r;
 	enum job_state	 s;
@@ -339,7 +344,7 @@ squeue_json(const struct model *m, const struct squeue_out *o)
 		if (!squeue_wanted(r, o))
 			continue;
 		json_array_append_new(jobs, json_pack("{s:I,s:s,s:s,s:s,s:s,"
-		    "s:s,s:s,s:s,s:I,s:I,s:I,s:I,s:s}",
+		    "s:s,s:s,s:s,s:s,s:I,s:I,s:I,s:I,s:s}",
 		    "job_id", (json_int_t)slurm_fmt_row_int(r, JF_ID),
 		    "name", squeue_field(r, s, 'j', -1, b[0], sizeof b[0]),
 		    "user_name", squeue_field(r, s, 'u', -1, b[1], sizeof b[1]),
@@ -348,6 +353,8 @@ squeue_json(const struct model *m, const struct squeue_out *o)
 		    "nodes", squeue_field(r, s, 'N', -1, b[3], sizeof b[3]),
 		    "partition", squeue_field(r, s, 'P', -1, b[5], sizeof b[5]),
 		    "qos", squeue_field(r, s, 'q', -1, b[6], sizeof b[6]),
+		    "resv_name", slurm_fmt_row_str(r, JF_RESERVATION, b[7],
+		    sizeof b[7]),
 		    "submit_time",
 		    (json_int_t)slurm_fmt_row_int(r, JF_SUBMIT_TIME),
 		    "start_time",
@@ -410,6 +417,7 @@ squeue_fields(const struct slurm_item *items, int n, bool all,
 	} uses[] = {
 		{ 'i', "id" }, { 'A', "id" }, { 'j', "name" }, { 'u', "user" },
 		{ 'a', "account" }, { 'P', "partition" }, { 'q', "qos" },
+		{ 'v', "reservation" },
 		{ 'Q', "priority" }, { 'y', "nice" },
 		{ 'M', "elapsed" },
 		{ 'l', "time_limit" },

@@ -142,6 +142,9 @@ void	 core_resv_windows(void);
 void	 core_resv_spec(const struct job *j, struct sched_jobspec *spec);
 bool	 core_resv_before(struct job *j, int64_t now);
 bool	 core_resv_expire(void);
+/* core-resv.c: the earliest end (ms) of a reservation, to delete it then
+ * (a wake-up, as a window's end is the core's), or SCHED_NEVER. */
+int64_t	 core_resv_next_end(void);
 
 /* core-qos.c: j's QOS (qos.h; the default for a job from before QOS),
  * or NULL when its QOS is gone (a reload); the tiers and preemption rules

@@ -21,6 +21,15 @@
 #include "daemon/controller/resv.h"
 #include "policy/sched-core.h"
 
+/* The wall clock's second, from the clock the passes read: time() may
+ * lag it by a tick, and a reservation ending at a second a pass sees
+ * begun is over. */
+static int64_t
+core_resv_now(void)
+{
+	return (ctx_now_ms() / 1000);
+}
+
 struct resv_tab *
 core_resv(void)
 {
@@ -41,7 +50,7 @@ core_resv_windows(void)
 	uint32_t		*idx;
 	size_t			 i, n;
 	uint32_t		 k;
-	int64_t			 now = ctx_now();
+	int64_t			 now = core_resv_now();
 
 	if (core.resv.n == 0)
 		return;
@@ -93,7 +102,20 @@ core_resv_before(struct job *j, int64_t now)
 bool
 core_resv_expire(void)
 {
-	return (resv_expire(&core.resv, ctx_now()) > 0);
+	return (resv_expire(&core.resv, core_resv_now()) > 0);
+}
+
+int64_t
+core_resv_next_end(void)
+{
+	int64_t	at = SCHED_NEVER;
+	size_t	i;
+
+	for (i = 0; i < core.resv.n; i++) {
+		if (core.resv.v[i].end * 1000 < at)
+			at = core.resv.v[i].end * 1000;
+	}
+	return (at);
 }
 
 uint64_t

@@ -555,6 +555,9 @@ core_wake_arm(int64_t now)
 
 	if (core.next_begin < at)
 		at = core.next_begin;
+	/* A reservation's end, when it is deleted. */
+	if (core_resv_next_end() < at)
+		at = core_resv_next_end();
 	/* The moment a budget is spent, or a month turns on one spent. */
 	if (spent != BUDGET_NEVER && spent < at / 1000)
 		at = spent * 1000;

@@ -395,13 +395,15 @@ static void
 req_resv_list(struct peer *p, const json_t *msg)
 {
 	const struct resv_tab	*t = core_resv();
+	const struct resv	*r;
 	const char		*name;
 	json_t			*reply, *list;
 	int64_t			 now = ctx_now();
 	size_t			 i;
 
 	name = json_string_value(json_object_get(msg, "name"));
-	if (name != NULL && resv_tab_find(t, name) == NULL) {
+	if (name != NULL && ((r = resv_tab_find(t, name)) == NULL ||
+	    r->end <= now)) {
 		req_error(p, msg, PROTO_E_NOT_FOUND, "no reservation %s",
 		    label_ok(name) ? name : "of that name");
 		return;

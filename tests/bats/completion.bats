@@ -154,6 +154,32 @@ complete_words() {
 	[ "$output" = now-90days ]
 }
 
+@test "reservations complete from the cluster: gctl reservation, gsub --reservation, scontrol's reservation words" {
+	gb_start_cluster
+	PATH="$B/slurm:$PATH"
+	gctl reservation create --name maint1 --start now+1hour --duration 10 --nodes n1 --users root --flags maint
+	run complete_words gctl reservation ""
+	[ "$output" = "$(printf '%s\n' create update delete list --help | sort)" ]
+	for words in "gctl reservation delete" "gctl reservation update" "gsub --reservation" "scontrol show reservation" "scontrol delete reservation"; do
+		run complete_words $words ""
+		[ "$output" = maint1 ] || { echo "$words: [$output]"; false; }
+	done
+	run complete_words gctl reservation create --fl
+	[ "$output" = --flags ]
+	run complete_words gctl reservation create --flags ""
+	[ "$output" = $'ignore_jobs\nmaint' ]
+	run complete_words gctl reservation create --nodes ""
+	[ "$output" = $'n1\nn2' ]
+	run complete_words scontrol create ""
+	[ "$output" = reservation ]
+	run complete_words scontrol create reservation Fl
+	[ "$output" = Flags= ]
+	run complete_words scontrol update ReservationName=m
+	[ "$output" = ReservationName=maint1 ]
+	run complete_words scontrol update ReservationName=maint1 Dur
+	[ "$output" = Duration= ]
+}
+
 @test "job ids of the caller and node names come from the cluster" {
 	gb_start_cluster
 	a=$(gb_submit -H --wrap true)
@@ -277,7 +303,7 @@ CONF
 	PATH="$B/slurm:$PATH"
 	a=$(gb_submit -H --wrap true)
 	run complete_words scontrol ""
-	[ "$output" = "$(printf '%s\n' show hold release requeue update ping reconfigure version | sort)" ]
+	[ "$output" = "$(printf '%s\n' show hold release requeue update create delete ping reconfigure version | sort)" ]
 	run complete_words scontrol show ""
 	[ "$output" = "$(printf '%s\n' job node partition config reservation hostnames hostlist | sort)" ]
 	run complete_words scontrol show job ""

@@ -67,7 +67,7 @@ refused() {
 	run -0 gsub -H -d afterany:1 --wrap true
 	for o in \
 	    mail-type=END mail-user=a@b mem-per-cpu=1G \
-	    constraint=a100 reservation=r licenses=l clusters=c no-kill \
+	    constraint=a100 licenses=l clusters=c no-kill \
 	    exclusive oversubscribe uid=1 gid=1 get-user-env input=in.txt \
 	    deadline=now time-min=5 gpu-bind=closest distribution=block \
 	    hint=nomultithread threads-per-core=1 tmp=10G switches=1 \
@@ -522,7 +522,7 @@ PY
 	run -2 gsub --signal=USR1@soon --wrap true
 	[[ "$output" == *'--signal: expected SECONDS from 0 to 65535 after '"'"'@'"'"', got "soon"'* ]]
 	run -2 gsub --signal=R:USR1 --wrap true
-	[[ "$output" == *"--signal: R: is for reservations, which gbatch has not"* ]]
+	[[ "$output" == *"--signal: R: is for Slurm's reservations of a MaxStartDelay, which gbatch has not"* ]]
 	# The warning's seconds are also the checkpoint grace: above the
 	# cluster's most, refused, saying where it came from.
 	run -1 gsub --signal=USR1@900 --wrap true

@@ -915,7 +915,7 @@ SH
 	[ "$(sinfo -h -N -t mix -o %N | sort | paste -sd, -)" = n1,n2 ]
 	[ -z "$(sinfo -h -N -t idle,down -o %N)" ]
 	run -2 sinfo -t sleepy
-	[[ "$output" == *'--states: unknown state "sleepy"; expected idle, mix, alloc, drain or down'* ]]
+	[[ "$output" == *'--states: unknown state "sleepy"; expected idle, mix, alloc, drain, down, resv or maint'* ]]
 	scancel "$a"
 	gb_wait_state "$a" CANCELLED 20
 	run -0 sacct -b -P -n -j "$a"
