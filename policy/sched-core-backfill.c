@@ -166,17 +166,19 @@ sched_core_backfill_in_time(const struct sched_core *core,
 /* Whether a placement like p's found none on the promised GPUs with the
  * cluster as it stands (random placement is never answered so). */
 static bool
-sched_core_backfill_missed(const struct sched_core *core,
-    const struct sched_cjob *p)
+sched_core_backfill_missed(struct sched_core *core, const struct sched_cjob *p)
 {
-	size_t	i;
+	uint64_t	wkey;
+	size_t		i;
 
 	if (core->bf_gen != place_generation(core->cluster) ||
 	    sched_cjob_placement(core, p) == SCHED_PLACE_RANDOM)
 		return (false);
+	wkey = sched_core_window_of(core, p)->key;
 	for (i = 0; i < core->nbf_miss; i++) {
 		if (core->bf_miss[i].key == p->shape->place_key &&
-		    core->bf_miss[i].gpus == p->shape->gpus)
+		    core->bf_miss[i].gpus == p->shape->gpus &&
+		    core->bf_miss[i].wkey == wkey)
 			return (true);
 	}
 	return (false);
@@ -198,6 +200,7 @@ sched_core_backfill_miss(struct sched_core *core, const struct sched_cjob *p,
 	    (size_t)(p->id % SCHED_MISSES);
 	core->bf_miss[i].key = p->shape->place_key;
 	core->bf_miss[i].gpus = p->shape->gpus;
+	core->bf_miss[i].wkey = sched_core_window_of(core, p)->key;
 }
 
 size_t

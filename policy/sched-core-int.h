@@ -186,11 +186,13 @@ struct sched_core {
 	struct place_alloc	*rheld;		/* the free GPUs promised */
 	size_t			 nrheld, rheldsize;
 	/* Placements on the promised GPUs that found none, by what they
-	 * ask (place_key, gpus), while the cluster stands as bf_gen says:
-	 * a queue of like jobs in time for a promise costs one placement,
-	 * not one a job. */
+	 * ask (place_key, gpus) and the nodes the windows left them (the
+	 * view's key), while the cluster stands as bf_gen says: a queue of
+	 * like jobs in time for a promise costs one placement, not one a
+	 * job. */
 	struct {
 		uint64_t	 key;
+		uint64_t	 wkey;
 		uint32_t	 gpus;
 	}			 bf_miss[SCHED_MISSES];
 	size_t			 nbf_miss;
