@@ -331,12 +331,20 @@ sched_window_view(struct sched_windows *ws, size_t nnodes, uint64_t resv,
 	int64_t				 t = sched_window_run_end(limit, now);
 	size_t				 wi;
 
-	memset(v, 0, sizeof *v);
+	/* Each member set, not memset: a pass asks once a job. */
+	v->key = 0;
+	v->nodes = NULL;
+	v->n = 0;
+	v->never = false;
+	v->maint = false;
 	if (ws->n == 0 && resv == 0)
 		return;
 	if (!ws->built || ws->nnodes != nnodes || now >= ws->stale_at)
 		sched_window_build(ws, nnodes, now);
 	if (resv == 0) {
+		/* Ending by the earliest deadline: any node, no search. */
+		if (nnodes == 0 || t <= ws->dl[nnodes - 1])
+			return;
 		v->n = sched_window_prefix(ws->dl, nnodes, t);
 		if (v->n == nnodes)
 			return;		/* no window is in its way */
