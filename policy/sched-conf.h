@@ -69,6 +69,10 @@ struct sched_conf {
 	 * has one user, every standing is 0 and the order is as without. */
 	bool			 fairshare;
 	uint32_t		 fairshare_queue_weight;
+	/* gittins: a job whose jobspec brings the GPU-times of the jobs
+	 * like it (gsamples) is ordered by those rather than by the
+	 * cluster's (gbatch.conf's gittins_history = similar). */
+	bool			 gittins_similar;
 	/* gittins: GPU-times (GPU-ms) of finished jobs, any order; borrowed
 	 * by sched_core_create, which keeps a sorted copy. */
 	const uint64_t		*samples;

@@ -106,6 +106,9 @@ struct sched_cjob {
 	 * tier (sched_conf's fairshare; 0 for all without). */
 	uint32_t			 fs_leaf;
 	uint32_t			 fskey;
+	/* gittins_similar: the distribution of the jobs like it, or NULL
+	 * for the cluster's. */
+	struct sched_gittins		*gset;
 	TAILQ_ENTRY(sched_cjob)		 fsentry;	/* its leaf's, pending */
 };
 TAILQ_HEAD(sched_cjobs, sched_cjob);

@@ -238,9 +238,11 @@ sched_core_order_running(enum sched_policy policy)
 void
 sched_core_order_key(struct sched_core *core, struct sched_cjob *j)
 {
-	uint64_t	delta = 0;
+	const struct sched_gittins	*g = j->gset != NULL ? j->gset :
+					    &core->gittins;
+	uint64_t			 delta = 0;
 
-	if (core->conf.policy != SCHED_GITTINS || core->gittins.n == 0)
+	if (core->conf.policy != SCHED_GITTINS || g->n == 0)
 		return;
 	/* The quantum is the service left in the job's queue: discretized
 	 * Gittins asks how likely the job is to finish before demotion. */
@@ -248,7 +250,6 @@ sched_core_order_key(struct sched_core *core, struct sched_cjob *j)
 	    sched_cjob_qservice(j) < core->conf.thresholds[j->queue])
 		delta = core->conf.thresholds[j->queue] -
 		    sched_cjob_qservice(j);
-	j->key.gindex = sched_gittins_index(core->gittins.samples,
-	    core->gittins.prefix, core->gittins.n,
+	j->key.gindex = sched_gittins_index(g->samples, g->prefix, g->n,
 	    sched_cjob_held(j)->attained, delta);
 }

@@ -122,6 +122,10 @@ sched_core_job_free(struct sched_core *core, struct sched_cjob *j)
 		free(j->hold->plan);
 		free(j->hold);
 	}
+	if (j->gset != NULL) {
+		sched_gittins_free(j->gset);
+		free(j->gset);
+	}
 	/* The shape first: it points at the groups. */
 	for (i = 0; i < n; i++)
 		limit[i] = j->shape->limit[i];
@@ -325,6 +329,12 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 	j->limit_s = sched_core_secs(spec->limit);
 	j->fs_leaf = spec->fs_leaf < SCHED_FS_LEAVES ? spec->fs_leaf :
 	    SCHED_FS_LEAVES - 1;
+	j->gset = NULL;
+	if (core->conf.policy == SCHED_GITTINS && core->conf.gittins_similar &&
+	    spec->ngsamples > 0) {
+		j->gset = sched_core_xalloc(NULL, 1, sizeof *j->gset);
+		sched_gittins_init(j->gset, spec->gsamples, spec->ngsamples);
+	}
 	j->expect_s = sched_core_secs(spec->expect);
 	if ((j->tier = spec->tier) != 0)
 		core->tiered++;

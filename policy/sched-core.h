@@ -103,6 +103,12 @@ struct sched_jobspec {
 	 * account, < SCHED_FS_LEAVES), whose standing
 	 * sched_core_fairshare_set gives. */
 	uint32_t	 fs_leaf;
+	/* gittins with sched_conf's gittins_similar: the GPU-times (GPU-ms,
+	 * any order; copied) of the finished jobs like it, its Gittins
+	 * index's distribution in place of the cluster's; none: the
+	 * cluster's. */
+	const uint64_t	*gsamples;
+	uint32_t	 ngsamples;
 	/* The advance reservation it runs in (sched_core_window_set's id),
 	 * 0 for none: it runs on its window's nodes alone, while the window
 	 * is open (sched-window.h). */

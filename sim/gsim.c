@@ -33,6 +33,7 @@ enum {
 	GSIM_OPT_OVERHEAD,
 	GSIM_OPT_BACKFILL,
 	GSIM_OPT_FAIRSHARE,
+	GSIM_OPT_GITTINS_HISTORY,
 	GSIM_OPT_FS_HALF_LIFE,
 	GSIM_OPT_SEED,
 	GSIM_OPT_SHAPE,
@@ -61,6 +62,8 @@ static const struct option gsim_longopts[] = {
 	{ "overhead", required_argument, NULL, GSIM_OPT_OVERHEAD },
 	{ "backfill", required_argument, NULL, GSIM_OPT_BACKFILL },
 	{ "fairshare", required_argument, NULL, GSIM_OPT_FAIRSHARE },
+	{ "gittins-history", required_argument, NULL,
+	    GSIM_OPT_GITTINS_HISTORY },
 	{ "fairshare-half-life", required_argument, NULL,
 	    GSIM_OPT_FS_HALF_LIFE },
 	{ "seed", required_argument, NULL, GSIM_OPT_SEED },
@@ -135,6 +138,10 @@ gsim_usage(FILE *f)
 "                            header (default: the trace's own GPU-times)\n"
 "      --overhead SECONDS    time a preempted job loses on each restart\n"
 "                            (default 0)\n"
+"      --gittins-history H   gittins: each job's index from the GPU-times of\n"
+"                            the jobs like it replayed before it (similar:\n"
+"                            same user and name, else user and GPUs, else\n"
+"                            GPUs) or of every job (cluster, the default)\n"
 "      --fairshare WEIGHT    order waiting jobs by their user's fair-share\n"
 "                            standing (every user and account one share)\n"
 "                            plus WEIGHT x their queue: 0 serves the user\n"
@@ -372,6 +379,15 @@ gsim_options(struct gsim *g, int argc, char **argv, int *status, char *err,
 				return (-1);
 			}
 			g->conf.backfill_depth = (uint32_t)v;
+			break;
+		case GSIM_OPT_GITTINS_HISTORY:
+			if (strcmp(optarg, "cluster") != 0 &&
+			    strcmp(optarg, "similar") != 0) {
+				snprintf(err, errlen, "--gittins-history \"%s\": "
+				    "expected cluster or similar", optarg);
+				return (-1);
+			}
+			g->conf.gittins_similar = strcmp(optarg, "similar") == 0;
 			break;
 		case GSIM_OPT_FAIRSHARE:
 			if (gsim_number(optarg, "--fairshare", 0, &v, err,

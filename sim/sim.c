@@ -200,6 +200,18 @@ sim_guess(const struct predict *pr, const struct sim_job *tj,
 	return (predict_guess(pr, &pj, g));
 }
 
+/* The GPU-times of the jobs like tj that ended (out has PREDICT_WINDOW
+ * room): their count. */
+static size_t
+sim_similar(const struct predict *pr, const struct sim_job *tj,
+    uint64_t *out)
+{
+	struct predict_job	pj;
+
+	sim_predict_job(tj, &pj);
+	return (predict_similar(pr, &pj, out, PREDICT_WINDOW));
+}
+
 int
 sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
     const struct sched_conf *conf, const struct sim_opts *o,
@@ -213,6 +225,7 @@ sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
 	struct predict			*pr = NULL;
 	struct sim_share		*share = NULL;
 	struct predict_guess		 guess;
+	uint64_t			 gsamples[PREDICT_WINDOW];
 	const struct sched_action	*acts;
 	const struct sim_job		*tj;
 	size_t				 next = 0, done = 0, i, n, idx, step;
@@ -225,7 +238,8 @@ sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
 	core = sched_core_create(conf);
 	/* Backfill leans on durations learned as the trace is replayed: a
 	 * job's own is never known before it ends, as on a live cluster. */
-	if (conf->backfill_depth > 0)
+	if (conf->backfill_depth > 0 || (conf->gittins_similar &&
+	    conf->policy == SCHED_GITTINS))
 		pr = predict_create(PREDICT_MAX_KEYS);
 	if (conf->fairshare && conf->policy != SCHED_SRTF)
 		share = sim_share_create(trace, o->fs_half_life_ms,
@@ -324,6 +338,12 @@ sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
 				spec.fs_leaf = sim_share_leaf(share, next);
 			if (pr != NULL && sim_guess(pr, tj, &guess))
 				spec.expect = (int64_t)guess.run_ms;
+			/* Gittins by the jobs like it that ended before. */
+			if (pr != NULL && conf->gittins_similar) {
+				spec.ngsamples = (uint32_t)sim_similar(pr, tj,
+				    gsamples);
+				spec.gsamples = gsamples;
+			}
 			st[next].cj = sched_core_submit(core, &spec, now);
 			next++;
 		}

@@ -90,6 +90,8 @@ conf_reload_json(const struct conf *c)
 	json_object_set_new(sch, "backfill_window",
 	    json_integer(sc->backfill_window));
 	json_object_set_new(sch, "fairshare", json_boolean(sc->fairshare));
+	json_object_set_new(sch, "gittins_history",
+	    json_string(sc->gittins_similar ? "similar" : "cluster"));
 	json_object_set_new(sch, "fairshare_queue_weight",
 	    json_integer(sc->fairshare_queue_weight));
 	json_object_set_new(sch, "fairshare_half_life",

@@ -281,6 +281,26 @@ conf_placement(void *settings, const config_setting_t *s, char *why,
 	return (sched_conf_placement_parse(v, &c->sched.placement, why, len));
 }
 
+/* scheduler.gittins_history: "cluster" (every completed job's GPU-time)
+ * or "similar" (those of the jobs like each one). */
+static int
+conf_gittins_history(void *settings, const config_setting_t *s, char *why,
+    size_t len)
+{
+	struct conf	*c = settings;
+	const char	*v;
+
+	if (conf_file_string(s, &v, why, len) == -1)
+		return (-1);
+	if (strcmp(v, "cluster") != 0 && strcmp(v, "similar") != 0) {
+		snprintf(why, len, "expected cluster or similar, got \"%s\"",
+		    v);
+		return (-1);
+	}
+	c->sched.gittins_similar = strcmp(v, "similar") == 0;
+	return (0);
+}
+
 /* scheduler.queues: K alone, thresholds at their defaults. Read before
  * thresholds, which replace them; conf_scheduler_check ties the two. */
 static int
@@ -388,6 +408,8 @@ static const struct conf_file_key conf_scheduler_keys[] = {
 	  .max = 1000000000, .what = "0 (never promote) or a factor" },
 	{ .name = "placement", .type = CONF_FILE_CUSTOM,
 	  .read = conf_placement },
+	{ .name = "gittins_history", .type = CONF_FILE_CUSTOM,
+	  .read = conf_gittins_history },
 	{ .name = "strict", .type = CONF_FILE_BOOL,
 	  .off = offsetof(struct conf, sched.strict) },
 	{ .name = "backfill_depth", .type = CONF_FILE_UINT,

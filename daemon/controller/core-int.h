@@ -13,6 +13,7 @@
 #include "daemon/controller/job-preempt.h"
 #include "daemon/controller/qos.h"
 #include "daemon/controller/resv-tab.h"
+#include "policy/predict.h"
 #include "policy/sched-core.h"
 
 struct assoc_usage;
@@ -86,6 +87,8 @@ struct core_state {
 	/* Run times learned from the jobs that completed (core-predict.c):
 	 * read from the store at first use, then told each completion. */
 	struct predict		*predict;
+	/* core_spec's room for a job's similar GPU-times (gittins). */
+	uint64_t		 gsamples[PREDICT_WINDOW];
 	/* Fair share (core-fairshare.c): the tree and its usage; each
 	 * (user, account) leaf by its number, with the standing the core
 	 * has, and an index of them by name (fs_slots, UINT32_MAX free);
@@ -165,6 +168,9 @@ bool	 core_qos_before(struct job *j);
 int64_t	 core_predict_run_ms(const struct job *j);
 bool	 core_predict_guess(const struct job *j, struct predict_guess *g);
 void	 core_predict_learn(const struct job *j, const struct store_job *row);
+/* The GPU-times (GPU-ms) of the completed jobs like j, the rule's that
+ * predicts it, the newest max at most (out has room): their count. */
+size_t	 core_predict_similar(const struct job *j, uint64_t *out, size_t max);
 
 /* core-fairshare.c: the tree (again) from the accounts in force, every
  * leaf's standing handed to a new core, with the usage read from the

@@ -93,6 +93,15 @@ core_predict_end(const struct job *j)
 	return (job_start_time(j) * 1000 + run);
 }
 
+size_t
+core_predict_similar(const struct job *j, uint64_t *out, size_t max)
+{
+	struct predict_job	pj;
+
+	core_predict_job(j, &pj);
+	return (predict_similar(core_predict(), &pj, out, max));
+}
+
 void
 core_predict_learn(const struct job *j, const struct store_job *row)
 {

@@ -367,6 +367,12 @@ core_spec(struct job *j, struct sched_jobspec *spec, int64_t now)
 	}
 	spec->expect = core_predict_run_ms(j);
 	spec->fs_leaf = core_fairshare_leaf(j);
+	/* Gittins by the jobs like it (the core copies them). */
+	if (core.conf.gittins_similar && core.conf.policy == SCHED_GITTINS) {
+		spec->ngsamples = (uint32_t)core_predict_similar(j,
+		    core.gsamples, PREDICT_WINDOW);
+		spec->gsamples = core.gsamples;
+	}
 }
 
 /* The service ms of j's run gives (sched_core_service). */

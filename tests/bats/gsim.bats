@@ -41,7 +41,7 @@ json_get() {
 	run -0 gsim --help
 	for o in --policy --cluster --cluster-spec --thresholds --queues \
 	    --promote --placement --strict --no-strict --samples --overhead --backfill \
-	    --fairshare --fairshare-half-life \
+	    --fairshare --fairshare-half-life --gittins-history \
 	    --seed --shape --node-cpus --node-mem-gb --conf --nodes --shares --json --jobs --plot \
 	    --quiet --help --version; do
 		[[ "$output" == *"$o"* ]] || { echo "missing $o"; false; }
@@ -195,6 +195,8 @@ CSV
 	# A trace of one user (60_job.csv has none) replays as without.
 	cmp <(gsim -c 2x4 -p dlas,gittins "$T60") \
 	    <(gsim -c 2x4 -p dlas,gittins --fairshare 0 "$T60")
+	run -2 gsim -c 1x1 --gittins-history mine fs.csv
+	[[ "$output" == *'--gittins-history "mine": expected cluster or similar'* ]]
 	run -2 gsim -c 1x1 --fairshare -1 fs.csv
 	[[ "$output" == *'--fairshare "-1": expected a queue'* ]]
 }

@@ -119,6 +119,9 @@ epoch() {
 	sed 's/backfill_depth = 2/backfill_depth = 65/' "$GBATCH_CONF" >"$GB_DIR/bad.conf"
 	run -1 gbatchd --check-config -f "$GB_DIR/bad.conf"
 	[[ "$output" == *"backfill_depth"*"0"*"64"* ]]
+	sed 's/backfill_depth = 2/gittins_history = "mine"/' "$GBATCH_CONF" >"$GB_DIR/bad.conf"
+	run -1 gbatchd --check-config -f "$GB_DIR/bad.conf"
+	[[ "$output" == *'gittins_history'*'expected cluster or similar, got "mine"'* ]]
 }
 
 # as_nobody CMD: CMD run by nobody, in a directory nobody may write.
