@@ -40,7 +40,7 @@ model_free(struct model *m)
 		json_decref(m->acct[i]);
 	model_nodes_free(&m->nodes);
 	json_decref(m->ping);
-	json_decref(m->assoc);
+	assoc_list_free(&m->assoc);
 	memset(m, 0, sizeof *m);
 }
 
@@ -422,15 +422,13 @@ model_refresh_acct(struct model *m, enum model_acct slot, int64_t since,
 int
 model_refresh_assoc(struct model *m)
 {
-	json_t	*req = proto_msg(MSG_ASSOC_LIST), *reply;
-	int	 r;
+	struct assoc_list	l;
+	int			r;
 
-	r = model_call(m, req, &reply, NULL, NULL);
-	json_decref(req);
-	if (r != 0)
+	if ((r = model_fetch_assoc(m, &l)) != 0)
 		return (m->status = r);
-	json_decref(m->assoc);
-	m->assoc = reply;
+	assoc_list_free(&m->assoc);
+	m->assoc = l;
 	return (m->status = 0);
 }
 

@@ -54,8 +54,9 @@ struct model {
 	time_t			 acct_at[MODEL_ACCT_COUNT]; /* when asked */
 	struct model_nodes	 nodes;		/* NODE_LIST's reply */
 	json_t			*ping;		/* PING's reply, or NULL */
-	/* ASSOC_LIST's reply (its "fairshare" lines), or NULL. */
-	json_t			*assoc;
+	/* ASSOC_LIST's, with fair share's lines (model_refresh_assoc);
+	 * empty until asked. */
+	struct assoc_list	 assoc;
 	time_t			 refreshed;	/* the last refresh that worked */
 	int			 status;	/* the last refresh: 0 or EXIT_* */
 	char			 err[1024];	/* why, when status is not 0 */
@@ -124,8 +125,8 @@ int	model_refresh_ping(struct model *);
 /* Asks for the nodes; they replace m->nodes. brief: without the GPUs'
  * names, uuids and memory sizes (gtop asks every few seconds for what
  * changes). Returns as refresh_jobs. */
-/* Asks for the accounts, users and fair share's lines (ASSOC_LIST) into
- * m->assoc. 0, or an exit status with m->err set. */
+/* model_fetch_assoc into m->assoc, the one before freed. 0, or an exit
+ * status with m->err set. */
 int	model_refresh_assoc(struct model *);
 int	model_refresh_nodes(struct model *, bool brief);
 

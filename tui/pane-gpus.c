@@ -287,22 +287,17 @@ pane_gpus_draw_switches(struct grid *g, const struct rect *r, struct view *v,
 static double
 pane_gpus_share(const struct view *v, const char *key, const char *name)
 {
-	const json_t	*rows, *o, *u;
-	double		 sum = -1;
-	size_t		 i;
+	const struct assoc_list_fs	*f;
+	bool				 user = strcmp(key, "user") == 0;
+	double				 sum = -1;
+	size_t				 i;
 
-	rows = v->m->assoc != NULL ? json_object_get(v->m->assoc,
-	    "fairshare") : NULL;
-	json_array_foreach(rows, i, o) {
-		u = json_object_get(o, "user");
-		if (strcmp(key, "account") == 0 && json_is_string(u))
+	for (i = 0; i < v->m->assoc.nfs; i++) {
+		f = &v->m->assoc.fs[i];
+		if (user ? f->user == NULL || strcmp(f->user, name) != 0 :
+		    f->user != NULL || strcmp(f->account, name) != 0)
 			continue;
-		if (json_string_value(json_object_get(o, key)) == NULL ||
-		    strcmp(json_string_value(json_object_get(o, key)),
-		    name) != 0)
-			continue;
-		sum = (sum < 0 ? 0 : sum) + json_number_value(
-		    json_object_get(o, "norm_shares"));
+		sum = (sum < 0 ? 0 : sum) + f->norm_shares;
 	}
 	return (sum);
 }
