@@ -6,7 +6,6 @@
 #include <stdint.h>
 
 #include "policy/sched-resv.h"
-#include "policy/sched.h"
 
 void
 sched_resv_find(struct place_cluster *cl, enum sched_placement how,
@@ -44,32 +43,4 @@ sched_resv_find(struct place_cluster *cl, enum sched_placement how,
 	}
 	for (i = 0; i < r->walked; i++)
 		place_take(cl, runs[i].alloc, runs[i].n);
-}
-
-uint32_t
-sched_resv_overlap(const struct sched_resv *r, const struct place_alloc *a,
-    size_t n)
-{
-	uint32_t	c = 0;
-	size_t		i, j;
-
-	for (i = 0; i < n; i++) {
-		for (j = 0; j < r->nplan; j++) {
-			if (r->plan[j].node == a[i].node)
-				c += sched_mask_count(r->plan[j].mask &
-				    a[i].mask);
-		}
-	}
-	return (c);
-}
-
-bool
-sched_resv_allows(const struct sched_resv *r, const struct place_alloc *a,
-    size_t n, int64_t end)
-{
-	if (r->start == SCHED_RESV_NEVER)
-		return (true);
-	if (end != SCHED_RESV_NEVER && end <= r->start)
-		return (true);
-	return (sched_resv_overlap(r, a, n) == 0);
 }

@@ -3,7 +3,8 @@
  * at which the GPUs of a placement it accepts will be free, judged from
  * the running jobs' expected ends (a time limit, or a duration predicted
  * from history); jobs behind it start now only if that promise holds:
- * they end by then, or they take none of the GPUs promised.
+ * they end by then, or they take none of the GPUs promised (the core's
+ * pass keeps that rule: sched-core-backfill.c).
  *
  * Pure: no I/O, no clock. Times are ms on the caller's origin, as the
  * core's. The cluster is borrowed and left as it was found. */
@@ -46,16 +47,5 @@ struct sched_resv {
 void	sched_resv_find(struct place_cluster *, enum sched_placement how,
 	    const struct place_want *w, const struct sched_resv_run *runs,
 	    size_t nruns, size_t max, int64_t now, struct sched_resv *r);
-
-/* Whether a job placed on a[0..n) now and expected to end at end (a
- * time limit's, or a predicted end where the job can be checkpointed at
- * r's start without loss; SCHED_RESV_NEVER: not known) leaves r's promise
- * whole: it ends by r's start, or it takes none of r's GPUs. */
-bool	sched_resv_allows(const struct sched_resv *r,
-	    const struct place_alloc *a, size_t n, int64_t end);
-
-/* How many GPUs of a[0..n) r promised too; 0 for none. */
-uint32_t sched_resv_overlap(const struct sched_resv *r,
-	    const struct place_alloc *a, size_t n);
 
 #endif

@@ -1,8 +1,9 @@
 /* sched-resv-test.c: backfill's reservation (policy/sched-resv.c) on
  * hand-made timelines: the earliest start among the running jobs' ends,
  * a placement the job accepts rather than a count of GPUs, ties given back
- * together, unknown ends, the walk's bound, overdue runs, the cluster left
- * as found, and which later jobs the promise lets start. */
+ * together, unknown ends, the walk's bound, overdue runs and the cluster
+ * left as found. Which later jobs a promise lets start is the core's
+ * (sched-backfill-test.c). */
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -195,30 +196,6 @@ t_never_and_bound(void)
 	place_cluster_free(cl);
 }
 
-static void
-t_allows(void)
-{
-	struct place_alloc	 plan[1] = { { 0, 0xf, 0, 0 } };
-	struct sched_resv	 r = { 100, plan, 1, 0 };
-	struct place_alloc	 in[2] = { { 1, 0x1, 0, 0 }, { 0, 0x6, 0, 0 } };
-	struct place_alloc	 out[1] = { { 1, 0x3, 0, 0 } };
-
-	is_int(sched_resv_overlap(&r, in, 2), 2, "two of its GPUs are "
-	    "promised");
-	is_int(sched_resv_overlap(&r, out, 1), 0, "none of these");
-	ok(sched_resv_allows(&r, in, 2, 100), "a job ending at the start "
-	    "may take promised GPUs");
-	ok(!sched_resv_allows(&r, in, 2, 101), "one ending a ms later may "
-	    "not");
-	ok(!sched_resv_allows(&r, in, 2, SCHED_RESV_NEVER), "nor one whose "
-	    "end is not known");
-	ok(sched_resv_allows(&r, out, 1, SCHED_RESV_NEVER), "GPUs not "
-	    "promised are anyone's, whenever it ends");
-	r.start = SCHED_RESV_NEVER;
-	ok(sched_resv_allows(&r, in, 2, SCHED_RESV_NEVER), "no promise "
-	    "holds nothing back");
-}
-
 int
 main(void)
 {
@@ -228,6 +205,5 @@ main(void)
 	t_now_and_overdue();
 	t_ties();
 	t_never_and_bound();
-	t_allows();
 	return (tap_done());
 }
