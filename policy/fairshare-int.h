@@ -1,6 +1,7 @@
 /* fairshare-int.h: the fair-share tree's insides, shared by fairshare.c
- * (the tree, charges and decay), fairshare-rank.c (Fair Tree's ranking)
- * and fairshare-report.c (the report's rows). Not for use outside
+ * (the tree, charges and decay), fairshare-rank.c (Fair Tree's ranking),
+ * fairshare-report.c (the report's rows) and fairshare-targets.c (each
+ * leaf's part of the cluster now). Not for use outside
  * policy/fairshare*.c. */
 #ifndef GB_FAIRSHARE_INT_H
 #define GB_FAIRSHARE_INT_H
@@ -31,6 +32,9 @@ struct fairshare_node {
 	uint32_t		 standing;
 	double			 factor;
 	double			 lf_key;	/* fairshare-rank.c's */
+	/* fairshare-targets.c's: the GPUs wanted below it, and its part. */
+	double			 demand;
+	double			 part;
 };
 
 /* The nodes by key (account, then user with NULL first) and the root. */

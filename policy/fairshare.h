@@ -141,6 +141,27 @@ uint32_t fairshare_standing(const struct fairshare *, const char *user,
  * core re-keys its jobs only then. */
 uint64_t fairshare_generation(const struct fairshare *);
 
+/* What a leaf wants now, for fairshare_targets: the GPUs of its jobs
+ * that wait or run (user and account as fairshare_charge's). */
+struct fairshare_want {
+	const char	*user;
+	const char	*account;
+	double		 gpus;
+};
+
+/* Each leaf's part of capacity GPUs now (fair share's guarantee): from
+ * the root down, an account's part is shared among its children that
+ * want GPUs by weighted max-min fairness on their shares (a child wanting
+ * less than its weight's portion gets what it wants, and the rest is
+ * shared among the others likewise), so that an account's unused part
+ * goes to its siblings first, as in the ranking. out[i] is want[i]'s: at
+ * most what it wants; 0 for a user and account the tree has no leaf for
+ * (a charge makes one) and for a leaf listed twice after the first. The
+ * parts do not depend on usage: the standing orders, the parts bound
+ * what preemption may take. O(nodes log nodes + n log nodes). */
+void	fairshare_targets(struct fairshare *, const struct fairshare_want *want,
+	    size_t n, double capacity, double *out);
+
 /* The usage at now, in GPU-ms, of user's leaf under account, or of the
  * account itself when user is NULL (account "": the root, everyone's);
  * 0 when the tree has none. */

@@ -66,7 +66,11 @@ struct sched_chold {
 	uint32_t			 nalloc;
 	uint32_t			 nplan;
 	uint32_t			 waiting;
+	/* In the core's fs_first: it preempted for fair share's
+	 * guarantee, and starts first on what its victims gave back. */
+	bool				 fs_first;
 	TAILQ_ENTRY(sched_cjob)		 pentry;	/* preempting */
+	TAILQ_ENTRY(sched_cjob)		 fentry;	/* fs_first */
 	struct otree_node		 tnode;		/* timers */
 	struct otree_node		 enode;		/* ends */
 	struct otree_node		 dnode;		/* deadlines */
@@ -171,8 +175,37 @@ struct sched_core {
 	struct sched_fs_leaf {
 		uint32_t		 standing;
 		struct sched_cjobs	 jobs;
+		/* The guarantee's (fairshare_preempt): the GPUs of all
+		 * its jobs and of its running ones (not those being
+		 * stopped), its part (the caller's), and the scratch of
+		 * a victim check (taken: the GPUs of this leaf's jobs the
+		 * victims hold, valid while stamp is the core's fs_stamp) and of
+		 * a pass (claimed: the GPUs of its jobs waiting on
+		 * victims; missed: the fewest GPUs a search for the
+		 * leaf's jobs found no victims for; both while pass is
+		 * the core's npass). */
+		uint64_t		 demand;
+		uint64_t		 held;
+		double			 target;
+		uint64_t		 taken;
+		uint64_t		 claimed;
+		uint32_t		 missed;
+		uint32_t		 stamp;
+		uint32_t		 pass;
 	}			**fs;
 	uint32_t		 nfs;
+	/* The guarantee's: changes to the leaves' demands, the stamp of
+	 * the latest victim check, and whether this pass may preempt for
+	 * it (a leaf with waiting jobs below its part, one above). */
+	uint64_t		 fs_changes;
+	uint32_t		 fs_stamp;
+	bool			 fs_chance;
+	/* Waiting jobs that preempted for the guarantee: each pass starts
+	 * them first where their victims are gone, and holds their plans
+	 * where not, as a job ahead of them in the order (of a leaf above
+	 * its part) would take what was stopped for them, and they would
+	 * preempt again, and again. */
+	struct sched_cjobs	 fs_first;
 	/* This pass's promises (sched-core-backfill.c): to whom (by id,
 	 * which outlives a job's record) and when, how many, the earliest
 	 * start among them, the GPUs they hold free now. */
@@ -393,6 +426,11 @@ bool		 sched_core_preempt_outranks(const struct sched_core *,
 		     int64_t now);
 size_t		 sched_core_preempt_choose(struct sched_core *,
 		     struct sched_cjob *p, int64_t now);
+/* The same for fair share's guarantee: victims of any queue and of
+ * tiers up to p's, of leaves that keep their part without them
+ * (sched_core_fairshare_spares), for a p whose leaf is below its part. */
+size_t		 sched_core_preempt_share(struct sched_core *,
+		     struct sched_cjob *p);
 void		 sched_core_preempt_plan(struct sched_core *,
 		     struct sched_cjob *p, size_t k);
 size_t		 sched_core_preempt_orphans(struct sched_core *,
@@ -448,6 +486,43 @@ void		 sched_core_fairshare_enqueue(struct sched_core *,
 		     struct sched_cjob *j);
 void		 sched_core_fairshare_dequeue(struct sched_core *,
 		     struct sched_cjob *j);
+/* sched-core-fairshare.c, the guarantee's bookkeeping: j came into the
+ * core (sign 1) or left it (-1); started running (1) or stopped running
+ * or began to be stopped (-1). */
+void		 sched_core_fairshare_join(struct sched_core *,
+		     const struct sched_cjob *j, int sign);
+void		 sched_core_fairshare_hold(struct sched_core *,
+		     const struct sched_cjob *j, int sign);
+/* The guarantee's rules. At a pass's start: whether it may preempt at
+ * all (core->fs_chance). Whether p's leaf, with what it holds and has
+ * claimed this pass, is below its part, and no search for as many GPUs
+ * of its jobs found none this pass. Whether r, of another leaf than
+ * p's, may be p's victim: for a Tiresias preemption (share false) if its
+ * leaf keeps its part without r, and for the guarantee's (true) if its
+ * leaf, without r, still holds more of its part than p's leaf does (so
+ * that each such preemption raises the least-served leaf's fill, and no
+ * two leaves take turns); and whether each leaf so keeps what it must
+ * without all of v[0..k) of it. p waits on victims: its GPUs are
+ * claimed for this pass; a search for p found none. */
+void		 sched_core_fairshare_begin(struct sched_core *);
+bool		 sched_core_fairshare_under(struct sched_core *,
+		     const struct sched_cjob *p);
+bool		 sched_core_fairshare_spares(const struct sched_core *,
+		     const struct sched_cjob *p, const struct sched_cjob *r,
+		     bool share);
+bool		 sched_core_fairshare_keeps(struct sched_core *,
+		     const struct sched_cjob *p, struct sched_cjob *const *v,
+		     size_t k, bool share);
+/* p preempted for the guarantee: it joins fs_first; j started or left:
+ * it leaves it, if in it. */
+void		 sched_core_fairshare_first(struct sched_core *,
+		     struct sched_cjob *p);
+void		 sched_core_fairshare_unfirst(struct sched_core *,
+		     struct sched_cjob *j);
+void		 sched_core_fairshare_claim(struct sched_core *,
+		     const struct sched_cjob *p);
+void		 sched_core_fairshare_missed(struct sched_core *,
+		     const struct sched_cjob *p);
 
 /* What j has of a run, to read: sched_cjob_no_hold for a job that never
  * ran. The readers below are inline: a pass calls them for each pending

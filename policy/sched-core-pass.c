@@ -260,7 +260,8 @@ sched_core_pass_miss(struct sched_core *core, const struct sched_cjob *p,
 
 /* Whether a victim search for p would find none, as one for a job of its
  * shape, tier and queue did in this pass with nothing changed since
- * (dlas and gittins: there the search reads nothing else of p). */
+ * (dlas and gittins: there the search reads nothing else of p; not with
+ * fair share's guarantee, whose victims depend on p's leaf). */
 static bool
 sched_core_pass_pmissed(struct sched_core *core, const struct sched_cjob *p)
 {
@@ -268,6 +269,7 @@ sched_core_pass_pmissed(struct sched_core *core, const struct sched_cjob *p)
 
 	return ((core->conf.policy == SCHED_DLAS ||
 	    core->conf.policy == SCHED_GITTINS) &&
+	    !core->conf.fairshare_preempt &&
 	    sched_core_pass_may_miss(core, p) &&
 	    s->pmiss_pass == core->npass && s->pmiss_tier == p->tier &&
 	    s->pmiss_queue == p->queue &&
@@ -313,6 +315,35 @@ sched_core_pass_overdue(struct sched_core *core, int64_t now)
 	}
 }
 
+/* The jobs that preempted for fair share's guarantee (core->fs_first)
+ * go first: where their victims are gone they start, on their GPUs or
+ * others, as a job ahead of them in the order would take what was
+ * stopped for them (and they would preempt again); where not, what they
+ * wait for is held. One that finds no room leaves the list and waits its
+ * turn in the order. */
+static void
+sched_core_pass_first(struct sched_core *core, int64_t now)
+{
+	struct sched_cjob	*p, *next;
+	size_t			 got;
+
+	for (p = TAILQ_FIRST(&core->fs_first); p != NULL; p = next) {
+		next = TAILQ_NEXT(p, hold->fentry);
+		if (p->hold->waiting > 0) {
+			sched_core_fairshare_claim(core, p);
+			sched_core_pass_reserve(core, p->hold->plan,
+			    p->hold->nplan);
+			continue;
+		}
+		sched_core_fairshare_unfirst(core, p);
+		if ((got = sched_core_place_find(core, p)) == 0)
+			continue;
+		sched_core_dequeue(core, p);
+		sched_core_run(core, p, core->scratch, got, now);
+		sched_core_pass_act(core, SCHED_ACT_START, p);
+	}
+}
+
 size_t
 sched_core_pass(struct sched_core *core, int64_t now,
     const struct sched_action **acts)
@@ -324,6 +355,7 @@ sched_core_pass(struct sched_core *core, int64_t now,
 	size_t			 got, k, i;
 	unsigned		 minsize, b;
 	enum sched_reason	 why;
+	bool			 in_time, fs;
 
 	core->nacts = 0;
 	core->nheld = 0;
@@ -334,6 +366,8 @@ sched_core_pass(struct sched_core *core, int64_t now,
 	sched_core_pass_overdue(core, now);
 	sched_core_backfill_begin(core);
 	sched_core_mlfq_due(core, now);
+	sched_core_fairshare_begin(core);
+	sched_core_pass_first(core, now);
 	memcpy(left, core->psize, sizeof left);
 	for (minsize = 0; minsize < SCHED_MAX_GPUS_PER_NODE &&
 	    left[minsize] == 0; minsize++)
@@ -350,7 +384,7 @@ sched_core_pass(struct sched_core *core, int64_t now,
 		 * anything behind it (they rank lower still): stop here. */
 		if (free_now + core->resv_gpus < minsize &&
 		    sched_core_pass_victims_behind(core, p, victims) == 0 &&
-		    core->norphans == 0) {
+		    core->norphans == 0 && !core->fs_chance) {
 			/* The first that waits so is promised still, so
 			 * that its expected start stays known. */
 			if (core->nresv == 0 && sched_core_pass_capped(core,
@@ -426,23 +460,29 @@ sched_core_pass(struct sched_core *core, int64_t now,
 			/* Its victims are still stopping: hold what they
 			 * were stopped for, and ask for nothing more. */
 			p->reason = SCHED_REASON_PREEMPTING;
+			sched_core_fairshare_claim(core, p);
 			sched_core_pass_reserve(core, p->hold->plan,
 			    p->hold->nplan);
 			continue;
 		}
 		/* Behind a promise, p preempts only if it ends by its start:
-		 * what it stops might be what was promised. */
-		if (victims == 0 || free_now + victims < p->shape->gpus ||
-		    sched_core_pass_pmissed(core, p) ||
-		    !sched_core_backfill_in_time(core, p, now)) {
-			sched_core_backfill_promise(core, p, now);
-			continue;
-		}
-		if ((k = sched_core_preempt_choose(core, p, now)) == 0) {
+		 * what it stops might be what was promised. Below its
+		 * leaf's part of the cluster, it may preempt for that. */
+		k = 0;
+		if ((in_time = sched_core_backfill_in_time(core, p, now)) &&
+		    victims > 0 && free_now + victims >= p->shape->gpus &&
+		    !sched_core_pass_pmissed(core, p) &&
+		    (k = sched_core_preempt_choose(core, p, now)) == 0)
 			sched_core_pass_pmiss(core, p);
+		if ((fs = k == 0 && in_time))
+			k = sched_core_preempt_share(core, p);
+		if (k == 0) {
 			sched_core_backfill_promise(core, p, now);
 			continue;
 		}
+		sched_core_fairshare_claim(core, p);
+		if (fs)
+			sched_core_fairshare_first(core, p);
 		sched_core_preempt_plan(core, p, k);
 		for (i = 0; i < k; i++) {
 			r = core->victims[i];

@@ -8,7 +8,11 @@
  * was adopted preempting) is an orphan: the next job that needs GPUs
  * takes its GPUs first rather than preempt more. A job bound to some nodes
  * (-w, -x, or by the advance reservations' windows) counts only the GPUs
- * on them: a victim elsewhere cannot make it room. */
+ * on them: a victim elsewhere cannot make it room. With fair share's
+ * guarantee (sched_conf's fairshare_preempt), a job below its leaf's part
+ * may also take victims of any queue whose leaves keep their parts
+ * (sched_core_preempt_share), and no search takes a leaf below its part
+ * for another leaf's job. */
 #include <sys/queue.h>
 
 #include <stdbool.h>
@@ -220,7 +224,8 @@ sched_core_preempt_choose(struct sched_core *core, struct sched_cjob *p,
 		if (!sched_core_preempt_outranks(core, p, r, now))
 			break;
 		if (!r->shape->no_requeue && sched_core_preempt_ruled(core,
-		    p, r) && (gives = sched_core_preempt_gives(core, p, r)) > 0) {
+		    p, r) && (gives = sched_core_preempt_gives(core, p, r)) > 0 &&
+		    sched_core_fairshare_spares(core, p, r, false)) {
 			k = sched_core_preempt_add(core, k, r);
 			have += gives;
 			if (have >= p->shape->gpus &&
@@ -231,7 +236,45 @@ sched_core_preempt_choose(struct sched_core *core, struct sched_cjob *p,
 	}
 	if (fit == 0)
 		return (0);
-	return (sched_core_preempt_prune(core, p, k));
+	k = sched_core_preempt_prune(core, p, k);
+	return (sched_core_fairshare_keeps(core, p, core->victims, k, false) ?
+	    k : 0);
+}
+
+size_t
+sched_core_preempt_share(struct sched_core *core, struct sched_cjob *p)
+{
+	struct otree_node	*n;
+	struct sched_cjob	*r;
+	uint64_t		 have = sched_core_preempt_free(core, p), gives;
+	size_t			 k = 0, fit = 0;
+
+	if (!sched_core_fairshare_under(core, p))
+		return (0);
+	sched_core_preempt_mark(core, p);
+	/* The running tree's order is by tier, then queue: from its end,
+	 * the lowest first, none of a tier above p's. */
+	for (n = otree_last(&core->running); n != NULL; n = otree_prev(n)) {
+		r = SCHED_CJOB_OF(n, qnode);
+		if (r->tier > p->tier)
+			break;
+		if (r->fs_leaf == p->fs_leaf || r->shape->no_requeue ||
+		    !sched_core_preempt_ruled(core, p, r) ||
+		    (gives = sched_core_preempt_gives(core, p, r)) == 0 ||
+		    !sched_core_fairshare_spares(core, p, r, true))
+			continue;
+		k = sched_core_preempt_add(core, k, r);
+		have += gives;
+		if (have >= p->shape->gpus && (fit = sched_core_preempt_fits(core,
+		    p, core->victims, k, SIZE_MAX)) > 0)
+			break;
+	}
+	if (fit == 0 || !sched_core_fairshare_keeps(core, p, core->victims,
+	    (k = sched_core_preempt_prune(core, p, k)), true)) {
+		sched_core_fairshare_missed(core, p);
+		return (0);
+	}
+	return (k);
 }
 
 /* Makes p wait for preempting jobs no one waits for when their GPUs (with

@@ -53,6 +53,7 @@ sched_core_create(const struct sched_conf *conf)
 	otree_init(&core->ends, sched_core_order_ends);
 	otree_init(&core->deadlines, sched_core_order_deadlines);
 	TAILQ_INIT(&core->preempting);
+	TAILQ_INIT(&core->fs_first);
 	core->cluster = place_cluster_create(conf->seed);
 	sched_gittins_init(&core->gittins, conf->samples, conf->nsamples);
 	return (core);
@@ -117,6 +118,7 @@ sched_core_job_free(struct sched_core *core, struct sched_cjob *j)
 
 	if (j->tier != 0)
 		core->tiered--;
+	sched_core_fairshare_join(core, j, -1);
 	if (j->hold != NULL) {
 		free(j->hold->alloc);
 		free(j->hold->plan);
@@ -329,6 +331,7 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 	j->limit_s = sched_core_secs(spec->limit);
 	j->fs_leaf = spec->fs_leaf < SCHED_FS_LEAVES ? spec->fs_leaf :
 	    SCHED_FS_LEAVES - 1;
+	sched_core_fairshare_join(core, j, 1);
 	j->gset = NULL;
 	if (core->conf.policy == SCHED_GITTINS && core->conf.gittins_similar &&
 	    spec->ngsamples > 0) {
@@ -468,9 +471,11 @@ sched_core_run(struct sched_core *core, struct sched_cjob *j,
 	h->plan = NULL;
 	h->nplan = 0;
 	sched_core_preempt_forget(core, j);
+	sched_core_fairshare_unfirst(core, j);
 	otree_insert(&core->running, &j->qnode);
 	sched_core_backfill_ends_add(core, j, now);
 	sched_core_victims(core, j, 1);
+	sched_core_fairshare_hold(core, j, 1);
 	sched_core_mlfq_demotion(core, j);
 }
 
@@ -508,6 +513,7 @@ sched_core_unrun(struct sched_core *core, struct sched_cjob *j)
 	sched_core_backfill_ends_remove(core, j);
 	sched_core_backfill_unlean(core, j);
 	sched_core_victims(core, j, -1);
+	sched_core_fairshare_hold(core, j, -1);
 	sched_core_mlfq_timer(core, j, SCHED_NEVER);
 }
 
@@ -540,6 +546,7 @@ sched_core_detach(struct sched_core *core, struct sched_cjob *j, int64_t now)
 	case SCHED_JOB_PENDING:
 		sched_core_dequeue(core, j);
 		sched_core_preempt_forget(core, j);
+		sched_core_fairshare_unfirst(core, j);
 		break;
 	case SCHED_JOB_RUNNING:
 		sched_cjob_account(j, now);

@@ -156,6 +156,18 @@ void			 sched_core_fairshare_set(struct sched_core *,
 			     uint32_t leaf, uint32_t standing);
 uint32_t		 sched_core_fairshare_get(const struct sched_core *,
 			     uint32_t leaf);
+/* Fair share's guarantee (sched_conf's fairshare_preempt). A leaf's
+ * demand is the GPUs of all its jobs in the core (waiting, running or
+ * being stopped); sched_core_fairshare_changes counts the changes to any
+ * leaf's demand (a job came or left), so that a caller works out the
+ * leaves' parts again only when it moved (fairshare_targets). A leaf's
+ * part, in GPUs, is INFINITY until set: it then neither preempts for its
+ * share nor is preempted for another's. */
+uint64_t		 sched_core_fairshare_demand(const struct sched_core *,
+			     uint32_t leaf);
+uint64_t		 sched_core_fairshare_changes(const struct sched_core *);
+void			 sched_core_fairshare_target(struct sched_core *,
+			     uint32_t leaf, double gpus);
 /* Advance reservations (sched-window.h): window id (not 0) holds
  * nodes[0..n) (the cluster's indexes) from start to end (ms), a
  * maintenance or not, in place of the one of that id; a job of it carries

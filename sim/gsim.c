@@ -35,6 +35,7 @@ enum {
 	GSIM_OPT_FAIRSHARE,
 	GSIM_OPT_GITTINS_HISTORY,
 	GSIM_OPT_FS_HALF_LIFE,
+	GSIM_OPT_FS_PREEMPT,
 	GSIM_OPT_SEED,
 	GSIM_OPT_SHAPE,
 	GSIM_OPT_NODE_CPUS,
@@ -66,6 +67,7 @@ static const struct option gsim_longopts[] = {
 	    GSIM_OPT_GITTINS_HISTORY },
 	{ "fairshare-half-life", required_argument, NULL,
 	    GSIM_OPT_FS_HALF_LIFE },
+	{ "fairshare-preempt", no_argument, NULL, GSIM_OPT_FS_PREEMPT },
 	{ "seed", required_argument, NULL, GSIM_OPT_SEED },
 	{ "shape", required_argument, NULL, GSIM_OPT_SHAPE },
 	{ "node-cpus", required_argument, NULL, GSIM_OPT_NODE_CPUS },
@@ -148,6 +150,9 @@ gsim_usage(FILE *f)
 "                            furthest below their share first\n"
 "      --fairshare-half-life SECONDS  usage decays by half in SECONDS\n"
 "                            (default 604800, 7 days; 0: never)\n"
+"      --fairshare-preempt   with --fairshare: a job whose user holds less\n"
+"                            than their part of the cluster may preempt\n"
+"                            jobs of users who keep theirs without them\n"
 "      --backfill DEPTH      promise the first DEPTH jobs that cannot start\n"
 "                            the earliest time their GPUs are free, and start\n"
 "                            a job behind them only where it keeps the\n"
@@ -406,6 +411,9 @@ gsim_options(struct gsim *g, int argc, char **argv, int *status, char *err,
 				return (-1);
 			g->fs_half_life_ms = llround(v * 1000);
 			break;
+		case GSIM_OPT_FS_PREEMPT:
+			g->conf.fairshare_preempt = true;
+			break;
 		case GSIM_OPT_SEED:
 			if (gsim_number(optarg, "--seed", 0, &v, err,
 			    errlen) != 0 || v != floor(v) || v > 9e15) {
@@ -462,6 +470,11 @@ gsim_options(struct gsim *g, int argc, char **argv, int *status, char *err,
 			g->quiet = true;
 			break;
 		}
+	}
+	if (g->conf.fairshare_preempt && !g->conf.fairshare) {
+		snprintf(err, errlen, "--fairshare-preempt preempts for fair "
+		    "share: it needs --fairshare WEIGHT");
+		return (-1);
 	}
 	if (optind >= argc) {
 		snprintf(err, errlen, "no trace given; expected one CSV file");

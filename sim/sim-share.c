@@ -8,6 +8,7 @@
 
 #include "common/xmalloc.h"
 #include "policy/fairshare.h"
+#include "policy/place.h"
 #include "policy/sched-core.h"
 #include "sim/sim-share.h"
 
@@ -30,6 +31,11 @@ struct sim_share {
 	size_t			 nrunning;
 	int64_t			 next_tick;
 	uint64_t		 generation;
+	/* The guarantee's: the core's demand changes last seen, and what
+	 * the leaves want and their parts (scratch, by leaf). */
+	uint64_t		 changes;
+	struct fairshare_want	*want;
+	double			*part;
 };
 
 static const char *
@@ -101,6 +107,8 @@ sim_share_free(struct sim_share *s)
 	if (s == NULL)
 		return;
 	fairshare_free(s->fs);
+	free(s->want);
+	free(s->part);
 	free(s->leaves);
 	free(s->leaf_of);
 	free(s->charged);
@@ -174,4 +182,32 @@ sim_share_tick(struct sim_share *s, struct sched_core *core, int64_t now)
 		l->standing = st;
 		sched_core_fairshare_set(core, (uint32_t)i, st);
 	}
+}
+
+void
+sim_share_parts(struct sim_share *s, struct sched_core *core)
+{
+	uint64_t	changes = sched_core_fairshare_changes(core);
+	size_t		i;
+
+	if (changes == s->changes && s->want != NULL)
+		return;
+	s->changes = changes;
+	if (s->want == NULL) {
+		s->want = xcalloc(s->nleaves != 0 ? s->nleaves : 1,
+		    sizeof *s->want);
+		s->part = xcalloc(s->nleaves != 0 ? s->nleaves : 1,
+		    sizeof *s->part);
+		for (i = 0; i < s->nleaves; i++) {
+			s->want[i].user = s->leaves[i].user;
+			s->want[i].account = s->leaves[i].account;
+		}
+	}
+	for (i = 0; i < s->nleaves; i++)
+		s->want[i].gpus = (double)sched_core_fairshare_demand(core,
+		    (uint32_t)i);
+	fairshare_targets(s->fs, s->want, s->nleaves,
+	    (double)place_gpus_total(sched_core_cluster(core)), s->part);
+	for (i = 0; i < s->nleaves; i++)
+		sched_core_fairshare_target(core, (uint32_t)i, s->part[i]);
 }

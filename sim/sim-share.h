@@ -42,5 +42,10 @@ void			 sim_share_stop(struct sim_share *, size_t idx,
  * ranks the leaves and hands the core the standings that moved. */
 void			 sim_share_tick(struct sim_share *, struct sched_core *,
 			    int64_t now);
+/* Before a pass, with fair share's guarantee (sched_conf's
+ * fairshare_preempt): once the leaves' demands have moved, works out
+ * each leaf's part of the core's GPUs (fairshare_targets) and hands the
+ * core those that changed. */
+void			 sim_share_parts(struct sim_share *, struct sched_core *);
 
 #endif

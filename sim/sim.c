@@ -354,6 +354,8 @@ sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
 		if (share != NULL)
 			sim_share_tick(share, core, now);
 		for (rounds = 0; rounds < 1000; rounds++) {
+			if (share != NULL && conf->fairshare_preempt)
+				sim_share_parts(share, core);
 			n = sched_core_pass(core, now, &acts);
 			res->passes++;
 			if (sim_apply(core, trace, st, &h, o, res, now, acts,

@@ -421,6 +421,8 @@ static const struct conf_file_key conf_scheduler_keys[] = {
 	  .off = offsetof(struct conf, sched.fairshare_queue_weight),
 	  .min = 0, .max = 1000000000,
 	  .what = "places of fair-share standing a queue level counts as" },
+	{ .name = "fairshare_preempt", .type = CONF_FILE_BOOL,
+	  .off = offsetof(struct conf, sched.fairshare_preempt) },
 	{ .name = "fairshare_half_life", .type = CONF_FILE_UINT,
 	  .off = offsetof(struct conf, fairshare_half_life), .min = 0,
 	  .max = 10 * 365 * 86400, .what = "seconds (0: usage never decays)" },

@@ -8,7 +8,9 @@
  * half-lives, charged at their ends), then the running jobs' charged
  * every CORE_FS_TICK_MS and at their stop, after which the next pass
  * ranks the leaves again (the GPUs that came free go to the user who is
- * owed them). The tree and its usage outlive the core's rebuilds. */
+ * owed them). With scheduler.fairshare_preempt, each leaf's part of the
+ * cluster now is handed to the core too, whenever a job came or left
+ * (core_fs_parts). The tree and its usage outlive the core's rebuilds. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +25,7 @@
 #include "daemon/controller/qos.h"
 #include "daemon/controller/store-assoc.h"
 #include "policy/fairshare.h"
+#include "policy/place.h"
 #include "policy/sched-core.h"
 
 /* How often the running jobs are charged and the leaves ranked again. */
@@ -192,6 +195,41 @@ core_fairshare_build(void)
 		    core.fs_leaves[i].standing);
 	}
 	core.fs_next = now + CORE_FS_TICK_MS;
+	core.fs_changes = UINT64_MAX;
+}
+
+/* Fair share's guarantee: once a job came or left, each leaf's part of
+ * the cluster's GPUs now (fairshare_targets, by what the core counts each
+ * leaf's jobs ask) goes to the core. O(leaves log nodes), only when the
+ * demands moved. */
+static void
+core_fs_parts(void)
+{
+	uint64_t	changes = sched_core_fairshare_changes(core.sc);
+	size_t		i, n = core.nfs_leaves;
+
+	if (!core.conf.fairshare_preempt || changes == core.fs_changes)
+		return;
+	core.fs_changes = changes;
+	if (core.fs_wantsize < n) {
+		core.fs_wantsize = n * 2;
+		core.fs_want = xreallocarray(core.fs_want, core.fs_wantsize,
+		    sizeof *core.fs_want);
+		core.fs_part = xreallocarray(core.fs_part, core.fs_wantsize,
+		    sizeof *core.fs_part);
+	}
+	for (i = 0; i < n; i++) {
+		core.fs_want[i].user = core.fs_leaves[i].user;
+		core.fs_want[i].account = core.fs_leaves[i].account;
+		core.fs_want[i].gpus = (double)sched_core_fairshare_demand(
+		    core.sc, (uint32_t)i);
+	}
+	fairshare_targets(core.fs, core.fs_want, n,
+	    (double)place_gpus_total(sched_core_cluster(core.sc)),
+	    core.fs_part);
+	for (i = 0; i < n; i++)
+		sched_core_fairshare_target(core.sc, (uint32_t)i,
+		    core.fs_part[i]);
 }
 
 /* Charges j's run from the last charge (or its start) to now. */
@@ -228,7 +266,10 @@ core_fairshare_tick(int64_t now)
 	uint32_t		 st;
 	size_t			 i;
 
-	if (core.fs == NULL || !core.conf.fairshare || now < core.fs_next)
+	if (core.fs == NULL || !core.conf.fairshare)
+		return;
+	core_fs_parts();
+	if (now < core.fs_next)
 		return;
 	for (j = job_table_first(); j != NULL; j = job_table_next(j)) {
 		if (core_running(job_state(j)))
@@ -276,4 +317,9 @@ core_fairshare_free(void)
 	free(core.fs_index);
 	core.fs_index = NULL;
 	core.fs_slots = 0;
+	free(core.fs_want);
+	free(core.fs_part);
+	core.fs_want = NULL;
+	core.fs_part = NULL;
+	core.fs_wantsize = 0;
 }

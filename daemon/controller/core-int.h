@@ -106,6 +106,13 @@ struct core_state {
 	int64_t			 fs_charged, fs_next;
 	uint64_t		 fs_gen;
 	uint64_t		 fs_half_life;
+	/* Fair share's guarantee (scheduler.fairshare_preempt): the
+	 * core's demand changes the leaves' parts were worked out at
+	 * (UINT64_MAX: never, for this core), and their scratch. */
+	uint64_t		 fs_changes;
+	struct fairshare_want	*fs_want;
+	double			*fs_part;
+	size_t			 fs_wantsize;
 	/* The advance reservations (resv.h, core_resv): the RESV requests
 	 * change them and the core is rebuilt; each not ended is a window
 	 * of sc's (core-resv.c). */

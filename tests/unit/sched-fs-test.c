@@ -4,7 +4,11 @@
  * share starts first, a standing that moves re-orders that user's jobs,
  * the weight trades standing against queues, one user alone is ordered as
  * without fair share, and a job of a higher queue behind a lower one
- * still preempts. Expected orders are worked out in the comments. */
+ * still preempts; and fair share's guarantee (fairshare_preempt): a job
+ * below its leaf's part preempts a leaf that keeps more of its part, and
+ * never the other way, starts first on what it stopped, and nothing is
+ * preempted for parts not given. Expected orders are worked out in the
+ * comments. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -14,6 +18,7 @@
 
 static const struct sched_action	*t_acts;
 static size_t				 t_nacts;
+static bool				 t_guarantee;	/* t_core's */
 
 static struct sched_core *
 t_core(bool fs, uint32_t weight, uint64_t thr0, uint32_t nnodes,
@@ -28,6 +33,7 @@ t_core(bool fs, uint32_t weight, uint64_t thr0, uint32_t nnodes,
 	conf.thresholds[0] = thr0;
 	conf.fairshare = fs;
 	conf.fairshare_queue_weight = weight;
+	conf.fairshare_preempt = t_guarantee;
 	core = sched_core_create(&conf);
 	for (i = 0; i < nnodes; i++)
 		place_node_add(sched_core_cluster(core), gpus, 0);
@@ -48,6 +54,7 @@ t_submit(struct sched_core *core, uint64_t id, uint32_t gpus, uint32_t leaf,
 	spec.last_stop = now;
 	spec.any_shape = true;
 	spec.fs_leaf = leaf;
+	spec.arg = (void *)(uintptr_t)leaf;
 	return (sched_core_submit(core, &spec, now));
 }
 
@@ -339,6 +346,180 @@ test_no_thrash(void)
 	sched_core_free(core);
 }
 
+/* How many of this pass's actions are of type, and of them how many are
+ * jobs of leaf. */
+static size_t
+t_count(enum sched_action_type type, uint32_t leaf, size_t *of_leaf)
+{
+	size_t	i, n = 0;
+
+	*of_leaf = 0;
+	for (i = 0; i < t_nacts; i++) {
+		if (t_acts[i].type != type)
+			continue;
+		n++;
+		if ((uintptr_t)sched_cjob_arg(t_acts[i].job) == leaf)
+			(*of_leaf)++;
+	}
+	return (n);
+}
+
+/* Stops every job this pass preempted, requeued at now. */
+static void
+t_stop_preempted(struct sched_core *core, int64_t now)
+{
+	struct sched_cjob	*v[16];
+	size_t			 i, n = 0;
+
+	for (i = 0; i < t_nacts && n < 16; i++) {
+		if (t_acts[i].type == SCHED_ACT_PREEMPT)
+			v[n++] = t_acts[i].job;
+	}
+	for (i = 0; i < n; i++)
+		sched_core_stopped(core, v[i], now);
+}
+
+/* One node of 4 GPUs, queues too high for Tiresias to preempt. Leaf 1
+ * runs four 1-GPU jobs; b (leaf 2, 2 GPUs) comes. Parts 2 and 2: leaf 2
+ * holds 0 of its 2, and leaf 1 without two of its jobs holds 2 of 2,
+ * more of its part than leaf 2's 0: b preempts two of leaf 1's jobs (and
+ * only they: t_count), then starts on their GPUs. Then leaf 1 holds 2 of
+ * 2, at its part: its waiting jobs preempt nothing, pass after pass. */
+static void
+test_guarantee(void)
+{
+	struct sched_core	*core;
+	struct sched_cjob	*b;
+	size_t			 of_leaf, i;
+	bool			 calm = true;
+
+	t_guarantee = true;
+	core = t_core(true, 0, UINT64_C(1) << 50, 1, 4);
+	for (i = 0; i < 4; i++)
+		t_submit(core, 1 + i, 1, 1, 0);
+	t_pass(core, 0);
+	b = t_submit(core, 10, 2, 2, 100);
+	sched_core_fairshare_set(core, 1, 1);
+	sched_core_fairshare_target(core, 1, 2);
+	sched_core_fairshare_target(core, 2, 2);
+	ok(sched_core_fairshare_demand(core, 1) == 4 &&
+	    sched_core_fairshare_demand(core, 2) == 2, "demands: leaf 1 4 "
+	    "GPUs, leaf 2 2");
+	t_pass(core, 100);
+	ok(t_count(SCHED_ACT_PREEMPT, 1, &of_leaf) == 2 && of_leaf == 2 &&
+	    sched_cjob_state(b) == SCHED_JOB_PENDING, "b below its part "
+	    "preempts two of leaf 1's jobs");
+	t_stop_preempted(core, 110);
+	t_pass(core, 110);
+	ok(t_did(SCHED_ACT_START, b), "b starts on their GPUs");
+	for (i = 0; i < 5; i++) {
+		if (t_pass(core, 120 + (int64_t)i) != 0)
+			calm = false;
+	}
+	ok(calm, "leaf 1, at its part, preempts nothing back");
+	sched_core_free(core);
+	t_guarantee = false;
+}
+
+/* The same without parts given (the caller's), or without the guarantee:
+ * b waits, nothing is preempted. */
+static void
+test_guarantee_off(void)
+{
+	struct sched_core	*core;
+	size_t			 i;
+	int			 on;
+
+	for (on = 0; on <= 1; on++) {
+		t_guarantee = on;
+		core = t_core(true, 0, UINT64_C(1) << 50, 1, 4);
+		for (i = 0; i < 4; i++)
+			t_submit(core, 1 + i, 1, 1, 0);
+		t_pass(core, 0);
+		t_submit(core, 10, 2, 2, 100);
+		if (!on) {
+			sched_core_fairshare_target(core, 1, 2);
+			sched_core_fairshare_target(core, 2, 2);
+		}
+		ok(t_pass(core, 100) == 0, on ? "no parts given: no "
+		    "preemption" : "no guarantee: no preemption");
+		sched_core_free(core);
+	}
+	t_guarantee = false;
+}
+
+/* A victim's leaf must keep more of its part than the preemptor's has.
+ * One node of 4; parts 2 and 2; leaf 1 runs three 1-GPU jobs, leaf 2 one
+ * 1-GPU job. b2 (leaf 2, 2 GPUs): leaf 2 holds 1 of 2 (a half); leaf 1
+ * without two jobs would hold 1 of 2, a half, not more: b2 waits. b1
+ * (leaf 2, 1 GPU), ahead of it: leaf 1 without one job holds 2 of 2,
+ * more than a half: b1 preempts one. */
+static void
+test_guarantee_fill(void)
+{
+	struct sched_core	*core;
+	struct sched_cjob	*b1, *b2;
+	size_t			 i, of_leaf;
+
+	t_guarantee = true;
+	core = t_core(true, 0, UINT64_C(1) << 50, 1, 4);
+	for (i = 0; i < 3; i++)
+		t_submit(core, 1 + i, 1, 1, 0);
+	t_submit(core, 4, 1, 2, 0);
+	t_pass(core, 0);
+	b2 = t_submit(core, 20, 2, 2, 100);
+	sched_core_fairshare_target(core, 1, 2);
+	sched_core_fairshare_target(core, 2, 2);
+	ok(t_pass(core, 100) == 0 && sched_cjob_state(b2) ==
+	    SCHED_JOB_PENDING, "b2 would leave leaf 1 no better off: it "
+	    "waits");
+	b1 = t_submit(core, 21, 1, 2, 50);
+	t_pass(core, 101);
+	ok(t_count(SCHED_ACT_PREEMPT, 1, &of_leaf) == 1 && of_leaf == 1,
+	    "b1 takes one of leaf 1's jobs");
+	t_stop_preempted(core, 110);
+	t_pass(core, 110);
+	ok(t_did(SCHED_ACT_START, b1) && !t_did(SCHED_ACT_START, b2),
+	    "b1 starts, b2 still waits");
+	sched_core_free(core);
+	t_guarantee = false;
+}
+
+/* What a job preempted for goes to it, not to a job ahead of it in the
+ * order. One node of 4, leaf 1 running four 1-GPU jobs; c (leaf 3,
+ * standing 0: first in the order; part 0) and b (leaf 2, standing 1;
+ * part 2) want 2 GPUs each. b preempts two of leaf 1's jobs (c, at its
+ * part, may not); once they stop, b starts, c waits. */
+static void
+test_guarantee_first(void)
+{
+	struct sched_core	*core;
+	struct sched_cjob	*b, *c;
+	size_t			 i, of_leaf;
+
+	t_guarantee = true;
+	core = t_core(true, 0, UINT64_C(1) << 50, 1, 4);
+	for (i = 0; i < 4; i++)
+		t_submit(core, 1 + i, 1, 1, 0);
+	t_pass(core, 0);
+	c = t_submit(core, 30, 2, 3, 100);
+	b = t_submit(core, 31, 2, 2, 100);
+	sched_core_fairshare_set(core, 1, 2);
+	sched_core_fairshare_set(core, 2, 1);
+	sched_core_fairshare_target(core, 1, 2);
+	sched_core_fairshare_target(core, 2, 2);
+	sched_core_fairshare_target(core, 3, 0);
+	t_pass(core, 100);
+	ok(t_count(SCHED_ACT_PREEMPT, 1, &of_leaf) == 2 && of_leaf == 2,
+	    "b preempts two of leaf 1's jobs");
+	t_stop_preempted(core, 110);
+	t_pass(core, 110);
+	ok(t_did(SCHED_ACT_START, b) && !t_did(SCHED_ACT_START, c),
+	    "b starts on them; c, first in the order, does not");
+	sched_core_free(core);
+	t_guarantee = false;
+}
+
 int
 main(void)
 {
@@ -349,5 +530,9 @@ main(void)
 	test_preempt_behind();
 	test_many_leaves();
 	test_no_thrash();
+	test_guarantee();
+	test_guarantee_off();
+	test_guarantee_fill();
+	test_guarantee_first();
 	return (tap_done());
 }
