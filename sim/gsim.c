@@ -46,6 +46,7 @@ enum {
 	GSIM_OPT_CONF,
 	GSIM_OPT_NODES,
 	GSIM_OPT_SHARES,
+	GSIM_OPT_PREDICTIONS,
 	GSIM_OPT_HELP,
 };
 
@@ -78,6 +79,7 @@ static const struct option gsim_longopts[] = {
 	{ "conf", required_argument, NULL, GSIM_OPT_CONF },
 	{ "nodes", required_argument, NULL, GSIM_OPT_NODES },
 	{ "shares", required_argument, NULL, GSIM_OPT_SHARES },
+	{ "predictions", no_argument, NULL, GSIM_OPT_PREDICTIONS },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, GSIM_OPT_HELP },
 	{ "version", no_argument, NULL, 'V' },
@@ -100,6 +102,7 @@ struct gsim {
 	bool			 placement;	/* -P given */
 	bool			 json;
 	bool			 quiet;
+	bool			 predictions;	/* --predictions */
 	int64_t			 overhead_ms;
 	int64_t			 fs_half_life_ms;
 	bool			 even_shapes;	/* --shape even */
@@ -182,6 +185,11 @@ gsim_usage(FILE *f)
 "                            by: a CSV of kind,name,parent,shares\n"
 "                            (default: accounts equal under the root,\n"
 "                            users equal within their account)\n"
+"      --predictions         also report how well each job's run time was\n"
+"                            predicted at its submit, from the jobs ended\n"
+"                            before it (as gbatchd predicts it): per rule,\n"
+"                            the errors, the share within a factor of 2\n"
+"                            and the share predicted short\n"
 "      --json                print the figures as JSON\n"
 "      --jobs FILE           write one CSV line per job and policy to FILE\n"
 "      --plot FILE.png       draw the JCT CDF of each policy (gnuplot)\n"
@@ -466,6 +474,9 @@ gsim_options(struct gsim *g, int argc, char **argv, int *status, char *err,
 		case GSIM_OPT_SHARES:
 			g->shares = optarg;
 			break;
+		case GSIM_OPT_PREDICTIONS:
+			g->predictions = true;
+			break;
 		case 'q':
 			g->quiet = true;
 			break;
@@ -705,6 +716,7 @@ main(int argc, char **argv)
 	so.overhead_ms = g.overhead_ms;
 	so.even_shapes = g.even_shapes;
 	so.fs_half_life_ms = g.fs_half_life_ms;
+	so.predictions = g.predictions;
 	so.fs_accounts = fs_acc;
 	so.fs_naccounts = fs_nacc;
 	so.fs_users = fs_usr;

@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "common/xmalloc.h"
+#include "sim/report-predict.h"
 #include "sim/report-table.h"
 #include "sim/report.h"
 
@@ -151,6 +152,38 @@ report_cell(const struct report_figures *f, size_t i, struct report_table *t)
 		    f->preemptions : f->promotions));
 }
 
+/* The trace's durations in ms, what each prediction is measured against;
+ * a new array. */
+static int64_t *
+report_ran_ms(const struct report *r)
+{
+	int64_t	*ran;
+	size_t	 i, n = r->trace->njobs;
+
+	ran = xcalloc(n != 0 ? n : 1, sizeof *ran);
+	for (i = 0; i < n; i++)
+		ran[i] = r->trace->jobs[i].duration_ms;
+	return (ran);
+}
+
+/* The table of the predictions at submit, where they were asked for. */
+static void
+report_text_predictions(const struct report *r, const char *const *heads,
+    FILE *fp)
+{
+	const struct predict_guess	**g;
+	int64_t				 *ran;
+	size_t				  k;
+
+	g = xcalloc(r->nruns != 0 ? r->nruns : 1, sizeof *g);
+	for (k = 0; k < r->nruns; k++)
+		g[k] = r->runs[k].result.guesses;
+	ran = report_ran_ms(r);
+	report_predict_text(g, heads, r->nruns, ran, r->trace->njobs, fp);
+	free(ran);
+	free(g);
+}
+
 void
 report_text(const struct report *r, FILE *fp)
 {
@@ -200,6 +233,7 @@ report_text(const struct report *r, FILE *fp)
 	report_fair_rows(&r->fair, ff, r->nruns, t);
 	report_table_print(t, fp);
 	report_table_free(t);
+	report_text_predictions(r, heads, fp);
 	for (k = 0; k < r->nruns; k++)
 		fair_figures_free(&ff[k]);
 	free(heads);
@@ -236,11 +270,14 @@ report_json(const struct report *r, FILE *fp)
 {
 	struct report_figures	 f;
 	struct fair_figures	 ff;
+	struct report_predict	 pf;
 	const struct sched_conf	*c;
 	json_t			*root, *runs, *run, *th;
+	int64_t			*ran;
 	size_t			 k, i;
 	int			 ret;
 
+	ran = report_ran_ms(r);
 	runs = json_array();
 	for (k = 0; k < r->nruns; k++) {
 		c = &r->runs[k].conf;
@@ -283,8 +320,15 @@ report_json(const struct report *r, FILE *fp)
 		json_object_set_new(run, "fairness",
 		    report_fair_json(&r->fair, &ff));
 		fair_figures_free(&ff);
+		if (r->runs[k].result.guesses != NULL) {
+			report_predict_figures(r->runs[k].result.guesses, ran,
+			    r->trace->njobs, &pf);
+			json_object_set_new(run, "predictions",
+			    report_predict_json(&pf));
+		}
 		json_array_append_new(runs, run);
 	}
+	free(ran);
 	root = json_pack("{s:s, s:I, s:{s:I, s:I, s:I, s:I}, s:o, s:I, s:o}",
 	    "trace", r->trace_path, "jobs", (json_int_t)r->trace->njobs,
 	    "cluster", "switches", (json_int_t)r->cluster.switches,

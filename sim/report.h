@@ -2,8 +2,9 @@
  * (average, median, p95, p99), queueing delay, makespan, GPU utilization,
  * preemptions and promotions, the wait of each GPU-size class and how
  * fairly users were served (report-fair.h), as a table with the policies
- * side by side or as JSON; per job a CSV row (the JCT CDFs as a gnuplot
- * PNG are plot.h's). Times are seconds. */
+ * side by side or as JSON, and with --predictions how well run times were
+ * predicted (report-predict.h); per job a CSV row (the JCT CDFs as a
+ * gnuplot PNG are plot.h's). Times are seconds. */
 #ifndef GB_SIM_REPORT_H
 #define GB_SIM_REPORT_H
 

@@ -231,6 +231,7 @@ sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
 	size_t				 next = 0, done = 0, i, n, idx, step;
 	int64_t				 now, t, wake, first_submit = 0;
 	int				 rounds, ret = -1;
+	bool				 learn;
 
 	memset(res, 0, sizeof *res);
 	if (sched_conf_check(conf, err, errlen) != 0)
@@ -238,8 +239,9 @@ sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
 	core = sched_core_create(conf);
 	/* Backfill leans on durations learned as the trace is replayed: a
 	 * job's own is never known before it ends, as on a live cluster. */
-	if (conf->backfill_depth > 0 || (conf->gittins_similar &&
-	    conf->policy == SCHED_GITTINS))
+	learn = conf->backfill_depth > 0 || (conf->gittins_similar &&
+	    conf->policy == SCHED_GITTINS);
+	if (learn || o->predictions)
 		pr = predict_create(PREDICT_MAX_KEYS);
 	if (conf->fairshare && conf->policy != SCHED_SRTF)
 		share = sim_share_create(trace, o->fs_half_life_ms,
@@ -253,6 +255,9 @@ sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
 	res->jobs = xcalloc(trace->njobs != 0 ? trace->njobs : 1,
 	    sizeof *res->jobs);
 	st = xcalloc(trace->njobs != 0 ? trace->njobs : 1, sizeof *st);
+	if (o->predictions)
+		res->guesses = xcalloc(trace->njobs != 0 ? trace->njobs : 1,
+		    sizeof *res->guesses);
 	for (i = 0; i < trace->njobs; i++) {
 		res->jobs[i].start_ms = -1;
 		res->jobs[i].end_ms = -1;
@@ -336,10 +341,16 @@ sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
 			spec.limit = (int64_t)tj->time_limit * 1000;
 			if (share != NULL)
 				spec.fs_leaf = sim_share_leaf(share, next);
-			if (pr != NULL && sim_guess(pr, tj, &guess))
+			/* The schedule reads the guess only where it asked
+			 * for one: --predictions alone changes nothing. */
+			if (pr != NULL)
+				(void)sim_guess(pr, tj, &guess);
+			if (res->guesses != NULL)
+				res->guesses[next] = guess;
+			if (learn)
 				spec.expect = (int64_t)guess.run_ms;
 			/* Gittins by the jobs like it that ended before. */
-			if (pr != NULL && conf->gittins_similar) {
+			if (learn && conf->gittins_similar) {
 				spec.ngsamples = (uint32_t)sim_similar(pr, tj,
 				    gsamples);
 				spec.gsamples = gsamples;
@@ -397,5 +408,7 @@ sim_result_free(struct sim_result *res)
 	res->jobs = NULL;
 	free(res->spans);
 	res->spans = NULL;
+	free(res->guesses);
+	res->guesses = NULL;
 	res->nspans = res->spansize = 0;
 }

@@ -10,6 +10,7 @@
 
 #include "policy/fairshare.h"
 #include "policy/place.h"
+#include "policy/predict.h"
 #include "policy/sched-conf.h"
 #include "sim/sim-cluster.h"
 #include "sim/sim-trace.h"
@@ -42,6 +43,10 @@ struct sim_result {
 	uint64_t		 preemptions;
 	uint64_t		 promotions;
 	uint64_t		 passes;	/* scheduling passes run */
+	/* With sim_opts' predictions, what the predictor said of each job
+	 * (trace->njobs entries) at its submit, from the jobs ended before
+	 * it; NULL without. */
+	struct predict_guess	*guesses;
 };
 
 struct sim_opts {
@@ -61,6 +66,10 @@ struct sim_opts {
 	void		 *rules_arg;
 	/* Fair share's half-life (sched_conf's fairshare; 0: no decay). */
 	int64_t		  fs_half_life_ms;
+	/* Learns run times as the trace is replayed even where the policy
+	 * reads none, and keeps each job's guess in the result (gsim
+	 * --predictions). The schedule is the same with or without. */
+	bool		  predictions;
 	/* Fair share's tree (gsim --shares), strings borrowed for the
 	 * replay; none: every account and user of the trace one share. */
 	const struct fairshare_account	*fs_accounts;

@@ -42,7 +42,7 @@ json_get() {
 	for o in --policy --cluster --cluster-spec --thresholds --queues \
 	    --promote --placement --strict --no-strict --samples --overhead --backfill \
 	    --fairshare --fairshare-half-life --gittins-history \
-	    --seed --shape --node-cpus --node-mem-gb --conf --nodes --shares --json --jobs --plot \
+	    --seed --shape --node-cpus --node-mem-gb --conf --nodes --shares --predictions --json --jobs --plot \
 	    --quiet --help --version; do
 		[[ "$output" == *"$o"* ]] || { echo "missing $o"; false; }
 	done
@@ -175,6 +175,83 @@ CSV
 	[ "$(json_get bf.json 'j["runs"][0]["avg_jct"]')" = 141.5 ]
 	run -2 gsim -c 2x2 --backfill 65 bf.csv
 	[[ "$output" == *'--backfill "65": expected a whole number of jobs, 0 to 64'* ]]
+}
+
+@test "gsim --predictions measures the run times predicted at submit, per rule, learnt only from jobs ended before" {
+	# Eight GPUs: every job starts on arrival and ends at submit +
+	# duration. Rules: x's similar name from 1 run, a user's GPU count
+	# from 2, a GPU count from 5; the median of the runs (of two, their
+	# mean). 1 train-1 (x) at 0: nothing ended, none. 2 train-2 at 200:
+	# train from [100]: 100 for 120, err 20, short. 3 train-3 at 400:
+	# median of [100, 120] 110 for 80, err 30. 4 eval-1 (x) at 500: no
+	# eval yet; x's 1-GPU jobs [100, 120, 80]: 100 for 50, err 50 (2x
+	# exactly: within). 5 eval-2 (y, 2 GPUs) at 600: y's eval is not x's,
+	# none of 2 GPUs ended: none. 6 test-1 (y) at 700: four 1-GPU runs,
+	# fewer than 5: none. 7 other (z) at 800: five 1-GPU runs [100, 120,
+	# 80, 50, 60]: 80 for 40, err 40. 8 train-4 (x) at 810: [100, 120,
+	# 80]: 100 for 300, err 200, short, not within 2x. 9 train-5 at 820,
+	# while train-4 runs: still 100 (its 300 is not known before it
+	# ends; were it, 110), for 100: err 0.
+	# By name (2, 3, 8, 9): errors 20, 30, 200, 0: median 25, mean 62.5;
+	# ratios 1/6, 3/8, 2/3, 0: median (1/6 + 3/8) / 2 = 0.270833; 3 of 4
+	# within 2x, 2 short. User's GPU count (4): 50, ratio 1. GPU count
+	# (7): 40, ratio 1. None: 1, 5, 6. In all, 6 of 9 predicted: errors
+	# 0, 20, 30, 40, 50, 200: median 35, mean 340 / 6; ratios 0, 1/6,
+	# 3/8, 2/3, 1, 1: median (3/8 + 2/3) / 2; 5 within 2x, 2 short.
+	cat >pred.csv <<'CSV'
+submit_time,num_gpus,duration,name,user
+0,1,100,train-1,x
+200,1,120,train-2,x
+400,1,80,train-3,x
+500,1,50,eval-1,x
+600,2,30,eval-2,y
+700,1,60,test-1,y
+800,1,40,other,z
+810,1,300,train-4,x
+820,1,100,train-5,x
+CSV
+	run -0 gsim --json --predictions -p fifo,dlas -c 1x8 --jobs pred.jobs pred.csv
+	echo "$output" >pred.json
+	p='j["runs"][0]["predictions"]'
+	[ "$(json_get pred.json "[r['rule'] for r in $p['by_rule']]")" = "[\"user's similar name\", \"user's jobs of this GPU count\", 'jobs of this GPU count', 'none']" ]
+	[ "$(json_get pred.json "[r['jobs'] for r in $p['by_rule']]")" = '[4, 1, 1, 3]' ]
+	name="$p['by_rule'][0]"
+	[ "$(json_get pred.json "$name['median_abs_error']")" = 25.0 ]
+	[ "$(json_get pred.json "$name['mean_abs_error']")" = 62.5 ]
+	[ "$(json_get pred.json "$name['median_rel_error']")" = 0.270833 ]
+	[ "$(json_get pred.json "$name['within_2x']")" = 0.75 ]
+	[ "$(json_get pred.json "$name['under']")" = 0.5 ]
+	[ "$(json_get pred.json "$name['share']")" = 0.444444 ]
+	[ "$(json_get pred.json "$p['by_rule'][1]['median_abs_error']")" = 50.0 ]
+	[ "$(json_get pred.json "$p['by_rule'][1]['median_rel_error']")" = 1.0 ]
+	[ "$(json_get pred.json "$p['by_rule'][2]['median_abs_error']")" = 40.0 ]
+	[ "$(json_get pred.json "$p['by_rule'][2]['within_2x']")" = 1.0 ]
+	[ "$(json_get pred.json "$p['by_rule'][3]['predicted']")" = 0 ]
+	[ "$(json_get pred.json "$p['by_rule'][3]['median_abs_error']")" = None ]
+	[ "$(json_get pred.json "$p['total']['jobs']")" = 9 ]
+	[ "$(json_get pred.json "$p['total']['predicted']")" = 6 ]
+	[ "$(json_get pred.json "$p['total']['median_abs_error']")" = 35.0 ]
+	[ "$(json_get pred.json "$p['total']['mean_abs_error']")" = 56.666667 ]
+	[ "$(json_get pred.json "$p['total']['median_rel_error']")" = 0.520833 ]
+	[ "$(json_get pred.json "$p['total']['within_2x']")" = 0.833333 ]
+	[ "$(json_get pred.json "$p['total']['under']")" = 0.333333 ]
+	# dlas guessed alike: the same figures.
+	[ "$(json_get pred.json 'j["runs"][0]["predictions"] == j["runs"][1]["predictions"]')" = True ]
+
+	# The table: after the policies', one heading for both runs.
+	run -0 gsim --predictions -p fifo,dlas -c 1x8 pred.csv
+	[[ "$output" == *$'\n\n'*' jobs '*$'\nrun time predicted at submit, errors in s: fifo, dlas\n'* ]]
+	grep -Eq "^user's similar name +4 +44\.4% +25\.0 +62\.5 +0\.271 +75\.0% +50\.0%$" <<<"$output"
+	grep -Eq "^user's jobs of this GPU count +1 +11\.1% +50\.0 +50\.0 +1\.000 +100\.0% +0\.0%$" <<<"$output"
+	grep -Eq '^none +3 +33\.3% +- +- +- +- +-$' <<<"$output"
+	grep -Eq '^total +9 +100\.0% +35\.0 +56\.7 +0\.521 +83\.3% +33\.3%$' <<<"$output"
+
+	# Without the flag, none of it; with it, the same schedule.
+	run -0 gsim --json -p fifo,dlas -c 1x8 --jobs plain.jobs pred.csv
+	[[ "$output" != *predictions* ]]
+	cmp plain.jobs pred.jobs
+	run -0 gsim -p fifo -c 1x8 pred.csv
+	[[ "$output" != *"predicted at submit"* ]]
 }
 
 @test "gsim --fairshare serves the user furthest below their share first" {
