@@ -41,7 +41,7 @@ json_get() {
 	run -0 gsim --help
 	for o in --policy --cluster --cluster-spec --thresholds --queues \
 	    --promote --placement --strict --no-strict --samples --overhead --backfill \
-	    --fairshare --fairshare-half-life --gittins-history \
+	    --fairshare --fairshare-half-life --fairshare-preempt --gittins-history \
 	    --seed --shape --node-cpus --node-mem-gb --conf --nodes --shares --predictions --json --jobs --plot \
 	    --quiet --help --version; do
 		[[ "$output" == *"$o"* ]] || { echo "missing $o"; false; }
@@ -276,6 +276,37 @@ CSV
 	[[ "$output" == *'--gittins-history "mine": expected cluster or similar'* ]]
 	run -2 gsim -c 1x1 --fairshare -1 fs.csv
 	[[ "$output" == *'--fairshare "-1": expected a queue'* ]]
+}
+
+@test "gsim --fairshare-preempt gives a user their part of the GPUs now, preempting one who keeps theirs" {
+	# Two GPUs; alice's a1, a2 (1 GPU, 100 s) start at 0; bob's b1 (1 GPU,
+	# 50 s) comes at 10. Parts: alice wants 2, bob 1, one share each: 1
+	# and 1. Without the guarantee b1 waits for a GPU: 100..150. With it,
+	# bob holds 0 of 1 and alice, without one job, 1 of 1: b1 preempts
+	# one of alice's at 10 and runs 10..60; that job, 10 s done, runs its
+	# 90 s left from 60 to 150; the other ends at 100. alice, at her part
+	# from 10 on, preempts nothing back.
+	printf 'submit_time,num_gpus,duration,user
+0,1,100,alice
+0,1,100,alice
+10,1,50,bob
+' >g.csv
+	gsim -p dlas -c 1x2 --fairshare 0 --jobs plain.jobs g.csv >/dev/null
+	grep -q '^dlas,2,,bob,1,10.000,50.000,100.000,150.000,' plain.jobs
+	run -0 gsim --json -p dlas -c 1x2 --fairshare 0 --fairshare-preempt --jobs g.jobs g.csv
+	echo "$output" >g.json
+	[ "$(json_get g.json 'j["runs"][0]["fairshare_preempt"]')" = True ]
+	[ "$(json_get g.json 'j["runs"][0]["preemptions"]')" = 1 ]
+	grep -q '^dlas,2,,bob,1,10.000,50.000,10.000,60.000,50.000,0.000,0,' g.jobs
+	# job_id,...,start_time,end_time,jct,queueing,preemptions: one of
+	# alice's ends at 100 unpreempted, the other at 150 preempted once.
+	[ "$(grep -c '^dlas,[01],,alice,1,0.000,100.000,0.000,100.000,100.000,0.000,0,' g.jobs)" = 1 ]
+	[ "$(grep -c '^dlas,[01],,alice,1,0.000,100.000,0.000,150.000,150.000,50.000,1,' g.jobs)" = 1 ]
+	# A trace of one user replays as without.
+	cmp <(gsim -c 2x4 -p dlas,gittins "$T60") \
+	    <(gsim -c 2x4 -p dlas,gittins --fairshare 0 --fairshare-preempt "$T60")
+	run -2 gsim -c 1x2 --fairshare-preempt g.csv
+	[[ "$output" == *'--fairshare-preempt preempts for fair share: it needs --fairshare WEIGHT'* ]]
 }
 
 @test "gsim reports the wait of each GPU-size class: first start less submit, avg and max" {

@@ -189,6 +189,44 @@ fair_cluster() {
 	[[ "$output" == *"-S and -E do not apply"* ]]
 }
 
+@test "fair share's guarantee: nobody's job preempts one of root's two on a full node, and root's does not preempt back" {
+	fair_cluster 'fairshare = true; fairshare_preempt = true; preempt_plain = true;'
+	gb_start_node n2 1
+	gctl account add phys >/dev/null
+	gctl user add root account=phys >/dev/null
+	gctl user add nobody account=phys >/dev/null
+	r1=$(gb_submit -J r1 --wrap "$(waiter go-r1)")
+	gb_wait_state "$r1" RUNNING 20
+	r2=$(gb_submit -J r2 --wrap "$(waiter go-r2)")
+	gb_wait_state "$r2" RUNNING 20
+	# Two GPUs, equal shares: root wants 2 and nobody 1, so each has a
+	# part of 1. nobody holds none of theirs and root, without one of
+	# its jobs, all of its: one of root's jobs is preempted for n1.
+	n1=$(as_nobody gsub --parsable -J n1 --wrap "'$(waiter go-n1)'")
+	gb_wait_state "$n1" RUNNING 30
+	[ "$(gb_state "$r1")" = RUNNING ] || [ "$(gb_state "$r2")" = RUNNING ]
+	[ $(($(field "$r1" preemptions) + $(field "$r2" preemptions))) = 1 ]
+	# root now holds its part: its requeued job waits and preempts no
+	# one while n1 runs.
+	if [ "$(gb_state "$r1")" = RUNNING ]; then back=$r2; else back=$r1; fi
+	gb_wait_state "$back" PENDING 30
+	# A reconfigure rebuilds the core: the parts are worked out again,
+	# and nothing moves.
+	gctl reconfigure >/dev/null
+	[ "$(gb_state "$n1")" = RUNNING ]
+	[ "$(field "$n1" preemptions)" = 0 ]
+	[ "$(gb_state "$back")" = PENDING ]
+	# Once n1 ends, root's job runs again on the GPU it gave up.
+	touch nobody/go-n1
+	gb_wait_state "$back" RUNNING 30
+	touch go-r1 go-r2
+	gb_wait_state "$r1" COMPLETED 20
+	gb_wait_state "$r2" COMPLETED 20
+	# gctl shows the setting.
+	run -0 gctl show config --json
+	[[ "$output" == *'"fairshare_preempt": true'* ]]
+}
+
 @test "gsub --test-only counts on a running job's predicted end where it has no time limit" {
 	gb_start_cluster
 	j1=$(gb_submit -G 1 -J train-2026-11-01 --wrap 'sleep 1')
