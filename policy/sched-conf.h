@@ -71,11 +71,11 @@ struct sched_conf {
 	uint32_t		 fairshare_queue_weight;
 	/* Fair share's guarantee: with fairshare on, a waiting job whose
 	 * leaf holds less than its part of the cluster (what the caller
-	 * gives, sched_core_fairshare_target) may preempt the running jobs
-	 * of leaves that keep at least theirs without them, whatever their
-	 * queues, as YARN's fair scheduler preempts for a queue below its
-	 * fair share. Neither side crosses its part, so the two never take
-	 * turns stopping each other. */
+	 * gives, sched_core_fairshare_target) may preempt the running jobs,
+	 * whatever their queues, of leaves that without them fall short of
+	 * their parts by less than its leaf does, as YARN's fair scheduler
+	 * preempts for a queue below its fair share. Each such preemption
+	 * lowers the largest shortfall, so no two leaves take turns. */
 	bool			 fairshare_preempt;
 	/* gittins: a job whose jobspec brings the GPU-times of the jobs
 	 * like it (gsamples) is ordered by those rather than by the

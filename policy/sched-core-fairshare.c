@@ -12,8 +12,10 @@
  * each leaf its part of the cluster now (fairshare_targets: weighted
  * max-min fairness down the tree, by the demands the core counts here), a
  * job whose leaf is below its part may preempt where the victim's leaf
- * keeps its part (sched_core_preempt_share), and no preemption takes a
- * leaf below its part for another's job. */
+ * then falls short of its part by less than the job's leaf does now
+ * (sched_core_preempt_share), no Tiresias preemption takes a leaf below
+ * its part, and a job that preempted starts first on what it stopped
+ * (sched-core-pass.c). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,10 +129,15 @@ sched_core_fairshare_join(struct sched_core *core, const struct sched_cjob *j,
 	if (!core->conf.fairshare || j->shape->gpus == 0)
 		return;
 	l = sched_core_fairshare_leaf(core, j->fs_leaf);
-	if (sign > 0)
+	if (sign > 0) {
+		if (l->demand == 0)
+			core->fs_active++;
 		l->demand += j->shape->gpus;
-	else
+	} else {
 		l->demand -= j->shape->gpus;
+		if (l->demand == 0)
+			core->fs_active--;
+	}
 	core->fs_changes++;
 }
 
@@ -197,9 +204,9 @@ sched_core_fairshare_under(struct sched_core *core, const struct sched_cjob *p)
 }
 
 /* Whether leaf m keeps what rule asks (see sched_core_fairshare_spares)
- * holding have GPUs: its part; or more of its part than p's leaf holds of
- * its own with its claims (have / m's part > l's / l's part, cross-
- * multiplied; never where a part is not known). */
+ * holding have GPUs: its part; or a shortfall below its part smaller than
+ * the one p's leaf has now, with its claims (m's part - have < l's part -
+ * l's GPUs; never where a part is not known). */
 static bool
 sched_core_fairshare_keeps_one(const struct sched_core *core,
     const struct sched_cjob *p, const struct sched_fs_leaf *m, uint64_t have,
@@ -215,7 +222,7 @@ sched_core_fairshare_keeps_one(const struct sched_core *core,
 	l = core->fs[p->fs_leaf];
 	lhas = l->held + (l->pass == core->npass ? l->claimed : 0);
 	return (isfinite(m->target) && isfinite(l->target) &&
-	    (double)have * l->target > (double)lhas * m->target);
+	    m->target - (double)have < l->target - (double)lhas);
 }
 
 bool
@@ -239,6 +246,7 @@ sched_core_fairshare_keeps(struct sched_core *core,
     bool share)
 {
 	struct sched_fs_leaf	*m;
+	uint64_t		 back;
 	size_t			 i;
 
 	if (!core->conf.fairshare || !core->conf.fairshare_preempt)
@@ -249,16 +257,30 @@ sched_core_fairshare_keeps(struct sched_core *core,
 		core->fs_stamp = 1;
 	}
 	for (i = 0; i < k; i++) {
-		if (v[i]->fs_leaf == p->fs_leaf)
-			continue;
 		m = sched_core_fairshare_leaf(core, v[i]->fs_leaf);
 		if (m->stamp != core->fs_stamp) {
 			m->stamp = core->fs_stamp;
 			m->taken = 0;
 		}
 		m->taken += v[i]->shape->gpus;
-		if (m->held < m->taken || !sched_core_fairshare_keeps_one(core,
-		    p, m, m->held - m->taken, share))
+	}
+	for (i = 0; i < k; i++) {
+		m = core->fs[v[i]->fs_leaf];
+		if (v[i]->fs_leaf == p->fs_leaf && core->fs_active < 2)
+			continue;
+		if (v[i]->fs_leaf == p->fs_leaf) {
+			/* Tiresias within a leaf, beside others: what p
+			 * brings back counts, and the leaf keeps its part,
+			 * or what it holds if less (it would preempt others
+			 * for what it gave up, who would take it back, again
+			 * and again). A leaf alone is as without. */
+			back = m->held + p->shape->gpus;
+			if (back < m->taken || (double)(back - m->taken) <
+			    fmin(m->target, (double)m->held))
+				return (false);
+		} else if (m->held < m->taken ||
+		    !sched_core_fairshare_keeps_one(core, p, m,
+		    m->held - m->taken, share))
 			return (false);
 	}
 	return (true);
@@ -267,8 +289,11 @@ sched_core_fairshare_keeps(struct sched_core *core,
 void
 sched_core_fairshare_first(struct sched_core *core, struct sched_cjob *p)
 {
-	struct sched_chold	*h = sched_cjob_hold(p);
+	struct sched_chold	*h;
 
+	if (!core->conf.fairshare || !core->conf.fairshare_preempt)
+		return;
+	h = sched_cjob_hold(p);
 	if (!h->fs_first) {
 		h->fs_first = true;
 		TAILQ_INSERT_TAIL(&core->fs_first, p, hold->fentry);

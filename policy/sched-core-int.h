@@ -66,8 +66,8 @@ struct sched_chold {
 	uint32_t			 nalloc;
 	uint32_t			 nplan;
 	uint32_t			 waiting;
-	/* In the core's fs_first: it preempted for fair share's
-	 * guarantee, and starts first on what its victims gave back. */
+	/* In the core's fs_first: it preempted, fair share's guarantee
+	 * on, and starts first on what its victims gave back. */
 	bool				 fs_first;
 	TAILQ_ENTRY(sched_cjob)		 pentry;	/* preempting */
 	TAILQ_ENTRY(sched_cjob)		 fentry;	/* fs_first */
@@ -200,11 +200,13 @@ struct sched_core {
 	uint64_t		 fs_changes;
 	uint32_t		 fs_stamp;
 	bool			 fs_chance;
-	/* Waiting jobs that preempted for the guarantee: each pass starts
-	 * them first where their victims are gone, and holds their plans
-	 * where not, as a job ahead of them in the order (of a leaf above
-	 * its part) would take what was stopped for them, and they would
-	 * preempt again, and again. */
+	uint32_t		 fs_active;	/* leaves with a demand */
+	/* With the guarantee, the waiting jobs that preempted (for it or
+	 * as Tiresias does): each pass starts them first on their plans
+	 * where their victims are gone, and holds their plans where not,
+	 * as a job ahead of them in the order would take what was stopped
+	 * for them, be preempted for the guarantee, and they would preempt
+	 * again, and again. */
 	struct sched_cjobs	 fs_first;
 	/* This pass's promises (sched-core-backfill.c): to whom (by id,
 	 * which outlives a job's record) and when, how many, the earliest
@@ -499,10 +501,11 @@ void		 sched_core_fairshare_hold(struct sched_core *,
  * of its jobs found none this pass. Whether r, of another leaf than
  * p's, may be p's victim: for a Tiresias preemption (share false) if its
  * leaf keeps its part without r, and for the guarantee's (true) if its
- * leaf, without r, still holds more of its part than p's leaf does (so
- * that each such preemption raises the least-served leaf's fill, and no
- * two leaves take turns); and whether each leaf so keeps what it must
- * without all of v[0..k) of it. p waits on victims: its GPUs are
+ * leaf, without r, falls short of its part by less than p's leaf does now
+ * (so that each such preemption lowers the largest shortfall, and no two
+ * leaves take turns); and whether each leaf so keeps what it must without
+ * all of v[0..k) of it (p's own leaf, for Tiresias: with p's GPUs back,
+ * its part or what it holds, if less). p waits on victims: its GPUs are
  * claimed for this pass; a search for p found none. */
 void		 sched_core_fairshare_begin(struct sched_core *);
 bool		 sched_core_fairshare_under(struct sched_core *,
@@ -513,7 +516,7 @@ bool		 sched_core_fairshare_spares(const struct sched_core *,
 bool		 sched_core_fairshare_keeps(struct sched_core *,
 		     const struct sched_cjob *p, struct sched_cjob *const *v,
 		     size_t k, bool share);
-/* p preempted for the guarantee: it joins fs_first; j started or left:
+/* p preempted, the guarantee on: it joins fs_first; j started or left:
  * it leaves it, if in it. */
 void		 sched_core_fairshare_first(struct sched_core *,
 		     struct sched_cjob *p);

@@ -315,17 +315,35 @@ sched_core_pass_overdue(struct sched_core *core, int64_t now)
 	}
 }
 
+/* Whether all of a[0..n) is free: its GPUs, CPUs and memory. */
+static bool
+sched_core_pass_free(struct sched_core *core, const struct place_alloc *a,
+    size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		if ((a[i].mask & ~place_node_free_mask(core->cluster,
+		    a[i].node)) != 0 ||
+		    a[i].cpus > place_node_cpus_free(core->cluster, a[i].node) ||
+		    a[i].mem > place_node_mem_free(core->cluster, a[i].node))
+			return (false);
+	}
+	return (true);
+}
+
 /* The jobs that preempted for fair share's guarantee (core->fs_first)
- * go first: where their victims are gone they start, on their GPUs or
- * others, as a job ahead of them in the order would take what was
- * stopped for them (and they would preempt again); where not, what they
- * wait for is held. One that finds no room leaves the list and waits its
- * turn in the order. */
+ * go first: where their victims are gone, they start on what was stopped
+ * for them (their plan), as a job ahead of them in the order would take
+ * it, and they would preempt again; where not, their plans are held. One
+ * whose plan is no longer free (its victims' GPUs went to a job that
+ * preempted them first) leaves the list and waits its turn in the order.
+ * Only their own plans: what Tiresias' preemptions stopped is their
+ * waiters'. */
 static void
 sched_core_pass_first(struct sched_core *core, int64_t now)
 {
 	struct sched_cjob	*p, *next;
-	size_t			 got;
 
 	for (p = TAILQ_FIRST(&core->fs_first); p != NULL; p = next) {
 		next = TAILQ_NEXT(p, hold->fentry);
@@ -336,10 +354,11 @@ sched_core_pass_first(struct sched_core *core, int64_t now)
 			continue;
 		}
 		sched_core_fairshare_unfirst(core, p);
-		if ((got = sched_core_place_find(core, p)) == 0)
+		if (p->hold->nplan == 0 || !sched_core_pass_free(core,
+		    p->hold->plan, p->hold->nplan))
 			continue;
 		sched_core_dequeue(core, p);
-		sched_core_run(core, p, core->scratch, got, now);
+		sched_core_run(core, p, p->hold->plan, p->hold->nplan, now);
 		sched_core_pass_act(core, SCHED_ACT_START, p);
 	}
 }
@@ -481,8 +500,7 @@ sched_core_pass(struct sched_core *core, int64_t now,
 			continue;
 		}
 		sched_core_fairshare_claim(core, p);
-		if (fs)
-			sched_core_fairshare_first(core, p);
+		sched_core_fairshare_first(core, p);
 		sched_core_preempt_plan(core, p, k);
 		for (i = 0; i < k; i++) {
 			r = core->victims[i];

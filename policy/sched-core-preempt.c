@@ -10,9 +10,9 @@
  * (-w, -x, or by the advance reservations' windows) counts only the GPUs
  * on them: a victim elsewhere cannot make it room. With fair share's
  * guarantee (sched_conf's fairshare_preempt), a job below its leaf's part
- * may also take victims of any queue whose leaves keep their parts
- * (sched_core_preempt_share), and no search takes a leaf below its part
- * for another leaf's job. */
+ * may also take victims of any queue whose leaves then fall short of
+ * their parts by less than its own (sched_core_preempt_share), and no
+ * Tiresias search takes a leaf below its part. */
 #include <sys/queue.h>
 
 #include <stdbool.h>

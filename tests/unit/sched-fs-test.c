@@ -520,6 +520,77 @@ test_guarantee_first(void)
 	t_guarantee = false;
 }
 
+/* A shortfall in GPUs decides, not a fraction of the part. One node of
+ * 8; leaf 1 runs one 8-GPU job, with a part of 2 (four times it); leaf 2
+ * wants 4 GPUs. With a part of 6, leaf 2 falls 6 short, and leaf 1
+ * without its job 2: b preempts it (by fractions leaf 1 would drop to
+ * none of its part, below leaf 2's none, and b would wait for ever).
+ * With a part of 2 each, 2 is not less than 2: b waits. */
+static void
+test_guarantee_shortfall(void)
+{
+	struct sched_core	*core;
+	struct sched_cjob	*a, *b;
+	int			 big;
+
+	t_guarantee = true;
+	for (big = 0; big <= 1; big++) {
+		core = t_core(true, 0, UINT64_C(1) << 50, 1, 8);
+		a = t_submit(core, 1, 8, 1, 0);
+		t_pass(core, 0);
+		b = t_submit(core, 2, 4, 2, 100);
+		sched_core_fairshare_target(core, 1, 2);
+		sched_core_fairshare_target(core, 2, big ? 6 : 2);
+		t_pass(core, 100);
+		if (big)
+			ok(t_did(SCHED_ACT_PREEMPT, a) && t_nacts == 1,
+			    "shortfall: 6 short, b preempts a job four times "
+			    "its leaf's part");
+		else
+			ok(t_nacts == 0 && sched_cjob_state(b) ==
+			    SCHED_JOB_PENDING, "shortfall: 2 short against 2, "
+			    "b waits");
+		sched_core_free(core);
+	}
+	t_guarantee = false;
+}
+
+/* Tiresias within a leaf, the guarantee on: queues at 1 GPU-s, one node
+ * of 4. Leaf 1's r (4 GPUs) runs from 0 and is in Q1 by 10 s; leaf 1's p
+ * (1 GPU, Q0) comes. Alone, leaf 1 is scheduled as without: p preempts
+ * r. With leaf 2 waiting too (parts 4 and 0, so no preemption for
+ * leaf 2), p would leave leaf 1 with 1 GPU of its part of 4 and its 4
+ * held: it does not preempt r. */
+static void
+test_guarantee_own(void)
+{
+	struct sched_core	*core;
+	struct sched_cjob	*r, *p;
+	int			 other;
+
+	t_guarantee = true;
+	for (other = 0; other <= 1; other++) {
+		core = t_core(true, 0, 1000, 1, 4);
+		r = t_submit(core, 1, 4, 1, 0);
+		t_pass(core, 0);
+		if (other)
+			t_submit(core, 3, 1, 2, 5000);
+		p = t_submit(core, 2, 1, 1, 10000);
+		sched_core_fairshare_target(core, 1, 4);
+		sched_core_fairshare_target(core, 2, 0);
+		t_pass(core, 10000);
+		if (other)
+			ok(!t_did(SCHED_ACT_PREEMPT, r) && sched_cjob_state(p) ==
+			    SCHED_JOB_PENDING, "own: beside another user, p "
+			    "does not take its user below its part");
+		else
+			ok(t_did(SCHED_ACT_PREEMPT, r), "own: a user alone, p "
+			    "preempts r as Tiresias does");
+		sched_core_free(core);
+	}
+	t_guarantee = false;
+}
+
 int
 main(void)
 {
@@ -534,5 +605,7 @@ main(void)
 	test_guarantee_off();
 	test_guarantee_fill();
 	test_guarantee_first();
+	test_guarantee_shortfall();
+	test_guarantee_own();
 	return (tap_done());
 }
