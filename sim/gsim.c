@@ -743,6 +743,13 @@ main(int argc, char **argv)
 		}
 		if (g.bar)
 			fputs("\r\033[K", stderr);
+		if (r.runs[k].result.unsettled > 0)
+			fprintf(stderr, "gsim: %s: warning: at %llu instants "
+			    "the scheduler still started or preempted jobs "
+			    "after %d passes (a preemption cycle): its figures "
+			    "are not to be trusted\n", r.runs[k].label,
+			    (unsigned long long)r.runs[k].result.unsettled,
+			    SIM_ROUNDS);
 	}
 
 	setvbuf(stdout, NULL, _IOFBF, 1 << 16);

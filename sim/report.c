@@ -314,6 +314,8 @@ report_json(const struct report *r, FILE *fp)
 		    json_integer((json_int_t)f.promotions));
 		json_object_set_new(run, "passes",
 		    json_integer((json_int_t)r->runs[k].result.passes));
+		json_object_set_new(run, "unsettled_instants",
+		    json_integer((json_int_t)r->runs[k].result.unsettled));
 		json_object_set_new(run, "waits", report_waits_json(&f));
 		report_fair_figures(&r->fair, r->trace, &r->runs[k].result,
 		    &ff);

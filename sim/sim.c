@@ -361,10 +361,10 @@ sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
 		/* A pass that preempted frees GPUs now: pass again so their
 		 * taker starts at this instant. Each round preempts only for
 		 * jobs that outrank their victims, so this ends; the bound is
-		 * a guard. */
+		 * a guard, and an instant that reaches it is counted. */
 		if (share != NULL)
 			sim_share_tick(share, core, now);
-		for (rounds = 0; rounds < 1000; rounds++) {
+		for (rounds = 0; rounds < SIM_ROUNDS; rounds++) {
 			if (share != NULL && conf->fairshare_preempt)
 				sim_share_parts(share, core);
 			n = sched_core_pass(core, now, &acts);
@@ -373,6 +373,8 @@ sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
 			    n, share) == 0)
 				break;
 		}
+		if (rounds == SIM_ROUNDS)
+			res->unsettled++;
 	}
 	for (i = 0; i < trace->njobs; i++) {
 		if (res->jobs[i].end_ms - first_submit > res->makespan_ms)

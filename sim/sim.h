@@ -31,6 +31,10 @@ struct sim_span {
 	int64_t		start_ms, end_ms;
 };
 
+/* The most passes one instant of a replay runs (sim_result's
+ * unsettled). */
+#define SIM_ROUNDS	1000
+
 struct sim_result {
 	struct sim_job_result	*jobs;		/* trace->njobs entries */
 	size_t			 njobs;
@@ -43,6 +47,10 @@ struct sim_result {
 	uint64_t		 preemptions;
 	uint64_t		 promotions;
 	uint64_t		 passes;	/* scheduling passes run */
+	/* Instants at which SIM_ROUNDS passes still changed something
+	 * (a preemption cycle in the policy: the replay goes on, but its
+	 * figures are not to be trusted). */
+	uint64_t		 unsettled;
 	/* With sim_opts' predictions, what the predictor said of each job
 	 * (trace->njobs entries) at its submit, from the jobs ended before
 	 * it; NULL without. */

@@ -297,6 +297,7 @@ CSV
 	echo "$output" >g.json
 	[ "$(json_get g.json 'j["runs"][0]["fairshare_preempt"]')" = True ]
 	[ "$(json_get g.json 'j["runs"][0]["preemptions"]')" = 1 ]
+	[ "$(json_get g.json 'j["runs"][0]["unsettled_instants"]')" = 0 ]
 	grep -q '^dlas,2,,bob,1,10.000,50.000,10.000,60.000,50.000,0.000,0,' g.jobs
 	# job_id,...,start_time,end_time,jct,queueing,preemptions: one of
 	# alice's ends at 100 unpreempted, the other at 150 preempted once.
