@@ -17,6 +17,7 @@
 #include "sim/fair-shares.h"
 #include "sim/plot.h"
 #include "sim/report.h"
+#include "sim/sim-apps.h"
 #include "sim/sim-part.h"
 
 #define GSIM_EXIT_OK	0
@@ -46,6 +47,9 @@ enum {
 	GSIM_OPT_CONF,
 	GSIM_OPT_NODES,
 	GSIM_OPT_SHARES,
+	GSIM_OPT_APPS,
+	GSIM_OPT_APP_MAX_LOCAL,
+	GSIM_OPT_INTERVAL,
 	GSIM_OPT_PREDICTIONS,
 	GSIM_OPT_HELP,
 };
@@ -79,6 +83,9 @@ static const struct option gsim_longopts[] = {
 	{ "conf", required_argument, NULL, GSIM_OPT_CONF },
 	{ "nodes", required_argument, NULL, GSIM_OPT_NODES },
 	{ "shares", required_argument, NULL, GSIM_OPT_SHARES },
+	{ "apps", required_argument, NULL, GSIM_OPT_APPS },
+	{ "app-max-local", required_argument, NULL, GSIM_OPT_APP_MAX_LOCAL },
+	{ "interval", required_argument, NULL, GSIM_OPT_INTERVAL },
 	{ "predictions", no_argument, NULL, GSIM_OPT_PREDICTIONS },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, GSIM_OPT_HELP },
@@ -96,6 +103,9 @@ struct gsim {
 	const char		*conf_file;	/* --conf: its partitions */
 	const char		*nodes;		/* --nodes: the nodes' names */
 	const char		*shares;	/* --shares: fairness's tree */
+	const char		*apps;		/* --apps: the tables' dir */
+	const char		*app_caps;	/* --app-max-local */
+	int64_t			 interval_ms;	/* --interval; 0: none */
 	struct sched_conf	 conf;		/* the flags; each run's base */
 	unsigned		 queues;	/* -K, 0: not given */
 	bool			 thresholds;	/* -T given */
@@ -142,7 +152,7 @@ gsim_usage(FILE *f)
 "  -S, --samples FILE        gittins: GPU-times (GPU-s) under a \"duration\"\n"
 "                            header (default: the trace's own GPU-times)\n"
 "      --overhead SECONDS    time a preempted job loses on each restart\n"
-"                            (default 0)\n"
+"                            (default 0); a job of --apps, at each start\n"
 "      --gittins-history H   gittins: each job's index from the GPU-times of\n"
 "                            the jobs like it replayed before it (similar:\n"
 "                            same user and name, else user and GPUs, else\n"
@@ -180,6 +190,16 @@ gsim_usage(FILE *f)
 "      --nodes LIST          with --conf: the simulated nodes' names, a\n"
 "                            host list in the cluster's order (gpu[01-16];\n"
 "                            default n1, n2, ...)\n"
+"      --apps DIR            the tables of the applications the trace's jobs\n"
+"                            train (its application column: Pollux's\n"
+"                            workloads): DIR/APP/placements.csv,\n"
+"                            scalability.csv and validation-BSZ.csv; a job\n"
+"                            runs its epochs at its placement's speed\n"
+"      --app-max-local APP=N[,...]  cap APP's local batch size at N\n"
+"                            (Pollux's yolov3=8)\n"
+"      --interval SECONDS    schedule at multiples of SECONDS only, as\n"
+"                            Pollux's simulator does every 60 (default 0:\n"
+"                            at each arrival, end and timer)\n"
 "      --shares FILE         the accounts and users the fairness figures\n"
 "                            measure against, and --fairshare schedules\n"
 "                            by: a CSV of kind,name,parent,shares\n"
@@ -474,6 +494,22 @@ gsim_options(struct gsim *g, int argc, char **argv, int *status, char *err,
 		case GSIM_OPT_SHARES:
 			g->shares = optarg;
 			break;
+		case GSIM_OPT_APPS:
+			g->apps = optarg;
+			break;
+		case GSIM_OPT_APP_MAX_LOCAL:
+			g->app_caps = optarg;
+			break;
+		case GSIM_OPT_INTERVAL:
+			if (gsim_number(optarg, "--interval", 0, &v, err,
+			    errlen) != 0 || v > 86400 * 365) {
+				snprintf(err, errlen, "--interval \"%s\": "
+				    "expected seconds between passes, 0 (at each "
+				    "event, the default) to a year", optarg);
+				return (-1);
+			}
+			g->interval_ms = llround(v * 1000);
+			break;
 		case GSIM_OPT_PREDICTIONS:
 			g->predictions = true;
 			break;
@@ -621,6 +657,7 @@ main(int argc, char **argv)
 	struct sim_trace	 trace;
 	struct sim_opts		 so;
 	struct sim_parts	*parts = NULL;
+	struct sim_apps		 apps;
 	struct fair_tree	*tree;
 	struct fairshare_account *fs_acc = NULL;
 	struct fairshare_user	*fs_usr = NULL;
@@ -635,6 +672,7 @@ main(int argc, char **argv)
 	memset(&g, 0, sizeof g);
 	memset(&r, 0, sizeof r);
 	memset(&trace, 0, sizeof trace);
+	memset(&apps, 0, sizeof apps);
 	sched_conf_default(&g.conf);
 	g.fs_half_life_ms = INT64_C(7) * 24 * 3600 * 1000;
 	g.conf.seed = 1;
@@ -678,8 +716,10 @@ main(int argc, char **argv)
 	if (g.node_mem > 0)
 		r.cluster.mem_per_node = g.node_mem;
 	if (sim_trace_load(r.trace_path, &trace, err, sizeof err) != 0 ||
-	    gsim_check_fit(r.trace_path, &trace, &r.cluster, g.even_shapes, err,
-	    sizeof err) != 0 || (g.conf_file != NULL && (sim_part_load(
+	    sim_apps_load(&apps, g.apps, g.app_caps, r.trace_path, &trace,
+	    &r.cluster, err, sizeof err) != 0 ||
+	    gsim_check_fit(r.trace_path, &trace, &r.cluster, g.even_shapes,
+	    err, sizeof err) != 0 || (g.conf_file != NULL && (sim_part_load(
 	    g.conf_file, g.nodes, &r.cluster, &parts, err, sizeof err) != 0 ||
 	    sim_part_apply(parts, r.trace_path, &trace, &r.cluster,
 	    g.even_shapes, err, sizeof err) != 0)) || (gittins && g.samples != NULL &&
@@ -715,6 +755,9 @@ main(int argc, char **argv)
 	memset(&so, 0, sizeof so);
 	so.overhead_ms = g.overhead_ms;
 	so.even_shapes = g.even_shapes;
+	so.interval_ms = g.interval_ms;
+	so.apps = (const struct sim_app *const *)apps.v;
+	so.napps = apps.n;
 	so.fs_half_life_ms = g.fs_half_life_ms;
 	so.predictions = g.predictions;
 	so.fs_accounts = fs_acc;
@@ -783,6 +826,7 @@ out:
 	free(r.runs);
 	free(samples);
 	sim_trace_free(&trace);
+	sim_apps_free(&apps);
 	sim_part_free(parts);
 	report_fair_free(&r.fair);
 	free(fs_acc);

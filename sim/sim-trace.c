@@ -11,8 +11,10 @@
 /* Most GPUs a trace job may ask for; the cluster check comes later. */
 #define TRACE_MAX_GPUS	1000000
 
-static const char *const trace_col_submit[] = { "submit_time", NULL };
-static const char *const trace_col_gpus[] = { "num_gpus", "num_gpu", NULL };
+static const char *const trace_col_submit[] = { "submit_time", "time",
+    NULL };
+static const char *const trace_col_gpus[] = { "num_gpus", "num_gpu",
+    "num_replicas", NULL };
 static const char *const trace_col_duration[] = { "duration", NULL };
 static const char *const trace_col_id[] = { "job_id", NULL };
 static const char *const trace_col_name[] = { "name", "model_name", NULL };
@@ -26,6 +28,8 @@ static const char *const trace_col_account[] = { "account", NULL };
 static const char *const trace_col_part[] = { "partition", NULL };
 static const char *const trace_col_limit[] = { "time_limit", NULL };
 static const char *const trace_col_qos[] = { "qos", NULL };
+static const char *const trace_col_app[] = { "application", NULL };
+static const char *const trace_col_batch[] = { "batch_size", NULL };
 static const char *const trace_col_sample[] = { "duration", "gpu_time",
     NULL };
 
@@ -41,9 +45,10 @@ trace_need(const struct csv *c, const char *const *names, const char *what,
 	have = csv_header(c);
 	snprintf(err, errlen, "%s:1: no %s column; the header has: %s "
 	    "(expected %s)", c->path, what, have,
-	    "submit_time, num_gpus or num_gpu, duration; optional job_id, "
-	    "name or model_name, user, array_id, array_throttle, num_nodes, num_cpu, "
-	    "mem_gb");
+	    "submit_time or time, num_gpus (num_gpu, num_replicas), "
+	    "duration or application; optional job_id, name or model_name, "
+	    "user, array_id, array_throttle, num_nodes, num_cpu, mem_gb, "
+	    "batch_size");
 	free(have);
 	return (-1);
 }
@@ -117,10 +122,34 @@ trace_record(const struct csv *c, const int *col, size_t row,
 	    errlen) != 0)
 		return (-1);
 	j->gpus = (uint32_t)v;
-	if (csv_seconds(c, col[0], "submit_time", 0, &j->submit_ms, err,
-	    errlen) != 0 || csv_seconds(c, col[2], "duration", 1,
-	    &j->duration_ms, err, errlen) != 0)
+	if (csv_seconds(c, col[0], c->names[col[0]], 0, &j->submit_ms, err,
+	    errlen) != 0)
 		return (-1);
+	/* A job that trains an application runs as long as its placement
+	 * makes it (gsim --apps): a duration of its own is not read. */
+	if (col[15] >= 0) {
+		if (*(s = csv_field(c, col[15])) == '\0') {
+			snprintf(err, errlen, "%s:%u: application: empty; "
+			    "expected the name of an application of --apps",
+			    c->path, c->line);
+			return (-1);
+		}
+		j->app = xstrdup(s);
+		if (j->gpus == 0) {
+			snprintf(err, errlen, "%s:%u: %s: 0; a job that "
+			    "trains an application needs a GPU at least",
+			    c->path, c->line, c->names[col[1]]);
+			return (-1);
+		}
+	} else if (csv_seconds(c, col[2], "duration", 1, &j->duration_ms,
+	    err, errlen) != 0)
+		return (-1);
+	if (col[16] >= 0 && *csv_field(c, col[16]) != '\0') {
+		if (csv_uint(c, col[16], "batch_size", 1, UINT32_MAX, &v, err,
+		    errlen) != 0)
+			return (-1);
+		j->batch = (uint32_t)v;
+	}
 	if (col[4] >= 0 && *(s = csv_field(c, col[4])) != '\0')
 		j->name = xstrdup(s);
 	if (col[5] >= 0 && *(s = csv_field(c, col[5])) != '\0')
@@ -183,15 +212,19 @@ sim_trace_load(const char *path, struct sim_trace *t, char *err,
 {
 	struct csv	c;
 	size_t		size = 0;
-	int		col[15], r;
+	int		col[17], r;
 
 	memset(t, 0, sizeof *t);
 	if (csv_open(&c, path, err, errlen) != 0)
 		return (-1);
+	col[2] = -1;
+	col[15] = csv_column(&c, trace_col_app);
+	col[16] = csv_column(&c, trace_col_batch);
 	if (trace_need(&c, trace_col_submit, "submit_time", &col[0], err,
 	    errlen) != 0 || trace_need(&c, trace_col_gpus, "num_gpus",
-	    &col[1], err, errlen) != 0 || trace_need(&c, trace_col_duration,
-	    "duration", &col[2], err, errlen) != 0)
+	    &col[1], err, errlen) != 0 || (col[15] < 0 &&
+	    trace_need(&c, trace_col_duration, "duration", &col[2], err,
+	    errlen) != 0))
 		goto fail;
 	col[3] = csv_column(&c, trace_col_id);
 	col[4] = csv_column(&c, trace_col_name);
@@ -245,6 +278,7 @@ sim_trace_free(struct sim_trace *t)
 		free(t->jobs[i].account);
 		free(t->jobs[i].partition);
 		free(t->jobs[i].qos);
+		free(t->jobs[i].app);
 	}
 	free(t->jobs);
 	t->jobs = NULL;

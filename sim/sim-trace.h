@@ -10,7 +10,10 @@
  * mem_gb: the CPUs and GB of memory it needs in all, beside its GPUs;
  * account, partition (a list, "gpu,long"), time_limit (seconds, 0 for
  * none) and qos, as gacct --trace writes them, which gsim --conf judges
- * by the partitions and QOS of a gbatch.conf).
+ * by the partitions and QOS of a gbatch.conf). Pollux's workloads
+ * (name,time,application,num_replicas,batch_size) read as such: time is
+ * submit_time, num_replicas num_gpus, and a job with an application
+ * trains it (gsim --apps) rather than running a duration.
  * Times are seconds in the file
  * (fractions allowed) and milliseconds here. */
 #ifndef GB_SIM_TRACE_H
@@ -41,6 +44,14 @@ struct sim_job {
 	char		*partition;	/* its list, or NULL: the default */
 	uint64_t	 time_limit;	/* seconds; 0: none */
 	char		*qos;		/* or NULL: the default */
+	/* application: the job trains it (gsim --apps) for its epochs at
+	 * batch_size (0: the application's first validated size), as long
+	 * as its placement makes it; duration is then the time it would
+	 * take on its GPUs packed on the fewest nodes, which gsim sets
+	 * once it has read the applications. NULL: a job of duration. */
+	char		*app;
+	uint32_t	 batch;
+	uint32_t	 app_index;	/* gsim's, into its applications */
 	/* Where it may run (sched_jobspec's nodes, nnodes, nsets and tier),
 	 * set by sim-part.c from its partitions (borrowed from there);
 	 * nodes NULL: anywhere. */

@@ -11,11 +11,15 @@
 #include "common/xmalloc.h"
 #include "policy/predict.h"
 #include "policy/sched-core.h"
+#include "sim/sim-appjob.h"
 #include "sim/sim-share.h"
 #include "sim/sim.h"
 
 struct sim_state {
 	struct sched_cjob	*cj;
+	/* A job that trains an application (sim_opts' apps): its work is
+	 * its epochs, at the speed of each placement; NULL: left_ms. */
+	struct sim_appjob	*aj;
 	int64_t			 left_ms;	/* work still to do */
 	int64_t			 run_since;	/* while running */
 	int64_t			 end_at;	/* while running */
@@ -82,6 +86,13 @@ sim_heap_pop(struct sim_heap *h)
 	}
 }
 
+/* The first multiple of interval at or after t. */
+static int64_t
+sim_tick(int64_t t, int64_t interval)
+{
+	return ((t + interval - 1) / interval * interval);
+}
+
 /* Keeps job idx's run over [from, to); an empty one (started and
  * preempted at one instant) held nothing. */
 static void
@@ -100,6 +111,29 @@ sim_span_add(struct sim_result *res, size_t idx, int64_t from, int64_t to)
 	res->nspans++;
 }
 
+/* An application's job starts on what the core gave it: its placement's
+ * configuration (the GPUs on each node, in node order), and the ms it
+ * needs from there. */
+static int64_t
+sim_start_app(struct sim_appjob *aj, const struct sched_cjob *cj)
+{
+	const struct place_alloc	*a;
+	uint32_t			 stack[64], *g = stack;
+	size_t				 i, n;
+	int64_t				 ms;
+
+	a = sched_cjob_alloc(cj, &n);
+	if (n > 64)
+		g = xcalloc(n, sizeof *g);
+	for (i = 0; i < n; i++)
+		g[i] = (uint32_t)__builtin_popcountll(a[i].mask);
+	ms = sim_appjob_place(aj, g, n) == 0 ? sim_appjob_left_ms(aj) :
+	    INT64_MAX / 4;
+	if (g != stack)
+		free(g);
+	return (ms);
+}
+
 /* Carries out one pass's actions; returns how many preemptions it had. */
 static size_t
 sim_apply(struct sched_core *core, const struct sim_trace *trace,
@@ -116,6 +150,9 @@ sim_apply(struct sched_core *core, const struct sim_trace *trace,
 		if (acts[i].type == SCHED_ACT_START) {
 			s->running = 1;
 			s->run_since = now;
+			if (s->aj != NULL)
+				s->left_ms = o->overhead_ms +
+				    sim_start_app(s->aj, s->cj);
 			s->end_at = now + s->left_ms;
 			sim_heap_push(h, s->end_at, idx);
 			if (share != NULL)
@@ -128,10 +165,17 @@ sim_apply(struct sched_core *core, const struct sim_trace *trace,
 			continue;
 		}
 		/* Preempted: the work done so far is kept (checkpoint), and
-		 * the restart will cost the overhead. */
+		 * the restart will cost the overhead (an application's job
+		 * pays it at each start, and learns only after it). */
 		s->running = 0;
-		s->left_ms -= now - s->run_since;
-		s->left_ms += o->overhead_ms;
+		if (s->aj != NULL) {
+			if (now - s->run_since > o->overhead_ms)
+				sim_appjob_advance(s->aj, now - s->run_since -
+				    o->overhead_ms);
+		} else {
+			s->left_ms -= now - s->run_since;
+			s->left_ms += o->overhead_ms;
+		}
 		res->busy_gpu_ms += (uint64_t)(now - s->run_since) *
 		    trace->jobs[idx].gpus;
 		sim_span_add(res, idx, s->run_since, now);
@@ -224,12 +268,14 @@ sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
 	struct sched_jobspec		 spec;
 	struct predict			*pr = NULL;
 	struct sim_share		*share = NULL;
+	struct sim_appjob		*ajs = NULL;
 	struct predict_guess		 guess;
 	uint64_t			 gsamples[PREDICT_WINDOW];
 	const struct sched_action	*acts;
 	const struct sim_job		*tj;
 	size_t				 next = 0, done = 0, i, n, idx, step;
 	int64_t				 now, t, wake, first_submit = 0;
+	int64_t				 pass_at = SCHED_NEVER;
 	int				 rounds, ret = -1;
 	bool				 learn;
 
@@ -258,10 +304,20 @@ sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
 	if (o->predictions)
 		res->guesses = xcalloc(trace->njobs != 0 ? trace->njobs : 1,
 		    sizeof *res->guesses);
+	if (o->napps > 0)
+		ajs = xcalloc(trace->njobs != 0 ? trace->njobs : 1,
+		    sizeof *ajs);
 	for (i = 0; i < trace->njobs; i++) {
 		res->jobs[i].start_ms = -1;
 		res->jobs[i].end_ms = -1;
 		st[i].left_ms = trace->jobs[i].duration_ms;
+		if (trace->jobs[i].app != NULL &&
+		    trace->jobs[i].app_index < o->napps) {
+			st[i].aj = &ajs[i];
+			sim_appjob_init(st[i].aj,
+			    o->apps[trace->jobs[i].app_index],
+			    trace->jobs[i].batch);
+		}
 	}
 	if (trace->njobs > 0)
 		first_submit = trace->jobs[0].submit_ms;
@@ -277,8 +333,16 @@ sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
 			t = trace->jobs[next].submit_ms;
 		if (h.n > 0 && h.v[0].at < t)
 			t = h.v[0].at;
-		if ((wake = sched_core_next_wakeup(core)) < t)
+		/* On an interval, passes run at its multiples only: a
+		 * wake-up waits for the next (arrivals and ends are kept at
+		 * their instants, and ask for one). */
+		if ((wake = sched_core_next_wakeup(core)) != SCHED_NEVER &&
+		    o->interval_ms > 0)
+			wake = sim_tick(wake, o->interval_ms);
+		if (wake < t)
 			t = wake;
+		if (pass_at < t)
+			t = pass_at;
 		if (t == SCHED_NEVER) {
 			for (i = 0; res->jobs[i].end_ms >= 0; i++)
 				;
@@ -358,6 +422,15 @@ sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
 			st[next].cj = sched_core_submit(core, &spec, now);
 			next++;
 		}
+		if (o->interval_ms > 0) {
+			/* The next multiple of the interval passes for what
+			 * happened now (now itself, if it is one). */
+			if (sim_tick(now, o->interval_ms) < pass_at)
+				pass_at = sim_tick(now, o->interval_ms);
+			if (now < pass_at)
+				continue;
+			pass_at = SCHED_NEVER;
+		}
 		/* A pass that preempted frees GPUs now: pass again so their
 		 * taker starts at this instant. Each round preempts only for
 		 * jobs that outrank their victims, so this ends; the bound is
@@ -394,6 +467,7 @@ out:
 	if (ret != 0)
 		sim_result_free(res);
 	free(st);
+	free(ajs);
 	free(h.v);
 	predict_free(pr);
 	sim_share_free(share);

@@ -12,6 +12,7 @@
 #include "policy/place.h"
 #include "policy/predict.h"
 #include "policy/sched-conf.h"
+#include "sim/sim-app.h"
 #include "sim/sim-cluster.h"
 #include "sim/sim-trace.h"
 
@@ -72,6 +73,15 @@ struct sim_opts {
 	 * between preemption classes (sim-part.c's QOS); may be NULL. */
 	void		(*rules)(void *, struct sched_core *);
 	void		 *rules_arg;
+	/* Passes run at the multiples of this only (gsim --interval, as
+	 * Pollux's simulator schedules every 60 s): arrivals, ends and
+	 * wake-ups wait for the next. 0: at each of them. */
+	int64_t		  interval_ms;
+	/* The applications the trace's jobs train (a job's app_index):
+	 * their jobs run for their epochs at their placements' speed, and
+	 * pay overhead_ms at each start, the first too (gsim --apps). */
+	const struct sim_app *const *apps;
+	size_t		  napps;
 	/* Fair share's half-life (sched_conf's fairshare; 0: no decay). */
 	int64_t		  fs_half_life_ms;
 	/* Learns run times as the trace is replayed even where the policy

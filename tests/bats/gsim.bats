@@ -43,6 +43,7 @@ json_get() {
 	    --promote --placement --strict --no-strict --samples --overhead --backfill \
 	    --fairshare --fairshare-half-life --fairshare-preempt --gittins-history \
 	    --seed --shape --node-cpus --node-mem-gb --conf --nodes --shares --predictions --json --jobs --plot \
+	    --apps --app-max-local --interval \
 	    --quiet --help --version; do
 		[[ "$output" == *"$o"* ]] || { echo "missing $o"; false; }
 	done
@@ -308,6 +309,60 @@ CSV
 	    <(gsim -c 2x4 -p dlas,gittins --fairshare 0 --fairshare-preempt "$T60")
 	run -2 gsim -c 1x2 --fairshare-preempt g.csv
 	[[ "$output" == *'--fairshare-preempt preempts for fair share: it needs --fairshare WEIGHT'* ]]
+}
+
+# toy_app DIR: an application's tables worked out by hand. Two epochs of
+# 10 progress units each; the first validated batch size is 8, the
+# largest 16; grad_sqr 1 and grad_var 1, so a batch of 16 (scale 2) gains
+# (1 + 1) / (1 / 2 + 1) = 4/3 a step. A step at local batch size 8 takes
+# 1 s on one GPU, 1 s on two of a node (0.5 of it syncing), 1.5 s on one
+# GPU of each of two nodes (1 syncing).
+toy_app() {
+	mkdir -p "$1/toy"
+	printf 'placement,local_bsz,step_time,sync_time\n1,8,1.0,0.0\n1,16,2.0,0.0\n2,8,1.0,0.5\n2,16,2.0,0.5\n11,8,1.5,1.0\n11,16,2.5,1.0\n' >"$1/toy/placements.csv"
+	printf 'num_nodes,num_replicas,local_bsz,step_time,sync_time\n6,6,8,3.0,2.0\n6,6,16,4.0,2.0\n' >"$1/toy/scalability.csv"
+	for b in 8 16; do
+		printf 'progress,iteration,metric,grad_sqr,grad_var\n10,10,0.5,1,1\n20,20,0.6,1,1\n' >"$1/toy/validation-$b.csv"
+	done
+}
+
+@test "gsim --apps replays Pollux's workloads: a job trains its epochs at its placement's speed" {
+	toy_app apps
+	# a (1 GPU, batch 8): a 1 s step gains 1: 20 s for 20 units, after
+	# 30 s of start. b (2 GPUs, batch 16): local 8 on each, a 1 s step
+	# gains 4/3: 15 s, after its 30 s. On one node of 2, every 60 s: a
+	# starts at 0 and ends at 50; b, come at 10, starts at the pass at
+	# 60 and ends at 105 (JCT 95). At each event instead: b starts at
+	# a's end, 50, and ends at 95 (JCT 85).
+	printf 'name,time,application,num_replicas,batch_size\na,0,toy,1,8\nb,10,toy,2,16\n' >w.csv
+	run -0 gsim -q -p fifo -c 1x2 --apps apps --overhead 30 --interval 60 --jobs tick.jobs w.csv
+	grep -q '^fifo,0,a,,1,0.000,20.000,0.000,50.000,50.000,' tick.jobs
+	grep -q '^fifo,1,b,,2,10.000,15.000,60.000,105.000,95.000,' tick.jobs
+	run -0 gsim -q -p fifo -c 1x2 --apps apps --overhead 30 --jobs each.jobs w.csv
+	grep -q '^fifo,1,b,,2,10.000,15.000,50.000,95.000,85.000,' each.jobs
+	# Spread over two nodes of one GPU, b's step takes 1.5 s: 22.5 s.
+	run -0 gsim -q -p fifo -c 2x1 --apps apps --overhead 30 --jobs spread.jobs w.csv
+	grep -q '^fifo,1,b,,2,10.000,.*,50.000,102.500,92.500,' spread.jobs
+	# Preempted, a job keeps the epochs and units it trained, and pays
+	# the start again: dlas at 30 GPU-s on one GPU, a (1 GPU) demoted
+	# at 30 s, c (1 GPU, come at 40) preempts it at 40: a trained
+	# 10 s of its 20 after its start; c runs 40..90; a restarts at 90
+	# and ends at 90 + 30 + 10 = 130.
+	printf 'name,time,application,num_replicas,batch_size\na,0,toy,1,8\nc,40,toy,1,8\n' >p.csv
+	run -0 gsim -q -p dlas -T 30 -c 1x1 --apps apps --overhead 30 --jobs p.jobs p.csv
+	grep -q '^dlas,1,c,,1,40.000,20.000,40.000,90.000,50.000,' p.jobs
+	grep -q '^dlas,0,a,,1,0.000,20.000,0.000,130.000,130.000,.*,1,' p.jobs
+	# What is wrong is named: no --apps, an application it does not
+	# have, a bad cap, a bad interval.
+	run -1 gsim -q -c 1x2 w.csv
+	[[ "$output" == *"w.csv:2: the job trains application toy: gsim replays it with --apps DIR"* ]]
+	printf 'name,time,application,num_replicas,batch_size\na,0,nope,1,8\n' >n.csv
+	run -1 gsim -q -c 1x2 --apps apps n.csv
+	[[ "$output" == *"n.csv:2: application nope: "*"apps/nope"* ]]
+	run -1 gsim -q -c 1x2 --apps apps --app-max-local toy w.csv
+	[[ "$output" == *'--app-max-local "toy": expected NAME=N'* ]]
+	run -2 gsim -q -c 1x2 --apps apps --interval -1 w.csv
+	[[ "$output" == *'--interval'* ]]
 }
 
 @test "gsim reports the wait of each GPU-size class: first start less submit, avg and max" {

@@ -1,7 +1,8 @@
 /* sim-app-test.c: an application of Pollux's study (sim/sim-app.c,
  * sim/sim-app-load.c) on small tables written to a temporary folder, every
  * figure worked out by hand beside it; then Pollux's own tables, where
- * /work/shared/pollux/traces (or $GB_POLLUX_TRACES) holds them. */
+ * $GBATCH_SRCDIR/../shared/pollux/traces (or $GB_POLLUX_TRACES) holds
+ * them. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -355,7 +356,7 @@ static size_t
 t_real_rows(const char *dir, const char *name, const struct sim_app *app,
     size_t *rows)
 {
-	char		 path[512], line[256], place[32];
+	char		 path[1200], line[256], place[32];
 	uint32_t	 gpus[16];
 	double		 bsz, step, sync, got_step, got_sync;
 	size_t		 n, i, bad = 0;
@@ -395,13 +396,17 @@ t_real(void)
 	static const uint32_t	 four[] = { 4 },
 				 six[] = { 4, 4, 4, 4, 4, 4 };
 	const char		*dir = getenv("GB_POLLUX_TRACES");
+	const char		*src = getenv("GBATCH_SRCDIR");
 	struct sim_app		*app;
-	char			 err[512] = "";
+	char			 err[512] = "", shared[1024];
 	size_t			 i, bad, rows = 0;
 	struct stat		 st;
 
-	if (dir == NULL)
-		dir = "/work/shared/pollux/traces";
+	if (dir == NULL) {
+		snprintf(shared, sizeof shared, "%s/../shared/pollux/traces",
+		    src != NULL ? src : ".");
+		dir = shared;
+	}
 	if (stat(dir, &st) != 0) {
 		ok(1, "# SKIP Pollux's tables: no %s", dir);
 		return;
