@@ -77,6 +77,15 @@ struct sched_conf {
 	 * preempts for a queue below its fair share. Each such preemption
 	 * lowers the largest shortfall, so no two leaves take turns. */
 	bool			 fairshare_preempt;
+	/* dlas: a waiting job also outranks the running jobs of its own
+	 * queue that were submitted after it, and preempts them, and a
+	 * queue's waiting jobs are in the order they came, as the Tiresias
+	 * and Pollux simulators run their queues at each pass (gsim's
+	 * --preempt-in-queue, to compare with their published figures).
+	 * Off, the order decides only who gets free GPUs: preempting
+	 * within a queue costs restarts for no gain in attained
+	 * service. */
+	bool			 preempt_in_queue;
 	/* gittins: a job whose jobspec brings the GPU-times of the jobs
 	 * like it (gsamples) is ordered by those rather than by the
 	 * cluster's (gbatch.conf's gittins_history = similar). */

@@ -363,7 +363,7 @@ void		 sched_cjob_account(struct sched_cjob *, int64_t now);
 
 /* sched-core-order.c: the comparisons of the pending tree and of the
  * running tree under policy, and of the timer tree. */
-otree_cmp	 sched_core_order_pending(enum sched_policy);
+otree_cmp	 sched_core_order_pending(const struct sched_conf *);
 otree_cmp	 sched_core_order_running(enum sched_policy);
 int		 sched_core_order_timers(const struct otree_node *,
 		     const struct otree_node *);

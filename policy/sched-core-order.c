@@ -112,6 +112,27 @@ sched_core_order_dlas(const struct otree_node *x, const struct otree_node *y)
 	return (sched_core_order_tail(a, b));
 }
 
+/* dlas with preempt_in_queue: within a queue by submit, the order its
+ * preemption follows (a job that ran does not pass ahead of one that came
+ * before it, which would preempt it again). */
+static int
+sched_core_order_dlas_arrival(const struct otree_node *x,
+    const struct otree_node *y)
+{
+	const struct sched_cjob	*a = SCHED_CJOB_OF(x, qnode);
+	const struct sched_cjob	*b = SCHED_CJOB_OF(y, qnode);
+	int			 c;
+
+	if ((c = sched_core_order_tier(a, b)) != 0 ||
+	    (c = sched_core_order_fs(a, b)) != 0)
+		return (c);
+	if (a->queue != b->queue)
+		return (a->queue < b->queue ? -1 : 1);
+	if ((c = sched_core_order_urgency(a, b)) != 0)
+		return (c);
+	return (sched_core_order_tail(a, b));
+}
+
 /* 2D-Gittins within a queue: the higher index first. */
 static int
 sched_core_order_gittins(const struct otree_node *x, const struct otree_node *y)
@@ -213,13 +234,14 @@ sched_core_order_deadlines(const struct otree_node *x,
 }
 
 otree_cmp
-sched_core_order_pending(enum sched_policy policy)
+sched_core_order_pending(const struct sched_conf *conf)
 {
-	switch (policy) {
+	switch (conf->policy) {
 	case SCHED_SRTF:
 		return (sched_core_order_srtf);
 	case SCHED_DLAS:
-		return (sched_core_order_dlas);
+		return (conf->preempt_in_queue ?
+		    sched_core_order_dlas_arrival : sched_core_order_dlas);
 	case SCHED_GITTINS:
 		return (sched_core_order_gittins);
 	case SCHED_FIFO:

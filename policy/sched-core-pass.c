@@ -71,7 +71,8 @@ sched_core_pass_reserve(struct sched_core *core, const struct place_alloc *a,
 }
 
 /* GPUs of running jobs that p outranks and that may be preempted. For the
- * queue policies a sum over the lower queues; for srtf the cursor walks the
+ * queue policies a sum over the lower queues (p's own too where
+ * preempt_in_queue: an upper bound); for srtf the cursor walks the
  * running jobs (ordered by end) past those p does not outrank, and only
  * forward, since each pending job after p has at least p's remaining time. */
 static uint64_t
@@ -90,14 +91,16 @@ sched_core_pass_victims(struct sched_core *core, const struct sched_cjob *p,
 		sum = sched_core_victims_below(core, p);
 		if (core->conf.policy == SCHED_SRTF)
 			return (sum + core->tqvictim[p->tier][0]);
-		for (q = p->queue + 1; q < core->nqueues; q++)
+		for (q = p->queue + !core->conf.preempt_in_queue;
+		    q < core->nqueues; q++)
 			sum += core->tqvictim[p->tier][q];
 		return (sum);
 	}
 	switch (core->conf.policy) {
 	case SCHED_DLAS:
 	case SCHED_GITTINS:
-		for (q = p->queue + 1; q < core->nqueues; q++)
+		for (q = p->queue + !core->conf.preempt_in_queue;
+		    q < core->nqueues; q++)
 			sum += core->qvictim[q];
 		return (sum);
 	case SCHED_SRTF:
@@ -129,13 +132,15 @@ sched_core_pass_victims_behind(const struct sched_core *core,
 	    (core->conf.policy != SCHED_DLAS &&
 	    core->conf.policy != SCHED_GITTINS))
 		return (victims);
+	/* From the second queue, or the first where a job preempts in
+	 * its own queue. */
 	if (core->tiered > 0) {
 		sum = sched_core_victims_below(core, p);
-		for (q = 1; q < core->nqueues; q++)
+		for (q = !core->conf.preempt_in_queue; q < core->nqueues; q++)
 			sum += core->tqvictim[p->tier][q];
 		return (sum);
 	}
-	for (q = 1; q < core->nqueues; q++)
+	for (q = !core->conf.preempt_in_queue; q < core->nqueues; q++)
 		sum += core->qvictim[q];
 	return (sum);
 }
@@ -269,7 +274,7 @@ sched_core_pass_pmissed(struct sched_core *core, const struct sched_cjob *p)
 
 	return ((core->conf.policy == SCHED_DLAS ||
 	    core->conf.policy == SCHED_GITTINS) &&
-	    !core->conf.fairshare_preempt &&
+	    !core->conf.fairshare_preempt && !core->conf.preempt_in_queue &&
 	    sched_core_pass_may_miss(core, p) &&
 	    s->pmiss_pass == core->npass && s->pmiss_tier == p->tier &&
 	    s->pmiss_queue == p->queue &&

@@ -42,8 +42,14 @@ sched_core_preempt_outranks(const struct sched_core *core,
 		/* With fair share, not a job whose user is as far below
 		 * their share or further: it may have started before p in
 		 * this very pass, and p would stop it, and it p, for ever. */
-		return (r->queue > p->queue && (!core->conf.fairshare ||
-		    sched_core_fairshare_key(core, r) >= p->fskey));
+		if (core->conf.fairshare &&
+		    sched_core_fairshare_key(core, r) < p->fskey)
+			return (false);
+		if (r->queue == p->queue && core->conf.preempt_in_queue &&
+		    core->conf.policy == SCHED_DLAS)
+			return (p->submit < r->submit || (p->submit ==
+			    r->submit && p->id < r->id));
+		return (r->queue > p->queue);
 	case SCHED_FIFO:
 	default:
 		return (false);
@@ -221,8 +227,15 @@ sched_core_preempt_choose(struct sched_core *core, struct sched_cjob *p,
 	sched_core_preempt_mark(core, p);
 	for (n = otree_last(&core->running); n != NULL; n = otree_prev(n)) {
 		r = SCHED_CJOB_OF(n, qnode);
-		if (!sched_core_preempt_outranks(core, p, r, now))
+		/* Within p's queue the running order is by start, not the
+		 * queue's: a job p outranks may come before one it does
+		 * not. */
+		if (!sched_core_preempt_outranks(core, p, r, now)) {
+			if (core->conf.preempt_in_queue && r->tier == p->tier &&
+			    r->queue == p->queue)
+				continue;
 			break;
+		}
 		if (!r->shape->no_requeue && sched_core_preempt_ruled(core,
 		    p, r) && (gives = sched_core_preempt_gives(core, p, r)) > 0 &&
 		    sched_core_fairshare_spares(core, p, r, false)) {

@@ -47,7 +47,7 @@ sched_core_create(const struct sched_conf *conf)
 		core->nqueues = 1;
 	if (core->nqueues < 1)
 		core->nqueues = 1;
-	otree_init(&core->pending, sched_core_order_pending(conf->policy));
+	otree_init(&core->pending, sched_core_order_pending(conf));
 	otree_init(&core->running, sched_core_order_running(conf->policy));
 	otree_init(&core->timers, sched_core_order_timers);
 	otree_init(&core->ends, sched_core_order_ends);

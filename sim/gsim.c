@@ -37,6 +37,7 @@ enum {
 	GSIM_OPT_GITTINS_HISTORY,
 	GSIM_OPT_FS_HALF_LIFE,
 	GSIM_OPT_FS_PREEMPT,
+	GSIM_OPT_PREEMPT_IN_QUEUE,
 	GSIM_OPT_SEED,
 	GSIM_OPT_SHAPE,
 	GSIM_OPT_NODE_CPUS,
@@ -73,6 +74,7 @@ static const struct option gsim_longopts[] = {
 	{ "fairshare-half-life", required_argument, NULL,
 	    GSIM_OPT_FS_HALF_LIFE },
 	{ "fairshare-preempt", no_argument, NULL, GSIM_OPT_FS_PREEMPT },
+	{ "preempt-in-queue", no_argument, NULL, GSIM_OPT_PREEMPT_IN_QUEUE },
 	{ "seed", required_argument, NULL, GSIM_OPT_SEED },
 	{ "shape", required_argument, NULL, GSIM_OPT_SHAPE },
 	{ "node-cpus", required_argument, NULL, GSIM_OPT_NODE_CPUS },
@@ -151,6 +153,9 @@ gsim_usage(FILE *f)
 "      --no-strict           fifo: skip a job that does not fit\n"
 "  -S, --samples FILE        gittins: GPU-times (GPU-s) under a \"duration\"\n"
 "                            header (default: the trace's own GPU-times)\n"
+"      --preempt-in-queue    dlas: a job preempts the jobs of its own queue\n"
+"                            that came after it, as the Tiresias and Pollux\n"
+"                            simulators run their queues\n"
 "      --overhead SECONDS    time a preempted job loses on each restart\n"
 "                            (default 0); a job of --apps, at each start\n"
 "      --gittins-history H   gittins: each job's index from the GPU-times of\n"
@@ -441,6 +446,9 @@ gsim_options(struct gsim *g, int argc, char **argv, int *status, char *err,
 			break;
 		case GSIM_OPT_FS_PREEMPT:
 			g->conf.fairshare_preempt = true;
+			break;
+		case GSIM_OPT_PREEMPT_IN_QUEUE:
+			g->conf.preempt_in_queue = true;
 			break;
 		case GSIM_OPT_SEED:
 			if (gsim_number(optarg, "--seed", 0, &v, err,

@@ -43,7 +43,7 @@ json_get() {
 	    --promote --placement --strict --no-strict --samples --overhead --backfill \
 	    --fairshare --fairshare-half-life --fairshare-preempt --gittins-history \
 	    --seed --shape --node-cpus --node-mem-gb --conf --nodes --shares --predictions --json --jobs --plot \
-	    --apps --app-max-local --interval \
+	    --apps --app-max-local --interval --preempt-in-queue \
 	    --quiet --help --version; do
 		[[ "$output" == *"$o"* ]] || { echo "missing $o"; false; }
 	done
@@ -309,6 +309,28 @@ CSV
 	    <(gsim -c 2x4 -p dlas,gittins --fairshare 0 --fairshare-preempt "$T60")
 	run -2 gsim -c 1x2 --fairshare-preempt g.csv
 	[[ "$output" == *'--fairshare-preempt preempts for fair share: it needs --fairshare WEIGHT'* ]]
+}
+
+@test "gsim --preempt-in-queue runs dlas's queues as the Tiresias and Pollux simulators do" {
+	# One node of 2 GPUs, one queue. b (1 GPU, 100 s) starts at 0; a
+	# (2 GPUs, 50 s) comes at 1 and does not fit; c (1 GPU, 100 s)
+	# comes at 2 and starts on the free GPU. At 100 b ends: as gbatch
+	# runs dlas, a waits for c (102..152); with --preempt-in-queue a,
+	# which came before c, preempts it and runs 100..150, and c runs
+	# its 2 s left from 150 to 152.
+	printf 'submit_time,num_gpus,duration\n0,1,100\n1,2,50\n2,1,100\n' >q.csv
+	gsim -q -p dlas -c 1x2 --jobs plain.jobs q.csv >/dev/null
+	grep -q '^dlas,1,,,2,1.000,50.000,102.000,152.000,151.000,101.000,0,' plain.jobs
+	grep -q '^dlas,2,,,1,2.000,100.000,2.000,102.000,100.000,0.000,0,' plain.jobs
+	run -0 gsim -q --json -p dlas,gittins -c 1x2 --preempt-in-queue --jobs q.jobs q.csv
+	echo "$output" >q.json
+	[ "$(json_get q.json 'j["runs"][0]["preempt_in_queue"]')" = True ]
+	[ "$(json_get q.json 'j["runs"][1]["preempt_in_queue"]')" = False ]
+	[ "$(json_get q.json 'j["runs"][0]["unsettled_instants"]')" = 0 ]
+	grep -q '^dlas,1,,,2,1.000,50.000,100.000,150.000,149.000,99.000,0,' q.jobs
+	grep -q '^dlas,2,,,1,2.000,100.000,2.000,152.000,150.000,50.000,1,' q.jobs
+	# gittins orders its queues by index: the flag is dlas's alone.
+	grep -q '^gittins,1,,,2,1.000,50.000,102.000,152.000,' q.jobs
 }
 
 # toy_app DIR: an application's tables worked out by hand. Two epochs of
