@@ -106,7 +106,9 @@ gb_start_node() {
 	    -L "$GB_DIR/gnoded-$name.log" "$@" &
 	GB_NODE_PIDS+=($!)
 	eval "GB_NODE_PID_$name=$!"
-	gb_wait 10 gb_node_is_up "$name"
+	# A node is up in well under a second; a loaded machine (a parallel
+	# build, the sanitizers) has taken over ten to register one.
+	gb_wait 30 gb_node_is_up "$name"
 }
 
 # gb_pid_gone PID: the process no longer exists (zombies count as gone).

@@ -149,6 +149,13 @@ audit_has() {
 @test "a job of a reservation waits for its start (Reservation), runs on its nodes alone, and is stopped at its end" {
 	gb_start_cluster
 	gctl reservation create --name r --start now+3 --duration 0:12 --nodes n2 --users root
+	# A job larger than the reservation's node holds is refused; one of
+	# an unknown reservation too (checked now: the reservation ends 15 s
+	# from here, and a loaded machine may take that long below).
+	run -1 gsub --reservation r -G 8 --wrap true
+	[ "$output" = "gsub: reservation r: the nodes of it the job may use (its partitions, -w, -x, GPU type) hold 4 GPUs; it asks for 8" ]
+	run -1 gsub --reservation nope -G 1 --wrap true
+	[ "$output" = "gsub: reservation: no reservation nope (gctl reservation list shows them)" ]
 	a=$(gb_submit --reservation r -G 2 -t 1 --wrap 'sleep 2')
 	printf '#!/bin/sh\n#SBATCH --reservation=r\n#SBATCH -G 2\nsleep 60\n' >b.sh
 	b=$(sbatch --parsable b.sh)
@@ -166,12 +173,6 @@ audit_has() {
 	gb_wait_state "$b" RUNNING 5
 	[ "$(field "$b" nodes)" = n2 ]
 	gb_wait_state "$a" COMPLETED
-	# A third, larger than the reservation's node holds, is refused;
-	# one of an unknown reservation too.
-	run -1 gsub --reservation r -G 8 --wrap true
-	[ "$output" = "gsub: reservation r: the nodes of it the job may use (its partitions, -w, -x, GPU type) hold 4 GPUs; it asks for 8" ]
-	run -1 gsub --reservation nope -G 1 --wrap true
-	[ "$output" = "gsub: reservation: no reservation nope (gctl reservation list shows them)" ]
 	# The one without an end of its own is stopped at the end.
 	gb_wait_state "$b" TIMEOUT 15
 	# The reservation is gone then; a job still asking for it waits for
