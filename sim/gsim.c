@@ -18,6 +18,7 @@
 #include "sim/plot.h"
 #include "sim/report.h"
 #include "sim/sim-apps.h"
+#include "sim/sim-elastic.h"
 #include "sim/sim-part.h"
 
 #define GSIM_EXIT_OK	0
@@ -38,6 +39,7 @@ enum {
 	GSIM_OPT_FS_HALF_LIFE,
 	GSIM_OPT_FS_PREEMPT,
 	GSIM_OPT_PREEMPT_IN_QUEUE,
+	GSIM_OPT_ELASTIC,
 	GSIM_OPT_SEED,
 	GSIM_OPT_SHAPE,
 	GSIM_OPT_NODE_CPUS,
@@ -75,6 +77,7 @@ static const struct option gsim_longopts[] = {
 	    GSIM_OPT_FS_HALF_LIFE },
 	{ "fairshare-preempt", no_argument, NULL, GSIM_OPT_FS_PREEMPT },
 	{ "preempt-in-queue", no_argument, NULL, GSIM_OPT_PREEMPT_IN_QUEUE },
+	{ "elastic", no_argument, NULL, GSIM_OPT_ELASTIC },
 	{ "seed", required_argument, NULL, GSIM_OPT_SEED },
 	{ "shape", required_argument, NULL, GSIM_OPT_SHAPE },
 	{ "node-cpus", required_argument, NULL, GSIM_OPT_NODE_CPUS },
@@ -107,6 +110,7 @@ struct gsim {
 	const char		*shares;	/* --shares: fairness's tree */
 	const char		*apps;		/* --apps: the tables' dir */
 	const char		*app_caps;	/* --app-max-local */
+	bool			 elastic;	/* --elastic: a run more */
 	int64_t			 interval_ms;	/* --interval; 0: none */
 	struct sched_conf	 conf;		/* the flags; each run's base */
 	unsigned		 queues;	/* -K, 0: not given */
@@ -202,6 +206,9 @@ gsim_usage(FILE *f)
 "                            runs its epochs at its placement's speed\n"
 "      --app-max-local APP=N[,...]  cap APP's local batch size at N\n"
 "                            (Pollux's yolov3=8)\n"
+"      --elastic             a run more, every job elastic: from 1 GPU to\n"
+"                            the most its application can use, the GPUs\n"
+"                            shared by speedup every --interval (60 s)\n"
 "      --interval SECONDS    schedule at multiples of SECONDS only, as\n"
 "                            Pollux's simulator does every 60 (default 0:\n"
 "                            at each arrival, end and timer)\n"
@@ -450,6 +457,9 @@ gsim_options(struct gsim *g, int argc, char **argv, int *status, char *err,
 		case GSIM_OPT_PREEMPT_IN_QUEUE:
 			g->conf.preempt_in_queue = true;
 			break;
+		case GSIM_OPT_ELASTIC:
+			g->elastic = true;
+			break;
 		case GSIM_OPT_SEED:
 			if (gsim_number(optarg, "--seed", 0, &v, err,
 			    errlen) != 0 || v != floor(v) || v > 9e15) {
@@ -695,6 +705,19 @@ main(int argc, char **argv)
 	if (cmd_split(g.policies, "--policy", gsim_add_run, addarg, err,
 	    sizeof err) != 0)
 		goto usage;
+	if (g.elastic) {
+		if (g.apps == NULL) {
+			snprintf(err, sizeof err, "--elastic replays jobs that "
+			    "train applications: it needs --apps DIR");
+			goto usage;
+		}
+		r.runs = xreallocarray(r.runs, r.nruns + 1, sizeof *r.runs);
+		memset(&r.runs[r.nruns], 0, sizeof r.runs[r.nruns]);
+		r.runs[r.nruns].conf = g.conf;
+		r.runs[r.nruns].elastic = true;
+		r.runs[r.nruns].label = xstrdup("elastic");
+		r.nruns++;
+	}
 	for (k = 0; k < r.nruns; k++)
 		gittins |= (r.runs[k].conf.policy == SCHED_GITTINS);
 
@@ -785,8 +808,10 @@ main(int argc, char **argv)
 		g.label = r.runs[k].label;
 		g.bar = false;
 		clock_gettime(CLOCK_MONOTONIC, &g.started);
-		if (sim_run(&trace, &r.cluster, &r.runs[k].conf, &so,
-		    &r.runs[k].result, err, sizeof err) != 0) {
+		if ((r.runs[k].elastic ? sim_elastic_run(&trace, &r.cluster,
+		    &so, &r.runs[k].result, err, sizeof err) :
+		    sim_run(&trace, &r.cluster, &r.runs[k].conf, &so,
+		    &r.runs[k].result, err, sizeof err)) != 0) {
 			if (g.bar)
 				fputs("\r\033[K", stderr);
 			fprintf(stderr, "gsim: %s: %s\n", r.runs[k].label, err);

@@ -29,6 +29,9 @@ struct report_wait {
 /* One replay: its label (as given with -p), conf and result. */
 struct report_run {
 	char			*label;		/* owned by the caller */
+	/* gsim --elastic's run (sim-elastic.h): conf is only the
+	 * others'. */
+	bool			 elastic;
 	struct sched_conf	 conf;
 	struct sim_result	 result;
 };

@@ -93,10 +93,8 @@ sim_tick(int64_t t, int64_t interval)
 	return ((t + interval - 1) / interval * interval);
 }
 
-/* Keeps job idx's run over [from, to); an empty one (started and
- * preempted at one instant) held nothing. */
-static void
-sim_span_add(struct sim_result *res, size_t idx, int64_t from, int64_t to)
+void
+sim_result_span(struct sim_result *res, size_t idx, int64_t from, int64_t to)
 {
 	if (to <= from)
 		return;
@@ -178,7 +176,7 @@ sim_apply(struct sched_core *core, const struct sim_trace *trace,
 		}
 		res->busy_gpu_ms += (uint64_t)(now - s->run_since) *
 		    trace->jobs[idx].gpus;
-		sim_span_add(res, idx, s->run_since, now);
+		sim_result_span(res, idx, s->run_since, now);
 		res->jobs[idx].preemptions++;
 		res->preemptions++;
 		if (share != NULL)
@@ -365,7 +363,7 @@ sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
 			st[idx].left_ms = 0;
 			res->busy_gpu_ms += (uint64_t)(now - st[idx].run_since) *
 			    trace->jobs[idx].gpus;
-			sim_span_add(res, idx, st[idx].run_since, now);
+			sim_result_span(res, idx, st[idx].run_since, now);
 			res->jobs[idx].end_ms = now;
 			res->jobs[idx].promotions =
 			    sched_cjob_promotions(st[idx].cj);

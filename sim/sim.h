@@ -107,5 +107,9 @@ int	sim_run(const struct sim_trace *, const struct sim_cluster *,
 	    const struct sched_conf *, const struct sim_opts *,
 	    struct sim_result *, char *err, size_t errlen);
 void	sim_result_free(struct sim_result *);
+/* Keeps job idx's run over [from, to) in res; an empty one (started and
+ * preempted at one instant) held nothing. */
+void	sim_result_span(struct sim_result *, size_t idx, int64_t from,
+	    int64_t to);
 
 #endif

@@ -189,6 +189,16 @@ bench_smoke() {
 	[[ "$output" == "usage: gen-fair-trace ten-to-one|tree "* ]]
 }
 
+@test "bench/pollux replays Pollux's workloads, or says its data is absent" {
+	BENCH_POLLUX_DATA=$T/none bench_smoke pollux "bench/pollux: $T/none is absent"
+	[ -d "$GBATCH_SRCDIR/../shared/pollux/workloads" ] ||
+	    skip "../shared/pollux is absent"
+	bench_smoke pollux "workload-1 " "workload-8 " "mean " "gsim elastic"
+	# Every workload's figures, none a replay gsim warned of.
+	[ "$(grep -c '^workload-[1-8] ' <<<"$output")" = 8 ]
+	[ "$(grep -cE '[0-9]!' <<<"$output")" = 0 ]
+}
+
 @test "bench/fairness runs at its smallest size, or says the source trace is absent" {
 	BENCH_FAIR_TRACE=$T/none.csv bench_smoke fairness "bench/fairness: $T/none.csv is absent"
 	[ -r "$GBATCH_SRCDIR/../shared/traces/tiresias/60_job.csv" ] ||

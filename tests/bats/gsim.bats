@@ -43,7 +43,7 @@ json_get() {
 	    --promote --placement --strict --no-strict --samples --overhead --backfill \
 	    --fairshare --fairshare-half-life --fairshare-preempt --gittins-history \
 	    --seed --shape --node-cpus --node-mem-gb --conf --nodes --shares --predictions --json --jobs --plot \
-	    --apps --app-max-local --interval --preempt-in-queue \
+	    --apps --app-max-local --interval --preempt-in-queue --elastic \
 	    --quiet --help --version; do
 		[[ "$output" == *"$o"* ]] || { echo "missing $o"; false; }
 	done
@@ -309,6 +309,49 @@ CSV
 	    <(gsim -c 2x4 -p dlas,gittins --fairshare 0 --fairshare-preempt "$T60")
 	run -2 gsim -c 1x2 --fairshare-preempt g.csv
 	[[ "$output" == *'--fairshare-preempt preempts for fair share: it needs --fairshare WEIGHT'* ]]
+}
+
+@test "gsim --elastic shares the GPUs by speedup, resizing jobs where it is worth a restart" {
+	# Two applications with toy_app's steps; grad_sqr 1 and grad_var 3,
+	# so a batch of 16 (scale 2) gains 4 / 2.5 = 1.6 a step. el trains
+	# 20 units, ellong 120. Batch sizes 8 to 16, local 8 to 16: at most
+	# 2 GPUs. On 1 GPU the best is batch 8, a 1 s step gaining 1: 1 a
+	# second (16 takes two steps of 8: 1.6 in 2 s); on the node's 2,
+	# batch 16 at 8 each, a 1 s step: 1.6. Speedups 1 and 1.6.
+	toy_app apps
+	for app in el ellong; do
+		mkdir -p "apps/$app"
+		cp apps/toy/placements.csv apps/toy/scalability.csv "apps/$app/"
+	done
+	for b in 8 16; do
+		printf 'progress,iteration,metric,grad_sqr,grad_var\n10,10,0.5,1,3\n20,20,0.6,1,3\n' >"apps/el/validation-$b.csv"
+		printf 'progress,iteration,metric,grad_sqr,grad_var\n60,60,0.5,1,3\n120,120,0.6,1,3\n' >"apps/ellong/validation-$b.csv"
+	done
+	# a (ellong) alone at 0 takes both GPUs; after its 30 s start it
+	# trains 1.6 a second: 48 units by the pass at 60, when b (el, come
+	# at 10) takes one GPU (least service first), and a keeps the other
+	# (losing 37.5% of its speedup: worth a restart). b: 30 s, then 20
+	# units at 1: ends at 110. a on 1 GPU from 60: 30 s, 30 units by
+	# 120, 78 in all; at 120, alone again, it grows back to 2 GPUs (60%
+	# more): 30 s, then 42 units at 1.6: 26.25 s: ends at 176.25, two
+	# restarts.
+	printf 'name,time,application,num_replicas,batch_size\na,0,ellong,1,8\nb,10,el,1,8\n' >e.csv
+	run -0 gsim -q --json -p dlas -c 1x2 --apps apps --overhead 30 --interval 60 --elastic --jobs e.jobs e.csv
+	echo "$output" >e.json
+	[ "$(json_get e.json 'j["runs"][1]["policy"]')" = elastic ]
+	[ "$(json_get e.json 'j["runs"][1]["preemptions"]')" = 2 ]
+	grep -q '^elastic,1,b,,1,10.000,[0-9.]*,60.000,110.000,100.000,' e.jobs
+	grep -q '^elastic,0,a,,1,0.000,[0-9.]*,0.000,176.250,176.250,.*,2,' e.jobs
+	# Rigid, as the trace says (1 GPU, batch 8): a 30 + 120 s, b from
+	# its pass at 60 on the other GPU: 30 + 20.
+	grep -q '^dlas,0,a,,1,0.000,120.000,0.000,150.000,150.000,' e.jobs
+	grep -q '^dlas,1,b,,1,10.000,20.000,60.000,110.000,100.000,' e.jobs
+	# It needs applications to resize.
+	run -2 gsim -q -c 1x2 --elastic e.csv
+	[[ "$output" == *"--elastic replays jobs that train applications: it needs --apps DIR"* ]]
+	printf 'submit_time,num_gpus,duration\n0,1,10\n' >d.csv
+	run -1 gsim -q -c 1x2 --apps apps --elastic d.csv
+	[[ "$output" == *"--elastic replays jobs that train an application (--apps); this one runs a duration"* ]]
 }
 
 @test "gsim --preempt-in-queue runs dlas's queues as the Tiresias and Pollux simulators do" {

@@ -1,0 +1,140 @@
+/* elastic.c: sharing GPUs among elastic jobs by speedup; see elastic.h. */
+#include <stdlib.h>
+
+#include "policy/elastic.h"
+
+/* Gains closer than this are equal: the order decides. */
+#define ELASTIC_EPS	1e-12
+
+/* A job to sort: its service and index. */
+struct elastic_key {
+	uint64_t	attained;
+	size_t		index;
+};
+
+/* Least attained service first, then the earlier index. */
+static int
+elastic_by_service(const void *a, const void *b)
+{
+	const struct elastic_key	*x = a, *y = b;
+
+	if (x->attained != y->attained)
+		return (x->attained < y->attained ? -1 : 1);
+	return (x->index < y->index ? -1 : x->index > y->index);
+}
+
+/* Rule 3 over order[0..n) (jobs that hold one GPU at least and are not
+ * kept): left GPUs, a best step at a time. Returns what is left. */
+static uint32_t
+elastic_grow(struct elastic_job *jobs, const size_t *order, size_t n,
+    const bool *kept, uint32_t left)
+{
+	struct elastic_job	*j;
+	double			 gain, bgain;
+	uint32_t		 k, bstep = 0;
+	size_t			 i, best;
+
+	while (left > 0) {
+		best = n;
+		bgain = ELASTIC_EPS;
+		for (i = 0; i < n; i++) {
+			j = &jobs[order[i]];
+			if (kept[order[i]] || j->want == 0 || j->want >= j->max)
+				continue;
+			for (k = 1; k <= left && j->want + k <= j->max; k++) {
+				gain = (j->speedup[j->want + k] -
+				    j->speedup[j->want]) / k;
+				if (gain > bgain + ELASTIC_EPS) {
+					bgain = gain;
+					best = i;
+					bstep = k;
+				}
+			}
+		}
+		if (best == n)
+			break;
+		jobs[order[best]].want += bstep;
+		left -= bstep;
+	}
+	return (left);
+}
+
+/* Whether going from now to want changes j's speedup by min_gain of it. */
+static bool
+elastic_worth(const struct elastic_job *j, double min_gain)
+{
+	double	a = j->speedup[j->now], b = j->speedup[j->want];
+	double	d = b > a ? b - a : a - b;
+
+	return (d >= min_gain * a);
+}
+
+uint32_t
+elastic_share(struct elastic_job *jobs, size_t n, uint32_t gpus,
+    double min_gain)
+{
+	struct elastic_key	*keys;
+	size_t			*order;
+	bool			*kept;
+	uint32_t		 left = gpus, d;
+	size_t			 i, m = 0;
+
+	order = calloc(n != 0 ? n : 1, sizeof *order);
+	keys = calloc(n != 0 ? n : 1, sizeof *keys);
+	kept = calloc(n != 0 ? n : 1, sizeof *kept);
+	if (order == NULL || keys == NULL || kept == NULL)
+		abort();
+	for (i = 0; i < n; i++) {
+		if (jobs[i].now > jobs[i].max)
+			jobs[i].now = jobs[i].max;
+		jobs[i].want = 0;
+		if (jobs[i].fixed) {
+			/* Rule 1. */
+			jobs[i].want = jobs[i].now <= left ? jobs[i].now :
+			    left;
+			left -= jobs[i].want;
+			kept[i] = true;
+		} else {
+			keys[m].attained = jobs[i].attained;
+			keys[m++].index = i;
+		}
+	}
+	qsort(keys, m, sizeof *keys, elastic_by_service);
+	for (i = 0; i < m; i++)
+		order[i] = keys[i].index;
+	/* Rule 2. */
+	for (i = 0; i < m && left > 0; i++) {
+		jobs[order[i]].want = 1;
+		left--;
+	}
+	left = elastic_grow(jobs, order, m, kept, left);
+	/* Rule 4: growths not worth a restart give their GPUs back, then
+	 * shrinks not worth one take theirs back while there are GPUs to
+	 * take; what is left grows the others again. */
+	for (i = 0; i < m; i++) {
+		struct elastic_job	*j = &jobs[order[i]];
+
+		if (j->now > 0 && j->want > j->now && !elastic_worth(j,
+		    min_gain)) {
+			left += j->want - j->now;
+			j->want = j->now;
+			kept[order[i]] = true;
+		}
+	}
+	for (i = 0; i < m; i++) {
+		struct elastic_job	*j = &jobs[order[i]];
+
+		if (j->now > 0 && j->want > 0 && j->want < j->now &&
+		    !elastic_worth(j, min_gain) &&
+		    (d = j->now - j->want) <= left) {
+			left -= d;
+			j->want = j->now;
+			kept[order[i]] = true;
+		}
+	}
+	left = elastic_grow(jobs, order, m, kept, left);
+	free(kept);
+	free(keys);
+	free(order);
+	return (left);
+}

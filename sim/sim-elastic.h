@@ -1,0 +1,28 @@
+/* sim-elastic.h: gsim's elastic replay (gsim --elastic, issue 36): every
+ * job of an application trace may run on any number of GPUs from one to
+ * the most its application can use, at the batch size that trains it
+ * fastest there, and policy/elastic.c shares the GPUs by speedup at each
+ * pass (every --interval, 60 s unless given), Pollux's study's way. A
+ * job's speedup comes from its application's tables at its current epoch
+ * (what its own reports would tell the scheduler once it has run there:
+ * an oracle, until the scheduler learns it), its GPUs packed on the
+ * fewest nodes; a changed allocation costs the job --overhead, as its
+ * first start does. Deterministic. */
+#ifndef GB_SIM_SIM_ELASTIC_H
+#define GB_SIM_SIM_ELASTIC_H
+
+#include <stddef.h>
+
+#include "sim/sim.h"
+
+/* The share of its speedup a running job must gain or lose for its
+ * allocation to change (elastic.h's min_gain). */
+#define SIM_ELASTIC_MIN_GAIN	0.25
+
+/* Replays trace's jobs (each must train an application of o's) on cl, as
+ * sim_run does, into res. Returns 0, or -1 with err. */
+int	sim_elastic_run(const struct sim_trace *trace,
+	    const struct sim_cluster *cl, const struct sim_opts *o,
+	    struct sim_result *res, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,143 @@
+/* elastic-test.c: policy/elastic.c, sharing GPUs among elastic jobs by
+ * speedup; every share worked out by hand in the comment above it. */
+#include <stdint.h>
+#include <string.h>
+
+#include "policy/elastic.h"
+#include "tests/unit/tap.h"
+
+#define T_NELEM(a)	(sizeof (a) / sizeof (a)[0])
+
+static struct elastic_job
+t_job(const double *s, uint32_t max, uint32_t now, uint64_t attained)
+{
+	struct elastic_job	j;
+
+	memset(&j, 0, sizeof j);
+	j.speedup = s;
+	j.max = max;
+	j.now = now;
+	j.attained = attained;
+	return (j);
+}
+
+/* Four GPUs, three new jobs. Rule 2, least service first: b (0), c (5),
+ * a (10) one GPU each, one left. Rule 3: a's next GPU adds 1, b's 0.5,
+ * c's 0.2: a gets it. */
+static void
+test_first_then_gain(void)
+{
+	static const double	sa[] = { 0, 1, 2, 3, 4 };
+	static const double	sb[] = { 0, 1, 1.5, 1.8, 2.0 };
+	static const double	sc[] = { 0, 1, 1.2, 1.3, 1.35 };
+	struct elastic_job	j[3];
+
+	j[0] = t_job(sa, 4, 0, 10);
+	j[1] = t_job(sb, 4, 0, 0);
+	j[2] = t_job(sc, 4, 0, 5);
+	is_int(elastic_share(j, 3, 4, 0.25), 0, "all 4 GPUs shared");
+	ok(j[0].want == 2 && j[1].want == 1 && j[2].want == 1,
+	    "one each, the fourth to the best gain (a): %u %u %u", j[0].want,
+	    j[1].want, j[2].want);
+}
+
+/* More jobs than GPUs: two GPUs, services 5, 1, 3: the two least (1 and
+ * 3) run, the third waits, whatever it ran on before. */
+static void
+test_least_service(void)
+{
+	static const double	s[] = { 0, 1, 2 };
+	struct elastic_job	j[3];
+
+	j[0] = t_job(s, 2, 1, 5);
+	j[1] = t_job(s, 2, 0, 1);
+	j[2] = t_job(s, 2, 0, 3);
+	elastic_share(j, 3, 2, 0.25);
+	ok(j[0].want == 0 && j[1].want == 1 && j[2].want == 1,
+	    "least service first: %u %u %u", j[0].want, j[1].want, j[2].want);
+}
+
+/* A speedup that dips where the job crosses onto a second node: 1, 0.9
+ * on 2, 2.5 on 3, 2.5 on 4. From 1 GPU: one more gains -0.1, two 0.75 a
+ * GPU, three 0.5: it takes two (3 GPUs); a fourth gains nothing and is
+ * left. */
+static void
+test_past_a_dip(void)
+{
+	static const double	s[] = { 0, 1, 0.9, 2.5, 2.5 };
+	struct elastic_job	j = t_job(s, 4, 0, 0);
+
+	is_int(elastic_share(&j, 1, 4, 0.25), 1, "one GPU left");
+	is_int(j.want, 3, "past the dip to 3 GPUs");
+}
+
+/* A running job grows only where it is worth a restart: on 2 GPUs
+ * (speedup 1.9), 4 would give 1.97, 3.7% more, under 25%: it keeps 2
+ * and 2 GPUs are left. Worth 1%, it grows to 4. */
+static void
+test_worth_a_restart(void)
+{
+	static const double	s[] = { 0, 1, 1.9, 1.95, 1.97 };
+	struct elastic_job	j = t_job(s, 4, 2, 100);
+
+	is_int(elastic_share(&j, 1, 4, 0.25), 2, "two GPUs left");
+	is_int(j.want, 2, "not worth a restart: keeps 2");
+	j.now = 2;
+	elastic_share(&j, 1, 4, 0.01);
+	is_int(j.want, 4, "worth it at 1 percent: grows to 4");
+}
+
+/* A job that may not change keeps what it has: four GPUs, a on 3, fixed,
+ * though its service is the larger; b, new, gets the one left. A shrink
+ * not worth a restart is undone while GPUs are left to undo it: four
+ * GPUs, c on 3 (speedups 1, 2.8, 2.9, 2.95), e on 1 (1, 1.2) and first
+ * by service. Rule 2: one each, 2 left; rule 3: c's second GPU (1.8),
+ * then e's (0.2 against c's 0.1): c 2, e 2. Rule 4: e's growth gains
+ * 20%, under 25%: undone, a GPU left; c's shrink loses 3.4%: undone
+ * with it: c 3, e 1, as they were. */
+static void
+test_fixed_and_kept(void)
+{
+	static const double	s[] = { 0, 1, 2, 2.9, 3.5 };
+	static const double	flat[] = { 0, 1, 2.8, 2.9, 2.95 };
+	static const double	small[] = { 0, 1, 1.2 };
+	struct elastic_job	j[2];
+
+	j[0] = t_job(s, 4, 3, 100);
+	j[0].fixed = true;
+	j[1] = t_job(s, 4, 0, 0);
+	is_int(elastic_share(j, 2, 4, 0.25), 0, "all shared");
+	ok(j[0].want == 3 && j[1].want == 1, "fixed keeps 3, the new one 1: "
+	    "%u %u", j[0].want, j[1].want);
+	j[0] = t_job(flat, 4, 3, 100);
+	j[1] = t_job(small, 2, 1, 0);
+	is_int(elastic_share(j, 2, 4, 0.25), 0, "all shared again");
+	ok(j[0].want == 3 && j[1].want == 1, "a growth and a shrink not "
+	    "worth a restart are undone: %u %u", j[0].want, j[1].want);
+}
+
+/* No jobs, no GPUs, a cap below the GPUs. */
+static void
+test_edges(void)
+{
+	static const double	s[] = { 0, 1, 2 };
+	struct elastic_job	j = t_job(s, 2, 0, 0);
+
+	is_int(elastic_share(NULL, 0, 8, 0.25), 8, "no jobs: all left");
+	is_int(elastic_share(&j, 1, 0, 0.25), 0, "no GPUs: none left");
+	is_int(j.want, 0, "no GPUs: it waits");
+	is_int(elastic_share(&j, 1, 8, 0.25), 6, "at its most, 2 of 8");
+	is_int(j.want, 2, "never past its most");
+}
+
+int
+main(void)
+{
+	test_first_then_gain();
+	test_least_service();
+	test_past_a_dip();
+	test_worth_a_restart();
+	test_fixed_and_kept();
+	test_edges();
+	return (tap_done());
+}
