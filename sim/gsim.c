@@ -40,6 +40,7 @@ enum {
 	GSIM_OPT_FS_PREEMPT,
 	GSIM_OPT_PREEMPT_IN_QUEUE,
 	GSIM_OPT_ELASTIC,
+	GSIM_OPT_ELASTIC_ORACLE,
 	GSIM_OPT_SEED,
 	GSIM_OPT_SHAPE,
 	GSIM_OPT_NODE_CPUS,
@@ -78,6 +79,7 @@ static const struct option gsim_longopts[] = {
 	{ "fairshare-preempt", no_argument, NULL, GSIM_OPT_FS_PREEMPT },
 	{ "preempt-in-queue", no_argument, NULL, GSIM_OPT_PREEMPT_IN_QUEUE },
 	{ "elastic", no_argument, NULL, GSIM_OPT_ELASTIC },
+	{ "elastic-oracle", no_argument, NULL, GSIM_OPT_ELASTIC_ORACLE },
 	{ "seed", required_argument, NULL, GSIM_OPT_SEED },
 	{ "shape", required_argument, NULL, GSIM_OPT_SHAPE },
 	{ "node-cpus", required_argument, NULL, GSIM_OPT_NODE_CPUS },
@@ -111,6 +113,7 @@ struct gsim {
 	const char		*apps;		/* --apps: the tables' dir */
 	const char		*app_caps;	/* --app-max-local */
 	bool			 elastic;	/* --elastic: a run more */
+	bool			 elastic_oracle;	/* --elastic-oracle */
 	int64_t			 interval_ms;	/* --interval; 0: none */
 	struct sched_conf	 conf;		/* the flags; each run's base */
 	unsigned		 queues;	/* -K, 0: not given */
@@ -208,7 +211,9 @@ gsim_usage(FILE *f)
 "                            (Pollux's yolov3=8)\n"
 "      --elastic             a run more, every job elastic: from 1 GPU to\n"
 "                            the most its application can use, the GPUs\n"
-"                            shared by speedup every --interval (60 s)\n"
+"                            shared by speedup every --interval (60 s),\n"
+"                            speedups learnt from what the jobs report\n"
+"      --elastic-oracle      the same, speedups from the tables\n"
 "      --interval SECONDS    schedule at multiples of SECONDS only, as\n"
 "                            Pollux's simulator does every 60 (default 0:\n"
 "                            at each arrival, end and timer)\n"
@@ -460,6 +465,9 @@ gsim_options(struct gsim *g, int argc, char **argv, int *status, char *err,
 		case GSIM_OPT_ELASTIC:
 			g->elastic = true;
 			break;
+		case GSIM_OPT_ELASTIC_ORACLE:
+			g->elastic_oracle = true;
+			break;
 		case GSIM_OPT_SEED:
 			if (gsim_number(optarg, "--seed", 0, &v, err,
 			    errlen) != 0 || v != floor(v) || v > 9e15) {
@@ -705,17 +713,22 @@ main(int argc, char **argv)
 	if (cmd_split(g.policies, "--policy", gsim_add_run, addarg, err,
 	    sizeof err) != 0)
 		goto usage;
-	if (g.elastic) {
+	for (k = 0; k < 2; k++) {
+		if (!(k == 0 ? g.elastic : g.elastic_oracle))
+			continue;
 		if (g.apps == NULL) {
-			snprintf(err, sizeof err, "--elastic replays jobs that "
-			    "train applications: it needs --apps DIR");
+			snprintf(err, sizeof err, "%s replays jobs that train "
+			    "applications: it needs --apps DIR", k == 0 ?
+			    "--elastic" : "--elastic-oracle");
 			goto usage;
 		}
 		r.runs = xreallocarray(r.runs, r.nruns + 1, sizeof *r.runs);
 		memset(&r.runs[r.nruns], 0, sizeof r.runs[r.nruns]);
 		r.runs[r.nruns].conf = g.conf;
 		r.runs[r.nruns].elastic = true;
-		r.runs[r.nruns].label = xstrdup("elastic");
+		r.runs[r.nruns].oracle = k == 1;
+		r.runs[r.nruns].label = xstrdup(k == 0 ? "elastic" :
+		    "elastic-oracle");
 		r.nruns++;
 	}
 	for (k = 0; k < r.nruns; k++)
@@ -809,7 +822,8 @@ main(int argc, char **argv)
 		g.bar = false;
 		clock_gettime(CLOCK_MONOTONIC, &g.started);
 		if ((r.runs[k].elastic ? sim_elastic_run(&trace, &r.cluster,
-		    &so, &r.runs[k].result, err, sizeof err) :
+		    &so, r.runs[k].oracle, &r.runs[k].result, err,
+		    sizeof err) :
 		    sim_run(&trace, &r.cluster, &r.runs[k].conf, &so,
 		    &r.runs[k].result, err, sizeof err)) != 0) {
 			if (g.bar)

@@ -288,7 +288,7 @@ report_json(const struct report *r, FILE *fp)
 			    (double)c->thresholds[i] / 1000));
 		run = json_pack("{s:s, s:s, s:s, s:b, s:o, s:f}",
 		    "label", r->runs[k].label,
-		    "policy", r->runs[k].elastic ? "elastic" :
+		    "policy", r->runs[k].elastic ? r->runs[k].label :
 		    sched_conf_policy_name(c->policy),
 		    "placement", sched_conf_placement_name(c->placement),
 		    "strict", c->policy == SCHED_FIFO && c->strict,

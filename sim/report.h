@@ -32,6 +32,7 @@ struct report_run {
 	/* gsim --elastic's run (sim-elastic.h): conf is only the
 	 * others'. */
 	bool			 elastic;
+	bool			 oracle;	/* its speedups the tables' */
 	struct sched_conf	 conf;
 	struct sim_result	 result;
 };

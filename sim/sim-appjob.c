@@ -21,10 +21,28 @@ sim_appjob_ceil(uint32_t a, uint32_t b)
 	return (a / b + (a % b != 0));
 }
 
+void
+sim_appjob_config(const struct sim_app *app, uint32_t batch, uint32_t r,
+    uint32_t *atomic, uint32_t *accum)
+{
+	uint32_t	local, cap, maxl = sim_app_max_local(app);
+
+	local = sim_appjob_ceil(batch, r > 0 ? r : 1);
+	*accum = sim_appjob_ceil(local, maxl > 0 ? maxl : 1) - 1;
+	if (r == 1 && batch > sim_app_init_batch(app) && *accum < 1)
+		*accum = 1;
+	*atomic = sim_appjob_ceil(local, *accum + 1);
+	cap = sim_app_max_batch(app) / ((r > 0 ? r : 1) * (*accum + 1));
+	if (*atomic > cap)
+		*atomic = cap;
+	if (*atomic == 0)
+		*atomic = 1;
+}
+
 int
 sim_appjob_place(struct sim_appjob *j, const uint32_t *gpus, size_t n)
 {
-	uint32_t	r = 0, local, accum, atomic, cap, maxl;
+	uint32_t	r = 0, accum, atomic;
 	double		step, sync;
 	size_t		i;
 
@@ -33,17 +51,7 @@ sim_appjob_place(struct sim_appjob *j, const uint32_t *gpus, size_t n)
 	j->gpus = 0;
 	if (r == 0)
 		return (-1);
-	maxl = sim_app_max_local(j->app);
-	local = sim_appjob_ceil(j->batch, r);
-	accum = sim_appjob_ceil(local, maxl > 0 ? maxl : 1) - 1;
-	if (r == 1 && j->batch > sim_app_init_batch(j->app) && accum < 1)
-		accum = 1;
-	atomic = sim_appjob_ceil(local, accum + 1);
-	cap = sim_app_max_batch(j->app) / (r * (accum + 1));
-	if (atomic > cap)
-		atomic = cap;
-	if (atomic == 0)
-		atomic = 1;
+	sim_appjob_config(j->app, j->batch, r, &atomic, &accum);
 	if (sim_app_step(j->app, gpus, n, atomic, &step, &sync) != 0)
 		return (-1);
 	j->gpus = r;
@@ -51,6 +59,8 @@ sim_appjob_place(struct sim_appjob *j, const uint32_t *gpus, size_t n)
 	j->accum = accum;
 	j->trained = r * atomic * (accum + 1);
 	j->step_s = step + (step - sync) * accum;
+	j->raw_step = step;
+	j->raw_sync = sync;
 	return (0);
 }
 

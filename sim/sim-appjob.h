@@ -39,12 +39,17 @@ struct sim_appjob {
 	uint32_t		 accum;
 	uint32_t		 trained;
 	double			 step_s;
+	double			 raw_step, raw_sync;	/* the tables' */
 };
 
 /* A job of app at total batch size batch (0: the app's first validated
  * size), nothing done. */
 void	sim_appjob_init(struct sim_appjob *, const struct sim_app *app,
 	    uint32_t batch);
+/* The atomic batch size and accumulation steps of batch on r GPUs (the
+ * rules above). */
+void	sim_appjob_config(const struct sim_app *, uint32_t batch, uint32_t r,
+	    uint32_t *atomic, uint32_t *accum);
 /* Works the run's configuration out for gpus[0..n) GPUs on each node
  * (zeros skipped). Returns 0, or -1 when they hold no GPU. */
 int	sim_appjob_place(struct sim_appjob *, const uint32_t *gpus, size_t n);

@@ -6,6 +6,8 @@
 
 #include "common/xmalloc.h"
 #include "policy/elastic.h"
+#include "policy/goodput.h"
+#include "policy/predict.h"
 #include "sim/sim-appjob.h"
 #include "sim/sim-elastic.h"
 
@@ -21,6 +23,17 @@ struct sim_ejob {
 	int64_t			 since;		/* holds its GPUs since */
 	uint64_t		 attained;	/* GPU-ms */
 	int			 active;	/* submitted, not done */
+	/* What its reports taught the scheduler, and the name key under
+	 * which the next job of its name starts from it. */
+	struct goodput_model	 gm;
+	char			 key[PREDICT_KEY_MAX + 1];
+	uint32_t		 nnodes;	/* nodes it runs on */
+};
+
+/* The newest model of each name key. */
+struct sim_ename {
+	char			 key[PREDICT_KEY_MAX + 1];
+	struct goodput_model	 gm;
 };
 
 struct sim_eloop {
@@ -31,6 +44,9 @@ struct sim_eloop {
 	uint32_t		*free;		/* by node */
 	uint32_t		 nodes, per;
 	uint32_t		*counts;	/* scratch: a packed placement */
+	bool			 oracle;	/* speedups from the tables */
+	struct sim_ename	*names;
+	size_t			 nnames;
 };
 
 /* The GPUs of n packed on the fewest nodes, in l->counts; their count. */
@@ -46,52 +62,123 @@ sim_elastic_packed(struct sim_eloop *l, uint32_t n)
 	return (k);
 }
 
-/* Job e's speedups at its epoch, and the batch sizes that give them: for
- * n GPUs packed, the batch size from the first validated (or n times the
- * smallest local one) to the largest, by factors of sqrt 2, whose
- * configuration trains fastest. */
+/* Job e's goodput on n GPUs packed at batch size b: from the tables
+ * (the oracle), or from its model. *atomic and *accum: the configuration. */
+static double
+sim_elastic_goodput(struct sim_eloop *l, const struct sim_ejob *e, uint32_t n,
+    uint32_t b)
+{
+	struct sim_appjob	t;
+	uint32_t		atomic, accum;
+	size_t			k = sim_elastic_packed(l, n);
+
+	if (l->oracle) {
+		t = e->aj;
+		t.batch = b;
+		return (sim_appjob_place(&t, l->counts, k) == 0 ?
+		    sim_appjob_rate(&t, e->aj.epoch) : 0);
+	}
+	sim_appjob_config(e->aj.app, b, n, &atomic, &accum);
+	return (goodput_rate(&e->gm, (uint32_t)k, n, atomic, accum,
+	    sim_app_init_batch(e->aj.app)));
+}
+
+/* Job e's speedups and the batch sizes that give them: for n GPUs packed,
+ * the batch size from the first validated (or n times the smallest local
+ * one) to the largest, by factors of sqrt 2, that trains fastest. From
+ * its model: linear while it knows nothing, and no further than twice the
+ * most GPUs it reported from (goodput_explore); from the tables (the
+ * oracle), at its epoch. */
 static void
 sim_elastic_speedups(struct sim_eloop *l, struct sim_ejob *e)
 {
 	const struct sim_app	*app = e->aj.app;
-	struct sim_appjob	 t;
 	double			 g, best, one = 0, b;
-	uint32_t		 n, lo, hi, bb, cand[64];
-	size_t			 k, c, nc;
+	uint32_t		 n, lo, hi, bb, cand[64], most;
+	size_t			 c, nc;
 
-	if (e->sp_epoch == e->aj.epoch)
+	if (l->oracle && e->sp_epoch == e->aj.epoch)
 		return;
 	e->sp_epoch = e->aj.epoch;
+	most = l->oracle ? e->max : goodput_explore(&e->gm);
 	hi = sim_app_max_batch(app);
 	e->speedup[0] = 0;
 	for (n = 1; n <= e->max; n++) {
 		lo = n * sim_app_min_local(app);
 		if (lo < sim_app_init_batch(app))
 			lo = sim_app_init_batch(app);
-		k = sim_elastic_packed(l, n);
 		nc = 0;
 		for (b = lo; b < hi && nc < 63; b *= M_SQRT2)
 			cand[nc++] = (uint32_t)b;
 		cand[nc++] = hi;
 		best = 0;
 		bb = lo;
-		for (c = 0; c < nc; c++) {
-			t = e->aj;
-			t.batch = cand[c];
-			if (sim_appjob_place(&t, l->counts, k) == 0 &&
-			    (g = sim_appjob_rate(&t, e->aj.epoch)) > best) {
+		for (c = 0; c < nc && n <= most; c++) {
+			if ((g = sim_elastic_goodput(l, e, n, cand[c])) > best) {
 				best = g;
-				bb = t.batch;
+				bb = cand[c];
 			}
 		}
 		if (n == 1)
 			one = best > 0 ? best : 1;
-		e->speedup[n] = best / one;
-		e->batch[n] = bb;
-		/* More GPUs never train slower: an allocation can leave
-		 * some idle. */
-		if (e->speedup[n] < e->speedup[n - 1])
+		if (!l->oracle && !goodput_known(&e->gm))
+			e->speedup[n] = n;
+		else
+			e->speedup[n] = best / one;
+		e->batch[n] = n <= most ? bb : e->batch[n - 1];
+		/* More GPUs never train slower (an allocation can leave
+		 * some idle), and none past what it may explore. */
+		if (e->speedup[n] < e->speedup[n - 1] || n > most)
 			e->speedup[n] = e->speedup[n - 1];
+	}
+}
+
+/* Job i's report of the interval it trained: its configuration's step
+ * and sync, its gradient statistics now; the model of its name moves
+ * with it. */
+static void
+sim_elastic_report(struct sim_eloop *l, size_t i)
+{
+	struct sim_ejob		*e = &l->j[i];
+	struct goodput_report	 r;
+	double			 sqr, var;
+	size_t			 k;
+
+	r.nodes = e->nnodes;
+	r.replicas = e->gpus;
+	r.local = e->aj.atomic;
+	r.step_s = e->aj.raw_step;
+	r.sync_s = e->aj.raw_sync;
+	goodput_report(&e->gm, &r);
+	sim_app_grad(e->aj.app, e->aj.trained, e->aj.epoch, &sqr, &var);
+	goodput_grads(&e->gm, sqr, var);
+	for (k = 0; k < l->nnames; k++) {
+		if (strcmp(l->names[k].key, e->key) == 0)
+			break;
+	}
+	if (k == l->nnames) {
+		l->names = xreallocarray(l->names, l->nnames + 1,
+		    sizeof *l->names);
+		memcpy(l->names[k].key, e->key, sizeof e->key);
+		l->nnames++;
+	}
+	l->names[k].gm = e->gm;
+}
+
+/* Job i comes: it starts from the model of the newest job of its name,
+ * if any reported. */
+static void
+sim_elastic_arrive(struct sim_eloop *l, size_t i)
+{
+	struct sim_ejob	*e = &l->j[i];
+	size_t		 k;
+
+	e->active = 1;
+	for (k = 0; k < l->nnames; k++) {
+		if (strcmp(l->names[k].key, e->key) == 0) {
+			e->gm = l->names[k].gm;
+			break;
+		}
 	}
 }
 
@@ -158,6 +245,7 @@ sim_elastic_place(struct sim_eloop *l, size_t i, uint32_t n, int64_t now)
 		if (e->on[k] > 0)
 			l->counts[m++] = e->on[k];
 	}
+	e->nnodes = (uint32_t)m;
 	e->aj.batch = e->batch[e->gpus];
 	(void)sim_appjob_place(&e->aj, l->counts, m);
 	e->restart_ms = l->o->overhead_ms;
@@ -188,6 +276,9 @@ sim_elastic_advance(struct sim_eloop *l, size_t i, int64_t now, int64_t dt,
 	r = dt < e->restart_ms ? dt : e->restart_ms;
 	e->restart_ms -= r;
 	sim_appjob_advance(&e->aj, dt - r);
+	/* It trained: it reports how. */
+	if (dt > r)
+		sim_elastic_report(l, i);
 	return (0);
 }
 
@@ -238,7 +329,7 @@ sim_elastic_pass(struct sim_eloop *l, struct elastic_job *ej, size_t *idx,
 
 int
 sim_elastic_run(const struct sim_trace *trace, const struct sim_cluster *cl,
-    const struct sim_opts *o, struct sim_result *res, char *err,
+    const struct sim_opts *o, bool oracle, struct sim_result *res, char *err,
     size_t errlen)
 {
 	struct sim_eloop	 l;
@@ -263,6 +354,7 @@ sim_elastic_run(const struct sim_trace *trace, const struct sim_cluster *cl,
 	interval = o->interval_ms > 0 ? o->interval_ms : 60000;
 	l.trace = trace;
 	l.o = o;
+	l.oracle = oracle;
 	l.res = res;
 	l.nodes = cl->switches * cl->nodes_per_switch;
 	l.per = cl->gpus_per_node;
@@ -290,13 +382,17 @@ sim_elastic_run(const struct sim_trace *trace, const struct sim_cluster *cl,
 		e->speedup = xcalloc(e->max + 1, sizeof *e->speedup);
 		e->batch = xcalloc(e->max + 1, sizeof *e->batch);
 		e->sp_epoch = UINT32_MAX;
+		goodput_init(&e->gm);
+		(void)predict_name_key(trace->jobs[i].name != NULL ?
+		    trace->jobs[i].name : trace->jobs[i].app, e->key,
+		    sizeof e->key);
 	}
 	now = trace->njobs > 0 ? (trace->jobs[0].submit_ms + interval - 1) /
 	    interval * interval : 0;
 	while (done < trace->njobs) {
 		while (next < trace->njobs &&
 		    trace->jobs[next].submit_ms <= now)
-			l.j[next++].active = 1;
+			sim_elastic_arrive(&l, next++);
 		sim_elastic_pass(&l, ej, idx, total, now);
 		res->passes++;
 		/* To the next pass: a minute on, or the next arrival's
@@ -346,5 +442,6 @@ out:
 	free(idx);
 	free(l.free);
 	free(l.counts);
+	free(l.names);
 	return (ret);
 }

@@ -3,14 +3,18 @@
  * the most its application can use, at the batch size that trains it
  * fastest there, and policy/elastic.c shares the GPUs by speedup at each
  * pass (every --interval, 60 s unless given), Pollux's study's way. A
- * job's speedup comes from its application's tables at its current epoch
- * (what its own reports would tell the scheduler once it has run there:
- * an oracle, until the scheduler learns it), its GPUs packed on the
- * fewest nodes; a changed allocation costs the job --overhead, as its
- * first start does. Deterministic. */
+ * job's speedup comes from what it reported (policy/goodput.h): after
+ * each interval it trained, the step and sync times of its configuration
+ * and its gradient statistics, from its application's tables; a new job
+ * starts from the model of the newest job of its name, else knows
+ * nothing (linear, on one GPU). With oracle, from the tables themselves
+ * at its current epoch. GPUs are packed on the fewest nodes; a changed
+ * allocation costs the job --overhead, as its first start does.
+ * Deterministic. */
 #ifndef GB_SIM_SIM_ELASTIC_H
 #define GB_SIM_SIM_ELASTIC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "sim/sim.h"
@@ -22,7 +26,7 @@
 /* Replays trace's jobs (each must train an application of o's) on cl, as
  * sim_run does, into res. Returns 0, or -1 with err. */
 int	sim_elastic_run(const struct sim_trace *trace,
-	    const struct sim_cluster *cl, const struct sim_opts *o,
+	    const struct sim_cluster *cl, const struct sim_opts *o, bool oracle,
 	    struct sim_result *res, char *err, size_t errlen);
 
 #endif

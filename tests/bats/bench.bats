@@ -193,7 +193,7 @@ bench_smoke() {
 	BENCH_POLLUX_DATA=$T/none bench_smoke pollux "bench/pollux: $T/none is absent"
 	[ -d "$GBATCH_SRCDIR/../shared/pollux/workloads" ] ||
 	    skip "../shared/pollux is absent"
-	bench_smoke pollux "workload-1 " "workload-8 " "mean " "gsim elastic"
+	bench_smoke pollux "workload-1 " "workload-8 " "mean " "elastic: gsim --elastic"
 	# Every workload's figures, none a replay gsim warned of.
 	[ "$(grep -c '^workload-[1-8] ' <<<"$output")" = 8 ]
 	[ "$(grep -cE '[0-9]!' <<<"$output")" = 0 ]

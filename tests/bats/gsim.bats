@@ -43,7 +43,7 @@ json_get() {
 	    --promote --placement --strict --no-strict --samples --overhead --backfill \
 	    --fairshare --fairshare-half-life --fairshare-preempt --gittins-history \
 	    --seed --shape --node-cpus --node-mem-gb --conf --nodes --shares --predictions --json --jobs --plot \
-	    --apps --app-max-local --interval --preempt-in-queue --elastic \
+	    --apps --app-max-local --interval --preempt-in-queue --elastic --elastic-oracle \
 	    --quiet --help --version; do
 		[[ "$output" == *"$o"* ]] || { echo "missing $o"; false; }
 	done
@@ -327,21 +327,33 @@ CSV
 		printf 'progress,iteration,metric,grad_sqr,grad_var\n10,10,0.5,1,3\n20,20,0.6,1,3\n' >"apps/el/validation-$b.csv"
 		printf 'progress,iteration,metric,grad_sqr,grad_var\n60,60,0.5,1,3\n120,120,0.6,1,3\n' >"apps/ellong/validation-$b.csv"
 	done
-	# a (ellong) alone at 0 takes both GPUs; after its 30 s start it
-	# trains 1.6 a second: 48 units by the pass at 60, when b (el, come
-	# at 10) takes one GPU (least service first), and a keeps the other
-	# (losing 37.5% of its speedup: worth a restart). b: 30 s, then 20
-	# units at 1: ends at 110. a on 1 GPU from 60: 30 s, 30 units by
-	# 120, 78 in all; at 120, alone again, it grows back to 2 GPUs (60%
-	# more): 30 s, then 42 units at 1.6: 26.25 s: ends at 176.25, two
-	# restarts.
+	# Knowing the speedups (--elastic-oracle): a (ellong) alone at 0
+	# takes both GPUs; after its 30 s start it trains 1.6 a second: 48
+	# units by the pass at 60, when b (el, come at 10) takes one GPU
+	# (least service first), and a keeps the other (losing 37.5% of its
+	# speedup: worth a restart). b: 30 s, then 20 units at 1: ends at
+	# 110. a on 1 GPU from 60: 30 s, 30 units by 120, 78 in all; at 120,
+	# alone again, it grows back to 2 GPUs (60% more): 30 s, then 42
+	# units at 1.6: 26.25 s: ends at 176.25, two restarts.
+	# Learning them (--elastic): a knows nothing at 0 and runs on one
+	# GPU (at most twice what it reported from; batch 8): 30 units by
+	# 60, when it reports a 1 s step on 1 GPU, no sync, and its
+	# gradients; b, new, takes the other GPU and ends at 110. At 120 a
+	# has 90 units and, alone, its model (compute 1/8 s a sample, sync
+	# not seen yet: none) says 2 GPUs at batch 16 train 1.6 a second:
+	# it grows, and the truth agrees: 30 s, then 30 units at 1.6:
+	# 18.75 s: ends at 168.75, one restart.
 	printf 'name,time,application,num_replicas,batch_size\na,0,ellong,1,8\nb,10,el,1,8\n' >e.csv
-	run -0 gsim -q --json -p dlas -c 1x2 --apps apps --overhead 30 --interval 60 --elastic --jobs e.jobs e.csv
+	run -0 gsim -q --json -p dlas -c 1x2 --apps apps --overhead 30 --interval 60 --elastic --elastic-oracle --jobs e.jobs e.csv
 	echo "$output" >e.json
 	[ "$(json_get e.json 'j["runs"][1]["policy"]')" = elastic ]
-	[ "$(json_get e.json 'j["runs"][1]["preemptions"]')" = 2 ]
+	[ "$(json_get e.json 'j["runs"][2]["policy"]')" = elastic-oracle ]
+	[ "$(json_get e.json 'j["runs"][2]["preemptions"]')" = 2 ]
+	grep -q '^elastic-oracle,1,b,,1,10.000,[0-9.]*,60.000,110.000,100.000,' e.jobs
+	grep -q '^elastic-oracle,0,a,,1,0.000,[0-9.]*,0.000,176.250,176.250,.*,2,' e.jobs
+	[ "$(json_get e.json 'j["runs"][1]["preemptions"]')" = 1 ]
 	grep -q '^elastic,1,b,,1,10.000,[0-9.]*,60.000,110.000,100.000,' e.jobs
-	grep -q '^elastic,0,a,,1,0.000,[0-9.]*,0.000,176.250,176.250,.*,2,' e.jobs
+	grep -q '^elastic,0,a,,1,0.000,[0-9.]*,0.000,168.750,168.750,.*,1,' e.jobs
 	# Rigid, as the trace says (1 GPU, batch 8): a 30 + 120 s, b from
 	# its pass at 60 on the other GPU: 30 + 20.
 	grep -q '^dlas,0,a,,1,0.000,120.000,0.000,150.000,150.000,' e.jobs
