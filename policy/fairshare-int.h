@@ -57,6 +57,11 @@ struct fairshare {
 /* The node of user (NULL: the account itself) and account, or NULL. */
 struct fairshare_node *fairshare_find(const struct fairshare_tree *,
 	    const char *user, const char *account);
+/* Siblings that tie on what orders them: leaves first, then by account,
+ * then by user, so that a sort's order is total (and the sums it drives
+ * are rounded alike whatever the sort). */
+int	fairshare_sibling_cmp(const struct fairshare_node *,
+	    const struct fairshare_node *);
 /* now, or the latest now seen if later; moves the epoch up to it when
  * it is 64 half-lives behind. */
 int64_t	fairshare_clock(struct fairshare *, int64_t now);

@@ -43,15 +43,10 @@ fairshare_rank_cmp(const void *a, const void *b)
 {
 	const struct fairshare_node	*x = *(struct fairshare_node *const *)a;
 	const struct fairshare_node	*y = *(struct fairshare_node *const *)b;
-	int				 c;
 
 	if (x->lf_key != y->lf_key)
 		return (x->lf_key > y->lf_key ? -1 : 1);
-	if ((x->user == NULL) != (y->user == NULL))
-		return (x->user != NULL ? -1 : 1);
-	if ((c = strcmp(x->account, y->account)) != 0)
-		return (c);
-	return (x->user != NULL ? strcmp(x->user, y->user) : 0);
+	return (fairshare_sibling_cmp(x, y));
 }
 
 /* Places leaf n; tied: it ties with the leaf placed before it. */

@@ -4,7 +4,6 @@
  * One walk down the tree, each node's wanting children sorted once, so
  * O(nodes log nodes) beside the n lookups. */
 #include <stdlib.h>
-#include <string.h>
 
 #include "policy/fairshare-int.h"
 
@@ -19,15 +18,10 @@ fairshare_targets_cmp(const void *a, const void *b)
 	const struct fairshare_node	*y = *(struct fairshare_node *const *)b;
 	double				 u = x->demand / x->shares;
 	double				 v = y->demand / y->shares;
-	int				 c;
 
 	if (u != v)
 		return (u < v ? -1 : 1);
-	if ((x->user == NULL) != (y->user == NULL))
-		return (x->user != NULL ? -1 : 1);
-	if ((c = strcmp(x->account, y->account)) != 0)
-		return (c);
-	return (x->user != NULL ? strcmp(x->user, y->user) : 0);
+	return (fairshare_sibling_cmp(x, y));
 }
 
 /* Shares n's part among its children that want GPUs; appends the

@@ -74,6 +74,19 @@ fairshare_find(const struct fairshare_tree *t, const char *user,
 	return (NULL);
 }
 
+int
+fairshare_sibling_cmp(const struct fairshare_node *x,
+    const struct fairshare_node *y)
+{
+	int	c;
+
+	if ((x->user == NULL) != (y->user == NULL))
+		return (x->user != NULL ? -1 : 1);
+	if ((c = strcmp(x->account, y->account)) != 0)
+		return (c);
+	return (x->user != NULL ? strcmp(x->user, y->user) : 0);
+}
+
 /* A new node, in t's index but in no parent's children yet. */
 static struct fairshare_node *
 fairshare_node_new(struct fairshare_tree *t, const char *user,

@@ -84,6 +84,21 @@ sched_core_order_srtf(const struct otree_node *x, const struct otree_node *y)
 	return (c != 0 ? c : sched_core_order_tail(a, b));
 }
 
+/* The queue policies' waiting jobs, before their order within a queue: a
+ * higher tier, the fair-share key, the queue, the urgency. */
+static inline int
+sched_core_order_queued(const struct sched_cjob *a, const struct sched_cjob *b)
+{
+	int	c;
+
+	if ((c = sched_core_order_tier(a, b)) != 0 ||
+	    (c = sched_core_order_fs(a, b)) != 0)
+		return (c);
+	if (a->queue != b->queue)
+		return (a->queue < b->queue ? -1 : 1);
+	return (sched_core_order_urgency(a, b));
+}
+
 /* 2D-LAS within a queue: by the time a job first started; a job that
  * never ran by its submit time. */
 static int
@@ -94,12 +109,7 @@ sched_core_order_dlas(const struct otree_node *x, const struct otree_node *y)
 	int64_t			 ka, kb;
 	int			 c;
 
-	if ((c = sched_core_order_tier(a, b)) != 0 ||
-	    (c = sched_core_order_fs(a, b)) != 0)
-		return (c);
-	if (a->queue != b->queue)
-		return (a->queue < b->queue ? -1 : 1);
-	if ((c = sched_core_order_urgency(a, b)) != 0)
+	if ((c = sched_core_order_queued(a, b)) != 0)
 		return (c);
 	ka = sched_cjob_held(a)->first_start;
 	kb = sched_cjob_held(b)->first_start;
@@ -123,12 +133,7 @@ sched_core_order_dlas_arrival(const struct otree_node *x,
 	const struct sched_cjob	*b = SCHED_CJOB_OF(y, qnode);
 	int			 c;
 
-	if ((c = sched_core_order_tier(a, b)) != 0 ||
-	    (c = sched_core_order_fs(a, b)) != 0)
-		return (c);
-	if (a->queue != b->queue)
-		return (a->queue < b->queue ? -1 : 1);
-	if ((c = sched_core_order_urgency(a, b)) != 0)
+	if ((c = sched_core_order_queued(a, b)) != 0)
 		return (c);
 	return (sched_core_order_tail(a, b));
 }
@@ -141,12 +146,7 @@ sched_core_order_gittins(const struct otree_node *x, const struct otree_node *y)
 	const struct sched_cjob	*b = SCHED_CJOB_OF(y, qnode);
 	int			 c;
 
-	if ((c = sched_core_order_tier(a, b)) != 0 ||
-	    (c = sched_core_order_fs(a, b)) != 0)
-		return (c);
-	if (a->queue != b->queue)
-		return (a->queue < b->queue ? -1 : 1);
-	if ((c = sched_core_order_urgency(a, b)) != 0)
+	if ((c = sched_core_order_queued(a, b)) != 0)
 		return (c);
 	if (a->key.gindex != b->key.gindex)
 		return (a->key.gindex > b->key.gindex ? -1 : 1);
