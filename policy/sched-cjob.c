@@ -50,6 +50,12 @@ sched_cjob_id(const struct sched_cjob *j)
 	return (j->id);
 }
 
+uint32_t
+sched_cjob_gpus(const struct sched_cjob *j)
+{
+	return (j->shape->gpus);
+}
+
 enum sched_cjob_state
 sched_cjob_state(const struct sched_cjob *j)
 {

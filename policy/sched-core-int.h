@@ -273,6 +273,10 @@ struct sched_core {
 	size_t			 nacts, actsize;
 	struct place_alloc	*scratch;	/* room for the largest job */
 	size_t			 scratchsize;
+	/* The elastic jobs a pass started, in order: its end grows them
+	 * onto the GPUs still free (sched-core-elastic.c). */
+	struct sched_cjob	**grow;
+	size_t			 ngrow, growsize;
 	struct place_alloc	*held;		/* reservations of a pass */
 	size_t			 nheld, heldsize;
 	struct sched_cjob	**victims;
@@ -355,6 +359,15 @@ void		 sched_core_dequeue(struct sched_core *, struct sched_cjob *);
 void		 sched_core_run(struct sched_core *, struct sched_cjob *,
 		     const struct place_alloc *a, size_t n, int64_t now);
 void		 sched_core_unrun(struct sched_core *, struct sched_cjob *);
+void		 sched_core_unhold(struct sched_core *, struct sched_cjob *);
+/* sched-core-elastic.c: an elastic job the pass started, to grow at its
+ * end (sched_core_elastic_grow); j's shape at gpus GPUs (its rate and
+ * its leaf's demand with it), for a job neither pending nor holding. */
+void		 sched_core_elastic_note(struct sched_core *,
+		     struct sched_cjob *);
+void		 sched_core_elastic_grow(struct sched_core *, int64_t now);
+void		 sched_core_elastic_reshape(struct sched_core *,
+		     struct sched_cjob *, uint32_t gpus);
 
 /* sched-cjob.c: j's run record, made when first needed (see sched_chold);
  * counting the service of a job that holds GPUs up to now. */

@@ -383,6 +383,7 @@ sched_core_pass(struct sched_core *core, int64_t now,
 
 	core->nacts = 0;
 	core->nheld = 0;
+	core->ngrow = 0;
 	core->nmiss = 0;
 	core->npass++;
 	core->wnow = now;
@@ -448,6 +449,7 @@ sched_core_pass(struct sched_core *core, int64_t now,
 				sched_core_run(core, p, core->scratch, got,
 				    now);
 				sched_core_pass_act(core, SCHED_ACT_START, p);
+				sched_core_elastic_note(core, p);
 				continue;
 			}
 			p->reason = sched_cjob_res(p) != NULL ||
@@ -517,6 +519,9 @@ sched_core_pass(struct sched_core *core, int64_t now,
 		p->reason = SCHED_REASON_PREEMPTING;
 		sched_core_pass_reserve(core, p->hold->plan, p->hold->nplan);
 	}
+	/* What is free still, with what is held for plans and promises
+	 * kept out of it, goes to the elastic jobs started. */
+	sched_core_elastic_grow(core, now);
 	for (i = 0; i < core->nheld; i++)
 		place_release(core->cluster, &core->held[i], 1);
 	core->nheld = 0;

@@ -178,6 +178,7 @@ sched_core_free(struct sched_core *core)
 	free(core->acts);
 	free(core->usable);
 	free(core->scratch);
+	free(core->grow);
 	free(core->held);
 	free(core->rheld);
 	free(core->rplan);
@@ -276,7 +277,7 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 	struct sched_group	*g;
 	struct sched_cjob	*j;
 	struct sched_chold	*h;
-	uint32_t		 i;
+	uint32_t		 i, most;
 
 	j = pool_get(sched_core_pool(core, spec->tier));
 	j->id = spec->id;
@@ -298,6 +299,10 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 	want.urgency = spec->urgency;
 	want.resv = spec->resv;
 	want.any_shape = spec->any_shape;
+	if (spec->gpus > 0 && spec->gpus_max > spec->gpus) {
+		want.gpus_min = spec->gpus;
+		want.gpus_max = spec->gpus_max;
+	}
 	want.listed = spec->nodes != NULL;
 	want.nsets = spec->nsets;
 	if (spec->group != 0 && spec->group_cap > 0)
@@ -342,9 +347,11 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 	if ((j->tier = spec->tier) != 0)
 		core->tiered++;
 	j->queue = sched_core_mlfq_queue(core, sched_cjob_qservice(j));
-	if (core->scratchsize < spec->gpus ||
+	most = j->shape->gpus_max > spec->gpus ? j->shape->gpus_max :
+	    spec->gpus;
+	if (core->scratchsize < most ||
 	    core->scratchsize < spec->num_nodes || core->scratchsize == 0) {
-		core->scratchsize = spec->gpus > spec->num_nodes ? spec->gpus :
+		core->scratchsize = most > spec->num_nodes ? most :
 		    spec->num_nodes;
 		if (core->scratchsize == 0)
 			core->scratchsize = 1;
@@ -485,8 +492,15 @@ sched_core_adopt(struct sched_core *core, const struct sched_jobspec *spec,
 {
 	struct sched_cjob	*j = sched_core_job_new(core, spec);
 	struct place_alloc	*own;
+	uint32_t		 gpus = 0;
 	size_t			 i;
 
+	/* An elastic job found grown runs on what it holds. */
+	for (i = 0; i < n; i++)
+		gpus += sched_mask_count(a[i].mask);
+	if (j->shape->gpus_max > 0 && gpus != j->shape->gpus &&
+	    gpus >= j->shape->gpus_min && gpus <= j->shape->gpus_max)
+		sched_core_elastic_reshape(core, j, gpus);
 	own = sched_core_xalloc(NULL, n, sizeof *own);
 	for (i = 0; i < n; i++) {
 		own[i] = a[i];
@@ -518,7 +532,7 @@ sched_core_unrun(struct sched_core *core, struct sched_cjob *j)
 }
 
 /* Frees j's GPUs and forgets which job it made room for. */
-static void
+void
 sched_core_unhold(struct sched_core *core, struct sched_cjob *j)
 {
 	struct sched_chold	*h = sched_cjob_hold(j);
@@ -579,6 +593,9 @@ sched_core_stopped(struct sched_core *core, struct sched_cjob *j,
 	if (j->state == SCHED_JOB_PENDING)
 		return;
 	sched_core_detach(core, j, now);
+	/* An elastic job waits for its fewest GPUs again. */
+	if (j->shape->gpus_max > 0)
+		sched_core_elastic_reshape(core, j, j->shape->gpus_min);
 	j->queue = sched_core_mlfq_queue(core, sched_cjob_qservice(j));
 	j->rank = 0;
 	sched_cjob_hold(j)->last_stop = now;

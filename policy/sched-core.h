@@ -33,6 +33,14 @@ struct sched_cjob;
 struct sched_jobspec {
 	uint64_t	 id;		/* unique; breaks every tie */
 	uint32_t	 gpus;		/* 0: a CPU job, of res alone */
+	/* An elastic job (gsub -G MIN-MAX): gpus is the fewest GPUs it
+	 * runs on and gpus_max the most; 0 (or not above gpus): a rigid
+	 * job. A pass orders and starts it as a job of gpus; the GPUs still
+	 * free at the pass's end then go to the elastic jobs it started, in
+	 * the order they started, each up to gpus_max where its shape, its
+	 * limits and the nodes it may use can place them (sched-core-
+	 * elastic.c). Stopped and requeued, it asks for gpus again. */
+	uint32_t	 gpus_max;
 	int64_t		 submit;	/* ms */
 	int64_t		 duration;	/* ms; srtf only (0: unknown) */
 	bool		 consolidate;	/* insists on the fewest nodes */
@@ -269,6 +277,9 @@ enum sched_reason	 sched_cjob_reason(const struct sched_core *,
  * (backfill), or SCHED_NEVER when it was not. */
 int64_t			 sched_cjob_resv_start(const struct sched_core *,
 			     const struct sched_cjob *);
+/* The GPUs a job holds or asks for now: an elastic job's grown count
+ * while it runs. */
+uint32_t		 sched_cjob_gpus(const struct sched_cjob *);
 /* The GPUs a running or preempting job holds; borrowed. */
 const struct place_alloc *sched_cjob_alloc(const struct sched_cjob *,
 			     size_t *n);

@@ -35,6 +35,10 @@ struct sched_shape {
 	int32_t			 urgency;	/* sched_jobspec's */
 	bool			 any_shape;
 	bool			 listed;	/* on nodes[] alone */
+	/* An elastic job's range (sched_jobspec's gpus and gpus_max), gpus
+	 * what it runs on or asks for now; both 0: rigid. */
+	uint32_t		 gpus_min;
+	uint32_t		 gpus_max;
 	bool			 has_res;	/* res is not all 0 */
 	/* What its placement asks, hashed: its GPUs, shape, placement,
 	 * CPUs and memory, nodes and reservation, not its array, limits or

@@ -1,0 +1,293 @@
+/* sched-elastic-test.c: elastic jobs in the scheduling core
+ * (policy/sched-core-elastic.c): ordered and started at their fewest
+ * GPUs, grown at the pass's end onto what is still free, up to their most,
+ * in the shape they ask for and under their limits' GPU caps; back to
+ * their fewest when stopped; adopted at what they hold. Each case's
+ * figures are worked out in its comments from the rule in
+ * docs/scheduling.md. */
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "policy/sched-core.h"
+#include "tests/unit/tap.h"
+
+static const struct sched_action	*t_acts;
+static size_t				 t_nacts;
+
+static struct sched_core *
+t_core(enum sched_policy policy, uint32_t nodes, uint32_t gpus,
+    bool fairshare)
+{
+	struct sched_conf	 conf;
+	struct sched_core	*core;
+	uint32_t		 i;
+
+	sched_conf_default(&conf);
+	conf.policy = policy;
+	conf.fairshare = fairshare;
+	/* Q0 up to 10,000 GPU-ms: 1.25 s of 8 GPUs. */
+	conf.thresholds[0] = 10000;
+	core = sched_core_create(&conf);
+	for (i = 0; i < nodes; i++)
+		place_node_add(sched_core_cluster(core), gpus, 0);
+	return (core);
+}
+
+/* A job of gpus GPUs, or gpus to max where max is not 0, in the shape the
+ * configuration's rule gives (one node when one holds it, else an even
+ * split). */
+static void
+t_spec(struct sched_jobspec *spec, uint64_t id, uint32_t gpus, uint32_t max,
+    int64_t submit)
+{
+	memset(spec, 0, sizeof *spec);
+	spec->id = id;
+	spec->gpus = gpus;
+	spec->gpus_max = max;
+	spec->submit = submit;
+	spec->first_start = SCHED_NEVER;
+	spec->last_stop = submit;
+}
+
+static struct sched_cjob *
+t_submit(struct sched_core *core, uint64_t id, uint32_t gpus, uint32_t max,
+    int64_t now)
+{
+	struct sched_jobspec	spec;
+
+	t_spec(&spec, id, gpus, max, now);
+	return (sched_core_submit(core, &spec, now));
+}
+
+static size_t
+t_pass(struct sched_core *core, int64_t now)
+{
+	t_nacts = sched_core_pass(core, now, &t_acts);
+	return (t_nacts);
+}
+
+static bool
+t_did(enum sched_action_type type, const struct sched_cjob *j)
+{
+	size_t	i;
+
+	for (i = 0; i < t_nacts; i++) {
+		if (t_acts[i].type == type && t_acts[i].job == j)
+			return (true);
+	}
+	return (false);
+}
+
+/* The GPUs j's allocation holds, and on how many nodes. */
+static unsigned
+t_held(const struct sched_cjob *j, unsigned *nodes)
+{
+	const struct place_alloc	*a;
+	size_t				 n, i;
+	unsigned			 c = 0;
+
+	a = sched_cjob_alloc(j, &n);
+	for (i = 0; i < n; i++)
+		c += sched_mask_count(a[i].mask);
+	if (nodes != NULL)
+		*nodes = (unsigned)n;
+	return (c);
+}
+
+static void
+test_alone(void)
+{
+	struct sched_core	*core = t_core(SCHED_DLAS, 2, 4, false);
+	struct sched_cjob	*e;
+	unsigned		 nodes;
+
+	/* 2 to 8 on two nodes of 4, nothing else: all 8, 4 on each (8 is
+	 * more than a node holds: an even split). */
+	e = t_submit(core, 1, 2, 8, 0);
+	is_int(sched_cjob_gpus(e), 2, "alone: it waits for its fewest, 2");
+	is_int(t_pass(core, 0), 1, "alone: one action");
+	ok(t_did(SCHED_ACT_START, e), "alone: it starts");
+	is_int(t_held(e, &nodes), 8, "alone: on all 8 GPUs");
+	is_int(nodes, 2, "alone: on both nodes");
+	is_int(sched_cjob_gpus(e), 8, "alone: it runs on 8");
+	is_int(place_free_total(sched_core_cluster(core)), 0,
+	    "alone: none left free");
+	/* Service runs at 8 GPUs: 8,000 GPU-ms in a second. */
+	is_int(sched_cjob_attained(e, 1000), 8000, "alone: 8 GPU-ms a ms");
+	sched_core_end(core, e, 1000);
+	is_int(place_free_total(sched_core_cluster(core)), 8,
+	    "alone: all 8 free when it ends");
+	sched_core_free(core);
+}
+
+static void
+test_beside_rigid(void)
+{
+	struct sched_core	*core = t_core(SCHED_DLAS, 2, 4, false);
+	struct sched_cjob	*r, *e, *w;
+	unsigned		 nodes;
+
+	/* A rigid 4 runs on one node; 1 to 8 gets the other node's 4 (4
+	 * fit on one node: one node). */
+	r = t_submit(core, 1, 4, 0, 0);
+	t_pass(core, 0);
+	ok(t_did(SCHED_ACT_START, r), "rigid: the rigid job starts");
+	e = t_submit(core, 2, 1, 8, 10);
+	t_pass(core, 10);
+	ok(t_did(SCHED_ACT_START, e), "rigid: the elastic job starts");
+	is_int(t_held(e, &nodes), 4, "rigid: on the 4 left");
+	is_int(nodes, 1, "rigid: on one node");
+	/* A rigid 2 that came with it, ahead of it in the order (dlas: the
+	 * same service, the older first), starts first and leaves it 2. */
+	sched_core_end(core, e, 20);
+	w = t_submit(core, 3, 2, 0, 20);
+	e = t_submit(core, 4, 1, 8, 21);
+	t_pass(core, 21);
+	ok(t_did(SCHED_ACT_START, w) && t_did(SCHED_ACT_START, e),
+	    "rigid: both start");
+	is_int(t_held(w, NULL), 2, "rigid: the rigid 2 holds 2");
+	is_int(t_held(e, NULL), 2, "rigid: the elastic job the other 2");
+	sched_core_free(core);
+}
+
+static void
+test_two_elastic(void)
+{
+	struct sched_core	*core = t_core(SCHED_DLAS, 1, 4, false);
+	struct sched_cjob	*a, *b;
+
+	/* Two of 1 to 4 at once on 4 GPUs: each starts on 1, then the 2
+	 * left go to the first in the order, a (older): 3 and 1. */
+	a = t_submit(core, 1, 1, 4, 0);
+	b = t_submit(core, 2, 1, 4, 1);
+	is_int(t_pass(core, 1), 2, "two: two starts");
+	is_int(t_held(a, NULL), 3, "two: the first grows to 3");
+	is_int(t_held(b, NULL), 1, "two: the second keeps 1");
+	is_int(sched_cjob_gpus(a) + sched_cjob_gpus(b), 4, "two: 4 in all");
+	sched_core_free(core);
+}
+
+static void
+test_shapes(void)
+{
+	struct sched_core	*core = t_core(SCHED_DLAS, 2, 4, false);
+	struct sched_jobspec	 spec;
+	struct sched_cjob	*r, *e;
+	unsigned		 nodes;
+
+	/* -N 2 and 2 to 8 beside a rigid 1 on a node: 3 + 4 free, and the
+	 * count must split evenly over 2 nodes with at most 3 on one: 6. */
+	r = t_submit(core, 1, 1, 0, 0);
+	t_pass(core, 0);
+	t_spec(&spec, 2, 2, 8, 10);
+	spec.num_nodes = 2;
+	e = sched_core_submit(core, &spec, 10);
+	t_pass(core, 10);
+	ok(t_did(SCHED_ACT_START, e), "shape: it starts");
+	is_int(t_held(e, &nodes), 6, "shape: on 6 GPUs");
+	is_int(nodes, 2, "shape: on 2 nodes, 3 each");
+	sched_core_end(core, r, 20);
+	sched_core_end(core, e, 20);
+
+	/* A limit of 3 GPUs for its group: 1 to 8 gets 3. */
+	t_spec(&spec, 3, 1, 8, 30);
+	spec.limits[0].id = 77;
+	spec.limits[0].gpus = 3;
+	spec.limits[0].gpus_reason = SCHED_REASON_ASSOC_GPUS;
+	spec.nlimits = 1;
+	e = sched_core_submit(core, &spec, 30);
+	t_pass(core, 30);
+	is_int(t_held(e, NULL), 3, "limit: 3 under a cap of 3");
+	/* Another job of the group, rigid 1: the cap is reached, it waits. */
+	t_spec(&spec, 4, 1, 0, 40);
+	spec.limits[0].id = 77;
+	spec.limits[0].gpus = 3;
+	spec.limits[0].gpus_reason = SCHED_REASON_ASSOC_GPUS;
+	spec.nlimits = 1;
+	r = sched_core_submit(core, &spec, 40);
+	t_pass(core, 40);
+	is_int(sched_cjob_state(r), SCHED_JOB_PENDING,
+	    "limit: the group's next job waits at the cap");
+	is_int(sched_cjob_reason(core, r), SCHED_REASON_ASSOC_GPUS,
+	    "limit: for its GPUs");
+	sched_core_free(core);
+}
+
+static void
+test_preempted(void)
+{
+	struct sched_core	*core = t_core(SCHED_DLAS, 2, 4, false);
+	struct sched_cjob	*e, *r;
+
+	/* 2 to 8 alone takes 8; past Q0 (at 1.25 s) when a rigid 4 comes
+	 * at 5 s, in Q0, which preempts it: the whole of it, as any job is
+	 * preempted. Stopped, it asks for 2 again, and
+	 * restarts beside the rigid job on the 4 it leaves. */
+	e = t_submit(core, 1, 2, 8, 0);
+	t_pass(core, 0);
+	is_int(t_held(e, NULL), 8, "preempted: 8 at first");
+	r = t_submit(core, 2, 4, 0, 5000);
+	t_pass(core, 5000);
+	ok(t_did(SCHED_ACT_PREEMPT, e), "preempted: the rigid 4 preempts it");
+	sched_core_stopped(core, e, 5100);
+	is_int(sched_cjob_state(e), SCHED_JOB_PENDING, "preempted: pending");
+	is_int(sched_cjob_gpus(e), 2, "preempted: it asks for 2 again");
+	is_int(sched_cjob_attained(e, 5100), 8 * 5100,
+	    "preempted: its service at 8 GPUs for 5.1 s");
+	t_pass(core, 5100);
+	ok(t_did(SCHED_ACT_START, r) && t_did(SCHED_ACT_START, e),
+	    "preempted: both start");
+	is_int(t_held(r, NULL), 4, "preempted: the rigid job on 4");
+	is_int(t_held(e, NULL), 4, "preempted: the elastic one on the 4 left");
+	sched_core_free(core);
+}
+
+static void
+test_fairshare_adopt(void)
+{
+	struct sched_core	*core = t_core(SCHED_DLAS, 2, 4, true);
+	struct sched_jobspec	 spec;
+	struct place_alloc	 a[2];
+	struct sched_cjob	*e;
+
+	/* Its leaf's demand follows what it runs on: 2 waiting, 8 grown,
+	 * none once it ends. */
+	t_spec(&spec, 1, 2, 8, 0);
+	spec.fs_leaf = 5;
+	e = sched_core_submit(core, &spec, 0);
+	is_int(sched_core_fairshare_demand(core, 5), 2, "demand: 2 waiting");
+	t_pass(core, 0);
+	is_int(sched_core_fairshare_demand(core, 5), 8, "demand: 8 running");
+	sched_core_end(core, e, 10);
+	is_int(sched_core_fairshare_demand(core, 5), 0, "demand: none ended");
+
+	/* Found running on 6 after a restart (4 + 2): adopted at 6. */
+	memset(a, 0, sizeof a);
+	a[0].node = 0;
+	a[0].mask = 0xf;
+	a[1].node = 1;
+	a[1].mask = 0x3;
+	t_spec(&spec, 2, 2, 8, 20);
+	spec.fs_leaf = 5;
+	e = sched_core_adopt(core, &spec, a, 2, 20);
+	is_int(sched_cjob_gpus(e), 6, "adopt: at the 6 it holds");
+	is_int(sched_core_fairshare_demand(core, 5), 6, "adopt: demand 6");
+	is_int(place_free_total(sched_core_cluster(core)), 2, "adopt: 2 free");
+	sched_core_end(core, e, 30);
+	is_int(place_free_total(sched_core_cluster(core)), 8, "adopt: all free");
+	is_int(sched_core_fairshare_demand(core, 5), 0, "adopt: no demand");
+	sched_core_free(core);
+}
+
+int
+main(void)
+{
+	test_alone();
+	test_beside_rigid();
+	test_two_elastic();
+	test_shapes();
+	test_preempted();
+	test_fairshare_adopt();
+	return (tap_done());
+}
