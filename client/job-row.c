@@ -252,7 +252,6 @@ job_row_get_id(const void *row, const void *ctx, char *buf, size_t len)
 	X(user, JF_USER)						\
 	X(uid, JF_UID)							\
 	X(state, JF_STATE)						\
-	X(gpus, JF_GPUS)						\
 	X(nodes, JF_NODES)						\
 	X(exit_code, JF_EXIT_CODE)					\
 	X(signal, JF_SIGNAL)						\
@@ -657,6 +656,53 @@ job_row_alloc_text(const struct jscan_val *alloc, char *buf, size_t len,
 	}
 }
 
+/* The GPUs of an alloc array, counted. */
+static unsigned
+job_row_alloc_count(const struct jscan_val *alloc)
+{
+	struct jscan_val	 part, gpus, g;
+	size_t			 apos = 0, gpos;
+	unsigned		 n = 0;
+
+	while (jscan_element(alloc, &apos, &part) == 1) {
+		if (jscan_get(&part, "gpus", &gpus) == -1)
+			continue;
+		gpos = 0;
+		while (jscan_element(&gpus, &gpos, &g) == 1)
+			n++;
+	}
+	return (n);
+}
+
+/* An elastic job's range, "MIN-MAX"; "" for a rigid job. */
+static const char *
+job_row_get_gpus_range(const void *row, const void *ctx, char *buf,
+    size_t len)
+{
+	long long	min, max;
+
+	(void)ctx;
+	if (jscan_int(job_row_v(row, JF_GPUS_MAX), &max) != 0 || max <= 0 ||
+	    jscan_int(job_row_v(row, JF_GPUS), &min) != 0)
+		return ("");
+	snprintf(buf, len, "%lld-%lld", min, max);
+	return (buf);
+}
+
+/* The GPUs a job asks for; an elastic job's while it holds them (its
+ * alloc), else its range. */
+static const char *
+job_row_get_gpus(const void *row, const void *ctx, char *buf, size_t len)
+{
+	unsigned	held;
+
+	if (*job_row_get_gpus_range(row, ctx, buf, len) == '\0')
+		return (job_row_text(row, JF_GPUS, buf, len));
+	if ((held = job_row_alloc_count(job_row_v(row, JF_ALLOC))) > 0)
+		snprintf(buf, len, "%u", held);
+	return (buf);
+}
+
 /* Every run's GPUs, oldest first, "/" between runs: "n1:0,1/n2:0,1;n3:0".
  * Only gacct's records carry runs. */
 static const char *
@@ -726,6 +772,7 @@ const struct table_col job_row_cols[] = {
 	{ "name", "NAME", false, job_row_get_name },
 	{ "state", "STATE", false, job_row_get_state },
 	{ "gpus", "GPUS", true, job_row_get_gpus },
+	{ "gpus_range", "GPUS_RANGE", false, job_row_get_gpus_range },
 	{ "nodes", "NODES", false, job_row_get_nodes },
 	{ "gpu_ids", "GPU_IDS", false, job_row_get_gpu_ids },
 	{ "time", "TIME", true, job_row_get_time },
@@ -844,6 +891,8 @@ static const struct {
 } job_row_derived[] = {
 	{ "id", { "id", "array_job_id", "array_task_id", "array_tasks",
 	    "array_spec" } },
+	{ "gpus", { "gpus", "gpus_max", "alloc", NULL } },
+	{ "gpus_range", { "gpus_max", "gpus", NULL } },
 	{ "gpu_ids", { "alloc", NULL } },
 	{ "time", { "elapsed", NULL } },
 	{ "reason", { "reason", "state", "kind", NULL } },

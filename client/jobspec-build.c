@@ -45,6 +45,9 @@ jobspec_build_shape(const struct jobspec *js, json_t *job)
 	bool				 requeue;
 
 	jobspec_build_put(job, JRQ_GPUS, json_integer(o->gpus));
+	if (js->v[JOBSPEC_F_GPUS].n2 > 0)
+		jobspec_build_put(job, JRQ_GPUS_MAX,
+		    json_integer(js->v[JOBSPEC_F_GPUS].n2));
 	if (o->num_nodes > 0)
 		jobspec_build_put(job, JRQ_NUM_NODES,
 		    json_integer(o->num_nodes));

@@ -88,6 +88,8 @@ enum jobspec_field {
 struct jobspec_value {
 	enum jobspec_src	 src;	/* NONE: not given */
 	int64_t			 n;
+	/* A range's end: -G MIN-MAX's MAX (n is MIN), 0 for none. */
+	int64_t			 n2;
 	char			*s;
 };
 

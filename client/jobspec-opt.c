@@ -272,7 +272,7 @@ jobspec_opt_set(struct jobspec *js, int opt, const char *arg,
     enum jobspec_src src, char *err, size_t errlen)
 {
 	const struct jobspec_opt	*o = jobspec_opt_row(opt);
-	struct jobspec_value		 v = { src, 1, NULL };
+	struct jobspec_value		 v = { .src = src, .n = 1 };
 	struct jobspec_value		*at;
 	char				 detail[512];
 
@@ -359,7 +359,7 @@ jobspec_opt_value(const char *name, const char *arg, const char **member,
     json_t **value, char *err, size_t errlen)
 {
 	const struct jobspec_opt	*o = NULL;
-	struct jobspec_value		 v = { JOBSPEC_SRC_CMDLINE, 1, NULL };
+	struct jobspec_value		 v = { .src = JOBSPEC_SRC_CMDLINE, .n = 1 };
 	size_t				 i;
 
 	for (i = 0; i < JOBSPEC_NOPTS && o == NULL; i++) {

@@ -91,15 +91,60 @@ jobspec_read_signed(const struct jobspec_opt *o, const char *arg,
 	return (0);
 }
 
+/* -G [TYPE:]MIN-MAX: an elastic job's range, MIN in v->n, MAX in
+ * v->n2 (0 where they are one count); dash is the '-'. */
+static int
+jobspec_read_gpu_range(const struct jobspec_opt *o, const char *arg,
+    const char *dash, struct jobspec_value *v, char *err, size_t errlen)
+{
+	struct jobspec_value	 b;
+	char			 first[JOB_REQ_MAX_GPU_TYPE + 32];
+
+	if (o->field != JOBSPEC_F_GPUS) {
+		snprintf(err, errlen, "\"%s\" is a range; a range of GPUs "
+		    "(an elastic job) is -G MIN-MAX's alone", arg);
+		return (-1);
+	}
+	if ((size_t)(dash - arg) >= sizeof first) {
+		snprintf(err, errlen, "\"%s\": expected [TYPE:]MIN-MAX, "
+		    "such as 2-8", arg);
+		return (-1);
+	}
+	snprintf(first, sizeof first, "%.*s", (int)(dash - arg), arg);
+	memset(&b, 0, sizeof b);
+	if (jobspec_read_gpus(o, first, v, err, errlen) == -1)
+		return (-1);
+	if (jobspec_read_count(o, dash + 1, &b, err, errlen) == -1) {
+		free(v->s);
+		v->s = NULL;
+		return (-1);
+	}
+	if (v->n == 0 || b.n < v->n) {
+		snprintf(err, errlen, "\"%s\": expected MIN-MAX with 1 <= MIN "
+		    "<= MAX, such as 2-8: an elastic job runs on any count "
+		    "from MIN to MAX", arg);
+		free(v->s);
+		v->s = NULL;
+		return (-1);
+	}
+	v->n2 = b.n == v->n ? 0 : b.n;
+	return (0);
+}
+
 /* [TYPE:]N (-G, --gpus-per-node, --gpus-per-task): N GPUs, of the model
- * TYPE (kept in s) when given. */
+ * TYPE (kept in s) when given; -G [TYPE:]MIN-MAX an elastic job's range
+ * (jobspec_read_gpu_range). */
 int
 jobspec_read_gpus(const struct jobspec_opt *o, const char *arg,
     struct jobspec_value *v, char *err, size_t errlen)
 {
-	char	type[JOB_REQ_MAX_GPU_TYPE + 1];
-	long	n;
+	char		 type[JOB_REQ_MAX_GPU_TYPE + 1];
+	const char	*num = strrchr(arg, ':'), *dash;
+	long		 n;
 
+	dash = strchr(num != NULL ? num + 1 : arg, '-');
+	if (dash != NULL && dash != (num != NULL ? num + 1 : arg))
+		return (jobspec_read_gpu_range(o, arg, dash, v, err, errlen));
 	if (strchr(arg, ':') == NULL)
 		return (jobspec_read_count(o, arg, v, err, errlen));
 	if ((n = slurm_opt_gpus(arg, 0, type, sizeof type, err,

@@ -149,6 +149,38 @@ jobspec_shape_in(const struct jobspec *js, struct jobspec_shape *s)
 	s->no_gpu_default = js->no_gpu_default;
 }
 
+/* -G MIN-MAX: an elastic job's range. Before the shape is resolved
+ * (shaped false): its GPUs per node or per task are the scheduler's to
+ * choose; after: the range against the shape's GPUs (MIN) and nodes. */
+static int
+jobspec_check_elastic(const struct jobspec *js, bool shaped, char *err,
+    size_t errlen)
+{
+	uint32_t	max = (uint32_t)js->v[JOBSPEC_F_GPUS].n2;
+	char		detail[256];
+
+	if (max == 0)
+		return (0);
+	if (JOBSPEC_SET(js, JOBSPEC_F_GPUS_PER_NODE) ||
+	    JOBSPEC_SET(js, JOBSPEC_F_GPUS_PER_TASK)) {
+		snprintf(err, errlen, "-G %u-%u: an elastic job's GPUs per "
+		    "node and per task follow from the count it runs on; "
+		    "expected -G MIN-MAX without --gpus-per-node or "
+		    "--gpus-per-task", (unsigned)JOBSPEC_N(js, JOBSPEC_F_GPUS),
+		    max);
+		return (-1);
+	}
+	if (!shaped)
+		return (0);
+	if (job_req_check_elastic((uint32_t)js->shaped.gpus, max,
+	    js->shaped.num_nodes, detail, sizeof detail) == -1) {
+		snprintf(err, errlen, "-G %u-%u: %s",
+		    (unsigned)js->shaped.gpus, max, detail);
+		return (-1);
+	}
+	return (0);
+}
+
 int
 jobspec_check(struct jobspec *js, char *err, size_t errlen)
 {
@@ -174,8 +206,12 @@ jobspec_check(struct jobspec *js, char *err, size_t errlen)
 		return (-1);
 	}
 	/* The shape, once -G and every shape option are in. */
+	if (jobspec_check_elastic(js, false, err, errlen) == -1)
+		return (-1);
 	jobspec_shape_in(js, &shape);
-	return (jobspec_shape_resolve(&shape, (long)JOBSPEC_N(js,
+	if (jobspec_shape_resolve(&shape, (long)JOBSPEC_N(js,
 	    JOBSPEC_F_GPUS), JOBSPEC_SET(js, JOBSPEC_F_GPUS), &js->shaped, err,
-	    errlen));
+	    errlen) == -1)
+		return (-1);
+	return (jobspec_check_elastic(js, true, err, errlen));
 }

@@ -54,6 +54,9 @@
  * none of these). num_nodes is the shape asked for (sbatch's -N): exactly
  * that many nodes, gpus / num_nodes GPUs on each (0: one node when one
  * holds it, else an even split, or any with JOB_F_ANY_SHAPE).
+ * gpus_max is an elastic job's most GPUs (gsub -G MIN-MAX; gpus is then
+ * MIN), 0 for a rigid job: it runs on any count from gpus to gpus_max, the
+ * scheduler's choice at each start (policy/sched-core-elastic.c).
  * tasks_per_node is how many processes each node starts (sbatch's
  * --ntasks-per-node): '' one, "K", or "gpu" one per GPU. master_port is
  * a running job's MASTER_PORT, unique among the jobs running with the same
@@ -121,6 +124,8 @@ enum job_field_kind {
 	    JFF_UPDATE)							\
 	COL(GPUS, gpus, uint32_t, "gpus", "gpus", JFK_U32,		\
 	    JFF_SHARED | JFF_EDIT)					\
+	COL(GPUS_MAX, gpus_max, uint32_t, "gpus_max", "gpus_max",	\
+	    JFK_U32, JFF_SHARED)					\
 	WIRE(ALLOC, "alloc")						\
 	WIRE(NODES, "nodes")						\
 	COL(TIME_LIMIT, time_limit, uint64_t, "time_limit",		\

@@ -356,6 +356,32 @@ job_req_check_split(uint32_t gpus, uint32_t num_nodes, char *err,
 	return (-1);
 }
 
+int
+job_req_check_elastic(uint32_t gpus, uint32_t gpus_max, uint32_t num_nodes,
+    char *err, size_t errlen)
+{
+	if (gpus_max == 0)
+		return (0);
+	if (gpus == 0) {
+		snprintf(err, errlen, "gpus_max: a job of no GPU does not "
+		    "grow; expected gpus of 1 or more with it");
+		return (-1);
+	}
+	if (gpus_max < gpus) {
+		snprintf(err, errlen, "gpus_max: %u is fewer than gpus, %u; "
+		    "expected %u to %u", gpus_max, gpus, gpus,
+		    JOB_REQ_MAX_GPUS);
+		return (-1);
+	}
+	if (num_nodes > 0 && gpus_max % num_nodes != 0) {
+		snprintf(err, errlen, "gpus_max: %u GPUs do not split evenly "
+		    "over %u nodes; expected a multiple of %u", gpus_max,
+		    num_nodes, num_nodes);
+		return (-1);
+	}
+	return (0);
+}
+
 const char *
 job_req_default_name(const char *command)
 {

@@ -23,7 +23,9 @@
  * words	what a JRK_WORD or JRK_COUNT_OR_WORD takes, '|' between
  *
  * A member that is JSON null is taken as absent. Of the members: gpus is
- * how many GPUs in all (0: a CPU job, of CPUs and memory alone); time_limit seconds (0: none; JOB_REQ_MAX_TIME
+ * how many GPUs in all (0: a CPU job, of CPUs and memory alone);
+ * gpus_max an elastic job's most (gsub -G MIN-MAX, gpus its fewest; 0 or
+ * gpus: a rigid job); time_limit seconds (0: none; JOB_REQ_MAX_TIME
  * says why 365 days at most); begin_time seconds since the epoch (0: at
  * once); num_nodes exactly that many nodes (gsub -N); tasks_per_node the
  * processes on each node, or "gpu" one per GPU;
@@ -131,6 +133,8 @@ enum job_req_kind {
 	    JF_STDERR, NULL)						\
 	X(GPUS, "gpus", JOB_REQ_TOP, JRK_COUNT, 0, JOB_REQ_MAX_GPUS, 1,	\
 	    JF_GPUS, NULL)						\
+	X(GPUS_MAX, "gpus_max", JOB_REQ_TOP, JRK_COUNT, 0,		\
+	    JOB_REQ_MAX_GPUS, 0, JF_GPUS_MAX, NULL)			\
 	X(TIME_LIMIT, "time_limit", JOB_REQ_TOP, JRK_COUNT, 0,		\
 	    JOB_REQ_MAX_TIME, 0, JF_TIME_LIMIT, NULL)		\
 	X(BEGIN_TIME, "begin_time", JOB_REQ_TOP, JRK_COUNT, 0,		\
@@ -256,6 +260,12 @@ int		 job_req_check_num(enum job_req f, int64_t n, char *err,
  * naming num_nodes and what is accepted. */
 int		 job_req_check_split(uint32_t gpus, uint32_t num_nodes,
 		     char *err, size_t errlen);
+/* Whether an elastic range is one: gpus_max 0 (rigid), or gpus to
+ * gpus_max with gpus at least 1, each count a multiple of num_nodes where
+ * it is set (an even split; gpus' own is job_req_check_split's). -1 with
+ * err naming what is wrong and what is accepted. */
+int		job_req_check_elastic(uint32_t gpus, uint32_t gpus_max,
+		    uint32_t num_nodes, char *err, size_t errlen);
 /* The name of a job that is given none: the base name of its command
  * (a path, or a --wrap's command line), else "wrap". Borrowed from
  * command, or static. */

@@ -62,7 +62,7 @@ assoc_load_usage(struct assoc_usage *u, int64_t now)
 		if (job_state(j) == JOB_RUNNING ||
 		    job_state(j) == JOB_PREEMPTING)
 			assoc_usage_run_start(u, job_account(j), job_qos(j),
-			    job_gpus(j), job_start_time(j), now);
+			    job_run_gpus(j), job_start_time(j), now);
 	}
 	return (0);
 }

@@ -241,10 +241,10 @@ core_fs_charge(const struct job *j, int64_t now)
 
 	if (from < core.fs_charged)
 		from = core.fs_charged;
-	if (now <= from || job_gpus(j) == 0)
+	if (now <= from || job_run_gpus(j) == 0)
 		return;
 	fairshare_charge(core.fs, job_user(j), job_account(j),
-	    (double)(now - from) * job_gpus(j) * (q != NULL ?
+	    (double)(now - from) * job_run_gpus(j) * (q != NULL ?
 	    q->usage_factor : 1.0), now);
 }
 

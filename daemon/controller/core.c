@@ -316,6 +316,7 @@ core_spec(struct job *j, struct sched_jobspec *spec, int64_t now)
 	memset(spec, 0, sizeof *spec);
 	spec->id = job_id(j);
 	spec->gpus = job_gpus(j);
+	spec->gpus_max = job_gpus_max(j);
 	spec->submit = job_submit_time(j) * 1000;
 	spec->consolidate = (f & JOB_F_CONSOLIDATE) != 0;
 	if (f & JOB_F_SPREAD) {
@@ -383,7 +384,7 @@ core_job_service(struct job *j, int64_t ms)
 	uint64_t		service;
 
 	if (job_gpus(j) > 0 || core.sc == NULL)
-		return (ms > 0 ? (uint64_t)ms * job_gpus(j) : 0);
+		return (ms > 0 ? (uint64_t)ms * job_run_gpus(j) : 0);
 	core_spec(j, &spec, 0);
 	service = sched_core_service(core.sc, &spec, ms);
 	free((void *)(uintptr_t)spec.nodes);

@@ -79,7 +79,7 @@ job_change_run(const struct job *j, enum job_state from, enum job_state to,
 		/* Every part, one too: the run's own record of its GPUs. */
 		alloc = job_alloc_text_all(parts, nparts);
 		rc = store_run_start(row->id, row->restarts, row->start_time,
-		    job_gpus(j), alloc, core_part_run_on(j, parts, nparts,
+		    job_run_gpus(j), alloc, core_part_run_on(j, parts, nparts,
 		    part, sizeof part));
 		free(alloc);
 		return (rc);
@@ -108,10 +108,10 @@ job_change_gpu_seconds(const struct job *j, int64_t end)
 	uint64_t	gpu_s;
 
 	assoc_usage_run_end(core_usage(), job_account(j), job_qos(j),
-	    job_gpus(j), job_start_time(j), end);
+	    job_run_gpus(j), job_start_time(j), end);
 	if (job_start_time(j) <= 0 || end <= job_start_time(j))
 		return;
-	gpu_s = (uint64_t)(end - job_start_time(j)) * job_gpus(j);
+	gpu_s = (uint64_t)(end - job_start_time(j)) * job_run_gpus(j);
 	names[METRICS_BY_PARTITION] = core_part_run(j, part, sizeof part);
 	names[METRICS_BY_ACCOUNT] = job_account(j);
 	names[METRICS_BY_QOS] = qos_key(&ctx_conf()->qos, job_qos(j));
@@ -129,11 +129,11 @@ job_change_run_started(const struct job *j, enum job_state from,
 {
 	if (from == JOB_PENDING && how->readopt && row->last_stop > 0)
 		assoc_usage_run_reopen(core_usage(), job_account(j),
-		    job_qos(j), job_gpus(j), row->start_time,
+		    job_qos(j), job_run_gpus(j), row->start_time,
 		    row->last_stop / 1000, now);
 	else
 		assoc_usage_run_start(core_usage(), job_account(j),
-		    job_qos(j), job_gpus(j), row->start_time, now);
+		    job_qos(j), job_run_gpus(j), row->start_time, now);
 }
 
 int
@@ -191,7 +191,7 @@ job_change_state(struct job *j, enum job_state to,
 	row.alloc = alloc;
 	core_job_row(j, to, &row);
 	if (to == JOB_RUNNING && from == JOB_PENDING && how->readopt)
-		requeue_readopt(&row, job_gpus(j));
+		requeue_readopt(&row, job_run_gpus(j));
 	/* Its rendezvous port, while it runs; a job found running keeps
 	 * the one it has. */
 	if (to == JOB_RUNNING && !how->readopt)

@@ -163,7 +163,7 @@ job_report_running(struct node *n, struct peer *p, const json_t *r)
 		c.cancel_requested = job_cancel_requested(j);
 		if (!c.here && job_node(j) != NULL)
 			c.runs_on = node_name(job_node(j));
-		c.gpus = job_gpus(j);
+		c.gpus = job_run_gpus(j);
 		c.restarts = job_restarts(j);
 	}
 	c.mask = mask;

@@ -340,6 +340,22 @@ uint32_t	 job_uid(const struct job *j)
 		     { return ((uint32_t)job_shared_num(j->shared, JF_UID)); }
 uint32_t	 job_gpus(const struct job *j)
 		     { return ((uint32_t)job_shared_num(j->shared, JF_GPUS)); }
+uint32_t	 job_gpus_max(const struct job *j)
+		     { return ((uint32_t)job_shared_num(j->shared, JF_GPUS_MAX)); }
+
+uint32_t
+job_run_gpus(const struct job *j)
+{
+	const struct job_run	*run;
+	uint32_t		 n = 0, i;
+
+	if (job_gpus_max(j) == 0 || (run = job_run_const(j))->nparts == 0)
+		return (job_gpus(j));
+	for (i = 0; i < run->nparts; i++)
+		n += (uint32_t)__builtin_popcountll(run->parts[i].mask);
+	return (n);
+}
+
 uint64_t	 job_time_limit(const struct job *j)
 		     { return (job_shared_num(j->shared, JF_TIME_LIMIT)); }
 uint32_t	 job_flags(const struct job *j)

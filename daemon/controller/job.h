@@ -101,7 +101,13 @@ enum job_state	 job_state(const struct job *);
 const char	*job_name(const struct job *);
 const char	*job_user(const struct job *);
 uint32_t	 job_uid(const struct job *);
+/* The GPUs it asks for: an elastic job's fewest (gsub -G MIN-MAX). */
 uint32_t	 job_gpus(const struct job *);
+/* An elastic job's most GPUs; 0 for a rigid job. */
+uint32_t	 job_gpus_max(const struct job *);
+/* The GPUs its current or last run holds (held), else what it asks
+ * for: what its service, accounting and usage count. */
+uint32_t	 job_run_gpus(const struct job *);
 uint64_t	 job_time_limit(const struct job *);
 /* Its gsub flags (JOB_F_*). */
 uint32_t	 job_flags(const struct job *);

@@ -110,7 +110,7 @@ metrics_http_parts(struct metrics_gauges *g, struct metrics_group **parts)
 		for (k = 0; k < np; k++) {
 			if (strcmp(mp[k].name, run) == 0) {
 				mp[k].running++;
-				mp[k].gpus += job_gpus(j);
+				mp[k].gpus += job_run_gpus(j);
 				break;
 			}
 		}
@@ -183,7 +183,7 @@ metrics_http_by(struct metrics_gauges *g, int by, const char *const *names,
 			v[i].pending++;
 		else {
 			v[i].running++;
-			v[i].gpus += job_gpus(j);
+			v[i].gpus += job_run_gpus(j);
 		}
 	}
 	g->groups[by] = v;

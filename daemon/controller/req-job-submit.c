@@ -429,6 +429,11 @@ req_job_submit_shape(const struct job_req_val *v, struct store_job *row,
 		return (-1);
 	if (job_req_check_split(row->gpus, row->num_nodes, err, errlen) != 0)
 		return (-1);
+	if (job_req_check_elastic(row->gpus, row->gpus_max, row->num_nodes,
+	    err, errlen) != 0)
+		return (-1);
+	if (row->gpus_max == row->gpus)
+		row->gpus_max = 0;	/* one count: a rigid job */
 	if (v[JRQ_ANY_SHAPE].n != 0) {
 		if (row->num_nodes > 0) {
 			snprintf(err, errlen, "any_shape: a job with "

@@ -263,8 +263,16 @@ req_job_update_set(struct peer *p, struct job *j,
 		gpus = req->gpus != 0 ? req->gpus : job_gpus(j);
 		nodes = req->num_nodes != 0 ? req->num_nodes :
 		    job_num_nodes(j);
+		if (job_gpus_max(j) > 0 && gpus > job_gpus_max(j)) {
+			snprintf(why, len, "job %" PRIu64 ": %u GPUs is more "
+			    "than its elastic range's most (gsub -G %u-%u); "
+			    "expected 1 to %u", id, gpus, job_gpus(j),
+			    job_gpus_max(j), job_gpus_max(j));
+			return (PROTO_E_INVALID);
+		}
 		if (job_req_check_split(gpus, nodes, split,
-		    sizeof split) != 0) {
+		    sizeof split) != 0 || job_req_check_elastic(gpus,
+		    job_gpus_max(j), nodes, split, sizeof split) != 0) {
 			snprintf(why, len, "job %" PRIu64 ": %s", id, split);
 			return (PROTO_E_INVALID);
 		}

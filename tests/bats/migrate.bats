@@ -30,13 +30,13 @@ new() {
 	sqlite3 ctl/gbatch.db "$1"
 }
 
-@test "a schema-4 database is upgraded to version 23 keeping every job" {
+@test "a schema-4 database is upgraded to version 24 keeping every job" {
 	[ "$(old 'PRAGMA user_version')" = 4 ]
 	gb_start_controller
 	grep -q 'schema migrated to version 5' gbatchd.log
 	grep -q 'schema migrated to version 6' gbatchd.log
-	grep -q 'schema migrated to version 23' gbatchd.log
-	[ "$(new 'PRAGMA user_version')" = 23 ]
+	grep -q 'schema migrated to version 24' gbatchd.log
+	[ "$(new 'PRAGMA user_version')" = 24 ]
 	# Versions 5 and 7: the index gacct --report reads jobs from alone,
 	# in the order gacct lists them.
 	[ "$(new "SELECT sql FROM sqlite_master WHERE name = 'jobs_acct'")" = \
@@ -197,7 +197,7 @@ for k in ("first_start", "run_time", "queue_delay", "last_queue"):
 	new 'PRAGMA user_version = 99'
 	before=$(sqlite3 ctl/gbatch.db .dump | md5sum)
 	run ! gbatchd -D -f "$GBATCH_CONF" -L "$GB_DIR/gbatchd.log"
-	grep -q 'schema version 99, newer than this gbatchd knows (23)' gbatchd.log ||
+	grep -q 'schema version 99, newer than this gbatchd knows (24)' gbatchd.log ||
 	    [[ "$output" == *'schema version 99, newer than this gbatchd knows (9)'* ]]
 	[ "$(sqlite3 ctl/gbatch.db .dump | md5sum)" = "$before" ]
 }

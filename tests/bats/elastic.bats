@@ -1,0 +1,123 @@
+#!/usr/bin/env bats
+# Elastic jobs (gsub -G MIN-MAX) on a real local cluster of two 4-GPU
+# nodes: the scheduler chooses the count at the start from what is free,
+# the job sees it in its variables, gq and gacct show it beside the range,
+# and what is not a range is refused by gsub and by gbatchd alike. Which
+# count a pass gives, and how the count follows a job through preemption,
+# are sched-elastic.t's rules.
+
+load helpers
+
+setup() {
+	bats_require_minimum_version 1.5.0
+	gb_setup
+	cd "$GB_DIR"
+}
+
+teardown() {
+	gb_teardown
+}
+
+# The variables each part sees, one file per rank, then it waits for the
+# file go.
+part_script() {
+	cat <<EOF
+#!/bin/sh
+f="$GB_DIR/part-\$GBATCH_JOB_ID-\$GBATCH_NODE_RANK"
+env | grep -E '^(GBATCH_GPUS|GBATCH_NUM_NODES|CUDA_VISIBLE_DEVICES|WORLD_SIZE)=' | sort >"\$f.tmp"
+mv "\$f.tmp" "\$f"
+until [ -e "$GB_DIR/go" ]; do sleep 0.05; done
+EOF
+}
+
+@test "gsub -G 2-8 on an idle cluster runs on all 8 GPUs, both nodes; gq and gacct show 8 and the range" {
+	gb_start_cluster
+	part_script >part.sh
+	id=$(gb_submit -G 2-8 part.sh)
+	gb_wait_state "$id" RUNNING 20
+	gb_wait 10 test -e "part-$id-0"
+	gb_wait 10 test -e "part-$id-1"
+	for r in 0 1; do
+		grep -qx "CUDA_VISIBLE_DEVICES=0,1,2,3" "part-$id-$r"
+		grep -qx "GBATCH_NUM_NODES=2" "part-$id-$r"
+	done
+	run -0 gq -h -j "$id" -o gpus,gpus_range,nodes
+	[[ "$output" =~ ^8[[:space:]]+2-8[[:space:]]+n1,n2$ ]]
+	run -0 gq -l "$id"
+	[[ "$output" == *$'\ngpus_range:'*' 2-8'* ]]
+	touch go
+	gb_wait_state "$id" COMPLETED 20
+	# The run's GPUs are what it ran on: 8 in gacct, and its GPU-seconds.
+	run -0 gacct -n -j "$id" -o gpus,gpus_range
+	[[ "$output" =~ ^8[[:space:]]+2-8$ ]]
+}
+
+@test "beside a rigid job an elastic job takes what is left where its shape fits; 2-2 is a rigid 2" {
+	gb_start_cluster
+	r=$(gb_submit -G 3 --wrap 'sleep 300')
+	gb_wait_state "$r" RUNNING 20
+	# 1 GPU left on one node and 4 on the other: 5 split evenly over
+	# two nodes is no shape, 4 on one node is.
+	e=$(gb_submit -G 1-8 --wrap 'echo "$CUDA_VISIBLE_DEVICES" >gpus-$GBATCH_JOB_ID; sleep 300')
+	gb_wait_state "$e" RUNNING 20
+	[ "$(gq -h -j "$e" -o gpus)" = 4 ]
+	gb_wait 10 test -s "gpus-$e"
+	[ "$(cat "gpus-$e")" = 0,1,2,3 ]
+	[ "$(gq -h -j "$e" -o nodes)" != "$(gq -h -j "$r" -o nodes)" ]
+	# One GPU left: a job of 2-2 asks for exactly 2 and waits.
+	t=$(gb_submit -G 2-2 --wrap 'sleep 300')
+	gb_wait 10 test "$(gq -h -j "$t" -o reason)" = Resources
+	[ "$(gq -h -j "$t" -o gpus)" = 2 ]
+	[ -z "$(gq -h -j "$t" -o gpus_range | tr -d ' -')" ]
+	# Waiting, an elastic job shows its range.
+	w=$(gb_submit -G 2-4 --wrap 'sleep 300')
+	gb_wait 10 test "$(gq -h -j "$w" -o state)" = PENDING
+	[ "$(gq -h -j "$w" -o gpus)" = 2-4 ]
+	# Its fewest may change within its range, not past its most.
+	run -1 gctl update job "$w" GPUs=6
+	[[ "$output" == *"job $w: 6 GPUs is more than its elastic range's most (gsub -G 2-4); expected 1 to 4"* ]]
+	run -0 gctl update job "$w" GPUs=3
+	[ "$(gq -h -j "$w" -o gpus)" = 3-4 ]
+	gcancel "$r" "$e" "$t" "$w"
+}
+
+@test "#GSUB -G 1-4 in a script makes it elastic" {
+	gb_start_controller
+	gb_start_node n1 4
+	printf '#!/bin/sh\n#GSUB -G 1-4\n#GSUB -J el\necho "$CUDA_VISIBLE_DEVICES" >gpus-$GBATCH_JOB_ID\n' >el.sh
+	id=$(gb_submit el.sh)
+	gb_wait_state "$id" COMPLETED 20
+	[ "$(cat "gpus-$id")" = 0,1,2,3 ]
+	[ "$(gacct -n -j "$id" -o gpus_range | tr -d ' ')" = 1-4 ]
+}
+
+@test "gsub refuses what is not a range of GPUs, naming what it takes; gbatchd refuses the same sent straight" {
+	gb_start_controller
+	run -2 gsub -G 4-2 --wrap true
+	[[ "$output" == *'--gpus: "4-2": expected MIN-MAX with 1 <= MIN <= MAX, such as 2-8'* ]]
+	run -2 gsub -G 0-4 --wrap true
+	[[ "$output" == *'"0-4": expected MIN-MAX with 1 <= MIN <= MAX'* ]]
+	run -2 gsub -G 2-x --wrap true
+	[[ "$output" == *'--gpus: expected a whole number from 0 to 65536, got "x"'* ]]
+	run -2 gsub -G 2-8 --gpus-per-node 4 --wrap true
+	[[ "$output" == *'expected -G MIN-MAX without --gpus-per-node or --gpus-per-task'* ]]
+	run -2 gsub --gpus-per-task 1-2 -n 2 --wrap true
+	[[ "$output" == *'"1-2" is a range; a range of GPUs (an elastic job) is -G MIN-MAX'* ]]
+	run -2 gsub -N 2 -G 2-7 --wrap true
+	[[ "$output" == *'-G 2-7: gpus_max: 7 GPUs do not split evenly over 2 nodes; expected a multiple of 2'* ]]
+	[ -z "$(gq -h -t all -o id)" ]
+	job='"script":"#!/bin/sh\ntrue\n","workdir":"/","hold":true'
+	run -0 gb_rawask "{\"type\":200,\"job\":{$job,\"gpus\":4,\"gpus_max\":2}}" \
+	    "{\"type\":200,\"job\":{$job,\"gpus\":0,\"gpus_max\":2}}" \
+	    "{\"type\":200,\"job\":{$job,\"gpus\":2,\"gpus_max\":-1}}" \
+	    "{\"type\":200,\"job\":{$job,\"gpus\":2,\"gpus_max\":4}}"
+	python3 -c '
+import json, sys
+r = [json.loads(l) for l in sys.argv[1].splitlines()]
+assert len(r) == 4, r
+assert r[0]["ok"] is False and r[0]["message"] == "gpus_max: 2 is fewer than gpus, 4; expected 4 to 65536", r[0]
+assert r[1]["ok"] is False and r[1]["message"].startswith("gpus_max: a job of no GPU does not grow"), r[1]
+assert r[2]["ok"] is False and r[2]["message"] == "gpus_max: expected a whole number from 0 to 65536, got -1", r[2]
+assert r[3]["ok"] is True, r[3]' "$output"
+	[ "$(gq -h -t HELD -o gpus)" = 2-4 ]
+}
