@@ -284,6 +284,7 @@ job_row_get_id(const void *row, const void *ctx, char *buf, size_t len)
 	X(preemptions, JF_PREEMPTIONS)					\
 	X(preempt, JF_PREEMPT)						\
 	X(promotions, JF_PROMOTIONS)					\
+	X(resizes, JF_RESIZES)						\
 	X(rank, JF_RANK)
 
 #define JF_GET_TEXT(col, key)						\
@@ -674,6 +675,20 @@ job_row_alloc_count(const struct jscan_val *alloc)
 	return (n);
 }
 
+long long
+job_row_gpus_held(const struct job_row *row)
+{
+	long long	gpus, max;
+	unsigned	held;
+
+	if (jscan_int(job_row_v(row, JF_GPUS), &gpus) != 0)
+		return (-1);
+	if (jscan_int(job_row_v(row, JF_GPUS_MAX), &max) == 0 && max > 0 &&
+	    (held = job_row_alloc_count(job_row_v(row, JF_ALLOC))) > 0)
+		return (held);
+	return (gpus);
+}
+
 /* An elastic job's range, "MIN-MAX"; "" for a rigid job. */
 static const char *
 job_row_get_gpus_range(const void *row, const void *ctx, char *buf,
@@ -828,6 +843,7 @@ const struct table_col job_row_cols[] = {
 	{ "restarts", "RESTARTS", true, job_row_get_restarts },
 	{ "preemptions", "PREEMPTED", true, job_row_get_preemptions },
 	{ "promotions", "PROMOTED", true, job_row_get_promotions },
+	{ "resizes", "RESIZES", true, job_row_get_resizes },
 	{ "first_start", "FIRST_START", false, job_row_get_first_start },
 	{ "run_time", "RUN_TIME", true, job_row_get_run_time },
 	{ "queue_delay", "QUEUE_DELAY", true, job_row_get_queue_delay },

@@ -91,6 +91,9 @@ const char *job_row_gpu_hours_exact(const struct job_row *, char *buf,
  * length it needed): "42", a job array's task "42_7", or an array's row
  * standing for the tasks not yet started "42_[7-99%8]". */
 size_t		job_row_jobid(const struct job_row *, char *buf, size_t len);
+/* The GPUs a job holds (its alloc: an elastic job's count) or asks for;
+ * -1 where the row has no gpus member. */
+long long	job_row_gpus_held(const struct job_row *);
 /* The tasks a job array's row stands for (gq -r, squeue -r unfold them)
  * into *tasks, freed with array_free. Returns 0, or -1 for any other job
  * (tasks then untouched). */

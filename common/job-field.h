@@ -56,7 +56,8 @@
  * holds it, else an even split, or any with JOB_F_ANY_SHAPE).
  * gpus_max is an elastic job's most GPUs (gsub -G MIN-MAX; gpus is then
  * MIN), 0 for a rigid job: it runs on any count from gpus to gpus_max, the
- * scheduler's choice at each start (policy/sched-core-elastic.c).
+ * scheduler's choice at each start (policy/sched-core-elastic.c), and
+ * resizes how often it was stopped to restart on more GPUs.
  * tasks_per_node is how many processes each node starts (sbatch's
  * --ntasks-per-node): '' one, "K", or "gpu" one per GPU. master_port is
  * a running job's MASTER_PORT, unique among the jobs running with the same
@@ -221,6 +222,8 @@ enum job_field_kind {
 	    "preemptions", JFK_U32, JFF_UPDATE)				\
 	COL(PROMOTIONS, promotions, uint32_t, "promotions",		\
 	    "promotions", JFK_U32, JFF_UPDATE)				\
+	COL(RESIZES, resizes, uint32_t, "resizes", "resizes", JFK_U32,	\
+	    JFF_UPDATE)							\
 	COL(FIRST_START, first_start, int64_t, "first_start",		\
 	    "first_start", JFK_I64, JFF_UPDATE | JFF_MS)		\
 	COL(RUN_TOTAL, run_total, int64_t, "run_total", "run_time",	\

@@ -51,6 +51,12 @@ sched_cjob_id(const struct sched_cjob *j)
 }
 
 uint32_t
+sched_cjob_resizes(const struct sched_cjob *j)
+{
+	return (sched_cjob_held(j)->resizes);
+}
+
+uint32_t
 sched_cjob_gpus(const struct sched_cjob *j)
 {
 	return (j->shape->gpus);

@@ -37,6 +37,8 @@ sched_conf_default(struct sched_conf *conf)
 	conf->promote_knob = 0;
 	conf->placement = SCHED_PLACE_CONSOLIDATE;
 	conf->seed = 1;
+	conf->elastic_interval = 300;
+	conf->elastic_overhead = 60;
 }
 
 const char *

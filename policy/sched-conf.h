@@ -86,6 +86,12 @@ struct sched_conf {
 	 * within a queue costs restarts for no gain in attained
 	 * service. */
 	bool			 preempt_in_queue;
+	/* Elastic jobs (sched-core-elastic.c): a running one is resized no
+	 * sooner than elastic_interval seconds after its start (0: never
+	 * once started), and only where the time its larger count saves
+	 * pays elastic_overhead seconds, what a restart costs it. */
+	uint32_t		 elastic_interval;
+	uint32_t		 elastic_overhead;
 	/* gittins: a job whose jobspec brings the GPU-times of the jobs
 	 * like it (gsamples) is ordered by those rather than by the
 	 * cluster's (gbatch.conf's gittins_history = similar). */

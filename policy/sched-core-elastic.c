@@ -9,12 +9,26 @@
  * While nothing is known of how a job scales, its speedup is taken as
  * linear up to its most (the issue's rule), and the first in the order
  * takes what it can use: under a linear speedup any split of the same
- * GPUs gives the same goodput, and the order is Tiresias'. */
+ * GPUs gives the same goodput, and the order is Tiresias'.
+ *
+ * A running elastic job grows too, by a restart: no sooner than
+ * elastic_interval after its start, onto GPUs still free once the pass
+ * has started all it can, where its count grows by a quarter or more
+ * (SCHED_ELASTIC_MIN_GAIN) and the time that saves pays elastic_overhead.
+ * It is stopped at its checkpoint (SCHED_ACT_RESIZE), its own victim,
+ * with the GPUs it grows onto held for it, and restarts first on its new
+ * count (sched_core_pass_first). It shrinks as any job is preempted:
+ * whole, to restart on what is left. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "policy/sched-core-int.h"
 #include "policy/sched-group.h"
+
+/* A resize must grow a job's count by this fraction at least: a restart
+ * costs it its checkpoint and warm-up, and gsim's elastic runs found a
+ * quarter the step below which resizing churns (docs/scheduling.md). */
+#define SCHED_ELASTIC_MIN_GAIN	0.25
 
 void
 sched_core_elastic_note(struct sched_core *core, struct sched_cjob *j)
@@ -54,26 +68,42 @@ sched_core_elastic_reshape(struct sched_core *core, struct sched_cjob *j,
 	sched_core_fairshare_join(core, j, 1);
 }
 
-/* The most GPUs j, holding none, may take: its most, the GPUs free, and
- * what its limits' GPU caps leave it. */
+void
+sched_core_elastic_fit(struct sched_core *core, struct sched_cjob *j,
+    const struct place_alloc *a, size_t n)
+{
+	uint32_t	gpus = 0;
+	size_t		i;
+
+	if (j->shape->gpus_max == 0)
+		return;
+	for (i = 0; i < n; i++)
+		gpus += sched_mask_count(a[i].mask);
+	if (gpus >= j->shape->gpus_min && gpus <= j->shape->gpus_max)
+		sched_core_elastic_reshape(core, j, gpus);
+}
+
+/* The most GPUs j, holding own of them, may run on: its most, the GPUs
+ * free and its own, and what its limits' GPU caps leave it. */
 static uint32_t
-sched_core_elastic_top(struct sched_core *core, const struct sched_cjob *j)
+sched_core_elastic_top(struct sched_core *core, const struct sched_cjob *j,
+    uint32_t own)
 {
 	const struct sched_group	*g;
 	uint64_t			 top = j->shape->gpus_max, free_now;
 	uint8_t				 i;
 
-	free_now = place_free_total(core->cluster);
+	free_now = place_free_total(core->cluster) + own;
 	if (top > free_now)
 		top = free_now;
 	for (i = 0; i < j->shape->nlimits; i++) {
 		g = j->shape->limit[i];
 		if (g->gpu_cap == 0)
 			continue;
-		if (g->gpus >= g->gpu_cap)
+		if (g->gpus - own >= g->gpu_cap)
 			return (0);
-		if (top > g->gpu_cap - g->gpus)
-			top = g->gpu_cap - g->gpus;
+		if (top > g->gpu_cap - (g->gpus - own))
+			top = g->gpu_cap - (g->gpus - own);
 	}
 	return ((uint32_t)top);
 }
@@ -96,7 +126,7 @@ sched_core_elastic_grow_one(struct sched_core *core, struct sched_cjob *j,
 	memcpy(had, a, nhad * sizeof *had);
 	sched_core_unrun(core, j);
 	sched_core_unhold(core, j);
-	top = sched_core_elastic_top(core, j);
+	top = sched_core_elastic_top(core, j, 0);
 	for (n = top; n > cur; n--) {
 		if (j->shape->num_nodes > 0 && n % j->shape->num_nodes != 0)
 			continue;
@@ -112,12 +142,134 @@ sched_core_elastic_grow_one(struct sched_core *core, struct sched_cjob *j,
 	free(had);
 }
 
+/* How much longer running j is expected to run (ms): its prediction's
+ * rest, else its time limit's, else as long as it has run in all (a job
+ * that ran T is as likely to run T more). */
+static int64_t
+sched_core_elastic_left(const struct sched_cjob *j, int64_t now)
+{
+	const struct sched_chold	*h = j->hold;
+	int64_t				 total, ran = now - h->started;
+
+	total = sched_cjob_total_executed(j, now);
+	if (j->expect_s > 0 && (int64_t)j->expect_s * 1000 > total)
+		return ((int64_t)j->expect_s * 1000 - total);
+	if (j->limit_s > 0 && (int64_t)j->limit_s * 1000 > ran)
+		return ((int64_t)j->limit_s * 1000 - ran);
+	return (total);
+}
+
+/* Where running j would run on n GPUs, its own counted as free: the
+ * placement in core->scratch, its length returned (0: none). */
+static size_t
+sched_core_elastic_place(struct sched_core *core, const struct sched_cjob *j,
+    uint32_t n)
+{
+	struct place_want	w;
+	uint32_t		k = 0;
+	size_t			got = 0;
+
+	place_release(core->cluster, j->hold->alloc, j->hold->nalloc);
+	do {
+		sched_core_place_want(core, j, k, &w);
+		w.gpus = n;
+		if (w.nodes != NULL && w.nlisted == 0)
+			continue;
+		if ((got = place_find_want(core->cluster,
+		    sched_cjob_placement(core, j), &w, core->scratch)) > 0)
+			break;
+	} while (++k < sched_core_window_nsets(j));
+	place_take(core->cluster, j->hold->alloc, j->hold->nalloc);
+	return (got);
+}
+
+/* Whether running j is to be resized now, and to what: its plan set,
+ * its count returned (0: not now). */
+static uint32_t
+sched_core_elastic_target(struct sched_core *core, struct sched_cjob *j,
+    int64_t now)
+{
+	struct sched_chold	*h = j->hold;
+	uint32_t		 cur = j->shape->gpus, top, n, least;
+	int64_t			 due, left, cost;
+	size_t			 got;
+
+	if (j->shape->no_requeue || cur >= j->shape->gpus_max ||
+	    place_free_total(core->cluster) == 0)
+		return (0);
+	due = h->started + (int64_t)core->conf.elastic_interval * 1000;
+	if (now < due) {
+		if (due < core->elastic_wake)
+			core->elastic_wake = due;
+		return (0);
+	}
+	top = sched_core_elastic_top(core, j, cur);
+	least = cur + (uint32_t)(cur * SCHED_ELASTIC_MIN_GAIN + 0.999);
+	left = sched_core_elastic_left(j, now);
+	cost = (int64_t)core->conf.elastic_overhead * 1000;
+	for (n = top; n >= least && n > cur; n--) {
+		if (j->shape->num_nodes > 0 && n % j->shape->num_nodes != 0)
+			continue;
+		/* The time saved: what is left runs cur / n as long. */
+		if ((double)left * (n - cur) / n < (double)cost)
+			break;
+		if ((got = sched_core_elastic_place(core, j, n)) > 0) {
+			h->plan = sched_core_xalloc(h->plan, got,
+			    sizeof *h->plan);
+			memcpy(h->plan, core->scratch, got * sizeof *h->plan);
+			h->nplan = (uint32_t)got;
+			return (n);
+		}
+	}
+	return (0);
+}
+
+/* j, running, stops at its checkpoint to restart first on its plan: its
+ * own victim, the GPUs it grows onto held for it. */
+static void
+sched_core_elastic_resize(struct sched_core *core, struct sched_cjob *j)
+{
+	struct sched_chold	*h = j->hold;
+
+	sched_core_unrun(core, j);
+	j->state = SCHED_JOB_PREEMPTING;
+	h->resizes++;
+	h->waiter = j;
+	h->waiting = 1;
+	TAILQ_INSERT_TAIL(&core->preempting, j, hold->pentry);
+	if (!h->fs_first) {
+		h->fs_first = true;
+		TAILQ_INSERT_TAIL(&core->fs_first, j, hold->fentry);
+	}
+	(void)sched_core_pass_hold(core, h->plan, h->nplan, &core->held,
+	    &core->nheld, &core->heldsize);
+	sched_core_pass_act(core, SCHED_ACT_RESIZE, j);
+}
+
 void
 sched_core_elastic_grow(struct sched_core *core, int64_t now)
 {
-	size_t	i;
+	struct otree_node	*n;
+	struct sched_cjob	*j;
+	size_t			 i;
 
 	for (i = 0; i < core->ngrow; i++)
 		sched_core_elastic_grow_one(core, core->grow[i], now);
+	core->ngrow = 0;
+	core->elastic_wake = SCHED_NEVER;
+	if (core->nelastic == 0 || core->conf.elastic_interval == 0)
+		return;
+	/* The running elastic jobs that may grow, in priority order,
+	 * gathered first: a resize takes its job off the running tree. */
+	for (n = otree_first(&core->running); n != NULL; n = otree_next(n)) {
+		j = SCHED_CJOB_OF(n, qnode);
+		if (j->shape->gpus_max > j->shape->gpus)
+			sched_core_elastic_note(core, j);
+	}
+	for (i = 0; i < core->ngrow; i++) {
+		j = core->grow[i];
+		if (sched_core_elastic_target(core, j, now) > 0)
+			sched_core_elastic_resize(core, j);
+	}
 	core->ngrow = 0;
 }

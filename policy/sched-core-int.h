@@ -50,7 +50,12 @@ struct sched_chold {
 	int64_t				 last_stop;
 	uint32_t			 promotions;
 	uint32_t			 preemptions;
+	/* An elastic job's: resizes so far (sched-core-elastic.c). */
+	uint32_t			 resizes;
 	struct place_alloc		*alloc;		/* nalloc */
+	/* When its current run started (ms): an elastic job is resized no
+	 * sooner than sched_conf's elastic_interval after it. */
+	int64_t				 started;
 	int64_t				 acct_since;	/* running: last accounted */
 	int64_t				 end_key;	/* srtf: projected end */
 	/* Backfill: when the running job is expected to end (SCHED_NEVER:
@@ -67,7 +72,9 @@ struct sched_chold {
 	uint32_t			 nplan;
 	uint32_t			 waiting;
 	/* In the core's fs_first: it preempted, fair share's guarantee
-	 * on, and starts first on what its victims gave back. */
+	 * on, and starts first on what its victims gave back; or it is an
+	 * elastic job being resized, its own victim (waiter itself), and
+	 * restarts first on its plan once stopped. */
 	bool				 fs_first;
 	TAILQ_ENTRY(sched_cjob)		 pentry;	/* preempting */
 	TAILQ_ENTRY(sched_cjob)		 fentry;	/* fs_first */
@@ -277,6 +284,10 @@ struct sched_core {
 	 * onto the GPUs still free (sched-core-elastic.c). */
 	struct sched_cjob	**grow;
 	size_t			 ngrow, growsize;
+	/* Elastic jobs in the core, and the next instant one of them
+	 * running may be resized (SCHED_NEVER: none), for the wake-up. */
+	size_t			 nelastic;
+	int64_t			 elastic_wake;
 	struct place_alloc	*held;		/* reservations of a pass */
 	size_t			 nheld, heldsize;
 	struct sched_cjob	**victims;
@@ -366,8 +377,15 @@ void		 sched_core_unhold(struct sched_core *, struct sched_cjob *);
 void		 sched_core_elastic_note(struct sched_core *,
 		     struct sched_cjob *);
 void		 sched_core_elastic_grow(struct sched_core *, int64_t now);
+/* Appends an action to this pass's (sched-core-pass.c). */
+void		 sched_core_pass_act(struct sched_core *,
+		     enum sched_action_type, struct sched_cjob *);
 void		 sched_core_elastic_reshape(struct sched_core *,
 		     struct sched_cjob *, uint32_t gpus);
+/* An elastic job about to run on a[0..n): its shape at their count. */
+void		 sched_core_elastic_fit(struct sched_core *,
+		     struct sched_cjob *, const struct place_alloc *,
+		     size_t n);
 
 /* sched-cjob.c: j's run record, made when first needed (see sched_chold);
  * counting the service of a job that holds GPUs up to now. */

@@ -18,8 +18,7 @@
 
 #include "policy/sched-core-int.h"
 
-/* Appends an action to this pass's. */
-static void
+void
 sched_core_pass_act(struct sched_core *core, enum sched_action_type type,
     struct sched_cjob *j)
 {
@@ -353,7 +352,10 @@ sched_core_pass_first(struct sched_core *core, int64_t now)
 	for (p = TAILQ_FIRST(&core->fs_first); p != NULL; p = next) {
 		next = TAILQ_NEXT(p, hold->fentry);
 		if (p->hold->waiting > 0) {
-			sched_core_fairshare_claim(core, p);
+			/* An elastic job resizing is its own victim: it
+			 * claims no share, it holds what it has. */
+			if (p->state == SCHED_JOB_PENDING)
+				sched_core_fairshare_claim(core, p);
 			sched_core_pass_reserve(core, p->hold->plan,
 			    p->hold->nplan);
 			continue;
@@ -363,6 +365,8 @@ sched_core_pass_first(struct sched_core *core, int64_t now)
 		    p->hold->plan, p->hold->nplan))
 			continue;
 		sched_core_dequeue(core, p);
+		sched_core_elastic_fit(core, p, p->hold->plan,
+		    p->hold->nplan);
 		sched_core_run(core, p, p->hold->plan, p->hold->nplan, now);
 		sched_core_pass_act(core, SCHED_ACT_START, p);
 	}

@@ -54,6 +54,7 @@ sched_core_create(const struct sched_conf *conf)
 	otree_init(&core->deadlines, sched_core_order_deadlines);
 	TAILQ_INIT(&core->preempting);
 	TAILQ_INIT(&core->fs_first);
+	core->elastic_wake = SCHED_NEVER;
 	core->cluster = place_cluster_create(conf->seed);
 	sched_gittins_init(&core->gittins, conf->samples, conf->nsamples);
 	return (core);
@@ -118,6 +119,8 @@ sched_core_job_free(struct sched_core *core, struct sched_cjob *j)
 
 	if (j->tier != 0)
 		core->tiered--;
+	if (j->shape->gpus_max > 0)
+		core->nelastic--;
 	sched_core_fairshare_join(core, j, -1);
 	if (j->hold != NULL) {
 		free(j->hold->alloc);
@@ -302,6 +305,7 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 	if (spec->gpus > 0 && spec->gpus_max > spec->gpus) {
 		want.gpus_min = spec->gpus;
 		want.gpus_max = spec->gpus_max;
+		core->nelastic++;
 	}
 	want.listed = spec->nodes != NULL;
 	want.nsets = spec->nsets;
@@ -322,7 +326,7 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 	if (spec->attained != 0 || spec->executed != 0 ||
 	    spec->total_executed != 0 || spec->first_start != SCHED_NEVER ||
 	    spec->last_stop != spec->submit || spec->promotions != 0 ||
-	    spec->preemptions != 0) {
+	    spec->preemptions != 0 || spec->resizes != 0) {
 		h = sched_cjob_hold(j);
 		h->attained = spec->attained;
 		h->executed = spec->executed;
@@ -331,6 +335,7 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 		h->last_stop = spec->last_stop;
 		h->promotions = spec->promotions;
 		h->preemptions = spec->preemptions;
+		h->resizes = spec->resizes;
 	}
 	j->rate = sched_core_rate(core, spec);
 	j->limit_s = sched_core_secs(spec->limit);
@@ -470,6 +475,7 @@ sched_core_run(struct sched_core *core, struct sched_cjob *j,
 	j->state = SCHED_JOB_RUNNING;
 	j->reason = SCHED_REASON_NONE;
 	h->acct_since = now;
+	h->started = now;
 	if (h->first_start == SCHED_NEVER)
 		h->first_start = now;
 	if (core->conf.policy == SCHED_SRTF)
@@ -583,6 +589,8 @@ sched_core_end(struct sched_core *core, struct sched_cjob *j, int64_t now)
 	if (j == NULL)
 		return;
 	sched_core_detach(core, j, now);
+	/* An elastic job resizing, ended before it restarted. */
+	sched_core_fairshare_unfirst(core, j);
 	sched_core_job_free(core, j);
 }
 
@@ -637,6 +645,9 @@ sched_core_next_wakeup(const struct sched_core *core)
 	/* A window's opening or end lets a job start that could not. */
 	if ((w = sched_window_next(&core->windows, core->wnow)) < t)
 		t = w;
+	/* An elastic job that may grow once its interval is over. */
+	if (core->elastic_wake < t)
+		t = core->elastic_wake;
 	return (t);
 }
 

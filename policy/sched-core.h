@@ -131,12 +131,17 @@ struct sched_jobspec {
 	 * after a restart); a job needing GPUs waits for it to stop. */
 	bool		 preempting;
 	uint32_t	 preemptions;	/* counted so far */
+	uint32_t	 resizes;	/* an elastic job's, so far */
 	uint32_t	 promotions;
 };
 
 enum sched_action_type {
 	SCHED_ACT_START,	/* job now holds its GPUs (sched_cjob_alloc) */
 	SCHED_ACT_PREEMPT,	/* checkpoint and stop it; then sched_core_stopped */
+	/* An elastic job is resized: checkpoint and stop it as for
+	 * SCHED_ACT_PREEMPT; once stopped, the next pass starts it first,
+	 * on its new count (sched-core-elastic.c). */
+	SCHED_ACT_RESIZE,
 };
 
 struct sched_action {
@@ -271,6 +276,8 @@ uint32_t		 sched_cjob_promotions(const struct sched_cjob *);
  * that came (or came back) since, or was never numbered. */
 uint32_t		 sched_cjob_rank(const struct sched_cjob *);
 uint32_t		 sched_cjob_preemptions(const struct sched_cjob *);
+/* An elastic job's resizes (SCHED_ACT_RESIZE) so far. */
+uint32_t		 sched_cjob_resizes(const struct sched_cjob *);
 enum sched_reason	 sched_cjob_reason(const struct sched_core *,
 			     const struct sched_cjob *);
 /* The time a pending job was promised its GPUs in the last pass

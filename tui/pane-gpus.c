@@ -326,7 +326,7 @@ pane_gpus_holders(const struct view *v, const char *key, char *buf,
 		row = &v->m->jobs.rows[i];
 		if ((!jscan_key_is(&row->v[JF_STATE], "RUNNING") &&
 		    !jscan_key_is(&row->v[JF_STATE], "PREEMPTING")) ||
-		    jscan_int(&row->v[JF_GPUS], &gpus) == -1 || gpus <= 0)
+		    (gpus = job_row_gpus_held(row)) <= 0)
 			continue;
 		jscan_string(&row->v[strcmp(key, "user") == 0 ? JF_USER :
 		    JF_ACCOUNT], name, sizeof name);

@@ -96,6 +96,10 @@ conf_reload_json(const struct conf *c)
 	    json_integer(sc->fairshare_queue_weight));
 	json_object_set_new(sch, "fairshare_preempt",
 	    json_boolean(sc->fairshare_preempt));
+	json_object_set_new(sch, "elastic_interval",
+	    json_integer(sc->elastic_interval));
+	json_object_set_new(sch, "elastic_overhead",
+	    json_integer(sc->elastic_overhead));
 	json_object_set_new(sch, "fairshare_half_life",
 	    json_integer(c->fairshare_half_life));
 	return (json_pack("{s:o, s:o, s:o, s:o}", "controller", ctl,

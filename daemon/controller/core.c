@@ -356,6 +356,7 @@ core_spec(struct job *j, struct sched_jobspec *spec, int64_t now)
 	spec->last_stop = sv->last_stop != 0 ? sv->last_stop : spec->submit;
 	spec->preemptions = sv->preemptions;
 	spec->promotions = sv->promotions;
+	spec->resizes = sv->resizes;
 	spec->preempting = job_state(j) == JOB_PREEMPTING;
 	/* Backfill's and the windows': a run's time limit (each run has all
 	 * of it; a job running already, what is left, at least a ms: it is
@@ -629,6 +630,7 @@ core_job_row(struct job *j, enum job_state to, struct store_job *row)
 		row->run_total = sched_cjob_total_executed(cj, now);
 		row->preemptions = sched_cjob_preemptions(cj);
 		row->promotions = sched_cjob_promotions(cj);
+		row->resizes = sched_cjob_resizes(cj);
 		row->last_queue = (int)sched_cjob_queue(cj);
 	} else if (core_running(from) && !core_running(to) &&
 	    job_start_time(j) > 0 && (run = now - job_start_time(j) * 1000) >
@@ -738,6 +740,7 @@ core_job_view(const struct job *j, struct store_job *row, int64_t now,
 	row->run_total = sched_cjob_total_executed(cj, now);
 	row->preemptions = sched_cjob_preemptions(cj);
 	row->promotions = sched_cjob_promotions(cj);
+	row->resizes = sched_cjob_resizes(cj);
 	if (job_state(j) != JOB_PENDING)
 		return;
 	if ((start = sched_cjob_resv_start(core.sc, cj)) != SCHED_NEVER)

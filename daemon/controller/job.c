@@ -325,6 +325,7 @@ job_to_row(const struct job *j, struct store_job *r)
 	r->last_stop = run->service.last_stop;
 	r->preemptions = run->service.preemptions;
 	r->promotions = run->service.promotions;
+	r->resizes = run->service.resizes;
 	r->queue_delay = run->service.queue_delay;
 	r->pending_since = j->sched.pending_since;
 	r->last_queue = run->service.last_queue;
@@ -699,7 +700,7 @@ job_set_sched_row(struct job *j, const struct store_job *r)
 	j->sched.pending_since = r->pending_since;
 	if (j->run == NULL && r->attained == 0 && r->executed == 0 &&
 	    r->run_total == 0 && r->first_start == 0 && r->last_stop == 0 &&
-	    r->preemptions == 0 && r->promotions == 0 &&
+	    r->preemptions == 0 && r->promotions == 0 && r->resizes == 0 &&
 	    r->queue_delay == 0 && r->last_queue == 0)
 		return;
 	s = &job_run_set(j)->service;
@@ -710,6 +711,7 @@ job_set_sched_row(struct job *j, const struct store_job *r)
 	s->last_stop = r->last_stop;
 	s->preemptions = r->preemptions;
 	s->promotions = r->promotions;
+	s->resizes = r->resizes;
 	s->queue_delay = r->queue_delay;
 	s->last_queue = r->last_queue;
 }

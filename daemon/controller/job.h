@@ -61,6 +61,7 @@ struct job_service {
 	int64_t			 queue_delay;	/* ms spent pending */
 	uint32_t		 preemptions;
 	uint32_t		 promotions;
+	uint32_t		 resizes;	/* an elastic job's */
 	int			 last_queue;
 };
 

@@ -111,8 +111,9 @@ enum metrics_counter {
 	METRICS_STARTS,
 	METRICS_PREEMPTS,
 	METRICS_PROMOTIONS,
+	METRICS_RESIZES,
 };
-#define METRICS_NCOUNTERS	(METRICS_PROMOTIONS + 1)
+#define METRICS_NCOUNTERS	(METRICS_RESIZES + 1)
 
 static const struct {
 	const char	*name;
@@ -126,6 +127,8 @@ static const struct {
 	  "preempted for a job of a higher queue." },
 	{ "gbatch_job_promotions_total", "Pending jobs promoted to the top "
 	  "queue after waiting (starvation promotion)." },
+	{ "gbatch_job_resizes_total", "Running elastic jobs the scheduler "
+	  "stopped at a checkpoint to restart on more GPUs." },
 };
 
 /* What gbatchd counts for a monitoring system: one set a process.
@@ -156,6 +159,7 @@ static struct {
 void metrics_count_submit(void) { metrics.counters[METRICS_SUBMITS]++; }
 void metrics_count_start(void) { metrics.counters[METRICS_STARTS]++; }
 void metrics_count_preempt(void) { metrics.counters[METRICS_PREEMPTS]++; }
+void metrics_count_resize(void) { metrics.counters[METRICS_RESIZES]++; }
 
 void
 metrics_count_promotions(uint64_t n)

@@ -138,6 +138,26 @@ schedule_preempt(struct job *j)
 	(void)launch_preempt(j);
 }
 
+/* An elastic job grows: stopped at its checkpoint as a preempted job is,
+ * it restarts on its new count at the next pass (sched-core-elastic.c). */
+static void
+schedule_resize(struct job *j)
+{
+	struct job_change	how = { 0 };
+	char			detail[128];
+
+	if (job_state(j) != JOB_PREEMPTING) {
+		snprintf(detail, sizeof detail, "resized: stopped at its "
+		    "checkpoint to restart on more GPUs (elastic, %u-%u)",
+		    job_gpus(j), job_gpus_max(j));
+		how.detail = detail;
+		if (job_change_state(j, JOB_PREEMPTING, &how) != 0)
+			return;
+		metrics_count_resize();
+	}
+	(void)launch_preempt(j);
+}
+
 void
 schedule_run(void)
 {
@@ -161,6 +181,8 @@ schedule_run(void)
 		if (acts[i].type == SCHED_ACT_START)
 			schedule_start(schedule_task(sched_cjob_arg(
 			    acts[i].job), now), now);
+		else if (acts[i].type == SCHED_ACT_RESIZE)
+			schedule_resize(sched_cjob_arg(acts[i].job));
 		else
 			schedule_preempt(sched_cjob_arg(acts[i].job));
 	}

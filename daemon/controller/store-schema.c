@@ -250,8 +250,9 @@ static const char *const store_schema_migrations[] = {
 	" flags INTEGER NOT NULL DEFAULT 0);"
 	"ALTER TABLE jobs ADD COLUMN reservation TEXT NOT NULL DEFAULT '';",
 	/* 24: an elastic job's most GPUs (gsub -G MIN-MAX: gpus is MIN),
-	 * 0 for a rigid job, as every job before. */
-	"ALTER TABLE jobs ADD COLUMN gpus_max INTEGER NOT NULL DEFAULT 0;",
+	 * 0 for a rigid job, as every job before, and its resizes. */
+	"ALTER TABLE jobs ADD COLUMN gpus_max INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE jobs ADD COLUMN resizes INTEGER NOT NULL DEFAULT 0;",
 };
 #define STORE_SCHEMA_VERSION \
 	((int)(sizeof store_schema_migrations /				\

@@ -91,6 +91,63 @@ EOF
 	[ "$(gacct -n -j "$id" -o gpus_range | tr -d ' ')" = 1-4 ]
 }
 
+# field ID NAME: one gq column of a job, whatever its state.
+field() {
+	gq -h -t all -j "$1" -o "$2" | tr -d ' '
+}
+
+@test "a running elastic job grows when GPUs free up and is shrunk for a higher job, keeping its id and its steps" {
+	printf 'scheduler = {\n  thresholds = [ 2.0 ];\n  elastic_interval = 1;\n  elastic_overhead = 0;\n};\n' >>"$GBATCH_CONF"
+	gb_start_controller
+	gb_start_node n1 8
+	r=$(gb_submit -G 4 --wrap "until [ -e '$GB_DIR/go-r' ]; do sleep 0.05; done")
+	gb_wait_state "$r" RUNNING 20
+	# The example's loop, its GPUs said first; 100 steps of 0.1 s.
+	printf '#!/bin/sh\necho "gpus $CUDA_VISIBLE_DEVICES"\nexec python3 %s/examples/train-ckpt.py --steps 1000 --step-time 0.1 --every 1000\n' "$S" >train.sh
+	e=$(gb_submit -G 2-8 --ckpt-signal USR1 -o "$GB_DIR/e-%r.out" train.sh)
+	gb_wait_state "$e" RUNNING 20
+	[ "$(field "$e" gpus)" = 4 ]
+	gb_wait 10 grep -q "step 3$" e-0.out
+	grep -qx "gpus 4,5,6,7" e-0.out || grep -qx "gpus 0,1,2,3" e-0.out
+	# The rigid job ends: its 4 GPUs free, e is stopped at its
+	# checkpoint and restarts on all 8, its id kept, its steps going on.
+	touch go-r
+	gb_wait_state "$r" COMPLETED 20
+	gb_wait 20 test -s e-1.out
+	gb_wait 20 grep -q "^run 1: step" e-1.out
+	grep -qx "gpus 0,1,2,3,4,5,6,7" e-1.out
+	saved=$(sed -n 's/^run 0: checkpointed at step \([0-9]*\);.*/\1/p' e-0.out)
+	[ -n "$saved" ]
+	[ "$saved" -ge 3 ]
+	grep -qx "run 1: starting at step $saved" e-1.out
+	[ "$(field "$e" gpus)" = 8 ]
+	[ "$(field "$e" resizes)" = 1 ]
+	[ "$(field "$e" preemptions)" = 0 ]
+	# A job of a higher queue (e is past Q0) takes 4 of them: e is
+	# preempted whole and restarts on the 4 left, from its checkpoint.
+	h=$(gb_submit -G 4 --wrap "until [ -e '$GB_DIR/go-h' ]; do sleep 0.05; done")
+	gb_wait_state "$h" RUNNING 30
+	gb_wait 20 grep -q "^run 2: step" e-2.out
+	[ "$(field "$e" gpus)" = 4 ]
+	[ "$(field "$e" preemptions)" = 1 ]
+	saved2=$(sed -n 's/^run 1: checkpointed at step \([0-9]*\);.*/\1/p' e-1.out)
+	[ "$saved2" -gt "$saved" ]
+	grep -qx "run 2: starting at step $saved2" e-2.out
+	# When h ends, e grows back to 8.
+	touch go-h
+	gb_wait_state "$h" COMPLETED 20
+	gb_wait 20 grep -q "^run 3: step" e-3.out
+	[ "$(field "$e" gpus)" = 8 ]
+	[ "$(field "$e" resizes)" = 2 ]
+	run -0 gq -l "$e"
+	[[ "$output" == *$'\nresizes:'*' 2'* ]]
+	gcancel "$e"
+	gb_wait_state "$e" CANCELLED 20
+	# gctl shows the setting.
+	run -0 gctl show config --json
+	[[ "$output" == *'"elastic_interval": 1'* ]]
+}
+
 @test "gsub refuses what is not a range of GPUs, naming what it takes; gbatchd refuses the same sent straight" {
 	gb_start_controller
 	run -2 gsub -G 4-2 --wrap true

@@ -235,6 +235,8 @@ gbu_message() {
 	    ALTER TABLE jobs DROP COLUMN nice;
 	    ALTER TABLE jobs DROP COLUMN priority;
 	    ALTER TABLE jobs DROP COLUMN reservation; DROP TABLE reservations;
+	    ALTER TABLE jobs DROP COLUMN gpus_max;
+	    ALTER TABLE jobs DROP COLUMN resizes;
 	    PRAGMA user_version = 3;'
 	gb_start_controller
 	grep -q 'store: schema migrated to version 4' "$GB_DIR/gbatchd.log"

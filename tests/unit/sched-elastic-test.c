@@ -15,6 +15,9 @@
 static const struct sched_action	*t_acts;
 static size_t				 t_nacts;
 
+/* Resizes: after 10 s, where they save 5 s (the cases below). */
+static uint32_t	t_interval = 10, t_overhead = 5;
+
 static struct sched_core *
 t_core(enum sched_policy policy, uint32_t nodes, uint32_t gpus,
     bool fairshare)
@@ -24,6 +27,8 @@ t_core(enum sched_policy policy, uint32_t nodes, uint32_t gpus,
 	uint32_t		 i;
 
 	sched_conf_default(&conf);
+	conf.elastic_interval = t_interval;
+	conf.elastic_overhead = t_overhead;
 	conf.policy = policy;
 	conf.fairshare = fairshare;
 	/* Q0 up to 10,000 GPU-ms: 1.25 s of 8 GPUs. */
@@ -280,6 +285,121 @@ test_fairshare_adopt(void)
 	sched_core_free(core);
 }
 
+static void
+test_resize(void)
+{
+	struct sched_core	*core = t_core(SCHED_DLAS, 2, 4, false);
+	struct sched_cjob	*r, *e, *w;
+
+	/* A rigid 4 on one node, 2 to 8 on the other's 4. The rigid job
+	 * ends at 5 s: 4 GPUs free, but e started at 0 and may grow only
+	 * from 10 s, which the core asks to be woken at. */
+	r = t_submit(core, 1, 4, 0, 0);
+	e = t_submit(core, 2, 2, 8, 0);
+	t_pass(core, 0);
+	is_int(t_held(e, NULL), 4, "resize: e starts on the 4 left");
+	sched_core_end(core, r, 5000);
+	is_int(t_pass(core, 5000), 0, "resize: not before its interval");
+	is_int(sched_core_next_wakeup(core), 10000,
+	    "resize: a wake-up when its interval is over");
+	/* At 10 s: it ran 10 s, so 10 s more are expected; on 8 it runs
+	 * them in 5, saving 5 s, which pays the 5 s a restart costs. */
+	is_int(t_pass(core, 10000), 1, "resize: one action at 10 s");
+	ok(t_did(SCHED_ACT_RESIZE, e), "resize: e is resized");
+	is_int(sched_cjob_state(e), SCHED_JOB_PREEMPTING,
+	    "resize: stopping at its checkpoint");
+	is_int(sched_cjob_resizes(e), 1, "resize: one resize");
+	is_int(sched_cjob_preemptions(e), 0, "resize: not a preemption");
+	/* A job that comes meanwhile does not take the 4 held for it. */
+	w = t_submit(core, 3, 1, 0, 10500);
+	is_int(t_pass(core, 10500), 0, "resize: nothing starts meanwhile");
+	is_int(sched_cjob_state(w), SCHED_JOB_PENDING, "resize: w waits");
+	/* Stopped at 11 s, it restarts first on all 8, w still waiting. */
+	sched_core_stopped(core, e, 11000);
+	is_int(sched_cjob_gpus(e), 2, "resize: stopped, it asks for 2");
+	t_pass(core, 11000);
+	ok(t_did(SCHED_ACT_START, e), "resize: it restarts");
+	is_int(t_held(e, NULL), 8, "resize: on 8 GPUs");
+	is_int(sched_cjob_gpus(e), 8, "resize: at 8");
+	is_int(sched_cjob_state(w), SCHED_JOB_PENDING, "resize: w waits on");
+	/* Service: 4 GPUs for 11 s, then 8 a ms. */
+	is_int(sched_cjob_attained(e, 12000), 4 * 11000 + 8 * 1000,
+	    "resize: its service at each count");
+	/* At its most, it asks for no wake-up (past Q0, the last queue's
+	 * job, it has no timer either). */
+	ok(sched_core_next_wakeup(core) == SCHED_NEVER,
+	    "resize: no wake-up at its most");
+	sched_core_free(core);
+}
+
+static void
+test_resize_not(void)
+{
+	struct sched_core	*core;
+	struct sched_cjob	*a, *b, *e;
+
+	/* One node of 8: a rigid 2 and 1, then 1 to 8 on the 5 left. */
+	core = t_core(SCHED_DLAS, 1, 8, false);
+	a = t_submit(core, 1, 2, 0, 0);
+	b = t_submit(core, 2, 1, 0, 0);
+	e = t_submit(core, 3, 1, 8, 0);
+	t_pass(core, 0);
+	is_int(t_held(e, NULL), 5, "not: e on 5");
+	/* b's GPU frees: 6 is not a quarter more than 5 (7 would be). */
+	sched_core_end(core, b, 20000);
+	is_int(t_pass(core, 20000), 0, "not: 5 to 6 is too small a step");
+	/* a's 2 free too: 8 is, and saves 20 x 3 / 8 = 7.5 s. */
+	sched_core_end(core, a, 21000);
+	t_pass(core, 21000);
+	ok(t_did(SCHED_ACT_RESIZE, e), "not: 5 to 8 is worth it");
+	/* Ended while it resizes: it leaves cleanly, all 8 free. */
+	sched_core_end(core, e, 21500);
+	is_int(t_pass(core, 22000), 0, "not: nothing left to act on");
+	is_int(place_free_total(sched_core_cluster(core)), 8,
+	    "not: all 8 free");
+	sched_core_free(core);
+
+	/* A restart that costs more than it saves is not made: 100 s. */
+	t_overhead = 100;
+	core = t_core(SCHED_DLAS, 1, 8, false);
+	a = t_submit(core, 1, 4, 0, 0);
+	e = t_submit(core, 2, 1, 8, 0);
+	t_pass(core, 0);
+	sched_core_end(core, a, 30000);
+	is_int(t_pass(core, 30000), 0,
+	    "not: 30 s x 4 / 8 saves 15 s, less than 100");
+	/* Its time limit says 400 s are left: 200 s saved, worth it. */
+	sched_core_end(core, e, 30000);
+	{
+		struct sched_jobspec	spec;
+
+		a = t_submit(core, 3, 4, 0, 30000);
+		t_spec(&spec, 4, 1, 8, 30000);
+		spec.limit = 440000;
+		e = sched_core_submit(core, &spec, 30000);
+		t_pass(core, 30000);
+		sched_core_end(core, a, 40000);
+		t_pass(core, 40000);
+		ok(t_did(SCHED_ACT_RESIZE, e),
+		    "not: a limit 430 s ahead makes it worth it");
+	}
+	sched_core_free(core);
+	t_overhead = 5;
+
+	/* elastic_interval 0: a running job keeps its count. */
+	t_interval = 0;
+	core = t_core(SCHED_DLAS, 1, 8, false);
+	a = t_submit(core, 1, 4, 0, 0);
+	e = t_submit(core, 2, 1, 8, 0);
+	t_pass(core, 0);
+	sched_core_end(core, a, 100000);
+	is_int(t_pass(core, 100000), 0, "not: interval 0 never resizes");
+	ok(sched_core_next_wakeup(core) == SCHED_NEVER,
+	    "not: nor wakes for it");
+	sched_core_free(core);
+	t_interval = 10;
+}
+
 int
 main(void)
 {
@@ -289,5 +409,7 @@ main(void)
 	test_shapes();
 	test_preempted();
 	test_fairshare_adopt();
+	test_resize();
+	test_resize_not();
 	return (tap_done());
 }
