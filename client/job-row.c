@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "client/job-row.h"
+#include "client/job-row-int.h"
 #include "common/array.h"
 #include "common/duration.h"
 #include "common/xmalloc.h"
@@ -72,7 +73,7 @@ job_row_scan_values(const struct jscan_val *arr, const int *columns,
 	return (0);
 }
 
-static const struct jscan_val *
+const struct jscan_val *
 job_row_v(const void *row, enum job_field k)
 {
 	return (&((const struct job_row *)row)->v[k]);
@@ -80,7 +81,7 @@ job_row_v(const void *row, enum job_field k)
 
 /* A string or number member as text; absent and null print as "-" (the
  * table prints empty cells so). */
-static const char *
+const char *
 job_row_text(const void *row, enum job_field k, char *buf, size_t len)
 {
 	const struct jscan_val	*v = job_row_v(row, k);
@@ -631,127 +632,6 @@ job_row_gpu_hours_exact(const struct job_row *row, char *buf, size_t len)
 	return (buf);
 }
 
-/* Writes an alloc array as "n1:0,1;n2:0,1" at buf + *n. */
-static void
-job_row_alloc_text(const struct jscan_val *alloc, char *buf, size_t len,
-    size_t *n)
-{
-	struct jscan_val	 part, node, gpus, g;
-	size_t			 apos = 0, gpos, start = *n;
-	char			 name[256];
-	int			 first;
-
-	while (*n < len && jscan_element(alloc, &apos, &part) == 1) {
-		jscan_get(&part, "node", &node);
-		jscan_get(&part, "gpus", &gpus);
-		jscan_string(&node, name, sizeof name);
-		*n += (size_t)snprintf(buf + *n, len - *n, "%s%s:", *n > start ?
-		    ";" : "", name);
-		first = 1;
-		gpos = 0;
-		while (*n < len && jscan_element(&gpus, &gpos, &g) == 1) {
-			*n += (size_t)snprintf(buf + *n, len - *n, "%s%.*s",
-			    first ? "" : ",", (int)g.n, g.p);
-			first = 0;
-		}
-	}
-}
-
-/* The GPUs of an alloc array, counted. */
-static unsigned
-job_row_alloc_count(const struct jscan_val *alloc)
-{
-	struct jscan_val	 part, gpus, g;
-	size_t			 apos = 0, gpos;
-	unsigned		 n = 0;
-
-	while (jscan_element(alloc, &apos, &part) == 1) {
-		if (jscan_get(&part, "gpus", &gpus) == -1)
-			continue;
-		gpos = 0;
-		while (jscan_element(&gpus, &gpos, &g) == 1)
-			n++;
-	}
-	return (n);
-}
-
-long long
-job_row_gpus_held(const struct job_row *row)
-{
-	long long	gpus, max;
-	unsigned	held;
-
-	if (jscan_int(job_row_v(row, JF_GPUS), &gpus) != 0)
-		return (-1);
-	if (jscan_int(job_row_v(row, JF_GPUS_MAX), &max) == 0 && max > 0 &&
-	    (held = job_row_alloc_count(job_row_v(row, JF_ALLOC))) > 0)
-		return (held);
-	return (gpus);
-}
-
-/* An elastic job's range, "MIN-MAX"; "" for a rigid job. */
-static const char *
-job_row_get_gpus_range(const void *row, const void *ctx, char *buf,
-    size_t len)
-{
-	long long	min, max;
-
-	(void)ctx;
-	if (jscan_int(job_row_v(row, JF_GPUS_MAX), &max) != 0 || max <= 0 ||
-	    jscan_int(job_row_v(row, JF_GPUS), &min) != 0)
-		return ("");
-	snprintf(buf, len, "%lld-%lld", min, max);
-	return (buf);
-}
-
-/* The GPUs a job asks for; an elastic job's while it holds them (its
- * alloc), else its range. */
-static const char *
-job_row_get_gpus(const void *row, const void *ctx, char *buf, size_t len)
-{
-	unsigned	held;
-
-	if (*job_row_get_gpus_range(row, ctx, buf, len) == '\0')
-		return (job_row_text(row, JF_GPUS, buf, len));
-	if ((held = job_row_alloc_count(job_row_v(row, JF_ALLOC))) > 0)
-		snprintf(buf, len, "%u", held);
-	return (buf);
-}
-
-/* Every run's GPUs, oldest first, "/" between runs: "n1:0,1/n2:0,1;n3:0".
- * Only gacct's records carry runs. */
-static const char *
-job_row_get_runs(const void *row, const void *ctx, char *buf, size_t len)
-{
-	const struct job_row	*r = row;
-	struct jscan_val	 runs, run, alloc;
-	size_t			 pos = 0, n = 0;
-
-	buf[0] = '\0';
-	if (jscan_get(&r->obj, "runs", &runs) == -1)
-		return ("");
-	while (n + 1 < len && jscan_element(&runs, &pos, &run) == 1) {
-		if (n > 0)
-			buf[n++] = '/';
-		buf[n] = '\0';
-		jscan_get(&run, "alloc", &alloc);
-		job_row_alloc_text(&alloc, buf, len, &n);
-	}
-	return (buf);
-}
-
-/* "n1:0,1" per node, ";" between nodes: no blanks, so awk still splits
- * gq's columns right. */
-static const char *
-job_row_get_gpu_ids(const void *row, const void *ctx, char *buf, size_t len)
-{
-	size_t	n = 0;
-
-	buf[0] = '\0';
-	job_row_alloc_text(job_row_v(row, JF_ALLOC), buf, len, &n);
-	return (buf);
-}
-
 /* The script's arguments, blank-separated (for reading, not for a shell). */
 static const char *
 job_row_get_argv(const void *row, const void *ctx, char *buf, size_t len)
@@ -786,10 +666,10 @@ const struct table_col job_row_cols[] = {
 	{ "uid", "UID", true, job_row_get_uid },
 	{ "name", "NAME", false, job_row_get_name },
 	{ "state", "STATE", false, job_row_get_state },
-	{ "gpus", "GPUS", true, job_row_get_gpus },
-	{ "gpus_range", "GPUS_RANGE", false, job_row_get_gpus_range },
+	{ "gpus", "GPUS", true, job_row_gpus_col },
+	{ "gpus_range", "GPUS_RANGE", false, job_row_gpus_range },
 	{ "nodes", "NODES", false, job_row_get_nodes },
-	{ "gpu_ids", "GPU_IDS", false, job_row_get_gpu_ids },
+	{ "gpu_ids", "GPU_IDS", false, job_row_gpus_ids },
 	{ "time", "TIME", true, job_row_get_time },
 	{ "time_limit", "TIME_LIMIT", true, job_row_get_time_limit },
 	{ "reason", "REASON", false, job_row_get_reason },
@@ -844,6 +724,8 @@ const struct table_col job_row_cols[] = {
 	{ "preemptions", "PREEMPTED", true, job_row_get_preemptions },
 	{ "promotions", "PROMOTED", true, job_row_get_promotions },
 	{ "resizes", "RESIZES", true, job_row_get_resizes },
+	{ "step_time", "STEP_TIME", true, job_row_gpus_step_time },
+	{ "goodput", "GOODPUT", true, job_row_gpus_goodput },
 	{ "first_start", "FIRST_START", false, job_row_get_first_start },
 	{ "run_time", "RUN_TIME", true, job_row_get_run_time },
 	{ "queue_delay", "QUEUE_DELAY", true, job_row_get_queue_delay },
@@ -851,7 +733,7 @@ const struct table_col job_row_cols[] = {
 	{ "last_queue", "LAST_QUEUE", false, job_row_get_last_queue },
 	{ "gpu_hours", "GPU_HOURS", true, job_row_get_gpu_hours },
 	{ "gpu_seconds", "GPU_SECONDS", true, job_row_get_gpu_seconds },
-	{ "runs", "RUNS", false, job_row_get_runs },
+	{ "runs", "RUNS", false, job_row_gpus_runs },
 };
 const size_t job_row_ncols = sizeof job_row_cols / sizeof job_row_cols[0];
 
@@ -909,6 +791,7 @@ static const struct {
 	    "array_spec" } },
 	{ "gpus", { "gpus", "gpus_max", "alloc", NULL } },
 	{ "gpus_range", { "gpus_max", "gpus", NULL } },
+	{ "step_time", { "step_us", NULL } },
 	{ "gpu_ids", { "alloc", NULL } },
 	{ "time", { "elapsed", NULL } },
 	{ "reason", { "reason", "state", "kind", NULL } },

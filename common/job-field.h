@@ -57,7 +57,10 @@
  * gpus_max is an elastic job's most GPUs (gsub -G MIN-MAX; gpus is then
  * MIN), 0 for a rigid job: it runs on any count from gpus to gpus_max, the
  * scheduler's choice at each start (policy/sched-core-elastic.c), and
- * resizes how often it was stopped to restart on more GPUs.
+ * resizes how often it was stopped to restart on more GPUs. step_us is
+ * the step time (microseconds) a running job last reported through
+ * GBATCH_PROGRESS, goodput the samples a second its model expects on the
+ * GPUs it holds (daemon/controller/job-learn.h; 0: nothing reported).
  * tasks_per_node is how many processes each node starts (sbatch's
  * --ntasks-per-node): '' one, "K", or "gpu" one per GPU. master_port is
  * a running job's MASTER_PORT, unique among the jobs running with the same
@@ -224,6 +227,8 @@ enum job_field_kind {
 	    "promotions", JFK_U32, JFF_UPDATE)				\
 	COL(RESIZES, resizes, uint32_t, "resizes", "resizes", JFK_U32,	\
 	    JFF_UPDATE)							\
+	COL(STEP_US, step_us, uint64_t, NULL, "step_us", JFK_U64, 0)	\
+	COL(GOODPUT, goodput, uint64_t, NULL, "goodput", JFK_U64, 0)	\
 	COL(FIRST_START, first_start, int64_t, "first_start",		\
 	    "first_start", JFK_I64, JFF_UPDATE | JFF_MS)		\
 	COL(RUN_TOTAL, run_total, int64_t, "run_total", "run_time",	\

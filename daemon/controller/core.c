@@ -39,6 +39,7 @@
 #include "daemon/controller/ctx.h"
 #include "daemon/controller/depend-wait.h"
 #include "daemon/controller/job-array.h"
+#include "daemon/controller/job-learn.h"
 #include "daemon/controller/job-preempt.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/metrics.h"
@@ -726,7 +727,13 @@ core_job_view(const struct job *j, struct store_job *row, int64_t now,
 	struct predict_guess	 g;
 	enum sched_reason	 r, r2;
 	int64_t			 start;
+	double			 step, gput;
 
+	if (job_learn_now(j, &step, &gput)) {
+		row->step_us = (uint64_t)(step * 1e6 + 0.5);
+		row->goodput = gput > 0 && gput < 1e18 ? (uint64_t)(gput +
+		    0.5) : 0;
+	}
 	if (predict && core_predict_guess(j, &g) && g.run_ms <= INT64_MAX) {
 		row->predicted = (int64_t)g.run_ms;
 		row->predicted_by = predict_how_name(g.how);

@@ -55,6 +55,7 @@ struct job_rare {
 	struct array_set	*left;
 	char			*tasks;
 	struct job_dep		*dep;		/* its dependency, parsed */
+	struct job_learn	*learn;		/* job-learn.c's; NULL: none */
 	char			*own;		/* NULL: its str */
 	uint64_t		 array_job_id;	/* 0: not of an array */
 	uint64_t		 mem_per_gpu;
@@ -102,5 +103,7 @@ void	job_table_dep_free(struct job_dep *);
 void	job_table_add(struct job *);
 void	job_table_remove(struct job *);
 void	job_table_state(struct job *, enum job_state to);
+/* j's rare members, made (all 0, no task) where it had none. */
+struct job_rare *job_rare_set(struct job *);
 
 #endif

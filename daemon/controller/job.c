@@ -125,7 +125,7 @@ job_rare_const(const struct job *j)
 }
 
 /* The same, to be set: made when first needed. */
-static struct job_rare *
+struct job_rare *
 job_rare_set(struct job *j)
 {
 	if (j->rare == NULL) {
@@ -276,6 +276,7 @@ job_free(struct job *j)
 		if (j->rare->dep != NULL)
 			job_table_dep_free(j->rare->dep);
 		job_set_array_tasks(j, NULL);
+		free(j->rare->learn);	/* job-learn.c's, of no pointer */
 		free(j->rare->own);
 		free(j->rare);
 	}

@@ -1,11 +1,15 @@
 /* req-node-heartbeat.c: NODE_HEARTBEAT, a node saying it is alive, how
- * its GPUs are used, and what its running jobs' cgroups have counted. */
+ * its GPUs are used, what its running jobs' cgroups have counted, and
+ * what they said of how they train. */
 #include <stdint.h>
 
 #include "common/job-state.h"
+#include "common/log.h"
+#include "common/progress.h"
 #include "common/proto.h"
 #include "daemon/controller/ctx.h"
 #include "daemon/controller/job.h"
+#include "daemon/controller/job-learn.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/req.h"
@@ -42,6 +46,36 @@ req_node_heartbeat_usage(struct node *n, const json_t *usage)
 	}
 }
 
+/* progress: each entry is a job's newest report (common/progress.h),
+ * taken from the node its rank 0 runs on while it runs; an entry from
+ * another node, for another job, or that the bounds refuse, is skipped
+ * (debug: a node's jobs write what they like, and the node checked it). */
+static void
+req_node_heartbeat_progress(struct node *n, const json_t *progress)
+{
+	struct progress	 r;
+	struct job	*j;
+	json_t		*e, *id;
+	char		 err[256];
+	size_t		 i;
+
+	json_array_foreach(progress, i, e) {
+		id = json_object_get(e, "job");
+		if (!json_is_integer(id) || json_integer_value(id) < 0 ||
+		    (j = job_table_find((uint64_t)json_integer_value(id))) ==
+		    NULL || job_state(j) != JOB_RUNNING ||
+		    job_nparts(j) == 0 || job_part(j, 0)->node != n)
+			continue;
+		if (progress_from_json(e, &r, err, sizeof err) == -1) {
+			log_debug("node %s: job %lld's progress skipped: %s",
+			    node_name(n), (long long)json_integer_value(id),
+			    err);
+			continue;
+		}
+		job_learn_report(j, &r);
+	}
+}
+
 static void
 req_node_heartbeat(struct peer *p, const json_t *msg)
 {
@@ -51,6 +85,8 @@ req_node_heartbeat(struct peer *p, const json_t *msg)
 	node_gpu_use(peer_node(p), json_object_get(msg, "gpus"),
 	    ctx_now());
 	req_node_heartbeat_usage(peer_node(p), json_object_get(msg, "usage"));
+	req_node_heartbeat_progress(peer_node(p), json_object_get(msg,
+	    "progress"));
 }
 
 const struct req_entry req_node_heartbeat_entry = {

@@ -19,6 +19,7 @@
 #include "daemon/node/node-jobs.h"
 #include "daemon/node/node-launch.h"
 #include "daemon/node/node-proc.h"
+#include "daemon/node/node-progress.h"
 #include "daemon/node/node-record.h"
 #include "daemon/node/node-shm.h"
 #include "daemon/node/node-shepherd.h"
@@ -69,6 +70,7 @@ struct node_job {
 	/* Whose it is: -1 for a job recovered from a record of before the
 	 * uid was kept (node_jobs_shm). */
 	long long		 uid;
+	struct node_progress	*progress;	/* NULL: none */
 };
 TAILQ_HEAD(node_job_list, node_job);
 
@@ -152,6 +154,8 @@ node_job_free(struct node_job *job)
 	json_decref(job->gpus);
 	json_decref(job->end);
 	free(job->cpuset);
+	/* A job left running when gnoded stops keeps its file. */
+	node_progress_close(job->progress, job->state == NODE_JOB_ENDED);
 	free(job);
 }
 
@@ -441,26 +445,6 @@ node_jobs_busy(struct node_jobs *jobs)
 	return (mask);
 }
 
-/* Checks what gnoded itself can refuse before forking anything. */
-int
-node_jobs_check_user(const struct node_conf *conf,
-    const struct node_launch *l, const char *what, char *err, size_t errlen)
-{
-	if (l->uid == 0 && !conf->allow_root_jobs) {
-		snprintf(err, errlen, "root %ss are not allowed on node %s "
-		    "(node.allow_root_jobs is false)", what, conf->name);
-		return (-1);
-	}
-	if (geteuid() != 0 && l->uid != geteuid()) {
-		snprintf(err, errlen, "gnoded on node %s runs as uid %lu and "
-		    "cannot run a %s as %s (uid %lu); run gnoded as root",
-		    conf->name, (unsigned long)geteuid(), what, l->user,
-		    (unsigned long)l->uid);
-		return (-1);
-	}
-	return (0);
-}
-
 static int
 node_jobs_check(struct node_jobs *jobs, const struct node_launch *l,
     char *err, size_t errlen)
@@ -493,7 +477,7 @@ node_jobs_check(struct node_jobs *jobs, const struct node_launch *l,
 			return (-1);
 		}
 	}
-	return (node_jobs_check_user(jobs->conf, l, "job", err, errlen));
+	return (node_launch_check_user(jobs->conf, l, "job", err, errlen));
 }
 
 static json_t *
@@ -626,6 +610,14 @@ node_jobs_launch(struct node_jobs *jobs, const json_t *msg, char *err,
 		goto out;
 	}
 	job->interactive = l->io;
+	/* Its progress file: a job runs without one where it cannot be
+	 * made (it then reports nothing, and is taken as linear). */
+	if ((job->progress = node_progress_open(jobs->conf->state_dir, id,
+	    l->uid, l->gid, geteuid() == 0, why, sizeof why)) == NULL)
+		log_warn("job %llu: %s; it runs without GBATCH_PROGRESS",
+		    (unsigned long long)id, why);
+	else
+		l->progress = node_progress_path(job->progress);
 	pid = node_shepherd_start(jobs->conf, l, &sock, why, sizeof why);
 	if (l->io) {
 		node_io_started(jobs->ios, id, 0, l);
@@ -810,6 +802,15 @@ node_jobs_running(struct node_jobs *jobs)
 	return (a);
 }
 
+struct node_progress *
+node_jobs_progress(struct node_jobs *jobs, uint64_t id)
+{
+	struct node_job	*job = node_job_find(jobs, id);
+
+	return (job != NULL && job->state == NODE_JOB_RUNNING ?
+	    job->progress : NULL);
+}
+
 /* Re-attaches to the job's shepherd from its run record, or ends the job
  * when the shepherd is gone. */
 static void
@@ -818,6 +819,7 @@ node_jobs_reattach(struct node_jobs *jobs, struct node_job *job, json_t *run)
 	json_int_t	pid, ticks;
 
 	node_job_set_gpus(job, json_object_get(run, "gpus"));
+	job->progress = node_progress_attach(jobs->conf->state_dir, job->id);
 	pid = json_integer_value(json_object_get(run, "shepherd_pid"));
 	ticks = json_integer_value(json_object_get(run, "shepherd_start"));
 	job->shep_pid = (pid_t)pid;

@@ -19,6 +19,7 @@
 #include <jansson.h>
 
 #include "daemon/node/node-conf.h"
+#include "daemon/node/node-progress.h"
 
 struct node_jobs;
 
@@ -73,6 +74,8 @@ void			 node_jobs_ack(struct node_jobs *, uint64_t id);
 json_t			*node_jobs_report(struct node_jobs *);
 /* The ids of starting and running jobs, for NODE_HEARTBEAT (new ref). */
 json_t			*node_jobs_running(struct node_jobs *);
+/* The progress file of running job id (node-progress.h); NULL: none. */
+struct node_progress	*node_jobs_progress(struct node_jobs *, uint64_t id);
 
 /* The CPUs near GPU gpu (its NUMA node's): a job on it is pinned to them
  * where it can be. */
@@ -85,13 +88,6 @@ void			 node_jobs_set_ios(struct node_jobs *,
 			     struct node_ios *);
 /* Whether job id runs here now. */
 bool			 node_jobs_runs(struct node_jobs *, uint64_t id);
-/* Whether l's user may run a what ("job", "command") here: root only
- * where node.allow_root_jobs says, any other user only when gnoded runs as
- * root. Returns 0, or -1 with err saying why not. */
-struct node_launch;
-int			 node_jobs_check_user(const struct node_conf *,
-			     const struct node_launch *l, const char *what,
-			     char *err, size_t errlen);
 /* Cancels job id if it is interactive and still running: its session's
  * streams were lost (gnoded restarted, or its link went down). */
 void			 node_jobs_cancel_interactive(struct node_jobs *,

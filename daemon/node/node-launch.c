@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/job-req.h"
 #include "common/outpat.h"
@@ -502,4 +503,24 @@ node_launch_free(struct node_launch *l)
 	node_launch_free_list(l->argv);
 	node_launch_free_list(l->env);
 	free(l);
+}
+
+/* Checks what gnoded itself can refuse before forking anything. */
+int
+node_launch_check_user(const struct node_conf *conf,
+    const struct node_launch *l, const char *what, char *err, size_t errlen)
+{
+	if (l->uid == 0 && !conf->allow_root_jobs) {
+		snprintf(err, errlen, "root %ss are not allowed on node %s "
+		    "(node.allow_root_jobs is false)", what, conf->name);
+		return (-1);
+	}
+	if (geteuid() != 0 && l->uid != geteuid()) {
+		snprintf(err, errlen, "gnoded on node %s runs as uid %lu and "
+		    "cannot run a %s as %s (uid %lu); run gnoded as root",
+		    conf->name, (unsigned long)geteuid(), what, l->user,
+		    (unsigned long)l->uid);
+		return (-1);
+	}
+	return (0);
 }

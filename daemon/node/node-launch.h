@@ -11,6 +11,8 @@
 
 #include <jansson.h>
 
+#include "daemon/node/node-conf.h"
+
 /* How a part runs its batch script ("batch"): once a task (gsub's), once
  * on the first node (sbatch's, "once": one process, with the part's
  * tasks, GPUs and variables for srun to start its steps from), or not at
@@ -71,6 +73,9 @@ struct node_launch {
 	char		 *cpuset;
 	unsigned	  restarts;	/* runs before this one */
 	char		 *ckpt_dir;	/* absolute, "" = none */
+	/* Not from the launch: the job's progress file (node-progress.h),
+	 * GBATCH_PROGRESS, borrowed; NULL: none. */
+	const char	 *progress;
 	int		  ckpt_signal;	/* sent first on preemption */
 	unsigned	  ckpt_grace;	/* seconds before SIGTERM */
 	char		 *master_addr;	/* "" = none */
@@ -121,5 +126,11 @@ void			 node_launch_free(struct node_launch *);
 /* The processes l starts: its tasks, or one for a batch script run once
  * and for a holder. */
 unsigned		 node_launch_procs(const struct node_launch *);
+/* Whether l's user may run a what ("job", "command") here: root only
+ * where node.allow_root_jobs says, any other user only when gnoded runs as
+ * root. Returns 0, or -1 with err saying why not. */
+int			 node_launch_check_user(const struct node_conf *,
+			     const struct node_launch *l, const char *what,
+			     char *err, size_t errlen);
 
 #endif

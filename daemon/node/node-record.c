@@ -72,6 +72,14 @@ node_record_init(const char *state_dir, char *err, size_t errlen)
 	if (node_record_mkdir(path, 0711, err, errlen) == -1)
 		goto out;
 	free(path);
+	/* The jobs' progress files (node-progress.h): each its user's, in
+	 * a directory of ours no one lists. */
+	path = xasprintf("%s/progress", state_dir);
+	if (node_record_mkdir(path, 0711, err, errlen) == -1) {
+		free(path);
+		return (-1);
+	}
+	free(path);
 	path = xasprintf("%s/jobs", state_dir);
 	if (node_record_mkdir(path, 0700, err, errlen) == -1)
 		goto out;

@@ -97,12 +97,23 @@ static void
 node_session_heartbeat_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct node_session	*s = arg;
-	json_t			*msg, *running, *usage;
+	json_t			*msg, *running, *usage, *progress, *v, *r;
+	size_t			 i;
 
 	msg = proto_msg(MSG_NODE_HEARTBEAT);
 	running = node_jobs_running(s->jobs);
 	if ((usage = node_usage_json(s->conf->cgroup_sys, running)) != NULL)
 		json_object_set_new(msg, "usage", usage);
+	progress = json_array();
+	json_array_foreach(running, i, v) {
+		if ((r = node_progress_report(node_jobs_progress(s->jobs,
+		    (uint64_t)json_integer_value(v)),
+		    (uint64_t)json_integer_value(v))) != NULL)
+			json_array_append_new(progress, r);
+	}
+	if (json_array_size(progress) > 0)
+		json_object_set(msg, "progress", progress);
+	json_decref(progress);
 	json_object_set_new(msg, "running", running);
 	json_object_set_new(msg, "gpus", node_gpu_use_json(s->gpus, s->conf));
 	node_session_send(s, msg);

@@ -331,6 +331,8 @@ node_spawn_env(struct node_spawn *sp, const struct node_conf *conf)
 	node_spawn_array_env(sp, "GBATCH_ARRAY_");
 	if (*l->ckpt_dir != '\0')
 		node_spawn_setenv(sp, "GBATCH_CKPT_DIR", l->ckpt_dir);
+	if (l->progress != NULL)
+		node_spawn_setenv(sp, "GBATCH_PROGRESS", l->progress);
 	if (*l->master_addr != '\0')
 		node_spawn_setenv(sp, "MASTER_ADDR", l->master_addr);
 	if (l->master_port != 0) {

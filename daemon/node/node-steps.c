@@ -194,7 +194,7 @@ node_step_check(struct node_steps *steps, struct node_launch *l,
 		return (-1);
 	}
 	/* Its CPUs are the job's cgroup's, which it joins. */
-	return (node_jobs_check_user(steps->conf, l, "command", err,
+	return (node_launch_check_user(steps->conf, l, "command", err,
 	    errlen));
 }
 

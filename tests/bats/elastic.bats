@@ -30,6 +30,16 @@ until [ -e "$GB_DIR/go" ]; do sleep 0.05; done
 EOF
 }
 
+# field ID NAME: one gq column of a job, whatever its state.
+field() {
+	gq -h -t all -j "$1" -o "$2" | tr -d ' '
+}
+
+# field_is ID NAME VALUE: whether it is that now (for gb_wait).
+field_is() {
+	[ "$(field "$1" "$2")" = "$3" ]
+}
+
 @test "gsub -G 2-8 on an idle cluster runs on all 8 GPUs, both nodes; gq and gacct show 8 and the range" {
 	gb_start_cluster
 	part_script >part.sh
@@ -91,11 +101,6 @@ EOF
 	[ "$(gacct -n -j "$id" -o gpus_range | tr -d ' ')" = 1-4 ]
 }
 
-# field ID NAME: one gq column of a job, whatever its state.
-field() {
-	gq -h -t all -j "$1" -o "$2" | tr -d ' '
-}
-
 @test "a running elastic job grows when GPUs free up and is shrunk for a higher job, keeping its id and its steps" {
 	printf 'scheduler = {\n  thresholds = [ 2.0 ];\n  elastic_interval = 1;\n  elastic_overhead = 0;\n};\n' >>"$GBATCH_CONF"
 	gb_start_controller
@@ -146,6 +151,44 @@ field() {
 	# gctl shows the setting.
 	run -0 gctl show config --json
 	[[ "$output" == *'"elastic_interval": 1'* ]]
+}
+
+@test "a job's GBATCH_PROGRESS lines reach gq: the step time it said and the goodput its model expects; bad lines are skipped, logged once" {
+	gb_start_controller
+	gb_start_node n1 4
+	# A good line, then two bad ones (not key=value; a step of a
+	# billion seconds), then it waits.
+	cat >prog.sh <<'EOF'
+#!/bin/sh
+echo "$GBATCH_PROGRESS" >path-$GBATCH_JOB_ID
+echo "step_time=0.5 sync_time=0.1 local_bsz=32 samples=6400" >>"$GBATCH_PROGRESS"
+echo "fast, honest" >>"$GBATCH_PROGRESS"
+echo "step_time=1e9 sync_time=0 local_bsz=32" >>"$GBATCH_PROGRESS"
+until [ -e go ]; do sleep 0.05; done
+EOF
+	id=$(gb_submit -G 2 prog.sh)
+	gb_wait_state "$id" RUNNING 20
+	gb_wait 10 test -s "path-$id"
+	[ "$(cat "path-$id")" = "$GB_DIR/node-n1/progress/$id" ]
+	[ "$(stat -c %a "$GB_DIR/node-n1/progress/$id")" = 600 ]
+	# One report on 2 GPUs of one node at 32 each: a step 0.5 s, so 2
+	# steps of 64 samples a second, 128 (its first batch, all of it
+	# useful: no gradient statistics).
+	gb_wait 10 field_is "$id" step_time 0.500
+	[ "$(gq -h -j "$id" -o goodput | tr -d ' ')" = 128 ]
+	# The first bad line of the run is logged, the second is not.
+	gb_wait 10 grep -q "job $id: a line of GBATCH_PROGRESS ignored: word 1 is not key=value" gnoded-n1.log
+	[ "$(grep -c "job $id: a line of GBATCH_PROGRESS ignored" gnoded-n1.log)" = 1 ]
+	touch go
+	gb_wait_state "$id" COMPLETED 20
+	# Its run over, the file is gone.
+	gb_wait 10 test ! -e "$GB_DIR/node-n1/progress/$id"
+	# A job that says nothing shows nothing.
+	q=$(gb_submit -G 1 --wrap 'sleep 300')
+	gb_wait_state "$q" RUNNING 20
+	[ "$(field "$q" step_time)" = - ]
+	[ "$(field "$q" goodput)" = - ]
+	gcancel "$q"
 }
 
 @test "gsub refuses what is not a range of GPUs, naming what it takes; gbatchd refuses the same sent straight" {
