@@ -144,3 +144,41 @@ rank=3 world=4 sum=10" ] || {
 		cat -A torch.out; false
 	}
 }
+
+# field_is ID NAME VALUE: whether a job's gq column is that now.
+field_is() {
+	[ "$(gq -h -t all -j "$1" -o "$2" | tr -d ' ')" = "$3" ]
+}
+
+@test "examples/elastic-train.py: started on 2 ranks beside a rigid job, resized to 4 when it ends, its steps going on; its reports reach gq" {
+	printf 'scheduler = {\n  elastic_interval = 1;\n  elastic_overhead = 0;\n};\n' >>"$GBATCH_CONF"
+	gb_start_controller
+	gb_start_node n1 4
+	r=$(gb_submit -G 2 --wrap "until [ -e '$GB_DIR/go-r' ]; do sleep 0.05; done")
+	gb_wait_state "$r" RUNNING 20
+	e=$(gb_submit -G 1-4 --ntasks-per-node gpu --ckpt-signal USR1 \
+	    -o "$GB_DIR/el-%r.out" "$S/examples/elastic-train.py" \
+	    --steps 1000000 --step-time 0.01 --report 5)
+	gb_wait_state "$e" RUNNING 20
+	gb_wait 60 grep -q "^run 0: world 2, local batch 128, starting at step 0$" el-0.out || {
+		cat el-0.out; false
+	}
+	# Its reports: a step time and a goodput.
+	gb_wait 60 eval '! field_is "$e" step_time -'
+	run ! field_is "$e" goodput -
+	# The rigid job ends: the elastic one checkpoints, and its second
+	# run, on 4 ranks, starts at the step its first one saved.
+	touch go-r
+	gb_wait_state "$r" COMPLETED 20
+	gb_wait 90 grep -q "^run 1: world 4" el-1.out || {
+		gq -l "$e"; cat el-0.out el-1.out; false
+	}
+	saved=$(sed -n 's/^run 0: checkpointed at step \([0-9]*\); exiting$/\1/p' el-0.out)
+	[ -n "$saved" ]
+	[ "$saved" -gt 0 ]
+	grep -qx "run 1: world 4, local batch 64, starting at step $saved" el-1.out
+	field_is "$e" gpus 4
+	field_is "$e" resizes 1
+	gcancel "$e"
+	gb_wait_state "$e" CANCELLED 30
+}
