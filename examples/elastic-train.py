@@ -68,9 +68,10 @@ def main():
     ap.add_argument("--dim", type=int, default=64)
     ap.add_argument("--report", type=int, default=10,
                     help="a progress line every N steps")
-    ap.add_argument("--step-time", type=float, default=0.0,
-                    help="seconds a step sleeps besides its work, to "
-                         "stand for a larger model")
+    ap.add_argument("--sample-time", type=float, default=0.0,
+                    help="seconds a sample's compute takes besides the "
+                         "tiny model's, slept: a larger model, whose "
+                         "steps shorten as the ranks split the batch")
     args = ap.parse_args()
 
     signal.signal(signal.SIGUSR1, on_signal)
@@ -104,8 +105,8 @@ def main():
         opt.zero_grad()
         loss = torch.nn.functional.mse_loss(model(x), y)
         loss.backward()
-        if args.step_time > 0:
-            time.sleep(args.step_time)
+        if args.sample_time > 0:
+            time.sleep(args.sample_time * local)
         grad = model.weight.grad.detach().flatten()
         own = grad.clone()
         # One all-reduce a step: the gradients, and whether any rank was

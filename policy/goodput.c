@@ -149,6 +149,30 @@ goodput_step(const struct goodput_model *m, uint32_t nodes,
 	return (compute * (a + 1) + sync);
 }
 
+size_t
+goodput_speedups(const struct goodput_model *m, uint64_t batch, uint32_t gpn,
+    uint32_t most, uint32_t init_batch, double *s, size_t max)
+{
+	uint32_t	n, top = goodput_explore(m);
+	double		one = 0, r;
+
+	if (gpn == 0 || batch == 0 || max < 2)
+		return (0);
+	if (top > most)
+		top = most;
+	if (top > max - 1)
+		top = (uint32_t)(max - 1);
+	for (n = 1; n <= top; n++) {
+		r = goodput_rate(m, (n + gpn - 1) / gpn, n,
+		    (uint32_t)((batch + n - 1) / n), 0, init_batch);
+		if (n == 1 && (one = r) <= 0)
+			return (0);
+		s[n] = r / one;
+	}
+	s[0] = 0;
+	return ((size_t)top + 1);
+}
+
 double
 goodput_rate(const struct goodput_model *m, uint32_t nodes,
     uint32_t replicas, uint32_t b, uint32_t a, uint32_t init_batch)

@@ -76,4 +76,13 @@ double	goodput_step(const struct goodput_model *, uint32_t nodes,
 double	goodput_rate(const struct goodput_model *, uint32_t nodes,
 	    uint32_t replicas, uint32_t b, uint32_t a, uint32_t init_batch);
 
+/* A job's speedups by GPU count over one GPU, s[1..top] (s[0] 0), its
+ * global batch `batch` split over the GPUs (ceil(batch / n) each), packed
+ * on nodes of gpn GPUs; top is the least of most, the GPUs the model may
+ * be trusted on (goodput_explore) and max - 1. Returns top + 1, or 0
+ * where the model gives no rate on one GPU. */
+size_t	goodput_speedups(const struct goodput_model *, uint64_t batch,
+	    uint32_t gpn, uint32_t most, uint32_t init_batch, double *s,
+	    size_t max);
+
 #endif

@@ -9,11 +9,14 @@
  * While nothing is known of how a job scales, its speedup is taken as
  * linear up to its most (the issue's rule), and the first in the order
  * takes what it can use: under a linear speedup any split of the same
- * GPUs gives the same goodput, and the order is Tiresias'.
+ * GPUs gives the same goodput, and the order is Tiresias'. Once the
+ * caller gives a job's speedups (sched_core_elastic_speedup, from what it
+ * reported), it takes the count of the best speedup it can be placed on,
+ * the fewest of equals: GPUs that add nothing stay free for others.
  *
  * A running elastic job grows too, by a restart: no sooner than
  * elastic_interval after its start, onto GPUs still free once the pass
- * has started all it can, where its count grows by a quarter or more
+ * has started all it can, where its speedup grows by a quarter or more
  * (SCHED_ELASTIC_MIN_GAIN) and the time that saves pays elastic_overhead.
  * It is stopped at its checkpoint (SCHED_ACT_RESIZE), its own victim,
  * with the GPUs it grows onto held for it, and restarts first on its new
@@ -25,10 +28,14 @@
 #include "policy/sched-core-int.h"
 #include "policy/sched-group.h"
 
-/* A resize must grow a job's count by this fraction at least: a restart
- * costs it its checkpoint and warm-up, and gsim's elastic runs found a
- * quarter the step below which resizing churns (docs/scheduling.md). */
+/* A resize must grow a job's speedup by this fraction at least: a
+ * restart costs it its checkpoint and warm-up, and gsim's elastic runs
+ * found a quarter the step below which resizing churns
+ * (docs/scheduling.md). */
 #define SCHED_ELASTIC_MIN_GAIN	0.25
+/* The most counts a speedup table holds: a node's most GPUs times the
+ * nodes of a large gang. */
+#define SCHED_ELASTIC_MAX_TABLE	4097
 
 void
 sched_core_elastic_note(struct sched_core *core, struct sched_cjob *j)
@@ -66,6 +73,40 @@ sched_core_elastic_reshape(struct sched_core *core, struct sched_cjob *j,
 	sched_shape_put(&core->shapes, old);
 	j->rate = gpus * SCHED_RATE_GPU;
 	sched_core_fairshare_join(core, j, 1);
+}
+
+void
+sched_core_elastic_speedup(struct sched_core *core, struct sched_cjob *j,
+    const double *s, size_t ns)
+{
+	struct sched_chold	*h = sched_cjob_hold(j);
+	size_t			 n;
+
+	(void)core;
+	free(h->speedup);
+	h->speedup = NULL;
+	h->nspeedup = 0;
+	if (s == NULL || ns < 2)
+		return;
+	if (ns > SCHED_ELASTIC_MAX_TABLE)
+		ns = SCHED_ELASTIC_MAX_TABLE;
+	h->speedup = sched_core_xalloc(NULL, ns, sizeof *h->speedup);
+	h->speedup[0] = 0;
+	for (n = 1; n < ns; n++)
+		h->speedup[n] = s[n] > 0 && s[n] < (double)n ? s[n] :
+		    s[n] > 0 ? (double)n : 0;
+	h->nspeedup = (uint32_t)ns;
+}
+
+/* j's speedup on n GPUs (sched_core_elastic_speedup). */
+static double
+sched_core_elastic_s(const struct sched_cjob *j, uint32_t n)
+{
+	const struct sched_chold	*h = j->hold;
+
+	if (h == NULL || h->speedup == NULL)
+		return ((double)n);
+	return (h->speedup[n < h->nspeedup ? n : h->nspeedup - 1]);
 }
 
 void
@@ -117,7 +158,8 @@ sched_core_elastic_grow_one(struct sched_core *core, struct sched_cjob *j,
 {
 	struct place_alloc	*had;
 	size_t			 nhad, got;
-	uint32_t		 cur = j->shape->gpus, top, n;
+	uint32_t		 cur = j->shape->gpus, top, n, best;
+	double			 bs;
 	const struct place_alloc *a = sched_cjob_alloc(j, &nhad);
 
 	if (place_free_total(core->cluster) == 0)
@@ -127,18 +169,27 @@ sched_core_elastic_grow_one(struct sched_core *core, struct sched_cjob *j,
 	sched_core_unrun(core, j);
 	sched_core_unhold(core, j);
 	top = sched_core_elastic_top(core, j, 0);
+	/* The best speedup it can be placed on, the fewest GPUs of equals;
+	 * under a linear one, the most it can be placed on. */
+	best = cur;
+	bs = sched_core_elastic_s(j, cur);
 	for (n = top; n > cur; n--) {
-		if (j->shape->num_nodes > 0 && n % j->shape->num_nodes != 0)
+		if ((j->shape->num_nodes > 0 && n % j->shape->num_nodes != 0) ||
+		    sched_core_elastic_s(j, n) < bs)
 			continue;
 		sched_core_elastic_reshape(core, j, n);
-		if ((got = sched_core_place_find(core, j)) > 0) {
-			sched_core_run(core, j, core->scratch, got, now);
-			free(had);
-			return;
+		if (sched_core_place_find(core, j) > 0) {
+			best = n;
+			bs = sched_core_elastic_s(j, n);
 		}
 	}
-	sched_core_elastic_reshape(core, j, cur);
-	sched_core_run(core, j, had, nhad, now);
+	sched_core_elastic_reshape(core, j, best);
+	if (best != cur && (got = sched_core_place_find(core, j)) > 0)
+		sched_core_run(core, j, core->scratch, got, now);
+	else {
+		sched_core_elastic_reshape(core, j, cur);
+		sched_core_run(core, j, had, nhad, now);
+	}
 	free(had);
 }
 
@@ -190,8 +241,9 @@ sched_core_elastic_target(struct sched_core *core, struct sched_cjob *j,
     int64_t now)
 {
 	struct sched_chold	*h = j->hold;
-	uint32_t		 cur = j->shape->gpus, top, n, least;
+	uint32_t		 cur = j->shape->gpus, top, n, best = 0;
 	int64_t			 due, left, cost;
+	double			 sc, sn, bs = 0;
 	size_t			 got;
 
 	if (j->shape->no_requeue || cur >= j->shape->gpus_max ||
@@ -204,24 +256,29 @@ sched_core_elastic_target(struct sched_core *core, struct sched_cjob *j,
 		return (0);
 	}
 	top = sched_core_elastic_top(core, j, cur);
-	least = cur + (uint32_t)(cur * SCHED_ELASTIC_MIN_GAIN + 0.999);
 	left = sched_core_elastic_left(j, now);
 	cost = (int64_t)core->conf.elastic_overhead * 1000;
-	for (n = top; n >= least && n > cur; n--) {
-		if (j->shape->num_nodes > 0 && n % j->shape->num_nodes != 0)
+	sc = sched_core_elastic_s(j, cur);
+	/* The best speedup it can be placed on, the fewest GPUs of equals,
+	 * a quarter above what it has and paying the restart: what is left
+	 * then runs sc / sn as long. */
+	for (n = top; n > cur; n--) {
+		sn = sched_core_elastic_s(j, n);
+		if ((j->shape->num_nodes > 0 && n % j->shape->num_nodes != 0) ||
+		    sn < bs || sn < sc * (1 + SCHED_ELASTIC_MIN_GAIN) ||
+		    (double)left * (1 - sc / sn) < (double)cost)
 			continue;
-		/* The time saved: what is left runs cur / n as long. */
-		if ((double)left * (n - cur) / n < (double)cost)
-			break;
-		if ((got = sched_core_elastic_place(core, j, n)) > 0) {
-			h->plan = sched_core_xalloc(h->plan, got,
-			    sizeof *h->plan);
-			memcpy(h->plan, core->scratch, got * sizeof *h->plan);
-			h->nplan = (uint32_t)got;
-			return (n);
+		if (sched_core_elastic_place(core, j, n) > 0) {
+			best = n;
+			bs = sn;
 		}
 	}
-	return (0);
+	if (best == 0 || (got = sched_core_elastic_place(core, j, best)) == 0)
+		return (0);
+	h->plan = sched_core_xalloc(h->plan, got, sizeof *h->plan);
+	memcpy(h->plan, core->scratch, got * sizeof *h->plan);
+	h->nplan = (uint32_t)got;
+	return (best);
 }
 
 /* j, running, stops at its checkpoint to restart first on its plan: its

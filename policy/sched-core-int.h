@@ -50,8 +50,11 @@ struct sched_chold {
 	int64_t				 last_stop;
 	uint32_t			 promotions;
 	uint32_t			 preemptions;
-	/* An elastic job's: resizes so far (sched-core-elastic.c). */
+	/* An elastic job's: resizes so far, and its speedups (NULL:
+	 * linear) by GPU count, nspeedup of them (sched-core-elastic.c). */
 	uint32_t			 resizes;
+	uint32_t			 nspeedup;
+	double				*speedup;
 	struct place_alloc		*alloc;		/* nalloc */
 	/* When its current run started (ms): an elastic job is resized no
 	 * sooner than sched_conf's elastic_interval after it. */

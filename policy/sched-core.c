@@ -125,6 +125,7 @@ sched_core_job_free(struct sched_core *core, struct sched_cjob *j)
 	if (j->hold != NULL) {
 		free(j->hold->alloc);
 		free(j->hold->plan);
+		free(j->hold->speedup);
 		free(j->hold);
 	}
 	if (j->gset != NULL) {

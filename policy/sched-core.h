@@ -284,6 +284,16 @@ enum sched_reason	 sched_cjob_reason(const struct sched_core *,
  * (backfill), or SCHED_NEVER when it was not. */
 int64_t			 sched_cjob_resv_start(const struct sched_core *,
 			     const struct sched_cjob *);
+/* An elastic job's speedup on n GPUs over one, s[n] for n < ns (s[0]
+ * unused), as the caller's model of it says (what it reported); until
+ * set, linear. Copied, each capped at n (no report makes a job more than
+ * linear, so none wins a job GPUs by claiming absurd speed), and taken as
+ * flat past ns - 1 (no credit for counts not yet explored). Growing a
+ * starting job stops where more GPUs add no speedup; a running one is
+ * resized only where its speedup grows by a quarter. */
+void			 sched_core_elastic_speedup(struct sched_core *,
+			     struct sched_cjob *, const double *s,
+			     size_t ns);
 /* The GPUs a job holds or asks for now: an elastic job's grown count
  * while it runs. */
 uint32_t		 sched_cjob_gpus(const struct sched_cjob *);

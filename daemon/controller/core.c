@@ -426,6 +426,7 @@ core_adopt(struct job *j, int64_t now)
 	job_sched(j)->cjob = sched_core_adopt(core.sc, &spec, a, n, now);
 	free((void *)(uintptr_t)spec.nodes);
 	free(a);
+	core_elastic_learnt(j);
 }
 
 /* Whether pending job j must stay out of the core until its begin time
@@ -479,6 +480,20 @@ core_submit(struct job *j, int64_t now)
 	core_spec(j, &spec, now);
 	job_sched(j)->cjob = sched_core_submit(core.sc, &spec, now);
 	free((void *)(uintptr_t)spec.nodes);
+	core_elastic_learnt(j);
+}
+
+void
+core_elastic_learnt(struct job *j)
+{
+	const double	*s;
+	size_t		 n;
+
+	if (job_sched(j)->cjob == NULL || job_gpus_max(j) == 0 ||
+	    (s = job_learn_speedup(j, &n)) == NULL)
+		return;
+	sched_core_elastic_speedup(core.sc, job_sched(j)->cjob, s, n);
+	core_mark_dirty();
 }
 
 void

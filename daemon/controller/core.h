@@ -142,6 +142,9 @@ void	core_begin_due(int64_t now);
  * stale copies, its begin time or its dependencies (its reason then says
  * which way they stand). */
 void	core_submit(struct job *, int64_t now);
+/* Elastic job j reported how it trains: the core takes the speedups its
+ * model now gives (job-learn.h), as it does when j comes back into it. */
+void	core_elastic_learnt(struct job *);
 /* Whether every waiting job is to be judged again (after a rebuild), not
  * only those depend_wait_take gives; clears it. */
 bool	core_take_deps_all(void);

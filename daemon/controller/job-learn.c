@@ -4,12 +4,15 @@
 #include "common/xmalloc.h"
 #include "daemon/controller/job-int.h"
 #include "daemon/controller/job-learn.h"
+#include "daemon/controller/node.h"
 #include "policy/goodput.h"
 
 struct job_learn {
 	struct goodput_model	 model;
 	struct progress		 last;
 	uint32_t		 init_batch;	/* the first report's batch */
+	uint32_t		 nspeedup;	/* 0: none */
+	double			 speedup[JOB_LEARN_TABLE];
 };
 
 void
@@ -39,6 +42,23 @@ job_learn_report(struct job *j, const struct progress *p)
 	goodput_report(&l->model, &r);
 	if (p->has_grad)
 		goodput_grads(&l->model, p->grad_sqr, p->grad_var);
+	if (job_gpus_max(j) > 0 && job_node(j) != NULL)
+		l->nspeedup = (uint32_t)goodput_speedups(&l->model,
+		    (uint64_t)replicas * p->local_bsz,
+		    node_gpus_total(job_node(j)), job_gpus_max(j),
+		    l->init_batch, l->speedup, JOB_LEARN_TABLE);
+}
+
+const double *
+job_learn_speedup(const struct job *j, size_t *n)
+{
+	const struct job_learn	*l;
+
+	if (j->rare == NULL || (l = j->rare->learn) == NULL ||
+	    l->nspeedup == 0)
+		return (NULL);
+	*n = l->nspeedup;
+	return (l->speedup);
 }
 
 bool

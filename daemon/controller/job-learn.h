@@ -22,5 +22,13 @@ void	job_learn_report(struct job *, const struct progress *);
  * size of its first report (a larger batch's samples count for less where
  * it reported gradient statistics). False while it reported nothing. */
 bool	job_learn_now(const struct job *, double *step_s, double *goodput);
+/* Its speedups by GPU count over one, s[0..*n) (s[0] 0), as its model
+ * put them at its last report: on n GPUs packed on nodes of its first
+ * node's size, the global batch it reported split over them, none past
+ * what the model may be trusted on (twice the most GPUs it reported
+ * from: flat beyond); NULL while it reported nothing or its model knows
+ * no rate. For sched_core_elastic_speedup. */
+#define JOB_LEARN_TABLE	257
+const double *job_learn_speedup(const struct job *, size_t *n);
 
 #endif

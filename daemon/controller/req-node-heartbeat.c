@@ -7,6 +7,7 @@
 #include "common/log.h"
 #include "common/progress.h"
 #include "common/proto.h"
+#include "daemon/controller/core.h"
 #include "daemon/controller/ctx.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/job-learn.h"
@@ -73,6 +74,7 @@ req_node_heartbeat_progress(struct node *n, const json_t *progress)
 			continue;
 		}
 		job_learn_report(j, &r);
+		core_elastic_learnt(j);
 	}
 }
 

@@ -158,7 +158,7 @@ field_is() {
 	gb_wait_state "$r" RUNNING 20
 	e=$(gb_submit -G 1-4 --ntasks-per-node gpu --ckpt-signal USR1 \
 	    -o "$GB_DIR/el-%r.out" "$S/examples/elastic-train.py" \
-	    --steps 1000000 --step-time 0.01 --report 5)
+	    --steps 1000000 --sample-time 0.0001 --report 5)
 	gb_wait_state "$e" RUNNING 20
 	gb_wait 60 grep -q "^run 0: world 2, local batch 128, starting at step 0$" el-0.out || {
 		cat el-0.out; false

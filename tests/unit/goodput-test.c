@@ -108,11 +108,40 @@ test_rate(void)
 	    "no rate");
 }
 
+/* Speedups from one report (1 node, 2 GPUs at 32 each, 0.5 s steps of
+ * which 0.1 s sync), a global batch of 64 split over n on 4-GPU nodes:
+ * compute 0.4 s at 32, so 0.0125 s a sample; sync 0.1 s past one GPU.
+ * n = 1: 64 each, a 0.8 s step, 1.25 batches of 64 a second; 2: 0.5 s, 2;
+ * 3: 22 each (66 a step, 66/64 of a batch), 0.375 s, 2.75; 4: 0.3 s,
+ * 10/3. Over 1.25: 1, 1.6, 2.2, 8/3; none past 4, twice the 2 reported. */
+static void
+test_speedups(void)
+{
+	struct goodput_model	m;
+	double			s[16];
+
+	goodput_init(&m);
+	is_int(goodput_speedups(&m, 64, 4, 8, 64, s, 16), 0,
+	    "speedups: none before a report");
+	t_report(&m, 1, 2, 32, 0.5, 0.1);
+	is_int(goodput_speedups(&m, 64, 4, 8, 64, s, 16), 5,
+	    "speedups: up to 4, twice what it ran on");
+	is_near(s[1], 1, "speedups: 1 on one GPU");
+	is_near(s[2], 1.6, "speedups: 1.6 on 2");
+	is_near(s[3], 2.2, "speedups: 2.2 on 3");
+	is_near(s[4], 8.0 / 3, "speedups: 8/3 on 4");
+	is_int(goodput_speedups(&m, 64, 4, 3, 64, s, 16), 4,
+	    "speedups: no more than its most, 3");
+	is_int(goodput_speedups(&m, 64, 4, 8, 64, s, 3), 3,
+	    "speedups: no more than the table holds");
+}
+
 int
 main(void)
 {
 	test_empty();
 	test_fit();
 	test_rate();
+	test_speedups();
 	return (tap_done());
 }

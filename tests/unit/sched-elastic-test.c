@@ -400,6 +400,67 @@ test_resize_not(void)
 	t_interval = 10;
 }
 
+static void
+test_speedup(void)
+{
+	static const double	 knee[] = { 0, 1, 1.9, 2.7, 3.4, 3.4, 3.4,
+				    3.4, 3.4 };
+	static const double	 liar[] = { 0, 1, 100, 1000, 1e6, 1e6, 1e6,
+				    1e6, 1e6 };
+	static const double	 two[] = { 0, 1, 2 };
+	static const double	 flat[] = { 0, 1, 1.9, 2.0, 2.1, 2.2, 2.3,
+				    2.4, 2.5 };
+	struct sched_core	*core;
+	struct sched_cjob	*a, *b, *e;
+
+	/* Its speedup stops growing at 4: it takes 4 of the 8, the fewest
+	 * of the best. */
+	core = t_core(SCHED_DLAS, 1, 8, false);
+	e = t_submit(core, 1, 1, 8, 0);
+	sched_core_elastic_speedup(core, e, knee, 9);
+	t_pass(core, 0);
+	is_int(t_held(e, NULL), 4, "speedup: 4, where it stops growing");
+	is_int(place_free_total(sched_core_cluster(core)), 4,
+	    "speedup: 4 left free");
+	sched_core_free(core);
+
+	/* A table of 3: flat past 2 (no credit for what it has not
+	 * explored): 2. */
+	core = t_core(SCHED_DLAS, 1, 8, false);
+	e = t_submit(core, 1, 1, 8, 0);
+	sched_core_elastic_speedup(core, e, two, 3);
+	t_pass(core, 0);
+	is_int(t_held(e, NULL), 2, "speedup: flat past its table");
+	sched_core_free(core);
+
+	/* A job claiming a hundredfold speedup on 2 is taken as linear:
+	 * behind an honest one in the order, it gets no more than it would
+	 * have. */
+	core = t_core(SCHED_DLAS, 1, 8, false);
+	a = t_submit(core, 1, 1, 8, 0);
+	b = t_submit(core, 2, 1, 8, 1);
+	sched_core_elastic_speedup(core, b, liar, 9);
+	t_pass(core, 1);
+	is_int(t_held(a, NULL), 7, "liar: the honest job, first, grows to 7");
+	is_int(t_held(b, NULL), 1, "liar: the liar keeps 1");
+	sched_core_free(core);
+
+	/* Running on 2 beside a rigid 6, which ends: 8 would speed it up by
+	 * 2.5 / 1.9, less than a quarter: no resize; linear, it would. */
+	core = t_core(SCHED_DLAS, 1, 8, false);
+	a = t_submit(core, 1, 6, 0, 0);
+	e = t_submit(core, 2, 1, 8, 0);
+	sched_core_elastic_speedup(core, e, flat, 9);
+	t_pass(core, 0);
+	is_int(t_held(e, NULL), 2, "flat: 2 beside the rigid 6");
+	sched_core_end(core, a, 20000);
+	is_int(t_pass(core, 20000), 0, "flat: 1.9 to 2.5 is no resize");
+	sched_core_elastic_speedup(core, e, NULL, 0);
+	t_pass(core, 20001);
+	ok(t_did(SCHED_ACT_RESIZE, e), "flat: linear again, it is resized");
+	sched_core_free(core);
+}
+
 int
 main(void)
 {
@@ -411,5 +472,6 @@ main(void)
 	test_fairshare_adopt();
 	test_resize();
 	test_resize_not();
+	test_speedup();
 	return (tap_done());
 }
