@@ -92,6 +92,11 @@ struct sched_conf {
 	 * pays elastic_overhead seconds, what a restart costs it. */
 	uint32_t		 elastic_interval;
 	uint32_t		 elastic_overhead;
+	/* A job placed on several nodes avoids the nodes that hold a part
+	 * of another such job where a placement of as many GPUs on as many
+	 * nodes exists without them: two distributed jobs sharing a node
+	 * slow each other (their all-reduces share its network). */
+	bool			 avoid_interference;
 	/* gittins: a job whose jobspec brings the GPU-times of the jobs
 	 * like it (gsamples) is ordered by those rather than by the
 	 * cluster's (gbatch.conf's gittins_history = similar). */

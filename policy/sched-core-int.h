@@ -291,6 +291,14 @@ struct sched_core {
 	 * running may be resized (SCHED_NEVER: none), for the wake-up. */
 	size_t			 nelastic;
 	int64_t			 elastic_wake;
+	/* The parts of jobs on several nodes each node holds (ndist of
+	 * the nodes hold one), and room for a placement that avoids them
+	 * (avoid_interference, sched-core-place.c). */
+	uint32_t		*dist;
+	size_t			 distsize, ndist;
+	uint32_t		*anodes;
+	size_t			 anodesize;
+	struct place_alloc	*ascratch;
 	struct place_alloc	*held;		/* reservations of a pass */
 	size_t			 nheld, heldsize;
 	struct sched_cjob	**victims;
@@ -374,6 +382,10 @@ void		 sched_core_run(struct sched_core *, struct sched_cjob *,
 		     const struct place_alloc *a, size_t n, int64_t now);
 void		 sched_core_unrun(struct sched_core *, struct sched_cjob *);
 void		 sched_core_unhold(struct sched_core *, struct sched_cjob *);
+/* A job's parts a[0..n) come onto their nodes (sign 1) or leave (-1):
+ * the nodes' counts of distributed parts (sched-core-place.c). */
+void		 sched_core_place_dist(struct sched_core *,
+		     const struct place_alloc *, size_t n, int sign);
 /* sched-core-elastic.c: an elastic job the pass started, to grow at its
  * end (sched_core_elastic_grow); j's shape at gpus GPUs (its rate and
  * its leaf's demand with it), for a job neither pending nor holding. */

@@ -24,9 +24,75 @@ sched_core_place_want(struct sched_core *core, const struct sched_cjob *p,
 	w->res = sched_cjob_res(p);
 }
 
+void
+sched_core_place_dist(struct sched_core *core, const struct place_alloc *a,
+    size_t n, int sign)
+{
+	size_t	i, old;
+
+	if (n < 2)
+		return;		/* one node: no network shared */
+	for (i = 0; i < n; i++) {
+		if (a[i].node >= core->distsize) {
+			old = core->distsize;
+			core->distsize = a[i].node + 64;
+			core->dist = sched_core_xalloc(core->dist,
+			    core->distsize, sizeof *core->dist);
+			memset(core->dist + old, 0, (core->distsize - old) *
+			    sizeof *core->dist);
+		}
+		if (sign > 0 && core->dist[a[i].node]++ == 0)
+			core->ndist++;
+		else if (sign < 0 && --core->dist[a[i].node] == 0)
+			core->ndist--;
+	}
+}
+
+/* Whether node i holds a part of a job on several nodes. */
+static bool
+sched_core_place_shared(const struct sched_core *core, uint32_t i)
+{
+	return (i < core->distsize && core->dist[i] > 0);
+}
+
+/* avoid_interference: p found got parts in core->scratch, on several
+ * nodes, one of which holds a part of another such job; where as many
+ * GPUs fit on as many nodes of w's that hold none, they replace it. */
+static void
+sched_core_place_apart(struct sched_core *core, const struct sched_cjob *p,
+    struct place_want *w, size_t got)
+{
+	size_t	i, n, all;
+
+	for (i = 0; i < got && !sched_core_place_shared(core,
+	    core->scratch[i].node); i++)
+		;
+	if (i == got)
+		return;		/* it shares no node already */
+	all = w->nodes != NULL ? w->nlisted : place_nodes(core->cluster);
+	if (core->anodesize < all) {
+		core->anodesize = all;
+		core->anodes = sched_core_xalloc(core->anodes, all,
+		    sizeof *core->anodes);
+	}
+	for (i = n = 0; i < all; i++) {
+		if (!sched_core_place_shared(core, w->nodes != NULL ?
+		    w->nodes[i] : (uint32_t)i))
+			core->anodes[n++] = w->nodes != NULL ? w->nodes[i] :
+			    (uint32_t)i;
+	}
+	w->nodes = core->anodes;
+	w->nlisted = n;
+	if (n > 0 && place_find_want(core->cluster, sched_cjob_placement(core,
+	    p), w, core->ascratch) == got)
+		memcpy(core->scratch, core->ascratch, got *
+		    sizeof *core->scratch);
+}
+
 /* Finds p's GPUs among the free ones, in its shape, on the nodes it may
  * use: of its sets, the first that holds it; the placement goes to
- * core->scratch. */
+ * core->scratch. On several nodes, apart from the other such jobs where
+ * it can (avoid_interference). */
 size_t
 sched_core_place_find(struct sched_core *core, const struct sched_cjob *p)
 {
@@ -39,8 +105,12 @@ sched_core_place_find(struct sched_core *core, const struct sched_cjob *p)
 		if (w.nodes != NULL && w.nlisted == 0)
 			continue;	/* an empty set holds nothing */
 		if ((got = place_find_want(core->cluster,
-		    sched_cjob_placement(core, p), &w, core->scratch)) > 0)
+		    sched_cjob_placement(core, p), &w, core->scratch)) > 0) {
+			if (got > 1 && core->ndist > 0 &&
+			    core->conf.avoid_interference)
+				sched_core_place_apart(core, p, &w, got);
 			return (got);
+		}
 	} while (++k < sched_core_window_nsets(p));
 	return (0);
 }

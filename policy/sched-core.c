@@ -182,6 +182,9 @@ sched_core_free(struct sched_core *core)
 	free(core->acts);
 	free(core->usable);
 	free(core->scratch);
+	free(core->ascratch);
+	free(core->dist);
+	free(core->anodes);
 	free(core->grow);
 	free(core->held);
 	free(core->rheld);
@@ -363,6 +366,8 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 			core->scratchsize = 1;
 		core->scratch = sched_core_xalloc(core->scratch,
 		    core->scratchsize, sizeof *core->scratch);
+		core->ascratch = sched_core_xalloc(core->ascratch,
+		    core->scratchsize, sizeof *core->ascratch);
 		core->rplan = sched_core_xalloc(core->rplan,
 		    core->scratchsize, sizeof *core->rplan);
 	}
@@ -469,6 +474,7 @@ sched_core_run(struct sched_core *core, struct sched_cjob *j,
 	memcpy(h->alloc, a, n * sizeof *a);
 	h->nalloc = (uint32_t)n;
 	place_take(core->cluster, a, n);
+	sched_core_place_dist(core, a, n, 1);
 	if ((g = sched_cjob_group(j)) != NULL)
 		g->holding++;
 	sched_core_limits_hold(j, 1);
@@ -546,6 +552,7 @@ sched_core_unhold(struct sched_core *core, struct sched_cjob *j)
 	struct sched_group	*g;
 
 	place_release(core->cluster, h->alloc, h->nalloc);
+	sched_core_place_dist(core, h->alloc, h->nalloc, -1);
 	if ((g = sched_cjob_group(j)) != NULL)
 		g->holding--;
 	sched_core_limits_hold(j, -1);

@@ -100,6 +100,8 @@ conf_reload_json(const struct conf *c)
 	    json_integer(sc->elastic_interval));
 	json_object_set_new(sch, "elastic_overhead",
 	    json_integer(sc->elastic_overhead));
+	json_object_set_new(sch, "avoid_interference",
+	    json_boolean(sc->avoid_interference));
 	json_object_set_new(sch, "fairshare_half_life",
 	    json_integer(c->fairshare_half_life));
 	return (json_pack("{s:o, s:o, s:o, s:o}", "controller", ctl,

@@ -427,6 +427,8 @@ static const struct conf_file_key conf_scheduler_keys[] = {
 	  .off = offsetof(struct conf, sched.elastic_interval), .min = 0,
 	  .max = 30 * 86400,
 	  .what = "seconds an elastic job runs before a resize (0: never)" },
+	{ .name = "avoid_interference", .type = CONF_FILE_BOOL,
+	  .off = offsetof(struct conf, sched.avoid_interference) },
 	{ .name = "elastic_overhead", .type = CONF_FILE_UINT,
 	  .off = offsetof(struct conf, sched.elastic_overhead), .min = 0,
 	  .max = 86400, .what = "seconds a resize costs a job" },

@@ -151,6 +151,7 @@ field_is() {
 	# gctl shows the setting.
 	run -0 gctl show config --json
 	[[ "$output" == *'"elastic_interval": 1'* ]]
+	[[ "$output" == *'"avoid_interference": true'* ]]
 }
 
 @test "a job's GBATCH_PROGRESS lines reach gq: the step time it said and the goodput its model expects; bad lines are skipped, logged once" {
