@@ -56,19 +56,20 @@ sched_core_place_shared(const struct sched_core *core, uint32_t i)
 }
 
 /* avoid_interference: p found got parts in core->scratch, on several
- * nodes, one of which holds a part of another such job; where as many
- * GPUs fit on as many nodes of w's that hold none, they replace it. */
-static void
+ * nodes, one of which holds a part of another such job; where its GPUs
+ * fit on as many nodes of w's that hold none, or fewer, they replace it.
+ * Returns the parts now in core->scratch. */
+static size_t
 sched_core_place_apart(struct sched_core *core, const struct sched_cjob *p,
     struct place_want *w, size_t got)
 {
-	size_t	i, n, all;
+	size_t	i, n, all, alt;
 
 	for (i = 0; i < got && !sched_core_place_shared(core,
 	    core->scratch[i].node); i++)
 		;
 	if (i == got)
-		return;		/* it shares no node already */
+		return (got);	/* it shares no node already */
 	all = w->nodes != NULL ? w->nlisted : place_nodes(core->cluster);
 	if (core->anodesize < all) {
 		core->anodesize = all;
@@ -83,10 +84,14 @@ sched_core_place_apart(struct sched_core *core, const struct sched_cjob *p,
 	}
 	w->nodes = core->anodes;
 	w->nlisted = n;
-	if (n > 0 && place_find_want(core->cluster, sched_cjob_placement(core,
-	    p), w, core->ascratch) == got)
-		memcpy(core->scratch, core->ascratch, got *
+	if (n > 0 && (alt = place_find_want(core->cluster,
+	    sched_cjob_placement(core, p), w, core->ascratch)) > 0 &&
+	    alt <= got) {
+		memcpy(core->scratch, core->ascratch, alt *
 		    sizeof *core->scratch);
+		return (alt);
+	}
+	return (got);
 }
 
 /* Finds p's GPUs among the free ones, in its shape, on the nodes it may
@@ -108,7 +113,7 @@ sched_core_place_find(struct sched_core *core, const struct sched_cjob *p)
 		    sched_cjob_placement(core, p), &w, core->scratch)) > 0) {
 			if (got > 1 && core->ndist > 0 &&
 			    core->conf.avoid_interference)
-				sched_core_place_apart(core, p, &w, got);
+				got = sched_core_place_apart(core, p, &w, got);
 			return (got);
 		}
 	} while (++k < sched_core_window_nsets(p));

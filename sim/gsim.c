@@ -39,6 +39,8 @@ enum {
 	GSIM_OPT_FS_HALF_LIFE,
 	GSIM_OPT_FS_PREEMPT,
 	GSIM_OPT_PREEMPT_IN_QUEUE,
+	GSIM_OPT_INTERFERENCE,
+	GSIM_OPT_NO_AVOID,
 	GSIM_OPT_ELASTIC,
 	GSIM_OPT_ELASTIC_ORACLE,
 	GSIM_OPT_SEED,
@@ -78,6 +80,8 @@ static const struct option gsim_longopts[] = {
 	    GSIM_OPT_FS_HALF_LIFE },
 	{ "fairshare-preempt", no_argument, NULL, GSIM_OPT_FS_PREEMPT },
 	{ "preempt-in-queue", no_argument, NULL, GSIM_OPT_PREEMPT_IN_QUEUE },
+	{ "interference", required_argument, NULL, GSIM_OPT_INTERFERENCE },
+	{ "no-avoid-interference", no_argument, NULL, GSIM_OPT_NO_AVOID },
 	{ "elastic", no_argument, NULL, GSIM_OPT_ELASTIC },
 	{ "elastic-oracle", no_argument, NULL, GSIM_OPT_ELASTIC_ORACLE },
 	{ "seed", required_argument, NULL, GSIM_OPT_SEED },
@@ -123,6 +127,7 @@ struct gsim {
 	bool			 quiet;
 	bool			 predictions;	/* --predictions */
 	int64_t			 overhead_ms;
+	double			 interference;	/* --interference */
 	int64_t			 fs_half_life_ms;
 	bool			 even_shapes;	/* --shape even */
 	uint32_t		 node_cpus;	/* --node-cpus; 0: not given */
@@ -165,6 +170,11 @@ gsim_usage(FILE *f)
 "                            simulators run their queues\n"
 "      --overhead SECONDS    time a preempted job loses on each restart\n"
 "                            (default 0); a job of --apps, at each start\n"
+"      --interference F      a job on several nodes runs 1/(1+F) as fast\n"
+"                            while a node of its holds part of another such\n"
+"                            job (0.25: a quarter slower; default 0)\n"
+"      --no-avoid-interference  place jobs on several nodes without\n"
+"                            avoiding each other's nodes\n"
 "      --gittins-history H   gittins: each job's index from the GPU-times of\n"
 "                            the jobs like it replayed before it (similar:\n"
 "                            same user and name, else user and GPUs, else\n"
@@ -458,6 +468,21 @@ gsim_options(struct gsim *g, int argc, char **argv, int *status, char *err,
 			break;
 		case GSIM_OPT_FS_PREEMPT:
 			g->conf.fairshare_preempt = true;
+			break;
+		case GSIM_OPT_INTERFERENCE:
+			if (gsim_number(optarg, "--interference", 0, &v, err,
+			    errlen) != 0)
+				return (-1);
+			if (v > 10) {
+				snprintf(err, errlen, "--interference \"%s\": "
+				    "expected a slowdown from 0 to 10 (0.25: "
+				    "a quarter slower)", optarg);
+				return (-1);
+			}
+			g->interference = v;
+			break;
+		case GSIM_OPT_NO_AVOID:
+			g->conf.avoid_interference = false;
 			break;
 		case GSIM_OPT_PREEMPT_IN_QUEUE:
 			g->conf.preempt_in_queue = true;
@@ -798,6 +823,7 @@ main(int argc, char **argv)
 
 	memset(&so, 0, sizeof so);
 	so.overhead_ms = g.overhead_ms;
+	so.interference = g.interference;
 	so.even_shapes = g.even_shapes;
 	so.interval_ms = g.interval_ms;
 	so.apps = (const struct sim_app *const *)apps.v;

@@ -301,6 +301,8 @@ report_json(const struct report *r, FILE *fp)
 		    c->fairshare && c->fairshare_preempt));
 		json_object_set_new(run, "preempt_in_queue", json_boolean(
 		    c->preempt_in_queue && c->policy == SCHED_DLAS));
+		json_object_set_new(run, "avoid_interference", json_boolean(
+		    c->avoid_interference));
 		json_object_set_new(run, "avg_jct", report_secs(f.avg_jct));
 		json_object_set_new(run, "median_jct",
 		    report_secs(f.median_jct));

@@ -4,6 +4,7 @@
  * jobs stop at once (their checkpoint costs the overhead when they
  * restart), and the pass runs again so the job they made room for starts
  * at the same instant. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "policy/predict.h"
 #include "policy/sched-core.h"
 #include "sim/sim-appjob.h"
+#include "sim/sim-interfere.h"
 #include "sim/sim-share.h"
 #include "sim/sim.h"
 
@@ -23,6 +25,10 @@ struct sim_state {
 	int64_t			 left_ms;	/* work still to do */
 	int64_t			 run_since;	/* while running */
 	int64_t			 end_at;	/* while running */
+	/* The speed it runs at since rate_since: 1, or slowed by another
+	 * distributed job on a node of its (sim_opts' interference). */
+	double			 rate;
+	int64_t			 rate_since;
 	int			 running;
 };
 
@@ -148,6 +154,8 @@ sim_apply(struct sched_core *core, const struct sim_trace *trace,
 		if (acts[i].type == SCHED_ACT_START) {
 			s->running = 1;
 			s->run_since = now;
+			s->rate = 1;
+			s->rate_since = now;
 			if (s->aj != NULL)
 				s->left_ms = o->overhead_ms +
 				    sim_start_app(s->aj, s->cj);
@@ -171,7 +179,8 @@ sim_apply(struct sched_core *core, const struct sim_trace *trace,
 				sim_appjob_advance(s->aj, now - s->run_since -
 				    o->overhead_ms);
 		} else {
-			s->left_ms -= now - s->run_since;
+			s->left_ms -= llround((double)(now - s->rate_since) *
+			    s->rate);
 			s->left_ms += o->overhead_ms;
 		}
 		res->busy_gpu_ms += (uint64_t)(now - s->run_since) *
@@ -254,6 +263,52 @@ sim_similar(const struct predict *pr, const struct sim_job *tj,
 	return (predict_similar(pr, &pj, out, PREDICT_WINDOW));
 }
 
+/* --interference: each running job of the trace's own durations (not an
+ * application's) that runs on several nodes, one shared with another
+ * such job, runs 1 / (1 + factor) as fast; one whose lot changed at now
+ * has its work counted to now at its old speed and its end moved. */
+static void
+sim_interfere_update(struct sim_interfere *f, struct place_cluster *cl,
+    struct sim_state *st, size_t njobs, struct sim_heap *h, int64_t now,
+    double factor)
+{
+	const struct place_alloc	**allocs;
+	size_t				*nallocs, *idx, n = 0, i;
+	bool				*slowed;
+	double				 rate;
+	struct sim_state		*s;
+
+	allocs = xcalloc(njobs + 1, sizeof *allocs);
+	nallocs = xcalloc(njobs + 1, sizeof *nallocs);
+	idx = xcalloc(njobs + 1, sizeof *idx);
+	slowed = xcalloc(njobs + 1, sizeof *slowed);
+	for (i = 0; i < njobs; i++) {
+		if (!st[i].running || st[i].aj != NULL)
+			continue;
+		allocs[n] = sched_cjob_alloc(st[i].cj, &nallocs[n]);
+		idx[n++] = i;
+	}
+	sim_interfere_judge(f, place_nodes(cl), allocs, nallocs, n, slowed);
+	for (i = 0; i < n; i++) {
+		s = &st[idx[i]];
+		rate = slowed[i] ? 1 / (1 + factor) : 1;
+		if (rate == s->rate)
+			continue;
+		s->left_ms -= llround((double)(now - s->rate_since) *
+		    s->rate);
+		if (s->left_ms < 0)
+			s->left_ms = 0;
+		s->rate = rate;
+		s->rate_since = now;
+		s->end_at = now + llround((double)s->left_ms / rate);
+		sim_heap_push(h, s->end_at, idx[i]);
+	}
+	free(allocs);
+	free(nallocs);
+	free(idx);
+	free(slowed);
+}
+
 int
 sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
     const struct sched_conf *conf, const struct sim_opts *o,
@@ -267,12 +322,13 @@ sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
 	struct predict			*pr = NULL;
 	struct sim_share		*share = NULL;
 	struct sim_appjob		*ajs = NULL;
+	struct sim_interfere		 itf = { NULL, 0 };
 	struct predict_guess		 guess;
 	uint64_t			 gsamples[PREDICT_WINDOW];
 	const struct sched_action	*acts;
 	const struct sim_job		*tj;
 	size_t				 next = 0, done = 0, i, n, idx, step;
-	int64_t				 now, t, wake, first_submit = 0;
+	int64_t				 now = 0, t, wake, first_submit = 0;
 	int64_t				 pass_at = SCHED_NEVER;
 	int				 rounds, ret = -1;
 	bool				 learn;
@@ -322,6 +378,11 @@ sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
 	step = trace->njobs / 100 + 1;
 
 	while (done < trace->njobs) {
+		/* What the last instant's starts and ends did to who slows
+		 * whom (--interference). */
+		if (o->interference > 0 && next > 0)
+			sim_interfere_update(&itf, cl, st, trace->njobs, &h,
+			    now, o->interference);
 		/* The next instant anything happens. */
 		while (h.n > 0 && (!st[h.v[0].job].running ||
 		    st[h.v[0].job].end_at != h.v[0].at))
@@ -467,6 +528,7 @@ out:
 	free(st);
 	free(ajs);
 	free(h.v);
+	sim_interfere_free(&itf);
 	predict_free(pr);
 	sim_share_free(share);
 	sched_core_free(core);

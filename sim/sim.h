@@ -82,6 +82,10 @@ struct sim_opts {
 	 * pay overhead_ms at each start, the first too (gsim --apps). */
 	const struct sim_app *const *apps;
 	size_t		  napps;
+	/* A job of the trace's own durations on several nodes runs 1 / (1
+	 * + interference) as fast while a node of its holds a part of
+	 * another such job (gsim --interference); 0: never slowed. */
+	double		  interference;
 	/* Fair share's half-life (sched_conf's fairshare; 0: no decay). */
 	int64_t		  fs_half_life_ms;
 	/* Learns run times as the trace is replayed even where the policy

@@ -208,3 +208,12 @@ bench_smoke() {
 	    "Jain's index" "min window share" "user b (lab) got/due" \
 	    "account speech got/due" "wait 1 GPU avg/max (s)" "fs0 bf1"
 }
+
+@test "bench/interference prints the average JCT apart and together at each slowdown, or says the source trace is absent" {
+	BENCH_ITF_TRACE=$T/none.csv bench_smoke interference "bench/interference: $T/none.csv is absent"
+	[ -r "$GBATCH_SRCDIR/../shared/traces/tiresias/60_job.csv" ] ||
+	    skip "../shared/traces/tiresias/60_job.csv is absent"
+	BENCH_ITF_JOBS=300 bench_smoke interference "slowdown" "apart (s)" \
+	    "together (s)"
+	[ "$(grep -cE '^(0|0\.25|0\.5) +[0-9.]+ +[0-9.]+ +[0-9.]+$' <<<"$output")" = 3 ]
+}

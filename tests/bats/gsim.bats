@@ -44,6 +44,7 @@ json_get() {
 	    --fairshare --fairshare-half-life --fairshare-preempt --gittins-history \
 	    --seed --shape --node-cpus --node-mem-gb --conf --nodes --shares --predictions --json --jobs --plot \
 	    --apps --app-max-local --interval --preempt-in-queue --elastic --elastic-oracle \
+	    --interference --no-avoid-interference \
 	    --quiet --help --version; do
 		[[ "$output" == *"$o"* ]] || { echo "missing $o"; false; }
 	done
@@ -386,6 +387,34 @@ CSV
 	grep -q '^dlas,2,,,1,2.000,100.000,2.000,152.000,150.000,50.000,1,' q.jobs
 	# gittins orders its queues by index: the flag is dlas's alone.
 	grep -q '^gittins,1,,,2,1.000,50.000,102.000,152.000,' q.jobs
+}
+
+@test "gsim --interference slows jobs on several nodes that share one; placed apart, they are not" {
+	# Four nodes of 4 GPUs; a and b each 2 + 2 on two nodes, 100 s. Placed
+	# apart (the default), they share no node: both end at 100. Placed
+	# together (b on the 2 GPUs a leaves on each of its nodes), each runs
+	# at 1 / 1.5 while the other does: both end at 150.
+	printf 'job_id,num_gpu,submit_time,duration,num_nodes\n1,4,0,100,2\n2,4,0,100,2\n' >itf.csv
+	run -0 gsim -q --json -p fifo -c 4x4 --interference 0.5 --jobs apart.jobs itf.csv
+	echo "$output" >apart.json
+	[ "$(json_get apart.json 'j["runs"][0]["avoid_interference"]')" = True ]
+	grep -q '^fifo,1,,,4,0.000,100.000,0.000,100.000,100.000,' apart.jobs
+	grep -q '^fifo,2,,,4,0.000,100.000,0.000,100.000,100.000,' apart.jobs
+	gsim -q -p fifo -c 4x4 --interference 0.5 --no-avoid-interference --jobs together.jobs itf.csv >/dev/null
+	grep -q '^fifo,1,,,4,0.000,100.000,0.000,150.000,150.000,' together.jobs
+	grep -q '^fifo,2,,,4,0.000,100.000,0.000,150.000,150.000,' together.jobs
+	# b, 26.667 s of work, ends at 40.001 (at 2/3, to the ms); until then
+	# a runs at 2/3 too (26.667 s of work), the rest (73.333 s) at full
+	# speed, to 113.334.
+	printf 'job_id,num_gpu,submit_time,duration,num_nodes\n1,4,0,100,2\n2,4,0,26.667,2\n' >early.csv
+	gsim -q -p fifo -c 4x4 --interference 0.5 --no-avoid-interference --jobs early.jobs early.csv >/dev/null
+	grep -q '^fifo,2,,,4,0.000,26.667,0.000,40.001,' early.jobs
+	grep -q '^fifo,1,,,4,0.000,100.000,0.000,113.334,' early.jobs
+	# Without --interference, the two placements run alike.
+	gsim -q -p fifo -c 4x4 --no-avoid-interference --jobs plain.jobs itf.csv >/dev/null
+	grep -q '^fifo,1,,,4,0.000,100.000,0.000,100.000,100.000,' plain.jobs
+	run -2 gsim -q -c 4x4 --interference 11 itf.csv
+	[[ "$output" == *'--interference "11": expected a slowdown from 0 to 10 (0.25: a quarter slower)'* ]]
 }
 
 # toy_app DIR: an application's tables worked out by hand. Two epochs of
