@@ -148,6 +148,11 @@ field_is() {
 	[[ "$output" == *$'\nresizes:'*' 2'* ]]
 	gcancel "$e"
 	gb_wait_state "$e" CANCELLED 20
+	# Its record keeps them: gacct counts the resizes, and a run for
+	# each count.
+	[ "$(gacct -n -j "$e" -o resizes,gpus_range | tr -s ' \t' ' ')" = "2 2-8" ]
+	runs=$(gacct -n -j "$e" -o runs | tr -d ' ')
+	[ "$(awk -F/ '{ for (i = 1; i <= NF; i++) { sub(/^n1:/, "", $i); printf "%d ", split($i, g, ",") } }' <<<"$runs")" = "4 8 4 8 " ]
 	# gctl shows the setting.
 	run -0 gctl show config --json
 	[[ "$output" == *'"elastic_interval": 1'* ]]
