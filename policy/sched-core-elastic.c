@@ -154,7 +154,7 @@ sched_core_elastic_top(struct sched_core *core, const struct sched_cjob *j,
  * it had. */
 static void
 sched_core_elastic_grow_one(struct sched_core *core, struct sched_cjob *j,
-    int64_t now)
+    uint32_t cap, int64_t now)
 {
 	struct place_alloc	*had;
 	size_t			 nhad, got;
@@ -168,7 +168,8 @@ sched_core_elastic_grow_one(struct sched_core *core, struct sched_cjob *j,
 	memcpy(had, a, nhad * sizeof *had);
 	sched_core_unrun(core, j);
 	sched_core_unhold(core, j);
-	top = sched_core_elastic_top(core, j, 0);
+	if ((top = sched_core_elastic_top(core, j, 0)) > cap)
+		top = cap;
 	/* The best speedup it can be placed on, the fewest GPUs of equals;
 	 * under a linear one, the most it can be placed on. */
 	best = cur;
@@ -303,15 +304,67 @@ sched_core_elastic_resize(struct sched_core *core, struct sched_cjob *j)
 	sched_core_pass_act(core, SCHED_ACT_RESIZE, j);
 }
 
+/* How far each of the elastic jobs the pass started, core->grow[0..ngrow),
+ * should grow (cap[i]): the GPUs free go a step at a time to the job
+ * whose speedup grows the most per GPU over its best next step (k more:
+ * a dip where it spills onto another node is seen past), each up to what
+ * it may take; the first in the order among equals. Under linear
+ * speedups, the first takes what it can use, then the next (Tiresias'
+ * order); with learnt ones, the cluster's speedup is what grows. */
+static void
+sched_core_elastic_caps(struct sched_core *core, uint32_t *cap)
+{
+	struct sched_cjob	*j;
+	uint32_t		*top, left, k, bstep = 0;
+	double			 gain, bgain;
+	size_t			 i, best;
+
+	top = sched_core_xalloc(NULL, core->ngrow, sizeof *top);
+	left = (uint32_t)place_free_total(core->cluster);
+	for (i = 0; i < core->ngrow; i++) {
+		j = core->grow[i];
+		cap[i] = j->shape->gpus;
+		top[i] = sched_core_elastic_top(core, j, j->shape->gpus);
+	}
+	while (left > 0) {
+		best = core->ngrow;
+		bgain = 1e-9;
+		for (i = 0; i < core->ngrow; i++) {
+			j = core->grow[i];
+			for (k = 1; k <= left && cap[i] + k <= top[i]; k++) {
+				gain = (sched_core_elastic_s(j, cap[i] + k) -
+				    sched_core_elastic_s(j, cap[i])) / k;
+				if (gain > bgain + 1e-9) {
+					bgain = gain;
+					best = i;
+					bstep = k;
+				}
+			}
+		}
+		if (best == core->ngrow)
+			break;
+		cap[best] += bstep;
+		left -= bstep;
+	}
+	free(top);
+}
+
 void
 sched_core_elastic_grow(struct sched_core *core, int64_t now)
 {
 	struct otree_node	*n;
 	struct sched_cjob	*j;
+	uint32_t		*cap;
 	size_t			 i;
 
-	for (i = 0; i < core->ngrow; i++)
-		sched_core_elastic_grow_one(core, core->grow[i], now);
+	if (core->ngrow > 0) {
+		cap = sched_core_xalloc(NULL, core->ngrow, sizeof *cap);
+		sched_core_elastic_caps(core, cap);
+		for (i = 0; i < core->ngrow; i++)
+			sched_core_elastic_grow_one(core, core->grow[i],
+			    cap[i], now);
+		free(cap);
+	}
 	core->ngrow = 0;
 	core->elastic_wake = SCHED_NEVER;
 	if (core->nelastic == 0 || core->conf.elastic_interval == 0)

@@ -445,6 +445,21 @@ test_speedup(void)
 	is_int(t_held(b, NULL), 1, "liar: the liar keeps 1");
 	sched_core_free(core);
 
+	/* Two starting at once on 8: a (first in the order) gains little
+	 * past 2, b scales linearly. Each starts on 1; the 6 left go a GPU
+	 * at a time where the speedup grows the most: all to b (1 a GPU,
+	 * against a's 0.9 and less), b on 7, a on 1: a speedup of 8 in
+	 * all, where Tiresias' order alone (a first, to its best: 7, at
+	 * 2.4) would give 3.4. */
+	core = t_core(SCHED_DLAS, 1, 8, false);
+	a = t_submit(core, 1, 1, 8, 0);
+	b = t_submit(core, 2, 1, 8, 1);
+	sched_core_elastic_speedup(core, a, flat, 9);
+	t_pass(core, 1);
+	is_int(t_held(a, NULL), 1, "share: a, who gains little, keeps 1");
+	is_int(t_held(b, NULL), 7, "share: b, linear, grows to 7");
+	sched_core_free(core);
+
 	/* Running on 2 beside a rigid 6, which ends: 8 would speed it up by
 	 * 2.5 / 1.9, less than a quarter: no resize; linear, it would. */
 	core = t_core(SCHED_DLAS, 1, 8, false);
