@@ -296,7 +296,8 @@ sacct_workdir(const struct job_row *r, time_t now, char *buf, size_t len)
 
 /* The members of JOB_LIST every field above reads. */
 static const char *const sacct_members[] = {
-	"id", "name", "user", "state", "gpus", "nodes", "elapsed",
+	"id", "name", "user", "state", "gpus", "gpus_max", "alloc", "nodes",
+	"elapsed",
 	"time_limit", "submit_time", "start_time", "end_time", "exit_code",
 	"signal", "account", "mem_peak", "cpu_time", "mem", "mem_per_gpu",
 	"cpus_per_gpu", "cpus_per_task", "tasks_per_node", "num_nodes",

@@ -41,6 +41,9 @@ slurm_fmt_row_int(const struct job_row *r, enum job_field k)
 {
 	long long	v;
 
+	/* A job's GPUs: an elastic one's while it runs, what it holds. */
+	if (k == JF_GPUS && (v = job_row_gpus_held(r)) >= 0)
+		return (v);
 	return (jscan_int(&r->v[k], &v) == 0 ? v : 0);
 }
 

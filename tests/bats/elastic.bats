@@ -55,6 +55,9 @@ field_is() {
 	[[ "$output" =~ ^8[[:space:]]+2-8[[:space:]]+n1,n2$ ]]
 	run -0 gq -l "$id"
 	[[ "$output" == *$'\ngpus_range:'*' 2-8'* ]]
+	# Slurm's commands say the same count.
+	run -0 env PATH="$B/slurm:$PATH" squeue -h -j "$id" -o %b
+	[ "$output" = gpu:8 ]
 	touch go
 	gb_wait_state "$id" COMPLETED 20
 	# The run's GPUs are what it ran on: 8 in gacct, and its GPU-seconds.
