@@ -27,6 +27,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The share of its speedup a running job must gain (or lose) for its
+ * allocation to change: a restart costs it its checkpoint and warm-up,
+ * and gsim's elastic runs found smaller steps churn. gsim's rule 4 and
+ * the live core's resizes (sched-core-elastic.c) both use it. */
+#define ELASTIC_MIN_GAIN	0.25
+
 struct elastic_job {
 	const double	*speedup;	/* [0..max]: [0] 0, [1] 1 */
 	uint32_t	 max;		/* the most GPUs it can use, >= 1 */

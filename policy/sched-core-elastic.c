@@ -17,7 +17,8 @@
  * A running elastic job grows too, by a restart: no sooner than
  * elastic_interval after its start, onto GPUs still free once the pass
  * has started all it can, where its speedup grows by a quarter or more
- * (SCHED_ELASTIC_MIN_GAIN) and the time that saves pays elastic_overhead.
+ * (elastic.h's ELASTIC_MIN_GAIN) and the time that saves pays
+ * elastic_overhead.
  * It is stopped at its checkpoint (SCHED_ACT_RESIZE), its own victim,
  * with the GPUs it grows onto held for it, and restarts first on its new
  * count (sched_core_pass_first). It shrinks as any job is preempted:
@@ -25,14 +26,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "policy/elastic.h"
 #include "policy/sched-core-int.h"
 #include "policy/sched-group.h"
 
-/* A resize must grow a job's speedup by this fraction at least: a
- * restart costs it its checkpoint and warm-up, and gsim's elastic runs
- * found a quarter the step below which resizing churns
- * (docs/scheduling.md). */
-#define SCHED_ELASTIC_MIN_GAIN	0.25
 /* The most counts a speedup table holds: a node's most GPUs times the
  * nodes of a large gang. */
 #define SCHED_ELASTIC_MAX_TABLE	4097
@@ -149,9 +146,9 @@ sched_core_elastic_top(struct sched_core *core, const struct sched_cjob *j,
 	return ((uint32_t)top);
 }
 
-/* Moves j, started this pass on its fewest GPUs, onto the most it may
- * take now where its shape places them; where no more fit, it keeps what
- * it had. */
+/* Moves j, started this pass on its fewest GPUs, onto the count of its
+ * best speedup, cap at most, that its shape places now; where none does,
+ * it keeps what it had. */
 static void
 sched_core_elastic_grow_one(struct sched_core *core, struct sched_cjob *j,
     uint32_t cap, int64_t now)
@@ -266,7 +263,7 @@ sched_core_elastic_target(struct sched_core *core, struct sched_cjob *j,
 	for (n = top; n > cur; n--) {
 		sn = sched_core_elastic_s(j, n);
 		if ((j->shape->num_nodes > 0 && n % j->shape->num_nodes != 0) ||
-		    sn < bs || sn < sc * (1 + SCHED_ELASTIC_MIN_GAIN) ||
+		    sn < bs || sn < sc * (1 + ELASTIC_MIN_GAIN) ||
 		    (double)left * (1 - sc / sn) < (double)cost)
 			continue;
 		if (sched_core_elastic_place(core, j, n) > 0) {

@@ -301,7 +301,7 @@ sim_elastic_pass(struct sim_eloop *l, struct elastic_job *ej, size_t *idx,
 		ej[m].attained = l->j[i].attained;
 		idx[m++] = i;
 	}
-	(void)elastic_share(ej, m, total, SIM_ELASTIC_MIN_GAIN);
+	(void)elastic_share(ej, m, total, ELASTIC_MIN_GAIN);
 	for (k = 0; k < m; k++) {
 		if (ej[k].want == ej[k].now)
 			continue;

@@ -19,10 +19,6 @@
 
 #include "sim/sim.h"
 
-/* The share of its speedup a running job must gain or lose for its
- * allocation to change (elastic.h's min_gain). */
-#define SIM_ELASTIC_MIN_GAIN	0.25
-
 /* Replays trace's jobs (each must train an application of o's) on cl, as
  * sim_run does, into res. Returns 0, or -1 with err. */
 int	sim_elastic_run(const struct sim_trace *trace,
