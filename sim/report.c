@@ -376,11 +376,14 @@ report_csv_str(FILE *fp, const char *s)
 	fputc('"', fp);
 }
 
+/* ms as seconds with three decimals, its sign before them (-0.500). */
 static void
 report_csv_secs(FILE *fp, int64_t ms)
 {
-	fprintf(fp, ",%lld.%03lld", (long long)(ms / 1000),
-	    (long long)(ms % 1000));
+	uint64_t	a = ms < 0 ? (uint64_t)0 - (uint64_t)ms : (uint64_t)ms;
+
+	fprintf(fp, ",%s%llu.%03llu", ms < 0 ? "-" : "",
+	    (unsigned long long)(a / 1000), (unsigned long long)(a % 1000));
 }
 
 int

@@ -355,6 +355,12 @@ CSV
 	[ "$(json_get e.json 'j["runs"][1]["preemptions"]')" = 1 ]
 	grep -q '^elastic,1,b,,1,10.000,[0-9.]*,60.000,110.000,100.000,' e.jobs
 	grep -q '^elastic,0,a,,1,0.000,[0-9.]*,0.000,168.750,168.750,.*,1,' e.jobs
+	# Alone, a runs on both GPUs, faster than the trace's 1 GPU (120 s):
+	# a 29.5 s start, then 120 units at 1.6: ends at 104.5, its queueing
+	# (JCT - duration) -15.5 s, written with one sign.
+	printf 'name,time,application,num_replicas,batch_size\na,0,ellong,1,8\n' >one.csv
+	run -0 gsim -q -p dlas -c 1x2 --apps apps --overhead 29.5 --elastic-oracle --jobs one.jobs one.csv
+	grep -qx 'elastic-oracle,0,a,,1,0.000,120.000,0.000,104.500,104.500,-15.500,0,0,1' one.jobs
 	# Rigid, as the trace says (1 GPU, batch 8): a 30 + 120 s, b from
 	# its pass at 60 on the other GPU: 30 + 20.
 	grep -q '^dlas,0,a,,1,0.000,120.000,0.000,150.000,150.000,' e.jobs
