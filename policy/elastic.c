@@ -6,28 +6,39 @@
 /* Gains closer than this are equal: the order decides. */
 #define ELASTIC_EPS	1e-12
 
-/* A job to sort: its service and index. */
+/* A job to sort: its work left and index. */
 struct elastic_key {
-	uint64_t	attained;
+	double		left;
 	size_t		index;
 };
 
-/* Least attained service first, then the earlier index. */
+/* Least work left first, then the earlier index. */
 static int
-elastic_by_service(const void *a, const void *b)
+elastic_by_left(const void *a, const void *b)
 {
 	const struct elastic_key	*x = a, *y = b;
 
-	if (x->attained != y->attained)
-		return (x->attained < y->attained ? -1 : 1);
+	if (x->left != y->left)
+		return (x->left < y->left ? -1 : 1);
 	return (x->index < y->index ? -1 : x->index > y->index);
 }
 
+/* j's work left, seconds on one GPU: the caller's, else the guess from
+ * its attained service (elastic.h). */
+static double
+elastic_left(const struct elastic_job *j)
+{
+	if (j->left > 0)
+		return (j->left);
+	return ((double)j->attained / 1000 + ELASTIC_LEFT_GUESS_S);
+}
+
 /* Rule 3 over order[0..n) (jobs that hold one GPU at least and are not
- * kept): left GPUs, a best step at a time. Returns what is left. */
+ * kept), work[i] the work left of jobs[i]: left GPUs, a best step at a
+ * time. Returns what is left. */
 static uint32_t
 elastic_grow(struct elastic_job *jobs, const size_t *order, size_t n,
-    const bool *kept, uint32_t left)
+    const bool *kept, const double *work, uint32_t left)
 {
 	struct elastic_job	*j;
 	double			 gain, bgain;
@@ -43,7 +54,7 @@ elastic_grow(struct elastic_job *jobs, const size_t *order, size_t n,
 				continue;
 			for (k = 1; k <= left && j->want + k <= j->max; k++) {
 				gain = (j->speedup[j->want + k] -
-				    j->speedup[j->want]) / k;
+				    j->speedup[j->want]) / k / work[order[i]];
 				if (gain > bgain + ELASTIC_EPS) {
 					bgain = gain;
 					best = i;
@@ -76,18 +87,21 @@ elastic_share(struct elastic_job *jobs, size_t n, uint32_t gpus,
 	struct elastic_key	*keys;
 	size_t			*order;
 	bool			*kept;
+	double			*work;
 	uint32_t		 left = gpus, d;
 	size_t			 i, m = 0;
 
 	order = calloc(n != 0 ? n : 1, sizeof *order);
 	keys = calloc(n != 0 ? n : 1, sizeof *keys);
 	kept = calloc(n != 0 ? n : 1, sizeof *kept);
-	if (order == NULL || keys == NULL || kept == NULL)
+	work = calloc(n != 0 ? n : 1, sizeof *work);
+	if (order == NULL || keys == NULL || kept == NULL || work == NULL)
 		abort();
 	for (i = 0; i < n; i++) {
 		if (jobs[i].now > jobs[i].max)
 			jobs[i].now = jobs[i].max;
 		jobs[i].want = 0;
+		work[i] = elastic_left(&jobs[i]);
 		if (jobs[i].fixed) {
 			/* Rule 1. */
 			jobs[i].want = jobs[i].now <= left ? jobs[i].now :
@@ -95,11 +109,11 @@ elastic_share(struct elastic_job *jobs, size_t n, uint32_t gpus,
 			left -= jobs[i].want;
 			kept[i] = true;
 		} else {
-			keys[m].attained = jobs[i].attained;
+			keys[m].left = work[i];
 			keys[m++].index = i;
 		}
 	}
-	qsort(keys, m, sizeof *keys, elastic_by_service);
+	qsort(keys, m, sizeof *keys, elastic_by_left);
 	for (i = 0; i < m; i++)
 		order[i] = keys[i].index;
 	/* Rule 2. */
@@ -107,7 +121,7 @@ elastic_share(struct elastic_job *jobs, size_t n, uint32_t gpus,
 		jobs[order[i]].want = 1;
 		left--;
 	}
-	left = elastic_grow(jobs, order, m, kept, left);
+	left = elastic_grow(jobs, order, m, kept, work, left);
 	/* Rule 4: growths not worth a restart give their GPUs back, then
 	 * shrinks not worth one take theirs back while there are GPUs to
 	 * take; what is left grows the others again. */
@@ -132,7 +146,8 @@ elastic_share(struct elastic_job *jobs, size_t n, uint32_t gpus,
 			kept[order[i]] = true;
 		}
 	}
-	left = elastic_grow(jobs, order, m, kept, left);
+	left = elastic_grow(jobs, order, m, kept, work, left);
+	free(work);
 	free(kept);
 	free(keys);
 	free(order);

@@ -16,7 +16,7 @@
  *
  * A running elastic job grows too, by a restart: no sooner than
  * elastic_interval after its start, onto GPUs still free once the pass
- * has started all it can, where its speedup grows by a quarter or more
+ * has started all it can, where its speedup grows by half or more
  * (elastic.h's ELASTIC_MIN_GAIN) and the time that saves pays
  * elastic_overhead.
  * It is stopped at its checkpoint (SCHED_ACT_RESIZE), its own victim,
@@ -258,7 +258,7 @@ sched_core_elastic_target(struct sched_core *core, struct sched_cjob *j,
 	cost = (int64_t)core->conf.elastic_overhead * 1000;
 	sc = sched_core_elastic_s(j, cur);
 	/* The best speedup it can be placed on, the fewest GPUs of equals,
-	 * a quarter above what it has and paying the restart: what is left
+	 * half above what it has and paying the restart: what is left
 	 * then runs sc / sn as long. */
 	for (n = top; n > cur; n--) {
 		sn = sched_core_elastic_s(j, n);

@@ -290,7 +290,7 @@ int64_t			 sched_cjob_resv_start(const struct sched_core *,
  * linear, so none wins a job GPUs by claiming absurd speed), and taken as
  * flat past ns - 1 (no credit for counts not yet explored). Growing a
  * starting job stops where more GPUs add no speedup; a running one is
- * resized only where its speedup grows by a quarter. */
+ * resized only where its speedup grows by half. */
 void			 sched_core_elastic_speedup(struct sched_core *,
 			     struct sched_cjob *, const double *s,
 			     size_t ns);

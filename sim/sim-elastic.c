@@ -28,6 +28,11 @@ struct sim_ejob {
 	struct goodput_model	 gm;
 	char			 key[PREDICT_KEY_MAX + 1];
 	uint32_t		 nnodes;	/* nodes it runs on */
+	double			 one;		/* its goodput on 1 GPU */
+	/* The gradient statistics of its first report: where the next job
+	 * of its name starts (statistics change as a job trains). */
+	double			 sqr0, var0;
+	bool			 grads0;
 };
 
 /* The newest model of each name key. */
@@ -62,20 +67,19 @@ sim_elastic_packed(struct sim_eloop *l, uint32_t n)
 	return (k);
 }
 
-/* Job e's goodput on n GPUs packed at batch size b: from the tables
- * (the oracle), or from its model. *atomic and *accum: the configuration. */
+/* Job e's goodput on n GPUs placed counts[0..k) at batch size b: from
+ * the tables (the oracle), or from its model. */
 static double
-sim_elastic_goodput(struct sim_eloop *l, const struct sim_ejob *e, uint32_t n,
-    uint32_t b)
+sim_elastic_goodput(const struct sim_eloop *l, const struct sim_ejob *e,
+    const uint32_t *counts, size_t k, uint32_t n, uint32_t b)
 {
 	struct sim_appjob	t;
 	uint32_t		atomic, accum;
-	size_t			k = sim_elastic_packed(l, n);
 
 	if (l->oracle) {
 		t = e->aj;
 		t.batch = b;
-		return (sim_appjob_place(&t, l->counts, k) == 0 ?
+		return (sim_appjob_place(&t, counts, k) == 0 ?
 		    sim_appjob_rate(&t, e->aj.epoch) : 0);
 	}
 	sim_appjob_config(e->aj.app, b, n, &atomic, &accum);
@@ -83,49 +87,80 @@ sim_elastic_goodput(struct sim_eloop *l, const struct sim_ejob *e, uint32_t n,
 	    sim_app_init_batch(e->aj.app)));
 }
 
+/* The batch sizes app may train on n GPUs, into cand[0..64): from the
+ * first validated (or n times the smallest local one) to the largest, by
+ * factors of sqrt 2. Returns their count. */
+static size_t
+sim_elastic_batches(const struct sim_app *app, uint32_t n, uint32_t *cand)
+{
+	uint32_t	lo, hi = sim_app_max_batch(app);
+	double		b;
+	size_t		nc = 0;
+
+	lo = n * sim_app_min_local(app);
+	if (lo < sim_app_init_batch(app))
+		lo = sim_app_init_batch(app);
+	for (b = lo; b < hi && nc < 63; b *= M_SQRT2)
+		cand[nc++] = (uint32_t)b;
+	cand[nc++] = hi;
+	return (nc);
+}
+
+/* The batch size among sim_elastic_batches' that trains job e fastest on
+ * n GPUs placed counts[0..k), and that goodput in *best (0 where none
+ * trains). */
+static uint32_t
+sim_elastic_best_batch(const struct sim_eloop *l, const struct sim_ejob *e,
+    const uint32_t *counts, size_t k, uint32_t n, double *best)
+{
+	uint32_t	cand[64], bb;
+	double		g;
+	size_t		c, nc = sim_elastic_batches(e->aj.app, n, cand);
+
+	*best = 0;
+	bb = cand[0];
+	for (c = 0; c < nc; c++) {
+		if ((g = sim_elastic_goodput(l, e, counts, k, n, cand[c])) >
+		    *best) {
+			*best = g;
+			bb = cand[c];
+		}
+	}
+	return (bb);
+}
+
 /* Job e's speedups and the batch sizes that give them: for n GPUs packed,
- * the batch size from the first validated (or n times the smallest local
- * one) to the largest, by factors of sqrt 2, that trains fastest. From
- * its model: linear while it knows nothing, and no further than twice the
+ * the batch size that trains fastest (sim_elastic_best_batch). From its
+ * model: linear while it knows nothing, and no further than twice the
  * most GPUs it reported from (goodput_explore); from the tables (the
  * oracle), at its epoch. */
 static void
 sim_elastic_speedups(struct sim_eloop *l, struct sim_ejob *e)
 {
-	const struct sim_app	*app = e->aj.app;
-	double			 g, best, one = 0, b;
-	uint32_t		 n, lo, hi, bb, cand[64], most;
-	size_t			 c, nc;
+	double		best, one = 1;
+	uint32_t	n, bb, most;
+	size_t		k;
 
 	if (l->oracle && e->sp_epoch == e->aj.epoch)
 		return;
 	e->sp_epoch = e->aj.epoch;
 	most = l->oracle ? e->max : goodput_explore(&e->gm);
-	hi = sim_app_max_batch(app);
 	e->speedup[0] = 0;
 	for (n = 1; n <= e->max; n++) {
-		lo = n * sim_app_min_local(app);
-		if (lo < sim_app_init_batch(app))
-			lo = sim_app_init_batch(app);
-		nc = 0;
-		for (b = lo; b < hi && nc < 63; b *= M_SQRT2)
-			cand[nc++] = (uint32_t)b;
-		cand[nc++] = hi;
 		best = 0;
-		bb = lo;
-		for (c = 0; c < nc && n <= most; c++) {
-			if ((g = sim_elastic_goodput(l, e, n, cand[c])) > best) {
-				best = g;
-				bb = cand[c];
-			}
+		bb = e->batch[n - 1];
+		if (n <= most) {
+			k = sim_elastic_packed(l, n);
+			bb = sim_elastic_best_batch(l, e, l->counts, k, n,
+			    &best);
 		}
 		if (n == 1)
-			one = best > 0 ? best : 1;
+			e->one = one = best > 0 ? best : 1;
 		if (!l->oracle && !goodput_known(&e->gm))
 			e->speedup[n] = n;
 		else
 			e->speedup[n] = best / one;
-		e->batch[n] = n <= most ? bb : e->batch[n - 1];
+		e->batch[n] = bb;
 		/* More GPUs never train slower (an allocation can leave
 		 * some idle), and none past what it may explore. */
 		if (e->speedup[n] < e->speedup[n - 1] || n > most)
@@ -133,9 +168,29 @@ sim_elastic_speedups(struct sim_eloop *l, struct sim_ejob *e)
 	}
 }
 
+/* Job e's work left, in seconds on one GPU, as its scheduler knows it:
+ * what it has still to train (a job of gsim knows its epochs, as a
+ * training script knows its budget) over its goodput on one GPU by its
+ * model (by the tables for the oracle); 0 while its model knows nothing
+ * (elastic.h guesses it from its service). */
+static double
+sim_elastic_left(const struct sim_eloop *l, const struct sim_ejob *e)
+{
+	const struct sim_app	*app = e->aj.app;
+	double			 todo;
+
+	if ((!l->oracle && !goodput_known(&e->gm)) || !(e->one > 0))
+		return (0);
+	todo = sim_app_progress(app, sim_app_epochs(app)) - e->aj.progress;
+	return (todo > 0 ? todo / e->one : 0);
+}
+
 /* Job i's report of the interval it trained: its configuration's step
  * and sync, its gradient statistics now; the model of its name moves
- * with it. */
+ * with it, but for the statistics of its first report, which are what a
+ * new job of its name trains with (they grow as a job trains: a new job
+ * given its elder's last ones would be thought to scale as the elder did
+ * at its end). */
 static void
 sim_elastic_report(struct sim_eloop *l, size_t i)
 {
@@ -162,7 +217,13 @@ sim_elastic_report(struct sim_eloop *l, size_t i)
 		memcpy(l->names[k].key, e->key, sizeof e->key);
 		l->nnames++;
 	}
+	if (!e->grads0) {
+		e->grads0 = true;
+		e->sqr0 = sqr;
+		e->var0 = var;
+	}
 	l->names[k].gm = e->gm;
+	goodput_grads(&l->names[k].gm, e->sqr0, e->var0);
 }
 
 /* Job i comes: it starts from the model of the newest job of its name,
@@ -256,26 +317,74 @@ sim_elastic_place(struct sim_eloop *l, size_t i, uint32_t n, int64_t now)
 	}
 }
 
-/* Runs job i from now for up to dt ms; returns 1 when it ended (at
- * *end), its GPUs given back. */
+/* Job e, at the start of an epoch, trains on at the batch size that is
+ * fastest on its GPUs, as Pollux's agent retunes its batch between
+ * epochs without a restart: by the tables for the oracle, else by its
+ * model, told its gradient statistics first (it measures them as it
+ * trains). */
+static void
+sim_elastic_retune(struct sim_eloop *l, struct sim_ejob *e)
+{
+	double		sqr, var, best;
+	uint32_t	k, b;
+	size_t		m = 0;
+
+	if (!l->oracle) {
+		sim_app_grad(e->aj.app, e->aj.trained, e->aj.epoch, &sqr,
+		    &var);
+		goodput_grads(&e->gm, sqr, var);
+		if (!goodput_known(&e->gm))
+			return;
+	}
+	for (k = 0; k < l->nodes; k++) {
+		if (e->on[k] > 0)
+			l->counts[m++] = e->on[k];
+	}
+	b = sim_elastic_best_batch(l, e, l->counts, m, e->gpus, &best);
+	if (best > 0 && b != e->aj.batch) {
+		e->aj.batch = b;
+		(void)sim_appjob_place(&e->aj, l->counts, m);
+	}
+}
+
+/* Runs job i from now for up to dt ms, an epoch at a time (retuned at
+ * each one's start); returns 1 when it ended (at *end), its GPUs given
+ * back. */
 static int
 sim_elastic_advance(struct sim_eloop *l, size_t i, int64_t now, int64_t dt,
     int64_t *end)
 {
 	struct sim_ejob	*e = &l->j[i];
-	int64_t		 need, r;
+	const struct sim_app *app = e->aj.app;
+	int64_t		 t, ms, r;
+	double		 rate;
 
-	need = e->restart_ms + sim_appjob_left_ms(&e->aj);
-	if (need <= dt) {
-		*end = now + need;
-		e->attained += (uint64_t)need * e->gpus;
-		sim_elastic_release(l, i, *end);
-		return (1);
+	t = r = dt < e->restart_ms ? dt : e->restart_ms;
+	e->restart_ms -= r;
+	while (t < dt) {
+		if (!((rate = sim_appjob_rate(&e->aj, e->aj.epoch)) > 0))
+			break;
+		/* The epoch's end, to the millisecond up; at least one, so
+		 * that a rounding short of it moves on all the same. */
+		ms = (int64_t)ceil((sim_app_progress(app, e->aj.epoch + 1) -
+		    e->aj.progress) / rate * 1000);
+		if (ms < 1)
+			ms = 1;
+		if (ms > dt - t) {
+			sim_appjob_advance(&e->aj, dt - t);
+			break;
+		}
+		sim_appjob_advance(&e->aj, ms);
+		t += ms;
+		if (sim_appjob_done(&e->aj)) {
+			*end = now + t;
+			e->attained += (uint64_t)t * e->gpus;
+			sim_elastic_release(l, i, *end);
+			return (1);
+		}
+		sim_elastic_retune(l, e);
 	}
 	e->attained += (uint64_t)dt * e->gpus;
-	r = dt < e->restart_ms ? dt : e->restart_ms;
-	e->restart_ms -= r;
-	sim_appjob_advance(&e->aj, dt - r);
 	/* It trained: it reports how. */
 	if (dt > r)
 		sim_elastic_report(l, i);
@@ -299,6 +408,7 @@ sim_elastic_pass(struct sim_eloop *l, struct elastic_job *ej, size_t *idx,
 		ej[m].max = l->j[i].max;
 		ej[m].now = l->j[i].gpus;
 		ej[m].attained = l->j[i].attained;
+		ej[m].left = sim_elastic_left(l, &l->j[i]);
 		idx[m++] = i;
 	}
 	(void)elastic_share(ej, m, total, ELASTIC_MIN_GAIN);

@@ -1,13 +1,16 @@
 /* sim-elastic.h: gsim's elastic replay (gsim --elastic, issue 36): every
  * job of an application trace may run on any number of GPUs from one to
  * the most its application can use, at the batch size that trains it
- * fastest there, and policy/elastic.c shares the GPUs by speedup at each
- * pass (every --interval, 60 s unless given), Pollux's study's way. A
+ * fastest there (retuned at each epoch's start, as Pollux's agent does,
+ * without a restart), and policy/elastic.c shares the GPUs by speedup
+ * over work left at each pass (every --interval, 60 s unless given). A
  * job's speedup comes from what it reported (policy/goodput.h): after
  * each interval it trained, the step and sync times of its configuration
  * and its gradient statistics, from its application's tables; a new job
- * starts from the model of the newest job of its name, else knows
- * nothing (linear, on one GPU). With oracle, from the tables themselves
+ * starts from the model of the newest job of its name (with the
+ * gradient statistics of that job's first report), else knows nothing
+ * (linear, on one GPU). Its work left: its epochs still to train over
+ * its goodput on one GPU. With oracle, from the tables themselves
  * at its current epoch. GPUs are packed on the fewest nodes; a changed
  * allocation costs the job --overhead, as its first start does.
  * Deterministic. */

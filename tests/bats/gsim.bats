@@ -331,8 +331,9 @@ CSV
 	# Knowing the speedups (--elastic-oracle): a (ellong) alone at 0
 	# takes both GPUs; after its 30 s start it trains 1.6 a second: 48
 	# units by the pass at 60, when b (el, come at 10) takes one GPU
-	# (least service first), and a keeps the other (losing 37.5% of its
-	# speedup: worth a restart). b: 30 s, then 20 units at 1: ends at
+	# (least work left first), and a keeps the other (its shrink loses
+	# 37.5% of its speedup, under half, but no GPU is left to undo it).
+	# b: 30 s, then 20 units at 1: ends at
 	# 110. a on 1 GPU from 60: 30 s, 30 units by 120, 78 in all; at 120,
 	# alone again, it grows back to 2 GPUs (60% more): 30 s, then 42
 	# units at 1.6: 26.25 s: ends at 176.25, two restarts.

@@ -116,6 +116,45 @@ test_fixed_and_kept(void)
 	    "worth a restart are undone: %u %u", j[0].want, j[1].want);
 }
 
+/* Work left decides (Smith's rule). Seven GPUs, two jobs of the same
+ * linear speedup: s (100 s left on one GPU) and l (10,000 s). Rule 2: s
+ * first, one each. Rule 3: s's gain a GPU is 1 / 100, l's 1 / 10,000:
+ * s takes all it can use (4), l the rest (3); with their work swapped,
+ * the other way round. A job of unknown work (left 0) that attained 30
+ * GPU-s is taken as 30 + 60 = 90 s left: it goes before a job of 100 s,
+ * and grows first. */
+static void
+test_work_left(void)
+{
+	static const double	s[] = { 0, 1, 2, 3, 4 };
+	struct elastic_job	j[2];
+
+	j[0] = t_job(s, 4, 0, 0);
+	j[0].left = 10000;
+	j[1] = t_job(s, 4, 0, 0);
+	j[1].left = 100;
+	is_int(elastic_share(j, 2, 7, 0.25), 0, "all 7 shared");
+	ok(j[0].want == 3 && j[1].want == 4, "the shorter grows first: %u %u",
+	    j[0].want, j[1].want);
+	j[0].left = 100;
+	j[0].now = j[1].now = 0;
+	j[1].left = 10000;
+	elastic_share(j, 2, 7, 0.25);
+	ok(j[0].want == 4 && j[1].want == 3, "swapped: %u %u", j[0].want,
+	    j[1].want);
+	/* Two GPUs: one each, least work first among three. */
+	j[0] = t_job(s, 4, 0, 30000);
+	j[1] = t_job(s, 4, 0, 0);
+	j[1].left = 100;
+	is_int(elastic_share(j, 2, 1, 0.25), 0, "one GPU shared");
+	ok(j[0].want == 1 && j[1].want == 0, "unknown work, 30 GPU-s "
+	    "attained: 90 s left, before 100: %u %u", j[0].want, j[1].want);
+	j[0] = t_job(s, 4, 0, 50000);
+	elastic_share(j, 2, 1, 0.25);
+	ok(j[0].want == 0 && j[1].want == 1, "50 GPU-s attained: 110 s left, "
+	    "after 100: %u %u", j[0].want, j[1].want);
+}
+
 /* No jobs, no GPUs, a cap below the GPUs. */
 static void
 test_edges(void)
@@ -138,6 +177,7 @@ main(void)
 	test_past_a_dip();
 	test_worth_a_restart();
 	test_fixed_and_kept();
+	test_work_left();
 	test_edges();
 	return (tap_done());
 }
