@@ -98,6 +98,21 @@ sim_appjob_left_ms(const struct sim_appjob *j)
 	return ((int64_t)ceil(s * 1000));
 }
 
+int64_t
+sim_appjob_epoch_ms(const struct sim_appjob *j)
+{
+	double	rate;
+	int64_t	ms;
+
+	if (sim_appjob_done(j))
+		return (0);
+	if (!((rate = sim_appjob_rate(j, j->epoch)) > 0))
+		return (INT64_MAX / 4);
+	ms = (int64_t)ceil((sim_app_progress(j->app, j->epoch + 1) -
+	    j->progress) / rate * 1000);
+	return (ms > 0 ? ms : 1);
+}
+
 void
 sim_appjob_advance(struct sim_appjob *j, int64_t ms)
 {

@@ -58,6 +58,10 @@ double	sim_appjob_rate(const struct sim_appjob *, uint32_t e);
 /* Milliseconds of run on the configuration placed until the job is done
  * (rounded up; 0 when it is). */
 int64_t	sim_appjob_left_ms(const struct sim_appjob *);
+/* Milliseconds of run on the configuration placed until its epoch ends
+ * (rounded up, one at least, so that running that long always ends it;
+ * 0 when the job is done; INT64_MAX / 4 when it makes no progress). */
+int64_t	sim_appjob_epoch_ms(const struct sim_appjob *);
 /* The job ran ms on the configuration placed: its epochs and progress
  * move on (none past the last). */
 void	sim_appjob_advance(struct sim_appjob *, int64_t ms);

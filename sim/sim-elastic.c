@@ -67,6 +67,21 @@ sim_elastic_packed(struct sim_eloop *l, uint32_t n)
 	return (k);
 }
 
+/* Job e's GPUs on each node it holds some on, into l->counts; their
+ * count. */
+static size_t
+sim_elastic_counts(struct sim_eloop *l, const struct sim_ejob *e)
+{
+	uint32_t	k;
+	size_t		m = 0;
+
+	for (k = 0; k < l->nodes; k++) {
+		if (e->on[k] > 0)
+			l->counts[m++] = e->on[k];
+	}
+	return (m);
+}
+
 /* Job e's goodput on n GPUs placed counts[0..k) at batch size b: from
  * the tables (the oracle), or from its model. */
 static double
@@ -290,8 +305,8 @@ static void
 sim_elastic_place(struct sim_eloop *l, size_t i, uint32_t n, int64_t now)
 {
 	struct sim_ejob	*e = &l->j[i];
-	uint32_t	 left = n, k, best, take;
-	size_t		 m = 0;
+	uint32_t	 left = n, best, take;
+	size_t		 m;
 
 	while (left > 0) {
 		if ((best = sim_elastic_node(l, left)) == UINT32_MAX)
@@ -302,10 +317,7 @@ sim_elastic_place(struct sim_eloop *l, size_t i, uint32_t n, int64_t now)
 		left -= take;
 	}
 	e->gpus = n - left;
-	for (k = 0; k < l->nodes; k++) {
-		if (e->on[k] > 0)
-			l->counts[m++] = e->on[k];
-	}
+	m = sim_elastic_counts(l, e);
 	e->nnodes = (uint32_t)m;
 	e->aj.batch = e->batch[e->gpus];
 	(void)sim_appjob_place(&e->aj, l->counts, m);
@@ -326,8 +338,8 @@ static void
 sim_elastic_retune(struct sim_eloop *l, struct sim_ejob *e)
 {
 	double		sqr, var, best;
-	uint32_t	k, b;
-	size_t		m = 0;
+	uint32_t	b;
+	size_t		m;
 
 	if (!l->oracle) {
 		sim_app_grad(e->aj.app, e->aj.trained, e->aj.epoch, &sqr,
@@ -336,10 +348,7 @@ sim_elastic_retune(struct sim_eloop *l, struct sim_ejob *e)
 		if (!goodput_known(&e->gm))
 			return;
 	}
-	for (k = 0; k < l->nodes; k++) {
-		if (e->on[k] > 0)
-			l->counts[m++] = e->on[k];
-	}
+	m = sim_elastic_counts(l, e);
 	b = sim_elastic_best_batch(l, e, l->counts, m, e->gpus, &best);
 	if (best > 0 && b != e->aj.batch) {
 		e->aj.batch = b;
@@ -355,22 +364,12 @@ sim_elastic_advance(struct sim_eloop *l, size_t i, int64_t now, int64_t dt,
     int64_t *end)
 {
 	struct sim_ejob	*e = &l->j[i];
-	const struct sim_app *app = e->aj.app;
 	int64_t		 t, ms, r;
-	double		 rate;
 
 	t = r = dt < e->restart_ms ? dt : e->restart_ms;
 	e->restart_ms -= r;
 	while (t < dt) {
-		if (!((rate = sim_appjob_rate(&e->aj, e->aj.epoch)) > 0))
-			break;
-		/* The epoch's end, to the millisecond up; at least one, so
-		 * that a rounding short of it moves on all the same. */
-		ms = (int64_t)ceil((sim_app_progress(app, e->aj.epoch + 1) -
-		    e->aj.progress) / rate * 1000);
-		if (ms < 1)
-			ms = 1;
-		if (ms > dt - t) {
+		if ((ms = sim_appjob_epoch_ms(&e->aj)) > dt - t) {
 			sim_appjob_advance(&e->aj, dt - t);
 			break;
 		}

@@ -118,6 +118,7 @@ test_place(const struct sim_app *app)
 	ok(sim_appjob_place(&j, none, 1) == -1 && j.gpus == 0,
 	    "no GPU: no configuration");
 	ok(sim_appjob_rate(&j, 0) == 0, "no configuration: no progress");
+	ok(sim_appjob_epoch_ms(&j) == INT64_MAX / 4, "no progress: no end");
 }
 
 /* Progress by epoch. 1 GPU at batch 16 (scale 2): in the first epoch
@@ -137,17 +138,20 @@ test_progress(const struct sim_app *app)
 	is_near(sim_appjob_rate(&j, 0), 0.4, "epoch 1: 0.4 a second");
 	is_near(sim_appjob_rate(&j, 1), 1.0 / 3, "epoch 2: 1/3 a second");
 	is_int(sim_appjob_left_ms(&j), 55000, "55 s left at the start");
+	is_int(sim_appjob_epoch_ms(&j), 25000, "the first epoch: 10 / 0.4 s");
 	sim_appjob_advance(&j, 30000);
 	ok(j.epoch == 1, "after 30 s: one epoch done");
 	is_near(j.progress, 10 + 5.0 / 3, "after 30 s: 11.667 units");
 	left = sim_appjob_left_ms(&j);
 	ok(left >= 25000 && left <= 25001, "after 30 s: 25 s left (%lld)",
 	    (long long)left);
+	is_int(sim_appjob_epoch_ms(&j), left, "its last epoch: the same");
 	ok(!sim_appjob_done(&j), "not done");
 	sim_appjob_advance(&j, 100000);
 	ok(sim_appjob_done(&j) && j.epoch == 2 && j.progress == 20,
 	    "past its end: done, at the last epoch's progress");
 	is_int(sim_appjob_left_ms(&j), 0, "done: nothing left");
+	is_int(sim_appjob_epoch_ms(&j), 0, "done: no epoch left");
 	/* Placed elsewhere, it goes on from where it was: 2 GPUs at batch
 	 * 16 run local 8 at once, 2.2 s a step, the same gain. */
 	sim_appjob_init(&j, app, 16);
