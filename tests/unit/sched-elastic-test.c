@@ -338,17 +338,17 @@ test_resize_not(void)
 	struct sched_core	*core;
 	struct sched_cjob	*a, *b, *e;
 
-	/* One node of 8: a rigid 2 and 1, then 1 to 8 on the 5 left. */
+	/* One node of 8: a rigid 1 and 2, then 1 to 8 on the 5 left. */
 	core = t_core(SCHED_DLAS, 1, 8, false);
-	a = t_submit(core, 1, 2, 0, 0);
-	b = t_submit(core, 2, 1, 0, 0);
+	a = t_submit(core, 1, 1, 0, 0);
+	b = t_submit(core, 2, 2, 0, 0);
 	e = t_submit(core, 3, 1, 8, 0);
 	t_pass(core, 0);
 	is_int(t_held(e, NULL), 5, "not: e on 5");
-	/* b's GPU frees: 6 is not a quarter more than 5 (7 would be). */
+	/* b's 2 GPUs free: 7 is 40% more than 5, not half (8 would be). */
 	sched_core_end(core, b, 20000);
-	is_int(t_pass(core, 20000), 0, "not: 5 to 6 is too small a step");
-	/* a's 2 free too: 8 is, and saves 20 x 3 / 8 = 7.5 s. */
+	is_int(t_pass(core, 20000), 0, "not: 5 to 7 is too small a step");
+	/* a's GPU frees too: 8 is, and saves 20 x 3 / 8 = 7.5 s. */
 	sched_core_end(core, a, 21000);
 	t_pass(core, 21000);
 	ok(t_did(SCHED_ACT_RESIZE, e), "not: 5 to 8 is worth it");
@@ -461,7 +461,7 @@ test_speedup(void)
 	sched_core_free(core);
 
 	/* Running on 2 beside a rigid 6, which ends: 8 would speed it up by
-	 * 2.5 / 1.9, less than a quarter: no resize; linear, it would. */
+	 * 2.5 / 1.9, less than half: no resize; linear, it would. */
 	core = t_core(SCHED_DLAS, 1, 8, false);
 	a = t_submit(core, 1, 6, 0, 0);
 	e = t_submit(core, 2, 1, 8, 0);
