@@ -138,9 +138,12 @@ gb_state_is() {
 	[ "$(gb_state "$1")" = "$2" ]
 }
 
-# gb_wait_state ID STATE [TIMEOUT_S]
+# gb_wait_state ID STATE [TIMEOUT_S]; on a timeout, says where the job is
+# instead (state, reason, nodes), so that a failure names its cause.
 gb_wait_state() {
-	gb_wait "${3:-10}" gb_state_is "$1" "$2"
+	gb_wait "${3:-10}" gb_state_is "$1" "$2" && return 0
+	echo "gb_wait_state: job $1 is $(gq -h -t all -j "$1" -o state,reason,nodes 2>&1), not $2" >&2
+	return 1
 }
 
 # gb_node_record NODE ID KIND: the job's last record of KIND ("run" or
