@@ -70,19 +70,20 @@ elastic_grow(struct elastic_job *jobs, const size_t *order, size_t n,
 	return (left);
 }
 
-/* Whether going from now to want changes j's speedup by min_gain of it. */
+/* Whether j's growth from now to want pays for its restart: the time it
+ * saves j on its work left w (seconds on one GPU) is restart_s or more
+ * for each GPU it will run on (elastic.h, rule 4). */
 static bool
-elastic_worth(const struct elastic_job *j, double min_gain)
+elastic_pays(const struct elastic_job *j, double w, double restart_s)
 {
 	double	a = j->speedup[j->now], b = j->speedup[j->want];
-	double	d = b > a ? b - a : a - b;
 
-	return (d >= min_gain * a);
+	return (b > a && a > 0 && w / a - w / b >= restart_s * j->want);
 }
 
 uint32_t
 elastic_share(struct elastic_job *jobs, size_t n, uint32_t gpus,
-    double min_gain)
+    double restart_s)
 {
 	struct elastic_key	*keys;
 	size_t			*order;
@@ -122,14 +123,14 @@ elastic_share(struct elastic_job *jobs, size_t n, uint32_t gpus,
 		left--;
 	}
 	left = elastic_grow(jobs, order, m, kept, work, left);
-	/* Rule 4: growths not worth a restart give their GPUs back, then
-	 * shrinks not worth one take theirs back while there are GPUs to
-	 * take; what is left grows the others again. */
+	/* Rule 4: growths that do not pay for their restart give their
+	 * GPUs back, then shrinks are undone while there are GPUs to undo
+	 * them; what is left grows the others again. */
 	for (i = 0; i < m; i++) {
 		struct elastic_job	*j = &jobs[order[i]];
 
-		if (j->now > 0 && j->want > j->now && !elastic_worth(j,
-		    min_gain)) {
+		if (j->now > 0 && j->want > j->now && !elastic_pays(j,
+		    work[order[i]], restart_s)) {
 			left += j->want - j->now;
 			j->want = j->now;
 			kept[order[i]] = true;
@@ -139,7 +140,6 @@ elastic_share(struct elastic_job *jobs, size_t n, uint32_t gpus,
 		struct elastic_job	*j = &jobs[order[i]];
 
 		if (j->now > 0 && j->want > 0 && j->want < j->now &&
-		    !elastic_worth(j, min_gain) &&
 		    (d = j->now - j->want) <= left) {
 			left -= d;
 			j->want = j->now;

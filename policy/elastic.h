@@ -23,10 +23,15 @@
  * Where the caller does not know it, a job's work left is taken as its
  * attained service in GPU-seconds plus ELASTIC_LEFT_GUESS_S (Tiresias'
  * least-attained-service guess: a job that has run long will run long).
- *   4. A running job grows or shrinks only where its speedup changes by
- *      min_gain or more of it (a restart costs the job time, and a
- *      change worth less than that is not worth it); otherwise it keeps
- *      its GPUs while they are there to keep.
+ *   4. A running job grows only where the growth pays for its restart:
+ *      the time it saves the job (its work left over its speedup now,
+ *      less that over its speedup after) is restart_s or more for each
+ *      GPU it will run on. A restart idles all of them for restart_s,
+ *      and a GPU-second lost is taken as a second of somebody's
+ *      completion time; so a job on many GPUs grows only for a large
+ *      saving, and one near its end not at all. A running job shrinks
+ *      only where its GPUs are wanted: a shrink is undone while GPUs
+ *      are left to undo it.
  *
  * Pure: no clock, no I/O; O(gpus x jobs x max). */
 #ifndef GB_POLICY_ELASTIC_H
@@ -36,12 +41,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The share of its speedup a running job must gain (or lose) for its
- * allocation to change: a restart costs it its checkpoint and warm-up,
- * and smaller steps churn: gsim's replays of Pollux's workloads (bench/
- * pollux) ran 5% longer on average at a quarter than at a half. gsim's
- * rule 4 and the live core's resizes (sched-core-elastic.c) both use
- * it. */
+/* The share of its speedup a running job must gain for the live core to
+ * resize it (sched-core-elastic.c): a restart costs it its checkpoint
+ * and warm-up, and smaller steps churn. gsim's sharing (elastic_share)
+ * asks instead that the time saved pay for the restart (rule 4). */
 #define ELASTIC_MIN_GAIN	0.5
 
 /* The work left, in seconds on one GPU, of a job of unknown work that
@@ -60,8 +63,9 @@ struct elastic_job {
 };
 
 /* Shares gpus GPUs among jobs[0..n) (rules above), setting each want;
- * min_gain is rule 4's, a fraction (0.05: 5%). Returns the GPUs left. */
+ * restart_s is what a restart costs a job, in seconds (rule 4). Returns
+ * the GPUs left. */
 uint32_t	elastic_share(struct elastic_job *jobs, size_t n, uint32_t gpus,
-		    double min_gain);
+		    double restart_s);
 
 #endif

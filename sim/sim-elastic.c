@@ -410,7 +410,7 @@ sim_elastic_pass(struct sim_eloop *l, struct elastic_job *ej, size_t *idx,
 		ej[m].left = sim_elastic_left(l, &l->j[i]);
 		idx[m++] = i;
 	}
-	(void)elastic_share(ej, m, total, ELASTIC_MIN_GAIN);
+	(void)elastic_share(ej, m, total, (double)l->o->overhead_ms / 1000);
 	for (k = 0; k < m; k++) {
 		if (ej[k].want == ej[k].now)
 			continue;

@@ -312,39 +312,44 @@ CSV
 	[[ "$output" == *'--fairshare-preempt preempts for fair share: it needs --fairshare WEIGHT'* ]]
 }
 
-@test "gsim --elastic shares the GPUs by speedup, resizing jobs where it is worth a restart" {
-	# Two applications with toy_app's steps; grad_sqr 1 and grad_var 3,
-	# so a batch of 16 (scale 2) gains 4 / 2.5 = 1.6 a step. el trains
-	# 20 units, ellong 120. Batch sizes 8 to 16, local 8 to 16: at most
-	# 2 GPUs. On 1 GPU the best is batch 8, a 1 s step gaining 1: 1 a
-	# second (16 takes two steps of 8: 1.6 in 2 s); on the node's 2,
-	# batch 16 at 8 each, a 1 s step: 1.6. Speedups 1 and 1.6.
+@test "gsim --elastic shares the GPUs by speedup, resizing jobs where the time saved pays for the restart" {
+	# Three applications with toy_app's steps; grad_sqr 1 and grad_var
+	# 3, so a batch of 16 (scale 2) gains 4 / 2.5 = 1.6 a step. el
+	# trains 20 units, elmid 120, ellong 600. Batch sizes 8 to 16, local
+	# 8 to 16: at most 2 GPUs. On 1 GPU the best is batch 8, a 1 s step
+	# gaining 1: 1 a second (16 takes two steps of 8: 1.6 in 2 s); on the
+	# node's 2, batch 16 at 8 each, a 1 s step: 1.6. Speedups 1 and 1.6.
+	# A growth from 1 GPU to 2 pays for its 30 s restart where it saves
+	# the job 2 x 30 = 60 s: L - L / 1.6 >= 60 for L seconds of work
+	# left on one GPU, so L >= 160.
 	toy_app apps
-	for app in el ellong; do
+	for app in el elmid ellong; do
 		mkdir -p "apps/$app"
 		cp apps/toy/placements.csv apps/toy/scalability.csv "apps/$app/"
 	done
 	for b in 8 16; do
 		printf 'progress,iteration,metric,grad_sqr,grad_var\n10,10,0.5,1,3\n20,20,0.6,1,3\n' >"apps/el/validation-$b.csv"
-		printf 'progress,iteration,metric,grad_sqr,grad_var\n60,60,0.5,1,3\n120,120,0.6,1,3\n' >"apps/ellong/validation-$b.csv"
+		printf 'progress,iteration,metric,grad_sqr,grad_var\n60,60,0.5,1,3\n120,120,0.6,1,3\n' >"apps/elmid/validation-$b.csv"
+		printf 'progress,iteration,metric,grad_sqr,grad_var\n300,300,0.5,1,3\n600,600,0.6,1,3\n' >"apps/ellong/validation-$b.csv"
 	done
 	# Knowing the speedups (--elastic-oracle): a (ellong) alone at 0
 	# takes both GPUs; after its 30 s start it trains 1.6 a second: 48
 	# units by the pass at 60, when b (el, come at 10) takes one GPU
-	# (least work left first), and a keeps the other (its shrink loses
-	# 37.5% of its speedup, under half, but no GPU is left to undo it).
-	# b: 30 s, then 20 units at 1: ends at
-	# 110. a on 1 GPU from 60: 30 s, 30 units by 120, 78 in all; at 120,
-	# alone again, it grows back to 2 GPUs (60% more): 30 s, then 42
-	# units at 1.6: 26.25 s: ends at 176.25, two restarts.
+	# (least work left first: 20 s against 552), and a keeps the other
+	# (a shrink stands where its GPUs are wanted). b: 30 s, then 20 units
+	# at 1: ends at 110. a on 1 GPU from 60: 30 s, 30 units by 120, 78 in
+	# all; at 120, alone again, 2 GPUs save it 522 - 522 / 1.6 = 195.75
+	# s: it grows: 30 s, then 522 units at 1.6: 326.25 s: ends at 476.25,
+	# two restarts.
 	# Learning them (--elastic): a knows nothing at 0 and runs on one
 	# GPU (at most twice what it reported from; batch 8): 30 units by
 	# 60, when it reports a 1 s step on 1 GPU, no sync, and its
-	# gradients; b, new, takes the other GPU and ends at 110. At 120 a
-	# has 90 units and, alone, its model (compute 1/8 s a sample, sync
-	# not seen yet: none) says 2 GPUs at batch 16 train 1.6 a second:
-	# it grows, and the truth agrees: 30 s, then 30 units at 1.6:
-	# 18.75 s: ends at 168.75, one restart.
+	# gradients; b, new (its work guessed at a minute), takes the other
+	# GPU and ends at 110. At 120 a has 90 units and, alone, its model
+	# (compute 1/8 s a sample, sync not seen yet: none) says 2 GPUs at
+	# batch 16 train 1.6 a second, saving 510 - 318.75 = 191.25 s: it
+	# grows, and the truth agrees: 30 s, then 510 units at 1.6: 318.75
+	# s: ends at 468.75, one restart.
 	printf 'name,time,application,num_replicas,batch_size\na,0,ellong,1,8\nb,10,el,1,8\n' >e.csv
 	run -0 gsim -q --json -p dlas -c 1x2 --apps apps --overhead 30 --interval 60 --elastic --elastic-oracle --jobs e.jobs e.csv
 	echo "$output" >e.json
@@ -352,19 +357,26 @@ CSV
 	[ "$(json_get e.json 'j["runs"][2]["policy"]')" = elastic-oracle ]
 	[ "$(json_get e.json 'j["runs"][2]["preemptions"]')" = 2 ]
 	grep -q '^elastic-oracle,1,b,,1,10.000,[0-9.]*,60.000,110.000,100.000,' e.jobs
-	grep -q '^elastic-oracle,0,a,,1,0.000,[0-9.]*,0.000,176.250,176.250,.*,2,' e.jobs
+	grep -q '^elastic-oracle,0,a,,1,0.000,[0-9.]*,0.000,476.250,476.250,.*,2,' e.jobs
 	[ "$(json_get e.json 'j["runs"][1]["preemptions"]')" = 1 ]
 	grep -q '^elastic,1,b,,1,10.000,[0-9.]*,60.000,110.000,100.000,' e.jobs
-	grep -q '^elastic,0,a,,1,0.000,[0-9.]*,0.000,168.750,168.750,.*,1,' e.jobs
-	# Alone, a runs on both GPUs, faster than the trace's 1 GPU (120 s):
-	# a 29.5 s start, then 120 units at 1.6: ends at 104.5, its queueing
-	# (JCT - duration) -15.5 s, written with one sign.
-	printf 'name,time,application,num_replicas,batch_size\na,0,ellong,1,8\n' >one.csv
+	grep -q '^elastic,0,a,,1,0.000,[0-9.]*,0.000,468.750,468.750,.*,1,' e.jobs
+	# The same with a (elmid) of 120 units: by the oracle as above to
+	# 120, with 42 units left: 2 GPUs would save 42 - 26.25 = 15.75 s,
+	# under 60: it stays on 1 and ends at 162, one restart (a growth at
+	# half the speedup or more, the old rule, ended it at 176.25).
+	printf 'name,time,application,num_replicas,batch_size\na,0,elmid,1,8\nb,10,el,1,8\n' >m.csv
+	run -0 gsim -q -p dlas -c 1x2 --apps apps --overhead 30 --interval 60 --elastic-oracle --jobs m.jobs m.csv
+	grep -q '^elastic-oracle,0,a,,1,0.000,[0-9.]*,0.000,162.000,162.000,.*,1,' m.jobs
+	# Alone, a (elmid) runs on both GPUs, faster than the trace's 1 GPU
+	# (120 s): a 29.5 s start, then 120 units at 1.6: ends at 104.5, its
+	# queueing (JCT - duration) -15.5 s, written with one sign.
+	printf 'name,time,application,num_replicas,batch_size\na,0,elmid,1,8\n' >one.csv
 	run -0 gsim -q -p dlas -c 1x2 --apps apps --overhead 29.5 --elastic-oracle --jobs one.jobs one.csv
 	grep -qx 'elastic-oracle,0,a,,1,0.000,120.000,0.000,104.500,104.500,-15.500,0,0,1' one.jobs
-	# Rigid, as the trace says (1 GPU, batch 8): a 30 + 120 s, b from
+	# Rigid, as the trace says (1 GPU, batch 8): a 30 + 600 s, b from
 	# its pass at 60 on the other GPU: 30 + 20.
-	grep -q '^dlas,0,a,,1,0.000,120.000,0.000,150.000,150.000,' e.jobs
+	grep -q '^dlas,0,a,,1,0.000,600.000,0.000,630.000,630.000,' e.jobs
 	grep -q '^dlas,1,b,,1,10.000,20.000,60.000,110.000,100.000,' e.jobs
 	# It needs applications to resize.
 	run -2 gsim -q -c 1x2 --elastic e.csv

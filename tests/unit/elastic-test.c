@@ -35,7 +35,7 @@ test_first_then_gain(void)
 	j[0] = t_job(sa, 4, 0, 10);
 	j[1] = t_job(sb, 4, 0, 0);
 	j[2] = t_job(sc, 4, 0, 5);
-	is_int(elastic_share(j, 3, 4, 0.25), 0, "all 4 GPUs shared");
+	is_int(elastic_share(j, 3, 4, 30), 0, "all 4 GPUs shared");
 	ok(j[0].want == 2 && j[1].want == 1 && j[2].want == 1,
 	    "one each, the fourth to the best gain (a): %u %u %u", j[0].want,
 	    j[1].want, j[2].want);
@@ -52,7 +52,7 @@ test_least_service(void)
 	j[0] = t_job(s, 2, 1, 5);
 	j[1] = t_job(s, 2, 0, 1);
 	j[2] = t_job(s, 2, 0, 3);
-	elastic_share(j, 3, 2, 0.25);
+	elastic_share(j, 3, 2, 30);
 	ok(j[0].want == 0 && j[1].want == 1 && j[2].want == 1,
 	    "least service first: %u %u %u", j[0].want, j[1].want, j[2].want);
 }
@@ -67,34 +67,63 @@ test_past_a_dip(void)
 	static const double	s[] = { 0, 1, 0.9, 2.5, 2.5 };
 	struct elastic_job	j = t_job(s, 4, 0, 0);
 
-	is_int(elastic_share(&j, 1, 4, 0.25), 1, "one GPU left");
+	is_int(elastic_share(&j, 1, 4, 30), 1, "one GPU left");
 	is_int(j.want, 3, "past the dip to 3 GPUs");
 }
 
-/* A running job grows only where it is worth a restart: on 2 GPUs
- * (speedup 1.9), 4 would give 1.97, 3.7% more, under 25%: it keeps 2
- * and 2 GPUs are left. Worth 1%, it grows to 4. */
+/* A running job grows only where the growth pays for its restart: on 2
+ * GPUs (speedup 1.9) with 10,000 s of work left, 4 GPUs (1.97) save it
+ * 10,000 / 1.9 - 10,000 / 1.97 = 5,263.2 - 5,076.1 = 187.0 s. At 30 s a
+ * restart, 4 x 30 = 120: it pays, the job grows to 4. At 60 s, 240: it
+ * does not, the job keeps 2 and 2 GPUs are left. With 1,000 s left, the
+ * saving is 18.7 s: under 120, it keeps 2. With no restart cost, any
+ * gain pays. */
 static void
 test_worth_a_restart(void)
 {
 	static const double	s[] = { 0, 1, 1.9, 1.95, 1.97 };
 	struct elastic_job	j = t_job(s, 4, 2, 100);
 
-	is_int(elastic_share(&j, 1, 4, 0.25), 2, "two GPUs left");
-	is_int(j.want, 2, "not worth a restart: keeps 2");
-	j.now = 2;
-	elastic_share(&j, 1, 4, 0.01);
-	is_int(j.want, 4, "worth it at 1 percent: grows to 4");
+	j.left = 10000;
+	is_int(elastic_share(&j, 1, 4, 30), 0, "no GPU left");
+	is_int(j.want, 4, "187 s saved pays 120: grows to 4");
+	is_int(elastic_share(&j, 1, 4, 60), 2, "two GPUs left");
+	is_int(j.want, 2, "187 s saved does not pay 240: keeps 2");
+	j.left = 1000;
+	elastic_share(&j, 1, 4, 30);
+	is_int(j.want, 2, "18.7 s saved does not pay 120: keeps 2");
+	elastic_share(&j, 1, 4, 0);
+	is_int(j.want, 4, "free restarts: grows to 4");
+}
+
+/* A shrink stands where its GPUs are wanted: two GPUs, c on both (linear,
+ * 1,000 s left), n new with 100 s left. Rule 2: n first, then c, one
+ * each, none left: c's shrink cannot be undone. */
+static void
+test_shrink_wanted(void)
+{
+	static const double	s[] = { 0, 1, 2 };
+	struct elastic_job	j[2];
+
+	j[0] = t_job(s, 2, 2, 0);
+	j[0].left = 1000;
+	j[1] = t_job(s, 2, 0, 0);
+	j[1].left = 100;
+	is_int(elastic_share(j, 2, 2, 30), 0, "both GPUs shared");
+	ok(j[0].want == 1 && j[1].want == 1, "c shrinks to 1 for n: %u %u",
+	    j[0].want, j[1].want);
 }
 
 /* A job that may not change keeps what it has: four GPUs, a on 3, fixed,
- * though its service is the larger; b, new, gets the one left. A shrink
- * not worth a restart is undone while GPUs are left to undo it: four
- * GPUs, c on 3 (speedups 1, 2.8, 2.9, 2.95), e on 1 (1, 1.2) and first
- * by service. Rule 2: one each, 2 left; rule 3: c's second GPU (1.8),
- * then e's (0.2 against c's 0.1): c 2, e 2. Rule 4: e's growth gains
- * 20%, under 25%: undone, a GPU left; c's shrink loses 3.4%: undone
- * with it: c 3, e 1, as they were. */
+ * though its service is the larger; b, new, gets the one left. A growth
+ * that does not pay and a shrink are undone while GPUs are left to undo
+ * them: four GPUs, c on 3 (speedups 1, 2.8, 2.9, 2.95; 100 ms attained,
+ * so 60.1 s left) and e on 1 (1, 1.2; nothing attained, 60 s). Rule 2:
+ * e, then c, one each, 2 left. Rule 3: c's second GPU gains 1.8 / 60.1 =
+ * 0.030, then e's second 0.2 / 60 = 0.0033 over c's third 0.1 / 60.1:
+ * c 2, e 2. Rule 4: e's growth saves 60 / 1 - 60 / 1.2 = 10 s, under 2 x
+ * 30: undone, a GPU left; c's shrink is undone with it: c 3, e 1, as
+ * they were. */
 static void
 test_fixed_and_kept(void)
 {
@@ -106,12 +135,12 @@ test_fixed_and_kept(void)
 	j[0] = t_job(s, 4, 3, 100);
 	j[0].fixed = true;
 	j[1] = t_job(s, 4, 0, 0);
-	is_int(elastic_share(j, 2, 4, 0.25), 0, "all shared");
+	is_int(elastic_share(j, 2, 4, 30), 0, "all shared");
 	ok(j[0].want == 3 && j[1].want == 1, "fixed keeps 3, the new one 1: "
 	    "%u %u", j[0].want, j[1].want);
 	j[0] = t_job(flat, 4, 3, 100);
 	j[1] = t_job(small, 2, 1, 0);
-	is_int(elastic_share(j, 2, 4, 0.25), 0, "all shared again");
+	is_int(elastic_share(j, 2, 4, 30), 0, "all shared again");
 	ok(j[0].want == 3 && j[1].want == 1, "a growth and a shrink not "
 	    "worth a restart are undone: %u %u", j[0].want, j[1].want);
 }
@@ -133,24 +162,24 @@ test_work_left(void)
 	j[0].left = 10000;
 	j[1] = t_job(s, 4, 0, 0);
 	j[1].left = 100;
-	is_int(elastic_share(j, 2, 7, 0.25), 0, "all 7 shared");
+	is_int(elastic_share(j, 2, 7, 30), 0, "all 7 shared");
 	ok(j[0].want == 3 && j[1].want == 4, "the shorter grows first: %u %u",
 	    j[0].want, j[1].want);
 	j[0].left = 100;
 	j[0].now = j[1].now = 0;
 	j[1].left = 10000;
-	elastic_share(j, 2, 7, 0.25);
+	elastic_share(j, 2, 7, 30);
 	ok(j[0].want == 4 && j[1].want == 3, "swapped: %u %u", j[0].want,
 	    j[1].want);
 	/* Two GPUs: one each, least work first among three. */
 	j[0] = t_job(s, 4, 0, 30000);
 	j[1] = t_job(s, 4, 0, 0);
 	j[1].left = 100;
-	is_int(elastic_share(j, 2, 1, 0.25), 0, "one GPU shared");
+	is_int(elastic_share(j, 2, 1, 30), 0, "one GPU shared");
 	ok(j[0].want == 1 && j[1].want == 0, "unknown work, 30 GPU-s "
 	    "attained: 90 s left, before 100: %u %u", j[0].want, j[1].want);
 	j[0] = t_job(s, 4, 0, 50000);
-	elastic_share(j, 2, 1, 0.25);
+	elastic_share(j, 2, 1, 30);
 	ok(j[0].want == 0 && j[1].want == 1, "50 GPU-s attained: 110 s left, "
 	    "after 100: %u %u", j[0].want, j[1].want);
 }
@@ -162,10 +191,10 @@ test_edges(void)
 	static const double	s[] = { 0, 1, 2 };
 	struct elastic_job	j = t_job(s, 2, 0, 0);
 
-	is_int(elastic_share(NULL, 0, 8, 0.25), 8, "no jobs: all left");
-	is_int(elastic_share(&j, 1, 0, 0.25), 0, "no GPUs: none left");
+	is_int(elastic_share(NULL, 0, 8, 30), 8, "no jobs: all left");
+	is_int(elastic_share(&j, 1, 0, 30), 0, "no GPUs: none left");
 	is_int(j.want, 0, "no GPUs: it waits");
-	is_int(elastic_share(&j, 1, 8, 0.25), 6, "at its most, 2 of 8");
+	is_int(elastic_share(&j, 1, 8, 30), 6, "at its most, 2 of 8");
 	is_int(j.want, 2, "never past its most");
 }
 
@@ -176,6 +205,7 @@ main(void)
 	test_least_service();
 	test_past_a_dip();
 	test_worth_a_restart();
+	test_shrink_wanted();
 	test_fixed_and_kept();
 	test_work_left();
 	test_edges();
