@@ -186,9 +186,11 @@ PY
 	confined_cluster
 	parents() { ls -d /sys/fs/cgroup/gbt-"$d"-n1 /sys/fs/cgroup/*/gbt-"$d"-n1 2>/dev/null || true; }
 	[ -n "$(parents)" ]
-	# A job outlives gnoded: its cgroup, and so the parent, stay.
-	id=$(gb_submit --wrap 'while [ ! -e go ]; do sleep 0.05; done')
-	gb_wait 20 state_is "$id" RUNNING
+	# A job outlives gnoded: its cgroup, and so the parent, stay. The
+	# controller says RUNNING once it sends the job, before its shepherd
+	# makes its cgroup; the job's own file says it runs in it.
+	id=$(gb_submit --wrap 'touch up; while [ ! -e go ]; do sleep 0.05; done')
+	gb_wait 20 test -e up
 	kill "$GB_NODE_PID_n1"
 	gb_wait 10 gb_pid_gone "$GB_NODE_PID_n1"
 	[ -n "$(parents)" ]
