@@ -80,7 +80,8 @@ sched_cjob_attained(const struct sched_cjob *j, int64_t now)
 	int64_t		since = sched_cjob_held(j)->acct_since;
 	uint64_t	attained = sched_cjob_held(j)->attained;
 
-	if (j->state == SCHED_JOB_PENDING || now <= since)
+	if (j->state == SCHED_JOB_PENDING ||
+	    j->state == SCHED_JOB_SUSPENDED || now <= since)
 		return (attained);
 	return (attained + (uint64_t)(now - since) * j->rate /
 	    SCHED_RATE_GPU);
@@ -92,7 +93,8 @@ sched_cjob_total_executed(const struct sched_cjob *j, int64_t now)
 	int64_t	since = sched_cjob_held(j)->acct_since;
 	int64_t	total = sched_cjob_held(j)->total_executed;
 
-	if (j->state == SCHED_JOB_PENDING || now <= since)
+	if (j->state == SCHED_JOB_PENDING ||
+	    j->state == SCHED_JOB_SUSPENDED || now <= since)
 		return (total);
 	return (total + (now - since));
 }
@@ -103,7 +105,8 @@ sched_cjob_executed(const struct sched_cjob *j, int64_t now)
 	int64_t	since = sched_cjob_held(j)->acct_since;
 	int64_t	executed = sched_cjob_held(j)->executed;
 
-	if (j->state == SCHED_JOB_PENDING || now <= since)
+	if (j->state == SCHED_JOB_PENDING ||
+	    j->state == SCHED_JOB_SUSPENDED || now <= since)
 		return (executed);
 	return (executed + (now - since));
 }

@@ -34,9 +34,12 @@ sched_core_backfill_ends_add(struct sched_core *core, struct sched_cjob *j,
 	/* Kept only where promises are made: no cost otherwise. */
 	if (core->conf.backfill_depth == 0)
 		return;
-	if (j->limit_s > 0)
-		h->expect_end = now + SCHED_BF_MS(j->limit_s);
-	else if (j->expect_s > 0) {
+	if (j->limit_s > 0) {
+		/* Less what the run has run (a resumed job's). */
+		left = SCHED_BF_MS(j->limit_s) - (h->total_executed -
+		    h->run_base);
+		h->expect_end = now + (left > 0 ? left : 0);
+	} else if (j->expect_s > 0) {
 		/* Run time in all, less what earlier runs did; a job past
 		 * its prediction is expected to end any moment. */
 		left = SCHED_BF_MS(j->expect_s) - h->total_executed;

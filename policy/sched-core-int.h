@@ -59,6 +59,9 @@ struct sched_chold {
 	/* When its current run started (ms): an elastic job is resized no
 	 * sooner than sched_conf's elastic_interval after it. */
 	int64_t				 started;
+	/* Its total_executed when its current run started: what the run
+	 * has run since, suspended time apart, is total_executed less it. */
+	int64_t				 run_base;
 	int64_t				 acct_since;	/* running: last accounted */
 	int64_t				 end_key;	/* srtf: projected end */
 	/* Backfill: when the running job is expected to end (SCHED_NEVER:
@@ -251,6 +254,7 @@ struct sched_core {
 	 * restart, or whose waiter started or left): a job that needs GPUs
 	 * takes their GPUs first rather than preempt more. */
 	size_t			 norphans;
+	size_t			 nsuspended;	/* SCHED_JOB_SUSPENDED */
 	struct sched_gittins	 gittins;	/* gittins' samples */
 	uint64_t		 victim_gpus;	/* running, preemptable */
 	/* Jobs of a tier above 0: while there are any, a pass counts the
@@ -381,6 +385,11 @@ void		 sched_core_dequeue(struct sched_core *, struct sched_cjob *);
 void		 sched_core_run(struct sched_core *, struct sched_cjob *,
 		     const struct place_alloc *a, size_t n, int64_t now);
 void		 sched_core_unrun(struct sched_core *, struct sched_cjob *);
+/* Puts j, RUNNING with its GPUs taken, among the running jobs: the
+ * running tree, its expected end, the victims' and fair share's counts,
+ * its demotion timer (sched_core_run's end, and a resume's). */
+void		 sched_core_onrun(struct sched_core *, struct sched_cjob *,
+		     int64_t now);
 void		 sched_core_unhold(struct sched_core *, struct sched_cjob *);
 /* A job's parts a[0..n) come onto their nodes (sign 1) or leave (-1):
  * the nodes' counts of distributed parts (sched-core-place.c). */

@@ -483,6 +483,7 @@ sched_core_run(struct sched_core *core, struct sched_cjob *j,
 	j->reason = SCHED_REASON_NONE;
 	h->acct_since = now;
 	h->started = now;
+	h->run_base = h->total_executed;
 	if (h->first_start == SCHED_NEVER)
 		h->first_start = now;
 	if (core->conf.policy == SCHED_SRTF)
@@ -492,6 +493,12 @@ sched_core_run(struct sched_core *core, struct sched_cjob *j,
 	h->nplan = 0;
 	sched_core_preempt_forget(core, j);
 	sched_core_fairshare_unfirst(core, j);
+	sched_core_onrun(core, j, now);
+}
+
+void
+sched_core_onrun(struct sched_core *core, struct sched_cjob *j, int64_t now)
+{
 	otree_insert(&core->running, &j->qnode);
 	sched_core_backfill_ends_add(core, j, now);
 	sched_core_victims(core, j, 1);
@@ -528,7 +535,8 @@ sched_core_adopt(struct sched_core *core, const struct sched_jobspec *spec,
 		j->state = SCHED_JOB_PREEMPTING;
 		TAILQ_INSERT_TAIL(&core->preempting, j, hold->pentry);
 		core->norphans++;
-	}
+	} else if (spec->suspended)
+		(void)sched_core_suspend(core, j, now);
 	return (j);
 }
 
@@ -588,7 +596,56 @@ sched_core_detach(struct sched_core *core, struct sched_cjob *j, int64_t now)
 			core->norphans--;
 		sched_core_unhold(core, j);
 		break;
+	case SCHED_JOB_SUSPENDED:
+		/* Accounted when it was suspended. */
+		core->nsuspended--;
+		sched_core_unhold(core, j);
+		break;
 	}
+}
+
+/* Suspended: frozen on its GPUs (gctl suspend, a round of time-slicing),
+ * so it holds them but earns no service: off the running tree (no victim,
+ * no demotion timer, no expected end) and back on it where it was, its
+ * counters accounted to the instant it was suspended and counted again
+ * from the instant it resumed. */
+bool
+sched_core_suspend(struct sched_core *core, struct sched_cjob *j,
+    int64_t now)
+{
+	if (j->state != SCHED_JOB_RUNNING)
+		return (false);
+	sched_cjob_account(j, now);
+	sched_core_unrun(core, j);
+	j->state = SCHED_JOB_SUSPENDED;
+	core->nsuspended++;
+	return (true);
+}
+
+bool
+sched_core_resume(struct sched_core *core, struct sched_cjob *j,
+    int64_t now)
+{
+	struct sched_chold	*h;
+
+	if (j->state != SCHED_JOB_SUSPENDED)
+		return (false);
+	h = sched_cjob_hold(j);
+	core->nsuspended--;
+	j->state = SCHED_JOB_RUNNING;
+	h->acct_since = now;
+	/* srtf orders the running by their projected end, which the
+	 * suspension put off. */
+	if (core->conf.policy == SCHED_SRTF)
+		h->end_key = now + sched_cjob_remaining(j);
+	sched_core_onrun(core, j, now);
+	return (true);
+}
+
+size_t
+sched_core_suspended(const struct sched_core *core)
+{
+	return (core->nsuspended);
 }
 
 void

@@ -130,6 +130,9 @@ struct sched_jobspec {
 	/* sched_core_adopt: the job is being preempted already (found so
 	 * after a restart); a job needing GPUs waits for it to stop. */
 	bool		 preempting;
+	/* sched_core_adopt: the job is suspended (found so after a
+	 * restart): it holds its GPUs, frozen (sched_core_suspend). */
+	bool		 suspended;
 	uint32_t	 preemptions;	/* counted so far */
 	uint32_t	 resizes;	/* an elastic job's, so far */
 	uint32_t	 promotions;
@@ -219,6 +222,23 @@ void			 sched_core_end(struct sched_core *, struct sched_cjob *,
 void			 sched_core_stopped(struct sched_core *,
 			     struct sched_cjob *, int64_t now);
 
+/* Suspends running job j at now (gctl suspend, or a round of
+ * time-slicing): it keeps its GPUs, which no other job may take, but
+ * earns no service, is no victim, is not resized and has no demotion
+ * timer or expected end (backfill promises nothing on its GPUs) until
+ * sched_core_resume. Returns false, changing nothing, for a job not
+ * running. A suspended job may end (sched_core_end) or be stopped
+ * (sched_core_stopped: its node was lost) as a running one. */
+bool			 sched_core_suspend(struct sched_core *,
+			     struct sched_cjob *, int64_t now);
+/* Resumes suspended job j at now: running again from where it was, its
+ * expected end and demotion put off by the time it was suspended.
+ * Returns false, changing nothing, for a job not suspended. */
+bool			 sched_core_resume(struct sched_core *,
+			     struct sched_cjob *, int64_t now);
+/* Jobs suspended now. */
+size_t			 sched_core_suspended(const struct sched_core *);
+
 /* Gives job a new id and caller's argument, keeping everything else (a
  * job array's pending part started as one task: the task, with its own
  * id, keeps the handle; the rest of the array is submitted again). */
@@ -258,6 +278,9 @@ enum sched_cjob_state {
 	SCHED_JOB_PENDING,
 	SCHED_JOB_RUNNING,
 	SCHED_JOB_PREEMPTING,
+	/* Frozen on its GPUs (sched_core_suspend): it keeps them, earns
+	 * no service, is no victim and has no timer until resumed. */
+	SCHED_JOB_SUSPENDED,
 };
 
 void			*sched_cjob_arg(const struct sched_cjob *);
@@ -297,7 +320,7 @@ void			 sched_core_elastic_speedup(struct sched_core *,
 /* The GPUs a job holds or asks for now: an elastic job's grown count
  * while it runs. */
 uint32_t		 sched_cjob_gpus(const struct sched_cjob *);
-/* The GPUs a running or preempting job holds; borrowed. */
+/* The GPUs a running, preempting or suspended job holds; borrowed. */
 const struct place_alloc *sched_cjob_alloc(const struct sched_cjob *,
 			     size_t *n);
 
