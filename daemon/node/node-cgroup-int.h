@@ -69,6 +69,7 @@ struct node_cgroup_ops {
 	int	(*limit)(struct node_cgroup *,
 		    const struct node_cgroup_limits *, char *, size_t);
 	int	(*kill)(struct node_cgroup *, char *, size_t);
+	int	(*freeze)(struct node_cgroup *, bool, char *, size_t);
 	bool	(*empty)(const struct node_cgroup *);
 	bool	(*oom)(const struct node_cgroup *);
 	int	(*usage)(const struct node_cgroup *, uint64_t *, uint64_t *);

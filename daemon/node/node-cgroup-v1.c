@@ -197,9 +197,10 @@ node_cgroup_v1_limit(struct node_cgroup *cg, const struct node_cgroup_limits *l,
 	return (0);
 }
 
-/* Waits until freezer.state reads FROZEN. Returns whether it did. */
+/* Waits until freezer.state reads FROZEN (want: "FROZEN") or THAWED.
+ * Returns whether it did. */
 static bool
-node_cgroup_v1_frozen(const char *dir)
+node_cgroup_v1_settled(const char *dir, const char *want)
 {
 	uint64_t	deadline = node_cgroup_now_ms() + NODE_CGROUP_FREEZE_MS;
 	unsigned	round = 0;
@@ -209,7 +210,7 @@ node_cgroup_v1_frozen(const char *dir)
 		if (node_cgroup_read(dir, "freezer.state", state,
 		    sizeof state) == -1)
 			return (false);
-		if (strncmp(state, "FROZEN", 6) == 0)
+		if (strncmp(state, want, strlen(want)) == 0)
 			return (true);
 		if (node_cgroup_now_ms() >= deadline)
 			return (false);
@@ -236,7 +237,7 @@ node_cgroup_v1_kill(struct node_cgroup *cg, char *err, size_t errlen)
 		if (errno != ENOENT)
 			rc = -1;
 	} else
-		(void)node_cgroup_v1_frozen(fz);
+		(void)node_cgroup_v1_settled(fz, "FROZEN");
 	for (i = 0; i < cg->ndir; i++)
 		node_cgroup_signal_all(cg->dir[i], SIGKILL);
 	if (rc == 0 && node_cgroup_has(fz, "freezer.state") &&
@@ -244,6 +245,24 @@ node_cgroup_v1_kill(struct node_cgroup *cg, char *err, size_t errlen)
 	    errlen) == -1)
 		rc = -1;
 	return (rc);
+}
+
+/* The freezer: FROZEN stops every process of the job where it is (none
+ * runs, none can fork), THAWED lets them go on. A freeze that does not
+ * settle within NODE_CGROUP_FREEZE_MS (a process in D state) completes
+ * when that process comes out of the kernel. */
+static int
+node_cgroup_v1_freeze(struct node_cgroup *cg, bool frozen, char *err,
+    size_t errlen)
+{
+	const char	*fz = node_cgroup_v1_dir(cg->sys, cg,
+			    NODE_CGROUP_FREEZER);
+	const char	*to = frozen ? "FROZEN" : "THAWED";
+
+	if (node_cgroup_write(fz, "freezer.state", to, err, errlen) == -1)
+		return (-1);
+	(void)node_cgroup_v1_settled(fz, to);
+	return (0);
 }
 
 static bool
@@ -295,6 +314,7 @@ node_cgroup_v1_usage(const struct node_cgroup *cg, uint64_t *mem_peak,
 const struct node_cgroup_ops node_cgroup_v1_ops = {
 	.limit = node_cgroup_v1_limit,
 	.kill = node_cgroup_v1_kill,
+	.freeze = node_cgroup_v1_freeze,
 	.empty = node_cgroup_v1_empty,
 	.oom = node_cgroup_v1_oom,
 	.usage = node_cgroup_v1_usage,

@@ -330,9 +330,10 @@ node_cgroup_v2_limit(struct node_cgroup *cg, const struct node_cgroup_limits *l,
 	return (0);
 }
 
-/* Waits until cgroup.events says frozen. Returns whether it did. */
+/* Waits until cgroup.events says frozen (want 1) or not (0). Returns
+ * whether it did. */
 static bool
-node_cgroup_v2_frozen(const char *dir)
+node_cgroup_v2_settled(const char *dir, uint64_t want)
 {
 	uint64_t	deadline = node_cgroup_now_ms() + NODE_CGROUP_FREEZE_MS;
 	uint64_t	frozen;
@@ -342,7 +343,7 @@ node_cgroup_v2_frozen(const char *dir)
 		if (node_cgroup_read_key(dir, "cgroup.events", "frozen",
 		    &frozen) == -1)
 			return (false);
-		if (frozen)
+		if (frozen == want)
 			return (true);
 		if (node_cgroup_now_ms() >= deadline)
 			return (false);
@@ -369,7 +370,7 @@ node_cgroup_v2_kill(struct node_cgroup *cg, char *err, size_t errlen)
 		if (node_cgroup_write(dir, "cgroup.freeze", "1", err,
 		    errlen) == -1)
 			return (-1);
-		(void)node_cgroup_v2_frozen(dir);
+		(void)node_cgroup_v2_settled(dir, 1);
 		node_cgroup_signal_all(dir, SIGKILL);
 		return (node_cgroup_write(dir, "cgroup.freeze", "0", err,
 		    errlen));
@@ -380,6 +381,25 @@ node_cgroup_v2_kill(struct node_cgroup *cg, char *err, size_t errlen)
 			break;
 		node_cgroup_nap(round++);
 	}
+	return (0);
+}
+
+/* cgroup.freeze (Linux 5.2) stops the subtree's processes where they are
+ * and thaws them; as on v1, a freeze that does not settle completes when
+ * a process stuck in the kernel comes out. */
+static int
+node_cgroup_v2_freeze(struct node_cgroup *cg, bool frozen, char *err,
+    size_t errlen)
+{
+	if (!cg->sys->has_freeze) {
+		snprintf(err, errlen, "%s: no cgroup.freeze (Linux 5.2 or "
+		    "later has one)", cg->dir[0]);
+		return (-1);
+	}
+	if (node_cgroup_write(cg->dir[0], "cgroup.freeze", frozen ? "1" :
+	    "0", err, errlen) == -1)
+		return (-1);
+	(void)node_cgroup_v2_settled(cg->dir[0], frozen ? 1 : 0);
 	return (0);
 }
 
@@ -427,6 +447,7 @@ node_cgroup_v2_usage(const struct node_cgroup *cg, uint64_t *mem_peak,
 const struct node_cgroup_ops node_cgroup_v2_ops = {
 	.limit = node_cgroup_v2_limit,
 	.kill = node_cgroup_v2_kill,
+	.freeze = node_cgroup_v2_freeze,
 	.empty = node_cgroup_v2_empty,
 	.oom = node_cgroup_v2_oom,
 	.usage = node_cgroup_v2_usage,

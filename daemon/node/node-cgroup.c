@@ -592,6 +592,20 @@ node_cgroup_kill(struct node_cgroup *cg, char *err, size_t errlen)
 	return (cg->sys->ops->kill(cg, err, errlen));
 }
 
+int
+node_cgroup_freeze(struct node_cgroup *cg, bool frozen, char *err,
+    size_t errlen)
+{
+	return (cg->sys->ops->freeze(cg, frozen, err, errlen));
+}
+
+bool
+node_cgroup_sys_can_freeze(const struct node_cgroup_sys *sys)
+{
+	return (sys != NULL && (sys->mode == NODE_CGROUP_V1 ||
+	    sys->has_freeze));
+}
+
 bool
 node_cgroup_empty(const struct node_cgroup *cg)
 {

@@ -119,6 +119,17 @@ struct node_cgroup	*node_cgroup_find(struct node_cgroup_sys *,
 int			 node_cgroup_kill(struct node_cgroup *, char *err,
 			     size_t errlen);
 
+/* Freezes the cgroup's processes (frozen true: none runs or forks, each
+ * stopped where it is, its memory kept; gctl suspend) or thaws them: v2
+ * cgroup.freeze, v1 the freezer. Waits up to about a second for the
+ * change to settle; a process stuck in the kernel then follows when it
+ * comes out. Returns 0, or -1 with err naming the file and why. */
+int			 node_cgroup_freeze(struct node_cgroup *, bool frozen,
+			     char *err, size_t errlen);
+/* Whether jobs' cgroups can be frozen here (v1's freezer, which
+ * node_cgroup_open requires, or v2's cgroup.freeze). */
+bool			 node_cgroup_sys_can_freeze(const struct node_cgroup_sys *);
+
 /* True when no process is left in the cgroup (or it cannot be read). */
 bool			 node_cgroup_empty(const struct node_cgroup *);
 

@@ -15,8 +15,10 @@
 #include "common/xmalloc.h"
 #include "daemon/node/node-cgroup.h"
 #include "daemon/node/node-cpus.h"
+#include "daemon/node/node-freeze.h"
 #include "daemon/node/node-io.h"
 #include "daemon/node/node-jobs.h"
+#include "daemon/node/node-jobs-int.h"
 #include "daemon/node/node-launch.h"
 #include "daemon/node/node-proc.h"
 #include "daemon/node/node-progress.h"
@@ -30,68 +32,6 @@
 	    (var) != NULL && ((tvar) = TAILQ_NEXT(var, field), 1);	\
 	    (var) = (tvar))
 #endif
-
-/* How often shepherds without a pidfd are looked at (old kernels only). */
-#define NODE_JOB_CHECK_S	1
-
-enum node_job_state {
-	NODE_JOB_STARTING,	/* shepherd forked, job not yet exec'd */
-	NODE_JOB_RUNNING,
-	NODE_JOB_ENDED,		/* waiting for JOB_ENDED_ACK */
-};
-
-struct node_job {
-	TAILQ_ENTRY(node_job)	 entry;
-	struct node_jobs	*jobs;
-	uint64_t		 id;
-	enum node_job_state	 state;
-	json_t			*gpus;		/* array of indices */
-	uint64_t		 gpu_mask;
-
-	pid_t			 shep_pid;
-	uint64_t		 shep_ticks;
-	int			 pidfd;		/* -1 if none */
-	struct event		*pid_ev;
-	int			 sock;		/* -1 when re-attached */
-	struct event		*sock_ev;
-	char			 line[128];
-	size_t			 linelen;
-
-	pid_t			 pid;		/* the job; 0 until started */
-	time_t			 start_time;
-	/* Which run of which shape: the controller tells a run it may take
-	 * back from one that is stale (an older run, a part of a gang). */
-	unsigned		 restarts;
-	unsigned		 num_nodes;
-	bool			 preempted;	/* JOB_PREEMPT passed on */
-	json_t			*end;		/* the end report */
-	char			*cpuset;	/* pinned to; NULL: not */
-	bool			 interactive;	/* its streams are relayed */
-	/* Whose it is: -1 for a job recovered from a record of before the
-	 * uid was kept (node_jobs_shm). */
-	long long		 uid;
-	struct node_progress	*progress;	/* NULL: none */
-};
-TAILQ_HEAD(node_job_list, node_job);
-
-struct node_jobs {
-	struct event_base		*base;
-	const struct node_conf		*conf;
-	size_t				 ngpus;
-	const struct node_jobs_cb	*cb;
-	void				*arg;
-	struct node_job_list		 list;
-	struct event			*check;		/* pidfd fallback */
-	struct event			*sigchld;	/* reaps shepherds */
-	struct node_ios			*ios;		/* interactive jobs' */
-	/* The host CPUs jobs are pinned to (gnoded's own), when they are:
-	 * in cgroups, with node.cpus no more than the host has. */
-	bool				 pin;
-	cpu_set_t			 host;
-	/* The CPUs near each GPU (empty: not known). */
-	cpu_set_t			*near;
-	size_t				 nnear;
-};
 
 static void	node_job_sock_cb(evutil_socket_t, short, void *);
 static void	node_job_pid_cb(evutil_socket_t, short, void *);
@@ -108,8 +48,8 @@ node_job_find(struct node_jobs *jobs, uint64_t id)
 	return (NULL);
 }
 
-static struct node_job *
-node_job_new(struct node_jobs *jobs, uint64_t id)
+struct node_job *
+node_jobs_new_job(struct node_jobs *jobs, uint64_t id)
 {
 	struct node_job	*job;
 
@@ -146,8 +86,8 @@ node_job_unwatch(struct node_job *job)
 	}
 }
 
-static void
-node_job_free(struct node_job *job)
+void
+node_jobs_free_job(struct node_job *job)
 {
 	TAILQ_REMOVE(&job->jobs->list, job, entry);
 	node_job_unwatch(job);
@@ -159,8 +99,8 @@ node_job_free(struct node_job *job)
 	free(job);
 }
 
-static void
-node_job_set_gpus(struct node_job *job, const json_t *gpus)
+void
+node_jobs_set_gpus(struct node_job *job, const json_t *gpus)
 {
 	json_t	*v;
 	size_t	 i;
@@ -322,8 +262,8 @@ node_job_uncage(struct node_job *job)
 }
 
 /* The shepherd is gone: collect the end it recorded. */
-static void
-node_job_reap(struct node_job *job)
+void
+node_jobs_reap(struct node_job *job)
 {
 	const char	*state_dir = job->jobs->conf->state_dir;
 	json_t		*report, *run, *t;
@@ -381,13 +321,13 @@ node_job_sock_cb(evutil_socket_t fd, short what, void *arg)
 	/* Without a pidfd, the end of the socket is the end of the shepherd
 	 * (neither the job nor anyone else holds its end). */
 	if (job->pidfd == -1)
-		node_job_reap(job);
+		node_jobs_reap(job);
 }
 
 static void
 node_job_pid_cb(evutil_socket_t fd, short what, void *arg)
 {
-	node_job_reap(arg);
+	node_jobs_reap(arg);
 }
 
 static void
@@ -407,14 +347,14 @@ node_job_check_cb(evutil_socket_t fd, short what, void *arg)
 		    job->sock != -1)
 			continue;
 		if (!node_proc_matches(job->shep_pid, job->shep_ticks))
-			node_job_reap(job);
+			node_jobs_reap(job);
 	}
 }
 
 /* Watches the shepherd: a pidfd when the kernel has them, else the socket
  * (new shepherds) or the periodic check (re-attached ones). */
-static void
-node_job_watch(struct node_job *job)
+void
+node_jobs_watch(struct node_job *job)
 {
 	struct node_jobs	*jobs = job->jobs;
 	struct timeval		 tv = { NODE_JOB_CHECK_S, 0 };
@@ -568,9 +508,9 @@ node_jobs_launch(struct node_jobs *jobs, const json_t *msg, char *err,
 		}
 		/* Relaunched (requeued) before the old end was acked. */
 		node_record_remove(jobs->conf->state_dir, id);
-		node_job_free(job);
+		node_jobs_free_job(job);
 	}
-	job = node_job_new(jobs, id);
+	job = node_jobs_new_job(jobs, id);
 	if ((l = node_launch_parse(msg, why, sizeof why)) == NULL) {
 		/* "audit:" as gbatchd's audit lines: refused launches are
 		 * what an admin looks for after a rogue controller. */
@@ -590,7 +530,7 @@ node_jobs_launch(struct node_jobs *jobs, const json_t *msg, char *err,
 	gpus = json_array();
 	for (i = 0; i < l->ngpus; i++)
 		json_array_append_new(gpus, json_integer(l->gpus[i]));
-	node_job_set_gpus(job, gpus);
+	node_jobs_set_gpus(job, gpus);
 	json_decref(gpus);
 	job->restarts = l->restarts;
 	job->num_nodes = l->num_nodes;
@@ -653,7 +593,7 @@ node_jobs_launch(struct node_jobs *jobs, const json_t *msg, char *err,
 		node_job_fail(job, why);
 		goto out;
 	}
-	node_job_watch(job);
+	node_jobs_watch(job);
 	log_debug("job %llu: shepherd %ld", (unsigned long long)id,
 	    (long)pid);
 out:
@@ -661,36 +601,73 @@ out:
 	return (0);
 }
 
-void
-node_jobs_signal(struct node_jobs *jobs, uint64_t id, int sig, bool cancel)
+/* Job id, running here and its shepherd alive, for a request of what
+ * ("cancel", ...); NULL, logged, otherwise (the controller's request may
+ * cross the job's end). */
+static struct node_job *
+node_jobs_live(struct node_jobs *jobs, uint64_t id, const char *what)
 {
 	struct node_job	*job;
-	int		 rc;
 
 	if ((job = node_job_find(jobs, id)) == NULL ||
 	    job->state == NODE_JOB_ENDED) {
 		log_info("job %llu: %s for a job not running here; ignored",
-		    (unsigned long long)id, cancel ? "cancel" : "signal");
-		return;
+		    (unsigned long long)id, what);
+		return (NULL);
 	}
 	if (job->pidfd == -1 &&
 	    !node_proc_matches(job->shep_pid, job->shep_ticks)) {
-		node_job_reap(job);
-		return;
+		node_jobs_reap(job);
+		return (NULL);
 	}
+	return (job);
+}
+
+/* Logs a failed signal to job's shepherd. */
+static void
+node_jobs_sent(const struct node_job *job, int rc)
+{
+	if (rc == -1)
+		log_warn("job %llu: cannot signal shepherd %ld: %s",
+		    (unsigned long long)job->id, (long)job->shep_pid,
+		    strerror(errno));
+}
+
+/* A suspended job is thawed before it is stopped, so that it sees its
+ * SIGTERM or checkpoint signal and has its grace; so is any with a
+ * cgroup, as a gnoded restarted since does not know which are. */
+static void
+node_jobs_thaw(struct node_job *job)
+{
+	char	err[256];
+
+	if (job->jobs->conf->cgroup_sys != NULL &&
+	    node_freeze_job(job->jobs->conf->cgroup_sys, job->id, false, err,
+	    sizeof err) == -1 && job->suspended)
+		log_warn("job %llu: cannot thaw: %s",
+		    (unsigned long long)job->id, err);
+	job->suspended = false;
+}
+
+void
+node_jobs_signal(struct node_jobs *jobs, uint64_t id, int sig, bool cancel)
+{
+	struct node_job	*job;
+
+	if ((job = node_jobs_live(jobs, id, cancel ? "cancel" :
+	    "signal")) == NULL)
+		return;
 	if (cancel) {
 		log_info("job %llu: cancelling", (unsigned long long)id);
-		rc = node_proc_signal(job->pidfd, job->shep_pid, SIGTERM);
+		node_jobs_thaw(job);
+		node_jobs_sent(job, node_proc_signal(job->pidfd,
+		    job->shep_pid, SIGTERM));
 	} else {
 		log_info("job %llu: sending signal %d", (unsigned long long)id,
 		    sig);
-		rc = node_proc_queue(job->pidfd, job->shep_pid,
-		    NODE_SHEPHERD_SIGFWD, sig);
+		node_jobs_sent(job, node_proc_queue(job->pidfd,
+		    job->shep_pid, NODE_SHEPHERD_SIGFWD, sig));
 	}
-	if (rc == -1)
-		log_warn("job %llu: cannot signal shepherd %ld: %s",
-		    (unsigned long long)id, (long)job->shep_pid,
-		    strerror(errno));
 }
 
 void
@@ -698,31 +675,20 @@ node_jobs_preempt(struct node_jobs *jobs, uint64_t id)
 {
 	struct node_job	*job;
 
-	if ((job = node_job_find(jobs, id)) == NULL ||
-	    job->state == NODE_JOB_ENDED) {
-		log_debug("job %llu: preempt for a job not running here; "
-		    "ignored", (unsigned long long)id);
+	if ((job = node_jobs_live(jobs, id, "preempt")) == NULL)
 		return;
-	}
 	if (job->preempted) {
 		log_debug("job %llu: already being preempted; ignored",
 		    (unsigned long long)id);
-		return;
-	}
-	if (job->pidfd == -1 &&
-	    !node_proc_matches(job->shep_pid, job->shep_ticks)) {
-		node_job_reap(job);
 		return;
 	}
 	/* The shepherd carries the sequence out and records it; the flag
 	 * here only keeps a repeated request from being passed on. */
 	job->preempted = true;
 	log_info("job %llu: preempting", (unsigned long long)id);
-	if (node_proc_signal(job->pidfd, job->shep_pid,
-	    NODE_SHEPHERD_SIGPREEMPT) == -1)
-		log_warn("job %llu: cannot signal shepherd %ld: %s",
-		    (unsigned long long)id, (long)job->shep_pid,
-		    strerror(errno));
+	node_jobs_thaw(job);
+	node_jobs_sent(job, node_proc_signal(job->pidfd, job->shep_pid,
+	    NODE_SHEPHERD_SIGPREEMPT));
 }
 
 void
@@ -730,24 +696,42 @@ node_jobs_limit(struct node_jobs *jobs, uint64_t id, uint64_t secs)
 {
 	struct node_job	*job;
 
-	if ((job = node_job_find(jobs, id)) == NULL ||
-	    job->state == NODE_JOB_ENDED) {
-		log_debug("job %llu: a time limit for a job not running here; "
-		    "ignored", (unsigned long long)id);
+	if ((job = node_jobs_live(jobs, id, "a time limit")) == NULL)
 		return;
-	}
-	if (job->pidfd == -1 &&
-	    !node_proc_matches(job->shep_pid, job->shep_ticks)) {
-		node_job_reap(job);
-		return;
-	}
 	log_info("job %llu: time limit set to %llu s",
 	    (unsigned long long)id, (unsigned long long)secs);
-	if (node_proc_queue(job->pidfd, job->shep_pid, NODE_SHEPHERD_SIGLIMIT,
-	    (int)secs) == -1)
-		log_warn("job %llu: cannot signal shepherd %ld: %s",
-		    (unsigned long long)id, (long)job->shep_pid,
-		    strerror(errno));
+	node_jobs_sent(job, node_proc_queue(job->pidfd, job->shep_pid,
+	    NODE_SHEPHERD_SIGLIMIT, (int)secs));
+}
+
+int
+node_jobs_suspend(struct node_jobs *jobs, uint64_t id, bool suspend,
+    uint64_t secs, char *err, size_t errlen)
+{
+	struct node_job	*job;
+
+	if ((job = node_jobs_live(jobs, id, suspend ? "suspend" :
+	    "resume")) == NULL)
+		return (0);
+	/* No time limit runs while it is frozen: none until it is thawed,
+	 * then secs, its limit put off by the time it was suspended. */
+	if (suspend)
+		node_jobs_sent(job, node_proc_queue(job->pidfd,
+		    job->shep_pid, NODE_SHEPHERD_SIGLIMIT, 0));
+	if (node_freeze_job(jobs->conf->cgroup_sys, id, suspend, err,
+	    errlen) == -1) {
+		if (suspend)
+			node_jobs_sent(job, node_proc_queue(job->pidfd,
+			    job->shep_pid, NODE_SHEPHERD_SIGLIMIT, (int)secs));
+		return (-1);
+	}
+	job->suspended = suspend;
+	if (!suspend)
+		node_jobs_sent(job, node_proc_queue(job->pidfd,
+		    job->shep_pid, NODE_SHEPHERD_SIGLIMIT, (int)secs));
+	log_info("job %llu: %s", (unsigned long long)id, suspend ?
+	    "suspended (frozen)" : "resumed (thawed)");
+	return (0);
 }
 
 void
@@ -762,7 +746,7 @@ node_jobs_ack(struct node_jobs *jobs, uint64_t id)
 		return;
 	}
 	node_record_remove(jobs->conf->state_dir, id);
-	node_job_free(job);
+	node_jobs_free_job(job);
 }
 
 json_t *
@@ -809,95 +793,6 @@ node_jobs_progress(struct node_jobs *jobs, uint64_t id)
 
 	return (job != NULL && job->state == NODE_JOB_RUNNING ?
 	    job->progress : NULL);
-}
-
-/* Re-attaches to the job's shepherd from its run record, or ends the job
- * when the shepherd is gone. */
-static void
-node_jobs_reattach(struct node_jobs *jobs, struct node_job *job, json_t *run)
-{
-	json_int_t	pid, ticks;
-
-	node_job_set_gpus(job, json_object_get(run, "gpus"));
-	job->progress = node_progress_attach(jobs->conf->state_dir, job->id);
-	pid = json_integer_value(json_object_get(run, "shepherd_pid"));
-	ticks = json_integer_value(json_object_get(run, "shepherd_start"));
-	job->shep_pid = (pid_t)pid;
-	job->shep_ticks = (uint64_t)ticks;
-	job->pid = (pid_t)json_integer_value(json_object_get(run, "pid"));
-	job->start_time = (time_t)json_integer_value(json_object_get(run,
-	    "start_time"));
-	job->state = job->pid > 0 ? NODE_JOB_RUNNING : NODE_JOB_STARTING;
-	job->preempted = json_is_true(json_object_get(run, "preempted"));
-	if (json_is_integer(json_object_get(run, "uid")))
-		job->uid = json_integer_value(json_object_get(run, "uid"));
-	job->restarts = (unsigned)json_integer_value(json_object_get(run,
-	    "restarts"));
-	job->num_nodes = (unsigned)json_integer_value(json_object_get(run,
-	    "num_nodes"));
-	if (json_is_string(json_object_get(run, "cpuset")))
-		job->cpuset = xstrdup(json_string_value(json_object_get(run,
-		    "cpuset")));
-	if (pid > 0 && node_proc_matches(job->shep_pid, job->shep_ticks)) {
-		job->pidfd = node_proc_pidfd_open(job->shep_pid);
-		/* Checked again with the pidfd held: it cannot now come to
-		 * mean another process. */
-		if (node_proc_matches(job->shep_pid, job->shep_ticks)) {
-			log_info("job %llu: re-attached to shepherd %ld",
-			    (unsigned long long)job->id, (long)job->shep_pid);
-			node_job_watch(job);
-			/* Its terminal or pipes went with the last gnoded:
-			 * nobody can reach it any more. */
-			if (json_is_true(json_object_get(run, "interactive"))) {
-				job->interactive = true;
-				node_jobs_cancel_interactive(jobs, job->id);
-			}
-			return;
-		}
-	}
-	node_job_reap(job);
-}
-
-int
-node_jobs_recover(struct node_jobs *jobs, char *err, size_t errlen)
-{
-	const char	*state_dir = jobs->conf->state_dir;
-	struct node_job	*job;
-	uint64_t	*ids;
-	json_t		*rec;
-	size_t		 n, i;
-	char		 why[512];
-
-	if (node_record_scan(state_dir, &ids, &n, err, errlen) == -1)
-		return (-1);
-	for (i = 0; i < n; i++) {
-		job = node_job_new(jobs, ids[i]);
-		rec = node_record_read(state_dir, ids[i], NODE_RECORD_END, why,
-		    sizeof why);
-		if (rec != NULL &&
-		    json_is_string(json_object_get(rec, "state"))) {
-			job->state = NODE_JOB_ENDED;
-			job->end = rec;
-			log_info("job %llu: ended %s while gnoded was away",
-			    (unsigned long long)job->id,
-			    json_string_value(json_object_get(rec, "state")));
-			continue;
-		}
-		json_decref(rec);
-		rec = node_record_read(state_dir, ids[i], NODE_RECORD_RUN, why,
-		    sizeof why);
-		if (rec == NULL) {
-			log_warn("job %llu: unreadable record, dropped: %s",
-			    (unsigned long long)job->id, why);
-			node_record_remove(state_dir, ids[i]);
-			node_job_free(job);
-			continue;
-		}
-		node_jobs_reattach(jobs, job, rec);
-		json_decref(rec);
-	}
-	free(ids);
-	return (0);
 }
 
 struct node_jobs *
@@ -979,7 +874,7 @@ node_jobs_free(struct node_jobs *jobs)
 	if (jobs == NULL)
 		return;
 	while ((job = TAILQ_FIRST(&jobs->list)) != NULL)
-		node_job_free(job);
+		node_jobs_free_job(job);
 	event_free(jobs->check);
 	event_free(jobs->sigchld);
 	free(jobs->near);

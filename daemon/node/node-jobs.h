@@ -67,6 +67,17 @@ void			 node_jobs_preempt(struct node_jobs *, uint64_t id);
 void			 node_jobs_limit(struct node_jobs *, uint64_t id,
 			     uint64_t secs);
 
+/* JOB_SUSPEND: freezes job id's cgroup (suspend) with no time limit
+ * running meanwhile, or thaws it; its time limit is then secs from its
+ * start (0: none), and stays so where a freeze fails. A job not running here: nothing, 0. Blocks up to
+ * about a second while a freeze settles. Returns 0, or -1 with err set
+ * when it cannot: jobs here are not in cgroups that can be frozen, or
+ * the cgroup refused. A cancel or preemption thaws a suspended job
+ * first, so that it gets its signal and grace. */
+int			 node_jobs_suspend(struct node_jobs *, uint64_t id,
+			     bool suspend, uint64_t secs, char *err,
+			     size_t errlen);
+
 /* JOB_ENDED_ACK: forgets the job and removes its records. */
 void			 node_jobs_ack(struct node_jobs *, uint64_t id);
 

@@ -75,7 +75,8 @@ node_msg_signal(const json_t *msg, struct node_msg *m, char *why, size_t len)
 	return (0);
 }
 
-/* JOB_LIMIT's time_limit: seconds, 0 for none, a launch's bounds. */
+/* JOB_LIMIT's and JOB_SUSPEND's time_limit: seconds, 0 for none, a
+ * launch's bounds. */
 static int
 node_msg_limit(const json_t *msg, struct node_msg *m, char *why, size_t len)
 {
@@ -83,8 +84,9 @@ node_msg_limit(const json_t *msg, struct node_msg *m, char *why, size_t len)
 
 	if (!json_is_integer(v) || json_integer_value(v) < 0 ||
 	    json_integer_value(v) > JOB_REQ_MAX_TIME) {
-		snprintf(why, len, "JOB_LIMIT without a time_limit of 0 to "
-		    "%lld seconds", (long long)JOB_REQ_MAX_TIME);
+		snprintf(why, len, "%s without a time_limit of 0 to "
+		    "%lld seconds", m->type == NODE_MSG_LIMIT ? "JOB_LIMIT" :
+		    "JOB_SUSPEND", (long long)JOB_REQ_MAX_TIME);
 		return (-1);
 	}
 	m->limit = (uint64_t)json_integer_value(v);
@@ -158,6 +160,16 @@ node_msg_decode(const json_t *msg, struct node_msg *m, char *why, size_t len)
 		m->type = NODE_MSG_LIMIT;
 		name = "JOB_LIMIT";
 		break;
+	case MSG_JOB_SUSPEND:
+		m->type = NODE_MSG_SUSPEND;
+		name = "JOB_SUSPEND";
+		if (!json_is_boolean(json_object_get(msg, "suspend"))) {
+			snprintf(why, len, "JOB_SUSPEND without suspend (true "
+			    "or false)");
+			return (-1);
+		}
+		m->suspend = json_is_true(json_object_get(msg, "suspend"));
+		break;
 	case MSG_JOB_ENDED_ACK:
 		m->type = NODE_MSG_ENDED_ACK;
 		name = "JOB_ENDED_ACK";
@@ -178,7 +190,7 @@ node_msg_decode(const json_t *msg, struct node_msg *m, char *why, size_t len)
 	}
 	if (m->type == NODE_MSG_SIGNAL)
 		return (node_msg_signal(msg, m, why, len));
-	if (m->type == NODE_MSG_LIMIT)
+	if (m->type == NODE_MSG_LIMIT || m->type == NODE_MSG_SUSPEND)
 		return (node_msg_limit(msg, m, why, len));
 	return (0);
 }

@@ -1,6 +1,6 @@
 /* node-msg.h: what the controller says to a node (docs/protocol.md, role
  * "node"), decoded: the reply to HELLO, JOB_LAUNCH's job id, JOB_SIGNAL,
- * JOB_PREEMPT, JOB_ENDED_ACK and RELAY_REPLY's envelope. A pure function of the message, so
+ * JOB_PREEMPT, JOB_SUSPEND, JOB_ENDED_ACK and RELAY_REPLY's envelope. A pure function of the message, so
  * node-session.c only acts and tests/fuzz can try any frame on it. The
  * launched job itself is node-launch.c's to decode. */
 #ifndef GB_NODE_MSG_H
@@ -19,6 +19,7 @@ enum node_msg_type {
 	NODE_MSG_SIGNAL,	/* id, sig, cancel */
 	NODE_MSG_PREEMPT,	/* id */
 	NODE_MSG_LIMIT,		/* id, limit */
+	NODE_MSG_SUSPEND,	/* id, suspend, limit */
 	NODE_MSG_ENDED_ACK,	/* id */
 	NODE_MSG_RELAY_REPLY,	/* chan, close */
 	/* An interactive session's (node-io.c and node-steps.c read the
@@ -37,7 +38,8 @@ struct node_msg {
 	uint64_t		 id;		/* the job, > 0 */
 	int			 sig;		/* 1 to NSIG - 1 */
 	bool			 cancel;
-	uint64_t		 limit;		/* LIMIT: s, 0 none */
+	uint64_t		 limit;		/* LIMIT, SUSPEND: s, 0 none */
+	bool			 suspend;	/* SUSPEND: false resumes */
 	uint32_t		 chan;		/* RELAY_REPLY: > 0 */
 	bool			 close;		/* RELAY_REPLY */
 	uint32_t		 step;		/* IO, IO_CONTROL */

@@ -7,6 +7,7 @@
 #include "common/log.h"
 #include "common/proto.h"
 #include "common/xmalloc.h"
+#include "daemon/node/node-cgroup.h"
 #include "daemon/node/node-cpus.h"
 #include "daemon/node/node-io.h"
 #include "daemon/node/node-jobs.h"
@@ -64,6 +65,9 @@ node_session_up(void *arg)
 	if (node_conf_memory_mb(s->conf) > 0)
 		json_object_set_new(msg, "memory_mb",
 		    json_integer(node_conf_memory_mb(s->conf)));
+	/* Whether its jobs can be suspended (gctl suspend). */
+	json_object_set_new(msg, "freezer", json_boolean(
+	    node_cgroup_sys_can_freeze(s->conf->cgroup_sys)));
 	json_object_set_new(msg, "jobs", node_jobs_report(s->jobs));
 	node_session_send(s, msg);
 	event_add(s->heartbeat, &tv);
@@ -181,6 +185,15 @@ node_session_message(const json_t *msg, void *arg)
 		break;
 	case NODE_MSG_LIMIT:
 		node_jobs_limit(s->jobs, m.id, m.limit);
+		break;
+	case NODE_MSG_SUSPEND:
+		/* The controller asks only where HELLO said "freezer"; a
+		 * freeze the kernel refuses leaves the job running. */
+		if (node_jobs_suspend(s->jobs, m.id, m.suspend, m.limit, why,
+		    sizeof why) == -1)
+			log_error("job %llu: cannot %s: %s",
+			    (unsigned long long)m.id, m.suspend ? "suspend" :
+			    "resume", why);
 		break;
 	case NODE_MSG_RELAY_REPLY:
 		if (s->relay == NULL)

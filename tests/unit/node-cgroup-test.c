@@ -394,6 +394,16 @@ child_wait(int fd, const void *arg)
 		pause();
 }
 
+static void
+child_spin(int fd, const void *arg)
+{
+	volatile unsigned long	n = 0;
+
+	dprintf(fd, "spinning");
+	for (;;)
+		n++;
+}
+
 /* The tests. */
 
 static void
@@ -599,6 +609,60 @@ test_kill(struct node_cgroup_sys *sys, uint64_t id)
 	ok(!exists(node_cgroup_dir(cg, 0)) && (node_cgroup_dir(cg, 1) == NULL ||
 	    !exists(node_cgroup_dir(cg, 1))), "and its directories are gone");
 	node_cgroup_free(cg);
+}
+
+/* The cgroup's CPU time in microseconds, or 0 when it cannot be read. */
+static uint64_t
+cpu_usec(const struct node_cgroup *cg)
+{
+	uint64_t	peak, cpu = 0;
+
+	(void)node_cgroup_usage(cg, &peak, &cpu);
+	return (cpu);
+}
+
+/* gctl suspend: a spinning process frozen uses no CPU time, and thawed
+ * uses it again. */
+static void
+test_freeze(struct node_cgroup_sys *sys, uint64_t id, const char *how)
+{
+	struct node_cgroup		*cg;
+	struct node_cgroup_limits	 l = { 0 };
+	uint64_t			 before, after, deadline;
+	char				 buf[64], err[512] = "ok";
+	int				 fd;
+	pid_t				 pid;
+
+	ok(node_cgroup_sys_can_freeze(sys), "%s: jobs can be frozen", how);
+	if ((cg = make(sys, id, &l)) == NULL) {
+		ok(0, "%s: a cgroup to freeze is made", how);
+		return;
+	}
+	pid = spawn(cg, child_spin, NULL, &fd);
+	report(fd, buf, sizeof buf, 8);
+	close(fd);
+	ok(node_cgroup_freeze(cg, true, err, sizeof err) == 0,
+	    "%s: the spinning job is frozen (%s)", how, err);
+	before = cpu_usec(cg);
+	deadline = now_ms() + 300;
+	while (now_ms() < deadline)
+		tick();
+	after = cpu_usec(cg);
+	ok(before > 0 && after == before, "%s: frozen, it uses no CPU time "
+	    "(%llu us, then %llu us 300 ms on)", how,
+	    (unsigned long long)before, (unsigned long long)after);
+	ok(node_cgroup_freeze(cg, false, err, sizeof err) == 0,
+	    "%s: it is thawed (%s)", how, err);
+	deadline = now_ms() + CHILD_MS;
+	while ((after = cpu_usec(cg)) <= before && now_ms() < deadline)
+		tick();
+	ok(after > before, "%s: thawed, it runs again (%llu us)", how,
+	    (unsigned long long)after);
+	ok(node_cgroup_freeze(cg, true, err, sizeof err) == 0,
+	    "%s: frozen again", how);
+	ok(empty_out(cg), "%s: a frozen job is killed all the same", how);
+	ok(reap(pid) != -1, "%s: the child is reaped", how);
+	destroy(cg);
 }
 
 /* v1 always has a peak; v2 only with memory.peak (Linux 5.19) and the
@@ -995,6 +1059,7 @@ run(void)
 		test_destroy_busy(sys, 9);
 		test_partial(sys, 10);
 		test_fork(sys, 11, mode == NODE_CGROUP_V2);
+		test_freeze(sys, 12, mode == NODE_CGROUP_V1 ? "v1" : "v2");
 		node_cgroup_sys_free(sys);
 		sys = NULL;
 		ok(node_cgroup_open(&sys, name, why, sizeof why) == mode,
@@ -1017,6 +1082,7 @@ run(void)
 	else {
 		printf("# v2 at %s\n", v2);
 		test_v2_bare(sys);
+		test_freeze(sys, 13, "v2 without controllers");
 	}
 	node_cgroup_sys_free(sys);
 	return (tap_done());

@@ -79,5 +79,27 @@ main(void)
 	ok(!m.accepted, "a refusal is not accepted");
 	is_str(m.refusal, "HELLO refused: no such node (permission_denied)",
 	    "its message and code are kept");
+	/* JOB_SUSPEND: freeze with the limit to keep should it fail,
+	 * thaw with the limit put off; both named, or the link is reset. */
+	snprintf(text, sizeof text, "{\"type\":%d,\"id\":7,\"suspend\":true,"
+	    "\"time_limit\":60}", MSG_JOB_SUSPEND);
+	is_int(decode(text, &m), 0, "JOB_SUSPEND decodes");
+	ok(m.type == NODE_MSG_SUSPEND && m.id == 7 && m.suspend &&
+	    m.limit == 60, "as a suspend of job 7, limit 60 s");
+	snprintf(text, sizeof text, "{\"type\":%d,\"id\":7,\"suspend\":false,"
+	    "\"time_limit\":0}", MSG_JOB_SUSPEND);
+	is_int(decode(text, &m), 0, "a resume decodes");
+	ok(m.type == NODE_MSG_SUSPEND && !m.suspend && m.limit == 0,
+	    "as a resume with no limit");
+	snprintf(text, sizeof text, "{\"type\":%d,\"id\":7,"
+	    "\"time_limit\":0}", MSG_JOB_SUSPEND);
+	is_int(decode(text, &m), -1, "one without suspend is refused");
+	snprintf(text, sizeof text, "{\"type\":%d,\"id\":7,\"suspend\":true}",
+	    MSG_JOB_SUSPEND);
+	is_int(decode(text, &m), -1, "one without time_limit is refused");
+	snprintf(text, sizeof text, "{\"type\":%d,\"suspend\":true,"
+	    "\"time_limit\":0}", MSG_JOB_SUSPEND);
+	is_int(decode(text, &m), -1, "one without a job id is refused");
+
 	return (tap_done());
 }
