@@ -1,6 +1,7 @@
 /* gctl: administer gbatchd (scontrol's counterpart): ping, shutdown,
  * drain and resume nodes, show and reload the configuration; and the
  * cluster's CA (gctl-ca.c, gctl-cert.c). One verb per invocation. */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -36,6 +37,8 @@ static int	gctl_show(int, char **);
 static int	gctl_hold(int, char **);
 static int	gctl_release(int, char **);
 static int	gctl_requeue(int, char **);
+static int	gctl_suspend(int, char **);
+static int	gctl_job_update(int, char **, const char *);
 static int	gctl_update(int, char **);
 static int	gctl_reconfigure(int, char **);
 static int	gctl_help(int, char **);
@@ -49,10 +52,15 @@ static const struct gctl_verb gctl_verbs[] = {
 	{ "drain", "NODE [--reason TEXT]", "let NODE finish its jobs and "
 	    "give it no new ones (operators)", gctl_drain },
 	{ "resume", "NODE", "give NODE jobs again (operators)", gctl_resume },
+	{ "resume", "[job] ID...", "thaw suspended jobs; they run on, their "
+	    "time limits put off by the time suspended (operators)",
+	    gctl_resume },
 	{ "hold", "ID...", "keep pending jobs from starting", gctl_hold },
 	{ "release", "ID...", "let held jobs start again", gctl_release },
 	{ "requeue", "ID...", "checkpoint, stop and requeue running jobs",
 	    gctl_requeue },
+	{ "suspend", "ID...", "freeze running jobs on their GPUs, which they "
+	    "keep, their time limits stopped (operators)", gctl_suspend },
 	{ "update", "job ID[,ID...] KEY=VALUE...", "change waiting jobs: "
 	    "TimeLimit=, Name=, Comment=, Dependency=, NumNodes=, "
 	    "Partition=, QOS=, Nice=, Priority=, Account=, StartTime=, GPUs= "
@@ -313,13 +321,34 @@ gctl_drain(int argc, char **argv)
 	return (gctl_node_update(argc, argv, "drain"));
 }
 
+/* Whether word names a job (42, 42_7, 42_[3-5]) rather than a node: it
+ * starts with a digit and holds only what a job's id may. */
+static bool
+gctl_is_job_id(const char *word)
+{
+	return (isdigit((unsigned char)word[0]) &&
+	    word[strspn(word, "0123456789_[]-,%")] == '\0');
+}
+
+/* resume NODE (a drained node), or resume [job] ID... (suspended jobs):
+ * words that all name jobs are jobs; "job" says so for a node named by
+ * digits alone. */
 static int
 gctl_resume(int argc, char **argv)
 {
+	int	i;
+
+	if (argc >= 2 && strcmp(argv[1], "job") == 0)
+		return (gctl_job_update(argc - 1, argv + 1, "resume"));
+	for (i = 1; i < argc && gctl_is_job_id(argv[i]); i++)
+		;
+	if (argc >= 2 && i == argc)
+		return (gctl_job_update(argc, argv, "resume"));
 	return (gctl_node_update(argc, argv, "resume"));
 }
 
-/* Asks gbatchd to hold, release or requeue each job; the exit status is
+/* Asks gbatchd to hold, release, requeue, suspend or resume each job; the
+ * exit status is
  * the worst seen. gbatchd's refusals name the job already. */
 static int
 gctl_job_update(int argc, char **argv, const char *action)
@@ -426,6 +455,12 @@ static int
 gctl_requeue(int argc, char **argv)
 {
 	return (gctl_job_update(argc, argv, "requeue"));
+}
+
+static int
+gctl_suspend(int argc, char **argv)
+{
+	return (gctl_job_update(argc, argv, "suspend"));
 }
 
 /* Prints "group.key = value" per setting, values as JSON. Values such as
@@ -617,7 +652,7 @@ main(int argc, char **argv)
 	if (optind == argc)
 		return (cmd_usage_error(&gctl_cmd, "no command given; expected "
 		    "one of: ping, shutdown, drain, resume, hold, release, "
-		    "requeue, update, show, reconfigure, account, user, "
+		    "requeue, suspend, update, show, reconfigure, account, user, "
 		    "reservation, purge, ca, cert, help"));
 	for (i = 0; i < GCTL_NVERBS; i++) {
 		if (strcmp(argv[optind], gctl_verbs[i].name) == 0)
@@ -625,6 +660,6 @@ main(int argc, char **argv)
 	}
 	return (cmd_usage_error(&gctl_cmd, "unknown command \"%s\"; expected "
 	    "one of: ping, shutdown, drain, resume, hold, release, requeue, "
-	    "update, show, reconfigure, account, user, reservation, purge, ca, "
+	    "suspend, update, show, reconfigure, account, user, reservation, purge, ca, "
 	    "cert, help", argv[optind]));
 }

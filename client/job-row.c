@@ -509,6 +509,13 @@ job_row_get_queue_delay(const void *row, const void *ctx, char *buf,
 }
 
 static const char *
+job_row_get_suspended(const void *row, const void *ctx, char *buf,
+    size_t len)
+{
+	return (job_row_seconds(row, JF_SUSPENDED, buf, len, NULL));
+}
+
+static const char *
 job_row_get_cpu_time(const void *row, const void *ctx, char *buf,
     size_t len)
 {
@@ -599,6 +606,7 @@ job_row_raw(const void *row, const void *ctx, const struct table_col *col,
 	} secs[] = {
 		{ job_row_get_run_time, JF_RUN_TOTAL },
 		{ job_row_get_queue_delay, JF_QUEUE_DELAY },
+		{ job_row_get_suspended, JF_SUSPENDED },
 		{ job_row_get_cpu_time, JF_CPU_TIME },
 		{ job_row_get_jct, JF_JCT },
 	};
@@ -729,6 +737,7 @@ const struct table_col job_row_cols[] = {
 	{ "first_start", "FIRST_START", false, job_row_get_first_start },
 	{ "run_time", "RUN_TIME", true, job_row_get_run_time },
 	{ "queue_delay", "QUEUE_DELAY", true, job_row_get_queue_delay },
+	{ "suspended", "SUSPENDED", true, job_row_get_suspended },
 	{ "jct", "JCT", true, job_row_get_jct },
 	{ "last_queue", "LAST_QUEUE", false, job_row_get_last_queue },
 	{ "gpu_hours", "GPU_HOURS", true, job_row_get_gpu_hours },

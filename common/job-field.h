@@ -16,7 +16,11 @@
  * where JFF_MS says milliseconds (sent as seconds). Of the fields:
  * attained is GPU-ms of service over every run; executed the ms run since
  * the last promotion; run_total the ms run in all; queue_delay the ms spent
- * PENDING, every wait summed (held time is not waiting); pending_since when
+ * PENDING, every wait summed (held time is not waiting); suspended the ms
+ * spent SUSPENDED over every run, run_suspended those of the current (or
+ * last) run, which put its time limit off and are not in its elapsed,
+ * and suspend_since when the current suspension began (0: not
+ * suspended); pending_since when
  * the current wait began; last_queue the scheduler's level when last
  * changed; queue its level now (-1: not held by the scheduler); rank a
  * pending job's place in the order the scheduler takes them (1 starts
@@ -235,6 +239,12 @@ enum job_field_kind {
 	    JFK_I64, JFF_UPDATE | JFF_MS)				\
 	COL(QUEUE_DELAY, queue_delay, int64_t, "queue_delay",		\
 	    "queue_delay", JFK_I64, JFF_UPDATE | JFF_MS)		\
+	COL(SUSPENDED, suspended, int64_t, "suspended", "suspended",	\
+	    JFK_I64, JFF_UPDATE | JFF_MS)				\
+	COL(RUN_SUSPENDED, run_suspended, int64_t, "run_suspended",	\
+	    "run_suspended", JFK_I64, JFF_UPDATE | JFF_MS)		\
+	COL(SUSPEND_SINCE, suspend_since, int64_t, "suspend_since",	\
+	    "suspend_time", JFK_I64, JFF_UPDATE | JFF_MS)		\
 	WIRE(JCT, "jct")						\
 	WIRE(KIND, "kind")						\
 	WIRE(PREEMPT, "preempt")					\

@@ -13,6 +13,7 @@ static const struct {
 	[JOB_HELD] = { "HELD", "H" },
 	[JOB_RUNNING] = { "RUNNING", "R" },
 	[JOB_PREEMPTING] = { "PREEMPTING", "PR" },
+	[JOB_SUSPENDED] = { "SUSPENDED", "S" },
 	[JOB_COMPLETED] = { "COMPLETED", "CD" },
 	[JOB_FAILED] = { "FAILED", "F" },
 	[JOB_TIMEOUT] = { "TIMEOUT", "TO" },
@@ -68,6 +69,13 @@ job_state_is_terminal(enum job_state s)
 }
 
 bool
+job_state_on_node(enum job_state s)
+{
+	return (s == JOB_RUNNING || s == JOB_PREEMPTING ||
+	    s == JOB_SUSPENDED);
+}
+
+bool
 job_state_is_legal(enum job_state from, enum job_state to)
 {
 	if (job_state_is_terminal(from) || from == to)
@@ -81,7 +89,12 @@ job_state_is_legal(enum job_state from, enum job_state to)
 	case JOB_RUNNING:
 		/* PENDING: node lost, job requeued. */
 		return (to == JOB_PREEMPTING || to == JOB_PENDING ||
-		    job_state_is_terminal(to));
+		    to == JOB_SUSPENDED || job_state_is_terminal(to));
+	case JOB_SUSPENDED:
+		/* RUNNING: resumed; PREEMPTING: requeued (thawed first);
+		 * PENDING: node lost. */
+		return (to == JOB_RUNNING || to == JOB_PREEMPTING ||
+		    to == JOB_PENDING || job_state_is_terminal(to));
 	case JOB_PREEMPTING:
 		return (to == JOB_PENDING || job_state_is_terminal(to));
 	default:

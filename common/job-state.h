@@ -11,6 +11,9 @@ enum job_state {
 	JOB_HELD,
 	JOB_RUNNING,
 	JOB_PREEMPTING,
+	/* Frozen on its nodes, its GPUs kept (gctl suspend); RUNNING again
+	 * when resumed. */
+	JOB_SUSPENDED,
 	JOB_COMPLETED,
 	JOB_FAILED,
 	JOB_TIMEOUT,
@@ -22,11 +25,15 @@ enum job_state {
 
 /* "PENDING", "RUNNING", ...; never NULL for a valid state. */
 const char	*job_state_name(enum job_state);
-/* Short form as squeue prints it: PD, H, R, PR, CD, F, TO, CA, NF, OOM. */
+/* Short form as squeue prints it: PD, H, R, PR, S, CD, F, TO, CA, NF,
+ * OOM. */
 const char	*job_state_short(enum job_state);
 /* Accepts the name or the short form, any case. Returns 0 or -1. */
 int		 job_state_parse(const char *, enum job_state *);
 bool		 job_state_is_terminal(enum job_state);
+/* Whether a job in the state has processes on its nodes and holds its
+ * GPUs there: RUNNING, PREEMPTING or SUSPENDED. */
+bool		 job_state_on_node(enum job_state);
 bool		 job_state_is_legal(enum job_state from, enum job_state to);
 
 #endif

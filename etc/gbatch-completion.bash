@@ -240,7 +240,7 @@ _gbatch_gctl()
 		return
 	fi
 	case $sub in
-	hold | release | requeue)
+	hold | release | requeue | suspend)
 		COMPREPLY=($(compgen -W "$(_gbatch_jobs)" -- "$cur")) ;;
 	drain)
 		if [[ $prev == --reason ]]; then
@@ -251,8 +251,13 @@ _gbatch_gctl()
 			COMPREPLY=($(compgen -W "--reason" -- "$cur"))
 		fi ;;
 	resume)
-		((cword == i + 1)) &&
-		    COMPREPLY=($(compgen -W "$(_gbatch_nodes)" -- "$cur")) ;;
+		# A drained node, or suspended jobs (after "job" or an id).
+		if [[ ${words[i+1]} == job || ${words[i+1]} == [0-9]* ]] &&
+		    ((cword > i + 1)); then
+			COMPREPLY=($(compgen -W "$(_gbatch_jobs)" -- "$cur"))
+		elif ((cword == i + 1)); then
+			COMPREPLY=($(compgen -W "job $(_gbatch_nodes) $(_gbatch_jobs)" -- "$cur"))
+		fi ;;
 	update)
 		if ((cword == i + 1)); then
 			COMPREPLY=($(compgen -W "job node" -- "$cur"))
@@ -412,7 +417,7 @@ _gbatch_scontrol()
 	done
 	case $verb in
 	"")
-		COMPREPLY=($(compgen -W "show hold release requeue update create delete ping reconfigure version" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "show hold release requeue suspend resume update create delete ping reconfigure version" -- "$cur")) ;;
 	show)
 		case $subject in
 		"") COMPREPLY=($(compgen -W "job node partition config reservation hostnames hostlist" -- "$cur")) ;;
@@ -433,7 +438,7 @@ _gbatch_scontrol()
 		else
 			COMPREPLY=($(compgen -W "$(_gbatch_reservations)" -- "$cur"))
 		fi ;;
-	hold | release | requeue)
+	hold | release | requeue | suspend | resume)
 		COMPREPLY=($(compgen -W "$(_gbatch_jobs)" -- "$cur")) ;;
 	update)
 		# A job's keys after JobId=, a node's after NodeName=, a

@@ -166,6 +166,14 @@ sacct_elapsed(const struct job_row *r, time_t now, char *buf, size_t len)
 	slurm_fmt_duration(slurm_fmt_row_int(r, JF_ELAPSED), true, buf, len);
 }
 
+/* Slurm's Suspended: the time the job spent suspended. */
+static void
+sacct_suspended(const struct job_row *r, time_t now, char *buf, size_t len)
+{
+	slurm_fmt_duration(slurm_fmt_row_int(r, JF_SUSPENDED), true, buf,
+	    len);
+}
+
 static void
 sacct_start(const struct job_row *r, time_t now, char *buf, size_t len)
 {
@@ -301,7 +309,7 @@ static const char *const sacct_members[] = {
 	"time_limit", "submit_time", "start_time", "end_time", "exit_code",
 	"signal", "account", "mem_peak", "cpu_time", "mem", "mem_per_gpu",
 	"cpus_per_gpu", "cpus_per_task", "tasks_per_node", "num_nodes",
-	"reason", "workdir", "alloc_cpus", "partition", "qos",
+	"reason", "workdir", "alloc_cpus", "partition", "qos", "suspended",
 };
 
 static const struct sacct_field sacct_fields[] = {
@@ -316,6 +324,7 @@ static const struct sacct_field sacct_fields[] = {
 	{ "State", 10, sacct_state },
 	{ "ExitCode", 8, sacct_exit },
 	{ "Elapsed", 10, sacct_elapsed },
+	{ "Suspended", 10, sacct_suspended },
 	{ "Start", 19, sacct_start },
 	{ "End", 19, sacct_end },
 	{ "Submit", 19, sacct_submit },
@@ -664,8 +673,7 @@ main(int argc, char **argv)
 		r = &m.jobs.rows[n];
 		if (!sacct_wanted(r, names, since, until, by_id))
 			continue;
-		if (stat_mode && slurm_fmt_row_state(r) != JOB_RUNNING &&
-		    slurm_fmt_row_state(r) != JOB_PREEMPTING) {
+		if (stat_mode && !job_state_on_node(slurm_fmt_row_state(r))) {
 			(void)job_row_jobid(r, buf, sizeof buf);
 			fprintf(stderr, "sstat: error: couldn't get steps for "
 			    "job %s: it is %s, not running\n", safe_text_str(

@@ -1,6 +1,6 @@
 /* scontrol (slurm-compat): Slurm's scontrol for its daily forms over
  * gbatch: show job|jobid|node|partition|config|reservation, hold,
- * release, requeue, update NodeName=... State=DRAIN|RESUME, update
+ * release, requeue, suspend, resume, update NodeName=... State=DRAIN|RESUME, update
  * JobId=... with TimeLimit, Name, Comment, Dependency and NumNodes,
  * create, update and delete reservation, ping, reconfigure, version.
  * gbatch's own are gq, gnodes and gctl; the records are scontrol-show.c's,
@@ -62,7 +62,11 @@ scontrol_usage(FILE *f)
 "  show hostlist LIST     a node list folded into ranges, n[1-3,7]\n"
 "  hold ID[,ID...]        keep pending jobs from starting\n"
 "  release ID[,ID...]     let held jobs start\n"
-"  requeue ID[,ID...]     checkpoint, stop and requeue running jobs\n"
+"  requeue ID[,ID...]     checkpoint, stop and requeue running (or\n"
+"                         suspended) jobs\n"
+"  suspend ID[,ID...]     freeze running jobs on their GPUs, which they\n"
+"                         keep, their time limits stopped (operators)\n"
+"  resume ID[,ID...]      thaw suspended jobs (operators)\n"
 "  update NodeName=NODE State=DRAIN|RESUME [Reason=TEXT]\n"
 "                         drain or resume a node (operators)\n"
 "  update JobId=ID[,ID...] KEY=VALUE...\n"
@@ -250,7 +254,8 @@ scontrol_send_all(struct model *m, json_t *reqs)
 	return (worst);
 }
 
-/* hold, release, requeue: each job of the lists, as gctl does them. */
+/* hold, release, requeue, suspend, resume: each job of the lists, as
+ * gctl does them. */
 static int
 scontrol_job_action(struct model *m, const char *action, int argc,
     char **argv)
@@ -473,8 +478,8 @@ main(int argc, char **argv)
 	model_set_timeout(&m, timeout);
 	if (optind >= argc) {
 		r = cmd_usage_error(&scontrol_cmd, "expected a command: show, "
-		    "hold, release, requeue, update, create, delete, ping, "
-		    "reconfigure or version");
+		    "hold, release, requeue, suspend, resume, update, create, "
+		    "delete, ping, reconfigure or version");
 		goto out;
 	}
 	verb = argv[optind];
@@ -487,6 +492,10 @@ main(int argc, char **argv)
 		r = scontrol_job_action(&m, tolower((unsigned char)verb[0]) ==
 		    'h' ? "hold" : tolower((unsigned char)verb[2]) == 'l' ?
 		    "release" : "requeue", nargs, args);
+	else if (scontrol_is(verb, "suspend", 2))
+		r = scontrol_job_action(&m, "suspend", nargs, args);
+	else if (scontrol_is(verb, "resume", 4))
+		r = scontrol_job_action(&m, "resume", nargs, args);
 	else if (scontrol_is(verb, "update", 2))
 		r = scontrol_update(&m, nargs, args);
 	else if (scontrol_is(verb, "create", 2))
@@ -505,8 +514,8 @@ main(int argc, char **argv)
 		    "\"%s\"", verb, args[0]);
 	else
 		r = cmd_usage_error(&scontrol_cmd, "unknown command \"%s\"; "
-		    "expected show, hold, release, requeue, update, create, "
-		    "delete, ping, reconfigure or version", verb);
+		    "expected show, hold, release, requeue, suspend, resume, "
+		    "update, create, delete, ping, reconfigure or version", verb);
 out:
 	model_free(&m);
 	return (r);

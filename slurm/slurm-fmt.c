@@ -18,6 +18,7 @@ static const struct {
 	[JOB_HELD] = { "PENDING", "PD" },
 	[JOB_RUNNING] = { "RUNNING", "R" },
 	[JOB_PREEMPTING] = { "RUNNING", "R" },
+	[JOB_SUSPENDED] = { "SUSPENDED", "S" },
 	[JOB_COMPLETED] = { "COMPLETED", "CD" },
 	[JOB_FAILED] = { "FAILED", "F" },
 	[JOB_CANCELLED] = { "CANCELLED", "CA" },

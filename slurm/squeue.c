@@ -195,7 +195,7 @@ squeue_field(const struct job_row *r, enum job_state s, char c, long task,
 		    sizeof tmp)));
 	case 'R':
 		nodes = slurm_fmt_row_str(r, JF_NODES, tmp, sizeof tmp);
-		if (s == JOB_RUNNING || s == JOB_PREEMPTING) {
+		if (job_state_on_node(s)) {
 			snprintf(buf, len, "%s", nodes);
 			return (buf);
 		}

@@ -52,17 +52,26 @@ assoc_load_usage(struct assoc_usage *u, int64_t now)
 {
 	struct assoc_load	 l = { u, now };
 	struct job		*j;
+	int64_t			 from;
 
 	if (store_assoc_month(assoc_usage_month(u, now), assoc_load_used,
 	    &l) != 0)
 		return (-1);
 	/* The runs under way, open in the store: counted from their
-	 * start, as those that start from now on. */
+	 * start (put off by the time they were suspended), as those that
+	 * start from now on; a suspended one's up to its suspension. */
 	for (j = job_table_first(); j != NULL; j = job_table_next(j)) {
-		if (job_state(j) == JOB_RUNNING ||
-		    job_state(j) == JOB_PREEMPTING)
-			assoc_usage_run_start(u, job_account(j), job_qos(j),
-			    job_run_gpus(j), job_start_time(j), now);
+		if (!job_state_on_node(job_state(j)))
+			continue;
+		/* A suspended one's, as it was when it was suspended. */
+		from = job_run_from_ms(j, job_state(j) == JOB_SUSPENDED ?
+		    job_service(j)->suspend_since : now * 1000) / 1000;
+		assoc_usage_run_start(u, job_account(j), job_qos(j),
+		    job_run_gpus(j), from, now);
+		if (job_state(j) == JOB_SUSPENDED)
+			assoc_usage_run_end(u, job_account(j), job_qos(j),
+			    job_run_gpus(j), from,
+			    job_service(j)->suspend_since / 1000);
 	}
 	return (0);
 }

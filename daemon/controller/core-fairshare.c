@@ -241,6 +241,9 @@ core_fs_charge(const struct job *j, int64_t now)
 
 	if (from < core.fs_charged)
 		from = core.fs_charged;
+	/* Suspended, it was charged to then; it is again from its resume. */
+	if (from < job_service(j)->resumed)
+		from = job_service(j)->resumed;
 	if (now <= from || job_run_gpus(j) == 0)
 		return;
 	fairshare_charge(core.fs, job_user(j), job_account(j),
@@ -272,7 +275,8 @@ core_fairshare_tick(int64_t now)
 	if (now < core.fs_next)
 		return;
 	for (j = job_table_first(); j != NULL; j = job_table_next(j)) {
-		if (core_running(job_state(j)))
+		if (core_running(job_state(j)) &&
+		    job_state(j) != JOB_SUSPENDED)
 			core_fs_charge(j, now);
 	}
 	core.fs_charged = now;

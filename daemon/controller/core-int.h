@@ -120,11 +120,11 @@ struct core_state {
 };
 extern struct core_state core;
 
-/* Whether a job in state s holds GPUs. */
+/* Whether a job in state s holds GPUs (a suspended one too). */
 static inline bool
 core_running(enum job_state s)
 {
-	return (s == JOB_RUNNING || s == JOB_PREEMPTING);
+	return (job_state_on_node(s));
 }
 
 /* core-part.c: the nodes j may run on (NULL: any), as sched_jobspec lays

@@ -345,8 +345,9 @@ core_spec(struct job *j, struct sched_jobspec *spec, int64_t now)
 	/* Its place among the waiting jobs of its tier and queue. */
 	spec->urgency = (int32_t)((int64_t)job_priority(j) - job_nice(j));
 	spec->arg = j;
+	/* What its run has run, its time suspended apart. */
 	if (core_running(job_state(j)) && job_start_time(j) > 0 &&
-	    (run = now - job_start_time(j) * 1000) < 0)
+	    (run = now - job_run_from_ms(j, now)) < 0)
 		run = 0;
 	spec->attained = sv->attained + sched_core_service(core.sc, spec,
 	    run);
@@ -359,6 +360,7 @@ core_spec(struct job *j, struct sched_jobspec *spec, int64_t now)
 	spec->promotions = sv->promotions;
 	spec->resizes = sv->resizes;
 	spec->preempting = job_state(j) == JOB_PREEMPTING;
+	spec->suspended = job_state(j) == JOB_SUSPENDED;
 	/* Backfill's and the windows': a run's time limit (each run has all
 	 * of it; a job running already, what is left, at least a ms: it is
 	 * due to end),
@@ -649,7 +651,7 @@ core_job_row(struct job *j, enum job_state to, struct store_job *row)
 		row->resizes = sched_cjob_resizes(cj);
 		row->last_queue = (int)sched_cjob_queue(cj);
 	} else if (core_running(from) && !core_running(to) &&
-	    job_start_time(j) > 0 && (run = now - job_start_time(j) * 1000) >
+	    job_start_time(j) > 0 && (run = now - job_run_from_ms(j, now)) >
 	    0) {
 		/* A job the core did not hold still ran. */
 		row->attained += core_job_service(j, run);
@@ -681,8 +683,10 @@ core_job_changed(struct job *j, enum job_state from, enum job_state to,
 	if (job_array_job_id(j) != 0 && job_array_job_id(j) != job_id(j) &&
 	    depend_wait_changed(job_array_job_id(j)))
 		core_mark_dirty();
-	/* What it ran since the last charge is its user's. */
-	if (core_running(from) && !core_running(to))
+	/* What it ran since the last charge is its user's; suspended, it
+	 * is charged no more until resumed. */
+	if ((core_running(from) && !core_running(to) &&
+	    from != JOB_SUSPENDED) || to == JOB_SUSPENDED)
 		core_fairshare_stopped(j, ctx_now_ms());
 	/* Its run teaches how long its like run. */
 	if (to == JOB_COMPLETED)
@@ -699,17 +703,30 @@ core_job_changed(struct job *j, enum job_state from, enum job_state to,
 		core_mark_dirty();
 		break;
 	case JOB_RUNNING:
-		/* Started by a pass: the core knows. Re-adopted from a node
-		 * after a requeue: the core thinks it waits. */
+		/* Started by a pass: the core knows. Resumed: the core
+		 * has it suspended. Re-adopted from a node after a requeue:
+		 * the core thinks it waits. */
 		if (s->cjob != NULL &&
 		    sched_cjob_state(s->cjob) == SCHED_JOB_RUNNING)
 			break;
+		if (s->cjob != NULL && from == JOB_SUSPENDED) {
+			(void)sched_core_resume(core.sc, s->cjob, now);
+			core_mark_dirty();
+			break;
+		}
 		if (s->cjob != NULL)
 			sched_core_end(core.sc, s->cjob, now);
 		s->cjob = NULL;
 		core_adopt(j, now);
 		break;
+	case JOB_SUSPENDED:
+		if (s->cjob != NULL)
+			(void)sched_core_suspend(core.sc, s->cjob, now);
+		break;
 	case JOB_PREEMPTING:
+		/* Thawed to be stopped: it runs its grace. */
+		if (s->cjob != NULL && from == JOB_SUSPENDED)
+			(void)sched_core_resume(core.sc, s->cjob, now);
 		break;
 	default:
 		if (to == JOB_COMPLETED &&

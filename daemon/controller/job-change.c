@@ -73,6 +73,10 @@ job_change_run(const struct job *j, enum job_state from, enum job_state to,
 	char	*alloc, part[LABEL_MAX + 1];
 	int	 rc;
 
+	/* A run suspended and resumed is one run. */
+	if (to == JOB_SUSPENDED || (from == JOB_SUSPENDED &&
+	    to == JOB_RUNNING))
+		return (0);
 	if (to == JOB_RUNNING && from == JOB_PENDING && how->readopt)
 		return (store_run_reopen(row->id));
 	if (to == JOB_RUNNING) {
@@ -84,13 +88,14 @@ job_change_run(const struct job *j, enum job_state from, enum job_state to,
 		free(alloc);
 		return (rc);
 	}
-	if (from == JOB_RUNNING && to == JOB_PREEMPTING)
+	if ((from == JOB_RUNNING || from == JOB_SUSPENDED) &&
+	    to == JOB_PREEMPTING)
 		return (store_run_preempt(row->id, now));
 	/* A step whose end never came (its node lost) ends with the run. */
-	if ((from == JOB_RUNNING || from == JOB_PREEMPTING) &&
+	if (job_state_on_node(from) &&
 	    store_step_close(row->id, now, "CANCELLED") != 0)
 		return (-1);
-	if (from == JOB_RUNNING || from == JOB_PREEMPTING)
+	if (job_state_on_node(from))
 		return (store_run_end(row->id, job_state_is_terminal(to) ?
 		    row->end_time : now, requeue_run_end(from, to),
 		    how->has_exit, how->exit_code, how->signal));
@@ -98,20 +103,24 @@ job_change_run(const struct job *j, enum job_state from, enum job_state to,
 }
 
 /* A run of j ended at end (as job_runs records it: its node's word for
- * a finished job): its GPU-seconds, to its account's use of its budget
- * and to its partition's, account's and QOS's counts. */
+ * a finished job): its GPU-seconds, its time suspended apart, to its
+ * account's use of its budget (where it was not suspended: a suspension
+ * ended its part there) and to its partition's, account's and QOS's
+ * counts. */
 static void
 job_change_gpu_seconds(const struct job *j, int64_t end)
 {
 	char		part[LABEL_MAX + 1];
 	const char	*names[METRICS_BY_COUNT];
 	uint64_t	gpu_s;
+	int64_t		from = job_run_from_ms(j, end * 1000) / 1000;
 
-	assoc_usage_run_end(core_usage(), job_account(j), job_qos(j),
-	    job_run_gpus(j), job_start_time(j), end);
-	if (job_start_time(j) <= 0 || end <= job_start_time(j))
+	if (job_state(j) != JOB_SUSPENDED)
+		assoc_usage_run_end(core_usage(), job_account(j), job_qos(j),
+		    job_run_gpus(j), from, end);
+	if (from <= 0 || end <= from)
 		return;
-	gpu_s = (uint64_t)(end - job_start_time(j)) * job_run_gpus(j);
+	gpu_s = (uint64_t)(end - from) * job_run_gpus(j);
 	names[METRICS_BY_PARTITION] = core_part_run(j, part, sizeof part);
 	names[METRICS_BY_ACCOUNT] = job_account(j);
 	names[METRICS_BY_QOS] = qos_key(&ctx_conf()->qos, job_qos(j));
@@ -146,7 +155,10 @@ job_change_state(struct job *j, enum job_state to,
 	struct job_part			 one;
 	const struct job_part		*parts = NULL;
 	enum job_state			 from = job_state(j);
-	int64_t				 now = ctx_now(), now_ms;
+	/* A resume goes on with the run: it is no start. */
+	bool				 start = to == JOB_RUNNING &&
+					    from != JOB_SUSPENDED;
+	int64_t				 now = ctx_now(), now_ms, run_from;
 	char				 gpus[600], what[900], extra[300];
 	char				*alloc = NULL;
 	size_t				 len, nparts = 0;
@@ -165,7 +177,7 @@ job_change_state(struct job *j, enum job_state to,
 	job_to_row(j, &row);
 	row.state = to;
 	row.node = node != NULL ? node_name(node) : NULL;
-	if (to == JOB_RUNNING) {
+	if (start) {
 		parts = how->parts;
 		nparts = how->nparts;
 		if (nparts == 0) {
@@ -186,7 +198,7 @@ job_change_state(struct job *j, enum job_state to,
 		row.reason = "Held";
 	else if (to == JOB_PREEMPTING)
 		row.reason = "None";
-	if (to != JOB_RUNNING && to != JOB_PENDING)
+	if (!start && to != JOB_PENDING)
 		alloc = job_alloc_text(job_part_const(j, 0), job_nparts(j));
 	row.alloc = alloc;
 	core_job_row(j, to, &row);
@@ -194,10 +206,10 @@ job_change_state(struct job *j, enum job_state to,
 		requeue_readopt(&row, job_run_gpus(j));
 	/* Its rendezvous port, while it runs; a job found running keeps
 	 * the one it has. */
-	if (to == JOB_RUNNING && !how->readopt)
+	if (start && !how->readopt)
 		row.master_port = master_port_pick(parts[0].node, id);
 	/* The CPUs the run holds: kept with the job once it ends. */
-	if (to == JOB_RUNNING)
+	if (start)
 		row.alloc_cpus = core_parts_cpus(j, parts, nparts);
 	else if (to == JOB_PENDING || job_state_is_terminal(to))
 		row.master_port = 0;
@@ -208,6 +220,19 @@ job_change_state(struct job *j, enum job_state to,
 		row.queue_delay += now_ms - row.pending_since;
 	if (to == JOB_PENDING)
 		row.pending_since = now_ms;
+	/* Time suspended: the run's and in all. */
+	run_from = job_run_from_ms(j, now_ms);
+	if (start)
+		row.run_suspended = 0;
+	if (to == JOB_SUSPENDED)
+		row.suspend_since = now_ms;
+	if (from == JOB_SUSPENDED) {
+		if (now_ms > row.suspend_since) {
+			row.suspended += now_ms - row.suspend_since;
+			row.run_suspended += now_ms - row.suspend_since;
+		}
+		row.suspend_since = 0;
+	}
 	/* Released before its begin time: it waits from then on. */
 	if (to == JOB_PENDING && job_begin_time(j) * 1000 > now_ms) {
 		row.pending_since = job_begin_time(j) * 1000;
@@ -237,7 +262,7 @@ job_change_state(struct job *j, enum job_state to,
 		snprintf(extra + len, sizeof extra - len, "%s%s",
 		    len != 0 ? ", " : "", how->detail);
 	}
-	if (to == JOB_RUNNING) {
+	if (start) {
 		job_change_where(parts, nparts, gpus, sizeof gpus);
 		snprintf(what, sizeof what, "on %s%s%s%s", gpus,
 		    extra[0] != '\0' ? " (" : "", extra,
@@ -258,21 +283,31 @@ job_change_state(struct job *j, enum job_state to,
 	 * them, and hears it while the job's parts still say which. Those
 	 * of the new run it takes as it hears of the start (its listener,
 	 * core_job_changed). */
-	if ((from == JOB_RUNNING || from == JOB_PREEMPTING) &&
-	    to != JOB_PREEMPTING) {
+	if (job_state_on_node(from) && !job_state_on_node(to)) {
 		job_change_gpu_seconds(j, job_state_is_terminal(to) ?
 		    row.end_time : now);
 		core_job_release(j);
 	}
+	/* Suspended, its run stops counting against its budget; resumed,
+	 * it counts again, from its start put off by the suspension. */
+	if (to == JOB_SUSPENDED)
+		assoc_usage_run_end(core_usage(), job_account(j), job_qos(j),
+		    job_run_gpus(j), run_from / 1000, now);
 	job_set_state(j, to);
 	job_set_reason(j, row.reason);
 	job_set_sched_row(j, &row);
 	job_set_master_port(j, row.master_port);
 	job_set_alloc_cpus(j, row.alloc_cpus);
-	if (to == JOB_RUNNING) {
+	if (start) {
 		job_set_restarts(j, row.restarts);
 		job_set_run(j, parts, nparts, row.start_time);
 		job_change_run_started(j, from, &row, how, now);
+	} else if (from == JOB_SUSPENDED && job_state_on_node(to)) {
+		/* Resumed, or thawed to be stopped (PREEMPTING). */
+		job_set_resumed(j, now_ms);
+		assoc_usage_run_reopen(core_usage(), job_account(j),
+		    job_qos(j), job_run_gpus(j), job_run_from_ms(j, now_ms) /
+		    1000, now, now);
 	} else if (requeue_is_requeue(from, to))
 		job_set_requeued(j);
 	job_table_tell(j, from, to, &row);

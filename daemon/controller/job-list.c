@@ -77,6 +77,8 @@ job_list_store_fields(struct job_field_set fields)
 	if (jfs_has(fields, JF_ELAPSED)) {
 		jfs_add(&m, JF_START_TIME);
 		jfs_add(&m, JF_END_TIME);
+		jfs_add(&m, JF_RUN_SUSPENDED);
+		jfs_add(&m, JF_SUSPEND_SINCE);
 	}
 	if (jfs_has(fields, JF_JCT)) {
 		jfs_add(&m, JF_SUBMIT_TIME);
@@ -244,11 +246,15 @@ job_list_write(struct jtext *b, const struct store_job *r, int64_t now,
 	}
 	jtext_reserve(b, room);
 
+	/* The last run's, its time suspended apart (sacct's Elapsed). */
 	if (r->start_time != 0) {
 		if (r->end_time != 0)
 			elapsed = r->end_time - r->start_time;
-		else if (r->state == JOB_RUNNING || r->state == JOB_PREEMPTING)
+		else if (job_state_on_node(r->state))
 			elapsed = now - r->start_time;
+		elapsed -= r->run_suspended / 1000;
+		if (r->suspend_since != 0 && r->end_time == 0)
+			elapsed -= now - r->suspend_since / 1000;
 		if (elapsed < 0)
 			elapsed = 0;
 	}

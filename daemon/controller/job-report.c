@@ -47,15 +47,19 @@ job_report_kill(struct peer *p, uint64_t id, const char *why)
 }
 
 /* Tells the node of p j's time limit, which may have changed while the
- * node was away (gctl update job TimeLimit= of a running job). */
+ * node was away (gctl update job TimeLimit= of a running job); a
+ * suspended job is frozen again (gnoded may have restarted). */
 static void
 job_report_limit(struct peer *p, const struct job *j)
 {
 	json_t	*msg;
 
-	msg = json_pack("{s:i,s:I,s:I}", "type", MSG_JOB_LIMIT, "id",
-	    (json_int_t)job_id(j), "time_limit",
-	    (json_int_t)core_resv_limit(j, job_start_time(j)));
+	if (job_state(j) == JOB_SUSPENDED)
+		msg = launch_suspend_msg(j, true);
+	else
+		msg = json_pack("{s:i,s:I,s:I}", "type", MSG_JOB_LIMIT, "id",
+		    (json_int_t)job_id(j), "time_limit",
+		    (json_int_t)launch_run_limit(j));
 	peer_send(p, msg);
 	json_decref(msg);
 }
@@ -278,7 +282,7 @@ job_report_ended(struct node *n, struct peer *p, const json_t *r)
 	}
 	j = job_table_find(id);
 	if (j == NULL || (rank = job_rank_on(j, n)) < 0 ||
-	    (job_state(j) != JOB_RUNNING && job_state(j) != JOB_PREEMPTING)) {
+	    !job_state_on_node(job_state(j))) {
 		log_debug("job %" PRIu64 ": end reported by %s already known "
 		    "or stale", id, node_name(n));
 		job_report_ack(p, id);
@@ -409,7 +413,7 @@ job_report_lost(struct job *j, struct node *n, const struct job_change *how)
 	/* A gang never runs partly: its other parts stop, and it is
 	 * requeued once they have (their GPUs are not free before). */
 	job_set_gang_stopping(j, true);
-	if (job_state(j) == JOB_RUNNING &&
+	if ((job_state(j) == JOB_RUNNING || job_state(j) == JOB_SUSPENDED) &&
 	    job_change_state(j, JOB_PREEMPTING, how) != 0)
 		return;
 	/* As a preemption: the parts save their work before they stop. */
@@ -445,8 +449,7 @@ job_report_missing(struct node *n, const json_t *reports)
 	how.detail = detail;
 	for (j = job_table_first(); j != NULL; j = next) {
 		next = job_table_next(j);
-		if (job_rank_on(j, n) < 0 || (job_state(j) != JOB_RUNNING &&
-		    job_state(j) != JOB_PREEMPTING))
+		if (job_rank_on(j, n) < 0 || !job_state_on_node(job_state(j)))
 			continue;
 		if (job_report_lists(reports, job_id(j)))
 			continue;

@@ -328,6 +328,9 @@ job_to_row(const struct job *j, struct store_job *r)
 	r->promotions = run->service.promotions;
 	r->resizes = run->service.resizes;
 	r->queue_delay = run->service.queue_delay;
+	r->suspended = run->service.suspended;
+	r->run_suspended = run->service.run_suspended;
+	r->suspend_since = run->service.suspend_since;
 	r->pending_since = j->sched.pending_since;
 	r->last_queue = run->service.last_queue;
 }
@@ -702,7 +705,8 @@ job_set_sched_row(struct job *j, const struct store_job *r)
 	if (j->run == NULL && r->attained == 0 && r->executed == 0 &&
 	    r->run_total == 0 && r->first_start == 0 && r->last_stop == 0 &&
 	    r->preemptions == 0 && r->promotions == 0 && r->resizes == 0 &&
-	    r->queue_delay == 0 && r->last_queue == 0)
+	    r->queue_delay == 0 && r->last_queue == 0 && r->suspended == 0 &&
+	    r->run_suspended == 0 && r->suspend_since == 0)
 		return;
 	s = &job_run_set(j)->service;
 	s->attained = r->attained;
@@ -715,4 +719,27 @@ job_set_sched_row(struct job *j, const struct store_job *r)
 	s->resizes = r->resizes;
 	s->queue_delay = r->queue_delay;
 	s->last_queue = r->last_queue;
+	s->suspended = r->suspended;
+	s->run_suspended = r->run_suspended;
+	s->suspend_since = r->suspend_since;
+}
+
+void
+job_set_resumed(struct job *j, int64_t ms)
+{
+	job_run_set(j)->service.resumed = ms;
+}
+
+int64_t
+job_run_from_ms(const struct job *j, int64_t now_ms)
+{
+	const struct job_service	*s = &job_run_const(j)->service;
+	int64_t				 from;
+
+	if (job_start_time(j) <= 0)
+		return (0);
+	from = job_start_time(j) * 1000 + s->run_suspended;
+	if (s->suspend_since != 0 && now_ms > s->suspend_since)
+		from += now_ms - s->suspend_since;
+	return (from);
 }

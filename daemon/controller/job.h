@@ -59,6 +59,13 @@ struct job_service {
 	int64_t			 first_start;	/* ms since the epoch, 0: never */
 	int64_t			 last_stop;	/* ms since the epoch */
 	int64_t			 queue_delay;	/* ms spent pending */
+	/* Suspended (ms): over every run, in this run, and since when now
+	 * (ms since the epoch, 0: not suspended); when it last resumed
+	 * (memory only: 0 after a restart). */
+	int64_t			 suspended;
+	int64_t			 run_suspended;
+	int64_t			 suspend_since;
+	int64_t			 resumed;
 	uint32_t		 preemptions;
 	uint32_t		 promotions;
 	uint32_t		 resizes;	/* an elastic job's */
@@ -149,6 +156,13 @@ const struct job_part *job_part_const(const struct job *, size_t rank);
 /* The rank of j's part on node n, or -1. */
 int		 job_rank_on(const struct job *, const struct node *);
 int64_t		 job_start_time(const struct job *);
+/* The instant (ms since the epoch) its current run would have started
+ * had it never been suspended: its start put off by the time it was
+ * suspended in this run, one under way counted to now. now less it is
+ * what the run has run; 0 for a job not started. */
+int64_t		 job_run_from_ms(const struct job *, int64_t now_ms);
+/* It resumed at ms (since the epoch): its run is charged from then. */
+void		 job_set_resumed(struct job *, int64_t ms);
 const char	*job_reason(const struct job *);
 bool		 job_cancel_requested(const struct job *);
 int64_t		 job_submit_time(const struct job *);

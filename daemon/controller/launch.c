@@ -428,7 +428,31 @@ launch_limit(struct job *j)
 {
 	return (launch_to_parts(j, json_pack("{s:i,s:I,s:I}", "type",
 	    MSG_JOB_LIMIT, "id", (json_int_t)job_id(j), "time_limit",
-	    (json_int_t)core_resv_limit(j, job_start_time(j)))) > 0 ? 0 :
+	    (json_int_t)launch_run_limit(j))) > 0 ? 0 : -1);
+}
+
+uint64_t
+launch_run_limit(const struct job *j)
+{
+	uint64_t	limit = core_resv_limit(j, job_start_time(j));
+
+	if (limit > 0)
+		limit += (uint64_t)(job_service(j)->run_suspended / 1000);
+	return (limit);
+}
+
+json_t *
+launch_suspend_msg(const struct job *j, bool suspend)
+{
+	return (json_pack("{s:i,s:I,s:b,s:I}", "type", MSG_JOB_SUSPEND, "id",
+	    (json_int_t)job_id(j), "suspend", suspend, "time_limit",
+	    (json_int_t)launch_run_limit(j)));
+}
+
+int
+launch_suspend(struct job *j, bool suspend)
+{
+	return (launch_to_parts(j, launch_suspend_msg(j, suspend)) > 0 ? 0 :
 	    -1);
 }
 

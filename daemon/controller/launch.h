@@ -44,6 +44,17 @@ int	launch_preempt(struct job *);
  * start; 0 none), which they enforce from then on. Returns -1 when none
  * of its nodes is connected. */
 int	launch_limit(struct job *);
+/* A running job's time limit from its start as its nodes enforce it (0:
+ * none): its own, or its reservation's end (core_resv_limit), put off by
+ * the time it was suspended in this run. */
+uint64_t launch_run_limit(const struct job *);
+/* Tells a suspended job's nodes to freeze it (suspend), or a resumed
+ * one's to thaw it, with launch_run_limit as the transition left it (a
+ * frozen job's shepherd keeps it only should the freeze fail). Returns -1
+ * when none of its nodes is connected. launch_suspend_msg is the
+ * message, for one node (the caller's reference). */
+int	launch_suspend(struct job *, bool suspend);
+json_t	*launch_suspend_msg(const struct job *, bool suspend);
 /* Cancels job as gcancel does: a pending or held job ends CANCELLED now; a
  * running one is told to stop (it ends CANCELLED once its nodes say so),
  * or ends now when its node is away. detail: who or what cancelled it,

@@ -103,8 +103,7 @@ metrics_http_parts(struct metrics_gauges *g, struct metrics_group **parts)
 				mp[0].pending++;
 			continue;
 		}
-		if (job_state(j) != JOB_RUNNING &&
-		    job_state(j) != JOB_PREEMPTING)
+		if (!job_state_on_node(job_state(j)))
 			continue;
 		(void)core_part_run(j, run, sizeof run);
 		for (k = 0; k < np; k++) {
@@ -175,8 +174,7 @@ metrics_http_by(struct metrics_gauges *g, int by, const char *const *names,
 		(void)metrics_http_group(v, &n, names[i]);
 	for (j = job_table_first(); j != NULL; j = job_table_next(j)) {
 		st = job_state(j);
-		if (st != JOB_PENDING && st != JOB_RUNNING &&
-		    st != JOB_PREEMPTING)
+		if (st != JOB_PENDING && !job_state_on_node(st))
 			continue;
 		i = metrics_http_group(v, &n, name_of(j));
 		if (st == JOB_PENDING)

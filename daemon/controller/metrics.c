@@ -314,7 +314,7 @@ metrics_histogram_write(FILE *f, const struct metrics_histogram *h)
 static bool
 metrics_is_queued(enum job_state s)
 {
-	return (s == JOB_PENDING || s == JOB_RUNNING || s == JOB_PREEMPTING);
+	return (s == JOB_PENDING || job_state_on_node(s));
 }
 
 static void

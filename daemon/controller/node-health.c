@@ -49,8 +49,7 @@ node_health_requeue(struct node *n, const char *detail)
 	how.detail = detail;
 	for (j = job_table_first(); j != NULL; j = next) {
 		next = job_table_next(j);
-		if (job_rank_on(j, n) >= 0 && (job_state(j) == JOB_RUNNING ||
-		    job_state(j) == JOB_PREEMPTING))
+		if (job_rank_on(j, n) >= 0 && job_state_on_node(job_state(j)))
 			job_report_lost(j, n, &how);
 	}
 }
@@ -82,8 +81,7 @@ node_health_nodes_back(void)
 	size_t		 i;
 
 	for (j = job_table_first(); j != NULL; j = job_table_next(j)) {
-		if (job_state(j) != JOB_RUNNING &&
-		    job_state(j) != JOB_PREEMPTING)
+		if (!job_state_on_node(job_state(j)))
 			continue;
 		for (i = 0; i < job_nparts(j); i++) {
 			if (!node_seen_since_start(job_part_const(j, i)->node))

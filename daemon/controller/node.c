@@ -26,6 +26,7 @@ struct node {
 	bool			 up;
 	bool			 seen;		/* HELLO since start */
 	bool			 drained;
+	bool			 freezer;	/* its jobs can be suspended */
 	char			*reason;
 	char			*addr;
 	char			*gpu_source;
@@ -491,6 +492,18 @@ const char *
 node_addr(const struct node *n)
 {
 	return (n->addr);
+}
+
+bool
+node_freezer(const struct node *n)
+{
+	return (n->freezer);
+}
+
+void
+node_set_freezer(struct node *n, bool freezer)
+{
+	n->freezer = freezer;
 }
 
 const char *

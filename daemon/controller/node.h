@@ -79,6 +79,10 @@ uint64_t	 node_memory_mb(const struct node *);
 
 /* The node's topology label (gnoded's node.switch), "" for none:
  * consolidation keeps a multi-node job under one label when it can. */
+/* Whether the node can suspend its jobs (its HELLO's "freezer": jobs in
+ * cgroups that freeze); false until it says so. */
+bool		 node_freezer(const struct node *);
+void		 node_set_freezer(struct node *, bool);
 const char	*node_switch(const struct node *);
 void		 node_set_switch(struct node *, const char *);
 

@@ -102,7 +102,7 @@ recover_job_cb(const struct store_job *r, void *arg)
 		}
 		c->sessions[c->nsessions++] = r->id;
 	}
-	if ((r->state == JOB_RUNNING || r->state == JOB_PREEMPTING) &&
+	if (job_state_on_node(r->state) &&
 	    r->node != NULL) {
 		recover_run(j, r);
 		c->running++;

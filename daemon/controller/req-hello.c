@@ -214,6 +214,7 @@ req_hello_node(struct peer *p, const json_t *msg)
 	    ctx_now());
 	node_set_switch(n, sw);
 	node_set_res(n, cpus, mem);
+	node_set_freezer(n, json_is_true(json_object_get(msg, "freezer")));
 	(void)node_save(n);
 	log_info("node %s: up from %s with %zu GPUs, %zu job reports", name,
 	    peer_addr(p), json_array_size(gpus), json_array_size(jobs));

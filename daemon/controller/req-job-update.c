@@ -1,11 +1,14 @@
-/* req-job-update.c: JOB_UPDATE, gctl hold, release and requeue, and set
+/* req-job-update.c: JOB_UPDATE, gctl hold, release, requeue, suspend and
+ * resume, and set
  * (scontrol update JobId=... with TimeLimit, Name, Comment, Dependency,
  * NumNodes, Partition and QOS). A held job leaves the queues until
  * released; a requeued running job is preempted as the scheduler would (checkpoint signal,
  * grace, stop) and waits again with its id and its service; a waiting
  * job's request may change, all of what one set asks or none of it, its
- * time limit lowered by its user and raised only by an operator. Users act
- * on their own jobs, operators on all. */
+ * time limit lowered by its user and raised only by an operator. A running
+ * job is suspended (frozen on its nodes, its GPUs kept, its time limit
+ * stopped) and resumed by operators alone (scontrol suspend, resume). Users
+ * act on their own jobs, operators on all. */
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -30,6 +33,7 @@
 #include "daemon/controller/job-fit.h"
 #include "daemon/controller/job.h"
 #include "daemon/controller/launch.h"
+#include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/req.h"
 
@@ -327,6 +331,58 @@ req_job_update_set(struct peer *p, struct job *j,
 
 /* Acts on j (set: its request changes as req says); returns NULL, or the
  * error code with why filled. */
+/* Whether action is one that freezes or thaws a job. */
+static bool
+req_job_update_freezes(const char *action)
+{
+	return (strcmp(action, "suspend") == 0 ||
+	    strcmp(action, "resume") == 0);
+}
+
+/* Whether j may be suspended (a running job, all its nodes connected and
+ * able to freeze it) or resumed (a suspended one). Returns NULL, or the
+ * error code with why filled. */
+static const char *
+req_job_update_freeze(const struct job *j, const char *action, char *why,
+    size_t len)
+{
+	const struct job_part	*part;
+	enum job_state		 s = job_state(j);
+	size_t			 i;
+
+	if (strcmp(action, "resume") == 0) {
+		if (s == JOB_SUSPENDED)
+			return (NULL);
+		snprintf(why, len, "job %" PRIu64 " is %s; only a suspended "
+		    "job can be resumed", job_id(j), job_state_name(s));
+		return (PROTO_E_INVALID);
+	}
+	if (s != JOB_RUNNING) {
+		snprintf(why, len, "job %" PRIu64 " is %s; only a running job "
+		    "can be suspended", job_id(j), job_state_name(s));
+		return (PROTO_E_INVALID);
+	}
+	for (i = 0; i < job_nparts(j); i++) {
+		part = job_part_const(j, i);
+		if (part->ended)
+			continue;
+		if (node_peer(part->node) == NULL) {
+			snprintf(why, len, "job %" PRIu64 " runs on %s, which "
+			    "is not connected; it cannot be suspended now",
+			    job_id(j), node_name(part->node));
+			return (PROTO_E_INVALID);
+		}
+		if (!node_freezer(part->node)) {
+			snprintf(why, len, "job %" PRIu64 " runs on %s, whose "
+			    "gnoded cannot freeze jobs (it needs node.cgroups "
+			    "= true, with cgroup v2's cgroup.freeze or v1's "
+			    "freezer)", job_id(j), node_name(part->node));
+			return (PROTO_E_INVALID);
+		}
+	}
+	return (NULL);
+}
+
 static const char *
 req_job_update_one(struct peer *p, struct job *j, const char *action,
     const struct job_change_req *req, char *why, size_t len)
@@ -338,6 +394,12 @@ req_job_update_one(struct peer *p, struct job *j, const char *action,
 	char			 detail[128], target[64];
 
 	snprintf(target, sizeof target, "job %" PRIu64, id);
+	if (req_job_update_freezes(action) && !peer_is_operator(p)) {
+		snprintf(why, len, "only operators may %s jobs (a job's user "
+		    "may requeue or cancel it)", action);
+		audit_refused(p, action, target, "not an operator");
+		return (PROTO_E_PERMISSION);
+	}
 	if (job_uid(j) != peer_uid(p) && !peer_is_operator(p)) {
 		snprintf(why, len, "job %" PRIu64 " belongs to %s; you may %s "
 		    "only your own jobs", id, job_user(j), strcmp(action,
@@ -357,9 +419,17 @@ req_job_update_one(struct peer *p, struct job *j, const char *action,
 	}
 	snprintf(detail, sizeof detail, "%s by %s", strcmp(action,
 	    "hold") == 0 ? "held" : strcmp(action, "release") == 0 ?
-	    "released" : "requeued", peer_user(p));
+	    "released" : strcmp(action, "suspend") == 0 ? "suspended" :
+	    strcmp(action, "resume") == 0 ? "resumed" : "requeued",
+	    peer_user(p));
 	how.detail = detail;
-	if (strcmp(action, "hold") == 0) {
+	if (req_job_update_freezes(action)) {
+		if ((code = req_job_update_freeze(j, action, why, len)) !=
+		    NULL)
+			return (code);
+		to = strcmp(action, "suspend") == 0 ? JOB_SUSPENDED :
+		    JOB_RUNNING;
+	} else if (strcmp(action, "hold") == 0) {
 		if (s != JOB_PENDING) {
 			snprintf(why, len, "job %" PRIu64 " is %s; only a "
 			    "pending job can be held%s", id,
@@ -377,9 +447,9 @@ req_job_update_one(struct peer *p, struct job *j, const char *action,
 		to = JOB_PENDING;
 		how.reason = "None";
 	} else {
-		if (s != JOB_RUNNING) {
+		if (s != JOB_RUNNING && s != JOB_SUSPENDED) {
 			snprintf(why, len, "job %" PRIu64 " is %s; only a "
-			    "running job can be requeued", id,
+			    "running or suspended job can be requeued", id,
 			    job_state_name(s));
 			return (PROTO_E_INVALID);
 		}
@@ -398,6 +468,8 @@ req_job_update_one(struct peer *p, struct job *j, const char *action,
 	 * is then reported and requeues it) or is declared lost. */
 	if (to == JOB_PREEMPTING)
 		(void)launch_preempt(j);
+	else if (s == JOB_SUSPENDED || to == JOB_SUSPENDED)
+		(void)launch_suspend(j, to == JOB_SUSPENDED);
 	return (NULL);
 }
 
@@ -405,6 +477,12 @@ req_job_update_one(struct peer *p, struct job *j, const char *action,
 static bool
 req_job_update_fits(const char *action, enum job_state s)
 {
+	if (strcmp(action, "suspend") == 0)
+		return (s == JOB_RUNNING);
+	if (strcmp(action, "resume") == 0)
+		return (s == JOB_SUSPENDED);
+	if (strcmp(action, "requeue") == 0)
+		return (s == JOB_RUNNING || s == JOB_SUSPENDED);
 	if (strcmp(action, "hold") == 0)
 		return (s == JOB_PENDING);
 	if (strcmp(action, "release") == 0)
@@ -475,7 +553,7 @@ req_job_update_array(struct peer *p, uint64_t id, const char *tasks,
 			/* A waiting task is split off its array's row
 			 * first, to be held, released or changed alone. */
 			j = job_array_task(id, t, strcmp(action, "requeue") !=
-			    0);
+			    0 && !req_job_update_freezes(action));
 			if (j != NULL)
 				req_job_update_member(j, &a);
 		}
@@ -489,7 +567,8 @@ req_job_update_array(struct peer *p, uint64_t id, const char *tasks,
 		snprintf(why, len, "array %" PRIu64 " has no %s task to %s",
 		    id, strcmp(action, "hold") == 0 ? "pending" :
 		    strcmp(action, "release") == 0 ? "held" :
-		    strcmp(action, "set") == 0 ? "waiting" : "running",
+		    strcmp(action, "set") == 0 ? "waiting" :
+		    strcmp(action, "resume") == 0 ? "suspended" : "running",
 		    strcmp(action, "set") == 0 ? "change" : action);
 		return (PROTO_E_INVALID);
 	}
@@ -634,9 +713,11 @@ req_job_update(struct peer *p, const json_t *msg)
 	action = json_string_value(json_object_get(msg, "action"));
 	if (action == NULL || (strcmp(action, "hold") != 0 &&
 	    strcmp(action, "release") != 0 && strcmp(action, "requeue") != 0 &&
+	    !req_job_update_freezes(action) &&
 	    strcmp(action, "set") != 0)) {
 		req_error(p, msg, PROTO_E_INVALID, "action: expected \"hold\", "
-		    "\"release\", \"requeue\" or \"set\"");
+		    "\"release\", \"requeue\", \"suspend\", \"resume\" or "
+		    "\"set\"");
 		return;
 	}
 	if (req_get_uint(msg, "id", INT64_MAX, &id, err, sizeof err) != 0 ||

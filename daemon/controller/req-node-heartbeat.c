@@ -34,8 +34,7 @@ req_node_heartbeat_usage(struct node *n, const json_t *usage)
 			continue;
 		j = job_table_find((uint64_t)json_integer_value(
 		    json_object_get(e, "job")));
-		if (j == NULL || (job_state(j) != JOB_RUNNING &&
-		    job_state(j) != JOB_PREEMPTING))
+		if (j == NULL || !job_state_on_node(job_state(j)))
 			continue;
 		for (k = 0; k < job_nparts(j); k++) {
 			part = job_part(j, k);

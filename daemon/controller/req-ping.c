@@ -24,11 +24,12 @@ req_ping(struct peer *p, const json_t *msg)
 	json_object_set_new(reply, "pid", json_integer(getpid()));
 	json_object_set_new(reply, "uptime",
 	    json_integer(ctx_now() - ctx_started()));
-	json_object_set_new(reply, "jobs", json_pack("{s:I,s:I}",
+	json_object_set_new(reply, "jobs", json_pack("{s:I,s:I,s:I}",
 	    "pending", (json_int_t)(job_table_count(JOB_PENDING) +
 	    job_table_count(JOB_HELD)),
 	    "running", (json_int_t)(job_table_count(JOB_RUNNING) +
-	    job_table_count(JOB_PREEMPTING))));
+	    job_table_count(JOB_PREEMPTING)),
+	    "suspended", (json_int_t)job_table_count(JOB_SUSPENDED)));
 	json_object_set_new(reply, "nodes", json_pack("{s:I,s:I}",
 	    "up", (json_int_t)up, "down", (json_int_t)(node_count() - up)));
 	/* The policy in force and its queues, for gtop's header and queues

@@ -230,8 +230,7 @@ req_resv_running(const char *name)
 	struct job	*j;
 
 	for (j = job_table_first(); j != NULL; j = job_table_next(j)) {
-		if ((job_state(j) == JOB_RUNNING || job_state(j) ==
-		    JOB_PREEMPTING) && strcmp(job_reservation(j), name) == 0)
+		if (job_state_on_node(job_state(j)) && strcmp(job_reservation(j), name) == 0)
 			return (j);
 	}
 	return (NULL);

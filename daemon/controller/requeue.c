@@ -28,8 +28,7 @@ requeue_end(enum job_state state, bool cancel_requested, bool gang_stopping,
 bool
 requeue_is_requeue(enum job_state from, enum job_state to)
 {
-	return (to == JOB_PENDING &&
-	    (from == JOB_RUNNING || from == JOB_PREEMPTING));
+	return (to == JOB_PENDING && job_state_on_node(from));
 }
 
 void

@@ -152,8 +152,7 @@ estimate_cluster(struct estimate *e, struct sched_core *core)
 		place_node_set_up(e->cl, i, node_is_schedulable(n));
 	}
 	for (j = job_table_first(); j != NULL; j = job_table_next(j)) {
-		if ((job_state(j) != JOB_RUNNING &&
-		    job_state(j) != JOB_PREEMPTING) ||
+		if (!job_state_on_node(job_state(j)) ||
 		    (np = job_nparts(j)) == 0)
 			continue;
 		a = xcalloc(np, sizeof *a);

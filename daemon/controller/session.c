@@ -241,8 +241,7 @@ session_job_changed(struct job *j, enum job_state from, enum job_state to,
 		session_to_client(s, ev);
 		return;
 	}
-	if (to == JOB_PENDING && (from == JOB_RUNNING ||
-	    from == JOB_PREEMPTING)) {
+	if (to == JOB_PENDING && job_state_on_node(from)) {
 		/* What the last run sent is void; its input too. */
 		session_ack_out(s, SIZE_MAX);
 		s->in_flight = 0;

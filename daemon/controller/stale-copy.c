@@ -17,7 +17,7 @@ stale_copy_judge(const struct stale_copy *c, char *why, size_t len)
 		why[0] = '\0';
 	if (!c->known)
 		return (stale_copy_stop(why, len, "the job has ended"));
-	if (c->state == JOB_RUNNING || c->state == JOB_PREEMPTING) {
+	if (job_state_on_node(c->state)) {
 		if (c->here)
 			return (c->cancel_requested ? STALE_COPY_CANCEL :
 			    STALE_COPY_RUNS);

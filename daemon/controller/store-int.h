@@ -20,7 +20,7 @@
 /* A WHERE term: the job is not finished, one the scheduler holds; a
  * search of jobs_state, which holds few of these. */
 #define STORE_SQL_ACTIVE						\
-	"state IN ('PENDING', 'HELD', 'RUNNING', 'PREEMPTING')"
+	"state IN ('PENDING', 'HELD', 'RUNNING', 'PREEMPTING', 'SUSPENDED')"
 
 /* Fills r from st's current row (strings borrowed from st). */
 void		 store_job_read(sqlite3_stmt *, struct store_job *r);

@@ -253,6 +253,12 @@ static const char *const store_schema_migrations[] = {
 	 * 0 for a rigid job, as every job before, and its resizes. */
 	"ALTER TABLE jobs ADD COLUMN gpus_max INTEGER NOT NULL DEFAULT 0;"
 	"ALTER TABLE jobs ADD COLUMN resizes INTEGER NOT NULL DEFAULT 0;",
+	/* 25: time suspended (gctl suspend), ms: over every run, in the
+	 * current run (its time limit is put off by it), and since when it
+	 * is now (0: it is not); none for every job before. */
+	"ALTER TABLE jobs ADD COLUMN suspended INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE jobs ADD COLUMN run_suspended INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE jobs ADD COLUMN suspend_since INTEGER NOT NULL DEFAULT 0;",
 };
 #define STORE_SCHEMA_VERSION \
 	((int)(sizeof store_schema_migrations /				\

@@ -185,16 +185,19 @@ complete_words() {
 	a=$(gb_submit -H --wrap true)
 	b=$(gb_submit -H --wrap true)
 	want=$(printf '%s\n' "$a" "$b" | sort)
-	for words in "gcancel" "gq -j" "gq -l" "gctl hold" "gctl release" "gctl requeue"; do
+	for words in "gcancel" "gq -j" "gq -l" "gctl hold" "gctl release" "gctl requeue" "gctl suspend" "gctl resume job" "gctl resume $a"; do
 		run complete_words $words ""
 		[ "$output" = "$want" ] || { echo "$words: [$output]"; false; }
 	done
 	run complete_words gq -j "$a,"
 	[ "$output" = "$(printf '%s\n' "$a,$a" "$a,$b" | sort)" ]
-	for words in "gnodes -N" "gctl drain" "gctl resume"; do
+	for words in "gnodes -N" "gctl drain"; do
 		run complete_words $words ""
 		[ "$output" = $'n1\nn2' ] || { echo "$words: [$output]"; false; }
 	done
+	# resume: a drained node, or suspended jobs.
+	run complete_words gctl resume ""
+	[ "$output" = "$(printf '%s\n' job n1 n2 "$a" "$b" | sort)" ]
 	run complete_words gctl drain n1 ""
 	[ "$output" = --reason ]
 	gcancel "$a" "$b"
@@ -303,7 +306,7 @@ CONF
 	PATH="$B/slurm:$PATH"
 	a=$(gb_submit -H --wrap true)
 	run complete_words scontrol ""
-	[ "$output" = "$(printf '%s\n' show hold release requeue update create delete ping reconfigure version | sort)" ]
+	[ "$output" = "$(printf '%s\n' show hold release requeue suspend resume update create delete ping reconfigure version | sort)" ]
 	run complete_words scontrol show ""
 	[ "$output" = "$(printf '%s\n' job node partition config reservation hostnames hostlist | sort)" ]
 	run complete_words scontrol show job ""

@@ -36,7 +36,7 @@ new() {
 	grep -q 'schema migrated to version 5' gbatchd.log
 	grep -q 'schema migrated to version 6' gbatchd.log
 	grep -q 'schema migrated to version 24' gbatchd.log
-	[ "$(new 'PRAGMA user_version')" = 24 ]
+	[ "$(new 'PRAGMA user_version')" = 25 ]
 	# Versions 5 and 7: the index gacct --report reads jobs from alone,
 	# in the order gacct lists them.
 	[ "$(new "SELECT sql FROM sqlite_master WHERE name = 'jobs_acct'")" = \

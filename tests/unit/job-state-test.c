@@ -32,6 +32,16 @@ static const struct {
 	{ JOB_PREEMPTING, JOB_CANCELLED },
 	{ JOB_PREEMPTING, JOB_NODE_FAIL },
 	{ JOB_PREEMPTING, JOB_OUT_OF_MEMORY },
+	{ JOB_RUNNING, JOB_SUSPENDED },
+	{ JOB_SUSPENDED, JOB_RUNNING },
+	{ JOB_SUSPENDED, JOB_PREEMPTING },
+	{ JOB_SUSPENDED, JOB_PENDING },
+	{ JOB_SUSPENDED, JOB_COMPLETED },
+	{ JOB_SUSPENDED, JOB_FAILED },
+	{ JOB_SUSPENDED, JOB_TIMEOUT },
+	{ JOB_SUSPENDED, JOB_CANCELLED },
+	{ JOB_SUSPENDED, JOB_NODE_FAIL },
+	{ JOB_SUSPENDED, JOB_OUT_OF_MEMORY },
 };
 
 static bool
@@ -50,11 +60,12 @@ int
 main(void)
 {
 	static const char	*names[JOB_STATE_COUNT] = {
-		"PENDING", "HELD", "RUNNING", "PREEMPTING", "COMPLETED",
+		"PENDING", "HELD", "RUNNING", "PREEMPTING", "SUSPENDED",
+		"COMPLETED",
 		"FAILED", "TIMEOUT", "CANCELLED", "NODE_FAIL", "OUT_OF_MEMORY",
 	};
 	static const char	*shorts[JOB_STATE_COUNT] = {
-		"PD", "H", "R", "PR", "CD", "F", "TO", "CA", "NF", "OOM",
+		"PD", "H", "R", "PR", "S", "CD", "F", "TO", "CA", "NF", "OOM",
 	};
 	enum job_state		 s, from, to;
 	char			 lower[32];
@@ -90,6 +101,11 @@ main(void)
 			bad++;
 	}
 	is_int(bad, 0, "every name, short form and lower-case name parses back");
+	bad = 0;
+	for (s = JOB_PENDING; s < JOB_STATE_COUNT; s++)
+		bad += job_state_on_node(s) != (s == JOB_RUNNING ||
+		    s == JOB_PREEMPTING || s == JOB_SUSPENDED);
+	is_int(bad, 0, "RUNNING, PREEMPTING and SUSPENDED alone are on nodes");
 	ok(job_state_parse("pd", &to) == 0 && to == JOB_PENDING, "\"pd\" is PENDING");
 	ok(job_state_parse("Running", &to) == 0 && to == JOB_RUNNING,
 	    "\"Running\" is RUNNING");
