@@ -325,7 +325,8 @@ pane_gpus_holders(const struct view *v, const char *key, char *buf,
 	for (i = 0; i < v->m->jobs.n; i++) {
 		row = &v->m->jobs.rows[i];
 		if ((!jscan_key_is(&row->v[JF_STATE], "RUNNING") &&
-		    !jscan_key_is(&row->v[JF_STATE], "PREEMPTING")) ||
+		    !jscan_key_is(&row->v[JF_STATE], "PREEMPTING") &&
+		    !jscan_key_is(&row->v[JF_STATE], "SUSPENDED")) ||
 		    (gpus = job_row_gpus_held(row)) <= 0)
 			continue;
 		jscan_string(&row->v[strcmp(key, "user") == 0 ? JF_USER :

@@ -117,7 +117,8 @@ pane_header_draw(struct grid *g, const struct rect *r, struct view *v)
 	size_t			 i;
 	int			 up, down, drained, x, running = 0, waiting = 0;
 	int			 idle, mw;
-	int			 preempting = 0, form;
+	int			 preempting = 0, suspended = 0, form;
+	char			 susp[32] = "";
 
 	pane_header_nodes(&m->nodes, &up, &down, &drained, &total, &alloc);
 	for (i = 0; i < m->jobs.n; i++) {
@@ -126,6 +127,9 @@ pane_header_draw(struct grid *g, const struct rect *r, struct view *v)
 		else if (jscan_key_is(&m->jobs.rows[i].v[JF_STATE],
 		    "PREEMPTING"))
 			preempting++;
+		else if (jscan_key_is(&m->jobs.rows[i].v[JF_STATE],
+		    "SUSPENDED"))
+			suspended++;
 		else
 			waiting++;
 	}
@@ -180,9 +184,12 @@ pane_header_draw(struct grid *g, const struct rect *r, struct view *v)
 	    sizeof hour);
 	pane_header_jct(m->acct[MODEL_ACCT_TODAY], "today", today,
 	    sizeof today);
+	/* Suspended jobs (gctl suspend), where there are any. */
+	if (suspended > 0)
+		snprintf(susp, sizeof susp, ", %d suspended", suspended);
 	snprintf(line, sizeof line, "jobs: %d running, %d waiting, %d "
-	    "preempting  JCT avg: %s, %s  refreshed %s", running, waiting,
-	    preempting, hour, today, when);
+	    "preempting%s  JCT avg: %s, %s  refreshed %s", running, waiting,
+	    preempting, susp, hour, today, when);
 	if (v->interval != 0)
 		snprintf(line + strlen(line), sizeof line - strlen(line),
 		    ", every %u s", v->interval);

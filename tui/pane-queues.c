@@ -163,7 +163,8 @@ static enum color_role
 pane_queues_role(const struct job_row *r)
 {
 	if (jscan_key_is(&r->v[JF_STATE], "RUNNING") ||
-	    jscan_key_is(&r->v[JF_STATE], "PREEMPTING"))
+	    jscan_key_is(&r->v[JF_STATE], "PREEMPTING") ||
+	    jscan_key_is(&r->v[JF_STATE], "SUSPENDED"))
 		return (ROLE_RUNNING);
 	return (ROLE_PENDING);
 }
