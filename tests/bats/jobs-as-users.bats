@@ -237,6 +237,9 @@ gbu_message() {
 	    ALTER TABLE jobs DROP COLUMN reservation; DROP TABLE reservations;
 	    ALTER TABLE jobs DROP COLUMN gpus_max;
 	    ALTER TABLE jobs DROP COLUMN resizes;
+	    ALTER TABLE jobs DROP COLUMN suspended;
+	    ALTER TABLE jobs DROP COLUMN run_suspended;
+	    ALTER TABLE jobs DROP COLUMN suspend_since;
 	    PRAGMA user_version = 3;'
 	gb_start_controller
 	grep -q 'store: schema migrated to version 4' "$GB_DIR/gbatchd.log"

@@ -197,7 +197,7 @@ for k in ("first_start", "run_time", "queue_delay", "last_queue"):
 	new 'PRAGMA user_version = 99'
 	before=$(sqlite3 ctl/gbatch.db .dump | md5sum)
 	run ! gbatchd -D -f "$GBATCH_CONF" -L "$GB_DIR/gbatchd.log"
-	grep -q 'schema version 99, newer than this gbatchd knows (24)' gbatchd.log ||
+	grep -q 'schema version 99, newer than this gbatchd knows (25)' gbatchd.log ||
 	    [[ "$output" == *'schema version 99, newer than this gbatchd knows (9)'* ]]
 	[ "$(sqlite3 ctl/gbatch.db .dump | md5sum)" = "$before" ]
 }

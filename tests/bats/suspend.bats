@@ -180,3 +180,16 @@ ticks_above() {
 	[[ "$output" == *"only operators may resume jobs"* ]]
 	gb_state_is "$id" RUNNING
 }
+
+@test "a suspended job cancelled is thawed to get its SIGTERM, and ends CANCELLED" {
+	frozen_cluster
+	id=$(gb_submit -G 1 --wrap 'trap "echo term >got; exit 0" TERM; touch up; while :; do sleep 0.1; done')
+	gb_wait 30 test -f up
+	run -0 gctl suspend "$id"
+	gb_wait 10 frozen_is "$id" n1 1
+	run -0 gcancel "$id"
+	gb_wait_state "$id" CANCELLED 30
+	# The job's own trap ran: it was thawed before its SIGTERM.
+	[ "$(cat got)" = term ]
+	[ "$(gq -h -t all -j "$id" -o suspended)" != "" ]
+}
