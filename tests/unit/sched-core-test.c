@@ -13,10 +13,9 @@
 #include "policy/sched-core.h"
 #include "policy/sched-gittins.h"
 #include "policy/sched-group.h"
+#include "tests/unit/sched-tap.h"
 #include "tests/unit/tap.h"
 
-static const struct sched_action	*t_acts;
-static size_t				 t_nacts;
 
 static void
 t_conf(struct sched_conf *conf, enum sched_policy policy, uint64_t thr0)
@@ -62,26 +61,7 @@ t_submit(struct sched_core *core, uint64_t id, uint32_t gpus, int64_t now)
 	return (sched_core_submit(core, &spec, now));
 }
 
-static size_t
-t_pass(struct sched_core *core, int64_t now)
-{
-	t_nacts = sched_core_pass(core, now, &t_acts);
-	return (t_nacts);
-}
-
 /* Did the last pass act on j this way? */
-static bool
-t_did(enum sched_action_type type, const struct sched_cjob *j)
-{
-	size_t	i;
-
-	for (i = 0; i < t_nacts; i++) {
-		if (t_acts[i].type == type && t_acts[i].job == j)
-			return (true);
-	}
-	return (false);
-}
-
 static unsigned
 t_held(const struct sched_cjob *j)
 {

@@ -10,10 +10,9 @@
 #include <string.h>
 
 #include "policy/sched-core.h"
+#include "tests/unit/sched-tap.h"
 #include "tests/unit/tap.h"
 
-static const struct sched_action	*t_acts;
-static size_t				 t_nacts;
 
 /* dlas, two queues at thr0 GPU-ms, one node of 4 GPUs with cpus CPUs (0:
  * not known) and 64,000 MB. */
@@ -53,25 +52,6 @@ t_submit(struct sched_core *core, uint64_t id, uint32_t gpus, uint32_t cpus,
 	else
 		spec.res.cpus_gpu = cpus;
 	return (sched_core_submit(core, &spec, now));
-}
-
-static size_t
-t_pass(struct sched_core *core, int64_t now)
-{
-	t_nacts = sched_core_pass(core, now, &t_acts);
-	return (t_nacts);
-}
-
-static bool
-t_did(enum sched_action_type type, const struct sched_cjob *j)
-{
-	size_t	i;
-
-	for (i = 0; i < t_nacts; i++) {
-		if (t_acts[i].type == type && t_acts[i].job == j)
-			return (true);
-	}
-	return (false);
 }
 
 static bool

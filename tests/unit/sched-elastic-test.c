@@ -10,10 +10,9 @@
 #include <string.h>
 
 #include "policy/sched-core.h"
+#include "tests/unit/sched-tap.h"
 #include "tests/unit/tap.h"
 
-static const struct sched_action	*t_acts;
-static size_t				 t_nacts;
 
 /* Resizes: after 10 s, where they save 5 s (the cases below). */
 static uint32_t	t_interval = 10, t_overhead = 5;
@@ -63,25 +62,6 @@ t_submit(struct sched_core *core, uint64_t id, uint32_t gpus, uint32_t max,
 
 	t_spec(&spec, id, gpus, max, now);
 	return (sched_core_submit(core, &spec, now));
-}
-
-static size_t
-t_pass(struct sched_core *core, int64_t now)
-{
-	t_nacts = sched_core_pass(core, now, &t_acts);
-	return (t_nacts);
-}
-
-static bool
-t_did(enum sched_action_type type, const struct sched_cjob *j)
-{
-	size_t	i;
-
-	for (i = 0; i < t_nacts; i++) {
-		if (t_acts[i].type == type && t_acts[i].job == j)
-			return (true);
-	}
-	return (false);
 }
 
 /* The GPUs j's allocation holds, and on how many nodes. */

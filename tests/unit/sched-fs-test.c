@@ -14,10 +14,9 @@
 #include <string.h>
 
 #include "policy/sched-core.h"
+#include "tests/unit/sched-tap.h"
 #include "tests/unit/tap.h"
 
-static const struct sched_action	*t_acts;
-static size_t				 t_nacts;
 static bool				 t_guarantee;	/* t_core's */
 
 static struct sched_core *
@@ -56,25 +55,6 @@ t_submit(struct sched_core *core, uint64_t id, uint32_t gpus, uint32_t leaf,
 	spec.fs_leaf = leaf;
 	spec.arg = (void *)(uintptr_t)leaf;
 	return (sched_core_submit(core, &spec, now));
-}
-
-static size_t
-t_pass(struct sched_core *core, int64_t now)
-{
-	t_nacts = sched_core_pass(core, now, &t_acts);
-	return (t_nacts);
-}
-
-static bool
-t_did(enum sched_action_type type, const struct sched_cjob *j)
-{
-	size_t	i;
-
-	for (i = 0; i < t_nacts; i++) {
-		if (t_acts[i].type == type && t_acts[i].job == j)
-			return (true);
-	}
-	return (false);
 }
 
 /* One GPU, held by r. a1, a2 (leaf 1) then b1 (leaf 2) wait. Leaf 1 is

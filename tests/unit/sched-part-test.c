@@ -13,10 +13,9 @@
 #include <string.h>
 
 #include "policy/sched-core.h"
+#include "tests/unit/sched-tap.h"
 #include "tests/unit/tap.h"
 
-static const struct sched_action	*t_acts;
-static size_t				 t_nacts;
 
 /* policy, two queues at thr0 GPU-ms, nnodes nodes of gpus GPUs each. */
 static struct sched_core *
@@ -62,25 +61,6 @@ t_submit(struct sched_core *core, uint64_t id, uint32_t gpus, uint8_t tier,
 	spec.nnodes = nnodes;
 	spec.nsets = nsets;
 	return (sched_core_submit(core, &spec, now));
-}
-
-static size_t
-t_pass(struct sched_core *core, int64_t now)
-{
-	t_nacts = sched_core_pass(core, now, &t_acts);
-	return (t_nacts);
-}
-
-static bool
-t_did(enum sched_action_type type, const struct sched_cjob *j)
-{
-	size_t	i;
-
-	for (i = 0; i < t_nacts; i++) {
-		if (t_acts[i].type == type && t_acts[i].job == j)
-			return (true);
-	}
-	return (false);
 }
 
 /* The one node a running job holds GPUs on, or -1 for none or several. */

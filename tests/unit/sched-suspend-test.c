@@ -8,10 +8,9 @@
 #include <string.h>
 
 #include "policy/sched-core.h"
+#include "tests/unit/sched-tap.h"
 #include "tests/unit/tap.h"
 
-static const struct sched_action	*t_acts;
-static size_t				 t_nacts;
 
 /* dlas, two queues at thr0 GPU-ms, backfill depth, one node of 4 GPUs. */
 static struct sched_core *
@@ -50,25 +49,6 @@ t_submit(struct sched_core *core, uint64_t id, int64_t limit, int64_t now)
 
 	t_spec(&spec, id, limit, now);
 	return (sched_core_submit(core, &spec, now));
-}
-
-static size_t
-t_pass(struct sched_core *core, int64_t now)
-{
-	t_nacts = sched_core_pass(core, now, &t_acts);
-	return (t_nacts);
-}
-
-static bool
-t_did(enum sched_action_type type, const struct sched_cjob *j)
-{
-	size_t	i;
-
-	for (i = 0; i < t_nacts; i++) {
-		if (t_acts[i].type == type && t_acts[i].job == j)
-			return (true);
-	}
-	return (false);
 }
 
 /* A runs from 0 and is demoted to Q1 at once (threshold 1,000 GPU-ms:
