@@ -82,7 +82,7 @@ struct sched_chold {
 	 * elastic job being resized, its own victim (waiter itself), and
 	 * restarts first on its plan once stopped. */
 	bool				 fs_first;
-	TAILQ_ENTRY(sched_cjob)		 pentry;	/* preempting */
+	TAILQ_ENTRY(sched_cjob)		 pentry;	/* preempting, suspended */
 	TAILQ_ENTRY(sched_cjob)		 fentry;	/* fs_first */
 	struct otree_node		 tnode;		/* timers */
 	struct otree_node		 enode;		/* ends */
@@ -249,6 +249,9 @@ struct sched_core {
 	size_t			 nbf_miss;
 	uint64_t		 bf_gen;
 	struct sched_cjobs	 preempting;
+	/* The suspended jobs, on their hold's pentry as the preempting
+	 * are (a job is never both), in the order they were suspended. */
+	struct sched_cjobs	 suspended;
 	struct sched_groups	 groups;
 	/* Preempting jobs no pending job waits for (adopted so after a
 	 * restart, or whose waiter started or left): a job that needs GPUs

@@ -53,6 +53,7 @@ sched_core_create(const struct sched_conf *conf)
 	otree_init(&core->ends, sched_core_order_ends);
 	otree_init(&core->deadlines, sched_core_order_deadlines);
 	TAILQ_INIT(&core->preempting);
+	TAILQ_INIT(&core->suspended);
 	TAILQ_INIT(&core->fs_first);
 	core->elastic_wake = SCHED_NEVER;
 	core->cluster = place_cluster_create(conf->seed);
@@ -162,6 +163,10 @@ sched_core_free(struct sched_core *core)
 	}
 	while ((j = TAILQ_FIRST(&core->preempting)) != NULL) {
 		TAILQ_REMOVE(&core->preempting, j, hold->pentry);
+		sched_core_job_free(core, j);
+	}
+	while ((j = TAILQ_FIRST(&core->suspended)) != NULL) {
+		TAILQ_REMOVE(&core->suspended, j, hold->pentry);
 		sched_core_job_free(core, j);
 	}
 	place_cluster_free(core->cluster);
@@ -598,6 +603,7 @@ sched_core_detach(struct sched_core *core, struct sched_cjob *j, int64_t now)
 		break;
 	case SCHED_JOB_SUSPENDED:
 		/* Accounted when it was suspended. */
+		TAILQ_REMOVE(&core->suspended, j, hold->pentry);
 		core->nsuspended--;
 		sched_core_unhold(core, j);
 		break;
@@ -618,6 +624,7 @@ sched_core_suspend(struct sched_core *core, struct sched_cjob *j,
 	sched_cjob_account(j, now);
 	sched_core_unrun(core, j);
 	j->state = SCHED_JOB_SUSPENDED;
+	TAILQ_INSERT_TAIL(&core->suspended, j, hold->pentry);
 	core->nsuspended++;
 	return (true);
 }
@@ -631,6 +638,7 @@ sched_core_resume(struct sched_core *core, struct sched_cjob *j,
 	if (j->state != SCHED_JOB_SUSPENDED)
 		return (false);
 	h = sched_cjob_hold(j);
+	TAILQ_REMOVE(&core->suspended, j, hold->pentry);
 	core->nsuspended--;
 	j->state = SCHED_JOB_RUNNING;
 	h->acct_since = now;
