@@ -652,14 +652,14 @@ main(int argc, char **argv)
 	if (optind == argc)
 		return (cmd_usage_error(&gctl_cmd, "no command given; expected "
 		    "one of: ping, shutdown, drain, resume, hold, release, "
-		    "requeue, suspend, update, show, reconfigure, account, user, "
-		    "reservation, purge, ca, cert, help"));
+		    "requeue, suspend, update, show, reconfigure, account, "
+		    "user, reservation, purge, ca, cert, help"));
 	for (i = 0; i < GCTL_NVERBS; i++) {
 		if (strcmp(argv[optind], gctl_verbs[i].name) == 0)
 			return (gctl_verbs[i].run(argc - optind, argv + optind));
 	}
 	return (cmd_usage_error(&gctl_cmd, "unknown command \"%s\"; expected "
 	    "one of: ping, shutdown, drain, resume, hold, release, requeue, "
-	    "suspend, update, show, reconfigure, account, user, reservation, purge, ca, "
-	    "cert, help", argv[optind]));
+	    "suspend, update, show, reconfigure, account, user, reservation, "
+	    "purge, ca, cert, help", argv[optind]));
 }

@@ -49,7 +49,7 @@ enum msg_type {
 	MSG_STEP_LAUNCH = 316,		/* controller -> node: JOB_ATTACH */
 	MSG_STEP_ENDED = 317,		/* node -> controller */
 	MSG_JOB_LIMIT = 318,		/* controller -> node */
-	MSG_JOB_SUSPEND = 319,		/* controller -> node: freeze, thaw */
+	MSG_JOB_SUSPEND = 319,		/* controller -> node: (un)freeze */
 };
 
 /* Interactive sessions' flow control (docs/protocol.md, IO): the output

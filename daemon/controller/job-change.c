@@ -158,7 +158,8 @@ job_change_state(struct job *j, enum job_state to,
 	/* A resume goes on with the run: it is no start. */
 	bool				 start = to == JOB_RUNNING &&
 					    from != JOB_SUSPENDED;
-	int64_t				 now = ctx_now(), now_ms, run_from;
+	int64_t				 now = ctx_now(), now_ms;
+	int64_t				 run_from;
 	char				 gpus[600], what[900], extra[300];
 	char				*alloc = NULL;
 	size_t				 len, nparts = 0;

@@ -26,7 +26,7 @@ struct node {
 	bool			 up;
 	bool			 seen;		/* HELLO since start */
 	bool			 drained;
-	bool			 freezer;	/* its jobs can be suspended */
+	bool			 freezer;	/* can suspend its jobs */
 	char			*reason;
 	char			*addr;
 	char			*gpu_source;

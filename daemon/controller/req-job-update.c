@@ -329,39 +329,62 @@ req_job_update_set(struct peer *p, struct job *j,
 	return (NULL);
 }
 
-/* Acts on j (set: its request changes as req says); returns NULL, or the
- * error code with why filled. */
-/* Whether action is one that freezes or thaws a job. */
-static bool
-req_job_update_freezes(const char *action)
+#define REQ_JOB_STATE(s)	(1u << (s))
+
+/* JOB_UPDATE's actions: what each is called, the jobs it applies to and
+ * where it takes them. */
+static const struct req_job_action {
+	const char	*name;		/* JOB_UPDATE's "action" */
+	const char	*verb;		/* in refusals: "may hold" */
+	/* The event's detail ("held by root"); NULL for set, which
+	 * changes the request and judges the state itself. */
+	const char	*done;
+	const char	*which;		/* the jobs it takes: "pending" */
+	unsigned	 states;	/* REQ_JOB_STATE of each of them */
+	enum job_state	 to;
+	bool		 operators;	/* for operators alone */
+	/* A waiting task named alone is split off its array's row first,
+	 * to be acted on alone. */
+	bool		 split;
+} req_job_actions[] = {
+	{ "hold", "hold", "held", "pending", REQ_JOB_STATE(JOB_PENDING),
+	    JOB_HELD, false, true },
+	{ "release", "release", "released", "held", REQ_JOB_STATE(JOB_HELD),
+	    JOB_PENDING, false, true },
+	{ "requeue", "requeue", "requeued", "running or suspended",
+	    REQ_JOB_STATE(JOB_RUNNING) | REQ_JOB_STATE(JOB_SUSPENDED),
+	    JOB_PREEMPTING, false, false },
+	{ "suspend", "suspend", "suspended", "running",
+	    REQ_JOB_STATE(JOB_RUNNING), JOB_SUSPENDED, true, false },
+	{ "resume", "resume", "resumed", "suspended",
+	    REQ_JOB_STATE(JOB_SUSPENDED), JOB_RUNNING, true, false },
+	{ "set", "change", NULL, "waiting", REQ_JOB_STATE(JOB_PENDING) |
+	    REQ_JOB_STATE(JOB_HELD), JOB_PENDING, false, true },
+};
+#define REQ_JOB_NACTIONS \
+	(sizeof req_job_actions / sizeof req_job_actions[0])
+
+/* The action named name, or NULL. */
+static const struct req_job_action *
+req_job_update_action(const char *name)
 {
-	return (strcmp(action, "suspend") == 0 ||
-	    strcmp(action, "resume") == 0);
+	size_t	i;
+
+	for (i = 0; name != NULL && i < REQ_JOB_NACTIONS; i++) {
+		if (strcmp(name, req_job_actions[i].name) == 0)
+			return (&req_job_actions[i]);
+	}
+	return (NULL);
 }
 
-/* Whether j may be suspended (a running job, all its nodes connected and
- * able to freeze it) or resumed (a suspended one). Returns NULL, or the
- * error code with why filled. */
+/* Whether every node j runs on is connected and able to freeze it
+ * (gctl suspend). Returns NULL, or the error code with why filled. */
 static const char *
-req_job_update_freeze(const struct job *j, const char *action, char *why,
-    size_t len)
+req_job_update_freeze(const struct job *j, char *why, size_t len)
 {
 	const struct job_part	*part;
-	enum job_state		 s = job_state(j);
 	size_t			 i;
 
-	if (strcmp(action, "resume") == 0) {
-		if (s == JOB_SUSPENDED)
-			return (NULL);
-		snprintf(why, len, "job %" PRIu64 " is %s; only a suspended "
-		    "job can be resumed", job_id(j), job_state_name(s));
-		return (PROTO_E_INVALID);
-	}
-	if (s != JOB_RUNNING) {
-		snprintf(why, len, "job %" PRIu64 " is %s; only a running job "
-		    "can be suspended", job_id(j), job_state_name(s));
-		return (PROTO_E_INVALID);
-	}
 	for (i = 0; i < job_nparts(j); i++) {
 		part = job_part_const(j, i);
 		if (part->ended)
@@ -383,118 +406,77 @@ req_job_update_freeze(const struct job *j, const char *action, char *why,
 	return (NULL);
 }
 
+/* Acts on j (set: its request changes as req says); returns NULL, or the
+ * error code with why filled. */
 static const char *
-req_job_update_one(struct peer *p, struct job *j, const char *action,
-    const struct job_change_req *req, char *why, size_t len)
+req_job_update_one(struct peer *p, struct job *j,
+    const struct req_job_action *a, const struct job_change_req *req,
+    char *why, size_t len)
 {
 	struct job_change	 how = { 0 };
 	const char		*code;
-	enum job_state		 s = job_state(j), to;
+	enum job_state		 s = job_state(j);
 	uint64_t		 id = job_id(j);
 	char			 detail[128], target[64];
 
 	snprintf(target, sizeof target, "job %" PRIu64, id);
-	if (req_job_update_freezes(action) && !peer_is_operator(p)) {
+	if (a->operators && !peer_is_operator(p)) {
 		snprintf(why, len, "only operators may %s jobs (a job's user "
-		    "may requeue or cancel it)", action);
-		audit_refused(p, action, target, "not an operator");
+		    "may requeue or cancel it)", a->verb);
+		audit_refused(p, a->name, target, "not an operator");
 		return (PROTO_E_PERMISSION);
 	}
 	if (job_uid(j) != peer_uid(p) && !peer_is_operator(p)) {
 		snprintf(why, len, "job %" PRIu64 " belongs to %s; you may %s "
-		    "only your own jobs", id, job_user(j), strcmp(action,
-		    "set") == 0 ? "change" : action);
-		audit_refused(p, action, target, "it belongs to %s",
+		    "only your own jobs", id, job_user(j), a->verb);
+		audit_refused(p, a->name, target, "it belongs to %s",
 		    job_user(j));
 		return (PROTO_E_PERMISSION);
 	}
 	if (job_uid(j) != peer_uid(p))
-		audit_done(p, action, target, "of %s", job_user(j));
-	if (strcmp(action, "set") == 0) {
-		/* What only an operator may do, asked by a user. */
+		audit_done(p, a->name, target, "of %s", job_user(j));
+	if (a->done == NULL) {
+		/* set. What only an operator may do, asked by a user. */
 		if ((code = req_job_update_set(p, j, req, why, len)) !=
 		    NULL && strcmp(code, PROTO_E_PERMISSION) == 0)
-			audit_refused(p, action, target, "%s", why);
+			audit_refused(p, a->name, target, "%s", why);
 		return (code);
 	}
-	snprintf(detail, sizeof detail, "%s by %s", strcmp(action,
-	    "hold") == 0 ? "held" : strcmp(action, "release") == 0 ?
-	    "released" : strcmp(action, "suspend") == 0 ? "suspended" :
-	    strcmp(action, "resume") == 0 ? "resumed" : "requeued",
-	    peer_user(p));
-	how.detail = detail;
-	if (req_job_update_freezes(action)) {
-		if ((code = req_job_update_freeze(j, action, why, len)) !=
-		    NULL)
-			return (code);
-		to = strcmp(action, "suspend") == 0 ? JOB_SUSPENDED :
-		    JOB_RUNNING;
-	} else if (strcmp(action, "hold") == 0) {
-		if (s != JOB_PENDING) {
-			snprintf(why, len, "job %" PRIu64 " is %s; only a "
-			    "pending job can be held%s", id,
-			    job_state_name(s), s == JOB_RUNNING ? " (requeue "
-			    "it first)" : "");
-			return (PROTO_E_INVALID);
-		}
-		to = JOB_HELD;
-	} else if (strcmp(action, "release") == 0) {
-		if (s != JOB_HELD) {
-			snprintf(why, len, "job %" PRIu64 " is %s; only a held "
-			    "job can be released", id, job_state_name(s));
-			return (PROTO_E_INVALID);
-		}
-		to = JOB_PENDING;
-		how.reason = "None";
-	} else {
-		if (s != JOB_RUNNING && s != JOB_SUSPENDED) {
-			snprintf(why, len, "job %" PRIu64 " is %s; only a "
-			    "running or suspended job can be requeued", id,
-			    job_state_name(s));
-			return (PROTO_E_INVALID);
-		}
-		if (job_flags(j) & JOB_F_NO_REQUEUE) {
-			snprintf(why, len, "job %" PRIu64 " was submitted "
-			    "with --no-requeue; cancel it instead", id);
-			return (PROTO_E_INVALID);
-		}
-		to = JOB_PREEMPTING;
+	if ((a->states & REQ_JOB_STATE(s)) == 0) {
+		snprintf(why, len, "job %" PRIu64 " is %s; only a %s job can "
+		    "be %s%s", id, job_state_name(s), a->which, a->done,
+		    a->to == JOB_HELD && s == JOB_RUNNING ? " (requeue it "
+		    "first)" : "");
+		return (PROTO_E_INVALID);
 	}
-	if (job_change_state(j, to, &how) != 0) {
+	if (a->to == JOB_SUSPENDED &&
+	    (code = req_job_update_freeze(j, why, len)) != NULL)
+		return (code);
+	if (a->to == JOB_PREEMPTING && (job_flags(j) & JOB_F_NO_REQUEUE)) {
+		snprintf(why, len, "job %" PRIu64 " was submitted with "
+		    "--no-requeue; cancel it instead", id);
+		return (PROTO_E_INVALID);
+	}
+	snprintf(detail, sizeof detail, "%s by %s", a->done, peer_user(p));
+	how.detail = detail;
+	if (a->to == JOB_PENDING)
+		how.reason = "None";
+	if (job_change_state(j, a->to, &how) != 0) {
 		snprintf(why, len, "job %" PRIu64 ": the store failed", id);
 		return (PROTO_E_INTERNAL);
 	}
 	/* A node that is away stops the job when it comes back (its end
 	 * is then reported and requeues it) or is declared lost. */
-	if (to == JOB_PREEMPTING)
+	if (a->to == JOB_PREEMPTING)
 		(void)launch_preempt(j);
-	else if (s == JOB_SUSPENDED || to == JOB_SUSPENDED)
-		(void)launch_suspend(j, to == JOB_SUSPENDED);
+	else if (s == JOB_SUSPENDED || a->to == JOB_SUSPENDED)
+		(void)launch_suspend(j, a->to == JOB_SUSPENDED);
 	return (NULL);
-}
-
-/* Whether action applies to a job in state s. */
-static bool
-req_job_update_fits(const char *action, enum job_state s)
-{
-	if (strcmp(action, "suspend") == 0)
-		return (s == JOB_RUNNING);
-	if (strcmp(action, "resume") == 0)
-		return (s == JOB_SUSPENDED);
-	if (strcmp(action, "requeue") == 0)
-		return (s == JOB_RUNNING || s == JOB_SUSPENDED);
-	if (strcmp(action, "hold") == 0)
-		return (s == JOB_PENDING);
-	if (strcmp(action, "release") == 0)
-		return (s == JOB_HELD);
-	if (strcmp(action, "set") == 0)
-		return (s == JOB_PENDING || s == JOB_HELD);
-	return (s == JOB_RUNNING);
 }
 
 struct req_job_update_array {
 	struct peer	*peer;
-	const char	*action;
+	const struct req_job_action *action;
 	const struct job_change_req *req;	/* set's */
 	const char	*code;		/* the first refusal */
 	char		 why[256];
@@ -508,7 +490,7 @@ req_job_update_member(struct job *j, void *arg)
 	const char			*code;
 	char				 why[256];
 
-	if (!req_job_update_fits(a->action, job_state(j)))
+	if ((a->action->states & REQ_JOB_STATE(job_state(j))) == 0)
 		return;
 	if ((code = req_job_update_one(a->peer, j, a->action, a->req, why,
 	    sizeof why)) != NULL) {
@@ -527,8 +509,8 @@ req_job_update_member(struct job *j, void *arg)
  * those running). Returns NULL, or the error code with why filled. */
 static const char *
 req_job_update_array(struct peer *p, uint64_t id, const char *tasks,
-    const char *action, const struct job_change_req *req, char *why,
-    size_t len)
+    const struct req_job_action *action, const struct job_change_req *req,
+    char *why, size_t len)
 {
 	struct req_job_update_array	 a;
 	struct array_set		 set;
@@ -552,8 +534,7 @@ req_job_update_array(struct peer *p, uint64_t id, const char *tasks,
 		    more = array_next(&set, t, false, &t)) {
 			/* A waiting task is split off its array's row
 			 * first, to be held, released or changed alone. */
-			j = job_array_task(id, t, strcmp(action, "requeue") !=
-			    0 && !req_job_update_freezes(action));
+			j = job_array_task(id, t, action->split);
 			if (j != NULL)
 				req_job_update_member(j, &a);
 		}
@@ -565,11 +546,7 @@ req_job_update_array(struct peer *p, uint64_t id, const char *tasks,
 	}
 	if (a.done == 0) {
 		snprintf(why, len, "array %" PRIu64 " has no %s task to %s",
-		    id, strcmp(action, "hold") == 0 ? "pending" :
-		    strcmp(action, "release") == 0 ? "held" :
-		    strcmp(action, "set") == 0 ? "waiting" :
-		    strcmp(action, "resume") == 0 ? "suspended" : "running",
-		    strcmp(action, "set") == 0 ? "change" : action);
+		    id, action->which, action->verb);
 		return (PROTO_E_INVALID);
 	}
 	return (NULL);
@@ -705,19 +682,21 @@ req_job_update(struct peer *p, const json_t *msg)
 	struct job_change_req	 req;
 	struct job		*j;
 	json_t			*reply, *tv;
-	const char		*action, *code, *tasks = NULL;
+	const struct req_job_action *action;
+	const char		*code, *tasks = NULL;
 	unsigned long long	 id = 0;
 	char			 err[512], *depend = NULL, part[1100];
 	char			 qos[LABEL_MAX + 1];
+	size_t			 i, off;
 
-	action = json_string_value(json_object_get(msg, "action"));
-	if (action == NULL || (strcmp(action, "hold") != 0 &&
-	    strcmp(action, "release") != 0 && strcmp(action, "requeue") != 0 &&
-	    !req_job_update_freezes(action) &&
-	    strcmp(action, "set") != 0)) {
-		req_error(p, msg, PROTO_E_INVALID, "action: expected \"hold\", "
-		    "\"release\", \"requeue\", \"suspend\", \"resume\" or "
-		    "\"set\"");
+	if ((action = req_job_update_action(json_string_value(
+	    json_object_get(msg, "action")))) == NULL) {
+		off = snprintf(err, sizeof err, "action: expected");
+		for (i = 0; i < REQ_JOB_NACTIONS; i++)
+			off += snprintf(err + off, sizeof err - off, "%s\"%s\"",
+			    i == 0 ? " " : i + 1 == REQ_JOB_NACTIONS ?
+			    " or " : ", ", req_job_actions[i].name);
+		req_error(p, msg, PROTO_E_INVALID, "%s", err);
 		return;
 	}
 	if (req_get_uint(msg, "id", INT64_MAX, &id, err, sizeof err) != 0 ||
@@ -732,7 +711,7 @@ req_job_update(struct peer *p, const json_t *msg)
 		return;
 	}
 	memset(&req, 0, sizeof req);
-	if (strcmp(action, "set") == 0) {
+	if (action->done == NULL) {	/* set */
 		depend = xmalloc(JOB_REQ_MAX_DEPEND + 1);
 		if ((code = req_job_update_read(msg, &req, depend, part,
 		    sizeof part, qos, sizeof qos, err, sizeof err)) != NULL)
