@@ -79,12 +79,12 @@ field_is() {
 	[ "$(gq -h -j "$e" -o nodes)" != "$(gq -h -j "$r" -o nodes)" ]
 	# One GPU left: a job of 2-2 asks for exactly 2 and waits.
 	t=$(gb_submit -G 2-2 --wrap 'sleep 300')
-	gb_wait 10 test "$(gq -h -j "$t" -o reason)" = Resources
+	gb_wait 10 gb_field_is "$t" reason Resources
 	[ "$(gq -h -j "$t" -o gpus)" = 2 ]
 	[ -z "$(gq -h -j "$t" -o gpus_range | tr -d ' -')" ]
 	# Waiting, an elastic job shows its range.
 	w=$(gb_submit -G 2-4 --wrap 'sleep 300')
-	gb_wait 10 test "$(gq -h -j "$w" -o state)" = PENDING
+	gb_wait 10 gb_field_is "$w" state PENDING
 	[ "$(gq -h -j "$w" -o gpus)" = 2-4 ]
 	# Its fewest may change within its range, not past its most.
 	run -1 gctl update job "$w" GPUs=6

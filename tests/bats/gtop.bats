@@ -108,7 +108,7 @@ use_known() {
 	w=$(gb_submit -G 8 --wrap 'sleep 60')
 	gb_wait_state "$a" RUNNING
 	gb_wait_state "$b" RUNNING
-	gb_wait 10 test "$(gq -h -j "$w" -o reason)" = Resources
+	gb_wait 10 gb_field_is "$w" reason Resources
 	# The nodes' heartbeats have said each GPU's use, so the cells carry
 	# it ("   2   0% "): what a frame shows once the cluster has run a
 	# few seconds.
@@ -149,7 +149,7 @@ use_known() {
 	gb_wait_state "$big" RUNNING
 	wide=$(gb_submit -G 8 -J a-rather-long-job-name --wrap 'sleep 60')
 	later=$(gb_submit --begin now+1hour -J another-long-name --wrap true)
-	gb_wait 10 test "$(gq -h -j "$wide" -o reason)" = Resources
+	gb_wait 10 gb_field_is "$wide" reason Resources
 	run -0 env COLUMNS=80 gtop --once
 	printf '%s\n' "$output" >frame.txt
 	# Each waiting job's reason is whole, or its short form.

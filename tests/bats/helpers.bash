@@ -138,6 +138,13 @@ gb_state_is() {
 	[ "$(gb_state "$1")" = "$2" ]
 }
 
+# gb_field_is ID FIELD VALUE: whether gq's FIELD of job ID (any state) is
+# VALUE. A condition for gb_wait, which calls it at each poll (a
+# "$(gq ...)" in gb_wait's arguments is expanded once, before the first).
+gb_field_is() {
+	[ "$(gq -h -t all -j "$1" -o "$2")" = "$3" ]
+}
+
 # gb_wait_state ID STATE [TIMEOUT_S]; on a timeout, says where the job is
 # instead (state, reason, nodes), so that a failure names its cause.
 gb_wait_state() {

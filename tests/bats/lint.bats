@@ -236,7 +236,7 @@ tools/lint: 4 findings" ]
 	# every global in daemon/ says why it is one.
 	[[ "$output" == *", no include going up a floor, "*" globals in daemon, each saying why, "* ]]
 	# Every source is in the Makefiles, or make dist leaves it out.
-	[[ "$output" == *", all named in Makefile.am or the "*" files it includes, "*" bats files read for chained checks" ]]
+	[[ "$output" == *", all named in Makefile.am or the "*" files it includes, "*" bats files read for chained checks and stale waits" ]]
 	lint_at=$(grep -n '^tools/lint' "$S/tools/check" | cut -d: -f1)
 	build_at=$(grep -n '^run build$' "$S/tools/check" | cut -d: -f1)
 	[ -n "$lint_at" ]
@@ -381,12 +381,29 @@ tools/lint: 2 findings" ]
 	    '	[ -e b ] && [ -e c ] || skip "no b"' '}'
 	lint
 	[ "$status" -eq 0 ]
-	[[ "$output" == *", 1 bats file read for chained checks" ]]
+	[[ "$output" == *", 1 bats file read for chained checks and stale waits" ]]
 	put tests/bats/a.bats '@test "x" {' '	[ -e a ] && [ -e b ]' \
 	    '	[[ -n "$x" ]] && run true' '	if [ -e a ] && [ -e b ]; then :; fi' '}'
 	lint
 	[ "$status" -eq 1 ]
 	[ "$output" = "tests/bats/a.bats:2: checks chained with &&: bats does not fail a test at a command before the last && of a list, so put each check on a line of its own
 tests/bats/a.bats:3: checks chained with &&: bats does not fail a test at a command before the last && of a list, so put each check on a line of its own
+tools/lint: 2 findings" ]
+}
+
+@test "bats checks: a gb_wait testing a \$(...) expanded once is refused; eval, a helper, or a fixed path in \$(...) pass" {
+	put tests/bats/a.bats '@test "x" {' \
+	    '	gb_wait 10 eval '"'"'[ "$(gq -h)" = a ]'"'"'' \
+	    '	gb_wait 10 gb_field_is "$id" state RUNNING' \
+	    '	gb_wait 5 grep -q up "$(gb_job_out "$id")"' '}'
+	lint
+	[ "$status" -eq 0 ]
+	put tests/bats/a.bats '@test "x" {' \
+	    '	gb_wait 30 test "$(gq -h -j "$id" -o restarts)" = 1' \
+	    '	gb_wait 5 [ "$(cat n)" -eq 2 ]' '}'
+	lint
+	[ "$status" -eq 1 ]
+	[ "$output" = "tests/bats/a.bats:2: gb_wait tests a \$(...) that the shell expands once, before the first poll: poll a helper (gb_field_is ID FIELD VALUE) or eval '...' instead
+tests/bats/a.bats:3: gb_wait tests a \$(...) that the shell expands once, before the first poll: poll a helper (gb_field_is ID FIELD VALUE) or eval '...' instead
 tools/lint: 2 findings" ]
 }

@@ -90,7 +90,7 @@ ticks_above() {
 	[ "$(ticks "$pid")" = "$t1" ]
 	# It keeps its GPUs: a job asking for one waits.
 	other=$(gb_submit -G 1 --wrap 'true')
-	gb_wait 10 test "$(gq -h -j "$other" -o reason)" = Resources
+	gb_wait 10 gb_field_is "$other" reason Resources
 	run -0 gq -h -j "$id" -o state,nodes
 	[ "$output" = "SUSPENDED  n1" ] || [[ "$output" == SUSPENDED*n1 ]]
 	run -0 "$B/slurm/squeue" -h -j "$id" -o %t
@@ -151,7 +151,7 @@ ticks_above() {
 	run -0 gctl suspend "$id"
 	gb_wait 10 frozen_is "$id" n2 1
 	run -0 gctl requeue "$id"
-	gb_wait 30 test "$(gq -h -j "$id" -o restarts)" = 1
+	gb_wait 30 gb_field_is "$id" restarts 1
 }
 
 @test "only operators suspend and resume jobs; a node that cannot freeze is named" {

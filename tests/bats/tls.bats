@@ -310,7 +310,7 @@ rogue_ctl() {
 	gb_wait 30 grep -q "alert certificate revoked" "$GB_DIR/rogue.err"
 	gb_wait 30 grep -q "controller $GB_CTL_ADDR: cannot connect: TLS: .*revoked" \
 	    "$GB_DIR/gnoded-n1.log"
-	gb_wait 30 test "$(grep -c "controller $GB_CTL_ADDR: cannot connect: TLS: .*revoked" "$GB_DIR/gnoded-n1.log")" -eq $((before + 1))
+	gb_wait 30 eval '[ "$(grep -c "controller $GB_CTL_ADDR: cannot connect: TLS: .*revoked" "$GB_DIR/gnoded-n1.log")" -eq $((before + 1)) ]'
 	# Nothing got through: no HELLO, nor any frame, reached the listener.
 	[ ! -s "$GB_DIR/rogue.out" ]
 }
