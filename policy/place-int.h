@@ -22,6 +22,9 @@ struct place_node {
 	uint32_t	mark;		/* place_find's stamp */
 	uint32_t	cpus, cpus_free;	/* 0 cpus: not counted */
 	uint64_t	mem, mem_free;		/* MB; 0 mem: not counted */
+	/* Each GPU's free memory (MB) as last measured, gpus of them;
+	 * NULL: none known (place-gpumem.c). */
+	uint32_t	*gpu_mem;
 };
 
 struct place_cluster {

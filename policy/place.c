@@ -40,8 +40,12 @@ place_cluster_create(uint64_t seed)
 void
 place_cluster_free(struct place_cluster *cl)
 {
+	uint32_t	i;
+
 	if (cl == NULL)
 		return;
+	for (i = 0; i < cl->n; i++)
+		free(cl->nodes[i].gpu_mem);
 	free(cl->nodes);
 	free(cl->tree);
 	free(cl->sw_free);

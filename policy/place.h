@@ -141,4 +141,14 @@ void		place_take(struct place_cluster *, const struct place_alloc *,
 void		place_release(struct place_cluster *,
 		    const struct place_alloc *, size_t);
 
+/* A GPU's free memory (MB), as the node last measured it (NVML's total
+ * less what is used, the jobs frozen on it included): what time-slicing
+ * reads before it puts another job on it (sched-core-slice.c).
+ * place_gpumem_free returns PLACE_GPUMEM_UNKNOWN for a GPU never set. */
+#define PLACE_GPUMEM_UNKNOWN	UINT32_MAX
+int		place_gpumem_set(struct place_cluster *, uint32_t node,
+		    uint32_t gpu, uint32_t free_mb);
+uint32_t	place_gpumem_free(const struct place_cluster *, uint32_t node,
+		    uint32_t gpu);
+
 #endif

@@ -39,6 +39,8 @@ sched_conf_default(struct sched_conf *conf)
 	conf->seed = 1;
 	conf->elastic_interval = 300;
 	conf->elastic_overhead = 60;
+	conf->time_slice = 0;
+	conf->slice_jobs = 4;
 	conf->avoid_interference = true;
 }
 

@@ -92,6 +92,11 @@ struct sched_conf {
 	 * pays elastic_overhead seconds, what a restart costs it. */
 	uint32_t		 elastic_interval;
 	uint32_t		 elastic_overhead;
+	/* Time-slicing (sched-core-slice.c): jobs that opt in share their
+	 * GPUs in turns of time_slice seconds (0: off), at most slice_jobs
+	 * of them on the same GPUs. */
+	uint32_t		 time_slice;
+	uint32_t		 slice_jobs;
 	/* A job placed on several nodes avoids the nodes that hold a part
 	 * of another such job where a placement of as many GPUs on as many
 	 * nodes exists without them: two distributed jobs sharing a node

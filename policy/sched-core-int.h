@@ -82,6 +82,14 @@ struct sched_chold {
 	 * elastic job being resized, its own victim (waiter itself), and
 	 * restarts first on its plan once stopped. */
 	bool				 fs_first;
+	/* Time-slicing (sched-core-slice.c): suspended for another's turn,
+	 * not by sched_core_suspend; the ring of jobs that share its GPUs
+	 * (NULL: none), and when its turn (or its run) began. */
+	bool				 sliced;
+	struct sched_ring		*ring;
+	int64_t				 slice_since;
+	TAILQ_ENTRY(sched_cjob)		 rentry;	/* its ring's turns */
+	TAILQ_ENTRY(sched_cjob)		 mentry;	/* its ring's members */
 	TAILQ_ENTRY(sched_cjob)		 pentry;	/* preempting, suspended */
 	TAILQ_ENTRY(sched_cjob)		 fentry;	/* fs_first */
 	struct otree_node		 tnode;		/* timers */
@@ -258,6 +266,14 @@ struct sched_core {
 	 * takes their GPUs first rather than preempt more. */
 	size_t			 norphans;
 	size_t			 nsuspended;	/* SCHED_JOB_SUSPENDED */
+	/* Time-slicing (sched-core-slice.c): the rings, the waiting jobs
+	 * that opted in, when a turn next ends that a pass must hand on,
+	 * and the switches made. */
+	TAILQ_HEAD(, sched_ring) rings;
+	size_t			 nrings;
+	size_t			 nslice_pending;
+	int64_t			 slice_wake;
+	uint64_t		 switches;
 	struct sched_gittins	 gittins;	/* gittins' samples */
 	uint64_t		 victim_gpus;	/* running, preemptable */
 	/* Jobs of a tier above 0: while there are any, a pass counts the
@@ -499,6 +515,30 @@ void		 sched_core_preempt_victim(struct sched_core *,
 		     struct sched_cjob *r, struct sched_cjob *p);
 void		 sched_core_preempt_forget(struct sched_core *,
 		     struct sched_cjob *p);
+
+/* sched-core-slice.c: time-slicing's rings. sched_core_run takes j's
+ * place in its ring (hold: its own, or the one a pass joined it to),
+ * true where the ring holds its GPUs already; each run or resume of j
+ * starts its turn (onrun). j suspended, by an operator or for another's
+ * turn (sliced); resumed; gone from its GPUs (leave: true where others
+ * of its ring keep them). A pass's joins and turns, after its starts;
+ * the members a ring's preempted running job takes along. */
+bool		 sched_core_slice_hold(struct sched_core *,
+		     struct sched_cjob *j);
+void		 sched_core_slice_onrun(struct sched_cjob *j, int64_t now);
+/* sched_core_adopt: j, found on a[0..n) after a restart, joins the ring
+ * that holds exactly those GPUs, if one does. */
+void		 sched_core_slice_adopt(struct sched_core *,
+		     struct sched_cjob *j, const struct place_alloc *a,
+		     size_t n);
+void		 sched_core_slice_suspended(struct sched_cjob *j, bool sliced);
+void		 sched_core_slice_resumed(struct sched_cjob *j);
+bool		 sched_core_slice_leave(struct sched_core *,
+		     struct sched_cjob *j);
+void		 sched_core_slice_pass(struct sched_core *, int64_t now);
+void		 sched_core_slice_victim(struct sched_core *,
+		     struct sched_cjob *r);
+void		 sched_core_slice_free(struct sched_core *);
 
 /* sched-core-pass.c: takes for the rest of the pass the GPUs of a[0..n)
  * that are free now, appending them to *held (*nheld of them, room for

@@ -316,6 +316,7 @@ sched_core_pass_overdue(struct sched_core *core, int64_t now)
 		TAILQ_INSERT_TAIL(&core->preempting, r, hold->pentry);
 		core->norphans++;
 		sched_core_pass_act(core, SCHED_ACT_PREEMPT, r);
+		sched_core_slice_victim(core, r);
 	}
 }
 
@@ -519,10 +520,14 @@ sched_core_pass(struct sched_core *core, int64_t now,
 				cursor = otree_next(cursor);
 			sched_core_preempt_victim(core, r, p);
 			sched_core_pass_act(core, SCHED_ACT_PREEMPT, r);
+			sched_core_slice_victim(core, r);
 		}
 		p->reason = SCHED_REASON_PREEMPTING;
 		sched_core_pass_reserve(core, p->hold->plan, p->hold->nplan);
 	}
+	/* Jobs that opted in and found no GPUs take turns on those of
+	 * others (sched-core-slice.c). */
+	sched_core_slice_pass(core, now);
 	/* What is free still, with what is held for plans and promises
 	 * kept out of it, goes to the elastic jobs started. */
 	sched_core_elastic_grow(core, now);

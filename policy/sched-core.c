@@ -54,6 +54,8 @@ sched_core_create(const struct sched_conf *conf)
 	otree_init(&core->deadlines, sched_core_order_deadlines);
 	TAILQ_INIT(&core->preempting);
 	TAILQ_INIT(&core->suspended);
+	TAILQ_INIT(&core->rings);
+	core->slice_wake = SCHED_NEVER;
 	TAILQ_INIT(&core->fs_first);
 	core->elastic_wake = SCHED_NEVER;
 	core->cluster = place_cluster_create(conf->seed);
@@ -169,6 +171,7 @@ sched_core_free(struct sched_core *core)
 		TAILQ_REMOVE(&core->suspended, j, hold->pentry);
 		sched_core_job_free(core, j);
 	}
+	sched_core_slice_free(core);
 	place_cluster_free(core->cluster);
 	sched_shape_clear(&core->shapes);
 	sched_group_clear(&core->groups);
@@ -220,6 +223,8 @@ sched_core_enqueue(struct sched_core *core, struct sched_cjob *j)
 	sched_core_fairshare_enqueue(core, j);
 	otree_insert(&core->pending, &j->qnode);
 	core->psize[sched_cjob_size_bucket(j)]++;
+	if (j->shape->time_slice)
+		core->nslice_pending++;
 	sched_core_mlfq_promotion(core, j);
 }
 
@@ -230,6 +235,8 @@ sched_core_dequeue(struct sched_core *core, struct sched_cjob *j)
 	otree_remove(&core->pending, &j->qnode);
 	sched_core_fairshare_dequeue(core, j);
 	core->psize[sched_cjob_size_bucket(j)]--;
+	if (j->shape->time_slice)
+		core->nslice_pending--;
 	sched_core_mlfq_timer(core, j, SCHED_NEVER);
 }
 
@@ -311,6 +318,10 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 	want.urgency = spec->urgency;
 	want.resv = spec->resv;
 	want.any_shape = spec->any_shape;
+	/* Rigid GPU jobs outside reservations alone take turns. */
+	want.time_slice = spec->time_slice && spec->gpus > 0 &&
+	    spec->gpus_max <= spec->gpus && spec->resv == 0;
+	want.gpu_mem = spec->gpu_mem;
 	if (spec->gpus > 0 && spec->gpus_max > spec->gpus) {
 		want.gpus_min = spec->gpus;
 		want.gpus_max = spec->gpus_max;
@@ -474,12 +485,21 @@ sched_core_run(struct sched_core *core, struct sched_cjob *j,
 {
 	struct sched_chold	*h = sched_cjob_hold(j);
 	struct sched_group	*g;
+	size_t			 i;
 
 	h->alloc = sched_core_xalloc(h->alloc, n, sizeof *h->alloc);
 	memcpy(h->alloc, a, n * sizeof *a);
 	h->nalloc = (uint32_t)n;
-	place_take(core->cluster, a, n);
-	sched_core_place_dist(core, a, n, 1);
+	if (sched_core_slice_hold(core, j)) {
+		/* Its ring holds the GPUs: it takes its CPUs and memory. */
+		for (i = 0; i < n; i++)
+			h->alloc[i].mask = 0;
+		place_take(core->cluster, h->alloc, n);
+		memcpy(h->alloc, a, n * sizeof *a);
+	} else {
+		place_take(core->cluster, a, n);
+		sched_core_place_dist(core, a, n, 1);
+	}
 	if ((g = sched_cjob_group(j)) != NULL)
 		g->holding++;
 	sched_core_limits_hold(j, 1);
@@ -505,6 +525,7 @@ void
 sched_core_onrun(struct sched_core *core, struct sched_cjob *j, int64_t now)
 {
 	otree_insert(&core->running, &j->qnode);
+	sched_core_slice_onrun(j, now);
 	sched_core_backfill_ends_add(core, j, now);
 	sched_core_victims(core, j, 1);
 	sched_core_fairshare_hold(core, j, 1);
@@ -532,6 +553,7 @@ sched_core_adopt(struct sched_core *core, const struct sched_jobspec *spec,
 		place_res_need(core->cluster, a[i].node, sched_cjob_res(j),
 		    sched_mask_count(a[i].mask), &own[i].cpus, &own[i].mem);
 	}
+	sched_core_slice_adopt(core, j, own, n);
 	sched_core_run(core, j, own, n, now);
 	free(own);
 	if (spec->preempting) {
@@ -540,8 +562,11 @@ sched_core_adopt(struct sched_core *core, const struct sched_jobspec *spec,
 		j->state = SCHED_JOB_PREEMPTING;
 		TAILQ_INSERT_TAIL(&core->preempting, j, hold->pentry);
 		core->norphans++;
-	} else if (spec->suspended)
+	} else if (spec->suspended) {
 		(void)sched_core_suspend(core, j, now);
+		if (spec->sliced)
+			sched_core_slice_suspended(j, true);
+	}
 	return (j);
 }
 
@@ -563,9 +588,17 @@ sched_core_unhold(struct sched_core *core, struct sched_cjob *j)
 {
 	struct sched_chold	*h = sched_cjob_hold(j);
 	struct sched_group	*g;
+	uint32_t		 i;
 
-	place_release(core->cluster, h->alloc, h->nalloc);
-	sched_core_place_dist(core, h->alloc, h->nalloc, -1);
+	if (sched_core_slice_leave(core, j)) {
+		/* Others of its ring keep the GPUs. */
+		for (i = 0; i < h->nalloc; i++)
+			h->alloc[i].mask = 0;
+		place_release(core->cluster, h->alloc, h->nalloc);
+	} else {
+		place_release(core->cluster, h->alloc, h->nalloc);
+		sched_core_place_dist(core, h->alloc, h->nalloc, -1);
+	}
 	if ((g = sched_cjob_group(j)) != NULL)
 		g->holding--;
 	sched_core_limits_hold(j, -1);
@@ -626,6 +659,7 @@ sched_core_suspend(struct sched_core *core, struct sched_cjob *j,
 	j->state = SCHED_JOB_SUSPENDED;
 	TAILQ_INSERT_TAIL(&core->suspended, j, hold->pentry);
 	core->nsuspended++;
+	sched_core_slice_suspended(j, false);
 	return (true);
 }
 
@@ -640,6 +674,7 @@ sched_core_resume(struct sched_core *core, struct sched_cjob *j,
 	h = sched_cjob_hold(j);
 	TAILQ_REMOVE(&core->suspended, j, hold->pentry);
 	core->nsuspended--;
+	sched_core_slice_resumed(j);
 	j->state = SCHED_JOB_RUNNING;
 	h->acct_since = now;
 	/* srtf orders the running by their projected end, which the
@@ -721,6 +756,9 @@ sched_core_next_wakeup(const struct sched_core *core)
 	/* An elastic job that may grow once its interval is over. */
 	if (core->elastic_wake < t)
 		t = core->elastic_wake;
+	/* A turn that ends (time-slicing). */
+	if (core->slice_wake < t)
+		t = core->slice_wake;
 	return (t);
 }
 

@@ -133,6 +133,14 @@ struct sched_jobspec {
 	/* sched_core_adopt: the job is suspended (found so after a
 	 * restart): it holds its GPUs, frozen (sched_core_suspend). */
 	bool		 suspended;
+	/* Time-slicing (sched_conf's time_slice; sched-core-slice.c): the
+	 * job may share its GPUs in turns with other such jobs, and
+	 * declares gpu_mem MB of each GPU's memory (0: not known). With
+	 * suspended, sched_core_adopt: it waits its turn (suspended by
+	 * time-slicing, not by an operator). */
+	bool		 time_slice;
+	uint32_t	 gpu_mem;
+	bool		 sliced;
 	uint32_t	 preemptions;	/* counted so far */
 	uint32_t	 resizes;	/* an elastic job's, so far */
 	uint32_t	 promotions;
@@ -145,6 +153,13 @@ enum sched_action_type {
 	 * SCHED_ACT_PREEMPT; once stopped, the next pass starts it first,
 	 * on its new count (sched-core-elastic.c). */
 	SCHED_ACT_RESIZE,
+	/* Time-slicing: freeze the job on its GPUs, its turn over (it is
+	 * SCHED_JOB_SUSPENDED, sched_cjob_sliced); thaw it, its turn come
+	 * (SCHED_JOB_RUNNING again). A job started on GPUs another job of
+	 * its ring holds comes as SCHED_ACT_START, after that job's
+	 * SCHED_ACT_SUSPEND in the same pass. */
+	SCHED_ACT_SUSPEND,
+	SCHED_ACT_RESUME,
 };
 
 struct sched_action {
@@ -238,6 +253,16 @@ bool			 sched_core_resume(struct sched_core *,
 			     struct sched_cjob *, int64_t now);
 /* Jobs suspended now. */
 size_t			 sched_core_suspended(const struct sched_core *);
+/* Whether j is suspended by time-slicing: it waits its turn on its GPUs
+ * and resumes at a pass (SCHED_ACT_RESUME). A job sched_core_suspend
+ * suspended is not: it waits for sched_core_resume. */
+bool			 sched_cjob_sliced(const struct sched_cjob *);
+/* The jobs that share j's GPUs in turns, j among them (1: j alone, or a
+ * job not time-sliced). */
+uint32_t		 sched_cjob_ring(const struct sched_cjob *);
+/* Switches time-slicing has made (each a job suspended for another's
+ * turn) since the core was created. */
+uint64_t		 sched_core_switches(const struct sched_core *);
 
 /* Gives job a new id and caller's argument, keeping everything else (a
  * job array's pending part started as one task: the task, with its own

@@ -70,6 +70,7 @@ sched_shape_hash(const struct sched_shape *w, uint64_t place_key)
 	h = sched_shape_mix(h, w->pclass);
 	h = sched_shape_mix(h, (uint32_t)w->urgency);
 	h = sched_shape_mix(h, (uint64_t)w->gpus_min << 32 | w->gpus_max);
+	h = sched_shape_mix(h, (uint64_t)w->gpu_mem << 1 | w->time_slice);
 	return ((uint32_t)h);
 }
 
@@ -89,6 +90,7 @@ sched_shape_equal(const struct sched_shape *s, const struct sched_shape *w,
 	    s->urgency == w->urgency &&
 	    s->any_shape == w->any_shape &&
 	    s->gpus_min == w->gpus_min && s->gpus_max == w->gpus_max &&
+	    s->time_slice == w->time_slice && s->gpu_mem == w->gpu_mem &&
 	    s->listed == w->listed && s->nsets == w->nsets &&
 	    s->nnodes == nnodes &&
 	    (nnodes == 0 || memcmp(s->nodes, nodes,

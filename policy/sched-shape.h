@@ -40,6 +40,9 @@ struct sched_shape {
 	uint32_t		 gpus_min;
 	uint32_t		 gpus_max;
 	bool			 has_res;	/* res is not all 0 */
+	/* sched_jobspec's time_slice and gpu_mem (sched-core-slice.c). */
+	bool			 time_slice;
+	uint32_t		 gpu_mem;
 	/* What its placement asks, hashed: its GPUs, shape, placement,
 	 * CPUs and memory, nodes and reservation, not its array, limits or
 	 * requeue

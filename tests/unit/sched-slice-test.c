@@ -1,0 +1,298 @@
+/* sched-slice-test.c: time-slicing (policy/sched-core-slice.c). Jobs that
+ * opted in take turns of 10 s on GPUs others of them hold: a newcomer
+ * joins a ring whose running job had its turn, the turns go round in the
+ * order the jobs were suspended, a ring preempted is stopped whole. Times
+ * are ms; the expected timelines are worked out in the comments. */
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "policy/sched-core.h"
+#include "tests/unit/sched-tap.h"
+#include "tests/unit/tap.h"
+
+#define T_SLICE	10000
+
+/* dlas, two queues at thr0 GPU-ms, turns of 10 s, at most most jobs a
+ * ring; one node of gpus GPUs. */
+static struct sched_core *
+t_core(uint64_t thr0, uint32_t most, uint32_t gpus)
+{
+	struct sched_conf	 conf;
+	struct sched_core	*core;
+
+	sched_conf_default(&conf);
+	conf.policy = SCHED_DLAS;
+	conf.nqueues = 2;
+	conf.thresholds[0] = thr0;
+	conf.time_slice = T_SLICE / 1000;
+	conf.slice_jobs = most;
+	core = sched_core_create(&conf);
+	place_node_add(sched_core_cluster(core), gpus, 0);
+	return (core);
+}
+
+/* A job of gpus GPUs that opted in (slice) declaring mem MB a GPU. */
+static struct sched_cjob *
+t_job(struct sched_core *core, uint64_t id, uint32_t gpus, bool slice,
+    uint32_t mem, int64_t now)
+{
+	struct sched_jobspec	spec;
+
+	memset(&spec, 0, sizeof spec);
+	spec.id = id;
+	spec.gpus = gpus;
+	spec.submit = now;
+	spec.first_start = SCHED_NEVER;
+	spec.last_stop = now;
+	spec.time_slice = slice;
+	spec.gpu_mem = mem;
+	return (sched_core_submit(core, &spec, now));
+}
+
+/* Whether the last pass took exactly these two actions, in this order. */
+static bool
+t_two(enum sched_action_type t1, const struct sched_cjob *j1,
+    enum sched_action_type t2, const struct sched_cjob *j2)
+{
+	return (t_nacts == 2 && t_acts[0].type == t1 && t_acts[0].job == j1 &&
+	    t_acts[1].type == t2 && t_acts[1].job == j2);
+}
+
+/* A, B and C, of one GPU each, come at 0 to a node of one GPU:
+ *   0   A starts; B and C wait, no turn is over: wake at 10 s
+ *   10  A's turn is over: A suspended, B (first in the queue) starts
+ *   20  B's: B suspended, C starts; the ring is A, B, C, turns A then B
+ *   30  C's: C suspended, A resumes (the first suspended)
+ *   40  A's: A suspended, B resumes; turns C then A
+ *   45  B ends: the next pass gives C the turn at once
+ *   55  C's turn is over: A resumes.
+ * A ran 0-10 and 30-40: 20,000 GPU-ms by 50 s. */
+static void
+t_rotate(void)
+{
+	struct sched_core	*core = t_core(UINT64_MAX / 4, 4, 1);
+	struct place_cluster	*cl = sched_core_cluster(core);
+	struct sched_cjob	*a, *b, *c;
+
+	a = t_job(core, 1, 1, true, 0, 0);
+	b = t_job(core, 2, 1, true, 0, 0);
+	c = t_job(core, 3, 1, true, 0, 0);
+	ok(t_pass(core, 0) == 1 && t_did(SCHED_ACT_START, a), "0: A starts");
+	is_int(sched_cjob_state(b), SCHED_JOB_PENDING, "B waits");
+	is_int(sched_core_next_wakeup(core), 10000,
+	    "the core wakes when A's turn is over");
+	is_int(t_pass(core, 5000), 0, "5 s: nothing, A's turn goes on");
+	ok(t_pass(core, 10000) == 2 && t_two(SCHED_ACT_SUSPEND, a,
+	    SCHED_ACT_START, b), "10 s: A suspended, then B starts");
+	ok(sched_cjob_sliced(a), "A waits its turn (suspended by slicing)");
+	is_int(sched_cjob_ring(b), 2, "A and B share the GPU");
+	is_int(place_free_total(cl), 0, "the GPU is held once, not freed");
+	is_int(sched_core_next_wakeup(core), 20000, "wakes at B's turn's end");
+	ok(t_pass(core, 20000) == 2 && t_two(SCHED_ACT_SUSPEND, b,
+	    SCHED_ACT_START, c), "20 s: B suspended, C starts");
+	is_int(sched_cjob_ring(c), 3, "three share it");
+	is_int(sched_core_pending(core), 0, "none waits in the queue");
+	is_int(sched_core_suspended(core), 2, "two suspended");
+	ok(t_pass(core, 30000) == 2 && t_two(SCHED_ACT_SUSPEND, c,
+	    SCHED_ACT_RESUME, a), "30 s: C suspended, A resumes");
+	ok(t_pass(core, 40000) == 2 && t_two(SCHED_ACT_SUSPEND, a,
+	    SCHED_ACT_RESUME, b), "40 s: A suspended, B resumes");
+	sched_core_end(core, b, 45000);
+	is_int(sched_cjob_ring(c), 2, "B gone: A and C share it");
+	is_int(place_free_total(cl), 0, "the GPU is held still");
+	ok(t_pass(core, 45000) == 1 && t_did(SCHED_ACT_RESUME, c),
+	    "45 s: C resumes at once");
+	is_int(t_pass(core, 50000), 0, "50 s: C's turn goes on");
+	is_int(sched_cjob_attained(a, 50000), 20000,
+	    "A earned 20,000 GPU-ms, in its turns alone");
+	ok(t_pass(core, 55000) == 2 && t_two(SCHED_ACT_SUSPEND, c,
+	    SCHED_ACT_RESUME, a), "55 s: A resumes");
+	is_int(sched_core_switches(core), 5, "five switches");
+	sched_core_end(core, c, 56000);
+	sched_core_end(core, a, 57000);
+	is_int(place_free_total(cl), 1, "all gone: the GPU is free");
+	sched_core_free(core);
+}
+
+/* A newcomer goes before the turns: A and B share the GPU (B since 10 s,
+ * A suspended); D comes at 12 s and takes B's turn at 20 s, before A. */
+static void
+t_newcomer_first(void)
+{
+	struct sched_core	*core = t_core(UINT64_MAX / 4, 4, 1);
+	struct sched_cjob	*a, *b, *d;
+
+	a = t_job(core, 1, 1, true, 0, 0);
+	b = t_job(core, 2, 1, true, 0, 0);
+	(void)t_pass(core, 0);
+	(void)t_pass(core, 10000);
+	d = t_job(core, 4, 1, true, 0, 12000);
+	is_int(t_pass(core, 12000), 0, "12 s: D waits for B's turn's end");
+	ok(t_pass(core, 20000) == 2 && t_two(SCHED_ACT_SUSPEND, b,
+	    SCHED_ACT_START, d), "20 s: D starts before A's turn");
+	ok(t_pass(core, 30000) == 2 && t_two(SCHED_ACT_SUSPEND, d,
+	    SCHED_ACT_RESUME, a), "30 s: then A's");
+	sched_core_free(core);
+}
+
+/* Who does not join: a job that did not opt in waits (and a ring is not
+ * made of one that runs); a ring at slice_jobs (2) takes no third; a job of
+ * 2 GPUs does not join a ring of one; a GPU whose free memory is short of
+ * what a job declares takes no more. */
+static void
+t_who_joins(void)
+{
+	struct sched_core	*core = t_core(UINT64_MAX / 4, 2, 2);
+	struct place_cluster	*cl = sched_core_cluster(core);
+	struct sched_cjob	*a, *x, *b, *c, *w, *m, *k;
+
+	a = t_job(core, 1, 1, true, 0, 0);
+	x = t_job(core, 2, 1, false, 0, 0);
+	(void)t_pass(core, 0);
+	ok(t_did(SCHED_ACT_START, a) && t_did(SCHED_ACT_START, x),
+	    "A (opted in) and X (not) start on the two GPUs");
+	b = t_job(core, 3, 1, false, 0, 1000);
+	is_int(t_pass(core, 10000), 0, "B, not opted in, joins no ring");
+	is_int(sched_cjob_state(b), SCHED_JOB_PENDING, "B waits");
+	sched_core_end(core, b, 10000);
+	c = t_job(core, 4, 1, true, 0, 10000);
+	w = t_job(core, 5, 1, true, 0, 10000);
+	ok(t_pass(core, 10000) == 2 && t_two(SCHED_ACT_SUSPEND, a,
+	    SCHED_ACT_START, c), "C joins A's ring, not X's GPU");
+	is_int(t_pass(core, 20000), 2, "20 s: the ring's turn goes round");
+	ok(t_did(SCHED_ACT_RESUME, a) && !t_did(SCHED_ACT_START, w),
+	    "W does not join a ring of two (slice_jobs)");
+	is_int(sched_cjob_reason(core, w), SCHED_REASON_RESOURCES,
+	    "W waits for resources");
+	sched_core_end(core, w, 20000);
+	sched_core_end(core, c, 20000);
+	/* A runs alone again, on GPU 0 (the lowest free at 0). */
+	k = t_job(core, 6, 2, true, 0, 20000);
+	is_int(t_pass(core, 40000), 0, "K of 2 GPUs joins no ring of one");
+	sched_core_end(core, k, 40000);
+	ok(place_gpumem_set(cl, 0, 0, 10000) == 0, "GPU 0 has 10 GB free");
+	m = t_job(core, 7, 1, true, 12000, 40000);
+	is_int(t_pass(core, 40000), 0, "M, declaring 12 GB, does not fit");
+	sched_core_end(core, m, 40000);
+	m = t_job(core, 8, 1, true, 8000, 40000);
+	ok(t_pass(core, 40000) == 2 && t_did(SCHED_ACT_START, m),
+	    "one declaring 8 GB joins");
+	ok(place_gpumem_set(cl, 0, 9, 1) == -1, "no GPU 9 on the node");
+	is_int(place_gpumem_free(cl, 0, 1), PLACE_GPUMEM_UNKNOWN,
+	    "GPU 1's memory is not known");
+	sched_core_free(core);
+}
+
+/* A job of higher priority preempts a ring whole: A (running) and B
+ * (suspended) share the GPU; H, of a higher tier and not opted in, comes
+ * at 25 s. Both are preempted (B thawed to stop), and H starts once both
+ * have stopped, not when A alone has. */
+static void
+t_preempt_ring(void)
+{
+	struct sched_core	*core = t_core(UINT64_MAX / 4, 4, 1);
+	struct sched_jobspec	 spec;
+	struct sched_cjob	*a, *b, *h;
+
+	a = t_job(core, 1, 1, true, 0, 0);
+	b = t_job(core, 2, 1, true, 0, 0);
+	(void)t_pass(core, 0);
+	(void)t_pass(core, 10000);
+	(void)t_pass(core, 20000);
+	ok(sched_cjob_state(a) == SCHED_JOB_RUNNING &&
+	    sched_cjob_sliced(b), "20 s: A runs, B waits its turn");
+	memset(&spec, 0, sizeof spec);
+	spec.id = 3;
+	spec.gpus = 1;
+	spec.submit = spec.last_stop = 25000;
+	spec.first_start = SCHED_NEVER;
+	spec.tier = 1;
+	h = sched_core_submit(core, &spec, 25000);
+	(void)t_pass(core, 25000);
+	ok(t_did(SCHED_ACT_PREEMPT, a) && t_did(SCHED_ACT_PREEMPT, b),
+	    "H preempts A and B, the whole ring");
+	is_int(sched_cjob_state(b), SCHED_JOB_PREEMPTING, "B is stopping");
+	is_int(sched_core_suspended(core), 0, "none suspended");
+	sched_core_stopped(core, a, 26000);
+	is_int(t_pass(core, 26000), 0, "A stopped: H waits for B");
+	is_int(sched_cjob_reason(core, h), SCHED_REASON_PREEMPTING,
+	    "H waits for its victims");
+	sched_core_stopped(core, b, 27000);
+	ok(t_pass(core, 27000) >= 1 && t_did(SCHED_ACT_START, h),
+	    "both stopped: H starts");
+	is_int(sched_cjob_ring(a), 1, "A, requeued, is in no ring");
+	sched_core_free(core);
+}
+
+/* An operator's suspend and resume: A suspended by hand while its turn
+ * runs gives the turn to B at the next pass, and is not resumed by the
+ * turns; resumed by hand while B runs, B gives way at the next pass. */
+static void
+t_operator(void)
+{
+	struct sched_core	*core = t_core(UINT64_MAX / 4, 4, 1);
+	struct sched_cjob	*a, *b;
+
+	a = t_job(core, 1, 1, true, 0, 0);
+	b = t_job(core, 2, 1, true, 0, 0);
+	(void)t_pass(core, 0);
+	(void)t_pass(core, 10000);
+	(void)t_pass(core, 20000);
+	ok(sched_core_suspend(core, a, 22000), "A suspended by hand at 22 s");
+	ok(!sched_cjob_sliced(a), "A waits for an operator, not a turn");
+	ok(t_pass(core, 22000) == 1 && t_did(SCHED_ACT_RESUME, b),
+	    "B resumes at once");
+	is_int(t_pass(core, 40000), 0, "40 s: B alone has turns, A waits");
+	ok(sched_core_resume(core, a, 41000), "A resumed by hand");
+	ok(t_pass(core, 41000) == 1 && t_did(SCHED_ACT_SUSPEND, b),
+	    "B gives way");
+	ok(sched_cjob_sliced(b), "B waits its turn");
+	ok(t_pass(core, 51000) == 2 && t_two(SCHED_ACT_SUSPEND, a,
+	    SCHED_ACT_RESUME, b), "51 s: the turns go on");
+	sched_core_end(core, b, 52000);
+	sched_core_end(core, a, 52000);
+	is_int(place_free_total(sched_core_cluster(core)), 1, "GPU free");
+	sched_core_free(core);
+}
+
+/* After a restart, jobs found on the same GPU, one running and one
+ * suspended for its turn, are one ring again. */
+static void
+t_adopt(void)
+{
+	struct sched_core	*core = t_core(UINT64_MAX / 4, 4, 1);
+	struct sched_jobspec	 spec;
+	struct place_alloc	 at;
+	struct sched_cjob	*a, *b;
+
+	memset(&at, 0, sizeof at);
+	at.mask = 1;
+	memset(&spec, 0, sizeof spec);
+	spec.id = 1;
+	spec.gpus = 1;
+	spec.first_start = 0;
+	spec.time_slice = true;
+	a = sched_core_adopt(core, &spec, &at, 1, 100000);
+	spec.id = 2;
+	spec.suspended = spec.sliced = true;
+	b = sched_core_adopt(core, &spec, &at, 1, 100000);
+	ok(sched_cjob_sliced(b), "B is back waiting its turn");
+	is_int(sched_cjob_ring(a), 2, "A and B share the GPU");
+	is_int(place_free_total(sched_core_cluster(core)), 0, "held once");
+	ok(t_pass(core, 110000) == 2 && t_two(SCHED_ACT_SUSPEND, a,
+	    SCHED_ACT_RESUME, b), "110 s: B's turn");
+	sched_core_free(core);
+}
+
+int
+main(void)
+{
+	t_rotate();
+	t_newcomer_first();
+	t_who_joins();
+	t_preempt_ring();
+	t_operator();
+	t_adopt();
+	return (tap_done());
+}
