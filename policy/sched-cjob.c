@@ -172,3 +172,17 @@ sched_cjob_resv_start(const struct sched_core *core,
 	}
 	return (SCHED_NEVER);
 }
+
+bool
+sched_cjob_sliced(const struct sched_cjob *j)
+{
+	return (j->state == SCHED_JOB_SUSPENDED && j->hold != NULL &&
+	    j->hold->sliced);
+}
+
+uint32_t
+sched_cjob_ring(const struct sched_cjob *j)
+{
+	return (j->hold != NULL && j->hold->ring != NULL ?
+	    sched_core_slice_members(j->hold->ring) : 1);
+}

@@ -523,6 +523,7 @@ void		 sched_core_preempt_forget(struct sched_core *,
  * turn (sliced); resumed; gone from its GPUs (leave: true where others
  * of its ring keep them). A pass's joins and turns, after its starts;
  * the members a ring's preempted running job takes along. */
+uint32_t	 sched_core_slice_members(const struct sched_ring *);
 bool		 sched_core_slice_hold(struct sched_core *,
 		     struct sched_cjob *j);
 void		 sched_core_slice_onrun(struct sched_cjob *j, int64_t now);

@@ -41,24 +41,10 @@ struct sched_ring {
 	uint32_t		 pass;
 };
 
-bool
-sched_cjob_sliced(const struct sched_cjob *j)
-{
-	return (j->state == SCHED_JOB_SUSPENDED && j->hold != NULL &&
-	    j->hold->sliced);
-}
-
 uint32_t
-sched_cjob_ring(const struct sched_cjob *j)
+sched_core_slice_members(const struct sched_ring *r)
 {
-	return (j->hold != NULL && j->hold->ring != NULL ?
-	    j->hold->ring->members : 1);
-}
-
-uint64_t
-sched_core_switches(const struct sched_core *core)
-{
-	return (core->switches);
+	return (r->members);
 }
 
 static struct sched_ring *

@@ -691,6 +691,12 @@ sched_core_suspended(const struct sched_core *core)
 	return (core->nsuspended);
 }
 
+uint64_t
+sched_core_switches(const struct sched_core *core)
+{
+	return (core->switches);
+}
+
 void
 sched_core_end(struct sched_core *core, struct sched_cjob *j, int64_t now)
 {
