@@ -324,13 +324,27 @@ sched_core_slice_find(struct sched_core *core, const struct sched_cjob *p,
 	return (best);
 }
 
+/* The core wakes when r's running job's turn ends, if that is to come. */
+static void
+sched_core_slice_wake(struct sched_core *core, const struct sched_ring *r,
+    int64_t now)
+{
+	int64_t	end;
+
+	if (r->active == NULL)
+		return;
+	end = r->active->hold->slice_since +
+	    (int64_t)core->conf.time_slice * 1000;
+	if (end > now && end < core->slice_wake)
+		core->slice_wake = end;
+}
+
 void
 sched_core_slice_pass(struct sched_core *core, int64_t now)
 {
 	struct otree_node	*n, *next;
 	struct sched_ring	*r;
 	struct sched_cjob	*p, *a;
-	int64_t			 slice = (int64_t)core->conf.time_slice * 1000;
 	size_t			 k, due = 0, wanting = 0;
 
 	core->slice_wake = SCHED_NEVER;
@@ -386,20 +400,16 @@ sched_core_slice_pass(struct sched_core *core, int64_t now)
 			sched_core_slice_turn(core, r, now);
 			r->pass = core->npass;
 		}
-		if (r->active != NULL && r->active->hold->slice_since +
-		    slice < core->slice_wake)
-			core->slice_wake = r->active->hold->slice_since + slice;
+		if (!TAILQ_EMPTY(&r->turns))
+			sched_core_slice_wake(core, r, now);
 	}
 	/* A waiting newcomer wakes the core when a turn ends: one that
-	 * found no ring due, or any while none was. */
+	 * found no ring due, or any while none was. A turn over already
+	 * that it does not fit wakes nothing: an end or an arrival will. */
 	if (wanting > 0 || (core->nslice_pending > 0 && due == 0))
 		TAILQ_FOREACH(r, &core->rings, entry)
-			if (r->active != NULL &&
-			    r->members < core->conf.slice_jobs &&
-			    r->active->hold->slice_since + slice <
-			    core->slice_wake)
-				core->slice_wake =
-				    r->active->hold->slice_since + slice;
+			if (r->members < core->conf.slice_jobs)
+				sched_core_slice_wake(core, r, now);
 }
 
 /* r, a ring's running job, is preempted for a job: the members waiting

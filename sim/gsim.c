@@ -26,6 +26,11 @@
 #define GSIM_EXIT_USAGE	2
 
 #define GSIM_DEFAULT_POLICIES	"fifo,dlas,gittins"
+/* What a job loses at each resume after its turn: a freeze and a thaw of
+ * its cgroup, as bench/suspend-switch measured them (6.4 ms median, 14 ms
+ * worst, on a 2-CPU host's cgroup v1 freezer), rounded up. */
+#define GSIM_SWITCH_COST_MS	20
+#define GSIM_SWITCH_COST_TEXT	"0.02"
 
 enum {
 	GSIM_OPT_SPEC = 256,
@@ -57,6 +62,10 @@ enum {
 	GSIM_OPT_APP_MAX_LOCAL,
 	GSIM_OPT_INTERVAL,
 	GSIM_OPT_PREDICTIONS,
+	GSIM_OPT_TIME_SLICE,
+	GSIM_OPT_SLICE_JOBS,
+	GSIM_OPT_SLICE_SHARE,
+	GSIM_OPT_SWITCH_COST,
 	GSIM_OPT_HELP,
 };
 
@@ -98,6 +107,10 @@ static const struct option gsim_longopts[] = {
 	{ "app-max-local", required_argument, NULL, GSIM_OPT_APP_MAX_LOCAL },
 	{ "interval", required_argument, NULL, GSIM_OPT_INTERVAL },
 	{ "predictions", no_argument, NULL, GSIM_OPT_PREDICTIONS },
+	{ "time-slice", required_argument, NULL, GSIM_OPT_TIME_SLICE },
+	{ "slice-jobs", required_argument, NULL, GSIM_OPT_SLICE_JOBS },
+	{ "slice-share", required_argument, NULL, GSIM_OPT_SLICE_SHARE },
+	{ "switch-cost", required_argument, NULL, GSIM_OPT_SWITCH_COST },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, GSIM_OPT_HELP },
 	{ "version", no_argument, NULL, 'V' },
@@ -119,6 +132,13 @@ struct gsim {
 	bool			 elastic;	/* --elastic: a run more */
 	bool			 elastic_oracle;	/* --elastic-oracle */
 	int64_t			 interval_ms;	/* --interval; 0: none */
+	/* Time-slicing's runs (P+slice): --time-slice, --slice-jobs,
+	 * --slice-share (-1: the trace's column, else every job) and
+	 * --switch-cost. */
+	uint32_t		 time_slice;
+	uint32_t		 slice_jobs;
+	double			 slice_share;
+	int64_t			 switch_ms;
 	struct sched_conf	 conf;		/* the flags; each run's base */
 	unsigned		 queues;	/* -K, 0: not given */
 	bool			 thresholds;	/* -T given */
@@ -148,9 +168,10 @@ gsim_usage(FILE *f)
 "report job completion times (JCT), waits by job size and how fairly users\n"
 "were served, one column per policy.\n"
 "\n"
-"  -p, --policy P[:PLACE][,...]  policies to compare: fifo, dlas, gittins,\n"
-"                            srtf (oracle); :PLACE overrides -P for one run\n"
-"                            (default: " GSIM_DEFAULT_POLICIES ")\n"
+"  -p, --policy P[:PLACE][+slice][,...]  policies to compare: fifo, dlas,\n"
+"                            gittins, srtf (oracle); :PLACE overrides -P for\n"
+"                            one run, +slice time-slices the jobs that opt\n"
+"                            in (default: " GSIM_DEFAULT_POLICIES ")\n"
 "  -c, --cluster SPEC        NODESxGPUS (3x4) or SWITCHESxNODESxGPUS (2x16x8)\n"
 "      --cluster-spec FILE   the cluster from a Tiresias cluster-spec CSV\n"
 "  -T, --thresholds LIST     queue thresholds in GPU-seconds, rising\n"
@@ -226,6 +247,15 @@ gsim_usage(FILE *f)
 "                            running job grows where the time it saves is\n"
 "                            --overhead or more a GPU\n"
 "      --elastic-oracle      the same, speedups from the tables\n"
+"      --time-slice SECONDS  +slice runs: a turn's length (default 300)\n"
+"      --slice-jobs N        +slice runs: most jobs sharing GPUs in turns\n"
+"                            (default 4)\n"
+"      --slice-share F       the fraction of jobs that opt in, spread evenly\n"
+"                            (default: the trace's time_slice column, else\n"
+"                            every job)\n"
+"      --switch-cost SECONDS what a job loses each time it resumes after its\n"
+"                            turn (default " GSIM_SWITCH_COST_TEXT ", measured by\n"
+"                            bench/suspend-switch)\n"
 "      --interval SECONDS    schedule at multiples of SECONDS only, as\n"
 "                            Pollux's simulator does every 60 (default 0:\n"
 "                            at each arrival, end and timer)\n"
@@ -328,7 +358,7 @@ gsim_add_run(const char *item, void *arg, char *err, size_t errlen)
 	struct report		 *r = a[1];
 	struct report_run	 *run;
 	char			 *name, *place, why[256];
-	size_t			  k;
+	size_t			  k, len;
 	int			  ret = -1;
 
 	for (k = 0; k < r->nruns; k++) {
@@ -344,6 +374,12 @@ gsim_add_run(const char *item, void *arg, char *err, size_t errlen)
 	memset(run, 0, sizeof *run);
 	run->conf = g->conf;
 	name = xstrdup(item);
+	/* P+slice: time-slicing on, at --time-slice. */
+	if ((len = strlen(name)) > 6 && strcmp(name + len - 6, "+slice") == 0) {
+		name[len - 6] = '\0';
+		run->conf.time_slice = g->time_slice;
+		run->conf.slice_jobs = g->slice_jobs;
+	}
 	if ((place = strchr(name, ':')) != NULL)
 		*place++ = '\0';
 	if (sched_conf_policy_parse(name, &run->conf.policy, why,
@@ -566,6 +602,43 @@ gsim_options(struct gsim *g, int argc, char **argv, int *status, char *err,
 		case GSIM_OPT_PREDICTIONS:
 			g->predictions = true;
 			break;
+		case GSIM_OPT_TIME_SLICE:
+		case GSIM_OPT_SLICE_JOBS:
+			if (gsim_number(optarg, ch == GSIM_OPT_TIME_SLICE ?
+			    "--time-slice" : "--slice-jobs", 1, &v, err,
+			    errlen) != 0 || v != floor(v) || v > 86400) {
+				snprintf(err, errlen, "%s \"%s\": expected %s",
+				    ch == GSIM_OPT_TIME_SLICE ? "--time-slice" :
+				    "--slice-jobs", optarg, ch ==
+				    GSIM_OPT_TIME_SLICE ? "whole seconds, 1 to "
+				    "86400" : "a whole number of jobs, 2 or more");
+				return (-1);
+			}
+			if (ch == GSIM_OPT_TIME_SLICE)
+				g->time_slice = (uint32_t)v;
+			else if ((g->slice_jobs = (uint32_t)v) < 2) {
+				snprintf(err, errlen, "--slice-jobs \"%s\": "
+				    "expected a whole number of jobs, 2 or "
+				    "more", optarg);
+				return (-1);
+			}
+			break;
+		case GSIM_OPT_SLICE_SHARE:
+			if (gsim_number(optarg, "--slice-share", 0, &v, err,
+			    errlen) != 0 || v > 1) {
+				snprintf(err, errlen, "--slice-share \"%s\": "
+				    "expected a fraction of the jobs, 0 to 1",
+				    optarg);
+				return (-1);
+			}
+			g->slice_share = v;
+			break;
+		case GSIM_OPT_SWITCH_COST:
+			if (gsim_number(optarg, "--switch-cost", 0, &v, err,
+			    errlen) != 0)
+				return (-1);
+			g->switch_ms = llround(v * 1000);
+			break;
 		case 'q':
 			g->quiet = true;
 			break;
@@ -730,6 +803,10 @@ main(int argc, char **argv)
 	g.fs_half_life_ms = INT64_C(7) * 24 * 3600 * 1000;
 	g.conf.seed = 1;
 	g.policies = GSIM_DEFAULT_POLICIES;
+	g.time_slice = 300;
+	g.slice_jobs = 4;
+	g.slice_share = -1;
+	g.switch_ms = GSIM_SWITCH_COST_MS;
 	if ((opt = gsim_options(&g, argc, argv, &ret, err,
 	    sizeof err)) == CMD_OPT_EXIT)
 		goto out;
@@ -802,6 +879,7 @@ main(int argc, char **argv)
 	if (gittins && g.samples == NULL) {
 		samples = gsim_trace_samples(&trace, &nsamples);
 	}
+	sim_trace_slice_share(&trace, g.slice_share);
 	tree = fair_tree_create();
 	if (g.shares != NULL && fair_shares_load(g.shares, tree, err,
 	    sizeof err) != 0) {
@@ -828,6 +906,7 @@ main(int argc, char **argv)
 	so.interference = g.interference;
 	so.even_shapes = g.even_shapes;
 	so.interval_ms = g.interval_ms;
+	so.switch_ms = g.switch_ms;
 	so.apps = (const struct sim_app *const *)apps.v;
 	so.napps = apps.n;
 	so.fs_half_life_ms = g.fs_half_life_ms;

@@ -100,6 +100,47 @@ report_waits(const struct report *r, const struct sim_result *res,
 	}
 }
 
+/* The time-slicing figures: the opted-in jobs' waits to first start,
+ * switches, and the time suspended. */
+static void
+report_sliced(const struct report *r, const struct sim_result *res,
+    struct report_figures *f)
+{
+	int64_t	*first;
+	double	 sum = 0;
+	size_t	 i, n = 0;
+
+	first = xcalloc(r->trace->njobs + 1, sizeof *first);
+	for (i = 0; i < r->trace->njobs; i++) {
+		f->suspended += (double)res->jobs[i].suspended_ms / 1000;
+		if (!r->trace->jobs[i].time_slice)
+			continue;
+		first[n] = res->jobs[i].start_ms - r->trace->jobs[i].submit_ms;
+		sum += (double)first[n++];
+	}
+	qsort(first, n, sizeof *first, report_cmp_i64);
+	f->sliced = n;
+	if (n > 0) {
+		f->sliced_first_median = report_quantile(first, n, 0.5) /
+		    1000;
+		f->sliced_first_avg = sum / (double)n / 1000;
+	}
+	f->switches = res->switches;
+	free(first);
+}
+
+/* Whether a run of r time-slices. */
+static bool
+report_slices(const struct report *r)
+{
+	size_t	k;
+
+	for (k = 0; k < r->nruns; k++)
+		if (r->runs[k].conf.time_slice > 0)
+			return (true);
+	return (false);
+}
+
 void
 report_figures(const struct report *r, const struct report_run *run,
     struct report_figures *f)
@@ -129,6 +170,7 @@ report_figures(const struct report *r, const struct report_run *run,
 	f->preemptions = res->preemptions;
 	f->promotions = res->promotions;
 	report_waits(r, res, f->waits);
+	report_sliced(r, res, f);
 	free(jct);
 }
 
@@ -230,6 +272,22 @@ report_text(const struct report *r, FILE *fp)
 				    w->max);
 		}
 	}
+	if (report_slices(r)) {
+		report_table_row(t, "time-sliced jobs' first start (s)");
+		report_table_row(t, "  median");
+		for (k = 0; k < r->nruns; k++)
+			report_table_cell(t, "%.1f", f[k].sliced_first_median);
+		report_table_row(t, "  avg");
+		for (k = 0; k < r->nruns; k++)
+			report_table_cell(t, "%.1f", f[k].sliced_first_avg);
+		report_table_row(t, "switches");
+		for (k = 0; k < r->nruns; k++)
+			report_table_cell(t, "%llu",
+			    (unsigned long long)f[k].switches);
+		report_table_row(t, "suspended (s, all jobs)");
+		for (k = 0; k < r->nruns; k++)
+			report_table_cell(t, "%.0f", f[k].suspended);
+	}
 	report_fair_rows(&r->fair, ff, r->nruns, t);
 	report_table_print(t, fp);
 	report_table_free(t);
@@ -322,6 +380,16 @@ report_json(const struct report *r, FILE *fp)
 		json_object_set_new(run, "unsettled_instants",
 		    json_integer((json_int_t)r->runs[k].result.unsettled));
 		json_object_set_new(run, "waits", report_waits_json(&f));
+		if (report_slices(r))
+			json_object_set_new(run, "time_slicing", json_pack(
+			    "{s:I, s:I, s:o, s:o, s:I, s:o}", "time_slice",
+			    (json_int_t)c->time_slice, "opted_in",
+			    (json_int_t)f.sliced, "first_start_median",
+			    report_secs(f.sliced_first_median),
+			    "first_start_avg",
+			    report_secs(f.sliced_first_avg), "switches",
+			    (json_int_t)f.switches, "suspended",
+			    report_secs(f.suspended)));
 		report_fair_figures(&r->fair, r->trace, &r->runs[k].result,
 		    &ff);
 		json_object_set_new(run, "fairness",

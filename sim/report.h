@@ -44,6 +44,14 @@ struct report_figures {
 	double		utilization;	/* busy GPU-time / (GPUs x makespan) */
 	uint64_t	preemptions, promotions;
 	struct report_wait waits[REPORT_SIZES];
+	/* The jobs that opt in to time-slicing (in every run, so that a
+	 * run without compares): their count, their waits to first start
+	 * (median and average), and the run's switches and time jobs spent
+	 * suspended for others' turns. */
+	size_t		sliced;
+	double		sliced_first_median, sliced_first_avg;
+	uint64_t	switches;
+	double		suspended;
 };
 
 struct report {

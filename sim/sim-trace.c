@@ -30,6 +30,7 @@ static const char *const trace_col_limit[] = { "time_limit", NULL };
 static const char *const trace_col_qos[] = { "qos", NULL };
 static const char *const trace_col_app[] = { "application", NULL };
 static const char *const trace_col_batch[] = { "batch_size", NULL };
+static const char *const trace_col_slice[] = { "time_slice", NULL };
 static const char *const trace_col_sample[] = { "duration", "gpu_time",
     NULL };
 
@@ -48,7 +49,7 @@ trace_need(const struct csv *c, const char *const *names, const char *what,
 	    "submit_time or time, num_gpus (num_gpu, num_replicas), "
 	    "duration or application; optional job_id, name or model_name, "
 	    "user, array_id, array_throttle, num_nodes, num_cpu, mem_gb, "
-	    "batch_size");
+	    "batch_size, time_slice");
 	free(have);
 	return (-1);
 }
@@ -203,6 +204,12 @@ trace_record(const struct csv *c, const int *col, size_t row,
 	}
 	if (col[14] >= 0 && *(s = csv_field(c, col[14])) != '\0')
 		j->qos = xstrdup(s);
+	if (col[17] >= 0 && *csv_field(c, col[17]) != '\0') {
+		if (csv_uint(c, col[17], "time_slice", 0, 1, &v, err,
+		    errlen) != 0)
+			return (-1);
+		j->time_slice = v == 1;
+	}
 	return (0);
 }
 
@@ -212,7 +219,7 @@ sim_trace_load(const char *path, struct sim_trace *t, char *err,
 {
 	struct csv	c;
 	size_t		size = 0;
-	int		col[17], r;
+	int		col[18], r;
 
 	memset(t, 0, sizeof *t);
 	if (csv_open(&c, path, err, errlen) != 0)
@@ -238,6 +245,8 @@ sim_trace_load(const char *path, struct sim_trace *t, char *err,
 	col[12] = csv_column(&c, trace_col_part);
 	col[13] = csv_column(&c, trace_col_limit);
 	col[14] = csv_column(&c, trace_col_qos);
+	col[17] = csv_column(&c, trace_col_slice);
+	t->has_time_slice = col[17] >= 0;
 
 	while ((r = csv_next(&c, err, errlen)) == 1) {
 		if (t->njobs == size) {
@@ -332,4 +341,19 @@ fail:
 	free(v);
 	*n = 0;
 	return (-1);
+}
+
+void
+sim_trace_slice_share(struct sim_trace *t, double share)
+{
+	size_t	i;
+
+	for (i = 0; i < t->njobs; i++) {
+		if (share >= 0)
+			t->jobs[i].time_slice = (uint64_t)((double)(i + 1) *
+			    share + 1e-9) > (uint64_t)((double)i * share +
+			    1e-9);
+		else if (!t->has_time_slice)
+			t->jobs[i].time_slice = true;
+	}
 }

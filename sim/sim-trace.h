@@ -63,6 +63,9 @@ struct sim_job {
 	 * a limit), set by sim-part.c; nlimits 0: none. */
 	uint8_t		 pclass;
 	bool		 no_requeue;
+	/* It opted in to time-slicing (the trace's time_slice column, or
+	 * gsim --slice-share). */
+	bool		 time_slice;
 	uint32_t	 nlimits;
 	struct sched_limit limit;
 	unsigned	 line;		/* line in the file, for messages */
@@ -72,6 +75,7 @@ struct sim_job {
 struct sim_trace {
 	struct sim_job	*jobs;
 	size_t		 njobs;
+	bool		 has_time_slice;	/* a time_slice column */
 };
 
 /* Reads path into trace. Returns 0, or -1 with "FILE:LINE: what was wrong
@@ -80,6 +84,10 @@ struct sim_trace {
 int	sim_trace_load(const char *path, struct sim_trace *, char *err,
 	    size_t errlen);
 void	sim_trace_free(struct sim_trace *);
+/* Which jobs opt in to time-slicing: share (0 to 1) of them, spread
+ * evenly in submit order (a third: every third job); share < 0: those
+ * the trace's time_slice column names, or every job without one. */
+void	sim_trace_slice_share(struct sim_trace *, double share);
 
 /* Reads a one-column CSV of GPU-times in GPU-seconds (header "duration",
  * as yarn-gput1000.csv) into a malloc'd array of GPU-ms the caller frees. */

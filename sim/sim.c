@@ -30,6 +30,8 @@ struct sim_state {
 	double			 rate;
 	int64_t			 rate_since;
 	int			 running;
+	/* Suspended for another's turn since (time-slicing); -1: not. */
+	int64_t			 susp_since;
 };
 
 /* Min-heap of completions by (time, job index). Entries go stale when a
@@ -138,6 +140,63 @@ sim_start_app(struct sim_appjob *aj, const struct sched_cjob *cj)
 	return (ms);
 }
 
+/* Job idx stops running at now (preempted, or suspended for another's
+ * turn): its work so far is counted, its end no longer due. */
+static void
+sim_halt(const struct sim_trace *trace, struct sim_state *s, size_t idx,
+    const struct sim_opts *o, struct sim_result *res, int64_t now,
+    struct sim_share *share)
+{
+	s->running = 0;
+	if (s->aj != NULL) {
+		if (now - s->run_since > o->overhead_ms)
+			sim_appjob_advance(s->aj, now - s->run_since -
+			    o->overhead_ms);
+	} else
+		s->left_ms -= llround((double)(now - s->rate_since) *
+		    s->rate);
+	if (s->left_ms < 0)
+		s->left_ms = 0;
+	res->busy_gpu_ms += (uint64_t)(now - s->run_since) *
+	    trace->jobs[idx].gpus;
+	sim_result_span(res, idx, s->run_since, now);
+	if (share != NULL)
+		sim_share_stop(share, idx, now);
+}
+
+/* Time-slicing: job idx's turn is over, or has come again (a switch's
+ * cost more to do). */
+static void
+sim_suspend(const struct sim_trace *trace, struct sim_state *s, size_t idx,
+    const struct sim_opts *o, struct sim_result *res, int64_t now,
+    struct sim_share *share)
+{
+	sim_halt(trace, s, idx, o, res, now, share);
+	s->susp_since = now;
+	res->jobs[idx].switches++;
+	res->switches++;
+}
+
+static void
+sim_resume(struct sim_state *s, size_t idx, const struct sim_opts *o,
+    struct sim_result *res, struct sim_heap *h, int64_t now,
+    struct sim_share *share)
+{
+	res->jobs[idx].suspended_ms += now - s->susp_since;
+	s->susp_since = -1;
+	s->running = 1;
+	s->run_since = now;
+	s->rate = 1;
+	s->rate_since = now;
+	if (s->aj != NULL)
+		s->left_ms = sim_appjob_left_ms(s->aj);
+	s->left_ms += o->switch_ms;
+	s->end_at = now + s->left_ms;
+	sim_heap_push(h, s->end_at, idx);
+	if (share != NULL)
+		sim_share_start(share, idx, now);
+}
+
 /* Carries out one pass's actions; returns how many preemptions it had. */
 static size_t
 sim_apply(struct sched_core *core, const struct sim_trace *trace,
@@ -170,26 +229,27 @@ sim_apply(struct sched_core *core, const struct sim_trace *trace,
 			}
 			continue;
 		}
+		if (acts[i].type == SCHED_ACT_SUSPEND) {
+			sim_suspend(trace, s, idx, o, res, now, share);
+			continue;
+		}
+		if (acts[i].type == SCHED_ACT_RESUME) {
+			sim_resume(s, idx, o, res, h, now, share);
+			continue;
+		}
 		/* Preempted: the work done so far is kept (checkpoint), and
 		 * the restart will cost the overhead (an application's job
-		 * pays it at each start, and learns only after it). */
-		s->running = 0;
-		if (s->aj != NULL) {
-			if (now - s->run_since > o->overhead_ms)
-				sim_appjob_advance(s->aj, now - s->run_since -
-				    o->overhead_ms);
-		} else {
-			s->left_ms -= llround((double)(now - s->rate_since) *
-			    s->rate);
+		 * pays it at each start, and learns only after it). One
+		 * suspended for a turn had its work counted then. */
+		if (s->susp_since >= 0) {
+			res->jobs[idx].suspended_ms += now - s->susp_since;
+			s->susp_since = -1;
+		} else
+			sim_halt(trace, s, idx, o, res, now, share);
+		if (s->aj == NULL)
 			s->left_ms += o->overhead_ms;
-		}
-		res->busy_gpu_ms += (uint64_t)(now - s->run_since) *
-		    trace->jobs[idx].gpus;
-		sim_result_span(res, idx, s->run_since, now);
 		res->jobs[idx].preemptions++;
 		res->preemptions++;
-		if (share != NULL)
-			sim_share_stop(share, idx, now);
 		sched_core_stopped(core, s->cj, now);
 		preempted++;
 	}
@@ -365,6 +425,7 @@ sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
 		res->jobs[i].start_ms = -1;
 		res->jobs[i].end_ms = -1;
 		st[i].left_ms = trace->jobs[i].duration_ms;
+		st[i].susp_since = -1;
 		if (trace->jobs[i].app != NULL &&
 		    trace->jobs[i].app_index < o->napps) {
 			st[i].aj = &ajs[i];
@@ -454,6 +515,7 @@ sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
 			spec.tier = tj->tier;
 			spec.pclass = tj->pclass;
 			spec.no_requeue = tj->no_requeue;
+			spec.time_slice = tj->time_slice;
 			spec.nlimits = tj->nlimits;
 			spec.limits[0] = tj->limit;
 			sim_job_res(tj, &spec.res);

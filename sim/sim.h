@@ -23,6 +23,11 @@ struct sim_job_result {
 	uint32_t	preemptions;
 	uint32_t	promotions;
 	uint32_t	nodes;		/* nodes of its first placement */
+	/* Time-slicing: the ms it spent suspended for other jobs' turns
+	 * (apart from its run time and its waits in the queue), and the
+	 * times it was. */
+	int64_t		suspended_ms;
+	uint32_t	switches;
 };
 
 /* One stretch a job held its GPUs, from a start to its end or preemption
@@ -47,6 +52,7 @@ struct sim_result {
 	uint64_t		 busy_gpu_ms;	/* GPU-ms allocated to jobs */
 	uint64_t		 preemptions;
 	uint64_t		 promotions;
+	uint64_t		 switches;	/* time-slicing's suspends */
 	uint64_t		 passes;	/* scheduling passes run */
 	/* Instants at which SIM_ROUNDS passes still changed something
 	 * (a preemption cycle in the policy: the replay goes on, but its
@@ -62,6 +68,10 @@ struct sim_opts {
 	/* Seconds a job loses on each restart after a preemption (restoring
 	 * its checkpoint), in ms; 0 matches the Tiresias simulator. */
 	int64_t		  overhead_ms;
+	/* What a job loses each time it resumes after a suspension for
+	 * another's turn (time-slicing: its processes thawed, their GPU
+	 * state where it was), in ms. */
+	int64_t		  switch_ms;
 	/* A job without num_nodes takes an even split when larger than a
 	 * node, as gbatchd places a job that asks for no shape; false: any
 	 * split, as the Tiresias simulator (and sbatch --any-shape). */

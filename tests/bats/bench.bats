@@ -217,3 +217,18 @@ bench_smoke() {
 	    "together (s)"
 	[ "$(grep -cE '^(0|0\.25|0\.5) +[0-9.]+ +[0-9.]+ +[0-9.]+$' <<<"$output")" = 3 ]
 }
+
+@test "bench/suspend-switch times a freeze and a thaw of a busy process's cgroup, or says why it cannot" {
+	run -0 env BENCH_SWITCH_ROUNDS=3 "$GBATCH_SRCDIR/bench/suspend-switch" "$GBATCH_BUILDDIR"
+	if [[ "$output" == *"nothing measured"* ]]; then
+		skip "$output"
+	fi
+	[[ "${lines[0]}" == "suspend-switch: 3 rounds, cgroup v"* ]]
+	[[ "${lines[1]}" =~ ^\ \ freeze\ +median\ +[0-9]+\.[0-9]{2}\ ms\ +worst\ +[0-9]+\.[0-9]{2}\ ms$ ]]
+	[[ "${lines[2]}" == "  thaw "* ]]
+	[[ "${lines[3]}" == "  switch (both) "* ]]
+	[ "${#lines[@]}" -eq 4 ]
+	# Nothing is left behind.
+	run ls -d /sys/fs/cgroup/freezer/gb-bench-switch-* /sys/fs/cgroup/gb-bench-switch-*
+	[ "$status" -ne 0 ]
+}

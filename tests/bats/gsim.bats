@@ -45,6 +45,7 @@ json_get() {
 	    --seed --shape --node-cpus --node-mem-gb --conf --nodes --shares --predictions --json --jobs --plot \
 	    --apps --app-max-local --interval --preempt-in-queue --elastic --elastic-oracle \
 	    --interference --no-avoid-interference \
+	    --time-slice --slice-jobs --slice-share --switch-cost \
 	    --quiet --help --version; do
 		[[ "$output" == *"$o"* ]] || { echo "missing $o"; false; }
 	done
@@ -134,6 +135,53 @@ CSV
 	echo "$output" >out.json
 	[ "$(json_get out.json 'j["runs"][0]["makespan"]')" = 105.0 ]
 	[ "$(json_get out.json 'j["runs"][0]["avg_queueing"]')" = 1.5 ]
+}
+
+@test "gsim time-slices the jobs that opt in, on a timeline worked out by hand" {
+	# One GPU, turns of 10 s, no switch cost. A, B and C (25 s each) come
+	# at 0 and opt in (no time_slice column: every job). A runs 0-10, B
+	# 10-20, C 20-30, then the turns go round: A 30-40, B 40-50, C 50-60,
+	# A 60-65 (ends), B 65-70, C 70-75. First starts 0, 10, 20 (median
+	# 10); JCTs 65, 70, 75 (avg 70); 6 switches; suspended A 40 s, B 35,
+	# C 30. Without slicing they run one after another: first starts 0,
+	# 25, 50 (median 25), JCTs 25, 50, 75 (avg 50).
+	printf 'submit_time,num_gpus,duration\n0,1,25\n0,1,25\n0,1,25\n' >ts.csv
+	run -0 gsim --json -p gittins,gittins+slice --time-slice 10 \
+	    --switch-cost 0 -c 1x1 --jobs ts-jobs.csv ts.csv
+	echo "$output" >ts.json
+	[ "$(json_get ts.json 'j["runs"][1]["avg_jct"]')" = 70.0 ]
+	[ "$(json_get ts.json 'j["runs"][1]["time_slicing"]["first_start_median"]')" = 10.0 ]
+	[ "$(json_get ts.json 'j["runs"][1]["time_slicing"]["switches"]')" = 6 ]
+	[ "$(json_get ts.json 'j["runs"][1]["time_slicing"]["suspended"]')" = 105.0 ]
+	[ "$(json_get ts.json 'j["runs"][1]["time_slicing"]["opted_in"]')" = 3 ]
+	[ "$(json_get ts.json 'j["runs"][0]["avg_jct"]')" = 50.0 ]
+	[ "$(json_get ts.json 'j["runs"][0]["time_slicing"]["first_start_median"]')" = 25.0 ]
+	[ "$(json_get ts.json 'j["runs"][0]["time_slicing"]["switches"]')" = 0 ]
+	# A switch cost of 1 s: each of the 6 resumes costs its job 1 s more.
+	# A resumes at 30 (+1) and 60 (+1): ends at 67; the rest slide after.
+	run -0 gsim --json -p gittins+slice --time-slice 10 --switch-cost 1 \
+	    -c 1x1 ts.csv
+	echo "$output" >ts1.json
+	[ "$(json_get ts1.json 'j["runs"][0]["makespan"]')" = 81.0 ]
+	# Only every third job opts in: the third alone (C), which has no
+	# ring of a job that opted in to join: the schedule is gittins'.
+	run -0 gsim --json -p gittins+slice --slice-share 0.34 --time-slice 10 \
+	    -c 1x1 ts.csv
+	echo "$output" >ts3.json
+	[ "$(json_get ts3.json 'j["runs"][0]["time_slicing"]["opted_in"]')" = 1 ]
+	[ "$(json_get ts3.json 'j["runs"][0]["avg_jct"]')" = 50.0 ]
+	# A time_slice column names who opts in; a bad value is refused.
+	printf 'submit_time,num_gpus,duration,time_slice\n0,1,25,1\n0,1,25,1\n0,1,25,0\n' >tc.csv
+	run -0 gsim --json -p gittins+slice --time-slice 10 --switch-cost 0 -c 1x1 tc.csv
+	echo "$output" >tc.json
+	[ "$(json_get tc.json 'j["runs"][0]["time_slicing"]["opted_in"]')" = 2 ]
+	printf 'submit_time,num_gpus,duration,time_slice\n0,1,25,yes\n' >bad.csv
+	run -1 gsim -p gittins+slice -c 1x1 bad.csv
+	[[ "$output" == *"bad.csv:2"*"time_slice"* ]]
+	run -2 gsim -p gittins+slice --slice-jobs 1 -c 1x1 ts.csv
+	[[ "$output" == *'--slice-jobs "1": expected a whole number of jobs, 2 or more'* ]]
+	run -2 gsim -p gittins+slice --slice-share 2 -c 1x1 ts.csv
+	[[ "$output" == *'--slice-share "2": expected a fraction of the jobs, 0 to 1'* ]]
 }
 
 @test "gsim places a gang across nodes and skips a job that does not fit" {
