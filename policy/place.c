@@ -252,8 +252,11 @@ place_gpus_total(const struct place_cluster *cl)
 	return (cl->gpus_total);
 }
 
-void
-place_take(struct place_cluster *cl, const struct place_alloc *a, size_t n)
+/* Takes a[0..n)'s CPUs and memory, and its GPUs with gpus; or gives them
+ * back (!take). */
+static void
+place_move(struct place_cluster *cl, const struct place_alloc *a, size_t n,
+    bool take, bool gpus)
 {
 	struct place_node	*nd;
 	size_t			 i;
@@ -261,32 +264,50 @@ place_take(struct place_cluster *cl, const struct place_alloc *a, size_t n)
 	cl->generation++;
 	for (i = 0; i < n; i++) {
 		nd = &cl->nodes[a[i].node];
-		nd->free_mask &= ~a[i].mask;
-		nd->cpus_free = nd->cpus_free > a[i].cpus ?
-		    nd->cpus_free - a[i].cpus : 0;
-		nd->mem_free = nd->mem_free > a[i].mem ?
-		    nd->mem_free - a[i].mem : 0;
+		if (take) {
+			if (gpus)
+				nd->free_mask &= ~a[i].mask;
+			nd->cpus_free = nd->cpus_free > a[i].cpus ?
+			    nd->cpus_free - a[i].cpus : 0;
+			nd->mem_free = nd->mem_free > a[i].mem ?
+			    nd->mem_free - a[i].mem : 0;
+		} else {
+			if (gpus)
+				nd->free_mask |= a[i].mask;
+			nd->cpus_free = nd->cpus - nd->cpus_free > a[i].cpus ?
+			    nd->cpus_free + a[i].cpus : nd->cpus;
+			nd->mem_free = nd->mem - nd->mem_free > a[i].mem ?
+			    nd->mem_free + a[i].mem : nd->mem;
+		}
 		place_node_update(cl, a[i].node);
 	}
+}
+
+void
+place_take(struct place_cluster *cl, const struct place_alloc *a, size_t n)
+{
+	place_move(cl, a, n, true, true);
 }
 
 void
 place_release(struct place_cluster *cl, const struct place_alloc *a,
     size_t n)
 {
-	struct place_node	*nd;
-	size_t			 i;
+	place_move(cl, a, n, false, true);
+}
 
-	cl->generation++;
-	for (i = 0; i < n; i++) {
-		nd = &cl->nodes[a[i].node];
-		nd->free_mask |= a[i].mask;
-		nd->cpus_free = nd->cpus - nd->cpus_free > a[i].cpus ?
-		    nd->cpus_free + a[i].cpus : nd->cpus;
-		nd->mem_free = nd->mem - nd->mem_free > a[i].mem ?
-		    nd->mem_free + a[i].mem : nd->mem;
-		place_node_update(cl, a[i].node);
-	}
+void
+place_take_res(struct place_cluster *cl, const struct place_alloc *a,
+    size_t n)
+{
+	place_move(cl, a, n, true, false);
+}
+
+void
+place_release_res(struct place_cluster *cl, const struct place_alloc *a,
+    size_t n)
+{
+	place_move(cl, a, n, false, false);
 }
 
 /* Writes node i's share (want GPUs, its lowest free ones, and what the

@@ -140,6 +140,12 @@ void		place_take(struct place_cluster *, const struct place_alloc *,
 		    size_t);
 void		place_release(struct place_cluster *,
 		    const struct place_alloc *, size_t);
+/* The same for a[0..n)'s CPUs and memory alone, its GPUs held already (a
+ * job taking its turn on the GPUs of a time-sliced ring). */
+void		place_take_res(struct place_cluster *,
+		    const struct place_alloc *, size_t);
+void		place_release_res(struct place_cluster *,
+		    const struct place_alloc *, size_t);
 
 /* A GPU's free memory (MB), as the node last measured it (NVML's total
  * less what is used, the jobs frozen on it included): what time-slicing

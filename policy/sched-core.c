@@ -485,17 +485,13 @@ sched_core_run(struct sched_core *core, struct sched_cjob *j,
 {
 	struct sched_chold	*h = sched_cjob_hold(j);
 	struct sched_group	*g;
-	size_t			 i;
 
 	h->alloc = sched_core_xalloc(h->alloc, n, sizeof *h->alloc);
 	memcpy(h->alloc, a, n * sizeof *a);
 	h->nalloc = (uint32_t)n;
 	if (sched_core_slice_hold(core, j)) {
 		/* Its ring holds the GPUs: it takes its CPUs and memory. */
-		for (i = 0; i < n; i++)
-			h->alloc[i].mask = 0;
-		place_take(core->cluster, h->alloc, n);
-		memcpy(h->alloc, a, n * sizeof *a);
+		place_take_res(core->cluster, a, n);
 	} else {
 		place_take(core->cluster, a, n);
 		sched_core_place_dist(core, a, n, 1);
@@ -588,13 +584,10 @@ sched_core_unhold(struct sched_core *core, struct sched_cjob *j)
 {
 	struct sched_chold	*h = sched_cjob_hold(j);
 	struct sched_group	*g;
-	uint32_t		 i;
 
 	if (sched_core_slice_leave(core, j)) {
 		/* Others of its ring keep the GPUs. */
-		for (i = 0; i < h->nalloc; i++)
-			h->alloc[i].mask = 0;
-		place_release(core->cluster, h->alloc, h->nalloc);
+		place_release_res(core->cluster, h->alloc, h->nalloc);
 	} else {
 		place_release(core->cluster, h->alloc, h->nalloc);
 		sched_core_place_dist(core, h->alloc, h->nalloc, -1);
