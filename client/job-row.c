@@ -278,6 +278,8 @@ job_row_get_id(const void *row, const void *ctx, char *buf, size_t len)
 	X(cpus_per_task, JF_CPUS_PER_TASK)				\
 	X(mem, JF_MEM)							\
 	X(mem_per_gpu, JF_MEM_PER_GPU)					\
+	X(time_slice, JF_TIME_SLICE)					\
+	X(gpu_mem, JF_GPU_MEM)						\
 	X(mem_peak, JF_MEM_PEAK)					\
 	X(alloc_cpus, JF_ALLOC_CPUS)					\
 	X(array_spec, JF_ARRAY_SPEC)					\
@@ -372,6 +374,10 @@ job_row_get_kind(const void *row, const void *ctx, char *buf, size_t len)
 static const char *
 job_row_get_reason(const void *row, const void *ctx, char *buf, size_t len)
 {
+	/* Frozen for another's turn (time-slicing), or by an operator. */
+	if (jscan_key_is(job_row_v(row, JF_STATE), "SUSPENDED"))
+		return (jscan_key_is(job_row_v(row, JF_REASON), "TimeSlice") ?
+		    "TimeSlice" : "");
 	if (!job_row_waits(row))
 		return (job_row_interactive(row) &&
 		    (jscan_key_is(job_row_v(row, JF_STATE), "RUNNING") ||
@@ -391,6 +397,7 @@ job_row_reason_short(const char *reason)
 		{ "BeginTime", "Begin" }, { "Dependency", "Dep" },
 		{ "DependencyNeverSatisfied", "DepNever" },
 		{ "StaleCopy", "Stale" }, { "Requeued", "Requeue" },
+		{ "TimeSlice", "Slice" },
 		{ "INTERACTIVE", "Interact" },
 		{ "PartitionTimeLimit", "PartTime" },
 		{ "PartitionGPULimit", "PartGPUs" },
@@ -719,6 +726,8 @@ const struct table_col job_row_cols[] = {
 	{ "cpus_per_task", "CPUS_PER_TASK", true, job_row_get_cpus_per_task },
 	{ "mem", "MEM_MB", true, job_row_get_mem },
 	{ "mem_per_gpu", "MEM_PER_GPU_MB", true, job_row_get_mem_per_gpu },
+	{ "time_slice", "TIME_SLICE", true, job_row_get_time_slice },
+	{ "gpu_mem", "GPU_MEM_MB", true, job_row_get_gpu_mem },
 	{ "mem_peak", "MEM_PEAK_MB", true, job_row_get_mem_peak },
 	{ "cpu_time", "CPU_TIME", true, job_row_get_cpu_time },
 	{ "alloc_cpus", "CPUS", true, job_row_get_alloc_cpus },

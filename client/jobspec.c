@@ -213,5 +213,10 @@ jobspec_check(struct jobspec *js, char *err, size_t errlen)
 	    JOBSPEC_F_GPUS), JOBSPEC_SET(js, JOBSPEC_F_GPUS), &js->shaped, err,
 	    errlen) == -1)
 		return (-1);
-	return (jobspec_check_elastic(js, true, err, errlen));
+	if (jobspec_check_elastic(js, true, err, errlen) == -1)
+		return (-1);
+	return (job_req_check_slice((uint32_t)js->shaped.gpus,
+	    (uint32_t)js->v[JOBSPEC_F_GPUS].n2, JOBSPEC_SET(js,
+	    JOBSPEC_F_TIME_SLICE), (uint64_t)JOBSPEC_N(js, JOBSPEC_F_GPU_MEM),
+	    err, errlen));
 }

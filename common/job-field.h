@@ -71,7 +71,11 @@
  * first node (0: not running). cpus_per_gpu or cpus_per_task, and mem (MB
  * on each node) or mem_per_gpu (MB), are what it asks beside its GPUs
  * (sbatch's --cpus-per-gpu, -c, --mem, --mem-per-gpu); 0: the
- * scheduler's default, the node's share per GPU. mem_peak is the most
+ * scheduler's default, the node's share per GPU. time_slice is 1 when
+ * the job asked to share its GPUs in turns with other such jobs (gsub
+ * --time-slice; its QOS may ask it too), gpu_mem the MB of each GPU's
+ * memory it declares it uses (gsub --gpu-mem; 0: not said), which a job
+ * joining its GPUs must leave free. mem_peak is the most
  * memory (MB) its processes held on a node at once, over every run, and
  * cpu_time the CPU time they used in all (ms), as the nodes' cgroups
  * count them (0: not counted). alloc_cpus is the CPUs its last run held
@@ -205,6 +209,10 @@ enum job_field_kind {
 	COL(MEM, mem, uint64_t, "mem", "mem", JFK_U64, JFF_SHARED)	\
 	COL(MEM_PER_GPU, mem_per_gpu, uint64_t, "mem_per_gpu",		\
 	    "mem_per_gpu", JFK_U64, 0)					\
+	COL(TIME_SLICE, time_slice, uint32_t, "time_slice", "time_slice", \
+	    JFK_U32, JFF_SHARED)					\
+	COL(GPU_MEM, gpu_mem, uint64_t, "gpu_mem", "gpu_mem", JFK_U64,	\
+	    JFF_SHARED)							\
 	COL(MEM_PEAK, mem_peak, uint64_t, "mem_peak", "mem_peak", JFK_U64, \
 	    JFF_UPDATE)							\
 	COL(CPU_TIME, cpu_time, int64_t, "cpu_time", "cpu_time", JFK_I64, \

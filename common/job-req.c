@@ -382,6 +382,28 @@ job_req_check_elastic(uint32_t gpus, uint32_t gpus_max, uint32_t num_nodes,
 	return (0);
 }
 
+int
+job_req_check_slice(uint32_t gpus, uint32_t gpus_max, bool time_slice,
+    uint64_t gpu_mem, char *err, size_t errlen)
+{
+	if (gpus == 0 && (time_slice || gpu_mem != 0)) {
+		snprintf(err, errlen, "%s: a job of no GPU %s; expected gpus "
+		    "of 1 or more with it", time_slice ?
+		    "time_slice (gsub --time-slice)" : "gpu_mem (gsub "
+		    "--gpu-mem)", time_slice ? "has no GPU to share in turns" :
+		    "uses no GPU memory");
+		return (-1);
+	}
+	if (gpus_max != 0 && time_slice) {
+		snprintf(err, errlen, "time_slice (gsub --time-slice): an "
+		    "elastic job (gpus_max, gsub -G MIN-MAX) changes its GPUs, "
+		    "where jobs that take turns keep the same ones; expected "
+		    "a rigid job (one GPU count) with it");
+		return (-1);
+	}
+	return (0);
+}
+
 const char *
 job_req_default_name(const char *command)
 {

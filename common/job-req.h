@@ -29,7 +29,9 @@
  * says why 365 days at most); begin_time seconds since the epoch (0: at
  * once); num_nodes exactly that many nodes (gsub -N); tasks_per_node the
  * processes on each node, or "gpu" one per GPU;
- * mem and mem_per_gpu MB; warn_time seconds before the time limit;
+ * mem and mem_per_gpu MB; time_slice true lets the job share its GPUs
+ * in turns with other such jobs (a rigid GPU job's); gpu_mem the MB of
+ * each GPU's memory it uses, as its user declares it; warn_time seconds before the time limit;
  * ckpt_grace seconds from the checkpoint signal to SIGTERM (gbatchd's
  * scheduler.max_ckpt_grace may allow less); umask a file mode mask
  * (octal 0777 at most; absent: the node's 077); batch "once" runs the
@@ -198,6 +200,10 @@ enum job_req_kind {
 	    JF_MEM, NULL)						\
 	X(MEM_PER_GPU, "mem_per_gpu", JOB_REQ_TOP, JRK_COUNT, 1,	\
 	    JOB_REQ_MAX_MEM, 0, JF_MEM_PER_GPU, NULL)			\
+	X(TIME_SLICE, "time_slice", JOB_REQ_TOP, JRK_BOOL, 0, 1, 0,	\
+	    JF_TIME_SLICE, NULL)					\
+	X(GPU_MEM, "gpu_mem", JOB_REQ_TOP, JRK_COUNT, 1,		\
+	    JOB_REQ_MAX_MEM, 0, JF_GPU_MEM, NULL)			\
 	X(ARRAY, "array", JOB_REQ_TOP, JRK_TEXT, 0, FRAME_MAX_REQUEST, 0, \
 	    JOB_REQ_NO_FIELD, NULL)					\
 	X(BATCH, "batch", JOB_REQ_TOP, JRK_WORD, 0, 0, 1,		\
@@ -266,6 +272,14 @@ int		 job_req_check_split(uint32_t gpus, uint32_t num_nodes,
  * err naming what is wrong and what is accepted. */
 int		job_req_check_elastic(uint32_t gpus, uint32_t gpus_max,
 		    uint32_t num_nodes, char *err, size_t errlen);
+/* Whether time-slicing's members suit the job: time_slice (asked or
+ * not) and gpu_mem (MB; 0: not said) are a GPU job's, and time_slice a
+ * rigid one's (gpus_max 0: jobs that take turns share the same GPUs,
+ * which an elastic job's count changes). -1 with err naming the member
+ * (and gsub's option) and what is accepted. */
+int		job_req_check_slice(uint32_t gpus, uint32_t gpus_max,
+		    bool time_slice, uint64_t gpu_mem, char *err,
+		    size_t errlen);
 /* The name of a job that is given none: the base name of its command
  * (a path, or a --wrap's command line), else "wrap". Borrowed from
  * command, or static. */

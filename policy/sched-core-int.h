@@ -516,6 +516,10 @@ void		 sched_core_preempt_victim(struct sched_core *,
 void		 sched_core_preempt_forget(struct sched_core *,
 		     struct sched_cjob *p);
 
+/* A turn where time-slicing is off and rings found after a restart
+ * drain (sched_core_slice_adopt): 5 minutes, Gandiva's order of size. */
+#define SCHED_SLICE_DRAIN_MS	INT64_C(300000)
+
 /* sched-core-slice.c: time-slicing's rings. sched_core_run takes j's
  * place in its ring (hold: its own, or the one a pass joined it to),
  * true where the ring holds its GPUs already; each run or resume of j
@@ -530,7 +534,7 @@ void		 sched_core_slice_onrun(struct sched_cjob *j, int64_t now);
 /* sched_core_adopt: j, found on a[0..n) after a restart, joins the ring
  * that holds exactly those GPUs, if one does. */
 void		 sched_core_slice_adopt(struct sched_core *,
-		     struct sched_cjob *j, const struct place_alloc *a,
+		     struct sched_cjob *j, struct place_alloc *a,
 		     size_t n);
 void		 sched_core_slice_suspended(struct sched_cjob *j, bool sliced);
 void		 sched_core_slice_resumed(struct sched_cjob *j);

@@ -4,7 +4,7 @@
  * A job that opted in and runs is a ring of one: the jobs that share its
  * GPUs in turns. A waiting job that opted in and found no GPUs in the pass
  * joins a ring whose running job has had a whole turn (time_slice) and
- * asks as many GPUs, where its nodes, CPUs, memory and each GPU's memory
+ * asks as many GPUs, where its nodes, memory, CPUs and each GPU's memory
  * allow and the ring has fewer than slice_jobs: that job is suspended
  * (frozen on its GPUs: SCHED_ACT_SUSPEND) and the newcomer starts on them
  * at once. It thus runs within one turn of its arrival, as Gandiva gives
@@ -12,9 +12,11 @@
  * its turn while others wait in it hands the GPUs round: the running job
  * goes to the back of the turns, the one at the front resumes.
  *
- * The ring holds its GPUs once (place_take) while any member is in it;
- * each member holds its own CPUs and memory, and counts against its
- * limits, as a suspended job does. A ring's running job preempted for a
+ * The ring holds its GPUs once (place_take) while any member is in it,
+ * and its CPUs once (a frozen job uses none: as Slurm's gang scheduling,
+ * the members share them; a member that asks more adds what it asks
+ * beyond them); each member holds its own memory (a frozen job keeps its
+ * pages), and counts against its limits, as a suspended job does. A ring's running job preempted for a
  * job of higher priority takes the whole ring with it (its GPUs are free
  * once all have stopped); one that ends or is suspended by an operator
  * gives the turn to the next at the next pass. */
@@ -61,6 +63,32 @@ sched_core_slice_ring(struct sched_core *core)
 	return (r);
 }
 
+/* The CPUs a ring holds on its part i: what its members hold there (a
+ * job frozen for its turn uses none, so the members share them, as
+ * Slurm's gang scheduling shares CPUs; each holds its own memory). */
+static uint32_t
+sched_core_slice_cpus(const struct sched_ring *r, size_t i)
+{
+	const struct sched_cjob	*m;
+	uint32_t		 cpus = 0;
+
+	TAILQ_FOREACH(m, &r->all, hold->mentry)
+		cpus += m->hold->alloc[i].cpus;
+	return (cpus);
+}
+
+/* Hands the CPUs h holds to to, a member that stays on them. */
+static void
+sched_core_slice_cpus_to(struct sched_cjob *to, struct sched_chold *h)
+{
+	size_t	i;
+
+	for (i = 0; i < h->nalloc; i++) {
+		to->hold->alloc[i].cpus += h->alloc[i].cpus;
+		h->alloc[i].cpus = 0;
+	}
+}
+
 bool
 sched_core_slice_hold(struct sched_core *core, struct sched_cjob *j)
 {
@@ -78,15 +106,20 @@ sched_core_slice_hold(struct sched_core *core, struct sched_cjob *j)
 	return (shared);
 }
 
+/* Found after a restart, a job that takes turns is put back in its ring
+ * (or one of its own) even where time-slicing is now off: the jobs
+ * suspended for their turns are then resumed one after the other as the
+ * running ones end, and no job joins them. */
 void
 sched_core_slice_adopt(struct sched_core *core, struct sched_cjob *j,
-    const struct place_alloc *a, size_t n)
+    struct place_alloc *a, size_t n)
 {
 	struct sched_ring	*r;
 	struct sched_cjob	*m;
+	uint32_t		 k;
 	size_t			 i;
 
-	if (core->conf.time_slice == 0 || !j->shape->time_slice)
+	if (!j->shape->time_slice)
 		return;
 	TAILQ_FOREACH(r, &core->rings, entry) {
 		m = TAILQ_FIRST(&r->all);
@@ -98,9 +131,14 @@ sched_core_slice_adopt(struct sched_core *core, struct sched_cjob *j,
 				break;
 		if (i == n) {
 			sched_cjob_hold(j)->ring = r;
+			for (i = 0; i < n; i++) {
+				k = sched_core_slice_cpus(r, i);
+				a[i].cpus = a[i].cpus > k ? a[i].cpus - k : 0;
+			}
 			return;
 		}
 	}
+	sched_cjob_hold(j)->ring = sched_core_slice_ring(core);
 }
 
 void
@@ -169,8 +207,12 @@ sched_core_slice_leave(struct sched_core *core, struct sched_cjob *j)
 		r->active = NULL;
 	if (r->evict == j)
 		r->evict = NULL;
-	if (--r->members > 0)
+	if (--r->members > 0) {
+		/* The ring's CPUs stay while any member is on them: what
+		 * j held of them passes to one that stays. */
+		sched_core_slice_cpus_to(TAILQ_FIRST(&r->all), h);
 		return (true);
+	}
 	TAILQ_REMOVE(&core->rings, r, entry);
 	core->nrings--;
 	free(r);
@@ -210,6 +252,15 @@ sched_core_slice_turn(struct sched_core *core, struct sched_ring *r,
 	sched_core_pass_act(core, SCHED_ACT_RESUME, j);
 }
 
+/* A turn, ms: time_slice's, or with time-slicing off (rings found after
+ * a restart that drain) SCHED_SLICE_DRAIN_MS. */
+static int64_t
+sched_core_slice_ms(const struct sched_core *core)
+{
+	return (core->conf.time_slice > 0 ?
+	    (int64_t)core->conf.time_slice * 1000 : SCHED_SLICE_DRAIN_MS);
+}
+
 /* Whether a ring's running job took its turn by now. */
 static bool
 sched_core_slice_due(const struct sched_core *core, const struct sched_ring *r,
@@ -217,7 +268,7 @@ sched_core_slice_due(const struct sched_core *core, const struct sched_ring *r,
 {
 	return (r->active != NULL && r->active->state == SCHED_JOB_RUNNING &&
 	    r->pass != core->npass && now - r->active->hold->slice_since >=
-	    (int64_t)core->conf.time_slice * 1000);
+	    sched_core_slice_ms(core));
 }
 
 /* Whether node is one p may run on (its nodes, any of its sets). */
@@ -239,17 +290,17 @@ sched_core_slice_node_ok(const struct sched_shape *s, uint32_t node)
 }
 
 /* Whether p fits in a's place beside the jobs there: the same GPUs in
- * all and as many nodes as it asks, its nodes, its CPUs and memory free
- * on each, and its GPU memory free on each GPU where both are known. On
- * success, core->scratch holds its parts (a's GPUs, its own CPUs and
- * memory). */
+ * all and as many nodes as it asks, its nodes, its memory free on each
+ * and its CPUs among the ring's and those free, and its GPU memory free
+ * on each GPU where both are known. On success, core->scratch holds its
+ * parts (a's GPUs, the CPUs it adds to the ring's, its own memory). */
 static bool
 sched_core_slice_fits(struct sched_core *core, const struct sched_cjob *p,
     const struct sched_cjob *a)
 {
 	const struct sched_shape	*s = p->shape;
 	const struct sched_chold	*h = a->hold;
-	uint32_t			 i, g, gpus = 0, freemb;
+	uint32_t			 i, g, gpus = 0, freemb, ring;
 
 	if (a->shape->gpus != s->gpus ||
 	    (s->num_nodes > 0 && h->nalloc != s->num_nodes))
@@ -263,6 +314,10 @@ sched_core_slice_fits(struct sched_core *core, const struct sched_cjob *p,
 		place_res_need(core->cluster, h->alloc[i].node,
 		    sched_cjob_res(p), g, &core->scratch[i].cpus,
 		    &core->scratch[i].mem);
+		/* It takes the CPUs it needs beyond the ring's. */
+		ring = h->ring != NULL ? sched_core_slice_cpus(h->ring, i) : 0;
+		core->scratch[i].cpus = core->scratch[i].cpus > ring ?
+		    core->scratch[i].cpus - ring : 0;
 		if (core->scratch[i].cpus > place_node_cpus_free(
 		    core->cluster, h->alloc[i].node) ||
 		    core->scratch[i].mem > place_node_mem_free(core->cluster,
@@ -288,7 +343,8 @@ sched_core_slice_wants(struct sched_core *core, const struct sched_cjob *p)
 {
 	const struct sched_window_view	*v;
 
-	if (!p->shape->time_slice || sched_cjob_held(p)->waiting > 0 ||
+	if (core->conf.time_slice == 0 || !p->shape->time_slice ||
+	    sched_cjob_held(p)->waiting > 0 ||
 	    (p->reason != SCHED_REASON_RESOURCES &&
 	    p->reason != SCHED_REASON_PRIORITY))
 		return (false);
@@ -333,8 +389,7 @@ sched_core_slice_wake(struct sched_core *core, const struct sched_ring *r,
 
 	if (r->active == NULL)
 		return;
-	end = r->active->hold->slice_since +
-	    (int64_t)core->conf.time_slice * 1000;
+	end = r->active->hold->slice_since + sched_core_slice_ms(core);
 	if (end > now && end < core->slice_wake)
 		core->slice_wake = end;
 }

@@ -100,6 +100,8 @@ conf_reload_json(const struct conf *c)
 	    json_integer(sc->elastic_interval));
 	json_object_set_new(sch, "elastic_overhead",
 	    json_integer(sc->elastic_overhead));
+	json_object_set_new(sch, "time_slice", json_integer(sc->time_slice));
+	json_object_set_new(sch, "slice_jobs", json_integer(sc->slice_jobs));
 	json_object_set_new(sch, "avoid_interference",
 	    json_boolean(sc->avoid_interference));
 	json_object_set_new(sch, "fairshare_half_life",

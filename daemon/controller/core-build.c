@@ -219,7 +219,7 @@ core_build_sync(void)
 {
 	struct place_cluster	*cl = sched_core_cluster(core.sc);
 	struct node		*n;
-	uint32_t		 i, gpus;
+	uint32_t		 i, k, gpus;
 
 	for (n = node_first(); n != NULL; n = node_next(n)) {
 		i = node_sched_index(n);
@@ -243,5 +243,11 @@ core_build_sync(void)
 			    node_memory_mb(n));
 		place_node_set_up(cl, i, node_is_schedulable(n));
 		core_build_sync_held(i);
+		/* What time-slicing reads before it puts a job beside
+		 * another on a GPU. */
+		if (ctx_conf()->sched.time_slice > 0)
+			for (k = 0; k < gpus; k++)
+				(void)place_gpumem_set(cl, i, k,
+				    node_gpu_mem_free(n, k));
 	}
 }

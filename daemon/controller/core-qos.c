@@ -41,6 +41,8 @@ core_qos_spec(const struct job *j, struct sched_jobspec *spec)
 		q = qos_default(qs);
 	spec->tier = qos_tier(&core.tiers, q, spec->tier);
 	spec->pclass = (uint8_t)qos_class(qs, q);
+	if (q->time_slice)
+		spec->time_slice = true;
 	if ((q->max_jobs_per_user == 0 && q->max_gpus_per_user == 0) ||
 	    spec->nlimits == SCHED_MAX_LIMITS)
 		return;

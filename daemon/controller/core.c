@@ -328,6 +328,13 @@ core_spec(struct job *j, struct sched_jobspec *spec, int64_t now)
 	spec->no_requeue = core_qos_preempt(j) == JOB_PREEMPT_NO;
 	spec->num_nodes = job_num_nodes(j);
 	spec->any_shape = (f & JOB_F_ANY_SHAPE) != 0;
+	/* Time-slicing: asked by its user (or its QOS: core_qos_spec);
+	 * frozen for another's turn, it waits for its own. */
+	spec->time_slice = job_time_slice(j);
+	spec->gpu_mem = (uint32_t)(job_gpu_mem(j) > UINT32_MAX ? UINT32_MAX :
+	    job_gpu_mem(j));
+	spec->sliced = job_state(j) == JOB_SUSPENDED &&
+	    strcmp(job_reason(j), "TimeSlice") == 0;
 	core_res(j, &spec->res);
 	/* A job array's tasks share its throttle. */
 	spec->group = job_array_job_id(j);

@@ -199,6 +199,10 @@ job_change_state(struct job *j, enum job_state to,
 		row.reason = "Held";
 	else if (to == JOB_PREEMPTING)
 		row.reason = "None";
+	else if (to == JOB_SUSPENDED)	/* "TimeSlice", or an operator's */
+		row.reason = how->reason != NULL ? how->reason : "None";
+	else if (to == JOB_RUNNING)	/* resumed */
+		row.reason = "None";
 	if (!start && to != JOB_PENDING)
 		alloc = job_alloc_text(job_part_const(j, 0), job_nparts(j));
 	row.alloc = alloc;

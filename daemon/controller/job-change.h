@@ -26,7 +26,9 @@ struct job_change {
 	int		 signal;
 	int64_t		 end_time;	/* to a finished state: 0 means now */
 	const char	*message;	/* shown by gq -l */
-	const char	*reason;	/* to PENDING: why (a job_reason name) */
+	/* To PENDING: why (a job_reason name); to SUSPENDED: "TimeSlice"
+	 * for a turn of time-slicing, NULL for an operator's. */
+	const char	*reason;
 	const char	*detail;	/* event log and log line */
 	/* PENDING -> RUNNING: a run found still going on a node that came
 	 * back after the job was requeued for it. The requeue's restart and

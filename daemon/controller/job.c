@@ -35,6 +35,9 @@ static const char *const job_reasons[] = {
 	/* Its advance reservation has not started, or is gone (ended or
 	 * deleted: resv-tab.h). */
 	"Reservation", "ReservationDeleted",
+	/* A SUSPENDED job's: frozen for another's turn on its GPUs
+	 * (time-slicing), not by an operator. */
+	"TimeSlice",
 };
 
 /* Where s is in job_reasons; 0 ("None") for what is not there. */
@@ -467,6 +470,10 @@ uint64_t	 job_mem(const struct job *j)
 		     { return (job_shared_num(j->shared, JF_MEM)); }
 uint64_t	 job_mem_per_gpu(const struct job *j)
 		     { return (job_rare_const(j)->mem_per_gpu); }
+bool		 job_time_slice(const struct job *j)
+		     { return (job_shared_num(j->shared, JF_TIME_SLICE) != 0); }
+uint64_t	 job_gpu_mem(const struct job *j)
+		     { return (job_shared_num(j->shared, JF_GPU_MEM)); }
 
 void
 job_add_usage(struct job *j, uint64_t mem_peak, int64_t cpu_time)

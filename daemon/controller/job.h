@@ -225,6 +225,11 @@ uint32_t	 job_master_port(const struct job *);
 uint32_t	 job_cpus_per_gpu(const struct job *);
 uint32_t	 job_cpus_per_task(const struct job *);
 uint64_t	 job_mem(const struct job *);
+/* Whether it asked to share its GPUs in turns (gsub --time-slice; its
+ * QOS may ask it too: core-qos.c), and the MB of each GPU's memory it
+ * declares (gsub --gpu-mem; 0: not said). */
+bool		 job_time_slice(const struct job *);
+uint64_t	 job_gpu_mem(const struct job *);
 uint64_t	 job_mem_per_gpu(const struct job *);
 /* Counts what a part's run used, as its node's cgroup says: the most
  * memory (MB) any one held, and CPU time (ms) in all. */

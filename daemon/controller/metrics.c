@@ -112,8 +112,9 @@ enum metrics_counter {
 	METRICS_PREEMPTS,
 	METRICS_PROMOTIONS,
 	METRICS_RESIZES,
+	METRICS_SWITCHES,
 };
-#define METRICS_NCOUNTERS	(METRICS_RESIZES + 1)
+#define METRICS_NCOUNTERS	(METRICS_SWITCHES + 1)
 
 static const struct {
 	const char	*name;
@@ -129,6 +130,8 @@ static const struct {
 	  "queue after waiting (starvation promotion)." },
 	{ "gbatch_job_resizes_total", "Running elastic jobs the scheduler "
 	  "stopped at a checkpoint to restart on more GPUs." },
+	{ "gbatch_job_slice_switches_total", "Running jobs the scheduler "
+	  "suspended for another job's turn on their GPUs (time-slicing)." },
 };
 
 /* What gbatchd counts for a monitoring system: one set a process.
@@ -160,6 +163,7 @@ void metrics_count_submit(void) { metrics.counters[METRICS_SUBMITS]++; }
 void metrics_count_start(void) { metrics.counters[METRICS_STARTS]++; }
 void metrics_count_preempt(void) { metrics.counters[METRICS_PREEMPTS]++; }
 void metrics_count_resize(void) { metrics.counters[METRICS_RESIZES]++; }
+void metrics_count_switch(void) { metrics.counters[METRICS_SWITCHES]++; }
 
 void
 metrics_count_promotions(uint64_t n)

@@ -23,6 +23,7 @@ void	metrics_count_submit(void);
 void	metrics_count_start(void);
 void	metrics_count_preempt(void);
 void	metrics_count_resize(void);
+void	metrics_count_switch(void);	/* a job frozen for another's turn */
 void	metrics_count_promotions(uint64_t n);
 /* A job reached the terminal state. */
 void	metrics_count_finished(enum job_state);

@@ -550,6 +550,23 @@ node_gpu_use(struct node *n, const json_t *gpus, int64_t now)
 	}
 }
 
+uint32_t
+node_gpu_mem_free(const struct node *n, uint32_t i)
+{
+	json_int_t	total;
+
+	if (i >= n->gpus_total || n->gpu_mem_used[i] < 0 || n->gpus == NULL)
+		return (UINT32_MAX);
+	total = json_integer_value(json_object_get(json_array_get(n->gpus, i),
+	    "memory_mb"));
+	if (total <= 0)
+		return (UINT32_MAX);
+	if (total <= n->gpu_mem_used[i])
+		return (0);
+	total -= n->gpu_mem_used[i];
+	return (total >= UINT32_MAX ? UINT32_MAX - 1 : (uint32_t)total);
+}
+
 bool
 node_gpus_match(const struct node *n, const char *type)
 {

@@ -144,6 +144,11 @@ void		 node_gpu_use(struct node *, const json_t *gpus, int64_t now);
  * next heartbeat. */
 void		 node_gpu_handed(struct node *, uint64_t mask);
 
+/* GPU i's memory free (MB) as the node last measured it: its HELLO's
+ * memory_mb less its heartbeat's mem_used_mb (the jobs frozen on it
+ * included); UINT32_MAX where either is not known. */
+uint32_t	 node_gpu_mem_free(const struct node *, uint32_t i);
+
 /* Whether every GPU node described in its HELLO names type in its model
  * ("a100" in "NVIDIA A100-SXM4-80GB"; case aside). False for a node not
  * seen since gbatchd started, or without GPUs. */

@@ -32,6 +32,7 @@ struct qos_raw {
 	double			 usage_factor;
 	struct conf_file_list	 preempt;
 	char			*mode;
+	bool			 time_slice;
 };
 
 static int
@@ -77,6 +78,8 @@ static const struct conf_file_key qos_keys[] = {
 	  .off = offsetof(struct qos_raw, mode),
 	  .what = "\"checkpoint\", \"requeue\" or \"off\"",
 	  .valid = qos_mode_valid },
+	{ .name = "time_slice", .type = CONF_FILE_BOOL,
+	  .off = offsetof(struct qos_raw, time_slice) },
 };
 
 int
@@ -123,6 +126,7 @@ qos_read(struct qoses *qs, const config_setting_t *m, char *err,
 	q->max_gpus_per_user = raw.max_gpus;
 	q->max_time = raw.max_time;
 	q->usage_factor = raw.usage_factor;
+	q->time_slice = raw.time_slice;
 	q->preempt = raw.preempt;
 	q->mode = raw.mode == NULL || strcmp(raw.mode, "checkpoint") == 0 ?
 	    QOS_MODE_CHECKPOINT : strcmp(raw.mode, "requeue") == 0 ?
@@ -310,6 +314,7 @@ qos_equal(const struct qoses *a, const struct qoses *b)
 		    x->max_gpus_per_user != y->max_gpus_per_user ||
 		    x->max_time != y->max_time ||
 		    x->usage_factor != y->usage_factor || x->mode != y->mode ||
+		    x->time_slice != y->time_slice ||
 		    !conf_file_list_equal(&x->preempt, &y->preempt))
 			return (false);
 	}
@@ -493,7 +498,7 @@ qos_json(const struct qoses *qs)
 		l = json_array();
 		for (k = 0; k < q->preempt.n; k++)
 			json_array_append_new(l, json_string(q->preempt.v[k]));
-		m = json_pack("{s:b, s:I, s:I, s:I, s:I, s:f, s:o, s:s}",
+		m = json_pack("{s:b, s:I, s:I, s:I, s:I, s:f, s:o, s:s, s:b}",
 		    "default", q == qos_default(qs),
 		    "priority", (json_int_t)q->priority,
 		    "max_jobs_per_user", (json_int_t)q->max_jobs_per_user,
@@ -501,7 +506,8 @@ qos_json(const struct qoses *qs)
 		    "max_time", (json_int_t)q->max_time,
 		    "usage_factor", q->usage_factor,
 		    "preempt", l,
-		    "preempt_mode", qos_mode_name(q->mode));
+		    "preempt_mode", qos_mode_name(q->mode),
+		    "time_slice", q->time_slice);
 		json_object_set_new(o, q->name, m);
 	}
 	return (o);

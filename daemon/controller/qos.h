@@ -51,6 +51,9 @@ struct qos {
 	/* The QOS its jobs may preempt (each of a lower priority). */
 	struct conf_file_list	 preempt;
 	enum qos_mode		 mode;
+	/* Its jobs share their GPUs in turns, as gsub --time-slice asks
+	 * (scheduler.time_slice). */
+	bool			 time_slice;
 };
 
 struct qoses {

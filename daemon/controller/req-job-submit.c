@@ -434,6 +434,9 @@ req_job_submit_shape(const struct job_req_val *v, struct store_job *row,
 		return (-1);
 	if (row->gpus_max == row->gpus)
 		row->gpus_max = 0;	/* one count: a rigid job */
+	if (job_req_check_slice(row->gpus, row->gpus_max, row->time_slice,
+	    row->gpu_mem, err, errlen) != 0)
+		return (-1);
 	if (v[JRQ_ANY_SHAPE].n != 0) {
 		if (row->num_nodes > 0) {
 			snprintf(err, errlen, "any_shape: a job with "

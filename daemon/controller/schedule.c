@@ -5,7 +5,7 @@
  * timer, never a poll). It hands the core the jobs whose begin time or
  * dependencies came, cancels those whose dependencies never can, and
  * carries out the core's actions: start a job on its GPUs and launch it,
- * preempt a job. What the core holds is core.c's. */
+ * preempt a job, freeze or thaw one for time-slicing's turns. What the core holds is core.c's. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,6 +158,26 @@ schedule_resize(struct job *j)
 	(void)launch_preempt(j);
 }
 
+/* Time-slicing (policy/sched-core-slice.c): a job frozen for another's
+ * turn on its GPUs, or thawed for its own. The core has it so already;
+ * the store, the listings and the node follow. */
+static void
+schedule_turn(struct job *j, bool suspend)
+{
+	struct job_change	how = { 0 };
+
+	how.reason = "TimeSlice";
+	how.detail = suspend ? "suspended for another job's turn on its GPUs "
+	    "(time-slicing)" : "resumed for its turn on its GPUs "
+	    "(time-slicing)";
+	if (job_change_state(j, suspend ? JOB_SUSPENDED : JOB_RUNNING,
+	    &how) != 0)
+		return;
+	if (suspend)
+		metrics_count_switch();
+	(void)launch_suspend(j, suspend);
+}
+
 void
 schedule_run(void)
 {
@@ -183,6 +203,10 @@ schedule_run(void)
 			    acts[i].job), now), now);
 		else if (acts[i].type == SCHED_ACT_RESIZE)
 			schedule_resize(sched_cjob_arg(acts[i].job));
+		else if (acts[i].type == SCHED_ACT_SUSPEND ||
+		    acts[i].type == SCHED_ACT_RESUME)
+			schedule_turn(sched_cjob_arg(acts[i].job),
+			    acts[i].type == SCHED_ACT_SUSPEND);
 		else
 			schedule_preempt(sched_cjob_arg(acts[i].job));
 	}

@@ -259,6 +259,11 @@ static const char *const store_schema_migrations[] = {
 	"ALTER TABLE jobs ADD COLUMN suspended INTEGER NOT NULL DEFAULT 0;"
 	"ALTER TABLE jobs ADD COLUMN run_suspended INTEGER NOT NULL DEFAULT 0;"
 	"ALTER TABLE jobs ADD COLUMN suspend_since INTEGER NOT NULL DEFAULT 0;",
+	/* 26: time-slicing (gsub --time-slice: 1 asks it) and the GPU
+	 * memory a job declares (gsub --gpu-mem, MB; 0: not said); neither
+	 * for every job before. */
+	"ALTER TABLE jobs ADD COLUMN time_slice INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE jobs ADD COLUMN gpu_mem INTEGER NOT NULL DEFAULT 0;",
 };
 #define STORE_SCHEMA_VERSION \
 	((int)(sizeof store_schema_migrations /				\

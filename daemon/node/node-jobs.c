@@ -374,6 +374,9 @@ node_jobs_watch(struct node_job *job)
 		event_add(jobs->check, &tv);
 }
 
+/* The GPUs a running job holds. A frozen job's are not busy: the
+ * controller starts a job on them when the frozen one waits its turn
+ * (time-slicing), and never otherwise (its scheduler holds them). */
 static uint64_t
 node_jobs_busy(struct node_jobs *jobs)
 {
@@ -381,7 +384,8 @@ node_jobs_busy(struct node_jobs *jobs)
 	uint64_t	 mask = 0;
 
 	TAILQ_FOREACH(job, &jobs->list, entry)
-		mask |= job->gpu_mask;
+		if (!job->suspended)
+			mask |= job->gpu_mask;
 	return (mask);
 }
 
@@ -408,7 +412,8 @@ node_jobs_check(struct node_jobs *jobs, const struct node_launch *l,
 		mine |= 1ULL << l->gpus[i];
 		if (busy & (1ULL << l->gpus[i])) {
 			TAILQ_FOREACH(job, &jobs->list, entry) {
-				if (job->gpu_mask & (1ULL << l->gpus[i]))
+				if (!job->suspended &&
+				    job->gpu_mask & (1ULL << l->gpus[i]))
 					break;
 			}
 			snprintf(err, errlen, "GPU %u on node %s is busy with "
@@ -441,26 +446,42 @@ node_jobs_run_record(const struct node_job *job)
 }
 
 
+/* The CPUs the jobs other than id are pinned to; with frozen false,
+ * those of the jobs not frozen alone. */
+static void
+node_jobs_cpus_used(struct node_jobs *jobs, uint64_t id, bool frozen,
+    cpu_set_t *used)
+{
+	struct node_job	*o;
+	cpu_set_t	 got;
+
+	CPU_ZERO(used);
+	TAILQ_FOREACH(o, &jobs->list, entry) {
+		if (o->id != id && o->state != NODE_JOB_ENDED &&
+		    (frozen || !o->suspended) && o->cpuset != NULL &&
+		    node_cpus_parse(o->cpuset, &got) == 0)
+			CPU_OR(used, used, &got);
+	}
+}
+
 /* The CPUs job id is pinned to: n free ones, near its GPUs where the
- * node knows which are (node-cpus.c); NULL when it is not pinned. */
+ * node knows which are (node-cpus.c), else among them those of frozen
+ * jobs (a job frozen for its turn uses none: time-slicing shares them);
+ * NULL when it is not pinned. */
 static char *
 node_jobs_cpus_pick(struct node_jobs *jobs, uint64_t id,
     const struct node_launch *l, unsigned n)
 {
-	struct node_job	*o;
 	cpu_set_t	 avail, used, got, *near;
 	char		 buf[4096];
 	size_t		 i;
 	unsigned	 have;
+	bool		 frozen = true;
 
 	if (!jobs->pin || n == 0)
 		return (NULL);
-	CPU_ZERO(&used);
-	TAILQ_FOREACH(o, &jobs->list, entry) {
-		if (o->id != id && o->state != NODE_JOB_ENDED &&
-		    o->cpuset != NULL && node_cpus_parse(o->cpuset, &got) == 0)
-			CPU_OR(&used, &used, &got);
-	}
+again:
+	node_jobs_cpus_used(jobs, id, frozen, &used);
 	CPU_XOR(&avail, &jobs->host, &used);
 	CPU_AND(&avail, &avail, &jobs->host);
 	near = xcalloc(l->ngpus == 0 ? 1 : l->ngpus, sizeof *near);
@@ -470,6 +491,10 @@ node_jobs_cpus_pick(struct node_jobs *jobs, uint64_t id,
 	}
 	have = node_cpus_pick(&avail, near, l->ngpus, n, &got);
 	free(near);
+	if (have < n && frozen) {
+		frozen = false;
+		goto again;
+	}
 	if (have < n) {
 		log_warn("job %llu: %u CPUs asked, %u free to pin it to; it "
 		    "runs unpinned", (unsigned long long)id, n, have);

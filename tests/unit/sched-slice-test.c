@@ -285,6 +285,101 @@ t_adopt(void)
 	sched_core_free(core);
 }
 
+/* The same with time-slicing now off: the ring is found again and no
+ * job joins it, B resumes when A ends, and a waiting job that opted in
+ * waits for the GPU as any other. */
+static void
+t_adopt_off(void)
+{
+	struct sched_core	*core;
+	struct sched_conf	 conf;
+	struct sched_jobspec	 spec;
+	struct place_alloc	 at;
+	struct sched_cjob	*a, *b, *c;
+
+	sched_conf_default(&conf);
+	conf.policy = SCHED_DLAS;
+	conf.time_slice = 0;
+	core = sched_core_create(&conf);
+	place_node_add(sched_core_cluster(core), 1, 0);
+	memset(&at, 0, sizeof at);
+	at.mask = 1;
+	memset(&spec, 0, sizeof spec);
+	spec.id = 1;
+	spec.gpus = 1;
+	spec.first_start = 0;
+	spec.time_slice = true;
+	a = sched_core_adopt(core, &spec, &at, 1, 100000);
+	spec.id = 2;
+	spec.suspended = spec.sliced = true;
+	b = sched_core_adopt(core, &spec, &at, 1, 100000);
+	ok(a != NULL && b != NULL, "both found again");
+	is_int(sched_cjob_ring(a), 2, "one ring");
+	c = t_job(core, 3, 1, true, 0, 100000);
+	ok(t_pass(core, 101000) == 0, "C joins no ring");
+	is_int(sched_cjob_ring(a), 2, "still two");
+	sched_core_end(core, a, 102000);
+	ok(t_pass(core, 102000) == 1 && t_acts[0].type == SCHED_ACT_RESUME &&
+	    t_acts[0].job == b, "A ends: B resumes");
+	ok(sched_cjob_state(c) == SCHED_JOB_PENDING, "C waits");
+	sched_core_end(core, b, 103000);
+	ok(t_pass(core, 103000) == 1 && t_acts[0].type == SCHED_ACT_START &&
+	    t_acts[0].job == c, "B ends: C starts");
+	is_int(sched_cjob_ring(c), 1, "alone");
+	sched_core_free(core);
+}
+
+/* On a node of 1 GPU, 4 CPUs and 8 GB, A and B each ask the node's CPUs
+ * (its share for a GPU) and 3 GB: B joins A's ring and shares A's CPUs
+ * (a frozen job uses none), each holding its own memory; a third of 3 GB
+ * does not fit beside them. When A ends, the CPUs stay for B. */
+static void
+t_cpus_shared(void)
+{
+	struct sched_core	*core = t_core(UINT64_MAX / 4, 4, 1);
+	struct place_cluster	*cl = sched_core_cluster(core);
+	struct sched_jobspec	 spec;
+	struct sched_cjob	*a, *b, *c;
+	uint64_t		 id;
+
+	place_node_set_res(cl, 0, 4, 8192);
+	memset(&spec, 0, sizeof spec);
+	spec.gpus = 1;
+	spec.first_start = SCHED_NEVER;
+	spec.time_slice = true;
+	spec.res.cpus_share = true;
+	spec.res.mem_node = 3072;
+	for (id = 1; id <= 3; id++) {
+		spec.id = id;
+		c = sched_core_submit(core, &spec, 0);
+		if (id == 1)
+			a = c;
+		else if (id == 2)
+			b = c;
+	}
+	ok(t_pass(core, 0) == 1 && t_acts[0].job == a, "0: A starts");
+	is_int(place_node_cpus_free(cl, 0), 0, "A holds the 4 CPUs");
+	ok(t_pass(core, T_SLICE) == 2 && t_two(SCHED_ACT_SUSPEND, a,
+	    SCHED_ACT_START, b), "10 s: B joins A's GPU");
+	is_int(place_node_cpus_free(cl, 0), 0, "B shares A's CPUs");
+	is_int((int64_t)place_node_mem_free(cl, 0), 8192 - 2 * 3072,
+	    "each holds its memory");
+	ok(t_pass(core, 2 * T_SLICE) == 2 && t_two(SCHED_ACT_SUSPEND, b,
+	    SCHED_ACT_RESUME, a), "20 s: C's memory does not fit; A's turn");
+	ok(sched_cjob_state(c) == SCHED_JOB_PENDING, "C waits");
+	sched_core_end(core, a, 25000);
+	is_int(place_node_cpus_free(cl, 0), 0, "A ended: the CPUs stay for B");
+	is_int((int64_t)place_node_mem_free(cl, 0), 8192 - 3072,
+	    "A's memory is free");
+	ok(t_pass(core, 25000) == 1 && t_acts[0].type == SCHED_ACT_RESUME &&
+	    t_acts[0].job == b, "B resumes");
+	sched_core_end(core, b, 26000);
+	sched_core_end(core, c, 26000);
+	is_int(place_node_cpus_free(cl, 0), 4, "all CPUs free at the end");
+	is_int((int64_t)place_node_mem_free(cl, 0), 8192, "all memory free");
+	sched_core_free(core);
+}
+
 int
 main(void)
 {
@@ -294,5 +389,7 @@ main(void)
 	t_preempt_ring();
 	t_operator();
 	t_adopt();
+	t_adopt_off();
+	t_cpus_shared();
 	return (tap_done());
 }
