@@ -240,6 +240,8 @@ gbu_message() {
 	    ALTER TABLE jobs DROP COLUMN suspended;
 	    ALTER TABLE jobs DROP COLUMN run_suspended;
 	    ALTER TABLE jobs DROP COLUMN suspend_since;
+	    ALTER TABLE jobs DROP COLUMN time_slice;
+	    ALTER TABLE jobs DROP COLUMN gpu_mem;
 	    PRAGMA user_version = 3;'
 	gb_start_controller
 	grep -q 'store: schema migrated to version 4' "$GB_DIR/gbatchd.log"

@@ -64,7 +64,9 @@ t_rows(void)
 					fields = 0;
 				break;
 			default:
-				if (d->kind != JRK_COUNT)
+				/* A boolean as 0 or 1. */
+				if (d->kind != JRK_COUNT &&
+				    d->kind != JRK_BOOL)
 					fields = 0;
 				break;
 			}

@@ -444,7 +444,7 @@ test_families(void)
 	}
 	ok(good && samples > 40, "families: each of %d samples has its HELP "
 	    "and TYPE before it", samples);
-	is_int(types, 25, "families: twenty-five families");
+	is_int(types, 26, "families: twenty-six families");
 	free(text);
 	free(full);
 }
