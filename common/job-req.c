@@ -386,12 +386,16 @@ int
 job_req_check_slice(uint32_t gpus, uint32_t gpus_max, bool time_slice,
     uint64_t gpu_mem, char *err, size_t errlen)
 {
-	if (gpus == 0 && (time_slice || gpu_mem != 0)) {
-		snprintf(err, errlen, "%s: a job of no GPU %s; expected gpus "
-		    "of 1 or more with it", time_slice ?
-		    "time_slice (gsub --time-slice)" : "gpu_mem (gsub "
-		    "--gpu-mem)", time_slice ? "has no GPU to share in turns" :
-		    "uses no GPU memory");
+	if (gpus == 0 && time_slice) {
+		snprintf(err, errlen, "time_slice (gsub --time-slice): a job of "
+		    "no GPU has no GPU to share in turns; expected gpus of 1 "
+		    "or more with it");
+		return (-1);
+	}
+	if (gpus == 0 && gpu_mem != 0) {
+		snprintf(err, errlen, "gpu_mem (gsub --gpu-mem): a job of no "
+		    "GPU uses no GPU memory; expected gpus of 1 or more with "
+		    "it");
 		return (-1);
 	}
 	if (gpus_max != 0 && time_slice) {

@@ -7,6 +7,7 @@
 # unconfined.
 
 load helpers
+load freeze
 
 setup() {
 	bats_require_minimum_version 1.5.0
@@ -16,54 +17,9 @@ setup() {
 }
 
 teardown() {
-	local d=${GB_DIR##*/}
-
 	gb_teardown
 	[ -z "$GB_SUSPEND_USER" ] || userdel "$GB_SUSPEND_USER" 2>/dev/null || true
-	# A job frozen at the end is killed with its node; thawed first so
-	# that it can die, then its cgroup and the node's parents go.
-	for f in /sys/fs/cgroup/freezer/"gbt-$d-"*/job_*/freezer.state; do
-		[ -f "$f" ] && echo THAWED >"$f" 2>/dev/null || true
-	done
-	rmdir /sys/fs/cgroup/*/"gbt-$d-"*/job_* /sys/fs/cgroup/"gbt-$d-"*/job_* \
-	    2>/dev/null || true
-	rmdir /sys/fs/cgroup/*/"gbt-$d-"* /sys/fs/cgroup/"gbt-$d-"* 2>/dev/null || true
-}
-
-# A cluster of nodes n1.. (each 2 GPUs) that run jobs in cgroups, or a
-# skip where they cannot.
-frozen_cluster() {
-	local n
-	if [ -f /sys/fs/cgroup/cgroup.controllers ] &&
-	    [ "$(sed -n 's/^0:://p' /proc/self/cgroup)" != / ]; then
-		skip "a cgroup v2 host whose tests do not run in the root cgroup"
-	fi
-	GB_CGROUPS=true gb_write_conf
-	gb_start_controller
-	for n in $(seq 1 "${1:-1}"); do
-		gb_start_node "n$n" 2 --cpus 2 --memory-mb 4096
-		grep -q "jobs in cgroups" "$GB_DIR/gnoded-n$n.log" || {
-			grep -h "unconfined" "$GB_DIR/gnoded-n$n.log" >&3 || true
-			skip "gnoded runs jobs unconfined here (no root or no cgroups)"
-		}
-	done
-}
-
-# Whether job $1's cgroup on node $2 is frozen ($3: 1) or thawed (0).
-frozen_is() {
-	local d=${GB_DIR##*/} f
-	f=/sys/fs/cgroup/freezer/gbt-$d-$2/job_$1/freezer.state
-	if [ -f "$f" ]; then
-		if [ "$3" = 1 ]; then
-			[ "$(cat "$f")" = FROZEN ]
-		else
-			[ "$(cat "$f")" = THAWED ]
-		fi
-		return
-	fi
-	f=/sys/fs/cgroup/gbt-$d-$2/job_$1/cgroup.events
-	[ -f "$f" ] || f=/sys/fs/cgroup/unified/gbt-$d-$2/job_$1/cgroup.events
-	grep -qx "frozen $3" "$f"
+	frozen_cleanup
 }
 
 # The CPU time (clock ticks) process $1 has used.

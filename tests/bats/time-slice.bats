@@ -8,6 +8,7 @@
 # (who joins, the order of turns) are tests/unit/sched-slice-test.c's.
 
 load helpers
+load freeze
 
 setup() {
 	bats_require_minimum_version 1.5.0
@@ -16,51 +17,8 @@ setup() {
 }
 
 teardown() {
-	local d=${GB_DIR##*/}
-
 	gb_teardown
-	for f in /sys/fs/cgroup/freezer/"gbt-$d-"*/job_*/freezer.state; do
-		[ -f "$f" ] && echo THAWED >"$f" 2>/dev/null || true
-	done
-	rmdir /sys/fs/cgroup/*/"gbt-$d-"*/job_* /sys/fs/cgroup/"gbt-$d-"*/job_* \
-	    2>/dev/null || true
-	rmdir /sys/fs/cgroup/*/"gbt-$d-"* /sys/fs/cgroup/"gbt-$d-"* 2>/dev/null || true
-}
-
-# A controller with turns of $1 s (and the scheduler lines in $2) and a
-# node n1 of $3 GPUs (1) that runs jobs in cgroups, or a skip where it
-# cannot.
-slice_cluster() {
-	if [ -f /sys/fs/cgroup/cgroup.controllers ] &&
-	    [ "$(sed -n 's/^0:://p' /proc/self/cgroup)" != / ]; then
-		skip "a cgroup v2 host whose tests do not run in the root cgroup"
-	fi
-	GB_CGROUPS=true gb_write_conf
-	printf 'scheduler = {\n  time_slice = %s;\n%s\n};\n' "$1" "${2:-}" \
-	    >>"$GBATCH_CONF"
-	gb_start_controller
-	gb_start_node n1 "${3:-1}" --cpus 4 --memory-mb 4096
-	grep -q "jobs in cgroups" "$GB_DIR/gnoded-n1.log" || {
-		grep -h "unconfined" "$GB_DIR/gnoded-n1.log" >&3 || true
-		skip "gnoded runs jobs unconfined here (no root or no cgroups)"
-	}
-}
-
-# Whether job $1's cgroup on node $2 is frozen ($3: 1) or thawed (0).
-frozen_is() {
-	local d=${GB_DIR##*/} f
-	f=/sys/fs/cgroup/freezer/gbt-$d-$2/job_$1/freezer.state
-	if [ -f "$f" ]; then
-		if [ "$3" = 1 ]; then
-			[ "$(cat "$f")" = FROZEN ]
-		else
-			[ "$(cat "$f")" = THAWED ]
-		fi
-		return
-	fi
-	f=/sys/fs/cgroup/gbt-$d-$2/job_$1/cgroup.events
-	[ -f "$f" ] || f=/sys/fs/cgroup/unified/gbt-$d-$2/job_$1/cgroup.events
-	grep -qx "frozen $3" "$f"
+	frozen_cleanup
 }
 
 # The states of jobs $@, one line "ID STATE REASON" each, as one listing
@@ -91,7 +49,7 @@ switches_at_least() {
 }
 
 @test "time-slicing rotates three opted-in jobs on one GPU in turns, one running at a time" {
-	slice_cluster 2
+	frozen_cluster 1 1 'scheduler = { time_slice = 2; };'
 	for x in a b c; do
 		eval "$x=\$(gb_submit --time-slice -G 1 --mem-per-gpu 1G --wrap 'touch up-$x; exec sleep 1000')"
 	done

@@ -256,15 +256,14 @@ t_operator(void)
 	sched_core_free(core);
 }
 
-/* After a restart, jobs found on the same GPU, one running and one
- * suspended for its turn, are one ring again. */
+/* Adopts, as a restart finds them on GPU 0 at 100 s, A (id 1) running
+ * and B (id 2) suspended for its turn, both of one GPU and opted in. */
 static void
-t_adopt(void)
+t_adopt_pair(struct sched_core *core, struct sched_cjob **a,
+    struct sched_cjob **b)
 {
-	struct sched_core	*core = t_core(UINT64_MAX / 4, 4, 1);
-	struct sched_jobspec	 spec;
-	struct place_alloc	 at;
-	struct sched_cjob	*a, *b;
+	struct sched_jobspec	spec;
+	struct place_alloc	at;
 
 	memset(&at, 0, sizeof at);
 	at.mask = 1;
@@ -273,10 +272,21 @@ t_adopt(void)
 	spec.gpus = 1;
 	spec.first_start = 0;
 	spec.time_slice = true;
-	a = sched_core_adopt(core, &spec, &at, 1, 100000);
+	*a = sched_core_adopt(core, &spec, &at, 1, 100000);
 	spec.id = 2;
 	spec.suspended = spec.sliced = true;
-	b = sched_core_adopt(core, &spec, &at, 1, 100000);
+	*b = sched_core_adopt(core, &spec, &at, 1, 100000);
+}
+
+/* After a restart, jobs found on the same GPU, one running and one
+ * suspended for its turn, are one ring again. */
+static void
+t_adopt(void)
+{
+	struct sched_core	*core = t_core(UINT64_MAX / 4, 4, 1);
+	struct sched_cjob	*a, *b;
+
+	t_adopt_pair(core, &a, &b);
 	ok(sched_cjob_sliced(b), "B is back waiting its turn");
 	is_int(sched_cjob_ring(a), 2, "A and B share the GPU");
 	is_int(place_free_total(sched_core_cluster(core)), 0, "held once");
@@ -293,8 +303,6 @@ t_adopt_off(void)
 {
 	struct sched_core	*core;
 	struct sched_conf	 conf;
-	struct sched_jobspec	 spec;
-	struct place_alloc	 at;
 	struct sched_cjob	*a, *b, *c;
 
 	sched_conf_default(&conf);
@@ -302,17 +310,7 @@ t_adopt_off(void)
 	conf.time_slice = 0;
 	core = sched_core_create(&conf);
 	place_node_add(sched_core_cluster(core), 1, 0);
-	memset(&at, 0, sizeof at);
-	at.mask = 1;
-	memset(&spec, 0, sizeof spec);
-	spec.id = 1;
-	spec.gpus = 1;
-	spec.first_start = 0;
-	spec.time_slice = true;
-	a = sched_core_adopt(core, &spec, &at, 1, 100000);
-	spec.id = 2;
-	spec.suspended = spec.sliced = true;
-	b = sched_core_adopt(core, &spec, &at, 1, 100000);
+	t_adopt_pair(core, &a, &b);
 	ok(a != NULL && b != NULL, "both found again");
 	is_int(sched_cjob_ring(a), 2, "one ring");
 	c = t_job(core, 3, 1, true, 0, 100000);
