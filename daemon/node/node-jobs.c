@@ -876,7 +876,8 @@ node_jobs_runs(struct node_jobs *jobs, uint64_t id)
 {
 	struct node_job	*job = node_job_find(jobs, id);
 
-	return (job != NULL && job->state == NODE_JOB_RUNNING);
+	return (job != NULL && (job->state == NODE_JOB_RUNNING ||
+	    job->state == NODE_JOB_STARTING));
 }
 
 void

@@ -97,7 +97,9 @@ void			 node_jobs_set_near(struct node_jobs *, size_t gpu,
 struct node_ios;
 void			 node_jobs_set_ios(struct node_jobs *,
 			     struct node_ios *);
-/* Whether job id runs here now. */
+/* Whether job id runs here now, or is starting: its shepherd has its
+ * tasks going and has yet to say so (a batch script's first srun may
+ * reach gnoded first). */
 bool			 node_jobs_runs(struct node_jobs *, uint64_t id);
 /* Cancels job id if it is interactive and still running: its session's
  * streams were lost (gnoded restarted, or its link went down). */

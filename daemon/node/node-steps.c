@@ -198,6 +198,56 @@ node_step_check(struct node_steps *steps, struct node_launch *l,
 	    errlen));
 }
 
+/* Forks a step's child, its error pipe in fds (the child keeps fds[1],
+ * the parent fds[0]). The child leads its own session before the parent
+ * goes on: a signal, a hangup or the job's end is sent to the step's
+ * process group (kill(-pid)), and one sent before the child's setsid()
+ * would find no group and be lost, leaving the step running. The child
+ * is born with every signal blocked, so that one sent to its group
+ * before node_spawn_child() resets gnoded's handlers waits for the
+ * reset instead of running a handler of gnoded's. Returns the pid (0 in
+ * the child), or -1 with errno. */
+static pid_t
+node_step_fork(int *fds)
+{
+	sigset_t	all, old;
+	pid_t		pid;
+	char		c;
+	int		sync[2], e;
+
+	if (pipe2(fds, O_CLOEXEC) == -1)
+		return (-1);
+	if (pipe2(sync, O_CLOEXEC) == -1) {
+		e = errno;
+		close(fds[0]);
+		close(fds[1]);
+		errno = e;
+		return (-1);
+	}
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	if ((pid = fork()) == 0) {
+		close(fds[0]);
+		close(sync[0]);
+		(void)setsid();
+		close(sync[1]);
+		return (0);
+	}
+	e = errno;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	close(fds[1]);
+	close(sync[1]);
+	/* End of file once the child has its session (or has died). */
+	while (pid != -1 && read(sync[0], &c, 1) == -1 && errno == EINTR)
+		;
+	close(sync[0]);
+	if (pid == -1) {
+		close(fds[0]);
+		errno = e;
+	}
+	return (pid);
+}
+
 void
 node_steps_launch(struct node_steps *steps, const json_t *msg)
 {
@@ -230,7 +280,7 @@ node_steps_launch(struct node_steps *steps, const json_t *msg)
 		node_launch_free(l);
 		return;
 	}
-	if (pipe2(fds, O_CLOEXEC) == -1 || (pid = fork()) == -1) {
+	if ((pid = node_step_fork(fds)) == -1) {
 		snprintf(why, sizeof why, "cannot start the command: %s",
 		    strerror(errno));
 		node_io_started(steps->ios, job, step, l);
@@ -239,11 +289,8 @@ node_steps_launch(struct node_steps *steps, const json_t *msg)
 		node_launch_free(l);
 		return;
 	}
-	if (pid == 0) {
-		close(fds[0]);
+	if (pid == 0)
 		node_step_child(steps, l, fds[1]);
-	}
-	close(fds[1]);
 	node_io_started(steps->ios, job, step, l);
 	s = xcalloc(1, sizeof *s);
 	s->steps = steps;
