@@ -25,6 +25,13 @@ struct place_node {
 	/* Each GPU's free memory (MB) as last measured, gpus of them;
 	 * NULL: none known (place-gpumem.c). */
 	uint32_t	*gpu_mem;
+	/* Its GPUs' shards (place-shard.c): how many a GPU offers (0 or 1:
+	 * none), those held of each GPU (NULL until one is), and the GPUs
+	 * that have some held. */
+	uint32_t	 shards;
+	uint8_t		*shard_used;
+	uint64_t	 shared_mask;
+	bool		 shard_listed;	/* in shard_nodes */
 };
 
 struct place_cluster {
@@ -45,6 +52,10 @@ struct place_cluster {
 	uint64_t		 rng;
 	uint64_t		 generation;	/* place_generation */
 	uint32_t		*scratch;	/* node indexes, n entries */
+	/* The nodes that offer shards, in the order they came to
+	 * (place_shard_set). */
+	uint32_t		*shard_nodes;
+	uint32_t		 nshard_nodes, shard_cap;
 	/* The CPUs and memory of the job being placed (place_find_want),
 	 * which place_put gives each part; NULL: none. */
 	const struct place_res	*res;
@@ -60,6 +71,10 @@ uint32_t	place_tree_first(const struct place_cluster *, uint32_t from,
  * it used by this placement; returns the GPUs it gives. */
 uint32_t	place_put(struct place_cluster *, uint32_t i, uint32_t want,
 		    struct place_alloc *out);
+/* Takes (take) or gives back a's shards of its GPU on node nd, its free
+ * mask and shared mask kept in line (place-shard.c). */
+void		place_shard_move(struct place_node *nd,
+		    const struct place_alloc *a, bool take);
 /* A new placement: no node is marked used. */
 void		place_new_stamp(struct place_cluster *);
 /* qsort comparators of node indexes: by index; by free GPUs, the fewest

@@ -252,8 +252,11 @@ place_find_want(struct place_cluster *cl, enum sched_placement how,
 	/* The parts place_put writes carry what the job needs beside its
 	 * GPUs, and the candidates are the nodes that have it. */
 	cl->res = w->res;
-	n = w->gpus == 0 ? place_cpu_find(cl, w, out) :
-	    place_find_res(cl, how, w, out);
+	if (w->shards > 0)
+		n = place_shard_find(cl, how, w, out);
+	else
+		n = w->gpus == 0 ? place_cpu_find(cl, w, out) :
+		    place_find_res(cl, how, w, out);
 	cl->res = NULL;
 	return (n);
 }

@@ -44,8 +44,11 @@ place_cluster_free(struct place_cluster *cl)
 
 	if (cl == NULL)
 		return;
-	for (i = 0; i < cl->n; i++)
+	for (i = 0; i < cl->n; i++) {
 		free(cl->nodes[i].gpu_mem);
+		free(cl->nodes[i].shard_used);
+	}
+	free(cl->shard_nodes);
 	free(cl->nodes);
 	free(cl->tree);
 	free(cl->sw_free);
@@ -264,15 +267,17 @@ place_move(struct place_cluster *cl, const struct place_alloc *a, size_t n,
 	cl->generation++;
 	for (i = 0; i < n; i++) {
 		nd = &cl->nodes[a[i].node];
+		if (gpus && a[i].shards > 0)
+			place_shard_move(nd, &a[i], take);
 		if (take) {
-			if (gpus)
+			if (gpus && a[i].shards == 0)
 				nd->free_mask &= ~a[i].mask;
 			nd->cpus_free = nd->cpus_free > a[i].cpus ?
 			    nd->cpus_free - a[i].cpus : 0;
 			nd->mem_free = nd->mem_free > a[i].mem ?
 			    nd->mem_free - a[i].mem : 0;
 		} else {
-			if (gpus)
+			if (gpus && a[i].shards == 0)
 				nd->free_mask |= a[i].mask;
 			nd->cpus_free = nd->cpus - nd->cpus_free > a[i].cpus ?
 			    nd->cpus_free + a[i].cpus : nd->cpus;
@@ -308,6 +313,32 @@ place_release_res(struct place_cluster *cl, const struct place_alloc *a,
     size_t n)
 {
 	place_move(cl, a, n, false, false);
+}
+
+bool
+place_fits(const struct place_cluster *cl, const struct place_alloc *a,
+    size_t n)
+{
+	const struct place_node	*nd;
+	size_t			 i;
+	uint32_t		 g;
+
+	for (i = 0; i < n; i++) {
+		nd = &cl->nodes[a[i].node];
+		if (a[i].cpus > nd->cpus_free || a[i].mem > nd->mem_free)
+			return (false);
+		if ((a[i].mask & ~nd->free_mask) == 0)
+			continue;
+		/* Shards of a GPU already shared: those left. */
+		if (a[i].shards == 0 || (a[i].mask & ~nd->shared_mask) != 0 ||
+		    !nd->up)
+			return (false);
+		g = (uint32_t)__builtin_ctzll(a[i].mask);
+		if (place_shard_used(cl, a[i].node, g) + a[i].shards >
+		    nd->shards)
+			return (false);
+	}
+	return (true);
 }
 
 /* Writes node i's share (want GPUs, its lowest free ones, and what the

@@ -14,11 +14,14 @@
 #include "policy/sched-conf.h"
 
 /* One node's share of a job: GPU i of node is in the job if bit i is set;
- * cpus CPUs and mem MB of the node's beside them (place_res). */
+ * cpus CPUs and mem MB of the node's beside them (place_res). With shards
+ * (not 0) the job holds that many of the shards of the one GPU of mask,
+ * which other such jobs share (place-shard.c); else its GPUs whole. */
 struct place_alloc {
 	uint32_t	node;
 	uint64_t	mask;
 	uint32_t	cpus;
+	uint32_t	shards;
 	uint64_t	mem;
 };
 
@@ -116,10 +119,14 @@ struct place_want {
 	/* Its CPUs and memory beside the GPUs, on each node (NULL: none):
 	 * a node qualifies only when it has them free too. */
 	const struct place_res *res;
+	/* Not 0: that many shards of one GPU (gpus is 1), on a node that
+	 * offers its GPUs in at least as many (place_shard_find). */
+	uint32_t	 shards;
 };
 
 /* Finds a job's GPUs as w asks (place_find_shape, place_find_in or
- * place_find; place_cpu_find for a CPU job); out has room for gpus
+ * place_find; place_cpu_find for a CPU job, place_shard_find for shards
+ * of a GPU); out has room for gpus
  * entries (a CPU job's nnodes, at least one). Returns the entries, or 0.
  * Takes nothing. */
 size_t		place_find_want(struct place_cluster *, enum sched_placement,
@@ -135,7 +142,8 @@ size_t		place_cpu_find(struct place_cluster *,
 uint64_t	place_cpus_known(const struct place_cluster *,
 		    uint64_t *gpus);
 /* Marks the GPUs of allocs allocated (they must be free) or free again,
- * with their CPUs and memory. */
+ * with their CPUs and memory; a part with shards takes or gives back
+ * those shards of its GPU, which is free again once none is held. */
 void		place_take(struct place_cluster *, const struct place_alloc *,
 		    size_t);
 void		place_release(struct place_cluster *,
@@ -146,6 +154,42 @@ void		place_take_res(struct place_cluster *,
 		    const struct place_alloc *, size_t);
 void		place_release_res(struct place_cluster *,
 		    const struct place_alloc *, size_t);
+
+/* Whether all of a[0..n) is free: its GPUs (or their shards), CPUs and
+ * memory. */
+bool		place_fits(const struct place_cluster *,
+		    const struct place_alloc *, size_t);
+
+/* Shards of a GPU (place-shard.c). Node i offers each of its GPUs in
+ * shards shards (1, the default, for none: its GPUs go whole alone; at
+ * most PLACE_MAX_SHARDS). A GPU of which some shards are held is not
+ * free for a job of whole GPUs, and is free again once its last shard is
+ * given back; shards held past a lowered count stay held. */
+#define PLACE_MAX_SHARDS	64
+void		place_shard_set(struct place_cluster *, uint32_t i,
+		    uint32_t shards);
+uint32_t	place_shard_count(const struct place_cluster *, uint32_t i);
+/* The shards held of GPU g of node i; the GPUs of node i that have some
+ * held (and so are not in its free mask). */
+uint32_t	place_shard_used(const struct place_cluster *, uint32_t i,
+		    uint32_t g);
+uint64_t	place_shard_mask(const struct place_cluster *,
+		    uint32_t i);
+/* What a part of shards shards of one GPU of node i needs of res: a
+ * GPU's worth of what res asks per GPU, and the node's own shares scaled
+ * to the shards (so that the shards of a GPU together take its share). */
+void		place_shard_need(const struct place_cluster *, uint32_t i,
+		    const struct place_res *, uint32_t shards, uint32_t *cpus,
+		    uint64_t *mem);
+/* One part of w->shards shards of a GPU, on an up node that offers at
+ * least as many (of w's nodes when it lists some) with w->res free
+ * beside them: the GPU already shared with the fewest shards left that
+ * still hold it (packing, lowest node first), else a free GPU, its node
+ * chosen as how says (consolidate: the fewest free GPUs; spread: the
+ * most; yarn and random: the first). Returns 1, or 0. Takes nothing. */
+size_t		place_shard_find(struct place_cluster *,
+		    enum sched_placement, const struct place_want *,
+		    struct place_alloc *out);
 
 /* A GPU's free memory (MB), as the node last measured it (NVML's total
  * less what is used, the jobs frozen on it included): what time-slicing

@@ -325,16 +325,7 @@ static bool
 sched_core_pass_free(struct sched_core *core, const struct place_alloc *a,
     size_t n)
 {
-	size_t	i;
-
-	for (i = 0; i < n; i++) {
-		if ((a[i].mask & ~place_node_free_mask(core->cluster,
-		    a[i].node)) != 0 ||
-		    a[i].cpus > place_node_cpus_free(core->cluster, a[i].node) ||
-		    a[i].mem > place_node_mem_free(core->cluster, a[i].node))
-			return (false);
-	}
-	return (true);
+	return (place_fits(core->cluster, a, n));
 }
 
 /* The jobs that preempted for fair share's guarantee (core->fs_first)

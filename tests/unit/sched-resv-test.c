@@ -18,9 +18,9 @@
  *   node 0: A holds GPUs 0-3 until 100
  *   node 1: B holds GPUs 0-1 until 50, C holds GPUs 2-3 until 200
  * runs sorted by end: B (50), A (100), C (200). */
-static struct place_alloc	t_a = { 0, 0xf, 0, 0 };
-static struct place_alloc	t_b = { 1, 0x3, 0, 0 };
-static struct place_alloc	t_c = { 1, 0xc, 0, 0 };
+static struct place_alloc	t_a = { .node = 0, .mask = 0xf };
+static struct place_alloc	t_b = { .node = 1, .mask = 0x3 };
+static struct place_alloc	t_c = { .node = 1, .mask = 0xc };
 static struct sched_resv_run	t_runs[3];
 static struct place_alloc	t_plan[MAXA];
 
@@ -149,8 +149,8 @@ static void
 t_ties(void)
 {
 	struct place_cluster	*cl = place_cluster_create(7);
-	struct place_alloc	 x = { 0, 0x3, 0, 0 }, y = { 0, 0xc, 0, 0 };
-	struct place_alloc	 z = { 1, 0x1, 0, 0 };
+	struct place_alloc	 x = { .node = 0, .mask = 0x3 }, y = { .node = 0, .mask = 0xc };
+	struct place_alloc	 z = { .node = 1, .mask = 0x1 };
 	struct sched_resv_run	 runs[3] = {
 		{ &z, 1, 100 }, { &x, 1, 100 }, { &y, 1, 100 },
 	};
