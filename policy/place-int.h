@@ -56,6 +56,8 @@ struct place_cluster {
 	 * (place_shard_set). */
 	uint32_t		*shard_nodes;
 	uint32_t		 nshard_nodes, shard_cap;
+	/* The GPUs shared with a shard left (place_shard_open). */
+	uint64_t		 shard_open;
 	/* The CPUs and memory of the job being placed (place_find_want),
 	 * which place_put gives each part; NULL: none. */
 	const struct place_res	*res;
@@ -73,7 +75,7 @@ uint32_t	place_put(struct place_cluster *, uint32_t i, uint32_t want,
 		    struct place_alloc *out);
 /* Takes (take) or gives back a's shards of its GPU on node nd, its free
  * mask and shared mask kept in line (place-shard.c). */
-void		place_shard_move(struct place_node *nd,
+void		place_shard_move(struct place_cluster *, struct place_node *nd,
 		    const struct place_alloc *a, bool take);
 /* A new placement: no node is marked used. */
 void		place_new_stamp(struct place_cluster *);

@@ -11,6 +11,21 @@
 #include "policy/place.h"
 #include "policy/sched.h"
 
+/* How many of node i's GPUs are shared with a shard left. */
+static uint32_t
+place_shard_node_open(const struct place_cluster *cl, uint32_t i)
+{
+	const struct place_node	*nd = &cl->nodes[i];
+	uint32_t		 g, n = 0;
+
+	for (g = 0; g < nd->gpus; g++) {
+		if (place_shard_used(cl, i, g) > 0 &&
+		    place_shard_used(cl, i, g) < nd->shards)
+			n++;
+	}
+	return (n);
+}
+
 void
 place_shard_set(struct place_cluster *cl, uint32_t i, uint32_t shards)
 {
@@ -21,6 +36,7 @@ place_shard_set(struct place_cluster *cl, uint32_t i, uint32_t shards)
 	if (nd->shards == shards)
 		return;
 	cl->generation++;
+	cl->shard_open -= place_shard_node_open(cl, i);
 	if (shards > 1 && nd->shards <= 1) {
 		if (cl->nshard_nodes == cl->shard_cap) {
 			cl->shard_cap = cl->shard_cap != 0 ? cl->shard_cap * 2 :
@@ -36,6 +52,13 @@ place_shard_set(struct place_cluster *cl, uint32_t i, uint32_t shards)
 		nd->shard_listed = true;
 	}
 	nd->shards = shards;
+	cl->shard_open += place_shard_node_open(cl, i);
+}
+
+uint64_t
+place_shard_open(const struct place_cluster *cl)
+{
+	return (cl->shard_open);
 }
 
 uint32_t
@@ -60,8 +83,8 @@ place_shard_mask(const struct place_cluster *cl, uint32_t i)
 }
 
 void
-place_shard_move(struct place_node *nd, const struct place_alloc *a,
-    bool take)
+place_shard_move(struct place_cluster *cl, struct place_node *nd,
+    const struct place_alloc *a, bool take)
 {
 	uint64_t	bit;
 	uint32_t	g, used;
@@ -74,6 +97,8 @@ place_shard_move(struct place_node *nd, const struct place_alloc *a,
 		if ((a->mask & bit) == 0)
 			continue;
 		used = nd->shard_used[g];
+		if (used > 0 && used < nd->shards)
+			cl->shard_open--;
 		if (take) {
 			used += a->shards;
 			nd->free_mask &= ~bit;
@@ -87,6 +112,8 @@ place_shard_move(struct place_node *nd, const struct place_alloc *a,
 		}
 		nd->shard_used[g] = (uint8_t)(used > UINT8_MAX ? UINT8_MAX :
 		    used);
+		if (nd->shard_used[g] > 0 && nd->shard_used[g] < nd->shards)
+			cl->shard_open++;
 	}
 }
 

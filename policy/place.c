@@ -268,7 +268,7 @@ place_move(struct place_cluster *cl, const struct place_alloc *a, size_t n,
 	for (i = 0; i < n; i++) {
 		nd = &cl->nodes[a[i].node];
 		if (gpus && a[i].shards > 0)
-			place_shard_move(nd, &a[i], take);
+			place_shard_move(cl, nd, &a[i], take);
 		if (take) {
 			if (gpus && a[i].shards == 0)
 				nd->free_mask &= ~a[i].mask;
@@ -352,6 +352,7 @@ place_put(struct place_cluster *cl, uint32_t i, uint32_t want,
 	if (want > nd->nfree)
 		want = nd->nfree;
 	out->node = i;
+	out->shards = 0;
 	out->mask = sched_mask_lowest(nd->free_mask, want);
 	place_res_need(cl, i, cl->res, want, &out->cpus, &out->mem);
 	nd->mark = cl->stamp;

@@ -370,7 +370,7 @@ sched_core_pass(struct sched_core *core, int64_t now,
 {
 	struct otree_node	*n, *next, *cursor;
 	struct sched_cjob	*p, *r;
-	uint64_t		 passed = 0, free_now, victims;
+	uint64_t		 passed = 0, free_now, room, victims;
 	size_t			 left[SCHED_MAX_GPUS_PER_NODE + 1];
 	size_t			 got, k, i;
 	unsigned		 minsize, b;
@@ -398,12 +398,14 @@ sched_core_pass(struct sched_core *core, int64_t now,
 		next = otree_next(n);
 		p = SCHED_CJOB_OF(n, qnode);
 		free_now = place_free_total(core->cluster);
+		/* A GPU shared with a shard left may hold a shard job. */
+		room = free_now + (place_shard_open(core->cluster) > 0);
 		victims = sched_core_pass_victims(core, p, &cursor, &passed,
 		    now);
 		/* Neither the free GPUs (those promised among them, to a job
 		 * that ends in time) nor any job p outranks can serve p or
 		 * anything behind it (they rank lower still): stop here. */
-		if (free_now + core->resv_gpus < minsize &&
+		if (room + core->resv_gpus < minsize &&
 		    sched_core_pass_victims_behind(core, p, victims) == 0 &&
 		    core->norphans == 0 && !core->fs_chance) {
 			/* The first that waits so is promised still, so
@@ -435,7 +437,7 @@ sched_core_pass(struct sched_core *core, int64_t now,
 			sched_core_preempt_forget(core, p);
 			continue;
 		}
-		if (free_now < p->shape->gpus)
+		if ((p->shape->shards > 0 ? room : free_now) < p->shape->gpus)
 			p->reason = SCHED_REASON_RESOURCES;
 		else if (sched_core_pass_missed(core, p, &why))
 			p->reason = why;

@@ -22,6 +22,7 @@ sched_core_place_want(struct sched_core *core, const struct sched_cjob *p,
 	if ((w->nodes = sched_core_window_nodes(core, p, k, &n)) != NULL)
 		w->nlisted = n;
 	w->res = sched_cjob_res(p);
+	w->shards = p->shape->shards;
 }
 
 void

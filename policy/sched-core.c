@@ -244,6 +244,20 @@ sched_core_dequeue(struct sched_core *core, struct sched_cjob *j)
  * GPU; a CPU job's CPUs (on all its nodes) at the conf's CPUs per GPU or
  * else the cluster's, in thousandths of a GPU rounded down, at least one
  * so that a CPU job's service grows too. */
+/* The service rate of a part of shards of a GPU: its share of the GPU's
+ * (at least 1, at most the GPU's). */
+static uint32_t
+sched_core_shard_rate(const struct sched_core *core,
+    const struct place_alloc *a)
+{
+	uint32_t	of = place_shard_count(core->cluster, a->node);
+	uint32_t	rate;
+
+	rate = a->shards >= of ? SCHED_RATE_GPU : SCHED_RATE_GPU * a->shards /
+	    of;
+	return (rate > 0 ? rate : 1);
+}
+
 static uint32_t
 sched_core_rate(const struct sched_core *core,
     const struct sched_jobspec *spec)
@@ -322,6 +336,11 @@ sched_core_job_new(struct sched_core *core, const struct sched_jobspec *spec)
 	want.time_slice = spec->time_slice && spec->gpus > 0 &&
 	    spec->gpus_max <= spec->gpus && spec->resv == 0;
 	want.gpu_mem = spec->gpu_mem;
+	/* Shards of one GPU: a rigid job of one GPU on one node's. */
+	if (spec->gpus == 1 && spec->gpus_max <= 1 && spec->num_nodes <= 1 &&
+	    !want.time_slice)
+		want.shards = spec->shards > PLACE_MAX_SHARDS ?
+		    PLACE_MAX_SHARDS : spec->shards;
 	if (spec->gpus > 0 && spec->gpus_max > spec->gpus) {
 		want.gpus_min = spec->gpus;
 		want.gpus_max = spec->gpus_max;
@@ -489,6 +508,9 @@ sched_core_run(struct sched_core *core, struct sched_cjob *j,
 	h->alloc = sched_core_xalloc(h->alloc, n, sizeof *h->alloc);
 	memcpy(h->alloc, a, n * sizeof *a);
 	h->nalloc = (uint32_t)n;
+	/* Shards of a GPU give their share of its service. */
+	if (n == 1 && a[0].shards > 0)
+		j->rate = sched_core_shard_rate(core, &a[0]);
 	if (sched_core_slice_hold(core, j)) {
 		/* Its ring holds the GPUs: it takes its CPUs and memory. */
 		place_take_res(core->cluster, a, n);
@@ -546,8 +568,14 @@ sched_core_adopt(struct sched_core *core, const struct sched_jobspec *spec,
 	own = sched_core_xalloc(NULL, n, sizeof *own);
 	for (i = 0; i < n; i++) {
 		own[i] = a[i];
-		place_res_need(core->cluster, a[i].node, sched_cjob_res(j),
-		    sched_mask_count(a[i].mask), &own[i].cpus, &own[i].mem);
+		if (a[i].shards > 0)
+			place_shard_need(core->cluster, a[i].node,
+			    sched_cjob_res(j), a[i].shards, &own[i].cpus,
+			    &own[i].mem);
+		else
+			place_res_need(core->cluster, a[i].node,
+			    sched_cjob_res(j), sched_mask_count(a[i].mask),
+			    &own[i].cpus, &own[i].mem);
 	}
 	sched_core_slice_adopt(core, j, own, n);
 	sched_core_run(core, j, own, n, now);

@@ -141,6 +141,10 @@ struct sched_jobspec {
 	bool		 time_slice;
 	uint32_t	 gpu_mem;
 	bool		 sliced;
+	/* Not 0: the job takes that many shards of one GPU (gpus 1), on a
+	 * node that offers its GPUs in shards (place-shard.c), and runs
+	 * beside the other jobs holding the rest. */
+	uint32_t	 shards;
 	uint32_t	 preemptions;	/* counted so far */
 	uint32_t	 resizes;	/* an elastic job's, so far */
 	uint32_t	 promotions;

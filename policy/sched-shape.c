@@ -43,6 +43,7 @@ sched_shape_place_key(const struct sched_shape *w, const uint32_t *nodes,
 	h = sched_shape_mix(h, r->mem_gpu);
 	h = sched_shape_mix(h, (uint64_t)r->cpus_node << 32 | r->cpus_gpu);
 	h = sched_shape_mix(h, (uint64_t)w->gpus << 32 | w->num_nodes);
+	h = sched_shape_mix(h, w->shards);
 	h = sched_shape_mix(h, (uint64_t)w->placement |
 	    (uint64_t)w->own_placement << 8 | (uint64_t)w->consolidate << 16 |
 	    (uint64_t)w->any_shape << 32 | (uint64_t)w->listed << 40 |
@@ -91,6 +92,7 @@ sched_shape_equal(const struct sched_shape *s, const struct sched_shape *w,
 	    s->any_shape == w->any_shape &&
 	    s->gpus_min == w->gpus_min && s->gpus_max == w->gpus_max &&
 	    s->time_slice == w->time_slice && s->gpu_mem == w->gpu_mem &&
+	    s->shards == w->shards &&
 	    s->listed == w->listed && s->nsets == w->nsets &&
 	    s->nnodes == nnodes &&
 	    (nnodes == 0 || memcmp(s->nodes, nodes,

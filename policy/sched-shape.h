@@ -43,6 +43,7 @@ struct sched_shape {
 	/* sched_jobspec's time_slice and gpu_mem (sched-core-slice.c). */
 	bool			 time_slice;
 	uint32_t		 gpu_mem;
+	uint32_t		 shards;	/* sched_jobspec's */
 	/* What its placement asks, hashed: its GPUs, shape, placement,
 	 * CPUs and memory, nodes and reservation, not its array, limits or
 	 * requeue

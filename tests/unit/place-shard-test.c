@@ -63,9 +63,11 @@ test_pack(void)
 	is_int(t_shard(cl, SCHED_PLACE_CONSOLIDATE, 1, &c), 0,
 	    "pack: 1 goes where 1 is left (GPU 0), not where 2 are");
 	is_int(place_shard_used(cl, 0, 0), 4, "pack: GPU 0 full");
+	is_int((int)place_shard_open(cl), 1, "pack: GPU 1 alone has room");
 	is_int(t_shard(cl, SCHED_PLACE_CONSOLIDATE, 2, &d), 1,
 	    "pack: 2 fill GPU 1");
 	is_int(place_free_total(cl), 2, "pack: node 1's two GPUs free");
+	is_int((int)place_shard_open(cl), 0, "pack: no shared GPU has room");
 	/* Consolidate opens the fullest node's GPU: node 1 is emptier than
 	 * none; node 0 has none free, so node 1. */
 	is_int(t_shard(cl, SCHED_PLACE_CONSOLIDATE, 4, &e), 100,
