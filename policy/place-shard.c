@@ -37,7 +37,9 @@ place_shard_set(struct place_cluster *cl, uint32_t i, uint32_t shards)
 		return;
 	cl->generation++;
 	cl->shard_open -= place_shard_node_open(cl, i);
-	if (shards > 1 && nd->shards <= 1) {
+	/* Listed once: a node whose count falls to 1 and rises again is
+	 * listed already (the search passes over it while it offers none). */
+	if (shards > 1 && !nd->shard_listed) {
 		if (cl->nshard_nodes == cl->shard_cap) {
 			cl->shard_cap = cl->shard_cap != 0 ? cl->shard_cap * 2 :
 			    16;
@@ -45,10 +47,7 @@ place_shard_set(struct place_cluster *cl, uint32_t i, uint32_t shards)
 			    cl->shard_cap * sizeof *cl->shard_nodes)) == NULL)
 				abort();
 		}
-		/* Listed once: a node whose count falls to 1 and rises
-		 * again is found listed already. */
-		if (!nd->shard_listed)
-			cl->shard_nodes[cl->nshard_nodes++] = i;
+		cl->shard_nodes[cl->nshard_nodes++] = i;
 		nd->shard_listed = true;
 	}
 	nd->shards = shards;
@@ -131,21 +130,21 @@ place_shard_need(const struct place_cluster *cl, uint32_t i,
 	*mem = 0;
 	if (r == NULL)
 		return;
-	/* What it asks per GPU, for its one GPU; the node's shares by the
-	 * shard. */
+	/* Its one GPU's worth of what it asks per GPU, where the node's
+	 * shares are taken by the shard. */
 	own = *r;
 	own.cpus_share = own.mem_share = false;
+	if (r->cpus_share)
+		own.cpus_gpu = per > 0 ? (uint32_t)((uint64_t)nd->cpus *
+		    shards / per) : 0;
+	if (r->mem_share)
+		own.mem_gpu = per > 0 ? nd->mem * shards / per : 0;
 	place_res_need(cl, i, &own, 1, cpus, mem);
-	if (r->cpus_share && per > 0)
-		*cpus = (uint32_t)(*cpus - own.cpus_gpu +
-		    (uint64_t)nd->cpus * shards / per);
-	if (r->mem_share && per > 0)
-		*mem = *mem - own.mem_gpu + nd->mem * shards / per;
 }
 
 /* Whether node i may hold a part of w's now (up, offering shards and
- * enough of them, its CPUs and memory free): what the part needs goes to *cpus
- * and *mem. */
+ * enough of them, its CPUs and memory free): what the part needs goes
+ * to *cpus and *mem. */
 static bool
 place_shard_node_ok(const struct place_cluster *cl, uint32_t i,
     const struct place_want *w, uint32_t *cpus, uint64_t *mem)
@@ -196,10 +195,10 @@ place_shard_find(struct place_cluster *cl, enum sched_placement how,
 {
 	const struct place_node	*nd;
 	const uint32_t		*v;
-	uint64_t		 m, mem, best_mem = 0;
-	uint32_t		 i, g, left, cpus, best = PLACE_NONE;
+	uint64_t		 m, mem, best_mem = 0, open_mem = 0;
+	uint32_t		 i, g, of, used, cpus, best = PLACE_NONE;
 	uint32_t		 best_g = 0, best_left = UINT32_MAX, best_cpus = 0;
-	uint32_t		 open = PLACE_NONE;
+	uint32_t		 open = PLACE_NONE, open_cpus = 0;
 	size_t			 k, n;
 
 	if (w->shards == 0 || w->shards > PLACE_MAX_SHARDS)
@@ -210,30 +209,31 @@ place_shard_find(struct place_cluster *cl, enum sched_placement how,
 		    !place_shard_node_ok(cl, i, w, &cpus, &mem))
 			continue;
 		nd = &cl->nodes[i];
+		of = place_shard_count(cl, i);
 		/* A GPU shared already, with the fewest shards left. */
 		for (m = nd->shared_mask; m != 0; m &= m - 1) {
 			g = (uint32_t)__builtin_ctzll(m);
-			if (place_shard_used(cl, i, g) + w->shards >
-			    place_shard_count(cl, i))
+			used = place_shard_used(cl, i, g);
+			if (used + w->shards > of ||
+			    of - used - w->shards >= best_left)
 				continue;
-			left = place_shard_count(cl, i) -
-			    place_shard_used(cl, i, g) - w->shards;
-			if (left < best_left) {
-				best_left = left;
-				best = i;
-				best_g = g;
-				best_cpus = cpus;
-				best_mem = mem;
-			}
+			best_left = of - used - w->shards;
+			best = i;
+			best_g = g;
+			best_cpus = cpus;
+			best_mem = mem;
 		}
-		if (nd->nfree > 0 && place_shard_better(cl, how, open, i))
+		if (nd->nfree > 0 && place_shard_better(cl, how, open, i)) {
 			open = i;
+			open_cpus = cpus;
+			open_mem = mem;
+		}
 	}
 	if (best == PLACE_NONE && open != PLACE_NONE) {
 		best = open;
 		best_g = (uint32_t)__builtin_ctzll(cl->nodes[open].free_mask);
-		place_shard_need(cl, open, w->res, w->shards, &best_cpus,
-		    &best_mem);
+		best_cpus = open_cpus;
+		best_mem = open_mem;
 	}
 	if (best == PLACE_NONE)
 		return (0);

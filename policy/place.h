@@ -175,8 +175,8 @@ uint32_t	place_shard_used(const struct place_cluster *, uint32_t i,
 		    uint32_t g);
 uint64_t	place_shard_mask(const struct place_cluster *,
 		    uint32_t i);
-/* The GPUs of up nodes shared with a shard left: a job of shards may fit
- * where no GPU is free. */
+/* The GPUs shared with a shard left (down nodes' too: a pass asks it
+ * only to know whether a job of shards may fit where no GPU is free). */
 uint64_t	place_shard_open(const struct place_cluster *);
 /* What a part of shards shards of one GPU of node i needs of res: a
  * GPU's worth of what res asks per GPU, and the node's own shares scaled

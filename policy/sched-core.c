@@ -240,10 +240,6 @@ sched_core_dequeue(struct sched_core *core, struct sched_cjob *j)
 	sched_core_mlfq_timer(core, j, SCHED_NEVER);
 }
 
-/* The service a ms of spec's run gives (sched_cjob's rate): a GPU's per
- * GPU; a CPU job's CPUs (on all its nodes) at the conf's CPUs per GPU or
- * else the cluster's, in thousandths of a GPU rounded down, at least one
- * so that a CPU job's service grows too. */
 /* The service rate of a part of shards of a GPU: its share of the GPU's
  * (at least 1, at most the GPU's). */
 static uint32_t
@@ -258,6 +254,10 @@ sched_core_shard_rate(const struct sched_core *core,
 	return (rate > 0 ? rate : 1);
 }
 
+/* The service a ms of spec's run gives (sched_cjob's rate): a GPU's per
+ * GPU; a CPU job's CPUs (on all its nodes) at the conf's CPUs per GPU or
+ * else the cluster's, in thousandths of a GPU rounded down, at least one
+ * so that a CPU job's service grows too. */
 static uint32_t
 sched_core_rate(const struct sched_core *core,
     const struct sched_jobspec *spec)
