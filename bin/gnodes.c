@@ -44,8 +44,8 @@ gnodes_usage(FILE *f)
 
 	fprintf(f,
 "usage: gnodes [options]\n"
-"List nodes: state, GPUs allocated/total, and the job on each GPU\n"
-"(GPU:JOB, - for a free GPU).\n"
+"List nodes: state, GPUs allocated/total, and the jobs on each GPU\n"
+"(GPU:JOB, - for a free GPU; GPU:JOB,JOB where jobs share it).\n"
 "\n"
 "  -N, --nodes NAME[,NAME]   only these nodes\n"
 "  -p, --partition NAME[,NAME]  only the nodes of these partitions\n"

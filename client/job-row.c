@@ -280,6 +280,7 @@ job_row_get_id(const void *row, const void *ctx, char *buf, size_t len)
 	X(mem_per_gpu, JF_MEM_PER_GPU)					\
 	X(time_slice, JF_TIME_SLICE)					\
 	X(gpu_mem, JF_GPU_MEM)						\
+	X(gpu_share, JF_GPU_SHARE)					\
 	X(mem_peak, JF_MEM_PEAK)					\
 	X(alloc_cpus, JF_ALLOC_CPUS)					\
 	X(array_spec, JF_ARRAY_SPEC)					\
@@ -728,6 +729,7 @@ const struct table_col job_row_cols[] = {
 	{ "mem_per_gpu", "MEM_PER_GPU_MB", true, job_row_get_mem_per_gpu },
 	{ "time_slice", "TIME_SLICE", true, job_row_get_time_slice },
 	{ "gpu_mem", "GPU_MEM_MB", true, job_row_get_gpu_mem },
+	{ "gpu_share", "GPU_SHARE", true, job_row_get_gpu_share },
 	{ "mem_peak", "MEM_PEAK_MB", true, job_row_get_mem_peak },
 	{ "cpu_time", "CPU_TIME", true, job_row_get_cpu_time },
 	{ "alloc_cpus", "CPUS", true, job_row_get_alloc_cpus },

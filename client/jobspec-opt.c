@@ -49,6 +49,8 @@ static const struct jobspec_opt jobspec_opts[] = {
 	    NULL, NULL, JOBSPEC_OPT_AS_IS },
 	{ "gpu-mem", 0, REQ, JOBSPEC_F_GPU_MEM, JRQ_GPU_MEM, 0,
 	    jobspec_read_mem, NULL, JOBSPEC_OPT_AS_IS },
+	{ "gpu-share", 0, REQ, JOBSPEC_F_GPU_SHARE, JRQ_GPU_SHARE, 0,
+	    jobspec_read_count, NULL, JOBSPEC_OPT_AS_IS },
 	{ "nodelist", 'w', REQ, JOBSPEC_F_NODELIST, JRQ_NODELIST, 0,
 	    jobspec_read_parsed, NULL, JOBSPEC_OPT_AS_IS },
 	{ "exclude", 'x', REQ, JOBSPEC_F_EXCLUDE, JRQ_EXCLUDE, 0,

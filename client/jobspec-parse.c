@@ -22,6 +22,18 @@ jobspec_parse_slurm(struct jobspec *js, const struct slurm_opt *o,
 
 	switch (o->what) {
 	case SLURM_DO_GPUS:
+		/* --gres=shard:N: shards of one GPU (gsub --gpu-share). */
+		if (strcmp(o->name, "gres") == 0 && (gpus = slurm_opt_shards(
+		    arg, detail, sizeof detail)) != 0) {
+			if (gpus == -1) {
+				snprintf(err, errlen, "--%s: %s", o->name,
+				    detail);
+				return (-1);
+			}
+			snprintf(n, sizeof n, "%ld", gpus);
+			return (jobspec_opt_set(js, jobspec_opt_code(
+			    "gpu-share"), n, src, err, errlen));
+		}
 		if ((gpus = slurm_opt_gpus(arg, strcmp(o->name, "gres") == 0,
 		    type, sizeof type, detail, sizeof detail)) == -1) {
 			snprintf(err, errlen, "--%s: %s", o->name, detail);

@@ -209,14 +209,22 @@ jobspec_check(struct jobspec *js, char *err, size_t errlen)
 	if (jobspec_check_elastic(js, false, err, errlen) == -1)
 		return (-1);
 	jobspec_shape_in(js, &shape);
+	/* Shards are of one GPU, which sbatch --gres=shard:N asks alone
+	 * (sbatch's GPUs are 0 unless asked). */
 	if (jobspec_shape_resolve(&shape, (long)JOBSPEC_N(js,
-	    JOBSPEC_F_GPUS), JOBSPEC_SET(js, JOBSPEC_F_GPUS), &js->shaped, err,
+	    JOBSPEC_F_GPUS), JOBSPEC_SET(js, JOBSPEC_F_GPUS) ||
+	    JOBSPEC_SET(js, JOBSPEC_F_GPU_SHARE), &js->shaped, err,
 	    errlen) == -1)
 		return (-1);
 	if (jobspec_check_elastic(js, true, err, errlen) == -1)
 		return (-1);
-	return (job_req_check_slice((uint32_t)js->shaped.gpus,
+	if (job_req_check_slice((uint32_t)js->shaped.gpus,
 	    (uint32_t)js->v[JOBSPEC_F_GPUS].n2, JOBSPEC_SET(js,
 	    JOBSPEC_F_TIME_SLICE), (uint64_t)JOBSPEC_N(js, JOBSPEC_F_GPU_MEM),
-	    err, errlen));
+	    err, errlen) == -1)
+		return (-1);
+	return (job_req_check_share((uint32_t)JOBSPEC_N(js,
+	    JOBSPEC_F_GPU_SHARE), (uint32_t)js->shaped.gpus,
+	    (uint32_t)js->v[JOBSPEC_F_GPUS].n2, (uint32_t)js->shaped.num_nodes,
+	    JOBSPEC_SET(js, JOBSPEC_F_TIME_SLICE), err, errlen));
 }

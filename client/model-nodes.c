@@ -94,8 +94,8 @@ model_nodes_job_name(const struct model_gpu *g, char *buf, size_t len)
  * and [..., array_job_id, array_task_id] when its job is an array's
  * task. */
 static int
-model_nodes_gpu_brief(struct model_gpu *g, struct jscan_val *arr,
-    const struct jscan_val *parent, size_t *ppos)
+model_nodes_gpu_brief(struct model_nodes_scan *s, struct model_gpu *g,
+    struct jscan_val *arr, const struct jscan_val *parent, size_t *ppos)
 {
 	struct jscan_val	 val;
 	size_t			 pos = 0, n = 0;
@@ -126,11 +126,15 @@ model_nodes_gpu_brief(struct model_gpu *g, struct jscan_val *arr,
 		case 6:
 			g->task = v;
 			break;
+		case 7:
+			if ((g->also = model_nodes_ids(s, &val)) == NULL)
+				return (-1);
+			break;
 		default:
 			return (-1);
 		}
 	}
-	if (r == -1 || (n != 5 && n != 7))
+	if (r == -1 || (n != 5 && n != 7 && n != 8))
 		return (-1);
 	return (model_nodes_resume(parent, ppos, arr, pos));
 }
@@ -154,12 +158,12 @@ model_nodes_gpu(struct model_nodes_scan *s, struct jscan_val *obj,
 	}
 	g = &s->out->gpus[s->ngpus++];
 	memset(g, 0, sizeof *g);
-	g->name = g->uuid = "";
+	g->name = g->uuid = g->also = "";
 	g->util = -1;
 	g->mem_used_mb = -1;
 	g->task = -1;
 	if (obj->type == JSCAN_ARRAY)
-		return (model_nodes_gpu_brief(g, obj, parent, ppos));
+		return (model_nodes_gpu_brief(s, g, obj, parent, ppos));
 	while ((r = jscan_member_lazy(obj, &pos, &key, &val)) == 1) {
 		if (jscan_key_is(&key, "index"))
 			g->index = model_nodes_int(&val, 0);
@@ -171,6 +175,10 @@ model_nodes_gpu(struct model_nodes_scan *s, struct jscan_val *obj,
 			g->memory_mb = model_nodes_int(&val, 0);
 		else if (jscan_key_is(&key, "job"))
 			g->job = (uint64_t)model_nodes_int(&val, 0);
+		else if (jscan_key_is(&key, "also")) {
+			if ((g->also = model_nodes_ids(s, &val)) == NULL)
+				return (-1);
+		}
 		else if (jscan_key_is(&key, "util")) {
 			util = model_nodes_int(&val, -1);
 			g->util = util >= 0 && util <= 100 ? (int)util : -1;
@@ -213,6 +221,7 @@ model_nodes_row(struct model_nodes_scan *s, struct jscan_val *obj,
 	n = &s->out->rows[s->out->n++];
 	memset(n, 0, sizeof *n);
 	n->cpus_total = n->mem_total = -1;
+	n->gpu_shards = 1;
 	n->name = n->state = n->reason = n->addr = n->gpu_source = n->sw = "";
 	n->cpu_jobs = n->partitions = n->reservation = "";
 	while ((r = jscan_member_lazy(obj, &pos, &key, &val)) == 1) {
@@ -246,6 +255,8 @@ model_nodes_row(struct model_nodes_scan *s, struct jscan_val *obj,
 			n->mem_alloc = model_nodes_int(&val, 0);
 		else if (jscan_key_is(&key, "last_seen"))
 			n->last_seen = model_nodes_int(&val, 0);
+		else if (jscan_key_is(&key, "gpu_shards"))
+			n->gpu_shards = model_nodes_int(&val, 1);
 		else if (jscan_key_is(&key, "cpu_jobs")) {
 			if ((n->cpu_jobs = model_nodes_ids(s, &val)) == NULL)
 				return (-1);

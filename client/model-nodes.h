@@ -19,6 +19,9 @@ struct model_gpu {
 	long long	 index;
 	long long	 memory_mb;
 	uint64_t	 job;		/* the job holding it; 0: free */
+	/* The jobs beside it on the GPU (its shards, a time-slicing
+	 * ring's), "43,44"; "" for none. */
+	const char	*also;
 	/* When that job is an array's task: the array's id and the task
 	 * (task -1: it is not). */
 	uint64_t	 array;
@@ -53,6 +56,9 @@ struct model_node {
 	long long		 mem_total;
 	long long		 mem_alloc;
 	long long		 last_seen;
+	/* The shards each GPU is offered in (gnoded's node.gpu_shards; 1:
+	 * none). */
+	long long		 gpu_shards;
 	/* The CPU jobs (of no GPU) on it, "17,18"; "" for none. */
 	const char		*cpu_jobs;
 	struct model_gpu	*gpus;

@@ -184,8 +184,8 @@ node_row_gpu_util(const struct model_gpu *g)
 	return (g->util);
 }
 
-/* Each GPU and the job holding it, as users name it ("0:42_7 1:-"): the
- * figure gnodes is for. */
+/* Each GPU and the jobs holding it, as users name them ("0:42_7 1:-
+ * 2:43,44" where 43 and 44 share GPU 2): the figure gnodes is for. */
 static const char *
 node_row_get_jobs(const void *row, const void *ctx, char *buf, size_t len)
 {
@@ -196,9 +196,10 @@ node_row_get_jobs(const void *row, const void *ctx, char *buf, size_t len)
 	buf[0] = '\0';
 	for (i = 0; i < n->ngpus && at < len; i++) {
 		model_nodes_job_name(&n->gpus[i], name, sizeof name);
-		at += (size_t)snprintf(buf + at, len - at, "%s%lld:%s",
+		at += (size_t)snprintf(buf + at, len - at, "%s%lld:%s%s%s",
 		    at > 0 ? " " : "", n->gpus[i].index, name[0] != '\0' ?
-		    name : "-");
+		    name : "-", *n->gpus[i].also != '\0' ? "," : "",
+		    n->gpus[i].also);
 	}
 	return (buf);
 }
@@ -223,6 +224,14 @@ node_row_get_last_seen(const void *row, const void *ctx, char *buf, size_t len)
 	return (buf);
 }
 
+/* The shards each of its GPUs is offered in (1: none). */
+static const char *
+node_row_get_shards(const void *row, const void *ctx, char *buf, size_t len)
+{
+	return (node_row_int(((const struct model_node *)row)->gpu_shards, buf,
+	    len));
+}
+
 const struct table_col node_row_cols[] = {
 	{ "name", "NODE", false, node_row_get_name },
 	{ "state", "STATE", false, node_row_get_state },
@@ -235,6 +244,7 @@ const struct table_col node_row_cols[] = {
 	{ "reservation", "RESERVATION", false, node_row_get_reservation },
 	{ "gpus_total", "TOTAL", true, node_row_get_total },
 	{ "gpus_alloc", "ALLOC", true, node_row_get_alloc },
+	{ "gpu_shards", "SHARDS", true, node_row_get_shards },
 	{ "cpus", "CPUS", true, node_row_get_cpus },
 	{ "memory", "MEMORY", true, node_row_get_mem },
 	{ "addr", "ADDR", false, node_row_get_addr },

@@ -68,7 +68,8 @@ static const struct slurm_opt slurm_opts[] = {
 	{ "mem", 0, REQ, SLURM_DO_SAME, "SIZE", "--mem" },
 	{ "mem-per-gpu", 0, REQ, SLURM_DO_SAME, "SIZE", "--mem-per-gpu" },
 	/* Mapped to gsub's. */
-	{ "gres", 0, REQ, SLURM_DO_GPUS, "gpu[:TYPE]:N", "-G [TYPE:]N" },
+	{ "gres", 0, REQ, SLURM_DO_GPUS, "gpu[:TYPE]:N|shard:N",
+	    "-G [TYPE:]N, --gpu-share N" },
 	{ "requeue", 0, NO, SLURM_DO_ACCEPT, NULL,
 	    "the default: a preempted job runs again" },
 	{ "quiet", 'Q', NO, SLURM_DO_QUIET, NULL, "prints nothing on success" },
@@ -229,7 +230,8 @@ slurm_opt_gpus(const char *arg, int gres, char *type,
 			if (len < 3 || strncmp(p, "gpu", 3) != 0 ||
 			    (len > 3 && p[3] != ':')) {
 				snprintf(err, errlen, "gbatch schedules GPUs "
-				    "only; expected %s, got \"%s\"", form, arg);
+				    "and their shards only; expected %s, or "
+				    "shard:N alone, got \"%s\"", form, arg);
 				return (-1);
 			}
 			count = len == 3 ? "1" : p + 4;
@@ -269,4 +271,22 @@ slurm_opt_gpus(const char *arg, int gres, char *type,
 			return (total);
 		p = end + 1;
 	}
+}
+
+long
+slurm_opt_shards(const char *arg, char *err, size_t errlen)
+{
+	long	n;
+
+	if (strncmp(arg, "shard", 5) != 0 || (arg[5] != '\0' &&
+	    arg[5] != ':'))
+		return (0);
+	n = arg[5] == '\0' ? 1 : slurm_opt_count(arg + 6, strlen(arg + 6));
+	if (n < 1 || n > JOB_REQ_MAX_SHARES) {
+		snprintf(err, errlen, "expected shard or shard:N with N a whole "
+		    "number from 1 to %d (the shards of one GPU), got \"%s\"",
+		    JOB_REQ_MAX_SHARES, arg);
+		return (-1);
+	}
+	return (n);
 }

@@ -48,5 +48,10 @@ const struct slurm_opt *slurm_opt_find(const char *name);
 #define SLURM_OPT_TYPE_MAX	JOB_REQ_MAX_GPU_TYPE
 long		 slurm_opt_gpus(const char *arg, int gres, char *type,
 		     size_t typelen, char *err, size_t errlen);
+/* Parses --gres's "shard" or "shard:N" (N from 1 to common/job-req.h's
+ * JOB_REQ_MAX_SHARES): the shards of one GPU a job takes. Returns N, 0
+ * where arg asks no shard (a GPU request for slurm_opt_gpus), or -1 with
+ * err saying what was wrong and what is accepted. */
+long		 slurm_opt_shards(const char *arg, char *err, size_t errlen);
 
 #endif

@@ -75,7 +75,9 @@
  * the job asked to share its GPUs in turns with other such jobs (gsub
  * --time-slice; its QOS may ask it too), gpu_mem the MB of each GPU's
  * memory it declares it uses (gsub --gpu-mem; 0: not said), which a job
- * joining its GPUs must leave free. mem_peak is the most
+ * joining its GPUs must leave free. gpu_share N (not 0) is a job of one
+ * GPU that takes N of its node's gpu_shards shards of it, beside other
+ * such jobs (gsub --gpu-share, --gres=shard:N). mem_peak is the most
  * memory (MB) its processes held on a node at once, over every run, and
  * cpu_time the CPU time they used in all (ms), as the nodes' cgroups
  * count them (0: not counted). alloc_cpus is the CPUs its last run held
@@ -213,6 +215,8 @@ enum job_field_kind {
 	    JFK_U32, JFF_SHARED)					\
 	COL(GPU_MEM, gpu_mem, uint64_t, "gpu_mem", "gpu_mem", JFK_U64,	\
 	    JFF_SHARED)							\
+	COL(GPU_SHARE, gpu_share, uint32_t, "gpu_share", "gpu_share",	\
+	    JFK_U32, JFF_SHARED)					\
 	COL(MEM_PEAK, mem_peak, uint64_t, "mem_peak", "mem_peak", JFK_U64, \
 	    JFF_UPDATE)							\
 	COL(CPU_TIME, cpu_time, int64_t, "cpu_time", "cpu_time", JFK_I64, \

@@ -408,6 +408,34 @@ job_req_check_slice(uint32_t gpus, uint32_t gpus_max, bool time_slice,
 	return (0);
 }
 
+int
+job_req_check_share(uint32_t gpu_share, uint32_t gpus, uint32_t gpus_max,
+    uint32_t num_nodes, bool time_slice, char *err, size_t errlen)
+{
+	const char	*why = NULL;
+
+	if (gpu_share == 0)
+		return (0);
+	if (gpus != 1)
+		why = gpus == 0 ? "a job of no GPU has none to share" :
+		    "a job of several GPUs takes them whole";
+	else if (gpus_max != 0)
+		why = "an elastic job (gpus_max, gsub -G MIN-MAX) changes its "
+		    "GPUs";
+	else if (num_nodes > 1)
+		why = "a job of several nodes (num_nodes, gsub -N) has a GPU "
+		    "on each";
+	else if (time_slice)
+		why = "a job that takes turns (time_slice, gsub --time-slice) "
+		    "holds its GPU whole in its turn";
+	if (why == NULL)
+		return (0);
+	snprintf(err, errlen, "gpu_share (gsub --gpu-share, --gres=shard:N): "
+	    "%s; expected a rigid job of one GPU on one node (gsub -G 1) with "
+	    "it", why);
+	return (-1);
+}
+
 const char *
 job_req_default_name(const char *command)
 {

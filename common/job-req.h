@@ -31,7 +31,9 @@
  * processes on each node, or "gpu" one per GPU;
  * mem and mem_per_gpu MB; time_slice true lets the job share its GPUs
  * in turns with other such jobs (a rigid GPU job's); gpu_mem the MB of
- * each GPU's memory it uses, as its user declares it; warn_time seconds before the time limit;
+ * each GPU's memory it uses, as its user declares it; gpu_share the
+ * shards of its one GPU a job takes (JOB_REQ_MAX_SHARES at most; absent:
+ * the whole GPU); warn_time seconds before the time limit;
  * ckpt_grace seconds from the checkpoint signal to SIGTERM (gbatchd's
  * scheduler.max_ckpt_grace may allow less); umask a file mode mask
  * (octal 0777 at most; absent: the node's 077); batch "once" runs the
@@ -78,6 +80,10 @@ enum job_req_kind {
 #define JOB_REQ_MAX_TASKS	1024	/* processes a node starts */
 #define JOB_REQ_MAX_CPUS	65536
 #define JOB_REQ_MAX_MEM		(INT64_C(1) << 40)	/* MB: 1 EB */
+/* The shards a job takes of a GPU at most (gsub --gpu-share): the most a
+ * node offers one in (policy/place.h's PLACE_MAX_SHARDS, gnoded's
+ * gpu_shards). */
+#define JOB_REQ_MAX_SHARES	64
 /* The GPUs one node has at most, as the scheduler counts them
  * (policy/sched.h's SCHED_MAX_GPUS_PER_NODE): --gpus-per-node's bound,
  * and the most GPUs a launch gives one node. */
@@ -204,6 +210,8 @@ enum job_req_kind {
 	    JF_TIME_SLICE, NULL)					\
 	X(GPU_MEM, "gpu_mem", JOB_REQ_TOP, JRK_COUNT, 1,		\
 	    JOB_REQ_MAX_MEM, 0, JF_GPU_MEM, NULL)			\
+	X(GPU_SHARE, "gpu_share", JOB_REQ_TOP, JRK_COUNT, 1,		\
+	    JOB_REQ_MAX_SHARES, 0, JF_GPU_SHARE, NULL)			\
 	X(ARRAY, "array", JOB_REQ_TOP, JRK_TEXT, 0, FRAME_MAX_REQUEST, 0, \
 	    JOB_REQ_NO_FIELD, NULL)					\
 	X(BATCH, "batch", JOB_REQ_TOP, JRK_WORD, 0, 0, 1,		\
@@ -280,6 +288,13 @@ int		job_req_check_elastic(uint32_t gpus, uint32_t gpus_max,
 int		job_req_check_slice(uint32_t gpus, uint32_t gpus_max,
 		    bool time_slice, uint64_t gpu_mem, char *err,
 		    size_t errlen);
+/* Whether a job of gpu_share shards (0: none asked) suits them: one GPU
+ * of a rigid job on one node (num_nodes 0 or 1), which does not also
+ * take turns on it (time_slice). -1 with err naming what is wrong and
+ * what is accepted. */
+int		job_req_check_share(uint32_t gpu_share, uint32_t gpus,
+		    uint32_t gpus_max, uint32_t num_nodes, bool time_slice,
+		    char *err, size_t errlen);
 /* The name of a job that is given none: the base name of its command
  * (a path, or a --wrap's command line), else "wrap". Borrowed from
  * command, or static. */

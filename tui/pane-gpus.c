@@ -71,14 +71,16 @@ pane_gpus_cell(const struct view *v, const struct model_gpu *gpu,
 		snprintf(cell, len, "%s", lazy ? "!" : gpu->job != 0 ? "#" :
 		    id);
 	} else if (cw == PANE_GPUS_CELL) {
+		/* '+': other jobs share it (shards, time-slicing). */
 		snprintf(cell, len, "%*s%s", PANE_GPUS_CELL - 1, id,
-		    lazy ? "!" : " ");
+		    lazy ? "!" : *gpu->also != '\0' ? "+" : " ");
 	} else {
 		if (gpu->util >= 0)
 			snprintf(pct, sizeof pct, "%d%%", gpu->util);
 		else
 			snprintf(pct, sizeof pct, "-");
-		snprintf(cell, len, "%6s %3s%s", id, pct, lazy ? "!" : " ");
+		snprintf(cell, len, "%6s %3s%s", id, pct, lazy ? "!" :
+		    *gpu->also != '\0' ? "+" : " ");
 	}
 	if (lazy)
 		return (ROLE_ALERT);

@@ -135,6 +135,7 @@ core_build_new(void)
 		    core.node_sw[core.nnodes]));
 		place_node_set_res(cl, node_sched_index(n), node_cpus(n),
 		    node_memory_mb(n));
+		place_shard_set(cl, node_sched_index(n), node_gpu_shards(n));
 		core.nodes[core.nnodes++] = n;
 		place_node_set_up(cl, node_sched_index(n),
 		    node_is_schedulable(n));
@@ -242,6 +243,7 @@ core_build_sync(void)
 			place_node_set_res(cl, i, node_cpus(n),
 			    node_memory_mb(n));
 		place_node_set_up(cl, i, node_is_schedulable(n));
+		place_shard_set(cl, i, node_gpu_shards(n));
 		core_build_sync_held(i);
 		/* What time-slicing reads before it puts a job beside
 		 * another on a GPU. */

@@ -1,7 +1,9 @@
 /* core-hold.c: who holds each GPU of each node (core-hold.h). The entries
  * are one array by node number, made as far as the highest number that
  * held anything: a listing reads them in turn, as it read them in each
- * node before, and a cluster's nodes are few enough. */
+ * node before, and a cluster's nodes are few enough. A GPU held by several
+ * jobs (shards, a time-slicing ring) names the first in job[] and the
+ * others in the node's short list of co-holders. */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +20,9 @@ struct core_hold_node {
 	uint64_t	job[CORE_HOLD_GPUS];	/* GPU i's holder, 0 if free */
 	uint64_t	*cpu;		/* CPU jobs on it, ncpu, in no order */
 	uint32_t	 ncpu, cpucap;
+	/* The jobs beside job[gpu] on a GPU, nco of them, in no order. */
+	struct core_hold_co	*co;
+	uint32_t		 nco, cocap;
 };
 
 struct core_hold {
@@ -38,8 +43,10 @@ core_hold_free(struct core_hold *h)
 
 	if (h == NULL)
 		return;
-	for (k = 0; k < h->nnodes; k++)
+	for (k = 0; k < h->nnodes; k++) {
 		free(h->nodes[k].cpu);
+		free(h->nodes[k].co);
+	}
 	free(h->nodes);
 	free(h);
 }
@@ -96,31 +103,100 @@ core_hold_of(const struct core_hold_node *e, uint64_t mask, uint64_t job)
 	return (found);
 }
 
+/* Where job is a co-holder of GPU i on node e, or e->nco. */
+static uint32_t
+core_hold_co_at(const struct core_hold_node *e, uint32_t i, uint64_t job)
+{
+	uint32_t	k;
+
+	for (k = 0; k < e->nco; k++) {
+		if (e->co[k].gpu == i && e->co[k].job == job)
+			break;
+	}
+	return (k);
+}
+
+/* Job holds GPU i of node e beside its first holder. */
+static void
+core_hold_co_add(struct core_hold_node *e, uint32_t i, uint64_t job)
+{
+	if (core_hold_co_at(e, i, job) < e->nco)
+		return;
+	if (e->nco == e->cocap) {
+		e->cocap = e->cocap * 2 + 4;
+		e->co = xreallocarray(e->co, e->cocap, sizeof *e->co);
+	}
+	e->co[e->nco].gpu = i;
+	e->co[e->nco++].job = job;
+}
+
+/* Takes co-holder k off node e's list; returns its job. */
+static uint64_t
+core_hold_co_drop(struct core_hold_node *e, uint32_t k)
+{
+	uint64_t	job = e->co[k].job;
+
+	e->co[k] = e->co[--e->nco];
+	return (job);
+}
+
 void
 core_hold_take(struct core_hold *h, uint32_t k, uint64_t mask, uint64_t job)
 {
 	struct core_hold_node	*e;
+	uint64_t		 bit;
+	uint32_t		 i;
 
 	if (mask == 0 || job == 0)
 		return;
 	e = core_hold_node(h, k);
-	e->busy |= mask;
-	e->stale &= ~mask;
-	core_hold_name(e, mask, job);
+	for (i = 0; i < CORE_HOLD_GPUS; i++) {
+		bit = UINT64_C(1) << i;
+		if ((mask & bit) == 0)
+			continue;
+		/* Beside a running job that holds it; a stale copy loses. */
+		if ((e->busy & ~e->stale & bit) && e->job[i] != job)
+			core_hold_co_add(e, i, job);
+		else {
+			e->busy |= bit;
+			e->stale &= ~bit;
+			e->job[i] = job;
+		}
+	}
 }
 
 uint64_t
 core_hold_give(struct core_hold *h, uint32_t k, uint64_t mask, uint64_t job)
 {
 	struct core_hold_node	*e;
+	uint64_t		 freed = 0, bit;
+	uint32_t		 i, c;
 
 	if (k >= h->nnodes)
 		return (0);
 	e = &h->nodes[k];
-	mask = core_hold_of(e, mask & ~e->stale, job);
-	e->busy &= ~mask;
-	core_hold_name(e, mask, 0);
-	return (mask);
+	mask &= e->busy & ~e->stale;
+	for (i = 0; i < CORE_HOLD_GPUS; i++) {
+		bit = UINT64_C(1) << i;
+		if ((mask & bit) == 0)
+			continue;
+		if (e->job[i] != job) {
+			if ((c = core_hold_co_at(e, i, job)) < e->nco)
+				(void)core_hold_co_drop(e, c);
+			continue;
+		}
+		/* The next holder of it, if any, comes first. */
+		for (c = 0; c < e->nco && e->co[c].gpu != i; c++)
+			;
+		if (c < e->nco)
+			e->job[i] = core_hold_co_drop(e, c);
+		else {
+			e->job[i] = 0;
+			e->busy &= ~bit;
+			freed |= bit;
+		}
+	}
+	return (freed);
 }
 
 uint64_t
@@ -196,6 +272,15 @@ core_hold_jobs(const struct core_hold *h, uint32_t k)
 	const struct core_hold_node	*e = core_hold_find(h, k);
 
 	return (e != NULL ? e->job : NULL);
+}
+
+const struct core_hold_co *
+core_hold_co_jobs(const struct core_hold *h, uint32_t k, size_t *n)
+{
+	const struct core_hold_node	*e = core_hold_find(h, k);
+
+	*n = e != NULL ? e->nco : 0;
+	return (*n > 0 ? e->co : NULL);
 }
 
 void

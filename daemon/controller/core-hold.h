@@ -24,11 +24,13 @@ struct core_hold *core_hold_create(void);
 void		 core_hold_free(struct core_hold *);
 
 /* A part of running job (an id, not 0) holds the GPUs of mask on node k:
- * any holder they had, a stale copy included, loses them. */
+ * a stale copy that held one loses it; a running job that holds one keeps
+ * it, job beside it (shards of a GPU, a time-slicing ring). */
 void		 core_hold_take(struct core_hold *, uint32_t k, uint64_t mask,
 		     uint64_t job);
-/* Frees those GPUs of mask on node k that job holds as a running job (a
- * stale copy of it keeps its own); returns them. */
+/* Job gives up those GPUs of mask on node k it holds as a running job (a
+ * stale copy of it keeps its own); returns those it freed, which no other
+ * job holds (a GPU's next holder comes first in core_hold_job). */
 uint64_t	 core_hold_give(struct core_hold *, uint32_t k, uint64_t mask,
 		     uint64_t job);
 
@@ -53,6 +55,14 @@ uint64_t	 core_hold_job(const struct core_hold *, uint32_t k,
  * the record changes; NULL when nothing ever held them (nor those of any
  * node numbered above). A listing reads it once a node. */
 const uint64_t	*core_hold_jobs(const struct core_hold *, uint32_t k);
+/* The jobs on node k's GPUs beside those core_hold_job names, *n of them
+ * in no order, borrowed until the record changes (NULL: none). */
+struct core_hold_co {
+	uint64_t	job;
+	uint32_t	gpu;
+};
+const struct core_hold_co *core_hold_co_jobs(const struct core_hold *,
+		     uint32_t k, size_t *n);
 
 /* A part of CPU job (no GPU; an id, not 0) runs on node k, or no longer
  * does (false: it did not); the CPU jobs on node k, *n of them in no

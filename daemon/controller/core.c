@@ -244,6 +244,39 @@ core_gpu_job(const struct node *n, uint32_t i)
 	return (core_hold_job(core_holds(), node_number(n), i));
 }
 
+/* Adds id to ids[0..*n) unless it is there. */
+static void
+core_node_jobs_add(uint64_t *ids, size_t *n, uint64_t id)
+{
+	size_t	i;
+
+	for (i = 0; i < *n && ids[i] != id; i++)
+		;
+	if (id != 0 && i == *n)
+		ids[(*n)++] = id;
+}
+
+size_t
+core_node_jobs(const struct node *n, uint64_t **ids)
+{
+	const struct core_hold_co	*co;
+	const uint64_t			*cpu;
+	size_t				 nco, ncpu, i, count = 0;
+	uint32_t			 g;
+
+	co = core_hold_co_jobs(core_holds(), node_number(n), &nco);
+	cpu = core_hold_cpu_jobs(core_holds(), node_number(n), &ncpu);
+	*ids = xcalloc(node_gpus_total(n) + nco + ncpu + 1, sizeof **ids);
+	for (g = 0; g < node_gpus_total(n); g++)
+		core_node_jobs_add(*ids, &count, core_gpu_job(n, g));
+	for (i = 0; i < nco; i++)
+		if (co[i].gpu < node_gpus_total(n))
+			core_node_jobs_add(*ids, &count, co[i].job);
+	for (i = 0; i < ncpu; i++)
+		core_node_jobs_add(*ids, &count, cpu[i]);
+	return (count);
+}
+
 void
 core_node_use(const struct node *n, struct node_use *u)
 {
@@ -268,6 +301,7 @@ core_node_use(const struct node *n, struct node_use *u)
 	}
 	u->held = core_node_held(n);
 	u->job = core_hold_jobs(core_holds(), node_number(n));
+	u->co = core_hold_co_jobs(core_holds(), node_number(n), &u->nco);
 	u->cpu_job = core_hold_cpu_jobs(core_holds(), node_number(n),
 	    &u->ncpu_jobs);
 	/* CPUs and memory: as the scheduler counts them. */
@@ -335,6 +369,8 @@ core_spec(struct job *j, struct sched_jobspec *spec, int64_t now)
 	    job_gpu_mem(j));
 	spec->sliced = job_state(j) == JOB_SUSPENDED &&
 	    strcmp(job_reason(j), "TimeSlice") == 0;
+	/* Shards of one GPU beside other such jobs (gsub --gpu-share). */
+	spec->shards = job_gpu_share(j);
 	core_res(j, &spec->res);
 	/* A job array's tasks share its throttle. */
 	spec->group = job_array_job_id(j);
@@ -420,10 +456,16 @@ core_adopt(struct job *j, int64_t now)
 		part = job_part_const(j, i);
 		a[i].node = node_sched_index(part->node);
 		a[i].mask = part->mask;
+		/* Its shards of its one GPU, which others may share: until
+		 * its node says again how many a GPU has, the record is
+		 * believed. */
+		a[i].shards = n == 1 ? job_gpu_share(j) : 0;
 		/* A CPU job's parts hold no GPU. */
 		if (a[i].node == NODE_NO_INDEX ||
 		    (a[i].mask == 0) != (job_gpus(j) == 0) ||
-		    (a[i].mask & ~place_node_free_mask(cl, a[i].node)) != 0) {
+		    (a[i].mask & ~place_node_free_mask(cl, a[i].node) &
+		    ~(a[i].shards > 0 ? place_shard_mask(cl, a[i].node) :
+		    0)) != 0) {
 			log_warn("job %" PRIu64 ": its GPUs on %s are not free "
 			    "in the scheduler; it runs unscheduled", job_id(j),
 			    node_name(part->node));

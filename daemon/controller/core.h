@@ -70,6 +70,9 @@ uint64_t core_node_held(const struct node *);
 uint32_t core_node_busy(const struct node *);
 uint64_t core_node_free_mask(const struct node *);
 uint64_t core_gpu_job(const struct node *, uint32_t i);
+/* Every job running on node n, each once (GPUs, their shards, or CPUs
+ * alone), into *ids (a new array the caller frees); returns how many. */
+size_t	core_node_jobs(const struct node *, uint64_t **ids);
 /* What jobs hold of node n, for its listing (node_describe): its GPUs as
  * above (the holders borrowed until the next change), and its CPUs and
  * memory as the scheduler counts them (0 for a node it does not know). */

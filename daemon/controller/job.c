@@ -474,6 +474,9 @@ bool		 job_time_slice(const struct job *j)
 		     { return (job_shared_num(j->shared, JF_TIME_SLICE) != 0); }
 uint64_t	 job_gpu_mem(const struct job *j)
 		     { return (job_shared_num(j->shared, JF_GPU_MEM)); }
+uint32_t	 job_gpu_share(const struct job *j)
+		     { return ((uint32_t)job_shared_num(j->shared,
+		     JF_GPU_SHARE)); }
 
 void
 job_add_usage(struct job *j, uint64_t mem_peak, int64_t cpu_time)

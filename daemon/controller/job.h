@@ -230,6 +230,9 @@ uint64_t	 job_mem(const struct job *);
  * declares (gsub --gpu-mem; 0: not said). */
 bool		 job_time_slice(const struct job *);
 uint64_t	 job_gpu_mem(const struct job *);
+/* The shards of its one GPU it takes (gsub --gpu-share; 0: the GPU
+ * whole). */
+uint32_t	 job_gpu_share(const struct job *);
 uint64_t	 job_mem_per_gpu(const struct job *);
 /* Counts what a part's run used, as its node's cgroup says: the most
  * memory (MB) any one held, and CPU time (ms) in all. */

@@ -181,6 +181,10 @@ launch_spec(struct job *j, const struct store_job *row)
 		return (NULL);
 	json_object_set_new(spec, "partition", json_string(core_part_run(j,
 	    part, sizeof part)));
+	/* Shards of its one GPU, which other such jobs share. */
+	if (job_gpu_share(j) > 0)
+		json_object_set_new(spec, "gpu_share",
+		    json_integer(job_gpu_share(j)));
 	/* A job from before the umask was kept has none: the node picks. */
 	if (row->umask >= 0)
 		json_object_set_new(spec, "umask", json_integer(row->umask));

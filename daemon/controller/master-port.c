@@ -1,6 +1,7 @@
 /* master-port.c: the rendezvous port a starting job gets (master-port.h). */
 #include <inttypes.h>
 #include <stdbool.h>
+#include <stdlib.h>
 
 #include "common/log.h"
 #include "daemon/controller/conf.h"
@@ -11,23 +12,24 @@
 #include "daemon/controller/node.h"
 
 /* Whether a job running with its first part on master, other than id,
- * holds port. The jobs there hold its GPUs (as the core says): at most 64
- * to look at. */
+ * holds port. The jobs there hold its GPUs, their shards or its CPUs (as
+ * the core says): a few to look at. */
 static bool
 master_port_taken(const struct node *master, uint64_t id, uint32_t port)
 {
 	const struct job	*o;
-	uint64_t		 other;
-	uint32_t		 i;
+	uint64_t		*ids;
+	size_t			 n, i;
+	bool			 taken = false;
 
-	for (i = 0; i < node_gpus_total(master); i++) {
-		if ((other = core_gpu_job(master, i)) == 0 || other == id ||
-		    (o = job_table_find(other)) == NULL)
+	n = core_node_jobs(master, &ids);
+	for (i = 0; i < n && !taken; i++) {
+		if (ids[i] == id || (o = job_table_find(ids[i])) == NULL)
 			continue;
-		if (job_master_port(o) == port && job_node(o) == master)
-			return (true);
+		taken = job_master_port(o) == port && job_node(o) == master;
 	}
-	return (false);
+	free(ids);
+	return (taken);
 }
 
 uint32_t

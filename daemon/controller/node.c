@@ -33,6 +33,7 @@ struct node {
 	json_t			*gpus;		/* HELLO's GPU descriptions */
 	uint32_t		 cpus;		/* HELLO's; 0: not said */
 	uint64_t		 memory_mb;
+	uint32_t		 gpu_shards;	/* HELLO's; 1: none */
 	/* What NODE_LIST says of each GPU that changes only with a HELLO:
 	 * GPU i's members are gpu_text[gpu_text_off[i]] up to
 	 * gpu_text_off[i + 1] ({"index":0,"name":...,"memory_mb":81920). */
@@ -344,6 +345,27 @@ node_put_ids(struct jtext *b, const uint64_t *ids, size_t n)
 	}
 }
 
+/* The jobs beside the first on GPU i ("[43,44]", lowest first), where
+ * there are any; returns whether there were. */
+static bool
+node_put_co(struct jtext *b, const struct node_use *use, size_t i)
+{
+	uint64_t	ids[64];
+	size_t		k, n = 0;
+
+	for (k = 0; k < use->nco && n < 64; k++) {
+		if (use->co[k].gpu == i)
+			ids[n++] = use->co[k].job;
+	}
+	if (n == 0)
+		return (false);
+	jtext_reserve(b, 24 * n + 8);
+	JTEXT_LIT(b, "[");
+	node_put_ids(b, ids, n);
+	JTEXT_LIT(b, "]");
+	return (true);
+}
+
 void
 node_describe(const struct node *n, struct jtext *b, bool brief,
     const struct node_use *use)
@@ -387,6 +409,8 @@ node_describe(const struct node *n, struct jtext *b, bool brief,
 	node_put_known(b, n->memory_mb != 0 ? (int64_t)n->memory_mb : -1);
 	JTEXT_LIT(b, ",\"memory_alloc_mb\":");
 	jtext_put_int(b, (int64_t)use->mem_mb);
+	JTEXT_LIT(b, ",\"gpu_shards\":");
+	jtext_put_int(b, node_gpu_shards(n));
 	JTEXT_LIT(b, ",\"last_seen\":");
 	jtext_put_int(b, n->last_seen);
 	JTEXT_LIT(b, ",\"partitions\":");
@@ -402,7 +426,9 @@ node_describe(const struct node *n, struct jtext *b, bool brief,
 		if (i != 0)
 			JTEXT_LIT(b, ",");
 		if (brief) {
-			/* [index, job, util, mem_used_mb, low_since]: what
+			/* [index, job, util, mem_used_mb, low_since], then
+			 * an array's task [array_job_id, array_task_id] and
+			 * the jobs beside job [also] where there are: what
 			 * changes, without a member name per value. */
 			JTEXT_LIT(b, "[");
 			jtext_put_int(b, i < n->gpus_described ?
@@ -423,6 +449,13 @@ node_describe(const struct node *n, struct jtext *b, bool brief,
 				jtext_put_int(b, (int64_t)use->array[i]);
 				JTEXT_LIT(b, ",");
 				jtext_put_int(b, use->task[i]);
+			} else if (job[i] != 0 && use->nco > 0)
+				JTEXT_LIT(b, ",0,-1");
+			/* Then the jobs beside it on the GPU. */
+			if (job[i] != 0 && use->nco > 0) {
+				JTEXT_LIT(b, ",");
+				if (!node_put_co(b, use, i))
+					JTEXT_LIT(b, "[]");
 			}
 			JTEXT_LIT(b, "]");
 			continue;
@@ -450,6 +483,11 @@ node_describe(const struct node *n, struct jtext *b, bool brief,
 			jtext_put_int(b, (int64_t)use->array[i]);
 			JTEXT_LIT(b, ",\"array_task_id\":");
 			jtext_put_int(b, use->task[i]);
+		}
+		if (job[i] != 0 && use->nco > 0) {
+			JTEXT_LIT(b, ",\"also\":");
+			if (!node_put_co(b, use, i))
+				JTEXT_LIT(b, "[]");
 		}
 		JTEXT_LIT(b, "}");
 	}
@@ -492,6 +530,18 @@ const char *
 node_addr(const struct node *n)
 {
 	return (n->addr);
+}
+
+void
+node_set_gpu_shards(struct node *n, uint32_t shards)
+{
+	n->gpu_shards = shards;
+}
+
+uint32_t
+node_gpu_shards(const struct node *n)
+{
+	return (n->gpu_shards > 1 ? n->gpu_shards : 1);
 }
 
 bool

@@ -12,6 +12,8 @@
 
 #include <jansson.h>
 
+#include "daemon/controller/core-hold.h"
+
 struct jtext;
 struct node;
 struct peer;
@@ -77,12 +79,17 @@ void		 node_set_res(struct node *, uint32_t cpus, uint64_t memory_mb);
 uint32_t	 node_cpus(const struct node *);
 uint64_t	 node_memory_mb(const struct node *);
 
-/* The node's topology label (gnoded's node.switch), "" for none:
- * consolidation keeps a multi-node job under one label when it can. */
+/* The shards each of its GPUs is offered in to jobs of gsub --gpu-share
+ * (its HELLO's gpu_shards; 1: none). */
+void		 node_set_gpu_shards(struct node *, uint32_t);
+uint32_t	 node_gpu_shards(const struct node *);
+
 /* Whether the node can suspend its jobs (its HELLO's "freezer": jobs in
  * cgroups that freeze); false until it says so. */
 bool		 node_freezer(const struct node *);
 void		 node_set_freezer(struct node *, bool);
+/* The node's topology label (gnoded's node.switch), "" for none:
+ * consolidation keeps a multi-node job under one label when it can. */
 const char	*node_switch(const struct node *);
 void		 node_set_switch(struct node *, const char *);
 
@@ -98,6 +105,10 @@ struct node_use {
 	/* The job holding each of its GPUs (a stale copy's), 0: free;
 	 * borrowed from the core. NULL: none ever held. */
 	const uint64_t	*job;
+	/* The jobs beside those on GPUs that several hold (shards, a
+	 * time-slicing ring), nco; borrowed from the core. */
+	const struct core_hold_co *co;
+	size_t		 nco;
 	uint32_t	 cpus;		/* CPUs and memory (MB) held */
 	uint64_t	 mem_mb;
 	/* The CPU jobs (of no GPU) on it, ncpu_jobs; borrowed from the

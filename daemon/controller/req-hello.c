@@ -16,6 +16,7 @@
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/req.h"
+#include "policy/place.h"
 #include "policy/sched.h"
 
 /* Node names go into logs, file names and tables: keep them plain. */
@@ -132,6 +133,27 @@ req_hello_res(const json_t *msg, uint32_t *cpus, uint64_t *mem, char *why,
 	return (0);
 }
 
+/* A node's "gpu_shards": the shards each of its GPUs is offered in (2 to
+ * PLACE_MAX_SHARDS; absent: 1, none). */
+static int
+req_hello_shards(const json_t *msg, uint32_t *shards, char *why,
+    size_t whylen)
+{
+	const json_t	*v = json_object_get(msg, "gpu_shards");
+
+	*shards = 1;
+	if (v == NULL)
+		return (0);
+	if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+	    json_integer_value(v) > PLACE_MAX_SHARDS) {
+		snprintf(why, whylen, "gpu_shards: expected a whole number "
+		    "from 1 to %d", PLACE_MAX_SHARDS);
+		return (-1);
+	}
+	*shards = (uint32_t)json_integer_value(v);
+	return (0);
+}
+
 static void
 req_hello_node(struct peer *p, const json_t *msg)
 {
@@ -141,7 +163,7 @@ req_hello_node(struct peer *p, const json_t *msg)
 	size_t			 i;
 	char			 why[160];
 	int			 interval;
-	uint32_t		 cpus;
+	uint32_t		 cpus, shards;
 	uint64_t		 mem;
 
 	name = json_string_value(json_object_get(msg, "name"));
@@ -190,6 +212,11 @@ req_hello_node(struct peer *p, const json_t *msg)
 		req_hello_refuse(p, "node HELLO with bad cpus or memory_mb");
 		return;
 	}
+	if (req_hello_shards(msg, &shards, why, sizeof why) != 0) {
+		req_error(p, msg, PROTO_E_INVALID, "%s", why);
+		req_hello_refuse(p, "node HELLO with bad gpu_shards");
+		return;
+	}
 	if (jobs != NULL && !json_is_array(jobs)) {
 		req_error(p, msg, PROTO_E_INVALID, "jobs: expected an array "
 		    "of job reports");
@@ -214,6 +241,7 @@ req_hello_node(struct peer *p, const json_t *msg)
 	    ctx_now());
 	node_set_switch(n, sw);
 	node_set_res(n, cpus, mem);
+	node_set_gpu_shards(n, shards);
 	node_set_freezer(n, json_is_true(json_object_get(msg, "freezer")));
 	(void)node_save(n);
 	log_info("node %s: up from %s with %zu GPUs, %zu job reports", name,

@@ -435,7 +435,9 @@ req_job_submit_shape(const struct job_req_val *v, struct store_job *row,
 	if (row->gpus_max == row->gpus)
 		row->gpus_max = 0;	/* one count: a rigid job */
 	if (job_req_check_slice(row->gpus, row->gpus_max, row->time_slice,
-	    row->gpu_mem, err, errlen) != 0)
+	    row->gpu_mem, err, errlen) != 0 ||
+	    job_req_check_share(row->gpu_share, row->gpus, row->gpus_max,
+	    row->num_nodes, row->time_slice != 0, err, errlen) != 0)
 		return (-1);
 	if (v[JRQ_ANY_SHAPE].n != 0) {
 		if (row->num_nodes > 0) {

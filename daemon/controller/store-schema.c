@@ -264,6 +264,9 @@ static const char *const store_schema_migrations[] = {
 	 * for every job before. */
 	"ALTER TABLE jobs ADD COLUMN time_slice INTEGER NOT NULL DEFAULT 0;"
 	"ALTER TABLE jobs ADD COLUMN gpu_mem INTEGER NOT NULL DEFAULT 0;",
+	/* 27: the shards of its one GPU a job takes (gsub --gpu-share; 0:
+	 * the whole GPU, as for every job before). */
+	"ALTER TABLE jobs ADD COLUMN gpu_share INTEGER NOT NULL DEFAULT 0;",
 };
 #define STORE_SCHEMA_VERSION \
 	((int)(sizeof store_schema_migrations /				\

@@ -49,6 +49,7 @@ struct gnoded_opts {
 	const char	*gpus;
 	const char	*cpus;
 	const char	*memory_mb;
+	const char	*gpu_shards;
 	const char	*gpu_device;
 	const char	*log_file;
 	const char	*pid_file;
@@ -84,6 +85,8 @@ gnoded_usage(FILE *f)
 "      --cpus N            CPUs jobs may have (node.cpus; default: online)\n"
 "      --memory-mb MB      memory jobs may have (node.memory_mb; default:\n"
 "                          the host's)\n"
+"      --gpu-shards N      offer each GPU in N shards, for jobs that take\n"
+"                          some (node.gpu_shards; default 1: none)\n"
 "      --gpu-device PATTERN a GPU's device file, %%u its minor number\n"
 "                          (node.gpu_device; default /dev/nvidia%%u)\n"
 "  -L, --log-file FILE     log to FILE instead of stderr or syslog\n"
@@ -114,6 +117,7 @@ static const struct option gnoded_longopts[] = {
 	{ "gpu-model", required_argument, NULL, 'M' },
 	{ "cpus", required_argument, NULL, 'R' },
 	{ "memory-mb", required_argument, NULL, 'm' },
+	{ "gpu-shards", required_argument, NULL, 'S' },
 	{ "gpu-device", required_argument, NULL, 'E' },
 	{ "log-file", required_argument, NULL, 'L' },
 	{ "pid-file", required_argument, NULL, 'P' },
@@ -126,7 +130,7 @@ static const struct option gnoded_longopts[] = {
 static const struct cmd gnoded_cmd = {
 	.name = "gnoded",
 	.usage = gnoded_usage,
-	.shortopts = ":CDf:n:c:d:u:g:s:G:M:R:m:E:L:P:vhV",
+	.shortopts = ":CDf:n:c:d:u:g:s:G:M:R:m:S:E:L:P:vhV",
 	.longopts = gnoded_longopts,
 	.protocol = true,
 };
@@ -183,6 +187,9 @@ gnoded_parse(int argc, char **argv, struct gnoded_opts *o, int *status)
 			break;
 		case 'm':
 			o->memory_mb = optarg;
+			break;
+		case 'S':
+			o->gpu_shards = optarg;
 			break;
 		case 'E':
 			o->gpu_device = optarg;
@@ -320,6 +327,12 @@ gnoded_configure(const struct gnoded_opts *o, struct node_conf *conf)
 	    1U << 31, &conf->memory_mb) == -1) {
 		fprintf(stderr, "gnoded: --memory-mb: expected a whole number "
 		    "of MB 1-2147483648, got \"%s\"\n", o->memory_mb);
+		return (-1);
+	}
+	if (o->gpu_shards != NULL && node_conf_parse_uint(o->gpu_shards, 1,
+	    64, &conf->gpu_shards) == -1) {
+		fprintf(stderr, "gnoded: --gpu-shards: expected a whole number "
+		    "1-64, got \"%s\"\n", o->gpu_shards);
 		return (-1);
 	}
 	if (o->gpu_device != NULL) {

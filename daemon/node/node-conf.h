@@ -40,6 +40,9 @@ struct node_conf {
 	 * scheduler; 0: the host's own (node_conf_cpus, _memory_mb). */
 	unsigned		 cpus;
 	unsigned		 memory_mb;
+	/* The shards each GPU is offered in to jobs of --gpu-share (0 or
+	 * 1: none, a job takes a GPU whole). */
+	unsigned		 gpu_shards;
 	/* Each job in a cgroup of its own where the host allows
 	 * (node-confine.h); false: never. */
 	bool			 cgroups;

@@ -33,6 +33,9 @@ struct node_job {
 	enum node_job_state	 state;
 	json_t			*gpus;		/* array of indices */
 	uint64_t		 gpu_mask;
+	/* The shards of its one GPU it holds beside other such jobs (gsub
+	 * --gpu-share; 0: its GPUs whole). */
+	unsigned		 gpu_share;
 
 	pid_t			 shep_pid;
 	uint64_t		 shep_ticks;

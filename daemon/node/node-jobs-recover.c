@@ -35,6 +35,9 @@ node_jobs_reattach(struct node_jobs *jobs, struct node_job *job, json_t *run)
 	    "restarts"));
 	job->num_nodes = (unsigned)json_integer_value(json_object_get(run,
 	    "num_nodes"));
+	/* Shards of its GPU, beside others (0: the GPU whole). */
+	job->gpu_share = (unsigned)json_integer_value(json_object_get(run,
+	    "gpu_share"));
 	if (json_is_string(json_object_get(run, "cpuset")))
 		job->cpuset = xstrdup(json_string_value(json_object_get(run,
 		    "cpuset")));

@@ -389,6 +389,27 @@ node_jobs_busy(struct node_jobs *jobs)
 	return (mask);
 }
 
+/* Whether a launch of shards fits on its one GPU beside the jobs there:
+ * each holds shards of it too, and node.gpu_shards covers them all. */
+static bool
+node_jobs_share_fits(struct node_jobs *jobs, const struct node_launch *l)
+{
+	struct node_job	*job;
+	unsigned	 used = l->gpu_share;
+
+	if (l->gpu_share == 0 || l->ngpus != 1)
+		return (false);
+	TAILQ_FOREACH(job, &jobs->list, entry) {
+		if (job->suspended || (job->gpu_mask & (1ULL << l->gpus[0])) ==
+		    0)
+			continue;
+		if (job->gpu_share == 0)
+			return (false);
+		used += job->gpu_share;
+	}
+	return (used <= jobs->conf->gpu_shards);
+}
+
 static int
 node_jobs_check(struct node_jobs *jobs, const struct node_launch *l,
     char *err, size_t errlen)
@@ -410,17 +431,20 @@ node_jobs_check(struct node_jobs *jobs, const struct node_launch *l,
 			return (-1);
 		}
 		mine |= 1ULL << l->gpus[i];
-		if (busy & (1ULL << l->gpus[i])) {
-			TAILQ_FOREACH(job, &jobs->list, entry) {
-				if (!job->suspended &&
-				    job->gpu_mask & (1ULL << l->gpus[i]))
-					break;
-			}
-			snprintf(err, errlen, "GPU %u on node %s is busy with "
-			    "job %llu", l->gpus[i], jobs->conf->name,
-			    job != NULL ? (unsigned long long)job->id : 0ULL);
-			return (-1);
+		if ((busy & (1ULL << l->gpus[i])) == 0 ||
+		    node_jobs_share_fits(jobs, l))
+			continue;
+		TAILQ_FOREACH(job, &jobs->list, entry) {
+			if (!job->suspended &&
+			    job->gpu_mask & (1ULL << l->gpus[i]))
+				break;
 		}
+		snprintf(err, errlen, "GPU %u on node %s is busy with job "
+		    "%llu%s", l->gpus[i], jobs->conf->name, job != NULL ?
+		    (unsigned long long)job->id : 0ULL, l->gpu_share == 0 ?
+		    "" : job != NULL && job->gpu_share == 0 ? ", which holds "
+		    "it whole" : " and has too few of its shards left");
+		return (-1);
 	}
 	return (node_launch_check_user(jobs->conf, l, "job", err, errlen));
 }
@@ -440,6 +464,9 @@ node_jobs_run_record(const struct node_job *job)
 		json_object_set_new(rec, "uid", json_integer(job->uid));
 	if (job->cpuset != NULL)
 		json_object_set_new(rec, "cpuset", json_string(job->cpuset));
+	if (job->gpu_share > 0)
+		json_object_set_new(rec, "gpu_share",
+		    json_integer(job->gpu_share));
 	if (job->interactive)
 		json_object_set_new(rec, "interactive", json_true());
 	return (rec);
@@ -559,6 +586,7 @@ node_jobs_launch(struct node_jobs *jobs, const json_t *msg, char *err,
 	json_decref(gpus);
 	job->restarts = l->restarts;
 	job->num_nodes = l->num_nodes;
+	job->gpu_share = l->gpu_share;
 	job->uid = (long long)l->uid;
 	/* Its own CPUs, as the scheduler counted them. */
 	if ((l->cpuset = node_jobs_cpus_pick(jobs, id, l, l->cpus)) != NULL)

@@ -184,6 +184,7 @@ node_launch_lists(struct node_launch *l, const json_t *job, char *err,
 	const char	*k;
 	size_t		 i;
 	int64_t		 n;
+	json_int_t	 share;
 
 	/* Checked as gbatchd checked them at submit. */
 	if (node_launch_req(job, JRQ_ARGV, 0, &n, err, errlen) == -1 ||
@@ -216,6 +217,15 @@ node_launch_lists(struct node_launch *l, const json_t *job, char *err,
 			return (-1);
 		}
 		l->gpus[i] = (unsigned)json_integer_value(e);
+	}
+	if (node_launch_range(job, "gpu_share", 0, JOB_REQ_MAX_SHARES, 0,
+	    &share, err, errlen) == -1)
+		return (-1);
+	l->gpu_share = (unsigned)share;
+	if (l->gpu_share > 0 && l->ngpus != 1) {
+		snprintf(err, errlen, "job.gpu_share: shards are of one GPU; "
+		    "expected job.gpus of one GPU with it, got %zu", l->ngpus);
+		return (-1);
 	}
 	return (0);
 }

@@ -68,6 +68,9 @@ struct node_launch {
 	 * said (no limit). */
 	unsigned	  cpus;
 	uint64_t	  mem_mb;
+	/* The shards of its one GPU the job takes beside other such jobs
+	 * (gsub --gpu-share; 0: its GPUs whole). */
+	unsigned	  gpu_share;
 	/* Not from the launch: the host CPUs gnoded pinned the job to
 	 * (node-jobs.c), "0-3,8"; NULL: not pinned. */
 	char		 *cpuset;

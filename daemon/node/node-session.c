@@ -65,6 +65,10 @@ node_session_up(void *arg)
 	if (node_conf_memory_mb(s->conf) > 0)
 		json_object_set_new(msg, "memory_mb",
 		    json_integer(node_conf_memory_mb(s->conf)));
+	/* Its GPUs in shards, for jobs of gsub --gpu-share. */
+	if (s->conf->gpu_shards > 1)
+		json_object_set_new(msg, "gpu_shards",
+		    json_integer(s->conf->gpu_shards));
 	/* Whether its jobs can be suspended (gctl suspend). */
 	json_object_set_new(msg, "freezer", json_boolean(
 	    node_cgroup_sys_can_freeze(s->conf->cgroup_sys)));

@@ -319,6 +319,15 @@ node_spawn_env(struct node_spawn *sp, const struct node_conf *conf)
 	node_spawn_step_env(sp, conf);
 	snprintf(num, sizeof num, "%zu", l->ngpus);
 	node_spawn_setenv(sp, "GBATCH_GPUS", num);
+	/* Shards of its GPU: N of S, beside other jobs (Slurm's count). */
+	if (l->gpu_share > 0) {
+		snprintf(num, sizeof num, "%u", l->gpu_share);
+		node_spawn_setenv(sp, "GBATCH_GPU_SHARE", num);
+		if (conf->slurm_env)
+			node_spawn_setenv(sp, "SLURM_SHARDS_ON_NODE", num);
+		snprintf(num, sizeof num, "%u", conf->gpu_shards);
+		node_spawn_setenv(sp, "GBATCH_GPU_SHARDS", num);
+	}
 	node_spawn_res_env(sp, "GBATCH_CPUS", "GBATCH_MEM_MB");
 	node_spawn_setenv(sp, "GBATCH_NODELIST", l->nodelist);
 	snprintf(num, sizeof num, "%u", l->num_nodes);

@@ -600,7 +600,7 @@ for j in few["jobs"]:
     assert j["state"] == "HELD", j
 assert [j["gpus"] for j in few["jobs"]] == [1, 2], few
 assert [j["id"] for j in few["jobs"]] == [j["id"] for j in every["jobs"]]
-assert len(every["jobs"][0]) == 74, every["jobs"][0]' "$output"
+assert len(every["jobs"][0]) == 75, every["jobs"][0]' "$output"
 }
 
 @test "JOB_LIST with an unknown field is refused, naming the accepted ones" {

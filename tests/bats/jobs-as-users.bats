@@ -242,6 +242,7 @@ gbu_message() {
 	    ALTER TABLE jobs DROP COLUMN suspend_since;
 	    ALTER TABLE jobs DROP COLUMN time_slice;
 	    ALTER TABLE jobs DROP COLUMN gpu_mem;
+	    ALTER TABLE jobs DROP COLUMN gpu_share;
 	    PRAGMA user_version = 3;'
 	gb_start_controller
 	grep -q 'store: schema migrated to version 4' "$GB_DIR/gbatchd.log"

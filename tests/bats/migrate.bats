@@ -36,7 +36,7 @@ new() {
 	grep -q 'schema migrated to version 5' gbatchd.log
 	grep -q 'schema migrated to version 6' gbatchd.log
 	grep -q 'schema migrated to version 24' gbatchd.log
-	[ "$(new 'PRAGMA user_version')" = 26 ]
+	[ "$(new 'PRAGMA user_version')" = 27 ]
 	# Versions 5 and 7: the index gacct --report reads jobs from alone,
 	# in the order gacct lists them.
 	[ "$(new "SELECT sql FROM sqlite_master WHERE name = 'jobs_acct'")" = \
@@ -197,7 +197,7 @@ for k in ("first_start", "run_time", "queue_delay", "last_queue"):
 	new 'PRAGMA user_version = 99'
 	before=$(sqlite3 ctl/gbatch.db .dump | md5sum)
 	run ! gbatchd -D -f "$GBATCH_CONF" -L "$GB_DIR/gbatchd.log"
-	grep -q 'schema version 99, newer than this gbatchd knows (26)' gbatchd.log ||
+	grep -q 'schema version 99, newer than this gbatchd knows (27)' gbatchd.log ||
 	    [[ "$output" == *'schema version 99, newer than this gbatchd knows (9)'* ]]
 	[ "$(sqlite3 ctl/gbatch.db .dump | md5sum)" = "$before" ]
 }

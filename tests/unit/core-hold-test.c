@@ -1,18 +1,20 @@
 /* core-hold-test.c: who holds each GPU of each node (core-hold.c). A
- * running job's parts take GPUs from anyone and give back only their own;
- * a stale copy takes only free GPUs and gives back only its own; a node
- * nothing ever held holds nothing; and random takes and gives agree with
- * a plain model of one holder per GPU. */
+ * running job's parts take GPUs from stale copies and hold them beside
+ * running jobs, and give back only their own, a GPU freed when its last
+ * holder leaves; a stale copy takes only free GPUs and gives back only its
+ * own; a node nothing ever held holds nothing; and random takes and gives
+ * agree with a plain model of a set of holders per GPU. */
 #include <stdbool.h>
 #include <stdio.h>
 
 #include "daemon/controller/core-hold.h"
 #include "tests/unit/tap.h"
 
-/* The model: GPU i of node k is held by job[k][i] (0: free), as a stale
- * copy when stale[k][i]. */
+/* The model: GPU i of node k is held by the jobs of bit set
+ * model_held[k][i] (bit j for job j, 1 to 6; 0: free), as a stale copy
+ * when stale[k][i] (then by one job alone). */
 #define MODEL_NODES	5
-static uint64_t	model_job[MODEL_NODES][64];
+static uint32_t	model_held[MODEL_NODES][64];
 static bool	model_stale[MODEL_NODES][64];
 
 static uint64_t
@@ -22,20 +24,23 @@ model_mask(uint32_t k, bool stale_only, uint64_t job)
 	unsigned	i;
 
 	for (i = 0; i < 64; i++) {
-		if (model_job[k][i] == 0 || (stale_only && !model_stale[k][i]))
+		if (model_held[k][i] == 0 || (stale_only && !model_stale[k][i]))
 			continue;
-		if (job == 0 || model_job[k][i] == job)
+		if (job == 0 || (model_held[k][i] & (1U << job)))
 			m |= UINT64_C(1) << i;
 	}
 	return (m);
 }
 
-/* Whether h says what the model says of every node and GPU. */
+/* Whether h says what the model says of every node and GPU: the first
+ * holder and the co-holders make up each GPU's set, each job once. */
 static bool
 model_agrees(const struct core_hold *h)
 {
-	const uint64_t	*jobs;
-	uint32_t	 k, i;
+	const struct core_hold_co	*co;
+	const uint64_t			*jobs;
+	uint32_t			 k, i, set[64];
+	size_t				 n, c;
 
 	for (k = 0; k < MODEL_NODES; k++) {
 		if (core_hold_busy(h, k) != model_mask(k, false, 0) ||
@@ -43,8 +48,21 @@ model_agrees(const struct core_hold *h)
 			return (false);
 		jobs = core_hold_jobs(h, k);
 		for (i = 0; i < 64; i++) {
-			if (core_hold_job(h, k, i) != model_job[k][i] ||
-			    (jobs != NULL ? jobs[i] : 0) != model_job[k][i])
+			set[i] = core_hold_job(h, k, i) != 0 ?
+			    1U << core_hold_job(h, k, i) : 0;
+			if ((jobs != NULL ? jobs[i] : 0) !=
+			    core_hold_job(h, k, i))
+				return (false);
+		}
+		co = core_hold_co_jobs(h, k, &n);
+		for (c = 0; c < n; c++) {
+			if (co[c].gpu >= 64 || co[c].job == 0 || co[c].job > 6 ||
+			    (set[co[c].gpu] & (1U << co[c].job)))
+				return (false);
+			set[co[c].gpu] |= 1U << co[c].job;
+		}
+		for (i = 0; i < 64; i++) {
+			if (set[i] != model_held[k][i])
 				return (false);
 		}
 	}
@@ -55,7 +73,7 @@ static void
 random_ops(void)
 {
 	struct core_hold	*h = core_hold_create();
-	uint64_t		 mask, job, got, want;
+	uint64_t		 mask, job, got, want, bit;
 	uint32_t		 k;
 	unsigned		 round, i;
 	bool			 agree = true, returns = true;
@@ -67,23 +85,34 @@ random_ops(void)
 		job = 1 + tap_rand() % 6;
 		switch (tap_rand() % 4) {
 		case 0:
+			/* Beside running holders; a stale one loses. */
 			core_hold_take(h, k, mask, job);
 			for (i = 0; i < 64; i++) {
-				if (mask & (UINT64_C(1) << i)) {
-					model_job[k][i] = job;
-					model_stale[k][i] = false;
-				}
+				if ((mask & (UINT64_C(1) << i)) == 0)
+					continue;
+				if (model_stale[k][i])
+					model_held[k][i] = 0;
+				model_held[k][i] |= 1U << job;
+				model_stale[k][i] = false;
 			}
 			break;
 		case 1:
-			want = mask & model_mask(k, false, job) &
+			/* Asking for GPUs it does not hold (or holds as a
+			 * stale copy) gives back only those it holds. */
+			bit = model_mask(k, false, job) &
 			    ~model_mask(k, true, 0);
 			got = core_hold_give(h, k, mask, job);
-			returns = got == want;
+			mask &= bit;
+			want = 0;
 			for (i = 0; i < 64; i++) {
-				if (want & (UINT64_C(1) << i))
-					model_job[k][i] = 0;
+				bit = UINT64_C(1) << i;
+				if ((mask & bit) == 0)
+					continue;
+				model_held[k][i] &= ~(1U << job);
+				if (model_held[k][i] == 0)
+					want |= bit;
 			}
+			returns = got == want;
 			break;
 		case 2:
 			want = mask & ~model_mask(k, false, 0);
@@ -91,7 +120,7 @@ random_ops(void)
 			returns = got == want;
 			for (i = 0; i < 64; i++) {
 				if (want & (UINT64_C(1) << i)) {
-					model_job[k][i] = job;
+					model_held[k][i] = 1U << job;
 					model_stale[k][i] = true;
 				}
 			}
@@ -102,7 +131,7 @@ random_ops(void)
 			returns = got == want;
 			for (i = 0; i < 64; i++) {
 				if (want & (UINT64_C(1) << i)) {
-					model_job[k][i] = 0;
+					model_held[k][i] = 0;
 					model_stale[k][i] = false;
 				}
 			}
@@ -121,6 +150,7 @@ int
 main(void)
 {
 	struct core_hold	*h = core_hold_create();
+	size_t			 nco;
 
 	is_int(core_hold_busy(h, 0), 0, "a node nothing held holds nothing");
 	is_int(core_hold_job(h, 7, 3), 0, "nor names a job");
@@ -145,14 +175,24 @@ main(void)
 	core_hold_take(h, 2, 0x3, 0);
 	is_int(core_hold_busy(h, 2), 0, "job 0 is nobody and takes nothing");
 
-	/* Two jobs claim GPU 1 of node 1: the last names it, and the first
-	 * gives back only its own. */
+	/* Two jobs on GPU 1 of node 1 (shards of it): the first stays named
+	 * and the second beside it; the first's leaving frees its others,
+	 * and the second is then named. */
 	core_hold_take(h, 1, 0x30, 6);
 	core_hold_take(h, 1, 0x2, 6);
-	is_int(core_hold_job(h, 1, 1), 6, "a second claim names its job");
-	is_int(core_hold_give(h, 1, 0xf, 5), 0xd, "the first job gives back "
-	    "the GPUs it still holds");
+	is_int(core_hold_job(h, 1, 1), 5, "a second holder leaves the first "
+	    "named");
+	ok(core_hold_co_jobs(h, 1, &nco) != NULL && nco == 1 &&
+	    core_hold_co_jobs(h, 1, &nco)[0].job == 6 &&
+	    core_hold_co_jobs(h, 1, &nco)[0].gpu == 1, "and holds it beside "
+	    "the first");
+	is_int(core_hold_give(h, 1, 0xf, 5), 0xd, "the first job frees the "
+	    "GPUs it alone held");
 	is_int(core_hold_busy(h, 1), 0x32, "the other job's stay held");
+	is_int(core_hold_job(h, 1, 1), 6, "the second is named once the "
+	    "first left");
+	ok(core_hold_co_jobs(h, 1, &nco) == NULL && nco == 0, "and no longer "
+	    "listed beside");
 	is_int(core_hold_give(h, 1, 0xf, 7), 0, "a job holding none gives "
 	    "back nothing");
 	is_int(core_hold_give(h, 1000, 0xff, 5), 0xf0, "the gang's other part "

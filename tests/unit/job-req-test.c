@@ -260,9 +260,46 @@ t_rules(void)
 	is_str(job_req_default_name(""), "wrap", "no command: \"wrap\"");
 }
 
+/* Shards (gpu_share) are of one GPU of a rigid job on one node that does
+ * not take turns on it; each other case refused, saying which. */
+static void
+t_share(void)
+{
+	char	err[256];
+
+	is_int(job_req_check_share(0, 8, 16, 2, true, err, sizeof err), 0,
+	    "no shards asked: anything goes");
+	is_int(job_req_check_share(3, 1, 0, 0, false, err, sizeof err), 0,
+	    "3 shards of one GPU");
+	is_int(job_req_check_share(64, 1, 0, 1, false, err, sizeof err), 0,
+	    "on the one node it names");
+	is_int(job_req_check_share(2, 0, 0, 0, false, err, sizeof err), -1,
+	    "a job of no GPU");
+	is_str(err, "gpu_share (gsub --gpu-share, --gres=shard:N): a job of "
+	    "no GPU has none to share; expected a rigid job of one GPU on one "
+	    "node (gsub -G 1) with it", "says there is none to share");
+	is_int(job_req_check_share(2, 2, 0, 0, false, err, sizeof err), -1,
+	    "a job of 2 GPUs");
+	ok(strstr(err, "a job of several GPUs takes them whole") != NULL,
+	    "takes them whole");
+	is_int(job_req_check_share(2, 1, 2, 0, false, err, sizeof err), -1,
+	    "an elastic job");
+	ok(strstr(err, "an elastic job (gpus_max, gsub -G MIN-MAX)") != NULL,
+	    "changes its GPUs");
+	is_int(job_req_check_share(2, 1, 0, 2, false, err, sizeof err), -1,
+	    "a job of 2 nodes");
+	ok(strstr(err, "a job of several nodes (num_nodes, gsub -N)") != NULL,
+	    "has a GPU on each");
+	is_int(job_req_check_share(2, 1, 0, 0, true, err, sizeof err), -1,
+	    "a job that takes turns");
+	ok(strstr(err, "(time_slice, gsub --time-slice) holds its GPU whole") !=
+	    NULL, "holds it whole in its turn");
+}
+
 int
 main(void)
 {
+	t_share();
 	t_rows();
 	t_bounds();
 	t_kinds();

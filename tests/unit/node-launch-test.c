@@ -174,6 +174,39 @@ test_restart(void)
 	    "65536");
 }
 
+/* gpu_share: shards of its one GPU, 0 (the GPU whole) to 64. */
+static void
+test_share(void)
+{
+	struct node_launch	*l;
+	json_t			*msg;
+	char			 err[256];
+
+	msg = restart_msg("\"gpu_share\":3");
+	l = node_launch_parse(msg, err, sizeof err);
+	ok(l != NULL && l->gpu_share == 3 && l->ngpus == 1, "3 shards of "
+	    "one GPU");
+	node_launch_free(l);
+	json_decref(msg);
+	msg = restart_msg("");
+	l = node_launch_parse(msg, err, sizeof err);
+	ok(l != NULL && l->gpu_share == 0, "none said: the GPU whole");
+	node_launch_free(l);
+	json_decref(msg);
+	restart_bad("\"gpu_share\":65",
+	    "job.gpu_share: expected a whole number from 0 to 64, got 65");
+	msg = launch_msg("{\"id\":7,\"user\":\"bob\",\"uid\":1,\"gid\":1,"
+	    "\"workdir\":\"/w\",\"script\":\"x\",\"gpus\":[0,1],"
+	    "\"gpu_share\":2}");
+	l = node_launch_parse(msg, err, sizeof err);
+	ok(l == NULL, "shards of two GPUs are refused");
+	if (l == NULL)
+		is_str(err, "job.gpu_share: shards are of one GPU; expected "
+		    "job.gpus of one GPU with it, got 2", "saying why");
+	node_launch_free(l);
+	json_decref(msg);
+}
+
 /* The members a launch carries from the request take what gbatchd took,
  * no more and no less: each at its row's least and most, and refused one
  * past either (common/job-req.h). A time limit of 365 days is the most;
@@ -319,6 +352,7 @@ int
 main(void)
 {
 	test_parse();
+	test_share();
 	test_request_bounds();
 	test_restart();
 	test_umask();
