@@ -79,11 +79,12 @@ fair_usage_window(struct fair_usage *u, size_t k)
 /* Marks node over [from, to) in each window it overlaps, adding gpus x
  * the overlap to what it wanted there, and to what it ran when it ran. */
 static void
-fair_usage_mark(struct fair_usage *u, size_t node, uint32_t gpus,
+fair_usage_mark(struct fair_usage *u, size_t node, double gpus,
     int64_t from, int64_t to, uint8_t state)
 {
 	struct fair_window	*w;
 	int64_t			 end;
+	uint64_t		 ms;
 	size_t			 k;
 
 	if (from < u->origin_ms)
@@ -94,22 +95,23 @@ fair_usage_mark(struct fair_usage *u, size_t node, uint32_t gpus,
 		if (end > to)
 			end = to;
 		w = fair_usage_window(u, k);
-		w->want_ms[node] += (uint64_t)(end - from) * gpus;
+		ms = (uint64_t)llround((double)(end - from) * gpus);
+		w->want_ms[node] += ms;
 		if (state == FAIR_RAN)
-			w->gpu_ms[node] += (uint64_t)(end - from) * gpus;
+			w->gpu_ms[node] += ms;
 		w->state[node] |= state;
 	}
 }
 
 void
-fair_usage_ran(struct fair_usage *u, size_t node, uint32_t gpus,
+fair_usage_ran(struct fair_usage *u, size_t node, double gpus,
     int64_t from, int64_t to)
 {
 	fair_usage_mark(u, node, gpus, from, to, FAIR_RAN);
 }
 
 void
-fair_usage_waited(struct fair_usage *u, size_t node, uint32_t gpus,
+fair_usage_waited(struct fair_usage *u, size_t node, double gpus,
     int64_t from, int64_t to)
 {
 	fair_usage_mark(u, node, gpus, from, to, FAIR_WAITED);

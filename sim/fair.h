@@ -39,14 +39,15 @@ struct fair_usage	*fair_usage_create(const struct fair_tree *,
 			    int64_t origin_ms, int64_t window_ms);
 void			 fair_usage_free(struct fair_usage *);
 
-/* A job of user node u held gpus GPUs over [from, to): its GPU-time goes
- * to each window it overlaps, split at the boundaries. Times before the
- * origin count from the origin. */
-void	fair_usage_ran(struct fair_usage *, size_t u, uint32_t gpus,
+/* A job of user node u held gpus GPUs over [from, to) (a fraction of
+ * one for a job of shards of a GPU): its GPU-time goes to each window it
+ * overlaps, split at the boundaries, to the ms. Times before the origin
+ * count from the origin. */
+void	fair_usage_ran(struct fair_usage *, size_t u, double gpus,
 	    int64_t from, int64_t to);
 /* A job of user node u, of gpus GPUs, waited over [from, to); an empty
  * stretch is no wait. */
-void	fair_usage_waited(struct fair_usage *, size_t u, uint32_t gpus,
+void	fair_usage_waited(struct fair_usage *, size_t u, double gpus,
 	    int64_t from, int64_t to);
 
 /* The windows seen so far (up to the last instant given), and the GPU-ms

@@ -19,6 +19,7 @@
 #include "sim/report.h"
 #include "sim/sim-apps.h"
 #include "sim/sim-elastic.h"
+#include "sim/sim-fit.h"
 #include "sim/sim-part.h"
 
 #define GSIM_EXIT_OK	0
@@ -52,6 +53,7 @@ enum {
 	GSIM_OPT_SHAPE,
 	GSIM_OPT_NODE_CPUS,
 	GSIM_OPT_NODE_MEM,
+	GSIM_OPT_GPU_SHARDS,
 	GSIM_OPT_JSON,
 	GSIM_OPT_JOBS,
 	GSIM_OPT_PLOT,
@@ -97,6 +99,7 @@ static const struct option gsim_longopts[] = {
 	{ "shape", required_argument, NULL, GSIM_OPT_SHAPE },
 	{ "node-cpus", required_argument, NULL, GSIM_OPT_NODE_CPUS },
 	{ "node-mem-gb", required_argument, NULL, GSIM_OPT_NODE_MEM },
+	{ "gpu-shards", required_argument, NULL, GSIM_OPT_GPU_SHARDS },
 	{ "json", no_argument, NULL, GSIM_OPT_JSON },
 	{ "jobs", required_argument, NULL, GSIM_OPT_JOBS },
 	{ "plot", required_argument, NULL, GSIM_OPT_PLOT },
@@ -152,6 +155,7 @@ struct gsim {
 	bool			 even_shapes;	/* --shape even */
 	uint32_t		 node_cpus;	/* --node-cpus; 0: not given */
 	uint64_t		 node_mem;	/* --node-mem-gb, in MB */
+	uint32_t		 gpu_shards;	/* --gpu-shards; 1: none */
 
 	/* The progress bar of the run under way. */
 	const char		*label;
@@ -221,6 +225,9 @@ gsim_usage(FILE *f)
 "                            default: the spec's num_cpu_p_node, or none\n"
 "      --node-mem-gb N       each node's memory, likewise (mem_gb,\n"
 "                            mem_p_node)\n"
+"      --gpu-shards N        each GPU is offered in N shards, which the\n"
+"                            trace's gpu_share jobs take (2 to 64; default\n"
+"                            1: none, GPUs go whole)\n"
 "      --shape any|even      how a job larger than a node splits when the\n"
 "                            trace gives no num_nodes: any split, as the\n"
 "                            Tiresias simulator (default), or an even one,\n"
@@ -282,8 +289,9 @@ gsim_usage(FILE *f)
 "array_throttle, num_nodes (the job's exact node count, num_gpus /\n"
 "num_nodes GPUs each), num_cpu and mem_gb (the job's CPUs and memory in\n"
 "all, beside its GPUs), account, partition and time_limit (seconds; gacct\n"
-"--trace writes them; --conf judges them). The Tiresias trace format is\n"
-"read as it is. A\n"
+"--trace writes them; --conf judges them), time_slice (0 or 1: the job\n"
+"opts in to +slice runs) and gpu_share (N: the job takes N shards of one\n"
+"GPU; see --gpu-shards). The Tiresias trace format is read as it is. A\n"
 "CPU job gains service at its CPUs' worth in GPUs: the nodes' CPUs per\n"
 "GPU (--node-cpus), else 8.\n"
 "\n"
@@ -565,6 +573,17 @@ gsim_options(struct gsim *g, int argc, char **argv, int *status, char *err,
 			else
 				g->node_mem = (uint64_t)v * 1024;
 			break;
+		case GSIM_OPT_GPU_SHARDS:
+			if (gsim_number(optarg, "--gpu-shards", 1, &v, err,
+			    errlen) != 0 || v != floor(v) ||
+			    v > PLACE_MAX_SHARDS) {
+				snprintf(err, errlen, "--gpu-shards \"%s\": "
+				    "expected the shards of a GPU, 1 (none) to "
+				    "%d", optarg, PLACE_MAX_SHARDS);
+				return (-1);
+			}
+			g->gpu_shards = (uint32_t)v;
+			break;
 		case GSIM_OPT_JSON:
 			g->json = true;
 			break;
@@ -680,78 +699,23 @@ gsim_options(struct gsim *g, int argc, char **argv, int *status, char *err,
 	return (0);
 }
 
-/* Every job must fit the idle cluster in its shape, or the replay would
- * never end. */
-static int
-gsim_check_fit(const char *path, const struct sim_trace *t,
-    const struct sim_cluster *c, bool even, char *err, size_t errlen)
-{
-	struct place_cluster	*idle = place_cluster_create(1);
-	struct place_alloc	*out;
-	struct place_want	 w;
-	struct place_res	 res;
-	uint64_t		 total = sim_cluster_gpus(c);
-	size_t			 i;
-	int			 ret = 0;
-
-	sim_cluster_build(c, idle);
-	out = xcalloc(place_nodes(idle), sizeof *out);
-	for (i = 0; i < t->njobs && ret == 0; i++) {
-		memset(&w, 0, sizeof w);
-		w.gpus = t->jobs[i].gpus;
-		w.nnodes = t->jobs[i].num_nodes;
-		w.any_shape = !even;
-		sim_job_res(&t->jobs[i], &res);
-		w.res = &res;
-		if (w.gpus == 0 && place_find_want(idle,
-		    SCHED_PLACE_CONSOLIDATE, &w, out) == 0) {
-			snprintf(err, errlen, "%s:%u: job %llu, of no GPU, "
-			    "finds %s with the CPUs and memory it needs (give "
-			    "fewer, or --node-cpus, --node-mem-gb)", path,
-			    t->jobs[i].line, (unsigned long long)t->jobs[i].id,
-			    w.nnodes > 1 ? "too few nodes" : "no node");
-			ret = -1;
-		} else if (w.gpus == 0) {
-			continue;
-		} else if (w.gpus > total) {
-			snprintf(err, errlen, "%s:%u: job %llu asks for %u GPUs; "
-			    "the cluster has %llu", path, t->jobs[i].line,
-			    (unsigned long long)t->jobs[i].id, w.gpus,
-			    (unsigned long long)total);
-			ret = -1;
-		} else if (place_find_want(idle, SCHED_PLACE_CONSOLIDATE, &w,
-		    out) == 0) {
-			snprintf(err, errlen, "%s:%u: job %llu's %u GPUs have "
-			    "no %s over %zu nodes of %u GPUs%s (give num_nodes, "
-			    "or --shape any%s)", path, t->jobs[i].line,
-			    (unsigned long long)t->jobs[i].id, w.gpus,
-			    w.nnodes > 0 ? "such shape" : "even split",
-			    place_nodes(idle), c->gpus_per_node,
-			    c->cpus_per_node > 0 || c->mem_per_node > 0 ?
-			    " with the CPUs and memory it needs" : "",
-			    t->jobs[i].cpus > 0 || t->jobs[i].mem > 0 ?
-			    ", or fewer CPUs or memory" : "");
-			ret = -1;
-		}
-	}
-	free(out);
-	place_cluster_free(idle);
-	return (ret);
-}
-
 /* The trace's own GPU-times, for gittins when no sample file is given:
- * its GPU jobs' (a CPU job's is 0), *n of them. */
+ * its GPU jobs' (a CPU job's is 0; a job of shards, its part of a GPU's,
+ * as the core counts its service), *n of them. */
 static uint64_t *
-gsim_trace_samples(const struct sim_trace *t, size_t *n)
+gsim_trace_samples(const struct sim_trace *t, const struct sim_cluster *c,
+    size_t *n)
 {
-	uint64_t	*v;
-	size_t		 i;
+	const struct sim_job	*j;
+	uint64_t		*v;
+	size_t			 i;
 
 	v = xcalloc(t->njobs, sizeof *v);
 	for (i = *n = 0; i < t->njobs; i++) {
-		if (t->jobs[i].gpus > 0)
-			v[(*n)++] = (uint64_t)t->jobs[i].gpus *
-			    (uint64_t)t->jobs[i].duration_ms;
+		j = &t->jobs[i];
+		if (j->gpus > 0)
+			v[(*n)++] = (uint64_t)llround((double)j->duration_ms *
+			    sim_cluster_held(c, j->gpus, j->shards));
 	}
 	return (v);
 }
@@ -807,6 +771,7 @@ main(int argc, char **argv)
 	g.slice_jobs = 4;
 	g.slice_share = -1;
 	g.switch_ms = GSIM_SWITCH_COST_MS;
+	g.gpu_shards = 1;
 	if ((opt = gsim_options(&g, argc, argv, &ret, err,
 	    sizeof err)) == CMD_OPT_EXIT)
 		goto out;
@@ -863,10 +828,11 @@ main(int argc, char **argv)
 		r.cluster.cpus_per_node = g.node_cpus;
 	if (g.node_mem > 0)
 		r.cluster.mem_per_node = g.node_mem;
+	r.cluster.gpu_shards = g.gpu_shards;
 	if (sim_trace_load(r.trace_path, &trace, err, sizeof err) != 0 ||
 	    sim_apps_load(&apps, g.apps, g.app_caps, r.trace_path, &trace,
 	    &r.cluster, err, sizeof err) != 0 ||
-	    gsim_check_fit(r.trace_path, &trace, &r.cluster, g.even_shapes,
+	    sim_fit_check(r.trace_path, &trace, &r.cluster, g.even_shapes,
 	    err, sizeof err) != 0 || (g.conf_file != NULL && (sim_part_load(
 	    g.conf_file, g.nodes, &r.cluster, &parts, err, sizeof err) != 0 ||
 	    sim_part_apply(parts, r.trace_path, &trace, &r.cluster,
@@ -876,9 +842,8 @@ main(int argc, char **argv)
 		fprintf(stderr, "gsim: %s\n", err);
 		goto out;
 	}
-	if (gittins && g.samples == NULL) {
-		samples = gsim_trace_samples(&trace, &nsamples);
-	}
+	if (gittins && g.samples == NULL)
+		samples = gsim_trace_samples(&trace, &r.cluster, &nsamples);
 	sim_trace_slice_share(&trace, g.slice_share);
 	tree = fair_tree_create();
 	if (g.shares != NULL && fair_shares_load(g.shares, tree, err,

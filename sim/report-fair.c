@@ -87,12 +87,14 @@ report_fair_free(struct report_fair *rf)
 
 void
 report_fair_figures(const struct report_fair *rf,
-    const struct sim_trace *trace, const struct sim_result *res,
-    struct fair_figures *f)
+    const struct sim_trace *trace, const struct sim_cluster *c,
+    const struct sim_result *res, struct fair_figures *f)
 {
 	struct fair_usage	*u;
 	const struct sim_span	*s;
+	const struct sim_job	*j;
 	int64_t			*last;
+	double			 held;
 	size_t			 i, node;
 
 	u = fair_usage_create(rf->tree, rf->origin_ms, FAIR_WINDOW_MS);
@@ -105,10 +107,10 @@ report_fair_figures(const struct report_fair *rf,
 		s = &res->spans[i];
 		if ((node = rf->job_user[s->job]) == SIZE_MAX)
 			continue;
-		fair_usage_waited(u, node, trace->jobs[s->job].gpus,
-		    last[s->job], s->start_ms);
-		fair_usage_ran(u, node, trace->jobs[s->job].gpus, s->start_ms,
-		    s->end_ms);
+		j = &trace->jobs[s->job];
+		held = sim_cluster_held(c, j->gpus, j->shards);
+		fair_usage_waited(u, node, held, last[s->job], s->start_ms);
+		fair_usage_ran(u, node, held, s->start_ms, s->end_ms);
 		last[s->job] = s->end_ms;
 	}
 	free(last);

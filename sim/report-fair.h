@@ -32,10 +32,11 @@ void	report_fair_init(struct report_fair *, struct fair_tree *,
 	    const struct sim_trace *);
 void	report_fair_free(struct report_fair *);
 
-/* The figures of one run (result); freed with fair_figures_free. */
+/* The figures of one run (result) on cluster, whose shards say what a
+ * job of shards holds of its GPU; freed with fair_figures_free. */
 void	report_fair_figures(const struct report_fair *,
-	    const struct sim_trace *, const struct sim_result *,
-	    struct fair_figures *);
+	    const struct sim_trace *, const struct sim_cluster *,
+	    const struct sim_result *, struct fair_figures *);
 /* Appends to t, when the trace has more than one user, a blank line and
  * the fairness rows of nruns runs' figures: Jain's index, the lowest
  * window share, then each user's received / entitled, and each account's

@@ -236,23 +236,29 @@ report_text(const struct report *r, FILE *fp)
 	const struct report_wait *w;
 	size_t			 i, k;
 	int			 c;
+	char			 shards[48];
 
 	f = xcalloc(r->nruns, sizeof *f);
 	ff = xcalloc(r->nruns, sizeof *ff);
 	heads = xcalloc(r->nruns, sizeof *heads);
 	for (k = 0; k < r->nruns; k++) {
 		report_figures(r, &r->runs[k], &f[k]);
-		report_fair_figures(&r->fair, r->trace, &r->runs[k].result,
-		    &ff[k]);
+		report_fair_figures(&r->fair, r->trace, &r->cluster,
+		    &r->runs[k].result, &ff[k]);
 		heads[k] = r->runs[k].label;
 	}
-	fprintf(fp, "%zu jobs; %u node%s x %u GPUs = %llu GPUs on %u switch%s; "
-	    "restart overhead %.3g s; %s shapes\n\n", r->trace->njobs,
+	shards[0] = '\0';
+	if (r->cluster.gpu_shards > 1)
+		snprintf(shards, sizeof shards, ", each GPU in %u shards",
+		    r->cluster.gpu_shards);
+	fprintf(fp, "%zu jobs; %u node%s x %u GPUs = %llu GPUs on %u "
+	    "switch%s%s; restart overhead %.3g s; %s shapes\n\n",
+	    r->trace->njobs,
 	    r->cluster.switches * r->cluster.nodes_per_switch,
 	    r->cluster.switches * r->cluster.nodes_per_switch != 1 ? "s" : "",
 	    r->cluster.gpus_per_node,
 	    (unsigned long long)sim_cluster_gpus(&r->cluster),
-	    r->cluster.switches, r->cluster.switches != 1 ? "es" : "",
+	    r->cluster.switches, r->cluster.switches != 1 ? "es" : "", shards,
 	    (double)r->overhead_ms / 1000, r->even_shapes ? "even" : "any");
 	t = report_table_create(r->nruns, heads);
 	for (i = 0; i < sizeof report_rows / sizeof report_rows[0]; i++) {
@@ -390,8 +396,8 @@ report_json(const struct report *r, FILE *fp)
 			    report_secs(f.sliced_first_avg), "switches",
 			    (json_int_t)f.switches, "suspended",
 			    report_secs(f.suspended)));
-		report_fair_figures(&r->fair, r->trace, &r->runs[k].result,
-		    &ff);
+		report_fair_figures(&r->fair, r->trace, &r->cluster,
+		    &r->runs[k].result, &ff);
 		json_object_set_new(run, "fairness",
 		    report_fair_json(&r->fair, &ff));
 		fair_figures_free(&ff);
@@ -418,6 +424,11 @@ report_json(const struct report *r, FILE *fp)
 	    json_integer(r->cluster.cpus_per_node));
 	json_object_set_new(json_object_get(root, "cluster"), "mem_per_node_gb",
 	    json_integer((json_int_t)(r->cluster.mem_per_node / 1024)));
+	/* Absent where GPUs go whole, so that a replay without shards
+	 * prints what it always did. */
+	if (r->cluster.gpu_shards > 1)
+		json_object_set_new(json_object_get(root, "cluster"),
+		    "gpu_shards", json_integer(r->cluster.gpu_shards));
 	ret = json_dumpf(root, fp, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
 	fputc('\n', fp);
 	json_decref(root);

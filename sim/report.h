@@ -41,7 +41,9 @@ struct report_figures {
 	double		avg_jct, median_jct, p95_jct, p99_jct;
 	double		avg_wait;	/* JCT less the time spent running */
 	double		makespan;
-	double		utilization;	/* busy GPU-time / (GPUs x makespan) */
+	/* Busy GPU-time / (GPUs x makespan), a job of shards busy for its
+	 * part of a GPU (sim_cluster_held). */
+	double		utilization;
 	uint64_t	preemptions, promotions;
 	struct report_wait waits[REPORT_SIZES];
 	/* The jobs that opt in to time-slicing (in every run, so that a

@@ -149,14 +149,28 @@ fail:
 void
 sim_cluster_build(const struct sim_cluster *c, struct place_cluster *pl)
 {
-	uint32_t	s, k;
+	uint32_t	s, k, i;
 
 	for (s = 0; s < c->switches; s++) {
-		for (k = 0; k < c->nodes_per_switch; k++)
-			place_node_set_res(pl, place_node_add(pl,
-			    c->gpus_per_node, s), c->cpus_per_node,
+		for (k = 0; k < c->nodes_per_switch; k++) {
+			i = place_node_add(pl, c->gpus_per_node, s);
+			place_node_set_res(pl, i, c->cpus_per_node,
 			    c->mem_per_node);
+			if (c->gpu_shards > 1)
+				place_shard_set(pl, i, c->gpu_shards);
+		}
 	}
+}
+
+double
+sim_cluster_held(const struct sim_cluster *c, uint32_t gpus,
+    uint32_t shards)
+{
+	/* A node that offers fewer shards than the job takes never runs
+	 * it; as a whole GPU, should one ever ask. */
+	if (shards == 0 || c->gpu_shards <= 1 || shards >= c->gpu_shards)
+		return (gpus);
+	return ((double)shards / c->gpu_shards);
 }
 
 uint64_t

@@ -203,12 +203,7 @@ sim_parts_fits(struct place_cluster *idle, struct place_alloc *out,
 	struct place_res	res;
 	uint32_t		k = 0, start;
 
-	memset(&w, 0, sizeof w);
-	w.gpus = j->gpus;
-	w.nnodes = j->num_nodes;
-	w.any_shape = !even;
-	sim_job_res(j, &res);
-	w.res = &res;
+	sim_job_want(j, even, &res, &w);
 	if (j->nodes == NULL)
 		return (place_find_want(idle, SCHED_PLACE_CONSOLIDATE, &w,
 		    out) > 0);

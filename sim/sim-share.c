@@ -20,6 +20,7 @@ struct sim_share_leaf {
 
 struct sim_share {
 	const struct sim_trace	*trace;
+	const struct sim_cluster *cluster;
 	struct fairshare	*fs;
 	struct sim_share_leaf	*leaves;
 	size_t			 nleaves;
@@ -65,7 +66,8 @@ sim_share_find(struct sim_share *s, const char *user, const char *account)
 }
 
 struct sim_share *
-sim_share_create(const struct sim_trace *trace, int64_t half_life_ms,
+sim_share_create(const struct sim_trace *trace,
+    const struct sim_cluster *cluster, int64_t half_life_ms,
     const struct fairshare_account *acc, size_t nacc,
     const struct fairshare_user *usr, size_t nusr)
 {
@@ -75,6 +77,7 @@ sim_share_create(const struct sim_trace *trace, int64_t half_life_ms,
 	char			 err[256];
 
 	s->trace = trace;
+	s->cluster = cluster;
 	s->fs = fairshare_create(half_life_ms > 0 ? (uint64_t)half_life_ms :
 	    0);
 	if (fairshare_set_tree(s->fs, acc, nacc, usr, nusr, err,
@@ -128,11 +131,12 @@ static void
 sim_share_charge(struct sim_share *s, size_t idx, int64_t now)
 {
 	const struct sim_share_leaf	*l = &s->leaves[s->leaf_of[idx]];
+	const struct sim_job		*tj = &s->trace->jobs[idx];
 	int64_t				 dt = now - s->charged[idx];
 
 	if (dt > 0)
-		fairshare_charge(s->fs, l->user, l->account,
-		    (double)dt * s->trace->jobs[idx].gpus, now);
+		fairshare_charge(s->fs, l->user, l->account, (double)dt *
+		    sim_cluster_held(s->cluster, tj->gpus, tj->shards), now);
 	s->charged[idx] = now;
 }
 

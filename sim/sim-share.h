@@ -2,10 +2,11 @@
  * Each (user, account) of the trace is a leaf of policy/fairshare.c's
  * tree, under the accounts and with the shares of gsim --shares, else
  * every account and user with one share (the trace says nothing of
- * shares); a job's GPU-time is charged to its leaf as it runs, decayed
- * with the half-life, and the leaves' standings are handed to the core
- * before the first pass at least SIM_SHARE_TICK_MS of simulated time
- * after the last (a job's GPU-time is charged up to its stop at once). */
+ * shares); a job's GPU-time is charged to its leaf as it runs (a job of
+ * shards its part of a GPU, sim_cluster_held), decayed with the
+ * half-life, and the leaves' standings are handed to the core before the
+ * first pass at least SIM_SHARE_TICK_MS of simulated time after the last
+ * (a job's GPU-time is charged up to its stop at once). */
 #ifndef GB_SIM_SHARE_H
 #define GB_SIM_SHARE_H
 
@@ -13,6 +14,7 @@
 #include <stdint.h>
 
 #include "policy/fairshare.h"
+#include "sim/sim-cluster.h"
 #include "sim/sim-trace.h"
 
 /* How often running jobs are charged and standings handed over. */
@@ -21,12 +23,13 @@
 struct sim_share;
 struct sched_core;
 
-/* For trace's jobs, decaying with half_life_ms (0: never), in the tree
- * of acc[0..nacc) and usr[0..nusr) (none: every account and user one
- * share; a tree fairshare_set_tree refuses is the caller's error: gsim
- * checks --shares first). */
+/* For trace's jobs on cluster (both borrowed for its life), decaying
+ * with half_life_ms (0: never), in the tree of acc[0..nacc) and
+ * usr[0..nusr) (none: every account and user one share; a tree
+ * fairshare_set_tree refuses is the caller's error: gsim checks --shares
+ * first). */
 struct sim_share	*sim_share_create(const struct sim_trace *,
-			    int64_t half_life_ms,
+			    const struct sim_cluster *, int64_t half_life_ms,
 			    const struct fairshare_account *acc, size_t nacc,
 			    const struct fairshare_user *usr, size_t nusr);
 void			 sim_share_free(struct sim_share *);

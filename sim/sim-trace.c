@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/xmalloc.h"
+#include "policy/place.h"
 #include "sim/csv.h"
 #include "sim/sim-trace.h"
 
@@ -31,6 +32,7 @@ static const char *const trace_col_qos[] = { "qos", NULL };
 static const char *const trace_col_app[] = { "application", NULL };
 static const char *const trace_col_batch[] = { "batch_size", NULL };
 static const char *const trace_col_slice[] = { "time_slice", NULL };
+static const char *const trace_col_share[] = { "gpu_share", NULL };
 static const char *const trace_col_sample[] = { "duration", "gpu_time",
     NULL };
 
@@ -49,7 +51,7 @@ trace_need(const struct csv *c, const char *const *names, const char *what,
 	    "submit_time or time, num_gpus (num_gpu, num_replicas), "
 	    "duration or application; optional job_id, name or model_name, "
 	    "user, array_id, array_throttle, num_nodes, num_cpu, mem_gb, "
-	    "batch_size, time_slice");
+	    "batch_size, time_slice, gpu_share");
 	free(have);
 	return (-1);
 }
@@ -100,6 +102,39 @@ trace_check_ids(const char *path, const struct sim_trace *t, char *err,
 	}
 	free(v);
 	return (ret);
+}
+
+/* Reads j's gpu_share from column col: shards of one GPU, which a job
+ * of several GPUs (or none), of turns or of an application cannot take
+ * (gpus names j's GPU column). */
+static int
+trace_shards(const struct csv *c, int col, const char *gpus,
+    struct sim_job *j, char *err, size_t errlen)
+{
+	uint64_t	v;
+
+	if (col < 0 || *csv_field(c, col) == '\0')
+		return (0);
+	if (csv_uint(c, col, "gpu_share", 0, PLACE_MAX_SHARDS, &v, err,
+	    errlen) != 0)
+		return (-1);
+	if ((j->shards = (uint32_t)v) == 0)
+		return (0);
+	if (j->gpus != 1) {
+		snprintf(err, errlen, "%s:%u: gpu_share %u takes shards of "
+		    "one GPU: %s must be 1, got %u (gpu_share 0 or empty: "
+		    "whole GPUs)", c->path, c->line, j->shards, gpus, j->gpus);
+		return (-1);
+	}
+	if (j->time_slice || j->app != NULL) {
+		snprintf(err, errlen, "%s:%u: gpu_share %u with %s: a job "
+		    "takes shards of a GPU, or whole GPUs %s, not both",
+		    c->path, c->line, j->shards, j->time_slice ?
+		    "time_slice 1" : "an application", j->time_slice ?
+		    "in turns" : "to train on");
+		return (-1);
+	}
+	return (0);
 }
 
 /* Reads one record into j. */
@@ -210,7 +245,7 @@ trace_record(const struct csv *c, const int *col, size_t row,
 			return (-1);
 		j->time_slice = v == 1;
 	}
-	return (0);
+	return (trace_shards(c, col[18], c->names[col[1]], j, err, errlen));
 }
 
 int
@@ -219,7 +254,7 @@ sim_trace_load(const char *path, struct sim_trace *t, char *err,
 {
 	struct csv	c;
 	size_t		size = 0;
-	int		col[18], r;
+	int		col[19], r;
 
 	memset(t, 0, sizeof *t);
 	if (csv_open(&c, path, err, errlen) != 0)
@@ -246,6 +281,7 @@ sim_trace_load(const char *path, struct sim_trace *t, char *err,
 	col[13] = csv_column(&c, trace_col_limit);
 	col[14] = csv_column(&c, trace_col_qos);
 	col[17] = csv_column(&c, trace_col_slice);
+	col[18] = csv_column(&c, trace_col_share);
 	t->has_time_slice = col[17] >= 0;
 
 	while ((r = csv_next(&c, err, errlen)) == 1) {
@@ -253,10 +289,13 @@ sim_trace_load(const char *path, struct sim_trace *t, char *err,
 			size = size != 0 ? size * 2 : 1024;
 			t->jobs = xreallocarray(t->jobs, size, sizeof *t->jobs);
 		}
-		if (trace_record(&c, col, t->njobs, &t->jobs[t->njobs], err,
-		    errlen) != 0)
-			goto fail;
+		/* A record refused halfway is counted too, so that the
+		 * strings it read are freed with the others. */
+		r = trace_record(&c, col, t->njobs, &t->jobs[t->njobs], err,
+		    errlen);
 		t->njobs++;
+		if (r != 0)
+			goto fail;
 	}
 	if (r < 0)
 		goto fail;
@@ -349,6 +388,8 @@ sim_trace_slice_share(struct sim_trace *t, double share)
 	size_t	i;
 
 	for (i = 0; i < t->njobs; i++) {
+		if (t->jobs[i].shards > 0)
+			continue;
 		if (share >= 0)
 			t->jobs[i].time_slice = (uint64_t)((double)(i + 1) *
 			    share + 1e-9) > (uint64_t)((double)i * share +

@@ -10,7 +10,9 @@
  * mem_gb: the CPUs and GB of memory it needs in all, beside its GPUs;
  * account, partition (a list, "gpu,long"), time_limit (seconds, 0 for
  * none) and qos, as gacct --trace writes them, which gsim --conf judges
- * by the partitions and QOS of a gbatch.conf). Pollux's workloads
+ * by the partitions and QOS of a gbatch.conf; time_slice, 0 or 1: the
+ * job opts in to time-slicing; gpu_share N: it takes N shards of one
+ * GPU, as gsub --gpu-share). Pollux's workloads
  * (name,time,application,num_replicas,batch_size) read as such: time is
  * submit_time, num_replicas num_gpus, and a job with an application
  * trains it (gsim --apps) rather than running a duration.
@@ -66,6 +68,10 @@ struct sim_job {
 	/* It opted in to time-slicing (the trace's time_slice column, or
 	 * gsim --slice-share). */
 	bool		 time_slice;
+	/* Not 0: it takes that many shards of one GPU (the trace's
+	 * gpu_share; gpus is 1), on nodes that offer their GPUs in shards
+	 * (gsim --gpu-shards). Never with time_slice. */
+	uint32_t	 shards;
 	uint32_t	 nlimits;
 	struct sched_limit limit;
 	unsigned	 line;		/* line in the file, for messages */
@@ -86,7 +92,8 @@ int	sim_trace_load(const char *path, struct sim_trace *, char *err,
 void	sim_trace_free(struct sim_trace *);
 /* Which jobs opt in to time-slicing: share (0 to 1) of them, spread
  * evenly in submit order (a third: every third job); share < 0: those
- * the trace's time_slice column names, or every job without one. */
+ * the trace's time_slice column names, or every job without one. A job
+ * of shards never does: it shares its GPU already. */
 void	sim_trace_slice_share(struct sim_trace *, double share);
 
 /* Reads a one-column CSV of GPU-times in GPU-seconds (header "duration",

@@ -30,6 +30,9 @@ struct sim_state {
 	double			 rate;
 	int64_t			 rate_since;
 	int			 running;
+	/* The GPUs its run holds, for its GPU-time: a fraction of one
+	 * for a job of shards (sim_cluster_held). */
+	double			 held;
 	/* Suspended for another's turn since (time-slicing); -1: not. */
 	int64_t			 susp_since;
 };
@@ -140,12 +143,22 @@ sim_start_app(struct sim_appjob *aj, const struct sched_cjob *cj)
 	return (ms);
 }
 
+/* Job idx ran from its last start to now: its GPU-time is busy, and the
+ * run is kept. */
+static void
+sim_ran(const struct sim_state *s, size_t idx, struct sim_result *res,
+    int64_t now)
+{
+	res->busy_gpu_ms += (uint64_t)llround((double)(now - s->run_since) *
+	    s->held);
+	sim_result_span(res, idx, s->run_since, now);
+}
+
 /* Job idx stops running at now (preempted, or suspended for another's
  * turn): its work so far is counted, its end no longer due. */
 static void
-sim_halt(const struct sim_trace *trace, struct sim_state *s, size_t idx,
-    const struct sim_opts *o, struct sim_result *res, int64_t now,
-    struct sim_share *share)
+sim_halt(struct sim_state *s, size_t idx, const struct sim_opts *o,
+    struct sim_result *res, int64_t now, struct sim_share *share)
 {
 	s->running = 0;
 	if (s->aj != NULL) {
@@ -157,9 +170,7 @@ sim_halt(const struct sim_trace *trace, struct sim_state *s, size_t idx,
 		    s->rate);
 	if (s->left_ms < 0)
 		s->left_ms = 0;
-	res->busy_gpu_ms += (uint64_t)(now - s->run_since) *
-	    trace->jobs[idx].gpus;
-	sim_result_span(res, idx, s->run_since, now);
+	sim_ran(s, idx, res, now);
 	if (share != NULL)
 		sim_share_stop(share, idx, now);
 }
@@ -167,11 +178,10 @@ sim_halt(const struct sim_trace *trace, struct sim_state *s, size_t idx,
 /* Time-slicing: job idx's turn is over, or has come again (a switch's
  * cost more to do). */
 static void
-sim_suspend(const struct sim_trace *trace, struct sim_state *s, size_t idx,
-    const struct sim_opts *o, struct sim_result *res, int64_t now,
-    struct sim_share *share)
+sim_suspend(struct sim_state *s, size_t idx, const struct sim_opts *o,
+    struct sim_result *res, int64_t now, struct sim_share *share)
 {
-	sim_halt(trace, s, idx, o, res, now, share);
+	sim_halt(s, idx, o, res, now, share);
 	s->susp_since = now;
 	res->jobs[idx].switches++;
 	res->switches++;
@@ -199,10 +209,9 @@ sim_resume(struct sim_state *s, size_t idx, const struct sim_opts *o,
 
 /* Carries out one pass's actions; returns how many preemptions it had. */
 static size_t
-sim_apply(struct sched_core *core, const struct sim_trace *trace,
-    struct sim_state *st, struct sim_heap *h, const struct sim_opts *o,
-    struct sim_result *res, int64_t now, const struct sched_action *acts,
-    size_t n, struct sim_share *share)
+sim_apply(struct sched_core *core, struct sim_state *st, struct sim_heap *h,
+    const struct sim_opts *o, struct sim_result *res, int64_t now,
+    const struct sched_action *acts, size_t n, struct sim_share *share)
 {
 	struct sim_state	*s;
 	size_t			 i, idx, nalloc, preempted = 0;
@@ -230,7 +239,7 @@ sim_apply(struct sched_core *core, const struct sim_trace *trace,
 			continue;
 		}
 		if (acts[i].type == SCHED_ACT_SUSPEND) {
-			sim_suspend(trace, s, idx, o, res, now, share);
+			sim_suspend(s, idx, o, res, now, share);
 			continue;
 		}
 		if (acts[i].type == SCHED_ACT_RESUME) {
@@ -245,7 +254,7 @@ sim_apply(struct sched_core *core, const struct sim_trace *trace,
 			res->jobs[idx].suspended_ms += now - s->susp_since;
 			s->susp_since = -1;
 		} else
-			sim_halt(trace, s, idx, o, res, now, share);
+			sim_halt(s, idx, o, res, now, share);
 		if (s->aj == NULL)
 			s->left_ms += o->overhead_ms;
 		res->jobs[idx].preemptions++;
@@ -281,6 +290,19 @@ sim_job_res(const struct sim_job *tj, struct place_res *r)
 		r->mem_share = true;
 }
 
+void
+sim_job_want(const struct sim_job *tj, bool even, struct place_res *r,
+    struct place_want *w)
+{
+	memset(w, 0, sizeof *w);
+	w->gpus = tj->gpus;
+	w->nnodes = tj->num_nodes;
+	w->any_shape = !even;
+	w->shards = tj->shards;
+	sim_job_res(tj, r);
+	w->res = r;
+}
+
 /* What the predictor knows tj by. */
 static void
 sim_predict_job(const struct sim_job *tj, struct predict_job *pj)
@@ -290,15 +312,16 @@ sim_predict_job(const struct sim_job *tj, struct predict_job *pj)
 	pj->gpus = tj->gpus;
 }
 
-/* Learns tj's run, which just ended: its duration uninterrupted. */
+/* Learns tj's run, which just ended: its duration uninterrupted, on
+ * held GPUs. */
 static void
-sim_learn(struct predict *pr, const struct sim_job *tj)
+sim_learn(struct predict *pr, const struct sim_job *tj, double held)
 {
 	struct predict_job	pj;
 
 	sim_predict_job(tj, &pj);
 	predict_learn(pr, &pj, (uint64_t)tj->duration_ms,
-	    (uint64_t)tj->duration_ms * tj->gpus);
+	    (uint64_t)llround((double)tj->duration_ms * held));
 }
 
 static bool
@@ -404,7 +427,7 @@ sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
 	if (learn || o->predictions)
 		pr = predict_create(PREDICT_MAX_KEYS);
 	if (conf->fairshare && conf->policy != SCHED_SRTF)
-		share = sim_share_create(trace, o->fs_half_life_ms,
+		share = sim_share_create(trace, cluster, o->fs_half_life_ms,
 		    o->fs_accounts, o->fs_naccounts, o->fs_users,
 		    o->fs_nusers);
 	if (o->rules != NULL)
@@ -425,6 +448,8 @@ sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
 		res->jobs[i].start_ms = -1;
 		res->jobs[i].end_ms = -1;
 		st[i].left_ms = trace->jobs[i].duration_ms;
+		st[i].held = sim_cluster_held(cluster, trace->jobs[i].gpus,
+		    trace->jobs[i].shards);
 		st[i].susp_since = -1;
 		if (trace->jobs[i].app != NULL &&
 		    trace->jobs[i].app_index < o->napps) {
@@ -483,14 +508,12 @@ sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
 				continue;
 			st[idx].running = 0;
 			st[idx].left_ms = 0;
-			res->busy_gpu_ms += (uint64_t)(now - st[idx].run_since) *
-			    trace->jobs[idx].gpus;
-			sim_result_span(res, idx, st[idx].run_since, now);
+			sim_ran(&st[idx], idx, res, now);
 			res->jobs[idx].end_ms = now;
 			res->jobs[idx].promotions =
 			    sched_cjob_promotions(st[idx].cj);
 			if (pr != NULL)
-				sim_learn(pr, &trace->jobs[idx]);
+				sim_learn(pr, &trace->jobs[idx], st[idx].held);
 			if (share != NULL)
 				sim_share_stop(share, idx, now);
 			sched_core_end(core, st[idx].cj, now);
@@ -516,6 +539,7 @@ sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
 			spec.pclass = tj->pclass;
 			spec.no_requeue = tj->no_requeue;
 			spec.time_slice = tj->time_slice;
+			spec.shards = tj->shards;
 			spec.nlimits = tj->nlimits;
 			spec.limits[0] = tj->limit;
 			sim_job_res(tj, &spec.res);
@@ -563,8 +587,8 @@ sim_run(const struct sim_trace *trace, const struct sim_cluster *cluster,
 				sim_share_parts(share, core);
 			n = sched_core_pass(core, now, &acts);
 			res->passes++;
-			if (sim_apply(core, trace, st, &h, o, res, now, acts,
-			    n, share) == 0)
+			if (sim_apply(core, st, &h, o, res, now, acts, n,
+			    share) == 0)
 				break;
 		}
 		if (rounds == SIM_ROUNDS)

@@ -49,7 +49,9 @@ struct sim_result {
 	struct sim_span		*spans;
 	size_t			 nspans, spansize;
 	int64_t			 makespan_ms;	/* last end - first submit */
-	uint64_t		 busy_gpu_ms;	/* GPU-ms allocated to jobs */
+	/* GPU-ms allocated to jobs, a job of shards its part of a GPU's
+	 * (sim_cluster_held). */
+	uint64_t		 busy_gpu_ms;
 	uint64_t		 preemptions;
 	uint64_t		 promotions;
 	uint64_t		 switches;	/* time-slicing's suspends */
@@ -113,6 +115,11 @@ struct sim_opts {
 /* What job tj needs beside its GPUs: its CPUs and memory spread over its
  * GPUs, or where the trace gives none the node's share per GPU. */
 void	sim_job_res(const struct sim_job *tj, struct place_res *r);
+/* What tj asks of the placement (its GPUs, shape, shards, and r, which
+ * this fills, beside them), as the core asks it; even: a job larger
+ * than a node takes an even split (gsim --shape even). */
+void	sim_job_want(const struct sim_job *tj, bool even, struct place_res *r,
+	    struct place_want *w);
 
 /* Replays trace on cluster under conf. Every job must fit the cluster (the
  * caller checks, naming the line). Returns 0 and fills result (freed with

@@ -42,7 +42,7 @@ json_get() {
 	for o in --policy --cluster --cluster-spec --thresholds --queues \
 	    --promote --placement --strict --no-strict --samples --overhead --backfill \
 	    --fairshare --fairshare-half-life --fairshare-preempt --gittins-history \
-	    --seed --shape --node-cpus --node-mem-gb --conf --nodes --shares --predictions --json --jobs --plot \
+	    --seed --shape --node-cpus --node-mem-gb --gpu-shards --conf --nodes --shares --predictions --json --jobs --plot \
 	    --apps --app-max-local --interval --preempt-in-queue --elastic --elastic-oracle \
 	    --interference --no-avoid-interference \
 	    --time-slice --slice-jobs --slice-share --switch-cost \
@@ -182,6 +182,72 @@ CSV
 	[[ "$output" == *'--slice-jobs "1": expected a whole number of jobs, 2 or more'* ]]
 	run -2 gsim -p gittins+slice --slice-share 2 -c 1x1 ts.csv
 	[[ "$output" == *'--slice-share "2": expected a fraction of the jobs, 0 to 1'* ]]
+}
+
+@test "gsim replays jobs of shards of a GPU (gpu_share, --gpu-shards) on a timeline worked out by hand" {
+	# One node of one GPU, offered in 4 shards; fifo. A (alice) and B
+	# (bob) take 2 shards each for 100 s, C (carol) the GPU whole for
+	# 50 s, all at 0. A and B fill the GPU's 4 shards at 0 and end at
+	# 100; C needs the GPU free of shards and runs 100-150. GPU-time: A
+	# and B 100 s x 2/4 = 50 GPU-s each, C 50: 150 GPU-s over 1 GPU x
+	# 150 s of makespan, 100%; JCTs 100, 100, 150 (avg 350/3).
+	cat >sh.csv <<'CSV'
+job_id,user,submit_time,num_gpus,duration,gpu_share
+1,alice,0,1,100,2
+2,bob,0,1,100,2
+3,carol,0,1,50,
+CSV
+	run -0 gsim --json -p fifo -c 1x1 --gpu-shards 4 --jobs sh.jobs sh.csv
+	echo "$output" >sh.json
+	grep -qx 'fifo,1,,alice,1,0.000,100.000,0.000,100.000,100.000,0.000,0,0,1' sh.jobs
+	grep -qx 'fifo,2,,bob,1,0.000,100.000,0.000,100.000,100.000,0.000,0,0,1' sh.jobs
+	grep -qx 'fifo,3,,carol,1,0.000,50.000,100.000,150.000,150.000,100.000,0,0,1' sh.jobs
+	[ "$(json_get sh.json 'j["runs"][0]["makespan"]')" = 150.0 ]
+	[ "$(json_get sh.json 'j["runs"][0]["utilization"]')" = 1.0 ]
+	[ "$(json_get sh.json 'j["cluster"]["gpu_shards"]')" = 4 ]
+	# Fairness counts the same GPU-time: 50 GPU-s each.
+	[ "$(json_get sh.json '[round(u["gpu_hours"] * 3600) for u in j["runs"][0]["fairness"]["users"]]')" = "[50, 50, 50]" ]
+	run -0 gsim -p fifo -c 1x1 --gpu-shards 4 sh.csv
+	[[ "$output" == "3 jobs; 1 node x 1 GPUs = 1 GPUs on 1 switch, each GPU in 4 shards;"* ]]
+	# Two GPUs: A and B pack onto one and leave the other whole to C,
+	# which runs 0-50. 150 GPU-s over 2 GPUs x 100 s: 75%.
+	run -0 gsim --json -p fifo -c 1x2 --gpu-shards 4 --jobs two.jobs sh.csv
+	echo "$output" >two.json
+	grep -qx 'fifo,3,,carol,1,0.000,50.000,0.000,50.000,50.000,0.000,0,0,1' two.jobs
+	grep -q '^fifo,2,,bob,1,0.000,100.000,0.000,100.000,' two.jobs
+	[ "$(json_get two.json 'j["runs"][0]["utilization"]')" = 0.75 ]
+	# +slice: with no time_slice column every job opts in but A and B,
+	# which share their GPU already: C alone, with no ring to join, so
+	# the schedule is the same.
+	run -0 gsim --json -p fifo+slice -c 1x1 --gpu-shards 4 --jobs sl.jobs sh.csv
+	echo "$output" >sl.json
+	[ "$(json_get sl.json 'j["runs"][0]["time_slicing"]["opted_in"]')" = 1 ]
+	grep -q '^fifo+slice,1,,alice,1,0.000,100.000,0.000,100.000,' sl.jobs
+	grep -q '^fifo+slice,3,,carol,1,0.000,50.000,100.000,150.000,' sl.jobs
+
+	# Nodes that offer no shards, or too few, are refused before any
+	# replay, naming the job and the remedy.
+	run -1 gsim -c 1x1 sh.csv
+	[[ "$output" == *"sh.csv:2: job 1 takes gpu_share 2 of a GPU, but the nodes offer no shards: give --gpu-shards N"* ]]
+	run -1 gsim -c 1x1 --gpu-shards 1 sh.csv
+	[[ "$output" == *"sh.csv:2: job 1 takes gpu_share 2 of a GPU, but the nodes offer no shards"* ]]
+	printf 'submit_time,num_gpus,duration,gpu_share\n0,1,10,3\n' >three.csv
+	run -1 gsim -c 1x1 --gpu-shards 2 three.csv
+	[[ "$output" == *"three.csv:2: job 0 takes gpu_share 3 of a GPU; the nodes offer each GPU in 2 shards (give --gpu-shards 3 or more)"* ]]
+	# Bad rows name their line and column.
+	printf 'submit_time,num_gpus,duration,gpu_share\n0,1,10,1\n0,2,10,2\n' >two-gpus.csv
+	run -1 gsim -c 1x2 --gpu-shards 4 two-gpus.csv
+	[[ "$output" == *"two-gpus.csv:3: gpu_share 2 takes shards of one GPU: num_gpus must be 1, got 2"* ]]
+	printf 'submit_time,num_gpus,duration,time_slice,gpu_share\n0,1,10,1,2\n' >ts-share.csv
+	run -1 gsim -c 1x1 --gpu-shards 4 ts-share.csv
+	[[ "$output" == *"ts-share.csv:2: gpu_share 2 with time_slice 1: a job takes shards of a GPU, or whole GPUs in turns, not both"* ]]
+	printf 'submit_time,num_gpus,duration,gpu_share\n0,1,10,65\n' >many.csv
+	run -1 gsim -c 1x1 --gpu-shards 4 many.csv
+	[[ "$output" == *'many.csv:2: gpu_share "65": expected a whole number from 0 to 64'* ]]
+	run -2 gsim -c 1x1 --gpu-shards 65 sh.csv
+	[[ "$output" == *'--gpu-shards "65": expected the shards of a GPU, 1 (none) to 64'* ]]
+	run -2 gsim -c 1x1 --gpu-shards 0 sh.csv
+	[[ "$output" == *'--gpu-shards "0": expected'* ]]
 }
 
 @test "gsim places a gang across nodes and skips a job that does not fit" {

@@ -1,6 +1,7 @@
 /* sim-trace-test.c: gsim's readers (sim/csv.c, sim/sim-trace.c,
  * sim/sim-cluster.c): columns by name, quoting, CRLF and a BOM, the order of
- * jobs, seconds to milliseconds, and errors naming the line. */
+ * jobs, seconds to milliseconds, a job's shards of a GPU (gpu_share), and
+ * errors naming the line. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,6 +138,56 @@ t_errors(void)
 	    "header", "header only");
 }
 
+/* gpu_share: shards of one GPU, read as given; refused with several GPUs
+ * or none, with time_slice or an application, or past 64. */
+static void
+t_shards(void)
+{
+	struct sim_trace	t;
+	char			err[512];
+
+	t_file("job_id,submit_time,num_gpus,duration,gpu_share\n"
+	    "1,0,1,10,2\n2,1,1,10,\n3,2,4,10,0\n4,3,1,10,64\n");
+	is_int(sim_trace_load(t_path, &t, err, sizeof err), 0,
+	    "a trace with gpu_share loads");
+	if (t.njobs != 4) {
+		ok(0, "four jobs, got %zu", t.njobs);
+		return;
+	}
+	is_int(t.jobs[0].shards, 2, "gpu_share 2: 2 shards");
+	is_int(t.jobs[1].shards, 0, "empty: whole GPUs");
+	is_int(t.jobs[2].shards, 0, "0: whole GPUs, 4 of them");
+	is_int(t.jobs[3].shards, 64, "64 shards at most");
+	/* No time_slice column: every job opts in, but a job of shards
+	 * shares its GPU already; nor is it one of a share of the jobs. */
+	sim_trace_slice_share(&t, -1);
+	ok(!t.jobs[0].time_slice && t.jobs[1].time_slice &&
+	    t.jobs[2].time_slice, "every job opts in but the job of shards");
+	sim_trace_slice_share(&t, 1);
+	ok(!t.jobs[0].time_slice && !t.jobs[3].time_slice &&
+	    t.jobs[1].time_slice, "--slice-share 1: the same");
+	sim_trace_free(&t);
+
+	t_bad("submit_time,num_gpus,duration,gpu_share\n0,2,10,2\n",
+	    ":2: gpu_share 2 takes shards of one GPU: num_gpus must be 1, "
+	    "got 2", "gpu_share with 2 GPUs");
+	t_bad("submit_time,num_gpu,duration,gpu_share\n0,0,10,1\n",
+	    ":2: gpu_share 1 takes shards of one GPU: num_gpu must be 1, "
+	    "got 0", "gpu_share of a CPU job, the column named as given");
+	t_bad("submit_time,num_gpus,duration,gpu_share\n0,1,10,65\n",
+	    ":2: gpu_share \"65\": expected a whole number from 0 to 64",
+	    "gpu_share past 64");
+	t_bad("submit_time,num_gpus,duration,gpu_share\n0,1,10,half\n",
+	    ":2: gpu_share \"half\"", "gpu_share not a number");
+	t_bad("submit_time,num_gpus,duration,time_slice,gpu_share\n"
+	    "0,1,10,0,2\n5,1,10,1,2\n", ":3: gpu_share 2 with time_slice 1: "
+	    "a job takes shards of a GPU, or whole GPUs in turns, not both",
+	    "gpu_share with time_slice");
+	t_bad("submit_time,num_gpus,application,gpu_share\n0,1,bert,2\n",
+	    ":2: gpu_share 2 with an application", "gpu_share with an "
+	    "application");
+}
+
 static void
 t_samples(void)
 {
@@ -195,14 +246,47 @@ t_cluster(void)
 	    "spec with two lines");
 }
 
+/* What a job holds of the GPUs, for its GPU-time, and the nodes' shards
+ * as the simulated cluster is built. */
+static void
+t_held(void)
+{
+	struct sim_cluster	 c;
+	struct place_cluster	*pl;
+	char			 err[512] = "";
+
+	memset(&c, 0, sizeof c);
+	is_int(sim_cluster_parse("2x2", &c, err, sizeof err), 0, "2x2");
+	ok(sim_cluster_held(&c, 3, 0) == 3, "3 GPUs hold 3");
+	ok(sim_cluster_held(&c, 1, 2) == 1,
+	    "no shards offered: a GPU whole (the job never runs)");
+	c.gpu_shards = 4;
+	ok(sim_cluster_held(&c, 1, 2) == 0.5, "2 of 4 shards: half a GPU");
+	ok(sim_cluster_held(&c, 1, 1) == 0.25, "1 of 4: a quarter");
+	ok(sim_cluster_held(&c, 1, 4) == 1, "4 of 4: the GPU");
+	ok(sim_cluster_held(&c, 2, 0) == 2, "whole GPUs as they are");
+	pl = place_cluster_create(1);
+	sim_cluster_build(&c, pl);
+	ok(place_nodes(pl) == 2 && place_shard_count(pl, 0) == 4 &&
+	    place_shard_count(pl, 1) == 4, "both nodes offer 4 shards");
+	place_cluster_free(pl);
+	c.gpu_shards = 1;
+	pl = place_cluster_create(1);
+	sim_cluster_build(&c, pl);
+	is_int(place_shard_count(pl, 1), 1, "--gpu-shards 1: none");
+	place_cluster_free(pl);
+}
+
 int
 main(void)
 {
 	t_tiresias();
 	t_plain();
 	t_errors();
+	t_shards();
 	t_samples();
 	t_cluster();
+	t_held();
 	if (t_path[0] != '\0')
 		unlink(t_path);
 	return (tap_done());
