@@ -68,8 +68,7 @@ static const struct slurm_opt slurm_opts[] = {
 	{ "mem", 0, REQ, SLURM_DO_SAME, "SIZE", "--mem" },
 	{ "mem-per-gpu", 0, REQ, SLURM_DO_SAME, "SIZE", "--mem-per-gpu" },
 	/* Mapped to gsub's. */
-	{ "gres", 0, REQ, SLURM_DO_GPUS, "gpu[:TYPE]:N|shard:N",
-	    "-G [TYPE:]N, --gpu-share N" },
+	{ "gres", 0, REQ, SLURM_DO_GPUS, "gpu[:TYPE]:N", "-G [TYPE:]N" },
 	{ "requeue", 0, NO, SLURM_DO_ACCEPT, NULL,
 	    "the default: a preempted job runs again" },
 	{ "quiet", 'Q', NO, SLURM_DO_QUIET, NULL, "prints nothing on success" },

@@ -314,7 +314,7 @@ conf_line() {
 	gb_write_conf '' 'gpuz = 4;'
 	run gnoded -D -n n1 -d "$GB_DIR/node-x"
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"gnoded: $GBATCH_CONF: line $(conf_line gpuz): node.gpuz: unknown key; expected name, controller, state_dir, socket, switch, gpu_model, gpu_source, gpu_use_file, gpus, cpus, memory_mb, cgroups, cgroup, job_pids_max, gpu_device, gpu_cpus, heartbeat_interval, kill_wait, allow_root_jobs, slurm_env, clean_shm or log_level"* ]]
+	[[ "$output" == *"gnoded: $GBATCH_CONF: line $(conf_line gpuz): node.gpuz: unknown key; expected name, controller, state_dir, socket, switch, gpu_model, gpu_source, gpu_use_file, gpus, cpus, memory_mb, gpu_shards, cgroups, cgroup, job_pids_max, gpu_device, gpu_cpus, heartbeat_interval, kill_wait, allow_root_jobs, slurm_env, clean_shm or log_level"* ]]
 	[ ! -e "$GB_DIR/node-x" ]
 }
 

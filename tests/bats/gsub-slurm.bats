@@ -142,7 +142,7 @@ refused() {
 	[[ "$output" == *'--gpus: expected N or TYPE:N with TYPE a GPU model'*'got ":2"'* ]]
 	# A type no node has is gbatchd's to refuse (nodes-chosen.bats).
 	run -2 gsub --gres=mps:100 --wrap true
-	[[ "$output" == *'--gres: gbatch schedules GPUs only; expected gpu, gpu:N or gpu:TYPE:N, got "mps:100"'* ]]
+	[[ "$output" == *'--gres: gbatch schedules GPUs and their shards only; expected gpu, gpu:N or gpu:TYPE:N, or shard:N alone, got "mps:100"'* ]]
 	run -2 gsub --gres=gpu:x --wrap true
 	[[ "$output" == *'--gres: expected gpu, gpu:N or gpu:TYPE:N with N a whole number from 0 to 65536, got "gpu:x"'* ]]
 	run -2 gsub --gres=gpu:2,gpu:1 --wrap true
