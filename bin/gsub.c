@@ -263,7 +263,11 @@ gsub_test_only(const json_t *reply, uint32_t gpus)
 		    safep, sizeof safep));
 		return;
 	}
-	if (start <= (json_int_t)time(NULL) + 1)
+	/* By gbatchd's clock, which the estimate is from (a reply without
+	 * it: by ours). */
+	if (start <= (json_is_integer(json_object_get(reply, "now")) ?
+	    json_integer_value(json_object_get(reply, "now")) :
+	    (json_int_t)time(NULL)) + 1)
 		fprintf(stderr, "%s: the job would start now on %s; nothing "
 		    "was submitted\n", gsub_cmd.name, safe);
 	else

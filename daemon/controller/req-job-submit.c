@@ -513,10 +513,16 @@ req_job_submit_test_only(struct peer *p, const json_t *msg,
 {
 	struct schedule_estimate	 est;
 	json_t				*reply;
+	int64_t				 now = ctx_now_ms();
 
-	schedule_estimate(row, ctx_now_ms(), &est);
+	schedule_estimate(row, now, &est);
 	reply = proto_reply_ok(msg);
 	json_object_set_new(reply, "test_only", json_true());
+	/* The time the estimate is from: the client tells "now" from a
+	 * later start by it, not by its own clock (another host's, or one
+	 * stepped in between). */
+	json_object_set_new(reply, "now", json_integer((json_int_t)(now /
+	    1000)));
 	json_object_set_new(reply, "found", json_boolean(est.found));
 	json_object_set_new(reply, "start", est.found ?
 	    json_integer((json_int_t)est.start) : json_null());
