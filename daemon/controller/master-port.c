@@ -11,25 +11,23 @@
 #include "daemon/controller/master-port.h"
 #include "daemon/controller/node.h"
 
-/* Whether a job running with its first part on master, other than id,
- * holds port. The jobs there hold its GPUs, their shards or its CPUs (as
- * the core says): a few to look at. */
+/* Whether a job of ids[0..n) (those running on master, as the core says:
+ * its GPUs, their shards, its CPUs), other than id, runs with its first
+ * part on master and holds port. */
 static bool
-master_port_taken(const struct node *master, uint64_t id, uint32_t port)
+master_port_taken(const struct node *master, const uint64_t *ids, size_t n,
+    uint64_t id, uint32_t port)
 {
 	const struct job	*o;
-	uint64_t		*ids;
-	size_t			 n, i;
-	bool			 taken = false;
+	size_t			 i;
 
-	n = core_node_jobs(master, &ids);
-	for (i = 0; i < n && !taken; i++) {
+	for (i = 0; i < n; i++) {
 		if (ids[i] == id || (o = job_table_find(ids[i])) == NULL)
 			continue;
-		taken = job_master_port(o) == port && job_node(o) == master;
+		if (job_master_port(o) == port && job_node(o) == master)
+			return (true);
 	}
-	free(ids);
-	return (taken);
+	return (false);
 }
 
 uint32_t
@@ -39,12 +37,20 @@ master_port_pick(const struct node *master, uint64_t id)
 	uint32_t		 first = (uint32_t)c->master_port_first;
 	uint32_t		 count = (uint32_t)c->master_port_count;
 	uint32_t		 off = (uint32_t)(id % count), k, port;
+	uint64_t		*ids = NULL;
+	size_t			 n = 0;
 
+	/* The jobs there, listed once for every port tried. */
+	if (master != NULL)
+		n = core_node_jobs(master, &ids);
 	for (k = 0; k < count; k++) {
 		port = first + (off + k) % count;
-		if (master == NULL || !master_port_taken(master, id, port))
+		if (!master_port_taken(master, ids, n, id, port)) {
+			free(ids);
 			return (port);
+		}
 	}
+	free(ids);
 	log_warn("job %" PRIu64 ": every port of controller.master_ports is "
 	    "held by a job running on %s; MASTER_PORT %u is shared", id,
 	    node_name(master), first + off);

@@ -17,6 +17,7 @@
 #include <event2/event.h>
 
 #include "common/cmd.h"
+#include "common/job-req.h"
 #include "common/log.h"
 #include "common/paths.h"
 #include "common/proto.h"
@@ -330,9 +331,9 @@ gnoded_configure(const struct gnoded_opts *o, struct node_conf *conf)
 		return (-1);
 	}
 	if (o->gpu_shards != NULL && node_conf_parse_uint(o->gpu_shards, 1,
-	    64, &conf->gpu_shards) == -1) {
+	    JOB_REQ_MAX_SHARES, &conf->gpu_shards) == -1) {
 		fprintf(stderr, "gnoded: --gpu-shards: expected a whole number "
-		    "1-64, got \"%s\"\n", o->gpu_shards);
+		    "1-%d, got \"%s\"\n", JOB_REQ_MAX_SHARES, o->gpu_shards);
 		return (-1);
 	}
 	if (o->gpu_device != NULL) {

@@ -12,6 +12,7 @@
 
 #include <libconfig.h>
 
+#include "common/job-req.h"
 #include "common/label.h"
 #include "common/paths.h"
 #include "common/xmalloc.h"
@@ -226,7 +227,8 @@ static const struct conf_file_key node_conf_keys[] = {
 	  .off = offsetof(struct node_conf, memory_mb), .min = 0,
 	  .max = 1U << 31, .what = "MB jobs may have (0: the host's)" },
 	{ .name = "gpu_shards", .type = CONF_FILE_UINT,
-	  .off = offsetof(struct node_conf, gpu_shards), .min = 0, .max = 64,
+	  .off = offsetof(struct node_conf, gpu_shards), .min = 0,
+	  .max = JOB_REQ_MAX_SHARES,
 	  .what = "shards each GPU is offered in (0 or 1: none)" },
 	{ .name = "cgroups", .type = CONF_FILE_BOOL,
 	  .off = offsetof(struct node_conf, cgroups) },

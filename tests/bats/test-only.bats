@@ -38,6 +38,17 @@ none_submitted() {
 	run -0 gsub --test-only -G 6 --wrap true
 	echo "$output"
 	[[ "$output" == "gsub: the job would start now on n"*", n"*"; nothing was submitted" ]]
+	# The reply says the controller's time the estimate is from, which
+	# gsub tells "now" by: read between two readings of ours, and the
+	# start on an idle cluster within its second.
+	before=$(date +%s)
+	reply=$(gb_rawask '{"type":200,"test_only":true,"job":{"script":"true","workdir":"/tmp","gpus":2}}')
+	after=$(date +%s)
+	python3 -c 'import json, sys
+r = json.loads(sys.argv[1])
+assert r["ok"] and r["found"], r
+assert int(sys.argv[2]) <= r["now"] <= int(sys.argv[3]), r
+assert r["now"] <= r["start"] <= r["now"] + 1, r' "$reply" "$before" "$after"
 	none_submitted 0
 }
 
