@@ -3,8 +3,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/alloc-text.h"
 #include "common/job-req.h"
 #include "common/safe-text.h"
+
+/* A run's text records its shards (alloc-text.h) up to the same bound. */
+_Static_assert(JOB_REQ_MAX_SHARES == ALLOC_TEXT_MAX_SHARDS,
+    "one bound on a GPU's shards");
 
 #define JOB_REQ_DESC(e, m, p, k, lo, hi, d, f, w) \
 	[JRQ_##e] = { m, p, k, lo, hi, d, f, w },

@@ -537,7 +537,7 @@ acct_report_run(struct acct_report *r, const struct acct_report_run *run)
 	const char		*pos = run->alloc != NULL ? run->alloc : "";
 	int64_t			 start, end, secs;
 	uint64_t		 gpu_s = 0, g;
-	uint32_t		 gpus = 0, n;
+	uint32_t		 milli = 0;
 	bool			 any = false;
 
 	start = run->start_time > r->since ? run->start_time : r->since;
@@ -546,10 +546,10 @@ acct_report_run(struct acct_report *r, const struct acct_report_run *run)
 	if (end <= start)
 		return;
 	secs = end - start;
+	/* A part of shards is charged its share of the GPU. */
 	while (alloc_text_next(&pos, &part) == 1) {
-		n = (uint32_t)alloc_text_gpus(part.mask);
-		gpus += n;
-		g = (uint64_t)n * (uint64_t)secs;
+		milli += alloc_text_part_milli(&part);
+		g = alloc_text_part_gpu_s(&part, (uint64_t)secs);
 		if (!r->users_only)
 			acct_report_node_get(r, part.node,
 			    part.node_len)->pub.gpu_s += g;
@@ -557,11 +557,11 @@ acct_report_run(struct acct_report *r, const struct acct_report_run *run)
 		any = true;
 	}
 	if (!any) {
-		gpus = run->gpus;
+		milli = run->gpus * 1000;
 		gpu_s = (uint64_t)run->gpus * (uint64_t)secs;
 	}
 	if (r->series != NULL)
-		acct_series_run(r->series, start, end, gpus);
+		acct_series_run(r->series, start, end, milli);
 	u = acct_report_user(r, run->user);
 	u->pub.gpu_s += gpu_s;
 	u->pub.charged += gpu_s * run->weight;

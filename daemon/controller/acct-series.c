@@ -7,7 +7,8 @@
 #include "common/xmalloc.h"
 #include "daemon/controller/acct-series.h"
 
-/* The sums kept per bin, each as seconds x a weight. */
+/* The sums kept per bin, each as seconds x a weight (SERIES_GPU's in
+ * thousandths of GPUs). */
 enum acct_series_sum {
 	SERIES_GPU,
 	SERIES_CAPACITY,
@@ -122,14 +123,14 @@ acct_series_job(struct acct_series *s, int64_t submit, int64_t end)
 
 void
 acct_series_run(struct acct_series *s, int64_t start, int64_t end,
-    uint32_t gpus)
+    uint32_t milli)
 {
 	int64_t	until = s->since + s->len;
 
 	if (end == 0)
 		end = until;
 	acct_series_add(s, SERIES_RUN, start, end, 1);
-	acct_series_add(s, SERIES_GPU, start, end, gpus);
+	acct_series_add(s, SERIES_GPU, start, end, milli);
 }
 
 void
@@ -185,7 +186,8 @@ acct_series_bins(struct acct_series *s, const struct acct_series_bin **out)
 				v[k] = s->part[k][i] + w[k] * secs;
 			}
 			b->jobs = s->ended[i];
-			b->gpu_s = acct_series_nonneg(v[SERIES_GPU]);
+			b->gpu_s = (acct_series_nonneg(v[SERIES_GPU]) +
+			    500) / 1000;
 			b->capacity_s = acct_series_nonneg(v[SERIES_CAPACITY]);
 			b->run_s = acct_series_nonneg(v[SERIES_RUN]);
 			/* A run outside every job fed (the jobs filtered,

@@ -47,9 +47,10 @@ void		 acct_series_free(struct acct_series *);
 /* A job submitted at submit that ended at end (0: not ended by until). */
 void		 acct_series_job(struct acct_series *, int64_t submit,
 		     int64_t end);
-/* A run of gpus GPUs from start to end (0: not ended). */
+/* A run holding milli thousandths of GPUs (a job of shards its
+ * fraction of one) from start to end (0: not ended). */
 void		 acct_series_run(struct acct_series *, int64_t start,
-		     int64_t end, uint32_t gpus);
+		     int64_t end, uint32_t milli);
 /* A node of gpus GPUs up from start to end. */
 void		 acct_series_capacity(struct acct_series *, int64_t start,
 		     int64_t end, uint32_t gpus);

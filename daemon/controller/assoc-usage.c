@@ -15,6 +15,9 @@ struct assoc_usage_acc {
 	char			*name;
 	char			*qos;
 	uint32_t		 weight;	/* its QOS's factor, thousandths */
+	/* As run (budget.h): thousandths of GPU-seconds done, the rate
+	 * of its runs under way in millionths a second, since from the
+	 * month's start. */
 	struct budget_use	 use;
 	/* Thousandths of GPU-seconds charged for the runs ended, and for
 	 * the part of those under way before the last fold. */
@@ -79,6 +82,15 @@ assoc_usage_free(struct assoc_usage *u)
 	free(u);
 }
 
+/* A run's use of ran (millionths of GPU-seconds) is done: as run and
+ * charged at its QOS's factor, both in thousandths. */
+static void
+assoc_usage_done(struct assoc_usage_acc *a, uint64_t ran)
+{
+	a->use.done += ran / BUDGET_MILLI;
+	a->charged += ran / BUDGET_MILLI * a->weight / BUDGET_MILLI;
+}
+
 /* A new month once now is past the one counted: nothing done in it yet,
  * and the runs under way count from its start. A clock stepped back
  * into an earlier month changes nothing (its figures are gone). */
@@ -94,7 +106,7 @@ assoc_usage_roll(struct assoc_usage *u, int64_t now)
 	for (i = 0; i < u->nacc; i++) {
 		u->acc[i].use.done = 0;
 		u->acc[i].charged = 0;
-		u->acc[i].use.since = (int64_t)u->acc[i].use.gpus * month;
+		u->acc[i].use.since = 0;
 	}
 	u->changed = true;
 }
@@ -113,12 +125,11 @@ assoc_usage_fold(struct assoc_usage *u, int64_t now)
 		return;
 	for (i = 0; i < u->nacc; i++) {
 		a = &u->acc[i];
-		ran = (int64_t)a->use.gpus * now - a->use.since;
-		if (ran > 0) {
-			a->use.done += (uint64_t)ran;
-			a->charged += (uint64_t)ran * a->weight;
-		}
-		a->use.since = (int64_t)a->use.gpus * now;
+		ran = (int64_t)a->use.rate * (now - u->month) -
+		    a->use.since;
+		if (ran > 0)
+			assoc_usage_done(a, (uint64_t)ran);
+		a->use.since = (int64_t)a->use.rate * (now - u->month);
 	}
 	u->from = now;
 }
@@ -134,7 +145,7 @@ assoc_usage_weigh(struct assoc_usage *u, const struct qoses *qs,
 	assoc_usage_roll(u, now);
 	for (i = 0; i < u->nacc; i++) {
 		a = &u->acc[i];
-		if (a->use.gpus > 0 && qos_weight(qs, a->qos) != a->weight)
+		if (a->use.rate > 0 && qos_weight(qs, a->qos) != a->weight)
 			running = true;
 	}
 	/* Only a change under way needs the runs' past cut off. */
@@ -203,7 +214,7 @@ assoc_usage_from(const struct assoc_usage *u, int64_t start)
 
 void
 assoc_usage_add(struct assoc_usage *u, const char *account, const char *qos,
-    uint64_t gpu_s, int64_t now)
+    uint64_t milli_s, int64_t now)
 {
 	struct assoc_usage_acc	*a;
 
@@ -211,34 +222,36 @@ assoc_usage_add(struct assoc_usage *u, const char *account, const char *qos,
 		return;
 	assoc_usage_roll(u, now);
 	a = assoc_usage_get(u, account, qos);
-	a->use.done += gpu_s;
-	a->charged += gpu_s * a->weight;
+	a->use.done += milli_s;
+	a->charged += milli_s * a->weight / BUDGET_MILLI;
 	u->changed = true;
 }
 
 void
 assoc_usage_run_start(struct assoc_usage *u, const char *account,
-    const char *qos, uint32_t gpus, int64_t start, int64_t now)
+    const char *qos, uint32_t milli, int64_t start, int64_t now)
 {
 	struct assoc_usage_acc	*a;
+	uint64_t		 rate = (uint64_t)milli * BUDGET_MILLI;
 
 	if (*account == '\0')
 		return;
 	assoc_usage_roll(u, now);
 	a = assoc_usage_get(u, account, qos);
-	a->use.gpus += gpus;
-	a->use.since += (int64_t)gpus * assoc_usage_from(u, start);
+	a->use.rate += rate;
+	a->use.since += (int64_t)rate * (assoc_usage_from(u, start) -
+	    u->month);
 	a->jobs++;
 	u->changed = true;
 }
 
 void
 assoc_usage_run_end(struct assoc_usage *u, const char *account,
-    const char *qos, uint32_t gpus, int64_t start, int64_t end)
+    const char *qos, uint32_t milli, int64_t start, int64_t end)
 {
 	struct assoc_usage_acc	*a;
 	int64_t			 from;
-	uint64_t		 ran;
+	uint64_t		 rate = (uint64_t)milli * BUDGET_MILLI;
 
 	if (*account == '\0')
 		return;
@@ -249,16 +262,13 @@ assoc_usage_run_end(struct assoc_usage *u, const char *account,
 	 * match, and a start a node's clock put past either adds nothing
 	 * to done). */
 	from = assoc_usage_from(u, start);
-	if (a->use.gpus >= gpus && a->jobs > 0) {
-		a->use.gpus -= gpus;
-		a->use.since -= (int64_t)gpus * from;
+	if (a->use.rate >= rate && a->jobs > 0) {
+		a->use.rate -= rate;
+		a->use.since -= (int64_t)rate * (from - u->month);
 		a->jobs--;
 	}
-	if (end > from) {
-		ran = (uint64_t)gpus * (uint64_t)(end - from);
-		a->use.done += ran;
-		a->charged += ran * a->weight;
-	}
+	if (end > from)
+		assoc_usage_done(a, rate * (uint64_t)(end - from));
 	u->changed = true;
 }
 
@@ -271,7 +281,8 @@ assoc_usage_take(uint64_t *done, uint64_t back)
 
 void
 assoc_usage_run_reopen(struct assoc_usage *u, const char *account,
-    const char *qos, uint32_t gpus, int64_t start, int64_t stop, int64_t now)
+    const char *qos, uint32_t milli, int64_t start, int64_t stop,
+    int64_t now)
 {
 	struct assoc_usage_acc	*a;
 	int64_t			 from;
@@ -285,11 +296,11 @@ assoc_usage_run_reopen(struct assoc_usage *u, const char *account,
 	/* An end before the month, or before a fold, added nothing that
 	 * counts from there. */
 	if (stop > from) {
-		back = (uint64_t)gpus * (uint64_t)(stop - from);
+		back = (uint64_t)milli * (uint64_t)(stop - from);
 		assoc_usage_take(&a->use.done, back);
-		assoc_usage_take(&a->charged, back * a->weight);
+		assoc_usage_take(&a->charged, back * a->weight / BUDGET_MILLI);
 	}
-	assoc_usage_run_start(u, account, qos, gpus, start, now);
+	assoc_usage_run_start(u, account, qos, milli, start, now);
 }
 
 int64_t
@@ -304,11 +315,11 @@ static void
 assoc_usage_sum_add(struct assoc_usage_sum *s, const struct assoc_usage_acc *e)
 {
 	s->use.done += e->use.done;
-	s->use.gpus += e->use.gpus;
+	s->use.rate += e->use.rate;
 	s->use.since += e->use.since;
 	s->charged.done += e->charged;
-	s->charged.gpus += (uint64_t)e->use.gpus * e->weight;
-	s->charged.since += e->use.since * (int64_t)e->weight;
+	s->charged.rate += e->use.rate / BUDGET_MILLI * e->weight;
+	s->charged.since += e->use.since / BUDGET_MILLI * (int64_t)e->weight;
 	s->jobs += e->jobs;
 }
 
@@ -322,6 +333,8 @@ assoc_usage_tree(struct assoc_usage *u, const struct assoc_tab *t,
 
 	assoc_usage_roll(u, now);
 	memset(sums, 0, t->nacc * sizeof *sums);
+	for (i = 0; i < t->nacc; i++)
+		sums[i].use.origin = sums[i].charged.origin = u->month;
 	for (i = 0; i < u->nacc; i++) {
 		e = &u->acc[i];
 		/* Up the tree; the bound only guards a hand-edited loop. */

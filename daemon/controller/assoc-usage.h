@@ -14,7 +14,8 @@
  * job charged to an account that has spent its budget waits outside the
  * core (core-part.c).
  *
- * Each figure comes twice: as run (GPUs x time) and charged, each run's
+ * Each figure comes twice: as run (GPUs x time; a job of shards of a
+ * GPU holds its fraction of one) and charged, each run's
  * GPU-seconds x its QOS's usage factor (qos_weight, in thousandths:
  * budget.h's BUDGET_MILLI), which is what a budget is judged against. A
  * GPU-second is charged at the factor in force when it is used: a reload
@@ -50,22 +51,23 @@ void	assoc_usage_weigh(struct assoc_usage *, const struct qoses *qs,
 /* Below, a run is charged to account ("": none, not counted) in QOS qos
  * (its job's, as job_runs keeps it: '' is the default's). */
 
-/* Runs that ended in the month, gpu_s GPU-seconds in all (their part
- * within the month), as the store has them at start. */
+/* Runs that ended in the month, milli_s thousandths of GPU-seconds in
+ * all (their part within the month), as the store has them at start. */
 void	assoc_usage_add(struct assoc_usage *, const char *account,
-	    const char *qos, uint64_t gpu_s, int64_t now);
-/* A run of gpus GPUs, under way since start, from now on counted as it
- * goes. */
+	    const char *qos, uint64_t milli_s, int64_t now);
+/* A run holding milli thousandths of GPUs (a GPU is BUDGET_MILLI; a job
+ * of shards its fraction of one: job_run_milli), under way since start,
+ * from now on counted as it goes. */
 void	assoc_usage_run_start(struct assoc_usage *, const char *account,
-	    const char *qos, uint32_t gpus, int64_t start, int64_t now);
+	    const char *qos, uint32_t milli, int64_t start, int64_t now);
 /* That run ended at end (now): its part within the month is done. */
 void	assoc_usage_run_end(struct assoc_usage *, const char *account,
-	    const char *qos, uint32_t gpus, int64_t start, int64_t end);
+	    const char *qos, uint32_t milli, int64_t start, int64_t end);
 /* A run that ended at stop goes on (a job re-adopted from its node after
  * it was requeued): what its end added is taken back, and it counts
  * from start again, as the store's record of it now says. */
 void	assoc_usage_run_reopen(struct assoc_usage *, const char *account,
-	    const char *qos, uint32_t gpus, int64_t start, int64_t stop,
+	    const char *qos, uint32_t milli, int64_t start, int64_t stop,
 	    int64_t now);
 
 /* The start of the month the figures are for, now's (the figures start
@@ -75,12 +77,12 @@ int64_t	assoc_usage_month(struct assoc_usage *, int64_t now);
 /* What a subtree of accounts used in the month, and its runs under way:
  * the account's own and every account's below it. */
 struct assoc_usage_sum {
-	struct budget_use	 use;		/* GPUs, GPU-seconds as run */
-	/* The same with each QOS's factor applied, in thousandths (the
-	 * GPUs x factor x BUDGET_MILLI, their GPU-seconds likewise): what
-	 * the budget counts. The sums hold while the charged GPUs running
-	 * under an account x the time stay below 2^63: 4 million GPUs at
-	 * a factor of 1, 4,000 at the factor's most (1000). */
+	struct budget_use	 use;		/* as run (budget.h) */
+	/* The same with each QOS's factor applied: what the budget
+	 * counts. The sums hold while the charged rate of the runs under
+	 * way under an account x a month's seconds stay below 2^63: 3
+	 * million GPUs at a factor of 1, 3,000 at the factor's most
+	 * (1000). */
 	struct budget_use	 charged;
 	uint32_t		 jobs;
 };
@@ -91,7 +93,8 @@ void	assoc_usage_tree(struct assoc_usage *, const struct assoc_tab *t,
 
 /* What sum's accounts were charged by now (thousandths of GPU-seconds),
  * and whether that spent a budget of budget GPU-seconds (0: none, never
- * spent): the rule the judgment below applies. */
+ * spent): the rule the judgment below applies. What they used as run is
+ * budget_used(&sum->use, now), also in thousandths. */
 uint64_t assoc_usage_charged(const struct assoc_usage_sum *, int64_t now);
 bool	assoc_usage_is_spent(const struct assoc_usage_sum *, uint64_t budget,
 	    int64_t now);

@@ -39,12 +39,12 @@ struct assoc_load {
 };
 
 static void
-assoc_load_used(const char *account, const char *qos, uint64_t gpu_s,
+assoc_load_used(const char *account, const char *qos, uint64_t milli_s,
     void *arg)
 {
 	struct assoc_load	*l = arg;
 
-	assoc_usage_add(l->u, account, qos, gpu_s, l->now);
+	assoc_usage_add(l->u, account, qos, milli_s, l->now);
 }
 
 int
@@ -67,10 +67,10 @@ assoc_load_usage(struct assoc_usage *u, int64_t now)
 		from = job_run_from_ms(j, job_state(j) == JOB_SUSPENDED ?
 		    job_service(j)->suspend_since : now * 1000) / 1000;
 		assoc_usage_run_start(u, job_account(j), job_qos(j),
-		    job_run_gpus(j), from, now);
+		    job_run_milli(j), from, now);
 		if (job_state(j) == JOB_SUSPENDED)
 			assoc_usage_run_end(u, job_account(j), job_qos(j),
-			    job_run_gpus(j), from,
+			    job_run_milli(j), from,
 			    job_service(j)->suspend_since / 1000);
 	}
 	return (0);

@@ -82,10 +82,11 @@ budget_month_name(int64_t t, char *buf, size_t len)
 uint64_t
 budget_used(const struct budget_use *u, int64_t now)
 {
-	int64_t	running = (int64_t)u->gpus * now - u->since;
+	int64_t	running = (int64_t)u->rate * (now - u->origin) - u->since;
 
 	/* A clock stepped back reads as no time run, not a negative. */
-	return (u->done + (running > 0 ? (uint64_t)running : 0));
+	return (u->done + (running > 0 ? (uint64_t)running / BUDGET_MILLI :
+	    0));
 }
 
 bool
@@ -103,11 +104,13 @@ budget_spent_at(uint64_t budget, const struct budget_use *u, int64_t now)
 		return (BUDGET_NEVER);
 	if (used >= budget)
 		return (now);
-	if (u->gpus == 0)
+	if (u->rate == 0)
 		return (BUDGET_NEVER);
-	/* Rounded up: at that second it is spent, not a second short. */
-	left = budget - used;
-	return (now + (int64_t)((left + u->gpus - 1) / u->gpus));
+	/* Rounded up: at that second it is spent, not a second short (in
+	 * millionths, what is left fits: a budget is at most 3.6e15
+	 * thousandths). */
+	left = (budget - used) * BUDGET_MILLI;
+	return (now + (int64_t)((left + u->rate - 1) / u->rate));
 }
 
 int

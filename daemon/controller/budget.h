@@ -32,27 +32,35 @@ int64_t	budget_month_next(int64_t t);
 const char *budget_month_name(int64_t t, char *buf, size_t len);
 
 /* What an account (or a subtree of accounts) used in a month, in a form
- * that costs nothing to keep up to date as runs start and end:
- * done: GPU-seconds of the runs that ended in the month; gpus: the GPUs
- * its runs under way hold; since: the sum, over those runs, of their
- * GPUs x the time they started, or the month's start for a run that
- * started before it. At now, a run under way has used its GPUs x (now -
- * its start in the month), so the whole is done + gpus x now - since. */
+ * that costs nothing to keep up to date as runs start and end. Use is
+ * kept in thousandths of a GPU-second (as charged use is; a job of
+ * shards of a GPU holds its fraction of one):
+ * done: what the runs that ended in the month used;
+ * rate: what its runs under way use a second, in millionths of a
+ *   GPU-second (BUDGET_MILLI x the thousandths of GPUs they hold, x
+ *   their factor in thousandths for charged use);
+ * since: the sum, over those runs, of their rate x the time they started
+ *   in seconds from origin (the month's start; 0 for a run that started
+ *   before it);
+ * origin: the month's start.
+ * At now, a run under way has used its rate x (now - its start), so the
+ * whole is done + (rate x (now - origin) - since) / BUDGET_MILLI. */
 struct budget_use {
 	uint64_t	 done;
-	uint64_t	 gpus;
+	uint64_t	 rate;
 	int64_t		 since;
+	int64_t		 origin;
 };
 
-/* GPU-seconds used by now (never below done). */
+/* Thousandths of GPU-seconds used by now (never below done). */
 uint64_t budget_used(const struct budget_use *, int64_t now);
-/* Whether a budget of budget GPU-seconds is spent with used used: a
- * budget of 0 is none, never spent; otherwise spent once used reaches
- * it. */
+/* Whether a budget of budget (thousandths of GPU-seconds) is spent with
+ * used used: a budget of 0 is none, never spent; otherwise spent once
+ * used reaches it. */
 bool	budget_is_spent(uint64_t budget, uint64_t used);
-/* When a budget not spent at now will be, if the GPUs running now keep
- * running: BUDGET_NEVER without a budget or with no GPU running, now
- * when it is spent already. */
+/* When a budget (thousandths of GPU-seconds) not spent at now will be,
+ * if the GPUs running now keep running: BUDGET_NEVER without a budget or
+ * with no GPU running, now when it is spent already. */
 int64_t	budget_spent_at(uint64_t budget, const struct budget_use *,
 	    int64_t now);
 

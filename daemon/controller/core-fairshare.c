@@ -121,10 +121,11 @@ core_fs_factor_named(const char *name)
 
 static void
 core_fs_load_run(const char *user, const char *account, const char *qos,
-    uint64_t gpu_s, int64_t end, void *arg)
+    uint64_t milli_s, int64_t end, void *arg)
 {
 	(void)arg;
-	fairshare_charge(core.fs, user, account, (double)gpu_s * 1000 *
+	/* Thousandths of GPU-seconds are GPU-ms. */
+	fairshare_charge(core.fs, user, account, (double)milli_s *
 	    core_fs_factor_named(qos), end * 1000);
 }
 
@@ -244,10 +245,10 @@ core_fs_charge(const struct job *j, int64_t now)
 	/* Suspended, it was charged to then; it is again from its resume. */
 	if (from < job_service(j)->resumed)
 		from = job_service(j)->resumed;
-	if (now <= from || job_run_gpus(j) == 0)
+	if (now <= from || job_run_milli(j) == 0)
 		return;
 	fairshare_charge(core.fs, job_user(j), job_account(j),
-	    (double)(now - from) * job_run_gpus(j) * (q != NULL ?
+	    (double)(now - from) * job_run_milli(j) / 1000 * (q != NULL ?
 	    q->usage_factor : 1.0), now);
 }
 

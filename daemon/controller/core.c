@@ -431,7 +431,7 @@ core_job_service(struct job *j, int64_t ms)
 	uint64_t		service;
 
 	if (job_gpus(j) > 0 || core.sc == NULL)
-		return (ms > 0 ? (uint64_t)ms * job_run_gpus(j) : 0);
+		return (ms > 0 ? (uint64_t)ms * job_run_milli(j) / 1000 : 0);
 	core_spec(j, &spec, 0);
 	service = sched_core_service(core.sc, &spec, ms);
 	free((void *)(uintptr_t)spec.nodes);

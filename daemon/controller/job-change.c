@@ -81,7 +81,7 @@ job_change_run(const struct job *j, enum job_state from, enum job_state to,
 		return (store_run_reopen(row->id));
 	if (to == JOB_RUNNING) {
 		/* Every part, one too: the run's own record of its GPUs. */
-		alloc = job_alloc_text_all(parts, nparts);
+		alloc = job_alloc_text_all(parts, nparts, job_gpu_share(j));
 		rc = store_run_start(row->id, row->restarts, row->start_time,
 		    job_run_gpus(j), alloc, core_part_run_on(j, parts, nparts,
 		    part, sizeof part));
@@ -117,10 +117,10 @@ job_change_gpu_seconds(const struct job *j, int64_t end)
 
 	if (job_state(j) != JOB_SUSPENDED)
 		assoc_usage_run_end(core_usage(), job_account(j), job_qos(j),
-		    job_run_gpus(j), from, end);
+		    job_run_milli(j), from, end);
 	if (from <= 0 || end <= from)
 		return;
-	gpu_s = (uint64_t)(end - from) * job_run_gpus(j);
+	gpu_s = ((uint64_t)(end - from) * job_run_milli(j) + 500) / 1000;
 	names[METRICS_BY_PARTITION] = core_part_run(j, part, sizeof part);
 	names[METRICS_BY_ACCOUNT] = job_account(j);
 	names[METRICS_BY_QOS] = qos_key(&ctx_conf()->qos, job_qos(j));
@@ -138,11 +138,11 @@ job_change_run_started(const struct job *j, enum job_state from,
 {
 	if (from == JOB_PENDING && how->readopt && row->last_stop > 0)
 		assoc_usage_run_reopen(core_usage(), job_account(j),
-		    job_qos(j), job_run_gpus(j), row->start_time,
+		    job_qos(j), job_run_milli(j), row->start_time,
 		    row->last_stop / 1000, now);
 	else
 		assoc_usage_run_start(core_usage(), job_account(j),
-		    job_qos(j), job_run_gpus(j), row->start_time, now);
+		    job_qos(j), job_run_milli(j), row->start_time, now);
 }
 
 int
@@ -297,7 +297,7 @@ job_change_state(struct job *j, enum job_state to,
 	 * it counts again, from its start put off by the suspension. */
 	if (to == JOB_SUSPENDED)
 		assoc_usage_run_end(core_usage(), job_account(j), job_qos(j),
-		    job_run_gpus(j), run_from / 1000, now);
+		    job_run_milli(j), run_from / 1000, now);
 	job_set_state(j, to);
 	job_set_reason(j, row.reason);
 	job_set_sched_row(j, &row);
@@ -306,12 +306,13 @@ job_change_state(struct job *j, enum job_state to,
 	if (start) {
 		job_set_restarts(j, row.restarts);
 		job_set_run(j, parts, nparts, row.start_time);
+		job_set_run_shards(j, node_gpu_shards(parts[0].node));
 		job_change_run_started(j, from, &row, how, now);
 	} else if (from == JOB_SUSPENDED && job_state_on_node(to)) {
 		/* Resumed, or thawed to be stopped (PREEMPTING). */
 		job_set_resumed(j, now_ms);
 		assoc_usage_run_reopen(core_usage(), job_account(j),
-		    job_qos(j), job_run_gpus(j), job_run_from_ms(j, now_ms) /
+		    job_qos(j), job_run_milli(j), job_run_from_ms(j, now_ms) /
 		    1000, now, now);
 	} else if (requeue_is_requeue(from, to))
 		job_set_requeued(j);

@@ -42,6 +42,9 @@ struct job_run {
 	int			 signal;
 	bool			 has_exit;
 	bool			 gang_stopping;
+	/* A job of shards: its GPU's shards as the run started (what the
+	 * run is charged its fraction of; job_run_milli). */
+	uint8_t			 shards;
 	struct job_service	 service;
 };
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/alloc-text.h"
 #include "common/array.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
@@ -364,6 +365,17 @@ job_run_gpus(const struct job *j)
 	return (n);
 }
 
+uint32_t
+job_run_milli(const struct job *j)
+{
+	uint32_t	shards = 0;
+
+	if (job_gpu_share(j) > 0 && j->run != NULL)
+		shards = j->run->shards;
+	return (alloc_text_share_milli(job_run_gpus(j), job_gpu_share(j),
+	    shards));
+}
+
 uint64_t	 job_time_limit(const struct job *j)
 		     { return (job_shared_num(j->shared, JF_TIME_LIMIT)); }
 uint32_t	 job_flags(const struct job *j)
@@ -676,6 +688,13 @@ job_set_run(struct job *j, const struct job_part *parts, size_t n,
 	}
 	if (start != 0)
 		run->start_time = start;
+}
+
+void
+job_set_run_shards(struct job *j, uint32_t shards)
+{
+	job_run_set(j)->shards = (uint8_t)(shards < UINT8_MAX ? shards :
+	    UINT8_MAX);
 }
 
 void

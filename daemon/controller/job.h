@@ -116,6 +116,11 @@ uint32_t	 job_gpus_max(const struct job *);
 /* The GPUs its current or last run holds (held), else what it asks
  * for: what its service, accounting and usage count. */
 uint32_t	 job_run_gpus(const struct job *);
+/* The thousandths of GPUs its run holds: its GPUs x 1000, or a job of
+ * shards its share of the shards its GPU had as the run started
+ * (job_set_run_shards): what accounting, budgets and fair share charge
+ * it. */
+uint32_t	 job_run_milli(const struct job *);
 uint64_t	 job_time_limit(const struct job *);
 /* Its gsub flags (JOB_F_*). */
 uint32_t	 job_flags(const struct job *);
@@ -294,6 +299,9 @@ void		 job_set_stale_copies(struct job *, uint32_t);
 void		 job_set_state(struct job *, enum job_state);
 void		 job_set_run(struct job *, const struct job_part *parts,
 		     size_t nparts, int64_t start_time);
+/* The shards its GPU had as its run started (node_gpu_shards), for a
+ * job of shards (job_run_milli). */
+void		 job_set_run_shards(struct job *, uint32_t shards);
 void		 job_set_end(struct job *, int64_t end_time, bool has_exit,
 		     int exit_code, int signal, const char *message);
 void		 job_set_requeued(struct job *);

@@ -48,6 +48,23 @@ recover_alloc(const char *text, struct job_part *parts, size_t max)
 	return (r == -1 ? 0 : n);
 }
 
+/* A running job of shards takes the shards its GPU had as its run
+ * started from the run's record (alloc-text.h), which accounting
+ * charges it by (job_run_milli); none there, its whole GPU. */
+static void
+recover_run_shards(struct job *j)
+{
+	struct alloc_part	 a;
+	char			 text[512];
+	const char		*pos = text;
+
+	if (job_gpu_share(j) == 0 ||
+	    store_run_open_alloc(job_id(j), text, sizeof text) != 0)
+		return;
+	if (alloc_text_next(&pos, &a) == 1)
+		job_set_run_shards(j, a.shards);
+}
+
 /* What start-up found: jobs, of them running, and the interactive ones
  * (grun's), whose sessions died with the last gbatchd. */
 struct recover_count {
@@ -84,6 +101,7 @@ recover_run(struct job *j, const struct store_job *r)
 	job_set_run(j, parts, n, 0);
 	if (parts != &one)
 		free(parts);
+	recover_run_shards(j);
 }
 
 static void

@@ -334,14 +334,17 @@ req_assoc_list_usage(json_t *o, const struct assoc_account *a,
     const struct assoc_usage_sum *sum, int64_t now)
 {
 	json_object_set_new(o, "used_gpu_seconds",
-	    json_integer((json_int_t)budget_used(&sum->use, now)));
+	    json_integer((json_int_t)(budget_used(&sum->use, now) /
+	    BUDGET_MILLI)));
 	json_object_set_new(o, "used_gpu_seconds_charged", json_real(
 	    budget_charged_seconds(assoc_usage_charged(sum, now))));
 	json_object_set_new(o, "spent", json_boolean(
 	    assoc_usage_is_spent(sum, a->budget, now)));
 	json_object_set_new(o, "running_jobs", json_integer(sum->jobs));
-	json_object_set_new(o, "running_gpus",
-	    json_integer((json_int_t)sum->use.gpus));
+	/* Jobs of shards hold their fractions of GPUs: rounded up. */
+	json_object_set_new(o, "running_gpus", json_integer((json_int_t)
+	    ((sum->use.rate + BUDGET_MILLI * BUDGET_MILLI - 1) /
+	    (BUDGET_MILLI * BUDGET_MILLI))));
 	return (o);
 }
 

@@ -144,7 +144,8 @@ req_job_acct_group_account(const char *name, const struct acct_report_user *u,
 		json_object_set_new(o, "budget_seconds", a->budget > 0 ?
 		    json_integer((json_int_t)a->budget) : json_null());
 		json_object_set_new(o, "used_seconds", json_integer(
-		    (json_int_t)budget_used(&sum->use, g->now)));
+		    (json_int_t)(budget_used(&sum->use, g->now) /
+		    BUDGET_MILLI)));
 		json_object_set_new(o, "used_seconds_charged", json_real(
 		    budget_charged_seconds(charged)));
 		json_object_set_new(o, "used_pct", req_job_acct_report_pct(

@@ -7,6 +7,7 @@
 
 #include <sqlite3.h>
 
+#include "common/alloc-text.h"
 #include "common/log.h"
 #include "daemon/controller/budget.h"
 #include "daemon/controller/store-assoc.h"
@@ -187,24 +188,59 @@ int
 store_assoc_runs(int64_t since, store_assoc_run_cb cb, void *arg)
 {
 	sqlite3_stmt	*st;
+	uint64_t	 milli_s;
 	int		 rc;
 
-	/* job_runs_end answers the range; a run still open has no end. */
-	if ((st = store_assoc_prepare("SELECT user, account, qos, gpus *"
-	    " (end_time - start_time), end_time FROM job_runs WHERE"
+	/* job_runs_end answers the range; a run still open has no end.
+	 * A run of shards is charged its share (its alloc says it). */
+	if ((st = store_assoc_prepare("SELECT user, account, qos, gpus,"
+	    " end_time - start_time, end_time, alloc FROM job_runs WHERE"
 	    " end_time >= :since ORDER BY end_time")) == NULL)
 		return (-1);
 	sqlite3_bind_int64(st, store_param(st, ":since"), since);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (sqlite3_column_int64(st, 3) > 0)
+		if (sqlite3_column_int64(st, 4) <= 0)
+			continue;
+		if ((milli_s = alloc_text_milli_s(store_column_text(st, 6),
+		    (uint32_t)sqlite3_column_int64(st, 3),
+		    (uint64_t)sqlite3_column_int64(st, 4))) > 0)
 			cb(store_column_text(st, 0), store_column_text(st, 1),
-			    store_column_text(st, 2),
-			    (uint64_t)sqlite3_column_int64(st, 3),
-			    sqlite3_column_int64(st, 4), arg);
+			    store_column_text(st, 2), milli_s,
+			    sqlite3_column_int64(st, 5), arg);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
 		log_error("store: reading the runs fair share counts: %s",
+		    sqlite3_errmsg(store_handle()));
+		return (-1);
+	}
+	return (0);
+}
+
+/* The month's runs of shards (an alloc with a '*', alloc-text.h), each
+ * charged its share: few, and read row by row. */
+static int
+store_assoc_month_shards(int64_t month, store_assoc_used_cb cb, void *arg)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if ((st = store_assoc_prepare("SELECT account, qos, gpus,"
+	    " end_time - MAX(start_time, :month), alloc FROM job_runs WHERE"
+	    " end_time > :month AND account != '' AND alloc GLOB '*[*]*'")) ==
+	    NULL)
+		return (-1);
+	sqlite3_bind_int64(st, store_param(st, ":month"), month);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (sqlite3_column_int64(st, 3) > 0)
+			cb(store_column_text(st, 0), store_column_text(st, 1),
+			    alloc_text_milli_s(store_column_text(st, 4),
+			    (uint32_t)sqlite3_column_int64(st, 2),
+			    (uint64_t)sqlite3_column_int64(st, 3)), arg);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		log_error("store: reading the month's use of shards: %s",
 		    sqlite3_errmsg(store_handle()));
 		return (-1);
 	}
@@ -218,12 +254,14 @@ store_assoc_month(int64_t month, store_assoc_used_cb cb, void *arg)
 	int		 rc;
 
 	/* Runs ended since the month began (job_runs_end), each counted
-	 * from the month's start or its own, whichever is later; those of
-	 * no account are no budget's. */
-	if ((st = store_assoc_prepare("SELECT account, qos, SUM(gpus *"
+	 * from the month's start or its own, whichever is later, in
+	 * thousandths; those of no account are no budget's. Runs of shards
+	 * are summed apart. */
+	if (store_assoc_month_shards(month, cb, arg) != 0 ||
+	    (st = store_assoc_prepare("SELECT account, qos, SUM(gpus * 1000 *"
 	    " (end_time - MAX(start_time, :month))) FROM job_runs WHERE"
-	    " end_time > :month AND account != '' GROUP BY account, qos")) ==
-	    NULL)
+	    " end_time > :month AND account != '' AND alloc NOT GLOB"
+	    " '*[*]*' GROUP BY account, qos")) == NULL)
 		return (-1);
 	sqlite3_bind_int64(st, store_param(st, ":month"), month);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {

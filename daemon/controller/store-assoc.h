@@ -54,21 +54,23 @@ int	store_assoc_user_save(const struct assoc_user *u);
 /* Deletes user's association with account, or all of user's (NULL). */
 int	store_assoc_user_delete(const char *user, const char *account);
 
-/* The GPU-seconds of the runs that ended since month (seconds since the
- * epoch, a month's start), by the account they were charged to and the
+/* The thousandths of GPU-seconds of the runs that ended since month
+ * (seconds since the epoch, a month's start; a run of shards its share,
+ * alloc-text.h), by the account they were charged to and the
  * QOS they ran in: cb for each pair that used some (the names borrowed
  * for the call), counting a run that began before month from month on.
  * Returns 0, or -1 after logging. */
 typedef void	(*store_assoc_used_cb)(const char *account, const char *qos,
-		    uint64_t gpu_s, void *);
+		    uint64_t milli_s, void *);
 int	store_assoc_month(int64_t month, store_assoc_used_cb cb, void *arg);
 
 /* The runs that ended at since (seconds since the epoch) or later, the
  * earliest end first: cb with each one's user, account and QOS (borrowed
- * for the call), GPUs x seconds run and end. Fair share's usage, read
+ * for the call), thousandths of GPU-seconds run (a run of shards its
+ * share, alloc-text.h) and end. Fair share's usage, read
  * again at start. Returns 0, or -1 after logging. */
 typedef void	(*store_assoc_run_cb)(const char *user, const char *account,
-		    const char *qos, uint64_t gpu_s, int64_t end, void *);
+		    const char *qos, uint64_t milli_s, int64_t end, void *);
 int	store_assoc_runs(int64_t since, store_assoc_run_cb cb, void *arg);
 
 #endif

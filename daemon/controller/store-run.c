@@ -68,6 +68,26 @@ store_run_reopen(uint64_t job)
 	return (store_step_done(st, "reopen job run"));
 }
 
+int
+store_run_open_alloc(uint64_t job, char *buf, size_t len)
+{
+	sqlite3_stmt	*st = store_stmt(STORE_RUN_OPEN_ALLOC);
+	const char	*text;
+	int		 rc = -1;
+
+	sqlite3_bind_int64(st, store_param(st, ":job"), (sqlite3_int64)job);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		text = store_column_text(st, 0);
+		if (strlen(text) < len) {
+			memcpy(buf, text, strlen(text) + 1);
+			rc = 0;
+		}
+	}
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return (rc);
+}
+
 void
 store_run_read(sqlite3_stmt *st, struct store_run *r)
 {

@@ -66,6 +66,9 @@ static const char *const store_sql[STORE_NSTMTS] = {
 	[STORE_RUN_REOPEN] = "UPDATE job_runs SET end_time = 0, end_state ="
 	    " '', exit_code = NULL, signal = NULL WHERE id = (SELECT MAX(id)"
 	    " FROM job_runs WHERE job_id = :job)",
+	/* job_runs_job answers it. */
+	[STORE_RUN_OPEN_ALLOC] = "SELECT alloc FROM job_runs WHERE job_id ="
+	    " :job AND end_time = 0",
 	[STORE_NODE_EVENT] = "INSERT INTO node_events (node, time, state,"
 	    " detail) VALUES (:node, :time, :state, :detail)",
 	[STORE_STEP_START] = "INSERT INTO job_steps (job_id, step, first,"

@@ -65,6 +65,10 @@ int	 store_run_end(uint64_t job, int64_t end, const char *state,
 	     bool has_exit, int exit_code, int signal);
 int	 store_run_preempt(uint64_t job, int64_t when);
 int	 store_run_reopen(uint64_t job);
+/* The allocation text (alloc-text.h) of job's open run into buf (len
+ * bytes): 0, or -1 when it has none, it does not fit or the store
+ * failed (logged). */
+int	 store_run_open_alloc(uint64_t job, char *buf, size_t len);
 
 /* job_steps (store-step.c): a task of a step of a running job, a row a
  * task. */

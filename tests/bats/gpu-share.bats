@@ -110,3 +110,69 @@ node_jobs_are() {
 	[[ "$output" == *"a job of several GPUs takes them whole"* ]]
 	[ "$(gq -h -t all | wc -l)" = 0 ]
 }
+
+# json_get EXPR: EXPR of the JSON on stdin (d), printed.
+json_get() {
+	python3 -c "import json, sys; d = json.load(sys.stdin); print($1)"
+}
+
+# The GPU-seconds gacct(1) charges runs of user $1 that ended in [$2, $3),
+# from the database: each run's seconds within the range x its GPUs, or
+# x N/S for a run of N of its GPU's S shards ("*N/S" in its alloc), to
+# the nearest thousandth and then the nearest GPU-second.
+db_gpu_seconds() {
+	python3 - "$GB_DIR/ctl/gbatch.db" "$@" <<'PY'
+import re, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+user, since, until = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+total = 0
+for start, end, gpus, alloc in db.execute("SELECT start_time, end_time,"
+        " gpus, alloc FROM job_runs WHERE user = ? AND end_time > ? AND"
+        " start_time < ?", (user, since, until)):
+    secs = min(end, until) - max(start, since)
+    m = re.search(r"\*(\d+)/(\d+)$", alloc)
+    if m:
+        n, s = int(m.group(1)), int(m.group(2))
+        total += ((secs * 1000 * n + s // 2) // s + 500) // 1000
+    else:
+        total += gpus * secs
+print(total)
+PY
+}
+
+@test "accounting charges a shard job its share of the GPU: the run's record, gacct --report and the job's GPU-seconds" {
+	gb_start_controller
+	gb_start_node n1 1 --gpu-shards 4
+	me=$(id -un)
+	t0=$(date +%s)
+	a=$(gb_submit --gpu-share 2 --wrap 'sleep 4')
+	b=$(gb_submit --gpu-share 1 --wrap 'sleep 4')
+	gb_wait_state "$a" COMPLETED 30
+	gb_wait_state "$b" COMPLETED 30
+	# The runs' records name their shards: 2 and 1 of GPU 0's 4.
+	[ "$(sqlite3 "$GB_DIR/ctl/gbatch.db" "SELECT alloc FROM job_runs WHERE job_id = $a")" = "n1:0x1*2/4" ]
+	[ "$(sqlite3 "$GB_DIR/ctl/gbatch.db" "SELECT alloc FROM job_runs WHERE job_id = $b")" = "n1:0x1*1/4" ]
+	gb_wait 5 eval "[ \$(date +%s) -gt \$(sqlite3 '$GB_DIR/ctl/gbatch.db' 'SELECT MAX(end_time) FROM job_runs') ]"
+	t1=$(date +%s)
+	# gacct --report charges each its share, not a whole GPU: the
+	# user's, the node's and the cluster's figures.
+	want=$(db_gpu_seconds "$me" "$t0" "$t1")
+	whole=$(sqlite3 "$GB_DIR/ctl/gbatch.db" "SELECT SUM(end_time - start_time) FROM job_runs")
+	[ "$whole" -ge 8 ]
+	[ "$want" -lt "$whole" ]
+	run -0 gacct --report users -S "@$t0" -E "@$t1" --json
+	[ "$(json_get "[u['gpu_seconds'] for u in d['rows'] if u['user'] == '$me'][0]" <<<"$output")" = "$want" ]
+	run -0 gacct --report cluster -S "@$t0" -E "@$t1" --json
+	[ "$(json_get "d['rows'][0]['gpu_seconds']" <<<"$output")" = "$want" ]
+	run -0 gacct --report nodes -S "@$t0" -E "@$t1" --json
+	[ "$(json_get "[n['gpu_seconds'] for n in d['rows'] if n['node'] == 'n1'][0]" <<<"$output")" = "$want" ]
+	# The job's own GPU-seconds (its attained service) are its share of
+	# its run time (whole seconds): half of a's, a quarter of b's, not the
+	# whole GPU's.
+	for x in "$a:2" "$b:1"; do
+		id=${x%:*} n=${x#*:}
+		secs=$(sqlite3 "$GB_DIR/ctl/gbatch.db" "SELECT end_time - start_time FROM job_runs WHERE job_id = $id")
+		got=$(gacct -j "$id" --json | json_get "d['jobs'][0]['attained']")
+		python3 -c "import sys; got, secs, n = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]); assert abs(got - secs * n / 4) <= 1, (got, secs, n)" "$got" "$secs" "$n"
+	done
+}

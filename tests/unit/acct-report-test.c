@@ -369,7 +369,7 @@ t_series_bins(void)
 
 	/* [0, 10) in 3: edges at ceil(10 i / 3) = 0, 4, 7, 10. */
 	s = acct_series_create(0, 10, 3);
-	acct_series_run(s, 3, 8, 2);
+	acct_series_run(s, 3, 8, 2000);
 	acct_series_job(s, -5, 0);
 	n = acct_series_bins(s, &b);
 	is_int(n, 3, "3 bins");
@@ -380,6 +380,14 @@ t_series_bins(void)
 	is_int(b[2].gpu_s, 2, "1 s in the third");
 	is_int(b[1].wait_s, 0, "alive and running: not waiting");
 	is_int(b[2].wait_s, 2, "alive, not running: waiting");
+	acct_series_free(s);
+	/* A run of half a GPU (shards): half the GPU-seconds. */
+	s = acct_series_create(0, 10, 3);
+	acct_series_run(s, 0, 10, 500);
+	n = acct_series_bins(s, &b);
+	ok(b[0].gpu_s == 2 && b[1].gpu_s == 2 && b[2].gpu_s == 2, "[0, 10) x "
+	    "0.5: 2, 1.5 and 1.5 GPU-s, each rounded to the nearest (the "
+	    "half up)");
 	acct_series_free(s);
 
 	s = acct_series_create(0, 5, 10);
@@ -423,6 +431,35 @@ t_series_bins(void)
 	    "per second gives");
 }
 
+/* A run of shards (gsub --gpu-share) is charged its share of the GPU:
+ * as run, charged, on its node and in the cluster's figures. */
+static void
+t_shards(void)
+{
+	struct acct_report		*r = acct_report_create(1000, 2000);
+	const struct acct_report_user	*u;
+	const struct acct_report_node	*n;
+	struct acct_report_run		 run = { "phys", 1000, 1400, 1,
+					     "n1:0x2*2/4", 2000 };
+
+	/* Half of n1's GPU 1 for 400 s at a factor of 2; a third of it
+	 * for 300 s at 1. */
+	acct_report_run(r, &run);
+	run = (struct acct_report_run){ "phys", 1100, 1400, 1, "n1:0x2*1/3",
+	    1000 };
+	acct_report_run(r, &run);
+	acct_report_finish(r);
+	is_int(acct_report_users(r, &u), 1, "one row");
+	is_int(u[0].gpu_s, 200 + 100, "300 GPU-s as run: 400 x 1/2, 300 x "
+	    "1/3");
+	is_int(u[0].charged, 200 * 2000 + 100 * 1000, "charged: 200 at 2, "
+	    "100 at 1");
+	is_int(acct_report_cluster(r)->gpu_s, 300, "the cluster's likewise");
+	is_int(acct_report_nodes(r, &n), 1, "one node");
+	is_int(n[0].gpu_s, 300, "n1 allocated 300 GPU-s");
+	acct_report_free(r);
+}
+
 int
 main(void)
 {
@@ -436,6 +473,7 @@ main(void)
 	t_nodes(r);
 	used = acct_report_cluster(r)->gpu_s;
 	t_charged();
+	t_shards();
 	acct_report_free(r);
 
 	/* The series, fed alone and with its jobs merged from another. */

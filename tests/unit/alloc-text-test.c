@@ -72,5 +72,44 @@ main(void)
 	    "as written");
 	is_int(alloc_text_next(&pos, &a), 0, "then the end");
 	free(text);
+
+	/* Shards of a GPU: "*N/S" after its mask. */
+	pos = "n1:0x4*2/4,n2:0x1";
+	is_int(alloc_text_next(&pos, &a), 1, "a part of shards");
+	ok(a.node_len == 2 && a.mask == 4 && a.share == 2 && a.shards == 4,
+	    "its node, GPU and 2 of 4 shards");
+	is_int(alloc_text_part_milli(&a), 500, "half a GPU: 500 thousandths");
+	is_int(alloc_text_part_gpu_s(&a, 101), 51, "101 s of it: 50.5 GPU-s, "
+	    "rounded");
+	is_int(alloc_text_part_milli_s(&a, 101), 50500, "50,500 thousandths");
+	is_int(alloc_text_next(&pos, &a), 1, "then a whole GPU");
+	ok(a.share == 0 && a.shards == 0, "with no shards");
+	is_int(alloc_text_part_milli(&a), 1000, "a whole GPU: 1000");
+	is_int(alloc_text_share_milli(1, 1, 3), 333, "a third: 333");
+	is_int(alloc_text_share_milli(1, 2, 3), 667, "two thirds: 667");
+	is_int(alloc_text_share_milli(1, 1, 64), 16, "a 64th: 16");
+	is_int(alloc_text_share_milli(2, 0, 4), 2000, "no share: the GPUs");
+	is_int(alloc_text_share_milli(1, 4, 4), 1000, "every shard: the GPU");
+	is_int(alloc_text_milli_s("n1:0x1*1/3,n2:0x3", 9, 30), 10000 + 60000,
+	    "a text: a third of a GPU and two GPUs for 30 s");
+	is_int(alloc_text_milli_s("", 3, 30), 90000, "none: the GPUs given");
+	is_int(alloc_text_milli_s("n1:0x1*5/4", 3, 30), 90000,
+	    "malformed: the GPUs given");
+	ok(t_bad("n1:0x3*1/2"), "shards of two GPUs");
+	ok(t_bad("n1:0x1*0/2"), "no shard");
+	ok(t_bad("n1:0x1*3/2"), "more than the GPU's");
+	ok(t_bad("n1:0x1*1/65"), "past 64 shards");
+	ok(t_bad("n1:0x1*1"), "no count of shards");
+	ok(t_bad("n1:0x1*1/2x"), "trailing junk");
+	ok(t_bad("n1:0x1*/2"), "no share");
+	ok(t_bad("n1:0x1*01/2"), "a leading zero");
+	ok(!t_bad("n1:0x1*2/2"), "all of them: read as the whole GPU");
+	text = NULL;
+	alloc_text_append_share(&text, "n1", 0x2, 1, 4);
+	alloc_text_append_share(&text, "n2", 0x1, 4, 4);
+	alloc_text_append_share(&text, "n3", 0x1, 0, 4);
+	is_str(text, "n1:0x2*1/4,n2:0x1,n3:0x1", "written: a share, and a "
+	    "whole GPU twice (every shard, no share) as such");
+	free(text);
 	return (tap_done());
 }

@@ -50,6 +50,8 @@ test_months(void)
 	    "before the epoch too");
 }
 
+#define M	INT64_C(1000)	/* BUDGET_MILLI, 64 bits wide */
+
 static void
 test_used(void)
 {
@@ -57,14 +59,26 @@ test_used(void)
 
 	memset(&u, 0, sizeof u);
 	is_int(budget_used(&u, 1000), 0, "nothing used");
-	/* 100 GPU-s done; 4 GPUs running since 500 and 2 since 900. */
-	u.done = 100;
-	u.gpus = 6;
-	u.since = 4 * 500 + 2 * 900;
-	is_int(budget_used(&u, 1000), 100 + 4 * 500 + 2 * 100,
+	/* 100 GPU-s done; 4 GPUs running since 500 and 2 since 900, in
+	 * thousandths (rates in millionths), times from an origin of 0. */
+	u.done = 100 * M;
+	u.rate = 6 * M * M;
+	u.since = 4 * M * M * 500 + 2 * M * M * 900;
+	is_int(budget_used(&u, 1000), (100 + 4 * 500 + 2 * 100) * M,
 	    "done plus each run's GPUs x its time so far");
 	/* A clock stepped back before the runs' starts. */
-	is_int(budget_used(&u, 400), 100, "a clock stepped back adds nothing");
+	is_int(budget_used(&u, 400), 100 * M,
+	    "a clock stepped back adds nothing");
+	/* The same from an origin (the month's start): times count from
+	 * it. */
+	u.origin = 1000000;
+	is_int(budget_used(&u, 1001000), (100 + 4 * 500 + 2 * 100) * M,
+	    "times from the origin");
+	/* Half a GPU (a job of 2 of 4 shards) since 0, for 3 s: 1.5. */
+	memset(&u, 0, sizeof u);
+	u.rate = 500 * M;
+	is_int(budget_used(&u, 3), 1500, "half a GPU for 3 s: 1500 "
+	    "thousandths");
 }
 
 static void
@@ -78,18 +92,23 @@ test_spent(void)
 	ok(budget_is_spent(3600, 7200), "passed is spent");
 
 	memset(&u, 0, sizeof u);
-	u.done = 1000;
+	u.done = 1000 * M;
 	is_int(budget_spent_at(0, &u, 50), BUDGET_NEVER, "no budget: never");
-	is_int(budget_spent_at(2000, &u, 50), BUDGET_NEVER,
+	is_int(budget_spent_at(2000 * M, &u, 50), BUDGET_NEVER,
 	    "nothing running: never");
-	is_int(budget_spent_at(1000, &u, 50), 50, "spent already: now");
+	is_int(budget_spent_at(1000 * M, &u, 50), 50, "spent already: now");
 	/* 3 GPUs from 50 on: 1000 left, 333.3 s: spent at 384. */
-	u.gpus = 3;
-	u.since = 3 * 50;
-	is_int(budget_spent_at(2000, &u, 50), 50 + 334,
+	u.rate = 3 * M * M;
+	u.since = 3 * M * M * 50;
+	is_int(budget_spent_at(2000 * M, &u, 50), 50 + 334,
 	    "rounded up to the second it is spent");
-	ok(!budget_is_spent(2000, budget_used(&u, 383)), "not at 383");
-	ok(budget_is_spent(2000, budget_used(&u, 384)), "spent at 384");
+	ok(!budget_is_spent(2000 * M, budget_used(&u, 383)), "not at 383");
+	ok(budget_is_spent(2000 * M, budget_used(&u, 384)), "spent at 384");
+	/* A quarter of a GPU from 50 on: 1000 left, 4000 s. */
+	u.rate = 250 * M;
+	u.since = 250 * M * 50;
+	is_int(budget_spent_at(2000 * M, &u, 50), 50 + 4000,
+	    "a quarter of a GPU spends it in 4000 s");
 	is_int(budget_percent(500, 2000), 25, "a quarter used");
 	is_int(budget_percent(500, 0), 0, "no budget: 0%%");
 }
@@ -121,7 +140,8 @@ test_unit(void)
 }
 
 /* Charged use, in thousandths of a GPU-second: the same rules with the
- * GPUs weighed by their QOS's factor (x BUDGET_MILLI). */
+ * GPUs weighed by their QOS's factor (rates in millionths: thousandths
+ * of GPUs x the factor's thousandths). */
 static void
 test_charged(void)
 {
@@ -132,7 +152,7 @@ test_charged(void)
 	 * a factor of 1. */
 	memset(&u, 0, sizeof u);
 	u.done = 10 * BUDGET_MILLI;
-	u.gpus = 2 * 500 + 1 * 2000;
+	u.rate = (2 * 500 + 1 * 2000) * M;
 	is_int(budget_used(&u, 10), 10 * 1000 + 3000 * 10, "40 GPU-s charged "
 	    "at 10: 10 done, 2 x 0.5 x 10 and 2 x 10 running");
 	is_int(budget_spent_at(budget, &u, 10), 30, "the 100 GPU-s budget "
@@ -141,7 +161,7 @@ test_charged(void)
 	    budget_is_spent(budget, budget_used(&u, 30)), "spent at 30, not "
 	    "at 29");
 	/* Only a factor of 0 running: never spent by it. */
-	u.gpus = 0;
+	u.rate = 0;
 	is_int(budget_spent_at(budget, &u, 10), BUDGET_NEVER, "free GPUs "
 	    "never spend it");
 	ok(budget_charged_seconds(1500) == 1.5, "1500 thousandths are 1.5 "
