@@ -161,9 +161,12 @@ job_list_put_alloc_text(struct jtext *b, const char *text, int nodes)
 		JTEXT_LIT(b, ",\"gpus\":");
 		job_list_put_gpus(b, a.mask);
 		/* A run of shards: N of the GPU's S. */
-		if (a.share > 0)
-			b->len += (size_t)snprintf(b->buf + b->len, 40,
-			    ",\"share\":%u,\"shards\":%u", a.share, a.shards);
+		if (a.share > 0) {
+			JTEXT_LIT(b, ",\"share\":");
+			jtext_put_int(b, a.share);
+			JTEXT_LIT(b, ",\"shards\":");
+			jtext_put_int(b, a.shards);
+		}
 		b->buf[b->len++] = '}';
 	}
 	b->buf[b->len++] = nodes ? '"' : ']';

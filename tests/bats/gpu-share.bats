@@ -152,6 +152,8 @@ PY
 	# The runs' records name their shards: 2 and 1 of GPU 0's 4.
 	[ "$(sqlite3 "$GB_DIR/ctl/gbatch.db" "SELECT alloc FROM job_runs WHERE job_id = $a")" = "n1:0x1*2/4" ]
 	[ "$(sqlite3 "$GB_DIR/ctl/gbatch.db" "SELECT alloc FROM job_runs WHERE job_id = $b")" = "n1:0x1*1/4" ]
+	# gacct's record of a's run gives them too.
+	[ "$(gacct -j "$a" --json | json_get "[(p['node'], p['gpus'], p['share'], p['shards']) for p in d['jobs'][0]['runs'][0]['alloc']]")" = "[('n1', [0], 2, 4)]" ]
 	gb_wait 5 eval "[ \$(date +%s) -gt \$(sqlite3 '$GB_DIR/ctl/gbatch.db' 'SELECT MAX(end_time) FROM job_runs') ]"
 	t1=$(date +%s)
 	# gacct --report charges each its share, not a whole GPU: the
