@@ -531,6 +531,10 @@ uint32_t	 sched_core_slice_members(const struct sched_ring *);
 bool		 sched_core_slice_hold(struct sched_core *,
 		     struct sched_cjob *j);
 void		 sched_core_slice_onrun(struct sched_cjob *j, int64_t now);
+/* The ring that holds exactly the GPUs of a[0..n) (the same nodes, in
+ * the same order, and the same GPUs on each), or NULL. */
+struct sched_ring *sched_core_slice_at(const struct sched_core *,
+		     const struct place_alloc *a, size_t n);
 /* sched_core_adopt: j, found on a[0..n) after a restart, joins the ring
  * that holds exactly those GPUs, if one does. */
 void		 sched_core_slice_adopt(struct sched_core *,

@@ -106,6 +106,28 @@ sched_core_slice_hold(struct sched_core *core, struct sched_cjob *j)
 	return (shared);
 }
 
+struct sched_ring *
+sched_core_slice_at(const struct sched_core *core,
+    const struct place_alloc *a, size_t n)
+{
+	struct sched_ring	*r;
+	const struct sched_cjob	*m;
+	size_t			 i;
+
+	TAILQ_FOREACH(r, &core->rings, entry) {
+		m = TAILQ_FIRST(&r->all);
+		if (m == NULL || m->hold->nalloc != n)
+			continue;
+		for (i = 0; i < n; i++)
+			if (m->hold->alloc[i].node != a[i].node ||
+			    m->hold->alloc[i].mask != a[i].mask)
+				break;
+		if (i == n)
+			return (r);
+	}
+	return (NULL);
+}
+
 /* Found after a restart, a job that takes turns is put back in its ring
  * (or one of its own) even where time-slicing is now off: the jobs
  * suspended for their turns are then resumed one after the other as the
@@ -115,30 +137,20 @@ sched_core_slice_adopt(struct sched_core *core, struct sched_cjob *j,
     struct place_alloc *a, size_t n)
 {
 	struct sched_ring	*r;
-	struct sched_cjob	*m;
 	uint32_t		 k;
 	size_t			 i;
 
 	if (!j->shape->time_slice)
 		return;
-	TAILQ_FOREACH(r, &core->rings, entry) {
-		m = TAILQ_FIRST(&r->all);
-		if (m == NULL || m->hold->nalloc != n)
-			continue;
-		for (i = 0; i < n; i++)
-			if (m->hold->alloc[i].node != a[i].node ||
-			    m->hold->alloc[i].mask != a[i].mask)
-				break;
-		if (i == n) {
-			sched_cjob_hold(j)->ring = r;
-			for (i = 0; i < n; i++) {
-				k = sched_core_slice_cpus(r, i);
-				a[i].cpus = a[i].cpus > k ? a[i].cpus - k : 0;
-			}
-			return;
-		}
+	if ((r = sched_core_slice_at(core, a, n)) == NULL) {
+		sched_cjob_hold(j)->ring = sched_core_slice_ring(core);
+		return;
 	}
-	sched_cjob_hold(j)->ring = sched_core_slice_ring(core);
+	sched_cjob_hold(j)->ring = r;
+	for (i = 0; i < n; i++) {
+		k = sched_core_slice_cpus(r, i);
+		a[i].cpus = a[i].cpus > k ? a[i].cpus - k : 0;
+	}
 }
 
 void

@@ -594,6 +594,27 @@ sched_core_adopt(struct sched_core *core, const struct sched_jobspec *spec,
 	return (j);
 }
 
+size_t
+sched_core_adopt_taken(const struct sched_core *core,
+    const struct sched_jobspec *spec, const struct place_alloc *a, size_t n)
+{
+	uint64_t	open;
+	size_t		i;
+
+	/* A ring's GPUs are held once, by its first member found: the
+	 * others join it. */
+	if (spec->time_slice && sched_core_slice_at(core, a, n) != NULL)
+		return (n);
+	for (i = 0; i < n; i++) {
+		open = place_node_free_mask(core->cluster, a[i].node);
+		if (a[i].shards > 0)
+			open |= place_shard_mask(core->cluster, a[i].node);
+		if ((a[i].mask & ~open) != 0)
+			return (i);
+	}
+	return (n);
+}
+
 /* Takes j off the running tree (it stops being a candidate victim). */
 void
 sched_core_unrun(struct sched_core *core, struct sched_cjob *j)

@@ -227,11 +227,20 @@ uint64_t		 sched_core_service(const struct sched_core *,
 struct sched_cjob	*sched_core_submit(struct sched_core *,
 			     const struct sched_jobspec *, int64_t now);
 /* A job that is running already (found on a node after a restart) keeps
- * the GPUs in alloc (n entries, which must be free), and the CPUs and
- * memory its res says a part of that size takes there. */
+ * the GPUs in alloc (n entries, which sched_core_adopt_taken must find
+ * free), and the CPUs and memory its res says a part of that size takes
+ * there. */
 struct sched_cjob	*sched_core_adopt(struct sched_core *,
 			     const struct sched_jobspec *,
 			     const struct place_alloc *, size_t n, int64_t now);
+/* The first of alloc's n parts (nodes the core has) whose GPUs a job of
+ * spec found on them may not be adopted on: GPUs other jobs hold, but a
+ * GPU that offers shards to a job of shards, and a ring's GPUs to a job
+ * that takes turns (time_slice): it joins that ring, as it did before the
+ * restart (sched-core-slice.c). n where none is. */
+size_t			 sched_core_adopt_taken(const struct sched_core *,
+			     const struct sched_jobspec *,
+			     const struct place_alloc *, size_t n);
 /* The job is gone (completed, failed, cancelled, held): its GPUs, if any,
  * are free and the handle is freed. */
 void			 sched_core_end(struct sched_core *, struct sched_cjob *,

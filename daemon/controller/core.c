@@ -439,44 +439,44 @@ core_job_service(struct job *j, int64_t ms)
 }
 
 /* Hands a running job to the core with the GPUs it holds; leaves it out
- * (logged) when its node is unknown to the core or the GPUs are taken. */
+ * (logged) when its node is unknown to the core or the GPUs are taken
+ * (sched_core_adopt_taken: a ring's members share theirs). */
 void
 core_adopt(struct job *j, int64_t now)
 {
 	struct sched_jobspec	 spec;
 	struct place_alloc	*a;
-	struct place_cluster	*cl = sched_core_cluster(core.sc);
-	const struct job_part	*part;
 	size_t			 n = job_nparts(j), i;
 
 	if (n == 0)
 		return;
 	a = xcalloc(n, sizeof *a);
 	for (i = 0; i < n; i++) {
-		part = job_part_const(j, i);
-		a[i].node = node_sched_index(part->node);
-		a[i].mask = part->mask;
+		a[i].node = node_sched_index(job_part_const(j, i)->node);
+		a[i].mask = job_part_const(j, i)->mask;
 		/* Its shards of its one GPU, which others may share: until
 		 * its node says again how many a GPU has, the record is
 		 * believed. */
 		a[i].shards = n == 1 ? job_gpu_share(j) : 0;
 		/* A CPU job's parts hold no GPU. */
 		if (a[i].node == NODE_NO_INDEX ||
-		    (a[i].mask == 0) != (job_gpus(j) == 0) ||
-		    (a[i].mask & ~place_node_free_mask(cl, a[i].node) &
-		    ~(a[i].shards > 0 ? place_shard_mask(cl, a[i].node) :
-		    0)) != 0) {
-			log_warn("job %" PRIu64 ": its GPUs on %s are not free "
-			    "in the scheduler; it runs unscheduled", job_id(j),
-			    node_name(part->node));
-			free(a);
-			return;
-		}
+		    (a[i].mask == 0) != (job_gpus(j) == 0))
+			break;
 	}
-	core_spec(j, &spec, now);
-	job_sched(j)->cjob = sched_core_adopt(core.sc, &spec, a, n, now);
-	free((void *)(uintptr_t)spec.nodes);
+	if (i == n) {
+		core_spec(j, &spec, now);
+		if ((i = sched_core_adopt_taken(core.sc, &spec, a, n)) == n)
+			job_sched(j)->cjob = sched_core_adopt(core.sc, &spec,
+			    a, n, now);
+		free((void *)(uintptr_t)spec.nodes);
+	}
 	free(a);
+	if (i < n) {
+		log_warn("job %" PRIu64 ": its GPUs on %s are not free in the "
+		    "scheduler; it runs unscheduled", job_id(j),
+		    node_name(job_part_const(j, i)->node));
+		return;
+	}
 	core_elastic_learnt(j);
 }
 
@@ -769,8 +769,12 @@ core_job_changed(struct job *j, enum job_state from, enum job_state to,
 		core_adopt(j, now);
 		break;
 	case JOB_SUSPENDED:
-		if (s->cjob != NULL)
-			(void)sched_core_suspend(core.sc, s->cjob, now);
+		/* An operator's (a pass's turn has the core's suspended
+		 * already): where it held a time-slicing ring's turn, the
+		 * next pass gives the turn on, so one is due now. */
+		if (s->cjob != NULL &&
+		    sched_core_suspend(core.sc, s->cjob, now))
+			core_mark_dirty();
 		break;
 	case JOB_PREEMPTING:
 		/* Thawed to be stopped: it runs its grace. */

@@ -327,6 +327,54 @@ t_adopt_off(void)
 	sched_core_free(core);
 }
 
+/* What gbatchd asks before it adopts a job found on GPUs after a restart
+ * (sched_core_adopt_taken): on a node of 2 GPUs, A takes turns on GPU 0.
+ * B, found there and taking turns too, joins A's ring (the GPU is A's
+ * already: B was refused it once, and the ring's turns stopped); a job
+ * that takes no turns, or one on GPU 0 and 1, is refused; GPU 1 is free
+ * to any. */
+static void
+t_adopt_taken(void)
+{
+	struct sched_core	*core = t_core(UINT64_MAX / 4, 4, 2);
+	struct sched_jobspec	 spec;
+	struct place_alloc	 at;
+	struct sched_cjob	*a, *b;
+
+	memset(&at, 0, sizeof at);
+	at.mask = 1;
+	memset(&spec, 0, sizeof spec);
+	spec.id = 1;
+	spec.gpus = 1;
+	spec.time_slice = true;
+	is_int(sched_core_adopt_taken(core, &spec, &at, 1), 1,
+	    "A: GPU 0 is free");
+	a = sched_core_adopt(core, &spec, &at, 1, 100000);
+	spec.id = 2;
+	spec.suspended = spec.sliced = true;
+	is_int(sched_core_adopt_taken(core, &spec, &at, 1), 1,
+	    "B, taking turns on A's GPU, may join A");
+	b = sched_core_adopt(core, &spec, &at, 1, 100000);
+	is_int(sched_cjob_ring(b), 2, "A and B are one ring");
+	ok(t_pass(core, 110000) == 2 && t_two(SCHED_ACT_SUSPEND, a,
+	    SCHED_ACT_RESUME, b), "110 s: B's turn");
+	spec.id = 3;
+	spec.suspended = spec.sliced = spec.time_slice = false;
+	is_int(sched_core_adopt_taken(core, &spec, &at, 1), 0,
+	    "one that takes no turns may not have the ring's GPU");
+	at.mask = 3;
+	spec.gpus = 2;
+	spec.time_slice = true;
+	is_int(sched_core_adopt_taken(core, &spec, &at, 1), 0,
+	    "nor one on the ring's GPU and another");
+	at.mask = 2;
+	spec.gpus = 1;
+	spec.time_slice = false;
+	is_int(sched_core_adopt_taken(core, &spec, &at, 1), 1,
+	    "GPU 1 is free to any");
+	sched_core_free(core);
+}
+
 /* On a node of 1 GPU, 4 CPUs and 8 GB, A and B each ask the node's CPUs
  * (its share for a GPU) and 3 GB: B joins A's ring and shares A's CPUs
  * (a frozen job uses none), each holding its own memory; a third of 3 GB
@@ -388,6 +436,7 @@ main(void)
 	t_operator();
 	t_adopt();
 	t_adopt_off();
+	t_adopt_taken();
 	t_cpus_shared();
 	return (tap_done());
 }
