@@ -44,6 +44,7 @@ node_conf_defaults(struct node_conf *conf)
 	conf->cgroup = xstrdup("gbatch");
 	conf->job_pids_max = 16384;
 	conf->gpu_device = xstrdup("/dev/nvidia%u");
+	conf->mps_control = xstrdup("nvidia-cuda-mps-control");
 	conf->log_level = LOG_LEVEL_INFO;
 	tls_settings_defaults(&conf->tls);
 }
@@ -86,6 +87,7 @@ node_conf_clear(struct node_conf *conf)
 	free(conf->gpu_use_file);
 	free(conf->gpu_model);
 	free(conf->gpu_device);
+	free(conf->mps_control);
 	conf_file_list_clear(&conf->gpu_cpus);
 	free(conf->cgroup);
 	tls_settings_clear(&conf->tls);
@@ -138,6 +140,26 @@ node_conf_model_check(const char *s, char *why, size_t len)
 		return (0);
 	snprintf(why, len, "expected a GPU model name of 1 to 64 letters, "
 	    "digits, spaces, '-', '_' or '.', e.g. \"NVIDIA A100\"");
+	return (-1);
+}
+
+/* node.mps_control: "" (none), a program's name (looked for on PATH) or
+ * an absolute path, of characters a file name safely has. */
+static int
+node_conf_mps_check(const char *s, char *why, size_t len)
+{
+	const char	*p;
+
+	for (p = s; *p != '\0'; p++) {
+		if (!isalnum((unsigned char)*p) && strchr("/-_.+", *p) == NULL)
+			break;
+	}
+	if (*p == '\0' && (strchr(s, '/') == NULL || *s == '/') &&
+	    p - s < 256)
+		return (0);
+	snprintf(why, len, "expected \"\" (no MPS), a program's name on PATH "
+	    "or an absolute path of letters, digits and '/-_.+', e.g. "
+	    "\"nvidia-cuda-mps-control\", got \"%s\"", s);
 	return (-1);
 }
 
@@ -230,6 +252,10 @@ static const struct conf_file_key node_conf_keys[] = {
 	  .off = offsetof(struct node_conf, gpu_shards), .min = 0,
 	  .max = JOB_REQ_MAX_SHARES,
 	  .what = "shards each GPU is offered in (0 or 1: none)" },
+	{ .name = "mps_control", .type = CONF_FILE_STRING,
+	  .off = offsetof(struct node_conf, mps_control),
+	  .what = "the MPS control program, \"\" for none",
+	  .valid = node_conf_mps_check },
 	{ .name = "cgroups", .type = CONF_FILE_BOOL,
 	  .off = offsetof(struct node_conf, cgroups) },
 	{ .name = "cgroup", .type = CONF_FILE_STRING,

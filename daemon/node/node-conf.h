@@ -43,6 +43,9 @@ struct node_conf {
 	/* The shards each GPU is offered in to jobs of --gpu-share (0 or
 	 * 1: none, a job takes a GPU whole). */
 	unsigned		 gpu_shards;
+	/* The MPS control program for shared GPUs (node-mps.h): a name
+	 * looked for on PATH, or a path; "": none. */
+	char			*mps_control;
 	/* Each job in a cgroup of its own where the host allows
 	 * (node-confine.h); false: never. */
 	bool			 cgroups;

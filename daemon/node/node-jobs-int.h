@@ -16,6 +16,7 @@
 #include <jansson.h>
 
 #include "daemon/node/node-jobs.h"
+#include "daemon/node/node-mps.h"
 
 /* How often shepherds without a pidfd are looked at (old kernels only). */
 #define NODE_JOB_CHECK_S	1
@@ -36,6 +37,8 @@ struct node_job {
 	/* The shards of its one GPU it holds beside other such jobs (gsub
 	 * --gpu-share; 0: its GPUs whole). */
 	unsigned		 gpu_share;
+	/* MPS serves it (node-mps.h): its GPU's daemon counts it. */
+	bool			 mps;
 
 	pid_t			 shep_pid;
 	uint64_t		 shep_ticks;
@@ -74,6 +77,7 @@ struct node_jobs {
 	struct event			*check;		/* pidfd fallback */
 	struct event			*sigchld;	/* reaps shepherds */
 	struct node_ios			*ios;		/* interactive jobs' */
+	struct node_mps			*mps;		/* NULL: no MPS */
 	/* The host CPUs jobs are pinned to (gnoded's own), when they are:
 	 * in cgroups, with node.cpus no more than the host has. */
 	bool				 pin;

@@ -38,6 +38,13 @@ node_jobs_reattach(struct node_jobs *jobs, struct node_job *job, json_t *run)
 	/* Shards of its GPU, beside others (0: the GPU whole). */
 	job->gpu_share = (unsigned)json_integer_value(json_object_get(run,
 	    "gpu_share"));
+	/* Its GPU's MPS daemon outlived the last gnoded. */
+	if (json_is_true(json_object_get(run, "mps")) &&
+	    json_array_size(job->gpus) == 1 && job->uid >= 0) {
+		job->mps = true;
+		node_mps_rejoin(jobs->mps, (unsigned)json_integer_value(
+		    json_array_get(job->gpus, 0)), (uid_t)job->uid);
+	}
 	if (json_is_string(json_object_get(run, "cpuset")))
 		job->cpuset = xstrdup(json_string_value(json_object_get(run,
 		    "cpuset")));
@@ -100,6 +107,7 @@ node_jobs_recover(struct node_jobs *jobs, char *err, size_t errlen)
 		json_decref(rec);
 	}
 	free(ids);
+	node_mps_sweep(jobs->mps);
 	return (0);
 }
 

@@ -159,6 +159,11 @@ node_job_finish(struct node_job *job, json_t *report)
 	job->end = report;
 	job->state = NODE_JOB_ENDED;
 	job->gpu_mask = 0;
+	if (job->mps) {
+		job->mps = false;
+		node_mps_leave(jobs->mps, (unsigned)json_integer_value(
+		    json_array_get(job->gpus, 0)));
+	}
 	msg = json_string_value(json_object_get(report, "message"));
 	log_info("job %llu: ended %s%s%s", (unsigned long long)job->id,
 	    json_string_value(json_object_get(report, "state")),
@@ -467,6 +472,8 @@ node_jobs_run_record(const struct node_job *job)
 	if (job->gpu_share > 0)
 		json_object_set_new(rec, "gpu_share",
 		    json_integer(job->gpu_share));
+	if (job->mps)
+		json_object_set_new(rec, "mps", json_true());
 	if (job->interactive)
 		json_object_set_new(rec, "interactive", json_true());
 	return (rec);
@@ -588,6 +595,12 @@ node_jobs_launch(struct node_jobs *jobs, const json_t *msg, char *err,
 	job->num_nodes = l->num_nodes;
 	job->gpu_share = l->gpu_share;
 	job->uid = (long long)l->uid;
+	/* Shards of an NVML GPU: under its MPS daemon, where one runs. */
+	if (l->gpu_share > 0 && l->ngpus == 1 && node_mps_join(jobs->mps,
+	    l->gpus[0], l->uid, id)) {
+		job->mps = true;
+		node_mps_env(jobs->mps, l->gpus[0], l->gpu_share, l);
+	}
 	/* Its own CPUs, as the scheduler counted them. */
 	if ((l->cpuset = node_jobs_cpus_pick(jobs, id, l, l->cpus)) != NULL)
 		job->cpuset = xstrdup(l->cpuset);
@@ -899,6 +912,23 @@ node_jobs_set_ios(struct node_jobs *jobs, struct node_ios *ios)
 	jobs->ios = ios;
 }
 
+void
+node_jobs_set_mps(struct node_jobs *jobs, struct node_mps *m)
+{
+	node_mps_free(jobs->mps);
+	jobs->mps = m;
+}
+
+void
+node_jobs_step_mps(struct node_jobs *jobs, uint64_t id, struct node_launch *l)
+{
+	struct node_job	*job = node_job_find(jobs, id);
+
+	if (job != NULL && job->mps && job->state != NODE_JOB_ENDED)
+		node_mps_env(jobs->mps, (unsigned)json_integer_value(
+		    json_array_get(job->gpus, 0)), job->gpu_share, l);
+}
+
 bool
 node_jobs_runs(struct node_jobs *jobs, uint64_t id)
 {
@@ -931,6 +961,7 @@ node_jobs_free(struct node_jobs *jobs)
 		node_jobs_free_job(job);
 	event_free(jobs->check);
 	event_free(jobs->sigchld);
+	node_mps_free(jobs->mps);
 	free(jobs->near);
 	free(jobs);
 }

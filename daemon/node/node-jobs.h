@@ -97,6 +97,16 @@ void			 node_jobs_set_near(struct node_jobs *, size_t gpu,
 struct node_ios;
 void			 node_jobs_set_ios(struct node_jobs *,
 			     struct node_ios *);
+/* Runs shared GPUs' MPS daemons with m (node-mps.h; NULL: none), which
+ * the table then owns. Before node_jobs_recover. */
+struct node_mps;
+void			 node_jobs_set_mps(struct node_jobs *,
+			     struct node_mps *m);
+/* A step of job id, l, runs under the job's GPU's MPS daemon where the
+ * job does: fills l's MPS members. */
+struct node_launch;
+void			 node_jobs_step_mps(struct node_jobs *, uint64_t id,
+			     struct node_launch *l);
 /* Whether job id runs here now, or is starting: its shepherd has its
  * tasks going and has yet to say so (a batch script's first srun may
  * reach gnoded first). */

@@ -509,6 +509,8 @@ node_launch_free(struct node_launch *l)
 	free(l->ckpt_dir);
 	free(l->master_addr);
 	free(l->cpuset);
+	free(l->mps_pipe);
+	free(l->mps_device);
 	free(l->gpus);
 	node_launch_free_list(l->argv);
 	node_launch_free_list(l->env);

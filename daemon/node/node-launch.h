@@ -71,6 +71,15 @@ struct node_launch {
 	/* The shards of its one GPU the job takes beside other such jobs
 	 * (gsub --gpu-share; 0: its GPUs whole). */
 	unsigned	  gpu_share;
+	/* Not from the launch: where MPS serves it (node-mps.h), its GPU's
+	 * pipe directory and UUID (the GPU's daemon sees that GPU alone, so
+	 * a client names it by UUID, not by index), its share of the GPU's
+	 * threads (percent) and memory (MB; 0: not known). mps_pipe NULL:
+	 * MPS does not serve it. */
+	char		 *mps_pipe;
+	char		 *mps_device;
+	unsigned	  mps_threads;
+	uint64_t	  mps_mem_mb;
 	/* Not from the launch: the host CPUs gnoded pinned the job to
 	 * (node-jobs.c), "0-3,8"; NULL: not pinned. */
 	char		 *cpuset;

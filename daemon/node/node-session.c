@@ -11,6 +11,7 @@
 #include "daemon/node/node-cpus.h"
 #include "daemon/node/node-io.h"
 #include "daemon/node/node-jobs.h"
+#include "daemon/node/node-mps.h"
 #include "daemon/node/node-link.h"
 #include "daemon/node/node-msg.h"
 #include "daemon/node/node-relay.h"
@@ -357,6 +358,7 @@ node_session_create(struct event_base *base, const struct node_conf *conf,
 	s->jobs = node_jobs_create(base, conf, node_gpu_count(gpus),
 	    &node_session_jobs_cb, s);
 	node_session_near(s);
+	node_jobs_set_mps(s->jobs, node_mps_create(conf, gpus));
 	s->ios = node_io_create(base, &node_session_ios_cb, s);
 	node_jobs_set_ios(s->jobs, s->ios);
 	s->steps = node_steps_create(base, conf, s->jobs, s->ios);

@@ -155,6 +155,14 @@ node_shepherd_record_run(struct node_shepherd *sh)
 		json_object_set_new(rec, "preempted", json_true());
 	if (sh->l->io)
 		json_object_set_new(rec, "interactive", json_true());
+	/* What gnoded wrote at the launch and reads back at a restart. */
+	if (sh->l->gpu_share > 0)
+		json_object_set_new(rec, "gpu_share",
+		    json_integer(sh->l->gpu_share));
+	if (sh->l->cpuset != NULL)
+		json_object_set_new(rec, "cpuset", json_string(sh->l->cpuset));
+	if (sh->l->mps_pipe != NULL)
+		json_object_set_new(rec, "mps", json_true());
 	/* The other tasks, for gnoded to kill should the shepherd die. */
 	if (sh->ntasks > 1) {
 		tasks = json_array();

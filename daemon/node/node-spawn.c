@@ -222,7 +222,8 @@ node_spawn_task_env(struct node_spawn *sp, const struct node_conf *conf,
 	node_spawn_setenv(sp, "GROUP_RANK", num);
 	if (l->task_per_gpu && !l->gpu_bind_none && local < l->ngpus) {
 		snprintf(num, sizeof num, "%u", l->gpus[local]);
-		node_spawn_setenv(sp, "CUDA_VISIBLE_DEVICES", num);
+		node_spawn_setenv(sp, "CUDA_VISIBLE_DEVICES",
+		    l->mps_pipe != NULL ? l->mps_device : num);
 	}
 }
 
@@ -284,6 +285,29 @@ node_spawn_step_env(struct node_spawn *sp, const struct node_conf *conf)
 		    NODE_BATCH_ONCE ? "batch" : "task");
 }
 
+/* A job MPS serves: its GPU's daemon and its share of the GPU. That
+ * daemon sees the GPU alone, which its clients name by UUID (by index
+ * they would name a GPU it does not have); the memory limit's device 0
+ * is that one GPU. */
+static void
+node_spawn_mps_env(struct node_spawn *sp)
+{
+	const struct node_launch	*l = sp->l;
+	char				 num[32];
+
+	if (l->mps_pipe == NULL)
+		return;
+	node_spawn_setenv(sp, "CUDA_VISIBLE_DEVICES", l->mps_device);
+	node_spawn_setenv(sp, "CUDA_MPS_PIPE_DIRECTORY", l->mps_pipe);
+	snprintf(num, sizeof num, "%u", l->mps_threads);
+	node_spawn_setenv(sp, "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", num);
+	if (l->mps_mem_mb > 0) {
+		snprintf(num, sizeof num, "0=%lluM",
+		    (unsigned long long)l->mps_mem_mb);
+		node_spawn_setenv(sp, "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT", num);
+	}
+}
+
 static void
 node_spawn_env(struct node_spawn *sp, const struct node_conf *conf)
 {
@@ -328,6 +352,7 @@ node_spawn_env(struct node_spawn *sp, const struct node_conf *conf)
 		snprintf(num, sizeof num, "%u", conf->gpu_shards);
 		node_spawn_setenv(sp, "GBATCH_GPU_SHARDS", num);
 	}
+	node_spawn_mps_env(sp);
 	node_spawn_res_env(sp, "GBATCH_CPUS", "GBATCH_MEM_MB");
 	node_spawn_setenv(sp, "GBATCH_NODELIST", l->nodelist);
 	snprintf(num, sizeof num, "%u", l->num_nodes);

@@ -275,6 +275,7 @@ node_steps_launch(struct node_steps *steps, const json_t *msg)
 		return;
 	}
 	l->step = step;
+	node_jobs_step_mps(steps->jobs, job, l);
 	if (node_io_open(steps->ios, job, step, l, why, sizeof why) == -1) {
 		node_step_report(steps, job, step, 1, 0, why);
 		node_launch_free(l);

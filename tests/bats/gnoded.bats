@@ -314,7 +314,17 @@ conf_line() {
 	gb_write_conf '' 'gpuz = 4;'
 	run gnoded -D -n n1 -d "$GB_DIR/node-x"
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"gnoded: $GBATCH_CONF: line $(conf_line gpuz): node.gpuz: unknown key; expected name, controller, state_dir, socket, switch, gpu_model, gpu_source, gpu_use_file, gpus, cpus, memory_mb, gpu_shards, cgroups, cgroup, job_pids_max, gpu_device, gpu_cpus, heartbeat_interval, kill_wait, allow_root_jobs, slurm_env, clean_shm or log_level"* ]]
+	[[ "$output" == *"gnoded: $GBATCH_CONF: line $(conf_line gpuz): node.gpuz: unknown key; expected name, controller, state_dir, socket, switch, gpu_model, gpu_source, gpu_use_file, gpus, cpus, memory_mb, gpu_shards, mps_control, cgroups, cgroup, job_pids_max, gpu_device, gpu_cpus, heartbeat_interval, kill_wait, allow_root_jobs, slurm_env, clean_shm or log_level"* ]]
+	[ ! -e "$GB_DIR/node-x" ]
+}
+
+@test "gnoded refuses an mps_control that is neither a name nor an absolute path, naming what is accepted" {
+	gb_write_conf '' 'mps_control = "bin/mps";'
+	run -2 gnoded -D -n n1 -d "$GB_DIR/node-x"
+	[[ "$output" == *"line $(conf_line mps_control): node.mps_control: expected \"\" (no MPS), a program's name on PATH or an absolute path of letters, digits and '/-_.+', e.g. \"nvidia-cuda-mps-control\", got \"bin/mps\""* ]]
+	gb_write_conf '' 'mps_control = "mps; rm -rf /";'
+	run -2 gnoded -D -n n1 -d "$GB_DIR/node-x"
+	[[ "$output" == *"node.mps_control: expected"*"got \"mps; rm -rf /\""* ]]
 	[ ! -e "$GB_DIR/node-x" ]
 }
 

@@ -37,6 +37,8 @@ node_jobs_are() {
 	gb_start_controller
 	gb_start_node n1 1 --gpu-shards 4
 	[ "$(gnodes -h -N n1 -o gpu_shards | tr -d ' ')" = 4 ]
+	# Its GPUs are simulated: no MPS, and gnoded says why.
+	grep -q "node n1: shared GPUs run without MPS: the GPUs are configured, not NVML's" "$GB_DIR/gnoded-n1.log"
 	a=$(share_job a --gpu-share 2)
 	b=$(share_job b --gres=shard:2)
 	gb_wait_state "$a" RUNNING 20
@@ -72,6 +74,44 @@ node_jobs_are() {
 	gb_wait 20 test -f ran-c
 	node_jobs_are n1 "0:$c"
 	gcancel "$c"
+}
+
+# Whether the record of job $2's run on node $1 is its shepherd's (the
+# job's pid in it) and gives share $3.
+record_share_is() {
+	gb_node_record "$1" "$2" run | /usr/bin/python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+sys.exit(0 if r.get("pid", 0) > 0 and r.get("gpu_share") == int(sys.argv[1]) else 1)' "$3"
+}
+
+@test "a gnoded restart keeps its shard jobs' shares: another still fits beside them on the GPU" {
+	gb_start_controller
+	gb_start_node n1 1 --gpu-shards 4
+	a=$(share_job a --gpu-share 2)
+	gb_wait_state "$a" RUNNING 20
+	gb_wait 20 test -f env-a
+	# The shepherd has written the run's record again, share and all.
+	gb_wait 20 record_share_is n1 "$a" 2
+	n=$(grep -c 'node n1: up from' "$GB_DIR/gbatchd.log")
+	kill -9 "$GB_NODE_PID_n1"
+	wait "$GB_NODE_PID_n1" 2>/dev/null || true
+	gnoded -D -f "$GBATCH_CONF" -n n1 -g 1 -c "$GB_CTL_ADDR" \
+	    -d "$GB_DIR/node-n1" -u "$GB_DIR/gnoded-n1.sock" \
+	    -L "$GB_DIR/gnoded-n1.log" --gpu-shards 4 &
+	GB_NODE_PIDS+=($!)
+	gb_wait 30 eval '[ "$(grep -c "node n1: up from" "$GB_DIR/gbatchd.log")" -gt "$n" ]'
+	grep -q "job $a: re-attached" "$GB_DIR/gnoded-n1.log"
+	# The new gnoded knows a holds 2 of the GPU's 4 shards, not all of
+	# it: a job of the other 2 starts beside it.
+	b=$(share_job b --gpu-share 2)
+	gb_wait_state "$b" RUNNING 20
+	gb_wait 20 test -f env-b
+	[ "$(cat env-b)" = "0 2 4 2" ]
+	node_jobs_are n1 "0:$a,$b"
+	gb_state_is "$a" RUNNING
+	! grep -q "refused launch of job $b" "$GB_DIR/gnoded-n1.log"
+	gcancel "$a" "$b"
 }
 
 @test "shard jobs go only to nodes that offer shards, packed onto the GPU already shared" {
