@@ -455,7 +455,7 @@ node_jobs_check(struct node_jobs *jobs, const struct node_launch *l,
 }
 
 static json_t *
-node_jobs_run_record(const struct node_job *job)
+node_jobs_run_record(const struct node_job *job, const struct node_launch *l)
 {
 	json_t	*rec;
 
@@ -465,17 +465,7 @@ node_jobs_run_record(const struct node_job *job)
 	    "shepherd_pid", (int)job->shep_pid,
 	    "shepherd_start", (json_int_t)job->shep_ticks,
 	    "restarts", (int)job->restarts, "num_nodes", (int)job->num_nodes);
-	if (job->uid >= 0)
-		json_object_set_new(rec, "uid", json_integer(job->uid));
-	if (job->cpuset != NULL)
-		json_object_set_new(rec, "cpuset", json_string(job->cpuset));
-	if (job->gpu_share > 0)
-		json_object_set_new(rec, "gpu_share",
-		    json_integer(job->gpu_share));
-	if (job->mps)
-		json_object_set_new(rec, "mps", json_true());
-	if (job->interactive)
-		json_object_set_new(rec, "interactive", json_true());
+	node_record_run_launch(rec, l);
 	return (rec);
 }
 
@@ -643,7 +633,7 @@ node_jobs_launch(struct node_jobs *jobs, const json_t *msg, char *err,
 	job->pidfd = node_proc_pidfd_open(pid);
 	job->sock = sock;
 	job->state = NODE_JOB_STARTING;
-	rec = node_jobs_run_record(job);
+	rec = node_jobs_run_record(job, l);
 	if (node_record_write(jobs->conf->state_dir, id, NODE_RECORD_RUN, rec,
 	    why, sizeof why) == -1) {
 		json_decref(rec);

@@ -12,6 +12,7 @@
 
 #include "common/xmalloc.h"
 #include "daemon/common/dirmode.h"
+#include "daemon/node/node-launch.h"
 #include "daemon/node/node-record.h"
 
 /* A record is a few hundred bytes, and a job's file holds a few: its run
@@ -355,4 +356,19 @@ node_record_scan(const char *state_dir, uint64_t **ids, size_t *n, char *err,
 	*ids = v;
 	*n = out;
 	return (0);
+}
+
+void
+node_record_run_launch(json_t *rec, const struct node_launch *l)
+{
+	json_object_set_new(rec, "uid", json_integer((json_int_t)l->uid));
+	if (l->cpuset != NULL)
+		json_object_set_new(rec, "cpuset", json_string(l->cpuset));
+	if (l->gpu_share > 0)
+		json_object_set_new(rec, "gpu_share",
+		    json_integer(l->gpu_share));
+	if (l->mps_pipe != NULL)
+		json_object_set_new(rec, "mps", json_true());
+	if (l->io)
+		json_object_set_new(rec, "interactive", json_true());
 }

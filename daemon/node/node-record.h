@@ -41,6 +41,15 @@ int	 node_record_write(const char *state_dir, uint64_t id,
 json_t	*node_record_read(const char *state_dir, uint64_t id,
 	     enum node_record_kind, char *err, size_t errlen);
 
+/* Adds to a run record what it keeps of the job's launch l for a gnoded
+ * started again (node-jobs-recover.c): its uid, its CPUs (cpuset), its
+ * shards (gpu_share), whether MPS serves it (mps) and whether its streams
+ * are relayed (interactive). gnoded's record at the launch and the
+ * shepherd's at the start both take them from here, so neither drops
+ * one. */
+struct node_launch;
+void	 node_record_run_launch(json_t *rec, const struct node_launch *l);
+
 /* Removes the job's records; missing ones are fine. */
 void	 node_record_remove(const char *state_dir, uint64_t id);
 

@@ -150,19 +150,9 @@ node_shepherd_record_run(struct node_shepherd *sh)
 	    "shepherd_start", (json_int_t)node_proc_start_ticks(getpid()),
 	    "restarts", (int)sh->l->restarts,
 	    "num_nodes", (int)sh->l->num_nodes);
-	json_object_set_new(rec, "uid", json_integer((json_int_t)sh->l->uid));
+	node_record_run_launch(rec, sh->l);
 	if (sh->preempted)
 		json_object_set_new(rec, "preempted", json_true());
-	if (sh->l->io)
-		json_object_set_new(rec, "interactive", json_true());
-	/* What gnoded wrote at the launch and reads back at a restart. */
-	if (sh->l->gpu_share > 0)
-		json_object_set_new(rec, "gpu_share",
-		    json_integer(sh->l->gpu_share));
-	if (sh->l->cpuset != NULL)
-		json_object_set_new(rec, "cpuset", json_string(sh->l->cpuset));
-	if (sh->l->mps_pipe != NULL)
-		json_object_set_new(rec, "mps", json_true());
 	/* The other tasks, for gnoded to kill should the shepherd die. */
 	if (sh->ntasks > 1) {
 		tasks = json_array();

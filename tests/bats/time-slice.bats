@@ -91,15 +91,22 @@ pid_alive() {
 	! gb_pid_gone "$1"
 }
 
-@test "time-slicing rotates three opted-in jobs on one GPU in turns, one running at a time" {
-	frozen_cluster 1 1 'scheduler = { time_slice = 2; };'
+# ring_start SECONDS: a one-GPU cluster taking turns of SECONDS, and on
+# it jobs a, b and c (their ids set), opted in, each writing its pid to
+# pid-a, pid-b or pid-c as it starts; returns once all three have (each
+# within its first turns, on the one GPU).
+ring_start() {
+	frozen_cluster 1 1 "scheduler = { time_slice = $1; };"
 	for x in a b c; do
-		eval "$x=\$(gb_submit --time-slice -G 1 --mem-per-gpu 1G --wrap 'touch up-$x; exec sleep 1000')"
+		eval "$x=\$(gb_submit --time-slice -G 1 --mem-per-gpu 1G --wrap 'echo \$\$ >pid-$x; exec sleep 1000')"
 	done
-	# Each starts within its first turns, on the one GPU.
-	gb_wait 30 test -f up-a
-	gb_wait 30 test -f up-b
-	gb_wait 30 test -f up-c
+	gb_wait 30 test -s pid-a
+	gb_wait 30 test -s pid-b
+	gb_wait 30 test -s pid-c
+}
+
+@test "time-slicing rotates three opted-in jobs on one GPU in turns, one running at a time" {
+	ring_start 2
 	# The turns go round: each is frozen for the others at least twice,
 	# and every listing shows one running, the others frozen.
 	gb_wait 60 switches_at_least "$a" 2
@@ -123,13 +130,7 @@ pid_alive() {
 }
 
 @test "an operator's gctl resume of a job frozen for its turn gives it the turn; a suspend hands the turn on" {
-	frozen_cluster 1 1 'scheduler = { time_slice = 1; };'
-	for x in a b c; do
-		eval "$x=\$(gb_submit --time-slice -G 1 --mem-per-gpu 1G --wrap 'echo \$\$ >pid-$x; exec sleep 1000')"
-	done
-	gb_wait 30 test -s pid-a
-	gb_wait 30 test -s pid-b
-	gb_wait 30 test -s pid-c
+	ring_start 1
 	gb_wait 30 one_turn "$a" "$b" "$c"
 	# The ring formed, turns now outlast the test: no turn ends on its
 	# own, each change below is the operator's.
@@ -192,13 +193,7 @@ pid_alive() {
 }
 
 @test "a ring survives a gbatchd restart: the same jobs, none restarted, one running, the turns going on" {
-	frozen_cluster 1 1 'scheduler = { time_slice = 2; };'
-	for x in a b c; do
-		eval "$x=\$(gb_submit --time-slice -G 1 --mem-per-gpu 1G --wrap 'echo \$\$ >pid-$x; exec sleep 1000')"
-	done
-	gb_wait 30 test -s pid-a
-	gb_wait 30 test -s pid-b
-	gb_wait 30 test -s pid-c
+	ring_start 2
 	# Each has had a turn and been frozen for another's.
 	gb_wait 60 switches_at_least "$a" 1
 	gb_wait 60 switches_at_least "$b" 1
