@@ -44,6 +44,9 @@ const char	*store_path(void);
  * store is not open or the file cannot be opened. */
 sqlite3		*store_reader(char *err, size_t errlen);
 
+/* Forgets what the store keeps in memory of the rows (the next job id,
+ * the texts it knows): rows were written under it (store-log.c). */
+void		 store_refresh(void);
 /* The statements store_open prepares on the write connection. */
 enum store_stmt {
 	STORE_BEGIN,

@@ -23,6 +23,7 @@
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "daemon/controller/store-int.h"
+#include "daemon/controller/store-log.h"
 #include "daemon/controller/store-sql.h"
 #include "daemon/controller/store-text.h"
 #include "daemon/controller/store.h"
@@ -272,11 +273,7 @@ store_open(const char *dir, bool sync_full, void (*begin_cb)(void),
 			goto fail;
 		}
 	}
-	/* sqlite_sequence remembers the largest id ever handed out, even if
-	 * rows are purged later, so ids are never reused. */
-	store.next_id = (uint64_t)store_int("SELECT MAX(COALESCE((SELECT seq "
-	    "FROM sqlite_sequence WHERE name = 'jobs'), 0), COALESCE((SELECT "
-	    "MAX(id) FROM jobs), 0))") + 1;
+	store_refresh();
 	store.begin_cb = begin_cb;
 	free(store.db_path);
 	store.db_path = path;
@@ -285,6 +282,17 @@ fail:
 	free(path);
 	store_close();
 	return (-1);
+}
+
+void
+store_refresh(void)
+{
+	/* sqlite_sequence remembers the largest id ever handed out, even if
+	 * rows are purged later, so ids are never reused. */
+	store.next_id = (uint64_t)store_int("SELECT MAX(COALESCE((SELECT seq "
+	    "FROM sqlite_sequence WHERE name = 'jobs'), 0), COALESCE((SELECT "
+	    "MAX(id) FROM jobs), 0))") + 1;
+	store_text_forget();
 }
 
 void
@@ -384,6 +392,7 @@ store_begin(void)
 	if (store_step_done(store.stmts[STORE_BEGIN], "begin") != 0)
 		return (-1);
 	store.txn = true;
+	store_log_begun();
 	if (store.begin_cb != NULL)
 		store.begin_cb();
 	return (0);
@@ -396,6 +405,7 @@ store_commit(char *err, size_t errlen)
 
 	if (!store.txn)
 		return (0);
+	store_log_commit();
 	rc = sqlite3_step(store.stmts[STORE_COMMIT]);
 	sqlite3_reset(store.stmts[STORE_COMMIT]);
 	if (rc == SQLITE_DONE) {
@@ -404,6 +414,7 @@ store_commit(char *err, size_t errlen)
 	}
 	snprintf(err, errlen, "commit: %s", sqlite3_errmsg(store.db));
 	store_text_forget();
+	store_log_rollback();
 	if (sqlite3_get_autocommit(store.db) == 0) {
 		sqlite3_step(store.stmts[STORE_ROLLBACK]);
 		sqlite3_reset(store.stmts[STORE_ROLLBACK]);
