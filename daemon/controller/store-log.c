@@ -11,6 +11,7 @@
 #define SQLITE_ENABLE_SESSION		1
 #define SQLITE_ENABLE_PREUPDATE_HOOK	1
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,91 +19,74 @@
 #include <sqlite3.h>
 
 #include "common/log.h"
-#include "daemon/controller/store-int.h"
 #include "daemon/controller/store-log.h"
 
-/* Global with the store it records: one write connection, one open
- * transaction at a time. */
-static struct {
-	bool		 on;
-	sqlite3_session	*session;	/* the open transaction's */
-	void		*taken;		/* the last commit's changeset */
-	int		 taken_len;
-} slog;
-
-void
-store_log_capture(bool on)
+static void
+store_log_end_session(struct store_log *slog)
 {
-	slog.on = on;
-}
-
-bool
-store_log_capturing(void)
-{
-	return (slog.on);
+	if (slog->session != NULL)
+		sqlite3session_delete(slog->session);
+	slog->session = NULL;
 }
 
 static void
-store_log_end_session(void)
+store_log_drop(struct store_log *slog)
 {
-	if (slog.session != NULL)
-		sqlite3session_delete(slog.session);
-	slog.session = NULL;
+	sqlite3_free(slog->taken);
+	slog->taken = NULL;
+	slog->taken_len = 0;
 }
 
 void
-store_log_begun(void)
+store_log_begun(struct store_log *slog, sqlite3 *db)
 {
-	sqlite3	*db = store_handle();
-
-	store_log_end_session();
-	if (!slog.on)
+	store_log_end_session(slog);
+	if (!slog->on)
 		return;
-	if (sqlite3session_create(db, "main", &slog.session) != SQLITE_OK ||
-	    sqlite3session_attach(slog.session, NULL) != SQLITE_OK) {
-		/* The commit then finds no session and fails the batch
-		 * (store_log_commit): nothing unreplicated is
-		 * acknowledged. */
+	if (sqlite3session_create(db, "main", &slog->session) != SQLITE_OK ||
+	    sqlite3session_attach(slog->session, NULL) != SQLITE_OK) {
 		log_error("store: cannot record the transaction: %s",
 		    sqlite3_errmsg(db));
-		store_log_end_session();
+		store_log_end_session(slog);
 	}
 }
 
 void
-store_log_commit(void)
+store_log_commit(struct store_log *slog)
 {
-	sqlite3_free(slog.taken);
-	slog.taken = NULL;
-	slog.taken_len = 0;
-	if (slog.session == NULL)
+	store_log_drop(slog);
+	if (slog->session == NULL)
 		return;
-	if (sqlite3session_changeset(slog.session, &slog.taken_len,
-	    &slog.taken) != SQLITE_OK) {
+	if (sqlite3session_changeset(slog->session, &slog->taken_len,
+	    &slog->taken) != SQLITE_OK) {
 		log_error("store: cannot write the transaction's changeset");
-		slog.taken = NULL;
-		slog.taken_len = 0;
+		slog->taken = NULL;
+		slog->taken_len = 0;
 	}
-	store_log_end_session();
+	store_log_end_session(slog);
 }
 
 void
-store_log_rollback(void)
+store_log_rollback(struct store_log *slog)
 {
-	store_log_end_session();
-	sqlite3_free(slog.taken);
-	slog.taken = NULL;
-	slog.taken_len = 0;
+	store_log_end_session(slog);
+	store_log_drop(slog);
+}
+
+void
+store_log_end(struct store_log *slog)
+{
+	store_log_rollback(slog);
 }
 
 void *
-store_log_take(size_t *len)
+store_log_take(struct store_log *slog, size_t *len)
 {
-	void	*p = slog.taken;
+	void	*p = slog->taken;
 
-	*len = p == NULL ? 0 : (size_t)slog.taken_len;
-	slog.taken = NULL;
-	slog.taken_len = 0;
+	*len = p == NULL ? 0 : (size_t)slog->taken_len;
+	slog->taken = NULL;
+	slog->taken_len = 0;
 	if (*len == 0) {
 		sqlite3_free(p);
 		return (NULL);
@@ -136,13 +120,13 @@ store_log_conflict(void *arg, int why, sqlite3_changeset_iter *it)
 }
 
 int
-store_log_apply(const void *cs, size_t len, char *err, size_t errlen)
+store_log_apply(sqlite3 *db, const void *cs, size_t len, char *err,
+    size_t errlen)
 {
-	sqlite3	*db = store_handle();
 	char	*msg = NULL;
 	int	 rc;
 
-	if (store_in_txn()) {
+	if (sqlite3_get_autocommit(db) == 0) {
 		snprintf(err, errlen, "a transaction is open");
 		return (-1);
 	}
@@ -165,7 +149,6 @@ store_log_apply(const void *cs, size_t len, char *err, size_t errlen)
 		(void)sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 		goto fail;
 	}
-	store_refresh();
 	return (0);
 fail:
 	snprintf(err, errlen, "%s", msg != NULL ? msg : sqlite3_errmsg(db));
@@ -174,17 +157,17 @@ fail:
 }
 
 void *
-store_log_image(size_t *len, char *err, size_t errlen)
+store_log_image(sqlite3 *db, size_t *len, char *err, size_t errlen)
 {
 	sqlite3_int64	 n = 0;
 	unsigned char	*p;
 
 	*len = 0;
-	if (store_in_txn()) {
+	if (sqlite3_get_autocommit(db) == 0) {
 		snprintf(err, errlen, "a transaction is open");
 		return (NULL);
 	}
-	if ((p = sqlite3_serialize(store_handle(), "main", &n, 0)) == NULL) {
+	if ((p = sqlite3_serialize(db, "main", &n, 0)) == NULL) {
 		snprintf(err, errlen, "cannot read the database's image");
 		return (NULL);
 	}
@@ -193,14 +176,15 @@ store_log_image(size_t *len, char *err, size_t errlen)
 }
 
 int
-store_log_restore(const void *img, size_t len, char *err, size_t errlen)
+store_log_restore(sqlite3 *db, const void *img, size_t len, char *err,
+    size_t errlen)
 {
 	sqlite3		*mem = NULL;
 	sqlite3_backup	*b;
 	unsigned char	*copy;
 	int		 rc;
 
-	if (store_in_txn()) {
+	if (sqlite3_get_autocommit(db) == 0) {
 		snprintf(err, errlen, "a transaction is open");
 		return (-1);
 	}
@@ -235,10 +219,10 @@ store_log_restore(const void *img, size_t len, char *err, size_t errlen)
 		sqlite3_close(mem);
 		return (-1);
 	}
-	if ((b = sqlite3_backup_init(store_handle(), "main", mem,
+	if ((b = sqlite3_backup_init(db, "main", mem,
 	    "main")) == NULL) {
 		snprintf(err, errlen, "cannot restore the image: %s",
-		    sqlite3_errmsg(store_handle()));
+		    sqlite3_errmsg(db));
 		sqlite3_close(mem);
 		return (-1);
 	}
@@ -251,12 +235,11 @@ store_log_restore(const void *img, size_t len, char *err, size_t errlen)
 		return (-1);
 	}
 	/* The copied header said rollback journal: back to WAL. */
-	if (sqlite3_exec(store_handle(), "PRAGMA journal_mode = WAL", NULL,
+	if (sqlite3_exec(db, "PRAGMA journal_mode = WAL", NULL,
 	    NULL, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "restored, but not in WAL mode: %s",
-		    sqlite3_errmsg(store_handle()));
+		    sqlite3_errmsg(db));
 		return (-1);
 	}
-	store_refresh();
 	return (0);
 }

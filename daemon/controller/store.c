@@ -122,6 +122,8 @@ static struct {
 	uint64_t		 next_id;
 	/* Called when a write opens a transaction (commit_want). */
 	void			(*begin_cb)(void);
+	/* The changesets of the group commits, for replicas. */
+	struct store_log	 log;
 } store = {
 	.next_id = 1,
 };
@@ -310,6 +312,7 @@ store_close(void)
 		store.stmts[i] = NULL;
 	}
 	store_text_forget();
+	store_log_end(&store.log);
 	/* Queries still open on the reader belong to requests being torn
 	 * down: it closes once their last statement is finalized. */
 	if (store.reader != NULL)
@@ -319,6 +322,58 @@ store_close(void)
 	store.db = NULL;
 	free(store.db_path);
 	store.db_path = NULL;
+}
+
+void
+store_capture(bool on)
+{
+	store.log.on = on;
+}
+
+void *
+store_changeset_take(size_t *len)
+{
+	return (store_log_take(&store.log, len));
+}
+
+int
+store_changeset_apply(const void *cs, size_t len, char *err, size_t errlen)
+{
+	if (store.db == NULL || store.txn) {
+		snprintf(err, errlen, "the store is %s", store.db == NULL ?
+		    "not open" : "in a transaction");
+		return (-1);
+	}
+	if (store_log_apply(store.db, cs, len, err, errlen) != 0)
+		return (-1);
+	store_refresh();
+	return (0);
+}
+
+void *
+store_image(size_t *len, char *err, size_t errlen)
+{
+	*len = 0;
+	if (store.db == NULL || store.txn) {
+		snprintf(err, errlen, "the store is %s", store.db == NULL ?
+		    "not open" : "in a transaction");
+		return (NULL);
+	}
+	return (store_log_image(store.db, len, err, errlen));
+}
+
+int
+store_restore(const void *img, size_t len, char *err, size_t errlen)
+{
+	if (store.db == NULL || store.txn) {
+		snprintf(err, errlen, "the store is %s", store.db == NULL ?
+		    "not open" : "in a transaction");
+		return (-1);
+	}
+	if (store_log_restore(store.db, img, len, err, errlen) != 0)
+		return (-1);
+	store_refresh();
+	return (0);
 }
 
 const char *
@@ -392,7 +447,7 @@ store_begin(void)
 	if (store_step_done(store.stmts[STORE_BEGIN], "begin") != 0)
 		return (-1);
 	store.txn = true;
-	store_log_begun();
+	store_log_begun(&store.log, store.db);
 	if (store.begin_cb != NULL)
 		store.begin_cb();
 	return (0);
@@ -405,7 +460,7 @@ store_commit(char *err, size_t errlen)
 
 	if (!store.txn)
 		return (0);
-	store_log_commit();
+	store_log_commit(&store.log);
 	rc = sqlite3_step(store.stmts[STORE_COMMIT]);
 	sqlite3_reset(store.stmts[STORE_COMMIT]);
 	if (rc == SQLITE_DONE) {
@@ -414,7 +469,7 @@ store_commit(char *err, size_t errlen)
 	}
 	snprintf(err, errlen, "commit: %s", sqlite3_errmsg(store.db));
 	store_text_forget();
-	store_log_rollback();
+	store_log_rollback(&store.log);
 	if (sqlite3_get_autocommit(store.db) == 0) {
 		sqlite3_step(store.stmts[STORE_ROLLBACK]);
 		sqlite3_reset(store.stmts[STORE_ROLLBACK]);

@@ -33,6 +33,19 @@ bool	 store_in_txn(void);
  * 0, or -1 with err set after rolling back. */
 int	 store_commit(char *err, size_t errlen);
 
+/* Replicas (store-log.h): with capture on, each commit leaves the
+ * changeset it wrote, taken right after store_commit (free with
+ * store_log_free; NULL with *len 0 when it wrote nothing). A follower
+ * applies others' changesets and installs images; both need no
+ * transaction open, and return 0 or -1 with err set and nothing
+ * changed. */
+void	 store_capture(bool on);
+void	*store_changeset_take(size_t *len);
+int	 store_changeset_apply(const void *, size_t len, char *err,
+	     size_t errlen);
+void	*store_image(size_t *len, char *err, size_t errlen);
+int	 store_restore(const void *, size_t len, char *err, size_t errlen);
+
 /* The id for the next job; ids are never reused, even across restarts. */
 uint64_t store_job_next_id(void);
 

@@ -3,7 +3,8 @@
  * database (a follower), and again over it (a replay from a snapshot),
  * they give the same rows and the same next job id; an image restores
  * them whole. What a commit undid before committing is not in its
- * changeset, and bad input changes nothing. */
+ * changeset, and bad input changes nothing. Through store.h, as replica.c
+ * uses it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,17 +115,16 @@ main(void)
 
 	/* The leader: three commits, captured. */
 	ok(store_open(a, false, NULL, err, sizeof err) == 0, "open: %s", err);
-	store_log_capture(true);
-	ok(store_log_capturing(), "capture is on");
+	store_capture(true);
 	ok(t_job(1, "PENDING") == 0 && t_job(2, "PENDING") == 0 &&
 	    t_job(3, "PENDING") == 0 && store_node_save(&n1) == 0 &&
 	    store_event_insert(1, 101, "", "PENDING", "submitted") == 0,
 	    "first transaction written");
 	ok(store_commit(err, sizeof err) == 0, "commit: %s", err);
-	cs1 = store_log_take(&len1);
+	cs1 = store_changeset_take(&len1);
 	ok(cs1 != NULL && len1 > 0, "the commit left a changeset (%zu bytes)",
 	    len1);
-	ok(store_log_take(&len3) == NULL && len3 == 0,
+	ok(store_changeset_take(&len3) == NULL && len3 == 0,
 	    "a changeset is taken once");
 
 	n1.drained = true;
@@ -133,7 +133,7 @@ main(void)
 	    t_write("DELETE FROM jobs WHERE id = 3") == 0 &&
 	    store_node_save(&n1) == 0, "second transaction written");
 	ok(store_commit(err, sizeof err) == 0, "commit: %s", err);
-	cs2 = store_log_take(&len2);
+	cs2 = store_changeset_take(&len2);
 	ok(cs2 != NULL && len2 > 0, "the second commit left a changeset");
 
 	/* Written and undone in the same transaction: nothing to ship. */
@@ -141,7 +141,7 @@ main(void)
 	    t_write("ROLLBACK TO p") == 0 && t_write("RELEASE p") == 0,
 	    "a savepoint's insert rolled back");
 	ok(store_commit(err, sizeof err) == 0, "commit: %s", err);
-	cs3 = store_log_take(&len3);
+	cs3 = store_changeset_take(&len3);
 	ok(cs3 == NULL && len3 == 0, "a commit that changed nothing leaves no "
 	    "changeset (%zu bytes)", len3);
 
@@ -151,45 +151,45 @@ main(void)
 	store_refresh();
 	next_a = store_job_next_id();
 	is_int(next_a, 4, "the leader's next job id");
-	img = store_log_image(&ilen, err, sizeof err);
+	img = store_image(&ilen, err, sizeof err);
 	ok(img != NULL && ilen >= 4096, "image of %zu bytes: %s", ilen,
 	    img == NULL ? err : "");
 	store_close();
 
 	/* A follower applies the log in order; then again, as a replay
 	 * from a snapshot over a copy that holds it already. */
-	store_log_capture(false);
+	store_capture(false);
 	ok(store_open(b, false, NULL, err, sizeof err) == 0, "open: %s", err);
-	ok(store_log_apply(cs1, len1, err, sizeof err) == 0, "apply 1: %s",
+	ok(store_changeset_apply(cs1, len1, err, sizeof err) == 0, "apply 1: %s",
 	    err);
-	ok(store_log_apply(cs2, len2, err, sizeof err) == 0, "apply 2: %s",
+	ok(store_changeset_apply(cs2, len2, err, sizeof err) == 0, "apply 2: %s",
 	    err);
 	got = t_dump();
 	is_str(got, want, "the follower has the leader's rows");
 	free(got);
 	is_int(store_job_next_id(), next_a, "and hands out the next job id "
 	    "the leader would have");
-	ok(store_log_apply(cs1, len1, err, sizeof err) == 0 &&
-	    store_log_apply(cs2, len2, err, sizeof err) == 0,
+	ok(store_changeset_apply(cs1, len1, err, sizeof err) == 0 &&
+	    store_changeset_apply(cs2, len2, err, sizeof err) == 0,
 	    "the log applied again: %s", err);
 	got = t_dump();
 	is_str(got, want, "a replay over the rows ends in the same rows");
 	free(got);
 
 	/* Bad input changes nothing. */
-	ok(store_log_apply("garbage!", 8, err, sizeof err) == -1,
+	ok(store_changeset_apply("garbage!", 8, err, sizeof err) == -1,
 	    "a corrupt changeset is refused: %s", err);
-	ok(store_log_apply(cs2, len2 / 2, err, sizeof err) == -1,
+	ok(store_changeset_apply(cs2, len2 / 2, err, sizeof err) == -1,
 	    "a truncated changeset is refused: %s", err);
 	got = t_dump();
 	is_str(got, want, "and nothing changed");
 	free(got);
 	ok(t_write("UPDATE jobs SET state = 'HELD' WHERE id = 1") == 0 &&
-	    store_log_apply(cs1, len1, err, sizeof err) == -1 &&
+	    store_changeset_apply(cs1, len1, err, sizeof err) == -1 &&
 	    strstr(err, "transaction") != NULL,
 	    "no apply inside the open transaction: %s", err);
 	(void)store_commit(err, sizeof err);
-	ok(store_log_restore("SQLite format 3", 16, err, sizeof err) == -1,
+	ok(store_restore("SQLite format 3", 16, err, sizeof err) == -1,
 	    "a short image is refused: %s", err);
 	store_close();
 
@@ -197,7 +197,7 @@ main(void)
 	ok(store_open(c, false, NULL, err, sizeof err) == 0, "open: %s", err);
 	ok(t_job(7, "PENDING") == 0 && store_commit(err, sizeof err) == 0,
 	    "a row the image does not have");
-	ok(store_log_restore(img, ilen, err, sizeof err) == 0, "restore: %s",
+	ok(store_restore(img, ilen, err, sizeof err) == 0, "restore: %s",
 	    err);
 	got = t_dump();
 	is_str(got, want, "the image's rows, and only them");
