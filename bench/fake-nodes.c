@@ -1,6 +1,6 @@
 /* fake-nodes.c (bench): a cluster of many nodes in one process, for the
  * figures that need 1,000 nodes on a machine that cannot run 1,000
- * gnoded. Each node is a real node link (daemon/node/node-link.c, TLS as
+ * gnoded. Each node is a real node link (daemon/common/dial.c, TLS as
  * gbatch.conf's tls group says, each node with its own certificate) and
  * says what gnoded says: HELLO with its GPUs and switch, a heartbeat at the
  * interval gbatchd asks for (with each GPU's use), JOB_STARTED for every
@@ -25,7 +25,7 @@
 #include "common/xmalloc.h"
 #include "daemon/common/conf-file.h"
 #include "daemon/common/tls-settings.h"
-#include "daemon/node/node-link.h"
+#include "daemon/common/dial.h"
 
 static const char *fake_usage =
     "usage: fake-nodes -c HOST:PORT [-n NODES] [-g GPUS] [-s SWITCHES]\n"
@@ -53,7 +53,7 @@ struct fake_node {
 	char		 name[64];
 	char		 switch_name[32];
 	unsigned	 index;
-	struct node_link *link;
+	struct dial *link;
 	SSL_CTX		*tls;
 	struct event	*heartbeat;
 	bool		 welcomed;
@@ -68,7 +68,7 @@ static long			 fake_duration = -1;
 static void
 fake_send(struct fake_node *n, json_t *msg)
 {
-	(void)node_link_send(n->link, msg);
+	(void)dial_send(n->link, msg);
 	json_decref(msg);
 }
 
@@ -246,14 +246,14 @@ fake_welcome(struct fake_node *n, const json_t *msg)
 	if (!json_is_true(json_object_get(msg, "ok"))) {
 		fprintf(stderr, "fake-nodes: %s: HELLO refused: %s\n",
 		    n->name, why != NULL ? why : "no message");
-		node_link_reset(n->link, "HELLO refused");
+		dial_reset(n->link, "HELLO refused");
 		return;
 	}
 	hb = json_integer_value(json_object_get(msg, "heartbeat_interval"));
 	if (hb <= 0)
 		hb = 5;
 	n->welcomed = true;
-	node_link_backoff_reset(n->link);
+	dial_backoff_reset(n->link);
 	/* The nodes register over a second or more (a TLS handshake each),
 	 * which spreads their heartbeats over the interval. */
 	tv.tv_sec = (time_t)hb;
@@ -301,7 +301,7 @@ fake_message(const json_t *msg, void *arg)
 	}
 }
 
-static const struct node_link_cb fake_link_cb = {
+static const struct dial_cb fake_link_cb = {
 	.up = fake_hello,
 	.message = fake_message,
 	.down = fake_down,
@@ -407,13 +407,13 @@ main(int argc, char **argv)
 			}
 			tls_conf_clear(&tc);
 		}
-		n->link = node_link_create(fake_base, &addr, 1, n->tls,
+		n->link = dial_create(fake_base, &addr, 1, n->tls,
 		    ts.controller_name, &fake_link_cb, n, err, sizeof err);
 		if (n->link == NULL) {
 			fprintf(stderr, "fake-nodes: %s\n", err);
 			return (1);
 		}
-		node_link_start(n->link);
+		dial_start(n->link);
 	}
 	sigterm = evsignal_new(fake_base, SIGTERM, fake_stop_cb, NULL);
 	sigint = evsignal_new(fake_base, SIGINT, fake_stop_cb, NULL);
@@ -421,7 +421,7 @@ main(int argc, char **argv)
 	evsignal_add(sigint, NULL);
 	event_base_dispatch(fake_base);
 	for (i = 0; i < fake_nodes; i++) {
-		node_link_free(nodes[i].link);
+		dial_free(nodes[i].link);
 		tls_ctx_free(nodes[i].tls);
 		event_free(nodes[i].heartbeat);
 		while (nodes[i].njobs > 0)

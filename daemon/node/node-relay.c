@@ -24,7 +24,7 @@
 #include "common/xmalloc.h"
 #include "daemon/common/frame-read.h"
 #include "daemon/common/unixsock.h"
-#include "daemon/node/node-link.h"
+#include "daemon/common/dial.h"
 #include "daemon/node/node-relay.h"
 
 /* Commands relayed at once; more wait in the listen queue. One user may
@@ -54,7 +54,7 @@ TAILQ_HEAD(node_relay_conns, node_relay_conn);
 
 struct node_relay {
 	struct evconnlistener		*lev;
-	struct node_link		*link;
+	struct dial		*link;
 	char				*path;
 	struct node_relay_conns		 conns;
 	unsigned			 nconns;
@@ -74,10 +74,10 @@ node_relay_conn_free(struct node_relay_conn *c, bool tell)
 	struct node_relay	*r = c->relay;
 	json_t			*env;
 
-	if (tell && node_link_is_up(r->link)) {
+	if (tell && dial_is_up(r->link)) {
 		env = json_pack("{s:i, s:I, s:b}", "type", MSG_RELAY, "chan",
 		    (json_int_t)c->chan, "close", 1);
-		(void)node_link_send(r->link, env);
+		(void)dial_send(r->link, env);
 		json_decref(env);
 	}
 	TAILQ_REMOVE(&r->conns, c, entry);
@@ -113,7 +113,7 @@ node_relay_read_cb(struct bufferevent *bev, void *arg)
 	char			 err[256];
 	int			 rc;
 
-	if (!node_link_is_up(r->link)) {
+	if (!dial_is_up(r->link)) {
 		log_info("relay uid %u: gbatchd is not connected; closing",
 		    (unsigned)c->uid);
 		node_relay_conn_free(c, false);
@@ -128,7 +128,7 @@ node_relay_read_cb(struct bufferevent *bev, void *arg)
 		evbuffer_remove_buffer(in, batch, FRAME_HEADER + len);
 	}
 	if (evbuffer_get_length(batch) != 0 &&
-	    node_link_send_buffer(r->link, batch) != 0) {
+	    dial_send_buffer(r->link, batch) != 0) {
 		evbuffer_free(batch);
 		node_relay_conn_free(c, false);
 		return;
@@ -248,7 +248,7 @@ node_relay_reply(struct node_relay *r, uint32_t chan, bool close)
 		}
 		return;
 	}
-	node_link_next_raw(r->link);
+	dial_next_raw(r->link);
 }
 
 void
@@ -283,7 +283,7 @@ node_relay_link_down(struct node_relay *r)
 
 struct node_relay *
 node_relay_create(struct event_base *base, const char *path,
-    struct node_link *link, char *err, size_t errlen)
+    struct dial *link, char *err, size_t errlen)
 {
 	struct node_relay	*r;
 	int			 fd;

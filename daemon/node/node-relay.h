@@ -16,19 +16,19 @@
 #include <event2/event.h>
 #include <jansson.h>
 
-struct node_link;
+struct dial;
 struct node_relay;
 
 /* Listens on path (mode 0666, the kernel's word on who connects decides);
  * replaces a socket file nobody answers on. Returns a new relay, or NULL
  * with err set. */
 struct node_relay	*node_relay_create(struct event_base *, const char *path,
-			     struct node_link *, char *err, size_t errlen);
+			     struct dial *, char *err, size_t errlen);
 /* A RELAY_REPLY envelope from the controller (node-msg.h): the frame
  * after it is for the command on chan, or, with close, chan is ended. */
 void			 node_relay_reply(struct node_relay *, uint32_t chan,
 			     bool close);
-/* The frame announced by the last envelope (node_link's raw callback). */
+/* The frame announced by the last envelope (the dial's raw callback). */
 void			 node_relay_frame(struct node_relay *, struct evbuffer *);
 /* The link to the controller went down: the commands' requests are lost,
  * so their connections are closed (they report gbatchd unreachable). */

@@ -12,7 +12,7 @@
 #include "daemon/node/node-io.h"
 #include "daemon/node/node-jobs.h"
 #include "daemon/node/node-mps.h"
-#include "daemon/node/node-link.h"
+#include "daemon/common/dial.h"
 #include "daemon/node/node-msg.h"
 #include "daemon/node/node-relay.h"
 #include "daemon/node/node-session.h"
@@ -23,7 +23,7 @@ struct node_session {
 	struct event_base		*base;
 	const struct node_conf		*conf;
 	struct node_gpus		*gpus;
-	struct node_link		*link;
+	struct dial		*link;
 	struct node_jobs		*jobs;
 	struct node_relay		*relay;		/* or NULL */
 	struct node_ios			*ios;		/* interactive streams */
@@ -38,7 +38,7 @@ struct node_session {
 static void
 node_session_send(struct node_session *s, json_t *msg)
 {
-	node_link_send(s->link, msg);
+	dial_send(s->link, msg);
 	json_decref(msg);
 }
 
@@ -135,11 +135,11 @@ node_session_hello_reply(struct node_session *s, const struct node_msg *m)
 
 	if (!m->accepted) {
 		log_error("node %s: %s", s->conf->name, m->refusal);
-		node_link_reset(s->link, m->refusal);
+		dial_reset(s->link, m->refusal);
 		return;
 	}
 	s->welcomed = true;
-	node_link_backoff_reset(s->link);
+	dial_backoff_reset(s->link);
 	log_info("node %s: registered with %zu GPUs (%s)", s->conf->name,
 	    node_gpu_count(s->gpus), node_gpu_source(s->gpus));
 	/* The controller judges silence by the interval it names: beat at
@@ -162,7 +162,7 @@ node_session_message(const json_t *msg, void *arg)
 	char			 why[512];
 
 	if (node_msg_decode(msg, &m, why, sizeof why) == -1) {
-		node_link_reset(s->link, why);
+		dial_reset(s->link, why);
 		return;
 	}
 	switch (m.type) {
@@ -180,7 +180,7 @@ node_session_message(const json_t *msg, void *arg)
 		break;
 	case NODE_MSG_LAUNCH:
 		if (node_jobs_launch(s->jobs, msg, why, sizeof why) == -1)
-			node_link_reset(s->link, why);
+			dial_reset(s->link, why);
 		break;
 	case NODE_MSG_SIGNAL:
 		node_jobs_signal(s->jobs, m.id, m.sig, m.cancel);
@@ -202,7 +202,7 @@ node_session_message(const json_t *msg, void *arg)
 		break;
 	case NODE_MSG_RELAY_REPLY:
 		if (s->relay == NULL)
-			node_link_reset(s->link, "RELAY_REPLY, but this node "
+			dial_reset(s->link, "RELAY_REPLY, but this node "
 			    "relays nothing");
 		else
 			node_relay_reply(s->relay, m.chan, m.close);
@@ -248,7 +248,7 @@ node_session_ended(const json_t *report, void *arg)
 	id = (uint64_t)json_integer_value(json_object_get(report, "id"));
 	node_steps_job_ended(s->steps, id);
 	/* When the link is down the end goes out in the next HELLO. */
-	if (!node_link_is_up(s->link)) {
+	if (!dial_is_up(s->link)) {
 		node_io_close(s->ios, id, 0);
 		return;
 	}
@@ -272,8 +272,8 @@ node_session_io_send(const json_t *msg, void *arg)
 {
 	struct node_session	*s = arg;
 
-	if (node_link_is_up(s->link))
-		node_link_send(s->link, msg);
+	if (dial_is_up(s->link))
+		dial_send(s->link, msg);
 }
 
 static void
@@ -281,7 +281,7 @@ node_session_io_frames(struct evbuffer *frames, void *arg)
 {
 	struct node_session	*s = arg;
 
-	if (node_link_send_buffer(s->link, frames) == -1)
+	if (dial_send_buffer(s->link, frames) == -1)
 		evbuffer_drain(frames, evbuffer_get_length(frames));
 }
 
@@ -290,7 +290,7 @@ static const struct node_ios_cb node_session_ios_cb = {
 	.send_frames = node_session_io_frames,
 };
 
-static const struct node_link_cb node_session_link_cb = {
+static const struct dial_cb node_session_link_cb = {
 	.up = node_session_up,
 	.message = node_session_message,
 	.down = node_session_down,
@@ -333,7 +333,7 @@ node_session_near(struct node_session *s)
 void
 node_session_recheck(struct node_session *s)
 {
-	node_link_recheck(s->link);
+	dial_recheck(s->link);
 }
 
 struct node_session *
@@ -350,7 +350,7 @@ node_session_create(struct event_base *base, const struct node_conf *conf,
 	s->beat = conf->heartbeat_interval;
 	s->heartbeat = event_new(base, -1, EV_PERSIST,
 	    node_session_heartbeat_cb, s);
-	s->link = node_link_create(base, conf->controllers.v,
+	s->link = dial_create(base, conf->controllers.v,
 	    conf->controllers.n, conf->tls_ctx, conf->tls.controller_name,
 	    &node_session_link_cb, s, err, errlen);
 	if (s->link == NULL)
@@ -369,7 +369,7 @@ node_session_create(struct event_base *base, const struct node_conf *conf,
 	    conf->socket, s->link, why, sizeof why)) == NULL)
 		log_warn("node %s: commands on this host cannot reach gbatchd "
 		    "through gnoded: %s", conf->name, why);
-	node_link_start(s->link);
+	dial_start(s->link);
 	return (s);
 fail:
 	node_session_free(s);
@@ -386,13 +386,13 @@ node_session_free(struct node_session *s)
 	 * a deferred callback holding the link's bufferevent and its TLS,
 	 * which only a pass of the loop runs and frees. The rest is still
 	 * whole for whatever else that pass runs. */
-	node_link_stop(s->link);
+	dial_stop(s->link);
 	(void)event_base_loop(s->base, EVLOOP_NONBLOCK);
 	node_relay_free(s->relay);
 	node_steps_free(s->steps);
 	node_jobs_free(s->jobs);
 	node_io_free(s->ios);
-	node_link_free(s->link);
+	dial_free(s->link);
 	event_free(s->heartbeat);
 	free(s);
 }

@@ -18,7 +18,7 @@ struct node_session;
 struct node_session	*node_session_create(struct event_base *,
 			     const struct node_conf *, struct node_gpus *,
 			     char *err, size_t errlen);
-/* Judges the controller's connection again (node_link_recheck): after
+/* Judges the controller's connection again (dial_recheck): after
  * SIGHUP read the CRL again. */
 void			 node_session_recheck(struct node_session *);
 /* Closes the connection. Jobs keep running under their shepherds. */

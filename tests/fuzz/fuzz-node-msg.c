@@ -1,7 +1,7 @@
 /* fuzz-node-msg.c: gnoded's decoding of what the controller sends it
  * (daemon/node/node-msg.c) and of the job in a JOB_LAUNCH
  * (daemon/node/node-launch.c), on any frame body. The input goes through
- * frame_body as node-link.c hands it over. A message is decoded or
+ * frame_body as dial.c hands it over. A message is decoded or
  * refused with a reason; what is decoded carries only values gnoded can
  * act on: a job id above 0, a real signal number, and for a launch the
  * same id, an absolute working directory, output patterns, GPU indices

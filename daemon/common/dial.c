@@ -1,5 +1,5 @@
-/* node-link.c: TCP to the controller, framing, reconnect with backoff;
- * with several controllers, each in turn. */
+/* dial.c: TCP to a controller, framing, reconnect with backoff; with
+ * several controllers, each in turn. */
 #include <sys/socket.h>
 #include <sys/types.h>
 
@@ -30,7 +30,7 @@
 #include "daemon/common/frame-read.h"
 #include "daemon/common/hostport.h"
 #include "daemon/common/tls.h"
-#include "daemon/node/node-link.h"
+#include "daemon/common/dial.h"
 
 #define NODE_LINK_BACKOFF_MIN_MS	100
 #define NODE_LINK_BACKOFF_MAX_MS	5000
@@ -42,7 +42,7 @@
 #define NODE_LINK_USER_TIMEOUT_MS	30000
 
 /* One controller address, as given. */
-struct node_link_peer {
+struct dial_peer {
 	char				*addr;	/* "HOST:PORT", for the log */
 	char				*host;
 	char				*port;
@@ -52,23 +52,23 @@ struct node_link_peer {
 	struct log_limit		 fails;
 };
 
-struct node_link {
+struct dial {
 	struct event_base		*base;
 	struct evdns_base		*dns;
-	struct node_link_peer		*peers;
+	struct dial_peer		*peers;
 	size_t				 npeers;
 	size_t				 cur;	/* tried now, or connected */
 	size_t				 failed;	/* in this round */
-	const struct node_link_cb	*cb;
+	const struct dial_cb	*cb;
 	void				*arg;
 	SSL_CTX				*tls;		/* or NULL: plain */
 	char				*tls_name;	/* or NULL */
 
 	struct bufferevent		*bev;
-	bool				 next_raw;	/* node_link_next_raw */
+	bool				 next_raw;	/* dial_next_raw */
 	bool				 up;
 	bool				 welcomed;	/* cur accepted us */
-	bool				 stopped;	/* node_link_stop */
+	bool				 stopped;	/* dial_stop */
 	unsigned			 gen;	/* bumped on every reset */
 	struct event			*retry;
 	struct event			*recheck;	/* TLS: every minute */
@@ -78,10 +78,10 @@ struct node_link {
 /* How often the controller's certificate is judged again (seconds). */
 #define NODE_LINK_RECHECK_S		60
 
-static void	node_link_connect(struct node_link *);
+static void	dial_connect(struct dial *);
 
 static void
-node_link_schedule(struct node_link *link)
+dial_schedule(struct dial *link)
 {
 	struct timeval	tv;
 	unsigned	ms;
@@ -99,7 +99,7 @@ node_link_schedule(struct node_link *link)
 }
 
 static void
-node_link_close(struct node_link *link)
+dial_close(struct dial *link)
 {
 	bool	was_up = link->up;
 
@@ -119,15 +119,15 @@ node_link_close(struct node_link *link)
  * us: a controller that fails hands over to the next at once, and only a
  * round in which all failed waits the backoff. */
 void
-node_link_reset(struct node_link *link, const char *why)
+dial_reset(struct dial *link, const char *why)
 {
-	struct node_link_peer	*p = &link->peers[link->cur];
+	struct dial_peer	*p = &link->peers[link->cur];
 	struct timeval		 now = { 0, 0 };
 	bool			 next;
 	char			 note[LOG_LIMIT_NOTE];
 
 	if (link->stopped || evtimer_pending(link->retry, NULL)) {
-		node_link_close(link);
+		dial_close(link);
 		return;
 	}
 	next = !link->welcomed && link->failed + 1 < link->npeers;
@@ -143,17 +143,17 @@ node_link_reset(struct node_link *link, const char *why)
 		link->failed++;
 		link->cur = (link->cur + 1) % link->npeers;
 	}
-	node_link_close(link);
+	dial_close(link);
 	if (next)
 		evtimer_add(link->retry, &now);
 	else {
 		link->failed = 0;
-		node_link_schedule(link);
+		dial_schedule(link);
 	}
 }
 
 void
-node_link_backoff_reset(struct node_link *link)
+dial_backoff_reset(struct dial *link)
 {
 	size_t	i;
 
@@ -165,9 +165,9 @@ node_link_backoff_reset(struct node_link *link)
 }
 
 static void
-node_link_read_cb(struct bufferevent *bev, void *arg)
+dial_read_cb(struct bufferevent *bev, void *arg)
 {
-	struct node_link	*link = arg;
+	struct dial	*link = arg;
 	struct evbuffer		*in = bufferevent_get_input(bev), *frame;
 	unsigned		 gen = link->gen;
 	json_t			*msg;
@@ -179,7 +179,7 @@ node_link_read_cb(struct bufferevent *bev, void *arg)
 		rc = frame_read_peek(in, link->next_raw ? FRAME_MAX_REPLY :
 		    FRAME_MAX_REQUEST, &len, &need, err, sizeof err);
 		if (rc == -1) {
-			node_link_reset(link, err);
+			dial_reset(link, err);
 			return;
 		}
 		if (rc == 0) {
@@ -200,7 +200,7 @@ node_link_read_cb(struct bufferevent *bev, void *arg)
 			continue;
 		}
 		if ((msg = frame_read_take(in, len, err, sizeof err)) == NULL) {
-			node_link_reset(link, err);
+			dial_reset(link, err);
 			return;
 		}
 		link->cb->message(msg, link->arg);
@@ -211,7 +211,7 @@ node_link_read_cb(struct bufferevent *bev, void *arg)
 }
 
 static void
-node_link_tune(evutil_socket_t fd)
+dial_tune(evutil_socket_t fd)
 {
 	int	on = 1, idle = 10, intvl = 5, cnt = 3;
 	int	ms = NODE_LINK_USER_TIMEOUT_MS;
@@ -225,15 +225,15 @@ node_link_tune(evutil_socket_t fd)
 }
 
 static void
-node_link_event_cb(struct bufferevent *bev, short what, void *arg)
+dial_event_cb(struct bufferevent *bev, short what, void *arg)
 {
-	struct node_link	*link = arg;
+	struct dial	*link = arg;
 	char			 why[512], tlswhy[256];
 	unsigned long		 sslerr;
 	int			 dnserr;
 
 	if (what & BEV_EVENT_CONNECTED) {
-		node_link_tune(bufferevent_getfd(bev));
+		dial_tune(bufferevent_getfd(bev));
 		bufferevent_set_timeouts(bev, NULL, NULL);
 		bufferevent_enable(bev, EV_READ | EV_WRITE);
 		link->up = true;
@@ -264,18 +264,18 @@ node_link_event_cb(struct bufferevent *bev, short what, void *arg)
 	else
 		snprintf(why, sizeof why, "%s", evutil_socket_error_to_string(
 		    EVUTIL_SOCKET_ERROR()));
-	node_link_reset(link, why);
+	dial_reset(link, why);
 }
 
 static void
-node_link_connect(struct node_link *link)
+dial_connect(struct dial *link)
 {
-	struct node_link_peer	*p = &link->peers[link->cur];
+	struct dial_peer	*p = &link->peers[link->cur];
 	struct timeval		 tv = { NODE_LINK_CONNECT_TIMEOUT_S, 0 };
 	SSL			*ssl = NULL;
 	char			 err[256];
 
-	node_link_close(link);
+	dial_close(link);
 	if (link->stopped)
 		return;
 	/* A new resolver for every attempt: evdns reads /etc/hosts and
@@ -294,7 +294,7 @@ node_link_connect(struct node_link *link)
 		    link->tls_name : p->host, err, sizeof err) == -1) {
 			if (ssl != NULL)
 				SSL_free(ssl);
-			node_link_reset(link, ssl == NULL ? "cannot set up "
+			dial_reset(link, ssl == NULL ? "cannot set up "
 			    "TLS" : err);
 			return;
 		}
@@ -306,39 +306,39 @@ node_link_connect(struct node_link *link)
 		link->bev = bufferevent_socket_new(link->base, -1,
 		    BEV_OPT_CLOSE_ON_FREE);
 	if (link->bev == NULL) {
-		node_link_reset(link, "cannot create a socket");
+		dial_reset(link, "cannot create a socket");
 		return;
 	}
-	bufferevent_setcb(link->bev, node_link_read_cb, NULL,
-	    node_link_event_cb, link);
+	bufferevent_setcb(link->bev, dial_read_cb, NULL,
+	    dial_event_cb, link);
 	/* A write timeout while connecting bounds the connect itself. */
 	bufferevent_set_timeouts(link->bev, NULL, &tv);
 	if (bufferevent_socket_connect_hostname(link->bev, link->dns,
 	    AF_UNSPEC, p->host, atoi(p->port)) == -1)
-		node_link_reset(link, "cannot start connecting");
+		dial_reset(link, "cannot start connecting");
 }
 
 static void
-node_link_retry_cb(evutil_socket_t fd, short what, void *arg)
+dial_retry_cb(evutil_socket_t fd, short what, void *arg)
 {
-	node_link_connect(arg);
+	dial_connect(arg);
 }
 
 static void
-node_link_recheck_cb(evutil_socket_t fd, short what, void *arg)
+dial_recheck_cb(evutil_socket_t fd, short what, void *arg)
 {
 	(void)fd;
 	(void)what;
-	node_link_recheck(arg);
+	dial_recheck(arg);
 }
 
-struct node_link *
-node_link_create(struct event_base *base, char *const *addrs, size_t naddrs,
-    SSL_CTX *tls, const char *tls_name, const struct node_link_cb *cb,
+struct dial *
+dial_create(struct event_base *base, char *const *addrs, size_t naddrs,
+    SSL_CTX *tls, const char *tls_name, const struct dial_cb *cb,
     void *arg, char *err, size_t errlen)
 {
-	struct node_link	*link;
-	struct node_link_peer	*p;
+	struct dial	*link;
+	struct dial_peer	*p;
 	struct timeval		 recheck_tv = { NODE_LINK_RECHECK_S, 0 };
 	char			 why[256];
 	size_t			 i;
@@ -350,7 +350,7 @@ node_link_create(struct event_base *base, char *const *addrs, size_t naddrs,
 		if (hostport_split(addrs[i], 1, &p->host, &p->port, why,
 		    sizeof why) == -1) {
 			snprintf(err, errlen, "controller: %s", why);
-			node_link_free(link);
+			dial_free(link);
 			return (NULL);
 		}
 		p->addr = xstrdup(addrs[i]);
@@ -358,7 +358,7 @@ node_link_create(struct event_base *base, char *const *addrs, size_t naddrs,
 	}
 	if (link->npeers == 0) {
 		snprintf(err, errlen, "controller: none given");
-		node_link_free(link);
+		dial_free(link);
 		return (NULL);
 	}
 	link->base = base;
@@ -370,10 +370,10 @@ node_link_create(struct event_base *base, char *const *addrs, size_t naddrs,
 	link->cb = cb;
 	link->arg = arg;
 	link->backoff_ms = NODE_LINK_BACKOFF_MIN_MS;
-	link->retry = evtimer_new(base, node_link_retry_cb, link);
+	link->retry = evtimer_new(base, dial_retry_cb, link);
 	if (tls != NULL) {
 		link->recheck = event_new(base, -1, EV_PERSIST,
-		    node_link_recheck_cb, link);
+		    dial_recheck_cb, link);
 		event_add(link->recheck, &recheck_tv);
 	}
 	srandom((unsigned)getpid() ^ (unsigned)time(NULL));
@@ -381,7 +381,7 @@ node_link_create(struct event_base *base, char *const *addrs, size_t naddrs,
 }
 
 void
-node_link_recheck(struct node_link *link)
+dial_recheck(struct dial *link)
 {
 	char	why[256], msg[320];
 	SSL	*ssl;
@@ -392,17 +392,17 @@ node_link_recheck(struct node_link *link)
 		return;
 	snprintf(msg, sizeof msg, "TLS: the controller's certificate no "
 	    "longer holds: %s", why);
-	node_link_reset(link, msg);
+	dial_reset(link, msg);
 }
 
 void
-node_link_start(struct node_link *link)
+dial_start(struct dial *link)
 {
-	node_link_connect(link);
+	dial_connect(link);
 }
 
 int
-node_link_send(struct node_link *link, const json_t *msg)
+dial_send(struct dial *link, const json_t *msg)
 {
 	uint8_t	*buf;
 	size_t	 len;
@@ -422,7 +422,7 @@ node_link_send(struct node_link *link, const json_t *msg)
 }
 
 int
-node_link_send_buffer(struct node_link *link, struct evbuffer *frames)
+dial_send_buffer(struct dial *link, struct evbuffer *frames)
 {
 	if (!link->up) {
 		evbuffer_drain(frames, evbuffer_get_length(frames));
@@ -435,19 +435,19 @@ node_link_send_buffer(struct node_link *link, struct evbuffer *frames)
 }
 
 void
-node_link_next_raw(struct node_link *link)
+dial_next_raw(struct dial *link)
 {
 	link->next_raw = true;
 }
 
 bool
-node_link_is_up(const struct node_link *link)
+dial_is_up(const struct dial *link)
 {
 	return (link->up);
 }
 
 void
-node_link_stop(struct node_link *link)
+dial_stop(struct dial *link)
 {
 	if (link == NULL)
 		return;
@@ -456,11 +456,11 @@ node_link_stop(struct node_link *link)
 	evtimer_del(link->retry);
 	if (link->recheck != NULL)
 		event_del(link->recheck);
-	node_link_close(link);
+	dial_close(link);
 }
 
 void
-node_link_free(struct node_link *link)
+dial_free(struct dial *link)
 {
 	size_t	i;
 
