@@ -1,0 +1,400 @@
+/* replica-io.c: C-raft's raft_io on libevent (replica-io.h).
+ *
+ * Raft asks for a write, a send or a read and expects its callback later,
+ * from the loop. The disk writes are done at once (raft-disk.c commits
+ * each before it returns), so what is left to do later is only the
+ * callback: each is queued with its status, and one event runs the queue
+ * in order, so raft hears of its writes in the order it asked for them. */
+#include <sys/queue.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "daemon/controller/raft-disk.h"
+#include "daemon/controller/raft-wire.h"
+#include "daemon/controller/replica-io.h"
+
+/* A callback raft waits for. */
+struct rio_done {
+	enum {
+		RIO_SEND,
+		RIO_APPEND,
+		RIO_PUT,
+		RIO_GET,
+	}			 kind;
+	void			*req;
+	int			 status;
+	struct raft_snapshot	*snapshot;	/* RIO_GET's */
+	TAILQ_ENTRY(rio_done)	 entry;
+};
+TAILQ_HEAD(rio_dones, rio_done);
+
+struct rio {
+	struct event_base		*base;
+	struct raft_disk		*disk;
+	struct replica_io_transport	 transport;
+	raft_id				 id;
+	char				*address;
+	struct event			*tick;
+	raft_io_tick_cb			 tick_cb;
+	raft_io_recv_cb			 recv_cb;
+	struct event			*done_ev;
+	struct rio_dones		 dones;
+	raft_io_close_cb		 close_cb;
+	bool				 closing;
+};
+
+static void
+rio_done_run(evutil_socket_t fd, short what, void *arg)
+{
+	struct raft_io	*io = arg;
+	struct rio	*rio = io->impl;
+	struct rio_done	*d;
+	struct rio_dones dones;
+
+	/* The callbacks may queue more: those run in the next round. */
+	TAILQ_INIT(&dones);
+	TAILQ_CONCAT(&dones, &rio->dones, entry);
+	while ((d = TAILQ_FIRST(&dones)) != NULL) {
+		TAILQ_REMOVE(&dones, d, entry);
+		switch (d->kind) {
+		case RIO_SEND: {
+			struct raft_io_send *r = d->req;
+
+			if (r->cb != NULL)
+				r->cb(r, d->status);
+			break;
+		}
+		case RIO_APPEND: {
+			struct raft_io_append *r = d->req;
+
+			if (r->cb != NULL)
+				r->cb(r, d->status);
+			break;
+		}
+		case RIO_PUT: {
+			struct raft_io_snapshot_put *r = d->req;
+
+			if (r->cb != NULL)
+				r->cb(r, d->status);
+			break;
+		}
+		case RIO_GET: {
+			struct raft_io_snapshot_get *r = d->req;
+
+			r->cb(r, d->snapshot, d->status);
+			break;
+		}
+		}
+		free(d);
+	}
+	if (TAILQ_EMPTY(&rio->dones) && rio->closing && rio->close_cb != NULL) {
+		raft_io_close_cb cb = rio->close_cb;
+
+		rio->close_cb = NULL;
+		cb(io);
+	}
+}
+
+static void
+rio_later(struct raft_io *io, int kind, void *req, int status,
+    struct raft_snapshot *snapshot)
+{
+	struct rio	*rio = io->impl;
+	struct rio_done	*d = xcalloc(1, sizeof *d);
+
+	d->kind = kind;
+	d->req = req;
+	d->status = status;
+	d->snapshot = snapshot;
+	TAILQ_INSERT_TAIL(&rio->dones, d, entry);
+	if (!event_pending(rio->done_ev, EV_TIMEOUT, NULL))
+		event_active(rio->done_ev, EV_TIMEOUT, 1);
+}
+
+static int
+rio_init(struct raft_io *io, raft_id id, const char *address)
+{
+	struct rio	*rio = io->impl;
+
+	rio->id = id;
+	free(rio->address);
+	rio->address = xstrdup(address);
+	return (0);
+}
+
+static void
+rio_close(struct raft_io *io, raft_io_close_cb cb)
+{
+	struct rio	*rio = io->impl;
+
+	if (rio->tick != NULL)
+		evtimer_del(rio->tick);
+	rio->closing = true;
+	rio->close_cb = cb;
+	rio->recv_cb = NULL;
+	/* The close's callback runs after every one queued before it. */
+	if (!event_pending(rio->done_ev, EV_TIMEOUT, NULL))
+		event_active(rio->done_ev, EV_TIMEOUT, 1);
+}
+
+static int
+rio_fail(struct raft_io *io, int rc)
+{
+	struct rio	*rio = io->impl;
+
+	if (rc != 0)
+		snprintf(io->errmsg, sizeof io->errmsg, "%s",
+		    raft_disk_errmsg(rio->disk));
+	return (rc);
+}
+
+static int
+rio_load(struct raft_io *io, raft_term *term, raft_id *voted_for,
+    struct raft_snapshot **snapshot, raft_index *start_index,
+    struct raft_entry *entries[], size_t *n_entries)
+{
+	struct rio	*rio = io->impl;
+
+	return (rio_fail(io, raft_disk_load(rio->disk, term, voted_for,
+	    snapshot, start_index, entries, n_entries)));
+}
+
+static void
+rio_tick(evutil_socket_t fd, short what, void *arg)
+{
+	struct raft_io	*io = arg;
+	struct rio	*rio = io->impl;
+
+	if (rio->tick_cb != NULL && !rio->closing)
+		rio->tick_cb(io);
+}
+
+static int
+rio_start(struct raft_io *io, unsigned msecs, raft_io_tick_cb tick,
+    raft_io_recv_cb recv)
+{
+	struct rio	*rio = io->impl;
+	struct timeval	 tv = { msecs / 1000, (msecs % 1000) * 1000 };
+
+	rio->tick_cb = tick;
+	rio->recv_cb = recv;
+	rio->tick = event_new(rio->base, -1, EV_PERSIST, rio_tick, io);
+	if (rio->tick == NULL || evtimer_add(rio->tick, &tv) != 0) {
+		snprintf(io->errmsg, sizeof io->errmsg, "cannot start the "
+		    "raft timer");
+		return (RAFT_IOERR);
+	}
+	return (0);
+}
+
+static int
+rio_bootstrap(struct raft_io *io, const struct raft_configuration *conf)
+{
+	return (rio_fail(io, raft_disk_bootstrap(((struct rio *)io->impl)->disk,
+	    conf)));
+}
+
+/* Raft's recover: forcing a configuration onto a cluster that lost its
+ * majority. gbatch does not offer it (gctl replica remove changes
+ * membership through the log). */
+static int
+rio_recover(struct raft_io *io, const struct raft_configuration *conf)
+{
+	snprintf(io->errmsg, sizeof io->errmsg, "recover is not supported");
+	return (RAFT_NOTFOUND);
+}
+
+static int
+rio_set_term(struct raft_io *io, raft_term term)
+{
+	return (rio_fail(io, raft_disk_set_term(((struct rio *)io->impl)->disk,
+	    term)));
+}
+
+static int
+rio_set_vote(struct raft_io *io, raft_id id)
+{
+	return (rio_fail(io, raft_disk_set_vote(((struct rio *)io->impl)->disk,
+	    id)));
+}
+
+static int
+rio_send(struct raft_io *io, struct raft_io_send *req,
+    const struct raft_message *m, raft_io_send_cb cb)
+{
+	struct rio	*rio = io->impl;
+	uint8_t		*buf;
+	size_t		 len;
+	int		 rc;
+
+	req->cb = cb;
+	if ((buf = raft_wire_encode(m, &len)) == NULL) {
+		snprintf(io->errmsg, sizeof io->errmsg, "cannot encode a "
+		    "message of type %u", m->type);
+		return (RAFT_NOMEM);
+	}
+	rc = rio->transport.send(m->server_id, m->server_address, buf, len,
+	    rio->transport.arg);
+	free(buf);
+	rio_later(io, RIO_SEND, req, rc == 0 ? 0 : RAFT_NOCONNECTION, NULL);
+	return (0);
+}
+
+static int
+rio_append(struct raft_io *io, struct raft_io_append *req,
+    const struct raft_entry entries[], unsigned n, raft_io_append_cb cb)
+{
+	struct rio	*rio = io->impl;
+	int		 rc;
+
+	req->cb = cb;
+	rc = raft_disk_append(rio->disk, entries, n);
+	if (rc != 0)
+		log_error("replica: cannot write %u raft entries: %s", n,
+		    raft_disk_errmsg(rio->disk));
+	rio_later(io, RIO_APPEND, req, rc, NULL);
+	return (0);
+}
+
+static int
+rio_truncate(struct raft_io *io, raft_index index)
+{
+	return (rio_fail(io, raft_disk_truncate(((struct rio *)io->impl)->disk,
+	    index)));
+}
+
+static int
+rio_snapshot_put(struct raft_io *io, unsigned trailing,
+    struct raft_io_snapshot_put *req, const struct raft_snapshot *snapshot,
+    raft_io_snapshot_put_cb cb)
+{
+	struct rio	*rio = io->impl;
+	int		 rc;
+
+	req->cb = cb;
+	rc = raft_disk_snapshot_put(rio->disk, trailing, snapshot);
+	if (rc != 0)
+		log_error("replica: cannot write a snapshot: %s",
+		    raft_disk_errmsg(rio->disk));
+	rio_later(io, RIO_PUT, req, rc, NULL);
+	return (0);
+}
+
+static int
+rio_snapshot_get(struct raft_io *io, struct raft_io_snapshot_get *req,
+    raft_io_snapshot_get_cb cb)
+{
+	struct rio		*rio = io->impl;
+	struct raft_snapshot	*s = NULL;
+	int			 rc;
+
+	req->cb = cb;
+	rc = raft_disk_snapshot_get(rio->disk, &s);
+	if (rc != 0)
+		log_error("replica: cannot read the snapshot: %s",
+		    raft_disk_errmsg(rio->disk));
+	rio_later(io, RIO_GET, req, rc, s);
+	return (0);
+}
+
+static raft_time
+rio_time(struct raft_io *io)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((raft_time)ts.tv_sec * 1000 + (raft_time)ts.tv_nsec / 1000000);
+}
+
+/* Election timeouts are drawn from here: replicas must not draw alike. */
+static int
+rio_random(struct raft_io *io, int min, int max)
+{
+	if (max <= min)
+		return (min);
+	return (min + (int)arc4random_uniform((uint32_t)(max - min)));
+}
+
+int
+replica_io_init(struct raft_io *io, struct event_base *base,
+    const char *disk_path, const struct replica_io_transport *t, char *err,
+    size_t errlen)
+{
+	struct rio	*rio;
+
+	memset(io, 0, sizeof *io);
+	rio = xcalloc(1, sizeof *rio);
+	if ((rio->disk = raft_disk_open(disk_path, err, errlen)) == NULL) {
+		free(rio);
+		return (-1);
+	}
+	rio->base = base;
+	rio->transport = *t;
+	TAILQ_INIT(&rio->dones);
+	rio->done_ev = event_new(base, -1, 0, rio_done_run, io);
+	io->version = 1;
+	io->impl = rio;
+	io->init = rio_init;
+	io->close = rio_close;
+	io->load = rio_load;
+	io->start = rio_start;
+	io->bootstrap = rio_bootstrap;
+	io->recover = rio_recover;
+	io->set_term = rio_set_term;
+	io->set_vote = rio_set_vote;
+	io->send = rio_send;
+	io->append = rio_append;
+	io->truncate = rio_truncate;
+	io->snapshot_put = rio_snapshot_put;
+	io->snapshot_get = rio_snapshot_get;
+	io->time = rio_time;
+	io->random = rio_random;
+	return (0);
+}
+
+void
+replica_io_free(struct raft_io *io)
+{
+	struct rio	*rio = io->impl;
+	struct rio_done	*d;
+
+	if (rio == NULL)
+		return;
+	while ((d = TAILQ_FIRST(&rio->dones)) != NULL) {
+		TAILQ_REMOVE(&rio->dones, d, entry);
+		free(d);
+	}
+	if (rio->tick != NULL)
+		event_free(rio->tick);
+	if (rio->done_ev != NULL)
+		event_free(rio->done_ev);
+	raft_disk_close(rio->disk);
+	free(rio->address);
+	free(rio);
+	io->impl = NULL;
+}
+
+int
+replica_io_recv(struct raft_io *io, raft_id from, const char *from_address,
+    const uint8_t *buf, size_t len)
+{
+	struct rio		*rio = io->impl;
+	struct raft_message	 m;
+	char			 err[256];
+
+	if (rio->recv_cb == NULL)
+		return (0);
+	if (raft_wire_decode(buf, len, from, from_address, &m, err,
+	    sizeof err) != 0) {
+		log_warn("replica: a message from replica %llu (%s) is "
+		    "dropped: %s", (unsigned long long)from, from_address, err);
+		return (-1);
+	}
+	rio->recv_cb(io, &m);
+	return (0);
+}

@@ -1,0 +1,41 @@
+/* replica-io.h: C-raft's I/O (struct raft_io) on the controller's libevent
+ * loop. Raft's clock is a timer on the loop; its disk is raft-disk.c, whose
+ * writes are synchronous in the loop as the group commit's fsync is; its
+ * messages are encoded by raft-wire.c and handed to a transport the caller
+ * gives (replica.c: the TLS links between replicas; the unit test: a loop
+ * back within one process). Every callback raft expects later runs from
+ * the loop, never inside the call that asked for it, as raft requires.
+ * There are no threads: raft, the store and the scheduler share the one
+ * loop. */
+#ifndef GB_CTL_REPLICA_IO_H
+#define GB_CTL_REPLICA_IO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <event2/event.h>
+#include <raft.h>
+
+/* Where messages go. send returns 0 once the bytes are queued on a link
+ * to server to, -1 when there is none now (raft then sees the send fail
+ * and tries again at its next heartbeat). */
+struct replica_io_transport {
+	int	(*send)(raft_id to, const char *address, const uint8_t *buf,
+		    size_t len, void *arg);
+	void	 *arg;
+};
+
+/* Makes io a raft_io over base, keeping raft's state in the SQLite file
+ * disk_path (created 0600). t is copied. Returns 0, or -1 with err set. */
+int	replica_io_init(struct raft_io *io, struct event_base *base,
+	    const char *disk_path, const struct replica_io_transport *t,
+	    char *err, size_t errlen);
+/* Frees what replica_io_init made, once raft_close's callback has run. */
+void	replica_io_free(struct raft_io *io);
+/* Hands raft a message the transport received from server from, at
+ * from_address (bytes of raft_wire_encode; a bad one is dropped and
+ * logged). Returns 0, or -1 when the bytes were refused. */
+int	replica_io_recv(struct raft_io *io, raft_id from,
+	    const char *from_address, const uint8_t *buf, size_t len);
+
+#endif
