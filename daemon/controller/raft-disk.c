@@ -28,7 +28,8 @@
 #define RAFT_DISK_APP_ID	0x67625266
 
 /* The schema, as an ordered list of migrations (store-schema.c's way):
- * PRAGMA user_version holds how many have run. Append, never edit. */
+ * PRAGMA user_version holds how many have run, and each sets it last.
+ * Append, never edit. */
 static const char *const raft_disk_migrations[] = {
 	/* 1: the term and vote, the log, the newest snapshot and the
 	 * servers of its configuration in their order. */
@@ -42,7 +43,8 @@ static const char *const raft_disk_migrations[] = {
 	" idx INTEGER NOT NULL, term INTEGER NOT NULL,"
 	" conf_index INTEGER NOT NULL, data BLOB NOT NULL);"
 	"CREATE TABLE snapshot_servers (pos INTEGER PRIMARY KEY,"
-	" id INTEGER NOT NULL, address TEXT NOT NULL, role INTEGER NOT NULL);",
+	" id INTEGER NOT NULL, address TEXT NOT NULL, role INTEGER NOT NULL);"
+	"PRAGMA user_version = 1",
 };
 #define RAFT_DISK_VERSION \
 	((int)(sizeof raft_disk_migrations / sizeof raft_disk_migrations[0]))
@@ -162,7 +164,6 @@ static int
 raft_disk_schema(struct raft_disk *d)
 {
 	unsigned long long	app, version, tables;
-	char		sql[80];
 	int		rv, v;
 
 	if (raft_disk_int(d, "PRAGMA application_id", &app) != 0 ||
@@ -186,13 +187,13 @@ raft_disk_schema(struct raft_disk *d)
 		return (RAFT_CORRUPT);
 	}
 	for (v = (int)version; v < RAFT_DISK_VERSION; v++) {
-		snprintf(sql, sizeof sql, "PRAGMA application_id = %d; "
-		    "PRAGMA user_version = %d", RAFT_DISK_APP_ID, v + 1);
 		rv = raft_disk_exec(d, "BEGIN IMMEDIATE", "begin");
 		if (rv == 0)
 			rv = raft_disk_exec(d, raft_disk_migrations[v], "schema");
+		/* RAFT_DISK_APP_ID, written out: SQL is fixed text. */
 		if (rv == 0)
-			rv = raft_disk_exec(d, sql, "schema");
+			rv = raft_disk_exec(d, "PRAGMA application_id = 1734496870",
+			    "schema");
 		if ((rv = raft_disk_end(d, rv)) != 0)
 			return (rv);
 	}

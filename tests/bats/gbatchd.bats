@@ -855,7 +855,20 @@ mode_is() {
 	! grep -rn 'sqlite3_[a-z]*printf' daemon/
 	# Only the store talks to SQLite.
 	[ "$(grep -rlE 'sqlite3_(exec|prepare)' daemon/ | sort | paste -sd' ')" = \
-	    "daemon/controller/store-acct.c daemon/controller/store-assoc.c daemon/controller/store-load.c daemon/controller/store-purge.c daemon/controller/store-resv.c daemon/controller/store.c" ]
+	    "daemon/controller/raft-disk.c daemon/controller/store-acct.c daemon/controller/store-assoc.c daemon/controller/store-load.c daemon/controller/store-log.c daemon/controller/store-purge.c daemon/controller/store-resv.c daemon/controller/store.c" ]
+	# The replicas' change log (store-log.c) runs literals only.
+	run -0 grep -nE 'sqlite3_(exec|prepare)' daemon/controller/store-log.c
+	[ "${#lines[@]}" -eq 5 ]
+	[ -z "$(grep -nE 'sqlite3_(exec|prepare)[a-z0-9_]*\(db, [^"]' daemon/controller/store-log.c)" ]
+	# Raft's own file (raft-disk.c) runs sql only in its three wrappers,
+	# every call of which gives a literal or one of its migrations.
+	[ "$(grep -cE 'sqlite3_(exec|prepare_v2)\(d->db, sql,' daemon/controller/raft-disk.c)" -eq 3 ]
+	[ "$(grep -cE 'sqlite3_(exec|prepare)' daemon/controller/raft-disk.c)" -eq \
+	    "$((3 + $(grep -cE 'sqlite3_(exec|prepare_v2)\(d->db, "' daemon/controller/raft-disk.c)))" ]
+	[ -z "$(grep -nE 'raft_disk_exec\(d, [^"]' daemon/controller/raft-disk.c |
+	    grep -vF 'raft_disk_exec(d, raft_disk_migrations[v], "schema")')" ]
+	[ -z "$(grep -nE 'raft_disk_(int|run)\(d, [^"]' daemon/controller/raft-disk.c)" ]
+	[ -z "$(grep -nE 'raft_disk_run\(d, "[^"]*", [^"]' daemon/controller/raft-disk.c)" ]
 	# The accounts and users (store-assoc.c, rarely changed) prepare
 	# each statement where it runs, in one wrapper, every call of which
 	# gives a string literal.
