@@ -37,8 +37,6 @@ struct rio {
 	struct event_base		*base;
 	struct raft_disk		*disk;
 	struct replica_io_transport	 transport;
-	raft_id				 id;
-	char				*address;
 	struct event			*tick;
 	raft_io_tick_cb			 tick_cb;
 	raft_io_recv_cb			 recv_cb;
@@ -116,14 +114,11 @@ rio_later(struct raft_io *io, int kind, void *req, int status,
 		event_active(rio->done_ev, EV_TIMEOUT, 1);
 }
 
+/* Who this server is matters only to the transport, which the caller
+ * set up knowing it. */
 static int
 rio_init(struct raft_io *io, raft_id id, const char *address)
 {
-	struct rio	*rio = io->impl;
-
-	rio->id = id;
-	free(rio->address);
-	rio->address = xstrdup(address);
 	return (0);
 }
 
@@ -374,7 +369,6 @@ replica_io_free(struct raft_io *io)
 	if (rio->done_ev != NULL)
 		event_free(rio->done_ev);
 	raft_disk_close(rio->disk);
-	free(rio->address);
 	free(rio);
 	io->impl = NULL;
 }

@@ -73,12 +73,6 @@ store_log_rollback(struct store_log *slog)
 	store_log_drop(slog);
 }
 
-void
-store_log_end(struct store_log *slog)
-{
-	store_log_rollback(slog);
-}
-
 void *
 store_log_take(struct store_log *slog, size_t *len)
 {
@@ -98,6 +92,17 @@ void
 store_log_free(void *p)
 {
 	sqlite3_free(p);
+}
+
+/* Changesets apply, and images are read and written, outside any
+ * transaction of the connection's. */
+static int
+store_log_idle(sqlite3 *db, char *err, size_t errlen)
+{
+	if (sqlite3_get_autocommit(db) != 0)
+		return (0);
+	snprintf(err, errlen, "a transaction is open");
+	return (-1);
 }
 
 /* A changed row takes the changeset's values; a missing one is skipped
@@ -126,10 +131,8 @@ store_log_apply(sqlite3 *db, const void *cs, size_t len, char *err,
 	char	*msg = NULL;
 	int	 rc;
 
-	if (sqlite3_get_autocommit(db) == 0) {
-		snprintf(err, errlen, "a transaction is open");
+	if (store_log_idle(db, err, errlen) != 0)
 		return (-1);
-	}
 	if (len > INT32_MAX) {
 		snprintf(err, errlen, "a changeset of %zu bytes is too long",
 		    len);
@@ -163,10 +166,8 @@ store_log_image(sqlite3 *db, size_t *len, char *err, size_t errlen)
 	unsigned char	*p;
 
 	*len = 0;
-	if (sqlite3_get_autocommit(db) == 0) {
-		snprintf(err, errlen, "a transaction is open");
+	if (store_log_idle(db, err, errlen) != 0)
 		return (NULL);
-	}
 	if ((p = sqlite3_serialize(db, "main", &n, 0)) == NULL) {
 		snprintf(err, errlen, "cannot read the database's image");
 		return (NULL);
@@ -184,10 +185,8 @@ store_log_restore(sqlite3 *db, const void *img, size_t len, char *err,
 	unsigned char	*copy;
 	int		 rc;
 
-	if (sqlite3_get_autocommit(db) == 0) {
-		snprintf(err, errlen, "a transaction is open");
+	if (store_log_idle(db, err, errlen) != 0)
 		return (-1);
-	}
 	/* An image of a database in WAL mode says so in its header (bytes
 	 * 18 and 19), and an in-memory copy cannot read one that does: the
 	 * copy says rollback journal instead, as SQLite's own CLI does. */

@@ -29,11 +29,11 @@ struct store_log {
 };
 
 /* Called by the connection's owner after its BEGIN, before its COMMIT,
- * and when the transaction is rolled back; at close, _end frees it all. */
+ * and when the transaction is rolled back (and at close: it frees what
+ * the recording holds). */
 void	 store_log_begun(struct store_log *, struct sqlite3 *);
 void	 store_log_commit(struct store_log *);
 void	 store_log_rollback(struct store_log *);
-void	 store_log_end(struct store_log *);
 /* The changeset the last commit wrote, handed over (free with
  * store_log_free), or NULL with *len 0 when it changed nothing or nothing
  * was recorded. */

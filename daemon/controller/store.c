@@ -312,7 +312,7 @@ store_close(void)
 		store.stmts[i] = NULL;
 	}
 	store_text_forget();
-	store_log_end(&store.log);
+	store_log_rollback(&store.log);
 	/* Queries still open on the reader belong to requests being torn
 	 * down: it closes once their last statement is finalized. */
 	if (store.reader != NULL)
@@ -330,6 +330,18 @@ store_capture(bool on)
 	store.log.on = on;
 }
 
+/* A replica's apply, image and restore need the store open and no
+ * transaction of its own under way. */
+static int
+store_idle(char *err, size_t errlen)
+{
+	if (store.db != NULL && !store.txn)
+		return (0);
+	snprintf(err, errlen, "the store is %s", store.db == NULL ?
+	    "not open" : "in a transaction");
+	return (-1);
+}
+
 void *
 store_changeset_take(size_t *len)
 {
@@ -339,11 +351,8 @@ store_changeset_take(size_t *len)
 int
 store_changeset_apply(const void *cs, size_t len, char *err, size_t errlen)
 {
-	if (store.db == NULL || store.txn) {
-		snprintf(err, errlen, "the store is %s", store.db == NULL ?
-		    "not open" : "in a transaction");
+	if (store_idle(err, errlen) != 0)
 		return (-1);
-	}
 	if (store_log_apply(store.db, cs, len, err, errlen) != 0)
 		return (-1);
 	store_refresh();
@@ -354,22 +363,16 @@ void *
 store_image(size_t *len, char *err, size_t errlen)
 {
 	*len = 0;
-	if (store.db == NULL || store.txn) {
-		snprintf(err, errlen, "the store is %s", store.db == NULL ?
-		    "not open" : "in a transaction");
+	if (store_idle(err, errlen) != 0)
 		return (NULL);
-	}
 	return (store_log_image(store.db, len, err, errlen));
 }
 
 int
 store_restore(const void *img, size_t len, char *err, size_t errlen)
 {
-	if (store.db == NULL || store.txn) {
-		snprintf(err, errlen, "the store is %s", store.db == NULL ?
-		    "not open" : "in a transaction");
+	if (store_idle(err, errlen) != 0)
 		return (-1);
-	}
 	if (store_log_restore(store.db, img, len, err, errlen) != 0)
 		return (-1);
 	store_refresh();

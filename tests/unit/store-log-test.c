@@ -49,7 +49,7 @@ t_dump(void)
 		"SELECT id, job_id, to_state, detail FROM job_events ORDER BY id",
 	};
 	sqlite3_stmt	*st;
-	size_t		 i, len = 0;
+	size_t		 i;
 	char		*out = xstrdup(""), *next;
 	int		 c;
 
@@ -72,9 +72,7 @@ t_dump(void)
 			out = next;
 		}
 		sqlite3_finalize(st);
-		len = strlen(out);
 	}
-	(void)len;
 	return (out);
 }
 
