@@ -262,7 +262,7 @@ ca_issue(const char *dir, const struct ca_cert_req *req, time_t now,
 	    ca_ext(x, ca, NID_basic_constraints, "critical,CA:FALSE") == -1 ||
 	    ca_ext(x, ca, NID_key_usage, "critical,digitalSignature") == -1 ||
 	    ca_ext(x, ca, NID_ext_key_usage, req->role == CA_ROLE_CONTROLLER ?
-	    "serverAuth" : "clientAuth") == -1 ||
+	    "serverAuth,clientAuth" : "clientAuth") == -1 ||
 	    ca_ext(x, ca, NID_subject_alt_name, san) == -1 ||
 	    ca_ext(x, ca, NID_subject_key_identifier, "hash") == -1 ||
 	    ca_ext(x, ca, NID_authority_key_identifier, "keyid:always") == -1 ||

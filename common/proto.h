@@ -25,6 +25,8 @@ enum msg_type {
 	MSG_ASSOC_LIST = 109,	/* gctl account/user list and show */
 	MSG_RESV = 110,		/* gctl reservation changes (operators) */
 	MSG_RESV_LIST = 111,	/* gctl reservation list */
+	MSG_REPLICA = 112,	/* gctl replica list, add, remove */
+	MSG_RAFT = 113,		/* replica -> replica: raft's message */
 
 	MSG_JOB_SUBMIT = 200,
 	MSG_JOB_LIST = 201,
@@ -81,6 +83,9 @@ size_t		 proto_io_head(char *buf, uint64_t job, uint32_t step, int fd,
 #define PROTO_E_INTERNAL	"internal"	/* controller failure (store) */
 #define PROTO_E_SHUTTING_DOWN	"shutting_down"
 #define PROTO_E_BUSY		"busy"		/* connections ran short */
+/* A replica that follows (replicated controllers): the message names the
+ * leader; the reply's "leader" holds its address when one is known. */
+#define PROTO_E_NOT_LEADER	"not_leader"
 
 /* Exit statuses shared by every command (man/gbatch-exit-status in each
  * page's EXIT STATUS). */

@@ -28,6 +28,11 @@ static const struct tls_side tls_controller = {
 	"controller", X509_PURPOSE_SSL_SERVER, X509_PURPOSE_SSL_CLIENT,
 	"a controller certificate (gctl cert issue NAME --controller)"
 };
+static const struct tls_side tls_replica = {
+	"replica", X509_PURPOSE_SSL_CLIENT, X509_PURPOSE_SSL_SERVER,
+	"a controller certificate made for clients too, as replicas "
+	"need (issue it again: gctl cert issue NAME --controller)"
+};
 static const struct tls_side tls_node = {
 	"node", X509_PURPOSE_SSL_CLIENT, X509_PURPOSE_SSL_SERVER,
 	"a node certificate (gctl cert issue NAME --node)"
@@ -165,6 +170,15 @@ tls_check_own(SSL_CTX *ctx, X509_STORE *store, const struct tls_conf *tc,
 		ERR_clear_error();
 		goto fail;
 	}
+	/* A controller's certificate is made for clients too (replicas dial
+	 * each other), but a node presenting one is a mistake. */
+	if (side == &tls_node && X509_check_purpose(cert,
+	    X509_PURPOSE_SSL_SERVER, 0) == 1) {
+		snprintf(err, errlen, "certificate %s: not valid for a %s (it "
+		    "is a controller's); expected %s", tc->cert, side->what,
+		    side->own_eku);
+		goto fail;
+	}
 	rc = 0;
 fail:
 	X509_STORE_CTX_free(sc);
@@ -244,6 +258,21 @@ SSL_CTX *
 tls_ctx_node(const struct tls_conf *tc, char *err, size_t errlen)
 {
 	return (tls_ctx_new(tc, &tls_node, err, errlen));
+}
+
+SSL_CTX *
+tls_ctx_replica(const struct tls_conf *tc, char *err, size_t errlen)
+{
+	return (tls_ctx_new(tc, &tls_replica, err, errlen));
+}
+
+bool
+tls_peer_is_controller(SSL *ssl)
+{
+	X509	*x = SSL_get0_peer_certificate(ssl);
+
+	return (x != NULL && X509_check_purpose(x, X509_PURPOSE_SSL_SERVER,
+	    0) == 1);
 }
 
 int

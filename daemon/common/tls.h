@@ -6,6 +6,7 @@
 #ifndef GB_TLS_H
 #define GB_TLS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* The types alone: ssl.h brings in <sched.h>, whose SCHED_FIFO the
@@ -38,6 +39,17 @@ SSL_CTX	*tls_ctx_controller(const struct tls_conf *, char *err,
  * role; verifies the server against ca (and crl) and requires the
  * controller's role (extendedKeyUsage serverAuth). */
 SSL_CTX	*tls_ctx_node(const struct tls_conf *, char *err, size_t errlen);
+
+/* A replica's context, for its links to the other replicas of a
+ * replicated controller: it presents the controller's certificate, which
+ * must also be made for clients (extendedKeyUsage clientAuth beside
+ * serverAuth, as gctl cert issue --controller makes it), and requires the
+ * other replica's to be a controller's (serverAuth). */
+SSL_CTX	*tls_ctx_replica(const struct tls_conf *, char *err, size_t errlen);
+
+/* Whether the certificate the peer of ssl proved is a controller's
+ * (extendedKeyUsage serverAuth): another replica, not a node. */
+bool	tls_peer_is_controller(SSL *);
 
 /* Reads crl again into ctx (after gctl cert revoke; SIGHUP): ctx's trust
  * store is replaced by a new one with ca and crl, so handshakes from now

@@ -46,6 +46,16 @@ struct commit_item {
 };
 STAILQ_HEAD(commit_items, commit_item);
 
+/* A commit shipped to the replicas: its frames wait until a majority
+ * holds it, and leave in the order of the commits. */
+struct commit_batch {
+	struct commit_items		 items;
+	bool				 done;
+	int				 status;
+	STAILQ_ENTRY(commit_batch)	 entry;
+};
+STAILQ_HEAD(commit_batches, commit_batch);
+
 /* Bounds of how long a write waits for its commit while the loop stays
  * busy (the last commit's duration, within these). */
 #define COMMIT_MIN_DELAY_US	1000
@@ -60,11 +70,13 @@ static struct {
 	struct event		*timer;
 	struct commit_items	 items;
 	struct commit_item	*last;	/* the queue's tail */
+	struct commit_batches	 shipping;
 	long			 delay_us;
 	bool			 busy;
 	struct commit_hooks	 hooks;
 } commit = {
 	.items = STAILQ_HEAD_INITIALIZER(commit.items),
+	.shipping = STAILQ_HEAD_INITIALIZER(commit.shipping),
 	.delay_us = COMMIT_MIN_DELAY_US,
 };
 
@@ -87,7 +99,21 @@ commit_init(struct event_base *base, const struct commit_hooks *hooks)
 void
 commit_free(void)
 {
+	struct commit_batch	*b;
+	struct commit_item	*ci;
+
 	commit_run();
+	/* Shipped and never answered (raft closed first): their peers are
+	 * gone. */
+	while ((b = STAILQ_FIRST(&commit.shipping)) != NULL) {
+		STAILQ_REMOVE_HEAD(&commit.shipping, entry);
+		while ((ci = STAILQ_FIRST(&b->items)) != NULL) {
+			STAILQ_REMOVE_HEAD(&b->items, entry);
+			evbuffer_free(ci->frame);
+			free(ci);
+		}
+		free(b);
+	}
 	if (commit.ev != NULL)
 		event_free(commit.ev);
 	if (commit.timer != NULL)
@@ -117,7 +143,8 @@ commit_priority_idle(struct event *ev)
 bool
 commit_pending(void)
 {
-	return (store_in_txn() || !STAILQ_EMPTY(&commit.items));
+	return (store_in_txn() || !STAILQ_EMPTY(&commit.items) ||
+	    !STAILQ_EMPTY(&commit.shipping));
 }
 
 /* The item frames for p go into: the last one when it is p's (frames of
@@ -156,21 +183,80 @@ commit_queue_bytes(struct peer *p, const void *data, size_t len)
  * their peers are closed, since a reply saying "accepted" would lie and
  * the request is not known any more. */
 static void
-commit_flush(bool failed)
+commit_flush_items(struct commit_items *items, const char *failed)
 {
 	struct commit_item	*ci;
 
-	commit.last = NULL;
-	while ((ci = STAILQ_FIRST(&commit.items)) != NULL) {
-		STAILQ_REMOVE_HEAD(&commit.items, entry);
-		if (failed)
-			commit.hooks.drop(ci->peer,
-			    "the store failed to commit");
+	while ((ci = STAILQ_FIRST(items)) != NULL) {
+		STAILQ_REMOVE_HEAD(items, entry);
+		if (failed != NULL)
+			commit.hooks.drop(ci->peer, failed);
 		else
 			commit.hooks.write(ci->peer, ci->frame);
 		evbuffer_free(ci->frame);
 		free(ci);
 	}
+}
+
+static void
+commit_flush(bool failed)
+{
+	commit.last = NULL;
+	commit_flush_items(&commit.items, failed ?
+	    "the store failed to commit" : NULL);
+}
+
+/* Writes the frames of the shipped commits a majority holds, oldest
+ * first, up to the first still waiting. */
+static void
+commit_drain(void)
+{
+	struct commit_batch	*b;
+
+	while ((b = STAILQ_FIRST(&commit.shipping)) != NULL && b->done) {
+		STAILQ_REMOVE_HEAD(&commit.shipping, entry);
+		commit_flush_items(&b->items, b->status == 0 ? NULL :
+		    "the commit did not reach a majority of the replicas");
+		free(b);
+	}
+}
+
+static void
+commit_shipped(void *arg, int status)
+{
+	struct commit_batch	*b = arg;
+
+	b->done = true;
+	b->status = status;
+	commit_drain();
+	commit.hooks.flushed();
+	commit.hooks.done();
+}
+
+/* The replicas' commit: the frames wait for a majority (replica.h). A
+ * commit that wrote nothing ships nothing, but its frames still wait for
+ * those before them. */
+static void
+commit_ship(void)
+{
+	struct commit_batch	*b = xcalloc(1, sizeof *b);
+	void			*cs;
+	size_t			 len;
+
+	STAILQ_INIT(&b->items);
+	STAILQ_CONCAT(&b->items, &commit.items);
+	commit.last = NULL;
+	STAILQ_INSERT_TAIL(&commit.shipping, b, entry);
+	if ((cs = store_changeset_take(&len)) == NULL)
+		b->done = true;
+	else {
+		if (commit.hooks.ship(cs, len, commit_shipped, b) != 0) {
+			b->done = true;
+			b->status = -1;
+		}
+		store_changeset_free(cs);
+	}
+	commit_drain();
 }
 
 void
@@ -207,7 +293,11 @@ commit_run(void)
 		    COMMIT_MIN_DELAY_US : took > COMMIT_MAX_DELAY_US ?
 		    COMMIT_MAX_DELAY_US : took;
 	}
-	commit_flush(failed);
+	if (!failed && commit.hooks.shipping != NULL &&
+	    commit.hooks.shipping())
+		commit_ship();
+	else
+		commit_flush(failed);
 	commit.hooks.flushed();
 	commit.busy = false;
 	if (commit.hooks.dirty())

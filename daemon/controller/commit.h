@@ -32,6 +32,13 @@ struct commit_hooks {
 	void	(*flushed)(void);
 	/* Last: the loop may stop if a stop waited for this commit. */
 	void	(*done)(void);
+	/* Replicas (replica.h; NULL without): whether commits are shipped,
+	 * and shipping one's changeset; shipped calls back with 0 once a
+	 * majority holds it. ship returns -1 when it was refused at once
+	 * (shipped is not called). */
+	bool	(*shipping)(void);
+	int	(*ship)(const void *changeset, size_t len,
+		    void (*shipped)(void *arg, int status), void *arg);
 };
 
 /* Sets up the end-of-pass event on base (before any other event is made:

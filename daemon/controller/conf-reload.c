@@ -15,6 +15,10 @@
 static const char *const conf_restart_keys[] = {
 	"controller.socket", "controller.listen", "controller.metrics_listen",
 	"controller.state_dir", "controller.sync",
+	/* The replicas' membership is raft's from the first start on
+	 * (gctl replica add, remove). */
+	"controller.replicas", "controller.replica_id",
+	"controller.election_timeout",
 	/* Nodes learn it as they register (node_health_interval). */
 	"controller.heartbeat_interval",
 };
@@ -46,6 +50,13 @@ conf_reload_json(const struct conf *c)
 	    "sync", c->sync_full ? "full" : "normal");
 	json_object_set_new(ctl, "metrics_listen", c->metrics_listen != NULL ?
 	    json_string(c->metrics_listen) : json_null());
+	ops = json_array();
+	for (i = 0; i < c->replicas.n; i++)
+		json_array_append_new(ops, json_string(c->replicas.v[i]));
+	json_object_set_new(ctl, "replicas", ops);
+	json_object_set_new(ctl, "replica_id", json_integer(c->replica_id));
+	json_object_set_new(ctl, "election_timeout",
+	    json_integer(c->election_timeout));
 	json_object_set_new(ctl, "heartbeat_interval",
 	    json_integer(conf_heartbeat_interval(c)));
 	json_object_set_new(ctl, "private_data", json_boolean(c->private_data));

@@ -68,6 +68,41 @@ conf_defaults(struct conf *c)
 	c->min_job_age = CONF_MIN_JOB_AGE;
 	c->master_port_first = 20000;
 	c->master_port_count = 20000;
+	c->election_timeout = CONF_ELECTION_TIMEOUT;
+}
+
+/* controller.replicas: two to CONF_MAX_REPLICAS addresses, each a port
+ * others dial, none twice. */
+static int
+conf_replicas_check(const struct conf *c, char *why, size_t len)
+{
+	char	what[300];
+	size_t	i, j;
+
+	if (c->replicas.n == 0)
+		return (0);
+	if (c->replicas.n < 2 || c->replicas.n > CONF_MAX_REPLICAS) {
+		snprintf(why, len, "replicas: expected 2 to %d addresses (3 "
+		    "or 5 survive the loss of 1 or 2), got %zu; leave it out "
+		    "for a controller of its own", CONF_MAX_REPLICAS,
+		    c->replicas.n);
+		return (-1);
+	}
+	for (i = 0; i < c->replicas.n; i++) {
+		if (hostport_check(c->replicas.v[i], 1, what,
+		    sizeof what) == -1) {
+			snprintf(why, len, "replicas[%zu]: %s", i, what);
+			return (-1);
+		}
+		for (j = 0; j < i; j++) {
+			if (strcmp(c->replicas.v[i], c->replicas.v[j]) == 0) {
+				snprintf(why, len, "replicas: \"%s\" is "
+				    "listed twice", c->replicas.v[i]);
+				return (-1);
+			}
+		}
+	}
+	return (0);
 }
 
 /* controller.listen: a port of 0 picks a free one. */
@@ -167,6 +202,12 @@ conf_controller_check(void *settings, const config_setting_t *g, char *err,
 	config_setting_t	*s;
 	char			 why[400];
 
+	if (conf_replicas_check(c, why, sizeof why) == -1) {
+		s = config_setting_get_member(g, "replicas");
+		snprintf(err, errlen, "line %d: %s",
+		    s != NULL ? config_setting_source_line(s) : 0, why);
+		return (-1);
+	}
 	if (conf_heartbeat_check(c->node_timeout, conf_heartbeat_interval(c),
 	    why, sizeof why) == 0)
 		return (0);
@@ -247,6 +288,16 @@ static const struct conf_file_key conf_controller_keys[] = {
 	{ .name = "cluster_name", .type = CONF_FILE_STRING,
 	  .off = offsetof(struct conf, cluster_name), .what = "a name",
 	  .valid = conf_cluster_name_valid },
+	{ .name = "replicas", .type = CONF_FILE_LIST,
+	  .off = offsetof(struct conf, replicas),
+	  .what = "HOST:PORT of each replica",
+	  .example = "[ \"ctl1:6820\", \"ctl2:6820\", \"ctl3:6820\" ]" },
+	{ .name = "replica_id", .type = CONF_FILE_INT,
+	  .off = offsetof(struct conf, replica_id), .min = 1, .max = 65535,
+	  .what = "a replica's number" },
+	{ .name = "election_timeout", .type = CONF_FILE_INT,
+	  .off = offsetof(struct conf, election_timeout), .min = 100,
+	  .max = 60000, .what = "milliseconds" },
 };
 
 static int
@@ -556,6 +607,7 @@ conf_clear(struct conf *c)
 	free(c->state_dir);
 	free(c->audit_log);
 	conf_file_list_clear(&c->operators);
+	conf_file_list_clear(&c->replicas);
 	part_clear(&c->parts);
 	qos_clear(&c->qos);
 	tls_settings_clear(&c->tls);

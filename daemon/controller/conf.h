@@ -43,6 +43,11 @@
 #define CONF_MIN_JOB_AGE		300
 #define CONF_MAX_MIN_JOB_AGE		(86400 * 365)
 
+/* Replicas: the most a controller has, and the election timeout's
+ * default (milliseconds). */
+#define CONF_MAX_REPLICAS		9
+#define CONF_ELECTION_TIMEOUT		1000
+
 struct conf {
 	/* What gtop and the reports call the cluster; the controller's
 	 * host name (up to its first dot) by default. */
@@ -90,6 +95,14 @@ struct conf {
 	 * master_port_first and the count of them. */
 	int		 master_port_first;
 	int		 master_port_count;
+
+	/* A replicated controller (replica.h): every replica's "HOST:PORT"
+	 * (its listen address), none for a controller of its own; this
+	 * one's id (0: its place in replicas, found by listen); how long a
+	 * follower waits for the leader before it stands (milliseconds). */
+	struct conf_file_list replicas;
+	int		 replica_id;
+	int		 election_timeout;
 
 	/* The scheduler group: policy, queues, promotion, placement. Its
 	 * samples stay NULL here: gittins takes them from the store. */

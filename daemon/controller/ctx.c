@@ -15,6 +15,7 @@ static struct {
 	struct event_base	*base;
 	int64_t			 started;
 	bool			 stopping;
+	struct replica		*replica;
 } ctx;
 
 void
@@ -70,6 +71,18 @@ ctx_now_ms(void)
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return ((int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
+}
+
+struct replica *
+ctx_replica(void)
+{
+	return (ctx.replica);
+}
+
+void
+ctx_set_replica(struct replica *r)
+{
+	ctx.replica = r;
 }
 
 bool

@@ -58,6 +58,10 @@ int64_t			 ctx_now_ms(void);
 
 /* Whether the controller is stopping: requests then get shutting_down.
  * The root sets it (gbatchd_stop), and clears it at each start. */
+/* The replica this controller is (replica.h), or NULL: one controller
+ * of its own. Set by the root once raft is started. */
+struct replica		*ctx_replica(void);
+void			 ctx_set_replica(struct replica *);
 bool			 ctx_stopping(void);
 void			 ctx_set_stopping(bool);
 /* Asks the root to stop (struct ctx_root's stop). */

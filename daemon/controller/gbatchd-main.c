@@ -93,6 +93,9 @@ gbatchd_fatal(const struct gbatchd_run *run, const char *err)
 	exit(EXIT_FAILURE);
 }
 
+/* Set in the environment of a replica that starts itself again. */
+#define GBATCHD_RESTARTED	"GBATCHD_RESTARTED"
+
 static void
 gbatchd_signal_cb(evutil_socket_t sig, short what, void *arg)
 {
@@ -207,6 +210,7 @@ main(int argc, char **argv)
 	const char		*conf_path, *pidfile = NULL;
 	char			 err[1024];
 	bool			 foreground = false, check = false;
+	bool			 restarted;
 	int			 ch, i, found, r;
 	static const int	 signums[] = { SIGTERM, SIGINT, SIGHUP };
 
@@ -247,7 +251,11 @@ main(int argc, char **argv)
 		    strerror(errno));
 		return (EXIT_FAILURE);
 	}
-	if (!foreground)
+	/* A replica starting itself again (gbatchd_restart) is already a
+	 * daemon, with the same pid. */
+	restarted = getenv(GBATCHD_RESTARTED) != NULL;
+	(void)unsetenv(GBATCHD_RESTARTED);
+	if (!foreground && !restarted)
 		gbatchd_daemonize(&run);
 	log_open("gbatchd", !foreground && run.logfile == NULL,
 	    c->log_level);
@@ -294,6 +302,16 @@ main(int argc, char **argv)
 	event_base_free(base);
 	if (pidfile != NULL)
 		unlink(pidfile);
+	if (gbatchd_restarting()) {
+		log_info("gbatchd: starting again");
+		log_close();
+		gbatchd_unconfigure();
+		(void)setenv(GBATCHD_RESTARTED, "1", 1);
+		execv("/proc/self/exe", argv);
+		fprintf(stderr, "gbatchd: cannot start again: %s\n",
+		    strerror(errno));
+		return (EXIT_FAILURE);
+	}
 	log_info("gbatchd: stopped");
 	notify_close();
 	log_close();

@@ -41,6 +41,7 @@
 #include "daemon/controller/peer.h"
 #include "daemon/controller/purge.h"
 #include "daemon/controller/recover.h"
+#include "daemon/controller/replica.h"
 #include "daemon/controller/req.h"
 #include "daemon/controller/resv.h"
 #include "daemon/controller/schedule.h"
@@ -65,7 +66,12 @@ static struct {
 	/* The TLS context and the files it was made from
 	 * (tls-settings.h). */
 	SSL_CTX			*tls;
+	SSL_CTX			*replica_tls;	/* dialling other replicas */
 	struct tls_conf		 tls_files;
+	/* Replicas (NULL: none), and whether the process starts again once
+	 * the loop stops. */
+	struct replica		*replica;
+	bool			 restart;
 	/* What it owns (NULL: off, or not open): the clients' Unix socket,
 	 * the nodes' TCP listener, their connections' limits, the metrics
 	 * endpoint. */
@@ -106,7 +112,12 @@ gbatchd_tls_open(const struct conf *c, char *err, size_t errlen)
 		return (-1);
 	gbatchd.tls = tls_settings_ctx(&gbatchd.tls_files, TLS_ROLE_CONTROLLER,
 	    self, err, errlen);
-	return (gbatchd.tls == NULL ? -1 : 0);
+	if (gbatchd.tls == NULL)
+		return (-1);
+	if (replica_configured(c) && (gbatchd.replica_tls =
+	    tls_ctx_replica(&gbatchd.tls_files, err, errlen)) == NULL)
+		return (-1);
+	return (0);
 }
 static void
 gbatchd_stop_cb(evutil_socket_t fd, short what, void *arg)
@@ -155,8 +166,22 @@ gbatchd_flushed(void)
 	peer_reap();
 }
 
+static bool
+gbatchd_shipping(void)
+{
+	return (replica_shipping(gbatchd.replica));
+}
+
+static int
+gbatchd_ship(const void *cs, size_t len, void (*shipped)(void *, int),
+    void *arg)
+{
+	return (replica_ship(gbatchd.replica, cs, len, shipped, arg));
+}
+
 /* The end of each loop pass (commit.h): the scheduling pass joins the
- * requests' transaction, replies leave once it is on disk. */
+ * requests' transaction, replies leave once it is on disk (and, with
+ * replicas, once a majority holds it). */
 static const struct commit_hooks gbatchd_commit_hooks = {
 	.dirty = core_is_dirty,
 	.pass = schedule_run,
@@ -164,6 +189,8 @@ static const struct commit_hooks gbatchd_commit_hooks = {
 	.drop = peer_close,
 	.flushed = gbatchd_flushed,
 	.done = gbatchd_check_stop,
+	.shipping = gbatchd_shipping,
+	.ship = gbatchd_ship,
 };
 
 /* A peer sent what is not a frame; it is closed next. */
@@ -275,9 +302,12 @@ gbatchd_reconfigure(json_t *changed, json_t *restart, json_t *notes,
 	if (audit_open(&gbatchd.settings, why, sizeof why) != 0)
 		log_error("gbatchd: %s; still writing the audit log where it "
 		    "was", why);
-	core_reconfigure();
-	core_part_notes(notes);
-	purge_reconfigure();
+	/* A replica that follows has no memory to reschedule yet. */
+	if (replica_serving(gbatchd.replica)) {
+		core_reconfigure();
+		core_part_notes(notes);
+		purge_reconfigure();
+	}
 	log_info("gbatchd: reloaded %s: %zu setting%s changed%s",
 	    gbatchd.flags.conf_path, json_array_size(changed),
 	    json_array_size(changed) == 1 ? "" : "s",
@@ -339,10 +369,91 @@ void
 gbatchd_unconfigure(void)
 {
 	tls_ctx_free(gbatchd.tls);
-	gbatchd.tls = NULL;
+	tls_ctx_free(gbatchd.replica_tls);
+	gbatchd.tls = gbatchd.replica_tls = NULL;
 	tls_conf_clear(&gbatchd.tls_files);
 	conf_clear(&gbatchd.settings);
 }
+
+/* The memory from the store: the accounts first (the jobs' limits are
+ * theirs), the reservations (the core is built with their windows), the
+ * jobs, then the month's use of the budgets (the runs ended, and those
+ * the load found under way). */
+static int
+gbatchd_load(char *err, size_t errlen)
+{
+	if (assoc_load(core_assoc()) != 0) {
+		snprintf(err, errlen, "cannot read the accounts; see the log");
+		return (-1);
+	}
+	if (resv_load(core_resv()) != 0) {
+		snprintf(err, errlen, "cannot read the reservations; see the "
+		    "log");
+		return (-1);
+	}
+	if (recover_load(session_recover) != 0) {
+		snprintf(err, errlen, "cannot read the job database; see the "
+		    "log");
+		return (-1);
+	}
+	if (assoc_load_usage(core_usage(), ctx_now()) != 0) {
+		snprintf(err, errlen, "cannot read the accounts' use of their "
+		    "budgets; see the log");
+		return (-1);
+	}
+	return (0);
+}
+
+/* What runs while the controller serves: silence of nodes, retention,
+ * and a first scheduling pass. */
+static void
+gbatchd_serve(void)
+{
+	node_health_init(gbatchd.base);
+	purge_init(gbatchd.base);
+	core_mark_dirty();
+}
+
+void
+gbatchd_restart(const char *why)
+{
+	if (gbatchd.restart)
+		return;
+	log_warn("gbatchd: %s; starting again, to rebuild the store from "
+	    "the replicas' log", why);
+	gbatchd.restart = true;
+	ctx_set_stopping(true);
+	event_base_loopbreak(gbatchd.base);
+}
+
+bool
+gbatchd_restarting(void)
+{
+	return (gbatchd.restart);
+}
+
+/* Elected, with every committed entry in the store: serve as a start
+ * does. */
+static void
+gbatchd_lead(void)
+{
+	char	err[512];
+
+	if (gbatchd_load(err, sizeof err) != 0) {
+		log_error("gbatchd: leading: %s", err);
+		gbatchd_restart("the store could not be read");
+		return;
+	}
+	gbatchd_serve();
+	log_info("gbatchd: leading: %zu jobs pending, %zu running",
+	    job_table_count(JOB_PENDING) + job_table_count(JOB_HELD),
+	    job_table_count(JOB_RUNNING) + job_table_count(JOB_PREEMPTING));
+}
+
+static const struct replica_hooks gbatchd_replica_hooks = {
+	.lead = gbatchd_lead,
+	.restart = gbatchd_restart,
+};
 
 int
 gbatchd_open(struct event_base *base, char *err, size_t errlen)
@@ -350,8 +461,10 @@ gbatchd_open(struct event_base *base, char *err, size_t errlen)
 	const struct conf	*c = &gbatchd.settings;
 	struct timeval		 recheck_tv = { GBATCHD_RECHECK_S, 0 };
 	char			*addr_file, *sockdir, *p;
+	bool			 replicated = replica_configured(c);
 
 	gbatchd.base = base;
+	gbatchd.restart = false;
 	ctx_open(base, ctx_now());
 	metrics_reset();
 	ctx_set_stopping(false);
@@ -379,32 +492,16 @@ gbatchd_open(struct event_base *base, char *err, size_t errlen)
 	job_table_listen(session_job_changed);
 	if (audit_open(c, err, errlen) != 0)
 		return (-1);
-	if (store_open(c->state_dir, c->sync_full, commit_want, err,
-	    errlen) != 0)
+	/* A replica's store is rebuilt from raft's log, which is what
+	 * reaches the disk: the store itself needs no fsync. */
+	if (replicated && replica_wipe(c->state_dir, err, errlen) != 0)
 		return (-1);
-	/* The accounts first: the jobs' limits are theirs; and the
-	 * reservations, whose windows the core is built with. */
-	if (assoc_load(core_assoc()) != 0) {
-		snprintf(err, errlen, "cannot read the accounts; see the log");
+	if (store_open(c->state_dir, c->sync_full && !replicated, commit_want,
+	    err, errlen) != 0)
 		return (-1);
-	}
-	if (resv_load(core_resv()) != 0) {
-		snprintf(err, errlen, "cannot read the reservations; see the "
-		    "log");
+	/* A replica builds its memory once it leads (gbatchd_lead). */
+	if (!replicated && gbatchd_load(err, errlen) != 0)
 		return (-1);
-	}
-	if (recover_load(session_recover) != 0) {
-		snprintf(err, errlen, "cannot read the job database; see the "
-		    "log");
-		return (-1);
-	}
-	/* The month's use of the budgets: the runs ended, and those the
-	 * load found under way. */
-	if (assoc_load_usage(core_usage(), ctx_now()) != 0) {
-		snprintf(err, errlen, "cannot read the accounts' use of their "
-		    "budgets; see the log");
-		return (-1);
-	}
 	/* The listeners count their peers in it; it starts counting
 	 * descriptors once they are open. */
 	gbatchd.limits = peer_limit_create(base, &gbatchd_peer_limit_hooks);
@@ -422,15 +519,21 @@ gbatchd_open(struct event_base *base, char *err, size_t errlen)
 	if (c->metrics_listen != NULL && (gbatchd.metrics_http =
 	    metrics_http_open(base, c->metrics_listen, err, errlen)) == NULL)
 		return (-1);
-	node_health_init(base);
 	if (gbatchd.tls != NULL) {
 		gbatchd.recheck_ev = event_new(base, -1, EV_PERSIST,
 		    gbatchd_recheck_cb, NULL);
 		event_add(gbatchd.recheck_ev, &recheck_tv);
 	}
 	peer_limit_start(gbatchd.limits);
-	purge_init(base);
-	core_mark_dirty();
+	if (replicated) {
+		if ((gbatchd.replica = replica_open(base, c,
+		    gbatchd.replica_tls, &gbatchd_replica_hooks, err,
+		    errlen)) == NULL)
+			return (-1);
+		ctx_set_replica(gbatchd.replica);
+		return (0);
+	}
+	gbatchd_serve();
 	return (0);
 }
 
@@ -438,6 +541,11 @@ void
 gbatchd_close(void)
 {
 	commit_run();
+	/* Before the peers: commits raft still holds are refused to their
+	 * clients as it closes. */
+	replica_close(gbatchd.replica);
+	gbatchd.replica = NULL;
+	ctx_set_replica(NULL);
 	listener_free(gbatchd.clients);
 	listener_free(gbatchd.nodes);
 	gbatchd.clients = gbatchd.nodes = NULL;

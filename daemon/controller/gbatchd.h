@@ -50,6 +50,11 @@ void			 gbatchd_close(void);
  * ctx_reconfigure asks for it. */
 int			 gbatchd_reconfigure(json_t *changed, json_t *restart,
 			     json_t *notes, char *err, size_t errlen);
+/* Replicas: stops the loop at once so that the process starts again
+ * (gbatchd-main.c), rebuilding its store from the log: it lost the lead,
+ * or could not apply the log. */
+void			 gbatchd_restart(const char *why);
+bool			 gbatchd_restarting(void);
 /* Asks the loop to stop once replies are written (SHUTDOWN, SIGTERM). */
 void			 gbatchd_stop(const char *why);
 /* Leaves the loop if stopping and everything is written. */

@@ -129,6 +129,7 @@ listener_tls_hs_cb(struct bufferevent *bev, short what, void *arg)
 			return;
 		}
 		id.node = name;
+		id.controller = tls_peer_is_controller(ssl);
 		bufferevent_set_timeouts(bev, NULL, NULL);
 		log_debug("peer %s: TLS as node %s", hs->addr, name);
 		(void)peer_create(bev, &id, false, hs->addr, hs->lt->limits);

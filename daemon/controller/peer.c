@@ -78,6 +78,8 @@ struct peer {
 	bool			 discard_next;	/* its client was refused */
 	unsigned		 nrelayed;
 	bool			 trusted;	/* may relay */
+	bool			 controller;	/* may be a replica */
+	uint64_t		 replica;	/* PEER_REPLICA: its id */
 	struct peer_limit	*lim;
 	uint64_t		 serial;	/* never reused */
 	TAILQ_ENTRY(peer)	 entry;
@@ -119,6 +121,7 @@ peer_create(struct bufferevent *bev, const struct peer_ident *id, bool raw,
 	p->local = id->local;
 	p->raw = raw;
 	p->trusted = !id->local && id->trusted;
+	p->controller = !id->local && id->controller;
 	p->uid = id->uid;
 	p->gid = id->gid;
 	if (id->local) {
@@ -173,7 +176,7 @@ void
 peer_set_role(struct peer *p, enum peer_role r)
 {
 	p->role = r;
-	if (r == PEER_NODE)
+	if (r == PEER_NODE || r == PEER_REPLICA)
 		peer_limit_set_node(p->lim);
 }
 
@@ -641,6 +644,9 @@ peer_next_frame_for(struct peer *node, struct peer *p)
 
 bool peer_is_relayed(const struct peer *p) { return (p->via != NULL); }
 bool peer_is_trusted(const struct peer *p) { return (p->trusted); }
+bool peer_is_controller(const struct peer *p) { return (p->controller); }
+void peer_set_replica(struct peer *p, uint64_t id) { p->replica = id; }
+uint64_t peer_replica(const struct peer *p) { return (p->replica); }
 
 void
 peer_send(struct peer *p, const json_t *msg)
@@ -754,7 +760,9 @@ peer_read_frames(struct bufferevent *bev, struct peer *p)
 
 	while (!p->dead && !p->paused && !p->closing && !p->stopped &&
 	    !p->throttled) {
-		rc = frame_read_peek(in, FRAME_MAX_REQUEST, &len, &need, err,
+		/* A replica's messages carry raft's snapshots. */
+		rc = frame_read_peek(in, p->role == PEER_REPLICA ?
+		    FRAME_MAX_REPLY : FRAME_MAX_REQUEST, &len, &need, err,
 		    sizeof err);
 		if (rc == -1) {
 			snprintf(why, sizeof why, "bad frame: %s", err);

@@ -25,6 +25,7 @@ enum peer_role {
 	PEER_NEW,	/* no HELLO yet */
 	PEER_CLIENT,
 	PEER_NODE,
+	PEER_REPLICA,	/* another replica of a replicated controller */
 };
 
 struct peer;
@@ -44,6 +45,9 @@ struct peer_ident {
 	bool		 trusted;	/* TCP: a certificate was verified
 					 * (or the admin turned TLS off):
 					 * the peer may relay its users */
+	bool		 controller;	/* TCP: the certificate is a
+					 * controller's (or TLS is off): it
+					 * may be another replica */
 };
 
 /* What the controller does with what peers send, registered once at
@@ -140,6 +144,11 @@ bool		 peer_is_relayed(const struct peer *);
 /* Tells node its client on chan is refused, and drops the frame that
  * follows the envelope. */
 void		 peer_relay_refuse(struct peer *node, uint32_t chan);
+/* The id of the replica at the other end (PEER_REPLICA). */
+void		 peer_set_replica(struct peer *, uint64_t id);
+uint64_t	 peer_replica(const struct peer *);
+/* Whether the peer's certificate is a controller's (peer_ident). */
+bool		 peer_is_controller(const struct peer *);
 /* Whether a node peer may relay its users' commands (peer_ident.trusted). */
 bool		 peer_is_trusted(const struct peer *);
 /* The node name the peer's certificate proves, or NULL. */

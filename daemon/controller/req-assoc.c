@@ -427,9 +427,10 @@ req_assoc_list(struct peer *p, const json_t *msg)
 }
 
 const struct req_entry req_assoc_entry = {
-	MSG_ASSOC, "ASSOC", REQ_CLIENT, true, true, req_assoc_change
+	MSG_ASSOC, "ASSOC", REQ_CLIENT, true, true, req_assoc_change, false
 };
 
 const struct req_entry req_assoc_list_entry = {
-	MSG_ASSOC_LIST, "ASSOC_LIST", REQ_CLIENT, false, true, req_assoc_list
+	MSG_ASSOC_LIST, "ASSOC_LIST", REQ_CLIENT, false, true, req_assoc_list,
+	false
 };

@@ -49,10 +49,10 @@ req_config_show(struct peer *p, const json_t *msg)
 
 const struct req_entry req_reconfigure_entry = {
 	MSG_RECONFIGURE, "RECONFIGURE", REQ_CLIENT, true, true,
-	req_reconfigure
+	req_reconfigure, true
 };
 
 const struct req_entry req_config_show_entry = {
 	MSG_CONFIG_SHOW, "CONFIG_SHOW", REQ_CLIENT, false, true,
-	req_config_show
+	req_config_show, true
 };

@@ -15,6 +15,7 @@
 #include "daemon/controller/node-health.h"
 #include "daemon/controller/node.h"
 #include "daemon/controller/peer.h"
+#include "daemon/controller/replica.h"
 #include "daemon/controller/req.h"
 #include "policy/place.h"
 #include "policy/sched.h"
@@ -278,7 +279,8 @@ static void
 req_hello(struct peer *p, const json_t *msg)
 {
 	const char	*role;
-	json_t		*v = json_object_get(msg, "version");
+	json_t		*v = json_object_get(msg, "version"), *reply;
+	char		 why[256];
 
 	if (!json_is_integer(v) || json_integer_value(v) != PROTO_VERSION) {
 		req_error(p, msg, PROTO_E_VERSION, "protocol version %s; this "
@@ -304,14 +306,33 @@ req_hello(struct peer *p, const json_t *msg)
 			req_hello_refuse(p, "node on the Unix socket");
 			return;
 		}
+		if (!replica_serving(ctx_replica())) {
+			req_not_leader(p, msg);
+			req_hello_refuse(p, "node at a replica that follows");
+			return;
+		}
 		req_hello_node(p, msg);
+	} else if (role != NULL && strcmp(role, "replica") == 0) {
+		if (peer_is_local(p) || peer_is_relayed(p) ||
+		    replica_hello(ctx_replica(), p, msg, why, sizeof why) == -1) {
+			req_error(p, msg, PROTO_E_PERMISSION, "%s",
+			    peer_is_local(p) || peer_is_relayed(p) ?
+			    "replicas must use the controller's TCP listener" :
+			    why);
+			req_hello_refuse(p, "replica refused");
+			return;
+		}
+		reply = proto_reply_ok(msg);
+		peer_send(p, reply);
+		json_decref(reply);
 	} else {
 		req_error(p, msg, PROTO_E_BAD_REQUEST, "role: expected "
-		    "\"client\" or \"node\"");
+		    "\"client\", \"node\" or \"replica\"");
 		req_hello_refuse(p, "HELLO with a bad role");
 	}
 }
 
 const struct req_entry req_hello_entry = {
-	MSG_HELLO, "HELLO", REQ_CLIENT | REQ_NODE, false, true, req_hello
+	MSG_HELLO, "HELLO", REQ_CLIENT | REQ_NODE | REQ_REPLICA, false, true,
+	req_hello, true
 };

@@ -434,5 +434,5 @@ out:
 }
 
 const struct req_entry req_job_acct_entry = {
-	MSG_JOB_ACCT, "JOB_ACCT", REQ_CLIENT, false, true, req_job_acct
+	MSG_JOB_ACCT, "JOB_ACCT", REQ_CLIENT, false, true, req_job_acct, false
 };

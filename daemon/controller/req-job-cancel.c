@@ -271,5 +271,6 @@ req_job_cancel(struct peer *p, const json_t *msg)
 }
 
 const struct req_entry req_job_cancel_entry = {
-	MSG_JOB_CANCEL, "JOB_CANCEL", REQ_CLIENT, false, true, req_job_cancel
+	MSG_JOB_CANCEL, "JOB_CANCEL", REQ_CLIENT, false, true, req_job_cancel,
+	false
 };

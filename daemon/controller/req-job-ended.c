@@ -16,5 +16,5 @@ req_job_ended(struct peer *p, const json_t *msg)
 }
 
 const struct req_entry req_job_ended_entry = {
-	MSG_JOB_ENDED, "JOB_ENDED", REQ_NODE, false, false, req_job_ended
+	MSG_JOB_ENDED, "JOB_ENDED", REQ_NODE, false, false, req_job_ended, false
 };

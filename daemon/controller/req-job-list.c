@@ -768,5 +768,5 @@ req_job_list_free(void)
 }
 
 const struct req_entry req_job_list_entry = {
-	MSG_JOB_LIST, "JOB_LIST", REQ_CLIENT, false, true, req_job_list
+	MSG_JOB_LIST, "JOB_LIST", REQ_CLIENT, false, true, req_job_list, false
 };

@@ -23,5 +23,6 @@ req_job_started(struct peer *p, const json_t *msg)
 }
 
 const struct req_entry req_job_started_entry = {
-	MSG_JOB_STARTED, "JOB_STARTED", REQ_NODE, false, false, req_job_started
+	MSG_JOB_STARTED, "JOB_STARTED", REQ_NODE, false, false, req_job_started,
+	false
 };

@@ -936,5 +936,6 @@ invalid:
 }
 
 const struct req_entry req_job_submit_entry = {
-	MSG_JOB_SUBMIT, "JOB_SUBMIT", REQ_CLIENT, false, true, req_job_submit
+	MSG_JOB_SUBMIT, "JOB_SUBMIT", REQ_CLIENT, false, true, req_job_submit,
+	false
 };

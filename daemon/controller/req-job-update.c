@@ -741,5 +741,6 @@ fail:
 }
 
 const struct req_entry req_job_update_entry = {
-	MSG_JOB_UPDATE, "JOB_UPDATE", REQ_CLIENT, false, true, req_job_update
+	MSG_JOB_UPDATE, "JOB_UPDATE", REQ_CLIENT, false, true, req_job_update,
+	false
 };

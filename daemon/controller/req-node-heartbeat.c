@@ -92,5 +92,5 @@ req_node_heartbeat(struct peer *p, const json_t *msg)
 
 const struct req_entry req_node_heartbeat_entry = {
 	MSG_NODE_HEARTBEAT, "NODE_HEARTBEAT", REQ_NODE, false, false,
-	req_node_heartbeat
+	req_node_heartbeat, false
 };

@@ -66,5 +66,5 @@ req_node_list(struct peer *p, const json_t *msg)
 }
 
 const struct req_entry req_node_list_entry = {
-	MSG_NODE_LIST, "NODE_LIST", REQ_CLIENT, false, true, req_node_list
+	MSG_NODE_LIST, "NODE_LIST", REQ_CLIENT, false, true, req_node_list, false
 };

@@ -72,5 +72,6 @@ req_node_update(struct peer *p, const json_t *msg)
 }
 
 const struct req_entry req_node_update_entry = {
-	MSG_NODE_UPDATE, "NODE_UPDATE", REQ_CLIENT, true, true, req_node_update
+	MSG_NODE_UPDATE, "NODE_UPDATE", REQ_CLIENT, true, true, req_node_update,
+	false
 };

@@ -47,5 +47,5 @@ req_ping(struct peer *p, const json_t *msg)
 }
 
 const struct req_entry req_ping_entry = {
-	MSG_PING, "PING", REQ_CLIENT, false, true, req_ping
+	MSG_PING, "PING", REQ_CLIENT, false, true, req_ping, false
 };

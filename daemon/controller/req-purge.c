@@ -126,5 +126,5 @@ req_purge(struct peer *p, const json_t *msg)
 }
 
 const struct req_entry req_purge_entry = {
-	MSG_PURGE, "PURGE", REQ_CLIENT, true, true, req_purge
+	MSG_PURGE, "PURGE", REQ_CLIENT, true, true, req_purge, false
 };

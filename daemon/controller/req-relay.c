@@ -66,5 +66,5 @@ req_relay(struct peer *p, const json_t *msg)
 }
 
 const struct req_entry req_relay_entry = {
-	MSG_RELAY, "RELAY", REQ_NODE, false, false, req_relay
+	MSG_RELAY, "RELAY", REQ_NODE, false, false, req_relay, false
 };

@@ -423,9 +423,9 @@ req_resv_list(struct peer *p, const json_t *msg)
 }
 
 const struct req_entry req_resv_entry = {
-	MSG_RESV, "RESV", REQ_CLIENT, true, true, req_resv_change
+	MSG_RESV, "RESV", REQ_CLIENT, true, true, req_resv_change, false
 };
 
 const struct req_entry req_resv_list_entry = {
-	MSG_RESV_LIST, "RESV_LIST", REQ_CLIENT, false, true, req_resv_list
+	MSG_RESV_LIST, "RESV_LIST", REQ_CLIENT, false, true, req_resv_list, false
 };

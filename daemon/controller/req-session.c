@@ -351,14 +351,16 @@ req_job_attach(struct peer *p, const json_t *msg)
 }
 
 const struct req_entry req_io_entry = {
-	MSG_IO, "IO", REQ_CLIENT | REQ_NODE, false, false, req_io
+	MSG_IO, "IO", REQ_CLIENT | REQ_NODE, false, false, req_io, false
 };
 const struct req_entry req_io_control_entry = {
-	MSG_IO_CONTROL, "IO_CONTROL", REQ_CLIENT, false, false, req_io_control
+	MSG_IO_CONTROL, "IO_CONTROL", REQ_CLIENT, false, false, req_io_control,
+	false
 };
 const struct req_entry req_job_attach_entry = {
-	MSG_JOB_ATTACH, "JOB_ATTACH", REQ_CLIENT, false, true, req_job_attach
+	MSG_JOB_ATTACH, "JOB_ATTACH", REQ_CLIENT, false, true, req_job_attach,
+	false
 };
 const struct req_entry req_step_ended_entry = {
-	MSG_STEP_ENDED, "STEP_ENDED", REQ_NODE, false, false, req_step_ended
+	MSG_STEP_ENDED, "STEP_ENDED", REQ_NODE, false, false, req_step_ended, false
 };

@@ -22,5 +22,5 @@ req_shutdown(struct peer *p, const json_t *msg)
 }
 
 const struct req_entry req_shutdown_entry = {
-	MSG_SHUTDOWN, "SHUTDOWN", REQ_CLIENT, true, true, req_shutdown
+	MSG_SHUTDOWN, "SHUTDOWN", REQ_CLIENT, true, true, req_shutdown, true
 };

@@ -75,5 +75,5 @@ req_step_list(struct peer *p, const json_t *msg)
 }
 
 const struct req_entry req_step_list_entry = {
-	MSG_STEP_LIST, "STEP_LIST", REQ_CLIENT, false, true, req_step_list
+	MSG_STEP_LIST, "STEP_LIST", REQ_CLIENT, false, true, req_step_list, false
 };

@@ -17,6 +17,7 @@
 #include "daemon/controller/metrics.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/req-int.h"
+#include "daemon/controller/replica.h"
 #include "daemon/controller/req.h"
 #include "daemon/controller/store.h"
 #include "daemon/controller/user.h"
@@ -47,6 +48,8 @@ extern const struct req_entry	req_io_control_entry;
 extern const struct req_entry	req_job_attach_entry;
 extern const struct req_entry	req_step_ended_entry;
 extern const struct req_entry	req_step_list_entry;
+extern const struct req_entry	req_replica_entry;
+extern const struct req_entry	req_raft_entry;
 
 static const struct req_entry *const req_table[] = {
 	&req_hello_entry,
@@ -75,6 +78,8 @@ static const struct req_entry *const req_table[] = {
 	&req_job_attach_entry,
 	&req_step_ended_entry,
 	&req_step_list_entry,
+	&req_replica_entry,
+	&req_raft_entry,
 };
 
 #define REQ_NTABLE	(sizeof req_table / sizeof req_table[0])
@@ -274,6 +279,22 @@ req_dispatch(struct peer *p, const json_t *msg)
 		    "and role were already given on this connection");
 		return;
 	}
+	if (role == PEER_REPLICA && (re->roles & REQ_REPLICA) == 0) {
+		audit_refused(p, re->name, NULL, "%s from a replica; "
+		    "connection closed", re->name);
+		peer_close_after_flush(p, "not a replica's message");
+		return;
+	}
+	if (role != PEER_REPLICA && (re->roles & REQ_REPLICA) != 0 &&
+	    (re->roles & (REQ_CLIENT | REQ_NODE)) == 0) {
+		req_error(p, msg, PROTO_E_BAD_REQUEST, "message type %d is "
+		    "for replicas only", type);
+		return;
+	}
+	if (!replica_serving(ctx_replica()) && !re->follower && type != MSG_HELLO) {
+		req_not_leader(p, msg);
+		return;
+	}
 	if ((role == PEER_CLIENT && (re->roles & REQ_CLIENT) == 0) ||
 	    (role == PEER_NODE && (re->roles & REQ_NODE) == 0)) {
 		snprintf(why, sizeof why, "%s message %s from a %s",
@@ -307,6 +328,22 @@ req_dispatch(struct peer *p, const json_t *msg)
 	re->handler(p, msg);
 	req.count[at]++;
 	req.us[at] += (uint64_t)(metrics_clock_us() - t0);
+}
+
+void
+req_not_leader(struct peer *p, const json_t *msg)
+{
+	const char	*leader = replica_leader_address(ctx_replica());
+	char		 who[300];
+	json_t		*reply;
+
+	replica_leader_text(ctx_replica(), who, sizeof who);
+	reply = proto_reply_error(msg, PROTO_E_NOT_LEADER, "this gbatchd is "
+	    "a replica that follows: %s", who);
+	json_object_set_new(reply, "leader", leader != NULL ?
+	    json_string(leader) : json_null());
+	peer_send(p, reply);
+	json_decref(reply);
 }
 
 bool

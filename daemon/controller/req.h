@@ -15,6 +15,7 @@ struct peer;
 /* Who may send a message. */
 #define REQ_CLIENT	0x1
 #define REQ_NODE	0x2
+#define REQ_REPLICA	0x4	/* another replica (replica.h) */
 
 /* A frame of a streamed reply (JOB_LIST, JOB_ACCT) ends at this many jobs
  * or once past this many bytes. It then fits in a socket's buffer (Linux:
@@ -34,6 +35,9 @@ struct req_entry {
 	/* Handles msg from peer. Sends the reply itself (peer_send) when
 	 * reply is set. May close the peer. */
 	void		(*handler)(struct peer *, const json_t *msg);
+	/* A replica that follows handles it too (the rest are refused with
+	 * the leader's address). */
+	bool		  follower;
 };
 
 /* Checks msg's type against the table and peer's role, then runs its
@@ -54,6 +58,9 @@ void	req_job_acct_free(void);
 /* Replies to msg with ok false; code and message as in proto.h. */
 void	req_error(struct peer *, const json_t *msg, const char *code,
 	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Replies to msg that this replica follows, naming the leader
+ * (PROTO_E_NOT_LEADER). */
+void	req_not_leader(struct peer *, const json_t *msg);
 /* A reply written as text (jtext.h), for the long listings: begins b
  * (made by jtext_init) with room for the frame header and the reply's
  * head, {"re":TYPE,"seq":SEQ,"ok":true; the caller appends its members,

@@ -348,6 +348,12 @@ store_changeset_take(size_t *len)
 	return (store_log_take(&store.log, len));
 }
 
+void
+store_changeset_free(void *cs)
+{
+	store_log_free(cs);
+}
+
 int
 store_changeset_apply(const void *cs, size_t len, char *err, size_t errlen)
 {

@@ -41,6 +41,8 @@ int	 store_commit(char *err, size_t errlen);
  * changed. */
 void	 store_capture(bool on);
 void	*store_changeset_take(size_t *len);
+/* Frees a changeset or an image of the store. */
+void	 store_changeset_free(void *);
 int	 store_changeset_apply(const void *, size_t len, char *err,
 	     size_t errlen);
 void	*store_image(size_t *len, char *err, size_t errlen);

@@ -1,0 +1,840 @@
+/* r->c: the controller's replicas on C-raft (r->h): the state
+ * machine over the store, the links that carry raft's messages, and who
+ * leads. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event2/buffer.h>
+#include <raft.h>
+
+#include "common/base64.h"
+#include "common/frame.h"
+#include "common/log.h"
+#include "common/proto.h"
+#include "common/xmalloc.h"
+#include "daemon/common/dial.h"
+#include "daemon/controller/conf.h"
+#include "daemon/controller/peer.h"
+#include "daemon/controller/replica-io.h"
+#include "daemon/controller/replica.h"
+#include "daemon/controller/store.h"
+
+/* An entry: this magic, then the nonce of the process that shipped it
+ * (a leader skips its own entries: its store holds them already), then
+ * the changeset. */
+#define REPLICA_MAGIC		"GBR1"
+#define REPLICA_HEAD		16
+/* How often who leads is looked at (raft has no callback for it). */
+#define REPLICA_WATCH_MS	20
+/* A snapshot of the store every this many entries (commits), keeping
+ * this many behind it for followers a little late. */
+#define REPLICA_SNAPSHOT_EVERY	1024
+#define REPLICA_SNAPSHOT_KEEP	128
+/* The longest address raft is given. */
+#define REPLICA_ADDR_MAX	255
+
+/* A link to another replica: raft's messages to it leave here. */
+struct replica_link {
+	struct replica	*r;
+	raft_id		 id;
+	char		*address;
+	struct dial	*dial;
+};
+
+/* A replica's address as its HELLO gave it, for raft's replies to a
+ * server not yet in the configuration. */
+struct replica_seen {
+	raft_id		 id;
+	char		 address[REPLICA_ADDR_MAX + 1];
+};
+
+struct replica_req {
+	union {
+		struct raft_apply	apply;
+		struct raft_change	change;
+	} u;
+	struct replica	*r;
+	replica_done_fn	*done;
+	void		*arg;
+	raft_id		 id;	/* the server added */
+};
+
+/* A replica: its raft server, the state machine over the store, the
+ * links to the others and who leads. */
+struct replica {
+	bool			 led;		/* was leader once */
+	bool			 serving;	/* barrier applied, memory built */
+	bool			 closed;
+	bool			 restarting;
+	uint64_t		 nonce;
+	raft_id			 id;
+	char			*address;
+	unsigned		 inflight;	/* shipped, not yet committed */
+	struct event_base	*base;
+	SSL_CTX			*tls;
+	struct raft		 raft;
+	struct raft_io		 io;
+	struct raft_fsm		 fsm;
+	struct raft_barrier	 barrier;
+	struct event		*watch;
+	struct replica_link	**links;	/* each its own: dials point at it */
+	size_t			 nlinks;
+	struct replica_seen	*seen;
+	size_t			 nseen;
+	struct replica_hooks	 hooks;
+};
+
+static void
+replica_restart(struct replica *r, const char *why)
+{
+	if (r->restarting)
+		return;
+	r->restarting = true;
+	r->serving = false;
+	r->hooks.restart(why);
+}
+
+/* The state machine: apply, snapshot, restore. */
+
+static int
+replica_fsm_apply(struct raft_fsm *fsm, const struct raft_buffer *buf,
+    void **result)
+{
+	const uint8_t	*b = buf->base;
+	struct replica	*r = fsm->data;
+	uint64_t	 nonce;
+	char		 err[512];
+
+	*result = NULL;
+	if (buf->len < REPLICA_HEAD || memcmp(b, REPLICA_MAGIC, 4) != 0) {
+		log_error("replica: an entry of %zu bytes is not a commit of "
+		    "this gbatchd; skipped", buf->len);
+		return (0);
+	}
+	memcpy(&nonce, b + 8, sizeof nonce);
+	if (nonce == r->nonce)
+		return (0);
+	if (store_changeset_apply(b + REPLICA_HEAD, buf->len - REPLICA_HEAD,
+	    err, sizeof err) != 0) {
+		log_error("replica: applying entry %" PRIu64 ": %s",
+		    (uint64_t)raft_last_applied(&r->raft) + 1, err);
+		replica_restart(r, "an entry of the log could not be applied");
+	}
+	return (0);
+}
+
+static int
+replica_fsm_snapshot(struct raft_fsm *fsm, struct raft_buffer *bufs[],
+    unsigned *n)
+{
+	struct raft_buffer	*b;
+	void			*image;
+	struct replica		*r = fsm->data;
+	size_t			 len;
+	char			 err[256];
+
+	/* A leader's store is ahead of the log while commits wait for a
+	 * majority: an image then would hold what may never be committed. */
+	if (r->inflight != 0 || store_in_txn())
+		return (RAFT_BUSY);
+	if ((image = store_image(&len, err, sizeof err)) == NULL) {
+		log_warn("replica: snapshot: %s", err);
+		return (RAFT_BUSY);
+	}
+	b = raft_malloc(sizeof *b);
+	b->base = raft_malloc(len);
+	b->len = len;
+	if (b->base == NULL) {
+		raft_free(b);
+		store_changeset_free(image);
+		return (RAFT_NOMEM);
+	}
+	memcpy(b->base, image, len);
+	store_changeset_free(image);
+	*bufs = b;
+	*n = 1;
+	return (0);
+}
+
+static int
+replica_fsm_restore(struct raft_fsm *fsm, struct raft_buffer *buf)
+{
+	struct replica	*r = fsm->data;
+	char		 err[512];
+	int		 rc;
+
+	rc = store_restore(buf->base, buf->len, err, sizeof err);
+	raft_free(buf->base);
+	if (rc != 0) {
+		log_error("replica: installing a snapshot: %s", err);
+		replica_restart(r, "a snapshot could not be installed");
+		return (RAFT_IOERR);
+	}
+	log_info("replica: store installed from a snapshot");
+	return (0);
+}
+
+/* The links: one dial to each other replica, made when raft first sends
+ * to it. */
+
+static void
+replica_link_up(void *arg)
+{
+	struct replica_link	*l = arg;
+	struct replica		*r = l->r;
+	json_t			*hello;
+
+	hello = json_pack("{s:i, s:i, s:s, s:I, s:s}", "type", MSG_HELLO,
+	    "version", PROTO_VERSION, "role", "replica", "id",
+	    (json_int_t)r->id, "address", r->address);
+	(void)dial_send(l->dial, hello);
+	json_decref(hello);
+}
+
+static void
+replica_link_message(const json_t *msg, void *arg)
+{
+	struct replica_link	*l = arg;
+	const char		*why;
+
+	if (json_is_true(json_object_get(msg, "ok")))
+		return;
+	why = json_string_value(json_object_get(msg, "message"));
+	dial_reset(l->dial, why != NULL ? why : "refused");
+}
+
+static const struct dial_cb replica_link_cb = {
+	.up = replica_link_up,
+	.message = replica_link_message,
+};
+
+static struct replica_link *
+replica_link(struct replica *r, raft_id id, const char *address)
+{
+	struct replica_link	*l;
+	char			 err[256], *addr;
+	size_t			 i;
+
+	for (i = 0; i < r->nlinks; i++) {
+		l = r->links[i];
+		if (l->id != id)
+			continue;
+		if (strcmp(l->address, address) == 0)
+			return (l);
+		/* Added again at another address. */
+		dial_free(l->dial);
+		free(l->address);
+		break;
+	}
+	if (i == r->nlinks) {
+		r->links = xreallocarray(r->links,
+		    r->nlinks + 1, sizeof *r->links);
+		r->links[r->nlinks++] = xcalloc(1, sizeof *l);
+	}
+	l = r->links[i];
+	l->r = r;
+	l->id = id;
+	l->address = xstrdup(address);
+	addr = l->address;
+	if ((l->dial = dial_create(r->base, &addr, 1, r->tls, NULL,
+	    &replica_link_cb, l, err, sizeof err)) == NULL) {
+		log_error("replica %" PRIu64 " at %s: %s", (uint64_t)id,
+		    address, err);
+		free(l->address);
+		free(l);
+		r->nlinks--;
+		return (NULL);
+	}
+	dial_start(l->dial);
+	return (l);
+}
+
+/* raft's bytes to replica to, as {"type": RAFT, "m": "BASE64"}, built
+ * by hand: a snapshot is the whole store. */
+_Static_assert(MSG_RAFT == 113, "replica_send writes MSG_RAFT as 113");
+static int
+replica_send(raft_id to, const char *address, const uint8_t *buf,
+    size_t len, void *arg)
+{
+	static const char	 head[] = "{\"type\":113,\"m\":\"";
+	static const char	 tail[] = "\"}";
+	struct replica		*r = arg;
+	struct replica_link	*l;
+	struct evbuffer		*out;
+	struct evbuffer_iovec	 v;
+	size_t			 text = BASE64_LEN(len), body;
+	uint8_t			 hdr[FRAME_HEADER];
+
+	if ((l = replica_link(r, to, address)) == NULL || !dial_is_up(l->dial))
+		return (-1);
+	body = sizeof head - 1 + text + sizeof tail - 1;
+	if (body > FRAME_MAX_REPLY) {
+		log_error("replica %" PRIu64 ": a message of %zu bytes is "
+		    "larger than a frame", (uint64_t)to, len);
+		return (-1);
+	}
+	hdr[0] = (uint8_t)(body >> 24);
+	hdr[1] = (uint8_t)(body >> 16);
+	hdr[2] = (uint8_t)(body >> 8);
+	hdr[3] = (uint8_t)body;
+	out = evbuffer_new();
+	evbuffer_add(out, hdr, sizeof hdr);
+	evbuffer_add(out, head, sizeof head - 1);
+	if (evbuffer_reserve_space(out, (ev_ssize_t)text + 1, &v, 1) != 1) {
+		evbuffer_free(out);
+		return (-1);
+	}
+	v.iov_len = base64_encode(buf, len, v.iov_base);
+	evbuffer_commit_space(out, &v, 1);
+	evbuffer_add(out, tail, sizeof tail - 1);
+	if (dial_send_buffer(l->dial, out) == -1) {
+		evbuffer_free(out);
+		return (-1);
+	}
+	evbuffer_free(out);
+	return (0);
+}
+
+/* Who leads: raft says nothing when it changes, so look. */
+
+static void
+replica_barrier_cb(struct raft_barrier *req, int status)
+{
+	struct replica	*r = req->data;
+
+	if (status != 0) {
+		log_warn("replica: lost the lead before catching up (%s)",
+		    raft_strerror(status));
+		return;
+	}
+	log_info("replica %" PRIu64 ": leading, with every committed entry "
+	    "applied (up to %" PRIu64 ")", (uint64_t)r->id,
+	    (uint64_t)raft_last_applied(&r->raft));
+	/* From now on this process's commits are the log's. */
+	store_capture(true);
+	r->serving = true;
+	r->hooks.lead();
+}
+
+static void
+replica_watch_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct replica	*r = arg;
+	int		 state = raft_state(&r->raft);
+	int		 rc;
+
+	(void)fd;
+	(void)what;
+	if (r->restarting)
+		return;
+	if (state == RAFT_LEADER && !r->led) {
+		r->led = true;
+		log_info("replica %" PRIu64 ": elected leader in term %" PRIu64,
+		    (uint64_t)r->id,
+		    (uint64_t)r->raft.current_term);
+		r->barrier.data = r;
+		if ((rc = raft_barrier(&r->raft, &r->barrier,
+		    replica_barrier_cb)) != 0)
+			log_warn("replica: barrier: %s", raft_strerror(rc));
+	} else if (state != RAFT_LEADER && r->led)
+		replica_restart(r, "this replica lost the lead");
+}
+
+bool
+replica_configured(const struct conf *c)
+{
+	return (c->replicas.n > 0);
+}
+
+int
+replica_wipe(const char *state_dir, char *err, size_t errlen)
+{
+	static const char *const names[] = {
+		"gbatch.db", "gbatch.db-wal", "gbatch.db-shm"
+	};
+	char	*path;
+	size_t	 i;
+
+	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+		path = xasprintf("%s/%s", state_dir, names[i]);
+		if (unlink(path) != 0 && errno != ENOENT) {
+			snprintf(err, errlen, "cannot remove %s, which a "
+			    "replica rebuilds from the log: %s", path,
+			    strerror(errno));
+			free(path);
+			return (-1);
+		}
+		free(path);
+	}
+	return (0);
+}
+
+/* This replica's id: controller.replica_id, or the place of its listen
+ * address in controller.replicas. */
+static int
+replica_self(struct replica *r, const struct conf *c, char *err,
+    size_t errlen)
+{
+	size_t	i;
+
+	if (c->replica_id != 0) {
+		r->id = (raft_id)c->replica_id;
+		r->address = xstrdup((size_t)c->replica_id <=
+		    c->replicas.n ? c->replicas.v[c->replica_id - 1] :
+		    c->listen);
+		return (0);
+	}
+	for (i = 0; i < c->replicas.n; i++) {
+		if (strcmp(c->replicas.v[i], c->listen) == 0) {
+			r->id = (raft_id)i + 1;
+			r->address = xstrdup(c->listen);
+			return (0);
+		}
+	}
+	snprintf(err, errlen, "controller.listen (\"%s\") is none of "
+	    "controller.replicas: set listen to this replica's address in "
+	    "that list, or controller.replica_id to its number", c->listen);
+	return (-1);
+}
+
+struct replica *
+replica_open(struct event_base *base, const struct conf *c, SSL_CTX *tls,
+    const struct replica_hooks *hooks, char *err, size_t errlen)
+{
+	struct replica			*r = xcalloc(1, sizeof *r);
+	struct replica_io_transport	 t = { replica_send, r };
+	struct raft_configuration	 conf;
+	struct timeval			 tv = { 0, REPLICA_WATCH_MS * 1000 };
+	char				*path;
+	size_t				 i;
+	int				 rc;
+
+	r->base = base;
+	r->tls = tls;
+	r->hooks = *hooks;
+	arc4random_buf(&r->nonce, sizeof r->nonce);
+	if (replica_self(r, c, err, errlen) == -1) {
+		free(r);
+		return (NULL);
+	}
+	path = xasprintf("%s/raft.db", c->state_dir);
+	rc = replica_io_init(&r->io, base, path, &t, err, errlen);
+	free(path);
+	if (rc != 0) {
+		free(r->address);
+		free(r);
+		return (NULL);
+	}
+	r->fsm.version = 1;
+	r->fsm.data = r;
+	r->fsm.apply = replica_fsm_apply;
+	r->fsm.snapshot = replica_fsm_snapshot;
+	r->fsm.restore = replica_fsm_restore;
+	if (raft_init(&r->raft, &r->io, &r->fsm, r->id,
+	    r->address) != 0) {
+		snprintf(err, errlen, "raft: %s", raft_errmsg(&r->raft));
+		replica_io_free(&r->io);
+		free(r->address);
+		free(r);
+		return (NULL);
+	}
+	raft_set_election_timeout(&r->raft, (unsigned)c->election_timeout);
+	raft_set_heartbeat_timeout(&r->raft,
+	    (unsigned)c->election_timeout / 10);
+	raft_set_snapshot_threshold(&r->raft, REPLICA_SNAPSHOT_EVERY);
+	raft_set_snapshot_trailing(&r->raft, REPLICA_SNAPSHOT_KEEP);
+	raft_set_pre_vote(&r->raft, true);
+	/* The first start of the configured members: each starts with the
+	 * same configuration. A member added later starts empty and hears
+	 * from the leader. */
+	if (r->id <= c->replicas.n && c->replica_id == 0) {
+		raft_configuration_init(&conf);
+		for (i = 0; i < c->replicas.n; i++)
+			(void)raft_configuration_add(&conf, (raft_id)i + 1,
+			    c->replicas.v[i], RAFT_VOTER);
+		rc = raft_bootstrap(&r->raft, &conf);
+		raft_configuration_close(&conf);
+		if (rc != 0 && rc != RAFT_CANTBOOTSTRAP) {
+			snprintf(err, errlen, "raft: %s",
+			    raft_errmsg(&r->raft));
+			replica_close(r);
+			return (NULL);
+		}
+	}
+	if ((rc = raft_start(&r->raft)) != 0) {
+		snprintf(err, errlen, "raft: cannot start from %s/raft.db: %s",
+		    c->state_dir, raft_errmsg(&r->raft));
+		replica_close(r);
+		return (NULL);
+	}
+	r->raft.data = r;
+	r->watch = event_new(base, -1, EV_PERSIST, replica_watch_cb, r);
+	event_add(r->watch, &tv);
+	log_info("replica %" PRIu64 " of %zu at %s: following until elected",
+	    (uint64_t)r->id, c->replicas.n, r->address);
+	return (r);
+}
+
+static void
+replica_closed_cb(struct raft *raft)
+{
+	struct replica	*r = raft->data;
+
+	r->closed = true;
+}
+
+void
+replica_close(struct replica *r)
+{
+	size_t	i;
+
+	if (r == NULL)
+		return;
+	/* Commits still waiting are refused to their clients as raft
+	 * closes; no start again from here. */
+	r->restarting = true;
+	r->raft.data = r;
+	if (r->watch != NULL)
+		event_free(r->watch);
+	raft_close(&r->raft, replica_closed_cb);
+	while (!r->closed)
+		(void)event_base_loop(r->base, EVLOOP_ONCE);
+	replica_io_free(&r->io);
+	for (i = 0; i < r->nlinks; i++) {
+		dial_free(r->links[i]->dial);
+		free(r->links[i]->address);
+		free(r->links[i]);
+	}
+	free(r->links);
+	free(r->seen);
+	free(r->address);
+	free(r);
+}
+
+bool
+replica_serving(const struct replica *r)
+{
+	return (r == NULL || r->serving);
+}
+
+bool
+replica_shipping(const struct replica *r)
+{
+	return (r != NULL && r->serving);
+}
+
+const char *
+replica_leader_address(struct replica *r)
+{
+	raft_id		 id;
+	const char	*address;
+
+	if (r == NULL)
+		return (NULL);
+	raft_leader(&r->raft, &id, &address);
+	return (id == 0 ? NULL : address);
+}
+
+void
+replica_leader_text(struct replica *r, char *buf, size_t len)
+{
+	raft_id		 id = 0;
+	const char	*address = NULL;
+
+	if (r != NULL)
+		raft_leader(&r->raft, &id, &address);
+	if (id == 0 || address == NULL)
+		snprintf(buf, len, "no replica leads now (an election is "
+		    "under way); try again in a few seconds");
+	else if (id == r->id)
+		snprintf(buf, len, "this replica (%" PRIu64 ") was just "
+		    "elected and is catching up; try again in a moment",
+		    (uint64_t)id);
+	else
+		snprintf(buf, len, "the leader is replica %" PRIu64 " at %s",
+		    (uint64_t)id, address);
+}
+
+static void
+replica_apply_cb(struct raft_apply *req, int status, void *result)
+{
+	struct replica_req	*q = (struct replica_req *)req;
+	struct replica		*r = q->r;
+
+	(void)result;
+	r->inflight--;
+	q->done(q->arg, status);
+	if (status != 0)
+		replica_restart(r, "a commit did not reach a majority");
+	free(q);
+}
+
+int
+replica_ship(struct replica *r, const void *changeset, size_t len,
+    replica_done_fn *done, void *arg)
+{
+	struct replica_req	*q;
+	struct raft_buffer	 buf;
+	int			 rc;
+
+	buf.len = REPLICA_HEAD + len;
+	if ((buf.base = raft_malloc(buf.len)) == NULL)
+		return (-1);
+	memset(buf.base, 0, REPLICA_HEAD);
+	memcpy(buf.base, REPLICA_MAGIC, 4);
+	memcpy((uint8_t *)buf.base + 8, &r->nonce, sizeof r->nonce);
+	memcpy((uint8_t *)buf.base + REPLICA_HEAD, changeset, len);
+	q = xcalloc(1, sizeof *q);
+	q->r = r;
+	q->done = done;
+	q->arg = arg;
+	if ((rc = raft_apply(&r->raft, &q->u.apply, &buf, 1,
+	    replica_apply_cb)) != 0) {
+		log_error("replica: shipping a commit: %s",
+		    raft_strerror(rc));
+		free(q);
+		replica_restart(r, "a commit could not be shipped");
+		return (-1);
+	}
+	r->inflight++;
+	return (0);
+}
+
+/* Server id of the configuration, or NULL. */
+static const struct raft_server *
+replica_member(struct replica *r, raft_id id)
+{
+	const struct raft_configuration	*cf = &r->raft.configuration;
+	unsigned			 i;
+
+	for (i = 0; i < cf->n; i++) {
+		if (cf->servers[i].id == id)
+			return (&cf->servers[i]);
+	}
+	return (NULL);
+}
+
+/* The address a replica's HELLO gave, or its configuration's. */
+static const char *
+replica_address_of(struct replica *r, raft_id id)
+{
+	const struct raft_server	*s;
+	size_t				 i;
+
+	for (i = 0; i < r->nseen; i++) {
+		if (r->seen[i].id == id)
+			return (r->seen[i].address);
+	}
+	if ((s = replica_member(r, id)) != NULL)
+		return (s->address);
+	return ("");
+}
+
+int
+replica_hello(struct replica *r, struct peer *p, const json_t *msg,
+    char *why, size_t len)
+{
+	const json_t	*idv = json_object_get(msg, "id");
+	const char	*address = json_string_value(json_object_get(msg,
+			    "address"));
+	raft_id		 id;
+	size_t		 i;
+
+	if (r == NULL) {
+		snprintf(why, len, "this gbatchd has no replicas "
+		    "(controller.replicas is not set)");
+		return (-1);
+	}
+	if (!peer_is_controller(p)) {
+		snprintf(why, len, "a replica must prove a controller "
+		    "certificate");
+		return (-1);
+	}
+	if (!json_is_integer(idv) || json_integer_value(idv) < 1 ||
+	    json_integer_value(idv) > 65535 || address == NULL ||
+	    strlen(address) > REPLICA_ADDR_MAX) {
+		snprintf(why, len, "id: expected a number from 1 to 65535, "
+		    "and address: HOST:PORT");
+		return (-1);
+	}
+	if ((id = (raft_id)json_integer_value(idv)) == r->id) {
+		snprintf(why, len, "replica %" PRIu64 " is this one",
+		    (uint64_t)id);
+		return (-1);
+	}
+	for (i = 0; i < r->nseen && r->seen[i].id != id; i++)
+		;
+	if (i == r->nseen) {
+		r->seen = xreallocarray(r->seen, r->nseen + 1,
+		    sizeof *r->seen);
+		r->nseen++;
+	}
+	r->seen[i].id = id;
+	snprintf(r->seen[i].address, sizeof r->seen[i].address,
+	    "%s", address);
+	peer_set_role(p, PEER_REPLICA);
+	peer_set_replica(p, (uint64_t)id);
+	log_info("replica %" PRIu64 ": connected from %s", (uint64_t)id,
+	    peer_addr(p));
+	return (0);
+}
+
+void
+replica_message(struct replica *r, struct peer *p, const json_t *msg)
+{
+	const json_t	*m = json_object_get(msg, "m");
+	raft_id		 from = (raft_id)peer_replica(p);
+	uint8_t		*buf;
+	long		 n;
+
+	if (r == NULL || !json_is_string(m))
+		return;
+	buf = xmalloc(json_string_length(m) / 4 * 3 + 1);
+	if ((n = base64_decode(json_string_value(m), json_string_length(m),
+	    buf)) < 0)
+		log_warn("replica %" PRIu64 ": a message that is not base64",
+		    (uint64_t)from);
+	else
+		(void)replica_io_recv(&r->io, from,
+		    replica_address_of(r, from), buf, (size_t)n);
+	free(buf);
+}
+
+json_t *
+replica_list(struct replica *r)
+{
+	const struct raft_configuration	*cf;
+	raft_id				 leader = 0;
+	const char			*la;
+	json_t				*list = json_array(), *e;
+	unsigned			 i;
+
+	if (r == NULL)
+		return (list);
+	cf = &r->raft.configuration;
+	raft_leader(&r->raft, &leader, &la);
+	for (i = 0; i < cf->n; i++) {
+		e = json_pack("{s:I, s:s, s:s, s:b, s:b}", "id",
+		    (json_int_t)cf->servers[i].id, "address",
+		    cf->servers[i].address, "role",
+		    cf->servers[i].role == RAFT_VOTER ? "voter" :
+		    cf->servers[i].role == RAFT_STANDBY ? "standby" : "spare",
+		    "leader", cf->servers[i].id == leader, "self",
+		    cf->servers[i].id == r->id);
+		json_array_append_new(list, e);
+	}
+	return (list);
+}
+
+/* A membership change: add, then make a voter; or remove. */
+static void
+replica_change_cb(struct raft_change *req, int status)
+{
+	struct replica_req	*q = (struct replica_req *)req;
+
+	q->done(q->arg, status);
+	free(q);
+}
+
+static void
+replica_added_cb(struct raft_change *req, int status)
+{
+	struct replica_req	*q = (struct replica_req *)req;
+	int			 rc = 0;
+
+	if (status != 0 || (rc = raft_assign(&q->r->raft, &q->u.change,
+	    q->id, RAFT_VOTER, replica_change_cb)) != 0) {
+		q->done(q->arg, status != 0 ? status : rc);
+		free(q);
+	}
+}
+
+static int
+replica_leads(struct replica *r, char *err, size_t errlen)
+{
+	char	who[256];
+
+	if (r != NULL && r->serving)
+		return (0);
+	if (r == NULL) {
+		snprintf(err, errlen, "this gbatchd has no replicas "
+		    "(controller.replicas is not set)");
+		return (-1);
+	}
+	replica_leader_text(r, who, sizeof who);
+	snprintf(err, errlen, "this replica follows: %s", who);
+	return (-1);
+}
+
+int
+replica_add(struct replica *r, const char *address, uint64_t *id,
+    replica_done_fn *done, void *arg, char *err, size_t errlen)
+{
+	const struct raft_configuration	*cf;
+	struct replica_req		*q;
+	raft_id				 next = 0;
+	unsigned			 i;
+	int				 rc;
+
+	if (replica_leads(r, err, errlen) == -1)
+		return (-1);
+	cf = &r->raft.configuration;
+	for (i = 0; i < cf->n; i++) {
+		if (strcmp(cf->servers[i].address, address) == 0) {
+			snprintf(err, errlen, "replica %" PRIu64 " is at %s "
+			    "already", (uint64_t)cf->servers[i].id, address);
+			return (-1);
+		}
+		if (cf->servers[i].id > next)
+			next = cf->servers[i].id;
+	}
+	q = xcalloc(1, sizeof *q);
+	q->r = r;
+	q->done = done;
+	q->arg = arg;
+	q->id = next + 1;
+	if ((rc = raft_add(&r->raft, &q->u.change, next + 1, address,
+	    replica_added_cb)) != 0) {
+		snprintf(err, errlen, "%s", raft_strerror(rc));
+		free(q);
+		return (-1);
+	}
+	*id = (uint64_t)next + 1;
+	return (0);
+}
+
+int
+replica_remove(struct replica *r, uint64_t id, replica_done_fn *done,
+    void *arg, char *err, size_t errlen)
+{
+	struct replica_req	*q;
+	int			 rc;
+
+	if (replica_leads(r, err, errlen) == -1)
+		return (-1);
+	if (replica_member(r, (raft_id)id) == NULL) {
+		snprintf(err, errlen, "no replica %" PRIu64 "; gctl replica "
+		    "list shows them", id);
+		return (-1);
+	}
+	if ((raft_id)id == r->id) {
+		snprintf(err, errlen, "replica %" PRIu64 " leads: remove it "
+		    "from another once one of them leads (stop it first)", id);
+		return (-1);
+	}
+	q = xcalloc(1, sizeof *q);
+	q->r = r;
+	q->done = done;
+	q->arg = arg;
+	if ((rc = raft_remove(&r->raft, &q->u.change, (raft_id)id,
+	    replica_change_cb)) != 0) {
+		snprintf(err, errlen, "%s", raft_strerror(rc));
+		free(q);
+		return (-1);
+	}
+	return (0);
+}
