@@ -1,0 +1,250 @@
+#!/usr/bin/env bats
+# A replicated controller (gbatchd(8), REPLICAS): three gbatchd on
+# 127.0.0.2-4, each with its own state directory, socket and controller
+# certificate, started the way an admin starts them, and one gnoded that
+# names all three. One leads; the others refuse with its address; the
+# leader's loss costs nothing acknowledged, and a replica that was away
+# catches up.
+
+load helpers
+
+setup() {
+	bats_require_minimum_version 1.5.0
+	gb_setup
+	R_PIDS=()
+	R_PORT=$(free_port)
+	R_LIST="\"127.0.0.2:$R_PORT\", \"127.0.0.3:$R_PORT\", \"127.0.0.4:$R_PORT\""
+	for i in 2 3 4; do
+		make_replica "$i"
+	done
+	cd "$GB_DIR"
+}
+
+teardown() {
+	local pid
+	for pid in "${R_PIDS[@]}"; do
+		kill -TERM "$pid" 2>/dev/null || true
+	done
+	for pid in "${R_PIDS[@]}"; do
+		wait "$pid" 2>/dev/null || true
+	done
+	gb_teardown
+}
+
+# free_port: a TCP port that no one uses on 127.0.0.2-4.
+free_port() {
+	python3 -c '
+import random, socket
+while True:
+    p = random.randint(20000, 45000)
+    try:
+        for h in ("127.0.0.2", "127.0.0.3", "127.0.0.4"):
+            s = socket.socket(); s.bind((h, p)); s.close()
+        print(p); break
+    except OSError:
+        pass'
+}
+
+# make_replica I: replica 127.0.0.I's directory, certificate (its own
+# address in it) and configuration.
+make_replica() {
+	local d="$GB_DIR/r$1"
+	mkdir -p "$d"
+	cp -a "$GB_DIR/tls" "$d/tls"
+	rm -f "$d/tls/controller.crt" "$d/tls/controller.key"
+	gctl cert issue controller --controller --alt-name "127.0.0.$1" \
+	    --dir "$d/tls" >/dev/null
+	cat >"$d/gbatch.conf" <<CONF
+controller = {
+  socket = "$d/gbatchd.sock";
+  listen = "127.0.0.$1:$R_PORT";
+  state_dir = "$d/ctl";
+  node_timeout = 5;
+  allow_root_jobs = true;
+  log_level = "debug";
+  replicas = [ $R_LIST ];
+};
+tls = {
+  dir = "$d/tls";
+  controller_name = "127.0.0.$1";
+};
+CONF
+}
+
+# node.conf: gnoded's, naming every replica; it expects each to prove
+# the address it dials.
+make_node_conf() {
+	cat >"$GB_DIR/node.conf" <<CONF
+node = {
+  state_dir = "$GB_DIR/node";
+  heartbeat_interval = 1;
+  allow_root_jobs = true;
+  log_level = "debug";
+  cgroups = false;
+  controller = [ $R_LIST ];
+};
+tls = {
+  dir = "$GB_DIR/tls";
+};
+CONF
+}
+
+# start_replica I: gbatchd on 127.0.0.I, as an admin starts it.
+start_replica() {
+	gbatchd -D -f "$GB_DIR/r$1/gbatch.conf" -L "$GB_DIR/r$1/gbatchd.log" &
+	R_PIDS+=($!)
+	eval "R_PID_$1=$!"
+}
+
+# on I CMD...: CMD against replica I's socket.
+on() {
+	local i=$1
+	shift
+	GBATCH_SOCKET="$GB_DIR/r$i/gbatchd.sock" "$@"
+}
+
+# leader: prints which replica (2-4) leads and serves, or fails.
+leader() {
+	local i
+	for i in 2 3 4; do
+		if on "$i" gctl ping >/dev/null 2>&1; then
+			echo "$i"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# wait_leader: waits for a leader and sets L to it.
+wait_leader() {
+	gb_wait 30 leader
+	L=$(leader)
+	export GBATCH_SOCKET="$GB_DIR/r$L/gbatchd.sock"
+}
+
+start_set() {
+	for i in 2 3 4; do
+		start_replica "$i"
+	done
+	wait_leader
+}
+
+start_node() {
+	gb_tls_issue n1
+	make_node_conf
+	gnoded -D -f "$GB_DIR/node.conf" -n n1 -g 4 -d "$GB_DIR/node-n1" \
+	    -u "$GB_DIR/gnoded-n1.sock" -L "$GB_DIR/gnoded-n1.log" &
+	GB_NODE_PIDS+=($!)
+	gb_wait 30 gb_node_is_up n1
+}
+
+# jobs_in I: the ids of the jobs in replica I's store, sorted (read while
+# it runs: SQLite's WAL lets a reader in).
+jobs_in() {
+	python3 -c '
+import sqlite3, sys
+db = sqlite3.connect("file:%s?mode=ro" % sys.argv[1], uri=True, timeout=5)
+for (i,) in db.execute("select id from jobs order by id"):
+    print(i)' "$GB_DIR/r$1/ctl/gbatch.db"
+}
+
+# has_jobs I FILE: replica I's store holds exactly the ids in FILE.
+has_jobs() {
+	[ "$(jobs_in "$1" 2>/dev/null)" = "$(sort -n "$2")" ]
+}
+
+# acked FILE: the ids gsub acknowledged in its output FILE.
+acked() {
+	sed -n 's/^Submitted job \([0-9]*\)$/\1/p' "$1"
+}
+
+# acked_at_least N FILE: gsub acknowledged N jobs or more in FILE.
+acked_at_least() {
+	[ "$(acked "$2" | wc -l)" -ge "$1" ]
+}
+
+@test "three replicas elect one leader; the others refuse, naming it, and hold every job" {
+	start_set
+	run -3 on $(( L == 2 ? 3 : 2 )) gq
+	[[ "$output" == *"this gbatchd is a replica that follows: the leader is replica $((L - 1)) at 127.0.0.$L:$R_PORT"* ]]
+	start_node
+	# The node was refused by followers and went on to the leader.
+	for i in 1 2 3; do
+		gsub -G 1 --wrap "sleep 300" >>"$GB_DIR/acked"
+	done
+	acked "$GB_DIR/acked" >"$GB_DIR/ids"
+	[ "$(wc -l <"$GB_DIR/ids")" -eq 3 ]
+	gb_wait 30 gb_state_is "$(head -1 "$GB_DIR/ids")" RUNNING
+	for i in 2 3 4; do
+		gb_wait 30 has_jobs "$i" "$GB_DIR/ids"
+	done
+}
+
+@test "kill -9 of the leader during submissions: a new leader, no acknowledged job lost or doubled, running jobs keep running" {
+	start_set
+	start_node
+	gsub -G 1 --wrap "sleep 300" >>"$GB_DIR/out"
+	run_id=$(acked "$GB_DIR/out")
+	gb_wait 30 gb_state_is "$run_id" RUNNING
+	# A storm that follows the leader: every acknowledged id is kept.
+	(
+		for n in $(seq 1 150); do
+			for try in $(seq 1 500); do
+				l=$(leader) && GBATCH_SOCKET="$GB_DIR/r$l/gbatchd.sock" \
+				    gsub --wrap true >>"$GB_DIR/out" 2>>"$GB_DIR/err" &&
+				    break
+				sleep 0.02
+			done
+		done
+	) &
+	storm=$!
+	gb_wait 60 acked_at_least 40 "$GB_DIR/out"
+	old=$L
+	eval "kill -KILL \$R_PID_$old"
+	wait_leader
+	[ "$L" != "$old" ]
+	wait "$storm"
+	acked "$GB_DIR/out" | sort -n >"$GB_DIR/ids"
+	[ "$(wc -l <"$GB_DIR/ids")" -eq 151 ]
+	# Every id once, on the new leader: none lost, none twice.
+	[ -z "$(uniq -d "$GB_DIR/ids")" ]
+	run -0 gq -t all --noheader -o id
+	[ "$(echo "$output" | tr -d ' ' | sort -n)" = "$(cat "$GB_DIR/ids")" ]
+	# The job that ran under the old leader still does, never restarted.
+	[ "$(gq -j "$run_id" --noheader -o state,restarts | tr -s ' ' | sed 's/^ //')" = "RUNNING 0" ]
+	# The old leader comes back, rebuilds its store from the others and
+	# follows.
+	start_replica "$old"
+	gb_wait 60 has_jobs "$old" "$GB_DIR/ids"
+	run -3 on "$old" gq
+	[[ "$output" == *"the leader is replica $((L - 1))"* ]]
+}
+
+@test "a follower that was away catches up, and a whole set stopped and started again keeps every job" {
+	start_set
+	f=$(( L == 4 ? 3 : 4 ))
+	eval "kill -KILL \$R_PID_$f"
+	# Two of three still commit.
+	for i in $(seq 1 20); do
+		gsub --hold --wrap true >>"$GB_DIR/out"
+	done
+	acked "$GB_DIR/out" >"$GB_DIR/ids"
+	[ "$(wc -l <"$GB_DIR/ids")" -eq 20 ]
+	start_replica "$f"
+	gb_wait 60 has_jobs "$f" "$GB_DIR/ids"
+	# Stop all three as an admin would, and start them again.
+	for pid in "${R_PIDS[@]}"; do
+		kill -TERM "$pid" 2>/dev/null || true
+	done
+	for pid in "${R_PIDS[@]}"; do
+		wait "$pid" 2>/dev/null || true
+	done
+	R_PIDS=()
+	start_set
+	run -0 gq -t all --noheader -o id,state
+	[ "$(echo "$output" | awk '{ print $1 }' | sort -n)" = "$(sort -n "$GB_DIR/ids")" ]
+	[ "$(echo "$output" | awk '$2 != "HELD"' )" = "" ]
+	for i in 2 3 4; do
+		gb_wait 30 has_jobs "$i" "$GB_DIR/ids"
+	done
+}
