@@ -63,6 +63,11 @@ struct dial {
 	void				*arg;
 	SSL_CTX				*tls;		/* or NULL: plain */
 	char				*tls_name;	/* or NULL */
+	/* The local address connections leave from (dial_set_source), or
+	 * unset (ss_family 0): the kernel's choice. */
+	struct sockaddr_storage		 source;
+	int				 source_len;
+	char				 source_text[64];
 
 	struct bufferevent		*bev;
 	bool				 next_raw;	/* dial_next_raw */
@@ -150,6 +155,20 @@ dial_reset(struct dial *link, const char *why)
 		link->failed = 0;
 		dial_schedule(link);
 	}
+}
+
+int
+dial_set_source(struct dial *link, const char *host)
+{
+	link->source_len = (int)sizeof link->source;
+	memset(&link->source, 0, sizeof link->source);
+	if (evutil_parse_sockaddr_port(host, (struct sockaddr *)&link->source,
+	    &link->source_len) != 0) {
+		memset(&link->source, 0, sizeof link->source);
+		return (-1);
+	}
+	snprintf(link->source_text, sizeof link->source_text, "%s", host);
+	return (0);
 }
 
 void
@@ -267,6 +286,27 @@ dial_event_cb(struct bufferevent *bev, short what, void *arg)
 	dial_reset(link, why);
 }
 
+/* A socket bound to the source address, for dial_connect. */
+static evutil_socket_t
+dial_bound(struct dial *link, char *err, size_t errlen)
+{
+	evutil_socket_t	fd;
+
+	if ((fd = socket(link->source.ss_family, SOCK_STREAM | SOCK_NONBLOCK |
+	    SOCK_CLOEXEC, 0)) == -1) {
+		snprintf(err, errlen, "socket: %s", strerror(errno));
+		return (-1);
+	}
+	if (bind(fd, (struct sockaddr *)&link->source,
+	    (socklen_t)link->source_len) != 0) {
+		snprintf(err, errlen, "cannot leave from %s: %s",
+		    link->source_text, strerror(errno));
+		evutil_closesocket(fd);
+		return (-1);
+	}
+	return (fd);
+}
+
 static void
 dial_connect(struct dial *link)
 {
@@ -274,6 +314,7 @@ dial_connect(struct dial *link)
 	struct timeval		 tv = { NODE_LINK_CONNECT_TIMEOUT_S, 0 };
 	SSL			*ssl = NULL;
 	char			 err[256];
+	evutil_socket_t		 fd = -1;
 
 	dial_close(link);
 	if (link->stopped)
@@ -288,24 +329,33 @@ dial_connect(struct dial *link)
 		evdns_base_free(link->dns, 0);
 	link->dns = evdns_base_new(link->base,
 	    EVDNS_BASE_INITIALIZE_NAMESERVERS);
+	if (link->source.ss_family != 0 && (fd = dial_bound(link, err,
+	    sizeof err)) == -1) {
+		dial_reset(link, err);
+		return;
+	}
 	if (link->tls != NULL) {
 		if ((ssl = SSL_new(link->tls)) == NULL ||
 		    tls_expect_name(ssl, link->tls_name != NULL ?
 		    link->tls_name : p->host, err, sizeof err) == -1) {
 			if (ssl != NULL)
 				SSL_free(ssl);
+			if (fd != -1)
+				evutil_closesocket(fd);
 			dial_reset(link, ssl == NULL ? "cannot set up "
 			    "TLS" : err);
 			return;
 		}
-		link->bev = bufferevent_openssl_socket_new(link->base, -1,
+		link->bev = bufferevent_openssl_socket_new(link->base, fd,
 		    ssl, BUFFEREVENT_SSL_CONNECTING, BEV_OPT_CLOSE_ON_FREE);
 		if (link->bev == NULL)
 			SSL_free(ssl);
 	} else
-		link->bev = bufferevent_socket_new(link->base, -1,
+		link->bev = bufferevent_socket_new(link->base, fd,
 		    BEV_OPT_CLOSE_ON_FREE);
 	if (link->bev == NULL) {
+		if (fd != -1)
+			evutil_closesocket(fd);
 		dial_reset(link, "cannot create a socket");
 		return;
 	}
@@ -314,7 +364,8 @@ dial_connect(struct dial *link)
 	/* A write timeout while connecting bounds the connect itself. */
 	bufferevent_set_timeouts(link->bev, NULL, &tv);
 	if (bufferevent_socket_connect_hostname(link->bev, link->dns,
-	    AF_UNSPEC, p->host, atoi(p->port)) == -1)
+	    link->source.ss_family != 0 ? link->source.ss_family : AF_UNSPEC,
+	    p->host, atoi(p->port)) == -1)
 		dial_reset(link, "cannot start connecting");
 }
 

@@ -43,6 +43,11 @@ struct dial	*dial_create(struct event_base *,
 			     const char *tls_name,
 			     const struct dial_cb *, void *arg, char *err,
 			     size_t errlen);
+/* Connections leave from host (a numeric address, port 0), as a replica
+ * leaves from its own listening address, so that cutting that address
+ * off cuts both ways. Returns 0, or -1 when host is not a numeric address
+ * (the kernel then chooses). */
+int			 dial_set_source(struct dial *, const char *host);
 /* Starts connecting now. Never blocks. */
 void			 dial_start(struct dial *);
 /* Queues msg. Returns 0, or -1 when not connected (nothing is sent). */

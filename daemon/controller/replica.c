@@ -17,6 +17,7 @@
 #include "common/proto.h"
 #include "common/xmalloc.h"
 #include "daemon/common/dial.h"
+#include "daemon/common/hostport.h"
 #include "daemon/controller/conf.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/replica-io.h"
@@ -73,6 +74,7 @@ struct replica {
 	uint64_t		 nonce;
 	raft_id			 id;
 	char			*address;
+	char			 source[REPLICA_ADDR_MAX + 1];	/* its host */
 	unsigned		 inflight;	/* shipped, not yet committed */
 	struct event_base	*base;
 	SSL_CTX			*tls;
@@ -249,6 +251,10 @@ replica_link(struct replica *r, raft_id id, const char *address)
 		r->nlinks--;
 		return (NULL);
 	}
+	/* From this replica's own address: cutting it off cuts both ways
+	 * (a partition), not only what others send it. */
+	if (r->source[0] != '\0')
+		(void)dial_set_source(l->dial, r->source);
 	dial_start(l->dial);
 	return (l);
 }
@@ -409,7 +415,7 @@ replica_open(struct event_base *base, const struct conf *c, SSL_CTX *tls,
 	struct replica_io_transport	 t = { replica_send, r };
 	struct raft_configuration	 conf;
 	struct timeval			 tv = { 0, REPLICA_WATCH_MS * 1000 };
-	char				*path;
+	char				*path, *host, *port;
 	size_t				 i;
 	int				 rc;
 
@@ -420,6 +426,11 @@ replica_open(struct event_base *base, const struct conf *c, SSL_CTX *tls,
 	if (replica_self(r, c, err, errlen) == -1) {
 		free(r);
 		return (NULL);
+	}
+	if (hostport_split(r->address, 1, &host, &port, err, errlen) == 0) {
+		snprintf(r->source, sizeof r->source, "%s", host);
+		free(host);
+		free(port);
 	}
 	path = xasprintf("%s/raft.db", c->state_dir);
 	rc = replica_io_init(&r->io, base, path, &t, err, errlen);

@@ -22,6 +22,7 @@ setup() {
 
 teardown() {
 	local pid
+	[ -z "${R_CUT:-}" ] || heal
 	for pid in "${R_PIDS[@]}"; do
 		kill -TERM "$pid" 2>/dev/null || true
 	done
@@ -158,6 +159,39 @@ acked() {
 	sed -n 's/^Submitted job \([0-9]*\)$/\1/p' "$1"
 }
 
+# cut_off ADDR: a partition of one loopback address: nothing reaches it
+# and nothing leaves it (connecting fails), while it stays this host's.
+# The rule that finds local addresses moves behind the two that prohibit,
+# and heal puts it back (teardown heals whatever a test left cut).
+cut_off() {
+	R_CUT=$1
+	ip rule add pref 100 lookup local
+	ip rule del pref 0 lookup local
+	ip rule add pref 10 to "$1" prohibit
+	ip rule add pref 10 from "$1" prohibit
+}
+
+heal() {
+	ip rule add pref 0 lookup local 2>/dev/null || true
+	ip rule del pref 100 lookup local 2>/dev/null || true
+	ip rule del pref 10 to "$R_CUT" prohibit 2>/dev/null || true
+	ip rule del pref 10 from "$R_CUT" prohibit 2>/dev/null || true
+	R_CUT=
+}
+
+# leader_but I: a replica other than I leads; sets L.
+leader_but() {
+	local i
+	for i in 2 3 4; do
+		[ "$i" != "$1" ] || continue
+		if on "$i" gctl ping >/dev/null 2>&1; then
+			L=$i
+			return 0
+		fi
+	done
+	return 1
+}
+
 # acked_at_least N FILE: gsub acknowledged N jobs or more in FILE.
 acked_at_least() {
 	[ "$(acked "$2" | wc -l)" -ge "$1" ]
@@ -247,4 +281,35 @@ acked_at_least() {
 	for i in 2 3 4; do
 		gb_wait 30 has_jobs "$i" "$GB_DIR/ids"
 	done
+}
+
+@test "a leader cut off stops acknowledging, the others elect one, and healed it follows with its unacknowledged submit refused, not applied" {
+	[ "$(id -u)" -eq 0 ] || skip "cutting an address off takes root (ip rule)"
+	ip rule list >/dev/null 2>&1 || skip "no ip rule on this host"
+	start_set
+	gsub --hold --wrap true >>"$GB_DIR/out"
+	old=$L
+	cut_off "127.0.0.$old"
+	# Its submit waits for a majority that never answers: within an
+	# election timeout (1 s) or two it steps down, and the client is
+	# refused rather than told "Submitted".
+	SECONDS=0
+	run on "$old" timeout 30 gsub --hold --wrap true
+	[ "$status" -eq 3 ]
+	[[ "$output" != *"Submitted job"* ]]
+	[ "$SECONDS" -le 10 ]
+	# The two others elect a leader and take submits.
+	gb_wait 30 leader_but "$old"
+	export GBATCH_SOCKET="$GB_DIR/r$L/gbatchd.sock"
+	gsub --hold --wrap true >>"$GB_DIR/out"
+	heal
+	acked "$GB_DIR/out" >"$GB_DIR/ids"
+	[ "$(wc -l <"$GB_DIR/ids")" -eq 2 ]
+	# Healed, the old leader follows, holding exactly the acknowledged
+	# jobs: its unacknowledged one was never applied anywhere.
+	gb_wait 60 has_jobs "$old" "$GB_DIR/ids"
+	run -3 on "$old" gq
+	[[ "$output" == *"the leader is replica $((L - 1))"* ]]
+	run -0 gq -t all --noheader -o id
+	[ "$(echo "$output" | tr -d ' ' | sort -n)" = "$(sort -n "$GB_DIR/ids")" ]
 }
