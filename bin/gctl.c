@@ -98,6 +98,11 @@ static const struct gctl_verb gctl_verbs[] = {
 	    "delete a reservation (operators)", gctl_resv },
 	{ "reservation", "list [NAME] [--json]", "the reservations: window, "
 	    "nodes, GPUs, flags, users, state", gctl_resv },
+	{ "replica", "list [--json]", "a replicated controller's replicas: "
+	    "id, address, role, leader or follower (any replica)",
+	    gctl_replica },
+	{ "replica", "add HOST:PORT | remove ID", "add or remove a replica "
+	    "(operators, on the leader; gctl replica --help)", gctl_replica },
 	{ "purge", "--before DATE [--dry-run]", "delete the finished jobs "
 	    "that ended before DATE (operators)", gctl_purge },
 	{ "ca", "init [--days N] [--force]", "make the cluster's CA in the "
@@ -148,7 +153,8 @@ gctl_usage(FILE *f)
 	    "delete nothing\n");
 	fprintf(f, "\nExit status: 0 ok, 1 refused by gbatchd (unknown node) or "
 	    "by the CA\n(a name issued already), 2 usage error, 3 cannot reach "
-	    "gbatchd,\n4 permission denied (operators only).\n");
+	    "gbatchd (or it is\na replica that follows: the message names the "
+	    "leader), 4 permission denied\n(operators only).\n");
 }
 
 static const struct option gctl_longopts[] = {
@@ -653,7 +659,7 @@ main(int argc, char **argv)
 		return (cmd_usage_error(&gctl_cmd, "no command given; expected "
 		    "one of: ping, shutdown, drain, resume, hold, release, "
 		    "requeue, suspend, update, show, reconfigure, account, "
-		    "user, reservation, purge, ca, cert, help"));
+		    "user, reservation, replica, purge, ca, cert, help"));
 	for (i = 0; i < GCTL_NVERBS; i++) {
 		if (strcmp(argv[optind], gctl_verbs[i].name) == 0)
 			return (gctl_verbs[i].run(argc - optind, argv + optind));
@@ -661,5 +667,5 @@ main(int argc, char **argv)
 	return (cmd_usage_error(&gctl_cmd, "unknown command \"%s\"; expected "
 	    "one of: ping, shutdown, drain, resume, hold, release, requeue, "
 	    "suspend, update, show, reconfigure, account, user, reservation, "
-	    "purge, ca, cert, help", argv[optind]));
+	    "replica, purge, ca, cert, help", argv[optind]));
 }

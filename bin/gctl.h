@@ -19,6 +19,9 @@ int	gctl_assoc_user(int argc, char **argv);
 /* gctl reservation ... (gctl-resv.c). */
 int	gctl_resv(int argc, char **argv);
 
+/* gctl replica list, add, remove (gctl-replica.c). */
+int	gctl_replica(int argc, char **argv);
+
 /* gctl purge --before DATE (gctl-purge.c). */
 int	gctl_purge(int argc, char **argv);
 

@@ -262,6 +262,104 @@ CONF
 	run -0 su -s /bin/sh nobody -c "GBATCH_SOCKET='$GBATCH_SOCKET' '$B/bin/gctl' show config"
 }
 
+@test "gctl replica on a controller without replicas: list is refused, naming the key; bad arguments are usage errors" {
+	run -1 --separate-stderr gctl replica list
+	[ "$stderr" = "gctl: replica list: this gbatchd has no replicas (controller.replicas is not set)" ]
+	[ -z "$output" ]
+	run -1 gctl replica list --json
+	run -2 --separate-stderr gctl replica list extra
+	[ "${stderr_lines[0]}" = 'gctl: replica: list: unexpected argument "extra"; expected --json or nothing' ]
+	[ "${stderr_lines[1]}" = "Try 'gctl --help' for more information." ]
+	for bad in host 127.0.0.1: :6820 127.0.0.1:0 127.0.0.1:65536 127.0.0.1:http ::1:6820 '[::1]6820'; do
+		run -2 --separate-stderr gctl replica add "$bad"
+		[ "${stderr_lines[0]}" = "gctl: replica: add: expected HOST:PORT with a port of 1-65535 (the new replica's controller.listen; an IPv6 address in brackets), got \"$bad\"" ]
+	done
+	run -2 --separate-stderr gctl replica add
+	[[ "${stderr_lines[0]}" == *"expected the new replica's address alone, HOST:PORT"* ]]
+	run -2 gctl replica add 127.0.0.1:6820 127.0.0.2:6820
+	for bad in abc 0 -1 65536 1x ""; do
+		run -2 --separate-stderr gctl replica remove "$bad"
+		[ "${stderr_lines[0]}" = "gctl: replica: remove: expected a replica's number, 1-65535 (gctl replica list's ID), got \"$bad\"" ]
+	done
+	run -2 --separate-stderr gctl replica frob
+	[ "${stderr_lines[0]}" = 'gctl: replica: expected list, add or remove, got "frob"' ]
+	run -2 gctl replica
+	# Well-formed, the change reaches gbatchd, which has no replicas.
+	run -1 --separate-stderr gctl replica add '[::1]:6821'
+	[ "$stderr" = "gctl: replica add: this gbatchd has no replicas (controller.replicas is not set)" ]
+	run -1 --separate-stderr gctl replica remove 2
+	[ "$stderr" = "gctl: replica remove: this gbatchd has no replicas (controller.replicas is not set)" ]
+	run -0 gctl replica --help
+	[[ "${lines[0]}" == "usage: gctl replica list [--json]" ]]
+	run -0 gctl --help
+	[[ "$output" == *"replica list [--json]"* ]]
+	[[ "$output" == *"replica add HOST:PORT | remove ID"* ]]
+}
+
+# fake_replica REPLY: a stand-in for one replica on $GB_DIR/fake.sock that
+# answers one client: HELLO, then REPLY to its request, which it appends to
+# $GB_DIR/fake.req. Waits until it listens; gives up after 20 s unasked, so
+# that a failed test leaves nothing running.
+fake_replica() {
+	python3 -c '
+import socket, struct, sys
+path, reply, log = sys.argv[1:4]
+s = socket.socket(socket.AF_UNIX)
+s.bind(path)
+s.listen(1)
+s.settimeout(20)
+open(path + ".up", "w").close()
+c, _ = s.accept()
+c.settimeout(20)
+def rd(n):
+    b = b""
+    while len(b) < n:
+        more = c.recv(n - len(b))
+        if not more:
+            sys.exit("gctl closed the connection")
+        b += more
+    return b
+def frame():
+    return rd(struct.unpack(">I", rd(4))[0])
+def send(text):
+    c.sendall(struct.pack(">I", len(text.encode())) + text.encode())
+frame()
+send("{\"ok\":true,\"type\":100,\"version\":1}")
+open(log, "ab").write(frame() + b"\n")
+send(reply)' "$GB_DIR/fake.sock" "$1" "$GB_DIR/fake.req" >/dev/null 2>&1 3>&- &
+	gb_wait 10 test -e "$GB_DIR/fake.sock.up"
+}
+
+@test "gctl replica list prints a replica a line, the leader and this one marked, addresses escaped; --json as gbatchd has them" {
+	fake_replica '{"ok":true,"replicas":[{"id":1,"address":"127.0.0.2:6820","role":"voter","leader":false,"self":true},{"id":2,"address":"127.0.0.3:6820","role":"voter","leader":true,"self":false},{"id":14,"address":"h\u001b[2Jx:6820","role":"standby","leader":false,"self":false}]}'
+	GBATCH_SOCKET=$GB_DIR/fake.sock run -0 gctl replica list
+	[ "${lines[0]}" = "   ID ADDRESS        ROLE    STATE    SELF" ]
+	[ "${lines[1]}" = "    1 127.0.0.2:6820 voter   follower yes" ]
+	[ "${lines[2]}" = "    2 127.0.0.3:6820 voter   leader   no" ]
+	[ "${lines[3]}" = '   14 h\e[2Jx:6820   standby follower no' ]
+	[ "${#lines[@]}" -eq 4 ]
+	grep -q '"op": *"list"' "$GB_DIR/fake.req"
+	grep -q '"type": *112' "$GB_DIR/fake.req"
+	rm -f "$GB_DIR/fake.sock" "$GB_DIR/fake.sock.up"
+	fake_replica '{"ok":true,"replicas":[{"id":1,"address":"127.0.0.2:6820","role":"voter","leader":true,"self":true}]}'
+	GBATCH_SOCKET=$GB_DIR/fake.sock run -0 gctl replica list --json
+	python3 -c 'import json, sys; assert json.loads(sys.argv[1]) == [{"id": 1, "address": "127.0.0.2:6820", "role": "voter", "leader": True, "self": True}]' "$output"
+}
+
+@test "gctl replica add prints the new replica's number; a follower's refusal names the leader and exits 3" {
+	fake_replica '{"ok":true,"id":4}'
+	GBATCH_SOCKET=$GB_DIR/fake.sock run -0 gctl replica add 127.0.0.5:6820
+	[ "$output" = "added replica 4 at 127.0.0.5:6820; start it with controller.replica_id = 4" ]
+	grep -q '"address": *"127.0.0.5:6820"' "$GB_DIR/fake.req"
+	grep -q '"op": *"add"' "$GB_DIR/fake.req"
+	rm -f "$GB_DIR/fake.sock" "$GB_DIR/fake.sock.up"
+	fake_replica '{"ok":false,"code":"not_leader","message":"this gbatchd is a replica that follows: the leader is replica 2 at 127.0.0.3:6820","leader":"127.0.0.3:6820"}'
+	GBATCH_SOCKET=$GB_DIR/fake.sock run -3 --separate-stderr gctl replica remove 3
+	[ "$stderr" = "gctl: this gbatchd is a replica that follows: the leader is replica 2 at 127.0.0.3:6820" ]
+	[ -z "$output" ]
+	grep -q '"id": *3' "$GB_DIR/fake.req"
+}
+
 @test "gbatchd's refusal quoting a user's text prints escaped" {
 	run -1 --separate-stderr gctl drain $'\e]0;pwn\a\e[2Jghost'
 	[ "$stderr" = 'gctl: drain: no node \e]0;pwn\x07\e[2Jghost' ]

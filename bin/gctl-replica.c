@@ -1,0 +1,220 @@
+/* gctl-replica.c: gctl replica, the replicas of a replicated controller
+ * (controller.replicas, docs/controller.md): list them, add one, remove
+ * one (REPLICA). Listing works on every replica, so an operator finds the
+ * leader from any of them; add and remove are for operators, on the
+ * leader. Arguments are checked here first, so a typo is a usage error
+ * (2), not a round trip. */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bin/gctl.h"
+#include "common/cmd.h"
+#include "common/proto.h"
+#include "common/safe-text.h"
+
+/* controller.replica_id's range (gbatch.conf(5)). */
+#define GCTL_REPLICA_ID_MAX	65535
+
+static void
+gctl_replica_usage(FILE *f)
+{
+	fputs(
+"usage: gctl replica list [--json]\n"
+"       gctl replica add HOST:PORT\n"
+"       gctl replica remove ID\n"
+"The replicas of a replicated controller (controller.replicas in\n"
+"gbatch.conf): list them on any replica, the leader marked; add or remove\n"
+"one on the leader (operators). A replica added is then started with\n"
+"controller.replica_id set to the number add prints, its listen set to\n"
+"HOST:PORT and the same replicas list; it catches up from the leader.\n"
+"The leader cannot be removed.\n"
+"\n"
+"  --json             list: the replicas as gbatchd has them\n"
+"\n"
+"Exit status: 0 ok, 1 refused by gbatchd (no replicas, no such replica),\n"
+"2 usage error, 3 cannot reach gbatchd or it is not the leader (the\n"
+"message names the leader), 4 permission denied (operators only).\n", f);
+}
+
+static const struct cmd gctl_replica_cmd = {
+	.name = "gctl",
+	.verb = "replica",
+	.usage = gctl_replica_usage,
+};
+
+/* Whether addr is HOST:PORT as controller.listen takes it: a host, or an
+ * IPv6 address in brackets, then a port of 1-65535 in digits. gbatchd
+ * checks it again (daemon/common/hostport.c); this check only spares a
+ * round trip. */
+static bool
+gctl_replica_is_address(const char *addr)
+{
+	const char	*colon, *he;
+	unsigned long	 port;
+	char		*end;
+
+	if (addr[0] == '[') {
+		if ((he = strchr(addr, ']')) == NULL || he == addr + 1 ||
+		    he[1] != ':')
+			return (false);
+		colon = he + 1;
+	} else if ((colon = strchr(addr, ':')) == NULL || colon == addr ||
+	    strchr(colon + 1, ':') != NULL)
+		return (false);
+	if (colon[1] < '0' || colon[1] > '9')
+		return (false);
+	errno = 0;
+	port = strtoul(colon + 1, &end, 10);
+	return (errno == 0 && *end == '\0' && port >= 1 && port <= 65535);
+}
+
+/* Parses a replica's number, 1-65535, into *id. Returns 0 or -1. */
+static int
+gctl_replica_parse_id(const char *s, unsigned long *id)
+{
+	char	*end;
+
+	if (s[0] < '0' || s[0] > '9')
+		return (-1);
+	errno = 0;
+	*id = strtoul(s, &end, 10);
+	if (errno != 0 || *end != '\0' || *id < 1 ||
+	    *id > GCTL_REPLICA_ID_MAX)
+		return (-1);
+	return (0);
+}
+
+/* list [--json]: a line a replica, as gbatchd's configuration has them. */
+static int
+gctl_replica_list(int argc, char **argv)
+{
+	json_t		*req, *reply, *list, *e;
+	const char	*addr, *role;
+	char		 safe[512], rsafe[32];
+	bool		 json = false;
+	size_t		 k, len;
+	int		 i, r, wa = 7;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--json") == 0)
+			json = true;
+		else
+			return (cmd_usage_error(&gctl_replica_cmd, "list: "
+			    "unexpected argument \"%s\"; expected --json or "
+			    "nothing", argv[i]));
+	}
+	req = proto_msg(MSG_REPLICA);
+	json_object_set_new(req, "op", json_string("list"));
+	if ((r = gctl_call(req, &reply, "replica list")) != 0)
+		return (r);
+	if (!json_is_array(list = json_object_get(reply, "replicas"))) {
+		fprintf(stderr, "gctl: replica list: gbatchd's reply has no "
+		    "replicas\n");
+		json_decref(reply);
+		return (EXIT_UNREACHABLE);
+	}
+	if (json) {
+		cmd_json_print(list, JSON_INDENT(2));
+		json_decref(reply);
+		return (EXIT_OK);
+	}
+	json_array_foreach(list, k, e) {
+		addr = json_string_value(json_object_get(e, "address"));
+		len = addr != NULL ? safe_text_len(addr, strlen(addr)) : 1;
+		if (len >= sizeof safe)
+			len = sizeof safe - 1;
+		if ((int)len > wa)
+			wa = (int)len;
+	}
+	printf("%5s %-*s %-7s %-8s %s\n", "ID", wa, "ADDRESS", "ROLE",
+	    "STATE", "SELF");
+	json_array_foreach(list, k, e) {
+		addr = json_string_value(json_object_get(e, "address"));
+		role = json_string_value(json_object_get(e, "role"));
+		printf("%5lld %-*s %-7s %-8s %s\n",
+		    (long long)json_integer_value(json_object_get(e, "id")), wa,
+		    addr != NULL ? safe_text_str(addr, safe, sizeof safe) : "-",
+		    role != NULL ? safe_text_str(role, rsafe, sizeof rsafe) :
+		    "-", json_is_true(json_object_get(e, "leader")) ?
+		    "leader" : "follower", json_is_true(json_object_get(e,
+		    "self")) ? "yes" : "no");
+	}
+	json_decref(reply);
+	return (EXIT_OK);
+}
+
+/* add HOST:PORT: prints the number the new replica starts with. */
+static int
+gctl_replica_add(int argc, char **argv)
+{
+	json_t		*req, *reply;
+	char		 safe[512];
+	long long	 id;
+	int		 r;
+
+	if (argc != 2)
+		return (cmd_usage_error(&gctl_replica_cmd, "add: expected "
+		    "the new replica's address alone, HOST:PORT (its "
+		    "controller.listen)"));
+	if (!gctl_replica_is_address(argv[1]))
+		return (cmd_usage_error(&gctl_replica_cmd, "add: expected "
+		    "HOST:PORT with a port of 1-65535 (the new replica's "
+		    "controller.listen; an IPv6 address in brackets), got "
+		    "\"%s\"", argv[1]));
+	req = proto_msg(MSG_REPLICA);
+	json_object_set_new(req, "op", json_string("add"));
+	json_object_set_new(req, "address", json_string(argv[1]));
+	if ((r = gctl_call(req, &reply, "replica add")) != 0)
+		return (r);
+	id = (long long)json_integer_value(json_object_get(reply, "id"));
+	printf("added replica %lld at %s; start it with "
+	    "controller.replica_id = %lld\n", id, safe_text_str(argv[1], safe,
+	    sizeof safe), id);
+	json_decref(reply);
+	return (EXIT_OK);
+}
+
+/* remove ID: a replica other than the leader. */
+static int
+gctl_replica_remove(int argc, char **argv)
+{
+	json_t		*req;
+	unsigned long	 id;
+	int		 r;
+
+	if (argc != 2)
+		return (cmd_usage_error(&gctl_replica_cmd, "remove: expected "
+		    "the replica's number alone (gctl replica list's ID)"));
+	if (gctl_replica_parse_id(argv[1], &id) == -1)
+		return (cmd_usage_error(&gctl_replica_cmd, "remove: expected "
+		    "a replica's number, 1-%d (gctl replica list's ID), got "
+		    "\"%s\"", GCTL_REPLICA_ID_MAX, argv[1]));
+	req = proto_msg(MSG_REPLICA);
+	json_object_set_new(req, "op", json_string("remove"));
+	json_object_set_new(req, "id", json_integer((json_int_t)id));
+	if ((r = gctl_call(req, NULL, "replica remove")) == 0)
+		printf("removed replica %lu\n", id);
+	return (r);
+}
+
+int
+gctl_replica(int argc, char **argv)
+{
+	const char	*sub = argc > 1 ? argv[1] : "";
+
+	if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0 ||
+	    (argc > 2 && (strcmp(argv[2], "--help") == 0 ||
+	    strcmp(argv[2], "-h") == 0)))
+		return (cmd_help(&gctl_replica_cmd));
+	if (strcmp(sub, "list") == 0)
+		return (gctl_replica_list(argc - 1, argv + 1));
+	if (strcmp(sub, "add") == 0)
+		return (gctl_replica_add(argc - 1, argv + 1));
+	if (strcmp(sub, "remove") == 0)
+		return (gctl_replica_remove(argc - 1, argv + 1));
+	return (cmd_usage_error(&gctl_replica_cmd, "expected list, add or "
+	    "remove, got \"%s\"", sub));
+}
