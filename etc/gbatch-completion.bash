@@ -154,6 +154,13 @@ _gbatch_reservations()
 	timeout 2 gctl reservation list 2>/dev/null </dev/null | awk 'NR > 1 { print $1 }'
 }
 
+# The replicas' numbers (gctl replica list's first column); nothing when
+# gbatchd does not answer or has no replicas.
+_gbatch_replicas()
+{
+	timeout 2 gctl replica list 2>/dev/null </dev/null | awk 'NR > 1 { print $1 }'
+}
+
 # _gbatch_list WORDS...: completes the last item of a comma list in cur.
 _gbatch_list()
 {
@@ -309,6 +316,14 @@ _gbatch_gctl()
 			COMPREPLY=($(compgen -W "--json" -- "$cur"))
 		elif [[ ${words[i + 1]} =~ ^(create|update)$ ]]; then
 			COMPREPLY=($(compgen -W "--name --start --end --duration --nodes --gpus --users --accounts --flags" -- "$cur"))
+		fi ;;
+	replica)
+		if ((cword == i + 1)); then
+			COMPREPLY=($(compgen -W "list add remove --help" -- "$cur"))
+		elif ((cword == i + 2)) && [[ ${words[i + 1]} == list ]]; then
+			COMPREPLY=($(compgen -W "--json" -- "$cur"))
+		elif ((cword == i + 2)) && [[ ${words[i + 1]} == remove ]]; then
+			COMPREPLY=($(compgen -W "$(_gbatch_replicas)" -- "$cur"))
 		fi ;;
 	ca)
 		if ((cword == i + 1)); then

@@ -152,6 +152,15 @@ complete_words() {
 	[ "$output" = $'--before\n--dry-run' ]
 	run complete_words gctl purge --before now-9
 	[ "$output" = now-90days ]
+	run complete_words gctl rep
+	[ "$output" = replica ]
+	run complete_words gctl replica ""
+	[ "$output" = $'--help\nadd\nlist\nremove' ]
+	run complete_words gctl replica list ""
+	[ "$output" = --json ]
+	# A controller without replicas has no numbers to offer.
+	run complete_words gctl replica remove ""
+	[ -z "$output" ]
 }
 
 @test "reservations complete from the cluster: gctl reservation, gsub --reservation, scontrol's reservation words" {
