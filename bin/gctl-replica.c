@@ -27,10 +27,11 @@ gctl_replica_usage(FILE *f)
 "       gctl replica remove ID\n"
 "The replicas of a replicated controller (controller.replicas in\n"
 "gbatch.conf): list them on any replica, the leader marked; add or remove\n"
-"one on the leader (operators). A replica added is then started with\n"
-"controller.replica_id set to the number add prints, its listen set to\n"
-"HOST:PORT and the same replicas list; it catches up from the leader.\n"
-"The leader cannot be removed.\n"
+"one on the leader (operators). Start a new replica first, with listen =\n"
+"HOST:PORT, the same replicas list and controller.replica_id one more than\n"
+"the highest ID listed; add answers once it has caught up and votes, and\n"
+"fails (exit 3) after a few seconds when it does not answer, leaving it a\n"
+"spare to remove. The leader cannot be removed.\n"
 "\n"
 "  --json             list: the replicas as gbatchd has them\n"
 "\n"
@@ -146,7 +147,9 @@ gctl_replica_list(int argc, char **argv)
 	return (EXIT_OK);
 }
 
-/* add HOST:PORT: prints the number the new replica starts with. */
+/* add HOST:PORT: prints the number the leader gave the new replica, which
+ * must be its controller.replica_id. The leader answers once the replica
+ * has caught up and votes (raft's promotion), so it runs already. */
 static int
 gctl_replica_add(int argc, char **argv)
 {
@@ -170,9 +173,8 @@ gctl_replica_add(int argc, char **argv)
 	if ((r = gctl_call(req, &reply, "replica add")) != 0)
 		return (r);
 	id = (long long)json_integer_value(json_object_get(reply, "id"));
-	printf("added replica %lld at %s; start it with "
-	    "controller.replica_id = %lld\n", id, safe_text_str(argv[1], safe,
-	    sizeof safe), id);
+	printf("added replica %lld at %s; its controller.replica_id must be "
+	    "%lld\n", id, safe_text_str(argv[1], safe, sizeof safe), id);
 	json_decref(reply);
 	return (EXIT_OK);
 }

@@ -349,7 +349,7 @@ send(reply)' "$GB_DIR/fake.sock" "$1" "$GB_DIR/fake.req" >/dev/null 2>&1 3>&- &
 @test "gctl replica add prints the new replica's number; a follower's refusal names the leader and exits 3" {
 	fake_replica '{"ok":true,"id":4}'
 	GBATCH_SOCKET=$GB_DIR/fake.sock run -0 gctl replica add 127.0.0.5:6820
-	[ "$output" = "added replica 4 at 127.0.0.5:6820; start it with controller.replica_id = 4" ]
+	[ "$output" = "added replica 4 at 127.0.0.5:6820; its controller.replica_id must be 4" ]
 	grep -q '"address": *"127.0.0.5:6820"' "$GB_DIR/fake.req"
 	grep -q '"op": *"add"' "$GB_DIR/fake.req"
 	rm -f "$GB_DIR/fake.sock" "$GB_DIR/fake.sock.up"
