@@ -165,6 +165,17 @@ bench_smoke() {
 	    "16 trivial array tasks, submit to end"
 }
 
+@test "bench/failover runs at its smallest size" {
+	BENCH_FAILOVER_TRIALS=1 BENCH_FAILOVER_JOBS=20 BENCH_FAILOVER_PIPELINED=100 \
+	    BENCH_FAILOVER_RUNS=3 \
+	bench_smoke failover "first election: replica 127.0.0." \
+	    "pipelined, 100 held, one connection" "trial 1: 127.0.0." \
+	    "acknowledged ids missing (lost)" "ids listed more than once (duplicated)"
+	# The two lines a script reads, last.
+	[[ "${lines[-2]}" =~ ^failover_ms\ [0-9]+$ ]]
+	[[ "${lines[-1]}" =~ ^lost\ [0-9]+\ duplicated\ [0-9]+$ ]]
+}
+
 @test "gen-fair-trace draws jobs from a source trace, a ten to one mix or a tree of accounts, the same bytes each time" {
 	local g="$GBATCH_BUILDDIR/bench/gen-fair-trace"
 
