@@ -461,7 +461,7 @@ gbatchd_open(struct event_base *base, char *err, size_t errlen)
 	const struct conf	*c = &gbatchd.settings;
 	struct timeval		 recheck_tv = { GBATCHD_RECHECK_S, 0 };
 	char			*addr_file, *sockdir, *p;
-	bool			 replicated = replica_configured(c);
+	bool			 replicated = replica_configured(c), had_log;
 
 	gbatchd.base = base;
 	gbatchd.restart = false;
@@ -494,11 +494,21 @@ gbatchd_open(struct event_base *base, char *err, size_t errlen)
 		return (-1);
 	/* A replica's store is rebuilt from raft's log, which is what
 	 * reaches the disk: the store itself needs no fsync. */
-	if (replicated && replica_wipe(c->state_dir, err, errlen) != 0)
+	if (replicated && replica_wipe(c->state_dir, &had_log, err,
+	    errlen) != 0)
 		return (-1);
 	if (store_open(c->state_dir, c->sync_full && !replicated, commit_want,
 	    err, errlen) != 0)
 		return (-1);
+	if (replicated && !had_log && store_job_next_id() > 1) {
+		snprintf(err, errlen, "%s/gbatch.db holds a controller's jobs, "
+		    "but there is no raft log (raft.db) beside it: a replica "
+		    "builds its store from the log alone, so they would be "
+		    "lost. Turning replicas on keeps no jobs yet: move "
+		    "gbatch.db away (or back it up) to start this replica "
+		    "empty, or leave controller.replicas unset", c->state_dir);
+		return (-1);
+	}
 	/* A replica builds its memory once it leads (gbatchd_lead). */
 	if (!replicated && gbatchd_load(err, errlen) != 0)
 		return (-1);

@@ -145,7 +145,10 @@ node_health_init(struct event_base *base)
 	struct timeval	tv = { 1, 0 };
 
 	node_judge_clock_start(&node_health.clock, ctx_now_ms());
-	restart_window_open(&node_health.window, ctx_started());
+	/* The nodes' time to come back runs from when this controller
+	 * serves: its start, or a replica's election (a follower may have
+	 * run for days before it). */
+	restart_window_open(&node_health.window, ctx_now());
 	node_health.beat = conf_heartbeat_interval(ctx_conf());
 	node_health.ev = event_new(base, -1, EV_PERSIST, node_health_cb, NULL);
 	event_add(node_health.ev, &tv);

@@ -357,7 +357,7 @@ replica_configured(const struct conf *c)
 }
 
 int
-replica_wipe(const char *state_dir, char *err, size_t errlen)
+replica_wipe(const char *state_dir, bool *had_log, char *err, size_t errlen)
 {
 	static const char *const names[] = {
 		"gbatch.db", "gbatch.db-wal", "gbatch.db-shm"
@@ -365,6 +365,13 @@ replica_wipe(const char *state_dir, char *err, size_t errlen)
 	char	*path;
 	size_t	 i;
 
+	/* No raft log yet: the first start, or replicas being turned on
+	 * over a controller's own store, which the caller judges. */
+	path = xasprintf("%s/raft.db", state_dir);
+	*had_log = access(path, F_OK) == 0;
+	free(path);
+	if (!*had_log)
+		return (0);
 	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
 		path = xasprintf("%s/%s", state_dir, names[i]);
 		if (unlink(path) != 0 && errno != ENOENT) {

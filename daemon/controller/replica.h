@@ -50,9 +50,13 @@ struct replica;
 
 /* Whether c asks for replicas (controller.replicas). */
 bool	 replica_configured(const struct conf *c);
-/* Clears the store's files in state_dir before store_open: a replica
- * rebuilds them from the log. Returns 0, or -1 with err set. */
-int	 replica_wipe(const char *state_dir, char *err, size_t errlen);
+/* Clears the store's files in state_dir before store_open when raft's
+ * log is there (*had_log): a replica rebuilds them from it. Without one
+ * (a first start) the store is left for the caller to judge: one that
+ * holds jobs is a controller's own, which replicas would not keep.
+ * Returns 0, or -1 with err set. */
+int	 replica_wipe(const char *state_dir, bool *had_log, char *err,
+	     size_t errlen);
 /* Starts raft on base: raft's state in state_dir/raft.db, links to the
  * other replicas with tls (NULL: plain TCP, tls.enabled false). The
  * store must be open. Returns the replica, or NULL with err set. */

@@ -313,3 +313,17 @@ acked_at_least() {
 	run -0 gq -t all --noheader -o id
 	[ "$(echo "$output" | tr -d ' ' | sort -n)" = "$(sort -n "$GB_DIR/ids")" ]
 }
+
+@test "replicas turned on over a controller's own store refuse to start, and its jobs are kept" {
+	grep -v "replicas = " "$GB_DIR/r2/gbatch.conf" >"$GB_DIR/single.conf"
+	gbatchd -D -f "$GB_DIR/single.conf" -L "$GB_DIR/single.log" &
+	pid=$!
+	R_PIDS+=($pid)
+	gb_wait 10 on 2 gctl ping
+	run -0 on 2 gsub --hold --wrap true
+	kill -TERM "$pid"
+	wait "$pid" || true
+	run -1 gbatchd -D -f "$GB_DIR/r2/gbatch.conf"
+	[[ "$output" == *"gbatch.db holds a controller's jobs, but there is no raft log"*"move gbatch.db away"* ]]
+	[ "$(jobs_in 2)" = "1" ]
+}
