@@ -151,7 +151,8 @@ listener_accept_cb(struct evconnlistener *lev, evutil_socket_t fd,
 	struct listener		*l = arg;
 	struct event_base	*base = evconnlistener_get_base(lev);
 	/* Without TLS (tls.enabled false) every node is taken at its word. */
-	struct peer_ident	 id = { .local = false, .trusted = true };
+	struct peer_ident	 id = { .local = false, .trusted = true,
+	    .controller = true };
 	struct bufferevent	*bev;
 	char			 host[NI_MAXHOST], port[NI_MAXSERV];
 	char			 addr[NI_MAXHOST + NI_MAXSERV + 4], why[256];

@@ -306,6 +306,13 @@ req_hello(struct peer *p, const json_t *msg)
 			req_hello_refuse(p, "node on the Unix socket");
 			return;
 		}
+		if (peer_is_controller(p) && peer_cert_name(p) != NULL) {
+			req_error(p, msg, PROTO_E_PERMISSION, "a controller "
+			    "certificate cannot register a node: give the node "
+			    "its own (gctl cert issue NAME --node)");
+			req_hello_refuse(p, "node with a controller certificate");
+			return;
+		}
 		if (!replica_serving(ctx_replica())) {
 			req_not_leader(p, msg);
 			req_hello_refuse(p, "node at a replica that follows");
