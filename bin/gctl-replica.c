@@ -12,6 +12,7 @@
 
 #include "bin/gctl.h"
 #include "common/cmd.h"
+#include "common/hostport.h"
 #include "common/proto.h"
 #include "common/safe-text.h"
 
@@ -45,32 +46,6 @@ static const struct cmd gctl_replica_cmd = {
 	.verb = "replica",
 	.usage = gctl_replica_usage,
 };
-
-/* Whether addr is HOST:PORT as controller.listen takes it: a host, or an
- * IPv6 address in brackets, then a port of 1-65535 in digits. gbatchd
- * checks it again (daemon/common/hostport.c); this check only spares a
- * round trip. */
-static bool
-gctl_replica_is_address(const char *addr)
-{
-	const char	*colon, *he;
-	unsigned long	 port;
-	char		*end;
-
-	if (addr[0] == '[') {
-		if ((he = strchr(addr, ']')) == NULL || he == addr + 1 ||
-		    he[1] != ':')
-			return (false);
-		colon = he + 1;
-	} else if ((colon = strchr(addr, ':')) == NULL || colon == addr ||
-	    strchr(colon + 1, ':') != NULL)
-		return (false);
-	if (colon[1] < '0' || colon[1] > '9')
-		return (false);
-	errno = 0;
-	port = strtoul(colon + 1, &end, 10);
-	return (errno == 0 && *end == '\0' && port >= 1 && port <= 65535);
-}
 
 /* Parses a replica's number, 1-65535, into *id. Returns 0 or -1. */
 static int
@@ -154,7 +129,7 @@ static int
 gctl_replica_add(int argc, char **argv)
 {
 	json_t		*req, *reply;
-	char		 safe[512];
+	char		 safe[512], why[256];
 	long long	 id;
 	int		 r;
 
@@ -162,11 +137,10 @@ gctl_replica_add(int argc, char **argv)
 		return (cmd_usage_error(&gctl_replica_cmd, "add: expected "
 		    "the new replica's address alone, HOST:PORT (its "
 		    "controller.listen)"));
-	if (!gctl_replica_is_address(argv[1]))
-		return (cmd_usage_error(&gctl_replica_cmd, "add: expected "
-		    "HOST:PORT with a port of 1-65535 (the new replica's "
-		    "controller.listen; an IPv6 address in brackets), got "
-		    "\"%s\"", argv[1]));
+	/* gbatchd judges it again; this spares a round trip. */
+	if (hostport_check(argv[1], 1, why, sizeof why) == -1)
+		return (cmd_usage_error(&gctl_replica_cmd, "add: %s (the new "
+		    "replica's controller.listen)", why));
 	req = proto_msg(MSG_REPLICA);
 	json_object_set_new(req, "op", json_string("add"));
 	json_object_set_new(req, "address", json_string(argv[1]));

@@ -28,7 +28,7 @@
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "daemon/common/frame-read.h"
-#include "daemon/common/hostport.h"
+#include "common/hostport.h"
 #include "daemon/common/tls.h"
 #include "daemon/common/dial.h"
 

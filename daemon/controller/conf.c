@@ -15,7 +15,7 @@
 #include "common/paths.h"
 #include "common/xmalloc.h"
 #include "daemon/common/conf-file.h"
-#include "daemon/common/hostport.h"
+#include "common/hostport.h"
 #include "daemon/controller/conf.h"
 
 void

@@ -16,7 +16,7 @@
 #include "common/xmalloc.h"
 #include "daemon/common/conf-file.h"
 #include "daemon/common/dirmode.h"
-#include "daemon/common/hostport.h"
+#include "common/hostport.h"
 #include "daemon/common/logfile.h"
 #include "daemon/common/notify.h"
 #include "daemon/common/pidfile.h"

@@ -22,7 +22,7 @@
 #include "common/log.h"
 #include "common/proto.h"
 #include "common/xmalloc.h"
-#include "daemon/common/hostport.h"
+#include "common/hostport.h"
 #include "daemon/common/unixsock.h"
 #include "daemon/controller/conf.h"
 #include "daemon/controller/ctx.h"

@@ -28,7 +28,7 @@
 #include "common/label.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
-#include "daemon/common/hostport.h"
+#include "common/hostport.h"
 #include "daemon/controller/assoc-tab.h"
 #include "daemon/controller/core.h"
 #include "daemon/controller/conf.h"

@@ -17,7 +17,7 @@
 #include "common/proto.h"
 #include "common/xmalloc.h"
 #include "daemon/common/dial.h"
-#include "daemon/common/hostport.h"
+#include "common/hostport.h"
 #include "daemon/controller/conf.h"
 #include "daemon/controller/peer.h"
 #include "daemon/controller/replica-io.h"

@@ -12,7 +12,7 @@
 #include "common/log.h"
 #include "common/proto.h"
 #include "common/xmalloc.h"
-#include "daemon/common/hostport.h"
+#include "common/hostport.h"
 #include "daemon/controller/audit.h"
 #include "daemon/controller/ctx.h"
 #include "daemon/controller/peer.h"

@@ -23,7 +23,7 @@
 #include "common/proto.h"
 #include "common/xmalloc.h"
 #include "daemon/common/conf-file.h"
-#include "daemon/common/hostport.h"
+#include "common/hostport.h"
 #include "daemon/common/logfile.h"
 #include "daemon/common/notify.h"
 #include "daemon/common/pidfile.h"

@@ -16,7 +16,7 @@
 #include "common/label.h"
 #include "common/paths.h"
 #include "common/xmalloc.h"
-#include "daemon/common/hostport.h"
+#include "common/hostport.h"
 #include "daemon/node/node-conf.h"
 #include "daemon/node/node-cpus.h"
 

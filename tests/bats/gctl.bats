@@ -272,7 +272,7 @@ CONF
 	[ "${stderr_lines[1]}" = "Try 'gctl --help' for more information." ]
 	for bad in host 127.0.0.1: :6820 127.0.0.1:0 127.0.0.1:65536 127.0.0.1:http ::1:6820 '[::1]6820'; do
 		run -2 --separate-stderr gctl replica add "$bad"
-		[ "${stderr_lines[0]}" = "gctl: replica: add: expected HOST:PORT with a port of 1-65535 (the new replica's controller.listen; an IPv6 address in brackets), got \"$bad\"" ]
+		[ "${stderr_lines[0]}" = "gctl: replica: add: expected HOST:PORT with a port of 1-65535, got \"$bad\" (the new replica's controller.listen)" ]
 	done
 	run -2 --separate-stderr gctl replica add
 	[[ "${stderr_lines[0]}" == *"expected the new replica's address alone, HOST:PORT"* ]]

@@ -20,15 +20,22 @@ setup() {
 	cd "$GB_DIR"
 }
 
-teardown() {
+# stop_set: SIGTERM to every replica started, as an admin stops them,
+# and waits for each.
+stop_set() {
 	local pid
-	[ -z "${R_CUT:-}" ] || heal
 	for pid in "${R_PIDS[@]}"; do
 		kill -TERM "$pid" 2>/dev/null || true
 	done
 	for pid in "${R_PIDS[@]}"; do
 		wait "$pid" 2>/dev/null || true
 	done
+	R_PIDS=()
+}
+
+teardown() {
+	[ -z "${R_CUT:-}" ] || heal
+	stop_set
 	gb_teardown
 }
 
@@ -267,13 +274,7 @@ acked_at_least() {
 	start_replica "$f"
 	gb_wait 60 has_jobs "$f" "$GB_DIR/ids"
 	# Stop all three as an admin would, and start them again.
-	for pid in "${R_PIDS[@]}"; do
-		kill -TERM "$pid" 2>/dev/null || true
-	done
-	for pid in "${R_PIDS[@]}"; do
-		wait "$pid" 2>/dev/null || true
-	done
-	R_PIDS=()
+	stop_set
 	start_set
 	run -0 gq -t all --noheader -o id,state
 	[ "$(echo "$output" | awk '{ print $1 }' | sort -n)" = "$(sort -n "$GB_DIR/ids")" ]

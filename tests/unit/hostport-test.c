@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/common/hostport.h"
+#include "common/hostport.h"
 #include "tests/unit/tap.h"
 
 static void

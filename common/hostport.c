@@ -1,11 +1,11 @@
-/* hostport.c: splitting "HOST:PORT", for the listener and the nodes alike. */
+/* hostport.c: splitting "HOST:PORT", for the daemons and the commands alike. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/xmalloc.h"
-#include "daemon/common/hostport.h"
+#include "common/hostport.h"
 
 /* A port in [min, 65535], digits only: the resolvers are asked for numeric
  * services, so a name such as "http" would fail later, far from the key. */
