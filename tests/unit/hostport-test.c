@@ -1,5 +1,5 @@
 /* hostport-test.c: "HOST:PORT" as the listener and the nodes read it
- * (daemon/common/hostport.c). */
+ * (common/hostport.c). */
 #include <stdlib.h>
 #include <string.h>
 
