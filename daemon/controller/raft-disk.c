@@ -626,17 +626,30 @@ int
 raft_disk_append(struct raft_disk *d, const struct raft_entry *entries,
     unsigned n)
 {
-	unsigned	i;
+	struct raft_disk_batch	b = { entries, n };
+
+	return (raft_disk_append_batches(d, &b, 1));
+}
+
+int
+raft_disk_append_batches(struct raft_disk *d,
+    const struct raft_disk_batch *b, unsigned nb)
+{
+	raft_index	next = d->next;
+	unsigned	i, j;
 	int		rv;
 
-	if (n == 0)
+	for (i = 0; i < nb && b[i].n == 0; i++)
+		;
+	if (i == nb)
 		return (0);
 	if ((rv = raft_disk_exec(d, "BEGIN IMMEDIATE", "append")) != 0)
 		return (rv);
-	for (i = 0; i < n && rv == 0; i++)
-		rv = raft_disk_put_entry(d, d->next + i, &entries[i]);
+	for (i = 0; i < nb && rv == 0; i++)
+		for (j = 0; j < b[i].n && rv == 0; j++)
+			rv = raft_disk_put_entry(d, next++, &b[i].entries[j]);
 	if ((rv = raft_disk_end(d, rv)) == 0)
-		d->next += n;
+		d->next = next;
 	return (rv);
 }
 

@@ -52,6 +52,14 @@ int	raft_disk_set_vote(struct raft_disk *, raft_id);
 /* Appends n entries (copied) at raft_disk_last_index() + 1. */
 int	raft_disk_append(struct raft_disk *, const struct raft_entry *entries,
 	    unsigned n);
+/* Appends nb batches of entries one after the other in one transaction,
+ * so with one sync: all of them, or on failure none. */
+struct raft_disk_batch {
+	const struct raft_entry	*entries;
+	unsigned		 n;
+};
+int	raft_disk_append_batches(struct raft_disk *,
+	    const struct raft_disk_batch *, unsigned nb);
 /* Drops the entry at index and all after it; the next append goes at
  * index. An index past the last entry drops nothing. */
 int	raft_disk_truncate(struct raft_disk *, raft_index index);

@@ -1,10 +1,20 @@
 /* replica-io.c: C-raft's raft_io on libevent (replica-io.h).
  *
  * Raft asks for a write, a send or a read and expects its callback later,
- * from the loop. The disk writes are done at once (raft-disk.c commits
- * each before it returns), so what is left to do later is only the
- * callback: each is queued with its status, and one event runs the queue
- * in order, so raft hears of its writes in the order it asked for them. */
+ * from the loop. Each callback is queued with its status, and one event
+ * runs the queue in order, so raft hears of its writes in the order it
+ * asked for them.
+ *
+ * Appends wait for the next round of the loop and are then written
+ * together, in one transaction with one sync. Raft asks a leader for its
+ * own append before it sends the entries to the followers: writing at
+ * once would sync before the sends leave, and a submit would wait for
+ * the two syncs one after the other. Deferred, the sends leave first
+ * (the sockets' events run before a timer that is due in the same round),
+ * the followers' syncs run while the leader's does, and the appends that
+ * a round asked for (several submits, several messages a follower got in
+ * one read) share a sync. Every other disk operation first writes the
+ * appends waiting, so the disk sees them in raft's order. */
 #include <sys/queue.h>
 
 #include <stdio.h>
@@ -33,6 +43,15 @@ struct rio_done {
 };
 TAILQ_HEAD(rio_dones, rio_done);
 
+/* An append waiting for the next round. */
+struct rio_write {
+	struct raft_io_append	*req;
+	const struct raft_entry	*entries;	/* raft's, held until the cb */
+	unsigned		 n;
+	TAILQ_ENTRY(rio_write)	 entry;
+};
+TAILQ_HEAD(rio_writes, rio_write);
+
 struct rio {
 	struct event_base		*base;
 	struct raft_disk		*disk;
@@ -42,6 +61,9 @@ struct rio {
 	raft_io_recv_cb			 recv_cb;
 	struct event			*done_ev;
 	struct rio_dones		 dones;
+	struct event			*write_ev;
+	struct rio_writes		 writes;
+	unsigned			 n_writes;
 	raft_io_close_cb		 close_cb;
 	bool				 closing;
 };
@@ -114,6 +136,43 @@ rio_later(struct raft_io *io, int kind, void *req, int status,
 		event_active(rio->done_ev, EV_TIMEOUT, 1);
 }
 
+/* Writes the appends waiting, all in one transaction, and queues their
+ * callbacks with its status. */
+static void
+rio_flush(struct raft_io *io)
+{
+	struct rio		*rio = io->impl;
+	struct raft_disk_batch	*b;
+	struct rio_write	*w;
+	unsigned		 i = 0;
+	int			 rc;
+
+	if (rio->n_writes == 0)
+		return;
+	b = xcalloc(rio->n_writes, sizeof *b);
+	TAILQ_FOREACH(w, &rio->writes, entry) {
+		b[i].entries = w->entries;
+		b[i++].n = w->n;
+	}
+	rc = raft_disk_append_batches(rio->disk, b, i);
+	if (rc != 0)
+		log_error("replica: cannot write %u batches of raft entries: "
+		    "%s", i, raft_disk_errmsg(rio->disk));
+	free(b);
+	while ((w = TAILQ_FIRST(&rio->writes)) != NULL) {
+		TAILQ_REMOVE(&rio->writes, w, entry);
+		rio_later(io, RIO_APPEND, w->req, rc, NULL);
+		free(w);
+	}
+	rio->n_writes = 0;
+}
+
+static void
+rio_write_run(evutil_socket_t fd, short what, void *arg)
+{
+	rio_flush(arg);
+}
+
 /* Who this server is matters only to the transport, which the caller
  * set up knowing it. */
 static int
@@ -129,6 +188,8 @@ rio_close(struct raft_io *io, raft_io_close_cb cb)
 
 	if (rio->tick != NULL)
 		evtimer_del(rio->tick);
+	rio_flush(io);
+	evtimer_del(rio->write_ev);
 	rio->closing = true;
 	rio->close_cb = cb;
 	rio->recv_cb = NULL;
@@ -207,6 +268,7 @@ rio_recover(struct raft_io *io, const struct raft_configuration *conf)
 static int
 rio_set_term(struct raft_io *io, raft_term term)
 {
+	rio_flush(io);
 	return (rio_fail(io, raft_disk_set_term(((struct rio *)io->impl)->disk,
 	    term)));
 }
@@ -214,6 +276,7 @@ rio_set_term(struct raft_io *io, raft_term term)
 static int
 rio_set_vote(struct raft_io *io, raft_id id)
 {
+	rio_flush(io);
 	return (rio_fail(io, raft_disk_set_vote(((struct rio *)io->impl)->disk,
 	    id)));
 }
@@ -244,21 +307,24 @@ static int
 rio_append(struct raft_io *io, struct raft_io_append *req,
     const struct raft_entry entries[], unsigned n, raft_io_append_cb cb)
 {
-	struct rio	*rio = io->impl;
-	int		 rc;
+	struct rio		*rio = io->impl;
+	struct rio_write	*w = xcalloc(1, sizeof *w);
+	static const struct timeval now = { 0, 0 };
 
 	req->cb = cb;
-	rc = raft_disk_append(rio->disk, entries, n);
-	if (rc != 0)
-		log_error("replica: cannot write %u raft entries: %s", n,
-		    raft_disk_errmsg(rio->disk));
-	rio_later(io, RIO_APPEND, req, rc, NULL);
+	w->req = req;
+	w->entries = entries;
+	w->n = n;
+	TAILQ_INSERT_TAIL(&rio->writes, w, entry);
+	if (rio->n_writes++ == 0 && evtimer_add(rio->write_ev, &now) != 0)
+		rio_flush(io);
 	return (0);
 }
 
 static int
 rio_truncate(struct raft_io *io, raft_index index)
 {
+	rio_flush(io);
 	return (rio_fail(io, raft_disk_truncate(((struct rio *)io->impl)->disk,
 	    index)));
 }
@@ -272,6 +338,7 @@ rio_snapshot_put(struct raft_io *io, unsigned trailing,
 	int		 rc;
 
 	req->cb = cb;
+	rio_flush(io);
 	rc = raft_disk_snapshot_put(rio->disk, trailing, snapshot);
 	if (rc != 0)
 		log_error("replica: cannot write a snapshot: %s",
@@ -289,6 +356,7 @@ rio_snapshot_get(struct raft_io *io, struct raft_io_snapshot_get *req,
 	int			 rc;
 
 	req->cb = cb;
+	rio_flush(io);
 	rc = raft_disk_snapshot_get(rio->disk, &s);
 	if (rc != 0)
 		log_error("replica: cannot read the snapshot: %s",
@@ -331,7 +399,9 @@ replica_io_init(struct raft_io *io, struct event_base *base,
 	rio->base = base;
 	rio->transport = *t;
 	TAILQ_INIT(&rio->dones);
+	TAILQ_INIT(&rio->writes);
 	rio->done_ev = event_new(base, -1, 0, rio_done_run, io);
+	rio->write_ev = evtimer_new(base, rio_write_run, io);
 	io->version = 1;
 	io->impl = rio;
 	io->init = rio_init;
@@ -357,6 +427,7 @@ replica_io_free(struct raft_io *io)
 {
 	struct rio	*rio = io->impl;
 	struct rio_done	*d;
+	struct rio_write *w;
 
 	if (rio == NULL)
 		return;
@@ -364,6 +435,12 @@ replica_io_free(struct raft_io *io)
 		TAILQ_REMOVE(&rio->dones, d, entry);
 		free(d);
 	}
+	while ((w = TAILQ_FIRST(&rio->writes)) != NULL) {
+		TAILQ_REMOVE(&rio->writes, w, entry);
+		free(w);
+	}
+	if (rio->write_ev != NULL)
+		event_free(rio->write_ev);
 	if (rio->tick != NULL)
 		event_free(rio->tick);
 	if (rio->done_ev != NULL)

@@ -20,17 +20,22 @@
 struct sqlite3;
 struct sqlite3_session;
 
-/* A connection's recording, kept by its owner. */
+struct store_log_table;
+
+/* A connection's recording, kept by its owner, and what applying
+ * changesets to it keeps prepared (a table's statements are written on
+ * its first change and kept until store_log_forget). */
 struct store_log {
 	bool			 on;
 	struct sqlite3_session	*session;	/* the open transaction's */
 	void			*taken;		/* the last commit's changeset */
 	int			 taken_len;
+	struct store_log_table	*tables;
+	size_t			 n_tables;
 };
 
 /* Called by the connection's owner after its BEGIN, before its COMMIT,
- * and when the transaction is rolled back (and at close: it frees what
- * the recording holds). */
+ * and when the transaction is rolled back. */
 void	 store_log_begun(struct store_log *, struct sqlite3 *);
 void	 store_log_commit(struct store_log *);
 void	 store_log_rollback(struct store_log *);
@@ -40,14 +45,20 @@ void	 store_log_rollback(struct store_log *);
 void	*store_log_take(struct store_log *, size_t *len);
 void	 store_log_free(void *);
 
+/* Frees what the recording and the applying hold: before the connection
+ * closes, and when its schema may have changed (an image restored). */
+void	 store_log_forget(struct store_log *);
+
 /* Applies a changeset taken on another replica, in a transaction of its
  * own (none may be open). A row the changeset finds changed is
  * overwritten with its values, a row it would delete or update but that
  * is not there is skipped: applying the log from a snapshot over a copy
- * that already holds some of it ends in the same rows. Returns 0, or -1
- * with err set and nothing changed. */
-int	 store_log_apply(struct sqlite3 *, const void *, size_t len, char *err,
-	     size_t errlen);
+ * that already holds some of it ends in the same rows. A unique value
+ * that another row holds stops the apply instead: this copy would end
+ * different from the others. Returns 0, or -1 with err set and nothing
+ * changed. */
+int	 store_log_apply(struct store_log *, struct sqlite3 *, const void *,
+	     size_t len, char *err, size_t errlen);
 /* The whole database as one image, handed over (free with
  * store_log_free); NULL with err set on failure. */
 void	*store_log_image(struct sqlite3 *, size_t *len, char *err,

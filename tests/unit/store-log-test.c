@@ -76,6 +76,23 @@ t_dump(void)
 	return (out);
 }
 
+/* The first column of sql's first row, as text ("" for none). */
+static char *
+t_query(const char *sql)
+{
+	sqlite3_stmt	*st;
+	char		*out = NULL;
+
+	if (sqlite3_prepare_v2(store_handle(), sql, -1, &st, NULL) !=
+	    SQLITE_OK)
+		return (xstrdup(""));
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0) !=
+	    NULL)
+		out = xstrdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return (out != NULL ? out : xstrdup(""));
+}
+
 static char *
 t_dir(void)
 {
@@ -102,8 +119,8 @@ main(void)
 {
 	struct store_node	 n1 = { "n1", 4, false, "", 500 };
 	char			 err[512], *a, *b, *c, *want, *got;
-	void			*cs1, *cs2, *cs3, *img;
-	size_t			 len1, len2, len3, ilen;
+	void			*cs1, *cs2, *cs3, *cs4, *img;
+	size_t			 len1, len2, len3, len4, ilen;
 	uint64_t		 next_a;
 	char			*mode;
 
@@ -142,6 +159,13 @@ main(void)
 	cs3 = store_changeset_take(&len3);
 	ok(cs3 == NULL && len3 == 0, "a commit that changed nothing leaves no "
 	    "changeset (%zu bytes)", len3);
+
+	/* A reservation, for the unique name below. */
+	ok(t_write("INSERT INTO reservations (id, name, start_time, end_time,"
+	    " nodes) VALUES (1, 'r1', 0, 10, 'n1')") == 0 &&
+	    store_commit(err, sizeof err) == 0, "a reservation: %s", err);
+	cs4 = store_changeset_take(&len4);
+	ok(cs4 != NULL && len4 > 0, "its changeset");
 
 	want = t_dump();
 	/* What a restart of the leader would hand out (its rows were
@@ -189,6 +213,36 @@ main(void)
 	(void)store_commit(err, sizeof err);
 	ok(store_restore("SQLite format 3", 16, err, sizeof err) == -1,
 	    "a short image is refused: %s", err);
+
+	/* The update writes the columns the changeset changed, and only
+	 * them; a row it does not find is skipped. */
+	ok(t_write("UPDATE jobs SET state = 'HELD', gpus = 7 WHERE id = 2")
+	    == 0 && store_commit(err, sizeof err) == 0, "job 2 changed here");
+	ok(store_changeset_apply(cs2, len2, err, sizeof err) == 0, "apply 2 "
+	    "over it: %s", err);
+	got = t_query("SELECT state || ' ' || gpus FROM jobs WHERE id = 2");
+	is_str(got, "RUNNING 7", "the changed column takes the changeset's "
+	    "value, the others stay");
+	free(got);
+	ok(t_write("DELETE FROM jobs WHERE id = 2") == 0 &&
+	    store_commit(err, sizeof err) == 0 &&
+	    store_changeset_apply(cs2, len2, err, sizeof err) == 0,
+	    "an update of a row that is not there is skipped: %s", err);
+	got = t_query("SELECT count(*) FROM jobs WHERE id = 2");
+	is_str(got, "0", "and makes none");
+	free(got);
+
+	/* A unique value another row holds stops the apply. */
+	ok(t_write("INSERT INTO reservations (id, name, start_time, end_time,"
+	    " nodes) VALUES (5, 'r1', 0, 10, 'n1')") == 0 &&
+	    store_commit(err, sizeof err) == 0, "another r1 here");
+	ok(store_changeset_apply(cs4, len4, err, sizeof err) == -1 &&
+	    strstr(err, "reservations") != NULL &&
+	    strstr(err, "UNIQUE") != NULL,
+	    "a changeset that breaks a unique name is refused: %s", err);
+	got = t_query("SELECT group_concat(id) FROM reservations");
+	is_str(got, "5", "and nothing changed");
+	free(got);
 	store_close();
 
 	/* A new replica installs the image. */
@@ -220,6 +274,7 @@ main(void)
 
 	store_log_free(cs1);
 	store_log_free(cs2);
+	store_log_free(cs4);
 	store_log_free(img);
 	free(want);
 	t_rm(a);
