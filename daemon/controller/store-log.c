@@ -1,14 +1,16 @@
-/* store-log.c: the store's change log (store-log.h), on SQLite's session
- * extension.
+/* store-log.c: the store's change log (store-log.h): what a group
+ * transaction wrote, recorded as it commits.
  *
- * A session records a table's row as it was before the transaction first
- * changed it; the changeset it writes compares that with the row as it is
- * at the commit. So what a transaction changed and then undid (the
- * purge's savepoint rolled back, a row inserted and deleted) is not in the
- * changeset, and a commit's changeset is exactly what it wrote. */
-/* sqlite3.h declares the session extension only when asked; configure
- * checked that the library has it. */
-#define SQLITE_ENABLE_SESSION		1
+ * SQLite's pre-update hook tells which rows the transaction touches: their
+ * keys are kept (once each), with whether the row was there before. At
+ * the commit each key's row is read as it is then: a row that is there is
+ * written whole, one that is gone and was there before is deleted. What
+ * the transaction changed and undid (a savepoint rolled back, a row
+ * inserted and deleted) is therefore written as it ended, or not at all.
+ * The statements that read a row are prepared once per table, not once
+ * per transaction as SQLite's session extension did (its per-transaction
+ * schema reads and prepares took a quarter of a leader's time). The
+ * format is in store-log-int.h; store-log-apply.c applies it. */
 #define SQLITE_ENABLE_PREUPDATE_HOOK	1
 
 #include <stdarg.h>
@@ -22,132 +24,76 @@
 
 #include "common/log.h"
 #include "common/xmalloc.h"
+#include "daemon/controller/store-log-int.h"
 #include "daemon/controller/store-log.h"
 
-static void
-store_log_end_session(struct store_log *slog)
-{
-	if (slog->session != NULL)
-		sqlite3session_delete(slog->session);
-	slog->session = NULL;
-}
-
-static void
-store_log_drop(struct store_log *slog)
-{
-	sqlite3_free(slog->taken);
-	slog->taken = NULL;
-	slog->taken_len = 0;
-}
-
 void
-store_log_begun(struct store_log *slog, sqlite3 *db)
+store_log_put(struct store_log_buf *b, const void *p, size_t n)
 {
-	store_log_end_session(slog);
-	if (!slog->on)
-		return;
-	if (sqlite3session_create(db, "main", &slog->session) != SQLITE_OK ||
-	    sqlite3session_attach(slog->session, NULL) != SQLITE_OK) {
-		log_error("store: cannot record the transaction: %s",
-		    sqlite3_errmsg(db));
-		store_log_end_session(slog);
+	if (b->len + n > b->cap) {
+		b->cap = b->cap == 0 ? 4096 : b->cap;
+		while (b->len + n > b->cap)
+			b->cap *= 2;
+		b->p = xrealloc(b->p, b->cap);
 	}
+	if (n > 0)
+		memcpy(b->p + b->len, p, n);
+	b->len += n;
 }
 
 void
-store_log_commit(struct store_log *slog)
+store_log_put_u16(struct store_log_buf *b, unsigned v)
 {
-	store_log_drop(slog);
-	if (slog->session == NULL)
-		return;
-	if (sqlite3session_changeset(slog->session, &slog->taken_len,
-	    &slog->taken) != SQLITE_OK) {
-		log_error("store: cannot write the transaction's changeset");
-		slog->taken = NULL;
-		slog->taken_len = 0;
-	}
-	store_log_end_session(slog);
+	uint8_t	x[2] = { v & 0xff, (v >> 8) & 0xff };
+
+	store_log_put(b, x, 2);
 }
-
-void
-store_log_rollback(struct store_log *slog)
-{
-	store_log_end_session(slog);
-	store_log_drop(slog);
-}
-
-void *
-store_log_take(struct store_log *slog, size_t *len)
-{
-	void	*p = slog->taken;
-
-	*len = p == NULL ? 0 : (size_t)slog->taken_len;
-	slog->taken = NULL;
-	slog->taken_len = 0;
-	if (*len == 0) {
-		sqlite3_free(p);
-		return (NULL);
-	}
-	return (p);
-}
-
-void
-store_log_free(void *p)
-{
-	sqlite3_free(p);
-}
-
-/* Changesets apply, and images are read and written, outside any
- * transaction of the connection's. */
-static int
-store_log_idle(sqlite3 *db, char *err, size_t errlen)
-{
-	if (sqlite3_get_autocommit(db) != 0)
-		return (0);
-	snprintf(err, errlen, "a transaction is open");
-	return (-1);
-}
-
-/* A table as the applier writes to it: its columns (from the schema,
- * the changeset has only their number), which of them make the primary
- * key, and its three statements:
- *   put  INSERT ... VALUES (?1..?n) ON CONFLICT (pk) DO UPDATE SET every
- *        other column: a row already there takes the changeset's values,
- *        another unique value breaks (the apply stops);
- *   set  UPDATE ... SET c = CASE WHEN ?(n+i) THEN ?i ELSE c END, ...
- *        WHERE pk = ?(2n+i): the columns the changeset changed, by the
- *        key's old values (sessions record a changed key as a delete and
- *        an insert);
- *   del  DELETE ... WHERE pk = ?i.
- * A row the update or delete does not find is skipped. */
-struct store_log_table {
-	char		*name;
-	int		 n_col;
-	bool		*pk;
-	sqlite3_stmt	*put, *set, *del;
-};
 
 static void
-store_log_table_free(struct store_log_table *t)
+store_log_put_u64(struct store_log_buf *b, uint64_t v)
 {
-	free(t->name);
-	free(t->pk);
-	sqlite3_finalize(t->put);
-	sqlite3_finalize(t->set);
-	sqlite3_finalize(t->del);
+	uint8_t	x[8];
+	int	i;
+
+	for (i = 0; i < 8; i++)
+		x[i] = (v >> (8 * i)) & 0xff;
+	store_log_put(b, x, 8);
 }
 
 void
-store_log_forget(struct store_log *slog)
+store_log_put_value(struct store_log_buf *b, sqlite3_value *v)
 {
-	size_t	i;
+	int		type = v == NULL ? SQLITE_NULL : sqlite3_value_type(v);
+	uint8_t		t = (uint8_t)type;
+	double		d;
+	uint64_t	u;
+	uint32_t	n;
+	uint8_t		x[4];
+	const void	*p;
 
-	store_log_rollback(slog);
-	for (i = 0; i < slog->n_tables; i++)
-		store_log_table_free(&slog->tables[i]);
-	free(slog->tables);
-	slog->tables = NULL;
-	slog->n_tables = 0;
+	store_log_put(b, &t, 1);
+	switch (type) {
+	case SQLITE_INTEGER:
+		store_log_put_u64(b, (uint64_t)sqlite3_value_int64(v));
+		break;
+	case SQLITE_FLOAT:
+		d = sqlite3_value_double(v);
+		memcpy(&u, &d, sizeof u);
+		store_log_put_u64(b, u);
+		break;
+	case SQLITE_TEXT:
+	case SQLITE_BLOB:
+		p = type == SQLITE_TEXT ? (const void *)sqlite3_value_text(v) :
+		    sqlite3_value_blob(v);
+		n = (uint32_t)sqlite3_value_bytes(v);
+		x[0] = n & 0xff, x[1] = (n >> 8) & 0xff;
+		x[2] = (n >> 16) & 0xff, x[3] = (n >> 24) & 0xff;
+		store_log_put(b, x, 4);
+		store_log_put(b, p, n);
+		break;
+	default:
+		break;
+	}
 }
 
 /* Appends to *sql (an sqlite3_mprintf string, or NULL on failure). */
@@ -185,55 +131,41 @@ store_log_prepare(sqlite3 *db, char *sql, sqlite3_stmt **st)
 static int
 store_log_table_sql(sqlite3 *db, struct store_log_table *t, char **names)
 {
-	char	*put, *set, *del, *keys;
-	int	 i, n_pk = 0;
+	char	*get, *put, *del, *keys;
+	int	 i, k, n;
 	int	 rc;
 
+	get = sqlite3_mprintf("SELECT * FROM main.\"%w\" WHERE ", t->name);
+	del = sqlite3_mprintf("DELETE FROM main.\"%w\" WHERE ", t->name);
+	keys = sqlite3_mprintf("");
+	for (k = 0; k < t->n_pk; k++) {
+		store_log_sql(&get, "%s\"%w\" = ?%d", k > 0 ? " AND " : "",
+		    names[t->pk[k]], k + 1);
+		store_log_sql(&del, "%s\"%w\" = ?%d", k > 0 ? " AND " : "",
+		    names[t->pk[k]], k + 1);
+		store_log_sql(&keys, "%s\"%w\"", k > 0 ? ", " : "",
+		    names[t->pk[k]]);
+	}
 	put = sqlite3_mprintf("INSERT INTO main.\"%w\" VALUES (", t->name);
 	for (i = 0; i < t->n_col; i++)
 		store_log_sql(&put, "%s?%d", i > 0 ? ", " : "", i + 1);
-	keys = sqlite3_mprintf("");
-	del = sqlite3_mprintf("DELETE FROM main.\"%w\" WHERE ", t->name);
-	set = sqlite3_mprintf("UPDATE main.\"%w\" SET ", t->name);
-	for (i = 0; i < t->n_col; i++) {
-		if (!t->pk[i])
-			continue;
-		store_log_sql(&keys, "%s\"%w\"", n_pk > 0 ? ", " : "",
-		    names[i]);
-		store_log_sql(&del, "%s\"%w\" = ?%d", n_pk > 0 ? " AND " : "",
-		    names[i], i + 1);
-		n_pk++;
-	}
 	store_log_sql(&put, ") ON CONFLICT (%s) DO ", keys == NULL ? "" :
 	    keys);
 	sqlite3_free(keys);
-	if (n_pk == t->n_col)
-		store_log_sql(&put, "NOTHING");
-	else
-		store_log_sql(&put, "UPDATE SET ");
-	for (i = 0, n_pk = 0; i < t->n_col; i++) {
-		if (t->pk[i])
+	store_log_sql(&put, t->n_pk == t->n_col ? "NOTHING" : "UPDATE SET ");
+	for (i = 0, n = 0; i < t->n_col; i++) {
+		for (k = 0; k < t->n_pk && t->pk[k] != i; k++)
+			;
+		if (k < t->n_pk)
 			continue;
 		store_log_sql(&put, "%s\"%w\" = excluded.\"%w\"",
-		    n_pk > 0 ? ", " : "", names[i], names[i]);
-		store_log_sql(&set, "%s\"%w\" = CASE WHEN ?%d THEN ?%d ELSE "
-		    "\"%w\" END", n_pk > 0 ? ", " : "", names[i],
-		    t->n_col + i + 1, i + 1, names[i]);
-		n_pk++;
+		    n++ > 0 ? ", " : "", names[i], names[i]);
 	}
-	store_log_sql(&set, " WHERE ");
-	for (i = 0, n_pk = 0; i < t->n_col; i++) {
-		if (!t->pk[i])
-			continue;
-		store_log_sql(&set, "%s\"%w\" = ?%d", n_pk > 0 ? " AND " : "",
-		    names[i], 2 * t->n_col + i + 1);
-		n_pk++;
-	}
-	rc = store_log_prepare(db, put, &t->put);
-	if (rc == SQLITE_OK && n_pk < t->n_col)
-		rc = store_log_prepare(db, set, &t->set);
+	rc = store_log_prepare(db, get, &t->get);
+	if (rc == SQLITE_OK)
+		rc = store_log_prepare(db, put, &t->put);
 	else
-		sqlite3_free(set);
+		sqlite3_free(put);
 	if (rc == SQLITE_OK)
 		rc = store_log_prepare(db, del, &t->del);
 	else
@@ -241,30 +173,33 @@ store_log_table_sql(sqlite3 *db, struct store_log_table *t, char **names)
 	return (rc);
 }
 
-/* The table named so, its statements written on first use. NULL with
- * err set if the schema has no such table, one without a primary key,
- * or one of another number of columns than the changeset's. */
-static struct store_log_table *
+static void
+store_log_table_free(struct store_log_table *t)
+{
+	free(t->name);
+	free(t->pk);
+	sqlite3_finalize(t->get);
+	sqlite3_finalize(t->put);
+	sqlite3_finalize(t->del);
+	free(t->keys);
+	free(t->slots);
+	free(t->arena.p);
+}
+
+struct store_log_table *
 store_log_table(struct store_log *slog, sqlite3 *db, const char *name,
-    int n_col, char *err, size_t errlen)
+    char *err, size_t errlen)
 {
 	struct store_log_table	 t = { 0 };
 	sqlite3_stmt		*st = NULL;
 	char			**names = NULL, *sql;
-	size_t			 i;
-	int			 n = 0, rc, has_pk = 0;
+	int			*place = NULL;
+	int			 n = 0, cap = 0, i, k, rc;
 
-	for (i = 0; i < slog->n_tables; i++)
-		if (strcmp(slog->tables[i].name, name) == 0) {
-			if (slog->tables[i].n_col == n_col)
-				return (&slog->tables[i]);
-			break;
-		}
-	if (i < slog->n_tables) {
-		snprintf(err, errlen, "table %s has %d columns here, %d in "
-		    "the changeset", name, slog->tables[i].n_col, n_col);
-		return (NULL);
-	}
+	for (i = 0; i < (int)slog->n_tables; i++)
+		if (strcmp(slog->tables[i].name, name) == 0)
+			return (&slog->tables[i]);
+	err[0] = '\0';
 	sql = sqlite3_mprintf("PRAGMA main.table_info(\"%w\")", name);
 	if (sql == NULL || sqlite3_prepare_v2(db, sql, -1, &st, NULL) !=
 	    SQLITE_OK) {
@@ -275,27 +210,35 @@ store_log_table(struct store_log *slog, sqlite3 *db, const char *name,
 	}
 	sqlite3_free(sql);
 	t.name = xstrdup(name);
-	t.n_col = n_col;
-	t.pk = xcalloc((size_t)n_col + 1, sizeof *t.pk);
-	names = xcalloc((size_t)n_col + 1, sizeof *names);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (n < n_col) {
-			names[n] = xstrdup((const char *)sqlite3_column_text(st,
-			    1));
-			t.pk[n] = sqlite3_column_int(st, 5) > 0;
-			has_pk |= t.pk[n];
+		if (n == cap) {
+			cap = cap == 0 ? 16 : cap * 2;
+			names = xreallocarray(names, (size_t)cap, sizeof *names);
+			place = xreallocarray(place, (size_t)cap, sizeof *place);
 		}
-		n++;
+		names[n] = xstrdup((const char *)sqlite3_column_text(st, 1));
+		/* Where the column is in the key (1...), 0 if not in it. */
+		place[n++] = sqlite3_column_int(st, 5);
 	}
 	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE || n != n_col || !has_pk)
-		snprintf(err, errlen, n == 0 ? "no table %s here" : !has_pk ?
-		    "table %s has no primary key" : "table %s has %d columns "
-		    "here, %d in the changeset", name, n, n_col);
+	t.n_col = n;
+	t.pk = xcalloc((size_t)n + 1, sizeof *t.pk);
+	for (k = 1; k <= n; k++)
+		for (i = 0; i < n; i++)
+			if (place[i] == k)
+				t.pk[t.n_pk++] = i;
+	free(place);
+	if (rc != SQLITE_DONE)
+		snprintf(err, errlen, "cannot read table %s: %s", name,
+		    sqlite3_errmsg(db));
+	else if (n == 0)
+		snprintf(err, errlen, "no table %s here", name);
+	else if (t.n_pk == 0)
+		snprintf(err, errlen, "table %s has no primary key", name);
 	else if ((rc = store_log_table_sql(db, &t, names)) != SQLITE_OK)
 		snprintf(err, errlen, "cannot write to table %s: %s", name,
-		    sqlite3_errstr(rc));
-	for (i = 0; i < (size_t)n_col; i++)
+		    sqlite3_errmsg(db));
+	for (i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
 	if (err[0] != '\0') {
@@ -308,111 +251,303 @@ store_log_table(struct store_log *slog, sqlite3 *db, const char *name,
 	return (&slog->tables[slog->n_tables++]);
 }
 
-/* Binds v (NULL: SQL NULL) to parameter i of st. */
-static int
-store_log_bind(sqlite3_stmt *st, int i, sqlite3_value *v)
+static void
+store_log_drop(struct store_log *slog)
 {
-	return (v == NULL ? sqlite3_bind_null(st, i) :
-	    sqlite3_bind_value(st, i, v));
+	sqlite3_free(slog->taken);
+	slog->taken = NULL;
+	slog->taken_len = 0;
 }
 
-/* One change: the row's statement, bound from the iterator and run. */
-static int
-store_log_change(sqlite3_changeset_iter *it, struct store_log_table *t,
-    int op)
+/* Forgets the keys the transaction touched. */
+static void
+store_log_end(struct store_log *slog)
 {
-	sqlite3_stmt	*st;
-	sqlite3_value	*v;
-	int		 i, rc = SQLITE_OK;
+	struct store_log_table	*t;
+	size_t			 i;
 
-	st = op == SQLITE_INSERT ? t->put : op == SQLITE_DELETE ? t->del :
-	    t->set;
-	if (st == NULL)
-		return (SQLITE_OK);	/* an update of a table of keys only */
-	for (i = 0; i < t->n_col && rc == SQLITE_OK; i++) {
-		v = NULL;
-		if (op == SQLITE_INSERT) {
-			if ((rc = sqlite3changeset_new(it, i, &v)) == SQLITE_OK)
-				rc = store_log_bind(st, i + 1, v);
-		} else if (t->pk[i]) {
-			if ((rc = sqlite3changeset_old(it, i, &v)) == SQLITE_OK)
-				rc = store_log_bind(st, op == SQLITE_DELETE ?
-				    i + 1 : 2 * t->n_col + i + 1, v);
-		} else if (op == SQLITE_UPDATE) {
-			/* An unchanged column's new value is NULL. */
-			if ((rc = sqlite3changeset_new(it, i, &v)) == SQLITE_OK)
-				rc = store_log_bind(st, i + 1, v);
-			if (rc == SQLITE_OK)
-				rc = sqlite3_bind_int(st, t->n_col + i + 1,
-				    v != NULL);
+	slog->recording = false;
+	slog->broken = false;
+	for (i = 0; i < slog->n_tables; i++) {
+		t = &slog->tables[i];
+		if (t->n_keys == 0)
+			continue;
+		t->n_keys = 0;
+		t->arena.len = 0;
+		memset(t->slots, 0, t->n_slots * sizeof *t->slots);
+	}
+}
+
+static uint32_t
+store_log_hash(const uint8_t *p, size_t n)
+{
+	uint32_t	h = 2166136261u;
+
+	while (n-- > 0)
+		h = (h ^ *p++) * 16777619u;
+	return (h);
+}
+
+/* The slot of the key of these bytes: its own, or the free one where it
+ * would go. */
+static uint32_t *
+store_log_slot(struct store_log_table *t, const uint8_t *p, size_t n)
+{
+	size_t			 i = store_log_hash(p, n) & (t->n_slots - 1);
+	struct store_log_key	*k;
+
+	for (;; i = (i + 1) & (t->n_slots - 1)) {
+		if (t->slots[i] == 0)
+			return (&t->slots[i]);
+		k = &t->keys[t->slots[i] - 1];
+		if (k->len == n && memcmp(t->arena.p + k->off, p, n) == 0)
+			return (&t->slots[i]);
+	}
+}
+
+/* Keeps the key just written at the end of t's arena, unless it is kept
+ * already (then the arena gives it back). */
+static void
+store_log_touch(struct store_log_table *t, size_t off, bool existed)
+{
+	size_t		 n = t->arena.len - off, i;
+	uint32_t	*slot;
+
+	if (2 * (t->n_keys + 1) > t->n_slots) {
+		free(t->slots);
+		t->n_slots = t->n_slots == 0 ? 64 : 2 * t->n_slots;
+		t->slots = xcalloc(t->n_slots, sizeof *t->slots);
+		for (i = 0; i < t->n_keys; i++)
+			*store_log_slot(t, t->arena.p + t->keys[i].off,
+			    t->keys[i].len) = (uint32_t)i + 1;
+	}
+	slot = store_log_slot(t, t->arena.p + off, n);
+	if (*slot != 0) {
+		t->arena.len = off;
+		return;
+	}
+	if (t->n_keys == t->cap_keys) {
+		t->cap_keys = t->cap_keys == 0 ? 64 : 2 * t->cap_keys;
+		t->keys = xreallocarray(t->keys, t->cap_keys, sizeof *t->keys);
+	}
+	t->keys[t->n_keys].off = off;
+	t->keys[t->n_keys].len = n;
+	t->keys[t->n_keys].existed = existed;
+	*slot = (uint32_t)++t->n_keys;
+}
+
+/* Writes the key of the row as it was (old) or is to be, and keeps it. */
+static int
+store_log_key(sqlite3 *db, struct store_log_table *t, bool old)
+{
+	sqlite3_value	*v;
+	size_t		 off = t->arena.len;
+	int		 k;
+
+	for (k = 0; k < t->n_pk; k++) {
+		if ((old ? sqlite3_preupdate_old(db, t->pk[k], &v) :
+		    sqlite3_preupdate_new(db, t->pk[k], &v)) != SQLITE_OK)
+			return (-1);
+		store_log_put_value(&t->arena, v);
+	}
+	store_log_touch(t, off, old);
+	return (0);
+}
+
+static void
+store_log_hook(void *arg, sqlite3 *db, int op, const char *schema,
+    const char *name, sqlite3_int64 k1, sqlite3_int64 k2)
+{
+	struct store_log	*slog = arg;
+	struct store_log_table	*t;
+	char			 err[256];
+
+	if (!slog->recording || slog->broken || strcmp(schema, "main") != 0 ||
+	    strncmp(name, "sqlite_", 7) == 0)
+		return;
+	if ((t = store_log_table(slog, db, name, err, sizeof err)) == NULL) {
+		log_error("store: cannot record the transaction: %s", err);
+		slog->broken = true;
+		return;
+	}
+	if ((op != SQLITE_INSERT && store_log_key(db, t, true) != 0) ||
+	    (op != SQLITE_DELETE && store_log_key(db, t, false) != 0)) {
+		log_error("store: cannot record a change of table %s: %s",
+		    name, sqlite3_errmsg(db));
+		slog->broken = true;
+	}
+}
+
+void
+store_log_begun(struct store_log *slog, sqlite3 *db)
+{
+	store_log_end(slog);
+	if (slog->on != slog->hooked) {
+		(void)sqlite3_preupdate_hook(db, slog->on ? store_log_hook :
+		    NULL, slog);
+		slog->hooked = slog->on;
+	}
+	slog->recording = slog->on;
+}
+
+/* Reads the row of key (t's bytes at k) as it is now: 'P' and the row
+ * into puts, or 'D' and the key into dels if it is gone and was there
+ * before; counts what it wrote. */
+static int
+store_log_row(struct store_log_table *t, const struct store_log_key *k,
+    struct store_log_buf *puts, struct store_log_buf *dels, size_t *count)
+{
+	const uint8_t	*p = t->arena.p + k->off;
+	struct store_log_buf *out;
+	uint64_t	 u;
+	uint32_t	 n;
+	double		 d;
+	int		 i, j, rc = SQLITE_OK;
+
+	for (i = 0; i < t->n_pk && rc == SQLITE_OK; i++) {
+		switch (*p++) {
+		case SQLITE_INTEGER:
+		case SQLITE_FLOAT:
+			for (u = 0, j = 7; j >= 0; j--)
+				u = (u << 8) | p[j];
+			if (p[-1] == SQLITE_INTEGER) {
+				rc = sqlite3_bind_int64(t->get, i + 1,
+				    (sqlite3_int64)u);
+			} else {
+				memcpy(&d, &u, sizeof d);
+				rc = sqlite3_bind_double(t->get, i + 1, d);
+			}
+			p += 8;
+			break;
+		case SQLITE_TEXT:
+		case SQLITE_BLOB:
+			n = p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+			rc = p[-1] == SQLITE_TEXT ? sqlite3_bind_text(t->get,
+			    i + 1, (const char *)p + 4, (int)n, SQLITE_STATIC) :
+			    sqlite3_bind_blob(t->get, i + 1, p + 4, (int)n,
+			    SQLITE_STATIC);
+			p += 4 + n;
+			break;
+		default:
+			rc = sqlite3_bind_null(t->get, i + 1);
+			break;
 		}
 	}
-	if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_DONE)
-		rc = SQLITE_OK;
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
-	return (rc);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(t->get);
+	if (rc == SQLITE_ROW || (rc == SQLITE_DONE && k->existed)) {
+		out = rc == SQLITE_ROW ? puts : dels;
+		(*count)++;
+		store_log_put(out, rc == SQLITE_ROW ? "P" : "D", 1);
+		n = (uint32_t)strlen(t->name);
+		store_log_put_u16(out, n);
+		store_log_put(out, t->name, n);
+		if (rc == SQLITE_ROW) {
+			store_log_put_u16(out, (unsigned)t->n_col);
+			for (i = 0; i < t->n_col; i++)
+				store_log_put_value(out,
+				    sqlite3_column_value(t->get, i));
+		} else {
+			store_log_put_u16(out, (unsigned)t->n_pk);
+			store_log_put(out, t->arena.p + k->off, k->len);
+		}
+	}
+	sqlite3_reset(t->get);
+	sqlite3_clear_bindings(t->get);
+	return (rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1);
+}
+
+void
+store_log_commit(struct store_log *slog, sqlite3 *db)
+{
+	struct store_log_buf	 puts = { 0 }, dels = { 0 };
+	struct store_log_table	*t;
+	size_t			 i, j, n = 0;
+	uint8_t			*p;
+	int			 rc = 0;
+
+	store_log_drop(slog);
+	if (!slog->recording)
+		return;
+	for (i = 0; i < slog->n_tables && rc == 0; i++) {
+		t = &slog->tables[i];
+		for (j = 0; j < t->n_keys && rc == 0; j++)
+			rc = store_log_row(t, &t->keys[j], &puts, &dels, &n);
+	}
+	if (rc != 0 || slog->broken || n > UINT32_MAX) {
+		log_error("store: cannot write the transaction's change log: "
+		    "%s", slog->broken ? "a change was not recorded" :
+		    sqlite3_errmsg(db));
+	} else if (n > 0) {
+		/* sqlite3_malloc'd, as an image is: one free for both. */
+		slog->taken_len = STORE_LOG_HEAD + dels.len + puts.len;
+		if ((p = slog->taken = sqlite3_malloc64(slog->taken_len)) ==
+		    NULL) {
+			log_error("store: no memory for a change log of %zu "
+			    "bytes", slog->taken_len);
+			slog->taken_len = 0;
+		} else {
+			p[0] = STORE_LOG_FORMAT;
+			for (i = 0; i < 4; i++)
+				p[1 + i] = (n >> (8 * i)) & 0xff;
+			if (dels.len > 0)
+				memcpy(p + STORE_LOG_HEAD, dels.p, dels.len);
+			if (puts.len > 0)
+				memcpy(p + STORE_LOG_HEAD + dels.len, puts.p,
+				    puts.len);
+		}
+	}
+	free(dels.p);
+	free(puts.p);
+	store_log_end(slog);
+}
+
+void
+store_log_rollback(struct store_log *slog)
+{
+	store_log_end(slog);
+	store_log_drop(slog);
+}
+
+void *
+store_log_take(struct store_log *slog, size_t *len)
+{
+	void	*p = slog->taken;
+
+	*len = slog->taken_len;
+	slog->taken = NULL;
+	slog->taken_len = 0;
+	return (p);
+}
+
+void
+store_log_free(void *p)
+{
+	sqlite3_free(p);
+}
+
+void
+store_log_forget(struct store_log *slog, sqlite3 *db)
+{
+	size_t	i;
+
+	store_log_rollback(slog);
+	if (slog->hooked && db != NULL)
+		(void)sqlite3_preupdate_hook(db, NULL, NULL);
+	slog->hooked = false;
+	for (i = 0; i < slog->n_tables; i++)
+		store_log_table_free(&slog->tables[i]);
+	free(slog->tables);
+	slog->tables = NULL;
+	slog->n_tables = 0;
 }
 
 int
-store_log_apply(struct store_log *slog, sqlite3 *db, const void *cs,
-    size_t len, char *err, size_t errlen)
+store_log_idle(sqlite3 *db, char *err, size_t errlen)
 {
-	sqlite3_changeset_iter	*it = NULL;
-	struct store_log_table	*t;
-	const char		*name;
-	char			*msg = NULL, why[256];
-	int			 n_col, op, indirect, rc;
-
-	err[0] = '\0';
-	if (store_log_idle(db, err, errlen) != 0)
-		return (-1);
-	if (len > INT32_MAX) {
-		snprintf(err, errlen, "a changeset of %zu bytes is too long",
-		    len);
-		return (-1);
-	}
-	if (sqlite3_exec(db, "BEGIN", NULL, NULL, &msg) != SQLITE_OK) {
-		snprintf(err, errlen, "%s", msg != NULL ? msg :
-		    sqlite3_errmsg(db));
-		sqlite3_free(msg);
-		return (-1);
-	}
-	rc = sqlite3changeset_start(&it, (int)len, (void *)cs);
-	while (rc == SQLITE_OK && (rc = sqlite3changeset_next(it)) ==
-	    SQLITE_ROW) {
-		rc = sqlite3changeset_op(it, &name, &n_col, &op, &indirect);
-		if (rc != SQLITE_OK)
-			break;
-		if ((t = store_log_table(slog, db, name, n_col, err,
-		    errlen)) == NULL) {
-			rc = SQLITE_ERROR;
-			break;
-		}
-		if ((rc = store_log_change(it, t, op)) != SQLITE_OK)
-			snprintf(err, errlen, "table %s: %s", name,
-			    sqlite3_errmsg(db));
-	}
-	if (rc == SQLITE_DONE)
-		rc = SQLITE_OK;
-	if (it != NULL && sqlite3changeset_finalize(it) != SQLITE_OK &&
-	    rc == SQLITE_OK)
-		rc = SQLITE_CORRUPT;
-	if (rc == SQLITE_OK && sqlite3_exec(db, "COMMIT", NULL, NULL, &msg) !=
-	    SQLITE_OK) {
-		snprintf(err, errlen, "%s", msg != NULL ? msg :
-		    sqlite3_errmsg(db));
-		sqlite3_free(msg);
-		rc = SQLITE_ERROR;
-	}
-	if (rc == SQLITE_OK)
+	if (sqlite3_get_autocommit(db) != 0)
 		return (0);
-	if (err[0] == '\0')
-		snprintf(err, errlen, "%s", sqlite3_errstr(rc));
-	(void)sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-	snprintf(why, sizeof why, "%s", err);
-	snprintf(err, errlen, "applying a changeset of %zu bytes: %s", len,
-	    why);
+	snprintf(err, errlen, "a transaction is open");
 	return (-1);
 }
 

@@ -1,12 +1,12 @@
-/* store-log.h: changesets, what replicated controllers agree on
+/* store-log.h: change logs, what replicated controllers agree on
  * (replica.c). While capture is on, every group transaction of the store
- * is recorded by SQLite's session extension, and its commit leaves behind
- * the changeset it wrote: the rows it inserted, the columns it changed and
- * the rows it deleted, keyed by primary key (every table of the schema has
- * one). A follower applies each changeset, in the log's order, to its own
- * copy, so every replica's database holds the same rows; a snapshot is the
- * whole database's image. Only the write connection is recorded; the
- * schema itself is not (each replica migrates its own at open).
+ * is recorded, and its commit leaves behind its change log: the rows it
+ * wrote, whole, and the keys of the rows it deleted (every table of the
+ * schema has a primary key). A follower applies each log, in the raft
+ * log's order, to its own copy, so every replica's database holds the
+ * same rows; a snapshot is the whole database's image. Only the write
+ * connection is recorded; the schema itself is not (each replica migrates
+ * its own at open).
  *
  * This is the store's lower half: it works on the connection it is given,
  * and store.c, which owns the connection and the state below, offers it
@@ -18,45 +18,45 @@
 #include <stddef.h>
 
 struct sqlite3;
-struct sqlite3_session;
 
 struct store_log_table;
 
-/* A connection's recording, kept by its owner, and what applying
- * changesets to it keeps prepared (a table's statements are written on
- * its first change and kept until store_log_forget). */
+/* A connection's recording, kept by its owner, and the tables as
+ * recording and applying see them (their statements prepared once). */
 struct store_log {
-	bool			 on;
-	struct sqlite3_session	*session;	/* the open transaction's */
-	void			*taken;		/* the last commit's changeset */
-	int			 taken_len;
+	bool			 on;		/* capture asked for */
+	bool			 hooked;	/* the connection's hook is ours */
+	bool			 recording;	/* the open transaction */
+	bool			 broken;	/* a change it could not record */
+	void			*taken;		/* the last commit's log */
+	size_t			 taken_len;
 	struct store_log_table	*tables;
 	size_t			 n_tables;
 };
 
-/* Called by the connection's owner after its BEGIN, before its COMMIT,
- * and when the transaction is rolled back. */
+/* Called by the connection's owner after its BEGIN, before its COMMIT
+ * (the rows are read as the transaction leaves them), and when the
+ * transaction is rolled back. */
 void	 store_log_begun(struct store_log *, struct sqlite3 *);
-void	 store_log_commit(struct store_log *);
+void	 store_log_commit(struct store_log *, struct sqlite3 *);
 void	 store_log_rollback(struct store_log *);
-/* The changeset the last commit wrote, handed over (free with
+/* The change log the last commit wrote, handed over (free with
  * store_log_free), or NULL with *len 0 when it changed nothing or nothing
  * was recorded. */
 void	*store_log_take(struct store_log *, size_t *len);
 void	 store_log_free(void *);
+/* Frees what the recording and the applying hold and takes the hook off
+ * the connection: before it closes, and when its schema may have changed
+ * (an image restored). */
+void	 store_log_forget(struct store_log *, struct sqlite3 *);
 
-/* Frees what the recording and the applying hold: before the connection
- * closes, and when its schema may have changed (an image restored). */
-void	 store_log_forget(struct store_log *);
-
-/* Applies a changeset taken on another replica, in a transaction of its
- * own (none may be open). A row the changeset finds changed is
- * overwritten with its values, a row it would delete or update but that
- * is not there is skipped: applying the log from a snapshot over a copy
- * that already holds some of it ends in the same rows. A unique value
- * that another row holds stops the apply instead: this copy would end
- * different from the others. Returns 0, or -1 with err set and nothing
- * changed. */
+/* Applies a change log taken on another replica, in a transaction of its
+ * own (none may be open). A row written replaces the row of its key, or
+ * is added; a row to delete that is not there is skipped: applying the
+ * log from a snapshot over a copy that already holds some of it ends in
+ * the same rows. A unique value that another row holds stops the apply
+ * instead: this copy would end different from the others. Returns 0,
+ * or -1 with err set and nothing changed. */
 int	 store_log_apply(struct store_log *, struct sqlite3 *, const void *,
 	     size_t len, char *err, size_t errlen);
 /* The whole database as one image, handed over (free with

@@ -312,7 +312,7 @@ store_close(void)
 		store.stmts[i] = NULL;
 	}
 	store_text_forget();
-	store_log_forget(&store.log);
+	store_log_forget(&store.log, store.db);
 	/* Queries still open on the reader belong to requests being torn
 	 * down: it closes once their last statement is finalized. */
 	if (store.reader != NULL)
@@ -379,7 +379,7 @@ store_restore(const void *img, size_t len, char *err, size_t errlen)
 {
 	if (store_idle(err, errlen) != 0)
 		return (-1);
-	store_log_forget(&store.log);
+	store_log_forget(&store.log, store.db);
 	if (store_log_restore(store.db, img, len, err, errlen) != 0)
 		return (-1);
 	store_refresh();
@@ -470,7 +470,7 @@ store_commit(char *err, size_t errlen)
 
 	if (!store.txn)
 		return (0);
-	store_log_commit(&store.log);
+	store_log_commit(&store.log, store.db);
 	rc = sqlite3_step(store.stmts[STORE_COMMIT]);
 	sqlite3_reset(store.stmts[STORE_COMMIT]);
 	if (rc == SQLITE_DONE) {
@@ -479,7 +479,7 @@ store_commit(char *err, size_t errlen)
 	}
 	snprintf(err, errlen, "commit: %s", sqlite3_errmsg(store.db));
 	store_text_forget();
-	store_log_forget(&store.log);
+	store_log_rollback(&store.log);
 	if (sqlite3_get_autocommit(store.db) == 0) {
 		sqlite3_step(store.stmts[STORE_ROLLBACK]);
 		sqlite3_reset(store.stmts[STORE_ROLLBACK]);

@@ -122,7 +122,9 @@ main(void)
 	void			*cs1, *cs2, *cs3, *cs4, *img;
 	size_t			 len1, len2, len3, len4, ilen;
 	uint64_t		 next_a;
-	char			*mode;
+	char			*mode, *here;
+	uint8_t			 fmt[8];
+	size_t			 i, bad;
 
 	a = t_dir(), b = t_dir(), c = t_dir();
 	if (a == NULL || b == NULL || c == NULL)
@@ -214,23 +216,40 @@ main(void)
 	ok(store_restore("SQLite format 3", 16, err, sizeof err) == -1,
 	    "a short image is refused: %s", err);
 
-	/* The update writes the columns the changeset changed, and only
-	 * them; a row it does not find is skipped. */
+	/* A row written replaces the row of its key, whatever this copy
+	 * made of it, and comes back if this copy deleted it. */
 	ok(t_write("UPDATE jobs SET state = 'HELD', gpus = 7 WHERE id = 2")
 	    == 0 && store_commit(err, sizeof err) == 0, "job 2 changed here");
 	ok(store_changeset_apply(cs2, len2, err, sizeof err) == 0, "apply 2 "
 	    "over it: %s", err);
 	got = t_query("SELECT state || ' ' || gpus FROM jobs WHERE id = 2");
-	is_str(got, "RUNNING 7", "the changed column takes the changeset's "
-	    "value, the others stay");
+	is_str(got, "RUNNING 1", "the row is the leader's again");
 	free(got);
 	ok(t_write("DELETE FROM jobs WHERE id = 2") == 0 &&
 	    store_commit(err, sizeof err) == 0 &&
 	    store_changeset_apply(cs2, len2, err, sizeof err) == 0,
-	    "an update of a row that is not there is skipped: %s", err);
-	got = t_query("SELECT count(*) FROM jobs WHERE id = 2");
-	is_str(got, "0", "and makes none");
+	    "job 2 deleted here, apply 2: %s", err);
+	got = t_query("SELECT state || ' ' || gpus FROM jobs WHERE id = 2");
+	is_str(got, "RUNNING 1", "brings the row back");
 	free(got);
+
+	/* Every log cut short, and one of another format, is refused and
+	 * changes nothing. */
+	here = t_dump();
+	for (i = 1, bad = 0; i < len1; i++)
+		if (store_changeset_apply(cs1, i, err, sizeof err) != -1)
+			bad++;
+	is_int(bad, 0, "every one of the %zu cuts of a log is refused (%s)",
+	    len1 - 1, err);
+	memcpy(fmt, cs1, sizeof fmt);
+	fmt[0] = 9;
+	ok(store_changeset_apply(fmt, sizeof fmt, err, sizeof err) == -1 &&
+	    strstr(err, "format 9") != NULL, "a log of another format is "
+	    "refused: %s", err);
+	got = t_dump();
+	is_str(got, here, "and nothing changed");
+	free(got);
+	free(here);
 
 	/* A unique value another row holds stops the apply. */
 	ok(t_write("INSERT INTO reservations (id, name, start_time, end_time,"

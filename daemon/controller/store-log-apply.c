@@ -1,0 +1,186 @@
+/* store-log-apply.c: a change log applied to a follower's copy
+ * (store-log.h; the format is in store-log-int.h). Each change runs its
+ * table's statement, prepared once, with the values bound where they lie
+ * in the log. The log came over the network from another replica: every
+ * length is checked against what is left before it is read. */
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "daemon/controller/store-log-int.h"
+#include "daemon/controller/store-log.h"
+
+/* A reader over the log. */
+struct store_log_in {
+	const uint8_t	*p, *end;
+};
+
+static int
+store_log_get_u16(struct store_log_in *in, unsigned *v)
+{
+	if (in->end - in->p < 2)
+		return (-1);
+	*v = in->p[0] | (unsigned)in->p[1] << 8;
+	in->p += 2;
+	return (0);
+}
+
+/* Binds the next value to parameter i of st. */
+static int
+store_log_bind_next(struct store_log_in *in, sqlite3_stmt *st, int i,
+    char *err, size_t errlen)
+{
+	uint64_t	u = 0;
+	uint32_t	n;
+	double		d;
+	int		type, j;
+
+	if (in->p == in->end)
+		goto short_log;
+	type = *in->p++;
+	switch (type) {
+	case SQLITE_INTEGER:
+	case SQLITE_FLOAT:
+		if (in->end - in->p < 8)
+			goto short_log;
+		for (j = 7; j >= 0; j--)
+			u = (u << 8) | in->p[j];
+		in->p += 8;
+		if (type == SQLITE_INTEGER)
+			return (sqlite3_bind_int64(st, i, (sqlite3_int64)u));
+		memcpy(&d, &u, sizeof d);
+		return (sqlite3_bind_double(st, i, d));
+	case SQLITE_TEXT:
+	case SQLITE_BLOB:
+		if (in->end - in->p < 4)
+			goto short_log;
+		n = in->p[0] | in->p[1] << 8 | in->p[2] << 16 |
+		    (uint32_t)in->p[3] << 24;
+		in->p += 4;
+		if ((size_t)(in->end - in->p) < n || n > INT32_MAX)
+			goto short_log;
+		in->p += n;
+		return (type == SQLITE_TEXT ? sqlite3_bind_text(st, i,
+		    (const char *)in->p - n, (int)n, SQLITE_STATIC) :
+		    sqlite3_bind_blob(st, i, in->p - n, (int)n, SQLITE_STATIC));
+	case SQLITE_NULL:
+		return (sqlite3_bind_null(st, i));
+	default:
+		snprintf(err, errlen, "a value of unknown type %d", type);
+		return (SQLITE_CORRUPT);
+	}
+short_log:
+	snprintf(err, errlen, "the log ends inside a value");
+	return (SQLITE_CORRUPT);
+}
+
+/* The next change, run. */
+static int
+store_log_apply_one(struct store_log *slog, sqlite3 *db,
+    struct store_log_in *in, char *err, size_t errlen)
+{
+	struct store_log_table	*t;
+	sqlite3_stmt		*st;
+	char			 name[256];
+	unsigned		 len, n = 0;
+	int			 op, i, rc = SQLITE_OK;
+
+	op = *in->p++;
+	if (op != 'P' && op != 'D') {
+		snprintf(err, errlen, "a change of unknown kind %d", op);
+		return (-1);
+	}
+	if (store_log_get_u16(in, &len) != 0 || len == 0 || len >= sizeof name
+	    || (size_t)(in->end - in->p) < len) {
+		snprintf(err, errlen, "a table's name is cut short or too long");
+		return (-1);
+	}
+	memcpy(name, in->p, len);
+	name[len] = '\0';
+	in->p += len;
+	if (memchr(name, '\0', len) != NULL) {
+		snprintf(err, errlen, "a table's name holds a NUL");
+		return (-1);
+	}
+	if ((t = store_log_table(slog, db, name, err, errlen)) == NULL)
+		return (-1);
+	if (store_log_get_u16(in, &n) != 0 || n != (unsigned)(op == 'P' ?
+	    t->n_col : t->n_pk)) {
+		snprintf(err, errlen, "table %.64s: %u values where %d are "
+		    "expected", name, n, op == 'P' ? t->n_col : t->n_pk);
+		return (-1);
+	}
+	st = op == 'P' ? t->put : t->del;
+	for (i = 0; i < (int)n && rc == SQLITE_OK; i++)
+		rc = store_log_bind_next(in, st, i + 1, err, errlen);
+	if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_DONE)
+		rc = SQLITE_OK;
+	else if (rc != SQLITE_CORRUPT)
+		snprintf(err, errlen, "table %.64s: %s", name,
+		    sqlite3_errmsg(db));
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return (rc == SQLITE_OK ? 0 : -1);
+}
+
+int
+store_log_apply(struct store_log *slog, sqlite3 *db, const void *log,
+    size_t len, char *err, size_t errlen)
+{
+	struct store_log_in	 in = { log, (const uint8_t *)log + len };
+	char			 why[256] = "", *msg = NULL;
+	uint32_t		 n, i;
+	int			 rc = 0;
+
+	if (store_log_idle(db, err, errlen) != 0)
+		return (-1);
+	if (len == 0 || *in.p != STORE_LOG_FORMAT) {
+		snprintf(err, errlen, "a change log of format %d (this gbatchd "
+		    "reads format %d)", len == 0 ? -1 : *in.p,
+		    STORE_LOG_FORMAT);
+		return (-1);
+	}
+	if (len < STORE_LOG_HEAD) {
+		snprintf(err, errlen, "a change log of %zu bytes is cut short",
+		    len);
+		return (-1);
+	}
+	n = in.p[1] | in.p[2] << 8 | in.p[3] << 16 | (uint32_t)in.p[4] << 24;
+	in.p += STORE_LOG_HEAD;
+	if (sqlite3_exec(db, "BEGIN", NULL, NULL, &msg) != SQLITE_OK) {
+		snprintf(err, errlen, "%s", msg != NULL ? msg :
+		    sqlite3_errmsg(db));
+		sqlite3_free(msg);
+		return (-1);
+	}
+	for (i = 0; i < n && rc == 0; i++) {
+		if (in.p == in.end) {
+			snprintf(why, sizeof why, "the log ends after %" PRIu32
+			    " of its %" PRIu32 " changes", i, n);
+			rc = -1;
+		} else
+			rc = store_log_apply_one(slog, db, &in, why,
+			    sizeof why);
+	}
+	if (rc == 0 && in.p != in.end) {
+		snprintf(why, sizeof why, "%td bytes after its %" PRIu32
+		    " changes", in.end - in.p, n);
+		rc = -1;
+	}
+	if (rc == 0 && sqlite3_exec(db, "COMMIT", NULL, NULL, &msg) !=
+	    SQLITE_OK) {
+		snprintf(why, sizeof why, "%s", msg != NULL ? msg :
+		    sqlite3_errmsg(db));
+		sqlite3_free(msg);
+		rc = -1;
+	}
+	if (rc == 0)
+		return (0);
+	(void)sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	snprintf(err, errlen, "applying a change log of %zu bytes: %s", len,
+	    why);
+	return (-1);
+}
