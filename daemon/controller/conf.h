@@ -46,7 +46,7 @@
 /* Replicas: the most a controller has, and the election timeout's
  * default (milliseconds). */
 #define CONF_MAX_REPLICAS		9
-#define CONF_ELECTION_TIMEOUT		1000
+#define CONF_ELECTION_TIMEOUT		700
 
 struct conf {
 	/* What gtop and the reports call the cluster; the controller's

@@ -295,14 +295,15 @@ static struct raft_disk *
 t_append_and_truncate(struct raft_disk *d)
 {
 	struct raft_entry	e[4];
+	struct raft_disk_batch	b[3] = { { e, 3 }, { e, 0 }, { &e[3], 1 } };
 	struct t_load		l;
 
 	e[0] = t_entry(6, RAFT_COMMAND, "cmd two");
 	e[1] = t_entry(6, RAFT_BARRIER, "b");
 	e[2] = t_entry(6, RAFT_CHANGE, "conf four");
 	e[3] = t_entry(6, RAFT_COMMAND, "");
-	is_int(raft_disk_append(d, e, 3), 0, "append 3 entries");
-	is_int(raft_disk_append(d, &e[3], 1), 0, "append an empty one");
+	is_int(raft_disk_append_batches(d, b, 3), 0, "append 3 entries, no "
+	    "entry and an empty one, as batches of one transaction");
 	is_int(raft_disk_last_index(d), 5, "the last index is 5");
 	d = t_reload(d, &l);
 	ok(l.rv == 0 && l.start == 1 && l.n == 5 &&
