@@ -96,34 +96,42 @@ store_log_put_value(struct store_log_buf *b, sqlite3_value *v)
 	}
 }
 
-/* Appends to *sql (an sqlite3_mprintf string, or NULL on failure). */
+/* Appends the strings up to NULL to b. The statements are written from
+ * the schema's own names, which store_log_table checked are plain
+ * identifiers (no quoting needed); nothing from a log or a user is ever
+ * written into SQL text, values are bound. */
 static void
-store_log_sql(char **sql, const char *fmt, ...)
+store_log_sql(struct store_log_buf *b, ...)
 {
-	va_list	 ap;
-	char	*more, *both;
+	va_list		 ap;
+	const char	*s;
 
-	if (*sql == NULL)
-		return;
-	va_start(ap, fmt);
-	more = sqlite3_vmprintf(fmt, ap);
+	va_start(ap, b);
+	while ((s = va_arg(ap, const char *)) != NULL)
+		store_log_put(b, s, strlen(s));
 	va_end(ap);
-	both = more == NULL ? NULL : sqlite3_mprintf("%s%s", *sql, more);
-	sqlite3_free(more);
-	sqlite3_free(*sql);
-	*sql = both;
+}
+
+/* ?N into b. */
+static void
+store_log_sql_param(struct store_log_buf *b, int n)
+{
+	char	num[16];
+
+	snprintf(num, sizeof num, "?%d", n);
+	store_log_sql(b, num, (char *)NULL);
 }
 
 static int
-store_log_prepare(sqlite3 *db, char *sql, sqlite3_stmt **st)
+store_log_prepare(sqlite3 *db, struct store_log_buf *b, sqlite3_stmt **st)
 {
 	int	rc;
 
-	if (sql == NULL)
-		return (SQLITE_NOMEM);
-	rc = sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, st,
-	    NULL);
-	sqlite3_free(sql);
+	store_log_put(b, "", 1);
+	rc = sqlite3_prepare_v3(db, (const char *)b->p, -1,
+	    SQLITE_PREPARE_PERSISTENT, st, NULL);
+	free(b->p);
+	memset(b, 0, sizeof *b);
 	return (rc);
 }
 
@@ -131,46 +139,64 @@ store_log_prepare(sqlite3 *db, char *sql, sqlite3_stmt **st)
 static int
 store_log_table_sql(sqlite3 *db, struct store_log_table *t, char **names)
 {
-	char	*get, *put, *del, *keys;
-	int	 i, k, n;
-	int	 rc;
+	struct store_log_buf	 get = { 0 }, put = { 0 }, del = { 0 };
+	struct store_log_buf	 keys = { 0 };
+	int			 i, k, n;
+	int			 rc;
 
-	get = sqlite3_mprintf("SELECT * FROM main.\"%w\" WHERE ", t->name);
-	del = sqlite3_mprintf("DELETE FROM main.\"%w\" WHERE ", t->name);
-	keys = sqlite3_mprintf("");
+	store_log_sql(&get, "SELECT * FROM main.", t->name, " WHERE ",
+	    (char *)NULL);
+	store_log_sql(&del, "DELETE FROM main.", t->name, " WHERE ",
+	    (char *)NULL);
 	for (k = 0; k < t->n_pk; k++) {
-		store_log_sql(&get, "%s\"%w\" = ?%d", k > 0 ? " AND " : "",
-		    names[t->pk[k]], k + 1);
-		store_log_sql(&del, "%s\"%w\" = ?%d", k > 0 ? " AND " : "",
-		    names[t->pk[k]], k + 1);
-		store_log_sql(&keys, "%s\"%w\"", k > 0 ? ", " : "",
-		    names[t->pk[k]]);
+		store_log_sql(&get, k > 0 ? " AND " : "", names[t->pk[k]],
+		    " = ", (char *)NULL);
+		store_log_sql_param(&get, k + 1);
+		store_log_sql(&del, k > 0 ? " AND " : "", names[t->pk[k]],
+		    " = ", (char *)NULL);
+		store_log_sql_param(&del, k + 1);
+		store_log_sql(&keys, k > 0 ? ", " : "", names[t->pk[k]],
+		    (char *)NULL);
 	}
-	put = sqlite3_mprintf("INSERT INTO main.\"%w\" VALUES (", t->name);
-	for (i = 0; i < t->n_col; i++)
-		store_log_sql(&put, "%s?%d", i > 0 ? ", " : "", i + 1);
-	store_log_sql(&put, ") ON CONFLICT (%s) DO ", keys == NULL ? "" :
-	    keys);
-	sqlite3_free(keys);
-	store_log_sql(&put, t->n_pk == t->n_col ? "NOTHING" : "UPDATE SET ");
+	store_log_put(&keys, "", 1);
+	store_log_sql(&put, "INSERT INTO main.", t->name, " VALUES (",
+	    (char *)NULL);
+	for (i = 0; i < t->n_col; i++) {
+		store_log_sql(&put, i > 0 ? ", " : "", (char *)NULL);
+		store_log_sql_param(&put, i + 1);
+	}
+	store_log_sql(&put, ") ON CONFLICT (", (const char *)keys.p, ") DO ",
+	    t->n_pk == t->n_col ? "NOTHING" : "UPDATE SET ", (char *)NULL);
+	free(keys.p);
 	for (i = 0, n = 0; i < t->n_col; i++) {
 		for (k = 0; k < t->n_pk && t->pk[k] != i; k++)
 			;
 		if (k < t->n_pk)
 			continue;
-		store_log_sql(&put, "%s\"%w\" = excluded.\"%w\"",
-		    n++ > 0 ? ", " : "", names[i], names[i]);
+		store_log_sql(&put, n++ > 0 ? ", " : "", names[i],
+		    " = excluded.", names[i], (char *)NULL);
 	}
-	rc = store_log_prepare(db, get, &t->get);
+	rc = store_log_prepare(db, &get, &t->get);
 	if (rc == SQLITE_OK)
-		rc = store_log_prepare(db, put, &t->put);
-	else
-		sqlite3_free(put);
+		rc = store_log_prepare(db, &put, &t->put);
 	if (rc == SQLITE_OK)
-		rc = store_log_prepare(db, del, &t->del);
-	else
-		sqlite3_free(del);
+		rc = store_log_prepare(db, &del, &t->del);
+	free(put.p);
+	free(del.p);
 	return (rc);
+}
+
+/* A name made of letters, digits and '_', not starting with a digit. */
+static bool
+store_log_plain(const char *s)
+{
+	if (*s == '\0' || (*s >= '0' && *s <= '9'))
+		return (false);
+	for (; *s != '\0'; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		    (*s >= '0' && *s <= '9') || *s == '_'))
+			return (false);
+	return (true);
 }
 
 static void
@@ -192,7 +218,7 @@ store_log_table(struct store_log *slog, sqlite3 *db, const char *name,
 {
 	struct store_log_table	 t = { 0 };
 	sqlite3_stmt		*st = NULL;
-	char			**names = NULL, *sql;
+	char			**names = NULL;
 	int			*place = NULL;
 	int			 n = 0, cap = 0, i, k, rc;
 
@@ -200,15 +226,19 @@ store_log_table(struct store_log *slog, sqlite3 *db, const char *name,
 		if (strcmp(slog->tables[i].name, name) == 0)
 			return (&slog->tables[i]);
 	err[0] = '\0';
-	sql = sqlite3_mprintf("PRAGMA main.table_info(\"%w\")", name);
-	if (sql == NULL || sqlite3_prepare_v2(db, sql, -1, &st, NULL) !=
-	    SQLITE_OK) {
-		snprintf(err, errlen, "cannot read table %s: %s", name,
-		    sqlite3_errmsg(db));
-		sqlite3_free(sql);
+	if (!store_log_plain(name)) {
+		snprintf(err, errlen, "a table's name is not a plain "
+		    "identifier");
 		return (NULL);
 	}
-	sqlite3_free(sql);
+	if (sqlite3_prepare_v2(db, "SELECT name, pk FROM "
+	    "pragma_table_info(?1, 'main')", -1, &st, NULL) != SQLITE_OK ||
+	    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK) {
+		snprintf(err, errlen, "cannot read table %s: %s", name,
+		    sqlite3_errmsg(db));
+		sqlite3_finalize(st);
+		return (NULL);
+	}
 	t.name = xstrdup(name);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (n == cap) {
@@ -216,9 +246,9 @@ store_log_table(struct store_log *slog, sqlite3 *db, const char *name,
 			names = xreallocarray(names, (size_t)cap, sizeof *names);
 			place = xreallocarray(place, (size_t)cap, sizeof *place);
 		}
-		names[n] = xstrdup((const char *)sqlite3_column_text(st, 1));
+		names[n] = xstrdup((const char *)sqlite3_column_text(st, 0));
 		/* Where the column is in the key (1...), 0 if not in it. */
-		place[n++] = sqlite3_column_int(st, 5);
+		place[n++] = sqlite3_column_int(st, 1);
 	}
 	sqlite3_finalize(st);
 	t.n_col = n;
@@ -235,7 +265,12 @@ store_log_table(struct store_log *slog, sqlite3 *db, const char *name,
 		snprintf(err, errlen, "no table %s here", name);
 	else if (t.n_pk == 0)
 		snprintf(err, errlen, "table %s has no primary key", name);
-	else if ((rc = store_log_table_sql(db, &t, names)) != SQLITE_OK)
+	for (i = 0; i < n && err[0] == '\0'; i++)
+		if (!store_log_plain(names[i]))
+			snprintf(err, errlen, "table %s: a column's name is not "
+			    "a plain identifier", name);
+	if (err[0] == '\0' && (rc = store_log_table_sql(db, &t, names)) !=
+	    SQLITE_OK)
 		snprintf(err, errlen, "cannot write to table %s: %s", name,
 		    sqlite3_errmsg(db));
 	for (i = 0; i < n; i++)
