@@ -13,11 +13,6 @@
 #include "daemon/controller/store-log-int.h"
 #include "daemon/controller/store-log.h"
 
-/* A reader over the log. */
-struct store_log_in {
-	const uint8_t	*p, *end;
-};
-
 static int
 store_log_get_u16(struct store_log_in *in, unsigned *v)
 {
@@ -26,55 +21,6 @@ store_log_get_u16(struct store_log_in *in, unsigned *v)
 	*v = in->p[0] | (unsigned)in->p[1] << 8;
 	in->p += 2;
 	return (0);
-}
-
-/* Binds the next value to parameter i of st. */
-static int
-store_log_bind_next(struct store_log_in *in, sqlite3_stmt *st, int i,
-    char *err, size_t errlen)
-{
-	uint64_t	u = 0;
-	uint32_t	n;
-	double		d;
-	int		type, j;
-
-	if (in->p == in->end)
-		goto short_log;
-	type = *in->p++;
-	switch (type) {
-	case SQLITE_INTEGER:
-	case SQLITE_FLOAT:
-		if (in->end - in->p < 8)
-			goto short_log;
-		for (j = 7; j >= 0; j--)
-			u = (u << 8) | in->p[j];
-		in->p += 8;
-		if (type == SQLITE_INTEGER)
-			return (sqlite3_bind_int64(st, i, (sqlite3_int64)u));
-		memcpy(&d, &u, sizeof d);
-		return (sqlite3_bind_double(st, i, d));
-	case SQLITE_TEXT:
-	case SQLITE_BLOB:
-		if (in->end - in->p < 4)
-			goto short_log;
-		n = in->p[0] | in->p[1] << 8 | in->p[2] << 16 |
-		    (uint32_t)in->p[3] << 24;
-		in->p += 4;
-		if ((size_t)(in->end - in->p) < n || n > INT32_MAX)
-			goto short_log;
-		in->p += n;
-		return (type == SQLITE_TEXT ? sqlite3_bind_text(st, i,
-		    (const char *)in->p - n, (int)n, SQLITE_STATIC) :
-		    sqlite3_bind_blob(st, i, in->p - n, (int)n, SQLITE_STATIC));
-	case SQLITE_NULL:
-		return (sqlite3_bind_null(st, i));
-	default:
-		snprintf(err, errlen, "a value of unknown type %d", type);
-		return (SQLITE_CORRUPT);
-	}
-short_log:
-	snprintf(err, errlen, "the log ends inside a value");
-	return (SQLITE_CORRUPT);
 }
 
 /* The next change, run. */
@@ -115,7 +61,7 @@ store_log_apply_one(struct store_log *slog, sqlite3 *db,
 	}
 	st = op == 'P' ? t->put : t->del;
 	for (i = 0; i < (int)n && rc == SQLITE_OK; i++)
-		rc = store_log_bind_next(in, st, i + 1, err, errlen);
+		rc = store_log_bind(in, st, i + 1, err, errlen);
 	if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_DONE)
 		rc = SQLITE_OK;
 	else if (rc != SQLITE_CORRUPT)

@@ -62,6 +62,17 @@ struct store_log_table {
 struct store_log_table *store_log_table(struct store_log *, sqlite3 *,
 	    const char *name, char *err, size_t errlen);
 
+/* A reader over a log's bytes. */
+struct store_log_in {
+	const uint8_t	*p, *end;
+};
+
+/* Binds the next value in to parameter i of st and moves past it:
+ * SQLite's code, SQLITE_CORRUPT with err set when the bytes end inside
+ * the value or its type is unknown. */
+int	store_log_bind(struct store_log_in *, sqlite3_stmt *, int i,
+	    char *err, size_t errlen);
+
 /* 0 if db has no transaction open, else -1 with err set: logs apply,
  * and images are read and written, outside any. */
 int	store_log_idle(sqlite3 *, char *err, size_t errlen);

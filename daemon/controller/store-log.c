@@ -50,6 +50,15 @@ store_log_put_u16(struct store_log_buf *b, unsigned v)
 }
 
 static void
+store_log_put_u32(struct store_log_buf *b, uint32_t v)
+{
+	uint8_t	x[4] = { v & 0xff, (v >> 8) & 0xff, (v >> 16) & 0xff,
+	    (v >> 24) & 0xff };
+
+	store_log_put(b, x, 4);
+}
+
+static void
 store_log_put_u64(struct store_log_buf *b, uint64_t v)
 {
 	uint8_t	x[8];
@@ -68,7 +77,6 @@ store_log_put_value(struct store_log_buf *b, sqlite3_value *v)
 	double		d;
 	uint64_t	u;
 	uint32_t	n;
-	uint8_t		x[4];
 	const void	*p;
 
 	store_log_put(b, &t, 1);
@@ -86,14 +94,60 @@ store_log_put_value(struct store_log_buf *b, sqlite3_value *v)
 		p = type == SQLITE_TEXT ? (const void *)sqlite3_value_text(v) :
 		    sqlite3_value_blob(v);
 		n = (uint32_t)sqlite3_value_bytes(v);
-		x[0] = n & 0xff, x[1] = (n >> 8) & 0xff;
-		x[2] = (n >> 16) & 0xff, x[3] = (n >> 24) & 0xff;
-		store_log_put(b, x, 4);
+		store_log_put_u32(b, n);
 		store_log_put(b, p, n);
 		break;
 	default:
 		break;
 	}
+}
+
+int
+store_log_bind(struct store_log_in *in, sqlite3_stmt *st, int i,
+    char *err, size_t errlen)
+{
+	uint64_t	u = 0;
+	uint32_t	n;
+	double		d;
+	int		type, j;
+
+	if (in->p == in->end)
+		goto short_log;
+	type = *in->p++;
+	switch (type) {
+	case SQLITE_INTEGER:
+	case SQLITE_FLOAT:
+		if (in->end - in->p < 8)
+			goto short_log;
+		for (j = 7; j >= 0; j--)
+			u = (u << 8) | in->p[j];
+		in->p += 8;
+		if (type == SQLITE_INTEGER)
+			return (sqlite3_bind_int64(st, i, (sqlite3_int64)u));
+		memcpy(&d, &u, sizeof d);
+		return (sqlite3_bind_double(st, i, d));
+	case SQLITE_TEXT:
+	case SQLITE_BLOB:
+		if (in->end - in->p < 4)
+			goto short_log;
+		n = in->p[0] | in->p[1] << 8 | in->p[2] << 16 |
+		    (uint32_t)in->p[3] << 24;
+		in->p += 4;
+		if ((size_t)(in->end - in->p) < n || n > INT32_MAX)
+			goto short_log;
+		in->p += n;
+		return (type == SQLITE_TEXT ? sqlite3_bind_text(st, i,
+		    (const char *)in->p - n, (int)n, SQLITE_STATIC) :
+		    sqlite3_bind_blob(st, i, in->p - n, (int)n, SQLITE_STATIC));
+	case SQLITE_NULL:
+		return (sqlite3_bind_null(st, i));
+	default:
+		snprintf(err, errlen, "a value of unknown type %d", type);
+		return (SQLITE_CORRUPT);
+	}
+short_log:
+	snprintf(err, errlen, "the log ends inside a value");
+	return (SQLITE_CORRUPT);
 }
 
 /* Appends the strings up to NULL to b. The statements are written from
@@ -432,42 +486,16 @@ static int
 store_log_row(struct store_log_table *t, const struct store_log_key *k,
     struct store_log_buf *puts, struct store_log_buf *dels, size_t *count)
 {
-	const uint8_t	*p = t->arena.p + k->off;
-	struct store_log_buf *out;
-	uint64_t	 u;
-	uint32_t	 n;
-	double		 d;
-	int		 i, j, rc = SQLITE_OK;
+	struct store_log_in	 in = { t->arena.p + k->off,
+				    t->arena.p + k->off + k->len };
+	struct store_log_buf	*out;
+	char			 err[128];
+	uint32_t		 n;
+	int			 i, rc = SQLITE_OK;
 
-	for (i = 0; i < t->n_pk && rc == SQLITE_OK; i++) {
-		switch (*p++) {
-		case SQLITE_INTEGER:
-		case SQLITE_FLOAT:
-			for (u = 0, j = 7; j >= 0; j--)
-				u = (u << 8) | p[j];
-			if (p[-1] == SQLITE_INTEGER) {
-				rc = sqlite3_bind_int64(t->get, i + 1,
-				    (sqlite3_int64)u);
-			} else {
-				memcpy(&d, &u, sizeof d);
-				rc = sqlite3_bind_double(t->get, i + 1, d);
-			}
-			p += 8;
-			break;
-		case SQLITE_TEXT:
-		case SQLITE_BLOB:
-			n = p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
-			rc = p[-1] == SQLITE_TEXT ? sqlite3_bind_text(t->get,
-			    i + 1, (const char *)p + 4, (int)n, SQLITE_STATIC) :
-			    sqlite3_bind_blob(t->get, i + 1, p + 4, (int)n,
-			    SQLITE_STATIC);
-			p += 4 + n;
-			break;
-		default:
-			rc = sqlite3_bind_null(t->get, i + 1);
-			break;
-		}
-	}
+	/* The key's bytes were written by store_log_key: they read back. */
+	for (i = 0; i < t->n_pk && rc == SQLITE_OK; i++)
+		rc = store_log_bind(&in, t->get, i + 1, err, sizeof err);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(t->get);
 	if (rc == SQLITE_ROW || (rc == SQLITE_DONE && k->existed)) {
