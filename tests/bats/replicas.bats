@@ -3,8 +3,8 @@
 # 127.0.0.2-4, each with its own state directory, socket and controller
 # certificate, started the way an admin starts them, and one gnoded that
 # names all three. One leads; the others refuse with its address; the
-# leader's loss costs nothing acknowledged, and a replica that was away
-# catches up.
+# leader's loss costs nothing acknowledged, a replica that was away
+# catches up, and an operator adds and removes replicas (gctl replica).
 
 load helpers
 
@@ -39,22 +39,24 @@ teardown() {
 	gb_teardown
 }
 
-# free_port: a TCP port that no one uses on 127.0.0.2-4.
+# free_port: a TCP port that no one uses on 127.0.0.2-5 (5 is for a
+# replica added later).
 free_port() {
 	python3 -c '
 import random, socket
 while True:
     p = random.randint(20000, 45000)
     try:
-        for h in ("127.0.0.2", "127.0.0.3", "127.0.0.4"):
+        for h in ("127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"):
             s = socket.socket(); s.bind((h, p)); s.close()
         print(p); break
     except OSError:
         pass'
 }
 
-# make_replica I: replica 127.0.0.I's directory, certificate (its own
-# address in it) and configuration.
+# make_replica I [ID]: replica 127.0.0.I's directory, certificate (its
+# own address in it) and configuration; ID is its controller.replica_id,
+# for one added later and so not in controller.replicas.
 make_replica() {
 	local d="$GB_DIR/r$1"
 	mkdir -p "$d"
@@ -70,7 +72,8 @@ controller = {
   node_timeout = 5;
   allow_root_jobs = true;
   log_level = "debug";
-  replicas = [ $R_LIST ];
+  replicas = [ $R_LIST ];${2:+
+  replica_id = $2;}
 };
 tls = {
   dir = "$d/tls";
@@ -339,4 +342,61 @@ acked_at_least() {
 	run -1 gbatchd -D -f "$GB_DIR/r2/gbatch.conf"
 	[[ "$output" == *"gbatch.db holds a controller's jobs, but there is no raft log"*"move gbatch.db away"* ]]
 	[ "$(jobs_in 2)" = "1" ]
+}
+
+# role_of I ID: replica ID's role and state in replica I's list.
+role_of() {
+	on "$1" gctl replica list | awk -v id="$2" '$1 == id { print $3, $4 }'
+}
+
+# listed I N: replica I lists N replicas.
+listed() {
+	[ "$(on "$1" gctl replica list | tail -n +2 | grep -c .)" -eq "$2" ]
+}
+
+@test "membership: a replica started and added catches up and votes; a follower removed is dropped and the rest still commit" {
+	start_set
+	for i in $(seq 1 10); do
+		gsub --hold --wrap true >>"$GB_DIR/out"
+	done
+	# A new replica, started as the usage says: listen on its address,
+	# the same replicas list, replica_id one more than the highest.
+	make_replica 5 4
+	start_replica 5
+	# Not a member yet: it neither leads nor hears a leader.
+	run -3 on 5 gsub --hold --wrap true
+	run -0 gctl replica add "127.0.0.5:$R_PORT"
+	[ "$output" = "added replica 4 at 127.0.0.5:$R_PORT; its controller.replica_id must be 4" ]
+	[ "$(role_of "$L" 4)" = "voter follower" ]
+	# It holds every job, from the log, and names the leader to clients.
+	acked "$GB_DIR/out" >"$GB_DIR/ids"
+	[ "$(wc -l <"$GB_DIR/ids")" -eq 10 ]
+	gb_wait 30 has_jobs 5 "$GB_DIR/ids"
+	run -3 on 5 gq
+	[[ "$output" == *"the leader is replica $((L - 1)) at 127.0.0.$L:$R_PORT"* ]]
+	gb_wait 30 listed 5 4
+	# Adding the same address again, or removing the leader or a
+	# replica that is not there, is refused, naming why.
+	run -1 gctl replica add "127.0.0.5:$R_PORT"
+	[[ "$output" == *"replica 4 is at 127.0.0.5:$R_PORT already"* ]]
+	run -1 gctl replica remove "$((L - 1))"
+	[[ "$output" == *"replica $((L - 1)) leads"* ]]
+	run -1 gctl replica remove 9
+	[[ "$output" == *"no replica 9"* ]]
+	# A follower removed: the leader lists three, and with one of the
+	# three others stopped, two still make a majority of three (of four
+	# they would not).
+	f=$(( L == 2 ? 3 : 2 ))
+	run -0 gctl replica remove "$((f - 1))"
+	[ "$output" = "removed replica $((f - 1))" ]
+	gb_wait 30 listed "$L" 3
+	[ -z "$(role_of "$L" "$((f - 1))")" ]
+	g=$(( 9 - L - f ))
+	eval "kill -TERM \$R_PID_$f \$R_PID_$g"
+	for i in $(seq 1 5); do
+		timeout 30 gsub --hold --wrap true >>"$GB_DIR/out"
+	done
+	acked "$GB_DIR/out" >"$GB_DIR/ids"
+	[ "$(wc -l <"$GB_DIR/ids")" -eq 15 ]
+	gb_wait 30 has_jobs 5 "$GB_DIR/ids"
 }
