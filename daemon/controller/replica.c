@@ -29,6 +29,10 @@
  * the changeset. */
 #define REPLICA_MAGIC		"GBR1"
 #define REPLICA_HEAD		16
+/* A follower applies the committed entries it holds this long after the
+ * first of them, or at once when it holds this many. */
+#define REPLICA_APPLY_MS	20
+#define REPLICA_APPLY_BATCH	256
 /* How often who leads is looked at (raft has no callback for it). */
 #define REPLICA_WATCH_MS	20
 /* A snapshot of the store every this many entries (commits), keeping
@@ -51,6 +55,13 @@ struct replica_link {
 struct replica_seen {
 	raft_id		 id;
 	char		 address[REPLICA_ADDR_MAX + 1];
+};
+
+/* A committed entry a follower has yet to apply to its store. */
+struct replica_entry {
+	void		*log;
+	size_t		 len;
+	uint64_t	 index;
 };
 
 struct replica_req {
@@ -88,6 +99,12 @@ struct replica {
 	struct replica_seen	*seen;
 	size_t			 nseen;
 	struct replica_hooks	 hooks;
+	/* A follower's committed entries, applied in one transaction once
+	 * its reply to the leader has left (apply_ev). */
+	struct replica_entry	*todo;
+	size_t			 ntodo;
+	size_t			 todo_cap;
+	struct event		*apply_ev;
 };
 
 static void
@@ -102,14 +119,72 @@ replica_restart(struct replica *r, const char *why)
 
 /* The state machine: apply, snapshot, restore. */
 
+static void
+replica_todo_drop(struct replica *r)
+{
+	size_t	i;
+
+	for (i = 0; i < r->ntodo; i++)
+		free(r->todo[i].log);
+	r->ntodo = 0;
+}
+
+/* Applies the entries waiting, in one transaction. Returns 0, or -1
+ * with the replica restarting: its store no longer follows the log. */
+static int
+replica_todo_apply(struct replica *r)
+{
+	const void	*logs[64];
+	size_t		 lens[64], i, n, done;
+	char		 err[512];
+
+	for (done = 0; done < r->ntodo; done += n) {
+		n = r->ntodo - done;
+		if (n > sizeof logs / sizeof logs[0])
+			n = sizeof logs / sizeof logs[0];
+		for (i = 0; i < n; i++) {
+			logs[i] = r->todo[done + i].log;
+			lens[i] = r->todo[done + i].len;
+		}
+		if (store_changesets_apply(logs, lens, n, err,
+		    sizeof err) != 0) {
+			log_error("replica: applying entries %" PRIu64 "-%"
+			    PRIu64 ": %s", r->todo[done].index,
+			    r->todo[done + n - 1].index, err);
+			replica_todo_drop(r);
+			replica_restart(r, "an entry of the log could not be "
+			    "applied");
+			return (-1);
+		}
+	}
+	replica_todo_drop(r);
+	return (0);
+}
+
+static void
+replica_todo_cb(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	(void)replica_todo_apply(arg);
+}
+
+/* A committed entry. Raft calls this before a follower answers the
+ * entries it was sent, so a follower only keeps the entry here and
+ * applies it once the answer has left: a timer that falls due now runs
+ * after the writes of this round of the loop (replica-io.c's appends
+ * rely on the same order), and entries that arrive together share one
+ * transaction. A leader applies at once, after any still waiting. */
 static int
 replica_fsm_apply(struct raft_fsm *fsm, const struct raft_buffer *buf,
     void **result)
 {
-	const uint8_t	*b = buf->base;
-	struct replica	*r = fsm->data;
-	uint64_t	 nonce;
-	char		 err[512];
+	const uint8_t		*b = buf->base;
+	struct replica		*r = fsm->data;
+	struct replica_entry	*e;
+	struct timeval		 tv = { 0, REPLICA_APPLY_MS * 1000 };
+	uint64_t		 nonce;
+	char			 err[512];
 
 	*result = NULL;
 	if (buf->len < REPLICA_HEAD || memcmp(b, REPLICA_MAGIC, 4) != 0) {
@@ -118,13 +193,35 @@ replica_fsm_apply(struct raft_fsm *fsm, const struct raft_buffer *buf,
 		return (0);
 	}
 	memcpy(&nonce, b + 8, sizeof nonce);
-	if (nonce == r->nonce)
+	if (nonce == r->nonce || r->restarting)
 		return (0);
-	if (store_changeset_apply(b + REPLICA_HEAD, buf->len - REPLICA_HEAD,
-	    err, sizeof err) != 0) {
-		log_error("replica: applying entry %" PRIu64 ": %s",
-		    (uint64_t)raft_last_applied(&r->raft) + 1, err);
-		replica_restart(r, "an entry of the log could not be applied");
+	if (raft_state(&r->raft) != RAFT_FOLLOWER) {
+		if (replica_todo_apply(r) != 0)
+			return (0);
+		if (store_changeset_apply(b + REPLICA_HEAD, buf->len -
+		    REPLICA_HEAD, err, sizeof err) != 0) {
+			log_error("replica: applying entry %" PRIu64 ": %s",
+			    (uint64_t)raft_last_applied(&r->raft) + 1, err);
+			replica_restart(r, "an entry of the log could not be "
+			    "applied");
+		}
+		return (0);
+	}
+	if (r->ntodo == r->todo_cap) {
+		r->todo_cap = r->todo_cap == 0 ? 16 : r->todo_cap * 2;
+		r->todo = xreallocarray(r->todo, r->todo_cap,
+		    sizeof *r->todo);
+	}
+	e = &r->todo[r->ntodo++];
+	e->len = buf->len - REPLICA_HEAD;
+	e->log = xmalloc(e->len == 0 ? 1 : e->len);
+	memcpy(e->log, b + REPLICA_HEAD, e->len);
+	e->index = (uint64_t)raft_last_applied(&r->raft) + 1;
+	if (r->ntodo == 1)
+		evtimer_add(r->apply_ev, &tv);
+	else if (r->ntodo == REPLICA_APPLY_BATCH) {
+		tv.tv_usec = 0;
+		evtimer_add(r->apply_ev, &tv);
 	}
 	return (0);
 }
@@ -143,6 +240,8 @@ replica_fsm_snapshot(struct raft_fsm *fsm, struct raft_buffer *bufs[],
 	 * majority: an image then would hold what may never be committed. */
 	if (r->inflight != 0 || store_in_txn())
 		return (RAFT_BUSY);
+	if (replica_todo_apply(r) != 0)
+		return (RAFT_IOERR);
 	if ((image = store_image(&len, err, sizeof err)) == NULL) {
 		log_warn("replica: snapshot: %s", err);
 		return (RAFT_BUSY);
@@ -169,6 +268,9 @@ replica_fsm_restore(struct raft_fsm *fsm, struct raft_buffer *buf)
 	char		 err[512];
 	int		 rc;
 
+	/* The entries waiting are older than the snapshot, which holds
+	 * them. */
+	replica_todo_drop(r);
 	rc = store_restore(buf->base, buf->len, err, sizeof err);
 	raft_free(buf->base);
 	if (rc != 0) {
@@ -317,6 +419,8 @@ replica_barrier_cb(struct raft_barrier *req, int status)
 		    raft_strerror(status));
 		return;
 	}
+	if (replica_todo_apply(r) != 0)
+		return;
 	log_info("replica %" PRIu64 ": leading, with every committed entry "
 	    "applied (up to %" PRIu64 ")", (uint64_t)r->id,
 	    (uint64_t)raft_last_applied(&r->raft));
@@ -483,6 +587,7 @@ replica_open(struct event_base *base, const struct conf *c, SSL_CTX *tls,
 			return (NULL);
 		}
 	}
+	r->apply_ev = evtimer_new(base, replica_todo_cb, r);
 	if ((rc = raft_start(&r->raft)) != 0) {
 		snprintf(err, errlen, "raft: cannot start from %s/raft.db: %s",
 		    c->state_dir, raft_errmsg(&r->raft));
@@ -529,6 +634,10 @@ replica_close(struct replica *r)
 	}
 	free(r->links);
 	free(r->seen);
+	replica_todo_drop(r);
+	free(r->todo);
+	if (r->apply_ev != NULL)
+		event_free(r->apply_ev);
 	free(r->address);
 	free(r);
 }

@@ -72,61 +72,91 @@ store_log_apply_one(struct store_log *slog, sqlite3 *db,
 	return (rc == SQLITE_OK ? 0 : -1);
 }
 
-int
-store_log_apply(struct store_log *slog, sqlite3 *db, const void *log,
-    size_t len, char *err, size_t errlen)
+/* The changes of one log, inside the caller's transaction. */
+static int
+store_log_apply_log(struct store_log *slog, sqlite3 *db, const void *log,
+    size_t len, char *why, size_t whylen)
 {
 	struct store_log_in	 in = { log, (const uint8_t *)log + len };
-	char			 why[256] = "", *msg = NULL;
 	uint32_t		 n, i;
 	int			 rc = 0;
 
-	if (store_log_idle(db, err, errlen) != 0)
-		return (-1);
 	if (len == 0 || *in.p != STORE_LOG_FORMAT) {
-		snprintf(err, errlen, "a change log of format %d (this gbatchd "
+		snprintf(why, whylen, "a change log of format %d (this gbatchd "
 		    "reads format %d)", len == 0 ? -1 : *in.p,
 		    STORE_LOG_FORMAT);
 		return (-1);
 	}
 	if (len < STORE_LOG_HEAD) {
-		snprintf(err, errlen, "a change log of %zu bytes is cut short",
+		snprintf(why, whylen, "a change log of %zu bytes is cut short",
 		    len);
 		return (-1);
 	}
 	n = in.p[1] | in.p[2] << 8 | in.p[3] << 16 | (uint32_t)in.p[4] << 24;
 	in.p += STORE_LOG_HEAD;
+	for (i = 0; i < n && rc == 0; i++) {
+		if (in.p == in.end) {
+			snprintf(why, whylen, "the log ends after %" PRIu32
+			    " of its %" PRIu32 " changes", i, n);
+			rc = -1;
+		} else
+			rc = store_log_apply_one(slog, db, &in, why, whylen);
+	}
+	if (rc == 0 && in.p != in.end) {
+		snprintf(why, whylen, "%td bytes after its %" PRIu32
+		    " changes", in.end - in.p, n);
+		rc = -1;
+	}
+	return (rc);
+}
+
+int
+store_log_apply(struct store_log *slog, sqlite3 *db, const void *log,
+    size_t len, char *err, size_t errlen)
+{
+	return (store_log_apply_all(slog, db, &log, &len, 1, err, errlen));
+}
+
+int
+store_log_apply_all(struct store_log *slog, sqlite3 *db,
+    const void *const *logs, const size_t *lens, size_t n, char *err,
+    size_t errlen)
+{
+	char	 why[256] = "", *msg = NULL;
+	size_t	 i, failed = n;
+	int	 rc = 0;
+
+	if (store_log_idle(db, err, errlen) != 0)
+		return (-1);
 	if (sqlite3_exec(db, "BEGIN", NULL, NULL, &msg) != SQLITE_OK) {
 		snprintf(err, errlen, "%s", msg != NULL ? msg :
 		    sqlite3_errmsg(db));
 		sqlite3_free(msg);
 		return (-1);
 	}
-	for (i = 0; i < n && rc == 0; i++) {
-		if (in.p == in.end) {
-			snprintf(why, sizeof why, "the log ends after %" PRIu32
-			    " of its %" PRIu32 " changes", i, n);
-			rc = -1;
-		} else
-			rc = store_log_apply_one(slog, db, &in, why,
-			    sizeof why);
+	for (i = 0; i < n && failed == n; i++) {
+		if (store_log_apply_log(slog, db, logs[i], lens[i], why,
+		    sizeof why) != 0)
+			failed = i;
 	}
-	if (rc == 0 && in.p != in.end) {
-		snprintf(why, sizeof why, "%td bytes after its %" PRIu32
-		    " changes", in.end - in.p, n);
-		rc = -1;
-	}
-	if (rc == 0 && sqlite3_exec(db, "COMMIT", NULL, NULL, &msg) !=
+	if (failed == n && sqlite3_exec(db, "COMMIT", NULL, NULL, &msg) !=
 	    SQLITE_OK) {
 		snprintf(why, sizeof why, "%s", msg != NULL ? msg :
 		    sqlite3_errmsg(db));
 		sqlite3_free(msg);
 		rc = -1;
 	}
-	if (rc == 0)
+	if (failed == n && rc == 0)
 		return (0);
 	(void)sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-	snprintf(err, errlen, "applying a change log of %zu bytes: %s", len,
-	    why);
+	if (failed == n)
+		snprintf(err, errlen, "committing %zu change logs: %s", n,
+		    why);
+	else if (n == 1)
+		snprintf(err, errlen, "applying a change log of %zu bytes: %s",
+		    lens[0], why);
+	else
+		snprintf(err, errlen, "applying change log %zu of %zu (%zu "
+		    "bytes): %s", failed + 1, n, lens[failed], why);
 	return (-1);
 }

@@ -59,6 +59,11 @@ void	 store_log_forget(struct store_log *, struct sqlite3 *);
  * or -1 with err set and nothing changed. */
 int	 store_log_apply(struct store_log *, struct sqlite3 *, const void *,
 	     size_t len, char *err, size_t errlen);
+/* Applies n logs, in order, in one transaction: all of them, or none
+ * (-1 with err naming the one that failed). */
+int	 store_log_apply_all(struct store_log *, struct sqlite3 *,
+	     const void *const *logs, const size_t *lens, size_t n, char *err,
+	     size_t errlen);
 /* The whole database as one image, handed over (free with
  * store_log_free); NULL with err set on failure. */
 void	*store_log_image(struct sqlite3 *, size_t *len, char *err,

@@ -357,9 +357,17 @@ store_changeset_free(void *cs)
 int
 store_changeset_apply(const void *cs, size_t len, char *err, size_t errlen)
 {
+	return (store_changesets_apply(&cs, &len, 1, err, errlen));
+}
+
+int
+store_changesets_apply(const void *const *cs, const size_t *lens, size_t n,
+    char *err, size_t errlen)
+{
 	if (store_idle(err, errlen) != 0)
 		return (-1);
-	if (store_log_apply(&store.log, store.db, cs, len, err, errlen) != 0)
+	if (store_log_apply_all(&store.log, store.db, cs, lens, n, err,
+	    errlen) != 0)
 		return (-1);
 	store_refresh();
 	return (0);

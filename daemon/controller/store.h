@@ -45,6 +45,9 @@ void	*store_changeset_take(size_t *len);
 void	 store_changeset_free(void *);
 int	 store_changeset_apply(const void *, size_t len, char *err,
 	     size_t errlen);
+/* n changesets, in order, in one transaction: all or none. */
+int	 store_changesets_apply(const void *const *, const size_t *lens,
+	     size_t n, char *err, size_t errlen);
 void	*store_image(size_t *len, char *err, size_t errlen);
 int	 store_restore(const void *, size_t len, char *err, size_t errlen);
 

@@ -120,7 +120,8 @@ main(void)
 	struct store_node	 n1 = { "n1", 4, false, "", 500 };
 	char			 err[512], *a, *b, *c, *want, *got;
 	void			*cs1, *cs2, *cs3, *cs4, *img;
-	size_t			 len1, len2, len3, len4, ilen;
+	size_t			 len1, len2, len3, len4, ilen, lens[2];
+	const void		*logs[2];
 	uint64_t		 next_a;
 	char			*mode, *here;
 	uint8_t			 fmt[8];
@@ -184,10 +185,12 @@ main(void)
 	 * from a snapshot over a copy that holds it already. */
 	store_capture(false);
 	ok(store_open(b, false, NULL, err, sizeof err) == 0, "open: %s", err);
-	ok(store_changeset_apply(cs1, len1, err, sizeof err) == 0, "apply 1: %s",
-	    err);
-	ok(store_changeset_apply(cs2, len2, err, sizeof err) == 0, "apply 2: %s",
-	    err);
+	logs[0] = cs1;
+	logs[1] = cs2;
+	lens[0] = len1;
+	lens[1] = len2;
+	ok(store_changesets_apply(logs, lens, 2, err, sizeof err) == 0,
+	    "apply 1 and 2 in one transaction: %s", err);
 	got = t_dump();
 	is_str(got, want, "the follower has the leader's rows");
 	free(got);
@@ -220,6 +223,17 @@ main(void)
 	 * made of it, and comes back if this copy deleted it. */
 	ok(t_write("UPDATE jobs SET state = 'HELD', gpus = 7 WHERE id = 2")
 	    == 0 && store_commit(err, sizeof err) == 0, "job 2 changed here");
+	logs[0] = cs2;
+	logs[1] = "garbage!";
+	lens[1] = 8;
+	lens[0] = len2;
+	ok(store_changesets_apply(logs, lens, 2, err, sizeof err) == -1 &&
+	    strstr(err, "change log 2 of 2 (8 bytes)") != NULL,
+	    "a batch with a corrupt second log is refused, naming it: %s",
+	    err);
+	got = t_query("SELECT state || ' ' || gpus FROM jobs WHERE id = 2");
+	is_str(got, "HELD 7", "and its first log is not applied either");
+	free(got);
 	ok(store_changeset_apply(cs2, len2, err, sizeof err) == 0, "apply 2 "
 	    "over it: %s", err);
 	got = t_query("SELECT state || ' ' || gpus FROM jobs WHERE id = 2");
