@@ -18,7 +18,7 @@ static const char *const conf_restart_keys[] = {
 	/* The replicas' membership is raft's from the first start on
 	 * (gctl replica add, remove). */
 	"controller.replicas", "controller.replica_id",
-	"controller.election_timeout",
+	"controller.election_timeout", "controller.snapshot_every",
 	/* Nodes learn it as they register (node_health_interval). */
 	"controller.heartbeat_interval",
 };
@@ -57,6 +57,8 @@ conf_reload_json(const struct conf *c)
 	json_object_set_new(ctl, "replica_id", json_integer(c->replica_id));
 	json_object_set_new(ctl, "election_timeout",
 	    json_integer(c->election_timeout));
+	json_object_set_new(ctl, "snapshot_every",
+	    json_integer(c->snapshot_every));
 	json_object_set_new(ctl, "heartbeat_interval",
 	    json_integer(conf_heartbeat_interval(c)));
 	json_object_set_new(ctl, "private_data", json_boolean(c->private_data));

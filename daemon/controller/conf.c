@@ -69,6 +69,7 @@ conf_defaults(struct conf *c)
 	c->master_port_first = 20000;
 	c->master_port_count = 20000;
 	c->election_timeout = CONF_ELECTION_TIMEOUT;
+	c->snapshot_every = CONF_SNAPSHOT_EVERY;
 }
 
 /* controller.replicas: two to CONF_MAX_REPLICAS addresses, each a port
@@ -298,6 +299,9 @@ static const struct conf_file_key conf_controller_keys[] = {
 	{ .name = "election_timeout", .type = CONF_FILE_INT,
 	  .off = offsetof(struct conf, election_timeout), .min = 100,
 	  .max = 60000, .what = "milliseconds" },
+	{ .name = "snapshot_every", .type = CONF_FILE_INT,
+	  .off = offsetof(struct conf, snapshot_every), .min = 16,
+	  .max = 1000000, .what = "commits between two snapshots" },
 };
 
 static int

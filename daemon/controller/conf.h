@@ -47,6 +47,8 @@
  * default (milliseconds). */
 #define CONF_MAX_REPLICAS		9
 #define CONF_ELECTION_TIMEOUT		700
+/* Log entries (commits) between two snapshots of a replica's store. */
+#define CONF_SNAPSHOT_EVERY		1024
 
 struct conf {
 	/* What gtop and the reports call the cluster; the controller's
@@ -99,10 +101,12 @@ struct conf {
 	/* A replicated controller (replica.h): every replica's "HOST:PORT"
 	 * (its listen address), none for a controller of its own; this
 	 * one's id (0: its place in replicas, found by listen); how long a
-	 * follower waits for the leader before it stands (milliseconds). */
+	 * follower waits for the leader before it stands (milliseconds);
+	 * how many commits between two snapshots of the store. */
 	struct conf_file_list replicas;
 	int		 replica_id;
 	int		 election_timeout;
+	int		 snapshot_every;
 
 	/* The scheduler group: policy, queues, promotion, placement. Its
 	 * samples stay NULL here: gittins takes them from the store. */

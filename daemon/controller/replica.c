@@ -35,10 +35,9 @@
 #define REPLICA_APPLY_BATCH	256
 /* How often who leads is looked at (raft has no callback for it). */
 #define REPLICA_WATCH_MS	20
-/* A snapshot of the store every this many entries (commits), keeping
- * this many behind it for followers a little late. */
-#define REPLICA_SNAPSHOT_EVERY	1024
-#define REPLICA_SNAPSHOT_KEEP	128
+/* A snapshot keeps an eighth of controller.snapshot_every entries
+ * behind it, for followers a little late. */
+#define REPLICA_SNAPSHOT_KEEP(every)	((every) / 8)
 /* The longest address raft is given. */
 #define REPLICA_ADDR_MAX	255
 
@@ -567,8 +566,9 @@ replica_open(struct event_base *base, const struct conf *c, SSL_CTX *tls,
 	raft_set_election_timeout(&r->raft, (unsigned)c->election_timeout);
 	raft_set_heartbeat_timeout(&r->raft,
 	    (unsigned)c->election_timeout / 10);
-	raft_set_snapshot_threshold(&r->raft, REPLICA_SNAPSHOT_EVERY);
-	raft_set_snapshot_trailing(&r->raft, REPLICA_SNAPSHOT_KEEP);
+	raft_set_snapshot_threshold(&r->raft, (unsigned)c->snapshot_every);
+	raft_set_snapshot_trailing(&r->raft,
+	    (unsigned)REPLICA_SNAPSHOT_KEEP(c->snapshot_every));
 	raft_set_pre_vote(&r->raft, true);
 	/* The first start of the configured members: each starts with the
 	 * same configuration. A member added later starts empty and hears

@@ -664,7 +664,7 @@ conf_line() {
 @test "gbatchd refuses an unknown controller key, naming the line and the keys accepted" {
 	gb_write_conf 'node_timout = 30;'
 	run -1 gbatchd -D
-	[[ "$output" == *"$GBATCH_CONF: line $(conf_line node_timout): controller.node_timout: unknown key; expected socket, listen, metrics_listen, state_dir, node_timeout, heartbeat_interval, operators, allow_root_jobs, enforce_accounts, private_data, audit_log, log_level, sync, master_ports, max_connections, max_connections_per_user, connection_reserve, max_buffered_mib, max_requests_per_second, frame_timeout, idle_timeout, max_pending_per_user, keep_finished_days, min_job_age, cluster_name, replicas, replica_id or election_timeout"* ]]
+	[[ "$output" == *"$GBATCH_CONF: line $(conf_line node_timout): controller.node_timout: unknown key; expected socket, listen, metrics_listen, state_dir, node_timeout, heartbeat_interval, operators, allow_root_jobs, enforce_accounts, private_data, audit_log, log_level, sync, master_ports, max_connections, max_connections_per_user, connection_reserve, max_buffered_mib, max_requests_per_second, frame_timeout, idle_timeout, max_pending_per_user, keep_finished_days, min_job_age, cluster_name, replicas, replica_id, election_timeout or snapshot_every"* ]]
 	[ ! -e "$GB_DIR/ctl" ]
 }
 

@@ -4,7 +4,8 @@
 # certificate, started the way an admin starts them, and one gnoded that
 # names all three. One leads; the others refuse with its address; the
 # leader's loss costs nothing acknowledged, a replica that was away
-# catches up, and an operator adds and removes replicas (gctl replica).
+# catches up, from the log or from a snapshot, and an operator adds and
+# removes replicas (gctl replica).
 
 load helpers
 
@@ -73,7 +74,8 @@ controller = {
   allow_root_jobs = true;
   log_level = "debug";
   replicas = [ $R_LIST ];${2:+
-  replica_id = $2;}
+  replica_id = $2;}${R_SNAPSHOT_EVERY:+
+  snapshot_every = $R_SNAPSHOT_EVERY;}
 };
 tls = {
   dir = "$d/tls";
@@ -294,6 +296,42 @@ acked_at_least() {
 	run -0 gq -t all --noheader -o id,state
 	[ "$(echo "$output" | awk '{ print $1 }' | sort -n)" = "$(sort -n "$GB_DIR/ids")" ]
 	[ "$(echo "$output" | awk '$2 != "HELD"' )" = "" ]
+	for i in 2 3 4; do
+		gb_wait 30 has_jobs "$i" "$GB_DIR/ids"
+	done
+}
+
+@test "a follower away longer than the log kept is sent a snapshot and holds every job" {
+	# A snapshot every 16 commits, 2 kept behind it: 40 submits leave a
+	# follower that missed them behind the log.
+	R_SNAPSHOT_EVERY=16
+	for i in 2 3 4; do
+		make_replica "$i"
+	done
+	start_set
+	gsub --hold --wrap true >>"$GB_DIR/out"
+	f=$(( L == 4 ? 3 : 4 ))
+	acked "$GB_DIR/out" >"$GB_DIR/ids"
+	gb_wait 30 has_jobs "$f" "$GB_DIR/ids"
+	eval "kill -KILL \$R_PID_$f"
+	for i in $(seq 1 40); do
+		gsub --hold --wrap true >>"$GB_DIR/out"
+	done
+	acked "$GB_DIR/out" >"$GB_DIR/ids"
+	[ "$(wc -l <"$GB_DIR/ids")" -eq 41 ]
+	start_replica "$f"
+	gb_wait 60 has_jobs "$f" "$GB_DIR/ids"
+	grep -q "store installed from a snapshot" "$GB_DIR/r$f/gbatchd.log"
+	# And it follows on from there: a later submit reaches it by the log.
+	gsub --hold --wrap true >>"$GB_DIR/out"
+	acked "$GB_DIR/out" >"$GB_DIR/ids"
+	gb_wait 30 has_jobs "$f" "$GB_DIR/ids"
+	# The whole set started again rebuilds each store from its snapshot
+	# and the log after it.
+	stop_set
+	start_set
+	run -0 gq -t all --noheader -o id
+	[ "$(echo "$output" | tr -d ' ' | sort -n)" = "$(sort -n "$GB_DIR/ids")" ]
 	for i in 2 3 4; do
 		gb_wait 30 has_jobs "$i" "$GB_DIR/ids"
 	done
