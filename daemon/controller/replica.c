@@ -30,9 +30,11 @@
 #define REPLICA_MAGIC		"GBR1"
 #define REPLICA_HEAD		16
 /* A follower applies the committed entries it holds this long after the
- * first of them, or at once when it holds this many. */
+ * first of them, or at once when they are this many or this large: a
+ * large apply holds its loop from answering the leader. */
 #define REPLICA_APPLY_MS	20
-#define REPLICA_APPLY_BATCH	256
+#define REPLICA_APPLY_BATCH	32
+#define REPLICA_APPLY_BYTES	(256 * 1024)
 /* How often who leads is looked at (raft has no callback for it). */
 #define REPLICA_WATCH_MS	20
 /* A snapshot keeps an eighth of controller.snapshot_every entries
@@ -103,6 +105,7 @@ struct replica {
 	struct replica_entry	*todo;
 	size_t			 ntodo;
 	size_t			 todo_cap;
+	size_t			 todo_bytes;
 	struct event		*apply_ev;
 };
 
@@ -126,6 +129,7 @@ replica_todo_drop(struct replica *r)
 	for (i = 0; i < r->ntodo; i++)
 		free(r->todo[i].log);
 	r->ntodo = 0;
+	r->todo_bytes = 0;
 }
 
 /* Applies the entries waiting, in one transaction. Returns 0, or -1
@@ -216,9 +220,12 @@ replica_fsm_apply(struct raft_fsm *fsm, const struct raft_buffer *buf,
 	e->log = xmalloc(e->len == 0 ? 1 : e->len);
 	memcpy(e->log, b + REPLICA_HEAD, e->len);
 	e->index = (uint64_t)raft_last_applied(&r->raft) + 1;
+	r->todo_bytes += e->len;
 	if (r->ntodo == 1)
 		evtimer_add(r->apply_ev, &tv);
-	else if (r->ntodo == REPLICA_APPLY_BATCH) {
+	else if (r->ntodo == REPLICA_APPLY_BATCH ||
+	    (r->todo_bytes >= REPLICA_APPLY_BYTES &&
+	    r->todo_bytes - e->len < REPLICA_APPLY_BYTES)) {
 		tv.tv_usec = 0;
 		evtimer_add(r->apply_ev, &tv);
 	}
