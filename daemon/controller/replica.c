@@ -58,13 +58,6 @@ struct replica_seen {
 	char		 address[REPLICA_ADDR_MAX + 1];
 };
 
-/* A committed entry a follower has yet to apply to its store. */
-struct replica_entry {
-	void		*log;
-	size_t		 len;
-	uint64_t	 index;
-};
-
 struct replica_req {
 	union {
 		struct raft_apply	apply;
@@ -100,12 +93,15 @@ struct replica {
 	struct replica_seen	*seen;
 	size_t			 nseen;
 	struct replica_hooks	 hooks;
-	/* A follower's committed entries, applied in one transaction once
-	 * its reply to the leader has left (apply_ev). */
-	struct replica_entry	*todo;
+	/* A follower's committed changesets, applied in one transaction
+	 * once its reply to the leader has left (apply_ev): they are the
+	 * entries from todo_first to raft's last applied. */
+	void			**todo;
+	size_t			*todo_lens;
 	size_t			 ntodo;
 	size_t			 todo_cap;
 	size_t			 todo_bytes;
+	uint64_t		 todo_first;
 	struct event		*apply_ev;
 };
 
@@ -127,7 +123,7 @@ replica_todo_drop(struct replica *r)
 	size_t	i;
 
 	for (i = 0; i < r->ntodo; i++)
-		free(r->todo[i].log);
+		free(r->todo[i]);
 	r->ntodo = 0;
 	r->todo_bytes = 0;
 }
@@ -137,31 +133,21 @@ replica_todo_drop(struct replica *r)
 static int
 replica_todo_apply(struct replica *r)
 {
-	const void	*logs[64];
-	size_t		 lens[64], i, n, done;
-	char		 err[512];
+	char	err[512];
+	int	rc = 0;
 
-	for (done = 0; done < r->ntodo; done += n) {
-		n = r->ntodo - done;
-		if (n > sizeof logs / sizeof logs[0])
-			n = sizeof logs / sizeof logs[0];
-		for (i = 0; i < n; i++) {
-			logs[i] = r->todo[done + i].log;
-			lens[i] = r->todo[done + i].len;
-		}
-		if (store_changesets_apply(logs, lens, n, err,
-		    sizeof err) != 0) {
-			log_error("replica: applying entries %" PRIu64 "-%"
-			    PRIu64 ": %s", r->todo[done].index,
-			    r->todo[done + n - 1].index, err);
-			replica_todo_drop(r);
-			replica_restart(r, "an entry of the log could not be "
-			    "applied");
-			return (-1);
-		}
+	if (r->ntodo == 0)
+		return (0);
+	if (store_changesets_apply((const void *const *)r->todo, r->todo_lens,
+	    r->ntodo, err, sizeof err) != 0) {
+		log_error("replica: applying entries %" PRIu64 "-%" PRIu64
+		    ": %s", r->todo_first,
+		    (uint64_t)raft_last_applied(&r->raft), err);
+		replica_restart(r, "an entry of the log could not be applied");
+		rc = -1;
 	}
 	replica_todo_drop(r);
-	return (0);
+	return (rc);
 }
 
 static void
@@ -182,12 +168,11 @@ static int
 replica_fsm_apply(struct raft_fsm *fsm, const struct raft_buffer *buf,
     void **result)
 {
-	const uint8_t		*b = buf->base;
-	struct replica		*r = fsm->data;
-	struct replica_entry	*e;
-	struct timeval		 tv = { 0, REPLICA_APPLY_MS * 1000 };
-	uint64_t		 nonce;
-	char			 err[512];
+	const uint8_t	*b = buf->base;
+	struct replica	*r = fsm->data;
+	struct timeval	 tv = { 0, REPLICA_APPLY_MS * 1000 };
+	size_t		 len;
+	uint64_t	 nonce;
 
 	*result = NULL;
 	if (buf->len < REPLICA_HEAD || memcmp(b, REPLICA_MAGIC, 4) != 0) {
@@ -198,34 +183,26 @@ replica_fsm_apply(struct raft_fsm *fsm, const struct raft_buffer *buf,
 	memcpy(&nonce, b + 8, sizeof nonce);
 	if (nonce == r->nonce || r->restarting)
 		return (0);
-	if (raft_state(&r->raft) != RAFT_FOLLOWER) {
-		if (replica_todo_apply(r) != 0)
-			return (0);
-		if (store_changeset_apply(b + REPLICA_HEAD, buf->len -
-		    REPLICA_HEAD, err, sizeof err) != 0) {
-			log_error("replica: applying entry %" PRIu64 ": %s",
-			    (uint64_t)raft_last_applied(&r->raft) + 1, err);
-			replica_restart(r, "an entry of the log could not be "
-			    "applied");
-		}
-		return (0);
-	}
+	len = buf->len - REPLICA_HEAD;
 	if (r->ntodo == r->todo_cap) {
 		r->todo_cap = r->todo_cap == 0 ? 16 : r->todo_cap * 2;
 		r->todo = xreallocarray(r->todo, r->todo_cap,
 		    sizeof *r->todo);
+		r->todo_lens = xreallocarray(r->todo_lens, r->todo_cap,
+		    sizeof *r->todo_lens);
 	}
-	e = &r->todo[r->ntodo++];
-	e->len = buf->len - REPLICA_HEAD;
-	e->log = xmalloc(e->len == 0 ? 1 : e->len);
-	memcpy(e->log, b + REPLICA_HEAD, e->len);
-	e->index = (uint64_t)raft_last_applied(&r->raft) + 1;
-	r->todo_bytes += e->len;
-	if (r->ntodo == 1)
+	if (r->ntodo == 0)
+		r->todo_first = (uint64_t)raft_last_applied(&r->raft) + 1;
+	r->todo[r->ntodo] = xmalloc(len == 0 ? 1 : len);
+	memcpy(r->todo[r->ntodo], b + REPLICA_HEAD, len);
+	r->todo_lens[r->ntodo++] = len;
+	r->todo_bytes += len;
+	if (raft_state(&r->raft) != RAFT_FOLLOWER)
+		(void)replica_todo_apply(r);
+	else if (r->ntodo == 1)
 		evtimer_add(r->apply_ev, &tv);
-	else if (r->ntodo == REPLICA_APPLY_BATCH ||
-	    (r->todo_bytes >= REPLICA_APPLY_BYTES &&
-	    r->todo_bytes - e->len < REPLICA_APPLY_BYTES)) {
+	else if (r->ntodo >= REPLICA_APPLY_BATCH ||
+	    r->todo_bytes >= REPLICA_APPLY_BYTES) {
 		tv.tv_usec = 0;
 		evtimer_add(r->apply_ev, &tv);
 	}
@@ -643,6 +620,7 @@ replica_close(struct replica *r)
 	free(r->seen);
 	replica_todo_drop(r);
 	free(r->todo);
+	free(r->todo_lens);
 	if (r->apply_ev != NULL)
 		event_free(r->apply_ev);
 	free(r->address);

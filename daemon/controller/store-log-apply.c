@@ -111,13 +111,6 @@ store_log_apply_log(struct store_log *slog, sqlite3 *db, const void *log,
 }
 
 int
-store_log_apply(struct store_log *slog, sqlite3 *db, const void *log,
-    size_t len, char *err, size_t errlen)
-{
-	return (store_log_apply_all(slog, db, &log, &len, 1, err, errlen));
-}
-
-int
 store_log_apply_all(struct store_log *slog, sqlite3 *db,
     const void *const *logs, const size_t *lens, size_t n, char *err,
     size_t errlen)

@@ -50,17 +50,14 @@ void	 store_log_free(void *);
  * (an image restored). */
 void	 store_log_forget(struct store_log *, struct sqlite3 *);
 
-/* Applies a change log taken on another replica, in a transaction of its
- * own (none may be open). A row written replaces the row of its key, or
- * is added; a row to delete that is not there is skipped: applying the
- * log from a snapshot over a copy that already holds some of it ends in
- * the same rows. A unique value that another row holds stops the apply
- * instead: this copy would end different from the others. Returns 0,
- * or -1 with err set and nothing changed. */
-int	 store_log_apply(struct store_log *, struct sqlite3 *, const void *,
-	     size_t len, char *err, size_t errlen);
-/* Applies n logs, in order, in one transaction: all of them, or none
- * (-1 with err naming the one that failed). */
+/* Applies n change logs taken on another replica, in order, in one
+ * transaction of their own (none may be open). A row written replaces
+ * the row of its key, or is added; a row to delete that is not there is
+ * skipped: applying the log from a snapshot over a copy that already
+ * holds some of it ends in the same rows. A unique value that another
+ * row holds stops the apply instead: this copy would end different from
+ * the others. Returns 0, or -1 with err set (naming the log that failed)
+ * and nothing changed. */
 int	 store_log_apply_all(struct store_log *, struct sqlite3 *,
 	     const void *const *logs, const size_t *lens, size_t n, char *err,
 	     size_t errlen);

@@ -204,6 +204,25 @@ leader_but() {
 	return 1
 }
 
+# submit_held N: N held jobs, one gsub after another, each of which must
+# be acknowledged; $GB_DIR/ids then holds every id acknowledged so far.
+submit_held() {
+	local i
+	for i in $(seq 1 "$1"); do
+		timeout 30 gsub --hold --wrap true >>"$GB_DIR/out" || return 1
+	done
+	acked "$GB_DIR/out" >"$GB_DIR/ids"
+}
+
+# all_hold FILE: every replica of the set comes to hold exactly the ids
+# in FILE.
+all_hold() {
+	local i
+	for i in 2 3 4; do
+		gb_wait 30 has_jobs "$i" "$1"
+	done
+}
+
 # acked_at_least N FILE: gsub acknowledged N jobs or more in FILE.
 acked_at_least() {
 	[ "$(acked "$2" | wc -l)" -ge "$1" ]
@@ -221,9 +240,7 @@ acked_at_least() {
 	acked "$GB_DIR/acked" >"$GB_DIR/ids"
 	[ "$(wc -l <"$GB_DIR/ids")" -eq 3 ]
 	gb_wait 30 gb_state_is "$(head -1 "$GB_DIR/ids")" RUNNING
-	for i in 2 3 4; do
-		gb_wait 30 has_jobs "$i" "$GB_DIR/ids"
-	done
+	all_hold "$GB_DIR/ids"
 }
 
 @test "kill -9 of the leader during submissions: a new leader, no acknowledged job lost or doubled, running jobs keep running" {
@@ -283,10 +300,7 @@ acked_at_least() {
 	f=$(( L == 4 ? 3 : 4 ))
 	eval "kill -KILL \$R_PID_$f"
 	# Two of three still commit.
-	for i in $(seq 1 20); do
-		gsub --hold --wrap true >>"$GB_DIR/out"
-	done
-	acked "$GB_DIR/out" >"$GB_DIR/ids"
+	submit_held 20
 	[ "$(wc -l <"$GB_DIR/ids")" -eq 20 ]
 	start_replica "$f"
 	gb_wait 60 has_jobs "$f" "$GB_DIR/ids"
@@ -296,9 +310,7 @@ acked_at_least() {
 	run -0 gq -t all --noheader -o id,state
 	[ "$(echo "$output" | awk '{ print $1 }' | sort -n)" = "$(sort -n "$GB_DIR/ids")" ]
 	[ "$(echo "$output" | awk '$2 != "HELD"' )" = "" ]
-	for i in 2 3 4; do
-		gb_wait 30 has_jobs "$i" "$GB_DIR/ids"
-	done
+	all_hold "$GB_DIR/ids"
 }
 
 @test "a follower away longer than the log kept is sent a snapshot and holds every job" {
@@ -309,22 +321,17 @@ acked_at_least() {
 		make_replica "$i"
 	done
 	start_set
-	gsub --hold --wrap true >>"$GB_DIR/out"
+	submit_held 1
 	f=$(( L == 4 ? 3 : 4 ))
-	acked "$GB_DIR/out" >"$GB_DIR/ids"
 	gb_wait 30 has_jobs "$f" "$GB_DIR/ids"
 	eval "kill -KILL \$R_PID_$f"
-	for i in $(seq 1 40); do
-		gsub --hold --wrap true >>"$GB_DIR/out"
-	done
-	acked "$GB_DIR/out" >"$GB_DIR/ids"
+	submit_held 40
 	[ "$(wc -l <"$GB_DIR/ids")" -eq 41 ]
 	start_replica "$f"
 	gb_wait 60 has_jobs "$f" "$GB_DIR/ids"
 	grep -q "store installed from a snapshot" "$GB_DIR/r$f/gbatchd.log"
 	# And it follows on from there: a later submit reaches it by the log.
-	gsub --hold --wrap true >>"$GB_DIR/out"
-	acked "$GB_DIR/out" >"$GB_DIR/ids"
+	submit_held 1
 	gb_wait 30 has_jobs "$f" "$GB_DIR/ids"
 	# The whole set started again rebuilds each store from its snapshot
 	# and the log after it.
@@ -332,9 +339,7 @@ acked_at_least() {
 	start_set
 	run -0 gq -t all --noheader -o id
 	[ "$(echo "$output" | tr -d ' ' | sort -n)" = "$(sort -n "$GB_DIR/ids")" ]
-	for i in 2 3 4; do
-		gb_wait 30 has_jobs "$i" "$GB_DIR/ids"
-	done
+	all_hold "$GB_DIR/ids"
 }
 
 @test "a leader cut off stops acknowledging, the others elect one, and healed it follows with its unacknowledged submit refused, not applied" {
@@ -394,9 +399,7 @@ listed() {
 
 @test "membership: a replica started and added catches up and votes; a follower removed is dropped and the rest still commit" {
 	start_set
-	for i in $(seq 1 10); do
-		gsub --hold --wrap true >>"$GB_DIR/out"
-	done
+	submit_held 10
 	# A new replica, started as the usage says: listen on its address,
 	# the same replicas list, replica_id one more than the highest.
 	make_replica 5 4
@@ -407,7 +410,6 @@ listed() {
 	[ "$output" = "added replica 4 at 127.0.0.5:$R_PORT; its controller.replica_id must be 4" ]
 	[ "$(role_of "$L" 4)" = "voter follower" ]
 	# It holds every job, from the log, and names the leader to clients.
-	acked "$GB_DIR/out" >"$GB_DIR/ids"
 	[ "$(wc -l <"$GB_DIR/ids")" -eq 10 ]
 	gb_wait 30 has_jobs 5 "$GB_DIR/ids"
 	run -3 on 5 gq
@@ -431,10 +433,7 @@ listed() {
 	[ -z "$(role_of "$L" "$((f - 1))")" ]
 	g=$(( 9 - L - f ))
 	eval "kill -TERM \$R_PID_$f \$R_PID_$g"
-	for i in $(seq 1 5); do
-		timeout 30 gsub --hold --wrap true >>"$GB_DIR/out"
-	done
-	acked "$GB_DIR/out" >"$GB_DIR/ids"
+	submit_held 5
 	[ "$(wc -l <"$GB_DIR/ids")" -eq 15 ]
 	gb_wait 30 has_jobs 5 "$GB_DIR/ids"
 }
