@@ -415,7 +415,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "fill-db: %s: %s\n", argv[0], strerror(errno));
 		return (1);
 	}
-	if (store_open(argv[0], false, NULL, err, sizeof err) != 0) {
+	if (store_open(argv[0], STORE_SYNC_NORMAL, NULL, err, sizeof err) != 0) {
 		fprintf(stderr, "fill-db: %s\n", err);
 		return (1);
 	}

@@ -188,7 +188,7 @@ main(int argc, char **argv)
 	}
 	log_open("store-plans", 0, LOG_LEVEL_WARN);
 	sqlite3_auto_extension((void (*)(void))plans_connect_cb);
-	if (store_open(argv[1], false, NULL, err, sizeof err) != 0) {
+	if (store_open(argv[1], STORE_SYNC_NORMAL, NULL, err, sizeof err) != 0) {
 		fprintf(stderr, "store-plans: %s\n", err);
 		return (1);
 	}

@@ -493,11 +493,14 @@ gbatchd_open(struct event_base *base, char *err, size_t errlen)
 	if (audit_open(c, err, errlen) != 0)
 		return (-1);
 	/* A replica's store is rebuilt from raft's log, which is what
-	 * reaches the disk: the store itself needs no fsync. */
+	 * reaches the disk: the store itself needs no fsync, not even at
+	 * its checkpoints (which, with "normal", flushed megabytes of WAL
+	 * at once and held the loop for milliseconds). */
 	if (replicated && replica_wipe(c->state_dir, &had_log, err,
 	    errlen) != 0)
 		return (-1);
-	if (store_open(c->state_dir, c->sync_full && !replicated, commit_want,
+	if (store_open(c->state_dir, replicated ? STORE_SYNC_OFF :
+	    c->sync_full ? STORE_SYNC_FULL : STORE_SYNC_NORMAL, commit_want,
 	    err, errlen) != 0)
 		return (-1);
 	if (replicated && !had_log && store_job_next_id() > 1) {

@@ -22,6 +22,7 @@
 
 #include "common/xmalloc.h"
 #include "daemon/controller/raft-disk.h"
+#include "daemon/controller/wal-ckpt.h"
 
 /* "gbRf" in PRAGMA application_id: how we know a raft.db from the jobs
  * database or any other SQLite file put in its place by mistake. */
@@ -52,6 +53,7 @@ static const char *const raft_disk_migrations[] = {
 struct raft_disk {
 	sqlite3		*db;
 	sqlite3_stmt	*append;	/* prepared once: the hot path */
+	struct wal_ckpt	*ckpt;
 	raft_index	 next;		/* where the next append goes */
 	char		 errmsg[RAFT_ERRMSG_BUF_SIZE];
 };
@@ -259,6 +261,11 @@ raft_disk_open(const char *path, char *err, size_t errlen)
 		raft_disk_sqlerr(d, "prepare");
 		goto fail;
 	}
+	/* Every replica appends the same entries, so their checkpoints
+	 * would fall due together and hold each loop a few ms at once. */
+	if ((d->ckpt = wal_ckpt_start(d->db, path, d->errmsg,
+	    sizeof d->errmsg)) == NULL)
+		goto fail;
 	return (d);
 fail:
 	snprintf(err, errlen, "%s: %s", path, d->errmsg);
@@ -271,6 +278,7 @@ raft_disk_close(struct raft_disk *d)
 {
 	if (d == NULL)
 		return;
+	wal_ckpt_stop(d->ckpt);
 	sqlite3_finalize(d->append);
 	sqlite3_close(d->db);
 	free(d);

@@ -229,7 +229,7 @@ store_prepare(int i, char *err, size_t errlen)
 }
 
 int
-store_open(const char *dir, bool sync_full, void (*begin_cb)(void),
+store_open(const char *dir, enum store_sync sync, void (*begin_cb)(void),
     char *err, size_t errlen)
 {
 	char	*path, detail[256];
@@ -253,8 +253,9 @@ store_open(const char *dir, bool sync_full, void (*begin_cb)(void),
 	}
 	sqlite3_busy_timeout(store.db, 5000);
 	if (store_exec("PRAGMA journal_mode = WAL", detail, sizeof detail) != 0 ||
-	    store_exec(sync_full ? "PRAGMA synchronous = FULL" :
-	    "PRAGMA synchronous = NORMAL", detail, sizeof detail) != 0 ||
+	    store_exec(sync == STORE_SYNC_FULL ? "PRAGMA synchronous = FULL" :
+	    sync == STORE_SYNC_NORMAL ? "PRAGMA synchronous = NORMAL" :
+	    "PRAGMA synchronous = OFF", detail, sizeof detail) != 0 ||
 	    store_exec("PRAGMA foreign_keys = OFF", detail, sizeof detail) != 0 ||
 	    store_exec("PRAGMA cache_size = -" STORE_CACHE_KB, detail,
 	    sizeof detail) != 0) {

@@ -20,10 +20,20 @@ typedef void	(*store_node_cb)(const struct store_node *, void *);
 typedef void	(*store_event_cb)(int64_t when, const char *from,
 		    const char *to, const char *detail, void *);
 
+/* How a commit reaches the disk (SQLite's synchronous): FULL, fsynced
+ * before it returns (controller.sync "full"); NORMAL, fsynced at the
+ * WAL's checkpoints only ("normal"); OFF, never, for a replica's store,
+ * which is rebuilt from raft's log at every start. */
+enum store_sync {
+	STORE_SYNC_OFF,
+	STORE_SYNC_NORMAL,
+	STORE_SYNC_FULL,
+};
+
 /* Opens (creating) dir/gbatch.db, runs the pending migrations and prepares
  * the statements. begin_cb is called whenever a write opens a transaction,
  * so the caller can schedule the commit. Returns 0, or -1 with err set. */
-int	 store_open(const char *dir, bool sync_full, void (*begin_cb)(void),
+int	 store_open(const char *dir, enum store_sync, void (*begin_cb)(void),
 	     char *err, size_t errlen);
 void	 store_close(void);
 

@@ -132,7 +132,7 @@ main(void)
 		return (1);
 
 	/* The leader: three commits, captured. */
-	ok(store_open(a, false, NULL, err, sizeof err) == 0, "open: %s", err);
+	ok(store_open(a, STORE_SYNC_NORMAL, NULL, err, sizeof err) == 0, "open: %s", err);
 	store_capture(true);
 	ok(t_job(1, "PENDING") == 0 && t_job(2, "PENDING") == 0 &&
 	    t_job(3, "PENDING") == 0 && store_node_save(&n1) == 0 &&
@@ -184,7 +184,7 @@ main(void)
 	/* A follower applies the log in order; then again, as a replay
 	 * from a snapshot over a copy that holds it already. */
 	store_capture(false);
-	ok(store_open(b, false, NULL, err, sizeof err) == 0, "open: %s", err);
+	ok(store_open(b, STORE_SYNC_NORMAL, NULL, err, sizeof err) == 0, "open: %s", err);
 	logs[0] = cs1;
 	logs[1] = cs2;
 	lens[0] = len1;
@@ -279,7 +279,7 @@ main(void)
 	store_close();
 
 	/* A new replica installs the image. */
-	ok(store_open(c, false, NULL, err, sizeof err) == 0, "open: %s", err);
+	ok(store_open(c, STORE_SYNC_NORMAL, NULL, err, sizeof err) == 0, "open: %s", err);
 	ok(t_job(7, "PENDING") == 0 && store_commit(err, sizeof err) == 0,
 	    "a row the image does not have");
 	ok(store_restore(img, ilen, err, sizeof err) == 0, "restore: %s",

@@ -159,7 +159,7 @@ main(void)
 	    sql);
 	free(sql);
 
-	ok(store_open(dir, false, NULL, err, sizeof err) == 0, "open: %s", err);
+	ok(store_open(dir, STORE_SYNC_NORMAL, NULL, err, sizeof err) == 0, "open: %s", err);
 	t_fill(&in, 1);
 	ok(store_job_insert(&in) == 0, "insert a row with every field set");
 	ok(store_commit(err, sizeof err) == 0, "commit: %s", err);
