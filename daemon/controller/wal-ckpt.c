@@ -7,8 +7,10 @@
  * over at its next commit once every frame is copied. A writer that
  * commits faster than the thread copies would never find every frame
  * copied, and the log would grow without end: past WAL_CKPT_MOST pages
- * the writer checkpoints itself, as SQLite would, so the log stays
- * within that while commits keep coming. */
+ * the writer waits for the thread's checkpoint to end, if one runs, and
+ * checkpoints itself, as SQLite would, so the log stays within that
+ * while commits keep coming. (SQLite's own busy handler is no help: a
+ * checkpoint that finds another running fails at once.) */
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -23,6 +25,9 @@ struct wal_ckpt {
 	pthread_t	 thread;
 	pthread_mutex_t	 lock;
 	pthread_cond_t	 wake;
+	pthread_cond_t	 idle;		/* the thread's checkpoint ended */
+	bool		 running;	/* the thread checkpoints */
+	bool		 writer;	/* the writer checkpoints */
 	bool		 wanted;
 	bool		 stopping;
 	unsigned long	 runs;
@@ -39,11 +44,16 @@ wal_ckpt_hook(void *arg, sqlite3 *db, const char *name, int pages)
 	if (pages < WAL_CKPT_PAGES)
 		return (SQLITE_OK);
 	if (pages >= WAL_CKPT_MOST) {
-		/* Busy when the thread is checkpointing: the next commit
-		 * tries again. */
+		pthread_mutex_lock(&w->lock);
+		while (w->running)
+			pthread_cond_wait(&w->idle, &w->lock);
+		w->writer = true;
+		w->wanted = false;
+		pthread_mutex_unlock(&w->lock);
 		(void)sqlite3_wal_checkpoint_v2(db, name,
 		    SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
 		pthread_mutex_lock(&w->lock);
+		w->writer = false;
 		w->writer_runs++;
 		pthread_mutex_unlock(&w->lock);
 		return (SQLITE_OK);
@@ -65,15 +75,18 @@ wal_ckpt_run(void *arg)
 
 	pthread_mutex_lock(&w->lock);
 	for (;;) {
-		while (!w->wanted && !w->stopping)
+		while ((!w->wanted || w->writer) && !w->stopping)
 			pthread_cond_wait(&w->wake, &w->lock);
 		if (w->stopping)
 			break;
 		w->wanted = false;
+		w->running = true;
 		pthread_mutex_unlock(&w->lock);
 		rc = sqlite3_wal_checkpoint_v2(w->own, NULL,
 		    SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
 		pthread_mutex_lock(&w->lock);
+		w->running = false;
+		pthread_cond_broadcast(&w->idle);
 		w->runs++;
 		if (rc != SQLITE_OK && rc != SQLITE_BUSY)
 			w->failed++;
@@ -107,9 +120,11 @@ wal_ckpt_start(sqlite3 *db, const char *path, char *err, size_t errlen)
 	}
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_cond_init(&w->wake, NULL);
+	pthread_cond_init(&w->idle, NULL);
 	if (pthread_create(&w->thread, NULL, wal_ckpt_run, w) != 0) {
 		snprintf(err, errlen, "%s: cannot start the checkpointer's "
 		    "thread", path);
+		pthread_cond_destroy(&w->idle);
 		pthread_cond_destroy(&w->wake);
 		pthread_mutex_destroy(&w->lock);
 		goto fail;
@@ -135,6 +150,7 @@ wal_ckpt_stop(struct wal_ckpt *w)
 	pthread_cond_signal(&w->wake);
 	pthread_mutex_unlock(&w->lock);
 	pthread_join(w->thread, NULL);
+	pthread_cond_destroy(&w->idle);
 	pthread_cond_destroy(&w->wake);
 	pthread_mutex_destroy(&w->lock);
 	sqlite3_close(w->own);

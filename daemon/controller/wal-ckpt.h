@@ -8,7 +8,8 @@
  * connection of its own, which runs a passive checkpoint (one that never
  * waits for the writer, nor makes it wait) whenever a commit leaves the
  * log past the threshold. Only a writer that outruns the thread until
- * the log is WAL_CKPT_MOST pages long checkpoints itself again. */
+ * the log is WAL_CKPT_MOST pages long checkpoints itself again (after the
+ * thread's checkpoint, if one runs). */
 #ifndef GB_CTL_WAL_CKPT_H
 #define GB_CTL_WAL_CKPT_H
 

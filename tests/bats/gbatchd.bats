@@ -855,7 +855,10 @@ mode_is() {
 	[ -z "$(grep -rn 'sqlite3_[a-z]*printf' daemon/)" ]
 	# Only the store talks to SQLite.
 	[ "$(grep -rlE 'sqlite3_(exec|prepare)' daemon/ | sort | paste -sd' ')" = \
-	    "daemon/controller/raft-disk.c daemon/controller/store-acct.c daemon/controller/store-assoc.c daemon/controller/store-load.c daemon/controller/store-log-apply.c daemon/controller/store-log.c daemon/controller/store-purge.c daemon/controller/store-resv.c daemon/controller/store.c" ]
+	    "daemon/controller/raft-disk.c daemon/controller/store-acct.c daemon/controller/store-assoc.c daemon/controller/store-load.c daemon/controller/store-log-apply.c daemon/controller/store-log.c daemon/controller/store-purge.c daemon/controller/store-resv.c daemon/controller/store.c daemon/controller/wal-ckpt.c" ]
+	# The checkpointer (wal-ckpt.c) runs literals only.
+	[ "$(grep -cE 'sqlite3_(exec|prepare)' daemon/controller/wal-ckpt.c)" -eq \
+	    "$(grep -cE 'sqlite3_(exec|prepare)[a-z0-9_]*\(w->own, "' daemon/controller/wal-ckpt.c)" ]
 	# The replicas' change log runs literals (store-log-apply.c only
 	# those), and in one wrapper the statements store-log.c writes for a
 	# table from the schema's own names: a table named in a log is looked
@@ -971,7 +974,7 @@ mode_is() {
 	for l in "${lines[@]}"; do
 		case ${l#*:*:} in
 		'store_exec(const char *sql'|'store_int(const char *sql') ;;
-		'store_exec("'*|'store_int("'*|'store_exec(sync_full ? "'*) ;;
+		'store_exec("'*|'store_int("'*|'store_exec(sync == STORE_SYNC_FULL ? "'*) ;;
 		'store_exec(store_schema_migrations[v]'|'store_exec(sql') ;;
 		*) echo "SQL not from a literal: $l"; false ;;
 		esac

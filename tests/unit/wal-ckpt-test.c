@@ -110,7 +110,8 @@ main(void)
 	/* Without checkpoints the log would hold every commit (about 37
 	 * MB). The writer here commits without a pause, faster than the
 	 * thread copies, so the log is bounded by the writer's own
-	 * checkpoints at WAL_CKPT_MOST pages (and a commit's frames). */
+	 * checkpoints at WAL_CKPT_MOST pages (and a commit's frames), which
+	 * wait for the thread's: however slow the thread, no more. */
 	ok(wal_max < (WAL_CKPT_MOST + 100) * 4120LL, "the log stayed "
 	    "within %d pages: at most %lld bytes (%d commits of a page; the "
 	    "writer checkpointed %lu times)", WAL_CKPT_MOST, wal_max,
