@@ -177,8 +177,7 @@ replica_fsm_apply(struct raft_fsm *fsm, const struct raft_buffer *buf,
 {
 	const uint8_t	*b = buf->base;
 	struct replica	*r = fsm->data;
-	struct timeval	 tv = { 0, (REPLICA_APPLY_MS +
-			    arc4random_uniform(REPLICA_APPLY_MS)) * 1000 };
+	struct timeval	 tv = { 0, 0 };
 	size_t		 len;
 	uint64_t	 nonce;
 
@@ -207,13 +206,13 @@ replica_fsm_apply(struct raft_fsm *fsm, const struct raft_buffer *buf,
 	r->todo_bytes += len;
 	if (raft_state(&r->raft) != RAFT_FOLLOWER)
 		(void)replica_todo_apply(r);
-	else if (r->ntodo == 1)
+	else if (r->ntodo == 1) {
+		tv.tv_usec = (REPLICA_APPLY_MS +
+		    arc4random_uniform(REPLICA_APPLY_MS)) * 1000;
 		evtimer_add(r->apply_ev, &tv);
-	else if (r->ntodo >= REPLICA_APPLY_BATCH ||
-	    r->todo_bytes >= REPLICA_APPLY_BYTES) {
-		tv.tv_usec = 0;
+	} else if (r->ntodo >= REPLICA_APPLY_BATCH ||
+	    r->todo_bytes >= REPLICA_APPLY_BYTES)
 		evtimer_add(r->apply_ev, &tv);
-	}
 	return (0);
 }
 
