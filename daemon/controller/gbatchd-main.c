@@ -28,6 +28,7 @@
 #include "daemon/controller/ctx.h"
 #include "daemon/controller/gbatchd.h"
 #include "daemon/controller/service.h"
+#include "daemon/controller/store.h"
 
 /* How the daemon reports: its log file (-L; NULL: syslog, or stderr in
  * the foreground), and the pipe to the parent that waits for it to be
@@ -215,6 +216,7 @@ main(int argc, char **argv)
 	static const int	 signums[] = { SIGTERM, SIGINT, SIGHUP };
 
 	gbatchd_malloc_tune();
+	store_tune();
 	conf_path = NULL;
 	while ((ch = cmd_getopt(&gbatchd_cmd, argc, argv, &r)) != -1) {
 		switch (ch) {

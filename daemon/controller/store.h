@@ -30,6 +30,9 @@ enum store_sync {
 	STORE_SYNC_FULL,
 };
 
+/* Sets SQLite up for this process: call before any other SQLite call. */
+void	 store_tune(void);
+
 /* Opens (creating) dir/gbatch.db, runs the pending migrations and prepares
  * the statements. begin_cb is called whenever a write opens a transaction,
  * so the caller can schedule the commit. Returns 0, or -1 with err set. */
