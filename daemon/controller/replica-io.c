@@ -13,14 +13,27 @@
  * (the sockets' events run before a timer that is due in the same round),
  * the followers' syncs run while the leader's does, and the appends that
  * a round asked for (several submits, several messages a follower got in
- * one read) share a sync. Every other disk operation first writes the
- * appends waiting, so the disk sees them in raft's order. */
+ * one read) share a sync.
+ *
+ * A leader's appends are written by a thread of their own (the writer):
+ * its loop has clients to answer and followers' replies to count while
+ * the disk syncs, and a majority does not need its own copy first. The
+ * appends that arrive meanwhile wait, and go together when the writer is
+ * done. A follower writes in the loop: its reply waits for the sync in
+ * any case, and a hand-off to a thread and back would add two wake-ups
+ * to every submit's path. Every other disk operation first waits for the
+ * writer and writes the appends waiting, so the disk sees them in raft's
+ * order, and only one thread uses the raft.db connection at a time. */
 #include <sys/queue.h>
 
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "common/log.h"
 #include "common/xmalloc.h"
@@ -52,6 +65,27 @@ struct rio_write {
 };
 TAILQ_HEAD(rio_writes, rio_write);
 
+/* The writer: the loop hands it a batch (busy) and takes the result
+ * back once it is written (done), through the pipe's event, or waits for
+ * it on cond. Everything below lock is shared with the thread. */
+struct rio_writer {
+	pthread_t		 thread;
+	bool			 started;
+	int			 pipe[2];
+	struct event		*ev;		/* pipe[0] readable: a batch done */
+	struct rio_writes	 held;		/* the loop's: the batch's writes */
+	bool			 on;		/* the loop's: hand appends over */
+	pthread_mutex_t		 lock;
+	pthread_cond_t		 cond;
+	unsigned long		 n_thread;	/* batches it wrote */
+	bool			 busy;		/* a batch is handed over */
+	bool			 done;		/* and written, with status rc */
+	bool			 stop;
+	struct raft_disk_batch	*batch;
+	unsigned		 n_batch;
+	int			 rc;
+};
+
 struct rio {
 	struct event_base		*base;
 	struct raft_disk		*disk;
@@ -64,6 +98,8 @@ struct rio {
 	struct event			*write_ev;
 	struct rio_writes		 writes;
 	unsigned			 n_writes;
+	unsigned long			 n_loop;	/* batches written here */
+	struct rio_writer		 writer;
 	raft_io_close_cb		 close_cb;
 	bool				 closing;
 };
@@ -136,41 +172,243 @@ rio_later(struct raft_io *io, int kind, void *req, int status,
 		event_active(rio->done_ev, EV_TIMEOUT, 1);
 }
 
-/* Writes the appends waiting, all in one transaction, and queues their
- * callbacks with its status. */
-static void
-rio_flush(struct raft_io *io)
+/* The appends waiting, as batches for raft_disk_append_batches (w's
+ * writes are moved to into; the array is the caller's to free). */
+static struct raft_disk_batch *
+rio_take_writes(struct rio *rio, struct rio_writes *into, unsigned *n)
 {
-	struct rio		*rio = io->impl;
 	struct raft_disk_batch	*b;
 	struct rio_write	*w;
 	unsigned		 i = 0;
-	int			 rc;
 
-	if (rio->n_writes == 0)
-		return;
 	b = xcalloc(rio->n_writes, sizeof *b);
 	TAILQ_FOREACH(w, &rio->writes, entry) {
 		b[i].entries = w->entries;
 		b[i++].n = w->n;
 	}
-	rc = raft_disk_append_batches(rio->disk, b, i);
+	TAILQ_CONCAT(into, &rio->writes, entry);
+	*n = i;
+	rio->n_writes = 0;
+	return (b);
+}
+
+/* Queues the callbacks of the writes in held with status rc. */
+static void
+rio_written(struct raft_io *io, struct rio_writes *held, unsigned n, int rc)
+{
+	struct rio		*rio = io->impl;
+	struct rio_write	*w;
+
 	if (rc != 0)
 		log_error("replica: cannot write %u batches of raft entries: "
-		    "%s", i, raft_disk_errmsg(rio->disk));
-	free(b);
-	while ((w = TAILQ_FIRST(&rio->writes)) != NULL) {
-		TAILQ_REMOVE(&rio->writes, w, entry);
+		    "%s", n, raft_disk_errmsg(rio->disk));
+	while ((w = TAILQ_FIRST(held)) != NULL) {
+		TAILQ_REMOVE(held, w, entry);
 		rio_later(io, RIO_APPEND, w->req, rc, NULL);
 		free(w);
 	}
-	rio->n_writes = 0;
+}
+
+/* The loop takes back the writer's batch, once written. With wait, waits
+ * for it; without, takes it only if it is done. Returns whether the
+ * writer is free. */
+static bool
+rio_writer_take(struct raft_io *io, bool wait)
+{
+	struct rio		*rio = io->impl;
+	struct rio_writer	*wr = &rio->writer;
+	struct raft_disk_batch	*b;
+	unsigned		 n;
+	int			 rc;
+
+	pthread_mutex_lock(&wr->lock);
+	while (wait && wr->busy && !wr->done)
+		pthread_cond_wait(&wr->cond, &wr->lock);
+	if (wr->busy && !wr->done) {
+		pthread_mutex_unlock(&wr->lock);
+		return (false);
+	}
+	b = wr->batch;
+	n = wr->n_batch;
+	rc = wr->rc;
+	wr->batch = NULL;
+	wr->busy = wr->done = false;
+	pthread_mutex_unlock(&wr->lock);
+	if (b != NULL) {
+		free(b);
+		rio_written(io, &wr->held, n, rc);
+	}
+	return (true);
+}
+
+/* Hands the appends waiting to the writer, if it is free. */
+static void
+rio_writer_give(struct raft_io *io)
+{
+	struct rio		*rio = io->impl;
+	struct rio_writer	*wr = &rio->writer;
+	struct raft_disk_batch	*b;
+	unsigned		 n;
+
+	if (rio->n_writes == 0 || !rio_writer_take(io, false))
+		return;
+	b = rio_take_writes(rio, &wr->held, &n);
+	pthread_mutex_lock(&wr->lock);
+	wr->batch = b;
+	wr->n_batch = n;
+	wr->busy = true;
+	pthread_cond_broadcast(&wr->cond);
+	pthread_mutex_unlock(&wr->lock);
+}
+
+/* Writes every append raft asked for, in its order: waits for the
+ * writer's batch, then writes the appends waiting in the loop, in one
+ * transaction. Their callbacks are queued with the status. */
+static void
+rio_flush(struct raft_io *io)
+{
+	struct rio		*rio = io->impl;
+	struct raft_disk_batch	*b;
+	struct rio_writes	 held;
+	unsigned		 n;
+
+	(void)rio_writer_take(io, true);
+	if (rio->n_writes == 0)
+		return;
+	TAILQ_INIT(&held);
+	b = rio_take_writes(rio, &held, &n);
+	rio->n_loop++;
+	rio_written(io, &held, n, raft_disk_append_batches(rio->disk, b, n));
+	free(b);
+}
+
+static void *
+rio_writer_main(void *arg)
+{
+	struct rio		*rio = arg;
+	struct rio_writer	*wr = &rio->writer;
+	int			 rc;
+	ssize_t			 k;
+
+	pthread_mutex_lock(&wr->lock);
+	for (;;) {
+		while (!wr->stop && !(wr->busy && !wr->done))
+			pthread_cond_wait(&wr->cond, &wr->lock);
+		if (wr->stop)
+			break;
+		pthread_mutex_unlock(&wr->lock);
+		rc = raft_disk_append_batches(rio->disk, wr->batch,
+		    wr->n_batch);
+		pthread_mutex_lock(&wr->lock);
+		wr->rc = rc;
+		wr->n_thread++;
+		wr->done = true;
+		pthread_cond_broadcast(&wr->cond);
+		/* A full pipe already holds a wake-up: the loop takes every
+		 * batch done when it reads, not one per byte. */
+		do
+			k = write(wr->pipe[1], "", 1);
+		while (k == -1 && errno == EINTR);
+	}
+	pthread_mutex_unlock(&wr->lock);
+	return (NULL);
+}
+
+/* A batch is written: its callbacks are queued, and what waited goes. */
+static void
+rio_writer_run(evutil_socket_t fd, short what, void *arg)
+{
+	struct raft_io	*io = arg;
+	struct rio	*rio = io->impl;
+	char		 buf[64];
+
+	while (read(fd, buf, sizeof buf) > 0)
+		;
+	if (!rio_writer_take(io, false) || rio->n_writes == 0)
+		return;
+	if (rio->writer.on)
+		rio_writer_give(io);
+	else
+		rio_flush(io);
+}
+
+static int
+rio_writer_start(struct rio *rio, char *err, size_t errlen)
+{
+	struct rio_writer	*wr = &rio->writer;
+
+	TAILQ_INIT(&wr->held);
+	wr->pipe[0] = wr->pipe[1] = -1;
+	pthread_mutex_init(&wr->lock, NULL);
+	pthread_cond_init(&wr->cond, NULL);
+	if (pipe2(wr->pipe, O_CLOEXEC | O_NONBLOCK) == -1) {
+		snprintf(err, errlen, "raft's writer: pipe: %s",
+		    strerror(errno));
+		return (-1);
+	}
+	if ((errno = pthread_create(&wr->thread, NULL, rio_writer_main,
+	    rio)) != 0) {
+		snprintf(err, errlen, "raft's writer: a thread: %s",
+		    strerror(errno));
+		return (-1);
+	}
+	wr->started = true;
+	return (0);
+}
+
+static void
+rio_writer_stop(struct rio *rio)
+{
+	struct rio_writer	*wr = &rio->writer;
+
+	if (wr->started) {
+		pthread_mutex_lock(&wr->lock);
+		wr->stop = true;
+		pthread_cond_broadcast(&wr->cond);
+		pthread_mutex_unlock(&wr->lock);
+		pthread_join(wr->thread, NULL);
+	}
+	if (wr->ev != NULL)
+		event_free(wr->ev);
+	if (wr->pipe[0] != -1)
+		close(wr->pipe[0]);
+	if (wr->pipe[1] != -1)
+		close(wr->pipe[1]);
+	free(wr->batch);
+	pthread_cond_destroy(&wr->cond);
+	pthread_mutex_destroy(&wr->lock);
 }
 
 static void
 rio_write_run(evutil_socket_t fd, short what, void *arg)
 {
-	rio_flush(arg);
+	struct raft_io	*io = arg;
+	struct rio	*rio = io->impl;
+
+	if (rio->writer.on)
+		rio_writer_give(io);
+	else
+		rio_flush(io);
+}
+
+void
+replica_io_counts(struct raft_io *io, unsigned long *loop,
+    unsigned long *thread)
+{
+	struct rio	*rio = io->impl;
+
+	*loop = rio->n_loop;
+	pthread_mutex_lock(&rio->writer.lock);
+	*thread = rio->writer.n_thread;
+	pthread_mutex_unlock(&rio->writer.lock);
+}
+
+void
+replica_io_lead(struct raft_io *io, bool on)
+{
+	struct rio	*rio = io->impl;
+
+	rio->writer.on = on;
 }
 
 /* Who this server is matters only to the transport, which the caller
@@ -400,10 +638,19 @@ replica_io_init(struct raft_io *io, struct event_base *base,
 	rio->transport = *t;
 	TAILQ_INIT(&rio->dones);
 	TAILQ_INIT(&rio->writes);
+	io->impl = rio;
+	if (rio_writer_start(rio, err, errlen) != 0 ||
+	    (rio->writer.ev = event_new(base, rio->writer.pipe[0],
+	    EV_READ | EV_PERSIST, rio_writer_run, io)) == NULL ||
+	    event_add(rio->writer.ev, NULL) != 0) {
+		if (rio->writer.ev == NULL)
+			snprintf(err, errlen, "raft's writer: no event");
+		replica_io_free(io);
+		return (-1);
+	}
 	rio->done_ev = event_new(base, -1, 0, rio_done_run, io);
 	rio->write_ev = evtimer_new(base, rio_write_run, io);
 	io->version = 1;
-	io->impl = rio;
 	io->init = rio_init;
 	io->close = rio_close;
 	io->load = rio_load;
@@ -431,6 +678,11 @@ replica_io_free(struct raft_io *io)
 
 	if (rio == NULL)
 		return;
+	rio_writer_stop(rio);
+	while ((w = TAILQ_FIRST(&rio->writer.held)) != NULL) {
+		TAILQ_REMOVE(&rio->writer.held, w, entry);
+		free(w);
+	}
 	while ((d = TAILQ_FIRST(&rio->dones)) != NULL) {
 		TAILQ_REMOVE(&rio->dones, d, entry);
 		free(d);

@@ -1,15 +1,17 @@
 /* replica-io.h: C-raft's I/O (struct raft_io) on the controller's libevent
  * loop. Raft's clock is a timer on the loop; its disk is raft-disk.c, whose
- * writes are synchronous in the loop as the group commit's fsync is; its
- * messages are encoded by raft-wire.c and handed to a transport the caller
- * gives (replica.c: the TLS links between replicas; the unit test: a loop
- * back within one process). Every callback raft expects later runs from
- * the loop, never inside the call that asked for it, as raft requires.
- * There are no threads: raft, the store and the scheduler share the one
- * loop. */
+ * writes are synchronous in the loop as the group commit's fsync is, but
+ * for a leader's appends, which a thread of their own writes (see
+ * replica_io_lead); its messages are encoded by raft-wire.c and handed to
+ * a transport the caller gives (replica.c: the TLS links between
+ * replicas; the unit test: a loop back within one process). Every
+ * callback raft expects later runs from the loop, never inside the call
+ * that asked for it, as raft requires. Raft, the store and the scheduler
+ * share the one loop. */
 #ifndef GB_CTL_REPLICA_IO_H
 #define GB_CTL_REPLICA_IO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,6 +34,14 @@ int	replica_io_init(struct raft_io *io, struct event_base *base,
 	    char *err, size_t errlen);
 /* Frees what replica_io_init made, once raft_close's callback has run. */
 void	replica_io_free(struct raft_io *io);
+/* Whether raft's appends are written by the writer thread (on: this
+ * server leads, and its loop goes on while the disk syncs) or in the loop
+ * (off, the default: a follower, whose reply waits for the sync). */
+void	replica_io_lead(struct raft_io *io, bool on);
+/* How many batches of appends were written in the loop and by the writer
+ * since replica_io_init. */
+void	replica_io_counts(struct raft_io *io, unsigned long *loop,
+	    unsigned long *thread);
 /* Hands raft a message the transport received from server from, at
  * from_address (bytes of raft_wire_encode; a bad one is dropped and
  * logged). Returns 0, or -1 when the bytes were refused. */

@@ -433,6 +433,7 @@ replica_watch_cb(evutil_socket_t fd, short what, void *arg)
 		return;
 	if (state == RAFT_LEADER && !r->led) {
 		r->led = true;
+		replica_io_lead(&r->io, true);
 		log_info("replica %" PRIu64 ": elected leader in term %" PRIu64,
 		    (uint64_t)r->id,
 		    (uint64_t)r->raft.current_term);

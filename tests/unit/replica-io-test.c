@@ -142,16 +142,35 @@ t_ms(void)
 	return ((int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
 }
 
+/* As replica.c does, a server that leads has its appends written by
+ * the writer thread; here one that stops leading writes in the loop
+ * again (gbatchd starts itself again instead), with appends waiting. */
+static void
+t_writers(void)
+{
+	int	i;
+	bool	lead;
+
+	for (i = 0; i < T_N; i++) {
+		if (!t.s[i].up)
+			continue;
+		lead = raft_state(&t.s[i].raft) == RAFT_LEADER;
+		replica_io_lead(&t.s[i].io, lead);
+	}
+}
+
 /* Runs the loop until cond() holds or the deadline passes. */
 static bool
 t_until(bool (*cond)(void))
 {
 	int64_t	end = t_ms() + T_DEADLINE_MS;
 
+	t_writers();
 	while (!cond()) {
 		if (t_ms() > end)
 			return (false);
 		event_base_loop(t.base, EVLOOP_ONCE);
+		t_writers();
 	}
 	return (true);
 }
@@ -344,8 +363,9 @@ t_cut_stepped_down(void)
 int
 main(void)
 {
-	char	tmpl[] = "/tmp/gb-replica-io.XXXXXX", *cmd, *path;
-	int	i, old, now;
+	char		 tmpl[] = "/tmp/gb-replica-io.XXXXXX", *cmd, *path;
+	int		 i, old, now;
+	unsigned long	 loops, threads;
 
 	if ((t.dir = mkdtemp(tmpl)) == NULL)
 		return (1);
@@ -387,6 +407,18 @@ main(void)
 	ok(t_propose(1, 1000) == 0, "and acknowledges one more");
 	ok(t_until(t_all_caught_up), "every server knows all 51 commands");
 	is_int(t.acked, 51, "51 were acknowledged");
+	/* Since the restart: the one that acknowledged it wrote on the
+	 * writer thread, those that followed in their loop. */
+	loops = threads = 0;
+	for (i = 0; i < T_N; i++) {
+		unsigned long	loop, thread;
+
+		replica_io_counts(&t.s[i].io, &loop, &thread);
+		loops += loop;
+		threads += thread;
+	}
+	ok(threads > 0, "a leader wrote its appends on the writer thread");
+	ok(loops > 0, "followers wrote theirs in the loop");
 
 	/* A follower loses its file: the leader sends it a snapshot. */
 	now = t_leader();
