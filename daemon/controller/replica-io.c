@@ -241,7 +241,8 @@ rio_writer_take(struct raft_io *io, bool wait)
 	return (true);
 }
 
-/* Hands the appends waiting to the writer, if it is free. */
+/* Takes back the writer's batch if it is written, then hands it the
+ * appends waiting, if it is free. */
 static void
 rio_writer_give(struct raft_io *io)
 {
@@ -250,7 +251,7 @@ rio_writer_give(struct raft_io *io)
 	struct raft_disk_batch	*b;
 	unsigned		 n;
 
-	if (rio->n_writes == 0 || !rio_writer_take(io, false))
+	if (!rio_writer_take(io, false) || rio->n_writes == 0)
 		return;
 	b = rio_take_writes(rio, &wr->held, &n);
 	pthread_mutex_lock(&wr->lock);
@@ -314,22 +315,29 @@ rio_writer_main(void *arg)
 	return (NULL);
 }
 
-/* A batch is written: its callbacks are queued, and what waited goes. */
+/* The appends waiting are due: to the writer when this server leads
+ * (when the writer is free; else when it is done), else written here. */
 static void
-rio_writer_run(evutil_socket_t fd, short what, void *arg)
+rio_write_run(evutil_socket_t fd, short what, void *arg)
 {
 	struct raft_io	*io = arg;
 	struct rio	*rio = io->impl;
-	char		 buf[64];
 
-	while (read(fd, buf, sizeof buf) > 0)
-		;
-	if (!rio_writer_take(io, false) || rio->n_writes == 0)
-		return;
 	if (rio->writer.on)
 		rio_writer_give(io);
 	else
 		rio_flush(io);
+}
+
+/* A batch is written: its callbacks are queued, and what waited goes. */
+static void
+rio_writer_run(evutil_socket_t fd, short what, void *arg)
+{
+	char	buf[64];
+
+	while (read(fd, buf, sizeof buf) > 0)
+		;
+	rio_write_run(-1, 0, arg);
 }
 
 static int
@@ -377,18 +385,6 @@ rio_writer_stop(struct rio *rio)
 	free(wr->batch);
 	pthread_cond_destroy(&wr->cond);
 	pthread_mutex_destroy(&wr->lock);
-}
-
-static void
-rio_write_run(evutil_socket_t fd, short what, void *arg)
-{
-	struct raft_io	*io = arg;
-	struct rio	*rio = io->impl;
-
-	if (rio->writer.on)
-		rio_writer_give(io);
-	else
-		rio_flush(io);
 }
 
 void

@@ -229,7 +229,7 @@ store_prepare(int i, char *err, size_t errlen)
 }
 
 /* SQLite counts every allocation for sqlite3_status() under one global
- * mutex: a lock and an unlock on each malloc and free, about 4% of a
+ * mutex: a lock and an unlock on each malloc and free, 3.5% of a
  * replica leader's time and 3% of a single controller's under a submit
  * storm. gbatchd never reads those counts (nor sets a soft heap limit,
  * which needs them). */
