@@ -1,17 +1,23 @@
-/* raft-disk.c: C-raft's term, vote, log and snapshot in SQLite. See
- * raft-disk.h.
+/* raft-disk.c: C-raft's term, vote and snapshot in SQLite, and its log in
+ * raft-segs.c's segment files beside it (raft.db-log/). See raft-disk.h.
  *
- * The log is the rows of entries, contiguous from meta.log_start (the
- * index the log begins at, past what a snapshot compacted away) to the
- * last row; an empty log says where the next append goes by log_start
- * alone. Raft ids and terms are unsigned 64-bit and SQLite's integers
+ * meta.log_start is the index the log begins at, past what a snapshot
+ * compacted away; the log holds the entries from there on, and an empty
+ * log says where the next append goes by log_start alone. A change to
+ * both (a snapshot, a truncation below log_start) commits raft.db first
+ * and then changes the log, so a crash in between leaves entries before
+ * log_start, which the log skips, or entries past a snapshot installed
+ * from the leader: entries it sent and raft handles like any a follower
+ * holds. Raft ids and terms are unsigned 64-bit and SQLite's integers
  * signed: they are stored as the same 64 bits, so ids made by
  * raft_digest() survive. */
 #include <sys/stat.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +28,7 @@
 
 #include "common/xmalloc.h"
 #include "daemon/controller/raft-disk.h"
+#include "daemon/controller/raft-segs.h"
 #include "daemon/controller/wal-ckpt.h"
 
 /* "gbRf" in PRAGMA application_id: how we know a raft.db from the jobs
@@ -33,7 +40,9 @@
  * Append, never edit. */
 static const char *const raft_disk_migrations[] = {
 	/* 1: the term and vote, the log, the newest snapshot and the
-	 * servers of its configuration in their order. */
+	 * servers of its configuration in their order. The entries have
+	 * moved to raft-segs.c's files since: a store that still holds rows
+	 * has them moved when it is opened. */
 	"CREATE TABLE meta (id INTEGER PRIMARY KEY CHECK (id = 1),"
 	" term INTEGER NOT NULL, vote INTEGER NOT NULL,"
 	" log_start INTEGER NOT NULL);"
@@ -52,8 +61,10 @@ static const char *const raft_disk_migrations[] = {
 
 struct raft_disk {
 	sqlite3		*db;
-	sqlite3_stmt	*append;	/* prepared once: the hot path */
+	struct raft_segs	*log;
 	struct wal_ckpt	*ckpt;
+	raft_index	 start;		/* meta.log_start */
+	int		 created;	/* the schema was made by this open */
 	raft_index	 next;		/* where the next append goes */
 	char		 errmsg[RAFT_ERRMSG_BUF_SIZE];
 };
@@ -188,6 +199,7 @@ raft_disk_schema(struct raft_disk *d)
 		    version, RAFT_DISK_VERSION);
 		return (RAFT_CORRUPT);
 	}
+	d->created = version == 0;
 	for (v = (int)version; v < RAFT_DISK_VERSION; v++) {
 		rv = raft_disk_exec(d, "BEGIN IMMEDIATE", "begin");
 		if (rv == 0)
@@ -203,29 +215,85 @@ raft_disk_schema(struct raft_disk *d)
 }
 
 /* Where the next append goes: after the last entry, or at log_start. */
-static int
+static void
 raft_disk_find_next(struct raft_disk *d)
 {
-	unsigned long long	last, start;
-	int		rv;
+	raft_index	last = raft_segs_last(d->log);
 
-	if ((rv = raft_disk_int(d, "SELECT log_start FROM meta",
-	    &start)) != 0 ||
-	    (rv = raft_disk_int(d, "SELECT max(idx) FROM entries",
-	    &last)) != 0)
+	d->next = last != 0 ? last + 1 : d->start;
+}
+
+/* Whether dir is absent or holds nothing. */
+static bool
+raft_disk_dir_empty(const char *dir)
+{
+	struct dirent	*de;
+	DIR		*dp;
+	bool		 empty = true;
+
+	if ((dp = opendir(dir)) == NULL)
+		return (errno == ENOENT);
+	while (empty && (de = readdir(dp)) != NULL)
+		empty = strcmp(de->d_name, ".") == 0 ||
+		    strcmp(de->d_name, "..") == 0;
+	closedir(dp);
+	return (empty);
+}
+
+/* Moves the rows of entries, a store's log before raft-segs.c, into the log
+ * files: those first, synced, then the rows go. A crash in between moves
+ * them again from the start. */
+static int
+raft_disk_import(struct raft_disk *d)
+{
+	struct raft_entry	 e;
+	sqlite3_stmt		*st;
+	unsigned long long	 rows;
+	raft_index		 idx;
+	int			 rc, rv;
+
+	if ((rv = raft_disk_int(d, "SELECT count(*) FROM entries WHERE "
+	    "idx >= (SELECT log_start FROM meta)", &rows)) != 0)
 		return (rv);
-	d->next = last != 0 ? last + 1 : start;
-	if (d->next == 0) {
-		raft_disk_fail(d, "the meta row is missing");
-		return (RAFT_CORRUPT);
+	if (rows == 0)
+		return (raft_disk_exec(d, "DELETE FROM entries", "import"));
+	if ((rv = raft_segs_reset(d->log, d->start)) != 0) {
+		raft_disk_fail(d, "import: %s", raft_segs_errmsg(d->log));
+		return (rv);
 	}
-	return (0);
+	if (sqlite3_prepare_v2(d->db, "SELECT idx, term, type, data FROM "
+	    "entries WHERE idx >= (SELECT log_start FROM meta) ORDER BY idx",
+	    -1, &st, NULL) != SQLITE_OK)
+		return (raft_disk_sqlerr(d, "import"));
+	while (rv == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		memset(&e, 0, sizeof e);
+		idx = (raft_index)sqlite3_column_int64(st, 0);
+		e.term = (raft_term)sqlite3_column_int64(st, 1);
+		e.type = (unsigned short)sqlite3_column_int(st, 2);
+		e.buf.base = (void *)sqlite3_column_blob(st, 3);
+		e.buf.len = (size_t)sqlite3_column_bytes(st, 3);
+		if ((rv = raft_segs_append(d->log, idx, &e, 1)) != 0) {
+			raft_disk_fail(d, "import entry %llu: %s", idx,
+			    raft_segs_errmsg(d->log));
+			rv = RAFT_CORRUPT;
+		}
+	}
+	if (rv == 0 && rc != SQLITE_DONE)
+		rv = raft_disk_sqlerr(d, "import");
+	sqlite3_finalize(st);
+	if (rv == 0 && (rv = raft_segs_sync(d->log)) != 0)
+		raft_disk_fail(d, "import: %s", raft_segs_errmsg(d->log));
+	if (rv == 0)
+		rv = raft_disk_exec(d, "DELETE FROM entries", "import");
+	return (rv);
 }
 
 struct raft_disk *
 raft_disk_open(const char *path, char *err, size_t errlen)
 {
 	struct raft_disk	*d;
+	unsigned long long	 start;
+	char			*log_dir;
 	int			 fd;
 
 	d = xcalloc(1, sizeof *d);
@@ -253,14 +321,26 @@ raft_disk_open(const char *path, char *err, size_t errlen)
 	    raft_disk_exec(d, "PRAGMA synchronous = FULL", "synchronous") != 0 ||
 	    raft_disk_exec(d, "PRAGMA journal_size_limit = 67108864",
 	    "journal_size_limit") != 0 ||
-	    raft_disk_find_next(d) != 0)
+	    raft_disk_int(d, "SELECT log_start FROM meta", &start) != 0)
 		goto fail;
-	if (sqlite3_prepare_v2(d->db, "INSERT INTO entries (idx, term, type, "
-	    "data) VALUES (?1, ?2, ?3, ?4)", -1, &d->append, NULL) !=
-	    SQLITE_OK) {
-		raft_disk_sqlerr(d, "prepare");
+	if ((d->start = start) == 0) {
+		raft_disk_fail(d, "the meta row is missing");
 		goto fail;
 	}
+	log_dir = xasprintf("%s-log", path);
+	if (d->created && !raft_disk_dir_empty(log_dir)) {
+		raft_disk_fail(d, "the file is new but %s holds a log, the "
+		    "log of the raft.db that was here: remove that directory "
+		    "too, or put its raft.db back", log_dir);
+		free(log_dir);
+		goto fail;
+	}
+	d->log = raft_segs_open(log_dir, d->start, d->errmsg,
+	    sizeof d->errmsg);
+	free(log_dir);
+	if (d->log == NULL || raft_disk_import(d) != 0)
+		goto fail;
+	raft_disk_find_next(d);
 	/* Every replica appends the same entries, so their checkpoints
 	 * would fall due together and hold each loop a few ms at once. */
 	if ((d->ckpt = wal_ckpt_start(d->db, path, d->errmsg,
@@ -279,8 +359,8 @@ raft_disk_close(struct raft_disk *d)
 	if (d == NULL)
 		return;
 	wal_ckpt_stop(d->ckpt);
-	sqlite3_finalize(d->append);
 	sqlite3_close(d->db);
+	raft_segs_close(d->log);
 	free(d);
 }
 
@@ -406,84 +486,6 @@ fail:
 	return (rv);
 }
 
-/* The log, from start, into one entries array and one batch, as C-raft's
- * own stores load it (raft_start frees them through the batch field). */
-static int
-raft_disk_entries_read(struct raft_disk *d, raft_index start,
-    struct raft_entry **out, size_t *n)
-{
-	struct raft_entry	*e = NULL;
-	sqlite3_stmt		*st = NULL;
-	unsigned long long		 count, total;
-	uint8_t			*batch = NULL, *cursor;
-	size_t			 i = 0, len;
-	int			 rc, rv;
-
-	*out = NULL;
-	*n = 0;
-	if ((rv = raft_disk_int(d, "SELECT count(*) FROM entries",
-	    &count)) != 0 || (rv = raft_disk_int(d, "SELECT "
-	    "coalesce(sum(length(data)), 0) FROM entries", &total)) != 0)
-		return (rv);
-	if (count == 0)
-		return (0);
-	e = raft_calloc(count, sizeof *e);
-	batch = raft_malloc(total > 0 ? total : 1);
-	if (e == NULL || batch == NULL) {
-		raft_disk_fail(d, "load %llu entries: out of memory",
-		    (unsigned long long)count);
-		rv = RAFT_NOMEM;
-		goto fail;
-	}
-	if (sqlite3_prepare_v2(d->db, "SELECT idx, term, type, data FROM "
-	    "entries ORDER BY idx", -1, &st, NULL) != SQLITE_OK) {
-		rv = raft_disk_sqlerr(d, "load entries");
-		goto fail;
-	}
-	cursor = batch;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW && i < count) {
-		e[i].term = (raft_term)sqlite3_column_int64(st, 1);
-		e[i].type = (unsigned short)sqlite3_column_int(st, 2);
-		if ((raft_index)sqlite3_column_int64(st, 0) != start + i ||
-		    e[i].term == 0 || e[i].type < RAFT_COMMAND ||
-		    e[i].type > RAFT_CHANGE) {
-			raft_disk_fail(d, "entry %lld (term %llu, type %u) "
-			    "where entry %llu was expected",
-			    sqlite3_column_int64(st, 0), e[i].term,
-			    e[i].type, start + i);
-			rv = RAFT_CORRUPT;
-			goto fail;
-		}
-		len = (size_t)sqlite3_column_bytes(st, 3);
-		if ((size_t)(cursor - batch) + len > total) {
-			raft_disk_fail(d, "entry %llu: data is not a blob",
-			    start + i);
-			rv = RAFT_CORRUPT;
-			goto fail;
-		}
-		if (len > 0)
-			memcpy(cursor, sqlite3_column_blob(st, 3), len);
-		e[i].buf.base = cursor;
-		e[i].buf.len = len;
-		e[i].batch = batch;
-		cursor += len;
-		i++;
-	}
-	if (rc != SQLITE_DONE) {
-		rv = raft_disk_sqlerr(d, "load entries");
-		goto fail;
-	}
-	sqlite3_finalize(st);
-	*out = e;
-	*n = i;
-	return (0);
-fail:
-	sqlite3_finalize(st);
-	raft_free(batch);
-	raft_free(e);
-	return (rv);
-}
-
 /* Refuses a stored state that raft_start would assert on, rather than
  * let it abort the daemon. */
 static int
@@ -513,7 +515,6 @@ raft_disk_load(struct raft_disk *d, raft_term *term, raft_id *voted_for,
     struct raft_snapshot **snapshot, raft_index *start_index,
     struct raft_entry **entries, size_t *n_entries)
 {
-	unsigned long long	start;
 	int		rv;
 
 	*snapshot = NULL;
@@ -525,19 +526,23 @@ raft_disk_load(struct raft_disk *d, raft_term *term, raft_id *voted_for,
 		return (rv);
 	if ((rv = raft_disk_int(d, "SELECT term FROM meta", term)) != 0 ||
 	    (rv = raft_disk_int(d, "SELECT vote FROM meta", voted_for)) != 0 ||
-	    (rv = raft_disk_int(d, "SELECT log_start FROM meta",
-	    &start)) != 0 ||
-	    (rv = raft_disk_snapshot_read(d, snapshot)) != 0 ||
-	    (rv = raft_disk_entries_read(d, start, entries, n_entries)) != 0 ||
-	    (rv = raft_disk_check(d, *snapshot, start, *entries,
-	    *n_entries)) != 0)
+	    (rv = raft_disk_snapshot_read(d, snapshot)) != 0)
 		goto fail;
 	if ((rv = raft_disk_end(d, 0)) != 0)
 		goto fail;
-	*start_index = start;
+	if ((rv = raft_segs_load(d->log, entries, n_entries)) != 0) {
+		raft_disk_fail(d, "%s", raft_segs_errmsg(d->log));
+		goto fail;
+	}
+	raft_disk_find_next(d);
+	if ((rv = raft_disk_check(d, *snapshot, d->start, *entries,
+	    *n_entries)) != 0)
+		goto fail;
+	*start_index = d->start;
 	return (0);
 fail:
-	(void)raft_disk_end(d, rv);
+	if (!sqlite3_get_autocommit(d->db))
+		(void)raft_disk_end(d, rv);
 	raft_disk_snapshot_free(*snapshot);
 	*snapshot = NULL;
 	if (*entries != NULL)
@@ -548,31 +553,12 @@ fail:
 	return (rv);
 }
 
-/* Writes e at index idx, within the caller's transaction. */
+/* Makes the log's last failure d's, with its code. */
 static int
-raft_disk_put_entry(struct raft_disk *d, raft_index idx,
-    const struct raft_entry *e)
+raft_disk_logerr(struct raft_disk *d, int rv, const char *what)
 {
-	char	what[48];
-	int	rv = 0;
-
-	if (e->term == 0 || e->type < RAFT_COMMAND || e->type > RAFT_CHANGE) {
-		raft_disk_fail(d, "entry %llu: term %llu, type %u", idx,
-		    e->term, e->type);
-		return (RAFT_INVALID);
-	}
-	sqlite3_bind_int64(d->append, 1, (sqlite3_int64)idx);
-	sqlite3_bind_int64(d->append, 2, (sqlite3_int64)e->term);
-	sqlite3_bind_int(d->append, 3, e->type);
-	/* A NULL pointer would bind SQL NULL, not an empty blob. */
-	sqlite3_bind_blob64(d->append, 4, e->buf.len > 0 ? e->buf.base : "",
-	    e->buf.len, SQLITE_STATIC);
-	if (sqlite3_step(d->append) != SQLITE_DONE) {
-		snprintf(what, sizeof what, "append entry %llu", idx);
-		rv = raft_disk_sqlerr(d, what);
-	}
-	sqlite3_reset(d->append);
-	sqlite3_clear_bindings(d->append);
+	if (rv != 0)
+		raft_disk_fail(d, "%s: %s", what, raft_segs_errmsg(d->log));
 	return (rv);
 }
 
@@ -581,36 +567,41 @@ raft_disk_bootstrap(struct raft_disk *d,
     const struct raft_configuration *conf)
 {
 	struct raft_entry	e;
-	unsigned long long		term, n, snap;
+	unsigned long long	term, snap;
 	int			rv;
 
 	memset(&e, 0, sizeof e);
+	if ((rv = raft_disk_int(d, "SELECT term FROM meta", &term)) != 0 ||
+	    (rv = raft_disk_int(d, "SELECT count(*) FROM snapshot",
+	    &snap)) != 0)
+		return (rv);
+	if (term != 0 || snap != 0) {
+		raft_disk_fail(d, "cannot bootstrap: the store holds term "
+		    "%llu, entries to %llu and %llu snapshots already", term,
+		    (unsigned long long)raft_segs_last(d->log), snap);
+		return (RAFT_CANTBOOTSTRAP);
+	}
 	if ((rv = raft_configuration_encode(conf, &e.buf)) != 0) {
 		raft_disk_fail(d, "bootstrap: %s", raft_strerror(rv));
 		return (rv);
 	}
 	e.term = 1;
 	e.type = RAFT_CHANGE;
-	if ((rv = raft_disk_exec(d, "BEGIN IMMEDIATE", "bootstrap")) != 0)
-		goto out;
-	if ((rv = raft_disk_int(d, "SELECT term FROM meta", &term)) == 0 &&
-	    (rv = raft_disk_int(d, "SELECT count(*) FROM entries", &n)) == 0 &&
-	    (rv = raft_disk_int(d, "SELECT count(*) FROM snapshot",
-	    &snap)) == 0 && (term != 0 || n != 0 || snap != 0)) {
-		raft_disk_fail(d, "cannot bootstrap: the store holds term "
-		    "%llu, %llu entries and %llu snapshots already",
-		    (unsigned long long)term, (unsigned long long)n,
-		    (unsigned long long)snap);
-		rv = RAFT_CANTBOOTSTRAP;
-	}
-	if (rv == 0)
-		rv = raft_disk_put_entry(d, 1, &e);
-	if (rv == 0)
+	/* Term 0 with entries is only a bootstrap a crash cut short: raft
+	 * sets a term before it appends anything. The entry goes first,
+	 * then the term that makes it count. */
+	if ((rv = raft_disk_logerr(d, raft_segs_reset(d->log, 1),
+	    "bootstrap")) == 0 &&
+	    (rv = raft_disk_logerr(d, raft_segs_append(d->log, 1, &e, 1),
+	    "bootstrap")) == 0 &&
+	    (rv = raft_disk_logerr(d, raft_segs_sync(d->log),
+	    "bootstrap")) == 0)
 		rv = raft_disk_run(d, "bootstrap", "UPDATE meta SET term = 1, "
 		    "vote = 0, log_start = 1", 0);
-	if ((rv = raft_disk_end(d, rv)) == 0)
+	if (rv == 0) {
+		d->start = 1;
 		d->next = 2;
-out:
+	}
 	raft_free(e.buf.base);
 	return (rv);
 }
@@ -644,20 +635,24 @@ raft_disk_append_batches(struct raft_disk *d,
     const struct raft_disk_batch *b, unsigned nb)
 {
 	raft_index	next = d->next;
-	unsigned	i, j;
-	int		rv;
+	unsigned	i;
+	int		rv = 0;
 
-	for (i = 0; i < nb && b[i].n == 0; i++)
-		;
-	if (i == nb)
-		return (0);
-	if ((rv = raft_disk_exec(d, "BEGIN IMMEDIATE", "append")) != 0)
-		return (rv);
-	for (i = 0; i < nb && rv == 0; i++)
-		for (j = 0; j < b[i].n && rv == 0; j++)
-			rv = raft_disk_put_entry(d, next++, &b[i].entries[j]);
-	if ((rv = raft_disk_end(d, rv)) == 0)
+	for (i = 0; i < nb && rv == 0; i++) {
+		if (b[i].n == 0)
+			continue;
+		rv = raft_segs_append(d->log, next, b[i].entries, b[i].n);
+		next += b[i].n;
+	}
+	if (rv == 0 && next != d->next)
+		rv = raft_segs_sync(d->log);
+	if (rv == 0) {
 		d->next = next;
+		return (0);
+	}
+	/* None of them, as promised: what was written goes again. */
+	raft_disk_logerr(d, rv, "append");
+	(void)raft_segs_truncate(d->log, d->next);
 	return (rv);
 }
 
@@ -672,15 +667,18 @@ raft_disk_truncate(struct raft_disk *d, raft_index index)
 	}
 	if (index >= d->next)
 		return (0);
+	if (index >= d->start) {
+		if ((rv = raft_disk_logerr(d, raft_segs_truncate(d->log, index),
+		    "truncate")) == 0)
+			d->next = index;
+		return (rv);
+	}
 	/* Truncating below log_start (only C-raft's test fixture does)
 	 * leaves an empty log that goes on at index, as C-raft's uv does. */
-	if ((rv = raft_disk_exec(d, "BEGIN IMMEDIATE", "truncate")) == 0 &&
-	    (rv = raft_disk_run(d, "truncate", "DELETE FROM entries WHERE "
-	    "idx >= ?1", 1, index)) == 0)
-		rv = raft_disk_run(d, "truncate", "UPDATE meta SET log_start = "
-		    "min(log_start, ?1)", 1, index);
-	if ((rv = raft_disk_end(d, rv)) == 0)
-		d->next = index;
+	if ((rv = raft_disk_logerr(d, raft_segs_reset(d->log, index),
+	    "truncate")) == 0 && (rv = raft_disk_run(d, "truncate",
+	    "UPDATE meta SET log_start = ?1", 1, index)) == 0)
+		d->start = d->next = index;
 	return (rv);
 }
 
@@ -733,7 +731,7 @@ int
 raft_disk_snapshot_put(struct raft_disk *d, unsigned trailing,
     const struct raft_snapshot *s)
 {
-	raft_index	next = d->next, retain;
+	raft_index	next = d->next, start = d->start, retain;
 	size_t		total = 0;
 	unsigned	i;
 	int		rv;
@@ -756,27 +754,29 @@ raft_disk_snapshot_put(struct raft_disk *d, unsigned trailing,
 	    (rv = raft_disk_exec(d, "DELETE FROM snapshot; DELETE FROM "
 	    "snapshot_servers", "put snapshot")) == 0)
 		rv = raft_disk_snapshot_write(d, s, total);
-	if (rv == 0 && trailing == 0) {
+	if (trailing == 0) {
 		/* Installed from the leader: the log, even past the
 		 * snapshot, is the old leader's history and goes. */
-		next = s->index + 1;
-		if ((rv = raft_disk_exec(d, "DELETE FROM entries",
-		    "put snapshot")) == 0)
-			rv = raft_disk_run(d, "put snapshot", "UPDATE meta SET "
-			    "log_start = ?1", 1, next);
-	} else if (rv == 0 && s->index > trailing) {
+		next = start = s->index + 1;
+	} else if (s->index > trailing) {
 		/* Taken here: keep the trailing entries up to the snapshot,
 		 * for followers just behind, and all after it. */
 		retain = s->index - trailing + 1;
-		if ((rv = raft_disk_run(d, "put snapshot", "DELETE FROM "
-		    "entries WHERE idx < ?1", 1, retain)) == 0)
-			rv = raft_disk_run(d, "put snapshot", "UPDATE meta SET "
-			    "log_start = max(log_start, ?1)", 1,
-			    retain < next ? retain : next);
+		if (retain > next)
+			retain = next;
+		if (retain > start)
+			start = retain;
 	}
-	if ((rv = raft_disk_end(d, rv)) == 0)
-		d->next = next;
-	return (rv);
+	if (rv == 0 && start != d->start)
+		rv = raft_disk_run(d, "put snapshot", "UPDATE meta SET "
+		    "log_start = ?1", 1, start);
+	if ((rv = raft_disk_end(d, rv)) != 0)
+		return (rv);
+	/* raft.db first: see the top of this file. */
+	d->start = start;
+	d->next = next;
+	return (raft_disk_logerr(d, trailing == 0 ? raft_segs_reset(d->log,
+	    start) : raft_segs_forget(d->log, start), "put snapshot"));
 }
 
 int

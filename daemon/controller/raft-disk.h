@@ -1,9 +1,11 @@
-/* raft-disk.h: what C-raft keeps on disk for one controller (its term, its
- * vote, its log and its newest snapshot), in an SQLite file of its own
- * (state_dir/raft.db). It is the storage half of our struct raft_io: each
- * call below is one transaction, committed (WAL, synchronous = FULL) before
- * it returns, so the raft_io around it may fire raft's callback from the
- * loop at once. Nothing here knows libevent or the network.
+/* raft-disk.h: what C-raft keeps on disk for one controller: its term,
+ * its vote and its newest snapshot in an SQLite file of its own
+ * (state_dir/raft.db), its log in raft-segs.c's files beside it
+ * (state_dir/raft.db-log/). It is the storage half of our struct raft_io:
+ * each call below is durable (WAL, synchronous = FULL; the log's files
+ * synced) before it returns, so the raft_io around it may fire raft's
+ * callback from the loop at once. Nothing here knows libevent or the
+ * network.
  *
  * The calls return 0 or one of C-raft's codes (RAFT_IOERR, RAFT_CORRUPT,
  * RAFT_NOMEM, RAFT_NOSPACE, RAFT_CANTBOOTSTRAP, RAFT_INVALID, RAFT_TOOBIG),
@@ -19,9 +21,11 @@
 struct raft_disk;
 
 /* Opens the store at path, creating it (mode 0600) and its schema if the
- * file is new or empty. Returns NULL with err saying why: a file that is
- * not SQLite, an SQLite file of someone else's, or one of a newer schema
- * is refused, never changed. */
+ * file is new or empty, and its log at path-log. Returns NULL with err
+ * saying why: a file that is not SQLite, an SQLite file of someone
+ * else's, one of a newer schema, a new file beside an old log, or a log
+ * that fails its checks is refused, never changed. A store that kept its
+ * entries as rows (before raft-segs.c) has them moved into the log. */
 struct raft_disk *raft_disk_open(const char *path, char *err, size_t errlen);
 /* raft_disk_close(NULL) does nothing. */
 void		  raft_disk_close(struct raft_disk *);

@@ -504,6 +504,56 @@ t_foreign(void)
 	unlink(path);
 }
 
+/* A store of the version that kept entries as rows; and a new store
+ * beside the log of one removed. */
+static void
+t_upgrade(void)
+{
+	struct raft_disk	*d;
+	struct t_load		 l;
+	char			 path[80], cmd[320], err[256] = "";
+	sqlite3			*db;
+	sqlite3_stmt		*st;
+	int			 rows = -1;
+
+	snprintf(path, sizeof path, "%s/old.db", t_dir);
+	raft_disk_close(raft_disk_open(path, NULL, 0));
+	t_sql(path, "UPDATE meta SET term = 2; INSERT INTO entries VALUES "
+	    "(1, 1, 3, x'00'), (2, 2, 1, 'two')");
+	memset(&l, 0, sizeof l);
+	if ((d = raft_disk_open(path, err, sizeof err)) != NULL)
+		l.rv = raft_disk_load(d, &l.term, &l.vote, &l.snap, &l.start,
+		    &l.e, &l.n);
+	raft_disk_close(d);
+	ok(d != NULL && l.rv == 0 && l.term == 2 && l.start == 1 &&
+	    l.n == 2 && t_entry_is(&l.e[1], 2, RAFT_COMMAND, "two"),
+	    "a store's entries kept as rows load: %s", err);
+	t_free(&l);
+	if (sqlite3_open(path, &db) == SQLITE_OK && sqlite3_prepare_v2(db,
+	    "SELECT count(*) FROM entries", -1, &st, NULL) == SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW)
+			rows = sqlite3_column_int(st, 0);
+		sqlite3_finalize(st);
+	}
+	sqlite3_close(db);
+	ok(rows == 0, "and have moved to the log files (%d rows left)", rows);
+	d = raft_disk_open(path, NULL, 0);
+	if (d != NULL)
+		l.rv = raft_disk_load(d, &l.term, &l.vote, &l.snap, &l.start,
+		    &l.e, &l.n);
+	raft_disk_close(d);
+	ok(d != NULL && l.rv == 0 && l.n == 2 && l.e[0].type == RAFT_CHANGE &&
+	    t_entry_is(&l.e[1], 2, RAFT_COMMAND, "two"),
+	    "from where they load again");
+	t_free(&l);
+
+	snprintf(cmd, sizeof cmd, "rm -f '%s' '%s-wal' '%s-shm'", path, path,
+	    path);
+	if (system(cmd) != 0)
+		printf("# %s failed\n", cmd);
+	t_refused(path, "holds a log", "a new store beside an old log");
+}
+
 int
 main(void)
 {
@@ -524,6 +574,7 @@ main(void)
 	t_raft_start(d, 22, 0);
 	raft_disk_close(d);
 	t_foreign();
+	t_upgrade();
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", t_dir);
 	if (system(cmd) != 0)
 		printf("# could not remove %s\n", t_dir);

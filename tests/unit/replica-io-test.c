@@ -425,7 +425,8 @@ main(void)
 	i = (now + 1) % T_N;
 	t_stop(i);
 	path = t_path(i);
-	cmd = xasprintf("rm -f '%s' '%s-wal' '%s-shm'", path, path, path);
+	cmd = xasprintf("rm -rf '%s' '%s-wal' '%s-shm' '%s-log'", path, path,
+	    path, path);
 	ok(system(cmd) == 0, "server %d's file is gone", i + 1);
 	free(cmd);
 	free(path);
