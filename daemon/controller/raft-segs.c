@@ -377,7 +377,8 @@ rseg_list(struct raft_segs *l)
 		l->segs[l->n_segs++].seq = seq;
 	}
 	closedir(dp);
-	qsort(l->segs, l->n_segs, sizeof *l->segs, rseg_seq_cmp);
+	if (l->n_segs > 1)
+		qsort(l->segs, l->n_segs, sizeof *l->segs, rseg_seq_cmp);
 	return (0);
 }
 
@@ -768,8 +769,11 @@ raft_segs_forget(struct raft_segs *l, raft_index start)
 	for (i = 0; i < l->n_segs; i++)
 		if (l->segs[i].first != 0 && l->segs[i].first < start)
 			l->segs[i].first = l->segs[i].last >= start ? start : 0;
-	memmove(l->segs, l->segs + gone, (l->n_segs - gone) * sizeof *l->segs);
-	l->n_segs -= gone;
+	if (gone > 0) {
+		memmove(l->segs, l->segs + gone, (l->n_segs - gone) *
+		    sizeof *l->segs);
+		l->n_segs -= gone;
+	}
 	if (rv == 0 && gone > 0)
 		rv = rseg_sync_dir(l);
 	return (rv);
