@@ -54,11 +54,10 @@ struct raft_segs {
 
 /* What one pass over a segment's records found. */
 struct rseg_scan {
-	struct raft_entry	*e;	/* collected entries, or NULL: count */
+	struct raft_entry	*e;	/* the entries collected */
 	size_t			 n, cap;
 	uint8_t			*batch;
 	size_t			 len, batch_cap;
-	int			 collect;
 };
 
 /* CRC-32C (Castagnoli), reflected: the table of l's checksums. */
@@ -303,7 +302,7 @@ rseg_scan_seg(struct raft_segs *l, struct rseg_seg *g, const uint8_t *data,
 			if (g->first == 0)
 				g->first = idx;
 			l->last = idx;
-			if (s != NULL && s->collect)
+			if (s != NULL)
 				rseg_collect(s, term, (unsigned short)type,
 				    r + RSEG_REC, (size_t)dlen);
 		}
@@ -510,7 +509,6 @@ raft_segs_load(struct raft_segs *l, struct raft_entry **entries, size_t *n)
 	*entries = NULL;
 	*n = 0;
 	memset(&s, 0, sizeof s);
-	s.collect = 1;
 	if ((rv = rseg_scan(l, &s)) != 0 || (rv = rseg_open_last(l)) != 0)
 		goto out;
 	if (s.n == 0)
