@@ -3,8 +3,11 @@
 #ifndef GB_DAEMON_UNIXSOCK_H
 #define GB_DAEMON_UNIXSOCK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
+/* Whether a daemon answers on the socket at path. */
+bool	unixsock_answers(const char *path);
 /* Binds a new non-blocking socket at path, mode 0666 (who connects is
  * told by the kernel, SO_PEERCRED, not by the file's mode). A socket file
  * nobody answers on, left by a crash, is replaced; one that answers

@@ -27,6 +27,7 @@
 #include "daemon/controller/conf.h"
 #include "daemon/controller/ctx.h"
 #include "daemon/controller/gbatchd.h"
+#include "daemon/controller/replica-seed.h"
 #include "daemon/controller/service.h"
 #include "daemon/controller/store.h"
 
@@ -41,6 +42,7 @@ struct gbatchd_run {
 
 static const struct option gbatchd_longopts[] = {
 	{ "check-config", no_argument, NULL, 'C' },
+	{ "seed", no_argument, NULL, 'S' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
@@ -50,8 +52,8 @@ static void
 gbatchd_usage(FILE *f)
 {
 	fprintf(f,
-"usage: gbatchd [-CDv] [-f FILE] [-s SOCKET] [-l HOST:PORT] [-d STATE_DIR]\n"
-"               [-L LOGFILE] [-P PIDFILE]\n"
+"usage: gbatchd [-CDv] [--seed] [-f FILE] [-s SOCKET] [-l HOST:PORT]\n"
+"               [-d STATE_DIR] [-L LOGFILE] [-P PIDFILE]\n"
 "The gbatch controller: keeps the job queue, schedules jobs onto node\n"
 "daemons (gnoded) and answers the commands (gsub, gq, gcancel, ...).\n"
 "\n"
@@ -66,6 +68,10 @@ gbatchd_usage(FILE *f)
 "  -v             log debug messages\n"
 "  -C, --check-config\n"
 "                 check the configuration (file and flags) and exit\n"
+"  --seed         turn this controller's store (STATE_DIR/gbatch.db) into\n"
+"                 the first state of the replica set in\n"
+"                 controller.replicas (STATE_DIR/raft.db, to copy to\n"
+"                 every other replica) and exit\n"
 "  -h, --help     show this help and exit\n"
 "  -V, --version  show the version and exit\n"
 "\n"
@@ -211,6 +217,7 @@ main(int argc, char **argv)
 	const char		*conf_path, *pidfile = NULL;
 	char			 err[1024];
 	bool			 foreground = false, check = false;
+	bool			 seed = false;
 	bool			 restarted;
 	int			 ch, i, found, r;
 	static const int	 signums[] = { SIGTERM, SIGINT, SIGHUP };
@@ -223,6 +230,7 @@ main(int argc, char **argv)
 		case CMD_OPT_EXIT:
 			return (r);
 		case 'C': check = true; break;
+		case 'S': seed = true; break;
 		case 'D': foreground = true; break;
 		case 'f': conf_path = optarg; break;
 		case 's': flags.socket = optarg; break;
@@ -246,6 +254,17 @@ main(int argc, char **argv)
 		conf_file_print_ok(stdout, flags.conf_path, found == 0);
 		gbatchd_unconfigure();
 		return (EXIT_OK);
+	}
+	if (seed) {
+		char	msg[2048];
+
+		r = replica_seed(c, msg, sizeof msg, err, sizeof err);
+		if (r == 0)
+			printf("gbatchd: %s\n", msg);
+		else
+			fprintf(stderr, "gbatchd: --seed: %s\n", err);
+		gbatchd_unconfigure();
+		return (r == 0 ? EXIT_OK : EXIT_FAILURE);
 	}
 
 	if (run.logfile != NULL && logfile_open(run.logfile) != 0) {

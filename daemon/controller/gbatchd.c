@@ -507,9 +507,11 @@ gbatchd_open(struct event_base *base, char *err, size_t errlen)
 		snprintf(err, errlen, "%s/gbatch.db holds a controller's jobs, "
 		    "but there is no raft log (raft.db) beside it: a replica "
 		    "builds its store from the log alone, so they would be "
-		    "lost. Turning replicas on keeps no jobs yet: move "
-		    "gbatch.db away (or back it up) to start this replica "
-		    "empty, or leave controller.replicas unset", c->state_dir);
+		    "lost. To carry them into the replica set, run gbatchd "
+		    "--seed here and copy the raft.db it writes to every "
+		    "other replica (gbatchd(8)); to start empty, move "
+		    "gbatch.db away; or leave controller.replicas unset",
+		    c->state_dir);
 		return (-1);
 	}
 	/* A replica builds its memory once it leads (gbatchd_lead). */

@@ -55,6 +55,10 @@ static const char *const raft_disk_migrations[] = {
 	"CREATE TABLE snapshot_servers (pos INTEGER PRIMARY KEY,"
 	" id INTEGER NOT NULL, address TEXT NOT NULL, role INTEGER NOT NULL);"
 	"PRAGMA user_version = 1",
+	/* 2: which history the log continues: '' for a set that started
+	 * empty, or the seed's name (raft_disk_seed). */
+	"ALTER TABLE meta ADD COLUMN history TEXT NOT NULL DEFAULT '';"
+	"PRAGMA user_version = 2",
 };
 #define RAFT_DISK_VERSION \
 	((int)(sizeof raft_disk_migrations / sizeof raft_disk_migrations[0]))
@@ -134,6 +138,23 @@ raft_disk_run(struct raft_disk *d, const char *what, const char *sql,
 }
 
 /* The first column of the first row of sql as an integer; 0 if none. */
+/* One statement with one text parameter. */
+static int
+raft_disk_text(struct raft_disk *d, const char *what, const char *sql,
+    const char *text)
+{
+	sqlite3_stmt	*st;
+	int		 rv = 0;
+
+	if (sqlite3_prepare_v2(d->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return (raft_disk_sqlerr(d, what));
+	sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		rv = raft_disk_sqlerr(d, what);
+	sqlite3_finalize(st);
+	return (rv);
+}
+
 static int
 raft_disk_int(struct raft_disk *d, const char *sql, unsigned long long *out)
 {
@@ -796,4 +817,74 @@ raft_disk_snapshot_get(struct raft_disk *d, struct raft_snapshot **s)
 		rv = RAFT_NOTFOUND;
 	}
 	return (rv);
+}
+
+int
+raft_disk_seed(struct raft_disk *d, const struct raft_configuration *conf,
+    const void *image, size_t len, const char *history)
+{
+	struct raft_snapshot	s;
+	unsigned long long	term, snap;
+	int			rv;
+
+	if ((rv = raft_disk_int(d, "SELECT term FROM meta", &term)) != 0 ||
+	    (rv = raft_disk_int(d, "SELECT count(*) FROM snapshot",
+	    &snap)) != 0)
+		return (rv);
+	if (term != 0 || snap != 0 || raft_segs_last(d->log) != 0) {
+		raft_disk_fail(d, "cannot seed: the store holds term %llu, "
+		    "entries to %llu and %llu snapshots already", term,
+		    (unsigned long long)raft_segs_last(d->log), snap);
+		return (RAFT_CANTBOOTSTRAP);
+	}
+	memset(&s, 0, sizeof s);
+	s.index = s.term = s.configuration_index = 1;
+	s.configuration = *conf;
+	s.bufs = &(struct raft_buffer){ (void *)image, len };
+	s.n_bufs = 1;
+	if (len > (size_t)sqlite3_limit(d->db, SQLITE_LIMIT_LENGTH, -1)) {
+		raft_disk_fail(d, "a seed of %zu bytes: over SQLite's limit "
+		    "of %d", len, sqlite3_limit(d->db, SQLITE_LIMIT_LENGTH,
+		    -1));
+		return (RAFT_TOOBIG);
+	}
+	/* One transaction: the snapshot, the term that makes it count and
+	 * the history's name, or none of them. */
+	if ((rv = raft_disk_exec(d, "BEGIN IMMEDIATE", "seed")) == 0)
+		rv = raft_disk_snapshot_write(d, &s, len);
+	if (rv == 0)
+		rv = raft_disk_run(d, "seed", "UPDATE meta SET term = 1, "
+		    "vote = 0, log_start = 2", 0);
+	if (rv == 0)
+		rv = raft_disk_text(d, "seed", "UPDATE meta SET history = ?1",
+		    history);
+	if ((rv = raft_disk_end(d, rv)) != 0)
+		return (rv);
+	d->start = d->next = 2;
+	return (raft_disk_logerr(d, raft_segs_reset(d->log, 2), "seed"));
+}
+
+int
+raft_disk_history(struct raft_disk *d, char *buf, size_t len)
+{
+	sqlite3_stmt	*st;
+	int		 rv = 0;
+
+	if (sqlite3_prepare_v2(d->db, "SELECT history FROM meta", -1, &st,
+	    NULL) != SQLITE_OK)
+		return (raft_disk_sqlerr(d, "history"));
+	if (sqlite3_step(st) == SQLITE_ROW)
+		snprintf(buf, len, "%s", (const char *)sqlite3_column_text(st,
+		    0));
+	else
+		rv = raft_disk_sqlerr(d, "history");
+	sqlite3_finalize(st);
+	return (rv);
+}
+
+int
+raft_disk_set_history(struct raft_disk *d, const char *history)
+{
+	return (raft_disk_text(d, "set history", "UPDATE meta SET "
+	    "history = ?1", history));
 }

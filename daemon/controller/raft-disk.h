@@ -48,6 +48,19 @@ int	raft_disk_load(struct raft_disk *, raft_term *term, raft_id *voted_for,
  * holds any term, entry or snapshot already. */
 int	raft_disk_bootstrap(struct raft_disk *,
 	    const struct raft_configuration *);
+/* Seeds an empty store with a controller's own store (image, len bytes:
+ * store_image's): a snapshot of it at index 1, term 1, with configuration
+ * conf, term 1, and history as the name of the history the log goes on
+ * from. Every replica seeded from the same image starts where the others
+ * do. RAFT_CANTBOOTSTRAP if the store holds any term, entry or snapshot
+ * already. */
+int	raft_disk_seed(struct raft_disk *, const struct raft_configuration *,
+	    const void *image, size_t len, const char *history);
+/* The name of the history this store's log belongs to ("" for a set
+ * that started empty), into buf; and setting it (a replica that joins
+ * empty takes its set's). */
+int	raft_disk_history(struct raft_disk *, char *buf, size_t len);
+int	raft_disk_set_history(struct raft_disk *, const char *history);
 /* Sets the term and forgets the vote, as C-raft's own stores do: a vote
  * belongs to the term it was cast in. */
 int	raft_disk_set_term(struct raft_disk *, raft_term);

@@ -699,6 +699,30 @@ replica_io_free(struct raft_io *io)
 }
 
 int
+replica_io_history(struct raft_io *io, char *buf, size_t len)
+{
+	struct rio	*rio = io->impl;
+
+	rio_flush(io);
+	return (raft_disk_history(rio->disk, buf, len) == 0 ? 0 : -1);
+}
+
+int
+replica_io_set_history(struct raft_io *io, const char *history)
+{
+	struct rio	*rio = io->impl;
+
+	rio_flush(io);
+	return (raft_disk_set_history(rio->disk, history) == 0 ? 0 : -1);
+}
+
+const char *
+replica_io_errmsg(struct raft_io *io)
+{
+	return (raft_disk_errmsg(((struct rio *)io->impl)->disk));
+}
+
+int
 replica_io_recv(struct raft_io *io, raft_id from, const char *from_address,
     const uint8_t *buf, size_t len)
 {

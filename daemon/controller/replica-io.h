@@ -42,6 +42,12 @@ void	replica_io_lead(struct raft_io *io, bool on);
  * since replica_io_init. */
 void	replica_io_counts(struct raft_io *io, unsigned long *loop,
 	    unsigned long *thread);
+/* The name of the history raft.db's log belongs to (raft-disk.h), into
+ * buf; and setting it. Each returns 0, or -1 with replica_io_errmsg()
+ * saying why. */
+int	replica_io_history(struct raft_io *io, char *buf, size_t len);
+int	replica_io_set_history(struct raft_io *io, const char *history);
+const char *replica_io_errmsg(struct raft_io *io);
 /* Hands raft a message the transport received from server from, at
  * from_address (bytes of raft_wire_encode; a bad one is dropped and
  * logged). Returns 0, or -1 when the bytes were refused. */

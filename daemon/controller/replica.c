@@ -1,6 +1,6 @@
-/* r->c: the controller's replicas on C-raft (r->h): the state
- * machine over the store, the links that carry raft's messages, and who
- * leads. */
+/* replica.c: the controller's replicas on C-raft (replica.h): the state
+ * machine over the store, who leads, and membership; the links that
+ * carry raft's messages are replica-link.c's. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -8,19 +8,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <event2/buffer.h>
 #include <raft.h>
 
-#include "common/base64.h"
-#include "common/frame.h"
 #include "common/log.h"
 #include "common/proto.h"
 #include "common/xmalloc.h"
-#include "daemon/common/dial.h"
 #include "common/hostport.h"
 #include "daemon/controller/conf.h"
-#include "daemon/controller/peer.h"
 #include "daemon/controller/replica-io.h"
+#include "daemon/controller/replica-link.h"
 #include "daemon/controller/replica.h"
 #include "daemon/controller/store.h"
 
@@ -47,24 +43,6 @@
 /* A snapshot keeps an eighth of controller.snapshot_every entries
  * behind it, for followers a little late. */
 #define REPLICA_SNAPSHOT_KEEP(every)	((every) / 8)
-/* The longest address raft is given. */
-#define REPLICA_ADDR_MAX	255
-
-/* A link to another replica: raft's messages to it leave here. */
-struct replica_link {
-	struct replica	*r;
-	raft_id		 id;
-	char		*address;
-	struct dial	*dial;
-};
-
-/* A replica's address as its HELLO gave it, for raft's replies to a
- * server not yet in the configuration. */
-struct replica_seen {
-	raft_id		 id;
-	char		 address[REPLICA_ADDR_MAX + 1];
-};
-
 struct replica_req {
 	union {
 		struct raft_apply	apply;
@@ -86,19 +64,14 @@ struct replica {
 	uint64_t		 nonce;
 	raft_id			 id;
 	char			*address;
-	char			 source[REPLICA_ADDR_MAX + 1];	/* its host */
 	unsigned		 inflight;	/* shipped, not yet committed */
 	struct event_base	*base;
-	SSL_CTX			*tls;
 	struct raft		 raft;
 	struct raft_io		 io;
 	struct raft_fsm		 fsm;
 	struct raft_barrier	 barrier;
 	struct event		*watch;
-	struct replica_link	**links;	/* each its own: dials point at it */
-	size_t			 nlinks;
-	struct replica_seen	*seen;
-	size_t			 nseen;
+	struct replica_links	 links;
 	struct replica_hooks	 hooks;
 	/* A follower's committed changesets, applied in one transaction
 	 * once its reply to the leader has left (apply_ev): they are the
@@ -272,131 +245,6 @@ replica_fsm_restore(struct raft_fsm *fsm, struct raft_buffer *buf)
 	return (0);
 }
 
-/* The links: one dial to each other replica, made when raft first sends
- * to it. */
-
-static void
-replica_link_up(void *arg)
-{
-	struct replica_link	*l = arg;
-	struct replica		*r = l->r;
-	json_t			*hello;
-
-	hello = json_pack("{s:i, s:i, s:s, s:I, s:s}", "type", MSG_HELLO,
-	    "version", PROTO_VERSION, "role", "replica", "id",
-	    (json_int_t)r->id, "address", r->address);
-	(void)dial_send(l->dial, hello);
-	json_decref(hello);
-}
-
-static void
-replica_link_message(const json_t *msg, void *arg)
-{
-	struct replica_link	*l = arg;
-	const char		*why;
-
-	if (json_is_true(json_object_get(msg, "ok")))
-		return;
-	why = json_string_value(json_object_get(msg, "message"));
-	dial_reset(l->dial, why != NULL ? why : "refused");
-}
-
-static const struct dial_cb replica_link_cb = {
-	.up = replica_link_up,
-	.message = replica_link_message,
-};
-
-static struct replica_link *
-replica_link(struct replica *r, raft_id id, const char *address)
-{
-	struct replica_link	*l;
-	char			 err[256], *addr;
-	size_t			 i;
-
-	for (i = 0; i < r->nlinks; i++) {
-		l = r->links[i];
-		if (l->id != id)
-			continue;
-		if (strcmp(l->address, address) == 0)
-			return (l);
-		/* Added again at another address. */
-		dial_free(l->dial);
-		free(l->address);
-		break;
-	}
-	if (i == r->nlinks) {
-		r->links = xreallocarray(r->links,
-		    r->nlinks + 1, sizeof *r->links);
-		r->links[r->nlinks++] = xcalloc(1, sizeof *l);
-	}
-	l = r->links[i];
-	l->r = r;
-	l->id = id;
-	l->address = xstrdup(address);
-	addr = l->address;
-	if ((l->dial = dial_create(r->base, &addr, 1, r->tls, NULL,
-	    &replica_link_cb, l, err, sizeof err)) == NULL) {
-		log_error("replica %" PRIu64 " at %s: %s", (uint64_t)id,
-		    address, err);
-		free(l->address);
-		free(l);
-		r->nlinks--;
-		return (NULL);
-	}
-	/* From this replica's own address: cutting it off cuts both ways
-	 * (a partition), not only what others send it. */
-	if (r->source[0] != '\0')
-		(void)dial_set_source(l->dial, r->source);
-	dial_start(l->dial);
-	return (l);
-}
-
-/* raft's bytes to replica to, as {"type": RAFT, "m": "BASE64"}, built
- * by hand: a snapshot is the whole store. */
-_Static_assert(MSG_RAFT == 113, "replica_send writes MSG_RAFT as 113");
-static int
-replica_send(raft_id to, const char *address, const uint8_t *buf,
-    size_t len, void *arg)
-{
-	static const char	 head[] = "{\"type\":113,\"m\":\"";
-	static const char	 tail[] = "\"}";
-	struct replica		*r = arg;
-	struct replica_link	*l;
-	struct evbuffer		*out;
-	struct evbuffer_iovec	 v;
-	size_t			 text = BASE64_LEN(len), body;
-	uint8_t			 hdr[FRAME_HEADER];
-
-	if ((l = replica_link(r, to, address)) == NULL || !dial_is_up(l->dial))
-		return (-1);
-	body = sizeof head - 1 + text + sizeof tail - 1;
-	if (body > FRAME_MAX_REPLY) {
-		log_error("replica %" PRIu64 ": a message of %zu bytes is "
-		    "larger than a frame", (uint64_t)to, len);
-		return (-1);
-	}
-	hdr[0] = (uint8_t)(body >> 24);
-	hdr[1] = (uint8_t)(body >> 16);
-	hdr[2] = (uint8_t)(body >> 8);
-	hdr[3] = (uint8_t)body;
-	out = evbuffer_new();
-	evbuffer_add(out, hdr, sizeof hdr);
-	evbuffer_add(out, head, sizeof head - 1);
-	if (evbuffer_reserve_space(out, (ev_ssize_t)text + 1, &v, 1) != 1) {
-		evbuffer_free(out);
-		return (-1);
-	}
-	v.iov_len = base64_encode(buf, len, v.iov_base);
-	evbuffer_commit_space(out, &v, 1);
-	evbuffer_add(out, tail, sizeof tail - 1);
-	if (dial_send_buffer(l->dial, out) == -1) {
-		evbuffer_free(out);
-		return (-1);
-	}
-	evbuffer_free(out);
-	return (0);
-}
-
 /* Who leads: raft says nothing when it changes, so look. */
 
 static void
@@ -514,7 +362,7 @@ replica_open(struct event_base *base, const struct conf *c, SSL_CTX *tls,
     const struct replica_hooks *hooks, char *err, size_t errlen)
 {
 	struct replica			*r = xcalloc(1, sizeof *r);
-	struct replica_io_transport	 t = { replica_send, r };
+	struct replica_io_transport	 t = { replica_link_send, &r->links };
 	struct raft_configuration	 conf;
 	struct timeval			 tv = { 0, REPLICA_WATCH_MS * 1000 };
 	char				*path, *host, *port;
@@ -522,20 +370,31 @@ replica_open(struct event_base *base, const struct conf *c, SSL_CTX *tls,
 	int				 rc;
 
 	r->base = base;
-	r->tls = tls;
 	r->hooks = *hooks;
 	arc4random_buf(&r->nonce, sizeof r->nonce);
 	if (replica_self(r, c, err, errlen) == -1) {
 		free(r);
 		return (NULL);
 	}
+	r->links.base = base;
+	r->links.tls = tls;
+	r->links.raft = &r->raft;
+	r->links.io = &r->io;
+	r->links.id = r->id;
+	r->links.address = r->address;
 	if (hostport_split(r->address, 1, &host, &port, err, errlen) == 0) {
-		snprintf(r->source, sizeof r->source, "%s", host);
+		snprintf(r->links.source, sizeof r->links.source, "%s", host);
 		free(host);
 		free(port);
 	}
 	path = xasprintf("%s/raft.db", c->state_dir);
 	rc = replica_io_init(&r->io, base, path, &t, err, errlen);
+	if (rc == 0 && (rc = replica_io_history(&r->io, r->links.history,
+	    sizeof r->links.history)) != 0) {
+		snprintf(err, errlen, "%s: %s", path,
+		    replica_io_errmsg(&r->io));
+		replica_io_free(&r->io);
+	}
 	free(path);
 	if (rc != 0) {
 		free(r->address);
@@ -605,8 +464,6 @@ replica_closed_cb(struct raft *raft)
 void
 replica_close(struct replica *r)
 {
-	size_t	i;
-
 	if (r == NULL)
 		return;
 	/* Commits still waiting are refused to their clients as raft
@@ -619,13 +476,7 @@ replica_close(struct replica *r)
 	while (!r->closed)
 		(void)event_base_loop(r->base, EVLOOP_ONCE);
 	replica_io_free(&r->io);
-	for (i = 0; i < r->nlinks; i++) {
-		dial_free(r->links[i]->dial);
-		free(r->links[i]->address);
-		free(r->links[i]);
-	}
-	free(r->links);
-	free(r->seen);
+	replica_link_free_all(&r->links);
 	replica_todo_drop(r);
 	free(r->todo);
 	free(r->todo_lens);
@@ -724,104 +575,23 @@ replica_ship(struct replica *r, const void *changeset, size_t len,
 	return (0);
 }
 
-/* Server id of the configuration, or NULL. */
-static const struct raft_server *
-replica_member(struct replica *r, raft_id id)
-{
-	const struct raft_configuration	*cf = &r->raft.configuration;
-	unsigned			 i;
-
-	for (i = 0; i < cf->n; i++) {
-		if (cf->servers[i].id == id)
-			return (&cf->servers[i]);
-	}
-	return (NULL);
-}
-
-/* The address a replica's HELLO gave, or its configuration's. */
-static const char *
-replica_address_of(struct replica *r, raft_id id)
-{
-	const struct raft_server	*s;
-	size_t				 i;
-
-	for (i = 0; i < r->nseen; i++) {
-		if (r->seen[i].id == id)
-			return (r->seen[i].address);
-	}
-	if ((s = replica_member(r, id)) != NULL)
-		return (s->address);
-	return ("");
-}
-
 int
 replica_hello(struct replica *r, struct peer *p, const json_t *msg,
     char *why, size_t len)
 {
-	const json_t	*idv = json_object_get(msg, "id");
-	const char	*address = json_string_value(json_object_get(msg,
-			    "address"));
-	raft_id		 id;
-	size_t		 i;
-
 	if (r == NULL) {
 		snprintf(why, len, "this gbatchd has no replicas "
 		    "(controller.replicas is not set)");
 		return (-1);
 	}
-	if (!peer_is_controller(p)) {
-		snprintf(why, len, "a replica must prove a controller "
-		    "certificate");
-		return (-1);
-	}
-	if (!json_is_integer(idv) || json_integer_value(idv) < 1 ||
-	    json_integer_value(idv) > 65535 || address == NULL ||
-	    strlen(address) > REPLICA_ADDR_MAX) {
-		snprintf(why, len, "id: expected a number from 1 to 65535, "
-		    "and address: HOST:PORT");
-		return (-1);
-	}
-	if ((id = (raft_id)json_integer_value(idv)) == r->id) {
-		snprintf(why, len, "replica %" PRIu64 " is this one",
-		    (uint64_t)id);
-		return (-1);
-	}
-	for (i = 0; i < r->nseen && r->seen[i].id != id; i++)
-		;
-	if (i == r->nseen) {
-		r->seen = xreallocarray(r->seen, r->nseen + 1,
-		    sizeof *r->seen);
-		r->nseen++;
-	}
-	r->seen[i].id = id;
-	snprintf(r->seen[i].address, sizeof r->seen[i].address,
-	    "%s", address);
-	peer_set_role(p, PEER_REPLICA);
-	peer_set_replica(p, (uint64_t)id);
-	log_info("replica %" PRIu64 ": connected from %s", (uint64_t)id,
-	    peer_addr(p));
-	return (0);
+	return (replica_link_hello(&r->links, p, msg, why, len));
 }
 
 void
 replica_message(struct replica *r, struct peer *p, const json_t *msg)
 {
-	const json_t	*m = json_object_get(msg, "m");
-	raft_id		 from = (raft_id)peer_replica(p);
-	uint8_t		*buf;
-	long		 n;
-
-	if (r == NULL || !json_is_string(m))
-		return;
-	buf = xmalloc(json_string_length(m) / 4 * 3 + 1);
-	if ((n = base64_decode(json_string_value(m), json_string_length(m),
-	    buf)) < 0)
-		log_warn("replica %" PRIu64 ": a message that is not base64",
-		    (uint64_t)from);
-	else
-		(void)replica_io_recv(&r->io, from,
-		    replica_address_of(r, from), buf, (size_t)n);
-	free(buf);
+	if (r != NULL)
+		replica_link_message(&r->links, p, msg);
 }
 
 json_t *
@@ -936,7 +706,7 @@ replica_remove(struct replica *r, uint64_t id, replica_done_fn *done,
 
 	if (replica_leads(r, err, errlen) == -1)
 		return (-1);
-	if (replica_member(r, (raft_id)id) == NULL) {
+	if (replica_link_member(&r->raft, (raft_id)id) == NULL) {
 		snprintf(err, errlen, "no replica %" PRIu64 "; gctl replica "
 		    "list shows them", id);
 		return (-1);

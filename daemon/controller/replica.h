@@ -86,8 +86,9 @@ const char *replica_leader_address(struct replica *);
 int	 replica_ship(struct replica *, const void *changeset, size_t len,
 	     replica_done_fn *, void *arg);
 
-/* A HELLO with role "replica" from p: its id and address. Returns 0, or
- * -1 with why set (p is refused). */
+/* A HELLO with role "replica" from p (replica-link.h): its id, address
+ * and history. Returns 0, or -1 with why set (p is refused); r NULL (no
+ * replicas here) refuses. */
 int	 replica_hello(struct replica *, struct peer *, const json_t *msg,
 	     char *why, size_t len);
 /* A RAFT frame from a replica peer: raft's message, base64 in "m". */

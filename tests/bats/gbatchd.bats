@@ -873,11 +873,12 @@ mode_is() {
 	    "daemon/controller/store-log.c:$(grep -n 'rc = sqlite3_prepare_v3(db, (const char \*)b->p, -1,' daemon/controller/store-log.c | cut -d: -f1):	rc = sqlite3_prepare_v3(db, (const char *)b->p, -1," ]
 	grep -q 'pragma_table_info(?1' daemon/controller/store-log.c
 	[ "$(grep -c 'store_log_plain(' daemon/controller/store-log.c)" -eq 3 ]
-	# Raft's own file (raft-disk.c) runs sql only in its three wrappers,
+	# Raft's own file (raft-disk.c) runs sql only in its four wrappers,
 	# every call of which gives a literal or one of its migrations.
-	[ "$(grep -cE 'sqlite3_(exec|prepare_v2)\(d->db, sql,' daemon/controller/raft-disk.c)" -eq 3 ]
+	[ "$(grep -cE 'sqlite3_(exec|prepare_v2)\(d->db, sql,' daemon/controller/raft-disk.c)" -eq 4 ]
 	[ "$(grep -cE 'sqlite3_(exec|prepare)' daemon/controller/raft-disk.c)" -eq \
-	    "$((3 + $(grep -cE 'sqlite3_(exec|prepare_v2)\(d->db, "' daemon/controller/raft-disk.c)))" ]
+	    "$((4 + $(grep -cE 'sqlite3_(exec|prepare_v2)\(d->db, "' daemon/controller/raft-disk.c)))" ]
+	[ -z "$(grep -nE 'raft_disk_text\(d, "[^"]*", [^"]' daemon/controller/raft-disk.c)" ]
 	[ -z "$(grep -nE 'raft_disk_exec\(d, [^"]' daemon/controller/raft-disk.c |
 	    grep -vF 'raft_disk_exec(d, raft_disk_migrations[v], "schema")')" ]
 	[ -z "$(grep -nE 'raft_disk_(int|run)\(d, [^"]' daemon/controller/raft-disk.c)" ]

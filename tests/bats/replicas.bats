@@ -373,18 +373,80 @@ acked_at_least() {
 	[ "$(echo "$output" | tr -d ' ' | sort -n)" = "$(sort -n "$GB_DIR/ids")" ]
 }
 
-@test "replicas turned on over a controller's own store refuse to start, and its jobs are kept" {
+# single_with_jobs N: a controller of its own in replica 2's state
+# directory (its configuration without replicas), N held jobs submitted
+# to it, stopped again.
+single_with_jobs() {
+	local pid
 	grep -v "replicas = " "$GB_DIR/r2/gbatch.conf" >"$GB_DIR/single.conf"
 	gbatchd -D -f "$GB_DIR/single.conf" -L "$GB_DIR/single.log" &
 	pid=$!
 	R_PIDS+=($pid)
 	gb_wait 10 on 2 gctl ping
-	run -0 on 2 gsub --hold --wrap true
+	for i in $(seq 1 "$1"); do
+		on 2 gsub --hold -J "single$i" --wrap true >>"$GB_DIR/out"
+	done
+	acked "$GB_DIR/out" >"$GB_DIR/ids"
 	kill -TERM "$pid"
 	wait "$pid" || true
+}
+
+# names_on I: the ids and names of every job replica I's leader lists.
+names_on() {
+	on "$1" gq -t all --noheader -o id,name | tr -s ' ' | sed 's/^ //'
+}
+
+@test "replicas turned on over a controller's own store refuse to start; gbatchd --seed carries its jobs into the set" {
+	single_with_jobs 3
 	run -1 gbatchd -D -f "$GB_DIR/r2/gbatch.conf"
-	[[ "$output" == *"gbatch.db holds a controller's jobs, but there is no raft log"*"move gbatch.db away"* ]]
-	[ "$(jobs_in 2)" = "1" ]
+	[[ "$output" == *"gbatch.db holds a controller's jobs, but there is no raft log"*"gbatchd --seed"* ]]
+	[ "$(jobs_in 2)" = "$(printf '1\n2\n3')" ]
+	# Refused while a gbatchd answers, or without replicas.
+	run -1 gbatchd -f "$GB_DIR/single.conf" --seed
+	[[ "$output" == *"--seed makes the first state of a replica set: list its replicas in controller.replicas"* ]]
+	# Seeded once, copied to the others before any starts.
+	run -0 gbatchd -f "$GB_DIR/r2/gbatch.conf" --seed
+	[[ "$output" == *"seeded $GB_DIR/r2/ctl/raft.db from $GB_DIR/r2/ctl/gbatch.db"*"next job id 4"* ]]
+	[[ "$output" == *"Copy $GB_DIR/r2/ctl/raft.db into the state_dir of every other replica"* ]]
+	[ -f "$GB_DIR/r2/ctl/gbatch.db.before-replicas" ]
+	[ ! -e "$GB_DIR/r2/ctl/gbatch.db" ]
+	run -1 gbatchd -f "$GB_DIR/r2/gbatch.conf" --seed
+	[[ "$output" == *"raft.db exists: this state_dir belongs to a replica already"* ]]
+	for i in 3 4; do
+		mkdir -p "$GB_DIR/r$i/ctl"
+		cp "$GB_DIR/r2/ctl/raft.db" "$GB_DIR/r$i/ctl/"
+	done
+	start_set
+	[ "$(names_on "$L")" = "$(printf '1 single1\n2 single2\n3 single3')" ]
+	all_hold "$GB_DIR/ids"
+	# Ids go on from the controller's.
+	submit_held 1
+	[ "$(tail -1 "$GB_DIR/ids")" = 4 ]
+	all_hold "$GB_DIR/ids"
+}
+
+@test "a replica started without the seed is refused by the seeded ones, which serve; one added later takes their history" {
+	single_with_jobs 2
+	run -0 gbatchd -f "$GB_DIR/r2/gbatch.conf" --seed
+	mkdir -p "$GB_DIR/r3/ctl"
+	cp "$GB_DIR/r2/ctl/raft.db" "$GB_DIR/r3/ctl/"
+	# Replica 4 (id 3) is given no copy: it starts a set of its own.
+	start_set
+	[ "$L" != 4 ]
+	[ "$(names_on "$L")" = "$(printf '1 single1\n2 single2')" ]
+	gb_wait 30 grep -q "replica 3's log is that of a set started empty, replica $((L - 1))'s is seeded history [0-9a-f]*: they cannot form one set" "$GB_DIR/r$L/gbatchd.log"
+	gb_wait 30 grep -q "replica 3's is that of a set started empty: they cannot form one set" "$GB_DIR/r4/gbatchd.log"
+	run -3 on 4 gq
+	[ -z "$(jobs_in 4)" ]
+	# The seeded two commit alone.
+	submit_held 1
+	[ "$(tail -1 "$GB_DIR/ids")" = 3 ]
+	# A replica added later starts empty and takes the set's history.
+	make_replica 5 4
+	start_replica 5
+	run -0 gctl replica add "127.0.0.5:$R_PORT"
+	gb_wait 30 has_jobs 5 "$GB_DIR/ids"
+	grep -q "holds no log yet and takes replica $((L - 1))'s history, seeded history" "$GB_DIR/r5/gbatchd.log"
 }
 
 # role_of I ID: replica ID's role and state in replica I's list.

@@ -486,8 +486,9 @@ t_foreign(void)
 	t_sql(path, "PRAGMA user_version = 99");
 	t_refused(path, "newer than this gbatchd", "a newer schema");
 
-	/* A log that starts past 1 with no snapshot before it. */
-	t_sql(path, "PRAGMA user_version = 1; UPDATE meta SET log_start = 4");
+	/* A log that starts past 1 with no snapshot before it (the schema
+	 * version back to the current one, 2). */
+	t_sql(path, "PRAGMA user_version = 2; UPDATE meta SET log_start = 4");
 	if ((d = raft_disk_open(path, NULL, 0)) != NULL) {
 		memset(&l, 0, sizeof l);
 		l.rv = raft_disk_load(d, &l.term, &l.vote, &l.snap, &l.start,
@@ -554,6 +555,81 @@ t_upgrade(void)
 	t_refused(path, "holds a log", "a new store beside an old log");
 }
 
+/* A store seeded with a controller's own store; the history's name, kept
+ * across a reopen and by a store of schema 1. */
+static void
+t_seed(void)
+{
+	static const char		 image[] = "SQLite format 3, say";
+	struct raft_configuration	 c;
+	struct raft_disk		*d;
+	struct t_load			 l;
+	char				 path[80], hist[64] = "?";
+
+	snprintf(path, sizeof path, "%s/seed.db", t_dir);
+	t_conf(&c);
+	if ((d = raft_disk_open(path, NULL, 0)) == NULL) {
+		ok(0, "open %s", path);
+		raft_configuration_close(&c);
+		return;
+	}
+	is_int(raft_disk_seed(d, &c, image, sizeof image, "0123abcd"), 0,
+	    "seed an empty store");
+	is_int(raft_disk_last_index(d), 1, "a seeded store's last index is 1");
+	is_int(raft_disk_seed(d, &c, image, sizeof image, "x"),
+	    RAFT_CANTBOOTSTRAP, "a second seed is refused");
+	ok(strstr(raft_disk_errmsg(d), "cannot seed") != NULL,
+	    "and says why: %s", raft_disk_errmsg(d));
+	is_int(raft_disk_bootstrap(d, &c), RAFT_CANTBOOTSTRAP,
+	    "a seeded store is not bootstrapped again");
+	raft_disk_close(d);
+	memset(&l, 0, sizeof l);
+	if ((d = raft_disk_open(path, NULL, 0)) != NULL)
+		l.rv = raft_disk_load(d, &l.term, &l.vote, &l.snap, &l.start,
+		    &l.e, &l.n);
+	ok(d != NULL && l.rv == 0 && l.term == 1 && l.vote == 0 &&
+	    l.snap != NULL && l.snap->index == 1 && l.snap->term == 1 &&
+	    l.snap->configuration_index == 1 &&
+	    t_conf_is(&l.snap->configuration, &c) && l.snap->n_bufs == 1 &&
+	    l.snap->bufs[0].len == sizeof image &&
+	    memcmp(l.snap->bufs[0].base, image, sizeof image) == 0 &&
+	    l.start == 2 && l.n == 0,
+	    "it loads term 1 and the image as snapshot 1 with the "
+	    "configuration, and an empty log from 2");
+	t_free(&l);
+	ok(d != NULL && raft_disk_history(d, hist, sizeof hist) == 0 &&
+	    strcmp(hist, "0123abcd") == 0, "the history is named: %s", hist);
+	if (d != NULL)
+		t_raft_start(d, 1, sizeof image);
+	raft_disk_close(d);
+	raft_configuration_close(&c);
+
+	/* A store of schema 1 gains the history, unnamed. */
+	snprintf(path, sizeof path, "%s/v1.db", t_dir);
+	t_sql(path, "CREATE TABLE meta (id INTEGER PRIMARY KEY CHECK "
+	    "(id = 1), term INTEGER NOT NULL, vote INTEGER NOT NULL, "
+	    "log_start INTEGER NOT NULL); INSERT INTO meta VALUES (1, 3, 0, "
+	    "1); CREATE TABLE entries (idx INTEGER PRIMARY KEY, term INTEGER "
+	    "NOT NULL, type INTEGER NOT NULL, data BLOB NOT NULL); CREATE "
+	    "TABLE snapshot (id INTEGER PRIMARY KEY CHECK (id = 1), idx "
+	    "INTEGER NOT NULL, term INTEGER NOT NULL, conf_index INTEGER NOT "
+	    "NULL, data BLOB NOT NULL); CREATE TABLE snapshot_servers (pos "
+	    "INTEGER PRIMARY KEY, id INTEGER NOT NULL, address TEXT NOT NULL, "
+	    "role INTEGER NOT NULL); PRAGMA user_version = 1; PRAGMA "
+	    "application_id = 1734496870");
+	strcpy(hist, "?");
+	d = raft_disk_open(path, NULL, 0);
+	ok(d != NULL && raft_disk_history(d, hist, sizeof hist) == 0 &&
+	    hist[0] == '\0', "a store of schema 1 opens with no history named");
+	ok(d != NULL && raft_disk_set_history(d, "feed") == 0,
+	    "a history is set");
+	raft_disk_close(d);
+	d = raft_disk_open(path, NULL, 0);
+	ok(d != NULL && raft_disk_history(d, hist, sizeof hist) == 0 &&
+	    strcmp(hist, "feed") == 0, "and kept: %s", hist);
+	raft_disk_close(d);
+}
+
 int
 main(void)
 {
@@ -575,6 +651,7 @@ main(void)
 	raft_disk_close(d);
 	t_foreign();
 	t_upgrade();
+	t_seed();
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", t_dir);
 	if (system(cmd) != 0)
 		printf("# could not remove %s\n", t_dir);
