@@ -74,7 +74,11 @@ main(void)
 	snprintf(path, sizeof path, "%s/t.db", t_dir);
 	snprintf(wal, sizeof wal, "%s-wal", path);
 	memset(row, 'x', sizeof row);
+	/* The writer waits out the thread's locks, as raft-disk.c's does:
+	 * without a busy handler a commit that begins while the thread
+	 * copies frames fails at once. */
 	if (sqlite3_open(path, &db) != SQLITE_OK ||
+	    sqlite3_busy_timeout(db, 5000) != SQLITE_OK ||
 	    t_exec(db, "PRAGMA journal_mode = WAL") != SQLITE_OK ||
 	    t_exec(db, "PRAGMA synchronous = OFF") != SQLITE_OK ||
 	    t_exec(db, "CREATE TABLE t (i INTEGER PRIMARY KEY, b BLOB)") !=
