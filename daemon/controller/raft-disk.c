@@ -588,25 +588,37 @@ raft_disk_logerr(struct raft_disk *d, int rv, const char *what)
 	return (rv);
 }
 
+/* 0 when the store has never started: no term, no snapshot (entries with
+ * term 0 are only a bootstrap a crash cut short, written over). Else
+ * RAFT_CANTBOOTSTRAP, saying why "cannot <what>". */
+static int
+raft_disk_unstarted(struct raft_disk *d, const char *what)
+{
+	unsigned long long	term, snap;
+	int			rv;
+
+	if ((rv = raft_disk_int(d, "SELECT term FROM meta", &term)) != 0 ||
+	    (rv = raft_disk_int(d, "SELECT count(*) FROM snapshot",
+	    &snap)) != 0)
+		return (rv);
+	if (term == 0 && snap == 0)
+		return (0);
+	raft_disk_fail(d, "cannot %s: the store holds term %llu, entries to "
+	    "%llu and %llu snapshots already", what, term,
+	    (unsigned long long)raft_segs_last(d->log), snap);
+	return (RAFT_CANTBOOTSTRAP);
+}
+
 int
 raft_disk_bootstrap(struct raft_disk *d,
     const struct raft_configuration *conf)
 {
 	struct raft_entry	e;
-	unsigned long long	term, snap;
 	int			rv;
 
 	memset(&e, 0, sizeof e);
-	if ((rv = raft_disk_int(d, "SELECT term FROM meta", &term)) != 0 ||
-	    (rv = raft_disk_int(d, "SELECT count(*) FROM snapshot",
-	    &snap)) != 0)
+	if ((rv = raft_disk_unstarted(d, "bootstrap")) != 0)
 		return (rv);
-	if (term != 0 || snap != 0) {
-		raft_disk_fail(d, "cannot bootstrap: the store holds term "
-		    "%llu, entries to %llu and %llu snapshots already", term,
-		    (unsigned long long)raft_segs_last(d->log), snap);
-		return (RAFT_CANTBOOTSTRAP);
-	}
 	if ((rv = raft_configuration_encode(conf, &e.buf)) != 0) {
 		raft_disk_fail(d, "bootstrap: %s", raft_strerror(rv));
 		return (rv);
@@ -829,19 +841,10 @@ raft_disk_seed(struct raft_disk *d, const struct raft_configuration *conf,
     const void *image, size_t len, const char *history)
 {
 	struct raft_snapshot	s;
-	unsigned long long	term, snap;
 	int			rv;
 
-	if ((rv = raft_disk_int(d, "SELECT term FROM meta", &term)) != 0 ||
-	    (rv = raft_disk_int(d, "SELECT count(*) FROM snapshot",
-	    &snap)) != 0)
+	if ((rv = raft_disk_unstarted(d, "seed")) != 0)
 		return (rv);
-	if (term != 0 || snap != 0 || raft_segs_last(d->log) != 0) {
-		raft_disk_fail(d, "cannot seed: the store holds term %llu, "
-		    "entries to %llu and %llu snapshots already", term,
-		    (unsigned long long)raft_segs_last(d->log), snap);
-		return (RAFT_CANTBOOTSTRAP);
-	}
 	memset(&s, 0, sizeof s);
 	s.index = s.term = s.configuration_index = 1;
 	s.configuration = *conf;

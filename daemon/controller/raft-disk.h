@@ -52,8 +52,8 @@ int	raft_disk_bootstrap(struct raft_disk *,
  * store_image's): a snapshot of it at index 1, term 1, with configuration
  * conf, term 1, and history as the name of the history the log goes on
  * from. Every replica seeded from the same image starts where the others
- * do. RAFT_CANTBOOTSTRAP if the store holds any term, entry or snapshot
- * already. */
+ * do. RAFT_CANTBOOTSTRAP if the store holds a term or a snapshot already
+ * (entries of term 0, a bootstrap a crash cut short, are written over). */
 int	raft_disk_seed(struct raft_disk *, const struct raft_configuration *,
 	    const void *image, size_t len, const char *history);
 /* The name of the history this store's log belongs to ("" for a set

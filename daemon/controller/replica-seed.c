@@ -30,11 +30,6 @@
  * the same store, starts another set. */
 #define SEED_NAME_BYTES	16
 
-static void
-seed_begin(void)
-{
-}
-
 /* The files a store is made of, and what they become. */
 static const char *const seed_files[] = {
 	"gbatch.db", "gbatch.db-wal", "gbatch.db-shm"
@@ -141,7 +136,7 @@ replica_seed(const struct conf *c, char *msg, size_t msglen, char *err,
 
 	if (seed_refused(c, err, errlen) != 0)
 		return (-1);
-	if (store_open(c->state_dir, STORE_SYNC_FULL, seed_begin, err,
+	if (store_open(c->state_dir, STORE_SYNC_FULL, NULL, err,
 	    errlen) != 0)
 		return (-1);
 	next_id = store_job_next_id();
