@@ -503,7 +503,7 @@ gbatchd_open(struct event_base *base, char *err, size_t errlen)
 	    c->sync_full ? STORE_SYNC_FULL : STORE_SYNC_NORMAL, commit_want,
 	    err, errlen) != 0)
 		return (-1);
-	if (replicated && !had_log && store_job_next_id() > 1) {
+	if (replicated && !had_log && store_job_peek_id() > 1) {
 		snprintf(err, errlen, "%s/gbatch.db holds a controller's jobs, "
 		    "but there is no raft log (raft.db) beside it: a replica "
 		    "builds its store from the log alone, so they would be "

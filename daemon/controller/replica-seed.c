@@ -139,7 +139,7 @@ replica_seed(const struct conf *c, char *msg, size_t msglen, char *err,
 	if (store_open(c->state_dir, STORE_SYNC_FULL, NULL, err,
 	    errlen) != 0)
 		return (-1);
-	next_id = store_job_next_id();
+	next_id = store_job_peek_id();
 	image = store_image(&len, err, errlen);
 	store_close();
 	if (image == NULL)

@@ -446,6 +446,12 @@ store_job_next_id(void)
 	return (store.next_id++);
 }
 
+uint64_t
+store_job_peek_id(void)
+{
+	return (store.next_id);
+}
+
 /* Runs a statement that returns no rows; resets it either way. */
 int
 store_step_done(sqlite3_stmt *st, const char *what)

@@ -66,6 +66,8 @@ int	 store_restore(const void *, size_t len, char *err, size_t errlen);
 
 /* The id for the next job; ids are never reused, even across restarts. */
 uint64_t store_job_next_id(void);
+/* The id the next job will get, without taking it. */
+uint64_t store_job_peek_id(void);
 
 /* Writes; each returns 0, or -1 after logging what failed. */
 int	 store_job_insert(const struct store_job *);
