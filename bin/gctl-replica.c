@@ -27,16 +27,20 @@ gctl_replica_usage(FILE *f)
 "       gctl replica add HOST:PORT\n"
 "       gctl replica remove ID\n"
 "The replicas of a replicated controller (controller.replicas in\n"
-"gbatch.conf): list them on any replica, the leader marked; add or remove\n"
-"one on the leader (operators). Start a new replica first, with listen =\n"
-"HOST:PORT, the same replicas list and controller.replica_id one more than\n"
-"the highest ID listed; add answers once it has caught up and votes, and\n"
-"fails (exit 3) after a few seconds when it does not answer, leaving it a\n"
-"spare to remove. The leader cannot be removed.\n"
+"gbatch.conf): list them on any replica, the leader marked (the leader's\n"
+"list says which answer it); add or remove one on the leader (operators).\n"
+"Start a new replica first, with listen = HOST:PORT, the same replicas list\n"
+"and controller.replica_id one more than the highest ID listed; add answers\n"
+"once it has caught up and votes, and fails (exit 3) after a few seconds\n"
+"when it does not answer, leaving it a spare to remove. Removing the leader\n"
+"itself makes it step down once the others commit it; they elect a leader\n"
+"within a few seconds. A removal that would leave a set in which fewer\n"
+"than a majority answer is refused.\n"
 "\n"
 "  --json             list: the replicas as gbatchd has them\n"
 "\n"
-"Exit status: 0 ok, 1 refused by gbatchd (no replicas, no such replica),\n"
+"Exit status: 0 ok, 1 refused by gbatchd (no replicas, no such replica,\n"
+"no majority would answer),\n"
 "2 usage error, 3 cannot reach gbatchd or it is not the leader (the\n"
 "message names the leader), 4 permission denied (operators only).\n", f);
 }
@@ -67,7 +71,7 @@ gctl_replica_parse_id(const char *s, unsigned long *id)
 static int
 gctl_replica_list(int argc, char **argv)
 {
-	json_t		*req, *reply, *list, *e;
+	json_t		*req, *reply, *list, *e, *answers;
 	const char	*addr, *role;
 	char		 safe[512], rsafe[32];
 	bool		 json = false;
@@ -105,18 +109,20 @@ gctl_replica_list(int argc, char **argv)
 		if ((int)len > wa)
 			wa = (int)len;
 	}
-	printf("%5s %-*s %-7s %-8s %s\n", "ID", wa, "ADDRESS", "ROLE",
-	    "STATE", "SELF");
+	printf("%5s %-*s %-7s %-8s %-4s %s\n", "ID", wa, "ADDRESS", "ROLE",
+	    "STATE", "SELF", "ANSWERS");
 	json_array_foreach(list, k, e) {
 		addr = json_string_value(json_object_get(e, "address"));
 		role = json_string_value(json_object_get(e, "role"));
-		printf("%5lld %-*s %-7s %-8s %s\n",
+		answers = json_object_get(e, "answers");
+		printf("%5lld %-*s %-7s %-8s %-4s %s\n",
 		    (long long)json_integer_value(json_object_get(e, "id")), wa,
 		    addr != NULL ? safe_text_str(addr, safe, sizeof safe) : "-",
 		    role != NULL ? safe_text_str(role, rsafe, sizeof rsafe) :
 		    "-", json_is_true(json_object_get(e, "leader")) ?
 		    "leader" : "follower", json_is_true(json_object_get(e,
-		    "self")) ? "yes" : "no");
+		    "self")) ? "yes" : "no", !json_is_boolean(answers) ? "-" :
+		    json_is_true(answers) ? "yes" : "no");
 	}
 	json_decref(reply);
 	return (EXIT_OK);
@@ -153,11 +159,12 @@ gctl_replica_add(int argc, char **argv)
 	return (EXIT_OK);
 }
 
-/* remove ID: a replica other than the leader. */
+/* remove ID: once the set has committed it. The leader removing itself
+ * says so: it has stepped down. */
 static int
 gctl_replica_remove(int argc, char **argv)
 {
-	json_t		*req;
+	json_t		*req, *reply;
 	unsigned long	 id;
 	int		 r;
 
@@ -171,9 +178,15 @@ gctl_replica_remove(int argc, char **argv)
 	req = proto_msg(MSG_REPLICA);
 	json_object_set_new(req, "op", json_string("remove"));
 	json_object_set_new(req, "id", json_integer((json_int_t)id));
-	if ((r = gctl_call(req, NULL, "replica remove")) == 0)
+	if ((r = gctl_call(req, &reply, "replica remove")) != 0)
+		return (r);
+	if (json_is_true(json_object_get(reply, "stepped_down")))
+		printf("removed replica %lu, which led and has stepped down: "
+		    "the others elect a leader within a few seconds\n", id);
+	else
 		printf("removed replica %lu\n", id);
-	return (r);
+	json_decref(reply);
+	return (EXIT_OK);
 }
 
 int

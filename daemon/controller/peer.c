@@ -363,6 +363,18 @@ peer_reap(void)
 void
 peer_free_all(void)
 {
+	struct peer	*p;
+
+	/* Replies already let go to a local client leave before its
+	 * connection does, as far as its socket takes them without
+	 * waiting: a stop or a replica's start again (the one that removed
+	 * itself answers so) does not swallow them. What waits for a commit
+	 * is not among them. */
+	TAILQ_FOREACH(p, &peers.live, entry) {
+		if (p->local && p->via == NULL && p->bev != NULL)
+			(void)evbuffer_write(bufferevent_get_output(p->bev),
+			    bufferevent_getfd(p->bev));
+	}
 	while (!TAILQ_EMPTY(&peers.live))
 		peer_close(TAILQ_FIRST(&peers.live), NULL);
 	peer_reap();

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <event2/buffer.h>
 #include <raft.h>
@@ -173,6 +174,38 @@ replica_link_free_all(struct replica_links *r)
 	free(r->seen);
 }
 
+int64_t
+replica_link_now_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
+}
+
+int64_t
+replica_link_heard(const struct replica_links *r, raft_id id)
+{
+	size_t	i;
+
+	for (i = 0; i < r->nseen; i++) {
+		if (r->seen[i].id == id)
+			return (r->seen[i].heard_ms);
+	}
+	return (-1);
+}
+
+static void
+replica_link_heard_now(struct replica_links *r, raft_id id)
+{
+	size_t	i;
+
+	for (i = 0; i < r->nseen; i++) {
+		if (r->seen[i].id == id)
+			r->seen[i].heard_ms = replica_link_now_ms();
+	}
+}
+
 /* The address a replica's HELLO gave, or its configuration's. */
 static const char *
 replica_address_of(struct replica_links *r, raft_id id)
@@ -284,6 +317,9 @@ replica_link_hello(struct replica_links *r, struct peer *p, const json_t *msg,
 		r->seen = xreallocarray(r->seen, r->nseen + 1,
 		    sizeof *r->seen);
 		r->nseen++;
+		/* Connected is not answering: raft's own messages say
+		 * that. */
+		r->seen[i].heard_ms = -1;
 	}
 	r->seen[i].id = id;
 	snprintf(r->seen[i].address, sizeof r->seen[i].address,
@@ -305,6 +341,7 @@ replica_link_message(struct replica_links *r, struct peer *p, const json_t *msg)
 
 	if (!json_is_string(m))
 		return;
+	replica_link_heard_now(r, from);
 	buf = xmalloc(json_string_length(m) / 4 * 3 + 1);
 	if ((n = base64_decode(json_string_value(m), json_string_length(m),
 	    buf)) < 0)

@@ -16,6 +16,7 @@
 #include "common/hostport.h"
 #include "daemon/controller/conf.h"
 #include "daemon/controller/replica-io.h"
+#include "daemon/controller/replica-judge.h"
 #include "daemon/controller/replica-link.h"
 #include "daemon/controller/replica.h"
 #include "daemon/controller/store.h"
@@ -61,6 +62,10 @@ struct replica {
 	bool			 serving;	/* barrier applied, memory built */
 	bool			 closed;
 	bool			 restarting;
+	/* This leader is removing itself (gctl replica remove): it takes
+	 * no more requests, and steps down once its removal commits. */
+	bool			 leaving;
+	int			 election_ms;
 	uint64_t		 nonce;
 	raft_id			 id;
 	char			*address;
@@ -290,7 +295,8 @@ replica_watch_cb(evutil_socket_t fd, short what, void *arg)
 		    replica_barrier_cb)) != 0)
 			log_warn("replica: barrier: %s", raft_strerror(rc));
 	} else if (state != RAFT_LEADER && r->led)
-		replica_restart(r, "this replica lost the lead");
+		replica_restart(r, r->leaving ? "this replica left the set" :
+		    "this replica lost the lead");
 }
 
 bool
@@ -414,6 +420,7 @@ replica_open(struct event_base *base, const struct conf *c, SSL_CTX *tls,
 		free(r);
 		return (NULL);
 	}
+	r->election_ms = c->election_timeout;
 	raft_set_election_timeout(&r->raft, (unsigned)c->election_timeout);
 	raft_set_heartbeat_timeout(&r->raft,
 	    (unsigned)c->election_timeout / 10);
@@ -489,7 +496,13 @@ replica_close(struct replica *r)
 bool
 replica_serving(const struct replica *r)
 {
-	return (r == NULL || r->serving);
+	return (r == NULL || (r->serving && !r->leaving));
+}
+
+bool
+replica_leaving(const struct replica *r)
+{
+	return (r != NULL && r->leaving);
 }
 
 bool
@@ -518,7 +531,17 @@ replica_leader_text(struct replica *r, char *buf, size_t len)
 
 	if (r != NULL)
 		raft_leader(&r->raft, &id, &address);
-	if (id == 0 || address == NULL)
+	if (r != NULL && r->leaving)
+		snprintf(buf, len, "this replica (%" PRIu64 ") is removing "
+		    "itself from the set, and the others elect a leader "
+		    "within a few seconds", (uint64_t)r->id);
+	else if (r != NULL && (id == 0 || id == r->id) &&
+	    replica_link_member(&r->raft, r->id) == NULL)
+		snprintf(buf, len, "this replica (%" PRIu64 ") is not a "
+		    "member of the set: it was removed, or is not added yet "
+		    "(gctl replica list and add, on another replica)",
+		    (uint64_t)r->id);
+	else if (id == 0 || address == NULL)
 		snprintf(buf, len, "no replica leads now (an election is "
 		    "under way); try again in a few seconds");
 	else if (id == r->id)
@@ -601,6 +624,7 @@ replica_list(struct replica *r)
 	raft_id				 leader = 0;
 	const char			*la;
 	json_t				*list = json_array(), *e;
+	int64_t				 now = replica_link_now_ms();
 	unsigned			 i;
 
 	if (r == NULL)
@@ -615,6 +639,12 @@ replica_list(struct replica *r)
 		    cf->servers[i].role == RAFT_STANDBY ? "standby" : "spare",
 		    "leader", cf->servers[i].id == leader, "self",
 		    cf->servers[i].id == r->id);
+		/* Only the leader hears from every replica. */
+		if (r->serving)
+			json_object_set_new(e, "answers", json_boolean(
+			    cf->servers[i].id == r->id ||
+			    replica_judge_answers(replica_link_heard(&r->links,
+			    cf->servers[i].id), now, r->election_ms)));
 		json_array_append_new(list, e);
 	}
 	return (list);
@@ -648,7 +678,7 @@ replica_leads(struct replica *r, char *err, size_t errlen)
 {
 	char	who[256];
 
-	if (r != NULL && r->serving)
+	if (r != NULL && r->serving && !r->leaving)
 		return (0);
 	if (r == NULL) {
 		snprintf(err, errlen, "this gbatchd has no replicas "
@@ -697,6 +727,32 @@ replica_add(struct replica *r, const char *address, uint64_t *id,
 	return (0);
 }
 
+/* Whether the set may lose replica id: a majority of the voters left
+ * must answer (replica-judge.h); this leader answers. */
+static int
+replica_may_remove(struct replica *r, raft_id id, char *err, size_t errlen)
+{
+	const struct raft_configuration	*cf = &r->raft.configuration;
+	struct replica_judge_voter	*v;
+	int64_t				 now = replica_link_now_ms();
+	size_t				 n = 0;
+	unsigned			 i;
+	int				 rc;
+
+	v = xcalloc(cf->n + 1, sizeof *v);
+	for (i = 0; i < cf->n; i++) {
+		if (cf->servers[i].role != RAFT_VOTER)
+			continue;
+		v[n].id = (uint64_t)cf->servers[i].id;
+		v[n++].answers = cf->servers[i].id == r->id ||
+		    replica_judge_answers(replica_link_heard(&r->links,
+		    cf->servers[i].id), now, r->election_ms);
+	}
+	rc = replica_judge_remove(v, n, (uint64_t)id, err, errlen);
+	free(v);
+	return (rc);
+}
+
 int
 replica_remove(struct replica *r, uint64_t id, replica_done_fn *done,
     void *arg, char *err, size_t errlen)
@@ -711,11 +767,8 @@ replica_remove(struct replica *r, uint64_t id, replica_done_fn *done,
 		    "list shows them", id);
 		return (-1);
 	}
-	if ((raft_id)id == r->id) {
-		snprintf(err, errlen, "replica %" PRIu64 " leads: remove it "
-		    "from another once one of them leads (stop it first)", id);
+	if (replica_may_remove(r, (raft_id)id, err, errlen) != 0)
 		return (-1);
-	}
 	q = xcalloc(1, sizeof *q);
 	q->r = r;
 	q->done = done;
@@ -725,6 +778,15 @@ replica_remove(struct replica *r, uint64_t id, replica_done_fn *done,
 		snprintf(err, errlen, "%s", raft_strerror(rc));
 		free(q);
 		return (-1);
+	}
+	/* The leader itself: raft steps it down once the others commit the
+	 * configuration without it, and it starts again (replica_watch_cb)
+	 * outside the set; until then it takes no request, so that none is
+	 * left between its removal and its step-down. */
+	if ((raft_id)id == r->id) {
+		r->leaving = true;
+		log_info("replica %" PRIu64 ": removing itself from the set; "
+		    "it steps down once the others commit that", id);
 	}
 	return (0);
 }

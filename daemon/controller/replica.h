@@ -71,6 +71,9 @@ void	 replica_close(struct replica *);
 
 /* Whether this replica leads and serves (true without replicas). */
 bool	 replica_serving(const struct replica *);
+/* Whether this replica, leading, removes itself from the set: it takes
+ * no more requests, and steps down once the removal commits. */
+bool	 replica_leaving(const struct replica *);
 /* Whether commits are shipped and wait for a majority. */
 bool	 replica_shipping(const struct replica *);
 /* Writes into buf who leads, for a follower's refusal ("the leader is
@@ -96,7 +99,9 @@ void	 replica_message(struct replica *, struct peer *, const json_t *msg);
 /* The members, their roles and who leads, for gctl replica list. */
 json_t	*replica_list(struct replica *);
 /* gctl replica add ADDRESS (the next free id) and remove ID, on the
- * leader: done runs once the change is committed. Returns 0 (add: with
+ * leader: done runs once the change is committed. A removal is refused
+ * when a majority of the voters left would not answer (replica-judge.h);
+ * the leader may remove itself (replica_leaving). Returns 0 (add: with
  * *id set), or -1 with err. */
 int	 replica_add(struct replica *, const char *address, uint64_t *id,
 	     replica_done_fn *, void *arg, char *err, size_t errlen);

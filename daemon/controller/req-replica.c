@@ -46,6 +46,9 @@ req_replica_done(void *arg, int status)
 			reply = proto_reply_ok(w->msg);
 			json_object_set_new(reply, "id", json_integer(
 			    (json_int_t)w->id));
+			if (replica_leaving(ctx_replica()))
+				json_object_set_new(reply, "stepped_down",
+				    json_true());
 			peer_send(p, reply);
 			json_decref(reply);
 		} else

@@ -331,12 +331,12 @@ send(reply)' "$GB_DIR/fake.sock" "$1" "$GB_DIR/fake.req" >/dev/null 2>&1 3>&- &
 }
 
 @test "gctl replica list prints a replica a line, the leader and this one marked, addresses escaped; --json as gbatchd has them" {
-	fake_replica '{"ok":true,"replicas":[{"id":1,"address":"127.0.0.2:6820","role":"voter","leader":false,"self":true},{"id":2,"address":"127.0.0.3:6820","role":"voter","leader":true,"self":false},{"id":14,"address":"h\u001b[2Jx:6820","role":"standby","leader":false,"self":false}]}'
+	fake_replica '{"ok":true,"replicas":[{"id":1,"address":"127.0.0.2:6820","role":"voter","leader":false,"self":true,"answers":true},{"id":2,"address":"127.0.0.3:6820","role":"voter","leader":true,"self":false,"answers":false},{"id":14,"address":"h\u001b[2Jx:6820","role":"standby","leader":false,"self":false}]}'
 	GBATCH_SOCKET=$GB_DIR/fake.sock run -0 gctl replica list
-	[ "${lines[0]}" = "   ID ADDRESS        ROLE    STATE    SELF" ]
-	[ "${lines[1]}" = "    1 127.0.0.2:6820 voter   follower yes" ]
-	[ "${lines[2]}" = "    2 127.0.0.3:6820 voter   leader   no" ]
-	[ "${lines[3]}" = '   14 h\e[2Jx:6820   standby follower no' ]
+	[ "${lines[0]}" = "   ID ADDRESS        ROLE    STATE    SELF ANSWERS" ]
+	[ "${lines[1]}" = "    1 127.0.0.2:6820 voter   follower yes  yes" ]
+	[ "${lines[2]}" = "    2 127.0.0.3:6820 voter   leader   no   no" ]
+	[ "${lines[3]}" = '   14 h\e[2Jx:6820   standby follower no   -' ]
 	[ "${#lines[@]}" -eq 4 ]
 	grep -q '"op": *"list"' "$GB_DIR/fake.req"
 	grep -q '"type": *112' "$GB_DIR/fake.req"
@@ -346,7 +346,7 @@ send(reply)' "$GB_DIR/fake.sock" "$1" "$GB_DIR/fake.req" >/dev/null 2>&1 3>&- &
 	python3 -c 'import json, sys; assert json.loads(sys.argv[1]) == [{"id": 1, "address": "127.0.0.2:6820", "role": "voter", "leader": True, "self": True}]' "$output"
 }
 
-@test "gctl replica add prints the new replica's number; a follower's refusal names the leader and exits 3" {
+@test "gctl replica add prints the new replica's number; a follower's refusal names the leader and exits 3; a leader removed says it stepped down" {
 	fake_replica '{"ok":true,"id":4}'
 	GBATCH_SOCKET=$GB_DIR/fake.sock run -0 gctl replica add 127.0.0.5:6820
 	[ "$output" = "added replica 4 at 127.0.0.5:6820; its controller.replica_id must be 4" ]
@@ -358,6 +358,11 @@ send(reply)' "$GB_DIR/fake.sock" "$1" "$GB_DIR/fake.req" >/dev/null 2>&1 3>&- &
 	[ "$stderr" = "gctl: this gbatchd is a replica that follows: the leader is replica 2 at 127.0.0.3:6820" ]
 	[ -z "$output" ]
 	grep -q '"id": *3' "$GB_DIR/fake.req"
+	# The leader removing itself says it stepped down.
+	rm -f "$GB_DIR/fake.sock" "$GB_DIR/fake.sock.up"
+	fake_replica '{"ok":true,"id":2,"stepped_down":true}'
+	GBATCH_SOCKET=$GB_DIR/fake.sock run -0 gctl replica remove 2
+	[ "$output" = "removed replica 2, which led and has stepped down: the others elect a leader within a few seconds" ]
 }
 
 @test "gbatchd's refusal quoting a user's text prints escaped" {

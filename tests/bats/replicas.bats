@@ -478,12 +478,10 @@ listed() {
 	run -3 on 5 gq
 	[[ "$output" == *"the leader is replica $((L - 1)) at 127.0.0.$L:$R_PORT"* ]]
 	gb_wait 30 listed 5 4
-	# Adding the same address again, or removing the leader or a
-	# replica that is not there, is refused, naming why.
+	# Adding the same address again, or removing a replica that is not
+	# there, is refused, naming why.
 	run -1 gctl replica add "127.0.0.5:$R_PORT"
 	[[ "$output" == *"replica 4 is at 127.0.0.5:$R_PORT already"* ]]
-	run -1 gctl replica remove "$((L - 1))"
-	[[ "$output" == *"replica $((L - 1)) leads"* ]]
 	run -1 gctl replica remove 9
 	[[ "$output" == *"no replica 9"* ]]
 	# A follower removed: the leader lists three, and with one of the
@@ -499,4 +497,59 @@ listed() {
 	submit_held 5
 	[ "$(wc -l <"$GB_DIR/ids")" -eq 15 ]
 	gb_wait 30 has_jobs 5 "$GB_DIR/ids"
+}
+
+# answers I ID: replica I, leading, lists replica ID as answering A
+# (yes or no).
+answers() {
+	[ "$(on "$1" gctl replica list | awk -v id="$2" '$1 == id { print $6 }')" = "$3" ]
+}
+
+@test "membership: a removal that would leave no answering majority is refused; the leader removes itself, steps down, and the others lead with every job" {
+	start_set
+	start_node
+	gsub -G 1 --wrap "sleep 300" >>"$GB_DIR/out"
+	submit_held 4
+	run=$(head -1 "$GB_DIR/ids")
+	gb_wait 30 gb_state_is "$run" RUNNING
+	f=$(( L == 2 ? 3 : 2 ))
+	g=$(( 9 - L - f ))
+	# Every replica answers the leader; a follower's list cannot say.
+	[ "$(on "$L" gctl replica list | awk 'NR > 1 { print $6 }' | sort -u)" = yes ]
+	[ "$(on "$f" gctl replica list | awk 'NR > 1 { print $6 }' | sort -u)" = - ]
+	# With g stopped, removing f or the leader would leave two of which
+	# one answers: refused, and nothing changes.
+	eval "kill -TERM \$R_PID_$g"
+	gb_wait 30 answers "$L" "$((g - 1))" no
+	run -1 gctl replica remove "$((f - 1))"
+	[ "$output" = "gctl: replica remove: removing replica $((f - 1)) would leave replicas $(printf '%s\n' $((L - 1)) $((g - 1)) | sort -n | paste -sd,  | sed 's/,/, /'), which commit only while 2 of them answer, and replica $((g - 1)) does not answer: the set could commit nothing more. Start it again first, or remove it" ]
+	run -1 gctl replica remove "$((L - 1))"
+	[[ "$output" == *"removing replica $((L - 1)) would leave"*"replica $((g - 1)) does not answer"* ]]
+	listed "$L" 3
+	# g started again: the leader removes itself. It answers once the
+	# others committed its removal, and has stepped down.
+	start_replica "$g"
+	gb_wait 30 answers "$L" "$((g - 1))" yes
+	run -0 gctl replica remove "$((L - 1))"
+	[ "$output" = "removed replica $((L - 1)), which led and has stepped down: the others elect a leader within a few seconds" ]
+	old=$L
+	gb_wait 30 leader_but "$old"
+	export GBATCH_SOCKET="$GB_DIR/r$L/gbatchd.sock"
+	listed "$L" 2
+	[ -z "$(role_of "$L" "$((old - 1))")" ]
+	# The old leader says what it is now, to clients and to the node.
+	run -3 on "$old" gq
+	[[ "$output" == *"this replica ($((old - 1))) is not a member of the set: it was removed"* ]]
+	# Every job is there; the running one kept running; the two left
+	# commit.
+	[ "$(gq -t all --noheader -o id | tr -d ' ' | sort -n)" = "$(sort -n "$GB_DIR/ids")" ]
+	gb_wait 30 gb_state_is "$run" RUNNING
+	[ "$(gq -j "$run" --noheader -o state,restarts | tr -s ' ' | sed 's/^ //')" = "RUNNING 0" ]
+	submit_held 1
+	[ "$(wc -l <"$GB_DIR/ids")" -eq 6 ]
+	for i in 2 3 4; do
+		[ "$i" = "$old" ] || gb_wait 30 has_jobs "$i" "$GB_DIR/ids"
+	done
+	grep -q "replica $((old - 1)): removing itself from the set" "$GB_DIR/r$old/gbatchd.log"
+	grep -q "this replica left the set; starting again" "$GB_DIR/r$old/gbatchd.log"
 }
