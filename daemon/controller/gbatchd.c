@@ -207,6 +207,8 @@ gbatchd_peer_gone(struct peer *p)
 	session_peer_gone(p);
 	if (peer_node(p) != NULL)
 		node_peer_gone(peer_node(p), p);
+	if (peer_role(p) == PEER_REPLICA)
+		replica_peer_gone(gbatchd.replica, peer_replica(p));
 }
 
 /* What the controller does with what peers send (peer.h). */

@@ -15,6 +15,7 @@
 #include "common/xmalloc.h"
 #include "common/hostport.h"
 #include "daemon/controller/conf.h"
+#include "daemon/controller/peer.h"
 #include "daemon/controller/replica-io.h"
 #include "daemon/controller/replica-judge.h"
 #include "daemon/controller/replica-link.h"
@@ -41,6 +42,11 @@
 #define REPLICA_APPLY_BYTES	(256 * 1024)
 /* How often who leads is looked at (raft has no callback for it). */
 #define REPLICA_WATCH_MS	20
+/* A follower whose leader's link closed (its process or host may be
+ * gone) stands for election after this long to twice that, not after a
+ * whole election timeout; pre-vote keeps it from unseating a leader that
+ * the others still hear. */
+#define REPLICA_QUICK_MS	150
 /* A snapshot keeps an eighth of controller.snapshot_every entries
  * behind it, for followers a little late. */
 #define REPLICA_SNAPSHOT_KEEP(every)	((every) / 8)
@@ -66,6 +72,9 @@ struct replica {
 	 * no more requests, and steps down once its removal commits. */
 	bool			 leaving;
 	int			 election_ms;
+	/* The leader whose link closed, while this follower's elections
+	 * are quick (REPLICA_QUICK_MS); 0 otherwise. */
+	raft_id			 lost_leader;
 	uint64_t		 nonce;
 	raft_id			 id;
 	char			*address;
@@ -273,17 +282,70 @@ replica_barrier_cb(struct raft_barrier *req, int status)
 	r->hooks.lead();
 }
 
+/* Elections back to controller.election_timeout: a leader is heard
+ * again, or this replica leads. */
+static void
+replica_quick_end(struct replica *r, const char *why)
+{
+	if (r->lost_leader == 0)
+		return;
+	log_info("replica %" PRIu64 ": %s; elections wait %d ms again",
+	    (uint64_t)r->id, why, r->election_ms);
+	r->lost_leader = 0;
+	raft_set_election_timeout(&r->raft, (unsigned)r->election_ms);
+}
+
+void
+replica_peer_gone(struct replica *r, uint64_t id)
+{
+	struct raft	*raft;
+	raft_id		 leader;
+	const char	*address;
+	raft_time	 now, quick;
+
+	if (r == NULL || r->restarting || r->lost_leader != 0)
+		return;
+	raft = &r->raft;
+	raft_leader(raft, &leader, &address);
+	if (raft_state(raft) != RAFT_FOLLOWER || leader == 0 ||
+	    leader != (raft_id)id)
+		return;
+	/* C-raft has no call to stand sooner: the timer it runs is cut
+	 * short, and the next ones are short too (a first try the other
+	 * follower refuses, still hearing no one yet, comes again soon). */
+	quick = REPLICA_QUICK_MS + arc4random_uniform(REPLICA_QUICK_MS);
+	now = r->io.time(&r->io);
+	if (now - raft->election_timer_start + quick <
+	    raft->follower_state.randomized_election_timeout)
+		raft->follower_state.randomized_election_timeout =
+		    (unsigned)(now - raft->election_timer_start + quick);
+	raft_set_election_timeout(raft, REPLICA_QUICK_MS);
+	r->lost_leader = leader;
+	log_info("replica %" PRIu64 ": the link from the leader, replica %"
+	    PRIu64 ", closed; standing for election in %u ms unless it is "
+	    "heard again", (uint64_t)r->id, id, (unsigned)quick);
+}
+
 static void
 replica_watch_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct replica	*r = arg;
 	int		 state = raft_state(&r->raft);
+	raft_id		 leader;
+	const char	*address;
 	int		 rc;
 
 	(void)fd;
 	(void)what;
 	if (r->restarting)
 		return;
+	if (r->lost_leader != 0) {
+		raft_leader(&r->raft, &leader, &address);
+		if (state == RAFT_LEADER)
+			replica_quick_end(r, "elected");
+		else if (leader != 0 && leader != r->lost_leader)
+			replica_quick_end(r, "another replica leads");
+	}
 	if (state == RAFT_LEADER && !r->led) {
 		r->led = true;
 		replica_io_lead(&r->io, true);
@@ -613,8 +675,11 @@ replica_hello(struct replica *r, struct peer *p, const json_t *msg,
 void
 replica_message(struct replica *r, struct peer *p, const json_t *msg)
 {
-	if (r != NULL)
-		replica_link_message(&r->links, p, msg);
+	if (r == NULL)
+		return;
+	if (r->lost_leader != 0 && peer_replica(p) == (uint64_t)r->lost_leader)
+		replica_quick_end(r, "the leader is heard again");
+	replica_link_message(&r->links, p, msg);
 }
 
 json_t *

@@ -96,6 +96,10 @@ int	 replica_hello(struct replica *, struct peer *, const json_t *msg,
 	     char *why, size_t len);
 /* A RAFT frame from a replica peer: raft's message, base64 in "m". */
 void	 replica_message(struct replica *, struct peer *, const json_t *msg);
+/* A replica peer's connection closed (id: peer_replica). When it came
+ * from the leader this follower stands for election soon (a killed
+ * leader's links close at once), not after a whole election timeout. */
+void	 replica_peer_gone(struct replica *, uint64_t id);
 /* The members, their roles and who leads, for gctl replica list. */
 json_t	*replica_list(struct replica *);
 /* gctl replica add ADDRESS (the next free id) and remove ID, on the

@@ -267,6 +267,10 @@ acked_at_least() {
 	eval "kill -KILL \$R_PID_$old"
 	wait_leader
 	[ "$L" != "$old" ]
+	# The new leader stood at once: the old one's links had closed; and
+	# its elections wait election_timeout again.
+	grep -q "replica $((L - 1)): the link from the leader, replica $((old - 1)), closed; standing for election in" "$GB_DIR/r$L/gbatchd.log"
+	gb_wait 10 grep -q "replica $((L - 1)): elected; elections wait 700 ms again" "$GB_DIR/r$L/gbatchd.log"
 	wait "$storm"
 	acked "$GB_DIR/out" | sort >"$GB_DIR/ids"
 	[ "$(wc -l <"$GB_DIR/ids")" -eq 151 ]
@@ -499,6 +503,11 @@ listed() {
 	gb_wait 30 has_jobs 5 "$GB_DIR/ids"
 }
 
+# registered N: gnoded n1 has registered with a leader N times or more.
+registered() {
+	[ "$(grep -c "node n1: registered with" "$GB_DIR/gnoded-n1.log")" -ge "$1" ]
+}
+
 # answers I ID: replica I, leading, lists replica ID as answering A
 # (yes or no).
 answers() {
@@ -530,6 +539,7 @@ answers() {
 	# others committed its removal, and has stepped down.
 	start_replica "$g"
 	gb_wait 30 answers "$L" "$((g - 1))" yes
+	regs=$(grep -c "node n1: registered with" "$GB_DIR/gnoded-n1.log")
 	run -0 gctl replica remove "$((L - 1))"
 	[ "$output" = "removed replica $((L - 1)), which led and has stepped down: the others elect a leader within a few seconds" ]
 	old=$L
@@ -540,9 +550,10 @@ answers() {
 	# The old leader says what it is now, to clients and to the node.
 	run -3 on "$old" gq
 	[[ "$output" == *"this replica ($((old - 1))) is not a member of the set: it was removed"* ]]
-	# Every job is there; the running one kept running; the two left
-	# commit.
+	# Every job is there; the node registers with the new leader, and
+	# the running job kept running; the two left commit.
 	[ "$(gq -t all --noheader -o id | tr -d ' ' | sort -n)" = "$(sort -n "$GB_DIR/ids")" ]
+	gb_wait 30 registered "$((regs + 1))"
 	gb_wait 30 gb_state_is "$run" RUNNING
 	[ "$(gq -j "$run" --noheader -o state,restarts | tr -s ' ' | sed 's/^ //')" = "RUNNING 0" ]
 	submit_held 1
