@@ -137,7 +137,6 @@ raft_disk_run(struct raft_disk *d, const char *what, const char *sql,
 	return (rv);
 }
 
-/* The first column of the first row of sql as an integer; 0 if none. */
 /* One statement with one text parameter. */
 static int
 raft_disk_text(struct raft_disk *d, const char *what, const char *sql,
@@ -155,6 +154,7 @@ raft_disk_text(struct raft_disk *d, const char *what, const char *sql,
 	return (rv);
 }
 
+/* The first column of the first row of sql as an integer; 0 if none. */
 static int
 raft_disk_int(struct raft_disk *d, const char *sql, unsigned long long *out)
 {

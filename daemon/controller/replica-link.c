@@ -183,27 +183,25 @@ replica_link_now_ms(void)
 	return ((int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
 }
 
+/* What replica id's HELLO said, or NULL. */
+static struct replica_seen *
+replica_seen_of(const struct replica_links *r, raft_id id)
+{
+	size_t	i;
+
+	for (i = 0; i < r->nseen; i++) {
+		if (r->seen[i].id == id)
+			return (&r->seen[i]);
+	}
+	return (NULL);
+}
+
 int64_t
 replica_link_heard(const struct replica_links *r, raft_id id)
 {
-	size_t	i;
+	const struct replica_seen	*s = replica_seen_of(r, id);
 
-	for (i = 0; i < r->nseen; i++) {
-		if (r->seen[i].id == id)
-			return (r->seen[i].heard_ms);
-	}
-	return (-1);
-}
-
-static void
-replica_link_heard_now(struct replica_links *r, raft_id id)
-{
-	size_t	i;
-
-	for (i = 0; i < r->nseen; i++) {
-		if (r->seen[i].id == id)
-			r->seen[i].heard_ms = replica_link_now_ms();
-	}
+	return (s != NULL ? s->heard_ms : -1);
 }
 
 /* The address a replica's HELLO gave, or its configuration's. */
@@ -211,12 +209,10 @@ static const char *
 replica_address_of(struct replica_links *r, raft_id id)
 {
 	const struct raft_server	*s;
-	size_t				 i;
+	const struct replica_seen	*seen;
 
-	for (i = 0; i < r->nseen; i++) {
-		if (r->seen[i].id == id)
-			return (r->seen[i].address);
-	}
+	if ((seen = replica_seen_of(r, id)) != NULL)
+		return (seen->address);
 	if ((s = replica_link_member(r->raft, id)) != NULL)
 		return (s->address);
 	return ("");
@@ -280,7 +276,7 @@ replica_link_hello(struct replica_links *r, struct peer *p, const json_t *msg,
 	const char	*address = json_string_value(json_object_get(msg,
 			    "address"));
 	raft_id		 id;
-	size_t		 i;
+	struct replica_seen	*seen;
 
 	if (!peer_is_controller(p)) {
 		snprintf(why, len, "a replica must prove a controller "
@@ -311,19 +307,16 @@ replica_link_hello(struct replica_links *r, struct peer *p, const json_t *msg,
 	if (replica_history_check(r, id, history,
 	    json_is_true(json_object_get(msg, "fresh")), why, len) != 0)
 		return (-1);
-	for (i = 0; i < r->nseen && r->seen[i].id != id; i++)
-		;
-	if (i == r->nseen) {
+	if ((seen = replica_seen_of(r, id)) == NULL) {
 		r->seen = xreallocarray(r->seen, r->nseen + 1,
 		    sizeof *r->seen);
-		r->nseen++;
+		seen = &r->seen[r->nseen++];
+		seen->id = id;
 		/* Connected is not answering: raft's own messages say
 		 * that. */
-		r->seen[i].heard_ms = -1;
+		seen->heard_ms = -1;
 	}
-	r->seen[i].id = id;
-	snprintf(r->seen[i].address, sizeof r->seen[i].address,
-	    "%s", address);
+	snprintf(seen->address, sizeof seen->address, "%s", address);
 	peer_set_role(p, PEER_REPLICA);
 	peer_set_replica(p, (uint64_t)id);
 	log_info("replica %" PRIu64 ": connected from %s", (uint64_t)id,
@@ -336,12 +329,14 @@ replica_link_message(struct replica_links *r, struct peer *p, const json_t *msg)
 {
 	const json_t	*m = json_object_get(msg, "m");
 	raft_id		 from = (raft_id)peer_replica(p);
+	struct replica_seen	*seen;
 	uint8_t		*buf;
 	long		 n;
 
 	if (!json_is_string(m))
 		return;
-	replica_link_heard_now(r, from);
+	if ((seen = replica_seen_of(r, from)) != NULL)
+		seen->heard_ms = replica_link_now_ms();
 	buf = xmalloc(json_string_length(m) / 4 * 3 + 1);
 	if ((n = base64_decode(json_string_value(m), json_string_length(m),
 	    buf)) < 0)

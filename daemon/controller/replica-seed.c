@@ -31,9 +31,7 @@
 #define SEED_NAME_BYTES	16
 
 /* The files a store is made of, and what they become. */
-static const char *const seed_files[] = {
-	"gbatch.db", "gbatch.db-wal", "gbatch.db-shm"
-};
+static const char *const seed_files[] = STORE_FILES;
 #define SEED_KEPT	".before-replicas"
 
 /* Renames the store's files to their kept names (back = false) or back.
@@ -100,7 +98,7 @@ seed_refused(const struct conf *c, char *err, size_t errlen)
 		rc = -1;
 	}
 	free(path);
-	path = xasprintf("%s/gbatch.db", c->state_dir);
+	path = xasprintf("%s/" STORE_DB, c->state_dir);
 	if (rc == 0 && stat(path, &sb) != 0) {
 		snprintf(err, errlen, "no store to seed from: %s: %s", path,
 		    strerror(errno));
@@ -177,12 +175,12 @@ replica_seed(const struct conf *c, char *msg, size_t msglen, char *err,
 		free(others);
 		others = o;
 	}
-	snprintf(msg, msglen, "seeded %s from %s/gbatch.db (%zu bytes, next "
-	    "job id %" PRIu64 "); history %s.\nThe store is kept as "
-	    "%s/gbatch.db" SEED_KEPT ".\nCopy %s into the state_dir of every "
+	snprintf(msg, msglen, "seeded %s from %s/" STORE_DB " (%zu bytes, "
+	    "next job id %" PRIu64 "); history %s.\nThe store is kept as "
+	    "%s/" STORE_DB SEED_KEPT ".\nCopy %s into the state_dir of every "
 	    "other replica of controller.replicas (%s) before its first "
-	    "start, then start them all.", path, c->state_dir, len, next_id, name, c->state_dir,
-	    path, others);
+	    "start, then start them all.", path, c->state_dir, len, next_id,
+	    name, c->state_dir, path, others);
 	free(others);
 	rc = 0;
 out:

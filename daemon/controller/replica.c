@@ -370,9 +370,7 @@ replica_configured(const struct conf *c)
 int
 replica_wipe(const char *state_dir, bool *had_log, char *err, size_t errlen)
 {
-	static const char *const names[] = {
-		"gbatch.db", "gbatch.db-wal", "gbatch.db-shm"
-	};
+	static const char *const names[] = STORE_FILES;
 	char	*path;
 	size_t	 i;
 

@@ -246,7 +246,7 @@ store_open(const char *dir, enum store_sync sync, void (*begin_cb)(void),
 	char	*path, detail[256];
 	int	 fd, i;
 
-	path = xasprintf("%s/gbatch.db", dir);
+	path = xasprintf("%s/" STORE_DB, dir);
 	/* Create the file ourselves so it is 0600 from the first byte;
 	 * SQLite gives its -wal and -shm files the same mode. */
 	if ((fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600)) == -1) {

@@ -14,6 +14,12 @@
 #include "common/job-state.h"
 #include "daemon/controller/store-row.h"
 
+/* The store's files in its state directory: the database, and SQLite's
+ * WAL and shared memory beside it (a replica removes them at its start,
+ * gbatchd --seed keeps them under another name). */
+#define STORE_DB	"gbatch.db"
+#define STORE_FILES	{ STORE_DB, STORE_DB "-wal", STORE_DB "-shm" }
+
 typedef void	(*store_job_cb)(const struct store_job *, void *);
 typedef void	(*store_run_cb)(const struct store_run *, void *);
 typedef void	(*store_node_cb)(const struct store_node *, void *);
