@@ -8,7 +8,11 @@
  * pending or running (a PING every 5 ms), so a run of jobs end to end is
  * timed without a loop of processes polling beside it: a shell's
  * `gctl ping | grep` every 20 ms is some 150 processes a second, taken
- * from the jobs it times. */
+ * from the jobs it times.
+ *
+ * With -l it also prints each submit's latency, from the moment its frame
+ * is queued to the moment its reply is read, as percentiles: a mean hides
+ * the tail, and a latency target is read off the median and the p99. */
 #include <sys/socket.h>
 #include <sys/un.h>
 
@@ -37,14 +41,16 @@ struct bench_buf {
 };
 
 static const char *bench_usage =
-    "usage: submit-pipelined [-eH] [-d SPEC] [-n JOBS] [-w WINDOW] [-s SOCKET]\n"
+    "usage: submit-pipelined [-eHl] [-d SPEC] [-n JOBS] [-w WINDOW] [-s SOCKET]\n"
     "  -n JOBS    jobs to submit (default 20000)\n"
     "  -w WINDOW  most requests in flight at once (default 1024)\n"
     "  -H         submit the jobs held, so they do not run\n"
     "  -d SPEC    each job waits for SPEC (gsub -d: afterok:7)\n"
     "  -e         then wait until gbatchd has no job pending or running\n"
+    "  -l         also print the submits' latency: p50, p90, p99, max\n"
     "  -s SOCKET  gbatchd's socket (default $GBATCH_SOCKET)\n"
-    "Prints one line: jobs, seconds, jobs/s (with -e, until the end).\n"
+    "Prints one line: jobs, seconds, jobs/s (with -e, until the end);\n"
+    "with -l a second: latency p50 MS p90 MS p99 MS max MS.\n"
     "Exits 1 if any reply is not ok.\n";
 
 static double
@@ -316,6 +322,32 @@ bench_number(const char *opt, const char *s, long lo, long hi)
 	return (v);
 }
 
+static int
+bench_cmp_double(const void *a, const void *b)
+{
+	double	x = *(const double *)a, y = *(const double *)b;
+
+	return ((x > y) - (x < y));
+}
+
+/* Prints the percentiles of the n latencies in lat (seconds; sorted
+ * here), in milliseconds. The p-th percentile is the smallest latency
+ * that p% of the submits did not exceed. */
+static void
+bench_print_latency(double *lat, long n)
+{
+	static const int	 pct[] = { 50, 90, 99 };
+	size_t			 i, k;
+
+	qsort(lat, (size_t)n, sizeof *lat, bench_cmp_double);
+	printf("latency");
+	for (i = 0; i < sizeof pct / sizeof pct[0]; i++) {
+		k = ((size_t)n * (size_t)pct[i] + 99) / 100;
+		printf(" p%d %.3f ms", pct[i], lat[k == 0 ? 0 : k - 1] * 1e3);
+	}
+	printf(" max %.3f ms\n", lat[n - 1] * 1e3);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -330,18 +362,22 @@ main(int argc, char **argv)
 	long			 njobs = 20000, window = 1024;
 	long long		 sent = 0, answered = 0;
 	int			 fd, ch, hold = 0, hello_done = 0, r;
-	int			 wait_end = 0;
+	int			 wait_end = 0, latency = 0;
+	double			*queued = NULL, *lat = NULL;
 	size_t			 used;
 	ssize_t			 n;
 	double			 t0, t;
 
-	while ((ch = getopt(argc, argv, "Hd:ehn:s:w:")) != -1) {
+	while ((ch = getopt(argc, argv, "Hd:ehln:s:w:")) != -1) {
 		switch (ch) {
 		case 'e':
 			wait_end = 1;
 			break;
 		case 'H':
 			hold = 1;
+			break;
+		case 'l':
+			latency = 1;
 			break;
 		case 'n':
 			njobs = bench_number("-n", optarg, 1, 100000000);
@@ -387,6 +423,10 @@ main(int argc, char **argv)
 		return (1);
 	}
 	jlen = strlen(jtext);
+	if (latency) {
+		queued = xcalloc((size_t)njobs, sizeof *queued);
+		lat = xcalloc((size_t)njobs, sizeof *lat);
+	}
 
 	t0 = bench_now();
 	while (answered < njobs) {
@@ -395,6 +435,8 @@ main(int argc, char **argv)
 		while (sent < njobs && sent - answered < window &&
 		    out.len - out.off < 256 * 1024) {
 			bench_queue_submit(&out, sent + 1, jtext, jlen);
+			if (queued != NULL)
+				queued[sent] = bench_now();
 			sent++;
 		}
 		pfd.fd = fd;
@@ -440,8 +482,12 @@ main(int argc, char **argv)
 			if (!hello_done) {
 				bench_check(msg, 0);
 				hello_done = 1;
-			} else
+			} else {
 				bench_check(msg, ++answered);
+				if (lat != NULL)
+					lat[answered - 1] = bench_now() -
+					    queued[answered - 1];
+			}
 			json_decref(msg);
 		}
 	}
@@ -449,6 +495,10 @@ main(int argc, char **argv)
 		bench_wait_idle(fd, &in, njobs + 1);
 	t = bench_now() - t0;
 	printf("%ld jobs in %.3f s: %.0f jobs/s\n", njobs, t, njobs / t);
+	if (lat != NULL)
+		bench_print_latency(lat, njobs);
+	free(queued);
+	free(lat);
 	json_decref(job);
 	free(jtext);
 	free(out.data);

@@ -434,6 +434,21 @@ assert both["ok"] is False and "rows and history exclude each other" in both["me
 	[[ "$output" == *"-e waits for the jobs to end, and -H holds them"* ]]
 }
 
+@test "bench's submit-pipelined -l prints each submit's latency as ordered percentiles" {
+	gb_start_controller
+	run -0 "$GBATCH_BUILDDIR/bench/submit-pipelined" -H -l -w 1 -n 50
+	[ "${#lines[@]}" -eq 2 ]
+	[[ "${lines[0]}" == "50 jobs in "*" s: "*" jobs/s" ]]
+	[[ "${lines[1]}" =~ ^latency\ p50\ ([0-9.]+)\ ms\ p90\ ([0-9.]+)\ ms\ p99\ ([0-9.]+)\ ms\ max\ ([0-9.]+)\ ms$ ]]
+	awk -v a="${BASH_REMATCH[1]}" -v b="${BASH_REMATCH[2]}" \
+	    -v c="${BASH_REMATCH[3]}" -v d="${BASH_REMATCH[4]}" \
+	    'BEGIN { exit !(a > 0 && a <= b && b <= c && c <= d) }'
+	[ "$(gq -h -t all -o id | wc -l)" -eq 50 ]
+	# Without -l, one line as before.
+	run -0 "$GBATCH_BUILDDIR/bench/submit-pipelined" -H -n 5
+	[ "${#lines[@]}" -eq 1 ]
+}
+
 @test "JOB_LIST stream: frames of 512 jobs, then up to 1,024 or 128 kB, each ending with more, the last with missing" {
 	gb_start_controller
 	"$GBATCH_BUILDDIR/bench/submit-pipelined" -H -n 9000 >/dev/null
