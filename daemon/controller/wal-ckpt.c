@@ -10,18 +10,25 @@
  * the writer waits for the thread's checkpoint to end, if one runs, and
  * checkpoints itself, as SQLite would, so the log stays within that
  * while commits keep coming. (SQLite's own busy handler is no help: a
- * checkpoint that finds another running fails at once.) */
+ * checkpoint that finds another running fails at once.)
+ *
+ * A checkpoint that fails (not one that found the log busy: an I/O error,
+ * a full disk) leaves the log growing until one succeeds: it is logged
+ * with SQLite's reason, the 1st, 10th, 100th... of them, so a disk that
+ * fails every checkpoint is seen and does not fill the log. */
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common/log.h"
 #include "common/xmalloc.h"
 #include "daemon/controller/wal-ckpt.h"
 
 struct wal_ckpt {
 	sqlite3		*db;		/* the writer's */
 	sqlite3		*own;		/* the thread's */
+	char		*path;
 	pthread_t	 thread;
 	pthread_mutex_t	 lock;
 	pthread_cond_t	 wake;
@@ -35,11 +42,42 @@ struct wal_ckpt {
 	unsigned long	 writer_runs;
 };
 
+bool
+wal_ckpt_worth_logging(unsigned long failed)
+{
+	if (failed == 0)
+		return (false);
+	while (failed % 10 == 0)
+		failed /= 10;
+	return (failed == 1);
+}
+
+/* Counts a failed checkpoint (rc, SQLite's reason why) by the thread or
+ * the writer, under the lock, and logs it when it is worth it (after the
+ * lock is let go). */
+static void
+wal_ckpt_failed(struct wal_ckpt *w, int rc, const char *why,
+    const char *by)
+{
+	unsigned long	n;
+
+	if (rc == SQLITE_OK || rc == SQLITE_BUSY)
+		return;
+	pthread_mutex_lock(&w->lock);
+	n = ++w->failed;
+	pthread_mutex_unlock(&w->lock);
+	if (wal_ckpt_worth_logging(n))
+		log_warn("%s: a checkpoint of its write-ahead log by %s "
+		    "failed: %s; the log grows until one succeeds (%lu "
+		    "failed so far)", w->path, by, why, n);
+}
+
 /* SQLite calls this after each commit of db, in the writer's thread. */
 static int
 wal_ckpt_hook(void *arg, sqlite3 *db, const char *name, int pages)
 {
 	struct wal_ckpt	*w = arg;
+	int		 rc;
 
 	if (pages < WAL_CKPT_PAGES)
 		return (SQLITE_OK);
@@ -50,12 +88,13 @@ wal_ckpt_hook(void *arg, sqlite3 *db, const char *name, int pages)
 		w->writer = true;
 		w->wanted = false;
 		pthread_mutex_unlock(&w->lock);
-		(void)sqlite3_wal_checkpoint_v2(db, name,
+		rc = sqlite3_wal_checkpoint_v2(db, name,
 		    SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
 		pthread_mutex_lock(&w->lock);
 		w->writer = false;
 		w->writer_runs++;
 		pthread_mutex_unlock(&w->lock);
+		wal_ckpt_failed(w, rc, sqlite3_errmsg(db), "the writer");
 		return (SQLITE_OK);
 	}
 	pthread_mutex_lock(&w->lock);
@@ -84,12 +123,11 @@ wal_ckpt_run(void *arg)
 		pthread_mutex_unlock(&w->lock);
 		rc = sqlite3_wal_checkpoint_v2(w->own, NULL,
 		    SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+		wal_ckpt_failed(w, rc, sqlite3_errmsg(w->own), "its thread");
 		pthread_mutex_lock(&w->lock);
 		w->running = false;
 		pthread_cond_broadcast(&w->idle);
 		w->runs++;
-		if (rc != SQLITE_OK && rc != SQLITE_BUSY)
-			w->failed++;
 	}
 	pthread_mutex_unlock(&w->lock);
 	return (NULL);
@@ -101,6 +139,7 @@ wal_ckpt_start(sqlite3 *db, const char *path, char *err, size_t errlen)
 	struct wal_ckpt	*w = xcalloc(1, sizeof *w);
 
 	w->db = db;
+	w->path = xstrdup(path);
 	if (sqlite3_open_v2(path, &w->own, SQLITE_OPEN_READWRITE |
 	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "%s: the checkpointer's connection: %s",
@@ -135,6 +174,7 @@ wal_ckpt_start(sqlite3 *db, const char *path, char *err, size_t errlen)
 	return (w);
 fail:
 	sqlite3_close(w->own);
+	free(w->path);
 	free(w);
 	return (NULL);
 }
@@ -154,6 +194,7 @@ wal_ckpt_stop(struct wal_ckpt *w)
 	pthread_cond_destroy(&w->wake);
 	pthread_mutex_destroy(&w->lock);
 	sqlite3_close(w->own);
+	free(w->path);
 	free(w);
 }
 

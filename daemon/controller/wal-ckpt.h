@@ -13,6 +13,7 @@
 #ifndef GB_CTL_WAL_CKPT_H
 #define GB_CTL_WAL_CKPT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <sqlite3.h>
@@ -38,5 +39,9 @@ void		 wal_ckpt_stop(struct wal_ckpt *);
  * many the writer ran itself. */
 void		 wal_ckpt_counts(struct wal_ckpt *, unsigned long *runs,
 		    unsigned long *failed, unsigned long *writer_runs);
+
+/* Whether the failed-th failed checkpoint is logged: the 1st, 10th,
+ * 100th... (pure). */
+bool		 wal_ckpt_worth_logging(unsigned long failed);
 
 #endif

@@ -135,6 +135,16 @@ main(void)
 		sqlite3_close(db);
 	} else
 		ok(0, "reopens");
+	/* Failures are logged the 1st, 10th, 100th... time. */
+	ok(!wal_ckpt_worth_logging(0), "none failed: nothing to log");
+	ok(wal_ckpt_worth_logging(1), "the first failure is logged");
+	ok(!wal_ckpt_worth_logging(2) && !wal_ckpt_worth_logging(9) &&
+	    !wal_ckpt_worth_logging(11) && !wal_ckpt_worth_logging(20),
+	    "the 2nd to 9th, 11th and 20th are not");
+	ok(wal_ckpt_worth_logging(10) && wal_ckpt_worth_logging(100) &&
+	    wal_ckpt_worth_logging(1000000), "the 10th, 100th, millionth are");
+	ok(!wal_ckpt_worth_logging(101) && !wal_ckpt_worth_logging(110) &&
+	    !wal_ckpt_worth_logging(1001), "the 101st, 110th, 1001st are not");
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", t_dir);
 	if (system(cmd) != 0)
 		printf("# could not remove %s\n", t_dir);
