@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <event2/buffer.h>
 #include <raft.h>
@@ -174,15 +173,6 @@ replica_link_free_all(struct replica_links *r)
 	free(r->seen);
 }
 
-int64_t
-replica_link_now_ms(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ((int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
-}
-
 /* What replica id's HELLO said, or NULL. */
 static struct replica_seen *
 replica_seen_of(const struct replica_links *r, raft_id id)
@@ -336,7 +326,7 @@ replica_link_message(struct replica_links *r, struct peer *p, const json_t *msg)
 	if (!json_is_string(m))
 		return;
 	if ((seen = replica_seen_of(r, from)) != NULL)
-		seen->heard_ms = replica_link_now_ms();
+		seen->heard_ms = (int64_t)r->raft->io->time(r->raft->io);
 	buf = xmalloc(json_string_length(m) / 4 * 3 + 1);
 	if ((n = base64_decode(json_string_value(m), json_string_length(m),
 	    buf)) < 0)

@@ -71,11 +71,9 @@ int	replica_link_send(raft_id to, const char *address, const uint8_t *buf,
 	    size_t len, void *arg);
 /* Frees the links and what HELLOs said, at replica_close. */
 void	replica_link_free_all(struct replica_links *);
-/* When replica id was last heard from (HELLO or raft's message), on
- * replica_link_now_ms's clock, or -1 for never. */
+/* When replica id's last raft message came (a HELLO is a connection,
+ * not an answer), on raft's clock (its io->time, ms), or -1 for never. */
 int64_t	replica_link_heard(const struct replica_links *, raft_id id);
-/* The clock of replica_link_heard (monotonic, ms). */
-int64_t	replica_link_now_ms(void);
 /* Server id of raft's configuration, or NULL. */
 const struct raft_server *replica_link_member(const struct raft *, raft_id);
 

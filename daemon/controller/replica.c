@@ -680,6 +680,15 @@ replica_message(struct replica *r, struct peer *p, const json_t *msg)
 	replica_link_message(&r->links, p, msg);
 }
 
+/* Whether replica id answers this leader now: itself, or heard from
+ * within two election timeouts (replica-judge). */
+static bool
+replica_answers(struct replica *r, raft_id id, int64_t now)
+{
+	return (id == r->id || replica_judge_answers(replica_link_heard(
+	    &r->links, id), now, r->election_ms));
+}
+
 json_t *
 replica_list(struct replica *r)
 {
@@ -687,11 +696,12 @@ replica_list(struct replica *r)
 	raft_id				 leader = 0;
 	const char			*la;
 	json_t				*list = json_array(), *e;
-	int64_t				 now = replica_link_now_ms();
+	int64_t				 now;
 	unsigned			 i;
 
 	if (r == NULL)
 		return (list);
+	now = (int64_t)r->io.time(&r->io);
 	cf = &r->raft.configuration;
 	raft_leader(&r->raft, &leader, &la);
 	for (i = 0; i < cf->n; i++) {
@@ -705,9 +715,7 @@ replica_list(struct replica *r)
 		/* Only the leader hears from every replica. */
 		if (r->serving)
 			json_object_set_new(e, "answers", json_boolean(
-			    cf->servers[i].id == r->id ||
-			    replica_judge_answers(replica_link_heard(&r->links,
-			    cf->servers[i].id), now, r->election_ms)));
+			    replica_answers(r, cf->servers[i].id, now)));
 		json_array_append_new(list, e);
 	}
 	return (list);
@@ -797,7 +805,7 @@ replica_may_remove(struct replica *r, raft_id id, char *err, size_t errlen)
 {
 	const struct raft_configuration	*cf = &r->raft.configuration;
 	struct replica_judge_voter	*v;
-	int64_t				 now = replica_link_now_ms();
+	int64_t				 now = (int64_t)r->io.time(&r->io);
 	size_t				 n = 0;
 	unsigned			 i;
 	int				 rc;
@@ -807,9 +815,7 @@ replica_may_remove(struct replica *r, raft_id id, char *err, size_t errlen)
 		if (cf->servers[i].role != RAFT_VOTER)
 			continue;
 		v[n].id = (uint64_t)cf->servers[i].id;
-		v[n++].answers = cf->servers[i].id == r->id ||
-		    replica_judge_answers(replica_link_heard(&r->links,
-		    cf->servers[i].id), now, r->election_ms);
+		v[n++].answers = replica_answers(r, cf->servers[i].id, now);
 	}
 	rc = replica_judge_remove(v, n, (uint64_t)id, err, errlen);
 	free(v);
